@@ -1,0 +1,304 @@
+//! Seeded dice: every random number in realmgm comes from here.
+//!
+//! Each (campaign seed, day, purpose) triple owns its own ChaCha20 stream, so a
+//! roll for one purpose never shifts the results of another: adding a hide roll
+//! for one character does not change tomorrow's monster roll or another
+//! character's search. Every roll is recorded with its purpose, and a GM can
+//! force the next results for a purpose with a [`DiceScript`] (for a ruling or
+//! a test).
+//!
+//! Magic Realm rolls two dice and the higher one counts, unless a rule or an
+//! advantage says one die (seed 000, "Dice"); [`Dice::roll`] takes the count.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// How many dice a roll uses: Magic Realm rolls two and counts the higher,
+/// some rules roll one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DiceCount {
+    One,
+    Two,
+}
+
+/// One recorded roll: what it was for, the faces that came up, and the result
+/// that counts (the higher face for two dice).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollRecord {
+    pub day: u32,
+    pub purpose: String,
+    pub faces: Vec<u8>,
+    pub result: u8,
+    /// True when the faces came from a GM's dice script rather than the stream.
+    pub forced: bool,
+}
+
+/// Results a GM forces for named purposes, consumed in order.
+///
+/// A key matches a purpose that equals it or that starts with it followed by
+/// `/`, so `hide` forces every hide roll while `hide/Amazon` forces only the
+/// Amazon's. The most specific key that still has results wins.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceScript {
+    forced: BTreeMap<String, VecDeque<Vec<u8>>>,
+}
+
+impl DiceScript {
+    /// Queue the faces of one future roll for `purpose`.
+    ///
+    /// # Errors
+    /// A face outside 1..=6 or an empty roll is refused, because no real die
+    /// shows it.
+    pub fn force(&mut self, purpose: &str, faces: &[u8]) -> Result<(), String> {
+        if faces.is_empty() || faces.len() > 2 {
+            return Err(format!(
+                "a forced roll for '{purpose}' needs one or two faces, got {}",
+                faces.len()
+            ));
+        }
+        if let Some(bad) = faces.iter().find(|f| !(1..=6).contains(*f)) {
+            return Err(format!(
+                "a forced roll for '{purpose}' has the face {bad}; dice show 1 to 6"
+            ));
+        }
+        self.forced
+            .entry(purpose.to_string())
+            .or_default()
+            .push_back(faces.to_vec());
+        Ok(())
+    }
+
+    /// True when no forced result is left.
+    pub fn is_empty(&self) -> bool {
+        self.forced.values().all(VecDeque::is_empty)
+    }
+
+    /// Take the next forced faces for `purpose`, most specific key first.
+    fn take(&mut self, purpose: &str) -> Option<Vec<u8>> {
+        let key = self
+            .forced
+            .iter()
+            .filter(|(key, queue)| {
+                !queue.is_empty()
+                    && (purpose == key.as_str()
+                        || purpose
+                            .strip_prefix(key.as_str())
+                            .is_some_and(|rest| rest.starts_with('/')))
+            })
+            .map(|(key, _)| key.clone())
+            .max_by_key(String::len)?;
+        self.forced.get_mut(&key)?.pop_front()
+    }
+}
+
+/// The dice for one day of one campaign (day 0 is setup).
+#[derive(Clone, Debug)]
+pub struct Dice {
+    seed: u64,
+    day: u32,
+    streams: BTreeMap<String, ChaCha20Rng>,
+    script: DiceScript,
+    log: Vec<RollRecord>,
+}
+
+impl Dice {
+    pub fn new(seed: u64, day: u32) -> Self {
+        Self::with_script(seed, day, DiceScript::default())
+    }
+
+    pub fn with_script(seed: u64, day: u32, script: DiceScript) -> Self {
+        Dice {
+            seed,
+            day,
+            streams: BTreeMap::new(),
+            script,
+            log: Vec::new(),
+        }
+    }
+
+    pub fn day(&self) -> u32 {
+        self.day
+    }
+
+    /// Roll `count` dice for `purpose` and record the roll.
+    pub fn roll(&mut self, purpose: &str, count: DiceCount) -> RollRecord {
+        let wanted = match count {
+            DiceCount::One => 1,
+            DiceCount::Two => 2,
+        };
+        let (faces, forced) = match self.script.take(purpose) {
+            // A forced single face stands for the whole roll even when two dice
+            // are rolled: the GM states the result that counts.
+            Some(faces) => (faces, true),
+            None => {
+                let faces = (0..wanted).map(|_| self.face(purpose)).collect();
+                (faces, false)
+            }
+        };
+        let result = faces.iter().copied().max().unwrap_or(1);
+        let record = RollRecord {
+            day: self.day,
+            purpose: purpose.to_string(),
+            faces,
+            result,
+            forced,
+        };
+        self.log.push(record.clone());
+        record
+    }
+
+    /// A uniform number in `0..n` from the stream of `purpose`, not recorded as
+    /// a die roll (used for shuffles and deals, which are recorded as their
+    /// outcome instead). `n` must be positive.
+    pub fn below(&mut self, purpose: &str, n: u32) -> u32 {
+        assert!(n > 0, "Dice::below needs a positive bound");
+        let rng = self.stream(purpose);
+        // Rejection sampling keeps the result uniform.
+        let zone = u32::MAX - (u32::MAX % n);
+        loop {
+            let x = rng.next_u32();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// Shuffle `items` in place (Fisher–Yates) with the stream of `purpose`.
+    pub fn shuffle<T>(&mut self, purpose: &str, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(purpose, (i + 1) as u32) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// Every roll made so far, in order.
+    pub fn log(&self) -> &[RollRecord] {
+        &self.log
+    }
+
+    /// Take the recorded rolls out, leaving the log empty.
+    pub fn take_log(&mut self) -> Vec<RollRecord> {
+        std::mem::take(&mut self.log)
+    }
+
+    fn face(&mut self, purpose: &str) -> u8 {
+        (self.below(purpose, 6) + 1) as u8
+    }
+
+    fn stream(&mut self, purpose: &str) -> &mut ChaCha20Rng {
+        let (seed, day) = (self.seed, self.day);
+        self.streams
+            .entry(purpose.to_string())
+            .or_insert_with(|| ChaCha20Rng::from_seed(stream_key(seed, day, purpose)))
+    }
+}
+
+/// The 32-byte ChaCha key of one stream: a SHA-256 of the campaign seed, the
+/// day and the purpose, so streams are independent and stable across
+/// platforms and releases.
+fn stream_key(seed: u64, day: u32, purpose: &str) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"realmgm-dice-v1");
+    hasher.update(seed.to_le_bytes());
+    hasher.update(day.to_le_bytes());
+    hasher.update(purpose.as_bytes());
+    hasher.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_day_and_purpose_give_the_same_rolls() {
+        let mut a = Dice::new(42, 3);
+        let mut b = Dice::new(42, 3);
+        let ra: Vec<_> = (0..50).map(|_| a.roll("hide", DiceCount::Two)).collect();
+        let rb: Vec<_> = (0..50).map(|_| b.roll("hide", DiceCount::Two)).collect();
+        assert_eq!(ra, rb);
+    }
+
+    #[test]
+    fn purposes_do_not_disturb_each_other() {
+        let mut a = Dice::new(7, 1);
+        let mut b = Dice::new(7, 1);
+        b.roll("search/Amazon", DiceCount::Two);
+        b.roll("search/Amazon", DiceCount::Two);
+        assert_eq!(
+            a.roll("monster-roll", DiceCount::One),
+            b.roll("monster-roll", DiceCount::One)
+        );
+    }
+
+    #[test]
+    fn different_days_give_different_streams() {
+        let mut a = Dice::new(7, 1);
+        let mut b = Dice::new(7, 2);
+        let ra: Vec<u8> = (0..20).map(|_| a.roll("x", DiceCount::One).result).collect();
+        let rb: Vec<u8> = (0..20).map(|_| b.roll("x", DiceCount::One).result).collect();
+        assert_ne!(ra, rb);
+    }
+
+    #[test]
+    fn two_dice_count_the_higher_and_faces_are_fair() {
+        let mut dice = Dice::new(1, 1);
+        let mut counts = [0u32; 7];
+        for _ in 0..6000 {
+            let r = dice.roll("fair", DiceCount::Two);
+            assert_eq!(r.faces.len(), 2);
+            assert_eq!(r.result, *r.faces.iter().max().unwrap());
+            for f in &r.faces {
+                counts[*f as usize] += 1;
+            }
+        }
+        for face in 1..=6 {
+            assert!(
+                (1700..2300).contains(&counts[face]),
+                "face {face} came up {} times in 12000",
+                counts[face]
+            );
+        }
+        assert_eq!(dice.log().len(), 6000);
+    }
+
+    #[test]
+    fn script_forces_most_specific_purpose_first_then_falls_back() {
+        let mut script = DiceScript::default();
+        script.force("hide", &[2, 1]).unwrap();
+        script.force("hide/Amazon", &[6, 6]).unwrap();
+        let mut dice = Dice::with_script(9, 1, script);
+        let r = dice.roll("hide/Amazon", DiceCount::Two);
+        assert_eq!((r.result, r.forced), (6, true));
+        let r = dice.roll("hide/Amazon", DiceCount::Two);
+        assert_eq!((r.result, r.forced), (2, true));
+        let r = dice.roll("hide/Amazon", DiceCount::Two);
+        assert!(!r.forced);
+        assert!(!dice.roll("hideout", DiceCount::One).forced);
+    }
+
+    #[test]
+    fn script_refuses_impossible_faces() {
+        let mut script = DiceScript::default();
+        assert!(script.force("x", &[7]).is_err());
+        assert!(script.force("x", &[]).is_err());
+        assert!(script.force("x", &[1, 2, 3]).is_err());
+        assert!(script.is_empty());
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation_and_deterministic() {
+        let mut v: Vec<u32> = (0..20).collect();
+        let mut w = v.clone();
+        Dice::new(5, 0).shuffle("deal", &mut v);
+        Dice::new(5, 0).shuffle("deal", &mut w);
+        assert_eq!(v, w);
+        let mut sorted = v.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..20).collect::<Vec<_>>());
+        assert_ne!(v, (0..20).collect::<Vec<_>>());
+    }
+}

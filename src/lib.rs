@@ -1,0 +1,11 @@
+//! realmgm: a game-master tool for play-by-email Magic Realm campaigns, with
+//! Fantasy Realms as a second game on the same plumbing.
+//!
+//! See ARCHITECTURE.md for the bird's-eye view and the code map.
+
+pub mod cli;
+pub mod dice;
+pub mod embedded;
+pub mod game;
+pub mod magic_realm;
+pub mod suggest;

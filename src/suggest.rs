@@ -1,0 +1,94 @@
+//! "Did you mean …?" for every name a person types: rule toggles, data
+//! entries, tiles, card names.
+//!
+//! Comparison ignores case, accents and punctuation, so `doppelganger` finds
+//! `Doppelgänger` and `black-knight` finds `Black Knight`.
+
+/// A name folded for comparison: lower case, Latin accents removed, only
+/// letters and digits kept.
+pub fn fold(name: &str) -> String {
+    name.chars()
+        .flat_map(char::to_lowercase)
+        .map(strip_accent)
+        .filter(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+fn strip_accent(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'ç' => 'c',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ñ' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        'ý' | 'ÿ' => 'y',
+        other => other,
+    }
+}
+
+/// Find `wanted` among `names` when they fold to the same text.
+pub fn find<'a, I>(wanted: &str, names: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let wanted = fold(wanted);
+    names.into_iter().find(|name| fold(name) == wanted)
+}
+
+/// Up to three names close to `wanted`, closest first.
+pub fn nearest<'a, I>(wanted: &str, names: I) -> Vec<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let wanted = fold(wanted);
+    let mut scored: Vec<(f64, &str)> = names
+        .into_iter()
+        .map(|name| {
+            let folded = fold(name);
+            let mut score = strsim::jaro_winkler(&wanted, &folded);
+            // A typed prefix ("amaz" for Amazon) is as good as a near match.
+            if !wanted.is_empty() && folded.starts_with(&wanted) {
+                score = score.max(0.95);
+            }
+            (score, name)
+        })
+        .filter(|(score, _)| *score >= 0.7)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, name)| name).collect()
+}
+
+/// " (did you mean X or Y?)", or nothing when no name is close.
+pub fn did_you_mean<'a, I>(wanted: &str, names: I) -> String
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let close = nearest(wanted, names);
+    match close.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (did you mean {one}?)"),
+        [init @ .., last] => format!(" (did you mean {} or {last}?)", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_ignores_case_accents_and_punctuation() {
+        assert_eq!(fold("Doppelgänger"), "doppelganger");
+        assert_eq!(fold("Black-Knight"), fold("black knight"));
+        assert_eq!(find("DOPPELGANGER", ["Mirage", "Doppelgänger"]), Some("Doppelgänger"));
+    }
+
+    #[test]
+    fn nearest_names_come_first() {
+        let names = ["seasons_and_weather", "watchful_natives", "extended_treachery"];
+        assert_eq!(nearest("watchfull_natives", names), vec!["watchful_natives"]);
+        assert_eq!(did_you_mean("sesons_weather", names), " (did you mean seasons_and_weather?)");
+        assert_eq!(did_you_mean("zzzz", names), "");
+    }
+}

@@ -1,0 +1,30 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The folder of reference facts (`../shared/reference` beside the clone), or
+/// `None` when it is not there. Cross-check tests print that they skipped
+/// rather than pass silently. `REALMGM_REFERENCE` overrides the location.
+pub fn reference_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("REALMGM_REFERENCE").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference")
+    });
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the reference folder {} does not exist; cross-checks against it did not run",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Read and parse one reference JSON file, e.g. `magic-realm/tiles.json`.
+pub fn reference_json(relative: &str) -> Option<serde_json::Value> {
+    let path = reference_dir()?.join(relative);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
