@@ -2,6 +2,8 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod data;
+
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -13,8 +15,19 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Look up the original game's components.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum DataCommand {
+    /// Show one entry or all entries of a kind, e.g. `data show characters Amazon`.
+    Show(data::ShowArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -41,6 +54,7 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Data { command: DataCommand::Show(args) } => data::show(&args),
         Command::Roll(args) => roll(&args),
     }
 }
