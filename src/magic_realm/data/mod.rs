@@ -13,16 +13,39 @@ use std::sync::OnceLock;
 
 use crate::embedded::DataError;
 
+pub mod characters;
+pub mod horses;
+mod links;
+pub mod monsters;
+pub mod natives;
+pub mod stats;
+
 /// The whole original game.
 #[derive(Debug)]
-pub struct GameData {}
+pub struct GameData {
+    /// The 16 characters, by name.
+    pub characters: Vec<characters::Character>,
+    /// One entry per kind of monster; its `counters` list every counter.
+    pub monsters: Vec<monsters::Monster>,
+    /// The nine native groups with their 42 members.
+    pub natives: Vec<natives::NativeGroup>,
+    /// The 34 horses.
+    pub horses: Vec<horses::Horse>,
+}
 
 /// Parse and check every embedded data file.
 ///
 /// # Errors
 /// The first problem found, naming the file, the entry and the field.
 pub fn load() -> Result<GameData, DataError> {
-    Ok(GameData {})
+    let data = GameData {
+        characters: characters::load()?,
+        monsters: monsters::load()?,
+        natives: natives::load()?,
+        horses: horses::load()?,
+    };
+    links::check_denizens(&data)?;
+    Ok(data)
 }
 
 /// The embedded data, loaded once.
