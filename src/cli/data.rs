@@ -49,12 +49,10 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
     let name = args.name.as_deref();
     match args.kind {
-        Kind::Characters => render_entries("character", &data.characters, name, args.json),
-        Kind::Monsters => render_entries("monster", &data.monsters, name, args.json),
+        Kind::Characters => render_entries("characters", &data.characters, name, args.json),
+        Kind::Monsters => render_entries("monsters", &data.monsters, name, args.json),
         Kind::Natives => render_natives(data, name, args.json),
-        Kind::Horses => render_entries("horse", &data.horses, name, args.json),
-        // Each remaining arm becomes `render_entries(...)` as the data module
-        // for that kind lands.
+        Kind::Horses => render_entries("horses", &data.horses, name, args.json),
         other => bail!("the {other:?} data is not loaded yet"),
     }
 }
@@ -64,16 +62,15 @@ fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
 fn render_natives(data: &GameData, name: Option<&str>, json: bool) -> anyhow::Result<String> {
     if let Some(wanted) = name {
         let folded = crate::suggest::fold(wanted);
-        let group = data.natives.iter().find(|g| {
-            g.members
-                .iter()
-                .any(|m| crate::suggest::fold(&m.name) == folded)
-        });
+        let group = data
+            .natives
+            .iter()
+            .find(|g| g.members.iter().any(|m| crate::suggest::fold(&m.name) == folded));
         if let Some(group) = group {
-            return render_entries("native group", std::slice::from_ref(group), None, json);
+            return render_entries("natives", std::slice::from_ref(group), None, json);
         }
     }
-    render_entries("native group", &data.natives, name, json)
+    render_entries("natives", &data.natives, name, json)
 }
 
 /// Print one entry (by name) or all of `entries`, as text or JSON.
@@ -87,10 +84,8 @@ pub fn render_entries<T: Shown>(
         None => entries.iter().collect(),
         Some(wanted) => {
             let folded = crate::suggest::fold(wanted);
-            let found: Vec<&T> = entries
-                .iter()
-                .filter(|e| crate::suggest::fold(e.name()) == folded)
-                .collect();
+            let found: Vec<&T> =
+                entries.iter().filter(|e| crate::suggest::fold(e.name()) == folded).collect();
             if found.is_empty() {
                 let hint = crate::suggest::did_you_mean(wanted, entries.iter().map(Shown::name));
                 bail!(
@@ -103,9 +98,5 @@ pub fn render_entries<T: Shown>(
     if json {
         return serde_json::to_string_pretty(&chosen).context("cannot write the entries as JSON");
     }
-    Ok(chosen
-        .iter()
-        .map(|e| e.describe())
-        .collect::<Vec<_>>()
-        .join("\n\n"))
+    Ok(chosen.iter().map(|e| e.describe()).collect::<Vec<_>>().join("\n\n"))
 }
