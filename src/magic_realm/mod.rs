@@ -4,4 +4,5 @@
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
+pub mod board;
 pub mod data;
