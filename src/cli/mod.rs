@@ -2,12 +2,17 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod board;
 mod data;
 
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "realmgm", version, about = "Game master for play-by-email Magic Realm campaigns")]
+#[command(
+    name = "realmgm",
+    version,
+    about = "Game master for play-by-email Magic Realm campaigns"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -20,6 +25,11 @@ enum Command {
         #[command(subcommand)]
         command: DataCommand,
     },
+    /// Build, check and draw the map.
+    Board {
+        #[command(subcommand)]
+        command: BoardCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -28,6 +38,12 @@ enum Command {
 enum DataCommand {
     /// Show one entry or all entries of a kind, e.g. `data show characters Amazon`.
     Show(data::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum BoardCommand {
+    /// Show the board of a seed or of a placement file, e.g. `board show --seed 7 --svg map.svg`.
+    Show(board::ShowArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -54,14 +70,23 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Data { command: DataCommand::Show(args) } => data::show(&args),
+        Command::Data {
+            command: DataCommand::Show(args),
+        } => data::show(&args),
+        Command::Board {
+            command: BoardCommand::Show(args),
+        } => board::show(&args),
         Command::Roll(args) => roll(&args),
     }
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<()> {
     use crate::dice::{Dice, DiceCount};
-    let count = if args.one { DiceCount::One } else { DiceCount::Two };
+    let count = if args.one {
+        DiceCount::One
+    } else {
+        DiceCount::Two
+    };
     let mut dice = Dice::new(args.seed, args.day);
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);

@@ -5,7 +5,7 @@
 //! lays them out itself, for readability rather than likeness to the printed
 //! tiles: a clearing with roads to tile edges sits halfway toward those
 //! edges; the others sit near the clearings they connect to, on a fixed grid
-//! of spots that keeps circles apart. The layout turns with the tile.
+//! of spots around the tile's name that keeps circles apart. The layout turns with the tile.
 //! Clearings are numbered circles coloured by type; roads are solid lines,
 //! hidden paths dashed, secret passages dotted, cave tunnels broad and dark;
 //! a road that ends at a tile edge with nothing beyond gets a red bar.
@@ -41,11 +41,15 @@ fn distance(a: Point, b: Point) -> f64 {
 /// Clearing spots on an unturned tile of radius 1.
 fn layout(side: &TileSide) -> BTreeMap<u8, Point> {
     const CLEARANCE: f64 = 0.36;
-    let mut slots: Vec<Point> = vec![(0.0, 0.0)];
+    const TIGHT: f64 = 0.29;
+    // Twelve spots on a ring; the centre, where the tile's name is written,
+    // only when the ring is full.
+    let mut ring: Vec<Point> = Vec::new();
     for i in 0..6 {
-        slots.push(polar(0.52, -90.0 + 60.0 * f64::from(i)));
-        slots.push(polar(0.5, -60.0 + 60.0 * f64::from(i)));
+        ring.push(polar(0.52, -90.0 + 60.0 * f64::from(i)));
+        ring.push(polar(0.6, -60.0 + 60.0 * f64::from(i)));
     }
+    let centre: Point = (0.0, 0.0);
     let mut spots: BTreeMap<u8, Point> = BTreeMap::new();
     let clearance = |spots: &BTreeMap<u8, Point>, p: Point| {
         spots
@@ -53,28 +57,26 @@ fn layout(side: &TileSide) -> BTreeMap<u8, Point> {
             .map(|&q| distance(p, q))
             .fold(f64::INFINITY, f64::min)
     };
+    // The free ring spot nearest to `target`: roomy spots first, then
+    // tight ones, then the centre, then the least crowded spot.
     let nearest_free = |spots: &BTreeMap<u8, Point>, target: Point| -> Point {
-        let free: Vec<Point> = slots
-            .iter()
+        for room in [CLEARANCE, TIGHT] {
+            let nearest = ring
+                .iter()
+                .copied()
+                .filter(|&s| clearance(spots, s) >= room)
+                .min_by(|a, b| distance(*a, target).total_cmp(&distance(*b, target)));
+            if let Some(spot) = nearest {
+                return spot;
+            }
+        }
+        if clearance(spots, centre) >= CLEARANCE {
+            return centre;
+        }
+        ring.iter()
             .copied()
-            .filter(|&s| clearance(spots, s) >= CLEARANCE)
-            .collect();
-        if free.is_empty() {
-            let mut best = slots[0];
-            for &s in &slots {
-                if clearance(spots, s) > clearance(spots, best) {
-                    best = s;
-                }
-            }
-            return best;
-        }
-        let mut best = free[0];
-        for &s in &free {
-            if distance(s, target) < distance(best, target) {
-                best = s;
-            }
-        }
-        best
+            .max_by(|a, b| clearance(spots, *a).total_cmp(&clearance(spots, *b)))
+            .unwrap_or(centre)
     };
     // Clearings with roads leaving the tile, toward those edges.
     for clearing in &side.clearings {
@@ -99,11 +101,7 @@ fn layout(side: &TileSide) -> BTreeMap<u8, Point> {
         } else {
             (0.5 * sum.0 / length, 0.5 * sum.1 / length)
         };
-        let spot = if clearance(&spots, wanted) >= CLEARANCE {
-            wanted
-        } else {
-            nearest_free(&spots, wanted)
-        };
+        let spot = nearest_free(&spots, wanted);
         spots.insert(clearing.number, spot);
     }
     // The rest, each near the clearings it already links to.
@@ -266,8 +264,8 @@ pub fn render(board: &Board) -> String {
         };
         let _ = writeln!(
             labels,
-            r##"<text x="{cx:.1}" y="{:.1}" font-size="15" font-weight="bold" text-anchor="middle" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">{} {}{enchanted}</text>"##,
-            cy + 5.0,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">{}<tspan x="{cx:.1}" dy="14" font-size="12">{}{enchanted}</tspan></text>"##,
+            cy - 2.0,
             escape(&placed.tile.name),
             escape(&placed.tile.code)
         );
@@ -364,7 +362,7 @@ mod tests {
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("<polygon").count(), 20);
         assert_eq!(svg.matches("<circle").count(), board.clearings().len() + 4);
-        assert!(svg.contains("Borderland BL"));
+        assert!(svg.contains(">Borderland<"));
         assert_eq!(svg, render(&board), "the picture is deterministic");
     }
 
