@@ -69,12 +69,11 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write the SVG map to {}", path.display()))?;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&board).context("cannot write the board as JSON")?
-        );
+        super::emit(
+            serde_json::to_string_pretty(&board).context("cannot write the board as JSON")?,
+        )?;
     } else {
-        println!("{}", describe(&board, &origin));
+        super::emit(describe(&board, &origin))?;
     }
     if args.placements.is_some() && board.len() == data::tiles::TILE_COUNT {
         board

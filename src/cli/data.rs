@@ -43,8 +43,7 @@ pub trait Shown: Serialize {
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = render(data, args)?;
-    println!("{text}");
-    Ok(())
+    super::emit(text)
 }
 
 fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
@@ -53,13 +52,14 @@ fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
         Kind::Tiles => {
             // Tiles are also known by code and alias (`LD`, `bl`).
             let name = name.map(|n| data.tiles.resolve(n).map_or(n, |t| t.name.as_str()));
-            render_entries("tile", data.tiles.all(), name, args.json)
+            render_entries("tiles", data.tiles.all(), name, args.json)
         }
         other => bail!("the {other:?} data is not loaded yet"),
     }
 }
 
-/// Print one entry (by name) or all of `entries`, as text or JSON.
+/// Print one entry (by name) or all of `entries`, as text or JSON; `kind` is
+/// the command-line name of the kind (`tiles`).
 pub fn render_entries<T: Shown>(
     kind: &str,
     entries: &[T],
@@ -77,7 +77,7 @@ pub fn render_entries<T: Shown>(
             if found.is_empty() {
                 let hint = crate::suggest::did_you_mean(wanted, entries.iter().map(Shown::name));
                 bail!(
-                    "there is no {kind} named '{wanted}'{hint}; `realmgm data show {kind}` lists them all"
+                    "there is no entry named '{wanted}' among the {kind}{hint}; `realmgm data show {kind}` lists them all"
                 );
             }
             found

@@ -91,7 +91,17 @@ fn roll(args: &RollArgs) -> anyhow::Result<()> {
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);
         let faces: Vec<String> = roll.faces.iter().map(u8::to_string).collect();
-        println!("{} ({})", roll.result, faces.join(","));
+        emit(format!("{} ({})", roll.result, faces.join(",")))?;
     }
     Ok(())
+}
+
+/// Print one block of output. A reader that goes away early (`| head`) is
+/// not an error: the command simply stops.
+pub(crate) fn emit(text: impl std::fmt::Display) -> anyhow::Result<()> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
 }
