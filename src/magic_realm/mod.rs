@@ -5,3 +5,4 @@
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
 pub mod data;
+pub mod orders;
