@@ -5,6 +5,10 @@
 
 pub mod activity;
 pub mod parse;
+pub mod sheet;
 
 pub use activity::{Activities, Activity, Phase};
 pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
+pub use sheet::{
+    Blocking, DayOrders, Purchase, SearchTable, Take, WhenImpossible, parse_day_orders,
+};
