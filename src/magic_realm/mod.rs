@@ -6,3 +6,4 @@
 
 pub mod board;
 pub mod data;
+pub mod orders;
