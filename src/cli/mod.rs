@@ -4,6 +4,7 @@
 
 mod board;
 mod data;
+mod orders;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +31,11 @@ enum Command {
         #[command(subcommand)]
         command: BoardCommand,
     },
+    /// Read orders as the daemon will.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -44,6 +50,12 @@ enum DataCommand {
 enum BoardCommand {
     /// Show the board of a seed or of a placement file, e.g. `board show --seed 7 --svg map.svg`.
     Show(board::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum OrdersCommand {
+    /// Print the canonical phases of one activity line, e.g. `orders parse "M CV4, H, S"`.
+    Parse(orders::ParseArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -76,6 +88,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Board {
             command: BoardCommand::Show(args),
         } => board::show(&args),
+        Command::Orders {
+            command: OrdersCommand::Parse(args),
+        } => orders::parse(&args),
         Command::Roll(args) => roll(&args),
     }
 }

@@ -12,3 +12,16 @@ pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
 pub use sheet::{
     Blocking, DayOrders, Purchase, SearchTable, Take, WhenImpossible, parse_day_orders,
 };
+
+use super::data::tiles::Tiles;
+
+/// Orders name tiles the way the embedded tile data knows them.
+impl TileNames for Tiles {
+    fn resolve(&self, text: &str) -> Option<&str> {
+        Tiles::resolve(self, text).map(|tile| tile.name.as_str())
+    }
+
+    fn known(&self) -> Vec<&str> {
+        self.all().iter().flat_map(|tile| tile.names()).collect()
+    }
+}
