@@ -59,9 +59,15 @@ fn knights_adjustment_can_be_applied_to_the_data() {
     let all = characters();
     let white = all.iter().find(|c| c.name == "White Knight").unwrap();
     assert_eq!(white.relationship("Order"), Relationship::Ally);
-    assert_eq!(white.relationship("Order").shifted(-1), Relationship::Friendly);
+    assert_eq!(
+        white.relationship("Order").shifted(-1),
+        Relationship::Friendly
+    );
     let black = all.iter().find(|c| c.name == "Black Knight").unwrap();
-    assert_eq!(black.relationship("Company").shifted(-1), Relationship::Friendly);
+    assert_eq!(
+        black.relationship("Company").shifted(-1),
+        Relationship::Friendly
+    );
     assert_eq!(black.relationship("Woodfolk"), Relationship::Neutral);
 }
 
@@ -75,8 +81,15 @@ fn characters_match_the_reference() {
     assert_eq!(reference.len(), all.len());
     for r in reference {
         let name = r["name"].as_str().unwrap();
-        let c = all.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("{name} missing"));
-        assert_eq!(Some(c.vulnerability), strength(&r["vulnerability"]), "{name}");
+        let c = all
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!(
+            Some(c.vulnerability),
+            strength(&r["vulnerability"]),
+            "{name}"
+        );
         let starts: Vec<StartLocation> = r["start_locations"]
             .as_array()
             .unwrap()
@@ -100,7 +113,12 @@ fn characters_match_the_reference() {
 
 fn check_relationships(c: &Character, reference: &Value) {
     let reference = reference.as_object().unwrap();
-    assert_eq!(c.relationships.len(), reference.len(), "{} relationships", c.name);
+    assert_eq!(
+        c.relationships.len(),
+        reference.len(),
+        "{} relationships",
+        c.name
+    );
     for (key, level) in reference {
         let expected = match level.as_i64().unwrap() {
             -2 => Relationship::Enemy,
@@ -109,7 +127,12 @@ fn check_relationships(c: &Character, reference: &Value) {
             2 => Relationship::Ally,
             other => panic!("level {other}"),
         };
-        assert_eq!(c.relationship(group_name(key)), expected, "{} with {key}", c.name);
+        assert_eq!(
+            c.relationship(group_name(key)),
+            expected,
+            "{} with {key}",
+            c.name
+        );
     }
 }
 
@@ -117,7 +140,12 @@ fn check_levels(c: &Character, levels: &[Value]) {
     assert_eq!(levels.len(), 4);
     for (index, level) in levels.iter().enumerate() {
         let weapon = level["weapon"].as_str().map(str::to_string);
-        let armor: Vec<String> = level["armor"].as_array().unwrap().iter().map(armor_name).collect();
+        let armor: Vec<String> = level["armor"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(armor_name)
+            .collect();
         let spells = level["spellcount"].as_u64().unwrap_or(0) as u8;
         if index == 3 {
             assert_eq!(level["name"].as_str(), Some(c.name.as_str()));
@@ -161,10 +189,15 @@ fn chit_matches(chit: &realmgm::magic_realm::data::characters::ActionChit, r: &V
 
 fn check_chits(c: &Character, reference: &[Value]) {
     for stage in 1..=12u64 {
-        let at_stage: Vec<&Value> =
-            reference.iter().filter(|r| r["stage"].as_u64() == Some(stage)).collect();
+        let at_stage: Vec<&Value> = reference
+            .iter()
+            .filter(|r| r["stage"].as_u64() == Some(stage))
+            .collect();
         let mine = &c.chits[stage as usize - 1];
-        assert_eq!(Character::level_of_stage(stage as u8), at_stage[0]["level"].as_u64().unwrap() as u8);
+        assert_eq!(
+            Character::level_of_stage(stage as u8),
+            at_stage[0]["level"].as_u64().unwrap() as u8
+        );
         match at_stage.as_slice() {
             [only] => assert!(chit_matches(mine, only), "{} stage {stage}: {mine}", c.name),
             [first, second] => {
@@ -180,11 +213,21 @@ fn check_chits(c: &Character, reference: &[Value]) {
                         _ => None,
                     })
                     .unwrap_or_else(|| panic!("{} stage {stage} has no replacement", c.name));
-                let standard_first = chit_matches(mine, first) && chit_matches(&replacement, second);
-                let standard_second = chit_matches(mine, second) && chit_matches(&replacement, first);
-                assert!(standard_first || standard_second, "{} stage {stage}", c.name);
+                let standard_first =
+                    chit_matches(mine, first) && chit_matches(&replacement, second);
+                let standard_second =
+                    chit_matches(mine, second) && chit_matches(&replacement, first);
+                assert!(
+                    standard_first || standard_second,
+                    "{} stage {stage}",
+                    c.name
+                );
             }
-            other => panic!("{} stage {stage}: {} chits in the reference", c.name, other.len()),
+            other => panic!(
+                "{} stage {stage}: {} chits in the reference",
+                c.name,
+                other.len()
+            ),
         }
     }
 }
@@ -204,9 +247,17 @@ fn check_advantages(c: &Character, r: &Value) {
             .flat_map(|a| &a.effects)
             .collect();
         for name in advantages {
-            let name = name.as_str().unwrap().split(':').next().unwrap().to_lowercase();
+            let name = name
+                .as_str()
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .to_lowercase();
             assert!(
-                c.abilities.iter().any(|a| a.level == Some(number) && a.name.to_lowercase() == name),
+                c.abilities
+                    .iter()
+                    .any(|a| a.level == Some(number) && a.name.to_lowercase() == name),
                 "{} lacks {name} at level {number}",
                 c.name
             );
@@ -227,9 +278,14 @@ fn check_advantages(c: &Character, r: &Value) {
                 ("1d", Advantage::RollOneDie { rolls, .. }) => {
                     rolls.iter().any(|r| r.covers(first_roll))
                 }
-                ("-1", Advantage::RollModifier { rolls, modifier: -1, .. }) => {
-                    rolls.iter().any(|r| r.covers(first_roll))
-                }
+                (
+                    "-1",
+                    Advantage::RollModifier {
+                        rolls,
+                        modifier: -1,
+                        ..
+                    },
+                ) => rolls.iter().any(|r| r.covers(first_roll)),
                 _ => false,
             });
             assert!(found, "{} level {number}: no effect for {diemod}", c.name);

@@ -53,9 +53,18 @@ fn side_matches(side: &DenizenSide, r: &Value) -> bool {
 #[test]
 fn counts_match_the_original_game() {
     let game = game();
-    assert_eq!(game.monsters.iter().map(|m| m.counters.len()).sum::<usize>(), 59);
+    assert_eq!(
+        game.monsters
+            .iter()
+            .map(|m| m.counters.len())
+            .sum::<usize>(),
+        59
+    );
     assert_eq!(game.natives.len(), 9);
-    assert_eq!(game.natives.iter().map(|g| g.members.len()).sum::<usize>(), 42);
+    assert_eq!(
+        game.natives.iter().map(|g| g.members.len()).sum::<usize>(),
+        42
+    );
     assert_eq!(game.horses.len(), 34);
 }
 
@@ -63,7 +72,12 @@ fn counts_match_the_original_game() {
 fn tremendous_monsters_have_red_sides() {
     for monster in &game().monsters {
         let red = monster.has_red_side();
-        assert_eq!(red, monster.vulnerability == Strength::Tremendous, "{}", monster.name);
+        assert_eq!(
+            red,
+            monster.vulnerability == Strength::Tremendous,
+            "{}",
+            monster.name
+        );
     }
 }
 
@@ -71,22 +85,36 @@ fn monster_for<'a>(monsters: &'a [Monster], r: &Value) -> &'a Monster {
     let name = r["name"].as_str().unwrap();
     let candidates: Vec<&Monster> = monsters
         .iter()
-        .filter(|m| m.name == name || m.name.strip_suffix(" A").or(m.name.strip_suffix(" B")) == Some(name))
+        .filter(|m| {
+            m.name == name || m.name.strip_suffix(" A").or(m.name.strip_suffix(" B")) == Some(name)
+        })
         .collect();
-    let matching: Vec<&&Monster> =
-        candidates.iter().filter(|m| side_matches(&m.light, &r["light"])).collect();
-    assert_eq!(matching.len(), 1, "{name}: {} kinds match its light side", matching.len());
+    let matching: Vec<&&Monster> = candidates
+        .iter()
+        .filter(|m| side_matches(&m.light, &r["light"]))
+        .collect();
+    assert_eq!(
+        matching.len(),
+        1,
+        "{name}: {} kinds match its light side",
+        matching.len()
+    );
     matching[0]
 }
 
 fn counter_start(r: &Value) -> CounterStart {
     let start = r["setup_start"].as_str().unwrap();
     if let Some(name) = start.strip_suffix(" Box") {
-        CounterStart::Box { name: name.to_string(), section: u8_of(&r["setup_box_num"]) }
+        CounterStart::Box {
+            name: name.to_string(),
+            section: u8_of(&r["setup_box_num"]),
+        }
     } else if start == "Bones V" {
         CounterStart::Ghosts
     } else {
-        CounterStart::Site { site: start.to_string() }
+        CounterStart::Site {
+            site: start.to_string(),
+        }
     }
 }
 
@@ -106,27 +134,61 @@ fn monsters_match_the_reference() {
         assert_eq!(m.armored, r["armored"].as_bool().unwrap(), "{name} armored");
         assert_eq!(m.flying, r["flying"].as_bool().unwrap(), "{name} flying");
         assert_eq!(Some(m.fame), u8_of(&r["fame"]), "{name} fame");
-        assert_eq!(Some(m.notoriety), u8_of(&r["notoriety"]), "{name} notoriety");
+        assert_eq!(
+            Some(m.notoriety),
+            u8_of(&r["notoriety"]),
+            "{name} notoriety"
+        );
         assert_eq!(Some(m.price), u8_of(&r["base_price"]), "{name} price");
         match r["monster_die_row"].as_u64().unwrap() {
             99 => assert!(m.prowls_daily && m.row.is_none(), "{name} prowls daily"),
             row => assert_eq!(m.row, Some(row as u8), "{name} row"),
         }
         assert!(side_matches(&m.dark, &r["dark"]), "{name} dark side");
-        let length = u8_of(&r["dark"]["length"]).or(u8_of(&r["light"]["length"])).unwrap_or(0);
+        let length = u8_of(&r["dark"]["length"])
+            .or(u8_of(&r["light"]["length"]))
+            .unwrap_or(0);
         assert_eq!(m.length, length, "{name} length");
-        let flags: Vec<&str> = r["flags"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-        assert_eq!(m.has_trait(MonsterTrait::Demon), flags.contains(&"demon"), "{name} demon");
-        assert_eq!(m.has_trait(MonsterTrait::Undead), flags.contains(&"undead"), "{name} undead");
+        let flags: Vec<&str> = r["flags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            m.has_trait(MonsterTrait::Demon),
+            flags.contains(&"demon"),
+            "{name} demon"
+        );
+        assert_eq!(
+            m.has_trait(MonsterTrait::Undead),
+            flags.contains(&"undead"),
+            "{name} undead"
+        );
         let parts = r["parts"].as_array().unwrap();
         assert_eq!(m.parts.len(), parts.len(), "{name} parts");
         for (part, rp) in m.parts.iter().zip(parts) {
             assert_eq!(Some(part.name.as_str()), rp["name"].as_str());
-            assert_eq!(Some(part.length), u8_of(&rp["light"]["length"]), "{} length", part.name);
+            assert_eq!(
+                Some(part.length),
+                u8_of(&rp["light"]["length"]),
+                "{} length",
+                part.name
+            );
             for (side, rs) in [(part.light, &rp["light"]), (part.dark, &rp["dark"])] {
                 assert_eq!(Some(side.harm), harm(&rs["strength"]), "{} harm", part.name);
-                assert_eq!(Some(side.speed), u8_of(&rs["attack_speed"]), "{} speed", part.name);
-                assert_eq!(side.stars, u8_of(&rs["sharpness"]).unwrap_or(0), "{} stars", part.name);
+                assert_eq!(
+                    Some(side.speed),
+                    u8_of(&rs["attack_speed"]),
+                    "{} speed",
+                    part.name
+                );
+                assert_eq!(
+                    side.stars,
+                    u8_of(&rs["sharpness"]).unwrap_or(0),
+                    "{} stars",
+                    part.name
+                );
             }
         }
         starts_seen.push((name.clone(), counter_start(r)));
@@ -134,8 +196,11 @@ fn monsters_match_the_reference() {
     // Every counter's start, as a multiset, per kind.
     for m in &game.monsters {
         let mut mine = m.counters.clone();
-        let mut theirs: Vec<CounterStart> =
-            starts_seen.iter().filter(|(n, _)| n == &m.name).map(|(_, s)| s.clone()).collect();
+        let mut theirs: Vec<CounterStart> = starts_seen
+            .iter()
+            .filter(|(n, _)| n == &m.name)
+            .map(|(_, s)| s.clone())
+            .collect();
         let key = |s: &CounterStart| format!("{s:?}");
         mine.sort_by_key(key);
         theirs.sort_by_key(key);
@@ -162,8 +227,17 @@ fn natives_match_the_reference() {
         let members = rg["members"].as_array().unwrap();
         assert_eq!(group.members.len(), members.len(), "{}", group.name);
         let garrison = members[0]["garrison"].as_bool().unwrap();
-        assert_eq!(group.garrison.is_some(), garrison, "{} garrison", group.name);
-        let hire = if members[0]["hire_type"] == "single" { Hire::Single } else { Hire::Group };
+        assert_eq!(
+            group.garrison.is_some(),
+            garrison,
+            "{} garrison",
+            group.name
+        );
+        let hire = if members[0]["hire_type"] == "single" {
+            Hire::Single
+        } else {
+            Hire::Group
+        };
         assert_eq!(group.hire, hire, "{} hire", group.name);
         if !garrison {
             let appears: Vec<Dwelling> = rg["dwelling"]["appears_at_dwellings"]
@@ -190,16 +264,30 @@ fn natives_match_the_reference() {
                 .find(|m| m.rank == rank)
                 .unwrap_or_else(|| panic!("{} has no rank {rank}", group.name));
             let name = &m.name;
-            assert_eq!(Some(u8_of(&r["monster_die_row"]).unwrap()), Some(group.row), "{name} row");
+            assert_eq!(
+                Some(u8_of(&r["monster_die_row"]).unwrap()),
+                Some(group.row),
+                "{name} row"
+            );
             assert_eq!(m.vulnerability, strength(&r["vulnerability"]), "{name}");
             assert_eq!(m.armored, r["armored"].as_bool().unwrap(), "{name} armored");
-            assert_eq!(Some(m.wage), u8_of(&r["wage_and_gold_bounty"]), "{name} wage");
+            assert_eq!(
+                Some(m.wage),
+                u8_of(&r["wage_and_gold_bounty"]),
+                "{name} wage"
+            );
             assert_eq!(Some(m.fame), u8_of(&r["fame_bounty"]), "{name} fame");
-            assert_eq!(Some(m.notoriety), u8_of(&r["notoriety_bounty"]), "{name} notoriety");
+            assert_eq!(
+                Some(m.notoriety),
+                u8_of(&r["notoriety_bounty"]),
+                "{name} notoriety"
+            );
             assert_eq!(m.horse.as_deref(), r["horse"].as_str(), "{name} horse");
             assert!(side_matches(&m.light, &r["light"]), "{name} light side");
             assert!(side_matches(&m.dark, &r["dark"]), "{name} dark side");
-            let length = u8_of(&r["dark"]["length"]).or(u8_of(&r["light"]["length"])).unwrap();
+            let length = u8_of(&r["dark"]["length"])
+                .or(u8_of(&r["light"]["length"]))
+                .unwrap();
             assert_eq!(m.length, length, "{name} length");
         }
     }

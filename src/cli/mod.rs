@@ -2,13 +2,19 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod board;
 mod data;
+mod orders;
 mod show_denizens;
 
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "realmgm", version, about = "Game master for play-by-email Magic Realm campaigns")]
+#[command(
+    name = "realmgm",
+    version,
+    about = "Game master for play-by-email Magic Realm campaigns"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -21,6 +27,16 @@ enum Command {
         #[command(subcommand)]
         command: DataCommand,
     },
+    /// Build, check and draw the map.
+    Board {
+        #[command(subcommand)]
+        command: BoardCommand,
+    },
+    /// Read orders as the daemon will.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -29,6 +45,18 @@ enum Command {
 enum DataCommand {
     /// Show one entry or all entries of a kind, e.g. `data show characters Amazon`.
     Show(data::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum BoardCommand {
+    /// Show the board of a seed or of a placement file, e.g. `board show --seed 7 --svg map.svg`.
+    Show(board::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum OrdersCommand {
+    /// Print the canonical phases of one activity line, e.g. `orders parse "M CV4, H, S"`.
+    Parse(orders::ParseArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -55,19 +83,41 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Data { command: DataCommand::Show(args) } => data::show(&args),
+        Command::Data {
+            command: DataCommand::Show(args),
+        } => data::show(&args),
+        Command::Board {
+            command: BoardCommand::Show(args),
+        } => board::show(&args),
+        Command::Orders {
+            command: OrdersCommand::Parse(args),
+        } => orders::parse(&args),
         Command::Roll(args) => roll(&args),
     }
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<()> {
     use crate::dice::{Dice, DiceCount};
-    let count = if args.one { DiceCount::One } else { DiceCount::Two };
+    let count = if args.one {
+        DiceCount::One
+    } else {
+        DiceCount::Two
+    };
     let mut dice = Dice::new(args.seed, args.day);
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);
         let faces: Vec<String> = roll.faces.iter().map(u8::to_string).collect();
-        println!("{} ({})", roll.result, faces.join(","));
+        emit(format!("{} ({})", roll.result, faces.join(",")))?;
     }
     Ok(())
+}
+
+/// Print one block of output. A reader that goes away early (`| head`) is
+/// not an error: the command simply stops.
+pub(crate) fn emit(text: impl std::fmt::Display) -> anyhow::Result<()> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
 }

@@ -19,10 +19,12 @@ mod links;
 pub mod monsters;
 pub mod natives;
 pub mod stats;
+pub mod tiles;
 
 /// The whole original game.
 #[derive(Debug)]
 pub struct GameData {
+    pub tiles: tiles::Tiles,
     /// The 16 characters, by name.
     pub characters: Vec<characters::Character>,
     /// One entry per kind of monster; its `counters` list every counter.
@@ -39,6 +41,7 @@ pub struct GameData {
 /// The first problem found, naming the file, the entry and the field.
 pub fn load() -> Result<GameData, DataError> {
     let data = GameData {
+        tiles: tiles::load()?,
         characters: characters::load()?,
         monsters: monsters::load()?,
         natives: natives::load()?,
