@@ -48,10 +48,15 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 
 fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
     let name = args.name.as_deref();
-    let _ = (data, name);
-    // Each arm becomes `render_entries("tile", &data.tiles, name, args.json)`
-    // as the data module for that kind lands.
-    bail!("the {:?} data is not loaded yet", args.kind)
+    match args.kind {
+        Kind::Weapons => render_entries("weapon", &data.weapons, name, args.json),
+        Kind::Armor => render_entries("armor", &data.armor, name, args.json),
+        Kind::Treasures => render_entries("treasure", &data.treasures, name, args.json),
+        Kind::Spells => render_entries("spell", &data.spells, name, args.json),
+        Kind::Chits => render_entries("chit", &data.chits.all(), name, args.json),
+        // Each remaining arm becomes `render_entries(...)` as its data module lands.
+        other => bail!("the {other:?} data is not loaded yet"),
+    }
 }
 
 /// Print one entry (by name) or all of `entries`, as text or JSON.

@@ -3,6 +3,7 @@
 //! print on stderr.
 
 mod data;
+mod item_views;
 
 use clap::{Parser, Subcommand};
 

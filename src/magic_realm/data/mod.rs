@@ -9,20 +9,56 @@
 //! The facts come from `../shared/reference/magic-realm`; the format and the
 //! wording are the project's own.
 
+pub mod armor;
+pub mod chits;
+pub mod item_links;
+pub mod item_terms;
+pub mod seasons;
+pub mod setup_card;
+pub mod spells;
+pub mod treasures;
+pub mod weapons;
+
 use std::sync::OnceLock;
 
 use crate::embedded::DataError;
 
 /// The whole original game.
 #[derive(Debug)]
-pub struct GameData {}
+pub struct GameData {
+    pub weapons: Vec<weapons::Weapon>,
+    pub armor: Vec<armor::Armor>,
+    pub treasures: Vec<treasures::Treasure>,
+    pub spells: Vec<spells::Spell>,
+    pub chits: chits::MapChits,
+    pub setup_card: setup_card::SetupCard,
+    pub seasons: seasons::Seasons,
+}
 
 /// Parse and check every embedded data file.
 ///
 /// # Errors
 /// The first problem found, naming the file, the entry and the field.
 pub fn load() -> Result<GameData, DataError> {
-    Ok(GameData {})
+    let data = GameData {
+        weapons: weapons::load()?,
+        armor: armor::load()?,
+        treasures: treasures::load()?,
+        spells: spells::load()?,
+        chits: chits::load()?,
+        setup_card: setup_card::load()?,
+        seasons: seasons::load()?,
+    };
+    item_links::check(&item_links::Items {
+        weapons: &data.weapons,
+        armor: &data.armor,
+        treasures: &data.treasures,
+        spells: &data.spells,
+        chits: &data.chits,
+        setup_card: &data.setup_card,
+        seasons: &data.seasons,
+    })?;
+    Ok(data)
 }
 
 /// The embedded data, loaded once.
