@@ -52,7 +52,8 @@ fn weapons_match_the_reference() {
     assert_eq!(reference.len(), weapons::COUNTERS);
     assert_eq!(ours.iter().map(|w| w.copies()).sum::<usize>(), reference.len());
     for w in &ours {
-        let theirs: Vec<&Value> = reference.iter().filter(|r| r["name"] == w.name.as_str()).collect();
+        let theirs: Vec<&Value> =
+            reference.iter().filter(|r| r["name"] == w.name.as_str()).collect();
         assert_eq!(theirs.len(), w.copies(), "{} copies", w.name);
         let mut holders: Vec<String> =
             theirs.iter().map(|r| holder(r["initial_holder"].as_str().unwrap())).collect();
@@ -66,7 +67,8 @@ fn weapons_match_the_reference() {
         assert_eq!(Value::Bool(w.missile), r["missile"], "{}", w.name);
         assert_eq!(Value::Bool(w.two_handed), r["two_handed"], "{}", w.name);
         assert_eq!(Value::Bool(w.treasure), r["treasure_weapon"], "{}", w.name);
-        let flags: Vec<&str> = r["flags"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let flags: Vec<&str> =
+            r["flags"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
         assert_eq!(w.throwable, flags.contains(&"throwable"), "{}", w.name);
         assert_eq!(i64::from(w.price), int(&r["base_price"]), "{}", w.name);
         assert_eq!(w.fame.map(i64::from), r["fame"].as_i64(), "{}", w.name);
@@ -110,7 +112,12 @@ fn armor_matches_the_reference() {
         }
         assert_eq!(i64::from(a.price.intact), int(&r["prices"]["intact"]), "{}", a.name);
         assert_eq!(i64::from(a.price.damaged), int(&r["prices"]["damaged"]), "{}", a.name);
-        assert_eq!(a.price.destroyed.map(i64::from), r["prices"]["destroyed"].as_i64(), "{}", a.name);
+        assert_eq!(
+            a.price.destroyed.map(i64::from),
+            r["prices"]["destroyed"].as_i64(),
+            "{}",
+            a.name
+        );
         assert_eq!(a.fame.map(i64::from), r["fame"].as_i64(), "{}", a.name);
         assert_eq!(a.notoriety.map(i64::from), r["notoriety"].as_i64(), "{}", a.name);
     }
@@ -149,7 +156,11 @@ fn treasures_match_the_reference() {
             .map(|(k, v)| (format!("{}{}", k[..1].to_uppercase(), &k[1..]), int(v) as u16))
             .collect();
         assert_eq!(t.visitor_prices, visitors, "{name}");
-        assert_eq!(t.within.as_ref().map(|w| i64::from(w.number)), r["treasure_within_treasure"].as_i64(), "{name}");
+        assert_eq!(
+            t.within.as_ref().map(|w| i64::from(w.number)),
+            r["treasure_within_treasure"].as_i64(),
+            "{name}"
+        );
         if let Some(w) = &t.within {
             let mut inside: Vec<String> = w.items.clone();
             inside.extend(w.horse.clone());
@@ -157,12 +168,19 @@ fn treasures_match_the_reference() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|v| if v == "Armor" { "T Armor".to_string() } else { v.as_str().unwrap().to_string() })
+                .map(|v| {
+                    if v == "Armor" {
+                        "T Armor".to_string()
+                    } else {
+                        v.as_str().unwrap().to_string()
+                    }
+                })
                 .collect();
             inside.sort();
             theirs.sort();
             assert_eq!(inside, theirs, "{name} contents");
-            let large = allocation.get(name).and_then(|a| a["LARGE_TREASURES"].as_i64()).unwrap_or(0);
+            let large =
+                allocation.get(name).and_then(|a| a["LARGE_TREASURES"].as_i64()).unwrap_or(0);
             assert_eq!(i64::from(w.large_treasures), large, "{name} large treasures");
             let gold = r["attributes"]["gold_reward"].as_i64().unwrap_or(0);
             assert_eq!(i64::from(w.gold), gold, "{name} gold");
@@ -205,7 +223,8 @@ fn check_effects(t: &treasures::Treasure, r: &Value, allocation: Option<&Value>)
             _ => None,
         })
         .collect();
-    let theirs: Vec<String> = attrs["color_source"].as_str().map(str::to_string).into_iter().collect();
+    let theirs: Vec<String> =
+        attrs["color_source"].as_str().map(str::to_string).into_iter().collect();
     assert_eq!(colour_sources, theirs, "{name} colour source");
 
     let held: Vec<SpellType> = t
@@ -220,7 +239,8 @@ fn check_effects(t: &treasures::Treasure, r: &Value, allocation: Option<&Value>)
     if let Some(a) = allocation {
         for (pool, count) in a.as_object().unwrap() {
             if let Some(numeral) = pool.strip_prefix("SPELL_") {
-                expected_types.extend(std::iter::repeat_n(spell_type(numeral), int(count) as usize));
+                expected_types
+                    .extend(std::iter::repeat_n(spell_type(numeral), int(count) as usize));
             }
         }
     }
@@ -244,7 +264,9 @@ fn check_effects(t: &treasures::Treasure, r: &Value, allocation: Option<&Value>)
         .effects
         .iter()
         .filter_map(|e| match e {
-            TreasureEffect::OneDie { table } => Some(serde_json::to_value(table).unwrap().as_str().unwrap().to_string()),
+            TreasureEffect::OneDie { table } => {
+                Some(serde_json::to_value(table).unwrap().as_str().unwrap().to_string())
+            }
             _ => None,
         })
         .collect();
@@ -262,8 +284,12 @@ fn check_effects(t: &treasures::Treasure, r: &Value, allocation: Option<&Value>)
         .effects
         .iter()
         .filter_map(|e| match e {
-            TreasureEffect::FightChit { strength, speed } => Some(("attack_speed", *strength, i64::from(*speed))),
-            TreasureEffect::MoveChit { strength, speed } => Some(("move_speed", *strength, i64::from(*speed))),
+            TreasureEffect::FightChit { strength, speed } => {
+                Some(("attack_speed", *strength, i64::from(*speed)))
+            }
+            TreasureEffect::MoveChit { strength, speed } => {
+                Some(("move_speed", *strength, i64::from(*speed)))
+            }
             _ => None,
         })
         .collect();
