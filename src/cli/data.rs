@@ -58,7 +58,11 @@ fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
         Kind::Monsters => render_entries("monsters", &data.monsters, name, args.json),
         Kind::Natives => render_natives(data, name, args.json),
         Kind::Horses => render_entries("horses", &data.horses, name, args.json),
-        other => bail!("the {other:?} data is not loaded yet"),
+        Kind::Weapons => render_entries("weapons", &data.weapons, name, args.json),
+        Kind::Armor => render_entries("armor", &data.armor, name, args.json),
+        Kind::Treasures => render_entries("treasures", &data.treasures, name, args.json),
+        Kind::Spells => render_entries("spells", &data.spells, name, args.json),
+        Kind::Chits => render_entries("chits", &data.chits.all(), name, args.json),
     }
 }
 

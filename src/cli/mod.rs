@@ -4,6 +4,7 @@
 
 mod board;
 mod data;
+mod item_views;
 mod orders;
 mod show_denizens;
 

@@ -9,6 +9,16 @@
 //! The facts come from `../shared/reference/magic-realm`; the format and the
 //! wording are the project's own.
 
+pub mod armor;
+pub mod chits;
+pub mod item_links;
+pub mod item_terms;
+pub mod seasons;
+pub mod setup_card;
+pub mod spells;
+pub mod treasures;
+pub mod weapons;
+
 use std::sync::OnceLock;
 
 use crate::embedded::DataError;
@@ -33,6 +43,13 @@ pub struct GameData {
     pub natives: Vec<natives::NativeGroup>,
     /// The 34 horses.
     pub horses: Vec<horses::Horse>,
+    pub weapons: Vec<weapons::Weapon>,
+    pub armor: Vec<armor::Armor>,
+    pub treasures: Vec<treasures::Treasure>,
+    pub spells: Vec<spells::Spell>,
+    pub chits: chits::MapChits,
+    pub setup_card: setup_card::SetupCard,
+    pub seasons: seasons::Seasons,
 }
 
 /// Parse and check every embedded data file.
@@ -46,8 +63,16 @@ pub fn load() -> Result<GameData, DataError> {
         monsters: monsters::load()?,
         natives: natives::load()?,
         horses: horses::load()?,
+        weapons: weapons::load()?,
+        armor: armor::load()?,
+        treasures: treasures::load()?,
+        spells: spells::load()?,
+        chits: chits::load()?,
+        setup_card: setup_card::load()?,
+        seasons: seasons::load()?,
     };
     links::check_denizens(&data)?;
+    item_links::check(&data)?;
     Ok(data)
 }
 
