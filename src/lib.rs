@@ -10,4 +10,5 @@ pub mod embedded;
 pub mod game;
 pub mod games;
 pub mod magic_realm;
+pub mod store;
 pub mod suggest;
