@@ -2,12 +2,17 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod campaign;
 mod data;
 
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "realmgm", version, about = "Game master for play-by-email Magic Realm campaigns")]
+#[command(
+    name = "realmgm",
+    version,
+    about = "Game master for play-by-email Magic Realm campaigns"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -15,6 +20,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Create, list and inspect campaigns in the database.
+    Campaign {
+        #[command(subcommand)]
+        command: CampaignCommand,
+    },
     /// Look up the original game's components.
     Data {
         #[command(subcommand)]
@@ -22,6 +32,16 @@ enum Command {
     },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum CampaignCommand {
+    /// Store a new campaign from its file and print each player's secret once.
+    New(campaign::NewArgs),
+    /// Show a stored campaign: players, schedule, calendar and rules.
+    Show(campaign::ShowArgs),
+    /// List the stored campaigns.
+    List(campaign::ListArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -54,14 +74,25 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Data { command: DataCommand::Show(args) } => data::show(&args),
+        Command::Campaign { command } => match command {
+            CampaignCommand::New(args) => campaign::new(&args),
+            CampaignCommand::Show(args) => campaign::show(&args),
+            CampaignCommand::List(args) => campaign::list(&args),
+        },
+        Command::Data {
+            command: DataCommand::Show(args),
+        } => data::show(&args),
         Command::Roll(args) => roll(&args),
     }
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<()> {
     use crate::dice::{Dice, DiceCount};
-    let count = if args.one { DiceCount::One } else { DiceCount::Two };
+    let count = if args.one {
+        DiceCount::One
+    } else {
+        DiceCount::Two
+    };
     let mut dice = Dice::new(args.seed, args.day);
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);
