@@ -107,7 +107,8 @@ impl Campaign {
         })
     }
 
-    /// The toggles switched on, with their descriptions, in name order.
+    /// The toggles switched on, with their descriptions, in the order the
+    /// game lists them.
     ///
     /// # Errors
     /// As [`Campaign::game`].
