@@ -79,16 +79,14 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let (mut store, path) = args.db.open(true)?;
     let now = now()?;
     let secrets = store.insert_campaign(&campaign, &text, now)?;
-    print!("{}", render_new(&campaign, &secrets, &path, now)?);
-    Ok(())
+    super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())
 }
 
 /// `campaign show NAME`.
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
     let stored = store.load_campaign(&args.name)?;
-    print!("{}", render_show(&stored)?);
-    Ok(())
+    super::emit(render_show(&stored)?.trim_end())
 }
 
 /// `campaign list`.
@@ -96,22 +94,22 @@ pub fn list(args: &ListArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
     let campaigns = store.list_campaigns()?;
     if campaigns.is_empty() {
-        println!(
+        super::emit(format!(
             "No campaigns in {}; add one with `realmgm campaign new FILE`.",
             path.display()
-        );
+        ))?;
     }
     for c in campaigns {
         let day = c
             .latest_day
             .map_or("not started".to_string(), |day| format!("day {day}"));
-        println!(
+        super::emit(format!(
             "{:<16} {:<16} {} players, {day}, created {}",
             c.name,
             c.game,
             c.players,
             format_utc(c.created)
-        );
+        ))?;
     }
     Ok(())
 }

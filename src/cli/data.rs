@@ -4,6 +4,7 @@
 use anyhow::{Context, bail};
 use serde::Serialize;
 
+use crate::magic_realm::data::tiles::{PathEnd, Tile, TileSide};
 use crate::magic_realm::data::{self, GameData};
 
 /// The kinds of component a GM can look up.
@@ -42,19 +43,23 @@ pub trait Shown: Serialize {
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = render(data, args)?;
-    println!("{text}");
-    Ok(())
+    super::emit(text)
 }
 
 fn render(data: &GameData, args: &ShowArgs) -> anyhow::Result<String> {
     let name = args.name.as_deref();
-    let _ = (data, name);
-    // Each arm becomes `render_entries("tile", &data.tiles, name, args.json)`
-    // as the data module for that kind lands.
-    bail!("the {:?} data is not loaded yet", args.kind)
+    match args.kind {
+        Kind::Tiles => {
+            // Tiles are also known by code and alias (`LD`, `bl`).
+            let name = name.map(|n| data.tiles.resolve(n).map_or(n, |t| t.name.as_str()));
+            render_entries("tiles", data.tiles.all(), name, args.json)
+        }
+        other => bail!("the {other:?} data is not loaded yet"),
+    }
 }
 
-/// Print one entry (by name) or all of `entries`, as text or JSON.
+/// Print one entry (by name) or all of `entries`, as text or JSON; `kind` is
+/// the command-line name of the kind (`tiles`).
 pub fn render_entries<T: Shown>(
     kind: &str,
     entries: &[T],
@@ -72,7 +77,7 @@ pub fn render_entries<T: Shown>(
             if found.is_empty() {
                 let hint = crate::suggest::did_you_mean(wanted, entries.iter().map(Shown::name));
                 bail!(
-                    "there is no {kind} named '{wanted}'{hint}; `realmgm data show {kind}` lists them all"
+                    "there is no entry named '{wanted}' among the {kind}{hint}; `realmgm data show {kind}` lists them all"
                 );
             }
             found
@@ -86,4 +91,53 @@ pub fn render_entries<T: Shown>(
         .map(|e| e.describe())
         .collect::<Vec<_>>()
         .join("\n\n"))
+}
+
+impl Shown for Tile {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn describe(&self) -> String {
+        let mut also = vec![self.code.clone()];
+        also.extend(self.aliases.iter().cloned());
+        let mut text = format!(
+            "{} ({}): {} group, starts {} side up",
+            self.name,
+            also.join(", "),
+            self.group,
+            self.starts
+        );
+        for (label, side) in [("normal", &self.normal), ("enchanted", &self.enchanted)] {
+            text.push_str(&format!("\n  {label} side:{}", describe_side(side)));
+        }
+        text
+    }
+}
+
+/// Clearings with their type and magic, then paths, one per line.
+fn describe_side(side: &TileSide) -> String {
+    let mut text = String::new();
+    for clearing in &side.clearings {
+        let magic = if clearing.magic.is_empty() {
+            "no colour magic".to_string()
+        } else {
+            let colours: Vec<String> = clearing.magic.iter().map(ToString::to_string).collect();
+            format!("{} magic", colours.join(" and "))
+        };
+        text.push_str(&format!(
+            "\n    clearing {}: {} clearing, {magic}",
+            clearing.number, clearing.kind
+        ));
+    }
+    let paths: Vec<String> = side
+        .paths
+        .iter()
+        .map(|path| match path.to {
+            PathEnd::Clearing(to) => format!("{}-{to} {}", path.from, path.kind),
+            PathEnd::Edge(edge) => format!("{} to edge {edge} ({})", path.from, path.kind),
+        })
+        .collect();
+    text.push_str(&format!("\n    paths: {}", paths.join("; ")));
+    text
 }

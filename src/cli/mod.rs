@@ -2,8 +2,10 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod board;
 mod campaign;
 mod data;
+mod orders;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +32,16 @@ enum Command {
         #[command(subcommand)]
         command: DataCommand,
     },
+    /// Build, check and draw the map.
+    Board {
+        #[command(subcommand)]
+        command: BoardCommand,
+    },
+    /// Read orders as the daemon will.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -48,6 +60,18 @@ enum CampaignCommand {
 enum DataCommand {
     /// Show one entry or all entries of a kind, e.g. `data show characters Amazon`.
     Show(data::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum BoardCommand {
+    /// Show the board of a seed or of a placement file, e.g. `board show --seed 7 --svg map.svg`.
+    Show(board::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum OrdersCommand {
+    /// Print the canonical phases of one activity line, e.g. `orders parse "M CV4, H, S"`.
+    Parse(orders::ParseArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,6 +106,12 @@ pub fn run() -> anyhow::Result<()> {
         Command::Data {
             command: DataCommand::Show(args),
         } => data::show(&args),
+        Command::Board {
+            command: BoardCommand::Show(args),
+        } => board::show(&args),
+        Command::Orders {
+            command: OrdersCommand::Parse(args),
+        } => orders::parse(&args),
         Command::Roll(args) => roll(&args),
     }
 }
@@ -97,7 +127,17 @@ fn roll(args: &RollArgs) -> anyhow::Result<()> {
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);
         let faces: Vec<String> = roll.faces.iter().map(u8::to_string).collect();
-        println!("{} ({})", roll.result, faces.join(","));
+        emit(format!("{} ({})", roll.result, faces.join(",")))?;
     }
     Ok(())
+}
+
+/// Print one block of output. A reader that goes away early (`| head`) is
+/// not an error: the command simply stops.
+pub(crate) fn emit(text: impl std::fmt::Display) -> anyhow::Result<()> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
 }

@@ -6,6 +6,8 @@
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
+pub mod board;
 pub mod data;
 pub mod game;
+pub mod orders;
 pub mod rules;

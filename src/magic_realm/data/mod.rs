@@ -9,20 +9,26 @@
 //! The facts come from `../shared/reference/magic-realm`; the format and the
 //! wording are the project's own.
 
+pub mod tiles;
+
 use std::sync::OnceLock;
 
 use crate::embedded::DataError;
 
 /// The whole original game.
 #[derive(Debug)]
-pub struct GameData {}
+pub struct GameData {
+    pub tiles: tiles::Tiles,
+}
 
 /// Parse and check every embedded data file.
 ///
 /// # Errors
 /// The first problem found, naming the file, the entry and the field.
 pub fn load() -> Result<GameData, DataError> {
-    Ok(GameData {})
+    Ok(GameData {
+        tiles: tiles::load()?,
+    })
 }
 
 /// The embedded data, loaded once.

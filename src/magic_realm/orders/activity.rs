@@ -1,0 +1,176 @@
+//! The canonical form of a recorded day: one [`Phase`] per activity, as the
+//! engine executes it and as confirmations echo it back.
+//!
+//! The canonical text follows the BIMR GMs' record lines (seed 003 and
+//! ORDER_FORMATS.md §2.1): phases joined by ` / `, moves as `M-CV4`, a bonus
+//! phase starred after its code, notes in parentheses.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// What a phase does (seed 000, II.C: the daylight activities).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "activity", rename_all = "snake_case")]
+pub enum Activity {
+    /// Move to a clearing.
+    Move {
+        tile: String,
+        clearing: u8,
+    },
+    Hide,
+    Alert,
+    /// Rest, optionally naming the chit to heal.
+    Rest {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chit: Option<String>,
+    },
+    Search,
+    Trade,
+    Hire,
+    /// Follow another character (or a hired leader) for the whole day.
+    Follow {
+        leader: String,
+    },
+    /// Fly to a tile, where an item or spell allows flying.
+    Fly {
+        tile: String,
+    },
+    /// The preparation phase before an enchantment (`SPX`).
+    SpellPrep,
+    /// Enchant a chit or a tile (`SP`), optionally naming the chit.
+    Spell {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chit: Option<String>,
+    },
+}
+
+/// One recorded phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Phase {
+    #[serde(flatten)]
+    pub activity: Activity,
+    /// A bonus phase from an advantage, a horse or an active item (`H*`, `*M DV5`).
+    pub bonus: bool,
+    /// The player's parenthesised remark, kept for the GM and the echo.
+    pub note: Option<String>,
+}
+
+/// A whole recorded day.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Activities {
+    pub phases: Vec<Phase>,
+}
+
+impl Activity {
+    /// The short code used in record lines.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Activity::Move { .. } => "M",
+            Activity::Hide => "H",
+            Activity::Alert => "A",
+            Activity::Rest { .. } => "R",
+            Activity::Search => "S",
+            Activity::Trade => "T",
+            Activity::Hire => "HR",
+            Activity::Follow { .. } => "F",
+            Activity::Fly { .. } => "Fly",
+            Activity::SpellPrep => "SPX",
+            Activity::Spell { .. } => "SP",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let star = if self.bonus { "*" } else { "" };
+        match &self.activity {
+            Activity::Move { tile, clearing } => write!(f, "M-{tile} {clearing}{star}")?,
+            Activity::Fly { tile } => write!(f, "Fly-{tile}{star}")?,
+            Activity::Follow { leader } => write!(f, "F {leader}{star}")?,
+            Activity::Rest { chit: Some(chit) } => write!(f, "R{star}-{chit}")?,
+            Activity::Spell { chit: Some(chit) } => write!(f, "SP{star}-{chit}")?,
+            other => write!(f, "{}{star}", other.code())?,
+        }
+        if let Some(note) = &self.note {
+            write!(f, " ({note})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Activities {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, phase) in self.phases.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" / ")?;
+            }
+            write!(f, "{phase}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_text_reads_like_a_bimr_record_line() {
+        let day = Activities {
+            phases: vec![
+                Phase {
+                    activity: Activity::Move {
+                        tile: "Curst Valley".into(),
+                        clearing: 4,
+                    },
+                    bonus: false,
+                    note: None,
+                },
+                Phase {
+                    activity: Activity::Rest {
+                        chit: Some("MAGIC V3*".into()),
+                    },
+                    bonus: false,
+                    note: None,
+                },
+                Phase {
+                    activity: Activity::Search,
+                    bonus: true,
+                    note: Some("Magic Spectacles".into()),
+                },
+            ],
+        };
+        assert_eq!(
+            day.to_string(),
+            "M-Curst Valley 4 / R-MAGIC V3* / S* (Magic Spectacles)"
+        );
+    }
+
+    #[test]
+    fn json_has_one_object_per_phase_with_the_documented_keys() {
+        let phase = Phase {
+            activity: Activity::Move {
+                tile: "Ruins".into(),
+                clearing: 2,
+            },
+            bonus: true,
+            note: None,
+        };
+        let json = serde_json::to_value(&phase).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"activity": "move", "tile": "Ruins", "clearing": 2, "bonus": true, "note": null})
+        );
+        let rest = serde_json::to_value(Phase {
+            activity: Activity::Rest { chit: None },
+            bonus: false,
+            note: None,
+        })
+        .unwrap();
+        assert_eq!(
+            rest,
+            serde_json::json!({"activity": "rest", "bonus": false, "note": null})
+        );
+    }
+}

@@ -1,0 +1,27 @@
+//! The orders language: what players write in their daily mail.
+//!
+//! `activity` is the canonical form of a recorded day; `parse` reads the
+//! notations real PBEM GMs accepted (ORDER_FORMATS.md) into it.
+
+pub mod activity;
+pub mod parse;
+pub mod sheet;
+
+pub use activity::{Activities, Activity, Phase};
+pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
+pub use sheet::{
+    Blocking, DayOrders, Purchase, SearchTable, Take, WhenImpossible, parse_day_orders,
+};
+
+use super::data::tiles::Tiles;
+
+/// Orders name tiles the way the embedded tile data knows them.
+impl TileNames for Tiles {
+    fn resolve(&self, text: &str) -> Option<&str> {
+        Tiles::resolve(self, text).map(|tile| tile.name.as_str())
+    }
+
+    fn known(&self) -> Vec<&str> {
+        self.all().iter().flat_map(|tile| tile.names()).collect()
+    }
+}

@@ -1,0 +1,639 @@
+//! A player's whole day of orders as written in a mail: the recorded
+//! activities plus standing instructions, one `Key: value` line each.
+//!
+//! ```text
+//! Activities: M CV4, H, S
+//! Search: peer CV5; locate
+//! Buy: Shield up to 10; Broadsword up to 12
+//! Hire: Rogues up to 15
+//! Take: Flowers of Rest, activate
+//! Block: Amazon, Elf
+//! If impossible: hide
+//! ```
+//!
+//! A line with no key is read as the activities when none were given yet, so
+//! a player may simply write `M CV4, H, S`. Keys are case-insensitive; blank
+//! lines and lines starting with `#` are skipped. Every instruction a
+//! decision point needs (seed 000 II.C: which search table, what to buy and
+//! for how much, whom to block) has a line here; the engine uses the default
+//! when a line is missing.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::activity::Activities;
+use super::parse::{ParseError, TileNames, parse_activities};
+
+/// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "table", rename_all = "snake_case")]
+pub enum SearchTable {
+    /// Peer, in the character's clearing or (with an item that allows it) a
+    /// named one.
+    Peer {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tile: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clearing: Option<u8>,
+    },
+    Locate,
+    Loot,
+    MagicSight,
+    ReadingRunes,
+}
+
+/// Something to buy or hire, and the most the player will pay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Purchase {
+    pub what: String,
+    /// None: pay whatever the Meeting table asks, if the gold is there.
+    pub max_gold: Option<u32>,
+}
+
+/// What to take from a pile or a treasure site.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Take {
+    pub what: String,
+    pub activate: bool,
+}
+
+/// Whom the character tries to block at the end of phases (seed 000 II.D).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Blocking {
+    /// Block nobody (the default: blocking is never forced on a player).
+    #[default]
+    Nobody,
+    Everyone,
+    Named(Vec<String>),
+}
+
+/// What to do with a phase that cannot be done as recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhenImpossible {
+    /// Lose the phase, as the rules say (the default).
+    #[default]
+    Skip,
+    /// Hide instead.
+    Hide,
+    /// Rest instead.
+    Rest,
+}
+
+/// One character's orders for one day.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DayOrders {
+    pub activities: Activities,
+    /// The table for each search phase, in order; later searches reuse the last.
+    pub searches: Vec<SearchTable>,
+    pub buy: Vec<Purchase>,
+    pub hire: Vec<Purchase>,
+    /// Gold to spend on drinks before a Meeting-table roll, at most.
+    pub drinks_up_to: Option<u32>,
+    pub take: Vec<Take>,
+    pub block: Blocking,
+    pub when_impossible: WhenImpossible,
+}
+
+/// The keys a line may start with, for errors and suggestions.
+const KEYS: &[&str] = &[
+    "Activities",
+    "Search",
+    "Buy",
+    "Hire",
+    "Drinks",
+    "Take",
+    "Block",
+    "If impossible",
+];
+
+/// Read an orders text; `first_line` is the line number of its first line
+/// in the mail, so errors point into the mail the player sent.
+///
+/// # Errors
+/// Every line that could not be read, each with its line, column and what
+/// was expected; the player gets them all in one reply.
+pub fn parse_day_orders(
+    text: &str,
+    first_line: usize,
+    tiles: &dyn TileNames,
+) -> Result<DayOrders, Vec<ParseError>> {
+    let mut orders = DayOrders::default();
+    let mut errors = Vec::new();
+    let mut activities_line = None;
+    for (offset, raw) in text.lines().enumerate() {
+        let line = first_line + offset;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
+        let (key, value, value_col) = match split_key(trimmed) {
+            Some((key, value, col)) => (Some(key), value, indent + col),
+            None => (None, trimmed, indent),
+        };
+        let error = |column: usize, message: String| ParseError {
+            line,
+            column: column + 1,
+            message,
+        };
+        let result = match key.as_deref() {
+            Some("activities") | None => {
+                if key.is_none() && activities_line.is_some() {
+                    let word = trimmed.split(':').next().unwrap_or(trimmed);
+                    let hint = crate::suggest::did_you_mean(word, KEYS.iter().copied());
+                    Err(vec![error(
+                        indent,
+                        format!(
+                            "expected a line starting with one of {}{hint}; the activities were already given on line {}",
+                            KEYS.join(", "),
+                            activities_line.unwrap_or(0)
+                        ),
+                    )])
+                } else if let Some(previous) = activities_line.filter(|_| key.is_some()) {
+                    Err(vec![error(
+                        indent,
+                        format!(
+                            "the activities were already given on line {previous}; send one Activities line"
+                        ),
+                    )])
+                } else {
+                    activities_line = Some(line);
+                    // Columns inside the value are shifted to the mail line.
+                    parse_activities(value, line, tiles)
+                        .map(|a| orders.activities = a)
+                        .map_err(|mut e| {
+                            e.column += value_col;
+                            vec![e]
+                        })
+                }
+            }
+            Some("search") => list(value)
+                .map(|item| parse_search(item, tiles))
+                .collect::<Result<Vec<_>, String>>()
+                .map(|s| orders.searches = s)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("buy") => parse_purchases(value)
+                .map(|p| orders.buy = p)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("hire") => parse_purchases(value)
+                .map(|p| orders.hire = p)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("drinks") => parse_gold(value)
+                .map(|g| orders.drinks_up_to = Some(g))
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("take") => parse_takes(value)
+                .map(|t| orders.take = t)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("block") => {
+                orders.block = parse_blocking(value);
+                Ok(())
+            }
+            Some("ifimpossible") => parse_when_impossible(value)
+                .map(|w| orders.when_impossible = w)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some(other) => {
+                let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
+                Err(vec![error(
+                    indent,
+                    format!(
+                        "unknown line '{}:'{hint}; known lines: {}",
+                        trimmed.split(':').next().unwrap_or(""),
+                        KEYS.join(", ")
+                    ),
+                )])
+            }
+        };
+        if let Err(mut found) = result {
+            errors.append(&mut found);
+        }
+    }
+    if orders.activities.phases.is_empty() && errors.is_empty() {
+        errors.push(ParseError {
+            line: first_line,
+            column: 1,
+            message: "no activities were given; write a line such as 'Activities: M CV4, H, S'"
+                .to_string(),
+        });
+    }
+    if errors.is_empty() {
+        Ok(orders)
+    } else {
+        Err(errors)
+    }
+}
+
+/// `Key: value` (the key folded: `If impossible` → `ifimpossible`); returns
+/// the key, the value and the value's column in `line`, counted in characters.
+fn split_key(line: &str) -> Option<(String, &str, usize)> {
+    let (key, value) = line.split_once(':')?;
+    let folded = crate::suggest::fold(key);
+    // `M-CV4 (note: fast)` is an activity line, not a key.
+    if folded.is_empty() || key.contains(['(', ',', '/']) || key.trim().contains("  ") {
+        return None;
+    }
+    let value_start = line.len() - value.trim_start().len();
+    Some((folded, value.trim(), line[..value_start].chars().count()))
+}
+
+/// Items separated by `;` or `,`.
+fn list(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split([';', ','])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String> {
+    let folded = crate::suggest::fold(item);
+    let table = match folded.as_str() {
+        "locate" => SearchTable::Locate,
+        "loot" => SearchTable::Loot,
+        "magicsight" => SearchTable::MagicSight,
+        "readingrunes" | "readrunes" | "runes" => SearchTable::ReadingRunes,
+        "peer" => SearchTable::Peer {
+            tile: None,
+            clearing: None,
+        },
+        _ => {
+            let Some(target) = item
+                .get(..4)
+                .filter(|w| w.eq_ignore_ascii_case("peer"))
+                .map(|_| item[4..].trim())
+            else {
+                let hint = crate::suggest::did_you_mean(
+                    item,
+                    ["Peer", "Locate", "Loot", "Magic Sight", "Reading Runes"],
+                );
+                return Err(format!(
+                    "expected a search table (Peer, Locate, Loot, Magic Sight, Reading Runes), found '{item}'{hint}"
+                ));
+            };
+            let digits = target
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .count();
+            let (tile_text, number) = target.split_at(target.len() - digits);
+            let clearing: u8 = number.parse().ok().filter(|c| (1..=6).contains(c)).ok_or_else(|| {
+                format!("expected the clearing to peer into, for example 'peer CV5', found '{target}'")
+            })?;
+            let tile_text = tile_text.trim().trim_end_matches('-').trim();
+            let tile = tiles.resolve(tile_text).ok_or_else(|| {
+                let hint = crate::suggest::did_you_mean(tile_text, tiles.known());
+                format!("expected a tile code or name, found '{tile_text}'{hint}")
+            })?;
+            SearchTable::Peer {
+                tile: Some(tile.to_string()),
+                clearing: Some(clearing),
+            }
+        }
+    };
+    Ok(table)
+}
+
+/// `none`, or items like `Shield up to 10`, `Shield max 10`, `Shield <= 10`, `Shield`.
+fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
+    if value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("nothing") {
+        return Ok(Vec::new());
+    }
+    list(value)
+        .map(|item| {
+            let lower = item.to_lowercase();
+            for marker in [" up to ", " max ", " for ", "<="] {
+                if let Some(at) = lower.find(marker) {
+                    let what = item[..at].trim();
+                    let gold = parse_gold(&item[at + marker.len()..])?;
+                    if what.is_empty() {
+                        return Err(format!("expected what to buy before '{}'", marker.trim()));
+                    }
+                    return Ok(Purchase {
+                        what: what.to_string(),
+                        max_gold: Some(gold),
+                    });
+                }
+            }
+            Ok(Purchase {
+                what: item.to_string(),
+                max_gold: None,
+            })
+        })
+        .collect()
+}
+
+/// `12`, `12 gold`, `12g`.
+fn parse_gold(text: &str) -> Result<u32, String> {
+    let text = text.trim();
+    let number = text
+        .strip_suffix("gold")
+        .or_else(|| text.strip_suffix('g'))
+        .or_else(|| text.strip_suffix('G'))
+        .unwrap_or(text)
+        .trim();
+    number
+        .parse()
+        .map_err(|_| format!("expected an amount of gold such as 10, found '{text}'"))
+}
+
+/// `Flowers of Rest, activate; Lantern`: an item, optionally followed by
+/// `activate` as the next list entry or after a space.
+fn parse_takes(value: &str) -> Result<Vec<Take>, String> {
+    let mut takes: Vec<Take> = Vec::new();
+    for item in value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+        let mut parts = item.split(',').map(str::trim).filter(|s| !s.is_empty());
+        let what = parts.next().unwrap_or_default();
+        let mut take = Take {
+            what: what.to_string(),
+            activate: false,
+        };
+        if let Some(stripped) = what
+            .strip_suffix(" activate")
+            .or_else(|| what.strip_suffix(" (activate)"))
+        {
+            take = Take {
+                what: stripped.trim().to_string(),
+                activate: true,
+            };
+        }
+        for extra in parts {
+            if extra.eq_ignore_ascii_case("activate") || extra.eq_ignore_ascii_case("and activate")
+            {
+                take.activate = true;
+            } else {
+                return Err(format!(
+                    "expected 'activate' after '{}', found '{extra}'; separate items with ';'",
+                    take.what
+                ));
+            }
+        }
+        takes.push(take);
+    }
+    Ok(takes)
+}
+
+fn parse_blocking(value: &str) -> Blocking {
+    match crate::suggest::fold(value).as_str() {
+        "" | "nobody" | "none" | "no" => Blocking::Nobody,
+        "everyone" | "everybody" | "all" | "yes" => Blocking::Everyone,
+        _ => Blocking::Named(list(value).map(str::to_string).collect()),
+    }
+}
+
+fn parse_when_impossible(value: &str) -> Result<WhenImpossible, String> {
+    match crate::suggest::fold(value).as_str() {
+        "skip" | "lose" | "nothing" => Ok(WhenImpossible::Skip),
+        "hide" | "h" => Ok(WhenImpossible::Hide),
+        "rest" | "r" => Ok(WhenImpossible::Rest),
+        _ => Err(format!("expected skip, hide or rest, found '{value}'")),
+    }
+}
+
+impl fmt::Display for SearchTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchTable::Peer {
+                tile: Some(tile),
+                clearing: Some(c),
+            } => write!(f, "Peer {tile} {c}"),
+            SearchTable::Peer { .. } => f.write_str("Peer"),
+            SearchTable::Locate => f.write_str("Locate"),
+            SearchTable::Loot => f.write_str("Loot"),
+            SearchTable::MagicSight => f.write_str("Magic Sight"),
+            SearchTable::ReadingRunes => f.write_str("Reading Runes"),
+        }
+    }
+}
+
+impl fmt::Display for Purchase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.max_gold {
+            Some(gold) => write!(f, "{} up to {gold}", self.what),
+            None => f.write_str(&self.what),
+        }
+    }
+}
+
+/// The canonical orders text: what a confirmation echoes and what the
+/// next report's template is pre-filled with. It parses back to the same
+/// orders.
+impl fmt::Display for DayOrders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Activities: {}", self.activities)?;
+        let join = |items: Vec<String>| items.join("; ");
+        if !self.searches.is_empty() {
+            writeln!(
+                f,
+                "Search: {}",
+                join(self.searches.iter().map(ToString::to_string).collect())
+            )?;
+        }
+        if !self.buy.is_empty() {
+            writeln!(
+                f,
+                "Buy: {}",
+                join(self.buy.iter().map(ToString::to_string).collect())
+            )?;
+        }
+        if !self.hire.is_empty() {
+            writeln!(
+                f,
+                "Hire: {}",
+                join(self.hire.iter().map(ToString::to_string).collect())
+            )?;
+        }
+        if let Some(gold) = self.drinks_up_to {
+            writeln!(f, "Drinks: {gold}")?;
+        }
+        if !self.take.is_empty() {
+            let items = self
+                .take
+                .iter()
+                .map(|t| {
+                    if t.activate {
+                        format!("{}, activate", t.what)
+                    } else {
+                        t.what.clone()
+                    }
+                })
+                .collect();
+            writeln!(f, "Take: {}", join(items))?;
+        }
+        match &self.block {
+            Blocking::Nobody => writeln!(f, "Block: nobody")?,
+            Blocking::Everyone => writeln!(f, "Block: everyone")?,
+            Blocking::Named(names) => writeln!(f, "Block: {}", names.join(", "))?,
+        }
+        let when = match self.when_impossible {
+            WhenImpossible::Skip => "skip",
+            WhenImpossible::Hide => "hide",
+            WhenImpossible::Rest => "rest",
+        };
+        writeln!(f, "If impossible: {when}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::orders::activity::Activity;
+
+    struct TwoTiles;
+
+    impl TileNames for TwoTiles {
+        fn resolve(&self, text: &str) -> Option<&str> {
+            match crate::suggest::fold(text).as_str() {
+                "cv" | "curstvalley" => Some("Curst Valley"),
+                "dv" | "darkvalley" => Some("Dark Valley"),
+                _ => None,
+            }
+        }
+        fn known(&self) -> Vec<&str> {
+            vec!["CV", "DV", "Curst Valley", "Dark Valley"]
+        }
+    }
+
+    const FULL: &str = "Activities: M CV4, H, S, S
+Search: peer DV5; locate
+Buy: Shield up to 10; Broadsword max 12g
+Hire: Rogues up to 15
+Drinks: 2
+Take: Flowers of Rest, activate; Lantern
+Block: Amazon, Elf
+If impossible: hide
+";
+
+    #[test]
+    fn a_full_orders_mail_is_read_and_echoes_back_the_same() {
+        let orders = parse_day_orders(FULL, 1, &TwoTiles).unwrap();
+        assert_eq!(orders.activities.phases.len(), 4);
+        assert_eq!(
+            orders.searches,
+            vec![
+                SearchTable::Peer {
+                    tile: Some("Dark Valley".into()),
+                    clearing: Some(5)
+                },
+                SearchTable::Locate
+            ]
+        );
+        assert_eq!(
+            orders.buy[1],
+            Purchase {
+                what: "Broadsword".into(),
+                max_gold: Some(12)
+            }
+        );
+        assert_eq!(
+            orders.hire,
+            vec![Purchase {
+                what: "Rogues".into(),
+                max_gold: Some(15)
+            }]
+        );
+        assert_eq!(orders.drinks_up_to, Some(2));
+        assert_eq!(
+            orders.take[0],
+            Take {
+                what: "Flowers of Rest".into(),
+                activate: true
+            }
+        );
+        assert_eq!(
+            orders.take[1],
+            Take {
+                what: "Lantern".into(),
+                activate: false
+            }
+        );
+        assert_eq!(
+            orders.block,
+            Blocking::Named(vec!["Amazon".into(), "Elf".into()])
+        );
+        assert_eq!(orders.when_impossible, WhenImpossible::Hide);
+        let echoed = orders.to_string();
+        assert_eq!(
+            parse_day_orders(&echoed, 1, &TwoTiles).unwrap(),
+            orders,
+            "{echoed}"
+        );
+    }
+
+    #[test]
+    fn a_bare_activity_line_is_enough() {
+        let orders = parse_day_orders("\n  M-DV2 / H\n", 1, &TwoTiles).unwrap();
+        assert_eq!(
+            orders.activities.phases[0].activity,
+            Activity::Move {
+                tile: "Dark Valley".into(),
+                clearing: 2
+            }
+        );
+        assert_eq!(orders.block, Blocking::Nobody);
+        assert_eq!(orders.when_impossible, WhenImpossible::Skip);
+    }
+
+    #[test]
+    fn every_bad_line_is_reported_with_its_line_and_column() {
+        let text =
+            "Activities: H, M-XV4\nSerch: locate\nBuy: Shield up to lots\nIf impossible: panic\n";
+        let errors = parse_day_orders(text, 10, &TwoTiles).unwrap_err();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert_eq!((errors[0].line, errors[0].column), (10, 18));
+        assert!(
+            errors[1].message.contains("did you mean Search"),
+            "{}",
+            errors[1]
+        );
+        assert_eq!(errors[1].line, 11);
+        assert!(
+            errors[2].message.contains("amount of gold"),
+            "{}",
+            errors[2]
+        );
+        assert!(
+            errors[3].message.contains("skip, hide or rest"),
+            "{}",
+            errors[3]
+        );
+    }
+
+    #[test]
+    fn missing_activities_and_a_second_activity_line_are_errors() {
+        let errors = parse_day_orders("Block: everyone\n", 1, &TwoTiles).unwrap_err();
+        assert!(errors[0].message.contains("no activities"), "{}", errors[0]);
+        let errors = parse_day_orders("H, H\nS, S\n", 1, &TwoTiles).unwrap_err();
+        assert_eq!(errors[0].line, 2);
+        assert!(
+            errors[0].message.contains("already given on line 1"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn search_tables_have_every_spelling() {
+        let orders = parse_day_orders(
+            "S, S, S, S, S\nSearch: loot, magic sight, reading runes, peer, Peer CV-3",
+            1,
+            &TwoTiles,
+        )
+        .unwrap();
+        assert_eq!(orders.searches.len(), 5);
+        assert_eq!(orders.searches[2], SearchTable::ReadingRunes);
+        assert_eq!(
+            orders.searches[4],
+            SearchTable::Peer {
+                tile: Some("Curst Valley".into()),
+                clearing: Some(3)
+            }
+        );
+        let errors = parse_day_orders("S\nSearch: lots", 1, &TwoTiles).unwrap_err();
+        assert!(
+            errors[0].message.contains("did you mean Loot"),
+            "{}",
+            errors[0]
+        );
+    }
+}
