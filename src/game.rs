@@ -118,12 +118,27 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A game's calendar: the game runs in months, and an optional rule gives
+/// each month a season (Magic Realm's Seasons and Weather).
+#[derive(Clone, Copy, Debug)]
+pub struct Calendar {
+    /// The seasons in calendar order, as campaign files name them.
+    pub seasons: &'static [&'static str],
+    /// The rule toggle without which seasons do not exist.
+    pub seasons_toggle: &'static str,
+}
+
 /// One game the plumbing can run.
 pub trait Game: Sync {
     /// The name campaign files use (`game = "magic-realm"`).
     fn id(&self) -> &'static str;
     /// Every rule toggle the game knows.
     fn toggles(&self) -> &'static [RuleToggle];
+    /// The game's calendar, if it plays in months; campaign files may set
+    /// its length and starting season only when there is one.
+    fn calendar(&self) -> Option<Calendar> {
+        None
+    }
     /// A new game from the campaign's seats and rules; all randomness comes
     /// from `dice` (day 0).
     ///

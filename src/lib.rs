@@ -3,9 +3,12 @@
 //!
 //! See ARCHITECTURE.md for the bird's-eye view and the code map.
 
+pub mod campaign;
 pub mod cli;
 pub mod dice;
 pub mod embedded;
 pub mod game;
+pub mod games;
 pub mod magic_realm;
+pub mod store;
 pub mod suggest;

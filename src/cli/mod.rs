@@ -3,6 +3,7 @@
 //! print on stderr.
 
 mod board;
+mod campaign;
 mod data;
 mod item_views;
 mod orders;
@@ -23,6 +24,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Create, list and inspect campaigns in the database.
+    Campaign {
+        #[command(subcommand)]
+        command: CampaignCommand,
+    },
     /// Look up the original game's components.
     Data {
         #[command(subcommand)]
@@ -40,6 +46,16 @@ enum Command {
     },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum CampaignCommand {
+    /// Store a new campaign from its file and print each player's secret once.
+    New(campaign::NewArgs),
+    /// Show a stored campaign: players, schedule, calendar and rules.
+    Show(campaign::ShowArgs),
+    /// List the stored campaigns.
+    List(campaign::ListArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -84,6 +100,11 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Command::Campaign { command } => match command {
+            CampaignCommand::New(args) => campaign::new(&args),
+            CampaignCommand::Show(args) => campaign::show(&args),
+            CampaignCommand::List(args) => campaign::list(&args),
+        },
         Command::Data {
             command: DataCommand::Show(args),
         } => data::show(&args),

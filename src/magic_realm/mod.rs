@@ -1,9 +1,13 @@
 //! Magic Realm: the first game realmgm runs.
 //!
-//! `data` holds every component of the original game, typed and embedded.
+//! `data` holds every component of the original game, typed and embedded;
+//! `rules` lists the optional and house rules a campaign can switch on, and
+//! `game` presents Magic Realm to the campaign plumbing.
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
 pub mod board;
 pub mod data;
+pub mod game;
 pub mod orders;
+pub mod rules;

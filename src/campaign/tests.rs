@@ -1,0 +1,326 @@
+//! Tests of campaign parsing: the shipped files load, and every kind of
+//! mistake names the file, the line and the field.
+
+use super::*;
+
+const STANDARD: &str = include_str!("../../campaigns/standard.toml");
+const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
+
+const MINIMAL: &str = r#"name = "T1"
+game = "magic-realm"
+seed = 7
+rules = ["fumble"]
+
+[gm]
+email = "gm@example.org"
+
+[schedule]
+first_deadline = "2025-01-01"
+at = "18:30"
+every_hours = 24
+
+[[players]]
+name = "Ann"
+email = "ann@example.org"
+
+[[players]]
+name = "Ben"
+email = "ben@example.org"
+character = "Amazon"
+"#;
+
+fn parse(text: &str) -> Result<Campaign, DataError> {
+    Campaign::parse("test.toml", text)
+}
+
+/// MINIMAL with `from` replaced by `to`, checking that the text was there.
+fn edited(from: &str, to: &str) -> String {
+    assert!(MINIMAL.contains(from), "MINIMAL has no {from:?}");
+    MINIMAL.replacen(from, to, 1)
+}
+
+fn error(text: &str) -> DataError {
+    parse(text).expect_err("the file should be refused")
+}
+
+#[test]
+fn shipped_standard_campaign_loads() {
+    let campaign = Campaign::parse("campaigns/standard.toml", STANDARD).unwrap();
+    assert_eq!(campaign.game, "magic-realm");
+    assert_eq!(campaign.rules.names().count(), 0);
+    assert_eq!(campaign.players.len(), 4);
+    assert!(
+        campaign
+            .players
+            .iter()
+            .all(|p| p.email.as_str().ends_with("@example.org"))
+    );
+    assert_eq!(campaign.players[3].character, None);
+    let calendar = campaign.calendar.unwrap();
+    assert_eq!((calendar.months, calendar.start_season), (1, None));
+}
+
+#[test]
+fn shipped_bimr3_campaign_has_the_seed_003_rules() {
+    let campaign = Campaign::parse("campaigns/bimr3.toml", BIMR3).unwrap();
+    assert_eq!(campaign.name, "BIMR3");
+    let on: Vec<&str> = campaign.rules.names().collect();
+    assert_eq!(
+        on,
+        [
+            "expanded_meeting_table_opportunities",
+            "extended_treachery",
+            "knights_adjustment",
+            "player_built_board",
+            "seasons_and_weather",
+            "unlimited_communication",
+            "watchful_natives",
+        ]
+    );
+    assert_eq!(
+        campaign.calendar.unwrap().start_season.as_deref(),
+        Some("Autumn")
+    );
+    assert_eq!(campaign.schedule.nmr, NmrPolicy::Hide);
+    assert_eq!(campaign.schedule.every_hours, 48);
+    assert!(campaign.players.iter().all(|p| p.character.is_none()));
+}
+
+#[test]
+fn minimal_file_gets_defaults() {
+    let campaign = parse(MINIMAL).unwrap();
+    assert_eq!(campaign.schedule.nmr, NmrPolicy::Hide);
+    assert_eq!(campaign.schedule.process_early_after_minutes, None);
+    assert_eq!(
+        campaign.calendar,
+        Some(CalendarSettings {
+            months: 1,
+            start_season: None
+        })
+    );
+    assert_eq!(
+        campaign.seats(),
+        [
+            Seat {
+                player: "Ann".into(),
+                character: None
+            },
+            Seat {
+                player: "Ben".into(),
+                character: Some("Amazon".into())
+            },
+        ]
+    );
+    assert_eq!(campaign.toggles_on().unwrap()[0].name, "fumble");
+}
+
+#[test]
+fn campaign_survives_a_json_round_trip() {
+    let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
+    let json = serde_json::to_string(&campaign).unwrap();
+    let back: Campaign = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, campaign);
+}
+
+#[test]
+fn unknown_toggle_suggests_the_nearest_and_names_the_line() {
+    let err = error(&edited(
+        r#"rules = ["fumble"]"#,
+        r#"rules = ["fumble", "watchfull_natives"]"#,
+    ));
+    assert_eq!(err.line, Some(4));
+    assert_eq!(err.field.as_deref(), Some("rules[1]"));
+    assert!(
+        err.message.contains("did you mean watchful_natives"),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("test.toml: line 4: field `rules[1]`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn exclusive_toggles_are_refused() {
+    let err = error(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules = [\n  \"optional_missile_table\",\n  \"revised_missile_table\",\n]",
+    ));
+    assert_eq!(err.line, Some(6));
+    assert_eq!(err.field.as_deref(), Some("rules[1]"));
+    assert!(err.message.contains("cannot both be on"), "{err}");
+}
+
+#[test]
+fn a_toggle_listed_twice_is_refused() {
+    let err = error(&edited(
+        r#"rules = ["fumble"]"#,
+        r#"rules = ["fumble", "fumble"]"#,
+    ));
+    assert!(err.message.contains("listed twice"), "{err}");
+}
+
+#[test]
+fn duplicate_player_name_is_refused_ignoring_case() {
+    let err = error(&edited(r#"name = "Ben""#, r#"name = "ann""#));
+    assert_eq!(err.line, Some(19));
+    assert_eq!(err.field.as_deref(), Some("players[1].name"));
+    assert!(err.message.contains("already used by players[0]"), "{err}");
+}
+
+#[test]
+fn duplicate_player_email_is_refused() {
+    let err = error(&edited(
+        r#"email = "ben@example.org""#,
+        r#"email = "ANN@example.org""#,
+    ));
+    assert_eq!(err.line, Some(20));
+    assert_eq!(err.field.as_deref(), Some("players[1].email"));
+    assert!(err.message.contains("already the address of Ann"), "{err}");
+}
+
+#[test]
+fn duplicate_character_is_refused() {
+    let err = error(&edited(
+        "name = \"Ann\"\nemail = \"ann@example.org\"\n",
+        "name = \"Ann\"\nemail = \"ann@example.org\"\ncharacter = \"amazon\"\n",
+    ));
+    assert_eq!(err.field.as_deref(), Some("players[1].character"));
+    assert!(err.message.contains("already played by Ann"), "{err}");
+}
+
+#[test]
+fn bad_email_is_refused_at_its_line() {
+    let err = error(&edited(
+        r#"email = "ann@example.org""#,
+        r#"email = "ann.example.org""#,
+    ));
+    assert_eq!(err.line, Some(16));
+    assert_eq!(err.field.as_deref(), Some("players[0].email"));
+    assert!(err.message.contains("there is no @"), "{err}");
+}
+
+#[test]
+fn gm_address_cannot_be_a_player_address() {
+    let err = error(&edited(
+        r#"email = "ann@example.org""#,
+        r#"email = "GM@example.org""#,
+    ));
+    assert!(err.message.contains("the GM's address"), "{err}");
+}
+
+#[test]
+fn unknown_game_lists_the_known_games() {
+    let err = error(&edited(r#"game = "magic-realm""#, r#"game = "magic-relm""#));
+    assert_eq!(err.line, Some(2));
+    assert_eq!(err.field.as_deref(), Some("game"));
+    assert!(err.message.contains("known games: magic-realm"), "{err}");
+    assert!(err.message.contains("did you mean magic-realm"), "{err}");
+}
+
+#[test]
+fn wrong_type_names_the_line_and_field() {
+    let err = error(&edited("every_hours = 24", r#"every_hours = "daily""#));
+    assert_eq!(err.line, Some(12));
+    assert_eq!(err.field.as_deref(), Some("schedule.every_hours"));
+    let err = error(&edited("seed = 7", "seed = -7"));
+    assert_eq!((err.line, err.field.as_deref()), (Some(3), Some("seed")));
+}
+
+#[test]
+fn unknown_key_is_refused() {
+    let err = error(&edited("seed = 7", "seed = 7\nsede = 8"));
+    assert_eq!(err.line, Some(4));
+    assert!(err.message.contains("sede"), "{err}");
+}
+
+#[test]
+fn bad_time_and_interval_name_their_line() {
+    let err = error(&edited(r#"at = "18:30""#, r#"at = "6pm""#));
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(11), Some("schedule.at"))
+    );
+    assert!(err.message.contains("HH:MM"), "{err}");
+    let err = error(&edited("every_hours = 24", "every_hours = 0"));
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(12), Some("schedule.every_hours"))
+    );
+    let err = error(&edited(
+        "every_hours = 24",
+        "every_hours = 24\nreminder_hours = 30",
+    ));
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(13), Some("schedule.reminder_hours"))
+    );
+}
+
+#[test]
+fn bad_tag_and_player_name_are_refused() {
+    let err = error(&edited(r#"name = "T1""#, r#"name = "my game""#));
+    assert_eq!((err.line, err.field.as_deref()), (Some(1), Some("name")));
+    let err = error(&edited(r#"name = "Ann""#, r#"name = "Ann <a>""#));
+    assert_eq!(err.field.as_deref(), Some("players[0].name"));
+    assert!(err.message.contains("'<' is not allowed"), "{err}");
+}
+
+#[test]
+fn too_many_players_for_max_players() {
+    let err = error(&edited("seed = 7", "seed = 7\nmax_players = 1"));
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(4), Some("max_players"))
+    );
+    assert!(err.message.contains("lists 2 players"), "{err}");
+}
+
+#[test]
+fn seasons_need_a_start_season_and_the_seasons_rule() {
+    let with_seasons = edited(
+        r#"rules = ["fumble"]"#,
+        r#"rules = ["seasons_and_weather"]"#,
+    );
+    let err = error(&with_seasons);
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(4), Some("rules[0]"))
+    );
+    assert!(err.message.contains("needs a starting season"), "{err}");
+
+    let calendar = "[calendar]\nstart_season = \"autum\"\n\n[[players]]";
+    let err = error(&with_seasons.replacen("[[players]]", calendar, 1));
+    assert_eq!(err.field.as_deref(), Some("calendar.start_season"));
+    assert!(err.message.contains("did you mean Autumn"), "{err}");
+
+    let calendar = "[calendar]\nstart_season = \"autumn\"\n\n[[players]]";
+    let campaign = parse(&with_seasons.replacen("[[players]]", calendar, 1)).unwrap();
+    assert_eq!(
+        campaign.calendar.unwrap().start_season.as_deref(),
+        Some("Autumn")
+    );
+
+    let err = error(&MINIMAL.replacen("[[players]]", calendar, 1));
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(15), Some("calendar.start_season"))
+    );
+    assert!(
+        err.message
+            .contains("only matters with the 'seasons_and_weather' rule"),
+        "{err}"
+    );
+
+    let err = error(&MINIMAL.replacen("[[players]]", "[calendar]\nmonths = 0\n\n[[players]]", 1));
+    assert_eq!(err.field.as_deref(), Some("calendar.months"));
+}
+
+#[test]
+fn key_line_finds_keys_in_their_table_only() {
+    let text = "every_hours = 1\n[schedule]\n# every_hours = 2\nevery_hours=3\n[[players]]\n";
+    assert_eq!(key_line(text, None, "every_hours"), Some(1));
+    assert_eq!(key_line(text, Some("schedule"), "every_hours"), Some(4));
+    assert_eq!(key_line(text, Some("players"), "every_hours"), None);
+}

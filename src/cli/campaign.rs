@@ -1,0 +1,326 @@
+//! `realmgm campaign new|show|list`: store a campaign file with its
+//! players, and look at stored campaigns.
+//!
+//! The database is `--db PATH`, else `$REALMGM_DB`, else `realmgm.sqlite`
+//! in the current folder. The clock is read here, at the edge, and handed to
+//! the store.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::campaign::{Campaign, format_utc};
+use crate::game::ToggleStatus;
+use crate::store::{PlayerSecret, Store, StoredCampaign};
+
+/// The database file used when neither `--db` nor `REALMGM_DB` names one.
+pub const DEFAULT_DB: &str = "realmgm.sqlite";
+
+#[derive(Debug, clap::Args)]
+pub struct DbArg {
+    /// The database file [default: $REALMGM_DB, else realmgm.sqlite].
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+}
+
+impl DbArg {
+    fn path(&self) -> PathBuf {
+        self.db
+            .clone()
+            .or_else(|| std::env::var_os("REALMGM_DB").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
+    }
+
+    /// Open the database, creating it if `create`; otherwise a missing file
+    /// is an error rather than a new empty database.
+    fn open(&self, create: bool) -> anyhow::Result<(Store, PathBuf)> {
+        let path = self.path();
+        if !create && !path.exists() {
+            bail!(
+                "there is no database at {}; create a campaign first with `realmgm campaign new \
+                 FILE`, or name the database with --db or REALMGM_DB",
+                path.display()
+            );
+        }
+        let store = Store::open(&path)
+            .with_context(|| format!("cannot open the database {}", path.display()))?;
+        Ok((store, path))
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The campaign file (TOML), e.g. campaigns/bimr3.toml.
+    file: PathBuf,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The campaign's name (its mail tag, any case).
+    name: String,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// `campaign new FILE`: check the file, store it and its players, and print
+/// each player's secret once.
+pub fn new(args: &NewArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
+    let campaign = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let (mut store, path) = args.db.open(true)?;
+    let now = now()?;
+    let secrets = store.insert_campaign(&campaign, &text, now)?;
+    super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())
+}
+
+/// `campaign show NAME`.
+pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
+    let (store, _) = args.db.open(false)?;
+    let stored = store.load_campaign(&args.name)?;
+    super::emit(render_show(&stored)?.trim_end())
+}
+
+/// `campaign list`.
+pub fn list(args: &ListArgs) -> anyhow::Result<()> {
+    let (store, path) = args.db.open(false)?;
+    let campaigns = store.list_campaigns()?;
+    if campaigns.is_empty() {
+        super::emit(format!(
+            "No campaigns in {}; add one with `realmgm campaign new FILE`.",
+            path.display()
+        ))?;
+    }
+    for c in campaigns {
+        let day = c
+            .latest_day
+            .map_or("not started".to_string(), |day| format!("day {day}"));
+        super::emit(format!(
+            "{:<16} {:<16} {} players, {day}, created {}",
+            c.name,
+            c.game,
+            c.players,
+            format_utc(c.created)
+        ))?;
+    }
+    Ok(())
+}
+
+fn now() -> anyhow::Result<i64> {
+    let elapsed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .context("the system clock is set before 1970")?;
+    Ok(i64::try_from(elapsed.as_secs())?)
+}
+
+/// What `campaign new` prints.
+fn render_new(
+    campaign: &Campaign,
+    secrets: &[PlayerSecret],
+    path: &Path,
+    now: i64,
+) -> anyhow::Result<String> {
+    let count = match secrets.len() {
+        1 => "1 player".to_string(),
+        n => format!("{n} players"),
+    };
+    let mut out = format!(
+        "Stored campaign {} ({}, {count}) in {}.\n",
+        campaign.name,
+        campaign.game,
+        path.display()
+    );
+    if !secrets.is_empty() {
+        out.push_str(
+            "\nPlayer secrets. They are shown only this once; send each player his own, \
+             privately. A player proves his mails are his with it.\n",
+        );
+        for s in secrets {
+            out.push_str(&format!("  {} <{}>: {}\n", s.player, s.email, s.secret));
+        }
+    }
+    let pending: Vec<&str> = campaign
+        .toggles_on()?
+        .into_iter()
+        .filter(|t| t.status == ToggleStatus::NotYetImplemented)
+        .map(|t| t.name)
+        .collect();
+    if !pending.is_empty() {
+        out.push_str(&format!(
+            "\nNote: these rules are accepted but not yet implemented: {}.\n",
+            pending.join(", ")
+        ));
+    }
+    let first = campaign.schedule.first_deadline_unix();
+    if first <= now {
+        out.push_str(&format!(
+            "\nWarning: the first deadline ({}) has already passed; set a later \
+             [schedule] first_deadline in the file if that is not what you meant.\n",
+            format_utc(first)
+        ));
+    }
+    out.push_str(&format!(
+        "\nSee it all with `realmgm campaign show {}`.\n",
+        campaign.name
+    ));
+    Ok(out)
+}
+
+/// What `campaign show` prints: everything the file said, with the players
+/// as stored now.
+fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
+    let c = &stored.campaign;
+    let mut out = format!("Campaign {}", c.name);
+    if let Some(title) = &c.title {
+        out.push_str(&format!(": {title}"));
+    }
+    out.push('\n');
+    if let Some(description) = &c.description {
+        for line in description.trim().lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    out.push_str(&format!("Game:      {}\n", c.game));
+    out.push_str(&format!("Seed:      {}\n", c.seed));
+    let gm = match &c.gm.name {
+        Some(name) => format!("{name} <{}>", c.gm.email),
+        None => c.gm.email.to_string(),
+    };
+    out.push_str(&format!("GM:        {gm}\n"));
+    out.push_str(&format!("Created:   {}\n", format_utc(stored.created)));
+    let limit = c
+        .max_players
+        .map_or(String::new(), |max| format!(" (at most {max})"));
+    out.push_str(&format!("Players:   {}{limit}\n", stored.players.len()));
+    for p in &stored.players {
+        let character = p.character.as_deref().unwrap_or("not chosen");
+        out.push_str(&format!("  {} <{}>: {character}\n", p.name, p.email));
+    }
+    out.push_str("Schedule:\n");
+    for line in c.schedule.describe() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    if let Some(calendar) = &c.calendar {
+        let months = if calendar.months == 1 {
+            "month"
+        } else {
+            "months"
+        };
+        out.push_str(&format!("Calendar:  {} {months}", calendar.months));
+        if let Some(season) = &calendar.start_season {
+            out.push_str(&format!(", starting in {season}"));
+        }
+        out.push('\n');
+    }
+    let templates = c.template_folder.as_deref().unwrap_or("built in");
+    out.push_str(&format!("Templates: {templates}\n"));
+    let toggles = c.toggles_on()?;
+    if toggles.is_empty() {
+        out.push_str("Rules:     none beyond the standard rules\n");
+    } else {
+        out.push_str("Rules:\n");
+        for t in toggles {
+            let status = match t.status {
+                ToggleStatus::Built => "",
+                ToggleStatus::NotYetImplemented => " (not yet implemented)",
+            };
+            out.push_str(&format!("  {}{status}\n", t.name));
+            out.push_str(&format!("      {}\n", t.summary));
+            out.push_str(&format!("      source: {}\n", t.source));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STANDARD: &str = include_str!("../../campaigns/standard.toml");
+    const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
+    const NOW: i64 = 1_740_859_200;
+
+    fn stored(file: &str, text: &str) -> StoredCampaign {
+        let mut store = Store::open_in_memory().unwrap();
+        let campaign = Campaign::parse(file, text).unwrap();
+        store.insert_campaign(&campaign, text, NOW).unwrap();
+        store.load_campaign(&campaign.name).unwrap()
+    }
+
+    #[test]
+    fn show_prints_what_the_standard_file_says() {
+        let shown = render_show(&stored("standard.toml", STANDARD)).unwrap();
+        let expected = "\
+Campaign MR1: Standard Magic Realm
+  One month in the Realm on the 2nd-edition rules, no optional rules.
+Game:      magic-realm
+Seed:      20250301
+GM:        Game Master <gm@example.org>
+Created:   2025-03-01 20:00 UTC
+Players:   4 (at most 6)
+  Alice <alice@example.org>: Amazon
+  Bob <bob@example.org>: Dwarf
+  Carol <carol@example.org>: White Knight
+  Dave <dave@example.org>: not chosen
+Schedule:
+  first deadline 2025-03-01 20:00 UTC, then every 48 hours
+  early processing: 60 minutes after the last orders arrive
+  reminders: 12 hours before the deadline
+  no orders received: hide in every phase
+Calendar:  1 month
+Templates: built in
+Rules:     none beyond the standard rules
+";
+        assert_eq!(shown, expected);
+    }
+
+    #[test]
+    fn show_lists_every_bimr3_rule_as_not_yet_implemented() {
+        let stored = stored("bimr3.toml", BIMR3);
+        let shown = render_show(&stored).unwrap();
+        assert!(
+            shown.contains("Calendar:  1 month, starting in Autumn\n"),
+            "{shown}"
+        );
+        for rule in stored.campaign.rules.names() {
+            assert!(
+                shown.contains(&format!("  {rule} (not yet implemented)\n")),
+                "{rule}"
+            );
+        }
+        assert!(
+            shown.contains("  Ivan <ivan@example.org>: not chosen\n"),
+            "{shown}"
+        );
+        assert!(shown.contains("early processing: 120 minutes"), "{shown}");
+    }
+
+    #[test]
+    fn new_prints_each_secret_and_the_unimplemented_rules() {
+        let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
+        let secrets = vec![PlayerSecret {
+            player: "Erin".into(),
+            email: "erin@example.org".into(),
+            secret: "aaaa-bbbb-cccc-dddd".into(),
+        }];
+        let first = campaign.schedule.first_deadline_unix();
+        let out = render_new(&campaign, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        assert!(out.starts_with("Stored campaign BIMR3 (magic-realm, 1 player) in x.sqlite."));
+        assert!(
+            out.contains("  Erin <erin@example.org>: aaaa-bbbb-cccc-dddd\n"),
+            "{out}"
+        );
+        assert!(out.contains("not yet implemented: seasons_and_weather, watchful_natives"));
+        assert!(!out.contains("Warning"), "{out}");
+        let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
+        assert!(late.contains("Warning: the first deadline (2025-09-01 20:00 UTC) has already"));
+    }
+}

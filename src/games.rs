@@ -1,0 +1,37 @@
+//! The registry of games realmgm can run, by the id campaign files use.
+//!
+//! Adding a game is one line in [`GAMES`].
+
+use crate::game::Game;
+
+/// Every game, in the order `known_ids` lists them.
+static GAMES: &[&dyn Game] = &[&crate::magic_realm::game::MagicRealm];
+
+/// The game a campaign file names, e.g. `game("magic-realm")`.
+pub fn game(id: &str) -> Option<&'static dyn Game> {
+    GAMES.iter().copied().find(|game| game.id() == id)
+}
+
+/// The ids of every known game, for error messages and help text.
+pub fn known_ids() -> Vec<&'static str> {
+    GAMES.iter().map(|game| game.id()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_found_by_their_own_id_and_ids_are_unique() {
+        let ids = known_ids();
+        assert!(ids.contains(&"magic-realm"));
+        for id in &ids {
+            assert_eq!(game(id).map(|g| g.id()), Some(*id));
+        }
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len());
+        assert!(game("chess").is_none());
+    }
+}

@@ -1,0 +1,264 @@
+//! Every optional and house rule a Magic Realm campaign can switch on by
+//! name, and the seasons a campaign can start in.
+//!
+//! The names are what campaign files write in `rules = [...]`. Each entry
+//! says in one line what it changes and where it is written down: seed 000
+//! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
+//! BIMR3 campaign's rules), or the reference tables (TABLES.md) when the
+//! seeds only mention the rule. No rule is applied by an engine yet, so every
+//! status is `NotYetImplemented`; `realmgm campaign show` says so.
+
+use crate::game::{RuleToggle, ToggleStatus::NotYetImplemented};
+
+/// Every rule toggle of Magic Realm.
+pub const TOGGLES: &[RuleToggle] = &[
+    RuleToggle {
+        name: "seasons_and_weather",
+        summary: "A calendar of 13 seasons: each month's season sets the victory points and \
+                  the 7th-day colour magic, each week's weather the days and phases",
+        source: "seed 003 (Optional Rules, 2nd edition); TABLES.md §11",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "watchful_natives",
+        summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
+                  puts its whole watchful group on the attacker's sheet at once",
+        source: "seed 003 (Watchful Natives)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_treachery",
+        summary: "Sending a hired native against a member of his own group makes every \
+                  hired native of that group rebel",
+        source: "seed 003 (Extended Treachery)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "knights_adjustment",
+        summary: "The Black Knight starts only Friendly with the Company and the White \
+                  Knight only Friendly with the Order, instead of Allied",
+        source: "seed 003 (Knight's Adjustment)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "expanded_meeting_table_opportunities",
+        summary: "On an Opportunity result of the Meeting table a player may take the \
+                  result for a roll of 2 in the same column instead",
+        source: "seed 003 (Expanded Meeting Table Opportunities)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "player_built_board",
+        summary: "Players are dealt the map tiles and place them in turn, pick characters \
+                  (and the native group that equips them) when out of tiles, then place \
+                  the Visitor/Mission chits",
+        source: "seed 003 (Board Building; Selecting Characters)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "unlimited_communication",
+        summary: "Characters may send each other private messages wherever they are on the map",
+        source: "seed 003 (Unlimited Communication)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "round_by_round_combat",
+        summary: "Players send their combat plays by mail for each round instead of \
+                  standing instructions for the whole evening",
+        source: "realmgm play-by-mail procedure (not a printed rule; no seed)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "stumble",
+        summary: "Running away or picking up a dropped belonging in combat needs a roll \
+                  on the Stumble table",
+        source: "seed 002 §5.1",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "riding_horses",
+        summary: "A character with an active horse maneuvers with it and may add a \
+                  maneuver of his own; attackers choose the rider or the horse",
+        source: "seed 002 §5.2-5.3",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "fumble",
+        summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
+        source: "seed 002 §5.4",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "optional_missile_table",
+        summary: "A missile hit rolls on the 1-10 optional Missile table instead of the \
+                  standard one",
+        source: "seed 002 §5.4",
+        status: NotYetImplemented,
+        excludes: &["revised_missile_table"],
+    },
+    RuleToggle {
+        name: "revised_missile_table",
+        summary: "A missile hit uses the designer's corrected missile table",
+        source: "seed 002 (revised missile table after §5.5); TABLES.md §4.3",
+        status: NotYetImplemented,
+        excludes: &["optional_missile_table"],
+    },
+    RuleToggle {
+        name: "penetrating_armor",
+        summary: "A missile hit on a character passes through armor, losing one harm level \
+                  per piece, and never damages it",
+        source: "seed 002 §5.5",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "ambush",
+        summary: "A hidden character who makes a missile attack rolls on the Hide table to \
+                  stay hidden instead of being revealed",
+        source: "seed 000 (Melee, targeting); seed 001 (spells and hiding); TABLES.md §1 \
+                 (advanced rule A.2)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "serious_wounds",
+        summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
+                  of wounds instead of killing him",
+        source: "TABLES.md §15.1 (advanced rule A.1)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "caching",
+        summary: "Characters may leave belongings in a hidden cache in a clearing (activity C)",
+        source: "TABLES.md §13; ORDER_FORMATS.md §1 (advanced rule A.4)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "quiet_monsters",
+        summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
+        source: "TABLES.md §6.3 (optional rule B.1)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "grudges_and_gratitudes",
+        summary: "A native group's attitude to a character changes when he harms or helps it",
+        source: "TABLES.md §9 (optional rule B.6)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "automatic_enchanting",
+        summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
+        source: "TABLES.md §12 (optional rule C.5)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "commerce",
+        summary: "Selling to natives and visitors rolls on the Commerce table instead of \
+                  fetching the basic price",
+        source: "seed 000 (Trade); TABLES.md §2.2 (optional rule D.2)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "optional_abilities",
+        summary: "Characters also get the abilities marked optional on their cards (the \
+                  Captain's Leadership, the Wizard's Long Practice and others)",
+        source: "TABLES.md §10.1 (2nd-edition Optional Abilities)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "development",
+        summary: "Characters may start below level 4 and grow by experience; they record \
+                  fewer victory points",
+        source: "TABLES.md §10.2 and §14 (development rule E.5)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+];
+
+/// The toggle that switches the season calendar on.
+pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
+
+/// The seasons of the year in calendar order (TABLES.md §11.2); a campaign
+/// with `seasons_and_weather` names the one it starts in.
+pub const SEASONS: &[&str] = &[
+    "Christmas",
+    "Ice",
+    "Snow",
+    "Easter",
+    "Freshet",
+    "Spring",
+    "Midsummer",
+    "High Summer",
+    "Swelter",
+    "Harvest",
+    "Autumn",
+    "Halloween",
+    "Desolate",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+
+    #[test]
+    fn toggle_names_are_unique_snake_case_and_exclusions_are_mutual() {
+        let mut names: Vec<&str> = TOGGLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TOGGLES.len(), "duplicate toggle name");
+        for toggle in TOGGLES {
+            assert!(
+                toggle
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{} is not snake case",
+                toggle.name
+            );
+            assert!(
+                !toggle.summary.is_empty() && !toggle.source.is_empty(),
+                "{}",
+                toggle.name
+            );
+            for other in toggle.excludes {
+                let other = TOGGLES
+                    .iter()
+                    .find(|t| t.name == *other)
+                    .unwrap_or_else(|| panic!("{} excludes unknown toggle {other}", toggle.name));
+                assert!(
+                    other.excludes.contains(&toggle.name),
+                    "{} vs {}",
+                    toggle.name,
+                    other.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_missile_tables_cannot_both_be_on() {
+        let err =
+            Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).unwrap_err();
+        assert!(err.contains("cannot both be on"), "{err}");
+        assert!(Rules::new(["revised_missile_table", "fumble", "stumble"], TOGGLES).is_ok());
+    }
+}

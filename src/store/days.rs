@@ -1,0 +1,319 @@
+//! Game days in the store: one state snapshot per day (table `game_days`),
+//! every version of every player's orders (`order_submissions`) and the
+//! events a day produced (`events`).
+
+use rusqlite::{OptionalExtension, params};
+use serde_json::Value;
+
+use super::{Store, StoreError};
+use crate::game::GameState;
+
+/// The state of a campaign at the end of a day (day 0: after setup).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaySnapshot {
+    pub day: u32,
+    pub state: GameState,
+    /// [`GameState::hash`] of `state`.
+    pub hash: String,
+    pub created: i64,
+}
+
+/// Orders to record, as received.
+#[derive(Clone, Debug)]
+pub struct NewOrder<'a> {
+    pub campaign: &'a str,
+    pub player: &'a str,
+    pub day: u32,
+    /// The orders as the player wrote them.
+    pub text: &'a str,
+    /// The game's reading of the orders; `None` when they could not be read.
+    pub parsed: Option<&'a Value>,
+    /// The `inbound_mail` row they came in, if by mail.
+    pub source_mail: Option<i64>,
+    pub received: i64,
+}
+
+/// One stored version of a player's orders for a day.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderSubmission {
+    pub player: String,
+    pub day: u32,
+    /// 1 for the first submission, counting up; the highest counts.
+    pub version: u32,
+    pub text: String,
+    pub parsed: Option<Value>,
+    pub source_mail: Option<i64>,
+    pub received: i64,
+}
+
+/// One event of a day and who may see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredEvent {
+    /// Position within the day, from 1.
+    pub seq: u32,
+    pub event: Value,
+    /// The players who may read it; the GM reads everything.
+    pub observers: Vec<String>,
+}
+
+impl Store {
+    /// Save the state at the end of `day`. Saving the same state again is
+    /// harmless (a re-run); a different state for a saved day is refused.
+    /// Returns the state's hash.
+    ///
+    /// # Errors
+    /// No such campaign, or the day holds a different state.
+    pub fn save_day(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        state: &GameState,
+        now: i64,
+    ) -> Result<String, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let hash = state.hash();
+        let stored: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT state_hash FROM game_days WHERE campaign_id = ?1 AND day = ?2",
+                params![campaign_id, day],
+                |row| row.get(0),
+            )
+            .optional()?;
+        match stored {
+            Some(stored) if stored == hash => Ok(hash),
+            Some(stored) => Err(StoreError::DayConflict {
+                campaign: campaign.to_string(),
+                day,
+                stored,
+            }),
+            None => {
+                let json = String::from_utf8(state.canonical_bytes()).map_err(|e| {
+                    StoreError::Corrupt {
+                        campaign: campaign.to_string(),
+                        message: e.to_string(),
+                    }
+                })?;
+                self.conn.execute(
+                    "INSERT INTO game_days (campaign_id, day, state_json, state_hash, created) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![campaign_id, day, json, hash, now],
+                )?;
+                Ok(hash)
+            }
+        }
+    }
+
+    /// The state saved for `day`, if any.
+    ///
+    /// # Errors
+    /// No such campaign, or the stored state is not JSON.
+    pub fn load_day(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let row: Option<(String, String, i64)> = self
+            .conn
+            .query_row(
+                "SELECT state_json, state_hash, created FROM game_days \
+                 WHERE campaign_id = ?1 AND day = ?2",
+                params![campaign_id, day],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .optional()?;
+        row.map(|(json, hash, created)| {
+            let value = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+                campaign: campaign.to_string(),
+                message: format!("state of day {day}: {e}"),
+            })?;
+            Ok(DaySnapshot {
+                day,
+                state: GameState(value),
+                hash,
+                created,
+            })
+        })
+        .transpose()
+    }
+
+    /// The state of the highest saved day, if any.
+    ///
+    /// # Errors
+    /// As [`Store::load_day`].
+    pub fn latest_day(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let latest: Option<u32> = self.conn.query_row(
+            "SELECT MAX(day) FROM game_days WHERE campaign_id = ?1",
+            params![campaign_id],
+            |row| row.get(0),
+        )?;
+        match latest {
+            Some(day) => self.load_day(campaign, day),
+            None => Ok(None),
+        }
+    }
+
+    /// Record a new version of a player's orders for a day; earlier versions
+    /// stay. Returns the version number.
+    ///
+    /// # Errors
+    /// No such campaign or player.
+    pub fn insert_order(&mut self, order: &NewOrder<'_>) -> Result<u32, StoreError> {
+        let (campaign_id, player_id) = self.player_id(order.campaign, order.player)?;
+        let parsed = order.parsed.map(Value::to_string);
+        let tx = self.conn.transaction()?;
+        let version: u32 = tx.query_row(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM order_submissions \
+             WHERE campaign_id = ?1 AND player_id = ?2 AND day = ?3",
+            params![campaign_id, player_id, order.day],
+            |row| row.get(0),
+        )?;
+        tx.execute(
+            "INSERT INTO order_submissions \
+             (campaign_id, player_id, day, version, text, parsed_json, source_mail, received) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                campaign_id,
+                player_id,
+                order.day,
+                version,
+                order.text,
+                parsed,
+                order.source_mail,
+                order.received
+            ],
+        )?;
+        tx.commit()?;
+        Ok(version)
+    }
+
+    /// Every version of every player's orders for `day`, by player (in
+    /// joining order) and version.
+    ///
+    /// # Errors
+    /// No such campaign, or stored JSON cannot be read.
+    pub fn orders_for_day(
+        &self,
+        campaign: &str,
+        day: u32,
+    ) -> Result<Vec<OrderSubmission>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let mut statement = self.conn.prepare(
+            "SELECT p.name, o.day, o.version, o.text, o.parsed_json, o.source_mail, o.received \
+             FROM order_submissions o JOIN players p ON p.id = o.player_id \
+             WHERE o.campaign_id = ?1 AND o.day = ?2 ORDER BY p.id, o.version",
+        )?;
+        let rows = statement.query_map(params![campaign_id, day], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, u32>(1)?,
+                row.get::<_, u32>(2)?,
+                row.get::<_, String>(3)?,
+                row.get::<_, Option<String>>(4)?,
+                row.get::<_, Option<i64>>(5)?,
+                row.get::<_, i64>(6)?,
+            ))
+        })?;
+        let mut orders = Vec::new();
+        for row in rows {
+            let (player, day, version, text, parsed, source_mail, received) = row?;
+            let parsed = parsed
+                .map(|json| serde_json::from_str(&json))
+                .transpose()
+                .map_err(|e| StoreError::Corrupt {
+                    campaign: campaign.to_string(),
+                    message: format!("orders of {player} for day {day} v{version}: {e}"),
+                })?;
+            orders.push(OrderSubmission {
+                player,
+                day,
+                version,
+                text,
+                parsed,
+                source_mail,
+                received,
+            });
+        }
+        Ok(orders)
+    }
+
+    /// The latest version of each player's orders for `day`.
+    ///
+    /// # Errors
+    /// As [`Store::orders_for_day`].
+    pub fn latest_orders(
+        &self,
+        campaign: &str,
+        day: u32,
+    ) -> Result<Vec<OrderSubmission>, StoreError> {
+        let mut latest: Vec<OrderSubmission> = Vec::new();
+        for order in self.orders_for_day(campaign, day)? {
+            // Rows come by player, then by rising version.
+            match latest.last_mut() {
+                Some(last) if last.player == order.player => *last = order,
+                _ => latest.push(order),
+            }
+        }
+        Ok(latest)
+    }
+
+    /// Append events to `day`, numbering them after those already stored.
+    ///
+    /// # Errors
+    /// No such campaign.
+    pub fn append_events(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        events: &[(Value, Vec<String>)],
+    ) -> Result<(), StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let tx = self.conn.transaction()?;
+        let last: u32 = tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?1 AND day = ?2",
+            params![campaign_id, day],
+            |row| row.get(0),
+        )?;
+        for (seq, (event, observers)) in (last + 1..).zip(events) {
+            let observers = Value::from(observers.clone()).to_string();
+            tx.execute(
+                "INSERT INTO events (campaign_id, day, seq, event_json, observers_json) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![campaign_id, day, seq, event.to_string(), observers],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The events of `day` in order.
+    ///
+    /// # Errors
+    /// No such campaign, or stored JSON cannot be read.
+    pub fn events(&self, campaign: &str, day: u32) -> Result<Vec<StoredEvent>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let mut statement = self.conn.prepare(
+            "SELECT seq, event_json, observers_json FROM events \
+             WHERE campaign_id = ?1 AND day = ?2 ORDER BY seq",
+        )?;
+        let rows = statement.query_map(params![campaign_id, day], |row| {
+            Ok((
+                row.get::<_, u32>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (seq, event, observers) = row?;
+            let corrupt = |e: serde_json::Error| StoreError::Corrupt {
+                campaign: campaign.to_string(),
+                message: format!("event {seq} of day {day}: {e}"),
+            };
+            events.push(StoredEvent {
+                seq,
+                event: serde_json::from_str(&event).map_err(corrupt)?,
+                observers: serde_json::from_str(&observers).map_err(corrupt)?,
+            });
+        }
+        Ok(events)
+    }
+}

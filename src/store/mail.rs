@@ -1,0 +1,282 @@
+//! Mail in the store: every received message kept raw and recorded once
+//! (table `inbound_mail`), and the queue of mail to send with its retries
+//! (table `outbox`).
+//!
+//! Receiving the same message twice (a fetch retried after a crash) finds
+//! the first copy instead of recording it again: a message is the same when
+//! its Message-ID and the SHA-256 of its bytes both match.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::{Store, StoreError};
+use crate::game::hex;
+
+/// What has become of a received message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InboundStatus {
+    /// Not looked at yet.
+    New,
+    /// Read and acted on (orders stored, reply queued).
+    Processed,
+    /// Not acted on, with the reason in its note.
+    Rejected,
+}
+
+impl InboundStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InboundStatus::New => "new",
+            InboundStatus::Processed => "processed",
+            InboundStatus::Rejected => "rejected",
+        }
+    }
+
+    fn parse(text: &str) -> Option<InboundStatus> {
+        [
+            InboundStatus::New,
+            InboundStatus::Processed,
+            InboundStatus::Rejected,
+        ]
+        .into_iter()
+        .find(|status| status.as_str() == text)
+    }
+}
+
+/// The outcome of recording a received message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InboundInsert {
+    /// Recorded for the first time, with this id.
+    New(i64),
+    /// Seen before under this id; nothing was recorded.
+    Duplicate(i64),
+}
+
+impl InboundInsert {
+    pub fn id(self) -> i64 {
+        match self {
+            InboundInsert::New(id) | InboundInsert::Duplicate(id) => id,
+        }
+    }
+}
+
+/// A received message as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InboundMail {
+    pub id: i64,
+    pub raw: Vec<u8>,
+    /// Empty when the message had none.
+    pub message_id: String,
+    pub content_hash: String,
+    pub received: i64,
+    pub status: InboundStatus,
+    pub note: Option<String>,
+}
+
+/// A message to queue for sending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// The campaign it belongs to, if any.
+    pub campaign: Option<String>,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+    /// Extra headers (In-Reply-To, References, ...), name to value.
+    pub headers: BTreeMap<String, String>,
+}
+
+/// A queued message as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedMail {
+    pub id: i64,
+    pub mail: OutgoingMail,
+    pub attempts: u32,
+    pub next_attempt: i64,
+    pub last_error: Option<String>,
+}
+
+impl Store {
+    /// Record a received message unless it was recorded before.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn insert_inbound_mail(
+        &mut self,
+        raw: &[u8],
+        message_id: Option<&str>,
+        received: i64,
+    ) -> Result<InboundInsert, StoreError> {
+        let message_id = message_id.unwrap_or_default();
+        let content_hash = hex(&Sha256::digest(raw));
+        let tx = self.conn.transaction()?;
+        let existing: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM inbound_mail WHERE message_id = ?1 AND content_hash = ?2",
+                params![message_id, content_hash],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if let Some(id) = existing {
+            return Ok(InboundInsert::Duplicate(id));
+        }
+        tx.execute(
+            "INSERT INTO inbound_mail (raw, message_id, content_hash, received) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![raw, message_id, content_hash, received],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(InboundInsert::New(id))
+    }
+
+    /// Mark what became of a received message.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn set_inbound_status(
+        &mut self,
+        id: i64,
+        status: InboundStatus,
+        note: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE inbound_mail SET status = ?1, note = ?2 WHERE id = ?3",
+            params![status.as_str(), note, id],
+        )?;
+        Ok(())
+    }
+
+    /// Received messages with `status`, oldest first.
+    ///
+    /// # Errors
+    /// The database fails or holds an unknown status.
+    pub fn inbound_with_status(
+        &self,
+        status: InboundStatus,
+    ) -> Result<Vec<InboundMail>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, raw, message_id, content_hash, received, status, note \
+             FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![status.as_str()], |row| {
+            let status: String = row.get(5)?;
+            Ok(InboundMail {
+                id: row.get(0)?,
+                raw: row.get(1)?,
+                message_id: row.get(2)?,
+                content_hash: row.get(3)?,
+                received: row.get(4)?,
+                status: InboundStatus::parse(&status).ok_or_else(|| {
+                    rusqlite::Error::InvalidColumnType(
+                        5,
+                        format!("status '{status}'"),
+                        rusqlite::types::Type::Text,
+                    )
+                })?,
+                note: row.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Queue a message; it is due at once. Returns its id.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn enqueue_mail(&mut self, mail: &OutgoingMail, now: i64) -> Result<i64, StoreError> {
+        let campaign_id = mail
+            .campaign
+            .as_deref()
+            .map(|name| self.campaign_id(name))
+            .transpose()?;
+        let headers = serde_json::to_string(&mail.headers).map_err(|e| StoreError::Corrupt {
+            campaign: mail.campaign.clone().unwrap_or_default(),
+            message: e.to_string(),
+        })?;
+        self.conn.execute(
+            "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
+             next_attempt, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            params![
+                campaign_id,
+                mail.recipient,
+                mail.subject,
+                mail.body,
+                headers,
+                now
+            ],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Pending messages due at `now`, oldest first.
+    ///
+    /// # Errors
+    /// The database fails or holds unreadable headers.
+    pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
+                    o.next_attempt, o.last_error \
+             FROM outbox o LEFT JOIN campaigns c ON c.id = o.campaign_id \
+             WHERE o.status = 'pending' AND o.next_attempt <= ?1 ORDER BY o.next_attempt, o.id",
+        )?;
+        let rows = statement.query_map(params![now], |row| {
+            let headers: String = row.get(5)?;
+            let headers = serde_json::from_str(&headers).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Text, e.into())
+            })?;
+            Ok(QueuedMail {
+                id: row.get(0)?,
+                mail: OutgoingMail {
+                    campaign: row.get(1)?,
+                    recipient: row.get(2)?,
+                    subject: row.get(3)?,
+                    body: row.get(4)?,
+                    headers,
+                },
+                attempts: row.get(6)?,
+                next_attempt: row.get(7)?,
+                last_error: row.get(8)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Record that message `id` was handed to the mail server.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn mark_mail_sent(&mut self, id: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL \
+             WHERE id = ?1",
+            params![id],
+        )?;
+        Ok(())
+    }
+
+    /// Record a failed attempt: retry at `retry_at`, or give up (status
+    /// `failed`) when `retry_at` is `None`.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn mark_mail_failed(
+        &mut self,
+        id: i64,
+        error: &str,
+        retry_at: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let status = if retry_at.is_some() {
+            "pending"
+        } else {
+            "failed"
+        };
+        self.conn.execute(
+            "UPDATE outbox SET status = ?1, attempts = attempts + 1, last_error = ?2, \
+             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4",
+            params![status, error, retry_at, id],
+        )?;
+        Ok(())
+    }
+}

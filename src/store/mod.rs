@@ -1,0 +1,186 @@
+//! The SQLite store: campaigns, players, one state snapshot per game day,
+//! every version of every order, events, raw inbound mail and the outbox.
+//!
+//! [`Store::open`] brings any older database up to the current schema by
+//! applying the numbered migrations in `migrations/` in order, each in its own
+//! transaction, and records the version in `PRAGMA user_version`. The store
+//! never reads the clock: every function that records a time takes it as a
+//! parameter (Unix seconds), so tests and re-runs are deterministic. Typed
+//! functions live beside the tables they touch: [`campaigns`], [`days`],
+//! [`mail`].
+
+pub mod campaigns;
+pub mod days;
+pub mod mail;
+pub mod secret;
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign};
+pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
+pub use mail::{InboundInsert, InboundMail, InboundStatus, OutgoingMail, QueuedMail};
+
+/// The migrations in order; migration `i` (from 0) takes the schema from
+/// version `i` to `i + 1`. Append only: never edit one that has shipped.
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_campaigns",
+        include_str!("migrations/0001_campaigns.sql"),
+    ),
+    ("0002_mail", include_str!("migrations/0002_mail.sql")),
+    (
+        "0003_orders_and_events",
+        include_str!("migrations/0003_orders_and_events.sql"),
+    ),
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// A problem with the store, worded for the GM.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(
+        "the database has schema version {found}, newer than this realmgm knows ({known}); \
+         use a newer realmgm"
+    )]
+    NewerSchema { found: u32, known: u32 },
+    #[error("migration {name} failed: {source}")]
+    Migration {
+        name: &'static str,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "a campaign named {0} is already stored; pick another name in the file, or look at it \
+         with `realmgm campaign show {0}`"
+    )]
+    DuplicateCampaign(String),
+    #[error("no campaign named {0} is stored; `realmgm campaign list` shows the stored ones")]
+    NoSuchCampaign(String),
+    #[error("campaign {campaign} has no player named {player}")]
+    NoSuchPlayer { campaign: String, player: String },
+    #[error("campaign {campaign} already has a player named {player} or with the address {email}")]
+    DuplicatePlayer {
+        campaign: String,
+        player: String,
+        email: String,
+    },
+    #[error(
+        "day {day} of campaign {campaign} is already saved with a different state (hash \
+         {stored}); refusing to overwrite it"
+    )]
+    DayConflict {
+        campaign: String,
+        day: u32,
+        stored: String,
+    },
+    #[error("stored data of campaign {campaign} cannot be read: {message}")]
+    Corrupt { campaign: String, message: String },
+    #[error("the operating system gave no random bytes for a secret: {0}")]
+    Randomness(String),
+}
+
+/// An open database.
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Open (or create) the database at `path` and migrate it to
+    /// [`SCHEMA_VERSION`].
+    ///
+    /// # Errors
+    /// The file cannot be opened, a migration fails, or the database was
+    /// written by a newer realmgm.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        // WAL lets the CLI read while the daemon writes.
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        Store::migrated(conn, SCHEMA_VERSION)
+    }
+
+    /// A fresh database in memory, for tests and dry runs.
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        Store::migrated(Connection::open_in_memory()?, SCHEMA_VERSION)
+    }
+
+    fn migrated(mut conn: Connection, target: u32) -> Result<Store, StoreError> {
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&mut conn, target)?;
+        Ok(Store { conn })
+    }
+
+    /// The schema version of the open database.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        user_version(&self.conn)
+    }
+
+    /// The id of campaign `name` (any case).
+    fn campaign_id(&self, name: &str) -> Result<i64, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT id FROM campaigns WHERE name = ?1",
+                params![name],
+                |row| row.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NoSuchCampaign(name.to_string()))
+    }
+
+    /// The ids of campaign `campaign` and its player `player` (any case).
+    fn player_id(&self, campaign: &str, player: &str) -> Result<(i64, i64), StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let player_id = self
+            .conn
+            .query_row(
+                "SELECT id FROM players WHERE campaign_id = ?1 AND name = ?2 COLLATE NOCASE",
+                params![campaign_id, player],
+                |row| row.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NoSuchPlayer {
+                campaign: campaign.to_string(),
+                player: player.to_string(),
+            })?;
+        Ok((campaign_id, player_id))
+    }
+}
+
+fn user_version(conn: &Connection) -> Result<u32, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}
+
+/// Apply the migrations between the database's version and `target`, each
+/// in a transaction together with the version bump.
+fn migrate(conn: &mut Connection, target: u32) -> Result<(), StoreError> {
+    let found = user_version(conn)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema {
+            found,
+            known: SCHEMA_VERSION,
+        });
+    }
+    for version in found..target {
+        let (name, sql) = MIGRATIONS[version as usize];
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)
+            .map_err(|source| StoreError::Migration { name, source })?;
+        tx.pragma_update(None, "user_version", version + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,91 @@
+//! Per-player secrets: a player puts his secret in his order mails so the GM
+//! knows the mail is his even if the sender address is forged.
+//!
+//! Secrets come from the operating system's random source (this is
+//! plumbing, not the game: no game result depends on them). Only a salted
+//! SHA-256 hash is stored; the GM sees each secret once, when the player is
+//! added, and sends it to him.
+
+use rand_core::{OsRng, TryRngCore};
+use sha2::{Digest, Sha256};
+
+use super::StoreError;
+use crate::game::hex;
+
+/// Letters and digits that cannot be mistaken for one another (no i, l, o,
+/// 0 or 1).
+const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+/// Characters in a secret: 16 of 31 symbols is about 79 bits.
+const LENGTH: usize = 16;
+
+/// A new secret, written in groups of four: `k7qm-2xra-pwd9-e4nb`.
+///
+/// # Errors
+/// The operating system's random source failed.
+pub fn generate() -> Result<String, StoreError> {
+    let mut symbols = Vec::with_capacity(LENGTH);
+    while symbols.len() < LENGTH {
+        let byte = OsRng
+            .try_next_u32()
+            .map_err(|e| StoreError::Randomness(e.to_string()))? as u8;
+        // Rejection sampling keeps every symbol equally likely.
+        let limit = 256 - 256 % ALPHABET.len();
+        if usize::from(byte) < limit {
+            symbols.push(ALPHABET[usize::from(byte) % ALPHABET.len()]);
+        }
+    }
+    let groups: Vec<&str> = symbols
+        .chunks(4)
+        .map(|chunk| std::str::from_utf8(chunk).unwrap_or_default())
+        .collect();
+    Ok(groups.join("-"))
+}
+
+/// The stored form of `secret` for `player` of `campaign`: binding the hash
+/// to both means one player's secret is worthless for another.
+pub fn hash(campaign: &str, player: &str, secret: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"realmgm player secret v1\0");
+    hasher.update(campaign.to_lowercase().as_bytes());
+    hasher.update(b"\0");
+    hasher.update(player.to_lowercase().as_bytes());
+    hasher.update(b"\0");
+    hasher.update(normalize(secret).as_bytes());
+    hex(&hasher.finalize())
+}
+
+/// The secret as compared: case, spaces and dashes do not matter, since
+/// players retype it.
+fn normalize(secret: &str) -> String {
+    secret
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_grouped_and_differ() {
+        let a = generate().unwrap();
+        let b = generate().unwrap();
+        assert_eq!(a.len(), 19);
+        assert_eq!(a.matches('-').count(), 3);
+        assert!(a.bytes().all(|c| c == b'-' || ALPHABET.contains(&c)), "{a}");
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn hash_ignores_typing_differences_but_binds_player_and_campaign() {
+        let secret = "k7qm-2xra-pwd9-e4nb";
+        let stored = hash("BIMR3", "Alice", secret);
+        assert_eq!(hash("bimr3", "alice", "K7QM 2XRA PWD9 E4NB"), stored);
+        assert_ne!(hash("BIMR3", "Bob", secret), stored);
+        assert_ne!(hash("BIMR4", "Alice", secret), stored);
+        assert_ne!(hash("BIMR3", "Alice", "k7qm-2xra-pwd9-e4nc"), stored);
+        assert_eq!(stored.len(), 64);
+    }
+}

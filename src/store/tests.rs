@@ -1,0 +1,396 @@
+//! Tests of the store: migrations, and each typed function against a real
+//! SQLite database.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::*;
+use crate::campaign::{Campaign, Email, Player};
+use crate::game::GameState;
+
+const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
+const NOW: i64 = 1_740_000_000;
+
+fn bimr3() -> Campaign {
+    Campaign::parse("bimr3.toml", BIMR3).unwrap()
+}
+
+fn store_with_bimr3() -> (Store, Vec<PlayerSecret>) {
+    let mut store = Store::open_in_memory().unwrap();
+    let secrets = store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    (store, secrets)
+}
+
+/// A database file path unique to one test, removed when dropped.
+struct TempDb(PathBuf);
+
+impl TempDb {
+    fn new(test: &str) -> TempDb {
+        let path =
+            std::env::temp_dir().join(format!("realmgm-{}-{test}.sqlite", std::process::id()));
+        let db = TempDb(path);
+        db.remove();
+        db
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = self.0.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+#[test]
+fn a_new_database_gets_every_migration_and_reopens_unchanged() {
+    let db = TempDb::new("fresh");
+    let mut store = Store::open(&db.0).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    drop(store);
+    let store = Store::open(&db.0).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(store.list_campaigns().unwrap().len(), 1);
+}
+
+#[test]
+fn an_old_database_is_migrated_and_keeps_its_data() {
+    let db = TempDb::new("old");
+    {
+        let conn = rusqlite::Connection::open(&db.0).unwrap();
+        let mut old = Store::migrated(conn, 1).unwrap();
+        assert_eq!(old.schema_version().unwrap(), 1);
+        old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+        old.save_day("BIMR3", 0, &GameState(json!({"day": 0})), NOW)
+            .unwrap();
+        let tables: i64 = old
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'outbox'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0, "version 1 has no outbox yet");
+    }
+    let mut store = Store::open(&db.0).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(store.load_campaign("BIMR3").unwrap().players.len(), 5);
+    assert_eq!(store.latest_day("BIMR3").unwrap().unwrap().day, 0);
+    let order = NewOrder {
+        campaign: "BIMR3",
+        player: "Erin",
+        day: 1,
+        text: "H / H / H / H",
+        parsed: None,
+        source_mail: None,
+        received: NOW,
+    };
+    assert_eq!(store.insert_order(&order).unwrap(), 1);
+}
+
+#[test]
+fn a_database_from_a_newer_realmgm_is_refused() {
+    let db = TempDb::new("newer");
+    {
+        let conn = rusqlite::Connection::open(&db.0).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+    }
+    let err = Store::open(&db.0).err().unwrap();
+    assert!(err.to_string().contains("use a newer realmgm"), "{err}");
+}
+
+#[test]
+fn a_failing_migration_leaves_the_version_alone() {
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    // A table in the way of migration 2 makes it fail half-way.
+    migrate(&mut conn, 1).unwrap();
+    conn.execute_batch("CREATE TABLE outbox (x INTEGER)")
+        .unwrap();
+    let err = migrate(&mut conn, SCHEMA_VERSION).unwrap_err();
+    assert!(
+        err.to_string().contains("migration 0002_mail failed"),
+        "{err}"
+    );
+    assert_eq!(user_version(&conn).unwrap(), 1);
+    let inbound: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'inbound_mail'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(inbound, 0, "the half-applied migration was rolled back");
+}
+
+#[test]
+fn campaign_round_trips_with_verbatim_text_and_players() {
+    let (store, secrets) = store_with_bimr3();
+    let stored = store.load_campaign("bimr3").unwrap();
+    assert_eq!(stored.campaign, bimr3());
+    assert_eq!(stored.file_text, BIMR3);
+    assert_eq!(stored.created, NOW);
+    let names: Vec<&str> = stored.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Erin", "Frank", "Grace", "Heidi", "Ivan"]);
+    assert_eq!(secrets.len(), 5);
+    assert_eq!(secrets[0].player, "Erin");
+    assert_eq!(secrets[0].email, "erin@example.org");
+    let summary = &store.list_campaigns().unwrap()[0];
+    assert_eq!(
+        (summary.name.as_str(), summary.players, summary.latest_day),
+        ("BIMR3", 5, None)
+    );
+}
+
+#[test]
+fn secrets_are_checked_and_never_stored() {
+    let (store, secrets) = store_with_bimr3();
+    assert!(
+        store
+            .check_secret("BIMR3", "erin", &secrets[0].secret)
+            .unwrap()
+    );
+    assert!(
+        !store
+            .check_secret("BIMR3", "Frank", &secrets[0].secret)
+            .unwrap()
+    );
+    let stored: String = store
+        .conn
+        .query_row(
+            "SELECT secret_hash FROM players WHERE name = 'Erin'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!stored.contains(&secrets[0].secret));
+    let err = store.check_secret("BIMR3", "Nobody", "x").unwrap_err();
+    assert!(err.to_string().contains("no player named Nobody"), "{err}");
+}
+
+#[test]
+fn duplicate_campaign_name_is_refused_in_any_case() {
+    let (mut store, _) = store_with_bimr3();
+    let mut again = bimr3();
+    again.name = "bimr3".into();
+    let err = store.insert_campaign(&again, BIMR3, NOW).unwrap_err();
+    assert!(matches!(err, StoreError::DuplicateCampaign(_)), "{err}");
+    assert!(
+        err.to_string().contains("realmgm campaign show bimr3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn players_join_choose_characters_and_are_found_by_address() {
+    let (mut store, _) = store_with_bimr3();
+    let judy = Player {
+        name: "Judy".into(),
+        email: Email::try_from("judy@example.org".to_string()).unwrap(),
+        character: None,
+    };
+    store.add_player("BIMR3", &judy, NOW + 5).unwrap();
+    let err = store.add_player("BIMR3", &judy, NOW + 6).unwrap_err();
+    assert!(matches!(err, StoreError::DuplicatePlayer { .. }), "{err}");
+    store.set_character("BIMR3", "Judy", "Elf").unwrap();
+    let found = store
+        .player_by_email("BIMR3", "JUDY@example.org")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (found.name.as_str(), found.character.as_deref()),
+        ("Judy", Some("Elf"))
+    );
+    assert_eq!(found.joined, NOW + 5);
+    assert_eq!(
+        store
+            .player_by_email("BIMR3", "nobody@example.org")
+            .unwrap(),
+        None
+    );
+}
+
+#[test]
+fn day_snapshots_save_load_and_refuse_a_different_state() {
+    let (mut store, _) = store_with_bimr3();
+    assert_eq!(store.latest_day("BIMR3").unwrap(), None);
+    let day0 = GameState(json!({"day": 0, "board": ["AV", "BV"]}));
+    let day1 = GameState(json!({"day": 1}));
+    let hash = store.save_day("BIMR3", 0, &day0, NOW).unwrap();
+    assert_eq!(hash, day0.hash());
+    store.save_day("BIMR3", 1, &day1, NOW + 10).unwrap();
+    assert_eq!(
+        store.save_day("BIMR3", 1, &day1, NOW + 20).unwrap(),
+        day1.hash()
+    );
+    let err = store.save_day("BIMR3", 1, &day0, NOW + 30).unwrap_err();
+    assert!(
+        matches!(err, StoreError::DayConflict { day: 1, .. }),
+        "{err}"
+    );
+
+    let loaded = store.load_day("BIMR3", 0).unwrap().unwrap();
+    assert_eq!((loaded.state, loaded.hash), (day0, hash));
+    let latest = store.latest_day("BIMR3").unwrap().unwrap();
+    assert_eq!((latest.day, latest.created), (1, NOW + 10));
+    assert_eq!(store.load_day("BIMR3", 5).unwrap(), None);
+    assert_eq!(store.list_campaigns().unwrap()[0].latest_day, Some(1));
+    let err = store.latest_day("NOPE").unwrap_err();
+    assert!(err.to_string().contains("realmgm campaign list"), "{err}");
+}
+
+#[test]
+fn every_order_version_is_kept_and_the_latest_counts() {
+    let (mut store, _) = store_with_bimr3();
+    let parsed = json!({"phases": ["H", "H"]});
+    let mut order = NewOrder {
+        campaign: "BIMR3",
+        player: "Frank",
+        day: 1,
+        text: "H / H",
+        parsed: Some(&parsed),
+        source_mail: None,
+        received: NOW,
+    };
+    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    order.text = "M-CV4 / H";
+    order.parsed = None;
+    order.received = NOW + 60;
+    assert_eq!(store.insert_order(&order).unwrap(), 2);
+    order.player = "Erin";
+    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    order.day = 2;
+    assert_eq!(store.insert_order(&order).unwrap(), 1);
+
+    let all = store.orders_for_day("BIMR3", 1).unwrap();
+    let seen: Vec<(&str, u32)> = all.iter().map(|o| (o.player.as_str(), o.version)).collect();
+    assert_eq!(seen, [("Erin", 1), ("Frank", 1), ("Frank", 2)]);
+    assert_eq!(all[1].parsed.as_ref(), Some(&parsed));
+    let latest = store.latest_orders("BIMR3", 1).unwrap();
+    let seen: Vec<(&str, &str)> = latest
+        .iter()
+        .map(|o| (o.player.as_str(), o.text.as_str()))
+        .collect();
+    assert_eq!(seen, [("Erin", "M-CV4 / H"), ("Frank", "M-CV4 / H")]);
+    order.player = "Zed";
+    assert!(matches!(
+        store.insert_order(&order),
+        Err(StoreError::NoSuchPlayer { .. })
+    ));
+}
+
+#[test]
+fn events_are_numbered_in_order_across_appends() {
+    let (mut store, _) = store_with_bimr3();
+    let everyone: Vec<String> = vec!["Erin".into(), "Frank".into()];
+    store
+        .append_events(
+            "BIMR3",
+            1,
+            &[(json!({"monster_roll": 3}), everyone.clone())],
+        )
+        .unwrap();
+    store
+        .append_events(
+            "BIMR3",
+            1,
+            &[
+                (json!({"hide": "ok"}), vec!["Erin".into()]),
+                (json!({"x": 1}), vec![]),
+            ],
+        )
+        .unwrap();
+    let events = store.events("BIMR3", 1).unwrap();
+    let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [1, 2, 3]);
+    assert_eq!(events[0].observers, everyone);
+    assert_eq!(events[1].event, json!({"hide": "ok"}));
+    assert!(store.events("BIMR3", 2).unwrap().is_empty());
+}
+
+#[test]
+fn inbound_mail_is_recorded_once() {
+    let mut store = Store::open_in_memory().unwrap();
+    let raw = b"Message-ID: <a@x>\r\nSubject: [BIMR3] orders\r\n\r\nH / H\r\n";
+    let first = store.insert_inbound_mail(raw, Some("<a@x>"), NOW).unwrap();
+    assert!(matches!(first, InboundInsert::New(_)));
+    let again = store
+        .insert_inbound_mail(raw, Some("<a@x>"), NOW + 1)
+        .unwrap();
+    assert_eq!(again, InboundInsert::Duplicate(first.id()));
+    // Same bytes without a Message-ID, or a different body: both new.
+    let other = store.insert_inbound_mail(raw, None, NOW + 2).unwrap();
+    assert!(matches!(other, InboundInsert::New(_)));
+    assert_eq!(
+        store.insert_inbound_mail(raw, None, NOW + 3).unwrap().id(),
+        other.id()
+    );
+    let changed = store
+        .insert_inbound_mail(b"different", Some("<a@x>"), NOW + 4)
+        .unwrap();
+    assert!(matches!(changed, InboundInsert::New(_)));
+
+    store
+        .set_inbound_status(first.id(), InboundStatus::Rejected, Some("no secret"))
+        .unwrap();
+    let new = store.inbound_with_status(InboundStatus::New).unwrap();
+    assert_eq!(new.len(), 2);
+    let rejected = store.inbound_with_status(InboundStatus::Rejected).unwrap();
+    assert_eq!(rejected[0].raw, raw);
+    assert_eq!(rejected[0].message_id, "<a@x>");
+    assert_eq!(rejected[0].note.as_deref(), Some("no secret"));
+}
+
+#[test]
+fn outbox_queues_retries_and_gives_up() {
+    let (mut store, _) = store_with_bimr3();
+    let mail = OutgoingMail {
+        campaign: Some("BIMR3".into()),
+        recipient: "erin@example.org".into(),
+        subject: "[BIMR3] Day 1 results".into(),
+        body: "You hide.".into(),
+        headers: BTreeMap::from([("In-Reply-To".to_string(), "<a@x>".to_string())]),
+    };
+    let id = store.enqueue_mail(&mail, NOW).unwrap();
+    let loose = OutgoingMail {
+        campaign: None,
+        ..mail.clone()
+    };
+    let loose_id = store.enqueue_mail(&loose, NOW + 1).unwrap();
+    assert!(store.due_mail(NOW - 1).unwrap().is_empty());
+    let due = store.due_mail(NOW + 1).unwrap();
+    assert_eq!(due.len(), 2);
+    assert_eq!((due[0].id, &due[0].mail, due[0].attempts), (id, &mail, 0));
+
+    store
+        .mark_mail_failed(id, "connection refused", Some(NOW + 300))
+        .unwrap();
+    store.mark_mail_sent(loose_id).unwrap();
+    assert!(store.due_mail(NOW + 299).unwrap().is_empty());
+    let due = store.due_mail(NOW + 300).unwrap();
+    assert_eq!(
+        (due[0].attempts, due[0].last_error.as_deref()),
+        (1, Some("connection refused"))
+    );
+    store.mark_mail_failed(id, "mailbox unknown", None).unwrap();
+    assert!(store.due_mail(NOW + 10_000).unwrap().is_empty());
+
+    let unknown = OutgoingMail {
+        campaign: Some("NOPE".into()),
+        ..mail
+    };
+    assert!(matches!(
+        store.enqueue_mail(&unknown, NOW),
+        Err(StoreError::NoSuchCampaign(_))
+    ));
+}

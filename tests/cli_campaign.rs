@@ -1,0 +1,172 @@
+//! `realmgm campaign new/show/list` run as the GM runs them, against a
+//! database file in the temporary folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use realmgm::campaign::Campaign;
+
+/// A database path unique to one test, removed when dropped.
+struct TempDb(PathBuf);
+
+impl TempDb {
+    fn new(test: &str) -> TempDb {
+        let dir = std::env::temp_dir();
+        let db = TempDb(dir.join(format!("realmgm-cli-{}-{test}.sqlite", std::process::id())));
+        db.remove();
+        db
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = self.0.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+fn realmgm(args: &[&str], db: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(args)
+        .env("REALMGM_DB", db)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the realmgm binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    assert!(!output.status.success(), "should have failed");
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn new_then_show_gives_back_the_file() {
+    let db = TempDb::new("roundtrip");
+    let file = "campaigns/bimr3.toml";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    let campaign = Campaign::parse(file, &text).unwrap();
+
+    let created = stdout(&realmgm(&["campaign", "new", file], &db.0));
+    assert!(
+        created.starts_with("Stored campaign BIMR3 (magic-realm, 5 players)"),
+        "{created}"
+    );
+    for player in &campaign.players {
+        let line = format!("  {} <{}>: ", player.name, player.email);
+        assert!(
+            created.contains(&line),
+            "no secret line for {}: {created}",
+            player.name
+        );
+    }
+
+    let shown = stdout(&realmgm(&["campaign", "show", "bimr3"], &db.0));
+    assert!(shown.starts_with("Campaign BIMR3: Beginning/Intermediate Magic Realm 3\n"));
+    assert!(
+        shown.contains(&format!("Seed:      {}\n", campaign.seed)),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("GM:        Game Master <gm@example.org>\n"),
+        "{shown}"
+    );
+    for player in &campaign.players {
+        assert!(shown.contains(&format!(
+            "  {} <{}>: not chosen\n",
+            player.name, player.email
+        )));
+    }
+    for line in campaign.schedule.describe() {
+        assert!(shown.contains(&format!("  {line}\n")), "{line}");
+    }
+    for rule in campaign.rules.names() {
+        assert!(
+            shown.contains(&format!("  {rule} (not yet implemented)\n")),
+            "{rule}"
+        );
+    }
+    assert!(shown.contains("starting in Autumn"), "{shown}");
+
+    let listed = stdout(&realmgm(
+        &["campaign", "list", "--db", db.0.to_str().unwrap()],
+        &db.0,
+    ));
+    assert!(listed.starts_with("BIMR3 "), "{listed}");
+    assert!(listed.contains("5 players, not started"), "{listed}");
+}
+
+#[test]
+fn a_second_campaign_of_the_same_name_is_refused() {
+    let db = TempDb::new("duplicate");
+    stdout(&realmgm(
+        &["campaign", "new", "campaigns/standard.toml"],
+        &db.0,
+    ));
+    let err = stderr(&realmgm(
+        &["campaign", "new", "campaigns/standard.toml"],
+        &db.0,
+    ));
+    assert!(
+        err.contains("a campaign named MR1 is already stored"),
+        "{err}"
+    );
+    assert!(err.contains("realmgm campaign show MR1"), "{err}");
+}
+
+#[test]
+fn a_broken_file_is_refused_naming_its_line() {
+    let db = TempDb::new("broken");
+    let dir = std::env::temp_dir().join(format!("realmgm-cli-{}-broken", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let standard = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/standard.toml"),
+    )
+    .unwrap();
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        standard.replace("rules = []", r#"rules = ["fumbel"]"#),
+    )
+    .unwrap();
+    let err = stderr(&realmgm(
+        &["campaign", "new", broken.to_str().unwrap()],
+        &db.0,
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        err.contains("broken.toml: line 11: field `rules[0]`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean fumble"), "{err}");
+    assert!(!db.0.exists(), "nothing should be stored for a broken file");
+}
+
+#[test]
+fn show_without_a_database_says_how_to_make_one() {
+    let db = TempDb::new("missing");
+    let err = stderr(&realmgm(&["campaign", "show", "MR1"], &db.0));
+    assert!(err.contains("there is no database at"), "{err}");
+    assert!(err.contains("realmgm campaign new FILE"), "{err}");
+    stdout(&realmgm(
+        &["campaign", "new", "campaigns/standard.toml"],
+        &db.0,
+    ));
+    let err = stderr(&realmgm(&["campaign", "show", "MR2"], &db.0));
+    assert!(err.contains("no campaign named MR2"), "{err}");
+}
