@@ -1,59 +1,12 @@
 //! `realmgm campaign new/show/list` run as the GM runs them, against a
 //! database file in the temporary folder.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::Path;
+
+use common::{TempDb, realmgm, stderr, stdout};
 use realmgm::campaign::Campaign;
-
-/// A database path unique to one test, removed when dropped.
-struct TempDb(PathBuf);
-
-impl TempDb {
-    fn new(test: &str) -> TempDb {
-        let dir = std::env::temp_dir();
-        let db = TempDb(dir.join(format!("realmgm-cli-{}-{test}.sqlite", std::process::id())));
-        db.remove();
-        db
-    }
-
-    fn remove(&self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut name = self.0.clone().into_os_string();
-            name.push(suffix);
-            let _ = std::fs::remove_file(name);
-        }
-    }
-}
-
-impl Drop for TempDb {
-    fn drop(&mut self) {
-        self.remove();
-    }
-}
-
-fn realmgm(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_realmgm"))
-        .args(args)
-        .env("REALMGM_DB", db)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the realmgm binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    assert!(!output.status.success(), "should have failed");
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
 
 #[test]
 fn new_then_show_gives_back_the_file() {

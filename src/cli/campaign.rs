@@ -17,7 +17,7 @@ use crate::store::{PlayerSecret, Store, StoredCampaign};
 pub const DEFAULT_DB: &str = "realmgm.sqlite";
 
 #[derive(Debug, clap::Args)]
-pub struct DbArg {
+pub(crate) struct DbArg {
     /// The database file [default: $REALMGM_DB, else realmgm.sqlite].
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
@@ -33,7 +33,7 @@ impl DbArg {
 
     /// Open the database, creating it if `create`; otherwise a missing file
     /// is an error rather than a new empty database.
-    fn open(&self, create: bool) -> anyhow::Result<(Store, PathBuf)> {
+    pub(crate) fn open(&self, create: bool) -> anyhow::Result<(Store, PathBuf)> {
         let path = self.path();
         if !create && !path.exists() {
             bail!(

@@ -74,6 +74,9 @@ enum BoardCommand {
 enum OrdersCommand {
     /// Print the canonical phases of one activity line, e.g. `orders parse "M CV4, H, S"`.
     Parse(orders::ParseArgs),
+    /// Check a whole orders file for a character of a campaign, e.g.
+    /// `orders check day5.txt --campaign BIMR3 --character Amazon`.
+    Check(orders::CheckArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -114,6 +117,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Orders {
             command: OrdersCommand::Parse(args),
         } => orders::parse(&args),
+        Command::Orders {
+            command: OrdersCommand::Check(args),
+        } => orders::check(&args),
         Command::Roll(args) => roll(&args),
     }
 }

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The folder of reference facts (`../shared/reference` beside the clone), or
 /// `None` when it is not there. Cross-check tests print that they skipped
@@ -27,4 +28,56 @@ pub fn reference_json(relative: &str) -> Option<serde_json::Value> {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// A database path unique to one test, removed when dropped.
+pub struct TempDb(pub PathBuf);
+
+impl TempDb {
+    pub fn new(test: &str) -> TempDb {
+        let dir = std::env::temp_dir();
+        let db = TempDb(dir.join(format!("realmgm-cli-{}-{test}.sqlite", std::process::id())));
+        db.remove();
+        db
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = self.0.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+/// Run the realmgm binary with `REALMGM_DB` set to `db`, from the crate folder.
+pub fn realmgm(args: &[&str], db: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(args)
+        .env("REALMGM_DB", db)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the realmgm binary runs")
+}
+
+/// Standard output of a run that must have succeeded.
+pub fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Standard error of a run that must have failed.
+pub fn stderr(output: &Output) -> String {
+    assert!(!output.status.success(), "should have failed");
+    String::from_utf8(output.stderr.clone()).unwrap()
 }

@@ -34,8 +34,13 @@ pub enum Sound {
 }
 
 impl Sound {
-    pub const ALL: [Sound; 5] =
-        [Sound::Flutter, Sound::Patter, Sound::Slither, Sound::Howl, Sound::Roar];
+    pub const ALL: [Sound; 5] = [
+        Sound::Flutter,
+        Sound::Patter,
+        Sound::Slither,
+        Sound::Howl,
+        Sound::Roar,
+    ];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -59,8 +64,13 @@ pub enum Warning {
 }
 
 impl Warning {
-    pub const ALL: [Warning; 5] =
-        [Warning::Bones, Warning::Dank, Warning::Ruins, Warning::Smoke, Warning::Stink];
+    pub const ALL: [Warning; 5] = [
+        Warning::Bones,
+        Warning::Dank,
+        Warning::Ruins,
+        Warning::Smoke,
+        Warning::Stink,
+    ];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -243,7 +253,10 @@ impl<'a> AnyChit<'a> {
     pub fn describe(&self) -> String {
         match self {
             AnyChit::Sound(c) => {
-                format!("{}: sound chit, summons into clearing {}", c.name, c.clearing)
+                format!(
+                    "{}: sound chit, summons into clearing {}",
+                    c.name, c.clearing
+                )
             }
             AnyChit::Warning(c) => {
                 let mut text = format!("{}: warning chit for {} tiles", c.name, c.tiles.word());
@@ -311,8 +324,10 @@ impl<'a> AnyChit<'a> {
                     GoldSpecialKind::Mission => "mission",
                     GoldSpecialKind::Campaign => "campaign",
                 };
-                let mut text =
-                    format!("{}: {kind} (back: {}), {} days", g.name, g.other_side, g.days);
+                let mut text = format!(
+                    "{}: {kind} (back: {}), {} days",
+                    g.name, g.other_side, g.days
+                );
                 if let Some(n) = g.notoriety {
                     text.push_str(&format!(", notoriety {n}"));
                 }
@@ -471,7 +486,9 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
     }
     for g in &chits.gold_special {
         let entry = format!("gold_special \"{}\"", g.name);
-        let back_is_visitor = chits.visitor(&g.other_side).is_some_and(|v| v.other_side == g.name);
+        let back_is_visitor = chits
+            .visitor(&g.other_side)
+            .is_some_and(|v| v.other_side == g.name);
         let back_is_special = chits
             .gold_special
             .iter()
@@ -485,7 +502,12 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
             ));
         }
         if !(1..=28).contains(&g.days) {
-            return Err(DataError::entry(FILE, entry, "days", "between 1 and 28 days"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "days",
+                "between 1 and 28 days",
+            ));
         }
     }
     let counts = [
@@ -496,7 +518,11 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
         ("dwelling", chits.dwelling.len(), DWELLINGS),
         ("visitor", chits.visitor.len(), VISITORS),
         ("gold_special", chits.gold_special.len(), GOLD_SPECIALS),
-        ("warning word and tile group pairs", warning_sets.len(), WARNINGS),
+        (
+            "warning word and tile group pairs",
+            warning_sets.len(),
+            WARNINGS,
+        ),
     ];
     for (what, found, expected) in counts {
         if found != expected {
@@ -513,7 +539,12 @@ fn check_clearing(entry: &str, clearing: u8) -> Result<(), DataError> {
     if (1..=6).contains(&clearing) {
         Ok(())
     } else {
-        Err(DataError::entry(FILE, entry, "clearing", "clearings are numbered 1 to 6"))
+        Err(DataError::entry(
+            FILE,
+            entry,
+            "clearing",
+            "clearings are numbered 1 to 6",
+        ))
     }
 }
 
@@ -528,7 +559,10 @@ mod tests {
             chits.all().len(),
             SOUNDS + WARNINGS + SITES + 2 + DWELLINGS + VISITORS + GOLD_SPECIALS
         );
-        assert_eq!(chits.dwelling("Chapel").unwrap().colour_source, Some(MagicColour::White));
+        assert_eq!(
+            chits.dwelling("Chapel").unwrap().colour_source,
+            Some(MagicColour::White)
+        );
     }
 
     #[test]

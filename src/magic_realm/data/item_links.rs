@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::GameData;
 use super::chits;
 use super::item_terms::SpellType;
 use super::seasons;
@@ -18,7 +19,6 @@ use super::spells;
 use super::treasures::{self, TreasureEffect, TreasureSize};
 use super::weapons;
 use super::{armor, item_terms};
-use super::GameData;
 use crate::embedded::DataError;
 
 /// Check every reference between the files.
@@ -41,9 +41,18 @@ fn native_groups<'a>(items: &'a GameData) -> BTreeSet<&'a str> {
 
 fn check_holders(items: &GameData) -> Result<(), DataError> {
     let groups = native_groups(items);
-    let dwellings: BTreeSet<&str> = items.chits.dwelling.iter().map(|d| d.name.as_str()).collect();
-    let within: BTreeSet<&str> =
-        items.treasures.iter().filter(|t| t.within.is_some()).map(|t| t.name.as_str()).collect();
+    let dwellings: BTreeSet<&str> = items
+        .chits
+        .dwelling
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    let within: BTreeSet<&str> = items
+        .treasures
+        .iter()
+        .filter(|t| t.within.is_some())
+        .map(|t| t.name.as_str())
+        .collect();
     let known = |h: &str| groups.contains(h) || dwellings.contains(h) || within.contains(h);
     let message = |h: &str| {
         format!(
@@ -102,7 +111,13 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
                     .iter()
                     .find(|x| &x.name == item)
                     .map(|x| &x.start)
-                    .or_else(|| items.armor.iter().find(|x| &x.name == item).map(|x| &x.start));
+                    .or_else(|| {
+                        items
+                            .armor
+                            .iter()
+                            .find(|x| &x.name == item)
+                            .map(|x| &x.start)
+                    });
                 match starts_here {
                     None => {
                         return err(
@@ -136,7 +151,10 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
                     if items.chits.visitor(returns_to).is_none()
                         && items.chits.dwelling(returns_to).is_none() =>
                 {
-                    return err(field, format!("\"{returns_to}\" is not a visitor or dwelling"));
+                    return err(
+                        field,
+                        format!("\"{returns_to}\" is not a visitor or dwelling"),
+                    );
                 }
                 _ => {}
             }
@@ -181,7 +199,11 @@ fn check_chits(items: &GameData) -> Result<(), DataError> {
         }
     }
     for g in &items.chits.gold_special {
-        if let Some(name) = g.allies.iter().chain(&g.enemies).find(|n| !groups.contains(n.as_str()))
+        if let Some(name) = g
+            .allies
+            .iter()
+            .chain(&g.enemies)
+            .find(|n| !groups.contains(n.as_str()))
         {
             return Err(DataError::entry(
                 chits::FILE,
@@ -214,12 +236,20 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
                 file,
                 format!("garrison \"{}\"", g.group),
                 "dwelling",
-                format!("chits.toml has no dwelling \"{}\" with this garrison", g.dwelling),
+                format!(
+                    "chits.toml has no dwelling \"{}\" with this garrison",
+                    g.dwelling
+                ),
             ));
         }
     }
     for n in &card.native_box {
-        if !items.chits.dwelling.iter().any(|d| d.visited_by.contains(&n.group)) {
+        if !items
+            .chits
+            .dwelling
+            .iter()
+            .any(|d| d.visited_by.contains(&n.group))
+        {
             return Err(DataError::entry(
                 file,
                 format!("native_box \"{}\"", n.group),
@@ -231,7 +261,10 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
     for v in &card.visitor_box {
         for (i, place) in v.places.iter().enumerate() {
             let is_site = items.chits.site(place).is_some();
-            let is_within = items.treasures.iter().any(|t| &t.name == place && t.within.is_some());
+            let is_within = items
+                .treasures
+                .iter()
+                .any(|t| &t.name == place && t.within.is_some());
             if !is_site && !is_within {
                 return Err(DataError::entry(
                     file,
@@ -247,10 +280,14 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
 
 fn check_seasons(items: &GameData) -> Result<(), DataError> {
     for s in &items.seasons.season {
-        for (field, list) in [("food_and_ale", &s.food_and_ale), ("escort_party", &s.escort_party)]
-        {
-            if let Some((i, d)) =
-                list.iter().enumerate().find(|(_, d)| items.chits.dwelling(d).is_none())
+        for (field, list) in [
+            ("food_and_ale", &s.food_and_ale),
+            ("escort_party", &s.escort_party),
+        ] {
+            if let Some((i, d)) = list
+                .iter()
+                .enumerate()
+                .find(|(_, d)| items.chits.dwelling(d).is_none())
             {
                 return Err(DataError::entry(
                     seasons::FILE,
@@ -268,9 +305,18 @@ fn check_seasons(items: &GameData) -> Result<(), DataError> {
 /// more spells of a type than exist.
 fn check_dealing(items: &GameData) -> Result<(), DataError> {
     let card = &items.setup_card;
-    let ordinary =
-        |size| items.treasures.iter().filter(|t| t.size == size && t.within.is_none()).count();
-    let within: Vec<_> = items.treasures.iter().filter_map(|t| t.within.as_ref()).collect();
+    let ordinary = |size| {
+        items
+            .treasures
+            .iter()
+            .filter(|t| t.size == size && t.within.is_none())
+            .count()
+    };
+    let within: Vec<_> = items
+        .treasures
+        .iter()
+        .filter_map(|t| t.within.as_ref())
+        .collect();
     let into_within: usize = within.iter().map(|w| usize::from(w.large_treasures)).sum();
     let large_to_sites: usize = card.site_box.iter().map(|b| usize::from(b.large)).sum();
     if large_to_sites + into_within != ordinary(TreasureSize::Large) + within.len() {
@@ -283,10 +329,28 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
             ),
         ));
     }
-    let small_dealt: usize = card.site_box.iter().map(|b| usize::from(b.small)).sum::<usize>()
-        + card.native_box.iter().map(|b| usize::from(b.small_treasures)).sum::<usize>()
-        + items.chits.dwelling.iter().map(|d| usize::from(d.small_treasures)).sum::<usize>()
-        + items.chits.visitor.iter().map(|v| usize::from(v.small_treasures)).sum::<usize>();
+    let small_dealt: usize = card
+        .site_box
+        .iter()
+        .map(|b| usize::from(b.small))
+        .sum::<usize>()
+        + card
+            .native_box
+            .iter()
+            .map(|b| usize::from(b.small_treasures))
+            .sum::<usize>()
+        + items
+            .chits
+            .dwelling
+            .iter()
+            .map(|d| usize::from(d.small_treasures))
+            .sum::<usize>()
+        + items
+            .chits
+            .visitor
+            .iter()
+            .map(|v| usize::from(v.small_treasures))
+            .sum::<usize>();
     if small_dealt != ordinary(TreasureSize::Small) {
         return Err(DataError::file(
             setup_card::FILE,
@@ -299,8 +363,11 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
     let mut dealt: BTreeMap<SpellType, usize> = BTreeMap::new();
     let site_spells = card.site_box.iter().flat_map(|b| b.spells.iter());
     let visitor_spells = items.chits.visitor.iter().flat_map(|v| v.spells.iter());
-    let treasure_spells =
-        items.treasures.iter().flat_map(|t| t.effects.iter()).flat_map(|e| match e {
+    let treasure_spells = items
+        .treasures
+        .iter()
+        .flat_map(|t| t.effects.iter())
+        .flat_map(|e| match e {
             TreasureEffect::Spells { spells, .. } => spells.as_slice(),
             _ => &[],
         });
@@ -308,7 +375,11 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
         *dealt.entry(*t).or_default() += 1;
     }
     for (spell_type, count) in dealt {
-        let available = items.spells.iter().filter(|s| s.spell_type == Some(spell_type)).count();
+        let available = items
+            .spells
+            .iter()
+            .filter(|s| s.spell_type == Some(spell_type))
+            .count();
         if count > available {
             return Err(DataError::file(
                 setup_card::FILE,
@@ -367,7 +438,11 @@ mod tests {
     #[test]
     fn unbound_treasure_spell_is_refused() {
         let mut data = loaded();
-        let carpet = data.spells.iter_mut().find(|s| s.name == "Flying Carpet Spell").unwrap();
+        let carpet = data
+            .spells
+            .iter_mut()
+            .find(|s| s.name == "Flying Carpet Spell")
+            .unwrap();
         carpet.treasure = Some("Lucky Charm".to_string());
         let err = check(&data).unwrap_err();
         assert_eq!(err.file, treasures::FILE);

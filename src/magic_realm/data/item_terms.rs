@@ -153,8 +153,12 @@ pub enum TileGroup {
 }
 
 impl TileGroup {
-    pub const ALL: [TileGroup; 4] =
-        [TileGroup::Valley, TileGroup::Woods, TileGroup::Mountain, TileGroup::Cave];
+    pub const ALL: [TileGroup; 4] = [
+        TileGroup::Valley,
+        TileGroup::Woods,
+        TileGroup::Mountain,
+        TileGroup::Cave,
+    ];
 
     pub fn letter(self) -> &'static str {
         match self {
@@ -282,7 +286,11 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    items.into_iter().map(|s| s.as_ref().to_string()).collect::<Vec<_>>().join(", ")
+    items
+        .into_iter()
+        .map(|s| s.as_ref().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Names with repeats counted, in first-seen order: `House x3, Guard`.
@@ -294,5 +302,11 @@ pub(crate) fn counted(names: &[String]) -> String {
             None => groups.push((name, 1)),
         }
     }
-    join(groups.iter().map(|(n, c)| if *c > 1 { format!("{n} x{c}") } else { (*n).to_string() }))
+    join(groups.iter().map(|(n, c)| {
+        if *c > 1 {
+            format!("{n} x{c}")
+        } else {
+            (*n).to_string()
+        }
+    }))
 }

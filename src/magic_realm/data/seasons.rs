@@ -127,8 +127,10 @@ pub struct WeatherWeek {
 
 impl WeatherWeek {
     fn describe(&self) -> String {
-        let mut text =
-            format!("{}: {} days, {}B+{}S", self.name, self.days, self.basic, self.sunlight);
+        let mut text = format!(
+            "{}: {} days, {}B+{}S",
+            self.name, self.days, self.basic, self.sunlight
+        );
         if self.sheltered > 0 {
             text.push_str(&format!("+{}Sh", self.sheltered));
         }
@@ -218,13 +220,20 @@ impl Seasons {
 
     /// Season by its number 1–13.
     pub fn season(&self, number: u8) -> Option<&Season> {
-        self.season.iter().find(|s| s.number == number && number > 0)
+        self.season
+            .iter()
+            .find(|s| s.number == number && number > 0)
     }
 
     /// The colours present in every clearing on `day_of_month` (1–28);
     /// `season` is `None` without the Seasons rule.
     pub fn colour_magic(&self, day_of_month: u8, season: Option<&Season>) -> Vec<MagicColour> {
-        match self.calendar.colour_days.iter().find(|c| c.day == day_of_month) {
+        match self
+            .calendar
+            .colour_days
+            .iter()
+            .find(|c| c.day == day_of_month)
+        {
             None => Vec::new(),
             Some(c) if c.seasonal => {
                 season.map_or_else(|| c.colours.clone(), |s| s.seventh_day.clone())
@@ -236,7 +245,11 @@ impl Seasons {
     /// The weather for the higher of the die and the weather chit.
     pub fn weather_for(&self, die: u8, chit: u8) -> Option<WeatherKind> {
         let high = die.max(chit);
-        self.weather.results.iter().find(|r| (r.from..=r.to).contains(&high)).map(|r| r.weather)
+        self.weather
+            .results
+            .iter()
+            .find(|r| (r.from..=r.to).contains(&high))
+            .map(|r| r.weather)
     }
 }
 
@@ -313,7 +326,12 @@ pub fn parse(text: &str) -> Result<Seasons, DataError> {
             ));
         }
         if s.seventh_day.is_empty() {
-            return Err(DataError::entry(FILE, entry, "seventh_day", "name at least one colour"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "seventh_day",
+                "name at least one colour",
+            ));
         }
         if !(2..=4).contains(&s.mountain_cost) {
             return Err(DataError::entry(
@@ -323,9 +341,12 @@ pub fn parse(text: &str) -> Result<Seasons, DataError> {
                 "mountains cost 2 to 4 phases",
             ));
         }
-        for kind in
-            [WeatherKind::Clear, WeatherKind::Showers, WeatherKind::Storm, WeatherKind::Special]
-        {
+        for kind in [
+            WeatherKind::Clear,
+            WeatherKind::Showers,
+            WeatherKind::Storm,
+            WeatherKind::Special,
+        ] {
             let week = s.weather.get(kind);
             let field = format!("weather.{}", format!("{kind:?}").to_lowercase());
             if !(1..=cal.days_per_week).contains(&week.days) {
@@ -365,10 +386,16 @@ mod tests {
     #[test]
     fn colour_days_follow_the_rule() {
         let data = load().unwrap();
-        assert_eq!(data.colour_magic(7, None), vec![MagicColour::White, MagicColour::Black]);
+        assert_eq!(
+            data.colour_magic(7, None),
+            vec![MagicColour::White, MagicColour::Black]
+        );
         let autumn = data.season(11).unwrap();
         assert_eq!(autumn.name, "Autumn");
-        assert_eq!(data.colour_magic(7, Some(autumn)), vec![MagicColour::Purple]);
+        assert_eq!(
+            data.colour_magic(7, Some(autumn)),
+            vec![MagicColour::Purple]
+        );
         assert_eq!(data.colour_magic(14, Some(autumn)), vec![MagicColour::Gray]);
         assert_eq!(data.colour_magic(28, None), vec![MagicColour::Gold]);
         assert!(data.colour_magic(3, None).is_empty());

@@ -195,7 +195,10 @@ impl Spell {
     pub fn describe(&self) -> String {
         let kind = match self.spell_type {
             Some(t) => format!("type {t}"),
-            None => format!("built into {}", self.treasure.as_deref().unwrap_or("a treasure")),
+            None => format!(
+                "built into {}",
+                self.treasure.as_deref().unwrap_or("a treasure")
+            ),
         };
         let targets: Vec<&str> = self.targets.iter().map(|t| t.word()).collect();
         let mut text = format!(
@@ -259,12 +262,24 @@ pub fn parse(text: &str) -> Result<Vec<Spell>, DataError> {
             ));
         }
         if s.targets.is_empty() {
-            return Err(DataError::entry(FILE, entry, "targets", "name at least one target"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "targets",
+                "name at least one target",
+            ));
         }
         if s.summary.trim().is_empty() {
-            return Err(DataError::entry(FILE, entry, "summary", "write a short summary"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "summary",
+                "write a short summary",
+            ));
         }
-        if s.only_in.is_some_and(|g| !matches!(g, TileGroup::Mountain | TileGroup::Cave)) {
+        if s.only_in
+            .is_some_and(|g| !matches!(g, TileGroup::Mountain | TileGroup::Cave))
+        {
             return Err(DataError::entry(
                 FILE,
                 entry,
@@ -305,7 +320,10 @@ mod tests {
         let spells = load().unwrap();
         assert_eq!(spells.iter().filter(|s| s.learnable()).count(), LEARNABLE);
         for t in SpellType::ALL {
-            assert!(spells.iter().any(|s| s.spell_type == Some(t)), "no spell of type {t}");
+            assert!(
+                spells.iter().any(|s| s.spell_type == Some(t)),
+                "no spell of type {t}"
+            );
         }
     }
 

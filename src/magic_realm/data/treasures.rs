@@ -319,7 +319,12 @@ impl TreasureEffect {
     pub fn phrase(&self) -> String {
         use TreasureEffect as E;
         match self {
-            E::DieModifier { delta, table, place, affects } => {
+            E::DieModifier {
+                delta,
+                table,
+                place,
+                affects,
+            } => {
                 let who = match affects {
                     Affects::Owner => "",
                     Affects::EveryoneInItsClearing => " for every character in its clearing",
@@ -342,16 +347,25 @@ impl TreasureEffect {
                 join(spells.iter().map(|t| t.numeral()))
             ),
             E::BuiltInSpell { spell } => format!("carries the spell {spell}"),
-            E::Armor { protects, vulnerability, destroyed_price } => {
-                let price =
-                    destroyed_price.map(|p| format!(", {p} gold if destroyed")).unwrap_or_default();
+            E::Armor {
+                protects,
+                vulnerability,
+                destroyed_price,
+            } => {
+                let price = destroyed_price
+                    .map(|p| format!(", {p} gold if destroyed"))
+                    .unwrap_or_default();
                 format!(
                     "{vulnerability} armour against {}{price}",
                     join(protects.iter().map(|d| d.word()))
                 )
             }
             E::Potion { returns_to } => format!("used once, then back to {returns_to}"),
-            E::MissileAttack { harm, stars, length } => {
+            E::MissileAttack {
+                harm,
+                stars,
+                length,
+            } => {
                 format!(
                     "one missile attack {harm}{} length {length}",
                     "*".repeat(usize::from(*stars))
@@ -443,8 +457,11 @@ impl Treasure {
                 text.push_str(&format!("\n  holds: {}", join(inside)));
             }
             if !w.table.is_empty() {
-                let rows =
-                    w.table.iter().enumerate().map(|(i, r)| format!("{} {}", i + 1, r.word()));
+                let rows = w
+                    .table
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| format!("{} {}", i + 1, r.word()));
                 text.push_str(&format!("\n  search table: {}", join(rows)));
             }
         }
@@ -488,7 +505,12 @@ pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
             return Err(DataError::entry(FILE, entry, "name", "appears twice"));
         }
         if t.summary.trim().is_empty() {
-            return Err(DataError::entry(FILE, entry, "summary", "write a short summary"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "summary",
+                "write a short summary",
+            ));
         }
         match &t.within {
             Some(w) => {
@@ -541,7 +563,10 @@ pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
             }
         }
     }
-    let large = treasures.iter().filter(|t| t.size == TreasureSize::Large).count();
+    let large = treasures
+        .iter()
+        .filter(|t| t.size == TreasureSize::Large)
+        .count();
     if treasures.len() != TREASURES || large != LARGE || numbers.len() != WITHIN {
         return Err(DataError::file(
             FILE,
@@ -592,7 +617,12 @@ mod tests {
         let treasures = load().unwrap();
         assert_eq!(treasures.len(), TREASURES);
         let charm = treasures.iter().find(|t| t.name == "Lucky Charm").unwrap();
-        assert_eq!(charm.effects, vec![TreasureEffect::OneDie { table: RollTable::All }]);
+        assert_eq!(
+            charm.effects,
+            vec![TreasureEffect::OneDie {
+                table: RollTable::All
+            }]
+        );
     }
 
     #[test]
@@ -600,7 +630,13 @@ mod tests {
         let text = TEXT.replacen("delta = -1", "delta = -3", 1);
         let err = parse(&text).unwrap_err();
         assert_eq!(err.file, FILE);
-        assert!(err.entry.as_deref().unwrap().starts_with("treasure \"Map of"), "{err}");
+        assert!(
+            err.entry
+                .as_deref()
+                .unwrap()
+                .starts_with("treasure \"Map of"),
+            "{err}"
+        );
         assert_eq!(err.field.as_deref(), Some("effects[0]"), "{err}");
     }
 

@@ -4,10 +4,12 @@
 //! notations real PBEM GMs accepted (ORDER_FORMATS.md) into it.
 
 pub mod activity;
+pub mod names;
 pub mod parse;
 pub mod sheet;
 
 pub use activity::{Activities, Activity, Phase};
+pub use names::{NameCheck, check_names};
 pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
 pub use sheet::{
     Blocking, DayOrders, Purchase, SearchTable, Take, WhenImpossible, parse_day_orders,
