@@ -147,6 +147,14 @@ pub trait Game: Sync {
     /// character, an illegal board), worded for the GM.
     fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
     -> anyhow::Result<GameState>;
+
+    /// The GM's picture of the whole map as SVG, for games played on a map.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn map_svg(&self, _state: &GameState) -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 #[cfg(test)]

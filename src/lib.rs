@@ -10,5 +10,6 @@ pub mod embedded;
 pub mod game;
 pub mod games;
 pub mod magic_realm;
+pub mod play;
 pub mod store;
 pub mod suggest;

@@ -77,7 +77,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
     let campaign = Campaign::parse(&args.file.display().to_string(), &text)?;
     let (mut store, path) = args.db.open(true)?;
-    let now = now()?;
+    let now = super::now()?;
     let secrets = store.insert_campaign(&campaign, &text, now)?;
     super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())
 }
@@ -112,13 +112,6 @@ pub fn list(args: &ListArgs) -> anyhow::Result<()> {
         ))?;
     }
     Ok(())
-}
-
-fn now() -> anyhow::Result<i64> {
-    let elapsed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .context("the system clock is set before 1970")?;
-    Ok(i64::try_from(elapsed.as_secs())?)
 }
 
 /// What `campaign new` prints.

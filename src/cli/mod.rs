@@ -5,6 +5,7 @@
 mod board;
 mod campaign;
 mod data;
+mod demo;
 mod item_views;
 mod orders;
 mod show_denizens;
@@ -44,6 +45,8 @@ enum Command {
         #[command(subcommand)]
         command: OrdersCommand,
     },
+    /// Create the demo campaign in a local folder (SQLite file, Maildir folders) and set it up.
+    Demo(demo::DemoArgs),
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -120,6 +123,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Orders {
             command: OrdersCommand::Check(args),
         } => orders::check(&args),
+        Command::Demo(args) => demo::run(&args),
         Command::Roll(args) => roll(&args),
     }
 }
@@ -148,4 +152,14 @@ pub(crate) fn emit(text: impl std::fmt::Display) -> anyhow::Result<()> {
         Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
         other => Ok(other?),
     }
+}
+
+/// The wall clock in Unix seconds: read here, at the edge, and handed to the
+/// store and the engines, which never read it themselves.
+pub(crate) fn now() -> anyhow::Result<i64> {
+    use anyhow::Context;
+    let elapsed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .context("the system clock is set before 1970")?;
+    Ok(i64::try_from(elapsed.as_secs())?)
 }
