@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod dice;
 pub mod embedded;
+pub mod fantasy_realms;
 pub mod game;
 pub mod magic_realm;
 pub mod suggest;
