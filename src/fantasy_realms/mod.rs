@@ -7,3 +7,5 @@
 //! - `best`: the choices giving the highest total (ties: lower base strength).
 
 pub mod cards;
+pub mod scoring;
+pub mod best;
