@@ -238,8 +238,12 @@ mod tests {
     fn different_days_give_different_streams() {
         let mut a = Dice::new(7, 1);
         let mut b = Dice::new(7, 2);
-        let ra: Vec<u8> = (0..20).map(|_| a.roll("x", DiceCount::One).result).collect();
-        let rb: Vec<u8> = (0..20).map(|_| b.roll("x", DiceCount::One).result).collect();
+        let ra: Vec<u8> = (0..20)
+            .map(|_| a.roll("x", DiceCount::One).result)
+            .collect();
+        let rb: Vec<u8> = (0..20)
+            .map(|_| b.roll("x", DiceCount::One).result)
+            .collect();
         assert_ne!(ra, rb);
     }
 

@@ -135,7 +135,10 @@ mod tests {
         assert_eq!(err.line, Some(7));
         assert_eq!(err.field.as_deref(), Some("things[1].weight"));
         let shown = err.to_string();
-        assert!(shown.starts_with("things.toml: line 7: field `things[1].weight`"), "{shown}");
+        assert!(
+            shown.starts_with("things.toml: line 7: field `things[1].weight`"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -146,9 +149,11 @@ mod tests {
 
     #[test]
     fn unknown_field_is_refused() {
-        let err =
-            parse_toml::<File>("x.toml", "[[things]]\nname = \"a\"\nweight = 1\ncolour = 2\n")
-                .unwrap_err();
+        let err = parse_toml::<File>(
+            "x.toml",
+            "[[things]]\nname = \"a\"\nweight = 1\ncolour = 2\n",
+        )
+        .unwrap_err();
         assert!(err.message.contains("colour"), "{err}");
         assert_eq!(err.line, Some(4));
     }

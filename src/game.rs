@@ -130,7 +130,8 @@ pub trait Game: Sync {
     /// # Errors
     /// A setup the rules do not allow (too many players, an unknown
     /// character, an illegal board), worded for the GM.
-    fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice) -> anyhow::Result<GameState>;
+    fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
+    -> anyhow::Result<GameState>;
 }
 
 #[cfg(test)]
@@ -161,7 +162,8 @@ mod tests {
         assert!(!rules.is_on("optional_missile_table"));
         let err = Rules::new(["optional_misile_table"], KNOWN).unwrap_err();
         assert!(err.contains("did you mean optional_missile_table"), "{err}");
-        let err = Rules::new(["optional_missile_table", "revised_missile_table"], KNOWN).unwrap_err();
+        let err =
+            Rules::new(["optional_missile_table", "revised_missile_table"], KNOWN).unwrap_err();
         assert!(err.contains("cannot both be on"), "{err}");
     }
 

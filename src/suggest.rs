@@ -81,14 +81,27 @@ mod tests {
     fn folding_ignores_case_accents_and_punctuation() {
         assert_eq!(fold("Doppelgänger"), "doppelganger");
         assert_eq!(fold("Black-Knight"), fold("black knight"));
-        assert_eq!(find("DOPPELGANGER", ["Mirage", "Doppelgänger"]), Some("Doppelgänger"));
+        assert_eq!(
+            find("DOPPELGANGER", ["Mirage", "Doppelgänger"]),
+            Some("Doppelgänger")
+        );
     }
 
     #[test]
     fn nearest_names_come_first() {
-        let names = ["seasons_and_weather", "watchful_natives", "extended_treachery"];
-        assert_eq!(nearest("watchfull_natives", names), vec!["watchful_natives"]);
-        assert_eq!(did_you_mean("sesons_weather", names), " (did you mean seasons_and_weather?)");
+        let names = [
+            "seasons_and_weather",
+            "watchful_natives",
+            "extended_treachery",
+        ];
+        assert_eq!(
+            nearest("watchfull_natives", names),
+            vec!["watchful_natives"]
+        );
+        assert_eq!(
+            did_you_mean("sesons_weather", names),
+            " (did you mean seasons_and_weather?)"
+        );
         assert_eq!(did_you_mean("zzzz", names), "");
     }
 }

@@ -65,8 +65,10 @@ pub fn render_entries<T: Shown>(
         None => entries.iter().collect(),
         Some(wanted) => {
             let folded = crate::suggest::fold(wanted);
-            let found: Vec<&T> =
-                entries.iter().filter(|e| crate::suggest::fold(e.name()) == folded).collect();
+            let found: Vec<&T> = entries
+                .iter()
+                .filter(|e| crate::suggest::fold(e.name()) == folded)
+                .collect();
             if found.is_empty() {
                 let hint = crate::suggest::did_you_mean(wanted, entries.iter().map(Shown::name));
                 bail!(
@@ -79,5 +81,9 @@ pub fn render_entries<T: Shown>(
     if json {
         return serde_json::to_string_pretty(&chosen).context("cannot write the entries as JSON");
     }
-    Ok(chosen.iter().map(|e| e.describe()).collect::<Vec<_>>().join("\n\n"))
+    Ok(chosen
+        .iter()
+        .map(|e| e.describe())
+        .collect::<Vec<_>>()
+        .join("\n\n"))
 }

@@ -3,11 +3,16 @@
 //! print on stderr.
 
 mod data;
+mod fantasy;
 
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "realmgm", version, about = "Game master for play-by-email Magic Realm campaigns")]
+#[command(
+    name = "realmgm",
+    version,
+    about = "Game master for play-by-email Magic Realm campaigns"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -19,6 +24,11 @@ enum Command {
     Data {
         #[command(subcommand)]
         command: DataCommand,
+    },
+    /// Fantasy Realms: score a hand with its best choices.
+    Fantasy {
+        #[command(subcommand)]
+        command: fantasy::FantasyCommand,
     },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
@@ -54,14 +64,21 @@ struct RollArgs {
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Data { command: DataCommand::Show(args) } => data::show(&args),
+        Command::Data {
+            command: DataCommand::Show(args),
+        } => data::show(&args),
+        Command::Fantasy { command } => fantasy::run(&command),
         Command::Roll(args) => roll(&args),
     }
 }
 
 fn roll(args: &RollArgs) -> anyhow::Result<()> {
     use crate::dice::{Dice, DiceCount};
-    let count = if args.one { DiceCount::One } else { DiceCount::Two };
+    let count = if args.one {
+        DiceCount::One
+    } else {
+        DiceCount::Two
+    };
     let mut dice = Dice::new(args.seed, args.day);
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);

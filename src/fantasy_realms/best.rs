@@ -21,7 +21,7 @@
 //! Ties go to the lower base strength, then to the first choice tried (no
 //! choice before any choice), so the answer is deterministic.
 
-use super::cards::{Bonus, CardId, Deck, NameSet, Suit, SuitSet};
+use super::cards::{Bonus, CardId, Deck, NameSet, SizeTable, Suit, SuitSet};
 use super::scoring::{self, Choices, Live, MAX_HAND, ScoreError, Scored};
 
 /// The best score of a hand and how many choice combinations were scored.
@@ -66,14 +66,10 @@ pub fn best(deck: &Deck, hand: &[CardId], discard: &[CardId]) -> Result<Best, Sc
     for pick in picks {
         let mut cards = hand.to_vec();
         cards.extend(pick);
-        let mut search = Search::new(deck, &cards, pick);
+        let mut search = Search::new(deck, &cards, pick, found.take());
         search.run();
         evaluated += search.evaluated;
-        if let Some(candidate) = search.best
-            && found.as_ref().is_none_or(|f| candidate.beats(f))
-        {
-            found = Some(candidate);
-        }
+        found = search.best;
     }
     let Some(found) = found else {
         return Err(ScoreError("the hand could not be scored".to_string()));
@@ -89,11 +85,9 @@ struct Found {
     choices: Choices,
 }
 
-impl Found {
-    fn beats(&self, other: &Found) -> bool {
-        (self.total, -self.base_strength) > (other.total, -other.base_strength)
-    }
-}
+/// How the rules of a hand see a suit or a name: which rule sets hold it, and
+/// (when Collector or World Tree count them) which one it is.
+type Key = (u64, u8);
 
 /// A wild card that takes an identity from the deck, and the suits it may copy.
 struct GameCopy<'a> {
@@ -109,17 +103,27 @@ struct Search<'a> {
     game_copies: Vec<GameCopy<'a>>,
     book: Option<usize>,
     island_suits: SuitSet,
-    referenced: NameSet,
-    mentioned: SuitSet,
+    /// Every set of names and of suits some rule of the hand looks at.
+    name_sets: Vec<NameSet>,
+    suit_sets: Vec<SuitSet>,
     names_count: bool,
     suits_count: bool,
+    /// The most each card's bonus can add in this hand (see [`bonus_ceiling`]).
+    bonus_ceilings: Vec<i32>,
+    /// Collector's table, when it is in the hand (its ceiling is worked out
+    /// from the cards as they stand, see [`Search::suit_sets_ceiling`]).
+    collector: Option<&'a SizeTable>,
+    /// The highest total the current Doppelgänger choice could reach.
+    ceiling: i32,
+    /// That total has been reached: nothing under this choice can do better.
+    reached: bool,
     best: Option<Found>,
     evaluated: usize,
     copies: Vec<(CardId, CardId)>,
 }
 
 impl<'a> Search<'a> {
-    fn new(deck: &'a Deck, cards: &[CardId], pick: Option<CardId>) -> Self {
+    fn new(deck: &'a Deck, cards: &[CardId], pick: Option<CardId>, best: Option<Found>) -> Self {
         let mut search = Search {
             deck,
             lives: cards.iter().map(|&id| Live::printed(deck, id)).collect(),
@@ -128,26 +132,33 @@ impl<'a> Search<'a> {
             game_copies: Vec::new(),
             book: None,
             island_suits: 0,
-            referenced: 0,
-            mentioned: 0,
+            name_sets: Vec::new(),
+            suit_sets: Vec::new(),
             names_count: false,
             suits_count: false,
-            best: None,
+            bonus_ceilings: Vec::new(),
+            collector: None,
+            ceiling: i32::MAX,
+            reached: false,
+            best,
             evaluated: 0,
             copies: Vec::new(),
         };
         for (at, &id) in cards.iter().enumerate() {
-            search.referenced |= deck.referenced_names(id);
-            search.mentioned |= deck.mentioned_suits(id);
+            search.name_sets.extend(deck.rule_name_sets(id));
+            search.suit_sets.extend(deck.rule_suit_sets(id));
             for rule in &deck.card(id).bonus {
                 match rule {
                     Bonus::CopyFromHand => search.doppelganger = Some(at),
-                    Bonus::CopyFromGame { suits } => search.game_copies.push(GameCopy { at, suits }),
+                    Bonus::CopyFromGame { suits } => {
+                        search.game_copies.push(GameCopy { at, suits })
+                    }
                     Bonus::ChangeSuit => search.book = Some(at),
                     Bonus::ClearOnePenalty { suits } => {
                         search.island_suits = suits.iter().fold(0, |m, s| m | s.bit());
                     }
-                    Bonus::SuitSets { .. } => {
+                    Bonus::SuitSets { table } => {
+                        search.collector = Some(table);
                         search.names_count = true;
                         search.suits_count = true;
                     }
@@ -156,118 +167,247 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        let strongest = cards
+            .iter()
+            .map(|&id| deck.card(id).strength)
+            .max()
+            .unwrap_or(0);
+        let all_strength: i32 = cards.iter().map(|&id| deck.card(id).strength).sum();
+        search.bonus_ceilings = cards
+            .iter()
+            .map(|&id| {
+                let hand = HandSize {
+                    cards: cards.len() as i32,
+                    strongest,
+                    all_strength,
+                };
+                deck.card(id)
+                    .bonus
+                    .iter()
+                    .filter(|b| !matches!(b, Bonus::SuitSets { .. }))
+                    .map(|b| bonus_ceiling(b, hand))
+                    .sum()
+            })
+            .collect();
         search
+    }
+
+    /// The highest total the cards as they stand could score whatever the
+    /// later choices: base strengths plus each bonus at its most. Penalties
+    /// only take away and a blanked card scores 0, never less than this.
+    fn ceiling(&self, level: usize) -> i32 {
+        let cards: i32 = self
+            .lives
+            .iter()
+            .map(|l| {
+                l.strength
+                    + l.bonus
+                        .map_or(0, |_| self.bonus_ceilings[self.index_of(l.card)])
+            })
+            .sum();
+        cards
+            + self
+                .collector
+                .map_or(0, |table| self.suit_sets_ceiling(table, level))
+    }
+
+    /// The most Collector can score once the wild cards before `level` have
+    /// their identities: the different names each suit holds now, plus one
+    /// for every wild card still to choose and one for the Book of Changes
+    /// (which can move a card into a suit), placed where they gain most.
+    /// Blanking only removes cards, so it cannot score more.
+    fn suit_sets_ceiling(&self, table: &SizeTable, level: usize) -> i32 {
+        let free: Vec<usize> = self.game_copies[level.min(self.game_copies.len())..]
+            .iter()
+            .map(|c| c.at)
+            .collect();
+        let mut names = [0 as NameSet; Suit::ALL.len()];
+        for (i, live) in self.lives.iter().enumerate() {
+            if !free.contains(&i) {
+                names[live.suit as usize] |= 1u64 << live.name;
+            }
+        }
+        let extra = free.len() + usize::from(self.book.is_some());
+        let value = |size: u32| {
+            table
+                .iter()
+                .rev()
+                .find(|(at_least, _)| u32::from(*at_least) <= size)
+                .map_or(0, |(_, p)| *p)
+        };
+        // most[k]: the best score of the suits seen so far with k extra cards.
+        let mut most = vec![0; extra + 1];
+        for held in names.map(NameSet::count_ones) {
+            let before = most.clone();
+            for k in 0..=extra {
+                most[k] = (0..=k)
+                    .map(|add| before[k - add] + value(held + add as u32))
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
+        most[extra]
+    }
+
+    /// Whether nothing under the cards as they stand can beat the best found.
+    fn hopeless(&self, level: usize) -> bool {
+        let Some(best) = &self.best else { return false };
+        let ceiling = self.ceiling(level);
+        let base: i32 = self.lives.iter().map(|l| l.strength).sum();
+        ceiling < best.total || (ceiling == best.total && base >= best.base_strength)
+    }
+
+    fn index_of(&self, card: CardId) -> usize {
+        self.lives
+            .iter()
+            .position(|l| l.card == card)
+            .unwrap_or_default()
+    }
+
+    /// Search everything under the cards as they stand, unless the ceiling
+    /// shows it cannot beat the best found (a tie on total at the ceiling
+    /// means every card scores in full, so the base strength is the sum of
+    /// all strengths, known in advance).
+    fn search_under_ceiling(&mut self) {
+        if self.hopeless(0) {
+            return;
+        }
+        self.ceiling = self.ceiling(0);
+        self.reached = false;
+        self.game_copy_level(0);
     }
 
     fn run(&mut self) {
         let Some(doppelganger) = self.doppelganger else {
-            return self.game_copy_level(0);
+            return self.search_under_ceiling();
         };
         let original = self.lives[doppelganger];
-        let mut tried: Vec<Live> = vec![original];
-        self.game_copy_level(0);
+        let mut options: Vec<(Live, Option<CardId>, i32)> = vec![(original, None, 0)];
         for from in 0..self.lives.len() {
             if from == doppelganger {
                 continue;
             }
-            let copy = Live { card: original.card, bonus: None, ..self.lives[from] };
+            let copy = Live {
+                card: original.card,
+                bonus: None,
+                ..self.lives[from]
+            };
             let key = self.doppelganger_key(copy);
-            if tried.iter().any(|t| self.doppelganger_key(*t) == key) {
-                continue;
+            if options
+                .iter()
+                .all(|(tried, _, _)| self.doppelganger_key(*tried) != key)
+            {
+                options.push((copy, Some(self.lives[from].card), 0));
             }
-            tried.push(copy);
+        }
+        for option in &mut options {
+            self.lives[doppelganger] = option.0;
+            option.2 = self.ceiling(0);
+        }
+        // The most promising first, so the ceiling cuts the others off sooner.
+        options.sort_by_key(|option| std::cmp::Reverse(option.2));
+        for (copy, from, _) in options {
             self.lives[doppelganger] = copy;
-            self.copies.push((original.card, self.lives[from].card));
-            self.game_copy_level(0);
-            self.copies.pop();
+            self.copies.extend(from.map(|from| (original.card, from)));
+            self.search_under_ceiling();
+            self.copies.retain(|(wild, _)| *wild != original.card);
         }
         self.lives[doppelganger] = original;
     }
 
     /// What of a Doppelgänger copy any rule of the hand can see.
-    fn doppelganger_key(&self, live: Live) -> (Suit, i32, Option<CardId>, Option<CardId>) {
-        (live.suit, live.strength, live.penalty, self.name_matters(live.name).then_some(live.name))
-    }
-
-    fn name_matters(&self, name: CardId) -> bool {
-        let bit = 1u64 << name;
-        self.referenced & bit != 0
-            || (self.names_count && self.lives.iter().any(|l| l.name == name))
+    fn doppelganger_key(&self, live: Live) -> (Key, i32, Option<CardId>, Key) {
+        let held_suits = self.held_suits();
+        let held_names = self.held_names();
+        (
+            self.suit_key(live.suit, held_suits),
+            live.strength,
+            live.penalty,
+            self.name_key(live.name, held_names),
+        )
     }
 
     fn held_suits(&self) -> SuitSet {
         self.lives.iter().fold(0, |m, l| m | l.suit.bit())
     }
 
-    /// Whether some rule of the hand can tell `suit` from another suit no
-    /// rule names: it is named, or suits are counted and it is already held.
-    fn suit_distinct(&self, suit: Suit, held: SuitSet) -> bool {
-        self.mentioned & suit.bit() != 0 || (self.suits_count && held & suit.bit() != 0)
+    fn held_names(&self) -> NameSet {
+        self.lives.iter().fold(0, |m, l| m | 1u64 << l.name)
     }
 
-    /// Suits worth trying from `suits`: the distinct ones and one of the rest.
-    fn suits_to_try(&self, suits: &[Suit], skip: Option<Suit>) -> Vec<Suit> {
-        let held = self.held_suits();
-        let mut spare_taken = false;
-        let mut out = Vec::new();
-        for &suit in suits {
-            if Some(suit) == skip {
-                continue;
-            }
-            if !self.suit_distinct(suit, held) {
-                if spare_taken {
-                    continue;
-                }
-                spare_taken = true;
-            }
-            out.push(suit);
-        }
-        out
+    /// Which rule sets hold `suit`; two suits with the same key can be
+    /// swapped without any rule noticing. When suits are counted (Collector,
+    /// World Tree) a suit already held is also told apart from the others.
+    fn suit_key(&self, suit: Suit, held: SuitSet) -> Key {
+        let signature = self
+            .suit_sets
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| *set & suit.bit() != 0)
+            .fold(0u64, |m, (k, _)| m | 1 << (k % 64));
+        let own = self.suits_count && held & suit.bit() != 0;
+        (signature, if own { suit as u8 + 1 } else { 0 })
+    }
+
+    /// The same for a card name (Collector tells held names apart).
+    fn name_key(&self, name: CardId, held: NameSet) -> Key {
+        let signature = self
+            .name_sets
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| *set & (1u64 << name) != 0)
+            .fold(0u64, |m, (k, _)| m | 1 << (k % 64));
+        let own = self.names_count && held & (1u64 << name) != 0;
+        (signature, if own { name + 1 } else { 0 })
     }
 
     fn game_copy_level(&mut self, level: usize) {
+        if self.reached || (level > 0 && self.hopeless(level)) {
+            return;
+        }
         let Some(copy) = self.game_copies.get(level) else {
             return self.book_level();
         };
         let (at, suits) = (copy.at, copy.suits);
         let original = self.lives[at];
         self.game_copy_level(level + 1);
-        let held = self.held_suits();
-        let mut spare_suit_taken = false;
-        for &suit in suits {
-            let suit_distinct = self.suit_distinct(suit, held);
-            let mut spare_name_taken = false;
-            for id in self.deck.ids() {
-                if self.deck.card(id).suit != suit {
-                    continue;
-                }
-                // A name some rule looks at is worth trying in any suit; other
-                // names only once per suit, and once in all the suits no
-                // rule tells apart.
-                if !self.name_matters(id) {
-                    if spare_name_taken || (!suit_distinct && spare_suit_taken) {
-                        continue;
-                    }
-                    spare_name_taken = true;
-                    spare_suit_taken |= !suit_distinct;
-                }
-                self.lives[at] = Live {
-                    card: original.card,
-                    name: id,
-                    suit,
-                    strength: 0,
-                    bonus: None,
-                    penalty: None,
-                };
-                self.copies.push((original.card, id));
-                self.game_copy_level(level + 1);
-                self.copies.pop();
+        let (held_suits, held_names) = (self.held_suits(), self.held_names());
+        let mut tried: Vec<(Key, Key)> = Vec::new();
+        for id in self.deck.ids() {
+            let suit = self.deck.card(id).suit;
+            if !suits.contains(&suit) {
+                continue;
+            }
+            let key = (
+                self.suit_key(suit, held_suits),
+                self.name_key(id, held_names),
+            );
+            if tried.contains(&key) {
+                continue;
+            }
+            tried.push(key);
+            self.lives[at] = Live {
+                card: original.card,
+                name: id,
+                suit,
+                strength: 0,
+                bonus: None,
+                penalty: None,
+            };
+            self.copies.push((original.card, id));
+            self.game_copy_level(level + 1);
+            self.copies.pop();
+            if self.reached {
+                break;
             }
         }
         self.lives[at] = original;
     }
 
     fn book_level(&mut self) {
+        if self.hopeless(self.game_copies.len()) {
+            return;
+        }
         self.island_level(None);
         let Some(book) = self.book else { return };
         for target in 0..self.lives.len() {
@@ -275,7 +415,17 @@ impl<'a> Search<'a> {
                 continue;
             }
             let original = self.lives[target];
-            for suit in self.suits_to_try(&Suit::TEN, Some(original.suit)) {
+            let held = self.held_suits();
+            let mut tried = vec![self.suit_key(original.suit, held)];
+            for suit in Suit::TEN {
+                let key = self.suit_key(suit, held);
+                if tried.contains(&key) {
+                    continue;
+                }
+                tried.push(key);
+                if self.reached {
+                    break;
+                }
                 self.lives[target].suit = suit;
                 self.island_level(Some((original.card, suit)));
             }
@@ -290,6 +440,9 @@ impl<'a> Search<'a> {
         }
         for target in 0..self.lives.len() {
             let live = self.lives[target];
+            if self.reached {
+                break;
+            }
             if self.island_suits & live.suit.bit() != 0 && live.penalty.is_some() {
                 self.evaluate(book, Some(target));
             }
@@ -297,11 +450,15 @@ impl<'a> Search<'a> {
     }
 
     fn evaluate(&mut self, book: Option<(CardId, Suit)>, island: Option<usize>) {
+        if self.reached {
+            return;
+        }
         self.evaluated += 1;
         let outcome = scoring::evaluate(self.deck, &self.lives, island);
-        let better = self.best.as_ref().is_none_or(|b| {
-            (outcome.total, -outcome.base_strength) > (b.total, -b.base_strength)
-        });
+        let better = self
+            .best
+            .as_ref()
+            .is_none_or(|b| (outcome.total, -outcome.base_strength) > (b.total, -b.base_strength));
         if better {
             self.best = Some(Found {
                 total: outcome.total,
@@ -313,6 +470,60 @@ impl<'a> Search<'a> {
                     island: island.map(|i| self.lives[i].card),
                 },
             });
+            self.reached = outcome.total >= self.ceiling;
         }
     }
+}
+
+/// What a bonus ceiling needs to know of the hand.
+#[derive(Clone, Copy)]
+struct HandSize {
+    cards: i32,
+    strongest: i32,
+    all_strength: i32,
+}
+
+/// The most `rule` can add in a hand like `hand`, whatever the choices (a
+/// Doppelgänger may copy the strongest card, so strength sums allow one more).
+fn bonus_ceiling(rule: &Bonus, hand: HandSize) -> i32 {
+    match rule {
+        Bonus::With { points, .. } | Bonus::Without { points, .. } => *points,
+        Bonus::AllSuitsDiffer { points } => *points,
+        Bonus::ForEach { points, other, .. } => points * (hand.cards - i32::from(*other)),
+        Bonus::BestOf { options } => options
+            .iter()
+            .map(|o| bonus_ceiling(o, hand))
+            .max()
+            .unwrap_or(0),
+        Bonus::Strongest { .. } => hand.strongest,
+        Bonus::StrengthSum { .. } => hand.all_strength + hand.strongest,
+        Bonus::Runs { table } | Bonus::SuitSets { table } => best_split(table, hand.cards),
+        Bonus::ClearPenalties { .. }
+        | Bonus::ClearAllPenalties
+        | Bonus::StrikeWord { .. }
+        | Bonus::ClearOnePenalty { .. }
+        | Bonus::ChangeSuit
+        | Bonus::CopyFromHand
+        | Bonus::CopyFromGame { .. }
+        | Bonus::TakeFromDiscard { .. } => 0,
+    }
+}
+
+/// The most a size table can give when `cards` cards are split into groups.
+fn best_split(table: &[(u8, i32)], cards: i32) -> i32 {
+    let size_points = |size: i32| {
+        table
+            .iter()
+            .rev()
+            .find(|(at_least, _)| i32::from(*at_least) <= size)
+            .map_or(0, |(_, p)| *p)
+    };
+    let mut most = vec![0; cards.max(0) as usize + 1];
+    for n in 1..most.len() {
+        most[n] = most[n - 1];
+        for size in 1..=n {
+            most[n] = most[n].max(size_points(size as i32) + most[n - size]);
+        }
+    }
+    most[cards.max(0) as usize]
 }

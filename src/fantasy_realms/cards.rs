@@ -290,7 +290,10 @@ impl Deck {
 
     /// The id of the card with this exact name.
     pub fn id_of(&self, name: &str) -> Option<CardId> {
-        self.cards.iter().position(|c| c.name == name).map(|i| i as CardId)
+        self.cards
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| i as CardId)
     }
 
     /// Find a card by name, ignoring case, accents and punctuation.
@@ -328,45 +331,49 @@ impl Deck {
         Ok(ids)
     }
 
-    /// Every card named by a rule of `id` (its bonus and penalty), as a name set.
-    pub fn referenced_names(&self, id: CardId) -> NameSet {
+    /// The sets of card names the rules of `id` look at (its bonus and
+    /// penalty), one set per rule part.
+    pub fn rule_name_sets(&self, id: CardId) -> Vec<NameSet> {
         let card = self.card(id);
-        let mut set = 0;
+        let mut sets = Vec::new();
         for bonus in &card.bonus {
-            visit_bonus_needs(bonus, &mut |needs| set |= needs.name_set);
+            visit_bonus_needs(bonus, &mut |needs| sets.push(needs.name_set));
         }
         for penalty in &card.penalty {
-            visit_penalty_needs(penalty, &mut |needs| set |= needs.name_set);
+            visit_penalty_needs(penalty, &mut |needs| sets.push(needs.name_set));
         }
-        set
+        sets.retain(|&set| set != 0);
+        sets
     }
 
-    /// Every suit a rule of `id` names (a suit to count, look for, clear or
-    /// blank, or to spare from blanking).
-    pub fn mentioned_suits(&self, id: CardId) -> SuitSet {
+    /// The sets of suits the rules of `id` look at: suits to count, look for,
+    /// clear, strike, blank or spare from blanking, one set per rule part.
+    pub fn rule_suit_sets(&self, id: CardId) -> Vec<SuitSet> {
         let card = self.card(id);
-        let mut set = 0;
+        let mut sets = Vec::new();
         let bits = |suits: &[Suit]| suits.iter().fold(0, |acc, s| acc | s.bit());
         for bonus in &card.bonus {
-            visit_bonus_needs(bonus, &mut |needs| set |= needs.suits);
-            set |= match bonus {
-                Bonus::ClearPenalties { suits } | Bonus::ClearOnePenalty { suits } => bits(suits),
-                Bonus::StrikeWord { word, suits } => {
-                    word.bit() | suits.as_deref().map_or(0, bits)
+            visit_bonus_needs(bonus, &mut |needs| sets.push(needs.suits));
+            match bonus {
+                Bonus::ClearPenalties { suits } | Bonus::ClearOnePenalty { suits } => {
+                    sets.push(bits(suits));
                 }
-                _ => 0,
-            };
+                Bonus::StrikeWord { word, suits } => {
+                    sets.push(word.bit());
+                    sets.extend(suits.as_deref().map(bits));
+                }
+                _ => {}
+            }
         }
         for penalty in &card.penalty {
-            visit_penalty_needs(penalty, &mut |needs| set |= needs.suits);
-            set |= match penalty {
-                Penalty::Blanks { suits, .. } | Penalty::BlanksAllExcept { suits, .. } => {
-                    bits(suits)
-                }
-                _ => 0,
-            };
+            visit_penalty_needs(penalty, &mut |needs| sets.push(needs.suits));
+            if let Penalty::Blanks { suits, .. } | Penalty::BlanksAllExcept { suits, .. } = penalty
+            {
+                sets.push(bits(suits));
+            }
         }
-        set
+        sets.retain(|&set| set != 0);
+        sets
     }
 }
 
@@ -404,7 +411,9 @@ fn visit_bonus_needs_mut(bonus: &mut Bonus, visit: &mut impl FnMut(&mut Needs)) 
             needs.iter_mut().for_each(&mut *visit);
         }
         Bonus::BestOf { options } => {
-            options.iter_mut().for_each(|o| visit_bonus_needs_mut(o, visit));
+            options
+                .iter_mut()
+                .for_each(|o| visit_bonus_needs_mut(o, visit));
         }
         Bonus::Strongest { of } | Bonus::StrengthSum { of } => visit(of),
         _ => {}
@@ -433,13 +442,21 @@ pub fn parse(text: &str) -> Result<Deck, DataError> {
     if cards.len() != CARD_COUNT {
         return Err(DataError::file(
             FILE,
-            format!("the deck must have {CARD_COUNT} cards, found {}", cards.len()),
+            format!(
+                "the deck must have {CARD_COUNT} cards, found {}",
+                cards.len()
+            ),
         ));
     }
     let names: Vec<String> = cards.iter().map(|c| c.name.clone()).collect();
     for (i, name) in names.iter().enumerate() {
         if names[..i].contains(name) {
-            return Err(DataError::entry(FILE, format!("card \"{name}\""), "name", "is used twice"));
+            return Err(DataError::entry(
+                FILE,
+                format!("card \"{name}\""),
+                "name",
+                "is used twice",
+            ));
         }
     }
     for card in &mut cards {
@@ -459,8 +476,12 @@ pub fn parse(text: &str) -> Result<Deck, DataError> {
                 }
             }
         };
-        card.bonus.iter_mut().for_each(|b| visit_bonus_needs_mut(b, &mut resolve));
-        card.penalty.iter_mut().for_each(|p| visit_penalty_needs_mut(p, &mut resolve));
+        card.bonus
+            .iter_mut()
+            .for_each(|b| visit_bonus_needs_mut(b, &mut resolve));
+        card.penalty
+            .iter_mut()
+            .for_each(|p| visit_penalty_needs_mut(p, &mut resolve));
         if let Some(problem) = problem {
             return Err(DataError::entry(FILE, entry, "bonus/penalty", problem));
         }
@@ -475,18 +496,27 @@ fn check_card(card: &Card) -> Result<(), (&'static str, String)> {
         return Err(("strength", format!("{} is outside 0..=40", card.strength)));
     }
     if (card.suit == Suit::Wild) != card.bonus.iter().any(is_copy) {
-        return Err(("suit", "only the cards that copy another card are wild".to_string()));
+        return Err((
+            "suit",
+            "only the cards that copy another card are wild".to_string(),
+        ));
     }
     for penalty in &card.penalty {
         if let Penalty::UnlessWith { points, .. } | Penalty::ForEach { points, .. } = penalty
             && *points >= 0
         {
-            return Err(("penalty", format!("a penalty of {points} points must be negative")));
+            return Err((
+                "penalty",
+                format!("a penalty of {points} points must be negative"),
+            ));
         }
         if let Penalty::Blanks { suits, .. } | Penalty::BlanksAllExcept { suits, .. } = penalty
             && suits.is_empty()
         {
-            return Err(("penalty", "a blanking rule must name at least one suit".to_string()));
+            return Err((
+                "penalty",
+                "a blanking rule must name at least one suit".to_string(),
+            ));
         }
     }
     for bonus in &card.bonus {
@@ -507,7 +537,10 @@ fn check_bonus(bonus: &Bonus) -> Result<(), (&'static str, String)> {
         | Bonus::AllSuitsDiffer { points }
             if *points <= 0 =>
         {
-            Err(("bonus", format!("a bonus of {points} points must be positive")))
+            Err((
+                "bonus",
+                format!("a bonus of {points} points must be positive"),
+            ))
         }
         Bonus::BestOf { options } if options.is_empty() => {
             Err(("bonus", "`best_of` needs at least one option".to_string()))
@@ -561,16 +594,22 @@ mod tests {
         let smoke = deck.id_of("Smoke").expect("Smoke");
         let wildfire = deck.id_of("Wildfire").expect("Wildfire");
         assert_eq!(
-            deck.referenced_names(mountain),
-            (1u64 << smoke) | (1u64 << wildfire)
+            deck.rule_name_sets(mountain),
+            vec![(1u64 << smoke) | (1u64 << wildfire)]
         );
-        assert_eq!(deck.cards.iter().filter(|c| c.suit == Suit::Wild).count(), 3);
+        assert_eq!(
+            deck.cards.iter().filter(|c| c.suit == Suit::Wild).count(),
+            3
+        );
     }
 
     #[test]
     fn lookup_ignores_accents_and_suggests_names() {
         let deck = deck();
-        assert_eq!(deck.find("doppelganger"), deck.id_of("Doppelgänger").ok_or(String::new()));
+        assert_eq!(
+            deck.find("doppelganger"),
+            deck.id_of("Doppelgänger").ok_or(String::new())
+        );
         let err = deck.find("Wildfyre").expect_err("no such card");
         assert!(err.contains("did you mean Wildfire"), "{err}");
         let err = deck.parse_list("Smoke, smoke").expect_err("twice");
@@ -581,7 +620,10 @@ mod tests {
     fn a_rule_naming_a_missing_card_is_reported() {
         let text = include_str!("cards.toml").replace("\"Wildfire\"]]", "\"Wildfyre\"]]");
         let err = parse(&text).expect_err("broken name").to_string();
-        assert!(err.contains("Mountain") && err.contains("did you mean Wildfire"), "{err}");
+        assert!(
+            err.contains("Mountain") && err.contains("did you mean Wildfire"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -592,18 +634,26 @@ mod tests {
         let text = include_str!("cards.toml").replace("[\"flood\"] }", "[\"floods\"] }");
         assert!(parse(&text).is_err());
         let text = include_str!("cards.toml").replace("strength = 9\n", "strength = 90\n");
-        assert!(parse(&text).expect_err("strength").to_string().contains("outside"));
+        assert!(
+            parse(&text)
+                .expect_err("strength")
+                .to_string()
+                .contains("outside")
+        );
     }
 
     #[test]
-    fn mentioned_suits_cover_rules_clears_and_blanks() {
+    fn rule_suit_sets_cover_rules_clears_and_blanks() {
         let deck = deck();
         let island = deck.id_of("Island").expect("Island");
-        assert_eq!(deck.mentioned_suits(island), Suit::Flood.bit() | Suit::Flame.bit());
+        assert_eq!(
+            deck.rule_suit_sets(island),
+            vec![Suit::Flood.bit() | Suit::Flame.bit()]
+        );
         let great_flood = deck.id_of("Great Flood").expect("Great Flood");
         assert_eq!(
-            deck.mentioned_suits(great_flood),
-            Suit::Army.bit() | Suit::Land.bit() | Suit::Flame.bit()
+            deck.rule_suit_sets(great_flood),
+            vec![Suit::Army.bit(), Suit::Land.bit(), Suit::Flame.bit()]
         );
     }
 }

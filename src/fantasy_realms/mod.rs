@@ -6,6 +6,6 @@
 //! - `scoring`: one hand with explicit choices → points per card and total.
 //! - `best`: the choices giving the highest total (ties: lower base strength).
 
+pub mod best;
 pub mod cards;
 pub mod scoring;
-pub mod best;

@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use super::cards::{Bonus, CardId, Deck, Needs, NameSet, Penalty, Suit, SuitSet};
+use super::cards::{Bonus, CardId, Deck, NameSet, Needs, Penalty, Suit, SuitSet};
 
 /// The most cards a hand can hold: seven, plus the Necromancer's eighth.
 pub const MAX_HAND: usize = 8;
@@ -157,11 +157,7 @@ fn err<T>(message: String) -> Result<T, ScoreError> {
 }
 
 /// Check the hand and the choices and build the cards as they stand.
-fn apply_choices(
-    deck: &Deck,
-    hand: &[CardId],
-    choices: &Choices,
-) -> Result<Vec<Live>, ScoreError> {
+fn apply_choices(deck: &Deck, hand: &[CardId], choices: &Choices) -> Result<Vec<Live>, ScoreError> {
     let name = |id: CardId| deck.card(id).name.as_str();
     let mut ids: Vec<CardId> = Vec::with_capacity(hand.len() + 1);
     for &id in hand {
@@ -169,14 +165,18 @@ fn apply_choices(
             return err(format!("card number {id} is not in the deck"));
         }
         if ids.contains(&id) {
-            return err(format!("{} is in the hand twice; every card is unique", name(id)));
+            return err(format!(
+                "{} is in the hand twice; every card is unique",
+                name(id)
+            ));
         }
         ids.push(id);
     }
     let has_rule = |id: CardId, test: fn(&Bonus) -> bool| deck.card(id).bonus.iter().any(test);
     if let Some(taken) = choices.necromancer {
-        let Some(&necro) =
-            ids.iter().find(|&&id| has_rule(id, |b| matches!(b, Bonus::TakeFromDiscard { .. })))
+        let Some(&necro) = ids
+            .iter()
+            .find(|&&id| has_rule(id, |b| matches!(b, Bonus::TakeFromDiscard { .. })))
         else {
             return err(format!(
                 "{} cannot be taken from the discard area: the Necromancer is not in the hand",
@@ -198,7 +198,10 @@ fn apply_choices(
         ids.push(taken);
     }
     if ids.len() > MAX_HAND {
-        return err(format!("a hand holds at most {MAX_HAND} cards, this one has {}", ids.len()));
+        return err(format!(
+            "a hand holds at most {MAX_HAND} cards, this one has {}",
+            ids.len()
+        ));
     }
     let mut lives: Vec<Live> = ids.iter().map(|&id| Live::printed(deck, id)).collect();
     let position = |lives: &[Live], id: CardId| lives.iter().position(|l| l.card == id);
@@ -219,7 +222,12 @@ fn apply_choices(
             _ => None,
         });
         lives[at] = match rule {
-            None => return err(format!("{} is not a wild card and copies nothing", name(wild))),
+            None => {
+                return err(format!(
+                    "{} is not a wild card and copies nothing",
+                    name(wild)
+                ));
+            }
             Some(None) => {
                 let Some(from) = position(&lives, target).filter(|&p| p != at) else {
                     return err(format!(
@@ -229,16 +237,24 @@ fn apply_choices(
                     ));
                 };
                 let copied = lives[from];
-                Live { card: wild, bonus: None, ..copied }
+                Live {
+                    card: wild,
+                    bonus: None,
+                    ..copied
+                }
             }
             Some(Some(suits)) => {
-                if usize::from(target) >= deck.cards.len() || !suits.contains(&deck.card(target).suit) {
+                if usize::from(target) >= deck.cards.len()
+                    || !suits.contains(&deck.card(target).suit)
+                {
                     let allowed: Vec<&str> = suits.iter().map(|s| s.title()).collect();
                     return err(format!(
                         "{} can only become a card of suit {}, not {}",
                         name(wild),
                         allowed.join(", "),
-                        deck.cards.get(usize::from(target)).map_or("that card", |c| &c.name)
+                        deck.cards
+                            .get(usize::from(target))
+                            .map_or("that card", |c| &c.name)
                     ));
                 }
                 Live {
@@ -253,8 +269,9 @@ fn apply_choices(
         };
     }
     if let Some((target, suit)) = choices.book {
-        let has_book =
-            ids.iter().any(|&id| id != target && has_rule(id, |b| matches!(b, Bonus::ChangeSuit)));
+        let has_book = ids
+            .iter()
+            .any(|&id| id != target && has_rule(id, |b| matches!(b, Bonus::ChangeSuit)));
         if !has_book {
             return err(format!(
                 "the Book of Changes must be in the hand to change {}, and cannot change itself",
@@ -262,7 +279,10 @@ fn apply_choices(
             ));
         }
         let Some(at) = position(&lives, target) else {
-            return err(format!("the Book of Changes cannot change {}: it is not in the hand", name(target)));
+            return err(format!(
+                "the Book of Changes cannot change {}: it is not in the hand",
+                name(target)
+            ));
         };
         if suit == Suit::Wild {
             return err("the Book of Changes gives one of the ten suits, not Wild".to_string());
@@ -273,7 +293,11 @@ fn apply_choices(
 }
 
 /// Where the Island's chosen card is, after checking it may be chosen.
-fn island_index(deck: &Deck, lives: &[Live], choices: &Choices) -> Result<Option<usize>, ScoreError> {
+fn island_index(
+    deck: &Deck,
+    lives: &[Live],
+    choices: &Choices,
+) -> Result<Option<usize>, ScoreError> {
     let Some(target) = choices.island else {
         return Ok(None);
     };
@@ -285,13 +309,19 @@ fn island_index(deck: &Deck, lives: &[Live], choices: &Choices) -> Result<Option
         })
     });
     let Some(suits) = suits else {
-        return err(format!("the Island must be in the hand to clear the penalty of {name}"));
+        return err(format!(
+            "the Island must be in the hand to clear the penalty of {name}"
+        ));
     };
     let Some(at) = lives.iter().position(|l| l.card == target) else {
-        return err(format!("the Island cannot clear {name}: it is not in the hand"));
+        return err(format!(
+            "the Island cannot clear {name}: it is not in the hand"
+        ));
     };
     if !suits.contains(&lives[at].suit) {
-        return err(format!("the Island clears a Flood or a Flame only, and {name} is neither"));
+        return err(format!(
+            "the Island clears a Flood or a Flame only, and {name} is neither"
+        ));
     }
     Ok(Some(at))
 }
@@ -311,7 +341,9 @@ fn matches(lives: &[Live], j: usize, needs: &Needs, struck: SuitSet) -> bool {
 
 /// The cards of `among` (other than `skip`) that match `needs`.
 fn matching(lives: &[Live], among: u16, skip: usize, needs: &Needs, struck: SuitSet) -> u16 {
-    each(among).filter(|&j| j != skip && matches(lives, j, needs, struck)).fold(0, |m, j| m | 1 << j)
+    each(among)
+        .filter(|&j| j != skip && matches(lives, j, needs, struck))
+        .fold(0, |m, j| m | 1 << j)
 }
 
 /// Clears: whole penalties and struck words, the Island's choice included.
@@ -354,10 +386,16 @@ fn settle(deck: &Deck, lives: &[Live], island: Option<usize>) -> Settled {
     let mut targets = [0u16; MAX_HAND];
     let mut conditions: [Vec<Condition>; MAX_HAND] = Default::default();
     for (i, live) in lives.iter().enumerate() {
-        let Some(penalty) = live.penalty.filter(|_| cleared & (1 << i) == 0) else { continue };
+        let Some(penalty) = live.penalty.filter(|_| cleared & (1 << i) == 0) else {
+            continue;
+        };
         for rule in &deck.card(penalty).penalty {
             match rule {
-                Penalty::Blanks { suits, except, other } => {
+                Penalty::Blanks {
+                    suits,
+                    except,
+                    other,
+                } => {
                     let hit = bits(suits) & !struck[i];
                     for (j, target) in lives.iter().enumerate() {
                         let spared = except.name_set & (1u64 << target.name) != 0;
@@ -387,10 +425,17 @@ fn settle(deck: &Deck, lives: &[Live], island: Option<usize>) -> Settled {
     }
     let mut cause = [None; MAX_HAND];
     if targets.iter().all(|&t| t == 0) && conditions.iter().all(Vec::is_empty) {
-        return Settled { cleared, struck, blanked: 0, cause };
+        return Settled {
+            cleared,
+            struck,
+            blanked: 0,
+            cause,
+        };
     }
     let threateners = |j: usize, undecided: u16| {
-        (0..n).filter(|&i| i != j && undecided & (1 << i) != 0 && targets[i] & (1 << j) != 0).fold(0u16, |m, i| m | 1 << i)
+        (0..n)
+            .filter(|&i| i != j && undecided & (1 << i) != 0 && targets[i] & (1 << j) != 0)
+            .fold(0u16, |m, i| m | 1 << i)
     };
     let (mut undecided, mut active, mut blanked) = (all, 0u16, 0u16);
     while undecided != 0 {
@@ -399,7 +444,15 @@ fn settle(deck: &Deck, lives: &[Live], island: Option<usize>) -> Settled {
             if undecided & (1 << j) == 0 || threateners(j, undecided) != 0 {
                 continue;
             }
-            match decide(lives, j, &conditions[j], struck[j], active, undecided, false) {
+            match decide(
+                lives,
+                j,
+                &conditions[j],
+                struck[j],
+                active,
+                undecided,
+                false,
+            ) {
                 Decision::Wait => continue,
                 Decision::Blank(why) => {
                     blanked |= 1 << j;
@@ -427,7 +480,12 @@ fn settle(deck: &Deck, lives: &[Live], island: Option<usize>) -> Settled {
         if threatened.is_empty() {
             // Conditions waiting on one another: count every undecided card as present.
             let decisions: Vec<(usize, Decision)> = each(undecided)
-                .map(|j| (j, decide(lives, j, &conditions[j], struck[j], active, undecided, true)))
+                .map(|j| {
+                    (
+                        j,
+                        decide(lives, j, &conditions[j], struck[j], active, undecided, true),
+                    )
+                })
                 .collect();
             for (j, decision) in decisions {
                 if let Decision::Blank(why) = decision {
@@ -443,7 +501,12 @@ fn settle(deck: &Deck, lives: &[Live], island: Option<usize>) -> Settled {
             undecided &= !(1 << j);
         }
     }
-    Settled { cleared, struck, blanked, cause }
+    Settled {
+        cleared,
+        struck,
+        blanked,
+        cause,
+    }
 }
 
 enum Decision {
@@ -473,13 +536,19 @@ fn decide(
         let certain = present & active;
         let found = if assume_present { present } else { certain };
         match (blank_when_present, found != 0, present != 0) {
-            (true, true, _) => return Decision::Blank(Blank::With(found.trailing_zeros() as usize)),
+            (true, true, _) => {
+                return Decision::Blank(Blank::With(found.trailing_zeros() as usize));
+            }
             (false, false, false) => return Decision::Blank(Blank::Lacking(j)),
             (_, false, true) => wait = true,
             _ => {}
         }
     }
-    if wait && !assume_present { Decision::Wait } else { Decision::Keep }
+    if wait && !assume_present {
+        Decision::Wait
+    } else {
+        Decision::Keep
+    }
 }
 
 /// Score the cards as they stand: clears, blanks, then points.
@@ -492,21 +561,38 @@ pub(crate) fn evaluate(deck: &Deck, lives: &[Live], island: Option<usize>) -> Ou
         let live = &lives[i];
         let mut p = live.strength;
         if let Some(bonus) = live.bonus {
-            p += deck.card(bonus).bonus.iter().map(|b| bonus_points(lives, active, i, b)).sum::<i32>();
+            p += deck
+                .card(bonus)
+                .bonus
+                .iter()
+                .map(|b| bonus_points(lives, active, i, b))
+                .sum::<i32>();
         }
         if let Some(penalty) = live.penalty.filter(|_| settled.cleared & (1 << i) == 0) {
             let struck = settled.struck[i];
-            p += deck.card(penalty).penalty.iter().map(|r| penalty_points(lives, active, i, r, struck)).sum::<i32>();
+            p += deck
+                .card(penalty)
+                .penalty
+                .iter()
+                .map(|r| penalty_points(lives, active, i, r, struck))
+                .sum::<i32>();
         }
         points[i] = p;
         total += p;
         base_strength += live.strength;
     }
-    Outcome { total, base_strength, points, settled }
+    Outcome {
+        total,
+        base_strength,
+        points,
+        settled,
+    }
 }
 
 fn all_met(lives: &[Live], active: u16, i: usize, groups: &[Needs], struck: SuitSet) -> bool {
-    groups.iter().all(|needs| matching(lives, active, i, needs, struck) != 0)
+    groups
+        .iter()
+        .all(|needs| matching(lives, active, i, needs, struck) != 0)
 }
 
 fn count(lives: &[Live], active: u16, i: usize, of: &Needs, other: bool, struck: SuitSet) -> i32 {
@@ -517,27 +603,45 @@ fn count(lives: &[Live], active: u16, i: usize, of: &Needs, other: bool, struck:
 fn bonus_points(lives: &[Live], active: u16, i: usize, rule: &Bonus) -> i32 {
     match rule {
         Bonus::With { points, needs } => {
-            if all_met(lives, active, i, needs, 0) { *points } else { 0 }
+            if all_met(lives, active, i, needs, 0) {
+                *points
+            } else {
+                0
+            }
         }
         Bonus::Without { points, absent } => {
-            if matching(lives, active, i, absent, 0) == 0 { *points } else { 0 }
+            if matching(lives, active, i, absent, 0) == 0 {
+                *points
+            } else {
+                0
+            }
         }
-        Bonus::ForEach { points, of, other, needs } => {
+        Bonus::ForEach {
+            points,
+            of,
+            other,
+            needs,
+        } => {
             if all_met(lives, active, i, needs, 0) {
                 points * count(lives, active, i, of, *other, 0)
             } else {
                 0
             }
         }
-        Bonus::BestOf { options } => {
-            options.iter().map(|o| bonus_points(lives, active, i, o)).max().unwrap_or(0)
-        }
-        Bonus::Strongest { of } => {
-            each(active).filter(|&j| matches(lives, j, of, 0)).map(|j| lives[j].strength).max().unwrap_or(0)
-        }
-        Bonus::StrengthSum { of } => {
-            each(active).filter(|&j| matches(lives, j, of, 0)).map(|j| lives[j].strength).sum()
-        }
+        Bonus::BestOf { options } => options
+            .iter()
+            .map(|o| bonus_points(lives, active, i, o))
+            .max()
+            .unwrap_or(0),
+        Bonus::Strongest { of } => each(active)
+            .filter(|&j| matches(lives, j, of, 0))
+            .map(|j| lives[j].strength)
+            .max()
+            .unwrap_or(0),
+        Bonus::StrengthSum { of } => each(active)
+            .filter(|&j| matches(lives, j, of, 0))
+            .map(|j| lives[j].strength)
+            .sum(),
         Bonus::Runs { table } => runs(lives, active).map(|len| by_size(table, len)).sum(),
         Bonus::SuitSets { table } => Suit::ALL
             .iter()
@@ -572,9 +676,15 @@ fn penalty_points(lives: &[Live], active: u16, i: usize, rule: &Penalty, struck:
     match rule {
         Penalty::UnlessWith { points, needs } => {
             let struck_away = needs.iter().any(|n| n.is_empty_after(struck));
-            if struck_away || all_met(lives, active, i, needs, struck) { 0 } else { *points }
+            if struck_away || all_met(lives, active, i, needs, struck) {
+                0
+            } else {
+                *points
+            }
         }
-        Penalty::ForEach { points, of, other } => points * count(lives, active, i, of, *other, struck),
+        Penalty::ForEach { points, of, other } => {
+            points * count(lives, active, i, of, *other, struck)
+        }
         Penalty::Blanks { .. }
         | Penalty::BlanksAllExcept { .. }
         | Penalty::BlankedUnless { .. }
@@ -585,7 +695,8 @@ fn penalty_points(lives: &[Live], active: u16, i: usize, rule: &Penalty, struck:
 /// The lengths of the runs (3 or more consecutive base strengths) among the
 /// unblanked cards; equal strengths make no second run.
 fn runs(lives: &[Live], active: u16) -> impl Iterator<Item = u32> {
-    let mut strengths: u64 = each(active).fold(0, |set, j| set | 1u64 << lives[j].strength.clamp(0, 63));
+    let mut strengths: u64 =
+        each(active).fold(0, |set, j| set | 1u64 << lives[j].strength.clamp(0, 63));
     std::iter::from_fn(move || {
         while strengths != 0 {
             let start = strengths.trailing_zeros();
@@ -602,11 +713,21 @@ fn runs(lives: &[Live], active: u16) -> impl Iterator<Item = u32> {
 /// The points for a group of `size`: the entry for the largest listed size
 /// not above it (a run of 8 scores as the table's longest run).
 fn by_size(table: &[(u8, i32)], size: u32) -> i32 {
-    table.iter().rev().find(|(at_least, _)| u32::from(*at_least) <= size).map_or(0, |(_, p)| *p)
+    table
+        .iter()
+        .rev()
+        .find(|(at_least, _)| u32::from(*at_least) <= size)
+        .map_or(0, |(_, p)| *p)
 }
 
 /// Turn an outcome into per-card lines a person can check.
-fn describe(deck: &Deck, lives: &[Live], island: Option<usize>, outcome: &Outcome, choices: &Choices) -> Scored {
+fn describe(
+    deck: &Deck,
+    lives: &[Live],
+    island: Option<usize>,
+    outcome: &Outcome,
+    choices: &Choices,
+) -> Scored {
     let settled = &outcome.settled;
     let active = ((1u16 << lives.len()) - 1) & !settled.blanked;
     let cards = lives
@@ -617,7 +738,11 @@ fn describe(deck: &Deck, lives: &[Live], island: Option<usize>, outcome: &Outcom
             let renamed = live.name != live.card;
             let resuited = live.suit != deck.card(live.name).suit;
             let chosen = match (renamed, resuited) {
-                (true, true) => Some(format!("{} ({})", deck.card(live.name).name, live.suit.title())),
+                (true, true) => Some(format!(
+                    "{} ({})",
+                    deck.card(live.name).name,
+                    live.suit.title()
+                )),
                 (true, false) => Some(deck.card(live.name).name.clone()),
                 (false, true) => Some(live.suit.title().to_string()),
                 (false, false) => None,
@@ -636,7 +761,12 @@ fn describe(deck: &Deck, lives: &[Live], island: Option<usize>, outcome: &Outcom
             }
         })
         .collect();
-    Scored { total: outcome.total, base_strength: outcome.base_strength, cards, choices: choices.clone() }
+    Scored {
+        total: outcome.total,
+        base_strength: outcome.base_strength,
+        cards,
+        choices: choices.clone(),
+    }
 }
 
 fn blank_reason(deck: &Deck, lives: &[Live], i: usize, cause: Blank) -> String {
@@ -663,7 +793,10 @@ fn explain(
     let mut parts = vec![format!("base {}", live.strength)];
     if let Some(bonus) = live.bonus {
         let rules = &deck.card(bonus).bonus;
-        let gained: i32 = rules.iter().map(|b| bonus_points(lives, active, i, b)).sum();
+        let gained: i32 = rules
+            .iter()
+            .map(|b| bonus_points(lives, active, i, b))
+            .sum();
         if gained != 0 {
             parts.push(format!("bonus {gained:+}"));
         }
@@ -671,17 +804,27 @@ fn explain(
             match rule {
                 Bonus::ChangeSuit => {
                     if let Some((target, suit)) = choices.book {
-                        parts.push(format!("made {} a {}", deck.card(target).name, suit.title()));
+                        parts.push(format!(
+                            "made {} a {}",
+                            deck.card(target).name,
+                            suit.title()
+                        ));
                     }
                 }
                 Bonus::ClearOnePenalty { .. } => {
                     if let Some(at) = island {
-                        parts.push(format!("cleared the penalty of {}", deck.card(lives[at].card).name));
+                        parts.push(format!(
+                            "cleared the penalty of {}",
+                            deck.card(lives[at].card).name
+                        ));
                     }
                 }
                 Bonus::TakeFromDiscard { .. } => {
                     if let Some(taken) = choices.necromancer {
-                        parts.push(format!("took {} from the discard area", deck.card(taken).name));
+                        parts.push(format!(
+                            "took {} from the discard area",
+                            deck.card(taken).name
+                        ));
                     }
                 }
                 _ => {}
@@ -703,7 +846,10 @@ fn explain(
             if lost != 0 {
                 parts.push(format!("penalty {lost}"));
             }
-            for suit in Suit::ALL.iter().filter(|s| settled.struck[i] & s.bit() != 0) {
+            for suit in Suit::ALL
+                .iter()
+                .filter(|s| settled.struck[i] & s.bit() != 0)
+            {
                 parts.push(format!("the word {} struck from its penalty", suit.title()));
             }
         }

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 /// `None` when it is not there. Cross-check tests print that they skipped
 /// rather than pass silently. `REALMGM_REFERENCE` overrides the location.
 pub fn reference_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("REALMGM_REFERENCE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference")
-    });
+    let dir = std::env::var_os("REALMGM_REFERENCE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference"));
     if dir.is_dir() {
         Some(dir)
     } else {
