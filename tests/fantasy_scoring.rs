@@ -885,5 +885,5 @@ fn the_worst_hand_is_searched_with_few_evaluations() {
         "most combinations scored for one hand: {} ({names:?})",
         most.0
     );
-    assert!(most.0 < 20_000, "{} evaluations for {names:?}", most.0);
+    assert!(most.0 < 10_000, "{} evaluations for {names:?}", most.0);
 }

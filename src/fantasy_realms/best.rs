@@ -21,7 +21,7 @@
 //! Ties go to the lower base strength, then to the first choice tried (no
 //! choice before any choice), so the answer is deterministic.
 
-use super::cards::{Bonus, CardId, Deck, NameSet, SizeTable, Suit, SuitSet};
+use super::cards::{Bonus, CardId, Deck, NameSet, Needs, SizeTable, Suit, SuitSet};
 use super::scoring::{self, Choices, Live, MAX_HAND, ScoreError, Scored};
 
 /// The best score of a hand and how many choice combinations were scored.
@@ -108,8 +108,8 @@ struct Search<'a> {
     suit_sets: Vec<SuitSet>,
     names_count: bool,
     suits_count: bool,
-    /// The most each card's bonus can add in this hand (see [`bonus_ceiling`]).
-    bonus_ceilings: Vec<i32>,
+    /// What the static bonus ceilings need (see [`bonus_ceiling`]).
+    hand_size: HandSize,
     /// Collector's table, when it is in the hand (its ceiling is worked out
     /// from the cards as they stand, see [`Search::suit_sets_ceiling`]).
     collector: Option<&'a SizeTable>,
@@ -136,7 +136,11 @@ impl<'a> Search<'a> {
             suit_sets: Vec::new(),
             names_count: false,
             suits_count: false,
-            bonus_ceilings: Vec::new(),
+            hand_size: HandSize {
+                cards: cards.len() as i32,
+                strongest: 0,
+                all_strength: 0,
+            },
             collector: None,
             ceiling: i32::MAX,
             reached: false,
@@ -167,28 +171,9 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let strongest = cards
-            .iter()
-            .map(|&id| deck.card(id).strength)
-            .max()
-            .unwrap_or(0);
-        let all_strength: i32 = cards.iter().map(|&id| deck.card(id).strength).sum();
-        search.bonus_ceilings = cards
-            .iter()
-            .map(|&id| {
-                let hand = HandSize {
-                    cards: cards.len() as i32,
-                    strongest,
-                    all_strength,
-                };
-                deck.card(id)
-                    .bonus
-                    .iter()
-                    .filter(|b| !matches!(b, Bonus::SuitSets { .. }))
-                    .map(|b| bonus_ceiling(b, hand))
-                    .sum()
-            })
-            .collect();
+        let strengths = cards.iter().map(|&id| deck.card(id).strength);
+        search.hand_size.strongest = strengths.clone().max().unwrap_or(0);
+        search.hand_size.all_strength = strengths.sum();
         search
     }
 
@@ -196,19 +181,107 @@ impl<'a> Search<'a> {
     /// later choices: base strengths plus each bonus at its most. Penalties
     /// only take away and a blanked card scores 0, never less than this.
     fn ceiling(&self, level: usize) -> i32 {
+        let free_copies: Vec<usize> = self.game_copies[level.min(self.game_copies.len())..]
+            .iter()
+            .map(|c| c.at)
+            .collect();
+        let free = Free {
+            copies: free_copies.iter().fold(0, |m, &at| m | 1 << at),
+            names: free_copies.len() as i32,
+            suits: free_copies.len() as i32 + i32::from(self.book.is_some()),
+        };
         let cards: i32 = self
             .lives
             .iter()
-            .map(|l| {
-                l.strength
-                    + l.bonus
-                        .map_or(0, |_| self.bonus_ceilings[self.index_of(l.card)])
+            .enumerate()
+            .map(|(i, l)| {
+                let bonus = l.bonus.map_or(0, |b| {
+                    self.deck
+                        .card(b)
+                        .bonus
+                        .iter()
+                        .map(|r| self.rule_ceiling(r, i, free))
+                        .sum()
+                });
+                l.strength + bonus
             })
             .sum();
         cards
             + self
                 .collector
                 .map_or(0, |table| self.suit_sets_ceiling(table, level))
+    }
+
+    /// The most `rule` of card `i` can add given the cards as they stand and
+    /// the `free` choices still open (each can make one more card match; a
+    /// wild card still to choose can also take a name). Blanking only takes
+    /// cards away, so it is left out.
+    fn rule_ceiling(&self, rule: &Bonus, i: usize, free: Free) -> i32 {
+        let matching = |needs: &Needs, skip_self: bool| {
+            self.lives
+                .iter()
+                .enumerate()
+                .filter(|&(j, l)| {
+                    !(skip_self && j == i)
+                        && free.copies & (1 << j) == 0
+                        && needs.matches(l.suit, l.name, 0)
+                })
+                .count() as i32
+        };
+        let reachable = |groups: &[Needs]| {
+            let unmet: Vec<&Needs> = groups.iter().filter(|g| matching(g, true) == 0).collect();
+            let names_only = unmet.iter().filter(|g| g.suits == 0).count() as i32;
+            names_only <= free.names && unmet.len() as i32 <= free.names + free.suits
+        };
+        match rule {
+            Bonus::With { points, needs } => {
+                if reachable(needs) {
+                    *points
+                } else {
+                    0
+                }
+            }
+            Bonus::ForEach {
+                points,
+                of,
+                other,
+                needs,
+            } => {
+                if !reachable(needs) {
+                    return 0;
+                }
+                let most = self.lives.len() as i32 - i32::from(*other);
+                points * (matching(of, *other) + free.suits).min(most)
+            }
+            Bonus::BestOf { options } => options
+                .iter()
+                .map(|o| self.rule_ceiling(o, i, free))
+                .max()
+                .unwrap_or(0),
+            Bonus::Strongest { of } | Bonus::StrengthSum { of } => {
+                // Wild cards still to choose have strength 0; the Book can
+                // bring in one more card, the strongest left out.
+                let (mut inside, mut outside) = (Vec::new(), 0);
+                for (j, l) in self.lives.iter().enumerate() {
+                    if free.copies & (1 << j) != 0 {
+                        continue;
+                    }
+                    if of.matches(l.suit, l.name, 0) {
+                        inside.push(l.strength);
+                    } else {
+                        outside = outside.max(l.strength);
+                    }
+                }
+                let extra = if free.suits > free.names { outside } else { 0 };
+                if matches!(rule, Bonus::Strongest { .. }) {
+                    inside.into_iter().max().unwrap_or(0).max(extra)
+                } else {
+                    inside.into_iter().sum::<i32>() + extra
+                }
+            }
+            Bonus::SuitSets { .. } => 0,
+            _ => bonus_ceiling(rule, self.hand_size),
+        }
     }
 
     /// The most Collector can score once the wild cards before `level` have
@@ -255,13 +328,6 @@ impl<'a> Search<'a> {
         let ceiling = self.ceiling(level);
         let base: i32 = self.lives.iter().map(|l| l.strength).sum();
         ceiling < best.total || (ceiling == best.total && base >= best.base_strength)
-    }
-
-    fn index_of(&self, card: CardId) -> usize {
-        self.lives
-            .iter()
-            .position(|l| l.card == card)
-            .unwrap_or_default()
     }
 
     /// Search everything under the cards as they stand, unless the ceiling
@@ -473,6 +539,17 @@ impl<'a> Search<'a> {
             self.reached = outcome.total >= self.ceiling;
         }
     }
+}
+
+/// The choices still open below a level of the search.
+#[derive(Clone, Copy)]
+struct Free {
+    /// The wild cards still to choose, as bits of hand positions.
+    copies: u16,
+    /// How many of them (each can take a name).
+    names: i32,
+    /// How many cards can still be given a suit (them and the Book).
+    suits: i32,
 }
 
 /// What a bonus ceiling needs to know of the hand.
