@@ -186,7 +186,7 @@ mod tests {
             text.contains("Mirage") && text.contains("as Rainstorm"),
             "{text}"
         );
-        assert!(text.ends_with("Total: 260 (base strength 130)"), "{text}");
+        assert!(text.ends_with("Total: 260 (base strength 125)"), "{text}");
     }
 
     #[test]

@@ -595,7 +595,7 @@ mod tests {
         let wildfire = deck.id_of("Wildfire").expect("Wildfire");
         assert_eq!(
             deck.rule_name_sets(mountain),
-            vec![(1u64 << smoke) | (1u64 << wildfire)]
+            vec![1u64 << smoke, 1u64 << wildfire]
         );
         assert_eq!(
             deck.cards.iter().filter(|c| c.suit == Suit::Wild).count(),

@@ -846,13 +846,28 @@ fn explain(
             if lost != 0 {
                 parts.push(format!("penalty {lost}"));
             }
+            let named = penalty_suits(deck, penalty);
             for suit in Suit::ALL
                 .iter()
-                .filter(|s| settled.struck[i] & s.bit() != 0)
+                .filter(|s| settled.struck[i] & named & s.bit() != 0)
             {
                 parts.push(format!("the word {} struck from its penalty", suit.title()));
             }
         }
     }
     parts.join(", ")
+}
+
+/// The suits named by the penalty of `card` (to report struck words).
+fn penalty_suits(deck: &Deck, card: CardId) -> SuitSet {
+    deck.card(card).penalty.iter().fold(0, |set, rule| {
+        set | match rule {
+            Penalty::UnlessWith { needs, .. } => needs.iter().fold(0, |m, n| m | n.suits),
+            Penalty::ForEach { of, .. } => of.suits,
+            Penalty::Blanks { suits, .. } => bits(suits),
+            Penalty::BlanksAllExcept { .. } => 0,
+            Penalty::BlankedUnless { needs } => needs.suits,
+            Penalty::BlankedWith { any } => any.suits,
+        }
+    })
 }
