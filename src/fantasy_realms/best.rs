@@ -39,6 +39,14 @@ pub struct Best {
 /// discard area holds a card of the hand.
 pub fn best(deck: &Deck, hand: &[CardId], discard: &[CardId]) -> Result<Best, ScoreError> {
     scoring::score_plain(deck, hand)?;
+    if let Some(&unknown) = discard
+        .iter()
+        .find(|&&id| usize::from(id) >= deck.cards.len())
+    {
+        return Err(ScoreError(format!(
+            "card number {unknown} is not in the deck"
+        )));
+    }
     if let Some(&both) = discard.iter().find(|id| hand.contains(id)) {
         return Err(ScoreError(format!(
             "{} cannot be both in the hand and in the discard area",
