@@ -287,6 +287,9 @@ impl<'a> Search<'a> {
                     inside.into_iter().sum::<i32>() + extra
                 }
             }
+            Bonus::Runs { table } => {
+                scoring::run_points(table, &self.lives, (1u16 << self.lives.len()) - 1)
+            }
             Bonus::SuitSets { .. } => 0,
             _ => bonus_ceiling(rule, self.hand_size),
         }

@@ -642,7 +642,7 @@ fn bonus_points(lives: &[Live], active: u16, i: usize, rule: &Bonus) -> i32 {
             .filter(|&j| matches(lives, j, of, 0))
             .map(|j| lives[j].strength)
             .sum(),
-        Bonus::Runs { table } => runs(lives, active).map(|len| by_size(table, len)).sum(),
+        Bonus::Runs { table } => run_points(table, lives, active),
         Bonus::SuitSets { table } => Suit::ALL
             .iter()
             .map(|&suit| {
@@ -694,6 +694,13 @@ fn penalty_points(lives: &[Live], active: u16, i: usize, rule: &Penalty, struck:
 
 /// The lengths of the runs (3 or more consecutive base strengths) among the
 /// unblanked cards; equal strengths make no second run.
+/// What Gem of Order's `table` gives for the runs among the cards of `active`.
+/// Taking a card away never scores more (a run cut in two is worth less than
+/// the whole), so all the cards give a ceiling for any of them.
+pub(crate) fn run_points(table: &[(u8, i32)], lives: &[Live], active: u16) -> i32 {
+    runs(lives, active).map(|len| by_size(table, len)).sum()
+}
+
 fn runs(lives: &[Live], active: u16) -> impl Iterator<Item = u32> {
     let mut strengths: u64 =
         each(active).fold(0, |set, j| set | 1u64 << lives[j].strength.clamp(0, 63));
