@@ -7,6 +7,7 @@ pub mod campaign;
 pub mod cli;
 pub mod dice;
 pub mod embedded;
+pub mod fantasy_realms;
 pub mod game;
 pub mod games;
 pub mod magic_realm;

@@ -6,6 +6,7 @@ mod board;
 mod campaign;
 mod data;
 mod demo;
+mod fantasy;
 mod item_views;
 mod orders;
 mod show_denizens;
@@ -47,6 +48,11 @@ enum Command {
     },
     /// Create the demo campaign in a local folder (SQLite file, Maildir folders) and set it up.
     Demo(demo::DemoArgs),
+    /// Fantasy Realms: score a hand with its best choices.
+    Fantasy {
+        #[command(subcommand)]
+        command: fantasy::FantasyCommand,
+    },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
 }
@@ -124,6 +130,7 @@ pub fn run() -> anyhow::Result<()> {
             command: OrdersCommand::Check(args),
         } => orders::check(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Fantasy { command } => fantasy::run(&command),
         Command::Roll(args) => roll(&args),
     }
 }
