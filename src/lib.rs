@@ -8,4 +8,5 @@ pub mod dice;
 pub mod embedded;
 pub mod game;
 pub mod magic_realm;
+pub mod mail;
 pub mod suggest;
