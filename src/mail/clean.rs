@@ -172,12 +172,18 @@ fn starts_attribution(trimmed: &str) -> bool {
         .any(|p| trimmed.starts_with(p))
 }
 
+/// The closing line of an attribution: it ends with the verb ("… wrote:"),
+/// or, where the language puts the verb before the name ("Am … schrieb X:"),
+/// it holds the verb and ends with a colon.
 fn ends_attribution(line: &str) -> bool {
-    let t = line.trim_end().trim_end_matches(':').trim_end();
-    let lower = t.to_lowercase();
-    ["wrote", "schrieb", "a écrit", "escribió", "geschreven"]
-        .iter()
-        .any(|verb| lower.ends_with(verb))
+    let lower = line.trim_end().to_lowercase();
+    let bare = lower.trim_end_matches(':').trim_end();
+    let verbs = ["wrote", "schrieb", "a écrit", "escribió", "geschreven"];
+    verbs.iter().any(|verb| bare.ends_with(verb))
+        || (lower.ends_with(':')
+            && verbs
+                .iter()
+                .any(|verb| lower.contains(&format!(" {verb} "))))
 }
 
 /// The lower-cased name of an Outlook-style `Name: value` header line.
