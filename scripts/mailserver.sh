@@ -8,8 +8,10 @@
 # Postfix takes SMTP on 127.0.0.1:2525 and delivers mail for @realmgm.test into
 # Maildirs under /var/lib/realmgm-mail/<user>/Maildir; Dovecot serves those
 # Maildirs over IMAP on 127.0.0.1:1143 (plain text, loopback only). Nothing is
-# relayed anywhere: every other domain is refused. The mailboxes and their
-# fixed test passwords:
+# relayed anywhere: every other domain is refused, and mail for
+# @bounce.realmgm.test is accepted and then bounced at once with a delivery
+# status notification to the sender (for bounce tests). The mailboxes and
+# their fixed test passwords:
 #
 #   gm@realmgm.test       gm-secret
 #   player1..4@realmgm.test  player1-secret .. player4-secret
@@ -69,6 +71,9 @@ configure_accounts() {
     chmod 640 "$CONF_DIR/users"
     chown root:dovecot "$CONF_DIR/users" 2>/dev/null || true
     postmap "$CONF_DIR/vmailbox"
+    # Aliased to a domain nobody serves: the error transport bounces it after
+    # acceptance, so the sender gets a real DSN.
+    echo '/^(.+)@bounce\.realmgm\.test$/ ${1}@gone.invalid' >"$CONF_DIR/bounce_aliases"
 }
 
 configure_postfix() {
@@ -95,6 +100,11 @@ configure_postfix() {
         "virtual_gid_maps = static:$gid" \
         "virtual_minimum_uid = 100" \
         "message_size_limit = 52428800" \
+        "virtual_mailbox_limit = 0" \
+        "relay_domains =" \
+        "virtual_alias_domains = bounce.$DOMAIN" \
+        "virtual_alias_maps = regexp:$CONF_DIR/bounce_aliases" \
+        "transport_maps =" \
         "maillog_file = /var/log/realmgm-postfix.log" \
         "compatibility_level = 3.6"
     # SMTP only on the loopback test port; the standard port 25 listener is

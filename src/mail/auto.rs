@@ -184,7 +184,8 @@ fn bounce(message: &Message<'_>) -> Option<AutoKind> {
 
 /// Read the per-recipient blocks of a `message/delivery-status` body
 /// (RFC 3464 §2.3) and return the recipients whose action is `failed`
-/// (or whose status is 5.x.x when no action is given).
+/// (or whose status is 5.x.x when no action is given): the
+/// Original-Recipient when given, else the Final-Recipient.
 pub fn failed_recipients_from_status(status: &str) -> Vec<String> {
     let mut failed = Vec::new();
     let normalised = status.replace("\r\n", "\n");
@@ -206,7 +207,9 @@ pub fn failed_recipients_from_status(status: &str) -> Vec<String> {
                 _ => {}
             }
         }
-        let Some(address) = recipient.or(original) else {
+        // The original recipient is the address we sent to; the final one
+        // may be a forwarding target the daemon never heard of.
+        let Some(address) = original.or(recipient) else {
             continue;
         };
         let is_failure = match action.as_deref() {
@@ -336,12 +339,15 @@ mod tests {
         let status = "Reporting-MTA: dns; mx.example.org\r\n\r\n\
             Final-Recipient: rfc822; ok@example.org\r\nAction: delivered\r\nStatus: 2.0.0\r\n\r\n\
             Final-Recipient: rfc822; <Gone@Example.org>\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n\
-            Original-Recipient: rfc822; late@example.org\r\nStatus: 5.2.2\r\n";
+            Original-Recipient: rfc822; late@example.org\r\nStatus: 5.2.2\r\n\r\n\
+            Final-Recipient: rfc822; forwarded@elsewhere.org\r\n\
+            Original-Recipient: rfc822; player3@example.org\r\nAction: failed\r\n";
         assert_eq!(
             failed_recipients_from_status(status),
             vec![
                 "gone@example.org".to_string(),
-                "late@example.org".to_string()
+                "late@example.org".to_string(),
+                "player3@example.org".to_string()
             ]
         );
     }
