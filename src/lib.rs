@@ -11,6 +11,7 @@ pub mod fantasy_realms;
 pub mod game;
 pub mod games;
 pub mod magic_realm;
+pub mod mail;
 pub mod play;
 pub mod store;
 pub mod suggest;

@@ -1,0 +1,324 @@
+//! Parse one raw inbound mail (RFC 5322 bytes) into the plain facts the
+//! daemon needs: who sent it to which address, threading headers, the body as
+//! readable text in any charset, attachments, a SHA-256 of the raw bytes (the
+//! dedupe and evidence key, reference pbem-practice.md §4 idea 1–2) and
+//! whether a robot sent it (see [`crate::mail::auto`]).
+//!
+//! The body is the first `text/plain` part; failing that, the first HTML part
+//! converted by [`crate::mail::html`]. Malformed MIME, invalid UTF-8 and empty
+//! bodies never panic: mail-parser decodes what it can and this module returns
+//! either a usable [`InboundMail`] or an [`InboundError`].
+//!
+//! Message-IDs are bare throughout the mail layer (`abc@host`, no angle
+//! brackets), the form mail-parser returns.
+
+use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
+use sha2::{Digest, Sha256};
+
+use crate::mail::auto::{self, AutoKind};
+use crate::mail::html;
+
+/// A mailbox: the address (as written) and its display name, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailAddress {
+    pub address: String,
+    pub name: Option<String>,
+}
+
+/// An attachment kept because it was within the size limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InboundAttachment {
+    pub name: String,
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+/// An attachment dropped because it was larger than the limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IgnoredAttachment {
+    pub name: String,
+    pub size: usize,
+}
+
+/// Where the body text came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodySource {
+    Plain,
+    /// Converted from the HTML part because there was no plain text part.
+    Html,
+    /// The message had no text at all; `body_text` is empty.
+    Empty,
+}
+
+/// One inbound mail, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InboundMail {
+    /// Bare Message-ID, or None when the mail has none.
+    pub message_id: Option<String>,
+    pub from: Option<MailAddress>,
+    /// `Reply-To`, when present (the daemon still answers the registered
+    /// address, never this one blindly).
+    pub reply_to: Option<MailAddress>,
+    pub to: Vec<String>,
+    pub cc: Vec<String>,
+    /// `Delivered-To` values added by the receiving MTA, first one topmost.
+    pub delivered_to: Vec<String>,
+    /// Decoded subject, empty when missing.
+    pub subject: String,
+    /// `Date:` as RFC 3339, when present and valid.
+    pub date: Option<String>,
+    /// `Date:` as Unix seconds, when present and valid.
+    pub date_unix: Option<i64>,
+    /// Bare Message-IDs this mail replies to.
+    pub in_reply_to: Vec<String>,
+    pub references: Vec<String>,
+    /// The body as text, lines separated by `\n`.
+    pub body_text: String,
+    pub body_source: BodySource,
+    pub attachments: Vec<InboundAttachment>,
+    pub attachments_ignored: Vec<IgnoredAttachment>,
+    /// Lower-case hex SHA-256 of the raw bytes.
+    pub content_hash: String,
+    /// Set when a robot sent this mail; the daemon must not answer it.
+    pub auto_kind: Option<AutoKind>,
+}
+
+/// Limits and identity used while parsing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InboundOptions {
+    /// Attachments larger than this many bytes are dropped and listed.
+    pub max_attachment_bytes: usize,
+    /// Prefix of our own `X-Loop` values (see [`crate::mail::auto::classify`]).
+    pub loop_token: String,
+}
+
+impl Default for InboundOptions {
+    fn default() -> Self {
+        InboundOptions {
+            max_attachment_bytes: 1024 * 1024,
+            loop_token: "realmgm".to_string(),
+        }
+    }
+}
+
+/// Why a byte string could not be read as a mail at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InboundError {
+    #[error("the message is empty (0 bytes); nothing to read")]
+    Empty,
+    #[error(
+        "the message has no mail headers (no 'Name: value' lines before the body); it is not an RFC 5322 mail"
+    )]
+    NoHeaders,
+}
+
+/// Parse raw bytes into an [`InboundMail`].
+///
+/// # Errors
+/// [`InboundError::Empty`] for zero bytes and [`InboundError::NoHeaders`] when
+/// mail-parser finds no header at all. Everything else (bad charsets, broken
+/// MIME, missing parts) yields a mail with whatever could be read.
+pub fn parse(raw: &[u8], options: &InboundOptions) -> Result<InboundMail, InboundError> {
+    if raw.is_empty() {
+        return Err(InboundError::Empty);
+    }
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or(InboundError::NoHeaders)?;
+    if message.headers().is_empty() {
+        return Err(InboundError::NoHeaders);
+    }
+    let (body_text, body_source) = body_of(&message);
+    let (attachments, attachments_ignored) = attachments_of(&message, options.max_attachment_bytes);
+    Ok(InboundMail {
+        message_id: message.message_id().map(bare_id),
+        from: message.from().and_then(first_mailbox),
+        reply_to: message.reply_to().and_then(first_mailbox),
+        to: addresses(message.to()),
+        cc: addresses(message.cc()),
+        delivered_to: auto::raw_headers(&message, "Delivered-To")
+            .into_iter()
+            .map(|v| v.trim_matches(['<', '>']).to_string())
+            .filter(|v| !v.is_empty())
+            .collect(),
+        subject: message.subject().unwrap_or("").trim().to_string(),
+        date: message
+            .date()
+            .filter(|d| d.is_valid())
+            .map(|d| d.to_rfc3339()),
+        date_unix: message
+            .date()
+            .filter(|d| d.is_valid())
+            .map(|d| d.to_timestamp()),
+        in_reply_to: id_list(message.in_reply_to()),
+        references: id_list(message.references()),
+        body_text,
+        body_source,
+        attachments,
+        attachments_ignored,
+        content_hash: sha256_hex(raw),
+        auto_kind: auto::classify(&message, &options.loop_token),
+    })
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn bare_id(id: &str) -> String {
+    id.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .to_string()
+}
+
+fn id_list(value: &HeaderValue<'_>) -> Vec<String> {
+    match value {
+        HeaderValue::Text(id) => vec![bare_id(id)],
+        HeaderValue::TextList(ids) => ids.iter().map(|id| bare_id(id)).collect(),
+        _ => Vec::new(),
+    }
+    .into_iter()
+    .filter(|id| !id.is_empty())
+    .collect()
+}
+
+fn first_mailbox(address: &Address<'_>) -> Option<MailAddress> {
+    let first = address.iter().find(|a| a.address().is_some())?;
+    Some(MailAddress {
+        address: first.address()?.trim().to_string(),
+        name: first
+            .name()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string),
+    })
+}
+
+fn addresses(address: Option<&Address<'_>>) -> Vec<String> {
+    address
+        .map(|a| {
+            a.iter()
+                .filter_map(|a| a.address())
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The body text: first text/plain body part, else the first HTML body part
+/// converted, with line endings normalised to `\n`.
+fn body_of(message: &Message<'_>) -> (String, BodySource) {
+    let plain = message.text_bodies().find_map(|part| match &part.body {
+        PartType::Text(text) => Some(text.to_string()),
+        _ => None,
+    });
+    if let Some(text) = plain {
+        return (normalise_newlines(&text), BodySource::Plain);
+    }
+    let html = message
+        .html_bodies()
+        .chain(message.text_bodies())
+        .find_map(|part| match &part.body {
+            PartType::Html(html) => Some(html.to_string()),
+            _ => None,
+        });
+    match html {
+        Some(html) => (html::html_to_text(&html), BodySource::Html),
+        None => (String::new(), BodySource::Empty),
+    }
+}
+
+fn normalise_newlines(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+fn attachments_of(
+    message: &Message<'_>,
+    max_bytes: usize,
+) -> (Vec<InboundAttachment>, Vec<IgnoredAttachment>) {
+    let mut kept = Vec::new();
+    let mut ignored = Vec::new();
+    for (index, part) in message.attachments().enumerate() {
+        let name = part
+            .attachment_name()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("attachment-{}", index + 1));
+        let bytes = part.contents();
+        if bytes.len() > max_bytes {
+            ignored.push(IgnoredAttachment {
+                name,
+                size: bytes.len(),
+            });
+            continue;
+        }
+        let mime = part
+            .content_type()
+            .map(|ct| match ct.subtype() {
+                Some(sub) => format!("{}/{}", ct.ctype(), sub),
+                None => ct.ctype().to_string(),
+            })
+            .unwrap_or_else(|| "application/octet-stream".to_string())
+            .to_ascii_lowercase();
+        kept.push(InboundAttachment {
+            name,
+            mime,
+            bytes: bytes.to_vec(),
+        });
+    }
+    (kept, ignored)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_plain_mail() {
+        let raw = b"From: \"Ann Smith\" <ann@example.org>\r\nTo: gm+bimr3@realmgm.test\r\n\
+            Subject: Re: [BIMR3] Day 3\r\nMessage-ID: <m1@example.org>\r\n\
+            Date: Tue, 4 Mar 2025 09:12:00 +0100\r\nIn-Reply-To: <r1@realmgm.test>\r\n\
+            References: <t@realmgm.test> <r1@realmgm.test>\r\n\r\nH / H\r\n";
+        let mail = parse(raw, &InboundOptions::default()).unwrap();
+        assert_eq!(mail.message_id.as_deref(), Some("m1@example.org"));
+        assert_eq!(
+            mail.from,
+            Some(MailAddress {
+                address: "ann@example.org".into(),
+                name: Some("Ann Smith".into())
+            })
+        );
+        assert_eq!(mail.to, vec!["gm+bimr3@realmgm.test".to_string()]);
+        assert_eq!(mail.subject, "Re: [BIMR3] Day 3");
+        assert_eq!(mail.date.as_deref(), Some("2025-03-04T09:12:00+01:00"));
+        assert_eq!(mail.in_reply_to, vec!["r1@realmgm.test".to_string()]);
+        assert_eq!(mail.references.len(), 2);
+        assert_eq!(mail.body_text, "H / H\n");
+        assert_eq!(mail.body_source, BodySource::Plain);
+        assert_eq!(mail.content_hash, sha256_hex(raw));
+        assert_eq!(mail.auto_kind, None);
+    }
+
+    #[test]
+    fn empty_and_headerless_input_are_typed_errors() {
+        assert_eq!(
+            parse(b"", &InboundOptions::default()),
+            Err(InboundError::Empty)
+        );
+        let err = parse(b"\r\n\r\n", &InboundOptions::default()).unwrap_err();
+        assert_eq!(err, InboundError::NoHeaders);
+    }
+
+    #[test]
+    fn sha256_of_known_input() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
