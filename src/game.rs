@@ -3,13 +3,15 @@
 //!
 //! Magic Realm ([`crate::magic_realm`]) is the first implementation and
 //! Fantasy Realms the second. The plumbing sees a game only through
-//! [`Game`]: its rule toggles, and a new game state built from a seed. State
-//! crosses the boundary as JSON ([`GameState`]) so the store can keep one
-//! snapshot per day and hash it without knowing its shape. Later issues extend
-//! the interface with parsing orders, resolving a turn and projecting events
-//! for a reader.
+//! [`Game`]: its rule toggles, a new game state built from a seed, whose
+//! orders the next turn waits for, reading a player's orders, resolving a
+//! turn into a new state and events, and a reader's report. State crosses the
+//! boundary as JSON ([`GameState`]) so the store can keep one snapshot per day
+//! and hash it without knowing its shape; events carry who observed them
+//! ([`Observers`]), so a report is a projection of the events, never a
+//! second guess at visibility.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -128,6 +130,111 @@ pub struct Calendar {
     pub seasons_toggle: &'static str,
 }
 
+/// Who observed an event: the basis of every report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Observers {
+    /// Public news: every player sees it.
+    Everyone,
+    /// Only the GM's history shows it.
+    Gm,
+    /// These players (and the GM) saw it.
+    Players(BTreeSet<String>),
+}
+
+impl Observers {
+    /// Whether `player` saw the event; the GM sees everything.
+    pub fn includes(&self, reader: &Reader<'_>) -> bool {
+        match (self, reader) {
+            (_, Reader::Gm) | (Observers::Everyone, _) => true,
+            (Observers::Gm, Reader::Player(_)) => false,
+            (Observers::Players(names), Reader::Player(name)) => names.contains(*name),
+        }
+    }
+
+    /// The list the store keeps: `["*"]` for everyone, `[]` for the GM only,
+    /// else the players' names.
+    pub fn to_list(&self) -> Vec<String> {
+        match self {
+            Observers::Everyone => vec!["*".to_string()],
+            Observers::Gm => Vec::new(),
+            Observers::Players(names) => names.iter().cloned().collect(),
+        }
+    }
+
+    /// The inverse of [`Observers::to_list`].
+    pub fn from_list(list: &[String]) -> Observers {
+        match list {
+            [] => Observers::Gm,
+            [all] if all == "*" => Observers::Everyone,
+            names => Observers::Players(names.iter().cloned().collect()),
+        }
+    }
+}
+
+/// One thing that happened in a turn, in the game's own JSON form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub observers: Observers,
+    pub body: serde_json::Value,
+}
+
+/// Who a report is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader<'a> {
+    Player(&'a str),
+    /// The omniscient history.
+    Gm,
+}
+
+/// A player's orders as the game read them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AcceptedOrders {
+    /// The orders in canonical form: echoed in the confirmation, and what the
+    /// next report's orders template is filled with.
+    pub canonical: String,
+    /// What the engine acts on.
+    pub parsed: serde_json::Value,
+    /// Things worth a second look that reveal nothing the player does not know.
+    pub warnings: Vec<String>,
+}
+
+/// A line of orders that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrdersProblem {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for OrdersProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+/// What resolving a turn produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnResult {
+    pub state: GameState,
+    pub events: Vec<Event>,
+    /// True when the game is over (final scores are in the events).
+    pub finished: bool,
+}
+
+/// A report ready to mail: the text part always, HTML and files optionally.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub subject: String,
+    pub text: String,
+    pub html: Option<String>,
+    /// (file name, MIME type, bytes), e.g. a map picture.
+    pub attachments: Vec<(String, String, Vec<u8>)>,
+}
+
 /// One game the plumbing can run.
 pub trait Game: Sync {
     /// The name campaign files use (`game = "magic-realm"`).
@@ -155,6 +262,65 @@ pub trait Game: Sync {
     fn map_svg(&self, _state: &GameState) -> anyhow::Result<Option<String>> {
         Ok(None)
     }
+
+    /// The players whose orders the next turn waits for: everyone for a
+    /// simultaneous game day, the player to move for a game in turns.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>>;
+
+    /// Read `player`'s orders for the next turn, checked against what he may
+    /// know of `state`.
+    ///
+    /// # Errors
+    /// Every line that could not be read, with its line and column.
+    fn read_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+        text: &str,
+    ) -> Result<AcceptedOrders, Vec<OrdersProblem>>;
+
+    /// The game's safe orders for a player who sent none (Magic Realm: hide
+    /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
+    /// orders instead reuses the player's last accepted orders itself.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn missing_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders>;
+
+    /// Resolve the next turn with the orders of every awaited player; all
+    /// randomness comes from `dice` (the turn's day).
+    ///
+    /// # Errors
+    /// A rule the engine does not implement yet, named; or a state this game
+    /// did not write.
+    fn resolve_turn(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnResult>;
+
+    /// The report of a turn for `reader`: built only from the events he
+    /// observed and what the new `state` shows him.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn report(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+    ) -> anyhow::Result<Report>;
 }
 
 #[cfg(test)]
@@ -188,6 +354,19 @@ mod tests {
         let err =
             Rules::new(["optional_missile_table", "revised_missile_table"], KNOWN).unwrap_err();
         assert!(err.contains("cannot both be on"), "{err}");
+    }
+
+    #[test]
+    fn observers_round_trip_through_the_stored_list_and_decide_visibility() {
+        let two = Observers::Players(["Ann".to_string(), "Ben".to_string()].into());
+        for observers in [Observers::Everyone, Observers::Gm, two.clone()] {
+            assert_eq!(Observers::from_list(&observers.to_list()), observers);
+        }
+        assert!(two.includes(&Reader::Player("Ann")));
+        assert!(!two.includes(&Reader::Player("Cat")));
+        assert!(two.includes(&Reader::Gm));
+        assert!(!Observers::Gm.includes(&Reader::Player("Ann")));
+        assert!(Observers::Everyone.includes(&Reader::Player("Cat")));
     }
 
     #[test]

@@ -2,12 +2,21 @@
 //! toggles ([`super::rules`]) and its calendar of months and seasons
 //! (TABLES.md §11).
 
+use std::collections::BTreeMap;
+
 use anyhow::bail;
 
 use crate::dice::Dice;
-use crate::game::{Calendar, Game, GameState, RuleToggle, Rules, Seat};
+use crate::game::{
+    AcceptedOrders, Calendar, Event, Game, GameState, OrdersProblem, Reader, Report, RuleToggle,
+    Rules, Seat, TurnResult,
+};
 
-use super::rules;
+use super::{data, orders, rules};
+
+/// The orders of a character whose player sent none: hide in every phase,
+/// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
+const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
 /// The game of Magic Realm (2nd edition rules with optional and house rules).
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +49,74 @@ impl Game for MagicRealm {
              the campaign is stored and can start once setup exists"
         )
     }
+
+    fn awaiting(&self, _state: &GameState) -> anyhow::Result<Vec<String>> {
+        bail!("the Magic Realm day is not implemented yet, so no turn waits for orders")
+    }
+
+    fn read_orders(
+        &self,
+        _state: &GameState,
+        _rules: &Rules,
+        _player: &str,
+        text: &str,
+    ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+        let data = data::get().map_err(|e| {
+            vec![OrdersProblem {
+                line: 1,
+                column: 1,
+                message: format!("the game data is broken: {e}"),
+            }]
+        })?;
+        let day = orders::parse_day_orders(text, 1, &data.tiles).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| OrdersProblem {
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })
+                .collect::<Vec<_>>()
+        })?;
+        Ok(AcceptedOrders {
+            canonical: day.to_string(),
+            parsed: serde_json::to_value(&day).unwrap_or_default(),
+            warnings: Vec::new(),
+        })
+    }
+
+    fn missing_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders> {
+        self.read_orders(state, rules, player, NO_ORDERS)
+            .map_err(|problems| {
+                anyhow::anyhow!(
+                    "the built-in orders for a missing player do not parse: {problems:?}"
+                )
+            })
+    }
+
+    fn resolve_turn(
+        &self,
+        _state: &GameState,
+        _rules: &Rules,
+        _orders: &BTreeMap<String, AcceptedOrders>,
+        _dice: &mut Dice,
+    ) -> anyhow::Result<TurnResult> {
+        bail!("the Magic Realm day (Birdsong, Daylight, Evening, Midnight) is not implemented yet")
+    }
+
+    fn report(
+        &self,
+        _state: &GameState,
+        _events: &[Event],
+        _reader: Reader<'_>,
+    ) -> anyhow::Result<Report> {
+        bail!("Magic Realm reports are not implemented yet")
+    }
 }
 
 #[cfg(test)]
@@ -55,6 +132,46 @@ mod tests {
             err.to_string()
                 .contains("Magic Realm setup is not built yet"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn orders_are_read_into_their_canonical_form_and_errors_keep_their_place() {
+        let state = GameState(serde_json::Value::Null);
+        let accepted = MagicRealm
+            .read_orders(
+                &state,
+                &Rules::default(),
+                "Ann",
+                "M CV4, H\nBlock: everyone",
+            )
+            .unwrap();
+        assert!(
+            accepted
+                .canonical
+                .starts_with("Activities: M-Curst Valley 4 / H\n"),
+            "{}",
+            accepted.canonical
+        );
+        assert_eq!(accepted.parsed["block"], "everyone");
+        let problems = MagicRealm
+            .read_orders(&state, &Rules::default(), "Ann", "H\nBuy: x up to y")
+            .unwrap_err();
+        assert_eq!(problems[0].line, 2);
+    }
+
+    #[test]
+    fn a_missing_player_hides_in_every_phase() {
+        let state = GameState(serde_json::Value::Null);
+        let orders = MagicRealm
+            .missing_orders(&state, &Rules::default(), "Ann")
+            .unwrap();
+        assert!(
+            orders
+                .canonical
+                .starts_with("Activities: H / H / H / H (No orders received.)"),
+            "{}",
+            orders.canonical
         );
     }
 
