@@ -124,6 +124,18 @@ impl TableId {
         TableId::ALL.iter().map(|t| t.key())
     }
 
+    /// Rolls that are never modified and always use the same dice.
+    pub fn never_modified(self) -> bool {
+        matches!(
+            self,
+            TableId::Weather
+                | TableId::MonsterRoll
+                | TableId::Reposition
+                | TableId::ChangeTactics
+                | TableId::Lost
+        )
+    }
+
     /// Tables read in a relationship column.
     pub fn needs_column(self) -> bool {
         matches!(self, TableId::Meeting | TableId::Commerce)
@@ -254,6 +266,9 @@ pub fn roll(
     hand: &HandRoll,
 ) -> Result<Vec<String>, TableError> {
     let mods = &hand.modifiers;
+    if id.never_modified() && mods != &Modifiers::none() {
+        return Err(TableError::NeverModified(id.key().to_string()));
+    }
     let one = |line: String| Ok(vec![line]);
     match id {
         TableId::Hide => one(roll_on(&Hide, dice, purpose, mods).describe()),
@@ -363,13 +378,36 @@ mod tests {
     }
 
     #[test]
-    fn fixed_rolls_ignore_hand_modifiers() {
+    fn never_modified_rolls_refuse_hand_modifiers() {
         let mut dice = forced(&[&[4]]);
         let hand = HandRoll {
             modifiers: Modifiers::none().with("GM", 2),
             ..HandRoll::default()
         };
-        let lines = roll(TableId::MonsterRoll, &mut dice, PURPOSE, &hand).unwrap();
+        let err = roll(TableId::MonsterRoll, &mut dice, PURPOSE, &hand).unwrap_err();
+        assert_eq!(err, TableError::NeverModified("monster-roll".into()));
+        let lines = roll(
+            TableId::MonsterRoll,
+            &mut dice,
+            PURPOSE,
+            &HandRoll::default(),
+        )
+        .unwrap();
         assert!(lines[0].ends_with("row 4: row 4 of the setup card prowls (and the ghosts)"));
+    }
+
+    #[test]
+    fn never_modified_agrees_with_the_tables() {
+        for id in TableId::ALL {
+            assert_eq!(
+                id.never_modified(),
+                show(id)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .contains("never modified"),
+                "{id}"
+            );
+        }
     }
 }

@@ -238,6 +238,8 @@ pub enum TableError {
          friendly or ally"
     )]
     NeedsColumn(String),
+    #[error("the {0} roll is never modified; leave out the modifiers and one-die sources")]
+    NeverModified(String),
     #[error("the weather roll needs the secret weather chit (1 to 6)")]
     NeedsChit,
 }
