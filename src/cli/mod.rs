@@ -10,6 +10,7 @@ mod fantasy;
 mod item_views;
 mod orders;
 mod show_denizens;
+mod table;
 
 use clap::{Parser, Subcommand};
 
@@ -55,6 +56,21 @@ enum Command {
     },
     /// Roll dice from a campaign seed, to check a ruling by hand.
     Roll(RollArgs),
+    /// Print a die table, or roll on one with modifiers, e.g. `table roll hide --seed 7`.
+    Table {
+        #[command(subcommand)]
+        command: TableCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TableCommand {
+    /// Name every die table.
+    List,
+    /// Print one table's rows, e.g. `table show meeting`.
+    Show(table::ShowArgs),
+    /// Roll on a table, e.g. `table roll meeting --column neutral --modifier Honor=-1 --seed 7 --day 3`.
+    Roll(table::RollArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -132,6 +148,11 @@ pub fn run() -> anyhow::Result<()> {
         Command::Demo(args) => demo::run(&args),
         Command::Fantasy { command } => fantasy::run(&command),
         Command::Roll(args) => roll(&args),
+        Command::Table { command } => match command {
+            TableCommand::List => table::list(),
+            TableCommand::Show(args) => table::show(&args),
+            TableCommand::Roll(args) => table::roll(&args),
+        },
     }
 }
 

@@ -11,3 +11,4 @@ pub mod data;
 pub mod game;
 pub mod orders;
 pub mod rules;
+pub mod tables;
