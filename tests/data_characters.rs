@@ -5,9 +5,10 @@
 mod common;
 
 use realmgm::magic_realm::data::characters::{
-    Activity, Advantage, Character, ChitAction, Relationship, Roll, StartLocation,
+    Advantage, Character, ChitAction, Relationship, StartLocation,
 };
-use realmgm::magic_realm::data::{self, stats::MagicType, stats::Strength};
+use realmgm::magic_realm::data::terms::{Activity, MagicType, Roll, Strength};
+use realmgm::magic_realm::data::{self};
 use serde_json::Value;
 
 fn characters() -> Vec<Character> {

@@ -6,8 +6,8 @@ mod common;
 
 use realmgm::magic_realm::data::horses::{Horse, HorseKind, HorseStart};
 use realmgm::magic_realm::data::monsters::{CounterStart, Monster, MonsterTrait};
-use realmgm::magic_realm::data::natives::{Dwelling, Hire};
-use realmgm::magic_realm::data::stats::{DenizenSide, Harm, MagicType, Strength};
+use realmgm::magic_realm::data::natives::Hire;
+use realmgm::magic_realm::data::terms::{DenizenSide, Dwelling, Harm, MagicType, Strength};
 use realmgm::magic_realm::data::{self, GameData};
 use serde_json::Value;
 

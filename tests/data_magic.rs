@@ -3,9 +3,9 @@
 
 mod common;
 
-use realmgm::magic_realm::data::item_terms::{MagicColour, TileGroup};
 use realmgm::magic_realm::data::seasons;
 use realmgm::magic_realm::data::spells::{self, SpellColour, SpellTarget};
+use realmgm::magic_realm::data::terms::{Colour, TileGroup};
 use serde_json::Value;
 
 /// Our target list for each reference target text.
@@ -42,7 +42,9 @@ fn targets(reference: &str) -> Vec<SpellTarget> {
 
 #[test]
 fn spells_match_the_reference() {
-    let Some(reference) = common::reference_json("magic-realm/spells.json") else { return };
+    let Some(reference) = common::reference_json("magic-realm/spells.json") else {
+        return;
+    };
     let reference = reference.as_array().unwrap();
     let ours = spells::load().unwrap();
     assert_eq!(ours.len(), reference.len());
@@ -50,36 +52,70 @@ fn spells_match_the_reference() {
     assert_eq!(learnable, spells::LEARNABLE);
     for r in reference {
         let name = r["name"].as_str().unwrap();
-        let s = ours.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name} missing"));
+        let s = ours
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
         assert_eq!(Value::Bool(s.learnable()), r["learnable"], "{name}");
         let numeral = s.spell_type.map(|t| t.numeral().to_string());
-        let their_type =
-            r["type"].as_str().filter(|t| !t.is_empty() && *t != "*").map(str::to_string);
+        let their_type = r["type"]
+            .as_str()
+            .filter(|t| !t.is_empty() && *t != "*")
+            .map(str::to_string);
         assert_eq!(numeral, their_type, "{name} type");
         let colour = match s.colour {
             SpellColour::Colour(c) => c.word(),
             SpellColour::Any(_) => "any",
         };
-        assert_eq!(colour, r["color"].as_str().unwrap(), "{name} colour");
-        assert_eq!(s.targets, targets(r["target"].as_str().unwrap()), "{name} targets");
-        assert_eq!(serde_json::to_value(s.duration).unwrap(), r["duration"], "{name} duration");
+        assert_eq!(
+            colour,
+            common::project_colour(r["color"].as_str().unwrap()),
+            "{name} colour"
+        );
+        assert_eq!(
+            s.targets,
+            targets(r["target"].as_str().unwrap()),
+            "{name} targets"
+        );
+        assert_eq!(
+            serde_json::to_value(s.duration).unwrap(),
+            r["duration"],
+            "{name} duration"
+        );
         let attrs = &r["attributes"];
-        let only_in = attrs["clearing_req"].as_str().map(|l| TileGroup::from_letter(l).unwrap());
+        let only_in = attrs["clearing_req"]
+            .as_str()
+            .map(|l| TileGroup::from_letter(l).unwrap());
         assert_eq!(s.only_in, only_in, "{name} clearing");
         match &s.attack {
             Some(a) => {
-                assert_eq!(serde_json::to_value(a.harm).unwrap(), attrs["strength"], "{name} harm");
+                assert_eq!(
+                    serde_json::to_value(a.harm).unwrap(),
+                    attrs["strength"],
+                    "{name} harm"
+                );
                 assert_eq!(
                     i64::from(a.stars),
                     attrs["sharpness"].as_i64().unwrap_or(0),
                     "{name} stars"
                 );
-                assert_eq!(Some(i64::from(a.length)), attrs["length"].as_i64(), "{name} length");
-                assert_eq!(a.speed.map(i64::from), attrs["attack_speed"].as_i64(), "{name} speed");
+                assert_eq!(
+                    Some(i64::from(a.length)),
+                    attrs["length"].as_i64(),
+                    "{name} length"
+                );
+                assert_eq!(
+                    a.speed.map(i64::from),
+                    attrs["attack_speed"].as_i64(),
+                    "{name} speed"
+                );
                 assert_eq!(a.missile, attrs["missile"].is_string(), "{name} missile");
             }
             None => {
-                assert!(attrs["strength"].is_null() || attrs["length"].is_null(), "{name} attack")
+                assert!(
+                    attrs["strength"].is_null() || attrs["length"].is_null(),
+                    "{name} attack"
+                )
             }
         }
         let their_changes = ["ii", "iii", "iv", "v", "vi", "vii", "viii"]
@@ -106,13 +142,18 @@ fn spells_match_the_reference() {
 #[test]
 fn base_game_colour_days_match_the_tables() {
     let data = seasons::load().unwrap();
-    assert_eq!(data.colour_magic(7, None), vec![MagicColour::White, MagicColour::Black]);
-    assert_eq!(data.colour_magic(14, None), vec![MagicColour::Gray]);
-    assert_eq!(data.colour_magic(21, None), vec![MagicColour::Purple]);
-    assert_eq!(data.colour_magic(28, None), vec![MagicColour::Gold]);
-    let coloured: Vec<u8> = (1..=28).filter(|d| !data.colour_magic(*d, None).is_empty()).collect();
+    assert_eq!(
+        data.colour_magic(7, None),
+        vec![Colour::White, Colour::Black]
+    );
+    assert_eq!(data.colour_magic(14, None), vec![Colour::Grey]);
+    assert_eq!(data.colour_magic(21, None), vec![Colour::Purple]);
+    assert_eq!(data.colour_magic(28, None), vec![Colour::Gold]);
+    let coloured: Vec<u8> = (1..=28)
+        .filter(|d| !data.colour_magic(*d, None).is_empty())
+        .collect();
     assert_eq!(coloured, vec![7, 14, 21, 28]);
     let halloween = data.season(12).unwrap();
     assert_eq!(data.colour_magic(7, Some(halloween)).len(), 5);
-    assert_eq!(data.colour_magic(21, Some(halloween)), vec![MagicColour::Purple]);
+    assert_eq!(data.colour_magic(21, Some(halloween)), vec![Colour::Purple]);
 }

@@ -28,3 +28,21 @@ pub fn reference_json(relative: &str) -> Option<serde_json::Value> {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
+
+/// A dwelling as the reference names it (`Guard` is the guard house).
+pub fn reference_dwelling(name: &str) -> realmgm::magic_realm::data::terms::Dwelling {
+    use realmgm::magic_realm::data::terms::Dwelling;
+    match name {
+        "Guard" => Dwelling::GuardHouse,
+        other => Dwelling::from_label(other).unwrap_or_else(|| panic!("unknown dwelling {other}")),
+    }
+}
+
+/// A colour word as the project spells it (the reference writes `gray`).
+pub fn project_colour(word: &str) -> String {
+    match word {
+        "gray" => "grey".to_string(),
+        "GRAY" => "GREY".to_string(),
+        other => other.to_string(),
+    }
+}

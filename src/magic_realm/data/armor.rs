@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{AttackDirection, Strength, counted};
+use super::terms::{AttackDirection, Strength, counted};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "armor.toml";
@@ -112,7 +112,11 @@ impl Armor {
             self.name,
             self.copies,
             self.kind.word(),
-            if self.treasure { " (treasure armour)" } else { "" },
+            if self.treasure {
+                " (treasure armour)"
+            } else {
+                ""
+            },
             self.vulnerability,
             self.weight,
             self.price.intact,
@@ -237,7 +241,10 @@ mod tests {
         let pieces = load().unwrap();
         let helmet = pieces.iter().find(|a| a.name == "Helmet").unwrap();
         assert_eq!(helmet.copies, 6);
-        assert_eq!(helmet.protects(), Protection::Directions(vec![AttackDirection::Smash]));
+        assert_eq!(
+            helmet.protects(),
+            Protection::Directions(vec![AttackDirection::Smash])
+        );
     }
 
     #[test]

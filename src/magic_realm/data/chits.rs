@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{MagicColour, SpellType, TileGroup, join};
+use super::terms::{Colour, Dwelling, MagicType, TileGroup, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "chits.toml";
@@ -34,8 +34,13 @@ pub enum Sound {
 }
 
 impl Sound {
-    pub const ALL: [Sound; 5] =
-        [Sound::Flutter, Sound::Patter, Sound::Slither, Sound::Howl, Sound::Roar];
+    pub const ALL: [Sound; 5] = [
+        Sound::Flutter,
+        Sound::Patter,
+        Sound::Slither,
+        Sound::Howl,
+        Sound::Roar,
+    ];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -59,8 +64,13 @@ pub enum Warning {
 }
 
 impl Warning {
-    pub const ALL: [Warning; 5] =
-        [Warning::Bones, Warning::Dank, Warning::Ruins, Warning::Smoke, Warning::Stink];
+    pub const ALL: [Warning; 5] = [
+        Warning::Bones,
+        Warning::Dank,
+        Warning::Ruins,
+        Warning::Smoke,
+        Warning::Stink,
+    ];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -94,7 +104,7 @@ pub struct WarningChit {
     /// The dwelling revealed with it at setup (valley) or when it turns face
     /// up (woods campfires).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dwelling: Option<String>,
+    pub dwelling: Option<Dwelling>,
     /// Ghosts that start in its clearing.
     #[serde(default)]
     pub ghosts: u8,
@@ -135,11 +145,11 @@ pub struct LostChit {
     pub tiles: TileGroup,
 }
 
-/// A dwelling: a fixed place natives live at or visit.
+/// A dwelling's chit: a fixed place natives live at or visit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Dwelling {
-    pub name: String,
+pub struct DwellingChit {
+    pub name: Dwelling,
     /// The warning chit that reveals it.
     pub warning: String,
     /// The native group that lives here from the start.
@@ -148,7 +158,7 @@ pub struct Dwelling {
     /// Roving native groups that can appear here.
     pub visited_by: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colour_source: Option<MagicColour>,
+    pub colour_source: Option<Colour>,
     /// Sheltered phases may be used here (campfires give none).
     pub shelter: bool,
     /// Small treasures dealt to it at setup.
@@ -168,7 +178,7 @@ pub struct Visitor {
     pub small_treasures: u8,
     /// Spells dealt to the visitor at setup, one of each type.
     #[serde(default)]
-    pub spells: Vec<SpellType>,
+    pub spells: Vec<MagicType>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,7 +219,7 @@ pub struct MapChits {
     pub warning: Vec<WarningChit>,
     pub site: Vec<SiteChit>,
     pub lost: Vec<LostChit>,
-    pub dwelling: Vec<Dwelling>,
+    pub dwelling: Vec<DwellingChit>,
     pub visitor: Vec<Visitor>,
     pub gold_special: Vec<GoldSpecial>,
 }
@@ -222,7 +232,7 @@ pub enum AnyChit<'a> {
     Warning(&'a WarningChit),
     Site(&'a SiteChit),
     Lost(&'a LostChit),
-    Dwelling(&'a Dwelling),
+    Dwelling(&'a DwellingChit),
     Visitor(&'a Visitor),
     GoldSpecial(&'a GoldSpecial),
 }
@@ -234,7 +244,7 @@ impl<'a> AnyChit<'a> {
             AnyChit::Warning(c) => &c.name,
             AnyChit::Site(c) => &c.name,
             AnyChit::Lost(c) => &c.name,
-            AnyChit::Dwelling(c) => &c.name,
+            AnyChit::Dwelling(c) => c.name.label(),
             AnyChit::Visitor(c) => &c.name,
             AnyChit::GoldSpecial(c) => &c.name,
         }
@@ -243,7 +253,10 @@ impl<'a> AnyChit<'a> {
     pub fn describe(&self) -> String {
         match self {
             AnyChit::Sound(c) => {
-                format!("{}: sound chit, summons into clearing {}", c.name, c.clearing)
+                format!(
+                    "{}: sound chit, summons into clearing {}",
+                    c.name, c.clearing
+                )
             }
             AnyChit::Warning(c) => {
                 let mut text = format!("{}: warning chit for {} tiles", c.name, c.tiles.word());
@@ -311,8 +324,10 @@ impl<'a> AnyChit<'a> {
                     GoldSpecialKind::Mission => "mission",
                     GoldSpecialKind::Campaign => "campaign",
                 };
-                let mut text =
-                    format!("{}: {kind} (back: {}), {} days", g.name, g.other_side, g.days);
+                let mut text = format!(
+                    "{}: {kind} (back: {}), {} days",
+                    g.name, g.other_side, g.days
+                );
                 if let Some(n) = g.notoriety {
                     text.push_str(&format!(", notoriety {n}"));
                 }
@@ -344,7 +359,7 @@ impl MapChits {
         all
     }
 
-    pub fn dwelling(&self, name: &str) -> Option<&Dwelling> {
+    pub fn dwelling(&self, name: Dwelling) -> Option<&DwellingChit> {
         self.dwelling.iter().find(|d| d.name == name)
     }
 
@@ -406,7 +421,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
             ));
         }
         warning_sets.insert((w.warning, w.tiles));
-        if let Some(d) = &w.dwelling
+        if let Some(d) = w.dwelling
             && chits.dwelling(d).is_none_or(|dw| dw.warning != w.name)
         {
             return Err(DataError::entry(
@@ -422,7 +437,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
         let revealed = chits
             .warning
             .iter()
-            .any(|w| w.name == d.warning && w.dwelling.as_deref() == Some(&d.name));
+            .any(|w| w.name == d.warning && w.dwelling == Some(d.name));
         if !revealed {
             return Err(DataError::entry(
                 FILE,
@@ -451,7 +466,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
                 FILE,
                 entry,
                 "tiles",
-                "the Lost City and Castle go to cave (C) or mountain (M) tiles",
+                "the Lost City and Castle go to cave or mountain tiles",
             ));
         }
     }
@@ -471,7 +486,9 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
     }
     for g in &chits.gold_special {
         let entry = format!("gold_special \"{}\"", g.name);
-        let back_is_visitor = chits.visitor(&g.other_side).is_some_and(|v| v.other_side == g.name);
+        let back_is_visitor = chits
+            .visitor(&g.other_side)
+            .is_some_and(|v| v.other_side == g.name);
         let back_is_special = chits
             .gold_special
             .iter()
@@ -485,7 +502,12 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
             ));
         }
         if !(1..=28).contains(&g.days) {
-            return Err(DataError::entry(FILE, entry, "days", "between 1 and 28 days"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "days",
+                "between 1 and 28 days",
+            ));
         }
     }
     let counts = [
@@ -496,7 +518,11 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
         ("dwelling", chits.dwelling.len(), DWELLINGS),
         ("visitor", chits.visitor.len(), VISITORS),
         ("gold_special", chits.gold_special.len(), GOLD_SPECIALS),
-        ("warning word and tile group pairs", warning_sets.len(), WARNINGS),
+        (
+            "warning word and tile group pairs",
+            warning_sets.len(),
+            WARNINGS,
+        ),
     ];
     for (what, found, expected) in counts {
         if found != expected {
@@ -513,7 +539,12 @@ fn check_clearing(entry: &str, clearing: u8) -> Result<(), DataError> {
     if (1..=6).contains(&clearing) {
         Ok(())
     } else {
-        Err(DataError::entry(FILE, entry, "clearing", "clearings are numbered 1 to 6"))
+        Err(DataError::entry(
+            FILE,
+            entry,
+            "clearing",
+            "clearings are numbered 1 to 6",
+        ))
     }
 }
 
@@ -528,7 +559,10 @@ mod tests {
             chits.all().len(),
             SOUNDS + WARNINGS + SITES + 2 + DWELLINGS + VISITORS + GOLD_SPECIALS
         );
-        assert_eq!(chits.dwelling("Chapel").unwrap().colour_source, Some(MagicColour::White));
+        assert_eq!(
+            chits.dwelling(Dwelling::Chapel).unwrap().colour_source,
+            Some(Colour::White)
+        );
     }
 
     #[test]

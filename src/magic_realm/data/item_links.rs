@@ -10,15 +10,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::GameData;
+use super::armor;
 use super::chits;
-use super::item_terms::SpellType;
-use super::seasons;
 use super::setup_card;
 use super::spells;
+use super::terms::{Dwelling, MagicType};
 use super::treasures::{self, TreasureEffect, TreasureSize};
 use super::weapons;
-use super::{armor, item_terms};
-use super::GameData;
 use crate::embedded::DataError;
 
 /// Check every reference between the files.
@@ -31,7 +30,6 @@ pub fn check(items: &GameData) -> Result<(), DataError> {
     check_spells(items)?;
     check_chits(items)?;
     check_setup_card(items)?;
-    check_seasons(items)?;
     check_dealing(items)
 }
 
@@ -41,9 +39,18 @@ fn native_groups<'a>(items: &'a GameData) -> BTreeSet<&'a str> {
 
 fn check_holders(items: &GameData) -> Result<(), DataError> {
     let groups = native_groups(items);
-    let dwellings: BTreeSet<&str> = items.chits.dwelling.iter().map(|d| d.name.as_str()).collect();
-    let within: BTreeSet<&str> =
-        items.treasures.iter().filter(|t| t.within.is_some()).map(|t| t.name.as_str()).collect();
+    let dwellings: BTreeSet<&str> = items
+        .chits
+        .dwelling
+        .iter()
+        .map(|d| d.name.label())
+        .collect();
+    let within: BTreeSet<&str> = items
+        .treasures
+        .iter()
+        .filter(|t| t.within.is_some())
+        .map(|t| t.name.as_str())
+        .collect();
     let known = |h: &str| groups.contains(h) || dwellings.contains(h) || within.contains(h);
     let message = |h: &str| {
         format!(
@@ -102,7 +109,13 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
                     .iter()
                     .find(|x| &x.name == item)
                     .map(|x| &x.start)
-                    .or_else(|| items.armor.iter().find(|x| &x.name == item).map(|x| &x.start));
+                    .or_else(|| {
+                        items
+                            .armor
+                            .iter()
+                            .find(|x| &x.name == item)
+                            .map(|x| &x.start)
+                    });
                 match starts_here {
                     None => {
                         return err(
@@ -134,9 +147,12 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
                 }
                 TreasureEffect::Potion { returns_to }
                     if items.chits.visitor(returns_to).is_none()
-                        && items.chits.dwelling(returns_to).is_none() =>
+                        && Dwelling::from_label(returns_to).is_none() =>
                 {
-                    return err(field, format!("\"{returns_to}\" is not a visitor or dwelling"));
+                    return err(
+                        field,
+                        format!("\"{returns_to}\" is not a visitor or dwelling"),
+                    );
                 }
                 _ => {}
             }
@@ -181,7 +197,11 @@ fn check_chits(items: &GameData) -> Result<(), DataError> {
         }
     }
     for g in &items.chits.gold_special {
-        if let Some(name) = g.allies.iter().chain(&g.enemies).find(|n| !groups.contains(n.as_str()))
+        if let Some(name) = g
+            .allies
+            .iter()
+            .chain(&g.enemies)
+            .find(|n| !groups.contains(n.as_str()))
         {
             return Err(DataError::entry(
                 chits::FILE,
@@ -208,18 +228,26 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
         }
     }
     for g in &card.garrison {
-        let home = items.chits.dwelling(&g.dwelling);
+        let home = items.chits.dwelling(g.dwelling);
         if home.is_none_or(|d| d.garrison.as_deref() != Some(g.group.as_str())) {
             return Err(DataError::entry(
                 file,
                 format!("garrison \"{}\"", g.group),
                 "dwelling",
-                format!("chits.toml has no dwelling \"{}\" with this garrison", g.dwelling),
+                format!(
+                    "chits.toml has no dwelling \"{}\" with this garrison",
+                    g.dwelling
+                ),
             ));
         }
     }
     for n in &card.native_box {
-        if !items.chits.dwelling.iter().any(|d| d.visited_by.contains(&n.group)) {
+        if !items
+            .chits
+            .dwelling
+            .iter()
+            .any(|d| d.visited_by.contains(&n.group))
+        {
             return Err(DataError::entry(
                 file,
                 format!("native_box \"{}\"", n.group),
@@ -231,7 +259,10 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
     for v in &card.visitor_box {
         for (i, place) in v.places.iter().enumerate() {
             let is_site = items.chits.site(place).is_some();
-            let is_within = items.treasures.iter().any(|t| &t.name == place && t.within.is_some());
+            let is_within = items
+                .treasures
+                .iter()
+                .any(|t| &t.name == place && t.within.is_some());
             if !is_site && !is_within {
                 return Err(DataError::entry(
                     file,
@@ -245,32 +276,22 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
     Ok(())
 }
 
-fn check_seasons(items: &GameData) -> Result<(), DataError> {
-    for s in &items.seasons.season {
-        for (field, list) in [("food_and_ale", &s.food_and_ale), ("escort_party", &s.escort_party)]
-        {
-            if let Some((i, d)) =
-                list.iter().enumerate().find(|(_, d)| items.chits.dwelling(d).is_none())
-            {
-                return Err(DataError::entry(
-                    seasons::FILE,
-                    format!("season \"{}\"", s.name),
-                    format!("{field}[{i}]"),
-                    format!("\"{d}\" is not a dwelling in chits.toml"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The standard setup deals every ordinary treasure exactly once and never
 /// more spells of a type than exist.
 fn check_dealing(items: &GameData) -> Result<(), DataError> {
     let card = &items.setup_card;
-    let ordinary =
-        |size| items.treasures.iter().filter(|t| t.size == size && t.within.is_none()).count();
-    let within: Vec<_> = items.treasures.iter().filter_map(|t| t.within.as_ref()).collect();
+    let ordinary = |size| {
+        items
+            .treasures
+            .iter()
+            .filter(|t| t.size == size && t.within.is_none())
+            .count()
+    };
+    let within: Vec<_> = items
+        .treasures
+        .iter()
+        .filter_map(|t| t.within.as_ref())
+        .collect();
     let into_within: usize = within.iter().map(|w| usize::from(w.large_treasures)).sum();
     let large_to_sites: usize = card.site_box.iter().map(|b| usize::from(b.large)).sum();
     if large_to_sites + into_within != ordinary(TreasureSize::Large) + within.len() {
@@ -283,10 +304,28 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
             ),
         ));
     }
-    let small_dealt: usize = card.site_box.iter().map(|b| usize::from(b.small)).sum::<usize>()
-        + card.native_box.iter().map(|b| usize::from(b.small_treasures)).sum::<usize>()
-        + items.chits.dwelling.iter().map(|d| usize::from(d.small_treasures)).sum::<usize>()
-        + items.chits.visitor.iter().map(|v| usize::from(v.small_treasures)).sum::<usize>();
+    let small_dealt: usize = card
+        .site_box
+        .iter()
+        .map(|b| usize::from(b.small))
+        .sum::<usize>()
+        + card
+            .native_box
+            .iter()
+            .map(|b| usize::from(b.small_treasures))
+            .sum::<usize>()
+        + items
+            .chits
+            .dwelling
+            .iter()
+            .map(|d| usize::from(d.small_treasures))
+            .sum::<usize>()
+        + items
+            .chits
+            .visitor
+            .iter()
+            .map(|v| usize::from(v.small_treasures))
+            .sum::<usize>();
     if small_dealt != ordinary(TreasureSize::Small) {
         return Err(DataError::file(
             setup_card::FILE,
@@ -296,11 +335,14 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
             ),
         ));
     }
-    let mut dealt: BTreeMap<SpellType, usize> = BTreeMap::new();
+    let mut dealt: BTreeMap<MagicType, usize> = BTreeMap::new();
     let site_spells = card.site_box.iter().flat_map(|b| b.spells.iter());
     let visitor_spells = items.chits.visitor.iter().flat_map(|v| v.spells.iter());
-    let treasure_spells =
-        items.treasures.iter().flat_map(|t| t.effects.iter()).flat_map(|e| match e {
+    let treasure_spells = items
+        .treasures
+        .iter()
+        .flat_map(|t| t.effects.iter())
+        .flat_map(|e| match e {
             TreasureEffect::Spells { spells, .. } => spells.as_slice(),
             _ => &[],
         });
@@ -308,13 +350,17 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
         *dealt.entry(*t).or_default() += 1;
     }
     for (spell_type, count) in dealt {
-        let available = items.spells.iter().filter(|s| s.spell_type == Some(spell_type)).count();
+        let available = items
+            .spells
+            .iter()
+            .filter(|s| s.spell_type == Some(spell_type))
+            .count();
         if count > available {
             return Err(DataError::file(
                 setup_card::FILE,
                 format!(
                     "setup deals {count} spells of type {} but spells.toml has only {available}",
-                    item_terms::SpellType::numeral(spell_type)
+                    spell_type.numeral()
                 ),
             ));
         }
@@ -347,15 +393,6 @@ mod tests {
     }
 
     #[test]
-    fn unknown_season_destination_is_refused() {
-        let mut data = loaded();
-        data.seasons.season[3].escort_party[1] = "Castle".to_string();
-        let err = check(&data).unwrap_err();
-        assert_eq!(err.file, seasons::FILE);
-        assert_eq!(err.field.as_deref(), Some("escort_party[1]"));
-    }
-
-    #[test]
     fn a_treasure_dealt_twice_breaks_the_totals() {
         let mut data = loaded();
         data.setup_card.site_box[0].small += 1;
@@ -367,7 +404,11 @@ mod tests {
     #[test]
     fn unbound_treasure_spell_is_refused() {
         let mut data = loaded();
-        let carpet = data.spells.iter_mut().find(|s| s.name == "Flying Carpet Spell").unwrap();
+        let carpet = data
+            .spells
+            .iter_mut()
+            .find(|s| s.name == "Flying Carpet Spell")
+            .unwrap();
         carpet.treasure = Some("Lucky Charm".to_string());
         let err = check(&data).unwrap_err();
         assert_eq!(err.file, treasures::FILE);

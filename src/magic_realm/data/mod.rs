@@ -12,7 +12,6 @@
 pub mod armor;
 pub mod chits;
 pub mod item_links;
-pub mod item_terms;
 pub mod seasons;
 pub mod setup_card;
 pub mod spells;
@@ -28,7 +27,7 @@ pub mod horses;
 mod links;
 pub mod monsters;
 pub mod natives;
-pub mod stats;
+pub mod terms;
 pub mod tiles;
 
 /// The whole original game.

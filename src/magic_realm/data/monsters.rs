@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{DenizenSide, Harm, Strength};
+use super::terms::{DenizenSide, Harm, Strength};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "monsters.toml";

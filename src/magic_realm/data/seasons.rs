@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{MagicColour, join};
+use super::terms::{Colour, Dwelling, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "seasons.toml";
@@ -32,7 +32,7 @@ pub struct Calendar {
 pub struct ColourDay {
     pub day: u8,
     /// Colours without the Seasons rule.
-    pub colours: Vec<MagicColour>,
+    pub colours: Vec<Colour>,
     /// With the Seasons rule this day takes the season's colours instead.
     #[serde(default)]
     pub seasonal: bool,
@@ -127,8 +127,10 @@ pub struct WeatherWeek {
 
 impl WeatherWeek {
     fn describe(&self) -> String {
-        let mut text =
-            format!("{}: {} days, {}B+{}S", self.name, self.days, self.basic, self.sunlight);
+        let mut text = format!(
+            "{}: {} days, {}B+{}S",
+            self.name, self.days, self.basic, self.sunlight
+        );
         if self.sheltered > 0 {
             text.push_str(&format!("+{}Sh", self.sheltered));
         }
@@ -166,15 +168,15 @@ pub struct Season {
     pub number: u8,
     pub name: String,
     /// Colour magic everywhere on the 7th day of the month.
-    pub seventh_day: Vec<MagicColour>,
+    pub seventh_day: Vec<Colour>,
     /// Victory points a character needs per month of play.
     pub vp_per_month: u8,
     /// Move phases a mountain clearing costs to enter.
     pub mountain_cost: u8,
     /// Food and Ale mission destinations (dwellings).
-    pub food_and_ale: Vec<String>,
+    pub food_and_ale: Vec<Dwelling>,
     /// Escort Party mission destinations (dwellings).
-    pub escort_party: Vec<String>,
+    pub escort_party: Vec<Dwelling>,
     /// Gold per clearing of route for finishing a mission this month.
     pub reward: u8,
     pub weather: SeasonWeather,
@@ -190,8 +192,8 @@ impl Season {
             join(self.seventh_day.iter().map(|c| c.word())),
             self.vp_per_month,
             self.mountain_cost,
-            join(&self.food_and_ale),
-            join(&self.escort_party),
+            join(self.food_and_ale.iter().map(|d| d.label())),
+            join(self.escort_party.iter().map(|d| d.label())),
             self.reward,
             w.clear.describe(),
             w.showers.describe(),
@@ -218,13 +220,20 @@ impl Seasons {
 
     /// Season by its number 1–13.
     pub fn season(&self, number: u8) -> Option<&Season> {
-        self.season.iter().find(|s| s.number == number && number > 0)
+        self.season
+            .iter()
+            .find(|s| s.number == number && number > 0)
     }
 
     /// The colours present in every clearing on `day_of_month` (1–28);
     /// `season` is `None` without the Seasons rule.
-    pub fn colour_magic(&self, day_of_month: u8, season: Option<&Season>) -> Vec<MagicColour> {
-        match self.calendar.colour_days.iter().find(|c| c.day == day_of_month) {
+    pub fn colour_magic(&self, day_of_month: u8, season: Option<&Season>) -> Vec<Colour> {
+        match self
+            .calendar
+            .colour_days
+            .iter()
+            .find(|c| c.day == day_of_month)
+        {
             None => Vec::new(),
             Some(c) if c.seasonal => {
                 season.map_or_else(|| c.colours.clone(), |s| s.seventh_day.clone())
@@ -236,7 +245,11 @@ impl Seasons {
     /// The weather for the higher of the die and the weather chit.
     pub fn weather_for(&self, die: u8, chit: u8) -> Option<WeatherKind> {
         let high = die.max(chit);
-        self.weather.results.iter().find(|r| (r.from..=r.to).contains(&high)).map(|r| r.weather)
+        self.weather
+            .results
+            .iter()
+            .find(|r| (r.from..=r.to).contains(&high))
+            .map(|r| r.weather)
     }
 }
 
@@ -313,7 +326,12 @@ pub fn parse(text: &str) -> Result<Seasons, DataError> {
             ));
         }
         if s.seventh_day.is_empty() {
-            return Err(DataError::entry(FILE, entry, "seventh_day", "name at least one colour"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "seventh_day",
+                "name at least one colour",
+            ));
         }
         if !(2..=4).contains(&s.mountain_cost) {
             return Err(DataError::entry(
@@ -323,9 +341,12 @@ pub fn parse(text: &str) -> Result<Seasons, DataError> {
                 "mountains cost 2 to 4 phases",
             ));
         }
-        for kind in
-            [WeatherKind::Clear, WeatherKind::Showers, WeatherKind::Storm, WeatherKind::Special]
-        {
+        for kind in [
+            WeatherKind::Clear,
+            WeatherKind::Showers,
+            WeatherKind::Storm,
+            WeatherKind::Special,
+        ] {
             let week = s.weather.get(kind);
             let field = format!("weather.{}", format!("{kind:?}").to_lowercase());
             if !(1..=cal.days_per_week).contains(&week.days) {
@@ -365,12 +386,15 @@ mod tests {
     #[test]
     fn colour_days_follow_the_rule() {
         let data = load().unwrap();
-        assert_eq!(data.colour_magic(7, None), vec![MagicColour::White, MagicColour::Black]);
+        assert_eq!(
+            data.colour_magic(7, None),
+            vec![Colour::White, Colour::Black]
+        );
         let autumn = data.season(11).unwrap();
         assert_eq!(autumn.name, "Autumn");
-        assert_eq!(data.colour_magic(7, Some(autumn)), vec![MagicColour::Purple]);
-        assert_eq!(data.colour_magic(14, Some(autumn)), vec![MagicColour::Gray]);
-        assert_eq!(data.colour_magic(28, None), vec![MagicColour::Gold]);
+        assert_eq!(data.colour_magic(7, Some(autumn)), vec![Colour::Purple]);
+        assert_eq!(data.colour_magic(14, Some(autumn)), vec![Colour::Grey]);
+        assert_eq!(data.colour_magic(28, None), vec![Colour::Gold]);
         assert!(data.colour_magic(3, None).is_empty());
     }
 

@@ -16,7 +16,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::chits::{Sound, Warning};
-use super::item_terms::{SpellType, TileGroup, join};
+use super::terms::{Dwelling, MagicType, TileGroup, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "setup_card.toml";
@@ -125,7 +125,7 @@ pub struct SiteBox {
     pub small: u8,
     /// Spells dealt to the site, one per entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub spells: Vec<SpellType>,
+    pub spells: Vec<MagicType>,
 }
 
 /// A box of monsters summoned by map chits.
@@ -155,7 +155,7 @@ pub struct NativeBox {
 #[serde(deny_unknown_fields)]
 pub struct Garrison {
     pub group: String,
-    pub dwelling: String,
+    pub dwelling: Dwelling,
     pub row: u8,
 }
 
@@ -205,14 +205,22 @@ impl SetupCard {
             monster_boxes: self.monster_box.iter().filter(|b| b.row == roll).collect(),
             natives: self.native_box.iter().filter(|b| b.row == roll).collect(),
             garrisons: self.garrison.iter().filter(|b| b.row == roll).collect(),
-            visitor_boxes: if roll == 6 { self.visitor_box.iter().collect() } else { Vec::new() },
+            visitor_boxes: if roll == 6 {
+                self.visitor_box.iter().collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
     /// Every monster name on the card, guardians included, once each.
     pub fn monster_names(&self) -> BTreeSet<&str> {
         let mut names: BTreeSet<&str> = self.site_box.iter().map(|b| b.guardian.as_str()).collect();
-        names.extend(self.monster_box.iter().flat_map(|b| b.monsters.iter().map(String::as_str)));
+        names.extend(
+            self.monster_box
+                .iter()
+                .flat_map(|b| b.monsters.iter().map(String::as_str)),
+        );
         names.extend(self.prowl_every_day.iter().map(String::as_str));
         names
     }
@@ -251,7 +259,11 @@ impl Row<'_> {
         for v in &self.visitor_boxes {
             let mut at: Vec<String> = v.leader_of.iter().map(|g| format!("{g} leader")).collect();
             at.extend(v.places.iter().cloned());
-            lines.push(format!("  visitor box {}: comes out at {}", v.name, at.join(" or ")));
+            lines.push(format!(
+                "  visitor box {}: comes out at {}",
+                v.name,
+                at.join(" or ")
+            ));
         }
         lines.join("\n")
     }
@@ -276,10 +288,20 @@ pub fn parse(text: &str) -> Result<SetupCard, DataError> {
         let entry = format!("site_box \"{}\"", b.site);
         check_row(&entry, b.row)?;
         if !sites.insert(b.site.as_str()) {
-            return Err(DataError::entry(FILE, entry, "site", "each site has one box"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "site",
+                "each site has one box",
+            ));
         }
         if b.large == 0 && b.small == 0 {
-            return Err(DataError::entry(FILE, entry, "large", "every site gets treasures"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "large",
+                "every site gets treasures",
+            ));
         }
     }
     let mut names = BTreeSet::new();
@@ -287,7 +309,12 @@ pub fn parse(text: &str) -> Result<SetupCard, DataError> {
         let entry = format!("monster_box \"{}\"", b.name);
         check_row(&entry, b.row)?;
         if !names.insert(b.name.as_str()) {
-            return Err(DataError::entry(FILE, entry, "name", "two boxes share this name"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "name",
+                "two boxes share this name",
+            ));
         }
         if b.summoned_by.is_empty() {
             return Err(DataError::entry(
@@ -374,7 +401,12 @@ fn check_row(entry: &str, row: u8) -> Result<(), DataError> {
     if (1..=6).contains(&row) {
         Ok(())
     } else {
-        Err(DataError::entry(FILE, entry, "row", "rows are monster rolls 1 to 6"))
+        Err(DataError::entry(
+            FILE,
+            entry,
+            "row",
+            "rows are monster rolls 1 to 6",
+        ))
     }
 }
 
@@ -416,7 +448,10 @@ mod tests {
     fn bad_chit_word_names_the_field() {
         let text = TEXT.replacen("\"Flutter\"", "\"Whisper\"", 1);
         let err = parse(&text).unwrap_err();
-        assert!(err.field.as_deref().unwrap().contains("summoned_by"), "{err}");
+        assert!(
+            err.field.as_deref().unwrap().contains("summoned_by"),
+            "{err}"
+        );
         assert!(err.message.contains("Whisper"), "{err}");
     }
 }

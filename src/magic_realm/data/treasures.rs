@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::chits::Warning;
-use super::item_terms::{
-    Activity, AttackDirection, MagicColour, RollTable, SpellType, Strength, TileGroup, join,
+use super::terms::{
+    Activity, AttackDirection, Colour, MagicType, Place, Roll, Strength, TileGroup, join,
 };
 use crate::embedded::{DataError, parse_toml};
 
@@ -130,39 +130,6 @@ impl SiteResult {
     }
 }
 
-/// Where an effect applies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Place {
-    #[default]
-    Anywhere,
-    /// In a clearing of this tile group (mountain or cave).
-    Mountain,
-    Cave,
-    /// In the tile holding the Lost City.
-    LostCityTile,
-    /// In the tile holding the Lost Castle.
-    LostCastleTile,
-    /// In the Ruins tile or a tile with a Ruins warning chit.
-    Ruins,
-    /// In the clearing where the treasure lies (a site card).
-    ItsClearing,
-}
-
-impl Place {
-    fn phrase(self) -> &'static str {
-        match self {
-            Place::Anywhere => "",
-            Place::Mountain => " in mountain clearings",
-            Place::Cave => " in cave clearings",
-            Place::LostCityTile => " in the Lost City's tile",
-            Place::LostCastleTile => " in the Lost Castle's tile",
-            Place::Ruins => " in Ruins tiles",
-            Place::ItsClearing => " in its clearing",
-        }
-    }
-}
-
 /// Who a die modifier touches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -189,7 +156,7 @@ pub enum TreasureEffect {
     /// Add `delta` to rolls on a table.
     DieModifier {
         delta: i8,
-        table: RollTable,
+        table: Roll,
         #[serde(default)]
         place: Place,
         #[serde(default)]
@@ -197,7 +164,7 @@ pub enum TreasureEffect {
     },
     /// Roll one die instead of two on a table.
     OneDie {
-        table: RollTable,
+        table: Roll,
     },
     /// One more phase of an activity each day.
     ExtraPhase {
@@ -217,13 +184,13 @@ pub enum TreasureEffect {
     },
     /// Supplies colour magic in its clearing.
     ColourSource {
-        colour: MagicColour,
+        colour: Colour,
     },
     /// An artifact or spell book: usable as a Magic chit of its types and
     /// holding one spell of each listed type at setup.
     Spells {
         holder: SpellHolder,
-        spells: Vec<SpellType>,
+        spells: Vec<MagicType>,
     },
     /// Carries one spell of its own, named in spells.toml.
     BuiltInSpell {
@@ -290,7 +257,7 @@ pub enum TreasureEffect {
     },
     /// Roll on a table when used.
     RollOnTable {
-        table: RollTable,
+        table: Roll,
     },
     AddSharpness {
         stars: u8,
@@ -319,7 +286,12 @@ impl TreasureEffect {
     pub fn phrase(&self) -> String {
         use TreasureEffect as E;
         match self {
-            E::DieModifier { delta, table, place, affects } => {
+            E::DieModifier {
+                delta,
+                table,
+                place,
+                affects,
+            } => {
                 let who = match affects {
                     Affects::Owner => "",
                     Affects::EveryoneInItsClearing => " for every character in its clearing",
@@ -342,16 +314,25 @@ impl TreasureEffect {
                 join(spells.iter().map(|t| t.numeral()))
             ),
             E::BuiltInSpell { spell } => format!("carries the spell {spell}"),
-            E::Armor { protects, vulnerability, destroyed_price } => {
-                let price =
-                    destroyed_price.map(|p| format!(", {p} gold if destroyed")).unwrap_or_default();
+            E::Armor {
+                protects,
+                vulnerability,
+                destroyed_price,
+            } => {
+                let price = destroyed_price
+                    .map(|p| format!(", {p} gold if destroyed"))
+                    .unwrap_or_default();
                 format!(
                     "{vulnerability} armour against {}{price}",
                     join(protects.iter().map(|d| d.word()))
                 )
             }
             E::Potion { returns_to } => format!("used once, then back to {returns_to}"),
-            E::MissileAttack { harm, stars, length } => {
+            E::MissileAttack {
+                harm,
+                stars,
+                length,
+            } => {
                 format!(
                     "one missile attack {harm}{} length {length}",
                     "*".repeat(usize::from(*stars))
@@ -443,8 +424,11 @@ impl Treasure {
                 text.push_str(&format!("\n  holds: {}", join(inside)));
             }
             if !w.table.is_empty() {
-                let rows =
-                    w.table.iter().enumerate().map(|(i, r)| format!("{} {}", i + 1, r.word()));
+                let rows = w
+                    .table
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| format!("{} {}", i + 1, r.word()));
                 text.push_str(&format!("\n  search table: {}", join(rows)));
             }
         }
@@ -488,7 +472,12 @@ pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
             return Err(DataError::entry(FILE, entry, "name", "appears twice"));
         }
         if t.summary.trim().is_empty() {
-            return Err(DataError::entry(FILE, entry, "summary", "write a short summary"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "summary",
+                "write a short summary",
+            ));
         }
         match &t.within {
             Some(w) => {
@@ -541,7 +530,10 @@ pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
             }
         }
     }
-    let large = treasures.iter().filter(|t| t.size == TreasureSize::Large).count();
+    let large = treasures
+        .iter()
+        .filter(|t| t.size == TreasureSize::Large)
+        .count();
     if treasures.len() != TREASURES || large != LARGE || numbers.len() != WITHIN {
         return Err(DataError::file(
             FILE,
@@ -592,7 +584,10 @@ mod tests {
         let treasures = load().unwrap();
         assert_eq!(treasures.len(), TREASURES);
         let charm = treasures.iter().find(|t| t.name == "Lucky Charm").unwrap();
-        assert_eq!(charm.effects, vec![TreasureEffect::OneDie { table: RollTable::All }]);
+        assert_eq!(
+            charm.effects,
+            vec![TreasureEffect::OneDie { table: Roll::All }]
+        );
     }
 
     #[test]
@@ -600,7 +595,13 @@ mod tests {
         let text = TEXT.replacen("delta = -1", "delta = -3", 1);
         let err = parse(&text).unwrap_err();
         assert_eq!(err.file, FILE);
-        assert!(err.entry.as_deref().unwrap().starts_with("treasure \"Map of"), "{err}");
+        assert!(
+            err.entry
+                .as_deref()
+                .unwrap()
+                .starts_with("treasure \"Map of"),
+            "{err}"
+        );
         assert_eq!(err.field.as_deref(), Some("effects[0]"), "{err}");
     }
 

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{Strength, counted};
+use super::terms::{Strength, counted};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "weapons.toml";
@@ -66,10 +66,15 @@ pub struct WeaponSide {
 impl WeaponSide {
     /// The printed form, e.g. `H6*` or `(none) 6`.
     pub fn printed(&self) -> String {
-        let harm =
-            if self.harm.is_negligible() { "(none) ".to_string() } else { self.harm.to_string() };
+        let harm = if self.harm.is_negligible() {
+            "(none) ".to_string()
+        } else {
+            self.harm.to_string()
+        };
         let speed = self.speed.map(|s| s.to_string()).unwrap_or_default();
-        format!("{harm}{speed}{}", "*".repeat(usize::from(self.stars))).trim().to_string()
+        format!("{harm}{speed}{}", "*".repeat(usize::from(self.stars)))
+            .trim()
+            .to_string()
     }
 }
 
@@ -155,10 +160,20 @@ pub fn parse(text: &str) -> Result<Vec<Weapon>, DataError> {
             ));
         }
         if w.length > 20 {
-            return Err(DataError::entry(FILE, entry, "length", "lengths run from 0 to 20"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "length",
+                "lengths run from 0 to 20",
+            ));
         }
         if w.start.is_empty() {
-            return Err(DataError::entry(FILE, entry, "start", "list one holder per counter"));
+            return Err(DataError::entry(
+                FILE,
+                entry,
+                "start",
+                "list one holder per counter",
+            ));
         }
         for (field, side) in [("unalerted", &w.unalerted), ("alerted", &w.alerted)] {
             if side.stars > 3 {
@@ -226,7 +241,10 @@ mod tests {
         let text = TEXT.replacen("stars = 2", "stars = 9", 1);
         let err = parse(&text).unwrap_err();
         assert_eq!(err.file, FILE);
-        assert!(err.entry.as_deref().unwrap().starts_with("weapon \""), "{err}");
+        assert!(
+            err.entry.as_deref().unwrap().starts_with("weapon \""),
+            "{err}"
+        );
         assert!(err.field.as_deref().unwrap().ends_with(".stars"), "{err}");
     }
 
