@@ -35,10 +35,7 @@ fn group_name(reference_key: &str) -> &'static str {
 }
 
 fn armor_name(reference: &Value) -> String {
-    match reference.as_str().unwrap() {
-        "Armor" => "Suit of Armor".to_string(),
-        other => other.to_string(),
-    }
+    reference.as_str().unwrap().to_string()
 }
 
 fn strength(letter: &Value) -> Option<Strength> {

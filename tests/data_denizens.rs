@@ -105,10 +105,11 @@ fn monster_for<'a>(monsters: &'a [Monster], r: &Value) -> &'a Monster {
 fn counter_start(r: &Value) -> CounterStart {
     let start = r["setup_start"].as_str().unwrap();
     if let Some(name) = start.strip_suffix(" Box") {
-        CounterStart::Box {
-            name: name.to_string(),
-            section: u8_of(&r["setup_box_num"]),
-        }
+        let name = match u8_of(&r["setup_box_num"]) {
+            Some(number) => format!("{name} {number}"),
+            None => name.to_string(),
+        };
+        CounterStart::Box { name }
     } else if start == "Bones V" {
         CounterStart::Ghosts
     } else {

@@ -237,8 +237,14 @@ fn setup_card_matches_the_reference() {
             .map(|s| s.as_str().unwrap().to_lowercase())
             .collect();
         assert_eq!(summoners, theirs_summoners, "{}", ours.name);
+        // The two printings of the wolf are `Wolf A` and `Wolf B` here.
+        let kinds: Vec<&str> = ours
+            .monsters
+            .iter()
+            .map(|m| m.trim_end_matches(" A").trim_end_matches(" B"))
+            .collect();
         assert_eq!(
-            serde_json::to_value(&ours.monsters).unwrap(),
+            serde_json::to_value(kinds).unwrap(),
             theirs["initial_contents"],
             "{}",
             ours.name

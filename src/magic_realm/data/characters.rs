@@ -21,10 +21,6 @@ const TEXT: &str = include_str!("characters.toml");
 pub const COUNT: usize = 16;
 /// Action chits per character.
 pub const CHIT_COUNT: usize = 12;
-/// The four visitors a character can have a relationship with, besides the
-/// nine native groups.
-pub const VISITORS: [&str; 4] = ["Scholar", "Shaman", "Warlock", "Crone"];
-
 /// What an action chit is used for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]

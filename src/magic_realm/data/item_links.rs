@@ -1,10 +1,10 @@
-//! Checks between the item, magic, map-chit, setup-card and season files:
+//! Checks between the item, magic, map-chit and setup-card files:
 //! every holder, spell, dwelling, visitor and native-group name one file
 //! uses must exist in another, and the setup card must deal out exactly the
 //! treasures and no more spells of a type than exist.
 //!
-//! Names of monsters, natives and horses are checked by `data::load` against
-//! their own files; here native groups are checked against the setup card.
+//! Names of monsters, natives, horses and the native groups named by map
+//! chits and the setup card are checked in `cross_checks`.
 //!
 //! Rules: TABLES.md §3.1 (what each holder gets at setup), §6.2, §7.3.
 
@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::GameData;
 use super::armor;
-use super::chits;
 use super::setup_card;
 use super::spells;
 use super::terms::{Dwelling, MagicType};
@@ -28,13 +27,14 @@ pub fn check(items: &GameData) -> Result<(), DataError> {
     check_holders(items)?;
     check_treasures(items)?;
     check_spells(items)?;
-    check_chits(items)?;
     check_setup_card(items)?;
     check_dealing(items)
 }
 
-fn native_groups<'a>(items: &'a GameData) -> BTreeSet<&'a str> {
-    items.setup_card.native_groups()
+/// The native groups' names as natives.toml spells them: the one spelling
+/// every other file uses.
+fn native_groups(items: &GameData) -> BTreeSet<&str> {
+    items.natives.iter().map(|g| g.name.as_str()).collect()
 }
 
 fn check_holders(items: &GameData) -> Result<(), DataError> {
@@ -54,7 +54,7 @@ fn check_holders(items: &GameData) -> Result<(), DataError> {
     let known = |h: &str| groups.contains(h) || dwellings.contains(h) || within.contains(h);
     let message = |h: &str| {
         format!(
-            "\"{h}\" is not a dwelling (chits.toml), a native group (setup_card.toml) or a treasure within a treasure"
+            "\"{h}\" is not a dwelling (chits.toml), a native group (natives.toml) or a treasure within a treasure"
         )
     };
     for w in &items.weapons {
@@ -91,7 +91,7 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
         {
             return err(
                 "fame_buyer".into(),
-                format!("\"{group}\" is not a native group on the setup card"),
+                format!("\"{group}\" is not a native group in natives.toml"),
             );
         }
         for visitor in t.visitor_prices.keys() {
@@ -178,37 +178,6 @@ fn check_spells(items: &GameData) -> Result<(), DataError> {
                     format!("treasure \"{treasure}\" does not carry this spell"),
                 ));
             }
-        }
-    }
-    Ok(())
-}
-
-fn check_chits(items: &GameData) -> Result<(), DataError> {
-    let groups = native_groups(items);
-    for d in &items.chits.dwelling {
-        let names = d.garrison.iter().chain(&d.visited_by);
-        if let Some(g) = names.into_iter().find(|g| !groups.contains(g.as_str())) {
-            return Err(DataError::entry(
-                chits::FILE,
-                format!("dwelling \"{}\"", d.name),
-                "visited_by",
-                format!("\"{g}\" is not a native group on the setup card"),
-            ));
-        }
-    }
-    for g in &items.chits.gold_special {
-        if let Some(name) = g
-            .allies
-            .iter()
-            .chain(&g.enemies)
-            .find(|n| !groups.contains(n.as_str()))
-        {
-            return Err(DataError::entry(
-                chits::FILE,
-                format!("gold_special \"{}\"", g.name),
-                "allies",
-                format!("\"{name}\" is not a native group on the setup card"),
-            ));
         }
     }
     Ok(())

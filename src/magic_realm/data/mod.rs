@@ -11,6 +11,7 @@
 
 pub mod armor;
 pub mod chits;
+mod cross_checks;
 pub mod item_links;
 pub mod seasons;
 pub mod setup_card;
@@ -72,6 +73,7 @@ pub fn load() -> Result<GameData, DataError> {
     };
     links::check_denizens(&data)?;
     item_links::check(&data)?;
+    cross_checks::check(&data)?;
     Ok(data)
 }
 
