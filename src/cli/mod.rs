@@ -7,6 +7,7 @@ mod campaign;
 mod data;
 mod item_views;
 mod orders;
+mod setup;
 mod show_denizens;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         command: BoardCommand,
     },
+    /// Set up a game from a seed and print the GM's setup sheet.
+    Setup {
+        #[command(subcommand)]
+        command: SetupCommand,
+    },
     /// Read orders as the daemon will.
     Orders {
         #[command(subcommand)]
@@ -68,6 +74,12 @@ enum DataCommand {
 enum BoardCommand {
     /// Show the board of a seed or of a placement file, e.g. `board show --seed 7 --svg map.svg`.
     Show(board::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum SetupCommand {
+    /// The setup sheet of a seed, e.g. `setup show --seed 7 --character Amazon --svg map.svg`.
+    Show(setup::ShowArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,6 +123,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Board {
             command: BoardCommand::Show(args),
         } => board::show(&args),
+        Command::Setup {
+            command: SetupCommand::Show(args),
+        } => setup::show(&args),
         Command::Orders {
             command: OrdersCommand::Parse(args),
         } => orders::parse(&args),
