@@ -5,9 +5,10 @@
 mod common;
 
 use realmgm::magic_realm::data::characters::{
-    Activity, Advantage, Character, ChitAction, Relationship, Roll, StartLocation,
+    Advantage, Character, ChitAction, Relationship, StartLocation,
 };
-use realmgm::magic_realm::data::{self, stats::MagicType, stats::Strength};
+use realmgm::magic_realm::data::terms::{Activity, MagicType, Roll, Strength};
+use realmgm::magic_realm::data::{self};
 use serde_json::Value;
 
 fn characters() -> Vec<Character> {
@@ -34,10 +35,7 @@ fn group_name(reference_key: &str) -> &'static str {
 }
 
 fn armor_name(reference: &Value) -> String {
-    match reference.as_str().unwrap() {
-        "Armor" => "Suit of Armor".to_string(),
-        other => other.to_string(),
-    }
+    reference.as_str().unwrap().to_string()
 }
 
 fn strength(letter: &Value) -> Option<Strength> {

@@ -6,8 +6,8 @@ mod common;
 
 use realmgm::magic_realm::data::horses::{Horse, HorseKind, HorseStart};
 use realmgm::magic_realm::data::monsters::{CounterStart, Monster, MonsterTrait};
-use realmgm::magic_realm::data::natives::{Dwelling, Hire};
-use realmgm::magic_realm::data::stats::{DenizenSide, Harm, MagicType, Strength};
+use realmgm::magic_realm::data::natives::Hire;
+use realmgm::magic_realm::data::terms::{DenizenSide, Dwelling, Harm, MagicType, Strength};
 use realmgm::magic_realm::data::{self, GameData};
 use serde_json::Value;
 
@@ -105,10 +105,11 @@ fn monster_for<'a>(monsters: &'a [Monster], r: &Value) -> &'a Monster {
 fn counter_start(r: &Value) -> CounterStart {
     let start = r["setup_start"].as_str().unwrap();
     if let Some(name) = start.strip_suffix(" Box") {
-        CounterStart::Box {
-            name: name.to_string(),
-            section: u8_of(&r["setup_box_num"]),
-        }
+        let name = match u8_of(&r["setup_box_num"]) {
+            Some(number) => format!("{name} {number}"),
+            None => name.to_string(),
+        };
+        CounterStart::Box { name }
     } else if start == "Bones V" {
         CounterStart::Ghosts
     } else {

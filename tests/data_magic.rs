@@ -3,9 +3,9 @@
 
 mod common;
 
-use realmgm::magic_realm::data::item_terms::{MagicColour, TileGroup};
 use realmgm::magic_realm::data::seasons;
 use realmgm::magic_realm::data::spells::{self, SpellColour, SpellTarget};
+use realmgm::magic_realm::data::terms::{Colour, TileGroup};
 use serde_json::Value;
 
 /// Our target list for each reference target text.
@@ -67,7 +67,11 @@ fn spells_match_the_reference() {
             SpellColour::Colour(c) => c.word(),
             SpellColour::Any(_) => "any",
         };
-        assert_eq!(colour, r["color"].as_str().unwrap(), "{name} colour");
+        assert_eq!(
+            colour,
+            common::project_colour(r["color"].as_str().unwrap()),
+            "{name} colour"
+        );
         assert_eq!(
             s.targets,
             targets(r["target"].as_str().unwrap()),
@@ -140,19 +144,16 @@ fn base_game_colour_days_match_the_tables() {
     let data = seasons::load().unwrap();
     assert_eq!(
         data.colour_magic(7, None),
-        vec![MagicColour::White, MagicColour::Black]
+        vec![Colour::White, Colour::Black]
     );
-    assert_eq!(data.colour_magic(14, None), vec![MagicColour::Gray]);
-    assert_eq!(data.colour_magic(21, None), vec![MagicColour::Purple]);
-    assert_eq!(data.colour_magic(28, None), vec![MagicColour::Gold]);
+    assert_eq!(data.colour_magic(14, None), vec![Colour::Grey]);
+    assert_eq!(data.colour_magic(21, None), vec![Colour::Purple]);
+    assert_eq!(data.colour_magic(28, None), vec![Colour::Gold]);
     let coloured: Vec<u8> = (1..=28)
         .filter(|d| !data.colour_magic(*d, None).is_empty())
         .collect();
     assert_eq!(coloured, vec![7, 14, 21, 28]);
     let halloween = data.season(12).unwrap();
     assert_eq!(data.colour_magic(7, Some(halloween)).len(), 5);
-    assert_eq!(
-        data.colour_magic(21, Some(halloween)),
-        vec![MagicColour::Purple]
-    );
+    assert_eq!(data.colour_magic(21, Some(halloween)), vec![Colour::Purple]);
 }

@@ -9,6 +9,7 @@ mod demo;
 mod fantasy;
 mod item_views;
 mod orders;
+mod setup;
 mod show_denizens;
 mod table;
 
@@ -41,6 +42,11 @@ enum Command {
     Board {
         #[command(subcommand)]
         command: BoardCommand,
+    },
+    /// Set up a game from a seed and print the GM's setup sheet.
+    Setup {
+        #[command(subcommand)]
+        command: SetupCommand,
     },
     /// Read orders as the daemon will.
     Orders {
@@ -96,6 +102,12 @@ enum BoardCommand {
 }
 
 #[derive(Debug, Subcommand)]
+enum SetupCommand {
+    /// The setup sheet of a seed, e.g. `setup show --seed 7 --character Amazon --svg map.svg`.
+    Show(setup::ShowArgs),
+}
+
+#[derive(Debug, Subcommand)]
 enum OrdersCommand {
     /// Print the canonical phases of one activity line, e.g. `orders parse "M CV4, H, S"`.
     Parse(orders::ParseArgs),
@@ -139,6 +151,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Board {
             command: BoardCommand::Show(args),
         } => board::show(&args),
+        Command::Setup {
+            command: SetupCommand::Show(args),
+        } => setup::show(&args),
         Command::Orders {
             command: OrdersCommand::Parse(args),
         } => orders::parse(&args),

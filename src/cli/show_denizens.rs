@@ -6,7 +6,7 @@ use crate::magic_realm::data::characters::Character;
 use crate::magic_realm::data::horses::{Horse, HorseStart};
 use crate::magic_realm::data::monsters::{CounterStart, Monster};
 use crate::magic_realm::data::natives::{Hire, NativeGroup};
-use crate::magic_realm::data::stats::{MagicType, stars};
+use crate::magic_realm::data::terms::{MagicType, stars};
 
 impl Shown for Character {
     fn name(&self) -> &str {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
 use crate::dice::Dice;
 use crate::game::{
@@ -12,6 +12,7 @@ use crate::game::{
     Rules, Seat, TurnResult,
 };
 
+use super::setup::{self, SetupInputs};
 use super::{data, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
@@ -40,14 +41,15 @@ impl Game for MagicRealm {
 
     fn new_game(
         &self,
-        _seats: &[Seat],
-        _rules: &Rules,
-        _dice: &mut Dice,
+        seats: &[Seat],
+        rules: &Rules,
+        dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
-        bail!(
-            "Magic Realm setup is not built yet, so a Magic Realm game cannot start; \
-             the campaign is stored and can start once setup exists"
-        )
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        // The campaign does not collect the players' placements yet, so a
+        // player-built board cannot start here; setup says so by name.
+        let state = setup::new_game(data, seats, rules, &SetupInputs::default(), dice)?;
+        Ok(GameState(serde_json::to_value(state)?))
     }
 
     fn awaiting(&self, _state: &GameState) -> anyhow::Result<Vec<String>> {
@@ -124,15 +126,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn new_game_says_setup_is_not_built() {
+    fn new_game_sets_up_the_seats_and_hashes_the_same_twice() {
+        let seats = [Seat {
+            player: "ann".into(),
+            character: Some("Dwarf".into()),
+        }];
+        let start = || {
+            MagicRealm
+                .new_game(&seats, &Rules::default(), &mut Dice::new(9, 0))
+                .unwrap()
+        };
+        let state = start();
+        assert_eq!(state.0["characters"][0]["name"], "Dwarf");
+        assert_eq!(state.0["day"], 0);
+        assert_eq!(state.hash(), start().hash());
+    }
+
+    #[test]
+    fn a_player_built_board_cannot_start_without_placements() {
+        let rules = Rules::new(["player_built_board"], rules::TOGGLES).unwrap();
         let err = MagicRealm
-            .new_game(&[], &Rules::default(), &mut Dice::new(1, 0))
+            .new_game(&[], &rules, &mut Dice::new(1, 0))
             .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("Magic Realm setup is not built yet"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("player_built_board"), "{err}");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! `data` holds every component of the original game, typed and embedded;
 //! `rules` lists the optional and house rules a campaign can switch on, and
-//! `game` presents Magic Realm to the campaign plumbing.
+//! `game` presents Magic Realm to the campaign plumbing; `setup` builds a
+//! new game's `state` from a seed.
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
@@ -11,4 +12,6 @@ pub mod data;
 pub mod game;
 pub mod orders;
 pub mod rules;
+pub mod setup;
+pub mod state;
 pub mod tables;

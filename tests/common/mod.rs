@@ -81,3 +81,21 @@ pub fn stderr(output: &Output) -> String {
     assert!(!output.status.success(), "should have failed");
     String::from_utf8(output.stderr.clone()).unwrap()
 }
+
+/// A dwelling as the reference names it (`Guard` is the guard house).
+pub fn reference_dwelling(name: &str) -> realmgm::magic_realm::data::terms::Dwelling {
+    use realmgm::magic_realm::data::terms::Dwelling;
+    match name {
+        "Guard" => Dwelling::GuardHouse,
+        other => Dwelling::from_label(other).unwrap_or_else(|| panic!("unknown dwelling {other}")),
+    }
+}
+
+/// A colour word as the project spells it (the reference writes `gray`).
+pub fn project_colour(word: &str) -> String {
+    match word {
+        "gray" => "grey".to_string(),
+        "GRAY" => "GREY".to_string(),
+        other => other.to_string(),
+    }
+}

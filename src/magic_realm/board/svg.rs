@@ -14,9 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::Board;
-use crate::magic_realm::data::tiles::{
-    ClearingKind, Edge, PathEnd, PathKind, Side, TileGroup, TileSide,
-};
+use crate::magic_realm::data::terms::TileGroup;
+use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathEnd, PathKind, Side, TileSide};
 
 /// Hex radius (centre to corner) in SVG units.
 const R: f64 = 110.0;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{AttackDirection, Strength, counted};
+use super::terms::{AttackDirection, Strength, counted};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "armor.toml";

@@ -12,8 +12,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::natives::Dwelling;
-use super::stats::{MagicType, Strength, stars};
+use super::terms::{Activity, Dwelling, MagicType, Place, Roll, Strength, stars};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "characters.toml";
@@ -22,10 +21,6 @@ const TEXT: &str = include_str!("characters.toml");
 pub const COUNT: usize = 16;
 /// Action chits per character.
 pub const CHIT_COUNT: usize = 12;
-/// The four visitors a character can have a relationship with, besides the
-/// nine native groups.
-pub const VISITORS: [&str; 4] = ["Scholar", "Shaman", "Warlock", "Crone"];
-
 /// What an action chit is used for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -118,6 +113,7 @@ impl ActionChit {
             (None, Some(magic))
         } else {
             let strength = Strength::from_letter(letters)
+                .filter(|s| !s.is_negligible())
                 .ok_or_else(|| bad("the strength must be L, M, H or T"))?;
             (Some(strength), None)
         };
@@ -220,63 +216,6 @@ impl StartLocation {
             other => other.dwelling().map_or("?", Dwelling::label),
         }
     }
-}
-
-/// Activities an advantage grants phases for or lets a familiar do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Activity {
-    Move,
-    Hide,
-    Rest,
-    Alert,
-    /// Spell (enchant) activity.
-    Spell,
-    Follow,
-    /// A Search activity rolled on the Peer table.
-    Peer,
-}
-
-/// Dice rolls an advantage changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Roll {
-    Hide,
-    /// Every search table (Peer, Locate, Loot, Reading Runes, Magic Sight).
-    Search,
-    ReadRunes,
-    /// Every Meeting table roll, including those made to trade or hire.
-    Meeting,
-    /// Meeting rolls made to trade (buy).
-    Trade,
-    /// Meeting rolls made to hire.
-    Hire,
-    /// Missile table rolls (bows, crossbows, thrown weapons).
-    Missile,
-}
-
-impl Roll {
-    /// Whether an advantage on `self` changes a roll of kind `made`. The
-    /// engine names the most precise kind (`Trade`, `ReadRunes`).
-    pub fn covers(self, made: Roll) -> bool {
-        self == made
-            || (self == Roll::Search && made == Roll::ReadRunes)
-            || (self == Roll::Meeting && matches!(made, Roll::Trade | Roll::Hire))
-    }
-}
-
-/// Where an advantage works.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Place {
-    #[default]
-    Anywhere,
-    /// Any clearing of a tile named Woods.
-    WoodsTile,
-    /// A cave clearing.
-    CaveClearing,
-    /// A woods clearing, except on the Ruins and the valley tiles.
-    WoodsClearing,
 }
 
 /// Map chits that summon monsters.
@@ -620,9 +559,18 @@ fn check_ability(c: &Character, ability: &Ability) -> Result<(), (String, String
             Advantage::RollModifier { modifier, .. } if *modifier == 0 || modifier.abs() > 2 => {
                 Some("the modifier must be -2, -1, 1 or 2")
             }
-            Advantage::ExtraPhase {
-                activity: Activity::Follow | Activity::Peer,
-            } => Some("an extra phase is for move, hide, rest, alert or spell"),
+            Advantage::ExtraPhase { activity }
+                if !matches!(
+                    activity,
+                    Activity::Move
+                        | Activity::Hide
+                        | Activity::Rest
+                        | Activity::Alert
+                        | Activity::Spell
+                ) =>
+            {
+                Some("an extra phase is for move, hide, rest, alert or spell")
+            }
             Advantage::MoveLimit { per_day } if !(1..=4).contains(per_day) => {
                 Some("the limit must be 1 to 4")
             }
@@ -675,6 +623,7 @@ mod tests {
             "FIGHT M",
             "MOVE M4***",
             "MOVE M9",
+            "MOVE -4",
         ] {
             assert!(ActionChit::parse(bad).is_err(), "{bad}");
         }
@@ -685,13 +634,6 @@ mod tests {
         assert_eq!(Relationship::Ally.shifted(-1), Relationship::Friendly);
         assert_eq!(Relationship::Enemy.shifted(-1), Relationship::Enemy);
         assert_eq!(Relationship::Neutral.shifted(3), Relationship::Ally);
-    }
-
-    #[test]
-    fn roll_kinds_cover_their_parts() {
-        assert!(Roll::Meeting.covers(Roll::Trade));
-        assert!(Roll::Search.covers(Roll::ReadRunes));
-        assert!(!Roll::Trade.covers(Roll::Meeting));
     }
 
     #[test]

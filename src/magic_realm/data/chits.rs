@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{MagicColour, SpellType, TileGroup, join};
+use super::terms::{Colour, Dwelling, MagicType, TileGroup, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "chits.toml";
@@ -104,7 +104,7 @@ pub struct WarningChit {
     /// The dwelling revealed with it at setup (valley) or when it turns face
     /// up (woods campfires).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dwelling: Option<String>,
+    pub dwelling: Option<Dwelling>,
     /// Ghosts that start in its clearing.
     #[serde(default)]
     pub ghosts: u8,
@@ -145,11 +145,11 @@ pub struct LostChit {
     pub tiles: TileGroup,
 }
 
-/// A dwelling: a fixed place natives live at or visit.
+/// A dwelling's chit: a fixed place natives live at or visit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Dwelling {
-    pub name: String,
+pub struct DwellingChit {
+    pub name: Dwelling,
     /// The warning chit that reveals it.
     pub warning: String,
     /// The native group that lives here from the start.
@@ -158,7 +158,7 @@ pub struct Dwelling {
     /// Roving native groups that can appear here.
     pub visited_by: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colour_source: Option<MagicColour>,
+    pub colour_source: Option<Colour>,
     /// Sheltered phases may be used here (campfires give none).
     pub shelter: bool,
     /// Small treasures dealt to it at setup.
@@ -178,7 +178,7 @@ pub struct Visitor {
     pub small_treasures: u8,
     /// Spells dealt to the visitor at setup, one of each type.
     #[serde(default)]
-    pub spells: Vec<SpellType>,
+    pub spells: Vec<MagicType>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,7 +219,7 @@ pub struct MapChits {
     pub warning: Vec<WarningChit>,
     pub site: Vec<SiteChit>,
     pub lost: Vec<LostChit>,
-    pub dwelling: Vec<Dwelling>,
+    pub dwelling: Vec<DwellingChit>,
     pub visitor: Vec<Visitor>,
     pub gold_special: Vec<GoldSpecial>,
 }
@@ -232,7 +232,7 @@ pub enum AnyChit<'a> {
     Warning(&'a WarningChit),
     Site(&'a SiteChit),
     Lost(&'a LostChit),
-    Dwelling(&'a Dwelling),
+    Dwelling(&'a DwellingChit),
     Visitor(&'a Visitor),
     GoldSpecial(&'a GoldSpecial),
 }
@@ -244,7 +244,7 @@ impl<'a> AnyChit<'a> {
             AnyChit::Warning(c) => &c.name,
             AnyChit::Site(c) => &c.name,
             AnyChit::Lost(c) => &c.name,
-            AnyChit::Dwelling(c) => &c.name,
+            AnyChit::Dwelling(c) => c.name.label(),
             AnyChit::Visitor(c) => &c.name,
             AnyChit::GoldSpecial(c) => &c.name,
         }
@@ -359,7 +359,7 @@ impl MapChits {
         all
     }
 
-    pub fn dwelling(&self, name: &str) -> Option<&Dwelling> {
+    pub fn dwelling(&self, name: Dwelling) -> Option<&DwellingChit> {
         self.dwelling.iter().find(|d| d.name == name)
     }
 
@@ -421,7 +421,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
             ));
         }
         warning_sets.insert((w.warning, w.tiles));
-        if let Some(d) = &w.dwelling
+        if let Some(d) = w.dwelling
             && chits.dwelling(d).is_none_or(|dw| dw.warning != w.name)
         {
             return Err(DataError::entry(
@@ -437,7 +437,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
         let revealed = chits
             .warning
             .iter()
-            .any(|w| w.name == d.warning && w.dwelling.as_deref() == Some(&d.name));
+            .any(|w| w.name == d.warning && w.dwelling == Some(d.name));
         if !revealed {
             return Err(DataError::entry(
                 FILE,
@@ -466,7 +466,7 @@ pub fn parse(text: &str) -> Result<MapChits, DataError> {
                 FILE,
                 entry,
                 "tiles",
-                "the Lost City and Castle go to cave (C) or mountain (M) tiles",
+                "the Lost City and Castle go to cave or mountain tiles",
             ));
         }
     }
@@ -560,8 +560,8 @@ mod tests {
             SOUNDS + WARNINGS + SITES + 2 + DWELLINGS + VISITORS + GOLD_SPECIALS
         );
         assert_eq!(
-            chits.dwelling("Chapel").unwrap().colour_source,
-            Some(MagicColour::White)
+            chits.dwelling(Dwelling::Chapel).unwrap().colour_source,
+            Some(Colour::White)
         );
     }
 

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::Strength;
+use super::terms::Strength;
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "horses.toml";

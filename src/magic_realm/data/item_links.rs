@@ -1,24 +1,22 @@
-//! Checks between the item, magic, map-chit, setup-card and season files:
+//! Checks between the item, magic, map-chit and setup-card files:
 //! every holder, spell, dwelling, visitor and native-group name one file
 //! uses must exist in another, and the setup card must deal out exactly the
 //! treasures and no more spells of a type than exist.
 //!
-//! Names of monsters, natives and horses are checked by `data::load` against
-//! their own files; here native groups are checked against the setup card.
+//! Names of monsters, natives, horses and the native groups named by map
+//! chits and the setup card are checked in `cross_checks`.
 //!
 //! Rules: TABLES.md §3.1 (what each holder gets at setup), §6.2, §7.3.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::GameData;
-use super::chits;
-use super::item_terms::SpellType;
-use super::seasons;
+use super::armor;
 use super::setup_card;
 use super::spells;
+use super::terms::{Dwelling, MagicType};
 use super::treasures::{self, TreasureEffect, TreasureSize};
 use super::weapons;
-use super::{armor, item_terms};
 use crate::embedded::DataError;
 
 /// Check every reference between the files.
@@ -29,14 +27,14 @@ pub fn check(items: &GameData) -> Result<(), DataError> {
     check_holders(items)?;
     check_treasures(items)?;
     check_spells(items)?;
-    check_chits(items)?;
     check_setup_card(items)?;
-    check_seasons(items)?;
     check_dealing(items)
 }
 
-fn native_groups<'a>(items: &'a GameData) -> BTreeSet<&'a str> {
-    items.setup_card.native_groups()
+/// The native groups' names as natives.toml spells them: the one spelling
+/// every other file uses.
+fn native_groups(items: &GameData) -> BTreeSet<&str> {
+    items.natives.iter().map(|g| g.name.as_str()).collect()
 }
 
 fn check_holders(items: &GameData) -> Result<(), DataError> {
@@ -45,7 +43,7 @@ fn check_holders(items: &GameData) -> Result<(), DataError> {
         .chits
         .dwelling
         .iter()
-        .map(|d| d.name.as_str())
+        .map(|d| d.name.label())
         .collect();
     let within: BTreeSet<&str> = items
         .treasures
@@ -56,7 +54,7 @@ fn check_holders(items: &GameData) -> Result<(), DataError> {
     let known = |h: &str| groups.contains(h) || dwellings.contains(h) || within.contains(h);
     let message = |h: &str| {
         format!(
-            "\"{h}\" is not a dwelling (chits.toml), a native group (setup_card.toml) or a treasure within a treasure"
+            "\"{h}\" is not a dwelling (chits.toml), a native group (natives.toml) or a treasure within a treasure"
         )
     };
     for w in &items.weapons {
@@ -93,7 +91,7 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
         {
             return err(
                 "fame_buyer".into(),
-                format!("\"{group}\" is not a native group on the setup card"),
+                format!("\"{group}\" is not a native group in natives.toml"),
             );
         }
         for visitor in t.visitor_prices.keys() {
@@ -149,7 +147,7 @@ fn check_treasures(items: &GameData) -> Result<(), DataError> {
                 }
                 TreasureEffect::Potion { returns_to }
                     if items.chits.visitor(returns_to).is_none()
-                        && items.chits.dwelling(returns_to).is_none() =>
+                        && Dwelling::from_label(returns_to).is_none() =>
                 {
                     return err(
                         field,
@@ -185,37 +183,6 @@ fn check_spells(items: &GameData) -> Result<(), DataError> {
     Ok(())
 }
 
-fn check_chits(items: &GameData) -> Result<(), DataError> {
-    let groups = native_groups(items);
-    for d in &items.chits.dwelling {
-        let names = d.garrison.iter().chain(&d.visited_by);
-        if let Some(g) = names.into_iter().find(|g| !groups.contains(g.as_str())) {
-            return Err(DataError::entry(
-                chits::FILE,
-                format!("dwelling \"{}\"", d.name),
-                "visited_by",
-                format!("\"{g}\" is not a native group on the setup card"),
-            ));
-        }
-    }
-    for g in &items.chits.gold_special {
-        if let Some(name) = g
-            .allies
-            .iter()
-            .chain(&g.enemies)
-            .find(|n| !groups.contains(n.as_str()))
-        {
-            return Err(DataError::entry(
-                chits::FILE,
-                format!("gold_special \"{}\"", g.name),
-                "allies",
-                format!("\"{name}\" is not a native group on the setup card"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 fn check_setup_card(items: &GameData) -> Result<(), DataError> {
     let card = &items.setup_card;
     let file = setup_card::FILE;
@@ -230,7 +197,7 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
         }
     }
     for g in &card.garrison {
-        let home = items.chits.dwelling(&g.dwelling);
+        let home = items.chits.dwelling(g.dwelling);
         if home.is_none_or(|d| d.garrison.as_deref() != Some(g.group.as_str())) {
             return Err(DataError::entry(
                 file,
@@ -271,29 +238,6 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
                     format!("visitor_box \"{}\"", v.name),
                     format!("places[{i}]"),
                     format!("\"{place}\" is not a site chit or a treasure within a treasure"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn check_seasons(items: &GameData) -> Result<(), DataError> {
-    for s in &items.seasons.season {
-        for (field, list) in [
-            ("food_and_ale", &s.food_and_ale),
-            ("escort_party", &s.escort_party),
-        ] {
-            if let Some((i, d)) = list
-                .iter()
-                .enumerate()
-                .find(|(_, d)| items.chits.dwelling(d).is_none())
-            {
-                return Err(DataError::entry(
-                    seasons::FILE,
-                    format!("season \"{}\"", s.name),
-                    format!("{field}[{i}]"),
-                    format!("\"{d}\" is not a dwelling in chits.toml"),
                 ));
             }
         }
@@ -360,7 +304,7 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
             ),
         ));
     }
-    let mut dealt: BTreeMap<SpellType, usize> = BTreeMap::new();
+    let mut dealt: BTreeMap<MagicType, usize> = BTreeMap::new();
     let site_spells = card.site_box.iter().flat_map(|b| b.spells.iter());
     let visitor_spells = items.chits.visitor.iter().flat_map(|v| v.spells.iter());
     let treasure_spells = items
@@ -385,7 +329,7 @@ fn check_dealing(items: &GameData) -> Result<(), DataError> {
                 setup_card::FILE,
                 format!(
                     "setup deals {count} spells of type {} but spells.toml has only {available}",
-                    item_terms::SpellType::numeral(spell_type)
+                    spell_type.numeral()
                 ),
             ));
         }
@@ -415,15 +359,6 @@ mod tests {
         assert_eq!(err.file, weapons::FILE);
         assert_eq!(err.entry.as_deref(), Some("weapon \"Bane Sword\""));
         assert_eq!(err.field.as_deref(), Some("start[0]"));
-    }
-
-    #[test]
-    fn unknown_season_destination_is_refused() {
-        let mut data = loaded();
-        data.seasons.season[3].escort_party[1] = "Castle".to_string();
-        let err = check(&data).unwrap_err();
-        assert_eq!(err.file, seasons::FILE);
-        assert_eq!(err.field.as_deref(), Some("escort_party[1]"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::GameData;
 use super::characters::{self, Advantage};
 use super::horses::{self, HorseStart};
-use super::{monsters, natives};
+use super::{chits, monsters, natives};
 use crate::embedded::DataError;
 
 /// Check every reference between the denizen files.
@@ -80,15 +80,20 @@ fn check_characters(data: &GameData) -> Result<(), DataError> {
         let entry = format!("character \"{}\"", character.name);
         for group in character.relationships.keys() {
             let known = data.natives.iter().any(|g| &g.name == group)
-                || characters::VISITORS.contains(&group.as_str());
+                || data.chits.visitor(group).is_some();
             if !known {
                 let groups = data.natives.iter().map(|g| g.name.as_str());
-                let hint = crate::suggest::did_you_mean(group, groups.chain(characters::VISITORS));
+                let visitors = data.chits.visitor.iter().map(|v| v.name.as_str());
+                let hint = crate::suggest::did_you_mean(group, groups.chain(visitors));
                 return Err(DataError::entry(
                     characters::FILE,
                     entry,
                     format!("relationships.{group}"),
-                    format!("not a native group or visitor{hint}"),
+                    format!(
+                        "not a native group in {} or a visitor in {}{hint}",
+                        natives::FILE,
+                        chits::FILE
+                    ),
                 ));
             }
         }

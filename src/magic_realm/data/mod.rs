@@ -11,8 +11,8 @@
 
 pub mod armor;
 pub mod chits;
+mod cross_checks;
 pub mod item_links;
-pub mod item_terms;
 pub mod seasons;
 pub mod setup_card;
 pub mod spells;
@@ -28,7 +28,7 @@ pub mod horses;
 mod links;
 pub mod monsters;
 pub mod natives;
-pub mod stats;
+pub mod terms;
 pub mod tiles;
 
 /// The whole original game.
@@ -73,6 +73,7 @@ pub fn load() -> Result<GameData, DataError> {
     };
     links::check_denizens(&data)?;
     item_links::check(&data)?;
+    cross_checks::check(&data)?;
     Ok(data)
 }
 

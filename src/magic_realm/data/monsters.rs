@@ -7,18 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{DenizenSide, Harm, Strength};
+use super::terms::{DenizenSide, Harm, Strength};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "monsters.toml";
 const TEXT: &str = include_str!("monsters.toml");
 /// How many monster counters the original game has.
 pub const COUNTER_COUNT: usize = 59;
-/// The treasure sites whose guardians start there.
-pub const SITES: [&str; 8] = [
-    "Hoard", "Lair", "Altar", "Shrine", "Pool", "Vault", "Cairns", "Statue",
-];
-
 /// Kinds of monster some rules single out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -36,13 +31,9 @@ pub enum CounterStart {
     /// Guarding a treasure site chit; appears when the site is revealed on
     /// its row.
     Site { site: String },
-    /// In a box on the setup (appearance) card; `section` numbers the
-    /// sub-boxes emptied one after the other.
-    Box {
-        name: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        section: Option<u8>,
-    },
+    /// In a box on the setup (appearance) card, named as the card names it
+    /// (`Giant 1`, `Bat 3`).
+    Box { name: String },
     /// In the clearing of the valley BONES warning chit (the ghosts).
     Ghosts,
 }
@@ -51,16 +42,7 @@ impl CounterStart {
     pub fn describe(&self) -> String {
         match self {
             CounterStart::Site { site } => format!("guards the {site}"),
-            CounterStart::Box {
-                name,
-                section: Some(section),
-            } => {
-                format!("setup box {name} {section}")
-            }
-            CounterStart::Box {
-                name,
-                section: None,
-            } => format!("setup box {name}"),
+            CounterStart::Box { name } => format!("setup box {name}"),
             CounterStart::Ghosts => "the BONES clearing of a valley".to_string(),
         }
     }
@@ -218,27 +200,6 @@ fn check_monster(file: &str, monster: &Monster) -> Result<(), DataError> {
             "only Tremendous monsters have a RED side".into(),
         );
     }
-    for (index, counter) in monster.counters.iter().enumerate() {
-        let field = format!("counters[{index}]");
-        match counter {
-            CounterStart::Site { site } if !SITES.contains(&site.as_str()) => {
-                return fail(
-                    format!("{field}.site"),
-                    format!("unknown site; the sites are {}", SITES.join(", ")),
-                );
-            }
-            CounterStart::Box { name, .. } if name.trim().is_empty() => {
-                return fail(format!("{field}.name"), "the setup box needs a name".into());
-            }
-            CounterStart::Box {
-                section: Some(section),
-                ..
-            } if !(1..=3).contains(section) => {
-                return fail(format!("{field}.section"), "a section is 1 to 3".into());
-            }
-            _ => {}
-        }
-    }
     for (index, part) in monster.parts.iter().enumerate() {
         for (side_name, side) in [("light", part.light), ("dark", part.dark)] {
             if side.harm == Harm::Red || side.speed > 8 || side.stars > 3 {
@@ -279,13 +240,6 @@ mod tests {
         assert_eq!(err.file, "monsters.toml");
         assert_eq!(err.entry.as_deref(), Some("monster \"T Flying Dragon\""));
         assert_eq!(err.field.as_deref(), Some("light.harm"));
-    }
-
-    #[test]
-    fn an_unknown_site_is_refused() {
-        let text = TEXT.replacen("site = \"Hoard\"", "site = \"Hord\"", 1);
-        let err = parse("monsters.toml", &text).unwrap_err();
-        assert_eq!(err.field.as_deref(), Some("counters[0].site"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{DenizenSide, Strength};
+use super::terms::{DenizenSide, Dwelling, Strength};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "natives.toml";
@@ -15,33 +15,6 @@ pub const GROUP_COUNT: usize = 9;
 pub const MEMBER_COUNT: usize = 42;
 /// The rank of every group's leader.
 pub const LEADER_RANK: &str = "HQ";
-
-/// A dwelling natives live at or appear at (and where characters start).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Dwelling {
-    Inn,
-    House,
-    Chapel,
-    #[serde(rename = "Guard House")]
-    GuardHouse,
-    #[serde(rename = "Large Campfire")]
-    LargeCampfire,
-    #[serde(rename = "Small Campfire")]
-    SmallCampfire,
-}
-
-impl Dwelling {
-    pub fn label(self) -> &'static str {
-        match self {
-            Dwelling::Inn => "Inn",
-            Dwelling::House => "House",
-            Dwelling::Chapel => "Chapel",
-            Dwelling::GuardHouse => "Guard House",
-            Dwelling::LargeCampfire => "Large Campfire",
-            Dwelling::SmallCampfire => "Small Campfire",
-        }
-    }
-}
 
 /// Whether the group's members are hired one at a time or all together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{MagicColour, join};
+use super::terms::{Colour, Dwelling, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "seasons.toml";
@@ -32,7 +32,7 @@ pub struct Calendar {
 pub struct ColourDay {
     pub day: u8,
     /// Colours without the Seasons rule.
-    pub colours: Vec<MagicColour>,
+    pub colours: Vec<Colour>,
     /// With the Seasons rule this day takes the season's colours instead.
     #[serde(default)]
     pub seasonal: bool,
@@ -168,15 +168,15 @@ pub struct Season {
     pub number: u8,
     pub name: String,
     /// Colour magic everywhere on the 7th day of the month.
-    pub seventh_day: Vec<MagicColour>,
+    pub seventh_day: Vec<Colour>,
     /// Victory points a character needs per month of play.
     pub vp_per_month: u8,
     /// Move phases a mountain clearing costs to enter.
     pub mountain_cost: u8,
     /// Food and Ale mission destinations (dwellings).
-    pub food_and_ale: Vec<String>,
+    pub food_and_ale: Vec<Dwelling>,
     /// Escort Party mission destinations (dwellings).
-    pub escort_party: Vec<String>,
+    pub escort_party: Vec<Dwelling>,
     /// Gold per clearing of route for finishing a mission this month.
     pub reward: u8,
     pub weather: SeasonWeather,
@@ -192,8 +192,8 @@ impl Season {
             join(self.seventh_day.iter().map(|c| c.word())),
             self.vp_per_month,
             self.mountain_cost,
-            join(&self.food_and_ale),
-            join(&self.escort_party),
+            join(self.food_and_ale.iter().map(|d| d.label())),
+            join(self.escort_party.iter().map(|d| d.label())),
             self.reward,
             w.clear.describe(),
             w.showers.describe(),
@@ -227,7 +227,7 @@ impl Seasons {
 
     /// The colours present in every clearing on `day_of_month` (1–28);
     /// `season` is `None` without the Seasons rule.
-    pub fn colour_magic(&self, day_of_month: u8, season: Option<&Season>) -> Vec<MagicColour> {
+    pub fn colour_magic(&self, day_of_month: u8, season: Option<&Season>) -> Vec<Colour> {
         match self
             .calendar
             .colour_days
@@ -388,16 +388,13 @@ mod tests {
         let data = load().unwrap();
         assert_eq!(
             data.colour_magic(7, None),
-            vec![MagicColour::White, MagicColour::Black]
+            vec![Colour::White, Colour::Black]
         );
         let autumn = data.season(11).unwrap();
         assert_eq!(autumn.name, "Autumn");
-        assert_eq!(
-            data.colour_magic(7, Some(autumn)),
-            vec![MagicColour::Purple]
-        );
-        assert_eq!(data.colour_magic(14, Some(autumn)), vec![MagicColour::Gray]);
-        assert_eq!(data.colour_magic(28, None), vec![MagicColour::Gold]);
+        assert_eq!(data.colour_magic(7, Some(autumn)), vec![Colour::Purple]);
+        assert_eq!(data.colour_magic(14, Some(autumn)), vec![Colour::Grey]);
+        assert_eq!(data.colour_magic(28, None), vec![Colour::Gold]);
         assert!(data.colour_magic(3, None).is_empty());
     }
 

@@ -16,7 +16,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::chits::{Sound, Warning};
-use super::item_terms::{SpellType, TileGroup, join};
+use super::terms::{Dwelling, MagicType, TileGroup, join};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "setup_card.toml";
@@ -125,7 +125,7 @@ pub struct SiteBox {
     pub small: u8,
     /// Spells dealt to the site, one per entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub spells: Vec<SpellType>,
+    pub spells: Vec<MagicType>,
 }
 
 /// A box of monsters summoned by map chits.
@@ -155,7 +155,7 @@ pub struct NativeBox {
 #[serde(deny_unknown_fields)]
 pub struct Garrison {
     pub group: String,
-    pub dwelling: String,
+    pub dwelling: Dwelling,
     pub row: u8,
 }
 

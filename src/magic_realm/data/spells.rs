@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item_terms::{MagicColour, SpellType, Strength, TileGroup};
+use super::terms::{Colour, MagicType, Strength, TileGroup};
 use crate::embedded::{DataError, parse_toml};
 
 pub const FILE: &str = "spells.toml";
@@ -22,7 +22,7 @@ pub const TREASURE_BOUND: usize = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SpellColour {
-    Colour(MagicColour),
+    Colour(Colour),
     Any(AnyColour),
 }
 
@@ -155,8 +155,8 @@ pub struct SpellAttack {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeChange {
-    pub from: SpellType,
-    pub to: SpellType,
+    pub from: MagicType,
+    pub to: MagicType,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -165,7 +165,7 @@ pub struct Spell {
     pub name: String,
     /// I–VIII; `None` only for the treasure-bound spells.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub spell_type: Option<SpellType>,
+    pub spell_type: Option<MagicType>,
     pub colour: SpellColour,
     pub targets: Vec<SpellTarget>,
     pub duration: Duration,
@@ -182,7 +182,7 @@ pub struct Spell {
     pub changes: Vec<TypeChange>,
     /// The die table the spell rolls on, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<super::item_terms::RollTable>,
+    pub table: Option<super::terms::Roll>,
     /// What the spell does, in the project's own words.
     pub summary: String,
 }
@@ -319,7 +319,7 @@ mod tests {
     fn embedded_file_loads() {
         let spells = load().unwrap();
         assert_eq!(spells.iter().filter(|s| s.learnable()).count(), LEARNABLE);
-        for t in SpellType::ALL {
+        for t in MagicType::ALL {
             assert!(
                 spells.iter().any(|s| s.spell_type == Some(t)),
                 "no spell of type {t}"

@@ -16,6 +16,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::terms::{Colour, TileGroup};
 use crate::embedded::{DataError, parse_toml};
 use crate::suggest;
 
@@ -46,17 +47,6 @@ pub struct Tile {
     pub starts: Side,
     pub normal: TileSide,
     pub enchanted: TileSide,
-}
-
-/// The four groups of tiles; each takes its own set of warning chits.
-/// Deep Woods belongs to the mountain group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TileGroup {
-    Valley,
-    Woods,
-    Mountain,
-    Cave,
 }
 
 /// Which side of a tile is face up.
@@ -93,17 +83,6 @@ pub enum ClearingKind {
     Woods,
     Mountain,
     Cave,
-}
-
-/// The five colours of magic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Colour {
-    White,
-    Grey,
-    Gold,
-    Purple,
-    Black,
 }
 
 /// A path from a clearing to another clearing or to a tile edge.
@@ -211,17 +190,6 @@ impl fmt::Display for Side {
     }
 }
 
-impl fmt::Display for TileGroup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TileGroup::Valley => "valley",
-            TileGroup::Woods => "woods",
-            TileGroup::Mountain => "mountain",
-            TileGroup::Cave => "cave",
-        })
-    }
-}
-
 impl fmt::Display for PathKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -240,18 +208,6 @@ impl fmt::Display for ClearingKind {
             ClearingKind::Woods => "woods",
             ClearingKind::Mountain => "mountain",
             ClearingKind::Cave => "cave",
-        })
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Colour::White => "white",
-            Colour::Grey => "grey",
-            Colour::Gold => "gold",
-            Colour::Purple => "purple",
-            Colour::Black => "black",
         })
     }
 }

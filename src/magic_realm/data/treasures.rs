@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::chits::Warning;
-use super::item_terms::{
-    Activity, AttackDirection, MagicColour, RollTable, SpellType, Strength, TileGroup, join,
+use super::terms::{
+    Activity, AttackDirection, Colour, MagicType, Place, Roll, Strength, TileGroup, join,
 };
 use crate::embedded::{DataError, parse_toml};
 
@@ -130,39 +130,6 @@ impl SiteResult {
     }
 }
 
-/// Where an effect applies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Place {
-    #[default]
-    Anywhere,
-    /// In a clearing of this tile group (mountain or cave).
-    Mountain,
-    Cave,
-    /// In the tile holding the Lost City.
-    LostCityTile,
-    /// In the tile holding the Lost Castle.
-    LostCastleTile,
-    /// In the Ruins tile or a tile with a Ruins warning chit.
-    Ruins,
-    /// In the clearing where the treasure lies (a site card).
-    ItsClearing,
-}
-
-impl Place {
-    fn phrase(self) -> &'static str {
-        match self {
-            Place::Anywhere => "",
-            Place::Mountain => " in mountain clearings",
-            Place::Cave => " in cave clearings",
-            Place::LostCityTile => " in the Lost City's tile",
-            Place::LostCastleTile => " in the Lost Castle's tile",
-            Place::Ruins => " in Ruins tiles",
-            Place::ItsClearing => " in its clearing",
-        }
-    }
-}
-
 /// Who a die modifier touches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -189,7 +156,7 @@ pub enum TreasureEffect {
     /// Add `delta` to rolls on a table.
     DieModifier {
         delta: i8,
-        table: RollTable,
+        table: Roll,
         #[serde(default)]
         place: Place,
         #[serde(default)]
@@ -197,7 +164,7 @@ pub enum TreasureEffect {
     },
     /// Roll one die instead of two on a table.
     OneDie {
-        table: RollTable,
+        table: Roll,
     },
     /// One more phase of an activity each day.
     ExtraPhase {
@@ -217,13 +184,13 @@ pub enum TreasureEffect {
     },
     /// Supplies colour magic in its clearing.
     ColourSource {
-        colour: MagicColour,
+        colour: Colour,
     },
     /// An artifact or spell book: usable as a Magic chit of its types and
     /// holding one spell of each listed type at setup.
     Spells {
         holder: SpellHolder,
-        spells: Vec<SpellType>,
+        spells: Vec<MagicType>,
     },
     /// Carries one spell of its own, named in spells.toml.
     BuiltInSpell {
@@ -290,7 +257,7 @@ pub enum TreasureEffect {
     },
     /// Roll on a table when used.
     RollOnTable {
-        table: RollTable,
+        table: Roll,
     },
     AddSharpness {
         stars: u8,
@@ -619,9 +586,7 @@ mod tests {
         let charm = treasures.iter().find(|t| t.name == "Lucky Charm").unwrap();
         assert_eq!(
             charm.effects,
-            vec![TreasureEffect::OneDie {
-                table: RollTable::All
-            }]
+            vec![TreasureEffect::OneDie { table: Roll::All }]
         );
     }
 

@@ -9,7 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{DieTable, six_row_index};
-use crate::magic_realm::data::stats::Strength;
+use crate::magic_realm::data::terms::Strength;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PitEvent {

@@ -1,0 +1,171 @@
+//! The whole state of a Magic Realm game, as the store keeps it: the map,
+//! the map chits on each tile, the dwellings, where every denizen counter is
+//! and which side is up, what every holder (site, dwelling, native group,
+//! visitor, treasure within a treasure, artifact) contains, the row-6 boxes
+//! of the setup card, and the characters.
+//!
+//! Only `BTreeMap` and `Vec`, so the JSON of a state is always the same
+//! bytes for the same game. Built by [`super::setup::new_game`] (day 0);
+//! the day engine will change it. Rules: seed 000 (setup), TABLES.md §3.1,
+//! §6.2, §7.2, §7.3, §8.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::board::{Board, ClearingId};
+use super::data::characters::StartLocation;
+use super::data::terms::Dwelling;
+
+/// A game of Magic Realm.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrState {
+    /// 0 after setup; day N after the N-th day is resolved.
+    pub day: u32,
+    pub board: Board,
+    /// Tile code → the map chits on that tile, face down or up.
+    pub map_chits: BTreeMap<String, Vec<MapChit>>,
+    /// `Lost City` / `Lost Castle` → the five chits hidden under it, which
+    /// come out when it turns face up.
+    pub lost: BTreeMap<String, Vec<String>>,
+    /// Dwellings on the map and their clearings. The campfires are added
+    /// when their warning chits turn face up.
+    pub dwellings: BTreeMap<Dwelling, ClearingId>,
+    /// Counter id (see [`super::setup::counter_ids`]) → where it is.
+    pub denizens: BTreeMap<String, DenizenState>,
+    /// Holder name → what it holds, top of the pile first. Holders are site
+    /// chits, dwellings, native groups, single natives (their mounts),
+    /// visitors, treasures within treasures and artifacts or spell books.
+    pub holdings: BTreeMap<String, Vec<Item>>,
+    /// Row-6 box of the setup card → the visitor/mission/campaign chit in
+    /// it, named by the side face up. A box may be empty.
+    pub visitor_boxes: BTreeMap<String, String>,
+    /// One per seat, in seat order.
+    pub characters: Vec<CharacterState>,
+}
+
+/// A map chit on a tile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapChit {
+    /// The chit's name in chits.toml (`Roar 6`, `Smoke W`, `Lost City`).
+    pub name: String,
+    pub face_up: bool,
+}
+
+/// Where a monster or native counter is and which side is up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenizenState {
+    pub kind: DenizenKind,
+    pub at: Whereabouts,
+    pub side: CounterSide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DenizenKind {
+    Monster,
+    Native,
+}
+
+/// The side of a two-sided counter that is face up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CounterSide {
+    Light,
+    Dark,
+}
+
+/// Where a denizen counter is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Whereabouts {
+    /// In a box of the setup card: a monster box, or a roving native
+    /// group's box (named by the group).
+    SetupBox {
+        name: String,
+    },
+    /// On the site box of the setup card, guarding that site.
+    Guarding {
+        site: String,
+    },
+    /// On the map.
+    Clearing {
+        clearing: ClearingId,
+    },
+    Dead,
+}
+
+/// One thing a holder holds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    pub kind: ItemKind,
+    /// The item's id: a treasure or spell name, a horse name, or a weapon or
+    /// armour name with its copy number when there are several (`Spear 2`).
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    Treasure,
+    Spell,
+    Horse,
+    Weapon,
+    Armor,
+}
+
+/// A character in play. The day engine extends this.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterState {
+    pub name: String,
+    pub player: String,
+    /// The start the player chose among the character's allowed ones.
+    pub start: StartLocation,
+    pub position: ClearingId,
+    pub gold: u16,
+    pub weapon: Option<String>,
+    pub armor: Vec<String>,
+    /// The 12 action chits in development order, with their condition.
+    pub chits: Vec<CharacterChit>,
+    pub hidden: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterChit {
+    /// The printed chit, e.g. `MOVE M4*`.
+    pub chit: String,
+    pub condition: ChitCondition,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChitCondition {
+    Active,
+    Fatigued,
+    Wounded,
+}
+
+impl MrState {
+    /// The tile whose map chits include `chit`.
+    pub fn tile_of_chit(&self, chit: &str) -> Option<&str> {
+        self.map_chits
+            .iter()
+            .find(|(_, chits)| chits.iter().any(|c| c.name == chit))
+            .map(|(tile, _)| tile.as_str())
+    }
+
+    /// Every holder that holds the item with this name, with its kind.
+    pub fn holders_of(&self, kind: ItemKind, name: &str) -> Vec<&str> {
+        self.holdings
+            .iter()
+            .filter(|(_, items)| items.iter().any(|i| i.kind == kind && i.name == name))
+            .map(|(holder, _)| holder.as_str())
+            .collect()
+    }
+}
