@@ -13,11 +13,19 @@ use crate::game::{
 };
 
 use super::setup::{self, SetupInputs};
+use super::state::MrState;
 use super::{data, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
+
+/// The Magic Realm state inside a stored game state.
+fn read_state(state: &GameState) -> anyhow::Result<MrState> {
+    serde_json::from_value(state.0.clone()).map_err(|e| {
+        anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
+    })
+}
 
 /// The game of Magic Realm (2nd edition rules with optional and house rules).
 #[derive(Clone, Copy, Debug)]
@@ -52,8 +60,17 @@ impl Game for MagicRealm {
         Ok(GameState(serde_json::to_value(state)?))
     }
 
-    fn awaiting(&self, _state: &GameState) -> anyhow::Result<Vec<String>> {
-        bail!("the Magic Realm day is not implemented yet, so no turn waits for orders")
+    fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
+        Ok(Some(super::board::svg::render(&read_state(state)?.board)))
+    }
+
+    /// A game day is simultaneous: every player with a character records.
+    fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
+        Ok(read_state(state)?
+            .characters
+            .iter()
+            .map(|c| c.player.clone())
+            .collect())
     }
 
     fn read_orders(
@@ -124,6 +141,36 @@ impl Game for MagicRealm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_game_awaits_every_player_and_draws_its_map() {
+        let seats = [
+            Seat {
+                player: "Ann".into(),
+                character: Some("Amazon".into()),
+            },
+            Seat {
+                player: "Ben".into(),
+                character: Some("Wizard".into()),
+            },
+        ];
+        let state = MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap();
+        assert_eq!(
+            MagicRealm.awaiting(&state).unwrap(),
+            vec!["Ann".to_string(), "Ben".to_string()]
+        );
+        let svg = MagicRealm.map_svg(&state).unwrap().unwrap();
+        assert_eq!(svg.matches("<polygon").count(), 20);
+        let err = MagicRealm
+            .awaiting(&GameState(serde_json::json!({"hand": []})))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("not a Magic Realm game state"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn new_game_sets_up_the_seats_and_hashes_the_same_twice() {
