@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod data;
+pub mod day;
 pub mod game;
 pub mod orders;
 pub mod rules;

@@ -133,6 +133,41 @@ pub struct CharacterState {
     /// The 12 action chits in development order, with their condition.
     pub chits: Vec<CharacterChit>,
     pub hidden: bool,
+    pub fame: i32,
+    pub notoriety: i32,
+    /// What the character carries besides his starting weapon and armour:
+    /// treasures, horses, bought or looted weapons and armour, each active
+    /// or not (seed 000 II.D.1.b).
+    pub belongings: Vec<Belonging>,
+    /// What the character has found and keeps knowing (seed 000 II.C.5).
+    pub discoveries: Discoveries,
+    /// Today only: he found Hidden Enemies, so he may block hidden
+    /// characters (seed 000 II.C.2); cleared at Midnight.
+    pub found_hidden_enemies: bool,
+}
+
+/// An item a character carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Belonging {
+    pub item: Item,
+    pub active: bool,
+}
+
+/// Knowledge that lasts: a hidden path or secret passage can be used only
+/// once discovered; a treasure site can be looted only once found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discoveries {
+    /// Hidden paths and secret passages, each as the two clearings it joins
+    /// (the lower first).
+    pub routes: std::collections::BTreeSet<(ClearingId, ClearingId)>,
+    /// Site chits whose treasure location he has found.
+    pub sites: std::collections::BTreeSet<String>,
+    /// Map chits he has seen face up, by name.
+    pub chits_seen: std::collections::BTreeSet<String>,
+    /// Tiles he has been in.
+    pub tiles_visited: std::collections::BTreeSet<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

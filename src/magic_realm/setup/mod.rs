@@ -26,8 +26,8 @@ use super::data::GameData;
 use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
 use super::state::{
-    CharacterChit, CharacterState, ChitCondition, CounterSide, DenizenKind, DenizenState, MrState,
-    Whereabouts,
+    CharacterChit, CharacterState, ChitCondition, CounterSide, DenizenKind, DenizenState,
+    Discoveries, MrState, Whereabouts,
 };
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
@@ -327,7 +327,7 @@ fn seat_characters(
             name: character.name.clone(),
             player: seat.player.clone(),
             start,
-            position,
+            position: position.clone(),
             gold: character.gold,
             weapon: character.weapon.clone(),
             armor: character.armor.clone(),
@@ -340,6 +340,14 @@ fn seat_characters(
                 })
                 .collect(),
             hidden: false,
+            fame: 0,
+            notoriety: 0,
+            belongings: Vec::new(),
+            discoveries: Discoveries {
+                tiles_visited: [position.tile.clone()].into(),
+                ..Discoveries::default()
+            },
+            found_hidden_enemies: false,
         });
     }
     if let Some(absent) = inputs

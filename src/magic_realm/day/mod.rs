@@ -1,0 +1,89 @@
+//! The Magic Realm game day (seed 000 sections I, II and IV): Birdsong,
+//! Daylight character by character, Sunset and Midnight.
+//!
+//! Everything a day does goes through [`Day`]: the state being changed, the
+//! embedded data, the campaign's rules, the day's dice and the events it
+//! emits. Each part of the day is its own module and adds its own kind of
+//! event to [`events::Happening`]; every event names who observed it.
+
+pub mod events;
+
+use std::collections::BTreeSet;
+
+use crate::dice::{Dice, DiceCount, RollRecord};
+use crate::game::{Observers, Rules};
+
+use super::board::ClearingId;
+use super::data::GameData;
+use super::state::MrState;
+use events::{DayEvent, Happening};
+
+/// One day being resolved.
+pub struct Day<'a> {
+    pub data: &'a GameData,
+    pub rules: &'a Rules,
+    pub state: MrState,
+    pub dice: &'a mut Dice,
+    pub events: Vec<DayEvent>,
+}
+
+impl<'a> Day<'a> {
+    pub fn new(data: &'a GameData, rules: &'a Rules, state: MrState, dice: &'a mut Dice) -> Self {
+        Day {
+            data,
+            rules,
+            state,
+            dice,
+            events: Vec::new(),
+        }
+    }
+
+    /// Record that something happened and who saw it.
+    pub fn emit(&mut self, observers: Observers, happening: Happening) {
+        self.events.push(DayEvent {
+            observers,
+            happening,
+        });
+    }
+
+    /// Roll for `purpose` and record the roll as an event seen by `observers`
+    /// (every roll is an event: principle 1 of DEVELOPERS.md).
+    pub fn roll(&mut self, purpose: &str, count: DiceCount, observers: Observers) -> RollRecord {
+        let record = self.dice.roll(purpose, count);
+        self.emit(observers, Happening::Roll(record.clone()));
+        record
+    }
+
+    /// The players whose characters stand in `clearing`: they see what
+    /// happens there. A hidden character sees without being seen, so he is
+    /// included.
+    pub fn players_in(&self, clearing: &ClearingId) -> BTreeSet<String> {
+        self.state
+            .characters
+            .iter()
+            .filter(|c| &c.position == clearing)
+            .map(|c| c.player.clone())
+            .collect()
+    }
+
+    /// Only the player of character `who` (and the GM).
+    pub fn only(&self, who: usize) -> Observers {
+        Observers::Players([self.state.characters[who].player.clone()].into())
+    }
+
+    /// Everyone in the clearing of character `who`, himself included.
+    pub fn clearing_of(&self, who: usize) -> Observers {
+        Observers::Players(self.players_in(&self.state.characters[who].position))
+    }
+}
+
+/// How a recorded phase went (seed 000 II.B: an impossible phase is lost).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PhaseOutcome {
+    Done,
+    /// The phase could not be done as recorded; the reason goes to the
+    /// player's report.
+    Lost {
+        reason: String,
+    },
+}
