@@ -72,6 +72,35 @@ impl DiceScript {
         Ok(())
     }
 
+    /// Read a GM's dice script: a TOML table from purpose to the rolls to
+    /// force, in order, e.g.
+    ///
+    /// ```toml
+    /// "hide/Amazon" = [[6, 2], [1, 1]]
+    /// monster-roll = [[3]]
+    /// ```
+    ///
+    /// # Errors
+    /// A file that is not such a table, or a roll no real die shows, naming
+    /// the file, the line and the purpose.
+    pub fn parse(file: &str, text: &str) -> Result<DiceScript, crate::embedded::DataError> {
+        let table: BTreeMap<String, Vec<Vec<u8>>> = crate::embedded::parse_toml(file, text)?;
+        let mut script = DiceScript::default();
+        for (purpose, rolls) in &table {
+            for (i, faces) in rolls.iter().enumerate() {
+                script.force(purpose, faces).map_err(|message| {
+                    crate::embedded::DataError::entry(
+                        file,
+                        format!("purpose \"{purpose}\""),
+                        format!("[{i}]"),
+                        message,
+                    )
+                })?;
+            }
+        }
+        Ok(script)
+    }
+
     /// True when no forced result is left.
     pub fn is_empty(&self) -> bool {
         self.forced.values().all(VecDeque::is_empty)
@@ -281,6 +310,26 @@ mod tests {
         let r = dice.roll("hide/Amazon", DiceCount::Two);
         assert!(!r.forced);
         assert!(!dice.roll("hideout", DiceCount::One).forced);
+    }
+
+    #[test]
+    fn a_gm_dice_file_forces_rolls_in_order() {
+        let script = DiceScript::parse(
+            "ruling.toml",
+            "\"hide/Amazon\" = [[6, 2], [1]]\nmonster-roll = [[3]]\n",
+        )
+        .unwrap();
+        let mut dice = Dice::with_script(1, 4, script);
+        assert_eq!(dice.roll("hide/Amazon", DiceCount::Two).faces, vec![6, 2]);
+        assert_eq!(dice.roll("hide/Amazon", DiceCount::Two).result, 1);
+        assert_eq!(dice.roll("monster-roll", DiceCount::One).result, 3);
+        let err = DiceScript::parse("ruling.toml", "x = [[7]]\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "ruling.toml: purpose \"x\": field `[0]`: a forced roll for 'x' has the face 7; dice show 1 to 6"
+        );
+        let err = DiceScript::parse("ruling.toml", "x = 3\n").unwrap_err();
+        assert_eq!(err.line, Some(1));
     }
 
     #[test]

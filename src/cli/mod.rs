@@ -132,6 +132,9 @@ struct RollArgs {
     /// How many rolls to make.
     #[arg(long, default_value_t = 1)]
     times: u32,
+    /// A dice script (TOML: purpose = [[faces], ...]) whose forced rolls come first.
+    #[arg(long, value_name = "FILE")]
+    script: Option<std::path::PathBuf>,
 }
 
 /// Parse the process arguments and run the command.
@@ -178,11 +181,21 @@ fn roll(args: &RollArgs) -> anyhow::Result<()> {
     } else {
         DiceCount::Two
     };
-    let mut dice = Dice::new(args.seed, args.day);
+    let script = match &args.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                anyhow::anyhow!("cannot read the dice script {}: {e}", path.display())
+            })?;
+            crate::dice::DiceScript::parse(&path.display().to_string(), &text)?
+        }
+        None => crate::dice::DiceScript::default(),
+    };
+    let mut dice = Dice::with_script(args.seed, args.day, script);
     for _ in 0..args.times {
         let roll = dice.roll(&args.purpose, count);
         let faces: Vec<String> = roll.faces.iter().map(u8::to_string).collect();
-        emit(format!("{} ({})", roll.result, faces.join(",")))?;
+        let forced = if roll.forced { " forced" } else { "" };
+        emit(format!("{} ({}){forced}", roll.result, faces.join(",")))?;
     }
     Ok(())
 }
