@@ -142,7 +142,14 @@ struct RollArgs {
 /// # Errors
 /// Whatever the command reports, worded for the user.
 pub fn run() -> anyhow::Result<()> {
-    match Cli::parse().command {
+    let command = Cli::parse().command;
+    // The embedded game data is checked before any command runs, so a
+    // broken build says so at once, whatever the user asked for.
+    crate::magic_realm::data::get()
+        .map_err(|e| anyhow::anyhow!("the embedded Magic Realm data is broken: {e}"))?;
+    crate::fantasy_realms::cards::deck()
+        .map_err(|e| anyhow::anyhow!("the embedded Fantasy Realms cards are broken: {e}"))?;
+    match command {
         Command::Campaign { command } => match command {
             CampaignCommand::New(args) => campaign::new(&args),
             CampaignCommand::Show(args) => campaign::show(&args),

@@ -1,0 +1,75 @@
+//! `realmgm board show` as a GM runs it: the seeded map and its picture.
+
+mod common;
+
+use common::{TempDb, realmgm, stderr, stdout};
+
+#[test]
+fn seed_7_draws_twenty_connected_tiles_the_same_way_every_time() {
+    let db = TempDb::new("board");
+    let dir = std::env::temp_dir();
+    let first = dir.join(format!("realmgm-map-a-{}.svg", std::process::id()));
+    let second = dir.join(format!("realmgm-map-b-{}.svg", std::process::id()));
+    let out = stdout(&realmgm(
+        &[
+            "board",
+            "show",
+            "--seed",
+            "7",
+            "--svg",
+            first.to_str().unwrap(),
+        ],
+        &db.0,
+    ));
+    assert!(out.starts_with("Board seed 7: 20 tiles"), "{out}");
+    assert!(out.contains("Roads across tile edges"), "{out}");
+    stdout(&realmgm(
+        &[
+            "board",
+            "show",
+            "--seed",
+            "7",
+            "--svg",
+            second.to_str().unwrap(),
+        ],
+        &db.0,
+    ));
+    let svg = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(svg.matches("<polygon").count(), 20, "one hex per tile");
+    assert!(svg.contains("Borderland"));
+    assert_eq!(
+        svg,
+        std::fs::read_to_string(&second).unwrap(),
+        "same seed, same picture"
+    );
+
+    let json: serde_json::Value = serde_json::from_str(&stdout(&realmgm(
+        &["board", "show", "--seed", "7", "--json"],
+        &db.0,
+    )))
+    .unwrap();
+    assert_eq!(json["placements"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        json["placements"][0]["tile"], "BL",
+        "the Borderland goes first"
+    );
+    let _ = std::fs::remove_file(first);
+    let _ = std::fs::remove_file(second);
+}
+
+#[test]
+fn an_illegal_player_built_board_is_explained() {
+    let db = TempDb::new("board-bad");
+    let file = std::env::temp_dir().join(format!("realmgm-placements-{}.toml", std::process::id()));
+    std::fs::write(
+        &file,
+        "[[placements]]\ntile = \"BL\"\nat = [0, 0]\nrotation = 0\n\n[[placements]]\ntile = \"CV\"\nat = [5, 5]\nrotation = 0\n",
+    )
+    .unwrap();
+    let err = stderr(&realmgm(
+        &["board", "show", "--placements", file.to_str().unwrap()],
+        &db.0,
+    ));
+    assert!(err.contains("placement 2"), "{err}");
+    let _ = std::fs::remove_file(file);
+}
