@@ -239,6 +239,7 @@ impl Game for FantasyRealms {
         let mut missing = orders::missing();
         if table.variant == Variant::ChaosRealms {
             missing.rules.clear();
+            missing.keep = Some(orders::Target::Lowest);
         }
         Ok(AcceptedOrders {
             canonical: orders::canonical(deck, &missing),

@@ -15,7 +15,8 @@
 //! take lies in the discard area, the card to discard is in the hand).
 //! `discard lowest` discards the card whose loss costs least by exact
 //! scoring. Card names ignore case and accents. Chaos Realms adds
-//! `trade Candle for Dragon with Bob` and `keep Dragon` (the Necromancer).
+//! `trade Candle for Dragon with Bob` and `keep Dragon` or `keep best` (the
+//! Necromancer).
 
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +90,8 @@ pub struct Orders {
 }
 
 /// The orders given to a player who sent none: draw, then discard the card
-/// whose loss costs least.
+/// whose loss costs least (in Chaos Realms: no trades, and the Necromancer
+/// keeps the card that scores best).
 pub fn missing() -> Orders {
     Orders {
         rules: vec![Rule {
@@ -100,7 +102,7 @@ pub fn missing() -> Orders {
             otherwise: true,
         }],
         trades: Vec::new(),
-        keep: Some(Target::Lowest),
+        keep: None,
         standing: false,
     }
 }
@@ -233,7 +235,14 @@ impl Reader<'_> {
             let result = if let Some(rest) = piece.after_word("trade") {
                 self.trade(number, rest).map(|t| orders.trades.push(t))
             } else if let Some(rest) = piece.after_word("keep") {
-                self.target(number, rest).map(|t| orders.keep = Some(t))
+                // `keep best`: the drawn card that scores best.
+                if rest.text.eq_ignore_ascii_case("best") {
+                    orders.keep = Some(Target::Lowest);
+                    Ok(())
+                } else {
+                    self.card(number, rest)
+                        .map(|id| orders.keep = Some(Target::Card(id)))
+                }
             } else {
                 // A bare `draw` or `take X` may have its discard on the next line.
                 let mut joined = None;
@@ -499,8 +508,10 @@ pub fn canonical(deck: &Deck, orders: &Orders) -> String {
             trade.with
         ));
     }
-    if let Some(keep) = orders.keep {
-        lines.push(format!("keep {}", target(keep)));
+    match orders.keep {
+        Some(Target::Card(id)) => lines.push(format!("keep {}", name(id))),
+        Some(Target::Lowest) => lines.push("keep best".to_string()),
+        None => {}
     }
     lines.join("\n")
 }
@@ -594,7 +605,8 @@ mod tests {
 
     #[test]
     fn trades_name_another_player() {
-        let orders = read("trade Candle for Dragon with bob\nkeep lowest").expect("reads");
+        let orders = read("trade Candle for Dragon with bob\nkeep best").expect("reads");
+        assert_eq!(orders.keep, Some(Target::Lowest));
         assert_eq!(
             orders.trades[0],
             Trade {

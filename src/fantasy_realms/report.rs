@@ -144,7 +144,7 @@ fn phase_text(table: &Table, me: Option<&str>) -> String {
         Phase::Necromancer { seat, .. } => {
             let player = &table.seats[*seat].player;
             if me == Some(player.as_str()) {
-                "Choose the card the Necromancer keeps: send `keep <card>` (or `keep lowest` \
+                "Choose the card the Necromancer keeps: send `keep <card>` (or `keep best` \
                  for the one scoring best)."
                     .to_string()
             } else {
