@@ -5,7 +5,10 @@
 use crate::game::Game;
 
 /// Every game, in the order `known_ids` lists them.
-static GAMES: &[&dyn Game] = &[&crate::magic_realm::game::MagicRealm];
+static GAMES: &[&dyn Game] = &[
+    &crate::magic_realm::game::MagicRealm,
+    &crate::fantasy_realms::game::FantasyRealms,
+];
 
 /// The game a campaign file names, e.g. `game("magic-realm")`.
 pub fn game(id: &str) -> Option<&'static dyn Game> {
@@ -25,6 +28,7 @@ mod tests {
     fn games_are_found_by_their_own_id_and_ids_are_unique() {
         let ids = known_ids();
         assert!(ids.contains(&"magic-realm"));
+        assert!(ids.contains(&"fantasy-realms"));
         for id in &ids {
             assert_eq!(game(id).map(|g| g.id()), Some(*id));
         }

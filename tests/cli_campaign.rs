@@ -123,3 +123,16 @@ fn show_without_a_database_says_how_to_make_one() {
     let err = stderr(&realmgm(&["campaign", "show", "MR2"], &db.0));
     assert!(err.contains("no campaign named MR2"), "{err}");
 }
+
+#[test]
+fn the_fantasy_realms_campaign_is_stored() {
+    let db = TempDb::new("fantasy");
+    let created = stdout(&realmgm(
+        &["campaign", "new", "campaigns/fantasy-realms.toml"],
+        &db.0,
+    ));
+    assert!(
+        created.starts_with("Stored campaign FR1 (fantasy-realms, 4 players)"),
+        "{created}"
+    );
+}

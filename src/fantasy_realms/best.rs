@@ -21,7 +21,7 @@
 //! Ties go to the lower base strength, then to the first choice tried (no
 //! choice before any choice), so the answer is deterministic.
 
-use super::cards::{Bonus, CardId, Deck, NameSet, Needs, SizeTable, Suit, SuitSet};
+use super::cards::{Bonus, CardId, Deck, NameSet, Needs, Penalty, SizeTable, Suit, SuitSet};
 use super::scoring::{self, Choices, Live, MAX_HAND, ScoreError, Scored};
 
 /// The best score of a hand and how many choice combinations were scored.
@@ -101,6 +101,7 @@ type Key = (u64, u8);
 struct GameCopy<'a> {
     at: usize,
     suits: &'a [Suit],
+    suit_bits: SuitSet,
 }
 
 struct Search<'a> {
@@ -162,9 +163,11 @@ impl<'a> Search<'a> {
             for rule in &deck.card(id).bonus {
                 match rule {
                     Bonus::CopyFromHand => search.doppelganger = Some(at),
-                    Bonus::CopyFromGame { suits } => {
-                        search.game_copies.push(GameCopy { at, suits })
-                    }
+                    Bonus::CopyFromGame { suits } => search.game_copies.push(GameCopy {
+                        at,
+                        suits,
+                        suit_bits: suits.iter().fold(0, |m, s| m | s.bit()),
+                    }),
                     Bonus::ChangeSuit => search.book = Some(at),
                     Bonus::ClearOnePenalty { suits } => {
                         search.island_suits = suits.iter().fold(0, |m, s| m | s.bit());
@@ -185,46 +188,89 @@ impl<'a> Search<'a> {
         search
     }
 
+    /// The choices still open below copy level `level` (the Book is still
+    /// open at every copy level).
+    fn free(&self, level: usize) -> Free {
+        let open = &self.game_copies[level.min(self.game_copies.len())..];
+        Free {
+            level: level.min(self.game_copies.len()),
+            copies: open.iter().fold(0, |m, c| m | 1 << c.at),
+            names: open.len() as i32,
+            suits: open.len() as i32 + i32::from(self.book.is_some()),
+            book: self.book.is_some(),
+        }
+    }
+
+    /// The choices left once the Book has chosen: none.
+    fn settled(&self) -> Free {
+        Free {
+            level: self.game_copies.len(),
+            copies: 0,
+            names: 0,
+            suits: 0,
+            book: false,
+        }
+    }
+
     /// The highest total the cards as they stand could score whatever the
-    /// later choices: base strengths plus each bonus at its most. Penalties
-    /// only take away and a blanked card scores 0, never less than this.
-    fn ceiling(&self, level: usize) -> i32 {
-        let free_copies: Vec<usize> = self.game_copies[level.min(self.game_copies.len())..]
-            .iter()
-            .map(|c| c.at)
-            .collect();
-        let free = Free {
-            copies: free_copies.iter().fold(0, |m, &at| m | 1 << at),
-            names: free_copies.len() as i32,
-            suits: free_copies.len() as i32 + i32::from(self.book.is_some()),
-        };
-        let cards: i32 = self
-            .lives
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let bonus = l.bonus.map_or(0, |b| {
-                    self.deck
-                        .card(b)
-                        .bonus
-                        .iter()
-                        .map(|r| self.rule_ceiling(r, i, free))
-                        .sum()
-                });
-                l.strength + bonus
-            })
-            .sum();
-        cards
+    /// `free` choices do: base strengths plus each bonus at its most.
+    /// Penalties only take away and a blanked card scores 0, never less than
+    /// this.
+    fn ceiling(&self, free: Free) -> i32 {
+        let blankable = self.blankable();
+        let mut total = 0;
+        for (i, live) in self.lives.iter().enumerate() {
+            total += live.strength;
+            if let Some(bonus) = live.bonus {
+                for rule in &self.deck.card(bonus).bonus {
+                    total += self.rule_ceiling(rule, i, free, blankable);
+                }
+            }
+        }
+        total
             + self
                 .collector
-                .map_or(0, |table| self.suit_sets_ceiling(table, level))
+                .map_or(0, |table| self.suit_sets_ceiling(table, free))
+    }
+
+    /// The cards some penalty of the cards as they stand could blank (its
+    /// own "blanked unless / with" included), as bits of hand positions.
+    /// Clears and struck words only spare cards, so they are left out.
+    fn blankable(&self) -> u16 {
+        let mut mask = 0u16;
+        for (k, live) in self.lives.iter().enumerate() {
+            let Some(penalty) = live.penalty else {
+                continue;
+            };
+            for rule in &self.deck.card(penalty).penalty {
+                for (j, target) in self.lives.iter().enumerate() {
+                    let named = |needs: &Needs| needs.name_set & (1u64 << target.name) != 0;
+                    let hit = match rule {
+                        Penalty::Blanks {
+                            suits,
+                            except,
+                            other,
+                        } => suits.contains(&target.suit) && !named(except) && !(*other && j == k),
+                        Penalty::BlanksAllExcept { suits, names } => {
+                            !suits.contains(&target.suit) && !named(names)
+                        }
+                        Penalty::BlankedUnless { .. } | Penalty::BlankedWith { .. } => j == k,
+                        Penalty::UnlessWith { .. } | Penalty::ForEach { .. } => false,
+                    };
+                    if hit {
+                        mask |= 1 << j;
+                    }
+                }
+            }
+        }
+        mask
     }
 
     /// The most `rule` of card `i` can add given the cards as they stand and
     /// the `free` choices still open (each can make one more card match; a
     /// wild card still to choose can also take a name). Blanking only takes
     /// cards away, so it is left out.
-    fn rule_ceiling(&self, rule: &Bonus, i: usize, free: Free) -> i32 {
+    fn rule_ceiling(&self, rule: &Bonus, i: usize, free: Free, blankable: u16) -> i32 {
         let matching = |needs: &Needs, skip_self: bool| {
             self.lives
                 .iter()
@@ -237,9 +283,12 @@ impl<'a> Search<'a> {
                 .count() as i32
         };
         let reachable = |groups: &[Needs]| {
-            let unmet: Vec<&Needs> = groups.iter().filter(|g| matching(g, true) == 0).collect();
-            let names_only = unmet.iter().filter(|g| g.suits == 0).count() as i32;
-            names_only <= free.names && unmet.len() as i32 <= free.names + free.suits
+            let (mut unmet, mut names_only) = (0, 0);
+            for group in groups.iter().filter(|g| matching(g, true) == 0) {
+                unmet += 1;
+                names_only += i32::from(group.suits == 0);
+            }
+            names_only <= free.names && unmet <= free.names + free.suits
         };
         match rule {
             Bonus::With { points, needs } => {
@@ -263,93 +312,165 @@ impl<'a> Search<'a> {
             }
             Bonus::BestOf { options } => options
                 .iter()
-                .map(|o| self.rule_ceiling(o, i, free))
+                .map(|o| self.rule_ceiling(o, i, free, blankable))
                 .max()
                 .unwrap_or(0),
             Bonus::Strongest { of } | Bonus::StrengthSum { of } => {
                 // Wild cards still to choose have strength 0; the Book can
                 // bring in one more card, the strongest left out.
-                let (mut inside, mut outside) = (Vec::new(), 0);
+                let (mut strongest, mut sum, mut outside) = (0, 0, 0);
                 for (j, l) in self.lives.iter().enumerate() {
                     if free.copies & (1 << j) != 0 {
                         continue;
                     }
                     if of.matches(l.suit, l.name, 0) {
-                        inside.push(l.strength);
+                        strongest = strongest.max(l.strength);
+                        sum += l.strength;
                     } else {
                         outside = outside.max(l.strength);
                     }
                 }
                 let extra = if free.suits > free.names { outside } else { 0 };
                 if matches!(rule, Bonus::Strongest { .. }) {
-                    inside.into_iter().max().unwrap_or(0).max(extra)
+                    strongest.max(extra)
                 } else {
-                    inside.into_iter().sum::<i32>() + extra
+                    sum + extra
                 }
             }
             Bonus::Runs { table } => {
                 scoring::run_points(table, &self.lives, (1u16 << self.lives.len()) - 1)
+            }
+            Bonus::AllSuitsDiffer { points } => {
+                // Two cards that nothing can blank and that share a suit can
+                // only be parted by the Book, once (wild cards still to
+                // choose can take a free suit; the Book can also give a card
+                // a suit that gets it blanked, which is the same one change).
+                let mut seen: SuitSet = 0;
+                let mut repeats = 0;
+                for (j, l) in self.lives.iter().enumerate() {
+                    if (free.copies | blankable) & (1 << j) == 0 {
+                        repeats += i32::from(seen & l.suit.bit() != 0);
+                        seen |= l.suit.bit();
+                    }
+                }
+                if repeats <= i32::from(free.book) {
+                    *points
+                } else {
+                    0
+                }
             }
             Bonus::SuitSets { .. } => 0,
             _ => bonus_ceiling(rule, self.hand_size),
         }
     }
 
-    /// The most Collector can score once the wild cards before `level` have
-    /// their identities: the different names each suit holds now, plus one
-    /// for every wild card still to choose and one for the Book of Changes
-    /// (which can move a card into a suit), placed where they gain most.
-    /// Blanking only removes cards, so it cannot score more.
-    fn suit_sets_ceiling(&self, table: &SizeTable, level: usize) -> i32 {
-        let free: Vec<usize> = self.game_copies[level.min(self.game_copies.len())..]
-            .iter()
-            .map(|c| c.at)
-            .collect();
+    /// The most Collector can score with the `free` choices still open: the
+    /// different names each suit holds now, plus one name for every wild card
+    /// still to choose (in the suits it may copy), and the Book moving one
+    /// card from one suit to another (or giving a wild card still to choose
+    /// any suit). Blanking only removes cards, so it cannot score more.
+    fn suit_sets_ceiling(&self, table: &SizeTable, free: Free) -> i32 {
+        let open = &self.game_copies[free.level..];
         let mut names = [0 as NameSet; Suit::ALL.len()];
+        let mut cards = [0u32; Suit::ALL.len()];
         for (i, live) in self.lives.iter().enumerate() {
-            if !free.contains(&i) {
+            if free.copies & (1 << i) == 0 {
                 names[live.suit as usize] |= 1u64 << live.name;
+                cards[live.suit as usize] += 1;
             }
         }
-        let extra = free.len() + usize::from(self.book.is_some());
-        let value = |size: u32| {
-            table
-                .iter()
-                .rev()
-                .find(|(at_least, _)| u32::from(*at_least) <= size)
-                .map_or(0, |(_, p)| *p)
+        let smallest = u32::from(table.first().map_or(1, |(size, _)| *size));
+        // Bits of a placement: one per open wild card, then the Book's
+        // arrival and the Book's departure.
+        let copy_bits = open.len();
+        let (arrive, depart) = (1usize << copy_bits, 1usize << (copy_bits + 1));
+        let all = if free.book {
+            (depart << 1) - 1
+        } else {
+            arrive - 1
         };
-        // most[k]: the best score of the suits seen so far with k extra cards.
-        let mut most = vec![0; extra + 1];
-        for held in names.map(NameSet::count_ones) {
-            let before = most.clone();
-            for k in 0..=extra {
-                most[k] = (0..=k)
-                    .map(|add| before[k - add] + value(held + add as u32))
-                    .max()
-                    .unwrap_or(0);
+        // A departure costs nothing from a suit that cannot score anyway or
+        // that holds a name twice.
+        let mut free_departure = false;
+        let mut best = vec![i32::MIN; all + 1];
+        best[0] = 0;
+        for suit in Suit::ALL {
+            let held = names[suit as usize].count_ones();
+            let mut reach = 0usize;
+            for (k, copy) in open.iter().enumerate() {
+                // A wild card may also stay as it is, in the Wild suit.
+                if (copy.suit_bits | Suit::Wild.bit()) & suit.bit() != 0 {
+                    reach |= 1 << k;
+                }
+            }
+            if free.book && suit != Suit::Wild {
+                reach |= arrive;
+            }
+            if held + reach.count_ones() < smallest {
+                free_departure |= cards[suit as usize] > 0;
+                continue;
+            }
+            if free.book && held > 0 {
+                if cards[suit as usize] > held {
+                    free_departure = true;
+                } else {
+                    reach |= depart;
+                }
+            }
+            let before = best.clone();
+            for (state, &points) in before.iter().enumerate() {
+                if points == i32::MIN {
+                    continue;
+                }
+                let open_here = reach & !state;
+                // Every subset of the placements still open that can land here.
+                let mut subset = open_here;
+                loop {
+                    let added = (subset & !depart).count_ones();
+                    let removed = u32::from(subset & depart != 0);
+                    let value = scoring::by_size(table, held + added - removed);
+                    let next = state | subset;
+                    best[next] = best[next].max(points + value);
+                    if subset == 0 {
+                        break;
+                    }
+                    subset = (subset - 1) & open_here;
+                }
             }
         }
-        most[extra]
+        let every_copy = arrive - 1;
+        (0..=all)
+            .filter(|&state| {
+                // The Book's arrival needs a card leaving some suit, or a
+                // wild card whose own placement it replaces.
+                state & arrive == 0
+                    || state & depart != 0
+                    || free_departure
+                    || state & every_copy != every_copy
+            })
+            .map(|state| best[state])
+            .max()
+            .unwrap_or(0)
+            .max(0)
     }
 
-    /// Whether nothing under the cards as they stand can beat the best found.
-    fn hopeless(&self, level: usize) -> bool {
+    /// Whether a ceiling shows the cards as they stand cannot beat the best
+    /// found (a tie on total at the ceiling means every card scores in full,
+    /// so the base strength is the sum of all strengths, known in advance).
+    fn beaten(&self, ceiling: i32) -> bool {
         let Some(best) = &self.best else { return false };
-        let ceiling = self.ceiling(level);
         let base: i32 = self.lives.iter().map(|l| l.strength).sum();
         ceiling < best.total || (ceiling == best.total && base >= best.base_strength)
     }
 
     /// Search everything under the cards as they stand, unless the ceiling
-    /// shows it cannot beat the best found (a tie on total at the ceiling
-    /// means every card scores in full, so the base strength is the sum of
-    /// all strengths, known in advance).
+    /// shows it cannot beat the best found.
     fn search_under_ceiling(&mut self) {
-        if self.hopeless(0) {
+        let ceiling = self.ceiling(self.free(0));
+        if self.beaten(ceiling) {
             return;
         }
-        self.ceiling = self.ceiling(0);
+        self.ceiling = ceiling;
         self.reached = false;
         self.game_copy_level(0);
     }
@@ -379,7 +500,7 @@ impl<'a> Search<'a> {
         }
         for option in &mut options {
             self.lives[doppelganger] = option.0;
-            option.2 = self.ceiling(0);
+            option.2 = self.ceiling(self.free(0));
         }
         // The most promising first, so the ceiling cuts the others off sooner.
         options.sort_by_key(|option| std::cmp::Reverse(option.2));
@@ -439,7 +560,7 @@ impl<'a> Search<'a> {
     }
 
     fn game_copy_level(&mut self, level: usize) {
-        if self.reached || (level > 0 && self.hopeless(level)) {
+        if self.reached {
             return;
         }
         let Some(copy) = self.game_copies.get(level) else {
@@ -447,7 +568,14 @@ impl<'a> Search<'a> {
         };
         let (at, suits) = (copy.at, copy.suits);
         let original = self.lives[at];
-        self.game_copy_level(level + 1);
+        // Every identity some rule can tell apart (the wild card left as it
+        // is first), with the ceiling below it.
+        let mut options: Vec<(i32, Option<CardId>)> = Vec::new();
+        let below = self.free(level + 1);
+        let ceiling = self.ceiling(below);
+        if !self.beaten(ceiling) {
+            options.push((ceiling, None));
+        }
         let (held_suits, held_names) = (self.held_suits(), self.held_names());
         let mut tried: Vec<(Key, Key)> = Vec::new();
         for id in self.deck.ids() {
@@ -463,30 +591,35 @@ impl<'a> Search<'a> {
                 continue;
             }
             tried.push(key);
-            self.lives[at] = Live {
-                card: original.card,
-                name: id,
-                suit,
-                strength: 0,
-                bonus: None,
-                penalty: None,
-            };
-            self.copies.push((original.card, id));
-            self.game_copy_level(level + 1);
-            self.copies.pop();
-            if self.reached {
+            self.lives[at] = game_copy(original.card, id, suit);
+            let ceiling = self.ceiling(below);
+            if !self.beaten(ceiling) {
+                options.push((ceiling, Some(id)));
+            }
+        }
+        // The most promising first: a good total found early cuts off the
+        // rest, which are tried only while their ceiling can still beat it.
+        options.sort_by_key(|&(ceiling, _)| std::cmp::Reverse(ceiling));
+        for (ceiling, id) in options {
+            if self.reached || self.beaten(ceiling) {
                 break;
+            }
+            self.lives[at] = id.map_or(original, |id| {
+                game_copy(original.card, id, self.deck.card(id).suit)
+            });
+            self.copies.extend(id.map(|id| (original.card, id)));
+            self.game_copy_level(level + 1);
+            if id.is_some() {
+                self.copies.pop();
             }
         }
         self.lives[at] = original;
     }
 
     fn book_level(&mut self) {
-        if self.hopeless(self.game_copies.len()) {
-            return;
-        }
         self.island_level(None);
         let Some(book) = self.book else { return };
+        let settled = self.settled();
         for target in 0..self.lives.len() {
             if target == book {
                 continue;
@@ -504,7 +637,9 @@ impl<'a> Search<'a> {
                     break;
                 }
                 self.lives[target].suit = suit;
-                self.island_level(Some((original.card, suit)));
+                if !self.beaten(self.ceiling(settled)) {
+                    self.island_level(Some((original.card, suit)));
+                }
             }
             self.lives[target] = original;
         }
@@ -555,12 +690,28 @@ impl<'a> Search<'a> {
 /// The choices still open below a level of the search.
 #[derive(Clone, Copy)]
 struct Free {
+    /// The first wild card still to choose, in `Search::game_copies`.
+    level: usize,
     /// The wild cards still to choose, as bits of hand positions.
     copies: u16,
     /// How many of them (each can take a name).
     names: i32,
     /// How many cards can still be given a suit (them and the Book).
     suits: i32,
+    /// Whether the Book of Changes is still to choose.
+    book: bool,
+}
+
+/// A wild card that took the name and suit of deck card `name`.
+fn game_copy(card: CardId, name: CardId, suit: Suit) -> Live {
+    Live {
+        card,
+        name,
+        suit,
+        strength: 0,
+        bonus: None,
+        penalty: None,
+    }
 }
 
 /// What a bonus ceiling needs to know of the hand.

@@ -719,7 +719,7 @@ fn runs(lives: &[Live], active: u16) -> impl Iterator<Item = u32> {
 
 /// The points for a group of `size`: the entry for the largest listed size
 /// not above it (a run of 8 scores as the table's longest run).
-fn by_size(table: &[(u8, i32)], size: u32) -> i32 {
+pub(crate) fn by_size(table: &[(u8, i32)], size: u32) -> i32 {
     table
         .iter()
         .rev()
