@@ -14,9 +14,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NmrPolicy {
-    /// The character hides in every phase (the BIMR3 GM's practice,
-    /// ORDER_FORMATS.md §2.1).
+    /// The game's own safe orders ([`crate::game::Game::missing_orders`]):
+    /// in Magic Realm the character hides in every phase (the BIMR3 GM's
+    /// practice, ORDER_FORMATS.md §2.1), hence the name; `default` is
+    /// accepted too, and reads better for other games.
     #[default]
+    #[serde(alias = "default")]
     Hide,
     /// The player's previous day's orders are used again.
     Repeat,
@@ -26,7 +29,10 @@ impl NmrPolicy {
     /// How `campaign show` words the policy.
     pub fn describe(self) -> &'static str {
         match self {
-            NmrPolicy::Hide => "hide in every phase",
+            NmrPolicy::Hide => {
+                "the game's default (Magic Realm: hide in every phase; Fantasy Realms: draw, then \
+                 discard the card whose loss costs least)"
+            }
             NmrPolicy::Repeat => "repeat the previous day's orders",
         }
     }

@@ -267,7 +267,7 @@ Schedule:
   first deadline 2025-03-01 20:00 UTC, then every 48 hours
   early processing: 60 minutes after the last orders arrive
   reminders: 12 hours before the deadline
-  no orders received: hide in every phase
+  no orders received: the game's default (Magic Realm: hide in every phase; Fantasy Realms: draw, then discard the card whose loss costs least)
 Calendar:  1 month
 Templates: built in
 Rules:     none beyond the standard rules
