@@ -6,7 +6,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::{PlayerSecret, Store, StoreError, secret};
-use crate::campaign::Player;
+use crate::campaign::Email;
 
 /// The daemon's control state of one campaign.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -380,33 +380,37 @@ impl Store {
         Ok(())
     }
 
-    /// Put `player` in the seat of `replaced`: the seat (its orders and
-    /// history) stays, name, address and secret change. Returns the new
-    /// player's secret.
+    /// Give the seat of `player` to someone else: the seat keeps its name
+    /// (the game knows it by that name), its orders and history; address and
+    /// secret change. Returns the new secret.
     ///
     /// # Errors
-    /// No such campaign or player, or the name or address is taken.
+    /// No such campaign or player, or the address is taken.
     pub fn replace_player(
         &mut self,
         campaign: &str,
-        replaced: &str,
-        player: &Player,
+        player: &str,
+        email: &Email,
     ) -> Result<PlayerSecret, StoreError> {
-        let (_, player_id) = self.player_id(campaign, replaced)?;
+        let (_, player_id) = self.player_id(campaign, player)?;
+        let name: String = self.conn.query_row(
+            "SELECT name FROM players WHERE id = ?1",
+            params![player_id],
+            |row| row.get(0),
+        )?;
         let made = secret::generate()?;
         let result = self.conn.execute(
-            "UPDATE players SET name = ?1, email = ?2, secret_hash = ?3 WHERE id = ?4",
+            "UPDATE players SET email = ?1, secret_hash = ?2 WHERE id = ?3",
             params![
-                player.name,
-                player.email.as_str(),
-                secret::hash(campaign, &player.name, &made),
+                email.as_str(),
+                secret::hash(campaign, &name, &made),
                 player_id
             ],
         );
         match result {
             Ok(_) => Ok(PlayerSecret {
-                player: player.name.clone(),
-                email: player.email.to_string(),
+                player: name,
+                email: email.to_string(),
                 secret: made,
             }),
             Err(rusqlite::Error::SqliteFailure(code, _))
@@ -414,8 +418,8 @@ impl Store {
             {
                 Err(StoreError::DuplicatePlayer {
                     campaign: campaign.to_string(),
-                    player: player.name.clone(),
-                    email: player.email.to_string(),
+                    player: name,
+                    email: email.to_string(),
                 })
             }
             Err(other) => Err(other.into()),
