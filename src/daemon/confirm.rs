@@ -123,12 +123,12 @@ pub fn line_diff(old: &str, new: &str) -> Vec<String> {
         if i < old.len() && j < new.len() && old[i] == new[j] {
             i += 1;
             j += 1;
-        } else if j < new.len() && (i == old.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push(format!("+ {}", new[j]));
-            j += 1;
-        } else {
+        } else if i < old.len() && (j == new.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             out.push(format!("- {}", old[i]));
             i += 1;
+        } else {
+            out.push(format!("+ {}", new[j]));
+            j += 1;
         }
     }
     out

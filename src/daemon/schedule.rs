@@ -49,12 +49,11 @@ pub fn decide(f: &TurnFacts) -> Decision {
         return Decision::Wait;
     }
     if f.missing.is_empty()
+        && f.now < f.deadline
         && let (Some(minutes), Some(last)) = (f.early_after_minutes, f.last_orders_at)
         && f.now >= last + i64::from(minutes) * 60
     {
-        return Decision::Process {
-            early: f.now < f.deadline,
-        };
+        return Decision::Process { early: true };
     }
     if f.now >= f.deadline {
         if !f.approved {
