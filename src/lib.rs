@@ -5,6 +5,7 @@
 
 pub mod campaign;
 pub mod cli;
+pub mod daemon;
 pub mod dice;
 pub mod embedded;
 pub mod fantasy_realms;

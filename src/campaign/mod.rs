@@ -9,6 +9,7 @@
 //! from [`crate::games`]. The BIMR3 rule set this supports is seed 003.
 
 mod email;
+mod mail;
 mod schedule;
 
 use std::ops::Range;
@@ -21,6 +22,7 @@ use crate::game::{Game, RuleToggle, Rules, Seat};
 use crate::suggest;
 
 pub use email::Email;
+pub use mail::{ImapSection, MailSettings, SecurityName, SmtpSection};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 
 /// A checked campaign.
@@ -45,6 +47,10 @@ pub struct Campaign {
     /// A folder of mail templates overriding the built-in ones.
     pub template_folder: Option<String>,
     pub players: Vec<Player>,
+    /// How the daemon receives and sends the campaign's mail; `None` when
+    /// the file has no `[mail]` table.
+    #[serde(default)]
+    pub mail: Option<MailSettings>,
 }
 
 /// The game master, who receives copies and questions.
@@ -151,6 +157,7 @@ struct CampaignFile {
     calendar: Option<Spanned<CalendarFile>>,
     #[serde(default)]
     players: Vec<PlayerFile>,
+    mail: Option<MailSettings>,
 }
 
 #[derive(Deserialize)]
@@ -183,6 +190,10 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("schedule"), field);
             return Err(self.at_line(line, &format!("schedule.{field}"), message));
         }
+        if let Some((field, message)) = raw.mail.iter().flat_map(MailSettings::problems).next() {
+            let line = key_line(self.text, Some("mail"), field);
+            return Err(self.at_line(line, &format!("mail.{field}"), message));
+        }
         let calendar = self.check_calendar(raw.calendar.as_ref(), game, &rules, &raw.rules)?;
         let players = self.check_players(&raw.players, &raw.gm, raw.max_players.as_ref())?;
         if let Some(folder) = &raw.template_folder
@@ -207,6 +218,7 @@ impl Checker<'_> {
             calendar,
             template_folder: raw.template_folder.map(Spanned::into_inner),
             players,
+            mail: raw.mail,
         })
     }
 

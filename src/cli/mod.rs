@@ -4,6 +4,7 @@
 
 mod board;
 mod campaign;
+mod daemon;
 mod data;
 mod demo;
 mod fantasy;
@@ -67,6 +68,14 @@ enum Command {
         #[command(subcommand)]
         command: TableCommand,
     },
+    /// Run the mail daemon: collect mail, answer it, run turns on schedule, send mail.
+    Daemon(daemon::DaemonArgs),
+    /// Store and answer one mail read from stdin (for an MTA pipe).
+    Ingest(daemon::IngestArgs),
+    /// The GM's controls: status, process, preview, rollback, orders, pause, resume, ...
+    Gm(daemon::GmArgs),
+    /// Check a campaign's mail settings (SMTP, IMAP, Maildir) and say what is wrong.
+    Doctor(daemon::DoctorArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -178,6 +187,10 @@ pub fn run() -> anyhow::Result<()> {
             TableCommand::Show(args) => table::show(&args),
             TableCommand::Roll(args) => table::roll(&args),
         },
+        Command::Daemon(args) => daemon::run(&args),
+        Command::Ingest(args) => daemon::ingest(&args),
+        Command::Gm(args) => daemon::gm(&args),
+        Command::Doctor(args) => daemon::doctor(&args),
     }
 }
 

@@ -103,6 +103,23 @@ impl SmtpMailer {
     }
 }
 
+impl SmtpMailer {
+    /// Connect, greet and (when configured) log in, without sending: what
+    /// `realmgm doctor` checks.
+    ///
+    /// # Errors
+    /// [`SendError`] with the server's or the network's reason.
+    pub fn test_connection(&self) -> Result<(), SendError> {
+        match self.transport.test_connection() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(SendError::Temporary(
+                "the server did not answer the connection test".to_string(),
+            )),
+            Err(error) => Err(classify_smtp_error(&error)),
+        }
+    }
+}
+
 impl MailTransport for SmtpMailer {
     fn send(&self, message: &Message) -> Result<String, SendError> {
         match self.transport.send(message) {

@@ -7,9 +7,10 @@
 //! never reads the clock: every function that records a time takes it as a
 //! parameter (Unix seconds), so tests and re-runs are deterministic. Typed
 //! functions live beside the tables they touch: [`campaigns`], [`days`],
-//! [`mail`].
+//! [`mail`], [`control`].
 
 pub mod campaigns;
+pub mod control;
 pub mod days;
 pub mod mail;
 pub mod secret;
@@ -19,6 +20,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 
 pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign};
+pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{InboundInsert, InboundMail, InboundStatus, OutgoingMail, QueuedMail};
 
@@ -34,6 +36,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_orders_and_events",
         include_str!("migrations/0003_orders_and_events.sql"),
     ),
+    ("0004_daemon", include_str!("migrations/0004_daemon.sql")),
 ];
 
 /// The schema version this build writes.

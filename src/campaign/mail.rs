@@ -1,0 +1,139 @@
+//! The optional `[mail]` table of a campaign file: how the daemon receives
+//! (IMAP or a Maildir folder) and sends (SMTP or a Maildir folder) the
+//! campaign's mail, and the daemon's limits.
+//!
+//! Passwords are never written in the file: the file names the environment
+//! variable that holds each one (`password_env`), read when the daemon
+//! starts.
+
+use serde::{Deserialize, Serialize};
+
+use crate::mail::transport::Security;
+
+/// The `[mail]` table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSettings {
+    /// The address the daemon writes from, e.g. `"Game Master <gm@host>"`;
+    /// the GM's address when absent.
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub smtp: Option<SmtpSection>,
+    #[serde(default)]
+    pub imap: Option<ImapSection>,
+    /// A Maildir folder the daemon reads players' mail from.
+    #[serde(default)]
+    pub maildir_in: Option<String>,
+    /// A Maildir folder the daemon writes all outgoing mail into (demo, tests).
+    #[serde(default)]
+    pub maildir_out: Option<String>,
+    /// Seconds between polls of the mailbox [default 60].
+    #[serde(default)]
+    pub poll_seconds: Option<u32>,
+    /// Attachments above this size are ignored with a note [default 1024 KiB].
+    #[serde(default)]
+    pub max_attachment_kb: Option<u32>,
+    /// Hold the turn instead of processing when more than this share of the
+    /// awaited players has sent nothing [default 50].
+    #[serde(default)]
+    pub hold_if_missing_percent: Option<u32>,
+    /// Hold the turn when the daemon first looks at it more than this long
+    /// after its deadline (it was down) [default 60].
+    #[serde(default)]
+    pub late_grace_minutes: Option<u32>,
+    /// Send the GM a copy of every relayed private message.
+    #[serde(default)]
+    pub copy_relays_to_gm: bool,
+}
+
+/// How a connection is protected, as campaign files write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SecurityName {
+    Tls,
+    Starttls,
+    None,
+}
+
+impl SecurityName {
+    pub fn security(self) -> Security {
+        match self {
+            SecurityName::Tls => Security::Tls,
+            SecurityName::Starttls => Security::StartTls,
+            SecurityName::None => Security::None,
+        }
+    }
+}
+
+/// `[mail.smtp]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpSection {
+    pub host: String,
+    pub port: u16,
+    pub security: SecurityName,
+    #[serde(default)]
+    pub user: Option<String>,
+    /// The environment variable holding the password.
+    #[serde(default)]
+    pub password_env: Option<String>,
+}
+
+/// `[mail.imap]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapSection {
+    pub host: String,
+    pub port: u16,
+    pub security: SecurityName,
+    pub user: String,
+    /// The environment variable holding the password.
+    pub password_env: String,
+    /// The folder to read [default INBOX].
+    #[serde(default)]
+    pub folder: Option<String>,
+}
+
+impl MailSettings {
+    pub fn poll_seconds(&self) -> u32 {
+        self.poll_seconds.unwrap_or(60)
+    }
+
+    pub fn max_attachment_bytes(&self) -> usize {
+        self.max_attachment_kb.unwrap_or(1024) as usize * 1024
+    }
+
+    pub fn hold_if_missing_percent(&self) -> u32 {
+        self.hold_if_missing_percent.unwrap_or(50)
+    }
+
+    pub fn late_grace_seconds(&self) -> i64 {
+        i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
+    }
+
+    /// Problems serde cannot see, as (field, message) pairs.
+    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut problems = Vec::new();
+        if self.smtp.is_some() && self.maildir_out.is_some() {
+            problems.push((
+                "maildir_out",
+                "mail goes out either by SMTP or into maildir_out, not both; remove one"
+                    .to_string(),
+            ));
+        }
+        if self.hold_if_missing_percent.is_some_and(|p| p > 100) {
+            problems.push((
+                "hold_if_missing_percent",
+                "a share of players is at most 100 percent".to_string(),
+            ));
+        }
+        if self.poll_seconds == Some(0) {
+            problems.push((
+                "poll_seconds",
+                "polling every 0 seconds would spin; write 1 or more".to_string(),
+            ));
+        }
+        problems
+    }
+}

@@ -1,0 +1,469 @@
+//! `realmgm daemon`, `realmgm ingest`, `realmgm gm ...` and `realmgm
+//! doctor`: the mail daemon's loop and the GM's controls on the command
+//! line. Mail settings come from the campaign file's `[mail]` table, with
+//! passwords from the environment variables it names. The clock is read
+//! here, at the edge.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+use crate::campaign::{Campaign, Email, MailSettings, Player};
+use crate::daemon::Daemon;
+use crate::daemon::player::Submission;
+use crate::daemon::process::TurnOutcome;
+use crate::mail::imap::{ImapClient, ImapSettings};
+use crate::mail::maildir::Maildir;
+use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
+
+use super::campaign::DbArg;
+use super::{emit, now};
+
+#[derive(Debug, clap::Args)]
+pub struct DaemonArgs {
+    /// The campaign(s) to run, by tag; repeat for several.
+    #[arg(long, required = true)]
+    campaign: Vec<String>,
+    /// Run one round (collect, answer, schedule, send) and stop.
+    #[arg(long)]
+    once: bool,
+    /// Seconds between rounds [default: the campaign's mail.poll_seconds, else 60].
+    #[arg(long)]
+    poll_seconds: Option<u64>,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IngestArgs {
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// The campaign whose mail settings to check.
+    #[arg(long)]
+    campaign: String,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GmArgs {
+    /// The campaign, by tag.
+    #[arg(long)]
+    campaign: String,
+    #[command(subcommand)]
+    command: GmCommand,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum GmCommand {
+    /// Who has orders in for the pending turn; deadline, pause and hold.
+    Status,
+    /// Run the pending turn now, whatever the schedule says.
+    Process,
+    /// Show the reports the pending turn would give now, storing nothing.
+    Preview,
+    /// Go back to the end of a day; the next day runs again from its kept orders.
+    Rollback {
+        #[arg(long)]
+        day: u32,
+    },
+    /// Enter or replace a player's orders for the pending turn (from a file or stdin).
+    Orders {
+        #[arg(long)]
+        player: String,
+        /// The orders file; stdin when absent.
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// Stop the deadlines.
+    Pause,
+    /// Start the deadlines again and let the pending turn run despite a hold.
+    Resume,
+    /// Move the pending deadline later.
+    Extend {
+        #[arg(long)]
+        hours: u32,
+    },
+    /// Send a player's report again (his latest, or of --day).
+    Resend {
+        #[arg(long)]
+        player: String,
+        #[arg(long)]
+        day: Option<u32>,
+    },
+    /// Add a player, or give an existing seat (--replace NAME) to a new address.
+    AddPlayer {
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        character: Option<String>,
+        /// The seat to hand over.
+        #[arg(long)]
+        replace: Option<String>,
+    },
+    /// Make a new GM secret for commands by mail (printed once).
+    Secret,
+    /// The GM's log: strangers, bounces, holds, late orders.
+    Log,
+}
+
+fn open(db: &DbArg) -> anyhow::Result<Daemon> {
+    Ok(Daemon::new(db.open(false)?.0))
+}
+
+fn mail_settings(campaign: &Campaign) -> anyhow::Result<MailSettings> {
+    campaign.mail.clone().with_context(|| {
+        format!(
+            "campaign {} has no [mail] table; add one with smtp/imap settings or maildir_in and \
+             maildir_out folders (see README)",
+            campaign.name
+        )
+    })
+}
+
+fn password(variable: &str, field: &str) -> anyhow::Result<String> {
+    std::env::var(variable).with_context(|| {
+        format!("the environment variable {variable} named by {field} is not set; export it with the password")
+    })
+}
+
+fn transport(campaign: &Campaign) -> anyhow::Result<Box<dyn MailTransport>> {
+    let mail = mail_settings(campaign)?;
+    if let Some(smtp) = &mail.smtp {
+        let password = smtp
+            .password_env
+            .as_deref()
+            .map(|v| password(v, "mail.smtp.password_env"))
+            .transpose()?;
+        return Ok(Box::new(SmtpMailer::new(&SmtpSettings {
+            host: smtp.host.clone(),
+            port: smtp.port,
+            security: smtp.security.security(),
+            username: smtp.user.clone(),
+            password,
+        })?));
+    }
+    if let Some(folder) = &mail.maildir_out {
+        return Ok(Box::new(MaildirMailer::new(folder)?));
+    }
+    bail!(
+        "campaign {} has no way to send mail; add [mail.smtp] or mail.maildir_out",
+        campaign.name
+    )
+}
+
+fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, String)>> {
+    let Some(imap) = &mail.imap else {
+        return Ok(None);
+    };
+    Ok(Some((
+        ImapSettings {
+            host: imap.host.clone(),
+            port: imap.port,
+            security: imap.security.security(),
+            username: imap.user.clone(),
+            password: password(&imap.password_env, "mail.imap.password_env")?,
+            timeout: Duration::from_secs(30),
+        },
+        imap.folder.clone().unwrap_or_else(|| "INBOX".to_string()),
+    )))
+}
+
+/// One round for the campaigns: collect, answer, schedule, send.
+fn round(daemon: &mut Daemon, campaigns: &[Campaign]) -> anyhow::Result<()> {
+    let now = now()?;
+    for campaign in campaigns {
+        let mail = campaign.mail.clone().unwrap_or_default();
+        if let Some(folder) = &mail.maildir_in
+            && let Err(error) = daemon.poll_maildir(Path::new(folder), now)
+        {
+            emit(format!(
+                "{}: cannot read {folder}: {error:#}",
+                campaign.name
+            ))?;
+        }
+        match imap_settings(&mail) {
+            Ok(Some((settings, folder))) => {
+                if let Err(error) = daemon.poll_imap(&settings, &folder, now) {
+                    emit(format!("{}: IMAP: {error:#}", campaign.name))?;
+                }
+            }
+            Ok(None) => {}
+            Err(error) => emit(format!("{}: {error:#}", campaign.name))?,
+        }
+    }
+    for (id, note) in daemon.handle_stored(now)? {
+        emit(format!("mail {id}: {note}"))?;
+    }
+    for campaign in campaigns {
+        let done = daemon.check_turn(&campaign.name, now)?;
+        if done != "waiting" {
+            emit(format!("{}: {done}", campaign.name))?;
+        }
+        match transport(campaign) {
+            Ok(transport) => {
+                let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
+                if sent.sent + sent.deferred + sent.failed > 0 {
+                    emit(format!(
+                        "{}: sent {}, deferred {}, failed {}",
+                        campaign.name, sent.sent, sent.deferred, sent.failed
+                    ))?;
+                }
+            }
+            Err(error) => emit(format!("{}: {error:#}", campaign.name))?,
+        }
+    }
+    Ok(())
+}
+
+/// `realmgm daemon --campaign C [--once]`.
+pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
+    let mut daemon = open(&args.db)?;
+    let mut campaigns = Vec::new();
+    for name in &args.campaign {
+        campaigns.push(daemon.campaign(name)?.campaign);
+    }
+    let poll = args.poll_seconds.unwrap_or_else(|| {
+        campaigns
+            .iter()
+            .filter_map(|c| c.mail.as_ref().map(|m| u64::from(m.poll_seconds())))
+            .min()
+            .unwrap_or(60)
+    });
+    loop {
+        round(&mut daemon, &campaigns)?;
+        if args.once {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_secs(poll.max(1)));
+    }
+}
+
+/// `realmgm ingest < message`: store one mail from an MTA pipe and answer it.
+pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
+    let mut raw = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut raw)
+        .context("cannot read the message from stdin")?;
+    let mut daemon = open(&args.db)?;
+    let (inserted, note) = daemon.ingest(&raw, now()?)?;
+    emit(format!("mail {}: {note}", inserted.id()))
+}
+
+/// `realmgm gm <command> --campaign C`.
+pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
+    let mut daemon = open(&args.db)?;
+    let name = daemon.campaign(&args.campaign)?.campaign.name;
+    let now = now()?;
+    let text = match &args.command {
+        GmCommand::Status => daemon.status(&name)?,
+        GmCommand::Process => match daemon.process_turn(&name, now)? {
+            TurnOutcome::Processed { day, no_orders, .. } => format!(
+                "day {day} processed; reports queued{}",
+                if no_orders.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (no orders from {})", no_orders.join(", "))
+                }
+            ),
+            TurnOutcome::Held(reason) => bail!("the turn was not processed: {reason}"),
+        },
+        GmCommand::Preview => daemon.preview(&name)?,
+        GmCommand::Rollback { day } => daemon.rollback(&name, *day, now)?,
+        GmCommand::Orders { player, file } => {
+            let text = match file {
+                Some(file) => std::fs::read_to_string(file)
+                    .with_context(|| format!("cannot read {}", file.display()))?,
+                None => {
+                    let mut text = String::new();
+                    std::io::stdin().read_to_string(&mut text)?;
+                    text
+                }
+            };
+            let stored = daemon.campaign(&name)?;
+            let seat = stored
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(player))
+                .with_context(|| format!("campaign {name} has no player named {player}"))?
+                .name
+                .clone();
+            let submission = Submission {
+                player: &seat,
+                text: &text,
+                first_line: 1,
+                notes: &[],
+                source_mail: None,
+                by_gm: true,
+            };
+            daemon.submit_orders(&stored, &submission, now)?.1
+        }
+        GmCommand::Pause => daemon.pause(&name, now)?,
+        GmCommand::Resume => daemon.resume(&name, now)?,
+        GmCommand::Extend { hours } => daemon.extend(&name, *hours, now)?,
+        GmCommand::Resend { player, day } => daemon.resend(&name, player, *day, now)?,
+        GmCommand::AddPlayer {
+            name: player,
+            email,
+            character,
+            replace,
+        } => {
+            let email = Email::try_from(email.clone()).map_err(anyhow::Error::msg)?;
+            let secret = match (replace, player) {
+                (Some(seat), _) => daemon.store.replace_player(&name, seat, &email)?,
+                (None, Some(player)) => daemon.store.add_player(
+                    &name,
+                    &Player {
+                        name: player.clone(),
+                        email,
+                        character: character.clone(),
+                    },
+                    now,
+                )?,
+                (None, None) => bail!("give --name for a new player, or --replace SEAT"),
+            };
+            format!(
+                "{} <{}> has the secret {} (shown once; send it to him)",
+                secret.player, secret.email, secret.secret
+            )
+        }
+        GmCommand::Secret => format!(
+            "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
+            daemon.store.new_gm_secret(&name)?
+        ),
+        GmCommand::Log => {
+            let lines: Vec<String> = daemon
+                .store
+                .gm_log(Some(&name))?
+                .into_iter()
+                .map(|e| {
+                    format!(
+                        "{} {}: {}",
+                        crate::campaign::format_utc(e.at),
+                        e.kind,
+                        e.message
+                    )
+                })
+                .collect();
+            if lines.is_empty() {
+                "the log is empty".to_string()
+            } else {
+                lines.join("\n")
+            }
+        }
+    };
+    emit(text.trim_end())
+}
+
+/// `realmgm doctor --campaign C`: check the mail settings and say exactly
+/// what is wrong.
+pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
+    let daemon = open(&args.db)?;
+    let campaign = daemon.campaign(&args.campaign)?.campaign;
+    let mail = mail_settings(&campaign)?;
+    let mut problems = 0;
+    let mut report = |ok: Result<String, String>| -> anyhow::Result<()> {
+        match ok {
+            Ok(line) => emit(format!("OK       {line}")),
+            Err(line) => {
+                problems += 1;
+                emit(format!("PROBLEM  {line}"))
+            }
+        }
+    };
+    if let Some(smtp) = &mail.smtp {
+        let check = transport(&campaign)
+            .map_err(|e| format!("SMTP: {e:#}"))
+            .and_then(|_| {
+                let password = smtp.password_env.as_deref().map(std::env::var).transpose();
+                let mailer = SmtpMailer::new(&SmtpSettings {
+                    host: smtp.host.clone(),
+                    port: smtp.port,
+                    security: smtp.security.security(),
+                    username: smtp.user.clone(),
+                    password: password.map_err(|e| e.to_string())?,
+                })
+                .map_err(|e| e.to_string())?;
+                mailer
+                    .test_connection()
+                    .map(|()| format!("SMTP {}:{} answers", smtp.host, smtp.port))
+                    .map_err(|e| {
+                        format!(
+                            "SMTP {}:{} ({:?}): {e}; check host, port, security and the login",
+                            smtp.host, smtp.port, smtp.security
+                        )
+                    })
+            });
+        report(check)?;
+    }
+    match imap_settings(&mail) {
+        Ok(Some((settings, folder))) => {
+            let check = ImapClient::connect(&settings)
+                .and_then(|mut client| {
+                    let status = client.select(&folder)?;
+                    client.logout();
+                    Ok(status)
+                })
+                .map(|status| {
+                    format!(
+                        "IMAP {}:{} folder {folder} ({} messages)",
+                        settings.host, settings.port, status.exists
+                    )
+                })
+                .map_err(|e| {
+                    format!(
+                        "IMAP {}:{} folder {folder}: {e}",
+                        settings.host, settings.port
+                    )
+                });
+            report(check)?;
+        }
+        Ok(None) => {}
+        Err(error) => report(Err(format!("IMAP: {error:#}")))?,
+    }
+    for (field, folder) in [
+        ("maildir_in", &mail.maildir_in),
+        ("maildir_out", &mail.maildir_out),
+    ] {
+        if let Some(folder) = folder {
+            report(
+                Maildir::open(folder)
+                    .map(|_| format!("mail.{field} {folder} is a Maildir"))
+                    .map_err(|e| format!("mail.{field}: {e}")),
+            )?;
+        }
+    }
+    if mail.smtp.is_none() && mail.maildir_out.is_none() {
+        report(Err(
+            "no way to send: add [mail.smtp] or mail.maildir_out".to_string()
+        ))?;
+    }
+    if mail.imap.is_none() && mail.maildir_in.is_none() {
+        report(Ok(
+            "no mailbox to poll; mail must come through `realmgm ingest` from the MTA".to_string(),
+        ))?;
+    }
+    if !daemon.store.control(&campaign.name)?.has_gm_secret {
+        report(Err(format!(
+            "no GM secret yet: GM commands by mail are refused; run `realmgm gm secret --campaign {}`",
+            campaign.name
+        )))?;
+    }
+    if problems > 0 {
+        bail!(
+            "{problems} problem(s) in the mail settings of {}",
+            campaign.name
+        );
+    }
+    Ok(())
+}

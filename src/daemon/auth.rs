@@ -1,0 +1,70 @@
+//! Who sent a mail and what he may do: a player is known by his registered
+//! From address AND his secret (a `Password:` line or the plus-address
+//! `gm+tag.SECRET@`); the GM by the campaign's GM address AND the GM secret.
+//! Anyone else is a stranger: logged for the GM, never answered, so forged
+//! senders cannot turn the daemon into a spam cannon (no backscatter).
+
+use crate::campaign::Campaign;
+use crate::store::{PlayerRecord, Store, StoreError};
+
+use super::{bare_address, sender};
+
+/// The sender of a mail as far as the campaign is concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sender {
+    Gm,
+    /// The GM's address without the right GM secret.
+    GmWithoutSecret,
+    Player(PlayerRecord),
+    /// A registered address without its player's secret; the notice goes to
+    /// the registered address.
+    PlayerWithoutSecret {
+        player: PlayerRecord,
+        given: bool,
+    },
+    /// Not an address of this campaign.
+    Stranger(String),
+}
+
+/// Identify the sender of a mail to `campaign`.
+///
+/// # Errors
+/// The store fails.
+pub fn identify(
+    store: &Store,
+    campaign: &Campaign,
+    from: Option<&str>,
+    secret: Option<&str>,
+) -> Result<Sender, StoreError> {
+    let Some(from) = from.map(bare_address).filter(|f| !f.is_empty()) else {
+        return Ok(Sender::Stranger("(no From address)".to_string()));
+    };
+    let is_gm = from.eq_ignore_ascii_case(campaign.gm.email.as_str())
+        || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
+    if is_gm {
+        let ok = match secret {
+            Some(secret) => store.check_gm_secret(&campaign.name, secret)?,
+            None => false,
+        };
+        return Ok(if ok {
+            Sender::Gm
+        } else {
+            Sender::GmWithoutSecret
+        });
+    }
+    let Some(player) = store.player_by_email(&campaign.name, from)? else {
+        return Ok(Sender::Stranger(from.to_string()));
+    };
+    let ok = match secret {
+        Some(secret) => store.check_secret(&campaign.name, &player.name, secret)?,
+        None => false,
+    };
+    Ok(if ok {
+        Sender::Player(player)
+    } else {
+        Sender::PlayerWithoutSecret {
+            player,
+            given: secret.is_some(),
+        }
+    })
+}

@@ -1,0 +1,353 @@
+//! Mail in: three ways (IMAP polling, a Maildir folder, `realmgm ingest`
+//! from an MTA pipe) that all store the raw message in SQLite first,
+//! idempotently on Message-ID plus content hash, and only then mark it read
+//! at the source; then each stored message is read once and dispatched.
+//!
+//! Dispatch: unreadable mail is logged; robots (auto-replies, loops,
+//! bounces) are never answered, and a bounce is recorded against the player
+//! whose address failed and told to the GM; mail is routed to a campaign by
+//! plus-address or subject tag; the sender is identified ([`super::auth`]);
+//! the body loses quoted text so a player can answer a report by writing on
+//! top; then the command or the orders are handled. No mail crashes the
+//! daemon: a failure while handling one is recorded against it.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::mail::clean::clean_reply_with_markers;
+use crate::mail::imap::{ImapClient, ImapSettings};
+use crate::mail::inbound::{BodySource, InboundMail, InboundOptions, parse};
+use crate::mail::maildir::Maildir;
+use crate::mail::outbound::LOOP_TOKEN;
+use crate::mail::route::{plus_address, subject_tags, take_password};
+use crate::store::{InboundInsert, InboundStatus, StoredCampaign};
+
+use super::auth::{Sender, identify};
+use super::commands;
+use super::{Daemon, bare_address, sender};
+
+/// A mail after reading: what the handlers need.
+pub struct Letter {
+    pub inbound_id: Option<i64>,
+    pub mail: InboundMail,
+    /// The player's own text: password line blanked, quotes cut.
+    pub text: String,
+    /// Line `n` of `text` is line `first_line + n - 1` of the body.
+    pub first_line: usize,
+    /// Things about the mail the reply should mention.
+    pub notes: Vec<String>,
+}
+
+impl Letter {
+    /// Message-ID and References of the mail, for threading a reply.
+    pub fn answering(&self) -> Option<(&str, &[String])> {
+        self.mail
+            .message_id
+            .as_deref()
+            .map(|id| (id, self.mail.references.as_slice()))
+    }
+}
+
+impl Daemon {
+    /// Store a raw message (nothing else); a message stored before is found,
+    /// not stored again.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn store_raw(&mut self, raw: &[u8], now: i64) -> anyhow::Result<InboundInsert> {
+        let message_id = mail_parser::MessageParser::default()
+            .parse_headers(raw)
+            .and_then(|m| m.message_id().map(|id| id.trim().to_string()));
+        Ok(self
+            .store
+            .insert_inbound_mail(raw, message_id.as_deref(), now)?)
+    }
+
+    /// Store a message from a pipe and handle it at once (`realmgm ingest`).
+    /// Returns the stored row and what became of it.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn ingest(&mut self, raw: &[u8], now: i64) -> anyhow::Result<(InboundInsert, String)> {
+        let inserted = self.store_raw(raw, now)?;
+        let note = match inserted {
+            InboundInsert::New(_) => {
+                let handled = self.handle_stored(now)?;
+                handled.last().map(|(_, n)| n.clone()).unwrap_or_default()
+            }
+            InboundInsert::Duplicate(id) => format!("already stored as mail {id}; not read again"),
+        };
+        Ok((inserted, note))
+    }
+
+    /// Store every new message of a Maildir folder, moving each to `cur/`
+    /// only after its row is committed. Returns how many were new.
+    ///
+    /// # Errors
+    /// The folder cannot be read, or the store fails.
+    pub fn poll_maildir(&mut self, root: &Path, now: i64) -> anyhow::Result<usize> {
+        let maildir = Maildir::open(root)?;
+        let mut new = 0;
+        for entry in maildir.list_new()? {
+            let raw = maildir.read(&entry)?;
+            if matches!(self.store_raw(&raw, now)?, InboundInsert::New(_)) {
+                new += 1;
+            }
+            maildir.mark_processed(&entry)?;
+        }
+        Ok(new)
+    }
+
+    /// Store every unseen message of an IMAP folder, flagging each as seen
+    /// only after its row is committed. Returns how many were new.
+    ///
+    /// # Errors
+    /// The server cannot be reached or refuses, or the store fails.
+    pub fn poll_imap(
+        &mut self,
+        settings: &ImapSettings,
+        folder: &str,
+        now: i64,
+    ) -> anyhow::Result<usize> {
+        let mut client = ImapClient::connect(settings)?;
+        client
+            .select(folder)
+            .with_context(|| format!("cannot open the IMAP folder '{folder}'"))?;
+        let mut new = 0;
+        for uid in client.search_unseen()? {
+            let raw = client.fetch(uid)?;
+            if matches!(self.store_raw(&raw, now)?, InboundInsert::New(_)) {
+                new += 1;
+            }
+            client.mark_seen(uid)?;
+        }
+        client.logout();
+        Ok(new)
+    }
+
+    /// Read and act on every stored message not read yet, oldest first.
+    /// Returns each message's id with a note of what became of it.
+    ///
+    /// # Errors
+    /// The store fails (a failure handling one mail is recorded on it).
+    pub fn handle_stored(&mut self, now: i64) -> anyhow::Result<Vec<(i64, String)>> {
+        let mut handled = Vec::new();
+        for stored in self.store.inbound_with_status(InboundStatus::New)? {
+            let (status, note) = match self.dispatch(stored.id, &stored.raw, now) {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    let note = format!("could not be handled: {error:#}");
+                    self.store
+                        .log_gm(None, now, "error", &note, Some(stored.id))?;
+                    (InboundStatus::Rejected, note)
+                }
+            };
+            self.store
+                .set_inbound_status(stored.id, status, Some(&note))?;
+            handled.push((stored.id, note));
+        }
+        Ok(handled)
+    }
+
+    fn dispatch(
+        &mut self,
+        id: i64,
+        raw: &[u8],
+        now: i64,
+    ) -> anyhow::Result<(InboundStatus, String)> {
+        // Attachments are never read: the campaign's size limit only decides
+        // how the reply words them, once the campaign is known.
+        let options = InboundOptions {
+            max_attachment_bytes: usize::MAX,
+            loop_token: LOOP_TOKEN.to_string(),
+        };
+        let mail = match parse(raw, &options) {
+            Ok(mail) => mail,
+            Err(error) => {
+                let note = format!("unreadable mail: {error}");
+                self.store.log_gm(None, now, "rejected", &note, Some(id))?;
+                return Ok((InboundStatus::Rejected, note));
+            }
+        };
+        let from = mail.from.as_ref().map(|f| f.address.clone());
+        if let Some(kind) = &mail.auto_kind {
+            return self.robot(id, &mail, kind, now);
+        }
+        let Some((stored, plus_secret)) = self.route(&mail)? else {
+            let note = format!(
+                "no campaign tag or plus-address in mail from {}; not answered",
+                from.as_deref().unwrap_or("(no From)")
+            );
+            self.store.log_gm(None, now, "stranger", &note, Some(id))?;
+            return Ok((InboundStatus::Rejected, note));
+        };
+        let campaign = stored.campaign.clone();
+        let password = take_password(&mail.body_text);
+        let secret = plus_secret.or(password.password.clone());
+        let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
+        let marker = super::confirm::marker(&campaign.name);
+        let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
+        let mut notes = Vec::new();
+        if mail.body_source == BodySource::Html {
+            notes.push("your mail had no plain-text part; it was read from its HTML".to_string());
+        }
+        let limit = campaign
+            .mail
+            .clone()
+            .unwrap_or_default()
+            .max_attachment_bytes();
+        for attachment in &mail.attachments {
+            notes.push(if attachment.bytes.len() > limit {
+                format!(
+                    "the attachment {} ({} bytes) is larger than the {limit} bytes the campaign \
+                     allows and was ignored",
+                    attachment.name,
+                    attachment.bytes.len()
+                )
+            } else {
+                format!(
+                    "the attachment {} was not read; write orders in the body",
+                    attachment.name
+                )
+            });
+        }
+        let letter = Letter {
+            inbound_id: Some(id),
+            text: cleaned.text.clone(),
+            first_line: cleaned.first_line,
+            mail,
+            notes,
+        };
+        match who {
+            Sender::Stranger(address) => {
+                let note = format!("mail from {address}, who is not in the campaign; not answered");
+                self.store
+                    .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
+                Ok((InboundStatus::Rejected, note))
+            }
+            Sender::GmWithoutSecret => {
+                let note = "mail from the GM address without the right GM secret".to_string();
+                let body = format!(
+                    "{marker} GM notice ===\n\nA mail from your address '{}' arrived without the \
+                     right GM secret and was not acted on. Put a line `Password: <GM secret>` in \
+                     GM mail; `realmgm gm secret --campaign {}` makes a new secret.\n",
+                    letter.mail.subject, campaign.name
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.queue(
+                    &campaign,
+                    campaign.gm.email.as_str(),
+                    "GM mail refused",
+                    &body,
+                    None,
+                    now,
+                )?;
+                Ok((InboundStatus::Rejected, note))
+            }
+            Sender::PlayerWithoutSecret { player, given } => {
+                let why = if given { "a wrong secret" } else { "no secret" };
+                let note = format!("mail from {}'s address with {why}", player.name);
+                let body = format!(
+                    "{marker} notice ===\n\nA mail with the subject '{}' arrived from your \
+                     address with {why}, so it was not acted on. If you sent it, add a line \
+                     `Password: <your secret>` and send it again. If you did not, someone may be \
+                     writing in your name; the GM has been told.\n",
+                    letter.mail.subject
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.queue(
+                    &campaign,
+                    &player.email,
+                    "mail not accepted",
+                    &body,
+                    None,
+                    now,
+                )?;
+                Ok((InboundStatus::Rejected, note))
+            }
+            Sender::Gm => {
+                let note = self.gm_mail(&stored, &letter, now)?;
+                Ok((InboundStatus::Processed, note))
+            }
+            Sender::Player(player) => {
+                let command = commands::read(&letter.mail.subject, &letter.text);
+                let note = self.player_mail(&stored, &player, command, &letter, now)?;
+                Ok((InboundStatus::Processed, note))
+            }
+        }
+    }
+
+    /// Never answered; a bounce is recorded against its player and the GM told.
+    fn robot(
+        &mut self,
+        id: i64,
+        mail: &InboundMail,
+        kind: &crate::mail::auto::AutoKind,
+        now: i64,
+    ) -> anyhow::Result<(InboundStatus, String)> {
+        let note = format!("not answered: {}", kind.describe());
+        if let crate::mail::auto::AutoKind::Bounce { failed_recipients } = kind {
+            let mut told = false;
+            for address in failed_recipients {
+                for (campaign, player) in self.store.players_by_email(address)? {
+                    let count = self.store.record_bounce(&campaign, &player, now, &note)?;
+                    let stored = self.store.load_campaign(&campaign)?;
+                    let message = format!(
+                        "mail to {player} ({address}) bounced ({count} bounce(s) so far): {}",
+                        mail.subject
+                    );
+                    self.tell_gm(
+                        &stored.campaign,
+                        "bounce",
+                        "a player's mail bounced",
+                        &message,
+                        Some(id),
+                        now,
+                    )?;
+                    told = true;
+                }
+            }
+            if !told {
+                self.store.log_gm(None, now, "bounce", &note, Some(id))?;
+            }
+        } else {
+            self.store.log_gm(None, now, "robot", &note, Some(id))?;
+        }
+        Ok((InboundStatus::Rejected, note))
+    }
+
+    /// The campaign a mail is for, and a secret its plus-address carried.
+    fn route(
+        &self,
+        mail: &InboundMail,
+    ) -> anyhow::Result<Option<(StoredCampaign, Option<String>)>> {
+        let recipients = mail.delivered_to.iter().chain(&mail.to).chain(&mail.cc);
+        for address in recipients {
+            let address = bare_address(address);
+            let Some(base) = address.split_once('+').map(|(base, _)| base) else {
+                continue;
+            };
+            if let Some((tag, secret)) = plus_address(address, base)
+                && let Ok(stored) = self.store.load_campaign(&tag)
+            {
+                let gm_base = bare_address(&sender(&stored.campaign))
+                    .split('@')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                if gm_base.eq_ignore_ascii_case(base) {
+                    return Ok(Some((stored, secret)));
+                }
+            }
+        }
+        for tag in subject_tags(&mail.subject) {
+            if let Ok(stored) = self.store.load_campaign(&tag) {
+                return Ok(Some((stored, None)));
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,266 @@
+//! Mail out: every message is queued in the store's outbox first, then
+//! sent through a transport (SMTP, or a Maildir folder for the demo and
+//! tests) and retried with exponential backoff until delivered. A permanent
+//! refusal is recorded as a bounce against the player it was for and
+//! reported to the GM. Mail of a campaign threads under the campaign's root
+//! Message-ID (or replies to the player's mail it answers).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, UNIX_EPOCH};
+
+use crate::campaign::Campaign;
+use crate::mail::outbound::{
+    AutoSubmitted, OutboundMail, build, campaign_thread_id, message_id, thread_headers,
+};
+use crate::mail::transport::MailTransport;
+use crate::store::{OutgoingMail, QueuedMail};
+
+use super::{Daemon, bare_address, sender};
+
+/// The first retry waits this long; each later one twice as long.
+const FIRST_RETRY_SECONDS: i64 = 60;
+/// Retries never wait longer than this.
+const MAX_RETRY_SECONDS: i64 = 6 * 3600;
+
+/// What one pass over the outbox did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SendSummary {
+    pub sent: usize,
+    /// Failed for now; tried again later.
+    pub deferred: usize,
+    /// Refused for good; recorded as bounces.
+    pub failed: usize,
+}
+
+/// When the next attempt is due after `attempts` failed ones.
+pub fn retry_at(now: i64, attempts: u32) -> i64 {
+    let delay = FIRST_RETRY_SECONDS
+        .saturating_mul(1_i64 << attempts.min(20))
+        .min(MAX_RETRY_SECONDS);
+    now + delay
+}
+
+impl Daemon {
+    /// Queue a mail of `campaign` to `to`. `answering` is the Message-ID and
+    /// References of the player's mail this answers, for threading. The
+    /// subject gets the campaign tag when it lacks it.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn queue(
+        &mut self,
+        campaign: &Campaign,
+        to: &str,
+        subject: &str,
+        body: &str,
+        answering: Option<(&str, &[String])>,
+        now: i64,
+    ) -> anyhow::Result<i64> {
+        let tag = format!("[{}]", campaign.name);
+        let subject = if subject.to_lowercase().contains(&tag.to_lowercase()) {
+            subject.to_string()
+        } else {
+            format!("{tag} {subject}")
+        };
+        let mut headers = BTreeMap::new();
+        headers.insert("from".to_string(), sender(campaign));
+        let auto = if answering.is_some() {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        };
+        headers.insert("auto-submitted".to_string(), auto.to_string());
+        if let Some((id, references)) = answering {
+            headers.insert("in-reply-to".to_string(), id.to_string());
+            headers.insert("references".to_string(), references.join(" "));
+        }
+        let id = self.store.enqueue_mail(
+            &OutgoingMail {
+                campaign: Some(campaign.name.clone()),
+                recipient: to.to_string(),
+                subject,
+                body: body.to_string(),
+                headers,
+            },
+            now,
+        )?;
+        Ok(id)
+    }
+
+    /// Tell the GM of `campaign` something by mail and in his log.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn tell_gm(
+        &mut self,
+        campaign: &Campaign,
+        kind: &str,
+        subject: &str,
+        message: &str,
+        inbound_id: Option<i64>,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        self.store
+            .log_gm(Some(&campaign.name), now, kind, message, inbound_id)?;
+        let body = format!(
+            "{} GM notice ===\n\n{message}\n",
+            super::confirm::marker(&campaign.name)
+        );
+        self.queue(
+            campaign,
+            campaign.gm.email.as_str(),
+            subject,
+            &body,
+            None,
+            now,
+        )?;
+        Ok(())
+    }
+
+    /// Send the due mail of `campaign` (all campaigns when `None`) through
+    /// `transport`.
+    ///
+    /// # Errors
+    /// The store fails (a failing send is recorded, not returned).
+    pub fn send_due(
+        &mut self,
+        transport: &dyn MailTransport,
+        campaign: Option<&str>,
+        now: i64,
+    ) -> anyhow::Result<SendSummary> {
+        let mut summary = SendSummary::default();
+        let due = self.store.due_mail(now)?;
+        for queued in due.into_iter().filter(|q| {
+            campaign.is_none_or(|c| {
+                q.mail
+                    .campaign
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(c))
+            })
+        }) {
+            let result = outbound(&queued, now)
+                .map_err(|e| crate::mail::transport::SendError::Permanent(e.to_string()))
+                .and_then(|mail| {
+                    let message = build(&mail)
+                        .map_err(|e| crate::mail::transport::SendError::Permanent(e.to_string()))?;
+                    transport.send(&message)
+                });
+            match result {
+                Ok(_) => {
+                    self.store.mark_mail_sent(queued.id)?;
+                    summary.sent += 1;
+                }
+                Err(error) if error.is_temporary() => {
+                    let at = retry_at(now, queued.attempts);
+                    self.store
+                        .mark_mail_failed(queued.id, &error.to_string(), Some(at))?;
+                    summary.deferred += 1;
+                }
+                Err(error) => {
+                    self.store
+                        .mark_mail_failed(queued.id, &error.to_string(), None)?;
+                    summary.failed += 1;
+                    self.permanent_failure(&queued, &error.to_string(), now)?;
+                }
+            }
+        }
+        Ok(summary)
+    }
+
+    /// A mail that can never be delivered: a bounce for its player, and the
+    /// GM told (unless the mail was to the GM himself).
+    fn permanent_failure(
+        &mut self,
+        queued: &QueuedMail,
+        error: &str,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let Some(name) = &queued.mail.campaign else {
+            return Ok(());
+        };
+        let stored = self.store.load_campaign(name)?;
+        let recipient = bare_address(&queued.mail.recipient);
+        let message = format!(
+            "mail '{}' to {recipient} cannot be delivered: {error}",
+            queued.mail.subject
+        );
+        if let Some(player) = self.store.player_by_email(name, recipient)? {
+            self.store
+                .record_bounce(name, &player.name, now, &message)?;
+        }
+        if recipient.eq_ignore_ascii_case(stored.campaign.gm.email.as_str()) {
+            self.store.log_gm(Some(name), now, "mail", &message, None)?;
+            return Ok(());
+        }
+        self.tell_gm(
+            &stored.campaign,
+            "bounce",
+            "undeliverable mail",
+            &message,
+            None,
+            now,
+        )
+    }
+}
+
+/// The mail to build from a queued row; the Message-ID comes from the row's
+/// id, so it is stable across retries.
+fn outbound(
+    queued: &QueuedMail,
+    now: i64,
+) -> Result<OutboundMail, crate::mail::outbound::BuildError> {
+    let mail = &queued.mail;
+    let campaign = mail.campaign.clone().unwrap_or_else(|| "none".to_string());
+    let from = mail
+        .headers
+        .get("from")
+        .cloned()
+        .unwrap_or_else(|| "realmgm@localhost".to_string());
+    let root = campaign_thread_id(&campaign, &from)?;
+    let references: Vec<String> = mail
+        .headers
+        .get("references")
+        .map(|r| r.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let answering = mail.headers.get("in-reply-to");
+    let (in_reply_to, references) = thread_headers(
+        &root,
+        answering.map(|id| (id.as_str(), references.as_slice())),
+    );
+    let auto_submitted = match mail.headers.get("auto-submitted").map(String::as_str) {
+        Some("auto-replied") => AutoSubmitted::AutoReplied,
+        _ => AutoSubmitted::AutoGenerated,
+    };
+    Ok(OutboundMail {
+        message_id: message_id(
+            &campaign,
+            "mail",
+            u64::try_from(queued.id).unwrap_or(0),
+            &from,
+        )?,
+        campaign,
+        from,
+        to: vec![mail.recipient.clone()],
+        subject: mail.subject.clone(),
+        text: mail.body.clone(),
+        html: None,
+        attachments: Vec::new(),
+        in_reply_to,
+        references,
+        auto_submitted,
+        date: UNIX_EPOCH + Duration::from_secs(u64::try_from(now).unwrap_or(0)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        assert_eq!(retry_at(100, 0), 160);
+        assert_eq!(retry_at(100, 1), 220);
+        assert_eq!(retry_at(100, 3), 100 + 480);
+        assert_eq!(retry_at(100, 30), 100 + MAX_RETRY_SECONDS);
+    }
+}

@@ -1,0 +1,311 @@
+//! What a player's mail gets: the answer to a command (`help`, `orders?`,
+//! `report?`, `rules?`), a private message relayed, or his orders read,
+//! stored as a new version and confirmed.
+//!
+//! Orders count only from the awaited players and only until the deadline:
+//! later orders are kept with the raw mail (nothing is lost), not counted,
+//! and the reply and the GM's log say so; the GM can enter them by hand.
+
+use crate::campaign::format_utc;
+use crate::game::{AcceptedOrders, GameState};
+use crate::store::{NewOrder, PlayerRecord, StoredCampaign};
+
+use super::Daemon;
+use super::commands::{Command, PLAYER_HELP};
+use super::confirm::{Confirmation, confirmation, marker};
+use super::ingest::Letter;
+
+/// Orders to read for a player, from his mail or typed by the GM.
+pub struct Submission<'a> {
+    pub player: &'a str,
+    pub text: &'a str,
+    pub first_line: usize,
+    pub notes: &'a [String],
+    pub source_mail: Option<i64>,
+    /// The GM may enter orders after the deadline.
+    pub by_gm: bool,
+}
+
+impl Daemon {
+    /// Answer a player's mail. Returns a note of what was done.
+    ///
+    /// # Errors
+    /// The store fails or the game is unknown.
+    pub(crate) fn player_mail(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        command: Command,
+        letter: &Letter,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let campaign = &stored.campaign;
+        let (subject, body, note) = match command {
+            Command::Orders => {
+                let (note, text) = self.submit_orders(
+                    stored,
+                    &Submission {
+                        player: &player.name,
+                        text: &letter.text,
+                        first_line: letter.first_line,
+                        notes: &letter.notes,
+                        source_mail: letter.inbound_id,
+                        by_gm: false,
+                    },
+                    now,
+                )?;
+                ("orders received".to_string(), text, note)
+            }
+            Command::To(target) => return self.relay(stored, player, &target, letter, now),
+            other => {
+                let text = self.answer(stored, player, &other)?;
+                (
+                    "your question".to_string(),
+                    text,
+                    format!("answered {other:?} for {}", player.name),
+                )
+            }
+        };
+        let body = format!("{body}\n");
+        self.queue(
+            campaign,
+            &player.email,
+            &format!("Re: {subject}"),
+            &body,
+            letter.answering(),
+            now,
+        )?;
+        Ok(note)
+    }
+
+    /// The text answering a command.
+    fn answer(
+        &self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        command: &Command,
+    ) -> anyhow::Result<String> {
+        let campaign = &stored.campaign;
+        let head = |what: &str| format!("{} {what} ===\n\n", marker(&campaign.name));
+        let pending = self.pending(campaign)?;
+        Ok(match command {
+            Command::Help => format!(
+                "{}{PLAYER_HELP}\n\nThe deadline of day {} is {}.",
+                head("help"),
+                pending.day,
+                format_utc(pending.deadline)
+            ),
+            Command::CurrentOrders => {
+                match self.accepted_orders(&campaign.name, pending.day, &player.name)? {
+                    Some(orders) => format!(
+                        "{}Your orders in force for day {}:\n\n{}",
+                        head("your orders"),
+                        pending.day,
+                        orders.canonical.trim_end()
+                    ),
+                    None => format!(
+                        "{}You have no accepted orders for day {} yet. Without orders by {}: {}.",
+                        head("your orders"),
+                        pending.day,
+                        format_utc(pending.deadline),
+                        campaign.schedule.nmr.describe()
+                    ),
+                }
+            }
+            Command::Report(day) => {
+                match self
+                    .store
+                    .report(&campaign.name, Some(&player.name), *day)?
+                {
+                    Some(report) => format!(
+                        "{}{}\n\n{}",
+                        head(&format!("report of day {} again", report.day)),
+                        report.subject,
+                        report.text.trim_end()
+                    ),
+                    None => format!(
+                        "{}There is no report{} for you yet.",
+                        head("report"),
+                        day.map(|d| format!(" of day {d}")).unwrap_or_default()
+                    ),
+                }
+            }
+            Command::Rules => {
+                let game = self.game(campaign)?;
+                let mut text = head("rules in force");
+                text.push_str(&format!("Game: {}\n", campaign.game));
+                let on: Vec<_> = game
+                    .toggles()
+                    .iter()
+                    .filter(|t| campaign.rules.is_on(t.name))
+                    .collect();
+                if on.is_empty() {
+                    text.push_str("Rules: the standard rules, no optional rules.\n");
+                } else {
+                    text.push_str("Optional and house rules:\n");
+                    for toggle in on {
+                        text.push_str(&format!("  - {}: {}\n", toggle.name, toggle.summary));
+                    }
+                }
+                text.push_str("Schedule:\n");
+                for line in campaign.schedule.describe() {
+                    text.push_str(&format!("  - {line}\n"));
+                }
+                text
+            }
+            Command::Combat => format!(
+                "{}Round-by-round combat by mail is not implemented yet: it waits for the \
+                 combat engine. Until then, write your combat instructions with your orders.",
+                head("combat")
+            ),
+            Command::Gm(_) => format!(
+                "{}GM commands are accepted only from the GM's address with the GM secret.",
+                head("refused")
+            ),
+            Command::Orders | Command::To(_) => head("help") + PLAYER_HELP,
+        })
+    }
+
+    /// Read, store and confirm orders. Returns (a note for the log, the
+    /// confirmation text).
+    ///
+    /// # Errors
+    /// The store fails or the game is unknown.
+    pub fn submit_orders(
+        &mut self,
+        stored: &StoredCampaign,
+        submission: &Submission<'_>,
+        now: i64,
+    ) -> anyhow::Result<(String, String)> {
+        let campaign = &stored.campaign;
+        let game = self.game(campaign)?;
+        let pending = self.pending(campaign)?;
+        let head = format!(
+            "{} day {} orders ===\n\n",
+            marker(&campaign.name),
+            pending.day
+        );
+        let player = submission.player;
+        if now > pending.deadline && !submission.by_gm {
+            let note = format!(
+                "orders of {player} for day {} arrived after the deadline ({}); kept with the \
+                 mail, not counted",
+                pending.day,
+                format_utc(pending.deadline)
+            );
+            self.store.log_gm(
+                Some(&campaign.name),
+                now,
+                "late",
+                &note,
+                submission.source_mail,
+            )?;
+            let text = format!(
+                "{head}Your orders arrived after the deadline of day {} ({}), so they do not \
+                 count; your earlier orders, if any, stand. The GM has been told and can enter \
+                 them by hand.",
+                pending.day,
+                format_utc(pending.deadline)
+            );
+            return Ok((note, text));
+        }
+        let (awaited, unknown) = self.awaited(stored, &pending)?;
+        if awaited.is_empty() {
+            return Ok((
+                format!("orders of {player}: no turn waits for orders"),
+                format!("{head}No turn waits for orders: the game is over."),
+            ));
+        }
+        if !awaited.iter().any(|a| a.eq_ignore_ascii_case(player)) {
+            return Ok((
+                format!(
+                    "orders of {player}: day {} does not wait for him",
+                    pending.day
+                ),
+                format!(
+                    "{head}Day {} does not wait for your orders (it waits for {}).",
+                    pending.day,
+                    awaited.join(", ")
+                ),
+            ));
+        }
+        if submission.text.trim().is_empty() {
+            return Ok((
+                format!("mail of {player} without orders"),
+                format!(
+                    "{head}Your mail had no orders (nothing was left once quoted text was \
+                     removed). Write your orders at the top of the mail, or send `help`.{}",
+                    submission
+                        .notes
+                        .iter()
+                        .map(|n| format!("\n\nNote: {n}"))
+                        .collect::<String>()
+                ),
+            ));
+        }
+        let state = pending
+            .state
+            .clone()
+            .unwrap_or(GameState(serde_json::Value::Null));
+        let read = game.read_orders(&state, &campaign.rules, player, submission.text);
+        let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
+        let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
+        let version = self.store.insert_order(&NewOrder {
+            campaign: &campaign.name,
+            player,
+            day: pending.day,
+            text: submission.text,
+            parsed: parsed.as_ref(),
+            source_mail: submission.source_mail,
+            received: now,
+        })?;
+        let mut notes = submission.notes.to_vec();
+        if let Some(why) = unknown {
+            notes.push(format!(
+                "the orders are stored, but the turn cannot run yet: {why}"
+            ));
+        }
+        let text = confirmation(&Confirmation {
+            tag: &campaign.name,
+            player,
+            day: pending.day,
+            deadline: pending.deadline,
+            version,
+            outcome: read.as_ref().map_err(Vec::as_slice),
+            previous: previous.as_ref().map(|p| p.canonical.as_str()),
+            first_line: submission.first_line,
+            notes: &notes,
+        });
+        let note = match &read {
+            Ok(_) => format!(
+                "orders of {player} for day {} accepted as version {version}",
+                pending.day
+            ),
+            Err(problems) => format!(
+                "orders of {player} for day {} kept as version {version} with {} problem(s)",
+                pending.day,
+                problems.len()
+            ),
+        };
+        Ok((note, text))
+    }
+
+    /// The latest accepted orders of `player` for `day`.
+    ///
+    /// # Errors
+    /// The store fails or holds orders this build cannot read.
+    pub fn accepted_orders(
+        &self,
+        campaign: &str,
+        day: u32,
+        player: &str,
+    ) -> anyhow::Result<Option<AcceptedOrders>> {
+        let orders = self.store.orders_for_day(campaign, day)?;
+        let latest = orders
+            .into_iter()
+            .rev()
+            .filter(|o| o.player.eq_ignore_ascii_case(player))
+            .find_map(|o| o.parsed);
+        Ok(latest.map(serde_json::from_value).transpose()?)
+    }
+}

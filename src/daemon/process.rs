@@ -1,0 +1,414 @@
+//! Running a turn: the orders of every awaited player (the NMR policy fills
+//! the gaps: the game's `missing_orders`, or the player's last accepted
+//! orders repeated), the game's resolution on the day's own dice, the new
+//! snapshot, events and reports stored, and the reports queued.
+//!
+//! Every run of a day records the hashes of its orders, state and reports.
+//! A re-run of a day (after `gm rollback`) with the same orders must give
+//! the same hashes; if it does not, nothing is stored or sent and the GM is
+//! told. A game that cannot resolve the turn (Magic Realm's day is not built
+//! yet) holds the turn with its reason; the orders stay stored.
+//!
+//! [`Daemon::check_turn`] is the per-tick step: it gathers the facts for
+//! [`super::schedule::decide`] and carries out the decision.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+use crate::campaign::{NmrPolicy, format_utc};
+use crate::dice::Dice;
+use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
+use crate::store::{DayRun, StoreError, StoredCampaign};
+
+use super::Daemon;
+use super::confirm::marker;
+use super::schedule::{Decision, TurnFacts, decide};
+
+/// A resolved turn, not yet stored.
+#[derive(Clone, Debug)]
+pub struct TurnRun {
+    pub day: u32,
+    pub state: GameState,
+    pub events: Vec<Event>,
+    pub finished: bool,
+    /// Each player's report, then the GM's (reader `None`).
+    pub reports: Vec<(Option<String>, Report)>,
+    /// Awaited players whose orders the NMR policy supplied.
+    pub no_orders: Vec<String>,
+    pub run: DayRun,
+}
+
+/// What an attempt to run the pending turn did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnOutcome {
+    Processed {
+        day: u32,
+        finished: bool,
+        no_orders: Vec<String>,
+    },
+    /// Not run; the GM was told why.
+    Held(String),
+}
+
+impl Daemon {
+    /// Resolve the pending turn without storing anything.
+    ///
+    /// # Errors
+    /// The game is not set up or cannot resolve the turn, or the store fails.
+    pub fn resolve_pending(&self, stored: &StoredCampaign) -> anyhow::Result<TurnRun> {
+        let campaign = &stored.campaign;
+        let game = self.game(campaign)?;
+        let pending = self.pending(campaign)?;
+        let state = pending.state.clone().with_context(|| {
+            format!("the game of {} is not set up yet (no day 0)", campaign.name)
+        })?;
+        let awaited = game
+            .awaiting(&state)
+            .context("the game cannot say whose orders the turn needs")?;
+        let mut orders = BTreeMap::new();
+        let mut no_orders = Vec::new();
+        for player in &awaited {
+            let accepted = match self.accepted_orders(&campaign.name, pending.day, player)? {
+                Some(accepted) => accepted,
+                None => {
+                    no_orders.push(player.clone());
+                    self.standing_orders(stored, &state, pending.day, player)?
+                }
+            };
+            orders.insert(player.clone(), accepted);
+        }
+        let orders_hash = hex(&Sha256::digest(serde_json::to_vec(&orders)?));
+        let mut dice = Dice::new(campaign.seed, pending.day);
+        let result = game
+            .resolve_turn(&state, &campaign.rules, &orders, &mut dice)
+            .with_context(|| format!("{} cannot resolve day {}", campaign.game, pending.day))?;
+        let mut reports = Vec::new();
+        for player in &stored.players {
+            let report =
+                game.report(&result.state, &result.events, Reader::Player(&player.name))?;
+            reports.push((Some(player.name.clone()), report));
+        }
+        reports.push((
+            None,
+            game.report(&result.state, &result.events, Reader::Gm)?,
+        ));
+        let mut hasher = Sha256::new();
+        for (reader, report) in &reports {
+            for part in [
+                reader.as_deref().unwrap_or(""),
+                &report.subject,
+                &report.text,
+            ] {
+                hasher.update(part.as_bytes());
+                hasher.update(b"\0");
+            }
+        }
+        let run = DayRun {
+            orders_hash,
+            state_hash: result.state.hash(),
+            reports_hash: hex(&hasher.finalize()),
+        };
+        Ok(TurnRun {
+            day: pending.day,
+            state: result.state,
+            events: result.events,
+            finished: result.finished,
+            reports,
+            no_orders,
+            run,
+        })
+    }
+
+    /// The orders of a player who sent none, by the campaign's NMR policy.
+    fn standing_orders(
+        &self,
+        stored: &StoredCampaign,
+        state: &GameState,
+        day: u32,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders> {
+        let campaign = &stored.campaign;
+        if campaign.schedule.nmr == NmrPolicy::Repeat {
+            for earlier in (1..day).rev() {
+                if let Some(orders) = self.accepted_orders(&campaign.name, earlier, player)? {
+                    return Ok(orders);
+                }
+            }
+        }
+        self.game(campaign)?
+            .missing_orders(state, &campaign.rules, player)
+    }
+
+    /// Run the pending turn now and store and send its results, or hold it
+    /// and tell the GM why it cannot run.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn process_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
+        let stored = self.campaign(name)?;
+        let turn = match self.resolve_pending(&stored) {
+            Ok(turn) => turn,
+            Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
+        };
+        let earlier = self.store.day_runs(name, turn.day)?;
+        if let Some(first) = earlier
+            .iter()
+            .find(|r| r.orders_hash == turn.run.orders_hash && **r != turn.run)
+        {
+            let reason = format!(
+                "re-running day {} with the same orders gave a different result (state {} \
+                 before, {} now; reports {} before, {} now); nothing was stored or sent. The \
+                 game is not deterministic: report this as a bug",
+                turn.day,
+                short(&first.state_hash),
+                short(&turn.run.state_hash),
+                short(&first.reports_hash),
+                short(&turn.run.reports_hash)
+            );
+            return self.hold(&stored, &reason, now);
+        }
+        match self.store.save_day(name, turn.day, &turn.state, now) {
+            Ok(_) => {}
+            Err(StoreError::DayConflict { .. }) => {
+                let reason = format!(
+                    "day {} is already stored with another state; roll back first with `gm \
+                     rollback {}`",
+                    turn.day,
+                    turn.day - 1
+                );
+                return self.hold(&stored, &reason, now);
+            }
+            Err(other) => return Err(other.into()),
+        }
+        let events: Vec<_> = turn
+            .events
+            .iter()
+            .map(|e| (e.body.clone(), e.observers.to_list()))
+            .collect();
+        self.store.append_events(name, turn.day, &events)?;
+        self.store.record_day_run(name, turn.day, &turn.run, now)?;
+        let campaign = stored.campaign.clone();
+        let next = self.pending(&campaign)?;
+        for (reader, report) in &turn.reports {
+            self.store.save_report(
+                name,
+                turn.day,
+                reader.as_deref(),
+                &report.subject,
+                &report.text,
+            )?;
+            let to = match reader {
+                Some(player) => stored
+                    .players
+                    .iter()
+                    .find(|p| &p.name == player)
+                    .map(|p| p.email.clone()),
+                None => Some(campaign.gm.email.to_string()),
+            };
+            let Some(to) = to else { continue };
+            let body = report_mail(
+                &campaign.name,
+                turn.day,
+                report,
+                turn.finished,
+                next.deadline,
+            );
+            self.queue(&campaign, &to, &report.subject, &body, None, now)?;
+        }
+        self.store.set_hold(name, None)?;
+        self.store.set_approved_day(name, None)?;
+        let note = format!(
+            "day {} processed (state {}){}",
+            turn.day,
+            short(&turn.run.state_hash),
+            if turn.no_orders.is_empty() {
+                String::new()
+            } else {
+                format!("; no orders from {}", turn.no_orders.join(", "))
+            }
+        );
+        self.store
+            .log_gm(Some(name), now, "processed", &note, None)?;
+        Ok(TurnOutcome::Processed {
+            day: turn.day,
+            finished: turn.finished,
+            no_orders: turn.no_orders,
+        })
+    }
+
+    /// Hold the pending turn and tell the GM, once per reason.
+    fn hold(
+        &mut self,
+        stored: &StoredCampaign,
+        reason: &str,
+        now: i64,
+    ) -> anyhow::Result<TurnOutcome> {
+        let name = &stored.campaign.name;
+        let control = self.store.control(name)?;
+        if control.hold_reason.as_deref() != Some(reason) {
+            self.store.set_hold(name, Some(reason))?;
+            let day = self.pending(&stored.campaign)?.day;
+            let message = format!(
+                "Day {day} of {name} is held and was not processed: {reason}.\n\nAll orders \
+                 received are kept. `realmgm gm status --campaign {name}` shows the state; \
+                 `gm process` runs the turn, `gm resume` lets the schedule run it."
+            );
+            self.tell_gm(
+                &stored.campaign,
+                "hold",
+                &format!("day {day} held"),
+                &message,
+                None,
+                now,
+            )?;
+        }
+        Ok(TurnOutcome::Held(reason.to_string()))
+    }
+
+    /// Set the game up (day 0) when it is not, holding with the game's
+    /// reason when it cannot be.
+    fn ensure_started(
+        &mut self,
+        stored: &StoredCampaign,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let campaign = &stored.campaign;
+        if self.store.latest_day(&campaign.name)?.is_some() {
+            return Ok(None);
+        }
+        let game = self.game(campaign)?;
+        let seats: Vec<_> = stored
+            .players
+            .iter()
+            .map(|p| crate::game::Seat {
+                player: p.name.clone(),
+                character: p.character.clone(),
+            })
+            .collect();
+        let mut dice = Dice::new(campaign.seed, 0);
+        match game.new_game(&seats, &campaign.rules, &mut dice) {
+            Ok(state) => {
+                self.store.save_day(&campaign.name, 0, &state, now)?;
+                Ok(None)
+            }
+            Err(error) => {
+                let reason = format!("the game cannot be set up: {error:#}");
+                self.hold(stored, &reason, now)?;
+                Ok(Some(reason))
+            }
+        }
+    }
+
+    /// One tick of a campaign's schedule: remind, run, hold or wait.
+    /// Returns what was done, for the daemon's log line.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn check_turn(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
+        let stored = self.campaign(name)?;
+        if let Some(reason) = self.ensure_started(&stored, now)? {
+            self.store.set_last_tick(name, now)?;
+            return Ok(format!("held: {reason}"));
+        }
+        let campaign = &stored.campaign;
+        let control = self.store.control(name)?;
+        let pending = self.pending(campaign)?;
+        let (awaited, _) = self.awaited(&stored, &pending)?;
+        let orders = self.store.orders_for_day(name, pending.day)?;
+        let mut missing = Vec::new();
+        let mut last_orders_at = None;
+        for player in &awaited {
+            let accepted = orders
+                .iter()
+                .filter(|o| o.player.eq_ignore_ascii_case(player) && o.parsed.is_some())
+                .map(|o| o.received)
+                .max();
+            match accepted {
+                Some(at) => last_orders_at = last_orders_at.max(Some(at)),
+                None => missing.push(player.clone()),
+            }
+        }
+        let mail = campaign.mail.clone().unwrap_or_default();
+        let facts = TurnFacts {
+            now,
+            deadline: pending.deadline,
+            paused: control.paused,
+            held: control.hold_reason.is_some(),
+            approved: control.approved_day == Some(pending.day),
+            awaited: awaited.len(),
+            missing,
+            last_orders_at,
+            early_after_minutes: campaign.schedule.process_early_after_minutes,
+            reminder_hours: campaign.schedule.reminder_hours,
+            reminded: control.reminded_day == Some(pending.day),
+            last_tick: control.last_tick,
+            late_grace_seconds: mail.late_grace_seconds(),
+            hold_if_missing_percent: mail.hold_if_missing_percent(),
+        };
+        let done = match decide(&facts) {
+            Decision::Wait => "waiting".to_string(),
+            Decision::Remind(players) => {
+                for player in &players {
+                    let Some(record) = stored.players.iter().find(|p| &p.name == player) else {
+                        continue;
+                    };
+                    let body = format!(
+                        "{} reminder ===\n\nThe game has no orders from you for day {} yet. The \
+                         deadline is {}. Without orders: {}.\n",
+                        marker(name),
+                        pending.day,
+                        format_utc(pending.deadline),
+                        campaign.schedule.nmr.describe()
+                    );
+                    self.queue(
+                        campaign,
+                        &record.email,
+                        &format!("day {} reminder", pending.day),
+                        &body,
+                        None,
+                        now,
+                    )?;
+                }
+                self.store.set_reminded_day(name, pending.day)?;
+                format!("reminded {}", players.join(", "))
+            }
+            Decision::Process { early } => match self.process_turn(name, now)? {
+                TurnOutcome::Processed { day, .. } => {
+                    format!("processed day {day}{}", if early { " early" } else { "" })
+                }
+                TurnOutcome::Held(reason) => format!("held: {reason}"),
+            },
+            Decision::Hold(reason) => match self.hold(&stored, &reason, now)? {
+                TurnOutcome::Held(reason) => format!("held: {reason}"),
+                TurnOutcome::Processed { .. } => String::new(),
+            },
+        };
+        self.store.set_last_tick(name, now)?;
+        Ok(done)
+    }
+}
+
+/// The mail body of a report.
+fn report_mail(tag: &str, day: u32, report: &Report, finished: bool, next_deadline: i64) -> String {
+    let footer = if finished {
+        "The game is over.".to_string()
+    } else {
+        format!(
+            "Send your orders for day {} by {}: answer this mail with your orders at the top \
+             and your `Password:` line. Send `help` for the commands.",
+            day + 1,
+            format_utc(next_deadline)
+        )
+    };
+    format!(
+        "{} day {day} report ===\n\n{}\n\n{footer}\n",
+        marker(tag),
+        report.text.trim_end()
+    )
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}

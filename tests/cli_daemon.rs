@@ -1,0 +1,46 @@
+//! The daemon's command line: a Magic Realm campaign with Maildir mail runs
+//! one daemon round (held: setup is not built), the GM's status shows the
+//! hold, doctor names what is missing, and `gm secret` fixes it.
+
+mod common;
+
+use common::{TempDb, realmgm, stderr, stdout};
+
+#[test]
+fn daemon_round_gm_status_and_doctor() {
+    let db = TempDb::new("daemon");
+    let dir = std::env::temp_dir().join(format!("realmgm-cli-daemon-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["in/new", "in/cur", "in/tmp"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let file = dir.join("c.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap();
+    let text = format!(
+        "{}\n[mail]\nmaildir_in = \"{}\"\nmaildir_out = \"{}\"\n",
+        text.replace("name = \"DEMO\"", "name = \"CLID\""),
+        dir.join("in").display(),
+        dir.join("out").display()
+    );
+    // [mail] must come before the player tables: put it after [schedule].
+    let (head, players) = text.split_once("[[players]]").unwrap();
+    let (players, mail) = players.split_once("\n[mail]").unwrap();
+    std::fs::write(&file, format!("{head}\n[mail]{mail}\n[[players]]{players}")).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let round = stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
+    assert!(round.contains("held: the game cannot be set up"), "{round}");
+    let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
+    assert!(status.contains("HELD"), "{status}");
+    let doctor = stderr(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
+    assert!(doctor.contains("1 problem"), "{doctor}");
+    let secret = stdout(&realmgm(&["gm", "--campaign", "CLID", "secret"], &db.0));
+    assert!(secret.contains("the GM secret of CLID is"), "{secret}");
+    let doctor = stdout(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
+    assert!(doctor.contains("OK       mail.maildir_in"), "{doctor}");
+    let log = stdout(&realmgm(&["gm", "--campaign", "CLID", "log"], &db.0));
+    assert!(log.contains("hold"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,728 @@
+//! The daemon end to end without a mail server: mail in through a Maildir
+//! folder or the pipe, out through a capturing transport or a Maildir, a
+//! test game played over several days; authentication, commands, bad
+//! input, schedules, holds, rollback and the outbox's retries.
+
+mod support;
+
+use std::cell::RefCell;
+
+use lettre::Message;
+use realmgm::daemon::Daemon;
+use realmgm::mail::inbound::{InboundMail, InboundOptions, parse};
+use realmgm::mail::maildir::Maildir;
+use realmgm::mail::transport::{MailTransport, MaildirMailer, SendError};
+use realmgm::store::InboundInsert;
+use support::*;
+
+/// A transport that keeps what it is given.
+#[derive(Default)]
+struct Capture(RefCell<Vec<InboundMail>>);
+
+impl MailTransport for Capture {
+    fn send(&self, message: &Message) -> Result<String, SendError> {
+        let mail = parse(&message.formatted(), &InboundOptions::default()).unwrap();
+        self.0.borrow_mut().push(mail);
+        Ok("kept".into())
+    }
+}
+
+impl Capture {
+    fn flush(&self, daemon: &mut Daemon, now: i64) -> Vec<InboundMail> {
+        daemon.send_due(self, None, now).unwrap();
+        self.0.take()
+    }
+}
+
+fn to(mails: &[InboundMail], address: &str) -> Vec<InboundMail> {
+    mails
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t == address))
+        .cloned()
+        .collect()
+}
+
+const ANN: &str = "ann@realmgm.test";
+const BEN: &str = "ben@realmgm.test";
+const GM: &str = "gm@realmgm.test";
+
+fn two_players(extra: &str) -> (Daemon, std::collections::BTreeMap<String, String>) {
+    let mut daemon = daemon();
+    let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], extra);
+    let secrets = add_campaign(&mut daemon.store, "guess", &text);
+    daemon.check_turn("G1", START).unwrap();
+    (daemon, secrets)
+}
+
+fn target(daemon: &Daemon, tag: &str) -> u64 {
+    daemon.store.load_day(tag, 0).unwrap().unwrap().state.0["target"]
+        .as_u64()
+        .unwrap()
+}
+
+fn send(daemon: &mut Daemon, raw: Vec<u8>, now: i64) -> String {
+    daemon.ingest(&raw, now).unwrap().1
+}
+
+#[test]
+fn a_campaign_is_played_to_its_end_through_maildir_folders() {
+    let dir = std::env::temp_dir().join(format!("realmgm-daemon-md-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let inbox = Maildir::create(dir.join("in")).unwrap();
+    let outbox = MaildirMailer::new(dir.join("out")).unwrap();
+    let (mut daemon, secrets) = two_players("");
+    let number = target(&daemon, "G1");
+    let (mut low, mut high) = (1, 100);
+    let mut now = START;
+    let mut day = 1;
+    loop {
+        let guess = (low + high) / 2;
+        let ann = format!("Password: {}\nguess {guess}\n", secrets["Ann"]);
+        inbox
+            .deliver(&mail(
+                ANN,
+                "gm+g1@realmgm.test",
+                "orders",
+                &format!("a{day}@x"),
+                &ann,
+            ))
+            .unwrap();
+        let ben = format!("Password: {}\nguess 1\n", secrets["Ben"]);
+        inbox
+            .deliver(&mail(BEN, GM, "[G1] orders", &format!("b{day}@x"), &ben))
+            .unwrap();
+        assert_eq!(daemon.poll_maildir(&dir.join("in"), now).unwrap(), 2);
+        assert!(inbox.list_new().unwrap().is_empty(), "marked after storing");
+        let handled = daemon.handle_stored(now).unwrap();
+        assert!(
+            handled.iter().all(|(_, n)| n.contains("accepted")),
+            "{handled:?}"
+        );
+        now += 10 * 60;
+        let done = daemon.check_turn("G1", now).unwrap();
+        assert_eq!(done, format!("processed day {day} early"));
+        daemon.send_due(&outbox, None, now).unwrap();
+        let report = daemon
+            .store
+            .report("G1", Some("Ann"), Some(day))
+            .unwrap()
+            .unwrap();
+        if report.text.contains("exact") || report.text.contains("game is over") {
+            break;
+        }
+        if report.text.contains("higher") {
+            low = guess + 1;
+        } else {
+            high = guess - 1;
+        }
+        day += 1;
+        assert!(guess != number);
+        now += 3600;
+    }
+    assert!(day <= 5);
+    // Every mail went out into the folder: 2 confirmations and 3 reports a day.
+    let written = Maildir::open(dir.join("out")).unwrap().list_new().unwrap();
+    assert_eq!(written.len(), day as usize * 5);
+    // No turn waits any more; orders now get a clear answer.
+    let late = send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[G1] x",
+            "late@x",
+            &format!("Password: {}\nguess 3", secrets["Ann"]),
+        ),
+        now,
+    );
+    assert!(late.contains("no turn waits"), "{late}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn confirmations_echo_orders_with_errors_warnings_and_changes() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let body = format!(
+        "guess 40\nPassword: {}\n\nOn Tue, Ann wrote:\n> old report",
+        secrets["Ann"]
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "Re: [G1] Day 0", "m1@x", &body),
+        START,
+    );
+    let body = format!("Password: {}\nguess 40\nguess 45\n", secrets["Ann"]);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] orders", "m2@x", &body),
+        START + 1,
+    );
+    let body = format!(
+        "Password: {}\nguess 45\nfly away\nfor Ben: guess 3\n",
+        secrets["Ann"]
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] orders", "m3@x", &body),
+        START + 2,
+    );
+    let mails = to(&capture.flush(&mut daemon, START + 3), ANN);
+    assert_eq!(mails.len(), 3);
+    assert!(
+        mails[0].body_text.contains("accepted (version 1)"),
+        "{}",
+        mails[0].body_text
+    );
+    assert!(mails[0].body_text.contains("Guess: 40"));
+    assert_eq!(
+        mails[0].in_reply_to,
+        vec!["m1@x".to_string()],
+        "threaded under the player's mail"
+    );
+    assert!(
+        mails[1].body_text.contains("- Guess: 40"),
+        "{}",
+        mails[1].body_text
+    );
+    assert!(mails[1].body_text.contains("+ Guess: 45"));
+    assert!(mails[1].body_text.contains("only the last counts"));
+    assert!(
+        mails[2]
+            .body_text
+            .contains("line 3, column 1: 'fly away' is not an order"),
+        "{}",
+        mails[2].body_text
+    );
+    assert!(
+        mails[2]
+            .body_text
+            .contains("line 4, column 1: you can only give orders for yourself, not for ben")
+    );
+    assert!(mails[2].body_text.contains("stay in force:\n\nGuess: 45"));
+    let versions = daemon.store.orders_for_day("G1", 1).unwrap();
+    assert_eq!(versions.len(), 3, "every version is kept");
+}
+
+#[test]
+fn only_registered_senders_with_their_secret_are_answered() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    // Wrong secret: the notice goes to the registered address.
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] orders", "w1@x", "Password: nope\nguess 3"),
+        START,
+    );
+    assert!(note.contains("wrong secret"), "{note}");
+    // Ben's secret from a stranger's address: no reply at all.
+    let body = format!("Password: {}\nguess 3", secrets["Ben"]);
+    let note = send(
+        &mut daemon,
+        mail("eve@evil.test", GM, "[G1] orders", "w2@x", &body),
+        START,
+    );
+    assert!(note.contains("not in the campaign"), "{note}");
+    // A plus-address carries the secret instead of a Password line.
+    let plus = format!("gm+g1.{}@realmgm.test", secrets["Ben"].replace('-', ""));
+    let note = send(
+        &mut daemon,
+        mail(BEN, &plus, "orders", "w3@x", "guess 7"),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    // An auto-reply is never answered.
+    let auto = "From: ann@realmgm.test\r\nTo: gm@realmgm.test\r\nSubject: [G1] Out of office\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <oo@x>\r\n\r\naway";
+    let note = send(&mut daemon, auto.as_bytes().to_vec(), START);
+    assert!(note.starts_with("not answered"), "{note}");
+    let mails = capture.flush(&mut daemon, START + 1);
+    assert_eq!(
+        mails.len(),
+        2,
+        "{:?}",
+        mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(to(&mails, ANN)[0].body_text.contains("wrong secret"));
+    assert!(to(&mails, BEN)[0].body_text.contains("accepted"));
+    assert!(to(&mails, "eve@evil.test").is_empty());
+    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "stranger" && e.message.contains("eve@evil.test"))
+    );
+    // The same message twice is stored once and read once.
+    let raw = mail(BEN, &plus, "orders", "w3@x", "guess 7");
+    assert!(matches!(
+        daemon.ingest(&raw, START).unwrap().0,
+        InboundInsert::Duplicate(_)
+    ));
+    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+}
+
+#[test]
+fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
+    let (mut daemon, _) = two_players("");
+    let capture = Capture::default();
+    let raw = std::fs::read("tests/fixtures/mail/bounce_dsn.eml").unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let failed = parse(&raw, &InboundOptions::default()).unwrap();
+    let Some(realmgm::mail::auto::AutoKind::Bounce { failed_recipients }) = failed.auto_kind else {
+        panic!("the fixture is a bounce");
+    };
+    let patched = text.replace(&failed_recipients[0], BEN);
+    let note = send(&mut daemon, patched.into_bytes(), START);
+    assert!(note.contains("delivery failure"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, vec![GM.to_string()]);
+    assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
+}
+
+#[test]
+fn players_ask_for_help_orders_report_rules_and_write_privately() {
+    let (mut daemon, secrets) = two_players("[mail]\ncopy_relays_to_gm = true\n");
+    let capture = Capture::default();
+    let pw = |p: &str| format!("Password: {}\n", secrets[p]);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] help", "h@x", &pw("Ann")),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] x", "o@x", &format!("orders?\n{}", pw("Ann"))),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] report?", "r@x", &pw("Ann")),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] rules?", "ru@x", &pw("Ann")),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] combat?", "c@x", &pw("Ann")),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[G1] to Benchar",
+            "t@x",
+            &format!("{}Meet me at the inn.", pw("Ann")),
+        ),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[G1] to Nobody",
+            "t2@x",
+            &format!("{}Hi", pw("Ann")),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    let ann = to(&mails, ANN);
+    assert!(ann[0].body_text.contains("orders?"));
+    assert!(
+        ann[1].body_text.contains("no accepted orders for day 1"),
+        "{}",
+        ann[1].body_text
+    );
+    assert!(ann[2].body_text.contains("no report"));
+    assert!(
+        ann[3].body_text.contains("unlimited_communication"),
+        "{}",
+        ann[3].body_text
+    );
+    assert!(ann[4].body_text.contains("not implemented yet"));
+    assert!(ann[5].body_text.contains("passed on to Benchar"));
+    assert!(
+        ann[6]
+            .body_text
+            .contains("No one in the campaign is called 'Nobody'")
+    );
+    let ben = to(&mails, BEN);
+    assert_eq!(ben.len(), 1);
+    assert!(
+        ben[0]
+            .body_text
+            .contains("From Annchar:\n\nMeet me at the inn."),
+        "{}",
+        ben[0].body_text
+    );
+    assert!(
+        !ben[0].body_text.contains(ANN),
+        "the sender's address stays hidden"
+    );
+    assert_eq!(to(&mails, GM).len(), 1, "the GM's copy");
+}
+
+#[test]
+fn bad_input_gets_a_reply_or_a_log_entry_and_is_kept() {
+    let (mut daemon, secrets) = two_players("[mail]\nmax_attachment_kb = 1\n");
+    let capture = Capture::default();
+    let pw = format!("Password: {}", secrets["Ann"]);
+    let html = format!(
+        "From: {ANN}\r\nTo: {GM}\r\nSubject: [G1] orders\r\nMessage-ID: <html@x>\r\nContent-Type: text/html\r\n\r\n<p>{pw}</p><p>guess 12</p>"
+    );
+    let big = format!(
+        "From: {ANN}\r\nTo: {GM}\r\nSubject: [G1] orders\r\nMessage-ID: <big@x>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n{pw}\r\nguess 13\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=big.bin\r\n\r\n{}\r\n--b--\r\n",
+        "x".repeat(5000)
+    );
+    let mut latin = format!("From: {ANN}\r\nTo: {GM}\r\nSubject: [G1] orders\r\nMessage-ID: <latin@x>\r\n\r\n{pw}\r\nguess 14 ").into_bytes();
+    latin.extend_from_slice(&[0xff, 0xfe, b'\r', b'\n']);
+    let broken = format!(
+        "From: {ANN}\r\nTo: {GM}\r\nSubject: [G1] orders\r\nMessage-ID: <mime@x>\r\nContent-Type: multipart/mixed; boundary=\r\n\r\n--\r\n{pw}\r\nguess 15"
+    );
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (html.into_bytes(), "accepted"),
+        (big.into_bytes(), "accepted"),
+        (latin, "problem"),
+        (broken.into_bytes(), "Ann"),
+        (
+            mail(ANN, GM, "[G1] orders", "empty@x", &pw),
+            "without orders",
+        ),
+        (b"garbage without headers".to_vec(), "not answered"),
+        (Vec::new(), "unreadable"),
+    ];
+    for (raw, expected) in cases {
+        let note = send(&mut daemon, raw, START);
+        assert!(note.contains(expected), "{expected}: {note}");
+    }
+    let late = mail(ANN, GM, "[G1] orders", "late@x", &format!("{pw}\nguess 50"));
+    let note = send(&mut daemon, late, FIRST_DEADLINE + 1);
+    assert!(note.contains("after the deadline"), "{note}");
+    let mails = to(&capture.flush(&mut daemon, FIRST_DEADLINE + 1), ANN);
+    assert!(
+        mails[0].body_text.contains("read from its HTML"),
+        "{}",
+        mails[0].body_text
+    );
+    assert!(
+        mails[1]
+            .body_text
+            .contains("big.bin (5000 bytes) is larger"),
+        "{}",
+        mails[1].body_text
+    );
+    assert!(mails[4].body_text.contains("no orders"));
+    assert!(
+        mails
+            .last()
+            .unwrap()
+            .body_text
+            .contains("after the deadline")
+    );
+    assert_eq!(
+        daemon
+            .store
+            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .unwrap()
+            .len(),
+        0
+    );
+}
+
+#[test]
+fn deadlines_remind_hold_and_follow_the_gm() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    // Six hours before the deadline the missing players are reminded once.
+    assert_eq!(
+        daemon.check_turn("G1", FIRST_DEADLINE - 7 * 3600).unwrap(),
+        "waiting"
+    );
+    let done = daemon.check_turn("G1", FIRST_DEADLINE - 5 * 3600).unwrap();
+    assert_eq!(done, "reminded Ann, Ben");
+    assert_eq!(
+        daemon.check_turn("G1", FIRST_DEADLINE - 4 * 3600).unwrap(),
+        "waiting"
+    );
+    assert_eq!(capture.flush(&mut daemon, FIRST_DEADLINE).len(), 2);
+    // Nobody sent orders: at the deadline the turn is held and the GM told.
+    let done = daemon.check_turn("G1", FIRST_DEADLINE + 60).unwrap();
+    assert!(
+        done.contains("2 of 2 awaited players sent no orders"),
+        "{done}"
+    );
+    let gm = capture.flush(&mut daemon, FIRST_DEADLINE + 60);
+    assert_eq!(to(&gm, GM).len(), 1);
+    assert!(daemon.status("G1").unwrap().contains("HELD"));
+    // The GM extends; Ann's orders arrive; at the new deadline it runs (1 of 2 missing is 50%).
+    daemon.extend("G1", 2, FIRST_DEADLINE + 120).unwrap();
+    let body = format!("Password: {}\nguess 50", secrets["Ann"]);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] o", "o@x", &body),
+        FIRST_DEADLINE + 600,
+    );
+    assert!(
+        daemon
+            .status("G1")
+            .unwrap()
+            .contains("Ann: orders in (version 1)")
+    );
+    assert_eq!(
+        daemon.check_turn("G1", FIRST_DEADLINE + 3600).unwrap(),
+        "waiting"
+    );
+    let done = daemon
+        .check_turn("G1", FIRST_DEADLINE + 2 * 3600 + 30)
+        .unwrap();
+    assert_eq!(done, "processed day 1");
+    // Pause stops the next deadline; the daemon down past it holds on resume's absence.
+    daemon.pause("G1", FIRST_DEADLINE + 3 * 3600).unwrap();
+    let next = FIRST_DEADLINE + 24 * 3600;
+    assert_eq!(daemon.check_turn("G1", next + 10).unwrap(), "waiting");
+    daemon.resume("G1", next + 20).unwrap();
+    let done = daemon.check_turn("G1", next + 30).unwrap();
+    assert_eq!(done, "processed day 2", "resume lets the held checks pass");
+    // The daemon was down past the next deadline: held until the GM acts.
+    let third = next + 24 * 3600;
+    let done = daemon.check_turn("G1", third + 3 * 3600).unwrap();
+    assert!(done.contains("180 minutes after its deadline"), "{done}");
+    assert_eq!(
+        daemon.check_turn("G1", third + 3 * 3600 + 60).unwrap(),
+        "waiting"
+    );
+    let outcome = daemon.process_turn("G1", third + 3 * 3600 + 90).unwrap();
+    assert!(matches!(
+        outcome,
+        realmgm::daemon::process::TurnOutcome::Processed { day: 3, .. }
+    ));
+}
+
+#[test]
+fn repeat_policy_reuses_the_last_accepted_orders() {
+    let (daemon, secrets) = two_players("[mail]\nhold_if_missing_percent = 100\n");
+    let mut campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    assert_eq!(campaign.schedule.nmr, realmgm::campaign::NmrPolicy::Hide);
+    campaign.schedule.nmr = realmgm::campaign::NmrPolicy::Repeat;
+    let mut daemon2 = support::daemon();
+    let text = campaign_text("G2", &[("Ann", ANN), ("Ben", BEN)], "[schedule.x]\n")
+        .replace("[schedule.x]\n", "");
+    let text = text.replace(
+        "reminder_hours = 6\n",
+        "reminder_hours = 6\nnmr = \"repeat\"\n",
+    );
+    let secrets2 = add_campaign(&mut daemon2.store, "guess", &text);
+    daemon2.check_turn("G2", START).unwrap();
+    for (name, address) in [("Ann", ANN), ("Ben", BEN)] {
+        let body = format!("Password: {}\nguess 1", secrets2[name]);
+        send(
+            &mut daemon2,
+            mail(address, GM, "[G2] o", &format!("{name}@x"), &body),
+            START,
+        );
+    }
+    daemon2.check_turn("G2", START + 600).unwrap();
+    let body = format!("Password: {}\nguess 2", secrets2["Ann"]);
+    send(
+        &mut daemon2,
+        mail(ANN, GM, "[G2] o", "a2@x", &body),
+        START + 700,
+    );
+    daemon2.resume("G2", START).unwrap();
+    let done = daemon2
+        .check_turn("G2", FIRST_DEADLINE + 24 * 3600 + 5)
+        .unwrap();
+    assert_eq!(done, "processed day 2");
+    let gm = daemon2.store.report("G2", None, Some(2)).unwrap().unwrap();
+    assert!(
+        gm.text.contains("Ben guessed 1"),
+        "Ben's day-1 orders repeated: {}",
+        gm.text
+    );
+    drop((daemon, secrets, campaign));
+}
+
+#[test]
+fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
+    for (game, deterministic) in [("guess", true), ("guess-flaky", false)] {
+        let mut daemon = support::daemon();
+        let text = campaign_text("R1", &[("Ann", ANN)], "");
+        let secrets = add_campaign(&mut daemon.store, game, &text);
+        daemon.check_turn("R1", START).unwrap();
+        let body = format!("Password: {}\nguess 10", secrets["Ann"]);
+        send(&mut daemon, mail(ANN, GM, "[R1] o", "o@x", &body), START);
+        let preview = daemon.preview("R1").unwrap();
+        assert!(preview.contains("Preview of day 1"));
+        assert!(
+            daemon.store.latest_day("R1").unwrap().unwrap().day == 0,
+            "preview stores nothing"
+        );
+        assert!(matches!(
+            daemon.process_turn("R1", START + 1).unwrap(),
+            realmgm::daemon::process::TurnOutcome::Processed { .. }
+        ));
+        let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
+        daemon.rollback("R1", 0, START + 2).unwrap();
+        let outcome = daemon.process_turn("R1", START + 3).unwrap();
+        if deterministic {
+            assert!(matches!(
+                outcome,
+                realmgm::daemon::process::TurnOutcome::Processed { day: 1, .. }
+            ));
+            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().hash, first);
+        } else {
+            let realmgm::daemon::process::TurnOutcome::Held(reason) = outcome else {
+                panic!()
+            };
+            assert!(reason.contains("gave a different result"), "{reason}");
+            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().day, 0);
+        }
+    }
+}
+
+#[test]
+fn magic_realm_turns_are_held_with_the_engine_reason_and_orders_kept() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MR", &[("Ann", ANN)], "");
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    let done = daemon.check_turn("MR", START).unwrap();
+    assert!(done.contains("not built yet"), "{done}");
+    // With a day 0 stored by hand, orders are read, kept and the turn is held.
+    daemon
+        .store
+        .save_day(
+            "MR",
+            0,
+            &realmgm::game::GameState(serde_json::json!({})),
+            START,
+        )
+        .unwrap();
+    daemon.store.set_hold("MR", None).unwrap();
+    let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[MR] o", "o@x", &body), START);
+    assert!(note.contains("accepted"), "{note}");
+    let done = daemon.check_turn("MR", START + 600).unwrap();
+    assert!(done.contains("not implemented yet"), "{done}");
+    let mails = capture.flush(&mut daemon, START + 600);
+    assert!(
+        to(&mails, GM)
+            .iter()
+            .any(|m| m.body_text.contains("not implemented yet"))
+    );
+    assert!(
+        to(&mails, ANN)[0]
+            .body_text
+            .contains("the turn cannot run yet"),
+        "{}",
+        to(&mails, ANN)[0].body_text
+    );
+    assert_eq!(daemon.store.orders_for_day("MR", 1).unwrap().len(), 1);
+}
+
+/// Fails the first `temporary` sends, then refuses `permanent` for good.
+struct Flaky {
+    calls: RefCell<u32>,
+    temporary: u32,
+}
+
+impl MailTransport for Flaky {
+    fn send(&self, message: &Message) -> Result<String, SendError> {
+        *self.calls.borrow_mut() += 1;
+        let to = String::from_utf8_lossy(&message.formatted()).contains("To: ben@");
+        if to {
+            return Err(SendError::Permanent("550 no such user".into()));
+        }
+        if *self.calls.borrow() <= self.temporary {
+            return Err(SendError::Temporary("421 busy".into()));
+        }
+        Ok("250".into())
+    }
+}
+
+#[test]
+fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
+    let (mut daemon, _) = two_players("");
+    let campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    daemon
+        .queue(&campaign, ANN, "hello", "body", None, START)
+        .unwrap();
+    let flaky = Flaky {
+        calls: RefCell::new(0),
+        temporary: 2,
+    };
+    assert_eq!(daemon.send_due(&flaky, None, START).unwrap().deferred, 1);
+    assert_eq!(
+        daemon.send_due(&flaky, None, START + 30).unwrap().deferred,
+        0,
+        "not due yet"
+    );
+    assert_eq!(
+        daemon.send_due(&flaky, None, START + 60).unwrap().deferred,
+        1
+    );
+    assert_eq!(
+        daemon.send_due(&flaky, None, START + 150).unwrap().sent,
+        0,
+        "second wait is 120 s"
+    );
+    assert_eq!(daemon.send_due(&flaky, None, START + 180).unwrap().sent, 1);
+    daemon
+        .queue(&campaign, BEN, "hello", "body", None, START)
+        .unwrap();
+    let summary = daemon.send_due(&flaky, None, START + 200).unwrap();
+    assert_eq!(summary.failed, 1);
+    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "bounce" && e.message.contains("550")),
+        "{log:?}"
+    );
+    assert_eq!(
+        daemon.store.record_bounce("G1", "Ben", START, "x").unwrap(),
+        2
+    );
+}
+
+#[test]
+fn the_gm_commands_by_mail_with_his_secret() {
+    let (mut daemon, _) = two_players("");
+    let capture = Capture::default();
+    let note = send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm status", "g1@x", "Password: none"),
+        START,
+    );
+    assert!(note.contains("GM address without"), "{note}");
+    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm status", "g2@x", &body),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm extend 5", "g3@x", &body),
+        START,
+    );
+    send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm dance", "g4@x", &body),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert_eq!(mails.len(), 4);
+    assert!(
+        mails[1].body_text.contains("Ann: no orders"),
+        "{}",
+        mails[1].body_text
+    );
+    assert!(mails[2].body_text.contains("extended by 5 hours"));
+    assert!(mails[3].body_text.contains("not a GM command"));
+}

@@ -1,0 +1,189 @@
+//! The daemon against the local test mail server (scripts/mailserver.sh):
+//! players send orders over SMTP, the daemon collects them over IMAP from
+//! the GM's mailbox, answers and sends reports over SMTP, and the players
+//! read confirmations and reports from their own mailboxes over IMAP; a
+//! campaign of the test game is played for several days this way.
+//! Prints SKIPPED and returns when the server is not running.
+
+mod support;
+
+use std::net::{SocketAddr, TcpStream};
+use std::thread::sleep;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use lettre::Message;
+use realmgm::mail::imap::{ImapClient, ImapSettings};
+use realmgm::mail::inbound::{InboundMail, InboundOptions, parse};
+use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
+use support::*;
+
+fn server_is_up() -> bool {
+    [2525, 1143].iter().all(|port| {
+        TcpStream::connect_timeout(
+            &SocketAddr::from(([127, 0, 0, 1], *port)),
+            Duration::from_secs(1),
+        )
+        .is_ok()
+    })
+}
+
+fn smtp() -> SmtpMailer {
+    SmtpMailer::new(&SmtpSettings {
+        host: "127.0.0.1".into(),
+        port: 2525,
+        security: Security::None,
+        username: None,
+        password: None,
+    })
+    .unwrap()
+}
+
+fn imap_settings(user: &str) -> ImapSettings {
+    ImapSettings {
+        host: "127.0.0.1".into(),
+        port: 1143,
+        security: Security::None,
+        username: format!("{user}@realmgm.test"),
+        password: format!("{user}-secret"),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+/// Unseen mails of `user` whose subject carries `tag`, marked seen.
+fn collect(user: &str, tag: &str) -> Vec<InboundMail> {
+    let mut client = ImapClient::connect(&imap_settings(user)).unwrap();
+    client.select("INBOX").unwrap();
+    let mut found = Vec::new();
+    for uid in client.search_unseen().unwrap() {
+        let mail = parse(&client.fetch(uid).unwrap(), &InboundOptions::default()).unwrap();
+        if mail.subject.contains(tag) {
+            client.mark_seen(uid).unwrap();
+            found.push(mail);
+        }
+    }
+    client.logout();
+    found
+}
+
+/// Wait until `user` has `count` new mails of the campaign.
+fn wait_for(user: &str, tag: &str, count: usize) -> Vec<InboundMail> {
+    let mut found = Vec::new();
+    for _ in 0..100 {
+        found.extend(collect(user, tag));
+        if found.len() >= count {
+            return found;
+        }
+        sleep(Duration::from_millis(200));
+    }
+    panic!("{user} got {} of {count} mails of {tag}", found.len());
+}
+
+fn player_mail(from: &str, subject: &str, body: &str) -> Message {
+    Message::builder()
+        .from(from.parse().unwrap())
+        .to("gm@realmgm.test".parse().unwrap())
+        .subject(subject)
+        .body(body.to_string())
+        .unwrap()
+}
+
+#[test]
+fn a_campaign_is_played_over_smtp_and_imap() {
+    if !server_is_up() {
+        eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
+        return;
+    }
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_micros()
+        % 1_000_000_000;
+    let tag = format!("L{stamp}");
+    let subject_tag = format!("[{tag}]");
+    let players = [("P1", "player1"), ("P2", "player2"), ("P3", "player3")];
+    let addresses: Vec<(&str, String)> = players
+        .iter()
+        .map(|(n, u)| (*n, format!("{u}@realmgm.test")))
+        .collect();
+    let list: Vec<(&str, &str)> = addresses.iter().map(|(n, a)| (*n, a.as_str())).collect();
+    let mut daemon = daemon();
+    let secrets = add_campaign(&mut daemon.store, "guess", &campaign_text(&tag, &list, ""));
+    // Mail of earlier runs carries other tags and is left alone.
+    let mut now = START;
+    daemon.check_turn(&tag, now).unwrap();
+    let target = daemon.store.load_day(&tag, 0).unwrap().unwrap().state.0["target"]
+        .as_u64()
+        .unwrap();
+    let smtp = smtp();
+    for day in 1..=3u64 {
+        for (index, (name, user)) in players.iter().enumerate() {
+            let guess = (day * 10 + index as u64).min(100);
+            let guess = if guess == target { guess + 1 } else { guess };
+            let body = format!("guess {guess}\nPassword: {}\n", secrets[*name]);
+            let from = format!("{user}@realmgm.test");
+            smtp.send(&player_mail(
+                &from,
+                &format!("{subject_tag} day {day}"),
+                &body,
+            ))
+            .unwrap();
+        }
+        let mut stored = 0;
+        for _ in 0..100 {
+            stored += daemon
+                .poll_imap(&imap_settings("gm"), "INBOX", now)
+                .unwrap();
+            if stored >= players.len() {
+                break;
+            }
+            sleep(Duration::from_millis(200));
+        }
+        let handled = daemon.handle_stored(now).unwrap();
+        let accepted = handled
+            .iter()
+            .filter(|(_, n)| n.contains("accepted"))
+            .count();
+        assert_eq!(accepted, players.len(), "{handled:?}");
+        now += 10 * 60;
+        assert_eq!(
+            daemon.check_turn(&tag, now).unwrap(),
+            format!("processed day {day} early")
+        );
+        let sent = daemon.send_due(&smtp, Some(&tag), now).unwrap();
+        assert_eq!(
+            sent.sent,
+            2 * players.len() + 1,
+            "confirmations, reports, GM history"
+        );
+        for (name, user) in players {
+            let mails = wait_for(user, &subject_tag, 2);
+            let confirmation = mails
+                .iter()
+                .find(|m| m.body_text.contains("accepted"))
+                .unwrap();
+            assert!(
+                confirmation.body_text.contains("Guess: "),
+                "{}",
+                confirmation.body_text
+            );
+            let report = mails
+                .iter()
+                .find(|m| m.subject.contains(&format!("Day {day} report")))
+                .unwrap();
+            assert!(
+                report.body_text.contains(&format!("{name} guessed")),
+                "{}",
+                report.body_text
+            );
+            for (other, _) in players.iter().filter(|(o, _)| *o != name) {
+                let leak = format!("{other} guessed");
+                assert!(
+                    !report.body_text.contains(&leak),
+                    "hints are private: {}",
+                    report.body_text
+                );
+            }
+        }
+        now += 3600;
+    }
+}

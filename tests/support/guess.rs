@@ -1,0 +1,223 @@
+//! A guessing game for the daemon tests: each player guesses a hidden
+//! number from 1 to 100 every day (simultaneous orders); each learns
+//! privately whether to go higher or lower; everyone learns who guessed;
+//! the game ends when someone hits the number or after five days.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use realmgm::dice::{Dice, DiceCount};
+use realmgm::game::{
+    AcceptedOrders, Event, Game, GameState, Observers, OrdersProblem, Reader, Report, RuleToggle,
+    Rules, Seat, TurnResult,
+};
+use serde_json::{Value, json};
+
+pub const MAX_DAYS: u64 = 5;
+
+/// The deterministic game.
+pub struct Guess;
+
+/// The same game with a counter leaking into its events, so re-running a
+/// day gives a different result: the daemon must refuse to send it.
+pub struct FlakyGuess;
+
+static FLAKE: AtomicU64 = AtomicU64::new(0);
+
+fn bad(line: usize, message: &str) -> OrdersProblem {
+    OrdersProblem {
+        line,
+        column: 1,
+        message: message.to_string(),
+    }
+}
+
+fn read(player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+    let mut guess = None;
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let lower = line.to_lowercase();
+        if let Some(rest) = lower.strip_prefix("for ") {
+            let who = rest.split(':').next().unwrap_or_default().trim();
+            if !who.eq_ignore_ascii_case(player) {
+                problems.push(bad(
+                    index + 1,
+                    &format!("you can only give orders for yourself, not for {who}"),
+                ));
+                continue;
+            }
+        }
+        let Some(number) = lower
+            .rsplit("guess")
+            .next()
+            .filter(|_| lower.contains("guess"))
+        else {
+            problems.push(bad(
+                index + 1,
+                &format!("'{line}' is not an order; write `guess N`"),
+            ));
+            continue;
+        };
+        match number.trim().parse::<u64>() {
+            Ok(n) if (1..=100).contains(&n) => {
+                if guess.replace(n).is_some() {
+                    warnings.push("more than one guess: only the last counts".to_string());
+                }
+            }
+            _ => problems.push(bad(
+                index + 1,
+                &format!("'{}' is not a number from 1 to 100", number.trim()),
+            )),
+        }
+    }
+    if guess.is_none() && problems.is_empty() {
+        problems.push(bad(1, "no guess; write `guess N`"));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let n = guess.unwrap_or_default();
+    Ok(AcceptedOrders {
+        canonical: format!("Guess: {n}"),
+        parsed: json!({ "guess": n }),
+        warnings,
+    })
+}
+
+fn new_game(seats: &[Seat], dice: &mut Dice) -> GameState {
+    let target = u64::from(dice.below("setup/target", 100)) + 1;
+    let players: Vec<&str> = seats.iter().map(|s| s.player.as_str()).collect();
+    GameState(json!({ "target": target, "players": players, "day": 0, "finished": false }))
+}
+
+fn resolve(
+    state: &GameState,
+    orders: &BTreeMap<String, AcceptedOrders>,
+    dice: &mut Dice,
+    flake: u64,
+) -> anyhow::Result<TurnResult> {
+    let target = state.0["target"]
+        .as_u64()
+        .ok_or_else(|| anyhow::anyhow!("not a guess state"))?;
+    let day = state.0["day"].as_u64().unwrap_or(0) + 1;
+    let omen = dice.roll("day/omen", DiceCount::Two).result;
+    let mut events = vec![Event {
+        observers: Observers::Everyone,
+        body: json!({ "day": day, "guessers": orders.iter().filter(|(_, o)| !o.parsed["guess"].is_null()).map(|(p, _)| p.clone()).collect::<Vec<_>>(), "omen": omen, "flake": flake }),
+    }];
+    let mut winners = Vec::new();
+    for (player, accepted) in orders {
+        let Some(guess) = accepted.parsed["guess"].as_u64() else {
+            continue;
+        };
+        let hint = match guess.cmp(&target) {
+            std::cmp::Ordering::Less => "higher",
+            std::cmp::Ordering::Greater => "lower",
+            std::cmp::Ordering::Equal => {
+                winners.push(player.clone());
+                "exact"
+            }
+        };
+        events.push(Event {
+            observers: Observers::Players([player.clone()].into()),
+            body: json!({ "player": player, "guess": guess, "hint": hint }),
+        });
+    }
+    let finished = !winners.is_empty() || day >= MAX_DAYS;
+    if finished {
+        events.push(Event {
+            observers: Observers::Everyone,
+            body: json!({ "game_over": true, "winners": winners, "target": target }),
+        });
+    }
+    let mut next = state.0.clone();
+    next["day"] = Value::from(day);
+    next["finished"] = Value::from(finished);
+    Ok(TurnResult {
+        state: GameState(next),
+        events,
+        finished,
+    })
+}
+
+fn report(state: &GameState, events: &[Event], reader: Reader<'_>) -> Report {
+    let day = state.0["day"].as_u64().unwrap_or(0);
+    let mut text = String::new();
+    for event in events.iter().filter(|e| e.observers.includes(&reader)) {
+        let body = &event.body;
+        if let Some(guessers) = body["guessers"].as_array() {
+            let names: Vec<&str> = guessers.iter().filter_map(Value::as_str).collect();
+            text.push_str(&format!(
+                "Day {day}: guesses came from {}. Omen {}.\n",
+                names.join(", "),
+                body["omen"]
+            ));
+            if body["flake"] != 0 {
+                text.push_str(&format!("Flake {}.\n", body["flake"]));
+            }
+        } else if body["game_over"] == true {
+            text.push_str(&format!(
+                "The game is over; the number was {}. Winners: {}.\n",
+                body["target"], body["winners"]
+            ));
+        } else {
+            text.push_str(&format!(
+                "{} guessed {}: {}.\n",
+                body["player"].as_str().unwrap_or("?"),
+                body["guess"],
+                body["hint"].as_str().unwrap_or("?")
+            ));
+        }
+    }
+    Report {
+        subject: format!("Day {day} report"),
+        text,
+        ..Report::default()
+    }
+}
+
+macro_rules! guess_game {
+    ($type:ty, $id:literal, $flake:expr) => {
+        impl Game for $type {
+            fn id(&self) -> &'static str {
+                $id
+            }
+            fn toggles(&self) -> &'static [RuleToggle] {
+                realmgm::games::game("magic-realm").map(|g| g.toggles()).unwrap_or(&[])
+            }
+            fn new_game(&self, seats: &[Seat], _rules: &Rules, dice: &mut Dice) -> anyhow::Result<GameState> {
+                Ok(new_game(seats, dice))
+            }
+            fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
+                if state.0["finished"] == true {
+                    return Ok(Vec::new());
+                }
+                Ok(state.0["players"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect())
+            }
+            fn read_orders(&self, _state: &GameState, _rules: &Rules, player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+                read(player, text)
+            }
+            fn missing_orders(&self, _state: &GameState, _rules: &Rules, _player: &str) -> anyhow::Result<AcceptedOrders> {
+                Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }), warnings: Vec::new() })
+            }
+            fn resolve_turn(&self, state: &GameState, _rules: &Rules, orders: &BTreeMap<String, AcceptedOrders>, dice: &mut Dice) -> anyhow::Result<TurnResult> {
+                resolve(state, orders, dice, $flake)
+            }
+            fn report(&self, state: &GameState, events: &[Event], reader: Reader<'_>) -> anyhow::Result<Report> {
+                Ok(report(state, events, reader))
+            }
+        }
+    };
+}
+
+guess_game!(Guess, "guess", 0);
+guess_game!(
+    FlakyGuess,
+    "guess-flaky",
+    FLAKE.fetch_add(1, Ordering::SeqCst)
+);
