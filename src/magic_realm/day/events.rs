@@ -21,4 +21,6 @@ pub struct DayEvent {
 pub enum Happening {
     /// A die roll, with its purpose and faces.
     Roll(RollRecord),
+    /// A Search phase (seed 000 II.C.5).
+    Search(super::search::SearchEvent),
 }

@@ -7,6 +7,8 @@
 //! event to [`events::Happening`]; every event names who observed it.
 
 pub mod events;
+pub mod modifiers;
+pub mod search;
 
 use std::collections::BTreeSet;
 
