@@ -23,4 +23,8 @@ pub enum Happening {
     Roll(RollRecord),
     /// A Search phase (seed 000 II.C.5).
     Search(super::search::SearchEvent),
+    /// A Trade phase: buying or selling (seed 000 II.C.6).
+    Trade(super::trade::TradeEvent),
+    /// A Hire phase or a term of hire ending (seed 000 II.C.7).
+    Hire(super::hire::HireEvent),
 }

@@ -7,8 +7,11 @@
 //! event to [`events::Happening`]; every event names who observed it.
 
 pub mod events;
+pub mod hire;
+pub mod meeting;
 pub mod modifiers;
 pub mod search;
+pub mod trade;
 
 use std::collections::BTreeSet;
 
