@@ -92,3 +92,5 @@ pub enum PhaseOutcome {
         reason: String,
     },
 }
+#[cfg(test)]
+mod acts_tests;
