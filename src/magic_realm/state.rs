@@ -144,6 +144,24 @@ pub struct CharacterState {
     /// Today only: he found Hidden Enemies, so he may block hidden
     /// characters (seed 000 II.C.2); cleared at Midnight.
     pub found_hidden_enemies: bool,
+    /// Natives he has hired, each with the days left of its term (seed 000
+    /// II.C.7).
+    #[serde(default)]
+    pub hirelings: Vec<Hireling>,
+    /// Today only: a native group or visitor blocked him in a Trade or Hire
+    /// phase, so his turn is over (seed 000 II.C.7, TABLES.md §2
+    /// "Block/Battle"); cleared at Midnight.
+    #[serde(default)]
+    pub blocked: bool,
+}
+
+/// A hired native and the days left of its term of hire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hireling {
+    /// The native's counter id, e.g. `Rogue 7` or `Company HQ`.
+    pub native: String,
+    pub days_left: u8,
 }
 
 /// An item a character carries.
@@ -186,7 +204,20 @@ pub enum ChitCondition {
     Wounded,
 }
 
+/// The holder name of the items abandoned in a clearing (seed 000 II.C.5:
+/// they can be looted like a site).
+pub fn abandoned_pile(clearing: &ClearingId) -> String {
+    format!("Abandoned in {clearing}")
+}
+
 impl MrState {
+    /// The character who has hired the native `native`, if any.
+    pub fn employer_of(&self, native: &str) -> Option<usize> {
+        self.characters
+            .iter()
+            .position(|c| c.hirelings.iter().any(|h| h.native == native))
+    }
+
     /// The tile whose map chits include `chit`.
     pub fn tile_of_chit(&self, chit: &str) -> Option<&str> {
         self.map_chits

@@ -21,4 +21,10 @@ pub struct DayEvent {
 pub enum Happening {
     /// A die roll, with its purpose and faces.
     Roll(RollRecord),
+    /// A Search phase (seed 000 II.C.5).
+    Search(super::search::SearchEvent),
+    /// A Trade phase: buying or selling (seed 000 II.C.6).
+    Trade(super::trade::TradeEvent),
+    /// A Hire phase or a term of hire ending (seed 000 II.C.7).
+    Hire(super::hire::HireEvent),
 }

@@ -7,6 +7,11 @@
 //! event to [`events::Happening`]; every event names who observed it.
 
 pub mod events;
+pub mod hire;
+pub mod meeting;
+pub mod modifiers;
+pub mod search;
+pub mod trade;
 
 use std::collections::BTreeSet;
 
@@ -87,3 +92,5 @@ pub enum PhaseOutcome {
         reason: String,
     },
 }
+#[cfg(test)]
+mod acts_tests;

@@ -348,6 +348,8 @@ fn seat_characters(
                 ..Discoveries::default()
             },
             found_hidden_enemies: false,
+            hirelings: Vec::new(),
+            blocked: false,
         });
     }
     if let Some(absent) = inputs

@@ -1,0 +1,272 @@
+//! The Trade activity (seed 000 II.C.6; TABLES.md §2, §2.1, §2.2, §2.3):
+//! buying one item per phase from an unhired native leader in the clearing
+//! through the Meeting table, and selling a belonging to him for its basic
+//! price (or on the Commerce table under the optional `commerce` rule).
+//!
+//! A native leader sells what his group holds and, when the group is the
+//! garrison of a dwelling in the clearing, what the dwelling holds. The
+//! first `Buy:` entry on sale here is bid for; a bought item arrives
+//! inactive unless a `Take:` line names it with `activate`. Visitors are
+//! not on the map state yet, so nobody trades with them yet.
+
+use serde::{Deserialize, Serialize};
+
+use super::events::Happening;
+use super::meeting::{Deal, DealStep, negotiate, pay, relationship, unhired_present};
+use super::search::{base_name, wants_active};
+use super::{Day, PhaseOutcome, modifiers};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::natives::NativeGroup;
+use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::{Belonging, Item, ItemKind};
+use crate::magic_realm::tables::commerce::{CommerceResult, sell as commerce_roll};
+use crate::magic_realm::tables::meeting::MeetingUse;
+use crate::suggest::fold;
+
+/// What a Trade phase did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum TradeEvent {
+    Deal(DealStep),
+    Bought {
+        character: String,
+        group: String,
+        item: Item,
+        gold: u32,
+        active: bool,
+    },
+    Sold {
+        character: String,
+        group: String,
+        item: Item,
+        gold: u32,
+    },
+}
+
+fn wrap(step: DealStep) -> Happening {
+    Happening::Trade(TradeEvent::Deal(step))
+}
+
+/// The basic price of an item (TABLES.md §2.3): a treasure's price, a
+/// weapon's, intact armour's, a horse's. `None` for what is not for sale.
+pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
+    let base = base_name(&item.name);
+    let named = |name: &str| name == item.name || name == base;
+    match item.kind {
+        ItemKind::Treasure => data
+            .treasures
+            .iter()
+            .find(|t| t.name == item.name)
+            .and_then(|t| t.price)
+            .map(u32::from),
+        ItemKind::Weapon => data
+            .weapons
+            .iter()
+            .find(|w| named(&w.name))
+            .map(|w| u32::from(w.price)),
+        ItemKind::Armor => data
+            .armor
+            .iter()
+            .find(|a| named(&a.name))
+            .map(|a| u32::from(a.price.intact)),
+        ItemKind::Horse => data
+            .horses
+            .iter()
+            .find(|h| h.name == item.name)
+            .and_then(|h| h.price)
+            .map(u32::from),
+        ItemKind::Spell => None,
+    }
+}
+
+/// A native group whose leader stands unhired in the character's clearing,
+/// with the holders whose items he sells.
+fn traders<'d>(day: &Day<'d>, who: usize) -> Vec<(&'d NativeGroup, Vec<String>)> {
+    let here = day.state.characters[who].position.clone();
+    day.data
+        .natives
+        .iter()
+        .filter(|g| unhired_present(day, g, &here).iter().any(|m| m.is_leader()))
+        .map(|g| {
+            let mut holders = vec![g.name.clone()];
+            if let Some(home) = g.garrison
+                && day.state.dwellings.get(&home) == Some(&here)
+            {
+                holders.push(home.label().to_string());
+            }
+            (g, holders)
+        })
+        .collect()
+}
+
+/// Buy the first item of the `Buy:` line that a native leader here sells.
+pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
+    let Some(character) = day.state.characters.get(who) else {
+        return PhaseOutcome::Lost {
+            reason: format!("there is no character number {who} in this game"),
+        };
+    };
+    let here = character.position.clone();
+    if orders.buy.is_empty() {
+        return PhaseOutcome::Lost {
+            reason: "a Trade phase needs a 'Buy:' line naming what to buy".into(),
+        };
+    }
+    let sellers = traders(day, who);
+    let found = orders.buy.iter().find_map(|wanted| {
+        sellers.iter().find_map(|(group, holders)| {
+            holders.iter().find_map(|holder| {
+                let items = day.state.holdings.get(holder)?;
+                let index = items.iter().position(|i| {
+                    i.kind != ItemKind::Spell
+                        && (fold(&i.name) == fold(&wanted.what)
+                            || fold(base_name(&i.name)) == fold(&wanted.what))
+                })?;
+                Some((*group, holder.clone(), index, wanted.max_gold))
+            })
+        })
+    });
+    let Some((group, holder, index, max_gold)) = found else {
+        let names: Vec<&str> = orders.buy.iter().map(|p| p.what.as_str()).collect();
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "no unhired native leader in {here} sells anything on the Buy line ({})",
+                names.join(", ")
+            ),
+        };
+    };
+    let item = day.state.holdings[&holder][index].clone();
+    let Some(price) = base_price(day.data, &item) else {
+        return PhaseOutcome::Lost {
+            reason: format!("the {} has no price, so it cannot be bought", item.name),
+        };
+    };
+    let deal = Deal {
+        group: &group.name,
+        members_present: count(unhired_present(day, group, &here).len()),
+        activity: MeetingUse::Trade,
+        price,
+        max_gold,
+        drinks_up_to: orders.drinks_up_to,
+    };
+    if let Some(gold) = negotiate(day, who, &deal, wrap) {
+        pay(day, who, gold);
+        if let Some(items) = day.state.holdings.get_mut(&holder) {
+            items.remove(index);
+        }
+        let active = wants_active(&orders.take, &item.name);
+        let character = &mut day.state.characters[who];
+        character.belongings.push(Belonging {
+            item: item.clone(),
+            active,
+        });
+        let event = TradeEvent::Bought {
+            character: character.name.clone(),
+            group: group.name.clone(),
+            item,
+            gold,
+            active,
+        };
+        day.emit(day.clearing_of(who), Happening::Trade(event));
+    }
+    PhaseOutcome::Done
+}
+
+/// Sell the belonging named `item` to an unhired native leader here: the
+/// basic price, or the Commerce table under the `commerce` rule. Under
+/// that rule an offer below the price is still taken, and a Demand is met
+/// (ruling: the orders cannot refuse).
+pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
+    let Some(character) = day.state.characters.get(who) else {
+        return PhaseOutcome::Lost {
+            reason: format!("there is no character number {who} in this game"),
+        };
+    };
+    let name = character.name.clone();
+    let Some(position) = character
+        .belongings
+        .iter()
+        .position(|b| fold(&b.item.name) == fold(item))
+    else {
+        return PhaseOutcome::Lost {
+            reason: format!("the {name} carries no '{item}' to sell"),
+        };
+    };
+    let Some((group, _)) = traders(day, who).into_iter().next() else {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "nobody in {} buys: no unhired native leader is there",
+                character.position
+            ),
+        };
+    };
+    let sold = character.belongings[position].item.clone();
+    let price = base_price(day.data, &sold).unwrap_or(0);
+    let gold = if day.rules.is_on("commerce") {
+        let mods = modifiers::for_roll(day, who, Roll::Trade);
+        let column = relationship(day, who, &group.name);
+        let outcome = commerce_roll(day.dice, &format!("commerce/{name}"), column, &mods);
+        let observers = day.clearing_of(who);
+        let mut lines = Vec::new();
+        for roll in &outcome.rolls {
+            day.emit(observers.clone(), Happening::Roll(roll.record.clone()));
+            lines.push(roll.describe());
+        }
+        let adjust = match outcome.result {
+            CommerceResult::Offer(n) | CommerceResult::Demand(n) => Some(n),
+            _ => None,
+        };
+        let offered = adjust.map(|n| i64::from(price) + i64::from(n));
+        match offered {
+            Some(gold) if gold >= 0 => u32::try_from(gold).unwrap_or(0),
+            _ => {
+                let blocked = matches!(
+                    outcome.result,
+                    CommerceResult::BlockBattle | CommerceResult::Demand(_)
+                );
+                let step = if blocked {
+                    let character = &mut day.state.characters[who];
+                    character.blocked = true;
+                    character.hidden = false;
+                    DealStep::Blocked {
+                        character: name,
+                        group: group.name.clone(),
+                    }
+                } else {
+                    DealStep::NoDeal {
+                        character: name,
+                        group: group.name.clone(),
+                        reason: format!("{}: they will not buy", lines.join("; ")),
+                    }
+                };
+                day.emit(observers, wrap(step));
+                return PhaseOutcome::Done;
+            }
+        }
+    } else {
+        price
+    };
+    let character = &mut day.state.characters[who];
+    character.belongings.remove(position);
+    character.gold = character
+        .gold
+        .saturating_add(u16::try_from(gold).unwrap_or(u16::MAX));
+    day.state
+        .holdings
+        .entry(group.name.clone())
+        .or_default()
+        .push(sold.clone());
+    let event = TradeEvent::Sold {
+        character: day.state.characters[who].name.clone(),
+        group: group.name.clone(),
+        item: sold,
+        gold,
+    };
+    day.emit(day.clearing_of(who), Happening::Trade(event));
+    PhaseOutcome::Done
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
