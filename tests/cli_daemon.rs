@@ -1,6 +1,7 @@
 //! The daemon's command line: a Magic Realm campaign with Maildir mail runs
-//! one daemon round (held: setup is not built), the GM's status shows the
-//! hold, doctor names what is missing, and `gm secret` fixes it.
+//! one daemon round (the game is set up and day 1 waits for orders), the GM
+//! processes the day and it is held because the day engine is not built,
+//! doctor names what is missing, and `gm secret` fixes it.
 
 mod common;
 
@@ -30,8 +31,13 @@ fn daemon_round_gm_status_and_doctor() {
         &["campaign", "new", file.to_str().unwrap()],
         &db.0,
     ));
-    let round = stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
-    assert!(round.contains("held: the game cannot be set up"), "{round}");
+    stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
+    let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
+    assert!(status.contains("day 1 pending"), "{status}");
+    assert!(status.contains("Ann: no orders"), "{status}");
+    let held = stderr(&realmgm(&["gm", "--campaign", "CLID", "process"], &db.0));
+    assert!(held.contains("the Magic Realm day"), "{held}");
+    assert!(held.contains("is not implemented yet"), "{held}");
     let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
     assert!(status.contains("HELD"), "{status}");
     let doctor = stderr(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
