@@ -144,6 +144,10 @@ pub struct CharacterState {
     /// Today only: he found Hidden Enemies, so he may block hidden
     /// characters (seed 000 II.C.2); cleared at Midnight.
     pub found_hidden_enemies: bool,
+    /// His weapon is alerted (ready side up) since an Alert phase or a
+    /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
+    #[serde(default)]
+    pub weapon_alerted: bool,
 }
 
 /// An item a character carries.

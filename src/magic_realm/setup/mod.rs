@@ -348,6 +348,7 @@ fn seat_characters(
                 ..Discoveries::default()
             },
             found_hidden_enemies: false,
+            weapon_alerted: false,
         });
     }
     if let Some(absent) = inputs
