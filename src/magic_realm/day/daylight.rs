@@ -80,7 +80,7 @@ pub fn take_turn(
                 Happening::Phase(PhaseEvent::PhasesLeft {
                     character: day.state.characters[who].name.clone(),
                     count: phases.len() - index,
-                    reason: "he is blocked".into(),
+                    reason: "blocked".into(),
                 }),
             );
             break;

@@ -495,3 +495,93 @@ fn orders_for_an_unknown_player_and_a_finished_game_are_refused() {
     .unwrap_err();
     assert!(err.to_string().contains("ended"));
 }
+
+#[test]
+fn moving_without_a_strong_enough_move_chit_leaves_heavy_items_behind() {
+    let mut state = game(&["Black Knight"]);
+    let (here, next) = border(&state, ClearingKind::Woods);
+    place(&mut state, 0, &here);
+    for chit in &mut state.characters[0].chits {
+        if chit.chit.starts_with("MOVE") {
+            chit.condition = ChitCondition::Wounded;
+        }
+    }
+    let armour = state.characters[0].armor.clone();
+    assert!(!armour.is_empty());
+    let (after, events) = play(state, &[("P1", &move_to(&next))], DiceScript::default());
+    match &results(&events, "Black Knight")[0] {
+        PhaseResult::Moved { left_behind, .. } => {
+            for a in &armour {
+                assert!(left_behind.contains(a), "{left_behind:?}");
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(after.characters[0].armor.is_empty());
+    let pile = super::movement::abandoned_pile(&here);
+    assert_eq!(
+        after.holdings[&pile].len(),
+        armour.len() + 1,
+        "armour and weapon"
+    );
+}
+
+#[test]
+fn a_follower_not_in_his_guides_clearing_takes_his_own_turn() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let (here, next) = border(&state, ClearingKind::Woods);
+    place(&mut state, 0, &here);
+    place(&mut state, 1, &next);
+    let (_, events) = play(
+        state,
+        &[("P1", "F Amazon"), ("P2", "R")],
+        DiceScript::default(),
+    );
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Birdsong(super::events::BirdsongEvent::CannotFollow { reason, .. })
+            if reason.contains("not in his clearing"))));
+    let knight = results(&events, "Black Knight");
+    assert!(lost_reason(&knight[0]).contains("whole day"), "{knight:?}");
+}
+
+#[test]
+fn combat_is_announced_where_it_would_start_and_day_28_scores() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let here = state.characters[0].position.clone();
+    place(&mut state, 1, &here);
+    state.day = 27;
+    state.characters[0].gold = 61;
+    state.characters[0].fame = 25;
+    let (after, events) = play(state, &[("P1", "R"), ("P2", "R")], DiceScript::default());
+    assert_eq!(after.day, 28);
+    let combat = events
+        .iter()
+        .find(|e| matches!(e.happening, Happening::Combat(_)))
+        .expect("a combat notice");
+    assert_eq!(
+        combat.observers,
+        crate::game::Observers::Players(["P1".to_string(), "P2".to_string()].into())
+    );
+    let scores = events
+        .iter()
+        .find_map(|e| match &e.happening {
+            Happening::Midnight(super::events::MidnightEvent::VictoryPoints { scores, .. }) => {
+                Some(scores.clone())
+            }
+            _ => None,
+        })
+        .expect("victory points on day 28");
+    assert_eq!(
+        (scores[0].gold, scores[0].fame, scores[0].total),
+        (61, 25, 4)
+    );
+}
+
+#[test]
+fn stored_orders_read_back_the_same() {
+    let text = "M CV4, R-MOVE M4*, S*\nSearch: locate\nBuy: Shield up to 10\nBlock: Amazon, Elf\nIf impossible: rest";
+    let parsed = orders(text);
+    let json = serde_json::to_value(&parsed).unwrap();
+    let back: DayOrders = serde_json::from_value(json).unwrap();
+    assert_eq!(back, parsed);
+}
