@@ -9,13 +9,14 @@ use crate::dice::DiceCount;
 use crate::game::Observers;
 
 use super::super::board::ClearingId;
+use super::super::data::characters::Advantage;
 use super::super::data::monsters::CounterStart;
 use super::super::orders::{Activity, DayOrders};
 use super::super::setup::counter_ids;
 use super::super::state::Whereabouts;
-use super::Day;
 use super::events::{BirdsongEvent, Happening};
 use super::summoning::prowls;
+use super::{Day, abilities};
 
 /// The warning chit the ghosts start at, and its clearing (as at setup).
 const GHOSTS_CHIT: &str = "Bones V";
@@ -56,6 +57,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         }
     }
     monster_roll(day, day_number);
+    say_what_is_not_applied(day, &own_turn);
     let mut order = own_turn;
     day.dice.shuffle("birdsong/turn-order", &mut order);
     let names = order
@@ -68,6 +70,38 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     );
     plan.order = order;
     plan
+}
+
+/// Advantages that act at Birdsong but are not built yet are named, so
+/// nobody mistakes them for applied.
+fn say_what_is_not_applied(day: &mut Day<'_>, own_turn: &[usize]) {
+    for &i in own_turn {
+        let character = &day.state.characters[i];
+        let advantages = abilities::advantages(day.data, day.rules, character);
+        let mut notes = Vec::new();
+        if advantages.contains(&Advantage::ChoosesTurnOrder) {
+            notes.push(format!(
+                "the {} may choose when to take his turn, which is not implemented yet: he \
+                 is drawn at random like everyone",
+                character.name
+            ));
+        }
+        if advantages
+            .iter()
+            .any(|a| matches!(a, Advantage::Familiar { .. }))
+        {
+            notes.push(format!(
+                "the {}'s familiar does not take turns yet (not implemented)",
+                character.name
+            ));
+        }
+        for what in notes {
+            day.emit(
+                Observers::Everyone,
+                Happening::Birdsong(BirdsongEvent::NotApplied { what }),
+            );
+        }
+    }
 }
 
 /// Put follower `i` with the guide named `leader`, or say why he cannot.
