@@ -1,7 +1,7 @@
 //! The daemon's command line: a Magic Realm campaign with Maildir mail runs
 //! one daemon round (the game is set up and day 1 waits for orders), the GM
-//! processes the day and it is held because the day engine is not built,
-//! doctor names what is missing, and `gm secret` fixes it.
+//! processes the day (every player hides: no orders), the next round mails
+//! the reports, doctor names what is missing, and `gm secret` fixes it.
 
 mod common;
 
@@ -35,11 +35,21 @@ fn daemon_round_gm_status_and_doctor() {
     let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
     assert!(status.contains("day 1 pending"), "{status}");
     assert!(status.contains("Ann: no orders"), "{status}");
-    let held = stderr(&realmgm(&["gm", "--campaign", "CLID", "process"], &db.0));
-    assert!(held.contains("the Magic Realm day"), "{held}");
-    assert!(held.contains("is not implemented yet"), "{held}");
+    let processed = stdout(&realmgm(&["gm", "--campaign", "CLID", "process"], &db.0));
+    assert!(processed.contains("day 1 processed"), "{processed}");
     let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
-    assert!(status.contains("HELD"), "{status}");
+    assert!(status.contains("day 2 pending"), "{status}");
+    let round = stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
+    assert!(
+        round.contains("sent 4"),
+        "three players' reports and the GM's: {round}"
+    );
+    let report = std::fs::read_dir(dir.join("out/new"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|mail| mail.contains("To: ann@demo.realmgm.test"))
+        .expect("Ann's report was delivered");
+    assert!(report.contains("Day 1 report"), "{report}");
     let doctor = stderr(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
     assert!(doctor.contains("1 problem"), "{doctor}");
     let secret = stdout(&realmgm(&["gm", "--campaign", "CLID", "secret"], &db.0));
@@ -47,6 +57,6 @@ fn daemon_round_gm_status_and_doctor() {
     let doctor = stdout(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
     assert!(doctor.contains("OK       mail.maildir_in"), "{doctor}");
     let log = stdout(&realmgm(&["gm", "--campaign", "CLID", "log"], &db.0));
-    assert!(log.contains("hold"), "{log}");
+    assert!(log.contains("day 1 processed"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

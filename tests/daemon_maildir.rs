@@ -586,28 +586,44 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
 }
 
 #[test]
-fn magic_realm_turns_are_held_with_the_engine_reason_and_orders_kept() {
+fn magic_realm_days_run_through_the_daemon() {
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN)], "");
+    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    let done = daemon.check_turn("MR", START).unwrap();
-    assert!(done.contains("not built yet"), "{done}");
-    // With a day 0 stored by hand, orders are read, kept and the turn is held.
-    daemon
-        .store
-        .save_day(
-            "MR",
-            0,
-            &realmgm::game::GameState(serde_json::json!({})),
-            START,
-        )
-        .unwrap();
-    daemon.store.set_hold("MR", None).unwrap();
+    daemon.check_turn("MR", START).unwrap();
+    assert!(
+        daemon.store.load_day("MR", 0).unwrap().is_some(),
+        "the game was set up"
+    );
     let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
     let note = send(&mut daemon, mail(ANN, GM, "[MR] o", "o@x", &body), START);
     assert!(note.contains("accepted"), "{note}");
     let done = daemon.check_turn("MR", START + 600).unwrap();
+    assert_eq!(done, "processed day 1 early");
+    let mails = capture.flush(&mut daemon, START + 600);
+    let report = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        report.contains("Magic Realm, day 1: the Amazon (Ann)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Recorded: M-Curst Valley 4 / H"),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("BR", &[("Ann", ANN)], "");
+    let secrets = add_campaign(&mut daemon.store, "guess-broken", &text);
+    let capture = Capture::default();
+    daemon.check_turn("BR", START).unwrap();
+    let body = format!("Password: {}\nguess 5", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[BR] o", "o@x", &body), START);
+    assert!(note.contains("accepted"), "{note}");
+    let done = daemon.check_turn("BR", START + 600).unwrap();
     assert!(done.contains("not implemented yet"), "{done}");
     let mails = capture.flush(&mut daemon, START + 600);
     assert!(
@@ -615,14 +631,15 @@ fn magic_realm_turns_are_held_with_the_engine_reason_and_orders_kept() {
             .iter()
             .any(|m| m.body_text.contains("not implemented yet"))
     );
-    assert!(
-        to(&mails, ANN)[0]
-            .body_text
-            .contains("the turn cannot run yet"),
-        "{}",
-        to(&mails, ANN)[0].body_text
+    // Orders sent while the turn is held are still accepted and kept.
+    let body = format!("Password: {}\nguess 6", secrets["Ann"]);
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[BR] o2", "o2@x", &body),
+        START + 700,
     );
-    assert_eq!(daemon.store.orders_for_day("MR", 1).unwrap().len(), 1);
+    assert!(note.contains("accepted"), "{note}");
+    assert_eq!(daemon.store.orders_for_day("BR", 1).unwrap().len(), 2);
 }
 
 /// Fails the first `temporary` sends, then refuses `permanent` for good.

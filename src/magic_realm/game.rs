@@ -14,7 +14,7 @@ use crate::game::{
 
 use super::setup::{self, SetupInputs};
 use super::state::MrState;
-use super::{data, orders, rules};
+use super::{data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
@@ -118,23 +118,106 @@ impl Game for MagicRealm {
             })
     }
 
+    /// One game day (seed 000 I–IV), resolved by [`day::resolve_day`].
     fn resolve_turn(
         &self,
-        _state: &GameState,
-        _rules: &Rules,
-        _orders: &BTreeMap<String, AcceptedOrders>,
-        _dice: &mut Dice,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        dice: &mut Dice,
     ) -> anyhow::Result<TurnResult> {
-        bail!("the Magic Realm day (Birdsong, Daylight, Evening, Midnight) is not implemented yet")
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let state = read_state(state)?;
+        let mut parsed = BTreeMap::new();
+        for (player, accepted) in orders {
+            let day_orders: orders::DayOrders = serde_json::from_value(accepted.parsed.clone())
+                .map_err(|e| {
+                    anyhow!(
+                        "the stored orders of {player} cannot be read ({e}); have them sent again"
+                    )
+                })?;
+            parsed.insert(player.clone(), day_orders);
+        }
+        let (state, events) = day::resolve_day(data, rules, state, &parsed, dice)?;
+        let finished = state.day >= day::midnight::LAST_DAY;
+        let events = events
+            .into_iter()
+            .map(|e| {
+                Ok(Event {
+                    observers: e.observers,
+                    body: serde_json::to_value(&e.happening)?,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(TurnResult {
+            state: GameState(serde_json::to_value(state)?),
+            events,
+            finished,
+        })
     }
 
+    /// The day as its reader saw it: the day log built from only the events
+    /// he observed (the GM sees them all), then his character as it stands.
+    /// The fuller report (sheet, map, orders template) is the reports issue.
     fn report(
         &self,
-        _state: &GameState,
-        _events: &[Event],
-        _reader: Reader<'_>,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
     ) -> anyhow::Result<Report> {
-        bail!("Magic Realm reports are not implemented yet")
+        let state = read_state(state)?;
+        let seen = events
+            .iter()
+            .filter(|e| e.observers.includes(&reader))
+            .map(|e| {
+                Ok(day::events::DayEvent {
+                    observers: e.observers.clone(),
+                    happening: serde_json::from_value(e.body.clone())?,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let mut text = match reader {
+            Reader::Gm => format!("Magic Realm, day {}: the GM's history\n", state.day),
+            Reader::Player(player) => {
+                let Some(me) = state.characters.iter().find(|c| c.player == player) else {
+                    bail!("{player} has no character in this game");
+                };
+                let chits: Vec<String> = me
+                    .chits
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} ({})",
+                            c.chit,
+                            format!("{:?}", c.condition).to_lowercase()
+                        )
+                    })
+                    .collect();
+                format!(
+                    "Magic Realm, day {}: the {} ({player})\nAt {}{}. Gold {}, fame {}, notoriety {}.\nChits: {}.\n",
+                    state.day,
+                    me.name,
+                    me.position,
+                    if me.hidden { ", hidden" } else { "" },
+                    me.gold,
+                    me.fame,
+                    me.notoriety,
+                    chits.join(", ")
+                )
+            }
+        };
+        text.push_str("\nWhat happened:\n");
+        text.push_str(&day::log::gm_log(&seen));
+        if let Reader::Player(_) = reader {
+            text.push_str(
+                "\nReply with tomorrow's orders at the top, e.g. `Activities: M CV4, H, S`.\n",
+            );
+        }
+        Ok(Report {
+            subject: format!("Day {} report", state.day),
+            text,
+            ..Report::default()
+        })
     }
 }
 
@@ -236,6 +319,48 @@ mod tests {
             "{}",
             orders.canonical
         );
+    }
+
+    #[test]
+    fn a_day_is_resolved_from_the_stored_orders() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            character: Some("Amazon".into()),
+        }];
+        let rules = Rules::default();
+        let state = MagicRealm
+            .new_game(&seats, &rules, &mut Dice::new(5, 0))
+            .unwrap();
+        let orders: BTreeMap<String, AcceptedOrders> = [(
+            "Ann".to_string(),
+            MagicRealm.missing_orders(&state, &rules, "Ann").unwrap(),
+        )]
+        .into();
+        let turn = MagicRealm
+            .resolve_turn(&state, &rules, &orders, &mut Dice::new(5, 1))
+            .unwrap();
+        assert_eq!(turn.state.0["day"], 1);
+        assert!(!turn.finished);
+        assert!(
+            turn.events
+                .iter()
+                .any(|e| e.body["part"] == "phase" && e.body["event"] == "phase_done"),
+            "{:?}",
+            turn.events
+        );
+        let broken: BTreeMap<String, AcceptedOrders> = [(
+            "Ann".to_string(),
+            AcceptedOrders {
+                canonical: String::new(),
+                parsed: serde_json::json!({"hand": 1}),
+                warnings: Vec::new(),
+            },
+        )]
+        .into();
+        let err = MagicRealm
+            .resolve_turn(&state, &rules, &broken, &mut Dice::new(5, 1))
+            .unwrap_err();
+        assert!(err.to_string().contains("orders of Ann"), "{err}");
     }
 
     #[test]

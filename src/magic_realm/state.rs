@@ -148,11 +148,10 @@ pub struct CharacterState {
     /// II.C.7).
     #[serde(default)]
     pub hirelings: Vec<Hireling>,
-    /// Today only: a native group or visitor blocked him in a Trade or Hire
-    /// phase, so his turn is over (seed 000 II.C.7, TABLES.md §2
-    /// "Block/Battle"); cleared at Midnight.
+    /// His weapon is alerted (ready side up) since an Alert phase or a
+    /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
-    pub blocked: bool,
+    pub weapon_alerted: bool,
 }
 
 /// A hired native and the days left of its term of hire.

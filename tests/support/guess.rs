@@ -221,3 +221,61 @@ guess_game!(
     "guess-flaky",
     FLAKE.fetch_add(1, Ordering::SeqCst)
 );
+
+/// The guessing game with a rule its engine does not implement: every turn
+/// fails to resolve, as a game does when it meets an unbuilt rule.
+pub struct BrokenGuess;
+
+impl Game for BrokenGuess {
+    fn id(&self) -> &'static str {
+        "guess-broken"
+    }
+    fn toggles(&self) -> &'static [RuleToggle] {
+        Guess.toggles()
+    }
+    fn new_game(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        Guess.new_game(seats, rules, dice)
+    }
+    fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
+        Guess.awaiting(state)
+    }
+    fn read_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+        text: &str,
+    ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+        Guess.read_orders(state, rules, player, text)
+    }
+    fn missing_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders> {
+        Guess.missing_orders(state, rules, player)
+    }
+    fn resolve_turn(
+        &self,
+        _state: &GameState,
+        _rules: &Rules,
+        _orders: &BTreeMap<String, AcceptedOrders>,
+        _dice: &mut Dice,
+    ) -> anyhow::Result<TurnResult> {
+        anyhow::bail!("the guessing rules for ties are not implemented yet")
+    }
+    fn report(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+    ) -> anyhow::Result<Report> {
+        Guess.report(state, events, reader)
+    }
+}

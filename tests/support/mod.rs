@@ -17,6 +17,7 @@ pub fn games(id: &str) -> Option<&'static dyn Game> {
     match id {
         "guess" => Some(&guess::Guess),
         "guess-flaky" => Some(&guess::FlakyGuess),
+        "guess-broken" => Some(&guess::BrokenGuess),
         "magic-realm" => realmgm::games::game(id),
         _ => None,
     }

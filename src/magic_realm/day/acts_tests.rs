@@ -433,6 +433,15 @@ fn buying(what: &str, max_gold: Option<u32>) -> DayOrders {
     }
 }
 
+fn is_blocked(event: &DayEvent) -> bool {
+    matches!(
+        &event.happening,
+        Happening::Trade(TradeEvent::Deal(
+            crate::magic_realm::day::meeting::DealStep::Blocked { .. }
+        ))
+    )
+}
+
 fn trading(
     state: &mut MrState,
     rules: &Rules,
@@ -477,24 +486,24 @@ fn no_deal_above_the_buy_limit() {
 fn trouble_then_block_battle_and_insult() {
     let (mut state, horse, _) = at_inn();
     state.characters[0].hidden = true;
-    trading(
+    let events = trading(
         &mut state,
         &Rules::default(),
         &[&[6], &[6]],
         &buying(&horse, None),
     );
-    assert!(state.characters[0].blocked);
+    assert!(events.iter().any(is_blocked));
     assert!(!state.characters[0].hidden);
 
     let (mut state, horse, _) = at_inn();
-    trading(
+    let events = trading(
         &mut state,
         &Rules::default(),
         &[&[6], &[4]],
         &buying(&horse, None),
     );
     assert_eq!(state.characters[0].notoriety, -5);
-    assert!(!state.characters[0].blocked);
+    assert!(!events.iter().any(is_blocked));
     assert!(state.characters[0].belongings.is_empty());
 }
 

@@ -3,10 +3,15 @@
 //! The GM log and the players' reports are built from these and nothing
 //! else.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::dice::RollRecord;
 use crate::game::Observers;
+
+use super::super::board::ClearingId;
+use super::super::state::ChitCondition;
 
 /// One event of the day with its observers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,4 +32,257 @@ pub enum Happening {
     Trade(super::trade::TradeEvent),
     /// A Hire phase or a term of hire ending (seed 000 II.C.7).
     Hire(super::hire::HireEvent),
+    /// Birdsong and Sunrise (seed 000 I).
+    Birdsong(BirdsongEvent),
+    /// A character's Daylight turn, phase by phase (seed 000 II.A–D).
+    Phase(PhaseEvent),
+    /// The end of a character's turn: chits turn up, denizens arrive
+    /// (seed 000 II.E; TABLES.md §6.3).
+    Arrival(ArrivalEvent),
+    /// Sunset and Evening (seed 000 III).
+    Combat(CombatEvent),
+    /// Midnight (seed 000 IV).
+    Midnight(MidnightEvent),
+}
+
+/// What happens before Daylight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum BirdsongEvent {
+    /// The day begins.
+    DayBegins { day: u32 },
+    /// A follower is put with his guide.
+    Follows { follower: String, leader: String },
+    /// A follower could not join his guide and does nothing today.
+    CannotFollow {
+        follower: String,
+        leader: String,
+        reason: String,
+    },
+    /// The monster roll and who prowls today.
+    MonsterRoll {
+        die: u8,
+        /// Setup-card boxes, sites and native groups of the row, and the
+        /// ghosts.
+        prowling: Vec<String>,
+    },
+    /// Seventh-day regeneration: these counters went back to where they
+    /// started the game.
+    Regenerated { row: u8, returned: Vec<String> },
+    /// A part of the rules this day does not apply yet, said out loud.
+    NotApplied { what: String },
+    /// The order in which characters take their turns.
+    TurnOrder { order: Vec<String> },
+}
+
+/// A character's turn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum PhaseEvent {
+    /// His turn starts: where he is and what he recorded.
+    TurnStarts {
+        character: String,
+        clearing: ClearingId,
+        recorded: String,
+        /// Normal phases he may use today (2 basic + 2 sunlight, or fewer).
+        phases: u8,
+        /// Followers who move with him.
+        followers: Vec<String>,
+    },
+    /// One recorded phase and how it went.
+    PhaseDone {
+        character: String,
+        number: usize,
+        recorded: String,
+        result: PhaseResult,
+    },
+    /// `blocker` blocked `blocked` in `clearing`; both are unhidden and the
+    /// blocked one does no more phases today.
+    Blocked {
+        blocker: String,
+        blocked: String,
+        clearing: ClearingId,
+    },
+    /// Phases not done because the turn ended early.
+    PhasesLeft {
+        character: String,
+        count: usize,
+        reason: String,
+    },
+}
+
+/// The result of one phase.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum PhaseResult {
+    Moved {
+        to: ClearingId,
+        /// Items too heavy for his strongest active MOVE chit.
+        left_behind: Vec<String>,
+    },
+    /// First of the two move phases into a mountain clearing.
+    Climbing {
+        toward: ClearingId,
+    },
+    Hid {
+        faces: Vec<u8>,
+        hidden: bool,
+    },
+    AlreadyHidden,
+    Alerted {
+        weapon: String,
+    },
+    Rested {
+        changes: Vec<RestChange>,
+    },
+    Followed {
+        leader: String,
+    },
+    /// Done by an activity that reports in its own events.
+    Done {
+        activity: String,
+    },
+    /// The phase could not be done as recorded.
+    Lost {
+        reason: String,
+    },
+    /// The phase could not be done as recorded, so the standing instruction
+    /// did something else.
+    Instead {
+        reason: String,
+        result: Box<PhaseResult>,
+    },
+}
+
+/// One chit rested.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RestChange {
+    pub chit: String,
+    pub from: ChitCondition,
+    pub to: ChitCondition,
+}
+
+/// The end of a character's turn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ArrivalEvent {
+    /// His turn ends here.
+    TurnEnds {
+        character: String,
+        clearing: ClearingId,
+        hidden: bool,
+    },
+    /// Map chits of a tile turned face up.
+    ChitsRevealed { tile: String, chits: Vec<String> },
+    /// A campfire (dwelling) appears with its warning chit.
+    DwellingAppears {
+        dwelling: String,
+        clearing: ClearingId,
+    },
+    /// Denizens came into a clearing.
+    Arrived {
+        clearing: ClearingId,
+        counters: Vec<String>,
+        cause: String,
+    },
+    /// Nothing came to the character's clearing.
+    NothingArrives { character: String },
+}
+
+/// Where combat would start tonight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CombatEvent {
+    WouldStart {
+        clearing: ClearingId,
+        characters: Vec<String>,
+        monsters: Vec<String>,
+        natives: Vec<String>,
+        /// Why nothing was fought.
+        note: String,
+    },
+}
+
+/// What happens at Midnight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum MidnightEvent {
+    WeaponUnalerted {
+        character: String,
+    },
+    ChitsTurnedDown {
+        tile: String,
+    },
+    /// Day 28: the final scores.
+    VictoryPoints {
+        scores: Vec<Score>,
+        note: String,
+    },
+}
+
+/// One character's victory points (TABLES.md §14).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    pub character: String,
+    pub great_treasures: i32,
+    pub spells: i32,
+    pub fame: i32,
+    pub notoriety: i32,
+    pub gold: i32,
+    /// Victory points: points ÷ factor per category, summed.
+    pub total: i32,
+}
+
+impl fmt::Display for PhaseResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhaseResult::Moved { to, left_behind } => {
+                write!(f, "moves to {to}")?;
+                if !left_behind.is_empty() {
+                    write!(f, ", leaving behind {}", left_behind.join(", "))?;
+                }
+                Ok(())
+            }
+            PhaseResult::Climbing { toward } => write!(f, "starts the climb to {toward}"),
+            PhaseResult::Hid { faces, hidden } => {
+                let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+                let how = if *hidden { "hides" } else { "fails to hide" };
+                write!(f, "{how} ({})", faces.join(","))
+            }
+            PhaseResult::AlreadyHidden => f.write_str("is already hidden"),
+            PhaseResult::Alerted { weapon } => write!(f, "alerts the {weapon}"),
+            PhaseResult::Rested { changes } => {
+                if changes.is_empty() {
+                    return f.write_str("rests, with nothing to heal");
+                }
+                let parts: Vec<String> = changes
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} {}→{}",
+                            c.chit,
+                            condition_word(c.from),
+                            condition_word(c.to)
+                        )
+                    })
+                    .collect();
+                write!(f, "rests: {}", parts.join("; "))
+            }
+            PhaseResult::Followed { leader } => write!(f, "follows the {leader}"),
+            PhaseResult::Done { activity } => write!(f, "{activity} done"),
+            PhaseResult::Lost { reason } => write!(f, "lost: {reason}"),
+            PhaseResult::Instead { reason, result } => {
+                write!(f, "{reason}; instead {result}")
+            }
+        }
+    }
+}
+
+/// The short word for a chit condition in log lines.
+pub fn condition_word(condition: ChitCondition) -> &'static str {
+    match condition {
+        ChitCondition::Active => "active",
+        ChitCondition::Fatigued => "fatigued",
+        ChitCondition::Wounded => "wounded",
+    }
 }

@@ -189,9 +189,8 @@ pub fn negotiate(
             return None;
         }
         MeetingResult::BlockBattle => {
-            let character = &mut day.state.characters[who];
-            character.blocked = true;
-            character.hidden = false;
+            day.today.blocked.insert(who);
+            day.state.characters[who].hidden = false;
             day.emit(
                 observers,
                 wrap(DealStep::Blocked {

@@ -6,12 +6,29 @@
 //! emits. Each part of the day is its own module and adds its own kind of
 //! event to [`events::Happening`]; every event names who observed it.
 
+pub mod abilities;
+pub mod activities;
+pub mod birdsong;
+pub mod blocking;
+pub mod bot;
+pub mod daylight;
+pub mod evening;
 pub mod events;
 pub mod hire;
+pub mod log;
 pub mod meeting;
+pub mod midnight;
 pub mod modifiers;
+pub mod movement;
+pub mod pending;
+pub mod resolve;
 pub mod search;
+pub mod summoning;
+#[cfg(test)]
+mod tests;
 pub mod trade;
+
+pub use resolve::{DayError, resolve_day};
 
 use std::collections::BTreeSet;
 
@@ -30,6 +47,21 @@ pub struct Day<'a> {
     pub state: MrState,
     pub dice: &'a mut Dice,
     pub events: Vec<DayEvent>,
+    /// What the day has decided so far that later parts need.
+    pub today: Today,
+}
+
+/// Facts of the day being resolved that are not part of the game state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Today {
+    /// The setup-card row the monster roll picked (0 before Sunrise).
+    pub prowling_row: u8,
+    /// Characters (by index) blocked today: they do no more phases.
+    pub blocked: BTreeSet<usize>,
+    /// Map chits that already summoned today (each summons once a day).
+    pub summoned_by: BTreeSet<String>,
+    /// Monster counters that blocked someone today: they stop prowling.
+    pub blocking_monsters: BTreeSet<String>,
 }
 
 impl<'a> Day<'a> {
@@ -40,6 +72,7 @@ impl<'a> Day<'a> {
             state,
             dice,
             events: Vec::new(),
+            today: Today::default(),
         }
     }
 

@@ -5,10 +5,9 @@
 //! report says why the row moved.
 
 use super::Day;
-use crate::magic_realm::board::ClearingId;
+use super::abilities::place_holds;
 use crate::magic_realm::data::characters::Advantage;
-use crate::magic_realm::data::terms::{Place, Roll, TileGroup};
-use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::treasures::{Affects, TreasureEffect};
 use crate::magic_realm::state::ItemKind;
 use crate::magic_realm::tables::Modifiers;
@@ -29,7 +28,7 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
             for effect in &ability.effects {
                 match effect {
                     Advantage::RollOneDie { rolls, place }
-                        if covers(rolls, roll) && holds(day, at, *place) =>
+                        if covers(rolls, roll) && place_holds(&day.state, *place, at) =>
                     {
                         mods = mods.with_one_die(format!("{} ({})", ability.name, character.name));
                     }
@@ -37,7 +36,7 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
                         rolls,
                         modifier,
                         place,
-                    } if covers(rolls, roll) && holds(day, at, *place) => {
+                    } if covers(rolls, roll) && place_holds(&day.state, *place, at) => {
                         mods =
                             mods.with(format!("{} ({})", ability.name, character.name), *modifier);
                     }
@@ -72,7 +71,7 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
                         place,
                         affects,
                     } if table.covers(roll)
-                        && holds(day, at, *place)
+                        && place_holds(&day.state, *place, at)
                         && (index == who || *affects == Affects::EveryoneInItsClearing) =>
                     {
                         mods = mods.with(treasure.name.clone(), *delta);
@@ -90,29 +89,4 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
 
 fn covers(rolls: &[Roll], made: Roll) -> bool {
     rolls.iter().any(|r| r.covers(made))
-}
-
-/// Whether the clearing `at` is inside `place`.
-fn holds(day: &Day<'_>, at: &ClearingId, place: Place) -> bool {
-    let tile = day.state.board.tile(&at.tile);
-    let kind = day.state.board.clearing(at).map(|c| c.kind);
-    let chit_on_tile = |name: &str| {
-        day.state
-            .map_chits
-            .get(&at.tile)
-            .is_some_and(|chits| chits.iter().any(|c| c.name.starts_with(name)))
-    };
-    match place {
-        Place::Anywhere | Place::ItsClearing => true,
-        Place::WoodsTile => tile.is_some_and(|t| t.name.contains("Woods")),
-        Place::WoodsClearing => {
-            kind == Some(ClearingKind::Woods)
-                && tile.is_some_and(|t| t.group != TileGroup::Valley && t.name != "Ruins")
-        }
-        Place::MountainClearing => kind == Some(ClearingKind::Mountain),
-        Place::CaveClearing => kind == Some(ClearingKind::Cave),
-        Place::LostCityTile => chit_on_tile("Lost City"),
-        Place::LostCastleTile => chit_on_tile("Lost Castle"),
-        Place::Ruins => tile.is_some_and(|t| t.name == "Ruins") || chit_on_tile("Ruins"),
-    }
 }

@@ -226,9 +226,8 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
                     CommerceResult::BlockBattle | CommerceResult::Demand(_)
                 );
                 let step = if blocked {
-                    let character = &mut day.state.characters[who];
-                    character.blocked = true;
-                    character.hidden = false;
+                    day.today.blocked.insert(who);
+                    day.state.characters[who].hidden = false;
                     DealStep::Blocked {
                         character: name,
                         group: group.name.clone(),

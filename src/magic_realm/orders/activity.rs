@@ -7,10 +7,10 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a phase does (seed 000, II.C: the daylight activities).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "activity", rename_all = "snake_case")]
 pub enum Activity {
     /// Move to a clearing.
@@ -46,7 +46,7 @@ pub enum Activity {
 }
 
 /// One recorded phase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Phase {
     #[serde(flatten)]
     pub activity: Activity,
@@ -57,7 +57,7 @@ pub struct Phase {
 }
 
 /// A whole recorded day.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Activities {
     pub phases: Vec<Phase>,
 }

@@ -20,13 +20,13 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
 use super::parse::{ParseError, TileNames, parse_activities};
 
 /// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "table", rename_all = "snake_case")]
 pub enum SearchTable {
     /// Peer, in the character's clearing or (with an item that allows it) a
@@ -44,7 +44,7 @@ pub enum SearchTable {
 }
 
 /// Something to buy or hire, and the most the player will pay.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Purchase {
     pub what: String,
     /// None: pay whatever the Meeting table asks, if the gold is there.
@@ -52,14 +52,14 @@ pub struct Purchase {
 }
 
 /// What to take from a pile or a treasure site.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Take {
     pub what: String,
     pub activate: bool,
 }
 
 /// Whom the character tries to block at the end of phases (seed 000 II.D).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Blocking {
     /// Block nobody (the default: blocking is never forced on a player).
@@ -70,7 +70,7 @@ pub enum Blocking {
 }
 
 /// What to do with a phase that cannot be done as recorded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WhenImpossible {
     /// Lose the phase, as the rules say (the default).
@@ -83,7 +83,7 @@ pub enum WhenImpossible {
 }
 
 /// One character's orders for one day.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayOrders {
     pub activities: Activities,
     /// The table for each search phase, in order; later searches reuse the last.

@@ -349,7 +349,7 @@ fn seat_characters(
             },
             found_hidden_enemies: false,
             hirelings: Vec::new(),
-            blocked: false,
+            weapon_alerted: false,
         });
     }
     if let Some(absent) = inputs

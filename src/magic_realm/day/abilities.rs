@@ -1,0 +1,152 @@
+//! What a character's advantages (TABLES.md §10) and active treasures give
+//! him during the day: extra phases (TABLES.md §13 "Bonus phases"), one-die
+//! rolls and die modifiers (TABLES.md §0), and the weights and strengths of
+//! seed 000 II.C.1 ("items heavier than the strongest MOVE chit").
+
+use super::super::board::ClearingId;
+use super::super::data::GameData;
+use super::super::data::characters::{ActionChit, Advantage, ChitAction};
+use super::super::data::terms::{Activity, Place, Strength, TileGroup};
+use super::super::data::tiles::ClearingKind;
+use super::super::data::treasures::TreasureEffect;
+use super::super::state::{CharacterState, ChitCondition, ItemKind, MrState};
+use crate::game::Rules;
+
+/// The rule toggle that swaps in the optional abilities.
+const OPTIONAL_ABILITIES: &str = "optional_abilities";
+
+/// The character's advantages in force under the campaign's rules.
+pub fn advantages(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<Advantage> {
+    data.characters
+        .iter()
+        .find(|c| c.name == who.name)
+        .map(|c| {
+            c.abilities_in_force(rules.is_on(OPTIONAL_ABILITIES))
+                .into_iter()
+                .flat_map(|a| a.effects.iter().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The effects of the treasures he carries active, with the treasure's name.
+pub fn active_treasure_effects<'a>(
+    data: &'a GameData,
+    who: &CharacterState,
+) -> Vec<(&'a str, &'a TreasureEffect)> {
+    who.belongings
+        .iter()
+        .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
+        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
+        .flat_map(|t| t.effects.iter().map(move |e| (t.name.as_str(), e)))
+        .collect()
+}
+
+/// Whether the clearing `at` is inside `place`, where an advantage or a
+/// treasure works (TABLES.md §0).
+pub fn place_holds(state: &MrState, place: Place, at: &ClearingId) -> bool {
+    let tile = state.board.tile(&at.tile);
+    let kind = state.board.clearing(at).map(|c| c.kind);
+    let chit_on_tile = |name: &str| {
+        state
+            .map_chits
+            .get(&at.tile)
+            .is_some_and(|chits| chits.iter().any(|c| c.name.starts_with(name)))
+    };
+    match place {
+        Place::Anywhere | Place::ItsClearing => true,
+        Place::WoodsTile => tile.is_some_and(|t| t.name.contains("Woods")),
+        Place::WoodsClearing => {
+            kind == Some(ClearingKind::Woods)
+                && tile.is_some_and(|t| t.group != TileGroup::Valley && t.name != "Ruins")
+        }
+        Place::MountainClearing => kind == Some(ClearingKind::Mountain),
+        Place::CaveClearing => kind == Some(ClearingKind::Cave),
+        Place::LostCityTile => chit_on_tile("Lost City"),
+        Place::LostCastleTile => chit_on_tile("Lost Castle"),
+        Place::Ruins => tile.is_some_and(|t| t.name == "Ruins") || chit_on_tile("Ruins"),
+    }
+}
+
+/// The sources that give `who` a bonus phase of `activity` in `clearing`:
+/// his advantages and his active treasures, each usable once a day.
+pub fn bonus_sources(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    dwelling_here: bool,
+    who: &CharacterState,
+    activity: Activity,
+) -> Vec<String> {
+    let mut sources = Vec::new();
+    for advantage in advantages(data, rules, who) {
+        match advantage {
+            Advantage::ExtraPhase { activity: a } if a == activity || a == Activity::Any => {
+                sources.push(format!("{} advantage", who.name));
+            }
+            Advantage::ExtraPhaseAtDwelling if dwelling_here => {
+                sources.push(format!("{} at a dwelling", who.name));
+            }
+            _ => {}
+        }
+    }
+    for (name, effect) in active_treasure_effects(data, who) {
+        if let TreasureEffect::ExtraPhase { activity: a, place } = effect
+            && (*a == activity || *a == Activity::Any)
+            && place_holds(state, *place, &who.position)
+        {
+            sources.push(name.to_string());
+        }
+    }
+    sources
+}
+
+/// Whether any advantage says so.
+pub fn has(data: &GameData, rules: &Rules, who: &CharacterState, wanted: &Advantage) -> bool {
+    advantages(data, rules, who).contains(wanted)
+}
+
+/// The strongest MOVE chit he has in play (seed 000 II.C.1); negligible
+/// when none is active.
+pub fn strongest_move(who: &CharacterState) -> Strength {
+    who.chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Active)
+        .filter_map(|c| ActionChit::parse(&c.chit).ok())
+        .filter(|c| c.action == ChitAction::Move)
+        .filter_map(|c| c.strength)
+        .max()
+        .unwrap_or(Strength::Negligible)
+}
+
+/// The printed name of an item without its copy number (`Spear 2` → `Spear`).
+pub fn base_name(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// The weight of a carried item; horses carry themselves and have none here.
+pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
+    let base = base_name(name);
+    let found = match kind {
+        ItemKind::Weapon => data
+            .weapons
+            .iter()
+            .find(|w| w.name == name || w.name == base)
+            .map(|w| w.weight),
+        ItemKind::Armor => data
+            .armor
+            .iter()
+            .find(|a| a.name == name || a.name == base)
+            .map(|a| a.weight),
+        ItemKind::Treasure => data
+            .treasures
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.weight),
+        ItemKind::Horse | ItemKind::Spell => None,
+    };
+    found.unwrap_or(Strength::Negligible)
+}

@@ -1,0 +1,148 @@
+//! The HIDE, ALERT and REST activities (seed 000 II.C.2–4; TABLES.md §1 and
+//! §13 "Rest", "Alert").
+//!
+//! Rest heals one asterisk a phase (two with an advantage that makes rest
+//! count double): a wounded chit without asterisks comes back into play, a
+//! wounded one-asterisk chit becomes fatigued, a fatigued one-asterisk chit
+//! comes back; a two-asterisk chit is healed one step by "making change",
+//! fatiguing an active one-asterisk chit in its place.
+
+use crate::dice::DiceCount;
+use crate::game::Observers;
+
+use super::super::data::characters::{ActionChit, Advantage};
+use super::super::data::terms::Roll;
+use super::super::state::{CharacterChit, ChitCondition};
+use super::super::tables::hide::{Hide, HideResult};
+use super::super::tables::read_roll;
+use super::events::{PhaseResult, RestChange};
+use super::{Day, PhaseOutcome, abilities};
+
+/// Roll on the Hide table; the roll is seen by the GM only (a hide roll is
+/// secret), its result goes to the character's player with the phase.
+pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
+    let character = &day.state.characters[who];
+    if character.hidden {
+        return PhaseResult::AlreadyHidden;
+    }
+    let modifiers = super::modifiers::for_roll(day, who, Roll::Hide);
+    let count: DiceCount = modifiers.dice_count();
+    let purpose = format!("daylight/hide/{}", character.name);
+    let record = day.roll(&purpose, count, Observers::Gm);
+    let roll = read_roll(&Hide, record, &modifiers);
+    let hidden = roll.result == HideResult::Hidden;
+    if hidden {
+        day.state.characters[who].hidden = true;
+    }
+    PhaseResult::Hid {
+        faces: roll.record.faces,
+        hidden,
+    }
+}
+
+/// Turn his weapon ready side up.
+pub fn alert(day: &mut Day<'_>, who: usize) -> Result<PhaseResult, PhaseOutcome> {
+    let character = &mut day.state.characters[who];
+    let Some(weapon) = character.weapon.clone() else {
+        return Err(PhaseOutcome::Lost {
+            reason: "he has no weapon to alert (preparing a spell belongs to the magic rules, \
+                     not implemented yet)"
+                .into(),
+        });
+    };
+    if character.weapon_alerted {
+        return Err(PhaseOutcome::Lost {
+            reason: format!("the {weapon} is already alerted"),
+        });
+    }
+    character.weapon_alerted = true;
+    Ok(PhaseResult::Alerted { weapon })
+}
+
+/// Rest once (twice when rest counts double), healing the named chit if it
+/// can be healed, otherwise the best one.
+pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
+    let double = abilities::has(
+        day.data,
+        day.rules,
+        &day.state.characters[who],
+        &Advantage::RestCountsDouble,
+    );
+    let times = if double { 2 } else { 1 };
+    let mut changes = Vec::new();
+    for _ in 0..times {
+        changes.extend(rest_once(&mut day.state.characters[who].chits, named));
+    }
+    PhaseResult::Rested { changes }
+}
+
+fn effort(chit: &CharacterChit) -> u8 {
+    ActionChit::parse(&chit.chit).map(|c| c.effort).unwrap_or(0)
+}
+
+/// The chit a rest would heal, best first: wounded without asterisks,
+/// fatigued one-asterisk, wounded one-asterisk, then two-asterisk chits
+/// that can make change.
+fn pick(chits: &[CharacterChit], named: Option<&str>) -> Option<usize> {
+    let can_make_change = chits
+        .iter()
+        .any(|c| c.condition == ChitCondition::Active && effort(c) == 1);
+    let healable = |c: &CharacterChit| match (c.condition, effort(c)) {
+        (ChitCondition::Active, _) => None,
+        (ChitCondition::Wounded, 0) => Some(0),
+        (ChitCondition::Fatigued, 0) => Some(1),
+        (ChitCondition::Fatigued, 1) => Some(2),
+        (ChitCondition::Wounded, 1) => Some(3),
+        (_, _) if can_make_change => Some(4),
+        _ => None,
+    };
+    if let Some(name) = named
+        && let Some(i) = chits
+            .iter()
+            .position(|c| c.chit.eq_ignore_ascii_case(name) && healable(c).is_some())
+    {
+        return Some(i);
+    }
+    chits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| healable(c).map(|rank| (rank, i)))
+        .min()
+        .map(|(_, i)| i)
+}
+
+fn rest_once(chits: &mut [CharacterChit], named: Option<&str>) -> Vec<RestChange> {
+    let Some(i) = pick(chits, named) else {
+        return Vec::new();
+    };
+    let from = chits[i].condition;
+    let to = match (from, effort(&chits[i])) {
+        (ChitCondition::Wounded, 0) | (ChitCondition::Fatigued, _) => ChitCondition::Active,
+        _ => ChitCondition::Fatigued,
+    };
+    let mut changes = Vec::new();
+    if effort(&chits[i]) >= 2 {
+        // Making change: an active one-asterisk chit is fatigued in its place.
+        if let Some(j) = chits
+            .iter()
+            .position(|c| c.condition == ChitCondition::Active && effort(c) == 1)
+        {
+            chits[j].condition = ChitCondition::Fatigued;
+            changes.push(RestChange {
+                chit: chits[j].chit.clone(),
+                from: ChitCondition::Active,
+                to: ChitCondition::Fatigued,
+            });
+        }
+    }
+    chits[i].condition = to;
+    changes.insert(
+        0,
+        RestChange {
+            chit: chits[i].chit.clone(),
+            from,
+            to,
+        },
+    );
+    changes
+}

@@ -1,0 +1,267 @@
+//! Birdsong and Sunrise (seed 000 I.C–E; TABLES.md §6.1, §6.4): followers
+//! join their guides, the monster roll picks the prowling row (the ghosts
+//! always prowl), on days 7, 14, 21 and 28 that row's unhired denizens come
+//! back to where they started, and the turn order is drawn at random.
+
+use std::collections::BTreeMap;
+
+use crate::dice::DiceCount;
+use crate::game::Observers;
+
+use super::super::board::ClearingId;
+use super::super::data::characters::Advantage;
+use super::super::data::monsters::CounterStart;
+use super::super::orders::{Activity, DayOrders};
+use super::super::setup::counter_ids;
+use super::super::state::Whereabouts;
+use super::events::{BirdsongEvent, Happening};
+use super::summoning::prowls;
+use super::{Day, abilities};
+
+/// The warning chit the ghosts start at, and its clearing (as at setup).
+const GHOSTS_CHIT: &str = "Bones V";
+const GHOSTS_CLEARING: u8 = 5;
+
+/// How often the realm regenerates.
+const WEEK: u32 = 7;
+
+/// Who follows whom today: guide index → follower indices, and the
+/// characters who take a turn of their own, in turn order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub followers: BTreeMap<usize, Vec<usize>>,
+    pub order: Vec<usize>,
+}
+
+/// The guide named by a character's orders when he follows someone: his
+/// first phase is Follow.
+fn follows(orders: Option<&DayOrders>) -> Option<&str> {
+    match orders?.activities.phases.first().map(|p| &p.activity) {
+        Some(Activity::Follow { leader }) => Some(leader),
+        _ => None,
+    }
+}
+
+/// Birdsong and Sunrise of day `day_number`.
+pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) -> Plan {
+    day.emit(
+        Observers::Everyone,
+        Happening::Birdsong(BirdsongEvent::DayBegins { day: day_number }),
+    );
+    let mut plan = Plan::default();
+    let mut own_turn = Vec::new();
+    for i in 0..day.state.characters.len() {
+        match follows(orders.get(&day.state.characters[i].player)) {
+            Some(leader) => join(day, i, leader, orders, &mut plan, &mut own_turn),
+            None => own_turn.push(i),
+        }
+    }
+    monster_roll(day, day_number);
+    say_what_is_not_applied(day, &own_turn);
+    let mut order = own_turn;
+    day.dice.shuffle("birdsong/turn-order", &mut order);
+    let names = order
+        .iter()
+        .map(|&i| day.state.characters[i].name.clone())
+        .collect();
+    day.emit(
+        Observers::Everyone,
+        Happening::Birdsong(BirdsongEvent::TurnOrder { order: names }),
+    );
+    plan.order = order;
+    plan
+}
+
+/// Advantages that act at Birdsong but are not built yet are named, so
+/// nobody mistakes them for applied.
+fn say_what_is_not_applied(day: &mut Day<'_>, own_turn: &[usize]) {
+    for &i in own_turn {
+        let character = &day.state.characters[i];
+        let advantages = abilities::advantages(day.data, day.rules, character);
+        let mut notes = Vec::new();
+        if advantages.contains(&Advantage::ChoosesTurnOrder) {
+            notes.push(format!(
+                "the {} may choose when to take his turn, which is not implemented yet: he \
+                 is drawn at random like everyone",
+                character.name
+            ));
+        }
+        if advantages
+            .iter()
+            .any(|a| matches!(a, Advantage::Familiar { .. }))
+        {
+            notes.push(format!(
+                "the {}'s familiar does not take turns yet (not implemented)",
+                character.name
+            ));
+        }
+        for what in notes {
+            day.emit(
+                Observers::Everyone,
+                Happening::Birdsong(BirdsongEvent::NotApplied { what }),
+            );
+        }
+    }
+}
+
+/// Put follower `i` with the guide named `leader`, or say why he cannot.
+fn join(
+    day: &mut Day<'_>,
+    i: usize,
+    leader: &str,
+    orders: &BTreeMap<String, DayOrders>,
+    plan: &mut Plan,
+    own_turn: &mut Vec<usize>,
+) {
+    let follower = day.state.characters[i].name.clone();
+    let guide = day
+        .state
+        .characters
+        .iter()
+        .position(|c| c.name.eq_ignore_ascii_case(leader));
+    let problem = match guide {
+        None => Some(format!("no {leader} is in the game")),
+        Some(g) if g == i => Some("he cannot follow himself".to_string()),
+        Some(g) if follows(orders.get(&day.state.characters[g].player)).is_some() => {
+            Some(format!("the {leader} follows someone himself"))
+        }
+        Some(g) if day.state.characters[g].position != day.state.characters[i].position => {
+            Some(format!("the {leader} is not in his clearing"))
+        }
+        Some(_) => None,
+    };
+    let observers = day.only(i);
+    match (problem, guide) {
+        (None, Some(g)) => {
+            plan.followers.entry(g).or_default().push(i);
+            let leader = day.state.characters[g].name.clone();
+            day.emit(
+                observers,
+                Happening::Birdsong(BirdsongEvent::Follows { follower, leader }),
+            );
+        }
+        (reason, _) => {
+            own_turn.push(i);
+            day.emit(
+                observers,
+                Happening::Birdsong(BirdsongEvent::CannotFollow {
+                    follower,
+                    leader: leader.to_string(),
+                    reason: reason.unwrap_or_default(),
+                }),
+            );
+        }
+    }
+}
+
+/// The monster roll, who prowls, and the seventh-day regeneration.
+fn monster_roll(day: &mut Day<'_>, day_number: u32) {
+    let record = day.roll("birdsong/monster-roll", DiceCount::One, Observers::Everyone);
+    let row = record.result;
+    day.today.prowling_row = row;
+    let card = day.data.setup_card.row(row);
+    let mut prowling: Vec<String> = card.sites.iter().map(|s| s.guardian.clone()).collect();
+    prowling.extend(card.monster_boxes.iter().map(|b| b.name.clone()));
+    prowling.extend(card.natives.iter().map(|n| n.group.clone()));
+    prowling.extend(day.data.setup_card.prowl_every_day.iter().cloned());
+    day.emit(
+        Observers::Everyone,
+        Happening::Birdsong(BirdsongEvent::MonsterRoll { die: row, prowling }),
+    );
+    if row == 6 {
+        day.emit(
+            Observers::Everyone,
+            Happening::Birdsong(BirdsongEvent::NotApplied {
+                what: "visitor and mission chits of row 6 do not come off the setup card \
+                       yet (not implemented)"
+                    .into(),
+            }),
+        );
+    }
+    if day_number.is_multiple_of(WEEK) {
+        regenerate(day, row);
+    }
+}
+
+/// Where a counter started the game, if it is of the rolled row.
+fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
+    for monster in &day.data.monsters {
+        let ids = counter_ids(monster);
+        if let Some(k) = ids.iter().position(|c| c == id) {
+            if monster.row != Some(row) && !monster.prowls_daily {
+                return None;
+            }
+            return match &monster.counters[k] {
+                CounterStart::Box { name } => Some(Whereabouts::SetupBox { name: name.clone() }),
+                CounterStart::Site { site } => Some(Whereabouts::Guarding { site: site.clone() }),
+                CounterStart::Ghosts => {
+                    // Only dead ghosts come back, to the valley Bones clearing.
+                    let dead =
+                        day.state.denizens.get(id).map(|d| &d.at) == Some(&Whereabouts::Dead);
+                    let tile = day.state.tile_of_chit(GHOSTS_CHIT).filter(|_| dead)?;
+                    Some(Whereabouts::Clearing {
+                        clearing: ClearingId::new(tile, GHOSTS_CLEARING),
+                    })
+                }
+            };
+        }
+    }
+    let group = day
+        .data
+        .natives
+        .iter()
+        .find(|g| g.members.iter().any(|m| m.name == id))?;
+    if group.row != row {
+        return None;
+    }
+    match group.garrison {
+        Some(dwelling) => day
+            .state
+            .dwellings
+            .get(&dwelling)
+            .map(|c| Whereabouts::Clearing {
+                clearing: c.clone(),
+            }),
+        None => Some(Whereabouts::SetupBox {
+            name: group.name.clone(),
+        }),
+    }
+}
+
+/// Seventh-day regeneration of row `row`; dead ghosts come back too.
+fn regenerate(day: &mut Day<'_>, row: u8) {
+    let mut returned = Vec::new();
+    let ids: Vec<String> = day.state.denizens.keys().cloned().collect();
+    for id in ids {
+        let on_map_or_dead = matches!(
+            day.state.denizens[&id].at,
+            Whereabouts::Clearing { .. } | Whereabouts::Dead
+        );
+        if !on_map_or_dead || !prowls_on_row(day, row, &id) {
+            continue;
+        }
+        let Some(home) = home(day, row, &id) else {
+            continue;
+        };
+        if day.state.denizens[&id].at != home {
+            if let Some(d) = day.state.denizens.get_mut(&id) {
+                d.at = home;
+            }
+            returned.push(id);
+        }
+    }
+    day.emit(
+        Observers::Everyone,
+        Happening::Birdsong(BirdsongEvent::Regenerated { row, returned }),
+    );
+}
+
+/// Denizens of the row, garrisons included (they regenerate at home).
+fn prowls_on_row(day: &Day<'_>, row: u8, id: &str) -> bool {
+    prowls(day.data, row, id)
+        || day
+            .data
+            .natives
+            .iter()
+            .any(|g| g.row == row && g.members.iter().any(|m| m.name == id))
+}

@@ -1,0 +1,89 @@
+//! Blocking at the end of a phase (seed 000 II.D.2; TABLES.md §13
+//! "Blocking"): monsters always block an unhidden character in their
+//! clearing; characters block as their `Block:` instruction says, hidden
+//! ones only after finding Hidden Enemies. Blocker and blocked become
+//! unhidden; the blocked one does no more phases today.
+
+use super::super::orders::{Blocking, DayOrders};
+use super::super::state::{DenizenKind, Whereabouts};
+use super::Day;
+use super::events::{Happening, PhaseEvent};
+use std::collections::BTreeMap;
+
+/// The monsters on the map in the clearing of character `who`.
+pub fn monsters_with(day: &Day<'_>, who: usize) -> Vec<String> {
+    let here = &day.state.characters[who].position;
+    day.state
+        .denizens
+        .iter()
+        .filter(|(_, d)| {
+            d.kind == DenizenKind::Monster
+                && matches!(&d.at, Whereabouts::Clearing { clearing } if clearing == here)
+        })
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+/// Whether `orders` tell its character to block the character `name`.
+fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
+    match orders.map(|o| &o.block) {
+        Some(Blocking::Everyone) => true,
+        Some(Blocking::Named(names)) => names.iter().any(|n| n.eq_ignore_ascii_case(name)),
+        Some(Blocking::Nobody) | None => false,
+    }
+}
+
+/// Block `who` (and let him block) at the end of his phase. Returns true
+/// when he is blocked.
+pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> bool {
+    let here = day.state.characters[who].position.clone();
+    let name = day.state.characters[who].name.clone();
+    if !day.state.characters[who].hidden
+        && let Some(monster) = monsters_with(day, who).into_iter().next()
+    {
+        day.today.blocking_monsters.insert(monster.clone());
+        block(day, &monster, None, who);
+    }
+    let others: Vec<usize> = (0..day.state.characters.len())
+        .filter(|&i| i != who && day.state.characters[i].position == here)
+        .collect();
+    for other in others {
+        let blocker = &day.state.characters[other];
+        let target = &day.state.characters[who];
+        if wants_to_block(orders.get(&blocker.player), &name)
+            && (!target.hidden || blocker.found_hidden_enemies)
+            && !day.today.blocked.contains(&who)
+        {
+            let blocker_name = blocker.name.clone();
+            block(day, &blocker_name, Some(other), who);
+        }
+        let mover = &day.state.characters[who];
+        let target = &day.state.characters[other];
+        if wants_to_block(orders.get(&mover.player), &target.name)
+            && (!target.hidden || mover.found_hidden_enemies)
+            && !day.today.blocked.contains(&other)
+        {
+            block(day, &name, Some(who), other);
+        }
+    }
+    day.today.blocked.contains(&who)
+}
+
+/// `blocked` is blocked by `blocker` (a character by index, or a monster).
+pub fn block(day: &mut Day<'_>, blocker: &str, by: Option<usize>, blocked: usize) {
+    if let Some(by) = by {
+        day.state.characters[by].hidden = false;
+    }
+    day.state.characters[blocked].hidden = false;
+    day.today.blocked.insert(blocked);
+    let clearing = day.state.characters[blocked].position.clone();
+    let observers = day.clearing_of(blocked);
+    day.emit(
+        observers,
+        Happening::Phase(PhaseEvent::Blocked {
+            blocker: blocker.to_string(),
+            blocked: day.state.characters[blocked].name.clone(),
+            clearing,
+        }),
+    );
+}

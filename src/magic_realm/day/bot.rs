@@ -1,0 +1,150 @@
+//! A bot that records legal orders for any character from the state alone:
+//! it rests while it has chits to heal, otherwise wanders along the routes
+//! it knows (never wasting a phase on a cave or half a mountain climb) and
+//! hides with what is left. Its choices come from the day's dice (purpose
+//! `bot/<player>`), so the same seed gives the same orders. Used by tests,
+//! benchmarks and for players without orders when a GM wants it.
+
+use crate::dice::Dice;
+
+use super::super::board::{Board, ClearingId};
+use super::super::data::GameData;
+use super::super::data::characters::Advantage;
+use super::super::data::tiles::{ClearingKind, PathKind};
+use super::super::orders::{Activities, Activity, DayOrders, Phase};
+use super::super::state::{CharacterState, ChitCondition, MrState};
+use super::abilities;
+use crate::game::Rules;
+
+const FULL_DAY: usize = 4;
+const BASIC: usize = 2;
+
+/// Orders for the character of `player` (None if he has no character).
+pub fn orders_for(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    player: &str,
+    dice: &mut Dice,
+) -> Option<DayOrders> {
+    let who = state.characters.iter().find(|c| c.player == player)?;
+    let purpose = format!("bot/{player}");
+    let board = &state.board;
+    let kind = |c: &ClearingId| board.clearing(c).map(|c| c.kind);
+    let no_sunlight = abilities::has(data, rules, who, &Advantage::NoSunlightPhases);
+    let mut allowed = if no_sunlight || kind(&who.position) == Some(ClearingKind::Cave) {
+        BASIC
+    } else {
+        FULL_DAY
+    };
+    let move_limit = abilities::advantages(data, rules, who)
+        .into_iter()
+        .find_map(|a| match a {
+            Advantage::MoveLimit { per_day } => Some(usize::from(per_day)),
+            _ => None,
+        })
+        .unwrap_or(FULL_DAY);
+    let mut phases = Vec::new();
+    if needs_rest(who) {
+        for _ in 0..allowed {
+            phases.push(plain(Activity::Rest { chit: None }));
+        }
+        return Some(with(phases));
+    }
+    let mut here = who.position.clone();
+    let mut moves = 0;
+    while phases.len() + 1 < allowed && moves < move_limit {
+        let options = routes(
+            data,
+            rules,
+            board,
+            who,
+            &here,
+            allowed - phases.len() - 1,
+            phases.len(),
+        );
+        if options.is_empty() || dice.below(&purpose, 3) == 0 {
+            break;
+        }
+        let pick = usize::try_from(dice.below(&purpose, u32::try_from(options.len()).unwrap_or(1)))
+            .unwrap_or(0);
+        let to = options[pick].clone();
+        let Some(tile) = data.tiles.by_code(&to.tile).map(|t| t.name.clone()) else {
+            break;
+        };
+        let step = Activity::Move {
+            tile,
+            clearing: to.clearing,
+        };
+        if kind(&to) == Some(ClearingKind::Mountain) {
+            phases.push(plain(step.clone()));
+        }
+        phases.push(plain(step));
+        moves += 1;
+        if kind(&to) == Some(ClearingKind::Cave) {
+            allowed = BASIC.max(phases.len());
+        }
+        here = to;
+    }
+    while phases.len() < allowed {
+        phases.push(plain(Activity::Hide));
+    }
+    Some(with(phases))
+}
+
+fn needs_rest(who: &CharacterState) -> bool {
+    who.chits
+        .iter()
+        .any(|c| c.condition != ChitCondition::Active)
+}
+
+fn plain(activity: Activity) -> Phase {
+    Phase {
+        activity,
+        bonus: false,
+        note: None,
+    }
+}
+
+fn with(phases: Vec<Phase>) -> DayOrders {
+    DayOrders {
+        activities: Activities { phases },
+        ..DayOrders::default()
+    }
+}
+
+/// Neighbours the bot may move to with `spare` phases after this one and
+/// `used` phases already recorded: known routes only, no mountain it cannot
+/// finish climbing, no cave once a sunlight phase is used.
+fn routes(
+    data: &GameData,
+    rules: &Rules,
+    board: &Board,
+    who: &CharacterState,
+    here: &ClearingId,
+    spare: usize,
+    used: usize,
+) -> Vec<ClearingId> {
+    let knows_all = abilities::has(data, rules, who, &Advantage::KnowsHiddenRoutes);
+    board
+        .neighbours(here)
+        .into_iter()
+        .filter(|l| {
+            let key = if here <= &l.to {
+                (here.clone(), l.to.clone())
+            } else {
+                (l.to.clone(), here.clone())
+            };
+            matches!(l.kind, PathKind::Normal | PathKind::Cave)
+                || knows_all
+                || who.discoveries.routes.contains(&key)
+        })
+        .map(|l| l.to)
+        .filter(|to| match board.clearing(to).map(|c| c.kind) {
+            Some(ClearingKind::Mountain) => spare >= 1,
+            Some(ClearingKind::Cave) => used < BASIC,
+            Some(_) => true,
+            None => false,
+        })
+        .collect()
+}

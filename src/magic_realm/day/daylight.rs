@@ -1,0 +1,342 @@
+//! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
+//! becomes unhidden, then does his recorded phases one at a time — two
+//! basic and two sunlight phases (only the basic two if he starts in or
+//! enters a cave clearing), bonus phases only where an advantage or an
+//! active treasure gives them. An impossible phase is lost, or replaced by
+//! the `If impossible:` instruction; a blocked character stops.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::game::Observers;
+
+use super::super::board::ClearingId;
+use super::super::data::characters::Advantage;
+use super::super::data::terms::Activity as Kind;
+use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
+use super::events::{Happening, PhaseEvent, PhaseResult};
+use super::{
+    Day, PhaseOutcome, abilities, activities, blocking, hire, movement, pending, search, summoning,
+    trade,
+};
+
+/// Basic plus sunlight phases of an ordinary day.
+const FULL_DAY: usize = 4;
+/// The basic phases: all a character has in caves.
+const BASIC: usize = 2;
+
+/// Where the turn stands between phases.
+struct Turn {
+    /// Normal (non-bonus) phases he may use.
+    allowed: usize,
+    used: usize,
+    moves: usize,
+    bonus_used: BTreeSet<String>,
+    climbing: Option<ClearingId>,
+    /// Search phases done so far: the `Search:` line names a table for each
+    /// in order, and later searches reuse the last.
+    searches: usize,
+}
+
+/// Do the turn of character `who`, with his `followers` moving along.
+pub fn take_turn(
+    day: &mut Day<'_>,
+    who: usize,
+    followers: &[usize],
+    orders: &BTreeMap<String, DayOrders>,
+) {
+    let player = day.state.characters[who].player.clone();
+    let empty = DayOrders::default();
+    let mine = orders.get(&player).unwrap_or(&empty);
+    for &i in std::iter::once(&who).chain(followers) {
+        day.state.characters[i].hidden = false;
+    }
+    let character = &day.state.characters[who];
+    let no_sunlight = abilities::has(day.data, day.rules, character, &Advantage::NoSunlightPhases);
+    let in_cave = movement::is_cave(day, &character.position);
+    let mut turn = Turn {
+        allowed: if no_sunlight || in_cave {
+            BASIC
+        } else {
+            FULL_DAY
+        },
+        used: 0,
+        moves: 0,
+        bonus_used: BTreeSet::new(),
+        climbing: None,
+        searches: 0,
+    };
+    let observers = watchers(day, who, followers);
+    day.emit(
+        observers.clone(),
+        Happening::Phase(PhaseEvent::TurnStarts {
+            character: character.name.clone(),
+            clearing: character.position.clone(),
+            recorded: mine.activities.to_string(),
+            phases: u8::try_from(turn.allowed).unwrap_or(u8::MAX),
+            followers: followers
+                .iter()
+                .map(|&f| day.state.characters[f].name.clone())
+                .collect(),
+        }),
+    );
+    let phases = &mine.activities.phases;
+    for (index, phase) in phases.iter().enumerate() {
+        if day.today.blocked.contains(&who) {
+            day.emit(
+                observers.clone(),
+                Happening::Phase(PhaseEvent::PhasesLeft {
+                    character: day.state.characters[who].name.clone(),
+                    count: phases.len() - index,
+                    reason: "blocked".into(),
+                }),
+            );
+            break;
+        }
+        let result = match use_phase(day, who, phase, &mut turn) {
+            Err(reason) => PhaseResult::Lost { reason },
+            Ok(()) => {
+                let next = phases.get(index + 1);
+                let result = execute(day, who, phase, next, mine, &mut turn);
+                fallback(day, who, result, mine.when_impossible)
+            }
+        };
+        carry_followers(day, who, followers, &result);
+        if matches!(result, PhaseResult::Moved { .. })
+            && movement::is_cave(day, &day.state.characters[who].position)
+        {
+            // Entering a cave takes away the unused sunlight phases, and
+            // after a sunlight phase nothing more can be done there.
+            turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+        }
+        day.emit(
+            observers.clone(),
+            Happening::Phase(PhaseEvent::PhaseDone {
+                character: day.state.characters[who].name.clone(),
+                number: index + 1,
+                recorded: phase.to_string(),
+                result,
+            }),
+        );
+        blocking::end_of_phase(day, who, orders);
+    }
+    summoning::end_of_turn(day, who, followers);
+}
+
+/// The player of `who` and those of his followers.
+fn watchers(day: &Day<'_>, who: usize, followers: &[usize]) -> Observers {
+    Observers::Players(
+        std::iter::once(who)
+            .chain(followers.iter().copied())
+            .map(|i| day.state.characters[i].player.clone())
+            .collect(),
+    )
+}
+
+/// Count the phase against his day, or say why it does not exist.
+fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Result<(), String> {
+    if !phase.bonus {
+        if turn.used >= turn.allowed {
+            let why = if turn.allowed < FULL_DAY {
+                format!(
+                    "he has only {} phases today (no sunlight phases in caves or for him)",
+                    turn.allowed
+                )
+            } else {
+                format!("he has only {FULL_DAY} phases today")
+            };
+            return Err(why);
+        }
+        turn.used += 1;
+        return Ok(());
+    }
+    let Some(kind) = bonus_kind(&phase.activity) else {
+        return Err(format!(
+            "nothing gives a bonus {} phase",
+            phase.activity.code()
+        ));
+    };
+    let character = &day.state.characters[who];
+    let dwelling_here = day
+        .state
+        .dwellings
+        .values()
+        .any(|c| c == &character.position);
+    let sources = abilities::bonus_sources(
+        day.data,
+        day.rules,
+        &day.state,
+        dwelling_here,
+        character,
+        kind,
+    );
+    match sources.into_iter().find(|s| !turn.bonus_used.contains(s)) {
+        Some(source) => {
+            turn.bonus_used.insert(source);
+            Ok(())
+        }
+        None => Err(format!(
+            "no advantage or active item gives him another bonus {} phase here",
+            phase.activity.code()
+        )),
+    }
+}
+
+/// The activity as advantages and treasures name it.
+fn bonus_kind(activity: &Activity) -> Option<Kind> {
+    Some(match activity {
+        Activity::Move { .. } => Kind::Move,
+        Activity::Hide => Kind::Hide,
+        Activity::Alert => Kind::Alert,
+        Activity::Rest { .. } => Kind::Rest,
+        Activity::Search => Kind::Search,
+        Activity::Trade => Kind::Trade,
+        Activity::Hire => Kind::Hire,
+        Activity::Follow { .. } => Kind::Follow,
+        Activity::SpellPrep | Activity::Spell { .. } => Kind::Spell,
+        Activity::Fly { .. } => return None,
+    })
+}
+
+fn lost(outcome: PhaseOutcome, done: &str) -> PhaseResult {
+    match outcome {
+        PhaseOutcome::Done => PhaseResult::Done {
+            activity: done.into(),
+        },
+        PhaseOutcome::Lost { reason } => PhaseResult::Lost { reason },
+    }
+}
+
+/// Do one phase's activity.
+fn execute(
+    day: &mut Day<'_>,
+    who: usize,
+    phase: &Phase,
+    next: Option<&Phase>,
+    orders: &DayOrders,
+    turn: &mut Turn,
+) -> PhaseResult {
+    let climbing = turn.climbing.take();
+    match &phase.activity {
+        Activity::Move { tile, clearing } => {
+            let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+                return PhaseResult::Lost {
+                    reason: format!("there is no tile {tile}"),
+                };
+            };
+            let to = ClearingId::new(&code, *clearing);
+            move_phase(day, who, to, next, climbing, turn)
+        }
+        Activity::Hide => activities::hide(day, who),
+        Activity::Alert => activities::alert(day, who).unwrap_or_else(|o| lost(o, "alert")),
+        Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
+        Activity::Search => {
+            let table = orders
+                .searches
+                .get(turn.searches)
+                .or(orders.searches.last())
+                .cloned()
+                // No `Search:` line: Locate, the table that finds treasure sites.
+                .unwrap_or(SearchTable::Locate);
+            turn.searches += 1;
+            lost(
+                search::search_taking(day, who, &table, &orders.take),
+                "search",
+            )
+        }
+        Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
+        Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
+        Activity::Fly { tile } => lost(pending::fly(day, who, tile), "fly"),
+        Activity::SpellPrep | Activity::Spell { .. } => lost(pending::enchant(day, who), "spell"),
+        Activity::Follow { leader } => PhaseResult::Lost {
+            reason: format!(
+                "following the {leader} must be the whole day: record only Follow phases"
+            ),
+        },
+    }
+}
+
+fn move_phase(
+    day: &mut Day<'_>,
+    who: usize,
+    to: ClearingId,
+    next: Option<&Phase>,
+    climbing: Option<ClearingId>,
+    turn: &mut Turn,
+) -> PhaseResult {
+    if let Err(reason) = movement::check_move(day, who, &to) {
+        return PhaseResult::Lost { reason };
+    }
+    let character = &day.state.characters[who];
+    let limit = abilities::advantages(day.data, day.rules, character)
+        .into_iter()
+        .find_map(|a| match a {
+            Advantage::MoveLimit { per_day } => Some(usize::from(per_day)),
+            _ => None,
+        });
+    if movement::is_mountain(day, &to) && climbing.as_ref() != Some(&to) {
+        let again = next.is_some_and(|p| match &p.activity {
+            Activity::Move { tile, clearing } => {
+                *clearing == to.clearing
+                    && day.data.tiles.resolve(tile).map(|t| t.code.as_str()) == Some(&to.tile)
+            }
+            _ => false,
+        });
+        if !again {
+            return PhaseResult::Lost {
+                reason: format!(
+                    "entering the mountain clearing {to} takes two move phases in a row"
+                ),
+            };
+        }
+        turn.climbing = Some(to.clone());
+        return PhaseResult::Climbing { toward: to };
+    }
+    if let Some(limit) = limit
+        && turn.moves >= limit
+    {
+        return PhaseResult::Lost {
+            reason: format!("he may move at most {limit} times a day"),
+        };
+    }
+    turn.moves += 1;
+    let left_behind = movement::make_move(day, who, &to);
+    PhaseResult::Moved { to, left_behind }
+}
+
+/// A lost phase becomes a hide or rest phase when the player said so.
+fn fallback(
+    day: &mut Day<'_>,
+    who: usize,
+    result: PhaseResult,
+    when: WhenImpossible,
+) -> PhaseResult {
+    let PhaseResult::Lost { reason } = result else {
+        return result;
+    };
+    let instead = match when {
+        WhenImpossible::Skip => return PhaseResult::Lost { reason },
+        WhenImpossible::Hide => activities::hide(day, who),
+        WhenImpossible::Rest => activities::rest(day, who, None),
+    };
+    PhaseResult::Instead {
+        reason,
+        result: Box::new(instead),
+    }
+}
+
+/// Followers move and hide with their guide.
+fn carry_followers(day: &mut Day<'_>, who: usize, followers: &[usize], result: &PhaseResult) {
+    let position = day.state.characters[who].position.clone();
+    let hidden = day.state.characters[who].hidden;
+    for &f in followers {
+        let follower = &mut day.state.characters[f];
+        follower.position = position.clone();
+        follower
+            .discoveries
+            .tiles_visited
+            .insert(position.tile.clone());
+        if matches!(result, PhaseResult::Hid { hidden: true, .. }) {
+            follower.hidden = hidden;
+        }
+    }
+}

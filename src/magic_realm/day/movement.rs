@@ -1,0 +1,128 @@
+//! The MOVE activity (seed 000 II.C.1; TABLES.md §13 "Mountains", "Hidden
+//! paths"): a move goes to a neighbouring clearing along a route the
+//! character knows — normal roads and cave tunnels always, hidden paths and
+//! secret passages once discovered (or with an advantage that knows them);
+//! items heavier than his strongest active MOVE chit are left behind.
+
+use super::super::board::ClearingId;
+use super::super::data::characters::Advantage;
+use super::super::data::tiles::{ClearingKind, PathKind};
+use super::super::state::{Belonging, CharacterState, Item, ItemKind};
+use super::Day;
+use super::abilities;
+
+/// Why a move cannot be made.
+pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), String> {
+    let character = &day.state.characters[who];
+    let from = &character.position;
+    if day.state.board.clearing(to).is_none() {
+        return Err(format!("there is no clearing {to} on the map"));
+    }
+    if from == to {
+        return Err(format!("he is already in {to}"));
+    }
+    let Some(link) = day
+        .state
+        .board
+        .neighbours(from)
+        .into_iter()
+        .find(|l| &l.to == to)
+    else {
+        return Err(format!("{to} is not next to {from} by any path"));
+    };
+    match link.kind {
+        PathKind::Normal | PathKind::Cave => Ok(()),
+        PathKind::Hidden | PathKind::Secret => {
+            if knows_route(day, character, from, to) {
+                Ok(())
+            } else {
+                let what = if link.kind == PathKind::Hidden {
+                    "hidden path"
+                } else {
+                    "secret passage"
+                };
+                Err(format!(
+                    "the way from {from} to {to} is a {what} he has not discovered"
+                ))
+            }
+        }
+    }
+}
+
+/// Whether he knows the hidden path or secret passage between two clearings.
+fn knows_route(day: &Day<'_>, who: &CharacterState, a: &ClearingId, b: &ClearingId) -> bool {
+    let key = if a <= b {
+        (a.clone(), b.clone())
+    } else {
+        (b.clone(), a.clone())
+    };
+    who.discoveries.routes.contains(&key)
+        || abilities::has(day.data, day.rules, who, &Advantage::KnowsHiddenRoutes)
+}
+
+/// Whether `clearing` is a mountain clearing (two move phases to enter).
+pub fn is_mountain(day: &Day<'_>, clearing: &ClearingId) -> bool {
+    day.state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Mountain)
+}
+
+/// Whether `clearing` is a cave clearing (no sunlight phases).
+pub fn is_cave(day: &Day<'_>, clearing: &ClearingId) -> bool {
+    day.state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Cave)
+}
+
+/// Move him (the move is legal), leaving behind what is too heavy; the
+/// abandoned items lie in the clearing he left, in the holder
+/// `Abandoned in <clearing>`. Returns what was left behind.
+pub fn make_move(day: &mut Day<'_>, who: usize, to: &ClearingId) -> Vec<String> {
+    let left_behind = drop_heavy_items(day, who);
+    let character = &mut day.state.characters[who];
+    character.position = to.clone();
+    character.discoveries.tiles_visited.insert(to.tile.clone());
+    left_behind
+}
+
+/// The holder of items abandoned in a clearing.
+pub fn abandoned_pile(clearing: &ClearingId) -> String {
+    format!("Abandoned in {clearing}")
+}
+
+fn drop_heavy_items(day: &mut Day<'_>, who: usize) -> Vec<String> {
+    let data = day.data;
+    let character = &day.state.characters[who];
+    let strength = abilities::strongest_move(character);
+    let too_heavy = |kind, name: &str| abilities::weight(data, kind, name) > strength;
+    let mut dropped: Vec<Item> = Vec::new();
+    let character = &mut day.state.characters[who];
+    if let Some(weapon) = character.weapon.clone()
+        && too_heavy(ItemKind::Weapon, &weapon)
+    {
+        character.weapon = None;
+        character.weapon_alerted = false;
+        dropped.push(Item {
+            kind: ItemKind::Weapon,
+            name: weapon,
+        });
+    }
+    let (heavy, kept): (Vec<String>, Vec<String>) = character
+        .armor
+        .drain(..)
+        .partition(|a| too_heavy(ItemKind::Armor, a));
+    character.armor = kept;
+    dropped.extend(heavy.into_iter().map(|name| Item {
+        kind: ItemKind::Armor,
+        name,
+    }));
+    let (heavy, kept): (Vec<Belonging>, Vec<Belonging>) = character
+        .belongings
+        .drain(..)
+        .partition(|b| too_heavy(b.item.kind, &b.item.name));
+    character.belongings = kept;
+    dropped.extend(heavy.into_iter().map(|b| b.item));
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    let names = dropped.iter().map(|i| i.name.clone()).collect();
+    let pile = abandoned_pile(&character.position);
+    day.state.holdings.entry(pile).or_default().extend(dropped);
+    names
+}

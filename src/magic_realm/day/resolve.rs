@@ -1,0 +1,64 @@
+//! One whole Magic Realm day (seed 000 I–IV): Birdsong and Sunrise,
+//! Daylight turn by turn, Sunset and Evening, Midnight. The only entry
+//! point the game calls.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::dice::Dice;
+use crate::game::Rules;
+
+use super::super::data::GameData;
+use super::super::orders::DayOrders;
+use super::super::state::MrState;
+use super::events::DayEvent;
+use super::midnight::LAST_DAY;
+use super::{Day, birdsong, daylight, evening, midnight};
+
+/// Why a day could not be resolved.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum DayError {
+    #[error("the game ended after day {LAST_DAY}; start a new game to play on")]
+    GameOver,
+    #[error("orders were given for {player}, who has no character in this game; drop them")]
+    UnknownPlayer { player: String },
+}
+
+/// Resolve day `state.day + 1` with every player's orders (a player with
+/// none does nothing). Returns the new state and what happened.
+///
+/// # Errors
+/// The game is over, or orders name a player without a character.
+pub fn resolve_day(
+    data: &GameData,
+    rules: &Rules,
+    state: MrState,
+    orders: &BTreeMap<String, DayOrders>,
+    dice: &mut Dice,
+) -> Result<(MrState, Vec<DayEvent>), DayError> {
+    if state.day >= LAST_DAY {
+        return Err(DayError::GameOver);
+    }
+    if let Some(player) = orders
+        .keys()
+        .find(|p| !state.characters.iter().any(|c| &c.player == *p))
+    {
+        return Err(DayError::UnknownPlayer {
+            player: player.clone(),
+        });
+    }
+    let day_number = state.day + 1;
+    let mut day = Day::new(data, rules, state, dice);
+    let plan = birdsong::birdsong(&mut day, day_number, orders);
+    for &who in &plan.order {
+        let followers = plan.followers.get(&who).cloned().unwrap_or_default();
+        // A character blocked before his turn (a monster came to his
+        // clearing) loses all his phases but still ends his turn.
+        daylight::take_turn(&mut day, who, &followers, orders);
+    }
+    evening::evening(&mut day);
+    midnight::midnight(&mut day, day_number);
+    day.state.day = day_number;
+    Ok((day.state, day.events))
+}
