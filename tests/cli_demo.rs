@@ -1,4 +1,5 @@
-//! `realmgm demo` on a fresh folder, as a new user runs it.
+//! `realmgm demo` on a fresh folder, as a new user runs it: a week played
+//! by mail, the same way every run.
 
 mod common;
 

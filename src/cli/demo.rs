@@ -1,12 +1,24 @@
-//! `realmgm demo`: a whole campaign in a local folder, on the embedded
-//! defaults only (SQLite file, Maildir folders), so a new user sees the tool
-//! work before setting up any mail server.
+//! `realmgm demo`: a three-player campaign played for a week by mail in a
+//! local folder, on the embedded defaults only (SQLite file, Maildir
+//! folders, local delivery), so a new user sees the whole loop work before
+//! setting up any mail server: bots write each player's orders as mail, the
+//! daemon collects, confirms and processes them, and every player's reports
+//! land in his Maildir.
 
 use std::path::{Path, PathBuf};
+
+use std::collections::BTreeMap;
 
 use anyhow::{Context, bail};
 
 use crate::campaign::Campaign;
+use crate::daemon::Daemon;
+use crate::dice::Dice;
+use crate::magic_realm::data;
+use crate::magic_realm::day::bot;
+use crate::magic_realm::state::MrState;
+use crate::mail::maildir::Maildir;
+use crate::mail::transport::LocalMailboxes;
 use crate::store::Store;
 
 /// The demo campaign file, embedded so the demo needs no other files.
@@ -33,49 +45,93 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let db_path = dir.join("realmgm.sqlite");
     let mut store = Store::open(&db_path)
         .with_context(|| format!("cannot create the database {}", db_path.display()))?;
-    let now = super::now()?;
-    let secrets = store.insert_campaign(&campaign, DEMO_CAMPAIGN, now)?;
-    let mut addresses = vec![("gm".to_string(), campaign.gm.email.as_str().to_string())];
-    addresses.extend(
-        campaign
-            .players
-            .iter()
-            .map(|p| (p.name.to_lowercase(), p.email.as_str().to_string())),
-    );
-    for (name, _) in &addresses {
-        make_maildir(&dir.join("mail").join(name))?;
+    // A virtual clock: the week plays in seconds, the same way every run.
+    let mut now = campaign.schedule.first_deadline_unix() - 6 * 3600;
+    let secrets: BTreeMap<String, String> = store
+        .insert_campaign(&campaign, DEMO_CAMPAIGN, now)?
+        .into_iter()
+        .map(|s| (s.player, s.secret))
+        .collect();
+    let mail_root = dir.join("mail");
+    let inbox = Maildir::create(mail_root.join("inbox"))?;
+    let mailboxes = LocalMailboxes::new(&mail_root);
+    let mut daemon = Daemon::new(store);
+    daemon.check_turn(&campaign.name, now)?;
+    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut log = String::new();
+    for day in 1..=DAYS {
+        let stored = daemon
+            .store
+            .latest_day(&campaign.name)?
+            .context("the demo game was not set up")?;
+        let state: MrState = serde_json::from_value(stored.state.0)?;
+        let mut dice = Dice::new(campaign.seed, day);
+        for player in &campaign.players {
+            let orders = bot::orders_for(data, &campaign.rules, &state, &player.name, &mut dice)
+                .with_context(|| format!("{} has no character in the demo", player.name))?;
+            let body = format!("Password: {}\n{orders}", secrets[&player.name]);
+            inbox.deliver(&player_mail(&campaign, player.email.as_str(), day, &body))?;
+        }
+        daemon.poll_maildir(&mail_root.join("inbox"), now)?;
+        daemon.handle_stored(now)?;
+        now += 60;
+        let done = daemon.check_turn(&campaign.name, now)?;
+        daemon.send_due(&mailboxes, Some(&campaign.name), now)?;
+        log.push_str(&format!("  day {day}: {done}\n"));
+        now += 24 * 3600 - 60;
     }
-    let state = crate::play::start_game(&mut store, &campaign, now)?;
+    let last = daemon
+        .store
+        .latest_day(&campaign.name)?
+        .context("the demo game has no days")?;
     let mut summary = format!(
-        "The demo campaign {} is set up in {}:\n  campaign file  {}\n  database       {}\n  state hash     {}\n",
+        "The demo campaign {} played {DAYS} days by mail in {}:\n{log}  campaign file  {}\n  database       {}\n  state hash     {}\n",
         campaign.name,
         dir.display(),
         campaign_file.display(),
         db_path.display(),
-        state.hash()
+        last.hash
     );
-    if let Some(svg) = campaign.game()?.map_svg(&state)? {
+    if let Some(svg) = campaign.game()?.map_svg(&last.state)? {
         let map = dir.join("map.svg");
         std::fs::write(&map, svg).with_context(|| format!("cannot write {}", map.display()))?;
         summary.push_str(&format!("  map            {}\n", map.display()));
     }
-    summary.push_str("Mailboxes (Maildir):\n");
-    for (name, address) in &addresses {
+    summary.push_str("Mailboxes (Maildir; reports and confirmations are in new/):\n");
+    let gm = campaign.gm.email.as_str();
+    for address in std::iter::once(gm).chain(campaign.players.iter().map(|p| p.email.as_str())) {
+        let local = address.split('@').next().unwrap_or(address).to_lowercase();
         summary.push_str(&format!(
             "  {address:<28} {}\n",
-            dir.join("mail").join(name).display()
+            mail_root.join(local).display()
         ));
     }
-    summary.push_str("Player secrets (each player puts his in a `Password:` line):\n");
-    for secret in &secrets {
-        summary.push_str(&format!("  {:<6} {}\n", secret.player, secret.secret));
-    }
     summary.push_str(&format!(
-        "Look around with `realmgm campaign show {} --db {}`.",
-        campaign.name,
-        db_path.display()
+        "  (orders went to the daemon's inbox {})\n",
+        mail_root.join("inbox").display()
+    ));
+    summary.push_str(&format!(
+        "Look around with `realmgm gm --db {} --campaign {} status` or `log`.",
+        db_path.display(),
+        campaign.name
     ));
     super::emit(summary)
+}
+
+/// How many days the demo plays.
+const DAYS: u32 = 7;
+
+/// A player's orders as a plain mail to the GM, as a mail client sends it.
+fn player_mail(campaign: &Campaign, from: &str, day: u32, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {gm}\r\nSubject: [{tag}] orders for day {day}\r\n\
+         Message-ID: <demo-{day}-{from}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{body}",
+        gm = campaign.gm.email.as_str(),
+        tag = campaign.name,
+        body = body.replace('\n', "\r\n"),
+    )
+    .into_bytes()
 }
 
 /// Create the folder, or empty a previous demo in it.
@@ -103,12 +159,4 @@ fn prepare_folder(dir: &Path) -> anyhow::Result<()> {
         "made by realmgm demo; `realmgm demo` replaces this folder\n",
     )
     .with_context(|| format!("cannot write into {}", dir.display()))
-}
-
-fn make_maildir(path: &Path) -> anyhow::Result<()> {
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(path.join(sub))
-            .with_context(|| format!("cannot create the mailbox {}", path.display()))?;
-    }
-    Ok(())
 }

@@ -171,12 +171,55 @@ impl MailTransport for MaildirMailer {
     }
 }
 
+/// Local delivery with no server: each message goes into the Maildir of
+/// each recipient, `root/<local part of the address>` (the demo's player
+/// mailboxes).
+pub struct LocalMailboxes {
+    root: PathBuf,
+}
+
+impl LocalMailboxes {
+    pub fn new(root: impl Into<PathBuf>) -> LocalMailboxes {
+        LocalMailboxes { root: root.into() }
+    }
+}
+
+impl MailTransport for LocalMailboxes {
+    fn send(&self, message: &Message) -> Result<String, SendError> {
+        let recipients = message.envelope().to();
+        if recipients.is_empty() {
+            return Err(SendError::Permanent("the message has no recipient".into()));
+        }
+        let raw = message.formatted();
+        let mut written = Vec::new();
+        for address in recipients {
+            let mailbox = self.root.join(address.user().to_lowercase());
+            let entry = Maildir::create(&mailbox)
+                .and_then(|maildir| maildir.deliver(&raw))
+                .map_err(|e| SendError::Temporary(e.to_string()))?;
+            written.push(entry.path.display().to_string());
+        }
+        Ok(format!("written to {}", written.join(", ")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mail::outbound::{AutoSubmitted, OutboundMail, build};
     use std::net::TcpListener;
     use std::time::UNIX_EPOCH;
+
+    #[test]
+    fn local_mailboxes_deliver_by_recipient() {
+        let root = std::env::temp_dir().join(format!("realmgm-local-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let sent = LocalMailboxes::new(&root).send(&message()).unwrap();
+        assert!(sent.contains("player1"), "{sent}");
+        let inbox = Maildir::open(root.join("player1")).unwrap();
+        assert_eq!(inbox.list_new().unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     fn message() -> Message {
         build(&OutboundMail {
