@@ -277,18 +277,8 @@ impl DieTable for Transform {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_dice::{PURPOSE, forced};
-    use super::super::{Modifiers, roll_on};
+    use super::super::test_dice::rows;
     use super::*;
-
-    fn rows<T: DieTable>(table: &T) -> Vec<T::Outcome> {
-        (1..=6)
-            .map(|die| {
-                let mut dice = forced(&[&[die]]);
-                roll_on(table, &mut dice, PURPOSE, &Modifiers::none()).result
-            })
-            .collect()
-    }
 
     #[test]
     fn power_of_the_pit_rows() {

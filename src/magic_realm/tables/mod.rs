@@ -260,6 +260,16 @@ pub(crate) mod test_dice {
         }
         Dice::with_script(1, 1, script)
     }
+
+    /// The results of rolling 1 to 6 on a six-row table, unmodified.
+    pub fn rows<T: super::DieTable>(table: &T) -> Vec<T::Outcome> {
+        (1..=6)
+            .map(|die| {
+                let mut dice = forced(&[&[die]]);
+                super::roll_on(table, &mut dice, PURPOSE, &super::Modifiers::none()).result
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -290,18 +290,9 @@ impl DieTable for MagicSight {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_dice::{PURPOSE, forced};
+    use super::super::test_dice::{PURPOSE, forced, rows};
     use super::super::{Modifiers, roll_on};
     use super::*;
-
-    fn rows<T: DieTable>(table: &T) -> Vec<T::Outcome> {
-        (1..=6)
-            .map(|die| {
-                let mut dice = forced(&[&[die]]);
-                roll_on(table, &mut dice, PURPOSE, &Modifiers::none()).result
-            })
-            .collect()
-    }
 
     #[test]
     fn peer_rows() {
