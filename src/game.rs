@@ -178,6 +178,23 @@ pub struct Event {
     pub body: serde_json::Value,
 }
 
+/// The projection of an event stream for a reader: the bodies of the
+/// events he observed, in order, read back as the game's own event type.
+/// Every report is built from this and nothing else.
+///
+/// # Errors
+/// A body that is not an event of type `T` (a game reading another's events).
+pub fn observed_by<T: serde::de::DeserializeOwned>(
+    events: &[Event],
+    reader: Reader<'_>,
+) -> Result<Vec<(Observers, T)>, serde_json::Error> {
+    events
+        .iter()
+        .filter(|e| e.observers.includes(&reader))
+        .map(|e| Ok((e.observers.clone(), serde_json::from_value(e.body.clone())?)))
+        .collect()
+}
+
 /// Who a report is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader<'a> {

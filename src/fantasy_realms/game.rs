@@ -358,12 +358,11 @@ impl Game for FantasyRealms {
         reader: Reader<'_>,
     ) -> anyhow::Result<Report> {
         let table = table(state)?;
-        let seen: Vec<Happening> = events
-            .iter()
-            .filter(|e| e.observers.includes(&reader))
-            .map(|e| serde_json::from_value(e.body.clone()))
-            .collect::<Result<_, _>>()
-            .context("an event is not a Fantasy Realms event")?;
+        let seen: Vec<Happening> = crate::game::observed_by(events, reader)
+            .context("an event is not a Fantasy Realms event")?
+            .into_iter()
+            .map(|(_, happening)| happening)
+            .collect();
         report::render(the_deck()?, &table, &seen, reader)
     }
 }

@@ -166,16 +166,14 @@ impl Game for MagicRealm {
         reader: Reader<'_>,
     ) -> anyhow::Result<Report> {
         let state = read_state(state)?;
-        let seen = events
-            .iter()
-            .filter(|e| e.observers.includes(&reader))
-            .map(|e| {
-                Ok(day::events::DayEvent {
-                    observers: e.observers.clone(),
-                    happening: serde_json::from_value(e.body.clone())?,
-                })
+        let seen: Vec<day::events::DayEvent> = crate::game::observed_by(events, reader)
+            .map_err(|e| anyhow!("an event is not a Magic Realm event: {e}"))?
+            .into_iter()
+            .map(|(observers, happening)| day::events::DayEvent {
+                observers,
+                happening,
             })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect();
         let mut text = match reader {
             Reader::Gm => format!("Magic Realm, day {}: the GM's history\n", state.day),
             Reader::Player(player) => {
