@@ -287,6 +287,17 @@ pub trait Game: Sync {
     /// The state is not one this game wrote.
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>>;
 
+    /// Whether the game has ended, so no turn will ever run again. By
+    /// default a game is over when it waits for nobody; a game whose
+    /// standing orders can decide a turn (it then waits for nobody while
+    /// going on) answers itself.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
+        Ok(self.awaiting(state)?.is_empty())
+    }
+
     /// Read `player`'s orders for the next turn, checked against what he may
     /// know of `state`.
     ///

@@ -42,7 +42,11 @@ impl Daemon {
             out.push_str(&format!("The game cannot say whom it waits for: {why}\n"));
         }
         if awaited.is_empty() {
-            out.push_str("No turn waits for orders (the game is over).\n");
+            out.push_str(if self.over(&stored, &pending)? {
+                "No turn waits for orders (the game is over).\n"
+            } else {
+                "No turn waits for orders: standing orders decide the next turn.\n"
+            });
         }
         let orders = self.store.orders_for_day(name, pending.day)?;
         for player in &awaited {

@@ -123,6 +123,21 @@ impl Daemon {
     }
 }
 
+impl Daemon {
+    /// Whether the campaign's game has ended. A game that waits for nobody
+    /// may still go on: its players' standing orders decide the next turn.
+    ///
+    /// # Errors
+    /// The game is unknown.
+    pub fn over(&self, stored: &StoredCampaign, pending: &Pending) -> anyhow::Result<bool> {
+        let game = self.game(&stored.campaign)?;
+        Ok(match &pending.state {
+            Some(state) => game.is_over(state).unwrap_or(false),
+            None => false,
+        })
+    }
+}
+
 /// The address part of `Name <address>` or of a bare address.
 pub fn bare_address(text: &str) -> &str {
     match (text.rfind('<'), text.rfind('>')) {

@@ -211,9 +211,14 @@ impl Daemon {
         }
         let (awaited, unknown) = self.awaited(stored, &pending)?;
         if awaited.is_empty() {
+            let why = if self.over(stored, &pending)? {
+                "the game is over"
+            } else {
+                "standing orders decide the next turn, which runs shortly"
+            };
             return Ok((
                 format!("orders of {player}: no turn waits for orders"),
-                format!("{head}No turn waits for orders: the game is over."),
+                format!("{head}No turn waits for orders: {why}."),
             ));
         }
         if !awaited.iter().any(|a| a.eq_ignore_ascii_case(player)) {

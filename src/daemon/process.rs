@@ -316,6 +316,7 @@ impl Daemon {
         let control = self.store.control(name)?;
         let pending = self.pending(campaign)?;
         let (awaited, _) = self.awaited(&stored, &pending)?;
+        let over = self.over(&stored, &pending)?;
         let orders = self.store.orders_for_day(name, pending.day)?;
         let mut missing = Vec::new();
         let mut last_orders_at = None;
@@ -336,6 +337,7 @@ impl Daemon {
             deadline: pending.deadline,
             paused: control.paused,
             held: control.hold_reason.is_some(),
+            over,
             approved: control.approved_day == Some(pending.day),
             awaited: awaited.len(),
             missing,

@@ -5,7 +5,9 @@
 //! Early processing runs the turn the configured delay after the last
 //! awaited player's orders arrived. At the deadline the turn runs unless the
 //! daemon was down past it or too many players sent nothing: then it is held
-//! and the GM told, until he resumes or processes by hand.
+//! and the GM told, until he resumes or processes by hand. A turn that waits
+//! for nobody (standing orders decide it) runs at once, unless the game is
+//! over.
 
 /// Everything the decision depends on; times are Unix seconds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +17,8 @@ pub struct TurnFacts {
     pub deadline: i64,
     pub paused: bool,
     pub held: bool,
+    /// The game has ended: no turn will run again.
+    pub over: bool,
     /// The GM let this day run despite the hold checks.
     pub approved: bool,
     pub awaited: usize,
@@ -45,8 +49,14 @@ pub enum Decision {
 
 /// Decide what the pending turn needs now.
 pub fn decide(f: &TurnFacts) -> Decision {
-    if f.paused || (f.held && !f.approved) || f.awaited == 0 {
+    if f.paused || (f.held && !f.approved) || f.over {
         return Decision::Wait;
+    }
+    if f.awaited == 0 {
+        // Standing orders decide the turn: nobody has anything to send.
+        return Decision::Process {
+            early: f.now < f.deadline,
+        };
     }
     if f.missing.is_empty()
         && f.now < f.deadline
@@ -101,6 +111,7 @@ mod tests {
             deadline: 1_100_000,
             paused: false,
             held: false,
+            over: false,
             approved: false,
             awaited: 4,
             missing: vec!["Cat".into()],
@@ -128,6 +139,22 @@ mod tests {
         assert_eq!(decide(&f), Decision::Wait, "the early delay is not over");
         f.paused = true;
         f.now = f.deadline + 10;
+        assert_eq!(decide(&f), Decision::Wait);
+    }
+
+    #[test]
+    fn a_turn_awaiting_nobody_runs_at_once_unless_the_game_is_over() {
+        let mut f = facts();
+        f.awaited = 0;
+        f.missing.clear();
+        f.last_orders_at = None;
+        assert_eq!(decide(&f), Decision::Process { early: true });
+        f.now = f.deadline + 5;
+        assert_eq!(decide(&f), Decision::Process { early: false });
+        f.over = true;
+        assert_eq!(decide(&f), Decision::Wait);
+        f.over = false;
+        f.paused = true;
         assert_eq!(decide(&f), Decision::Wait);
     }
 

@@ -156,6 +156,10 @@ impl Game for FantasyRealms {
         })
     }
 
+    fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
+        Ok(table(state)?.phase == Phase::Finished)
+    }
+
     fn read_orders(
         &self,
         state: &GameState,
