@@ -210,28 +210,21 @@ impl Daemon {
             return Ok((note, text));
         }
         let (awaited, unknown) = self.awaited(stored, &pending)?;
-        if awaited.is_empty() {
-            let why = if self.over(stored, &pending)? {
-                "the game is over"
-            } else {
-                "standing orders decide the next turn, which runs shortly"
-            };
+        if awaited.is_empty() && self.over(stored, &pending)? {
             return Ok((
                 format!("orders of {player}: no turn waits for orders"),
-                format!("{head}No turn waits for orders: {why}."),
+                format!("{head}No turn waits for orders: the game is over."),
             ));
         }
-        if !awaited.iter().any(|a| a.eq_ignore_ascii_case(player)) {
-            return Ok((
-                format!(
-                    "orders of {player}: day {} does not wait for him",
-                    pending.day
-                ),
-                format!(
-                    "{head}Day {} does not wait for your orders (it waits for {}).",
-                    pending.day,
-                    awaited.join(", ")
-                ),
+        // Orders from a player the next turn does not wait for are still
+        // kept: in a game of turns they replace his standing orders.
+        let mut submission_notes = submission.notes.to_vec();
+        if !awaited.is_empty() && !awaited.iter().any(|a| a.eq_ignore_ascii_case(player)) {
+            submission_notes.push(format!(
+                "day {} waits for {}, not for you; these orders are kept and stand for your \
+                 next turns",
+                pending.day,
+                awaited.join(", ")
             ));
         }
         if submission.text.trim().is_empty() {
@@ -264,7 +257,7 @@ impl Daemon {
             source_mail: submission.source_mail,
             received: now,
         })?;
-        let mut notes = submission.notes.to_vec();
+        let mut notes = submission_notes;
         if let Some(why) = unknown {
             notes.push(format!(
                 "the orders are stored, but the turn cannot run yet: {why}"

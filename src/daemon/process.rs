@@ -79,6 +79,16 @@ impl Daemon {
             };
             orders.insert(player.clone(), accepted);
         }
+        // Players the turn does not wait for may have sent new standing
+        // orders (a game of turns); the game decides what they change.
+        for seat in &stored.players {
+            if !orders.contains_key(&seat.name)
+                && let Some(accepted) =
+                    self.accepted_orders(&campaign.name, pending.day, &seat.name)?
+            {
+                orders.insert(seat.name.clone(), accepted);
+            }
+        }
         let orders_hash = hex(&Sha256::digest(serde_json::to_vec(&orders)?));
         let mut dice = Dice::new(campaign.seed, pending.day);
         let result = game
