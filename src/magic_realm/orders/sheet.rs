@@ -5,6 +5,7 @@
 //! Activities: M CV4, H, S
 //! Search: peer CV5; locate
 //! Buy: Shield up to 10; Broadsword up to 12
+//! Sell: Lantern; Shield
 //! Hire: Rogues up to 15
 //! Take: Flowers of Rest, activate
 //! Block: Amazon, Elf
@@ -89,6 +90,9 @@ pub struct DayOrders {
     /// The table for each search phase, in order; later searches reuse the last.
     pub searches: Vec<SearchTable>,
     pub buy: Vec<Purchase>,
+    /// Belongings a Trade phase sells before it buys (seed 000 II.C.6 a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sell: Vec<String>,
     pub hire: Vec<Purchase>,
     /// Gold to spend on drinks before a Meeting-table roll, at most.
     pub drinks_up_to: Option<u32>,
@@ -102,6 +106,7 @@ const KEYS: &[&str] = &[
     "Activities",
     "Search",
     "Buy",
+    "Sell",
     "Hire",
     "Drinks",
     "Take",
@@ -178,6 +183,10 @@ pub fn parse_day_orders(
             Some("buy") => parse_purchases(value)
                 .map(|p| orders.buy = p)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("sell") => {
+                orders.sell = parse_sales(value);
+                Ok(())
+            }
             Some("hire") => parse_purchases(value)
                 .map(|p| orders.hire = p)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -323,6 +332,14 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
         .collect()
 }
 
+/// `none`, or belongings separated by `;` or `,`.
+fn parse_sales(value: &str) -> Vec<String> {
+    match crate::suggest::fold(value).as_str() {
+        "none" | "nothing" => Vec::new(),
+        _ => list(value).map(str::to_string).collect(),
+    }
+}
+
 /// `12`, `12 gold`, `12g`.
 fn parse_gold(text: &str) -> Result<u32, String> {
     let text = text.trim();
@@ -436,6 +453,9 @@ impl fmt::Display for DayOrders {
                 join(self.buy.iter().map(ToString::to_string).collect())
             )?;
         }
+        if !self.sell.is_empty() {
+            writeln!(f, "Sell: {}", self.sell.join("; "))?;
+        }
         if !self.hire.is_empty() {
             writeln!(
                 f,
@@ -497,6 +517,7 @@ mod tests {
     const FULL: &str = "Activities: M CV4, H, S, S
 Search: peer DV5; locate
 Buy: Shield up to 10; Broadsword max 12g
+Sell: Lantern, Flowers of Rest
 Hire: Rogues up to 15
 Drinks: 2
 Take: Flowers of Rest, activate; Lantern
@@ -525,6 +546,7 @@ If impossible: hide
                 max_gold: Some(12)
             }
         );
+        assert_eq!(orders.sell, vec!["Lantern", "Flowers of Rest"]);
         assert_eq!(
             orders.hire,
             vec![Purchase {
@@ -558,6 +580,18 @@ If impossible: hide
             orders,
             "{echoed}"
         );
+    }
+
+    #[test]
+    fn the_sell_line_is_echoed_and_none_sells_nothing() {
+        let orders = parse_day_orders("T, T\nsell:  Shield ;Lantern\n", 1, &TwoTiles).unwrap();
+        assert_eq!(orders.sell, vec!["Shield", "Lantern"]);
+        let echoed = orders.to_string();
+        assert!(echoed.contains("\nSell: Shield; Lantern\n"), "{echoed}");
+        assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        let orders = parse_day_orders("T\nSell: none\n", 1, &TwoTiles).unwrap();
+        assert!(orders.sell.is_empty());
+        assert!(!orders.to_string().contains("Sell:"));
     }
 
     #[test]
