@@ -71,6 +71,8 @@ pub enum BirdsongEvent {
     Regenerated { row: u8, returned: Vec<String> },
     /// A part of the rules this day does not apply yet, said out loud.
     NotApplied { what: String },
+    /// A character who may choose when to take his turn took this place.
+    TurnChosen { character: String, place: String },
     /// The order in which characters take their turns.
     TurnOrder { order: Vec<String> },
 }

@@ -64,6 +64,9 @@ fn birdsong(event: &BirdsongEvent) -> String {
             }
         }
         BirdsongEvent::NotApplied { what } => format!("Note: {what}."),
+        BirdsongEvent::TurnChosen { character, place } => {
+            format!("The {character} chooses to take his turn {place}.")
+        }
         BirdsongEvent::TurnOrder { order } => format!("Turn order: {}.", order.join(", ")),
     }
 }

@@ -585,3 +585,61 @@ fn stored_orders_read_back_the_same() {
     let back: DayOrders = serde_json::from_value(json).unwrap();
     assert_eq!(back, parsed);
 }
+
+fn turn_order(events: &[DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .find_map(|e| match &e.happening {
+            Happening::Birdsong(super::events::BirdsongEvent::TurnOrder { order }) => {
+                Some(order.clone())
+            }
+            _ => None,
+        })
+        .expect("Birdsong draws the turn order")
+}
+
+#[test]
+fn the_swordsman_takes_his_turn_where_his_turn_line_says() {
+    let characters = ["Amazon", "Swordsman", "Black Knight", "Dwarf"];
+    for (choice, place) in [("first", 0), ("last", 3), ("2", 1), ("9", 3)] {
+        let text = format!("H\nTurn: {choice}");
+        let given = [("P1", "H"), ("P2", text.as_str()), ("P3", "H"), ("P4", "H")];
+        let (_, events) = play(game(&characters), &given, DiceScript::default());
+        let order = turn_order(&events);
+        assert_eq!(order.len(), 4);
+        assert_eq!(order[place], "Swordsman", "Turn: {choice} gave {order:?}");
+        assert!(events.iter().any(|e| matches!(&e.happening,
+            Happening::Birdsong(super::events::BirdsongEvent::TurnChosen { character, .. })
+                if character == "Swordsman")));
+    }
+}
+
+#[test]
+fn only_the_swordsman_may_choose_his_turn() {
+    let (_, events) = play(
+        game(&["Amazon", "Swordsman"]),
+        &[("P1", "H\nTurn: first"), ("P2", "H")],
+        DiceScript::default(),
+    );
+    let note = events
+        .iter()
+        .find_map(|e| match &e.happening {
+            Happening::Birdsong(super::events::BirdsongEvent::NotApplied { what })
+                if what.contains("'Turn:'") =>
+            {
+                Some((e.observers.clone(), what.clone()))
+            }
+            _ => None,
+        })
+        .expect("the Amazon is told her Turn line is not applied");
+    assert!(note.1.contains("Amazon's 'Turn:' line"), "{}", note.1);
+    assert_eq!(
+        note.0,
+        crate::game::Observers::Players(["P1".to_string()].into())
+    );
+    assert!(!events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Birdsong(super::events::BirdsongEvent::TurnChosen { .. })
+    )));
+    assert_eq!(turn_order(&events).len(), 2);
+}

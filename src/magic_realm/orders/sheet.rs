@@ -9,6 +9,7 @@
 //! Hire: Rogues up to 15
 //! Take: Flowers of Rest, activate
 //! Block: Amazon, Elf
+//! Turn: last
 //! If impossible: hide
 //! ```
 //!
@@ -83,6 +84,17 @@ pub enum WhenImpossible {
     Rest,
 }
 
+/// When a character who may choose when to take his turn (the Swordsman's
+/// Clever, TABLES.md §10) takes it: a place in the day's turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnChoice {
+    First,
+    Last,
+    /// The n-th turn (1 = first); past the number of turns, last.
+    Place(u8),
+}
+
 /// One character's orders for one day.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayOrders {
@@ -98,6 +110,9 @@ pub struct DayOrders {
     pub drinks_up_to: Option<u32>,
     pub take: Vec<Take>,
     pub block: Blocking,
+    /// Where he takes his turn, when he may choose; None: drawn at random.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
 }
 
@@ -111,6 +126,7 @@ const KEYS: &[&str] = &[
     "Drinks",
     "Take",
     "Block",
+    "Turn",
     "If impossible",
 ];
 
@@ -200,6 +216,9 @@ pub fn parse_day_orders(
                 orders.block = parse_blocking(value);
                 Ok(())
             }
+            Some("turn") => parse_turn(value)
+                .map(|t| orders.turn = t)
+                .map_err(|m| vec![error(value_col, m)]),
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -398,6 +417,28 @@ fn parse_blocking(value: &str) -> Blocking {
     }
 }
 
+/// `first`, `last`, a place such as `2`, or `random` (no choice).
+fn parse_turn(value: &str) -> Result<Option<TurnChoice>, String> {
+    let folded = crate::suggest::fold(value);
+    let choice = match folded.as_str() {
+        "first" => TurnChoice::First,
+        "last" => TurnChoice::Last,
+        "random" | "any" | "none" => return Ok(None),
+        number => match number
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<u8>()
+        {
+            Ok(n) if n >= 1 => TurnChoice::Place(n),
+            _ => {
+                return Err(format!(
+                    "expected first, last, random or a place in the turn order such as 2, found '{value}'"
+                ));
+            }
+        },
+    };
+    Ok(Some(choice))
+}
+
 fn parse_when_impossible(value: &str) -> Result<WhenImpossible, String> {
     match crate::suggest::fold(value).as_str() {
         "skip" | "lose" | "nothing" => Ok(WhenImpossible::Skip),
@@ -485,6 +526,12 @@ impl fmt::Display for DayOrders {
             Blocking::Everyone => writeln!(f, "Block: everyone")?,
             Blocking::Named(names) => writeln!(f, "Block: {}", names.join(", "))?,
         }
+        match self.turn {
+            Some(TurnChoice::First) => writeln!(f, "Turn: first")?,
+            Some(TurnChoice::Last) => writeln!(f, "Turn: last")?,
+            Some(TurnChoice::Place(n)) => writeln!(f, "Turn: {n}")?,
+            None => {}
+        }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
             WhenImpossible::Hide => "hide",
@@ -522,6 +569,7 @@ Hire: Rogues up to 15
 Drinks: 2
 Take: Flowers of Rest, activate; Lantern
 Block: Amazon, Elf
+Turn: Last
 If impossible: hide
 ";
 
@@ -573,6 +621,7 @@ If impossible: hide
             orders.block,
             Blocking::Named(vec!["Amazon".into(), "Elf".into()])
         );
+        assert_eq!(orders.turn, Some(TurnChoice::Last));
         assert_eq!(orders.when_impossible, WhenImpossible::Hide);
         let echoed = orders.to_string();
         assert_eq!(
@@ -592,6 +641,26 @@ If impossible: hide
         let orders = parse_day_orders("T\nSell: none\n", 1, &TwoTiles).unwrap();
         assert!(orders.sell.is_empty());
         assert!(!orders.to_string().contains("Sell:"));
+    }
+
+    #[test]
+    fn the_turn_line_takes_first_last_or_a_place() {
+        for (text, want) in [
+            ("first", Some(TurnChoice::First)),
+            ("LAST", Some(TurnChoice::Last)),
+            ("3", Some(TurnChoice::Place(3))),
+            ("2nd", Some(TurnChoice::Place(2))),
+            ("random", None),
+        ] {
+            let orders = parse_day_orders(&format!("H\nTurn: {text}"), 1, &TwoTiles).unwrap();
+            assert_eq!(orders.turn, want, "{text}");
+            let echoed = orders.to_string();
+            assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        }
+        for bad in ["0", "soon"] {
+            let errors = parse_day_orders(&format!("H\nTurn: {bad}"), 1, &TwoTiles).unwrap_err();
+            assert!(errors[0].message.contains("first, last"), "{}", errors[0]);
+        }
     }
 
     #[test]
