@@ -103,6 +103,11 @@ fn phase(event: &PhaseEvent) -> String {
             blocked,
             clearing,
         } => format!("  The {blocker} blocks the {blocked} in {clearing}."),
+        PhaseEvent::Landed {
+            character,
+            clearing,
+            die,
+        } => format!("  The {character} lands in {clearing} (die {die})."),
         PhaseEvent::PhasesLeft { count, reason, .. } => {
             format!("  {count} phase(s) not done: {reason}.")
         }
