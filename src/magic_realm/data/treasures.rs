@@ -182,6 +182,14 @@ pub enum TreasureEffect {
         strength: Strength,
         speed: u8,
     },
+    /// Lets the owner fly (Fly phases, seed 000 II.C.9) with this strength
+    /// and time, only where magic of `needs` is present.
+    Flies {
+        strength: Strength,
+        speed: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        needs: Option<Colour>,
+    },
     /// Supplies colour magic in its clearing.
     ColourSource {
         colour: Colour,
@@ -304,6 +312,14 @@ impl TreasureEffect {
             }
             E::FightChit { strength, speed } => format!("Fight chit {strength}{speed}"),
             E::MoveChit { strength, speed } => format!("Move chit {strength}{speed}"),
+            E::Flies {
+                strength,
+                speed,
+                needs,
+            } => match needs {
+                Some(colour) => format!("flies {strength}{speed} where {colour} magic is present"),
+                None => format!("flies {strength}{speed}"),
+            },
             E::ColourSource { colour } => format!("{colour} magic source"),
             E::Spells { holder, spells } => format!(
                 "{} holding spells of type {}",
@@ -554,7 +570,9 @@ fn check_effect(entry: &str, index: usize, effect: &TreasureEffect) -> Result<()
         TreasureEffect::DieModifier { delta, .. } if !matches!(delta, -1 | 1) => {
             bad("a die modifier is -1 or +1")
         }
-        TreasureEffect::FightChit { speed, .. } | TreasureEffect::MoveChit { speed, .. }
+        TreasureEffect::FightChit { speed, .. }
+        | TreasureEffect::MoveChit { speed, .. }
+        | TreasureEffect::Flies { speed, .. }
             if !(1..=6).contains(speed) =>
         {
             bad("chit times run from 1 to 6")

@@ -16,7 +16,7 @@ use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathKind};
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take};
 use crate::magic_realm::rules::TOGGLES;
 use crate::magic_realm::setup::{SetupInputs, new_game};
-use crate::magic_realm::state::{ItemKind, MapChit, MrState, abandoned_pile};
+use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit, MrState, abandoned_pile};
 
 fn data() -> &'static GameData {
     crate::magic_realm::data::get().unwrap_or_else(|e| panic!("{e}"))
@@ -549,6 +549,99 @@ fn drinks_make_the_group_friendlier_for_one_roll() {
     trading(&mut state, &Rules::default(), &[&[2]], &orders);
     // 8 Rogues at the Inn drink 8 gold; friendly row 2 is ×2.
     assert_eq!(u32::from(state.characters[0].gold), 100 - 8 - 2 * price);
+}
+
+/// The first treasure worth some gold.
+fn priced_treasure() -> Item {
+    let treasure = data()
+        .treasures
+        .iter()
+        .find(|t| t.price.is_some_and(|p| p > 0))
+        .expect("treasures have prices");
+    Item {
+        kind: ItemKind::Treasure,
+        name: treasure.name.clone(),
+    }
+}
+
+#[test]
+fn a_trade_phase_sells_the_sell_line_at_the_base_price_then_buys_next_time() {
+    let (mut state, horse, horse_price) = at_inn();
+    let sold = priced_treasure();
+    state.characters[0].belongings.push(Belonging {
+        item: sold.clone(),
+        active: true,
+    });
+    let price = base_price(data(), &sold).expect("priced");
+    let orders = DayOrders {
+        sell: vec![sold.name.to_uppercase(), "Crystal Ball".into()],
+        ..buying(&horse, None)
+    };
+    // No Meeting roll is forced: selling at the base price rolls nothing.
+    let events = trading(&mut state, &Rules::default(), &[], &orders);
+    assert_eq!(u32::from(state.characters[0].gold), 100 + price);
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .all(|b| b.item != sold)
+    );
+    assert!(state.holdings["Rogues"].contains(&sold));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Trade(TradeEvent::Sold { group, gold, .. }) if group == "Rogues" && *gold == price)));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Trade(TradeEvent::Bought { .. }))),
+        "a phase that sold does not also buy"
+    );
+    // Nothing left to sell: the next Trade phase buys.
+    trading(&mut state, &Rules::default(), &[&[2]], &orders);
+    assert_eq!(
+        u32::from(state.characters[0].gold),
+        100 + price - 3 * horse_price
+    );
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item.name == horse)
+    );
+}
+
+#[test]
+fn selling_needs_a_native_leader_and_trading_needs_a_line() {
+    let mut state = game(&["Amazon"]);
+    let away = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| !state.dwellings.values().any(|d| d == c))
+        .expect("a clearing without a dwelling");
+    state.characters[0].position = away;
+    let sold = priced_treasure();
+    state.characters[0].belongings.push(Belonging {
+        item: sold.clone(),
+        active: false,
+    });
+    let orders = DayOrders {
+        sell: vec![sold.name],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, &Rules::default(), &[], |day| {
+        trade(day, 0, &orders)
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("no unhired native leader")),
+        "{outcome:?}"
+    );
+    let (outcome, _) = run(&mut state, &Rules::default(), &[], |day| {
+        trade(day, 0, &DayOrders::default())
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("'Sell:'")),
+        "{outcome:?}"
+    );
 }
 
 // ---- Hire ----

@@ -1,7 +1,16 @@
 //! Birdsong and Sunrise (seed 000 I.C–E; TABLES.md §6.1, §6.4): followers
 //! join their guides, the monster roll picks the prowling row (the ghosts
 //! always prowl), on days 7, 14, 21 and 28 that row's unhired denizens come
-//! back to where they started, and the turn order is drawn at random.
+//! back to where they started, and the turn order is drawn at random —
+//! except for a character who may choose when to take his turn (the
+//! Swordsman's Clever, TABLES.md §10) and says so on a `Turn:` line.
+//!
+//! Ruling: the choice is made at Birdsong from the orders (a PBEM game
+//! cannot stop between turns to ask him): `first`, `last` or a place `n`
+//! among the characters taking their own turns, past the end meaning last.
+//! The others are drawn at random first and he is put in his place. Without
+//! a `Turn:` line he is drawn like everyone; anyone else's `Turn:` line is
+//! not applied and his player is told why.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +20,7 @@ use crate::game::Observers;
 use super::super::board::ClearingId;
 use super::super::data::characters::Advantage;
 use super::super::data::monsters::CounterStart;
-use super::super::orders::{Activity, DayOrders};
+use super::super::orders::{Activity, DayOrders, TurnChoice};
 use super::super::setup::counter_ids;
 use super::super::state::Whereabouts;
 use super::events::{BirdsongEvent, Happening};
@@ -58,8 +67,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     }
     monster_roll(day, day_number);
     say_what_is_not_applied(day, &own_turn);
-    let mut order = own_turn;
-    day.dice.shuffle("birdsong/turn-order", &mut order);
+    let order = turn_order(day, own_turn, orders);
     let names = order
         .iter()
         .map(|&i| day.state.characters[i].name.clone())
@@ -72,6 +80,57 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     plan
 }
 
+/// The day's turn order: drawn at random, with each character who may and
+/// does choose his turn put in the place he chose.
+fn turn_order(
+    day: &mut Day<'_>,
+    own_turn: Vec<usize>,
+    orders: &BTreeMap<String, DayOrders>,
+) -> Vec<usize> {
+    let mut drawn = Vec::new();
+    let mut choosers = Vec::new();
+    for i in own_turn {
+        let character = &day.state.characters[i];
+        let choice = orders.get(&character.player).and_then(|o| o.turn);
+        let may_choose = abilities::advantages(day.data, day.rules, character)
+            .contains(&Advantage::ChoosesTurnOrder);
+        match choice {
+            Some(choice) if may_choose => choosers.push((i, choice)),
+            Some(_) => {
+                let what = format!(
+                    "the {}'s 'Turn:' line is not applied: only a character who may choose \
+                     when to take his turn (the Swordsman) can, so he is drawn at random",
+                    character.name
+                );
+                day.emit(
+                    day.only(i),
+                    Happening::Birdsong(BirdsongEvent::NotApplied { what }),
+                );
+                drawn.push(i);
+            }
+            None => drawn.push(i),
+        }
+    }
+    day.dice.shuffle("birdsong/turn-order", &mut drawn);
+    for (i, choice) in choosers {
+        let (at, place) = match choice {
+            TurnChoice::First => (0, "first".to_string()),
+            TurnChoice::Last => (drawn.len(), "last".to_string()),
+            TurnChoice::Place(n) => {
+                let at = usize::from(n).saturating_sub(1).min(drawn.len());
+                (at, format!("in place {}", at + 1))
+            }
+        };
+        drawn.insert(at, i);
+        let character = day.state.characters[i].name.clone();
+        day.emit(
+            Observers::Everyone,
+            Happening::Birdsong(BirdsongEvent::TurnChosen { character, place }),
+        );
+    }
+    drawn
+}
+
 /// Advantages that act at Birdsong but are not built yet are named, so
 /// nobody mistakes them for applied.
 fn say_what_is_not_applied(day: &mut Day<'_>, own_turn: &[usize]) {
@@ -79,13 +138,6 @@ fn say_what_is_not_applied(day: &mut Day<'_>, own_turn: &[usize]) {
         let character = &day.state.characters[i];
         let advantages = abilities::advantages(day.data, day.rules, character);
         let mut notes = Vec::new();
-        if advantages.contains(&Advantage::ChoosesTurnOrder) {
-            notes.push(format!(
-                "the {} may choose when to take his turn, which is not implemented yet: he \
-                 is drawn at random like everyone",
-                character.name
-            ));
-        }
         if advantages
             .iter()
             .any(|a| matches!(a, Advantage::Familiar { .. }))

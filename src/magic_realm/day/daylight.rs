@@ -2,8 +2,10 @@
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
 //! enters a cave clearing), bonus phases only where an advantage or an
-//! active treasure gives them. An impossible phase is lost, or replaced by
-//! the `If impossible:` instruction; a blocked character stops.
+//! active treasure gives them. A run of Fly phases ends with a landing
+//! before his next other phase or at the end of his turn (see `fly`). An
+//! impossible phase is lost, or replaced by the `If impossible:`
+//! instruction; a blocked character stops.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,8 +17,8 @@ use super::super::data::terms::Activity as Kind;
 use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, abilities, activities, blocking, hire, movement, pending, search, summoning,
-    trade,
+    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, movement, pending, search,
+    summoning, trade,
 };
 
 /// Basic plus sunlight phases of an ordinary day.
@@ -32,6 +34,8 @@ struct Turn {
     moves: usize,
     bonus_used: BTreeSet<String>,
     climbing: Option<ClearingId>,
+    /// The tile he flies over, from his first Fly phase until he lands.
+    aloft: Option<String>,
     /// Search phases done so far: the `Search:` line names a table for each
     /// in order, and later searches reuse the last.
     searches: usize,
@@ -63,8 +67,11 @@ pub fn take_turn(
         moves: 0,
         bonus_used: BTreeSet::new(),
         climbing: None,
+        aloft: None,
         searches: 0,
     };
+    // Flying leaves his followers behind for the rest of the day.
+    let mut with_him = followers.to_vec();
     let observers = watchers(day, who, followers);
     day.emit(
         observers.clone(),
@@ -81,6 +88,9 @@ pub fn take_turn(
     );
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
+        if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
+            blocking::end_of_phase(day, who, orders);
+        }
         if day.today.blocked.contains(&who) {
             day.emit(
                 observers.clone(),
@@ -100,7 +110,18 @@ pub fn take_turn(
                 fallback(day, who, result, mine.when_impossible)
             }
         };
-        carry_followers(day, who, followers, &result);
+        let result = match result {
+            PhaseResult::Flew { over, item, .. } => PhaseResult::Flew {
+                over,
+                item,
+                followers_left: with_him
+                    .drain(..)
+                    .map(|f| day.state.characters[f].name.clone())
+                    .collect(),
+            },
+            other => other,
+        };
+        carry_followers(day, who, &with_him, &result);
         if matches!(result, PhaseResult::Moved { .. })
             && movement::is_cave(day, &day.state.characters[who].position)
         {
@@ -117,9 +138,28 @@ pub fn take_turn(
                 result,
             }),
         );
+        if turn.aloft.is_none() {
+            blocking::end_of_phase(day, who, orders);
+        }
+    }
+    if touch_down(day, who, &mut turn) {
         blocking::end_of_phase(day, who, orders);
     }
-    summoning::end_of_turn(day, who, followers);
+    summoning::end_of_turn(day, who, &with_him);
+}
+
+/// Land him if he is flying (then, as at the end of a phase, he may be
+/// blocked where he lands); a cave clearing takes away the sunlight phases
+/// he has not used, as entering one on foot does. True when he landed.
+fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
+    let Some(tile) = turn.aloft.take() else {
+        return false;
+    };
+    let landed = fly::land(day, who, &tile);
+    if movement::is_cave(day, &landed) {
+        turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+    }
+    true
 }
 
 /// The player of `who` and those of his followers.
@@ -245,7 +285,7 @@ fn execute(
         }
         Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
         Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
-        Activity::Fly { tile } => lost(pending::fly(day, who, tile), "fly"),
+        Activity::Fly { tile } => fly::fly(day, who, tile, &mut turn.aloft),
         Activity::SpellPrep | Activity::Spell { .. } => lost(pending::enchant(day, who), "spell"),
         Activity::Follow { leader } => PhaseResult::Lost {
             reason: format!(

@@ -71,6 +71,8 @@ pub enum BirdsongEvent {
     Regenerated { row: u8, returned: Vec<String> },
     /// A part of the rules this day does not apply yet, said out loud.
     NotApplied { what: String },
+    /// A character who may choose when to take his turn took this place.
+    TurnChosen { character: String, place: String },
     /// The order in which characters take their turns.
     TurnOrder { order: Vec<String> },
 }
@@ -103,6 +105,12 @@ pub enum PhaseEvent {
         blocked: String,
         clearing: ClearingId,
     },
+    /// His flying ended: the landing die put him in `clearing`.
+    Landed {
+        character: String,
+        clearing: ClearingId,
+        die: u8,
+    },
     /// Phases not done because the turn ended early.
     PhasesLeft {
         character: String,
@@ -119,6 +127,12 @@ pub enum PhaseResult {
         to: ClearingId,
         /// Items too heavy for his strongest active MOVE chit.
         left_behind: Vec<String>,
+    },
+    /// He flies over the tile `over` on the `item`; his followers stay.
+    Flew {
+        over: String,
+        item: String,
+        followers_left: Vec<String>,
     },
     /// First of the two move phases into a mountain clearing.
     Climbing {
@@ -240,6 +254,17 @@ impl fmt::Display for PhaseResult {
                 write!(f, "moves to {to}")?;
                 if !left_behind.is_empty() {
                     write!(f, ", leaving behind {}", left_behind.join(", "))?;
+                }
+                Ok(())
+            }
+            PhaseResult::Flew {
+                over,
+                item,
+                followers_left,
+            } => {
+                write!(f, "flies over {over} on the {item}")?;
+                if !followers_left.is_empty() {
+                    write!(f, ", leaving {} behind", followers_left.join(", "))?;
                 }
                 Ok(())
             }

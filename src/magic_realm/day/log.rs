@@ -64,6 +64,9 @@ fn birdsong(event: &BirdsongEvent) -> String {
             }
         }
         BirdsongEvent::NotApplied { what } => format!("Note: {what}."),
+        BirdsongEvent::TurnChosen { character, place } => {
+            format!("The {character} chooses to take his turn {place}.")
+        }
         BirdsongEvent::TurnOrder { order } => format!("Turn order: {}.", order.join(", ")),
     }
 }
@@ -100,6 +103,11 @@ fn phase(event: &PhaseEvent) -> String {
             blocked,
             clearing,
         } => format!("  The {blocker} blocks the {blocked} in {clearing}."),
+        PhaseEvent::Landed {
+            character,
+            clearing,
+            die,
+        } => format!("  The {character} lands in {clearing} (die {die})."),
         PhaseEvent::PhasesLeft { count, reason, .. } => {
             format!("  {count} phase(s) not done: {reason}.")
         }

@@ -262,7 +262,7 @@ fn an_impossible_phase_hides_instead_when_told_so() {
     let (after, events) = play(state, &[("P1", "FL OW\nIf impossible: hide")], forced);
     match &results(&events, "Black Knight")[0] {
         PhaseResult::Instead { reason, result } => {
-            assert!(reason.contains("flying is not implemented yet"));
+            assert!(reason.contains("no active item that flies"), "{reason}");
             assert!(matches!(**result, PhaseResult::Hid { hidden: true, .. }));
         }
         other => panic!("{other:?}"),
@@ -584,4 +584,191 @@ fn stored_orders_read_back_the_same() {
     let json = serde_json::to_value(&parsed).unwrap();
     let back: DayOrders = serde_json::from_value(json).unwrap();
     assert_eq!(back, parsed);
+}
+
+fn turn_order(events: &[DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .find_map(|e| match &e.happening {
+            Happening::Birdsong(super::events::BirdsongEvent::TurnOrder { order }) => {
+                Some(order.clone())
+            }
+            _ => None,
+        })
+        .expect("Birdsong draws the turn order")
+}
+
+#[test]
+fn the_swordsman_takes_his_turn_where_his_turn_line_says() {
+    let characters = ["Amazon", "Swordsman", "Black Knight", "Dwarf"];
+    for (choice, place) in [("first", 0), ("last", 3), ("2", 1), ("9", 3)] {
+        let text = format!("H\nTurn: {choice}");
+        let given = [("P1", "H"), ("P2", text.as_str()), ("P3", "H"), ("P4", "H")];
+        let (_, events) = play(game(&characters), &given, DiceScript::default());
+        let order = turn_order(&events);
+        assert_eq!(order.len(), 4);
+        assert_eq!(order[place], "Swordsman", "Turn: {choice} gave {order:?}");
+        assert!(events.iter().any(|e| matches!(&e.happening,
+            Happening::Birdsong(super::events::BirdsongEvent::TurnChosen { character, .. })
+                if character == "Swordsman")));
+    }
+}
+
+#[test]
+fn only_the_swordsman_may_choose_his_turn() {
+    let (_, events) = play(
+        game(&["Amazon", "Swordsman"]),
+        &[("P1", "H\nTurn: first"), ("P2", "H")],
+        DiceScript::default(),
+    );
+    let note = events
+        .iter()
+        .find_map(|e| match &e.happening {
+            Happening::Birdsong(super::events::BirdsongEvent::NotApplied { what })
+                if what.contains("'Turn:'") =>
+            {
+                Some((e.observers.clone(), what.clone()))
+            }
+            _ => None,
+        })
+        .expect("the Amazon is told her Turn line is not applied");
+    assert!(note.1.contains("Amazon's 'Turn:' line"), "{}", note.1);
+    assert_eq!(
+        note.0,
+        crate::game::Observers::Players(["P1".to_string()].into())
+    );
+    assert!(!events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Birdsong(super::events::BirdsongEvent::TurnChosen { .. })
+    )));
+    assert_eq!(turn_order(&events).len(), 2);
+}
+
+/// The Amazon (P1) with the Black Knight (P2) in a clearing with purple
+/// magic on an enchanted tile, and a tile next to it.
+fn ready_to_fly(carpet: bool) -> (MrState, ClearingId, String) {
+    use crate::magic_realm::data::terms::Colour;
+    use crate::magic_realm::data::tiles::{Edge, Side};
+    use crate::magic_realm::state::{Belonging, Item, ItemKind};
+    let mut state = game(&["Amazon", "Black Knight"]);
+    let codes: Vec<String> = state.board.placements().map(|p| p.tile.clone()).collect();
+    let (start, next) = codes
+        .iter()
+        .find_map(|code| {
+            let tile = data().tiles.by_code(code)?;
+            let clearing = tile.enchanted.clearings.iter().find(|c| {
+                c.magic.contains(&Colour::Purple)
+                    && c.kind != ClearingKind::Cave
+                    && !tile
+                        .normal
+                        .clearings
+                        .iter()
+                        .any(|n| n.number == c.number && n.magic.contains(&Colour::Purple))
+            })?;
+            let at = state.board.placement_of(code)?.at;
+            let next = Edge::ALL
+                .iter()
+                .find_map(|&e| state.board.placement_at(at.neighbour(e)))?;
+            Some((ClearingId::new(code, clearing.number), next.tile.clone()))
+        })
+        .expect("an enchanted purple clearing beside another tile");
+    state
+        .board
+        .set_side(&start.tile, Side::Enchanted)
+        .expect("side");
+    place(&mut state, 0, &start);
+    place(&mut state, 1, &start);
+    if carpet {
+        state.characters[0].belongings.push(Belonging {
+            item: Item {
+                kind: ItemKind::Treasure,
+                name: "Flying Carpet".into(),
+            },
+            active: true,
+        });
+    }
+    (state, start, next)
+}
+
+#[test]
+fn the_flying_carpet_flies_to_the_next_tile_and_lands_by_the_die() {
+    let (state, start, next) = ready_to_fly(true);
+    let numbers: Vec<u8> = state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|c| c.tile == next)
+        .map(|c| c.clearing)
+        .collect();
+    let fly = format!("Fly-{next}, Fly-{next}, H");
+    for die in 1..=6u8 {
+        let (after, events) = play(
+            state.clone(),
+            &[("P1", fly.as_str()), ("P2", "F Amazon")],
+            script(&[("daylight/land/Amazon", &[die])]),
+        );
+        let want = numbers
+            .iter()
+            .copied()
+            .filter(|&n| n <= die)
+            .max()
+            .unwrap_or_else(|| *numbers.iter().min().expect("clearings"));
+        assert_eq!(
+            after.characters[0].position,
+            ClearingId::new(&next, want),
+            "die {die}"
+        );
+        assert_eq!(
+            after.characters[1].position, start,
+            "the follower is left behind"
+        );
+        let amazon = results(&events, "Amazon");
+        assert!(
+            matches!(&amazon[0], PhaseResult::Flew { over, followers_left, .. }
+                if over == &next && followers_left == &["Black Knight".to_string()]),
+            "{amazon:?}"
+        );
+        assert!(
+            matches!(&amazon[1], PhaseResult::Flew { followers_left, .. } if followers_left.is_empty())
+        );
+        let in_cave = after
+            .board
+            .clearing(&after.characters[0].position)
+            .map(|c| c.kind)
+            == Some(ClearingKind::Cave);
+        match &amazon[2] {
+            PhaseResult::Hid { .. } => assert!(!in_cave),
+            PhaseResult::Lost { reason } => {
+                assert!(in_cave && reason.contains("caves"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let landings = events
+            .iter()
+            .filter(|e| matches!(&e.happening, Happening::Phase(PhaseEvent::Landed { die: d, .. }) if *d == die))
+            .count();
+        assert_eq!(landings, 1, "one landing at the end of the flying");
+    }
+}
+
+#[test]
+fn flying_needs_an_active_flying_item_and_its_magic() {
+    let (state, start, next) = ready_to_fly(false);
+    let fly = format!("Fly-{next}");
+    let (after, events) = play(state, &[("P1", fly.as_str())], DiceScript::default());
+    let reason = lost_reason(&results(&events, "Amazon")[0]).to_string();
+    assert!(reason.contains("no active item that flies"), "{reason}");
+    assert!(reason.contains("flying by spell"), "{reason}");
+    assert_eq!(after.characters[0].position, start);
+
+    let (mut state, _, next) = ready_to_fly(true);
+    let tile = state.characters[0].position.tile.clone();
+    state
+        .board
+        .set_side(&tile, crate::magic_realm::data::tiles::Side::Normal)
+        .expect("side");
+    let fly = format!("Fly-{next}");
+    let (_, events) = play(state, &[("P1", fly.as_str())], DiceScript::default());
+    let reason = lost_reason(&results(&events, "Amazon")[0]).to_string();
+    assert!(reason.contains("purple magic"), "{reason}");
 }

@@ -3,6 +3,11 @@
 //! through the Meeting table, and selling a belonging to him for its basic
 //! price (or on the Commerce table under the optional `commerce` rule).
 //!
+//! The rules let a Trade phase either sell (any number of belongings) or
+//! buy. Ruling: a Trade phase first sells every belonging on the `Sell:`
+//! line that he still carries and, if it sold anything, that is the whole
+//! phase; a later Trade phase, with nothing left to sell, buys.
+//!
 //! A native leader sells what his group holds and, when the group is the
 //! garrison of a dwelling in the clearing, what the dwelling holds. The
 //! first `Buy:` entry on sale here is bid for; a bought item arrives
@@ -100,7 +105,8 @@ fn traders<'d>(day: &Day<'d>, who: usize) -> Vec<(&'d NativeGroup, Vec<String>)>
         .collect()
 }
 
-/// Buy the first item of the `Buy:` line that a native leader here sells.
+/// Sell what the `Sell:` line names and he still carries; else buy the
+/// first item of the `Buy:` line that a native leader here sells.
 pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
     let Some(character) = day.state.characters.get(who) else {
         return PhaseOutcome::Lost {
@@ -108,10 +114,30 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         };
     };
     let here = character.position.clone();
+    let to_sell: Vec<String> = orders
+        .sell
+        .iter()
+        .filter(|wanted| {
+            character
+                .belongings
+                .iter()
+                .any(|b| fold(&b.item.name) == fold(wanted))
+        })
+        .cloned()
+        .collect();
+    if !to_sell.is_empty() {
+        return sell_all(day, who, &to_sell);
+    }
     if orders.buy.is_empty() {
-        return PhaseOutcome::Lost {
-            reason: "a Trade phase needs a 'Buy:' line naming what to buy".into(),
+        let reason = if orders.sell.is_empty() {
+            "a Trade phase needs a 'Buy:' or 'Sell:' line naming what to buy or sell".into()
+        } else {
+            format!(
+                "he carries nothing on the Sell line ({}) and there is no 'Buy:' line",
+                orders.sell.join(", ")
+            )
         };
+        return PhaseOutcome::Lost { reason };
     }
     let sellers = traders(day, who);
     let found = orders.buy.iter().find_map(|wanted| {
@@ -169,6 +195,21 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
             active,
         };
         day.emit(day.clearing_of(who), Happening::Trade(event));
+    }
+    PhaseOutcome::Done
+}
+
+/// Sell each of `items` in turn. The first fails only when nobody here
+/// buys; a later one when it was named twice and is already sold, which
+/// ends the selling, as being blocked does.
+fn sell_all(day: &mut Day<'_>, who: usize, items: &[String]) -> PhaseOutcome {
+    for (index, item) in items.iter().enumerate() {
+        if let lost @ PhaseOutcome::Lost { .. } = sell(day, who, item) {
+            return if index == 0 { lost } else { PhaseOutcome::Done };
+        }
+        if day.today.blocked.contains(&who) {
+            break;
+        }
     }
     PhaseOutcome::Done
 }

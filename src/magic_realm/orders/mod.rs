@@ -12,7 +12,7 @@ pub use activity::{Activities, Activity, Phase};
 pub use names::{NameCheck, check_names};
 pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
 pub use sheet::{
-    Blocking, DayOrders, Purchase, SearchTable, Take, WhenImpossible, parse_day_orders,
+    Blocking, DayOrders, Purchase, SearchTable, Take, TurnChoice, WhenImpossible, parse_day_orders,
 };
 
 use super::data::tiles::Tiles;

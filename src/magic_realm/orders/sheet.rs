@@ -5,9 +5,11 @@
 //! Activities: M CV4, H, S
 //! Search: peer CV5; locate
 //! Buy: Shield up to 10; Broadsword up to 12
+//! Sell: Lantern; Shield
 //! Hire: Rogues up to 15
 //! Take: Flowers of Rest, activate
 //! Block: Amazon, Elf
+//! Turn: last
 //! If impossible: hide
 //! ```
 //!
@@ -82,6 +84,17 @@ pub enum WhenImpossible {
     Rest,
 }
 
+/// When a character who may choose when to take his turn (the Swordsman's
+/// Clever, TABLES.md §10) takes it: a place in the day's turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnChoice {
+    First,
+    Last,
+    /// The n-th turn (1 = first); past the number of turns, last.
+    Place(u8),
+}
+
 /// One character's orders for one day.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayOrders {
@@ -89,11 +102,17 @@ pub struct DayOrders {
     /// The table for each search phase, in order; later searches reuse the last.
     pub searches: Vec<SearchTable>,
     pub buy: Vec<Purchase>,
+    /// Belongings a Trade phase sells before it buys (seed 000 II.C.6 a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sell: Vec<String>,
     pub hire: Vec<Purchase>,
     /// Gold to spend on drinks before a Meeting-table roll, at most.
     pub drinks_up_to: Option<u32>,
     pub take: Vec<Take>,
     pub block: Blocking,
+    /// Where he takes his turn, when he may choose; None: drawn at random.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
 }
 
@@ -102,10 +121,12 @@ const KEYS: &[&str] = &[
     "Activities",
     "Search",
     "Buy",
+    "Sell",
     "Hire",
     "Drinks",
     "Take",
     "Block",
+    "Turn",
     "If impossible",
 ];
 
@@ -178,6 +199,10 @@ pub fn parse_day_orders(
             Some("buy") => parse_purchases(value)
                 .map(|p| orders.buy = p)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("sell") => {
+                orders.sell = parse_sales(value);
+                Ok(())
+            }
             Some("hire") => parse_purchases(value)
                 .map(|p| orders.hire = p)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -191,6 +216,9 @@ pub fn parse_day_orders(
                 orders.block = parse_blocking(value);
                 Ok(())
             }
+            Some("turn") => parse_turn(value)
+                .map(|t| orders.turn = t)
+                .map_err(|m| vec![error(value_col, m)]),
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -323,6 +351,14 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
         .collect()
 }
 
+/// `none`, or belongings separated by `;` or `,`.
+fn parse_sales(value: &str) -> Vec<String> {
+    match crate::suggest::fold(value).as_str() {
+        "none" | "nothing" => Vec::new(),
+        _ => list(value).map(str::to_string).collect(),
+    }
+}
+
 /// `12`, `12 gold`, `12g`.
 fn parse_gold(text: &str) -> Result<u32, String> {
     let text = text.trim();
@@ -381,6 +417,28 @@ fn parse_blocking(value: &str) -> Blocking {
     }
 }
 
+/// `first`, `last`, a place such as `2`, or `random` (no choice).
+fn parse_turn(value: &str) -> Result<Option<TurnChoice>, String> {
+    let folded = crate::suggest::fold(value);
+    let choice = match folded.as_str() {
+        "first" => TurnChoice::First,
+        "last" => TurnChoice::Last,
+        "random" | "any" | "none" => return Ok(None),
+        number => match number
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<u8>()
+        {
+            Ok(n) if n >= 1 => TurnChoice::Place(n),
+            _ => {
+                return Err(format!(
+                    "expected first, last, random or a place in the turn order such as 2, found '{value}'"
+                ));
+            }
+        },
+    };
+    Ok(Some(choice))
+}
+
 fn parse_when_impossible(value: &str) -> Result<WhenImpossible, String> {
     match crate::suggest::fold(value).as_str() {
         "skip" | "lose" | "nothing" => Ok(WhenImpossible::Skip),
@@ -436,6 +494,9 @@ impl fmt::Display for DayOrders {
                 join(self.buy.iter().map(ToString::to_string).collect())
             )?;
         }
+        if !self.sell.is_empty() {
+            writeln!(f, "Sell: {}", self.sell.join("; "))?;
+        }
         if !self.hire.is_empty() {
             writeln!(
                 f,
@@ -464,6 +525,12 @@ impl fmt::Display for DayOrders {
             Blocking::Nobody => writeln!(f, "Block: nobody")?,
             Blocking::Everyone => writeln!(f, "Block: everyone")?,
             Blocking::Named(names) => writeln!(f, "Block: {}", names.join(", "))?,
+        }
+        match self.turn {
+            Some(TurnChoice::First) => writeln!(f, "Turn: first")?,
+            Some(TurnChoice::Last) => writeln!(f, "Turn: last")?,
+            Some(TurnChoice::Place(n)) => writeln!(f, "Turn: {n}")?,
+            None => {}
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
@@ -497,10 +564,12 @@ mod tests {
     const FULL: &str = "Activities: M CV4, H, S, S
 Search: peer DV5; locate
 Buy: Shield up to 10; Broadsword max 12g
+Sell: Lantern, Flowers of Rest
 Hire: Rogues up to 15
 Drinks: 2
 Take: Flowers of Rest, activate; Lantern
 Block: Amazon, Elf
+Turn: Last
 If impossible: hide
 ";
 
@@ -525,6 +594,7 @@ If impossible: hide
                 max_gold: Some(12)
             }
         );
+        assert_eq!(orders.sell, vec!["Lantern", "Flowers of Rest"]);
         assert_eq!(
             orders.hire,
             vec![Purchase {
@@ -551,6 +621,7 @@ If impossible: hide
             orders.block,
             Blocking::Named(vec!["Amazon".into(), "Elf".into()])
         );
+        assert_eq!(orders.turn, Some(TurnChoice::Last));
         assert_eq!(orders.when_impossible, WhenImpossible::Hide);
         let echoed = orders.to_string();
         assert_eq!(
@@ -558,6 +629,38 @@ If impossible: hide
             orders,
             "{echoed}"
         );
+    }
+
+    #[test]
+    fn the_sell_line_is_echoed_and_none_sells_nothing() {
+        let orders = parse_day_orders("T, T\nsell:  Shield ;Lantern\n", 1, &TwoTiles).unwrap();
+        assert_eq!(orders.sell, vec!["Shield", "Lantern"]);
+        let echoed = orders.to_string();
+        assert!(echoed.contains("\nSell: Shield; Lantern\n"), "{echoed}");
+        assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        let orders = parse_day_orders("T\nSell: none\n", 1, &TwoTiles).unwrap();
+        assert!(orders.sell.is_empty());
+        assert!(!orders.to_string().contains("Sell:"));
+    }
+
+    #[test]
+    fn the_turn_line_takes_first_last_or_a_place() {
+        for (text, want) in [
+            ("first", Some(TurnChoice::First)),
+            ("LAST", Some(TurnChoice::Last)),
+            ("3", Some(TurnChoice::Place(3))),
+            ("2nd", Some(TurnChoice::Place(2))),
+            ("random", None),
+        ] {
+            let orders = parse_day_orders(&format!("H\nTurn: {text}"), 1, &TwoTiles).unwrap();
+            assert_eq!(orders.turn, want, "{text}");
+            let echoed = orders.to_string();
+            assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        }
+        for bad in ["0", "soon"] {
+            let errors = parse_day_orders(&format!("H\nTurn: {bad}"), 1, &TwoTiles).unwrap_err();
+            assert!(errors[0].message.contains("first, last"), "{}", errors[0]);
+        }
     }
 
     #[test]

@@ -1,0 +1,150 @@
+//! The FLY activity (seed 000 II.C.9): a character with an active
+//! belonging that flies (TreasureEffect::Flies, the Flying Carpet) uses a
+//! phase to fly to an adjacent tile or to stay over the tile he is in; when
+//! his flying ends he lands in a random clearing of the tile below him.
+//! Followers are left behind (seed 000 II.C.8).
+//!
+//! Rulings:
+//! - The item needs its colour of magic in the clearing he takes off from:
+//!   the clearing's colour on the tile side face up, or an active colour
+//!   source carried by a character there. Other sources (the seventh day,
+//!   enchanted chits, spells) are not tracked yet, and the lost phase says so.
+//!   Once aloft he keeps flying until he lands.
+//! - His flying ends before the first phase of his turn that is not a Fly
+//!   phase, or at the end of his turn. While aloft nobody blocks him.
+//! - Landing rolls one die (`daylight/land/<character>`): the clearing of
+//!   that number, or, when the tile has none, the nearest lower one, or
+//!   else the lowest clearing of the tile.
+//! - The flying item's own strength (what it can carry) is not checked yet.
+//! - Flying by spell belongs to the magic rules, not implemented yet.
+
+use super::super::board::ClearingId;
+use super::super::data::terms::Colour;
+use super::super::data::treasures::TreasureEffect;
+use super::events::{Happening, PhaseEvent, PhaseResult};
+use super::{Day, abilities};
+use crate::dice::DiceCount;
+
+/// The active belonging of `who` that flies, and the colour it needs.
+fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Option<Colour>)> {
+    abilities::active_treasure_effects(day.data, &day.state.characters[who])
+        .into_iter()
+        .find_map(|(name, e)| match e {
+            TreasureEffect::Flies { needs, .. } => Some((name.to_string(), *needs)),
+            _ => None,
+        })
+}
+
+/// Whether `colour` magic is present in the clearing of `who`.
+fn colour_present(day: &Day<'_>, who: usize, colour: Colour) -> bool {
+    let here = &day.state.characters[who].position;
+    let on_tile = day
+        .state
+        .board
+        .clearing(here)
+        .is_some_and(|c| c.magic.contains(&colour));
+    on_tile
+        || day
+            .state
+            .characters
+            .iter()
+            .filter(|c| &c.position == here)
+            .flat_map(|c| abilities::active_treasure_effects(day.data, c))
+            .any(|(_, e)| *e == TreasureEffect::ColourSource { colour })
+}
+
+/// The tiles next to tile `code` on the map.
+fn adjacent_tiles(day: &Day<'_>, code: &str) -> Vec<String> {
+    let board = &day.state.board;
+    let Some(placement) = board.placement_of(code) else {
+        return Vec::new();
+    };
+    super::super::data::tiles::Edge::ALL
+        .iter()
+        .filter_map(|&edge| board.placement_at(placement.at.neighbour(edge)))
+        .map(|p| p.tile.clone())
+        .collect()
+}
+
+/// A Fly phase toward `tile`; `aloft` is the tile he is flying over, if he
+/// already took off this turn. On success he is over the tile named.
+pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>) -> PhaseResult {
+    let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+        return PhaseResult::Lost {
+            reason: format!("there is no tile {tile}"),
+        };
+    };
+    let Some((item, needs)) = flying_item(day, who) else {
+        return PhaseResult::Lost {
+            reason: "he has no active item that flies (flying by spell belongs to the magic \
+                     rules, not implemented yet)"
+                .into(),
+        };
+    };
+    if aloft.is_none()
+        && let Some(colour) = needs
+        && !colour_present(day, who, colour)
+    {
+        return PhaseResult::Lost {
+            reason: format!(
+                "the {item} flies only where {colour} magic is present, and there is none in {} \
+                 (only the tile side and active colour sources are counted; other sources of \
+                 colour magic are not implemented yet)",
+                day.state.characters[who].position
+            ),
+        };
+    }
+    let over = aloft
+        .clone()
+        .unwrap_or_else(|| day.state.characters[who].position.tile.clone());
+    if code != over && !adjacent_tiles(day, &over).contains(&code) {
+        return PhaseResult::Lost {
+            reason: format!("the tile {code} is not next to {over}, where he flies from"),
+        };
+    }
+    *aloft = Some(code.clone());
+    // The turn fills in the followers he leaves behind.
+    PhaseResult::Flew {
+        over: code,
+        item,
+        followers_left: Vec::new(),
+    }
+}
+
+/// End his flying over `tile`: roll one die and land in that clearing, or
+/// as the ruling in the module comment says.
+pub fn land(day: &mut Day<'_>, who: usize, tile: &str) -> ClearingId {
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    let die = day
+        .roll(&format!("daylight/land/{name}"), DiceCount::One, observers)
+        .result;
+    let numbers: Vec<u8> = day
+        .state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|c| c.tile == tile)
+        .map(|c| c.clearing)
+        .collect();
+    let number = numbers
+        .iter()
+        .copied()
+        .filter(|&n| n <= die)
+        .max()
+        .or_else(|| numbers.iter().copied().min())
+        .unwrap_or(die);
+    let to = ClearingId::new(tile, number);
+    let character = &mut day.state.characters[who];
+    character.position = to.clone();
+    character.discoveries.tiles_visited.insert(tile.to_string());
+    day.emit(
+        day.clearing_of(who),
+        Happening::Phase(PhaseEvent::Landed {
+            character: name,
+            clearing: to.clone(),
+            die,
+        }),
+    );
+    to
+}
