@@ -97,6 +97,32 @@ pub fn parse_toml<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, Data
     })
 }
 
+/// Refuse a file that lists the same name twice, naming the entry.
+///
+/// # Errors
+/// The second entry with a name already used, e.g. `weapons.toml: weapon
+/// "Spear": field `name`: appears twice; list each weapon once`.
+pub fn check_unique_names<T>(
+    file: &str,
+    kind: &str,
+    items: &[T],
+    name: impl Fn(&T) -> &str,
+) -> Result<(), DataError> {
+    let mut seen = std::collections::BTreeSet::new();
+    for item in items {
+        let name = name(item);
+        if !seen.insert(name) {
+            return Err(DataError::entry(
+                file,
+                format!("{kind} \"{name}\""),
+                "name",
+                format!("appears twice; list each {kind} once"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The 1-based line number of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
@@ -145,6 +171,17 @@ mod tests {
     fn syntax_error_names_the_line() {
         let err = parse_toml::<File>("x.toml", "[[things]]\nname = \"a\nweight = 1\n").unwrap_err();
         assert_eq!(err.line, Some(2));
+    }
+
+    #[test]
+    fn a_name_listed_twice_is_refused() {
+        let names = ["Spear", "Axe", "Spear"];
+        let err = check_unique_names("weapons.toml", "weapon", &names, |n| n).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "weapons.toml: weapon \"Spear\": field `name`: appears twice; list each weapon once"
+        );
+        assert!(check_unique_names("w.toml", "weapon", &names[..2], |n| n).is_ok());
     }
 
     #[test]

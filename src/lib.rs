@@ -13,6 +13,5 @@ pub mod game;
 pub mod games;
 pub mod magic_realm;
 pub mod mail;
-pub mod play;
 pub mod store;
 pub mod suggest;

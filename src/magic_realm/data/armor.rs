@@ -158,17 +158,9 @@ pub fn load() -> Result<Vec<Armor>, DataError> {
 pub fn parse(text: &str) -> Result<Vec<Armor>, DataError> {
     let file: ArmorFile = parse_toml(FILE, text)?;
     let pieces = file.armor;
-    let mut seen = std::collections::BTreeSet::new();
+    crate::embedded::check_unique_names(FILE, "armor", &pieces, |x| x.name.as_str())?;
     for a in &pieces {
         let entry = format!("armor \"{}\"", a.name);
-        if !seen.insert(a.name.as_str()) {
-            return Err(DataError::entry(
-                FILE,
-                entry,
-                "name",
-                "appears twice; list each piece once",
-            ));
-        }
         if a.vulnerability.is_negligible() || a.weight.is_negligible() {
             return Err(DataError::entry(
                 FILE,

@@ -247,12 +247,9 @@ pub fn load() -> Result<Vec<Spell>, DataError> {
 pub fn parse(text: &str) -> Result<Vec<Spell>, DataError> {
     let file: SpellsFile = parse_toml(FILE, text)?;
     let spells = file.spell;
-    let mut seen = std::collections::BTreeSet::new();
+    crate::embedded::check_unique_names(FILE, "spell", &spells, |x| x.name.as_str())?;
     for s in &spells {
         let entry = format!("spell \"{}\"", s.name);
-        if !seen.insert(s.name.as_str()) {
-            return Err(DataError::entry(FILE, entry, "name", "appears twice"));
-        }
         if s.learnable() == s.treasure.is_some() {
             return Err(DataError::entry(
                 FILE,

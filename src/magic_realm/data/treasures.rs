@@ -480,13 +480,10 @@ pub fn load() -> Result<Vec<Treasure>, DataError> {
 pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
     let file: TreasuresFile = parse_toml(FILE, text)?;
     let treasures = file.treasure;
-    let mut seen = std::collections::BTreeSet::new();
     let mut numbers = std::collections::BTreeSet::new();
+    crate::embedded::check_unique_names(FILE, "treasure", &treasures, |x| x.name.as_str())?;
     for t in &treasures {
         let entry = format!("treasure \"{}\"", t.name);
-        if !seen.insert(t.name.as_str()) {
-            return Err(DataError::entry(FILE, entry, "name", "appears twice"));
-        }
         if t.summary.trim().is_empty() {
             return Err(DataError::entry(
                 FILE,

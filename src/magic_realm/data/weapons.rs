@@ -140,17 +140,9 @@ pub fn load() -> Result<Vec<Weapon>, DataError> {
 pub fn parse(text: &str) -> Result<Vec<Weapon>, DataError> {
     let file: WeaponsFile = parse_toml(FILE, text)?;
     let weapons = file.weapon;
-    let mut seen = std::collections::BTreeSet::new();
+    crate::embedded::check_unique_names(FILE, "weapon", &weapons, |x| x.name.as_str())?;
     for w in &weapons {
         let entry = format!("weapon \"{}\"", w.name);
-        if !seen.insert(w.name.as_str()) {
-            return Err(DataError::entry(
-                FILE,
-                entry,
-                "name",
-                "appears twice; list each weapon once",
-            ));
-        }
         if w.weight.is_negligible() {
             return Err(DataError::entry(
                 FILE,
