@@ -349,6 +349,23 @@ pub trait Game: Sync {
         events: &[Event],
         reader: Reader<'_>,
     ) -> anyhow::Result<Report>;
+
+    /// The report of a turn for `reader` with what only the plumbing knows
+    /// (campaign, deadline, private messages, standing orders) and the
+    /// campaign's templates. A game without templated reports gives its
+    /// plain [`Game::report`].
+    ///
+    /// # Errors
+    /// The state is not one this game wrote, or a template fails.
+    fn report_with(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+        _context: &crate::report::ReportContext,
+    ) -> anyhow::Result<Report> {
+        self.report(state, events, reader)
+    }
 }
 
 #[cfg(test)]

@@ -13,5 +13,6 @@ pub mod game;
 pub mod games;
 pub mod magic_realm;
 pub mod mail;
+pub mod report;
 pub mod store;
 pub mod suggest;

@@ -24,6 +24,7 @@ pub mod outbox;
 pub mod player;
 pub mod process;
 pub mod relay;
+pub mod report_context;
 pub mod schedule;
 
 use anyhow::Context;

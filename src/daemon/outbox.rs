@@ -10,10 +10,11 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use crate::campaign::Campaign;
 use crate::mail::outbound::{
-    AutoSubmitted, OutboundMail, build, campaign_thread_id, message_id, thread_headers,
+    AutoSubmitted, OutboundAttachment, OutboundMail, build, campaign_thread_id, message_id,
+    thread_headers,
 };
 use crate::mail::transport::MailTransport;
-use crate::store::{OutgoingMail, QueuedMail};
+use crate::store::{MailAttachment, OutgoingMail, QueuedMail};
 
 use super::{Daemon, bare_address, sender};
 
@@ -56,6 +57,35 @@ impl Daemon {
         answering: Option<(&str, &[String])>,
         now: i64,
     ) -> anyhow::Result<i64> {
+        self.queue_parts(
+            campaign,
+            to,
+            subject,
+            body,
+            None,
+            Vec::new(),
+            answering,
+            now,
+        )
+    }
+
+    /// [`Daemon::queue`] with an HTML alternative and attachments (a
+    /// report's map picture); the text stays the first part.
+    ///
+    /// # Errors
+    /// The store fails.
+    #[allow(clippy::too_many_arguments)]
+    pub fn queue_parts(
+        &mut self,
+        campaign: &Campaign,
+        to: &str,
+        subject: &str,
+        body: &str,
+        html: Option<String>,
+        attachments: Vec<MailAttachment>,
+        answering: Option<(&str, &[String])>,
+        now: i64,
+    ) -> anyhow::Result<i64> {
         let tag = format!("[{}]", campaign.name);
         let subject = if subject.to_lowercase().contains(&tag.to_lowercase()) {
             subject.to_string()
@@ -81,6 +111,8 @@ impl Daemon {
                 subject,
                 body: body.to_string(),
                 headers,
+                html,
+                attachments,
             },
             now,
         )?;
@@ -243,8 +275,16 @@ fn outbound(
         to: vec![mail.recipient.clone()],
         subject: mail.subject.clone(),
         text: mail.body.clone(),
-        html: None,
-        attachments: Vec::new(),
+        html: mail.html.clone(),
+        attachments: mail
+            .attachments
+            .iter()
+            .map(|a| OutboundAttachment {
+                name: a.name.clone(),
+                mime: a.mime.clone(),
+                bytes: a.bytes.clone(),
+            })
+            .collect(),
         in_reply_to,
         references,
         auto_submitted,

@@ -20,10 +20,11 @@ use sha2::{Digest, Sha256};
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
 use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
-use crate::store::{DayRun, StoreError, StoredCampaign};
+use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign};
 
 use super::Daemon;
 use super::confirm::marker;
+use super::report_context::report_context;
 use super::schedule::{Decision, TurnFacts, decide};
 
 /// A resolved turn, not yet stored.
@@ -94,15 +95,27 @@ impl Daemon {
         let result = game
             .resolve_turn(&state, &campaign.rules, &orders, &mut dice)
             .with_context(|| format!("{} cannot resolve day {}", campaign.game, pending.day))?;
+        let next_deadline = (!result.finished)
+            .then(|| -> anyhow::Result<i64> {
+                let next = pending.day + 1;
+                Ok(campaign.schedule.deadline(next)
+                    + self.store.deadline_extension(&campaign.name, next)?)
+            })
+            .transpose()?;
+        let context = report_context(game, campaign, pending.day, next_deadline, &orders)?;
         let mut reports = Vec::new();
         for player in &stored.players {
-            let report =
-                game.report(&result.state, &result.events, Reader::Player(&player.name))?;
+            let report = game.report_with(
+                &result.state,
+                &result.events,
+                Reader::Player(&player.name),
+                &context,
+            )?;
             reports.push((Some(player.name.clone()), report));
         }
         reports.push((
             None,
-            game.report(&result.state, &result.events, Reader::Gm)?,
+            game.report_with(&result.state, &result.events, Reader::Gm, &context)?,
         ));
         let mut hasher = Sha256::new();
         for (reader, report) in &reports {
@@ -110,6 +123,7 @@ impl Daemon {
                 reader.as_deref().unwrap_or(""),
                 &report.subject,
                 &report.text,
+                report.html.as_deref().unwrap_or(""),
             ] {
                 hasher.update(part.as_bytes());
                 hasher.update(b"\0");
@@ -225,7 +239,25 @@ impl Daemon {
                 turn.finished,
                 next.deadline,
             );
-            self.queue(&campaign, &to, &report.subject, &body, None, now)?;
+            let attachments = report
+                .attachments
+                .iter()
+                .map(|(name, mime, bytes)| MailAttachment {
+                    name: name.clone(),
+                    mime: mime.clone(),
+                    bytes: bytes.clone(),
+                })
+                .collect();
+            self.queue_parts(
+                &campaign,
+                &to,
+                &report.subject,
+                &body,
+                report.html.clone(),
+                attachments,
+                None,
+                now,
+            )?;
         }
         self.store.set_hold(name, None)?;
         self.store.set_approved_day(name, None)?;

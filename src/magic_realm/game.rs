@@ -4,13 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 
 use crate::dice::Dice;
 use crate::game::{
     AcceptedOrders, Calendar, Event, Game, GameState, OrdersProblem, Reader, Report, RuleToggle,
     Rules, Seat, TurnResult,
 };
+use crate::report::ReportContext;
 
 use super::setup::{self, SetupInputs};
 use super::state::MrState;
@@ -156,66 +157,33 @@ impl Game for MagicRealm {
         })
     }
 
-    /// The day as its reader saw it: the day log built from only the events
-    /// he observed (the GM sees them all), then his character as it stands.
-    /// The fuller report (sheet, map, orders template) is the reports issue.
+    /// The day as its reader saw it, with the built-in templates and no
+    /// campaign facts (see [`Game::report_with`]).
     fn report(
         &self,
         state: &GameState,
         events: &[Event],
         reader: Reader<'_>,
     ) -> anyhow::Result<Report> {
+        self.report_with(state, events, reader, &ReportContext::default())
+    }
+
+    /// A player's report or the GM's history ([`super::report`]).
+    fn report_with(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+        context: &ReportContext,
+    ) -> anyhow::Result<Report> {
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
         let state = read_state(state)?;
-        let seen: Vec<day::events::DayEvent> = crate::game::observed_by(events, reader)
-            .map_err(|e| anyhow!("an event is not a Magic Realm event: {e}"))?
-            .into_iter()
-            .map(|(observers, happening)| day::events::DayEvent {
-                observers,
-                happening,
-            })
-            .collect();
-        let mut text = match reader {
-            Reader::Gm => format!("Magic Realm, day {}: the GM's history\n", state.day),
+        match reader {
             Reader::Player(player) => {
-                let Some(me) = state.characters.iter().find(|c| c.player == player) else {
-                    bail!("{player} has no character in this game");
-                };
-                let chits: Vec<String> = me
-                    .chits
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "{} ({})",
-                            c.chit,
-                            format!("{:?}", c.condition).to_lowercase()
-                        )
-                    })
-                    .collect();
-                format!(
-                    "Magic Realm, day {}: the {} ({player})\nAt {}{}. Gold {}, fame {}, notoriety {}.\nChits: {}.\n",
-                    state.day,
-                    me.name,
-                    me.position,
-                    if me.hidden { ", hidden" } else { "" },
-                    me.gold,
-                    me.fame,
-                    me.notoriety,
-                    chits.join(", ")
-                )
+                super::report::player_report(data, &state, events, player, context)
             }
-        };
-        text.push_str("\nWhat happened:\n");
-        text.push_str(&day::log::gm_log(&seen));
-        if let Reader::Player(_) = reader {
-            text.push_str(
-                "\nReply with tomorrow's orders at the top, e.g. `Activities: M CV4, H, S`.\n",
-            );
+            Reader::Gm => super::report::gm_history(&state, events, context),
         }
-        Ok(Report {
-            subject: format!("Day {} report", state.day),
-            text,
-            ..Report::default()
-        })
     }
 }
 

@@ -12,6 +12,7 @@ pub mod data;
 pub mod day;
 pub mod game;
 pub mod orders;
+pub mod report;
 pub mod rules;
 pub mod setup;
 pub mod state;

@@ -76,15 +76,28 @@ pub struct InboundMail {
 }
 
 /// A message to queue for sending.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OutgoingMail {
     /// The campaign it belongs to, if any.
     pub campaign: Option<String>,
     pub recipient: String,
     pub subject: String,
+    /// The plain text, always sent (first, when there is more).
     pub body: String,
     /// Extra headers (In-Reply-To, References, ...), name to value.
     pub headers: BTreeMap<String, String>,
+    /// An HTML alternative of the body.
+    pub html: Option<String>,
+    pub attachments: Vec<MailAttachment>,
+}
+
+/// A file sent with a message (a report's map picture).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailAttachment {
+    pub name: String,
+    /// MIME type, e.g. `image/svg+xml`.
+    pub mime: String,
+    pub bytes: Vec<u8>,
 }
 
 /// A queued message as stored.
@@ -195,19 +208,30 @@ impl Store {
             campaign: mail.campaign.clone().unwrap_or_default(),
             message: e.to_string(),
         })?;
-        self.conn.execute(
+        let tx = self.conn.transaction()?;
+        tx.execute(
             "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
-             next_attempt, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+             next_attempt, created, html) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
             params![
                 campaign_id,
                 mail.recipient,
                 mail.subject,
                 mail.body,
                 headers,
-                now
+                now,
+                mail.html
             ],
         )?;
-        Ok(self.conn.last_insert_rowid())
+        let id = tx.last_insert_rowid();
+        for (position, file) in mail.attachments.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO outbox_attachments (outbox_id, position, name, mime, bytes) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, position, file.name, file.mime, file.bytes],
+            )?;
+        }
+        tx.commit()?;
+        Ok(id)
     }
 
     /// Pending messages due at `now`, oldest first.
@@ -217,7 +241,7 @@ impl Store {
     pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
         let mut statement = self.conn.prepare(
             "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
-                    o.next_attempt, o.last_error \
+                    o.next_attempt, o.last_error, o.html \
              FROM outbox o LEFT JOIN campaigns c ON c.id = o.campaign_id \
              WHERE o.status = 'pending' AND o.next_attempt <= ?1 ORDER BY o.next_attempt, o.id",
         )?;
@@ -234,13 +258,31 @@ impl Store {
                     subject: row.get(3)?,
                     body: row.get(4)?,
                     headers,
+                    html: row.get(9)?,
+                    attachments: Vec::new(),
                 },
                 attempts: row.get(6)?,
                 next_attempt: row.get(7)?,
                 last_error: row.get(8)?,
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut due: Vec<QueuedMail> = rows.collect::<Result<_, _>>()?;
+        let mut files = self.conn.prepare(
+            "SELECT name, mime, bytes FROM outbox_attachments WHERE outbox_id = ?1 \
+             ORDER BY position",
+        )?;
+        for queued in &mut due {
+            queued.mail.attachments = files
+                .query_map(params![queued.id], |row| {
+                    Ok(MailAttachment {
+                        name: row.get(0)?,
+                        mime: row.get(1)?,
+                        bytes: row.get(2)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(due)
     }
 
     /// Record that message `id` was handed to the mail server.

@@ -22,7 +22,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign};
 pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
-pub use mail::{InboundInsert, InboundMail, InboundStatus, OutgoingMail, QueuedMail};
+pub use mail::{
+    InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
+};
 
 /// The migrations in order; migration `i` (from 0) takes the schema from
 /// version `i` to `i + 1`. Append only: never edit one that has shipped.
@@ -37,6 +39,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0003_orders_and_events.sql"),
     ),
     ("0004_daemon", include_str!("migrations/0004_daemon.sql")),
+    (
+        "0005_mail_parts",
+        include_str!("migrations/0005_mail_parts.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -360,6 +360,12 @@ fn outbox_queues_retries_and_gives_up() {
         subject: "[BIMR3] Day 1 results".into(),
         body: "You hide.".into(),
         headers: BTreeMap::from([("In-Reply-To".to_string(), "<a@x>".to_string())]),
+        html: Some("<p>You hide.</p>".into()),
+        attachments: vec![crate::store::MailAttachment {
+            name: "map.svg".into(),
+            mime: "image/svg+xml".into(),
+            bytes: b"<svg/>".to_vec(),
+        }],
     };
     let id = store.enqueue_mail(&mail, NOW).unwrap();
     let loose = OutgoingMail {

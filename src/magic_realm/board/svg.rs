@@ -9,11 +9,16 @@
 //! Clearings are numbered circles coloured by type; roads are solid lines,
 //! hidden paths dashed, secret passages dotted, cave tunnels broad and dark;
 //! a road that ends at a tile edge with nothing beyond gets a red bar.
+//!
+//! [`render_view`] draws one reader's view: a player's known map shows only
+//! the tiles he has explored in full (the others as bare named hexes, as
+//! the map lies open on the table), the hidden paths and secret passages he
+//! has discovered, and marked clearings (where he stands).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use super::Board;
+use super::{Board, ClearingId};
 use crate::magic_realm::data::terms::TileGroup;
 use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathEnd, PathKind, Side, TileSide};
 
@@ -178,8 +183,41 @@ fn tile_fill(group: TileGroup) -> &'static str {
     }
 }
 
+/// What one picture of the map shows.
+#[derive(Clone, Debug, Default)]
+pub struct MapView<'a> {
+    /// Tiles drawn with their clearings and roads; `None`: every tile.
+    pub explored: Option<&'a BTreeSet<String>>,
+    /// Hidden paths and secret passages drawn, as (lower, higher)
+    /// clearings; `None`: all of them.
+    pub known_routes: Option<&'a BTreeSet<(ClearingId, ClearingId)>>,
+    /// Clearings ringed and labelled (a character's position).
+    pub marks: Vec<(ClearingId, String)>,
+}
+
+impl MapView<'_> {
+    fn shows_tile(&self, code: &str) -> bool {
+        self.explored.is_none_or(|tiles| tiles.contains(code))
+    }
+
+    fn knows(&self, a: &ClearingId, b: &ClearingId) -> bool {
+        let pair = if a <= b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        self.known_routes
+            .is_none_or(|routes| routes.contains(&pair))
+    }
+}
+
 /// The whole map as an SVG document.
 pub fn render(board: &Board) -> String {
+    render_view(board, &MapView::default())
+}
+
+/// The map as one reader sees it (see [`MapView`]).
+pub fn render_view(board: &Board, view: &MapView<'_>) -> String {
     let centre = |q: i32, r: i32| {
         (
             1.5 * R * f64::from(q),
@@ -198,6 +236,7 @@ pub fn render(board: &Board) -> String {
     let mut paths = String::new();
     let mut circles = String::new();
     let mut labels = String::new();
+    let mut marks = String::new();
     for (placed, &(cx, cy)) in board.placed.iter().zip(&centres) {
         let p = &placed.placement;
         let side = placed.tile.side(p.side);
@@ -208,11 +247,16 @@ pub fn render(board: &Board) -> String {
                 format!("{:.1},{:.1}", cx + x, cy + y)
             })
             .collect();
+        let explored = view.shows_tile(&p.tile);
         let _ = writeln!(
             hexes,
             r##"<polygon points="{}" fill="{}" stroke="#555" stroke-width="2"/>"##,
             corners.join(" "),
-            tile_fill(placed.tile.group)
+            if explored {
+                tile_fill(placed.tile.group)
+            } else {
+                UNEXPLORED_FILL
+            }
         );
         let spots: BTreeMap<u8, Point> = layout(side)
             .into_iter()
@@ -222,9 +266,38 @@ pub fn render(board: &Board) -> String {
                 (n, (cx + x, cy + y))
             })
             .collect();
-        for path in &side.paths {
+        if explored {
+            for (n, &(x, y)) in &spots {
+                for (id, label) in view
+                    .marks
+                    .iter()
+                    .filter(|(id, _)| id.tile == p.tile && id.clearing == *n)
+                {
+                    let _ = writeln!(
+                        marks,
+                        r##"<circle cx="{x:.1}" cy="{y:.1}" r="22" fill="none" stroke="#c0392b" stroke-width="4" data-mark="{id}"/><text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#c0392b" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
+                        y - 26.0,
+                        escape(label)
+                    );
+                }
+            }
+        }
+        for path in side.paths.iter().filter(|_| explored) {
             let Some(&from) = spots.get(&path.from) else {
                 continue;
+            };
+            let from_id = ClearingId::new(&p.tile, path.from);
+            let route = match path.to {
+                PathEnd::Clearing(n) => Some(ClearingId::new(&p.tile, n)),
+                PathEnd::Edge(edge) => beyond(board, &from_id, p.facing(edge)),
+            };
+            let secret = matches!(path.kind, PathKind::Hidden | PathKind::Secret);
+            if secret && !route.as_ref().is_some_and(|to| view.knows(&from_id, to)) {
+                continue;
+            }
+            let data = match (&route, secret) {
+                (Some(to), true) => format!(r#" data-route="{from_id}-{to}""#),
+                _ => String::new(),
             };
             let to = match path.to {
                 PathEnd::Clearing(n) => spots.get(&n).copied(),
@@ -236,7 +309,7 @@ pub fn render(board: &Board) -> String {
             let Some(to) = to else { continue };
             let _ = writeln!(
                 paths,
-                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {}/>"#,
+                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {}{data}/>"#,
                 from.0,
                 from.1,
                 to.0,
@@ -244,7 +317,7 @@ pub fn render(board: &Board) -> String {
                 path_style(path.kind)
             );
         }
-        for clearing in &side.clearings {
+        for clearing in side.clearings.iter().filter(|_| explored) {
             let Some(&(x, y)) = spots.get(&clearing.number) else {
                 continue;
             };
@@ -273,6 +346,9 @@ pub fn render(board: &Board) -> String {
         let Some(p) = board.placement_of(&end.from.tile) else {
             continue;
         };
+        if !view.shows_tile(&p.tile) {
+            continue;
+        }
         let (cx, cy) = centre(p.at.q, p.at.r);
         let (mx, my) = polar(R * SQRT3 / 2.0, angle(end.toward));
         let (ax, ay) = polar(9.0, angle(end.toward) + 90.0);
@@ -289,9 +365,22 @@ pub fn render(board: &Board) -> String {
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{min_x:.1} {min_y:.1} {width:.1} {height:.1}" width="{width:.0}" height="{height:.0}" font-family="sans-serif">
 <rect x="{min_x:.1}" y="{min_y:.1}" width="{width:.1}" height="{height:.1}" fill="#ffffff"/>
-{hexes}{paths}{circles}{labels}{legend}</svg>
+{hexes}{paths}{circles}{labels}{marks}{legend}</svg>
 "##
     )
+}
+
+/// The fill of a tile the reader has not explored.
+const UNEXPLORED_FILL: &str = "#e4e4e4";
+
+/// The clearing a road leaving `from` toward map direction `direction`
+/// reaches on the next tile, if any.
+fn beyond(board: &Board, from: &ClearingId, direction: Edge) -> Option<ClearingId> {
+    board
+        .neighbours(from)
+        .into_iter()
+        .find(|link| link.across == Some(direction))
+        .map(|link| link.to)
 }
 
 /// A key to the line styles and clearing colours.

@@ -23,12 +23,16 @@ struct Crowd {
 /// Name every clearing where combat would start.
 pub fn evening(day: &mut Day<'_>) {
     let mut clearings: BTreeMap<ClearingId, Crowd> = BTreeMap::new();
+    // Hidden characters are counted but not named: the event is seen by
+    // everyone in the clearing, and a hidden character is not seen.
+    let mut hidden: BTreeMap<ClearingId, usize> = BTreeMap::new();
     for c in &day.state.characters {
-        clearings
-            .entry(c.position.clone())
-            .or_default()
-            .characters
-            .push(c.name.clone());
+        let crowd = clearings.entry(c.position.clone()).or_default();
+        if c.hidden {
+            *hidden.entry(c.position.clone()).or_default() += 1;
+        } else {
+            crowd.characters.push(c.name.clone());
+        }
     }
     for (id, d) in &day.state.denizens {
         if let Whereabouts::Clearing { clearing } = &d.at
@@ -41,7 +45,8 @@ pub fn evening(day: &mut Day<'_>) {
         }
     }
     for (clearing, crowd) in clearings {
-        let others = crowd.characters.len() - 1 + crowd.monsters.len() + crowd.natives.len();
+        let present = crowd.characters.len() + hidden.get(&clearing).copied().unwrap_or(0);
+        let others = present - 1 + crowd.monsters.len() + crowd.natives.len();
         if others == 0 {
             continue;
         }

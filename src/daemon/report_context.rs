@@ -1,0 +1,66 @@
+//! What the daemon tells a game's reports besides the state and events
+//! (issue 7): the campaign's tag, the next deadline, the season of the day,
+//! each player's accepted orders (their standing instructions pre-fill his
+//! orders form) and the campaign's own templates.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::campaign::{Campaign, format_utc};
+use crate::game::{AcceptedOrders, Game};
+use crate::report::{ReportContext, Templates};
+
+/// Days in a month of a game with a calendar (Magic Realm's lunar month).
+const DAYS_PER_MONTH: u32 = 28;
+
+/// The season of `day` when the campaign plays with seasons.
+pub fn season_of(game: &dyn Game, campaign: &Campaign, day: u32) -> Option<String> {
+    let calendar = game.calendar()?;
+    let start = campaign.calendar.as_ref()?.start_season.as_deref()?;
+    let first = calendar.seasons.iter().position(|s| *s == start)?;
+    let month = usize::try_from(day.saturating_sub(1) / DAYS_PER_MONTH).ok()?;
+    Some(calendar.seasons[(first + month) % calendar.seasons.len()].to_string())
+}
+
+/// The campaign's templates: its `template_folder` over the built-in ones.
+///
+/// # Errors
+/// The folder cannot be read or holds a broken template.
+pub fn templates(campaign: &Campaign) -> anyhow::Result<Templates> {
+    match &campaign.template_folder {
+        Some(folder) => Templates::from_folder(Path::new(folder)).with_context(|| {
+            format!(
+                "the report templates of campaign {} are broken",
+                campaign.name
+            )
+        }),
+        None => Ok(Templates::built_in()),
+    }
+}
+
+/// The report context of `day`, whose next orders are due at `deadline`
+/// (`None` when the game is over).
+///
+/// # Errors
+/// The campaign's templates are broken.
+pub fn report_context(
+    game: &dyn Game,
+    campaign: &Campaign,
+    day: u32,
+    deadline: Option<i64>,
+    orders: &BTreeMap<String, AcceptedOrders>,
+) -> anyhow::Result<ReportContext> {
+    Ok(ReportContext {
+        campaign: campaign.name.clone(),
+        deadline: deadline.map(format_utc),
+        season: season_of(game, campaign, day),
+        messages: BTreeMap::new(),
+        standing_orders: orders
+            .iter()
+            .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))
+            .collect(),
+        templates: templates(campaign)?,
+    })
+}

@@ -1,0 +1,93 @@
+//! A character's clearing as he sees it at the end of the day (issue 7 §2;
+//! seed 000 II.A, II.C.5): the counters standing there, the other
+//! characters who are not hidden, the dwellings, the sites he has found
+//! there, the face-up map chits of the tile, and whether a pile of
+//! abandoned things lies there (not what is in it: he has not looked).
+
+use serde::Serialize;
+
+use super::super::data::GameData;
+use super::super::state::{CharacterState, DenizenKind, MrState, Whereabouts, abandoned_pile};
+
+/// What he sees around him.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClearingView {
+    pub clearing: String,
+    pub tile: String,
+    pub kind: String,
+    pub monsters: Vec<String>,
+    pub natives: Vec<String>,
+    /// Other characters there who are not hidden.
+    pub characters: Vec<String>,
+    pub dwellings: Vec<String>,
+    /// Sites in this clearing whose location he has found.
+    pub sites: Vec<String>,
+    /// Map chits of the tile lying face up (public).
+    pub chits_face_up: Vec<String>,
+    /// How many abandoned things lie here.
+    pub pile: usize,
+}
+
+/// The clearing of `me` in `state`.
+pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> ClearingView {
+    let here = &me.position;
+    let on_map_here =
+        |at: &Whereabouts| matches!(at, Whereabouts::Clearing { clearing } if clearing == here);
+    let counters = |kind: DenizenKind| -> Vec<String> {
+        state
+            .denizens
+            .iter()
+            .filter(|(_, d)| d.kind == kind && on_map_here(&d.at))
+            .map(|(id, _)| id.clone())
+            .collect()
+    };
+    let tile = data.tiles.by_code(&here.tile);
+    let kind = state
+        .board
+        .clearing(here)
+        .map(|c| format!("{:?}", c.kind).to_lowercase())
+        .unwrap_or_default();
+    let sites = data
+        .chits
+        .site
+        .iter()
+        .filter(|s| s.clearing == here.clearing && me.discoveries.sites.contains(&s.name))
+        .filter(|s| state.tile_of_chit(&s.name) == Some(here.tile.as_str()))
+        .map(|s| s.name.clone())
+        .collect();
+    ClearingView {
+        clearing: here.to_string(),
+        tile: tile.map_or_else(|| here.tile.clone(), |t| t.name.clone()),
+        kind,
+        monsters: counters(DenizenKind::Monster),
+        natives: counters(DenizenKind::Native),
+        characters: state
+            .characters
+            .iter()
+            .filter(|c| c.player != me.player && &c.position == here && !c.hidden)
+            .map(|c| c.name.clone())
+            .collect(),
+        dwellings: state
+            .dwellings
+            .iter()
+            .filter(|(_, at)| *at == here)
+            .map(|(d, _)| d.to_string())
+            .collect(),
+        sites,
+        chits_face_up: state
+            .map_chits
+            .get(&here.tile)
+            .map(|chits| {
+                chits
+                    .iter()
+                    .filter(|c| c.face_up)
+                    .map(|c| c.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        pile: state
+            .holdings
+            .get(&abandoned_pile(here))
+            .map_or(0, Vec::len),
+    }
+}

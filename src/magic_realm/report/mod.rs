@@ -1,0 +1,179 @@
+//! Magic Realm's reports (issue 7): each player's report of what his
+//! character saw, and the GM's full history, filled into the templates of
+//! [`crate::report`].
+//!
+//! A player's report is built from two sources only: the day's events he
+//! observed ([`crate::game::observed_by`]; the day log of
+//! [`super::day::log`] written from them, combat apart), and what his own
+//! character knows or can see now in the state (his sheet, his clearing,
+//! his known map). The GM's history has every event, the secrets section
+//! and the full map.
+
+pub mod clearing;
+pub mod map;
+pub mod orders_form;
+pub mod secrets;
+pub mod sheet;
+
+use anyhow::{anyhow, bail};
+use serde::Serialize;
+
+use crate::game::{Event, Reader, Report, observed_by};
+use crate::report::{PrivateMessage, ReportContext};
+
+use super::data::GameData;
+use super::day::events::{DayEvent, Happening};
+use super::day::log::gm_log;
+use super::state::MrState;
+
+/// The header every report starts with.
+#[derive(Clone, Debug, Serialize)]
+struct Header<'a> {
+    campaign: &'a str,
+    day: u32,
+    season: Option<&'a str>,
+    deadline: Option<&'a str>,
+}
+
+/// What the player report templates are filled with.
+#[derive(Clone, Debug, Serialize)]
+struct PlayerReport<'a> {
+    header: Header<'a>,
+    player: &'a str,
+    day_log: String,
+    combat_log: String,
+    sheet: sheet::Sheet,
+    clearing: clearing::ClearingView,
+    messages: &'a [PrivateMessage],
+    known_tiles: Vec<String>,
+    map_file: String,
+    orders_form: String,
+    map_svg: &'a str,
+}
+
+/// What the GM history templates are filled with.
+#[derive(Clone, Debug, Serialize)]
+struct GmHistory<'a> {
+    header: Header<'a>,
+    day_log: String,
+    combat_log: String,
+    secrets: secrets::Secrets,
+    map_file: String,
+    map_svg: &'a str,
+}
+
+/// The events `reader` observed, as Magic Realm events.
+fn seen(events: &[Event], reader: Reader<'_>) -> anyhow::Result<Vec<DayEvent>> {
+    Ok(observed_by(events, reader)
+        .map_err(|e| anyhow!("an event is not a Magic Realm event: {e}"))?
+        .into_iter()
+        .map(|(observers, happening)| DayEvent {
+            observers,
+            happening,
+        })
+        .collect())
+}
+
+/// The day log and the combat log of `events`.
+fn logs(events: Vec<DayEvent>) -> (String, String) {
+    let (combat, day): (Vec<DayEvent>, Vec<DayEvent>) = events
+        .into_iter()
+        .partition(|e| matches!(e.happening, Happening::Combat(_)));
+    (gm_log(&day), gm_log(&combat).trim_start().to_string())
+}
+
+fn header<'a>(state: &MrState, context: &'a ReportContext) -> Header<'a> {
+    Header {
+        campaign: &context.campaign,
+        day: state.day,
+        season: context.season.as_deref(),
+        deadline: context.deadline.as_deref(),
+    }
+}
+
+/// `player`'s report of the day that ended with `state`.
+///
+/// # Errors
+/// The player has no character, an event is not a Magic Realm event, or a
+/// template fails (named with its file and line).
+pub fn player_report(
+    data: &GameData,
+    state: &MrState,
+    events: &[Event],
+    player: &str,
+    context: &ReportContext,
+) -> anyhow::Result<Report> {
+    let Some(me) = state.characters.iter().find(|c| c.player == player) else {
+        bail!("{player} has no character in this game");
+    };
+    let (day_log, combat_log) = logs(seen(events, Reader::Player(player))?);
+    let form = orders_form::orders_form(
+        data,
+        &me.name,
+        state.day + 1,
+        context.standing_orders.get(player).map(String::as_str),
+    );
+    let orders_form = context.templates.render("orders_form.txt", &form)?;
+    let map_svg = map::known_map(state, me);
+    let map_file = format!("map-day-{}.svg", state.day);
+    let view = PlayerReport {
+        header: header(state, context),
+        player,
+        day_log,
+        combat_log,
+        sheet: sheet::sheet(data, me),
+        clearing: clearing::clearing_view(data, state, me),
+        messages: context.messages.get(player).map_or(&[], Vec::as_slice),
+        known_tiles: me
+            .discoveries
+            .tiles_visited
+            .iter()
+            .map(|code| {
+                data.tiles
+                    .by_code(code)
+                    .map_or_else(|| code.clone(), |t| t.name.clone())
+            })
+            .collect(),
+        map_file: map_file.clone(),
+        orders_form,
+        map_svg: &map_svg,
+    };
+    let text = context.templates.render("player_report.txt", &view)?;
+    let html = context.templates.render("player_report.html", &view)?;
+    Ok(Report {
+        subject: format!("Day {} report for the {}", state.day, me.name),
+        text,
+        html: Some(html),
+        attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
+    })
+}
+
+/// The GM's history of the day that ended with `state`.
+///
+/// # Errors
+/// An event is not a Magic Realm event, or a template fails.
+pub fn gm_history(
+    state: &MrState,
+    events: &[Event],
+    context: &ReportContext,
+) -> anyhow::Result<Report> {
+    let (day_log, combat_log) = logs(seen(events, Reader::Gm)?);
+    let map_svg = map::full_map(state);
+    let map_file = format!("map-day-{}-gm.svg", state.day);
+    let view = GmHistory {
+        header: header(state, context),
+        day_log,
+        combat_log,
+        secrets: secrets::secrets(state),
+        map_file: map_file.clone(),
+        map_svg: &map_svg,
+    };
+    let text = context.templates.render("gm_history.txt", &view)?;
+    let html = context.templates.render("gm_history.html", &view)?;
+    Ok(Report {
+        subject: format!("Day {} history (GM)", state.day),
+        text,
+        html: Some(html),
+        attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
+    })
+}

@@ -1,0 +1,146 @@
+//! Magic Realm reports (issue 7): golden player report, HTML and GM
+//! history; the orders form parses back; the known map shows only what the
+//! character knows. Regenerate the golden files with
+//! `REALMGM_UPDATE_GOLDEN=1 cargo test --test reports`.
+
+mod report_support;
+
+use std::path::PathBuf;
+
+use realmgm::game::{Game, Reader};
+use realmgm::magic_realm::game::MagicRealm;
+use report_support::{play, report};
+
+const CHARACTERS: &[&str] = &["Amazon", "Black Knight", "Wizard", "Dwarf"];
+
+fn golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/reports")
+        .join(name);
+    if std::env::var_os("REALMGM_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {} ({e}); run with REALMGM_UPDATE_GOLDEN=1 to write it",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{} differs from the report now rendered; if the change is wanted, run with \
+         REALMGM_UPDATE_GOLDEN=1 and review the diff",
+        path.display()
+    );
+}
+
+#[test]
+fn golden_player_report_html_and_gm_history() {
+    let days = play(11, CHARACTERS, 3);
+    let day = &days[2];
+    let player = report(day, Reader::Player("P01"));
+    golden("player_day3.txt", &player.text);
+    golden("player_day3.html", player.html.as_deref().unwrap());
+    let gm = report(day, Reader::Gm);
+    golden("gm_day3.txt", &gm.text);
+    assert_eq!(player.attachments.len(), 1);
+    assert_eq!(player.attachments[0].0, "map-day-3.svg");
+    assert_eq!(player.attachments[0].1, "image/svg+xml");
+}
+
+/// The orders form at the end of a text report.
+fn orders_form(text: &str) -> &str {
+    let start = text
+        .find("# Orders of the")
+        .expect("the report ends with an orders form");
+    &text[start..]
+}
+
+#[test]
+fn the_orders_form_parses_and_keeps_the_standing_instructions() {
+    let days = play(5, CHARACTERS, 2);
+    let day = &days[1];
+    let mut context = report_support::context(day);
+    let standing = "Activities: M CV4, H\nSearch: peer; locate\nBuy: Shield up to 10\n\
+                    Hire: Rogues up to 15\nDrinks: 2\nTake: Lantern, activate\n\
+                    Block: everyone\nIf impossible: hide\n";
+    let state = &day.state;
+    let accepted = MagicRealm
+        .read_orders(state, &Default::default(), "P02", standing)
+        .unwrap();
+    context
+        .standing_orders
+        .insert("P02".to_string(), accepted.canonical.clone());
+    for i in 0..CHARACTERS.len() {
+        let player = report_support::player(i);
+        let report = MagicRealm
+            .report_with(&day.state, &day.events, Reader::Player(&player), &context)
+            .unwrap();
+        let form = orders_form(&report.text);
+        let read = MagicRealm
+            .read_orders(state, &Default::default(), &player, form)
+            .unwrap_or_else(|e| panic!("the form of {player} does not parse: {e:?}\n{form}"));
+        assert!(read.canonical.starts_with("Activities: H / H / H / H"));
+        if player == "P02" {
+            // Everything but the activities comes back as it was.
+            let tail = |c: &str| c.lines().skip(1).collect::<Vec<_>>().join("\n");
+            assert_eq!(tail(&read.canonical), tail(&accepted.canonical), "{form}");
+            assert!(form.contains("Block: everyone"), "{form}");
+        }
+    }
+}
+
+#[test]
+fn the_gm_history_has_the_secrets_and_the_full_map() {
+    let days = play(11, CHARACTERS, 2);
+    let gm = report(&days[1], Reader::Gm);
+    assert!(gm.text.contains("== GM only: secrets =="));
+    assert!(gm.text.contains("Face-down map chits:"));
+    for character in CHARACTERS {
+        assert!(
+            gm.text.contains(&format!("\n  {character} (P0")),
+            "{character}"
+        );
+    }
+    let player = report(&days[1], Reader::Player("P01"));
+    assert!(!player.text.contains("GM only"));
+    let svg = String::from_utf8(gm.attachments[0].2.clone()).unwrap();
+    assert_eq!(svg.matches("data-mark=").count(), CHARACTERS.len());
+    assert!(gm.html.unwrap().contains("<svg"));
+}
+
+#[test]
+fn a_campaign_template_changes_the_wording_and_errors_name_the_file() {
+    use std::collections::BTreeMap;
+    let days = play(11, CHARACTERS, 1);
+    let mut context = report_support::context(&days[0]);
+    context.templates = realmgm::report::Templates::with_overrides(BTreeMap::from([(
+        "player_report.txt".to_string(),
+        (
+            "camp/player_report.txt".to_string(),
+            "Hail, {{ sheet.character }}!\n".to_string(),
+        ),
+    )]))
+    .unwrap();
+    let state = &days[0].state;
+    let report = MagicRealm
+        .report_with(state, &days[0].events, Reader::Player("P01"), &context)
+        .unwrap();
+    assert_eq!(report.text, "Hail, Amazon!\n");
+    context.templates = realmgm::report::Templates::with_overrides(BTreeMap::from([(
+        "player_report.txt".to_string(),
+        (
+            "camp/player_report.txt".to_string(),
+            "line\n{{ sheet.nonsense.deeper }}\n".to_string(),
+        ),
+    )]))
+    .unwrap();
+    let err = MagicRealm
+        .report_with(state, &days[0].events, Reader::Player("P01"), &context)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("camp/player_report.txt, line 2"),
+        "{err}"
+    );
+}
