@@ -10,6 +10,7 @@ mod demo;
 mod fantasy;
 mod item_views;
 mod orders;
+mod report;
 mod setup;
 mod show_denizens;
 mod table;
@@ -76,6 +77,8 @@ enum Command {
     Gm(daemon::GmArgs),
     /// Check a campaign's mail settings (SMTP, IMAP, Maildir) and say what is wrong.
     Doctor(daemon::DoctorArgs),
+    /// Print a stored day's report for a player (--player) or the GM's history (--gm).
+    Report(report::ReportArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -191,6 +194,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Ingest(args) => daemon::ingest(&args),
         Command::Gm(args) => daemon::gm(&args),
         Command::Doctor(args) => daemon::doctor(&args),
+        Command::Report(args) => report::run(&args),
     }
 }
 

@@ -1,0 +1,142 @@
+//! `realmgm report`: print a stored day's report for a player, or the GM's
+//! history, from the store's snapshot and events of that day (the same
+//! report the daemon mailed); `--html` and `--map` write its HTML part and
+//! its map picture to files.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+use crate::daemon::report_context::report_context;
+use crate::game::{Event, Observers, Reader};
+
+use super::campaign::DbArg;
+use super::emit;
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// The campaign, by tag.
+    #[arg(long)]
+    campaign: String,
+    /// The day [default: the latest day played].
+    #[arg(long)]
+    day: Option<u32>,
+    /// The player whose report to print.
+    #[arg(long, required_unless_present = "gm", conflicts_with = "gm")]
+    player: Option<String>,
+    /// Print the GM's history instead of a player's report.
+    #[arg(long)]
+    gm: bool,
+    /// Also write the report's HTML part to this file.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Also write the report's map picture (SVG) to this file.
+    #[arg(long, value_name = "FILE")]
+    map: Option<PathBuf>,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// Run `realmgm report`.
+///
+/// # Errors
+/// No such campaign, day or player; the game cannot report; a file cannot
+/// be written.
+pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    let (store, _) = args.db.open(false)?;
+    let stored = store.load_campaign(&args.campaign)?;
+    let campaign = &stored.campaign;
+    let game = crate::games::game(&campaign.game)
+        .with_context(|| format!("this build does not know the game '{}'", campaign.game))?;
+    let day = match args.day {
+        Some(day) => day,
+        None => store
+            .latest_day(&campaign.name)?
+            .map(|s| s.day)
+            .filter(|d| *d > 0)
+            .with_context(|| {
+                format!(
+                    "campaign {} has not played a day yet; there is no report",
+                    campaign.name
+                )
+            })?,
+    };
+    let Some(snapshot) = store.load_day(&campaign.name, day)? else {
+        bail!(
+            "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status`",
+            campaign.name,
+            campaign.name
+        );
+    };
+    let events: Vec<Event> = store
+        .events(&campaign.name, day)?
+        .into_iter()
+        .map(|e| Event {
+            observers: Observers::from_list(&e.observers),
+            body: e.event,
+        })
+        .collect();
+    let before = store
+        .load_day(&campaign.name, day.saturating_sub(1))?
+        .map(|s| s.state);
+    let mut orders = BTreeMap::new();
+    if let Some(before) = &before {
+        for submission in store.latest_orders(&campaign.name, day)? {
+            if let Ok(accepted) = game.read_orders(
+                before,
+                &campaign.rules,
+                &submission.player,
+                &submission.text,
+            ) {
+                orders.insert(submission.player, accepted);
+            }
+        }
+    }
+    let deadline = if game.is_over(&snapshot.state)? {
+        None
+    } else {
+        Some(
+            campaign.schedule.deadline(day + 1)
+                + store.deadline_extension(&campaign.name, day + 1)?,
+        )
+    };
+    let context = report_context(game, campaign, day, deadline, &orders)?;
+    let reader = match &args.player {
+        Some(name) => {
+            let Some(player) = stored
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+            else {
+                let hint = crate::suggest::did_you_mean(
+                    name,
+                    stored.players.iter().map(|p| p.name.as_str()),
+                );
+                bail!("campaign {} has no player '{name}'{hint}", campaign.name);
+            };
+            Reader::Player(&player.name)
+        }
+        None => Reader::Gm,
+    };
+    let report = game.report_with(&snapshot.state, &events, reader, &context)?;
+    if let Some(path) = &args.html {
+        let Some(html) = &report.html else {
+            bail!("the {} report has no HTML part", campaign.game);
+        };
+        std::fs::write(path, html)
+            .with_context(|| format!("cannot write the HTML to {}", path.display()))?;
+    }
+    if let Some(path) = &args.map {
+        let Some((_, _, bytes)) = report
+            .attachments
+            .iter()
+            .find(|(_, mime, _)| mime.starts_with("image/"))
+        else {
+            bail!("the {} report has no map picture", campaign.game);
+        };
+        std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write the map to {}", path.display()))?;
+    }
+    emit(report.text.trim_end())
+}

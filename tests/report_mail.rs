@@ -1,0 +1,88 @@
+//! Reports by mail (issue 7 §4): the daemon queues each Magic Realm report
+//! with its HTML alternative and map picture, and both the Maildir mailer
+//! and the local mailboxes deliver a multipart message whose plain text
+//! comes first; read back with mail-parser.
+
+mod support;
+
+use mail_parser::{MessageParser, MimeHeaders};
+use realmgm::daemon::process::TurnOutcome;
+use realmgm::mail::maildir::Maildir;
+use realmgm::mail::transport::{LocalMailboxes, MailTransport, MaildirMailer};
+use support::{START, add_campaign, daemon};
+
+const CAMPAIGN: &str = "name = \"R1\"\ngame = \"magic-realm\"\nseed = 21\n\
+    [gm]\nemail = \"gm@realmgm.test\"\n\
+    [schedule]\nfirst_deadline = \"2030-01-01\"\nat = \"20:00\"\nevery_hours = 24\n\
+    [[players]]\nname = \"Ann\"\nemail = \"ann@realmgm.test\"\ncharacter = \"Amazon\"\n\
+    [[players]]\nname = \"Ben\"\nemail = \"ben@realmgm.test\"\ncharacter = \"Wizard\"\n";
+
+/// Every message delivered into `maildir`, raw.
+fn delivered(maildir: &Maildir) -> Vec<Vec<u8>> {
+    maildir
+        .list_new()
+        .unwrap()
+        .iter()
+        .map(|entry| maildir.read(entry).unwrap())
+        .collect()
+}
+
+/// Check one delivered report: text first, then HTML, then the map.
+fn check_report(raw: &[u8]) {
+    let message = MessageParser::default().parse(raw).unwrap();
+    let text = message.body_text(0).unwrap();
+    assert!(text.contains("== Your day =="), "{text}");
+    assert!(text.contains("# Orders of the"), "{text}");
+    let html = message.body_html(0).unwrap();
+    assert!(html.contains("<h2>Your character</h2>"), "{html}");
+    assert!(
+        message.text_body[0] < message.html_body[0],
+        "the plain text part comes first"
+    );
+    let map = message.attachments().next().expect("the map is attached");
+    assert_eq!(map.attachment_name(), Some("map-day-1.svg"));
+    let kind = map.content_type().unwrap();
+    assert_eq!((kind.ctype(), kind.subtype()), ("image", Some("svg+xml")));
+    assert!(map.contents().starts_with(b"<svg"));
+}
+
+#[test]
+fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes() {
+    let dir = std::env::temp_dir().join(format!("realmgm-report-mail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for local in [false, true] {
+        let mut daemon = daemon();
+        add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
+        daemon.check_turn("R1", START).unwrap();
+        let outcome = daemon.process_turn("R1", START + 60).unwrap();
+        assert!(
+            matches!(outcome, TurnOutcome::Processed { day: 1, .. }),
+            "{outcome:?}"
+        );
+        let root = dir.join(if local { "local" } else { "maildir" });
+        let transport: Box<dyn MailTransport> = if local {
+            Box::new(LocalMailboxes::new(&root))
+        } else {
+            Box::new(MaildirMailer::new(&root).unwrap())
+        };
+        let summary = daemon
+            .send_due(transport.as_ref(), None, START + 120)
+            .unwrap();
+        assert_eq!(summary.failed + summary.deferred, 0, "{summary:?}");
+        let ann = if local {
+            delivered(&Maildir::open(root.join("ann")).unwrap())
+        } else {
+            delivered(&Maildir::open(&root).unwrap())
+                .into_iter()
+                .filter(|raw| String::from_utf8_lossy(raw).contains("To: ann@realmgm.test"))
+                .collect()
+        };
+        let reports: Vec<&Vec<u8>> = ann
+            .iter()
+            .filter(|raw| String::from_utf8_lossy(raw).contains("multipart/mixed"))
+            .collect();
+        assert_eq!(reports.len(), 1, "one report for Ann");
+        check_report(reports[0]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
