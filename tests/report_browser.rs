@@ -50,6 +50,10 @@ fn chromium_renders_a_report_to_a_screenshot() {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG was written");
     // A blank page compresses to almost nothing; a rendered report with its
     // tables and map does not.
-    assert!(png.len() > 30_000, "the screenshot looks empty ({} bytes)", png.len());
+    assert!(
+        png.len() > 30_000,
+        "the screenshot looks empty ({} bytes)",
+        png.len()
+    );
     eprintln!("screenshot: {}", shot.display());
 }

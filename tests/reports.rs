@@ -144,3 +144,37 @@ fn a_campaign_template_changes_the_wording_and_errors_name_the_file() {
         "{err}"
     );
 }
+
+#[test]
+fn private_messages_and_the_season_reach_only_their_reader() {
+    let days = play(11, CHARACTERS, 1);
+    let mut context = report_support::context(&days[0]);
+    context.season = Some("Autumn".to_string());
+    context.messages.insert(
+        "P02".to_string(),
+        vec![realmgm::report::PrivateMessage {
+            from: "Amazon".to_string(),
+            text: "Meet me at the Inn <tonight>.".to_string(),
+        }],
+    );
+    let state = &days[0].state;
+    let render = |player: &str| {
+        MagicRealm
+            .report_with(state, &days[0].events, Reader::Player(player), &context)
+            .unwrap()
+    };
+    let ben = render("P02");
+    assert!(
+        ben.text
+            .contains("== Private messages ==\nFrom Amazon:\nMeet me at the Inn <tonight>.")
+    );
+    assert!(ben.text.contains("Season: Autumn"));
+    let html = ben.html.unwrap();
+    assert!(
+        html.contains("Meet me at the Inn &lt;tonight&gt;."),
+        "HTML is escaped"
+    );
+    let ann = render("P01");
+    assert!(!ann.text.contains("Meet me"));
+    assert!(ann.text.contains("Season: Autumn"));
+}

@@ -64,3 +64,29 @@ pub fn report_context(
         templates: templates(campaign)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::game::MagicRealm;
+
+    fn campaign(extra: &str) -> Campaign {
+        let text = format!(
+            "name = \"S\"\ngame = \"magic-realm\"\nseed = 1\n{extra}\n[gm]\nemail = \"gm@x.test\"\n\
+             [schedule]\nfirst_deadline = \"2030-01-01\"\nat = \"20:00\"\nevery_hours = 24\n"
+        );
+        Campaign::parse("s.toml", &text).unwrap()
+    }
+
+    #[test]
+    fn the_season_follows_the_calendar_month_by_month() {
+        let with = campaign(
+            "rules = [\"seasons_and_weather\"]\n[calendar]\nmonths = 3\nstart_season = \"Autumn\"",
+        );
+        let first = season_of(&MagicRealm, &with, 1).unwrap();
+        assert_eq!(first, "Autumn");
+        let next = season_of(&MagicRealm, &with, 29).unwrap();
+        assert_ne!(next, first, "day 29 is in the second month");
+        assert_eq!(season_of(&MagicRealm, &campaign(""), 1), None);
+    }
+}
