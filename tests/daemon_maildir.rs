@@ -603,10 +603,7 @@ fn magic_realm_days_run_through_the_daemon() {
     assert_eq!(done, "processed day 1 early");
     let mails = capture.flush(&mut daemon, START + 600);
     let report = to(&mails, ANN).last().unwrap().body_text.clone();
-    assert!(
-        report.contains("Magic Realm, day 1: the Amazon (Ann)"),
-        "{report}"
-    );
+    assert!(report.contains("MR — day 1 — the Amazon (Ann)"), "{report}");
     assert!(
         report.contains("Recorded: M-Curst Valley 4 / H"),
         "{report}"
