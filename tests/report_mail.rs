@@ -86,3 +86,42 @@ fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes()
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_turn() {
+    let dir = std::env::temp_dir().join(format!("realmgm-report-tpl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("orders_form.txt"),
+        "# Our house form for the {{ character }}\nActivities: {{ activities }}\n",
+    )
+    .unwrap();
+    let text = CAMPAIGN.replace(
+        "seed = 21\n",
+        &format!("seed = 21\ntemplate_folder = \"{}\"\n", dir.display()),
+    );
+    let mut daemon = daemon();
+    add_campaign(&mut daemon.store, "magic-realm", &text);
+    daemon.check_turn("R1", START).unwrap();
+    let turn = daemon
+        .resolve_pending(&daemon.campaign("R1").unwrap())
+        .unwrap();
+    let (_, ann) = turn
+        .reports
+        .iter()
+        .find(|(reader, _)| reader.as_deref() == Some("Ann"))
+        .unwrap();
+    assert!(
+        ann.text.contains("# Our house form for the Amazon\nActivities: H / H / H / H"),
+        "{}",
+        ann.text
+    );
+    std::fs::write(dir.join("player_report.txt"), "ok\n{% for %}\n").unwrap();
+    let outcome = daemon.process_turn("R1", START + 60).unwrap();
+    let TurnOutcome::Held(reason) = outcome else {
+        panic!("a broken template must hold the turn: {outcome:?}")
+    };
+    assert!(reason.contains("player_report.txt, line 2"), "{reason}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
