@@ -113,7 +113,8 @@ fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_tur
         .find(|(reader, _)| reader.as_deref() == Some("Ann"))
         .unwrap();
     assert!(
-        ann.text.contains("# Our house form for the Amazon\nActivities: H / H / H / H"),
+        ann.text
+            .contains("# Our house form for the Amazon\nActivities: H / H / H / H"),
         "{}",
         ann.text
     );
@@ -124,4 +125,41 @@ fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_tur
     };
     assert!(reason.contains("player_report.txt, line 2"), "{reason}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_private_message_is_repeated_in_its_readers_report_only() {
+    let text = CAMPAIGN.replace(
+        "seed = 21\n",
+        "seed = 21\nrules = [\"unlimited_communication\"]\n",
+    );
+    let mut daemon = daemon();
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    daemon.check_turn("R1", START).unwrap();
+    let body = format!("Password: {}\nMeet me at the Inn tonight.", secrets["Ben"]);
+    let raw = support::mail(
+        "ben@realmgm.test",
+        "gm@realmgm.test",
+        "[R1] to Amazon",
+        "m1@x",
+        &body,
+    );
+    let (_, note) = daemon.ingest(&raw, START + 10).unwrap();
+    assert!(note.contains("private message"), "{note}");
+    let turn = daemon
+        .resolve_pending(&daemon.campaign("R1").unwrap())
+        .unwrap();
+    let report_of = |who: &str| {
+        turn.reports
+            .iter()
+            .find(|(reader, _)| reader.as_deref() == Some(who))
+            .map(|(_, r)| r.text.clone())
+            .unwrap()
+    };
+    let ann = report_of("Ann");
+    assert!(
+        ann.contains("== Private messages ==\nFrom Wizard:\nMeet me at the Inn tonight."),
+        "{ann}"
+    );
+    assert!(!report_of("Ben").contains("Meet me"));
 }

@@ -101,7 +101,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
                 + store.deadline_extension(&campaign.name, day + 1)?,
         )
     };
-    let context = report_context(game, campaign, day, deadline, &orders)?;
+    let relayed = store.relayed_messages(&campaign.name, day)?;
+    let context = report_context(game, campaign, day, deadline, &orders, &relayed)?;
     let reader = match &args.player {
         Some(name) => {
             let Some(player) = stored

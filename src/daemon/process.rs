@@ -102,7 +102,15 @@ impl Daemon {
                     + self.store.deadline_extension(&campaign.name, next)?)
             })
             .transpose()?;
-        let context = report_context(game, campaign, pending.day, next_deadline, &orders)?;
+        let relayed = self.store.relayed_messages(&campaign.name, pending.day)?;
+        let context = report_context(
+            game,
+            campaign,
+            pending.day,
+            next_deadline,
+            &orders,
+            &relayed,
+        )?;
         let mut reports = Vec::new();
         for player in &stored.players {
             let report = game.report_with(

@@ -7,7 +7,7 @@
 //! Round-by-round combat prompts by mail are not built: they wait for the
 //! Magic Realm combat engine, and `combat?` says so.
 
-use crate::store::{PlayerRecord, StoredCampaign};
+use crate::store::{PlayerRecord, RelayedMessage, StoredCampaign};
 
 use super::Daemon;
 use super::confirm::marker;
@@ -59,6 +59,18 @@ impl Daemon {
                 );
                 let subject = format!("message from {}", signature(from));
                 self.queue(campaign, &to.email, &subject, &body, None, now)?;
+                // Kept for the report of the turn now pending.
+                let day = self.pending(campaign)?.day;
+                self.store.record_relayed_message(
+                    &campaign.name,
+                    day,
+                    &RelayedMessage {
+                        recipient: to.name.clone(),
+                        sender: signature(from),
+                        text: letter.text.trim_end().to_string(),
+                    },
+                    now,
+                )?;
                 if campaign.mail.as_ref().is_some_and(|m| m.copy_relays_to_gm) {
                     let copy = format!("(copy for the GM: {} to {})\n\n{body}", from.name, to.name);
                     self.queue(

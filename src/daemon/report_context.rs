@@ -1,6 +1,6 @@
 //! What the daemon tells a game's reports besides the state and events
 //! (issue 7): the campaign's tag, the next deadline, the season of the day,
-//! each player's accepted orders (their standing instructions pre-fill his
+//! the private messages each player received, each player's accepted orders (their standing instructions pre-fill his
 //! orders form) and the campaign's own templates.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,8 @@ use anyhow::Context;
 
 use crate::campaign::{Campaign, format_utc};
 use crate::game::{AcceptedOrders, Game};
-use crate::report::{ReportContext, Templates};
+use crate::report::{PrivateMessage, ReportContext, Templates};
+use crate::store::RelayedMessage;
 
 /// Days in a month of a game with a calendar (Magic Realm's lunar month).
 const DAYS_PER_MONTH: u32 = 28;
@@ -41,7 +42,8 @@ pub fn templates(campaign: &Campaign) -> anyhow::Result<Templates> {
 }
 
 /// The report context of `day`, whose next orders are due at `deadline`
-/// (`None` when the game is over).
+/// (`None` when the game is over), with the private messages passed on
+/// while it was pending.
 ///
 /// # Errors
 /// The campaign's templates are broken.
@@ -51,12 +53,23 @@ pub fn report_context(
     day: u32,
     deadline: Option<i64>,
     orders: &BTreeMap<String, AcceptedOrders>,
+    relayed: &[RelayedMessage],
 ) -> anyhow::Result<ReportContext> {
+    let mut messages: BTreeMap<String, Vec<PrivateMessage>> = BTreeMap::new();
+    for message in relayed {
+        messages
+            .entry(message.recipient.clone())
+            .or_default()
+            .push(PrivateMessage {
+                from: message.sender.clone(),
+                text: message.text.clone(),
+            });
+    }
     Ok(ReportContext {
         campaign: campaign.name.clone(),
         deadline: deadline.map(format_utc),
         season: season_of(game, campaign, day),
-        messages: BTreeMap::new(),
+        messages,
         standing_orders: orders
             .iter()
             .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))

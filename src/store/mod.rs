@@ -13,6 +13,7 @@ pub mod campaigns;
 pub mod control;
 pub mod days;
 pub mod mail;
+pub mod messages;
 pub mod secret;
 
 use std::path::Path;
@@ -25,6 +26,7 @@ pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
     InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
 };
+pub use messages::RelayedMessage;
 
 /// The migrations in order; migration `i` (from 0) takes the schema from
 /// version `i` to `i + 1`. Append only: never edit one that has shipped.
