@@ -200,14 +200,18 @@ impl MapView<'_> {
         self.explored.is_none_or(|tiles| tiles.contains(code))
     }
 
-    fn knows(&self, a: &ClearingId, b: &ClearingId) -> bool {
-        let pair = if a <= b {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
-        };
-        self.known_routes
-            .is_none_or(|routes| routes.contains(&pair))
+    /// Whether the hidden route from `a` to `b` (nowhere: `None`) is drawn.
+    fn knows(&self, a: &ClearingId, b: Option<&ClearingId>) -> bool {
+        self.known_routes.is_none_or(|routes| {
+            b.is_some_and(|b| {
+                let pair = if a <= b {
+                    (a.clone(), b.clone())
+                } else {
+                    (b.clone(), a.clone())
+                };
+                routes.contains(&pair)
+            })
+        })
     }
 }
 
@@ -292,7 +296,7 @@ pub fn render_view(board: &Board, view: &MapView<'_>) -> String {
                 PathEnd::Edge(edge) => beyond(board, &from_id, p.facing(edge)),
             };
             let secret = matches!(path.kind, PathKind::Hidden | PathKind::Secret);
-            if secret && !route.as_ref().is_some_and(|to| view.knows(&from_id, to)) {
+            if secret && !view.knows(&from_id, route.as_ref()) {
                 continue;
             }
             let data = match (&route, secret) {

@@ -91,3 +91,55 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .map_or(0, Vec::len),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Dice;
+    use crate::game::{Rules, Seat};
+    use crate::magic_realm::setup::{SetupInputs, new_game};
+
+    #[test]
+    fn a_hidden_character_and_an_unfound_site_are_not_seen() {
+        let data = crate::magic_realm::data::get().unwrap();
+        let seats: Vec<Seat> = ["Amazon", "Wizard", "Dwarf"]
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Seat {
+                player: format!("P{i}"),
+                character: Some((*c).to_string()),
+            })
+            .collect();
+        let mut state = new_game(
+            data,
+            &seats,
+            &Rules::default(),
+            &SetupInputs::default(),
+            &mut Dice::new(8, 0),
+        )
+        .unwrap();
+        // Put everyone on a site's clearing.
+        let (tile, site) = state
+            .map_chits
+            .iter()
+            .find_map(|(tile, chits)| {
+                chits
+                    .iter()
+                    .find_map(|c| data.chits.site.iter().find(|s| s.name == c.name))
+                    .map(|s| (tile.clone(), s.clone()))
+            })
+            .expect("a site chit on the map");
+        let here = crate::magic_realm::board::ClearingId::new(&tile, site.clearing);
+        for c in &mut state.characters {
+            c.position = here.clone();
+        }
+        state.characters[1].hidden = true;
+        let me = state.characters[0].clone();
+        let view = clearing_view(data, &state, &me);
+        assert_eq!(view.characters, vec!["Dwarf".to_string()]);
+        assert!(view.sites.is_empty());
+        let mut knowing = me.clone();
+        knowing.discoveries.sites.insert(site.name.clone());
+        assert_eq!(clearing_view(data, &state, &knowing).sites, vec![site.name]);
+    }
+}
