@@ -43,6 +43,15 @@ pub struct MrState {
     pub visitor_boxes: BTreeMap<String, String>,
     /// One per seat, in seat order.
     pub characters: Vec<CharacterState>,
+    /// Row-6 chits that came off the setup card onto the map (seed 000 I.D,
+    /// TABLES.md §6.2): chit name → the clearing it stands in.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub visitors_on_map: BTreeMap<String, ClearingId>,
+    /// Treasures within treasures that are sites (Toadstool Circle, Crypt of
+    /// the Knight, Enchanted Meadow) once found: card name → the clearing
+    /// where the card now lies, searched on its own table (TABLES.md §3.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub treasure_sites: BTreeMap<String, ClearingId>,
 }
 
 /// A map chit on a tile.
@@ -152,6 +161,9 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
+    /// He was killed; he restarts at the Inn the next day (BIMR play).
+    #[serde(default)]
+    pub dead: bool,
 }
 
 /// A hired native and the days left of its term of hire.

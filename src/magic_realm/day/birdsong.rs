@@ -57,6 +57,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::DayBegins { day: day_number }),
     );
+    super::restart::restart_the_dead(day);
     let mut plan = Plan::default();
     let mut own_turn = Vec::new();
     for i in 0..day.state.characters.len() {
@@ -220,18 +221,11 @@ fn monster_roll(day: &mut Day<'_>, day_number: u32) {
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::MonsterRoll { die: row, prowling }),
     );
-    if row == 6 {
-        day.emit(
-            Observers::Everyone,
-            Happening::Birdsong(BirdsongEvent::NotApplied {
-                what: "visitor and mission chits of row 6 do not come off the setup card \
-                       yet (not implemented)"
-                    .into(),
-            }),
-        );
-    }
     if day_number.is_multiple_of(WEEK) {
         regenerate(day, row);
+        if row == 6 {
+            super::visitors::flip_on_card(day);
+        }
     }
 }
 

@@ -17,8 +17,8 @@ use super::super::data::terms::Activity as Kind;
 use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, movement, pending, search,
-    summoning, trade,
+    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, horses, movement, pending,
+    search, summoning, trade,
 };
 
 /// Basic plus sunlight phases of an ordinary day.
@@ -39,6 +39,8 @@ struct Turn {
     /// Search phases done so far: the `Search:` line names a table for each
     /// in order, and later searches reuse the last.
     searches: usize,
+    /// The phase before moved him (a pony doubles that move).
+    just_moved: bool,
 }
 
 /// Do the turn of character `who`, with his `followers` moving along.
@@ -69,6 +71,7 @@ pub fn take_turn(
         climbing: None,
         aloft: None,
         searches: 0,
+        just_moved: false,
     };
     // Flying leaves his followers behind for the rest of the day.
     let mut with_him = followers.to_vec();
@@ -102,25 +105,56 @@ pub fn take_turn(
             );
             break;
         }
+        let mut pony_move = false;
         let result = match use_phase(day, who, phase, &mut turn) {
             Err(reason) => PhaseResult::Lost { reason },
-            Ok(()) => {
+            Ok(pony) => {
+                pony_move = pony;
                 let next = phases.get(index + 1);
                 let result = execute(day, who, phase, next, mine, &mut turn);
                 fallback(day, who, result, mine.when_impossible)
             }
         };
         let result = match result {
-            PhaseResult::Flew { over, item, .. } => PhaseResult::Flew {
+            PhaseResult::Flew {
                 over,
                 item,
+                left_behind,
+                ..
+            } => PhaseResult::Flew {
+                over,
+                item,
+                left_behind,
                 followers_left: with_him
                     .drain(..)
                     .map(|f| day.state.characters[f].name.clone())
                     .collect(),
             },
+            PhaseResult::Moved { to, left_behind } if pony_move => {
+                // Only followers on ponies keep up with a pony's double move.
+                let (kept, left): (Vec<usize>, Vec<usize>) = with_him
+                    .iter()
+                    .partition(|&&f| horses::rides_pony(day.data, &day.state.characters[f]));
+                with_him = kept;
+                if !left.is_empty() {
+                    let names = left
+                        .iter()
+                        .map(|&f| day.state.characters[f].name.clone())
+                        .collect();
+                    day.emit(
+                        observers.clone(),
+                        Happening::Phase(PhaseEvent::FollowersLeft {
+                            character: day.state.characters[who].name.clone(),
+                            followers: names,
+                            reason: "they have no pony to keep up with his double move".into(),
+                        }),
+                    );
+                }
+                PhaseResult::Moved { to, left_behind }
+            }
             other => other,
         };
+        turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);
         if matches!(result, PhaseResult::Moved { .. })
             && movement::is_cave(day, &day.state.characters[who].position)
@@ -172,8 +206,9 @@ fn watchers(day: &Day<'_>, who: usize, followers: &[usize]) -> Observers {
     )
 }
 
-/// Count the phase against his day, or say why it does not exist.
-fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Result<(), String> {
+/// Count the phase against his day, or say why it does not exist. True
+/// when it is a pony's double move.
+fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Result<bool, String> {
     if !phase.bonus {
         if turn.used >= turn.allowed {
             let why = if turn.allowed < FULL_DAY {
@@ -187,7 +222,7 @@ fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Resul
             return Err(why);
         }
         turn.used += 1;
-        return Ok(());
+        return Ok(false);
     }
     let Some(kind) = bonus_kind(&phase.activity) else {
         return Err(format!(
@@ -201,18 +236,34 @@ fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Resul
         .dwellings
         .values()
         .any(|c| c == &character.position);
-    let sources = abilities::bonus_sources(
+    let mut sources: Vec<(String, bool)> = abilities::bonus_sources(
         day.data,
         day.rules,
         &day.state,
         dwelling_here,
         character,
         kind,
-    );
-    match sources.into_iter().find(|s| !turn.bonus_used.contains(s)) {
-        Some(source) => {
+    )
+    .into_iter()
+    .map(|s| (s, false))
+    .collect();
+    if kind == Kind::Move
+        && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
+    {
+        // The pony's move is renewed by every move: spend it first.
+        if double {
+            sources.insert(0, (horse, true));
+        } else {
+            sources.push((horse, false));
+        }
+    }
+    match sources
+        .into_iter()
+        .find(|(s, _)| !turn.bonus_used.contains(s))
+    {
+        Some((source, double)) => {
             turn.bonus_used.insert(source);
-            Ok(())
+            Ok(double)
         }
         None => Err(format!(
             "no advantage or active item gives him another bonus {} phase here",

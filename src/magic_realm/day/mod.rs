@@ -16,6 +16,7 @@ pub mod evening;
 pub mod events;
 pub mod fly;
 pub mod hire;
+pub mod horses;
 pub mod log;
 pub mod meeting;
 pub mod midnight;
@@ -23,11 +24,14 @@ pub mod modifiers;
 pub mod movement;
 pub mod pending;
 pub mod resolve;
+pub mod restart;
 pub mod search;
 pub mod summoning;
 #[cfg(test)]
 mod tests;
 pub mod trade;
+pub mod treasure_sites;
+pub mod visitors;
 
 pub use resolve::{DayError, resolve_day};
 

@@ -8,9 +8,9 @@
 //! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight; the
 //! Witch King searches on Magic Sight whatever table he named; looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
-//! Reading Runes, Perceive Spell, curses and treasure sites searched on
-//! their own tables are the magic rules' work: they are reported as not
-//! implemented yet, never silently skipped.
+//! Reading Runes, Perceive Spell and curses are the magic rules' work: they
+//! are reported as not implemented yet, never silently skipped. Treasure
+//! sites found in a pile are searched on their own tables (`treasure_sites`).
 
 use serde::{Deserialize, Serialize};
 
@@ -210,7 +210,11 @@ fn has_advantage(day: &Day<'_>, who: usize, wanted: impl Fn(&Advantage) -> bool)
         })
 }
 
-fn has_active_effect(day: &Day<'_>, who: usize, wanted: impl Fn(&TreasureEffect) -> bool) -> bool {
+pub(super) fn has_active_effect(
+    day: &Day<'_>,
+    who: usize,
+    wanted: impl Fn(&TreasureEffect) -> bool,
+) -> bool {
     day.state.characters[who]
         .belongings
         .iter()
@@ -221,7 +225,7 @@ fn has_active_effect(day: &Day<'_>, who: usize, wanted: impl Fn(&TreasureEffect)
 
 /// Roll on a search table through the day's dice (the roll is an event the
 /// searcher sees) and report the row.
-fn roll_table<T: DieTable>(
+pub(super) fn roll_table<T: DieTable>(
     day: &mut Day<'_>,
     who: usize,
     table: &T,
@@ -498,7 +502,7 @@ fn discover_sites(day: &mut Day<'_>, who: usize) {
 
 /// Who sees what character `who` does: everyone in his clearing when he is
 /// unhidden, else those there who found hidden enemies today.
-fn seen_by(day: &Day<'_>, who: usize) -> Observers {
+pub(super) fn seen_by(day: &Day<'_>, who: usize) -> Observers {
     let me = &day.state.characters[who];
     Observers::Players(
         day.state
@@ -516,7 +520,17 @@ fn seen_by(day: &Day<'_>, who: usize) -> Observers {
 /// Loot a discovered site in the clearing, else the abandoned pile.
 fn loot(day: &mut Day<'_>, who: usize, takes: &[Take]) -> PhaseOutcome {
     let here = day.state.characters[who].position.clone();
-    let pile_name = match discovered_sites_here(day, who).into_iter().next() {
+    let site = discovered_sites_here(day, who).into_iter().next();
+    let site_has_items = site.as_ref().is_some_and(|s| {
+        day.state
+            .holdings
+            .get(s)
+            .is_some_and(|p| p.iter().any(|i| i.kind != ItemKind::Spell))
+    });
+    if !site_has_items && let Some(found) = super::treasure_sites::discovered_here(day, who) {
+        return super::treasure_sites::search(day, who, &found, takes);
+    }
+    let pile_name = match site {
         Some(site) => site,
         None => {
             let abandoned = abandoned_pile(&here);
@@ -649,18 +663,10 @@ fn take_item(
     let treasure = (item.kind == ItemKind::Treasure)
         .then(|| day.data.treasures.iter().find(|t| t.name == item.name))
         .flatten();
-    if let Some(within) = treasure.and_then(|t| t.within.as_ref())
-        && !within.table.is_empty()
-    {
-        // A site card stays in its pile and is searched on its own table.
-        day.emit(
-            observers,
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: format!("the {} found in the {pile}", item.name),
-                reason: "it is searched on its own table, which is not implemented yet".into(),
-            }),
-        );
+    if super::treasure_sites::is_site_card(day, &item) {
+        // A site card stays where it is found and is searched on its own
+        // table from then on.
+        super::treasure_sites::found(day, who, pile, index, &observers);
         return;
     }
     if let Some(items) = day.state.holdings.get_mut(pile) {

@@ -113,6 +113,8 @@ pub fn new_game(
         denizens,
         holdings,
         visitor_boxes,
+        visitors_on_map: BTreeMap::new(),
+        treasure_sites: BTreeMap::new(),
         characters,
     })
 }
@@ -350,6 +352,7 @@ fn seat_characters(
             found_hidden_enemies: false,
             hirelings: Vec::new(),
             weapon_alerted: false,
+            dead: false,
         });
     }
     if let Some(absent) = inputs
