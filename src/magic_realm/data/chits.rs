@@ -179,18 +179,6 @@ pub struct Visitor {
     /// Spells dealt to the visitor at setup, one of each type.
     #[serde(default)]
     pub spells: Vec<MagicType>,
-    /// Treasures the visitor pays a price of its own for (TABLES.md §2.3
-    /// visitor price list); anything else sells to it at the basic price.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub buys: Vec<VisitorPrice>,
-}
-
-/// What a visitor pays for one treasure.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VisitorPrice {
-    pub treasure: String,
-    pub gold: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::GameData;
 use super::armor;
-use super::chits;
 use super::setup_card;
 use super::spells;
 use super::terms::{Dwelling, MagicType};
@@ -29,7 +28,6 @@ pub fn check(items: &GameData) -> Result<(), DataError> {
     check_treasures(items)?;
     check_spells(items)?;
     check_setup_card(items)?;
-    check_visitor_prices(items)?;
     check_dealing(items)
 }
 
@@ -249,27 +247,6 @@ fn check_setup_card(items: &GameData) -> Result<(), DataError> {
 
 /// The standard setup deals every ordinary treasure exactly once and never
 /// more spells of a type than exist.
-/// A visitor's price list names real treasures.
-fn check_visitor_prices(items: &GameData) -> Result<(), DataError> {
-    for visitor in &items.chits.visitor {
-        for (i, price) in visitor.buys.iter().enumerate() {
-            if !items.treasures.iter().any(|t| t.name == price.treasure) {
-                return Err(DataError::entry(
-                    chits::FILE,
-                    format!("visitor \"{}\"", visitor.name),
-                    format!("buys[{i}].treasure"),
-                    format!(
-                        "{} is not a treasure in {}",
-                        price.treasure,
-                        treasures::FILE
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn check_dealing(items: &GameData) -> Result<(), DataError> {
     let card = &items.setup_card;
     let ordinary = |size| {

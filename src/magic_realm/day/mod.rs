@@ -132,3 +132,5 @@ pub enum PhaseOutcome {
 }
 #[cfg(test)]
 mod acts_tests;
+#[cfg(test)]
+mod gaps_tests;

@@ -15,8 +15,8 @@
 //!
 //! A visitor on the map (see `visitors`) trades the same way in its
 //! clearing: it sells what it holds through the Meeting table (no drinks:
-//! it has no group), and buys a belonging at its own price when its price
-//! list names it, else at the basic price. Ruling: native leaders are
+//! it has no group), and buys a belonging at its own price when the
+//! treasure names one for it, else at the basic price. Ruling: native leaders are
 //! dealt with before visitors in the same clearing; spells a visitor
 //! holds are taught, not sold (the magic rules).
 
@@ -133,13 +133,15 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
     groups.chain(visitors).collect()
 }
 
-/// What `buyer` pays for `item`: a visitor's own price when its list names
-/// the item, else the basic price.
+/// What `buyer` pays for `item`: a visitor's own price for the treasures
+/// it wants (`visitor_prices` in treasures.toml), else the basic price.
 fn offered_price(data: &GameData, buyer: &str, item: &Item) -> u32 {
-    data.chits
-        .visitor(buyer)
-        .and_then(|v| v.buys.iter().find(|p| p.treasure == item.name))
-        .map(|p| u32::from(p.gold))
+    let visitor_price = (item.kind == ItemKind::Treasure)
+        .then(|| data.treasures.iter().find(|t| t.name == item.name))
+        .flatten()
+        .and_then(|t| t.visitor_prices.get(buyer))
+        .map(|&gold| u32::from(gold));
+    visitor_price
         .or_else(|| base_price(data, item))
         .unwrap_or(0)
 }
