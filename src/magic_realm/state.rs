@@ -52,6 +52,27 @@ pub struct MrState {
     /// where the card now lies, searched on its own table (TABLES.md §3.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub treasure_sites: BTreeMap<String, ClearingId>,
+    /// The victory requirements each player recorded for his character
+    /// before play, by character name (TABLES.md §14); a character without
+    /// an entry is scored on raw points.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+}
+
+/// The victory points a player assigned to each category before play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryRequirements {
+    #[serde(default)]
+    pub great_treasures: u8,
+    #[serde(default)]
+    pub spells: u8,
+    #[serde(default)]
+    pub fame: u8,
+    #[serde(default)]
+    pub notoriety: u8,
+    #[serde(default)]
+    pub gold: u8,
 }
 
 /// A map chit on a tile.

@@ -31,6 +31,7 @@ pub mod summoning;
 mod tests;
 pub mod trade;
 pub mod treasure_sites;
+pub mod victory;
 pub mod visitors;
 
 pub use resolve::{DayError, resolve_day};
