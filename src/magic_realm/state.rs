@@ -57,6 +57,10 @@ pub struct MrState {
     /// an entry is scored on raw points.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+    /// Where the Witch's familiar is, by its mistress's name (TABLES.md
+    /// §10.1); none listed: it is with her.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub familiars: BTreeMap<String, ClearingId>,
 }
 
 /// The victory points a player assigned to each category before play.

@@ -49,6 +49,8 @@ pub enum Happening {
     Visitors(super::visitors::VisitorEvent),
     /// A treasure site searched on its own table (TABLES.md §3.2).
     TreasureSite(super::treasure_sites::SiteEvent),
+    /// The Witch's familiar doing its own phases (TABLES.md §10.1).
+    Familiar(super::familiar::FamiliarEvent),
 }
 
 /// What happens before Daylight.

@@ -732,3 +732,89 @@ fn requirements_for_an_absent_character_are_refused() {
     .unwrap_err();
     assert!(err.to_string().contains("Wizard"), "{err}");
 }
+
+// --- The Witch's familiar ----------------------------------------------------------
+
+fn familiar_lines(events: &[DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Familiar(super::familiar::FamiliarEvent::PhaseDone { result, .. }) => {
+                Some(result.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_familiar_moves_and_peers_on_its_own_unseen() {
+    let mut state = game(&["Witch", "Amazon"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    state.characters[1].position = b.clone();
+    let text = format!("H\nFamiliar: {}, {}, S, H", move_to(&b), move_to(&c));
+    let (after, events) = play(state, &[("P1", &text)], &[("hide", &[6]), ("search", &[5])]);
+    assert_eq!(after.characters[0].position, a, "she stays");
+    assert_eq!(after.familiars.get("Witch"), Some(&c));
+    let lines = familiar_lines(&events);
+    assert!(lines[0].starts_with("moves to"), "{lines:?}");
+    assert!(lines[2].contains("peers"), "{lines:?}");
+    assert!(lines[3].contains("cannot do H"), "{lines:?}");
+    // Peer 5 is Clues: she sees the chits of the familiar's tile.
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Search(super::search::SearchEvent::SawChits { character, tile, .. })
+            if character == "Witch" && *tile == c.tile
+    )));
+    // Only her player hears of it; the Amazon standing in b sees nothing.
+    for e in events
+        .iter()
+        .filter(|e| matches!(e.happening, Happening::Familiar(_)))
+    {
+        assert_eq!(
+            e.observers,
+            crate::game::Observers::Players(["P1".to_string()].into())
+        );
+    }
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Phase(PhaseEvent::Blocked { .. })))
+    );
+}
+
+#[test]
+fn the_familiar_follows_and_only_the_witch_has_one() {
+    let mut state = game(&["Witch", "Swordsman"]);
+    let (a, b, _) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    state.characters[1].position = a.clone();
+    let text = "H\nFamiliar: F Swordsman".to_string();
+    let walk = format!("{}\nTurn: last", move_to(&b));
+    let (after, events) = play(state.clone(), &[("P1", &text), ("P2", &walk)], &[]);
+    assert_eq!(
+        after.familiars.get("Witch"),
+        Some(&b),
+        "put with the Swordsman"
+    );
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Familiar(super::familiar::FamiliarEvent::Rejoined { leader, .. }) if leader == "Swordsman"
+    )));
+
+    let swordsman = format!("H\nFamiliar: {}", move_to(&b));
+    let (after, events) = play(state, &[("P2", &swordsman)], &[]);
+    assert!(after.familiars.is_empty());
+    assert!(familiar_lines(&events)[0].contains("no familiar"));
+}
+
+#[test]
+fn the_familiar_line_round_trips() {
+    let text = "Activities: H\nFamiliar: M Curst Valley 4, S\n";
+    let orders = parse_day_orders(text, 1, &data().tiles).expect("parses");
+    let familiar = orders.familiar.as_ref().expect("a familiar line");
+    assert_eq!(familiar.phases.len(), 2);
+    let again = parse_day_orders(&orders.to_string(), 1, &data().tiles).expect("parses back");
+    assert_eq!(again, orders);
+}

@@ -36,6 +36,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Restart(e) => e.log_line(),
             Happening::Visitors(e) => e.log_line(),
             Happening::TreasureSite(e) => e.log_line(),
+            Happening::Familiar(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");
     }

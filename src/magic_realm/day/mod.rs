@@ -14,6 +14,7 @@ pub mod bot;
 pub mod daylight;
 pub mod evening;
 pub mod events;
+pub mod familiar;
 pub mod fly;
 pub mod hire;
 pub mod horses;

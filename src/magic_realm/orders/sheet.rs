@@ -11,6 +11,7 @@
 //! Block: Amazon, Elf
 //! Turn: last
 //! If impossible: hide
+//! Familiar: M CV4, S               (the Witch only: her familiar's phases)
 //! ```
 //!
 //! A line with no key is read as the activities when none were given yet, so
@@ -114,6 +115,9 @@ pub struct DayOrders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
+    /// The phases of the Witch's familiar, on its own (TABLES.md §10.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub familiar: Option<Activities>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -128,6 +132,7 @@ const KEYS: &[&str] = &[
     "Block",
     "Turn",
     "If impossible",
+    "Familiar",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -219,6 +224,12 @@ pub fn parse_day_orders(
             Some("turn") => parse_turn(value)
                 .map(|t| orders.turn = t)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("familiar") => parse_activities(value, line, tiles)
+                .map(|a| orders.familiar = Some(a))
+                .map_err(|mut e| {
+                    e.column += value_col;
+                    vec![e]
+                }),
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -531,6 +542,9 @@ impl fmt::Display for DayOrders {
             Some(TurnChoice::Last) => writeln!(f, "Turn: last")?,
             Some(TurnChoice::Place(n)) => writeln!(f, "Turn: {n}")?,
             None => {}
+        }
+        if let Some(familiar) = &self.familiar {
+            writeln!(f, "Familiar: {familiar}")?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",

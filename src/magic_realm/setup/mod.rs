@@ -133,6 +133,7 @@ pub fn new_game(
         visitors_on_map: BTreeMap::new(),
         treasure_sites: BTreeMap::new(),
         victory_requirements: inputs.victory_requirements.clone(),
+        familiars: BTreeMap::new(),
         characters,
     })
 }
