@@ -753,4 +753,62 @@ If impossible: hide
             errors[0]
         );
     }
+
+    #[test]
+    fn random_bytes_never_make_the_sheet_panic() {
+        // The property the fuzz target (fuzz/fuzz_targets/orders.rs) checks,
+        // run on seeded input: any bytes, as a mail body, give orders or
+        // errors. Half the inputs are built from the keys and the
+        // characters that matter, so they reach deep into the parser.
+        let pieces = [
+            "Activities:",
+            "Search:",
+            "Buy:",
+            "Sell:",
+            "Hire:",
+            "Drinks:",
+            "Take:",
+            "Block:",
+            "Turn:",
+            "If impossible:",
+            "Familiar:",
+            "peer",
+            "CV",
+            "M",
+            "up to",
+            "activate",
+            ";",
+            ",",
+            "/",
+            "*",
+            "(",
+            ")",
+            "\n",
+            " ",
+            "4",
+            "-",
+            ":",
+            "é",
+            "\u{0}",
+            "\u{ffff}",
+        ];
+        let mut dice = crate::dice::Dice::new(7, 0);
+        for round in 0..5_000 {
+            let len = dice.below("fuzz/sheet/len", 40) as usize;
+            let bytes: Vec<u8> = if round % 2 == 0 {
+                (0..len)
+                    .map(|_| u8::try_from(dice.below("fuzz/sheet/byte", 256)).unwrap_or(0))
+                    .collect()
+            } else {
+                (0..len)
+                    .flat_map(|_| {
+                        let i = dice.below("fuzz/sheet/piece", pieces.len() as u32) as usize;
+                        pieces[i].as_bytes().to_vec()
+                    })
+                    .collect()
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = parse_day_orders(&text, 1, &TwoTiles);
+        }
+    }
 }
