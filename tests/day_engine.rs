@@ -131,6 +131,10 @@ fn sixteen_bots_play_a_month_without_breaking_the_game() {
             state = next;
             last = events;
         }
+        assert!(
+            state.familiars.contains_key("Witch"),
+            "the Witch's familiar took its turns"
+        );
         let after: u32 = state.characters.iter().map(|c| u32::from(c.gold)).sum();
         assert_eq!(gold, after, "no activity of these bots moves gold");
         let log = log::gm_log(&last);
