@@ -106,7 +106,7 @@ pub fn take_turn(
             break;
         }
         let mut pony_move = false;
-        let result = match use_phase(day, who, phase, &mut turn) {
+        let result = match use_phase(day, who, phase, mine, &mut turn) {
             Err(reason) => PhaseResult::Lost { reason },
             Ok(pony) => {
                 pony_move = pony;
@@ -208,7 +208,13 @@ fn watchers(day: &Day<'_>, who: usize, followers: &[usize]) -> Observers {
 
 /// Count the phase against his day, or say why it does not exist. True
 /// when it is a pony's double move.
-fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Result<bool, String> {
+fn use_phase(
+    day: &Day<'_>,
+    who: usize,
+    phase: &Phase,
+    orders: &DayOrders,
+    turn: &mut Turn,
+) -> Result<bool, String> {
     if !phase.bonus {
         if turn.used >= turn.allowed {
             let why = if turn.allowed < FULL_DAY {
@@ -247,6 +253,25 @@ fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Resul
     .into_iter()
     .map(|s| (s, false))
     .collect();
+    // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
+    let peering = matches!(
+        orders
+            .searches
+            .get(turn.searches)
+            .or(orders.searches.last()),
+        Some(SearchTable::Peer { .. })
+    );
+    if kind == Kind::Search && peering {
+        let peer_sources = abilities::bonus_sources(
+            day.data,
+            day.rules,
+            &day.state,
+            dwelling_here,
+            character,
+            Kind::Peer,
+        );
+        sources.extend(peer_sources.into_iter().map(|s| (s, false)));
+    }
     if kind == Kind::Move
         && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
     {

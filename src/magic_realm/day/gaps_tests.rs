@@ -818,3 +818,55 @@ fn the_familiar_line_round_trips() {
     let again = parse_day_orders(&orders.to_string(), 1, &data().tiles).expect("parses back");
     assert_eq!(again, orders);
 }
+
+// --- Other bonus-phase sources ---------------------------------------------------
+
+#[test]
+fn the_telescope_gives_a_bonus_peer_in_a_mountain_clearing() {
+    let mut state = game(&["Black Knight"]);
+    let mountain = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| {
+            state
+                .board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Mountain)
+        })
+        .expect("a mountain clearing");
+    state.characters[0].position = mountain;
+    give(&mut state, 0, ItemKind::Treasure, "Ancient Telescope", true);
+    let (_, events) = play(
+        state.clone(),
+        &[("P1", "S*\nSearch: peer")],
+        &[("search", &[6])],
+    );
+    let phases = results(&events, "Black Knight");
+    assert!(matches!(&phases[0], PhaseResult::Done { .. }), "{phases:?}");
+    let (_, events) = play(state, &[("P1", "S*\nSearch: locate")], &[("search", &[6])]);
+    let phases = results(&events, "Black Knight");
+    assert!(
+        matches!(&phases[0], PhaseResult::Lost { reason } if reason.contains("bonus")),
+        "{phases:?}"
+    );
+}
+
+#[test]
+fn a_toadstool_circle_lying_here_gives_a_bonus_spell_phase() {
+    let mut state = game(&["Black Knight"]);
+    let here = state.characters[0].position.clone();
+    let (_, events) = play(state.clone(), &[("P1", "SP*")], &[]);
+    let reason = match &results(&events, "Black Knight")[0] {
+        PhaseResult::Lost { reason } => reason.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(reason.contains("bonus"), "{reason}");
+    state.treasure_sites.insert("Toadstool Circle".into(), here);
+    let (_, events) = play(state, &[("P1", "SP*")], &[]);
+    let reason = match &results(&events, "Black Knight")[0] {
+        PhaseResult::Lost { reason } => reason.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(reason.contains("enchanting"), "the phase exists: {reason}");
+}
