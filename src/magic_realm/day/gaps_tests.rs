@@ -870,3 +870,24 @@ fn a_toadstool_circle_lying_here_gives_a_bonus_spell_phase() {
     };
     assert!(reason.contains("enchanting"), "the phase exists: {reason}");
 }
+
+#[test]
+fn learning_a_visitors_spell_is_said_to_be_the_magic_rules() {
+    let mut state = game(&["Amazon"]);
+    let here = state.characters[0].position.clone();
+    state.visitors_on_map.insert("Shaman".into(), here);
+    let spell = state.holdings["Shaman"]
+        .iter()
+        .find(|i| i.kind == ItemKind::Spell)
+        .cloned()
+        .expect("the Shaman holds spells");
+    let orders = DayOrders {
+        buy: vec![Purchase {
+            what: spell.name,
+            max_gold: None,
+        }],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, 1, &[], |day| trade(day, 0, &orders));
+    assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("magic rules")));
+}

@@ -107,6 +107,8 @@ fn restart(day: &mut Day<'_>, who: usize) {
     character.found_hidden_enemies = false;
     character.hirelings.clear();
     character.weapon_alerted = false;
+    // His familiar, if he has one, starts again with him.
+    day.state.familiars.remove(&name);
     if !left_behind.is_empty() {
         day.state
             .holdings

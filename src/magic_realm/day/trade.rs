@@ -196,6 +196,22 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
     });
     let Some((group, holder, index, max_gold)) = found else {
         let names: Vec<&str> = orders.buy.iter().map(|p| p.what.as_str()).collect();
+        let spell_from_visitor = sellers.iter().any(|seller| {
+            seller.holders.iter().any(|holder| {
+                day.state.holdings.get(holder).is_some_and(|items| {
+                    items.iter().any(|i| {
+                        i.kind == ItemKind::Spell && names.iter().any(|n| fold(n) == fold(&i.name))
+                    })
+                })
+            })
+        });
+        if spell_from_visitor {
+            return PhaseOutcome::Lost {
+                reason: "learning a spell from a visitor belongs to the magic rules, not \
+                         implemented yet"
+                    .into(),
+            };
+        }
         return PhaseOutcome::Lost {
             reason: format!(
                 "no unhired native leader or visitor in {here} sells anything on the Buy line ({})",
