@@ -1,8 +1,10 @@
 //! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
-//! enters a cave clearing), bonus phases only where an advantage or an
-//! active treasure gives them. A run of Fly phases ends with a landing
+//! enters a cave clearing), bonus phases only where an advantage, an
+//! active treasure, an active horse (see `horses`) or a treasure site in
+//! the clearing gives them; a bonus Search counts a Peer source when the
+//! search is on Peer. A run of Fly phases ends with a landing
 //! before his next other phase or at the end of his turn (see `fly`). An
 //! impossible phase is lost, or replaced by the `If impossible:`
 //! instruction; a blocked character stops.
@@ -154,6 +156,20 @@ pub fn take_turn(
             }
             other => other,
         };
+        if day.today.shed_followers.remove(&who) && !with_him.is_empty() {
+            let names = with_him
+                .drain(..)
+                .map(|f| day.state.characters[f].name.clone())
+                .collect();
+            day.emit(
+                observers.clone(),
+                Happening::Phase(PhaseEvent::FollowersLeft {
+                    character: day.state.characters[who].name.clone(),
+                    followers: names,
+                    reason: "he vanished from the clearing".into(),
+                }),
+            );
+        }
         turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);
         if matches!(result, PhaseResult::Moved { .. })
@@ -355,7 +371,7 @@ fn execute(
                 .unwrap_or(SearchTable::Locate);
             turn.searches += 1;
             lost(
-                search::search_taking(day, who, &table, &orders.take),
+                search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref()),
                 "search",
             )
         }

@@ -600,13 +600,18 @@ fn the_crypt_needs_the_lost_keys_and_pays_a_gold() {
 fn toadstool_rows_needing_choices_or_magic_say_so() {
     let (mut state, _) = hoard_with("Toadstool Circle");
     loot(&mut state, &[1]);
-    for face in [3, 4, 5, 6] {
+    for face in [4, 5, 6] {
         let (_, events) = loot(&mut state, &[face]);
         assert!(
             matches!(&events[1], SiteEvent::NotApplied { reason, .. } if reason.contains("not implemented")),
             "{face}: {events:?}"
         );
     }
+    let (_, events) = loot(&mut state, &[3]);
+    assert!(
+        matches!(&events[1], SiteEvent::NotApplied { reason, .. } if reason.contains("Teleport:")),
+        "{events:?}"
+    );
     let (_, events) = loot(&mut state, &[1]);
     assert!(matches!(&events[1], SiteEvent::Took { item, .. } if item.name == "Devil Sword"));
 }
@@ -811,8 +816,11 @@ fn the_familiar_follows_and_only_the_witch_has_one() {
 
 #[test]
 fn the_familiar_line_round_trips() {
-    let text = "Activities: H\nFamiliar: M Curst Valley 4, S\n";
+    let text = "Activities: H\nFamiliar: M Curst Valley 4, S\nTeleport: CV-3\n";
     let orders = parse_day_orders(text, 1, &data().tiles).expect("parses");
+    assert_eq!(orders.teleport, Some(("Curst Valley".to_string(), 3)));
+    let bad = parse_day_orders("H\nTeleport: CV9", 1, &data().tiles).unwrap_err();
+    assert!(bad[0].message.contains("cave clearing"), "{}", bad[0]);
     let familiar = orders.familiar.as_ref().expect("a familiar line");
     assert_eq!(familiar.phases.len(), 2);
     let again = parse_day_orders(&orders.to_string(), 1, &data().tiles).expect("parses back");
@@ -890,4 +898,42 @@ fn learning_a_visitors_spell_is_said_to_be_the_magic_rules() {
     };
     let (outcome, _) = run(&mut state, 1, &[], |day| trade(day, 0, &orders));
     assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("magic rules")));
+}
+
+#[test]
+fn the_toadstool_circle_sends_him_to_the_cave_his_orders_name() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let here = state.characters[0].position.clone();
+    state.characters[1].position = here.clone();
+    state
+        .treasure_sites
+        .insert("Toadstool Circle".into(), here.clone());
+    state.characters[0]
+        .discoveries
+        .sites
+        .insert("Toadstool Circle".into());
+    let cave = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| {
+            state
+                .board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+        })
+        .expect("a cave clearing");
+    let name = &data().tiles.by_code(&cave.tile).expect("tile").name;
+    let text = format!("S\nSearch: loot\nTeleport: {name} {}", cave.clearing);
+    let (after, events) = play(
+        state,
+        &[("P1", &text), ("P2", "F Black Knight")],
+        &[("search", &[3])],
+    );
+    assert_eq!(after.characters[0].position, cave);
+    assert_eq!(after.characters[1].position, here, "the follower stays");
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::TreasureSite(SiteEvent::Teleported { to, .. }) if *to == cave
+    )));
 }

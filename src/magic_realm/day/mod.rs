@@ -69,6 +69,9 @@ pub struct Today {
     pub summoned_by: BTreeSet<String>,
     /// Monster counters that blocked someone today: they stop prowling.
     pub blocking_monsters: BTreeSet<String>,
+    /// Characters whose followers stay behind after the phase being done
+    /// (he was carried off alone, e.g. to a cave by the Toadstool Circle).
+    pub shed_followers: BTreeSet<usize>,
 }
 
 impl<'a> Day<'a> {

@@ -119,6 +119,18 @@ pub fn search_taking(
     table: &SearchTable,
     takes: &[Take],
 ) -> PhaseOutcome {
+    search_ordered(day, who, table, takes, None)
+}
+
+/// Search with `table`, honouring `Take:` and, for a treasure site's
+/// teleport row, the `Teleport:` clearing (tile name, number).
+pub fn search_ordered(
+    day: &mut Day<'_>,
+    who: usize,
+    table: &SearchTable,
+    takes: &[Take],
+    teleport: Option<&(String, u8)>,
+) -> PhaseOutcome {
     let Some(character) = day.state.characters.get(who) else {
         return lost(format!("there is no character number {who} in this game"));
     };
@@ -162,7 +174,7 @@ pub fn search_taking(
             }
             PhaseOutcome::Done
         }
-        SearchTable::Loot => loot(day, who, takes),
+        SearchTable::Loot => loot(day, who, takes, teleport),
         SearchTable::ReadingRunes => lost(
             "reading runes is part of the magic rules, not implemented yet; choose another \
              search table"
@@ -518,7 +530,12 @@ pub(super) fn seen_by(day: &Day<'_>, who: usize) -> Observers {
 }
 
 /// Loot a discovered site in the clearing, else the abandoned pile.
-fn loot(day: &mut Day<'_>, who: usize, takes: &[Take]) -> PhaseOutcome {
+fn loot(
+    day: &mut Day<'_>,
+    who: usize,
+    takes: &[Take],
+    teleport: Option<&(String, u8)>,
+) -> PhaseOutcome {
     let here = day.state.characters[who].position.clone();
     let site = discovered_sites_here(day, who).into_iter().next();
     let site_has_items = site.as_ref().is_some_and(|s| {
@@ -528,7 +545,7 @@ fn loot(day: &mut Day<'_>, who: usize, takes: &[Take]) -> PhaseOutcome {
             .is_some_and(|p| p.iter().any(|i| i.kind != ItemKind::Spell))
     });
     if !site_has_items && let Some(found) = super::treasure_sites::discovered_here(day, who) {
-        return super::treasure_sites::search(day, who, &found, takes);
+        return super::treasure_sites::search(day, who, &found, takes, teleport);
     }
     let pile_name = match site {
         Some(site) => site,

@@ -10,10 +10,11 @@
 //! from the abandoned pile (the orders cannot choose). Loot modifiers apply
 //! to the roll. The Crypt needs active Lost Keys (a T-strength effort is
 //! not built yet). A "take" row finds nothing once that item is gone; the
-//! Crypt's gold row is always there. Rows that need the magic rules
-//! (Curse, Wish, Power of the Pit, enchanting anywhere) or a choice the
-//! orders cannot make yet (the cave to go to) are reported as not
-//! implemented, never skipped silently.
+//! Crypt's gold row is always there. The cave row sends him to the cave
+//! clearing his `Teleport:` line names (without one he stays, and is told).
+//! Rows that need the magic rules (Curse, Wish, Power of the Pit,
+//! enchanting anywhere) are reported as not implemented, never skipped
+//! silently.
 
 use std::fmt;
 
@@ -65,6 +66,13 @@ pub enum SiteEvent {
         site: String,
         gold: u16,
     },
+    /// Carried to a cave clearing, hidden or not as he was; his followers
+    /// stay.
+    Teleported {
+        character: String,
+        site: String,
+        to: ClearingId,
+    },
     /// Every fatigued and wounded chit became fresh.
     Rested {
         character: String,
@@ -100,6 +108,9 @@ impl SiteEvent {
             }
             SiteEvent::GoldRecorded { site, gold, .. } => {
                 format!("    Records {gold} gold at the {site}.")
+            }
+            SiteEvent::Teleported { site, to, .. } => {
+                format!("    The {site} carries him to {to}.")
             }
             SiteEvent::Rested { chits, .. } => {
                 if chits.is_empty() {
@@ -208,8 +219,15 @@ pub fn discovered_here(day: &Day<'_>, who: usize) -> Option<String> {
         .map(|(name, _)| name.clone())
 }
 
-/// Search the treasure site `site` on its own table.
-pub fn search(day: &mut Day<'_>, who: usize, site: &str, takes: &[Take]) -> PhaseOutcome {
+/// Search the treasure site `site` on its own table; `teleport` is the
+/// `Teleport:` clearing for the row that sends him to a cave.
+pub fn search(
+    day: &mut Day<'_>,
+    who: usize,
+    site: &str,
+    takes: &[Take],
+    teleport: Option<&(String, u8)>,
+) -> PhaseOutcome {
     let needs_key = day
         .data
         .treasures
@@ -253,6 +271,7 @@ pub fn search(day: &mut Day<'_>, who: usize, site: &str, takes: &[Take]) -> Phas
             })
         }
         SiteResult::Heal => Some(rest_every_chit(day, who)),
+        SiteResult::TeleportToCave => Some(go_to_cave(day, who, site, teleport)),
         SiteResult::Nothing => None,
         magic => Some(SiteEvent::NotApplied {
             character: character.clone(),
@@ -271,9 +290,6 @@ pub fn search(day: &mut Day<'_>, who: usize, site: &str, takes: &[Take]) -> Phas
 fn not_built(row: SiteResult) -> &'static str {
     match row {
         SiteResult::Curse => CURSE_NOT_APPLIED,
-        SiteResult::TeleportToCave => {
-            "the orders have no line yet to name the cave clearing, so it is not implemented yet"
-        }
         _ => "it is part of the magic rules, not implemented yet",
     }
 }
@@ -317,6 +333,50 @@ fn take(
         item,
         active,
     })
+}
+
+/// The Toadstool Circle's cave row: he goes to the cave clearing his
+/// `Teleport:` line names (still hidden if he was, his turn goes on, his
+/// followers stay); without a valid line he stays and is told why.
+fn go_to_cave(
+    day: &mut Day<'_>,
+    who: usize,
+    site: &str,
+    teleport: Option<&(String, u8)>,
+) -> SiteEvent {
+    let character = day.state.characters[who].name.clone();
+    let target = teleport.and_then(|(tile, number)| {
+        let code = day.data.tiles.resolve(tile)?.code.clone();
+        Some(ClearingId::new(&code, *number))
+    });
+    let is_cave = |c: &ClearingId| {
+        day.state
+            .board
+            .clearing(c)
+            .is_some_and(|k| k.kind == super::super::data::tiles::ClearingKind::Cave)
+    };
+    match target {
+        Some(to) if is_cave(&to) => {
+            let c = &mut day.state.characters[who];
+            c.position = to.clone();
+            c.discoveries.tiles_visited.insert(to.tile.clone());
+            day.today.shed_followers.insert(who);
+            SiteEvent::Teleported {
+                character,
+                site: site.to_string(),
+                to,
+            }
+        }
+        other => SiteEvent::NotApplied {
+            character,
+            site: site.to_string(),
+            what: SiteRow(SiteResult::TeleportToCave).to_string(),
+            reason: match other {
+                Some(to) => format!("{to} is not a cave clearing on the map; he stays"),
+                None => "no 'Teleport:' line names the cave clearing to go to; he stays".into(),
+            },
+        },
+    }
 }
 
 fn rest_every_chit(day: &mut Day<'_>, who: usize) -> SiteEvent {
