@@ -107,6 +107,7 @@ pub fn take_turn(
             );
             break;
         }
+        let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
         let result = match use_phase(day, who, phase, mine, &mut turn) {
             Err(reason) => PhaseResult::Lost { reason },
@@ -172,12 +173,11 @@ pub fn take_turn(
         }
         turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);
-        if matches!(result, PhaseResult::Moved { .. })
-            && movement::is_cave(day, &day.state.characters[who].position)
-        {
+        if !was_in_cave && movement::is_cave(day, &day.state.characters[who].position) {
             // Entering a cave takes away the unused sunlight phases, and
             // after a sunlight phase nothing more can be done there.
             turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+            horses::unsaddle(day, who, &with_him, &observers);
         }
         day.emit(
             observers.clone(),
@@ -208,6 +208,8 @@ fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
     let landed = fly::land(day, who, &tile);
     if movement::is_cave(day, &landed) {
         turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+        let observers = day.only(who);
+        horses::unsaddle(day, who, &[], &observers);
     }
     true
 }

@@ -119,6 +119,11 @@ pub enum PhaseEvent {
         clearing: ClearingId,
         die: u8,
     },
+    /// Horses made inactive on entering a cave (seed 000 II.C).
+    HorsesInactive {
+        character: String,
+        horses: Vec<String>,
+    },
     /// Followers who could not keep up and stay where they were.
     FollowersLeft {
         character: String,

@@ -937,3 +937,52 @@ fn the_toadstool_circle_sends_him_to_the_cave_his_orders_name() {
         Happening::TreasureSite(SiteEvent::Teleported { to, .. }) if *to == cave
     )));
 }
+
+#[test]
+fn entering_a_cave_makes_horses_inactive() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let board = &state.board;
+    let (outside, cave) = board
+        .clearings()
+        .into_iter()
+        .filter(|c| {
+            board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+        })
+        .find_map(|cave| {
+            board
+                .neighbours(&cave)
+                .into_iter()
+                .find(|l| {
+                    matches!(l.kind, PathKind::Normal | PathKind::Cave)
+                        && board.clearing(&l.to).is_some_and(|k| {
+                            k.kind != ClearingKind::Cave && k.kind != ClearingKind::Mountain
+                        })
+                })
+                .map(|l| (l.to, cave.clone()))
+        })
+        .expect("a way into a cave");
+    state.characters[0].position = outside.clone();
+    state.characters[1].position = outside;
+    give(&mut state, 0, ItemKind::Horse, "Pony 7", true);
+    give(&mut state, 1, ItemKind::Horse, "Pony 6", true);
+    let line = move_to(&cave);
+    let (after, events) = play(state, &[("P1", &line), ("P2", "F Black Knight")], &[]);
+    assert_eq!(after.characters[0].position, cave);
+    assert!(!after.characters[0].belongings[0].active);
+    assert!(
+        !after.characters[1].belongings[0].active,
+        "the follower's too"
+    );
+    let told = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                &e.happening,
+                Happening::Phase(PhaseEvent::HorsesInactive { .. })
+            )
+        })
+        .count();
+    assert_eq!(told, 2);
+}

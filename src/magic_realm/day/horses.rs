@@ -8,14 +8,18 @@
 //! - A workhorse (the `horse` kind) gives one bonus Move phase a day.
 //! - A warhorse gives none.
 //!
-//! Ruling: horses give nothing in a cave clearing (seed 000: they become
-//! inactive on entering a cave), so neither bonus is had while he stands in
-//! one; only one horse counts, the first active one he carries (the rules
-//! allow one active horse).
+//! Horses become inactive on entering a cave (seed 000 II.C): his and his
+//! followers' active horses turn inactive when he enters a cave clearing.
+//! Ruling: a horse gives nothing while he stands in a cave clearing, even
+//! one he activated there; only one horse counts, the first active one he
+//! carries (the rules allow one active horse).
+
+use crate::game::Observers;
 
 use super::super::data::GameData;
 use super::super::data::horses::{Horse, HorseKind};
 use super::super::state::{CharacterState, ItemKind};
+use super::events::{Happening, PhaseEvent};
 use super::{Day, movement};
 
 /// The first active horse he carries.
@@ -54,5 +58,27 @@ pub fn bonus_move(
         )),
         HorseKind::Horse => Some((format!("{} (workhorse)", horse.name), false)),
         HorseKind::Pony | HorseKind::Warhorse => None,
+    }
+}
+
+/// He (and the followers with him) entered a cave: every active horse
+/// they carry becomes inactive.
+pub fn unsaddle(day: &mut Day<'_>, who: usize, followers: &[usize], observers: &Observers) {
+    for &i in std::iter::once(&who).chain(followers) {
+        let character = &mut day.state.characters[i];
+        let mut horses = Vec::new();
+        for b in &mut character.belongings {
+            if b.active && b.item.kind == ItemKind::Horse {
+                b.active = false;
+                horses.push(b.item.name.clone());
+            }
+        }
+        if !horses.is_empty() {
+            let event = PhaseEvent::HorsesInactive {
+                character: character.name.clone(),
+                horses,
+            };
+            day.emit(observers.clone(), Happening::Phase(event));
+        }
     }
 }

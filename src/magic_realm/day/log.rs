@@ -112,6 +112,10 @@ fn phase(event: &PhaseEvent) -> String {
             clearing,
             die,
         } => format!("  The {character} lands in {clearing} (die {die})."),
+        PhaseEvent::HorsesInactive { character, horses } => format!(
+            "  In the cave the {character}'s {} become inactive.",
+            horses.join(", ")
+        ),
         PhaseEvent::FollowersLeft {
             followers, reason, ..
         } => format!("  {} stay behind: {reason}.", followers.join(", ")),
