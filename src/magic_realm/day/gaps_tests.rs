@@ -986,3 +986,33 @@ fn entering_a_cave_makes_horses_inactive() {
         .count();
     assert_eq!(told, 2);
 }
+
+#[test]
+fn a_tremendous_effort_opens_the_crypt() {
+    let mut state = game(&["Berserker"]);
+    let at = place_site(&mut state, "Hoard");
+    state.holdings.insert(
+        "Hoard".into(),
+        vec![item(ItemKind::Treasure, "Crypt of the Knight")],
+    );
+    state.characters[0].position = at.clone();
+    state.characters[0].discoveries.sites.insert("Hoard".into());
+    loot(&mut state, &[1]);
+    assert_eq!(state.treasure_sites.get("Crypt of the Knight"), Some(&at));
+    let gold = state.characters[0].gold;
+    let (outcome, events) = loot(&mut state, &[5]);
+    assert_eq!(outcome, PhaseOutcome::Done);
+    assert!(
+        matches!(&events[1], SiteEvent::GoldRecorded { .. }),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].gold, gold + 1);
+    let tired: Vec<&str> = state.characters[0]
+        .chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Fatigued)
+        .map(|c| c.chit.as_str())
+        .collect();
+    assert_eq!(tired.len(), 1);
+    assert!(tired[0].contains('T'), "{tired:?}");
+}

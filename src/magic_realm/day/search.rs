@@ -18,9 +18,9 @@ use super::events::Happening;
 use super::{Day, PhaseOutcome, modifiers};
 use crate::game::Observers;
 use crate::magic_realm::board::ClearingId;
-use crate::magic_realm::data::characters::{ActionChit, Advantage};
+use crate::magic_realm::data::characters::{ActionChit, Advantage, ChitAction};
 use crate::magic_realm::data::chits::SiteAccess;
-use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::data::terms::{Roll, Strength};
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::data::treasures::TreasureEffect;
 use crate::magic_realm::orders::{SearchTable, Take};
@@ -602,16 +602,7 @@ fn loot(
 /// Pay what a site asks before looting it (TABLES.md §3 "Loot").
 fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> Result<(), String> {
     match access {
-        SiteAccess::OpenWithKeyOrTremendousEffort => {
-            if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the {site} must be opened first: activate the Lost Keys (opening it with a \
-                     T-strength effort is not implemented yet)"
-                ))
-            }
-        }
+        SiteAccess::OpenWithKeyOrTremendousEffort => open_with_key_or_effort(day, who, site),
         SiteAccess::FatiguePerLoot | SiteAccess::FatigueToSearch => {
             // Ruling: the first fresh chit with an effort star, in
             // development order (the orders cannot name one).
@@ -636,6 +627,43 @@ fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> 
             Ok(())
         }
     }
+}
+
+/// Open a locked site (the Vault, the Crypt of the Knight): with active
+/// Lost Keys, else by a Tremendous effort (TABLES.md §3 "Loot"). Ruling:
+/// the effort fatigues his first fresh MOVE or FIGHT chit of T strength
+/// with an effort star, each time he searches there.
+pub(super) fn open_with_key_or_effort(
+    day: &mut Day<'_>,
+    who: usize,
+    site: &str,
+) -> Result<(), String> {
+    if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
+        return Ok(());
+    }
+    let character = &mut day.state.characters[who];
+    let chit = character.chits.iter_mut().find(|c| {
+        c.condition == ChitCondition::Active
+            && ActionChit::parse(&c.chit).is_ok_and(|a| {
+                matches!(a.action, ChitAction::Move | ChitAction::Fight)
+                    && a.strength == Some(Strength::Tremendous)
+                    && a.effort > 0
+            })
+    });
+    let Some(chit) = chit else {
+        return Err(format!(
+            "the {site} opens only with the Lost Keys active or by fatiguing a fresh T-strength \
+             MOVE or FIGHT chit, and the {} has neither",
+            character.name
+        ));
+    };
+    chit.condition = ChitCondition::Fatigued;
+    let event = SearchEvent::Paid {
+        character: character.name.clone(),
+        what: format!("fatigued {} to open the {site}", chit.chit),
+    };
+    day.emit(day.only(who), Happening::Search(event));
+    Ok(())
 }
 
 /// Everyone who saw the looter now knows the site too.

@@ -8,8 +8,8 @@
 //! Rulings: a Loot search takes from a discovered site chit of the clearing
 //! while it still holds items, then from a treasure site found there, then
 //! from the abandoned pile (the orders cannot choose). Loot modifiers apply
-//! to the roll. The Crypt needs active Lost Keys (a T-strength effort is
-//! not built yet). A "take" row finds nothing once that item is gone; the
+//! to the roll. The Crypt needs active Lost Keys or a T-strength effort
+//! (as the Vault, see `search`). A "take" row finds nothing once that item is gone; the
 //! Crypt's gold row is always there. The cave row sends him to the cave
 //! clearing his `Teleport:` line names (without one he stays, and is told).
 //! Rows that need the magic rules (Curse, Wish, Power of the Pit,
@@ -28,7 +28,9 @@ use super::super::data::treasures::{SiteResult, TreasureEffect};
 use super::super::orders::Take;
 use super::super::state::{Belonging, ChitCondition, Item, ItemKind};
 use super::events::Happening;
-use super::search::{CURSE_NOT_APPLIED, has_active_effect, roll_table, seen_by, wants_active};
+use super::search::{
+    CURSE_NOT_APPLIED, open_with_key_or_effort, roll_table, seen_by, wants_active,
+};
 use super::{Day, PhaseOutcome};
 use crate::magic_realm::tables::DieTable;
 
@@ -234,13 +236,8 @@ pub fn search(
         .iter()
         .find(|t| t.name == site)
         .is_some_and(|t| t.effects.contains(&TreasureEffect::KeyOrTremendousEffort));
-    if needs_key && !has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
-        return PhaseOutcome::Lost {
-            reason: format!(
-                "the {site} is searched only with the Lost Keys active (a T-strength effort is \
-                 not implemented yet)"
-            ),
-        };
+    if needs_key && let Err(reason) = open_with_key_or_effort(day, who, site) {
+        return PhaseOutcome::Lost { reason };
     }
     let rows = site_rows(day, site);
     let table = SiteTable { name: site, rows };
