@@ -600,7 +600,7 @@ fn the_crypt_needs_the_lost_keys_and_pays_a_gold() {
 fn toadstool_rows_needing_choices_or_magic_say_so() {
     let (mut state, _) = hoard_with("Toadstool Circle");
     loot(&mut state, &[1]);
-    for face in [4, 5, 6] {
+    for face in [5, 6] {
         let (_, events) = loot(&mut state, &[face]);
         assert!(
             matches!(&events[1], SiteEvent::NotApplied { reason, .. } if reason.contains("not implemented")),
@@ -1015,4 +1015,40 @@ fn a_tremendous_effort_opens_the_crypt() {
         .collect();
     assert_eq!(tired.len(), 1);
     assert!(tired[0].contains('T'), "{tired:?}");
+}
+
+#[test]
+fn the_toadstool_circle_row_4_lets_him_peer_anywhere_today() {
+    let mut state = game(&["Black Knight"]);
+    let here = state.characters[0].position.clone();
+    state
+        .treasure_sites
+        .insert("Toadstool Circle".into(), here.clone());
+    state.characters[0]
+        .discoveries
+        .sites
+        .insert("Toadstool Circle".into());
+    let far = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.tile != here.tile)
+        .expect("another tile");
+    let name = &data().tiles.by_code(&far.tile).expect("tile").name;
+    let text = format!("S, S\nSearch: loot; peer {name} {}", far.clearing);
+    let forced: &[(&str, &[u8])] = &[("search", &[4]), ("search", &[5])];
+    let (_, events) = play(state.clone(), &[("P1", &text)], forced);
+    let phases = results(&events, "Black Knight");
+    assert!(matches!(&phases[1], PhaseResult::Done { .. }), "{phases:?}");
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::TreasureSite(SiteEvent::NotApplied { reason, .. }) if reason.contains("any clearing")
+    )));
+    // Without the gift the far peer is lost.
+    let text = format!("S\nSearch: peer {name} {}", far.clearing);
+    let (_, events) = play(state, &[("P1", &text)], &[("search", &[5])]);
+    assert!(matches!(
+        &results(&events, "Black Knight")[0],
+        PhaseResult::Lost { .. }
+    ));
 }

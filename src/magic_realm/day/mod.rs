@@ -72,6 +72,9 @@ pub struct Today {
     /// Characters whose followers stay behind after the phase being done
     /// (he was carried off alone, e.g. to a cave by the Toadstool Circle).
     pub shed_followers: BTreeSet<usize>,
+    /// Characters who may Peer into any clearing for the rest of the day
+    /// (the Toadstool Circle's row 4).
+    pub peer_anywhere: BTreeSet<usize>,
 }
 
 impl<'a> Day<'a> {

@@ -292,6 +292,10 @@ fn peer_target(
     let Some(kind) = board.clearing(&target).map(|c| c.kind) else {
         return Err(format!("{target} is not a clearing on the map"));
     };
+    // The Toadstool Circle's gift: any clearing today (TABLES.md §3.2).
+    if day.today.peer_anywhere.contains(&who) {
+        return Ok(target);
+    }
     if board.clearing(&here).map(|c| c.kind) != Some(ClearingKind::Mountain) {
         return Err(format!(
             "peering into {target} needs a mountain clearing, and {here} is not one"

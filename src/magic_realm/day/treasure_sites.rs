@@ -12,9 +12,10 @@
 //! (as the Vault, see `search`). A "take" row finds nothing once that item is gone; the
 //! Crypt's gold row is always there. The cave row sends him to the cave
 //! clearing his `Teleport:` line names (without one he stays, and is told).
-//! Rows that need the magic rules (Curse, Wish, Power of the Pit,
-//! enchanting anywhere) are reported as not implemented, never skipped
-//! silently.
+//! Row 4 of the Toadstool Circle lets him Peer into any clearing for the
+//! rest of the day (a `Search: peer <clearing>` target); its enchanting
+//! half, and the rows that need the magic rules (Curse, Wish, Power of the
+//! Pit), are reported as not implemented, never skipped silently.
 
 use std::fmt;
 
@@ -269,6 +270,17 @@ pub fn search(
         }
         SiteResult::Heal => Some(rest_every_chit(day, who)),
         SiteResult::TeleportToCave => Some(go_to_cave(day, who, site, teleport)),
+        SiteResult::PeerAndEnchantAnywhere => {
+            day.today.peer_anywhere.insert(who);
+            Some(SiteEvent::NotApplied {
+                character: character.clone(),
+                site: site.to_string(),
+                what: "enchanting any clearing as if there".into(),
+                reason: "it is part of the magic rules, not implemented yet; peering into any \
+                         clearing today is granted"
+                    .into(),
+            })
+        }
         SiteResult::Nothing => None,
         magic => Some(SiteEvent::NotApplied {
             character: character.clone(),
