@@ -72,8 +72,23 @@ fn a_whole_day_gives_the_golden_gm_log() {
     assert_eq!(log::gm_log(&again.1), text, "same seed, same day");
 }
 
-fn check_invariants(state: &MrState, counters: usize) {
+fn check_invariants(state: &MrState, counters: usize, row6_chits: usize) {
     let clearings = state.board.clearings();
+    assert_eq!(
+        state.visitor_boxes.len() + state.visitors_on_map.len(),
+        row6_chits,
+        "each row-6 chit is in its box or on the map, once"
+    );
+    for (chit, at) in &state.visitors_on_map {
+        assert!(clearings.contains(at), "{chit} is in {at}, off the map");
+    }
+    for (site, at) in &state.treasure_sites {
+        assert!(clearings.contains(at), "{site} lies in {at}, off the map");
+        assert!(
+            state.holdings.values().flatten().all(|i| &i.name != site),
+            "the {site} lies on the map and in a pile"
+        );
+    }
     for c in &state.characters {
         assert!(
             clearings.contains(&c.position),
@@ -106,15 +121,20 @@ fn sixteen_bots_play_a_month_without_breaking_the_game() {
     for seed in [1, 2] {
         let mut state = new_game(&all, seed);
         let counters = state.denizens.len();
+        let row6_chits = state.visitor_boxes.len();
         let gold: u32 = state.characters.iter().map(|c| u32::from(c.gold)).sum();
         let mut last = Vec::new();
         for day in 1..=28 {
             let (next, events) = bot_day(state, seed * 100 + day);
             assert_eq!(next.day, u32::try_from(day).unwrap());
-            check_invariants(&next, counters);
+            check_invariants(&next, counters, row6_chits);
             state = next;
             last = events;
         }
+        assert!(
+            state.familiars.contains_key("Witch"),
+            "the Witch's familiar took its turns"
+        );
         let after: u32 = state.characters.iter().map(|c| u32::from(c.gold)).sum();
         assert_eq!(gold, after, "no activity of these bots moves gold");
         let log = log::gm_log(&last);

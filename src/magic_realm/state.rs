@@ -43,6 +43,40 @@ pub struct MrState {
     pub visitor_boxes: BTreeMap<String, String>,
     /// One per seat, in seat order.
     pub characters: Vec<CharacterState>,
+    /// Row-6 chits that came off the setup card onto the map (seed 000 I.D,
+    /// TABLES.md §6.2): chit name → the clearing it stands in.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub visitors_on_map: BTreeMap<String, ClearingId>,
+    /// Treasures within treasures that are sites (Toadstool Circle, Crypt of
+    /// the Knight, Enchanted Meadow) once found: card name → the clearing
+    /// where the card now lies, searched on its own table (TABLES.md §3.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub treasure_sites: BTreeMap<String, ClearingId>,
+    /// The victory requirements each player recorded for his character
+    /// before play, by character name (TABLES.md §14); a character without
+    /// an entry is scored on raw points.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+    /// Where the Witch's familiar is, by its mistress's name (TABLES.md
+    /// §10.1); none listed: it is with her.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub familiars: BTreeMap<String, ClearingId>,
+}
+
+/// The victory points a player assigned to each category before play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryRequirements {
+    #[serde(default)]
+    pub great_treasures: u8,
+    #[serde(default)]
+    pub spells: u8,
+    #[serde(default)]
+    pub fame: u8,
+    #[serde(default)]
+    pub notoriety: u8,
+    #[serde(default)]
+    pub gold: u8,
 }
 
 /// A map chit on a tile.
@@ -152,6 +186,9 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
+    /// He was killed; he restarts at the Inn the next day (BIMR play).
+    #[serde(default)]
+    pub dead: bool,
 }
 
 /// A hired native and the days left of its term of hire.

@@ -69,7 +69,8 @@ pub fn place_holds(state: &MrState, place: Place, at: &ClearingId) -> bool {
 }
 
 /// The sources that give `who` a bonus phase of `activity` in `clearing`:
-/// his advantages and his active treasures, each usable once a day.
+/// his advantages, his active treasures and a treasure site where he
+/// stands, each usable once a day.
 pub fn bonus_sources(
     data: &GameData,
     rules: &Rules,
@@ -96,6 +97,23 @@ pub fn bonus_sources(
             && place_holds(state, *place, &who.position)
         {
             sources.push(name.to_string());
+        }
+    }
+    // A treasure site lying in his clearing (the Toadstool Circle's Spell
+    // phase, TABLES.md §3.2) gives its phase to whoever stands there.
+    for (name, at) in &state.treasure_sites {
+        let effects = data
+            .treasures
+            .iter()
+            .filter(|t| &t.name == name && at == &who.position)
+            .flat_map(|t| t.effects.iter());
+        for effect in effects {
+            if let TreasureEffect::ExtraPhase { activity: a, place } = effect
+                && (*a == activity || *a == Activity::Any)
+                && place_holds(state, *place, &who.position)
+            {
+                sources.push(format!("the {name} here"));
+            }
         }
     }
     sources

@@ -57,6 +57,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::DayBegins { day: day_number }),
     );
+    super::restart::restart_the_dead(day);
     let mut plan = Plan::default();
     let mut own_turn = Vec::new();
     for i in 0..day.state.characters.len() {
@@ -66,7 +67,6 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         }
     }
     monster_roll(day, day_number);
-    say_what_is_not_applied(day, &own_turn);
     let order = turn_order(day, own_turn, orders);
     let names = order
         .iter()
@@ -129,31 +129,6 @@ fn turn_order(
         );
     }
     drawn
-}
-
-/// Advantages that act at Birdsong but are not built yet are named, so
-/// nobody mistakes them for applied.
-fn say_what_is_not_applied(day: &mut Day<'_>, own_turn: &[usize]) {
-    for &i in own_turn {
-        let character = &day.state.characters[i];
-        let advantages = abilities::advantages(day.data, day.rules, character);
-        let mut notes = Vec::new();
-        if advantages
-            .iter()
-            .any(|a| matches!(a, Advantage::Familiar { .. }))
-        {
-            notes.push(format!(
-                "the {}'s familiar does not take turns yet (not implemented)",
-                character.name
-            ));
-        }
-        for what in notes {
-            day.emit(
-                Observers::Everyone,
-                Happening::Birdsong(BirdsongEvent::NotApplied { what }),
-            );
-        }
-    }
 }
 
 /// Put follower `i` with the guide named `leader`, or say why he cannot.
@@ -220,18 +195,11 @@ fn monster_roll(day: &mut Day<'_>, day_number: u32) {
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::MonsterRoll { die: row, prowling }),
     );
-    if row == 6 {
-        day.emit(
-            Observers::Everyone,
-            Happening::Birdsong(BirdsongEvent::NotApplied {
-                what: "visitor and mission chits of row 6 do not come off the setup card \
-                       yet (not implemented)"
-                    .into(),
-            }),
-        );
-    }
     if day_number.is_multiple_of(WEEK) {
         regenerate(day, row);
+        if row == 6 {
+            super::visitors::flip_on_card(day);
+        }
     }
 }
 

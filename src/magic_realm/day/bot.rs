@@ -1,7 +1,7 @@
 //! A bot that records legal orders for any character from the state alone:
 //! it rests while it has chits to heal, otherwise wanders along the routes
 //! it knows (never wasting a phase on a cave or half a mountain climb) and
-//! hides with what is left. Its choices come from the day's dice (purpose
+//! hides with what is left; a familiar steps along a road and peers. Its choices come from the day's dice (purpose
 //! `bot/<player>`), so the same seed gives the same orders. Used by tests,
 //! benchmarks and for players without orders when a GM wants it.
 
@@ -44,12 +44,16 @@ pub fn orders_for(
             _ => None,
         })
         .unwrap_or(FULL_DAY);
+    let familiar = familiar_line(data, rules, state, who, dice, &purpose);
     let mut phases = Vec::new();
     if needs_rest(who) {
         for _ in 0..allowed {
             phases.push(plain(Activity::Rest { chit: None }));
         }
-        return Some(with(phases));
+        return Some(DayOrders {
+            familiar,
+            ..with(phases)
+        });
     }
     let mut here = who.position.clone();
     let mut moves = 0;
@@ -89,7 +93,56 @@ pub fn orders_for(
     while phases.len() < allowed {
         phases.push(plain(Activity::Hide));
     }
-    Some(with(phases))
+    Some(DayOrders {
+        familiar,
+        ..with(phases)
+    })
+}
+
+/// A familiar's line for a character who has one: a step to an open
+/// neighbouring clearing along a road, then a peer there.
+fn familiar_line(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: &CharacterState,
+    dice: &mut Dice,
+    purpose: &str,
+) -> Option<Activities> {
+    let has_one = abilities::advantages(data, rules, who)
+        .iter()
+        .any(|a| matches!(a, Advantage::Familiar { .. }));
+    if !has_one {
+        return None;
+    }
+    let board = &state.board;
+    let at = state.familiars.get(&who.name).unwrap_or(&who.position);
+    let options: Vec<ClearingId> = board
+        .neighbours(at)
+        .into_iter()
+        .filter(|l| l.kind == PathKind::Normal)
+        .map(|l| l.to)
+        .filter(|to| {
+            matches!(
+                board.clearing(to).map(|c| c.kind),
+                Some(ClearingKind::Woods | ClearingKind::Normal)
+            )
+        })
+        .collect();
+    let mut phases = Vec::new();
+    if !options.is_empty() {
+        let pick = usize::try_from(dice.below(purpose, u32::try_from(options.len()).unwrap_or(1)))
+            .unwrap_or(0);
+        let to = &options[pick];
+        if let Some(tile) = data.tiles.by_code(&to.tile).map(|t| t.name.clone()) {
+            phases.push(plain(Activity::Move {
+                tile,
+                clearing: to.clearing,
+            }));
+        }
+    }
+    phases.push(plain(Activity::Search));
+    Some(Activities { phases })
 }
 
 fn needs_rest(who: &CharacterState) -> bool {

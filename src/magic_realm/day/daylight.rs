@@ -1,8 +1,10 @@
 //! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
-//! enters a cave clearing), bonus phases only where an advantage or an
-//! active treasure gives them. A run of Fly phases ends with a landing
+//! enters a cave clearing), bonus phases only where an advantage, an
+//! active treasure, an active horse (see `horses`) or a treasure site in
+//! the clearing gives them; a bonus Search counts a Peer source when the
+//! search is on Peer. A run of Fly phases ends with a landing
 //! before his next other phase or at the end of his turn (see `fly`). An
 //! impossible phase is lost, or replaced by the `If impossible:`
 //! instruction; a blocked character stops.
@@ -17,8 +19,8 @@ use super::super::data::terms::Activity as Kind;
 use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, movement, pending, search,
-    summoning, trade,
+    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, horses, movement, pending,
+    search, summoning, trade,
 };
 
 /// Basic plus sunlight phases of an ordinary day.
@@ -39,6 +41,8 @@ struct Turn {
     /// Search phases done so far: the `Search:` line names a table for each
     /// in order, and later searches reuse the last.
     searches: usize,
+    /// The phase before moved him (a pony doubles that move).
+    just_moved: bool,
 }
 
 /// Do the turn of character `who`, with his `followers` moving along.
@@ -69,6 +73,7 @@ pub fn take_turn(
         climbing: None,
         aloft: None,
         searches: 0,
+        just_moved: false,
     };
     // Flying leaves his followers behind for the rest of the day.
     let mut with_him = followers.to_vec();
@@ -102,32 +107,77 @@ pub fn take_turn(
             );
             break;
         }
-        let result = match use_phase(day, who, phase, &mut turn) {
+        let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
+        let mut pony_move = false;
+        let result = match use_phase(day, who, phase, mine, &mut turn) {
             Err(reason) => PhaseResult::Lost { reason },
-            Ok(()) => {
+            Ok(pony) => {
+                pony_move = pony;
                 let next = phases.get(index + 1);
                 let result = execute(day, who, phase, next, mine, &mut turn);
                 fallback(day, who, result, mine.when_impossible)
             }
         };
         let result = match result {
-            PhaseResult::Flew { over, item, .. } => PhaseResult::Flew {
+            PhaseResult::Flew {
                 over,
                 item,
+                left_behind,
+                ..
+            } => PhaseResult::Flew {
+                over,
+                item,
+                left_behind,
                 followers_left: with_him
                     .drain(..)
                     .map(|f| day.state.characters[f].name.clone())
                     .collect(),
             },
+            PhaseResult::Moved { to, left_behind } if pony_move => {
+                // Only followers on ponies keep up with a pony's double move.
+                let (kept, left): (Vec<usize>, Vec<usize>) = with_him
+                    .iter()
+                    .partition(|&&f| horses::rides_pony(day.data, &day.state.characters[f]));
+                with_him = kept;
+                if !left.is_empty() {
+                    let names = left
+                        .iter()
+                        .map(|&f| day.state.characters[f].name.clone())
+                        .collect();
+                    day.emit(
+                        observers.clone(),
+                        Happening::Phase(PhaseEvent::FollowersLeft {
+                            character: day.state.characters[who].name.clone(),
+                            followers: names,
+                            reason: "they have no pony to keep up with his double move".into(),
+                        }),
+                    );
+                }
+                PhaseResult::Moved { to, left_behind }
+            }
             other => other,
         };
+        if day.today.shed_followers.remove(&who) && !with_him.is_empty() {
+            let names = with_him
+                .drain(..)
+                .map(|f| day.state.characters[f].name.clone())
+                .collect();
+            day.emit(
+                observers.clone(),
+                Happening::Phase(PhaseEvent::FollowersLeft {
+                    character: day.state.characters[who].name.clone(),
+                    followers: names,
+                    reason: "he vanished from the clearing".into(),
+                }),
+            );
+        }
+        turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);
-        if matches!(result, PhaseResult::Moved { .. })
-            && movement::is_cave(day, &day.state.characters[who].position)
-        {
+        if !was_in_cave && movement::is_cave(day, &day.state.characters[who].position) {
             // Entering a cave takes away the unused sunlight phases, and
             // after a sunlight phase nothing more can be done there.
             turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+            horses::unsaddle(day, who, &with_him, &observers);
         }
         day.emit(
             observers.clone(),
@@ -158,6 +208,8 @@ fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
     let landed = fly::land(day, who, &tile);
     if movement::is_cave(day, &landed) {
         turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+        let observers = day.only(who);
+        horses::unsaddle(day, who, &[], &observers);
     }
     true
 }
@@ -172,8 +224,15 @@ fn watchers(day: &Day<'_>, who: usize, followers: &[usize]) -> Observers {
     )
 }
 
-/// Count the phase against his day, or say why it does not exist.
-fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Result<(), String> {
+/// Count the phase against his day, or say why it does not exist. True
+/// when it is a pony's double move.
+fn use_phase(
+    day: &Day<'_>,
+    who: usize,
+    phase: &Phase,
+    orders: &DayOrders,
+    turn: &mut Turn,
+) -> Result<bool, String> {
     if !phase.bonus {
         if turn.used >= turn.allowed {
             let why = if turn.allowed < FULL_DAY {
@@ -187,7 +246,7 @@ fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Resul
             return Err(why);
         }
         turn.used += 1;
-        return Ok(());
+        return Ok(false);
     }
     let Some(kind) = bonus_kind(&phase.activity) else {
         return Err(format!(
@@ -201,18 +260,53 @@ fn use_phase(day: &Day<'_>, who: usize, phase: &Phase, turn: &mut Turn) -> Resul
         .dwellings
         .values()
         .any(|c| c == &character.position);
-    let sources = abilities::bonus_sources(
+    let mut sources: Vec<(String, bool)> = abilities::bonus_sources(
         day.data,
         day.rules,
         &day.state,
         dwelling_here,
         character,
         kind,
+    )
+    .into_iter()
+    .map(|s| (s, false))
+    .collect();
+    // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
+    let peering = matches!(
+        orders
+            .searches
+            .get(turn.searches)
+            .or(orders.searches.last()),
+        Some(SearchTable::Peer { .. })
     );
-    match sources.into_iter().find(|s| !turn.bonus_used.contains(s)) {
-        Some(source) => {
+    if kind == Kind::Search && peering {
+        let peer_sources = abilities::bonus_sources(
+            day.data,
+            day.rules,
+            &day.state,
+            dwelling_here,
+            character,
+            Kind::Peer,
+        );
+        sources.extend(peer_sources.into_iter().map(|s| (s, false)));
+    }
+    if kind == Kind::Move
+        && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
+    {
+        // The pony's move is renewed by every move: spend it first.
+        if double {
+            sources.insert(0, (horse, true));
+        } else {
+            sources.push((horse, false));
+        }
+    }
+    match sources
+        .into_iter()
+        .find(|(s, _)| !turn.bonus_used.contains(s))
+    {
+        Some((source, double)) => {
             turn.bonus_used.insert(source);
-            Ok(())
+            Ok(double)
         }
         None => Err(format!(
             "no advantage or active item gives him another bonus {} phase here",
@@ -279,7 +373,7 @@ fn execute(
                 .unwrap_or(SearchTable::Locate);
             turn.searches += 1;
             lost(
-                search::search_taking(day, who, &table, &orders.take),
+                search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref()),
                 "search",
             )
         }

@@ -43,6 +43,14 @@ pub enum Happening {
     Combat(CombatEvent),
     /// Midnight (seed 000 IV).
     Midnight(MidnightEvent),
+    /// A killed character starting again at the Inn (BIMR play).
+    Restart(super::restart::RestartEvent),
+    /// Row-6 visitors and missions coming onto the map (TABLES.md §6.2).
+    Visitors(super::visitors::VisitorEvent),
+    /// A treasure site searched on its own table (TABLES.md §3.2).
+    TreasureSite(super::treasure_sites::SiteEvent),
+    /// The Witch's familiar doing its own phases (TABLES.md §10.1).
+    Familiar(super::familiar::FamiliarEvent),
 }
 
 /// What happens before Daylight.
@@ -111,6 +119,17 @@ pub enum PhaseEvent {
         clearing: ClearingId,
         die: u8,
     },
+    /// Horses made inactive on entering a cave (seed 000 II.C).
+    HorsesInactive {
+        character: String,
+        horses: Vec<String>,
+    },
+    /// Followers who could not keep up and stay where they were.
+    FollowersLeft {
+        character: String,
+        followers: Vec<String>,
+        reason: String,
+    },
     /// Phases not done because the turn ended early.
     PhasesLeft {
         character: String,
@@ -133,6 +152,9 @@ pub enum PhaseResult {
         over: String,
         item: String,
         followers_left: Vec<String>,
+        /// Items too heavy for the flying item, left where he took off.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        left_behind: Vec<String>,
     },
     /// First of the two move phases into a mountain clearing.
     Climbing {
@@ -261,8 +283,12 @@ impl fmt::Display for PhaseResult {
                 over,
                 item,
                 followers_left,
+                left_behind,
             } => {
                 write!(f, "flies over {over} on the {item}")?;
+                if !left_behind.is_empty() {
+                    write!(f, ", too heavy to carry: {}", left_behind.join(", "))?;
+                }
                 if !followers_left.is_empty() {
                     write!(f, ", leaving {} behind", followers_left.join(", "))?;
                 }

@@ -15,24 +15,41 @@
 //! - Landing rolls one die (`daylight/land/<character>`): the clearing of
 //!   that number, or, when the tile has none, the nearest lower one, or
 //!   else the lowest clearing of the tile.
-//! - The flying item's own strength (what it can carry) is not checked yet.
+//! - What it carries (seed 000 II.C.1 applied to flight): the flying item's
+//!   strength must be at least his own weight (his vulnerability), or he
+//!   cannot take off; on take-off every item heavier than that strength is
+//!   left in the clearing's abandoned pile, as when walking. Horses carry
+//!   themselves and stay with him, as on foot.
 //! - Flying by spell belongs to the magic rules, not implemented yet.
 
 use super::super::board::ClearingId;
-use super::super::data::terms::Colour;
+use super::super::data::terms::{Colour, Strength};
 use super::super::data::treasures::TreasureEffect;
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{Day, abilities};
 use crate::dice::DiceCount;
 
-/// The active belonging of `who` that flies, and the colour it needs.
-fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Option<Colour>)> {
+/// The active belonging of `who` that flies, its strength and the colour
+/// it needs.
+fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Strength, Option<Colour>)> {
     abilities::active_treasure_effects(day.data, &day.state.characters[who])
         .into_iter()
         .find_map(|(name, e)| match e {
-            TreasureEffect::Flies { needs, .. } => Some((name.to_string(), *needs)),
+            TreasureEffect::Flies {
+                needs, strength, ..
+            } => Some((name.to_string(), *strength, *needs)),
             _ => None,
         })
+}
+
+/// His own weight: the character's vulnerability.
+fn own_weight(day: &Day<'_>, who: usize) -> Strength {
+    let name = &day.state.characters[who].name;
+    day.data
+        .characters
+        .iter()
+        .find(|c| &c.name == name)
+        .map_or(Strength::Negligible, |c| c.vulnerability)
 }
 
 /// Whether `colour` magic is present in the clearing of `who`.
@@ -74,7 +91,7 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
             reason: format!("there is no tile {tile}"),
         };
     };
-    let Some((item, needs)) = flying_item(day, who) else {
+    let Some((item, strength, needs)) = flying_item(day, who) else {
         return PhaseResult::Lost {
             reason: "he has no active item that flies (flying by spell belongs to the magic \
                      rules, not implemented yet)"
@@ -102,12 +119,26 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
             reason: format!("the tile {code} is not next to {over}, where he flies from"),
         };
     }
+    let mut left_behind = Vec::new();
+    if aloft.is_none() {
+        let weight = own_weight(day, who);
+        if weight > strength {
+            return PhaseResult::Lost {
+                reason: format!(
+                    "the {item} carries {} weight at most and the {} weighs {}",
+                    strength, day.state.characters[who].name, weight
+                ),
+            };
+        }
+        left_behind = super::movement::drop_items_heavier_than(day, who, strength);
+    }
     *aloft = Some(code.clone());
     // The turn fills in the followers he leaves behind.
     PhaseResult::Flew {
         over: code,
         item,
         followers_left: Vec::new(),
+        left_behind,
     }
 }
 

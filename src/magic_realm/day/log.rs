@@ -33,6 +33,10 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Search(e) => search(e),
             Happening::Trade(e) => trade(e),
             Happening::Hire(e) => hire(e),
+            Happening::Restart(e) => e.log_line(),
+            Happening::Visitors(e) => e.log_line(),
+            Happening::TreasureSite(e) => e.log_line(),
+            Happening::Familiar(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");
     }
@@ -108,6 +112,13 @@ fn phase(event: &PhaseEvent) -> String {
             clearing,
             die,
         } => format!("  The {character} lands in {clearing} (die {die})."),
+        PhaseEvent::HorsesInactive { character, horses } => format!(
+            "  In the cave the {character}'s {} become inactive.",
+            horses.join(", ")
+        ),
+        PhaseEvent::FollowersLeft {
+            followers, reason, ..
+        } => format!("  {} stay behind: {reason}.", followers.join(", ")),
         PhaseEvent::PhasesLeft { count, reason, .. } => {
             format!("  {count} phase(s) not done: {reason}.")
         }

@@ -1,24 +1,15 @@
 //! Midnight (seed 000 IV; TABLES.md §6.3 last note, §14): weapons are
 //! unalerted, Hidden Enemies found today are forgotten, the map chits of
 //! tiles without characters turn face down again, and after day 28 the
-//! victory points are counted in all five categories.
+//! victory points are counted in all five categories (`victory`).
 
 use crate::game::Observers;
 
-use super::super::data::GameData;
-use super::super::state::{CharacterState, ItemKind};
-use super::Day;
-use super::events::{Happening, MidnightEvent, Score};
+use super::events::{Happening, MidnightEvent};
+use super::{Day, victory};
 
 /// The last day of the one-month game.
 pub const LAST_DAY: u32 = 28;
-
-/// Points per victory point, by category (TABLES.md §14).
-const GREAT_TREASURE_FACTOR: i32 = 1;
-const SPELL_FACTOR: i32 = 2;
-const FAME_FACTOR: i32 = 10;
-const NOTORIETY_FACTOR: i32 = 20;
-const GOLD_FACTOR: i32 = 30;
 
 pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     for i in 0..day.state.characters.len() {
@@ -36,20 +27,25 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     if day_number == LAST_DAY {
+        let requirements = &day.state.victory_requirements;
         let scores = day
             .state
             .characters
             .iter()
-            .map(|c| score(day.data, c))
+            .map(|c| victory::score(day.data, c, requirements.get(&c.name)))
             .collect();
+        let note = if requirements.is_empty() {
+            "no victory requirements were recorded, so each category scores its raw total \
+             divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
+        } else {
+            "each category scored against the recorded requirements (TABLES.md §14); a \
+             character without requirements scores raw totals; a dead one -100"
+        };
         day.emit(
             Observers::Everyone,
             Happening::Midnight(MidnightEvent::VictoryPoints {
                 scores,
-                note: "no victory requirements were recorded, so each category scores its \
-                       raw total divided by its factor (GT 1, spells 2, fame 10, notoriety \
-                       20, gold 30)"
-                    .into(),
+                note: note.into(),
             }),
         );
     }
@@ -79,45 +75,5 @@ fn turn_chits_down(day: &mut Day<'_>) {
             Observers::Gm,
             Happening::Midnight(MidnightEvent::ChitsTurnedDown { tile }),
         );
-    }
-}
-
-/// Raw victory points of one character (TABLES.md §14 with no
-/// requirements: points ÷ factor, rounded down, summed).
-pub fn score(data: &GameData, who: &CharacterState) -> Score {
-    let treasures: Vec<_> = who
-        .belongings
-        .iter()
-        .filter(|b| b.item.kind == ItemKind::Treasure)
-        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
-        .collect();
-    let great_treasures = treasures.iter().filter(|t| t.great).count();
-    let spells = who
-        .belongings
-        .iter()
-        .filter(|b| b.item.kind == ItemKind::Spell)
-        .count();
-    let fame = who.fame + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
-    let notoriety = who.notoriety
-        + treasures
-            .iter()
-            .map(|t| i32::from(t.notoriety))
-            .sum::<i32>();
-    let great_treasures = i32::try_from(great_treasures).unwrap_or(i32::MAX);
-    let spells = i32::try_from(spells).unwrap_or(i32::MAX);
-    let gold = i32::from(who.gold);
-    let total = great_treasures.div_euclid(GREAT_TREASURE_FACTOR)
-        + spells.div_euclid(SPELL_FACTOR)
-        + fame.div_euclid(FAME_FACTOR)
-        + notoriety.div_euclid(NOTORIETY_FACTOR)
-        + gold.div_euclid(GOLD_FACTOR);
-    Score {
-        character: who.name.clone(),
-        great_treasures,
-        spells,
-        fame,
-        notoriety,
-        gold,
-        total,
     }
 }

@@ -14,8 +14,10 @@ pub mod bot;
 pub mod daylight;
 pub mod evening;
 pub mod events;
+pub mod familiar;
 pub mod fly;
 pub mod hire;
+pub mod horses;
 pub mod log;
 pub mod meeting;
 pub mod midnight;
@@ -23,11 +25,15 @@ pub mod modifiers;
 pub mod movement;
 pub mod pending;
 pub mod resolve;
+pub mod restart;
 pub mod search;
 pub mod summoning;
 #[cfg(test)]
 mod tests;
 pub mod trade;
+pub mod treasure_sites;
+pub mod victory;
+pub mod visitors;
 
 pub use resolve::{DayError, resolve_day};
 
@@ -63,6 +69,12 @@ pub struct Today {
     pub summoned_by: BTreeSet<String>,
     /// Monster counters that blocked someone today: they stop prowling.
     pub blocking_monsters: BTreeSet<String>,
+    /// Characters whose followers stay behind after the phase being done
+    /// (he was carried off alone, e.g. to a cave by the Toadstool Circle).
+    pub shed_followers: BTreeSet<usize>,
+    /// Characters who may Peer into any clearing for the rest of the day
+    /// (the Toadstool Circle's row 4).
+    pub peer_anywhere: BTreeSet<usize>,
 }
 
 impl<'a> Day<'a> {
@@ -128,3 +140,5 @@ pub enum PhaseOutcome {
 }
 #[cfg(test)]
 mod acts_tests;
+#[cfg(test)]
+mod gaps_tests;

@@ -6,6 +6,7 @@
 
 use super::super::board::ClearingId;
 use super::super::data::characters::Advantage;
+use super::super::data::terms::Strength;
 use super::super::data::tiles::{ClearingKind, PathKind};
 use super::super::state::{Belonging, CharacterState, Item, ItemKind};
 use super::Day;
@@ -87,9 +88,14 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 fn drop_heavy_items(day: &mut Day<'_>, who: usize) -> Vec<String> {
+    let strength = abilities::strongest_move(&day.state.characters[who]);
+    drop_items_heavier_than(day, who, strength)
+}
+
+/// Leave every item heavier than `strength` in the clearing's abandoned
+/// pile (horses carry themselves); the names of those left.
+pub fn drop_items_heavier_than(day: &mut Day<'_>, who: usize, strength: Strength) -> Vec<String> {
     let data = day.data;
-    let character = &day.state.characters[who];
-    let strength = abilities::strongest_move(character);
     let too_heavy = |kind, name: &str| abilities::weight(data, kind, name) > strength;
     let mut dropped: Vec<Item> = Vec::new();
     let character = &mut day.state.characters[who];

@@ -14,7 +14,7 @@ use super::super::orders::DayOrders;
 use super::super::state::MrState;
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
-use super::{Day, birdsong, daylight, evening, midnight};
+use super::{Day, birdsong, daylight, evening, familiar, midnight};
 
 /// Why a day could not be resolved.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -51,12 +51,20 @@ pub fn resolve_day(
     let day_number = state.day + 1;
     let mut day = Day::new(data, rules, state, dice);
     let plan = birdsong::birdsong(&mut day, day_number, orders);
+    let mut familiars_following = BTreeMap::new();
     for &who in &plan.order {
         let followers = plan.followers.get(&who).cloned().unwrap_or_default();
         // A character blocked before his turn (a monster came to his
         // clearing) loses all his phases but still ends his turn.
         daylight::take_turn(&mut day, who, &followers, orders);
+        // A familiar acts after the turn in which its mistress moved.
+        for i in std::iter::once(who).chain(followers) {
+            if let Some(leader) = familiar::take_turn(&mut day, i, orders) {
+                familiars_following.insert(i, leader);
+            }
+        }
     }
+    familiar::end_of_daylight(&mut day, &familiars_following);
     evening::evening(&mut day);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;

@@ -8,9 +8,9 @@
 //! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight; the
 //! Witch King searches on Magic Sight whatever table he named; looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
-//! Reading Runes, Perceive Spell, curses and treasure sites searched on
-//! their own tables are the magic rules' work: they are reported as not
-//! implemented yet, never silently skipped.
+//! Reading Runes, Perceive Spell and curses are the magic rules' work: they
+//! are reported as not implemented yet, never silently skipped. Treasure
+//! sites found in a pile are searched on their own tables (`treasure_sites`).
 
 use serde::{Deserialize, Serialize};
 
@@ -18,9 +18,9 @@ use super::events::Happening;
 use super::{Day, PhaseOutcome, modifiers};
 use crate::game::Observers;
 use crate::magic_realm::board::ClearingId;
-use crate::magic_realm::data::characters::{ActionChit, Advantage};
+use crate::magic_realm::data::characters::{ActionChit, Advantage, ChitAction};
 use crate::magic_realm::data::chits::SiteAccess;
-use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::data::terms::{Roll, Strength};
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::data::treasures::TreasureEffect;
 use crate::magic_realm::orders::{SearchTable, Take};
@@ -119,6 +119,18 @@ pub fn search_taking(
     table: &SearchTable,
     takes: &[Take],
 ) -> PhaseOutcome {
+    search_ordered(day, who, table, takes, None)
+}
+
+/// Search with `table`, honouring `Take:` and, for a treasure site's
+/// teleport row, the `Teleport:` clearing (tile name, number).
+pub fn search_ordered(
+    day: &mut Day<'_>,
+    who: usize,
+    table: &SearchTable,
+    takes: &[Take],
+    teleport: Option<&(String, u8)>,
+) -> PhaseOutcome {
     let Some(character) = day.state.characters.get(who) else {
         return lost(format!("there is no character number {who} in this game"));
     };
@@ -162,7 +174,7 @@ pub fn search_taking(
             }
             PhaseOutcome::Done
         }
-        SearchTable::Loot => loot(day, who, takes),
+        SearchTable::Loot => loot(day, who, takes, teleport),
         SearchTable::ReadingRunes => lost(
             "reading runes is part of the magic rules, not implemented yet; choose another \
              search table"
@@ -210,7 +222,11 @@ fn has_advantage(day: &Day<'_>, who: usize, wanted: impl Fn(&Advantage) -> bool)
         })
 }
 
-fn has_active_effect(day: &Day<'_>, who: usize, wanted: impl Fn(&TreasureEffect) -> bool) -> bool {
+pub(super) fn has_active_effect(
+    day: &Day<'_>,
+    who: usize,
+    wanted: impl Fn(&TreasureEffect) -> bool,
+) -> bool {
     day.state.characters[who]
         .belongings
         .iter()
@@ -221,7 +237,7 @@ fn has_active_effect(day: &Day<'_>, who: usize, wanted: impl Fn(&TreasureEffect)
 
 /// Roll on a search table through the day's dice (the roll is an event the
 /// searcher sees) and report the row.
-fn roll_table<T: DieTable>(
+pub(super) fn roll_table<T: DieTable>(
     day: &mut Day<'_>,
     who: usize,
     table: &T,
@@ -276,6 +292,10 @@ fn peer_target(
     let Some(kind) = board.clearing(&target).map(|c| c.kind) else {
         return Err(format!("{target} is not a clearing on the map"));
     };
+    // The Toadstool Circle's gift: any clearing today (TABLES.md §3.2).
+    if day.today.peer_anywhere.contains(&who) {
+        return Ok(target);
+    }
     if board.clearing(&here).map(|c| c.kind) != Some(ClearingKind::Mountain) {
         return Err(format!(
             "peering into {target} needs a mountain clearing, and {here} is not one"
@@ -498,7 +518,7 @@ fn discover_sites(day: &mut Day<'_>, who: usize) {
 
 /// Who sees what character `who` does: everyone in his clearing when he is
 /// unhidden, else those there who found hidden enemies today.
-fn seen_by(day: &Day<'_>, who: usize) -> Observers {
+pub(super) fn seen_by(day: &Day<'_>, who: usize) -> Observers {
     let me = &day.state.characters[who];
     Observers::Players(
         day.state
@@ -514,9 +534,24 @@ fn seen_by(day: &Day<'_>, who: usize) -> Observers {
 }
 
 /// Loot a discovered site in the clearing, else the abandoned pile.
-fn loot(day: &mut Day<'_>, who: usize, takes: &[Take]) -> PhaseOutcome {
+fn loot(
+    day: &mut Day<'_>,
+    who: usize,
+    takes: &[Take],
+    teleport: Option<&(String, u8)>,
+) -> PhaseOutcome {
     let here = day.state.characters[who].position.clone();
-    let pile_name = match discovered_sites_here(day, who).into_iter().next() {
+    let site = discovered_sites_here(day, who).into_iter().next();
+    let site_has_items = site.as_ref().is_some_and(|s| {
+        day.state
+            .holdings
+            .get(s)
+            .is_some_and(|p| p.iter().any(|i| i.kind != ItemKind::Spell))
+    });
+    if !site_has_items && let Some(found) = super::treasure_sites::discovered_here(day, who) {
+        return super::treasure_sites::search(day, who, &found, takes, teleport);
+    }
+    let pile_name = match site {
         Some(site) => site,
         None => {
             let abandoned = abandoned_pile(&here);
@@ -571,16 +606,7 @@ fn loot(day: &mut Day<'_>, who: usize, takes: &[Take]) -> PhaseOutcome {
 /// Pay what a site asks before looting it (TABLES.md §3 "Loot").
 fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> Result<(), String> {
     match access {
-        SiteAccess::OpenWithKeyOrTremendousEffort => {
-            if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the {site} must be opened first: activate the Lost Keys (opening it with a \
-                     T-strength effort is not implemented yet)"
-                ))
-            }
-        }
+        SiteAccess::OpenWithKeyOrTremendousEffort => open_with_key_or_effort(day, who, site),
         SiteAccess::FatiguePerLoot | SiteAccess::FatigueToSearch => {
             // Ruling: the first fresh chit with an effort star, in
             // development order (the orders cannot name one).
@@ -605,6 +631,43 @@ fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> 
             Ok(())
         }
     }
+}
+
+/// Open a locked site (the Vault, the Crypt of the Knight): with active
+/// Lost Keys, else by a Tremendous effort (TABLES.md §3 "Loot"). Ruling:
+/// the effort fatigues his first fresh MOVE or FIGHT chit of T strength
+/// with an effort star, each time he searches there.
+pub(super) fn open_with_key_or_effort(
+    day: &mut Day<'_>,
+    who: usize,
+    site: &str,
+) -> Result<(), String> {
+    if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
+        return Ok(());
+    }
+    let character = &mut day.state.characters[who];
+    let chit = character.chits.iter_mut().find(|c| {
+        c.condition == ChitCondition::Active
+            && ActionChit::parse(&c.chit).is_ok_and(|a| {
+                matches!(a.action, ChitAction::Move | ChitAction::Fight)
+                    && a.strength == Some(Strength::Tremendous)
+                    && a.effort > 0
+            })
+    });
+    let Some(chit) = chit else {
+        return Err(format!(
+            "the {site} opens only with the Lost Keys active or by fatiguing a fresh T-strength \
+             MOVE or FIGHT chit, and the {} has neither",
+            character.name
+        ));
+    };
+    chit.condition = ChitCondition::Fatigued;
+    let event = SearchEvent::Paid {
+        character: character.name.clone(),
+        what: format!("fatigued {} to open the {site}", chit.chit),
+    };
+    day.emit(day.only(who), Happening::Search(event));
+    Ok(())
 }
 
 /// Everyone who saw the looter now knows the site too.
@@ -649,18 +712,10 @@ fn take_item(
     let treasure = (item.kind == ItemKind::Treasure)
         .then(|| day.data.treasures.iter().find(|t| t.name == item.name))
         .flatten();
-    if let Some(within) = treasure.and_then(|t| t.within.as_ref())
-        && !within.table.is_empty()
-    {
-        // A site card stays in its pile and is searched on its own table.
-        day.emit(
-            observers,
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: format!("the {} found in the {pile}", item.name),
-                reason: "it is searched on its own table, which is not implemented yet".into(),
-            }),
-        );
+    if super::treasure_sites::is_site_card(day, &item) {
+        // A site card stays where it is found and is searched on its own
+        // table from then on.
+        super::treasure_sites::found(day, who, pile, index, &observers);
         return;
     }
     if let Some(items) = day.state.holdings.get_mut(pile) {

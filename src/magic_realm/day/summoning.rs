@@ -88,6 +88,7 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
     let before = day.events.len();
     prowlers_come(day, &here);
     natives_come(day, &here);
+    super::visitors::end_of_turn(day, who);
     let advantages = abilities::advantages(day.data, day.rules, &day.state.characters[who]);
     let immune = |kind| {
         advantages

@@ -11,14 +11,21 @@
 //! A native leader sells what his group holds and, when the group is the
 //! garrison of a dwelling in the clearing, what the dwelling holds. The
 //! first `Buy:` entry on sale here is bid for; a bought item arrives
-//! inactive unless a `Take:` line names it with `activate`. Visitors are
-//! not on the map state yet, so nobody trades with them yet.
+//! inactive unless a `Take:` line names it with `activate`.
+//!
+//! A visitor on the map (see `visitors`) trades the same way in its
+//! clearing: it sells what it holds through the Meeting table (no drinks:
+//! it has no group), and buys a belonging at its own price when the
+//! treasure names one for it, else at the basic price. Ruling: native leaders are
+//! dealt with before visitors in the same clearing; spells a visitor
+//! holds are taught, not sold (the magic rules).
 
 use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay, relationship, unhired_present};
 use super::search::{base_name, wants_active};
+use super::visitors::visitors_in;
 use super::{Day, PhaseOutcome, modifiers};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::natives::NativeGroup;
@@ -85,24 +92,58 @@ pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
     }
 }
 
-/// A native group whose leader stands unhired in the character's clearing,
-/// with the holders whose items he sells.
-fn traders<'d>(day: &Day<'d>, who: usize) -> Vec<(&'d NativeGroup, Vec<String>)> {
+/// Someone in the clearing who trades: a native group with its leader
+/// there unhired, or a visitor.
+struct Trader {
+    /// The group's or the visitor's name (its relationship name too).
+    name: String,
+    /// Unhired members there (drinks); 0 for a visitor.
+    members_present: u32,
+    /// The holders whose items it sells.
+    holders: Vec<String>,
+}
+
+/// Everyone who trades in the character's clearing: native groups whose
+/// leader stands there unhired, then visitors.
+fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
     let here = day.state.characters[who].position.clone();
-    day.data
+    let groups = day
+        .data
         .natives
         .iter()
         .filter(|g| unhired_present(day, g, &here).iter().any(|m| m.is_leader()))
-        .map(|g| {
+        .map(|g: &NativeGroup| {
             let mut holders = vec![g.name.clone()];
             if let Some(home) = g.garrison
                 && day.state.dwellings.get(&home) == Some(&here)
             {
                 holders.push(home.label().to_string());
             }
-            (g, holders)
-        })
-        .collect()
+            Trader {
+                name: g.name.clone(),
+                members_present: count(unhired_present(day, g, &here).len()),
+                holders,
+            }
+        });
+    let visitors = visitors_in(day, &here).into_iter().map(|v| Trader {
+        name: v.clone(),
+        members_present: 0,
+        holders: vec![v],
+    });
+    groups.chain(visitors).collect()
+}
+
+/// What `buyer` pays for `item`: a visitor's own price for the treasures
+/// it wants (`visitor_prices` in treasures.toml), else the basic price.
+fn offered_price(data: &GameData, buyer: &str, item: &Item) -> u32 {
+    let visitor_price = (item.kind == ItemKind::Treasure)
+        .then(|| data.treasures.iter().find(|t| t.name == item.name))
+        .flatten()
+        .and_then(|t| t.visitor_prices.get(buyer))
+        .map(|&gold| u32::from(gold));
+    visitor_price
+        .or_else(|| base_price(data, item))
+        .unwrap_or(0)
 }
 
 /// Sell what the `Sell:` line names and he still carries; else buy the
@@ -141,23 +182,39 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
     }
     let sellers = traders(day, who);
     let found = orders.buy.iter().find_map(|wanted| {
-        sellers.iter().find_map(|(group, holders)| {
-            holders.iter().find_map(|holder| {
+        sellers.iter().find_map(|seller| {
+            seller.holders.iter().find_map(|holder| {
                 let items = day.state.holdings.get(holder)?;
                 let index = items.iter().position(|i| {
                     i.kind != ItemKind::Spell
                         && (fold(&i.name) == fold(&wanted.what)
                             || fold(base_name(&i.name)) == fold(&wanted.what))
                 })?;
-                Some((*group, holder.clone(), index, wanted.max_gold))
+                Some((seller, holder.clone(), index, wanted.max_gold))
             })
         })
     });
     let Some((group, holder, index, max_gold)) = found else {
         let names: Vec<&str> = orders.buy.iter().map(|p| p.what.as_str()).collect();
+        let spell_from_visitor = sellers.iter().any(|seller| {
+            seller.holders.iter().any(|holder| {
+                day.state.holdings.get(holder).is_some_and(|items| {
+                    items.iter().any(|i| {
+                        i.kind == ItemKind::Spell && names.iter().any(|n| fold(n) == fold(&i.name))
+                    })
+                })
+            })
+        });
+        if spell_from_visitor {
+            return PhaseOutcome::Lost {
+                reason: "learning a spell from a visitor belongs to the magic rules, not \
+                         implemented yet"
+                    .into(),
+            };
+        }
         return PhaseOutcome::Lost {
             reason: format!(
-                "no unhired native leader in {here} sells anything on the Buy line ({})",
+                "no unhired native leader or visitor in {here} sells anything on the Buy line ({})",
                 names.join(", ")
             ),
         };
@@ -170,7 +227,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
     };
     let deal = Deal {
         group: &group.name,
-        members_present: count(unhired_present(day, group, &here).len()),
+        members_present: group.members_present,
         activity: MeetingUse::Trade,
         price,
         max_gold,
@@ -234,16 +291,16 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
             reason: format!("the {name} carries no '{item}' to sell"),
         };
     };
-    let Some((group, _)) = traders(day, who).into_iter().next() else {
+    let Some(group) = traders(day, who).into_iter().next() else {
         return PhaseOutcome::Lost {
             reason: format!(
-                "nobody in {} buys: no unhired native leader is there",
+                "nobody in {} buys: no unhired native leader or visitor is there",
                 character.position
             ),
         };
     };
     let sold = character.belongings[position].item.clone();
-    let price = base_price(day.data, &sold).unwrap_or(0);
+    let price = offered_price(day.data, &group.name, &sold);
     let gold = if day.rules.is_on("commerce") {
         let mods = modifiers::for_roll(day, who, Roll::Trade);
         let column = relationship(day, who, &group.name);

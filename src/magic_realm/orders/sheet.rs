@@ -11,6 +11,8 @@
 //! Block: Amazon, Elf
 //! Turn: last
 //! If impossible: hide
+//! Familiar: M CV4, S               (the Witch only: her familiar's phases)
+//! Teleport: CN2                    (where the Toadstool Circle sends him)
 //! ```
 //!
 //! A line with no key is read as the activities when none were given yet, so
@@ -114,6 +116,13 @@ pub struct DayOrders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
+    /// The phases of the Witch's familiar, on its own (TABLES.md §10.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub familiar: Option<Activities>,
+    /// The cave clearing (tile name, number) to go to when a search of the
+    /// Toadstool Circle says "any cave clearing" (TABLES.md §3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teleport: Option<(String, u8)>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -128,6 +137,8 @@ const KEYS: &[&str] = &[
     "Block",
     "Turn",
     "If impossible",
+    "Familiar",
+    "Teleport",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -219,6 +230,15 @@ pub fn parse_day_orders(
             Some("turn") => parse_turn(value)
                 .map(|t| orders.turn = t)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("familiar") => parse_activities(value, line, tiles)
+                .map(|a| orders.familiar = Some(a))
+                .map_err(|mut e| {
+                    e.column += value_col;
+                    vec![e]
+                }),
+            Some("teleport") => parse_clearing(value, tiles, "the cave clearing to go to")
+                .map(|c| orders.teleport = Some(c))
+                .map_err(|m| vec![error(value_col, m)]),
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -274,6 +294,28 @@ fn list(value: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
+/// A clearing written as a tile code or name and a number (`CV5`,
+/// `Curst Valley 5`): the tile's full name and the number.
+fn parse_clearing(target: &str, tiles: &dyn TileNames, what: &str) -> Result<(String, u8), String> {
+    let digits = target
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .count();
+    let (tile_text, number) = target.split_at(target.len() - digits);
+    let clearing: u8 = number
+        .parse()
+        .ok()
+        .filter(|c| (1..=6).contains(c))
+        .ok_or_else(|| format!("expected {what}, for example 'CV5', found '{target}'"))?;
+    let tile_text = tile_text.trim().trim_end_matches('-').trim();
+    let tile = tiles.resolve(tile_text).ok_or_else(|| {
+        let hint = crate::suggest::did_you_mean(tile_text, tiles.known());
+        format!("expected a tile code or name, found '{tile_text}'{hint}")
+    })?;
+    Ok((tile.to_string(), clearing))
+}
+
 fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String> {
     let folded = crate::suggest::fold(item);
     let table = match folded.as_str() {
@@ -299,22 +341,9 @@ fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String
                     "expected a search table (Peer, Locate, Loot, Magic Sight, Reading Runes), found '{item}'{hint}"
                 ));
             };
-            let digits = target
-                .chars()
-                .rev()
-                .take_while(char::is_ascii_digit)
-                .count();
-            let (tile_text, number) = target.split_at(target.len() - digits);
-            let clearing: u8 = number.parse().ok().filter(|c| (1..=6).contains(c)).ok_or_else(|| {
-                format!("expected the clearing to peer into, for example 'peer CV5', found '{target}'")
-            })?;
-            let tile_text = tile_text.trim().trim_end_matches('-').trim();
-            let tile = tiles.resolve(tile_text).ok_or_else(|| {
-                let hint = crate::suggest::did_you_mean(tile_text, tiles.known());
-                format!("expected a tile code or name, found '{tile_text}'{hint}")
-            })?;
+            let (tile, clearing) = parse_clearing(target, tiles, "the clearing to peer into")?;
             SearchTable::Peer {
-                tile: Some(tile.to_string()),
+                tile: Some(tile),
                 clearing: Some(clearing),
             }
         }
@@ -532,6 +561,12 @@ impl fmt::Display for DayOrders {
             Some(TurnChoice::Place(n)) => writeln!(f, "Turn: {n}")?,
             None => {}
         }
+        if let Some(familiar) = &self.familiar {
+            writeln!(f, "Familiar: {familiar}")?;
+        }
+        if let Some((tile, clearing)) = &self.teleport {
+            writeln!(f, "Teleport: {tile} {clearing}")?;
+        }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
             WhenImpossible::Hide => "hide",
@@ -738,5 +773,63 @@ If impossible: hide
             "{}",
             errors[0]
         );
+    }
+
+    #[test]
+    fn random_bytes_never_make_the_sheet_panic() {
+        // The property the fuzz target (fuzz/fuzz_targets/orders.rs) checks,
+        // run on seeded input: any bytes, as a mail body, give orders or
+        // errors. Half the inputs are built from the keys and the
+        // characters that matter, so they reach deep into the parser.
+        let pieces = [
+            "Activities:",
+            "Search:",
+            "Buy:",
+            "Sell:",
+            "Hire:",
+            "Drinks:",
+            "Take:",
+            "Block:",
+            "Turn:",
+            "If impossible:",
+            "Familiar:",
+            "peer",
+            "CV",
+            "M",
+            "up to",
+            "activate",
+            ";",
+            ",",
+            "/",
+            "*",
+            "(",
+            ")",
+            "\n",
+            " ",
+            "4",
+            "-",
+            ":",
+            "é",
+            "\u{0}",
+            "\u{ffff}",
+        ];
+        let mut dice = crate::dice::Dice::new(7, 0);
+        for round in 0..5_000 {
+            let len = dice.below("fuzz/sheet/len", 40) as usize;
+            let bytes: Vec<u8> = if round % 2 == 0 {
+                (0..len)
+                    .map(|_| u8::try_from(dice.below("fuzz/sheet/byte", 256)).unwrap_or(0))
+                    .collect()
+            } else {
+                (0..len)
+                    .flat_map(|_| {
+                        let i = dice.below("fuzz/sheet/piece", pieces.len() as u32) as usize;
+                        pieces[i].as_bytes().to_vec()
+                    })
+                    .collect()
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = parse_day_orders(&text, 1, &TwoTiles);
+        }
     }
 }

@@ -27,7 +27,7 @@ use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
 use super::state::{
     CharacterChit, CharacterState, ChitCondition, CounterSide, DenizenKind, DenizenState,
-    Discoveries, MrState, Whereabouts,
+    Discoveries, MrState, VictoryRequirements, Whereabouts,
 };
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
@@ -48,6 +48,9 @@ pub struct SetupInputs {
     /// Character → chosen start. A character not listed starts at one of
     /// his allowed starts chosen by the dice.
     pub starts: BTreeMap<String, StartLocation>,
+    /// Character → the victory requirements his player recorded secretly
+    /// (BIMR3 "5 VP's needed"); scored at the end of the month.
+    pub victory_requirements: BTreeMap<String, VictoryRequirements>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -84,6 +87,11 @@ pub enum SetupError {
     StartForAbsent { name: String },
     #[error("visitor placement: {0}")]
     Visitors(String),
+    #[error(
+        "victory requirements were given for the {name}, who is not in the game; give them \
+         only for characters that play"
+    )]
+    RequirementsForAbsent { name: String },
 }
 
 /// Set up a new game.
@@ -104,6 +112,15 @@ pub fn new_game(
     let holdings = items::deal(data, dice);
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    if let Some(absent) = inputs
+        .victory_requirements
+        .keys()
+        .find(|n| !characters.iter().any(|c| &c.name == *n))
+    {
+        return Err(SetupError::RequirementsForAbsent {
+            name: absent.clone(),
+        });
+    }
     Ok(MrState {
         day: 0,
         board,
@@ -113,6 +130,10 @@ pub fn new_game(
         denizens,
         holdings,
         visitor_boxes,
+        visitors_on_map: BTreeMap::new(),
+        treasure_sites: BTreeMap::new(),
+        victory_requirements: inputs.victory_requirements.clone(),
+        familiars: BTreeMap::new(),
         characters,
     })
 }
@@ -350,6 +371,7 @@ fn seat_characters(
             found_hidden_enemies: false,
             hirelings: Vec::new(),
             weapon_alerted: false,
+            dead: false,
         });
     }
     if let Some(absent) = inputs

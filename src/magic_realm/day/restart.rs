@@ -1,0 +1,128 @@
+//! A killed character comes back (issue 3 "A character killed restarts at
+//! the Inn the next day, as in BIMR play"; seed 003 is the BIMR3 rules
+//! page): at Birdsong after his death he starts again at the Inn.
+//!
+//! Ruling (seed 003 says nothing of what he keeps): he comes back as a new
+//! character of the same kind, as at setup — the character's starting gold,
+//! weapon and armour, every chit fresh, no fame or notoriety, unhidden, no
+//! hirelings (they are free again where they stand), nothing learned
+//! (routes, sites, chits seen are forgotten; the tiles he visits start with
+//! the Inn's). Whatever he still carried lies in the abandoned pile of the
+//! clearing where he fell, for anyone to loot.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::Observers;
+
+use super::super::board::ClearingId;
+use super::super::data::terms::Dwelling;
+use super::super::state::{CharacterChit, ChitCondition, Discoveries, Item, abandoned_pile};
+use super::Day;
+use super::events::Happening;
+
+/// A dead character coming back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RestartEvent {
+    /// He starts again at the Inn; what he carried was left where he fell.
+    Restarted {
+        character: String,
+        fell_in: ClearingId,
+        at: ClearingId,
+        left_behind: Vec<Item>,
+    },
+    /// He cannot come back: there is no Inn on the map.
+    NoInn { character: String },
+}
+
+impl RestartEvent {
+    /// The GM log line.
+    pub fn log_line(&self) -> String {
+        match self {
+            RestartEvent::Restarted {
+                character,
+                fell_in,
+                at,
+                left_behind,
+            } => {
+                let left = if left_behind.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<&str> = left_behind.iter().map(|i| i.name.as_str()).collect();
+                    format!(" {} left in {fell_in}.", names.join(", "))
+                };
+                format!("The {character}, killed, starts again at the Inn ({at}).{left}")
+            }
+            RestartEvent::NoInn { character } => {
+                format!("The {character} is dead and cannot restart: the Inn is not on the map.")
+            }
+        }
+    }
+}
+
+/// Bring every dead character back at the Inn (called first at Birdsong).
+pub fn restart_the_dead(day: &mut Day<'_>) {
+    for who in 0..day.state.characters.len() {
+        if day.state.characters[who].dead {
+            restart(day, who);
+        }
+    }
+}
+
+fn restart(day: &mut Day<'_>, who: usize) {
+    let name = day.state.characters[who].name.clone();
+    let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
+        day.emit(
+            Observers::Everyone,
+            Happening::Restart(RestartEvent::NoInn { character: name }),
+        );
+        return;
+    };
+    let Some(kind) = day.data.characters.iter().find(|c| c.name == name) else {
+        return;
+    };
+    let character = &mut day.state.characters[who];
+    let fell_in = character.position.clone();
+    let left_behind: Vec<Item> = character.belongings.drain(..).map(|b| b.item).collect();
+    character.dead = false;
+    character.position = inn.clone();
+    character.gold = kind.gold;
+    character.weapon = kind.weapon.clone();
+    character.armor = kind.armor.clone();
+    character.chits = kind
+        .chits
+        .iter()
+        .map(|c| CharacterChit {
+            chit: c.to_string(),
+            condition: ChitCondition::Active,
+        })
+        .collect();
+    character.hidden = false;
+    character.fame = 0;
+    character.notoriety = 0;
+    character.discoveries = Discoveries {
+        tiles_visited: [inn.tile.clone()].into(),
+        ..Discoveries::default()
+    };
+    character.found_hidden_enemies = false;
+    character.hirelings.clear();
+    character.weapon_alerted = false;
+    // His familiar, if he has one, starts again with him.
+    day.state.familiars.remove(&name);
+    if !left_behind.is_empty() {
+        day.state
+            .holdings
+            .entry(abandoned_pile(&fell_in))
+            .or_default()
+            .extend(left_behind.iter().cloned());
+    }
+    day.emit(
+        Observers::Everyone,
+        Happening::Restart(RestartEvent::Restarted {
+            character: name,
+            fell_in,
+            at: inn,
+            left_behind,
+        }),
+    );
+}

@@ -1,0 +1,122 @@
+//! Victory points at the end of the month (seed 000 introduction: the five
+//! categories; TABLES.md §14): great treasures (1 point per VP), usable
+//! spells (2), fame (10), notoriety (20) and gold (30).
+//!
+//! With the victory requirements a player recorded (5 VPs shared among the
+//! categories; `MrState::victory_requirements`), each category scores as
+//! TABLES.md §14 works it out: required = factor × VPs assigned; the
+//! points minus that, tripled when negative; divided by the factor and
+//! rounded down (toward minus infinity); plus that result times the VPs
+//! assigned. Without recorded requirements each category scores its points
+//! ÷ factor, rounded down.
+//!
+//! Rulings: gold counts the recorded gold only (TABLES.md §16 leaves the
+//! starting worth open); a character dead at the end scores −100 (BIMR6);
+//! spells count those he holds.
+
+use super::super::data::GameData;
+use super::super::state::{CharacterState, ItemKind, VictoryRequirements};
+use super::events::Score;
+
+/// Points per victory point, by category (TABLES.md §14).
+pub const GREAT_TREASURE_FACTOR: i32 = 1;
+pub const SPELL_FACTOR: i32 = 2;
+pub const FAME_FACTOR: i32 = 10;
+pub const NOTORIETY_FACTOR: i32 = 20;
+pub const GOLD_FACTOR: i32 = 30;
+
+/// What a dead character scores (BIMR6, TABLES.md §14).
+pub const DEAD_SCORE: i32 = -100;
+
+/// One category's victory points: `points` counted, `factor` points per
+/// VP, `assigned` VPs required there (None: no requirements recorded).
+pub fn category(points: i32, factor: i32, assigned: Option<u8>) -> i32 {
+    let Some(assigned) = assigned.map(i32::from) else {
+        return points.div_euclid(factor);
+    };
+    let over = points - factor * assigned;
+    let over = if over < 0 { over * 3 } else { over };
+    let basic = over.div_euclid(factor);
+    basic + basic * assigned
+}
+
+/// The character's points in the five categories and his victory points.
+pub fn score(
+    data: &GameData,
+    who: &CharacterState,
+    requirements: Option<&VictoryRequirements>,
+) -> Score {
+    let treasures: Vec<_> = who
+        .belongings
+        .iter()
+        .filter(|b| b.item.kind == ItemKind::Treasure)
+        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
+        .collect();
+    let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+    let great_treasures = count(treasures.iter().filter(|t| t.great).count());
+    let spells = count(
+        who.belongings
+            .iter()
+            .filter(|b| b.item.kind == ItemKind::Spell)
+            .count(),
+    );
+    let fame = who.fame + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
+    let notoriety = who.notoriety
+        + treasures
+            .iter()
+            .map(|t| i32::from(t.notoriety))
+            .sum::<i32>();
+    let gold = i32::from(who.gold);
+    let total = if who.dead {
+        DEAD_SCORE
+    } else {
+        let r = requirements;
+        category(
+            great_treasures,
+            GREAT_TREASURE_FACTOR,
+            r.map(|r| r.great_treasures),
+        ) + category(spells, SPELL_FACTOR, r.map(|r| r.spells))
+            + category(fame, FAME_FACTOR, r.map(|r| r.fame))
+            + category(notoriety, NOTORIETY_FACTOR, r.map(|r| r.notoriety))
+            + category(gold, GOLD_FACTOR, r.map(|r| r.gold))
+    };
+    Score {
+        character: who.name.clone(),
+        great_treasures,
+        spells,
+        fame,
+        notoriety,
+        gold,
+        total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bimr4_worked_examples() {
+        // Great treasures: 1 owned, 2 VPs required → −3 basic, −6 bonus.
+        assert_eq!(category(1, GREAT_TREASURE_FACTOR, Some(2)), -9);
+        // Notoriety: 132 owned, 1 VP required → 5 basic + 5 bonus.
+        assert_eq!(category(132, NOTORIETY_FACTOR, Some(1)), 10);
+    }
+
+    #[test]
+    fn negative_scores_are_tripled_then_rounded_down() {
+        // Fame 5 against 1 VP (10 needed): (5 − 10) × 3 = −15 → −2, −2 bonus.
+        assert_eq!(category(5, FAME_FACTOR, Some(1)), -4);
+        // Exactly met: nothing either way.
+        assert_eq!(category(30, GOLD_FACTOR, Some(1)), 0);
+        // Nothing assigned: points ÷ factor, no bonus.
+        assert_eq!(category(65, GOLD_FACTOR, Some(0)), 2);
+    }
+
+    #[test]
+    fn without_requirements_raw_points_divide() {
+        assert_eq!(category(45, FAME_FACTOR, None), 4);
+        assert_eq!(category(-5, FAME_FACTOR, None), -1);
+        assert_eq!(category(3, SPELL_FACTOR, None), 1);
+    }
+}
