@@ -43,6 +43,12 @@ pub struct MrState {
     pub visitor_boxes: BTreeMap<String, String>,
     /// One per seat, in seat order.
     pub characters: Vec<CharacterState>,
+    /// Spells in effect and awakened spells (seed 001).
+    #[serde(
+        default,
+        skip_serializing_if = "super::magic::state::MagicWorld::is_empty"
+    )]
+    pub magic: super::magic::state::MagicWorld,
 }
 
 /// A map chit on a tile.
@@ -152,6 +158,12 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
+    /// His spells and curses (seed 001; TABLES.md §5.2).
+    #[serde(
+        default,
+        skip_serializing_if = "super::magic::state::CharacterMagic::is_empty"
+    )]
+    pub magic: super::magic::state::CharacterMagic,
 }
 
 /// A hired native and the days left of its term of hire.
@@ -193,6 +205,10 @@ pub struct CharacterChit {
     /// The printed chit, e.g. `MOVE M4*`.
     pub chit: String,
     pub condition: ChitCondition,
+    /// A MAGIC chit turned to its colour by an enchantment (seed 000
+    /// II.C.10.a): a colour chit until it is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enchanted: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

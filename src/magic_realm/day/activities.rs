@@ -30,7 +30,8 @@ pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
     let purpose = format!("daylight/hide/{}", character.name);
     let record = day.roll(&purpose, count, Observers::Gm);
     let roll = read_roll(&Hide, record, &modifiers);
-    let hidden = roll.result == HideResult::Hidden;
+    let hidden = roll.result == HideResult::Hidden
+        && !crate::magic_realm::magic::curses::keeps_unhidden(&day.state.characters[who]);
     if hidden {
         day.state.characters[who].hidden = true;
     }
@@ -62,6 +63,11 @@ pub fn alert(day: &mut Day<'_>, who: usize) -> Result<PhaseResult, PhaseOutcome>
 /// Rest once (twice when rest counts double), healing the named chit if it
 /// can be healed, otherwise the best one.
 pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
+    if let Some(reason) =
+        crate::magic_realm::magic::curses::forbids_rest(&day.state.characters[who])
+    {
+        return PhaseResult::Lost { reason };
+    }
     let double = abilities::has(
         day.data,
         day.rules,
@@ -72,6 +78,13 @@ pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
     let mut changes = Vec::new();
     for _ in 0..times {
         changes.extend(rest_once(&mut day.state.characters[who].chits, named));
+    }
+    if crate::magic_realm::magic::curses::has(
+        &day.state.characters[who],
+        crate::magic_realm::tables::magic::CurseKind::Wither,
+    ) {
+        // Wither: nothing with effort asterisks may come back to active.
+        crate::magic_realm::magic::curses::wither(&mut day.state.characters[who]);
     }
     PhaseResult::Rested { changes }
 }

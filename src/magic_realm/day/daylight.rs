@@ -286,7 +286,10 @@ fn execute(
         Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
         Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
         Activity::Fly { tile } => fly::fly(day, who, tile, &mut turn.aloft),
-        Activity::SpellPrep | Activity::Spell { .. } => lost(pending::enchant(day, who), "spell"),
+        Activity::SpellPrep | Activity::Spell { .. } => lost(
+            pending::enchant(day, who, &phase.activity, phase.note.as_deref()),
+            "spell",
+        ),
         Activity::Follow { leader } => PhaseResult::Lost {
             reason: format!(
                 "following the {leader} must be the whole day: record only Follow phases"

@@ -43,6 +43,8 @@ pub enum Happening {
     Combat(CombatEvent),
     /// Midnight (seed 000 IV).
     Midnight(MidnightEvent),
+    /// Enchanting, curses, learning and spells expiring (seed 001).
+    Magic(crate::magic_realm::magic::events::MagicEvent),
 }
 
 /// What happens before Daylight.

@@ -33,6 +33,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Search(e) => search(e),
             Happening::Trade(e) => trade(e),
             Happening::Hire(e) => hire(e),
+            Happening::Magic(e) => e.to_string(),
         };
         let _ = writeln!(out, "{line}");
     }

@@ -33,6 +33,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
             day.emit(observers, Happening::Midnight(event));
         }
     }
+    crate::magic_realm::magic::expiry::midnight(day);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     if day_number == LAST_DAY {
@@ -96,8 +97,10 @@ pub fn score(data: &GameData, who: &CharacterState) -> Score {
         .belongings
         .iter()
         .filter(|b| b.item.kind == ItemKind::Spell)
-        .count();
-    let fame = who.fame + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
+        .count()
+        + who.magic.spells.len();
+    let fame = crate::magic_realm::magic::curses::fame_for_points(who)
+        + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
     let notoriety = who.notoriety
         + treasures
             .iter()
@@ -105,7 +108,7 @@ pub fn score(data: &GameData, who: &CharacterState) -> Score {
             .sum::<i32>();
     let great_treasures = i32::try_from(great_treasures).unwrap_or(i32::MAX);
     let spells = i32::try_from(spells).unwrap_or(i32::MAX);
-    let gold = i32::from(who.gold);
+    let gold = crate::magic_realm::magic::curses::gold_for_points(who);
     let total = great_treasures.div_euclid(GREAT_TREASURE_FACTOR)
         + spells.div_euclid(SPELL_FACTOR)
         + fame.div_euclid(FAME_FACTOR)

@@ -63,6 +63,8 @@ pub struct Today {
     pub summoned_by: BTreeSet<String>,
     /// Monster counters that blocked someone today: they stop prowling.
     pub blocking_monsters: BTreeSet<String>,
+    /// Characters (by index) who did an SPX phase today (seed 000 II.C.10).
+    pub spell_prepared: BTreeSet<usize>,
 }
 
 impl<'a> Day<'a> {

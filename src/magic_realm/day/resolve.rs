@@ -57,6 +57,7 @@ pub fn resolve_day(
         // clearing) loses all his phases but still ends his turn.
         daylight::take_turn(&mut day, who, &followers, orders);
     }
+    crate::magic_realm::magic::expiry::sunset(&mut day, day_number);
     evening::evening(&mut day);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;

@@ -8,9 +8,10 @@
 //! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight; the
 //! Witch King searches on Magic Sight whatever table he named; looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
-//! Reading Runes, Perceive Spell, curses and treasure sites searched on
-//! their own tables are the magic rules' work: they are reported as not
-//! implemented yet, never silently skipped.
+//! Reading Runes and the curses of found treasures are done by the magic
+//! rules (`magic::runes`); Perceive Spell and treasure sites searched on
+//! their own tables are reported as not implemented yet, never silently
+//! skipped. A character under the Eyemist curse cannot search.
 
 use serde::{Deserialize, Serialize};
 
@@ -101,10 +102,6 @@ pub enum SearchEvent {
     },
 }
 
-/// Curses are rolled by the magic rules; until then every curse is
-/// reported with this text.
-pub const CURSE_NOT_APPLIED: &str = "curses are part of the magic rules, not implemented yet";
-
 /// Search with the table `table`; looted items stay inactive. See
 /// [`search_taking`] to honour the `Take:` instruction.
 pub fn search(day: &mut Day<'_>, who: usize, table: &SearchTable) -> PhaseOutcome {
@@ -123,6 +120,9 @@ pub fn search_taking(
         return lost(format!("there is no character number {who} in this game"));
     };
     let name = character.name.clone();
+    if let Some(reason) = crate::magic_realm::magic::curses::forbids_search(character) {
+        return lost(reason);
+    }
     let witch_king = has_advantage(day, who, |a| matches!(a, Advantage::SearchesByMagicSight));
     let table = if witch_king && *table != SearchTable::MagicSight {
         day.emit(
@@ -139,6 +139,12 @@ pub fn search_taking(
     };
     match table {
         SearchTable::Peer { tile, clearing } => {
+            let here = &day.state.characters[who].position.tile;
+            if crate::magic_realm::magic::cast::fogged(&day.state, here) {
+                return lost(format!(
+                    "Fog lies on tile {here}: nobody there can use the Peer table today"
+                ));
+            }
             let target = match peer_target(day, who, tile.as_deref(), *clearing) {
                 Ok(target) => target,
                 Err(reason) => return lost(reason),
@@ -163,11 +169,7 @@ pub fn search_taking(
             PhaseOutcome::Done
         }
         SearchTable::Loot => loot(day, who, takes),
-        SearchTable::ReadingRunes => lost(
-            "reading runes is part of the magic rules, not implemented yet; choose another \
-             search table"
-                .into(),
-        ),
+        SearchTable::ReadingRunes => crate::magic_realm::magic::runes::read_runes(day, who),
         SearchTable::MagicSight => {
             if !witch_king && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight) {
                 return lost(format!(
@@ -221,7 +223,7 @@ fn has_active_effect(day: &Day<'_>, who: usize, wanted: impl Fn(&TreasureEffect)
 
 /// Roll on a search table through the day's dice (the roll is an event the
 /// searcher sees) and report the row.
-fn roll_table<T: DieTable>(
+pub fn roll_table<T: DieTable>(
     day: &mut Day<'_>,
     who: usize,
     table: &T,
@@ -473,7 +475,7 @@ fn sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
         .collect()
 }
 
-fn discovered_sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
+pub fn discovered_sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
     let known = &day.state.characters[who].discoveries.sites;
     sites_here(day, who)
         .into_iter()
@@ -735,14 +737,8 @@ fn take_item(
         }
     }
     if effects.contains(&TreasureEffect::CurseOnFind) {
-        day.emit(
-            observers,
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: format!("the curse of the {}", item.name),
-                reason: CURSE_NOT_APPLIED.into(),
-            }),
-        );
+        let source = format!("the {}", item.name);
+        crate::magic_realm::magic::runes::roll_curse(day, who, &source);
     }
 }
 

@@ -48,6 +48,10 @@ pub struct SetupInputs {
     /// Character → chosen start. A character not listed starts at one of
     /// his allowed starts chosen by the dice.
     pub starts: BTreeMap<String, StartLocation>,
+    /// Character → the spells his player records at the start (seed 001;
+    /// up to his allowance). A character not listed has his spells chosen
+    /// by the dice.
+    pub spells: BTreeMap<String, Vec<String>>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -84,6 +88,8 @@ pub enum SetupError {
     StartForAbsent { name: String },
     #[error("visitor placement: {0}")]
     Visitors(String),
+    #[error("starting spells: {0}")]
+    Spells(String),
 }
 
 /// Set up a new game.
@@ -103,7 +109,14 @@ pub fn new_game(
     let denizens = place_denizens(data, &dealt.dwellings, &dealt.ghosts);
     let holdings = items::deal(data, dice);
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
-    let characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    crate::magic_realm::magic::spellbook::record_at_setup(
+        data,
+        &mut characters,
+        &inputs.spells,
+        dice,
+    )
+    .map_err(|e| SetupError::Spells(e.to_string()))?;
     Ok(MrState {
         day: 0,
         board,
@@ -114,6 +127,7 @@ pub fn new_game(
         holdings,
         visitor_boxes,
         characters,
+        magic: Default::default(),
     })
 }
 
@@ -337,6 +351,7 @@ fn seat_characters(
                 .map(|c| CharacterChit {
                     chit: c.to_string(),
                     condition: ChitCondition::Active,
+                    enchanted: false,
                 })
                 .collect(),
             hidden: false,
@@ -350,6 +365,7 @@ fn seat_characters(
             found_hidden_enemies: false,
             hirelings: Vec::new(),
             weapon_alerted: false,
+            magic: Default::default(),
         });
     }
     if let Some(absent) = inputs
