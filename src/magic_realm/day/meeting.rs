@@ -76,6 +76,11 @@ pub struct Deal<'a> {
 /// The relationship of a group or visitor to character `who`.
 pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
     let name = &day.state.characters[who].name;
+    if let Some(spelled) =
+        crate::magic_realm::magic::influence::relationship(&day.state, day.data, name, group)
+    {
+        return spelled;
+    }
     let base = day
         .data
         .characters

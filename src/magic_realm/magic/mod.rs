@@ -14,6 +14,7 @@ pub mod enchant;
 pub mod error;
 pub mod events;
 pub mod expiry;
+pub mod influence;
 pub mod runes;
 pub mod spellbook;
 pub mod spells;

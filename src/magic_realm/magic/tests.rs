@@ -1160,3 +1160,76 @@ fn a_target_elsewhere_cannot_be_targeted() {
         "{err}"
     );
 }
+
+#[test]
+fn bad_luck_and_illusion_change_the_targets_rolls() {
+    use crate::magic_realm::data::terms::Roll;
+    let mut state = game(&["Magician", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "VIII", "Bad Luck");
+    let req = request(0, "Bad Luck", vec![who("Amazon")], 14);
+    cast_ok(&mut state, &req, &mut Dice::new(1, 1));
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let day = Day::new(data(), &rules, state.clone(), &mut dice);
+    let hide = crate::magic_realm::day::modifiers::for_roll(&day, 1, Roll::Hide);
+    assert_eq!(hide.total(), 1);
+    // Inert after Midnight: no more effect until energized.
+    state.magic.in_effect[0].inert = true;
+    let day = Day::new(data(), &rules, state.clone(), &mut dice);
+    assert_eq!(
+        crate::magic_realm::day::modifiers::for_roll(&day, 1, Roll::Hide).total(),
+        0
+    );
+
+    let mut state = game(&["Magician", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "III", "Illusion");
+    let tile = state.characters[0].position.tile.clone();
+    cast_ok(
+        &mut state,
+        &request(0, "Illusion", vec![Aim::Tile { code: tile }], 28),
+        &mut Dice::new(1, 1),
+    );
+    let day = Day::new(data(), &rules, state, &mut dice);
+    assert_eq!(
+        crate::magic_realm::day::modifiers::for_roll(&day, 1, Roll::Locate).total(),
+        1
+    );
+    assert_eq!(
+        crate::magic_realm::day::modifiers::for_roll(&day, 1, Roll::Hide).total(),
+        0
+    );
+}
+
+#[test]
+fn persuade_makes_a_native_group_friendly_for_the_day() {
+    use crate::magic_realm::data::characters::Relationship;
+    let mut state = game(&["Magician"]);
+    let here = state.characters[0].position.clone();
+    let group = data()
+        .natives
+        .iter()
+        .find(|g| g.name == "Bashkars")
+        .unwrap();
+    let member = group.members[0].name.clone();
+    state.denizens.get_mut(&member).unwrap().at = Whereabouts::Clearing { clearing: here };
+    caster(&mut state, 0, "III", "Persuade");
+    cast_ok(
+        &mut state,
+        &request(0, "Persuade", vec![Aim::Denizen { id: member }], 28),
+        &mut Dice::new(1, 1),
+    );
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    assert_eq!(
+        crate::magic_realm::day::meeting::relationship(&day, 0, "Bashkars"),
+        Relationship::Friendly
+    );
+    expiry::sunset(&mut day, 29);
+    assert_ne!(
+        crate::magic_realm::day::meeting::relationship(&day, 0, "Bashkars"),
+        Relationship::Friendly
+    );
+}

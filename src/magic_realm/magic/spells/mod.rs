@@ -88,6 +88,16 @@ pub fn is_built(name: &str) -> bool {
     matches!(build_of(name), Some(Build::Effect(_) | Build::Attack))
 }
 
+/// One line on how far the engine builds the spell (`data show spells`).
+pub fn status(name: &str) -> String {
+    match build_of(name) {
+        Some(Build::Effect(_)) => "engine: built".into(),
+        Some(Build::Attack) => "engine: built (an attack for combat to resolve)".into(),
+        Some(Build::NotBuilt(why)) => format!("engine: not implemented yet ({why})"),
+        None => "engine: not in the spell registry".into(),
+    }
+}
+
 /// A spell that acts only by being in effect on its target.
 fn in_effect(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(Vec::new())

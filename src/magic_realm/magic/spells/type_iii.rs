@@ -2,21 +2,18 @@
 //! See Hidden Signs, Lost, Illusion, Persuade.
 //!
 //! Elven Grace stays in effect for combat to read (faster move times);
-//! Faerie Lights changes the caster's chit types while in effect.
+//! Faerie Lights changes the caster's chit types while in effect; Illusion
+//! and Persuade are read by [`super::super::influence`].
 
 use super::{Build, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Elven Grace" | "Faerie Lights" => Build::Effect(in_effect),
+        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" => Build::Effect(in_effect),
         "See Hidden Signs" => {
             Build::NotBuilt("the extra Search phase each day is not given by the day engine yet")
         }
         "Lost" => Build::NotBuilt("moving by the Lost table is not in the movement rules yet"),
-        "Illusion" => Build::NotBuilt("its change to search rolls is not applied yet"),
-        "Persuade" => {
-            Build::NotBuilt("a temporary friendship is not read by the Meeting table yet")
-        }
         _ => return None,
     })
 }

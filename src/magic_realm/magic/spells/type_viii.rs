@@ -3,7 +3,8 @@
 //! Monsters.
 //!
 //! Remedy breaks the spell or lifts the curse it targets; Poison and Guide
-//! Spider or Octopus stay in effect for combat to read.
+//! Spider or Octopus stay in effect for combat to read; Bad Luck is read
+//! by [`super::super::influence`].
 
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
@@ -13,11 +14,8 @@ use super::{Build, Ctx, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Poison" | "Guide Spider or Octopus" => Build::Effect(in_effect),
+        "Poison" | "Guide Spider or Octopus" | "Bad Luck" => Build::Effect(in_effect),
         "Remedy" => Build::Effect(remedy),
-        "Bad Luck" => {
-            Build::NotBuilt("adding one to every roll of the target is not read by the tables yet")
-        }
         "Deal with Goblins" => {
             Build::NotBuilt("a temporary neutrality is not read by the Meeting table yet")
         }

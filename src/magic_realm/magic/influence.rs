@@ -1,0 +1,70 @@
+//! How spells in effect change the day's rules (seed 001 "Spell Effects";
+//! `spells.toml` summaries): Bad Luck adds one to every roll its target
+//! makes; Illusion adds one to its target's rolls on the Locate, Loot,
+//! Peer, Reading Runes and Magic Sight tables (a character, or everyone in
+//! its tile); Persuade makes a native group Friendly to the caster for the
+//! day. Only spells awake (not inert) count.
+
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::Relationship;
+use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::state::MrState;
+use crate::magic_realm::tables::Modifiers;
+
+use super::cast::active_on;
+use super::state::Aim;
+
+/// Add the modifiers of spells on character `who` to a roll of `roll`.
+pub fn roll_modifiers(state: &MrState, who: usize, roll: Roll, mut mods: Modifiers) -> Modifiers {
+    let Some(c) = state.characters.get(who) else {
+        return mods;
+    };
+    let me = Aim::Character {
+        name: c.name.clone(),
+    };
+    if active_on(state, &me, "Bad Luck").is_some() {
+        mods = mods.with(format!("Bad Luck ({})", c.name), 1);
+    }
+    let search = matches!(
+        roll,
+        Roll::Locate | Roll::Loot | Roll::Peer | Roll::ReadRunes | Roll::MagicSight
+    );
+    let tile = Aim::Tile {
+        code: c.position.tile.clone(),
+    };
+    if search
+        && (active_on(state, &me, "Illusion").is_some()
+            || active_on(state, &tile, "Illusion").is_some())
+    {
+        mods = mods.with(format!("Illusion ({})", c.name), 1);
+    }
+    mods
+}
+
+/// A relationship a spell of `character` sets with native `group` today.
+pub fn relationship(
+    state: &MrState,
+    data: &GameData,
+    character: &str,
+    group: &str,
+) -> Option<Relationship> {
+    let members: Vec<&str> = data
+        .natives
+        .iter()
+        .filter(|g| g.name == group)
+        .flat_map(|g| g.members.iter().map(|m| m.name.as_str()))
+        .collect();
+    state
+        .magic
+        .in_effect
+        .iter()
+        .any(|s| {
+            !s.inert
+                && s.spell == "Persuade"
+                && s.caster == character
+                && s.targets
+                    .iter()
+                    .any(|t| matches!(t, Aim::Denizen { id } if members.contains(&id.as_str())))
+        })
+        .then_some(Relationship::Friendly)
+}
