@@ -1233,3 +1233,40 @@ fn persuade_makes_a_native_group_friendly_for_the_day() {
         Relationship::Friendly
     );
 }
+
+#[test]
+fn a_whole_day_of_spx_and_sp_enchants_a_chit_and_the_log_says_so() {
+    let mut state = game(&["Witch"]);
+    // Day 6 is resolved next... the 7th day brings black magic for the tile.
+    state.day = 6;
+    let orders: std::collections::BTreeMap<String, crate::magic_realm::orders::DayOrders> = [(
+        "p0".to_string(),
+        crate::magic_realm::orders::parse_day_orders(
+            "SPX, SP-V5*, SP-V4* (tile)",
+            1,
+            &data().tiles,
+        )
+        .unwrap(),
+    )]
+    .into();
+    let tile = state.characters[0].position.tile.clone();
+    let side_before = state.board.placement_of(&tile).unwrap().side;
+    let (after, events) = crate::magic_realm::day::resolve_day(
+        data(),
+        &Rules::default(),
+        state,
+        &orders,
+        &mut Dice::new(5, 7),
+    )
+    .unwrap();
+    let log = crate::magic_realm::day::log::gm_log(&events);
+    assert!(log.contains("Witch prepares to enchant"), "{log}");
+    assert!(log.contains("enchants MAGIC V5* into black magic"), "{log}");
+    assert!(log.contains(&format!("turns {tile} to its")), "{log}");
+    assert_ne!(after.board.placement_of(&tile).unwrap().side, side_before);
+    let v5 = enchant::find_chit(&after, 0, "V5*").unwrap();
+    assert!(
+        after.characters[0].chits[v5].enchanted,
+        "black on day 7: the colour chit was not needed"
+    );
+}
