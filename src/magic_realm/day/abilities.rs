@@ -98,6 +98,9 @@ pub fn bonus_sources(
             sources.push(name.to_string());
         }
     }
+    sources.extend(crate::magic_realm::magic::influence::bonus_phases(
+        state, who, activity,
+    ));
     sources
 }
 

@@ -9,9 +9,10 @@
 //! Witch King searches on Magic Sight whatever table he named; looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
 //! Reading Runes and the curses of found treasures are done by the magic
-//! rules (`magic::runes`); Perceive Spell and treasure sites searched on
-//! their own tables are reported as not implemented yet, never silently
-//! skipped. A character under the Eyemist curse cannot search.
+//! rules (`magic::runes`), and so is Magic Sight's Perceive Spell; treasure
+//! sites searched on their own tables are reported as not implemented yet,
+//! never silently skipped. A character under the Eyemist curse cannot
+//! search; nobody in a tile under Fog can use the Peer table.
 
 use serde::{Deserialize, Serialize};
 
@@ -360,14 +361,7 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
                 take_item(day, who, &site, index, takes, day.only(who));
             }
         }
-        MagicSightResult::PerceiveSpell => day.emit(
-            day.only(who),
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: "perceive spell".into(),
-                reason: "perceiving spells is part of the magic rules, not implemented yet".into(),
-            }),
-        ),
+        MagicSightResult::PerceiveSpell => crate::magic_realm::magic::runes::perceive(day, who),
         MagicSightResult::DiscoverChits => discover_sites(day, who),
         MagicSightResult::Nothing => {}
     }

@@ -69,6 +69,10 @@ pub enum MagicEvent {
         spell: String,
         holder: String,
     },
+    /// Perceive Spell found no spell he could see.
+    NothingPerceived {
+        character: String,
+    },
     Expired {
         spell: String,
         caster: String,
@@ -145,6 +149,9 @@ impl fmt::Display for MagicEvent {
                 spell,
                 reason,
             } => write!(f, "  {character} does not learn {spell}: {reason}"),
+            MagicEvent::NothingPerceived { character } => {
+                write!(f, "  {character} perceives no spell here")
+            }
             MagicEvent::Awakened { spell, holder } => {
                 write!(f, "  {spell} awakens in {holder}")
             }

@@ -3,12 +3,14 @@
 //! makes; Illusion adds one to its target's rolls on the Locate, Loot,
 //! Peer, Reading Runes and Magic Sight tables (a character, or everyone in
 //! its tile); Persuade makes a native group Friendly to the caster for the
-//! day. Only spells awake (not inert) count.
+//! day; See Hidden Signs, Blend Into Background, Sense Danger and Blazing
+//! Light give bonus phases; Peace with Nature stops warning and sound chits
+//! summoning for its target. Only spells awake (not inert) count.
 
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::Relationship;
-use crate::magic_realm::data::terms::Roll;
-use crate::magic_realm::state::MrState;
+use crate::magic_realm::data::terms::{Activity, Roll};
+use crate::magic_realm::state::{CharacterState, MrState};
 use crate::magic_realm::tables::Modifiers;
 
 use super::cast::active_on;
@@ -67,4 +69,40 @@ pub fn relationship(
                     .any(|t| matches!(t, Aim::Denizen { id } if members.contains(&id.as_str())))
         })
         .then_some(Relationship::Friendly)
+}
+
+/// Bonus phases spells give character `c` for `activity` (each a source
+/// usable once a day): See Hidden Signs a Search, Blend Into Background a
+/// Hide, Sense Danger an Alert, Blazing Light any phase in its cave
+/// clearing.
+pub fn bonus_phases(state: &MrState, c: &CharacterState, activity: Activity) -> Vec<String> {
+    let me = Aim::Character {
+        name: c.name.clone(),
+    };
+    let here = Aim::Clearing {
+        clearing: c.position.clone(),
+    };
+    [
+        ("See Hidden Signs", Activity::Search, &me),
+        ("Blend Into Background", Activity::Hide, &me),
+        ("Sense Danger", Activity::Alert, &me),
+        ("Blazing Light", Activity::Any, &here),
+    ]
+    .into_iter()
+    .filter(|(spell, gives, aim)| {
+        (*gives == activity || *gives == Activity::Any) && active_on(state, aim, spell).is_some()
+    })
+    .map(|(spell, _, _)| format!("the {spell} spell"))
+    .collect()
+}
+
+/// Peace with Nature (awake) on character `who`: warning and sound chits
+/// summon no monsters because of him.
+pub fn peace_with_nature(state: &MrState, who: usize) -> bool {
+    state.characters.get(who).is_some_and(|c| {
+        let me = Aim::Character {
+            name: c.name.clone(),
+        };
+        active_on(state, &me, "Peace with Nature").is_some()
+    })
 }

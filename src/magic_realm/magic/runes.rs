@@ -2,7 +2,8 @@
 //! Runes table at a discovered site holding spells (with a MAGIC chit of the
 //! spell's type) or with an active artifact or spell book. 1–3 learn (when
 //! his MAGIC types allow) and awaken the spell, 4 awakens it, 5 curses him
-//! (Curse table), 6 nothing. Also the curse rolls other rules ask for.
+//! (Curse table), 6 nothing. Also Magic Sight's Perceive Spell (see and
+//! learn, no awakening) and the curse rolls other rules ask for.
 //!
 //! Rulings (the orders cannot name a spell): he reads the first spell he
 //! does not know, from his active artifacts and books first, then from the
@@ -154,6 +155,41 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
         pile.push(item);
     }
     PhaseOutcome::Done
+}
+
+/// Magic Sight's Perceive Spell (TABLES.md §3): he sees one spell in a
+/// discovered site or an active artifact here and learns it if his MAGIC
+/// types allow; nothing awakens.
+pub fn perceive(day: &mut Day<'_>, who: usize) {
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    let Some(runes) = find_runes(day, who) else {
+        day.emit(
+            observers,
+            Happening::Magic(MagicEvent::NothingPerceived { character: name }),
+        );
+        return;
+    };
+    day.emit(
+        observers.clone(),
+        Happening::Magic(MagicEvent::Read {
+            character: name.clone(),
+            spell: runes.spell.clone(),
+            holder: runes.holder.clone(),
+        }),
+    );
+    let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+        Ok(()) => MagicEvent::Learned {
+            character: name,
+            spell: runes.spell,
+        },
+        Err(e) => MagicEvent::NotLearned {
+            character: name,
+            spell: runes.spell,
+            reason: e.to_string(),
+        },
+    };
+    day.emit(observers, Happening::Magic(event));
 }
 
 /// Roll on the Curse table for character `who` and put the curse on him

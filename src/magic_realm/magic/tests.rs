@@ -1270,3 +1270,88 @@ fn a_whole_day_of_spx_and_sp_enchants_a_chit_and_the_log_says_so() {
         "black on day 7: the colour chit was not needed"
     );
 }
+
+#[test]
+fn see_hidden_signs_and_blazing_light_give_bonus_phases() {
+    use crate::magic_realm::data::terms::Activity as Kind;
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "III", "See Hidden Signs");
+    cast_ok(
+        &mut state,
+        &request(0, "See Hidden Signs", vec![who("Wizard")], 28),
+        &mut Dice::new(1, 1),
+    );
+    let c = state.characters[0].clone();
+    let search = crate::magic_realm::day::abilities::bonus_sources(
+        data(),
+        &Rules::default(),
+        &state,
+        false,
+        &c,
+        Kind::Search,
+    );
+    assert!(
+        search.iter().any(|s| s.contains("See Hidden Signs")),
+        "{search:?}"
+    );
+    let hide = crate::magic_realm::day::abilities::bonus_sources(
+        data(),
+        &Rules::default(),
+        &state,
+        false,
+        &c,
+        Kind::Hide,
+    );
+    assert!(!hide.iter().any(|s| s.contains("See Hidden Signs")));
+}
+
+#[test]
+fn perceive_spell_learns_without_awakening() {
+    let mut state = game(&["Wizard"]);
+    state.characters[0].magic.spells.clear();
+    with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    super::runes::perceive(&mut day, 0);
+    assert_eq!(day.state.characters[0].magic.spells, ["Fiery Blast"]);
+    assert!(day.state.magic.awakened.is_empty());
+}
+
+#[test]
+fn whistle_for_monsters_brings_a_sound_chit_and_peace_with_nature_quiets_them() {
+    let mut state = game(&["Magician"]);
+    let here = state.characters[0].position.tile.clone();
+    let (tile, chit) = state
+        .map_chits
+        .iter()
+        .filter(|(t, _)| **t != here)
+        .find_map(|(t, chits)| {
+            chits
+                .iter()
+                .find(|c| data().chits.sound.iter().any(|s| s.name == c.name))
+                .map(|c| (t.clone(), c.name.clone()))
+        })
+        .unwrap();
+    caster(&mut state, 0, "VIII", "Whistle for Monsters");
+    let aim = Aim::Item {
+        holder: tile.clone(),
+        item: chit.clone(),
+    };
+    cast_ok(
+        &mut state,
+        &request(0, "Whistle for Monsters", vec![aim], 21),
+        &mut Dice::new(1, 1),
+    );
+    assert!(state.map_chits[&here].iter().any(|c| c.name == chit));
+    assert!(!state.map_chits[&tile].iter().any(|c| c.name == chit));
+
+    caster(&mut state, 0, "VII", "Peace with Nature");
+    assert!(!super::influence::peace_with_nature(&state, 0));
+    cast_ok(
+        &mut state,
+        &request(0, "Peace with Nature", vec![who("Magician")], 28),
+        &mut Dice::new(1, 1),
+    );
+    assert!(super::influence::peace_with_nature(&state, 0));
+}

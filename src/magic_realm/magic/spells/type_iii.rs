@@ -3,15 +3,14 @@
 //!
 //! Elven Grace stays in effect for combat to read (faster move times);
 //! Faerie Lights changes the caster's chit types while in effect; Illusion
-//! and Persuade are read by [`super::super::influence`].
+//! Persuade and See Hidden Signs are read by [`super::super::influence`].
 
 use super::{Build, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" => Build::Effect(in_effect),
-        "See Hidden Signs" => {
-            Build::NotBuilt("the extra Search phase each day is not given by the day engine yet")
+        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" | "See Hidden Signs" => {
+            Build::Effect(in_effect)
         }
         "Lost" => Build::NotBuilt("moving by the Lost table is not in the movement rules yet"),
         _ => return None,

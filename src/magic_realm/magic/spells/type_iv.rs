@@ -2,7 +2,9 @@
 //! Bolt, Fiery Blast, Blazing Light, Roof Collapses, Violent Storm,
 //! Hurricane Winds.
 //!
-//! Lightning Bolt, Fiery Blast and Roof Collapses are attacks for combat
+//! Blazing Light gives everyone in its cave clearing a bonus phase
+//! ([`super::super::influence`]). Lightning Bolt, Fiery Blast and Roof
+//! Collapses are attacks for combat
 //! (Roof Collapses strikes everyone in the cave clearing). Hurricane Winds
 //! blows its target to the adjacent tile named as the second target, where
 //! it lands in the clearing of one die's number (or the nearest lower
@@ -20,12 +22,9 @@ use super::{Build, Ctx, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Elemental Spirit" => Build::Effect(in_effect),
+        "Elemental Spirit" | "Blazing Light" => Build::Effect(in_effect),
         "Lightning Bolt" | "Fiery Blast" | "Roof Collapses" => Build::Attack,
         "Hurricane Winds" => Build::Effect(hurricane_winds),
-        "Blazing Light" => {
-            Build::NotBuilt("the extra phase in a cave clearing is not given by the day engine yet")
-        }
         "Violent Storm" => {
             Build::NotBuilt("losing phases on entering a storm is not in the movement rules yet")
         }

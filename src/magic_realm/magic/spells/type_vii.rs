@@ -3,22 +3,20 @@
 //!
 //! Protection from Magic shields its target from being targeted while in
 //! effect (read by the cast check); Control Bats stays in effect for combat
-//! to read (moving with the bats in Daylight is not built).
+//! to read (moving with the bats in Daylight is not built); Sense Danger
+//! gives a bonus Alert phase and Peace with Nature stops summoning for its
+//! target while awake ([`super::super::influence`]).
 
 use super::{Build, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Protection from Magic" | "Control Bats" => Build::Effect(in_effect),
-        "Sense Danger" => {
-            Build::NotBuilt("the extra Alert phase each turn is not given by the day engine yet")
+        "Protection from Magic" | "Control Bats" | "Sense Danger" | "Peace with Nature" => {
+            Build::Effect(in_effect)
         }
         "Premonition" => {
             Build::NotBuilt("choosing when to take one's turn is not in the orders yet")
         }
-        "Peace with Nature" => Build::NotBuilt(
-            "stopping summoning for one character is not in the summoning rules yet",
-        ),
         _ => return None,
     })
 }
