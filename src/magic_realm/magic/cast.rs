@@ -617,6 +617,7 @@ fn apply(
         speed: checked.speed,
         day: request.day,
         detail: None,
+        spent: false,
     };
     let build = spells::build_of(&spell.name)
         .ok_or_else(|| MagicError::not_built(&spell.name, "it has no entry in the registry"))?;
@@ -626,7 +627,7 @@ fn apply(
         Build::NotBuilt(why) => return Err(MagicError::not_built(&spell.name, why)),
     });
     let detail = ctx.detail.take();
-    if spell.duration == Duration::Instant {
+    if spell.duration == Duration::Instant || ctx.spent {
         if let CastWith::Chit { index } = request.with
             && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
         {

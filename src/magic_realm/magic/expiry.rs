@@ -8,8 +8,11 @@
 //! artifacts and spell books may cast again, and the Chapel lifts the
 //! curses of those in its clearing.
 //!
-//! Rulings: attack and combat spells still in effect at Midnight expire
-//! then (no combat outlasts its evening); a permanent spell is energized at
+//! Rulings: a phase spell (Protection from Magic) protects from the moment
+//! it is cast to the end of that combat; attack, combat and phase spells
+//! still in effect at Midnight expire then (no combat outlasts its
+//! evening); a move spell (Broomstick) waits until its Fly phases and
+//! expires when its flyer lands; a permanent spell is energized at
 //! Sunset when its colour is shared in its target's clearing; the Witch
 //! King's chits still fatigue (his advantage concerns prepared chits).
 
@@ -199,8 +202,8 @@ pub fn energize_with_chit(
     })
 }
 
-/// The end of combat in `clearing`: attack and combat spells of casters
-/// there expire.
+/// The end of combat in `clearing`: attack, combat and phase spells of
+/// casters there expire.
 pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEvent> {
     let casters: Vec<String> = state
         .characters
@@ -209,7 +212,10 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
         .map(|c| c.name.clone())
         .collect();
     expire_where(state, |s| {
-        matches!(s.duration, Duration::Attack | Duration::Combat) && casters.contains(&s.caster)
+        matches!(
+            s.duration,
+            Duration::Attack | Duration::Combat | Duration::Phase
+        ) && casters.contains(&s.caster)
     })
 }
 
@@ -246,7 +252,7 @@ pub fn midnight(day: &mut Day<'_>) {
     let ended = expire_where(&mut day.state, |s| {
         matches!(
             s.duration,
-            Duration::Attack | Duration::Combat | Duration::Instant
+            Duration::Attack | Duration::Combat | Duration::Phase | Duration::Instant
         )
     });
     emit_all(day, ended);
@@ -272,4 +278,18 @@ pub fn midnight(day: &mut Day<'_>) {
             }
         }
     }
+}
+
+/// Character `who` has landed: the move spell that flew him (Broomstick)
+/// expires.
+pub fn landed(state: &mut MrState, who: usize) -> Vec<MagicEvent> {
+    let Some(name) = state.characters.get(who).map(|c| c.name.clone()) else {
+        return Vec::new();
+    };
+    expire_where(state, |s| {
+        s.spell == "Broomstick"
+            && s.targets
+                .iter()
+                .any(|t| matches!(t, Aim::Character { name: n } if *n == name))
+    })
 }

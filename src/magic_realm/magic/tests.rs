@@ -1355,3 +1355,121 @@ fn whistle_for_monsters_brings_a_sound_chit_and_peace_with_nature_quiets_them() 
     );
     assert!(super::influence::peace_with_nature(&state, 0));
 }
+
+#[test]
+fn talk_to_wise_bird_peers_into_any_clearing() {
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "II", "Talk to Wise Bird");
+    let far = state.board.clearings().into_iter().last().unwrap();
+    let req = request(
+        0,
+        "Talk to Wise Bird",
+        vec![
+            who("Wizard"),
+            Aim::Clearing {
+                clearing: far.clone(),
+            },
+        ],
+        28,
+    );
+    let mut dice = forced("magic/Talk to Wise Bird/Wizard", &[5]);
+    cast_ok(&mut state, &req, &mut dice);
+    let seen = &state.characters[0].discoveries.chits_seen;
+    for chit in &state.map_chits[&far.tile] {
+        assert!(seen.contains(&chit.name), "{} not seen", chit.name);
+    }
+    assert!(!state.characters[0].found_hidden_enemies);
+    let req = request(0, "Talk to Wise Bird", vec![who("Wizard")], 28);
+    state.characters[0].chits[0].condition = ChitCondition::Active;
+    assert!(
+        cast(
+            &mut state,
+            data(),
+            &Rules::default(),
+            &req,
+            &mut Dice::new(1, 1)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn ask_demon_sends_the_question_to_the_gm() {
+    let mut state = game(&["Witch King"]);
+    let demon = monster_here(&mut state, "Demon");
+    caster(&mut state, 0, "V", "Ask Demon");
+    let effects = cast_ok(
+        &mut state,
+        &request(0, "Ask Demon", vec![Aim::Denizen { id: demon }], 7),
+        &mut Dice::new(1, 1),
+    );
+    assert!(
+        effects.iter().any(
+            |e| matches!(e, SpellEffect::ForGm { text } if text.contains("yes, no or a number"))
+        )
+    );
+}
+
+#[test]
+fn broomstick_flies_its_target_and_ends_when_he_lands() {
+    let mut state = game(&["Witch King"]);
+    caster(&mut state, 0, "V", "Broomstick");
+    cast_ok(
+        &mut state,
+        &request(0, "Broomstick", vec![who("Witch King")], 7),
+        &mut Dice::new(1, 1),
+    );
+    let (here, next) = state
+        .board
+        .clearings()
+        .into_iter()
+        .find_map(|c| {
+            let next = state
+                .board
+                .neighbours(&c)
+                .into_iter()
+                .find(|l| l.to.tile != c.tile)?;
+            Some((c, next.to.tile))
+        })
+        .unwrap();
+    state.characters[0].position = here;
+    let orders: std::collections::BTreeMap<String, crate::magic_realm::orders::DayOrders> = [(
+        "p0".to_string(),
+        crate::magic_realm::orders::parse_day_orders(&format!("FL {next}"), 1, &data().tiles)
+            .unwrap(),
+    )]
+    .into();
+    let (after, _) = crate::magic_realm::day::resolve_day(
+        data(),
+        &Rules::default(),
+        state,
+        &orders,
+        &mut Dice::new(5, 1),
+    )
+    .unwrap();
+    assert_eq!(after.characters[0].position.tile, next);
+    assert!(
+        after.magic.in_effect.is_empty(),
+        "the Broomstick ends on landing"
+    );
+    assert_eq!(
+        after.characters[0].chits[0].condition,
+        ChitCondition::Fatigued
+    );
+}
+
+#[test]
+fn protection_from_magic_ends_with_the_combat() {
+    let mut state = game(&["Magician", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "VII", "Protection from Magic");
+    cast_ok(
+        &mut state,
+        &request(0, "Protection from Magic", vec![who("Amazon")], 28),
+        &mut Dice::new(1, 1),
+    );
+    assert!(super::cast::shielded(&state, &who("Amazon")).is_some());
+    let here = state.characters[0].position.clone();
+    expiry::end_of_combat(&mut state, &here);
+    assert!(super::cast::shielded(&state, &who("Amazon")).is_none());
+}

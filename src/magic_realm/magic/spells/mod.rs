@@ -44,6 +44,9 @@ pub struct Ctx<'a> {
     pub day: u32,
     /// What the spell made of its target, kept with the spell in effect.
     pub detail: Option<String>,
+    /// Set by a move or phase spell that did all it does at once: it
+    /// expires as it is cast, like an instant spell.
+    pub spent: bool,
 }
 
 pub type SpellFn = fn(&mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError>;

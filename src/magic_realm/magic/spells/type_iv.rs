@@ -8,7 +8,8 @@
 //! (Roof Collapses strikes everyone in the cave clearing). Hurricane Winds
 //! blows its target to the adjacent tile named as the second target, where
 //! it lands in the clearing of one die's number (or the nearest lower
-//! clearing, else the lowest), as a flyer lands (ruling).
+//! clearing, else the lowest), as a flyer lands, and expires at once
+//! (ruling).
 
 use crate::dice::DiceCount;
 use crate::magic_realm::board::ClearingId;
@@ -99,6 +100,7 @@ fn hurricane_winds(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
         }
         _ => return Err(ctx.bad_target(0, "it blows an individual")),
     }
+    ctx.spent = true;
     Ok(vec![
         SpellEffect::Rolled {
             purpose,

@@ -6,7 +6,9 @@
 //! spell is energized (combat reads the form); Power of the Pit applies
 //! its event at once, killing denizens outright and reporting a
 //! character's death to the combat engine; Rust is reported, since armour
-//! damage is not kept in the state yet.
+//! damage is not kept in the state yet. Ask Demon sends the GM the
+//! question to put to the demon's owner; Broomstick waits in effect until
+//! its target's Fly phases and ends when he lands.
 
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::terms::Strength;
@@ -25,8 +27,8 @@ pub fn build(name: &str) -> Option<Build> {
         "Curse" => Build::Effect(curse),
         "Absorb Essence" => Build::Effect(absorb_essence),
         "Power of the Pit" => Build::Effect(power_of_the_pit),
-        "Ask Demon" => Build::NotBuilt("a question to a demon's owner needs the GM's mail loop"),
-        "Broomstick" => Build::NotBuilt("flying by spell is not in the FLY activity yet"),
+        "Ask Demon" => Build::Effect(ask_demon),
+        "Broomstick" => Build::Effect(in_effect),
         _ => return None,
     })
 }
@@ -211,4 +213,16 @@ fn denizen_is_small(ctx: &Ctx<'_>, id: &str) -> bool {
                 .map(|m| small(m.vulnerability))
         })
         .unwrap_or(false)
+}
+
+fn ask_demon(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
+    let Some(Aim::Denizen { id }) = ctx.targets.first().cloned() else {
+        return Err(ctx.bad_target(0, "it must be a demon"));
+    };
+    Ok(vec![SpellEffect::ForGm {
+        text: format!(
+            "the {} asks the owner of {id} one question, to be answered with yes, no or a number",
+            ctx.caster_name()
+        ),
+    }])
 }
