@@ -342,7 +342,10 @@ fn move_phase(
         };
     }
     turn.moves += 1;
+    let from = day.state.characters[who].position.tile.clone();
+    let to = crate::magic_realm::magic::wilderness::lost_destination(day, who, to);
     let left_behind = movement::make_move(day, who, &to);
+    turn.used += crate::magic_realm::magic::wilderness::storm_phases(day, who, &from);
     PhaseResult::Moved { to, left_behind }
 }
 

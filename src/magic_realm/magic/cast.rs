@@ -511,6 +511,21 @@ fn check_targets(state: &MrState, request: &CastRequest, spell: &Spell) -> Resul
                 "the target is not in the caster's clearing".into(),
             ));
         }
+        match aim {
+            Aim::Clearing { clearing } if clearing != &c.position => {
+                return Err(bad(
+                    aim,
+                    "a spell reaches only the caster's own clearing".into(),
+                ));
+            }
+            Aim::Tile { code } if code != &c.position.tile => {
+                return Err(bad(
+                    aim,
+                    "a spell reaches only the caster's own tile".into(),
+                ));
+            }
+            _ => {}
+        }
         if let Some(shield) = shielded(state, aim) {
             return Err(bad(aim, format!("the target is protected by {shield}")));
         }

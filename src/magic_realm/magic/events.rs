@@ -69,6 +69,16 @@ pub enum MagicEvent {
         spell: String,
         holder: String,
     },
+    /// The Lost spell sent him to this clearing.
+    Wandered {
+        character: String,
+        to: crate::magic_realm::board::ClearingId,
+    },
+    /// A Violent Storm cancelled this many of his phases.
+    Storm {
+        character: String,
+        phases: u8,
+    },
     /// Perceive Spell found no spell he could see.
     NothingPerceived {
         character: String,
@@ -149,6 +159,12 @@ impl fmt::Display for MagicEvent {
                 spell,
                 reason,
             } => write!(f, "  {character} does not learn {spell}: {reason}"),
+            MagicEvent::Wandered { character, to } => {
+                write!(f, "  {character} is Lost and wanders to {to}")
+            }
+            MagicEvent::Storm { character, phases } => {
+                write!(f, "  the storm cancels {phases} of {character}'s phases")
+            }
             MagicEvent::NothingPerceived { character } => {
                 write!(f, "  {character} perceives no spell here")
             }

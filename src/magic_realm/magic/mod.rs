@@ -21,5 +21,6 @@ pub mod spells;
 pub mod state;
 #[cfg(test)]
 mod tests;
+pub mod wilderness;
 
 pub use error::MagicError;

@@ -1473,3 +1473,96 @@ fn protection_from_magic_ends_with_the_combat() {
     expiry::end_of_combat(&mut state, &here);
     assert!(super::cast::shielded(&state, &who("Amazon")).is_none());
 }
+
+#[test]
+fn a_lost_traveller_wanders_and_a_storm_cancels_phases() {
+    let mut state = game(&["Magician"]);
+    // A clearing with a neighbour in another tile.
+    let (here, link) = state
+        .board
+        .clearings()
+        .into_iter()
+        .find_map(|c| {
+            let l = state.board.neighbours(&c).into_iter().find(|l| {
+                l.to.tile != c.tile && l.kind == crate::magic_realm::data::tiles::PathKind::Normal
+            })?;
+            Some((c, l))
+        })
+        .unwrap();
+    state.characters[0].position = here.clone();
+    caster(&mut state, 0, "III", "Lost");
+    cast_ok(
+        &mut state,
+        &request(0, "Lost", vec![who("Magician")], 28),
+        &mut Dice::new(1, 1),
+    );
+    state.characters[0].chits[1].chit = "MAGIC IV3*".into();
+    state.characters[0].chits[1].condition = ChitCondition::Active;
+    state.characters[0]
+        .magic
+        .spells
+        .push("Violent Storm".into());
+    let storm = CastRequest {
+        with: CastWith::Chit { index: 1 },
+        ..request(
+            0,
+            "Violent Storm",
+            vec![Aim::Tile {
+                code: link.to.tile.clone(),
+            }],
+            21,
+        )
+    };
+    // The storm is cast from inside its tile; then he goes back.
+    state.characters[0].position = link.to.clone();
+    cast_ok(&mut state, &storm, &mut Dice::new(1, 1));
+    state.characters[0].position = here.clone();
+    let rules = Rules::default();
+    let mut script = DiceScript::default();
+    let other = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.tile == link.to.tile && c.clearing != link.to.clearing)
+        .unwrap();
+    script.force("daylight/lost", &[other.clearing]).unwrap();
+    script.force("daylight/storm", &[1]).unwrap();
+    let mut dice = Dice::with_script(1, 1, script);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let to = super::wilderness::lost_destination(&mut day, 0, link.to.clone());
+    assert_eq!(to, other);
+    day.state.characters[0].position = to;
+    assert_eq!(super::wilderness::storm_phases(&mut day, 0, &here.tile), 4);
+    assert_eq!(
+        super::wilderness::storm_phases(&mut day, 0, &link.to.tile),
+        0,
+        "no storm without entering"
+    );
+}
+
+#[test]
+fn a_spell_reaches_only_the_casters_clearing_and_tile() {
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "II", "Fog");
+    let elsewhere = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.tile != state.characters[0].position.tile)
+        .unwrap();
+    let err = check(
+        &state,
+        data(),
+        &Rules::default(),
+        &request(
+            0,
+            "Fog",
+            vec![Aim::Tile {
+                code: elsewhere.tile,
+            }],
+            14,
+        ),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("own tile"), "{err}");
+}

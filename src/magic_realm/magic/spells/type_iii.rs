@@ -2,17 +2,17 @@
 //! See Hidden Signs, Lost, Illusion, Persuade.
 //!
 //! Elven Grace stays in effect for combat to read (faster move times);
-//! Faerie Lights changes the caster's chit types while in effect; Illusion
-//! Persuade and See Hidden Signs are read by [`super::super::influence`].
+//! Faerie Lights changes the caster's chit types while in effect; Illusion,
+//! Persuade and See Hidden Signs are read by [`super::super::influence`],
+//! Lost by [`super::super::wilderness`].
 
 use super::{Build, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" | "See Hidden Signs" => {
+        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" | "Lost" | "See Hidden Signs" => {
             Build::Effect(in_effect)
         }
-        "Lost" => Build::NotBuilt("moving by the Lost table is not in the movement rules yet"),
         _ => return None,
     })
 }

@@ -3,7 +3,8 @@
 //! Hurricane Winds.
 //!
 //! Blazing Light gives everyone in its cave clearing a bonus phase
-//! ([`super::super::influence`]). Lightning Bolt, Fiery Blast and Roof
+//! ([`super::super::influence`]); Violent Storm strikes those who enter its
+//! tile ([`super::super::wilderness`]). Lightning Bolt, Fiery Blast and Roof
 //! Collapses are attacks for combat
 //! (Roof Collapses strikes everyone in the cave clearing). Hurricane Winds
 //! blows its target to the adjacent tile named as the second target, where
@@ -23,12 +24,9 @@ use super::{Build, Ctx, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Elemental Spirit" | "Blazing Light" => Build::Effect(in_effect),
+        "Elemental Spirit" | "Blazing Light" | "Violent Storm" => Build::Effect(in_effect),
         "Lightning Bolt" | "Fiery Blast" | "Roof Collapses" => Build::Attack,
         "Hurricane Winds" => Build::Effect(hurricane_winds),
-        "Violent Storm" => {
-            Build::NotBuilt("losing phases on entering a storm is not in the movement rules yet")
-        }
         _ => return None,
     })
 }
