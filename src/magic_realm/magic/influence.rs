@@ -5,7 +5,8 @@
 //! its tile); Persuade makes a native group Friendly to the caster for the
 //! day; See Hidden Signs, Blend Into Background, Sense Danger and Blazing
 //! Light give bonus phases; Peace with Nature stops warning and sound chits
-//! summoning for its target. Only spells awake (not inert) count.
+//! summoning for its target; Premonition lets its target choose his turn.
+//! Only spells awake (not inert) count.
 
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::Relationship;
@@ -104,5 +105,16 @@ pub fn peace_with_nature(state: &MrState, who: usize) -> bool {
             name: c.name.clone(),
         };
         active_on(state, &me, "Peace with Nature").is_some()
+    })
+}
+
+/// Premonition (awake) on character `who`: he chooses when in the day his
+/// turn comes, as the `Turn:` line says.
+pub fn premonition(state: &MrState, who: usize) -> bool {
+    state.characters.get(who).is_some_and(|c| {
+        let me = Aim::Character {
+            name: c.name.clone(),
+        };
+        active_on(state, &me, "Premonition").is_some()
     })
 }

@@ -1566,3 +1566,35 @@ fn a_spell_reaches_only_the_casters_clearing_and_tile() {
     .unwrap_err();
     assert!(err.to_string().contains("own tile"), "{err}");
 }
+
+#[test]
+fn premonition_lets_its_target_choose_his_turn() {
+    let mut state = game(&["Amazon", "Black Knight", "Dwarf", "Magician"]);
+    caster(&mut state, 3, "VII", "Premonition");
+    let req = request(3, "Premonition", vec![who("Magician")], 14);
+    assert!(!super::influence::premonition(&state, 3));
+    cast_ok(&mut state, &req, &mut Dice::new(1, 1));
+    assert!(super::influence::premonition(&state, 3));
+    let orders: std::collections::BTreeMap<String, crate::magic_realm::orders::DayOrders> =
+        ["p0", "p1", "p2", "p3"]
+            .iter()
+            .map(|p| {
+                let text = if *p == "p3" { "H\nTurn: first" } else { "H" };
+                (
+                    p.to_string(),
+                    crate::magic_realm::orders::parse_day_orders(text, 1, &data().tiles).unwrap(),
+                )
+            })
+            .collect();
+    let (_, events) = crate::magic_realm::day::resolve_day(
+        data(),
+        &Rules::default(),
+        state,
+        &orders,
+        &mut Dice::new(9, 1),
+    )
+    .unwrap();
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Birdsong(crate::magic_realm::day::events::BirdsongEvent::TurnChosen { character, .. })
+            if character == "Magician")));
+}

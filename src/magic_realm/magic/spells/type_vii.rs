@@ -5,18 +5,18 @@
 //! effect (read by the cast check); Control Bats stays in effect for combat
 //! to read (moving with the bats in Daylight is not built); Sense Danger
 //! gives a bonus Alert phase and Peace with Nature stops summoning for its
-//! target while awake ([`super::super::influence`]).
+//! target and Premonition lets its target choose his turn while awake
+//! ([`super::super::influence`]).
 
 use super::{Build, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Protection from Magic" | "Control Bats" | "Sense Danger" | "Peace with Nature" => {
-            Build::Effect(in_effect)
-        }
-        "Premonition" => {
-            Build::NotBuilt("choosing when to take one's turn is not in the orders yet")
-        }
+        "Protection from Magic"
+        | "Control Bats"
+        | "Sense Danger"
+        | "Peace with Nature"
+        | "Premonition" => Build::Effect(in_effect),
         _ => return None,
     })
 }
