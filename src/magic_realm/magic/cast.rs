@@ -13,7 +13,9 @@
 //! unchanged. Speeds and the order in which spells take effect are
 //! combat's: [`speed`] gives a cast's speed (0 for artifacts and books).
 //!
-//! Rulings: a spell is "in use" while a spell of that name cast by the same
+//! Rulings: targeting a character or denizen unhides a hidden caster,
+//! except under the Ambush rule with one individual targeted (combat then
+//! rolls his hide); a spell is "in use" while a spell of that name cast by the same
 //! caster with the same chit or item is in effect; a target protected by an
 //! active Protection from Magic or Pentangle cannot be targeted; the type
 //! changes of Witch's Brew, Faerie Lights and Elemental Spirit count for
@@ -40,6 +42,10 @@ use super::events::MagicEvent;
 use super::spellbook::find_spell;
 use super::spells::{self, Build};
 use super::state::{Aim, CastWith, SpellInEffect};
+
+/// The rule toggle under which a hidden caster may target one individual
+/// and stay hidden if he passes a hide roll (combat rolls it).
+pub const AMBUSH: &str = "ambush";
 
 /// A cast as combat asks for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +74,10 @@ pub enum SpellEffect {
         id: u32,
         spell: String,
         duration: Duration,
+    },
+    /// Targeting an individual made the caster unhidden.
+    Unhidden {
+        character: String,
     },
     /// A colour chit was played (and fatigued) for the colour.
     ColourChitPlayed {
@@ -621,6 +631,18 @@ fn apply(
             .artifacts_used_today
             .insert(name.clone());
     }
+    let individuals = request
+        .targets
+        .iter()
+        .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
+        .count();
+    let ambush = rules.is_on(AMBUSH) && individuals == 1;
+    if individuals > 0 && !ambush && state.characters[request.caster].hidden {
+        state.characters[request.caster].hidden = false;
+        effects.push(SpellEffect::Unhidden {
+            character: caster.clone(),
+        });
+    }
     let mut ctx = spells::Ctx {
         state,
         data,
@@ -669,6 +691,21 @@ fn apply(
         duration: spell.duration,
     });
     Ok(effects)
+}
+
+/// A spell broken in the Melee step by an unfit target (seed 001
+/// "Specifying a Target"): the MAGIC chit that cast it fatigues at once.
+pub fn fizzle(state: &mut MrState, request: &CastRequest) -> Option<String> {
+    let CastWith::Chit { index } = request.with else {
+        return None;
+    };
+    let chit = state
+        .characters
+        .get_mut(request.caster)?
+        .chits
+        .get_mut(index)?;
+    chit.condition = ChitCondition::Fatigued;
+    Some(chit.chit.clone())
 }
 
 /// Spells in effect (not inert) named `spell` whose first target is `aim`.

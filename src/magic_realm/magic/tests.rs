@@ -1598,3 +1598,47 @@ fn premonition_lets_its_target_choose_his_turn() {
         Happening::Birdsong(crate::magic_realm::day::events::BirdsongEvent::TurnChosen { character, .. })
             if character == "Magician")));
 }
+
+#[test]
+fn targeting_an_individual_unhides_the_caster_and_a_bad_target_fatigues_the_chit() {
+    let mut state = game(&["Witch", "Amazon"]);
+    together(&mut state);
+    state.characters[0].hidden = true;
+    caster(&mut state, 0, "V", "Curse");
+    let req = request(0, "Curse", vec![who("Amazon")], 14);
+    let effects = cast_ok(&mut state, &req, &mut Dice::new(1, 1));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, SpellEffect::Unhidden { .. }))
+    );
+    assert!(!state.characters[0].hidden);
+
+    let mut state = game(&["Witch", "Amazon"]);
+    together(&mut state);
+    state.characters[0].hidden = true;
+    caster(&mut state, 0, "V", "Curse");
+    let ambush = Rules::new(["ambush"], TOGGLES).unwrap();
+    cast(&mut state, data(), &ambush, &req, &mut Dice::new(1, 1)).unwrap();
+    assert!(
+        state.characters[0].hidden,
+        "under Ambush combat rolls his hide"
+    );
+
+    let mut state = game(&["Witch", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "V", "Curse");
+    let bad = request(0, "Curse", vec![Aim::Weather], 14);
+    assert!(matches!(
+        check(&state, data(), &Rules::default(), &bad),
+        Err(MagicError::BadTarget { .. })
+    ));
+    assert_eq!(
+        super::cast::fizzle(&mut state, &bad).as_deref(),
+        Some("MAGIC V2*")
+    );
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Fatigued
+    );
+}
