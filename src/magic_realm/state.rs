@@ -209,6 +209,10 @@ pub struct CharacterChit {
     /// II.C.10.a): a colour chit until it is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub enchanted: bool,
+    /// A MAGIC chit prepared in an Alert phase (seed 000 III.C): it casts
+    /// at speed 0 and fatigues at the end of combat, used or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepared: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -41,14 +41,37 @@ pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
     }
 }
 
-/// Turn his weapon ready side up.
-pub fn alert(day: &mut Day<'_>, who: usize) -> Result<PhaseResult, PhaseOutcome> {
+/// Turn his weapon ready side up; or, when the phase's note names one of
+/// his MAGIC chits or he has no weapon, prepare a MAGIC chit
+/// ([`crate::magic_realm::magic::prepare`]).
+pub fn alert(
+    day: &mut Day<'_>,
+    who: usize,
+    note: Option<&str>,
+) -> Result<PhaseResult, PhaseOutcome> {
+    let named =
+        note.and_then(|n| crate::magic_realm::magic::enchant::find_chit(&day.state, who, n));
+    if named.is_some() || day.state.characters[who].weapon.is_none() {
+        return crate::magic_realm::magic::prepare::prepare(&mut day.state, who, named)
+            .map(|event| {
+                let chit = match &event {
+                    crate::magic_realm::magic::events::MagicEvent::ChitPrepared {
+                        chit, ..
+                    } => chit.clone(),
+                    _ => String::new(),
+                };
+                let observers = day.only(who);
+                day.emit(observers, super::events::Happening::Magic(event));
+                PhaseResult::Done {
+                    activity: format!("alert: prepared {chit}"),
+                }
+            })
+            .map_err(|reason| PhaseOutcome::Lost { reason });
+    }
     let character = &mut day.state.characters[who];
     let Some(weapon) = character.weapon.clone() else {
         return Err(PhaseOutcome::Lost {
-            reason: "he has no weapon to alert (preparing a spell belongs to the magic rules, \
-                     not implemented yet)"
-                .into(),
+            reason: "he has no weapon to alert".into(),
         });
     };
     if character.weapon_alerted {

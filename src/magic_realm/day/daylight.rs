@@ -267,7 +267,9 @@ fn execute(
             move_phase(day, who, to, next, climbing, turn)
         }
         Activity::Hide => activities::hide(day, who),
-        Activity::Alert => activities::alert(day, who).unwrap_or_else(|o| lost(o, "alert")),
+        Activity::Alert => {
+            activities::alert(day, who, phase.note.as_deref()).unwrap_or_else(|o| lost(o, "alert"))
+        }
         Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
         Activity::Search => {
             let table = orders

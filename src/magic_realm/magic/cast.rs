@@ -193,7 +193,8 @@ pub fn effective_type(
     Some(chit_type_for(state, data, &c.name, printed))
 }
 
-/// The speed of a cast: the chit's time, 0 for an artifact or book.
+/// The speed of a cast: the chit's time, 0 for a prepared chit, an
+/// artifact or a book.
 pub fn speed(state: &MrState, request: &CastRequest) -> u8 {
     match &request.with {
         CastWith::Treasure { .. } => 0,
@@ -201,6 +202,7 @@ pub fn speed(state: &MrState, request: &CastRequest) -> u8 {
             .characters
             .get(request.caster)
             .and_then(|c| c.chits.get(*index))
+            .filter(|c| !c.prepared)
             .and_then(|c| ActionChit::parse(&c.chit).ok())
             .map_or(0, |a| a.time),
     }

@@ -13,6 +13,11 @@ use crate::magic_realm::tables::magic::CurseKind;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum MagicEvent {
+    /// An Alert phase prepared a MAGIC chit.
+    ChitPrepared {
+        character: String,
+        chit: String,
+    },
     /// An SPX phase: he prepares to enchant.
     Prepared {
         character: String,
@@ -101,6 +106,9 @@ pub enum MagicEvent {
 impl fmt::Display for MagicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MagicEvent::ChitPrepared { character, chit } => {
+                write!(f, "  {character} prepares {chit} to cast at speed 0")
+            }
             MagicEvent::Prepared { character } => {
                 write!(f, "  {character} prepares to enchant")
             }

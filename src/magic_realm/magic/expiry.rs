@@ -203,7 +203,7 @@ pub fn energize_with_chit(
 }
 
 /// The end of combat in `clearing`: attack, combat and phase spells of
-/// casters there expire.
+/// casters there expire, and their prepared chits fatigue.
 pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEvent> {
     let casters: Vec<String> = state
         .characters
@@ -211,6 +211,11 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
         .filter(|c| &c.position == clearing)
         .map(|c| c.name.clone())
         .collect();
+    for who in 0..state.characters.len() {
+        if &state.characters[who].position == clearing {
+            super::prepare::unprepare(state, who, false);
+        }
+    }
     expire_where(state, |s| {
         matches!(
             s.duration,
@@ -247,7 +252,8 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
 }
 
 /// Midnight: permanent spells fall inert, attack and combat spells left
-/// expire, artifacts rest, the Chapel lifts curses.
+/// expire, prepared chits fatigue (the Witch King's rest), artifacts rest,
+/// the Chapel lifts curses.
 pub fn midnight(day: &mut Day<'_>) {
     let ended = expire_where(&mut day.state, |s| {
         matches!(
@@ -270,6 +276,13 @@ pub fn midnight(day: &mut Day<'_>) {
     let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();
+        let rest = crate::magic_realm::day::abilities::has(
+            day.data,
+            day.rules,
+            &day.state.characters[who],
+            &crate::magic_realm::data::characters::Advantage::MagicReturnsWithoutFatigue,
+        );
+        super::prepare::unprepare(&mut day.state, who, rest);
         if chapel.as_ref() == Some(&day.state.characters[who].position) {
             let lifted = curses::lift_all(&mut day.state, who, "the Chapel");
             let observers = day.only(who);

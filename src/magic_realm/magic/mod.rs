@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod expiry;
 pub mod influence;
+pub mod prepare;
 pub mod runes;
 pub mod spellbook;
 pub mod spells;

@@ -1642,3 +1642,31 @@ fn targeting_an_individual_unhides_the_caster_and_a_bad_target_fatigues_the_chit
         ChitCondition::Fatigued
     );
 }
+
+#[test]
+fn an_alert_phase_prepares_a_magic_chit_that_casts_at_speed_zero() {
+    let mut state = game(&["Witch", "Amazon"]);
+    together(&mut state);
+    state.characters[0].weapon = None;
+    caster(&mut state, 0, "V", "Curse");
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let result = activities::alert(&mut day, 0, Some("V2*")).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(
+        matches!(&result, PhaseResult::Done { activity } if activity.contains("MAGIC V2*")),
+        "{result:?}"
+    );
+    let mut state = day.state;
+    assert!(state.characters[0].chits[0].prepared);
+    let req = request(0, "Curse", vec![who("Amazon")], 14);
+    assert_eq!(super::cast::speed(&state, &req), 0);
+    // Unused, it fatigues at the end of combat.
+    let here = state.characters[0].position.clone();
+    expiry::end_of_combat(&mut state, &here);
+    assert!(!state.characters[0].chits[0].prepared);
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Fatigued
+    );
+}

@@ -352,6 +352,7 @@ fn seat_characters(
                     chit: c.to_string(),
                     condition: ChitCondition::Active,
                     enchanted: false,
+                    prepared: false,
                 })
                 .collect(),
             hidden: false,
