@@ -172,7 +172,10 @@ pub fn search_taking(
         SearchTable::Loot => loot(day, who, takes),
         SearchTable::ReadingRunes => crate::magic_realm::magic::runes::read_runes(day, who),
         SearchTable::MagicSight => {
-            if !witch_king && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight) {
+            if !witch_king
+                && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight)
+                && !crate::magic_realm::magic::influence::world_fades(&day.state, who)
+            {
                 return lost(format!(
                     "only the Witch King or a character with an active Phantom Glass may search \
                      on the Magic Sight table, and the {name} is neither"

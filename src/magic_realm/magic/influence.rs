@@ -5,7 +5,8 @@
 //! its tile); Persuade makes a native group Friendly to the caster for the
 //! day; See Hidden Signs, Blend Into Background, Sense Danger and Blazing
 //! Light give bonus phases; Peace with Nature stops warning and sound chits
-//! summoning for its target; Premonition lets its target choose his turn.
+//! summoning for its target; Premonition lets its target choose his turn;
+//! World Fades opens the Magic Sight table to its target.
 //! Only spells awake (not inert) count.
 
 use crate::magic_realm::data::GameData;
@@ -116,5 +117,16 @@ pub fn premonition(state: &MrState, who: usize) -> bool {
             name: c.name.clone(),
         };
         active_on(state, &me, "Premonition").is_some()
+    })
+}
+
+/// World Fades (awake) on character `who`: he may search on the Magic
+/// Sight table (its hiding in every combat round is combat's to read).
+pub fn world_fades(state: &MrState, who: usize) -> bool {
+    state.characters.get(who).is_some_and(|c| {
+        let me = Aim::Character {
+            name: c.name.clone(),
+        };
+        active_on(state, &me, "World Fades").is_some()
     })
 }

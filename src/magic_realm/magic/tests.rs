@@ -1670,3 +1670,20 @@ fn an_alert_phase_prepares_a_magic_chit_that_casts_at_speed_zero() {
         ChitCondition::Fatigued
     );
 }
+
+#[test]
+fn world_fades_opens_the_magic_sight_table() {
+    let mut state = game(&["Witch King", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "VI", "World Fades");
+    cast_ok(
+        &mut state,
+        &request(0, "World Fades", vec![who("Amazon")], 7),
+        &mut Dice::new(1, 1),
+    );
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let outcome = search::search(&mut day, 1, &SearchTable::MagicSight);
+    assert_eq!(outcome, PhaseOutcome::Done);
+}

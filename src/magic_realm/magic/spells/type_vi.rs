@@ -5,7 +5,9 @@
 //! Transform rolls on the Transform table and keeps the form with the
 //! spell in effect (combat reads it: attack, move, vulnerability); Dissolve
 //! Spell breaks the spell named; Unleash Power and Melt Into Mist stay in
-//! effect for combat to read.
+//! effect for combat to read; World Fades opens the Magic Sight table to
+//! its target ([`super::super::influence`]) and leaves its hiding in every
+//! combat round to combat.
 
 use crate::magic_realm::tables::magic::Transform;
 
@@ -19,14 +21,11 @@ pub fn build(name: &str) -> Option<Build> {
     Some(match name {
         "Transform" => Build::Effect(transform),
         "Dissolve Spell" => Build::Effect(break_spell),
-        "Unleash Power" | "Melt Into Mist" => Build::Effect(in_effect),
+        "Unleash Power" | "Melt Into Mist" | "World Fades" => Build::Effect(in_effect),
         "Enchant Artifact" => Build::NotBuilt(
             "adding a chit and a spell to an artifact needs a choice of spell the orders cannot give yet",
         ),
         "Phantasm" => Build::NotBuilt("a phantasm's own turn is not in the day engine yet"),
-        "World Fades" => Build::NotBuilt(
-            "hiding in every combat round belongs to the combat engine, not built yet",
-        ),
         _ => return None,
     })
 }
