@@ -51,6 +51,7 @@ pub fn resolve_day(
     let day_number = state.day + 1;
     let mut day = Day::new(data, rules, state, dice);
     let plan = birdsong::birdsong(&mut day, day_number, orders);
+    crate::magic_realm::magic::expiry::dawn(&mut day, day_number);
     for &who in &plan.order {
         let followers = plan.followers.get(&who).cloned().unwrap_or_default();
         // A character blocked before his turn (a monster came to his

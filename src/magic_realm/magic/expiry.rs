@@ -12,7 +12,8 @@
 //! it is cast to the end of that combat; attack, combat and phase spells
 //! still in effect at Midnight expire then (no combat outlasts its
 //! evening); a move spell (Broomstick) waits until its Fly phases and
-//! expires when its flyer lands; a permanent spell is energized at
+//! expires when its flyer lands; shared colour wakes permanent spells at
+//! the start of the day (after Birdsong) and at Sunset; a permanent spell is energized at
 //! Sunset when its colour is shared in its target's clearing; the Witch
 //! King's chits still fatigue (his advantage concerns prepared chits).
 
@@ -238,6 +239,13 @@ fn emit_all(day: &mut Day<'_>, events: Vec<MagicEvent>) {
     for event in events {
         day.emit(Observers::Everyone, Happening::Magic(event));
     }
+}
+
+/// The start of game day `today` (after Birdsong): inert permanent spells
+/// wake where their colour is shared, so a colour day's spells act all day.
+pub fn dawn(day: &mut Day<'_>, today: u32) {
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
+    emit_all(day, woken);
 }
 
 /// Sunset of game day `today`: day spells cast earlier expire; inert

@@ -747,11 +747,16 @@ fn permanent_spells_fall_inert_at_midnight_and_wake_on_a_colour_day() {
     assert!(day.state.magic.in_effect[0].inert);
     expiry::sunset(&mut day, 22);
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 22");
-    expiry::sunset(&mut day, 49);
+    expiry::dawn(&mut day, 23);
+    assert!(day.state.magic.in_effect[0].inert, "no purple on day 23");
+    expiry::dawn(&mut day, 49);
     assert!(
         !day.state.magic.in_effect[0].inert,
-        "purple on day 21 of the second month"
+        "purple on day 21 of the second month, from dawn"
     );
+    expiry::midnight(&mut day);
+    expiry::sunset(&mut day, 49);
+    assert!(!day.state.magic.in_effect[0].inert, "and at Sunset");
 }
 
 #[test]
