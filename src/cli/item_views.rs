@@ -40,7 +40,11 @@ impl Shown for Spell {
         &self.name
     }
     fn describe(&self) -> String {
-        Spell::describe(self)
+        format!(
+            "{}\n  {}",
+            Spell::describe(self),
+            crate::magic_realm::magic::spells::status(&self.name)
+        )
     }
 }
 

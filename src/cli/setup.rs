@@ -137,6 +137,9 @@ fn sheet(state: &MrState, seed: u64) -> String {
                 c.position,
                 c.gold
             ));
+            if !c.magic.spells.is_empty() {
+                out.push_str(&format!("    spells: {}\n", c.magic.spells.join(", ")));
+            }
         }
     }
     out

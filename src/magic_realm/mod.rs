@@ -11,6 +11,7 @@ pub mod board;
 pub mod data;
 pub mod day;
 pub mod game;
+pub mod magic;
 pub mod orders;
 pub mod report;
 pub mod rules;

@@ -61,6 +61,12 @@ pub struct MrState {
     /// §10.1); none listed: it is with her.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub familiars: BTreeMap<String, ClearingId>,
+    /// Spells in effect and awakened spells (seed 001).
+    #[serde(
+        default,
+        skip_serializing_if = "super::magic::state::MagicWorld::is_empty"
+    )]
+    pub magic: super::magic::state::MagicWorld,
 }
 
 /// The victory points a player assigned to each category before play.
@@ -189,6 +195,12 @@ pub struct CharacterState {
     /// He was killed; he restarts at the Inn the next day (BIMR play).
     #[serde(default)]
     pub dead: bool,
+    /// His spells and curses (seed 001; TABLES.md §5.2).
+    #[serde(
+        default,
+        skip_serializing_if = "super::magic::state::CharacterMagic::is_empty"
+    )]
+    pub magic: super::magic::state::CharacterMagic,
 }
 
 /// A hired native and the days left of its term of hire.
@@ -230,6 +242,14 @@ pub struct CharacterChit {
     /// The printed chit, e.g. `MOVE M4*`.
     pub chit: String,
     pub condition: ChitCondition,
+    /// A MAGIC chit turned to its colour by an enchantment (seed 000
+    /// II.C.10.a): a colour chit until it is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enchanted: bool,
+    /// A MAGIC chit prepared in an Alert phase (seed 000 III.C): it casts
+    /// at speed 0 and fatigues at the end of combat, used or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepared: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

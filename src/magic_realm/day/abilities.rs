@@ -116,6 +116,9 @@ pub fn bonus_sources(
             }
         }
     }
+    sources.extend(crate::magic_realm::magic::influence::bonus_phases(
+        state, who, activity,
+    ));
     sources
 }
 

@@ -30,7 +30,8 @@ pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
     let purpose = format!("daylight/hide/{}", character.name);
     let record = day.roll(&purpose, count, Observers::Gm);
     let roll = read_roll(&Hide, record, &modifiers);
-    let hidden = roll.result == HideResult::Hidden;
+    let hidden = roll.result == HideResult::Hidden
+        && !crate::magic_realm::magic::curses::keeps_unhidden(&day.state.characters[who]);
     if hidden {
         day.state.characters[who].hidden = true;
     }
@@ -40,14 +41,37 @@ pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
     }
 }
 
-/// Turn his weapon ready side up.
-pub fn alert(day: &mut Day<'_>, who: usize) -> Result<PhaseResult, PhaseOutcome> {
+/// Turn his weapon ready side up; or, when the phase's note names one of
+/// his MAGIC chits or he has no weapon, prepare a MAGIC chit
+/// ([`crate::magic_realm::magic::prepare`]).
+pub fn alert(
+    day: &mut Day<'_>,
+    who: usize,
+    note: Option<&str>,
+) -> Result<PhaseResult, PhaseOutcome> {
+    let named =
+        note.and_then(|n| crate::magic_realm::magic::enchant::find_chit(&day.state, who, n));
+    if named.is_some() || day.state.characters[who].weapon.is_none() {
+        return crate::magic_realm::magic::prepare::prepare(&mut day.state, who, named)
+            .map(|event| {
+                let chit = match &event {
+                    crate::magic_realm::magic::events::MagicEvent::ChitPrepared {
+                        chit, ..
+                    } => chit.clone(),
+                    _ => String::new(),
+                };
+                let observers = day.only(who);
+                day.emit(observers, super::events::Happening::Magic(event));
+                PhaseResult::Done {
+                    activity: format!("alert: prepared {chit}"),
+                }
+            })
+            .map_err(|reason| PhaseOutcome::Lost { reason });
+    }
     let character = &mut day.state.characters[who];
     let Some(weapon) = character.weapon.clone() else {
         return Err(PhaseOutcome::Lost {
-            reason: "he has no weapon to alert (preparing a spell belongs to the magic rules, \
-                     not implemented yet)"
-                .into(),
+            reason: "he has no weapon to alert".into(),
         });
     };
     if character.weapon_alerted {
@@ -62,6 +86,11 @@ pub fn alert(day: &mut Day<'_>, who: usize) -> Result<PhaseResult, PhaseOutcome>
 /// Rest once (twice when rest counts double), healing the named chit if it
 /// can be healed, otherwise the best one.
 pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
+    if let Some(reason) =
+        crate::magic_realm::magic::curses::forbids_rest(&day.state.characters[who])
+    {
+        return PhaseResult::Lost { reason };
+    }
     let double = abilities::has(
         day.data,
         day.rules,
@@ -72,6 +101,13 @@ pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
     let mut changes = Vec::new();
     for _ in 0..times {
         changes.extend(rest_once(&mut day.state.characters[who].chits, named));
+    }
+    if crate::magic_realm::magic::curses::has(
+        &day.state.characters[who],
+        crate::magic_realm::tables::magic::CurseKind::Wither,
+    ) {
+        // Wither: nothing with effort asterisks may come back to active.
+        crate::magic_realm::magic::curses::wither(&mut day.state.characters[who]);
     }
     PhaseResult::Rested { changes }
 }

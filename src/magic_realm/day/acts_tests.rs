@@ -13,6 +13,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathKind};
+use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take};
 use crate::magic_realm::rules::TOGGLES;
 use crate::magic_realm::setup::{SetupInputs, new_game};
@@ -382,15 +383,19 @@ fn mouldy_skeleton_puts_its_armour_on_the_pile_and_reports_the_curse() {
         .collect();
     top.sort_unstable();
     assert_eq!(top, ["Gold Helmet", "Jade Shield", "Silver Breastplate"]);
-    assert!(search_events(&events).iter().any(|e| matches!(e,
-        SearchEvent::NotApplied { reason, .. } if reason.contains("curses"))));
+    assert!(
+        events.iter().any(|e| matches!(&e.happening,
+        Happening::Magic(MagicEvent::Cursed { source, .. }) if source.contains("Mouldy Skeleton")))
+    );
 }
 
 #[test]
 fn reading_runes_and_magic_sight_limits() {
     let mut state = game(&["Amazon", "Witch King"]);
     let (outcome, _) = searching(&mut state, &[1], SearchTable::ReadingRunes);
-    assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("reading runes")));
+    assert!(
+        matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("no runes to read"))
+    );
     let (outcome, _) = searching(&mut state, &[1], SearchTable::MagicSight);
     assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("Phantom Glass")));
 

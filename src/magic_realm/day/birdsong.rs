@@ -93,13 +93,15 @@ fn turn_order(
         let character = &day.state.characters[i];
         let choice = orders.get(&character.player).and_then(|o| o.turn);
         let may_choose = abilities::advantages(day.data, day.rules, character)
-            .contains(&Advantage::ChoosesTurnOrder);
+            .contains(&Advantage::ChoosesTurnOrder)
+            || crate::magic_realm::magic::influence::premonition(&day.state, i);
         match choice {
             Some(choice) if may_choose => choosers.push((i, choice)),
             Some(_) => {
                 let what = format!(
                     "the {}'s 'Turn:' line is not applied: only a character who may choose \
-                     when to take his turn (the Swordsman) can, so he is drawn at random",
+                     when to take his turn (the Swordsman, or one under Premonition) can, so he is \
+                     drawn at random",
                     character.name
                 );
                 day.emit(

@@ -361,7 +361,9 @@ fn execute(
             move_phase(day, who, to, next, climbing, turn)
         }
         Activity::Hide => activities::hide(day, who),
-        Activity::Alert => activities::alert(day, who).unwrap_or_else(|o| lost(o, "alert")),
+        Activity::Alert => {
+            activities::alert(day, who, phase.note.as_deref()).unwrap_or_else(|o| lost(o, "alert"))
+        }
         Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
         Activity::Search => {
             let table = orders
@@ -380,7 +382,10 @@ fn execute(
         Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
         Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
         Activity::Fly { tile } => fly::fly(day, who, tile, &mut turn.aloft),
-        Activity::SpellPrep | Activity::Spell { .. } => lost(pending::enchant(day, who), "spell"),
+        Activity::SpellPrep | Activity::Spell { .. } => lost(
+            pending::enchant(day, who, &phase.activity, phase.note.as_deref()),
+            "spell",
+        ),
         Activity::Follow { leader } => PhaseResult::Lost {
             reason: format!(
                 "following the {leader} must be the whole day: record only Follow phases"
@@ -433,7 +438,10 @@ fn move_phase(
         };
     }
     turn.moves += 1;
+    let from = day.state.characters[who].position.tile.clone();
+    let to = crate::magic_realm::magic::wilderness::lost_destination(day, who, to);
     let left_behind = movement::make_move(day, who, &to);
+    turn.used += crate::magic_realm::magic::wilderness::storm_phases(day, who, &from);
     PhaseResult::Moved { to, left_behind }
 }
 

@@ -51,6 +51,8 @@ pub enum Happening {
     TreasureSite(super::treasure_sites::SiteEvent),
     /// The Witch's familiar doing its own phases (TABLES.md §10.1).
     Familiar(super::familiar::FamiliarEvent),
+    /// Enchanting, curses, learning and spells expiring (seed 001).
+    Magic(crate::magic_realm::magic::events::MagicEvent),
 }
 
 /// What happens before Daylight.

@@ -5,10 +5,9 @@
 //! Followers are left behind (seed 000 II.C.8).
 //!
 //! Rulings:
-//! - The item needs its colour of magic in the clearing he takes off from:
-//!   the clearing's colour on the tile side face up, or an active colour
-//!   source carried by a character there. Other sources (the seventh day,
-//!   enchanted chits, spells) are not tracked yet, and the lost phase says so.
+//! - The item needs its colour of magic in the clearing he takes off from,
+//!   from any source (`magic::colour`: the day, the tile side face up,
+//!   dwellings, colour sources carried there, his own colour chits).
 //!   Once aloft he keeps flying until he lands.
 //! - His flying ends before the first phase of his turn that is not a Fly
 //!   phase, or at the end of his turn. While aloft nobody blocks him.
@@ -20,7 +19,8 @@
 //!   cannot take off; on take-off every item heavier than that strength is
 //!   left in the clearing's abandoned pile, as when walking. Horses carry
 //!   themselves and stay with him, as on foot.
-//! - Flying by spell belongs to the magic rules, not implemented yet.
+//! - A Broomstick spell in effect on him flies him like an item of Light
+//!   strength that needs no colour; it expires when he lands.
 
 use super::super::board::ClearingId;
 use super::super::data::terms::{Colour, Strength};
@@ -40,6 +40,13 @@ fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Strength, Option<Co
             } => Some((name.to_string(), *strength, *needs)),
             _ => None,
         })
+        .or_else(|| {
+            let me = crate::magic_realm::magic::state::Aim::Character {
+                name: day.state.characters[who].name.clone(),
+            };
+            crate::magic_realm::magic::cast::active_on(&day.state, &me, "Broomstick")
+                .map(|_| ("Broomstick spell".to_string(), Strength::Light, None))
+        })
 }
 
 /// His own weight: the character's vulnerability.
@@ -52,22 +59,17 @@ fn own_weight(day: &Day<'_>, who: usize) -> Strength {
         .map_or(Strength::Negligible, |c| c.vulnerability)
 }
 
-/// Whether `colour` magic is present in the clearing of `who`.
+/// Whether `colour` magic is present for `who` today (every source:
+/// the day, the tile, dwellings, treasures, his own colour chits).
 fn colour_present(day: &Day<'_>, who: usize, colour: Colour) -> bool {
-    let here = &day.state.characters[who].position;
-    let on_tile = day
-        .state
-        .board
-        .clearing(here)
-        .is_some_and(|c| c.magic.contains(&colour));
-    on_tile
-        || day
-            .state
-            .characters
-            .iter()
-            .filter(|c| &c.position == here)
-            .flat_map(|c| abilities::active_treasure_effects(day.data, c))
-            .any(|(_, e)| *e == TreasureEffect::ColourSource { colour })
+    crate::magic_realm::magic::colour::colours_present(
+        &day.state,
+        day.data,
+        day.rules,
+        day.state.day + 1,
+        who,
+    )
+    .contains(&colour)
 }
 
 /// The tiles next to tile `code` on the map.
@@ -93,9 +95,7 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
     };
     let Some((item, strength, needs)) = flying_item(day, who) else {
         return PhaseResult::Lost {
-            reason: "he has no active item that flies (flying by spell belongs to the magic \
-                     rules, not implemented yet)"
-                .into(),
+            reason: "he has no active item that flies and no Broomstick spell in effect".into(),
         };
     };
     if aloft.is_none()
@@ -104,9 +104,8 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
     {
         return PhaseResult::Lost {
             reason: format!(
-                "the {item} flies only where {colour} magic is present, and there is none in {} \
-                 (only the tile side and active colour sources are counted; other sources of \
-                 colour magic are not implemented yet)",
+                "the {item} flies only where {colour} magic is present, and there is none for \
+                 him in {} today",
                 day.state.characters[who].position
             ),
         };
@@ -177,5 +176,8 @@ pub fn land(day: &mut Day<'_>, who: usize, tile: &str) -> ClearingId {
             die,
         }),
     );
+    for event in crate::magic_realm::magic::expiry::landed(&mut day.state, who) {
+        day.emit(day.only(who), Happening::Magic(event));
+    }
     to
 }

@@ -37,6 +37,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Visitors(e) => e.log_line(),
             Happening::TreasureSite(e) => e.log_line(),
             Happening::Familiar(e) => e.log_line(),
+            Happening::Magic(e) => e.to_string(),
         };
         let _ = writeln!(out, "{line}");
     }

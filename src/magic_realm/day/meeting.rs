@@ -76,6 +76,11 @@ pub struct Deal<'a> {
 /// The relationship of a group or visitor to character `who`.
 pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
     let name = &day.state.characters[who].name;
+    if let Some(spelled) =
+        crate::magic_realm::magic::influence::relationship(&day.state, day.data, name, group)
+    {
+        return spelled;
+    }
     let base = day
         .data
         .characters
@@ -110,7 +115,10 @@ pub fn negotiate(
     if let Some(limit) = deal.drinks_up_to
         && deal.members_present > 0
         && cost <= limit
-        && cost <= u32::from(day.state.characters[who].gold)
+        && cost
+            <= u32::from(crate::magic_realm::magic::curses::spendable_gold(
+                &day.state.characters[who],
+            ))
         && let Ok(better) = column_after_drinks(start, deal.activity)
     {
         pay(day, who, cost);
@@ -124,10 +132,9 @@ pub fn negotiate(
         );
         start = better;
     }
-    let limit = deal
-        .max_gold
-        .unwrap_or(u32::MAX)
-        .min(u32::from(day.state.characters[who].gold));
+    let limit = deal.max_gold.unwrap_or(u32::MAX).min(u32::from(
+        crate::magic_realm::magic::curses::spendable_gold(&day.state.characters[who]),
+    ));
     let expanded = day.rules.is_on("expanded_meeting_table_opportunities");
     let decline_opportunity = expanded
         && matches!(column(start)[1], MeetingResult::Price(n) if deal.price * u32::from(n) <= limit);

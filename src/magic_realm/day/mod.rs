@@ -75,6 +75,8 @@ pub struct Today {
     /// Characters who may Peer into any clearing for the rest of the day
     /// (the Toadstool Circle's row 4).
     pub peer_anywhere: BTreeSet<usize>,
+    /// Characters (by index) who did an SPX phase today (seed 000 II.C.10).
+    pub spell_prepared: BTreeSet<usize>,
 }
 
 impl<'a> Day<'a> {

@@ -84,7 +84,7 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
             }
         }
     }
-    mods
+    crate::magic_realm::magic::influence::roll_modifiers(&day.state, who, roll, mods)
 }
 
 fn covers(rolls: &[Roll], made: Roll) -> bool {

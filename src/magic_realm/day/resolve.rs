@@ -52,6 +52,7 @@ pub fn resolve_day(
     let mut day = Day::new(data, rules, state, dice);
     let plan = birdsong::birdsong(&mut day, day_number, orders);
     let mut familiars_following = BTreeMap::new();
+    crate::magic_realm::magic::expiry::dawn(&mut day, day_number);
     for &who in &plan.order {
         let followers = plan.followers.get(&who).cloned().unwrap_or_default();
         // A character blocked before his turn (a monster came to his
@@ -65,6 +66,7 @@ pub fn resolve_day(
         }
     }
     familiar::end_of_daylight(&mut day, &familiars_following);
+    crate::magic_realm::magic::expiry::sunset(&mut day, day_number);
     evening::evening(&mut day);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;

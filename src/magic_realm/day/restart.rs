@@ -95,8 +95,13 @@ fn restart(day: &mut Day<'_>, who: usize) {
         .map(|c| CharacterChit {
             chit: c.to_string(),
             condition: ChitCondition::Active,
+            enchanted: false,
+            prepared: false,
         })
         .collect();
+    // He keeps the spells he knows; curses die with him.
+    character.magic.curses.clear();
+    character.magic.next_fight_tremendous = false;
     character.hidden = false;
     character.fame = 0;
     character.notoriety = 0;

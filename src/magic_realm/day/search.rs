@@ -8,9 +8,11 @@
 //! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight; the
 //! Witch King searches on Magic Sight whatever table he named; looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
-//! Reading Runes, Perceive Spell and curses are the magic rules' work: they
-//! are reported as not implemented yet, never silently skipped. Treasure
+//! Reading Runes and the curses of found treasures are done by the magic
+//! rules (`magic::runes`), and so is Magic Sight's Perceive Spell. Treasure
 //! sites found in a pile are searched on their own tables (`treasure_sites`).
+//! A character under the Eyemist curse cannot search; nobody in a tile under
+//! Fog can use the Peer table.
 
 use serde::{Deserialize, Serialize};
 
@@ -101,10 +103,6 @@ pub enum SearchEvent {
     },
 }
 
-/// Curses are rolled by the magic rules; until then every curse is
-/// reported with this text.
-pub const CURSE_NOT_APPLIED: &str = "curses are part of the magic rules, not implemented yet";
-
 /// Search with the table `table`; looted items stay inactive. See
 /// [`search_taking`] to honour the `Take:` instruction.
 pub fn search(day: &mut Day<'_>, who: usize, table: &SearchTable) -> PhaseOutcome {
@@ -135,6 +133,9 @@ pub fn search_ordered(
         return lost(format!("there is no character number {who} in this game"));
     };
     let name = character.name.clone();
+    if let Some(reason) = crate::magic_realm::magic::curses::forbids_search(character) {
+        return lost(reason);
+    }
     let witch_king = has_advantage(day, who, |a| matches!(a, Advantage::SearchesByMagicSight));
     let table = if witch_king && *table != SearchTable::MagicSight {
         day.emit(
@@ -151,6 +152,12 @@ pub fn search_ordered(
     };
     match table {
         SearchTable::Peer { tile, clearing } => {
+            let here = &day.state.characters[who].position.tile;
+            if crate::magic_realm::magic::cast::fogged(&day.state, here) {
+                return lost(format!(
+                    "Fog lies on tile {here}: nobody there can use the Peer table today"
+                ));
+            }
             let target = match peer_target(day, who, tile.as_deref(), *clearing) {
                 Ok(target) => target,
                 Err(reason) => return lost(reason),
@@ -175,13 +182,12 @@ pub fn search_ordered(
             PhaseOutcome::Done
         }
         SearchTable::Loot => loot(day, who, takes, teleport),
-        SearchTable::ReadingRunes => lost(
-            "reading runes is part of the magic rules, not implemented yet; choose another \
-             search table"
-                .into(),
-        ),
+        SearchTable::ReadingRunes => crate::magic_realm::magic::runes::read_runes(day, who),
         SearchTable::MagicSight => {
-            if !witch_king && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight) {
+            if !witch_king
+                && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight)
+                && !crate::magic_realm::magic::influence::world_fades(&day.state, who)
+            {
                 return lost(format!(
                     "only the Witch King or a character with an active Phantom Glass may search \
                      on the Magic Sight table, and the {name} is neither"
@@ -237,7 +243,7 @@ pub(super) fn has_active_effect(
 
 /// Roll on a search table through the day's dice (the roll is an event the
 /// searcher sees) and report the row.
-pub(super) fn roll_table<T: DieTable>(
+pub fn roll_table<T: DieTable>(
     day: &mut Day<'_>,
     who: usize,
     table: &T,
@@ -378,14 +384,7 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
                 take_item(day, who, &site, index, takes, day.only(who));
             }
         }
-        MagicSightResult::PerceiveSpell => day.emit(
-            day.only(who),
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: "perceive spell".into(),
-                reason: "perceiving spells is part of the magic rules, not implemented yet".into(),
-            }),
-        ),
+        MagicSightResult::PerceiveSpell => crate::magic_realm::magic::runes::perceive(day, who),
         MagicSightResult::DiscoverChits => discover_sites(day, who),
         MagicSightResult::Nothing => {}
     }
@@ -493,7 +492,7 @@ fn sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
         .collect()
 }
 
-fn discovered_sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
+pub fn discovered_sites_here(day: &Day<'_>, who: usize) -> Vec<String> {
     let known = &day.state.characters[who].discoveries.sites;
     sites_here(day, who)
         .into_iter()
@@ -790,14 +789,8 @@ fn take_item(
         }
     }
     if effects.contains(&TreasureEffect::CurseOnFind) {
-        day.emit(
-            observers,
-            Happening::Search(SearchEvent::NotApplied {
-                character: name,
-                what: format!("the curse of the {}", item.name),
-                reason: CURSE_NOT_APPLIED.into(),
-            }),
-        );
+        let source = format!("the {}", item.name);
+        crate::magic_realm::magic::runes::roll_curse(day, who, &source);
     }
 }
 

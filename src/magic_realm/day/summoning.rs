@@ -90,10 +90,13 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
     natives_come(day, &here);
     super::visitors::end_of_turn(day, who);
     let advantages = abilities::advantages(day.data, day.rules, &day.state.characters[who]);
+    let peace_with_nature =
+        crate::magic_realm::magic::influence::peace_with_nature(&day.state, who);
     let immune = |kind| {
-        advantages
-            .iter()
-            .any(|a| matches!(a, Advantage::NotSummonedBy { chits } if chits.contains(&kind)))
+        (peace_with_nature && matches!(kind, SummonChit::Warning | SummonChit::Sound))
+            || advantages
+                .iter()
+                .any(|a| matches!(a, Advantage::NotSummonedBy { chits } if chits.contains(&kind)))
     };
     if !immune(SummonChit::Site) {
         guardians_come(day, &here.tile);

@@ -758,7 +758,7 @@ fn flying_needs_an_active_flying_item_and_its_magic() {
     let (after, events) = play(state, &[("P1", fly.as_str())], DiceScript::default());
     let reason = lost_reason(&results(&events, "Amazon")[0]).to_string();
     assert!(reason.contains("no active item that flies"), "{reason}");
-    assert!(reason.contains("flying by spell"), "{reason}");
+    assert!(reason.contains("no Broomstick spell"), "{reason}");
     assert_eq!(after.characters[0].position, start);
 
     let (mut state, _, next) = ready_to_fly(true);

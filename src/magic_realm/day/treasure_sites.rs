@@ -14,8 +14,9 @@
 //! clearing his `Teleport:` line names (without one he stays, and is told).
 //! Row 4 of the Toadstool Circle lets him Peer into any clearing for the
 //! rest of the day (a `Search: peer <clearing>` target); its enchanting
-//! half, and the rows that need the magic rules (Curse, Wish, Power of the
-//! Pit), are reported as not implemented, never skipped silently.
+//! half and the Wish and Power of the Pit rows are reported as not
+//! implemented, never skipped silently; a Curse row rolls on the Curse table
+//! (`magic::runes::roll_curse`).
 
 use std::fmt;
 
@@ -29,9 +30,7 @@ use super::super::data::treasures::{SiteResult, TreasureEffect};
 use super::super::orders::Take;
 use super::super::state::{Belonging, ChitCondition, Item, ItemKind};
 use super::events::Happening;
-use super::search::{
-    CURSE_NOT_APPLIED, open_with_key_or_effort, roll_table, seen_by, wants_active,
-};
+use super::search::{open_with_key_or_effort, roll_table, seen_by, wants_active};
 use super::{Day, PhaseOutcome};
 use crate::magic_realm::tables::DieTable;
 
@@ -282,25 +281,21 @@ pub fn search(
             })
         }
         SiteResult::Nothing => None,
+        SiteResult::Curse => {
+            crate::magic_realm::magic::runes::roll_curse(day, who, site);
+            None
+        }
         magic => Some(SiteEvent::NotApplied {
             character: character.clone(),
             site: site.to_string(),
             what: SiteRow(magic).to_string(),
-            reason: not_built(magic).into(),
+            reason: "it is part of the magic rules, not implemented yet".into(),
         }),
     };
     if let Some(event) = event {
         day.emit(observers, Happening::TreasureSite(event));
     }
     PhaseOutcome::Done
-}
-
-/// Why a row is not applied yet.
-fn not_built(row: SiteResult) -> &'static str {
-    match row {
-        SiteResult::Curse => CURSE_NOT_APPLIED,
-        _ => "it is part of the magic rules, not implemented yet",
-    }
 }
 
 /// Take the first item of `kind` the site still holds.

@@ -58,15 +58,18 @@ pub fn score(
         who.belongings
             .iter()
             .filter(|b| b.item.kind == ItemKind::Spell)
-            .count(),
+            .count()
+            + who.magic.spells.len(),
     );
-    let fame = who.fame + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
+    // Under Disgust his fame, under Ashes his gold, counts as -1 (seed 001).
+    let fame = crate::magic_realm::magic::curses::fame_for_points(who)
+        + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
     let notoriety = who.notoriety
         + treasures
             .iter()
             .map(|t| i32::from(t.notoriety))
             .sum::<i32>();
-    let gold = i32::from(who.gold);
+    let gold = crate::magic_realm::magic::curses::gold_for_points(who);
     let total = if who.dead {
         DEAD_SCORE
     } else {

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::super::data::GameData;
 use super::super::day::events::condition_word;
-use super::super::day::midnight;
-use super::super::state::{CharacterState, ItemKind};
+use super::super::day::victory;
+use super::super::state::{CharacterState, ItemKind, VictoryRequirements};
 
 /// One line of the sheet's item list.
 #[derive(Clone, Debug, Serialize)]
@@ -77,8 +77,12 @@ fn kind_word(kind: ItemKind) -> &'static str {
 }
 
 /// The sheet of `me`.
-pub fn sheet(data: &GameData, me: &CharacterState) -> Sheet {
-    let score = midnight::score(data, me);
+pub fn sheet(
+    data: &GameData,
+    me: &CharacterState,
+    requirements: Option<&VictoryRequirements>,
+) -> Sheet {
+    let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
         position: me.position.to_string(),
@@ -128,7 +132,12 @@ pub fn sheet(data: &GameData, me: &CharacterState) -> Sheet {
             notoriety: score.notoriety,
             gold: score.gold,
             total: score.total,
-            requirements: None,
+            requirements: requirements.map(|r| {
+                format!(
+                    "{} great treasures, {} spells, {} fame, {} notoriety, {} gold (victory points per category)",
+                    r.great_treasures, r.spells, r.fame, r.notoriety, r.gold
+                )
+            }),
         },
     }
 }

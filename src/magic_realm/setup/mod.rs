@@ -51,6 +51,10 @@ pub struct SetupInputs {
     /// Character → the victory requirements his player recorded secretly
     /// (BIMR3 "5 VP's needed"); scored at the end of the month.
     pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+    /// Character → the spells his player records at the start (seed 001;
+    /// up to his allowance). A character not listed has his spells chosen
+    /// by the dice.
+    pub spells: BTreeMap<String, Vec<String>>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -92,6 +96,8 @@ pub enum SetupError {
          only for characters that play"
     )]
     RequirementsForAbsent { name: String },
+    #[error("starting spells: {0}")]
+    Spells(String),
 }
 
 /// Set up a new game.
@@ -111,7 +117,14 @@ pub fn new_game(
     let denizens = place_denizens(data, &dealt.dwellings, &dealt.ghosts);
     let holdings = items::deal(data, dice);
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
-    let characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    crate::magic_realm::magic::spellbook::record_at_setup(
+        data,
+        &mut characters,
+        &inputs.spells,
+        dice,
+    )
+    .map_err(|e| SetupError::Spells(e.to_string()))?;
     if let Some(absent) = inputs
         .victory_requirements
         .keys()
@@ -135,6 +148,7 @@ pub fn new_game(
         victory_requirements: inputs.victory_requirements.clone(),
         familiars: BTreeMap::new(),
         characters,
+        magic: Default::default(),
     })
 }
 
@@ -358,6 +372,8 @@ fn seat_characters(
                 .map(|c| CharacterChit {
                     chit: c.to_string(),
                     condition: ChitCondition::Active,
+                    enchanted: false,
+                    prepared: false,
                 })
                 .collect(),
             hidden: false,
@@ -372,6 +388,7 @@ fn seat_characters(
             hirelings: Vec::new(),
             weapon_alerted: false,
             dead: false,
+            magic: Default::default(),
         });
     }
     if let Some(absent) = inputs

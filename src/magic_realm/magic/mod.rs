@@ -1,0 +1,27 @@
+//! The magic rules (seed 001; seed 000 II.C.10, III.A.4.c, IV.B–C;
+//! TABLES.md §3 "Reading Runes", §5, §12): colour magic, enchanting in
+//! Daylight, the spells a character has and learns, curses, and the spell
+//! registry the combat engine casts through.
+//!
+//! Everything here is pure: state, data and dice in, state and effects out.
+//! Casting happens only in combat's Encounter step (seed 001 "Casting a
+//! Spell"); this module checks and applies a cast, combat decides when.
+
+pub mod cast;
+pub mod colour;
+pub mod curses;
+pub mod enchant;
+pub mod error;
+pub mod events;
+pub mod expiry;
+pub mod influence;
+pub mod prepare;
+pub mod runes;
+pub mod spellbook;
+pub mod spells;
+pub mod state;
+#[cfg(test)]
+mod tests;
+pub mod wilderness;
+
+pub use error::MagicError;

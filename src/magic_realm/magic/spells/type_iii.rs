@@ -1,0 +1,18 @@
+//! Type III spells (seed 001; `spells.toml`): Elven Grace, Faerie Lights,
+//! See Hidden Signs, Lost, Illusion, Persuade.
+//!
+//! Elven Grace stays in effect for combat to read (faster move times);
+//! Faerie Lights changes the caster's chit types while in effect; Illusion,
+//! Persuade and See Hidden Signs are read by [`super::super::influence`],
+//! Lost by [`super::super::wilderness`].
+
+use super::{Build, in_effect};
+
+pub fn build(name: &str) -> Option<Build> {
+    Some(match name {
+        "Elven Grace" | "Faerie Lights" | "Illusion" | "Persuade" | "Lost" | "See Hidden Signs" => {
+            Build::Effect(in_effect)
+        }
+        _ => return None,
+    })
+}

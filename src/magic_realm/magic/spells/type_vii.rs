@@ -1,0 +1,22 @@
+//! Type VII spells (seed 001; `spells.toml`): Control Bats, Sense Danger,
+//! Premonition, Protection from Magic, Peace with Nature.
+//!
+//! Protection from Magic shields its target from being targeted while in
+//! effect (read by the cast check); Control Bats stays in effect for combat
+//! to read (moving with the bats in Daylight is not built); Sense Danger
+//! gives a bonus Alert phase and Peace with Nature stops summoning for its
+//! target and Premonition lets its target choose his turn while awake
+//! ([`super::super::influence`]).
+
+use super::{Build, in_effect};
+
+pub fn build(name: &str) -> Option<Build> {
+    Some(match name {
+        "Protection from Magic"
+        | "Control Bats"
+        | "Sense Danger"
+        | "Peace with Nature"
+        | "Premonition" => Build::Effect(in_effect),
+        _ => return None,
+    })
+}
