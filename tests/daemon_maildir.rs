@@ -276,6 +276,13 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, vec![GM.to_string()]);
     assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
+    assert_eq!(daemon.store.bounce_count("G1", "Ben").unwrap(), 1);
+    assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
+    let status = daemon.status("G1").unwrap();
+    assert!(
+        status.contains("Ben: no orders; mail to him bounced 1 time(s)"),
+        "{status}"
+    );
 }
 
 #[test]
@@ -742,4 +749,152 @@ fn the_gm_commands_by_mail_with_his_secret() {
     );
     assert!(mails[2].body_text.contains("extended by 5 hours"));
     assert!(mails[3].body_text.contains("not a GM command"));
+}
+
+#[test]
+fn the_gm_enters_orders_and_seats_players_by_mail() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    // Orders for Ann, in the body under the command in the subject.
+    let body = format!("Password: {secret}\nguess 42");
+    send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm orders ann", "go1@x", &body),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    let to_gm = to(&mails, GM);
+    assert!(
+        to_gm[0].body_text.contains("accepted (version 1)"),
+        "{}",
+        to_gm[0].body_text
+    );
+    let to_ann = to(&mails, ANN);
+    assert!(
+        to_ann[0]
+            .body_text
+            .contains("The GM entered these orders for you"),
+        "{}",
+        to_ann[0].body_text
+    );
+    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    assert_eq!(orders.len(), 1);
+    assert_eq!(orders[0].player, "Ann");
+    // After the deadline, with the command on the first line of the body.
+    let late = FIRST_DEADLINE + 60;
+    let body = format!("gm orders Ben\nguess 7\nPassword: {secret}");
+    send(&mut daemon, mail(GM, GM, "[G1] late", "go2@x", &body), late);
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0].body_text.contains("accepted"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(daemon.store.latest_orders("G1", 1).unwrap().len(), 2);
+
+    // A new player joins and is mailed his secret, which works.
+    let cy = "cy@realmgm.test";
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm add-player Cy cy@realmgm.test",
+            "ga@x",
+            &body,
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0]
+            .body_text
+            .contains("Cy <cy@realmgm.test> joined")
+    );
+    let welcome = &to(&mails, cy)[0].body_text;
+    let cy_secret = welcome
+        .lines()
+        .find_map(|l| l.strip_prefix("Your secret is: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let body = format!("Password: {cy_secret}\nhelp");
+    let note = send(&mut daemon, mail(cy, GM, "[G1] help", "cy1@x", &body), late);
+    assert!(note.contains("answered"), "{note}");
+
+    // Ben's seat goes to a new address: his old secret stops working.
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm replace ben dan@realmgm.test",
+            "gr@x",
+            &body,
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0]
+            .body_text
+            .contains("now belongs to dan@realmgm.test"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(to(&mails, "dan@realmgm.test").len(), 1);
+    let body = format!("Password: {}\nhelp", secrets["Ben"]);
+    let note = send(&mut daemon, mail(BEN, GM, "[G1] help", "b9@x", &body), late);
+    assert!(note.contains("not in the campaign"), "{note}");
+    // A bad address is refused with the reason, and nothing changes.
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm add-player Eve not-an-address",
+            "ge@x",
+            &body_pw(&secret),
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0].body_text.contains("Failed"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(daemon.store.load_campaign("G1").unwrap().players.len(), 3);
+}
+
+fn body_pw(secret: &str) -> String {
+    format!("Password: {secret}")
+}
+
+#[test]
+fn magic_realm_confirmations_list_name_problems() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MN", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MN", START).unwrap();
+    let body = format!("Password: {}\nM CV4, H\nBuy: Shieeld", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n1@x", &body), START);
+    assert!(note.contains("1 problem"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let reply = &to(&mails, ANN)[0].body_text;
+    assert!(
+        reply.contains("line 3, column 1: Buy: 'Shieeld' is not an item of the game"),
+        "{reply}"
+    );
+    let body = format!("Password: {}\nM CV4, H\nBlock: Elf", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n2@x", &body), START);
+    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let reply = &to(&mails, ANN)[0].body_text;
+    assert!(reply.contains("Warnings:"), "{reply}");
+    assert!(reply.contains("no character named 'Elf'"), "{reply}");
 }

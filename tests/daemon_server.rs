@@ -34,6 +34,7 @@ fn smtp() -> SmtpMailer {
         security: Security::None,
         username: None,
         password: None,
+        ca_file: None,
     })
     .unwrap()
 }
@@ -46,6 +47,7 @@ fn imap_settings(user: &str) -> ImapSettings {
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
         timeout: Duration::from_secs(10),
+        ca_file: None,
     }
 }
 

@@ -45,6 +45,11 @@ pub struct MailSettings {
     /// Send the GM a copy of every relayed private message.
     #[serde(default)]
     pub copy_relays_to_gm: bool,
+    /// A CA certificate file (PEM) to trust for SMTP and IMAP beside the
+    /// public roots: for a mail server with its own or a self-signed
+    /// certificate.
+    #[serde(default)]
+    pub ca_file: Option<String>,
 }
 
 /// How a connection is protected, as campaign files write it.
@@ -96,6 +101,11 @@ pub struct ImapSection {
 }
 
 impl MailSettings {
+    /// The extra CA file, as a path.
+    pub fn ca_path(&self) -> Option<std::path::PathBuf> {
+        self.ca_file.as_ref().map(std::path::PathBuf::from)
+    }
+
     pub fn poll_seconds(&self) -> u32 {
         self.poll_seconds.unwrap_or(60)
     }

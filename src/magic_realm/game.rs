@@ -73,9 +73,12 @@ impl Game for MagicRealm {
             .collect())
     }
 
+    /// Parsed, then every name checked against the game's components and
+    /// the characters in play ([`orders::check_names`]): unknown items and
+    /// natives are problems on their line, unknown characters warnings.
     fn read_orders(
         &self,
-        _state: &GameState,
+        state: &GameState,
         _rules: &Rules,
         _player: &str,
         text: &str,
@@ -97,10 +100,32 @@ impl Game for MagicRealm {
                 })
                 .collect::<Vec<_>>()
         })?;
+        // Before setup (no state) nobody plays yet: characters go unchecked.
+        let in_play = read_state(state).ok();
+        let characters: Vec<&str> = in_play
+            .iter()
+            .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
+            .collect();
+        let names = orders::check_names(&day, data, &characters);
+        if !names.errors.is_empty() {
+            return Err(names
+                .errors
+                .into_iter()
+                .map(|message| OrdersProblem {
+                    line: orders::names::line_of_key(text, &message),
+                    column: 1,
+                    message,
+                })
+                .collect());
+        }
         Ok(AcceptedOrders {
             canonical: day.to_string(),
             parsed: serde_json::to_value(&day).unwrap_or_default(),
-            warnings: Vec::new(),
+            warnings: if in_play.is_some() {
+                names.warnings
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -251,6 +276,37 @@ mod tests {
             err.to_string().contains("not a Magic Realm game state"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn orders_are_checked_by_name_against_the_game_and_the_characters() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            character: Some("Amazon".into()),
+        }];
+        let state = MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap();
+        let rules = Rules::default();
+        let problems = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBuy: Shieeld\nBlock: Elf")
+            .unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert!(
+            problems[0].message.contains("'Shieeld' is not an item"),
+            "{problems:?}"
+        );
+        let accepted = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert_eq!(accepted.warnings.len(), 1, "{:?}", accepted.warnings);
+        assert!(accepted.warnings[0].contains("no character named 'Elf'"));
+        let before_setup = GameState(serde_json::Value::Null);
+        let accepted = MagicRealm
+            .read_orders(&before_setup, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert!(accepted.warnings.is_empty(), "nobody plays yet");
     }
 
     #[test]

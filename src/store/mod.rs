@@ -13,7 +13,9 @@ pub mod campaigns;
 pub mod control;
 pub mod days;
 pub mod mail;
+pub mod mailboxes;
 pub mod secret;
+pub mod work;
 
 use std::path::Path;
 
@@ -37,6 +39,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("migrations/0003_orders_and_events.sql"),
     ),
     ("0004_daemon", include_str!("migrations/0004_daemon.sql")),
+    (
+        "0005_mailboxes",
+        include_str!("migrations/0005_mailboxes.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -103,6 +109,9 @@ impl Store {
         let conn = Connection::open(path)?;
         // WAL lets the CLI read while the daemon writes.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        // Atomic, ordered commits without a flush each; raw mail is flushed
+        // at once (see `work`).
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         Store::migrated(conn, SCHEMA_VERSION)
     }
 

@@ -1,0 +1,61 @@
+//! The IMAP mailboxes the daemon polls (table `imap_mailboxes`, migration
+//! 0005): the UIDVALIDITY each had when last selected. RFC 3501 §2.3.1.1:
+//! UIDs are only comparable while UIDVALIDITY stays the same; a new value
+//! means the server renumbered the mailbox (restored, rebuilt, recreated).
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError};
+
+impl Store {
+    /// The UIDVALIDITY `mailbox` had when last selected; `None` the first time.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn imap_uid_validity(&self, mailbox: &str) -> Result<Option<u32>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT uid_validity FROM imap_mailboxes WHERE mailbox = ?1",
+                params![mailbox],
+                |row| row.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Remember the UIDVALIDITY of `mailbox` as of `now`.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn set_imap_uid_validity(
+        &mut self,
+        mailbox: &str,
+        uid_validity: u32,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO imap_mailboxes (mailbox, uid_validity, checked) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, \
+             checked = excluded.checked",
+            params![mailbox, uid_validity, now],
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uid_validity_is_remembered_per_mailbox() {
+        let mut store = Store::open_in_memory().unwrap();
+        let inbox = "gm@127.0.0.1:1143/INBOX";
+        assert_eq!(store.imap_uid_validity(inbox).unwrap(), None);
+        store.set_imap_uid_validity(inbox, 7, 1).unwrap();
+        store.set_imap_uid_validity("other", 9, 1).unwrap();
+        store.set_imap_uid_validity(inbox, 8, 2).unwrap();
+        assert_eq!(store.imap_uid_validity(inbox).unwrap(), Some(8));
+        assert_eq!(store.imap_uid_validity("other").unwrap(), Some(9));
+    }
+}
