@@ -898,3 +898,128 @@ fn magic_realm_confirmations_list_name_problems() {
     assert!(reply.contains("Warnings:"), "{reply}");
     assert!(reply.contains("no character named 'Elf'"), "{reply}");
 }
+
+#[test]
+fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
+    let mut daemon = support::daemon();
+    let text = campaign_text(
+        "SU",
+        &[("Ann", ANN), ("Ben", BEN)],
+        "[mail]\nsetup_by_mail = true\n",
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    let pw = |p: &str| format!("Password: {}\n", secrets[p]);
+    let done = daemon.check_turn("SU", START).unwrap();
+    assert!(done.contains("Ann chooses a character next"), "{done}");
+    let mails = capture.flush(&mut daemon, START);
+    assert!(to(&mails, ANN)[0].body_text.contains("your turn to choose"));
+    let note = send(
+        &mut daemon,
+        mail(
+            BEN,
+            GM,
+            "[SU] pick",
+            "s1@x",
+            &(pw("Ben") + "Character: Wizard"),
+        ),
+        START,
+    );
+    assert!(note.contains("refused"), "{note}");
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[SU] pick",
+            "s2@x",
+            &(pw("Ann") + "Character: Amazon"),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert!(to(&mails, BEN)[0].body_text.contains("Ann's turn"));
+    assert!(to(&mails, ANN)[0].body_text.contains("You play the Amazon"));
+    assert!(to(&mails, BEN)[1].body_text.contains("your turn to choose"));
+    send(
+        &mut daemon,
+        mail(
+            BEN,
+            GM,
+            "[SU] pick",
+            "s3@x",
+            &(pw("Ben") + "Character: Wizard"),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert!(
+        to(&mails, ANN)[0]
+            .body_text
+            .contains("Send the GM your starting info")
+    );
+    // Orders are not read yet: the mail goes to the setup.
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] info", "s4@x", &(pw("Ann") + "M CV4")),
+        START,
+    );
+    assert!(note.contains("refused"), "{note}");
+    let ann = "Victory: F 4, N 1\nStart: Inn";
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] info", "s5@x", &(pw("Ann") + ann)),
+        START,
+    );
+    let data = realmgm::magic_realm::data::get().unwrap();
+    let wizard = data.characters.iter().find(|c| c.name == "Wizard").unwrap();
+    let spells: Vec<&str> = data
+        .spells
+        .iter()
+        .filter(|s| s.learnable())
+        .take(usize::from(wizard.spells))
+        .map(|s| s.name.as_str())
+        .collect();
+    let ben = format!(
+        "Victory: G 3, F 2\nStart: Inn\nSpells: {}\nEnchanted: none",
+        spells.join("; ")
+    );
+    send(
+        &mut daemon,
+        mail(BEN, GM, "[SU] info", "s6@x", &(pw("Ben") + &ben)),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    let gm = to(&mails, GM);
+    assert!(gm.iter().any(
+        |m| m.body_text.contains("Starting info of Ann (the Amazon)")
+            && m.body_text.contains("Victory: GT 0, SP 0, F 4, N 1, G 0")
+    ));
+    assert!(gm.iter().any(|m| m.body_text.contains("setup is complete")
+        || m.body_text.contains("sent his starting info")));
+    assert!(
+        !to(&mails, BEN)
+            .iter()
+            .any(|m| m.body_text.contains("F 4, N 1")),
+        "Ann's victory requirements stay secret"
+    );
+    daemon.check_turn("SU", START).unwrap();
+    let state = daemon.store.load_day("SU", 0).unwrap().unwrap().state.0;
+    let characters: Vec<&str> = state["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(characters, vec!["Amazon", "Wizard"]);
+    assert_eq!(state["characters"][0]["start"], "Inn");
+    let players = daemon.store.load_campaign("SU").unwrap().players;
+    assert_eq!(players[1].character.as_deref(), Some("Wizard"));
+    // Day 1 now takes orders.
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] o", "s7@x", &(pw("Ann") + "H, H")),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+}

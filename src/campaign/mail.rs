@@ -50,6 +50,10 @@ pub struct MailSettings {
     /// certificate.
     #[serde(default)]
     pub ca_file: Option<String>,
+    /// Set the game up by mail before day 1: players choose characters in
+    /// turn and send their starting info (Magic Realm).
+    #[serde(default)]
+    pub setup_by_mail: bool,
 }
 
 /// How a connection is protected, as campaign files write it.

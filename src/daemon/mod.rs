@@ -25,6 +25,7 @@ pub mod player;
 pub mod process;
 pub mod relay;
 pub mod schedule;
+pub mod setup;
 
 use anyhow::Context;
 

@@ -60,6 +60,26 @@ impl Game for MagicRealm {
         Ok(GameState(serde_json::to_value(state)?))
     }
 
+    /// The starts chosen by mail ([`setup::by_mail::SetupByMail`]) replace
+    /// the dice's choice of start.
+    fn new_game_with_setup(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        chosen: &serde_json::Value,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
+            .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
+        let inputs = SetupInputs {
+            starts: chosen.starts(),
+            ..SetupInputs::default()
+        };
+        let state = setup::new_game(data, seats, rules, &inputs, dice)?;
+        Ok(GameState(serde_json::to_value(state)?))
+    }
+
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
         Ok(Some(super::board::svg::render(&read_state(state)?.board)))
     }

@@ -12,6 +12,7 @@
 //! `setup/treasures/...`, `setup/spells/<type>`, `setup/visitors` and
 //! `setup/visitors/side`, `setup/starts/<character>`.
 
+pub mod by_mail;
 mod chits;
 mod items;
 #[cfg(test)]

@@ -1,7 +1,7 @@
--- The daemon's mail bookkeeping beyond 0004: the UIDVALIDITY last seen for
--- each IMAP mailbox it polls (a change means the server renumbered the
--- mailbox, and the daemon re-scans all of it), and an index so finding the
--- mail not read yet does not scan every stored message.
+-- The daemon's bookkeeping beyond 0004: the UIDVALIDITY last seen for each
+-- IMAP mailbox it polls (a change means the server renumbered the mailbox,
+-- and the daemon re-scans all of it); a setup by mail in progress; and an
+-- index so finding the mail not read yet does not scan every stored message.
 
 CREATE TABLE imap_mailboxes (
     mailbox      TEXT    PRIMARY KEY,  -- user@host:port/folder
@@ -10,3 +10,8 @@ CREATE TABLE imap_mailboxes (
 );
 
 CREATE INDEX inbound_mail_status ON inbound_mail (status, received, id);
+
+CREATE TABLE setup_by_mail (
+    campaign_id   INTEGER PRIMARY KEY REFERENCES campaigns (id),
+    progress_json TEXT    NOT NULL  -- the game's record of the choices so far
+);
