@@ -3,9 +3,11 @@
 //! with STARTTLS, trusting the server only through the extra CA file a
 //! campaign's `[mail] ca_file` names; without it every connection fails
 //! with advice naming that setting. Then the daemon collects orders over
-//! IMAPS and answers over SMTP with STARTTLS. Prints SKIPPED and returns
+//! IMAPS and answers over SMTP with STARTTLS, and `realmgm doctor` names
+//! the missing `ca_file`. Prints SKIPPED and returns
 //! when the server (or its CA file) is missing.
 
+mod common;
 mod support;
 
 use std::net::{SocketAddr, TcpStream};
@@ -223,4 +225,60 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
         "{}",
         replies[0].body_text
     );
+}
+
+#[test]
+fn doctor_names_the_missing_ca_file_and_passes_with_it() {
+    if !server_is_up() {
+        eprintln!("SKIPPED: no local mail server with TLS; run scripts/mailserver.sh start");
+        return;
+    }
+    let db = common::TempDb::new("doctor-tls");
+    let dir = std::env::temp_dir().join(format!("realmgm-doctor-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doctor = |tag: &str, ca_line: &str| {
+        let mail = format!(
+            "[mail]\n{ca_line}\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = 2525\n\
+             security = \"starttls\"\n[mail.imap]\nhost = \"127.0.0.1\"\nport = 1993\n\
+             security = \"tls\"\nuser = \"player2@realmgm.test\"\n\
+             password_env = \"REALMGM_TLS_TEST_PASSWORD\"\n"
+        );
+        let file = dir.join(format!("{tag}.toml"));
+        std::fs::write(
+            &file,
+            campaign_text(tag, &[("Ann", "ann@realmgm.test")], &mail),
+        )
+        .unwrap();
+        common::stdout(&common::realmgm(
+            &["campaign", "new", file.to_str().unwrap()],
+            &db.0,
+        ));
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+            .args(["doctor", "--campaign", tag])
+            .env("REALMGM_DB", &db.0)
+            .env("REALMGM_TLS_TEST_PASSWORD", "player2-secret")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let without = doctor("DTA", "");
+    for service in ["SMTP", "IMAP"] {
+        assert!(
+            without
+                .lines()
+                .any(|l| l.starts_with(&format!("PROBLEM  {service}")) && l.contains("ca_file = ")),
+            "{without}"
+        );
+    }
+    let with = doctor("DTB", &format!("ca_file = \"{CA_FILE}\""));
+    assert!(with.contains("OK       mail.ca_file"), "{with}");
+    assert!(
+        with.contains("OK       SMTP 127.0.0.1:2525 answers"),
+        "{with}"
+    );
+    assert!(
+        with.contains("OK       IMAP 127.0.0.1:1993 folder INBOX"),
+        "{with}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
