@@ -1023,3 +1023,80 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     );
     assert!(note.contains("accepted"), "{note}");
 }
+
+#[test]
+fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("PB", &[("Ann", ANN)], "[mail]\nsetup_by_mail = true\n").replace(
+        "rules = [\"unlimited_communication\"]",
+        "rules = [\"player_built_board\"]",
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    let pw = format!("Password: {}\n", secrets["Ann"]);
+    daemon.check_turn("PB", START).unwrap();
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[PB] c",
+            "p0@x",
+            &(pw.clone() + "Character: Amazon"),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert!(
+        to(&mails, ANN)
+            .iter()
+            .any(|m| m.body_text.contains("your turn to place a tile")
+                && m.body_text.contains("Tiles left: ")),
+        "{mails:?}"
+    );
+    let data = realmgm::magic_realm::data::get().unwrap();
+    let mut dice = realmgm::dice::Dice::new(5, 0);
+    let board = realmgm::magic_realm::board::generate::generate(&data.tiles, &mut dice);
+    for (index, p) in board.placements().enumerate() {
+        let line = format!(
+            "Place: {} at {},{} rotation {}",
+            p.tile, p.at.q, p.at.r, p.rotation
+        );
+        let note = send(
+            &mut daemon,
+            mail(
+                ANN,
+                GM,
+                "[PB] t",
+                &format!("p{}@x", index + 1),
+                &(pw.clone() + &line),
+            ),
+            START,
+        );
+        assert!(!note.contains("refused"), "{line}: {note}");
+    }
+    let done = daemon.check_turn("PB", START).unwrap();
+    assert!(done.contains("starting info of Ann"), "{done}");
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[PB] i",
+            "pi@x",
+            &(pw + "Victory: G 5\nStart: Inn"),
+        ),
+        START,
+    );
+    daemon.check_turn("PB", START).unwrap();
+    let state = daemon.store.load_day("PB", 0).unwrap().unwrap().state.0;
+    let built: Vec<serde_json::Value> = board
+        .placements()
+        .map(|p| serde_json::to_value(p).unwrap())
+        .collect();
+    assert_eq!(
+        state["board"]["placements"].as_array(),
+        Some(&built),
+        "the game starts on the board the players built"
+    );
+}

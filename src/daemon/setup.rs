@@ -1,6 +1,7 @@
 //! Setup by mail in the daemon (issue §8), for a campaign whose `[mail]`
 //! table says `setup_by_mail = true`: before day 1 a player's mail goes to
-//! the game's setup state machine instead of the orders
+//! the game's setup state machine instead of the orders (characters, tiles
+//! when the players build the board, starting info)
 //! ([`crate::magic_realm::setup::by_mail`]); its progress is stored after
 //! every mail; whoever must act next is mailed; every player's starting
 //! info is copied to the GM (it is secret from the other players); and once
@@ -41,7 +42,12 @@ impl Daemon {
         }
         Ok(match self.store.setup_progress(&campaign.name)? {
             Some(json) => serde_json::from_value(json)?,
-            None => SetupByMail::new(stored.players.iter().map(|p| p.name.clone()).collect()),
+            None => SetupByMail::new(
+                stored.players.iter().map(|p| p.name.clone()).collect(),
+                campaign
+                    .rules
+                    .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
+            ),
         })
     }
 
@@ -155,6 +161,37 @@ impl Daemon {
                     now,
                 )?;
             }
+            Stage::Placing(next) => {
+                let Some(player) = stored.players.iter().find(|p| p.name == next) else {
+                    return Ok(());
+                };
+                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
+                let placed: Vec<String> = record
+                    .placements
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} at {},{} rotation {}",
+                            p.tile, p.at.q, p.at.r, p.rotation
+                        )
+                    })
+                    .collect();
+                let body = format!(
+                    "{head}It is your turn to place a tile. Answer with a line `Place: <tile> at \
+                     <q>,<r> rotation <0-5>` (the Borderland goes first, at 0,0).\nPlaced so far: \
+                     {}\nTiles left: {}\n",
+                    none_if_empty(&placed),
+                    record.tiles_left(data).join(", ")
+                );
+                self.queue(
+                    campaign,
+                    &player.email,
+                    "your turn to place a tile",
+                    &body,
+                    None,
+                    now,
+                )?;
+            }
             Stage::StartingInfo(waiting) => {
                 for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
                     let body = format!(
@@ -202,6 +239,10 @@ impl Daemon {
         match record.stage() {
             Stage::Choosing(next) => Ok(Err(format!(
                 "setup by mail: {next} chooses a character next"
+            ))),
+            Stage::Placing(next) => Ok(Err(format!(
+                "setup by mail: {next} places the next tile ({} of 20 placed)",
+                record.placements.len()
             ))),
             Stage::StartingInfo(waiting) => Ok(Err(format!(
                 "setup by mail: waiting for the starting info of {}",

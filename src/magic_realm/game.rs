@@ -61,7 +61,8 @@ impl Game for MagicRealm {
     }
 
     /// The starts chosen by mail ([`setup::by_mail::SetupByMail`]) replace
-    /// the dice's choice of start.
+    /// the dice's choice of start; a board the players built replaces the
+    /// random one.
     fn new_game_with_setup(
         &self,
         seats: &[Seat],
@@ -74,6 +75,7 @@ impl Game for MagicRealm {
             .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
         let inputs = SetupInputs {
             starts: chosen.starts(),
+            board: chosen.board(),
             ..SetupInputs::default()
         };
         let state = setup::new_game(data, seats, rules, &inputs, dice)?;

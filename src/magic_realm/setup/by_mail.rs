@@ -1,5 +1,8 @@
 //! Setup by mail (issue §8; BIMR3's starting info, seed 003): before day 1
-//! the players choose characters one at a time in seat order, then each
+//! the players choose characters one at a time in seat order; when the
+//! campaign builds its board by players (`player_built_board`), they then
+//! place the tiles one at a time in turn, each placement checked by the map
+//! rules ([`crate::magic_realm::board::layout`]); then each
 //! sends the GM his secret victory requirements, his starting location, the
 //! spells he records and the MAGIC chits he starts enchanted. A pure state
 //! machine: [`SetupByMail::stage`] says whom it waits for,
@@ -8,7 +11,8 @@
 //! once complete, starts the game with the chosen characters and starts
 //! ([`SetupByMail::starts`]).
 //!
-//! Mail lines: `Character: Amazon`; `Victory: GT 1, SP 0, F 2, N 1, G 1`
+//! Mail lines: `Character: Amazon`; `Place: AV at 1,-1 rotation 2` (the
+//! Borderland first, at 0,0); `Victory: GT 1, SP 0, F 2, N 1, G 1`
 //! (great treasures, usable spells, fame, notoriety, gold; the points add up
 //! to [`VICTORY_POINTS`]); `Start: Inn`; `Spells: Fiery Blast; Peace`
 //! (exactly as many learnable spells as the character records);
@@ -18,8 +22,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::magic_realm::board::{Board, Hex, Placement};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{Character, ChitAction, StartLocation};
+use crate::magic_realm::data::tiles::TILE_COUNT;
 use crate::suggest;
 
 /// The victory points a character divides among the five categories.
@@ -53,6 +59,12 @@ pub struct SetupByMail {
     pub characters: BTreeMap<String, String>,
     /// Player → starting info sent.
     pub info: BTreeMap<String, StartingInfo>,
+    /// The players build the board (the `player_built_board` rule).
+    #[serde(default)]
+    pub build_board: bool,
+    /// The tiles placed so far, in order.
+    #[serde(default)]
+    pub placements: Vec<Placement>,
 }
 
 /// What the setup waits for.
@@ -60,6 +72,8 @@ pub struct SetupByMail {
 pub enum Stage {
     /// This player chooses his character next.
     Choosing(String),
+    /// This player places the next tile.
+    Placing(String),
     /// These players have not sent their starting info.
     StartingInfo(Vec<String>),
     /// Everything is in: the game can start.
@@ -67,10 +81,12 @@ pub enum Stage {
 }
 
 impl SetupByMail {
-    /// A setup for `players` choosing in this order.
-    pub fn new(players: Vec<String>) -> SetupByMail {
+    /// A setup for `players` choosing (and placing tiles) in this order;
+    /// `build_board` when they build the board.
+    pub fn new(players: Vec<String>, build_board: bool) -> SetupByMail {
         SetupByMail {
             order: players,
+            build_board,
             ..SetupByMail::default()
         }
     }
@@ -82,6 +98,10 @@ impl SetupByMail {
             .find(|p| !self.characters.contains_key(*p))
         {
             return Stage::Choosing(next.clone());
+        }
+        if self.build_board && self.placements.len() < TILE_COUNT && !self.order.is_empty() {
+            let next = &self.order[self.placements.len() % self.order.len()];
+            return Stage::Placing(next.clone());
         }
         let missing: Vec<String> = self
             .order
@@ -116,6 +136,10 @@ impl SetupByMail {
             Stage::Choosing(next) if next == player => self.choose(&player, &lines, data),
             Stage::Choosing(next) => Err(vec![format!(
                 "it is {next}'s turn to choose a character; you will be mailed when it is yours"
+            )]),
+            Stage::Placing(next) if next == player => self.place(&lines, data),
+            Stage::Placing(next) => Err(vec![format!(
+                "it is {next}'s turn to place a tile; you will be mailed when it is yours"
             )]),
             Stage::StartingInfo(_) => self.starting_info(&player, &lines, data),
             Stage::Complete => Err(vec![
@@ -219,6 +243,51 @@ impl SetupByMail {
         }
     }
 
+    fn place(
+        &mut self,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let Some(text) = lines.get("place") else {
+            return Err(vec![
+                "it is your turn to place a tile: write `Place: <tile> at <q>,<r> rotation <0-5>`"
+                    .to_string(),
+            ]);
+        };
+        let placement = read_placement(text, data)?;
+        let mut placements = self.placements.clone();
+        placements.push(placement);
+        let board = Board::from_placements(&data.tiles, placements.iter().cloned())
+            .map_err(|e| vec![format!("Place: {}", e.error)])?;
+        if placements.len() == TILE_COUNT {
+            board
+                .check_finished()
+                .map_err(|e| vec![format!("Place: as the last tile this breaks the map: {e}")])?;
+        }
+        self.placements = placements;
+        let placed = self.placements.len();
+        let next = match self.stage() {
+            Stage::Placing(next) => format!("{next} places the next tile."),
+            _ => "The map is complete: send your starting info now.".to_string(),
+        };
+        Ok(format!("Tile {placed} of {TILE_COUNT} placed. {next}"))
+    }
+
+    /// The tiles not placed yet, by code.
+    pub fn tiles_left(&self, data: &GameData) -> Vec<String> {
+        data.tiles
+            .all()
+            .iter()
+            .filter(|t| !self.placements.iter().any(|p| p.tile == t.code))
+            .map(|t| t.code.clone())
+            .collect()
+    }
+
+    /// The board the players built, when they build it.
+    pub fn board(&self) -> Option<Vec<Placement>> {
+        self.build_board.then(|| self.placements.clone())
+    }
+
     /// Character → chosen start, for the game's setup.
     pub fn starts(&self) -> BTreeMap<String, StartLocation> {
         self.info
@@ -238,6 +307,33 @@ fn key_lines(text: &str) -> BTreeMap<String, String> {
         .filter_map(|line| line.split_once(':'))
         .map(|(key, value)| (key.trim().to_lowercase(), value.trim().to_string()))
         .collect()
+}
+
+/// `AV at 1,-1 rotation 2` (rotation 0 when left out).
+fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>> {
+    let form = "write `Place: <tile> at <q>,<r> rotation <0-5>`";
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find(" at ") else {
+        return Err(vec![format!("Place: '{text}' names no position; {form}")]);
+    };
+    let tile = data
+        .tiles
+        .resolve_or_explain(text[..at].trim())
+        .map_err(|e| vec![format!("Place: {e}")])?;
+    let rest = &lower[at + 4..];
+    let (position, rotation) = match rest.split_once("rotation") {
+        Some((position, rotation)) => (position, rotation.trim()),
+        None => (rest, "0"),
+    };
+    let numbers: Vec<Result<i32, _>> = position
+        .split([',', ' '])
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| n.trim().parse::<i32>())
+        .collect();
+    let (Ok(rotation), [Ok(q), Ok(r)]) = (rotation.parse::<u8>(), numbers.as_slice()) else {
+        return Err(vec![format!("Place: cannot read '{text}'; {form}")]);
+    };
+    Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
 
 fn read_victory(text: &str) -> Result<VictoryRequirements, String> {
@@ -394,7 +490,7 @@ mod tests {
 
     #[test]
     fn players_choose_in_turn_then_send_starting_info() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()]);
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false);
         assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
         let err = setup
             .submit("Ben", "Character: Wizard", data())
@@ -475,5 +571,47 @@ mod tests {
         assert!(err[0].contains("complete"), "{err:?}");
         let json = serde_json::to_value(&setup).unwrap();
         assert_eq!(serde_json::from_value::<SetupByMail>(json).unwrap(), setup);
+    }
+
+    #[test]
+    fn players_build_the_board_in_turn_by_the_map_rules() {
+        // A legal board's placements, in the order they were made.
+        let mut dice = crate::dice::Dice::new(3, 0);
+        let legal: Vec<Placement> =
+            crate::magic_realm::board::generate::generate(&data().tiles, &mut dice)
+                .placements()
+                .cloned()
+                .collect();
+        assert_eq!(legal[0].tile, "BL");
+        let line = |p: &Placement| {
+            format!(
+                "Place: {} at {},{} rotation {}",
+                p.tile, p.at.q, p.at.r, p.rotation
+            )
+        };
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true);
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup.submit("Ben", "Character: Elf", data()).unwrap();
+        assert_eq!(setup.stage(), Stage::Placing("Ann".into()));
+        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
+        assert!(err[0].contains("Borderland is placed first"), "{err:?}");
+        let err = setup
+            .submit("Ann", "Place: Borderland at zero", data())
+            .unwrap_err();
+        assert!(err[0].contains("cannot read"), "{err:?}");
+        let done = setup.submit("Ann", &line(&legal[0]), data()).unwrap();
+        assert_eq!(done, "Tile 1 of 20 placed. Ben places the next tile.");
+        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
+        assert!(err[0].contains("Ben's turn"), "{err:?}");
+        for (index, placement) in legal.iter().enumerate().skip(1) {
+            let who = if index % 2 == 1 { "Ben" } else { "Ann" };
+            setup.submit(who, &line(placement), data()).unwrap();
+        }
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+        assert_eq!(setup.board().unwrap(), legal);
+        assert!(setup.tiles_left(data()).is_empty());
     }
 }
