@@ -941,17 +941,16 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     assert!(to(&mails, BEN)[0].body_text.contains("Ann's turn"));
     assert!(to(&mails, ANN)[0].body_text.contains("You play the Amazon"));
     assert!(to(&mails, BEN)[1].body_text.contains("your turn to choose"));
-    send(
-        &mut daemon,
-        mail(
-            BEN,
-            GM,
-            "[SU] pick",
-            "s3@x",
-            &(pw("Ben") + "Character: Wizard"),
-        ),
-        START,
+    let status = daemon.status("SU").unwrap();
+    assert!(
+        status.contains("Setup by mail: Ben chooses a character next (1 of 2 chosen)"),
+        "{status}"
     );
+    // The GM answers for Ben.
+    let answer = daemon
+        .enter_orders("SU", "ben", "Character: Wizard", 1, None, START)
+        .unwrap();
+    assert!(answer.contains("You play the Wizard"), "{answer}");
     let mails = capture.flush(&mut daemon, START);
     assert!(
         to(&mails, ANN)[0]

@@ -39,7 +39,9 @@ impl Daemon {
         if let Some(reason) = &control.hold_reason {
             out.push_str(&format!("HELD: {reason}\n"));
         }
-        if let Some(why) = unknown {
+        if self.setting_up_by_mail(&stored)? {
+            out.push_str(&format!("{}\n", self.setup_status(&stored)?));
+        } else if let Some(why) = unknown {
             out.push_str(&format!("The game cannot say whom it waits for: {why}\n"));
         }
         if awaited.is_empty() {
@@ -226,7 +228,8 @@ impl Daemon {
     }
 
     /// Enter or replace `player`'s orders for the pending turn as the GM
-    /// (after the deadline too); the player is sent the confirmation.
+    /// (after the deadline too); the player is sent the confirmation. During
+    /// a setup by mail the text answers the setup for him.
     /// Returns the confirmation text.
     ///
     /// # Errors
@@ -242,6 +245,18 @@ impl Daemon {
     ) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let seat = seat(&stored, player)?;
+        if self.setting_up_by_mail(&stored)? {
+            // Before day 1 the GM answers the setup for him instead.
+            let (note, answer) = self.setup_submit(&stored, &seat, text, None, source_mail, now)?;
+            self.store.log_gm(
+                Some(name),
+                now,
+                "gm",
+                &format!("entered by the GM: {note}"),
+                source_mail,
+            )?;
+            return Ok(answer);
+        }
         let (note, confirmation) = self.submit_orders(
             &stored,
             &Submission {

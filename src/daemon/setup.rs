@@ -62,12 +62,38 @@ impl Daemon {
         letter: &Letter,
         now: i64,
     ) -> anyhow::Result<String> {
+        self.setup_submit(
+            stored,
+            player,
+            &letter.text,
+            letter.answering(),
+            letter.inbound_id,
+            now,
+        )
+        .map(|(note, _)| note)
+    }
+
+    /// Submit `text` to the setup for `player` (his mail, or the GM's
+    /// entry for him): the player gets the answer. Returns a note for the
+    /// log and the answer.
+    ///
+    /// # Errors
+    /// The store fails or the game data is broken.
+    pub(crate) fn setup_submit(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        text: &str,
+        answering: Option<(&str, &[String])>,
+        inbound_id: Option<i64>,
+        now: i64,
+    ) -> anyhow::Result<(String, String)> {
         let campaign = &stored.campaign;
         let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
         let mut record = self.setup_record(stored)?;
         let before = record.stage();
         let head = format!("{} setup ===\n\n", marker(&campaign.name));
-        let outcome = record.submit(&player.name, &letter.text, data);
+        let outcome = record.submit(&player.name, text, data);
         let info_recorded = matches!(before, Stage::StartingInfo(_)) && outcome.is_ok();
         let (body, note) = match outcome {
             Ok(done) => (
@@ -91,14 +117,7 @@ impl Daemon {
         };
         self.store
             .save_setup_progress(&campaign.name, &serde_json::to_value(&record)?)?;
-        self.queue(
-            campaign,
-            &player.email,
-            "Re: setup",
-            &body,
-            letter.answering(),
-            now,
-        )?;
+        self.queue(campaign, &player.email, "Re: setup", &body, answering, now)?;
         if let Some(info) = record.info.get(&player.name).filter(|_| info_recorded) {
             let character = record
                 .characters
@@ -118,19 +137,38 @@ impl Daemon {
                 none_if_empty(&info.spells),
                 none_if_empty(&info.enchanted)
             );
-            self.tell_gm(
-                campaign,
-                "setup",
-                "starting info",
-                &text,
-                letter.inbound_id,
-                now,
-            )?;
+            self.tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
         }
         if before != record.stage() {
             self.announce_stage(stored, &record, now)?;
         }
-        Ok(note)
+        Ok((note, body))
+    }
+
+    /// The line `gm status` shows while the campaign is set up by mail.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub(crate) fn setup_status(&self, stored: &StoredCampaign) -> anyhow::Result<String> {
+        let record = self.setup_record(stored)?;
+        Ok(match record.stage() {
+            Stage::Choosing(next) => format!(
+                "Setup by mail: {next} chooses a character next ({} of {} chosen)",
+                record.characters.len(),
+                record.order.len()
+            ),
+            Stage::Placing(next) => format!(
+                "Setup by mail: {next} places the next tile ({} of 20 placed)",
+                record.placements.len()
+            ),
+            Stage::StartingInfo(waiting) => format!(
+                "Setup by mail: waiting for the starting info of {}",
+                waiting.join(", ")
+            ),
+            Stage::Complete => {
+                "Setup by mail: complete; the game starts at the daemon's next look".to_string()
+            }
+        })
     }
 
     /// Mail whoever must act now; the GM hears when the setup is complete.
