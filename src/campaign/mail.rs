@@ -126,9 +126,16 @@ impl MailSettings {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
     }
 
-    /// Problems serde cannot see, as (field, message) pairs.
-    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
+    /// Problems serde cannot see for a campaign of `game`, as (field,
+    /// message) pairs.
+    pub(crate) fn problems(&self, game: &str) -> Vec<(&'static str, String)> {
         let mut problems = Vec::new();
+        if self.setup_by_mail && game != "magic-realm" {
+            problems.push((
+                "setup_by_mail",
+                format!("setup by mail is built for Magic Realm only, not for {game}; remove it"),
+            ));
+        }
         if self.smtp.is_some() && self.maildir_out.is_some() {
             problems.push((
                 "maildir_out",
