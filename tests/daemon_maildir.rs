@@ -1075,6 +1075,29 @@ fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
         assert!(!note.contains("refused"), "{line}: {note}");
     }
     let done = daemon.check_turn("PB", START).unwrap();
+    assert!(done.contains("Ann places the next visitor"), "{done}");
+    let progress: realmgm::magic_realm::setup::by_mail::SetupByMail =
+        serde_json::from_value(daemon.store.setup_progress("PB").unwrap().unwrap()).unwrap();
+    let chits = progress.chits_left(data);
+    let boxes = progress.boxes_left(data);
+    let mut expected = std::collections::BTreeMap::new();
+    for (index, ((chit, _), place)) in chits.iter().zip(&boxes).enumerate() {
+        let line = format!("Visitor: {chit} in {place}");
+        let note = send(
+            &mut daemon,
+            mail(
+                ANN,
+                GM,
+                "[PB] v",
+                &format!("v{index}@x"),
+                &(pw.clone() + &line),
+            ),
+            START,
+        );
+        assert!(!note.contains("refused"), "{line}: {note}");
+        expected.insert(place.clone(), serde_json::Value::from(chit.clone()));
+    }
+    let done = daemon.check_turn("PB", START).unwrap();
     assert!(done.contains("starting info of Ann"), "{done}");
     send(
         &mut daemon,
@@ -1098,4 +1121,7 @@ fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
         Some(&built),
         "the game starts on the board the players built"
     );
+    let boxes: std::collections::BTreeMap<String, serde_json::Value> =
+        serde_json::from_value(state["visitor_boxes"].clone()).unwrap_or_default();
+    assert_eq!(boxes, expected, "{}", state["visitor_boxes"]);
 }

@@ -47,6 +47,7 @@ impl Daemon {
                 campaign
                     .rules
                     .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
+                crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
             ),
         })
     }
@@ -161,6 +162,10 @@ impl Daemon {
                 "Setup by mail: {next} places the next tile ({} of 20 placed)",
                 record.placements.len()
             ),
+            Stage::PlacingVisitors(next) => format!(
+                "Setup by mail: {next} places the next visitor or mission chit ({} placed)",
+                record.visitors.len()
+            ),
             Stage::StartingInfo(waiting) => format!(
                 "Setup by mail: waiting for the starting info of {}",
                 waiting.join(", ")
@@ -230,6 +235,32 @@ impl Daemon {
                     now,
                 )?;
             }
+            Stage::PlacingVisitors(next) => {
+                let Some(player) = stored.players.iter().find(|p| p.name == next) else {
+                    return Ok(());
+                };
+                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
+                let chits: Vec<String> = record
+                    .chits_left(data)
+                    .iter()
+                    .map(|(a, b)| format!("{a}/{b}"))
+                    .collect();
+                let body = format!(
+                    "{head}It is your turn to place a visitor or mission chit in a row-6 box, \
+                     face up on the side you name. Answer with a line `Visitor: <chit> in \
+                     <box>`.\nChits left: {}\nEmpty boxes: {}\n",
+                    chits.join(", "),
+                    record.boxes_left(data).join(", ")
+                );
+                self.queue(
+                    campaign,
+                    &player.email,
+                    "your turn to place a chit",
+                    &body,
+                    None,
+                    now,
+                )?;
+            }
             Stage::StartingInfo(waiting) => {
                 for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
                     let body = format!(
@@ -281,6 +312,9 @@ impl Daemon {
             Stage::Placing(next) => Ok(Err(format!(
                 "setup by mail: {next} places the next tile ({} of 20 placed)",
                 record.placements.len()
+            ))),
+            Stage::PlacingVisitors(next) => Ok(Err(format!(
+                "setup by mail: {next} places the next visitor or mission chit"
             ))),
             Stage::StartingInfo(waiting) => Ok(Err(format!(
                 "setup by mail: waiting for the starting info of {}",

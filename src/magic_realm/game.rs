@@ -61,8 +61,8 @@ impl Game for MagicRealm {
     }
 
     /// The starts chosen by mail ([`setup::by_mail::SetupByMail`]) replace
-    /// the dice's choice of start; a board the players built replaces the
-    /// random one.
+    /// the dice's choice of start; a board and row-6 chits the players
+    /// placed replace the random ones.
     fn new_game_with_setup(
         &self,
         seats: &[Seat],
@@ -76,7 +76,7 @@ impl Game for MagicRealm {
         let inputs = SetupInputs {
             starts: chosen.starts(),
             board: chosen.board(),
-            ..SetupInputs::default()
+            visitors: chosen.visitor_boxes(),
         };
         let state = setup::new_game(data, seats, rules, &inputs, dice)?;
         Ok(GameState(serde_json::to_value(state)?))

@@ -2,7 +2,9 @@
 //! the players choose characters one at a time in seat order; when the
 //! campaign builds its board by players (`player_built_board`), they then
 //! place the tiles one at a time in turn, each placement checked by the map
-//! rules ([`crate::magic_realm::board::layout`]); then each
+//! rules ([`crate::magic_realm::board::layout`]), and then the row-6
+//! visitor, mission and campaign chits the same way (BIMR3 "BOARD
+//! BUILDING"); then each
 //! sends the GM his secret victory requirements, his starting location, the
 //! spells he records and the MAGIC chits he starts enchanted. A pure state
 //! machine: [`SetupByMail::stage`] says whom it waits for,
@@ -12,7 +14,8 @@
 //! ([`SetupByMail::starts`]).
 //!
 //! Mail lines: `Character: Amazon`; `Place: AV at 1,-1 rotation 2` (the
-//! Borderland first, at 0,0); `Victory: GT 1, SP 0, F 2, N 1, G 1`
+//! Borderland first, at 0,0); `Visitor: Scholar in <box>` (either side of a
+//! chit, face up); `Victory: GT 1, SP 0, F 2, N 1, G 1`
 //! (great treasures, usable spells, fame, notoriety, gold; the points add up
 //! to [`VICTORY_POINTS`]); `Start: Inn`; `Spells: Fiery Blast; Peace`
 //! (exactly as many learnable spells as the character records);
@@ -65,6 +68,13 @@ pub struct SetupByMail {
     /// The tiles placed so far, in order.
     #[serde(default)]
     pub placements: Vec<Placement>,
+    /// Row-6 box → the chit side put there face up, when the players build
+    /// the board.
+    #[serde(default)]
+    pub visitors: BTreeMap<String, String>,
+    /// How many row-6 chits the players place (0: the dice place them).
+    #[serde(default)]
+    pub visitor_chits: usize,
 }
 
 /// What the setup waits for.
@@ -74,6 +84,8 @@ pub enum Stage {
     Choosing(String),
     /// This player places the next tile.
     Placing(String),
+    /// This player puts the next visitor, mission or campaign chit in a box.
+    PlacingVisitors(String),
     /// These players have not sent their starting info.
     StartingInfo(Vec<String>),
     /// Everything is in: the game can start.
@@ -81,12 +93,17 @@ pub enum Stage {
 }
 
 impl SetupByMail {
-    /// A setup for `players` choosing (and placing tiles) in this order;
-    /// `build_board` when they build the board.
-    pub fn new(players: Vec<String>, build_board: bool) -> SetupByMail {
+    /// A setup for `players` choosing (and placing) in this order;
+    /// `build_board` when they build the board and place the row-6 chits.
+    pub fn new(players: Vec<String>, build_board: bool, data: &GameData) -> SetupByMail {
         SetupByMail {
             order: players,
             build_board,
+            visitor_chits: if build_board {
+                super::visitor_chits(data).len()
+            } else {
+                0
+            },
             ..SetupByMail::default()
         }
     }
@@ -102,6 +119,11 @@ impl SetupByMail {
         if self.build_board && self.placements.len() < TILE_COUNT && !self.order.is_empty() {
             let next = &self.order[self.placements.len() % self.order.len()];
             return Stage::Placing(next.clone());
+        }
+        let placed = self.visitors.len();
+        if placed < self.visitor_chits && !self.order.is_empty() {
+            let next = &self.order[placed % self.order.len()];
+            return Stage::PlacingVisitors(next.clone());
         }
         let missing: Vec<String> = self
             .order
@@ -140,6 +162,11 @@ impl SetupByMail {
             Stage::Placing(next) if next == player => self.place(&lines, data),
             Stage::Placing(next) => Err(vec![format!(
                 "it is {next}'s turn to place a tile; you will be mailed when it is yours"
+            )]),
+            Stage::PlacingVisitors(next) if next == player => self.place_visitor(&lines, data),
+            Stage::PlacingVisitors(next) => Err(vec![format!(
+                "it is {next}'s turn to place a visitor or mission chit; you will be mailed when \
+                 it is yours"
             )]),
             Stage::StartingInfo(_) => self.starting_info(&player, &lines, data),
             Stage::Complete => Err(vec![
@@ -268,9 +295,75 @@ impl SetupByMail {
         let placed = self.placements.len();
         let next = match self.stage() {
             Stage::Placing(next) => format!("{next} places the next tile."),
+            Stage::PlacingVisitors(next) => {
+                format!("The map is complete; {next} places the first visitor or mission chit.")
+            }
             _ => "The map is complete: send your starting info now.".to_string(),
         };
         Ok(format!("Tile {placed} of {TILE_COUNT} placed. {next}"))
+    }
+
+    fn place_visitor(
+        &mut self,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let form = "write `Visitor: <chit> in <box>`";
+        let Some(text) = lines.get("visitor") else {
+            return Err(vec![format!(
+                "it is your turn to place a visitor or mission chit: {form}"
+            )]);
+        };
+        let lower = text.to_lowercase();
+        let Some(at) = lower.rfind(" in ") else {
+            return Err(vec![format!("Visitor: '{text}' names no box; {form}")]);
+        };
+        let (chit, place) = (text[..at].trim(), text[at + 4..].trim());
+        let boxes = self.boxes_left(data);
+        let Some(place) = suggest::find(place, boxes.iter().map(String::as_str)) else {
+            return Err(vec![format!(
+                "Visitor: '{place}' is not an empty row-6 box; the empty ones are {}",
+                boxes.join(", ")
+            )]);
+        };
+        let chits = self.chits_left(data);
+        let sides = chits.iter().flat_map(|(a, b)| [a.as_str(), b.as_str()]);
+        let Some(side) = suggest::find(chit, sides.clone()) else {
+            return Err(vec![format!(
+                "Visitor: '{chit}' is not a chit left to place{}",
+                suggest::did_you_mean(chit, sides)
+            )]);
+        };
+        let (place, side) = (place.to_string(), side.to_string());
+        self.visitors.insert(place.clone(), side.clone());
+        let next = match self.stage() {
+            Stage::PlacingVisitors(next) => format!("{next} places the next chit."),
+            _ => "Every chit is placed: send your starting info now.".to_string(),
+        };
+        Ok(format!("{side} is in the box {place}. {next}"))
+    }
+
+    /// The row-6 boxes still empty.
+    pub fn boxes_left(&self, data: &GameData) -> Vec<String> {
+        data.setup_card
+            .visitor_box
+            .iter()
+            .map(|b| b.name.clone())
+            .filter(|name| !self.visitors.contains_key(name))
+            .collect()
+    }
+
+    /// The row-6 chits (both sides) not placed yet.
+    pub fn chits_left(&self, data: &GameData) -> Vec<(String, String)> {
+        super::visitor_chits(data)
+            .into_iter()
+            .filter(|(a, b)| !self.visitors.values().any(|v| v == a || v == b))
+            .collect()
+    }
+
+    /// The row-6 chits the players placed, when they place them.
+    pub fn visitor_boxes(&self) -> Option<BTreeMap<String, String>> {
+        (self.visitor_chits > 0).then(|| self.visitors.clone())
     }
 
     /// The tiles not placed yet, by code.
@@ -490,7 +583,7 @@ mod tests {
 
     #[test]
     fn players_choose_in_turn_then_send_starting_info() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false);
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false, data());
         assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
         let err = setup
             .submit("Ben", "Character: Wizard", data())
@@ -589,7 +682,7 @@ mod tests {
                 p.tile, p.at.q, p.at.r, p.rotation
             )
         };
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true);
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data());
         setup.submit("Ann", "Character: Amazon", data()).unwrap();
         setup.submit("Ben", "Character: Elf", data()).unwrap();
         assert_eq!(setup.stage(), Stage::Placing("Ann".into()));
@@ -607,11 +700,32 @@ mod tests {
             let who = if index % 2 == 1 { "Ben" } else { "Ann" };
             setup.submit(who, &line(placement), data()).unwrap();
         }
+        assert_eq!(setup.board().unwrap(), legal);
+        assert!(setup.tiles_left(data()).is_empty());
+        // The chits go round the table again from the first seat.
+        assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
+        let boxes = setup.boxes_left(data());
+        let chits = setup.chits_left(data());
+        assert_eq!(chits.len(), setup.visitor_chits);
+        let err = setup
+            .submit(
+                "Ann",
+                &format!("Visitor: {} in Nowhere", chits[0].0),
+                data(),
+            )
+            .unwrap_err();
+        assert!(err[0].contains("not an empty row-6 box"), "{err:?}");
+        let who = ["Ann", "Ben"];
+        for (index, (chit, place)) in chits.iter().zip(&boxes).enumerate() {
+            let line = format!("Visitor: {} in {place}", chit.1);
+            setup.submit(who[index % 2], &line, data()).unwrap();
+        }
         assert_eq!(
             setup.stage(),
             Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
         );
-        assert_eq!(setup.board().unwrap(), legal);
-        assert!(setup.tiles_left(data()).is_empty());
+        let placed = setup.visitor_boxes().unwrap();
+        assert_eq!(placed.len(), chits.len());
+        assert_eq!(placed[&boxes[0]], chits[0].1);
     }
 }
