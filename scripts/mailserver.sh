@@ -7,7 +7,12 @@
 #
 # Postfix takes SMTP on 127.0.0.1:2525 and delivers mail for @realmgm.test into
 # Maildirs under /var/lib/realmgm-mail/<user>/Maildir; Dovecot serves those
-# Maildirs over IMAP on 127.0.0.1:1143 (plain text, loopback only). Nothing is
+# Maildirs over IMAP on 127.0.0.1:1143 (plain text or STARTTLS) and IMAPS on
+# 127.0.0.1:1993, loopback only. Postfix offers STARTTLS on its port too. The
+# certificates come from a throwaway CA the script makes with openssl:
+# /etc/realmgm-mail/tls/ca.pem is the CA to trust (a campaign's
+# `[mail] ca_file`), server.pem names localhost, mail.realmgm.test and
+# 127.0.0.1. Nothing is
 # relayed anywhere: every other domain is refused, and mail for
 # @bounce.realmgm.test is accepted and then bounced at once with a delivery
 # status notification to the sender (for bounce tests). The mailboxes and
@@ -21,9 +26,11 @@ set -euo pipefail
 
 SMTP_PORT=2525
 IMAP_PORT=1143
+IMAPS_PORT=1993
 DOMAIN=realmgm.test
 MAIL_ROOT=/var/lib/realmgm-mail
 CONF_DIR=/etc/realmgm-mail
+TLS_DIR=$CONF_DIR/tls
 USERS="gm player1 player2 player3 player4"
 
 port_open() {
@@ -32,7 +39,7 @@ port_open() {
 }
 
 is_up() {
-    port_open "$SMTP_PORT" && port_open "$IMAP_PORT"
+    port_open "$SMTP_PORT" && port_open "$IMAP_PORT" && port_open "$IMAPS_PORT"
 }
 
 install_packages() {
@@ -76,6 +83,34 @@ configure_accounts() {
     echo '/^(.+)@bounce\.realmgm\.test$/ ${1}@gone.invalid' >"$CONF_DIR/bounce_aliases"
 }
 
+# A CA and a server certificate signed by it (ECDSA P-256, ten years), made
+# once; the CA key never leaves $TLS_DIR.
+make_certificates() {
+    if [ -s "$TLS_DIR/server.pem" ] && [ -s "$TLS_DIR/ca.pem" ]; then
+        return
+    fi
+    command -v openssl >/dev/null 2>&1 || apt-get install -y -qq --no-install-recommends openssl >/dev/null
+    mkdir -p "$TLS_DIR"
+    local ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+    # shellcheck disable=SC2086
+    openssl req -x509 $ec -keyout "$TLS_DIR/ca.key" -out "$TLS_DIR/ca.pem" -days 3650 \
+        -subj "/CN=realmgm test mail CA" \
+        -addext "basicConstraints=critical,CA:TRUE" \
+        -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+    # shellcheck disable=SC2086
+    openssl req $ec -keyout "$TLS_DIR/server.key" -out "$TLS_DIR/server.csr" \
+        -subj "/CN=mail.$DOMAIN" 2>/dev/null
+    printf '%s\n' "subjectAltName=DNS:localhost,DNS:mail.$DOMAIN,IP:127.0.0.1" \
+        "basicConstraints=critical,CA:FALSE" \
+        "keyUsage=critical,digitalSignature" \
+        "extendedKeyUsage=serverAuth" >"$TLS_DIR/server.ext"
+    openssl x509 -req -in "$TLS_DIR/server.csr" -CA "$TLS_DIR/ca.pem" -CAkey "$TLS_DIR/ca.key" \
+        -CAcreateserial -out "$TLS_DIR/server.pem" -days 3650 -extfile "$TLS_DIR/server.ext" 2>/dev/null
+    chmod 600 "$TLS_DIR/ca.key" "$TLS_DIR/server.key"
+    chmod 644 "$TLS_DIR/ca.pem" "$TLS_DIR/server.pem"
+    chmod 755 "$TLS_DIR"
+}
+
 configure_postfix() {
     local uid gid
     uid=$(id -u vmail)
@@ -105,6 +140,9 @@ configure_postfix() {
         "virtual_alias_domains = bounce.$DOMAIN" \
         "virtual_alias_maps = regexp:$CONF_DIR/bounce_aliases" \
         "transport_maps =" \
+        "smtpd_tls_cert_file = $TLS_DIR/server.pem" \
+        "smtpd_tls_key_file = $TLS_DIR/server.key" \
+        "smtpd_tls_security_level = may" \
         "maillog_file = /var/log/realmgm-postfix.log" \
         "compatibility_level = 3.6"
     # SMTP only on the loopback test port; the standard port 25 listener is
@@ -123,7 +161,9 @@ listen = 127.0.0.1
 base_dir = /run/realmgm-dovecot
 instance_name = realmgm-dovecot
 log_path = /var/log/realmgm-dovecot.log
-ssl = no
+ssl = yes
+ssl_cert = <$TLS_DIR/server.pem
+ssl_key = <$TLS_DIR/server.key
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:~/Maildir
@@ -142,7 +182,9 @@ service imap-login {
     port = $IMAP_PORT
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = $IMAPS_PORT
+    ssl = yes
   }
 }
 EOF
@@ -160,23 +202,28 @@ wait_up() {
 
 start() {
     if is_up; then
-        echo "mailserver: already running (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT)"
+        echo "mailserver: already running (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT, IMAPS 127.0.0.1:$IMAPS_PORT)"
         return 0
     fi
     install_packages
     configure_accounts
+    make_certificates
     configure_postfix
     configure_dovecot
     newaliases 2>/dev/null || true
-    if ! port_open "$SMTP_PORT"; then
-        postfix stop >/dev/null 2>&1 || true
-        postfix start
+    # A server started by an older script (no TLS) is restarted with TLS.
+    postfix stop >/dev/null 2>&1 || true
+    postfix start
+    if port_open "$IMAP_PORT"; then
+        doveadm -c "$CONF_DIR/dovecot.conf" stop >/dev/null 2>&1 || true
+        for _ in $(seq 1 25); do
+            port_open "$IMAP_PORT" || break
+            sleep 0.2
+        done
     fi
-    if ! port_open "$IMAP_PORT"; then
-        dovecot -c "$CONF_DIR/dovecot.conf"
-    fi
+    dovecot -c "$CONF_DIR/dovecot.conf"
     if wait_up; then
-        echo "mailserver: running (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT, domain $DOMAIN)"
+        echo "mailserver: running (SMTP+STARTTLS 127.0.0.1:$SMTP_PORT, IMAP+STARTTLS 127.0.0.1:$IMAP_PORT, IMAPS 127.0.0.1:$IMAPS_PORT, domain $DOMAIN, CA $TLS_DIR/ca.pem)"
     else
         echo "mailserver: did not come up; see /var/log/realmgm-postfix.log and /var/log/realmgm-dovecot.log" >&2
         exit 1
@@ -195,7 +242,7 @@ stop() {
 
 status() {
     if is_up; then
-        echo "mailserver: up (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT)"
+        echo "mailserver: up (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT, IMAPS 127.0.0.1:$IMAPS_PORT)"
     else
         echo "mailserver: down; run scripts/mailserver.sh start"
         return 1

@@ -272,6 +272,22 @@ pub trait Game: Sync {
     fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
     -> anyhow::Result<GameState>;
 
+    /// A new game with what the players chose during a setup by mail (the
+    /// game's own JSON, e.g. where each character starts). A game without
+    /// such choices starts as [`Game::new_game`].
+    ///
+    /// # Errors
+    /// As [`Game::new_game`], or choices this game cannot read.
+    fn new_game_with_setup(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        _setup: &serde_json::Value,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        self.new_game(seats, rules, dice)
+    }
+
     /// The GM's picture of the whole map as SVG, for games played on a map.
     ///
     /// # Errors

@@ -276,6 +276,13 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, vec![GM.to_string()]);
     assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
+    assert_eq!(daemon.store.bounce_count("G1", "Ben").unwrap(), 1);
+    assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
+    let status = daemon.status("G1").unwrap();
+    assert!(
+        status.contains("Ben: no orders; mail to him bounced 1 time(s)"),
+        "{status}"
+    );
 }
 
 #[test]
@@ -739,4 +746,379 @@ fn the_gm_commands_by_mail_with_his_secret() {
     );
     assert!(mails[2].body_text.contains("extended by 5 hours"));
     assert!(mails[3].body_text.contains("not a GM command"));
+}
+
+#[test]
+fn the_gm_enters_orders_and_seats_players_by_mail() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    // Orders for Ann, in the body under the command in the subject.
+    let body = format!("Password: {secret}\nguess 42");
+    send(
+        &mut daemon,
+        mail(GM, GM, "[G1] gm orders ann", "go1@x", &body),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    let to_gm = to(&mails, GM);
+    assert!(
+        to_gm[0].body_text.contains("accepted (version 1)"),
+        "{}",
+        to_gm[0].body_text
+    );
+    let to_ann = to(&mails, ANN);
+    assert!(
+        to_ann[0]
+            .body_text
+            .contains("The GM entered these orders for you"),
+        "{}",
+        to_ann[0].body_text
+    );
+    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    assert_eq!(orders.len(), 1);
+    assert_eq!(orders[0].player, "Ann");
+    // After the deadline, with the command on the first line of the body.
+    let late = FIRST_DEADLINE + 60;
+    let body = format!("gm orders Ben\nguess 7\nPassword: {secret}");
+    send(&mut daemon, mail(GM, GM, "[G1] late", "go2@x", &body), late);
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0].body_text.contains("accepted"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(daemon.store.latest_orders("G1", 1).unwrap().len(), 2);
+
+    // A new player joins and is mailed his secret, which works.
+    let cy = "cy@realmgm.test";
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm add-player Cy cy@realmgm.test",
+            "ga@x",
+            &body,
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0]
+            .body_text
+            .contains("Cy <cy@realmgm.test> joined")
+    );
+    let welcome = &to(&mails, cy)[0].body_text;
+    let cy_secret = welcome
+        .lines()
+        .find_map(|l| l.strip_prefix("Your secret is: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let body = format!("Password: {cy_secret}\nhelp");
+    let note = send(&mut daemon, mail(cy, GM, "[G1] help", "cy1@x", &body), late);
+    assert!(note.contains("answered"), "{note}");
+
+    // Ben's seat goes to a new address: his old secret stops working.
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm replace ben dan@realmgm.test",
+            "gr@x",
+            &body,
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0]
+            .body_text
+            .contains("now belongs to dan@realmgm.test"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(to(&mails, "dan@realmgm.test").len(), 1);
+    let body = format!("Password: {}\nhelp", secrets["Ben"]);
+    let note = send(&mut daemon, mail(BEN, GM, "[G1] help", "b9@x", &body), late);
+    assert!(note.contains("not in the campaign"), "{note}");
+    // A bad address is refused with the reason, and nothing changes.
+    send(
+        &mut daemon,
+        mail(
+            GM,
+            GM,
+            "[G1] gm add-player Eve not-an-address",
+            "ge@x",
+            &body_pw(&secret),
+        ),
+        late,
+    );
+    let mails = capture.flush(&mut daemon, late);
+    assert!(
+        to(&mails, GM)[0].body_text.contains("Failed"),
+        "{}",
+        to(&mails, GM)[0].body_text
+    );
+    assert_eq!(daemon.store.load_campaign("G1").unwrap().players.len(), 3);
+}
+
+fn body_pw(secret: &str) -> String {
+    format!("Password: {secret}")
+}
+
+#[test]
+fn magic_realm_confirmations_list_name_problems() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MN", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MN", START).unwrap();
+    let body = format!("Password: {}\nM CV4, H\nBuy: Shieeld", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n1@x", &body), START);
+    assert!(note.contains("1 problem"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let reply = &to(&mails, ANN)[0].body_text;
+    assert!(
+        reply.contains("line 3, column 1: Buy: 'Shieeld' is not an item of the game"),
+        "{reply}"
+    );
+    let body = format!("Password: {}\nM CV4, H\nBlock: Elf", secrets["Ann"]);
+    let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n2@x", &body), START);
+    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let reply = &to(&mails, ANN)[0].body_text;
+    assert!(reply.contains("Warnings:"), "{reply}");
+    assert!(reply.contains("no character named 'Elf'"), "{reply}");
+}
+
+#[test]
+fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
+    let mut daemon = support::daemon();
+    let text = campaign_text(
+        "SU",
+        &[("Ann", ANN), ("Ben", BEN)],
+        "[mail]\nsetup_by_mail = true\n",
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    let pw = |p: &str| format!("Password: {}\n", secrets[p]);
+    let done = daemon.check_turn("SU", START).unwrap();
+    assert!(done.contains("Ann chooses a character next"), "{done}");
+    let mails = capture.flush(&mut daemon, START);
+    assert!(to(&mails, ANN)[0].body_text.contains("your turn to choose"));
+    let note = send(
+        &mut daemon,
+        mail(
+            BEN,
+            GM,
+            "[SU] pick",
+            "s1@x",
+            &(pw("Ben") + "Character: Wizard"),
+        ),
+        START,
+    );
+    assert!(note.contains("refused"), "{note}");
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[SU] pick",
+            "s2@x",
+            &(pw("Ann") + "Character: Amazon"),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert!(to(&mails, BEN)[0].body_text.contains("Ann's turn"));
+    assert!(to(&mails, ANN)[0].body_text.contains("You play the Amazon"));
+    assert!(to(&mails, BEN)[1].body_text.contains("your turn to choose"));
+    let status = daemon.status("SU").unwrap();
+    assert!(
+        status.contains("Setup by mail: Ben chooses a character next (1 of 2 chosen)"),
+        "{status}"
+    );
+    // The GM answers for Ben.
+    let answer = daemon
+        .enter_orders("SU", "ben", "Character: Wizard", 1, None, START)
+        .unwrap();
+    assert!(answer.contains("You play the Wizard"), "{answer}");
+    let mails = capture.flush(&mut daemon, START);
+    assert!(
+        to(&mails, ANN)[0]
+            .body_text
+            .contains("Send the GM your starting info")
+    );
+    // Orders are not read yet: the mail goes to the setup.
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] info", "s4@x", &(pw("Ann") + "M CV4")),
+        START,
+    );
+    assert!(note.contains("refused"), "{note}");
+    let ann = "Victory: F 4, N 1\nStart: Inn";
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] info", "s5@x", &(pw("Ann") + ann)),
+        START,
+    );
+    let data = realmgm::magic_realm::data::get().unwrap();
+    let wizard = data.characters.iter().find(|c| c.name == "Wizard").unwrap();
+    let spells: Vec<&str> = data
+        .spells
+        .iter()
+        .filter(|s| s.learnable())
+        .take(usize::from(wizard.spells))
+        .map(|s| s.name.as_str())
+        .collect();
+    let ben = format!(
+        "Victory: G 3, F 2\nStart: Inn\nSpells: {}\nEnchanted: none",
+        spells.join("; ")
+    );
+    send(
+        &mut daemon,
+        mail(BEN, GM, "[SU] info", "s6@x", &(pw("Ben") + &ben)),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    let gm = to(&mails, GM);
+    assert!(gm.iter().any(
+        |m| m.body_text.contains("Starting info of Ann (the Amazon)")
+            && m.body_text.contains("Victory: GT 0, SP 0, F 4, N 1, G 0")
+    ));
+    assert!(gm.iter().any(|m| m.body_text.contains("setup is complete")
+        || m.body_text.contains("sent his starting info")));
+    assert!(
+        !to(&mails, BEN)
+            .iter()
+            .any(|m| m.body_text.contains("F 4, N 1")),
+        "Ann's victory requirements stay secret"
+    );
+    daemon.check_turn("SU", START).unwrap();
+    let state = daemon.store.load_day("SU", 0).unwrap().unwrap().state.0;
+    let characters: Vec<&str> = state["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(characters, vec!["Amazon", "Wizard"]);
+    assert_eq!(state["characters"][0]["start"], "Inn");
+    let players = daemon.store.load_campaign("SU").unwrap().players;
+    assert_eq!(players[1].character.as_deref(), Some("Wizard"));
+    // Day 1 now takes orders.
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[SU] o", "s7@x", &(pw("Ann") + "H, H")),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+}
+
+#[test]
+fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("PB", &[("Ann", ANN)], "[mail]\nsetup_by_mail = true\n").replace(
+        "rules = [\"unlimited_communication\"]",
+        "rules = [\"player_built_board\"]",
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    let pw = format!("Password: {}\n", secrets["Ann"]);
+    daemon.check_turn("PB", START).unwrap();
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[PB] c",
+            "p0@x",
+            &(pw.clone() + "Character: Amazon"),
+        ),
+        START,
+    );
+    let mails = capture.flush(&mut daemon, START);
+    assert!(
+        to(&mails, ANN)
+            .iter()
+            .any(|m| m.body_text.contains("your turn to place a tile")
+                && m.body_text.contains("Tiles left: ")),
+        "{mails:?}"
+    );
+    let data = realmgm::magic_realm::data::get().unwrap();
+    let mut dice = realmgm::dice::Dice::new(5, 0);
+    let board = realmgm::magic_realm::board::generate::generate(&data.tiles, &mut dice);
+    for (index, p) in board.placements().enumerate() {
+        let line = format!(
+            "Place: {} at {},{} rotation {}",
+            p.tile, p.at.q, p.at.r, p.rotation
+        );
+        let note = send(
+            &mut daemon,
+            mail(
+                ANN,
+                GM,
+                "[PB] t",
+                &format!("p{}@x", index + 1),
+                &(pw.clone() + &line),
+            ),
+            START,
+        );
+        assert!(!note.contains("refused"), "{line}: {note}");
+    }
+    let done = daemon.check_turn("PB", START).unwrap();
+    assert!(done.contains("Ann places the next visitor"), "{done}");
+    let progress: realmgm::magic_realm::setup::by_mail::SetupByMail =
+        serde_json::from_value(daemon.store.setup_progress("PB").unwrap().unwrap()).unwrap();
+    let chits = progress.chits_left(data);
+    let boxes = progress.boxes_left(data);
+    let mut expected = std::collections::BTreeMap::new();
+    for (index, ((chit, _), place)) in chits.iter().zip(&boxes).enumerate() {
+        let line = format!("Visitor: {chit} in {place}");
+        let note = send(
+            &mut daemon,
+            mail(
+                ANN,
+                GM,
+                "[PB] v",
+                &format!("v{index}@x"),
+                &(pw.clone() + &line),
+            ),
+            START,
+        );
+        assert!(!note.contains("refused"), "{line}: {note}");
+        expected.insert(place.clone(), serde_json::Value::from(chit.clone()));
+    }
+    let done = daemon.check_turn("PB", START).unwrap();
+    assert!(done.contains("starting info of Ann"), "{done}");
+    send(
+        &mut daemon,
+        mail(
+            ANN,
+            GM,
+            "[PB] i",
+            "pi@x",
+            &(pw + "Victory: G 5\nStart: Inn"),
+        ),
+        START,
+    );
+    daemon.check_turn("PB", START).unwrap();
+    let state = daemon.store.load_day("PB", 0).unwrap().unwrap().state.0;
+    let built: Vec<serde_json::Value> = board
+        .placements()
+        .map(|p| serde_json::to_value(p).unwrap())
+        .collect();
+    assert_eq!(
+        state["board"]["placements"].as_array(),
+        Some(&built),
+        "the game starts on the board the players built"
+    );
+    let boxes: std::collections::BTreeMap<String, serde_json::Value> =
+        serde_json::from_value(state["visitor_boxes"].clone()).unwrap_or_default();
+    assert_eq!(boxes, expected, "{}", state["visitor_boxes"]);
 }

@@ -2,7 +2,9 @@
 //! players send orders over SMTP, the daemon collects them over IMAP from
 //! the GM's mailbox, answers and sends reports over SMTP, and the players
 //! read confirmations and reports from their own mailboxes over IMAP; a
-//! campaign of the test game is played for several days this way.
+//! campaign of the test game is played for several days this way. Then
+//! Dovecot renumbers a folder (a new UIDVALIDITY, set with doveadm) and the
+//! daemon re-scans it whole without storing anything twice.
 //! Prints SKIPPED and returns when the server is not running.
 
 mod support;
@@ -34,6 +36,7 @@ fn smtp() -> SmtpMailer {
         security: Security::None,
         username: None,
         password: None,
+        ca_file: None,
     })
     .unwrap()
 }
@@ -46,6 +49,7 @@ fn imap_settings(user: &str) -> ImapSettings {
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
         timeout: Duration::from_secs(10),
+        ca_file: None,
     }
 }
 
@@ -186,4 +190,91 @@ fn a_campaign_is_played_over_smtp_and_imap() {
         }
         now += 3600;
     }
+}
+
+/// Run Dovecot's admin tool on the test server; `None` when it cannot.
+fn doveadm(args: &[&str], input: Option<&str>) -> Option<()> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("doveadm")
+        .args(["-c", "/etc/realmgm-mail/dovecot.conf"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    if let Some(text) = input {
+        child.stdin.take()?.write_all(text.as_bytes()).ok()?;
+    }
+    child.wait().ok()?.success().then_some(())
+}
+
+#[test]
+fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
+    if !server_is_up() {
+        eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
+        return;
+    }
+    let user = "player3@realmgm.test";
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_micros();
+    let folder = format!("UV{stamp}");
+    if doveadm(&["mailbox", "create", "-u", user, &folder], None).is_none() {
+        eprintln!("SKIPPED: doveadm cannot reach the test server's mailboxes (needs root)");
+        return;
+    }
+    let message = |n: u32| {
+        format!(
+            "From: a@realmgm.test\r\nSubject: uv {n}\r\nMessage-ID: <uv{n}.{stamp}@x>\r\n\r\nbody {n}\r\n"
+        )
+    };
+    doveadm(&["save", "-u", user, "-m", &folder], Some(&message(1))).unwrap();
+    let mut daemon = daemon();
+    let settings = imap_settings("player3");
+    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 1);
+    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 0);
+    // A second mail arrives already flagged seen (another client read it),
+    // then the server renumbers the folder, as a restore from backup would.
+    doveadm(&["save", "-u", user, "-m", &folder], Some(&message(2))).unwrap();
+    doveadm(
+        &[
+            "flags", "add", "-u", user, "\\Seen", "mailbox", &folder, "ALL",
+        ],
+        None,
+    )
+    .unwrap();
+    doveadm(
+        &[
+            "mailbox",
+            "update",
+            "-u",
+            user,
+            "--uid-validity",
+            "4242",
+            &folder,
+        ],
+        None,
+    )
+    .unwrap();
+    assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 1);
+    let log = daemon.store.gm_log(None).unwrap();
+    assert!(
+        log.iter().any(|e| e.kind == "imap"
+            && e.message.contains("to 4242")
+            && e.message.contains("all 2 message(s), 1 of them new")),
+        "{log:?}"
+    );
+    assert_eq!(
+        daemon
+            .store
+            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .unwrap()
+            .len(),
+        2,
+        "each mail stored once"
+    );
+    doveadm(&["mailbox", "delete", "-u", user, &folder], None).unwrap();
 }

@@ -36,6 +36,7 @@ fn smtp() -> SmtpMailer {
         security: Security::None,
         username: None,
         password: None,
+        ca_file: None,
     })
     .unwrap()
 }
@@ -48,6 +49,7 @@ fn imap(user: &str) -> ImapClient {
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
         timeout: Duration::from_secs(10),
+        ca_file: None,
     })
     .unwrap()
 }

@@ -45,6 +45,15 @@ pub struct MailSettings {
     /// Send the GM a copy of every relayed private message.
     #[serde(default)]
     pub copy_relays_to_gm: bool,
+    /// A CA certificate file (PEM) to trust for SMTP and IMAP beside the
+    /// public roots: for a mail server with its own or a self-signed
+    /// certificate.
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    /// Set the game up by mail before day 1: players choose characters in
+    /// turn and send their starting info (Magic Realm).
+    #[serde(default)]
+    pub setup_by_mail: bool,
 }
 
 /// How a connection is protected, as campaign files write it.
@@ -96,6 +105,11 @@ pub struct ImapSection {
 }
 
 impl MailSettings {
+    /// The extra CA file, as a path.
+    pub fn ca_path(&self) -> Option<std::path::PathBuf> {
+        self.ca_file.as_ref().map(std::path::PathBuf::from)
+    }
+
     pub fn poll_seconds(&self) -> u32 {
         self.poll_seconds.unwrap_or(60)
     }
@@ -112,9 +126,16 @@ impl MailSettings {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
     }
 
-    /// Problems serde cannot see, as (field, message) pairs.
-    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
+    /// Problems serde cannot see for a campaign of `game`, as (field,
+    /// message) pairs.
+    pub(crate) fn problems(&self, game: &str) -> Vec<(&'static str, String)> {
         let mut problems = Vec::new();
+        if self.setup_by_mail && game != "magic-realm" {
+            problems.push((
+                "setup_by_mail",
+                format!("setup by mail is built for Magic Realm only, not for {game}; remove it"),
+            ));
+        }
         if self.smtp.is_some() && self.maildir_out.is_some() {
             problems.push((
                 "maildir_out",

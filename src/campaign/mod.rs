@@ -190,7 +190,7 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("schedule"), field);
             return Err(self.at_line(line, &format!("schedule.{field}"), message));
         }
-        if let Some((field, message)) = raw.mail.iter().flat_map(MailSettings::problems).next() {
+        if let Some((field, message)) = raw.mail.iter().flat_map(|m| m.problems(game.id())).next() {
             let line = key_line(self.text, Some("mail"), field);
             return Err(self.at_line(line, &format!("mail.{field}"), message));
         }

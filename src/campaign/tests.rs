@@ -324,3 +324,26 @@ fn key_line_finds_keys_in_their_table_only() {
     assert_eq!(key_line(text, Some("schedule"), "every_hours"), Some(4));
     assert_eq!(key_line(text, Some("players"), "every_hours"), None);
 }
+
+#[test]
+fn setup_by_mail_is_for_magic_realm_only() {
+    let text = edited(
+        "[[players]]\nname = \"Ann\"",
+        "[mail]\nsetup_by_mail = true\nca_file = \"/etc/ca.pem\"\n\n[[players]]\nname = \"Ann\"",
+    );
+    let campaign = parse(&text).unwrap();
+    let mail = campaign.mail.unwrap();
+    assert!(mail.setup_by_mail);
+    assert_eq!(
+        mail.ca_path(),
+        Some(std::path::PathBuf::from("/etc/ca.pem"))
+    );
+    let err = error(
+        &text
+            .replace("game = \"magic-realm\"", "game = \"fantasy-realms\"")
+            .replace("rules = [\"fumble\"]", "rules = []")
+            .replace("character = \"Amazon\"\n", ""),
+    );
+    assert_eq!(err.field.as_deref(), Some("mail.setup_by_mail"), "{err}");
+    assert!(err.to_string().contains("Magic Realm only"), "{err}");
+}

@@ -12,7 +12,6 @@ use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, Email, MailSettings, Player};
 use crate::daemon::Daemon;
-use crate::daemon::player::Submission;
 use crate::daemon::process::TurnOutcome;
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
@@ -151,6 +150,7 @@ fn transport(campaign: &Campaign) -> anyhow::Result<Box<dyn MailTransport>> {
             security: smtp.security.security(),
             username: smtp.user.clone(),
             password,
+            ca_file: mail.ca_path(),
         })?));
     }
     if let Some(folder) = &mail.maildir_out {
@@ -174,6 +174,7 @@ fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, St
             username: imap.user.clone(),
             password: password(&imap.password_env, "mail.imap.password_env")?,
             timeout: Duration::from_secs(30),
+            ca_file: mail.ca_path(),
         },
         imap.folder.clone().unwrap_or_else(|| "INBOX".to_string()),
     )))
@@ -290,23 +291,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                     text
                 }
             };
-            let stored = daemon.campaign(&name)?;
-            let seat = stored
-                .players
-                .iter()
-                .find(|p| p.name.eq_ignore_ascii_case(player))
-                .with_context(|| format!("campaign {name} has no player named {player}"))?
-                .name
-                .clone();
-            let submission = Submission {
-                player: &seat,
-                text: &text,
-                first_line: 1,
-                notes: &[],
-                source_mail: None,
-                by_gm: true,
-            };
-            daemon.submit_orders(&stored, &submission, now)?.1
+            daemon.enter_orders(&name, player, &text, 1, None, now)?
         }
         GmCommand::Pause => daemon.pause(&name, now)?,
         GmCommand::Resume => daemon.resume(&name, now)?,
@@ -381,6 +366,19 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             }
         }
     };
+    if let Some(path) = mail.ca_path() {
+        report(
+            crate::mail::tls::read_ca_file(&path)
+                .map(|certificates| {
+                    format!(
+                        "mail.ca_file {} holds {} certificate(s)",
+                        path.display(),
+                        certificates.len()
+                    )
+                })
+                .map_err(|e| format!("{e}; fix the path or the file")),
+        )?;
+    }
     if let Some(smtp) = &mail.smtp {
         let check = transport(&campaign)
             .map_err(|e| format!("SMTP: {e:#}"))
@@ -392,16 +390,25 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                     security: smtp.security.security(),
                     username: smtp.user.clone(),
                     password: password.map_err(|e| e.to_string())?,
+                    ca_file: mail.ca_path(),
                 })
                 .map_err(|e| e.to_string())?;
                 mailer
                     .test_connection()
                     .map(|()| format!("SMTP {}:{} answers", smtp.host, smtp.port))
                     .map_err(|e| {
-                        format!(
-                            "SMTP {}:{} ({:?}): {e}; check host, port, security and the login",
-                            smtp.host, smtp.port, smtp.security
-                        )
+                        let why = e.to_string();
+                        match crate::mail::tls::advice(&why) {
+                            Some(advice) => format!(
+                                "SMTP {}:{} ({:?}): {why}; {advice}",
+                                smtp.host, smtp.port, smtp.security
+                            ),
+                            None => format!(
+                                "SMTP {}:{} ({:?}): {why}; check host, port, security and the \
+                                 login",
+                                smtp.host, smtp.port, smtp.security
+                            ),
+                        }
                     })
             });
         report(check)?;

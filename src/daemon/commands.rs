@@ -7,7 +7,9 @@
 //! message, when the campaign allows unlimited communication). The GM, from
 //! his address with the GM secret: `gm status`, `gm process`, `gm preview`,
 //! `gm pause`, `gm resume`, `gm extend <hours>`, `gm resend <player> [day]`,
-//! `gm rollback <day>`.
+//! `gm rollback <day>`, `gm orders <player>` (the orders follow in the
+//! body), `gm add-player <name> <address> [character]` and `gm replace
+//! <player> <address>` (a new address and secret for a seat).
 
 /// What a mail asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +41,22 @@ pub enum GmCommand {
         day: Option<u32>,
     },
     Rollback(u32),
+    /// Enter or replace a player's orders for the pending turn; the orders
+    /// are the rest of the mail.
+    Orders {
+        player: String,
+    },
+    /// A new player joins.
+    AddPlayer {
+        name: String,
+        email: String,
+        character: Option<String>,
+    },
+    /// A seat goes to a new address (and a new secret).
+    ReplacePlayer {
+        player: String,
+        email: String,
+    },
     /// A `gm` line that is none of the above, kept to say so.
     Unknown(String),
 }
@@ -101,18 +119,20 @@ fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
 }
 
 fn word_command(text: &str) -> Option<Command> {
-    let lower = text.trim().to_lowercase();
-    let mut words = lower.split_whitespace();
-    let first = words.next()?;
+    let mut words = text.split_whitespace();
+    let first = words.next()?.to_lowercase();
     let rest: Vec<&str> = words.collect();
-    let command = match (first, rest.as_slice()) {
+    let lower: Vec<String> = rest.iter().map(|w| w.to_lowercase()).collect();
+    let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+    let command = match (first.as_str(), lower.as_slice()) {
         ("help" | "help?" | "?", []) => Command::Help,
         ("orders?", []) => Command::CurrentOrders,
         ("report?", []) => Command::Report(None),
         ("report?", [day]) => Command::Report(Some(day.parse().ok()?)),
         ("rules?", []) => Command::Rules,
         ("combat?", []) => Command::Combat,
-        ("gm", rest) => Command::Gm(gm_command(rest)),
+        // Names and addresses keep the case they were written in.
+        ("gm", [_, ..]) => Command::Gm(gm_command(&rest)),
         _ => return None,
     };
     Some(command)
@@ -120,33 +140,80 @@ fn word_command(text: &str) -> Option<Command> {
 
 fn gm_command(words: &[&str]) -> GmCommand {
     let number = |text: &str| text.parse::<u32>().ok();
-    match words {
-        ["status"] => GmCommand::Status,
-        ["process"] => GmCommand::Process,
-        ["preview"] => GmCommand::Preview,
-        ["pause"] => GmCommand::Pause,
-        ["resume"] => GmCommand::Resume,
-        ["extend", hours] if number(hours).is_some() => {
+    let verb = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    let owned = |text: &str| text.to_string();
+    match (verb.as_str(), &words[words.len().min(1)..]) {
+        ("status", []) => GmCommand::Status,
+        ("process", []) => GmCommand::Process,
+        ("preview", []) => GmCommand::Preview,
+        ("pause", []) => GmCommand::Pause,
+        ("resume", []) => GmCommand::Resume,
+        ("extend", [hours]) if number(hours).is_some() => {
             GmCommand::Extend(number(hours).unwrap_or_default())
         }
-        ["resend", player] => GmCommand::Resend {
-            player: (*player).to_string(),
+        ("resend", [player]) => GmCommand::Resend {
+            player: owned(player),
             day: None,
         },
-        ["resend", player, day] if number(day).is_some() => GmCommand::Resend {
-            player: (*player).to_string(),
+        ("resend", [player, day]) if number(day).is_some() => GmCommand::Resend {
+            player: owned(player),
             day: number(day),
         },
-        ["rollback", day] if number(day).is_some() => {
+        ("rollback", [day]) if number(day).is_some() => {
             GmCommand::Rollback(number(day).unwrap_or_default())
         }
-        other => GmCommand::Unknown(other.join(" ")),
+        ("orders", [player]) => GmCommand::Orders {
+            player: owned(player),
+        },
+        ("add-player", [name, email]) => GmCommand::AddPlayer {
+            name: owned(name),
+            email: owned(email),
+            character: None,
+        },
+        ("add-player", [name, email, character @ ..]) if !character.is_empty() => {
+            GmCommand::AddPlayer {
+                name: owned(name),
+                email: owned(email),
+                character: Some(character.join(" ")),
+            }
+        }
+        ("replace", [player, email]) => GmCommand::ReplacePlayer {
+            player: owned(player),
+            email: owned(email),
+        },
+        _ => GmCommand::Unknown(words.join(" ")),
+    }
+}
+
+/// The part of a cleaned body that follows the command: the whole body when
+/// the subject carries the command, else what follows its first non-empty
+/// line. Returns the text and how many body lines were skipped.
+pub fn after_command(subject: &str, body: &str) -> (String, usize) {
+    if word_command(&bare_subject(subject)).is_some() {
+        return (body.to_string(), 0);
+    }
+    let lines: Vec<&str> = body.lines().collect();
+    match lines.iter().position(|l| !l.trim().is_empty()) {
+        Some(first) => (lines[first + 1..].join("\n"), first + 1),
+        None => (String::new(), lines.len()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_text_after_a_command_is_the_rest_of_the_mail() {
+        assert_eq!(
+            after_command("[T] gm orders Ann", "guess 5"),
+            ("guess 5".to_string(), 0)
+        );
+        assert_eq!(
+            after_command("[T] GM", "\ngm orders Ann\nguess 5\nmore"),
+            ("guess 5\nmore".to_string(), 2)
+        );
+    }
 
     #[test]
     fn subjects_lose_prefixes_and_tags() {
@@ -173,8 +240,29 @@ mod tests {
         assert_eq!(
             read("[T] gm resend Ann 2", ""),
             Command::Gm(GmCommand::Resend {
-                player: "ann".into(),
+                player: "Ann".into(),
                 day: Some(2)
+            })
+        );
+        assert_eq!(
+            read("[T] GM Orders Ann", "guess 5"),
+            Command::Gm(GmCommand::Orders {
+                player: "Ann".into()
+            })
+        );
+        assert_eq!(
+            read("[T] x", "gm add-player Cy cy@x.test Black Knight\nmore"),
+            Command::Gm(GmCommand::AddPlayer {
+                name: "Cy".into(),
+                email: "cy@x.test".into(),
+                character: Some("Black Knight".into())
+            })
+        );
+        assert_eq!(
+            read("[T] gm replace Ben new@x.test", ""),
+            Command::Gm(GmCommand::ReplacePlayer {
+                player: "Ben".into(),
+                email: "new@x.test".into()
             })
         );
         assert_eq!(

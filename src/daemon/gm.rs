@@ -1,17 +1,18 @@
 //! The GM's controls, the same from the command line (`realmgm gm ...`) and
 //! by mail from the GM's address with the GM secret: status, process now,
 //! preview without storing, roll back to a day, pause, resume, extend the
-//! deadline, resend a report. Entering orders for a player goes through
-//! [`Daemon::submit_orders`]; adding or replacing a player through the
-//! store.
+//! deadline, resend a report, enter or edit a player's orders (he gets a
+//! copy of the confirmation), add a player or give a seat to a new address
+//! (the newcomer is mailed his secret).
 
-use crate::campaign::format_utc;
-use crate::store::StoredCampaign;
+use crate::campaign::{Email, Player, format_utc};
+use crate::store::{PlayerSecret, StoredCampaign};
 
 use super::Daemon;
 use super::commands::{self, Command, GmCommand};
 use super::confirm::marker;
 use super::ingest::Letter;
+use super::player::Submission;
 use super::process::TurnOutcome;
 
 impl Daemon {
@@ -38,7 +39,9 @@ impl Daemon {
         if let Some(reason) = &control.hold_reason {
             out.push_str(&format!("HELD: {reason}\n"));
         }
-        if let Some(why) = unknown {
+        if self.setting_up_by_mail(&stored)? {
+            out.push_str(&format!("{}\n", self.setup_status(&stored)?));
+        } else if let Some(why) = unknown {
             out.push_str(&format!("The game cannot say whom it waits for: {why}\n"));
         }
         if awaited.is_empty() {
@@ -67,7 +70,13 @@ impl Daemon {
                     format!("only unreadable orders (version {})", last.version)
                 }
             };
-            out.push_str(&format!("  {player}: {state}\n"));
+            let bounces = self.store.bounce_count(name, player).unwrap_or(0);
+            let bounced = if bounces > 0 {
+                format!("; mail to him bounced {bounces} time(s)")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("  {player}: {state}{bounced}\n"));
         }
         Ok(out)
     }
@@ -218,6 +227,123 @@ impl Daemon {
         ))
     }
 
+    /// Enter or replace `player`'s orders for the pending turn as the GM
+    /// (after the deadline too); the player is sent the confirmation. During
+    /// a setup by mail the text answers the setup for him.
+    /// Returns the confirmation text.
+    ///
+    /// # Errors
+    /// No such campaign or player, or the store fails.
+    pub fn enter_orders(
+        &mut self,
+        name: &str,
+        player: &str,
+        text: &str,
+        first_line: usize,
+        source_mail: Option<i64>,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let stored = self.campaign(name)?;
+        let seat = seat(&stored, player)?;
+        if self.setting_up_by_mail(&stored)? {
+            // Before day 1 the GM answers the setup for him instead.
+            let (note, answer) = self.setup_submit(&stored, &seat, text, None, source_mail, now)?;
+            self.store.log_gm(
+                Some(name),
+                now,
+                "gm",
+                &format!("entered by the GM: {note}"),
+                source_mail,
+            )?;
+            return Ok(answer);
+        }
+        let (note, confirmation) = self.submit_orders(
+            &stored,
+            &Submission {
+                player: &seat.name,
+                text,
+                first_line,
+                notes: &[],
+                source_mail,
+                by_gm: true,
+            },
+            now,
+        )?;
+        self.store.log_gm(
+            Some(name),
+            now,
+            "gm",
+            &format!("entered by the GM: {note}"),
+            source_mail,
+        )?;
+        let body = format!(
+            "The GM entered these orders for you.\n\n{}\n",
+            confirmation.trim_end()
+        );
+        self.queue(
+            &stored.campaign,
+            &seat.email,
+            "orders entered by the GM",
+            &body,
+            None,
+            now,
+        )?;
+        Ok(confirmation)
+    }
+
+    /// Add a player to the campaign (or, with `replacing`, give that seat
+    /// to `email` with a new secret) and mail the newcomer his secret.
+    ///
+    /// # Errors
+    /// No such campaign or seat, a bad or taken address or name.
+    pub fn seat_player(
+        &mut self,
+        name: &str,
+        player: &str,
+        email: &str,
+        character: Option<&str>,
+        replacing: bool,
+        now: i64,
+    ) -> anyhow::Result<PlayerSecret> {
+        let stored = self.campaign(name)?;
+        let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        let made = if replacing {
+            let seat = seat(&stored, player)?;
+            self.store.replace_player(name, &seat.name, &email)?
+        } else {
+            self.store.add_player(
+                name,
+                &Player {
+                    name: player.to_string(),
+                    email,
+                    character: character.map(str::to_string),
+                },
+                now,
+            )?
+        };
+        let how = if replacing {
+            format!("you take over the seat of {} in", made.player)
+        } else {
+            format!("you have joined as {} in", made.player)
+        };
+        let body = format!(
+            "{} welcome ===\n\nThe GM says {how} the campaign {name}.\n\nYour secret is: {}\n\n\
+             Put a line `Password: {}` in every mail you send to the game, with the campaign tag \
+             [{name}] in the subject. Send `help` for the commands.\n",
+            marker(name),
+            made.secret,
+            made.secret
+        );
+        self.queue(&stored.campaign, &made.email, "welcome", &body, None, now)?;
+        let note = if replacing {
+            format!("the seat of {} now belongs to {}", made.player, made.email)
+        } else {
+            format!("{} <{}> joined", made.player, made.email)
+        };
+        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        Ok(made)
+    }
+
     /// Carry out a GM command that came by mail and answer the GM.
     pub(crate) fn gm_mail(
         &mut self,
@@ -242,10 +368,43 @@ impl Daemon {
             GmCommand::Extend(hours) => self.extend(&name, *hours, now),
             GmCommand::Resend { player, day } => self.resend(&name, player, *day, now),
             GmCommand::Rollback(day) => self.rollback(&name, *day, now),
+            GmCommand::Orders { player } => {
+                let (text, skipped) = commands::after_command(&letter.mail.subject, &letter.text);
+                self.enter_orders(
+                    &name,
+                    player,
+                    &text,
+                    letter.first_line + skipped,
+                    letter.inbound_id,
+                    now,
+                )
+            }
+            GmCommand::AddPlayer {
+                name: player,
+                email,
+                character,
+            } => self
+                .seat_player(&name, player, email, character.as_deref(), false, now)
+                .map(|made| {
+                    format!(
+                        "{} <{}> joined; the secret was mailed to him",
+                        made.player, made.email
+                    )
+                }),
+            GmCommand::ReplacePlayer { player, email } => self
+                .seat_player(&name, player, email, None, true, now)
+                .map(|made| {
+                    format!(
+                        "the seat of {} now belongs to {}; the new secret was mailed there (the \
+                         old secret no longer works)",
+                        made.player, made.email
+                    )
+                }),
             GmCommand::Unknown(text) => Err(anyhow::anyhow!(
                 "'{text}' is not a GM command; use a subject such as `[{name}] gm status` (also \
                  gm process, gm preview, gm pause, gm resume, gm extend HOURS, gm resend PLAYER \
-                 [DAY], gm rollback DAY)"
+                 [DAY], gm rollback DAY, gm orders PLAYER with the orders in the body, gm \
+                 add-player NAME ADDRESS [CHARACTER], gm replace PLAYER ADDRESS)"
             )),
         };
         let text = match result {
@@ -270,4 +429,21 @@ impl Daemon {
         )?;
         Ok(format!("GM command {command:?}"))
     }
+}
+
+/// The stored player of `stored` named `player` (any case).
+fn seat(stored: &StoredCampaign, player: &str) -> anyhow::Result<crate::store::PlayerRecord> {
+    stored
+        .players
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(player))
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = stored.players.iter().map(|p| p.name.as_str()).collect();
+            anyhow::anyhow!(
+                "campaign {} has no player named {player}; its players are {}",
+                stored.campaign.name,
+                names.join(", ")
+            )
+        })
 }

@@ -100,7 +100,11 @@ impl Daemon {
     }
 
     /// Store every unseen message of an IMAP folder, flagging each as seen
-    /// only after its row is committed. Returns how many were new.
+    /// only after its row is committed. When the folder's UIDVALIDITY
+    /// differs from the one remembered, the server has renumbered it and its
+    /// flags cannot be trusted: every message is fetched again (those stored
+    /// before are found as duplicates) and the GM's log says so. Returns how
+    /// many were new.
     ///
     /// # Errors
     /// The server cannot be reached or refuses, or the store fails.
@@ -111,18 +115,36 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<usize> {
         let mut client = ImapClient::connect(settings)?;
-        client
+        let status = client
             .select(folder)
             .with_context(|| format!("cannot open the IMAP folder '{folder}'"))?;
+        let mailbox = mailbox_key(settings, folder);
+        let remembered = self.store.imap_uid_validity(&mailbox)?;
+        let scan = scan_for(remembered, status.uid_validity);
+        let uids = match scan {
+            Scan::Unseen => client.search_unseen()?,
+            Scan::Everything { .. } => client.search_all()?,
+        };
         let mut new = 0;
-        for uid in client.search_unseen()? {
-            let raw = client.fetch(uid)?;
+        for uid in &uids {
+            let raw = client.fetch(*uid)?;
             if matches!(self.store_raw(&raw, now)?, InboundInsert::New(_)) {
                 new += 1;
             }
-            client.mark_seen(uid)?;
+            client.mark_seen(*uid)?;
         }
         client.logout();
+        if let Scan::Everything { old, new: current } = scan {
+            let note = format!(
+                "IMAP mailbox {mailbox}: UIDVALIDITY changed from {old} to {current} (the \
+                 server renumbered it); re-scanned all {} message(s), {new} of them new",
+                uids.len()
+            );
+            self.store.log_gm(None, now, "imap", &note, None)?;
+        }
+        if let Some(current) = status.uid_validity {
+            self.store.set_imap_uid_validity(&mailbox, current, now)?;
+        }
         Ok(new)
     }
 
@@ -134,17 +156,33 @@ impl Daemon {
     pub fn handle_stored(&mut self, now: i64) -> anyhow::Result<Vec<(i64, String)>> {
         let mut handled = Vec::new();
         for stored in self.store.inbound_with_status(InboundStatus::New)? {
+            // Everything one mail causes is committed together with its new
+            // status: a crash midway leaves it new, to be read again.
+            self.store.begin_work()?;
             let (status, note) = match self.dispatch(stored.id, &stored.raw, now) {
                 Ok(outcome) => outcome,
                 Err(error) => {
+                    self.store.abandon_work();
+                    self.store.begin_work()?;
                     let note = format!("could not be handled: {error:#}");
-                    self.store
-                        .log_gm(None, now, "error", &note, Some(stored.id))?;
+                    if let Err(error) =
+                        self.store
+                            .log_gm(None, now, "error", &note, Some(stored.id))
+                    {
+                        self.store.abandon_work();
+                        return Err(error.into());
+                    }
                     (InboundStatus::Rejected, note)
                 }
             };
-            self.store
-                .set_inbound_status(stored.id, status, Some(&note))?;
+            if let Err(error) = self
+                .store
+                .set_inbound_status(stored.id, status, Some(&note))
+            {
+                self.store.abandon_work();
+                return Err(error.into());
+            }
+            self.store.commit_work()?;
             handled.push((stored.id, note));
         }
         Ok(handled)
@@ -349,5 +387,157 @@ impl Daemon {
             }
         }
         Ok(None)
+    }
+}
+
+/// How much of an IMAP folder a poll reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// The unseen messages: the folder is the one seen before (or new to us).
+    Unseen,
+    /// Every message: the UIDVALIDITY changed from `old` to `new`.
+    Everything { old: u32, new: u32 },
+}
+
+/// What to read, given the UIDVALIDITY remembered and the one just reported.
+/// The first look at a folder reads only unseen mail, as before it was
+/// remembered; a server that reports none gives nothing to compare.
+pub fn scan_for(remembered: Option<u32>, reported: Option<u32>) -> Scan {
+    match (remembered, reported) {
+        (Some(old), Some(new)) if old != new => Scan::Everything { old, new },
+        _ => Scan::Unseen,
+    }
+}
+
+/// The key a mailbox is remembered by: `user@host:port/folder`.
+fn mailbox_key(settings: &ImapSettings, folder: &str) -> String {
+    format!(
+        "{}@{}:{}/{folder}",
+        settings.username, settings.host, settings.port
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::transport::Security;
+    use crate::store::Store;
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    use std::time::Duration;
+
+    /// An IMAP server that answers one session per script: each command
+    /// (by its first words) gets the reply, `TAG` standing for its tag.
+    fn fake_imap(sessions: Vec<Vec<(&'static str, String)>>) -> (u16, std::thread::JoinHandle<()>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let handle = std::thread::spawn(move || {
+            for script in sessions {
+                let (mut socket, _) = listener.accept().unwrap();
+                socket.write_all(b"* OK fake\r\n").unwrap();
+                let mut reader = BufReader::new(socket.try_clone().unwrap());
+                for (expected, reply) in script {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    let (tag, command) = line.trim_end().split_once(' ').unwrap();
+                    assert!(
+                        command.starts_with(expected),
+                        "got {command}, expected {expected}"
+                    );
+                    socket
+                        .write_all(reply.replace("TAG", tag).as_bytes())
+                        .unwrap();
+                }
+            }
+        });
+        (port, handle)
+    }
+
+    fn fetched(uid: u32, message: &str) -> String {
+        format!(
+            "* {uid} FETCH (UID {uid} BODY[] {{{}}}\r\n{message})\r\nTAG OK\r\n",
+            message.len()
+        )
+    }
+
+    fn session(
+        validity: u32,
+        search: &'static str,
+        uids: &[(u32, &str)],
+    ) -> Vec<(&'static str, String)> {
+        let found: Vec<String> = uids.iter().map(|(uid, _)| uid.to_string()).collect();
+        let mut script = vec![
+            ("LOGIN", "TAG OK\r\n".to_string()),
+            (
+                "SELECT",
+                format!("* 2 EXISTS\r\n* OK [UIDVALIDITY {validity}] ok\r\nTAG OK\r\n"),
+            ),
+            (
+                search,
+                format!("* SEARCH {}\r\nTAG OK\r\n", found.join(" ")),
+            ),
+        ];
+        for (uid, message) in uids {
+            script.push(("UID FETCH", fetched(*uid, message)));
+            script.push(("UID STORE", "TAG OK\r\n".to_string()));
+        }
+        script.push(("LOGOUT", "* BYE\r\nTAG OK\r\n".to_string()));
+        script
+    }
+
+    #[test]
+    fn a_renumbered_mailbox_is_rescanned_without_duplicates_and_logged() {
+        let first = "Message-ID: <a@x>\r\nSubject: one\r\n\r\nbody\r\n";
+        let second = "Message-ID: <b@x>\r\nSubject: two\r\n\r\nbody\r\n";
+        let (port, server) = fake_imap(vec![
+            session(7, "UID SEARCH UNSEEN", &[(1, first)]),
+            session(7, "UID SEARCH UNSEEN", &[]),
+            // Restored from a backup: new numbers, and the flags are lost
+            // for one mail the daemon has while another arrived seen.
+            session(9, "UID SEARCH ALL", &[(1, first), (2, second)]),
+        ]);
+        let settings = ImapSettings {
+            host: "127.0.0.1".into(),
+            port,
+            security: Security::None,
+            username: "gm".into(),
+            password: "pw".into(),
+            timeout: Duration::from_secs(5),
+            ca_file: None,
+        };
+        let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
+        assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
+        assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
+        assert!(daemon.store.gm_log(None).unwrap().is_empty());
+        assert_eq!(daemon.poll_imap(&settings, "INBOX", 30).unwrap(), 1);
+        server.join().unwrap();
+        let log = daemon.store.gm_log(None).unwrap();
+        assert_eq!(log.len(), 1, "{log:?}");
+        assert!(
+            log[0].message.contains("UIDVALIDITY changed from 7 to 9")
+                && log[0].message.contains("all 2 message(s), 1 of them new"),
+            "{log:?}"
+        );
+        let key = format!("gm@127.0.0.1:{port}/INBOX");
+        assert_eq!(daemon.store.imap_uid_validity(&key).unwrap(), Some(9));
+        assert_eq!(
+            daemon
+                .store
+                .inbound_with_status(InboundStatus::New)
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn a_changed_uid_validity_rescans_everything() {
+        assert_eq!(scan_for(None, Some(5)), Scan::Unseen);
+        assert_eq!(scan_for(Some(5), Some(5)), Scan::Unseen);
+        assert_eq!(scan_for(Some(5), None), Scan::Unseen);
+        assert_eq!(
+            scan_for(Some(5), Some(6)),
+            Scan::Everything { old: 5, new: 6 }
+        );
     }
 }

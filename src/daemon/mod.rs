@@ -26,6 +26,7 @@ pub mod process;
 pub mod relay;
 pub mod report_context;
 pub mod schedule;
+pub mod setup;
 
 use anyhow::Context;
 

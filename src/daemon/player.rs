@@ -41,6 +41,9 @@ impl Daemon {
     ) -> anyhow::Result<String> {
         let campaign = &stored.campaign;
         let (subject, body, note) = match command {
+            Command::Orders if self.setting_up_by_mail(stored)? => {
+                return self.setup_mail(stored, player, letter, now);
+            }
             Command::Orders => {
                 let (note, text) = self.submit_orders(
                     stored,

@@ -329,16 +329,26 @@ impl Daemon {
             return Ok(None);
         }
         let game = self.game(campaign)?;
-        let seats: Vec<_> = stored
-            .players
-            .iter()
-            .map(|p| crate::game::Seat {
-                player: p.name.clone(),
-                character: p.character.clone(),
-            })
-            .collect();
         let mut dice = Dice::new(campaign.seed, 0);
-        match game.new_game(&seats, &campaign.rules, &mut dice) {
+        let started = if self.setting_up_by_mail(stored)? {
+            match self.setup_outcome(stored, now)? {
+                Ok((seats, chosen)) => {
+                    game.new_game_with_setup(&seats, &campaign.rules, &chosen, &mut dice)
+                }
+                Err(waiting) => return Ok(Some(waiting)),
+            }
+        } else {
+            let seats: Vec<_> = stored
+                .players
+                .iter()
+                .map(|p| crate::game::Seat {
+                    player: p.name.clone(),
+                    character: p.character.clone(),
+                })
+                .collect();
+            game.new_game(&seats, &campaign.rules, &mut dice)
+        };
+        match started {
             Ok(state) => {
                 self.store.save_day(&campaign.name, 0, &state, now)?;
                 Ok(None)

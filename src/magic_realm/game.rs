@@ -61,6 +61,42 @@ impl Game for MagicRealm {
         Ok(GameState(serde_json::to_value(state)?))
     }
 
+    /// The starts, victory requirements, recorded spells and enchanted
+    /// chits chosen by mail ([`setup::by_mail::SetupByMail`]) replace the
+    /// dice's choices; a board and row-6 chits the players placed replace
+    /// the random ones.
+    fn new_game_with_setup(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        chosen: &serde_json::Value,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
+            .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
+        let inputs = SetupInputs {
+            starts: chosen.starts(),
+            board: chosen.board(),
+            visitors: chosen.visitor_boxes(),
+            victory_requirements: chosen.victory_requirements(),
+            spells: chosen.spells(),
+        };
+        let mut state = setup::new_game(data, seats, rules, &inputs, dice)?;
+        // BIMR3 starting info: MAGIC chits that start enchanted.
+        for (character, chits) in chosen.enchanted() {
+            let Some(who) = state.characters.iter().position(|c| c.name == character) else {
+                continue;
+            };
+            for chit in chits {
+                super::magic::enchant::enchant_chit(&mut state, who, Some(&chit)).map_err(|e| {
+                    anyhow!("the {character} cannot start with {chit} enchanted: {e}")
+                })?;
+            }
+        }
+        Ok(GameState(serde_json::to_value(state)?))
+    }
+
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
         Ok(Some(super::board::svg::render(&read_state(state)?.board)))
     }
@@ -74,9 +110,12 @@ impl Game for MagicRealm {
             .collect())
     }
 
+    /// Parsed, then every name checked against the game's components and
+    /// the characters in play ([`orders::check_names`]): unknown items and
+    /// natives are problems on their line, unknown characters warnings.
     fn read_orders(
         &self,
-        _state: &GameState,
+        state: &GameState,
         _rules: &Rules,
         _player: &str,
         text: &str,
@@ -98,10 +137,32 @@ impl Game for MagicRealm {
                 })
                 .collect::<Vec<_>>()
         })?;
+        // Before setup (no state) nobody plays yet: characters go unchecked.
+        let in_play = read_state(state).ok();
+        let characters: Vec<&str> = in_play
+            .iter()
+            .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
+            .collect();
+        let names = orders::check_names(&day, data, &characters);
+        if !names.errors.is_empty() {
+            return Err(names
+                .errors
+                .into_iter()
+                .map(|message| OrdersProblem {
+                    line: orders::names::line_of_key(text, &message),
+                    column: 1,
+                    message,
+                })
+                .collect());
+        }
         Ok(AcceptedOrders {
             canonical: day.to_string(),
             parsed: serde_json::to_value(&day).unwrap_or_default(),
-            warnings: Vec::new(),
+            warnings: if in_play.is_some() {
+                names.warnings
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -219,6 +280,37 @@ mod tests {
             err.to_string().contains("not a Magic Realm game state"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn orders_are_checked_by_name_against_the_game_and_the_characters() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            character: Some("Amazon".into()),
+        }];
+        let state = MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap();
+        let rules = Rules::default();
+        let problems = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBuy: Shieeld\nBlock: Elf")
+            .unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert!(
+            problems[0].message.contains("'Shieeld' is not an item"),
+            "{problems:?}"
+        );
+        let accepted = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert_eq!(accepted.warnings.len(), 1, "{:?}", accepted.warnings);
+        assert!(accepted.warnings[0].contains("no character named 'Elf'"));
+        let before_setup = GameState(serde_json::Value::Null);
+        let accepted = MagicRealm
+            .read_orders(&before_setup, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert!(accepted.warnings.is_empty(), "nobody plays yet");
     }
 
     #[test]

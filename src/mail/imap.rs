@@ -13,11 +13,11 @@
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use rustls::pki_types::ServerName;
-use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+use rustls::{ClientConnection, StreamOwned};
 
 use crate::mail::transport::Security;
 
@@ -36,6 +36,8 @@ pub struct ImapSettings {
     pub password: String,
     /// Read/write timeout for every network operation.
     pub timeout: Duration,
+    /// An extra CA certificate file (PEM) to trust beside the web roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 /// What SELECT reported about a folder.
@@ -57,9 +59,7 @@ pub enum ImapError {
         port: u16,
         source: io::Error,
     },
-    #[error(
-        "IMAP TLS failure: {0}; check the host name and the security setting (Tls on 993, StartTls on 143)"
-    )]
+    #[error("IMAP TLS failure: {0}")]
     Tls(String),
     #[error("IMAP connection failed: {0}")]
     Io(#[from] io::Error),
@@ -119,6 +119,13 @@ impl ImapClient {
     /// # Errors
     /// [`ImapError`] naming the step that failed.
     pub fn connect(settings: &ImapSettings) -> Result<ImapClient, ImapError> {
+        ImapClient::open(settings).map_err(|error| match settings.security {
+            Security::None => error,
+            Security::Tls | Security::StartTls => tls_failure(error),
+        })
+    }
+
+    fn open(settings: &ImapSettings) -> Result<ImapClient, ImapError> {
         let tcp =
             TcpStream::connect((settings.host.as_str(), settings.port)).map_err(|source| {
                 ImapError::Connect {
@@ -130,7 +137,7 @@ impl ImapClient {
         tcp.set_read_timeout(Some(settings.timeout))?;
         tcp.set_write_timeout(Some(settings.timeout))?;
         let stream = match settings.security {
-            Security::Tls => Stream::Tls(Box::new(tls_stream(&settings.host, tcp)?)),
+            Security::Tls => Stream::Tls(Box::new(tls_stream(settings, tcp)?)),
             Security::StartTls | Security::None => Stream::Plain(tcp),
         };
         let mut client = ImapClient {
@@ -156,7 +163,7 @@ impl ImapClient {
             let Stream::Plain(tcp) = client.stream else {
                 return Err(ImapError::Tls("STARTTLS on a TLS stream".to_string()));
             };
-            client.stream = Stream::Tls(Box::new(tls_stream(&settings.host, tcp)?));
+            client.stream = Stream::Tls(Box::new(tls_stream(settings, tcp)?));
         }
         let login = format!(
             "LOGIN {} {}",
@@ -197,7 +204,20 @@ impl ImapClient {
     /// # Errors
     /// [`ImapError`] when the search fails.
     pub fn search_unseen(&mut self) -> Result<Vec<u32>, ImapError> {
-        let lines = self.command("UID SEARCH UNSEEN")?;
+        self.search("UNSEEN")
+    }
+
+    /// UIDs of every message in the selected folder, ascending (a re-scan
+    /// after the folder's UIDVALIDITY changed).
+    ///
+    /// # Errors
+    /// [`ImapError`] when the search fails.
+    pub fn search_all(&mut self) -> Result<Vec<u32>, ImapError> {
+        self.search("ALL")
+    }
+
+    fn search(&mut self, criteria: &str) -> Result<Vec<u32>, ImapError> {
+        let lines = self.command(&format!("UID SEARCH {criteria}"))?;
         let mut uids: Vec<u32> = lines
             .iter()
             .filter_map(|l| l.text.strip_prefix("* SEARCH"))
@@ -368,23 +388,35 @@ fn hide_password(error: ImapError, password: &str) -> ImapError {
 }
 
 fn tls_stream(
-    host: &str,
+    settings: &ImapSettings,
     tcp: TcpStream,
 ) -> Result<StreamOwned<ClientConnection, TcpStream>, ImapError> {
-    let roots = RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
+    let host = &settings.host;
     let config =
-        ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()
-            .map_err(|e| ImapError::Tls(e.to_string()))?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
+        crate::mail::tls::client_config(settings.ca_file.as_deref()).map_err(ImapError::Tls)?;
     let name = ServerName::try_from(host.to_string())
         .map_err(|e| ImapError::Tls(format!("'{host}' is not a valid server name: {e}")))?;
     let connection =
-        ClientConnection::new(Arc::new(config), name).map_err(|e| ImapError::Tls(e.to_string()))?;
+        ClientConnection::new(config, name).map_err(|e| ImapError::Tls(e.to_string()))?;
     Ok(StreamOwned::new(connection, tcp))
+}
+
+/// A failed TLS handshake surfaces as an I/O error around a rustls error:
+/// name it as a TLS failure, with the advice for it.
+fn tls_failure(error: ImapError) -> ImapError {
+    match error {
+        ImapError::Io(io) => {
+            match io
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+            {
+                Some(tls) => ImapError::Tls(crate::mail::tls::explain(&tls.to_string())),
+                None => ImapError::Io(io),
+            }
+        }
+        ImapError::Tls(message) => ImapError::Tls(crate::mail::tls::explain(&message)),
+        other => other,
+    }
 }
 
 #[cfg(test)]
@@ -429,6 +461,7 @@ mod tests {
             username: "gm@realmgm.test".into(),
             password: "p\"w".into(),
             timeout: Duration::from_secs(5),
+            ca_file: None,
         }
     }
 

@@ -17,4 +17,5 @@ pub mod inbound;
 pub mod maildir;
 pub mod outbound;
 pub mod route;
+pub mod tls;
 pub mod transport;

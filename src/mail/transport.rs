@@ -9,7 +9,7 @@ use std::time::Duration;
 use lettre::Message;
 use lettre::Transport;
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::Tls;
 use lettre::transport::smtp::{Error as SmtpError, SmtpTransport};
 
 use crate::mail::maildir::{Maildir, MaildirError};
@@ -34,6 +34,8 @@ pub struct SmtpSettings {
     /// Both or neither: login only happens when a username is given.
     pub username: Option<String>,
     pub password: Option<String>,
+    /// An extra CA certificate file (PEM) to trust beside the web roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 /// A failed send, classed for the outbox.
@@ -75,12 +77,8 @@ impl SmtpMailer {
     /// the host name.
     pub fn new(settings: &SmtpSettings) -> Result<SmtpMailer, SendError> {
         let tls_parameters = || {
-            TlsParameters::new(settings.host.clone()).map_err(|e| {
-                SendError::Permanent(format!(
-                    "cannot set up TLS for SMTP host '{}': {e}",
-                    settings.host
-                ))
-            })
+            crate::mail::tls::smtp_parameters(&settings.host, settings.ca_file.as_deref())
+                .map_err(SendError::Permanent)
         };
         let tls = match settings.security {
             Security::Tls => Tls::Wrapper(tls_parameters()?),
@@ -253,6 +251,7 @@ mod tests {
             security: Security::None,
             username: None,
             password: None,
+            ca_file: None,
         })
         .unwrap();
         let err = mailer.send(&message()).unwrap_err();

@@ -69,7 +69,7 @@ impl Store {
             campaign: campaign.name.clone(),
             message: e.to_string(),
         })?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         tx.execute(
             "INSERT INTO campaigns (name, game, file_text, parsed_json, created) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -102,7 +102,7 @@ impl Store {
         now: i64,
     ) -> Result<PlayerSecret, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let secret = insert_player(&tx, campaign_id, campaign, player, now)?;
         tx.commit()?;
         Ok(secret)
@@ -237,7 +237,7 @@ impl Store {
 }
 
 fn insert_player(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     campaign_id: i64,
     campaign: &str,
     player: &Player,

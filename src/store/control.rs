@@ -264,6 +264,19 @@ impl Store {
         )?)
     }
 
+    /// How many times mail to `player` has bounced.
+    ///
+    /// # Errors
+    /// No such campaign or player, or the database fails.
+    pub fn bounce_count(&self, campaign: &str, player: &str) -> Result<u32, StoreError> {
+        let (_, player_id) = self.player_id(campaign, player)?;
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM bounces WHERE player_id = ?1",
+            params![player_id],
+            |row| row.get(0),
+        )?)
+    }
+
     /// Keep the report of `day` for `reader` (`None`: the GM's history).
     ///
     /// # Errors
@@ -369,7 +382,7 @@ impl Store {
     /// No such campaign, or the database fails; nothing changes then.
     pub fn rollback_to(&mut self, campaign: &str, day: u32) -> Result<(), StoreError> {
         let id = self.campaign_id(campaign)?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         for table in ["game_days", "events", "reports"] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE campaign_id = ?1 AND day > ?2"),

@@ -159,7 +159,7 @@ impl Store {
     pub fn insert_order(&mut self, order: &NewOrder<'_>) -> Result<u32, StoreError> {
         let (campaign_id, player_id) = self.player_id(order.campaign, order.player)?;
         let parsed = order.parsed.map(Value::to_string);
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let version: u32 = tx.query_row(
             "SELECT COALESCE(MAX(version), 0) + 1 FROM order_submissions \
              WHERE campaign_id = ?1 AND player_id = ?2 AND day = ?3",
@@ -266,7 +266,7 @@ impl Store {
         events: &[(Value, Vec<String>)],
     ) -> Result<(), StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let last: u32 = tx.query_row(
             "SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?1 AND day = ?2",
             params![campaign_id, day],

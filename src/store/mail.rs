@@ -123,25 +123,26 @@ impl Store {
     ) -> Result<InboundInsert, StoreError> {
         let message_id = message_id.unwrap_or_default();
         let content_hash = hex(&Sha256::digest(raw));
-        let tx = self.conn.transaction()?;
-        let existing: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM inbound_mail WHERE message_id = ?1 AND content_hash = ?2",
-                params![message_id, content_hash],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if let Some(id) = existing {
-            return Ok(InboundInsert::Duplicate(id));
-        }
-        tx.execute(
-            "INSERT INTO inbound_mail (raw, message_id, content_hash, received) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![raw, message_id, content_hash, received],
-        )?;
-        let id = tx.last_insert_rowid();
-        tx.commit()?;
-        Ok(InboundInsert::New(id))
+        self.durably(|store| {
+            let tx = store.conn.savepoint()?;
+            let existing: Option<i64> = tx
+                .prepare_cached(
+                    "SELECT id FROM inbound_mail WHERE message_id = ?1 AND content_hash = ?2",
+                )?
+                .query_row(params![message_id, content_hash], |row| row.get(0))
+                .optional()?;
+            if let Some(id) = existing {
+                return Ok(InboundInsert::Duplicate(id));
+            }
+            tx.prepare_cached(
+                "INSERT INTO inbound_mail (raw, message_id, content_hash, received) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![raw, message_id, content_hash, received])?;
+            let id = tx.last_insert_rowid();
+            tx.commit()?;
+            Ok(InboundInsert::New(id))
+        })
     }
 
     /// Mark what became of a received message.
@@ -208,7 +209,7 @@ impl Store {
             campaign: mail.campaign.clone().unwrap_or_default(),
             message: e.to_string(),
         })?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         tx.execute(
             "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
              next_attempt, created, html) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",

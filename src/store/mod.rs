@@ -13,8 +13,10 @@ pub mod campaigns;
 pub mod control;
 pub mod days;
 pub mod mail;
+pub mod mailboxes;
 pub mod messages;
 pub mod secret;
+pub mod work;
 
 use std::path::Path;
 
@@ -44,6 +46,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_mail_parts",
         include_str!("migrations/0005_mail_parts.sql"),
+    ),
+    (
+        "0006_mailboxes",
+        include_str!("migrations/0006_mailboxes.sql"),
     ),
 ];
 
@@ -111,6 +117,9 @@ impl Store {
         let conn = Connection::open(path)?;
         // WAL lets the CLI read while the daemon writes.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        // Atomic, ordered commits without a flush each; raw mail is flushed
+        // at once (see `work`).
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         Store::migrated(conn, SCHEMA_VERSION)
     }
 

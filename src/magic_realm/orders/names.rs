@@ -78,6 +78,21 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
     found
 }
 
+/// The line (from 1) of `text` holding the instruction a check message is
+/// about: messages start with the instruction's key (`Buy: ...`); 1 when no
+/// line has that key.
+pub fn line_of_key(text: &str, message: &str) -> usize {
+    let Some((key, _)) = message.split_once(':') else {
+        return 1;
+    };
+    text.lines()
+        .position(|line| {
+            line.split_once(':')
+                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case(key.trim()))
+        })
+        .map_or(1, |index| index + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 //! `setup/treasures/...`, `setup/spells/<type>`, `setup/visitors` and
 //! `setup/visitors/side`, `setup/starts/<character>`.
 
+pub mod by_mail;
 mod chits;
 mod items;
 #[cfg(test)]
@@ -230,7 +231,7 @@ fn place_denizens(
 
 /// The double-sided row-6 chits: (side face up by default, other side).
 /// A visitor's chit shows the visitor; a campaign pair shows either side.
-fn visitor_chits(data: &GameData) -> Vec<(String, String)> {
+pub(crate) fn visitor_chits(data: &GameData) -> Vec<(String, String)> {
     let mut chits: Vec<(String, String)> = data
         .chits
         .visitor

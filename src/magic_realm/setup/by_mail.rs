@@ -1,0 +1,749 @@
+//! Setup by mail (issue §8; BIMR3's starting info, seed 003): before day 1
+//! the players choose characters one at a time in seat order; when the
+//! campaign builds its board by players (`player_built_board`), they then
+//! place the tiles one at a time in turn, each placement checked by the map
+//! rules ([`crate::magic_realm::board::layout`]), and then the row-6
+//! visitor, mission and campaign chits the same way (BIMR3 "BOARD
+//! BUILDING"); then each
+//! sends the GM his secret victory requirements, his starting location, the
+//! spells he records and the MAGIC chits he starts enchanted. A pure state
+//! machine: [`SetupByMail::stage`] says whom it waits for,
+//! [`SetupByMail::submit`] takes one player's mail text and answers with
+//! what was recorded or every problem; the daemon stores it as JSON and,
+//! once complete, starts the game with the chosen characters and starts
+//! ([`SetupByMail::starts`]).
+//!
+//! Mail lines: `Character: Amazon`; `Place: AV at 1,-1 rotation 2` (the
+//! Borderland first, at 0,0); `Visitor: Scholar in <box>` (either side of a
+//! chit, face up); `Victory: GT 1, SP 0, F 2, N 1, G 1`
+//! (great treasures, usable spells, fame, notoriety, gold; the points add up
+//! to [`VICTORY_POINTS`]); `Start: Inn`; `Spells: Fiery Blast; Peace`
+//! (exactly as many learnable spells as the character records);
+//! `Enchanted: MAGIC III2*` (his own MAGIC chits; none by default).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::magic_realm::board::{Board, Hex, Placement};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::{Character, ChitAction, StartLocation};
+use crate::magic_realm::data::tiles::TILE_COUNT;
+use crate::magic_realm::state::VictoryRequirements;
+use crate::suggest;
+
+/// The victory points a character divides among the five categories.
+pub const VICTORY_POINTS: u8 = 5;
+
+/// One player's starting info.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartingInfo {
+    pub victory: VictoryRequirements,
+    pub start: StartLocation,
+    pub spells: Vec<String>,
+    pub enchanted: Vec<String>,
+}
+
+/// The setup so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupByMail {
+    /// The players in choosing order (seat order).
+    pub order: Vec<String>,
+    /// Player → character chosen.
+    pub characters: BTreeMap<String, String>,
+    /// Player → starting info sent.
+    pub info: BTreeMap<String, StartingInfo>,
+    /// The players build the board (the `player_built_board` rule).
+    #[serde(default)]
+    pub build_board: bool,
+    /// The tiles placed so far, in order.
+    #[serde(default)]
+    pub placements: Vec<Placement>,
+    /// Row-6 box → the chit side put there face up, when the players build
+    /// the board.
+    #[serde(default)]
+    pub visitors: BTreeMap<String, String>,
+    /// How many row-6 chits the players place (0: the dice place them).
+    #[serde(default)]
+    pub visitor_chits: usize,
+}
+
+/// What the setup waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// This player chooses his character next.
+    Choosing(String),
+    /// This player places the next tile.
+    Placing(String),
+    /// This player puts the next visitor, mission or campaign chit in a box.
+    PlacingVisitors(String),
+    /// These players have not sent their starting info.
+    StartingInfo(Vec<String>),
+    /// Everything is in: the game can start.
+    Complete,
+}
+
+impl SetupByMail {
+    /// A setup for `players` choosing (and placing) in this order;
+    /// `build_board` when they build the board and place the row-6 chits.
+    pub fn new(players: Vec<String>, build_board: bool, data: &GameData) -> SetupByMail {
+        SetupByMail {
+            order: players,
+            build_board,
+            visitor_chits: if build_board {
+                super::visitor_chits(data).len()
+            } else {
+                0
+            },
+            ..SetupByMail::default()
+        }
+    }
+
+    pub fn stage(&self) -> Stage {
+        if let Some(next) = self
+            .order
+            .iter()
+            .find(|p| !self.characters.contains_key(*p))
+        {
+            return Stage::Choosing(next.clone());
+        }
+        if self.build_board && self.placements.len() < TILE_COUNT && !self.order.is_empty() {
+            let next = &self.order[self.placements.len() % self.order.len()];
+            return Stage::Placing(next.clone());
+        }
+        let placed = self.visitors.len();
+        if placed < self.visitor_chits && !self.order.is_empty() {
+            let next = &self.order[placed % self.order.len()];
+            return Stage::PlacingVisitors(next.clone());
+        }
+        let missing: Vec<String> = self
+            .order
+            .iter()
+            .filter(|p| !self.info.contains_key(*p))
+            .cloned()
+            .collect();
+        if missing.is_empty() {
+            Stage::Complete
+        } else {
+            Stage::StartingInfo(missing)
+        }
+    }
+
+    /// Take `player`'s mail. Returns what was recorded, or every problem.
+    ///
+    /// # Errors
+    /// Not his turn, an unknown or taken character, or starting info that
+    /// is incomplete or breaks a rule; each problem names what to write.
+    pub fn submit(
+        &mut self,
+        player: &str,
+        text: &str,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let Some(player) = self.order.iter().find(|p| p.eq_ignore_ascii_case(player)) else {
+            return Err(vec![format!("{player} does not take part in this setup")]);
+        };
+        let player = player.clone();
+        let lines = key_lines(text);
+        match self.stage() {
+            Stage::Choosing(next) if next == player => self.choose(&player, &lines, data),
+            Stage::Choosing(next) => Err(vec![format!(
+                "it is {next}'s turn to choose a character; you will be mailed when it is yours"
+            )]),
+            Stage::Placing(next) if next == player => self.place(&lines, data),
+            Stage::Placing(next) => Err(vec![format!(
+                "it is {next}'s turn to place a tile; you will be mailed when it is yours"
+            )]),
+            Stage::PlacingVisitors(next) if next == player => self.place_visitor(&lines, data),
+            Stage::PlacingVisitors(next) => Err(vec![format!(
+                "it is {next}'s turn to place a visitor or mission chit; you will be mailed when \
+                 it is yours"
+            )]),
+            Stage::StartingInfo(_) => self.starting_info(&player, &lines, data),
+            Stage::Complete => Err(vec![
+                "the setup is complete; send your orders for day 1".to_string(),
+            ]),
+        }
+    }
+
+    fn choose(
+        &mut self,
+        player: &str,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let Some(wanted) = lines.get("character") else {
+            return Err(vec![
+                "it is your turn to choose a character: write `Character: <name>`".to_string(),
+            ]);
+        };
+        let free: Vec<&str> = data
+            .characters
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|name| !self.characters.values().any(|taken| taken == name))
+            .collect();
+        let Some(character) = suggest::find(wanted, free.iter().copied()) else {
+            let taken = self
+                .characters
+                .values()
+                .any(|t| t.eq_ignore_ascii_case(wanted));
+            let why = if taken {
+                "is already taken".to_string()
+            } else {
+                format!(
+                    "is not a character{}",
+                    suggest::did_you_mean(wanted, free.iter().copied())
+                )
+            };
+            return Err(vec![format!(
+                "Character: '{wanted}' {why}; still free: {}",
+                free.join(", ")
+            )]);
+        };
+        let character = character.to_string();
+        self.characters
+            .insert(player.to_string(), character.clone());
+        let next = match self.stage() {
+            Stage::Choosing(next) => format!("{next} chooses next."),
+            _ => "Everyone has chosen: send your starting info now.".to_string(),
+        };
+        Ok(format!("You play the {character}. {next}"))
+    }
+
+    fn starting_info(
+        &mut self,
+        player: &str,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let chosen = self.characters.get(player).cloned().unwrap_or_default();
+        let Some(character) = data.characters.iter().find(|c| c.name == chosen) else {
+            return Err(vec![format!(
+                "the character '{chosen}' is not in the game data"
+            )]);
+        };
+        let mut problems = Vec::new();
+        let victory = match lines.get("victory") {
+            Some(text) => read_victory(text).map_err(|e| problems.push(e)).ok(),
+            None => {
+                problems.push(format!(
+                    "Victory: missing; write e.g. `Victory: GT 1, SP 0, F 2, N 1, G 1` \
+                     ({VICTORY_POINTS} points in all)"
+                ));
+                None
+            }
+        };
+        let start = read_start(character, lines.get("start")).map_err(|e| problems.push(e));
+        let spells =
+            read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e));
+        let enchanted =
+            read_enchanted(character, lines.get("enchanted")).map_err(|e| problems.extend(e));
+        match (victory, start, spells, enchanted) {
+            (Some(victory), Ok(start), Ok(spells), Ok(enchanted)) if problems.is_empty() => {
+                let replaced = self.info.contains_key(player);
+                self.info.insert(
+                    player.to_string(),
+                    StartingInfo {
+                        victory,
+                        start,
+                        spells,
+                        enchanted,
+                    },
+                );
+                let verb = if replaced { "replaced" } else { "recorded" };
+                Ok(format!(
+                    "Starting info of the {} {verb}; it stays secret until the game ends.",
+                    character.name
+                ))
+            }
+            _ => Err(problems),
+        }
+    }
+
+    fn place(
+        &mut self,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let Some(text) = lines.get("place") else {
+            return Err(vec![
+                "it is your turn to place a tile: write `Place: <tile> at <q>,<r> rotation <0-5>`"
+                    .to_string(),
+            ]);
+        };
+        let placement = read_placement(text, data)?;
+        let mut placements = self.placements.clone();
+        placements.push(placement);
+        let board = Board::from_placements(&data.tiles, placements.iter().cloned())
+            .map_err(|e| vec![format!("Place: {}", e.error)])?;
+        if placements.len() == TILE_COUNT {
+            board
+                .check_finished()
+                .map_err(|e| vec![format!("Place: as the last tile this breaks the map: {e}")])?;
+        }
+        self.placements = placements;
+        let placed = self.placements.len();
+        let next = match self.stage() {
+            Stage::Placing(next) => format!("{next} places the next tile."),
+            Stage::PlacingVisitors(next) => {
+                format!("The map is complete; {next} places the first visitor or mission chit.")
+            }
+            _ => "The map is complete: send your starting info now.".to_string(),
+        };
+        Ok(format!("Tile {placed} of {TILE_COUNT} placed. {next}"))
+    }
+
+    fn place_visitor(
+        &mut self,
+        lines: &BTreeMap<String, String>,
+        data: &GameData,
+    ) -> Result<String, Vec<String>> {
+        let form = "write `Visitor: <chit> in <box>`";
+        let Some(text) = lines.get("visitor") else {
+            return Err(vec![format!(
+                "it is your turn to place a visitor or mission chit: {form}"
+            )]);
+        };
+        let lower = text.to_lowercase();
+        let Some(at) = lower.rfind(" in ") else {
+            return Err(vec![format!("Visitor: '{text}' names no box; {form}")]);
+        };
+        let (chit, place) = (text[..at].trim(), text[at + 4..].trim());
+        let boxes = self.boxes_left(data);
+        let Some(place) = suggest::find(place, boxes.iter().map(String::as_str)) else {
+            return Err(vec![format!(
+                "Visitor: '{place}' is not an empty row-6 box; the empty ones are {}",
+                boxes.join(", ")
+            )]);
+        };
+        let chits = self.chits_left(data);
+        let sides = chits.iter().flat_map(|(a, b)| [a.as_str(), b.as_str()]);
+        let Some(side) = suggest::find(chit, sides.clone()) else {
+            return Err(vec![format!(
+                "Visitor: '{chit}' is not a chit left to place{}",
+                suggest::did_you_mean(chit, sides)
+            )]);
+        };
+        let (place, side) = (place.to_string(), side.to_string());
+        self.visitors.insert(place.clone(), side.clone());
+        let next = match self.stage() {
+            Stage::PlacingVisitors(next) => format!("{next} places the next chit."),
+            _ => "Every chit is placed: send your starting info now.".to_string(),
+        };
+        Ok(format!("{side} is in the box {place}. {next}"))
+    }
+
+    /// The row-6 boxes still empty.
+    pub fn boxes_left(&self, data: &GameData) -> Vec<String> {
+        data.setup_card
+            .visitor_box
+            .iter()
+            .map(|b| b.name.clone())
+            .filter(|name| !self.visitors.contains_key(name))
+            .collect()
+    }
+
+    /// The row-6 chits (both sides) not placed yet.
+    pub fn chits_left(&self, data: &GameData) -> Vec<(String, String)> {
+        super::visitor_chits(data)
+            .into_iter()
+            .filter(|(a, b)| !self.visitors.values().any(|v| v == a || v == b))
+            .collect()
+    }
+
+    /// The row-6 chits the players placed, when they place them.
+    pub fn visitor_boxes(&self) -> Option<BTreeMap<String, String>> {
+        (self.visitor_chits > 0).then(|| self.visitors.clone())
+    }
+
+    /// The tiles not placed yet, by code.
+    pub fn tiles_left(&self, data: &GameData) -> Vec<String> {
+        data.tiles
+            .all()
+            .iter()
+            .filter(|t| !self.placements.iter().any(|p| p.tile == t.code))
+            .map(|t| t.code.clone())
+            .collect()
+    }
+
+    /// The board the players built, when they build it.
+    pub fn board(&self) -> Option<Vec<Placement>> {
+        self.build_board.then(|| self.placements.clone())
+    }
+
+    /// Character → chosen start, for the game's setup.
+    pub fn starts(&self) -> BTreeMap<String, StartLocation> {
+        self.info
+            .iter()
+            .filter_map(|(player, info)| {
+                self.characters
+                    .get(player)
+                    .map(|character| (character.clone(), info.start))
+            })
+            .collect()
+    }
+
+    /// Each character's part of the players' starting info, by character.
+    fn by_character<T>(&self, part: impl Fn(&StartingInfo) -> T) -> BTreeMap<String, T> {
+        self.info
+            .iter()
+            .filter_map(|(player, info)| {
+                self.characters
+                    .get(player)
+                    .map(|character| (character.clone(), part(info)))
+            })
+            .collect()
+    }
+
+    /// The secret victory requirements, by character.
+    pub fn victory_requirements(&self) -> BTreeMap<String, VictoryRequirements> {
+        self.by_character(|info| info.victory)
+    }
+
+    /// The spells each character records, by character.
+    pub fn spells(&self) -> BTreeMap<String, Vec<String>> {
+        self.by_character(|info| info.spells.clone())
+    }
+
+    /// The MAGIC chits each character starts enchanted, by character.
+    pub fn enchanted(&self) -> BTreeMap<String, Vec<String>> {
+        self.by_character(|info| info.enchanted.clone())
+    }
+}
+
+/// `Key: value` lines by lower-case key; later lines win.
+fn key_lines(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(key, value)| (key.trim().to_lowercase(), value.trim().to_string()))
+        .collect()
+}
+
+/// `AV at 1,-1 rotation 2` (rotation 0 when left out).
+fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>> {
+    let form = "write `Place: <tile> at <q>,<r> rotation <0-5>`";
+    let lower = text.to_lowercase();
+    let Some(at) = lower.find(" at ") else {
+        return Err(vec![format!("Place: '{text}' names no position; {form}")]);
+    };
+    let tile = data
+        .tiles
+        .resolve_or_explain(text[..at].trim())
+        .map_err(|e| vec![format!("Place: {e}")])?;
+    let rest = &lower[at + 4..];
+    let (position, rotation) = match rest.split_once("rotation") {
+        Some((position, rotation)) => (position, rotation.trim()),
+        None => (rest, "0"),
+    };
+    let numbers: Vec<Result<i32, _>> = position
+        .split([',', ' '])
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| n.trim().parse::<i32>())
+        .collect();
+    let (Ok(rotation), [Ok(q), Ok(r)]) = (rotation.parse::<u8>(), numbers.as_slice()) else {
+        return Err(vec![format!("Place: cannot read '{text}'; {form}")]);
+    };
+    Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
+}
+
+fn read_victory(text: &str) -> Result<VictoryRequirements, String> {
+    let mut victory = VictoryRequirements::default();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, points) = part
+            .rsplit_once(char::is_whitespace)
+            .ok_or_else(|| format!("Victory: '{part}' needs a category and points, e.g. `F 2`"))?;
+        let points: u8 = points
+            .parse()
+            .map_err(|_| format!("Victory: '{points}' in '{part}' is not a number of points"))?;
+        let slot = match key.trim().to_lowercase().as_str() {
+            "gt" | "great treasures" => &mut victory.great_treasures,
+            "sp" | "us" | "spells" | "usable spells" => &mut victory.spells,
+            "f" | "fame" => &mut victory.fame,
+            "n" | "notoriety" => &mut victory.notoriety,
+            "g" | "gold" => &mut victory.gold,
+            other => {
+                return Err(format!(
+                    "Victory: '{other}' is not a category; use GT, SP, F, N and G"
+                ));
+            }
+        };
+        *slot = slot.saturating_add(points);
+    }
+    let total = u32::from(victory.great_treasures)
+        + u32::from(victory.spells)
+        + u32::from(victory.fame)
+        + u32::from(victory.notoriety)
+        + u32::from(victory.gold);
+    if total != u32::from(VICTORY_POINTS) {
+        return Err(format!(
+            "Victory: the points add up to {total}; they must add up to {VICTORY_POINTS}"
+        ));
+    }
+    Ok(victory)
+}
+
+fn read_start(character: &Character, text: Option<&String>) -> Result<StartLocation, String> {
+    let allowed: Vec<&str> = character.start.iter().map(|s| s.label()).collect();
+    let Some(text) = text else {
+        return Err(format!(
+            "Start: missing; the {} may start at {}",
+            character.name,
+            allowed.join(", ")
+        ));
+    };
+    character
+        .start
+        .iter()
+        .copied()
+        .find(|s| s.label().eq_ignore_ascii_case(text.trim()))
+        .ok_or_else(|| {
+            format!(
+                "Start: the {} cannot start at '{text}'; he may start at {}",
+                character.name,
+                allowed.join(", ")
+            )
+        })
+}
+
+fn list(text: Option<&String>) -> Vec<String> {
+    text.map(|t| {
+        t.split([';', ','])
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("none"))
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+fn read_spells(
+    character: &Character,
+    text: Option<&String>,
+    data: &GameData,
+) -> Result<Vec<String>, Vec<String>> {
+    let learnable: Vec<&str> = data
+        .spells
+        .iter()
+        .filter(|s| s.learnable())
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut problems = Vec::new();
+    let mut spells = Vec::new();
+    for name in list(text) {
+        match suggest::find(&name, learnable.iter().copied()) {
+            Some(found) if spells.iter().any(|s| s == found) => {
+                problems.push(format!("Spells: '{found}' is named twice"));
+            }
+            Some(found) => spells.push(found.to_string()),
+            None => problems.push(format!(
+                "Spells: '{name}' is not a learnable spell{}",
+                suggest::did_you_mean(&name, learnable.iter().copied())
+            )),
+        }
+    }
+    let wanted = usize::from(character.spells);
+    if problems.is_empty() && spells.len() != wanted {
+        problems.push(format!(
+            "Spells: the {} records {wanted} spell(s); {} named",
+            character.name,
+            spells.len()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(spells)
+    } else {
+        Err(problems)
+    }
+}
+
+fn read_enchanted(
+    character: &Character,
+    text: Option<&String>,
+) -> Result<Vec<String>, Vec<String>> {
+    let magic: Vec<String> = character
+        .chits
+        .iter()
+        .filter(|c| c.action == ChitAction::Magic)
+        .map(ToString::to_string)
+        .collect();
+    let mut problems = Vec::new();
+    let mut chosen = Vec::new();
+    for name in list(text) {
+        let squeeze = |s: &str| s.split_whitespace().collect::<String>().to_lowercase();
+        match magic.iter().find(|m| squeeze(m) == squeeze(&name)) {
+            Some(chit) => chosen.push(chit.clone()),
+            None if magic.is_empty() => problems.push(format!(
+                "Enchanted: the {} has no MAGIC chits to enchant",
+                character.name
+            )),
+            None => problems.push(format!(
+                "Enchanted: '{name}' is not one of his MAGIC chits ({})",
+                magic.join(", ")
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(chosen)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::data;
+
+    fn data() -> &'static GameData {
+        data::get().unwrap()
+    }
+
+    #[test]
+    fn players_choose_in_turn_then_send_starting_info() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false, data());
+        assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
+        let err = setup
+            .submit("Ben", "Character: Wizard", data())
+            .unwrap_err();
+        assert!(err[0].contains("Ann's turn"), "{err:?}");
+        let err = setup
+            .submit("Ann", "Character: Amazonn", data())
+            .unwrap_err();
+        assert!(err[0].contains("did you mean"), "{err:?}");
+        let done = setup.submit("ann", "character: amazon", data()).unwrap();
+        assert_eq!(done, "You play the Amazon. Ben chooses next.");
+        let err = setup
+            .submit("Ben", "Character: Amazon", data())
+            .unwrap_err();
+        assert!(err[0].contains("already taken"), "{err:?}");
+        setup.submit("Ben", "Character: Wizard", data()).unwrap();
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+
+        let err = setup
+            .submit("Ann", "Victory: GT 1, F 1\nStart: Chapel", data())
+            .unwrap_err();
+        assert_eq!(err.len(), 2, "{err:?}");
+        assert!(err[0].contains("add up to 2"), "{err:?}");
+        assert!(err[1].contains("cannot start at 'Chapel'"), "{err:?}");
+        setup
+            .submit(
+                "Ann",
+                "Victory: GT 1, SP 0, F 2, N 1, G 1\nStart: Inn",
+                data(),
+            )
+            .unwrap();
+        let wizard = data()
+            .characters
+            .iter()
+            .find(|c| c.name == "Wizard")
+            .unwrap();
+        let err = setup
+            .submit(
+                "Ben",
+                "Victory: G 5\nStart: Inn\nEnchanted: MAGIC IX9",
+                data(),
+            )
+            .unwrap_err();
+        assert!(
+            err.iter().any(|e| e.contains("records")) || wizard.spells == 0,
+            "{err:?}"
+        );
+        assert!(
+            err.iter().any(|e| e.contains("not one of his MAGIC chits")),
+            "{err:?}"
+        );
+        let spells: Vec<&str> = data()
+            .spells
+            .iter()
+            .filter(|s| s.learnable())
+            .take(usize::from(wizard.spells))
+            .map(|s| s.name.as_str())
+            .collect();
+        let magic = wizard
+            .chits
+            .iter()
+            .find(|c| c.action == ChitAction::Magic)
+            .unwrap()
+            .to_string();
+        let text = format!(
+            "Victory: G 5\nStart: Inn\nSpells: {}\nEnchanted: {}",
+            spells.join("; "),
+            magic.to_lowercase()
+        );
+        setup.submit("Ben", &text, data()).unwrap();
+        assert_eq!(setup.stage(), Stage::Complete);
+        assert_eq!(setup.info["Ben"].enchanted, vec![magic]);
+        assert_eq!(setup.starts()["Amazon"], StartLocation::Inn);
+        let err = setup.submit("Ann", "Character: Elf", data()).unwrap_err();
+        assert!(err[0].contains("complete"), "{err:?}");
+        let json = serde_json::to_value(&setup).unwrap();
+        assert_eq!(serde_json::from_value::<SetupByMail>(json).unwrap(), setup);
+    }
+
+    #[test]
+    fn players_build_the_board_in_turn_by_the_map_rules() {
+        // A legal board's placements, in the order they were made.
+        let mut dice = crate::dice::Dice::new(3, 0);
+        let legal: Vec<Placement> =
+            crate::magic_realm::board::generate::generate(&data().tiles, &mut dice)
+                .placements()
+                .cloned()
+                .collect();
+        assert_eq!(legal[0].tile, "BL");
+        let line = |p: &Placement| {
+            format!(
+                "Place: {} at {},{} rotation {}",
+                p.tile, p.at.q, p.at.r, p.rotation
+            )
+        };
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data());
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup.submit("Ben", "Character: Elf", data()).unwrap();
+        assert_eq!(setup.stage(), Stage::Placing("Ann".into()));
+        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
+        assert!(err[0].contains("Borderland is placed first"), "{err:?}");
+        let err = setup
+            .submit("Ann", "Place: Borderland at zero", data())
+            .unwrap_err();
+        assert!(err[0].contains("cannot read"), "{err:?}");
+        let done = setup.submit("Ann", &line(&legal[0]), data()).unwrap();
+        assert_eq!(done, "Tile 1 of 20 placed. Ben places the next tile.");
+        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
+        assert!(err[0].contains("Ben's turn"), "{err:?}");
+        for (index, placement) in legal.iter().enumerate().skip(1) {
+            let who = if index % 2 == 1 { "Ben" } else { "Ann" };
+            setup.submit(who, &line(placement), data()).unwrap();
+        }
+        assert_eq!(setup.board().unwrap(), legal);
+        assert!(setup.tiles_left(data()).is_empty());
+        // The chits go round the table again from the first seat.
+        assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
+        let boxes = setup.boxes_left(data());
+        let chits = setup.chits_left(data());
+        assert_eq!(chits.len(), setup.visitor_chits);
+        let err = setup
+            .submit(
+                "Ann",
+                &format!("Visitor: {} in Nowhere", chits[0].0),
+                data(),
+            )
+            .unwrap_err();
+        assert!(err[0].contains("not an empty row-6 box"), "{err:?}");
+        let who = ["Ann", "Ben"];
+        for (index, (chit, place)) in chits.iter().zip(&boxes).enumerate() {
+            let line = format!("Visitor: {} in {place}", chit.1);
+            setup.submit(who[index % 2], &line, data()).unwrap();
+        }
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+        let placed = setup.visitor_boxes().unwrap();
+        assert_eq!(placed.len(), chits.len());
+        assert_eq!(placed[&boxes[0]], chits[0].1);
+    }
+}
