@@ -152,6 +152,14 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
+    /// He was killed (seed 000 III.B.9.d); the restart at the Inn is built
+    /// from this flag.
+    #[serde(default)]
+    pub dead: bool,
+    /// Worn armour damaged in combat (seed 000 III.B.9.c): damaged again,
+    /// it is destroyed.
+    #[serde(default)]
+    pub damaged_armor: Vec<String>,
 }
 
 /// A hired native and the days left of its term of hire.

@@ -57,7 +57,7 @@ pub fn resolve_day(
         // clearing) loses all his phases but still ends his turn.
         daylight::take_turn(&mut day, who, &followers, orders);
     }
-    evening::evening(&mut day);
+    evening::evening(&mut day, orders);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;
     Ok((day.state, day.events))

@@ -114,6 +114,9 @@ pub struct DayOrders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
+    /// Standing combat orders (`Combat:` line); none: the defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<crate::magic_realm::combat::Tactics>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -128,6 +131,7 @@ const KEYS: &[&str] = &[
     "Block",
     "Turn",
     "If impossible",
+    "Combat",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -222,6 +226,9 @@ pub fn parse_day_orders(
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value)
+                .map(|t| orders.combat = Some(t))
+                .map_err(|(col, m)| vec![error(value_col + col, m)]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(

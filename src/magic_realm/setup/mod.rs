@@ -350,6 +350,8 @@ fn seat_characters(
             found_hidden_enemies: false,
             hirelings: Vec::new(),
             weapon_alerted: false,
+            dead: false,
+            damaged_armor: Vec::new(),
         });
     }
     if let Some(absent) = inputs
