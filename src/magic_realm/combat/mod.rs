@@ -19,6 +19,7 @@ pub mod log;
 pub mod melee;
 pub mod model;
 pub mod orders;
+pub mod script;
 pub mod spoils;
 pub mod tactics;
 

@@ -302,7 +302,12 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
             direction: maneuver_direction,
         });
     } else {
-        let moves = move_chits(battle, who, stars);
+        // Nobody on his sheet: a starred chit would only tire him.
+        let threatened = !battle.attackers_of(who).is_empty();
+        let moves: Vec<HeroChit> = move_chits(battle, who, stars)
+            .into_iter()
+            .filter(|c| threatened || c.chit.effort == 0)
+            .collect();
         let chosen = tactics
             .maneuver_with
             .as_ref()

@@ -145,6 +145,11 @@ fn combat(event: &CombatEvent) -> String {
             clearing,
             round,
             line,
+        } if *round == 0 => format!("  {clearing} before combat: {line}."),
+        CombatEvent::Line {
+            clearing,
+            round,
+            line,
         } => format!("  {clearing} round {round}: {line}."),
     }
 }
