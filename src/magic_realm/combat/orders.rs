@@ -11,7 +11,7 @@ use super::model::Direction;
 use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT, attack thrust/swing/smash, \
-                       maneuver charge/dodge/duck, target own/weakest/strongest/NAME, \
+                       maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        run when wounded N, lure nobody/everyone/weakest/NAME, alert, cast SPELL";
 
 /// Read the value of a `Combat:` line.
@@ -62,6 +62,7 @@ fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
             "own" | "own sheet" => Target::OwnSheet,
             "weakest" => Target::Weakest,
             "strongest" => Target::Strongest,
+            "nobody" => Target::Nobody,
             "" => return Err("say whom to target".into()),
             _ => Target::Named(t.to_string()),
         };

@@ -26,6 +26,8 @@ pub enum Target {
     Strongest,
     /// This fighter whenever he is in the fight, else the default.
     Named(String),
+    /// He does not attack.
+    Nobody,
 }
 
 /// Whom to lure in the Encounter step.
@@ -278,6 +280,7 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
         return Some(id);
     }
     match tactics.target {
+        Target::Nobody => None,
         Target::Weakest => own.into_iter().min_by_key(|&d| toughness(battle, d)),
         Target::Strongest => own
             .into_iter()
@@ -296,6 +299,17 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .and_then(|h| h.horse.as_ref())
         .is_some_and(|h| !h.dead);
     let maneuver_direction = tactics.maneuver_direction.unwrap_or(rotate);
+    let target = target_choice(battle, who, tactics);
+    // A named FIGHT chit keeps its stars before the maneuver is chosen.
+    let preferred_attack = target.and_then(|_| {
+        let want = tactics.attack_with.as_ref()?;
+        fight_chits(battle, who, stars)
+            .into_iter()
+            .find(|c| same_chit(&c.label, want))
+    });
+    if let Some(chit) = &preferred_attack {
+        stars -= chit.chit.effort;
+    }
     if horse_alive && battle.rules.riding_horses {
         play.maneuver = Some(ManeuverPlay {
             with: "horse".into(),
@@ -321,14 +335,9 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
             });
         }
     }
-    let target = target_choice(battle, who, tactics);
     if let Some(target) = target {
         let fights = fight_chits(battle, who, stars);
-        let chosen = tactics
-            .attack_with
-            .as_ref()
-            .and_then(|want| fights.iter().find(|c| same_chit(&c.label, want)))
-            .or_else(|| fights.first());
+        let chosen = preferred_attack.as_ref().or_else(|| fights.first());
         if let Some(chit) = chosen {
             play.target = Some(battle.name(target).to_string());
             play.attack = Some(AttackPlay {
