@@ -99,6 +99,22 @@ fn check_invariants(state: &MrState, counters: usize) {
     }
 }
 
+/// Gold won in combat (bounties and victims' purses).
+fn combat_gold(events: &[DayEvent]) -> i64 {
+    use realmgm::magic_realm::combat::log::CombatLine;
+    use realmgm::magic_realm::day::events::{CombatEvent, Happening};
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Combat(CombatEvent::Line {
+                line: CombatLine::Spoils { gold, .. },
+                ..
+            }) => Some(i64::from(*gold)),
+            _ => None,
+        })
+        .sum()
+}
+
 #[test]
 fn sixteen_bots_play_a_month_without_breaking_the_game() {
     let all: Vec<&str> = data().characters.iter().map(|c| c.name.as_str()).collect();
@@ -108,15 +124,20 @@ fn sixteen_bots_play_a_month_without_breaking_the_game() {
         let counters = state.denizens.len();
         let gold: u32 = state.characters.iter().map(|c| u32::from(c.gold)).sum();
         let mut last = Vec::new();
+        let mut won = 0i64;
         for day in 1..=28 {
             let (next, events) = bot_day(state, seed * 100 + day);
             assert_eq!(next.day, u32::try_from(day).unwrap());
             check_invariants(&next, counters);
+            won += combat_gold(&events);
             state = next;
             last = events;
         }
         let after: u32 = state.characters.iter().map(|c| u32::from(c.gold)).sum();
-        assert_eq!(gold, after, "no activity of these bots moves gold");
+        assert!(
+            i64::from(after) <= i64::from(gold) + won,
+            "gold comes only from combat spoils: {gold} + {won} < {after}"
+        );
         let log = log::gm_log(&last);
         assert!(log.contains("Victory points"), "{log}");
         let err = resolve_day(

@@ -214,7 +214,7 @@ fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str) {
 fn die_of_wounds(battle: &mut Battle, who: FighterId) {
     let name = battle.name(who).to_string();
     battle.fighters[who].out = Some(Out::Killed {
-        by: "his wounds".into(),
+        by: "wounds".into(),
     });
     if let Some(h) = battle.hero_mut(who) {
         h.dead = true;
@@ -226,7 +226,7 @@ fn die_of_wounds(battle: &mut Battle, who: FighterId) {
         Seen::Clearing,
         CombatLine::Died {
             character: name,
-            reason: "no chit is left to take his wounds".into(),
+            reason: "no chit is left to take the wounds".into(),
         },
     );
 }

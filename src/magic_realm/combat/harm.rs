@@ -126,7 +126,6 @@ pub fn strike(
         level += levels;
         notes.push(note);
     }
-    tremendous_hit(battle, attack.attacker);
     let summary =
         |notes: &[String], level: i8| format!("{} → {}", notes.join("; "), level_word(level));
     if level <= 0 && !matches!(extra, Extra::WoundOnly) {
@@ -270,7 +269,7 @@ fn table_change(
 }
 
 /// A red-side-down Tremendous monster that hits turns red side up.
-fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
+pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     let turns = battle
         .denizen(attacker)
         .is_some_and(|d| d.tremendous && d.side == CounterSide::Light);

@@ -488,6 +488,9 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
         let shield = sheets.shields.get(&attack.target).copied();
         let was_in = battle.in_play(attack.target);
         harm::strike(battle, dice, &attack, &faced, horse, shield);
+        if !attack.blow.red {
+            harm::tremendous_hit(battle, attack.attacker);
+        }
         if was_in && !battle.in_play(attack.target) {
             killed_at.insert(attack.target, now);
         }
