@@ -33,7 +33,6 @@ pub struct CombatRules {
     pub fumble: bool,
     pub optional_missile_table: bool,
     pub revised_missile_table: bool,
-    pub riding_horses: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
 }
@@ -45,7 +44,6 @@ impl CombatRules {
             fumble: rules.is_on("fumble"),
             optional_missile_table: rules.is_on("optional_missile_table"),
             revised_missile_table: rules.is_on("revised_missile_table"),
-            riding_horses: rules.is_on("riding_horses"),
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
         }

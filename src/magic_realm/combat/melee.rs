@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::magic_realm::data::terms::{Harm, Strength};
+use crate::magic_realm::tables::hide::{Hide, HideResult};
 use crate::magic_realm::tables::melee::{RepositionTable, Tactics as Flip};
 use crate::magic_realm::tables::{Modifiers, optional_combat::ManeuverFaced};
 
@@ -63,7 +64,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
         let Some(Answer::Melee(play)) = answers.get(&who) else {
             continue;
         };
-        character_plays(battle, who, play, &mut sheets, &mut attacks);
+        character_plays(battle, dice, who, play, &mut sheets, &mut attacks);
     }
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
@@ -73,6 +74,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
 
 fn character_plays(
     battle: &mut Battle,
+    dice: &mut Dice,
     who: FighterId,
     play: &MeleePlay,
     sheets: &mut Sheets,
@@ -136,7 +138,7 @@ fn character_plays(
             "{} {target} with {label}",
             attack.direction.attack_word()
         ));
-        battle.fighters[who].hidden = false;
+        ambush_or_unhide(battle, dice, who);
         if battle.denizen(t).is_some() {
             if !battle.sheet.contains_key(&t)
                 && battle.denizen(t).is_some_and(|d| d.employer.is_none())
@@ -168,6 +170,25 @@ fn character_plays(
             text: said.join("; "),
         },
     );
+}
+
+/// Targeting unhides the attacker, unless the Ambush rule lets a hidden
+/// character who attacks with a missile weapon roll to stay hidden
+/// (TABLES.md §1, advanced rule A.2).
+fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
+    let missile = battle
+        .hero(who)
+        .and_then(|h| h.weapon.as_ref())
+        .is_some_and(|w| w.missile);
+    if battle.rules.ambush && missile && battle.fighters[who].hidden {
+        let name = battle.name(who).to_string();
+        let roll = battle.roll_table(dice, &Hide, &format!("ambush/{name}"), &Modifiers::none());
+        if roll.result == HideResult::Hidden {
+            battle.say(Seen::Clearing, CombatLine::StaysHidden { character: name });
+            return;
+        }
+    }
+    battle.fighters[who].hidden = false;
 }
 
 type ChitFacts = (String, u8, u8, u8);

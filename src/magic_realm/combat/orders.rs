@@ -10,7 +10,7 @@
 use super::model::Direction;
 use super::tactics::{Lure, Tactics, Target};
 
-const CLAUSES: &str = "attack with CHIT, maneuver with CHIT, attack thrust/swing/smash, \
+const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        run when wounded N, lure nobody/everyone/weakest/NAME, alert, cast SPELL";
 
@@ -42,6 +42,9 @@ fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 fn chit(text: &str) -> Result<String, String> {
+    if text.eq_ignore_ascii_case("horse") {
+        return Ok("horse".into());
+    }
     crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
         .map(|_| text.to_ascii_uppercase())
 }

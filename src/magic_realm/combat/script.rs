@@ -133,6 +133,7 @@ pub struct Expect {
     pub armor_destroyed: Option<Vec<String>>,
     pub red_side_up: Option<Vec<String>>,
     pub horses_killed: Option<Vec<String>>,
+    pub hidden: Option<Vec<String>>,
     /// Lines the log must contain (as printed).
     pub log_contains: Option<Vec<String>>,
 }
@@ -154,6 +155,8 @@ pub struct Outcome {
     pub red_side_up: Vec<String>,
     pub horses_killed: Vec<String>,
     pub dropped: Vec<String>,
+    /// Characters still hidden at the end.
+    pub hidden: Vec<String>,
 }
 
 /// A battle ready to run, with its orders and dice.
@@ -396,6 +399,9 @@ pub fn outcome(battle: &Battle) -> Outcome {
         let FighterKind::Character(h) = &f.kind else {
             continue;
         };
+        if f.hidden {
+            out.hidden.push(f.name.clone());
+        }
         if h.dead {
             out.dead.push(f.name.clone());
         }
@@ -469,6 +475,9 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     }
     if let Some(v) = &expect.horses_killed {
         same("horses killed", sorted(v), sorted(&got.horses_killed));
+    }
+    if let Some(v) = &expect.hidden {
+        same("hidden", sorted(v), sorted(&got.hidden));
     }
     if let Some(v) = expect.rounds {
         same("rounds", v.to_string(), got.rounds.to_string());

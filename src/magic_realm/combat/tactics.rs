@@ -252,9 +252,6 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
         return Vec::new();
     }
     let horse = hero.horse.as_ref().filter(|h| !h.dead);
-    if battle.rules.riding_horses && horse.is_some() {
-        return vec!["horse".to_string()];
-    }
     let stars = stars_left(battle, who);
     let mut out: Vec<String> = move_chits(battle, who, stars)
         .into_iter()
@@ -298,6 +295,10 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .hero(who)
         .and_then(|h| h.horse.as_ref())
         .is_some_and(|h| !h.dead);
+    let wants_horse = tactics
+        .maneuver_with
+        .as_deref()
+        .is_some_and(|w| w.eq_ignore_ascii_case("horse"));
     let maneuver_direction = tactics.maneuver_direction.unwrap_or(rotate);
     let target = target_choice(battle, who, tactics);
     // A named FIGHT chit keeps its stars before the maneuver is chosen.
@@ -310,7 +311,7 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     if let Some(chit) = &preferred_attack {
         stars -= chit.chit.effort;
     }
-    if horse_alive && battle.rules.riding_horses {
+    if horse_alive && wants_horse {
         play.maneuver = Some(ManeuverPlay {
             with: "horse".into(),
             direction: maneuver_direction,
