@@ -26,3 +26,5 @@ pub mod tactics;
 pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};
 pub use tactics::Tactics;
+#[cfg(test)]
+mod tests;
