@@ -7,6 +7,8 @@
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `alert`, `cast SPELL`.
 
+use std::fmt;
+
 use super::model::Direction;
 use super::tactics::{Lure, Tactics, Target};
 
@@ -93,6 +95,48 @@ fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
     Ok(())
 }
 
+/// The canonical `Combat:` value, read back by [`parse_tactics`].
+impl fmt::Display for Tactics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(c) = &self.attack_with {
+            parts.push(format!("attack with {c}"));
+        }
+        if let Some(d) = self.attack_direction {
+            parts.push(format!("attack {}", d.attack_word()));
+        }
+        if let Some(c) = &self.maneuver_with {
+            parts.push(format!("maneuver with {c}"));
+        }
+        if let Some(d) = self.maneuver_direction {
+            parts.push(format!("maneuver {}", d.maneuver_word()));
+        }
+        parts.push(match &self.target {
+            Target::OwnSheet => "target own".to_string(),
+            Target::Weakest => "target weakest".to_string(),
+            Target::Strongest => "target strongest".to_string(),
+            Target::Nobody => "target nobody".to_string(),
+            Target::Named(n) => format!("target {n}"),
+        });
+        if let Some(n) = self.run_when_wounded {
+            parts.push(format!("run when wounded {n}"));
+        }
+        parts.push(match &self.lure {
+            Lure::Nobody => "lure nobody".to_string(),
+            Lure::Everyone => "lure everyone".to_string(),
+            Lure::Weakest => "lure weakest".to_string(),
+            Lure::Named(names) => format!("lure {}", names.join(" and ")),
+        });
+        if self.alert {
+            parts.push("alert".into());
+        }
+        if let Some(s) = &self.cast {
+            parts.push(format!("cast {s}"));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +153,19 @@ mod tests {
         assert_eq!(t.run_when_wounded, Some(2));
         assert_eq!(t.attack_direction, Some(Direction::Smash));
         assert_eq!(t.maneuver_direction, Some(Direction::Swing));
+    }
+
+    #[test]
+    fn the_canonical_line_reads_back_the_same() {
+        let t = parse_tactics(
+            "cast Fiery Blast, alert, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing",
+        )
+        .unwrap();
+        assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
+        assert_eq!(
+            parse_tactics(&Tactics::default().to_string()).unwrap(),
+            Tactics::default()
+        );
     }
 
     #[test]

@@ -539,6 +539,9 @@ impl fmt::Display for DayOrders {
             Some(TurnChoice::Place(n)) => writeln!(f, "Turn: {n}")?,
             None => {}
         }
+        if let Some(tactics) = &self.combat {
+            writeln!(f, "Combat: {tactics}")?;
+        }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
             WhenImpossible::Hide => "hide",
@@ -648,6 +651,25 @@ If impossible: hide
         let orders = parse_day_orders("T\nSell: none\n", 1, &TwoTiles).unwrap();
         assert!(orders.sell.is_empty());
         assert!(!orders.to_string().contains("Sell:"));
+    }
+
+    #[test]
+    fn the_combat_line_is_read_echoed_and_its_errors_placed() {
+        let text = "H\nCombat: attack with FIGHT H5, maneuver with MOVE M4, target weakest, run when wounded 2, lure nobody\n";
+        let orders = parse_day_orders(text, 1, &TwoTiles).unwrap();
+        let tactics = orders.combat.clone().expect("a Combat line");
+        assert_eq!(tactics.attack_with.as_deref(), Some("FIGHT H5"));
+        assert_eq!(tactics.run_when_wounded, Some(2));
+        let echoed = orders.to_string();
+        assert!(echoed.contains("\nCombat: attack with FIGHT H5, maneuver with MOVE M4, target weakest, run when wounded 2, lure nobody\n"), "{echoed}");
+        assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        let errors =
+            parse_day_orders("H\nCombat: target weakest, flee\n", 1, &TwoTiles).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (2, 25), "{errors:?}");
+        assert!(
+            errors[0].message.contains("not a combat order"),
+            "{errors:?}"
+        );
     }
 
     #[test]
