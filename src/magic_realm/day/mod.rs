@@ -128,3 +128,5 @@ pub enum PhaseOutcome {
 }
 #[cfg(test)]
 mod acts_tests;
+#[cfg(test)]
+mod evening_tests;
