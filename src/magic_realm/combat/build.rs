@@ -37,8 +37,8 @@ pub fn weapon(data: &GameData, name: &str, alerted: bool) -> Result<HeroWeapon, 
         weight: w.weight,
         length: w.length,
         missile: w.missile,
-        unalerted: w.unalerted.clone(),
-        alerted: w.alerted.clone(),
+        unalerted: w.unalerted,
+        alerted: w.alerted,
         is_alerted: alerted,
     })
 }
@@ -76,8 +76,8 @@ pub fn horse(data: &GameData, name: &str) -> Result<HeroHorse, String> {
         name: name.to_string(),
         vulnerability: h.vulnerability,
         armored: h.armored,
-        trot: h.trot.clone(),
-        gallop: h.gallop.clone(),
+        trot: h.trot,
+        gallop: h.gallop,
         dead: false,
     })
 }
@@ -208,8 +208,8 @@ pub fn denizen(
                 .map(|p| DenizenPart {
                     name: p.name.clone(),
                     length: p.length,
-                    light: p.light.clone(),
-                    dark: p.dark.clone(),
+                    light: p.light,
+                    dark: p.dark,
                 })
                 .collect(),
             vulnerability: m.vulnerability,

@@ -182,7 +182,7 @@ pub fn strike(
         kill(battle, target, attack.attacker);
         return;
     }
-    let mut level = level;
+
     if let Some(index) = armor_index {
         if attack.blow.missile && battle.rules.penetrating_armor {
             match penetrate(battle, target, attack, shield, level) {

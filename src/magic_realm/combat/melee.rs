@@ -386,8 +386,8 @@ fn push_denizen_attacks(
         .iter()
         .map(|p| {
             let s = match den.side {
-                crate::magic_realm::state::CounterSide::Light => p.light.clone(),
-                crate::magic_realm::state::CounterSide::Dark => p.dark.clone(),
+                crate::magic_realm::state::CounterSide::Light => p.light,
+                crate::magic_realm::state::CounterSide::Dark => p.dark,
             };
             (p.name.clone(), p.length, s)
         })

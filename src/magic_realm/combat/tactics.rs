@@ -221,10 +221,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
     if tactics
         .run_when_wounded
         .is_some_and(|n| wounds >= usize::from(n))
+        && let Some(chit) = run_chits(battle, who).into_iter().next()
     {
-        if let Some(chit) = run_chits(battle, who).into_iter().next() {
-            return Action::Run { chit };
-        }
+        return Action::Run { chit };
     }
     let unalerted = hero.weapon.as_ref().is_some_and(|w| !w.is_alerted);
     if tactics.alert && unalerted {
