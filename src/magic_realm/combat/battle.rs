@@ -174,6 +174,15 @@ impl Battle {
             .collect()
     }
 
+    /// Who sees what `who` plays: everyone, unless he is hidden.
+    pub fn seen_by(&self, who: FighterId) -> Seen {
+        if self.fighters[who].hidden {
+            Seen::Only { fighter: who }
+        } else {
+            Seen::Clearing
+        }
+    }
+
     /// Add a line to the log.
     pub fn say(&mut self, seen: Seen, line: CombatLine) {
         self.log.push(LogLine {
@@ -264,7 +273,13 @@ impl Battle {
                 return Step::Finished;
             }
             if self.round == 0 {
-                let fighters = self.fighters.iter().map(|f| f.name.clone()).collect();
+                // Hidden characters are not named to the others.
+                let fighters = self
+                    .fighters
+                    .iter()
+                    .filter(|f| !f.hidden)
+                    .map(|f| f.name.clone())
+                    .collect();
                 self.round = 1;
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
                 self.say(Seen::Clearing, CombatLine::RoundBegins);

@@ -174,7 +174,8 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                         character: name,
                         reason: format!("cannot cast {spell}: {reason}"),
                     };
-                    battle.say(Seen::Clearing, line);
+                    let seen = battle.seen_by(who);
+                    battle.say(seen, line);
                 }
             }
             Action::Alert { chit } => {
@@ -196,7 +197,8 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                         weapon,
                         chit: label,
                     };
-                    battle.say(Seen::Clearing, line);
+                    let seen = battle.seen_by(who);
+                    battle.say(seen, line);
                 }
             }
             Action::Run { chit } => run(battle, dice, who, chit),
@@ -234,8 +236,9 @@ fn run(battle: &mut Battle, dice: &mut Dice, who: FighterId, chit: &str) {
     }
     battle.fighters[who].out = Some(Out::Ran);
     battle.sheet.retain(|_, owner| *owner != who);
+    let seen = battle.seen_by(who);
     battle.say(
-        Seen::Clearing,
+        seen,
         CombatLine::Ran {
             character: name,
             chit: label,

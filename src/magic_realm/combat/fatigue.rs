@@ -160,8 +160,9 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
         if let Some(chit) = &play.fatigue {
             fatigue_chit(battle, who, chit);
             battle.plays.eventful = true;
+            let seen = battle.seen_by(who);
             battle.say(
-                Seen::Clearing,
+                seen,
                 CombatLine::Fatigued {
                     character: name.clone(),
                     chit: chit.clone(),
@@ -176,8 +177,9 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
             {
                 c.condition = ChitCondition::Wounded;
             }
+            let seen = battle.seen_by(who);
             battle.say(
-                Seen::Clearing,
+                seen,
                 CombatLine::Wounded {
                     character: name.clone(),
                     chit: chit.clone(),

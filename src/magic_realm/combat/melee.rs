@@ -163,8 +163,9 @@ fn character_plays(
     if said.is_empty() {
         said.push("no plays".into());
     }
+    let seen = battle.seen_by(who);
     battle.say(
-        Seen::Clearing,
+        seen,
         CombatLine::Plays {
             fighter: name,
             text: said.join("; "),

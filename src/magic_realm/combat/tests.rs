@@ -361,3 +361,40 @@ fn random_battles_end_keep_their_chits_and_place_every_belonging() {
         }
     }
 }
+
+#[test]
+fn a_hidden_characters_plays_are_seen_only_by_him() {
+    let mut s = scripted(
+        r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[character]]
+name = "Black Knight"
+hidden = true
+tactics = "target nobody"
+[[denizen]]
+id = "Wolf A 1"
+"#,
+    );
+    s.run().expect("runs");
+    let log = &s.battle.log;
+    let begins = log
+        .iter()
+        .find_map(|l| match &l.line {
+            super::log::CombatLine::Begins { fighters } => Some(fighters.clone()),
+            _ => None,
+        })
+        .expect("a first line");
+    assert!(!begins.contains(&"Black Knight".to_string()), "{begins:?}");
+    for line in log {
+        if let super::log::CombatLine::Plays { fighter, .. } = &line.line {
+            let want = if fighter == "Black Knight" {
+                super::log::Seen::Only { fighter: 1 }
+            } else {
+                super::log::Seen::Clearing
+            };
+            assert_eq!(line.seen, want, "{fighter}");
+        }
+    }
+}

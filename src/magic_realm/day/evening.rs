@@ -227,8 +227,14 @@ fn battling_rolls(
             else {
                 continue;
             };
+            // A hidden character's roll is his own business.
+            let seen = if battle.fighters[f].hidden {
+                day.only(seat)
+            } else {
+                observers.clone()
+            };
             for roll in &outcome.rolls {
-                day.emit(observers.clone(), Happening::Roll(roll.record.clone()));
+                day.emit(seen.clone(), Happening::Roll(roll.record.clone()));
             }
             let battles = matches!(outcome.result, MeetingResult::BlockBattle);
             if battles {
@@ -246,8 +252,9 @@ fn battling_rolls(
             } else {
                 format!("{} — no battle", outcome.result)
             };
+            let seen = battle.seen_by(f);
             battle.say(
-                Seen::Clearing,
+                seen,
                 CombatLine::Battling {
                     group: group.clone(),
                     character,
