@@ -300,6 +300,10 @@ impl Battle {
             match self.stage {
                 Stage::Lure => {
                     encounter::lure_and_assign(self, dice, &answers);
+                    self.stage = Stage::Deploy;
+                }
+                Stage::Deploy => {
+                    encounter::deploy(self, &answers);
                     self.stage = Stage::Action;
                 }
                 Stage::Action => {
@@ -331,6 +335,7 @@ impl Battle {
             .into_iter()
             .filter(|&c| match self.stage {
                 Stage::Fatigue => fatigue::owes(self, c),
+                Stage::Deploy => !tactics::free_hirelings(self, c).is_empty(),
                 _ => true,
             })
             .collect()

@@ -1,6 +1,6 @@
 //! Every choice a player makes in a round of combat, as an explicit
 //! decision point with its answer (seed 000 III.A.1, A.4, B.3, B.5, C):
-//! whom to lure, the Encounter action, the melee plays (target, attack,
+//! whom to lure, where to deploy hired natives, the Encounter action, the melee plays (target, attack,
 //! maneuver, shield, where the attackers on his sheet stand) and which
 //! chits take his fatigue and wounds. Standing orders ([`super::Tactics`])
 //! answer them; a game played round by round asks the player instead.
@@ -14,6 +14,7 @@ use super::model::{Direction, FighterId};
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     Lure,
+    Deploy,
     Action,
     Melee,
     Fatigue,
@@ -23,6 +24,7 @@ impl Stage {
     pub fn word(self) -> &'static str {
         match self {
             Stage::Lure => "luring",
+            Stage::Deploy => "deploying hired natives",
             Stage::Action => "encounter action",
             Stage::Melee => "melee plays",
             Stage::Fatigue => "fatigue and wounds",
@@ -104,7 +106,13 @@ pub struct FatiguePlay {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Answer {
-    Lure { denizens: Vec<String> },
+    Lure {
+        denizens: Vec<String>,
+    },
+    /// Hired natives sent against denizens: (hired native, target).
+    Deploy {
+        pairs: Vec<(String, String)>,
+    },
     Action(Action),
     Melee(MeleePlay),
     Fatigue(FatiguePlay),
@@ -114,6 +122,7 @@ impl Answer {
     pub fn stage(&self) -> Stage {
         match self {
             Answer::Lure { .. } => Stage::Lure,
+            Answer::Deploy { .. } => Stage::Deploy,
             Answer::Action(_) => Stage::Action,
             Answer::Melee(_) => Stage::Melee,
             Answer::Fatigue(_) => Stage::Fatigue,

@@ -133,6 +133,31 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
     }
 }
 
+/// Deployment (seed 000 III.A.3): each hired native sent against a
+/// denizen takes it onto his own sheet, where they fight each other.
+pub fn deploy(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
+    for who in battle.characters_in_play() {
+        let Some(Answer::Deploy { pairs }) = answers.get(&who) else {
+            continue;
+        };
+        for (native, target) in pairs {
+            let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
+                continue;
+            };
+            let free = super::tactics::free_hirelings(battle, who);
+            if !free.contains(&n) || !super::tactics::deployable(battle, t) {
+                continue;
+            }
+            assign(battle, t, n);
+            let line = CombatLine::Deployed {
+                native: battle.name(n).to_string(),
+                target: battle.name(t).to_string(),
+            };
+            battle.say(Seen::Clearing, line);
+        }
+    }
+}
+
 /// Record that `who` played `label` with `effort` stars of a kind.
 pub fn spend(battle: &mut Battle, who: FighterId, label: &str, effort: u8, fight: bool) {
     let stars = if fight {

@@ -55,6 +55,10 @@ pub enum CombatLine {
         denizen: String,
         to: String,
     },
+    Deployed {
+        native: String,
+        target: String,
+    },
     Alerted {
         character: String,
         weapon: String,
@@ -168,6 +172,9 @@ impl fmt::Display for CombatLine {
                 write!(f, "the {character} lures {denizen}")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks the {to}"),
+            CombatLine::Deployed { native, target } => {
+                write!(f, "{native} is deployed against {target}")
+            }
             CombatLine::Alerted {
                 character,
                 weapon,

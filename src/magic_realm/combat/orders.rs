@@ -5,7 +5,8 @@
 //! `maneuver with CHIT`, `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
-//! `alert`, `cast SPELL`.
+//! `deploy` (hired natives against the attackers on his sheet), `alert`,
+//! `cast SPELL`.
 
 use std::fmt;
 
@@ -14,7 +15,7 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, alert, cast SPELL";
+                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL";
 
 /// Read the value of a `Combat:` line.
 ///
@@ -83,6 +84,8 @@ fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
             "weakest" => Lure::Weakest,
             _ => Lure::Named(l.split(" and ").map(|n| n.trim().to_string()).collect()),
         };
+    } else if clause.eq_ignore_ascii_case("deploy") {
+        tactics.deploy = true;
     } else if clause.eq_ignore_ascii_case("alert") {
         tactics.alert = true;
     } else if let Some(s) = rest(clause, "cast ") {
@@ -130,6 +133,9 @@ impl fmt::Display for Tactics {
         if self.alert {
             parts.push("alert".into());
         }
+        if self.deploy {
+            parts.push("deploy".into());
+        }
         if let Some(s) = &self.cast {
             parts.push(format!("cast {s}"));
         }
@@ -158,7 +164,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = parse_tactics(
-            "cast Fiery Blast, alert, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing",
         )
         .unwrap();
         assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);

@@ -66,6 +66,9 @@ pub struct Tactics {
     /// Alert his weapon in the Encounter step when it is not alerted.
     #[serde(default)]
     pub alert: bool,
+    /// Send each free hired native against an attacker on his own sheet.
+    #[serde(default)]
+    pub deploy: bool,
     /// A spell to cast in the Encounter step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast: Option<String>,
@@ -152,6 +155,28 @@ pub fn lurable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
         .collect()
 }
 
+/// His hired natives in the fight with nobody on their sheet.
+pub fn free_hirelings(battle: &Battle, who: FighterId) -> Vec<FighterId> {
+    (0..battle.fighters.len())
+        .filter(|&h| battle.in_play(h) && !battle.fighters[h].hidden)
+        .filter(|&h| battle.denizen(h).is_some_and(|d| d.employer == Some(who)))
+        .filter(|&h| battle.attackers_of(h).is_empty() && !battle.sheet.contains_key(&h))
+        .collect()
+}
+
+/// A denizen a hired native may be deployed against: unhired, in play,
+/// not red side up, not already fighting a hired native.
+pub fn deployable(battle: &Battle, target: FighterId) -> bool {
+    battle.in_play(target)
+        && battle
+            .denizen(target)
+            .is_some_and(|d| d.employer.is_none() && !d.red_side_up())
+        && battle
+            .sheet
+            .get(&target)
+            .is_none_or(|&owner| battle.hero(owner).is_some())
+}
+
 /// How easy a denizen is to kill: lower first.
 fn toughness(battle: &Battle, id: FighterId) -> (Strength, bool, i32) {
     battle
@@ -167,6 +192,9 @@ pub fn standing_answer(battle: &Battle, who: FighterId) -> Answer {
     match battle.stage {
         Stage::Lure => Answer::Lure {
             denizens: lure_choice(battle, who, &tactics),
+        },
+        Stage::Deploy => Answer::Deploy {
+            pairs: deploy_choice(battle, who, &tactics),
         },
         Stage::Action => Answer::Action(action_choice(battle, who, &tactics)),
         Stage::Melee => Answer::Melee(melee_choice(battle, who, &tactics)),
@@ -202,6 +230,23 @@ fn lure_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<String
                 .collect(),
         ),
     }
+}
+
+/// Free hirelings against the attackers on his own sheet, in turn.
+fn deploy_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<(String, String)> {
+    if !tactics.deploy {
+        return Vec::new();
+    }
+    free_hirelings(battle, who)
+        .into_iter()
+        .zip(
+            battle
+                .attackers_of(who)
+                .into_iter()
+                .filter(|&d| deployable(battle, d)),
+        )
+        .map(|(h, t)| (battle.name(h).to_string(), battle.name(t).to_string()))
+        .collect()
 }
 
 fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
@@ -369,6 +414,19 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
             .into_iter()
             .map(|d| format!("lure {}", battle.name(d)))
             .collect(),
+        Stage::Deploy => {
+            let targets: Vec<FighterId> = (0..battle.fighters.len())
+                .filter(|&t| deployable(battle, t))
+                .collect();
+            free_hirelings(battle, who)
+                .into_iter()
+                .flat_map(|h| {
+                    targets.iter().map(move |&t| {
+                        format!("deploy {} against {}", battle.name(h), battle.name(t))
+                    })
+                })
+                .collect()
+        }
         Stage::Action => {
             let mut out = vec!["nothing".to_string()];
             out.extend(
@@ -424,6 +482,20 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 if !ok {
                     return Err(format!(
                         "{name} cannot be lured; choose among: {}",
+                        options(battle, who).join(", ")
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Answer::Deploy { pairs } => {
+            let free = free_hirelings(battle, who);
+            for (native, target) in pairs {
+                let ok = battle.find(native).is_some_and(|n| free.contains(&n))
+                    && battle.find(target).is_some_and(|t| deployable(battle, t));
+                if !ok {
+                    return Err(format!(
+                        "{native} cannot be deployed against {target}; choose among: {}",
                         options(battle, who).join(", ")
                     ));
                 }
