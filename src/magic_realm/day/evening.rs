@@ -11,8 +11,8 @@
 //!
 //! Rulings: characters act in seat order; hired natives whose employer is
 //! elsewhere stay out of the fight; a character who runs away goes to the
-//! first clearing a path leads to; drinks are not bought before the
-//! battling roll.
+//! first clearing a path he knows leads to; drinks before the battling
+//! roll follow his `Drinks:` line (1 gold a member present).
 
 use std::collections::BTreeMap;
 
@@ -23,12 +23,13 @@ use super::super::combat::log::{CombatLine, Seen};
 use super::super::combat::model::{Fighter, FighterKind, Out};
 use super::super::combat::{Battle, CombatRules, build};
 use super::super::data::terms::{Roll, Strength};
+use super::super::data::tiles::PathKind;
 use super::super::orders::DayOrders;
 use super::super::state::{
     Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
 };
 use super::super::tables::meeting::{
-    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, meet,
+    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
 };
 use super::Day;
 use super::events::{CombatEvent, Happening};
@@ -128,7 +129,7 @@ fn fight(
             .unwrap_or_default();
         battle.tactics.insert(f, tactics);
     }
-    battling_rolls(day, &mut battle, &seat_of, &observers);
+    battling_rolls(day, &mut battle, &seat_of, &observers, orders);
     battle.run_with_defaults(day.dice);
     for line in &battle.log {
         let seen = match &line.seen {
@@ -197,6 +198,7 @@ fn battling_rolls(
     battle: &mut Battle,
     seat_of: &BTreeMap<usize, usize>,
     observers: &Observers,
+    orders: &BTreeMap<String, DayOrders>,
 ) {
     let groups: Vec<String> = {
         let mut g: Vec<String> = battle
@@ -213,7 +215,13 @@ fn battling_rolls(
     };
     for group in groups {
         for (&f, &seat) in seat_of {
-            let relationship = super::meeting::relationship(day, seat, &group);
+            let mut relationship = super::meeting::relationship(day, seat, &group);
+            let limit = orders
+                .get(&day.state.characters[seat].player)
+                .and_then(|o| o.drinks_up_to);
+            if let Some(better) = drinks(day, battle, f, seat, &group, relationship, limit) {
+                relationship = better;
+            }
             let mods = super::modifiers::for_roll(day, seat, Roll::Meeting);
             let request = MeetingRequest {
                 relationship,
@@ -265,6 +273,47 @@ fn battling_rolls(
     }
 }
 
+/// Drinks before the battling roll (seed 000 III): 1 gold a member of the
+/// group present, when his `Drinks:` line allows it and it helps.
+fn drinks(
+    day: &mut Day<'_>,
+    battle: &mut Battle,
+    fighter: usize,
+    seat: usize,
+    group: &str,
+    relationship: super::super::data::characters::Relationship,
+    limit: Option<u32>,
+) -> Option<super::super::data::characters::Relationship> {
+    let limit = limit?;
+    let members = battle
+        .fighters
+        .iter()
+        .filter(|f| f.out.is_none())
+        .filter(|f| matches!(&f.kind, FighterKind::Denizen(d) if d.employer.is_none() && d.group.as_deref() == Some(group)))
+        .count();
+    let cost = u32::try_from(members).unwrap_or(u32::MAX);
+    let gold = u32::from(day.state.characters[seat].gold);
+    if cost > limit || cost > gold {
+        return None;
+    }
+    let better = column_after_drinks(relationship, MeetingUse::BattlingCheck).ok()?;
+    super::meeting::pay(day, seat, cost);
+    if let Some(hero) = battle.hero_mut(fighter) {
+        hero.gold -= i32::try_from(cost).unwrap_or(0);
+    }
+    let seen = battle.seen_by(fighter);
+    let character = battle.name(fighter).to_string();
+    battle.say(
+        seen,
+        CombatLine::Battling {
+            group: group.to_string(),
+            character,
+            result: format!("he buys drinks for {cost} gold"),
+        },
+    );
+    Some(better)
+}
+
 /// Carry the battle's results into the game state.
 fn write_back(
     day: &mut Day<'_>,
@@ -277,12 +326,23 @@ fn write_back(
         let Some(hero) = battle.hero(f) else { continue };
         let fled = battle.fighters[f].out == Some(Out::Ran);
         let runaway = if fled {
+            let known = &day.state.characters[seat].discoveries.routes;
             day.state
                 .board
                 .neighbours(clearing)
                 .into_iter()
+                .find(|l| match l.kind {
+                    PathKind::Normal | PathKind::Cave => true,
+                    PathKind::Hidden | PathKind::Secret => {
+                        let pair = if *clearing <= l.to {
+                            (clearing.clone(), l.to.clone())
+                        } else {
+                            (l.to.clone(), clearing.clone())
+                        };
+                        known.contains(&pair)
+                    }
+                })
                 .map(|l| l.to)
-                .next()
         } else {
             None
         };

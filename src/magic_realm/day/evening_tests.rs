@@ -117,3 +117,29 @@ fn a_monster_killed_in_the_evening_is_dead_and_pays_its_killer() {
     assert_eq!(after.denizens["Ogre 1"].at, Whereabouts::Dead);
     assert_eq!(after.characters[0].notoriety, 2);
 }
+
+#[test]
+fn drinks_are_bought_before_the_battling_roll() {
+    let data = data::get().expect("data");
+    let mut state = amazon_with_an_ogre();
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Ogre 1").expect("ogre").at = Whereabouts::Dead;
+    for id in ["Bashkar 1", "Bashkar 2"] {
+        state.denizens.get_mut(id).expect("a Bashkar").at = Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+    }
+    let gold = state.characters[0].gold;
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders("R\nDrinks: 5", 1, &data.tiles).expect("orders"),
+    )]
+    .into();
+    let mut dice = Dice::new(3, 1);
+    let (after, events) =
+        resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day");
+    assert_eq!(after.characters[0].gold, gold - 2, "{events:#?}");
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Combat(CombatEvent::Line { line: CombatLine::Battling { result, .. }, .. })
+            if result.contains("drinks for 2 gold"))));
+}
