@@ -12,8 +12,10 @@ use realmgm::magic_realm::combat::tactics::standing_answer;
 use realmgm::magic_realm::combat::{Battle, CombatRules, Step, build};
 use realmgm::magic_realm::data::characters::StartLocation;
 use realmgm::magic_realm::data::{self, GameData};
-use realmgm::magic_realm::state::{CharacterChit, CharacterState, ChitCondition};
-use realmgm::magic_realm::state::{CounterSide, Discoveries};
+
+use realmgm::magic_realm::state::{
+    CharacterChit, CharacterState, ChitCondition, CounterSide, Discoveries,
+};
 
 const CHARACTERS: [&str; 4] = ["Black Knight", "White Knight", "Dwarf", "Amazon"];
 const MONSTERS: [&str; 8] = [

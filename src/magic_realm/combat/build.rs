@@ -4,15 +4,39 @@
 //! stats from `data/`).
 
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::data::characters::ActionChit;
+use crate::magic_realm::data::characters::{ActionChit, Advantage, Character};
 use crate::magic_realm::data::natives::find_member;
+use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::setup::counter_ids;
 use crate::magic_realm::state::{CharacterState, ChitCondition, CounterSide, Item, ItemKind};
+use crate::magic_realm::tables::Modifiers;
 
 use super::model::{
     Denizen, DenizenPart, FighterId, Hero, HeroArmor, HeroChit, HeroHorse, HeroWeapon,
 };
+
+/// The modifiers a character's own abilities give a kind of roll (where
+/// he stands is not checked: the day's `modifiers::for_roll` does that).
+pub fn ability_modifiers(card: &Character, roll: Roll) -> Modifiers {
+    let mut mods = Modifiers::none();
+    for ability in card.abilities_in_force(false) {
+        for effect in &ability.effects {
+            match effect {
+                Advantage::RollOneDie { rolls, .. } if rolls.iter().any(|r| r.covers(roll)) => {
+                    mods = mods.with_one_die(format!("{} ({})", ability.name, card.name));
+                }
+                Advantage::RollModifier {
+                    rolls, modifier, ..
+                } if rolls.iter().any(|r| r.covers(roll)) => {
+                    mods = mods.with(format!("{} ({})", ability.name, card.name), *modifier);
+                }
+                _ => {}
+            }
+        }
+    }
+    mods
+}
 
 /// `Spear 2` → `Spear`: the component name behind an item with a copy number.
 pub fn base_name(name: &str) -> &str {
@@ -176,6 +200,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
         kills: 0,
         taken: Vec::new(),
         dead: false,
+        missile: ability_modifiers(card, Roll::Missile),
     })
 }
 

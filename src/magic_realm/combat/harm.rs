@@ -10,7 +10,6 @@
 use crate::dice::Dice;
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::state::CounterSide;
-use crate::magic_realm::tables::Modifiers;
 use crate::magic_realm::tables::missile::{Missile, RevisedMissile};
 use crate::magic_realm::tables::optional_combat::{
     Fumble, FumbleResult, ManeuverFaced, OptionalMissile, OptionalMissileResult,
@@ -241,10 +240,15 @@ fn table_change(
     faced: &[ManeuverFaced],
 ) -> (Option<(i8, String)>, Extra) {
     let what = format!("harm/{}", attack.label);
+    let own = battle
+        .hero(attack.attacker)
+        .map(|h| h.missile.clone())
+        .unwrap_or_default();
     let timing = || attack_time_modifiers(attack.speed, faced);
     if attack.blow.missile {
         if battle.rules.optional_missile_table {
-            let roll = battle.roll_table(dice, &OptionalMissile, &what, &timing());
+            let mods = own.merged(timing());
+            let roll = battle.roll_table(dice, &OptionalMissile, &what, &mods);
             return match roll.result {
                 OptionalMissileResult::Harm(n) => (Some((n, roll.describe())), Extra::None),
                 OptionalMissileResult::Wound => (None, Extra::WoundOnly),
@@ -252,10 +256,10 @@ fn table_change(
             };
         }
         if battle.rules.revised_missile_table {
-            let roll = battle.roll_table(dice, &RevisedMissile, &what, &Modifiers::none());
+            let roll = battle.roll_table(dice, &RevisedMissile, &what, &own);
             return (Some((roll.result.levels, roll.describe())), Extra::None);
         }
-        let roll = battle.roll_table(dice, &Missile, &what, &Modifiers::none());
+        let roll = battle.roll_table(dice, &Missile, &what, &own);
         return (Some((roll.result.levels, roll.describe())), Extra::None);
     }
     if battle.rules.fumble && attack.weapon {

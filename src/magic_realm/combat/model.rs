@@ -125,6 +125,9 @@ pub struct Hero {
     pub taken: Vec<Item>,
     /// He died: killed by a hit, or out of chits to wound.
     pub dead: bool,
+    /// His modifiers to Missile table rolls (the Amazon's Aim, ...).
+    #[serde(default)]
+    pub missile: crate::magic_realm::tables::Modifiers,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

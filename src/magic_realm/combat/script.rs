@@ -345,6 +345,7 @@ fn character(
         kills: 0,
         taken: Vec::new(),
         dead: false,
+        missile: build::ability_modifiers(card, crate::magic_realm::data::terms::Roll::Missile),
     })
 }
 

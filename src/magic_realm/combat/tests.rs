@@ -244,6 +244,10 @@ fn random_battle(seed: u64) -> Battle {
                 kills: 0,
                 taken: Vec::new(),
                 dead: false,
+                missile: build::ability_modifiers(
+                    card,
+                    crate::magic_realm::data::terms::Roll::Missile,
+                ),
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,

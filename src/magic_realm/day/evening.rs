@@ -80,7 +80,8 @@ fn fight(
     for &i in &crowd.characters {
         let c = &day.state.characters[i];
         match build::hero(day.data, c) {
-            Ok(hero) => {
+            Ok(mut hero) => {
+                hero.missile = super::modifiers::for_roll(day, i, Roll::Missile);
                 seat_of.insert(fighters.len(), i);
                 fighters.push(Fighter {
                     name: c.name.clone(),
