@@ -48,25 +48,33 @@ fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<String> {
     chits.into_iter().map(|c| c.label.clone()).collect()
 }
 
-/// Chits that may take wounds now: active ones, else fatigued ones.
-fn wound_candidates(battle: &Battle, who: FighterId, skip: Option<&str>) -> Vec<String> {
+/// Chits that may take wounds now, by label: active ones (less one copy
+/// of the chit that takes the fatigue), slowest first, then fatigued ones.
+fn wound_pools(battle: &Battle, who: FighterId, skip: Option<&str>) -> (Vec<String>, Vec<String>) {
     let Some(hero) = battle.hero(who) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    let mut active: Vec<_> = hero
+    let mut active: Vec<_> = hero.chits.iter().filter(|c| c.is_active()).collect();
+    active.sort_by_key(|c| (std::cmp::Reverse(c.chit.time), c.chit.effort));
+    let mut active: Vec<String> = active.into_iter().map(|c| c.label.clone()).collect();
+    if let Some(skip) = skip
+        && let Some(i) = active.iter().position(|c| same_chit(c, skip))
+    {
+        active.remove(i);
+    }
+    let tired = hero
         .chits
         .iter()
-        .filter(|c| c.is_active() && skip.is_none_or(|s| !same_chit(&c.label, s)))
+        .filter(|c| c.condition == ChitCondition::Fatigued)
+        .map(|c| c.label.clone())
         .collect();
-    active.sort_by_key(|c| (std::cmp::Reverse(c.chit.time), c.chit.effort));
-    let mut out: Vec<String> = active.into_iter().map(|c| c.label.clone()).collect();
-    out.extend(
-        hero.chits
-            .iter()
-            .filter(|c| c.condition == ChitCondition::Fatigued)
-            .map(|c| c.label.clone()),
-    );
-    out
+    (active, tired)
+}
+
+fn wound_candidates(battle: &Battle, who: FighterId, skip: Option<&str>) -> Vec<String> {
+    let (mut active, tired) = wound_pools(battle, who, skip);
+    active.extend(tired);
+    active
 }
 
 /// The choice a player would not regret: fatigue a one-star chit, wound
@@ -122,30 +130,28 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
             play.wounds.len()
         ));
     }
-    let active_first = &candidates[..needed];
+    // Each wound takes an active copy of its chit, else a fatigued one;
+    // fatigued chits only once no active chit is left.
+    let (mut active, mut tired) = wound_pools(battle, who, play.fatigue.as_deref());
+    let mut took_tired = false;
     for chit in &play.wounds {
-        if !candidates.iter().any(|c| same_chit(c, chit)) {
+        if let Some(i) = active.iter().position(|c| same_chit(c, chit)) {
+            active.remove(i);
+        } else if let Some(i) = tired.iter().position(|c| same_chit(c, chit)) {
+            tired.remove(i);
+            took_tired = true;
+        } else {
             return Err(format!(
                 "{chit} cannot be wounded; choose among: {}",
                 candidates.join(", ")
             ));
         }
-        let active = battle.hero(who).is_some_and(|h| {
-            h.chits
-                .iter()
-                .any(|c| same_chit(&c.label, chit) && c.is_active())
-        });
-        if !active
-            && active_first.iter().any(|c| {
-                battle.hero(who).is_some_and(|h| {
-                    h.chits
-                        .iter()
-                        .any(|x| same_chit(&x.label, c) && x.is_active())
-                })
-            })
-        {
-            return Err(format!("{chit} is fatigued; wound active chits first"));
-        }
+    }
+    if took_tired && !active.is_empty() {
+        return Err(format!(
+            "wound active chits first ({} still active)",
+            active.join(", ")
+        ));
     }
     Ok(())
 }
@@ -171,11 +177,18 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
         }
         let owed = usize::from(battle.plays.wounds.get(&who).copied().unwrap_or(0));
         for chit in &play.wounds {
-            if let Some(c) = battle
-                .hero_mut(who)
-                .and_then(|h| h.chits.iter_mut().find(|c| same_chit(&c.label, chit)))
-            {
-                c.condition = ChitCondition::Wounded;
+            // Chits may share a label: take an active one, else a fatigued one.
+            if let Some(hero) = battle.hero_mut(who) {
+                let pick = [ChitCondition::Active, ChitCondition::Fatigued]
+                    .into_iter()
+                    .find_map(|want| {
+                        hero.chits
+                            .iter()
+                            .position(|c| c.condition == want && same_chit(&c.label, chit))
+                    });
+                if let Some(index) = pick {
+                    hero.chits[index].condition = ChitCondition::Wounded;
+                }
             }
             let seen = battle.seen_by(who);
             battle.say(
@@ -196,7 +209,11 @@ fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str) {
     let Some(hero) = battle.hero_mut(who) else {
         return;
     };
-    let Some(index) = hero.chits.iter().position(|c| same_chit(&c.label, chit)) else {
+    let Some(index) = hero
+        .chits
+        .iter()
+        .position(|c| c.is_active() && same_chit(&c.label, chit))
+    else {
         return;
     };
     hero.chits[index].condition = ChitCondition::Fatigued;

@@ -152,6 +152,13 @@ pub fn lurable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
             })
         })
         .filter(|&d| battle.sheet.get(&d) != Some(&who))
+        // One a hired native took on cannot be lured away (III.A.1).
+        .filter(|&d| {
+            battle
+                .sheet
+                .get(&d)
+                .is_none_or(|&o| battle.hero(o).is_some())
+        })
         .collect()
 }
 
@@ -317,6 +324,7 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
         && let Some(id) = battle.find(name)
         && id != who
         && battle.in_play(id)
+        && !battle.fighters[id].hidden
     {
         return Some(id);
     }
@@ -460,7 +468,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .fighters
                     .iter()
                     .enumerate()
-                    .filter(|&(i, f)| i != who && f.out.is_none())
+                    .filter(|&(i, f)| i != who && f.out.is_none() && !f.hidden)
                     .map(|(_, f)| format!("target {}", f.name)),
             );
             out
@@ -579,10 +587,10 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     }
     if let Some(target) = &play.target {
         match battle.find(target) {
-            Some(t) if t != who && battle.in_play(t) => {}
+            Some(t) if t != who && battle.in_play(t) && !battle.fighters[t].hidden => {}
             _ => {
                 return Err(format!(
-                    "{target} is not someone in this fight he can attack"
+                    "{target} is not someone in this fight he can attack (hidden characters cannot be targeted)"
                 ));
             }
         }
