@@ -2,6 +2,7 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod battle;
 mod board;
 mod campaign;
 mod daemon;
@@ -69,6 +70,11 @@ enum Command {
         #[command(subcommand)]
         command: TableCommand,
     },
+    /// Play one clearing's combat from a battle file, e.g. `battle run tests/battles/intercept.toml`.
+    Battle {
+        #[command(subcommand)]
+        command: BattleCommand,
+    },
     /// Run the mail daemon: collect mail, answer it, run turns on schedule, send mail.
     Daemon(daemon::DaemonArgs),
     /// Store and answer one mail read from stdin (for an MTA pipe).
@@ -79,6 +85,12 @@ enum Command {
     Doctor(daemon::DoctorArgs),
     /// Print a stored day's report for a player (--player) or the GM's history (--gm).
     Report(report::ReportArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum BattleCommand {
+    /// Run a battle file and print the round-by-round log and the outcome.
+    Run(battle::RunArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -190,6 +202,9 @@ pub fn run() -> anyhow::Result<()> {
             TableCommand::Show(args) => table::show(&args),
             TableCommand::Roll(args) => table::roll(&args),
         },
+        Command::Battle {
+            command: BattleCommand::Run(args),
+        } => battle::run(&args),
         Command::Daemon(args) => daemon::run(&args),
         Command::Ingest(args) => daemon::ingest(&args),
         Command::Gm(args) => daemon::gm(&args),

@@ -8,6 +8,7 @@
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
 pub mod board;
+pub mod combat;
 pub mod data;
 pub mod day;
 pub mod game;

@@ -5,10 +5,14 @@
 //! says in one line what it changes and where it is written down: seed 000
 //! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
 //! BIMR3 campaign's rules), or the reference tables (TABLES.md) when the
-//! seeds only mention the rule. No rule is applied by an engine yet, so every
-//! status is `NotYetImplemented`; `realmgm campaign show` says so.
+//! seeds only mention the rule. The optional combat rules the combat engine
+//! applies are `Built`; every other is `NotYetImplemented`, and `realmgm
+//! campaign show` says so.
 
-use crate::game::{RuleToggle, ToggleStatus::NotYetImplemented};
+use crate::game::{
+    RuleToggle,
+    ToggleStatus::{Built, NotYetImplemented},
+};
 
 /// Every rule toggle of Magic Realm.
 pub const TOGGLES: &[RuleToggle] = &[
@@ -81,7 +85,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Running away or picking up a dropped belonging in combat needs a roll \
                   on the Stumble table",
         source: "seed 002 §5.1",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -96,7 +100,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "fumble",
         summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
         source: "seed 002 §5.4",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -104,14 +108,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A missile hit rolls on the 1-10 optional Missile table instead of the \
                   standard one",
         source: "seed 002 §5.4",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &["revised_missile_table"],
     },
     RuleToggle {
         name: "revised_missile_table",
         summary: "A missile hit uses the designer's corrected missile table",
         source: "seed 002 (revised missile table after §5.5); TABLES.md §4.3",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &["optional_missile_table"],
     },
     RuleToggle {
@@ -119,7 +123,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A missile hit on a character passes through armor, losing one harm level \
                   per piece, and never damages it",
         source: "seed 002 §5.5",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -128,7 +132,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   stay hidden instead of being revealed",
         source: "seed 000 (Melee, targeting); seed 001 (spells and hiding); TABLES.md §1 \
                  (advanced rule A.2)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -192,7 +192,8 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
-    /// He was killed; he restarts at the Inn the next day (BIMR play).
+    /// He was killed (seed 000 III.B.9.d); he restarts at the Inn the next
+    /// day (BIMR play, `day::restart`).
     #[serde(default)]
     pub dead: bool,
     /// His spells and curses (seed 001; TABLES.md §5.2).
@@ -201,6 +202,10 @@ pub struct CharacterState {
         skip_serializing_if = "super::magic::state::CharacterMagic::is_empty"
     )]
     pub magic: super::magic::state::CharacterMagic,
+    /// Worn armour damaged in combat (seed 000 III.B.9.c): damaged again,
+    /// it is destroyed.
+    #[serde(default)]
+    pub damaged_armor: Vec<String>,
 }
 
 /// A hired native and the days left of its term of hire.
@@ -258,6 +263,19 @@ pub enum ChitCondition {
     Active,
     Fatigued,
     Wounded,
+}
+
+impl CharacterChit {
+    /// A printed chit as it starts the game: active, not enchanted, not
+    /// prepared.
+    pub fn fresh(chit: String) -> Self {
+        CharacterChit {
+            chit,
+            condition: ChitCondition::Active,
+            enchanted: false,
+            prepared: false,
+        }
+    }
 }
 
 /// The holder name of the items abandoned in a clearing (seed 000 II.C.5:

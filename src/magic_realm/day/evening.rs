@@ -1,65 +1,420 @@
-//! Sunset and Evening (seed 000 III): combat may start in every clearing
-//! holding a character and any other character, monster or native. Combat
-//! has rules of its own, not built yet, so each such clearing is named in a
-//! [`CombatEvent`] that says nothing was fought — never skipped silently.
+//! Sunset and Evening (seed 000 III): combat in every clearing holding a
+//! living character and anyone else. At the start, each unhired native
+//! group rolls on the Meeting table against each character there
+//! (Block/Battle: it battles him); heavy and medium monsters turn light
+//! side up and Tremendous monsters red side down. The fight itself is the
+//! combat engine's ([`crate::magic_realm::combat`]), played with each
+//! character's `Combat:` standing orders; every line and roll becomes an
+//! event seen by the players in the clearing. Afterwards the state takes
+//! the results: chits, weapons, armour, horses, fame, notoriety, gold, the
+//! dead, runaways and what the dead left behind.
+//!
+//! Rulings: characters act in seat order; hired natives whose employer is
+//! elsewhere stay out of the fight; a character who runs away goes to the
+//! first clearing a path he knows leads to; drinks before the battling
+//! roll follow his `Drinks:` line (1 gold a member present).
 
 use std::collections::BTreeMap;
 
 use crate::game::Observers;
 
 use super::super::board::ClearingId;
-use super::super::state::{DenizenKind, Whereabouts};
+use super::super::combat::log::{CombatLine, Seen};
+use super::super::combat::model::{Fighter, FighterKind, Out};
+use super::super::combat::{Battle, CombatRules, build};
+use super::super::data::terms::{Roll, Strength};
+use super::super::data::tiles::PathKind;
+use super::super::orders::DayOrders;
+use super::super::state::{
+    Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
+};
+use super::super::tables::meeting::{
+    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
+};
 use super::Day;
 use super::events::{CombatEvent, Happening};
 
 /// Who stands in a clearing at Sunset.
 #[derive(Default)]
 struct Crowd {
-    characters: Vec<String>,
-    monsters: Vec<String>,
-    natives: Vec<String>,
+    characters: Vec<usize>,
+    denizens: Vec<String>,
 }
 
-/// Name every clearing where combat would start.
-pub fn evening(day: &mut Day<'_>) {
+/// Fight in every clearing where combat starts.
+pub fn evening(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
     let mut clearings: BTreeMap<ClearingId, Crowd> = BTreeMap::new();
-    // Hidden characters are counted but not named: the event is seen by
-    // everyone in the clearing, and a hidden character is not seen.
-    let mut hidden: BTreeMap<ClearingId, usize> = BTreeMap::new();
-    for c in &day.state.characters {
-        let crowd = clearings.entry(c.position.clone()).or_default();
-        if c.hidden {
-            *hidden.entry(c.position.clone()).or_default() += 1;
-        } else {
-            crowd.characters.push(c.name.clone());
+    for (i, c) in day.state.characters.iter().enumerate() {
+        if !c.dead {
+            clearings
+                .entry(c.position.clone())
+                .or_default()
+                .characters
+                .push(i);
         }
     }
     for (id, d) in &day.state.denizens {
         if let Whereabouts::Clearing { clearing } = &d.at
             && let Some(crowd) = clearings.get_mut(clearing)
         {
-            match d.kind {
-                DenizenKind::Monster => crowd.monsters.push(id.clone()),
-                DenizenKind::Native => crowd.natives.push(id.clone()),
-            }
+            crowd.denizens.push(id.clone());
         }
     }
     for (clearing, crowd) in clearings {
-        let present = crowd.characters.len() + hidden.get(&clearing).copied().unwrap_or(0);
-        let others = present - 1 + crowd.monsters.len() + crowd.natives.len();
-        if others == 0 {
+        if crowd.characters.len() + crowd.denizens.len() < 2 {
             continue;
         }
-        let observers = Observers::Players(day.players_in(&clearing));
+        fight(day, &clearing, &crowd, orders);
+    }
+}
+
+fn fight(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    crowd: &Crowd,
+    orders: &BTreeMap<String, DayOrders>,
+) {
+    let observers = Observers::Players(day.players_in(clearing));
+    let mut fighters = Vec::new();
+    let mut seat_of = BTreeMap::new();
+    for &i in &crowd.characters {
+        let c = &day.state.characters[i];
+        match build::hero(day.data, c) {
+            Ok(mut hero) => {
+                hero.missile = super::modifiers::for_roll(day, i, Roll::Missile);
+                seat_of.insert(fighters.len(), i);
+                fighters.push(Fighter {
+                    name: c.name.clone(),
+                    kind: FighterKind::Character(hero),
+                    hidden: c.hidden,
+                    out: None,
+                });
+            }
+            Err(reason) => not_fought(day, &observers, clearing, &c.name.clone(), &reason),
+        }
+    }
+    let fighter_of = |seat: usize| seat_of.iter().find(|&(_, &s)| s == seat).map(|(&f, _)| f);
+    let mut counters = BTreeMap::new();
+    for id in &crowd.denizens {
+        let Some(state) = day.state.denizens.get(id) else {
+            continue;
+        };
+        let employer = day.state.employer_of(id);
+        if employer.is_some_and(|e| fighter_of(e).is_none()) {
+            continue;
+        }
+        let side = start_side(day, id, state.side);
+        match build::denizen(day.data, id, side, employer.and_then(fighter_of)) {
+            Ok(denizen) => {
+                counters.insert(fighters.len(), id.clone());
+                fighters.push(Fighter {
+                    name: id.clone(),
+                    kind: FighterKind::Denizen(denizen),
+                    hidden: false,
+                    out: None,
+                });
+            }
+            Err(reason) => not_fought(day, &observers, clearing, id, &reason),
+        }
+    }
+    if seat_of.is_empty() || fighters.len() < 2 {
+        return;
+    }
+    let label = format!("{}{}", clearing.tile, clearing.clearing);
+    let mut battle = Battle::new(&label, fighters, CombatRules::from_rules(day.rules));
+    for (&f, &seat) in &seat_of {
+        let player = &day.state.characters[seat].player;
+        let tactics = orders
+            .get(player)
+            .and_then(|o| o.combat.clone())
+            .unwrap_or_default();
+        battle.tactics.insert(f, tactics);
+    }
+    battling_rolls(day, &mut battle, &seat_of, &observers, orders);
+    battle.run_with_defaults(day.dice);
+    for line in &battle.log {
+        let seen = match &line.seen {
+            Seen::Clearing => observers.clone(),
+            Seen::Only { fighter } => seat_of.get(fighter).map_or(Observers::Gm, |&s| day.only(s)),
+        };
+        if let CombatLine::Roll { record, .. } = &line.line {
+            day.emit(seen.clone(), Happening::Roll(record.clone()));
+        }
         day.emit(
-            observers,
-            Happening::Combat(CombatEvent::WouldStart {
-                clearing,
-                characters: crowd.characters,
-                monsters: crowd.monsters,
-                natives: crowd.natives,
-                note: "combat is not implemented yet: nothing was fought".into(),
+            seen,
+            Happening::Combat(CombatEvent::Line {
+                clearing: clearing.clone(),
+                round: line.round,
+                line: line.line.clone(),
             }),
         );
+    }
+    write_back(day, clearing, &battle, &seat_of, &counters);
+}
+
+fn not_fought(
+    day: &mut Day<'_>,
+    observers: &Observers,
+    clearing: &ClearingId,
+    who: &str,
+    why: &str,
+) {
+    day.emit(
+        observers.clone(),
+        Happening::Combat(CombatEvent::Line {
+            clearing: clearing.clone(),
+            round: 0,
+            line: CombatLine::Refused {
+                character: who.to_string(),
+                reason: format!("left out of the combat: {why}"),
+            },
+        }),
+    );
+}
+
+/// Heavy and medium monsters light side up, Tremendous red side down.
+fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
+    let monster = day.state.denizens.get(id).map(|d| d.kind) == Some(DenizenKind::Monster);
+    if !monster {
+        return side;
+    }
+    let turns = day
+        .data
+        .monsters
+        .iter()
+        .find(|m| {
+            crate::magic_realm::setup::counter_ids(m)
+                .iter()
+                .any(|c| c == id)
+        })
+        .is_some_and(|m| {
+            m.has_red_side() || matches!(m.vulnerability, Strength::Medium | Strength::Heavy)
+        });
+    if turns { CounterSide::Light } else { side }
+}
+
+/// The Meeting-table roll of each unhired group against each character.
+fn battling_rolls(
+    day: &mut Day<'_>,
+    battle: &mut Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+    orders: &BTreeMap<String, DayOrders>,
+) {
+    let groups: Vec<String> = {
+        let mut g: Vec<String> = battle
+            .fighters
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FighterKind::Denizen(d) if d.employer.is_none() => d.group.clone(),
+                _ => None,
+            })
+            .collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    for group in groups {
+        for (&f, &seat) in seat_of {
+            let mut relationship = super::meeting::relationship(day, seat, &group);
+            let limit = orders
+                .get(&day.state.characters[seat].player)
+                .and_then(|o| o.drinks_up_to);
+            if let Some(better) = drinks(day, battle, f, seat, &group, relationship, limit) {
+                relationship = better;
+            }
+            let mods = super::modifiers::for_roll(day, seat, Roll::Meeting);
+            let request = MeetingRequest {
+                relationship,
+                activity: MeetingUse::BattlingCheck,
+                drinks: false,
+                decline_opportunity: false,
+            };
+            let character = day.state.characters[seat].name.clone();
+            let purpose = format!("combat/{}/battling/{character}/{group}", battle.clearing);
+            let Ok(outcome) = meet(day.dice, &purpose, &request, MeetingRules::default(), &mods)
+            else {
+                continue;
+            };
+            // A hidden character's roll is his own business.
+            let seen = if battle.fighters[f].hidden {
+                day.only(seat)
+            } else {
+                observers.clone()
+            };
+            for roll in &outcome.rolls {
+                day.emit(seen.clone(), Happening::Roll(roll.record.clone()));
+            }
+            let battles = matches!(outcome.result, MeetingResult::BlockBattle);
+            if battles {
+                for id in 0..battle.fighters.len() {
+                    if let Some(d) = battle.denizen_mut(id)
+                        && d.employer.is_none()
+                        && d.group.as_deref() == Some(group.as_str())
+                    {
+                        d.battling.insert(f);
+                    }
+                }
+            }
+            let result = if battles {
+                format!("{} — they battle him", outcome.result)
+            } else {
+                format!("{} — no battle", outcome.result)
+            };
+            let seen = battle.seen_by(f);
+            battle.say(
+                seen,
+                CombatLine::Battling {
+                    group: group.clone(),
+                    character,
+                    result,
+                },
+            );
+        }
+    }
+}
+
+/// Drinks before the battling roll (seed 000 III): 1 gold a member of the
+/// group present, when his `Drinks:` line allows it and it helps.
+fn drinks(
+    day: &mut Day<'_>,
+    battle: &mut Battle,
+    fighter: usize,
+    seat: usize,
+    group: &str,
+    relationship: super::super::data::characters::Relationship,
+    limit: Option<u32>,
+) -> Option<super::super::data::characters::Relationship> {
+    let limit = limit?;
+    let members = battle
+        .fighters
+        .iter()
+        .filter(|f| f.out.is_none())
+        .filter(|f| matches!(&f.kind, FighterKind::Denizen(d) if d.employer.is_none() && d.group.as_deref() == Some(group)))
+        .count();
+    let cost = u32::try_from(members).unwrap_or(u32::MAX);
+    let gold = u32::from(day.state.characters[seat].gold);
+    if cost > limit || cost > gold {
+        return None;
+    }
+    let better = column_after_drinks(relationship, MeetingUse::BattlingCheck).ok()?;
+    super::meeting::pay(day, seat, cost);
+    if let Some(hero) = battle.hero_mut(fighter) {
+        hero.gold -= i32::try_from(cost).unwrap_or(0);
+    }
+    let seen = battle.seen_by(fighter);
+    let character = battle.name(fighter).to_string();
+    battle.say(
+        seen,
+        CombatLine::Battling {
+            group: group.to_string(),
+            character,
+            result: format!("he buys drinks for {cost} gold"),
+        },
+    );
+    Some(better)
+}
+
+/// Carry the battle's results into the game state.
+fn write_back(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    counters: &BTreeMap<usize, String>,
+) {
+    for (&f, &seat) in seat_of {
+        let Some(hero) = battle.hero(f) else { continue };
+        let fled = battle.fighters[f].out == Some(Out::Ran);
+        let runaway = if fled {
+            let known = &day.state.characters[seat].discoveries.routes;
+            day.state
+                .board
+                .neighbours(clearing)
+                .into_iter()
+                .find(|l| match l.kind {
+                    PathKind::Normal | PathKind::Cave => true,
+                    PathKind::Hidden | PathKind::Secret => {
+                        let pair = if *clearing <= l.to {
+                            (clearing.clone(), l.to.clone())
+                        } else {
+                            (l.to.clone(), clearing.clone())
+                        };
+                        known.contains(&pair)
+                    }
+                })
+                .map(|l| l.to)
+        } else {
+            None
+        };
+        let c = &mut day.state.characters[seat];
+        for (chit, fought) in c.chits.iter_mut().zip(&hero.chits) {
+            chit.condition = fought.condition;
+        }
+        c.hidden = battle.fighters[f].hidden;
+        c.fame = hero.fame;
+        c.notoriety = hero.notoriety;
+        c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
+        c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
+        if hero.dead {
+            c.dead = true;
+            c.weapon = None;
+            c.armor.clear();
+            c.belongings.clear();
+            c.damaged_armor.clear();
+        } else {
+            for piece in &hero.armor {
+                if piece.destroyed {
+                    c.armor.retain(|a| a != &piece.name);
+                    c.belongings.retain(|b| b.item.name != piece.name);
+                    c.damaged_armor.retain(|a| a != &piece.name);
+                } else if piece.damaged && !c.damaged_armor.contains(&piece.name) {
+                    c.damaged_armor.push(piece.name.clone());
+                }
+            }
+            if let Some(horse) = hero.horse.as_ref().filter(|h| h.dead) {
+                c.belongings
+                    .retain(|b| !(b.item.kind == ItemKind::Horse && b.item.name == horse.name));
+            }
+            c.belongings.extend(hero.taken.iter().map(|item| Belonging {
+                item: item.clone(),
+                active: false,
+            }));
+        }
+        if let Some(to) = runaway {
+            c.position = to.clone();
+            c.discoveries.tiles_visited.insert(to.tile.clone());
+        }
+    }
+    for (&f, id) in counters {
+        let Some(den) = battle.denizen(f) else {
+            continue;
+        };
+        let killed = matches!(battle.fighters[f].out, Some(Out::Killed { .. }));
+        if let Some(state) = day.state.denizens.get_mut(id) {
+            state.side = den.side;
+            if killed {
+                state.at = Whereabouts::Dead;
+            }
+        }
+        if killed {
+            for c in &mut day.state.characters {
+                c.hirelings.retain(|h| &h.native != id);
+            }
+        }
+    }
+    if !battle.dropped.is_empty() {
+        day.state
+            .holdings
+            .entry(abandoned_pile(clearing))
+            .or_default()
+            .extend(battle.dropped.iter().cloned());
+    }
+    for (group, item) in &battle.to_groups {
+        day.state
+            .holdings
+            .entry(group.clone())
+            .or_default()
+            .push(item.clone());
     }
 }

@@ -227,17 +227,14 @@ pub enum ArrivalEvent {
     NothingArrives { character: String },
 }
 
-/// Where combat would start tonight.
+/// A line of a clearing's combat (seed 000 III).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum CombatEvent {
-    WouldStart {
+    Line {
         clearing: ClearingId,
-        characters: Vec<String>,
-        monsters: Vec<String>,
-        natives: Vec<String>,
-        /// Why nothing was fought.
-        note: String,
+        round: u32,
+        line: crate::magic_realm::combat::log::CombatLine,
     },
 }
 

@@ -153,21 +153,16 @@ fn arrival(event: &ArrivalEvent) -> String {
 
 fn combat(event: &CombatEvent) -> String {
     match event {
-        CombatEvent::WouldStart {
+        CombatEvent::Line {
             clearing,
-            characters,
-            monsters,
-            natives,
-            note,
-        } => {
-            let everyone: Vec<&str> = characters
-                .iter()
-                .chain(monsters)
-                .chain(natives)
-                .map(String::as_str)
-                .collect();
-            format!("  {clearing}: {} — {note}.", everyone.join(", "))
-        }
+            round,
+            line,
+        } if *round == 0 => format!("  {clearing} before combat: {line}."),
+        CombatEvent::Line {
+            clearing,
+            round,
+            line,
+        } => format!("  {clearing} round {round}: {line}."),
     }
 }
 

@@ -143,4 +143,6 @@ pub enum PhaseOutcome {
 #[cfg(test)]
 mod acts_tests;
 #[cfg(test)]
+mod evening_tests;
+#[cfg(test)]
 mod gaps_tests;

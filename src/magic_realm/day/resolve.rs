@@ -67,7 +67,7 @@ pub fn resolve_day(
     }
     familiar::end_of_daylight(&mut day, &familiars_following);
     crate::magic_realm::magic::expiry::sunset(&mut day, day_number);
-    evening::evening(&mut day);
+    evening::evening(&mut day, orders);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;
     Ok((day.state, day.events))

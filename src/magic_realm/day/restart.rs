@@ -16,7 +16,7 @@ use crate::game::Observers;
 
 use super::super::board::ClearingId;
 use super::super::data::terms::Dwelling;
-use super::super::state::{CharacterChit, ChitCondition, Discoveries, Item, abandoned_pile};
+use super::super::state::{CharacterChit, Discoveries, Item, abandoned_pile};
 use super::Day;
 use super::events::Happening;
 
@@ -92,12 +92,7 @@ fn restart(day: &mut Day<'_>, who: usize) {
     character.chits = kind
         .chits
         .iter()
-        .map(|c| CharacterChit {
-            chit: c.to_string(),
-            condition: ChitCondition::Active,
-            enchanted: false,
-            prepared: false,
-        })
+        .map(|c| CharacterChit::fresh(c.to_string()))
         .collect();
     // He keeps the spells he knows; curses die with him.
     character.magic.curses.clear();

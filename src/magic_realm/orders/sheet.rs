@@ -123,6 +123,9 @@ pub struct DayOrders {
     /// Toadstool Circle says "any cave clearing" (TABLES.md §3.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teleport: Option<(String, u8)>,
+    /// Standing combat orders (`Combat:` line); none: the defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<crate::magic_realm::combat::Tactics>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -139,6 +142,7 @@ const KEYS: &[&str] = &[
     "If impossible",
     "Familiar",
     "Teleport",
+    "Combat",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -242,6 +246,9 @@ pub fn parse_day_orders(
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value)
+                .map(|t| orders.combat = Some(t))
+                .map_err(|(col, m)| vec![error(value_col + col, m)]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(
@@ -567,6 +574,9 @@ impl fmt::Display for DayOrders {
         if let Some((tile, clearing)) = &self.teleport {
             writeln!(f, "Teleport: {tile} {clearing}")?;
         }
+        if let Some(tactics) = &self.combat {
+            writeln!(f, "Combat: {tactics}")?;
+        }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
             WhenImpossible::Hide => "hide",
@@ -676,6 +686,25 @@ If impossible: hide
         let orders = parse_day_orders("T\nSell: none\n", 1, &TwoTiles).unwrap();
         assert!(orders.sell.is_empty());
         assert!(!orders.to_string().contains("Sell:"));
+    }
+
+    #[test]
+    fn the_combat_line_is_read_echoed_and_its_errors_placed() {
+        let text = "H\nCombat: attack with FIGHT H5, maneuver with MOVE M4, target weakest, run when wounded 2, lure nobody\n";
+        let orders = parse_day_orders(text, 1, &TwoTiles).unwrap();
+        let tactics = orders.combat.clone().expect("a Combat line");
+        assert_eq!(tactics.attack_with.as_deref(), Some("FIGHT H5"));
+        assert_eq!(tactics.run_when_wounded, Some(2));
+        let echoed = orders.to_string();
+        assert!(echoed.contains("\nCombat: attack with FIGHT H5, maneuver with MOVE M4, target weakest, run when wounded 2, lure nobody\n"), "{echoed}");
+        assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+        let errors =
+            parse_day_orders("H\nCombat: target weakest, flee\n", 1, &TwoTiles).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (2, 25), "{errors:?}");
+        assert!(
+            errors[0].message.contains("not a combat order"),
+            "{errors:?}"
+        );
     }
 
     #[test]

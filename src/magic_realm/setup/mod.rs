@@ -27,8 +27,8 @@ use super::data::GameData;
 use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
 use super::state::{
-    CharacterChit, CharacterState, ChitCondition, CounterSide, DenizenKind, DenizenState,
-    Discoveries, MrState, VictoryRequirements, Whereabouts,
+    CharacterChit, CharacterState, CounterSide, DenizenKind, DenizenState, Discoveries, MrState,
+    VictoryRequirements, Whereabouts,
 };
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
@@ -370,12 +370,7 @@ fn seat_characters(
             chits: character
                 .chits
                 .iter()
-                .map(|c| CharacterChit {
-                    chit: c.to_string(),
-                    condition: ChitCondition::Active,
-                    enchanted: false,
-                    prepared: false,
-                })
+                .map(|c| CharacterChit::fresh(c.to_string()))
                 .collect(),
             hidden: false,
             fame: 0,
@@ -390,6 +385,7 @@ fn seat_characters(
             weapon_alerted: false,
             dead: false,
             magic: Default::default(),
+            damaged_armor: Vec::new(),
         });
     }
     if let Some(absent) = inputs

@@ -1,0 +1,131 @@
+//! Every choice a player makes in a round of combat, as an explicit
+//! decision point with its answer (seed 000 III.A.1, A.4, B.3, B.5, C):
+//! whom to lure, where to deploy hired natives, the Encounter action, the melee plays (target, attack,
+//! maneuver, shield, where the attackers on his sheet stand) and which
+//! chits take his fatigue and wounds. Standing orders ([`super::Tactics`])
+//! answer them; a game played round by round asks the player instead.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Direction, FighterId};
+
+/// The four points in a round where a character decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Lure,
+    Deploy,
+    Action,
+    Melee,
+    Fatigue,
+}
+
+impl Stage {
+    pub fn word(self) -> &'static str {
+        match self {
+            Stage::Lure => "luring",
+            Stage::Deploy => "deploying hired natives",
+            Stage::Action => "encounter action",
+            Stage::Melee => "melee plays",
+            Stage::Fatigue => "fatigue and wounds",
+        }
+    }
+}
+
+/// A decision the engine waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub fighter: FighterId,
+    pub character: String,
+    pub player: String,
+    pub round: u32,
+    pub stage: Stage,
+    /// What he may choose from, in words for the prompt.
+    pub options: Vec<String>,
+}
+
+/// The Encounter action (seed 000 III.A.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    Nothing,
+    /// Alert his weapon with this FIGHT chit.
+    Alert {
+        chit: String,
+    },
+    /// Run out of the clearing with this MOVE chit, or `horse` to gallop.
+    Run {
+        chit: String,
+    },
+    /// Cast a spell (the magic rules).
+    Cast {
+        spell: String,
+    },
+}
+
+/// How a character maneuvers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManeuverPlay {
+    /// A MOVE or DUCK chit label, or `horse` for his active horse.
+    pub with: String,
+    pub direction: Direction,
+}
+
+/// How a character attacks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackPlay {
+    /// The FIGHT chit played with his weapon (or the dagger).
+    pub chit: String,
+    pub direction: Direction,
+}
+
+/// A character's melee plays for one round.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeleePlay {
+    /// Whom he attacks (a character's name or a counter id).
+    pub target: Option<String>,
+    pub attack: Option<AttackPlay>,
+    pub maneuver: Option<ManeuverPlay>,
+    /// With riding horses: his own maneuver besides the horse's.
+    pub own_maneuver: Option<ManeuverPlay>,
+    /// The line his shield guards.
+    pub shield: Option<Direction>,
+    /// The box of each attacker on his sheet, in sheet order; missing ones
+    /// fill the boxes in turn.
+    pub placements: Vec<(String, Direction)>,
+}
+
+/// Which chits take his fatigue and wounds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FatiguePlay {
+    pub fatigue: Option<String>,
+    pub wounds: Vec<String>,
+}
+
+/// The answer to a [`Decision`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum Answer {
+    Lure {
+        denizens: Vec<String>,
+    },
+    /// Hired natives sent against denizens: (hired native, target).
+    Deploy {
+        pairs: Vec<(String, String)>,
+    },
+    Action(Action),
+    Melee(MeleePlay),
+    Fatigue(FatiguePlay),
+}
+
+impl Answer {
+    pub fn stage(&self) -> Stage {
+        match self {
+            Answer::Lure { .. } => Stage::Lure,
+            Answer::Deploy { .. } => Stage::Deploy,
+            Answer::Action(_) => Stage::Action,
+            Answer::Melee(_) => Stage::Melee,
+            Answer::Fatigue(_) => Stage::Fatigue,
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! What a combat says, line by line, and who sees each line (seed 000 III;
+//! principle 1: every play, roll and result is an event). Plays are seen by
+//! everyone in the clearing once revealed; a hidden character's private
+//! results are seen by him alone.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::RollRecord;
+
+use super::model::FighterId;
+
+/// Who sees a line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "seen", rename_all = "snake_case")]
+pub enum Seen {
+    /// Everyone in the clearing.
+    Clearing,
+    /// Only this character's player.
+    Only { fighter: FighterId },
+}
+
+/// One line of the combat log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub round: u32,
+    pub seen: Seen,
+    pub line: CombatLine,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "line", rename_all = "snake_case")]
+pub enum CombatLine {
+    Begins {
+        fighters: Vec<String>,
+    },
+    RoundBegins,
+    /// A die roll, with what it was for and what it meant.
+    Roll {
+        record: RollRecord,
+        meaning: String,
+    },
+    Battling {
+        group: String,
+        character: String,
+        result: String,
+    },
+    Lured {
+        character: String,
+        denizen: String,
+    },
+    Assigned {
+        denizen: String,
+        to: String,
+    },
+    Deployed {
+        native: String,
+        target: String,
+    },
+    Alerted {
+        character: String,
+        weapon: String,
+        chit: String,
+    },
+    Ran {
+        character: String,
+        chit: String,
+    },
+    CannotRun {
+        character: String,
+        reason: String,
+    },
+    /// A play or request the engine refused or cannot do yet, said aloud.
+    Refused {
+        character: String,
+        reason: String,
+    },
+    Plays {
+        fighter: String,
+        text: String,
+    },
+    Repositioned {
+        sheet: String,
+        result: String,
+    },
+    ChangedTactics {
+        sheet: String,
+        counters: Vec<String>,
+    },
+    Hit {
+        attacker: String,
+        target: String,
+        how: String,
+    },
+    Missed {
+        attacker: String,
+        target: String,
+    },
+    Harm {
+        attacker: String,
+        target: String,
+        result: String,
+    },
+    ArmorDamaged {
+        character: String,
+        armor: String,
+        destroyed: bool,
+    },
+    TurnsRedSideUp {
+        monster: String,
+    },
+    TurnsRedSideDown {
+        monster: String,
+    },
+    Killed {
+        victim: String,
+        by: String,
+    },
+    HorseKilled {
+        horse: String,
+        rider: String,
+    },
+    Fatigued {
+        character: String,
+        chit: String,
+    },
+    Wounded {
+        character: String,
+        chit: String,
+    },
+    Died {
+        character: String,
+        reason: String,
+    },
+    Spoils {
+        character: String,
+        fame: i32,
+        notoriety: i32,
+        gold: i32,
+        items: Vec<String>,
+    },
+    StaysHidden {
+        character: String,
+    },
+    Ends {
+        reason: String,
+    },
+}
+
+impl fmt::Display for CombatLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombatLine::Begins { fighters } => write!(f, "combat: {}", fighters.join(", ")),
+            CombatLine::RoundBegins => f.write_str("the round begins"),
+            CombatLine::Roll { record, meaning } => {
+                let faces: Vec<String> = record.faces.iter().map(u8::to_string).collect();
+                write!(
+                    f,
+                    "roll {} ({}): {meaning}",
+                    faces.join(","),
+                    record.purpose
+                )
+            }
+            CombatLine::Battling {
+                group,
+                character,
+                result,
+            } => write!(f, "the {group} and the {character}: {result}"),
+            CombatLine::Lured { character, denizen } => {
+                write!(f, "the {character} lures {denizen}")
+            }
+            CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks the {to}"),
+            CombatLine::Deployed { native, target } => {
+                write!(f, "{native} is deployed against {target}")
+            }
+            CombatLine::Alerted {
+                character,
+                weapon,
+                chit,
+            } => write!(f, "the {character} alerts the {weapon} with {chit}"),
+            CombatLine::Ran { character, chit } => {
+                write!(f, "the {character} runs away with {chit}")
+            }
+            CombatLine::CannotRun { character, reason } => {
+                write!(f, "the {character} cannot run away: {reason}")
+            }
+            CombatLine::Refused { character, reason } => {
+                write!(f, "the {character}: {reason}")
+            }
+            CombatLine::Plays { fighter, text } => write!(f, "{fighter}: {text}"),
+            CombatLine::Repositioned { sheet, result } => {
+                write!(f, "on the sheet of {sheet}: {result}")
+            }
+            CombatLine::ChangedTactics { sheet, counters } => write!(
+                f,
+                "on the sheet of {sheet}: {} change tactics",
+                counters.join(", ")
+            ),
+            CombatLine::Hit {
+                attacker,
+                target,
+                how,
+            } => write!(f, "{attacker} hits {target} ({how})"),
+            CombatLine::Missed { attacker, target } => write!(f, "{attacker} misses {target}"),
+            CombatLine::Harm {
+                attacker,
+                target,
+                result,
+            } => write!(f, "{attacker} on {target}: {result}"),
+            CombatLine::ArmorDamaged {
+                character,
+                armor,
+                destroyed,
+            } => {
+                let what = if *destroyed { "destroyed" } else { "damaged" };
+                write!(f, "the {character}'s {armor} is {what}")
+            }
+            CombatLine::TurnsRedSideUp { monster } => write!(f, "{monster} turns red side up"),
+            CombatLine::TurnsRedSideDown { monster } => {
+                write!(f, "{monster} turns red side down")
+            }
+            CombatLine::Killed { victim, by } => write!(f, "{victim} is killed by {by}"),
+            CombatLine::HorseKilled { horse, rider } => {
+                write!(f, "the {rider}'s {horse} is killed")
+            }
+            CombatLine::Fatigued { character, chit } => {
+                write!(f, "the {character} fatigues {chit}")
+            }
+            CombatLine::Wounded { character, chit } => write!(f, "the {character} wounds {chit}"),
+            CombatLine::Died { character, reason } => write!(f, "the {character} dies: {reason}"),
+            CombatLine::Spoils {
+                character,
+                fame,
+                notoriety,
+                gold,
+                items,
+            } => {
+                write!(
+                    f,
+                    "the {character} gains {fame} fame, {notoriety} notoriety, {gold} gold"
+                )?;
+                if !items.is_empty() {
+                    write!(f, " and takes {}", items.join(", "))?;
+                }
+                Ok(())
+            }
+            CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
+            CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! The Melee step (seed 000 III.B): targets and plays, denizens placed in
+//! the red boxes, repositioned by one die per sheet and changing tactics by
+//! two dice per box (TABLES.md §15.5–15.6), then every attack compared with
+//! its target's maneuver: it hits when it intercepts the maneuver's line or
+//! undercuts its time. Hits resolve in order of length in the first round
+//! and of speed later; an attacker killed by an earlier hit strikes no
+//! more, while attacks at the same moment all land (simultaneous kills).
+//! Weapons that hit are unalerted, weapons that miss are alerted.
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::magic_realm::data::terms::{Harm, Strength};
+use crate::magic_realm::tables::hide::{Hide, HideResult};
+use crate::magic_realm::tables::melee::{RepositionTable, Tactics as Flip};
+use crate::magic_realm::tables::{Modifiers, optional_combat::ManeuverFaced};
+
+use super::Battle;
+use super::decisions::{Answer, MeleePlay};
+use super::encounter::{make_group_battle, spend};
+use super::harm::{self, Blow};
+use super::log::{CombatLine, Seen};
+use super::model::{Direction, FighterId};
+use super::tactics::same_chit;
+
+/// A maneuver on a sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Maneuver {
+    pub direction: Direction,
+    pub time: u8,
+    pub horse: bool,
+}
+
+/// One attack of the round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attack {
+    pub attacker: FighterId,
+    /// `Dragon Head` for a part; the attacker's name otherwise.
+    pub label: String,
+    pub target: FighterId,
+    pub direction: Direction,
+    pub speed: u8,
+    pub length: u8,
+    pub blow: Blow,
+    /// The character's weapon flips by hit or miss.
+    pub weapon: bool,
+}
+
+/// The round's plays as the Melee step reveals them.
+#[derive(Default)]
+pub struct Sheets {
+    pub maneuvers: BTreeMap<FighterId, Vec<Maneuver>>,
+    /// The red box of each denizen (body) on a sheet, and of its parts.
+    pub boxes: BTreeMap<FighterId, Direction>,
+    pub part_boxes: BTreeMap<(FighterId, usize), Direction>,
+    pub shields: BTreeMap<FighterId, Direction>,
+}
+
+/// The Melee step.
+pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    let mut sheets = Sheets::default();
+    let mut attacks = Vec::new();
+    for who in battle.characters_in_play() {
+        let Some(Answer::Melee(play)) = answers.get(&who) else {
+            continue;
+        };
+        character_plays(battle, dice, who, play, &mut sheets, &mut attacks);
+    }
+    place_hired_defenders(battle, &mut sheets);
+    randomize(battle, dice, &mut sheets);
+    denizen_attacks(battle, &sheets, &mut attacks);
+    resolve(battle, dice, &sheets, attacks);
+}
+
+fn character_plays(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    who: FighterId,
+    play: &MeleePlay,
+    sheets: &mut Sheets,
+    attacks: &mut Vec<Attack>,
+) {
+    let name = battle.name(who).to_string();
+    let mut said = Vec::new();
+    for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
+        let Some(hero) = battle.hero(who) else { return };
+        let found = if maneuver.with.eq_ignore_ascii_case("horse") {
+            hero.horse
+                .as_ref()
+                .filter(|h| !h.dead)
+                .map(|h| (h.name.clone(), 0, h.gallop.move_speed, true))
+        } else {
+            hero.chits
+                .iter()
+                .find(|c| same_chit(&c.label, &maneuver.with))
+                .map(|c| (c.label.clone(), c.chit.effort, c.chit.time, false))
+        };
+        let Some((label, effort, time, horse)) = found else {
+            continue;
+        };
+        if !horse {
+            spend(battle, who, &label, effort, false);
+        }
+        said.push(format!(
+            "{} with {label}",
+            maneuver.direction.maneuver_word()
+        ));
+        let list = sheets.maneuvers.entry(who).or_default();
+        let entry = Maneuver {
+            direction: maneuver.direction,
+            time,
+            horse,
+        };
+        // The horse's maneuver decides hits; it goes first.
+        if horse {
+            list.insert(0, entry);
+        } else {
+            list.push(entry);
+        }
+    }
+    if let Some(shield) = play.shield {
+        sheets.shields.insert(who, shield);
+    }
+    for (denizen, direction) in &play.placements {
+        if let Some(d) = battle.find(denizen)
+            && battle.sheet.get(&d) == Some(&who)
+        {
+            sheets.boxes.insert(d, *direction);
+        }
+    }
+    if let (Some(attack), Some(target)) = (&play.attack, &play.target)
+        && let Some(t) = battle.find(target)
+        && let Some(blow) = character_blow(battle, who, &attack.chit)
+    {
+        let (label, effort, speed, length) = blow.1;
+        spend(battle, who, &label, effort, true);
+        said.push(format!(
+            "{} {target} with {label}",
+            attack.direction.attack_word()
+        ));
+        ambush_or_unhide(battle, dice, who);
+        if battle.denizen(t).is_some() {
+            if !battle.sheet.contains_key(&t)
+                && battle.denizen(t).is_some_and(|d| d.employer.is_none())
+            {
+                battle.sheet.insert(t, who);
+                battle.plays.fresh.insert(t);
+            }
+            make_group_battle(battle, t, who);
+        }
+        battle.fighters[t].hidden = false;
+        attacks.push(Attack {
+            attacker: who,
+            label: name.clone(),
+            target: t,
+            direction: attack.direction,
+            speed,
+            length,
+            blow: blow.0,
+            weapon: battle.hero(who).is_some_and(|h| h.weapon.is_some()),
+        });
+    }
+    if said.is_empty() {
+        said.push("no plays".into());
+    }
+    let seen = battle.seen_by(who);
+    battle.say(
+        seen,
+        CombatLine::Plays {
+            fighter: name,
+            text: said.join("; "),
+        },
+    );
+}
+
+/// Targeting unhides the attacker, unless the Ambush rule lets a hidden
+/// character who attacks with a missile weapon roll to stay hidden
+/// (TABLES.md §1, advanced rule A.2).
+fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
+    let missile = battle
+        .hero(who)
+        .and_then(|h| h.weapon.as_ref())
+        .is_some_and(|w| w.missile);
+    if battle.rules.ambush && missile && battle.fighters[who].hidden {
+        let name = battle.name(who).to_string();
+        let roll = battle.roll_table(dice, &Hide, &format!("ambush/{name}"), &Modifiers::none());
+        if roll.result == HideResult::Hidden {
+            battle.say(Seen::Clearing, CombatLine::StaysHidden { character: name });
+            return;
+        }
+    }
+    battle.fighters[who].hidden = false;
+}
+
+type ChitFacts = (String, u8, u8, u8);
+
+/// A character's blow with his weapon (or dagger) and FIGHT chit, and the
+/// chit's label, effort, the attack speed and length.
+fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, ChitFacts)> {
+    let hero = battle.hero(who)?;
+    let chit = hero.chits.iter().find(|c| same_chit(&c.label, chit))?;
+    let (harm, stars, speed, length, weight, missile) = match &hero.weapon {
+        Some(w) => {
+            let side = w.side();
+            (
+                side.harm,
+                side.stars,
+                side.speed.unwrap_or(chit.chit.time),
+                w.length,
+                w.weight,
+                w.missile,
+            )
+        }
+        // Everyone has a dagger: negligible, one star (III.B.5).
+        None => (
+            Strength::Negligible,
+            1,
+            chit.chit.time,
+            0,
+            Strength::Negligible,
+            false,
+        ),
+    };
+    let bonus = !missile && chit.strength() > weight;
+    let blow = Blow {
+        level: harm::level(harm),
+        red: false,
+        stars,
+        striking_bonus: bonus,
+        missile,
+    };
+    Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
+}
+
+/// Hired natives attacked on their own sheet stand in box 1; their
+/// attackers fill the boxes in turn.
+fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
+    let owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    for owner in owners {
+        if battle.denizen(owner).is_some() {
+            sheets.boxes.entry(owner).or_insert(Direction::Thrust);
+        }
+    }
+    let mut filled: BTreeMap<FighterId, usize> = BTreeMap::new();
+    for (&d, &owner) in &battle.sheet {
+        let n = filled.entry(owner).or_default();
+        let next = Direction::ALL[*n % 3];
+        *n += 1;
+        sheets.boxes.entry(d).or_insert(next);
+        if let Some(den) = battle.denizen(d) {
+            let body = sheets.boxes[&d];
+            for part in 0..den.parts.len() {
+                let other = Direction::ALL[(usize::from(body.number()) + part) % 3];
+                sheets.part_boxes.insert((d, part), other);
+            }
+        }
+    }
+}
+
+/// Repositioning by one die per sheet, then change tactics by two dice
+/// per box holding Medium or Heavy counters (seed 000 III.B.6).
+fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
+    let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    owners.sort_unstable();
+    owners.dedup();
+    for owner in owners {
+        let on_sheet = battle.attackers_of(owner);
+        if on_sheet.is_empty() {
+            continue;
+        }
+        let owner_name = battle.name(owner).to_string();
+        let what = format!("reposition/{owner_name}");
+        let roll = battle.roll_table(dice, &RepositionTable, &what, &Modifiers::none());
+        let moved = |dir: Direction| {
+            Direction::from_number(roll.result.destination(dir.number()).unwrap_or(1))
+                .unwrap_or(dir)
+        };
+        for &d in &on_sheet {
+            if let Some(dir) = sheets.boxes.get_mut(&d) {
+                *dir = moved(*dir);
+            }
+        }
+        for ((d, _), dir) in sheets.part_boxes.iter_mut() {
+            if on_sheet.contains(d) {
+                *dir = moved(*dir);
+            }
+        }
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Repositioned {
+                sheet: owner_name.clone(),
+                result: roll.result.to_string(),
+            },
+        );
+        for line in Direction::ALL {
+            let flippers: Vec<FighterId> = on_sheet
+                .iter()
+                .copied()
+                .filter(|d| sheets.boxes.get(d) == Some(&line))
+                .filter(|&d| battle.denizen(d).is_some_and(|den| den.changes_tactics()))
+                .collect();
+            if flippers.is_empty() {
+                continue;
+            }
+            let what = format!("tactics/{owner_name}/box{}", line.number());
+            let roll = battle.roll_table(
+                dice,
+                &crate::magic_realm::tables::melee::ChangeTactics,
+                &what,
+                &Modifiers::none(),
+            );
+            if roll.result == Flip::Flip {
+                let names: Vec<String> = flippers
+                    .iter()
+                    .map(|&d| battle.name(d).to_string())
+                    .collect();
+                for d in flippers {
+                    if let Some(den) = battle.denizen_mut(d) {
+                        den.flip();
+                    }
+                }
+                battle.say(
+                    Seen::Clearing,
+                    CombatLine::ChangedTactics {
+                        sheet: owner_name.clone(),
+                        counters: names,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The attacks of denizens on sheets, and of hired natives defending.
+fn denizen_attacks(battle: &mut Battle, sheets: &Sheets, attacks: &mut Vec<Attack>) {
+    let placed: Vec<(FighterId, FighterId)> = battle.sheet.iter().map(|(&d, &o)| (d, o)).collect();
+    for (d, owner) in placed {
+        if !battle.in_play(d) || battle.plays.fresh.contains(&d) {
+            continue;
+        }
+        push_denizen_attacks(battle, d, owner, sheets, attacks);
+        // A hired native attacked on his own sheet strikes back at the
+        // first attacker there.
+        if battle.denizen(owner).is_some_and(|o| o.employer.is_some())
+            && battle.attackers_of(owner).first() == Some(&d)
+        {
+            push_denizen_attacks(battle, owner, d, sheets, attacks);
+        }
+    }
+}
+
+fn push_denizen_attacks(
+    battle: &mut Battle,
+    d: FighterId,
+    target: FighterId,
+    sheets: &Sheets,
+    attacks: &mut Vec<Attack>,
+) {
+    let Some(den) = battle.denizen(d).cloned() else {
+        return;
+    };
+    let side = den.current().clone();
+    let name = battle.name(d).to_string();
+    let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);
+    if let (Some(harm), Some(speed)) = (side.harm, side.speed) {
+        attacks.push(Attack {
+            attacker: d,
+            label: name.clone(),
+            target,
+            direction: body,
+            speed,
+            length: den.length,
+            blow: denizen_blow(harm, side.stars, side.missile),
+            weapon: false,
+        });
+    } else if side.spell.is_some() {
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Refused {
+                character: name.clone(),
+                reason: format!("its spell attack is skipped: {}", super::casting::NOT_BUILT),
+            },
+        );
+    }
+    let sides: Vec<_> = den
+        .parts
+        .iter()
+        .map(|p| {
+            let s = match den.side {
+                crate::magic_realm::state::CounterSide::Light => p.light,
+                crate::magic_realm::state::CounterSide::Dark => p.dark,
+            };
+            (p.name.clone(), p.length, s)
+        })
+        .collect();
+    for (i, (part, length, s)) in sides.into_iter().enumerate() {
+        attacks.push(Attack {
+            attacker: d,
+            label: format!("{name} ({part})"),
+            target,
+            direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
+            speed: s.speed,
+            length,
+            blow: denizen_blow(s.harm, s.stars, false),
+            weapon: false,
+        });
+    }
+}
+
+fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
+    let (level, red) = match harm {
+        Harm::Light => (1, false),
+        Harm::Medium => (2, false),
+        Harm::Heavy => (3, false),
+        Harm::Tremendous => (4, false),
+        Harm::Red => (4, true),
+    };
+    Blow {
+        level,
+        red,
+        stars,
+        striking_bonus: false,
+        missile,
+    }
+}
+
+/// The maneuvers an attack on `target` is compared with.
+fn maneuvers_of(battle: &Battle, sheets: &Sheets, target: FighterId) -> Vec<Maneuver> {
+    if battle.hero(target).is_some() {
+        return sheets.maneuvers.get(&target).cloned().unwrap_or_default();
+    }
+    let Some(den) = battle.denizen(target) else {
+        return Vec::new();
+    };
+    sheets
+        .boxes
+        .get(&target)
+        .map(|&direction| {
+            vec![Maneuver {
+                direction,
+                time: den.current().move_speed,
+                horse: false,
+            }]
+        })
+        .unwrap_or_default()
+}
+
+fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<Attack>) {
+    let first_round = battle.round == 1;
+    let mut hits = Vec::new();
+    for attack in attacks {
+        let maneuvers = maneuvers_of(battle, sheets, attack.target);
+        let deciding = maneuvers.first();
+        let intercepts = deciding.is_none_or(|m| m.direction == attack.direction);
+        let undercuts = deciding.is_none_or(|m| attack.speed < m.time);
+        let attacker = attack.label.clone();
+        let target = battle.name(attack.target).to_string();
+        if intercepts || undercuts {
+            let how = match (deciding, intercepts) {
+                (None, _) => "he played no maneuver".to_string(),
+                (Some(m), true) => format!(
+                    "{} meets {}",
+                    attack.direction.attack_word(),
+                    m.direction.maneuver_word()
+                ),
+                (Some(m), false) => format!("speed {} undercuts {}", attack.speed, m.time),
+            };
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Hit {
+                    attacker,
+                    target,
+                    how,
+                },
+            );
+            let faced: Vec<ManeuverFaced> = maneuvers
+                .iter()
+                .map(|m| ManeuverFaced {
+                    move_time: Some(m.time),
+                    intercepted: m.direction == attack.direction,
+                })
+                .collect();
+            hits.push((attack, faced));
+        } else {
+            battle.say(Seen::Clearing, CombatLine::Missed { attacker, target });
+            set_weapon(battle, &attack, true);
+        }
+    }
+    let key = |a: &Attack| {
+        if first_round {
+            (std::cmp::Reverse(a.length), a.speed)
+        } else {
+            (std::cmp::Reverse(u8::MAX - a.speed), u8::MAX - a.length)
+        }
+    };
+    hits.sort_by_key(|(a, _)| key(a));
+    // Who was killed at which moment: attacks at the same moment all land.
+    let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
+    for (attack, faced) in hits {
+        let now = key(&attack);
+        if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
+            continue;
+        }
+        set_weapon(battle, &attack, false);
+        let horse = sheets
+            .maneuvers
+            .get(&attack.target)
+            .and_then(|m| m.first())
+            .is_some_and(|m| m.horse);
+        let shield = sheets.shields.get(&attack.target).copied();
+        let was_in = battle.in_play(attack.target);
+        harm::strike(battle, dice, &attack, &faced, horse, shield);
+        if !attack.blow.red {
+            harm::tremendous_hit(battle, attack.attacker);
+        }
+        if was_in && !battle.in_play(attack.target) {
+            killed_at.insert(attack.target, now);
+        }
+    }
+}
+
+/// Unalert a weapon that hit, alert one that missed (III.B.10).
+fn set_weapon(battle: &mut Battle, attack: &Attack, alerted: bool) {
+    if !attack.weapon {
+        return;
+    }
+    if let Some(w) = battle
+        .hero_mut(attack.attacker)
+        .and_then(|h| h.weapon.as_mut())
+    {
+        w.is_alerted = alerted;
+    }
+}

@@ -1,0 +1,30 @@
+//! The Magic Realm combat engine: Sunset and Evening (seed 000 III), the
+//! optional combat rules (seed 002), TABLES.md §4 and §15.
+//!
+//! A [`Battle`] holds one clearing's fight; [`Battle::step`] runs it until
+//! a character must decide something ([`Step::Needs`]) or it is over, and
+//! [`Battle::answer`] gives a decision. Standing orders ([`Tactics`])
+//! answer every decision with plays a player would not regret. The day's
+//! Evening builds battles from the game state (`day/evening.rs`); battle
+//! files (`script.rs`) set one up for the GM and the tests.
+
+pub mod battle;
+pub mod build;
+pub mod casting;
+pub mod decisions;
+pub mod encounter;
+pub mod fatigue;
+pub mod harm;
+pub mod log;
+pub mod melee;
+pub mod model;
+pub mod orders;
+pub mod script;
+pub mod spoils;
+pub mod tactics;
+
+pub use battle::{Battle, CombatRules, Step};
+pub use decisions::{Action, Answer, Decision, Stage};
+pub use tactics::Tactics;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,185 @@
+//! The `Combat:` line of the orders mail: a character's standing combat
+//! orders ([`Tactics`]) as clauses split by commas, for example
+//! `Combat: attack with FIGHT H5, maneuver with MOVE M4, target weakest,
+//! run when wounded 2, lure nobody`. Clauses: `attack with CHIT`,
+//! `maneuver with CHIT`, `attack thrust|swing|smash`,
+//! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
+//! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
+//! `deploy` (hired natives against the attackers on his sheet), `alert`,
+//! `cast SPELL`.
+
+use std::fmt;
+
+use super::model::Direction;
+use super::tactics::{Lure, Tactics, Target};
+
+const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
+                       maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
+                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL";
+
+/// Read the value of a `Combat:` line.
+///
+/// # Errors
+/// The column (0-based, in `value`) of the clause that could not be read
+/// and what was expected.
+pub fn parse_tactics(value: &str) -> Result<Tactics, (usize, String)> {
+    let mut tactics = Tactics::default();
+    let mut column = 0;
+    for raw in value.split(',') {
+        let start = column + raw.len() - raw.trim_start().len();
+        column += raw.chars().count() + 1;
+        let clause = raw.trim();
+        if clause.is_empty() {
+            continue;
+        }
+        read_clause(clause, &mut tactics).map_err(|m| (start, m))?;
+    }
+    Ok(tactics)
+}
+
+fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
+    let lower = clause.to_ascii_lowercase();
+    lower
+        .starts_with(prefix)
+        .then(|| clause[prefix.len()..].trim())
+}
+
+fn chit(text: &str) -> Result<String, String> {
+    if text.eq_ignore_ascii_case("horse") {
+        return Ok("horse".into());
+    }
+    crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
+        .map(|_| text.to_ascii_uppercase())
+}
+
+fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
+    if let Some(c) = rest(clause, "attack with ") {
+        tactics.attack_with = Some(chit(c)?);
+    } else if let Some(c) = rest(clause, "maneuver with ") {
+        tactics.maneuver_with = Some(chit(c)?);
+    } else if let Some(d) = rest(clause, "attack ") {
+        tactics.attack_direction =
+            Some(Direction::parse(d).ok_or("attack thrust, swing or smash")?);
+    } else if let Some(d) = rest(clause, "maneuver ") {
+        tactics.maneuver_direction =
+            Some(Direction::parse(d).ok_or("maneuver charge, dodge or duck")?);
+    } else if let Some(t) = rest(clause, "target ") {
+        tactics.target = match t.to_ascii_lowercase().as_str() {
+            "own" | "own sheet" => Target::OwnSheet,
+            "weakest" => Target::Weakest,
+            "strongest" => Target::Strongest,
+            "nobody" => Target::Nobody,
+            "" => return Err("say whom to target".into()),
+            _ => Target::Named(t.to_string()),
+        };
+    } else if let Some(n) = rest(clause, "run when wounded ") {
+        let n: u8 = n
+            .parse()
+            .map_err(|_| format!("'{n}' is not a number of wounds; write 'run when wounded 2'"))?;
+        tactics.run_when_wounded = Some(n);
+    } else if let Some(l) = rest(clause, "lure ") {
+        tactics.lure = match l.to_ascii_lowercase().as_str() {
+            "nobody" => Lure::Nobody,
+            "everyone" | "all" => Lure::Everyone,
+            "weakest" => Lure::Weakest,
+            _ => Lure::Named(l.split(" and ").map(|n| n.trim().to_string()).collect()),
+        };
+    } else if clause.eq_ignore_ascii_case("deploy") {
+        tactics.deploy = true;
+    } else if clause.eq_ignore_ascii_case("alert") {
+        tactics.alert = true;
+    } else if let Some(s) = rest(clause, "cast ") {
+        tactics.cast = Some(s.to_string());
+    } else {
+        return Err(format!(
+            "'{clause}' is not a combat order; write one of: {CLAUSES}"
+        ));
+    }
+    Ok(())
+}
+
+/// The canonical `Combat:` value, read back by [`parse_tactics`].
+impl fmt::Display for Tactics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(c) = &self.attack_with {
+            parts.push(format!("attack with {c}"));
+        }
+        if let Some(d) = self.attack_direction {
+            parts.push(format!("attack {}", d.attack_word()));
+        }
+        if let Some(c) = &self.maneuver_with {
+            parts.push(format!("maneuver with {c}"));
+        }
+        if let Some(d) = self.maneuver_direction {
+            parts.push(format!("maneuver {}", d.maneuver_word()));
+        }
+        parts.push(match &self.target {
+            Target::OwnSheet => "target own".to_string(),
+            Target::Weakest => "target weakest".to_string(),
+            Target::Strongest => "target strongest".to_string(),
+            Target::Nobody => "target nobody".to_string(),
+            Target::Named(n) => format!("target {n}"),
+        });
+        if let Some(n) = self.run_when_wounded {
+            parts.push(format!("run when wounded {n}"));
+        }
+        parts.push(match &self.lure {
+            Lure::Nobody => "lure nobody".to_string(),
+            Lure::Everyone => "lure everyone".to_string(),
+            Lure::Weakest => "lure weakest".to_string(),
+            Lure::Named(names) => format!("lure {}", names.join(" and ")),
+        });
+        if self.alert {
+            parts.push("alert".into());
+        }
+        if self.deploy {
+            parts.push("deploy".into());
+        }
+        if let Some(s) = &self.cast {
+            parts.push(format!("cast {s}"));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_combat_line_reads() {
+        let t = parse_tactics(
+            "attack with FIGHT H5, maneuver with move m4, target weakest, run when wounded 2, lure nobody, attack smash, maneuver dodge",
+        )
+        .unwrap();
+        assert_eq!(t.attack_with.as_deref(), Some("FIGHT H5"));
+        assert_eq!(t.maneuver_with.as_deref(), Some("MOVE M4"));
+        assert_eq!(t.target, Target::Weakest);
+        assert_eq!(t.run_when_wounded, Some(2));
+        assert_eq!(t.attack_direction, Some(Direction::Smash));
+        assert_eq!(t.maneuver_direction, Some(Direction::Swing));
+    }
+
+    #[test]
+    fn the_canonical_line_reads_back_the_same() {
+        let t = parse_tactics(
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing",
+        )
+        .unwrap();
+        assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
+        assert_eq!(
+            parse_tactics(&Tactics::default().to_string()).unwrap(),
+            Tactics::default()
+        );
+    }
+
+    #[test]
+    fn a_bad_clause_names_its_column() {
+        let (col, message) = parse_tactics("target weakest, dance wildly").unwrap_err();
+        assert_eq!(col, 16);
+        assert!(message.contains("not a combat order"), "{message}");
+        let (_, message) = parse_tactics("run when wounded many").unwrap_err();
+        assert!(message.contains("number of wounds"), "{message}");
+    }
+}

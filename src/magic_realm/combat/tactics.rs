@@ -1,0 +1,599 @@
+//! Standing combat orders (the `Combat:` line of the orders mail) and the
+//! legality of every play (seed 000 III.A.4, III.B.5): which chit to
+//! attack and maneuver with, whom to target, when to run, whom to lure.
+//! The defaults are plays a player would not regret: never an illegal
+//! play, maneuver with the fastest legal MOVE chit, attack the first
+//! monster on his own sheet, lure nobody, never run.
+
+use serde::{Deserialize, Serialize};
+
+use super::Battle;
+use super::decisions::{Action, Answer, AttackPlay, ManeuverPlay, MeleePlay, Stage};
+use super::model::{Direction, FighterId, HeroChit};
+use crate::magic_realm::data::terms::Strength;
+use crate::magic_realm::state::ChitCondition;
+
+/// Whom to attack.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "target", content = "name", rename_all = "snake_case")]
+pub enum Target {
+    /// The first attacker on his own sheet (default).
+    #[default]
+    OwnSheet,
+    /// The attacker on his sheet easiest to kill.
+    Weakest,
+    /// The attacker on his sheet with the most fame.
+    Strongest,
+    /// This fighter whenever he is in the fight, else the default.
+    Named(String),
+    /// He does not attack.
+    Nobody,
+}
+
+/// Whom to lure in the Encounter step.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "lure", content = "names", rename_all = "snake_case")]
+pub enum Lure {
+    #[default]
+    Nobody,
+    Everyone,
+    /// The luring-able denizen easiest to kill.
+    Weakest,
+    Named(Vec<String>),
+}
+
+/// A character's standing combat orders.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tactics {
+    /// Preferred FIGHT chit (`FIGHT H5`), used when legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_with: Option<String>,
+    /// Preferred MOVE chit, used when legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maneuver_with: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_direction: Option<Direction>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maneuver_direction: Option<Direction>,
+    #[serde(default)]
+    pub target: Target,
+    /// Run away once he has this many wounded chits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_when_wounded: Option<u8>,
+    #[serde(default)]
+    pub lure: Lure,
+    /// Alert his weapon in the Encounter step when it is not alerted.
+    #[serde(default)]
+    pub alert: bool,
+    /// Send each free hired native against an attacker on his own sheet.
+    #[serde(default)]
+    pub deploy: bool,
+    /// A spell to cast in the Encounter step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast: Option<String>,
+}
+
+/// The effort stars a character may still play this round.
+fn stars_left(battle: &Battle, who: FighterId) -> u8 {
+    let used = battle.plays.fight_stars.get(&who).copied().unwrap_or(0)
+        + battle.plays.move_stars.get(&who).copied().unwrap_or(0);
+    2u8.saturating_sub(used)
+}
+
+fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
+    battle
+        .plays
+        .chits_played
+        .get(&who)
+        .is_some_and(|l| l.iter().any(|p| p == label))
+}
+
+/// Active FIGHT chits he may attack with now (strong enough for his weapon,
+/// not yet played, within the star limit), fastest first.
+pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+    let Some(hero) = battle.hero(who) else {
+        return Vec::new();
+    };
+    let weight = hero
+        .weapon
+        .as_ref()
+        .map_or(Strength::Negligible, |w| w.weight);
+    let mut chits: Vec<HeroChit> = hero
+        .chits
+        .iter()
+        .filter(|c| c.is_active() && c.can_fight() && c.strength() >= weight)
+        .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
+        .cloned()
+        .collect();
+    chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
+    chits
+}
+
+/// Active MOVE chits he may maneuver or run with (strong enough for what he
+/// carries), fastest first.
+pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+    let Some(hero) = battle.hero(who) else {
+        return Vec::new();
+    };
+    let mut chits: Vec<HeroChit> = hero
+        .chits
+        .iter()
+        .filter(|c| c.is_active() && c.can_move() && c.strength() >= hero.heaviest)
+        .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
+        .cloned()
+        .collect();
+    chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
+    chits
+}
+
+/// The move times of the attackers on his sheet (Encounter speed limits).
+pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
+    battle
+        .attackers_of(who)
+        .into_iter()
+        .filter_map(|d| battle.denizen(d).map(|d| d.current().move_speed))
+        .collect()
+}
+
+/// Whether an Encounter chit of this time beats every attacker's move time.
+fn fast_enough(battle: &Battle, who: FighterId, time: u8) -> bool {
+    attacker_move_times(battle, who).iter().all(|&m| time < m)
+}
+
+/// The denizens he could lure: in play, not his own hirelings, not
+/// red-side-up on someone's sheet.
+pub fn lurable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
+    (0..battle.fighters.len())
+        .filter(|&d| battle.in_play(d))
+        .filter(|&d| {
+            battle.denizen(d).is_some_and(|den| {
+                den.employer.is_none() && !(den.red_side_up() && battle.sheet.contains_key(&d))
+            })
+        })
+        .filter(|&d| battle.sheet.get(&d) != Some(&who))
+        // One a hired native took on cannot be lured away (III.A.1).
+        .filter(|&d| {
+            battle
+                .sheet
+                .get(&d)
+                .is_none_or(|&o| battle.hero(o).is_some())
+        })
+        .collect()
+}
+
+/// His hired natives in the fight with nobody on their sheet.
+pub fn free_hirelings(battle: &Battle, who: FighterId) -> Vec<FighterId> {
+    (0..battle.fighters.len())
+        .filter(|&h| battle.in_play(h) && !battle.fighters[h].hidden)
+        .filter(|&h| battle.denizen(h).is_some_and(|d| d.employer == Some(who)))
+        .filter(|&h| battle.attackers_of(h).is_empty() && !battle.sheet.contains_key(&h))
+        .collect()
+}
+
+/// A denizen a hired native may be deployed against: unhired, in play,
+/// not red side up, not already fighting a hired native.
+pub fn deployable(battle: &Battle, target: FighterId) -> bool {
+    battle.in_play(target)
+        && battle
+            .denizen(target)
+            .is_some_and(|d| d.employer.is_none() && !d.red_side_up())
+        && battle
+            .sheet
+            .get(&target)
+            .is_none_or(|&owner| battle.hero(owner).is_some())
+}
+
+/// How easy a denizen is to kill: lower first.
+fn toughness(battle: &Battle, id: FighterId) -> (Strength, bool, i32) {
+    battle
+        .denizen(id)
+        .map_or((Strength::Tremendous, true, 0), |d| {
+            (d.vulnerability, d.armored, -d.fame)
+        })
+}
+
+/// The answer his standing orders give to the current decision.
+pub fn standing_answer(battle: &Battle, who: FighterId) -> Answer {
+    let tactics = battle.tactics.get(&who).cloned().unwrap_or_default();
+    match battle.stage {
+        Stage::Lure => Answer::Lure {
+            denizens: lure_choice(battle, who, &tactics),
+        },
+        Stage::Deploy => Answer::Deploy {
+            pairs: deploy_choice(battle, who, &tactics),
+        },
+        Stage::Action => Answer::Action(action_choice(battle, who, &tactics)),
+        Stage::Melee => Answer::Melee(melee_choice(battle, who, &tactics)),
+        Stage::Fatigue => Answer::Fatigue(super::fatigue::default_choice(battle, who)),
+    }
+}
+
+fn lure_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<String> {
+    let candidates = lurable(battle, who);
+    let names = |ids: Vec<FighterId>| -> Vec<String> {
+        ids.into_iter()
+            .map(|d| battle.name(d).to_string())
+            .collect()
+    };
+    match &tactics.lure {
+        Lure::Nobody => Vec::new(),
+        Lure::Everyone => names(candidates),
+        Lure::Weakest => names(
+            candidates
+                .into_iter()
+                .min_by_key(|&d| toughness(battle, d))
+                .into_iter()
+                .collect(),
+        ),
+        Lure::Named(wanted) => names(
+            candidates
+                .into_iter()
+                .filter(|&d| {
+                    wanted
+                        .iter()
+                        .any(|w| w.eq_ignore_ascii_case(battle.name(d)))
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Free hirelings against the attackers on his own sheet, in turn.
+fn deploy_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<(String, String)> {
+    if !tactics.deploy {
+        return Vec::new();
+    }
+    free_hirelings(battle, who)
+        .into_iter()
+        .zip(
+            battle
+                .attackers_of(who)
+                .into_iter()
+                .filter(|&d| deployable(battle, d)),
+        )
+        .map(|(h, t)| (battle.name(h).to_string(), battle.name(t).to_string()))
+        .collect()
+}
+
+fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
+    let Some(hero) = battle.hero(who) else {
+        return Action::Nothing;
+    };
+    if let Some(spell) = &tactics.cast {
+        return Action::Cast {
+            spell: spell.clone(),
+        };
+    }
+    let wounds = hero
+        .chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Wounded)
+        .count();
+    if tactics
+        .run_when_wounded
+        .is_some_and(|n| wounds >= usize::from(n))
+        && let Some(chit) = run_chits(battle, who).into_iter().next()
+    {
+        return Action::Run { chit };
+    }
+    let unalerted = hero.weapon.as_ref().is_some_and(|w| !w.is_alerted);
+    if tactics.alert && unalerted {
+        let stars = stars_left(battle, who);
+        if let Some(chit) = fight_chits(battle, who, stars)
+            .into_iter()
+            .find(|c| fast_enough(battle, who, c.chit.time))
+        {
+            return Action::Alert { chit: chit.label };
+        }
+    }
+    Action::Nothing
+}
+
+/// What he may run with: legal MOVE chits, and `horse` when he has one.
+fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
+    let Some(hero) = battle.hero(who) else {
+        return Vec::new();
+    };
+    let red = battle
+        .attackers_of(who)
+        .iter()
+        .any(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()));
+    if red {
+        return Vec::new();
+    }
+    let horse = hero.horse.as_ref().filter(|h| !h.dead);
+    let stars = stars_left(battle, who);
+    let mut out: Vec<String> = move_chits(battle, who, stars)
+        .into_iter()
+        .filter(|c| battle.rules.stumble || fast_enough(battle, who, c.chit.time))
+        .map(|c| c.label)
+        .collect();
+    if let Some(h) = horse
+        && (battle.rules.stumble || fast_enough(battle, who, h.gallop.move_speed))
+    {
+        out.push("horse".into());
+    }
+    out
+}
+
+/// The target his orders pick among those in play.
+fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<FighterId> {
+    let own = battle.attackers_of(who);
+    if let Target::Named(name) = &tactics.target
+        && let Some(id) = battle.find(name)
+        && id != who
+        && battle.in_play(id)
+        && !battle.fighters[id].hidden
+    {
+        return Some(id);
+    }
+    match tactics.target {
+        Target::Nobody => None,
+        Target::Weakest => own.into_iter().min_by_key(|&d| toughness(battle, d)),
+        Target::Strongest => own
+            .into_iter()
+            .max_by_key(|&d| battle.denizen(d).map_or(0, |d| d.fame)),
+        _ => own.into_iter().next(),
+    }
+}
+
+fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay {
+    let mut stars = stars_left(battle, who);
+    let mut play = MeleePlay::default();
+    let rotate = Direction::from_number(u8::try_from(battle.round % 3).unwrap_or(0) + 1)
+        .unwrap_or(Direction::Swing);
+    let horse_alive = battle
+        .hero(who)
+        .and_then(|h| h.horse.as_ref())
+        .is_some_and(|h| !h.dead);
+    let wants_horse = tactics
+        .maneuver_with
+        .as_deref()
+        .is_some_and(|w| w.eq_ignore_ascii_case("horse"));
+    let maneuver_direction = tactics.maneuver_direction.unwrap_or(rotate);
+    let target = target_choice(battle, who, tactics);
+    // A named FIGHT chit keeps its stars before the maneuver is chosen.
+    let preferred_attack = target.and_then(|_| {
+        let want = tactics.attack_with.as_ref()?;
+        fight_chits(battle, who, stars)
+            .into_iter()
+            .find(|c| same_chit(&c.label, want))
+    });
+    if let Some(chit) = &preferred_attack {
+        stars -= chit.chit.effort;
+    }
+    if horse_alive && wants_horse {
+        play.maneuver = Some(ManeuverPlay {
+            with: "horse".into(),
+            direction: maneuver_direction,
+        });
+    } else {
+        // Nobody on his sheet: a starred chit would only tire him.
+        let threatened = !battle.attackers_of(who).is_empty();
+        let moves: Vec<HeroChit> = move_chits(battle, who, stars)
+            .into_iter()
+            .filter(|c| threatened || c.chit.effort == 0)
+            .collect();
+        let chosen = tactics
+            .maneuver_with
+            .as_ref()
+            .and_then(|want| moves.iter().find(|c| same_chit(&c.label, want)))
+            .or_else(|| moves.first());
+        if let Some(chit) = chosen {
+            stars -= chit.chit.effort;
+            play.maneuver = Some(ManeuverPlay {
+                with: chit.label.clone(),
+                direction: maneuver_direction,
+            });
+        }
+    }
+    if let Some(target) = target {
+        let fights = fight_chits(battle, who, stars);
+        let chosen = preferred_attack.as_ref().or_else(|| fights.first());
+        if let Some(chit) = chosen {
+            play.target = Some(battle.name(target).to_string());
+            play.attack = Some(AttackPlay {
+                chit: chit.label.clone(),
+                direction: tactics.attack_direction.unwrap_or(Direction::Thrust),
+            });
+        }
+    }
+    let own = battle.attackers_of(who);
+    play.placements = own
+        .iter()
+        .zip(Direction::ALL.iter().cycle())
+        .map(|(&d, &dir)| (battle.name(d).to_string(), dir))
+        .collect();
+    play.shield = Some(Direction::Thrust);
+    play
+}
+
+/// `FIGHT H5` matches `FIGHT H5**` and any case.
+pub fn same_chit(label: &str, wanted: &str) -> bool {
+    let strip = |s: &str| s.trim().trim_end_matches('*').to_ascii_uppercase();
+    strip(label) == strip(wanted)
+}
+
+/// The options of his current decision, in words.
+pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
+    match battle.stage {
+        Stage::Lure => lurable(battle, who)
+            .into_iter()
+            .map(|d| format!("lure {}", battle.name(d)))
+            .collect(),
+        Stage::Deploy => {
+            let targets: Vec<FighterId> = (0..battle.fighters.len())
+                .filter(|&t| deployable(battle, t))
+                .collect();
+            free_hirelings(battle, who)
+                .into_iter()
+                .flat_map(|h| {
+                    targets.iter().map(move |&t| {
+                        format!("deploy {} against {}", battle.name(h), battle.name(t))
+                    })
+                })
+                .collect()
+        }
+        Stage::Action => {
+            let mut out = vec!["nothing".to_string()];
+            out.extend(
+                run_chits(battle, who)
+                    .into_iter()
+                    .map(|c| format!("run with {c}")),
+            );
+            let stars = stars_left(battle, who);
+            out.extend(
+                fight_chits(battle, who, stars)
+                    .into_iter()
+                    .filter(|c| fast_enough(battle, who, c.chit.time))
+                    .map(|c| format!("alert with {}", c.label)),
+            );
+            out.push("cast a spell (not implemented yet)".into());
+            out
+        }
+        Stage::Melee => {
+            let stars = stars_left(battle, who);
+            let mut out: Vec<String> = move_chits(battle, who, stars)
+                .into_iter()
+                .map(|c| format!("maneuver with {}", c.label))
+                .collect();
+            out.extend(
+                fight_chits(battle, who, stars)
+                    .into_iter()
+                    .map(|c| format!("attack with {}", c.label)),
+            );
+            out.extend(
+                battle
+                    .fighters
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, f)| i != who && f.out.is_none() && !f.hidden)
+                    .map(|(_, f)| format!("target {}", f.name)),
+            );
+            out
+        }
+        Stage::Fatigue => super::fatigue::options(battle, who),
+    }
+}
+
+/// Check an explicit answer is a legal play now.
+///
+/// # Errors
+/// What is illegal and what would be legal.
+pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<(), String> {
+    match answer {
+        Answer::Lure { denizens } => {
+            let can = lurable(battle, who);
+            for name in denizens {
+                let ok = battle.find(name).is_some_and(|d| can.contains(&d));
+                if !ok {
+                    return Err(format!(
+                        "{name} cannot be lured; choose among: {}",
+                        options(battle, who).join(", ")
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Answer::Deploy { pairs } => {
+            let free = free_hirelings(battle, who);
+            for (native, target) in pairs {
+                let ok = battle.find(native).is_some_and(|n| free.contains(&n))
+                    && battle.find(target).is_some_and(|t| deployable(battle, t));
+                if !ok {
+                    return Err(format!(
+                        "{native} cannot be deployed against {target}; choose among: {}",
+                        options(battle, who).join(", ")
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Answer::Action(Action::Nothing | Action::Cast { .. }) => Ok(()),
+        Answer::Action(Action::Run { chit }) => {
+            if run_chits(battle, who).iter().any(|c| same_chit(c, chit)) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "he cannot run with {chit} now; legal: {}",
+                    options(battle, who).join(", ")
+                ))
+            }
+        }
+        Answer::Action(Action::Alert { chit }) => {
+            let stars = stars_left(battle, who);
+            let ok = fight_chits(battle, who, stars)
+                .iter()
+                .any(|c| same_chit(&c.label, chit) && fast_enough(battle, who, c.chit.time));
+            if ok {
+                Ok(())
+            } else {
+                Err(format!(
+                    "he cannot alert with {chit} now; legal: {}",
+                    options(battle, who).join(", ")
+                ))
+            }
+        }
+        Answer::Melee(play) => check_melee(battle, who, play),
+        Answer::Fatigue(play) => super::fatigue::check(battle, who, play),
+    }
+}
+
+fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), String> {
+    let stars = stars_left(battle, who);
+    let mut spent = 0u8;
+    for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
+        if maneuver.with.eq_ignore_ascii_case("horse") {
+            let has = battle
+                .hero(who)
+                .and_then(|h| h.horse.as_ref())
+                .is_some_and(|h| !h.dead);
+            if !has {
+                return Err("he has no living horse to maneuver with".into());
+            }
+            continue;
+        }
+        let chit = move_chits(battle, who, stars)
+            .into_iter()
+            .find(|c| same_chit(&c.label, &maneuver.with))
+            .ok_or_else(|| {
+                format!(
+                    "{} is not an active MOVE chit he can play (strong enough for what he carries, within two stars)",
+                    maneuver.with
+                )
+            })?;
+        spent += chit.chit.effort;
+    }
+    if let Some(attack) = &play.attack {
+        let chit = fight_chits(battle, who, stars)
+            .into_iter()
+            .find(|c| same_chit(&c.label, &attack.chit))
+            .ok_or_else(|| {
+                format!(
+                    "{} is not an active FIGHT chit strong enough for his weapon",
+                    attack.chit
+                )
+            })?;
+        spent += chit.chit.effort;
+        if play.target.is_none() {
+            return Err("an attack needs a target".into());
+        }
+    }
+    if spent > stars {
+        return Err(format!(
+            "these plays cost {spent} effort stars; he may play only {stars} more this round"
+        ));
+    }
+    if let Some(target) = &play.target {
+        match battle.find(target) {
+            Some(t) if t != who && battle.in_play(t) && !battle.fighters[t].hidden => {}
+            _ => {
+                return Err(format!(
+                    "{target} is not someone in this fight he can attack (hidden characters cannot be targeted)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}

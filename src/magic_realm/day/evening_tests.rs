@@ -1,0 +1,145 @@
+//! Evening combat through the whole day (seed 000 III): a death is written
+//! into the state, and the dead character's belongings lie in the clearing.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{Dice, DiceScript};
+use crate::game::{Observers, Rules, Seat};
+use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::data;
+use crate::magic_realm::orders::parse_day_orders;
+use crate::magic_realm::setup::{self, SetupInputs};
+use crate::magic_realm::state::{ChitCondition, MrState, Whereabouts, abandoned_pile};
+
+use super::events::{CombatEvent, Happening};
+use super::resolve_day;
+
+fn amazon_with_an_ogre() -> MrState {
+    let data = data::get().expect("data");
+    let seats = [Seat {
+        player: "P1".into(),
+        character: Some("Amazon".into()),
+    }];
+    let mut state = setup::new_game(
+        data,
+        &seats,
+        &Rules::default(),
+        &SetupInputs::default(),
+        &mut Dice::new(11, 0),
+    )
+    .expect("setup");
+    for d in state.denizens.values_mut() {
+        if matches!(d.at, Whereabouts::Clearing { .. }) {
+            d.at = Whereabouts::Dead;
+        }
+    }
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Ogre 1").expect("an ogre").at =
+        Whereabouts::Clearing { clearing: here };
+    let amazon = &mut state.characters[0];
+    amazon.armor.clear();
+    for chit in &mut amazon.chits {
+        if chit.chit != "MOVE M4" {
+            chit.condition = ChitCondition::Wounded;
+        }
+    }
+    state
+}
+
+/// Play day 1 with the Amazon resting and these combat orders; the Ogre is
+/// repositioned from box 1 to box 2, where her dodge meets its swing.
+fn evening_with(
+    combat: &str,
+) -> (
+    MrState,
+    Vec<super::events::DayEvent>,
+    crate::magic_realm::board::ClearingId,
+) {
+    let state = amazon_with_an_ogre();
+    let here = state.characters[0].position.clone();
+    let label = format!("{}{}", here.tile, here.clearing);
+    let mut script = DiceScript::default();
+    script
+        .force(&format!("combat/{label}/round1/reposition/Amazon"), &[3])
+        .expect("die");
+    script
+        .force(&format!("combat/{label}/round1/tactics"), &[1, 1])
+        .expect("dice");
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders(
+            &format!("R\nCombat: {combat}"),
+            1,
+            &data::get().expect("data").tiles,
+        )
+        .expect("orders"),
+    )]
+    .into();
+    let mut dice = Dice::with_script(3, 1, script);
+    let (after, events) = resolve_day(
+        data::get().expect("data"),
+        &Rules::default(),
+        state,
+        &orders,
+        &mut dice,
+    )
+    .expect("the day resolves");
+    (after, events, here)
+}
+
+#[test]
+fn a_character_killed_in_the_evening_is_dead_and_leaves_his_belongings() {
+    // She does not attack: the Ogre's Tremendous swing kills her.
+    let (after, events, here) = evening_with("target nobody, maneuver dodge");
+    let amazon = &after.characters[0];
+    assert!(amazon.dead, "{events:#?}");
+    assert_eq!(amazon.weapon, None);
+    let pile = &after.holdings[&abandoned_pile(&here)];
+    assert!(pile.iter().any(|i| i.name == "Short Sword"), "{pile:?}");
+    let seen = events
+        .iter()
+        .find(|e| {
+            matches!(&e.happening, Happening::Combat(CombatEvent::Line { line: CombatLine::Killed { victim, .. }, .. }) if victim == "Amazon")
+        })
+        .expect("her death is an event");
+    assert_eq!(
+        seen.observers,
+        Observers::Players(["P1".to_string()].into())
+    );
+}
+
+#[test]
+fn a_monster_killed_in_the_evening_is_dead_and_pays_its_killer() {
+    // Rest healed her FIGHT L4; her Short Sword (length 3) strikes before
+    // the Ogre (length 0): Light + 1 star = Medium kills it.
+    let (after, _, _) = evening_with("maneuver dodge");
+    assert!(!after.characters[0].dead);
+    assert_eq!(after.denizens["Ogre 1"].at, Whereabouts::Dead);
+    assert_eq!(after.characters[0].notoriety, 2);
+}
+
+#[test]
+fn drinks_are_bought_before_the_battling_roll() {
+    let data = data::get().expect("data");
+    let mut state = amazon_with_an_ogre();
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Ogre 1").expect("ogre").at = Whereabouts::Dead;
+    for id in ["Bashkar 1", "Bashkar 2"] {
+        state.denizens.get_mut(id).expect("a Bashkar").at = Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+    }
+    let gold = state.characters[0].gold;
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders("R\nDrinks: 5", 1, &data.tiles).expect("orders"),
+    )]
+    .into();
+    let mut dice = Dice::new(3, 1);
+    let (after, events) =
+        resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day");
+    assert_eq!(after.characters[0].gold, gold - 2, "{events:#?}");
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Combat(CombatEvent::Line { line: CombatLine::Battling { result, .. }, .. })
+            if result.contains("drinks for 2 gold"))));
+}
