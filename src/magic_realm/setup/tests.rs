@@ -8,7 +8,7 @@ use super::*;
 use crate::game::GameState;
 use crate::magic_realm::data::terms::{Dwelling, TileGroup};
 use crate::magic_realm::data::treasures::TreasureSize;
-use crate::magic_realm::state::{ItemKind, Whereabouts};
+use crate::magic_realm::state::{ChitCondition, ItemKind, Whereabouts};
 
 fn data() -> &'static GameData {
     crate::magic_realm::data::get().unwrap_or_else(|e| panic!("{e}"))
