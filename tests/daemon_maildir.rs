@@ -972,7 +972,9 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     let spells: Vec<&str> = data
         .spells
         .iter()
-        .filter(|s| s.learnable())
+        .filter(|s| {
+            s.learnable() && realmgm::magic_realm::magic::spellbook::type_allowed(wizard, s).is_ok()
+        })
         .take(usize::from(wizard.spells))
         .map(|s| s.name.as_str())
         .collect();

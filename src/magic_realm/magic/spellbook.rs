@@ -42,13 +42,12 @@ fn character_data<'a>(data: &'a GameData, c: &CharacterState) -> Result<&'a Char
         .ok_or_else(|| MagicError::Spellbook(format!("there is no character card for {}", c.name)))
 }
 
-/// Whether `c` may learn `spell` now: a learnable spell, of a type of one
-/// of his MAGIC chits, not known yet, under the limit.
+/// Whether the character `card` can ever hold `spell`: a learnable spell
+/// of the type of one of his MAGIC chits (seed 001).
 ///
 /// # Errors
 /// Why not, worded for the player.
-pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(), MagicError> {
-    let card = character_data(data, c)?;
+pub fn type_allowed(card: &Character, spell: &Spell) -> Result<(), MagicError> {
     let Some(kind) = spell.spell_type else {
         return Err(MagicError::Spellbook(format!(
             "{} belongs to its treasure and cannot be learned",
@@ -60,7 +59,7 @@ pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(
         return Err(MagicError::Spellbook(format!(
             "{} is a type {kind} spell and the {} has MAGIC chits of type {} only",
             spell.name,
-            c.name,
+            card.name,
             if types.is_empty() {
                 "none".to_string()
             } else {
@@ -68,6 +67,16 @@ pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(
             }
         )));
     }
+    Ok(())
+}
+
+/// Whether `c` may learn `spell` now: a learnable spell, of a type of one
+/// of his MAGIC chits, not known yet, under the limit.
+///
+/// # Errors
+/// Why not, worded for the player.
+pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(), MagicError> {
+    type_allowed(character_data(data, c)?, spell)?;
     if c.magic.spells.contains(&spell.name) {
         return Err(MagicError::Spellbook(format!(
             "the {} already knows {}",

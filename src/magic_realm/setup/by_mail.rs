@@ -535,7 +535,15 @@ fn read_spells(
             Some(found) if spells.iter().any(|s| s == found) => {
                 problems.push(format!("Spells: '{found}' is named twice"));
             }
-            Some(found) => spells.push(found.to_string()),
+            Some(found) => {
+                let fits = data.spells.iter().find(|s| s.name == found).map(|spell| {
+                    crate::magic_realm::magic::spellbook::type_allowed(character, spell)
+                });
+                match fits {
+                    Some(Err(why)) => problems.push(format!("Spells: {why}")),
+                    _ => spells.push(found.to_string()),
+                }
+            }
             None => problems.push(format!(
                 "Spells: '{name}' is not a learnable spell{}",
                 suggest::did_you_mean(&name, learnable.iter().copied())
@@ -656,13 +664,28 @@ mod tests {
             err.iter().any(|e| e.contains("not one of his MAGIC chits")),
             "{err:?}"
         );
-        let spells: Vec<&str> = data()
-            .spells
-            .iter()
-            .filter(|s| s.learnable())
-            .take(usize::from(wizard.spells))
-            .map(|s| s.name.as_str())
-            .collect();
+        let allowed = |s: &&crate::magic_realm::data::spells::Spell| {
+            crate::magic_realm::magic::spellbook::type_allowed(wizard, s).is_ok()
+        };
+        let pick = |fits: bool| -> Vec<&str> {
+            data()
+                .spells
+                .iter()
+                .filter(|s| s.learnable() && allowed(s) == fits)
+                .take(usize::from(wizard.spells))
+                .map(|s| s.name.as_str())
+                .collect()
+        };
+        let wrong = format!(
+            "Victory: G 5\nStart: Inn\nSpells: {}",
+            pick(false).join("; ")
+        );
+        let err = setup.submit("Ben", &wrong, data()).unwrap_err();
+        assert!(
+            err.iter().any(|e| e.contains("MAGIC chits of type")),
+            "a spell of a type he cannot cast is refused by mail: {err:?}"
+        );
+        let spells = pick(true);
         let magic = wizard
             .chits
             .iter()
