@@ -19,3 +19,5 @@ pub mod rules;
 pub mod setup;
 pub mod state;
 pub mod tables;
+#[cfg(test)]
+pub mod test_support;

@@ -8,38 +8,18 @@ use super::search::{SearchEvent, search, search_taking};
 use super::trade::{TradeEvent, base_price, trade};
 use super::{Day, PhaseOutcome};
 use crate::dice::{Dice, DiceScript};
-use crate::game::{Observers, Rules, Seat};
+use crate::game::{Observers, Rules};
 use crate::magic_realm::board::ClearingId;
-use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathKind};
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take};
 use crate::magic_realm::rules::TOGGLES;
-use crate::magic_realm::setup::{SetupInputs, new_game};
 use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit, MrState, abandoned_pile};
-
-fn data() -> &'static GameData {
-    crate::magic_realm::data::get().unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::magic_realm::test_support::{data, game_played_by};
 
 fn game(characters: &[&str]) -> MrState {
-    let seats: Vec<Seat> = characters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Seat {
-            player: format!("p{i}"),
-            character: Some((*c).to_string()),
-        })
-        .collect();
-    new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    game_played_by(characters, |i| format!("p{i}"))
 }
 
 /// Run `act` on a day whose rolls for each purpose prefix are forced.

@@ -16,41 +16,17 @@ use crate::game::{Rules, Seat};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
-use crate::magic_realm::data::{self, GameData};
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take, parse_day_orders};
 use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{
     Belonging, ChitCondition, Item, ItemKind, MapChit, MrState, Whereabouts, abandoned_pile,
 };
-
-fn data() -> &'static GameData {
-    data::get().expect("the embedded data loads")
-}
+use crate::magic_realm::test_support::{data, game_played_by, without_denizens};
 
 /// A game with these characters (players P1, P2...), no denizen and no
 /// map chit on the map, so nothing arrives unless a test puts it there.
 fn game(characters: &[&str]) -> MrState {
-    let seats: Vec<Seat> = characters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Seat {
-            player: format!("P{}", i + 1),
-            character: Some((*c).to_string()),
-        })
-        .collect();
-    let mut state = setup::new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .expect("setup works");
-    for d in state.denizens.values_mut() {
-        if matches!(d.at, Whereabouts::Clearing { .. }) {
-            d.at = Whereabouts::Dead;
-        }
-    }
+    let mut state = without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)));
     state.map_chits.values_mut().for_each(Vec::clear);
     state
 }

@@ -6,43 +6,17 @@ use std::collections::BTreeMap;
 use super::events::{ArrivalEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::resolve_day;
 use crate::dice::{Dice, DiceScript};
-use crate::game::{Rules, Seat};
+use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
-use crate::magic_realm::data::{self, GameData};
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
-use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{ChitCondition, MapChit, MrState, Whereabouts};
-
-fn data() -> &'static GameData {
-    data::get().expect("the embedded data loads")
-}
+use crate::magic_realm::test_support::{data, game_played_by, without_denizens};
 
 /// A game with these characters, played by P1, P2...; every monster and
 /// native off the map so nothing blocks unless a test puts it there.
 fn game(characters: &[&str]) -> MrState {
-    let seats: Vec<Seat> = characters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Seat {
-            player: format!("P{}", i + 1),
-            character: Some((*c).to_string()),
-        })
-        .collect();
-    let mut state = setup::new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .expect("setup works");
-    for d in state.denizens.values_mut() {
-        if matches!(d.at, Whereabouts::Clearing { .. }) {
-            d.at = Whereabouts::Dead;
-        }
-    }
-    state
+    without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)))
 }
 
 fn orders(text: &str) -> DayOrders {

@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use crate::dice::{Dice, DiceScript};
 use crate::game::{Rules, Seat};
 use crate::magic_realm::board::ClearingId;
-use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::spells::Duration;
 use crate::magic_realm::data::terms::{Colour, Dwelling};
 use crate::magic_realm::data::tiles::{ClearingKind, Side};
@@ -20,6 +19,7 @@ use crate::magic_realm::state::{
     Belonging, ChitCondition, DenizenKind, Item, ItemKind, MrState, Whereabouts,
 };
 use crate::magic_realm::tables::magic::CurseKind;
+use crate::magic_realm::test_support::{data, game_played_by};
 
 use super::MagicError;
 use super::cast::{CastRequest, SpellEffect, cast, check};
@@ -28,27 +28,8 @@ use super::events::MagicEvent;
 use super::state::{Aim, CastWith};
 use super::{curses, enchant, expiry, spellbook, spells};
 
-fn data() -> &'static GameData {
-    crate::magic_realm::data::get().unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn game(characters: &[&str]) -> MrState {
-    let seats: Vec<Seat> = characters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Seat {
-            player: format!("p{i}"),
-            character: Some((*c).to_string()),
-        })
-        .collect();
-    new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    game_played_by(characters, |i| format!("p{i}"))
 }
 
 /// Everyone into the clearing of character 0.
