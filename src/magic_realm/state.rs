@@ -292,6 +292,20 @@ impl MrState {
             .position(|c| c.hirelings.iter().any(|h| h.native == native))
     }
 
+    /// The names of the map chits lying face up on `tile`.
+    pub fn face_up_chits(&self, tile: &str) -> Vec<String> {
+        self.map_chits
+            .get(tile)
+            .map(|chits| {
+                chits
+                    .iter()
+                    .filter(|c| c.face_up)
+                    .map(|c| c.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// The tile whose map chits include `chit`.
     pub fn tile_of_chit(&self, chit: &str) -> Option<&str> {
         self.map_chits

@@ -69,18 +69,7 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
     if !quiet {
         reveal_tile(day, &here.tile);
     }
-    let seen: Vec<String> = day
-        .state
-        .map_chits
-        .get(&here.tile)
-        .map(|chits| {
-            chits
-                .iter()
-                .filter(|c| c.face_up)
-                .map(|c| c.name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let seen = day.state.face_up_chits(&here.tile);
     for &i in std::iter::once(&who).chain(followers) {
         let known = &mut day.state.characters[i].discoveries.chits_seen;
         known.extend(seen.iter().cloned());

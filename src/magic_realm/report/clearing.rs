@@ -74,17 +74,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .map(|(d, _)| d.to_string())
             .collect(),
         sites,
-        chits_face_up: state
-            .map_chits
-            .get(&here.tile)
-            .map(|chits| {
-                chits
-                    .iter()
-                    .filter(|c| c.face_up)
-                    .map(|c| c.name.clone())
-                    .collect()
-            })
-            .unwrap_or_default(),
+        chits_face_up: state.face_up_chits(&here.tile),
         pile: state
             .holdings
             .get(&abandoned_pile(here))

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::super::data::GameData;
+use super::super::day::events::Score;
 use super::super::day::events::condition_word;
 use super::super::day::victory;
 use super::super::state::{CharacterState, ItemKind, VictoryRequirements};
@@ -24,6 +25,10 @@ pub struct ItemLine {
 pub struct ChitLine {
     pub chit: String,
     pub condition: &'static str,
+    /// Turned into colour magic (seed 000 II.C.10).
+    pub enchanted: bool,
+    /// Alerted for a spell (speed 0 in the next combat).
+    pub prepared: bool,
 }
 
 /// A hired native.
@@ -36,12 +41,8 @@ pub struct HirelingLine {
 /// The victory points he would score if the game ended now.
 #[derive(Clone, Debug, Serialize)]
 pub struct VictoryLine {
-    pub great_treasures: i32,
-    pub spells: i32,
-    pub fame: i32,
-    pub notoriety: i32,
-    pub gold: i32,
-    pub total: i32,
+    #[serde(flatten)]
+    pub score: Score,
     /// His requirements, when the campaign has recorded them.
     pub requirements: Option<String>,
 }
@@ -59,9 +60,14 @@ pub struct Sheet {
     pub weapon: Option<String>,
     pub weapon_alerted: bool,
     pub armor: Vec<String>,
+    /// Worn armour damaged in combat: damaged again, it is destroyed.
+    pub damaged_armor: Vec<String>,
     /// Treasures, horses and bought or looted arms, active or not.
     pub items: Vec<ItemLine>,
+    /// The spells he knows, then spells he carries as items.
     pub spells: Vec<String>,
+    /// The curses on him, each with what it does.
+    pub curses: Vec<String>,
     pub hirelings: Vec<HirelingLine>,
     pub victory: VictoryLine,
 }
@@ -96,11 +102,14 @@ pub fn sheet(
             .map(|c| ChitLine {
                 chit: c.chit.clone(),
                 condition: condition_word(c.condition),
+                enchanted: c.enchanted,
+                prepared: c.prepared,
             })
             .collect(),
         weapon: me.weapon.clone(),
         weapon_alerted: me.weapon_alerted,
         armor: me.armor.clone(),
+        damaged_armor: me.damaged_armor.clone(),
         items: me
             .belongings
             .iter()
@@ -112,11 +121,18 @@ pub fn sheet(
             })
             .collect(),
         spells: me
-            .belongings
+            .magic
+            .spells
             .iter()
-            .filter(|b| b.item.kind == ItemKind::Spell)
-            .map(|b| b.item.name.clone())
+            .cloned()
+            .chain(
+                me.belongings
+                    .iter()
+                    .filter(|b| b.item.kind == ItemKind::Spell)
+                    .map(|b| b.item.name.clone()),
+            )
             .collect(),
+        curses: me.magic.curses.iter().map(ToString::to_string).collect(),
         hirelings: me
             .hirelings
             .iter()
@@ -126,12 +142,7 @@ pub fn sheet(
             })
             .collect(),
         victory: VictoryLine {
-            great_treasures: score.great_treasures,
-            spells: score.spells,
-            fame: score.fame,
-            notoriety: score.notoriety,
-            gold: score.gold,
-            total: score.total,
+            score,
             requirements: requirements.map(|r| {
                 format!(
                     "{} great treasures, {} spells, {} fame, {} notoriety, {} gold (victory points per category)",
@@ -139,5 +150,33 @@ pub fn sheet(
                 )
             }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::tables::magic::CurseKind;
+    use crate::magic_realm::test_support::{data, game_played_by};
+
+    #[test]
+    fn the_sheet_shows_known_spells_curses_and_enchanted_chits() {
+        let mut state = game_played_by(&["Wizard"], |_| "Ann".into());
+        let wizard = &mut state.characters[0];
+        assert!(
+            !wizard.magic.spells.is_empty(),
+            "the Wizard records spells at setup"
+        );
+        wizard.magic.curses.insert(CurseKind::Squeak);
+        wizard.chits[0].enchanted = true;
+        wizard.damaged_armor.push("Helmet".into());
+        let sheet = sheet(data(), wizard, None);
+        assert_eq!(sheet.spells, wizard.magic.spells);
+        assert_eq!(sheet.curses.len(), 1);
+        assert!(sheet.curses[0].starts_with("Squeak"), "{:?}", sheet.curses);
+        assert!(sheet.chits[0].enchanted && !sheet.chits[1].enchanted);
+        assert_eq!(sheet.damaged_armor, vec!["Helmet".to_string()]);
+        let json = serde_json::to_value(&sheet.victory).unwrap();
+        assert!(json.get("total").is_some() && json.get("requirements").is_some());
     }
 }
