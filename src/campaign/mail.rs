@@ -54,6 +54,11 @@ pub struct MailSettings {
     /// turn and send their starting info (Magic Realm).
     #[serde(default)]
     pub setup_by_mail: bool,
+    /// With round-by-round combat, how long the players asked for a combat
+    /// round have to answer before default standing orders decide it
+    /// [default 24].
+    #[serde(default)]
+    pub round_deadline_hours: Option<u32>,
 }
 
 /// How a connection is protected, as campaign files write it.
@@ -124,6 +129,10 @@ impl MailSettings {
 
     pub fn late_grace_seconds(&self) -> i64 {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
+    }
+
+    pub fn round_deadline_seconds(&self) -> i64 {
+        i64::from(self.round_deadline_hours.unwrap_or(24)) * 3600
     }
 
     /// Problems serde cannot see for a campaign of `game`, as (field,

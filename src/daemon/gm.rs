@@ -361,6 +361,10 @@ impl Daemon {
             GmCommand::Process => self.process_turn(&name, now).map(|outcome| match outcome {
                 TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
                 TurnOutcome::Held(reason) => format!("not processed: {reason}"),
+                TurnOutcome::WaitingForCombat { day, players } => format!(
+                    "day {day} stopped at a combat round; asked {}",
+                    players.join(", ")
+                ),
             }),
             GmCommand::Preview => self.preview(&name),
             GmCommand::Pause => self.pause(&name, now),

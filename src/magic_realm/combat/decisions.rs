@@ -42,6 +42,9 @@ pub struct Decision {
     pub stage: Stage,
     /// What he may choose from, in words for the prompt.
     pub options: Vec<String>,
+    /// The battle's clearing label (`CV4`).
+    #[serde(default)]
+    pub clearing: String,
 }
 
 /// The Encounter action (seed 000 III.A.4).
