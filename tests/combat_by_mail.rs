@@ -144,7 +144,11 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
         "{}",
         prompts[0]
     );
-    assert!(prompts[0].contains("Your plays now:"), "{}", prompts[0]);
+    assert!(
+        prompts[0].contains("you may attack with: "),
+        "{}",
+        prompts[0]
+    );
     table.now += 60;
     let waiting = table.daemon.check_turn("C1", table.now).unwrap();
     assert!(

@@ -32,17 +32,26 @@ pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, 
             .collect();
         let text = out.entry(d.player.clone()).or_default();
         text.push_str(&format!(
-            "Combat in {}, round {}: the {} is asked for {}.\n\nWhat you have seen of this combat:\n{}\n\nYour plays now:\n{}\n\n",
+            "Combat in {}, round {}: the {} is asked for {}.\n\nYour sheet:\n{}\n\nWhat you have seen of this combat:\n{}\n\nThe choices of this step:\n{}\n\n",
             d.clearing,
             d.round,
             d.character,
             d.stage.word(),
-            seen.join("\n"),
-            d.options
+            d.sheet
                 .iter()
-                .map(|o| format!("  - {o}"))
+                .map(|l| format!("  {l}"))
                 .collect::<Vec<_>>()
                 .join("\n"),
+            seen.join("\n"),
+            if d.options.is_empty() {
+                "  (nothing to choose at this step; your line decides the rest of the round)".to_string()
+            } else {
+                d.options
+                    .iter()
+                    .map(|o| format!("  - {o}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            },
         ));
     }
     for text in out.values_mut() {
@@ -181,6 +190,9 @@ mod tests {
                     let prompt = &pause.prompts["P1"];
                     assert!(prompt.contains("the Amazon is asked for"), "{prompt}");
                     assert!(prompt.contains("Combat: "), "{prompt}");
+                    assert!(prompt.contains("Your sheet:\n  active chits: "), "{prompt}");
+                    assert!(prompt.contains("on your sheet: "), "{prompt}");
+                    assert!(prompt.contains("possible targets: Ogre 1"), "{prompt}");
                     let problems = MagicRealm
                         .read_answer(&pause.waiting, &answers, "P2", "Combat: alert")
                         .unwrap_err();

@@ -361,6 +361,7 @@ impl Battle {
             stage: self.stage,
             options: tactics::options(self, who),
             clearing: self.clearing.clone(),
+            sheet: Vec::new(),
         }
     }
 

@@ -18,8 +18,10 @@ use serde::{Deserialize, Serialize};
 
 use super::battle::{Battle, Step};
 use super::decisions::Decision;
-use super::tactics::{Tactics, standing_answer};
+use super::model::FighterId;
+use super::tactics::{Tactics, fight_chits, move_chits, standing_answer};
 use crate::dice::Dice;
+use crate::magic_realm::state::ChitCondition;
 
 /// The answers players gave by mail to round prompts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,6 +81,10 @@ pub fn run(
                             &d.character,
                         ))
                     })
+                    .map(|mut d| {
+                        d.sheet = sheet(battle, d.fighter);
+                        d
+                    })
                     .collect());
             }
         };
@@ -87,9 +93,85 @@ pub fn run(
     Ok(())
 }
 
+/// His combat sheet in words: chits by condition, weapon, armour, horse
+/// and who attacks him, for the round prompt.
+pub fn sheet(battle: &Battle, who: FighterId) -> Vec<String> {
+    let Some(hero) = battle.hero(who) else {
+        return Vec::new();
+    };
+    let chits = |condition: ChitCondition| {
+        let labels: Vec<&str> = hero
+            .chits
+            .iter()
+            .filter(|c| c.condition == condition)
+            .map(|c| c.label.as_str())
+            .collect();
+        if labels.is_empty() {
+            "none".to_string()
+        } else {
+            labels.join(", ")
+        }
+    };
+    let mut out = vec![
+        format!("active chits: {}", chits(ChitCondition::Active)),
+        format!("fatigued: {}", chits(ChitCondition::Fatigued)),
+        format!("wounded: {}", chits(ChitCondition::Wounded)),
+    ];
+    if let Some(weapon) = &hero.weapon {
+        let side = if weapon.is_alerted {
+            "alerted"
+        } else {
+            "unalerted"
+        };
+        out.push(format!("weapon: {} ({side})", weapon.name));
+    }
+    for armor in hero.armor.iter().filter(|a| !a.destroyed) {
+        let state = if armor.damaged { " (damaged)" } else { "" };
+        out.push(format!("armour: {}{state}", armor.name));
+    }
+    if let Some(horse) = hero.horse.as_ref().filter(|h| !h.dead) {
+        out.push(format!("horse: {}", horse.name));
+    }
+    let attackers: Vec<&str> = battle
+        .attackers_of(who)
+        .into_iter()
+        .map(|a| battle.name(a))
+        .collect();
+    let listed = |names: Vec<String>| {
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    out.push(format!(
+        "on your sheet: {}",
+        listed(attackers.into_iter().map(String::from).collect())
+    ));
+    // What a `Combat:` line for the round may name.
+    let labels = |chits: Vec<super::model::HeroChit>| chits.into_iter().map(|c| c.label).collect();
+    out.push(format!(
+        "you may attack with: {}",
+        listed(labels(fight_chits(battle, who, 2)))
+    ));
+    out.push(format!(
+        "you may maneuver with: {}",
+        listed(labels(move_chits(battle, who, 2)))
+    ));
+    let targets = battle
+        .fighters
+        .iter()
+        .enumerate()
+        .filter(|&(i, f)| i != who && f.out.is_none() && !f.hidden)
+        .map(|(_, f)| f.name.clone())
+        .collect();
+    out.push(format!("possible targets: {}", listed(targets)));
+    out
+}
+
 /// Answer his current decision as `tactics` would; should that ever not be
 /// legal, default standing orders take over for him.
-fn play_round_answer(battle: &mut Battle, fighter: usize, tactics: Tactics) {
+fn play_round_answer(battle: &mut Battle, fighter: FighterId, tactics: Tactics) {
     battle.tactics.insert(fighter, tactics);
     let answer = standing_answer(battle, fighter);
     battle.tactics.remove(&fighter);

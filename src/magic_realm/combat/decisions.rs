@@ -45,6 +45,10 @@ pub struct Decision {
     /// The battle's clearing label (`CV4`).
     #[serde(default)]
     pub clearing: String,
+    /// His combat sheet in words, for a round prompt (filled when a battle
+    /// stops for him, [`super::by_rounds`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sheet: Vec<String>,
 }
 
 /// The Encounter action (seed 000 III.A.4).
