@@ -155,6 +155,11 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
         waiting.contains("waiting for the combat round answers of Ann"),
         "{waiting}"
     );
+    let status = table.daemon.status("C1").unwrap();
+    assert!(
+        status.contains("Combat round: waiting for Ann until"),
+        "{status}"
+    );
     let bad = table.send("Re: [C1] day 1 combat round", "Combat: attack sideways");
     assert!(bad.contains("not read"), "{bad}");
     let mut rounds = 0;

@@ -158,6 +158,12 @@ impl MailSettings {
                 "a share of players is at most 100 percent".to_string(),
             ));
         }
+        if self.round_deadline_hours == Some(0) {
+            problems.push((
+                "round_deadline_hours",
+                "a combat round needs at least 1 hour for the answers; write 1 or more".to_string(),
+            ));
+        }
         if self.poll_seconds == Some(0) {
             problems.push((
                 "poll_seconds",

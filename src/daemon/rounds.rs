@@ -17,6 +17,25 @@ use super::confirm::marker;
 use super::ingest::Letter;
 use super::process::TurnOutcome;
 
+/// The GM's status line of a combat round the day waits for.
+pub fn round_status(round: &CombatRound) -> String {
+    let missing: Vec<&str> = round
+        .asked
+        .iter()
+        .filter(|p| !round.answered.contains(p))
+        .map(String::as_str)
+        .collect();
+    if missing.is_empty() {
+        "Combat round: every answer is in; the next tick resumes the day\n".to_string()
+    } else {
+        format!(
+            "Combat round: waiting for {} until {}, then defaults decide\n",
+            missing.join(", "),
+            format_utc(round.deadline)
+        )
+    }
+}
+
 impl Daemon {
     /// Keep the round the day stopped at and mail its prompts, once per
     /// stop: a stop already asked waits on.
