@@ -978,7 +978,11 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     let spells: Vec<&str> = data
         .spells
         .iter()
-        .filter(|s| s.learnable())
+        .filter(|s| {
+            s.learnable()
+                && s.spell_type
+                    .is_some_and(|t| wizard.spell_types().contains(&t))
+        })
         .take(usize::from(wizard.spells))
         .map(|s| s.name.as_str())
         .collect();
