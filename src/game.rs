@@ -242,6 +242,24 @@ pub struct TurnResult {
     pub finished: bool,
 }
 
+/// A turn stopped at a decision point (Magic Realm: a combat round that
+/// standing orders do not cover, with round-by-round combat on).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnPause {
+    /// The game's own record of the decisions waited for, given back to
+    /// [`Game::read_answer`].
+    pub waiting: serde_json::Value,
+    /// Each asked player's prompt, ready to mail.
+    pub prompts: BTreeMap<String, String>,
+}
+
+/// A turn resolved to its end, or stopped until answers arrive.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TurnStep {
+    Done(TurnResult),
+    Paused(TurnPause),
+}
+
 /// A report ready to mail: the text part always, HTML and files optionally.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -353,6 +371,49 @@ pub trait Game: Sync {
         orders: &BTreeMap<String, AcceptedOrders>,
         dice: &mut Dice,
     ) -> anyhow::Result<TurnResult>;
+
+    /// Resolve the next turn with the answers given to its earlier pauses
+    /// (the game's own JSON from [`Game::read_answer`]; `null` for none).
+    /// The turn is always resolved from its start with the same dice, so
+    /// answers given after a pause give the same result as the same answers
+    /// given up front. With `deadline_passed`, defaults answer what nobody
+    /// did instead of pausing. A game that never pauses resolves as
+    /// [`Game::resolve_turn`].
+    ///
+    /// # Errors
+    /// As [`Game::resolve_turn`].
+    fn resolve_turn_with_answers(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        _answers: &serde_json::Value,
+        _deadline_passed: bool,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnStep> {
+        Ok(TurnStep::Done(
+            self.resolve_turn(state, rules, orders, dice)?,
+        ))
+    }
+
+    /// Read `player`'s answer to a pause (`waiting` from [`TurnPause`]) and
+    /// return `answers` with it added.
+    ///
+    /// # Errors
+    /// The answer cannot be read, or nothing of his is waited for.
+    fn read_answer(
+        &self,
+        _waiting: &serde_json::Value,
+        _answers: &serde_json::Value,
+        _player: &str,
+        _text: &str,
+    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
+        Err(vec![OrdersProblem {
+            line: 1,
+            column: 1,
+            message: "this game never stops a turn for answers; send orders instead".into(),
+        }])
+    }
 
     /// The report of a turn for `reader`: built only from the events he
     /// observed and what the new `state` shows him.

@@ -351,7 +351,13 @@ fn players_ask_for_help_orders_report_rules_and_write_privately() {
         "{}",
         ann[3].body_text
     );
-    assert!(ann[4].body_text.contains("not implemented yet"));
+    assert!(
+        ann[4]
+            .body_text
+            .contains("No combat round waits for your answer"),
+        "{}",
+        ann[4].body_text
+    );
     assert!(ann[5].body_text.contains("passed on to Benchar"));
     assert!(
         ann[6]

@@ -54,6 +54,11 @@ pub struct MailSettings {
     /// turn and send their starting info (Magic Realm).
     #[serde(default)]
     pub setup_by_mail: bool,
+    /// With round-by-round combat, how long the players asked for a combat
+    /// round have to answer before default standing orders decide it
+    /// [default 24].
+    #[serde(default)]
+    pub round_deadline_hours: Option<u32>,
 }
 
 /// How a connection is protected, as campaign files write it.
@@ -126,6 +131,10 @@ impl MailSettings {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
     }
 
+    pub fn round_deadline_seconds(&self) -> i64 {
+        i64::from(self.round_deadline_hours.unwrap_or(24)) * 3600
+    }
+
     /// Problems serde cannot see for a campaign of `game`, as (field,
     /// message) pairs.
     pub(crate) fn problems(&self, game: &str) -> Vec<(&'static str, String)> {
@@ -147,6 +156,12 @@ impl MailSettings {
             problems.push((
                 "hold_if_missing_percent",
                 "a share of players is at most 100 percent".to_string(),
+            ));
+        }
+        if self.round_deadline_hours == Some(0) {
+            problems.push((
+                "round_deadline_hours",
+                "a combat round needs at least 1 hour for the answers; write 1 or more".to_string(),
             ));
         }
         if self.poll_seconds == Some(0) {

@@ -278,6 +278,11 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                 }
             ),
             TurnOutcome::Held(reason) => bail!("the turn was not processed: {reason}"),
+            TurnOutcome::WaitingForCombat { day, players } => format!(
+                "day {day} stopped at a combat round; asked {} for their plays (round \
+                 deadline in the campaign's [mail] round_deadline_hours)",
+                players.join(", ")
+            ),
         },
         GmCommand::Preview => daemon.preview(&name)?,
         GmCommand::Rollback { day } => daemon.rollback(&name, *day, now)?,

@@ -39,6 +39,9 @@ impl Daemon {
         if let Some(reason) = &control.hold_reason {
             out.push_str(&format!("HELD: {reason}\n"));
         }
+        if let Some(round) = self.store.combat_round(name, pending.day)? {
+            out.push_str(&super::rounds::round_status(&round));
+        }
         if self.setting_up_by_mail(&stored)? {
             out.push_str(&format!("{}\n", self.setup_status(&stored)?));
         } else if let Some(why) = unknown {
@@ -361,6 +364,10 @@ impl Daemon {
             GmCommand::Process => self.process_turn(&name, now).map(|outcome| match outcome {
                 TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
                 TurnOutcome::Held(reason) => format!("not processed: {reason}"),
+                TurnOutcome::WaitingForCombat { day, players } => format!(
+                    "day {day} stopped at a combat round; asked {}",
+                    players.join(", ")
+                ),
             }),
             GmCommand::Preview => self.preview(&name),
             GmCommand::Pause => self.pause(&name, now),

@@ -25,6 +25,7 @@ pub mod player;
 pub mod process;
 pub mod relay;
 pub mod report_context;
+pub mod rounds;
 pub mod schedule;
 pub mod setup;
 

@@ -44,6 +44,10 @@ impl Daemon {
             Command::Orders if self.setting_up_by_mail(stored)? => {
                 return self.setup_mail(stored, player, letter, now);
             }
+            // While the day waits for his combat round, his mail answers it.
+            Command::Orders if self.round_waits_for(stored, &player.name)? => {
+                return self.round_answer(stored, player, letter, now);
+            }
             Command::Orders => {
                 let (note, text) = self.submit_orders(
                     stored,
@@ -156,10 +160,21 @@ impl Daemon {
                 }
                 text
             }
+            Command::Combat if self.round_waits_for(stored, &player.name)? => format!(
+                "{}A combat round waits for your answer: reply to its prompt with your \
+                 `Combat:` line (the prompt came as \"day {} combat round\").",
+                head("combat"),
+                pending.day
+            ),
             Command::Combat => format!(
-                "{}Round-by-round combat by mail is not implemented yet: it waits for the \
-                 combat engine. Until then, write your combat instructions with your orders.",
-                head("combat")
+                "{}No combat round waits for your answer. {}",
+                head("combat"),
+                if campaign.rules.is_on("round_by_round_combat") {
+                    "When a combat reaches a round your `Combat:` line does not cover, you \
+                     get a round prompt by mail."
+                } else {
+                    "This campaign plays combat with the `Combat:` line of your orders."
+                }
             ),
             Command::Gm(_) => format!(
                 "{}GM commands are accepted only from the GM's address with the GM secret.",

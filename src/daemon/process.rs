@@ -51,14 +51,44 @@ pub enum TurnOutcome {
     },
     /// Not run; the GM was told why.
     Held(String),
+    /// Stopped at a combat round these players were asked to answer
+    /// (round-by-round combat, [`super::rounds`]).
+    WaitingForCombat { day: u32, players: Vec<String> },
+}
+
+/// The pending turn resolved, or stopped at a decision point.
+#[derive(Clone, Debug)]
+pub enum Resolved {
+    Run(Box<TurnRun>),
+    Paused(crate::game::TurnPause),
 }
 
 impl Daemon {
-    /// Resolve the pending turn without storing anything.
+    /// Resolve the pending turn without storing anything, with the combat
+    /// round answers given so far and defaults for the rest.
     ///
     /// # Errors
     /// The game is not set up or cannot resolve the turn, or the store fails.
     pub fn resolve_pending(&self, stored: &StoredCampaign) -> anyhow::Result<TurnRun> {
+        match self.resolve_pending_at(stored, None)? {
+            Resolved::Run(turn) => Ok(*turn),
+            Resolved::Paused(_) => anyhow::bail!(
+                "the turn stopped at a combat round after its round deadline; report this as a bug"
+            ),
+        }
+    }
+
+    /// Resolve the pending turn at `now`: before the round deadline of a
+    /// combat round (or with none asked yet) the game may stop at a
+    /// decision point; without `now`, defaults decide every open one.
+    ///
+    /// # Errors
+    /// The game is not set up or cannot resolve the turn, or the store fails.
+    pub fn resolve_pending_at(
+        &self,
+        stored: &StoredCampaign,
+        now: Option<i64>,
+    ) -> anyhow::Result<Resolved> {
         let campaign = &stored.campaign;
         let game = self.game(campaign)?;
         let pending = self.pending(campaign)?;
@@ -90,11 +120,36 @@ impl Daemon {
                 orders.insert(seat.name.clone(), accepted);
             }
         }
-        let orders_hash = hex(&Sha256::digest(serde_json::to_vec(&orders)?));
+        let round = self.store.combat_round(&campaign.name, pending.day)?;
+        let answers = round
+            .as_ref()
+            .map_or(serde_json::Value::Null, |r| r.answers.clone());
+        let deadline_passed = match (now, &round) {
+            (None, _) => true,
+            (Some(now), Some(round)) => now >= round.deadline,
+            (Some(_), None) => false,
+        };
+        // Round answers are part of what the day is resolved from.
+        let orders_hash = if answers.is_null() {
+            hex(&Sha256::digest(serde_json::to_vec(&orders)?))
+        } else {
+            hex(&Sha256::digest(serde_json::to_vec(&(&orders, &answers))?))
+        };
         let mut dice = Dice::new(campaign.seed, pending.day);
-        let result = game
-            .resolve_turn(&state, &campaign.rules, &orders, &mut dice)
+        let step = game
+            .resolve_turn_with_answers(
+                &state,
+                &campaign.rules,
+                &orders,
+                &answers,
+                deadline_passed,
+                &mut dice,
+            )
             .with_context(|| format!("{} cannot resolve day {}", campaign.game, pending.day))?;
+        let result = match step {
+            crate::game::TurnStep::Done(result) => result,
+            crate::game::TurnStep::Paused(pause) => return Ok(Resolved::Paused(pause)),
+        };
         let next_deadline = (!result.finished)
             .then(|| -> anyhow::Result<i64> {
                 let next = pending.day + 1;
@@ -142,7 +197,7 @@ impl Daemon {
             state_hash: result.state.hash(),
             reports_hash: hex(&hasher.finalize()),
         };
-        Ok(TurnRun {
+        Ok(Resolved::Run(Box::new(TurnRun {
             day: pending.day,
             state: result.state,
             events: result.events,
@@ -150,7 +205,7 @@ impl Daemon {
             reports,
             no_orders,
             run,
-        })
+        })))
     }
 
     /// The orders of a player who sent none, by the campaign's NMR policy.
@@ -180,8 +235,9 @@ impl Daemon {
     /// The store fails.
     pub fn process_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
         let stored = self.campaign(name)?;
-        let turn = match self.resolve_pending(&stored) {
-            Ok(turn) => turn,
+        let turn = match self.resolve_pending_at(&stored, Some(now)) {
+            Ok(Resolved::Run(turn)) => *turn,
+            Ok(Resolved::Paused(pause)) => return self.ask_round(&stored, &pause, now),
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
         };
         let earlier = self.store.day_runs(name, turn.day)?;
@@ -377,6 +433,12 @@ impl Daemon {
         let pending = self.pending(campaign)?;
         let (awaited, _) = self.awaited(&stored, &pending)?;
         let over = self.over(&stored, &pending)?;
+        if !control.paused
+            && let Some(waiting) = self.combat_round_tick(name, pending.day, now)?
+        {
+            self.store.set_last_tick(name, now)?;
+            return Ok(waiting);
+        }
         let orders = self.store.orders_for_day(name, pending.day)?;
         let mut missing = Vec::new();
         let mut last_orders_at = None;
@@ -441,10 +503,15 @@ impl Daemon {
                     format!("processed day {day}{}", if early { " early" } else { "" })
                 }
                 TurnOutcome::Held(reason) => format!("held: {reason}"),
+                TurnOutcome::WaitingForCombat { players, .. } => {
+                    format!("combat round asked of {}", players.join(", "))
+                }
             },
             Decision::Hold(reason) => match self.hold(&stored, &reason, now)? {
                 TurnOutcome::Held(reason) => format!("held: {reason}"),
-                TurnOutcome::Processed { .. } => String::new(),
+                TurnOutcome::Processed { .. } | TurnOutcome::WaitingForCombat { .. } => {
+                    String::new()
+                }
             },
         };
         self.store.set_last_tick(name, now)?;

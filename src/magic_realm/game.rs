@@ -9,13 +9,14 @@ use anyhow::anyhow;
 use crate::dice::Dice;
 use crate::game::{
     AcceptedOrders, Calendar, Event, Game, GameState, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Seat, TurnResult,
+    Rules, Seat, TurnPause, TurnResult, TurnStep,
 };
 use crate::report::ReportContext;
 
+use super::combat::by_rounds::RoundAnswers;
 use super::setup::{self, SetupInputs};
 use super::state::MrState;
-use super::{data, day, orders, rules};
+use super::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
@@ -26,6 +27,43 @@ fn read_state(state: &GameState) -> anyhow::Result<MrState> {
     serde_json::from_value(state.0.clone()).map_err(|e| {
         anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
     })
+}
+
+/// The stored orders read back as the engine's day orders.
+fn day_orders(
+    orders: &BTreeMap<String, AcceptedOrders>,
+) -> anyhow::Result<BTreeMap<String, orders::DayOrders>> {
+    let mut parsed = BTreeMap::new();
+    for (player, accepted) in orders {
+        let day_orders: orders::DayOrders = serde_json::from_value(accepted.parsed.clone())
+            .map_err(|e| {
+                anyhow!("the stored orders of {player} cannot be read ({e}); have them sent again")
+            })?;
+        parsed.insert(player.clone(), day_orders);
+    }
+    Ok(parsed)
+}
+
+/// The day's events in the plumbing's form.
+fn to_events(events: Vec<day::events::DayEvent>) -> anyhow::Result<Vec<Event>> {
+    events
+        .into_iter()
+        .map(|e| {
+            Ok(Event {
+                observers: e.observers,
+                body: serde_json::to_value(&e.happening)?,
+            })
+        })
+        .collect()
+}
+
+/// The round answers given so far (`null` for none).
+fn round_answers(answers: &serde_json::Value) -> anyhow::Result<RoundAnswers> {
+    if answers.is_null() {
+        return Ok(RoundAnswers::default());
+    }
+    serde_json::from_value(answers.clone())
+        .map_err(|e| anyhow!("the stored combat round answers cannot be read ({e})"))
 }
 
 /// The game of Magic Realm (2nd edition rules with optional and house rules).
@@ -190,32 +228,81 @@ impl Game for MagicRealm {
     ) -> anyhow::Result<TurnResult> {
         let data = data::get().map_err(|e| anyhow!("{e}"))?;
         let state = read_state(state)?;
-        let mut parsed = BTreeMap::new();
-        for (player, accepted) in orders {
-            let day_orders: orders::DayOrders = serde_json::from_value(accepted.parsed.clone())
-                .map_err(|e| {
-                    anyhow!(
-                        "the stored orders of {player} cannot be read ({e}); have them sent again"
-                    )
-                })?;
-            parsed.insert(player.clone(), day_orders);
-        }
-        let (state, events) = day::resolve_day(data, rules, state, &parsed, dice)?;
+        let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
         let finished = state.day >= day::midnight::LAST_DAY;
-        let events = events
-            .into_iter()
-            .map(|e| {
-                Ok(Event {
-                    observers: e.observers,
-                    body: serde_json::to_value(&e.happening)?,
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(TurnResult {
             state: GameState(serde_json::to_value(state)?),
-            events,
+            events: to_events(events)?,
             finished,
         })
+    }
+
+    /// With `round_by_round_combat` on, the day stops at a combat round a
+    /// character without a `Combat:` line has not answered
+    /// ([`combat::by_rounds`](super::combat::by_rounds)); the answers are
+    /// a [`RoundAnswers`].
+    fn resolve_turn_with_answers(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        answers: &serde_json::Value,
+        deadline_passed: bool,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnStep> {
+        if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
+            return Ok(TurnStep::Done(
+                self.resolve_turn(state, rules, orders, dice)?,
+            ));
+        }
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let state = read_state(state)?;
+        let mut answers = round_answers(answers)?;
+        answers.deadline_passed = deadline_passed;
+        let outcome = day::resolve_day_by_rounds(
+            data,
+            rules,
+            state,
+            &day_orders(orders)?,
+            Some(&answers),
+            dice,
+        )?;
+        Ok(match outcome {
+            day::DayOutcome::Done(state, events) => {
+                let finished = state.day >= day::midnight::LAST_DAY;
+                TurnStep::Done(TurnResult {
+                    state: GameState(serde_json::to_value(state)?),
+                    events: to_events(events)?,
+                    finished,
+                })
+            }
+            day::DayOutcome::Stopped(decisions, events) => TurnStep::Paused(TurnPause {
+                prompts: super::round_prompts::prompts(&decisions, &events),
+                waiting: serde_json::to_value(&decisions)?,
+            }),
+        })
+    }
+
+    /// A `Combat:` line answering the round ([`super::round_prompts`]).
+    fn read_answer(
+        &self,
+        waiting: &serde_json::Value,
+        answers: &serde_json::Value,
+        player: &str,
+        text: &str,
+    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
+        let broken = |what: String| {
+            vec![OrdersProblem {
+                line: 1,
+                column: 1,
+                message: format!("the stored combat round cannot be read ({what}); tell the GM"),
+            }]
+        };
+        let waiting: Vec<combat::Decision> =
+            serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
+        let answers = round_answers(answers).map_err(|e| broken(e.to_string()))?;
+        let answers = super::round_prompts::read_answer(&waiting, &answers, player, text)?;
+        serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
     }
 
     /// The day as its reader saw it, with the built-in templates and no

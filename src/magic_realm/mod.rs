@@ -15,6 +15,7 @@ pub mod game;
 pub mod magic;
 pub mod orders;
 pub mod report;
+pub mod round_prompts;
 pub mod rules;
 pub mod setup;
 pub mod state;

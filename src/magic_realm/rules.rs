@@ -15,6 +15,9 @@ use crate::game::{
 };
 
 /// Every rule toggle of Magic Realm.
+/// The toggle that asks for combat plays by mail, round by round.
+pub const ROUND_BY_ROUND_COMBAT: &str = "round_by_round_combat";
+
 pub const TOGGLES: &[RuleToggle] = &[
     RuleToggle {
         name: "seasons_and_weather",
@@ -74,10 +77,10 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "round_by_round_combat",
-        summary: "Players send their combat plays by mail for each round instead of \
-                  standing instructions for the whole evening",
+        summary: "A character without a Combat: line is asked for his plays by mail \
+                  round by round; the day waits for the answers or the round deadline",
         source: "realmgm play-by-mail procedure (not a printed rule; no seed)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

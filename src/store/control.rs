@@ -383,7 +383,7 @@ impl Store {
     pub fn rollback_to(&mut self, campaign: &str, day: u32) -> Result<(), StoreError> {
         let id = self.campaign_id(campaign)?;
         let tx = self.conn.savepoint()?;
-        for table in ["game_days", "events", "reports"] {
+        for table in ["game_days", "events", "reports", "combat_rounds"] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE campaign_id = ?1 AND day > ?2"),
                 params![id, day],

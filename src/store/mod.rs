@@ -15,6 +15,7 @@ pub mod days;
 pub mod mail;
 pub mod mailboxes;
 pub mod messages;
+pub mod rounds;
 pub mod secret;
 pub mod work;
 
@@ -29,6 +30,7 @@ pub use mail::{
     InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
 };
 pub use messages::RelayedMessage;
+pub use rounds::CombatRound;
 
 /// The migrations in order; migration `i` (from 0) takes the schema from
 /// version `i` to `i + 1`. Append only: never edit one that has shipped.
@@ -50,6 +52,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0006_mailboxes",
         include_str!("migrations/0006_mailboxes.sql"),
+    ),
+    (
+        "0007_combat_rounds",
+        include_str!("migrations/0007_combat_rounds.sql"),
     ),
 ];
 

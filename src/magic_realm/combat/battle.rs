@@ -329,6 +329,16 @@ impl Battle {
         }
     }
 
+    /// The decisions of the current stage that neither an answer nor
+    /// standing orders cover yet: what a round prompt asks.
+    pub fn unanswered(&self) -> Vec<Decision> {
+        self.deciders()
+            .into_iter()
+            .filter(|w| !self.answers.contains_key(w) && !self.tactics.contains_key(w))
+            .map(|w| self.decision(w))
+            .collect()
+    }
+
     /// Characters who decide in the current stage.
     fn deciders(&self) -> Vec<FighterId> {
         self.characters_in_play()
@@ -350,6 +360,8 @@ impl Battle {
             round: self.round,
             stage: self.stage,
             options: tactics::options(self, who),
+            clearing: self.clearing.clone(),
+            sheet: Vec::new(),
         }
     }
 

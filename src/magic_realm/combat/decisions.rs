@@ -42,6 +42,13 @@ pub struct Decision {
     pub stage: Stage,
     /// What he may choose from, in words for the prompt.
     pub options: Vec<String>,
+    /// The battle's clearing label (`CV4`).
+    #[serde(default)]
+    pub clearing: String,
+    /// His combat sheet in words, for a round prompt (filled when a battle
+    /// stops for him, [`super::by_rounds`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sheet: Vec<String>,
 }
 
 /// The Encounter action (seed 000 III.A.4).

@@ -10,6 +10,7 @@
 
 pub mod battle;
 pub mod build;
+pub mod by_rounds;
 pub mod casting;
 pub mod decisions;
 pub mod encounter;

@@ -19,9 +19,10 @@ use std::collections::BTreeMap;
 use crate::game::Observers;
 
 use super::super::board::ClearingId;
+use super::super::combat::by_rounds::{self, RoundAnswers};
 use super::super::combat::log::{CombatLine, Seen};
 use super::super::combat::model::{Fighter, FighterKind, Out};
-use super::super::combat::{Battle, CombatRules, build};
+use super::super::combat::{Battle, CombatRules, Decision, build};
 use super::super::data::terms::{Roll, Strength};
 use super::super::data::tiles::PathKind;
 use super::super::orders::DayOrders;
@@ -41,8 +42,18 @@ struct Crowd {
     denizens: Vec<String>,
 }
 
-/// Fight in every clearing where combat starts.
-pub fn evening(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+/// Fight in every clearing where combat starts. With round answers
+/// (round-by-round combat), a character without a `Combat:` line answers
+/// each round by mail ([`by_rounds`]).
+///
+/// # Errors
+/// The decisions a battle stopped at, with its lines so far emitted; the
+/// clearings after it are not fought.
+pub fn evening(
+    day: &mut Day<'_>,
+    orders: &BTreeMap<String, DayOrders>,
+    answers: Option<&RoundAnswers>,
+) -> Result<(), Vec<Decision>> {
     let mut clearings: BTreeMap<ClearingId, Crowd> = BTreeMap::new();
     for (i, c) in day.state.characters.iter().enumerate() {
         if !c.dead {
@@ -64,8 +75,9 @@ pub fn evening(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             continue;
         }
-        fight(day, &clearing, &crowd, orders);
+        fight(day, &clearing, &crowd, orders, answers)?;
     }
+    Ok(())
 }
 
 fn fight(
@@ -73,7 +85,8 @@ fn fight(
     clearing: &ClearingId,
     crowd: &Crowd,
     orders: &BTreeMap<String, DayOrders>,
-) {
+    answers: Option<&RoundAnswers>,
+) -> Result<(), Vec<Decision>> {
     let observers = Observers::Players(day.players_in(clearing));
     let mut fighters = Vec::new();
     let mut seat_of = BTreeMap::new();
@@ -118,20 +131,23 @@ fn fight(
         }
     }
     if seat_of.is_empty() || fighters.len() < 2 {
-        return;
+        return Ok(());
     }
     let label = format!("{}{}", clearing.tile, clearing.clearing);
     let mut battle = Battle::new(&label, fighters, CombatRules::from_rules(day.rules));
     for (&f, &seat) in &seat_of {
         let player = &day.state.characters[seat].player;
-        let tactics = orders
-            .get(player)
-            .and_then(|o| o.combat.clone())
-            .unwrap_or_default();
-        battle.tactics.insert(f, tactics);
+        let tactics = orders.get(player).and_then(|o| o.combat.clone());
+        // Played round by round, a character without standing orders is
+        // asked; otherwise he fights with the default ones.
+        if let Some(tactics) = tactics {
+            battle.tactics.insert(f, tactics);
+        } else if answers.is_none() {
+            battle.tactics.insert(f, Default::default());
+        }
     }
     battling_rolls(day, &mut battle, &seat_of, &observers, orders);
-    battle.run_with_defaults(day.dice);
+    let stopped = by_rounds::run(&mut battle, day.dice, answers);
     for line in &battle.log {
         let seen = match &line.seen {
             Seen::Clearing => observers.clone(),
@@ -149,7 +165,9 @@ fn fight(
             }),
         );
     }
+    stopped?;
     write_back(day, clearing, &battle, &seat_of, &counters);
+    Ok(())
 }
 
 fn not_fought(

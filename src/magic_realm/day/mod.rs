@@ -35,7 +35,7 @@ pub mod treasure_sites;
 pub mod victory;
 pub mod visitors;
 
-pub use resolve::{DayError, resolve_day};
+pub use resolve::{DayError, DayOutcome, resolve_day, resolve_day_by_rounds};
 
 use std::collections::BTreeSet;
 

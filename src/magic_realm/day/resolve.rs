@@ -9,6 +9,8 @@ use thiserror::Error;
 use crate::dice::Dice;
 use crate::game::Rules;
 
+use super::super::combat::Decision;
+use super::super::combat::by_rounds::RoundAnswers;
 use super::super::data::GameData;
 use super::super::orders::DayOrders;
 use super::super::state::MrState;
@@ -25,6 +27,15 @@ pub enum DayError {
     UnknownPlayer { player: String },
 }
 
+/// A day played to its end, or stopped in the Evening at a combat
+/// decision nobody answered (round-by-round combat).
+#[derive(Debug)]
+pub enum DayOutcome {
+    Done(Box<MrState>, Vec<DayEvent>),
+    /// The decisions waited for, and what happened up to them.
+    Stopped(Vec<Decision>, Vec<DayEvent>),
+}
+
 /// Resolve day `state.day + 1` with every player's orders (a player with
 /// none does nothing). Returns the new state and what happened.
 ///
@@ -37,6 +48,27 @@ pub fn resolve_day(
     orders: &BTreeMap<String, DayOrders>,
     dice: &mut Dice,
 ) -> Result<(MrState, Vec<DayEvent>), DayError> {
+    match resolve_day_by_rounds(data, rules, state, orders, None, dice)? {
+        DayOutcome::Done(state, events) => Ok((*state, events)),
+        DayOutcome::Stopped(..) => unreachable!("without round answers no battle stops"),
+    }
+}
+
+/// [`resolve_day`] with the round answers given by mail so far: with
+/// `round_answers`, a battle stops at a round nobody answered for a
+/// character without a `Combat:` line (see
+/// [`crate::magic_realm::combat::by_rounds`]).
+///
+/// # Errors
+/// The game is over, or orders name a player without a character.
+pub fn resolve_day_by_rounds(
+    data: &GameData,
+    rules: &Rules,
+    state: MrState,
+    orders: &BTreeMap<String, DayOrders>,
+    round_answers: Option<&RoundAnswers>,
+    dice: &mut Dice,
+) -> Result<DayOutcome, DayError> {
     if state.day >= LAST_DAY {
         return Err(DayError::GameOver);
     }
@@ -67,8 +99,10 @@ pub fn resolve_day(
     }
     familiar::end_of_daylight(&mut day, &familiars_following);
     crate::magic_realm::magic::expiry::sunset(&mut day, day_number);
-    evening::evening(&mut day, orders);
+    if let Err(decisions) = evening::evening(&mut day, orders, round_answers) {
+        return Ok(DayOutcome::Stopped(decisions, day.events));
+    }
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number;
-    Ok((day.state, day.events))
+    Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

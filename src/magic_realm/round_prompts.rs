@@ -1,0 +1,256 @@
+//! The mail side of round-by-round combat (issue #6 §7, the
+//! `round_by_round_combat` toggle): the prompt a player gets when a battle
+//! stops at a round of his, and reading his answer, a `Combat:` line for
+//! that round (clauses as in the orders mail, [`combat::orders`]).
+
+use std::collections::BTreeMap;
+
+use crate::game::{OrdersProblem, Reader};
+
+use super::combat::by_rounds::RoundAnswers;
+use super::combat::log::CombatLine;
+use super::combat::{self, Decision};
+use super::day::events::{CombatEvent, DayEvent, Happening};
+
+/// Each asked player's prompt for the decisions a day stopped at, with
+/// the lines of the stopped battle he has seen.
+pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    for d in decisions {
+        let seen: Vec<String> = events
+            .iter()
+            .filter(|e| e.observers.includes(&Reader::Player(&d.player)))
+            .filter_map(|e| match &e.happening {
+                Happening::Combat(CombatEvent::Line { clearing, line, .. })
+                    if format!("{}{}", clearing.tile, clearing.clearing) == d.clearing
+                        && !matches!(line, CombatLine::Roll { .. }) =>
+                {
+                    Some(format!("  {line}"))
+                }
+                _ => None,
+            })
+            .collect();
+        let text = out.entry(d.player.clone()).or_default();
+        text.push_str(&format!(
+            "Combat in {}, round {}: the {} is asked for {}.\n\nYour sheet:\n{}\n\nWhat you have seen of this combat:\n{}\n\nThe choices of this step:\n{}\n\n",
+            d.clearing,
+            d.round,
+            d.character,
+            d.stage.word(),
+            d.sheet
+                .iter()
+                .map(|l| format!("  {l}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            seen.join("\n"),
+            if d.options.is_empty() {
+                "  (nothing to choose at this step; your line decides the rest of the round)".to_string()
+            } else {
+                d.options
+                    .iter()
+                    .map(|o| format!("  - {o}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            },
+        ));
+    }
+    for text in out.values_mut() {
+        text.push_str(
+            "Answer with one line `Combat: ...` (e.g. `Combat: attack with FIGHT H5, \
+             maneuver with MOVE M4, target weakest`): it decides all your plays this round. \
+             Without an answer by the round deadline, default standing orders decide.\n",
+        );
+    }
+    out
+}
+
+/// Add `player`'s answer (`text`, a mail body) to `answers` for every
+/// decision of his in `waiting`.
+///
+/// # Errors
+/// Nothing of his is waited for, the mail has no `Combat:` line, or the
+/// line cannot be read (its line and column).
+pub fn read_answer(
+    waiting: &[Decision],
+    answers: &RoundAnswers,
+    player: &str,
+    text: &str,
+) -> Result<RoundAnswers, Vec<OrdersProblem>> {
+    let problem = |line: usize, column: usize, message: String| {
+        vec![OrdersProblem {
+            line,
+            column,
+            message,
+        }]
+    };
+    let mine: Vec<&Decision> = waiting.iter().filter(|d| d.player == player).collect();
+    if mine.is_empty() {
+        return Err(problem(
+            1,
+            1,
+            "no combat round waits for your answer; send orders for the next day instead".into(),
+        ));
+    }
+    let Some((number, value)) = text.lines().enumerate().find_map(|(i, l)| {
+        let l = l.trim_start();
+        let head = l.get(..7)?;
+        head.eq_ignore_ascii_case("combat:")
+            .then(|| (i + 1, &l[7..]))
+    }) else {
+        return Err(problem(
+            1,
+            1,
+            "no `Combat:` line found; answer the round with one, e.g. `Combat: target weakest`"
+                .into(),
+        ));
+    };
+    let tactics = combat::orders::parse_tactics(value)
+        .map_err(|(column, message)| problem(number, column + 8, message))?;
+    let mut answers = answers.clone();
+    for d in mine {
+        answers.answer(d, tactics.clone());
+    }
+    Ok(answers)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use crate::dice::Dice;
+    use crate::game::{AcceptedOrders, Game, GameState, Rules, Seat, TurnStep};
+    use crate::magic_realm::game::MagicRealm;
+    use crate::magic_realm::state::Whereabouts;
+    use crate::magic_realm::{data, rules, setup};
+
+    /// The Amazon alone with an Ogre in her clearing, as a stored state.
+    fn amazon_with_an_ogre() -> GameState {
+        let seats = [Seat {
+            player: "P1".into(),
+            character: Some("Amazon".into()),
+        }];
+        let mut state = setup::new_game(
+            data::get().expect("data"),
+            &seats,
+            &Rules::default(),
+            &setup::SetupInputs::default(),
+            &mut Dice::new(11, 0),
+        )
+        .expect("setup");
+        for d in state.denizens.values_mut() {
+            if matches!(d.at, Whereabouts::Clearing { .. }) {
+                d.at = Whereabouts::Dead;
+            }
+        }
+        let here = state.characters[0].position.clone();
+        state.denizens.get_mut("Ogre 1").expect("an ogre").at =
+            Whereabouts::Clearing { clearing: here };
+        GameState(serde_json::to_value(state).expect("json"))
+    }
+
+    fn orders(state: &GameState, rules: &Rules, text: &str) -> BTreeMap<String, AcceptedOrders> {
+        [(
+            "P1".to_string(),
+            MagicRealm
+                .read_orders(state, rules, "P1", text)
+                .expect("orders"),
+        )]
+        .into()
+    }
+
+    fn by_rounds() -> Rules {
+        Rules::new([rules::ROUND_BY_ROUND_COMBAT], rules::TOGGLES).expect("toggle")
+    }
+
+    #[test]
+    fn answering_round_prompts_gives_the_day_the_same_answers_up_front_give() {
+        let state = amazon_with_an_ogre();
+        let rules = by_rounds();
+        let orders = orders(&state, &rules, "R");
+        let resolve = |answers: &serde_json::Value| {
+            MagicRealm
+                .resolve_turn_with_answers(
+                    &state,
+                    &rules,
+                    &orders,
+                    answers,
+                    false,
+                    &mut Dice::new(3, 1),
+                )
+                .expect("resolves")
+        };
+        let mut answers = serde_json::Value::Null;
+        let mut pauses = 0;
+        let by_mail = loop {
+            match resolve(&answers) {
+                TurnStep::Done(result) => break result,
+                TurnStep::Paused(pause) => {
+                    pauses += 1;
+                    assert!(pauses < 60, "the battle never ends");
+                    let prompt = &pause.prompts["P1"];
+                    assert!(prompt.contains("the Amazon is asked for"), "{prompt}");
+                    assert!(prompt.contains("Combat: "), "{prompt}");
+                    assert!(prompt.contains("Your sheet:\n  active chits: "), "{prompt}");
+                    assert!(prompt.contains("on your sheet: "), "{prompt}");
+                    assert!(prompt.contains("possible targets: Ogre 1"), "{prompt}");
+                    let problems = MagicRealm
+                        .read_answer(&pause.waiting, &answers, "P2", "Combat: alert")
+                        .unwrap_err();
+                    assert!(problems[0].message.contains("no combat round waits"));
+                    answers = MagicRealm
+                        .read_answer(&pause.waiting, &answers, "P1", "Combat: target weakest")
+                        .expect("answer");
+                }
+            }
+        };
+        assert!(pauses >= 1, "the Amazon was never asked");
+        let TurnStep::Done(up_front) = resolve(&answers) else {
+            panic!("every round was answered up front");
+        };
+        assert_eq!(by_mail.state.hash(), up_front.state.hash());
+        assert_eq!(by_mail.events, up_front.events);
+        // Answering every round alike is the same as a standing order.
+        let standing = MagicRealm
+            .resolve_turn(
+                &state,
+                &Rules::default(),
+                &self::orders(&state, &rules, "R\nCombat: target weakest"),
+                &mut Dice::new(3, 1),
+            )
+            .expect("resolves");
+        assert_eq!(by_mail.state.hash(), standing.state.hash());
+    }
+
+    #[test]
+    fn after_the_round_deadline_default_standing_orders_decide() {
+        let state = amazon_with_an_ogre();
+        let rules = by_rounds();
+        let orders = orders(&state, &rules, "R");
+        let TurnStep::Done(late) = MagicRealm
+            .resolve_turn_with_answers(
+                &state,
+                &rules,
+                &orders,
+                &serde_json::Value::Null,
+                true,
+                &mut Dice::new(3, 1),
+            )
+            .expect("resolves")
+        else {
+            panic!("past the deadline nothing waits");
+        };
+        let plain = MagicRealm
+            .resolve_turn(&state, &Rules::default(), &orders, &mut Dice::new(3, 1))
+            .expect("resolves");
+        assert_eq!(late.state.hash(), plain.state.hash());
+        let problems = MagicRealm
+            .read_answer(
+                &serde_json::json!([]),
+                &serde_json::Value::Null,
+                "P1",
+                "no line",
+            )
+            .unwrap_err();
+        assert!(problems[0].message.contains("no combat round waits"));
+    }
+}
