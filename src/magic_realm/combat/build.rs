@@ -8,7 +8,6 @@ use crate::magic_realm::data::characters::{ActionChit, Advantage, Character};
 use crate::magic_realm::data::natives::find_member;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::terms::Strength;
-use crate::magic_realm::setup::counter_ids;
 use crate::magic_realm::state::{CharacterState, ChitCondition, CounterSide, Item, ItemKind};
 use crate::magic_realm::tables::Modifiers;
 
@@ -214,11 +213,7 @@ pub fn denizen(
     side: CounterSide,
     employer: Option<FighterId>,
 ) -> Result<Denizen, String> {
-    if let Some(m) = data
-        .monsters
-        .iter()
-        .find(|m| counter_ids(m).iter().any(|c| c == id))
-    {
+    if let Some(m) = crate::magic_realm::day::summoning::monster_of(data, id) {
         return Ok(Denizen {
             monster: true,
             group: None,

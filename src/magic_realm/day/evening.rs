@@ -196,18 +196,9 @@ fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
     if !monster {
         return side;
     }
-    let turns = day
-        .data
-        .monsters
-        .iter()
-        .find(|m| {
-            crate::magic_realm::setup::counter_ids(m)
-                .iter()
-                .any(|c| c == id)
-        })
-        .is_some_and(|m| {
-            m.has_red_side() || matches!(m.vulnerability, Strength::Medium | Strength::Heavy)
-        });
+    let turns = super::summoning::monster_of(day.data, id).is_some_and(|m| {
+        m.has_red_side() || matches!(m.vulnerability, Strength::Medium | Strength::Heavy)
+    });
     if turns { CounterSide::Light } else { side }
 }
 
