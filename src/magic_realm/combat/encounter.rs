@@ -227,7 +227,7 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                 };
                 spend(battle, who, &label, effort, true);
                 battle.plays.acted.insert(who);
-                go_berserk(battle, who, &label);
+                let berserk_chit = label.clone();
                 let weapon = battle
                     .hero_mut(who)
                     .and_then(|h| h.weapon.as_mut())
@@ -244,6 +244,7 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                     let seen = battle.seen_by(who);
                     battle.say(seen, line);
                 }
+                go_berserk(battle, who, &berserk_chit);
             }
             Action::Run { chit } => run(battle, dice, who, chit),
         }
@@ -285,7 +286,7 @@ fn too_slow_for_charge(battle: &Battle, who: FighterId, action: &Action) -> Opti
     };
     (time >= fastest).then(|| {
         format!(
-            "his action with time {time} is stopped: a charge of time {fastest} is on his sheet"
+            "the action with time {time} is stopped: a charge of time {fastest} is on the sheet"
         )
     })
 }
