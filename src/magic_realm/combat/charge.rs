@@ -40,7 +40,7 @@ pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
     let mut out: Vec<(String, u8)> = chits
         .into_iter()
         .filter(|c| !super::tactics::is_duck(c))
-        .map(|c| (c.label, c.chit.time))
+        .map(|c| (c.label.clone(), c.chit.time))
         .collect();
     if let Some(horse) = hero.horse.as_ref().filter(|h| !h.dead) {
         out.push(("horse".into(), horse.gallop.move_speed));

@@ -103,7 +103,7 @@ fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
 
 /// Active FIGHT chits he may attack with now (strong enough for his weapon,
 /// not yet played, within the star limit), fastest first.
-pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
@@ -111,12 +111,11 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> 
         .weapon
         .as_ref()
         .map_or(Strength::Negligible, |w| w.weight);
-    let mut chits: Vec<HeroChit> = hero
+    let mut chits: Vec<&HeroChit> = hero
         .chits
         .iter()
         .filter(|c| c.is_active() && c.can_fight() && c.strength() >= weight)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .cloned()
         .collect();
     chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
     chits
@@ -124,16 +123,15 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> 
 
 /// Active MOVE chits he may maneuver or run with (strong enough for what he
 /// carries), fastest first.
-pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    let mut chits: Vec<HeroChit> = hero
+    let mut chits: Vec<&HeroChit> = hero
         .chits
         .iter()
         .filter(|c| c.is_active() && c.can_move() && c.strength() >= hero.heaviest)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .cloned()
         .collect();
     chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
     chits
@@ -316,7 +314,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
             c.chit.action == crate::magic_realm::data::characters::ChitAction::Berserk
                 && fast_enough(battle, who, c.chit.time)
         }) {
-            return Action::Alert { chit: chit.label };
+            return Action::Alert {
+                chit: chit.label.clone(),
+            };
         }
     }
     let unalerted = hero.weapon.as_ref().is_some_and(|w| !w.is_alerted);
@@ -326,7 +326,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
             .into_iter()
             .find(|c| fast_enough(battle, who, c.chit.time))
         {
-            return Action::Alert { chit: chit.label };
+            return Action::Alert {
+                chit: chit.label.clone(),
+            };
         }
     }
     Action::Nothing
@@ -356,7 +358,7 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
         .into_iter()
         .filter(|c| !is_duck(c))
         .filter(|c| battle.rules.stumble || fast_enough(battle, who, c.chit.time))
-        .map(|c| c.label)
+        .map(|c| c.label.clone())
         .collect();
     if let Some(h) = horse
         && (battle.rules.stumble || fast_enough(battle, who, h.gallop.move_speed))
@@ -432,7 +434,7 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         if let Some(chit) = own {
             stars -= chit.chit.effort;
             play.own_maneuver = Some(ManeuverPlay {
-                with: chit.label,
+                with: chit.label.clone(),
                 direction: maneuver_direction,
             });
         }
@@ -445,7 +447,7 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     } else {
         // Nobody on his sheet: a starred chit would only tire him.
         let threatened = !battle.attackers_of(who).is_empty();
-        let moves: Vec<HeroChit> = move_chits(battle, who, stars)
+        let moves: Vec<&HeroChit> = move_chits(battle, who, stars)
             .into_iter()
             .filter(|c| threatened || c.chit.effort == 0)
             .filter(|c| !is_duck(c) || maneuver_direction == Direction::Smash)
@@ -672,7 +674,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
                     maneuver.with
                 )
             })?;
-        if is_duck(&chit) && maneuver.direction != Direction::Smash {
+        if is_duck(chit) && maneuver.direction != Direction::Smash {
             return Err(format!(
                 "{} is a DUCK chit: it maneuvers in the duck box only",
                 chit.label
