@@ -96,7 +96,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A character with an active horse maneuvers with it and may add a \
                   maneuver of his own; attackers choose the rider or the horse",
         source: "seed 002 §5.2-5.3",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -35,6 +35,9 @@ pub struct CombatRules {
     pub revised_missile_table: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
+    /// Seed 002 §5.2–5.3 (`riding.rs`).
+    #[serde(default)]
+    pub riding_horses: bool,
 }
 
 impl CombatRules {
@@ -46,6 +49,7 @@ impl CombatRules {
             revised_missile_table: rules.is_on("revised_missile_table"),
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
+            riding_horses: rules.is_on("riding_horses"),
         }
     }
 }
@@ -359,10 +363,16 @@ impl Battle {
             player,
             round: self.round,
             stage: self.stage,
-            options: tactics::options(self, who),
             clearing: self.clearing.clone(),
+            options: Vec::new(),
             sheet: Vec::new(),
         }
+    }
+
+    /// What `who` may choose from in the current decision, in words for
+    /// the prompt.
+    pub fn options(&self, who: FighterId) -> Vec<String> {
+        tactics::options(self, who)
     }
 
     /// Disengagement (seed 000 III): two quiet rounds in a row end it.

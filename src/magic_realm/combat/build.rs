@@ -200,6 +200,8 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
         taken: Vec::new(),
         dead: false,
         missile: ability_modifiers(card, Roll::Missile),
+        found_hidden_enemies: c.found_hidden_enemies,
+        abandoned: Vec::new(),
     })
 }
 

@@ -83,6 +83,7 @@ pub fn run(
                     })
                     .map(|mut d| {
                         d.sheet = sheet(battle, d.fighter);
+                        d.options = battle.options(d.fighter);
                         d
                     })
                     .collect());
@@ -149,7 +150,8 @@ pub fn sheet(battle: &Battle, who: FighterId) -> Vec<String> {
         listed(attackers.into_iter().map(String::from).collect())
     ));
     // What a `Combat:` line for the round may name.
-    let labels = |chits: Vec<super::model::HeroChit>| chits.into_iter().map(|c| c.label).collect();
+    let labels =
+        |chits: Vec<&super::model::HeroChit>| chits.into_iter().map(|c| c.label.clone()).collect();
     out.push(format!(
         "you may attack with: {}",
         listed(labels(fight_chits(battle, who, 2)))

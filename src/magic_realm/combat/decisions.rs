@@ -32,7 +32,9 @@ impl Stage {
     }
 }
 
-/// A decision the engine waits for.
+/// A decision the engine waits for. What he may choose from is built
+/// only when asked ([`super::Battle::options`]): standing orders answer
+/// most decisions without anyone reading the options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
     pub fighter: FighterId,
@@ -40,11 +42,14 @@ pub struct Decision {
     pub player: String,
     pub round: u32,
     pub stage: Stage,
-    /// What he may choose from, in words for the prompt.
-    pub options: Vec<String>,
     /// The battle's clearing label (`CV4`).
     #[serde(default)]
     pub clearing: String,
+    /// What he may choose from, in words, for a round prompt: built only
+    /// when a battle stops for him ([`super::by_rounds`]), never on the
+    /// standing-orders path, where it would only cost time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
     /// His combat sheet in words, for a round prompt (filled when a battle
     /// stops for him, [`super::by_rounds`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -67,6 +72,17 @@ pub enum Action {
     /// Cast a spell (the magic rules).
     Cast {
         spell: String,
+    },
+    /// Charge this character (III.A.3): put a MOVE chit, or `horse`, on
+    /// his sheet. Charges take effect before every other action.
+    Charge {
+        target: String,
+        with: String,
+    },
+    /// Abandon this belonging in the clearing (III.A.4, when he takes no
+    /// other action).
+    Abandon {
+        item: String,
     },
 }
 
@@ -100,6 +116,9 @@ pub struct MeleePlay {
     /// The box of each attacker on his sheet, in sheet order; missing ones
     /// fill the boxes in turn.
     pub placements: Vec<(String, Direction)>,
+    /// With riding horses: he attacks his target's horse, not the rider.
+    #[serde(default)]
+    pub at_horse: bool,
 }
 
 /// Which chits take his fatigue and wounds.

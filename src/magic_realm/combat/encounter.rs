@@ -11,11 +11,11 @@ use crate::dice::{Dice, DiceCount};
 use crate::magic_realm::tables::optional_combat::{Stumble, StumbleResult, stumble_modifiers};
 
 use super::Battle;
-use super::casting;
 use super::decisions::{Action, Answer};
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, Out};
 use super::tactics::{attacker_move_times, same_chit};
+use super::{abandon, casting, charge};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
 /// battling the owner's side (seed 000 III: luring or attacking one of a
@@ -184,15 +184,33 @@ fn chit_effort(battle: &Battle, who: FighterId, label: &str) -> Option<(String, 
     })
 }
 
-/// Each character's Encounter action, in turn order.
+/// Each character's Encounter action, in turn order; every charge is put
+/// down first (they belong to the Deployment step, III.A.3).
 pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    for who in battle.characters_in_play() {
+        if let Some(Answer::Action(Action::Charge { target, with })) = answers.get(&who) {
+            charge::charge(battle, who, target, with);
+        }
+    }
     for who in battle.characters_in_play() {
         let Some(Answer::Action(action)) = answers.get(&who) else {
             continue;
         };
         let name = battle.name(who).to_string();
+        if let Some(reason) = too_slow_for_charge(battle, who, action) {
+            let seen = battle.seen_by(who);
+            battle.say(
+                seen,
+                CombatLine::Refused {
+                    character: name,
+                    reason,
+                },
+            );
+            continue;
+        }
         match action {
-            Action::Nothing => {}
+            Action::Nothing | Action::Charge { .. } => {}
+            Action::Abandon { item } => abandon::abandon(battle, who, item),
             Action::Cast { spell } => {
                 if let Err(reason) = casting::cast_in_combat(battle, who, spell) {
                     let line = CombatLine::Refused {
@@ -209,6 +227,7 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                 };
                 spend(battle, who, &label, effort, true);
                 battle.plays.acted.insert(who);
+                let berserk_chit = label.clone();
                 let weapon = battle
                     .hero_mut(who)
                     .and_then(|h| h.weapon.as_mut())
@@ -225,10 +244,51 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
                     let seen = battle.seen_by(who);
                     battle.say(seen, line);
                 }
+                go_berserk(battle, who, &berserk_chit);
             }
             Action::Run { chit } => run(battle, dice, who, chit),
         }
     }
+}
+
+/// Alerting with the BERSERK chit makes the Berserker Tremendous for the
+/// rest of the day (his Berserk ability; the combat is the day's last).
+fn go_berserk(battle: &mut Battle, who: FighterId, label: &str) {
+    let berserk = battle.hero(who).is_some_and(|h| {
+        h.chits.iter().any(|c| {
+            c.label == label
+                && c.chit.action == crate::magic_realm::data::characters::ChitAction::Berserk
+        })
+    });
+    if !berserk {
+        return;
+    }
+    if let Some(h) = battle.hero_mut(who) {
+        h.vulnerability = crate::magic_realm::data::terms::Strength::Tremendous;
+    }
+    let line = CombatLine::Berserk {
+        character: battle.name(who).to_string(),
+    };
+    battle.say(Seen::Clearing, line);
+}
+
+/// A charge on his sheet stops an action whose chit is not faster than it.
+fn too_slow_for_charge(battle: &Battle, who: FighterId, action: &Action) -> Option<String> {
+    let fastest = charge::charge_times_on(battle, who).min()?;
+    let time = match action {
+        // With the Stumble rule a run rolls instead of racing.
+        Action::Run { .. } if battle.rules.stumble => return None,
+        Action::Alert { chit } | Action::Run { chit } if chit.eq_ignore_ascii_case("horse") => {
+            battle.hero(who)?.horse.as_ref()?.gallop.move_speed
+        }
+        Action::Alert { chit } | Action::Run { chit } => chit_effort(battle, who, chit)?.2,
+        _ => return None,
+    };
+    (time >= fastest).then(|| {
+        format!(
+            "the action with time {time} is stopped: a charge of time {fastest} is on the sheet"
+        )
+    })
 }
 
 fn run(battle: &mut Battle, dice: &mut Dice, who: FighterId, chit: &str) {

@@ -68,6 +68,25 @@ pub enum CombatLine {
         character: String,
         chit: String,
     },
+    Charged {
+        character: String,
+        target: String,
+        with: String,
+    },
+    Abandoned {
+        character: String,
+        item: String,
+    },
+    /// He alerted his BERSERK chit: Tremendous for the rest of the day.
+    Berserk {
+        character: String,
+    },
+    /// He attacked his own hired native: these of the group turn on him.
+    Treachery {
+        character: String,
+        group: String,
+        natives: Vec<String>,
+    },
     CannotRun {
         character: String,
         reason: String,
@@ -183,6 +202,29 @@ impl fmt::Display for CombatLine {
             CombatLine::Ran { character, chit } => {
                 write!(f, "the {character} runs away with {chit}")
             }
+            CombatLine::Charged {
+                character,
+                target,
+                with,
+            } => write!(f, "the {character} charges the {target} with {with}"),
+            CombatLine::Abandoned { character, item } => {
+                write!(f, "the {character} abandons the {item} in the clearing")
+            }
+            CombatLine::Berserk { character } => {
+                write!(
+                    f,
+                    "the {character} goes berserk: his vulnerability is Tremendous"
+                )
+            }
+            CombatLine::Treachery {
+                character,
+                group,
+                natives,
+            } => write!(
+                f,
+                "treachery: the {character} attacks a hired native of the {group}; {} turn against the {character}",
+                natives.join(", ")
+            ),
             CombatLine::CannotRun { character, reason } => {
                 write!(f, "the {character} cannot run away: {reason}")
             }

@@ -54,6 +54,8 @@ pub struct Sheets {
     pub boxes: BTreeMap<FighterId, Direction>,
     pub part_boxes: BTreeMap<(FighterId, usize), Direction>,
     pub shields: BTreeMap<FighterId, Direction>,
+    /// With riding horses: characters who aim at their target's horse.
+    pub at_horse: std::collections::BTreeSet<FighterId>,
 }
 
 /// The Melee step.
@@ -121,6 +123,9 @@ fn character_plays(
     if let Some(shield) = play.shield {
         sheets.shields.insert(who, shield);
     }
+    if play.at_horse {
+        sheets.at_horse.insert(who);
+    }
     for (denizen, direction) in &play.placements {
         if let Some(d) = battle.find(denizen)
             && battle.sheet.get(&d) == Some(&who)
@@ -139,6 +144,7 @@ fn character_plays(
             attack.direction.attack_word()
         ));
         ambush_or_unhide(battle, dice, who);
+        super::treachery::on_target(battle, who, t);
         if battle.denizen(t).is_some() {
             if !battle.sheet.contains_key(&t)
                 && battle.denizen(t).is_some_and(|d| d.employer.is_none())
@@ -506,7 +512,12 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             .maneuvers
             .get(&attack.target)
             .and_then(|m| m.first())
-            .is_some_and(|m| m.horse);
+            .is_some_and(|m| m.horse)
+            && super::riding::hits_horse(
+                battle,
+                attack.attacker,
+                sheets.at_horse.contains(&attack.attacker),
+            );
         let shield = sheets.shields.get(&attack.target).copied();
         let was_in = battle.in_play(attack.target);
         harm::strike(battle, dice, &attack, &faced, horse, shield);

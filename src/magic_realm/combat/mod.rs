@@ -8,10 +8,12 @@
 //! Evening builds battles from the game state (`day/evening.rs`); battle
 //! files (`script.rs`) set one up for the GM and the tests.
 
+pub mod abandon;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
 pub mod casting;
+pub mod charge;
 pub mod decisions;
 pub mod encounter;
 pub mod fatigue;
@@ -20,9 +22,11 @@ pub mod log;
 pub mod melee;
 pub mod model;
 pub mod orders;
+pub mod riding;
 pub mod script;
 pub mod spoils;
 pub mod tactics;
+pub mod treachery;
 
 pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};

@@ -128,6 +128,12 @@ pub struct Hero {
     /// His modifiers to Missile table rolls (the Amazon's Aim, ...).
     #[serde(default)]
     pub missile: crate::magic_realm::tables::Modifiers,
+    /// He found Hidden Enemies today: he may charge a hidden character.
+    #[serde(default)]
+    pub found_hidden_enemies: bool,
+    /// Belongings he abandoned in the clearing this combat.
+    #[serde(default)]
+    pub abandoned: Vec<Item>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -293,4 +299,8 @@ pub struct RoundPlays {
     pub fresh: BTreeSet<FighterId>,
     /// Something happened that keeps the combat going.
     pub eventful: bool,
+    /// Charges this round: the charger → whom he charged and the move
+    /// time of the MOVE chit or horse he put on that sheet (III.A.3).
+    #[serde(default)]
+    pub charges: BTreeMap<FighterId, (FighterId, u8)>,
 }

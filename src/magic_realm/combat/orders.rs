@@ -6,7 +6,9 @@
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
-//! `cast SPELL`.
+//! `cast SPELL`, `charge NAME` (seed 000 III.A.3), `abandon ITEM`,
+//! `attack horses` (Riding Horses, seed 002 §5.3), `berserk` (alert the
+//! BERSERK chit).
 
 use std::fmt;
 
@@ -15,7 +17,8 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL";
+                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL, \
+                       charge NAME, abandon ITEM, attack horses, berserk";
 
 /// Read the value of a `Combat:` line.
 ///
@@ -53,7 +56,9 @@ fn chit(text: &str) -> Result<String, String> {
 }
 
 fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
-    if let Some(c) = rest(clause, "attack with ") {
+    if clause.eq_ignore_ascii_case("attack horses") {
+        tactics.attack_horses = true;
+    } else if let Some(c) = rest(clause, "attack with ") {
         tactics.attack_with = Some(chit(c)?);
     } else if let Some(c) = rest(clause, "maneuver with ") {
         tactics.maneuver_with = Some(chit(c)?);
@@ -86,10 +91,16 @@ fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
         };
     } else if clause.eq_ignore_ascii_case("deploy") {
         tactics.deploy = true;
+    } else if clause.eq_ignore_ascii_case("berserk") {
+        tactics.berserk = true;
     } else if clause.eq_ignore_ascii_case("alert") {
         tactics.alert = true;
     } else if let Some(s) = rest(clause, "cast ") {
         tactics.cast = Some(s.to_string());
+    } else if let Some(c) = rest(clause, "charge ") {
+        tactics.charge = Some(c.to_string());
+    } else if let Some(i) = rest(clause, "abandon ") {
+        tactics.abandon = Some(i.to_string());
     } else {
         return Err(format!(
             "'{clause}' is not a combat order; write one of: {CLAUSES}"
@@ -139,6 +150,18 @@ impl fmt::Display for Tactics {
         if let Some(s) = &self.cast {
             parts.push(format!("cast {s}"));
         }
+        if self.berserk {
+            parts.push("berserk".into());
+        }
+        if self.attack_horses {
+            parts.push("attack horses".into());
+        }
+        if let Some(c) = &self.charge {
+            parts.push(format!("charge {c}"));
+        }
+        if let Some(i) = &self.abandon {
+            parts.push(format!("abandon {i}"));
+        }
         f.write_str(&parts.join(", "))
     }
 }
@@ -164,7 +187,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = parse_tactics(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk",
         )
         .unwrap();
         assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);

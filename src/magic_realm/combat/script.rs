@@ -93,6 +93,9 @@ pub struct CharacterEntry {
     /// Orders that replace the standing ones for one round.
     #[serde(default)]
     pub rounds: Vec<RoundOrders>,
+    /// He found Hidden Enemies today (he may charge hidden characters).
+    #[serde(default)]
+    pub found_hidden_enemies: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -134,6 +137,8 @@ pub struct Expect {
     pub red_side_up: Option<Vec<String>>,
     pub horses_killed: Option<Vec<String>>,
     pub hidden: Option<Vec<String>>,
+    /// Belongings left in the clearing.
+    pub dropped: Option<Vec<String>>,
     /// Lines the log must contain (as printed).
     pub log_contains: Option<Vec<String>>,
 }
@@ -346,6 +351,8 @@ fn character(
         taken: Vec::new(),
         dead: false,
         missile: build::ability_modifiers(card, crate::magic_realm::data::terms::Roll::Missile),
+        found_hidden_enemies: entry.found_hidden_enemies,
+        abandoned: Vec::new(),
     })
 }
 
@@ -476,6 +483,9 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     }
     if let Some(v) = &expect.horses_killed {
         same("horses killed", sorted(v), sorted(&got.horses_killed));
+    }
+    if let Some(v) = &expect.dropped {
+        same("dropped", sorted(v), sorted(&got.dropped));
     }
     if let Some(v) = &expect.hidden {
         same("hidden", sorted(v), sorted(&got.hidden));

@@ -72,10 +72,22 @@ pub struct Tactics {
     /// A spell to cast in the Encounter step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast: Option<String>,
+    /// A character to charge whenever he is in the fight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<String>,
+    /// A belonging to abandon in the Encounter step while he carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandon: Option<String>,
+    /// With riding horses: attack the target's horse, not the rider.
+    #[serde(default)]
+    pub attack_horses: bool,
+    /// The Berserker alerts his BERSERK chit when he can.
+    #[serde(default)]
+    pub berserk: bool,
 }
 
 /// The effort stars a character may still play this round.
-fn stars_left(battle: &Battle, who: FighterId) -> u8 {
+pub fn stars_left(battle: &Battle, who: FighterId) -> u8 {
     let used = battle.plays.fight_stars.get(&who).copied().unwrap_or(0)
         + battle.plays.move_stars.get(&who).copied().unwrap_or(0);
     2u8.saturating_sub(used)
@@ -91,7 +103,7 @@ fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
 
 /// Active FIGHT chits he may attack with now (strong enough for his weapon,
 /// not yet played, within the star limit), fastest first.
-pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
@@ -99,12 +111,11 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> 
         .weapon
         .as_ref()
         .map_or(Strength::Negligible, |w| w.weight);
-    let mut chits: Vec<HeroChit> = hero
+    let mut chits: Vec<&HeroChit> = hero
         .chits
         .iter()
         .filter(|c| c.is_active() && c.can_fight() && c.strength() >= weight)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .cloned()
         .collect();
     chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
     chits
@@ -112,27 +123,33 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> 
 
 /// Active MOVE chits he may maneuver or run with (strong enough for what he
 /// carries), fastest first.
-pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<HeroChit> {
+pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    let mut chits: Vec<HeroChit> = hero
+    let mut chits: Vec<&HeroChit> = hero
         .chits
         .iter()
         .filter(|c| c.is_active() && c.can_move() && c.strength() >= hero.heaviest)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .cloned()
         .collect();
     chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
     chits
 }
 
-/// The move times of the attackers on his sheet (Encounter speed limits).
+/// A DUCK chit maneuvers in the duck box only; it never runs or charges.
+pub fn is_duck(chit: &HeroChit) -> bool {
+    chit.chit.action == crate::magic_realm::data::characters::ChitAction::Duck
+}
+
+/// The move times of the attackers and charges on his sheet (Encounter
+/// speed limits).
 pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
     battle
         .attackers_of(who)
         .into_iter()
         .filter_map(|d| battle.denizen(d).map(|d| d.current().move_speed))
+        .chain(super::charge::charge_times_on(battle, who))
         .collect()
 }
 
@@ -277,6 +294,31 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
     {
         return Action::Run { chit };
     }
+    if let Some(target) = &tactics.charge
+        && let Some(with) = super::charge::charge_chits(battle, who).into_iter().next()
+        && super::charge::check(battle, who, target, &with.0).is_ok()
+    {
+        return Action::Charge {
+            target: target.clone(),
+            with: with.0,
+        };
+    }
+    if let Some(item) = &tactics.abandon
+        && super::abandon::check(battle, who, item).is_ok()
+    {
+        return Action::Abandon { item: item.clone() };
+    }
+    if tactics.berserk && hero.vulnerability != Strength::Tremendous {
+        let stars = stars_left(battle, who);
+        if let Some(chit) = fight_chits(battle, who, stars).into_iter().find(|c| {
+            c.chit.action == crate::magic_realm::data::characters::ChitAction::Berserk
+                && fast_enough(battle, who, c.chit.time)
+        }) {
+            return Action::Alert {
+                chit: chit.label.clone(),
+            };
+        }
+    }
     let unalerted = hero.weapon.as_ref().is_some_and(|w| !w.is_alerted);
     if tactics.alert && unalerted {
         let stars = stars_left(battle, who);
@@ -284,7 +326,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
             .into_iter()
             .find(|c| fast_enough(battle, who, c.chit.time))
         {
-            return Action::Alert { chit: chit.label };
+            return Action::Alert {
+                chit: chit.label.clone(),
+            };
         }
     }
     Action::Nothing
@@ -304,10 +348,17 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
     }
     let horse = hero.horse.as_ref().filter(|h| !h.dead);
     let stars = stars_left(battle, who);
-    let mut out: Vec<String> = move_chits(battle, who, stars)
+    // A rider runs on his horse only (seed 002 §5.2).
+    let chits = if super::riding::rides(battle, who) {
+        Vec::new()
+    } else {
+        move_chits(battle, who, stars)
+    };
+    let mut out: Vec<String> = chits
         .into_iter()
+        .filter(|c| !is_duck(c))
         .filter(|c| battle.rules.stumble || fast_enough(battle, who, c.chit.time))
-        .map(|c| c.label)
+        .map(|c| c.label.clone())
         .collect();
     if let Some(h) = horse
         && (battle.rules.stumble || fast_enough(battle, who, h.gallop.move_speed))
@@ -319,6 +370,11 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
 
 /// The target his orders pick among those in play.
 fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<FighterId> {
+    if battle.plays.charges.contains_key(&who) {
+        // He charged: the charged character or nobody (III.B.3.a).
+        return super::charge::charged_by(battle, who)
+            .filter(|&t| battle.in_play(t) && tactics.target != Target::Nobody);
+    }
     let own = battle.attackers_of(who);
     if let Target::Named(name) = &tactics.target
         && let Some(id) = battle.find(name)
@@ -363,7 +419,27 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     if let Some(chit) = &preferred_attack {
         stars -= chit.chit.effort;
     }
-    if horse_alive && wants_horse {
+    if super::riding::rides(battle, who) {
+        // He must maneuver with the horse; a named MOVE chit is his own.
+        play.maneuver = Some(ManeuverPlay {
+            with: "horse".into(),
+            direction: maneuver_direction,
+        });
+        let own = tactics.maneuver_with.as_ref().and_then(|want| {
+            move_chits(battle, who, stars)
+                .into_iter()
+                .filter(|c| !is_duck(c) || maneuver_direction == Direction::Smash)
+                .find(|c| same_chit(&c.label, want))
+        });
+        if let Some(chit) = own {
+            stars -= chit.chit.effort;
+            play.own_maneuver = Some(ManeuverPlay {
+                with: chit.label.clone(),
+                direction: maneuver_direction,
+            });
+        }
+        play.at_horse = tactics.attack_horses;
+    } else if horse_alive && wants_horse {
         play.maneuver = Some(ManeuverPlay {
             with: "horse".into(),
             direction: maneuver_direction,
@@ -371,9 +447,10 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     } else {
         // Nobody on his sheet: a starred chit would only tire him.
         let threatened = !battle.attackers_of(who).is_empty();
-        let moves: Vec<HeroChit> = move_chits(battle, who, stars)
+        let moves: Vec<&HeroChit> = move_chits(battle, who, stars)
             .into_iter()
             .filter(|c| threatened || c.chit.effort == 0)
+            .filter(|c| !is_duck(c) || maneuver_direction == Direction::Smash)
             .collect();
         let chosen = tactics
             .maneuver_with
@@ -449,6 +526,20 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .filter(|c| fast_enough(battle, who, c.chit.time))
                     .map(|c| format!("alert with {}", c.label)),
             );
+            out.extend(
+                super::charge::chargeable(battle, who)
+                    .into_iter()
+                    .flat_map(|t| {
+                        super::charge::charge_chits(battle, who)
+                            .into_iter()
+                            .map(move |(c, _)| format!("charge {} with {c}", battle.name(t)))
+                    }),
+            );
+            out.extend(
+                super::abandon::abandonable(battle, who)
+                    .into_iter()
+                    .map(|i| format!("abandon {i}")),
+            );
             out.push("cast a spell (not implemented yet)".into());
             out
         }
@@ -511,6 +602,10 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             Ok(())
         }
         Answer::Action(Action::Nothing | Action::Cast { .. }) => Ok(()),
+        Answer::Action(Action::Charge { target, with }) => {
+            super::charge::check(battle, who, target, with)
+        }
+        Answer::Action(Action::Abandon { item }) => super::abandon::check(battle, who, item),
         Answer::Action(Action::Run { chit }) => {
             if run_chits(battle, who).iter().any(|c| same_chit(c, chit)) {
                 Ok(())
@@ -542,6 +637,22 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
 
 fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), String> {
     let stars = stars_left(battle, who);
+    let on_horse = |m: &Option<ManeuverPlay>| {
+        m.as_ref()
+            .is_some_and(|m| m.with.eq_ignore_ascii_case("horse"))
+    };
+    if super::riding::rides(battle, who) && play.maneuver.is_some() && !on_horse(&play.maneuver) {
+        return Err(
+            "with Riding Horses he must maneuver with his horse; a MOVE chit may be his own maneuver besides it"
+                .into(),
+        );
+    }
+    if play.own_maneuver.is_some() && !(battle.rules.riding_horses && on_horse(&play.maneuver)) {
+        return Err(
+            "a maneuver of his own besides the horse needs the Riding Horses rule and a horse maneuver"
+                .into(),
+        );
+    }
     let mut spent = 0u8;
     for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
         if maneuver.with.eq_ignore_ascii_case("horse") {
@@ -563,6 +674,12 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
                     maneuver.with
                 )
             })?;
+        if is_duck(chit) && maneuver.direction != Direction::Smash {
+            return Err(format!(
+                "{} is a DUCK chit: it maneuvers in the duck box only",
+                chit.label
+            ));
+        }
         spent += chit.chit.effort;
     }
     if let Some(attack) = &play.attack {
@@ -583,6 +700,17 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     if spent > stars {
         return Err(format!(
             "these plays cost {spent} effort stars; he may play only {stars} more this round"
+        ));
+    }
+    if let Some(charged) = super::charge::charged_by(battle, who)
+        && play
+            .target
+            .as_ref()
+            .is_some_and(|t| battle.find(t) != Some(charged))
+    {
+        return Err(format!(
+            "he charged the {} this round: he attacks him or nobody",
+            battle.name(charged)
         ));
     }
     if let Some(target) = &play.target {

@@ -52,10 +52,10 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
         panic!("the action is asked next")
     };
     assert_eq!(action.stage, Stage::Action);
+    let options = battle.options(action.fighter);
     assert!(
-        action.options.iter().any(|o| o == "run with MOVE M3*"),
-        "{:?}",
-        action.options
+        options.iter().any(|o| o == "run with MOVE M3*"),
+        "{options:?}"
     );
     let err = battle
         .answer(
@@ -248,6 +248,8 @@ fn random_battle(seed: u64) -> Battle {
                     card,
                     crate::magic_realm::data::terms::Roll::Missile,
                 ),
+                found_hidden_enemies: pick(&mut s, 2) == 0,
+                abandoned: Vec::new(),
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,
@@ -293,6 +295,7 @@ fn random_battle(seed: u64) -> Battle {
         revised_missile_table: false,
         penetrating_armor: pick(&mut s, 2) == 0,
         ambush: pick(&mut s, 2) == 0,
+        riding_horses: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new("CV4", fighters, rules);
     for c in 0..characters {
@@ -303,7 +306,9 @@ fn random_battle(seed: u64) -> Battle {
                 "run when wounded 1",
                 "target weakest, alert",
                 "lure weakest, target strongest",
-            ][pick(&mut s, 5)],
+                "berserk, abandon Shield",
+                "target weakest, charge Amazon, attack horses",
+            ][pick(&mut s, 7)],
         )
         .unwrap();
         battle.tactics.insert(c, tactics);

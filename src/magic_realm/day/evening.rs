@@ -381,6 +381,16 @@ fn write_back(
                     c.damaged_armor.push(piece.name.clone());
                 }
             }
+            // Left in the clearing (the battle drops them there).
+            for item in &hero.abandoned {
+                c.belongings.retain(|b| b.item != *item);
+                c.armor.retain(|a| a != &item.name);
+                c.damaged_armor.retain(|a| a != &item.name);
+                if c.weapon.as_ref() == Some(&item.name) {
+                    c.weapon = None;
+                    c.weapon_alerted = false;
+                }
+            }
             if let Some(horse) = hero.horse.as_ref().filter(|h| h.dead) {
                 c.belongings
                     .retain(|b| !(b.item.kind == ItemKind::Horse && b.item.name == horse.name));
@@ -406,7 +416,8 @@ fn write_back(
                 state.at = Whereabouts::Dead;
             }
         }
-        if killed {
+        // Killed, or turned by treachery (`combat/treachery.rs`).
+        if killed || den.employer.is_none() {
             for c in &mut day.state.characters {
                 c.hirelings.retain(|h| &h.native != id);
             }

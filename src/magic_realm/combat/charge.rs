@@ -1,0 +1,146 @@
+//! Charging (seed 000 III.A.3): in the Encounter step a character may put
+//! a MOVE chit or his active horse on another character's sheet — an
+//! unhidden one, or a hidden one when he found Hidden Enemies today; both
+//! are then unhidden. The charge counts as the charger's Encounter
+//! action; every charge takes effect before the other actions, so the
+//! charged character's own action must be faster than the charge; and in
+//! the Melee step the charger attacks the character he charged or nobody.
+//! realmgm's ruling: charges are answered with the Encounter action (the
+//! Deployment step asks only characters with free hired natives), and all
+//! charges of the round are put down before any other action is done.
+
+use super::Battle;
+use super::encounter::spend;
+use super::log::CombatLine;
+use super::model::FighterId;
+use super::tactics::{move_chits, same_chit, stars_left};
+
+/// The characters `who` may charge now.
+pub fn chargeable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
+    let sees_hidden = battle.hero(who).is_some_and(|h| h.found_hidden_enemies);
+    battle
+        .characters_in_play()
+        .into_iter()
+        .filter(|&c| c != who && (sees_hidden || !battle.fighters[c].hidden))
+        .collect()
+}
+
+/// What he may charge with: his legal MOVE chits, and `horse` when he has
+/// a living one; each with its move time.
+pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
+    let Some(hero) = battle.hero(who) else {
+        return Vec::new();
+    };
+    // A rider charges on his horse only (seed 002 §5.2).
+    let chits = if super::riding::rides(battle, who) {
+        Vec::new()
+    } else {
+        move_chits(battle, who, stars_left(battle, who))
+    };
+    let mut out: Vec<(String, u8)> = chits
+        .into_iter()
+        .filter(|c| !super::tactics::is_duck(c))
+        .map(|c| (c.label.clone(), c.chit.time))
+        .collect();
+    if let Some(horse) = hero.horse.as_ref().filter(|h| !h.dead) {
+        out.push(("horse".into(), horse.gallop.move_speed));
+    }
+    out
+}
+
+/// Check a charge is legal now.
+///
+/// # Errors
+/// Whom he may charge, or what he may charge with.
+pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Result<(), String> {
+    let targets = chargeable(battle, who);
+    if !battle.find(target).is_some_and(|t| targets.contains(&t)) {
+        let names: Vec<&str> = targets.iter().map(|&t| battle.name(t)).collect();
+        return Err(format!(
+            "he cannot charge {target} (only unhidden characters, or hidden ones after finding Hidden Enemies); he may charge: {}",
+            if names.is_empty() {
+                "nobody".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    let chits = charge_chits(battle, who);
+    if !chits.iter().any(|(c, _)| same_chit(c, with)) {
+        let names: Vec<&str> = chits.iter().map(|(c, _)| c.as_str()).collect();
+        return Err(format!(
+            "he cannot charge with {with}; he may charge with: {}",
+            if names.is_empty() {
+                "nothing".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// Put the charge down: the chit's effort is spent, both are unhidden.
+/// A charge no longer legal (someone ran or was unhidden in between) is
+/// refused aloud.
+pub fn charge(battle: &mut Battle, who: FighterId, target: &str, with: &str) {
+    let name = battle.name(who).to_string();
+    if let Err(reason) = check(battle, who, target, with) {
+        let seen = battle.seen_by(who);
+        battle.say(
+            seen,
+            CombatLine::Refused {
+                character: name,
+                reason,
+            },
+        );
+        return;
+    }
+    let Some(t) = battle.find(target) else { return };
+    let Some((label, time)) = charge_chits(battle, who)
+        .into_iter()
+        .find(|(c, _)| same_chit(c, with))
+    else {
+        return;
+    };
+    if label != "horse" {
+        let effort = battle
+            .hero(who)
+            .and_then(|h| h.chits.iter().find(|c| c.label == label))
+            .map_or(0, |c| c.chit.effort);
+        spend(battle, who, &label, effort, false);
+    }
+    battle.fighters[who].hidden = false;
+    battle.fighters[t].hidden = false;
+    battle.plays.acted.insert(who);
+    battle.plays.charges.insert(who, (t, time));
+    let with = if label == "horse" {
+        battle
+            .hero(who)
+            .and_then(|h| h.horse.as_ref())
+            .map_or(label, |h| h.name.clone())
+    } else {
+        label
+    };
+    let line = CombatLine::Charged {
+        character: name,
+        target: battle.name(t).to_string(),
+        with,
+    };
+    battle.say(super::log::Seen::Clearing, line);
+}
+
+/// The move times of the charges on `who`'s sheet.
+pub fn charge_times_on(battle: &Battle, who: FighterId) -> impl Iterator<Item = u8> + '_ {
+    battle
+        .plays
+        .charges
+        .values()
+        .filter(move |&&(t, _)| t == who)
+        .map(|&(_, time)| time)
+}
+
+/// The character `who` charged this round, whom alone he may attack.
+pub fn charged_by(battle: &Battle, who: FighterId) -> Option<FighterId> {
+    battle.plays.charges.get(&who).map(|&(t, _)| t)
+}
