@@ -57,9 +57,12 @@ pub enum Action {
     Run {
         chit: String,
     },
-    /// Cast a spell (the magic rules).
+    /// Cast a spell (the magic rules), at a fighter named in the combat
+    /// or at the default target (`casting.rs`).
     Cast {
         spell: String,
+        #[serde(default)]
+        target: Option<String>,
     },
 }
 

@@ -20,6 +20,7 @@ pub mod melee;
 pub mod model;
 pub mod orders;
 pub mod script;
+pub mod script_magic;
 pub mod spoils;
 pub mod tactics;
 

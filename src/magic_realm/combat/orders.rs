@@ -6,7 +6,7 @@
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
-//! `cast SPELL`.
+//! `cast SPELL` or `cast SPELL on TARGET`.
 
 use std::fmt;
 
@@ -15,7 +15,8 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL";
+                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, \
+                       cast SPELL [on TARGET]";
 
 /// Read the value of a `Combat:` line.
 ///

@@ -260,10 +260,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
     let Some(hero) = battle.hero(who) else {
         return Action::Nothing;
     };
-    if let Some(spell) = &tactics.cast {
-        return Action::Cast {
-            spell: spell.clone(),
-        };
+    if let Some(order) = &tactics.cast {
+        let (spell, target) = super::casting::split_order(order);
+        return Action::Cast { spell, target };
     }
     let wounds = hero
         .chits
@@ -449,7 +448,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .filter(|c| fast_enough(battle, who, c.chit.time))
                     .map(|c| format!("alert with {}", c.label)),
             );
-            out.push("cast a spell (not implemented yet)".into());
+            out.extend(super::casting::legal_casts(battle, who));
             out
         }
         Stage::Melee => {

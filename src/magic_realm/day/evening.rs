@@ -21,7 +21,9 @@ use crate::game::Observers;
 use super::super::board::ClearingId;
 use super::super::combat::log::{CombatLine, Seen};
 use super::super::combat::model::{Fighter, FighterKind, Out};
+use super::super::combat::casting::CombatMagic;
 use super::super::combat::{Battle, CombatRules, build};
+use super::super::magic::expiry;
 use super::super::data::terms::{Roll, Strength};
 use super::super::data::tiles::PathKind;
 use super::super::orders::DayOrders;
@@ -130,6 +132,14 @@ fn fight(
             .unwrap_or_default();
         battle.tactics.insert(f, tactics);
     }
+    if casters_here(day, &seat_of) {
+        battle.magic = Some(CombatMagic::new(
+            day.state.clone(),
+            day.rules.clone(),
+            day.state.day,
+            seat_of.clone(),
+        ));
+    }
     battling_rolls(day, &mut battle, &seat_of, &observers, orders);
     battle.run_with_defaults(day.dice);
     for line in &battle.log {
@@ -150,6 +160,51 @@ fn fight(
         );
     }
     write_back(day, clearing, &battle, &seat_of, &counters);
+    magic_after(day, clearing, &battle, &seat_of, &observers);
+}
+
+/// Whether anyone in the fight could cast: he knows a spell or carries an
+/// active treasure (an artifact or book may hold an awakened spell).
+fn casters_here(day: &Day<'_>, seat_of: &BTreeMap<usize, usize>) -> bool {
+    seat_of.values().any(|&seat| {
+        let c = &day.state.characters[seat];
+        !c.magic.spells.is_empty()
+            || c.belongings
+                .iter()
+                .any(|b| b.active && day.data.treasures.iter().any(|t| t.name == b.item.name))
+    })
+}
+
+/// The spells cast in the battle enter the game state; then the end of
+/// combat: attack and combat spells of casters here expire (their chits
+/// fatigue), and spells of or on the dead end (seed 001).
+fn magic_after(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+) {
+    if let Some(magic) = &battle.magic {
+        day.state.magic = magic.state.magic.clone();
+        for &seat in seat_of.values() {
+            if let Some(c) = magic.state.characters.get(seat) {
+                day.state.characters[seat].magic = c.magic.clone();
+            }
+        }
+    }
+    let mut events = expiry::end_of_combat(&mut day.state, clearing);
+    for f in battle.fighters.iter().filter(|f| matches!(f.out, Some(Out::Killed { .. }))) {
+        events.extend(expiry::caster_or_target_gone(&mut day.state, &f.name));
+    }
+    for (&f, _) in seat_of {
+        if battle.hero(f).is_some_and(|h| h.dead) {
+            events.extend(expiry::caster_or_target_gone(&mut day.state, battle.name(f)));
+        }
+    }
+    for event in events {
+        day.emit(observers.clone(), Happening::Magic(event));
+    }
 }
 
 fn not_fought(
