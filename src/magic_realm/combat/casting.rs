@@ -238,7 +238,12 @@ fn sync_to_battle(battle: &mut Battle, magic: &CombatMagic) {
 
 /// What he can cast with, best candidates first: MAGIC chits of the
 /// spell's type, other MAGIC chits, then his active treasures.
-fn candidates(battle: &Battle, magic: &CombatMagic, caster: FighterId, spell: &str) -> Vec<CastWith> {
+fn candidates(
+    battle: &Battle,
+    magic: &CombatMagic,
+    caster: FighterId,
+    spell: &str,
+) -> Vec<CastWith> {
     let Some(&seat) = magic.seats.get(&caster) else {
         return Vec::new();
     };
@@ -316,7 +321,12 @@ pub fn cast_in_combat(
         .or_default()
         .push(waiting.with.clone());
     battle.plays.acted.insert(caster);
-    let on: Vec<String> = waiting.request.targets.iter().map(ToString::to_string).collect();
+    let on: Vec<String> = waiting
+        .request
+        .targets
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let line = CombatLine::Plays {
         fighter: battle.name(caster).to_string(),
         text: format!(
@@ -376,9 +386,9 @@ fn prepare(
                     continue;
                 }
                 let label = match &with {
-                    CastWith::Chit { index } => magic.state.characters[seat].chits[*index]
-                        .chit
-                        .clone(),
+                    CastWith::Chit { index } => {
+                        magic.state.characters[seat].chits[*index].chit.clone()
+                    }
                     CastWith::Treasure { name } => name.clone(),
                 };
                 return Ok(WaitingCast {
@@ -437,10 +447,13 @@ pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attac
                 w.request.spell,
                 chit.map(|c| format!("; {c} fatigues")).unwrap_or_default()
             );
-            battle.say(Seen::Clearing, CombatLine::Refused {
-                character: name,
-                reason,
-            });
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Refused {
+                    character: name,
+                    reason,
+                },
+            );
             continue;
         }
         resolve_one(battle, &mut magic, dice, &w, attacks);
@@ -460,10 +473,13 @@ fn resolve_one(
     sync_to_state(battle, magic);
     match cast::cast(&mut magic.state, data, &magic.rules, &w.request, dice) {
         Err(e) => {
-            battle.say(Seen::Clearing, CombatLine::Refused {
-                character: name,
-                reason: format!("the spell fails: {e}"),
-            });
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Refused {
+                    character: name,
+                    reason: format!("the spell fails: {e}"),
+                },
+            );
         }
         Ok(effects) => {
             sync_to_battle(battle, magic);
@@ -484,10 +500,13 @@ fn apply(
 ) {
     let caster = battle.name(w.caster).to_string();
     let say = |battle: &mut Battle, text: String| {
-        battle.say(Seen::Clearing, CombatLine::Plays {
-            fighter: caster.clone(),
-            text,
-        });
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Plays {
+                fighter: caster.clone(),
+                text,
+            },
+        );
     };
     match effect {
         SpellEffect::Attack {
@@ -530,9 +549,12 @@ fn apply(
         }
         SpellEffect::CombatEnds { .. } => {
             battle.finished = true;
-            battle.say(Seen::Clearing, CombatLine::Ends {
-                reason: format!("the {caster}'s {} ends it", w.request.spell),
-            });
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Ends {
+                    reason: format!("the {caster}'s {} ends it", w.request.spell),
+                },
+            );
         }
         SpellEffect::Unhidden { character } => {
             if let Some(f) = battle.find(&character) {
@@ -548,10 +570,16 @@ fn apply(
             ),
         ),
         SpellEffect::ChitsWounded { character, chits } => {
-            say(battle, format!("the {character} wounds {}", chits.join(", ")));
+            say(
+                battle,
+                format!("the {character} wounds {}", chits.join(", ")),
+            );
         }
         SpellEffect::ChitsFatigued { character, chits } => {
-            say(battle, format!("the {character} fatigues {}", chits.join(", ")));
+            say(
+                battle,
+                format!("the {character} fatigues {}", chits.join(", ")),
+            );
         }
         SpellEffect::InEffect { id, spell, .. } => {
             say(battle, format!("{spell} is in effect (spell #{id})"));

@@ -64,13 +64,14 @@ pub fn magic_for(
         if let Some(spells) = &entry.spells {
             c.magic.spells.clone_from(spells);
         }
-        c.belongings.extend(entry.artifacts.iter().map(|a| Belonging {
-            item: Item {
-                kind: ItemKind::Treasure,
-                name: a.clone(),
-            },
-            active: true,
-        }));
+        c.belongings
+            .extend(entry.artifacts.iter().map(|a| Belonging {
+                item: Item {
+                    kind: ItemKind::Treasure,
+                    name: a.clone(),
+                },
+                active: true,
+            }));
         if let Some(f) = battle.find(&entry.name) {
             fighter_seats.insert(f, seat);
         }

@@ -19,13 +19,13 @@ use std::collections::BTreeMap;
 use crate::game::Observers;
 
 use super::super::board::ClearingId;
+use super::super::combat::casting::CombatMagic;
 use super::super::combat::log::{CombatLine, Seen};
 use super::super::combat::model::{Fighter, FighterKind, Out};
-use super::super::combat::casting::CombatMagic;
 use super::super::combat::{Battle, CombatRules, build};
-use super::super::magic::expiry;
 use super::super::data::terms::{Roll, Strength};
 use super::super::data::tiles::PathKind;
+use super::super::magic::expiry;
 use super::super::orders::DayOrders;
 use super::super::state::{
     Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
@@ -194,12 +194,19 @@ fn magic_after(
         }
     }
     let mut events = expiry::end_of_combat(&mut day.state, clearing);
-    for f in battle.fighters.iter().filter(|f| matches!(f.out, Some(Out::Killed { .. }))) {
+    for f in battle
+        .fighters
+        .iter()
+        .filter(|f| matches!(f.out, Some(Out::Killed { .. })))
+    {
         events.extend(expiry::caster_or_target_gone(&mut day.state, &f.name));
     }
-    for (&f, _) in seat_of {
+    for &f in seat_of.keys() {
         if battle.hero(f).is_some_and(|h| h.dead) {
-            events.extend(expiry::caster_or_target_gone(&mut day.state, battle.name(f)));
+            events.extend(expiry::caster_or_target_gone(
+                &mut day.state,
+                battle.name(f),
+            ));
         }
     }
     for event in events {
