@@ -269,7 +269,8 @@ fn candidates(
         else {
             continue;
         };
-        if played.is_some_and(|p| p.contains(&chit.chit)) {
+        let spent = chit.condition != ChitCondition::Active;
+        if spent || played.is_some_and(|p| p.contains(&chit.chit)) {
             continue;
         }
         if kind.is_some() && cast::effective_type(&magic.state, data, seat, index) == kind {
@@ -405,7 +406,7 @@ fn prepare(
     }
     Err(first_error.unwrap_or_else(|| {
         format!(
-            "the {} has no MAGIC chit or artifact to cast it with",
+            "the {} has no active MAGIC chit or artifact to cast it with",
             battle.name(caster)
         )
     }))

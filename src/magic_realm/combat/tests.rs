@@ -485,3 +485,39 @@ id = "Wolf A 1"
         }
     }
 }
+
+#[test]
+fn a_cast_is_held_to_the_fastest_move_time_on_his_sheet_equal_allowed() {
+    let text = |fatigued: &str| {
+        format!(
+            r#"
+clearing = "CV4"
+day = 21
+[[character]]
+name = "Sorceror"
+spells = ["Fiery Blast"]
+fatigued = [{fatigued}]
+tactics = "cast Fiery Blast on Wolf A 1"
+[[denizen]]
+id = "Wolf A 1"
+"#
+        )
+    };
+    let mut slow = scripted(&text(r#""MAGIC IV3*", "MAGIC IV3*""#));
+    slow.run().expect("runs");
+    let log = script::log_text(&slow.battle);
+    assert!(
+        log.iter().any(|l| l.contains(
+            "cannot cast Fiery Blast: its speed 4 is slower than the move time 3 of an attacker"
+        )),
+        "{log:#?}"
+    );
+    let mut equal = scripted(&text(""));
+    equal.run().expect("runs");
+    let log = script::log_text(&equal.battle);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("casts Fiery Blast on Wolf A 1 with MAGIC IV3* (speed 3)")),
+        "{log:#?}"
+    );
+}
