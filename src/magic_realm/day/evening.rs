@@ -136,7 +136,8 @@ fn fight(
         battle.magic = Some(CombatMagic::new(
             day.state.clone(),
             day.rules.clone(),
-            day.state.day,
+            // The state still holds the day before: today is the next one.
+            day.state.day + 1,
             seat_of.clone(),
         ));
     }
