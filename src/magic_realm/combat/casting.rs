@@ -31,6 +31,7 @@ use crate::game::Rules;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::spells::SpellTarget;
+use crate::magic_realm::magic::MagicError;
 use crate::magic_realm::magic::cast::{self, CastRequest, SpellEffect};
 use crate::magic_realm::magic::state::{Aim, CastWith};
 use crate::magic_realm::state::{ChitCondition, MrState};
@@ -400,7 +401,12 @@ fn prepare(
                 });
             }
             Err(e) => {
-                first_error.get_or_insert(e.to_string());
+                // The log line already names the spell.
+                let reason = match e {
+                    MagicError::CannotCast { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                first_error.get_or_insert(reason);
             }
         }
     }
