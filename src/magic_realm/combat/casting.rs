@@ -604,7 +604,65 @@ fn apply(
 
 /// Combat-only spells whose combat effect is read here.
 fn built_in_combat(spell: &str) -> bool {
-    matches!(spell, "Peace" | "Protection from Magic" | "Pentangle")
+    matches!(
+        spell,
+        "Peace" | "Protection from Magic" | "Pentangle" | "Melt Into Mist" | "Poison"
+    )
+}
+
+/// Spells in effect that change the round's attacks: nobody in Melt Into
+/// Mist attacks or is harmed by an attack; a Poisoned weapon has one more
+/// sharpness star.
+pub fn adjust_attacks(battle: &mut Battle, attacks: &mut Vec<Attack>) {
+    let Some(magic) = &battle.magic else {
+        return;
+    };
+    let misted: Vec<FighterId> = (0..battle.fighters.len())
+        .filter(|&f| cast::active_on(&magic.state, &aim_of(battle, f), "Melt Into Mist").is_some())
+        .collect();
+    let poisoned: Vec<FighterId> = attacks
+        .iter()
+        .filter(|a| a.weapon)
+        .filter(|a| {
+            battle
+                .hero(a.attacker)
+                .and_then(|h| h.weapon.as_ref())
+                .is_some_and(|w| {
+                    let aim = Aim::Item {
+                        holder: battle.name(a.attacker).to_string(),
+                        item: w.name.clone(),
+                    };
+                    cast::active_on(&magic.state, &aim, "Poison").is_some()
+                })
+        })
+        .map(|a| a.attacker)
+        .collect();
+    let mut dropped = Vec::new();
+    attacks.retain(|a| {
+        let keep = !misted.contains(&a.attacker) && !misted.contains(&a.target);
+        if !keep {
+            dropped.push((a.label.clone(), a.target));
+        }
+        keep
+    });
+    for a in attacks
+        .iter_mut()
+        .filter(|a| a.weapon && poisoned.contains(&a.attacker))
+    {
+        a.blow.stars += 1;
+    }
+    for (label, target) in dropped {
+        let target = battle.name(target).to_string();
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Plays {
+                fighter: label,
+                text: format!(
+                    "no attack on {target}: Melt Into Mist (mist neither fights nor is harmed)"
+                ),
+            },
+        );
+    }
 }
 
 fn describe(effect: &SpellEffect) -> String {

@@ -70,6 +70,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
     denizen_attacks(battle, &sheets, &mut attacks);
+    super::casting::adjust_attacks(battle, &mut attacks);
     resolve(battle, dice, &sheets, attacks);
 }
 

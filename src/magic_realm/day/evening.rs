@@ -164,16 +164,19 @@ fn fight(
     magic_after(day, clearing, &battle, &seat_of, &observers);
 }
 
-/// Whether anyone in the fight could cast: he knows a spell or carries an
-/// active treasure (an artifact or book may hold an awakened spell).
+/// Whether the fight needs the magic rules: a spell is in effect, or
+/// someone could cast (he knows a spell or carries an active treasure, as
+/// an artifact or book may hold an awakened spell).
 fn casters_here(day: &Day<'_>, seat_of: &BTreeMap<usize, usize>) -> bool {
-    seat_of.values().any(|&seat| {
-        let c = &day.state.characters[seat];
-        !c.magic.spells.is_empty()
-            || c.belongings
-                .iter()
-                .any(|b| b.active && day.data.treasures.iter().any(|t| t.name == b.item.name))
-    })
+    // Spells already in effect (Melt Into Mist, Poison) are read in combat.
+    !day.state.magic.in_effect.is_empty()
+        || seat_of.values().any(|&seat| {
+            let c = &day.state.characters[seat];
+            !c.magic.spells.is_empty()
+                || c.belongings
+                    .iter()
+                    .any(|b| b.active && day.data.treasures.iter().any(|t| t.name == b.item.name))
+        })
 }
 
 /// The spells cast in the battle enter the game state; then the end of
