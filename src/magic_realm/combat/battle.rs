@@ -87,6 +87,10 @@ pub struct Battle {
     pub dropped: Vec<Item>,
     /// Belongings taken by an unhired native group: (group, item).
     pub to_groups: Vec<(String, Item)>,
+    /// The game state spells are cast on; `None` when the battle was set
+    /// up without one (casting is then refused with the reason).
+    #[serde(default)]
+    pub magic: Option<super::casting::CombatMagic>,
 }
 
 impl Battle {
@@ -114,6 +118,7 @@ impl Battle {
             finished: false,
             dropped: Vec::new(),
             to_groups: Vec::new(),
+            magic: None,
         }
     }
 

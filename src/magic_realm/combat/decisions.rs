@@ -69,9 +69,12 @@ pub enum Action {
     Run {
         chit: String,
     },
-    /// Cast a spell (the magic rules).
+    /// Cast a spell (the magic rules), at a fighter named in the combat
+    /// or at the default target (`casting.rs`).
     Cast {
         spell: String,
+        #[serde(default)]
+        target: Option<String>,
     },
     /// Charge this character (III.A.3): put a MOVE chit, or `horse`, on
     /// his sheet. Charges take effect before every other action.

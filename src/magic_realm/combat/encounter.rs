@@ -211,8 +211,9 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
         match action {
             Action::Nothing | Action::Charge { .. } => {}
             Action::Abandon { item } => abandon::abandon(battle, who, item),
-            Action::Cast { spell } => {
-                if let Err(reason) = casting::cast_in_combat(battle, who, spell) {
+            Action::Cast { spell, target } => {
+                if let Err(reason) = casting::cast_in_combat(battle, who, spell, target.as_deref())
+                {
                     let line = CombatLine::Refused {
                         character: name,
                         reason: format!("cannot cast {spell}: {reason}"),

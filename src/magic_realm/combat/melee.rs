@@ -62,6 +62,7 @@ pub struct Sheets {
 pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
     let mut sheets = Sheets::default();
     let mut attacks = Vec::new();
+    super::casting::take_effect(battle, dice, &mut attacks);
     for who in battle.characters_in_play() {
         let Some(Answer::Melee(play)) = answers.get(&who) else {
             continue;
@@ -71,6 +72,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
     denizen_attacks(battle, &sheets, &mut attacks);
+    super::casting::adjust_attacks(battle, &mut attacks);
     resolve(battle, dice, &sheets, attacks);
 }
 
@@ -155,6 +157,7 @@ fn character_plays(
             make_group_battle(battle, t, who);
         }
         battle.fighters[t].hidden = false;
+        super::casting::attacked(battle, t);
         attacks.push(Attack {
             attacker: who,
             label: name.clone(),
@@ -365,6 +368,14 @@ fn push_denizen_attacks(
     let Some(den) = battle.denizen(d).cloned() else {
         return;
     };
+    if super::casting::pacified(battle, d) {
+        let line = CombatLine::Refused {
+            character: battle.name(d).to_string(),
+            reason: "Peace holds it: it does not attack".into(),
+        };
+        battle.say(Seen::Clearing, line);
+        return;
+    }
     let side = den.current().clone();
     let name = battle.name(d).to_string();
     let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);
@@ -384,7 +395,10 @@ fn push_denizen_attacks(
             Seen::Clearing,
             CombatLine::Refused {
                 character: name.clone(),
-                reason: format!("its spell attack is skipped: {}", super::casting::NOT_BUILT),
+                reason: format!(
+                    "its spell attack is skipped: {}",
+                    super::casting::MONSTER_SPELLS
+                ),
             },
         );
     }

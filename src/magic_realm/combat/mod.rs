@@ -24,6 +24,7 @@ pub mod model;
 pub mod orders;
 pub mod riding;
 pub mod script;
+pub mod script_magic;
 pub mod spoils;
 pub mod tactics;
 pub mod treachery;

@@ -55,6 +55,13 @@ pub struct BattleFile {
     pub dice: BTreeMap<String, Vec<Vec<u8>>>,
     #[serde(default)]
     pub expect: Option<Expect>,
+    /// The game day: set it (or give a character `spells`) to let the
+    /// characters cast; its colour day supplies colour magic.
+    #[serde(default)]
+    pub day: Option<u32>,
+    /// Spells awakened in artifacts and books: holder → spells.
+    #[serde(default)]
+    pub awakened: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -96,6 +103,12 @@ pub struct CharacterEntry {
     /// He found Hidden Enemies today (he may charge hidden characters).
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// The spells he knows (default: those setup records for him).
+    #[serde(default)]
+    pub spells: Option<Vec<String>>,
+    /// Treasures he carries active (artifacts and books that cast).
+    #[serde(default)]
+    pub artifacts: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -256,7 +269,9 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
                 .map_err(|m| DataError::entry(file, "dice", purpose.as_str(), m))?;
         }
     }
-    let battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));
+    let mut battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));
+    battle.magic = super::script_magic::magic_for(data, &parsed, &battle, &rules)
+        .map_err(|m| DataError::entry(file, "magic", "day", m))?;
     Ok(Scripted {
         battle,
         dice: Dice::with_script(parsed.seed, 1, script),

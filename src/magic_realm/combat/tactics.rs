@@ -277,10 +277,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
     let Some(hero) = battle.hero(who) else {
         return Action::Nothing;
     };
-    if let Some(spell) = &tactics.cast {
-        return Action::Cast {
-            spell: spell.clone(),
-        };
+    if let Some(order) = &tactics.cast {
+        let (spell, target) = super::casting::split_order(order);
+        return Action::Cast { spell, target };
     }
     let wounds = hero
         .chits
@@ -540,7 +539,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .into_iter()
                     .map(|i| format!("abandon {i}")),
             );
-            out.push("cast a spell (not implemented yet)".into());
+            out.extend(super::casting::legal_casts(battle, who));
             out
         }
         Stage::Melee => {

@@ -126,18 +126,87 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
 }
 
 #[test]
-fn casting_is_refused_with_the_magic_rules_named() {
+fn casting_without_a_game_state_is_refused_with_the_reason() {
     let mut s = scripted(&AMAZON_AND_OGRE.replace(
         "name = \"Amazon\"",
         "name = \"Amazon\"\ntactics = \"cast Fiery Blast\"",
     ));
     s.run().expect("runs");
     let log = script::log_text(&s.battle);
+    let want = format!("cannot cast Fiery Blast: {}", super::casting::NOT_BUILT);
+    assert!(log.iter().any(|l| l.contains(&want)), "{log:#?}");
+}
+
+const SORCEROR_AND_GIANT: &str = r#"
+clearing = "CV4"
+day = 21
+[[character]]
+name = "Sorceror"
+spells = ["Fiery Blast"]
+[[denizen]]
+id = "Giant 1"
+"#;
+
+#[test]
+fn the_action_decision_lists_the_legal_casts() {
+    let mut s = scripted(SORCEROR_AND_GIANT);
+    let (battle, dice) = (&mut s.battle, &mut s.dice);
+    let Step::Needs(_) = battle.step(dice) else {
+        panic!("the Sorceror is asked to lure")
+    };
+    battle
+        .answer(0, Answer::Lure { denizens: vec![] })
+        .expect("lure nobody");
+    let Step::Needs(action) = battle.step(dice) else {
+        panic!("the action is asked next")
+    };
     assert!(
-        log.iter().any(|l| l.contains(
-            "cannot cast Fiery Blast: casting spells in combat is not implemented yet (the magic rules)"
-        )),
-        "{log:#?}"
+        action
+            .options
+            .iter()
+            .any(|o| o == "cast Fiery Blast on Giant 1"),
+        "{:?}",
+        action.options
+    );
+}
+
+#[test]
+fn a_cast_ties_its_chit_until_the_end_of_combat_then_it_fatigues() {
+    let mut s = scripted(&SORCEROR_AND_GIANT.replace(
+        "spells = [\"Fiery Blast\"]",
+        "spells = [\"Fiery Blast\"]\ntactics = \"cast Fiery Blast on Giant 1\"",
+    ));
+    s.run().expect("runs");
+    let magic = s.battle.magic.clone().expect("the battle file has a day");
+    let tied: Vec<&str> = magic
+        .state
+        .magic
+        .in_effect
+        .iter()
+        .map(|x| x.spell.as_str())
+        .collect();
+    assert!(tied.contains(&"Fiery Blast"), "{tied:?}");
+    let mut state = magic.state.clone();
+    let here = state.characters[0].position.clone();
+    crate::magic_realm::magic::expiry::end_of_combat(&mut state, &here);
+    assert!(state.magic.in_effect.is_empty());
+    let fatigued = state.characters[0]
+        .chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Fatigued)
+        .count();
+    assert!(fatigued >= 1, "{:?}", state.characters[0].chits);
+}
+
+#[test]
+fn cast_orders_name_the_spell_and_the_target() {
+    assert_eq!(
+        super::casting::split_order("Fiery Blast on Giant 1"),
+        ("Fiery Blast".to_string(), Some("Giant 1".to_string()))
+    );
+    assert_eq!(
+        super::casting::split_order("Peace"),
+        ("Peace".to_string(), None)
     );
 }
 
@@ -420,4 +489,40 @@ id = "Wolf A 1"
             assert_eq!(line.seen, want, "{fighter}");
         }
     }
+}
+
+#[test]
+fn a_cast_is_held_to_the_fastest_move_time_on_his_sheet_equal_allowed() {
+    let text = |fatigued: &str| {
+        format!(
+            r#"
+clearing = "CV4"
+day = 21
+[[character]]
+name = "Sorceror"
+spells = ["Fiery Blast"]
+fatigued = [{fatigued}]
+tactics = "cast Fiery Blast on Wolf A 1"
+[[denizen]]
+id = "Wolf A 1"
+"#
+        )
+    };
+    let mut slow = scripted(&text(r#""MAGIC IV3*", "MAGIC IV3*""#));
+    slow.run().expect("runs");
+    let log = script::log_text(&slow.battle);
+    assert!(
+        log.iter().any(|l| l.contains(
+            "cannot cast Fiery Blast: its speed 4 is slower than the move time 3 of an attacker"
+        )),
+        "{log:#?}"
+    );
+    let mut equal = scripted(&text(""));
+    equal.run().expect("runs");
+    let log = script::log_text(&equal.battle);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("casts Fiery Blast on Wolf A 1 with MAGIC IV3* (speed 3)")),
+        "{log:#?}"
+    );
 }

@@ -20,11 +20,13 @@ use crate::game::Observers;
 
 use super::super::board::ClearingId;
 use super::super::combat::by_rounds::{self, RoundAnswers};
+use super::super::combat::casting::CombatMagic;
 use super::super::combat::log::{CombatLine, Seen};
 use super::super::combat::model::{Fighter, FighterKind, Out};
 use super::super::combat::{Battle, CombatRules, Decision, build};
 use super::super::data::terms::{Roll, Strength};
 use super::super::data::tiles::PathKind;
+use super::super::magic::expiry;
 use super::super::orders::DayOrders;
 use super::super::state::{
     Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
@@ -146,6 +148,15 @@ fn fight(
             battle.tactics.insert(f, Default::default());
         }
     }
+    if casters_here(day, &seat_of) {
+        battle.magic = Some(CombatMagic::new(
+            day.state.clone(),
+            day.rules.clone(),
+            // The state still holds the day before: today is the next one.
+            day.state.day + 1,
+            seat_of.clone(),
+        ));
+    }
     battling_rolls(day, &mut battle, &seat_of, &observers, orders);
     let stopped = by_rounds::run(&mut battle, day.dice, answers);
     for line in &battle.log {
@@ -167,7 +178,62 @@ fn fight(
     }
     stopped?;
     write_back(day, clearing, &battle, &seat_of, &counters);
+    magic_after(day, clearing, &battle, &seat_of, &observers);
     Ok(())
+}
+
+/// Whether the fight needs the magic rules: a spell is in effect, or
+/// someone could cast (he knows a spell or carries an active treasure, as
+/// an artifact or book may hold an awakened spell).
+fn casters_here(day: &Day<'_>, seat_of: &BTreeMap<usize, usize>) -> bool {
+    // Spells already in effect (Melt Into Mist, Poison) are read in combat.
+    !day.state.magic.in_effect.is_empty()
+        || seat_of.values().any(|&seat| {
+            let c = &day.state.characters[seat];
+            !c.magic.spells.is_empty()
+                || c.belongings
+                    .iter()
+                    .any(|b| b.active && day.data.treasures.iter().any(|t| t.name == b.item.name))
+        })
+}
+
+/// The spells cast in the battle enter the game state; then the end of
+/// combat: attack and combat spells of casters here expire (their chits
+/// fatigue), and spells of or on the dead end (seed 001).
+fn magic_after(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+) {
+    if let Some(magic) = &battle.magic {
+        day.state.magic = magic.state.magic.clone();
+        for &seat in seat_of.values() {
+            if let Some(c) = magic.state.characters.get(seat) {
+                day.state.characters[seat].magic = c.magic.clone();
+            }
+        }
+    }
+    let mut events = expiry::end_of_combat(&mut day.state, clearing);
+    for f in battle
+        .fighters
+        .iter()
+        .filter(|f| matches!(f.out, Some(Out::Killed { .. })))
+    {
+        events.extend(expiry::caster_or_target_gone(&mut day.state, &f.name));
+    }
+    for &f in seat_of.keys() {
+        if battle.hero(f).is_some_and(|h| h.dead) {
+            events.extend(expiry::caster_or_target_gone(
+                &mut day.state,
+                battle.name(f),
+            ));
+        }
+    }
+    for event in events {
+        day.emit(observers.clone(), Happening::Magic(event));
+    }
 }
 
 fn not_fought(

@@ -143,3 +143,71 @@ fn drinks_are_bought_before_the_battling_roll() {
         Happening::Combat(CombatEvent::Line { line: CombatLine::Battling { result, .. }, .. })
             if result.contains("drinks for 2 gold"))));
 }
+
+#[test]
+fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat() {
+    let data = data::get().expect("data");
+    let seats = [Seat {
+        player: "P1".into(),
+        character: Some("Sorceror".into()),
+    }];
+    let mut state = setup::new_game(
+        data,
+        &seats,
+        &Rules::default(),
+        &SetupInputs::default(),
+        &mut Dice::new(11, 0),
+    )
+    .expect("setup");
+    for d in state.denizens.values_mut() {
+        if matches!(d.at, Whereabouts::Clearing { .. }) {
+            d.at = Whereabouts::Dead;
+        }
+    }
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Giant 1").expect("a giant").at = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    state.characters[0].magic.spells = vec!["Fiery Blast".into()];
+    // Day 21, a purple day, is resolved next.
+    state.day = 20;
+    let label = format!("{}{}", here.tile, here.clearing);
+    let mut script = DiceScript::default();
+    script
+        .force(&format!("combat/{label}/round1/reposition/Sorceror"), &[1])
+        .expect("die");
+    script
+        .force(
+            &format!("combat/{label}/round1/harm/Fiery Blast (Sorceror)"),
+            &[1],
+        )
+        .expect("die");
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders("R\nCombat: cast Fiery Blast on Giant 1", 21, &data.tiles)
+            .expect("orders"),
+    )]
+    .into();
+    let mut dice = Dice::with_script(3, 21, script);
+    let (after, events) =
+        resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day resolves");
+    let lines: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        after.denizens["Giant 1"].at,
+        Whereabouts::Dead,
+        "{lines:#?}"
+    );
+    assert!(after.magic.in_effect.is_empty(), "the attack spell expired");
+    let chit = after.characters[0]
+        .chits
+        .iter()
+        .find(|c| c.chit == "MAGIC IV3*")
+        .expect("the chit");
+    assert_eq!(chit.condition, ChitCondition::Fatigued, "{lines:#?}");
+}
