@@ -148,7 +148,7 @@ fn fight(
             battle.tactics.insert(f, Default::default());
         }
     }
-    if casters_here(day, &seat_of) {
+    if casters_here(day, &battle, &seat_of, answers.is_some()) {
         battle.magic = Some(CombatMagic::new(
             day.state.clone(),
             day.rules.clone(),
@@ -184,16 +184,30 @@ fn fight(
 
 /// Whether the fight needs the magic rules: a spell is in effect, or
 /// someone could cast (he knows a spell or carries an active treasure, as
-/// an artifact or book may hold an awakened spell).
-fn casters_here(day: &Day<'_>, seat_of: &BTreeMap<usize, usize>) -> bool {
+/// an artifact or book may hold an awakened spell) and may choose to: his
+/// standing orders name a spell, or he is asked round by round. The copy of
+/// the game state the magic rules work on is only made then, as it is the
+/// costliest part of a fight.
+fn casters_here(
+    day: &Day<'_>,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    asked_by_rounds: bool,
+) -> bool {
     // Spells already in effect (Melt Into Mist, Poison) are read in combat.
     !day.state.magic.in_effect.is_empty()
-        || seat_of.values().any(|&seat| {
+        || seat_of.iter().any(|(fighter, &seat)| {
             let c = &day.state.characters[seat];
-            !c.magic.spells.is_empty()
-                || c.belongings
-                    .iter()
-                    .any(|b| b.active && day.data.treasures.iter().any(|t| t.name == b.item.name))
+            let may_cast = asked_by_rounds
+                || battle
+                    .tactics
+                    .get(fighter)
+                    .is_some_and(|t| t.cast.is_some());
+            may_cast
+                && (!c.magic.spells.is_empty()
+                    || c.belongings.iter().any(|b| {
+                        b.active && day.data.treasures.iter().any(|t| t.name == b.item.name)
+                    }))
         })
 }
 
