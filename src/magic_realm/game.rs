@@ -154,8 +154,8 @@ impl Game for MagicRealm {
     fn read_orders(
         &self,
         state: &GameState,
-        _rules: &Rules,
-        _player: &str,
+        rules: &Rules,
+        player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
         let data = data::get().map_err(|e| {
@@ -196,10 +196,15 @@ impl Game for MagicRealm {
         Ok(AcceptedOrders {
             canonical: day.to_string(),
             parsed: serde_json::to_value(&day).unwrap_or_default(),
-            warnings: if in_play.is_some() {
-                names.warnings
-            } else {
-                Vec::new()
+            warnings: match &in_play {
+                Some(state) => {
+                    let mut warnings = names.warnings;
+                    warnings.extend(super::day::preview::move_warnings(
+                        data, rules, state, player, &day,
+                    ));
+                    warnings
+                }
+                None => Vec::new(),
             },
         })
     }
@@ -391,8 +396,15 @@ mod tests {
         let accepted = MagicRealm
             .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
             .unwrap();
-        assert_eq!(accepted.warnings.len(), 1, "{:?}", accepted.warnings);
         assert!(accepted.warnings[0].contains("no character named 'Elf'"));
+        // The dry run of her moves may add one warning, for the move itself.
+        assert!(
+            accepted.warnings[1..]
+                .iter()
+                .all(|w| w.starts_with("phase 1 (M CV4)")),
+            "{:?}",
+            accepted.warnings
+        );
         let before_setup = GameState(serde_json::Value::Null);
         let accepted = MagicRealm
             .read_orders(&before_setup, &rules, "Ann", "M CV4, H\nBlock: Elf")

@@ -24,6 +24,7 @@ pub mod midnight;
 pub mod modifiers;
 pub mod movement;
 pub mod pending;
+pub mod preview;
 pub mod resolve;
 pub mod restart;
 pub mod search;

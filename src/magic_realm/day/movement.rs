@@ -29,7 +29,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Stri
         .into_iter()
         .find(|l| &l.to == to)
     else {
-        return Err(format!("{to} is not next to {from} by any path"));
+        return Err(no_known_path(from, to));
     };
     match link.kind {
         PathKind::Normal | PathKind::Cave => Ok(()),
@@ -37,17 +37,17 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Stri
             if knows_route(day, character, from, to) {
                 Ok(())
             } else {
-                let what = if link.kind == PathKind::Hidden {
-                    "hidden path"
-                } else {
-                    "secret passage"
-                };
-                Err(format!(
-                    "the way from {from} to {to} is a {what} he has not discovered"
-                ))
+                Err(no_known_path(from, to))
             }
         }
     }
+}
+
+/// The reason a move fails for want of a route: the same words whether
+/// there is no path at all or one he has not discovered, so that the
+/// player's report tells him nothing about paths he does not know.
+fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
+    format!("he knows no path from {from} to {to}")
 }
 
 /// Whether he knows the hidden path or secret passage between two clearings.

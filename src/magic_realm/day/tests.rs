@@ -145,7 +145,12 @@ fn an_undiscovered_hidden_path_cannot_be_used_until_discovered() {
         DiceScript::default(),
     );
     let result = &results(&events, "Black Knight")[0];
-    assert!(lost_reason(result).contains("not discovered"), "{result:?}");
+    let reason = lost_reason(result);
+    assert!(reason.contains("knows no path"), "{result:?}");
+    assert!(
+        !reason.contains("hidden") && !reason.contains("secret"),
+        "the reason must not reveal the undiscovered path: {reason}"
+    );
     assert_eq!(after.characters[0].position, from);
     let key = if from <= to {
         (from.clone(), to.clone())
