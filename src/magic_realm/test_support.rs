@@ -1,10 +1,11 @@
 //! Fixtures shared by the Magic Realm engine's unit tests: the embedded data
 //! and small seeded games, so each test file says only what it changes.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, DiceScript};
 use crate::game::{Rules, Seat};
 
 use super::data::{self, GameData};
+use super::day::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::setup::{self, SetupInputs};
 use super::state::{MrState, Whereabouts};
 
@@ -43,4 +44,28 @@ pub fn without_denizens(mut state: MrState) -> MrState {
         }
     }
     state
+}
+
+/// Dice forced for each purpose prefix (faces 1 to 6).
+pub fn script(forced: &[(&str, &[u8])]) -> DiceScript {
+    let mut s = DiceScript::default();
+    for (purpose, faces) in forced {
+        s.force(purpose, faces).expect("faces 1..6");
+    }
+    s
+}
+
+/// How each phase of `character` went, in order.
+pub fn results(events: &[DayEvent], character: &str) -> Vec<PhaseResult> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Phase(PhaseEvent::PhaseDone {
+                character: c,
+                result,
+                ..
+            }) if c == character => Some(result.clone()),
+            _ => None,
+        })
+        .collect()
 }

@@ -11,7 +11,7 @@ use super::trade::{TradeEvent, base_price, trade};
 use super::treasure_sites::SiteEvent;
 use super::visitors::{VisitorEvent, end_of_turn, flip_on_card};
 use super::{Day, PhaseOutcome, resolve_day};
-use crate::dice::{Dice, DiceScript};
+use crate::dice::Dice;
 use crate::game::{Rules, Seat};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::terms::Dwelling;
@@ -21,7 +21,7 @@ use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{
     Belonging, ChitCondition, Item, ItemKind, MapChit, MrState, Whereabouts, abandoned_pile,
 };
-use crate::magic_realm::test_support::{data, game_played_by, without_denizens};
+use crate::magic_realm::test_support::{data, game_played_by, results, script, without_denizens};
 
 /// A game with these characters (players P1, P2...), no denizen and no
 /// map chit on the map, so nothing arrives unless a test puts it there.
@@ -29,14 +29,6 @@ fn game(characters: &[&str]) -> MrState {
     let mut state = without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)));
     state.map_chits.values_mut().for_each(Vec::clear);
     state
-}
-
-fn script(forced: &[(&str, &[u8])]) -> DiceScript {
-    let mut s = DiceScript::default();
-    for (purpose, faces) in forced {
-        s.force(purpose, faces).expect("faces 1..6");
-    }
-    s
 }
 
 fn play(
@@ -69,20 +61,6 @@ fn run<R>(
     let result = act(&mut day);
     *state = day.state;
     (result, day.events)
-}
-
-fn results(events: &[DayEvent], character: &str) -> Vec<PhaseResult> {
-    events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Phase(PhaseEvent::PhaseDone {
-                character: c,
-                result,
-                ..
-            }) if c == character => Some(result.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn item(kind: ItemKind, name: &str) -> Item {

@@ -11,7 +11,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
 use crate::magic_realm::state::{ChitCondition, MapChit, MrState, Whereabouts};
-use crate::magic_realm::test_support::{data, game_played_by, without_denizens};
+use crate::magic_realm::test_support::{data, game_played_by, results, script, without_denizens};
 
 /// A game with these characters, played by P1, P2...; every monster and
 /// native off the map so nothing blocks unless a test puts it there.
@@ -36,28 +36,6 @@ fn play(state: MrState, given: &[(&str, &str)], script: DiceScript) -> (MrState,
         .collect();
     let mut dice = Dice::with_script(3, state.day + 1, script);
     resolve_day(data(), &Rules::default(), state, &all, &mut dice).expect("the day resolves")
-}
-
-fn results(events: &[DayEvent], character: &str) -> Vec<PhaseResult> {
-    events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Phase(PhaseEvent::PhaseDone {
-                character: c,
-                result,
-                ..
-            }) if c == character => Some(result.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn script(forced: &[(&str, &[u8])]) -> DiceScript {
-    let mut s = DiceScript::default();
-    for (purpose, faces) in forced {
-        s.force(purpose, faces).expect("faces 1..6");
-    }
-    s
 }
 
 /// A clearing of `kind` and a neighbour of another kind joined by a normal
