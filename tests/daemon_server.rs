@@ -7,6 +7,7 @@
 //! daemon re-scans it whole without storing anything twice.
 //! Prints SKIPPED and returns when the server is not running.
 
+mod common;
 mod support;
 
 use std::net::{SocketAddr, TcpStream};
@@ -14,8 +15,7 @@ use std::thread::sleep;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lettre::Message;
-use realmgm::mail::imap::{ImapClient, ImapSettings};
-use realmgm::mail::inbound::{InboundMail, InboundOptions, parse};
+use realmgm::mail::imap::ImapSettings;
 use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
 use support::*;
 
@@ -51,35 +51,6 @@ fn imap_settings(user: &str) -> ImapSettings {
         timeout: Duration::from_secs(10),
         ca_file: None,
     }
-}
-
-/// Unseen mails of `user` whose subject carries `tag`, marked seen.
-fn collect(user: &str, tag: &str) -> Vec<InboundMail> {
-    let mut client = ImapClient::connect(&imap_settings(user)).unwrap();
-    client.select("INBOX").unwrap();
-    let mut found = Vec::new();
-    for uid in client.search_unseen().unwrap() {
-        let mail = parse(&client.fetch(uid).unwrap(), &InboundOptions::default()).unwrap();
-        if mail.subject.contains(tag) {
-            client.mark_seen(uid).unwrap();
-            found.push(mail);
-        }
-    }
-    client.logout();
-    found
-}
-
-/// Wait until `user` has `count` new mails of the campaign.
-fn wait_for(user: &str, tag: &str, count: usize) -> Vec<InboundMail> {
-    let mut found = Vec::new();
-    for _ in 0..100 {
-        found.extend(collect(user, tag));
-        if found.len() >= count {
-            return found;
-        }
-        sleep(Duration::from_millis(200));
-    }
-    panic!("{user} got {} of {count} mails of {tag}", found.len());
 }
 
 fn player_mail(from: &str, subject: &str, body: &str) -> Message {
@@ -160,7 +131,7 @@ fn a_campaign_is_played_over_smtp_and_imap() {
             "confirmations, reports, GM history"
         );
         for (name, user) in players {
-            let mails = wait_for(user, &subject_tag, 2);
+            let mails = common::wait_for_mail(&imap_settings(user), &subject_tag, 2);
             let confirmation = mails
                 .iter()
                 .find(|m| m.body_text.contains("accepted"))

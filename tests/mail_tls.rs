@@ -17,7 +17,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lettre::Message;
 use realmgm::mail::imap::{ImapClient, ImapError, ImapSettings};
-use realmgm::mail::inbound::{InboundMail, InboundOptions, parse};
 use realmgm::mail::tls;
 use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
 use support::*;
@@ -68,38 +67,6 @@ fn marker() -> String {
     format!("{}-{}", now.as_micros(), std::process::id())
 }
 
-/// Unseen mails of `user` whose subject contains `needle`, marked seen.
-fn collect(settings: &ImapSettings, needle: &str) -> Vec<InboundMail> {
-    let mut client = ImapClient::connect(settings).unwrap();
-    client.select("INBOX").unwrap();
-    let mut found = Vec::new();
-    for uid in client.search_unseen().unwrap() {
-        let mail = parse(&client.fetch(uid).unwrap(), &InboundOptions::default()).unwrap();
-        if mail.subject.contains(needle) {
-            client.mark_seen(uid).unwrap();
-            found.push(mail);
-        }
-    }
-    client.logout();
-    found
-}
-
-fn wait_for(settings: &ImapSettings, needle: &str, count: usize) -> Vec<InboundMail> {
-    let mut found = Vec::new();
-    for _ in 0..100 {
-        found.extend(collect(settings, needle));
-        if found.len() >= count {
-            return found;
-        }
-        sleep(Duration::from_millis(200));
-    }
-    panic!(
-        "{} got {} of {count} mails with '{needle}'",
-        settings.username,
-        found.len()
-    );
-}
-
 fn plain_mail(from: &str, to: &str, subject: &str, body: &str) -> Message {
     Message::builder()
         .from(from.parse().unwrap())
@@ -132,7 +99,7 @@ fn smtp_starttls_imaps_and_imap_starttls_with_the_campaign_ca() {
         } else {
             imap("player2", 1143, Security::StartTls, ca())
         };
-        let mails = wait_for(&settings, &subject, 1);
+        let mails = common::wait_for_mail(&settings, &subject, 1);
         assert!(mails[0].body_text.contains(&format!("read over {via}")));
         // Postfix notes the TLS session in the Received header.
         let status = ImapClient::connect(&settings)
@@ -215,7 +182,7 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
     );
     let sent = daemon.send_due(&smtp(ca()), Some(&tag), START).unwrap();
     assert_eq!(sent.sent, 1, "{sent:?}");
-    let replies = wait_for(
+    let replies = common::wait_for_mail(
         &imap("player3", 1143, Security::StartTls, ca()),
         &format!("[{tag}]"),
         1,

@@ -99,3 +99,45 @@ pub fn project_colour(word: &str) -> String {
         other => other.to_string(),
     }
 }
+
+/// Unseen mails in the INBOX of `settings` whose subject contains `needle`,
+/// marked seen.
+pub fn collect_unseen(
+    settings: &realmgm::mail::imap::ImapSettings,
+    needle: &str,
+) -> Vec<realmgm::mail::inbound::InboundMail> {
+    use realmgm::mail::inbound::{InboundOptions, parse};
+    let mut client = realmgm::mail::imap::ImapClient::connect(settings).unwrap();
+    client.select("INBOX").unwrap();
+    let mut found = Vec::new();
+    for uid in client.search_unseen().unwrap() {
+        let mail = parse(&client.fetch(uid).unwrap(), &InboundOptions::default()).unwrap();
+        if mail.subject.contains(needle) {
+            client.mark_seen(uid).unwrap();
+            found.push(mail);
+        }
+    }
+    client.logout();
+    found
+}
+
+/// Wait (20 seconds at most) until `count` such mails have arrived.
+pub fn wait_for_mail(
+    settings: &realmgm::mail::imap::ImapSettings,
+    needle: &str,
+    count: usize,
+) -> Vec<realmgm::mail::inbound::InboundMail> {
+    let mut found = Vec::new();
+    for _ in 0..100 {
+        found.extend(collect_unseen(settings, needle));
+        if found.len() >= count {
+            return found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    panic!(
+        "{} got {} of {count} mails with '{needle}'",
+        settings.username,
+        found.len()
+    );
+}
