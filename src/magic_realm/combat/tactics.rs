@@ -487,8 +487,11 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
 
 /// `FIGHT H5` matches `FIGHT H5**` and any case.
 pub fn same_chit(label: &str, wanted: &str) -> bool {
-    let strip = |s: &str| s.trim().trim_end_matches('*').to_ascii_uppercase();
-    strip(label) == strip(wanted)
+    // Compared in place: this runs for every chit of every play.
+    fn strip(s: &str) -> &str {
+        s.trim().trim_end_matches('*')
+    }
+    strip(label).eq_ignore_ascii_case(strip(wanted))
 }
 
 /// The options of his current decision, in words.
