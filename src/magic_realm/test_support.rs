@@ -4,10 +4,11 @@
 use crate::dice::{Dice, DiceScript};
 use crate::game::{Rules, Seat};
 
+use super::board::ClearingId;
 use super::data::{self, GameData};
 use super::day::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::setup::{self, SetupInputs};
-use super::state::{MrState, Whereabouts};
+use super::state::{MapChit, MrState, Whereabouts};
 
 /// The embedded game data.
 pub fn data() -> &'static GameData {
@@ -68,4 +69,31 @@ pub fn results(events: &[DayEvent], character: &str) -> Vec<PhaseResult> {
             _ => None,
         })
         .collect()
+}
+
+/// Move the site chit `site` onto a tile that has its clearing, face up or
+/// down; returns that clearing.
+pub fn place_site(state: &mut MrState, face_up: bool, site: &str) -> ClearingId {
+    let number = data().chits.site(site).map_or(1, |s| s.clearing);
+    for chits in state.map_chits.values_mut() {
+        chits.retain(|c| c.name != site);
+    }
+    for chits in state.lost.values_mut() {
+        chits.retain(|c| c != site);
+    }
+    let at = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.clearing == number)
+        .unwrap_or_else(|| panic!("no clearing {number}"));
+    state
+        .map_chits
+        .entry(at.tile.clone())
+        .or_default()
+        .push(MapChit {
+            name: site.to_string(),
+            face_up,
+        });
+    at
 }

@@ -15,8 +15,8 @@ use crate::magic_realm::data::tiles::{ClearingKind, Edge, PathKind};
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take};
 use crate::magic_realm::rules::TOGGLES;
-use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit, MrState, abandoned_pile};
-use crate::magic_realm::test_support::{data, game_played_by};
+use crate::magic_realm::state::{Belonging, Item, ItemKind, MrState, abandoned_pile};
+use crate::magic_realm::test_support::{data, game_played_by, place_site};
 
 fn game(characters: &[&str]) -> MrState {
     game_played_by(characters, |i| format!("p{i}"))
@@ -77,32 +77,6 @@ fn clearing_with(state: &MrState, kind: PathKind) -> (ClearingId, (ClearingId, C
         }
     }
     panic!("no {kind:?} route on the board");
-}
-
-/// Put the site chit `site` on a tile that has its clearing; returns where.
-fn place_site(state: &mut MrState, site: &str) -> ClearingId {
-    let number = data().chits.site(site).map_or(1, |s| s.clearing);
-    for chits in state.map_chits.values_mut() {
-        chits.retain(|c| c.name != site);
-    }
-    for chits in state.lost.values_mut() {
-        chits.retain(|c| c != site);
-    }
-    let at = state
-        .board
-        .clearings()
-        .into_iter()
-        .find(|c| c.clearing == number)
-        .unwrap_or_else(|| panic!("no clearing {number}"));
-    state
-        .map_chits
-        .entry(at.tile.clone())
-        .or_default()
-        .push(MapChit {
-            name: site.to_string(),
-            face_up: false,
-        });
-    at
 }
 
 fn search_events(events: &[DayEvent]) -> Vec<&SearchEvent> {
@@ -234,7 +208,7 @@ fn locate_finds_passages_clues_and_site_chits() {
     searching(&mut state, &[2], SearchTable::Locate);
     assert!(!state.characters[0].discoveries.chits_seen.is_empty());
 
-    let site_at = place_site(&mut state, "Hoard");
+    let site_at = place_site(&mut state, false, "Hoard");
     state.characters[0].position = site_at;
     searching(&mut state, &[5], SearchTable::Locate);
     assert!(state.characters[0].discoveries.sites.is_empty());
@@ -245,7 +219,7 @@ fn locate_finds_passages_clues_and_site_chits() {
 /// Amazon at a discovered Hoard whose pile holds only plain treasures.
 fn at_hoard(characters: &[&str]) -> (MrState, ClearingId) {
     let mut state = game(characters);
-    let at = place_site(&mut state, "Hoard");
+    let at = place_site(&mut state, false, "Hoard");
     let plain: Vec<String> = data()
         .treasures
         .iter()
@@ -325,14 +299,14 @@ fn those_who_see_the_looter_learn_the_site() {
 #[test]
 fn site_access_vault_needs_keys_pool_fatigues_a_chit() {
     let mut state = game(&["Amazon"]);
-    let at = place_site(&mut state, "Vault");
+    let at = place_site(&mut state, false, "Vault");
     state.characters[0].position = at;
     state.characters[0].discoveries.sites.insert("Vault".into());
     let (outcome, _) = searching(&mut state, &[1], SearchTable::Loot);
     assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("Lost Keys")));
 
     let mut state = game(&["Amazon"]);
-    let at = place_site(&mut state, "Pool");
+    let at = place_site(&mut state, false, "Pool");
     state.characters[0].position = at;
     state.characters[0].discoveries.sites.insert("Pool".into());
     let (outcome, _) = searching(&mut state, &[1], SearchTable::Loot);
@@ -379,7 +353,7 @@ fn reading_runes_and_magic_sight_limits() {
     let (outcome, _) = searching(&mut state, &[1], SearchTable::MagicSight);
     assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("Phantom Glass")));
 
-    let at = place_site(&mut state, "Lair");
+    let at = place_site(&mut state, false, "Lair");
     state.characters[1].position = at;
     let (outcome, _) = run(&mut state, &Rules::default(), &[("search", &[5])], |day| {
         search(day, 1, &SearchTable::Locate)

@@ -4,35 +4,18 @@
 use std::collections::BTreeMap;
 
 use crate::dice::{Dice, DiceScript};
-use crate::game::{Observers, Rules, Seat};
+use crate::game::{Observers, Rules};
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data;
 use crate::magic_realm::orders::parse_day_orders;
-use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{ChitCondition, MrState, Whereabouts, abandoned_pile};
 
 use super::events::{CombatEvent, Happening};
 use super::resolve_day;
+use crate::magic_realm::test_support::{game_played_by, without_denizens};
 
 fn amazon_with_an_ogre() -> MrState {
-    let data = data::get().expect("data");
-    let seats = [Seat {
-        player: "P1".into(),
-        character: Some("Amazon".into()),
-    }];
-    let mut state = setup::new_game(
-        data,
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .expect("setup");
-    for d in state.denizens.values_mut() {
-        if matches!(d.at, Whereabouts::Clearing { .. }) {
-            d.at = Whereabouts::Dead;
-        }
-    }
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
     let here = state.characters[0].position.clone();
     state.denizens.get_mut("Ogre 1").expect("an ogre").at =
         Whereabouts::Clearing { clearing: here };
@@ -147,23 +130,7 @@ fn drinks_are_bought_before_the_battling_roll() {
 #[test]
 fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat() {
     let data = data::get().expect("data");
-    let seats = [Seat {
-        player: "P1".into(),
-        character: Some("Sorceror".into()),
-    }];
-    let mut state = setup::new_game(
-        data,
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(11, 0),
-    )
-    .expect("setup");
-    for d in state.denizens.values_mut() {
-        if matches!(d.at, Whereabouts::Clearing { .. }) {
-            d.at = Whereabouts::Dead;
-        }
-    }
+    let mut state = without_denizens(game_played_by(&["Sorceror"], |_| "P1".into()));
     let here = state.characters[0].position.clone();
     state.denizens.get_mut("Giant 1").expect("a giant").at = Whereabouts::Clearing {
         clearing: here.clone(),

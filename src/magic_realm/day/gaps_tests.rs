@@ -19,9 +19,11 @@ use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::orders::{DayOrders, Purchase, SearchTable, Take, parse_day_orders};
 use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{
-    Belonging, ChitCondition, Item, ItemKind, MapChit, MrState, Whereabouts, abandoned_pile,
+    Belonging, ChitCondition, Item, ItemKind, MrState, Whereabouts, abandoned_pile,
 };
-use crate::magic_realm::test_support::{data, game_played_by, results, script, without_denizens};
+use crate::magic_realm::test_support::{
+    data, game_played_by, place_site, results, script, without_denizens,
+};
 
 /// A game with these characters (players P1, P2...), no denizen and no
 /// map chit on the map, so nothing arrives unless a test puts it there.
@@ -262,36 +264,10 @@ fn horses_give_nothing_in_a_cave() {
 
 // --- Row-6 visitors ----------------------------------------------------------
 
-/// Put the site chit `site` on a tile with its clearing; returns where.
-fn place_site(state: &mut MrState, site: &str) -> ClearingId {
-    let number = data().chits.site(site).map_or(1, |s| s.clearing);
-    for chits in state.map_chits.values_mut() {
-        chits.retain(|c| c.name != site);
-    }
-    for chits in state.lost.values_mut() {
-        chits.retain(|c| c != site);
-    }
-    let at = state
-        .board
-        .clearings()
-        .into_iter()
-        .find(|c| c.clearing == number)
-        .expect("a clearing of that number");
-    state
-        .map_chits
-        .entry(at.tile.clone())
-        .or_default()
-        .push(MapChit {
-            name: site.to_string(),
-            face_up: true,
-        });
-    at
-}
-
 #[test]
 fn a_row_6_visitor_comes_to_its_site_only_on_a_6() {
     let mut state = game(&["Amazon"]);
-    let altar = place_site(&mut state, "Altar");
+    let altar = place_site(&mut state, true, "Altar");
     state.characters[0].position = altar.clone();
     state
         .visitor_boxes
@@ -447,7 +423,7 @@ fn buying_from_a_visitor_goes_through_the_meeting_table() {
 /// The Amazon at a discovered Hoard whose pile is only `card`.
 fn hoard_with(card: &str) -> (MrState, ClearingId) {
     let mut state = game(&["Amazon"]);
-    let at = place_site(&mut state, "Hoard");
+    let at = place_site(&mut state, true, "Hoard");
     for pile in state.holdings.values_mut() {
         pile.retain(|i| i.name != card);
     }
@@ -958,7 +934,7 @@ fn entering_a_cave_makes_horses_inactive() {
 #[test]
 fn a_tremendous_effort_opens_the_crypt() {
     let mut state = game(&["Berserker"]);
-    let at = place_site(&mut state, "Hoard");
+    let at = place_site(&mut state, true, "Hoard");
     state.holdings.insert(
         "Hoard".into(),
         vec![item(ItemKind::Treasure, "Crypt of the Knight")],
