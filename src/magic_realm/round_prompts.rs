@@ -222,6 +222,25 @@ mod tests {
     }
 
     #[test]
+    fn without_the_rule_the_day_never_waits_for_a_round() {
+        let state = amazon_with_an_ogre();
+        let step = |rules: &Rules| {
+            MagicRealm
+                .resolve_turn_with_answers(
+                    &state,
+                    rules,
+                    &orders(&state, rules, "R"),
+                    &serde_json::Value::Null,
+                    false,
+                    &mut Dice::new(3, 1),
+                )
+                .expect("resolves")
+        };
+        assert!(matches!(step(&by_rounds()), TurnStep::Paused(_)));
+        assert!(matches!(step(&Rules::default()), TurnStep::Done(_)));
+    }
+
+    #[test]
     fn after_the_round_deadline_default_standing_orders_decide() {
         let state = amazon_with_an_ogre();
         let rules = by_rounds();

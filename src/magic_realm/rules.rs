@@ -5,9 +5,9 @@
 //! says in one line what it changes and where it is written down: seed 000
 //! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
 //! BIMR3 campaign's rules), or the reference tables (TABLES.md) when the
-//! seeds only mention the rule. The optional combat rules the combat engine
-//! applies are `Built`; every other is `NotYetImplemented`, and `realmgm
-//! campaign show` says so.
+//! seeds only mention the rule. A rule the engine or the daemon applies is
+//! `Built` and has an on/off test (`day::toggle_tests` checks that); every
+//! other is `NotYetImplemented`, and `realmgm campaign show` says so.
 
 use crate::game::{
     RuleToggle,
@@ -48,7 +48,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "The Black Knight starts only Friendly with the Company and the White \
                   Knight only Friendly with the Order, instead of Allied",
         source: "seed 003 (Knight's Adjustment)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -56,7 +56,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "On an Opportunity result of the Meeting table a player may take the \
                   result for a roll of 2 in the same column instead",
         source: "seed 003 (Expanded Meeting Table Opportunities)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -65,14 +65,14 @@ pub const TOGGLES: &[RuleToggle] = &[
                   (and the native group that equips them) when out of tiles, then place \
                   the Visitor/Mission chits",
         source: "seed 003 (Board Building; Selecting Characters)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "unlimited_communication",
         summary: "Characters may send each other private messages wherever they are on the map",
         source: "seed 003 (Unlimited Communication)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -157,7 +157,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "quiet_monsters",
         summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
         source: "TABLES.md §6.3 (optional rule B.1)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -179,7 +179,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Selling to natives and visitors rolls on the Commerce table instead of \
                   fetching the basic price",
         source: "seed 000 (Trade); TABLES.md §2.2 (optional rule D.2)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -187,7 +187,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Characters also get the abilities marked optional on their cards (the \
                   Captain's Leadership, the Wizard's Long Practice and others)",
         source: "TABLES.md §10.1 (2nd-edition Optional Abilities)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

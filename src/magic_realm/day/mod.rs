@@ -147,3 +147,5 @@ mod acts_tests;
 mod evening_tests;
 #[cfg(test)]
 mod gaps_tests;
+#[cfg(test)]
+mod toggle_tests;
