@@ -9,7 +9,7 @@ use mail_parser::{MessageParser, MimeHeaders};
 use realmgm::daemon::process::TurnOutcome;
 use realmgm::mail::maildir::Maildir;
 use realmgm::mail::transport::{LocalMailboxes, MailTransport, MaildirMailer};
-use support::{START, add_campaign, daemon};
+use support::{START, add_campaign, daemon, mail};
 
 const CAMPAIGN: &str = "name = \"R1\"\ngame = \"magic-realm\"\nseed = 21\n\
     [gm]\nemail = \"gm@realmgm.test\"\n\
@@ -83,6 +83,37 @@ fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes()
             .collect();
         assert_eq!(reports.len(), 1, "one report for Ann");
         check_report(reports[0]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_report_sent_again_is_the_same_multipart_mail() {
+    let dir = std::env::temp_dir().join(format!("realmgm-report-again-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut daemon = daemon();
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
+    daemon.check_turn("R1", START).unwrap();
+    daemon.process_turn("R1", START + 60).unwrap();
+    let first = MaildirMailer::new(dir.join("first")).unwrap();
+    daemon.send_due(&first, None, START + 120).unwrap();
+
+    daemon.resend("R1", "Ann", Some(1), START + 180).unwrap();
+    let asked = mail(
+        "ann@realmgm.test",
+        "gm@realmgm.test",
+        "[R1] report?",
+        "again@x",
+        &format!("Password: {}\n", secrets["Ann"]),
+    );
+    daemon.ingest(&asked, START + 180).unwrap();
+    let again = MaildirMailer::new(dir.join("again")).unwrap();
+    daemon.send_due(&again, None, START + 240).unwrap();
+    let resent = delivered(&Maildir::open(dir.join("again")).unwrap());
+    assert_eq!(resent.len(), 2, "the GM's resend and the answer to report?");
+    for raw in &resent {
+        check_report(raw);
+        assert!(String::from_utf8_lossy(raw).contains("again"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -216,11 +216,13 @@ impl Daemon {
             report.day,
             report.text.trim_end()
         );
-        self.queue(
+        self.queue_parts(
             &stored.campaign,
             &record.email,
             &report.subject,
             &body,
+            report.html,
+            report.attachments,
             None,
             now,
         )?;

@@ -64,6 +64,7 @@ impl Daemon {
                 ("orders received".to_string(), text, note)
             }
             Command::To(target) => return self.relay(stored, player, &target, letter, now),
+            Command::Report(day) => return self.report_again(stored, player, day, letter, now),
             other => {
                 let text = self.answer(stored, player, &other)?;
                 (
@@ -79,6 +80,61 @@ impl Daemon {
             &player.email,
             &format!("Re: {subject}"),
             &body,
+            letter.answering(),
+            now,
+        )?;
+        Ok(note)
+    }
+
+    /// Answer `report?`: his stored report of `day` (his latest when
+    /// `None`) again, as the same text, HTML and map it was first sent as.
+    ///
+    /// # Errors
+    /// The store fails.
+    fn report_again(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        day: Option<u32>,
+        letter: &Letter,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let campaign = &stored.campaign;
+        let head = |what: &str| format!("{} {what} ===\n\n", marker(&campaign.name));
+        let found = self.store.report(&campaign.name, Some(&player.name), day)?;
+        let (body, html, attachments, note) = match found {
+            Some(report) => (
+                format!(
+                    "{}{}\n\n{}\n",
+                    head(&format!("report of day {} again", report.day)),
+                    report.subject,
+                    report.text.trim_end()
+                ),
+                report.html,
+                report.attachments,
+                format!(
+                    "sent {} his report of day {} again",
+                    player.name, report.day
+                ),
+            ),
+            None => (
+                format!(
+                    "{}There is no report{} for you yet.\n",
+                    head("report"),
+                    day.map(|d| format!(" of day {d}")).unwrap_or_default()
+                ),
+                None,
+                Vec::new(),
+                format!("{} asked for a report that does not exist", player.name),
+            ),
+        };
+        self.queue_parts(
+            campaign,
+            &player.email,
+            "Re: your question",
+            &body,
+            html,
+            attachments,
             letter.answering(),
             now,
         )?;
@@ -116,24 +172,6 @@ impl Daemon {
                         pending.day,
                         format_utc(pending.deadline),
                         campaign.schedule.nmr.describe()
-                    ),
-                }
-            }
-            Command::Report(day) => {
-                match self
-                    .store
-                    .report(&campaign.name, Some(&player.name), *day)?
-                {
-                    Some(report) => format!(
-                        "{}{}\n\n{}",
-                        head(&format!("report of day {} again", report.day)),
-                        report.subject,
-                        report.text.trim_end()
-                    ),
-                    None => format!(
-                        "{}There is no report{} for you yet.",
-                        head("report"),
-                        day.map(|d| format!(" of day {d}")).unwrap_or_default()
                     ),
                 }
             }
@@ -180,7 +218,8 @@ impl Daemon {
                 "{}GM commands are accepted only from the GM's address with the GM secret.",
                 head("refused")
             ),
-            Command::Orders | Command::To(_) => head("help") + PLAYER_HELP,
+            // Answered by their own handlers in `player_mail`.
+            Command::Orders | Command::To(_) | Command::Report(_) => head("help") + PLAYER_HELP,
         })
     }
 

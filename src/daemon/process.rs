@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
 use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
-use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign};
+use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign, StoredReport};
 
 use super::Daemon;
 use super::confirm::marker;
@@ -280,12 +280,25 @@ impl Daemon {
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
+            let attachments: Vec<MailAttachment> = report
+                .attachments
+                .iter()
+                .map(|(name, mime, bytes)| MailAttachment {
+                    name: name.clone(),
+                    mime: mime.clone(),
+                    bytes: bytes.clone(),
+                })
+                .collect();
             self.store.save_report(
                 name,
-                turn.day,
                 reader.as_deref(),
-                &report.subject,
-                &report.text,
+                &StoredReport {
+                    day: turn.day,
+                    subject: report.subject.clone(),
+                    text: report.text.clone(),
+                    html: report.html.clone(),
+                    attachments: attachments.clone(),
+                },
             )?;
             let to = match reader {
                 Some(player) => stored
@@ -303,15 +316,6 @@ impl Daemon {
                 turn.finished,
                 next.deadline,
             );
-            let attachments = report
-                .attachments
-                .iter()
-                .map(|(name, mime, bytes)| MailAttachment {
-                    name: name.clone(),
-                    mime: mime.clone(),
-                    bytes: bytes.clone(),
-                })
-                .collect();
             self.queue_parts(
                 &campaign,
                 &to,

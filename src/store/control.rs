@@ -5,7 +5,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{PlayerSecret, Store, StoreError, secret};
+use super::{MailAttachment, PlayerSecret, Store, StoreError, secret};
 use crate::campaign::Email;
 
 /// The daemon's control state of one campaign.
@@ -32,12 +32,15 @@ pub struct GmLogEntry {
     pub inbound_id: Option<i64>,
 }
 
-/// A report as sent.
+/// A report as sent: the text, and the HTML alternative and attachments
+/// when the game made them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredReport {
     pub day: u32,
     pub subject: String,
     pub text: String,
+    pub html: Option<String>,
+    pub attachments: Vec<MailAttachment>,
 }
 
 /// The hashes of one run of a day.
@@ -277,28 +280,52 @@ impl Store {
         )?)
     }
 
-    /// Keep the report of `day` for `reader` (`None`: the GM's history).
+    /// Keep `report` for `reader` (`None`: the GM's history), with its HTML
+    /// and attachments; a re-run of the day replaces it whole.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
     pub fn save_report(
         &mut self,
         campaign: &str,
-        day: u32,
         reader: Option<&str>,
-        subject: &str,
-        text: &str,
+        report: &StoredReport,
     ) -> Result<(), StoreError> {
         let id = self.campaign_id(campaign)?;
-        self.conn.execute(
-            "INSERT OR REPLACE INTO reports (campaign_id, day, reader, subject, text) \
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, day, reader.unwrap_or_default(), subject, text],
+        let reader = reader.unwrap_or_default();
+        let tx = self.conn.savepoint()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO reports (campaign_id, day, reader, subject, text, html) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                id,
+                report.day,
+                reader,
+                report.subject,
+                report.text,
+                report.html
+            ],
         )?;
+        tx.execute(
+            "DELETE FROM report_attachments WHERE campaign_id = ?1 AND day = ?2 AND reader = ?3",
+            params![id, report.day, reader],
+        )?;
+        for (position, file) in report.attachments.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO report_attachments \
+                 (campaign_id, day, reader, position, name, mime, bytes) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    id, report.day, reader, position, file.name, file.mime, file.bytes
+                ],
+            )?;
+        }
+        tx.commit()?;
         Ok(())
     }
 
-    /// The report of `day` for `reader`, or his latest when `day` is `None`.
+    /// The report of `day` for `reader`, or his latest when `day` is `None`,
+    /// with its HTML and attachments.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
@@ -309,22 +336,42 @@ impl Store {
         day: Option<u32>,
     ) -> Result<Option<StoredReport>, StoreError> {
         let id = self.campaign_id(campaign)?;
-        Ok(self
+        let found = self
             .conn
             .query_row(
-                "SELECT day, subject, text FROM reports WHERE campaign_id = ?1 \
+                "SELECT day, subject, text, html, reader FROM reports WHERE campaign_id = ?1 \
                  AND reader = ?2 COLLATE NOCASE AND (?3 IS NULL OR day = ?3) \
                  ORDER BY day DESC LIMIT 1",
                 params![id, reader.unwrap_or_default(), day],
                 |row| {
-                    Ok(StoredReport {
+                    let report = StoredReport {
                         day: row.get(0)?,
                         subject: row.get(1)?,
                         text: row.get(2)?,
-                    })
+                        html: row.get(3)?,
+                        attachments: Vec::new(),
+                    };
+                    Ok((report, row.get::<_, String>(4)?))
                 },
             )
-            .optional()?)
+            .optional()?;
+        let Some((mut report, stored_reader)) = found else {
+            return Ok(None);
+        };
+        let mut statement = self.conn.prepare_cached(
+            "SELECT name, mime, bytes FROM report_attachments \
+             WHERE campaign_id = ?1 AND day = ?2 AND reader = ?3 ORDER BY position",
+        )?;
+        report.attachments = statement
+            .query_map(params![id, report.day, stored_reader], |row| {
+                Ok(MailAttachment {
+                    name: row.get(0)?,
+                    mime: row.get(1)?,
+                    bytes: row.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(Some(report))
     }
 
     /// Record one run of `day` with its hashes.

@@ -57,6 +57,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0007_combat_rounds",
         include_str!("migrations/0007_combat_rounds.sql"),
     ),
+    (
+        "0008_report_parts",
+        include_str!("migrations/0008_report_parts.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
