@@ -48,11 +48,10 @@ fn new_then_show_gives_back_the_file() {
     for line in campaign.schedule.describe() {
         assert!(shown.contains(&format!("  {line}\n")), "{line}");
     }
+    // Whether each is marked not yet implemented is checked by the unit
+    // tests of `campaign show`, against each toggle's status.
     for rule in campaign.rules.names() {
-        assert!(
-            shown.contains(&format!("  {rule} (not yet implemented)\n")),
-            "{rule}"
-        );
+        assert!(shown.contains(&format!("\n  {rule}")), "{rule}");
     }
     assert!(shown.contains("starting in Autumn"), "{shown}");
 

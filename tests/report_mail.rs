@@ -159,6 +159,65 @@ fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_tur
 }
 
 #[test]
+fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_back() {
+    let dir = std::env::temp_dir().join(format!("realmgm-confirm-tpl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("confirmation.txt"),
+        "{% if accepted %}Got it, {{ player }}: version {{ version }} of day {{ day }}.\n{{ canonical }}\n{% endif %}",
+    )
+    .unwrap();
+    let text = CAMPAIGN.replace(
+        "seed = 21\n",
+        &format!("seed = 21\ntemplate_folder = \"{}\"\n", dir.display()),
+    );
+    let mut daemon = daemon();
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let orders = |id: &str| {
+        mail(
+            "ann@realmgm.test",
+            "gm@realmgm.test",
+            "[R1] orders",
+            id,
+            &format!("H, H\nPassword: {}\n", secrets["Ann"]),
+        )
+    };
+    daemon.ingest(&orders("first@x"), START).unwrap();
+    let bodies = |daemon: &realmgm::daemon::Daemon| -> Vec<String> {
+        daemon
+            .store
+            .due_mail(START + 3600)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.mail.body)
+            .collect()
+    };
+    let sent = bodies(&daemon);
+    assert!(
+        sent.iter()
+            .any(|b| b.starts_with("Got it, Ann: version 1 of day 1.\nActivities: H / H")),
+        "{sent:?}"
+    );
+
+    std::fs::write(dir.join("confirmation.txt"), "{{ no_such_field }}\n").unwrap();
+    daemon.ingest(&orders("second@x"), START + 60).unwrap();
+    let sent = bodies(&daemon);
+    assert!(
+        sent.iter()
+            .any(|b| b.contains("Your orders for day 1 are accepted (version 2)")),
+        "the built-in wording goes out: {sent:?}"
+    );
+    let log = daemon.store.gm_log(Some("R1")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "template" && e.message.contains("confirmation.txt")),
+        "{log:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_private_message_is_repeated_in_its_readers_report_only() {
     let text = CAMPAIGN.replace(
         "seed = 21\n",

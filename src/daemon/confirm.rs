@@ -1,10 +1,15 @@
 //! The texts of the daemon's replies to orders: the orders echoed in their
 //! canonical form, each problem with its line in the mail and its reason,
 //! the warnings, and what changed since the previous version (a small line
-//! diff). Pure functions: the caller supplies everything, including times.
+//! diff). Pure functions: the caller supplies everything, including times
+//! and the templates; the wording is `templates/confirmation.txt`, which a
+//! campaign's `template_folder` may override.
 
 use crate::campaign::format_utc;
+use serde::Serialize;
+
 use crate::game::{AcceptedOrders, OrdersProblem};
+use crate::report::{TemplateError, Templates};
 
 /// The opening of every mail the daemon writes; a player's reply that
 /// quotes without `>` is cut here.
@@ -29,77 +34,81 @@ pub struct Confirmation<'a> {
     pub notes: &'a [String],
 }
 
-/// The confirmation text.
-pub fn confirmation(c: &Confirmation<'_>) -> String {
-    let mut out = format!(
-        "{} day {} orders of {} ===\n\n",
-        marker(c.tag),
-        c.day,
-        c.player
-    );
-    match c.outcome {
-        Ok(accepted) => {
-            out.push_str(&format!(
-                "Your orders for day {} are accepted (version {}):\n\n{}\n",
-                c.day,
-                c.version,
-                accepted.canonical.trim_end()
-            ));
-            if !accepted.warnings.is_empty() {
-                out.push_str("\nWarnings:\n");
-                for warning in &accepted.warnings {
-                    out.push_str(&format!("  - {warning}\n"));
-                }
-            }
-            match c.previous {
-                Some(previous) => {
-                    let changes = line_diff(previous, &accepted.canonical);
-                    if changes.is_empty() {
-                        out.push_str("\nNo change from your previous version.\n");
-                    } else {
-                        out.push_str("\nChanged from your previous version:\n");
-                        for line in changes {
-                            out.push_str(&format!("  {line}\n"));
-                        }
-                    }
-                }
-                None => out.push_str("\nThese are your first orders for this day.\n"),
-            }
-        }
-        Err(problems) => {
-            out.push_str(&format!(
-                "Your orders for day {} could not be read (kept as version {}):\n",
-                c.day, c.version
-            ));
-            for problem in problems {
-                out.push_str(&format!(
-                    "  line {}, column {}: {}\n",
-                    c.first_line + problem.line.saturating_sub(1),
-                    problem.column,
-                    problem.message
-                ));
-            }
-            match c.previous {
-                Some(previous) => out.push_str(&format!(
-                    "\nYour earlier accepted orders stay in force:\n\n{}\n",
-                    previous.trim_end()
-                )),
-                None => out.push_str(
-                    "\nYou have no accepted orders for this day yet; correct the lines above \
-                     and send them again.\n",
-                ),
-            }
-        }
-    }
-    for note in c.notes {
-        out.push_str(&format!("\nNote: {note}\n"));
-    }
-    out.push_str(&format!(
-        "\nDeadline for day {}: {}. Send `help` for the commands.\n",
-        c.day,
-        format_utc(c.deadline)
-    ));
-    out
+/// What the confirmation template (`templates/confirmation.txt`) is given.
+#[derive(Serialize)]
+struct ConfirmationView<'a> {
+    marker: String,
+    player: &'a str,
+    day: u32,
+    version: u32,
+    accepted: bool,
+    /// The orders as read, when accepted.
+    canonical: &'a str,
+    warnings: &'a [String],
+    /// The previous version in force, if any.
+    previous: Option<&'a str>,
+    /// Lines removed (`- `) and added (`+ `) since `previous`.
+    changes: Vec<String>,
+    problems: Vec<ProblemView<'a>>,
+    notes: &'a [String],
+    deadline: String,
+}
+
+/// One problem, its line counted in the mail body.
+#[derive(Serialize)]
+struct ProblemView<'a> {
+    line: usize,
+    column: usize,
+    message: &'a str,
+}
+
+/// The confirmation text, filled into the campaign's `confirmation.txt`.
+///
+/// # Errors
+/// The template fails (an override naming an unknown field), named with
+/// its file and line.
+pub fn confirmation(c: &Confirmation<'_>, templates: &Templates) -> Result<String, TemplateError> {
+    let previous = c.previous.map(str::trim_end);
+    let (canonical, warnings, changes, problems): (&str, &[String], _, _) = match c.outcome {
+        Ok(accepted) => (
+            accepted.canonical.trim_end(),
+            &accepted.warnings,
+            c.previous
+                .map(|p| line_diff(p, &accepted.canonical))
+                .unwrap_or_default(),
+            Vec::new(),
+        ),
+        Err(problems) => (
+            "",
+            &[],
+            Vec::new(),
+            problems
+                .iter()
+                .map(|p| ProblemView {
+                    line: c.first_line + p.line.saturating_sub(1),
+                    column: p.column,
+                    message: &p.message,
+                })
+                .collect(),
+        ),
+    };
+    templates.render(
+        "confirmation.txt",
+        ConfirmationView {
+            marker: marker(c.tag),
+            player: c.player,
+            day: c.day,
+            version: c.version,
+            accepted: c.outcome.is_ok(),
+            canonical,
+            warnings,
+            previous,
+            changes,
+            problems,
+            notes: c.notes,
+            deadline: format_utc(c.deadline),
+        },
+    )
 }
 
 /// The lines removed (`- `) and added (`+ `) going from `old` to `new`, by
@@ -153,7 +162,7 @@ mod tests {
             column: 1,
             message: "not a number".into(),
         }];
-        let text = confirmation(&Confirmation {
+        let c = Confirmation {
             tag: "T",
             player: "Ann",
             day: 3,
@@ -163,7 +172,8 @@ mod tests {
             previous: Some("guess 5"),
             first_line: 4,
             notes: &["the attachment big.bin (2000000 bytes) was ignored".into()],
-        });
+        };
+        let text = confirmation(&c, &Templates::built_in()).unwrap();
         assert!(text.contains("line 5, column 1: not a number"), "{text}");
         assert!(text.contains("stay in force:\n\nguess 5"), "{text}");
         assert!(text.contains("Note: the attachment big.bin"), "{text}");

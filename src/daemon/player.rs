@@ -14,6 +14,8 @@ use super::Daemon;
 use super::commands::{Command, PLAYER_HELP};
 use super::confirm::{Confirmation, confirmation, marker};
 use super::ingest::Letter;
+use super::report_context::templates;
+use crate::report::Templates;
 
 /// Orders to read for a player, from his mail or typed by the GM.
 pub struct Submission<'a> {
@@ -320,7 +322,7 @@ impl Daemon {
                 "the orders are stored, but the turn cannot run yet: {why}"
             ));
         }
-        let text = confirmation(&Confirmation {
+        let confirming = Confirmation {
             tag: &campaign.name,
             player,
             day: pending.day,
@@ -330,7 +332,23 @@ impl Daemon {
             previous: previous.as_ref().map(|p| p.canonical.as_str()),
             first_line: submission.first_line,
             notes: &notes,
-        });
+        };
+        // A broken override must not leave the player without an answer:
+        // the built-in wording goes out and the GM is told.
+        let own = templates(campaign).and_then(|t| Ok(confirmation(&confirming, &t)?));
+        let text = match own {
+            Ok(text) => text,
+            Err(e) => {
+                self.store.log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "template",
+                    &format!("{e:#}; the built-in confirmation was sent instead"),
+                    submission.source_mail,
+                )?;
+                confirmation(&confirming, &Templates::built_in())?
+            }
+        };
         let note = match &read {
             Ok(_) => format!(
                 "orders of {player} for day {} accepted as version {version}",

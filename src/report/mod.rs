@@ -38,6 +38,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "orders_form.txt",
         include_str!("../../templates/orders_form.txt"),
     ),
+    (
+        "confirmation.txt",
+        include_str!("../../templates/confirmation.txt"),
+    ),
 ];
 
 /// A template that could not be read or filled.
