@@ -119,6 +119,7 @@ mod tests {
 
     use crate::dice::Dice;
     use crate::game::{AcceptedOrders, Game, GameState, Rules, Seat, TurnStep};
+    use crate::magic_realm::data::terms::Dwelling;
     use crate::magic_realm::game::MagicRealm;
     use crate::magic_realm::state::Whereabouts;
     use crate::magic_realm::{data, rules, setup};
@@ -219,6 +220,67 @@ mod tests {
             )
             .expect("resolves");
         assert_eq!(by_mail.state.hash(), standing.state.hash());
+    }
+
+    #[test]
+    fn players_fighting_in_different_clearings_are_asked_at_once() {
+        let seats = [
+            Seat {
+                player: "P1".into(),
+                character: Some("Amazon".into()),
+            },
+            Seat {
+                player: "P2".into(),
+                character: Some("Black Knight".into()),
+            },
+        ];
+        let mut state = setup::new_game(
+            data::get().expect("data"),
+            &seats,
+            &Rules::default(),
+            &setup::SetupInputs::default(),
+            &mut Dice::new(11, 0),
+        )
+        .expect("setup");
+        for d in state.denizens.values_mut() {
+            if matches!(d.at, Whereabouts::Clearing { .. }) {
+                d.at = Whereabouts::Dead;
+            }
+        }
+        let chapel = state.dwellings[&Dwelling::Chapel].clone();
+        assert_ne!(chapel, state.characters[0].position);
+        state.characters[1].position = chapel;
+        for (who, ogre) in [(0, "Ogre 1"), (1, "Ogre 2")] {
+            let here = state.characters[who].position.clone();
+            state.denizens.get_mut(ogre).expect("an ogre").at =
+                Whereabouts::Clearing { clearing: here };
+        }
+        let state = GameState(serde_json::to_value(state).expect("json"));
+        let rules = by_rounds();
+        let mut orders = orders(&state, &rules, "R");
+        orders.insert(
+            "P2".into(),
+            MagicRealm
+                .read_orders(&state, &rules, "P2", "R")
+                .expect("orders"),
+        );
+        let step = MagicRealm
+            .resolve_turn_with_answers(
+                &state,
+                &rules,
+                &orders,
+                &serde_json::Value::Null,
+                false,
+                &mut Dice::new(3, 1),
+            )
+            .expect("resolves");
+        let TurnStep::Paused(pause) = step else {
+            panic!("both battles wait for their first round");
+        };
+        assert_eq!(
+            pause.prompts.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["P1", "P2"]
+        );
     }
 
     #[test]

@@ -49,8 +49,11 @@ struct Crowd {
 /// each round by mail ([`by_rounds`]).
 ///
 /// # Errors
-/// The decisions a battle stopped at, with its lines so far emitted; the
-/// clearings after it are not fought.
+/// The decisions every stopped battle waits for, with their lines so far
+/// emitted. The other clearings are still fought, so every player whose
+/// round waits is asked at once, not one clearing after another; battles
+/// in different clearings share nothing, and a stopped day is resolved
+/// again from its start, so fighting on changes no result.
 pub fn evening(
     day: &mut Day<'_>,
     orders: &BTreeMap<String, DayOrders>,
@@ -73,13 +76,20 @@ pub fn evening(
             crowd.denizens.push(id.clone());
         }
     }
+    let mut waiting = Vec::new();
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             continue;
         }
-        fight(day, &clearing, &crowd, orders, answers)?;
+        if let Err(decisions) = fight(day, &clearing, &crowd, orders, answers) {
+            waiting.extend(decisions);
+        }
     }
-    Ok(())
+    if waiting.is_empty() {
+        Ok(())
+    } else {
+        Err(waiting)
+    }
 }
 
 fn fight(
