@@ -143,7 +143,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
                   of wounds instead of killing him",
         source: "TABLES.md §15.1 (advanced rule A.1)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -38,6 +38,9 @@ pub struct CombatRules {
     /// Seed 002 §5.2–5.3 (`riding.rs`).
     #[serde(default)]
     pub riding_horses: bool,
+    /// Advanced rule A.1 (`harm.rs`).
+    #[serde(default)]
+    pub serious_wounds: bool,
 }
 
 impl CombatRules {
@@ -50,6 +53,7 @@ impl CombatRules {
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
             riding_horses: rules.is_on("riding_horses"),
+            serious_wounds: rules.is_on("serious_wounds"),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! horses taking the hits of their riders; Tremendous monsters turning red
 //! side up when they hit and killing outright when they hit red side up.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, DiceCount};
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::state::CounterSide;
 use crate::magic_realm::tables::missile::{Missile, RevisedMissile};
@@ -213,7 +213,16 @@ pub fn strike(
             return;
         }
     }
-    if level >= self::level(vulnerability) {
+    if level == self::level(vulnerability) && battle.rules.serious_wounds {
+        let count = serious_wounds(battle, dice, target, &target_name);
+        say_harm(
+            battle,
+            &attacker,
+            &target_name,
+            summary(&notes, level)
+                + &format!(": equals the vulnerability, {count} wounds (Serious Wounds)"),
+        );
+    } else if level >= self::level(vulnerability) {
         say_harm(
             battle,
             &attacker,
@@ -301,6 +310,25 @@ fn say_harm(battle: &mut Battle, attacker: &str, target: &str, result: String) {
 fn wound(battle: &mut Battle, target: FighterId) {
     *battle.plays.wounds.entry(target).or_default() += 1;
     battle.plays.eventful = true;
+}
+
+/// Optional rule Serious Wounds (advanced rule A.1; TABLES.md §15.1): an
+/// unarmoured character hit by harm equal to his vulnerability is not
+/// killed but takes one die of wounds. The wounds go on his chits in the
+/// Fatigue step like any other, so enough of them still kill him there.
+fn serious_wounds(battle: &mut Battle, dice: &mut Dice, target: FighterId, name: &str) -> u8 {
+    let count = battle
+        .roll(
+            dice,
+            &format!("serious wounds/{name}"),
+            DiceCount::One,
+            format_args!("wounds for the {name} (Serious Wounds)"),
+        )
+        .result;
+    for _ in 0..count {
+        wound(battle, target);
+    }
+    count
 }
 
 /// Armour hit by harm `level`: damaged when equal to its toughness,

@@ -362,6 +362,7 @@ fn random_battle(seed: u64) -> Battle {
         penetrating_armor: pick(&mut s, 2) == 0,
         ambush: pick(&mut s, 2) == 0,
         riding_horses: pick(&mut s, 2) == 0,
+        serious_wounds: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new("CV4", fighters, rules);
     for c in 0..characters {
