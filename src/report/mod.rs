@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
@@ -78,10 +79,16 @@ impl Default for Templates {
 }
 
 impl Templates {
-    /// The templates embedded in the binary.
+    /// The templates embedded in the binary, compiled once per process
+    /// (every confirmation and report uses them).
     pub fn built_in() -> Templates {
-        Templates::with_overrides(BTreeMap::new())
-            .expect("the built-in templates compile (checked by the tests)")
+        static COMPILED: OnceLock<Templates> = OnceLock::new();
+        COMPILED
+            .get_or_init(|| {
+                Templates::with_overrides(BTreeMap::new())
+                    .expect("the built-in templates compile (checked by the tests)")
+            })
+            .clone()
     }
 
     /// The built-in templates with `overrides` (name → (origin, source)) in
