@@ -75,6 +75,9 @@ pub fn evening(
     }
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
+            if let [alone] = crowd.characters[..] {
+                super::lone_cast::cast_alone(day, alone, orders);
+            }
             continue;
         }
         fight(day, &clearing, &crowd, orders, answers)?;

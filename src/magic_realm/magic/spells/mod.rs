@@ -10,6 +10,12 @@
 //!
 //! [`cast`]: super::cast::cast
 
+pub mod deal_with_goblins;
+pub mod enchant_artifact;
+pub mod phantasm;
+pub mod prophecy;
+#[cfg(test)]
+mod tests;
 mod type_i;
 mod type_ii;
 mod type_iii;
