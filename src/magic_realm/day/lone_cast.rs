@@ -7,9 +7,9 @@
 //! `Combat:` line names, with the first MAGIC chit or active treasure the
 //! magic rules accept ([`crate::magic_realm::magic::choose`]); without a
 //! named target a spell aims at himself, his clearing or tile, his own
-//! chits or the weather, as it allows. An attack spell has nobody to
-//! attack and is not cast; another spell that needs someone else is
-//! refused with the reason. The round then ends as combat ends: attack,
+//! chits or the weather, as it allows. An attack spell waits for a battle
+//! (named at a target, it is refused: alone there is none); another spell
+//! that needs someone else is refused with the reason. The round then ends as combat ends: attack,
 //! combat and phase spells expire ([`expiry::end_of_combat`]). Everything
 //! is reported as the clearing's combat lines, seen by him alone.
 
@@ -81,18 +81,27 @@ fn attempt(
 ) -> Result<Option<Vec<CombatLine>>, MagicError> {
     let (spell, target) = split_order(order);
     let spell = find_spell(day.data, &spell)?;
+    if matches!(build_of(&spell.name), Some(Build::Attack)) {
+        return match target {
+            // A standing order for battles: with nobody here it waits.
+            None => Ok(None),
+            Some(_) => Err(MagicError::cannot(
+                &spell.name,
+                "an attack spell is resolved in a battle, and alone he has none",
+            )),
+        };
+    }
     let targets = match target.as_deref() {
         Some(text) => aims::named(&day.state, who, text).ok_or_else(|| MagicError::BadTarget {
             spell: spell.name.clone(),
             target: text.to_string(),
             reason: "he is alone: nobody of that name is here".into(),
         })?,
-        None if matches!(build_of(&spell.name), Some(Build::Attack)) => return Ok(None),
         None => default_aims(&day.state, who, &spell.targets).ok_or_else(|| {
             MagicError::cannot(
                 &spell.name,
-                "he is alone and it needs someone else; write `cast SPELL on me` to aim it at \
-                 himself",
+                "alone, he must name its target: `cast SPELL on TARGET` (`on me` aims it at \
+                 himself, `on ITEM with SPELL` at a treasure he carries)",
             )
         })?,
     };
@@ -143,6 +152,17 @@ fn describe(effect: &SpellEffect) -> String {
         SpellEffect::Magic(event) => event.to_string().trim().to_string(),
         SpellEffect::ForGm { text } => format!("for the GM: {text}"),
         SpellEffect::NotApplied { what, reason } => format!("{what} is not applied: {reason}"),
-        other => format!("{other:?}"),
+        SpellEffect::Killed { target } => format!("{target} is killed"),
+        SpellEffect::ChitsWounded { character, chits } => {
+            format!("the {character} wounds {}", chits.join(", "))
+        }
+        SpellEffect::ChitsFatigued { character, chits } => {
+            format!("the {character} fatigues {}", chits.join(", "))
+        }
+        SpellEffect::CombatEnds { .. } => "the round ends".into(),
+        SpellEffect::NextFightTremendous { character } => {
+            format!("the {character}'s next FIGHT chit is Tremendous")
+        }
+        SpellEffect::Attack { spell, .. } => format!("{spell} has nobody to hit"),
     }
 }

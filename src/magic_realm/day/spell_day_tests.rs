@@ -355,3 +355,41 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
     }
     assert!(casts > 0, "the bots cast at least once in a month");
 }
+
+#[test]
+fn alone_he_enchants_a_treasure_he_carries_with_a_spell_named_in_the_order() {
+    let mut state = alone("Wizard");
+    state.day = 20;
+    let c = &mut state.characters[0];
+    c.chits[0].chit = "MAGIC VI2*".into();
+    c.chits[0].condition = ChitCondition::Active;
+    c.magic.spells = vec!["Enchant Artifact".into(), "Fiery Blast".into()];
+    c.belongings.push(crate::magic_realm::state::Belonging {
+        item: crate::magic_realm::state::Item {
+            name: "Ancient Telescope".into(),
+            kind: crate::magic_realm::state::ItemKind::Treasure,
+        },
+        active: true,
+    });
+    let orders = "H\nCombat: cast Enchant Artifact on ancient telescope with Fiery Blast";
+    let (after, events) = play(state.clone(), orders, 4);
+    assert!(
+        crate::magic_realm::magic::spells::enchant_artifact::holds(
+            &after,
+            "Ancient Telescope",
+            "Fiery Blast"
+        ),
+        "{:#?}",
+        combat_lines(&events)
+    );
+    // An attack spell named at a target alone is refused, not lost silently.
+    let (after, events) = play(state, "H\nCombat: cast Fiery Blast on me", 4);
+    assert!(after.magic.in_effect.is_empty());
+    assert!(
+        combat_lines(&events)
+            .iter()
+            .any(|l| matches!(l, CombatLine::Refused { reason, .. } if reason.contains("battle"))),
+        "{:#?}",
+        combat_lines(&events)
+    );
+}
