@@ -327,7 +327,7 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
         ];
     }
     let rules = Rules::default();
-    let mut casts = 0;
+    let mut casts = Vec::new();
     for _ in 0..28 {
         let day = state.day + 1;
         let mut bot_dice = Dice::new(17, day);
@@ -344,7 +344,7 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
         for line in combat_lines(&events) {
             let text = line.to_string();
             if text.contains("casts") {
-                casts += 1;
+                casts.push(text.clone());
             }
             assert!(
                 !matches!(&line, CombatLine::Refused { reason, .. } if reason.contains("fails")),
@@ -353,7 +353,14 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
         }
         state = next;
     }
-    assert!(casts > 0, "the bots cast at least once in a month");
+    assert!(
+        casts.iter().any(|t| t.contains("alone, casts")),
+        "a bot casts a spell on itself in a month: {casts:#?}"
+    );
+    assert!(
+        casts.iter().any(|t| t.contains("casts Fiery Blast on")),
+        "a bot casts its attack spell in a battle: {casts:#?}"
+    );
 }
 
 #[test]
@@ -391,5 +398,43 @@ fn alone_he_enchants_a_treasure_he_carries_with_a_spell_named_in_the_order() {
             .any(|l| matches!(l, CombatLine::Refused { reason, .. } if reason.contains("battle"))),
         "{:#?}",
         combat_lines(&events)
+    );
+}
+
+#[test]
+fn he_sells_to_the_goblins_his_spell_made_neutral() {
+    let mut state = alone("Wizard");
+    let spears = goblins_here(&mut state);
+    let treasure = data()
+        .treasures
+        .iter()
+        .find(|t| t.price.is_some_and(|p| p > 0))
+        .expect("a treasure with a price");
+    state.characters[0]
+        .belongings
+        .push(crate::magic_realm::state::Belonging {
+            item: crate::magic_realm::state::Item {
+                name: treasure.name.clone(),
+                kind: crate::magic_realm::state::ItemKind::Treasure,
+            },
+            active: false,
+        });
+    let gold = state.characters[0].gold;
+    let orders = format!("T\nSell: {}", treasure.name);
+    let (after, events) = play(state.clone(), &orders, 2);
+    match &results(&events, "Wizard")[0] {
+        PhaseResult::Lost { reason } => assert!(reason.contains("nobody"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(after.characters[0].gold, gold);
+    let target = vec![Aim::Denizen {
+        id: spears[0].clone(),
+    }];
+    in_effect(&mut state, "Deal with Goblins", target);
+    let (after, _) = play(state, &orders, 2);
+    assert!(after.characters[0].gold > gold);
+    assert_eq!(
+        after.holdings["Spear Goblins"][0].name, treasure.name,
+        "the goblins hold what they bought"
     );
 }

@@ -9,8 +9,10 @@
 //!   as a native group: `Hire: Spear Goblins` (or `Goblins`), on the
 //!   Meeting table's Neutral column, the price being the sum of the
 //!   goblins' base prices times the table's multiplier, for the usual term
-//!   of hire ([`crate::magic_realm::day::goblins`]). Goblins carry no goods,
-//!   so a Trade with them has nothing to buy.
+//!   of hire ([`crate::magic_realm::day::goblins`]). He may also trade with
+//!   it as with a native group (after native leaders and visitors there):
+//!   it buys his belongings at their basic price and sells back only what
+//!   it was sold, as goblins carry no goods of their own.
 //! - In combat they stay monsters until hired: their neutrality there is
 //!   not implemented yet, and the cast says so.
 
