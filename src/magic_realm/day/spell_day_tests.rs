@@ -181,7 +181,7 @@ fn the_phantasm_takes_its_own_turn_and_vanishes_at_sunset() {
     let id = in_effect(&mut state, "Phantasm", target);
     state.magic.phantasms.insert(id, here.clone());
     let orders = format!(
-        "H\nPhantasm: M {} {}, S, T",
+        "H\nPhantasm: M {} {}, S, SPX, SP, T",
         tile_name(&next.tile),
         next.clearing
     );
@@ -193,10 +193,16 @@ fn the_phantasm_takes_its_own_turn_and_vanishes_at_sunset() {
             _ => None,
         })
         .collect();
-    assert_eq!(phases.len(), 3, "{phases:?}");
+    assert_eq!(phases.len(), 5, "{phases:?}");
     assert_eq!(phases[0].1, format!("moves to {next}"));
     assert!(phases[1].1.contains("peers"), "{phases:?}");
-    assert!(phases[2].1.starts_with("lost ("), "{phases:?}");
+    assert!(phases[2].1.contains("Spell phase is done"), "{phases:?}");
+    assert!(phases[3].1.contains("Spell phase is done"), "{phases:?}");
+    assert!(phases[4].1.contains("only 4 phases"), "{phases:?}");
+    assert!(
+        after.characters[0].chits.iter().any(|c| c.enchanted),
+        "its SP enchanted one of his MAGIC chits"
+    );
     assert_eq!(
         after.characters[0].position, here,
         "only the phantasm moved"
