@@ -11,7 +11,8 @@
 //!   committed to the spell, as a chit is to any spell in effect, for as
 //!   long as the enchantment lasts.
 //! - While the spell is in effect (awake or inert: the chit and spell are
-//!   in the treasure for good) the treasure, carried active, casts the
+//!   in the treasure for good) the treasure, carried active by whoever
+//!   holds it, casts the
 //!   added spell like an artifact holding an awakened spell: once a day,
 //!   at speed 0, whatever types its card lists, with the spell's colour
 //!   present. Breaking the spell (Dissolve Spell, Remedy) takes both out
