@@ -23,7 +23,7 @@ fn a_built_spell_says_so() {
 
 #[test]
 fn an_unbuilt_spell_says_why() {
-    let text = show("Phantasm");
+    let text = show("Control Dragon");
     assert!(text.contains("engine: not implemented yet ("), "{text}");
 }
 

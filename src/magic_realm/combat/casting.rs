@@ -156,6 +156,13 @@ fn targets(
     named: Option<&str>,
 ) -> Result<Vec<Aim>, String> {
     if let Some(name) = named {
+        // Items, spells in effect and the like are the magic rules' to read.
+        let seat = magic.seats.get(&caster).copied();
+        if let Some(aims) =
+            seat.and_then(|s| crate::magic_realm::magic::aims::named(&magic.state, s, name))
+        {
+            return Ok(aims);
+        }
         let t = battle
             .find(name)
             .ok_or_else(|| format!("nobody called {name} is in this combat"))?;

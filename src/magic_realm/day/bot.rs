@@ -1,7 +1,9 @@
 //! A bot that records legal orders for any character from the state alone:
 //! it rests while it has chits to heal, otherwise wanders along the routes
 //! it knows (never wasting a phase on a cave or half a mountain climb) and
-//! hides with what is left; a familiar steps along a road and peers. Its choices come from the day's dice (purpose
+//! hides with what is left; a familiar steps along a road and peers; a
+//! magic-user casts as [`super::bot_magic`] says (staying put on a day it
+//! casts a spell on itself). Its choices come from the day's dice (purpose
 //! `bot/<player>`), so the same seed gives the same orders. Used by tests,
 //! benchmarks and for players without orders when a GM wants it.
 
@@ -13,7 +15,7 @@ use super::super::data::characters::Advantage;
 use super::super::data::tiles::{ClearingKind, PathKind};
 use super::super::orders::{Activities, Activity, DayOrders, Phase};
 use super::super::state::{CharacterState, ChitCondition, MrState};
-use super::abilities;
+use super::{abilities, bot_magic};
 use crate::game::Rules;
 
 const FULL_DAY: usize = 4;
@@ -27,7 +29,8 @@ pub fn orders_for(
     player: &str,
     dice: &mut Dice,
 ) -> Option<DayOrders> {
-    let who = state.characters.iter().find(|c| c.player == player)?;
+    let index = state.characters.iter().position(|c| c.player == player)?;
+    let who = &state.characters[index];
     let purpose = format!("bot/{player}");
     let board = &state.board;
     let kind = |c: &ClearingId| board.clearing(c).map(|c| c.kind);
@@ -45,6 +48,14 @@ pub fn orders_for(
         })
         .unwrap_or(FULL_DAY);
     let familiar = familiar_line(data, rules, state, who, dice, &purpose);
+    // A spell to cast on itself tonight keeps it where the cast was checked.
+    let day_spell = bot_magic::day_spell(data, rules, state, index);
+    let casting = |tonight: &ClearingId| {
+        day_spell
+            .clone()
+            .or_else(|| bot_magic::attack_spell(data, rules, state, index, tonight))
+            .map(bot_magic::casting)
+    };
     let mut phases = Vec::new();
     if needs_rest(who) {
         for _ in 0..allowed {
@@ -52,12 +63,14 @@ pub fn orders_for(
         }
         return Some(DayOrders {
             familiar,
+            combat: casting(&who.position),
             ..with(phases)
         });
     }
+    let stays = day_spell.is_some();
     let mut here = who.position.clone();
     let mut moves = 0;
-    while phases.len() + 1 < allowed && moves < move_limit {
+    while !stays && phases.len() + 1 < allowed && moves < move_limit {
         let options = routes(
             data,
             rules,
@@ -95,6 +108,7 @@ pub fn orders_for(
     }
     Some(DayOrders {
         familiar,
+        combat: casting(&here),
         ..with(phases)
     })
 }

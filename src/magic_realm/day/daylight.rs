@@ -20,7 +20,7 @@ use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossib
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, abilities, activities, blocking, fly, hire, horses, movement, pending,
-    search, summoning, trade,
+    prophecy, search, summoning, trade,
 };
 
 /// Basic plus sunlight phases of an ordinary day.
@@ -83,7 +83,7 @@ pub fn take_turn(
         Happening::Phase(PhaseEvent::TurnStarts {
             character: character.name.clone(),
             clearing: character.position.clone(),
-            recorded: mine.activities.to_string(),
+            recorded: mine.recorded(),
             phases: u8::try_from(turn.allowed).unwrap_or(u8::MAX),
             followers: followers
                 .iter()
@@ -115,6 +115,9 @@ pub fn take_turn(
                 pony_move = pony;
                 let next = phases.get(index + 1);
                 let result = execute(day, who, phase, next, mine, &mut turn);
+                let result = prophecy::choose(day, who, index, result, mine, |day, other| {
+                    execute(day, who, other, next, mine, &mut turn)
+                });
                 fallback(day, who, result, mine.when_impossible)
             }
         };

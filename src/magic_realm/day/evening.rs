@@ -79,6 +79,9 @@ pub fn evening(
     let mut waiting = Vec::new();
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
+            if let [alone] = crowd.characters[..] {
+                super::lone_cast::cast_alone(day, alone, orders);
+            }
             continue;
         }
         if let Err(decisions) = fight(day, &clearing, &crowd, orders, answers) {

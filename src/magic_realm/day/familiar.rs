@@ -195,14 +195,14 @@ pub fn take_turn(
 }
 
 /// What a phase did, before its report.
-enum Done {
+pub(super) enum Done {
     Moved,
     Climbing,
     Search,
     Follows(usize),
 }
 
-fn act(
+pub(super) fn act(
     day: &mut Day<'_>,
     who: usize,
     at: &mut ClearingId,
@@ -260,7 +260,7 @@ fn act(
 }
 
 /// Run `f` with her standing where the familiar is, then put her back.
-fn as_if_there<R>(
+pub(super) fn as_if_there<R>(
     day: &mut Day<'_>,
     who: usize,
     at: &ClearingId,
@@ -273,7 +273,12 @@ fn as_if_there<R>(
 }
 
 /// A Peer from the familiar's clearing; what it finds is hers.
-fn peer(day: &mut Day<'_>, who: usize, at: &ClearingId, table: Option<SearchTable>) -> String {
+pub(super) fn peer(
+    day: &mut Day<'_>,
+    who: usize,
+    at: &ClearingId,
+    table: Option<SearchTable>,
+) -> String {
     let table = match table {
         Some(peer @ SearchTable::Peer { .. }) => peer,
         _ => SearchTable::Peer {

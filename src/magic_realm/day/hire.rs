@@ -89,6 +89,14 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
     let mut refusals = Vec::new();
     let mut chosen = None;
     for wanted in &orders.hire {
+        match super::goblins::hire(day, who, wanted, orders.drinks_up_to) {
+            Some(Ok(outcome)) => return outcome,
+            Some(Err(reason)) => {
+                refusals.push(reason);
+                continue;
+            }
+            None => {}
+        }
         let what = fold(&wanted.what);
         let group = day
             .data

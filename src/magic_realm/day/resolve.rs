@@ -16,7 +16,7 @@ use super::super::orders::DayOrders;
 use super::super::state::MrState;
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
-use super::{Day, birdsong, daylight, evening, familiar, midnight};
+use super::{Day, birdsong, daylight, evening, familiar, midnight, phantasm};
 
 /// Why a day could not be resolved.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -95,6 +95,7 @@ pub fn resolve_day_by_rounds(
             if let Some(leader) = familiar::take_turn(&mut day, i, orders) {
                 familiars_following.insert(i, leader);
             }
+            phantasm::take_turn(&mut day, i, orders);
         }
     }
     familiar::end_of_daylight(&mut day, &familiars_following);

@@ -130,7 +130,16 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
         members_present: 0,
         holders: vec![v],
     });
-    groups.chain(visitors).collect()
+    // Goblins made Neutral by his own Deal with Goblins trade as a group.
+    let goblins = crate::magic_realm::magic::spells::deal_with_goblins::dealing(
+        &day.state, who, &here,
+    )
+    .map(|(name, members)| Trader {
+        members_present: count(members.len()),
+        holders: vec![name.clone()],
+        name,
+    });
+    groups.chain(visitors).chain(goblins).collect()
 }
 
 /// What `buyer` pays for `item`: a visitor's own price for the treasures

@@ -294,7 +294,8 @@ fn check_with(
                 })
                 .flatten()
                 .collect();
-            if !types.contains(&kind) {
+            let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
+            if !types.contains(&kind) && !enchanted {
                 return Err(MagicError::cannot(
                     name,
                     format!("the {item} casts no type {kind} spells"),
@@ -305,7 +306,7 @@ fn check_with(
                 .awakened
                 .get(item)
                 .is_some_and(|s| s.contains(&spell.name));
-            if !awake {
+            if !awake && !enchanted {
                 return Err(MagicError::cannot(
                     name,
                     format!("it is not awakened in the {item}; read its runes first"),

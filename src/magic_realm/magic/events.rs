@@ -101,6 +101,29 @@ pub enum MagicEvent {
         caster: String,
         colour: Colour,
     },
+    /// Phase `phase` of his recorded day lists alternatives, and he is
+    /// not under Prophecy: only the first is done.
+    AlternativesUnread {
+        character: String,
+        phase: usize,
+    },
+    /// His phantasm's turn starts in `clearing`.
+    PhantasmTurn {
+        character: String,
+        clearing: crate::magic_realm::board::ClearingId,
+        recorded: String,
+    },
+    /// One phase of his phantasm and how it went.
+    PhantasmPhase {
+        character: String,
+        number: usize,
+        recorded: String,
+        result: String,
+    },
+    /// A `Phantasm:` line for a character with no phantasm in play.
+    NoPhantasm {
+        character: String,
+    },
 }
 
 impl fmt::Display for MagicEvent {
@@ -190,6 +213,29 @@ impl fmt::Display for MagicEvent {
                 caster,
                 colour,
             } => write!(f, "  {colour} magic energizes the {caster}'s {spell}"),
+            MagicEvent::AlternativesUnread { character, phase } => write!(
+                f,
+                "  {character} is not under Prophecy: phase {phase} does its first activity \
+                 and its alternatives are not read"
+            ),
+            MagicEvent::PhantasmTurn {
+                character,
+                clearing,
+                recorded,
+            } => write!(
+                f,
+                "\nThe {character}'s phantasm in {clearing}:\n  Recorded: {recorded}"
+            ),
+            MagicEvent::PhantasmPhase {
+                number,
+                recorded,
+                result,
+                ..
+            } => write!(f, "  {number}. {recorded}: {result}."),
+            MagicEvent::NoPhantasm { character } => write!(
+                f,
+                "  the {character} has no phantasm in play: his Phantasm line is not done"
+            ),
         }
     }
 }

@@ -37,6 +37,7 @@ use super::state::{Aim, CastWith, SpellInEffect};
 pub fn expire(state: &mut MrState, id: u32) -> Option<MagicEvent> {
     let at = state.magic.in_effect.iter().position(|s| s.id == id)?;
     let spell = state.magic.in_effect.remove(at);
+    state.magic.phantasms.remove(&id);
     if let CastWith::Chit { index } = spell.with
         && let Some(c) = state.characters.iter_mut().find(|c| c.name == spell.caster)
         && let Some(chit) = c.chits.get_mut(index)

@@ -7,7 +7,9 @@
 //! Casting happens only in combat's Encounter step (seed 001 "Casting a
 //! Spell"); this module checks and applies a cast, combat decides when.
 
+pub mod aims;
 pub mod cast;
+pub mod choose;
 pub mod colour;
 pub mod curses;
 pub mod enchant;

@@ -55,6 +55,10 @@ pub struct MagicWorld {
     /// The id the next spell put in effect gets.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_id: u32,
+    /// Phantasm spell id → the clearing its phantasm stands in
+    /// ([`super::spells::phantasm`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub phantasms: BTreeMap<u32, ClearingId>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -115,6 +119,11 @@ pub enum Aim {
     },
     /// The weather chit.
     Weather,
+    /// A spell the caster knows, by name: what Enchant Artifact adds to a
+    /// treasure ([`super::spells::enchant_artifact`]).
+    KnownSpell {
+        name: String,
+    },
 }
 
 impl std::fmt::Display for Aim {
@@ -129,6 +138,7 @@ impl std::fmt::Display for Aim {
             Aim::Curse { character, curse } => write!(f, "the {curse:?} curse on the {character}"),
             Aim::OwnChits { character } => write!(f, "the MAGIC chits of the {character}"),
             Aim::Weather => f.write_str("the weather"),
+            Aim::KnownSpell { name } => write!(f, "the spell {name}"),
         }
     }
 }

@@ -10,7 +10,9 @@ pub mod sheet;
 
 pub use activity::{Activities, Activity, Phase};
 pub use names::{NameCheck, check_names};
-pub use parse::{ParseError, TileNames, parse_activities, parse_chit};
+pub use parse::{
+    Alternatives, ParseError, TileNames, parse_activities, parse_chit, parse_recorded,
+};
 pub use sheet::{
     Blocking, DayOrders, Purchase, SearchTable, Take, TurnChoice, WhenImpossible, parse_day_orders,
 };

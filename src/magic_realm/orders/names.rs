@@ -47,6 +47,8 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
             std::iter::once(group.name.as_str())
                 .chain(group.members.iter().map(|m| m.name.as_str()))
         })
+        // Goblins made Neutral by Deal with Goblins can be hired.
+        .chain(["Goblins", "Spear Goblins", "Sword Goblins", "Axe Goblins"])
         .collect();
     for hire in &orders.hire {
         if suggest::find(&hire.what, hireable.iter().copied()).is_none() {

@@ -97,6 +97,51 @@ pub fn parse_activities(
     line: usize,
     tiles: &dyn TileNames,
 ) -> Result<Activities, ParseError> {
+    let (activities, alternatives) = parse_with_alternatives(text, line, tiles)?;
+    match alternatives.into_iter().next() {
+        None => Ok(activities),
+        Some((_, (_, column))) => Err(ParseError {
+            line,
+            column,
+            message: "alternatives ('or') are read only on the Activities line, for a character \
+                      under Prophecy; record one activity per phase here"
+                .to_string(),
+        }),
+    }
+}
+
+/// Phase index → its alternatives after the first, in order.
+pub type Alternatives = std::collections::BTreeMap<usize, Vec<Phase>>;
+
+/// [`parse_activities`] for the `Activities:` line, where a phase may list
+/// alternatives joined by `or` (`M CV4 or H`) for a character under
+/// Prophecy: the phases hold the first alternative of each, the map the
+/// others. The alternatives' 1-based columns come with them for errors.
+///
+/// # Errors
+/// As [`parse_activities`], an alternative with nothing before or after
+/// its `or` included.
+pub fn parse_recorded(
+    text: &str,
+    line: usize,
+    tiles: &dyn TileNames,
+) -> Result<(Activities, Alternatives), ParseError> {
+    let (activities, alternatives) = parse_with_alternatives(text, line, tiles)?;
+    let mut map = Alternatives::new();
+    for (index, (phase, _)) in alternatives {
+        map.entry(index).or_default().push(phase);
+    }
+    Ok((activities, map))
+}
+
+/// Every alternative after the first: its phase index and column.
+type Found = Vec<(usize, (Phase, usize))>;
+
+fn parse_with_alternatives(
+    text: &str,
+    line: usize,
+    tiles: &dyn TileNames,
+) -> Result<(Activities, Found), ParseError> {
     let chars: Vec<char> = text.chars().collect();
     let segments = split_phases(&chars, line)?;
     if segments.iter().all(|s| s.is_blank(&chars)) {
@@ -108,6 +153,7 @@ pub fn parse_activities(
     }
     let last = segments.len() - 1;
     let mut phases = Vec::with_capacity(segments.len());
+    let mut others = Vec::new();
     for (i, segment) in segments.iter().enumerate() {
         // A separator at the very end ("H, S,") is forgiven; one in the
         // middle means a phase is missing.
@@ -119,9 +165,46 @@ pub fn parse_activities(
             line,
             tiles,
         };
-        phases.push(reader.phase(segment.start, segment.end)?);
+        let choices = split_or(&chars, segment);
+        phases.push(reader.phase(choices[0].start, choices[0].end)?);
+        for choice in &choices[1..] {
+            let phase = reader.phase(choice.start, choice.end)?;
+            let column = reader.skip_space(choice.start, choice.end) + 1;
+            others.push((phases.len() - 1, (phase, column)));
+        }
     }
-    Ok(Activities { phases })
+    Ok((Activities { phases }, others))
+}
+
+/// Split a phase at each ` or ` outside parentheses.
+fn split_or(chars: &[char], segment: &Segment) -> Vec<Segment> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = segment.start;
+    let mut i = segment.start;
+    while i < segment.end {
+        match chars[i] {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 && c.is_whitespace() && i + 3 <= segment.end => {
+                let word: String = chars[i + 1..i + 3].iter().collect();
+                let ends = i + 3 == segment.end || chars[i + 3].is_whitespace();
+                if word.eq_ignore_ascii_case("or") && ends {
+                    parts.push(Segment { start, end: i });
+                    start = i + 3;
+                    i += 3;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(Segment {
+        start,
+        end: segment.end,
+    });
+    parts
 }
 
 /// A phase's character range in the line.

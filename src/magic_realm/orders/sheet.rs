@@ -12,8 +12,12 @@
 //! Turn: last
 //! If impossible: hide
 //! Familiar: M CV4, S               (the Witch only: her familiar's phases)
+//! Phantasm: M CV5, S               (his phantasm's phases, under Phantasm)
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
 //! ```
+//!
+//! Under Prophecy a phase of the activities may list alternatives joined by
+//! `or` (`M CV4 or H`): the first that can be done is done.
 //!
 //! A line with no key is read as the activities when none were given yet, so
 //! a player may simply write `M CV4, H, S`. Keys are case-insensitive; blank
@@ -27,7 +31,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
-use super::parse::{ParseError, TileNames, parse_activities};
+use super::parse::{ParseError, TileNames, parse_activities, parse_recorded};
 
 /// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +130,15 @@ pub struct DayOrders {
     /// Standing combat orders (`Combat:` line); none: the defaults.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat: Option<crate::magic_realm::combat::Tactics>,
+    /// Phase index → the alternatives written after its first activity
+    /// (`M CV4 or H`), read under Prophecy
+    /// ([`crate::magic_realm::magic::spells::prophecy`]).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub alternatives: super::parse::Alternatives,
+    /// The phases of his phantasm, on its own (`Phantasm:` line;
+    /// [`crate::magic_realm::magic::spells::phantasm`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phantasm: Option<Activities>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -143,6 +156,7 @@ const KEYS: &[&str] = &[
     "Familiar",
     "Teleport",
     "Combat",
+    "Phantasm",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -198,8 +212,11 @@ pub fn parse_day_orders(
                 } else {
                     activities_line = Some(line);
                     // Columns inside the value are shifted to the mail line.
-                    parse_activities(value, line, tiles)
-                        .map(|a| orders.activities = a)
+                    parse_recorded(value, line, tiles)
+                        .map(|(a, alternatives)| {
+                            orders.activities = a;
+                            orders.alternatives = alternatives;
+                        })
                         .map_err(|mut e| {
                             e.column += value_col;
                             vec![e]
@@ -236,6 +253,12 @@ pub fn parse_day_orders(
                 .map_err(|m| vec![error(value_col, m)]),
             Some("familiar") => parse_activities(value, line, tiles)
                 .map(|a| orders.familiar = Some(a))
+                .map_err(|mut e| {
+                    e.column += value_col;
+                    vec![e]
+                }),
+            Some("phantasm") => parse_activities(value, line, tiles)
+                .map(|a| orders.phantasm = Some(a))
                 .map_err(|mut e| {
                     e.column += value_col;
                     vec![e]
@@ -509,12 +532,32 @@ impl fmt::Display for Purchase {
     }
 }
 
+impl DayOrders {
+    /// The recorded phases with their alternatives (`M-CV 4 or H`), as the
+    /// `Activities:` line reads them.
+    pub fn recorded(&self) -> String {
+        self.activities
+            .phases
+            .iter()
+            .enumerate()
+            .map(|(i, phase)| {
+                std::iter::once(phase)
+                    .chain(self.alternatives.get(&i).into_iter().flatten())
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            })
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+}
+
 /// The canonical orders text: what a confirmation echoes and what the
 /// next report's template is pre-filled with. It parses back to the same
 /// orders.
 impl fmt::Display for DayOrders {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Activities: {}", self.activities)?;
+        writeln!(f, "Activities: {}", self.recorded())?;
         let join = |items: Vec<String>| items.join("; ");
         if !self.searches.is_empty() {
             writeln!(
@@ -570,6 +613,9 @@ impl fmt::Display for DayOrders {
         }
         if let Some(familiar) = &self.familiar {
             writeln!(f, "Familiar: {familiar}")?;
+        }
+        if let Some(phantasm) = &self.phantasm {
+            writeln!(f, "Phantasm: {phantasm}")?;
         }
         if let Some((tile, clearing)) = &self.teleport {
             writeln!(f, "Teleport: {tile} {clearing}")?;
@@ -725,6 +771,55 @@ If impossible: hide
             let errors = parse_day_orders(&format!("H\nTurn: {bad}"), 1, &TwoTiles).unwrap_err();
             assert!(errors[0].message.contains("first, last"), "{}", errors[0]);
         }
+    }
+
+    #[test]
+    fn prophecy_alternatives_and_the_phantasm_line_are_read_and_echoed() {
+        let text = "Activities: M CV4 or H, S OR M DV2 or R, H\nPhantasm: M DV5, S, SP (tile)";
+        let orders = parse_day_orders(text, 1, &TwoTiles).unwrap();
+        assert_eq!(orders.activities.phases.len(), 3);
+        assert_eq!(orders.alternatives.len(), 2);
+        assert_eq!(orders.alternatives[&0][0].activity, Activity::Hide);
+        assert_eq!(orders.alternatives[&1].len(), 2);
+        assert_eq!(
+            orders.recorded(),
+            "M-Curst Valley 4 or H / S or M-Dark Valley 2 or R / H"
+        );
+        let phantasm = orders.phantasm.as_ref().unwrap();
+        assert_eq!(phantasm.phases.len(), 3);
+        assert_eq!(phantasm.phases[2].note.as_deref(), Some("tile"));
+        let echoed = orders.to_string();
+        assert!(
+            echoed.contains("Phantasm: M-Dark Valley 5 / S / SP (tile)"),
+            "{echoed}"
+        );
+        assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
+    }
+
+    #[test]
+    fn a_bad_alternative_or_one_off_the_activities_line_names_line_and_column() {
+        let errors =
+            parse_day_orders("Activities: H, M CV4 or\nSearch: locate", 3, &TwoTiles).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (3, 24), "{errors:?}");
+        assert!(
+            errors[0].message.contains("expected an activity"),
+            "{errors:?}"
+        );
+        let errors = parse_day_orders("H\nPhantasm: M CV4 or S", 7, &TwoTiles).unwrap_err();
+        assert_eq!(errors[0].line, 8);
+        assert_eq!(errors[0].column, 20, "{errors:?}");
+        assert!(
+            errors[0].message.contains("only on the Activities line"),
+            "{errors:?}"
+        );
+        let errors = parse_day_orders("H or", 1, &TwoTiles).unwrap_err();
+        assert!(
+            errors[0].message.contains("expected an activity"),
+            "{errors:?}"
+        );
+        // A note may hold the word.
+        let orders = parse_day_orders("H (now or never)", 1, &TwoTiles).unwrap();
+        assert!(orders.alternatives.is_empty());
     }
 
     #[test]

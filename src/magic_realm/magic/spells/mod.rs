@@ -2,7 +2,9 @@
 //! `spells.toml`): every one of the 47 learnable spells mapped to how it is
 //! built — a small named function for its effect, an attack for combat to
 //! resolve, or an explicit "not implemented yet" with the reason. Spells
-//! are grouped by type, one module per type.
+//! are grouped by type, one module per type; Prophecy, Enchant Artifact,
+//! Phantasm and Deal with Goblins, which the day and the orders read, have
+//! a module each with their rulings.
 //!
 //! A spell whose function returns no effect of its own still acts: [`cast`]
 //! puts it in effect on its target, and the rule that reads it (combat, a
@@ -10,6 +12,12 @@
 //!
 //! [`cast`]: super::cast::cast
 
+pub mod deal_with_goblins;
+pub mod enchant_artifact;
+pub mod phantasm;
+pub mod prophecy;
+#[cfg(test)]
+mod tests;
 mod type_i;
 mod type_ii;
 mod type_iii;

@@ -21,7 +21,8 @@ pub fn build(name: &str) -> Option<Build> {
         "Witch's Brew" | "Fog" | "Blend Into Background" => Build::Effect(in_effect),
         "Stones Fly" => Build::Attack,
         "Talk to Wise Bird" => Build::Effect(talk_to_wise_bird),
-        "Prophecy" => Build::NotBuilt("choosing phases as they are done is not in the orders yet"),
+        // Read by the day: `super::prophecy`.
+        "Prophecy" => Build::Effect(in_effect),
         _ => return None,
     })
 }

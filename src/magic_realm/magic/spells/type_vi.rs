@@ -22,10 +22,8 @@ pub fn build(name: &str) -> Option<Build> {
         "Transform" => Build::Effect(transform),
         "Dissolve Spell" => Build::Effect(break_spell),
         "Unleash Power" | "Melt Into Mist" | "World Fades" => Build::Effect(in_effect),
-        "Enchant Artifact" => Build::NotBuilt(
-            "adding a chit and a spell to an artifact needs a choice of spell the orders cannot give yet",
-        ),
-        "Phantasm" => Build::NotBuilt("a phantasm's own turn is not in the day engine yet"),
+        "Enchant Artifact" => Build::Effect(super::enchant_artifact::enchant),
+        "Phantasm" => Build::Effect(super::phantasm::appear),
         _ => return None,
     })
 }

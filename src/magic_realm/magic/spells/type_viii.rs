@@ -18,9 +18,7 @@ pub fn build(name: &str) -> Option<Build> {
     Some(match name {
         "Poison" | "Guide Spider or Octopus" | "Bad Luck" => Build::Effect(in_effect),
         "Remedy" => Build::Effect(remedy),
-        "Deal with Goblins" => {
-            Build::NotBuilt("a temporary neutrality is not read by the Meeting table yet")
-        }
+        "Deal with Goblins" => Build::Effect(super::deal_with_goblins::deal),
         "Whistle for Monsters" => Build::Effect(whistle_for_monsters),
         _ => return None,
     })

@@ -1,0 +1,91 @@
+//! Hiring goblins made Neutral by Deal with Goblins (the ruling is in
+//! [`crate::magic_realm::magic::spells::deal_with_goblins`]): a `Hire:`
+//! entry naming goblins (`Goblins`, `Spear Goblins`, `Spear Goblin`) hires
+//! the whole group his spell made Neutral in his clearing, through the
+//! Meeting table like a native group, for the usual term of hire.
+
+use crate::magic_realm::magic::spells::deal_with_goblins::{KINDS, dealing};
+use crate::magic_realm::orders::Purchase;
+use crate::magic_realm::state::Hireling;
+use crate::magic_realm::tables::meeting::MeetingUse;
+use crate::suggest::fold;
+
+use super::events::Happening;
+use super::hire::{HireEvent, TERM_OF_HIRE};
+use super::meeting::{Deal, DealStep, negotiate, pay};
+use super::{Day, PhaseOutcome};
+
+/// Whether a `Hire:` entry names goblins.
+fn names_goblins(what: &str) -> bool {
+    let what = fold(what);
+    what == "goblins"
+        || what == "goblin"
+        || KINDS
+            .iter()
+            .any(|k| what == fold(k) || what == fold(&format!("{k}s")))
+}
+
+/// A Hire phase's entry `wanted` for character `who`: `None` when it does
+/// not name goblins; otherwise the phase's outcome, or why these goblins
+/// cannot be hired (the next entry is tried then).
+pub fn hire(
+    day: &mut Day<'_>,
+    who: usize,
+    wanted: &Purchase,
+    drinks_up_to: Option<u32>,
+) -> Option<Result<PhaseOutcome, String>> {
+    if !names_goblins(&wanted.what) {
+        return None;
+    }
+    let here = day.state.characters[who].position.clone();
+    let Some((group, members)) = dealing(&day.state, who, &here) else {
+        return Some(Err(format!(
+            "goblins are monsters: only his own Deal with Goblins, awake, makes a goblin group \
+             in {here} Neutral to hire"
+        )));
+    };
+    let kind = group.trim_end_matches('s');
+    if fold(&wanted.what) != "goblins"
+        && fold(&wanted.what) != "goblin"
+        && !fold(&wanted.what).starts_with(&fold(kind))
+    {
+        return Some(Err(format!(
+            "the goblins his spell made Neutral here are {group}, not {}",
+            wanted.what
+        )));
+    }
+    let price: u32 = day
+        .data
+        .monsters
+        .iter()
+        .find(|m| m.name == kind)
+        .map_or(0, |m| u32::from(m.price))
+        * u32::try_from(members.len()).unwrap_or(u32::MAX);
+    let deal = Deal {
+        group: &group,
+        members_present: u32::try_from(members.len()).unwrap_or(u32::MAX),
+        activity: MeetingUse::Hire,
+        price,
+        max_gold: wanted.max_gold,
+        drinks_up_to,
+    };
+    let wrap = |step: DealStep| Happening::Hire(HireEvent::Deal(step));
+    if let Some(gold) = negotiate(day, who, &deal, wrap) {
+        pay(day, who, gold);
+        let character = &mut day.state.characters[who];
+        character
+            .hirelings
+            .extend(members.iter().map(|native| Hireling {
+                native: native.clone(),
+                days_left: TERM_OF_HIRE,
+            }));
+        let event = HireEvent::Hired {
+            character: character.name.clone(),
+            natives: members,
+            gold,
+            days: TERM_OF_HIRE,
+        };
+        day.emit(day.clearing_of(who), Happening::Hire(event));
+    }
+    Some(Ok(PhaseOutcome::Done))
+}

@@ -1,0 +1,114 @@
+//! A phantasm's own turn (the ruling is in
+//! [`crate::magic_realm::magic::spells::phantasm`]): the phases of its
+//! owner's `Phantasm:` line, done right after his turn, with the familiar's
+//! moves and peering ([`super::familiar`]) and his Spell phases done from
+//! where it stands ([`super::pending`]).
+
+use std::collections::BTreeMap;
+
+use super::super::data::terms::Activity as Kind;
+use super::super::magic::events::MagicEvent;
+use super::super::magic::spells::phantasm;
+use super::super::orders::{Activity, DayOrders};
+use super::events::Happening;
+use super::familiar::{Done, act, as_if_there, peer};
+use super::{Day, PhaseOutcome, movement, pending};
+
+/// Phases of an ordinary day, and of a day in caves.
+const FULL_DAY: usize = 4;
+const BASIC: usize = 2;
+
+/// What a phantasm may do besides its Spell phases.
+const KINDS: [Kind; 2] = [Kind::Move, Kind::Peer];
+
+/// The turn of the phantasm of character `who`, when his orders give it one.
+pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) {
+    let character = day.state.characters[who].clone();
+    let Some(mine) = orders.get(&character.player) else {
+        return;
+    };
+    let Some(line) = &mine.phantasm else {
+        return;
+    };
+    let observers = day.only(who);
+    let Some((id, mut at)) = phantasm::of(&day.state, who) else {
+        let event = MagicEvent::NoPhantasm {
+            character: character.name,
+        };
+        day.emit(observers, Happening::Magic(event));
+        return;
+    };
+    day.emit(
+        observers.clone(),
+        Happening::Magic(MagicEvent::PhantasmTurn {
+            character: character.name.clone(),
+            clearing: at.clone(),
+            recorded: line.to_string(),
+        }),
+    );
+    let mut budget = if movement::is_cave(day, &at) {
+        BASIC
+    } else {
+        FULL_DAY
+    };
+    let mut used = 0;
+    let mut climbing = None;
+    let mut searches = 0;
+    for (index, phase) in line.phases.iter().enumerate() {
+        let result = if phase.bonus {
+            Err("a phantasm has no bonus phases".to_string())
+        } else if used >= budget {
+            Err(format!("the phantasm has only {budget} phases today"))
+        } else {
+            used += 1;
+            match &phase.activity {
+                Activity::SpellPrep | Activity::Spell { .. } => {
+                    let note = phase.note.as_deref();
+                    let activity = &phase.activity;
+                    let outcome = as_if_there(day, who, &at, |day| {
+                        pending::enchant(day, who, activity, note)
+                    });
+                    match outcome {
+                        PhaseOutcome::Done => Ok("his Spell phase is done from here".to_string()),
+                        PhaseOutcome::Lost { reason } => Err(reason),
+                    }
+                }
+                activity => {
+                    let next = line.phases.get(index + 1).map(|p| &p.activity);
+                    act(day, who, &mut at, activity, next, &KINDS, &mut climbing).map(|done| {
+                        match done {
+                            Done::Moved => {
+                                if movement::is_cave(day, &at) {
+                                    budget = budget.min(used.max(BASIC));
+                                }
+                                format!("moves to {at}")
+                            }
+                            Done::Climbing => format!("starts the climb toward {at}"),
+                            Done::Search => {
+                                let table = mine
+                                    .searches
+                                    .get(searches)
+                                    .or(mine.searches.last())
+                                    .cloned();
+                                searches += 1;
+                                peer(day, who, &at, table)
+                            }
+                            Done::Follows(_) => "a phantasm follows nobody".to_string(),
+                        }
+                    })
+                }
+            }
+        };
+        let result = result.unwrap_or_else(|reason| format!("lost ({reason})"));
+        day.emit(
+            observers.clone(),
+            Happening::Magic(MagicEvent::PhantasmPhase {
+                character: character.name.clone(),
+                number: index + 1,
+                recorded: phase.to_string(),
+                result,
+            }),
+        );
+    }
+    day.state.magic.phantasms.insert(id, at);
+}
