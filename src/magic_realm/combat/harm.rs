@@ -73,7 +73,7 @@ pub fn strike(
     shield: Option<super::model::Direction>,
 ) {
     let target = attack.target;
-    if !battle.in_play(target) {
+    if !battle.in_play(target) || super::monster_spells::casts(battle, dice, attack) {
         return;
     }
     let attacker = attack.label.clone();
@@ -93,7 +93,8 @@ pub fn strike(
         }
         return;
     }
-    let armor_index = battle.hero(target).and_then(|h| {
+    let beast = super::spell_effects::beast_armoured(battle, target);
+    let armor_index = battle.hero(target).filter(|_| beast.is_none()).and_then(|h| {
         h.armor
             .iter()
             .position(|a| a.guards(attack.direction, shield))
@@ -109,7 +110,9 @@ pub fn strike(
             .and_then(|h| h.horse.as_ref())
             .is_some_and(|h| h.armored)
     } else {
-        armor_index.is_some() || battle.denizen(target).is_some_and(|d| d.armored)
+        armor_index.is_some()
+            || battle.denizen(target).is_some_and(|d| d.armored)
+            || beast == Some(true)
     };
     let mut stars = attack.blow.stars;
     if armored && stars > 0 {
@@ -277,7 +280,7 @@ pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     let turns = battle
         .denizen(attacker)
         .is_some_and(|d| d.tremendous && d.side == CounterSide::Light);
-    if turns {
+    if turns && battle.in_play(attacker) {
         if let Some(d) = battle.denizen_mut(attacker) {
             d.side = CounterSide::Dark;
         }
