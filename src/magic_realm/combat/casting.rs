@@ -15,7 +15,8 @@
 //! attacks. Whoever runs the battle (the Evening) copies the magic state
 //! back afterwards and calls the end of combat expiry.
 //!
-//! Rulings: the target is named with the cast (`cast SPELL on TARGET`);
+//! Rulings: the target is named with the cast (`cast SPELL on TARGET`,
+//! and `... to PLACE` for a moving spell's destination tile or clearing);
 //! without one, an individual spell aims at the first attacker on the
 //! caster's sheet, else the first opponent in play, and a spell on a
 //! character aims at the caster; attack spells come in the thrust line
@@ -140,7 +141,9 @@ fn split_destination(named: &str) -> (&str, Option<Aim>) {
         Ok(clearing) if !tile.is_empty() => Aim::Clearing {
             clearing: crate::magic_realm::board::ClearingId::new(tile, clearing),
         },
-        _ => Aim::Tile { code: place.clone() },
+        _ => Aim::Tile {
+            code: place.clone(),
+        },
     };
     (named[..at].trim(), Some(aim))
 }

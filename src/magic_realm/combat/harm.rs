@@ -94,11 +94,14 @@ pub fn strike(
         return;
     }
     let beast = super::spell_effects::beast_armoured(battle, target);
-    let armor_index = battle.hero(target).filter(|_| beast.is_none()).and_then(|h| {
-        h.armor
-            .iter()
-            .position(|a| a.guards(attack.direction, shield))
-    });
+    let armor_index = battle
+        .hero(target)
+        .filter(|_| beast.is_none())
+        .and_then(|h| {
+            h.armor
+                .iter()
+                .position(|a| a.guards(attack.direction, shield))
+        });
     let on_horse = horse
         && battle
             .hero(target)

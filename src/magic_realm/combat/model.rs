@@ -90,10 +90,14 @@ pub struct Fighter {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "how", rename_all = "snake_case")]
 pub enum Out {
-    Killed { by: String },
+    Killed {
+        by: String,
+    },
     Ran,
     /// A spell moved him out of the clearing (`spell_effects.rs`).
-    Moved { to: String },
+    Moved {
+        to: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -34,7 +34,12 @@ use super::model::{Direction, FighterId, FighterKind};
 
 /// The spell attack of denizen `d` on `target` from box `direction`, when
 /// its side up casts a spell.
-pub fn attack(battle: &Battle, d: FighterId, target: FighterId, direction: Direction) -> Option<Attack> {
+pub fn attack(
+    battle: &Battle,
+    d: FighterId,
+    target: FighterId,
+    direction: Direction,
+) -> Option<Attack> {
     let den = battle.denizen(d)?;
     let side = den.current();
     side.spell.as_ref()?;
@@ -146,7 +151,11 @@ fn power_of_the_pit(battle: &mut Battle, dice: &mut Dice, demon: FighterId, targ
                 });
                 if !chits.is_empty() {
                     let who = battle.name(f).to_string();
-                    say(battle, &who, format!("wounds {} in terror", chits.join(", ")));
+                    say(
+                        battle,
+                        &who,
+                        format!("wounds {} in terror", chits.join(", ")),
+                    );
                 }
                 let horse = battle
                     .hero_mut(f)
@@ -161,7 +170,9 @@ fn power_of_the_pit(battle: &mut Battle, dice: &mut Dice, demon: FighterId, targ
             }
         }
         PitEvent::Blight => {
-            let chits = set_chits(battle, target, ChitCondition::Wounded, |c| c.chit.effort > 0);
+            let chits = set_chits(battle, target, ChitCondition::Wounded, |c| {
+                c.chit.effort > 0
+            });
             chits_said(battle, target, "wounds", &chits);
         }
         PitEvent::Forget => {
@@ -195,7 +206,11 @@ fn set_chits(
 fn chits_said(battle: &mut Battle, who: FighterId, verb: &str, chits: &[String]) {
     if battle.hero(who).is_none() {
         let name = battle.name(who).to_string();
-        say(battle, &name, "is not affected: the event touches only characters".into());
+        say(
+            battle,
+            &name,
+            "is not affected: the event touches only characters".into(),
+        );
         return;
     }
     let name = battle.name(who).to_string();
@@ -262,7 +277,10 @@ fn curse(battle: &mut Battle, dice: &mut Dice, imp: FighterId, target: FighterId
         );
         return;
     };
-    let event = match (magic.seats.get(&target).copied(), crate::magic_realm::data::get()) {
+    let event = match (
+        magic.seats.get(&target).copied(),
+        crate::magic_realm::data::get(),
+    ) {
         (Some(seat), Ok(data)) => {
             casting::sync_to_state(battle, &mut magic);
             let event = curses::inflict(

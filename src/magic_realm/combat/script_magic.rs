@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
+use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::setup::{SetupInputs, new_game};
-use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
 
 use super::battle::Battle;

@@ -141,13 +141,13 @@ pub fn form_of(battle: &Battle, f: FighterId) -> Option<Form> {
     })
 }
 
+/// A blow with the chit played for it: its label, effort, the attack's
+/// speed and length.
+pub type PlayedBlow = (Blow, (String, u8, u8, u8));
+
 /// A transformed character's blow when he attacks with `chit`: the form's
 /// attack at the chit's effort; `None` inside when the form cannot attack.
-pub fn form_blow(
-    battle: &Battle,
-    who: FighterId,
-    chit: &str,
-) -> Option<Option<(Blow, (String, u8, u8, u8))>> {
+pub fn form_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<Option<PlayedBlow>> {
     let form = form_of(battle, who)?;
     let Some((blow, speed, length)) = form.attack else {
         return Some(None);
@@ -174,7 +174,11 @@ pub fn beast_armoured(battle: &Battle, target: FighterId) -> Option<bool> {
 pub fn clearing_of(battle: &Battle) -> Option<ClearingId> {
     let magic = battle.magic.as_ref()?;
     let seat = magic.seats.values().next()?;
-    magic.state.characters.get(*seat).map(|c| c.position.clone())
+    magic
+        .state
+        .characters
+        .get(*seat)
+        .map(|c| c.position.clone())
 }
 
 /// After the Melee step's spells took effect in clearing `here`.
@@ -357,7 +361,10 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
     };
     let boss = battle.name(caster).to_string();
     for d in taken {
-        let Some(den) = battle.denizen_mut(d).filter(|den| den.employer != Some(caster)) else {
+        let Some(den) = battle
+            .denizen_mut(d)
+            .filter(|den| den.employer != Some(caster))
+        else {
             continue;
         };
         den.employer = Some(caster);
@@ -368,7 +375,9 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
             Seen::Clearing,
             CombatLine::Plays {
                 fighter: boss.clone(),
-                text: format!("controls {monster} ({spell}): it fights for him like a hired native"),
+                text: format!(
+                    "controls {monster} ({spell}): it fights for him like a hired native"
+                ),
             },
         );
     }
@@ -376,7 +385,11 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
 
 /// After an Evening's battle: a fighter a spell moved is where the magic
 /// state put him (characters by seat, denizens by counter id).
-pub fn moved_back(battle: &Battle, seats: &std::collections::BTreeMap<FighterId, usize>, state: &mut MrState) {
+pub fn moved_back(
+    battle: &Battle,
+    seats: &std::collections::BTreeMap<FighterId, usize>,
+    state: &mut MrState,
+) {
     let Some(magic) = battle.magic.as_ref() else {
         return;
     };

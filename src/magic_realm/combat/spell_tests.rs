@@ -29,11 +29,7 @@ fn alone_with(character: &str, denizen: &str, at: Option<ClearingId>) -> (MrStat
 }
 
 /// Resolve day `state.day + 1` with P1 resting and fighting by `combat`.
-fn play(
-    state: MrState,
-    combat: &str,
-    forced: &[(String, Vec<u8>)],
-) -> (MrState, Vec<DayEvent>) {
+fn play(state: MrState, combat: &str, forced: &[(String, Vec<u8>)]) -> (MrState, Vec<DayEvent>) {
     let data = data::get().expect("data");
     let day = state.day + 1;
     let mut script = DiceScript::default();
@@ -111,5 +107,37 @@ fn a_denizen_blown_away_by_hurricane_winds_is_where_it_landed() {
         matches!(at, Whereabouts::Clearing { clearing } if clearing.tile == to),
         "{at:?} {:#?}",
         lines(&events)
+    );
+}
+
+#[test]
+fn elven_grace_expires_at_the_end_of_the_combat() {
+    let (mut state, here) = alone_with("Elf", "Giant 1", None);
+    state.characters[0].magic.spells = vec!["Elven Grace".into()];
+    // Day 28, a gold day, is resolved next.
+    state.day = 27;
+    let label = format!("{here}");
+    let forced = [
+        // Day 28 regenerates the rolled row: not the Giant's.
+        ("birdsong/monster-roll".to_string(), vec![1]),
+        (format!("combat/{label}/round1/reposition/Elf"), vec![4]),
+    ];
+    let (after, events) = play(
+        state,
+        "cast Elven Grace on Elf, maneuver with MOVE M4, maneuver duck, target nobody",
+        &forced,
+    );
+    let seen = lines(&events);
+    assert!(
+        seen.iter().any(|l| l.contains("Elven Grace is in effect")),
+        "{seen:#?}"
+    );
+    assert!(
+        after
+            .magic
+            .in_effect
+            .iter()
+            .all(|s| s.spell != "Elven Grace"),
+        "{seen:#?}"
     );
 }
