@@ -223,7 +223,7 @@ fn leave_moved(battle: &mut Battle, here: &ClearingId) {
             Seen::Clearing,
             CombatLine::Plays {
                 fighter,
-                text: format!("leaves the combat: a spell moved him to {to}"),
+                text: format!("leaves the combat, moved to {to} by a spell"),
             },
         );
     }
