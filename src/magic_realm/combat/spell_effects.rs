@@ -21,7 +21,8 @@
 //! have the form's move strength and time, his attack the form's harm,
 //! sharpness and time with no weapon (a form that cannot attack makes
 //! none), he is hit as the form's vulnerability, and his armour does not
-//! guard the beast (an armoured form is armoured like a monster). A form
+//! guard the beast (an armoured form is armoured like a monster). An
+//! absorbed monster's form is its light side's body (no head or club). A form
 //! whose own attack is a spell makes no attack (casting it is not
 //! implemented yet). A fighter moved by a spell leaves the combat: the
 //! Evening writes his new place into the game state.
