@@ -167,6 +167,9 @@ pub fn strike(
     let Some(vulnerability) = battle.hero(target).map(|h| h.vulnerability) else {
         return;
     };
+    // A transformed character is hit as his form (`spell_effects.rs`).
+    let vulnerability =
+        super::spell_effects::form_vulnerability(battle, target).unwrap_or(vulnerability);
     if matches!(extra, Extra::WoundOnly) {
         let text = if armor_index.is_none() {
             wound(battle, target);

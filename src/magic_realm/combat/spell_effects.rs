@@ -164,6 +164,11 @@ pub fn form_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<Option<P
     )))
 }
 
+/// The vulnerability a transformed character is hit as.
+pub fn form_vulnerability(battle: &Battle, target: FighterId) -> Option<Strength> {
+    form_of(battle, target).map(|f| f.vulnerability)
+}
+
 /// How a transformed target takes a hit: `Some(armoured)` when he is a
 /// beast (his armour does not guard him), `None` otherwise.
 pub fn beast_armoured(battle: &Battle, target: FighterId) -> Option<bool> {
@@ -298,15 +303,6 @@ fn refresh(battle: &mut Battle) {
                         now.time = graced(now.strength.unwrap_or_default());
                     }
                     chit.chit = now;
-                }
-                let card = data.characters.iter().find(|c| c.name == name);
-                if let Some(v) = on
-                    .form
-                    .as_ref()
-                    .map(|f| f.vulnerability)
-                    .or(card.map(|c| c.vulnerability))
-                {
-                    hero.vulnerability = v;
                 }
                 if let Some(horse) = hero.horse.as_mut()
                     && let Ok(printed) = build::horse(data, &horse.name)
