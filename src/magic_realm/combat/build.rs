@@ -117,6 +117,7 @@ pub fn chits(labels: &[(String, ChitCondition)]) -> Result<Vec<HeroChit>, String
                 label: label.clone(),
                 chit: ActionChit::parse(label)?,
                 condition: *condition,
+                unleashed: false,
             })
         })
         .collect()

@@ -15,7 +15,8 @@
 //! attacks. Whoever runs the battle (the Evening) copies the magic state
 //! back afterwards and calls the end of combat expiry.
 //!
-//! Rulings: the target is named with the cast (`cast SPELL on TARGET`);
+//! Rulings: the target is named with the cast (`cast SPELL on TARGET`,
+//! and `... to PLACE` for a moving spell's destination tile or clearing);
 //! without one, an individual spell aims at the first attacker on the
 //! caster's sheet, else the first opponent in play, and a spell on a
 //! character aims at the caster; attack spells come in the thrust line
@@ -47,23 +48,6 @@ use super::tactics::attacker_move_times;
 pub const NOT_BUILT: &str = "this battle was set up without the game state the magic rules need \
      (run it from the Evening, or give the battle file a `day`)";
 
-/// Why a monster's own spell attack is skipped.
-pub const MONSTER_SPELLS: &str = "monster spell attacks are not implemented yet: the data name \
-     the spell but not its harm, speed or target";
-
-/// Spells whose effect in combat is read while they are in effect; the
-/// ones not listed in [`in_effect_on`]'s body say so in the log.
-const COMBAT_ONLY: [&str; 8] = [
-    "Melt Into Mist",
-    "Elven Grace",
-    "Pentangle",
-    "Unleash Power",
-    "Control Bats",
-    "Poison",
-    "Guide Spider or Octopus",
-    "Protection from Magic",
-];
-
 /// The magic side of a battle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CombatMagic {
@@ -78,8 +62,6 @@ pub struct CombatMagic {
     pub waiting: Vec<WaitingCast>,
     /// Denizens something attacked: Peace no longer holds them.
     pub attacked: BTreeSet<FighterId>,
-    /// Spells whose unbuilt combat effect was already reported.
-    pub reported: BTreeSet<u32>,
 }
 
 /// A cast made in the Encounter step.
@@ -107,7 +89,6 @@ impl CombatMagic {
             seats,
             waiting: Vec::new(),
             attacked: BTreeSet::new(),
-            reported: BTreeSet::new(),
         }
     }
 }
@@ -117,7 +98,7 @@ fn data() -> Result<&'static GameData, String> {
 }
 
 /// The aim a fighter is as a spell target.
-fn aim_of(battle: &Battle, id: FighterId) -> Aim {
+pub(super) fn aim_of(battle: &Battle, id: FighterId) -> Aim {
     let name = battle.name(id).to_string();
     if battle.hero(id).is_some() {
         Aim::Character { name }
@@ -147,6 +128,26 @@ pub fn split_order(order: &str) -> (String, Option<String>) {
     }
 }
 
+/// `TARGET to PLACE`: the target's name and the destination a moving
+/// spell needs (a tile code such as `CL`, or a clearing such as `CL3`).
+fn split_destination(named: &str) -> (&str, Option<Aim>) {
+    let Some(at) = named.to_ascii_lowercase().find(" to ") else {
+        return (named, None);
+    };
+    let place = named[at + 4..].trim().to_ascii_uppercase();
+    let digits = place.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let tile = &place[..place.len() - digits.len()];
+    let aim = match digits.parse::<u8>() {
+        Ok(clearing) if !tile.is_empty() => Aim::Clearing {
+            clearing: crate::magic_realm::board::ClearingId::new(tile, clearing),
+        },
+        _ => Aim::Tile {
+            code: place.clone(),
+        },
+    };
+    (named[..at].trim(), Some(aim))
+}
+
 /// The targets of a cast: the named one, or the ruling's default.
 fn targets(
     battle: &Battle,
@@ -155,18 +156,19 @@ fn targets(
     kinds: &[SpellTarget],
     named: Option<&str>,
 ) -> Result<Vec<Aim>, String> {
-    if let Some(name) = named {
+    if let Some(named) = named {
         // Items, spells in effect and the like are the magic rules' to read.
         let seat = magic.seats.get(&caster).copied();
         if let Some(aims) =
-            seat.and_then(|s| crate::magic_realm::magic::aims::named(&magic.state, s, name))
+            seat.and_then(|s| crate::magic_realm::magic::aims::named(&magic.state, s, named))
         {
             return Ok(aims);
         }
+        let (name, to) = split_destination(named);
         let t = battle
             .find(name)
             .ok_or_else(|| format!("nobody called {name} is in this combat"))?;
-        return Ok(vec![aim_of(battle, t)]);
+        return Ok(std::iter::once(aim_of(battle, t)).chain(to).collect());
     }
     let seat = magic.seats.get(&caster).copied().unwrap_or_default();
     let here = magic.state.characters.get(seat).map(|c| c.position.clone());
@@ -217,7 +219,7 @@ fn targets(
 
 /// Copy the battle's chit conditions onto the magic state (wounds and
 /// fatigue taken in combat count for casting).
-fn sync_to_state(battle: &Battle, magic: &mut CombatMagic) {
+pub(super) fn sync_to_state(battle: &Battle, magic: &mut CombatMagic) {
     for (&f, &seat) in &magic.seats {
         let (Some(hero), Some(c)) = (battle.hero(f), magic.state.characters.get_mut(seat)) else {
             continue;
@@ -230,7 +232,7 @@ fn sync_to_state(battle: &Battle, magic: &mut CombatMagic) {
 }
 
 /// Copy chit conditions the magic rules changed back onto the battle.
-fn sync_to_battle(battle: &mut Battle, magic: &CombatMagic) {
+pub(super) fn sync_to_battle(battle: &mut Battle, magic: &CombatMagic) {
     for (&f, &seat) in &magic.seats {
         let Some(c) = magic.state.characters.get(seat) else {
             continue;
@@ -428,6 +430,7 @@ fn prepare(
 /// The Melee step's spells: the waiting casts take effect fastest first;
 /// attack spells are added to `attacks`.
 pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attack>) {
+    let here = super::spell_effects::clearing_of(battle);
     let Some(mut magic) = battle.magic.take() else {
         return;
     };
@@ -473,6 +476,7 @@ pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attac
         resolve_one(battle, &mut magic, dice, &w, attacks);
     }
     battle.magic = Some(magic);
+    super::spell_effects::after_casts(battle, here.as_ref());
 }
 
 fn resolve_one(
@@ -576,13 +580,16 @@ fn apply(
             }
             say(battle, "is no longer hidden".into());
         }
-        SpellEffect::Transformed { target, form } => say(
-            battle,
-            format!(
-                "{target} is transformed into {form}; the transformed form's combat values \
-                 are not implemented yet"
-            ),
-        ),
+        SpellEffect::Transformed { target, form } => {
+            let text = match target {
+                Aim::Character { .. } => format!("{target} is transformed into {form}"),
+                _ => format!(
+                    "{target} is transformed into {form}; a transformed denizen's combat values \
+                     are not implemented yet"
+                ),
+            };
+            say(battle, text);
+        }
         SpellEffect::ChitsWounded { character, chits } => {
             say(
                 battle,
@@ -597,24 +604,10 @@ fn apply(
         }
         SpellEffect::InEffect { id, spell, .. } => {
             say(battle, format!("{spell} is in effect (spell #{id})"));
-            if COMBAT_ONLY.contains(&spell.as_str()) && !built_in_combat(&spell) {
-                magic.reported.insert(id);
-                say(
-                    battle,
-                    format!("the spell {spell}'s effect in combat is not implemented yet"),
-                );
-            }
+            super::spell_effects::control(battle, w.caster, &spell, &w.request.targets);
         }
         other => say(battle, describe(&other)),
     }
-}
-
-/// Combat-only spells whose combat effect is read here.
-fn built_in_combat(spell: &str) -> bool {
-    matches!(
-        spell,
-        "Peace" | "Protection from Magic" | "Pentangle" | "Melt Into Mist" | "Poison"
-    )
 }
 
 /// Spells in effect that change the round's attacks: nobody in Melt Into
@@ -681,9 +674,7 @@ fn describe(effect: &SpellEffect) -> String {
             purpose, result, ..
         } => format!("the spell's roll ({purpose}): {result}"),
         SpellEffect::Healed { character } => format!("the {character} is healed"),
-        SpellEffect::Moved { target, to } => {
-            format!("{target} is moved to {to}; moving out of combat is not implemented yet")
-        }
+        SpellEffect::Moved { target, to } => format!("{target} is moved to {to}"),
         SpellEffect::SpellBroken { spell, .. } => format!("{spell} is broken"),
         SpellEffect::Magic(event) => event.to_string(),
         SpellEffect::NextFightTremendous { character } => {

@@ -73,7 +73,7 @@ pub fn strike(
     shield: Option<super::model::Direction>,
 ) {
     let target = attack.target;
-    if !battle.in_play(target) {
+    if !battle.in_play(target) || super::monster_spells::casts(battle, dice, attack) {
         return;
     }
     let attacker = attack.label.clone();
@@ -93,11 +93,15 @@ pub fn strike(
         }
         return;
     }
-    let armor_index = battle.hero(target).and_then(|h| {
-        h.armor
-            .iter()
-            .position(|a| a.guards(attack.direction, shield))
-    });
+    let beast = super::spell_effects::beast_armoured(battle, target);
+    let armor_index = battle
+        .hero(target)
+        .filter(|_| beast.is_none())
+        .and_then(|h| {
+            h.armor
+                .iter()
+                .position(|a| a.guards(attack.direction, shield))
+        });
     let on_horse = horse
         && battle
             .hero(target)
@@ -109,7 +113,9 @@ pub fn strike(
             .and_then(|h| h.horse.as_ref())
             .is_some_and(|h| h.armored)
     } else {
-        armor_index.is_some() || battle.denizen(target).is_some_and(|d| d.armored)
+        armor_index.is_some()
+            || battle.denizen(target).is_some_and(|d| d.armored)
+            || beast == Some(true)
     };
     let mut stars = attack.blow.stars;
     if armored && stars > 0 {
@@ -161,6 +167,9 @@ pub fn strike(
     let Some(vulnerability) = battle.hero(target).map(|h| h.vulnerability) else {
         return;
     };
+    // A transformed character is hit as his form (`spell_effects.rs`).
+    let vulnerability =
+        super::spell_effects::form_vulnerability(battle, target).unwrap_or(vulnerability);
     if matches!(extra, Extra::WoundOnly) {
         let text = if armor_index.is_none() {
             wound(battle, target);
@@ -286,7 +295,7 @@ pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     let turns = battle
         .denizen(attacker)
         .is_some_and(|d| d.tremendous && d.side == CounterSide::Light);
-    if turns {
+    if turns && battle.in_play(attacker) {
         if let Some(d) = battle.denizen_mut(attacker) {
             d.side = CounterSide::Dark;
         }

@@ -206,6 +206,9 @@ type ChitFacts = (String, u8, u8, u8);
 /// A character's blow with his weapon (or dagger) and FIGHT chit, and the
 /// chit's label, effort, the attack speed and length.
 fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, ChitFacts)> {
+    if let Some(beast) = super::spell_effects::form_blow(battle, who, chit) {
+        return beast;
+    }
     let hero = battle.hero(who)?;
     let chit = hero.chits.iter().find(|c| same_chit(&c.label, chit))?;
     let (harm, stars, speed, length, weight, missile) = match &hero.weapon {
@@ -390,17 +393,8 @@ fn push_denizen_attacks(
             blow: denizen_blow(harm, side.stars, side.missile),
             weapon: false,
         });
-    } else if side.spell.is_some() {
-        battle.say(
-            Seen::Clearing,
-            CombatLine::Refused {
-                character: name.clone(),
-                reason: format!(
-                    "its spell attack is skipped: {}",
-                    super::casting::MONSTER_SPELLS
-                ),
-            },
-        );
+    } else if let Some(spell) = super::monster_spells::attack(battle, d, target, body) {
+        attacks.push(spell);
     }
     let sides: Vec<_> = den
         .parts

@@ -21,10 +21,12 @@ pub mod harm;
 pub mod log;
 pub mod melee;
 pub mod model;
+pub mod monster_spells;
 pub mod orders;
 pub mod riding;
 pub mod script;
 pub mod script_magic;
+pub mod spell_effects;
 pub mod spoils;
 pub mod tactics;
 pub mod treachery;
@@ -32,5 +34,7 @@ pub mod treachery;
 pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};
 pub use tactics::Tactics;
+#[cfg(test)]
+mod spell_tests;
 #[cfg(test)]
 mod tests;

@@ -90,8 +90,14 @@ pub struct Fighter {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "how", rename_all = "snake_case")]
 pub enum Out {
-    Killed { by: String },
+    Killed {
+        by: String,
+    },
     Ran,
+    /// A spell moved him out of the clearing (`spell_effects.rs`).
+    Moved {
+        to: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,6 +148,10 @@ pub struct HeroChit {
     pub label: String,
     pub chit: ActionChit,
     pub condition: ChitCondition,
+    /// A MAGIC chit that Unleash Power lets him play as a MOVE or FIGHT
+    /// chit (`spell_effects.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unleashed: bool,
 }
 
 impl HeroChit {
@@ -150,11 +160,11 @@ impl HeroChit {
     }
 
     pub fn can_fight(&self) -> bool {
-        matches!(self.chit.action, ChitAction::Fight | ChitAction::Berserk)
+        self.unleashed || matches!(self.chit.action, ChitAction::Fight | ChitAction::Berserk)
     }
 
     pub fn can_move(&self) -> bool {
-        matches!(self.chit.action, ChitAction::Move | ChitAction::Duck)
+        self.unleashed || matches!(self.chit.action, ChitAction::Move | ChitAction::Duck)
     }
 
     pub fn strength(&self) -> Strength {

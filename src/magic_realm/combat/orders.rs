@@ -6,7 +6,7 @@
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
-//! `cast SPELL` or `cast SPELL on TARGET`, `charge NAME` (seed 000 III.A.3), `abandon ITEM`,
+//! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (seed 000 III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, seed 002 §5.3), `berserk` (alert the
 //! BERSERK chit).
 

@@ -154,6 +154,8 @@ pub struct Expect {
     pub dropped: Option<Vec<String>>,
     /// Lines the log must contain (as printed).
     pub log_contains: Option<Vec<String>>,
+    /// Fighters a spell moved out of the clearing.
+    pub moved: Option<Vec<String>>,
 }
 
 /// What a finished battle came to.
@@ -175,6 +177,8 @@ pub struct Outcome {
     pub dropped: Vec<String>,
     /// Characters still hidden at the end.
     pub hidden: Vec<String>,
+    /// Fighters a spell moved out of the clearing.
+    pub moved: Vec<String>,
 }
 
 /// A battle ready to run, with its orders and dice.
@@ -410,6 +414,7 @@ pub fn outcome(battle: &Battle) -> Outcome {
     for f in &battle.fighters {
         match (&f.out, &f.kind) {
             (Some(Out::Ran), _) => out.fled.push(f.name.clone()),
+            (Some(Out::Moved { .. }), _) => out.moved.push(f.name.clone()),
             (Some(Out::Killed { .. }), FighterKind::Denizen(_)) => out.killed.push(f.name.clone()),
             _ => {}
         }
@@ -504,6 +509,9 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     }
     if let Some(v) = &expect.hidden {
         same("hidden", sorted(v), sorted(&got.hidden));
+    }
+    if let Some(v) = &expect.moved {
+        same("moved", sorted(v), sorted(&got.moved));
     }
     if let Some(v) = expect.rounds {
         same("rounds", v.to_string(), got.rounds.to_string());

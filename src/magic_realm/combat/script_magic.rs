@@ -1,6 +1,7 @@
 //! The game state behind a battle file's spells (issue 4 §4, issue 5 §3):
-//! a game set up with the file's characters, all standing in the first
-//! character's starting clearing with the file's denizens, knowing the
+//! a game set up with the file's characters, all standing in the file's
+//! clearing when the board has it (`LD2`), else in the first character's
+//! starting clearing, with the file's denizens, knowing the
 //! spells the file names and carrying its artifacts active, on the file's
 //! game day (which decides the colour day).
 
@@ -8,9 +9,10 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
+use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::setup::{SetupInputs, new_game};
-use crate::magic_realm::state::{Belonging, Item, ItemKind, Whereabouts};
+use crate::magic_realm::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
 
 use super::battle::Battle;
 use super::casting::CombatMagic;
@@ -54,9 +56,10 @@ pub fn magic_for(
     .map_err(|e| format!("the game behind the spells cannot be set up: {e}"))?;
     let day = file.day.unwrap_or(1);
     state.day = day;
-    let Some(here) = state.characters.first().map(|c| c.position.clone()) else {
+    let Some(start) = state.characters.first().map(|c| c.position.clone()) else {
         return Ok(None);
     };
+    let here = board_clearing(&state, &file.clearing).unwrap_or(start);
     let mut fighter_seats = BTreeMap::new();
     for (seat, entry) in file.character.iter().enumerate() {
         let c = &mut state.characters[seat];
@@ -101,4 +104,12 @@ pub fn magic_for(
         day,
         fighter_seats,
     )))
+}
+
+/// The clearing a battle file names (`LD2`), when the board has it.
+fn board_clearing(state: &MrState, label: &str) -> Option<ClearingId> {
+    let digits = label.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let tile = &label[..label.len() - digits.len()];
+    let id = ClearingId::new(tile, digits.parse().ok()?);
+    state.board.clearing(&id).map(|_| id)
 }

@@ -207,8 +207,10 @@ fn casters_here(
     seat_of: &BTreeMap<usize, usize>,
     asked_by_rounds: bool,
 ) -> bool {
-    // Spells already in effect (Melt Into Mist, Poison) are read in combat.
+    // Spells already in effect (Melt Into Mist, Poison) are read in combat;
+    // an Imp's Curse is kept in the game state.
     !day.state.magic.in_effect.is_empty()
+        || super::super::combat::monster_spells::any_caster(battle)
         || seat_of.iter().any(|(fighter, &seat)| {
             let c = &day.state.characters[seat];
             let may_cast = asked_by_rounds
@@ -235,6 +237,7 @@ fn magic_after(
     observers: &Observers,
 ) {
     if let Some(magic) = &battle.magic {
+        super::super::combat::spell_effects::moved_back(battle, seat_of, &mut day.state);
         day.state.magic = magic.state.magic.clone();
         for &seat in seat_of.values() {
             if let Some(c) = magic.state.characters.get(seat) {

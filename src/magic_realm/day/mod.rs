@@ -153,6 +153,6 @@ mod evening_tests;
 #[cfg(test)]
 mod gaps_tests;
 #[cfg(test)]
-mod toggle_tests;
-#[cfg(test)]
 mod spell_day_tests;
+#[cfg(test)]
+mod toggle_tests;

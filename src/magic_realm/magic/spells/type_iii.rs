@@ -1,7 +1,8 @@
 //! Type III spells (seed 001; `spells.toml`): Elven Grace, Faerie Lights,
 //! See Hidden Signs, Lost, Illusion, Persuade.
 //!
-//! Elven Grace stays in effect for combat to read (faster move times);
+//! Elven Grace stays in effect for combat to read (move times by strength,
+//! `combat/spell_effects.rs`);
 //! Faerie Lights changes the caster's chit types while in effect; Illusion,
 //! Persuade and See Hidden Signs are read by [`super::super::influence`],
 //! Lost by [`super::super::wilderness`].

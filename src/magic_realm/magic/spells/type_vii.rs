@@ -2,8 +2,9 @@
 //! Premonition, Protection from Magic, Peace with Nature.
 //!
 //! Protection from Magic shields its target from being targeted while in
-//! effect (read by the cast check); Control Bats stays in effect for combat
-//! to read (moving with the bats in Daylight is not built); Sense Danger
+//! effect (read by the cast check); Control Bats stays in effect and combat
+//! puts the bats under the caster (`combat/spell_effects.rs`; moving with
+//! the bats in Daylight is not built); Sense Danger
 //! gives a bonus Alert phase and Peace with Nature stops summoning for its
 //! target and Premonition lets its target choose his turn while awake
 //! ([`super::super::influence`]).

@@ -1,0 +1,143 @@
+//! Spells in an Evening's combat, through the whole day: an Imp's Curse is
+//! kept in the game state, a fighter a spell moved out of the clearing is
+//! where the spell put him, a transformed character is hit as his form
+//! (`monster_spells.rs`, `spell_effects.rs`).
+
+use std::collections::BTreeMap;
+
+use crate::dice::{Dice, DiceScript};
+use crate::game::Rules;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data;
+use crate::magic_realm::data::tiles::Edge;
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
+use crate::magic_realm::day::resolve_day;
+use crate::magic_realm::orders::parse_day_orders;
+use crate::magic_realm::state::{MrState, Whereabouts};
+use crate::magic_realm::tables::magic::CurseKind;
+use crate::magic_realm::test_support::{game_played_by, without_denizens};
+
+/// One character alone with `denizen` in `at` (his own start when `None`).
+fn alone_with(character: &str, denizen: &str, at: Option<ClearingId>) -> (MrState, ClearingId) {
+    let mut state = without_denizens(game_played_by(&[character], |_| "P1".into()));
+    let here = at.unwrap_or_else(|| state.characters[0].position.clone());
+    state.characters[0].position = here.clone();
+    state.denizens.get_mut(denizen).expect("the denizen").at = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    (state, here)
+}
+
+/// Resolve day `state.day + 1` with P1 resting and fighting by `combat`.
+fn play(state: MrState, combat: &str, forced: &[(String, Vec<u8>)]) -> (MrState, Vec<DayEvent>) {
+    let data = data::get().expect("data");
+    let day = state.day + 1;
+    let mut script = DiceScript::default();
+    for (purpose, faces) in forced {
+        script.force(purpose, faces).expect("dice");
+    }
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders(&format!("R\nCombat: {combat}"), 1, &data.tiles).expect("orders"),
+    )]
+    .into();
+    let mut dice = Dice::with_script(3, day, script);
+    resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day resolves")
+}
+
+fn lines(events: &[DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_imps_curse_is_kept_in_the_game_state() {
+    let (state, here) = alone_with("Amazon", "Imp", None);
+    let label = format!("{here}");
+    let forced = [
+        (format!("combat/{label}/round1/reposition/Amazon"), vec![4]),
+        (format!("combat/{label}/round1/tactics"), vec![1, 1]),
+        (format!("combat/{label}/round1/curse/Imp"), vec![3, 1]),
+    ];
+    let (after, events) = play(
+        state,
+        "maneuver with MOVE M4, maneuver charge, target nobody",
+        &forced,
+    );
+    let curses = &after.characters[0].magic.curses;
+    assert!(
+        curses.contains(&CurseKind::Wither),
+        "{curses:?} {:#?}",
+        lines(&events)
+    );
+}
+
+/// A tile next to `code` on the board.
+fn next_to(state: &MrState, code: &str) -> String {
+    let board = &state.board;
+    let at = board.placement_of(code).expect("the tile").at;
+    Edge::ALL
+        .iter()
+        .find_map(|&edge| board.placement_at(at.neighbour(edge)))
+        .map(|p| p.tile.clone())
+        .expect("a neighbouring tile")
+}
+
+#[test]
+fn a_denizen_blown_away_by_hurricane_winds_is_where_it_landed() {
+    let ledges = ClearingId::new("LD", 2);
+    let (mut state, _) = alone_with("Sorceror", "Giant 1", Some(ledges));
+    state.characters[0].magic.spells = vec!["Hurricane Winds".into()];
+    // Day 21, a purple day, is resolved next.
+    state.day = 20;
+    let to = next_to(&state, "LD");
+    let forced = [("magic/Hurricane Winds/Sorceror".to_string(), vec![6])];
+    let (after, events) = play(
+        state,
+        &format!("cast Hurricane Winds on Giant 1 to {to}, maneuver duck, target nobody"),
+        &forced,
+    );
+    let at = &after.denizens["Giant 1"].at;
+    assert!(
+        matches!(at, Whereabouts::Clearing { clearing } if clearing.tile == to),
+        "{at:?} {:#?}",
+        lines(&events)
+    );
+}
+
+#[test]
+fn elven_grace_expires_at_the_end_of_the_combat() {
+    let (mut state, here) = alone_with("Elf", "Giant 1", None);
+    state.characters[0].magic.spells = vec!["Elven Grace".into()];
+    // Day 28, a gold day, is resolved next.
+    state.day = 27;
+    let label = format!("{here}");
+    let forced = [
+        // Day 28 regenerates the rolled row: not the Giant's.
+        ("birdsong/monster-roll".to_string(), vec![1]),
+        (format!("combat/{label}/round1/reposition/Elf"), vec![4]),
+    ];
+    let (after, events) = play(
+        state,
+        "cast Elven Grace on Elf, maneuver with MOVE M4, maneuver duck, target nobody",
+        &forced,
+    );
+    let seen = lines(&events);
+    assert!(
+        seen.iter().any(|l| l.contains("Elven Grace is in effect")),
+        "{seen:#?}"
+    );
+    assert!(
+        after
+            .magic
+            .in_effect
+            .iter()
+            .all(|s| s.spell != "Elven Grace"),
+        "{seen:#?}"
+    );
+}
