@@ -38,6 +38,12 @@ pub struct CombatRules {
     /// Seed 002 §5.2–5.3 (`riding.rs`).
     #[serde(default)]
     pub riding_horses: bool,
+    /// Seed 003 "Watchful Natives" (`watchful.rs`).
+    #[serde(default)]
+    pub watchful_natives: bool,
+    /// Seed 003 "Extended Treachery" (`treachery.rs`).
+    #[serde(default)]
+    pub extended_treachery: bool,
 }
 
 impl CombatRules {
@@ -50,6 +56,8 @@ impl CombatRules {
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
             riding_horses: rules.is_on("riding_horses"),
+            watchful_natives: rules.is_on("watchful_natives"),
+            extended_treachery: rules.is_on("extended_treachery"),
         }
     }
 }
@@ -312,7 +320,7 @@ impl Battle {
                     self.stage = Stage::Deploy;
                 }
                 Stage::Deploy => {
-                    encounter::deploy(self, &answers);
+                    encounter::deploy(self, dice, &answers);
                     self.stage = Stage::Action;
                 }
                 Stage::Action => {

@@ -9,6 +9,7 @@
 //! files (`script.rs`) set one up for the GM and the tests.
 
 pub mod abandon;
+pub mod activation;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
@@ -21,6 +22,7 @@ pub mod harm;
 pub mod log;
 pub mod melee;
 pub mod model;
+pub mod native_horses;
 pub mod orders;
 pub mod riding;
 pub mod script;
@@ -28,6 +30,7 @@ pub mod script_magic;
 pub mod spoils;
 pub mod tactics;
 pub mod treachery;
+pub mod watchful;
 
 pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};

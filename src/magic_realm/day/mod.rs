@@ -8,6 +8,7 @@
 
 pub mod abilities;
 pub mod activities;
+pub mod battling_today;
 pub mod birdsong;
 pub mod blocking;
 pub mod bot;
