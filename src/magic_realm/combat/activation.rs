@@ -450,3 +450,127 @@ pub fn write_back(c: &mut CharacterState, kit: &Kit) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::decisions::{Action, Answer};
+    use crate::magic_realm::combat::script;
+    use crate::magic_realm::combat::{Stage, Step};
+    use crate::magic_realm::test_support::data;
+
+    fn amazon_carrying(inactive: &str) -> script::Scripted {
+        let text = format!(
+            "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\ninactive = {inactive}\n\
+             [[denizen]]\nid = \"Wolf A 1\"\n"
+        );
+        script::load(data(), "test.toml", &text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Run to her Encounter action (she has no standing orders).
+    fn at_action(s: &mut script::Scripted) {
+        let Step::Needs(lure) = s.battle.step(&mut s.dice) else {
+            panic!("she is asked to lure")
+        };
+        assert_eq!(lure.stage, Stage::Lure);
+        s.battle
+            .answer(0, Answer::Lure { denizens: vec![] })
+            .expect("lure nobody");
+        let Step::Needs(action) = s.battle.step(&mut s.dice) else {
+            panic!("she is asked for her action")
+        };
+        assert_eq!(action.stage, Stage::Action);
+    }
+
+    #[test]
+    fn the_options_name_what_she_may_activate_and_inactivate() {
+        let mut s = amazon_carrying("[\"Spear\", \"Pony 1\", \"Deft Gloves\"]");
+        at_action(&mut s);
+        let options = s.battle.options(0);
+        for want in [
+            "activate Spear",
+            "activate Pony 1",
+            "activate Deft Gloves",
+            "inactivate Short Sword",
+            "inactivate Shield",
+        ] {
+            assert!(options.iter().any(|o| o == want), "{want}: {options:?}");
+        }
+    }
+
+    #[test]
+    fn illegal_switches_are_refused_with_what_is_legal() {
+        let mut s = amazon_carrying("[\"Spear\"]");
+        at_action(&mut s);
+        let switch = |activate: Option<&str>, inactivate: Option<&str>| {
+            Answer::Action(Action::Switch {
+                activate: activate.map(str::to_string),
+                inactivate: inactivate.map(str::to_string),
+            })
+        };
+        let err = s.battle.answer(0, switch(None, None)).unwrap_err();
+        assert!(err.contains("name a belonging"), "{err}");
+        let err = s.battle.answer(0, switch(Some("Axe"), None)).unwrap_err();
+        assert!(err.contains("inactive now: Spear"), "{err}");
+        let err = s.battle.answer(0, switch(None, Some("Spear"))).unwrap_err();
+        assert!(err.contains("no active Spear"), "{err}");
+        let err = s
+            .battle
+            .answer(0, switch(Some("Spear"), Some("Shield")))
+            .unwrap_err();
+        assert!(err.contains("puts his Short Sword inactive"), "{err}");
+        s.battle
+            .answer(0, switch(Some("Spear"), Some("Short Sword")))
+            .expect("the swap named in full is legal");
+    }
+
+    #[test]
+    fn switching_moves_the_stats_between_active_and_spare() {
+        let mut s = amazon_carrying("[\"Helmet\", \"Pony 1\"]");
+        let battle = &mut s.battle;
+        switch(battle, 0, Some("Helmet"), None);
+        let hero = battle.hero(0).expect("the Amazon");
+        // Her own Helmet went spare; the carried one is worn.
+        assert_eq!(hero.armor.len(), 3);
+        assert_eq!(hero.kit.spare.len(), 2);
+        switch(battle, 0, Some("Pony 1"), Some("Shield"));
+        let hero = battle.hero(0).expect("the Amazon");
+        assert_eq!(hero.horse.as_ref().map(|h| h.name.as_str()), Some("Pony 1"));
+        assert!(hero.armor.iter().all(|a| a.name != "Shield"));
+        assert_eq!(hero.kit.switched.len(), 4);
+    }
+
+    #[test]
+    fn the_state_takes_the_switches() {
+        let mut c = crate::magic_realm::test_support::game_played_by(&["Amazon"], |_| "P1".into())
+            .characters
+            .remove(0);
+        let item = |kind, name: &str| Item {
+            kind,
+            name: name.into(),
+        };
+        c.belongings.push(Belonging {
+            item: item(ItemKind::Weapon, "Spear 1"),
+            active: false,
+        });
+        let kit = Kit {
+            switched: vec![
+                (item(ItemKind::Weapon, "Short Sword"), false),
+                (item(ItemKind::Weapon, "Spear 1"), true),
+                (item(ItemKind::Armor, "Shield"), false),
+            ],
+            ..Kit::default()
+        };
+        write_back(&mut c, &kit);
+        assert_eq!(c.weapon, None);
+        assert!(!c.armor.contains(&"Shield".to_string()));
+        let active: Vec<(&str, bool)> = c
+            .belongings
+            .iter()
+            .map(|b| (b.item.name.as_str(), b.active))
+            .collect();
+        assert!(active.contains(&("Spear 1", true)), "{active:?}");
+        assert!(active.contains(&("Short Sword", false)), "{active:?}");
+        assert!(active.contains(&("Shield", false)), "{active:?}");
+    }
+}

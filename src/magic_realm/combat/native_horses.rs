@@ -163,3 +163,24 @@ pub fn rider_killed(battle: &mut Battle, victim: FighterId, killer: FighterId) {
     };
     battle.say(Seen::Clearing, line);
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::magic_realm::combat::build;
+    use crate::magic_realm::state::CounterSide;
+    use crate::magic_realm::test_support::data;
+
+    #[test]
+    fn an_unhired_rider_walks_and_a_hired_one_gallops() {
+        let unhired = build::denizen(data(), "Lancer 1", CounterSide::Light, None).expect("lancer");
+        let mount = unhired.horse.expect("Lancer 1 rides");
+        assert_eq!(mount.horse.name, "Lancer Pony 1");
+        assert_eq!(mount.move_time(), 5);
+        let hired =
+            build::denizen(data(), "Lancer 1", CounterSide::Light, Some(0)).expect("lancer");
+        assert_eq!(hired.horse.expect("he rides").move_time(), 3);
+        let company =
+            build::denizen(data(), "Company 1", CounterSide::Light, None).expect("company");
+        assert!(company.horse.is_none());
+    }
+}

@@ -105,3 +105,43 @@ fn rebel(
     }
     turned
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::script;
+    use crate::magic_realm::test_support::data;
+
+    fn battle(rules: &str) -> Battle {
+        let text = format!(
+            "clearing = \"CV4\"\nrules = [{rules}]\n[[character]]\nname = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 1\"\nemployer = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 3\"\nemployer = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 2\"\n[[denizen]]\nid = \"Rogue 1\"\n"
+        );
+        script::load(data(), "test.toml", &text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .battle
+    }
+
+    #[test]
+    fn deploying_against_his_own_group_rebels_it_only_with_the_rule() {
+        let mut off = battle("");
+        on_deploy(&mut off, 0, 1, 3);
+        assert_eq!(off.denizen(1).and_then(|d| d.employer), Some(0));
+        let mut on = battle("\"extended_treachery\"");
+        on_deploy(&mut on, 0, 1, 4);
+        assert_eq!(
+            on.denizen(1).and_then(|d| d.employer),
+            Some(0),
+            "a Rogue is not of his group"
+        );
+        on_deploy(&mut on, 0, 1, 3);
+        for id in [1, 2] {
+            let d = on.denizen(id).expect("a Company man");
+            assert_eq!(d.employer, None);
+            assert!(d.battling.contains(&0));
+        }
+        assert!(on.denizen(3).expect("Company 2").battling.contains(&0));
+    }
+}

@@ -132,3 +132,54 @@ pub fn after_deploying(battle: &mut Battle, dice: &mut Dice, who: FighterId, gro
         rally(battle, dice, who, group);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::script;
+    use crate::magic_realm::test_support::data;
+
+    fn battle(rules: &str, amazon_hidden: bool, hireling: bool) -> script::Scripted {
+        let mut text = format!(
+            "clearing = \"CV4\"\nrules = [{rules}]\n[[character]]\nname = \"Amazon\"\n\
+             hidden = {amazon_hidden}\n[[denizen]]\nid = \"Company 1\"\n[[denizen]]\n\
+             id = \"Company 2\"\n[[denizen]]\nid = \"Wolf A 1\"\n"
+        );
+        if hireling {
+            text.push_str("[[denizen]]\nid = \"Rogue 1\"\nemployer = \"Amazon\"\n");
+        }
+        script::load(data(), "test.toml", &text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn only_unassigned_unhired_natives_with_the_rule_on_are_watchful() {
+        let off = battle("", false, true);
+        assert!(!is_watchful(&off.battle, 1));
+        let mut on = battle("\"watchful_natives\"", false, true);
+        assert!(is_watchful(&on.battle, 1));
+        assert!(!is_watchful(&on.battle, 3), "a monster never is");
+        assert!(!is_watchful(&on.battle, 4), "a hired native never is");
+        on.battle.sheet.insert(2, 0);
+        assert!(!is_watchful(&on.battle, 2), "assigned: no longer watchful");
+    }
+
+    #[test]
+    fn targeting_one_brings_the_watchful_group_onto_the_attackers_sheet() {
+        let mut s = battle("\"watchful_natives\"", false, false);
+        on_target(&mut s.battle, &mut s.dice, 0, 1);
+        assert_eq!(s.battle.attackers_of(0), vec![1, 2]);
+        let company = s.battle.denizen(2).expect("Company 2");
+        assert!(company.battling.contains(&0));
+    }
+
+    #[test]
+    fn a_hidden_attacker_leaves_them_watchful_unless_a_hireling_stands_in_view() {
+        let mut alone = battle("\"watchful_natives\"", true, false);
+        on_target(&mut alone.battle, &mut alone.dice, 0, 1);
+        assert!(alone.battle.sheet.is_empty());
+        assert!(is_watchful(&alone.battle, 1));
+        let mut with = battle("\"watchful_natives\"", true, true);
+        on_target(&mut with.battle, &mut with.dice, 0, 1);
+        assert_eq!(with.battle.attackers_of(4), vec![1, 2]);
+    }
+}

@@ -145,6 +145,8 @@ pub enum PhaseOutcome {
 #[cfg(test)]
 mod acts_tests;
 #[cfg(test)]
+mod combat_rest_tests;
+#[cfg(test)]
 mod evening_tests;
 #[cfg(test)]
 mod gaps_tests;
