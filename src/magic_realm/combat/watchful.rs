@@ -182,4 +182,28 @@ mod tests {
         on_target(&mut with.battle, &mut with.dice, 0, 1);
         assert_eq!(with.battle.attackers_of(4), vec![1, 2]);
     }
+
+    #[test]
+    fn deploying_against_one_brings_the_rest_of_the_group_onto_the_deployer() {
+        use crate::magic_realm::combat::{Answer, Stage, Step};
+        let mut s = battle("\"watchful_natives\"", false, true);
+        let (b, dice) = (&mut s.battle, &mut s.dice);
+        let Step::Needs(lure) = b.step(dice) else {
+            panic!("she is asked to lure")
+        };
+        assert_eq!(lure.stage, Stage::Lure);
+        b.answer(0, Answer::Lure { denizens: vec![] })
+            .expect("lure nobody");
+        let Step::Needs(deploy) = b.step(dice) else {
+            panic!("she is asked to deploy")
+        };
+        assert_eq!(deploy.stage, Stage::Deploy);
+        let pairs = vec![("Rogue 1".to_string(), "Company 1".to_string())];
+        b.answer(0, Answer::Deploy { pairs }).expect("deploy");
+        let Step::Needs(_) = b.step(dice) else {
+            panic!("she is asked for her action")
+        };
+        assert_eq!(b.sheet.get(&1), Some(&4), "Company 1 fights the Rogue");
+        assert_eq!(b.sheet.get(&2), Some(&0), "Company 2 comes for her");
+    }
 }

@@ -98,3 +98,55 @@ fn a_group_battling_him_today_needs_no_meeting_roll_and_midnight_forgets_it() {
     assert!(after.battling_today.is_empty(), "Midnight forgets grudges");
     assert!(!battling_today::battles(&after, "Company", "Amazon"));
 }
+
+/// The Amazon and Lancer 1, whose group battles her today.
+fn amazon_and_a_lancer() -> MrState {
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Lancer 1").expect("a Lancer").at =
+        Whereabouts::Clearing { clearing: here };
+    state.battling_today.push(Grudge {
+        group: "Lancers".into(),
+        character: "Amazon".into(),
+    });
+    state
+}
+
+const AT_THE_LANCER: &str =
+    "target Lancer 1, attack with FIGHT M3**, attack smash, maneuver duck, run when wounded 1";
+
+#[test]
+fn a_natives_horse_killed_in_the_evening_is_gone_from_his_holdings() {
+    let state = amazon_and_a_lancer();
+    assert!(
+        state.holdings["Lancer 1"]
+            .iter()
+            .any(|i| i.name == "Lancer Pony 1")
+    );
+    let (after, events) = day_with(state, &[AT_THE_LANCER]);
+    let lines = lines(&events);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "the Lancer 1's Lancer Pony 1 is killed"),
+        "{lines:#?}"
+    );
+    let held = after.holdings.get("Lancer 1").cloned().unwrap_or_default();
+    assert!(held.iter().all(|i| i.name != "Lancer Pony 1"), "{held:?}");
+}
+
+#[test]
+fn a_native_without_his_horse_fights_on_foot() {
+    let mut state = amazon_and_a_lancer();
+    state.holdings.remove("Lancer 1");
+    let (_, events) = day_with(state, &[AT_THE_LANCER]);
+    let lines = lines(&events);
+    assert!(
+        lines.iter().all(|l| !l.contains("Lancer Pony")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("Amazon on Lancer 1")),
+        "{lines:#?}"
+    );
+}
