@@ -12,7 +12,7 @@
 //! - Weight does not limit it: the seed measures a MOVE chit against
 //!   everything he carries, active or not (III.B.5), so the weight he must
 //!   match is the same before and after (the day rules place no other
-//!   limit on activating).
+//!   limit on activating). No horse may be made active in a cave.
 //! - A weapon made active starts unalerted; one made inactive is
 //!   unalerted. Armour keeps its damage. What changes takes effect in this
 //!   round's Melee step, and the day state takes the result after combat
@@ -151,10 +151,12 @@ pub fn activatable(battle: &Battle, who: FighterId) -> Vec<String> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
+    // No horse is active in a cave (seed 000 II.C).
     let mut names: Vec<String> = hero
         .kit
         .spare
         .iter()
+        .filter(|s| !(battle.in_cave && matches!(s, Spare::Horse(_))))
         .map(|s| s.name().to_string())
         .collect();
     names.extend(
@@ -261,6 +263,22 @@ pub fn check(
             names.join(", ")
         }
     };
+    let spare_horse = |name: &str| {
+        battle.hero(who).is_some_and(|h| {
+            h.kit
+                .spare
+                .iter()
+                .any(|s| matches!(s, Spare::Horse(_)) && same(s.name(), name))
+        })
+    };
+    if let Some(name) = activate
+        && battle.in_cave
+        && spare_horse(name)
+    {
+        return Err(format!(
+            "the {name} cannot be made active: no horse is active in a cave"
+        ));
+    }
     if let Some(name) = activate
         && !activatable(battle, who).iter().any(|n| same(n, name))
     {
@@ -496,6 +514,14 @@ mod tests {
         ] {
             assert!(options.iter().any(|o| o == want), "{want}: {options:?}");
         }
+        s.battle.in_cave = true;
+        let options = s.battle.options(0);
+        assert!(
+            !options.iter().any(|o| o == "activate Pony 1"),
+            "{options:?}"
+        );
+        let err = check(&s.battle, 0, Some("Pony 1"), None).unwrap_err();
+        assert!(err.contains("no horse is active in a cave"), "{err}");
     }
 
     #[test]

@@ -99,6 +99,10 @@ pub struct Battle {
     /// up without one (casting is then refused with the reason).
     #[serde(default)]
     pub magic: Option<super::casting::CombatMagic>,
+    /// The clearing is a cave: no horse is played there (seed 000 III.B.5;
+    /// `native_horses.rs`, `activation.rs`).
+    #[serde(default)]
+    pub in_cave: bool,
 }
 
 impl Battle {
@@ -127,6 +131,7 @@ impl Battle {
             dropped: Vec::new(),
             to_groups: Vec::new(),
             magic: None,
+            in_cave: false,
         }
     }
 

@@ -5,7 +5,8 @@
 //! native himself attacks from his own box. A hit on him falls on the
 //! horse alone while it lives (with Riding Horses a character may aim at
 //! the rider instead, who still must be reached through the horse's
-//! maneuver). Native horses never change tactics.
+//! maneuver). Native horses never change tactics. In a cave clearing
+//! nobody plays a horse: natives fight on foot there.
 //!
 //! realmgm's rulings:
 //! - An unhired native's horse starts walking side up and stays so (III:
@@ -50,6 +51,9 @@ impl NativeHorse {
 
 /// The living horse `id` rides, if he is a mounted native.
 pub fn mount(battle: &Battle, id: FighterId) -> Option<&NativeHorse> {
+    if battle.in_cave {
+        return None;
+    }
     battle.denizen(id)?.horse.as_ref().filter(|h| !h.horse.dead)
 }
 
@@ -137,7 +141,13 @@ pub fn horse_hit(battle: &mut Battle, rider: FighterId, level: i8) -> (String, O
 /// `victim` was killed: his living horse goes to the character who killed
 /// him, or stays in the clearing.
 pub fn rider_killed(battle: &mut Battle, victim: FighterId, killer: FighterId) {
-    let Some(horse) = mount(battle, victim).map(|m| m.horse.name.clone()) else {
+    // Even one left out of a fight in a cave is his.
+    let Some(horse) = battle
+        .denizen(victim)
+        .and_then(|d| d.horse.as_ref())
+        .filter(|m| !m.horse.dead)
+        .map(|m| m.horse.name.clone())
+    else {
         return;
     };
     let item = Item {

@@ -62,6 +62,9 @@ pub struct BattleFile {
     /// Spells awakened in artifacts and books: holder → spells.
     #[serde(default)]
     pub awakened: BTreeMap<String, Vec<String>>,
+    /// The clearing is a cave (no horses are played).
+    #[serde(default)]
+    pub cave: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -274,6 +277,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
         }
     }
     let mut battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));
+    battle.in_cave = parsed.cave;
     battle.magic = super::script_magic::magic_for(data, &parsed, &battle, &rules)
         .map_err(|m| DataError::entry(file, "magic", "day", m))?;
     Ok(Scripted {

@@ -139,6 +139,7 @@ fn fight(
     }
     let label = format!("{}{}", clearing.tile, clearing.clearing);
     let mut battle = Battle::new(&label, fighters, CombatRules::from_rules(day.rules));
+    battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
         let player = &day.state.characters[seat].player;
         let tactics = orders.get(player).and_then(|o| o.combat.clone());
