@@ -32,7 +32,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
                   puts its whole watchful group on the attacker's sheet at once",
         source: "seed 003 (Watchful Natives)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -40,7 +40,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Sending a hired native against a member of his own group makes every \
                   hired native of that group rebel",
         source: "seed 003 (Extended Treachery)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -67,6 +67,10 @@ pub struct MrState {
         skip_serializing_if = "super::magic::state::MagicWorld::is_empty"
     )]
     pub magic: super::magic::state::MagicWorld,
+    /// Native groups battling a character until Midnight
+    /// (`day/battling_today.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battling_today: Vec<super::day::battling_today::Grudge>,
 }
 
 /// The victory points a player assigned to each category before play.

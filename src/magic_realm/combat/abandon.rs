@@ -4,8 +4,8 @@
 //! of armour (it guards him no more), his horse, or anything he carries.
 //! realmgm's ruling: the weight he carries, which his MOVE chits must
 //! match, is settled when the combat begins; abandoning lightens him from
-//! the next day. Activating or inactivating an item in combat is not
-//! implemented yet.
+//! the next day. Activating or inactivating a belonging instead is
+//! `activation.rs`.
 
 use crate::magic_realm::state::Item;
 

@@ -41,6 +41,12 @@ pub struct CombatRules {
     /// Advanced rule A.1 (`harm.rs`).
     #[serde(default)]
     pub serious_wounds: bool,
+    /// Seed 003 "Watchful Natives" (`watchful.rs`).
+    #[serde(default)]
+    pub watchful_natives: bool,
+    /// Seed 003 "Extended Treachery" (`treachery.rs`).
+    #[serde(default)]
+    pub extended_treachery: bool,
 }
 
 impl CombatRules {
@@ -54,6 +60,8 @@ impl CombatRules {
             ambush: rules.is_on("ambush"),
             riding_horses: rules.is_on("riding_horses"),
             serious_wounds: rules.is_on("serious_wounds"),
+            watchful_natives: rules.is_on("watchful_natives"),
+            extended_treachery: rules.is_on("extended_treachery"),
         }
     }
 }
@@ -95,6 +103,10 @@ pub struct Battle {
     /// up without one (casting is then refused with the reason).
     #[serde(default)]
     pub magic: Option<super::casting::CombatMagic>,
+    /// The clearing is a cave: no horse is played there (seed 000 III.B.5;
+    /// `native_horses.rs`, `activation.rs`).
+    #[serde(default)]
+    pub in_cave: bool,
 }
 
 impl Battle {
@@ -123,6 +135,7 @@ impl Battle {
             dropped: Vec::new(),
             to_groups: Vec::new(),
             magic: None,
+            in_cave: false,
         }
     }
 
@@ -316,7 +329,7 @@ impl Battle {
                     self.stage = Stage::Deploy;
                 }
                 Stage::Deploy => {
-                    encounter::deploy(self, &answers);
+                    encounter::deploy(self, dice, &answers);
                     self.stage = Stage::Action;
                 }
                 Stage::Action => {

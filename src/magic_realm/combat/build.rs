@@ -203,6 +203,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
         missile: ability_modifiers(card, Roll::Missile),
         found_hidden_enemies: c.found_hidden_enemies,
         abandoned: Vec::new(),
+        kit: super::activation::kit(data, c.belongings.iter().map(|b| (&b.item, b.active)))?,
     })
 }
 
@@ -243,6 +244,7 @@ pub fn denizen(
             bounty: 0,
             employer,
             battling: Default::default(),
+            horse: None,
         });
     }
     let (group, native) = find_member(&data.natives, id)
@@ -264,5 +266,15 @@ pub fn denizen(
         bounty: i32::from(native.wage),
         employer,
         battling: Default::default(),
+        horse: native
+            .horse
+            .as_deref()
+            .map(|h| {
+                horse(data, h).map(|horse| super::native_horses::NativeHorse {
+                    horse,
+                    galloping: employer.is_some(),
+                })
+            })
+            .transpose()?,
     })
 }

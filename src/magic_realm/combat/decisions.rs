@@ -87,6 +87,14 @@ pub enum Action {
     Abandon {
         item: String,
     },
+    /// Make one belonging active and/or one inactive (III.A.4, when he
+    /// takes no other action; `activation.rs`).
+    Switch {
+        #[serde(default)]
+        activate: Option<String>,
+        #[serde(default)]
+        inactivate: Option<String>,
+    },
 }
 
 /// How a character maneuvers.

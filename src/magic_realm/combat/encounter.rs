@@ -15,7 +15,7 @@ use super::decisions::{Action, Answer};
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, Out};
 use super::tactics::{attacker_move_times, same_chit};
-use super::{abandon, casting, charge};
+use super::{abandon, activation, casting, charge};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
 /// battling the owner's side (seed 000 III: luring or attacking one of a
@@ -135,11 +135,12 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
 
 /// Deployment (seed 000 III.A.3): each hired native sent against a
 /// denizen takes it onto his own sheet, where they fight each other.
-pub fn deploy(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
+pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
     for who in battle.characters_in_play() {
         let Some(Answer::Deploy { pairs }) = answers.get(&who) else {
             continue;
         };
+        let mut watchful_groups = Vec::new();
         for (native, target) in pairs {
             let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
                 continue;
@@ -148,13 +149,16 @@ pub fn deploy(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
             if !free.contains(&n) || !super::tactics::deployable(battle, t) {
                 continue;
             }
+            super::watchful::deployed_against(battle, t, &mut watchful_groups);
             assign(battle, t, n);
             let line = CombatLine::Deployed {
                 native: battle.name(n).to_string(),
                 target: battle.name(t).to_string(),
             };
             battle.say(Seen::Clearing, line);
+            super::treachery::on_deploy(battle, who, n, t);
         }
+        super::watchful::after_deploying(battle, dice, who, &watchful_groups);
     }
 }
 
@@ -211,6 +215,10 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
         match action {
             Action::Nothing | Action::Charge { .. } => {}
             Action::Abandon { item } => abandon::abandon(battle, who, item),
+            Action::Switch {
+                activate,
+                inactivate,
+            } => activation::switch(battle, who, activate.as_deref(), inactivate.as_deref()),
             Action::Cast { spell, target } => {
                 if let Err(reason) = casting::cast_in_combat(battle, who, spell, target.as_deref())
                 {

@@ -102,16 +102,19 @@ pub fn strike(
                 .iter()
                 .position(|a| a.guards(attack.direction, shield))
         });
+    let native_mount = super::native_horses::mount(battle, target).map(|m| m.horse.armored);
     let on_horse = horse
-        && battle
-            .hero(target)
-            .and_then(|h| h.horse.as_ref())
-            .is_some_and(|h| !h.dead);
+        && (native_mount.is_some()
+            || battle
+                .hero(target)
+                .and_then(|h| h.horse.as_ref())
+                .is_some_and(|h| !h.dead));
     let armored = if on_horse {
-        battle
-            .hero(target)
-            .and_then(|h| h.horse.as_ref())
-            .is_some_and(|h| h.armored)
+        native_mount.unwrap_or(false)
+            || battle
+                .hero(target)
+                .and_then(|h| h.horse.as_ref())
+                .is_some_and(|h| h.armored)
     } else {
         armor_index.is_some()
             || battle.denizen(target).is_some_and(|d| d.armored)
@@ -136,6 +139,15 @@ pub fn strike(
     if level <= 0 && !matches!(extra, Extra::WoundOnly) {
         let text = summary(&notes, level) + ": no effect";
         say_harm(battle, &attacker, &target_name, text);
+        return;
+    }
+    if on_horse && native_mount.is_some() {
+        let text = summary(&notes, level);
+        let (result, death) = super::native_horses::horse_hit(battle, target, level);
+        say_harm(battle, &attacker, &target_name, format!("{text} {result}"));
+        if let Some(line) = death {
+            battle.say(Seen::Clearing, line);
+        }
         return;
     }
     if battle.denizen(target).is_some() {
@@ -449,4 +461,5 @@ pub fn kill(battle: &mut Battle, victim: FighterId, killer: FighterId) {
     let name = battle.name(victim).to_string();
     battle.say(Seen::Clearing, CombatLine::Killed { victim: name, by });
     spoils::award(battle, killer, victim);
+    super::native_horses::rider_killed(battle, victim, killer);
 }

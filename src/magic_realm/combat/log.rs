@@ -59,6 +59,19 @@ pub enum CombatLine {
         native: String,
         target: String,
     },
+    /// A watchful native joins the fight on a sheet (`watchful.rs`).
+    Watchful {
+        native: String,
+        to: String,
+    },
+    /// Extended Treachery: he sent a hired native against his own group
+    /// (`treachery.rs`).
+    ExtendedTreachery {
+        character: String,
+        native: String,
+        target: String,
+        natives: Vec<String>,
+    },
     Alerted {
         character: String,
         weapon: String,
@@ -76,6 +89,12 @@ pub enum CombatLine {
     Abandoned {
         character: String,
         item: String,
+    },
+    /// He made a belonging active or inactive (`activation.rs`).
+    Activated {
+        character: String,
+        item: String,
+        active: bool,
     },
     /// He alerted his BERSERK chit: Tremendous for the rest of the day.
     Berserk {
@@ -141,6 +160,13 @@ pub enum CombatLine {
         horse: String,
         rider: String,
     },
+    /// A killed native's living horse: taken by his killer or left in the
+    /// clearing (`native_horses.rs`).
+    HorseTaken {
+        horse: String,
+        rider: String,
+        by: Option<String>,
+    },
     Fatigued {
         character: String,
         chit: String,
@@ -191,6 +217,19 @@ impl fmt::Display for CombatLine {
                 write!(f, "the {character} lures {denizen}")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks the {to}"),
+            CombatLine::Watchful { native, to } => {
+                write!(f, "the watchful {native} joins the fight against the {to}")
+            }
+            CombatLine::ExtendedTreachery {
+                character,
+                native,
+                target,
+                natives,
+            } => write!(
+                f,
+                "treachery: the {character} sends {native} against {target} of his own group; {} turn against the {character}",
+                natives.join(", ")
+            ),
             CombatLine::Deployed { native, target } => {
                 write!(f, "{native} is deployed against {target}")
             }
@@ -209,6 +248,14 @@ impl fmt::Display for CombatLine {
             } => write!(f, "the {character} charges the {target} with {with}"),
             CombatLine::Abandoned { character, item } => {
                 write!(f, "the {character} abandons the {item} in the clearing")
+            }
+            CombatLine::Activated {
+                character,
+                item,
+                active,
+            } => {
+                let verb = if *active { "activates" } else { "inactivates" };
+                write!(f, "the {character} {verb} the {item}")
             }
             CombatLine::Berserk { character } => {
                 write!(
@@ -267,6 +314,10 @@ impl fmt::Display for CombatLine {
             CombatLine::HorseKilled { horse, rider } => {
                 write!(f, "the {rider}'s {horse} is killed")
             }
+            CombatLine::HorseTaken { horse, rider, by } => match by {
+                Some(by) => write!(f, "the {by} takes the {rider}'s {horse}"),
+                None => write!(f, "the {rider}'s {horse} is left in the clearing"),
+            },
             CombatLine::Fatigued { character, chit } => {
                 write!(f, "the {character} fatigues {chit}")
             }

@@ -147,6 +147,7 @@ fn character_plays(
         ));
         ambush_or_unhide(battle, dice, who);
         super::treachery::on_target(battle, who, t);
+        super::watchful::on_target(battle, dice, who, t);
         if battle.denizen(t).is_some() {
             if !battle.sheet.contains_key(&t)
                 && battle.denizen(t).is_some_and(|d| d.employer.is_none())
@@ -261,7 +262,9 @@ fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
         sheets.boxes.entry(d).or_insert(next);
         if let Some(den) = battle.denizen(d) {
             let body = sheets.boxes[&d];
-            for part in 0..den.parts.len() {
+            // A native's horse takes the box after his parts' (none).
+            let horse = super::native_horses::part_index(battle, d).map_or(0, |_| 1);
+            for part in 0..den.parts.len() + horse {
                 let other = Direction::ALL[(usize::from(body.number()) + part) % 3];
                 sheets.part_boxes.insert((d, part), other);
             }
@@ -446,6 +449,11 @@ fn maneuvers_of(battle: &Battle, sheets: &Sheets, target: FighterId) -> Vec<Mane
     let Some(den) = battle.denizen(target) else {
         return Vec::new();
     };
+    if let Some(&body) = sheets.boxes.get(&target)
+        && let Some(mounted) = super::native_horses::maneuvers(battle, sheets, target, body)
+    {
+        return mounted;
+    }
     sheets
         .boxes
         .get(&target)
@@ -516,15 +524,18 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             continue;
         }
         set_weapon(battle, &attack, false);
-        let horse = sheets
+        let aimed = sheets.at_horse.contains(&attack.attacker);
+        let rode = sheets
             .maneuvers
             .get(&attack.target)
             .and_then(|m| m.first())
-            .is_some_and(|m| m.horse)
-            && super::riding::hits_horse(
+            .is_some_and(|m| m.horse);
+        let horse = (rode && super::riding::hits_horse(battle, attack.attacker, aimed))
+            || super::native_horses::hit_falls_on_horse(
                 battle,
                 attack.attacker,
-                sheets.at_horse.contains(&attack.attacker),
+                attack.target,
+                aimed,
             );
         let shield = sheets.shields.get(&attack.target).copied();
         let was_in = battle.in_play(attack.target);

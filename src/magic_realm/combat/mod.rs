@@ -9,6 +9,7 @@
 //! files (`script.rs`) set one up for the GM and the tests.
 
 pub mod abandon;
+pub mod activation;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
@@ -22,6 +23,7 @@ pub mod log;
 pub mod melee;
 pub mod model;
 pub mod monster_spells;
+pub mod native_horses;
 pub mod orders;
 pub mod riding;
 pub mod script;
@@ -30,6 +32,7 @@ pub mod spell_effects;
 pub mod spoils;
 pub mod tactics;
 pub mod treachery;
+pub mod watchful;
 
 pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};

@@ -140,6 +140,10 @@ pub struct Hero {
     /// Belongings he abandoned in the clearing this combat.
     #[serde(default)]
     pub abandoned: Vec<Item>,
+    /// What he may activate or inactivate, and what he switched
+    /// (`activation.rs`).
+    #[serde(default)]
+    pub kit: super::activation::Kit,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -254,6 +258,9 @@ pub struct Denizen {
     pub employer: Option<FighterId>,
     /// Characters an unhired native battles (monsters battle everyone).
     pub battling: BTreeSet<FighterId>,
+    /// The horse a native rides (`native_horses.rs`).
+    #[serde(default)]
+    pub horse: Option<super::native_horses::NativeHorse>,
 }
 
 impl Denizen {

@@ -8,7 +8,8 @@
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
 //! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (seed 000 III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, seed 002 §5.3), `berserk` (alert the
-//! BERSERK chit).
+//! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
+//! the Encounter step when he takes no other action, `activation.rs`).
 
 use std::fmt;
 
@@ -18,7 +19,7 @@ use super::tactics::{Lure, Tactics, Target};
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL [on TARGET], \
-                       charge NAME, abandon ITEM, attack horses, berserk";
+                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
 
 /// Read the value of a `Combat:` line.
 ///
@@ -101,6 +102,17 @@ fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
         tactics.charge = Some(c.to_string());
     } else if let Some(i) = rest(clause, "abandon ") {
         tactics.abandon = Some(i.to_string());
+    } else if let Some(i) = rest(clause, "activate ") {
+        tactics.activate = Some(i.to_string());
+    } else if let Some(i) = rest(clause, "inactivate ").or_else(|| rest(clause, "deactivate ")) {
+        tactics.inactivate = Some(i.to_string());
+    } else if let Some(verb) = ["activate", "inactivate", "deactivate"]
+        .into_iter()
+        .find(|v| clause.eq_ignore_ascii_case(v))
+    {
+        return Err(format!(
+            "say which belonging to {verb}, e.g. '{verb} Shield'"
+        ));
     } else {
         return Err(format!(
             "'{clause}' is not a combat order; write one of: {CLAUSES}"
@@ -162,6 +174,12 @@ impl fmt::Display for Tactics {
         if let Some(i) = &self.abandon {
             parts.push(format!("abandon {i}"));
         }
+        if let Some(i) = &self.activate {
+            parts.push(format!("activate {i}"));
+        }
+        if let Some(i) = &self.inactivate {
+            parts.push(format!("inactivate {i}"));
+        }
         f.write_str(&parts.join(", "))
     }
 }
@@ -187,7 +205,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = parse_tactics(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
         )
         .unwrap();
         assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
@@ -204,5 +222,16 @@ mod tests {
         assert!(message.contains("not a combat order"), "{message}");
         let (_, message) = parse_tactics("run when wounded many").unwrap_err();
         assert!(message.contains("number of wounds"), "{message}");
+        let (col, message) = parse_tactics("alert, activate ").unwrap_err();
+        assert_eq!(col, 7);
+        assert!(message.contains("which belonging to activate"), "{message}");
+    }
+
+    #[test]
+    fn activate_and_inactivate_clauses_read() {
+        let t = parse_tactics("activate Shield, deactivate Spear 2").unwrap();
+        assert_eq!(t.activate.as_deref(), Some("Shield"));
+        assert_eq!(t.inactivate.as_deref(), Some("Spear 2"));
+        assert_eq!(t.to_string().matches("inactivate Spear 2").count(), 1);
     }
 }

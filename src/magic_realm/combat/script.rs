@@ -62,6 +62,9 @@ pub struct BattleFile {
     /// Spells awakened in artifacts and books: holder → spells.
     #[serde(default)]
     pub awakened: BTreeMap<String, Vec<String>>,
+    /// The clearing is a cave (no horses are played).
+    #[serde(default)]
+    pub cave: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -109,6 +112,10 @@ pub struct CharacterEntry {
     /// Treasures he carries active (artifacts and books that cast).
     #[serde(default)]
     pub artifacts: Vec<String>,
+    /// Weapons, armour, horses and treasures he carries inactive (he may
+    /// activate them in the Encounter step, `activation.rs`).
+    #[serde(default)]
+    pub inactive: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -274,6 +281,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
         }
     }
     let mut battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));
+    battle.in_cave = parsed.cave;
     battle.magic = super::script_magic::magic_for(data, &parsed, &battle, &rules)
         .map_err(|m| DataError::entry(file, "magic", "day", m))?;
     Ok(Scripted {
@@ -351,6 +359,27 @@ fn character(
         kind: ItemKind::Horse,
         name: h.clone(),
     }));
+    let inactive = entry
+        .inactive
+        .iter()
+        .map(|name| inactive_item(data, name))
+        .collect::<Result<Vec<Item>, String>>()?;
+    let artifacts: Vec<Item> = entry
+        .artifacts
+        .iter()
+        .map(|a| Item {
+            kind: ItemKind::Treasure,
+            name: a.clone(),
+        })
+        .collect();
+    let kit = super::activation::kit(
+        data,
+        inactive
+            .iter()
+            .map(|i| (i, false))
+            .chain(artifacts.iter().map(|i| (i, true))),
+    )?;
+    belongings.extend(inactive);
     Ok(super::model::Hero {
         player: entry
             .player
@@ -372,6 +401,30 @@ fn character(
         missile: build::ability_modifiers(card, crate::magic_realm::data::terms::Roll::Missile),
         found_hidden_enemies: entry.found_hidden_enemies,
         abandoned: Vec::new(),
+        kit,
+    })
+}
+
+/// A belonging a battle file names as carried inactive, by its kind.
+fn inactive_item(data: &GameData, name: &str) -> Result<Item, String> {
+    let base = build::base_name(name);
+    let is = |n: &str| n == name || n == base;
+    let kind = if data.weapons.iter().any(|w| is(&w.name)) {
+        ItemKind::Weapon
+    } else if data.armor.iter().any(|a| is(&a.name)) {
+        ItemKind::Armor
+    } else if data.horses.iter().any(|h| is(&h.name)) {
+        ItemKind::Horse
+    } else if data.treasures.iter().any(|t| t.name == name) {
+        ItemKind::Treasure
+    } else {
+        return Err(format!(
+            "inactive: no weapon, armour, horse or treasure is called {name}"
+        ));
+    };
+    Ok(Item {
+        kind,
+        name: name.to_string(),
     })
 }
 

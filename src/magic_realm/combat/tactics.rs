@@ -84,6 +84,13 @@ pub struct Tactics {
     /// The Berserker alerts his BERSERK chit when he can.
     #[serde(default)]
     pub berserk: bool,
+    /// A belonging to make active in the Encounter step while it is
+    /// inactive (`activation.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activate: Option<String>,
+    /// A belonging to make inactive while it is active.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inactivate: Option<String>,
 }
 
 /// The effort stars a character may still play this round.
@@ -149,6 +156,7 @@ pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
         .attackers_of(who)
         .into_iter()
         .filter_map(|d| battle.denizen(d).map(|d| d.current().move_speed))
+        .chain(super::native_horses::move_times_on(battle, who))
         .chain(super::charge::charge_times_on(battle, who))
         .collect()
 }
@@ -306,6 +314,12 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
         && super::abandon::check(battle, who, item).is_ok()
     {
         return Action::Abandon { item: item.clone() };
+    }
+    if let Some((activate, inactivate)) = super::activation::standing(battle, who, tactics) {
+        return Action::Switch {
+            activate,
+            inactivate,
+        };
     }
     if tactics.berserk && hero.vulnerability != Strength::Tremendous {
         let stars = stars_left(battle, who);
@@ -542,6 +556,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .into_iter()
                     .map(|i| format!("abandon {i}")),
             );
+            out.extend(super::activation::options(battle, who));
             out.extend(super::casting::legal_casts(battle, who));
             out
         }
@@ -608,6 +623,10 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             super::charge::check(battle, who, target, with)
         }
         Answer::Action(Action::Abandon { item }) => super::abandon::check(battle, who, item),
+        Answer::Action(Action::Switch {
+            activate,
+            inactivate,
+        }) => super::activation::check(battle, who, activate.as_deref(), inactivate.as_deref()),
         Answer::Action(Action::Run { chit }) => {
             if run_chits(battle, who).iter().any(|c| same_chit(c, chit)) {
                 Ok(())

@@ -316,6 +316,7 @@ fn random_battle(seed: u64) -> Battle {
                 ),
                 found_hidden_enemies: pick(&mut s, 2) == 0,
                 abandoned: Vec::new(),
+                kit: Default::default(),
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,
@@ -363,6 +364,8 @@ fn random_battle(seed: u64) -> Battle {
         ambush: pick(&mut s, 2) == 0,
         riding_horses: pick(&mut s, 2) == 0,
         serious_wounds: pick(&mut s, 2) == 0,
+        watchful_natives: pick(&mut s, 2) == 0,
+        extended_treachery: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new("CV4", fighters, rules);
     for c in 0..characters {

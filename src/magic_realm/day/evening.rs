@@ -133,7 +133,9 @@ fn fight(
         }
         let side = start_side(day, id, state.side);
         match build::denizen(day.data, id, side, employer.and_then(fighter_of)) {
-            Ok(denizen) => {
+            Ok(mut denizen) => {
+                // A native whose horse died or was taken fights on foot.
+                denizen.horse.take_if(|h| !holds(day, id, &h.horse.name));
                 counters.insert(fighters.len(), id.clone());
                 fighters.push(Fighter {
                     name: id.clone(),
@@ -150,6 +152,7 @@ fn fight(
     }
     let label = format!("{}{}", clearing.tile, clearing.clearing);
     let mut battle = Battle::new(&label, fighters, CombatRules::from_rules(day.rules));
+    battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
         let player = &day.state.characters[seat].player;
         let tactics = orders.get(player).and_then(|o| o.combat.clone());
@@ -286,6 +289,14 @@ fn not_fought(
     );
 }
 
+/// Whether the counter `holder` holds the item `name` (a native's mount).
+fn holds(day: &Day<'_>, holder: &str, name: &str) -> bool {
+    day.state
+        .holdings
+        .get(holder)
+        .is_some_and(|items| items.iter().any(|i| i.name == name))
+}
+
 /// Heavy and medium monsters light side up, Tremendous red side down.
 fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
     let monster = day.state.denizens.get(id).map(|d| d.kind) == Some(DenizenKind::Monster);
@@ -321,6 +332,10 @@ fn battling_rolls(
     };
     for group in groups {
         for (&f, &seat) in seat_of {
+            if super::battling_today::battles(&day.state, &group, battle.name(f)) {
+                group_battles(battle, &group, f, "they battle him already today (no roll)");
+                continue;
+            }
             let mut relationship = super::meeting::relationship(day, seat, &group);
             let limit = orders
                 .get(&day.state.characters[seat].player)
@@ -351,32 +366,48 @@ fn battling_rolls(
                 day.emit(seen.clone(), Happening::Roll(roll.record.clone()));
             }
             let battles = matches!(outcome.result, MeetingResult::BlockBattle);
-            if battles {
-                for id in 0..battle.fighters.len() {
-                    if let Some(d) = battle.denizen_mut(id)
-                        && d.employer.is_none()
-                        && d.group.as_deref() == Some(group.as_str())
-                    {
-                        d.battling.insert(f);
-                    }
-                }
-            }
             let result = if battles {
                 format!("{} — they battle him", outcome.result)
             } else {
                 format!("{} — no battle", outcome.result)
             };
-            let seen = battle.seen_by(f);
-            battle.say(
-                seen,
-                CombatLine::Battling {
-                    group: group.clone(),
-                    character,
-                    result,
-                },
-            );
+            if battles {
+                group_battles(battle, &group, f, &result);
+            } else {
+                let seen = battle.seen_by(f);
+                battle.say(
+                    seen,
+                    CombatLine::Battling {
+                        group: group.clone(),
+                        character,
+                        result,
+                    },
+                );
+            }
         }
     }
+}
+
+/// Every unhired member of `group` battles fighter `f`; `result` says why.
+fn group_battles(battle: &mut Battle, group: &str, f: usize, result: &str) {
+    for id in 0..battle.fighters.len() {
+        if let Some(d) = battle.denizen_mut(id)
+            && d.employer.is_none()
+            && d.group.as_deref() == Some(group)
+        {
+            d.battling.insert(f);
+        }
+    }
+    let seen = battle.seen_by(f);
+    let character = battle.name(f).to_string();
+    battle.say(
+        seen,
+        CombatLine::Battling {
+            group: group.to_string(),
+            character,
+            result: result.to_string(),
+        },
+    );
 }
 
 /// Drinks before the battling roll (seed 000 III): 1 gold a member of the
@@ -461,6 +492,9 @@ fn write_back(
         c.notoriety = hero.notoriety;
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
+        if !hero.dead {
+            super::super::combat::activation::write_back(c, &hero.kit);
+        }
         if hero.dead {
             c.dead = true;
             c.weapon = None;
@@ -512,6 +546,12 @@ fn write_back(
                 state.at = Whereabouts::Dead;
             }
         }
+        // His horse died, or went as spoils with him.
+        if let Some(mount) = den.horse.as_ref().filter(|h| h.horse.dead || killed)
+            && let Some(held) = day.state.holdings.get_mut(id)
+        {
+            held.retain(|i| i.name != mount.horse.name);
+        }
         // Killed, or turned by treachery (`combat/treachery.rs`).
         if killed || den.employer.is_none() {
             for c in &mut day.state.characters {
@@ -526,6 +566,7 @@ fn write_back(
             .or_default()
             .extend(battle.dropped.iter().cloned());
     }
+    super::battling_today::remember(&mut day.state, battle);
     for (group, item) in &battle.to_groups {
         day.state
             .holdings

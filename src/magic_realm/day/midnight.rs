@@ -24,6 +24,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
             day.emit(observers, Happening::Midnight(event));
         }
     }
+    super::battling_today::forget(&mut day.state);
     crate::magic_realm::magic::expiry::midnight(day);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);

@@ -8,6 +8,7 @@
 
 pub mod abilities;
 pub mod activities;
+pub mod battling_today;
 pub mod birdsong;
 pub mod blocking;
 pub mod bot;
@@ -148,6 +149,8 @@ pub enum PhaseOutcome {
 }
 #[cfg(test)]
 mod acts_tests;
+#[cfg(test)]
+mod combat_rest_tests;
 #[cfg(test)]
 mod evening_tests;
 #[cfg(test)]
