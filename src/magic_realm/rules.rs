@@ -6,8 +6,8 @@
 //! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
 //! BIMR3 campaign's rules), or the reference tables (TABLES.md) when the
 //! seeds only mention the rule. The optional combat rules the combat engine
-//! applies are `Built`; every other is `NotYetImplemented`, and `realmgm
-//! campaign show` says so.
+//! applies and Seasons and Weather (`day::weather`) are `Built`; every other
+//! is `NotYetImplemented`, and `realmgm campaign show` says so.
 
 use crate::game::{
     RuleToggle,
@@ -24,7 +24,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A calendar of 13 seasons: each month's season sets the victory points and \
                   the 7th-day colour magic, each week's weather the days and phases",
         source: "seed 003 (Optional Rules, 2nd edition); TABLES.md §11",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -67,6 +67,10 @@ pub struct MrState {
         skip_serializing_if = "super::magic::state::MagicWorld::is_empty"
     )]
     pub magic: super::magic::state::MagicWorld,
+    /// The week's weather and the secret weather chit under the Seasons and
+    /// Weather rule (the season is `magic.season`); `None` without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<super::day::weather::WeatherState>,
 }
 
 /// The victory points a player assigned to each category before play.

@@ -155,6 +155,9 @@ fn targets(
     kinds: &[SpellTarget],
     named: Option<&str>,
 ) -> Result<Vec<Aim>, String> {
+    if kinds.contains(&SpellTarget::Weather) {
+        return crate::magic_realm::magic::spells::weather::aim_of(named).map(|aim| vec![aim]);
+    }
     if let Some(name) = named {
         let t = battle
             .find(name)

@@ -115,6 +115,8 @@ pub enum Aim {
     },
     /// The weather chit.
     Weather,
+    /// The weather chit, to be replaced by a new one (See/Change Weather).
+    NewWeather,
 }
 
 impl std::fmt::Display for Aim {
@@ -129,6 +131,7 @@ impl std::fmt::Display for Aim {
             Aim::Curse { character, curse } => write!(f, "the {curse:?} curse on the {character}"),
             Aim::OwnChits { character } => write!(f, "the MAGIC chits of the {character}"),
             Aim::Weather => f.write_str("the weather"),
+            Aim::NewWeather => f.write_str("the weather (to change it)"),
         }
     }
 }

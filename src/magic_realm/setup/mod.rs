@@ -150,6 +150,7 @@ pub fn new_game(
         familiars: BTreeMap::new(),
         characters,
         magic: Default::default(),
+        weather: None,
     })
 }
 
