@@ -443,7 +443,7 @@ pub fn end_of_week(day: &mut Day<'_>, day_number: u32, last_day: u32) -> u32 {
         Observers::Gm,
         Happening::Weather(WeatherEvent::ChitDrawn { chit }),
     );
-    if day_number % per_month == 0 {
+    if day_number.is_multiple_of(per_month) {
         let next = day.state.magic.season.map_or(1, |s| s % 13 + 1);
         day.state.magic.season = Some(next);
         if let Some(season) = seasons.season(next) {

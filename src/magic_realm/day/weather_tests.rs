@@ -409,3 +409,30 @@ fn reports_show_the_season_and_weather_and_the_gm_the_chit() {
     assert!(gm.text.contains("Secret weather chit: 5"), "{}", gm.text);
     assert!(gm.html.unwrap().contains("Secret weather chit: 5"));
 }
+
+#[test]
+fn a_new_month_brings_the_next_season() {
+    // Only a game longer than a month reaches day 28 with days to come.
+    let state = game(13, WeatherKind::Clear, 6);
+    let rules = seasons_on();
+    let mut dice = Dice::new(2, 28);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let skipped = end_of_week(&mut day, 28, 56);
+    assert_eq!(
+        day.state.magic.season,
+        Some(1),
+        "Desolate is followed by Christmas"
+    );
+    assert!(
+        weather_events(&day.events).contains(&WeatherEvent::SeasonBegins {
+            season: "Christmas".into()
+        })
+    );
+    let (_, week) = current(day.data, day.rules, &day.state).unwrap();
+    assert_eq!(skipped, 7 - u32::from(week.days));
+    assert_eq!(
+        end_of_week(&mut day, 28, 28),
+        0,
+        "no roll after the last day"
+    );
+}
