@@ -446,7 +446,12 @@ fn move_phase(
             _ => false,
         });
         if !again {
-            let cost = weather::mountain_cost(day);
+            let cost = match weather::mountain_cost(day) {
+                2 => "two".to_string(),
+                3 => "three".to_string(),
+                4 => "four".to_string(),
+                n => n.to_string(),
+            };
             return PhaseResult::Lost {
                 reason: format!(
                     "entering the mountain clearing {to} takes {cost} move phases in a row"

@@ -319,7 +319,7 @@ fn the_season_sets_what_a_mountain_costs() {
     assert_ne!(after.characters[0].position, mountain);
     let reasons = lost(&results(&events, "Amazon"));
     assert!(
-        reasons.iter().any(|r| r.contains("takes 4 move phases")),
+        reasons.iter().any(|r| r.contains("takes four move phases")),
         "{reasons:?}"
     );
 }
