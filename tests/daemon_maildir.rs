@@ -626,12 +626,16 @@ fn magic_realm_days_run_through_the_daemon() {
 #[test]
 fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let mut daemon = support::daemon();
-    let text = campaign_text("SW", &[("Ann", ANN)], "[calendar]\nstart_season = \"Autumn\"")
-        .replace("Annchar", "Amazon")
-        .replace(
-            "rules = [\"unlimited_communication\"]",
-            "rules = [\"unlimited_communication\", \"seasons_and_weather\"]",
-        );
+    let text = campaign_text(
+        "SW",
+        &[("Ann", ANN)],
+        "[calendar]\nstart_season = \"Autumn\"",
+    )
+    .replace("Annchar", "Amazon")
+    .replace(
+        "rules = [\"unlimited_communication\"]",
+        "rules = [\"unlimited_communication\", \"seasons_and_weather\"]",
+    );
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     daemon.check_turn("SW", START).unwrap();

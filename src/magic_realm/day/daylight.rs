@@ -1,7 +1,8 @@
 //! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
-//! enters a cave clearing), bonus phases only where an advantage, an
+//! enters a cave clearing; with Seasons and Weather the week's weather sets
+//! them and adds sheltered phases, see `weather`), bonus phases only where an advantage, an
 //! active treasure, an active horse (see `horses`) or a treasure site in
 //! the clearing gives them; a bonus Search counts a Peer source when the
 //! search is on Peer. A run of Fly phases ends with a landing
