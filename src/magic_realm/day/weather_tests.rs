@@ -436,3 +436,27 @@ fn a_new_month_brings_the_next_season() {
         "no roll after the last day"
     );
 }
+
+#[test]
+fn a_heat_wave_spares_only_caves_and_mountains_at_birdsong() {
+    let mut state = game(8, WeatherKind::Special, 3);
+    let (mountain, below) = mountain_and_neighbour(&state);
+    state.characters[0].position = below;
+    let (_, events) = play(state.clone(), &seasons_on(), "", DiceScript::default());
+    assert_eq!(fatigued(&events), 1);
+    state.characters[0].position = mountain;
+    let (_, events) = play(state, &seasons_on(), "", DiceScript::default());
+    assert_eq!(fatigued(&events), 0);
+}
+
+#[test]
+fn ball_lightning_strikes_each_phase_ended_in_a_mountain() {
+    let mut state = game(9, WeatherKind::Special, 3);
+    let (mountain, below) = mountain_and_neighbour(&state);
+    state.characters[0].position = below.clone();
+    let (_, events) = play(state.clone(), &seasons_on(), "H / H", DiceScript::default());
+    assert_eq!(fatigued(&events), 0, "not in a mountain");
+    state.characters[0].position = mountain;
+    let (_, events) = play(state, &seasons_on(), "H / H / H", DiceScript::default());
+    assert_eq!(fatigued(&events), 3);
+}
