@@ -460,3 +460,35 @@ fn ball_lightning_strikes_each_phase_ended_in_a_mountain() {
     let (_, events) = play(state, &seasons_on(), "H / H / H", DiceScript::default());
     assert_eq!(fatigued(&events), 3);
 }
+
+#[test]
+fn followers_pay_the_weather_fatigue_of_their_guide() {
+    let mut state = without_denizens(game_played_by(&["Amazon", "Black Knight"], |i| {
+        format!("P{}", i + 1)
+    }));
+    state.magic.season = Some(2);
+    state.weather = Some(WeatherState {
+        weather: WeatherKind::Special,
+        chit: 3,
+    });
+    let here = outside(&state);
+    for c in &mut state.characters {
+        c.position = here.clone();
+    }
+    let orders: BTreeMap<String, DayOrders> = [("P1", "H / H"), ("P2", "F Amazon")]
+        .into_iter()
+        .map(|(p, t)| {
+            (
+                p.to_string(),
+                parse_day_orders(t, 1, &data().tiles).unwrap(),
+            )
+        })
+        .collect();
+    let mut dice = Dice::new(5, 1);
+    let (_, events) = resolve_day(data(), &seasons_on(), state, &orders, &mut dice).unwrap();
+    let knight = weather_events(&events)
+        .iter()
+        .filter(|w| matches!(w, WeatherEvent::Fatigued { character, .. } if character == "Black Knight"))
+        .count();
+    assert_eq!(knight, 2, "two phases of his guide ended outside");
+}
