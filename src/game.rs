@@ -306,6 +306,22 @@ pub trait Game: Sync {
         self.new_game(seats, rules, dice)
     }
 
+    /// Start the calendar of a freshly set-up game in the campaign's
+    /// starting season (a name from [`Game::calendar`]), with the setup
+    /// dice. A game without seasons keeps the state as it is.
+    ///
+    /// # Errors
+    /// A season or a setup the game's calendar cannot start with.
+    fn start_season(
+        &self,
+        state: GameState,
+        _rules: &Rules,
+        _season: &str,
+        _dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        Ok(state)
+    }
+
     /// The GM's picture of the whole map as SVG, for games played on a map.
     ///
     /// # Errors

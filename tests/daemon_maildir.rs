@@ -624,6 +624,43 @@ fn magic_realm_days_run_through_the_daemon() {
 }
 
 #[test]
+fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
+    let mut daemon = support::daemon();
+    let text = campaign_text(
+        "SW",
+        &[("Ann", ANN)],
+        "[calendar]\nstart_season = \"Autumn\"",
+    )
+    .replace("Annchar", "Amazon")
+    .replace(
+        "rules = [\"unlimited_communication\"]",
+        "rules = [\"unlimited_communication\", \"seasons_and_weather\"]",
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("SW", START).unwrap();
+    let start = daemon.store.load_day("SW", 0).unwrap().unwrap().state;
+    assert_eq!(start.0["magic"]["season"], 11, "Autumn is season 11");
+    assert!(
+        (1..=6).contains(&start.0["weather"]["chit"].as_u64().unwrap()),
+        "the secret weather chit is drawn at setup"
+    );
+    let body = format!("Password: {}\nH", secrets["Ann"]);
+    send(&mut daemon, mail(ANN, GM, "[SW] o", "o@x", &body), START);
+    assert_eq!(
+        daemon.check_turn("SW", START + 600).unwrap(),
+        "processed day 1 early"
+    );
+    let mails = capture.flush(&mut daemon, START + 600);
+    let report = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        report.contains("Season and weather: Autumn (Cool: 7 days a week"),
+        "{report}"
+    );
+    assert!(!report.contains("Secret weather chit"), "{report}");
+}
+
+#[test]
 fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
     let mut daemon = support::daemon();
     let text = campaign_text("BR", &[("Ann", ANN)], "");

@@ -408,6 +408,16 @@ impl Daemon {
                 .collect();
             game.new_game(&seats, &campaign.rules, &mut dice)
         };
+        let season = campaign
+            .calendar
+            .as_ref()
+            .and_then(|c| c.start_season.as_deref());
+        let started = match (started, season) {
+            (Ok(state), Some(season)) => {
+                game.start_season(state, &campaign.rules, season, &mut dice)
+            }
+            (started, _) => started,
+        };
         match started {
             Ok(state) => {
                 self.store.save_day(&campaign.name, 0, &state, now)?;

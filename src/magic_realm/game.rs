@@ -135,6 +135,24 @@ impl Game for MagicRealm {
         Ok(GameState(serde_json::to_value(state)?))
     }
 
+    /// With `seasons_and_weather` on: the season of the first month and
+    /// the secret weather chit ([`day::weather::start`]).
+    fn start_season(
+        &self,
+        state: GameState,
+        rules: &Rules,
+        season: &str,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        if !rules.is_on(rules::SEASONS_TOGGLE) {
+            return Ok(state);
+        }
+        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let mut mr = read_state(&state)?;
+        day::weather::start(&mut mr, data, season, dice).map_err(|e| anyhow!("{e}"))?;
+        Ok(GameState(serde_json::to_value(mr)?))
+    }
+
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
         Ok(Some(super::board::svg::render(&read_state(state)?.board)))
     }

@@ -24,7 +24,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A calendar of 13 seasons: each month's season sets the victory points and \
                   the 7th-day colour magic, each week's weather the days and phases",
         source: "seed 003 (Optional Rules, 2nd edition); TABLES.md §11",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

@@ -71,6 +71,10 @@ pub struct MrState {
     /// (`day/battling_today.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battling_today: Vec<super::day::battling_today::Grudge>,
+    /// The week's weather and the secret weather chit under the Seasons and
+    /// Weather rule (the season is `magic.season`); `None` without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<super::day::weather::WeatherState>,
 }
 
 /// The victory points a player assigned to each category before play.

@@ -156,6 +156,9 @@ fn targets(
     kinds: &[SpellTarget],
     named: Option<&str>,
 ) -> Result<Vec<Aim>, String> {
+    if kinds.contains(&SpellTarget::Weather) {
+        return crate::magic_realm::magic::spells::weather::aim_of(named).map(|aim| vec![aim]);
+    }
     if let Some(named) = named {
         // Items, spells in effect and the like are the magic rules' to read.
         let seat = magic.seats.get(&caster).copied();

@@ -1,7 +1,8 @@
 //! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
-//! enters a cave clearing), bonus phases only where an advantage, an
+//! enters a cave clearing; with Seasons and Weather the week's weather sets
+//! them and adds sheltered phases, see `weather`), bonus phases only where an advantage, an
 //! active treasure, an active horse (see `horses`) or a treasure site in
 //! the clearing gives them; a bonus Search counts a Peer source when the
 //! search is on Peer. A run of Fly phases ends with a landing
@@ -20,19 +21,23 @@ use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossib
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, abilities, activities, blocking, fly, hire, horses, movement, pending,
-    prophecy, search, summoning, trade,
+    prophecy, search, summoning, trade, weather,
 };
-
-/// Basic plus sunlight phases of an ordinary day.
-const FULL_DAY: usize = 4;
-/// The basic phases: all a character has in caves.
-const BASIC: usize = 2;
 
 /// Where the turn stands between phases.
 struct Turn {
     /// Normal (non-bonus) phases he may use.
     allowed: usize,
     used: usize,
+    /// The day's basic phases (all he has in caves) and basic plus sunlight
+    /// phases (`weather::budget`).
+    basic: usize,
+    full: usize,
+    /// Sheltered phases left: usable in a cave or dwelling clearing once the
+    /// others are used (Seasons and Weather).
+    sheltered_left: usize,
+    /// Move phases still to spend climbing into `climbing` after this one.
+    climb_left: usize,
     moves: usize,
     bonus_used: BTreeSet<String>,
     climbing: Option<ClearingId>,
@@ -61,13 +66,19 @@ pub fn take_turn(
     let character = &day.state.characters[who];
     let no_sunlight = abilities::has(day.data, day.rules, character, &Advantage::NoSunlightPhases);
     let in_cave = movement::is_cave(day, &character.position);
+    let budget = weather::budget(day);
+    let full = budget.basic + budget.sunlight;
     let mut turn = Turn {
         allowed: if no_sunlight || in_cave {
-            BASIC
+            budget.basic
         } else {
-            FULL_DAY
+            full
         },
         used: 0,
+        basic: budget.basic,
+        full,
+        sheltered_left: budget.sheltered,
+        climb_left: 0,
         moves: 0,
         bonus_used: BTreeSet::new(),
         climbing: None,
@@ -179,7 +190,7 @@ pub fn take_turn(
         if !was_in_cave && movement::is_cave(day, &day.state.characters[who].position) {
             // Entering a cave takes away the unused sunlight phases, and
             // after a sunlight phase nothing more can be done there.
-            turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+            turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
             horses::unsaddle(day, who, &with_him, &observers);
         }
         day.emit(
@@ -194,6 +205,7 @@ pub fn take_turn(
         if turn.aloft.is_none() {
             blocking::end_of_phase(day, who, orders);
         }
+        weather::end_of_phase(day, who, &with_him, turn.climbing.is_some());
     }
     if touch_down(day, who, &mut turn) {
         blocking::end_of_phase(day, who, orders);
@@ -210,7 +222,7 @@ fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
     };
     let landed = fly::land(day, who, &tile);
     if movement::is_cave(day, &landed) {
-        turn.allowed = turn.allowed.min(turn.used.max(BASIC));
+        turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
         let observers = day.only(who);
         horses::unsaddle(day, who, &[], &observers);
     }
@@ -238,13 +250,23 @@ fn use_phase(
 ) -> Result<bool, String> {
     if !phase.bonus {
         if turn.used >= turn.allowed {
-            let why = if turn.allowed < FULL_DAY {
+            let position = &day.state.characters[who].position;
+            if turn.sheltered_left > 0 && weather::in_shelter(day, position) {
+                turn.sheltered_left -= 1;
+                return Ok(false);
+            }
+            let why = if turn.allowed < turn.full {
                 format!(
                     "he has only {} phases today (no sunlight phases in caves or for him)",
                     turn.allowed
                 )
             } else {
-                format!("he has only {FULL_DAY} phases today")
+                format!("he has only {} phases today", turn.full)
+            };
+            let why = if turn.sheltered_left > 0 {
+                format!("{why}; his sheltered phases need a cave or dwelling clearing")
+            } else {
+                why
             };
             return Err(why);
         }
@@ -363,7 +385,10 @@ fn execute(
             let to = ClearingId::new(&code, *clearing);
             move_phase(day, who, to, next, climbing, turn)
         }
-        Activity::Hide => activities::hide(day, who),
+        Activity::Hide => match weather::forbids_hide(day) {
+            Some(reason) => PhaseResult::Lost { reason },
+            None => activities::hide(day, who),
+        },
         Activity::Alert => {
             activities::alert(day, who, phase.note.as_deref()).unwrap_or_else(|o| lost(o, "alert"))
         }
@@ -415,7 +440,8 @@ fn move_phase(
             Advantage::MoveLimit { per_day } => Some(usize::from(per_day)),
             _ => None,
         });
-    if movement::is_mountain(day, &to) && climbing.as_ref() != Some(&to) {
+    let mid_climb = climbing.as_ref() == Some(&to) && turn.climb_left > 1;
+    if movement::is_mountain(day, &to) && (climbing.as_ref() != Some(&to) || mid_climb) {
         let again = next.is_some_and(|p| match &p.activity {
             Activity::Move { tile, clearing } => {
                 *clearing == to.clearing
@@ -424,12 +450,25 @@ fn move_phase(
             _ => false,
         });
         if !again {
+            let cost = match weather::mountain_cost(day) {
+                2 => "two".to_string(),
+                3 => "three".to_string(),
+                4 => "four".to_string(),
+                n => n.to_string(),
+            };
             return PhaseResult::Lost {
                 reason: format!(
-                    "entering the mountain clearing {to} takes two move phases in a row"
+                    "entering the mountain clearing {to} takes {cost} move phases in a row"
                 ),
             };
         }
+        // Phases still to climb after this one: the season may make a
+        // mountain cost more than two (TABLES.md §11.2).
+        turn.climb_left = if mid_climb {
+            turn.climb_left - 1
+        } else {
+            weather::mountain_cost(day).saturating_sub(1)
+        };
         turn.climbing = Some(to.clone());
         return PhaseResult::Climbing { toward: to };
     }

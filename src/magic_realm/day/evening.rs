@@ -151,7 +151,10 @@ fn fight(
         return Ok(());
     }
     let label = format!("{}{}", clearing.tile, clearing.clearing);
-    let mut battle = Battle::new(&label, fighters, CombatRules::from_rules(day.rules));
+    let mut combat_rules = CombatRules::from_rules(day.rules);
+    // Soft Ground / Early Snow: nobody rolls on the Hide table, so no Ambush.
+    combat_rules.ambush &= super::weather::forbids_hide(day).is_none();
+    let mut battle = Battle::new(&label, fighters, combat_rules);
     battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
         let player = &day.state.characters[seat].player;

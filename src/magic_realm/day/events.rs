@@ -53,6 +53,9 @@ pub enum Happening {
     Familiar(super::familiar::FamiliarEvent),
     /// Enchanting, curses, learning and spells expiring (seed 001).
     Magic(crate::magic_realm::magic::events::MagicEvent),
+    /// The Seasons and Weather rule: the week's weather, skipped days and
+    /// weather fatigue (TABLES.md §11).
+    Weather(super::weather::WeatherEvent),
 }
 
 /// What happens before Daylight.

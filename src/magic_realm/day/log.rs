@@ -38,6 +38,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::TreasureSite(e) => e.log_line(),
             Happening::Familiar(e) => e.log_line(),
             Happening::Magic(e) => e.to_string(),
+            Happening::Weather(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");
     }

@@ -41,10 +41,11 @@ pub mod trade;
 pub mod treasure_sites;
 pub mod victory;
 pub mod visitors;
+pub mod weather;
 
 pub use resolve::{DayError, DayOutcome, resolve_day, resolve_day_by_rounds};
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::dice::{Dice, DiceCount, RollRecord};
 use crate::game::{Observers, Rules};
@@ -84,6 +85,9 @@ pub struct Today {
     pub peer_anywhere: BTreeSet<usize>,
     /// Characters (by index) who did an SPX phase today (seed 000 II.C.10).
     pub spell_prepared: BTreeSet<usize>,
+    /// Weather fatigue (asterisks) each character owes, paid in the Evening
+    /// (`weather`).
+    pub weather_fatigue: BTreeMap<usize, u8>,
 }
 
 impl<'a> Day<'a> {

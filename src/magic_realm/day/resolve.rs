@@ -16,7 +16,7 @@ use super::super::orders::DayOrders;
 use super::super::state::MrState;
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
-use super::{Day, birdsong, daylight, evening, familiar, midnight, phantasm};
+use super::{Day, birdsong, daylight, evening, familiar, midnight, phantasm, weather};
 
 /// Why a day could not be resolved.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -83,6 +83,7 @@ pub fn resolve_day_by_rounds(
     let day_number = state.day + 1;
     let mut day = Day::new(data, rules, state, dice);
     let plan = birdsong::birdsong(&mut day, day_number, orders);
+    weather::at_birdsong(&mut day);
     let mut familiars_following = BTreeMap::new();
     crate::magic_realm::magic::expiry::dawn(&mut day, day_number);
     for &who in &plan.order {
@@ -103,7 +104,8 @@ pub fn resolve_day_by_rounds(
     if let Err(decisions) = evening::evening(&mut day, orders, round_answers) {
         return Ok(DayOutcome::Stopped(decisions, day.events));
     }
+    weather::pay_fatigue(&mut day);
     midnight::midnight(&mut day, day_number);
-    day.state.day = day_number;
+    day.state.day = day_number + weather::end_of_week(&mut day, day_number, LAST_DAY);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

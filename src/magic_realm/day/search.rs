@@ -158,6 +158,9 @@ pub fn search_ordered(
                     "Fog lies on tile {here}: nobody there can use the Peer table today"
                 ));
             }
+            if let Some(reason) = super::weather::forbids_peer(day) {
+                return lost(reason);
+            }
             let target = match peer_target(day, who, tile.as_deref(), *clearing) {
                 Ok(target) => target,
                 Err(reason) => return lost(reason),

@@ -60,6 +60,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
          tests/report_mail.rs (on)",
     ),
     (
+        "seasons_and_weather",
+        "day::weather_tests::the_toggle_changes_the_phases_of_a_storm_week",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),

@@ -439,7 +439,7 @@ fn aim_fits(state: &MrState, kind: SpellTarget, aim: &Aim) -> bool {
         (SpellTarget::Spell, Aim::Spell { .. }) => true,
         (SpellTarget::Curse, Aim::Curse { .. }) => true,
         (SpellTarget::MagicChits, Aim::OwnChits { .. }) => true,
-        (SpellTarget::Weather, Aim::Weather) => true,
+        (SpellTarget::Weather, Aim::Weather | Aim::NewWeather) => true,
         (SpellTarget::Monster, Aim::Denizen { id }) => state
             .denizens
             .get(id)

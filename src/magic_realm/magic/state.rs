@@ -124,6 +124,8 @@ pub enum Aim {
     KnownSpell {
         name: String,
     },
+    /// The weather chit, to be replaced by a new one (See/Change Weather).
+    NewWeather,
 }
 
 impl std::fmt::Display for Aim {
@@ -139,6 +141,7 @@ impl std::fmt::Display for Aim {
             Aim::OwnChits { character } => write!(f, "the MAGIC chits of the {character}"),
             Aim::Weather => f.write_str("the weather"),
             Aim::KnownSpell { name } => write!(f, "the spell {name}"),
+            Aim::NewWeather => f.write_str("the weather (to change it)"),
         }
     }
 }

@@ -33,6 +33,11 @@ struct Header<'a> {
     day: u32,
     season: Option<&'a str>,
     deadline: Option<&'a str>,
+    /// The season and this week's weather from the game state (Seasons and
+    /// Weather rule); it replaces the daemon's `season`.
+    weather: Option<String>,
+    /// The secret weather chit: the GM's history only.
+    weather_chit: Option<u8>,
 }
 
 /// What the player report templates are filled with.
@@ -82,12 +87,24 @@ fn logs(events: Vec<DayEvent>) -> (String, String) {
     (gm_log(&day), gm_log(&combat).trim_start().to_string())
 }
 
-fn header<'a>(state: &MrState, context: &'a ReportContext) -> Header<'a> {
+fn header<'a>(state: &MrState, context: &'a ReportContext, reader: Reader<'_>) -> Header<'a> {
+    let weather = super::data::get()
+        .ok()
+        .and_then(|data| super::day::weather::describe(data, state));
     Header {
         campaign: &context.campaign,
         day: state.day,
-        season: context.season.as_deref(),
+        season: if weather.is_some() {
+            None
+        } else {
+            context.season.as_deref()
+        },
         deadline: context.deadline.as_deref(),
+        weather,
+        weather_chit: match reader {
+            Reader::Gm => state.weather.map(|w| w.chit),
+            Reader::Player(_) => None,
+        },
     }
 }
 
@@ -117,7 +134,7 @@ pub fn player_report(
     let map_svg = map::known_map(state, me);
     let map_file = format!("map-day-{}.svg", state.day);
     let view = PlayerReport {
-        header: header(state, context),
+        header: header(state, context, Reader::Player(player)),
         player,
         day_log,
         combat_log,
@@ -161,7 +178,7 @@ pub fn gm_history(
     let map_svg = map::full_map(state);
     let map_file = format!("map-day-{}-gm.svg", state.day);
     let view = GmHistory {
-        header: header(state, context),
+        header: header(state, context, Reader::Gm),
         day_log,
         combat_log,
         secrets: secrets::secrets(state),

@@ -151,6 +151,7 @@ pub fn new_game(
         characters,
         magic: Default::default(),
         battling_today: Vec::new(),
+        weather: None,
     })
 }
 

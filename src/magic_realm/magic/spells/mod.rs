@@ -26,6 +26,7 @@ mod type_v;
 mod type_vi;
 mod type_vii;
 mod type_viii;
+pub mod weather;
 
 use crate::dice::Dice;
 use crate::game::Rules;
@@ -87,9 +88,7 @@ pub fn build_of(name: &str) -> Option<Build> {
             "Control Dragon" => Some(Build::NotBuilt(
                 "the Dragonfang Necklace's command of a dragon needs the combat engine",
             )),
-            "See/Change Weather" => Some(Build::NotBuilt(
-                "the weather chit is kept by the Seasons and Weather rule, not built yet",
-            )),
+            "See/Change Weather" => Some(Build::Effect(weather::see_or_change)),
             _ => None,
         })
 }
