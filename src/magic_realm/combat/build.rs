@@ -204,6 +204,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
         found_hidden_enemies: c.found_hidden_enemies,
         abandoned: Vec::new(),
         kit: super::activation::kit(data, c.belongings.iter().map(|b| (&b.item, b.active)))?,
+        immune_to: super::protection::immune_to(card),
     })
 }
 

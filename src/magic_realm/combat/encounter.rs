@@ -86,6 +86,7 @@ fn candidates(battle: &Battle, denizen: FighterId) -> Vec<FighterId> {
         .characters_in_play()
         .into_iter()
         .filter(|&c| !battle.fighters[c].hidden && battles(c))
+        .filter(|&c| !super::protection::spared(battle, denizen, c))
         .collect();
     if !characters.is_empty() {
         return characters;

@@ -382,6 +382,14 @@ fn push_denizen_attacks(
         battle.say(Seen::Clearing, line);
         return;
     }
+    if super::protection::spared(battle, d, target) {
+        let line = CombatLine::Refused {
+            character: battle.name(d).to_string(),
+            reason: format!("it can never attack the {}", battle.name(target)),
+        };
+        battle.say(Seen::Clearing, line);
+        return;
+    }
     let side = den.current().clone();
     let name = battle.name(d).to_string();
     let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);

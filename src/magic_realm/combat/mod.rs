@@ -25,6 +25,7 @@ pub mod model;
 pub mod monster_spells;
 pub mod native_horses;
 pub mod orders;
+pub mod protection;
 pub mod riding;
 pub mod script;
 pub mod script_magic;

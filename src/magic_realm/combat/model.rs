@@ -144,6 +144,9 @@ pub struct Hero {
     /// (`activation.rs`).
     #[serde(default)]
     pub kit: super::activation::Kit,
+    /// Monsters that can never attack him (`protection.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immune_to: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

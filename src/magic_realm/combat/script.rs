@@ -402,6 +402,7 @@ fn character(
         found_hidden_enemies: entry.found_hidden_enemies,
         abandoned: Vec::new(),
         kit,
+        immune_to: super::protection::immune_to(card),
     })
 }
 

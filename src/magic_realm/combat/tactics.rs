@@ -177,6 +177,7 @@ pub fn lurable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
             })
         })
         .filter(|&d| battle.sheet.get(&d) != Some(&who))
+        .filter(|&d| !super::protection::spared(battle, d, who))
         // One a hired native took on cannot be lured away (III.A.1).
         .filter(|&d| {
             battle

@@ -317,6 +317,7 @@ fn random_battle(seed: u64) -> Battle {
                 found_hidden_enemies: pick(&mut s, 2) == 0,
                 abandoned: Vec::new(),
                 kit: Default::default(),
+                immune_to: Vec::new(),
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,
