@@ -26,7 +26,7 @@ use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
 
 use super::Battle;
 use super::build;
-use super::log::CombatLine;
+use super::log::{CombatLine, Seen};
 use super::model::{FighterId, HeroArmor, HeroHorse, HeroWeapon};
 use super::tactics::Tactics;
 
@@ -92,6 +92,34 @@ pub struct KitTreasure {
 pub enum Slot {
     Boots,
     Gloves,
+}
+
+/// Say, to each character carrying active Boots or Gloves, that playing
+/// them as a MOVE or FIGHT chit is not built: the rule is not silently
+/// dropped (III.B; the cards' `move_chit` and `fight_chit` effects).
+pub fn say_cards_unplayable(battle: &mut Battle) {
+    for who in battle.characters_in_play() {
+        let Some(hero) = battle.hero(who) else {
+            continue;
+        };
+        let cards: Vec<String> = hero
+            .kit
+            .treasures
+            .iter()
+            .filter(|t| t.active && t.slot.is_some())
+            .map(|t| t.name.clone())
+            .collect();
+        for card in cards {
+            let line = CombatLine::Refused {
+                character: battle.name(who).to_string(),
+                reason: format!(
+                    "the {card} cannot be played as a chit: playing Boots and Gloves cards in \
+                     combat is not implemented yet"
+                ),
+            };
+            battle.say(Seen::Only { fighter: who }, line);
+        }
+    }
 }
 
 /// The kit of a character from his belongings (item, active).
