@@ -13,6 +13,7 @@
 //! If impossible: hide
 //! Familiar: M CV4, S               (the Witch only: her familiar's phases)
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
+//! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
 //! ```
 //!
 //! A line with no key is read as the activities when none were given yet, so
@@ -126,6 +127,10 @@ pub struct DayOrders {
     /// Standing combat orders (`Combat:` line); none: the defaults.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat: Option<crate::magic_realm::combat::Tactics>,
+    /// Mission and campaign chits to take where he ends his turn
+    /// (`Missions:` line; `day::missions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missions: Vec<String>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -143,6 +148,7 @@ const KEYS: &[&str] = &[
     "Familiar",
     "Teleport",
     "Combat",
+    "Missions",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -249,6 +255,9 @@ pub fn parse_day_orders(
             Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value)
                 .map(|t| orders.combat = Some(t))
                 .map_err(|(col, m)| vec![error(value_col + col, m)]),
+            Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
+                .map(|m| orders.missions = m)
+                .map_err(|m| vec![error(value_col, m)]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(
@@ -385,6 +394,19 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
             })
         })
         .collect()
+}
+
+/// `none`, or mission and campaign chits separated by `;` or `,`; the
+/// engine checks the names against the chits.
+fn parse_missions(value: &str) -> Result<Vec<String>, String> {
+    match crate::suggest::fold(value).as_str() {
+        "none" | "nothing" => Ok(Vec::new()),
+        "" => Err(
+            "expected the mission or campaign chits to take, for example 'Missions: Escort Party; Conquer', or 'none'"
+                .to_string(),
+        ),
+        _ => Ok(list(value).map(str::to_string).collect()),
+    }
 }
 
 /// `none`, or belongings separated by `;` or `,`.
@@ -576,6 +598,9 @@ impl fmt::Display for DayOrders {
         }
         if let Some(tactics) = &self.combat {
             writeln!(f, "Combat: {tactics}")?;
+        }
+        if !self.missions.is_empty() {
+            writeln!(f, "Missions: {}", self.missions.join("; "))?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
