@@ -40,6 +40,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 
 use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::Relationship;
 use crate::magic_realm::data::chits::{GoldSpecial, GoldSpecialKind};
 use crate::magic_realm::data::seasons::Season;
@@ -213,6 +214,27 @@ fn chit_data<'d>(day: &Day<'d>, name: &str) -> Option<&'d GoldSpecial> {
 /// The last game day of a chit taken on `taken_on`.
 fn last_day(chit: &GoldSpecial, taken_on: u32) -> u32 {
     taken_on + u32::from(chit.days).saturating_sub(1)
+}
+
+/// A held chit as his sheet shows it: where a mission goes, for how much,
+/// and its last day; a campaign's last day.
+pub fn terms(data: &GameData, t: &TakenChit) -> String {
+    let last = data
+        .chits
+        .gold_special
+        .iter()
+        .find(|g| g.name == t.chit)
+        .map(|g| last_day(g, t.taken_on));
+    let by = last.map_or_else(String::new, |d| format!(", last day {d}"));
+    match &t.deliver_to {
+        Some(d) => format!(
+            "{} to the {} for {} gold{by}",
+            t.chit,
+            d.dwelling.label(),
+            d.reward
+        ),
+        None => format!("{} campaign{by}", t.chit),
+    }
 }
 
 /// The end of the turn of `who`: deliver what he can here, then take the

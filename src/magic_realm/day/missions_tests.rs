@@ -13,6 +13,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::Relationship;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
+use crate::magic_realm::report::sheet::sheet;
 use crate::magic_realm::state::MrState;
 use crate::magic_realm::test_support::{data, game_played_by, script, without_denizens};
 
@@ -91,6 +92,16 @@ fn a_mission_is_taken_and_delivered_for_its_reward() {
     assert_eq!(reward, 2 * route);
     assert!(!state.visitors_on_map.contains_key("Escort Party"));
     assert_eq!(state.characters[0].gold_specials.len(), 1);
+    // His sheet tells him where to go, for how much, and by when.
+    let shown = sheet(data(), &state.characters[0], None).missions;
+    assert_eq!(
+        shown,
+        vec![format!(
+            "Escort Party to the {} for {reward} gold, last day {}",
+            to.label(),
+            state.day + 14
+        )]
+    );
 
     // Ending his turn at the destination delivers it.
     let gold = state.characters[0].gold;
