@@ -58,6 +58,7 @@ fn battle(data: &GameData) -> Battle {
             weapon_alerted: false,
             dead: false,
             damaged_armor: Vec::new(),
+            gold_specials: Vec::new(),
             magic: Default::default(),
         };
         fighters.push(Fighter {

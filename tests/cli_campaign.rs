@@ -7,6 +7,7 @@ use std::path::Path;
 
 use common::{TempDb, realmgm, stderr, stdout};
 use realmgm::campaign::Campaign;
+use realmgm::game::ToggleStatus;
 
 #[test]
 fn new_then_show_gives_back_the_file() {
@@ -50,7 +51,7 @@ fn new_then_show_gives_back_the_file() {
     }
     for toggle in campaign.toggles_on().expect("known toggles") {
         let marked = format!("  {} (not yet implemented)\n", toggle.name);
-        let unbuilt = toggle.status == realmgm::game::ToggleStatus::NotYetImplemented;
+        let unbuilt = toggle.status == ToggleStatus::NotYetImplemented;
         assert_eq!(shown.contains(&marked), unbuilt, "{}", toggle.name);
     }
     assert!(shown.contains("starting in Autumn"), "{shown}");

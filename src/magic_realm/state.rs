@@ -214,6 +214,9 @@ pub struct CharacterState {
     /// it is destroyed.
     #[serde(default)]
     pub damaged_armor: Vec<String>,
+    /// Mission and campaign chits he holds (TABLES.md §6.2; `day::missions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gold_specials: Vec<super::day::missions::TakenChit>,
 }
 
 /// A hired native and the days left of its term of hire.

@@ -211,6 +211,7 @@ pub fn take_turn(
         blocking::end_of_phase(day, who, orders);
     }
     summoning::end_of_turn(day, who, &with_him);
+    super::missions::end_of_turn(day, who, &mine.missions);
 }
 
 /// Land him if he is flying (then, as at the end of a phase, he may be

@@ -287,6 +287,12 @@ fn trade(event: &TradeEvent) -> String {
         } => {
             format!("    Sells {} to the {group} for {gold} gold.", item.name)
         }
+        TradeEvent::Taught {
+            visitor,
+            spell,
+            gold,
+            ..
+        } => format!("    The {visitor} teaches him {spell} for {gold} gold."),
     }
 }
 

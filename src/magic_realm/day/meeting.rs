@@ -81,6 +81,9 @@ pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
     {
         return spelled;
     }
+    if let Some(campaign) = super::missions::campaign_relationship(day, who, group) {
+        return campaign;
+    }
     let base = day
         .data
         .characters

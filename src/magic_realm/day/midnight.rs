@@ -28,6 +28,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     crate::magic_realm::magic::expiry::midnight(day);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
+    super::missions::midnight(day, day_number);
     if day_number == LAST_DAY {
         let requirements = &day.state.victory_requirements;
         let scores = day

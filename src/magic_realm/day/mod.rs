@@ -25,6 +25,7 @@ pub mod log;
 pub mod lone_cast;
 pub mod meeting;
 pub mod midnight;
+pub mod missions;
 pub mod modifiers;
 pub mod movement;
 pub mod pending;
@@ -34,12 +35,14 @@ pub mod prophecy;
 pub mod resolve;
 pub mod restart;
 pub mod search;
+pub mod site_magic;
 pub mod summoning;
 #[cfg(test)]
 mod tests;
 pub mod trade;
 pub mod treasure_sites;
 pub mod victory;
+pub mod visitor_spells;
 pub mod visitors;
 pub mod weather;
 
@@ -80,8 +83,9 @@ pub struct Today {
     /// Characters whose followers stay behind after the phase being done
     /// (he was carried off alone, e.g. to a cave by the Toadstool Circle).
     pub shed_followers: BTreeSet<usize>,
-    /// Characters who may Peer into any clearing for the rest of the day
-    /// (the Toadstool Circle's row 4).
+    /// Characters who may Peer into any clearing, and enchant any
+    /// clearing's tile, for the rest of the day (the Toadstool Circle's
+    /// row 4).
     pub peer_anywhere: BTreeSet<usize>,
     /// Characters (by index) who did an SPX phase today (seed 000 II.C.10).
     pub spell_prepared: BTreeSet<usize>,
@@ -159,6 +163,10 @@ mod combat_rest_tests;
 mod evening_tests;
 #[cfg(test)]
 mod gaps_tests;
+#[cfg(test)]
+mod magic_rows_tests;
+#[cfg(test)]
+mod missions_tests;
 #[cfg(test)]
 mod spell_day_tests;
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! The SPELL activity in Daylight (seed 000 II.C.10): the first Spell phase
 //! of the day (SPX) only prepares; a later one (SP) enchants one MAGIC chit
 //! into colour magic or, when its note says `tile`, turns the tile over.
-//! The work is done by [`crate::magic_realm::magic::enchant`].
+//! The work is done by [`crate::magic_realm::magic::enchant`]; a note
+//! `tile <clearing>` names another clearing's tile, allowed on a day the
+//! Toadstool Circle gave the gift (`site_magic`).
 //!
 //! Rulings: a character with the advantage "enchants without a
 //! spellcasting step" needs no SPX; an SP without an earlier SPX the same
@@ -12,7 +14,7 @@ use super::super::data::characters::Advantage;
 use super::super::magic::enchant;
 use super::super::orders::Activity;
 use super::events::Happening;
-use super::{Day, PhaseOutcome, abilities};
+use super::{Day, PhaseOutcome, abilities, site_magic};
 use crate::magic_realm::magic::events::MagicEvent;
 
 /// An SPX or SP phase; `note` is the phase's note (`tile` enchants the
@@ -63,7 +65,16 @@ pub fn enchant(
     }
     let wants_tile = note.is_some_and(|n| n.to_lowercase().contains("tile"));
     let today = day.state.day + 1;
-    let result = if wants_tile {
+    let remote = match note.filter(|_| wants_tile) {
+        Some(n) => match site_magic::enchant_target(day, who, n) {
+            Ok(at) => at,
+            Err(reason) => return PhaseOutcome::Lost { reason },
+        },
+        None => None,
+    };
+    let result = if let Some(at) = &remote {
+        site_magic::enchant_remote(day, who, chit, at)
+    } else if wants_tile {
         enchant::enchant_tile(&mut day.state, day.data, day.rules, today, who, chit)
     } else {
         enchant::enchant_chit(&mut day.state, who, chit)

@@ -17,14 +17,16 @@
 //! clearing: it sells what it holds through the Meeting table (no drinks:
 //! it has no group), and buys a belonging at its own price when the
 //! treasure names one for it, else at the basic price. Ruling: native leaders are
-//! dealt with before visitors in the same clearing; spells a visitor
-//! holds are taught, not sold (the magic rules).
+//! dealt with before visitors in the same clearing; a spell a visitor
+//! holds is taught, not sold: a `Buy:` entry naming it is a lesson
+//! (`visitor_spells`), tried when no item on the line is for sale here.
 
 use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay, relationship, unhired_present};
 use super::search::{base_name, wants_active};
+use super::visitor_spells::{SpellWanted, learn_from_visitor};
 use super::visitors::visitors_in;
 use super::{Day, PhaseOutcome, modifiers};
 use crate::magic_realm::data::GameData;
@@ -52,6 +54,13 @@ pub enum TradeEvent {
         character: String,
         group: String,
         item: Item,
+        gold: u32,
+    },
+    /// A visitor taught him a spell for `gold` (`visitor_spells`).
+    Taught {
+        character: String,
+        visitor: String,
+        spell: String,
         gold: u32,
     },
 }
@@ -205,21 +214,27 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
     });
     let Some((group, holder, index, max_gold)) = found else {
         let names: Vec<&str> = orders.buy.iter().map(|p| p.what.as_str()).collect();
-        let spell_from_visitor = sellers.iter().any(|seller| {
-            seller.holders.iter().any(|holder| {
-                day.state.holdings.get(holder).is_some_and(|items| {
-                    items.iter().any(|i| {
-                        i.kind == ItemKind::Spell && names.iter().any(|n| fold(n) == fold(&i.name))
-                    })
+        let taught = orders.buy.iter().find_map(|wanted| {
+            sellers.iter().find_map(|seller| {
+                let holds = day.state.holdings.get(&seller.name)?;
+                let spell = holds
+                    .iter()
+                    .find(|i| i.kind == ItemKind::Spell && fold(&i.name) == fold(&wanted.what))?;
+                Some(SpellWanted {
+                    visitor: &seller.name,
+                    spell: &spell.name,
+                    max_gold: wanted.max_gold,
                 })
             })
         });
-        if spell_from_visitor {
-            return PhaseOutcome::Lost {
-                reason: "learning a spell from a visitor belongs to the magic rules, not \
-                         implemented yet"
-                    .into(),
+        if let Some(wanted) = taught {
+            let (visitor, spell) = (wanted.visitor.to_string(), wanted.spell.to_string());
+            let wanted = SpellWanted {
+                visitor: &visitor,
+                spell: &spell,
+                max_gold: wanted.max_gold,
             };
+            return learn_from_visitor(day, who, &wanted);
         }
         return PhaseOutcome::Lost {
             reason: format!(

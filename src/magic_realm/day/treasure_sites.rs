@@ -13,10 +13,11 @@
 //! Crypt's gold row is always there. The cave row sends him to the cave
 //! clearing his `Teleport:` line names (without one he stays, and is told).
 //! Row 4 of the Toadstool Circle lets him Peer into any clearing for the
-//! rest of the day (a `Search: peer <clearing>` target); its enchanting
-//! half and the Wish and Power of the Pit rows are reported as not
-//! implemented, never skipped silently; a Curse row rolls on the Curse table
-//! (`magic::runes::roll_curse`).
+//! rest of the day (a `Search: peer <clearing>` target) and enchant any
+//! clearing's tile (`SP (tile <clearing>)`); the Wish and Power of the Pit
+//! rows are worked by the spell engine (`site_magic`); a Curse row rolls on
+//! the Curse table (`magic::runes::roll_curse`). The Wish's "elsewhere"
+//! uses the `Teleport:` clearing too.
 
 use std::fmt;
 
@@ -86,6 +87,19 @@ pub enum SiteEvent {
         what: String,
         reason: String,
     },
+    /// A row worked by the spell engine (the Wish, Power of the Pit): what
+    /// the spell did, carried out in Daylight.
+    MagicWorked {
+        character: String,
+        site: String,
+        effects: Vec<crate::magic_realm::magic::cast::SpellEffect>,
+    },
+    /// A row that gives a power for the rest of the day.
+    Granted {
+        character: String,
+        site: String,
+        what: String,
+    },
 }
 
 impl SiteEvent {
@@ -124,6 +138,11 @@ impl SiteEvent {
             SiteEvent::NotApplied {
                 site, what, reason, ..
             } => format!("    {site}: {what} is not applied ({reason})."),
+            SiteEvent::MagicWorked { site, effects, .. } => {
+                let said: Vec<String> = effects.iter().map(super::site_magic::describe).collect();
+                format!("    {site}: {}.", said.join("; "))
+            }
+            SiteEvent::Granted { site, what, .. } => format!("    {site}: {what}."),
         }
     }
 }
@@ -270,27 +289,15 @@ pub fn search(
         SiteResult::Heal => Some(rest_every_chit(day, who)),
         SiteResult::TeleportToCave => Some(go_to_cave(day, who, site, teleport)),
         SiteResult::PeerAndEnchantAnywhere => {
-            day.today.peer_anywhere.insert(who);
-            Some(SiteEvent::NotApplied {
-                character: character.clone(),
-                site: site.to_string(),
-                what: "enchanting any clearing as if there".into(),
-                reason: "it is part of the magic rules, not implemented yet; peering into any \
-                         clearing today is granted"
-                    .into(),
-            })
+            Some(super::site_magic::grant_peer_and_enchant(day, who, site))
         }
         SiteResult::Nothing => None,
         SiteResult::Curse => {
             crate::magic_realm::magic::runes::roll_curse(day, who, site);
             None
         }
-        magic => Some(SiteEvent::NotApplied {
-            character: character.clone(),
-            site: site.to_string(),
-            what: SiteRow(magic).to_string(),
-            reason: "it is part of the magic rules, not implemented yet".into(),
-        }),
+        SiteResult::Wish => Some(super::site_magic::wish(day, who, site, teleport)),
+        SiteResult::PowerOfThePit => Some(super::site_magic::power_of_the_pit(day, who, site)),
     };
     if let Some(event) = event {
         day.emit(observers, Happening::TreasureSite(event));

@@ -10,8 +10,8 @@
 //! for the rest of the game (regeneration turns over only those still on the
 //! card); a visitor brings what it holds (its treasures and spells keep
 //! their holder, the visitor's name) and trades there (see `trade`).
-//! Missions and campaigns come to the map too; taking one is not built yet
-//! and is said so when one appears.
+//! Missions and campaigns come to the map too; `missions` takes and
+//! finishes them.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,8 +36,8 @@ pub enum VisitorEvent {
         from_box: String,
         clearing: ClearingId,
     },
-    /// A mission or campaign chit came to `clearing`; taking it is not
-    /// built yet.
+    /// A mission or campaign chit came to `clearing`; the note says how
+    /// to take it (`missions`).
     MissionArrives {
         chit: String,
         from_box: String,
@@ -47,6 +47,8 @@ pub enum VisitorEvent {
     /// Seventh-day regeneration turned the chits still on the card over:
     /// (box, side now up).
     Flipped { chits: Vec<(String, String)> },
+    /// A mission or campaign taken, delivered or over (`missions`).
+    Mission { what: super::missions::MissionEvent },
 }
 
 impl VisitorEvent {
@@ -71,12 +73,13 @@ impl VisitorEvent {
                     .collect();
                 format!("Row-6 chits turn over: {}.", list.join(", "))
             }
+            VisitorEvent::Mission { what } => what.log_line(),
         }
     }
 }
 
-/// Taking a mission or campaign chit is not built yet.
-const MISSIONS_NOT_BUILT: &str = "taking missions and campaigns is not implemented yet";
+/// How a chit on the map is taken.
+const HOW_TO_TAKE: &str = "a character ending his turn here takes it with a 'Missions:' line";
 
 /// End of the turn of character `who`: on a roll of 6, every box whose
 /// chit belongs in his clearing empties onto the map there.
@@ -109,7 +112,7 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize) {
                 chit,
                 from_box: b.name.clone(),
                 clearing: here.clone(),
-                note: MISSIONS_NOT_BUILT.into(),
+                note: HOW_TO_TAKE.into(),
             }
         };
         day.emit(Observers::Everyone, Happening::Visitors(event));

@@ -10,6 +10,7 @@
 //! chit, the first chit that can do the job is used, in chit order.
 
 use crate::game::Rules;
+use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::terms::Colour;
@@ -126,7 +127,25 @@ pub fn enchant_tile(
     named: Option<&str>,
 ) -> Result<MagicEvent, String> {
     let here = state.characters[who].position.clone();
-    let shared = shared_colours(state, data, rules, day, &here);
+    enchant_tile_at(state, data, rules, day, who, named, &here)
+}
+
+/// Turn the tile of clearing `here` over as if `who` stood there: the
+/// colour must be present in `here` (or be one of his colour chits). The
+/// Toadstool Circle's gift enchants any clearing this way.
+///
+/// # Errors
+/// The reason the phase is lost, naming the colour that is missing.
+pub fn enchant_tile_at(
+    state: &mut MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    who: usize,
+    named: Option<&str>,
+    here: &ClearingId,
+) -> Result<MagicEvent, String> {
+    let shared = shared_colours(state, data, rules, day, here);
     let own = colour_chits(state, who);
     let present = |colour: Colour| shared.contains(&colour) || own.iter().any(|o| o.2 == colour);
     let (index, parsed) = pick(state, who, named, |a| {

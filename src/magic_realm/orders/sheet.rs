@@ -14,6 +14,7 @@
 //! Familiar: M CV4, S               (the Witch only: her familiar's phases)
 //! Phantasm: M CV5, S               (his phantasm's phases, under Phantasm)
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
+//! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
 //! ```
 //!
 //! Under Prophecy a phase of the activities may list alternatives joined by
@@ -139,6 +140,10 @@ pub struct DayOrders {
     /// [`crate::magic_realm::magic::spells::phantasm`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phantasm: Option<Activities>,
+    /// Mission and campaign chits to take where he ends his turn
+    /// (`Missions:` line; `day::missions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missions: Vec<String>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -157,6 +162,7 @@ const KEYS: &[&str] = &[
     "Teleport",
     "Combat",
     "Phantasm",
+    "Missions",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -272,6 +278,9 @@ pub fn parse_day_orders(
             Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value)
                 .map(|t| orders.combat = Some(t))
                 .map_err(|(col, m)| vec![error(value_col + col, m)]),
+            Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
+                .map(|m| orders.missions = m)
+                .map_err(|m| vec![error(value_col, m)]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(
@@ -408,6 +417,19 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
             })
         })
         .collect()
+}
+
+/// `none`, or mission and campaign chits separated by `;` or `,`; the
+/// engine checks the names against the chits.
+fn parse_missions(value: &str) -> Result<Vec<String>, String> {
+    match crate::suggest::fold(value).as_str() {
+        "none" | "nothing" => Ok(Vec::new()),
+        "" => Err(
+            "expected the mission or campaign chits to take, for example 'Missions: Escort Party; Conquer', or 'none'"
+                .to_string(),
+        ),
+        _ => Ok(list(value).map(str::to_string).collect()),
+    }
 }
 
 /// `none`, or belongings separated by `;` or `,`.
@@ -622,6 +644,9 @@ impl fmt::Display for DayOrders {
         }
         if let Some(tactics) = &self.combat {
             writeln!(f, "Combat: {tactics}")?;
+        }
+        if !self.missions.is_empty() {
+            writeln!(f, "Missions: {}", self.missions.join("; "))?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",

@@ -70,6 +70,8 @@ pub struct Sheet {
     pub curses: Vec<String>,
     pub hirelings: Vec<HirelingLine>,
     pub victory: VictoryLine,
+    /// Mission and campaign chits he holds, each with its terms.
+    pub missions: Vec<String>,
 }
 
 fn kind_word(kind: ItemKind) -> &'static str {
@@ -150,6 +152,11 @@ pub fn sheet(
                 )
             }),
         },
+        missions: me
+            .gold_specials
+            .iter()
+            .map(|t| super::super::day::missions::terms(data, t))
+            .collect(),
     }
 }
 

@@ -388,6 +388,7 @@ fn seat_characters(
             dead: false,
             magic: Default::default(),
             damaged_armor: Vec::new(),
+            gold_specials: Vec::new(),
         });
     }
     if let Some(absent) = inputs
