@@ -609,7 +609,7 @@ fn apply(
             say(battle, format!("{spell} is in effect (spell #{id})"));
             super::spell_effects::control(battle, w.caster, &spell, &w.request.targets);
         }
-        other => say(battle, describe(&other)),
+        other => say(battle, other.to_string()),
     }
 }
 
@@ -665,27 +665,6 @@ pub fn adjust_attacks(battle: &mut Battle, attacks: &mut Vec<Attack>) {
                 ),
             },
         );
-    }
-}
-
-fn describe(effect: &SpellEffect) -> String {
-    match effect {
-        SpellEffect::ColourChitPlayed { character, chit } => {
-            format!("the {character} plays the colour chit {chit}")
-        }
-        SpellEffect::Rolled {
-            purpose, result, ..
-        } => format!("the spell's roll ({purpose}): {result}"),
-        SpellEffect::Healed { character } => format!("the {character} is healed"),
-        SpellEffect::Moved { target, to } => format!("{target} is moved to {to}"),
-        SpellEffect::SpellBroken { spell, .. } => format!("{spell} is broken"),
-        SpellEffect::Magic(event) => event.to_string(),
-        SpellEffect::NextFightTremendous { character } => {
-            format!("the {character}'s next FIGHT chit is Tremendous")
-        }
-        SpellEffect::ForGm { text } => format!("for the GM: {text}"),
-        SpellEffect::NotApplied { what, reason } => format!("{what} is not applied: {reason}"),
-        other => format!("{other:?}"),
     }
 }
 

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use crate::magic_realm::combat::casting::split_order;
 use crate::magic_realm::combat::log::CombatLine;
-use crate::magic_realm::magic::cast::{SpellEffect, cast};
+use crate::magic_realm::magic::cast::cast;
 use crate::magic_realm::magic::choose::{default_aims, legal_request};
 use crate::magic_realm::magic::spellbook::find_spell;
 use crate::magic_realm::magic::spells::{Build, build_of};
@@ -132,37 +132,7 @@ fn attempt(
     let effects = cast(&mut day.state, day.data, day.rules, &request, day.dice)?;
     lines.extend(effects.iter().map(|e| CombatLine::Plays {
         fighter: character.clone(),
-        text: describe(e),
+        text: e.to_string(),
     }));
     Ok(Some(lines))
-}
-
-fn describe(effect: &SpellEffect) -> String {
-    match effect {
-        SpellEffect::InEffect { id, spell, .. } => format!("{spell} is in effect (spell #{id})"),
-        SpellEffect::Unhidden { .. } => "is no longer hidden".into(),
-        SpellEffect::ColourChitPlayed { chit, .. } => format!("plays the colour chit {chit}"),
-        SpellEffect::Rolled {
-            purpose, result, ..
-        } => format!("the spell's roll ({purpose}): {result}"),
-        SpellEffect::Healed { character } => format!("the {character} is healed"),
-        SpellEffect::Moved { target, to } => format!("{target} is moved to {to}"),
-        SpellEffect::Transformed { target, form } => format!("{target} is transformed into {form}"),
-        SpellEffect::SpellBroken { spell, .. } => format!("{spell} is broken"),
-        SpellEffect::Magic(event) => event.to_string().trim().to_string(),
-        SpellEffect::ForGm { text } => format!("for the GM: {text}"),
-        SpellEffect::NotApplied { what, reason } => format!("{what} is not applied: {reason}"),
-        SpellEffect::Killed { target } => format!("{target} is killed"),
-        SpellEffect::ChitsWounded { character, chits } => {
-            format!("the {character} wounds {}", chits.join(", "))
-        }
-        SpellEffect::ChitsFatigued { character, chits } => {
-            format!("the {character} fatigues {}", chits.join(", "))
-        }
-        SpellEffect::CombatEnds { .. } => "the round ends".into(),
-        SpellEffect::NextFightTremendous { character } => {
-            format!("the {character}'s next FIGHT chit is Tremendous")
-        }
-        SpellEffect::Attack { spell, .. } => format!("{spell} has nobody to hit"),
-    }
 }

@@ -207,38 +207,3 @@ fn out_of_combat(day: &mut Day<'_>, effect: SpellEffect) -> SpellEffect {
         other => other,
     }
 }
-
-/// One effect as a log phrase.
-pub fn describe(effect: &SpellEffect) -> String {
-    match effect {
-        SpellEffect::Rolled {
-            purpose,
-            faces,
-            result,
-        } => format!("rolls {faces:?} ({purpose}): {result}"),
-        SpellEffect::Healed { character } => format!("every chit of the {character} is fresh"),
-        SpellEffect::Moved { target, to } => format!("{target} goes to {to}"),
-        SpellEffect::Killed { target } => format!("{target} is killed"),
-        SpellEffect::ChitsWounded { character, chits } => {
-            format!("the {character} has wounded {}", list(chits))
-        }
-        SpellEffect::ChitsFatigued { character, chits } => {
-            format!("the {character} has fatigued {}", list(chits))
-        }
-        SpellEffect::Magic(event) => event.to_string(),
-        SpellEffect::NextFightTremendous { character } => {
-            format!("the {character}'s next FIGHT chit is Tremendous")
-        }
-        SpellEffect::ForGm { text } => format!("for the GM: {text}"),
-        SpellEffect::NotApplied { what, reason } => format!("{what} is not applied: {reason}"),
-        other => format!("{other:?}"),
-    }
-}
-
-fn list(chits: &[String]) -> String {
-    if chits.is_empty() {
-        "no chit".into()
-    } else {
-        chits.join(", ")
-    }
-}

@@ -139,7 +139,7 @@ impl SiteEvent {
                 site, what, reason, ..
             } => format!("    {site}: {what} is not applied ({reason})."),
             SiteEvent::MagicWorked { site, effects, .. } => {
-                let said: Vec<String> = effects.iter().map(super::site_magic::describe).collect();
+                let said: Vec<String> = effects.iter().map(ToString::to_string).collect();
                 format!("    {site}: {}.", said.join("; "))
             }
             SiteEvent::Granted { site, what, .. } => format!("    {site}: {what}."),

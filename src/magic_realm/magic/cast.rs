@@ -150,6 +150,66 @@ pub enum SpellEffect {
     },
 }
 
+impl std::fmt::Display for SpellEffect {
+    /// One effect as a log phrase, the same in combat, alone at Evening and
+    /// at a treasure site.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let chits = |chits: &[String]| {
+            if chits.is_empty() {
+                "no chit".to_string()
+            } else {
+                chits.join(", ")
+            }
+        };
+        match self {
+            SpellEffect::InEffect { id, spell, .. } => {
+                write!(f, "{spell} is in effect (spell #{id})")
+            }
+            SpellEffect::Unhidden { character } => write!(f, "the {character} is no longer hidden"),
+            SpellEffect::ColourChitPlayed { character, chit } => {
+                write!(f, "the {character} plays the colour chit {chit}")
+            }
+            SpellEffect::Rolled {
+                purpose, result, ..
+            } => write!(f, "the spell's roll ({purpose}): {result}"),
+            SpellEffect::Attack { spell, targets, .. } => {
+                let on: Vec<String> = targets.iter().map(ToString::to_string).collect();
+                write!(f, "{spell} attacks {}", on.join(", "))
+            }
+            SpellEffect::Healed { character } => write!(f, "the {character} is healed"),
+            SpellEffect::Killed { target } => write!(f, "{target} is killed"),
+            SpellEffect::ChitsWounded {
+                character,
+                chits: c,
+            } => {
+                write!(f, "the {character} has wounded {}", chits(c))
+            }
+            SpellEffect::ChitsFatigued {
+                character,
+                chits: c,
+            } => {
+                write!(f, "the {character} has fatigued {}", chits(c))
+            }
+            SpellEffect::Moved { target, to } => write!(f, "{target} is moved to {to}"),
+            SpellEffect::Transformed { target, form } => {
+                write!(f, "{target} is transformed into {form}")
+            }
+            SpellEffect::SpellBroken { spell, .. } => write!(f, "{spell} is broken"),
+            SpellEffect::Magic(event) => f.write_str(event.to_string().trim()),
+            SpellEffect::CombatEnds { clearing } => {
+                write!(f, "combat in {clearing} ends for the day")
+            }
+            SpellEffect::NextFightTremendous { character } => {
+                write!(f, "the {character}'s next FIGHT chit is Tremendous")
+            }
+            SpellEffect::ForGm { text } => write!(f, "for the GM: {text}"),
+            SpellEffect::NotApplied { what, reason } => {
+                write!(f, "{what} is not applied: {reason}")
+            }
+        }
+    }
+}
+
 /// What [`check`] found: the spell and how its colour is supplied.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checked<'d> {
