@@ -118,35 +118,34 @@ mod tests {
     use std::collections::BTreeMap;
 
     use crate::dice::Dice;
-    use crate::game::{AcceptedOrders, Game, GameState, Rules, Seat, TurnStep};
+    use crate::game::{AcceptedOrders, Game, GameState, Rules, TurnStep};
     use crate::magic_realm::data::terms::Dwelling;
     use crate::magic_realm::game::MagicRealm;
-    use crate::magic_realm::state::Whereabouts;
-    use crate::magic_realm::{data, rules, setup};
+    use crate::magic_realm::rules;
+    use crate::magic_realm::state::{MrState, Whereabouts};
+    use crate::magic_realm::test_support::{game_played_by, without_denizens};
 
-    /// The Amazon alone with an Ogre in her clearing, as a stored state.
-    fn amazon_with_an_ogre() -> GameState {
-        let seats = [Seat {
-            player: "P1".into(),
-            character: Some("Amazon".into()),
-        }];
-        let mut state = setup::new_game(
-            data::get().expect("data"),
-            &seats,
-            &Rules::default(),
-            &setup::SetupInputs::default(),
-            &mut Dice::new(11, 0),
-        )
-        .expect("setup");
-        for d in state.denizens.values_mut() {
-            if matches!(d.at, Whereabouts::Clearing { .. }) {
-                d.at = Whereabouts::Dead;
-            }
+    /// The seeded game of `characters` (played by P1, P2, ...) with no
+    /// denizens but one Ogre in each character's clearing, after `arrange`
+    /// has placed them, as a stored state.
+    fn with_an_ogre_each(characters: &[&str], arrange: impl FnOnce(&mut MrState)) -> GameState {
+        let mut state = without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)));
+        arrange(&mut state);
+        for (who, ogre) in ["Ogre 1", "Ogre 2"]
+            .iter()
+            .enumerate()
+            .take(characters.len())
+        {
+            let here = state.characters[who].position.clone();
+            state.denizens.get_mut(*ogre).expect("an ogre").at =
+                Whereabouts::Clearing { clearing: here };
         }
-        let here = state.characters[0].position.clone();
-        state.denizens.get_mut("Ogre 1").expect("an ogre").at =
-            Whereabouts::Clearing { clearing: here };
         GameState(serde_json::to_value(state).expect("json"))
+    }
+
+    /// The Amazon alone with an Ogre in her clearing.
+    fn amazon_with_an_ogre() -> GameState {
+        with_an_ogre_each(&["Amazon"], |_| {})
     }
 
     fn orders(state: &GameState, rules: &Rules, text: &str) -> BTreeMap<String, AcceptedOrders> {
@@ -224,38 +223,11 @@ mod tests {
 
     #[test]
     fn players_fighting_in_different_clearings_are_asked_at_once() {
-        let seats = [
-            Seat {
-                player: "P1".into(),
-                character: Some("Amazon".into()),
-            },
-            Seat {
-                player: "P2".into(),
-                character: Some("Black Knight".into()),
-            },
-        ];
-        let mut state = setup::new_game(
-            data::get().expect("data"),
-            &seats,
-            &Rules::default(),
-            &setup::SetupInputs::default(),
-            &mut Dice::new(11, 0),
-        )
-        .expect("setup");
-        for d in state.denizens.values_mut() {
-            if matches!(d.at, Whereabouts::Clearing { .. }) {
-                d.at = Whereabouts::Dead;
-            }
-        }
-        let chapel = state.dwellings[&Dwelling::Chapel].clone();
-        assert_ne!(chapel, state.characters[0].position);
-        state.characters[1].position = chapel;
-        for (who, ogre) in [(0, "Ogre 1"), (1, "Ogre 2")] {
-            let here = state.characters[who].position.clone();
-            state.denizens.get_mut(ogre).expect("an ogre").at =
-                Whereabouts::Clearing { clearing: here };
-        }
-        let state = GameState(serde_json::to_value(state).expect("json"));
+        let state = with_an_ogre_each(&["Amazon", "Black Knight"], |state| {
+            let chapel = state.dwellings[&Dwelling::Chapel].clone();
+            assert_ne!(chapel, state.characters[0].position);
+            state.characters[1].position = chapel;
+        });
         let rules = by_rounds();
         let mut orders = orders(&state, &rules, "R");
         orders.insert(

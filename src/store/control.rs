@@ -362,15 +362,8 @@ impl Store {
             "SELECT name, mime, bytes FROM report_attachments \
              WHERE campaign_id = ?1 AND day = ?2 AND reader = ?3 ORDER BY position",
         )?;
-        report.attachments = statement
-            .query_map(params![id, report.day, stored_reader], |row| {
-                Ok(MailAttachment {
-                    name: row.get(0)?,
-                    mime: row.get(1)?,
-                    bytes: row.get(2)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
+        report.attachments =
+            super::mail::attachments(&mut statement, params![id, report.day, stored_reader])?;
         Ok(Some(report))
     }
 

@@ -100,6 +100,25 @@ pub struct MailAttachment {
     pub bytes: Vec<u8>,
 }
 
+/// The attachments a `SELECT name, mime, bytes ...` statement finds.
+///
+/// # Errors
+/// The database fails.
+pub(super) fn attachments(
+    statement: &mut rusqlite::Statement<'_>,
+    params: impl rusqlite::Params,
+) -> Result<Vec<MailAttachment>, rusqlite::Error> {
+    statement
+        .query_map(params, |row| {
+            Ok(MailAttachment {
+                name: row.get(0)?,
+                mime: row.get(1)?,
+                bytes: row.get(2)?,
+            })
+        })?
+        .collect()
+}
+
 /// A queued message as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueuedMail {
@@ -273,15 +292,7 @@ impl Store {
              ORDER BY position",
         )?;
         for queued in &mut due {
-            queued.mail.attachments = files
-                .query_map(params![queued.id], |row| {
-                    Ok(MailAttachment {
-                        name: row.get(0)?,
-                        mime: row.get(1)?,
-                        bytes: row.get(2)?,
-                    })
-                })?
-                .collect::<Result<_, _>>()?;
+            queued.mail.attachments = attachments(&mut files, params![queued.id])?;
         }
         Ok(due)
     }

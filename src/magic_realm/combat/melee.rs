@@ -432,7 +432,8 @@ fn push_denizen_attacks(
     }
 }
 
-fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
+/// A denizen's (or a form's) harm letter and stars as a blow.
+pub(super) fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
     let (level, red) = match harm {
         Harm::Light => (1, false),
         Harm::Medium => (2, false),

@@ -29,7 +29,7 @@
 
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
-use crate::magic_realm::data::terms::{Harm, Strength};
+use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::magic::cast;
 use crate::magic_realm::magic::state::Aim;
 use crate::magic_realm::state::{CounterSide, MrState, Whereabouts};
@@ -75,23 +75,6 @@ fn unleashed(time: u8) -> Strength {
     }
 }
 
-fn blow_of(harm: Harm, stars: u8, missile: bool) -> Blow {
-    let (level, red) = match harm {
-        Harm::Light => (1, false),
-        Harm::Medium => (2, false),
-        Harm::Heavy => (3, false),
-        Harm::Tremendous => (4, false),
-        Harm::Red => (4, true),
-    };
-    Blow {
-        level,
-        red,
-        stars,
-        striking_bonus: false,
-        missile,
-    }
-}
-
 /// The form character fighter `f` is transformed into, if he is.
 pub fn form_of(battle: &Battle, f: FighterId) -> Option<Form> {
     battle.hero(f)?;
@@ -131,10 +114,13 @@ pub fn form_of(battle: &Battle, f: FighterId) -> Option<Form> {
     let side = &monster.light;
     Some(Form {
         name: detail.to_string(),
-        attack: side
-            .harm
-            .zip(side.speed)
-            .map(|(h, speed)| (blow_of(h, side.stars, side.missile), speed, monster.length)),
+        attack: side.harm.zip(side.speed).map(|(h, speed)| {
+            (
+                super::melee::denizen_blow(h, side.stars, side.missile),
+                speed,
+                monster.length,
+            )
+        }),
         move_strength: monster.vulnerability,
         move_time: side.move_speed,
         vulnerability: monster.vulnerability,

@@ -6,13 +6,12 @@
 
 use crate::magic_realm::magic::spells::deal_with_goblins::{KINDS, dealing};
 use crate::magic_realm::orders::Purchase;
-use crate::magic_realm::state::Hireling;
 use crate::magic_realm::tables::meeting::MeetingUse;
 use crate::suggest::fold;
 
 use super::events::Happening;
-use super::hire::{HireEvent, TERM_OF_HIRE};
-use super::meeting::{Deal, DealStep, negotiate, pay};
+use super::hire::HireEvent;
+use super::meeting::{Deal, DealStep, negotiate};
 use super::{Day, PhaseOutcome};
 
 /// Whether a `Hire:` entry names goblins.
@@ -71,21 +70,7 @@ pub fn hire(
     };
     let wrap = |step: DealStep| Happening::Hire(HireEvent::Deal(step));
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
-        pay(day, who, gold);
-        let character = &mut day.state.characters[who];
-        character
-            .hirelings
-            .extend(members.iter().map(|native| Hireling {
-                native: native.clone(),
-                days_left: TERM_OF_HIRE,
-            }));
-        let event = HireEvent::Hired {
-            character: character.name.clone(),
-            natives: members,
-            gold,
-            days: TERM_OF_HIRE,
-        };
-        day.emit(day.clearing_of(who), Happening::Hire(event));
+        super::hire::take_on(day, who, members, gold);
     }
     Some(Ok(PhaseOutcome::Done))
 }

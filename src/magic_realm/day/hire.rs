@@ -151,24 +151,30 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         drinks_up_to: orders.drinks_up_to,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
-        pay(day, who, gold);
         let names: Vec<String> = natives.iter().map(|m| m.name.clone()).collect();
-        let character = &mut day.state.characters[who];
-        character
-            .hirelings
-            .extend(names.iter().map(|native| Hireling {
-                native: native.clone(),
-                days_left: TERM_OF_HIRE,
-            }));
-        let event = HireEvent::Hired {
-            character: character.name.clone(),
-            natives: names,
-            gold,
-            days: TERM_OF_HIRE,
-        };
-        day.emit(day.clearing_of(who), Happening::Hire(event));
+        take_on(day, who, names, gold);
     }
     PhaseOutcome::Done
+}
+
+/// Pay `gold` and take `natives` on for the term of hire; the clearing
+/// sees it.
+pub(super) fn take_on(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold: u32) {
+    pay(day, who, gold);
+    let character = &mut day.state.characters[who];
+    character
+        .hirelings
+        .extend(natives.iter().map(|native| Hireling {
+            native: native.clone(),
+            days_left: TERM_OF_HIRE,
+        }));
+    let event = HireEvent::Hired {
+        character: character.name.clone(),
+        natives,
+        gold,
+        days: TERM_OF_HIRE,
+    };
+    day.emit(day.clearing_of(who), Happening::Hire(event));
 }
 
 /// Midnight: one day off every term of hire; expired hirelings leave.
