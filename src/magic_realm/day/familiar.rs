@@ -115,68 +115,32 @@ pub fn take_turn(
     let line = orders.get(&character.player)?.familiar.as_ref()?;
     let mine = &orders[&character.player];
     let observers = day.only(who);
-    let mut at = position(day, who);
+    let mut walk = Walk::start(day, position(day, who));
     day.emit(
         observers.clone(),
         Happening::Familiar(FamiliarEvent::TurnStarts {
             character: character.name.clone(),
-            clearing: at.clone(),
+            clearing: walk.at.clone(),
             recorded: line.to_string(),
         }),
     );
     let allowed = allowed(day, who);
-    let mut budget = if movement::is_cave(day, &at) {
-        BASIC
-    } else {
-        FULL_DAY
-    };
-    let mut used = 0;
-    let mut climbing: Option<ClearingId> = None;
-    let mut searches = 0;
     let mut follows = None;
     for (index, phase) in line.phases.iter().enumerate() {
-        let result = if allowed.is_none() {
-            Err(format!("the {} has no familiar", character.name))
-        } else if phase.bonus {
-            Err("a familiar has no bonus phases".into())
-        } else if used >= budget {
-            Err(format!("the familiar has only {budget} phases today"))
-        } else {
-            used += 1;
-            let next = line.phases.get(index + 1).map(|p| &p.activity);
-            let kinds = allowed.as_deref().unwrap_or_default();
-            act(
-                day,
-                who,
-                &mut at,
-                &phase.activity,
-                next,
-                kinds,
-                &mut climbing,
-            )
-            .map(|done| match done {
-                Done::Moved => {
-                    if movement::is_cave(day, &at) {
-                        budget = budget.min(used.max(BASIC));
-                    }
-                    format!("moves to {at}")
-                }
-                Done::Climbing => format!("starts the climb toward {at}"),
-                Done::Search => {
-                    let table = mine
-                        .searches
-                        .get(searches)
-                        .or(mine.searches.last())
-                        .cloned();
-                    searches += 1;
-                    peer(day, who, &at, table)
-                }
-                Done::Follows(leader) => {
-                    follows = Some(leader);
-                    format!("joins the {}", day.state.characters[leader].name)
-                }
-            })
-        };
+        let result = match &allowed {
+            None => Err(format!("the {} has no familiar", character.name)),
+            Some(kinds) => walk.spend(phase.bonus, "the familiar").and_then(|()| {
+                let next = line.phases.get(index + 1).map(|p| &p.activity);
+                walk.step(day, who, &phase.activity, next, kinds, &mine.searches)
+            }),
+        }
+        .map(|stepped| match stepped {
+            Stepped::Said(text) => text,
+            Stepped::Follows(leader) => {
+                follows = Some(leader);
+                format!("joins the {}", day.state.characters[leader].name)
+            }
+        });
         let result = result.unwrap_or_else(|reason| format!("lost ({reason})"));
         day.emit(
             observers.clone(),
@@ -189,20 +153,109 @@ pub fn take_turn(
         );
     }
     if allowed.is_some() {
-        day.state.familiars.insert(character.name.clone(), at);
+        day.state.familiars.insert(character.name.clone(), walk.at);
     }
     follows
 }
 
+/// A companion's walk through its phases (the familiar's, a phantasm's):
+/// where it stands, its phase budget (four, two once in a cave), a climb
+/// in progress and the searches used.
+pub(super) struct Walk {
+    pub at: ClearingId,
+    budget: usize,
+    used: usize,
+    climbing: Option<ClearingId>,
+    searches: usize,
+}
+
+/// What a phase of a walk came to, when it was done.
+pub(super) enum Stepped {
+    Said(String),
+    Follows(usize),
+}
+
+impl Walk {
+    pub fn start(day: &Day<'_>, at: ClearingId) -> Walk {
+        let budget = if movement::is_cave(day, &at) {
+            BASIC
+        } else {
+            FULL_DAY
+        };
+        Walk {
+            at,
+            budget,
+            used: 0,
+            climbing: None,
+            searches: 0,
+        }
+    }
+
+    /// Count one more phase, unless it is a bonus one or none is left.
+    ///
+    /// # Errors
+    /// Why the phase is lost, naming `what` walks (`the familiar`).
+    pub fn spend(&mut self, bonus: bool, what: &str) -> Result<(), String> {
+        if bonus {
+            Err(format!("{what} has no bonus phases"))
+        } else if self.used >= self.budget {
+            Err(format!("{what} has only {} phases today", self.budget))
+        } else {
+            self.used += 1;
+            Ok(())
+        }
+    }
+
+    /// Do `activity` (one of `kinds`) for character `who`, whose `Search:`
+    /// line is `searches`.
+    ///
+    /// # Errors
+    /// Why the phase is lost.
+    pub fn step(
+        &mut self,
+        day: &mut Day<'_>,
+        who: usize,
+        activity: &Activity,
+        next: Option<&Activity>,
+        kinds: &[Kind],
+        searches: &[SearchTable],
+    ) -> Result<Stepped, String> {
+        let done = act(
+            day,
+            who,
+            &mut self.at,
+            activity,
+            next,
+            kinds,
+            &mut self.climbing,
+        )?;
+        Ok(match done {
+            Done::Moved => {
+                if movement::is_cave(day, &self.at) {
+                    self.budget = self.budget.min(self.used.max(BASIC));
+                }
+                Stepped::Said(format!("moves to {}", self.at))
+            }
+            Done::Climbing => Stepped::Said(format!("starts the climb toward {}", self.at)),
+            Done::Search => {
+                let table = searches.get(self.searches).or(searches.last()).cloned();
+                self.searches += 1;
+                Stepped::Said(peer(day, who, &self.at, table))
+            }
+            Done::Follows(leader) => Stepped::Follows(leader),
+        })
+    }
+}
+
 /// What a phase did, before its report.
-pub(super) enum Done {
+enum Done {
     Moved,
     Climbing,
     Search,
     Follows(usize),
 }
 
-pub(super) fn act(
+fn act(
     day: &mut Day<'_>,
     who: usize,
     at: &mut ClearingId,

@@ -11,12 +11,8 @@ use super::super::magic::events::MagicEvent;
 use super::super::magic::spells::phantasm;
 use super::super::orders::{Activity, DayOrders};
 use super::events::Happening;
-use super::familiar::{Done, act, as_if_there, peer};
-use super::{Day, PhaseOutcome, movement, pending};
-
-/// Phases of an ordinary day, and of a day in caves.
-const FULL_DAY: usize = 4;
-const BASIC: usize = 2;
+use super::familiar::{Stepped, Walk, as_if_there};
+use super::{Day, PhaseOutcome, pending};
 
 /// What a phantasm may do besides its Spell phases.
 const KINDS: [Kind; 2] = [Kind::Move, Kind::Peer];
@@ -31,7 +27,7 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
         return;
     };
     let observers = day.only(who);
-    let Some((id, mut at)) = phantasm::of(&day.state, who) else {
+    let Some((id, at)) = phantasm::of(&day.state, who) else {
         let event = MagicEvent::NoPhantasm {
             character: character.name,
         };
@@ -46,26 +42,15 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
             recorded: line.to_string(),
         }),
     );
-    let mut budget = if movement::is_cave(day, &at) {
-        BASIC
-    } else {
-        FULL_DAY
-    };
-    let mut used = 0;
-    let mut climbing = None;
-    let mut searches = 0;
+    let mut walk = Walk::start(day, at);
     for (index, phase) in line.phases.iter().enumerate() {
-        let result = if phase.bonus {
-            Err("a phantasm has no bonus phases".to_string())
-        } else if used >= budget {
-            Err(format!("the phantasm has only {budget} phases today"))
-        } else {
-            used += 1;
-            match &phase.activity {
+        let result = walk
+            .spend(phase.bonus, "the phantasm")
+            .and_then(|()| match &phase.activity {
                 Activity::SpellPrep | Activity::Spell { .. } => {
                     let note = phase.note.as_deref();
                     let activity = &phase.activity;
-                    let outcome = as_if_there(day, who, &at, |day| {
+                    let outcome = as_if_there(day, who, &walk.at, |day| {
                         pending::enchant(day, who, activity, note)
                     });
                     match outcome {
@@ -75,30 +60,13 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
                 }
                 activity => {
                     let next = line.phases.get(index + 1).map(|p| &p.activity);
-                    act(day, who, &mut at, activity, next, &KINDS, &mut climbing).map(|done| {
-                        match done {
-                            Done::Moved => {
-                                if movement::is_cave(day, &at) {
-                                    budget = budget.min(used.max(BASIC));
-                                }
-                                format!("moves to {at}")
-                            }
-                            Done::Climbing => format!("starts the climb toward {at}"),
-                            Done::Search => {
-                                let table = mine
-                                    .searches
-                                    .get(searches)
-                                    .or(mine.searches.last())
-                                    .cloned();
-                                searches += 1;
-                                peer(day, who, &at, table)
-                            }
-                            Done::Follows(_) => "a phantasm follows nobody".to_string(),
-                        }
-                    })
+                    walk.step(day, who, activity, next, &KINDS, &mine.searches)
+                        .map(|stepped| match stepped {
+                            Stepped::Said(text) => text,
+                            Stepped::Follows(_) => "a phantasm follows nobody".to_string(),
+                        })
                 }
-            }
-        };
+            });
         let result = result.unwrap_or_else(|reason| format!("lost ({reason})"));
         day.emit(
             observers.clone(),
@@ -110,5 +78,5 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
             }),
         );
     }
-    day.state.magic.phantasms.insert(id, at);
+    day.state.magic.phantasms.insert(id, walk.at);
 }
