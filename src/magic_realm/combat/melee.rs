@@ -385,7 +385,7 @@ fn push_denizen_attacks(
     if super::protection::spared(battle, d, target) {
         let line = CombatLine::Refused {
             character: battle.name(d).to_string(),
-            reason: format!("it can never attack the {}", battle.name(target)),
+            reason: format!("it does not attack the {}", battle.name(target)),
         };
         battle.say(Seen::Clearing, line);
         return;

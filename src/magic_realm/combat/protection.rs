@@ -1,10 +1,16 @@
-//! Monsters that can never attack a character (an advantage such as the
-//! Pilgrim's Heavenly Protection: the Demon, the Winged Demon and the Imp
-//! never attack him; seed 000 character cards, TABLES.md §10.1). Such a
-//! monster is never assigned to him or lured by him, and if it ends on his
-//! sheet anyway (he attacked it) it makes no attack on him, spell or blow.
+//! Monsters that do not attack a character:
+//! - an advantage such as the Pilgrim's Heavenly Protection: the Demon, the
+//!   Winged Demon and the Imp never attack him (seed 000 character cards,
+//!   TABLES.md §10.1), not even when he attacks them;
+//! - goblins he dealt with (Deal with Goblins, seed 001: the group turns
+//!   Neutral): as under Peace, each stays out of the fight against him
+//!   until someone attacks it in this combat.
+//!
+//! Such a monster is never assigned to him or lured by him, and makes no
+//! attack on him, spell or blow.
 
 use crate::magic_realm::data::characters::{Advantage, Character};
+use crate::magic_realm::magic::spells::deal_with_goblins;
 
 use super::Battle;
 use super::build::base_name;
@@ -24,12 +30,33 @@ pub fn immune_to(card: &Character) -> Vec<String> {
         .collect()
 }
 
-/// Whether the monster `denizen` can never attack `target`.
+/// Whether the monster `denizen` does not attack `target`.
 pub fn spared(battle: &Battle, denizen: FighterId, target: FighterId) -> bool {
     let Some(hero) = battle.hero(target) else {
         return false;
     };
-    let monster = battle.denizen(denizen).is_some_and(|d| d.monster);
+    if !battle.denizen(denizen).is_some_and(|d| d.monster) {
+        return false;
+    }
     let name = base_name(battle.name(denizen));
-    monster && hero.immune_to.iter().any(|m| m == name)
+    hero.immune_to.iter().any(|m| m == name) || dealt_with(battle, denizen, target)
+}
+
+/// Whether `target` cast Deal with Goblins on the group of `denizen`,
+/// and nobody has attacked it since.
+fn dealt_with(battle: &Battle, denizen: FighterId, target: FighterId) -> bool {
+    let Some(magic) = &battle.magic else {
+        return false;
+    };
+    if magic.attacked.contains(&denizen) {
+        return false;
+    }
+    let Some(&seat) = magic.seats.get(&target) else {
+        return false;
+    };
+    let Some(here) = magic.state.characters.get(seat).map(|c| &c.position) else {
+        return false;
+    };
+    deal_with_goblins::dealing(&magic.state, seat, here)
+        .is_some_and(|(_, members)| members.iter().any(|m| m == battle.name(denizen)))
 }

@@ -13,8 +13,10 @@
 //!   it as with a native group (after native leaders and visitors there):
 //!   it buys his belongings at their basic price and sells back only what
 //!   it was sold, as goblins carry no goods of their own.
-//! - In combat they stay monsters until hired: their neutrality there is
-//!   not implemented yet, and the cast says so.
+//! - In combat, as under Peace, each of them stays neutral to him (never
+//!   assigned to him, lured by him or attacking him) until someone attacks
+//!   it in that combat ([`crate::magic_realm::combat::protection`]); to the
+//!   others they are monsters as before.
 
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::state::{MrState, Whereabouts};
@@ -43,18 +45,12 @@ pub fn deal(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     let Some(kind) = kind_of(&id) else {
         return Err(ctx.bad_target(0, "it must be a goblin"));
     };
-    Ok(vec![
-        SpellEffect::ForGm {
-            text: format!(
-                "the {kind}s here are Neutral to the {} for the day: he may hire them",
-                ctx.caster_name()
-            ),
-        },
-        SpellEffect::NotApplied {
-            what: "the goblins' neutrality in combat".into(),
-            reason: "combat treats them as monsters until they are hired".into(),
-        },
-    ])
+    Ok(vec![SpellEffect::ForGm {
+        text: format!(
+            "the {kind}s here are Neutral to the {} for the day, who may hire them",
+            ctx.caster_name()
+        ),
+    }])
 }
 
 /// The goblins character `who` may deal with in `clearing` now, by the
