@@ -85,7 +85,8 @@ fn character_plays(
     attacks: &mut Vec<Attack>,
 ) {
     let name = battle.name(who).to_string();
-    let mut said = Vec::new();
+    // What he plays, in one line: "charge with MOVE M4; thrust Wolf with ...".
+    let mut said = String::new();
     for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
         let Some(hero) = battle.hero(who) else { return };
         let found = if maneuver.with.eq_ignore_ascii_case("horse") {
@@ -105,10 +106,12 @@ fn character_plays(
         if !horse {
             spend(battle, who, &label, effort, false);
         }
-        said.push(format!(
-            "{} with {label}",
-            maneuver.direction.maneuver_word()
-        ));
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(maneuver.direction.maneuver_word());
+        said.push_str(" with ");
+        said.push_str(&label);
         let list = sheets.maneuvers.entry(who).or_default();
         let entry = Maneuver {
             direction: maneuver.direction,
@@ -141,10 +144,14 @@ fn character_plays(
     {
         let (label, effort, speed, length) = blow.1;
         spend(battle, who, &label, effort, true);
-        said.push(format!(
-            "{} {target} with {label}",
-            attack.direction.attack_word()
-        ));
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(attack.direction.attack_word());
+        said.push(' ');
+        said.push_str(target);
+        said.push_str(" with ");
+        said.push_str(&label);
         ambush_or_unhide(battle, dice, who);
         super::treachery::on_target(battle, who, t);
         if battle.denizen(t).is_some() {
@@ -170,14 +177,14 @@ fn character_plays(
         });
     }
     if said.is_empty() {
-        said.push("no plays".into());
+        said.push_str("no plays");
     }
     let seen = battle.seen_by(who);
     battle.say(
         seen,
         CombatLine::Plays {
             fighter: name,
-            text: said.join("; "),
+            text: said,
         },
     );
 }
@@ -365,9 +372,9 @@ fn push_denizen_attacks(
     sheets: &Sheets,
     attacks: &mut Vec<Attack>,
 ) {
-    let Some(den) = battle.denizen(d).cloned() else {
+    if battle.denizen(d).is_none() {
         return;
-    };
+    }
     if super::casting::pacified(battle, d) {
         let line = CombatLine::Refused {
             character: battle.name(d).to_string(),
@@ -376,13 +383,17 @@ fn push_denizen_attacks(
         battle.say(Seen::Clearing, line);
         return;
     }
-    let side = den.current().clone();
-    let name = battle.name(d).to_string();
+    let Some(den) = battle.denizen(d) else {
+        return;
+    };
+    // Read in place: this runs for every denizen every round.
+    let side = den.current();
+    let name = battle.name(d);
     let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);
     if let (Some(harm), Some(speed)) = (side.harm, side.speed) {
         attacks.push(Attack {
             attacker: d,
-            label: name.clone(),
+            label: name.to_string(),
             target,
             direction: body,
             speed,
@@ -390,40 +401,37 @@ fn push_denizen_attacks(
             blow: denizen_blow(harm, side.stars, side.missile),
             weapon: false,
         });
-    } else if side.spell.is_some() {
+    }
+    let casts = side.harm.is_none() || side.speed.is_none();
+    let casts = casts && side.spell.is_some();
+    for (i, p) in den.parts.iter().enumerate() {
+        let s = match den.side {
+            crate::magic_realm::state::CounterSide::Light => p.light,
+            crate::magic_realm::state::CounterSide::Dark => p.dark,
+        };
+        attacks.push(Attack {
+            attacker: d,
+            label: format!("{name} ({})", p.name),
+            target,
+            direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
+            speed: s.speed,
+            length: p.length,
+            blow: denizen_blow(s.harm, s.stars, false),
+            weapon: false,
+        });
+    }
+    if casts {
+        let name = name.to_string();
         battle.say(
             Seen::Clearing,
             CombatLine::Refused {
-                character: name.clone(),
+                character: name,
                 reason: format!(
                     "its spell attack is skipped: {}",
                     super::casting::MONSTER_SPELLS
                 ),
             },
         );
-    }
-    let sides: Vec<_> = den
-        .parts
-        .iter()
-        .map(|p| {
-            let s = match den.side {
-                crate::magic_realm::state::CounterSide::Light => p.light,
-                crate::magic_realm::state::CounterSide::Dark => p.dark,
-            };
-            (p.name.clone(), p.length, s)
-        })
-        .collect();
-    for (i, (part, length, s)) in sides.into_iter().enumerate() {
-        attacks.push(Attack {
-            attacker: d,
-            label: format!("{name} ({part})"),
-            target,
-            direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
-            speed: s.speed,
-            length,
-            blow: denizen_blow(s.harm, s.stars, false),
-            weapon: false,
-        });
     }
 }
 
