@@ -183,11 +183,13 @@ impl Dice {
             // are rolled: the GM states the result that counts.
             Some(faces) => (faces, true),
             None => {
-                let rng = self.stream(purpose);
-                let mut faces = Vec::with_capacity(wanted);
-                for _ in 0..wanted {
-                    faces.push(face(rng));
-                }
+                let faces = self.with_stream(purpose, |rng| {
+                    let mut faces = Vec::with_capacity(wanted);
+                    for _ in 0..wanted {
+                        faces.push(face(rng));
+                    }
+                    faces
+                });
                 (faces, false)
             }
         };
@@ -208,7 +210,7 @@ impl Dice {
     /// outcome instead). `n` must be positive.
     pub fn below(&mut self, purpose: &str, n: u32) -> u32 {
         assert!(n > 0, "Dice::below needs a positive bound");
-        uniform_below(self.stream(purpose), n)
+        self.with_stream(purpose, |rng| uniform_below(rng, n))
     }
 
     /// Shuffle `items` in place (Fisher–Yates) with the stream of `purpose`.
@@ -229,17 +231,18 @@ impl Dice {
         std::mem::take(&mut self.log)
     }
 
-    /// The stream of `purpose`, started on its first use. The purpose is
-    /// looked up by reference: only a new purpose allocates its key.
-    fn stream(&mut self, purpose: &str) -> &mut ChaCha20Rng {
-        if !self.streams.contains_key(purpose) {
-            let mut rng = ChaCha20Rng::from_seed(self.key);
-            rng.set_stream(purpose_stream(purpose));
-            self.streams.insert(purpose.to_string(), Box::new(rng));
+    /// Draw from the stream of `purpose`, started on its first use. The
+    /// purpose is looked up by reference: only a new purpose allocates its
+    /// key.
+    fn with_stream<R>(&mut self, purpose: &str, draw: impl FnOnce(&mut ChaCha20Rng) -> R) -> R {
+        if let Some(rng) = self.streams.get_mut(purpose) {
+            return draw(rng);
         }
-        self.streams
-            .get_mut(purpose)
-            .expect("the stream was started above")
+        let mut rng = Box::new(ChaCha20Rng::from_seed(self.key));
+        rng.set_stream(purpose_stream(purpose));
+        let drawn = draw(&mut rng);
+        self.streams.insert(purpose.to_string(), rng);
+        drawn
     }
 }
 

@@ -452,32 +452,44 @@ fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
     }
 }
 
-/// The maneuvers an attack on `target` is compared with.
-fn maneuvers_of(battle: &Battle, sheets: &Sheets, target: FighterId) -> Vec<Maneuver> {
+/// The maneuvers an attack on `target` is compared with: a character's
+/// from his sheet, a denizen's box written into `scratch` (no allocation
+/// per attack).
+fn maneuvers_of<'a>(
+    battle: &Battle,
+    sheets: &'a Sheets,
+    target: FighterId,
+    scratch: &'a mut Maneuver,
+) -> &'a [Maneuver] {
     if battle.hero(target).is_some() {
-        return sheets.maneuvers.get(&target).cloned().unwrap_or_default();
+        return sheets.maneuvers.get(&target).map_or(&[], Vec::as_slice);
     }
     let Some(den) = battle.denizen(target) else {
-        return Vec::new();
+        return &[];
     };
-    sheets
-        .boxes
-        .get(&target)
-        .map(|&direction| {
-            vec![Maneuver {
+    match sheets.boxes.get(&target) {
+        Some(&direction) => {
+            *scratch = Maneuver {
                 direction,
                 time: den.current().move_speed,
                 horse: false,
-            }]
-        })
-        .unwrap_or_default()
+            };
+            std::slice::from_ref(scratch)
+        }
+        None => &[],
+    }
 }
 
 fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<Attack>) {
     let first_round = battle.round == 1;
     let mut hits = Vec::new();
+    let mut scratch = Maneuver {
+        direction: Direction::Thrust,
+        time: 0,
+        horse: false,
+    };
     for attack in attacks {
-        let maneuvers = maneuvers_of(battle, sheets, attack.target);
+        let maneuvers = maneuvers_of(battle, sheets, attack.target, &mut scratch);
         let deciding = maneuvers.first();
         let intercepts = deciding.is_none_or(|m| m.direction == attack.direction);
         let undercuts = deciding.is_none_or(|m| attack.speed < m.time);

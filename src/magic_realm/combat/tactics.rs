@@ -228,6 +228,10 @@ pub fn standing_answer(battle: &Battle, who: FighterId) -> Answer {
 }
 
 fn lure_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<String> {
+    // Most orders lure nobody: then the candidates are not worth listing.
+    if tactics.lure == Lure::Nobody {
+        return Vec::new();
+    }
     let candidates = lurable(battle, who);
     let names = |ids: Vec<FighterId>| -> Vec<String> {
         ids.into_iter()
