@@ -7,6 +7,22 @@
 //! force the next results for a purpose with a [`DiceScript`] (for a ruling or
 //! a test).
 //!
+//! How a stream is derived (version 2, "realmgm-dice-v2"):
+//! - the 32-byte ChaCha20 key is the SHA-256 of the ASCII tag
+//!   `realmgm-dice-v2`, the seed (8 bytes, little-endian) and the day (4 bytes,
+//!   little-endian), computed once per [`Dice`];
+//! - the 64-bit ChaCha stream number (its nonce) is the 64-bit FNV-1a hash of
+//!   the purpose's UTF-8 bytes (offset basis `0xcbf29ce484222325`, prime
+//!   `0x100000001b3`);
+//! - the stream is read from word 0; a face is a uniform draw in 0..6 by
+//!   rejection sampling of 32-bit words, plus one.
+//!
+//! Version 1 hashed (seed, day, purpose) with SHA-256 for every purpose, which
+//! cost two SHA-256 blocks per combat roll, since nearly every combat roll has
+//! a purpose of its own. Both derivations are stable across platforms and
+//! releases; the streams are still keyed by the exact purpose text, so two
+//! purposes never share a stream's position even if their hashes collided.
+//!
 //! Magic Realm rolls two dice and the higher one counts, unless a rule or an
 //! advantage says one die (seed 000, "Dice"); [`Dice::roll`] takes the count.
 
@@ -127,9 +143,12 @@ impl DiceScript {
 /// The dice for one day of one campaign (day 0 is setup).
 #[derive(Clone, Debug)]
 pub struct Dice {
-    seed: u64,
     day: u32,
-    streams: BTreeMap<String, ChaCha20Rng>,
+    /// The ChaCha key of every stream of this day (see the module doc).
+    key: [u8; 32],
+    /// Each purpose's stream. A ChaCha generator is large and most purposes
+    /// roll once, so each is boxed: the map then moves small entries only.
+    streams: BTreeMap<String, Box<ChaCha20Rng>>,
     script: DiceScript,
     log: Vec<RollRecord>,
 }
@@ -141,8 +160,8 @@ impl Dice {
 
     pub fn with_script(seed: u64, day: u32, script: DiceScript) -> Self {
         Dice {
-            seed,
             day,
+            key: day_key(seed, day),
             streams: BTreeMap::new(),
             script,
             log: Vec::new(),
@@ -164,7 +183,13 @@ impl Dice {
             // are rolled: the GM states the result that counts.
             Some(faces) => (faces, true),
             None => {
-                let faces = (0..wanted).map(|_| self.face(purpose)).collect();
+                let faces = self.with_stream(purpose, |rng| {
+                    let mut faces = Vec::with_capacity(wanted);
+                    for _ in 0..wanted {
+                        faces.push(face(rng));
+                    }
+                    faces
+                });
                 (faces, false)
             }
         };
@@ -185,15 +210,7 @@ impl Dice {
     /// outcome instead). `n` must be positive.
     pub fn below(&mut self, purpose: &str, n: u32) -> u32 {
         assert!(n > 0, "Dice::below needs a positive bound");
-        let rng = self.stream(purpose);
-        // Rejection sampling keeps the result uniform.
-        let zone = u32::MAX - (u32::MAX % n);
-        loop {
-            let x = rng.next_u32();
-            if x < zone {
-                return x % n;
-            }
-        }
+        self.with_stream(purpose, |rng| uniform_below(rng, n))
     }
 
     /// Shuffle `items` in place (Fisher–Yates) with the stream of `purpose`.
@@ -214,28 +231,59 @@ impl Dice {
         std::mem::take(&mut self.log)
     }
 
-    fn face(&mut self, purpose: &str) -> u8 {
-        (self.below(purpose, 6) + 1) as u8
-    }
-
-    fn stream(&mut self, purpose: &str) -> &mut ChaCha20Rng {
-        let (seed, day) = (self.seed, self.day);
-        self.streams
-            .entry(purpose.to_string())
-            .or_insert_with(|| ChaCha20Rng::from_seed(stream_key(seed, day, purpose)))
+    /// Draw from the stream of `purpose`, started on its first use. The
+    /// purpose is looked up by reference: only a new purpose allocates its
+    /// key.
+    fn with_stream<R>(&mut self, purpose: &str, draw: impl FnOnce(&mut ChaCha20Rng) -> R) -> R {
+        if let Some(rng) = self.streams.get_mut(purpose) {
+            return draw(rng);
+        }
+        let mut rng = Box::new(ChaCha20Rng::from_seed(self.key));
+        rng.set_stream(purpose_stream(purpose));
+        let drawn = draw(&mut rng);
+        self.streams.insert(purpose.to_string(), rng);
+        drawn
     }
 }
 
-/// The 32-byte ChaCha key of one stream: a SHA-256 of the campaign seed, the
-/// day and the purpose, so streams are independent and stable across
-/// platforms and releases.
-fn stream_key(seed: u64, day: u32, purpose: &str) -> [u8; 32] {
+/// A uniform number in `0..n` (`n` positive); rejection sampling keeps it
+/// uniform.
+fn uniform_below(rng: &mut ChaCha20Rng, n: u32) -> u32 {
+    let zone = u32::MAX - (u32::MAX % n);
+    loop {
+        let x = rng.next_u32();
+        if x < zone {
+            return x % n;
+        }
+    }
+}
+
+/// One die: 1 to 6.
+fn face(rng: &mut ChaCha20Rng) -> u8 {
+    // Below 6, so the conversion always holds.
+    u8::try_from(uniform_below(rng, 6) + 1).unwrap_or(1)
+}
+
+/// The 32-byte ChaCha key of one day of one campaign: a SHA-256 of a
+/// version tag, the campaign seed and the day, stable across platforms and
+/// releases.
+fn day_key(seed: u64, day: u32) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    hasher.update(b"realmgm-dice-v1");
+    hasher.update(b"realmgm-dice-v2");
     hasher.update(seed.to_le_bytes());
     hasher.update(day.to_le_bytes());
-    hasher.update(purpose.as_bytes());
     hasher.finalize().into()
+}
+
+/// The ChaCha stream number of a purpose: the 64-bit FNV-1a hash of its
+/// UTF-8 bytes (a fixed, platform-independent function, unlike the
+/// standard library's hasher).
+fn purpose_stream(purpose: &str) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    purpose.bytes().fold(OFFSET_BASIS, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+    })
 }
 
 #[cfg(test)]
@@ -339,6 +387,27 @@ mod tests {
         assert!(script.force("x", &[]).is_err());
         assert!(script.force("x", &[1, 2, 3]).is_err());
         assert!(script.is_empty());
+    }
+
+    /// Known values of the v2 derivation (module doc), computed
+    /// independently of this code: a change here changes every seeded
+    /// campaign and must be deliberate.
+    #[test]
+    fn the_v2_derivation_gives_known_values() {
+        assert_eq!(purpose_stream(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(purpose_stream("a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(purpose_stream("hide/Amazon"), 0xe085_cea3_9ac0_3bae);
+        assert_eq!(day_key(42, 3)[..4], [0x23, 0xcb, 0x57, 0x8c]);
+        let mut dice = Dice::new(42, 3);
+        let faces: Vec<u8> = (0..8)
+            .map(|_| dice.roll("hide/Amazon", DiceCount::One).result)
+            .collect();
+        assert_eq!(faces, vec![5, 3, 4, 1, 3, 2, 4, 3]);
+        let mut dice = Dice::new(1, 0);
+        let rolls: Vec<Vec<u8>> = (0..4)
+            .map(|_| dice.roll("setup/tiles", DiceCount::Two).faces)
+            .collect();
+        assert_eq!(rolls, vec![vec![4, 4], vec![5, 2], vec![6, 5], vec![1, 6]]);
     }
 
     #[test]

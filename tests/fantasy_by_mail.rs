@@ -31,7 +31,7 @@ const PLAYERS: [(&str, &str); 3] = [
 /// Ann draws and drops her weakest card, always.
 const ANN_ORDERS: &str = "draw, discard lowest";
 /// The card Ben watches the discard area for (it is discarded in this deal).
-const BEN_WANTS: &str = "Protection Rune";
+const BEN_WANTS: &str = "Blizzard";
 
 fn ben_orders() -> String {
     format!(

@@ -131,10 +131,10 @@ fn a_whole_seeded_game_ends_with_exact_scores() {
     assert_eq!(
         scores,
         [
-            ("Ann".to_string(), 142, false),
-            ("Ben".to_string(), 159, true),
-            ("Cat".to_string(), 137, false),
-            ("Dan".to_string(), 63, false),
+            ("Ann".to_string(), 205, true),
+            ("Ben".to_string(), 129, false),
+            ("Cat".to_string(), 158, false),
+            ("Dan".to_string(), 136, false),
         ]
     );
 }

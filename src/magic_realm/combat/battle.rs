@@ -130,7 +130,9 @@ impl Battle {
             answers: BTreeMap::new(),
             plays: RoundPlays::default(),
             quiet_rounds: 0,
-            log: Vec::new(),
+            // Room for a few rounds of lines: growing a log of this size
+            // line by line costs more than the combat's arithmetic.
+            log: Vec::with_capacity(256),
             finished: false,
             dropped: Vec::new(),
             to_groups: Vec::new(),
@@ -220,7 +222,15 @@ impl Battle {
 
     /// The purpose of a roll: `combat/<clearing>/round<n>/<what>`.
     pub fn purpose(&self, what: &str) -> String {
-        format!("combat/{}/round{}/{what}", self.clearing, self.round)
+        use std::fmt::Write;
+        // Built in one buffer of the right size: every roll names one.
+        let mut purpose = String::with_capacity(20 + self.clearing.len() + what.len());
+        purpose.push_str("combat/");
+        purpose.push_str(&self.clearing);
+        // Writing into a String cannot fail.
+        let _ = write!(purpose, "/round{}/", self.round);
+        purpose.push_str(what);
+        purpose
     }
 
     /// Roll plain dice and log the roll with its meaning.

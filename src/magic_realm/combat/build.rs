@@ -133,11 +133,19 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
         .iter()
         .find(|x| x.name == c.name)
         .ok_or_else(|| format!("no character is called {}", c.name))?;
-    let labels: Vec<(String, ChitCondition)> = c
+    // Straight from his chits: one copy of each label, not two.
+    let chits = c
         .chits
         .iter()
-        .map(|x| (x.chit.clone(), x.condition))
-        .collect();
+        .map(|x| {
+            Ok(HeroChit {
+                label: x.chit.clone(),
+                chit: ActionChit::parse(&x.chit)?,
+                condition: x.condition,
+                unleashed: false,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let active = |kind: ItemKind| {
         c.belongings
             .iter()
@@ -188,7 +196,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
     Ok(Hero {
         player: c.player.clone(),
         vulnerability: card.vulnerability,
-        chits: chits(&labels)?,
+        chits,
         weapon,
         armor: worn,
         horse,

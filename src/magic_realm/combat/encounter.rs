@@ -115,13 +115,14 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
         let owner = if to.len() == 1 {
             to[0]
         } else {
-            let names: Vec<String> = to.iter().map(|&c| battle.name(c).to_string()).collect();
             let what = format!("assign/{}", battle.name(d));
-            let meaning = format!(
-                "assigns {} counting round {}",
-                battle.name(d),
-                names.join(", ")
-            );
+            let mut meaning = format!("assigns {} counting round ", battle.name(d));
+            for (i, &c) in to.iter().enumerate() {
+                if i > 0 {
+                    meaning.push_str(", ");
+                }
+                meaning.push_str(battle.name(c));
+            }
             let record = battle.roll(dice, &what, DiceCount::One, meaning);
             to[usize::from(record.result.max(1) - 1) % to.len()]
         };

@@ -29,7 +29,7 @@ fn stars(battle: &Battle, who: FighterId) -> (u8, u8) {
 
 /// The chits that may take his fatigue: active chits with stars, of the
 /// kind he played stars with.
-fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<String> {
+fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<&str> {
     let (fight, moved) = stars(battle, who);
     if fight + moved < 2 {
         return Vec::new();
@@ -45,18 +45,23 @@ fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<String> {
         .collect();
     // One-star chits first, slowest first: the cheapest to lose.
     chits.sort_by_key(|c| (c.chit.effort, std::cmp::Reverse(c.chit.time)));
-    chits.into_iter().map(|c| c.label.clone()).collect()
+    chits.into_iter().map(|c| c.label.as_str()).collect()
 }
 
 /// Chits that may take wounds now, by label: active ones (less one copy
 /// of the chit that takes the fatigue), slowest first, then fatigued ones.
-fn wound_pools(battle: &Battle, who: FighterId, skip: Option<&str>) -> (Vec<String>, Vec<String>) {
+/// Labels are borrowed: the explicit-answer check runs this every round.
+fn wound_pools<'a>(
+    battle: &'a Battle,
+    who: FighterId,
+    skip: Option<&str>,
+) -> (Vec<&'a str>, Vec<&'a str>) {
     let Some(hero) = battle.hero(who) else {
         return (Vec::new(), Vec::new());
     };
     let mut active: Vec<_> = hero.chits.iter().filter(|c| c.is_active()).collect();
     active.sort_by_key(|c| (std::cmp::Reverse(c.chit.time), c.chit.effort));
-    let mut active: Vec<String> = active.into_iter().map(|c| c.label.clone()).collect();
+    let mut active: Vec<&str> = active.into_iter().map(|c| c.label.as_str()).collect();
     if let Some(skip) = skip
         && let Some(i) = active.iter().position(|c| same_chit(c, skip))
     {
@@ -66,12 +71,12 @@ fn wound_pools(battle: &Battle, who: FighterId, skip: Option<&str>) -> (Vec<Stri
         .chits
         .iter()
         .filter(|c| c.condition == ChitCondition::Fatigued)
-        .map(|c| c.label.clone())
+        .map(|c| c.label.as_str())
         .collect();
     (active, tired)
 }
 
-fn wound_candidates(battle: &Battle, who: FighterId, skip: Option<&str>) -> Vec<String> {
+fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> Vec<&'a str> {
     let (mut active, tired) = wound_pools(battle, who, skip);
     active.extend(tired);
     active
@@ -82,11 +87,15 @@ fn wound_candidates(battle: &Battle, who: FighterId, skip: Option<&str>) -> Vec<
 pub fn default_choice(battle: &Battle, who: FighterId) -> FatiguePlay {
     let fatigue = fatigue_candidates(battle, who).into_iter().next();
     let wounds = battle.plays.wounds.get(&who).copied().unwrap_or(0);
-    let wounds = wound_candidates(battle, who, fatigue.as_deref())
+    let wounds = wound_candidates(battle, who, fatigue)
         .into_iter()
         .take(usize::from(wounds))
+        .map(str::to_string)
         .collect();
-    FatiguePlay { fatigue, wounds }
+    FatiguePlay {
+        fatigue: fatigue.map(str::to_string),
+        wounds,
+    }
 }
 
 pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
@@ -122,7 +131,8 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
         _ => {}
     }
     let owed = usize::from(battle.plays.wounds.get(&who).copied().unwrap_or(0));
-    let candidates = wound_candidates(battle, who, play.fatigue.as_deref());
+    let (mut active, mut tired) = wound_pools(battle, who, play.fatigue.as_deref());
+    let candidates: Vec<&str> = active.iter().chain(&tired).copied().collect();
     let needed = owed.min(candidates.len());
     if play.wounds.len() != needed {
         return Err(format!(
@@ -132,7 +142,6 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
     }
     // Each wound takes an active copy of its chit, else a fatigued one;
     // fatigued chits only once no active chit is left.
-    let (mut active, mut tired) = wound_pools(battle, who, play.fatigue.as_deref());
     let mut took_tired = false;
     for chit in &play.wounds {
         if let Some(i) = active.iter().position(|c| same_chit(c, chit)) {

@@ -81,8 +81,8 @@ pub fn strike(
     if attack.blow.red {
         say_harm(
             battle,
-            &attacker,
-            &target_name,
+            attacker,
+            target_name,
             "red side: killed outright".into(),
         );
         kill(battle, target, attack.attacker);
@@ -128,23 +128,26 @@ pub fn strike(
     if attack.blow.striking_bonus {
         level += 1;
     }
-    let mut notes = vec![format!("{} before tables", level_word(level))];
+    // The notes of how the level came about, joined by "; ".
+    let mut notes = String::with_capacity(64);
+    notes.push_str(level_word(level));
+    notes.push_str(" before tables");
     let (change, extra) = table_change(battle, dice, attack, faced);
     if let Some((levels, note)) = change {
         level += levels;
-        notes.push(note);
+        notes.push_str("; ");
+        notes.push_str(&note);
     }
-    let summary =
-        |notes: &[String], level: i8| format!("{} → {}", notes.join("; "), level_word(level));
+    let summary = |notes: &str, level: i8| format!("{notes} → {}", level_word(level));
     if level <= 0 && !matches!(extra, Extra::WoundOnly) {
         let text = summary(&notes, level) + ": no effect";
-        say_harm(battle, &attacker, &target_name, text);
+        say_harm(battle, attacker, target_name, text);
         return;
     }
     if on_horse && native_mount.is_some() {
         let text = summary(&notes, level);
         let (result, death) = super::native_horses::horse_hit(battle, target, level);
-        say_harm(battle, &attacker, &target_name, format!("{text} {result}"));
+        say_harm(battle, attacker, target_name, format!("{text} {result}"));
         if let Some(line) = death {
             battle.say(Seen::Clearing, line);
         }
@@ -157,16 +160,16 @@ pub fn strike(
         if level >= self::level(vulnerability) && level > 0 {
             say_harm(
                 battle,
-                &attacker,
-                &target_name,
+                attacker,
+                target_name,
                 summary(&notes, level) + ": kills",
             );
             kill(battle, target, attack.attacker);
         } else {
             say_harm(
                 battle,
-                &attacker,
-                &target_name,
+                attacker,
+                target_name,
                 summary(&notes, level) + ": unharmed",
             );
         }
@@ -189,14 +192,14 @@ pub fn strike(
         } else {
             "optional missile table: a wound stopped by armour"
         };
-        say_harm(battle, &attacker, &target_name, text.into());
+        say_harm(battle, attacker, target_name, text.into());
         return;
     }
     if level >= 5 {
         say_harm(
             battle,
-            &attacker,
-            &target_name,
+            attacker,
+            target_name,
             summary(&notes, level) + ": kills through any armour",
         );
         kill(battle, target, attack.attacker);
@@ -210,8 +213,8 @@ pub fn strike(
                 None => {
                     say_harm(
                         battle,
-                        &attacker,
-                        &target_name,
+                        attacker,
+                        target_name,
                         summary(&notes, level) + ": stopped by armour (Penetrating Armor)",
                     );
                     return;
@@ -225,12 +228,7 @@ pub fn strike(
             } else {
                 ": armour takes it, unharmed"
             };
-            say_harm(
-                battle,
-                &attacker,
-                &target_name,
-                summary(&notes, level) + text,
-            );
+            say_harm(battle, attacker, target_name, summary(&notes, level) + text);
             return;
         }
     }
@@ -238,16 +236,16 @@ pub fn strike(
         let count = serious_wounds(battle, dice, target, &target_name);
         say_harm(
             battle,
-            &attacker,
-            &target_name,
+            attacker,
+            target_name,
             summary(&notes, level)
                 + &format!(": equals the vulnerability, {count} wounds (Serious Wounds)"),
         );
     } else if level >= self::level(vulnerability) {
         say_harm(
             battle,
-            &attacker,
-            &target_name,
+            attacker,
+            target_name,
             summary(&notes, level) + ": kills",
         );
         kill(battle, target, attack.attacker);
@@ -255,8 +253,8 @@ pub fn strike(
         wound(battle, target);
         say_harm(
             battle,
-            &attacker,
-            &target_name,
+            attacker,
+            target_name,
             summary(&notes, level) + ": one wound",
         );
     }
@@ -317,12 +315,12 @@ pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     }
 }
 
-fn say_harm(battle: &mut Battle, attacker: &str, target: &str, result: String) {
+fn say_harm(battle: &mut Battle, attacker: String, target: String, result: String) {
     battle.say(
         Seen::Clearing,
         CombatLine::Harm {
-            attacker: attacker.to_string(),
-            target: target.to_string(),
+            attacker,
+            target,
             result,
         },
     );
@@ -411,7 +409,7 @@ fn penetrate(
     Some(level)
 }
 
-fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, notes: &[String]) {
+fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, notes: &str) {
     let rider_name = battle.name(rider).to_string();
     let Some(horse) = battle.hero_mut(rider).and_then(|h| h.horse.as_mut()) else {
         return;
@@ -423,7 +421,7 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
     }
     let text = format!(
         "{} → {} on the horse: {}",
-        notes.join("; "),
+        notes,
         level_word(level),
         if killed {
             "the horse dies"
@@ -433,8 +431,8 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
     );
     say_harm(
         battle,
-        attacker,
-        &format!("{rider_name}'s {horse_name}"),
+        attacker.to_string(),
+        format!("{rider_name}'s {horse_name}"),
         text,
     );
     if killed {

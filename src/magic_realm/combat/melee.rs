@@ -85,7 +85,8 @@ fn character_plays(
     attacks: &mut Vec<Attack>,
 ) {
     let name = battle.name(who).to_string();
-    let mut said = Vec::new();
+    // What he plays, in one line: "charge with MOVE M4; thrust Wolf with ...".
+    let mut said = String::new();
     for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
         let Some(hero) = battle.hero(who) else { return };
         let found = if maneuver.with.eq_ignore_ascii_case("horse") {
@@ -105,10 +106,12 @@ fn character_plays(
         if !horse {
             spend(battle, who, &label, effort, false);
         }
-        said.push(format!(
-            "{} with {label}",
-            maneuver.direction.maneuver_word()
-        ));
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(maneuver.direction.maneuver_word());
+        said.push_str(" with ");
+        said.push_str(&label);
         let list = sheets.maneuvers.entry(who).or_default();
         let entry = Maneuver {
             direction: maneuver.direction,
@@ -141,10 +144,14 @@ fn character_plays(
     {
         let (label, effort, speed, length) = blow.1;
         spend(battle, who, &label, effort, true);
-        said.push(format!(
-            "{} {target} with {label}",
-            attack.direction.attack_word()
-        ));
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(attack.direction.attack_word());
+        said.push(' ');
+        said.push_str(target);
+        said.push_str(" with ");
+        said.push_str(&label);
         ambush_or_unhide(battle, dice, who);
         super::treachery::on_target(battle, who, t);
         super::watchful::on_target(battle, dice, who, t);
@@ -171,14 +178,14 @@ fn character_plays(
         });
     }
     if said.is_empty() {
-        said.push("no plays".into());
+        said.push_str("no plays");
     }
     let seen = battle.seen_by(who);
     battle.say(
         seen,
         CombatLine::Plays {
             fighter: name,
-            text: said.join("; "),
+            text: said,
         },
     );
 }
@@ -371,9 +378,9 @@ fn push_denizen_attacks(
     sheets: &Sheets,
     attacks: &mut Vec<Attack>,
 ) {
-    let Some(den) = battle.denizen(d).cloned() else {
+    if battle.denizen(d).is_none() {
         return;
-    };
+    }
     if super::casting::pacified(battle, d) {
         let line = CombatLine::Refused {
             character: battle.name(d).to_string(),
@@ -390,13 +397,17 @@ fn push_denizen_attacks(
         battle.say(Seen::Clearing, line);
         return;
     }
-    let side = den.current().clone();
-    let name = battle.name(d).to_string();
+    let Some(den) = battle.denizen(d) else {
+        return;
+    };
+    // Read in place: this runs for every denizen every round.
+    let side = den.current();
+    let name = battle.name(d);
     let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);
     if let (Some(harm), Some(speed)) = (side.harm, side.speed) {
         attacks.push(Attack {
             attacker: d,
-            label: name.clone(),
+            label: name.to_string(),
             target,
             direction: body,
             speed,
@@ -407,25 +418,18 @@ fn push_denizen_attacks(
     } else if let Some(spell) = super::monster_spells::attack(battle, d, target, body) {
         attacks.push(spell);
     }
-    let sides: Vec<_> = den
-        .parts
-        .iter()
-        .map(|p| {
-            let s = match den.side {
-                crate::magic_realm::state::CounterSide::Light => p.light,
-                crate::magic_realm::state::CounterSide::Dark => p.dark,
-            };
-            (p.name.clone(), p.length, s)
-        })
-        .collect();
-    for (i, (part, length, s)) in sides.into_iter().enumerate() {
+    for (i, p) in den.parts.iter().enumerate() {
+        let s = match den.side {
+            crate::magic_realm::state::CounterSide::Light => p.light,
+            crate::magic_realm::state::CounterSide::Dark => p.dark,
+        };
         attacks.push(Attack {
             attacker: d,
-            label: format!("{name} ({part})"),
+            label: format!("{name} ({})", p.name),
             target,
             direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
             speed: s.speed,
-            length,
+            length: p.length,
             blow: denizen_blow(s.harm, s.stars, false),
             weapon: false,
         });
@@ -450,37 +454,42 @@ pub(super) fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
     }
 }
 
-/// The maneuvers an attack on `target` is compared with.
-fn maneuvers_of(battle: &Battle, sheets: &Sheets, target: FighterId) -> Vec<Maneuver> {
+/// The maneuvers an attack on `target` is compared with: a character's
+/// from his sheet, a denizen's (and its horse's) written into `scratch`,
+/// whose allocation is reused from attack to attack.
+fn maneuvers_of<'a>(
+    battle: &Battle,
+    sheets: &'a Sheets,
+    target: FighterId,
+    scratch: &'a mut Vec<Maneuver>,
+) -> &'a [Maneuver] {
     if battle.hero(target).is_some() {
-        return sheets.maneuvers.get(&target).cloned().unwrap_or_default();
+        return sheets.maneuvers.get(&target).map_or(&[], Vec::as_slice);
     }
     let Some(den) = battle.denizen(target) else {
-        return Vec::new();
+        return &[];
     };
-    if let Some(&body) = sheets.boxes.get(&target)
-        && let Some(mounted) = super::native_horses::maneuvers(battle, sheets, target, body)
-    {
-        return mounted;
+    let Some(&body) = sheets.boxes.get(&target) else {
+        return &[];
+    };
+    scratch.clear();
+    match super::native_horses::maneuvers(battle, sheets, target, body) {
+        Some(mounted) => scratch.extend(mounted),
+        None => scratch.push(Maneuver {
+            direction: body,
+            time: den.current().move_speed,
+            horse: false,
+        }),
     }
-    sheets
-        .boxes
-        .get(&target)
-        .map(|&direction| {
-            vec![Maneuver {
-                direction,
-                time: den.current().move_speed,
-                horse: false,
-            }]
-        })
-        .unwrap_or_default()
+    scratch
 }
 
 fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<Attack>) {
     let first_round = battle.round == 1;
     let mut hits = Vec::new();
+    let mut scratch = Vec::with_capacity(2);
     for attack in attacks {
-        let maneuvers = maneuvers_of(battle, sheets, attack.target);
+        let maneuvers = maneuvers_of(battle, sheets, attack.target, &mut scratch);
         let deciding = maneuvers.first();
         let intercepts = deciding.is_none_or(|m| m.direction == attack.direction);
         let undercuts = deciding.is_none_or(|m| attack.speed < m.time);

@@ -221,21 +221,26 @@ fn toughness(battle: &Battle, id: FighterId) -> (Strength, bool, i32) {
 
 /// The answer his standing orders give to the current decision.
 pub fn standing_answer(battle: &Battle, who: FighterId) -> Answer {
-    let tactics = battle.tactics.get(&who).cloned().unwrap_or_default();
+    let default = Tactics::default();
+    let tactics = battle.tactics.get(&who).unwrap_or(&default);
     match battle.stage {
         Stage::Lure => Answer::Lure {
-            denizens: lure_choice(battle, who, &tactics),
+            denizens: lure_choice(battle, who, tactics),
         },
         Stage::Deploy => Answer::Deploy {
-            pairs: deploy_choice(battle, who, &tactics),
+            pairs: deploy_choice(battle, who, tactics),
         },
-        Stage::Action => Answer::Action(action_choice(battle, who, &tactics)),
-        Stage::Melee => Answer::Melee(melee_choice(battle, who, &tactics)),
+        Stage::Action => Answer::Action(action_choice(battle, who, tactics)),
+        Stage::Melee => Answer::Melee(melee_choice(battle, who, tactics)),
         Stage::Fatigue => Answer::Fatigue(super::fatigue::default_choice(battle, who)),
     }
 }
 
 fn lure_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<String> {
+    // Most orders lure nobody: then the candidates are not worth listing.
+    if tactics.lure == Lure::Nobody {
+        return Vec::new();
+    }
     let candidates = lurable(battle, who);
     let names = |ids: Vec<FighterId>| -> Vec<String> {
         ids.into_iter()
@@ -503,6 +508,9 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
 /// `FIGHT H5` matches `FIGHT H5**` and any case.
 pub fn same_chit(label: &str, wanted: &str) -> bool {
     // Compared in place: this runs for every chit of every play.
+    if label == wanted {
+        return true;
+    }
     fn strip(s: &str) -> &str {
         s.trim().trim_end_matches('*')
     }

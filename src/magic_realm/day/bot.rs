@@ -49,7 +49,9 @@ pub fn orders_for(
         .unwrap_or(FULL_DAY);
     let familiar = familiar_line(data, rules, state, who, dice, &purpose);
     // A spell to cast on itself tonight keeps it where the cast was checked.
-    let day_spell = bot_magic::day_spell(data, rules, state, index);
+    // Named at itself: in a battle an unnamed target would be someone else.
+    let day_spell = bot_magic::day_spell(data, rules, state, index)
+        .map(|spell| format!("{spell} on {}", state.characters[index].name));
     let casting = |tonight: &ClearingId| {
         day_spell
             .clone()

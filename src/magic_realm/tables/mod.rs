@@ -142,29 +142,49 @@ impl<R: fmt::Display> TableRoll<R> {
     /// One line for a GM report, e.g.
     /// `Hide: dice 3,6 → 6; +1 Cloven Hoof → 7; row 6: failed`.
     pub fn describe(&self) -> String {
-        let faces: Vec<String> = self.record.faces.iter().map(u8::to_string).collect();
-        let mut text = format!(
-            "{}: dice {} → {}",
-            self.table,
-            faces.join(","),
-            self.record.result
-        );
+        let mut text = String::with_capacity(96);
+        // Writing into a String cannot fail.
+        let _ = self.write_description(&mut text);
+        text
+    }
+
+    /// [`TableRoll::describe`] written into `out` piece by piece: one buffer
+    /// for the whole line, since every combat roll is described.
+    fn write_description(&self, out: &mut String) -> fmt::Result {
+        use fmt::Write;
+        out.push_str(&self.table);
+        out.push_str(": dice ");
+        for (i, face) in self.record.faces.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write!(out, "{face}")?;
+        }
+        write!(out, " → {}", self.record.result)?;
         if !self.one_die.is_empty() {
-            text.push_str(&format!(" (one die: {})", self.one_die.join(", ")));
+            out.push_str(" (one die: ");
+            for (i, source) in self.one_die.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(source);
+            }
+            out.push(')');
         }
         if !self.modifiers.is_empty() {
-            let parts: Vec<String> = self
-                .modifiers
-                .iter()
-                .map(|m| format!("{:+} {}", m.amount, m.source))
-                .collect();
-            text.push_str(&format!("; {} → {}", parts.join(", "), self.adjusted));
+            out.push_str("; ");
+            for (i, m) in self.modifiers.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write!(out, "{:+} {}", m.amount, m.source)?;
+            }
+            write!(out, " → {}", self.adjusted)?;
         }
         if i16::from(self.row) != self.adjusted {
-            text.push_str(" (clamped)");
+            out.push_str(" (clamped)");
         }
-        text.push_str(&format!("; row {}: {}", self.row, self.result));
-        text
+        write!(out, "; row {}: {}", self.row, self.result)
     }
 }
 
