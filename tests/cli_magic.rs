@@ -23,7 +23,8 @@ fn a_built_spell_says_so() {
 
 #[test]
 fn an_unbuilt_spell_says_why() {
-    let text = show("Control Dragon");
+    // The Flying Carpet's spell is its FLY activity, not a cast.
+    let text = show("Flying Carpet Spell");
     assert!(text.contains("engine: not implemented yet ("), "{text}");
 }
 

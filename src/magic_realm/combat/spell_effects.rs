@@ -333,7 +333,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
             .filter(|&f| battle.in_play(f))
             .filter(|&f| build::base_name(battle.name(f)) == "Giant Bat")
             .collect(),
-        "Guide Spider or Octopus" => targets
+        "Guide Spider or Octopus" | "Control Dragon" => targets
             .iter()
             .filter_map(|t| match t {
                 Aim::Denizen { id } => battle.find(id),
@@ -359,7 +359,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
             CombatLine::Plays {
                 fighter: boss.clone(),
                 text: format!(
-                    "controls {monster} ({spell}): it fights for him like a hired native"
+                    "controls {monster} ({spell}): it fights on the caster's side like a hired native"
                 ),
             },
         );

@@ -277,10 +277,7 @@ fn check_with(
     let c = &state.characters[request.caster];
     let name = spell.name.as_str();
     let Some(kind) = spell.spell_type else {
-        return Err(MagicError::not_built(
-            name,
-            "spells bound to a treasure are cast by their treasure's own rules",
-        ));
+        return check_bound_treasure(c, data, request, spell);
     };
     match &request.with {
         CastWith::Chit { index } => {
@@ -389,6 +386,56 @@ fn check_with(
         return Err(MagicError::cannot(
             name,
             "it is still in effect from an earlier cast and cannot be cast again until it expires",
+        ));
+    }
+    Ok(())
+}
+
+/// A spell bound to a treasure (See/Change Weather in the Eye of the Moon,
+/// Control Dragon in the Dragonfang Necklace; `spells.toml` `treasure`) is
+/// cast only by that treasure, carried active, once a day; it is awake
+/// from the start, as the treasure's own spell.
+fn check_bound_treasure(
+    c: &crate::magic_realm::state::CharacterState,
+    data: &GameData,
+    request: &CastRequest,
+    spell: &Spell,
+) -> Result<(), MagicError> {
+    let name = spell.name.as_str();
+    let holder = data.treasures.iter().find(|t| {
+        t.effects
+            .iter()
+            .any(|e| matches!(e, TreasureEffect::BuiltInSpell { spell: s } if s == name))
+    });
+    let Some(holder) = holder else {
+        return Err(MagicError::cannot(name, "no treasure carries it"));
+    };
+    let CastWith::Treasure { name: item } = &request.with else {
+        return Err(MagicError::cannot(
+            name,
+            format!("only the {} casts it", holder.name),
+        ));
+    };
+    if item != &holder.name {
+        return Err(MagicError::cannot(
+            name,
+            format!("only the {} casts it, not the {item}", holder.name),
+        ));
+    }
+    if !c
+        .belongings
+        .iter()
+        .any(|b| b.active && &b.item.name == item)
+    {
+        return Err(MagicError::cannot(
+            name,
+            format!("the {} does not carry the {item} active", c.name),
+        ));
+    }
+    if c.magic.artifacts_used_today.contains(item) {
+        return Err(MagicError::cannot(
+            name,
+            format!("the {item} already cast a spell today (once a day)"),
         ));
     }
     Ok(())

@@ -85,9 +85,9 @@ pub fn build_of(name: &str) -> Option<Build> {
             "Flying Carpet Spell" => Some(Build::NotBuilt(
                 "it is the Flying Carpet's own spell; flying with the carpet is done by the FLY activity",
             )),
-            "Control Dragon" => Some(Build::NotBuilt(
-                "the Dragonfang Necklace's command of a dragon needs the combat engine",
-            )),
+            // Cast by the Dragonfang Necklace; in combat the dragon fights
+            // for its caster (`combat::spell_effects::control`).
+            "Control Dragon" => Some(Build::Effect(in_effect)),
             "See/Change Weather" => Some(Build::Effect(weather::see_or_change)),
             _ => None,
         })

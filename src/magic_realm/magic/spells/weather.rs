@@ -162,4 +162,68 @@ mod tests {
         let err = aim_of(Some("Ogre")).unwrap_err();
         assert!(err.contains("`on change`"), "{err}");
     }
+
+    #[test]
+    fn only_the_eye_of_the_moon_casts_it_once_a_day() {
+        use crate::magic_realm::magic::cast::{CastRequest, cast};
+        use crate::magic_realm::magic::state::CastWith;
+        use crate::magic_realm::state::{Belonging, Item, ItemKind};
+        let rules = Rules::new(["seasons_and_weather"], TOGGLES).unwrap();
+        let mut state = game_played_by(&["Wizard"], |_| "P1".into());
+        state.weather = Some(WeatherState {
+            weather: WeatherKind::Clear,
+            chit: 4,
+        });
+        state.characters[0].belongings.push(Belonging {
+            item: Item {
+                kind: ItemKind::Treasure,
+                name: "Eye of the Moon".into(),
+            },
+            active: true,
+        });
+        // The 14th supplies grey everywhere.
+        let request = |with: CastWith| CastRequest {
+            caster: 0,
+            spell: "See/Change Weather".into(),
+            with,
+            targets: vec![Aim::Weather],
+            colour_chit: None,
+            day: 14,
+        };
+        let by_chit = cast(
+            &mut state,
+            data(),
+            &rules,
+            &request(CastWith::Chit { index: 0 }),
+            &mut Dice::new(1, 14),
+        )
+        .unwrap_err();
+        assert!(
+            by_chit
+                .to_string()
+                .contains("only the Eye of the Moon casts it"),
+            "{by_chit}"
+        );
+        let eye = || CastWith::Treasure {
+            name: "Eye of the Moon".into(),
+        };
+        let seen = cast(
+            &mut state,
+            data(),
+            &rules,
+            &request(eye()),
+            &mut Dice::new(1, 14),
+        )
+        .unwrap();
+        assert!(text(&seen).ends_with("weather chit: 4"), "{seen:?}");
+        let again = cast(
+            &mut state,
+            data(),
+            &rules,
+            &request(eye()),
+            &mut Dice::new(1, 14),
+        )
+        .unwrap_err();
+        assert!(again.to_string().contains("once a day"), "{again}");
+    }
 }
