@@ -87,7 +87,7 @@ pub fn build_of(name: &str) -> Option<Build> {
             )),
             // Cast by the Dragonfang Necklace; in combat the dragon fights
             // for its caster (`combat::spell_effects::control`).
-            "Control Dragon" => Some(Build::Effect(in_effect)),
+            "Control Dragon" => Some(Build::Effect(control)),
             "See/Change Weather" => Some(Build::Effect(weather::see_or_change)),
             _ => None,
         })
@@ -111,6 +111,17 @@ pub fn status(name: &str) -> String {
 /// A spell that acts only by being in effect on its target.
 fn in_effect(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(Vec::new())
+}
+
+/// A control spell (Control Bats, Guide Spider or Octopus, Control
+/// Dragon): in effect for the day; in combat the monsters fight for the
+/// caster (`combat::spell_effects::control`). Moving with them in Daylight
+/// is not built, and the cast says so.
+fn control(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
+    Ok(vec![SpellEffect::NotApplied {
+        what: "moving with the controlled monsters in Daylight".into(),
+        reason: "not implemented yet; they fight for the caster in combat".into(),
+    }])
 }
 
 /// The attack of an attack spell, for combat.

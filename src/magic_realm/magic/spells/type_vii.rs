@@ -9,15 +9,14 @@
 //! target and Premonition lets its target choose his turn while awake
 //! ([`super::super::influence`]).
 
-use super::{Build, in_effect};
+use super::{Build, control, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Protection from Magic"
-        | "Control Bats"
-        | "Sense Danger"
-        | "Peace with Nature"
-        | "Premonition" => Build::Effect(in_effect),
+        "Control Bats" => Build::Effect(control),
+        "Protection from Magic" | "Sense Danger" | "Peace with Nature" | "Premonition" => {
+            Build::Effect(in_effect)
+        }
         _ => return None,
     })
 }

@@ -12,11 +12,12 @@ use super::super::MagicError;
 use super::super::cast::SpellEffect;
 use super::super::curses;
 use super::super::state::Aim;
-use super::{Build, Ctx, in_effect};
+use super::{Build, Ctx, control, in_effect};
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {
-        "Poison" | "Guide Spider or Octopus" | "Bad Luck" => Build::Effect(in_effect),
+        "Poison" | "Bad Luck" => Build::Effect(in_effect),
+        "Guide Spider or Octopus" => Build::Effect(control),
         "Remedy" => Build::Effect(remedy),
         "Deal with Goblins" => Build::Effect(super::deal_with_goblins::deal),
         "Whistle for Monsters" => Build::Effect(whistle_for_monsters),
