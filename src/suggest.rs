@@ -7,11 +7,21 @@
 /// A name folded for comparison: lower case, Latin accents removed, only
 /// letters and digits kept.
 pub fn fold(name: &str) -> String {
+    folded(name).collect()
+}
+
+/// The characters of [`fold`], without building the string: lookups run
+/// in every phase of every day, so comparing folds must not allocate.
+fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .flat_map(char::to_lowercase)
         .map(strip_accent)
         .filter(char::is_ascii_alphanumeric)
-        .collect()
+}
+
+/// Whether two names are the same once folded (`fold(a) == fold(b)`).
+pub fn same(a: &str, b: &str) -> bool {
+    a == b || folded(a).eq(folded(b))
 }
 
 fn strip_accent(c: char) -> char {
@@ -34,7 +44,9 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     let wanted = fold(wanted);
-    names.into_iter().find(|name| fold(name) == wanted)
+    names
+        .into_iter()
+        .find(|name| folded(name).eq(wanted.chars()))
 }
 
 /// Up to three names close to `wanted`, closest first.

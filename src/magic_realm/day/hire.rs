@@ -20,7 +20,7 @@ use crate::magic_realm::data::natives::{Hire, Native, NativeGroup, find_member};
 use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::{Hireling, Whereabouts};
 use crate::magic_realm::tables::meeting::MeetingUse;
-use crate::suggest::fold;
+use crate::suggest::same;
 
 /// Days a native serves once hired.
 pub const TERM_OF_HIRE: u8 = 14;
@@ -97,18 +97,18 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             }
             None => {}
         }
-        let what = fold(&wanted.what);
+        let what = wanted.what.as_str();
         let group = day
             .data
             .natives
             .iter()
-            .find(|g| fold(&g.name) == what || fold(&g.member_name) == what)
+            .find(|g| same(&g.name, what) || same(&g.member_name, what))
             .or_else(|| find_member(&day.data.natives, &wanted.what).map(|(g, _)| g))
             .or_else(|| {
                 day.data
                     .natives
                     .iter()
-                    .find(|g| g.members.iter().any(|m| fold(&m.name) == what))
+                    .find(|g| g.members.iter().any(|m| same(&m.name, what)))
             });
         let Some(group) = group else {
             refusals.push(format!("there are no natives called '{}'", wanted.what));
@@ -120,7 +120,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             continue;
         }
         let single = next.len() == 1 && group.hire == Hire::Single;
-        let named_member = group.members.iter().find(|m| fold(&m.name) == what);
+        let named_member = group.members.iter().find(|m| same(&m.name, what));
         if let Some(member) = named_member
             && single
             && member.name != next[0].name

@@ -802,9 +802,7 @@ fn take_item(
 pub fn wants_active(takes: &[Take], item: &str) -> bool {
     let base = base_name(item);
     takes.iter().any(|t| {
-        t.activate
-            && (crate::suggest::fold(&t.what) == crate::suggest::fold(item)
-                || crate::suggest::fold(&t.what) == crate::suggest::fold(base))
+        t.activate && (crate::suggest::same(&t.what, item) || crate::suggest::same(&t.what, base))
     })
 }
 

@@ -36,7 +36,7 @@ use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::{Belonging, Item, ItemKind};
 use crate::magic_realm::tables::commerce::{CommerceResult, sell as commerce_roll};
 use crate::magic_realm::tables::meeting::MeetingUse;
-use crate::suggest::fold;
+use crate::suggest::same;
 
 /// What a Trade phase did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,7 +180,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
             character
                 .belongings
                 .iter()
-                .any(|b| fold(&b.item.name) == fold(wanted))
+                .any(|b| same(&b.item.name, wanted))
         })
         .cloned()
         .collect();
@@ -205,8 +205,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
                 let items = day.state.holdings.get(holder)?;
                 let index = items.iter().position(|i| {
                     i.kind != ItemKind::Spell
-                        && (fold(&i.name) == fold(&wanted.what)
-                            || fold(base_name(&i.name)) == fold(&wanted.what))
+                        && (same(&i.name, &wanted.what) || same(base_name(&i.name), &wanted.what))
                 })?;
                 Some((seller, holder.clone(), index, wanted.max_gold))
             })
@@ -219,7 +218,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
                 let holds = day.state.holdings.get(&seller.name)?;
                 let spell = holds
                     .iter()
-                    .find(|i| i.kind == ItemKind::Spell && fold(&i.name) == fold(&wanted.what))?;
+                    .find(|i| i.kind == ItemKind::Spell && same(&i.name, &wanted.what))?;
                 Some(SpellWanted {
                     visitor: &seller.name,
                     spell: &spell.name,
@@ -309,7 +308,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
     let Some(position) = character
         .belongings
         .iter()
-        .position(|b| fold(&b.item.name) == fold(item))
+        .position(|b| same(&b.item.name, item))
     else {
         return PhaseOutcome::Lost {
             reason: format!("the {name} carries no '{item}' to sell"),
