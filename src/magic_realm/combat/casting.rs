@@ -584,14 +584,7 @@ fn apply(
             say(battle, "is no longer hidden".into());
         }
         SpellEffect::Transformed { target, form } => {
-            let text = match target {
-                Aim::Character { .. } => format!("{target} is transformed into {form}"),
-                _ => format!(
-                    "{target} is transformed into {form}; a transformed denizen's combat values \
-                     are not implemented yet"
-                ),
-            };
-            say(battle, text);
+            say(battle, format!("{target} is transformed into {form}"));
         }
         SpellEffect::ChitsWounded { character, chits } => {
             say(

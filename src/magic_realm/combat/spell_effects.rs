@@ -29,11 +29,11 @@
 
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
-use crate::magic_realm::data::terms::Strength;
+use crate::magic_realm::data::terms::{DenizenSide, Harm, Strength};
 use crate::magic_realm::magic::cast;
 use crate::magic_realm::magic::state::Aim;
 use crate::magic_realm::state::{CounterSide, MrState, Whereabouts};
-use crate::magic_realm::tables::magic::transform_forms;
+use crate::magic_realm::tables::magic::{TransformForm, transform_forms};
 
 use super::Battle;
 use super::build;
@@ -226,6 +226,8 @@ struct OnFighter {
     graced: bool,
     unleashed: bool,
     form: Option<Form>,
+    /// The Transform form of a monster or native.
+    beast: Option<&'static TransformForm>,
 }
 
 fn on_fighter(battle: &Battle, f: FighterId) -> OnFighter {
@@ -234,6 +236,7 @@ fn on_fighter(battle: &Battle, f: FighterId) -> OnFighter {
             graced: false,
             unleashed: false,
             form: None,
+            beast: None,
         };
     };
     let own = Aim::OwnChits {
@@ -244,6 +247,53 @@ fn on_fighter(battle: &Battle, f: FighterId) -> OnFighter {
         unleashed: battle.hero(f).is_some()
             && cast::active_on(&magic.state, &own, "Unleash Power").is_some(),
         form: form_of(battle, f),
+        beast: denizen_form(battle, f),
+    }
+}
+
+/// The form a Transform in effect gives denizen fighter `f`.
+fn denizen_form(battle: &Battle, f: FighterId) -> Option<&'static TransformForm> {
+    battle.denizen(f)?;
+    let magic = battle.magic.as_ref()?;
+    let aim = aim_of(battle, f);
+    let spell = magic
+        .state
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| !s.inert && s.spell == "Transform" && s.targets.first() == Some(&aim))?;
+    let detail = spell.detail.as_deref()?;
+    transform_forms().iter().find(|x| x.name == detail)
+}
+
+/// A transformed monster or native fights as its form, on both sides: the
+/// form's move time, attack (harm and time, no stars) and vulnerability,
+/// armoured if the form is; no head, club or horse, and no red side.
+fn take_form(den: &mut super::model::Denizen, form: &TransformForm) {
+    let side = DenizenSide {
+        move_speed: form.move_time,
+        harm: form.attack.map(|a| harm_letter(a.harm)),
+        stars: 0,
+        speed: form.attack.map(|a| a.time),
+        missile: false,
+        spell: None,
+        magic: None,
+    };
+    den.light = side.clone();
+    den.dark = side;
+    den.parts.clear();
+    den.vulnerability = form.vulnerability;
+    den.armored = form.armoured;
+    den.tremendous = false;
+    den.horse = None;
+}
+
+fn harm_letter(strength: Strength) -> Harm {
+    match strength {
+        Strength::Negligible | Strength::Light => Harm::Light,
+        Strength::Medium => Harm::Medium,
+        Strength::Heavy => Harm::Heavy,
+        Strength::Tremendous => Harm::Tremendous,
     }
 }
 
@@ -302,7 +352,9 @@ fn refresh(battle: &mut Battle) {
                 }
             }
             FighterKind::Denizen(den) => {
-                if let Ok(printed) = build::denizen(data, &name, den.side, den.employer) {
+                if let Some(form) = on.beast {
+                    take_form(den, form);
+                } else if let Ok(printed) = build::denizen(data, &name, den.side, den.employer) {
                     den.light.move_speed = printed.light.move_speed;
                     den.dark.move_speed = printed.dark.move_speed;
                 }

@@ -175,6 +175,8 @@ fn fight(
             day.state.day + 1,
             seat_of.clone(),
         ));
+        // Spells already in effect (a transformed monster) shape the fight.
+        crate::magic_realm::combat::spell_effects::after_casts(&mut battle, None);
     }
     battling_rolls(day, &mut battle, &seat_of, &observers, orders);
     let stopped = by_rounds::run(&mut battle, day.dice, answers);
