@@ -207,20 +207,25 @@ impl Maildir {
 }
 
 /// A Maildir file name: `<seconds>.M<micros>P<pid>Q<counter>.realmgm`,
-/// unique within this process and across processes on one host.
+/// unique within this process and across processes on one host. The
+/// microseconds have six digits, so names sort in delivery order (an
+/// unpadded `M99648` would sort after `M100172`).
 fn unique_name() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default();
     let counter = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!(
-        "{}.M{}P{}Q{}.realmgm",
+    name_at(
         now.as_secs(),
         now.subsec_micros(),
         std::process::id(),
-        counter
+        counter,
     )
+}
+
+fn name_at(seconds: u64, micros: u32, pid: u32, counter: u64) -> String {
+    format!("{seconds}.M{micros:06}P{pid}Q{counter}.realmgm")
 }
 
 #[cfg(test)]
@@ -244,6 +249,14 @@ mod tests {
         let err = Maildir::open(&dir).unwrap_err();
         assert!(err.to_string().contains("no cur/ subfolder"), "{err}");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn names_sort_in_delivery_order() {
+        let earlier = name_at(1_700_000_000, 99_648, 7, 1);
+        let later = name_at(1_700_000_000, 100_172, 7, 2);
+        assert_eq!(earlier, "1700000000.M099648P7Q1.realmgm");
+        assert!(earlier < later, "{earlier} must sort before {later}");
     }
 
     #[test]
