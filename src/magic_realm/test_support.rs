@@ -5,8 +5,9 @@ use crate::dice::{Dice, DiceScript};
 use crate::game::{Rules, Seat};
 
 use super::board::ClearingId;
+use super::combat::log::CombatLine;
 use super::data::{self, GameData};
-use super::day::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
+use super::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::setup::{self, SetupInputs};
 use super::state::{MapChit, MrState, Whereabouts};
 
@@ -54,6 +55,25 @@ pub fn script(forced: &[(&str, &[u8])]) -> DiceScript {
         s.force(purpose, faces).expect("faces 1..6");
     }
     s
+}
+
+/// Every combat line of the day, in order.
+pub fn combat_lines(events: &[DayEvent]) -> Vec<CombatLine> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every combat line of the day as printed.
+pub fn combat_text(events: &[DayEvent]) -> Vec<String> {
+    combat_lines(events)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// How each phase of `character` went, in order.

@@ -171,7 +171,7 @@ pub fn kit<'a>(
 
 fn same(a: &str, b: &str) -> bool {
     a.trim().eq_ignore_ascii_case(b.trim())
-        || build::base_name(a.trim()).eq_ignore_ascii_case(b.trim())
+        || crate::magic_realm::data::base_name(a.trim()).eq_ignore_ascii_case(b.trim())
 }
 
 /// What he could make active now, by name.

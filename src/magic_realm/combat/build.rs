@@ -3,11 +3,11 @@
 //! or native counter from its id and side (seed 000 III; the components'
 //! stats from `data/`).
 
-use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, Advantage, Character};
 use crate::magic_realm::data::natives::find_member;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::terms::Strength;
+use crate::magic_realm::data::{GameData, base_name};
 use crate::magic_realm::state::{CharacterState, ChitCondition, CounterSide, Item, ItemKind};
 use crate::magic_realm::tables::Modifiers;
 
@@ -35,14 +35,6 @@ pub fn ability_modifiers(card: &Character, roll: Roll) -> Modifiers {
         }
     }
     mods
-}
-
-/// `Spear 2` → `Spear`: the component name behind an item with a copy number.
-pub fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, n)) if n.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
 }
 
 /// A weapon in combat, unalerted or alerted.

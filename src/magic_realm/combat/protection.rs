@@ -9,11 +9,11 @@
 //! Such a monster is never assigned to him or lured by him, and makes no
 //! attack on him, spell or blow.
 
+use crate::magic_realm::data::base_name;
 use crate::magic_realm::data::characters::{Advantage, Character};
 use crate::magic_realm::magic::spells::deal_with_goblins;
 
 use super::Battle;
-use super::build::base_name;
 use super::model::FighterId;
 
 /// The monsters (by name, without copy numbers) that can never attack the

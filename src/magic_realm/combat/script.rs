@@ -340,7 +340,11 @@ fn character(
         .transpose()?;
     let mut heaviest = weapon.as_ref().map_or(Default::default(), |w| w.weight);
     for a in &armor_names {
-        if let Some(piece) = data.armor.iter().find(|x| x.name == build::base_name(a)) {
+        if let Some(piece) = data
+            .armor
+            .iter()
+            .find(|x| x.name == crate::magic_realm::data::base_name(a))
+        {
             heaviest = heaviest.max(piece.weight);
         }
     }
@@ -408,7 +412,7 @@ fn character(
 
 /// A belonging a battle file names as carried inactive, by its kind.
 fn inactive_item(data: &GameData, name: &str) -> Result<Item, String> {
-    let base = build::base_name(name);
+    let base = crate::magic_realm::data::base_name(name);
     let is = |n: &str| n == name || n == base;
     let kind = if data.weapons.iter().any(|w| is(&w.name)) {
         ItemKind::Weapon

@@ -383,7 +383,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
     let taken: Vec<FighterId> = match spell {
         "Control Bats" => (0..battle.fighters.len())
             .filter(|&f| battle.in_play(f))
-            .filter(|&f| build::base_name(battle.name(f)) == "Giant Bat")
+            .filter(|&f| crate::magic_realm::data::base_name(battle.name(f)) == "Giant Bat")
             .collect(),
         "Guide Spider or Octopus" | "Control Dragon" => targets
             .iter()

@@ -10,12 +10,12 @@ use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data;
 use crate::magic_realm::data::tiles::Edge;
-use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
+use crate::magic_realm::day::events::DayEvent;
 use crate::magic_realm::day::resolve_day;
 use crate::magic_realm::orders::parse_day_orders;
 use crate::magic_realm::state::{MrState, Whereabouts};
 use crate::magic_realm::tables::magic::CurseKind;
-use crate::magic_realm::test_support::{game_played_by, without_denizens};
+use crate::magic_realm::test_support::{combat_text, game_played_by, without_denizens};
 
 /// One character alone with `denizen` in `at` (his own start when `None`).
 fn alone_with(character: &str, denizen: &str, at: Option<ClearingId>) -> (MrState, ClearingId) {
@@ -45,16 +45,6 @@ fn play(state: MrState, combat: &str, forced: &[(String, Vec<u8>)]) -> (MrState,
     resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day resolves")
 }
 
-fn lines(events: &[DayEvent]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn an_imps_curse_is_kept_in_the_game_state() {
     let (state, here) = alone_with("Amazon", "Imp", None);
@@ -73,7 +63,7 @@ fn an_imps_curse_is_kept_in_the_game_state() {
     assert!(
         curses.contains(&CurseKind::Wither),
         "{curses:?} {:#?}",
-        lines(&events)
+        combat_text(&events)
     );
 }
 
@@ -106,7 +96,7 @@ fn a_denizen_blown_away_by_hurricane_winds_is_where_it_landed() {
     assert!(
         matches!(at, Whereabouts::Clearing { clearing } if clearing.tile == to),
         "{at:?} {:#?}",
-        lines(&events)
+        combat_text(&events)
     );
 }
 
@@ -127,7 +117,7 @@ fn elven_grace_expires_at_the_end_of_the_combat() {
         "cast Elven Grace on Elf, maneuver with MOVE M4, maneuver duck, target nobody",
         &forced,
     );
-    let seen = lines(&events);
+    let seen = combat_text(&events);
     assert!(
         seen.iter().any(|l| l.contains("Elven Grace is in effect")),
         "{seen:#?}"

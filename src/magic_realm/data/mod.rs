@@ -31,6 +31,16 @@ pub mod natives;
 pub mod terms;
 pub mod tiles;
 
+/// The component name behind a counter or item with a copy number
+/// (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`); a name without one is its
+/// own base.
+pub fn base_name(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
 /// The whole original game.
 #[derive(Debug)]
 pub struct GameData {

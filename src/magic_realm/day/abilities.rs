@@ -140,17 +140,9 @@ pub fn strongest_move(who: &CharacterState) -> Strength {
         .unwrap_or(Strength::Negligible)
 }
 
-/// The printed name of an item without its copy number (`Spear 2` → `Spear`).
-pub fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
-}
-
 /// The weight of a carried item; horses carry themselves and have none here.
 pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
-    let base = base_name(name);
+    let base = super::super::data::base_name(name);
     let found = match kind {
         ItemKind::Weapon => data
             .weapons

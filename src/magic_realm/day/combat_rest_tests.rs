@@ -10,7 +10,7 @@ use crate::game::Rules;
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::orders::parse_day_orders;
 use crate::magic_realm::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
-use crate::magic_realm::test_support::{data, game_played_by, without_denizens};
+use crate::magic_realm::test_support::{combat_text, data, game_played_by, without_denizens};
 
 use super::battling_today::{self, Grudge};
 use super::events::{CombatEvent, DayEvent, Happening};
@@ -30,16 +30,6 @@ fn day_with(state: MrState, combat: &[&str]) -> (MrState, Vec<DayEvent>) {
     resolve_day(data(), &Rules::default(), state, &orders, &mut dice).expect("the day")
 }
 
-fn lines(events: &[DayEvent]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn a_weapon_activated_in_combat_is_his_active_weapon_afterwards() {
     let mut state = without_denizens(game_played_by(&["Amazon", "Swordsman"], |i| {
@@ -55,7 +45,7 @@ fn a_weapon_activated_in_combat_is_his_active_weapon_afterwards() {
         active: false,
     });
     let (after, events) = day_with(state, &["activate Spear 1, target nobody", "target nobody"]);
-    let lines = lines(&events);
+    let lines = combat_text(&events);
     assert!(
         lines
             .iter()
@@ -94,7 +84,7 @@ fn a_group_battling_him_today_needs_no_meeting_roll_and_midnight_forgets_it() {
             line: CombatLine::Battling { result, .. }, .. })
             if result.contains("already today (no roll)"))
     });
-    assert!(found, "{:#?}", lines(&events));
+    assert!(found, "{:#?}", combat_text(&events));
     assert!(after.battling_today.is_empty(), "Midnight forgets grudges");
     assert!(!battling_today::battles(&after, "Company", "Amazon"));
 }
@@ -124,7 +114,7 @@ fn a_natives_horse_killed_in_the_evening_is_gone_from_his_holdings() {
             .any(|i| i.name == "Lancer Pony 1")
     );
     let (after, events) = day_with(state, &[AT_THE_LANCER]);
-    let lines = lines(&events);
+    let lines = combat_text(&events);
     assert!(
         lines
             .iter()
@@ -140,7 +130,7 @@ fn a_native_without_his_horse_fights_on_foot() {
     let mut state = amazon_and_a_lancer();
     state.holdings.remove("Lancer 1");
     let (_, events) = day_with(state, &[AT_THE_LANCER]);
-    let lines = lines(&events);
+    let lines = combat_text(&events);
     assert!(
         lines.iter().all(|l| !l.contains("Lancer Pony")),
         "{lines:#?}"

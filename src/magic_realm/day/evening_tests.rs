@@ -158,13 +158,7 @@ fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat(
     let mut dice = Dice::with_script(3, 21, script);
     let (after, events) =
         resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day resolves");
-    let lines: Vec<String> = events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.to_string()),
-            _ => None,
-        })
-        .collect();
+    let lines = crate::magic_realm::test_support::combat_text(&events);
     assert_eq!(
         after.denizens["Giant 1"].at,
         Whereabouts::Dead,

@@ -800,16 +800,8 @@ fn take_item(
 /// Whether a `Take:` entry names this item (or its kind of counter, `Spear`
 /// for `Spear 2`) with `activate`.
 pub fn wants_active(takes: &[Take], item: &str) -> bool {
-    let base = base_name(item);
+    let base = crate::magic_realm::data::base_name(item);
     takes.iter().any(|t| {
         t.activate && (crate::suggest::same(&t.what, item) || crate::suggest::same(&t.what, base))
     })
-}
-
-/// `Spear 2` → `Spear`; a name without a copy number is its own base.
-pub fn base_name(item: &str) -> &str {
-    match item.rsplit_once(' ') {
-        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => item,
-    }
 }

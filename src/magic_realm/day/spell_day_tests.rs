@@ -16,9 +16,11 @@ use crate::magic_realm::magic::spells::deal_with_goblins::kind_of;
 use crate::magic_realm::magic::state::{Aim, CastWith, SpellInEffect};
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
 use crate::magic_realm::state::{ChitCondition, MrState, Whereabouts};
-use crate::magic_realm::test_support::{data, game_played_by, results, without_denizens};
+use crate::magic_realm::test_support::{
+    combat_lines, data, game_played_by, results, without_denizens,
+};
 
-use super::events::{CombatEvent, DayEvent, Happening, PhaseResult};
+use super::events::{DayEvent, Happening, PhaseResult};
 use super::{bot, resolve_day};
 
 /// One character, away from any dwelling (where natives gather), with no
@@ -126,16 +128,6 @@ fn magic_events(events: &[DayEvent]) -> Vec<MagicEvent> {
         .iter()
         .filter_map(|e| match &e.happening {
             Happening::Magic(m) => Some(m.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn combat_lines(events: &[DayEvent]) -> Vec<CombatLine> {
-    events
-        .iter()
-        .filter_map(|e| match &e.happening {
-            Happening::Combat(CombatEvent::Line { line, .. }) => Some(line.clone()),
             _ => None,
         })
         .collect()

@@ -28,7 +28,7 @@ const CAMPFIRE_CLEARING: u8 = 5;
 
 /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
 pub fn monster_of<'a>(data: &'a GameData, id: &str) -> Option<&'a Monster> {
-    let base = abilities::base_name(id);
+    let base = super::super::data::base_name(id);
     data.monsters
         .iter()
         .find(|m| m.name == id)

@@ -25,11 +25,12 @@ use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay, relationship, unhired_present};
-use super::search::{base_name, wants_active};
+use super::search::wants_active;
 use super::visitor_spells::{SpellWanted, learn_from_visitor};
 use super::visitors::visitors_in;
 use super::{Day, PhaseOutcome, modifiers};
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::base_name;
 use crate::magic_realm::data::natives::NativeGroup;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::orders::DayOrders;
