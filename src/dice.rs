@@ -27,6 +27,9 @@
 //! advantage says one die (seed 000, "Dice"); [`Dice::roll`] takes the count.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -43,14 +46,98 @@ pub enum DiceCount {
 
 /// One recorded roll: what it was for, the faces that came up, and the result
 /// that counts (the higher face for two dice).
+///
+/// A record is copied into the day's dice log and into the event or combat
+/// line that shows it, so its parts are cheap to copy: the purpose is shared
+/// and the faces are kept inline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollRecord {
     pub day: u32,
-    pub purpose: String,
-    pub faces: Vec<u8>,
+    pub purpose: Arc<str>,
+    pub faces: Faces,
     pub result: u8,
     /// True when the faces came from a GM's dice script rather than the stream.
     pub forced: bool,
+}
+
+/// The faces of one roll: one or two dice, kept inline. Reads as a slice and
+/// is written as a list, e.g. `[6, 2]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Faces {
+    dice: [u8; 2],
+    count: u8,
+}
+
+impl Faces {
+    /// The faces of a roll. A roll has one or two dice; a longer list is
+    /// refused by [`DiceScript::force`] before it gets here, so any face past
+    /// the second is dropped rather than kept.
+    pub fn new(faces: &[u8]) -> Faces {
+        let mut dice = [0; 2];
+        let count = faces.len().min(2);
+        dice[..count].copy_from_slice(&faces[..count]);
+        Faces {
+            dice,
+            // At most 2, so the conversion always holds.
+            count: u8::try_from(count).unwrap_or(2),
+        }
+    }
+}
+
+impl Deref for Faces {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.dice[..usize::from(self.count)]
+    }
+}
+
+impl fmt::Debug for Faces {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq<Vec<u8>> for Faces {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        **self == other[..]
+    }
+}
+
+impl PartialEq<Faces> for Vec<u8> {
+    fn eq(&self, other: &Faces) -> bool {
+        self[..] == **other
+    }
+}
+
+impl From<&[u8]> for Faces {
+    fn from(faces: &[u8]) -> Faces {
+        Faces::new(faces)
+    }
+}
+
+impl From<Vec<u8>> for Faces {
+    fn from(faces: Vec<u8>) -> Faces {
+        Faces::new(&faces)
+    }
+}
+
+impl Serialize for Faces {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Faces {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Faces, D::Error> {
+        let faces = Vec::<u8>::deserialize(deserializer)?;
+        if faces.is_empty() || faces.len() > 2 {
+            return Err(serde::de::Error::invalid_length(
+                faces.len(),
+                &"one or two faces",
+            ));
+        }
+        Ok(Faces::new(&faces))
+    }
 }
 
 /// Results a GM forces for named purposes, consumed in order.
@@ -60,7 +147,7 @@ pub struct RollRecord {
 /// Amazon's. The most specific key that still has results wins.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceScript {
-    forced: BTreeMap<String, VecDeque<Vec<u8>>>,
+    forced: BTreeMap<String, VecDeque<Faces>>,
 }
 
 impl DiceScript {
@@ -84,7 +171,7 @@ impl DiceScript {
         self.forced
             .entry(purpose.to_string())
             .or_default()
-            .push_back(faces.to_vec());
+            .push_back(Faces::new(faces));
         Ok(())
     }
 
@@ -123,7 +210,7 @@ impl DiceScript {
     }
 
     /// Take the next forced faces for `purpose`, most specific key first.
-    fn take(&mut self, purpose: &str) -> Option<Vec<u8>> {
+    fn take(&mut self, purpose: &str) -> Option<Faces> {
         let key = self
             .forced
             .iter()
@@ -146,9 +233,11 @@ pub struct Dice {
     day: u32,
     /// The ChaCha key of every stream of this day (see the module doc).
     key: [u8; 32],
-    /// Each purpose's stream. A ChaCha generator is large and most purposes
-    /// roll once, so each is boxed: the map then moves small entries only.
-    streams: BTreeMap<String, Box<ChaCha20Rng>>,
+    /// Each purpose's stream, in the order of first use.
+    streams: Vec<Stream>,
+    /// Where a purpose's stream is, by its stream number: the newest stream
+    /// with that number, which links to any older one that shares it.
+    by_number: BTreeMap<u64, usize>,
     script: DiceScript,
     log: Vec<RollRecord>,
 }
@@ -162,7 +251,8 @@ impl Dice {
         Dice {
             day,
             key: day_key(seed, day),
-            streams: BTreeMap::new(),
+            streams: Vec::new(),
+            by_number: BTreeMap::new(),
             script,
             log: Vec::new(),
         }
@@ -178,25 +268,28 @@ impl Dice {
             DiceCount::One => 1,
             DiceCount::Two => 2,
         };
-        let (faces, forced) = match self.script.take(purpose) {
+        let (faces, forced, purpose) = match self.script.take(purpose) {
             // A forced single face stands for the whole roll even when two dice
             // are rolled: the GM states the result that counts.
-            Some(faces) => (faces, true),
+            Some(faces) => (faces, true, Arc::from(purpose)),
             None => {
-                let faces = self.with_stream(purpose, |rng| {
-                    let mut faces = Vec::with_capacity(wanted);
-                    for _ in 0..wanted {
-                        faces.push(face(rng));
-                    }
-                    faces
-                });
-                (faces, false)
+                let index = self.stream(purpose);
+                let stream = &mut self.streams[index];
+                let mut dice = [0; 2];
+                for die in &mut dice[..wanted] {
+                    *die = face(&mut stream.rng);
+                }
+                (
+                    Faces::new(&dice[..wanted]),
+                    false,
+                    Arc::clone(&stream.purpose),
+                )
             }
         };
         let result = faces.iter().copied().max().unwrap_or(1);
         let record = RollRecord {
             day: self.day,
-            purpose: purpose.to_string(),
+            purpose,
             faces,
             result,
             forced,
@@ -210,7 +303,8 @@ impl Dice {
     /// outcome instead). `n` must be positive.
     pub fn below(&mut self, purpose: &str, n: u32) -> u32 {
         assert!(n > 0, "Dice::below needs a positive bound");
-        self.with_stream(purpose, |rng| uniform_below(rng, n))
+        let stream = self.stream(purpose);
+        uniform_below(&mut self.streams[stream].rng, n)
     }
 
     /// Shuffle `items` in place (Fisher–Yates) with the stream of `purpose`.
@@ -231,19 +325,40 @@ impl Dice {
         std::mem::take(&mut self.log)
     }
 
-    /// Draw from the stream of `purpose`, started on its first use. The
-    /// purpose is looked up by reference: only a new purpose allocates its
-    /// key.
-    fn with_stream<R>(&mut self, purpose: &str, draw: impl FnOnce(&mut ChaCha20Rng) -> R) -> R {
-        if let Some(rng) = self.streams.get_mut(purpose) {
-            return draw(rng);
+    /// The index of the stream of `purpose`, started on its first use.
+    /// Streams are found by their number and told apart by the exact
+    /// purpose text, so two purposes whose numbers collide still keep
+    /// streams of their own; only a new purpose allocates.
+    fn stream(&mut self, purpose: &str) -> usize {
+        let number = purpose_stream(purpose);
+        let mut next = self.by_number.get(&number).copied();
+        while let Some(index) = next {
+            let stream = &self.streams[index];
+            if &*stream.purpose == purpose {
+                return index;
+            }
+            next = stream.same_number;
         }
-        let mut rng = Box::new(ChaCha20Rng::from_seed(self.key));
-        rng.set_stream(purpose_stream(purpose));
-        let drawn = draw(&mut rng);
-        self.streams.insert(purpose.to_string(), rng);
-        drawn
+        let mut rng = ChaCha20Rng::from_seed(self.key);
+        rng.set_stream(number);
+        let index = self.streams.len();
+        let same_number = self.by_number.insert(number, index);
+        self.streams.push(Stream {
+            purpose: Arc::from(purpose),
+            rng,
+            same_number,
+        });
+        index
     }
+}
+
+/// One purpose's ChaCha stream.
+#[derive(Clone, Debug)]
+struct Stream {
+    purpose: Arc<str>,
+    rng: ChaCha20Rng,
+    /// An older stream whose purpose has the same stream number.
+    same_number: Option<usize>,
 }
 
 /// A uniform number in `0..n` (`n` positive); rejection sampling keeps it
@@ -332,7 +447,7 @@ mod tests {
             let r = dice.roll("fair", DiceCount::Two);
             assert_eq!(r.faces.len(), 2);
             assert_eq!(r.result, *r.faces.iter().max().unwrap());
-            for f in &r.faces {
+            for f in r.faces.iter() {
                 counts[*f as usize] += 1;
             }
         }
@@ -405,9 +520,49 @@ mod tests {
         assert_eq!(faces, vec![5, 3, 4, 1, 3, 2, 4, 3]);
         let mut dice = Dice::new(1, 0);
         let rolls: Vec<Vec<u8>> = (0..4)
-            .map(|_| dice.roll("setup/tiles", DiceCount::Two).faces)
+            .map(|_| dice.roll("setup/tiles", DiceCount::Two).faces.to_vec())
             .collect();
         assert_eq!(rolls, vec![vec![4, 4], vec![5, 2], vec![6, 5], vec![1, 6]]);
+    }
+
+    #[test]
+    fn faces_read_as_a_slice_and_are_written_as_a_list() {
+        let record = Dice::with_script(1, 2, {
+            let mut script = DiceScript::default();
+            script.force("x", &[6, 2]).unwrap();
+            script
+        })
+        .roll("x", DiceCount::Two);
+        assert_eq!(&*record.faces, &[6, 2]);
+        let json = serde_json::to_string(&record).unwrap();
+        assert_eq!(
+            json,
+            r#"{"day":2,"purpose":"x","faces":[6,2],"result":6,"forced":true}"#
+        );
+        assert_eq!(serde_json::from_str::<RollRecord>(&json).unwrap(), record);
+        for bad in ["[]", "[1,2,3]"] {
+            let err = serde_json::from_str::<Faces>(bad).unwrap_err();
+            assert!(err.to_string().contains("one or two faces"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_purpose_used_again_continues_its_own_stream() {
+        let mut interleaved = Dice::new(3, 1);
+        let mut alone = Dice::new(3, 1);
+        let mut a = Vec::new();
+        for _ in 0..20 {
+            a.push(interleaved.roll("a", DiceCount::Two).faces);
+            interleaved.roll("b", DiceCount::Two);
+        }
+        let b: Vec<Faces> = (0..20)
+            .map(|_| alone.roll("a", DiceCount::Two).faces)
+            .collect();
+        assert_eq!(a, b);
+        assert!(Arc::ptr_eq(
+            &interleaved.log()[0].purpose,
+            &interleaved.log()[2].purpose
+        ));
     }
 
     #[test]

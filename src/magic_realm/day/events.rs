@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::RollRecord;
+use crate::dice::{Faces, RollRecord};
 use crate::game::Observers;
 
 use super::super::board::ClearingId;
@@ -166,7 +166,7 @@ pub enum PhaseResult {
         toward: ClearingId,
     },
     Hid {
-        faces: Vec<u8>,
+        faces: Faces,
         hidden: bool,
     },
     AlreadyHidden,

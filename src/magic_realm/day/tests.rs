@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::events::{ArrivalEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::resolve_day;
-use crate::dice::{Dice, DiceScript};
+use crate::dice::{Dice, DiceScript, Faces};
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
@@ -85,11 +85,11 @@ fn hide_fails_on_a_six_and_succeeds_below() {
         results(&events, "Black Knight"),
         vec![
             PhaseResult::Hid {
-                faces: vec![6, 2],
+                faces: Faces::new(&[6, 2]),
                 hidden: false
             },
             PhaseResult::Hid {
-                faces: vec![5, 1],
+                faces: Faces::new(&[5, 1]),
                 hidden: true
             },
         ]

@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Faces};
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
@@ -87,7 +87,7 @@ pub enum SpellEffect {
     /// A die roll made for the spell, read on its table.
     Rolled {
         purpose: String,
-        faces: Vec<u8>,
+        faces: Faces,
         result: String,
     },
     /// A missile-like attack for combat to aim and resolve on each target

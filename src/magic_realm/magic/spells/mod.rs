@@ -191,7 +191,7 @@ impl Ctx<'_> {
         let roll = read_roll(table, record, &mods);
         let effect = SpellEffect::Rolled {
             purpose,
-            faces: roll.record.faces.clone(),
+            faces: roll.record.faces,
             result: roll.result.to_string(),
         };
         (roll, effect)
