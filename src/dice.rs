@@ -251,7 +251,9 @@ impl Dice {
         Dice {
             day,
             key: day_key(seed, day),
-            streams: Vec::new(),
+            // Room for a combat's rolls: a stream is a few hundred bytes, and
+            // moving them all on every growth cost more than the draws.
+            streams: Vec::with_capacity(64),
             by_number: BTreeMap::new(),
             script,
             log: Vec::new(),

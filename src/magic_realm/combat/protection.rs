@@ -35,6 +35,11 @@ pub fn spared(battle: &Battle, denizen: FighterId, target: FighterId) -> bool {
     let Some(hero) = battle.hero(target) else {
         return false;
     };
+    // Asked for every monster and character every round; nearly always
+    // nobody is protected, so the names are read only when someone is.
+    if hero.immune_to.is_empty() && battle.magic.is_none() {
+        return false;
+    }
     if !battle.denizen(denizen).is_some_and(|d| d.monster) {
         return false;
     }

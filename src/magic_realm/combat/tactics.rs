@@ -507,12 +507,16 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
 
 /// `FIGHT H5` matches `FIGHT H5**` and any case.
 pub fn same_chit(label: &str, wanted: &str) -> bool {
-    // Compared in place: this runs for every chit of every play.
+    // Compared in place, byte by byte: this runs for every chit of every
+    // play. Labels and the orders' words are ASCII (the orders parser has
+    // already trimmed any other space).
     if label == wanted {
         return true;
     }
-    fn strip(s: &str) -> &str {
-        s.trim().trim_end_matches('*')
+    fn strip(s: &str) -> &[u8] {
+        let bytes = s.trim_ascii().as_bytes();
+        let stars = bytes.iter().rev().take_while(|&&b| b == b'*').count();
+        &bytes[..bytes.len() - stars]
     }
     strip(label).eq_ignore_ascii_case(strip(wanted))
 }

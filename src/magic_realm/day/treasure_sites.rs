@@ -19,6 +19,7 @@
 //! the Curse table (`magic::runes::roll_curse`). The Wish's "elsewhere"
 //! uses the `Teleport:` clearing too.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -178,8 +179,8 @@ impl fmt::Display for SiteRow {
 
 impl DieTable for SiteTable<'_> {
     type Outcome = SiteRow;
-    fn name(&self) -> String {
-        self.name.to_string()
+    fn name(&self) -> Cow<'static, str> {
+        self.name.to_string().into()
     }
     fn outcome(&self, row: i8) -> SiteRow {
         let index = usize::try_from(row.clamp(1, 6) - 1).unwrap_or(0);

@@ -7,6 +7,7 @@
 //! [`sell`] follows them. The BIMR3 decline-Opportunity house rule names the
 //! Meeting table only, so it does not apply here.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -103,8 +104,8 @@ pub struct CommerceTable {
 impl DieTable for CommerceTable {
     type Outcome = CommerceResult;
 
-    fn name(&self) -> String {
-        format!("Commerce ({})", self.column.label())
+    fn name(&self) -> Cow<'static, str> {
+        format!("Commerce ({})", self.column.label()).into()
     }
 
     fn outcome(&self, row: i8) -> CommerceResult {

@@ -3,6 +3,7 @@
 //! hidden, Squeak curse, Soft Ground / Early Snow weather) is the engine's
 //! call; the Ambush rule's "hide roll to stay hidden" uses this table too.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -31,7 +32,7 @@ pub struct Hide;
 impl DieTable for Hide {
     type Outcome = HideResult;
 
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Hide".into()
     }
 

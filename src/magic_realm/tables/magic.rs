@@ -4,6 +4,7 @@
 //! are the engine's to apply (Druid's Earth Absorbs, the Chapel and Remedy
 //! remove or prevent curses there).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -62,7 +63,7 @@ pub struct PowerOfThePit;
 
 impl DieTable for PowerOfThePit {
     type Outcome = PitEvent;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Power of the Pit".into()
     }
     fn outcome(&self, row: i8) -> PitEvent {
@@ -115,7 +116,7 @@ pub struct Curse;
 
 impl DieTable for Curse {
     type Outcome = CurseKind;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Curse".into()
     }
     fn outcome(&self, row: i8) -> CurseKind {
@@ -170,7 +171,7 @@ pub struct Wish;
 
 impl DieTable for Wish {
     type Outcome = WishResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Wish".into()
     }
     fn outcome(&self, row: i8) -> WishResult {
@@ -267,7 +268,7 @@ pub struct Transform;
 
 impl DieTable for Transform {
     type Outcome = TransformForm;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Transform".into()
     }
     fn outcome(&self, row: i8) -> TransformForm {

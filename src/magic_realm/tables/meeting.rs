@@ -8,6 +8,7 @@
 //! boon, the fame/notoriety payment and the battle are the engine's to
 //! apply.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -94,8 +95,8 @@ pub struct MeetingTable {
 impl DieTable for MeetingTable {
     type Outcome = MeetingResult;
 
-    fn name(&self) -> String {
-        format!("Meeting ({})", self.column.label())
+    fn name(&self) -> Cow<'static, str> {
+        format!("Meeting ({})", self.column.label()).into()
     }
 
     fn outcome(&self, row: i8) -> MeetingResult {
@@ -329,7 +330,7 @@ mod tests {
             &Modifiers::none(),
         )
         .unwrap();
-        let tables: Vec<&str> = outcome.rolls.iter().map(|r| r.table.as_str()).collect();
+        let tables: Vec<&str> = outcome.rolls.iter().map(|r| &*r.table).collect();
         assert_eq!(
             tables,
             vec!["Meeting (neutral)", "Meeting (friendly)", "Meeting (ally)"]

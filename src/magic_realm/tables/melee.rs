@@ -5,6 +5,7 @@
 //! monsters and native horses never flip, and Bewilder skips the step:
 //! the engine's checks.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -71,7 +72,7 @@ pub struct RepositionTable;
 
 impl DieTable for RepositionTable {
     type Outcome = Reposition;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Reposition".into()
     }
     fn outcome(&self, row: i8) -> Reposition {
@@ -111,7 +112,7 @@ pub struct ChangeTactics;
 
 impl DieTable for ChangeTactics {
     type Outcome = Tactics;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Change tactics".into()
     }
     fn outcome(&self, row: i8) -> Tactics {

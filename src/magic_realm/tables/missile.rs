@@ -4,6 +4,7 @@
 //! the harm by whole levels; harm pushed above Tremendous ignores armour,
 //! which the combat engine decides.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -37,7 +38,7 @@ pub struct Missile;
 
 impl DieTable for Missile {
     type Outcome = HarmChange;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Missile".into()
     }
     fn outcome(&self, row: i8) -> HarmChange {
@@ -54,7 +55,7 @@ pub struct RevisedMissile;
 
 impl DieTable for RevisedMissile {
     type Outcome = HarmChange;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Revised missile".into()
     }
     fn rows(&self) -> std::ops::RangeInclusive<i8> {

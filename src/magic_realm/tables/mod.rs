@@ -32,6 +32,7 @@ pub mod twt;
 pub mod weather;
 pub mod wilderness;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -104,8 +105,9 @@ impl Modifiers {
 pub trait DieTable {
     type Outcome;
 
-    /// The name shown to GMs, e.g. "Meeting (neutral)".
-    fn name(&self) -> String;
+    /// The name shown to GMs, e.g. "Meeting (neutral)"; most tables' names
+    /// are fixed text and cost no allocation per roll.
+    fn name(&self) -> Cow<'static, str>;
 
     /// The lowest and highest row; adjusted rolls outside are clamped in.
     fn rows(&self) -> RangeInclusive<i8> {
@@ -127,7 +129,7 @@ pub trait DieTable {
 /// adjusted total, the row it landed on and what that row means.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableRoll<R> {
-    pub table: String,
+    pub table: Cow<'static, str>,
     pub record: RollRecord,
     pub modifiers: Vec<Modifier>,
     pub one_die: Vec<String>,
@@ -154,13 +156,14 @@ impl<R: fmt::Display> TableRoll<R> {
         use fmt::Write;
         out.push_str(&self.table);
         out.push_str(": dice ");
-        for (i, face) in self.record.faces.iter().enumerate() {
+        for (i, &face) in self.record.faces.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            write!(out, "{face}")?;
+            push_number(out, i16::from(face));
         }
-        write!(out, " → {}", self.record.result)?;
+        out.push_str(" → ");
+        push_number(out, i16::from(self.record.result));
         if !self.one_die.is_empty() {
             out.push_str(" (one die: ");
             for (i, source) in self.one_die.iter().enumerate() {
@@ -177,14 +180,46 @@ impl<R: fmt::Display> TableRoll<R> {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write!(out, "{:+} {}", m.amount, m.source)?;
+                if m.amount >= 0 {
+                    out.push('+');
+                }
+                push_number(out, i16::from(m.amount));
+                out.push(' ');
+                out.push_str(&m.source);
             }
-            write!(out, " → {}", self.adjusted)?;
+            out.push_str(" → ");
+            push_number(out, self.adjusted);
         }
         if i16::from(self.row) != self.adjusted {
             out.push_str(" (clamped)");
         }
-        write!(out, "; row {}: {}", self.row, self.result)
+        out.push_str("; row ");
+        push_number(out, i16::from(self.row));
+        write!(out, ": {}", self.result)
+    }
+}
+
+/// Write a small whole number (a face, a total, a row) without the
+/// formatting machinery: every combat roll's line has several.
+fn push_number(out: &mut String, n: i16) {
+    if n < 0 {
+        out.push('-');
+    }
+    let n = n.unsigned_abs();
+    let mut digits = [0u8; 5];
+    let mut len = 0;
+    let mut rest = n;
+    loop {
+        // A remainder below 10 always fits a digit.
+        digits[len] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(char::from(d));
     }
 }
 
@@ -300,7 +335,7 @@ mod tests {
     struct Plain;
     impl DieTable for Plain {
         type Outcome = i8;
-        fn name(&self) -> String {
+        fn name(&self) -> Cow<'static, str> {
             "Plain".into()
         }
         fn outcome(&self, row: i8) -> i8 {
@@ -353,6 +388,26 @@ mod tests {
         assert_eq!(
             roll.describe(),
             "Plain: dice 3,5 → 5; +1 Illusion → 6; row 6: 6"
+        );
+    }
+
+    #[test]
+    fn numbers_are_written_as_format_would() {
+        for n in [-300, -12, -1, 0, 7, 10, 99, 1234, i16::MIN, i16::MAX] {
+            let mut out = String::new();
+            push_number(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+        let mut dice = forced(&[&[2, 1]]);
+        let roll = roll_on(
+            &Plain,
+            &mut dice,
+            PURPOSE,
+            &Modifiers::none().with("Lucky", -3),
+        );
+        assert_eq!(
+            roll.describe(),
+            "Plain: dice 2,1 → 2; -3 Lucky → -1 (clamped); row 1: 1"
         );
     }
 }

@@ -3,6 +3,7 @@
 //! prowl every day. On days 7, 14, 21 and 28 the same row regenerates.
 //! Never modified.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,7 @@ pub struct MonsterRoll;
 
 impl DieTable for MonsterRoll {
     type Outcome = ProwlingRow;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Monster roll".into()
     }
     fn outcome(&self, row: i8) -> ProwlingRow {

@@ -9,6 +9,7 @@
 //! [`stumble_modifiers`] and [`attack_time_modifiers`], each part named, to
 //! be merged with the roller's own modifiers.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -52,7 +53,7 @@ pub struct OptionalMissile;
 
 impl DieTable for OptionalMissile {
     type Outcome = OptionalMissileResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Optional missile".into()
     }
     fn rows(&self) -> RangeInclusive<i8> {
@@ -90,7 +91,7 @@ pub struct Fumble;
 
 impl DieTable for Fumble {
     type Outcome = FumbleResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Fumble".into()
     }
     fn rows(&self) -> RangeInclusive<i8> {
@@ -129,7 +130,7 @@ pub struct Stumble;
 
 impl DieTable for Stumble {
     type Outcome = StumbleResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Stumble".into()
     }
     fn rows(&self) -> RangeInclusive<i8> {

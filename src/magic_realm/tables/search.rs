@@ -7,6 +7,7 @@
 //! treasures, a site is discovered or opened, or a spell can be learned is
 //! the engine's check.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -92,7 +93,7 @@ pub struct Peer;
 
 impl DieTable for Peer {
     type Outcome = PeerResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Peer".into()
     }
     fn outcome(&self, row: i8) -> PeerResult {
@@ -138,7 +139,7 @@ pub struct Locate;
 
 impl DieTable for Locate {
     type Outcome = LocateResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Locate".into()
     }
     fn outcome(&self, row: i8) -> LocateResult {
@@ -175,7 +176,7 @@ pub struct Loot;
 
 impl DieTable for Loot {
     type Outcome = LootResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Loot".into()
     }
     fn outcome(&self, row: i8) -> LootResult {
@@ -223,7 +224,7 @@ pub struct ReadRunes;
 
 impl DieTable for ReadRunes {
     type Outcome = ReadRunesResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Reading Runes".into()
     }
     fn outcome(&self, row: i8) -> ReadRunesResult {
@@ -280,7 +281,7 @@ pub struct MagicSight;
 
 impl DieTable for MagicSight {
     type Outcome = MagicSightResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Magic Sight".into()
     }
     fn outcome(&self, row: i8) -> MagicSightResult {

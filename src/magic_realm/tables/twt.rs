@@ -4,6 +4,7 @@
 //! general). Taking an item that is already gone gives nothing; that check,
 //! and Crypt's Lost Keys / T-strength requirement, are the engine's.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +58,7 @@ pub struct ToadstoolCircle;
 
 impl DieTable for ToadstoolCircle {
     type Outcome = ToadstoolResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Toadstool Circle".into()
     }
     fn outcome(&self, row: i8) -> ToadstoolResult {
@@ -104,7 +105,7 @@ pub struct CryptOfTheKnight;
 
 impl DieTable for CryptOfTheKnight {
     type Outcome = CryptResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Crypt of the Knight".into()
     }
     fn outcome(&self, row: i8) -> CryptResult {
@@ -152,7 +153,7 @@ pub struct EnchantedMeadow;
 
 impl DieTable for EnchantedMeadow {
     type Outcome = MeadowResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Enchanted Meadow".into()
     }
     fn outcome(&self, row: i8) -> MeadowResult {

@@ -5,6 +5,7 @@
 //! 6 clear, 5 showers, 4 storm, 1–3 special. Never modified. What each
 //! weather does in each season is `data::seasons`.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -56,7 +57,7 @@ pub struct WeatherTable {
 
 impl DieTable for WeatherTable {
     type Outcome = WeatherResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Weather".into()
     }
     fn outcome(&self, row: i8) -> WeatherResult {

@@ -8,6 +8,7 @@
 //! Lost reads a clearing number, so it is one unmodified die, every
 //! clearing equally likely.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -34,7 +35,7 @@ pub struct ViolentStorm;
 
 impl DieTable for ViolentStorm {
     type Outcome = StormLoss;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Violent Storm".into()
     }
     fn outcome(&self, row: i8) -> StormLoss {
@@ -66,7 +67,7 @@ pub struct Lost;
 
 impl DieTable for Lost {
     type Outcome = LostResult;
-    fn name(&self) -> String {
+    fn name(&self) -> Cow<'static, str> {
         "Lost".into()
     }
     fn outcome(&self, row: i8) -> LostResult {
