@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Dice, DiceCount, RollRecord};
 use crate::game::Rules;
 use crate::magic_realm::state::Item;
-use crate::magic_realm::tables::{DieTable, Modifiers, TableRoll, roll_on};
+use crate::magic_realm::tables::{DieTable, Modifiers, TableRoll, push_number, roll_on};
 
 use super::decisions::{Answer, Decision, Stage};
 use super::log::{CombatLine, LogLine, Seen};
@@ -143,9 +143,10 @@ impl Battle {
 
     /// The fighter named `name` (character name or counter id, any case).
     pub fn find(&self, name: &str) -> Option<FighterId> {
+        let name = name.trim();
         self.fighters
             .iter()
-            .position(|f| f.name.eq_ignore_ascii_case(name.trim()))
+            .position(|f| f.name.eq_ignore_ascii_case(name))
     }
 
     pub fn name(&self, id: FighterId) -> &str {
@@ -222,13 +223,13 @@ impl Battle {
 
     /// The purpose of a roll: `combat/<clearing>/round<n>/<what>`.
     pub fn purpose(&self, what: &str) -> String {
-        use std::fmt::Write;
         // Built in one buffer of the right size: every roll names one.
         let mut purpose = String::with_capacity(20 + self.clearing.len() + what.len());
         purpose.push_str("combat/");
         purpose.push_str(&self.clearing);
-        // Writing into a String cannot fail.
-        let _ = write!(purpose, "/round{}/", self.round);
+        purpose.push_str("/round");
+        push_number(&mut purpose, i16::try_from(self.round).unwrap_or(i16::MAX));
+        purpose.push('/');
         purpose.push_str(what);
         purpose
     }

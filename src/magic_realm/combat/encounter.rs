@@ -115,8 +115,8 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
         let owner = if to.len() == 1 {
             to[0]
         } else {
-            let what = format!("assign/{}", battle.name(d));
-            let mut meaning = format!("assigns {} counting round ", battle.name(d));
+            let what = ["assign/", battle.name(d)].concat();
+            let mut meaning = ["assigns ", battle.name(d), " counting round "].concat();
             for (i, &c) in to.iter().enumerate() {
                 if i > 0 {
                     meaning.push_str(", ");

@@ -87,11 +87,16 @@ fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) 
 pub fn default_choice(battle: &Battle, who: FighterId) -> FatiguePlay {
     let fatigue = fatigue_candidates(battle, who).into_iter().next();
     let wounds = battle.plays.wounds.get(&who).copied().unwrap_or(0);
-    let wounds = wound_candidates(battle, who, fatigue)
-        .into_iter()
-        .take(usize::from(wounds))
-        .map(str::to_string)
-        .collect();
+    // Most rounds he takes no wound: then the chits are not worth sorting.
+    let wounds = if wounds == 0 {
+        Vec::new()
+    } else {
+        wound_candidates(battle, who, fatigue)
+            .into_iter()
+            .take(usize::from(wounds))
+            .map(str::to_string)
+            .collect()
+    };
     FatiguePlay {
         fatigue: fatigue.map(str::to_string),
         wounds,

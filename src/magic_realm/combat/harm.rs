@@ -138,7 +138,8 @@ pub fn strike(
         notes.push_str("; ");
         notes.push_str(&note);
     }
-    let summary = |notes: &str, level: i8| format!("{notes} → {}", level_word(level));
+    // Joined in place: a line for every hit of every round.
+    let summary = |notes: &str, level: i8| [notes, " → ", level_word(level)].concat();
     if level <= 0 && !matches!(extra, Extra::WoundOnly) {
         let text = summary(&notes, level) + ": no effect";
         say_harm(battle, attacker, target_name, text);
@@ -267,7 +268,7 @@ fn table_change(
     attack: &Attack,
     faced: &[ManeuverFaced],
 ) -> (Option<(i8, String)>, Extra) {
-    let what = format!("harm/{}", attack.label);
+    let what = ["harm/", attack.label.as_str()].concat();
     let own = battle
         .hero(attack.attacker)
         .map(|h| h.missile.clone())

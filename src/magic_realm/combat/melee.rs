@@ -291,7 +291,7 @@ fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
             continue;
         }
         let owner_name = battle.name(owner).to_string();
-        let what = format!("reposition/{owner_name}");
+        let what = ["reposition/", owner_name.as_str()].concat();
         let roll = battle.roll_table(dice, &RepositionTable, &what, &Modifiers::none());
         let moved = |dir: Direction| {
             Direction::from_number(roll.result.destination(dir.number()).unwrap_or(1))
@@ -324,7 +324,8 @@ fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
             if flippers.is_empty() {
                 continue;
             }
-            let what = format!("tactics/{owner_name}/box{}", line.number());
+            let mut what = ["tactics/", owner_name.as_str(), "/box"].concat();
+            crate::magic_realm::tables::push_number(&mut what, i16::from(line.number()));
             let roll = battle.roll_table(
                 dice,
                 &crate::magic_realm::tables::melee::ChangeTactics,
@@ -425,7 +426,7 @@ fn push_denizen_attacks(
         };
         attacks.push(Attack {
             attacker: d,
-            label: format!("{name} ({})", p.name),
+            label: [name, " (", p.name.as_str(), ")"].concat(),
             target,
             direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
             speed: s.speed,
@@ -498,11 +499,12 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
         if intercepts || undercuts {
             let how = match (deciding, intercepts) {
                 (None, _) => "he played no maneuver".to_string(),
-                (Some(m), true) => format!(
-                    "{} meets {}",
+                (Some(m), true) => [
                     attack.direction.attack_word(),
-                    m.direction.maneuver_word()
-                ),
+                    " meets ",
+                    m.direction.maneuver_word(),
+                ]
+                .concat(),
                 (Some(m), false) => format!("speed {} undercuts {}", attack.speed, m.time),
             };
             battle.say(
