@@ -17,17 +17,24 @@
 //!   unalerted. Armour keeps its damage. What changes takes effect in this
 //!   round's Melee step, and the day state takes the result after combat
 //!   ([`write_back`]).
+//! - An active Boots card is played as a MOVE chit and an active Gloves card
+//!   as a FIGHT chit of the strength and time printed on it (seed 002 §5.1
+//!   and §5.2 name Boots cards among the MOVE plays). A card has no effort
+//!   asterisks: playing it costs no effort, so it never counts toward the
+//!   two-star limit and is never fatigued, and wounds never fall on it. It
+//!   is played once a round, like a chit.
 
 use serde::{Deserialize, Serialize};
 
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::treasures::TreasureEffect;
-use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
+use crate::magic_realm::state::{Belonging, CharacterState, ChitCondition, Item, ItemKind};
 
 use super::Battle;
 use super::build;
-use super::log::{CombatLine, Seen};
-use super::model::{FighterId, HeroArmor, HeroHorse, HeroWeapon};
+use super::log::CombatLine;
+use super::model::{FighterId, HeroArmor, HeroChit, HeroHorse, HeroWeapon};
 use super::tactics::Tactics;
 
 /// What a character carries beyond what he fights with, and the switches
@@ -77,49 +84,34 @@ impl Spare {
 }
 
 /// A treasure card he carries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KitTreasure {
     pub name: String,
     pub active: bool,
-    /// Boots (moves as a chit) or Gloves (fights as a chit): one of each
-    /// may be active.
+    /// A Boots or Gloves card: the MOVE or FIGHT chit it is played as
+    /// while active (labelled with the card's name). One of each kind may
+    /// be active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slot: Option<Slot>,
+    pub card: Option<HeroChit>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Slot {
+impl KitTreasure {
+    /// Boots or Gloves, for a card played as a chit.
+    fn slot(&self) -> Option<Slot> {
+        self.card.as_ref().map(|c| {
+            if c.can_move() {
+                Slot::Boots
+            } else {
+                Slot::Gloves
+            }
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
     Boots,
     Gloves,
-}
-
-/// Say, to each character carrying active Boots or Gloves, that playing
-/// them as a MOVE or FIGHT chit is not built: the rule is not silently
-/// dropped (III.B; the cards' `move_chit` and `fight_chit` effects).
-pub fn say_cards_unplayable(battle: &mut Battle) {
-    for who in battle.characters_in_play() {
-        let Some(hero) = battle.hero(who) else {
-            continue;
-        };
-        let cards: Vec<String> = hero
-            .kit
-            .treasures
-            .iter()
-            .filter(|t| t.active && t.slot.is_some())
-            .map(|t| t.name.clone())
-            .collect();
-        for card in cards {
-            let line = CombatLine::Refused {
-                character: battle.name(who).to_string(),
-                reason: format!(
-                    "the {card} cannot be played as a chit: playing Boots and Gloves cards in \
-                     combat is not implemented yet"
-                ),
-            };
-            battle.say(Seen::Only { fighter: who }, line);
-        }
-    }
 }
 
 /// The kit of a character from his belongings (item, active).
@@ -146,27 +138,43 @@ pub fn kit<'a>(
                     .push(Spare::Horse(build::horse(data, &item.name)?));
             }
             ItemKind::Treasure => {
-                let slot = data
+                let card = data
                     .treasures
                     .iter()
                     .find(|t| t.name == item.name)
-                    .and_then(|t| {
-                        t.effects.iter().find_map(|e| match e {
-                            TreasureEffect::MoveChit { .. } => Some(Slot::Boots),
-                            TreasureEffect::FightChit { .. } => Some(Slot::Gloves),
-                            _ => None,
-                        })
+                    .and_then(|t| t.effects.iter().find_map(card_chit))
+                    .map(|chit| HeroChit {
+                        label: item.name.clone(),
+                        chit,
+                        condition: ChitCondition::Active,
+                        unleashed: false,
                     });
                 kit.treasures.push(KitTreasure {
                     name: item.name.clone(),
                     active,
-                    slot,
+                    card,
                 });
             }
             _ => {}
         }
     }
     Ok(kit)
+}
+
+/// The chit a Boots or Gloves card is played as: no effort asterisks.
+fn card_chit(effect: &TreasureEffect) -> Option<ActionChit> {
+    let (action, strength, time) = match *effect {
+        TreasureEffect::MoveChit { strength, speed } => (ChitAction::Move, strength, speed),
+        TreasureEffect::FightChit { strength, speed } => (ChitAction::Fight, strength, speed),
+        _ => return None,
+    };
+    Some(ActionChit {
+        action,
+        strength: Some(strength),
+        magic: None,
+        time,
+        effort: 0,
+    })
 }
 
 fn same(a: &str, b: &str) -> bool {
@@ -263,11 +271,11 @@ fn displaced(battle: &Battle, who: FighterId, name: &str) -> Option<String> {
         .treasures
         .iter()
         .find(|t| !t.active && same(&t.name, name))?;
-    let slot = card.slot?;
+    let slot = card.slot()?;
     hero.kit
         .treasures
         .iter()
-        .find(|t| t.active && t.slot == Some(slot))
+        .find(|t| t.active && t.slot() == Some(slot))
         .map(|t| t.name.clone())
 }
 

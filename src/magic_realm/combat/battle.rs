@@ -319,7 +319,6 @@ impl Battle {
                     .collect();
                 self.round = 1;
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
-                super::activation::say_cards_unplayable(self);
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
             let deciders = self.deciders();

@@ -106,7 +106,7 @@ pub fn charge(battle: &mut Battle, who: FighterId, target: &str, with: &str) {
     if label != "horse" {
         let effort = battle
             .hero(who)
-            .and_then(|h| h.chits.iter().find(|c| c.label == label))
+            .and_then(|h| h.playable_chits().find(|c| c.label == label))
             .map_or(0, |c| c.chit.effort);
         spend(battle, who, &label, effort, false);
     }

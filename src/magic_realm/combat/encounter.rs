@@ -183,8 +183,7 @@ pub fn spend(battle: &mut Battle, who: FighterId, label: &str, effort: u8, fight
 /// The chit of `who` printed as `label` (stars optional), with its effort.
 fn chit_effort(battle: &Battle, who: FighterId, label: &str) -> Option<(String, u8, u8)> {
     battle.hero(who).and_then(|h| {
-        h.chits
-            .iter()
+        h.playable_chits()
             .find(|c| same_chit(&c.label, label))
             .map(|c| (c.label.clone(), c.chit.effort, c.chit.time))
     })

@@ -95,8 +95,7 @@ fn character_plays(
                 .filter(|h| !h.dead)
                 .map(|h| (h.name.clone(), 0, h.gallop.move_speed, true))
         } else {
-            hero.chits
-                .iter()
+            hero.playable_chits()
                 .find(|c| same_chit(&c.label, &maneuver.with))
                 .map(|c| (c.label.clone(), c.chit.effort, c.chit.time, false))
         };
@@ -218,7 +217,7 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
         return beast;
     }
     let hero = battle.hero(who)?;
-    let chit = hero.chits.iter().find(|c| same_chit(&c.label, chit))?;
+    let chit = hero.playable_chits().find(|c| same_chit(&c.label, chit))?;
     let (harm, stars, speed, length, weight, missile) = match &hero.weapon {
         Some(w) => {
             let side = w.side();

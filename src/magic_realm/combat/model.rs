@@ -161,6 +161,21 @@ pub struct HeroChit {
     pub unleashed: bool,
 }
 
+impl Hero {
+    /// What he may play as a chit: his own chits, then his active Boots and
+    /// Gloves cards (`activation.rs`). Fatigue and wounds take his own
+    /// chits only.
+    pub fn playable_chits(&self) -> impl Iterator<Item = &HeroChit> {
+        self.chits.iter().chain(
+            self.kit
+                .treasures
+                .iter()
+                .filter(|t| t.active)
+                .filter_map(|t| t.card.as_ref()),
+        )
+    }
+}
+
 impl HeroChit {
     pub fn is_active(&self) -> bool {
         self.condition == ChitCondition::Active

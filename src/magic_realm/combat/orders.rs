@@ -2,7 +2,7 @@
 //! orders ([`Tactics`]) as clauses split by commas, for example
 //! `Combat: attack with FIGHT H5, maneuver with MOVE M4, target weakest,
 //! run when wounded 2, lure nobody`. Clauses: `attack with CHIT`,
-//! `maneuver with CHIT`, `attack thrust|swing|smash`,
+//! `maneuver with CHIT` (a CHIT may be an active Boots or Gloves card), `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
@@ -48,12 +48,36 @@ fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
         .then(|| clause[prefix.len()..].trim())
 }
 
+/// A chit to play: a printed chit (`FIGHT M3**`), `horse`, or a Boots or
+/// Gloves card, which is played as a chit (`activation.rs`).
 fn chit(text: &str) -> Result<String, String> {
     if text.eq_ignore_ascii_case("horse") {
         return Ok("horse".into());
     }
+    if let Some(card) = card_played_as_chit(text) {
+        return Ok(card.to_string());
+    }
     crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
         .map(|_| text.to_ascii_uppercase())
+        .map_err(|e| format!("{e}; or name a Boots or Gloves card (\"Elven Slippers\")"))
+}
+
+/// The printed name of the Boots or Gloves card called `text`, any case.
+fn card_played_as_chit(text: &str) -> Option<&'static str> {
+    use crate::magic_realm::data::treasures::TreasureEffect;
+    let data = crate::magic_realm::data::get().ok()?;
+    data.treasures
+        .iter()
+        .find(|t| {
+            t.name.eq_ignore_ascii_case(text)
+                && t.effects.iter().any(|e| {
+                    matches!(
+                        e,
+                        TreasureEffect::MoveChit { .. } | TreasureEffect::FightChit { .. }
+                    )
+                })
+        })
+        .map(|t| t.name.as_str())
 }
 
 fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
@@ -225,6 +249,20 @@ mod tests {
         let (col, message) = parse_tactics("alert, activate ").unwrap_err();
         assert_eq!(col, 7);
         assert!(message.contains("which belonging to activate"), "{message}");
+    }
+
+    #[test]
+    fn a_boots_or_gloves_card_is_named_as_a_chit() {
+        let t = parse_tactics("maneuver with quick boots, attack with DEFT GLOVES").unwrap();
+        assert_eq!(t.maneuver_with.as_deref(), Some("Quick Boots"));
+        assert_eq!(t.attack_with.as_deref(), Some("Deft Gloves"));
+        assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
+        let (col, message) = parse_tactics("attack with Lucky Charm").unwrap_err();
+        assert_eq!(col, 0);
+        assert!(
+            message.contains("or name a Boots or Gloves card"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -141,8 +141,7 @@ pub fn form_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<Option<P
     };
     let played = battle
         .hero(who)?
-        .chits
-        .iter()
+        .playable_chits()
         .find(|c| same_chit(&c.label, chit))?;
     Some(Some((
         blow,

@@ -119,8 +119,7 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit>
         .as_ref()
         .map_or(Strength::Negligible, |w| w.weight);
     let mut chits: Vec<&HeroChit> = hero
-        .chits
-        .iter()
+        .playable_chits()
         .filter(|c| c.is_active() && c.can_fight() && c.strength() >= weight)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
         .collect();
@@ -135,8 +134,7 @@ pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> 
         return Vec::new();
     };
     let mut chits: Vec<&HeroChit> = hero
-        .chits
-        .iter()
+        .playable_chits()
         .filter(|c| c.is_active() && c.can_move() && c.strength() >= hero.heaviest)
         .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
         .collect();
