@@ -41,19 +41,16 @@ impl Reposition {
 
 impl fmt::Display for Reposition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let summary = match self.to {
-            [1, 3, 2] => "boxes 2 and 3 switch",
-            [3, 2, 1] => "boxes 1 and 3 switch",
-            [2, 1, 3] => "boxes 1 and 2 switch",
-            [1, 2, 3] => "no change",
-            [2, 3, 1] => "every box moves down one (3 to 1)",
-            _ => "every box moves up one (1 to 3)",
-        };
-        write!(
-            f,
-            "box 1→{}, 2→{}, 3→{}: {summary}",
-            self.to[0], self.to[1], self.to[2]
-        )
+        // Whole lines, one per row of the chart: every sheet's roll in
+        // every round is written out twice.
+        f.write_str(match self.to {
+            [1, 3, 2] => "box 1→1, 2→3, 3→2: boxes 2 and 3 switch",
+            [3, 2, 1] => "box 1→3, 2→2, 3→1: boxes 1 and 3 switch",
+            [2, 1, 3] => "box 1→2, 2→1, 3→3: boxes 1 and 2 switch",
+            [1, 2, 3] => "box 1→1, 2→2, 3→3: no change",
+            [2, 3, 1] => "box 1→2, 2→3, 3→1: every box moves down one (3 to 1)",
+            _ => "box 1→3, 2→1, 3→2: every box moves up one (1 to 3)",
+        })
     }
 }
 
@@ -136,6 +133,15 @@ pub fn roll_change_tactics(dice: &mut Dice, purpose: &str) -> TableRoll<Tactics>
 mod tests {
     use super::super::test_dice::{PURPOSE, forced};
     use super::*;
+
+    #[test]
+    fn each_reposition_row_says_its_own_moves() {
+        for to in REPOSITION {
+            let text = Reposition { to }.to_string();
+            let moves = format!("box 1→{}, 2→{}, 3→{}: ", to[0], to[1], to[2]);
+            assert!(text.starts_with(&moves), "{text} for {to:?}");
+        }
+    }
 
     #[test]
     fn reposition_rows() {
