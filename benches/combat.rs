@@ -13,7 +13,7 @@ use realmgm::magic_realm::combat::{Battle, CombatRules, Step, build};
 use realmgm::magic_realm::data::characters::StartLocation;
 use realmgm::magic_realm::data::{self, GameData};
 
-use realmgm::magic_realm::state::{CharacterChit, CharacterState, CounterSide, Discoveries};
+use realmgm::magic_realm::state::{CharacterState, CounterSide};
 
 const CHARACTERS: [&str; 4] = ["Black Knight", "White Knight", "Dwarf", "Amazon"];
 const MONSTERS: [&str; 8] = [
@@ -39,32 +39,12 @@ fn characters(data: &GameData) -> Vec<CharacterState> {
                 .iter()
                 .find(|c| c.name == *name)
                 .expect("character");
-            CharacterState {
-                name: card.name.clone(),
-                player: format!("P{i}"),
-                start: StartLocation::Inn,
-                position: realmgm::magic_realm::board::ClearingId::new("CV", 4),
-                gold: 10,
-                weapon: card.weapon.clone(),
-                armor: card.armor.clone(),
-                chits: card
-                    .chits
-                    .iter()
-                    .map(|c| CharacterChit::fresh(c.to_string()))
-                    .collect(),
-                hidden: false,
-                fame: 0,
-                notoriety: 0,
-                belongings: Vec::new(),
-                discoveries: Discoveries::default(),
-                found_hidden_enemies: false,
-                hirelings: Vec::new(),
-                weapon_alerted: false,
-                dead: false,
-                damaged_armor: Vec::new(),
-                gold_specials: Vec::new(),
-                magic: Default::default(),
-            }
+            CharacterState::entering(
+                card,
+                format!("P{i}"),
+                StartLocation::Inn,
+                realmgm::magic_realm::board::ClearingId::new("CV", 4),
+            )
         })
         .collect()
 }

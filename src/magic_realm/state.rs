@@ -219,6 +219,44 @@ pub struct CharacterState {
     pub gold_specials: Vec<super::day::missions::TakenChit>,
 }
 
+impl CharacterState {
+    /// A character as he enters the game at `position`: his card's gold,
+    /// weapon, armour and fresh chits, unhidden, knowing only the tile he
+    /// starts in.
+    pub fn entering(
+        card: &super::data::characters::Character,
+        player: String,
+        start: StartLocation,
+        position: ClearingId,
+    ) -> CharacterState {
+        CharacterState {
+            name: card.name.clone(),
+            player,
+            start,
+            gold: card.gold,
+            weapon: card.weapon.clone(),
+            armor: card.armor.clone(),
+            chits: CharacterChit::fresh_set(card),
+            hidden: false,
+            fame: 0,
+            notoriety: 0,
+            belongings: Vec::new(),
+            discoveries: Discoveries {
+                tiles_visited: [position.tile.clone()].into(),
+                ..Discoveries::default()
+            },
+            position,
+            found_hidden_enemies: false,
+            hirelings: Vec::new(),
+            weapon_alerted: false,
+            dead: false,
+            magic: Default::default(),
+            damaged_armor: Vec::new(),
+            gold_specials: Vec::new(),
+        }
+    }
+}
+
 /// A hired native and the days left of its term of hire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -286,6 +324,14 @@ impl CharacterChit {
             enchanted: false,
             prepared: false,
         }
+    }
+
+    /// The card's 12 chits as they start the game.
+    pub fn fresh_set(card: &super::data::characters::Character) -> Vec<CharacterChit> {
+        card.chits
+            .iter()
+            .map(|c| CharacterChit::fresh(c.to_string()))
+            .collect()
     }
 }
 

@@ -89,11 +89,7 @@ fn restart(day: &mut Day<'_>, who: usize) {
     character.gold = kind.gold;
     character.weapon = kind.weapon.clone();
     character.armor = kind.armor.clone();
-    character.chits = kind
-        .chits
-        .iter()
-        .map(|c| CharacterChit::fresh(c.to_string()))
-        .collect();
+    character.chits = CharacterChit::fresh_set(kind);
     // He keeps the spells he knows; curses die with him.
     character.magic.curses.clear();
     character.magic.next_fight_tremendous = false;

@@ -27,8 +27,8 @@ use super::data::GameData;
 use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
 use super::state::{
-    CharacterChit, CharacterState, CounterSide, DenizenKind, DenizenState, Discoveries, MrState,
-    VictoryRequirements, Whereabouts,
+    CharacterState, CounterSide, DenizenKind, DenizenState, MrState, VictoryRequirements,
+    Whereabouts,
 };
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
@@ -361,35 +361,12 @@ fn seat_characters(
             None => Some(dealt.ghosts.clone()),
         }
         .ok_or_else(|| SetupError::Map(format!("the {} start is not on the map", start.label())))?;
-        states.push(CharacterState {
-            name: character.name.clone(),
-            player: seat.player.clone(),
+        states.push(CharacterState::entering(
+            character,
+            seat.player.clone(),
             start,
-            position: position.clone(),
-            gold: character.gold,
-            weapon: character.weapon.clone(),
-            armor: character.armor.clone(),
-            chits: character
-                .chits
-                .iter()
-                .map(|c| CharacterChit::fresh(c.to_string()))
-                .collect(),
-            hidden: false,
-            fame: 0,
-            notoriety: 0,
-            belongings: Vec::new(),
-            discoveries: Discoveries {
-                tiles_visited: [position.tile.clone()].into(),
-                ..Discoveries::default()
-            },
-            found_hidden_enemies: false,
-            hirelings: Vec::new(),
-            weapon_alerted: false,
-            dead: false,
-            magic: Default::default(),
-            damaged_armor: Vec::new(),
-            gold_specials: Vec::new(),
-        });
+            position,
+        ));
     }
     if let Some(absent) = inputs
         .starts
