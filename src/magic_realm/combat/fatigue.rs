@@ -11,7 +11,7 @@ use crate::magic_realm::state::ChitCondition;
 use super::Battle;
 use super::decisions::{Answer, FatiguePlay};
 use super::log::{CombatLine, Seen};
-use super::model::{FighterId, Out};
+use super::model::{FighterId, HeroChit, Out};
 use super::tactics::same_chit;
 
 /// Whether `who` has fatigue or wounds to take this round.
@@ -30,22 +30,26 @@ fn stars(battle: &Battle, who: FighterId) -> (u8, u8) {
 /// The chits that may take his fatigue: active chits with stars, of the
 /// kind he played stars with.
 fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<&str> {
-    let (fight, moved) = stars(battle, who);
-    if fight + moved < 2 {
-        return Vec::new();
-    }
-    let Some(hero) = battle.hero(who) else {
-        return Vec::new();
-    };
-    let mut chits: Vec<_> = hero
-        .chits
-        .iter()
-        .filter(|c| c.is_active() && c.chit.effort > 0)
-        .filter(|c| (fight > 0 && c.can_fight()) || (moved > 0 && c.can_move()))
-        .collect();
-    // One-star chits first, slowest first: the cheapest to lose.
-    chits.sort_by_key(|c| (c.chit.effort, std::cmp::Reverse(c.chit.time)));
+    let mut chits: Vec<&HeroChit> = could_take_fatigue(battle, who).collect();
+    chits.sort_by_key(|c| cheapest_first(c));
     chits.into_iter().map(|c| c.label.as_str()).collect()
+}
+
+/// The chits that may take his fatigue, in sheet order.
+fn could_take_fatigue(battle: &Battle, who: FighterId) -> impl Iterator<Item = &HeroChit> {
+    let (fight, moved) = stars(battle, who);
+    battle
+        .hero(who)
+        .filter(|_| fight + moved >= 2)
+        .into_iter()
+        .flat_map(|hero| hero.chits.iter())
+        .filter(|c| c.is_active() && c.chit.effort > 0)
+        .filter(move |c| (fight > 0 && c.can_fight()) || (moved > 0 && c.can_move()))
+}
+
+/// One-star chits first, slowest first: the cheapest to lose.
+fn cheapest_first(chit: &HeroChit) -> (u8, std::cmp::Reverse<u8>) {
+    (chit.chit.effort, std::cmp::Reverse(chit.chit.time))
 }
 
 /// Chits that may take wounds now, by label: active ones (less one copy
@@ -85,7 +89,10 @@ fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) 
 /// The choice a player would not regret: fatigue a one-star chit, wound
 /// the slowest chits.
 pub fn default_choice(battle: &Battle, who: FighterId) -> FatiguePlay {
-    let fatigue = fatigue_candidates(battle, who).into_iter().next();
+    // The first of the sorted candidates, found without sorting.
+    let fatigue = could_take_fatigue(battle, who)
+        .min_by_key(|c| cheapest_first(c))
+        .map(|c| c.label.as_str());
     let wounds = battle.plays.wounds.get(&who).copied().unwrap_or(0);
     // Most rounds he takes no wound: then the chits are not worth sorting.
     let wounds = if wounds == 0 {
@@ -136,6 +143,10 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
         _ => {}
     }
     let owed = usize::from(battle.plays.wounds.get(&who).copied().unwrap_or(0));
+    if owed == 0 && play.wounds.is_empty() {
+        // No wound owed and none named: the usual round, checked at once.
+        return Ok(());
+    }
     let (mut active, mut tired) = wound_pools(battle, who, play.fatigue.as_deref());
     let candidates: Vec<&str> = active.iter().chain(&tired).copied().collect();
     let needed = owed.min(candidates.len());
