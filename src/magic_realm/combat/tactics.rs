@@ -111,18 +111,27 @@ fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
 /// Active FIGHT chits he may attack with now (strong enough for his weapon,
 /// not yet played, within the star limit), fastest first.
 pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
-    let Some(hero) = battle.hero(who) else {
-        return Vec::new();
-    };
+    fastest_first(usable_fight_chits(battle, who, stars).collect())
+}
+
+/// [`fight_chits`] in sheet order, for a search by label, which needs no
+/// sorting.
+fn usable_fight_chits(
+    battle: &Battle,
+    who: FighterId,
+    stars: u8,
+) -> impl Iterator<Item = &HeroChit> {
+    let hero = battle.hero(who);
     let weight = hero
-        .weapon
-        .as_ref()
+        .and_then(|h| h.weapon.as_ref())
         .map_or(Strength::Negligible, |w| w.weight);
-    let mut chits: Vec<&HeroChit> = hero
-        .playable_chits()
-        .filter(|c| c.is_active() && c.can_fight() && c.strength() >= weight)
-        .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .collect();
+    hero.into_iter()
+        .flat_map(|h| h.playable_chits())
+        .filter(move |c| c.is_active() && c.can_fight() && c.strength() >= weight)
+        .filter(move |c| c.chit.effort <= stars && !played(battle, who, &c.label))
+}
+
+fn fastest_first(mut chits: Vec<&HeroChit>) -> Vec<&HeroChit> {
     chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
     chits
 }
@@ -130,16 +139,22 @@ pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit>
 /// Active MOVE chits he may maneuver or run with (strong enough for what he
 /// carries), fastest first.
 pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
-    let Some(hero) = battle.hero(who) else {
-        return Vec::new();
-    };
-    let mut chits: Vec<&HeroChit> = hero
-        .playable_chits()
-        .filter(|c| c.is_active() && c.can_move() && c.strength() >= hero.heaviest)
-        .filter(|c| c.chit.effort <= stars && !played(battle, who, &c.label))
-        .collect();
-    chits.sort_by_key(|c| (c.chit.time, c.chit.effort));
-    chits
+    fastest_first(usable_move_chits(battle, who, stars).collect())
+}
+
+/// [`move_chits`] in sheet order, for a search by label.
+fn usable_move_chits(
+    battle: &Battle,
+    who: FighterId,
+    stars: u8,
+) -> impl Iterator<Item = &HeroChit> {
+    battle
+        .hero(who)
+        .into_iter()
+        .flat_map(|h| h.playable_chits().map(move |c| (h, c)))
+        .filter(|(h, c)| c.is_active() && c.can_move() && c.strength() >= h.heaviest)
+        .map(|(_, c)| c)
+        .filter(move |c| c.chit.effort <= stars && !played(battle, who, &c.label))
 }
 
 /// A DUCK chit maneuvers in the duck box only; it never runs or charges.
@@ -429,9 +444,7 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     // A named FIGHT chit keeps its stars before the maneuver is chosen.
     let preferred_attack = target.and_then(|_| {
         let want = tactics.attack_with.as_ref()?;
-        fight_chits(battle, who, stars)
-            .into_iter()
-            .find(|c| same_chit(&c.label, want))
+        usable_fight_chits(battle, who, stars).find(|c| same_chit(&c.label, want))
     });
     if let Some(chit) = &preferred_attack {
         stars -= chit.chit.effort;
@@ -443,8 +456,7 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
             direction: maneuver_direction,
         });
         let own = tactics.maneuver_with.as_ref().and_then(|want| {
-            move_chits(battle, who, stars)
-                .into_iter()
+            usable_move_chits(battle, who, stars)
                 .filter(|c| !is_duck(c) || maneuver_direction == Direction::Smash)
                 .find(|c| same_chit(&c.label, want))
         });
@@ -650,8 +662,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
         }
         Answer::Action(Action::Alert { chit }) => {
             let stars = stars_left(battle, who);
-            let ok = fight_chits(battle, who, stars)
-                .iter()
+            let ok = usable_fight_chits(battle, who, stars)
                 .any(|c| same_chit(&c.label, chit) && fast_enough(battle, who, c.chit.time));
             if ok {
                 Ok(())
@@ -697,8 +708,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             }
             continue;
         }
-        let chit = move_chits(battle, who, stars)
-            .into_iter()
+        let chit = usable_move_chits(battle, who, stars)
             .find(|c| same_chit(&c.label, &maneuver.with))
             .ok_or_else(|| {
                 format!(
@@ -715,8 +725,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
         spent += chit.chit.effort;
     }
     if let Some(attack) = &play.attack {
-        let chit = fight_chits(battle, who, stars)
-            .into_iter()
+        let chit = usable_fight_chits(battle, who, stars)
             .find(|c| same_chit(&c.label, &attack.chit))
             .ok_or_else(|| {
                 format!(
