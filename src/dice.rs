@@ -62,7 +62,7 @@ pub struct RollRecord {
 
 /// The faces of one roll: one or two dice, kept inline. Reads as a slice and
 /// is written as a list, e.g. `[6, 2]`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Faces {
     dice: [u8; 2],
     count: u8,
@@ -100,24 +100,6 @@ impl fmt::Debug for Faces {
 impl PartialEq<Vec<u8>> for Faces {
     fn eq(&self, other: &Vec<u8>) -> bool {
         **self == other[..]
-    }
-}
-
-impl PartialEq<Faces> for Vec<u8> {
-    fn eq(&self, other: &Faces) -> bool {
-        self[..] == **other
-    }
-}
-
-impl From<&[u8]> for Faces {
-    fn from(faces: &[u8]) -> Faces {
-        Faces::new(faces)
-    }
-}
-
-impl From<Vec<u8>> for Faces {
-    fn from(faces: Vec<u8>) -> Faces {
-        Faces::new(&faces)
     }
 }
 

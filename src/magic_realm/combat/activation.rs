@@ -162,7 +162,7 @@ pub fn kit<'a>(
 }
 
 /// The chit a Boots or Gloves card is played as: no effort asterisks.
-fn card_chit(effect: &TreasureEffect) -> Option<ActionChit> {
+pub(super) fn card_chit(effect: &TreasureEffect) -> Option<ActionChit> {
     let (action, strength, time) = match *effect {
         TreasureEffect::MoveChit { strength, speed } => (ChitAction::Move, strength, speed),
         TreasureEffect::FightChit { strength, speed } => (ChitAction::Fight, strength, speed),

@@ -64,18 +64,14 @@ fn chit(text: &str) -> Result<String, String> {
 
 /// The printed name of the Boots or Gloves card called `text`, any case.
 fn card_played_as_chit(text: &str) -> Option<&'static str> {
-    use crate::magic_realm::data::treasures::TreasureEffect;
     let data = crate::magic_realm::data::get().ok()?;
     data.treasures
         .iter()
         .find(|t| {
             t.name.eq_ignore_ascii_case(text)
-                && t.effects.iter().any(|e| {
-                    matches!(
-                        e,
-                        TreasureEffect::MoveChit { .. } | TreasureEffect::FightChit { .. }
-                    )
-                })
+                && t.effects
+                    .iter()
+                    .any(|e| super::activation::card_chit(e).is_some())
         })
         .map(|t| t.name.as_str())
 }

@@ -148,12 +148,11 @@ fn usable_move_chits(
     who: FighterId,
     stars: u8,
 ) -> impl Iterator<Item = &HeroChit> {
-    battle
-        .hero(who)
-        .into_iter()
-        .flat_map(|h| h.playable_chits().map(move |c| (h, c)))
-        .filter(|(h, c)| c.is_active() && c.can_move() && c.strength() >= h.heaviest)
-        .map(|(_, c)| c)
+    let hero = battle.hero(who);
+    let heaviest = hero.map_or(Strength::Negligible, |h| h.heaviest);
+    hero.into_iter()
+        .flat_map(|h| h.playable_chits())
+        .filter(move |c| c.is_active() && c.can_move() && c.strength() >= heaviest)
         .filter(move |c| c.chit.effort <= stars && !played(battle, who, &c.label))
 }
 
