@@ -361,6 +361,13 @@ pub trait Game: Sync {
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>>;
 
+    /// The most phases one day of `orders` asks of one figure (a character,
+    /// or one he directs), checked against the campaign's
+    /// `mail.max_phases_per_day`; `None` for a game without phases.
+    fn phases_asked(&self, _orders: &AcceptedOrders) -> Option<usize> {
+        None
+    }
+
     /// The game's safe orders for a player who sent none (Magic Realm: hide
     /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
     /// orders instead reuses the player's last accepted orders itself.

@@ -59,7 +59,21 @@ pub struct MailSettings {
     /// [default 24].
     #[serde(default)]
     pub round_deadline_hours: Option<u32>,
+    /// A player's mail whose text (quoted text removed) is larger than
+    /// this is refused unread [default 16 KiB].
+    #[serde(default)]
+    pub max_orders_kb: Option<u32>,
+    /// ... or has more lines than this [default 200].
+    #[serde(default)]
+    pub max_orders_lines: Option<u32>,
+    /// Orders asking more phases of one day than this are not accepted
+    /// [default 16; no character has more than a handful].
+    #[serde(default)]
+    pub max_phases_per_day: Option<u32>,
 }
+
+/// The most problems a confirmation lists; the rest are counted.
+pub const CONFIRMATION_PROBLEMS_SHOWN: usize = 20;
 
 /// How a connection is protected, as campaign files write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +145,18 @@ impl MailSettings {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
     }
 
+    pub fn max_orders_bytes(&self) -> usize {
+        self.max_orders_kb.unwrap_or(16) as usize * 1024
+    }
+
+    pub fn max_orders_lines(&self) -> usize {
+        self.max_orders_lines.unwrap_or(200) as usize
+    }
+
+    pub fn max_phases_per_day(&self) -> usize {
+        self.max_phases_per_day.unwrap_or(16) as usize
+    }
+
     pub fn round_deadline_seconds(&self) -> i64 {
         i64::from(self.round_deadline_hours.unwrap_or(24)) * 3600
     }
@@ -151,6 +177,19 @@ impl MailSettings {
                 "mail goes out either by SMTP or into maildir_out, not both; remove one"
                     .to_string(),
             ));
+        }
+        for (field, value) in [
+            ("max_orders_kb", self.max_orders_kb),
+            ("max_orders_lines", self.max_orders_lines),
+            ("max_phases_per_day", self.max_phases_per_day),
+        ] {
+            if value == Some(0) {
+                problems.push((
+                    field,
+                    "a limit of 0 would refuse every mail; give a positive number or remove it"
+                        .to_string(),
+                ));
+            }
         }
         if self.hold_if_missing_percent.is_some_and(|p| p > 100) {
             problems.push((

@@ -22,7 +22,7 @@ use crate::game::{Game, RuleToggle, Rules, Seat};
 use crate::suggest;
 
 pub use email::Email;
-pub use mail::{ImapSection, MailSettings, SecurityName, SmtpSection};
+pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 
 /// A checked campaign.

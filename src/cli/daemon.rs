@@ -4,6 +4,7 @@
 //! passwords from the environment variables it names. The clock is read
 //! here, at the edge.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,8 +12,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, Email, MailSettings, Player};
-use crate::daemon::Daemon;
 use crate::daemon::process::TurnOutcome;
+use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
@@ -180,10 +181,19 @@ fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, St
     )))
 }
 
-/// One round for the campaigns: collect, answer, schedule, send.
-fn round(daemon: &mut Daemon, campaigns: &[Campaign]) -> anyhow::Result<()> {
+/// The campaigns one daemon serves, and the last error each met, so that
+/// its GM is told of a failure once and not on every round.
+struct Served {
+    campaigns: Vec<Campaign>,
+    last_error: BTreeMap<String, String>,
+}
+
+/// One round for the campaigns: collect, answer, schedule, send. A failure
+/// of one campaign is logged against it and the others go on; only a
+/// failure of the daemon's own output ends the loop.
+fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
     let now = now()?;
-    for campaign in campaigns {
+    for campaign in &served.campaigns {
         let mail = campaign.mail.clone().unwrap_or_default();
         if let Some(folder) = &mail.maildir_in
             && let Err(error) = daemon.poll_maildir(Path::new(folder), now)
@@ -203,36 +213,101 @@ fn round(daemon: &mut Daemon, campaigns: &[Campaign]) -> anyhow::Result<()> {
             Err(error) => emit(format!("{}: {error:#}", campaign.name))?,
         }
     }
-    for (id, note) in daemon.handle_stored(now)? {
-        emit(format!("mail {id}: {note}"))?;
-    }
-    for campaign in campaigns {
-        let done = daemon.check_turn(&campaign.name, now)?;
-        if done != "waiting" {
-            emit(format!("{}: {done}", campaign.name))?;
+    // One failed mail is set aside inside; an error here is the store's,
+    // and the mail stays new for the next round.
+    match daemon.handle_stored(now) {
+        Ok(handled) => {
+            for (id, note) in handled {
+                emit(format!("mail {id}: {note}"))?;
+            }
         }
-        match transport(campaign) {
-            Ok(transport) => {
-                let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
-                if sent.sent + sent.deferred + sent.failed > 0 {
-                    emit(format!(
-                        "{}: sent {}, deferred {}, failed {}",
-                        campaign.name, sent.sent, sent.deferred, sent.failed
-                    ))?;
+        Err(error) => emit(format!("mail: {error:#}; tried again next round"))?,
+    }
+    let mut outside_sent = false;
+    for campaign in &served.campaigns {
+        let result = guard::contained(|| turn_and_send(daemon, campaign, now));
+        match result {
+            Ok(lines) => {
+                served.last_error.remove(&campaign.name);
+                for line in lines {
+                    emit(format!("{}: {line}", campaign.name))?;
                 }
             }
-            Err(error) => emit(format!("{}: {error:#}", campaign.name))?,
+            Err(error) => {
+                daemon.store.abandon_work();
+                let text = format!("{error:#}");
+                emit(format!("{}: {text}", campaign.name))?;
+                if served.last_error.get(&campaign.name) != Some(&text) {
+                    let message = format!(
+                        "The daemon met an error serving {}: {text}. The other campaigns go \
+                         on; this one is tried again every round.",
+                        campaign.name
+                    );
+                    if let Err(error) =
+                        daemon.tell_gm(campaign, "error", "daemon error", &message, None, now)
+                    {
+                        emit(format!("{}: cannot tell the GM: {error:#}", campaign.name))?;
+                    }
+                    served.last_error.insert(campaign.name.clone(), text);
+                }
+            }
+        }
+        // Notices about unreadable campaigns go out through the first
+        // transport that works.
+        if !outside_sent && let Ok(transport) = transport(campaign) {
+            outside_sent = true;
+            if let Err(error) = daemon.send_due_outside_campaigns(transport.as_ref(), now) {
+                emit(format!("outbox: {error:#}"))?;
+            }
         }
     }
     Ok(())
 }
 
-/// `realmgm daemon --campaign C [--once]`.
+/// A campaign's turn checked and its due mail sent; the lines to log.
+fn turn_and_send(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    now: i64,
+) -> anyhow::Result<Vec<String>> {
+    let mut lines = Vec::new();
+    let done = daemon.check_turn(&campaign.name, now)?;
+    if done != "waiting" {
+        lines.push(done);
+    }
+    match transport(campaign) {
+        Ok(transport) => {
+            let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
+            if sent.sent + sent.deferred + sent.failed > 0 {
+                lines.push(format!(
+                    "sent {}, deferred {}, failed {}",
+                    sent.sent, sent.deferred, sent.failed
+                ));
+            }
+        }
+        Err(error) => lines.push(format!("{error:#}")),
+    }
+    Ok(lines)
+}
+
+/// `realmgm daemon --campaign C [--once]`. A campaign whose record cannot
+/// be read is skipped and its GM told; the others are served.
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
     let mut campaigns = Vec::new();
     for name in &args.campaign {
-        campaigns.push(daemon.campaign(name)?.campaign);
+        match daemon.campaign(name) {
+            Ok(stored) => campaigns.push(stored.campaign),
+            Err(error) => {
+                emit(format!("{name}: not served: {error:#}"))?;
+                if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?) {
+                    emit(format!("{name}: cannot log it: {error:#}"))?;
+                }
+            }
+        }
+    }
+    if campaigns.is_empty() {
+        bail!("none of the campaigns named can be served; see the lines above");
     }
     let poll = args.poll_seconds.unwrap_or_else(|| {
         campaigns
@@ -241,8 +316,12 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
             .min()
             .unwrap_or(60)
     });
+    let mut served = Served {
+        campaigns,
+        last_error: BTreeMap::new(),
+    };
     loop {
-        round(&mut daemon, &campaigns)?;
+        round(&mut daemon, &mut served)?;
         if args.once {
             return Ok(());
         }

@@ -83,7 +83,11 @@ pub fn bare_subject(subject: &str) -> String {
     loop {
         let before = rest;
         for prefix in ["re:", "fwd:", "fw:", "aw:", "wg:", "sv:"] {
-            if rest.len() >= prefix.len() && rest[..prefix.len()].eq_ignore_ascii_case(prefix) {
+            // `get` and not an index: the subject's first bytes may be the
+            // middle of a character ("Grüße"), never a prefix.
+            if let Some(head) = rest.get(..prefix.len())
+                && head.eq_ignore_ascii_case(prefix)
+            {
                 rest = rest[prefix.len()..].trim_start();
             }
         }
@@ -220,6 +224,16 @@ mod tests {
         assert_eq!(bare_subject("Re: AW: [BIMR3] orders?"), "orders?");
         assert_eq!(bare_subject("[BIMR3] Re: report? 3"), "report? 3");
         assert_eq!(bare_subject("Day 3"), "Day 3");
+    }
+
+    #[test]
+    fn subjects_of_any_characters_are_read_without_panicking() {
+        assert_eq!(bare_subject("[B2] Grüße"), "Grüße");
+        assert_eq!(bare_subject("[B2] 🎲 orders"), "🎲 orders");
+        assert_eq!(bare_subject("Ré: ü"), "Ré: ü");
+        assert_eq!(bare_subject("ü"), "ü");
+        assert_eq!(bare_subject("\u{fffd}\u{fffd}["), "\u{fffd}\u{fffd}[");
+        assert_eq!(read("[B2] 🎲", "help"), Command::Help);
     }
 
     #[test]

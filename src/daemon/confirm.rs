@@ -5,7 +5,7 @@
 //! and the templates; the wording is `templates/confirmation.txt`, which a
 //! campaign's `template_folder` may override.
 
-use crate::campaign::format_utc;
+use crate::campaign::{CONFIRMATION_PROBLEMS_SHOWN, format_utc};
 use serde::Serialize;
 
 use crate::game::{AcceptedOrders, OrdersProblem};
@@ -50,6 +50,8 @@ struct ConfirmationView<'a> {
     /// Lines removed (`- `) and added (`+ `) since `previous`.
     changes: Vec<String>,
     problems: Vec<ProblemView<'a>>,
+    /// Problems found beyond those listed.
+    more_problems: usize,
     notes: &'a [String],
     deadline: String,
 }
@@ -84,6 +86,7 @@ pub fn confirmation(c: &Confirmation<'_>, templates: &Templates) -> Result<Strin
             Vec::new(),
             problems
                 .iter()
+                .take(CONFIRMATION_PROBLEMS_SHOWN)
                 .map(|p| ProblemView {
                     line: c.first_line + p.line.saturating_sub(1),
                     column: p.column,
@@ -105,6 +108,9 @@ pub fn confirmation(c: &Confirmation<'_>, templates: &Templates) -> Result<Strin
             previous,
             changes,
             problems,
+            more_problems: c.outcome.err().map_or(0, |all| {
+                all.len().saturating_sub(CONFIRMATION_PROBLEMS_SHOWN)
+            }),
             notes: c.notes,
             deadline: format_utc(c.deadline),
         },
@@ -178,5 +184,32 @@ mod tests {
         assert!(text.contains("stay in force:\n\nguess 5"), "{text}");
         assert!(text.contains("Note: the attachment big.bin"), "{text}");
         assert!(text.starts_with("=== [T] day 3"), "{text}");
+    }
+
+    #[test]
+    fn a_mail_of_many_problems_gets_the_first_ones_and_a_count() {
+        let problems: Vec<OrdersProblem> = (1..=5000)
+            .map(|line| OrdersProblem {
+                line,
+                column: 1,
+                message: "not an order".into(),
+            })
+            .collect();
+        let c = Confirmation {
+            tag: "T",
+            player: "Ann",
+            day: 1,
+            deadline: 0,
+            version: 1,
+            outcome: Err(&problems),
+            previous: None,
+            first_line: 1,
+            notes: &[],
+        };
+        let text = confirmation(&c, &Templates::built_in()).unwrap();
+        assert!(text.contains("line 20, column 1"), "{text}");
+        assert!(!text.contains("line 21, column 1"), "{text}");
+        assert!(text.contains("and 4980 more problems"), "{text}");
+        assert!(text.len() < 3000, "{} bytes", text.len());
     }
 }

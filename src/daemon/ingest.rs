@@ -15,6 +15,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::mail::arrival::arrival;
 use crate::mail::clean::clean_reply_with_markers;
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::inbound::{BodySource, InboundMail, InboundOptions, parse};
@@ -51,17 +52,13 @@ impl Letter {
 
 impl Daemon {
     /// Store a raw message (nothing else); a message stored before is found,
-    /// not stored again.
+    /// not stored again, and a second delivery of a letter stored before is
+    /// kept as its duplicate.
     ///
     /// # Errors
     /// The store fails.
     pub fn store_raw(&mut self, raw: &[u8], now: i64) -> anyhow::Result<InboundInsert> {
-        let message_id = mail_parser::MessageParser::default()
-            .parse_headers(raw)
-            .and_then(|m| m.message_id().map(|id| id.trim().to_string()));
-        Ok(self
-            .store
-            .insert_inbound_mail(raw, message_id.as_deref(), now)?)
+        Ok(self.store.insert_inbound_mail(raw, &arrival(raw), now)?)
     }
 
     /// Store a message from a pipe and handle it at once (`realmgm ingest`).
@@ -77,6 +74,9 @@ impl Daemon {
                 handled.last().map(|(_, n)| n.clone()).unwrap_or_default()
             }
             InboundInsert::Duplicate(id) => format!("already stored as mail {id}; not read again"),
+            InboundInsert::Redelivered { original, .. } => {
+                format!("a second delivery of mail {original}; kept, not answered again")
+            }
         };
         Ok((inserted, note))
     }
@@ -151,28 +151,32 @@ impl Daemon {
     /// Read and act on every stored message not read yet, oldest first.
     /// Returns each message's id with a note of what became of it.
     ///
+    /// A mail whose handling fails or panics is marked failed with the
+    /// reason, its GM is told, and the next mail is handled: one mail never
+    /// stops the others, of its campaign or any other.
+    ///
     /// # Errors
-    /// The store fails (a failure handling one mail is recorded on it).
+    /// The store itself fails.
     pub fn handle_stored(&mut self, now: i64) -> anyhow::Result<Vec<(i64, String)>> {
         let mut handled = Vec::new();
         for stored in self.store.inbound_with_status(InboundStatus::New)? {
             // Everything one mail causes is committed together with its new
             // status: a crash midway leaves it new, to be read again.
             self.store.begin_work()?;
-            let (status, note) = match self.dispatch(stored.id, &stored.raw, now) {
+            let outcome = super::guard::contained(|| self.dispatch(stored.id, &stored.raw, now));
+            let (status, note) = match outcome {
                 Ok(outcome) => outcome,
                 Err(error) => {
+                    // Nothing the failed attempt wrote may stay.
                     self.store.abandon_work();
                     self.store.begin_work()?;
-                    let note = format!("could not be handled: {error:#}");
-                    if let Err(error) =
-                        self.store
-                            .log_gm(None, now, "error", &note, Some(stored.id))
-                    {
-                        self.store.abandon_work();
-                        return Err(error.into());
+                    match self.record_failure(stored.id, &stored.raw, &error, now) {
+                        Ok(note) => (InboundStatus::Failed, note),
+                        Err(error) => {
+                            self.store.abandon_work();
+                            return Err(error);
+                        }
                     }
-                    (InboundStatus::Rejected, note)
                 }
             };
             if let Err(error) = self
@@ -186,6 +190,34 @@ impl Daemon {
             handled.push((stored.id, note));
         }
         Ok(handled)
+    }
+
+    /// Record that mail `id` could not be handled, and tell the GM of the
+    /// campaign it is for (when that much can be read) by mail. Returns the
+    /// mail's note.
+    fn record_failure(
+        &mut self,
+        id: i64,
+        raw: &[u8],
+        error: &anyhow::Error,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let note = format!("could not be handled: {error:#}");
+        let campaign = super::guard::contained(|| {
+            let mail = parse(raw, &InboundOptions::default())?;
+            Ok(self.route(&mail)?.map(|(stored, _)| stored.campaign))
+        });
+        match campaign {
+            Ok(Some(campaign)) => {
+                let message = format!(
+                    "Mail {id} could not be handled and was set aside: {error:#}.\n\nThe mail is \
+                     kept in the database; the daemon goes on with the others."
+                );
+                self.tell_gm(&campaign, "error", "a mail failed", &message, Some(id), now)?;
+            }
+            _ => self.store.log_gm(None, now, "error", &note, Some(id))?,
+        }
+        Ok(note)
     }
 
     fn dispatch(
@@ -221,6 +253,14 @@ impl Daemon {
             return Ok((InboundStatus::Rejected, note));
         };
         let campaign = stored.campaign.clone();
+        if let Some(earlier) = self.store.earlier_mail_with_message_id(id)? {
+            let note = format!(
+                "mail {id} has the Message-ID of mail {earlier} but another sender or content; \
+                 it is read as a mail of its own"
+            );
+            self.store
+                .log_gm(Some(&campaign.name), now, "message-id", &note, Some(id))?;
+        }
         let password = take_password(&mail.body_text);
         let secret = plus_secret.or(password.password.clone());
         let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
@@ -282,6 +322,25 @@ impl Daemon {
                     None,
                     now,
                 )?;
+                Ok((InboundStatus::Rejected, note))
+            }
+            // A mail with no text at all cannot carry a secret: say what
+            // is really wrong with it.
+            Sender::PlayerWithoutSecret {
+                player,
+                given: false,
+            } if letter.mail.body_source == BodySource::Empty => {
+                let note = format!("mail from {}'s address with no text", player.name);
+                let body = format!(
+                    "{marker} notice ===\n\nThe mail with the subject '{}' had no text, only \
+                     attachments or nothing at all, so it was not acted on. Attachments are \
+                     never read: write your orders and your `Password:` line in the body of \
+                     the mail itself and send it again.\n",
+                    letter.mail.subject
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.queue(&campaign, &player.email, "mail not read", &body, None, now)?;
                 Ok((InboundStatus::Rejected, note))
             }
             Sender::PlayerWithoutSecret { player, given } => {

@@ -19,6 +19,7 @@ pub mod auth;
 pub mod commands;
 pub mod confirm;
 pub mod gm;
+pub mod guard;
 pub mod ingest;
 pub mod outbox;
 pub mod player;

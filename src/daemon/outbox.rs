@@ -160,16 +160,37 @@ impl Daemon {
         campaign: Option<&str>,
         now: i64,
     ) -> anyhow::Result<SendSummary> {
+        self.send_matching(transport, now, |of| {
+            campaign.is_none_or(|c| of.is_some_and(|n| n.eq_ignore_ascii_case(c)))
+        })
+    }
+
+    /// Send the due mail that belongs to no campaign (a notice about a
+    /// campaign whose record cannot be read) through `transport`.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn send_due_outside_campaigns(
+        &mut self,
+        transport: &dyn MailTransport,
+        now: i64,
+    ) -> anyhow::Result<SendSummary> {
+        self.send_matching(transport, now, |of| of.is_none())
+    }
+
+    /// Send the due mail whose campaign `wanted` accepts.
+    fn send_matching(
+        &mut self,
+        transport: &dyn MailTransport,
+        now: i64,
+        wanted: impl Fn(Option<&str>) -> bool,
+    ) -> anyhow::Result<SendSummary> {
         let mut summary = SendSummary::default();
         let due = self.store.due_mail(now)?;
-        for queued in due.into_iter().filter(|q| {
-            campaign.is_none_or(|c| {
-                q.mail
-                    .campaign
-                    .as_deref()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(c))
-            })
-        }) {
+        for queued in due
+            .into_iter()
+            .filter(|q| wanted(q.mail.campaign.as_deref()))
+        {
             let result = outbound(&queued, now)
                 .map_err(|e| crate::mail::transport::SendError::Permanent(e.to_string()))
                 .and_then(|mail| {

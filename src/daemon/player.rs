@@ -6,8 +6,8 @@
 //! later orders are kept with the raw mail (nothing is lost), not counted,
 //! and the reply and the GM's log say so; the GM can enter them by hand.
 
-use crate::campaign::format_utc;
-use crate::game::{AcceptedOrders, GameState};
+use crate::campaign::{Campaign, format_utc};
+use crate::game::{AcceptedOrders, Game, GameState, OrdersProblem};
 use crate::store::{NewOrder, PlayerRecord, StoredCampaign};
 
 use super::Daemon;
@@ -42,6 +42,18 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<String> {
         let campaign = &stored.campaign;
+        if let Some(refusal) = over_size_limits(campaign, &letter.text) {
+            let body = format!("{} mail refused ===\n\n{refusal}\n", marker(&campaign.name));
+            self.queue(
+                campaign,
+                &player.email,
+                "Re: mail refused",
+                &body,
+                letter.answering(),
+                now,
+            )?;
+            return Ok(format!("mail of {} refused unread: {refusal}", player.name));
+        }
         let (subject, body, note) = match command {
             Command::Orders if self.setting_up_by_mail(stored)? => {
                 return self.setup_mail(stored, player, letter, now);
@@ -304,7 +316,9 @@ impl Daemon {
             .state
             .clone()
             .unwrap_or(GameState(serde_json::Value::Null));
-        let read = game.read_orders(&state, &campaign.rules, player, submission.text);
+        let read = game
+            .read_orders(&state, &campaign.rules, player, submission.text)
+            .and_then(|accepted| within_phase_limit(game, campaign, accepted, submission.text));
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
         let version = self.store.insert_order(&NewOrder {
@@ -373,12 +387,66 @@ impl Daemon {
         day: u32,
         player: &str,
     ) -> anyhow::Result<Option<AcceptedOrders>> {
-        let orders = self.store.orders_for_day(campaign, day)?;
-        let latest = orders
-            .into_iter()
-            .rev()
-            .filter(|o| o.player.eq_ignore_ascii_case(player))
-            .find_map(|o| o.parsed);
+        let latest = match self.store.latest_accepted_order(campaign, day, player) {
+            Ok(latest) => latest,
+            // A name the game awaits but the campaign does not seat has
+            // sent nothing.
+            Err(crate::store::StoreError::NoSuchPlayer { .. }) => None,
+            Err(error) => return Err(error.into()),
+        };
         Ok(latest.map(serde_json::from_value).transpose()?)
+    }
+}
+
+/// Why a player's mail text is too large to read, if it is: the campaign's
+/// `mail.max_orders_kb` and `mail.max_orders_lines` bound what one mail may
+/// cost the daemon.
+fn over_size_limits(campaign: &Campaign, text: &str) -> Option<String> {
+    let mail = campaign.mail.clone().unwrap_or_default();
+    let (max_bytes, max_lines) = (mail.max_orders_bytes(), mail.max_orders_lines());
+    let lines = text.lines().count();
+    (text.len() > max_bytes || lines > max_lines).then(|| {
+        format!(
+            "Your mail has {} KiB of text in {lines} lines (quoted text left out); this campaign \
+             reads at most {} KiB and {max_lines} lines of orders, so nothing of it was read. \
+             Send only your orders for the coming day.",
+            text.len().div_ceil(1024),
+            max_bytes / 1024
+        )
+    })
+}
+
+/// Orders as read, unless they ask more phases of one day than the
+/// campaign's `mail.max_phases_per_day`: then a problem on the line with
+/// the most phase separators (the activities).
+fn within_phase_limit(
+    game: &dyn Game,
+    campaign: &Campaign,
+    accepted: AcceptedOrders,
+    text: &str,
+) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+    let limit = campaign
+        .mail
+        .clone()
+        .unwrap_or_default()
+        .max_phases_per_day();
+    match game.phases_asked(&accepted) {
+        Some(asked) if asked > limit => {
+            let separators = |line: &str| line.matches([',', '/']).count();
+            let line = text
+                .lines()
+                .enumerate()
+                .max_by_key(|(index, line)| (separators(line), std::cmp::Reverse(*index)))
+                .map_or(1, |(index, _)| index + 1);
+            Err(vec![OrdersProblem {
+                line,
+                column: 1,
+                message: format!(
+                    "these orders ask for {asked} phases in one day; this campaign accepts at \
+                     most {limit} (mail.max_phases_per_day): write the phases of one day"
+                ),
+            }])
+        }
+        _ => Ok(accepted),
     }
 }

@@ -231,11 +231,22 @@ impl Daemon {
     /// Run the pending turn now and store and send its results, or hold it
     /// and tell the GM why it cannot run.
     ///
+    /// The day is stored all or nothing: its snapshot, events, run hashes,
+    /// reports and queued report mails are one unit of work, so a daemon
+    /// killed midway leaves either no trace of the day or all of it.
+    ///
     /// # Errors
     /// The store fails.
     pub fn process_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
+        self.atomically(|daemon| daemon.store_turn(name, now))
+    }
+
+    fn store_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
         let stored = self.campaign(name)?;
-        let turn = match self.resolve_pending_at(&stored, Some(now)) {
+        // A bug in the engine holds this campaign's turn, with the panic's
+        // message for the GM; resolving stores nothing, so nothing is undone.
+        let resolved = super::guard::contained(|| self.resolve_pending_at(&stored, Some(now)));
+        let turn = match resolved {
             Ok(Resolved::Run(turn)) => *turn,
             Ok(Resolved::Paused(pause)) => return self.ask_round(&stored, &pause, now),
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
@@ -432,11 +443,17 @@ impl Daemon {
     }
 
     /// One tick of a campaign's schedule: remind, run, hold or wait.
-    /// Returns what was done, for the daemon's log line.
+    /// Returns what was done, for the daemon's log line. The tick is one
+    /// unit of work: stopped midway, it left nothing.
     ///
     /// # Errors
-    /// The store fails.
+    /// The store fails, or a bug met outside the engine (the engine's own
+    /// failures hold the turn instead).
     pub fn check_turn(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
+        self.atomically(|daemon| daemon.tick(name, now))
+    }
+
+    fn tick(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         if let Some(reason) = self.ensure_started(&stored, now)? {
             self.store.set_last_tick(name, now)?;
@@ -453,15 +470,14 @@ impl Daemon {
             self.store.set_last_tick(name, now)?;
             return Ok(waiting);
         }
-        let orders = self.store.orders_for_day(name, pending.day)?;
+        let accepted_at = self.store.accepted_order_times(name, pending.day)?;
         let mut missing = Vec::new();
         let mut last_orders_at = None;
         for player in &awaited {
-            let accepted = orders
+            let accepted = accepted_at
                 .iter()
-                .filter(|o| o.player.eq_ignore_ascii_case(player) && o.parsed.is_some())
-                .map(|o| o.received)
-                .max();
+                .find(|(seat, _)| seat.eq_ignore_ascii_case(player))
+                .map(|(_, at)| *at);
             match accepted {
                 Some(at) => last_orders_at = last_orders_at.max(Some(at)),
                 None => missing.push(player.clone()),

@@ -227,6 +227,19 @@ impl Game for MagicRealm {
         })
     }
 
+    fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
+        let day: orders::DayOrders = serde_json::from_value(orders.parsed.clone()).ok()?;
+        [
+            Some(&day.activities),
+            day.familiar.as_ref(),
+            day.phantasm.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|activities| activities.phases.len())
+        .max()
+    }
+
     fn missing_orders(
         &self,
         state: &GameState,

@@ -9,6 +9,7 @@
 //! can reply on top, route by subject tag or plus-address, and send mail that
 //! other robots will not answer.
 
+pub mod arrival;
 pub mod auto;
 pub mod clean;
 pub mod html;

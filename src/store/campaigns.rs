@@ -167,6 +167,30 @@ impl Store {
         })
     }
 
+    /// The GM's address of campaign `name` as its stored record gives it,
+    /// read as loosely as possible (the checked JSON, else the file the GM
+    /// wrote), for telling him that the record cannot be read as a whole.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn campaign_gm_address(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let campaign_id = self.campaign_id(name)?;
+        let (file_text, json): (String, String) = self.conn.query_row(
+            "SELECT file_text, parsed_json FROM campaigns WHERE id = ?1",
+            params![campaign_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        let from_json = serde_json::from_str::<serde_json::Value>(&json)
+            .ok()
+            .and_then(|v| v["gm"]["email"].as_str().map(str::to_string));
+        let from_file = || {
+            toml::from_str::<toml::Table>(&file_text)
+                .ok()
+                .and_then(|t| t.get("gm")?.get("email")?.as_str().map(str::to_string))
+        };
+        Ok(from_json.or_else(from_file))
+    }
+
     /// Every stored campaign, by name.
     ///
     /// # Errors

@@ -255,6 +255,60 @@ impl Store {
         Ok(latest)
     }
 
+    /// The reading of `player`'s latest accepted orders for `day`, without
+    /// loading any other version: the daemon asks this on every mail and
+    /// every tick, so its cost must not grow with the versions stored.
+    ///
+    /// # Errors
+    /// No such campaign or player, or stored JSON cannot be read.
+    pub fn latest_accepted_order(
+        &self,
+        campaign: &str,
+        day: u32,
+        player: &str,
+    ) -> Result<Option<Value>, StoreError> {
+        let (campaign_id, player_id) = self.player_id(campaign, player)?;
+        let json: Option<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT parsed_json FROM order_submissions \
+                 WHERE campaign_id = ?1 AND player_id = ?2 AND day = ?3 \
+                 AND parsed_json IS NOT NULL ORDER BY version DESC LIMIT 1",
+            )?
+            .query_row(params![campaign_id, player_id, day], |row| row.get(0))
+            .optional()?;
+        json.map(|json| {
+            serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+                campaign: campaign.to_string(),
+                message: format!("the latest orders of {player} for day {day}: {e}"),
+            })
+        })
+        .transpose()
+    }
+
+    /// When each player's latest accepted orders for `day` arrived, by
+    /// player name; players without accepted orders are left out.
+    ///
+    /// # Errors
+    /// No such campaign.
+    pub fn accepted_order_times(
+        &self,
+        campaign: &str,
+        day: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT p.name, MAX(o.received) FROM order_submissions o \
+             JOIN players p ON p.id = o.player_id \
+             WHERE o.campaign_id = ?1 AND o.day = ?2 AND o.parsed_json IS NOT NULL \
+             GROUP BY p.id ORDER BY p.id",
+        )?;
+        let rows = statement.query_map(params![campaign_id, day], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Append events to `day`, numbering them after those already stored.
     ///
     /// # Errors

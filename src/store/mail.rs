@@ -4,7 +4,9 @@
 //!
 //! Receiving the same message twice (a fetch retried after a crash) finds
 //! the first copy instead of recording it again: a message is the same when
-//! its Message-ID and the SHA-256 of its bytes both match.
+//! its Message-ID and the SHA-256 of its bytes both match. The same letter
+//! delivered twice with other trace headers ([`crate::mail::arrival`]) is
+//! kept as a duplicate that is never answered.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Store, StoreError};
 use crate::game::hex;
+use crate::mail::arrival::Arrival;
 
 /// What has become of a received message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +26,12 @@ pub enum InboundStatus {
     Processed,
     /// Not acted on, with the reason in its note.
     Rejected,
+    /// Handling it failed (a bug or a broken campaign); the note says why
+    /// and the GM was told. It is kept for the GM to look at and retry.
+    Failed,
+    /// A second delivery of a mail already stored (same Message-ID, sender
+    /// and content); kept, never answered again.
+    Duplicate,
 }
 
 impl InboundStatus {
@@ -31,6 +40,8 @@ impl InboundStatus {
             InboundStatus::New => "new",
             InboundStatus::Processed => "processed",
             InboundStatus::Rejected => "rejected",
+            InboundStatus::Failed => "failed",
+            InboundStatus::Duplicate => "duplicate",
         }
     }
 
@@ -39,6 +50,8 @@ impl InboundStatus {
             InboundStatus::New,
             InboundStatus::Processed,
             InboundStatus::Rejected,
+            InboundStatus::Failed,
+            InboundStatus::Duplicate,
         ]
         .into_iter()
         .find(|status| status.as_str() == text)
@@ -52,12 +65,17 @@ pub enum InboundInsert {
     New(i64),
     /// Seen before under this id; nothing was recorded.
     Duplicate(i64),
+    /// The same letter delivered again: recorded as `id`, a duplicate of
+    /// `original`, and not to be answered.
+    Redelivered { id: i64, original: i64 },
 }
 
 impl InboundInsert {
     pub fn id(self) -> i64 {
         match self {
-            InboundInsert::New(id) | InboundInsert::Duplicate(id) => id,
+            InboundInsert::New(id)
+            | InboundInsert::Duplicate(id)
+            | InboundInsert::Redelivered { id, .. } => id,
         }
     }
 }
@@ -130,17 +148,20 @@ pub struct QueuedMail {
 }
 
 impl Store {
-    /// Record a received message unless it was recorded before.
+    /// Record a received message unless it was recorded before. The same
+    /// bytes under the same Message-ID are found, not stored again (a fetch
+    /// retried after a crash); the same letter delivered again (same
+    /// Message-ID, sender and fingerprint, other trace headers) is stored
+    /// as a duplicate of the first, never to be answered.
     ///
     /// # Errors
     /// The database fails.
     pub fn insert_inbound_mail(
         &mut self,
         raw: &[u8],
-        message_id: Option<&str>,
+        arrival: &Arrival,
         received: i64,
     ) -> Result<InboundInsert, StoreError> {
-        let message_id = message_id.unwrap_or_default();
         let content_hash = hex(&Sha256::digest(raw));
         self.durably(|store| {
             let tx = store.conn.savepoint()?;
@@ -148,20 +169,73 @@ impl Store {
                 .prepare_cached(
                     "SELECT id FROM inbound_mail WHERE message_id = ?1 AND content_hash = ?2",
                 )?
-                .query_row(params![message_id, content_hash], |row| row.get(0))
+                .query_row(params![arrival.message_id, content_hash], |row| row.get(0))
                 .optional()?;
             if let Some(id) = existing {
                 return Ok(InboundInsert::Duplicate(id));
             }
+            // Without a Message-ID two letters cannot be told apart from
+            // one letter sent twice: both are read.
+            let original: Option<i64> = if arrival.message_id.is_empty() {
+                None
+            } else {
+                tx.prepare_cached(
+                    "SELECT MIN(id) FROM inbound_mail \
+                     WHERE message_id = ?1 AND sender = ?2 AND fingerprint = ?3",
+                )?
+                .query_row(
+                    params![arrival.message_id, arrival.sender, arrival.fingerprint],
+                    |row| row.get(0),
+                )?
+            };
+            let (status, note) = match original {
+                Some(first) => (
+                    InboundStatus::Duplicate,
+                    Some(format!(
+                        "a second delivery of mail {first} (same Message-ID, sender and \
+                         content); kept, not answered again"
+                    )),
+                ),
+                None => (InboundStatus::New, None),
+            };
             tx.prepare_cached(
-                "INSERT INTO inbound_mail (raw, message_id, content_hash, received) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO inbound_mail \
+                 (raw, message_id, content_hash, received, sender, fingerprint, status, note) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
-            .execute(params![raw, message_id, content_hash, received])?;
+            .execute(params![
+                raw,
+                arrival.message_id,
+                content_hash,
+                received,
+                arrival.sender,
+                arrival.fingerprint,
+                status.as_str(),
+                note
+            ])?;
             let id = tx.last_insert_rowid();
             tx.commit()?;
-            Ok(InboundInsert::New(id))
+            Ok(match original {
+                Some(original) => InboundInsert::Redelivered { id, original },
+                None => InboundInsert::New(id),
+            })
         })
+    }
+
+    /// The first other stored mail with the same non-empty Message-ID as
+    /// mail `id`, if any.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn earlier_mail_with_message_id(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT MIN(o.id) FROM inbound_mail m JOIN inbound_mail o \
+                 ON o.message_id = m.message_id AND o.id < m.id \
+                 WHERE m.id = ?1 AND m.message_id != ''",
+            )?
+            .query_row(params![id], |row| row.get(0))?)
     }
 
     /// Mark what became of a received message.

@@ -61,6 +61,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0008_report_parts",
         include_str!("migrations/0008_report_parts.sql"),
     ),
+    (
+        "0009_mail_identity",
+        include_str!("migrations/0009_mail_identity.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

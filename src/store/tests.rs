@@ -9,6 +9,7 @@ use serde_json::json;
 use super::*;
 use crate::campaign::{Campaign, Email, Player};
 use crate::game::GameState;
+use crate::mail::arrival::{Arrival, arrival};
 
 const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
 const NOW: i64 = 1_740_000_000;
@@ -319,24 +320,84 @@ fn events_are_numbered_in_order_across_appends() {
 }
 
 #[test]
+fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
+    let mut store = Store::open_in_memory().unwrap();
+    let raw = b"From: ann@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
+    let first = store.insert_inbound_mail(raw, &arrival(raw), NOW).unwrap();
+    let mut relayed = b"Received: from relay2 by mx; Tue, 1 Jan 2030\r\n".to_vec();
+    relayed.extend_from_slice(raw);
+    let again = store
+        .insert_inbound_mail(&relayed, &arrival(&relayed), NOW + 1)
+        .unwrap();
+    assert_eq!(
+        again,
+        InboundInsert::Redelivered {
+            id: again.id(),
+            original: first.id()
+        }
+    );
+    let copies = store.inbound_with_status(InboundStatus::Duplicate).unwrap();
+    assert_eq!(copies.len(), 1);
+    assert_eq!(copies[0].raw, relayed, "the copy is kept as it came");
+    assert!(
+        copies[0]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("second delivery")
+    );
+    assert_eq!(
+        store.inbound_with_status(InboundStatus::New).unwrap().len(),
+        1
+    );
+    // The same Message-ID from another sender, or with another body, is a
+    // letter of its own.
+    let forged = b"From: eve@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
+    let forged = store
+        .insert_inbound_mail(forged, &arrival(forged), NOW + 2)
+        .unwrap();
+    assert!(matches!(forged, InboundInsert::New(_)));
+    assert_eq!(
+        store.earlier_mail_with_message_id(forged.id()).unwrap(),
+        Some(first.id())
+    );
+    assert_eq!(
+        store.earlier_mail_with_message_id(first.id()).unwrap(),
+        None
+    );
+}
+
+#[test]
 fn inbound_mail_is_recorded_once() {
     let mut store = Store::open_in_memory().unwrap();
     let raw = b"Message-ID: <a@x>\r\nSubject: [BIMR3] orders\r\n\r\nH / H\r\n";
-    let first = store.insert_inbound_mail(raw, Some("<a@x>"), NOW).unwrap();
+    let first = store.insert_inbound_mail(raw, &arrival(raw), NOW).unwrap();
     assert!(matches!(first, InboundInsert::New(_)));
     let again = store
-        .insert_inbound_mail(raw, Some("<a@x>"), NOW + 1)
+        .insert_inbound_mail(raw, &arrival(raw), NOW + 1)
         .unwrap();
     assert_eq!(again, InboundInsert::Duplicate(first.id()));
     // Same bytes without a Message-ID, or a different body: both new.
-    let other = store.insert_inbound_mail(raw, None, NOW + 2).unwrap();
+    let other = store
+        .insert_inbound_mail(raw, &Arrival::default(), NOW + 2)
+        .unwrap();
     assert!(matches!(other, InboundInsert::New(_)));
     assert_eq!(
-        store.insert_inbound_mail(raw, None, NOW + 3).unwrap().id(),
+        store
+            .insert_inbound_mail(raw, &Arrival::default(), NOW + 3)
+            .unwrap()
+            .id(),
         other.id()
     );
     let changed = store
-        .insert_inbound_mail(b"different", Some("<a@x>"), NOW + 4)
+        .insert_inbound_mail(
+            b"different",
+            &Arrival {
+                message_id: "a@x".into(),
+                ..arrival(b"different")
+            },
+            NOW + 4,
+        )
         .unwrap();
     assert!(matches!(changed, InboundInsert::New(_)));
 
@@ -347,7 +408,7 @@ fn inbound_mail_is_recorded_once() {
     assert_eq!(new.len(), 2);
     let rejected = store.inbound_with_status(InboundStatus::Rejected).unwrap();
     assert_eq!(rejected[0].raw, raw);
-    assert_eq!(rejected[0].message_id, "<a@x>");
+    assert_eq!(rejected[0].message_id, "a@x");
     assert_eq!(rejected[0].note.as_deref(), Some("no secret"));
 }
 

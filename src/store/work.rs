@@ -42,6 +42,11 @@ impl Store {
         }
     }
 
+    /// Whether a unit of work is open.
+    pub fn in_work(&self) -> bool {
+        !self.conn.is_autocommit()
+    }
+
     /// Run `write` with every commit flushed to the disk before it returns
     /// (`synchronous = FULL`), then go back to the cheaper ordinary commits.
     /// Inside a unit of work, `write` simply joins it.
@@ -66,11 +71,14 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::arrival::arrival;
 
     #[test]
     fn abandoned_work_leaves_nothing_and_committed_work_stays() {
         let mut store = Store::open_in_memory().unwrap();
-        let id = store.insert_inbound_mail(b"raw", Some("a@x"), 1).unwrap();
+        let id = store
+            .insert_inbound_mail(b"raw", &arrival(b"raw"), 1)
+            .unwrap();
         store.begin_work().unwrap();
         store
             .set_inbound_status(id.id(), super::super::InboundStatus::Processed, Some("n"))
@@ -82,7 +90,9 @@ mod tests {
         assert_eq!(new.len(), 1, "the status change was rolled back");
         store.begin_work().unwrap();
         // A store call that opens its own transaction nests inside the work.
-        store.insert_inbound_mail(b"other", Some("b@x"), 2).unwrap();
+        store
+            .insert_inbound_mail(b"other", &arrival(b"other"), 2)
+            .unwrap();
         store
             .set_inbound_status(id.id(), super::super::InboundStatus::Processed, None)
             .unwrap();

@@ -42,6 +42,17 @@ fn read(player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> 
             continue;
         }
         let lower = line.to_lowercase();
+        // Stand-ins for bugs, so the daemon's containment can be tested.
+        if lower == "crash" {
+            panic!("a simulated bug in the orders reader");
+        }
+        if lower == "crash the turn" {
+            return Ok(AcceptedOrders {
+                canonical: "Crash the turn".into(),
+                parsed: json!({ "guess": null, "crash": true }),
+                warnings,
+            });
+        }
         if let Some(rest) = lower.strip_prefix("for ") {
             let who = rest.split(':').next().unwrap_or_default().trim();
             if !who.eq_ignore_ascii_case(player) {
@@ -105,6 +116,9 @@ fn resolve(
         .as_u64()
         .ok_or_else(|| anyhow::anyhow!("not a guess state"))?;
     let day = state.0["day"].as_u64().unwrap_or(0) + 1;
+    if orders.values().any(|o| o.parsed["crash"] == true) {
+        panic!("a simulated bug in the engine");
+    }
     let omen = dice.roll("day/omen", DiceCount::Two).result;
     let mut events = vec![Event {
         observers: Observers::Everyone,
