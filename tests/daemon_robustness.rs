@@ -1,0 +1,732 @@
+//! Nothing lost, nothing crashes: the daemon under mail that once crashed
+//! it (subjects that are not ASCII, a bug met while reading one mail), the
+//! same letter delivered twice, mail far larger than any orders, a turn
+//! whose engine fails, and campaigns beside one another that must not harm
+//! each other.
+
+mod support;
+
+use realmgm::daemon::Daemon;
+use realmgm::store::{InboundInsert, InboundStatus};
+use support::*;
+
+const ANN: &str = "ann@realmgm.test";
+const BEN: &str = "ben@realmgm.test";
+const GM: &str = "gm@realmgm.test";
+
+fn two_players(tag: &str) -> (Daemon, std::collections::BTreeMap<String, String>) {
+    let mut daemon = daemon();
+    let secrets = with_campaign(&mut daemon, tag, ANN, BEN);
+    (daemon, secrets)
+}
+
+fn with_campaign(
+    daemon: &mut Daemon,
+    tag: &str,
+    ann: &str,
+    ben: &str,
+) -> std::collections::BTreeMap<String, String> {
+    let text = campaign_text(tag, &[("Ann", ann), ("Ben", ben)], "");
+    let secrets = add_campaign(&mut daemon.store, "guess", &text);
+    daemon.check_turn(tag, START).unwrap();
+    secrets
+}
+
+/// Every mail queued to `address` so far, as (subject, body).
+fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
+    daemon
+        .store
+        .due_mail(i64::MAX)
+        .unwrap()
+        .into_iter()
+        .filter(|q| q.mail.recipient == address)
+        .map(|q| (q.mail.subject, q.mail.body))
+        .collect()
+}
+
+fn statuses(daemon: &Daemon, status: InboundStatus) -> usize {
+    daemon.store.inbound_with_status(status).unwrap().len()
+}
+
+#[test]
+fn subjects_in_any_script_or_bytes_are_answered() {
+    let (mut daemon, secrets) = two_players("B2");
+    let orders = format!("Password: {}\nguess 5\n", secrets["Ann"]);
+    let subjects: [&[u8]; 4] = [
+        "[B2] Grüße".as_bytes(),
+        "[B2] 🎲 orders".as_bytes(),
+        b"[B2] \xff\xfe orders",
+        "[B2] ü".as_bytes(),
+    ];
+    for (n, subject) in subjects.iter().enumerate() {
+        let mut raw = format!("From: {ANN}\r\nTo: {GM}\r\nSubject: ").into_bytes();
+        raw.extend_from_slice(subject);
+        raw.extend_from_slice(
+            format!(
+                "\r\nMessage-ID: <s{n}@x>\r\n\r\n{}",
+                orders.replace('\n', "\r\n")
+            )
+            .as_bytes(),
+        );
+        let (_, note) = daemon.ingest(&raw, START + n as i64).unwrap();
+        assert!(note.contains("accepted"), "subject {n}: {note}");
+    }
+    assert_eq!(queued_to(&daemon, ANN).len(), 4);
+    assert_eq!(statuses(&daemon, InboundStatus::Processed), 4);
+}
+
+#[test]
+fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
+    let (mut daemon, secrets) = two_players("G1");
+    let crash = mail(
+        ANN,
+        GM,
+        "[G1] orders",
+        "crash@x",
+        &format!("Password: {}\ncrash", secrets["Ann"]),
+    );
+    let fine = mail(
+        BEN,
+        GM,
+        "[G1] orders",
+        "fine@x",
+        &format!("Password: {}\nguess 7", secrets["Ben"]),
+    );
+    daemon.store_raw(&crash, START).unwrap();
+    daemon.store_raw(&fine, START).unwrap();
+    let handled = daemon.handle_stored(START).unwrap();
+    assert_eq!(handled.len(), 2, "{handled:?}");
+    assert!(
+        handled[0].1.contains("could not be handled")
+            && handled[0].1.contains("simulated bug in the orders reader"),
+        "{handled:?}"
+    );
+    assert!(handled[1].1.contains("accepted"), "{handled:?}");
+    let failed = daemon
+        .store
+        .inbound_with_status(InboundStatus::Failed)
+        .unwrap();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].raw, crash, "the mail is kept as it came");
+    // Nothing the failed attempt began stays: no orders version for Ann.
+    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    assert_eq!(orders.len(), 1);
+    assert_eq!(orders[0].player, "Ben");
+    let to_gm = queued_to(&daemon, GM);
+    assert!(
+        to_gm
+            .iter()
+            .any(|(subject, body)| subject.contains("a mail failed")
+                && body.contains("simulated bug")),
+        "{to_gm:?}"
+    );
+    // Handled once: the next pass does not meet it again.
+    assert!(daemon.handle_stored(START + 1).unwrap().is_empty());
+}
+
+#[test]
+fn a_turn_whose_engine_fails_is_held_and_other_campaigns_go_on() {
+    let mut daemon = daemon();
+    let one = with_campaign(&mut daemon, "I1", ANN, BEN);
+    let two = with_campaign(&mut daemon, "I2", "ann2@realmgm.test", "ben2@realmgm.test");
+    for (tag, secrets, ann, ben, first) in [
+        ("I1", &one, ANN, BEN, "crash the turn"),
+        (
+            "I2",
+            &two,
+            "ann2@realmgm.test",
+            "ben2@realmgm.test",
+            "guess 4",
+        ),
+    ] {
+        for (address, player, orders) in [(ann, "Ann", first), (ben, "Ben", "guess 9")] {
+            let body = format!("Password: {}\n{orders}", secrets[player]);
+            let raw = mail(
+                address,
+                GM,
+                &format!("[{tag}] o"),
+                &format!("{tag}{player}@x"),
+                &body,
+            );
+            let (_, note) = daemon.ingest(&raw, START).unwrap();
+            assert!(note.contains("accepted"), "{note}");
+        }
+    }
+    let later = START + 3600;
+    let held = daemon.check_turn("I1", later).unwrap();
+    assert!(
+        held.starts_with("held:") && held.contains("simulated bug in the engine"),
+        "{held}"
+    );
+    assert!(daemon.store.load_day("I1", 1).unwrap().is_none());
+    assert_eq!(
+        daemon.check_turn("I2", later).unwrap(),
+        "processed day 1 early"
+    );
+    assert!(daemon.store.load_day("I2", 1).unwrap().is_some());
+    // The GM of I1 is told once, not on every tick.
+    daemon.check_turn("I1", later + 60).unwrap();
+    let notices = queued_to(&daemon, GM)
+        .into_iter()
+        .filter(|(subject, _)| subject.contains("[I1] day 1 held"))
+        .count();
+    assert_eq!(notices, 1);
+}
+
+#[test]
+fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
+    let (mut daemon, secrets) = two_players("G1");
+    let letter = mail(
+        ANN,
+        GM,
+        "[G1] orders",
+        "twice@x",
+        &format!("Password: {}\nguess 5", secrets["Ann"]),
+    );
+    let (first, note) = daemon.ingest(&letter, START).unwrap();
+    assert!(note.contains("accepted"), "{note}");
+    let mut relayed = b"Received: from relay2.test by mx.realmgm.test; Tue, 1 Jan 2030 10:00:01 +0000\r\nDelivered-To: gm@realmgm.test\r\n".to_vec();
+    relayed.extend_from_slice(&letter);
+    let (again, note) = daemon.ingest(&relayed, START + 5).unwrap();
+    assert_eq!(
+        again,
+        InboundInsert::Redelivered {
+            id: again.id(),
+            original: first.id()
+        }
+    );
+    assert!(note.contains("second delivery"), "{note}");
+    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(queued_to(&daemon, ANN).len(), 1, "one confirmation");
+    assert_eq!(statuses(&daemon, InboundStatus::Duplicate), 1);
+    // The same Message-ID with another content is a mail of its own, and
+    // the GM's log says so.
+    let changed = mail(
+        ANN,
+        GM,
+        "[G1] orders",
+        "twice@x",
+        &format!("Password: {}\nguess 6", secrets["Ann"]),
+    );
+    let (_, note) = daemon.ingest(&changed, START + 10).unwrap();
+    assert!(note.contains("version 2"), "{note}");
+    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "message-id" && e.message.contains(&format!("mail {}", first.id()))),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_huge_orders_mail_gets_a_short_refusal() {
+    let (mut daemon, secrets) = two_players("G1");
+    let mut body = format!("Password: {}\n", secrets["Ann"]);
+    for n in 0..200_000 {
+        body.push_str(&format!("this is bad line {n}\n"));
+    }
+    let raw = mail(ANN, GM, "[G1] orders", "huge@x", &body);
+    assert!(raw.len() > 4_000_000);
+    let (_, note) = daemon.ingest(&raw, START).unwrap();
+    assert!(note.contains("refused unread"), "{note}");
+    assert!(daemon.store.orders_for_day("G1", 1).unwrap().is_empty());
+    let answers = queued_to(&daemon, ANN);
+    assert_eq!(answers.len(), 1);
+    let (subject, text) = &answers[0];
+    assert!(subject.contains("mail refused"), "{subject}");
+    assert!(text.contains("at most 16 KiB and 200 lines"), "{text}");
+    assert!(text.len() < 1000, "{} bytes", text.len());
+}
+
+#[test]
+fn many_bad_lines_within_the_limits_get_the_first_problems_and_a_count() {
+    let (mut daemon, secrets) = two_players("G1");
+    let mut body = format!("Password: {}\n", secrets["Ann"]);
+    for _ in 0..150 {
+        body.push_str("nonsense\n");
+    }
+    let raw = mail(ANN, GM, "[G1] orders", "bad@x", &body);
+    let (_, note) = daemon.ingest(&raw, START).unwrap();
+    assert!(note.contains("150 problem(s)"), "{note}");
+    let (_, text) = &queued_to(&daemon, ANN)[0];
+    assert!(text.contains("and 130 more problems"), "{text}");
+    assert!(text.len() < 3000, "{} bytes", text.len());
+}
+
+#[test]
+fn a_mail_of_attachments_only_is_told_that_it_had_no_text() {
+    let (mut daemon, _) = two_players("G1");
+    let raw = format!(
+        "From: {ANN}\r\nTo: {GM}\r\nSubject: [G1] orders\r\nMessage-ID: <att@x>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\
+         Content-Type: application/pdf\r\nContent-Disposition: attachment; filename=o.pdf\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b--\r\n"
+    );
+    let (_, note) = daemon.ingest(raw.as_bytes(), START).unwrap();
+    assert!(note.contains("no text"), "{note}");
+    let (_, text) = &queued_to(&daemon, ANN)[0];
+    assert!(text.contains("had no text"), "{text}");
+    assert!(!text.contains("no secret"), "{text}");
+}
+
+/// A Magic Realm campaign of two characters.
+fn magic_realm(daemon: &mut Daemon) -> std::collections::BTreeMap<String, String> {
+    let text = format!(
+        "name = \"MR\"\ngame = \"magic-realm\"\nseed = 5\n[gm]\nemail = \"{GM}\"\n\
+         [schedule]\nfirst_deadline = \"2030-01-01\"\nat = \"20:00\"\nevery_hours = 24\n\
+         [[players]]\nname = \"Ann\"\nemail = \"{ANN}\"\ncharacter = \"Amazon\"\n\
+         [[players]]\nname = \"Ben\"\nemail = \"{BEN}\"\ncharacter = \"Black Knight\"\n"
+    );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    daemon.check_turn("MR", START).unwrap();
+    secrets
+}
+
+#[test]
+fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
+    let mut daemon = daemon();
+    let secrets = magic_realm(&mut daemon);
+    let phases = vec!["H"; 40].join(", ");
+    let body = format!(
+        "Password: {}\n\nActivities: {phases}\nBlock: nobody",
+        secrets["Ann"]
+    );
+    let (_, note) = daemon
+        .ingest(&mail(ANN, GM, "[MR] orders", "many@x", &body), START)
+        .unwrap();
+    assert!(note.contains("1 problem(s)"), "{note}");
+    let (_, text) = &queued_to(&daemon, ANN)[0];
+    assert!(
+        text.contains("line 3, column 1: these orders ask for 40 phases in one day"),
+        "{text}"
+    );
+    // A day's worth is fine.
+    let body = format!("Password: {}\nActivities: H, H, H, H", secrets["Ann"]);
+    let (_, note) = daemon
+        .ingest(&mail(ANN, GM, "[MR] orders", "four@x", &body), START + 1)
+        .unwrap();
+    assert!(note.contains("accepted"), "{note}");
+    // A megabyte of phases on one line never reaches the parser.
+    let body = format!(
+        "Password: {}\n{}",
+        secrets["Ann"],
+        vec!["M CV4"; 350_001].join(", ")
+    );
+    let (_, note) = daemon
+        .ingest(&mail(ANN, GM, "[MR] orders", "line@x", &body), START + 2)
+        .unwrap();
+    assert!(note.contains("refused unread"), "{note}");
+}
+
+/// Pieces generated mails are made of: scripts, marks, command words,
+/// encoded words, quoting, and bytes that are not UTF-8.
+const PIECES: &[&[u8]] = &[
+    "Grüße".as_bytes(),
+    "🎲".as_bytes(),
+    "日本語".as_bytes(),
+    "\u{202e}".as_bytes(),
+    "a\u{301}".as_bytes(),
+    "Ω".as_bytes(),
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x82",
+    b"\x00",
+    b"\t",
+    b" ",
+    b"Re:",
+    b"AW:",
+    b"[G1]",
+    b"[",
+    b"]",
+    b"?",
+    b"gm",
+    b"gm status",
+    b"help",
+    b"report? 99999999999",
+    b"orders?",
+    b"to Ben",
+    b"guess 5",
+    b"guess",
+    b"Password:",
+    b">",
+    b"--",
+    b"=?UTF-8?B?w7w=?=",
+    b"=?ISO-8859-1?Q?=FC?=",
+    b"M CV4, H",
+];
+
+/// A generated mail, reproducible from the dice.
+fn generated_mail(
+    dice: &mut realmgm::dice::Dice,
+    n: usize,
+    secrets: &std::collections::BTreeMap<String, String>,
+) -> Vec<u8> {
+    let pick = |dice: &mut realmgm::dice::Dice, count: u32| -> Vec<u8> {
+        let mut text = Vec::new();
+        for _ in 0..dice.below("mail/pieces", count + 1) {
+            text.extend_from_slice(PIECES[dice.below("mail/piece", PIECES.len() as u32) as usize]);
+            if dice.below("mail/space", 2) == 0 {
+                text.push(b' ');
+            }
+        }
+        text
+    };
+    let mut raw = Vec::new();
+    let from = dice.below("mail/from", 8);
+    let player = ["Ann", "Ben"][dice.below("mail/player", 2) as usize];
+    match from {
+        0..=2 => raw.extend_from_slice(
+            format!(
+                "From: {player} <{}>\r\n",
+                if player == "Ann" { ANN } else { BEN }
+            )
+            .as_bytes(),
+        ),
+        3 => raw.extend_from_slice(format!("From: {GM}\r\n").as_bytes()),
+        4 => raw.extend_from_slice(b"From: stranger@elsewhere.test\r\n"),
+        5 => {
+            raw.extend_from_slice(b"From: ");
+            raw.extend(pick(dice, 3));
+            raw.extend_from_slice(b"\r\n");
+        }
+        _ => {}
+    }
+    raw.extend_from_slice(format!("To: {GM}\r\n").as_bytes());
+    raw.extend_from_slice(b"Subject: ");
+    if dice.below("mail/tag", 4) != 0 {
+        raw.extend_from_slice(b"[G1] ");
+    }
+    raw.extend(pick(dice, 5));
+    raw.extend_from_slice(format!("\r\nX-Seq: {n}\r\n").as_bytes());
+    if dice.below("mail/id", 20) != 0 {
+        raw.extend_from_slice(format!("Message-ID: <p{n}@gen.test>\r\n").as_bytes());
+    }
+    let mut body = Vec::new();
+    match dice.below("mail/password", 3) {
+        0 => body.extend_from_slice(format!("Password: {}\r\n", secrets[player]).as_bytes()),
+        1 => body.extend_from_slice(b"Password: wrong\r\n"),
+        _ => {}
+    }
+    for _ in 0..dice.below("mail/lines", 8) {
+        body.extend(pick(dice, 4));
+        body.extend_from_slice(b"\r\n");
+    }
+    match dice.below("mail/shape", 6) {
+        0 => {
+            let blob: Vec<u8> = (0..dice.below("mail/blob", 300))
+                .map(|_| dice.below("mail/byte", 256) as u8)
+                .collect();
+            raw.extend_from_slice(
+                b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n\
+                  Content-Type: text/plain; charset=utf-8\r\n\r\n",
+            );
+            raw.extend(body);
+            raw.extend_from_slice(
+                b"\r\n--zz\r\nContent-Type: application/octet-stream\r\n\
+                  Content-Disposition: attachment; filename=\"",
+            );
+            raw.extend(pick(dice, 2));
+            raw.extend_from_slice(b"\"\r\n\r\n");
+            raw.extend(blob);
+            raw.extend_from_slice(b"\r\n--zz--\r\n");
+        }
+        1 => {
+            raw.extend_from_slice(
+                b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n\
+                  Content-Type: image/png\r\nContent-Disposition: attachment; filename=a.png\r\n\
+                  Content-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n--zz--\r\n",
+            );
+        }
+        _ => {
+            raw.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n\r\n");
+            raw.extend(body);
+        }
+    }
+    raw
+}
+
+#[test]
+fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
+    const MAILS: usize = 2500;
+    let (mut daemon, secrets) = two_players("G1");
+    let mut dice = realmgm::dice::Dice::new(2026, 14);
+    let mut ids = Vec::new();
+    for n in 0..MAILS {
+        let raw = generated_mail(&mut dice, n, &secrets);
+        let now = START + n as i64;
+        let (inserted, _) = daemon
+            .ingest(&raw, now)
+            .unwrap_or_else(|e| panic!("mail {n} (seed 2026): {e:#}"));
+        assert!(
+            matches!(inserted, InboundInsert::New(_)),
+            "mail {n}: {inserted:?}"
+        );
+        ids.push((inserted.id(), now));
+    }
+    assert_eq!(statuses(&daemon, InboundStatus::New), 0);
+    let failed = daemon
+        .store
+        .inbound_with_status(InboundStatus::Failed)
+        .unwrap();
+    assert!(failed.is_empty(), "{:?}", failed[0].note);
+    let stored =
+        statuses(&daemon, InboundStatus::Processed) + statuses(&daemon, InboundStatus::Rejected);
+    assert_eq!(stored, MAILS, "every mail stored once");
+    let answered: std::collections::BTreeSet<i64> = daemon
+        .store
+        .due_mail(i64::MAX)
+        .unwrap()
+        .into_iter()
+        .map(|q| q.next_attempt)
+        .collect();
+    let logged: std::collections::BTreeSet<i64> = daemon
+        .store
+        .gm_log(None)
+        .unwrap()
+        .into_iter()
+        .chain(daemon.store.gm_log(Some("G1")).unwrap())
+        .filter_map(|e| e.inbound_id)
+        .collect();
+    for (n, (id, now)) in ids.iter().enumerate() {
+        assert!(
+            answered.contains(now) || logged.contains(id),
+            "mail {n} (id {id}) was neither answered nor logged"
+        );
+    }
+}
+
+/// The kill test's campaigns: Magic Realm, four characters each, mail
+/// through Maildir folders named relative to the daemon's folder.
+const KILLED_CAMPAIGNS: usize = 4;
+const CHARACTERS: [&str; 4] = ["Amazon", "Black Knight", "Wizard", "Swordsman"];
+
+/// A folder with a database of `KILLED_CAMPAIGNS` campaigns at day 0 and
+/// every player's orders for day 1 waiting in the campaigns' inboxes.
+fn killable_fixture(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut daemon = Daemon::new(realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap());
+    for c in 0..KILLED_CAMPAIGNS {
+        let tag = format!("K{c}");
+        let mut text = format!(
+            "name = \"{tag}\"\ngame = \"magic-realm\"\nseed = {c}\n[gm]\nemail = \"{GM}\"\n\
+             [schedule]\nfirst_deadline = \"2099-01-01\"\nat = \"20:00\"\nevery_hours = 24\n\
+             process_early_after_minutes = 0\n\
+             [mail]\nmaildir_in = \"in-{tag}\"\nmaildir_out = \"out-{tag}\"\n"
+        );
+        for (p, character) in CHARACTERS.iter().enumerate() {
+            text.push_str(&format!(
+                "[[players]]\nname = \"P{p}\"\nemail = \"p{p}.{tag}@realmgm.test\"\n\
+                 character = \"{character}\"\n"
+            ));
+        }
+        let campaign = realmgm::campaign::Campaign::parse("kill.toml", &text).unwrap();
+        let secrets = daemon
+            .store
+            .insert_campaign(&campaign, &text, START)
+            .unwrap();
+        daemon.check_turn(&tag, START).unwrap();
+        let inbox = realmgm::mail::maildir::Maildir::create(dir.join(format!("in-{tag}"))).unwrap();
+        realmgm::mail::maildir::Maildir::create(dir.join(format!("out-{tag}"))).unwrap();
+        for secret in secrets {
+            let body = format!("Password: {}\nActivities: H, H", secret.secret);
+            let id = format!("{}@kill.test", secret.player);
+            inbox
+                .deliver(&mail(
+                    &secret.email,
+                    GM,
+                    &format!("[{tag}] orders"),
+                    &id,
+                    &body,
+                ))
+                .unwrap();
+        }
+    }
+}
+
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn run_daemon(dir: &std::path::Path) -> std::process::Child {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"));
+    command
+        .current_dir(dir)
+        .args(["daemon", "--once", "--db", "db.sqlite"]);
+    for c in 0..KILLED_CAMPAIGNS {
+        command.args(["--campaign", &format!("K{c}")]);
+    }
+    command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Day 1 of every campaign is either absent or whole: its snapshot,
+/// events, run record and every reader's report, each report queued to
+/// its reader exactly once. Returns how many campaigns have it.
+fn whole_days_or_none(dir: &std::path::Path) -> usize {
+    let db = rusqlite::Connection::open(dir.join("db.sqlite")).unwrap();
+    let count =
+        |sql: &str, tag: &str| -> i64 { db.query_row(sql, [tag], |row| row.get(0)).unwrap() };
+    let mut whole = 0;
+    for c in 0..KILLED_CAMPAIGNS {
+        let tag = format!("K{c}");
+        let days = count(
+            "SELECT COUNT(*) FROM game_days d JOIN campaigns c ON c.id = d.campaign_id \
+             WHERE c.name = ?1 AND d.day = 1",
+            &tag,
+        );
+        let events = count(
+            "SELECT COUNT(*) FROM events e JOIN campaigns c ON c.id = e.campaign_id \
+             WHERE c.name = ?1 AND e.day = 1",
+            &tag,
+        );
+        let runs = count(
+            "SELECT COUNT(*) FROM day_runs r JOIN campaigns c ON c.id = r.campaign_id \
+             WHERE c.name = ?1 AND r.day = 1",
+            &tag,
+        );
+        let reports = count(
+            "SELECT COUNT(*) FROM reports r JOIN campaigns c ON c.id = r.campaign_id \
+             WHERE c.name = ?1 AND r.day = 1",
+            &tag,
+        );
+        // Every report mail, and how often each reader got his.
+        let mut per_reader = db
+            .prepare(
+                "SELECT r.reader, (SELECT COUNT(*) FROM outbox o WHERE o.campaign_id = c.id \
+                 AND o.subject LIKE '%' || r.subject) FROM reports r \
+                 JOIN campaigns c ON c.id = r.campaign_id WHERE c.name = ?1 AND r.day = 1",
+            )
+            .unwrap();
+        let queued: Vec<(String, i64)> = per_reader
+            .query_map([&tag], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        if days == 0 {
+            assert_eq!(
+                (events, runs, reports),
+                (0, 0, 0),
+                "{tag}: parts of a day that was not stored"
+            );
+        } else {
+            assert!(
+                events > 0 && runs == 1,
+                "{tag}: events {events}, runs {runs}"
+            );
+            assert_eq!(reports, CHARACTERS.len() as i64 + 1, "{tag}: reports");
+            for (reader, times) in queued {
+                assert_eq!(
+                    times, 1,
+                    "{tag}: the report of '{reader}' queued {times} times"
+                );
+            }
+            whole += 1;
+        }
+    }
+    whole
+}
+
+#[test]
+fn a_daemon_killed_during_a_pass_leaves_each_day_whole_or_absent() {
+    let root = std::env::temp_dir().join(format!("realmgm-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let template = root.join("template");
+    killable_fixture(&template);
+    // How long an undisturbed pass takes, to spread the kills over it.
+    let calm = root.join("calm");
+    copy_folder(&template, &calm);
+    let started = std::time::Instant::now();
+    assert!(run_daemon(&calm).wait().unwrap().success());
+    let pass = started.elapsed();
+    assert_eq!(whole_days_or_none(&calm), KILLED_CAMPAIGNS);
+    let trials = 12;
+    let mut cut_short = 0;
+    let mut whole_after_kill = Vec::new();
+    for trial in 0..trials {
+        let dir = root.join(format!("trial{trial}"));
+        copy_folder(&template, &dir);
+        let mut daemon = run_daemon(&dir);
+        // From the first instant to a little past the calm pass's end.
+        std::thread::sleep(pass * (trial + 1) / trials);
+        daemon.kill().unwrap();
+        let status = daemon.wait().unwrap();
+        if !status.success() {
+            cut_short += 1;
+        }
+        let before = whole_days_or_none(&dir);
+        whole_after_kill.push(before);
+        // A restart completes exactly what is missing.
+        assert!(run_daemon(&dir).wait().unwrap().success());
+        assert_eq!(
+            whole_days_or_none(&dir),
+            KILLED_CAMPAIGNS,
+            "trial {trial}: {before} whole day(s) after the kill"
+        );
+        let db = rusqlite::Connection::open(dir.join("db.sqlite")).unwrap();
+        let mails: i64 = db
+            .query_row("SELECT COUNT(*) FROM inbound_mail", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(
+            mails,
+            (KILLED_CAMPAIGNS * CHARACTERS.len()) as i64,
+            "trial {trial}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    println!(
+        "kill test: {cut_short} of {trials} daemons killed mid-pass (a pass took {pass:?}); whole \
+         days found after each kill: {whole_after_kill:?}"
+    );
+    assert!(cut_short > 0, "no kill landed inside a pass");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served() {
+    let dir = std::env::temp_dir().join(format!("realmgm-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    killable_fixture(&dir);
+    {
+        let db = rusqlite::Connection::open(dir.join("db.sqlite")).unwrap();
+        db.execute(
+            "UPDATE campaigns SET parsed_json = '{', file_text = replace(file_text, 'seed = 0', \
+             'seed = \"zero\"') WHERE name = 'K0'",
+            [],
+        )
+        .unwrap();
+    }
+    let output = run_daemon(&dir).wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    assert!(store.latest_day("K1").unwrap().unwrap().day == 1);
+    assert!(store.latest_day("K3").unwrap().unwrap().day == 1);
+    let log = store.gm_log(Some("K0")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "error" && e.message.contains("cannot be read")),
+        "{log:?}"
+    );
+    // The notice went to K0's GM through another campaign's transport.
+    let out = realmgm::mail::maildir::Maildir::open(dir.join("out-K1")).unwrap();
+    let notices = out
+        .list_new()
+        .unwrap()
+        .into_iter()
+        .map(|entry| String::from_utf8_lossy(&out.read(&entry).unwrap()).to_string())
+        .filter(|text| text.contains("[K0] campaign cannot be read"))
+        .count();
+    assert_eq!(notices, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
