@@ -496,16 +496,28 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
 }
 
 /// The kill test's campaigns: Magic Realm, four characters each, mail
-/// through Maildir folders named relative to the daemon's folder.
-const KILLED_CAMPAIGNS: usize = 4;
+/// through Maildir folders named relative to the daemon's folder. The
+/// suite kills 12 daemons over 4 campaigns; `REALMGM_KILL_CAMPAIGNS` and
+/// `REALMGM_KILL_TRIALS` run a larger trial by hand.
+fn killed_campaigns() -> usize {
+    from_env("REALMGM_KILL_CAMPAIGNS", 4)
+}
+
+fn from_env(variable: &str, default: usize) -> usize {
+    std::env::var(variable)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 const CHARACTERS: [&str; 4] = ["Amazon", "Black Knight", "Wizard", "Swordsman"];
 
-/// A folder with a database of `KILLED_CAMPAIGNS` campaigns at day 0 and
+/// A folder with a database of the kill test's campaigns at day 0 and
 /// every player's orders for day 1 waiting in the campaigns' inboxes.
 fn killable_fixture(dir: &std::path::Path) {
     std::fs::create_dir_all(dir).unwrap();
     let mut daemon = Daemon::new(realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap());
-    for c in 0..KILLED_CAMPAIGNS {
+    for c in 0..killed_campaigns() {
         let tag = format!("K{c}");
         let mut text = format!(
             "name = \"{tag}\"\ngame = \"magic-realm\"\nseed = {c}\n[gm]\nemail = \"{GM}\"\n\
@@ -561,7 +573,7 @@ fn run_daemon(dir: &std::path::Path) -> std::process::Child {
     command
         .current_dir(dir)
         .args(["daemon", "--once", "--db", "db.sqlite"]);
-    for c in 0..KILLED_CAMPAIGNS {
+    for c in 0..killed_campaigns() {
         command.args(["--campaign", &format!("K{c}")]);
     }
     command
@@ -579,7 +591,7 @@ fn whole_days_or_none(dir: &std::path::Path) -> usize {
     let count =
         |sql: &str, tag: &str| -> i64 { db.query_row(sql, [tag], |row| row.get(0)).unwrap() };
     let mut whole = 0;
-    for c in 0..KILLED_CAMPAIGNS {
+    for c in 0..killed_campaigns() {
         let tag = format!("K{c}");
         let days = count(
             "SELECT COUNT(*) FROM game_days d JOIN campaigns c ON c.id = d.campaign_id \
@@ -650,8 +662,8 @@ fn a_daemon_killed_during_a_pass_leaves_each_day_whole_or_absent() {
     let started = std::time::Instant::now();
     assert!(run_daemon(&calm).wait().unwrap().success());
     let pass = started.elapsed();
-    assert_eq!(whole_days_or_none(&calm), KILLED_CAMPAIGNS);
-    let trials = 12;
+    assert_eq!(whole_days_or_none(&calm), killed_campaigns());
+    let trials = from_env("REALMGM_KILL_TRIALS", 12) as u32;
     let mut cut_short = 0;
     let mut whole_after_kill = Vec::new();
     for trial in 0..trials {
@@ -671,7 +683,7 @@ fn a_daemon_killed_during_a_pass_leaves_each_day_whole_or_absent() {
         assert!(run_daemon(&dir).wait().unwrap().success());
         assert_eq!(
             whole_days_or_none(&dir),
-            KILLED_CAMPAIGNS,
+            killed_campaigns(),
             "trial {trial}: {before} whole day(s) after the kill"
         );
         let db = rusqlite::Connection::open(dir.join("db.sqlite")).unwrap();
@@ -680,7 +692,7 @@ fn a_daemon_killed_during_a_pass_leaves_each_day_whole_or_absent() {
             .unwrap();
         assert_eq!(
             mails,
-            (KILLED_CAMPAIGNS * CHARACTERS.len()) as i64,
+            (killed_campaigns() * CHARACTERS.len()) as i64,
             "trial {trial}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
@@ -706,6 +718,14 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
             [],
         )
         .unwrap();
+        // K2 can be read, but its game state cannot: its mail and its tick
+        // fail, and only K2 is harmed.
+        db.execute(
+            "UPDATE game_days SET state_json = 'garbage' WHERE campaign_id = \
+             (SELECT id FROM campaigns WHERE name = 'K2')",
+            [],
+        )
+        .unwrap();
     }
     let output = run_daemon(&dir).wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
@@ -716,6 +736,14 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     assert!(
         log.iter()
             .any(|e| e.kind == "error" && e.message.contains("cannot be read")),
+        "{log:?}"
+    );
+    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    assert_eq!(failed.len(), CHARACTERS.len(), "K2's orders mails");
+    let log = store.gm_log(Some("K2")).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "error" && e.message.contains("The daemon met an error serving K2")),
         "{log:?}"
     );
     // The notice went to K0's GM through another campaign's transport.
