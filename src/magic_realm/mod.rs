@@ -7,11 +7,14 @@
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
 
+pub mod abilities;
 pub mod board;
 pub mod combat;
 pub mod data;
 pub mod day;
 pub mod game;
+#[cfg(test)]
+mod layers;
 pub mod magic;
 pub mod orders;
 pub mod report;

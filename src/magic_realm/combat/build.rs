@@ -218,7 +218,7 @@ pub fn denizen(
     side: CounterSide,
     employer: Option<FighterId>,
 ) -> Result<Denizen, String> {
-    if let Some(m) = crate::magic_realm::day::summoning::monster_of(data, id) {
+    if let Some(m) = data.monster_of(id) {
         return Ok(Denizen {
             monster: true,
             group: None,

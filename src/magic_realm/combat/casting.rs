@@ -34,7 +34,7 @@ use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::spells::SpellTarget;
 use crate::magic_realm::magic::MagicError;
 use crate::magic_realm::magic::cast::{self, CastRequest, SpellEffect};
-use crate::magic_realm::magic::state::{Aim, CastWith};
+use crate::magic_realm::state::magic::{Aim, CastWith};
 use crate::magic_realm::state::{ChitCondition, MrState};
 
 use super::Battle;

@@ -28,7 +28,6 @@ pub mod orders;
 pub mod protection;
 pub mod riding;
 pub mod script;
-pub mod script_magic;
 pub mod spell_effects;
 pub mod spoils;
 pub mod tactics;

@@ -31,7 +31,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::terms::{DenizenSide, Harm, Strength};
 use crate::magic_realm::magic::cast;
-use crate::magic_realm::magic::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 use crate::magic_realm::state::{CounterSide, MrState, Whereabouts};
 use crate::magic_realm::tables::magic::{TransformForm, transform_forms};
 

@@ -62,6 +62,17 @@ pub struct GameData {
     pub seasons: seasons::Seasons,
 }
 
+impl GameData {
+    /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
+    pub fn monster_of(&self, id: &str) -> Option<&monsters::Monster> {
+        let base = base_name(id);
+        self.monsters
+            .iter()
+            .find(|m| m.name == id)
+            .or_else(|| self.monsters.iter().find(|m| m.name == base))
+    }
+}
+
 /// Parse and check every embedded data file.
 ///
 /// # Errors

@@ -16,7 +16,8 @@ use super::super::state::{CharacterChit, ChitCondition};
 use super::super::tables::hide::{Hide, HideResult};
 use super::super::tables::read_roll;
 use super::events::{PhaseResult, RestChange};
-use super::{Day, PhaseOutcome, abilities};
+use super::{Day, PhaseOutcome};
+use crate::magic_realm::abilities;
 
 /// Roll on the Hide table; the roll is seen by the GM only (a hide roll is
 /// secret), its result goes to the character's player with the phase.

@@ -10,19 +10,9 @@
 //! one clearing, so it matters when the same group meets him in another
 //! combat of that Evening (for example a group split between clearings).
 
-use serde::{Deserialize, Serialize};
-
 use super::super::combat::Battle;
 use super::super::combat::model::FighterKind;
-use super::super::state::MrState;
-
-/// One group battling one character until Midnight.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Grudge {
-    pub group: String,
-    pub character: String,
-}
+use super::super::state::{Grudge, MrState};
 
 /// Remember every unhired group battling a character at the end of
 /// `battle`.

@@ -23,9 +23,10 @@ use super::super::data::monsters::CounterStart;
 use super::super::orders::{Activity, DayOrders, TurnChoice};
 use super::super::setup::counter_ids;
 use super::super::state::Whereabouts;
+use super::Day;
 use super::events::{BirdsongEvent, Happening};
 use super::summoning::prowls;
-use super::{Day, abilities};
+use crate::magic_realm::abilities;
 
 /// The warning chit the ghosts start at, and its clearing (as at setup).
 const GHOSTS_CHIT: &str = "Bones V";

@@ -15,8 +15,9 @@ use super::super::data::characters::Advantage;
 use super::super::data::tiles::{ClearingKind, PathKind};
 use super::super::orders::{Activities, Activity, DayOrders, Phase};
 use super::super::state::{CharacterState, ChitCondition, MrState};
-use super::{abilities, bot_magic};
+use super::bot_magic;
 use crate::game::Rules;
+use crate::magic_realm::abilities;
 
 const FULL_DAY: usize = 4;
 const BASIC: usize = 2;

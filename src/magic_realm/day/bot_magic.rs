@@ -16,8 +16,8 @@ use crate::magic_realm::data::GameData;
 use crate::magic_realm::magic::cast::active_on;
 use crate::magic_realm::magic::choose::{default_aims, legal_request};
 use crate::magic_realm::magic::spells::{Build, build_of};
-use crate::magic_realm::magic::state::Aim;
 use crate::magic_realm::state::MrState;
+use crate::magic_realm::state::magic::Aim;
 
 /// The spells a bot casts on itself for the day, best first.
 const HELPFUL: [&str; 6] = [

@@ -12,9 +12,10 @@ use crate::magic_realm::orders::parse_day_orders;
 use crate::magic_realm::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
 use crate::magic_realm::test_support::{combat_text, data, game_played_by, without_denizens};
 
-use super::battling_today::{self, Grudge};
+use super::battling_today;
 use super::events::{CombatEvent, DayEvent, Happening};
 use super::resolve_day;
+use crate::magic_realm::state::Grudge;
 
 fn day_with(state: MrState, combat: &[&str]) -> (MrState, Vec<DayEvent>) {
     let orders: BTreeMap<_, _> = combat

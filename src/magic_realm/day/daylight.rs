@@ -20,9 +20,11 @@ use super::super::data::terms::Activity as Kind;
 use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, abilities, activities, blocking, fly, hire, horses, movement, pending,
-    prophecy, search, summoning, trade, weather,
+    Day, PhaseOutcome, activities, blocking, fly, hire, horses, movement, pending, prophecy,
+    search, summoning, trade, weather,
 };
+use crate::magic_realm::abilities;
+use crate::magic_realm::magic::influence;
 
 /// Where the turn stands between phases.
 struct Turn {
@@ -286,17 +288,21 @@ fn use_phase(
         .dwellings
         .values()
         .any(|c| c == &character.position);
-    let mut sources: Vec<(String, bool)> = abilities::bonus_sources(
-        day.data,
-        day.rules,
-        &day.state,
-        dwelling_here,
-        character,
-        kind,
-    )
-    .into_iter()
-    .map(|s| (s, false))
-    .collect();
+    // Advantages, treasures and sites, then the spells on him.
+    let sources_of = |activity: Kind| {
+        let mut sources = abilities::bonus_sources(
+            day.data,
+            day.rules,
+            &day.state,
+            dwelling_here,
+            character,
+            activity,
+        );
+        sources.extend(influence::bonus_phases(&day.state, character, activity));
+        sources
+    };
+    let mut sources: Vec<(String, bool)> =
+        sources_of(kind).into_iter().map(|s| (s, false)).collect();
     // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
     let peering = matches!(
         orders
@@ -306,15 +312,7 @@ fn use_phase(
         Some(SearchTable::Peer { .. })
     );
     if kind == Kind::Search && peering {
-        let peer_sources = abilities::bonus_sources(
-            day.data,
-            day.rules,
-            &day.state,
-            dwelling_here,
-            character,
-            Kind::Peer,
-        );
-        sources.extend(peer_sources.into_iter().map(|s| (s, false)));
+        sources.extend(sources_of(Kind::Peer).into_iter().map(|s| (s, false)));
     }
     if kind == Kind::Move
         && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
@@ -482,9 +480,9 @@ fn move_phase(
     }
     turn.moves += 1;
     let from = day.state.characters[who].position.tile.clone();
-    let to = crate::magic_realm::magic::wilderness::lost_destination(day, who, to);
+    let to = crate::magic_realm::day::wilderness::lost_destination(day, who, to);
     let left_behind = movement::make_move(day, who, &to);
-    turn.used += crate::magic_realm::magic::wilderness::storm_phases(day, who, &from);
+    turn.used += crate::magic_realm::day::wilderness::storm_phases(day, who, &from);
     PhaseResult::Moved { to, left_behind }
 }
 

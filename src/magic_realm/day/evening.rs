@@ -308,7 +308,7 @@ fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
     if !monster {
         return side;
     }
-    let turns = super::summoning::monster_of(day.data, id).is_some_and(|m| {
+    let turns = day.data.monster_of(id).is_some_and(|m| {
         m.has_red_side() || matches!(m.vulnerability, Strength::Medium | Strength::Heavy)
     });
     if turns { CounterSide::Light } else { side }

@@ -27,7 +27,8 @@ use super::super::data::characters::Advantage;
 use super::super::data::terms::Activity as Kind;
 use super::super::orders::{Activity, DayOrders, SearchTable};
 use super::events::Happening;
-use super::{Day, PhaseOutcome, abilities, movement, search};
+use super::{Day, PhaseOutcome, movement, search};
+use crate::magic_realm::abilities;
 
 /// Phases of an ordinary day, and of a day in caves.
 const FULL_DAY: usize = 4;

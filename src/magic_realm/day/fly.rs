@@ -25,9 +25,10 @@
 use super::super::board::ClearingId;
 use super::super::data::terms::{Colour, Strength};
 use super::super::data::treasures::TreasureEffect;
+use super::Day;
 use super::events::{Happening, PhaseEvent, PhaseResult};
-use super::{Day, abilities};
 use crate::dice::DiceCount;
+use crate::magic_realm::abilities;
 
 /// The active belonging of `who` that flies, its strength and the colour
 /// it needs.
@@ -41,7 +42,7 @@ fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Strength, Option<Co
             _ => None,
         })
         .or_else(|| {
-            let me = crate::magic_realm::magic::state::Aim::Character {
+            let me = crate::magic_realm::state::magic::Aim::Character {
                 name: day.state.characters[who].name.clone(),
             };
             crate::magic_realm::magic::cast::active_on(&day.state, &me, "Broomstick")

@@ -21,9 +21,9 @@ use crate::magic_realm::magic::cast::cast;
 use crate::magic_realm::magic::choose::{default_aims, legal_request};
 use crate::magic_realm::magic::spellbook::find_spell;
 use crate::magic_realm::magic::spells::{Build, build_of};
-use crate::magic_realm::magic::state::CastWith;
 use crate::magic_realm::magic::{MagicError, aims, expiry};
 use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::magic::CastWith;
 
 use super::Day;
 use super::events::{CombatEvent, Happening};

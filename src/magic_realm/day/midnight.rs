@@ -25,7 +25,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
         }
     }
     super::battling_today::forget(&mut day.state);
-    crate::magic_realm::magic::expiry::midnight(day);
+    crate::magic_realm::day::spell_clock::midnight(day);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     super::missions::midnight(day, day_number);

@@ -48,28 +48,11 @@ use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::magic::colour::SEASONS_TOGGLE;
 use crate::suggest;
 
+use crate::magic_realm::state::{Delivery, TakenChit};
+
 use super::Day;
 use super::events::Happening;
 use super::visitors::VisitorEvent;
-
-/// A mission or campaign chit a character holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TakenChit {
-    pub chit: String,
-    /// The game day he took it (the first of its days).
-    pub taken_on: u32,
-    /// A mission's destination and the gold it pays there.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deliver_to: Option<Delivery>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Delivery {
-    pub dwelling: Dwelling,
-    pub reward: u16,
-}
 
 /// What happened to mission and campaign chits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,6 @@
 //! emits. Each part of the day is its own module and adds its own kind of
 //! event to [`events::Happening`]; every event names who observed it.
 
-pub mod abilities;
 pub mod activities;
 pub mod battling_today;
 pub mod birdsong;
@@ -34,8 +33,10 @@ pub mod preview;
 pub mod prophecy;
 pub mod resolve;
 pub mod restart;
+pub mod runes;
 pub mod search;
 pub mod site_magic;
+pub mod spell_clock;
 pub mod summoning;
 #[cfg(test)]
 mod tests;
@@ -45,6 +46,7 @@ pub mod victory;
 pub mod visitor_spells;
 pub mod visitors;
 pub mod weather;
+pub mod wilderness;
 
 pub use resolve::{DayError, DayOutcome, resolve_day, resolve_day_by_rounds};
 

@@ -5,7 +5,7 @@
 //! report says why the row moved.
 
 use super::Day;
-use super::abilities::place_holds;
+use crate::magic_realm::abilities::place_holds;
 use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::treasures::{Affects, TreasureEffect};

@@ -10,7 +10,7 @@ use super::super::data::terms::Strength;
 use super::super::data::tiles::{ClearingKind, PathKind};
 use super::super::state::{Belonging, CharacterState, Item, ItemKind};
 use super::Day;
-use super::abilities;
+use crate::magic_realm::abilities;
 
 /// Why a move cannot be made.
 pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), String> {

@@ -14,7 +14,8 @@ use super::super::data::characters::Advantage;
 use super::super::magic::enchant;
 use super::super::orders::Activity;
 use super::events::Happening;
-use super::{Day, PhaseOutcome, abilities, site_magic};
+use super::{Day, PhaseOutcome, site_magic};
+use crate::magic_realm::abilities;
 use crate::magic_realm::magic::events::MagicEvent;
 
 /// An SPX or SP phase; `note` is the phase's note (`tile` enchants the

@@ -85,7 +85,7 @@ pub fn resolve_day_by_rounds(
     let plan = birdsong::birdsong(&mut day, day_number, orders);
     weather::at_birdsong(&mut day);
     let mut familiars_following = BTreeMap::new();
-    crate::magic_realm::magic::expiry::dawn(&mut day, day_number);
+    crate::magic_realm::day::spell_clock::dawn(&mut day, day_number);
     for &who in &plan.order {
         let followers = plan.followers.get(&who).cloned().unwrap_or_default();
         // A character blocked before his turn (a monster came to his
@@ -100,7 +100,7 @@ pub fn resolve_day_by_rounds(
         }
     }
     familiar::end_of_daylight(&mut day, &familiars_following);
-    crate::magic_realm::magic::expiry::sunset(&mut day, day_number);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, day_number);
     if let Err(decisions) = evening::evening(&mut day, orders, round_answers) {
         return Ok(DayOutcome::Stopped(decisions, day.events));
     }

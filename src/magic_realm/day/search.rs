@@ -185,7 +185,7 @@ pub fn search_ordered(
             PhaseOutcome::Done
         }
         SearchTable::Loot => loot(day, who, takes, teleport),
-        SearchTable::ReadingRunes => crate::magic_realm::magic::runes::read_runes(day, who),
+        SearchTable::ReadingRunes => crate::magic_realm::day::runes::read_runes(day, who),
         SearchTable::MagicSight => {
             if !witch_king
                 && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight)
@@ -387,7 +387,7 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
                 take_item(day, who, &site, index, takes, day.only(who));
             }
         }
-        MagicSightResult::PerceiveSpell => crate::magic_realm::magic::runes::perceive(day, who),
+        MagicSightResult::PerceiveSpell => crate::magic_realm::day::runes::perceive(day, who),
         MagicSightResult::DiscoverChits => discover_sites(day, who),
         MagicSightResult::Nothing => {}
     }
@@ -793,7 +793,7 @@ fn take_item(
     }
     if effects.contains(&TreasureEffect::CurseOnFind) {
         let source = format!("the {}", item.name);
-        crate::magic_realm::magic::runes::roll_curse(day, who, &source);
+        crate::magic_realm::day::runes::roll_curse(day, who, &source);
     }
 }
 

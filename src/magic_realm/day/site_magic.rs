@@ -26,7 +26,7 @@ use crate::magic_realm::magic::enchant;
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::magic::spellbook::find_spell;
 use crate::magic_realm::magic::spells::{Build, Ctx, build_of};
-use crate::magic_realm::magic::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 
 use super::Day;
 use super::treasure_sites::SiteEvent;

@@ -13,8 +13,8 @@ use crate::magic_realm::data::spells::Duration;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::magic::spells::deal_with_goblins::kind_of;
-use crate::magic_realm::magic::state::{Aim, CastWith, SpellInEffect};
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
+use crate::magic_realm::state::magic::{Aim, CastWith, SpellInEffect};
 use crate::magic_realm::state::{ChitCondition, MrState, Whereabouts};
 use crate::magic_realm::test_support::{
     combat_lines, data, game_played_by, results, without_denizens,

@@ -12,28 +12,18 @@ use crate::game::Observers;
 use super::super::board::ClearingId;
 use super::super::data::GameData;
 use super::super::data::characters::{Advantage, SummonChit};
-use super::super::data::monsters::Monster;
 use super::super::data::natives::NativeGroup;
 use super::super::data::setup_card::ChitWord;
 use super::super::state::{DenizenKind, MapChit, Whereabouts};
 use super::Day;
-use super::abilities;
 use super::blocking;
 use super::events::{ArrivalEvent, Happening};
+use crate::magic_realm::abilities;
 
 /// The rule that keeps a hidden character's tile chits face down.
 const QUIET_MONSTERS: &str = "quiet_monsters";
 /// Where campfires appear (the same clearing setup reveals dwellings in).
 const CAMPFIRE_CLEARING: u8 = 5;
-
-/// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
-pub fn monster_of<'a>(data: &'a GameData, id: &str) -> Option<&'a Monster> {
-    let base = super::super::data::base_name(id);
-    data.monsters
-        .iter()
-        .find(|m| m.name == id)
-        .or_else(|| data.monsters.iter().find(|m| m.name == base))
-}
 
 /// The native group a member counter belongs to.
 pub fn group_of<'a>(data: &'a GameData, id: &str) -> Option<&'a NativeGroup> {
@@ -46,7 +36,7 @@ pub fn group_of<'a>(data: &'a GameData, id: &str) -> Option<&'a NativeGroup> {
 /// ghosts, and the roving native groups of the row (garrisons never leave
 /// their dwelling).
 pub fn prowls(data: &GameData, row: u8, id: &str) -> bool {
-    if let Some(monster) = monster_of(data, id) {
+    if let Some(monster) = data.monster_of(id) {
         return monster.prowls_daily || monster.row == Some(row);
     }
     group_of(data, id).is_some_and(|g| g.row == row && g.garrison.is_none())

@@ -294,7 +294,7 @@ pub fn search(
         }
         SiteResult::Nothing => None,
         SiteResult::Curse => {
-            crate::magic_realm::magic::runes::roll_curse(day, who, site);
+            crate::magic_realm::day::runes::roll_curse(day, who, site);
             None
         }
         SiteResult::Wish => Some(super::site_magic::wish(day, who, site, teleport)),

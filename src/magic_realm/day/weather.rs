@@ -2,7 +2,7 @@
 //! D.1; TABLES.md §11; seed 003 switches it on for BIMR3): the season of the
 //! month (kept in `MrState::magic.season`, which also names the 7th-day
 //! colour), the week's weather and the secret weather chit
-//! ([`WeatherState`], `MrState::weather`).
+//! ([`crate::magic_realm::state::WeatherState`], `MrState::weather`).
 //!
 //! - Setup ([`start`]): the campaign's starting season, a secret chit drawn
 //!   with the dice, and the first week's weather (Clear, see the rulings).
@@ -36,21 +36,11 @@ use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::ActionChit;
 use crate::magic_realm::data::seasons::{Season, WeatherKind, WeatherNote, WeatherWeek};
 use crate::magic_realm::rules::{SEASONS, SEASONS_TOGGLE};
-use crate::magic_realm::state::{ChitCondition, MrState};
+use crate::magic_realm::state::{ChitCondition, MrState, WeatherState};
 use crate::magic_realm::tables::weather::{draw_chit, roll_weather};
 
 use super::events::Happening;
 use super::{Day, movement};
-
-/// The weather the game keeps between days.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeatherState {
-    /// This week's weather, read in the season of the month.
-    pub weather: WeatherKind,
-    /// The secret weather chit (1–6) the next weather roll is made against.
-    pub chit: u8,
-}
 
 /// What the weather did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

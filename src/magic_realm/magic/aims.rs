@@ -8,7 +8,7 @@
 
 use crate::magic_realm::state::MrState;
 
-use super::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 
 /// The aims `text` names for character `caster`, or `None` when it names
 /// none of the things above.

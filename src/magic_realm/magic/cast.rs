@@ -41,7 +41,7 @@ use super::enchant::tied_up;
 use super::events::MagicEvent;
 use super::spellbook::find_spell;
 use super::spells::{self, Build};
-use super::state::{Aim, CastWith, SpellInEffect};
+use crate::magic_realm::state::magic::{Aim, CastWith, SpellInEffect};
 
 /// The rule toggle under which a hidden caster may target one individual
 /// and stay hidden if he passes a hide roll (combat rolls it).

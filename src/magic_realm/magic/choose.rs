@@ -13,7 +13,7 @@ use crate::magic_realm::state::MrState;
 use super::MagicError;
 use super::cast::{CastRequest, check, effective_type};
 use super::spellbook::find_spell;
-use super::state::{Aim, CastWith};
+use crate::magic_realm::state::magic::{Aim, CastWith};
 
 /// The aims a spell of target `kinds` takes by default for character
 /// `who` with nobody else around: himself (for a character or a leader), his clearing or tile, his own

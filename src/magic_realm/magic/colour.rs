@@ -15,12 +15,12 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::game::Rules;
+use crate::magic_realm::abilities::active_treasure_effects;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::ActionChit;
 use crate::magic_realm::data::terms::{Colour, MagicType};
 use crate::magic_realm::data::treasures::TreasureEffect;
-use crate::magic_realm::day::abilities::active_treasure_effects;
 use crate::magic_realm::state::{ChitCondition, MrState};
 
 /// The rule toggle that gives the 7th day the season's colours.

@@ -15,9 +15,9 @@
 //! does nothing more (ruling).
 
 use crate::game::Rules;
+use crate::magic_realm::abilities;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, Advantage};
-use crate::magic_realm::day::abilities;
 use crate::magic_realm::state::{CharacterState, ChitCondition, MrState};
 use crate::magic_realm::tables::magic::CurseKind;
 

@@ -35,11 +35,9 @@ pub fn tied_up(state: &MrState, who: usize, index: usize) -> bool {
     let Some(c) = state.characters.get(who) else {
         return false;
     };
-    state
-        .magic
-        .in_effect
-        .iter()
-        .any(|s| s.caster == c.name && s.with == super::state::CastWith::Chit { index })
+    state.magic.in_effect.iter().any(|s| {
+        s.caster == c.name && s.with == crate::magic_realm::state::magic::CastWith::Chit { index }
+    })
 }
 
 /// Chits of `who` that could serve as a plain MAGIC chit now: active, not

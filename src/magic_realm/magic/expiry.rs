@@ -17,21 +17,17 @@
 //! Sunset when its colour is shared in its target's clearing; the Witch
 //! King's chits still fatigue (his advantage concerns prepared chits).
 
-use crate::game::Observers;
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::spells::{Duration, SpellColour};
-use crate::magic_realm::data::terms::{Colour, Dwelling};
-use crate::magic_realm::day::Day;
-use crate::magic_realm::day::events::Happening;
+use crate::magic_realm::data::terms::Colour;
 use crate::magic_realm::state::{ChitCondition, MrState, Whereabouts};
 
 use super::MagicError;
 use super::colour::{colour_chits, shared_colours};
-use super::curses;
 use super::events::MagicEvent;
-use super::state::{Aim, CastWith, SpellInEffect};
+use crate::magic_realm::state::magic::{Aim, CastWith, SpellInEffect};
 
 /// End spell `id`: take it off the board and fatigue its chit.
 pub fn expire(state: &mut MrState, id: u32) -> Option<MagicEvent> {
@@ -52,7 +48,7 @@ pub fn expire(state: &mut MrState, id: u32) -> Option<MagicEvent> {
 }
 
 /// End every spell in effect that `ends` picks.
-fn expire_where(state: &mut MrState, ends: impl Fn(&SpellInEffect) -> bool) -> Vec<MagicEvent> {
+pub fn expire_where(state: &mut MrState, ends: impl Fn(&SpellInEffect) -> bool) -> Vec<MagicEvent> {
     let ids: Vec<u32> = state
         .magic
         .in_effect
@@ -234,72 +230,6 @@ pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent>
                 .iter()
                 .any(|t| matches!(t, Aim::Character { name: n } if n == name))
     })
-}
-
-fn emit_all(day: &mut Day<'_>, events: Vec<MagicEvent>) {
-    for event in events {
-        day.emit(Observers::Everyone, Happening::Magic(event));
-    }
-}
-
-/// The start of game day `today` (after Birdsong): inert permanent spells
-/// wake where their colour is shared, so a colour day's spells act all day.
-pub fn dawn(day: &mut Day<'_>, today: u32) {
-    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
-    emit_all(day, woken);
-}
-
-/// Sunset of game day `today`: day spells cast earlier expire; inert
-/// permanent spells wake where their colour is shared.
-pub fn sunset(day: &mut Day<'_>, today: u32) {
-    let ended = expire_where(&mut day.state, |s| {
-        s.duration == Duration::Day && s.cast_on < today
-    });
-    emit_all(day, ended);
-    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
-    emit_all(day, woken);
-}
-
-/// Midnight: permanent spells fall inert, attack and combat spells left
-/// expire, prepared chits fatigue (the Witch King's rest), artifacts rest,
-/// the Chapel lifts curses.
-pub fn midnight(day: &mut Day<'_>) {
-    let ended = expire_where(&mut day.state, |s| {
-        matches!(
-            s.duration,
-            Duration::Attack | Duration::Combat | Duration::Phase | Duration::Instant
-        )
-    });
-    emit_all(day, ended);
-    let mut inert = Vec::new();
-    for spell in &mut day.state.magic.in_effect {
-        if spell.duration == Duration::Permanent && !spell.inert {
-            spell.inert = true;
-            inert.push(MagicEvent::FellInert {
-                spell: spell.spell.clone(),
-                caster: spell.caster.clone(),
-            });
-        }
-    }
-    emit_all(day, inert);
-    let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
-    for who in 0..day.state.characters.len() {
-        day.state.characters[who].magic.artifacts_used_today.clear();
-        let rest = crate::magic_realm::day::abilities::has(
-            day.data,
-            day.rules,
-            &day.state.characters[who],
-            &crate::magic_realm::data::characters::Advantage::MagicReturnsWithoutFatigue,
-        );
-        super::prepare::unprepare(&mut day.state, who, rest);
-        if chapel.as_ref() == Some(&day.state.characters[who].position) {
-            let lifted = curses::lift_all(&mut day.state, who, "the Chapel");
-            let observers = day.only(who);
-            for event in lifted {
-                day.emit(observers.clone(), Happening::Magic(event));
-            }
-        }
-    }
 }
 
 /// Character `who` has landed: the move spell that flew him (Broomstick)

@@ -16,7 +16,7 @@ use crate::magic_realm::state::{CharacterState, MrState};
 use crate::magic_realm::tables::Modifiers;
 
 use super::cast::active_on;
-use super::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 
 /// Add the modifiers of spells on character `who` to a roll of `roll`.
 pub fn roll_modifiers(state: &MrState, who: usize, roll: Roll, mut mods: Modifiers) -> Modifiers {

@@ -18,12 +18,9 @@ pub mod events;
 pub mod expiry;
 pub mod influence;
 pub mod prepare;
-pub mod runes;
 pub mod spellbook;
 pub mod spells;
-pub mod state;
 #[cfg(test)]
 mod tests;
-pub mod wilderness;
 
 pub use error::MagicError;

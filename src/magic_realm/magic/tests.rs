@@ -25,8 +25,8 @@ use super::MagicError;
 use super::cast::{CastRequest, SpellEffect, cast, check};
 use super::colour::{ColourSource, colours_present, sources_present};
 use super::events::MagicEvent;
-use super::state::{Aim, CastWith};
 use super::{curses, enchant, expiry, spellbook, spells};
+use crate::magic_realm::state::magic::{Aim, CastWith};
 
 fn game(characters: &[&str]) -> MrState {
     game_played_by(characters, |i| format!("p{i}"))
@@ -541,7 +541,7 @@ fn the_druid_is_never_cursed_and_the_chapel_lifts_curses_at_midnight() {
     state.characters[1].position = state.dwellings[&Dwelling::Chapel].clone();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    expiry::midnight(&mut day);
+    crate::magic_realm::day::spell_clock::midnight(&mut day);
     assert!(day.state.characters[1].magic.curses.is_empty());
 }
 
@@ -649,7 +649,7 @@ fn artifacts_cast_once_a_day_and_only_awakened_spells() {
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    expiry::midnight(&mut day);
+    crate::magic_realm::day::spell_clock::midnight(&mut day);
     assert!(check(&day.state, data(), &rules, &req).is_ok());
 }
 
@@ -677,9 +677,9 @@ fn a_chit_stays_tied_up_until_the_spell_expires_then_fatigues() {
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    expiry::sunset(&mut day, 14);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, 14);
     assert_eq!(day.state.magic.in_effect.len(), 1);
-    expiry::sunset(&mut day, 15);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, 15);
     assert!(day.state.magic.in_effect.is_empty());
     assert_eq!(
         day.state.characters[0].chits[0].condition,
@@ -724,19 +724,19 @@ fn permanent_spells_fall_inert_at_midnight_and_wake_on_a_colour_day() {
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    expiry::midnight(&mut day);
+    crate::magic_realm::day::spell_clock::midnight(&mut day);
     assert!(day.state.magic.in_effect[0].inert);
-    expiry::sunset(&mut day, 22);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, 22);
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 22");
-    expiry::dawn(&mut day, 23);
+    crate::magic_realm::day::spell_clock::dawn(&mut day, 23);
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 23");
-    expiry::dawn(&mut day, 49);
+    crate::magic_realm::day::spell_clock::dawn(&mut day, 49);
     assert!(
         !day.state.magic.in_effect[0].inert,
         "purple on day 21 of the second month, from dawn"
     );
-    expiry::midnight(&mut day);
-    expiry::sunset(&mut day, 49);
+    crate::magic_realm::day::spell_clock::midnight(&mut day);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, 49);
     assert!(!day.state.magic.in_effect[0].inert, "and at Sunset");
 }
 
@@ -894,17 +894,20 @@ fn exorcise_kills_imps_and_breaks_spells_here() {
     let mut state = game(&["Pilgrim", "Amazon"]);
     together(&mut state);
     let imp = monster_here(&mut state, "Imp");
-    state.magic.in_effect.push(super::state::SpellInEffect {
-        id: 9,
-        spell: "Peace".into(),
-        caster: "Pilgrim".into(),
-        with: CastWith::Chit { index: 5 },
-        targets: vec![me(&state, 1)],
-        duration: Duration::Combat,
-        cast_on: 7,
-        inert: false,
-        detail: None,
-    });
+    state
+        .magic
+        .in_effect
+        .push(crate::magic_realm::state::magic::SpellInEffect {
+            id: 9,
+            spell: "Peace".into(),
+            caster: "Pilgrim".into(),
+            with: CastWith::Chit { index: 5 },
+            targets: vec![me(&state, 1)],
+            duration: Duration::Combat,
+            cast_on: 7,
+            inert: false,
+            detail: None,
+        });
     caster(&mut state, 0, "I", "Exorcise");
     let here = state.characters[0].position.clone();
     cast_ok(
@@ -1213,7 +1216,7 @@ fn persuade_makes_a_native_group_friendly_for_the_day() {
         crate::magic_realm::day::meeting::relationship(&day, 0, "Bashkars"),
         Relationship::Friendly
     );
-    expiry::sunset(&mut day, 29);
+    crate::magic_realm::day::spell_clock::sunset(&mut day, 29);
     assert_ne!(
         crate::magic_realm::day::meeting::relationship(&day, 0, "Bashkars"),
         Relationship::Friendly
@@ -1268,26 +1271,12 @@ fn see_hidden_signs_and_blazing_light_give_bonus_phases() {
         &mut Dice::new(1, 1),
     );
     let c = state.characters[0].clone();
-    let search = crate::magic_realm::day::abilities::bonus_sources(
-        data(),
-        &Rules::default(),
-        &state,
-        false,
-        &c,
-        Kind::Search,
-    );
+    let search = crate::magic_realm::magic::influence::bonus_phases(&state, &c, Kind::Search);
     assert!(
         search.iter().any(|s| s.contains("See Hidden Signs")),
         "{search:?}"
     );
-    let hide = crate::magic_realm::day::abilities::bonus_sources(
-        data(),
-        &Rules::default(),
-        &state,
-        false,
-        &c,
-        Kind::Hide,
-    );
+    let hide = crate::magic_realm::magic::influence::bonus_phases(&state, &c, Kind::Hide);
     assert!(!hide.iter().any(|s| s.contains("See Hidden Signs")));
 }
 
@@ -1299,7 +1288,7 @@ fn perceive_spell_learns_without_awakening() {
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    super::runes::perceive(&mut day, 0);
+    crate::magic_realm::day::runes::perceive(&mut day, 0);
     assert_eq!(day.state.characters[0].magic.spells, ["Fiery Blast"]);
     assert!(day.state.magic.awakened.is_empty());
 }
@@ -1515,12 +1504,15 @@ fn a_lost_traveller_wanders_and_a_storm_cancels_phases() {
     script.force("daylight/storm", &[1]).unwrap();
     let mut dice = Dice::with_script(1, 1, script);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    let to = super::wilderness::lost_destination(&mut day, 0, link.to.clone());
+    let to = crate::magic_realm::day::wilderness::lost_destination(&mut day, 0, link.to.clone());
     assert_eq!(to, other);
     day.state.characters[0].position = to;
-    assert_eq!(super::wilderness::storm_phases(&mut day, 0, &here.tile), 4);
     assert_eq!(
-        super::wilderness::storm_phases(&mut day, 0, &link.to.tile),
+        crate::magic_realm::day::wilderness::storm_phases(&mut day, 0, &here.tile),
+        4
+    );
+    assert_eq!(
+        crate::magic_realm::day::wilderness::storm_phases(&mut day, 0, &link.to.tile),
         0,
         "no storm without entering"
     );

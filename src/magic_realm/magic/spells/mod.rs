@@ -38,7 +38,7 @@ use crate::magic_realm::tables::{DieTable, Modifiers, TableRoll, read_roll};
 
 use super::MagicError;
 use super::cast::SpellEffect;
-use super::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 
 /// What a spell's effect function works with.
 pub struct Ctx<'a> {

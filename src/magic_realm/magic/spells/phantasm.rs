@@ -24,8 +24,8 @@ use crate::magic_realm::state::MrState;
 
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
-use super::super::state::Aim;
 use super::Ctx;
+use crate::magic_realm::state::magic::Aim;
 
 pub const NAME: &str = "Phantasm";
 

@@ -18,7 +18,7 @@
 use crate::magic_realm::state::MrState;
 
 use super::super::cast::active_on;
-use super::super::state::Aim;
+use crate::magic_realm::state::magic::Aim;
 
 /// Whether Prophecy is awake on character `who`.
 pub fn foresees(state: &MrState, who: usize) -> bool {

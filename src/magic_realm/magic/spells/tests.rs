@@ -11,8 +11,8 @@ use crate::magic_realm::test_support::{data, game_played_by};
 use super::super::MagicError;
 use super::super::cast::{CastRequest, cast, check};
 use super::super::expiry;
-use super::super::state::{Aim, CastWith};
 use super::{deal_with_goblins, enchant_artifact, phantasm, prophecy};
+use crate::magic_realm::state::magic::{Aim, CastWith};
 
 /// Characters all in the first one's clearing; character 0 has a MAGIC
 /// chit of type `kind` (chit 0) and knows `spells`.

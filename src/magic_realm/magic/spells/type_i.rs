@@ -13,9 +13,9 @@ use crate::magic_realm::tables::magic::{Wish, WishResult};
 
 use super::super::MagicError;
 use super::super::cast::{SpellEffect, lifted_by_health};
-use super::super::state::Aim;
 use super::super::{curses, expiry};
 use super::{Build, Ctx, everyone_in, in_effect};
+use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {

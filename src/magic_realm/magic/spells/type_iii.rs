@@ -5,7 +5,7 @@
 //! `combat/spell_effects.rs`);
 //! Faerie Lights changes the caster's chit types while in effect; Illusion,
 //! Persuade and See Hidden Signs are read by [`super::super::influence`],
-//! Lost by [`super::super::wilderness`].
+//! Lost by [`crate::magic_realm::day::wilderness`].
 
 use super::{Build, in_effect};
 

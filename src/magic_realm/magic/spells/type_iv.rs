@@ -4,7 +4,7 @@
 //!
 //! Blazing Light gives everyone in its cave clearing a bonus phase
 //! ([`super::super::influence`]); Violent Storm strikes those who enter its
-//! tile ([`super::super::wilderness`]). Lightning Bolt, Fiery Blast and Roof
+//! tile ([`crate::magic_realm::day::wilderness`]). Lightning Bolt, Fiery Blast and Roof
 //! Collapses are attacks for combat
 //! (Roof Collapses strikes everyone in the cave clearing). Hurricane Winds
 //! blows its target to the adjacent tile named as the second target, where
@@ -19,8 +19,8 @@ use crate::magic_realm::state::Whereabouts;
 
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
-use super::super::state::Aim;
 use super::{Build, Ctx, in_effect};
+use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {

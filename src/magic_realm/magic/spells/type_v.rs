@@ -18,8 +18,8 @@ use crate::magic_realm::tables::magic::{Curse, PitEvent, PowerOfThePit};
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
 use super::super::curses;
-use super::super::state::Aim;
 use super::{Build, Ctx, everyone_in, in_effect};
+use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {

@@ -14,8 +14,8 @@ use crate::magic_realm::tables::magic::Transform;
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
 use super::super::expiry;
-use super::super::state::Aim;
 use super::{Build, Ctx, in_effect};
+use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {

@@ -11,8 +11,8 @@
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
 use super::super::curses;
-use super::super::state::Aim;
 use super::{Build, Ctx, control, in_effect};
+use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {
     Some(match name {

@@ -12,8 +12,8 @@ use crate::magic_realm::tables::weather::draw_chit;
 
 use super::super::MagicError;
 use super::super::cast::SpellEffect;
-use super::super::state::Aim;
 use super::Ctx;
+use crate::magic_realm::state::magic::Aim;
 
 /// The aim a `Combat:` line names for the weather spell (`see`, `change`
 /// or nothing, which looks).
@@ -70,8 +70,8 @@ mod tests {
     use crate::dice::{Dice, DiceScript};
     use crate::game::Rules;
     use crate::magic_realm::data::seasons::WeatherKind;
-    use crate::magic_realm::day::weather::WeatherState;
     use crate::magic_realm::rules::TOGGLES;
+    use crate::magic_realm::state::WeatherState;
     use crate::magic_realm::test_support::{data, game_played_by};
 
     fn cast(
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn only_the_eye_of_the_moon_casts_it_once_a_day() {
         use crate::magic_realm::magic::cast::{CastRequest, cast};
-        use crate::magic_realm::magic::state::CastWith;
+        use crate::magic_realm::state::magic::CastWith;
         use crate::magic_realm::state::{Belonging, Item, ItemKind};
         let rules = Rules::new(["seasons_and_weather"], TOGGLES).unwrap();
         let mut state = game_played_by(&["Wizard"], |_| "P1".into());

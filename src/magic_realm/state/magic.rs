@@ -56,7 +56,7 @@ pub struct MagicWorld {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_id: u32,
     /// Phantasm spell id → the clearing its phantasm stands in
-    /// ([`super::spells::phantasm`]).
+    /// ([`crate::magic_realm::magic::spells::phantasm`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub phantasms: BTreeMap<u32, ClearingId>,
 }
@@ -120,7 +120,7 @@ pub enum Aim {
     /// The weather chit.
     Weather,
     /// A spell the caster knows, by name: what Enchant Artifact adds to a
-    /// treasure ([`super::spells::enchant_artifact`]).
+    /// treasure ([`crate::magic_realm::magic::spells::enchant_artifact`]).
     KnownSpell {
         name: String,
     },

@@ -11,9 +11,9 @@
 //! goes to the bottom of the site's pile (BIMR3 practice).
 
 use crate::dice::DiceCount;
+use crate::magic_realm::abilities::active_treasure_effects;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::data::treasures::TreasureEffect;
-use crate::magic_realm::day::abilities::active_treasure_effects;
 use crate::magic_realm::day::events::Happening;
 use crate::magic_realm::day::search::{discovered_sites_here, roll_table};
 use crate::magic_realm::day::{Day, PhaseOutcome};
@@ -22,9 +22,9 @@ use crate::magic_realm::tables::magic::Curse;
 use crate::magic_realm::tables::read_roll;
 use crate::magic_realm::tables::search::{ReadRunes, ReadRunesResult};
 
-use super::enchant::usable_magic_chits;
-use super::events::MagicEvent;
-use super::{curses, spellbook};
+use crate::magic_realm::magic::enchant::usable_magic_chits;
+use crate::magic_realm::magic::events::MagicEvent;
+use crate::magic_realm::magic::{curses, spellbook};
 
 /// A spell he can read, and where it is.
 struct Runes {

@@ -14,9 +14,9 @@ use crate::magic_realm::day::events::Happening;
 use crate::magic_realm::tables::wilderness::{Lost, ViolentStorm};
 use crate::magic_realm::tables::{DieTable, Modifiers, read_roll};
 
-use super::cast::active_on;
-use super::events::MagicEvent;
-use super::state::Aim;
+use crate::magic_realm::magic::cast::active_on;
+use crate::magic_realm::magic::events::MagicEvent;
+use crate::magic_realm::state::magic::Aim;
 
 fn lost_here(day: &Day<'_>, who: usize) -> bool {
     let c = &day.state.characters[who];

@@ -3,14 +3,14 @@
 //! rolls and die modifiers (TABLES.md §0), and the weights and strengths of
 //! seed 000 II.C.1 ("items heavier than the strongest MOVE chit").
 
-use super::super::board::ClearingId;
-use super::super::data::GameData;
-use super::super::data::characters::{ActionChit, Advantage, ChitAction};
-use super::super::data::terms::{Activity, Place, Strength, TileGroup};
-use super::super::data::tiles::ClearingKind;
-use super::super::data::treasures::TreasureEffect;
-use super::super::state::{CharacterState, ChitCondition, ItemKind, MrState};
 use crate::game::Rules;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::{ActionChit, Advantage, ChitAction};
+use crate::magic_realm::data::terms::{Activity, Place, Strength, TileGroup};
+use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::data::treasures::TreasureEffect;
+use crate::magic_realm::state::{CharacterState, ChitCondition, ItemKind, MrState};
 
 /// The rule toggle that swaps in the optional abilities.
 const OPTIONAL_ABILITIES: &str = "optional_abilities";
@@ -70,7 +70,8 @@ pub fn place_holds(state: &MrState, place: Place, at: &ClearingId) -> bool {
 
 /// The sources that give `who` a bonus phase of `activity` in `clearing`:
 /// his advantages, his active treasures and a treasure site where he
-/// stands, each usable once a day.
+/// stands, each usable once a day. Spells that give phases are added by the
+/// day engine ([`crate::magic_realm::magic::influence::bonus_phases`]).
 pub fn bonus_sources(
     data: &GameData,
     rules: &Rules,
@@ -116,9 +117,6 @@ pub fn bonus_sources(
             }
         }
     }
-    sources.extend(crate::magic_realm::magic::influence::bonus_phases(
-        state, who, activity,
-    ));
     sources
 }
 
@@ -142,7 +140,7 @@ pub fn strongest_move(who: &CharacterState) -> Strength {
 
 /// The weight of a carried item; horses carry themselves and have none here.
 pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
-    let base = super::super::data::base_name(name);
+    let base = crate::magic_realm::data::base_name(name);
     let found = match kind {
         ItemKind::Weapon => data
             .weapons

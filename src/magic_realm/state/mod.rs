@@ -9,12 +9,15 @@
 //! the day engine will change it. Rules: seed 000 (setup), TABLES.md §3.1,
 //! §6.2, §7.2, §7.3, §8.
 
+pub mod magic;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, ClearingId};
 use super::data::characters::StartLocation;
+use super::data::seasons::WeatherKind;
 use super::data::terms::Dwelling;
 
 /// A game of Magic Realm.
@@ -64,17 +67,17 @@ pub struct MrState {
     /// Spells in effect and awakened spells (seed 001).
     #[serde(
         default,
-        skip_serializing_if = "super::magic::state::MagicWorld::is_empty"
+        skip_serializing_if = "crate::magic_realm::state::magic::MagicWorld::is_empty"
     )]
-    pub magic: super::magic::state::MagicWorld,
+    pub magic: crate::magic_realm::state::magic::MagicWorld,
     /// Native groups battling a character until Midnight
     /// (`day/battling_today.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub battling_today: Vec<super::day::battling_today::Grudge>,
+    pub battling_today: Vec<Grudge>,
     /// The week's weather and the secret weather chit under the Seasons and
     /// Weather rule (the season is `magic.season`); `None` without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weather: Option<super::day::weather::WeatherState>,
+    pub weather: Option<WeatherState>,
 }
 
 /// The victory points a player assigned to each category before play.
@@ -207,16 +210,16 @@ pub struct CharacterState {
     /// His spells and curses (seed 001; TABLES.md §5.2).
     #[serde(
         default,
-        skip_serializing_if = "super::magic::state::CharacterMagic::is_empty"
+        skip_serializing_if = "crate::magic_realm::state::magic::CharacterMagic::is_empty"
     )]
-    pub magic: super::magic::state::CharacterMagic,
+    pub magic: crate::magic_realm::state::magic::CharacterMagic,
     /// Worn armour damaged in combat (seed 000 III.B.9.c): damaged again,
     /// it is destroyed.
     #[serde(default)]
     pub damaged_armor: Vec<String>,
     /// Mission and campaign chits he holds (TABLES.md §6.2; `day::missions`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub gold_specials: Vec<super::day::missions::TakenChit>,
+    pub gold_specials: Vec<TakenChit>,
 }
 
 impl CharacterState {
@@ -379,4 +382,45 @@ impl MrState {
             .map(|(holder, _)| holder.as_str())
             .collect()
     }
+}
+
+// Records the day engine keeps from one day to the next.
+
+/// The weather the game keeps between days (Seasons and Weather,
+/// `day::weather`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherState {
+    /// This week's weather, read in the season of the month.
+    pub weather: WeatherKind,
+    /// The secret weather chit (1–6) the next weather roll is made against.
+    pub chit: u8,
+}
+
+/// One group battling one character until Midnight (`day::battling_today`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grudge {
+    pub group: String,
+    pub character: String,
+}
+
+/// A mission or campaign chit a character holds (`day::missions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakenChit {
+    pub chit: String,
+    /// The game day he took it (the first of its days).
+    pub taken_on: u32,
+    /// A mission's destination and the gold it pays there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliver_to: Option<Delivery>,
+}
+
+/// Where a mission is delivered, and the gold it pays there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delivery {
+    pub dwelling: Dwelling,
+    pub reward: u16,
 }
