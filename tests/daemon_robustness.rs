@@ -199,6 +199,15 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
     assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
     assert_eq!(queued_to(&daemon, ANN).len(), 1, "one confirmation");
     assert_eq!(statuses(&daemon, InboundStatus::Duplicate), 1);
+    assert!(
+        daemon
+            .store
+            .gm_log(None)
+            .unwrap()
+            .iter()
+            .any(|e| e.kind == "duplicate" && e.inbound_id == Some(again.id())),
+        "the GM's log names the second delivery"
+    );
     // The same Message-ID with another content is a mail of its own, and
     // the GM's log says so.
     let changed = mail(

@@ -58,7 +58,15 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn store_raw(&mut self, raw: &[u8], now: i64) -> anyhow::Result<InboundInsert> {
-        Ok(self.store.insert_inbound_mail(raw, &arrival(raw), now)?)
+        let inserted = self.store.insert_inbound_mail(raw, &arrival(raw), now)?;
+        if let InboundInsert::Redelivered { id, original } = inserted {
+            let note = format!(
+                "mail {id} is a second delivery of mail {original} (same Message-ID, sender and \
+                 content); kept, not answered again"
+            );
+            self.store.log_gm(None, now, "duplicate", &note, Some(id))?;
+        }
+        Ok(inserted)
     }
 
     /// Store a message from a pipe and handle it at once (`realmgm ingest`).
