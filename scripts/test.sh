@@ -9,4 +9,7 @@ scripts/mailserver.sh start || echo "test.sh: local mail server not started; tes
 # The browser check of a report's HTML needs headless Chromium; without it
 # tests/report_browser.rs prints SKIPPED.
 scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/report_browser.rs will skip"
+# Formatting and lints first: they fail fast and cost little.
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked --all-targets

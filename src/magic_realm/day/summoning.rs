@@ -270,23 +270,9 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
     }
 }
 
-fn face_up_chits(day: &Day<'_>, tile: &str) -> Vec<String> {
-    day.state
-        .map_chits
-        .get(tile)
-        .map(|chits| {
-            chits
-                .iter()
-                .filter(|c| c.face_up)
-                .map(|c| c.name.clone())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn guardians_come(day: &mut Day<'_>, tile: &str) {
     let row = day.today.prowling_row;
-    for name in face_up_chits(day, tile) {
+    for name in day.state.face_up_chits(tile) {
         let Some(site) = day.data.chits.site(&name) else {
             continue;
         };
@@ -342,7 +328,7 @@ fn summoned_box(
 }
 
 fn warnings_summon(day: &mut Day<'_>, here: &ClearingId) {
-    for name in face_up_chits(day, &here.tile) {
+    for name in day.state.face_up_chits(&here.tile) {
         let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == name) else {
             continue;
         };
@@ -362,7 +348,9 @@ fn sounds_summon(day: &mut Day<'_>, tile: &str) {
     let Some(group) = day.state.board.tile(tile).map(|t| t.group) else {
         return;
     };
-    let mut sounds: Vec<_> = face_up_chits(day, tile)
+    let mut sounds: Vec<_> = day
+        .state
+        .face_up_chits(tile)
         .into_iter()
         .filter_map(|name| day.data.chits.sound.iter().find(|s| s.name == name))
         .collect();
