@@ -1,5 +1,5 @@
 //! Magic Realm as a [`Game`] the campaign plumbing can run: its id, its rule
-//! toggles ([`super::rules`]) and its calendar of months and seasons
+//! toggles ([`crate::magic_realm::rules`]) and its calendar of months and seasons
 //! (TABLES.md §11).
 
 use std::collections::BTreeMap;
@@ -13,10 +13,10 @@ use crate::game::{
 };
 use crate::report::ReportContext;
 
-use super::combat::by_rounds::RoundAnswers;
-use super::setup::{self, SetupInputs};
-use super::state::MrState;
-use super::{combat, data, day, orders, rules};
+use crate::magic_realm::combat::by_rounds::RoundAnswers;
+use crate::magic_realm::setup::{self, SetupInputs};
+use crate::magic_realm::state::MrState;
+use crate::magic_realm::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
@@ -127,9 +127,10 @@ impl Game for MagicRealm {
                 continue;
             };
             for chit in chits {
-                super::magic::enchant::enchant_chit(&mut state, who, Some(&chit)).map_err(|e| {
-                    anyhow!("the {character} cannot start with {chit} enchanted: {e}")
-                })?;
+                crate::magic_realm::magic::enchant::enchant_chit(&mut state, who, Some(&chit))
+                    .map_err(|e| {
+                        anyhow!("the {character} cannot start with {chit} enchanted: {e}")
+                    })?;
             }
         }
         Ok(GameState(serde_json::to_value(state)?))
@@ -154,7 +155,9 @@ impl Game for MagicRealm {
     }
 
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
-        Ok(Some(super::board::svg::render(&read_state(state)?.board)))
+        Ok(Some(crate::magic_realm::board::svg::render(
+            &read_state(state)?.board,
+        )))
     }
 
     /// A game day is simultaneous: every player with a character records.
@@ -217,7 +220,7 @@ impl Game for MagicRealm {
             warnings: match &in_play {
                 Some(state) => {
                     let mut warnings = names.warnings;
-                    warnings.extend(super::day::preview::move_warnings(
+                    warnings.extend(crate::magic_realm::day::preview::move_warnings(
                         data, rules, state, player, &day,
                     ));
                     warnings
@@ -275,7 +278,7 @@ impl Game for MagicRealm {
 
     /// With `round_by_round_combat` on, the day stops at a combat round a
     /// character without a `Combat:` line has not answered
-    /// ([`combat::by_rounds`](super::combat::by_rounds)); the answers are
+    /// ([`combat::by_rounds`](crate::magic_realm::combat::by_rounds)); the answers are
     /// a [`RoundAnswers`].
     fn resolve_turn_with_answers(
         &self,
@@ -313,13 +316,13 @@ impl Game for MagicRealm {
                 })
             }
             day::DayOutcome::Stopped(decisions, events) => TurnStep::Paused(TurnPause {
-                prompts: super::round_prompts::prompts(&decisions, &events),
+                prompts: crate::magic_realm::round_prompts::prompts(&decisions, &events),
                 waiting: serde_json::to_value(&decisions)?,
             }),
         })
     }
 
-    /// A `Combat:` line answering the round ([`super::round_prompts`]).
+    /// A `Combat:` line answering the round ([`crate::magic_realm::round_prompts`]).
     fn read_answer(
         &self,
         waiting: &serde_json::Value,
@@ -337,7 +340,8 @@ impl Game for MagicRealm {
         let waiting: Vec<combat::Decision> =
             serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
         let answers = round_answers(answers).map_err(|e| broken(e.to_string()))?;
-        let answers = super::round_prompts::read_answer(&waiting, &answers, player, text)?;
+        let answers =
+            crate::magic_realm::round_prompts::read_answer(&waiting, &answers, player, text)?;
         serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
     }
 
@@ -352,7 +356,7 @@ impl Game for MagicRealm {
         self.report_with(state, events, reader, &ReportContext::default())
     }
 
-    /// A player's report or the GM's history ([`super::report`]).
+    /// A player's report or the GM's history ([`crate::magic_realm::report`]).
     fn report_with(
         &self,
         state: &GameState,
@@ -364,9 +368,9 @@ impl Game for MagicRealm {
         let state = read_state(state)?;
         match reader {
             Reader::Player(player) => {
-                super::report::player_report(data, &state, events, player, context)
+                crate::magic_realm::report::player_report(data, &state, events, player, context)
             }
-            Reader::Gm => super::report::gm_history(&state, events, context),
+            Reader::Gm => crate::magic_realm::report::gm_history(&state, events, context),
         }
     }
 }

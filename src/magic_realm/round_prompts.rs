@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use crate::game::{OrdersProblem, Reader};
 
-use super::combat::by_rounds::RoundAnswers;
-use super::combat::log::CombatLine;
-use super::combat::{self, Decision};
-use super::day::events::{CombatEvent, DayEvent, Happening};
+use crate::magic_realm::combat::by_rounds::RoundAnswers;
+use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::combat::{self, Decision};
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
 
 /// Each asked player's prompt for the decisions a day stopped at, with
 /// the lines of the stopped battle he has seen.

@@ -4,12 +4,12 @@
 use crate::dice::{Dice, DiceScript};
 use crate::game::{Rules, Seat};
 
-use super::board::ClearingId;
-use super::combat::log::CombatLine;
-use super::data::{self, GameData};
-use super::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
-use super::setup::{self, SetupInputs};
-use super::state::{MapChit, MrState, Whereabouts};
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::data::{self, GameData};
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
+use crate::magic_realm::setup::{self, SetupInputs};
+use crate::magic_realm::state::{MapChit, MrState, Whereabouts};
 
 /// The embedded game data.
 pub fn data() -> &'static GameData {

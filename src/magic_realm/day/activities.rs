@@ -10,14 +10,14 @@
 use crate::dice::DiceCount;
 use crate::game::Observers;
 
-use super::super::data::characters::{ActionChit, Advantage};
-use super::super::data::terms::Roll;
-use super::super::state::{CharacterChit, ChitCondition};
-use super::super::tables::hide::{Hide, HideResult};
-use super::super::tables::read_roll;
 use super::events::{PhaseResult, RestChange};
 use super::{Day, PhaseOutcome};
 use crate::magic_realm::abilities;
+use crate::magic_realm::data::characters::{ActionChit, Advantage};
+use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::state::{CharacterChit, ChitCondition};
+use crate::magic_realm::tables::hide::{Hide, HideResult};
+use crate::magic_realm::tables::read_roll;
 
 /// Roll on the Hide table; the roll is seen by the GM only (a hide roll is
 /// secret), its result goes to the character's player with the phase.

@@ -10,9 +10,9 @@
 //! one clearing, so it matters when the same group meets him in another
 //! combat of that Evening (for example a group split between clearings).
 
-use super::super::combat::Battle;
-use super::super::combat::model::FighterKind;
-use super::super::state::{Grudge, MrState};
+use crate::magic_realm::combat::Battle;
+use crate::magic_realm::combat::model::FighterKind;
+use crate::magic_realm::state::{Grudge, MrState};
 
 /// Remember every unhired group battling a character at the end of
 /// `battle`.

@@ -17,16 +17,16 @@ use std::collections::BTreeMap;
 use crate::dice::DiceCount;
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::characters::Advantage;
-use super::super::data::monsters::CounterStart;
-use super::super::orders::{Activity, DayOrders, TurnChoice};
-use super::super::setup::counter_ids;
-use super::super::state::Whereabouts;
 use super::Day;
 use super::events::{BirdsongEvent, Happening};
 use super::summoning::prowls;
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::monsters::CounterStart;
+use crate::magic_realm::orders::{Activity, DayOrders, TurnChoice};
+use crate::magic_realm::setup::counter_ids;
+use crate::magic_realm::state::Whereabouts;
 
 /// The warning chit the ghosts start at, and its clearing (as at setup).
 const GHOSTS_CHIT: &str = "Bones V";

@@ -4,10 +4,10 @@
 //! ones only after finding Hidden Enemies. Blocker and blocked become
 //! unhidden; the blocked one does no more phases today.
 
-use super::super::orders::{Blocking, DayOrders};
-use super::super::state::{DenizenKind, Whereabouts};
 use super::Day;
 use super::events::{Happening, PhaseEvent};
+use crate::magic_realm::orders::{Blocking, DayOrders};
+use crate::magic_realm::state::{DenizenKind, Whereabouts};
 use std::collections::BTreeMap;
 
 /// The monsters on the map in the clearing of character `who`.

@@ -9,15 +9,15 @@
 
 use crate::dice::Dice;
 
-use super::super::board::{Board, ClearingId};
-use super::super::data::GameData;
-use super::super::data::characters::Advantage;
-use super::super::data::tiles::{ClearingKind, PathKind};
-use super::super::orders::{Activities, Activity, DayOrders, Phase};
-use super::super::state::{CharacterState, ChitCondition, MrState};
 use super::bot_magic;
 use crate::game::Rules;
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::{Board, ClearingId};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
+use crate::magic_realm::orders::{Activities, Activity, DayOrders, Phase};
+use crate::magic_realm::state::{CharacterState, ChitCondition, MrState};
 
 const FULL_DAY: usize = 4;
 const BASIC: usize = 2;

@@ -14,17 +14,17 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::characters::Advantage;
-use super::super::data::terms::Activity as Kind;
-use super::super::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, activities, blocking, fly, hire, horses, movement, pending, prophecy,
     search, summoning, trade, weather,
 };
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::terms::Activity as Kind;
 use crate::magic_realm::magic::influence;
+use crate::magic_realm::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 
 /// Where the turn stands between phases.
 struct Turn {

@@ -18,24 +18,24 @@ use std::collections::BTreeMap;
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::combat::by_rounds::{self, RoundAnswers};
-use super::super::combat::casting::CombatMagic;
-use super::super::combat::log::{CombatLine, Seen};
-use super::super::combat::model::{Fighter, FighterKind, Out};
-use super::super::combat::{Battle, CombatRules, Decision, build};
-use super::super::data::terms::{Roll, Strength};
-use super::super::data::tiles::PathKind;
-use super::super::magic::expiry;
-use super::super::orders::DayOrders;
-use super::super::state::{
-    Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
-};
-use super::super::tables::meeting::{
-    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
-};
 use super::Day;
 use super::events::{CombatEvent, Happening};
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::combat::by_rounds::{self, RoundAnswers};
+use crate::magic_realm::combat::casting::CombatMagic;
+use crate::magic_realm::combat::log::{CombatLine, Seen};
+use crate::magic_realm::combat::model::{Fighter, FighterKind, Out};
+use crate::magic_realm::combat::{Battle, CombatRules, Decision, build};
+use crate::magic_realm::data::terms::{Roll, Strength};
+use crate::magic_realm::data::tiles::PathKind;
+use crate::magic_realm::magic::expiry;
+use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::{
+    Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
+};
+use crate::magic_realm::tables::meeting::{
+    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
+};
 
 /// Who stands in a clearing at Sunset.
 #[derive(Default)]
@@ -218,7 +218,7 @@ fn casters_here(
     // Spells already in effect (Melt Into Mist, Poison) are read in combat;
     // an Imp's Curse is kept in the game state.
     !day.state.magic.in_effect.is_empty()
-        || super::super::combat::monster_spells::any_caster(battle)
+        || crate::magic_realm::combat::monster_spells::any_caster(battle)
         || seat_of.iter().any(|(fighter, &seat)| {
             let c = &day.state.characters[seat];
             let may_cast = asked_by_rounds
@@ -245,7 +245,7 @@ fn magic_after(
     observers: &Observers,
 ) {
     if let Some(magic) = &battle.magic {
-        super::super::combat::spell_effects::moved_back(battle, seat_of, &mut day.state);
+        crate::magic_realm::combat::spell_effects::moved_back(battle, seat_of, &mut day.state);
         day.state.magic = magic.state.magic.clone();
         for &seat in seat_of.values() {
             if let Some(c) = magic.state.characters.get(seat) {
@@ -423,9 +423,9 @@ fn drinks(
     fighter: usize,
     seat: usize,
     group: &str,
-    relationship: super::super::data::characters::Relationship,
+    relationship: crate::magic_realm::data::characters::Relationship,
     limit: Option<u32>,
-) -> Option<super::super::data::characters::Relationship> {
+) -> Option<crate::magic_realm::data::characters::Relationship> {
     let limit = limit?;
     let members = battle
         .fighters
@@ -498,7 +498,7 @@ fn write_back(
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
         if !hero.dead {
-            super::super::combat::activation::write_back(c, &hero.kit);
+            crate::magic_realm::combat::activation::write_back(c, &hero.kit);
         }
         if hero.dead {
             c.dead = true;

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Faces, RollRecord};
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::state::ChitCondition;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::state::ChitCondition;
 
 /// One event of the day with its observers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -22,13 +22,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::board::ClearingId;
-use super::super::data::characters::Advantage;
-use super::super::data::terms::Activity as Kind;
-use super::super::orders::{Activity, DayOrders, SearchTable};
 use super::events::Happening;
 use super::{Day, PhaseOutcome, movement, search};
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::terms::Activity as Kind;
+use crate::magic_realm::orders::{Activity, DayOrders, SearchTable};
 
 /// Phases of an ordinary day, and of a day in caves.
 const FULL_DAY: usize = 4;

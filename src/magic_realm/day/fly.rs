@@ -22,13 +22,13 @@
 //! - A Broomstick spell in effect on him flies him like an item of Light
 //!   strength that needs no colour; it expires when he lands.
 
-use super::super::board::ClearingId;
-use super::super::data::terms::{Colour, Strength};
-use super::super::data::treasures::TreasureEffect;
 use super::Day;
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use crate::dice::DiceCount;
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::terms::{Colour, Strength};
+use crate::magic_realm::data::treasures::TreasureEffect;
 
 /// The active belonging of `who` that flies, its strength and the colour
 /// it needs.
@@ -79,7 +79,7 @@ fn adjacent_tiles(day: &Day<'_>, code: &str) -> Vec<String> {
     let Some(placement) = board.placement_of(code) else {
         return Vec::new();
     };
-    super::super::data::tiles::Edge::ALL
+    crate::magic_realm::data::tiles::Edge::ALL
         .iter()
         .filter_map(|&edge| board.placement_at(placement.at.neighbour(edge)))
         .map(|p| p.tile.clone())

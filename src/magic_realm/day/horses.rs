@@ -16,11 +16,11 @@
 
 use crate::game::Observers;
 
-use super::super::data::GameData;
-use super::super::data::horses::{Horse, HorseKind};
-use super::super::state::{CharacterState, ItemKind};
 use super::events::{Happening, PhaseEvent};
 use super::{Day, movement};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::horses::{Horse, HorseKind};
+use crate::magic_realm::state::{CharacterState, ItemKind};
 
 /// The first active horse he carries.
 pub fn active_horse<'d>(data: &'d GameData, who: &CharacterState) -> Option<&'d Horse> {

@@ -4,13 +4,13 @@
 //! secret passages once discovered (or with an advantage that knows them);
 //! items heavier than his strongest active MOVE chit are left behind.
 
-use super::super::board::ClearingId;
-use super::super::data::characters::Advantage;
-use super::super::data::terms::Strength;
-use super::super::data::tiles::{ClearingKind, PathKind};
-use super::super::state::{Belonging, CharacterState, Item, ItemKind};
 use super::Day;
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::terms::Strength;
+use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
+use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
 
 /// Why a move cannot be made.
 pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), String> {

@@ -10,13 +10,13 @@
 //! day is lost with that reason; an SPX when one was already done prepares
 //! nothing more and is lost.
 
-use super::super::data::characters::Advantage;
-use super::super::magic::enchant;
-use super::super::orders::Activity;
 use super::events::Happening;
 use super::{Day, PhaseOutcome, site_magic};
 use crate::magic_realm::abilities;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::magic::enchant;
 use crate::magic_realm::magic::events::MagicEvent;
+use crate::magic_realm::orders::Activity;
 
 /// An SPX or SP phase; `note` is the phase's note (`tile` enchants the
 /// tile).

@@ -6,13 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use super::super::data::terms::Activity as Kind;
-use super::super::magic::events::MagicEvent;
-use super::super::magic::spells::phantasm;
-use super::super::orders::{Activity, DayOrders};
 use super::events::Happening;
 use super::familiar::{Stepped, Walk, as_if_there};
 use super::{Day, PhaseOutcome, pending};
+use crate::magic_realm::data::terms::Activity as Kind;
+use crate::magic_realm::magic::events::MagicEvent;
+use crate::magic_realm::magic::spells::phantasm;
+use crate::magic_realm::orders::{Activity, DayOrders};
 
 /// What a phantasm may do besides its Spell phases.
 const KINDS: [Kind; 2] = [Kind::Move, Kind::Peer];

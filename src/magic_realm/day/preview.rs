@@ -7,11 +7,11 @@
 use crate::dice::Dice;
 use crate::game::Rules;
 
-use super::super::board::ClearingId;
-use super::super::data::GameData;
-use super::super::orders::{Activity, DayOrders};
-use super::super::state::MrState;
 use super::{Day, movement};
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::orders::{Activity, DayOrders};
+use crate::magic_realm::state::MrState;
 
 /// Warnings for the moves of `player`'s character in `orders`, in phase
 /// order. The dry run stops at the first move that would be lost, and at a

@@ -9,14 +9,14 @@ use thiserror::Error;
 use crate::dice::Dice;
 use crate::game::Rules;
 
-use super::super::combat::Decision;
-use super::super::combat::by_rounds::RoundAnswers;
-use super::super::data::GameData;
-use super::super::orders::DayOrders;
-use super::super::state::MrState;
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
 use super::{Day, birdsong, daylight, evening, familiar, midnight, phantasm, weather};
+use crate::magic_realm::combat::Decision;
+use crate::magic_realm::combat::by_rounds::RoundAnswers;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::MrState;
 
 /// Why a day could not be resolved.
 #[derive(Debug, Error, PartialEq, Eq)]

@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::terms::Dwelling;
-use super::super::state::{CharacterChit, Discoveries, Item, abandoned_pile};
 use super::Day;
 use super::events::Happening;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::terms::Dwelling;
+use crate::magic_realm::state::{CharacterChit, Discoveries, Item, abandoned_pile};
 
 /// A dead character coming back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,16 +9,16 @@
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::GameData;
-use super::super::data::characters::{Advantage, SummonChit};
-use super::super::data::natives::NativeGroup;
-use super::super::data::setup_card::ChitWord;
-use super::super::state::{DenizenKind, MapChit, Whereabouts};
 use super::Day;
 use super::blocking;
 use super::events::{ArrivalEvent, Happening};
 use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::{Advantage, SummonChit};
+use crate::magic_realm::data::natives::NativeGroup;
+use crate::magic_realm::data::setup_card::ChitWord;
+use crate::magic_realm::state::{DenizenKind, MapChit, Whereabouts};
 
 /// The rule that keeps a hidden character's tile chits face down.
 const QUIET_MONSTERS: &str = "quiet_monsters";
@@ -307,7 +307,7 @@ fn guardians_come(day: &mut Day<'_>, tile: &str) {
 fn summoned_box(
     day: &Day<'_>,
     word: ChitWord,
-    group: super::super::data::terms::TileGroup,
+    group: crate::magic_realm::data::terms::TileGroup,
 ) -> Vec<String> {
     let row = day.today.prowling_row;
     day.data

@@ -26,14 +26,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::terms::Roll;
-use super::super::data::treasures::{SiteResult, TreasureEffect};
-use super::super::orders::Take;
-use super::super::state::{Belonging, ChitCondition, Item, ItemKind};
 use super::events::Happening;
 use super::search::{open_with_key_or_effort, roll_table, seen_by, wants_active};
 use super::{Day, PhaseOutcome};
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::data::treasures::{SiteResult, TreasureEffect};
+use crate::magic_realm::orders::Take;
+use crate::magic_realm::state::{Belonging, ChitCondition, Item, ItemKind};
 use crate::magic_realm::tables::DieTable;
 
 /// What happened at a treasure site.
@@ -365,7 +365,7 @@ fn go_to_cave(
         day.state
             .board
             .clearing(c)
-            .is_some_and(|k| k.kind == super::super::data::tiles::ClearingKind::Cave)
+            .is_some_and(|k| k.kind == crate::magic_realm::data::tiles::ClearingKind::Cave)
     };
     match target {
         Some(to) if is_cave(&to) => {

@@ -14,9 +14,9 @@
 //! starting worth open); a character dead at the end scores −100 (BIMR6);
 //! spells count those he holds.
 
-use super::super::data::GameData;
-use super::super::state::{CharacterState, ItemKind, VictoryRequirements};
 use super::events::Score;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::state::{CharacterState, ItemKind, VictoryRequirements};
 
 /// Points per victory point, by category (TABLES.md §14).
 pub const GREAT_TREASURE_FACTOR: i32 = 1;

@@ -17,11 +17,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Observers;
 
-use super::super::board::ClearingId;
-use super::super::data::setup_card::VisitorBox;
 use super::Day;
 use super::events::Happening;
 use super::meeting::unhired_present;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::setup_card::VisitorBox;
 
 /// The monster roll that brings the row-6 chits out.
 const VISITOR_ROW: u8 = 6;

@@ -17,7 +17,7 @@ pub use sheet::{
     Blocking, DayOrders, Purchase, SearchTable, Take, TurnChoice, WhenImpossible, parse_day_orders,
 };
 
-use super::data::tiles::Tiles;
+use crate::magic_realm::data::tiles::Tiles;
 
 /// Orders name tiles the way the embedded tile data knows them.
 impl TileNames for Tiles {

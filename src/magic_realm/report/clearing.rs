@@ -6,8 +6,10 @@
 
 use serde::Serialize;
 
-use super::super::data::GameData;
-use super::super::state::{CharacterState, DenizenKind, MrState, Whereabouts, abandoned_pile};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::state::{
+    CharacterState, DenizenKind, MrState, Whereabouts, abandoned_pile,
+};
 
 /// What he sees around him.
 #[derive(Clone, Debug, Serialize)]

@@ -3,8 +3,8 @@
 //! has explored, the routes he knows, his position ringed) and the GM's
 //! full map with every character ringed.
 
-use super::super::board::svg::{MapView, render_view};
-use super::super::state::{CharacterState, MrState};
+use crate::magic_realm::board::svg::{MapView, render_view};
+use crate::magic_realm::state::{CharacterState, MrState};
 
 /// The known map of `me`.
 pub fn known_map(state: &MrState, me: &CharacterState) -> String {

@@ -4,7 +4,7 @@
 //!
 //! A player's report is built from two sources only: the day's events he
 //! observed ([`crate::game::observed_by`]; the day log of
-//! [`super::day::log`] written from them, combat apart), and what his own
+//! [`crate::magic_realm::day::log`] written from them, combat apart), and what his own
 //! character knows or can see now in the state (his sheet, his clearing,
 //! his known map). The GM's history has every event, the secrets section
 //! and the full map.
@@ -21,10 +21,10 @@ use serde::Serialize;
 use crate::game::{Event, Reader, Report, observed_by};
 use crate::report::{PrivateMessage, ReportContext};
 
-use super::data::GameData;
-use super::day::events::{DayEvent, Happening};
-use super::day::log::gm_log;
-use super::state::MrState;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::day::events::{DayEvent, Happening};
+use crate::magic_realm::day::log::gm_log;
+use crate::magic_realm::state::MrState;
 
 /// The header every report starts with.
 #[derive(Clone, Debug, Serialize)]
@@ -88,9 +88,9 @@ fn logs(events: Vec<DayEvent>) -> (String, String) {
 }
 
 fn header<'a>(state: &MrState, context: &'a ReportContext, reader: Reader<'_>) -> Header<'a> {
-    let weather = super::data::get()
+    let weather = crate::magic_realm::data::get()
         .ok()
-        .and_then(|data| super::day::weather::describe(data, state));
+        .and_then(|data| crate::magic_realm::day::weather::describe(data, state));
     Header {
         campaign: &context.campaign,
         day: state.day,

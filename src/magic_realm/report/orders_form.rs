@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-use super::super::data::GameData;
-use super::super::orders::parse_day_orders;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::orders::parse_day_orders;
 
 /// What the orders form template is filled with.
 #[derive(Clone, Debug, Serialize)]

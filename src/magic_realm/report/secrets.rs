@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::super::state::MrState;
+use crate::magic_realm::state::MrState;
 
 /// One character's secrets.
 #[derive(Clone, Debug, Serialize)]

@@ -6,11 +6,11 @@
 
 use serde::Serialize;
 
-use super::super::data::GameData;
-use super::super::day::events::Score;
-use super::super::day::events::condition_word;
-use super::super::day::victory;
-use super::super::state::{CharacterState, ItemKind, VictoryRequirements};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::day::events::Score;
+use crate::magic_realm::day::events::condition_word;
+use crate::magic_realm::day::victory;
+use crate::magic_realm::state::{CharacterState, ItemKind, VictoryRequirements};
 
 /// One line of the sheet's item list.
 #[derive(Clone, Debug, Serialize)]
@@ -155,7 +155,7 @@ pub fn sheet(
         missions: me
             .gold_specials
             .iter()
-            .map(|t| super::super::day::missions::terms(data, t))
+            .map(|t| crate::magic_realm::day::missions::terms(data, t))
             .collect(),
     }
 }

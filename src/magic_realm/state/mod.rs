@@ -5,7 +5,7 @@
 //! of the setup card, and the characters.
 //!
 //! Only `BTreeMap` and `Vec`, so the JSON of a state is always the same
-//! bytes for the same game. Built by [`super::setup::new_game`] (day 0);
+//! bytes for the same game. Built by [`crate::magic_realm::setup::new_game`] (day 0);
 //! the day engine will change it. Rules: seed 000 (setup), TABLES.md §3.1,
 //! §6.2, §7.2, §7.3, §8.
 
@@ -15,10 +15,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{Board, ClearingId};
-use super::data::characters::StartLocation;
-use super::data::seasons::WeatherKind;
-use super::data::terms::Dwelling;
+use crate::magic_realm::board::{Board, ClearingId};
+use crate::magic_realm::data::characters::StartLocation;
+use crate::magic_realm::data::seasons::WeatherKind;
+use crate::magic_realm::data::terms::Dwelling;
 
 /// A game of Magic Realm.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,7 +35,7 @@ pub struct MrState {
     /// Dwellings on the map and their clearings. The campfires are added
     /// when their warning chits turn face up.
     pub dwellings: BTreeMap<Dwelling, ClearingId>,
-    /// Counter id (see [`super::setup::counter_ids`]) → where it is.
+    /// Counter id (see [`crate::magic_realm::setup::counter_ids`]) → where it is.
     pub denizens: BTreeMap<String, DenizenState>,
     /// Holder name → what it holds, top of the pile first. Holders are site
     /// chits, dwellings, native groups, single natives (their mounts),
@@ -227,7 +227,7 @@ impl CharacterState {
     /// weapon, armour and fresh chits, unhidden, knowing only the tile he
     /// starts in.
     pub fn entering(
-        card: &super::data::characters::Character,
+        card: &crate::magic_realm::data::characters::Character,
         player: String,
         start: StartLocation,
         position: ClearingId,
@@ -330,7 +330,7 @@ impl CharacterChit {
     }
 
     /// The card's 12 chits as they start the game.
-    pub fn fresh_set(card: &super::data::characters::Character) -> Vec<CharacterChit> {
+    pub fn fresh_set(card: &crate::magic_realm::data::characters::Character) -> Vec<CharacterChit> {
         card.chits
             .iter()
             .map(|c| CharacterChit::fresh(c.to_string()))

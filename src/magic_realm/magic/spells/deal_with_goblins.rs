@@ -21,9 +21,9 @@
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::state::{MrState, Whereabouts};
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
 use super::Ctx;
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
 use crate::magic_realm::state::magic::Aim;
 
 pub const NAME: &str = "Deal with Goblins";

@@ -20,10 +20,10 @@
 
 use crate::magic_realm::state::MrState;
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
-use super::super::events::MagicEvent;
 use super::Ctx;
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
+use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::state::magic::Aim;
 
 pub const NAME: &str = "Enchant Artifact";

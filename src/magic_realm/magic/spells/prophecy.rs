@@ -17,7 +17,7 @@
 
 use crate::magic_realm::state::MrState;
 
-use super::super::cast::active_on;
+use crate::magic_realm::magic::cast::active_on;
 use crate::magic_realm::state::magic::Aim;
 
 /// Whether Prophecy is awake on character `who`.

@@ -8,10 +8,10 @@ use crate::game::Rules;
 use crate::magic_realm::state::{Belonging, ChitCondition, Item, ItemKind, MrState, Whereabouts};
 use crate::magic_realm::test_support::{data, game_played_by};
 
-use super::super::MagicError;
-use super::super::cast::{CastRequest, cast, check};
-use super::super::expiry;
 use super::{deal_with_goblins, enchant_artifact, phantasm, prophecy};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::{CastRequest, cast, check};
+use crate::magic_realm::magic::expiry;
 use crate::magic_realm::state::magic::{Aim, CastWith};
 
 /// Characters all in the first one's clearing; character 0 has a MAGIC

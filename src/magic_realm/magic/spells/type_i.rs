@@ -11,10 +11,10 @@
 use crate::magic_realm::state::Whereabouts;
 use crate::magic_realm::tables::magic::{Wish, WishResult};
 
-use super::super::MagicError;
-use super::super::cast::{SpellEffect, lifted_by_health};
-use super::super::{curses, expiry};
 use super::{Build, Ctx, everyone_in, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::{SpellEffect, lifted_by_health};
+use crate::magic_realm::magic::{curses, expiry};
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

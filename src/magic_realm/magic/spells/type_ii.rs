@@ -2,18 +2,18 @@
 //! Bird, Prophecy, Fog, Stones Fly, Blend Into Background.
 //!
 //! Witch's Brew changes the types of the caster's own chits while in effect
-//! (read by [`super::super::cast::effective_type`]); Fog stops the Peer
+//! (read by [`crate::magic_realm::magic::cast::effective_type`]); Fog stops the Peer
 //! table in its tile (read by the Search activity); Blend Into Background
-//! gives a bonus Hide phase ([`super::super::influence`]); Talk to Wise
+//! gives a bonus Hide phase ([`crate::magic_realm::magic::influence`]); Talk to Wise
 //! Bird peers into the clearing named as its second target.
 
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::PathKind;
 use crate::magic_realm::tables::search::{Peer, PeerResult};
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
 use super::{Build, Ctx, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

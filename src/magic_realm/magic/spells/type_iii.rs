@@ -4,7 +4,7 @@
 //! Elven Grace stays in effect for combat to read (move times by strength,
 //! `combat/spell_effects.rs`);
 //! Faerie Lights changes the caster's chit types while in effect; Illusion,
-//! Persuade and See Hidden Signs are read by [`super::super::influence`],
+//! Persuade and See Hidden Signs are read by [`crate::magic_realm::magic::influence`],
 //! Lost by [`crate::magic_realm::day::wilderness`].
 
 use super::{Build, in_effect};

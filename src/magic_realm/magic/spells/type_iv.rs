@@ -3,7 +3,7 @@
 //! Hurricane Winds.
 //!
 //! Blazing Light gives everyone in its cave clearing a bonus phase
-//! ([`super::super::influence`]); Violent Storm strikes those who enter its
+//! ([`crate::magic_realm::magic::influence`]); Violent Storm strikes those who enter its
 //! tile ([`crate::magic_realm::day::wilderness`]). Lightning Bolt, Fiery Blast and Roof
 //! Collapses are attacks for combat
 //! (Roof Collapses strikes everyone in the cave clearing). Hurricane Winds
@@ -17,9 +17,9 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::Edge;
 use crate::magic_realm::state::Whereabouts;
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
 use super::{Build, Ctx, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

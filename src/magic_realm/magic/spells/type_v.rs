@@ -15,10 +15,10 @@ use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::state::ChitCondition;
 use crate::magic_realm::tables::magic::{Curse, PitEvent, PowerOfThePit};
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
-use super::super::curses;
 use super::{Build, Ctx, everyone_in, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
+use crate::magic_realm::magic::curses;
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

@@ -6,15 +6,15 @@
 //! spell in effect (combat reads it: attack, move, vulnerability); Dissolve
 //! Spell breaks the spell named; Unleash Power and Melt Into Mist stay in
 //! effect for combat to read; World Fades opens the Magic Sight table to
-//! its target ([`super::super::influence`]) and leaves its hiding in every
+//! its target ([`crate::magic_realm::magic::influence`]) and leaves its hiding in every
 //! combat round to combat.
 
 use crate::magic_realm::tables::magic::Transform;
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
-use super::super::expiry;
 use super::{Build, Ctx, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
+use crate::magic_realm::magic::expiry;
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

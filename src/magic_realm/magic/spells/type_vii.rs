@@ -7,7 +7,7 @@
 //! the bats in Daylight is not built); Sense Danger
 //! gives a bonus Alert phase and Peace with Nature stops summoning for its
 //! target and Premonition lets its target choose his turn while awake
-//! ([`super::super::influence`]).
+//! ([`crate::magic_realm::magic::influence`]).
 
 use super::{Build, control, in_effect};
 

@@ -4,14 +4,14 @@
 //!
 //! Remedy breaks the spell or lifts the curse it targets; Poison and Guide
 //! Spider or Octopus stay in effect for combat to read; Bad Luck is read
-//! by [`super::super::influence`]. Whistle for Monsters moves a sound chit
+//! by [`crate::magic_realm::magic::influence`]. Whistle for Monsters moves a sound chit
 //! (named as an item held by its tile) into the caster's tile, or, when it
 //! is already there, to the tile named as the second target (ruling).
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
-use super::super::curses;
 use super::{Build, Ctx, control, in_effect};
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
+use crate::magic_realm::magic::curses;
 use crate::magic_realm::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

@@ -10,9 +10,9 @@
 
 use crate::magic_realm::tables::weather::draw_chit;
 
-use super::super::MagicError;
-use super::super::cast::SpellEffect;
 use super::Ctx;
+use crate::magic_realm::magic::MagicError;
+use crate::magic_realm::magic::cast::SpellEffect;
 use crate::magic_realm::state::magic::Aim;
 
 /// The aim a `Combat:` line names for the weather spell (`see`, `change`
