@@ -5,10 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The mail tests need the local test mail server (a no-op when it already
 # runs); where it cannot be started those tests print SKIPPED and return.
-scripts/mailserver.sh start || echo "test.sh: local mail server not started; tests/mail_server.rs will skip"
+scripts/mailserver.sh start || echo "test.sh: local mail server not started; tests/mail/mail_server.rs will skip"
 # The browser check of a report's HTML needs headless Chromium; without it
-# tests/report_browser.rs prints SKIPPED.
-scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/report_browser.rs will skip"
+# tests/engine/report_browser.rs prints SKIPPED.
+scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/engine/report_browser.rs will skip"
 # Formatting and lints first: they fail fast and cost little.
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings

@@ -1,7 +1,7 @@
 //! Every optional rule the day engine or the daemon applies, switched on and
 //! off over the same state and dice, showing that the switch changes the
 //! outcome (engineering principle 5). Optional combat rules prove the same
-//! with `_on`/`_off` battle-file pairs (`tests/battles.rs`).
+//! with `_on`/`_off` battle-file pairs (`tests/engine/battles.rs`).
 //!
 //! [`ON_OFF_TESTS`] names where each built toggle's on/off test lives, and
 //! [`every_built_toggle_has_an_on_off_test`] fails when a toggle is marked
@@ -52,12 +52,12 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
     (
         "player_built_board",
         "setup::tests::a_player_built_board_is_required_by_its_rule; \
-         tests/daemon_maildir.rs players_build_the_board_by_mail_and_the_game_starts_on_it",
+         tests/mail/daemon_maildir.rs players_build_the_board_by_mail_and_the_game_starts_on_it",
     ),
     (
         "unlimited_communication",
-        "tests/daemon_maildir.rs players_ask_for_help_orders_report_rules_and_write_privately (off); \
-         tests/report_mail.rs (on)",
+        "tests/mail/daemon_maildir.rs players_ask_for_help_orders_report_rules_and_write_privately (off); \
+         tests/mail/report_mail.rs (on)",
     ),
     (
         "seasons_and_weather",

@@ -2,7 +2,7 @@
 //! every count and every printed value. Skips (printing SKIPPED) without the
 //! reference folder.
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::horses::{Horse, HorseKind, HorseStart};
 use realmgm::magic_realm::data::monsters::{CounterStart, Monster, MonsterTrait};

@@ -1,7 +1,7 @@
 //! Weapons, armour and treasures cross-checked entry by entry against the
 //! reference JSON (skipped when the reference folder is absent).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

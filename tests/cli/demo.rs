@@ -1,7 +1,7 @@
 //! `realmgm demo` on a fresh folder, as a new user runs it: a week played
 //! by mail, the same way every run.
 
-mod common;
+use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout};
 

@@ -2,7 +2,7 @@
 //! equipment at each level, start places, relationships and the advantages'
 //! structured effects. Skips (printing SKIPPED) without the reference folder.
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::characters::{
     Advantage, Character, ChitAction, Relationship, StartLocation,

@@ -3,7 +3,7 @@
 //! of a report to a screenshot in `target/test-artifacts/`. Where Chromium
 //! is not installed the test prints SKIPPED and returns.
 
-mod report_support;
+use crate::report_support;
 
 use std::path::PathBuf;
 use std::process::Command;

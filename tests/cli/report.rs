@@ -2,7 +2,7 @@
 //! GM's history are printed from the store, with the HTML part and the map
 //! written to files; a wrong player or day is named.
 
-mod common;
+use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout};
 

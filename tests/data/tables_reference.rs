@@ -1,7 +1,7 @@
 //! The die tables of `magic_realm::tables` cross-checked row by row against
 //! the reference `tables.json` (skipped when the reference folder is absent).
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::characters::Relationship;
 use realmgm::magic_realm::tables::DieTable;

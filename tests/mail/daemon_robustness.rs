@@ -4,7 +4,7 @@
 //! whose engine fails, and campaigns beside one another that must not harm
 //! each other.
 
-mod support;
+use crate::support;
 
 use realmgm::daemon::Daemon;
 use realmgm::store::{InboundInsert, InboundStatus};

@@ -7,8 +7,8 @@
 //! the missing `ca_file`. Prints SKIPPED and returns
 //! when the server (or its CA file) is missing.
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};

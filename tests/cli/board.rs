@@ -1,6 +1,6 @@
 //! `realmgm board show` as a GM runs it: the seeded map and its picture.
 
-mod common;
+use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout};
 

@@ -1,7 +1,7 @@
 //! Spells and the colour-magic calendar cross-checked against the reference
 //! JSON (skipped when the reference folder is absent).
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::seasons;
 use realmgm::magic_realm::data::spells::{self, SpellColour, SpellTarget};

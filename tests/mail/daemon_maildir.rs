@@ -3,7 +3,7 @@
 //! test game played over several days; authentication, commands, bad
 //! input, schedules, holds, rollback and the outbox's retries.
 
-mod support;
+use crate::support;
 
 use std::cell::RefCell;
 

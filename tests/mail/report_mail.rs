@@ -3,7 +3,7 @@
 //! and the local mailboxes deliver a multipart message whose plain text
 //! comes first; read back with mail-parser.
 
-mod support;
+use crate::support;
 
 use mail_parser::{MessageParser, MimeHeaders};
 use realmgm::daemon::process::TurnOutcome;

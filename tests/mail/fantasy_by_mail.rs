@@ -5,7 +5,7 @@
 //! Maildir mailer, and the game is followed to its final scores. Also: a
 //! turn that standing orders decide (the game awaits nobody) runs at once.
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

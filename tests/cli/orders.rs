@@ -1,6 +1,6 @@
 //! `realmgm orders parse` and `orders check` run as a player or GM runs them.
 
-mod common;
+use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout};
 

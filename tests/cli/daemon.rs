@@ -3,7 +3,7 @@
 //! processes the day (every player hides: no orders), the next round mails
 //! the reports, doctor names what is missing, and `gm secret` fixes it.
 
-mod common;
+use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout};
 

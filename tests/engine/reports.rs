@@ -3,7 +3,7 @@
 //! character knows. Regenerate the golden files with
 //! `REALMGM_UPDATE_GOLDEN=1 cargo test --test reports`.
 
-mod report_support;
+use crate::report_support;
 
 use std::path::PathBuf;
 

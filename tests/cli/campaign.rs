@@ -1,7 +1,7 @@
 //! `realmgm campaign new/show/list` run as the GM runs them, against a
 //! database file in the temporary folder.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

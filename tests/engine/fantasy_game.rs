@@ -12,7 +12,7 @@ use realmgm::fantasy_realms::game::{FantasyRealms, table};
 use realmgm::fantasy_realms::state::{Happening, Phase, Table};
 use realmgm::game::{AcceptedOrders, Event, Game, GameState, Reader, Rules, Seat, TurnResult};
 
-const CAMPAIGN: &str = include_str!("../campaigns/fantasy-realms.toml");
+const CAMPAIGN: &str = include_str!("../../campaigns/fantasy-realms.toml");
 
 fn cards() -> &'static Deck {
     deck().expect("the embedded deck loads")

@@ -8,7 +8,7 @@
 //! events whose observers include him (every day so far), his own
 //! character's state, and what lies face up on the map for all to see.
 
-mod report_support;
+use crate::report_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 

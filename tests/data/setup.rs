@@ -1,7 +1,7 @@
 //! Map chits, the setup card and the seasons cross-checked against the
 //! reference JSON (skipped when the reference folder is absent).
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::chits::{self, GoldSpecialKind, SiteAccess};
 use realmgm::magic_realm::data::seasons::{self, WeatherKind};

@@ -1,7 +1,7 @@
 //! Cross-check every tile, both sides, against the reference tiles.json:
 //! clearings (number, type, magic) and paths (ends, kind).
 
-mod common;
+use crate::common;
 
 use realmgm::magic_realm::data::tiles::{self, PathEnd, Tile, TileSide};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! reference card list: every name, suit and base strength. Skipped (with a
 //! SKIPPED line) when the reference folder is not there.
 
-mod common;
+use crate::common;
 
 use realmgm::fantasy_realms::cards::deck;
 

@@ -5,7 +5,7 @@
 //! default standing orders decide once the round deadline passes. Mail in
 //! through a Maildir folder, out into another.
 
-mod support;
+use crate::support;
 
 use mail_parser::MessageParser;
 use realmgm::daemon::Daemon;

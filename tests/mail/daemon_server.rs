@@ -7,8 +7,8 @@
 //! daemon re-scans it whole without storing anything twice.
 //! Prints SKIPPED and returns when the server is not running.
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
 use std::net::{SocketAddr, TcpStream};
 use std::thread::sleep;

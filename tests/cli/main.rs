@@ -1,0 +1,17 @@
+//! The command line as a user runs it: the `realmgm` binary, its output and its exit codes.
+//!
+//! One test binary for the group: each file is a module, so the crate is
+//! linked once for all of them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod board;
+mod campaign;
+mod daemon;
+mod demo;
+mod magic;
+mod orders;
+mod report;
+mod setup;
+mod table;

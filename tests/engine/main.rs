@@ -1,0 +1,15 @@
+//! The game engines through their public interfaces: battle files, whole days, Fantasy Realms games and scoring, reports and what they may reveal.
+//!
+//! One test binary for the group: each file is a module, so the crate is
+//! linked once for all of them.
+
+#[path = "../report_support/mod.rs"]
+mod report_support;
+
+mod battles;
+mod day_engine;
+mod fantasy_game;
+mod fantasy_scoring;
+mod report_browser;
+mod report_leaks;
+mod reports;

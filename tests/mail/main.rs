@@ -1,0 +1,20 @@
+//! Play by email: the daemon end to end (Maildir, pipe, the local Postfix and Dovecot), mail parsing and its robustness.
+//!
+//! One test binary for the group: each file is a module, so the crate is
+//! linked once for all of them.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod combat_by_mail;
+mod daemon_maildir;
+mod daemon_robustness;
+mod daemon_server;
+mod fantasy_by_mail;
+mod mail_fixtures;
+mod mail_garbled;
+mod mail_server;
+mod mail_tls;
+mod report_mail;
