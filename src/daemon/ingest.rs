@@ -489,36 +489,7 @@ mod tests {
     use super::*;
     use crate::mail::transport::Security;
     use crate::store::Store;
-    use std::io::{BufRead, BufReader, Write};
-    use std::net::TcpListener;
     use std::time::Duration;
-
-    /// An IMAP server that answers one session per script: each command
-    /// (by its first words) gets the reply, `TAG` standing for its tag.
-    fn fake_imap(sessions: Vec<Vec<(&'static str, String)>>) -> (u16, std::thread::JoinHandle<()>) {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let handle = std::thread::spawn(move || {
-            for script in sessions {
-                let (mut socket, _) = listener.accept().unwrap();
-                socket.write_all(b"* OK fake\r\n").unwrap();
-                let mut reader = BufReader::new(socket.try_clone().unwrap());
-                for (expected, reply) in script {
-                    let mut line = String::new();
-                    reader.read_line(&mut line).unwrap();
-                    let (tag, command) = line.trim_end().split_once(' ').unwrap();
-                    assert!(
-                        command.starts_with(expected),
-                        "got {command}, expected {expected}"
-                    );
-                    socket
-                        .write_all(reply.replace("TAG", tag).as_bytes())
-                        .unwrap();
-                }
-            }
-        });
-        (port, handle)
-    }
 
     fn fetched(uid: u32, message: &str) -> String {
         format!(
@@ -531,7 +502,7 @@ mod tests {
         validity: u32,
         search: &'static str,
         uids: &[(u32, &str)],
-    ) -> Vec<(&'static str, String)> {
+    ) -> Vec<(&'static str, Vec<u8>)> {
         let found: Vec<String> = uids.iter().map(|(uid, _)| uid.to_string()).collect();
         let mut script = vec![
             ("LOGIN", "TAG OK\r\n".to_string()),
@@ -550,13 +521,16 @@ mod tests {
         }
         script.push(("LOGOUT", "* BYE\r\nTAG OK\r\n".to_string()));
         script
+            .into_iter()
+            .map(|(command, reply)| (command, reply.into_bytes()))
+            .collect()
     }
 
     #[test]
     fn a_renumbered_mailbox_is_rescanned_without_duplicates_and_logged() {
         let first = "Message-ID: <a@x>\r\nSubject: one\r\n\r\nbody\r\n";
         let second = "Message-ID: <b@x>\r\nSubject: two\r\n\r\nbody\r\n";
-        let (port, server) = fake_imap(vec![
+        let (port, server) = crate::mail::imap::fake::serve(vec![
             session(7, "UID SEARCH UNSEEN", &[(1, first)]),
             session(7, "UID SEARCH UNSEEN", &[]),
             // Restored from a backup: new numbers, and the flags are lost

@@ -419,39 +419,52 @@ fn tls_failure(error: ImapError) -> ImapError {
     }
 }
 
+/// A scripted IMAP server for tests, here and in the daemon's: one session
+/// per script, each command answered by its script line.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::{BufRead, BufReader};
+pub(crate) mod fake {
+    use std::io::{BufRead, BufReader, Write};
     use std::net::TcpListener;
     use std::thread;
 
-    /// A scripted IMAP server: for each expected command prefix, the reply
-    /// to send (with `TAG` replaced by the client's tag).
-    fn fake_server(script: Vec<(&'static str, Vec<u8>)>) -> (u16, thread::JoinHandle<Vec<String>>) {
+    /// Serve `sessions` in turn on a free local port: in each, every
+    /// command must start with the line's prefix and gets its reply (`TAG`
+    /// standing for the command's tag). Returns the port and a handle that
+    /// yields every command received.
+    pub(crate) fn serve(
+        sessions: Vec<Vec<(&'static str, Vec<u8>)>>,
+    ) -> (u16, thread::JoinHandle<Vec<String>>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let handle = thread::spawn(move || {
-            let (mut socket, _) = listener.accept().unwrap();
-            socket.write_all(b"* OK fake IMAP ready\r\n").unwrap();
-            let mut reader = BufReader::new(socket.try_clone().unwrap());
             let mut seen = Vec::new();
-            for (expected, reply) in script {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                let (tag, command) = line.trim_end().split_once(' ').unwrap();
-                assert!(
-                    command.starts_with(expected),
-                    "got '{command}', expected '{expected}'"
-                );
-                seen.push(command.to_string());
-                let reply = String::from_utf8_lossy(&reply).replace("TAG", tag);
-                socket.write_all(reply.as_bytes()).unwrap();
+            for script in sessions {
+                let (mut socket, _) = listener.accept().unwrap();
+                socket.write_all(b"* OK fake IMAP ready\r\n").unwrap();
+                let mut reader = BufReader::new(socket.try_clone().unwrap());
+                for (expected, reply) in script {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    let (tag, command) = line.trim_end().split_once(' ').unwrap();
+                    assert!(
+                        command.starts_with(expected),
+                        "got '{command}', expected '{expected}'"
+                    );
+                    seen.push(command.to_string());
+                    let reply = String::from_utf8_lossy(&reply).replace("TAG", tag);
+                    socket.write_all(reply.as_bytes()).unwrap();
+                }
             }
             seen
         });
         (port, handle)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
 
     fn settings(port: u16) -> ImapSettings {
         ImapSettings {
@@ -472,7 +485,7 @@ mod tests {
             "* 2 FETCH (UID 7 BODY[] {{{}}}\r\n{message})\r\nTAG OK done\r\n",
             message.len()
         );
-        let (port, server) = fake_server(vec![
+        let (port, server) = fake::serve(vec![vec![
             ("LOGIN", b"TAG OK logged in\r\n".to_vec()),
             (
                 "SELECT \"INBOX\"",
@@ -489,7 +502,7 @@ mod tests {
                 b"TAG OK done\r\n".to_vec(),
             ),
             ("LOGOUT", b"* BYE bye\r\nTAG OK done\r\n".to_vec()),
-        ]);
+        ]]);
         let mut client = ImapClient::connect(&settings(port)).unwrap();
         let status = client.select("INBOX").unwrap();
         assert_eq!(
@@ -509,10 +522,10 @@ mod tests {
 
     #[test]
     fn refused_login_hides_the_password() {
-        let (port, server) = fake_server(vec![(
+        let (port, server) = fake::serve(vec![vec![(
             "LOGIN",
             b"TAG NO [AUTHENTICATIONFAILED] bad p\"w\r\n".to_vec(),
-        )]);
+        )]]);
         let err = ImapClient::connect(&settings(port)).err().unwrap();
         let text = err.to_string();
         assert!(text.contains("refused LOGIN"), "{text}");
