@@ -7,6 +7,7 @@ use crate::game::{Rules, Seat};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::{self, GameData};
+use crate::magic_realm::day::Day;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
 use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::{MapChit, MrState, Whereabouts};
@@ -35,6 +36,27 @@ pub fn game_played_by(characters: &[&str], player: impl Fn(usize) -> String) -> 
         &mut Dice::new(11, 0),
     )
     .unwrap_or_else(|e| panic!("setup works: {e}"))
+}
+
+/// A game of `characters` played by `p0`, `p1`, ...
+pub fn test_game(characters: &[&str]) -> MrState {
+    game_played_by(characters, |i| format!("p{i}"))
+}
+
+/// Run `act` on a day of `state` (seed 5, day 1) whose rolls for each
+/// purpose prefix are forced; the state is updated and the day's events
+/// returned beside `act`'s result.
+pub fn run_on_day<R>(
+    state: &mut MrState,
+    rules: &Rules,
+    forced: &[(&str, &[u8])],
+    act: impl FnOnce(&mut Day<'_>) -> R,
+) -> (R, Vec<DayEvent>) {
+    let mut dice = Dice::with_script(5, 1, script(forced));
+    let mut day = Day::new(data(), rules, state.clone(), &mut dice);
+    let result = act(&mut day);
+    *state = day.state;
+    (result, day.events)
 }
 
 /// The same game with every monster and native taken off the map, so

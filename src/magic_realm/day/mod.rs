@@ -158,18 +158,22 @@ pub enum PhaseOutcome {
     },
 }
 #[cfg(test)]
-mod acts_tests;
-#[cfg(test)]
 mod combat_rest_tests;
 #[cfg(test)]
 mod evening_tests;
 #[cfg(test)]
 mod gaps_tests;
 #[cfg(test)]
+mod hire_tests;
+#[cfg(test)]
 mod magic_rows_tests;
 #[cfg(test)]
 mod missions_tests;
 #[cfg(test)]
+mod search_tests;
+#[cfg(test)]
 mod spell_day_tests;
 #[cfg(test)]
 mod toggle_tests;
+#[cfg(test)]
+mod trade_tests;

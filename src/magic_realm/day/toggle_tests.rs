@@ -47,7 +47,7 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
     ),
     (
         "expanded_meeting_table_opportunities",
-        "day::acts_tests::opportunity_with_and_without_the_bimr3_rule",
+        "day::trade_tests::opportunity_with_and_without_the_bimr3_rule",
     ),
     (
         "player_built_board",
