@@ -10,7 +10,11 @@ use crate::magic_realm::data::{self, GameData};
 use crate::magic_realm::day::Day;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent, PhaseResult};
 use crate::magic_realm::setup::{self, SetupInputs};
-use crate::magic_realm::state::{MapChit, MrState, Whereabouts};
+use std::collections::BTreeMap;
+
+use crate::magic_realm::day::resolve_day;
+use crate::magic_realm::orders::{DayOrders, parse_day_orders};
+use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit, MrState, Whereabouts};
 
 /// The embedded game data.
 pub fn data() -> &'static GameData {
@@ -138,4 +142,68 @@ pub fn place_site(state: &mut MrState, face_up: bool, site: &str) -> ClearingId 
             face_up,
         });
     at
+}
+
+/// A game with these characters (players P1, P2...), no denizen and no
+/// map chit on the map, so nothing arrives unless a test puts it there.
+pub fn quiet_game(characters: &[&str]) -> MrState {
+    let mut state = without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)));
+    state.map_chits.values_mut().for_each(Vec::clear);
+    state
+}
+
+/// One whole day of `state` with the players' orders written as they
+/// would mail them, on forced dice.
+pub fn play_day(
+    state: MrState,
+    given: &[(&str, &str)],
+    forced: &[(&str, &[u8])],
+) -> (MrState, Vec<DayEvent>) {
+    let all: BTreeMap<String, DayOrders> = given
+        .iter()
+        .map(|(p, text)| {
+            let orders = parse_day_orders(text, 1, &data().tiles).expect("test orders parse");
+            ((*p).to_string(), orders)
+        })
+        .collect();
+    let mut dice = Dice::with_script(3, state.day + 1, script(forced));
+    resolve_day(data(), &Rules::default(), state, &all, &mut dice).expect("the day resolves")
+}
+
+/// Run `act` on a day with forced rolls and the monster roll `row`.
+pub fn run_with_prowling_row<R>(
+    state: &mut MrState,
+    row: u8,
+    forced: &[(&str, &[u8])],
+    act: impl FnOnce(&mut Day<'_>) -> R,
+) -> (R, Vec<DayEvent>) {
+    let rules = Rules::default();
+    let mut dice = Dice::with_script(5, 1, script(forced));
+    let mut day = Day::new(data(), &rules, state.clone(), &mut dice);
+    day.today.prowling_row = row;
+    let result = act(&mut day);
+    *state = day.state;
+    (result, day.events)
+}
+
+/// An item of `kind` called `name`.
+pub fn item(kind: ItemKind, name: &str) -> Item {
+    Item {
+        kind,
+        name: name.to_string(),
+    }
+}
+
+/// Give character `who` the item, active or not.
+pub fn give(state: &mut MrState, who: usize, kind: ItemKind, name: &str, active: bool) {
+    state.characters[who].belongings.push(Belonging {
+        item: item(kind, name),
+        active,
+    });
+}
+
+/// The Move activity into clearing `c`, as a player writes it.
+pub fn move_to(c: &ClearingId) -> String {
+    let name = &data().tiles.by_code(&c.tile).expect("tile").name;
+    format!("M {name} {}", c.clearing)
 }

@@ -162,13 +162,15 @@ mod combat_rest_tests;
 #[cfg(test)]
 mod evening_tests;
 #[cfg(test)]
-mod gaps_tests;
+mod familiar_tests;
 #[cfg(test)]
 mod hire_tests;
 #[cfg(test)]
 mod magic_rows_tests;
 #[cfg(test)]
 mod missions_tests;
+#[cfg(test)]
+mod restart_tests;
 #[cfg(test)]
 mod search_tests;
 #[cfg(test)]
@@ -177,3 +179,11 @@ mod spell_day_tests;
 mod toggle_tests;
 #[cfg(test)]
 mod trade_tests;
+#[cfg(test)]
+mod travel_tests;
+#[cfg(test)]
+mod treasures_tests;
+#[cfg(test)]
+mod victory_tests;
+#[cfg(test)]
+mod visitors_tests;
