@@ -7,7 +7,7 @@
 //! The check reads the source files as text: every `crate::magic_realm::`
 //! path and every `super::` path that climbs out of a module's own folder,
 //! outside comments and outside test code (files named `tests.rs`,
-//! `*_tests.rs`, `test_support.rs`, and what follows `#[cfg(test)]`).
+//! `*_tests.rs` or `test_*.rs`, and what follows `#[cfg(test)]`).
 
 use std::path::{Path, PathBuf};
 
@@ -170,7 +170,7 @@ fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
             .and_then(|n| n.to_str())
             .unwrap_or_default();
         let test_file =
-            name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_support.rs";
+            name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_");
         if name.ends_with(".rs") && !test_file {
             files.push(path);
         }
