@@ -23,8 +23,9 @@ use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
 pub struct DaemonArgs {
-    /// The campaign(s) to run, by tag; repeat for several.
-    #[arg(long, required = true)]
+    /// The campaign(s) to run, by tag; repeat for several [default: every
+    /// campaign in the database].
+    #[arg(long)]
     campaign: Vec<String>,
     /// Run one round (collect, answer, schedule, send) and stop.
     #[arg(long)]
@@ -115,6 +116,20 @@ pub enum GmCommand {
     Secret,
     /// The GM's log: strangers, bounces, holds, late orders.
     Log,
+    /// Mail set aside because handling it failed: list it, or read one again.
+    #[command(subcommand)]
+    Mail(MailCommand),
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum MailCommand {
+    /// The campaign's mail set aside as failed, with the reasons.
+    List,
+    /// Read a failed mail again once its cause is fixed.
+    Retry {
+        #[arg(long)]
+        id: i64,
+    },
 }
 
 fn open(db: &DbArg) -> anyhow::Result<Daemon> {
@@ -290,12 +305,23 @@ fn turn_and_send(
     Ok(lines)
 }
 
-/// `realmgm daemon --campaign C [--once]`. A campaign whose record cannot
-/// be read is skipped and its GM told; the others are served.
+/// `realmgm daemon [--campaign C]... [--once]`: the campaigns named, else
+/// every stored one. A campaign whose record cannot be read is skipped and
+/// its GM told; the others are served.
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
+    let names = if args.campaign.is_empty() {
+        daemon
+            .store
+            .list_campaigns()?
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    } else {
+        args.campaign.clone()
+    };
     let mut campaigns = Vec::new();
-    for name in &args.campaign {
+    for name in &names {
         match daemon.campaign(name) {
             Ok(stored) => campaigns.push(stored.campaign),
             Err(error) => {
@@ -307,7 +333,10 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         }
     }
     if campaigns.is_empty() {
-        bail!("none of the campaigns named can be served; see the lines above");
+        bail!(
+            "no campaign can be served: store one with `realmgm campaign new FILE`, or see the \
+             lines above"
+        );
     }
     let poll = args.poll_seconds.unwrap_or_else(|| {
         campaigns
@@ -410,6 +439,8 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
             daemon.store.new_gm_secret(&name)?
         ),
+        GmCommand::Mail(MailCommand::List) => daemon.failed_mail_list(&name)?,
+        GmCommand::Mail(MailCommand::Retry { id }) => daemon.retry_failed_mail(&name, *id, now)?,
         GmCommand::Log => {
             let lines: Vec<String> = daemon
                 .store

@@ -238,6 +238,45 @@ impl Store {
             .query_row(params![id], |row| row.get(0))?)
     }
 
+    /// The mail that failed to be handled and concerns campaign `campaign`
+    /// (its GM was told of it) or no campaign at all, oldest first.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn failed_mail(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let mut statement = self.conn.prepare(
+            "SELECT id FROM inbound_mail m WHERE status = 'failed' AND ( \
+                EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id AND l.campaign_id = ?1) \
+                OR NOT EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id \
+                               AND l.campaign_id IS NOT NULL)) \
+             ORDER BY received, id",
+        )?;
+        let ids: Vec<i64> = statement
+            .query_map(params![campaign_id], |row| row.get(0))?
+            .collect::<Result<_, _>>()?;
+        ids.into_iter()
+            .filter_map(|id| self.inbound_mail(id).transpose())
+            .collect()
+    }
+
+    /// The received message `id`, if stored.
+    ///
+    /// # Errors
+    /// The database fails or holds an unknown status.
+    pub fn inbound_mail(&self, id: i64) -> Result<Option<InboundMail>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT id, raw, message_id, content_hash, received, status, note \
+                 FROM inbound_mail WHERE id = ?1",
+                params![id],
+                inbound_row,
+            )
+            .optional()?;
+        Ok(row)
+    }
+
     /// Mark what became of a received message.
     ///
     /// # Errors
@@ -267,24 +306,7 @@ impl Store {
             "SELECT id, raw, message_id, content_hash, received, status, note \
              FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
         )?;
-        let rows = statement.query_map(params![status.as_str()], |row| {
-            let status: String = row.get(5)?;
-            Ok(InboundMail {
-                id: row.get(0)?,
-                raw: row.get(1)?,
-                message_id: row.get(2)?,
-                content_hash: row.get(3)?,
-                received: row.get(4)?,
-                status: InboundStatus::parse(&status).ok_or_else(|| {
-                    rusqlite::Error::InvalidColumnType(
-                        5,
-                        format!("status '{status}'"),
-                        rusqlite::types::Type::Text,
-                    )
-                })?,
-                note: row.get(6)?,
-            })
-        })?;
+        let rows = statement.query_map(params![status.as_str()], inbound_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -407,4 +429,25 @@ impl Store {
         )?;
         Ok(())
     }
+}
+
+/// A row of `SELECT id, raw, message_id, content_hash, received, status,
+/// note FROM inbound_mail`.
+fn inbound_row(row: &rusqlite::Row<'_>) -> Result<InboundMail, rusqlite::Error> {
+    let status: String = row.get(5)?;
+    Ok(InboundMail {
+        id: row.get(0)?,
+        raw: row.get(1)?,
+        message_id: row.get(2)?,
+        content_hash: row.get(3)?,
+        received: row.get(4)?,
+        status: InboundStatus::parse(&status).ok_or_else(|| {
+            rusqlite::Error::InvalidColumnType(
+                5,
+                format!("status '{status}'"),
+                rusqlite::types::Type::Text,
+            )
+        })?,
+        note: row.get(6)?,
+    })
 }

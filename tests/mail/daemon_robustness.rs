@@ -579,12 +579,10 @@ fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
 
 fn run_daemon(dir: &std::path::Path) -> std::process::Child {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"));
+    // No --campaign: the daemon serves every campaign in the database.
     command
         .current_dir(dir)
         .args(["daemon", "--once", "--db", "db.sqlite"]);
-    for c in 0..killed_campaigns() {
-        command.args(["--campaign", &format!("K{c}")]);
-    }
     command
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -766,4 +764,52 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
         .count();
     assert_eq!(notices, 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
+    let path = std::env::temp_dir().join(format!("realmgm-retry-{}.sqlite", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
+    let secrets = with_campaign(&mut daemon, "G1", ANN, BEN);
+    let db = rusqlite::Connection::open(&path).unwrap();
+    let state: String = db
+        .query_row("SELECT state_json FROM game_days", [], |row| row.get(0))
+        .unwrap();
+    db.execute("UPDATE game_days SET state_json = 'garbage'", [])
+        .unwrap();
+    let orders = format!("Password: {}\nguess 5", secrets["Ann"]);
+    let (inserted, note) = daemon
+        .ingest(&mail(ANN, GM, "[G1] orders", "retry@x", &orders), START)
+        .unwrap();
+    assert!(note.contains("could not be handled"), "{note}");
+    let list = daemon.failed_mail_list("G1").unwrap();
+    assert!(
+        list.contains(&format!("mail {} (", inserted.id())) && list.contains("cannot be read"),
+        "{list}"
+    );
+    // The GM restores the state (from a backup) and reads the mail again.
+    db.execute("UPDATE game_days SET state_json = ?1", [&state])
+        .unwrap();
+    let again = daemon
+        .retry_failed_mail("G1", inserted.id(), START + 60)
+        .unwrap();
+    assert!(again.contains("accepted"), "{again}");
+    assert!(
+        daemon
+            .failed_mail_list("G1")
+            .unwrap()
+            .starts_with("no mail")
+    );
+    let twice = daemon
+        .retry_failed_mail("G1", inserted.id(), START + 61)
+        .unwrap_err()
+        .to_string();
+    assert!(twice.contains("did not fail"), "{twice}");
+    drop(daemon);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }
