@@ -19,7 +19,7 @@ pub const DEFAULT_DB: &str = "realmgm.sqlite";
 #[derive(Debug, clap::Args)]
 pub(crate) struct DbArg {
     /// The database file [default: $REALMGM_DB, else realmgm.sqlite].
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", global = true)]
     db: Option<PathBuf>,
 }
 

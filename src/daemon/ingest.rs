@@ -219,7 +219,9 @@ impl Daemon {
             Ok(Some(campaign)) => {
                 let message = format!(
                     "Mail {id} could not be handled and was set aside: {error:#}.\n\nThe mail is \
-                     kept in the database; the daemon goes on with the others."
+                     kept in the database and the daemon goes on with the others. Once the cause \
+                     is fixed, `realmgm gm --campaign {} mail retry --id {id}` reads it again.",
+                    campaign.name
                 );
                 self.tell_gm(&campaign, "error", "a mail failed", &message, Some(id), now)?;
             }
