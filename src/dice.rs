@@ -127,6 +127,15 @@ impl<'de> Deserialize<'de> for Faces {
 /// A key matches a purpose that equals it or that starts with it followed by
 /// `/`, so `hide` forces every hide roll while `hide/Amazon` forces only the
 /// Amazon's. The most specific key that still has results wins.
+/// A forced roll no real die shows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ForcedRollError {
+    #[error("a forced roll for '{purpose}' needs one or two faces, got {count}")]
+    FaceCount { purpose: String, count: usize },
+    #[error("a forced roll for '{purpose}' has the face {face}; dice show 1 to 6")]
+    Face { purpose: String, face: u8 },
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceScript {
     forced: BTreeMap<String, VecDeque<Faces>>,
@@ -138,17 +147,18 @@ impl DiceScript {
     /// # Errors
     /// A face outside 1..=6 or an empty roll is refused, because no real die
     /// shows it.
-    pub fn force(&mut self, purpose: &str, faces: &[u8]) -> Result<(), String> {
+    pub fn force(&mut self, purpose: &str, faces: &[u8]) -> Result<(), ForcedRollError> {
         if faces.is_empty() || faces.len() > 2 {
-            return Err(format!(
-                "a forced roll for '{purpose}' needs one or two faces, got {}",
-                faces.len()
-            ));
+            return Err(ForcedRollError::FaceCount {
+                purpose: purpose.to_string(),
+                count: faces.len(),
+            });
         }
-        if let Some(bad) = faces.iter().find(|f| !(1..=6).contains(*f)) {
-            return Err(format!(
-                "a forced roll for '{purpose}' has the face {bad}; dice show 1 to 6"
-            ));
+        if let Some(&face) = faces.iter().find(|f| !(1..=6).contains(*f)) {
+            return Err(ForcedRollError::Face {
+                purpose: purpose.to_string(),
+                face,
+            });
         }
         self.forced
             .entry(purpose.to_string())
@@ -173,12 +183,12 @@ impl DiceScript {
         let mut script = DiceScript::default();
         for (purpose, rolls) in &table {
             for (i, faces) in rolls.iter().enumerate() {
-                script.force(purpose, faces).map_err(|message| {
+                script.force(purpose, faces).map_err(|error| {
                     crate::embedded::DataError::entry(
                         file,
                         format!("purpose \"{purpose}\""),
                         format!("[{i}]"),
-                        message,
+                        error.to_string(),
                     )
                 })?;
             }

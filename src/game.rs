@@ -41,6 +41,16 @@ pub struct RuleToggle {
     pub excludes: &'static [&'static str],
 }
 
+/// Why a list of rule toggles is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// `hint` is the nearest known names, worded, or empty.
+    #[error("unknown rule toggle '{name}'{hint}")]
+    Unknown { name: String, hint: String },
+    #[error("the rule toggles '{first}' and '{second}' cannot both be on; remove one of them")]
+    Exclusive { first: String, second: String },
+}
+
 /// The set of toggles a campaign has switched on, already checked against
 /// the game's list.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,21 +67,23 @@ impl Rules {
     pub fn new<'a>(
         names: impl IntoIterator<Item = &'a str>,
         known: &[RuleToggle],
-    ) -> Result<Rules, String> {
+    ) -> Result<Rules, RulesError> {
         let mut enabled = BTreeSet::new();
         for name in names {
             let Some(toggle) = known.iter().find(|t| t.name == name) else {
-                let hint = crate::suggest::did_you_mean(name, known.iter().map(|t| t.name));
-                return Err(format!("unknown rule toggle '{name}'{hint}"));
+                return Err(RulesError::Unknown {
+                    name: name.to_string(),
+                    hint: crate::suggest::did_you_mean(name, known.iter().map(|t| t.name)),
+                });
             };
             enabled.insert(toggle.name.to_string());
         }
         for toggle in known.iter().filter(|t| enabled.contains(t.name)) {
             if let Some(other) = toggle.excludes.iter().find(|o| enabled.contains(**o)) {
-                return Err(format!(
-                    "the rule toggles '{}' and '{other}' cannot both be on; remove one of them",
-                    toggle.name
-                ));
+                return Err(RulesError::Exclusive {
+                    first: toggle.name.to_string(),
+                    second: (*other).to_string(),
+                });
             }
         }
         Ok(Rules { enabled })
@@ -495,10 +507,14 @@ mod tests {
         assert!(rules.is_on("revised_missile_table"));
         assert!(!rules.is_on("optional_missile_table"));
         let err = Rules::new(["optional_misile_table"], KNOWN).unwrap_err();
-        assert!(err.contains("did you mean optional_missile_table"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("did you mean optional_missile_table"),
+            "{err}"
+        );
         let err =
             Rules::new(["optional_missile_table", "revised_missile_table"], KNOWN).unwrap_err();
-        assert!(err.contains("cannot both be on"), "{err}");
+        assert!(err.to_string().contains("cannot both be on"), "{err}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::embedded::{DataError, parse_toml};
-use crate::game::{Game, RuleToggle, Rules, Seat};
+use crate::game::{Game, RuleToggle, Rules, RulesError, Seat};
 use crate::suggest;
 
 pub use email::Email;
@@ -267,7 +267,7 @@ impl Checker<'_> {
         for (index, name) in names.iter().enumerate() {
             let field = format!("rules[{index}]");
             Rules::new([name.get_ref().as_str()], known)
-                .map_err(|message| self.at(name.span(), &field, message))?;
+                .map_err(|refused| self.at(name.span(), &field, refused.to_string()))?;
             for earlier in &names[..index] {
                 if earlier.get_ref() == name.get_ref() {
                     let message = format!("'{}' is listed twice; remove one", name.get_ref());
@@ -278,17 +278,21 @@ impl Checker<'_> {
                     .find(|t| t.name == name.get_ref())
                     .is_some_and(|t| t.excludes.contains(&earlier.get_ref().as_str()));
                 if excluded {
-                    let message = format!(
-                        "the rule toggles '{}' and '{}' cannot both be on; remove one of them",
-                        earlier.get_ref(),
-                        name.get_ref()
-                    );
-                    return Err(self.at(name.span(), &field, message));
+                    let refused = RulesError::Exclusive {
+                        first: earlier.get_ref().clone(),
+                        second: name.get_ref().clone(),
+                    };
+                    return Err(self.at(name.span(), &field, refused.to_string()));
                 }
             }
         }
-        Rules::new(names.iter().map(|n| n.get_ref().as_str()), known)
-            .map_err(|message| self.at_line(key_line(self.text, None, "rules"), "rules", message))
+        Rules::new(names.iter().map(|n| n.get_ref().as_str()), known).map_err(|refused| {
+            self.at_line(
+                key_line(self.text, None, "rules"),
+                "rules",
+                refused.to_string(),
+            )
+        })
     }
 
     fn check_calendar(

@@ -170,7 +170,7 @@ fn dice_for(args: &RollArgs, purpose: &str) -> anyhow::Result<Dice> {
             .map(|f| f.trim().parse::<u8>())
             .collect::<Result<Vec<u8>, _>>()
             .with_context(|| format!("--faces '{roll}' should be one or two dice, e.g. 3,5"))?;
-        script.force(purpose, &faces).map_err(|e| anyhow!("{e}"))?;
+        script.force(purpose, &faces)?;
     }
     match (args.seed, args.faces.is_empty()) {
         (Some(seed), _) => Ok(Dice::with_script(seed, args.day, script)),

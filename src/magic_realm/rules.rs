@@ -265,7 +265,7 @@ mod tests {
     fn the_two_missile_tables_cannot_both_be_on() {
         let err =
             Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).unwrap_err();
-        assert!(err.contains("cannot both be on"), "{err}");
+        assert!(err.to_string().contains("cannot both be on"), "{err}");
         assert!(Rules::new(["revised_missile_table", "fumble", "stumble"], TOGGLES).is_ok());
     }
 }

@@ -392,8 +392,8 @@ fn tls_stream(
     tcp: TcpStream,
 ) -> Result<StreamOwned<ClientConnection, TcpStream>, ImapError> {
     let host = &settings.host;
-    let config =
-        crate::mail::tls::client_config(settings.ca_file.as_deref()).map_err(ImapError::Tls)?;
+    let config = crate::mail::tls::client_config(settings.ca_file.as_deref())
+        .map_err(|e| ImapError::Tls(e.to_string()))?;
     let name = ServerName::try_from(host.to_string())
         .map_err(|e| ImapError::Tls(format!("'{host}' is not a valid server name: {e}")))?;
     let connection =

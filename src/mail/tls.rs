@@ -13,26 +13,41 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use rustls::{ClientConfig, RootCertStore};
 
+/// Why TLS for the mail connections cannot be set up, naming the setting to
+/// change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TlsError {
+    #[error("cannot read the CA file {file} named by mail.ca_file: {reason}")]
+    Unreadable { file: String, reason: String },
+    #[error(
+        "the CA file {file} named by mail.ca_file holds no PEM certificate (-----BEGIN \
+         CERTIFICATE-----)"
+    )]
+    NoCertificate { file: String },
+    #[error("a certificate in {file} (mail.ca_file) is not a usable CA certificate: {reason}")]
+    Unusable { file: String, reason: String },
+    #[error("the TLS library refuses its own protocol versions: {0}")]
+    Protocols(String),
+    #[error("cannot set up TLS for SMTP host '{host}': {reason}")]
+    SmtpHost { host: String, reason: String },
+}
+
 /// The certificates of a PEM file.
 ///
 /// # Errors
 /// The file cannot be read, is not PEM or holds no certificate; the message
 /// names the file.
-pub fn read_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+pub fn read_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, TlsError> {
     let certificates = CertificateDer::pem_file_iter(path)
         .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| {
-            format!(
-                "cannot read the CA file {} named by mail.ca_file: {e}",
-                path.display()
-            )
+        .map_err(|e| TlsError::Unreadable {
+            file: path.display().to_string(),
+            reason: e.to_string(),
         })?;
     if certificates.is_empty() {
-        return Err(format!(
-            "the CA file {} named by mail.ca_file holds no PEM certificate (-----BEGIN \
-             CERTIFICATE-----)",
-            path.display()
-        ));
+        return Err(TlsError::NoCertificate {
+            file: path.display().to_string(),
+        });
     }
     Ok(certificates)
 }
@@ -41,24 +56,22 @@ pub fn read_ca_file(path: &Path) -> Result<Vec<CertificateDer<'static>>, String>
 ///
 /// # Errors
 /// The CA file is unusable.
-pub fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, String> {
+pub fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, TlsError> {
     let mut roots = RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
     if let Some(path) = ca_file {
         for certificate in read_ca_file(path)? {
-            roots.add(certificate).map_err(|e| {
-                format!(
-                    "a certificate in {} (mail.ca_file) is not a usable CA certificate: {e}",
-                    path.display()
-                )
+            roots.add(certificate).map_err(|e| TlsError::Unusable {
+                file: path.display().to_string(),
+                reason: e.to_string(),
             })?;
         }
     }
     let config =
         ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
             .with_safe_default_protocol_versions()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| TlsError::Protocols(e.to_string()))?
             .with_root_certificates(roots)
             .with_no_client_auth();
     Ok(Arc::new(config))
@@ -68,22 +81,22 @@ pub fn client_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, String
 ///
 /// # Errors
 /// The CA file is unusable, or lettre refuses the host name.
-pub fn smtp_parameters(host: &str, ca_file: Option<&Path>) -> Result<TlsParameters, String> {
+pub fn smtp_parameters(host: &str, ca_file: Option<&Path>) -> Result<TlsParameters, TlsError> {
     let mut builder = TlsParameters::builder(host.to_string());
     if let Some(path) = ca_file {
         for certificate in read_ca_file(path)? {
-            let certificate = Certificate::from_der(certificate.to_vec()).map_err(|e| {
-                format!(
-                    "a certificate in {} (mail.ca_file) cannot be used: {e}",
-                    path.display()
-                )
-            })?;
+            let certificate =
+                Certificate::from_der(certificate.to_vec()).map_err(|e| TlsError::Unusable {
+                    file: path.display().to_string(),
+                    reason: e.to_string(),
+                })?;
             builder = builder.add_root_certificate(certificate);
         }
     }
-    builder
-        .build_rustls()
-        .map_err(|e| format!("cannot set up TLS for SMTP host '{host}': {e}"))
+    builder.build_rustls().map_err(|e| TlsError::SmtpHost {
+        host: host.to_string(),
+        reason: e.to_string(),
+    })
 }
 
 /// What to do about a TLS failure, read from its message; `None` when the
@@ -148,9 +161,12 @@ mod tests {
         let empty = dir.join("empty.pem");
         std::fs::write(&empty, "not a certificate\n").unwrap();
         let err = read_ca_file(&empty).unwrap_err();
-        assert!(err.contains("holds no PEM certificate"), "{err}");
+        assert!(
+            err.to_string().contains("holds no PEM certificate"),
+            "{err}"
+        );
         let err = read_ca_file(&dir.join("missing.pem")).unwrap_err();
-        assert!(err.contains("cannot read the CA file"), "{err}");
+        assert!(err.to_string().contains("cannot read the CA file"), "{err}");
         assert!(client_config(None).is_ok());
         assert!(client_config(Some(&empty)).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

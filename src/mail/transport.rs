@@ -78,7 +78,7 @@ impl SmtpMailer {
     pub fn new(settings: &SmtpSettings) -> Result<SmtpMailer, SendError> {
         let tls_parameters = || {
             crate::mail::tls::smtp_parameters(&settings.host, settings.ca_file.as_deref())
-                .map_err(SendError::Permanent)
+                .map_err(|e| SendError::Permanent(e.to_string()))
         };
         let tls = match settings.security {
             Security::Tls => Tls::Wrapper(tls_parameters()?),

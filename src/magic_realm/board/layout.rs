@@ -30,6 +30,25 @@ use crate::magic_realm::data::tiles::{Edge, Side, TILE_COUNT, Tile, Tiles};
 /// The code of the tile placed first.
 pub const FIRST_TILE: &str = "BL";
 
+/// Why a board as a whole is not a legal map, or cannot be rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum BoardError {
+    #[error("only {placed} of the {TILE_COUNT} tiles are placed")]
+    Unfinished { placed: usize },
+    #[error(
+        "the map is not connected: {clearings} cannot be reached from the Borderland by any path"
+    )]
+    Disconnected { clearings: String },
+    #[error("the saved board names an unknown tile '{0}'")]
+    UnknownSavedTile(String),
+    #[error("the saved board is not a legal shape: {0}")]
+    Shape(#[from] PlacementError),
+    #[error("tile {0} is not on the map")]
+    NotOnMap(String),
+    #[error("the game data do not load: {0}")]
+    Data(String),
+}
+
 /// Why a tile cannot go where a player put it.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PlacementError {
@@ -275,22 +294,21 @@ impl Board {
     ///
     /// # Errors
     /// Tiles are missing, or some clearings cannot be reached.
-    pub fn check_finished(&self) -> Result<(), String> {
+    pub fn check_finished(&self) -> Result<(), BoardError> {
         if self.len() != TILE_COUNT {
-            return Err(format!(
-                "only {} of the {TILE_COUNT} tiles are placed",
-                self.len()
-            ));
+            return Err(BoardError::Unfinished { placed: self.len() });
         }
         let unreachable = self.unreachable();
         if unreachable.is_empty() {
             return Ok(());
         }
-        let names: Vec<String> = unreachable.iter().map(ToString::to_string).collect();
-        Err(format!(
-            "the map is not connected: {} cannot be reached from the Borderland by any path",
-            names.join(", ")
-        ))
+        Err(BoardError::Disconnected {
+            clearings: unreachable
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 }
 
@@ -412,6 +430,7 @@ mod tests {
     fn an_unfinished_board_is_not_finished() {
         let b = board(&[("BL", 0, 0, 0), ("AV", 0, 1, 0)]);
         let err = b.check_finished().unwrap_err();
-        assert!(err.contains("only 2 of the 20"), "{err}");
+        assert_eq!(err, BoardError::Unfinished { placed: 2 });
+        assert!(err.to_string().contains("only 2 of the 20"), "{err}");
     }
 }

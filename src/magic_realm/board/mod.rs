@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::magic_realm::data::tiles::{Clearing, Edge, PathEnd, PathKind, Side, Tile, Tiles};
 
-pub use layout::{BuildError, PlacementError};
+pub use layout::{BoardError, BuildError, PlacementError};
 
 /// A hex position on axial coordinates; written `(q,r)`. Serialized as
 /// `[q, r]`.
@@ -188,9 +188,9 @@ impl From<Board> for BoardRecord {
 }
 
 impl TryFrom<BoardRecord> for Board {
-    type Error = String;
+    type Error = BoardError;
     fn try_from(record: BoardRecord) -> Result<Self, Self::Error> {
-        let data = crate::magic_realm::data::get().map_err(|e| e.to_string())?;
+        let data = crate::magic_realm::data::get().map_err(|e| BoardError::Data(e.to_string()))?;
         Board::restore(&data.tiles, record.placements)
     }
 }
@@ -208,13 +208,13 @@ impl Board {
     ///
     /// # Errors
     /// The first placement that breaks the shape.
-    pub fn restore(tiles: &Tiles, placements: Vec<Placement>) -> Result<Board, String> {
+    pub fn restore(tiles: &Tiles, placements: Vec<Placement>) -> Result<Board, BoardError> {
         let mut board = Board::new();
         for placement in placements {
-            let tile = tiles.by_code(&placement.tile).ok_or_else(|| {
-                format!("the saved board names an unknown tile '{}'", placement.tile)
-            })?;
-            layout::check_shape(&board, tile, &placement).map_err(|e| e.to_string())?;
+            let tile = tiles
+                .by_code(&placement.tile)
+                .ok_or_else(|| BoardError::UnknownSavedTile(placement.tile.clone()))?;
+            layout::check_shape(&board, tile, &placement)?;
             board.placed.push(Placed {
                 placement,
                 tile: tile.clone(),
@@ -267,12 +267,12 @@ impl Board {
     ///
     /// # Errors
     /// The tile is not on the map.
-    pub fn set_side(&mut self, code: &str, side: Side) -> Result<(), String> {
+    pub fn set_side(&mut self, code: &str, side: Side) -> Result<(), BoardError> {
         let placed = self
             .placed
             .iter_mut()
             .find(|p| p.placement.tile == code)
-            .ok_or_else(|| format!("tile {code} is not on the map"))?;
+            .ok_or_else(|| BoardError::NotOnMap(code.to_string()))?;
         placed.placement.side = side;
         Ok(())
     }

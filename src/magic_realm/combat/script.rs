@@ -213,7 +213,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
         parsed.rules.iter().map(String::as_str),
         crate::magic_realm::rules::TOGGLES,
     )
-    .map_err(|m| DataError::entry(file, "rules", "rules", m))?;
+    .map_err(|e| DataError::entry(file, "rules", "rules", e.to_string()))?;
     let mut fighters = Vec::new();
     let mut orders = BTreeMap::new();
     for (i, entry) in parsed.character.iter().enumerate() {
@@ -282,7 +282,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
         for faces in rolls {
             script
                 .force(purpose, faces)
-                .map_err(|m| DataError::entry(file, "dice", purpose.as_str(), m))?;
+                .map_err(|e| DataError::entry(file, "dice", purpose.as_str(), e.to_string()))?;
         }
     }
     let mut battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));

@@ -178,7 +178,7 @@ pub fn enchant_tile_at(
         Side::Normal => Side::Enchanted,
         Side::Enchanted => Side::Normal,
     };
-    state.board.set_side(&tile, to)?;
+    state.board.set_side(&tile, to).map_err(|e| e.to_string())?;
     let c = &mut state.characters[who];
     c.chits[index].condition = ChitCondition::Fatigued;
     if let Some((ci, _)) = &colour_chit {

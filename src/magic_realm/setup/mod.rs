@@ -168,7 +168,9 @@ fn build_board(
         (Some(placements), true) => {
             let board = Board::from_placements(&data.tiles, placements.iter().cloned())
                 .map_err(|e| SetupError::Board(e.to_string()))?;
-            board.check_finished().map_err(SetupError::Board)?;
+            board
+                .check_finished()
+                .map_err(|e| SetupError::Board(e.to_string()))?;
             Ok(Some(board))
         }
     }
