@@ -25,16 +25,23 @@ impl Email {
     }
 }
 
-impl TryFrom<String> for Email {
-    type Error = String;
+/// Why a text is not an address a campaign can use.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "'{text}' is not an e-mail address ({why}); write a plain address such as \"alice@example.org\""
+)]
+pub struct EmailError {
+    pub text: String,
+    pub why: &'static str,
+}
 
-    fn try_from(text: String) -> Result<Email, String> {
+impl TryFrom<String> for Email {
+    type Error = EmailError;
+
+    fn try_from(text: String) -> Result<Email, EmailError> {
         match problem(&text) {
             None => Ok(Email(text)),
-            Some(why) => Err(format!(
-                "'{text}' is not an e-mail address ({why}); write a plain address such as \
-                 \"alice@example.org\""
-            )),
+            Some(why) => Err(EmailError { text, why }),
         }
     }
 }
@@ -90,7 +97,7 @@ fn problem(text: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    fn check(text: &str) -> Result<Email, String> {
+    fn check(text: &str) -> Result<Email, EmailError> {
         Email::try_from(text.to_string())
     }
 
@@ -119,7 +126,7 @@ mod tests {
         ];
         for (text, why) in cases {
             let err = check(text).unwrap_err();
-            assert!(err.contains(why), "{text}: {err}");
+            assert!(err.to_string().contains(why), "{text}: {err}");
         }
     }
 }

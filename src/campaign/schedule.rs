@@ -186,11 +186,22 @@ fn days_in_month(year: i32, month: u8) -> u8 {
     }
 }
 
-impl TryFrom<String> for Date {
-    type Error = String;
+/// Why a text is not a date or a time of day of the schedule.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WhenError {
+    #[error("'{0}' is not a date; write YYYY-MM-DD, e.g. \"2025-03-01\"")]
+    NotADate(String),
+    #[error("{0} is not a day of the calendar")]
+    NoSuchDay(String),
+    #[error("'{0}' is not a time of day; write HH:MM in UTC, e.g. \"20:00\"")]
+    NotATime(String),
+}
 
-    fn try_from(text: String) -> Result<Date, String> {
-        let wrong = || format!("'{text}' is not a date; write YYYY-MM-DD, e.g. \"2025-03-01\"");
+impl TryFrom<String> for Date {
+    type Error = WhenError;
+
+    fn try_from(text: String) -> Result<Date, WhenError> {
+        let wrong = || WhenError::NotADate(text.clone());
         let mut parts = text.splitn(3, '-');
         let (Some(year), Some(month), Some(day)) = (parts.next(), parts.next(), parts.next())
         else {
@@ -203,7 +214,7 @@ impl TryFrom<String> for Date {
             return Err(wrong());
         };
         if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-            return Err(format!("{text} is not a day of the calendar"));
+            return Err(WhenError::NoSuchDay(text));
         }
         Ok(Date { year, month, day })
     }
@@ -236,10 +247,10 @@ impl TimeOfDay {
 }
 
 impl TryFrom<String> for TimeOfDay {
-    type Error = String;
+    type Error = WhenError;
 
-    fn try_from(text: String) -> Result<TimeOfDay, String> {
-        let wrong = || format!("'{text}' is not a time of day; write HH:MM in UTC, e.g. \"20:00\"");
+    fn try_from(text: String) -> Result<TimeOfDay, WhenError> {
+        let wrong = || WhenError::NotATime(text.clone());
         let Some((hour, minute)) = text.split_once(':') else {
             return Err(wrong());
         };
@@ -332,17 +343,20 @@ mod tests {
         assert!(
             Date::try_from("2025-02-29".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("not a day")
         );
         assert!(
             Date::try_from("1/3/2025".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("YYYY-MM-DD")
         );
         assert!(TimeOfDay::try_from("24:00".to_string()).is_err());
         assert!(
             TimeOfDay::try_from("8pm".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("HH:MM")
         );
         let mut s = schedule();
