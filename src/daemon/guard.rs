@@ -66,7 +66,10 @@ impl Daemon {
                     campaign: None,
                     recipient: gm,
                     subject: format!("[{name}] campaign cannot be read"),
-                    body: format!("=== [{name}] GM notice ===\n\n{message}\n"),
+                    body: format!(
+                        "{} GM notice ===\n\n{message}\n",
+                        super::confirm::marker(name)
+                    ),
                     headers,
                     ..Default::default()
                 },

@@ -22,7 +22,7 @@ use crate::mail::inbound::{BodySource, InboundMail, InboundOptions, parse};
 use crate::mail::maildir::Maildir;
 use crate::mail::outbound::LOOP_TOKEN;
 use crate::mail::route::{plus_address, subject_tags, take_password};
-use crate::store::{InboundInsert, InboundStatus, StoredCampaign};
+use crate::store::{InboundInsert, InboundStatus, StoredCampaign, redelivery_note};
 
 use super::auth::{Sender, identify};
 use super::commands;
@@ -60,10 +60,7 @@ impl Daemon {
     pub fn store_raw(&mut self, raw: &[u8], now: i64) -> anyhow::Result<InboundInsert> {
         let inserted = self.store.insert_inbound_mail(raw, &arrival(raw), now)?;
         if let InboundInsert::Redelivered { id, original } = inserted {
-            let note = format!(
-                "mail {id} is a second delivery of mail {original} (same Message-ID, sender and \
-                 content); kept, not answered again"
-            );
+            let note = format!("mail {id}: {}", redelivery_note(original));
             self.store.log_gm(None, now, "duplicate", &note, Some(id))?;
         }
         Ok(inserted)
@@ -82,9 +79,7 @@ impl Daemon {
                 handled.last().map(|(_, n)| n.clone()).unwrap_or_default()
             }
             InboundInsert::Duplicate(id) => format!("already stored as mail {id}; not read again"),
-            InboundInsert::Redelivered { original, .. } => {
-                format!("a second delivery of mail {original}; kept, not answered again")
-            }
+            InboundInsert::Redelivered { original, .. } => redelivery_note(original),
         };
         Ok((inserted, note))
     }

@@ -80,6 +80,15 @@ impl InboundInsert {
     }
 }
 
+/// What became of a second delivery of mail `original`: the stored copy's
+/// note, and what the daemon says of it.
+pub fn redelivery_note(original: i64) -> String {
+    format!(
+        "a second delivery of mail {original} (same Message-ID, sender and content); kept, not \
+         answered again"
+    )
+}
+
 /// A received message as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InboundMail {
@@ -189,13 +198,7 @@ impl Store {
                 )?
             };
             let (status, note) = match original {
-                Some(first) => (
-                    InboundStatus::Duplicate,
-                    Some(format!(
-                        "a second delivery of mail {first} (same Message-ID, sender and \
-                         content); kept, not answered again"
-                    )),
-                ),
+                Some(first) => (InboundStatus::Duplicate, Some(redelivery_note(first))),
                 None => (InboundStatus::New, None),
             };
             tx.prepare_cached(
@@ -246,18 +249,15 @@ impl Store {
     pub fn failed_mail(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
         let mut statement = self.conn.prepare(
-            "SELECT id FROM inbound_mail m WHERE status = 'failed' AND ( \
+            "SELECT id, raw, message_id, content_hash, received, status, note \
+             FROM inbound_mail m WHERE status = 'failed' AND ( \
                 EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id AND l.campaign_id = ?1) \
                 OR NOT EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id \
                                AND l.campaign_id IS NOT NULL)) \
              ORDER BY received, id",
         )?;
-        let ids: Vec<i64> = statement
-            .query_map(params![campaign_id], |row| row.get(0))?
-            .collect::<Result<_, _>>()?;
-        ids.into_iter()
-            .filter_map(|id| self.inbound_mail(id).transpose())
-            .collect()
+        let rows = statement.query_map(params![campaign_id], inbound_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The received message `id`, if stored.

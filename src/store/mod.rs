@@ -28,6 +28,7 @@ pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
     InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
+    redelivery_note,
 };
 pub use messages::RelayedMessage;
 pub use rounds::CombatRound;

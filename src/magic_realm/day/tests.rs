@@ -11,7 +11,9 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
 use crate::magic_realm::state::{ChitCondition, MapChit, MrState, Whereabouts};
-use crate::magic_realm::test_support::{data, game_played_by, results, script, without_denizens};
+use crate::magic_realm::test_support::{
+    data, game_played_by, move_to, results, script, without_denizens,
+};
 
 /// A game with these characters, played by P1, P2...; every monster and
 /// native off the map so nothing blocks unless a test puts it there.
@@ -21,12 +23,6 @@ fn game(characters: &[&str]) -> MrState {
 
 fn orders(text: &str) -> DayOrders {
     parse_day_orders(text, 1, &data().tiles).expect("test orders parse")
-}
-
-/// `M <tile name> <n>` for a clearing.
-fn move_to(c: &ClearingId) -> String {
-    let name = &data().tiles.by_code(&c.tile).expect("tile").name;
-    format!("M {name} {}", c.clearing)
 }
 
 fn play(state: MrState, given: &[(&str, &str)], script: DiceScript) -> (MrState, Vec<DayEvent>) {

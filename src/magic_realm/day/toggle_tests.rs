@@ -21,10 +21,10 @@ use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::magic::curses;
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::rules::TOGGLES;
-use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit, MrState};
+use crate::magic_realm::state::{Belonging, Item, ItemKind, MapChit};
 use crate::magic_realm::tables::commerce::{self, CommerceResult};
 use crate::magic_realm::tables::magic::CurseKind;
-use crate::magic_realm::test_support::{data, game_played_by, script};
+use crate::magic_realm::test_support::{data, script, test_game as game};
 
 /// Where the on/off test of each built toggle is, for toggles not proven by
 /// a battle-file pair.
@@ -71,10 +71,6 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
 
 fn rules(on: &[&str]) -> Rules {
     Rules::new(on.iter().copied(), TOGGLES).expect("known toggles")
-}
-
-fn game(characters: &[&str]) -> MrState {
-    game_played_by(characters, |i| format!("p{i}"))
 }
 
 #[test]
