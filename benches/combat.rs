@@ -51,7 +51,7 @@ fn characters(data: &GameData) -> Vec<CharacterState> {
 
 /// The clearing's combat, built from the game state as the Evening does:
 /// the characters' sheets and the monsters' counters.
-fn battle(data: &GameData, states: &[CharacterState]) -> Battle {
+fn battle<'d>(data: &'d GameData, states: &[CharacterState]) -> Battle<'d> {
     let mut fighters = Vec::new();
     for state in states {
         fighters.push(Fighter {
@@ -71,7 +71,7 @@ fn battle(data: &GameData, states: &[CharacterState]) -> Battle {
             out: None,
         });
     }
-    Battle::new("CV4", fighters, CombatRules::default())
+    Battle::new(data, "CV4", fighters, CombatRules::default())
 }
 
 /// Up to five rounds, every decision answered by the default orders.

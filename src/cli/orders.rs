@@ -69,7 +69,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
         );
     };
     let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let day_orders = match orders::parse_day_orders(&text, 1, &data.tiles) {
+    let day_orders = match orders::parse_day_orders(&text, 1, data) {
         Ok(day_orders) => day_orders,
         Err(errors) => {
             let listed: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();

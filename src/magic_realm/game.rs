@@ -14,6 +14,7 @@ use crate::game::{
 use crate::report::ReportContext;
 
 use crate::magic_realm::combat::by_rounds::RoundAnswers;
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::MrState;
 use crate::magic_realm::{combat, data, day, orders, rules};
@@ -70,6 +71,21 @@ fn round_answers(answers: &serde_json::Value) -> anyhow::Result<RoundAnswers> {
 #[derive(Clone, Copy, Debug)]
 pub struct MagicRealm;
 
+/// The embedded game data, loaded once: the one place the game reads them
+/// from the loader; every rule below gets them passed.
+fn game_data() -> anyhow::Result<&'static GameData> {
+    data::get().map_err(|e| anyhow!("the embedded game data are broken: {e}"))
+}
+
+/// A player's mail cannot be read while the game data are broken.
+fn broken_data(e: anyhow::Error) -> Vec<OrdersProblem> {
+    vec![OrdersProblem {
+        line: 1,
+        column: 1,
+        message: format!("{e}; tell the GM"),
+    }]
+}
+
 impl Game for MagicRealm {
     fn id(&self) -> &'static str {
         "magic-realm"
@@ -92,7 +108,7 @@ impl Game for MagicRealm {
         rules: &Rules,
         dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         // The campaign does not collect the players' placements yet, so a
         // player-built board cannot start here; setup says so by name.
         let state = setup::new_game(data, seats, rules, &SetupInputs::default(), dice)?;
@@ -110,7 +126,7 @@ impl Game for MagicRealm {
         chosen: &serde_json::Value,
         dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
             .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
         let inputs = SetupInputs {
@@ -148,7 +164,7 @@ impl Game for MagicRealm {
         if !rules.is_on(rules::SEASONS_TOGGLE) {
             return Ok(state);
         }
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         let mut mr = read_state(&state)?;
         day::weather::start(&mut mr, data, season, dice).map_err(|e| anyhow!("{e}"))?;
         Ok(GameState(serde_json::to_value(mr)?))
@@ -179,14 +195,8 @@ impl Game for MagicRealm {
         player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
-        let data = data::get().map_err(|e| {
-            vec![OrdersProblem {
-                line: 1,
-                column: 1,
-                message: format!("the game data is broken: {e}"),
-            }]
-        })?;
-        let day = orders::parse_day_orders(text, 1, &data.tiles).map_err(|errors| {
+        let data = game_data().map_err(broken_data)?;
+        let day = orders::parse_day_orders(text, 1, data).map_err(|errors| {
             errors
                 .into_iter()
                 .map(|e| OrdersProblem {
@@ -265,7 +275,7 @@ impl Game for MagicRealm {
         orders: &BTreeMap<String, AcceptedOrders>,
         dice: &mut Dice,
     ) -> anyhow::Result<TurnResult> {
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         let state = read_state(state)?;
         let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
         let finished = state.day >= day::midnight::LAST_DAY;
@@ -294,7 +304,7 @@ impl Game for MagicRealm {
                 self.resolve_turn(state, rules, orders, dice)?,
             ));
         }
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         let state = read_state(state)?;
         let mut answers = round_answers(answers)?;
         answers.deadline_passed = deadline_passed;
@@ -340,8 +350,9 @@ impl Game for MagicRealm {
         let waiting: Vec<combat::Decision> =
             serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
         let answers = round_answers(answers).map_err(|e| broken(e.to_string()))?;
+        let data = game_data().map_err(broken_data)?;
         let answers =
-            crate::magic_realm::round_prompts::read_answer(&waiting, &answers, player, text)?;
+            crate::magic_realm::round_prompts::read_answer(&waiting, &answers, player, text, data)?;
         serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
     }
 
@@ -364,13 +375,13 @@ impl Game for MagicRealm {
         reader: Reader<'_>,
         context: &ReportContext,
     ) -> anyhow::Result<Report> {
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        let data = game_data()?;
         let state = read_state(state)?;
         match reader {
             Reader::Player(player) => {
                 crate::magic_realm::report::player_report(data, &state, events, player, context)
             }
-            Reader::Gm => crate::magic_realm::report::gm_history(&state, events, context),
+            Reader::Gm => crate::magic_realm::report::gm_history(data, &state, events, context),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::game::{OrdersProblem, Reader};
 
 use crate::magic_realm::combat::by_rounds::RoundAnswers;
 use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::combat::orders::ChitCards;
 use crate::magic_realm::combat::{self, Decision};
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
 
@@ -65,7 +66,8 @@ pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, 
 }
 
 /// Add `player`'s answer (`text`, a mail body) to `answers` for every
-/// decision of his in `waiting`.
+/// decision of his in `waiting`; `cards` names the Boots and Gloves cards
+/// a `Combat:` line may play as chits.
 ///
 /// # Errors
 /// Nothing of his is waited for, the mail has no `Combat:` line, or the
@@ -75,6 +77,7 @@ pub fn read_answer(
     answers: &RoundAnswers,
     player: &str,
     text: &str,
+    cards: &dyn ChitCards,
 ) -> Result<RoundAnswers, Vec<OrdersProblem>> {
     let problem = |line: usize, column: usize, message: String| {
         vec![OrdersProblem {
@@ -104,7 +107,7 @@ pub fn read_answer(
                 .into(),
         ));
     };
-    let tactics = combat::orders::parse_tactics(value)
+    let tactics = combat::orders::parse_tactics(value, cards)
         .map_err(|(column, message)| problem(number, column + 8, message))?;
     let mut answers = answers.clone();
     for d in mine {

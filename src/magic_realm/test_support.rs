@@ -162,7 +162,7 @@ pub fn play_day(
     let all: BTreeMap<String, DayOrders> = given
         .iter()
         .map(|(p, text)| {
-            let orders = parse_day_orders(text, 1, &data().tiles).expect("test orders parse");
+            let orders = parse_day_orders(text, 1, data()).expect("test orders parse");
             ((*p).to_string(), orders)
         })
         .collect();

@@ -513,7 +513,7 @@ mod tests {
     use crate::magic_realm::combat::{Stage, Step};
     use crate::magic_realm::test_support::data;
 
-    fn amazon_carrying(inactive: &str) -> script::Scripted {
+    fn amazon_carrying(inactive: &str) -> script::Scripted<'static> {
         let text = format!(
             "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\ninactive = {inactive}\n\
              [[denizen]]\nid = \"Wolf A 1\"\n"

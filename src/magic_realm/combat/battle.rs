@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Dice, DiceCount, RollRecord};
 use crate::game::Rules;
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::state::Item;
 use crate::magic_realm::tables::{DieTable, Modifiers, TableRoll, push_number, roll_on};
 
@@ -74,9 +75,13 @@ pub enum Step {
     Finished,
 }
 
-/// One clearing's combat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Battle {
+/// One clearing's combat, with the game data its rules read.
+#[derive(Clone, Debug, Serialize)]
+pub struct Battle<'d> {
+    /// The components the fighters are built from; transformations and
+    /// spells read them mid-combat.
+    #[serde(skip)]
+    pub data: &'d GameData,
     /// The clearing, as named in purposes and logs (`CV4`).
     pub clearing: String,
     pub round: u32,
@@ -109,9 +114,14 @@ pub struct Battle {
     pub in_cave: bool,
 }
 
-impl Battle {
+impl<'d> Battle<'d> {
     /// A combat about to begin in `clearing`.
-    pub fn new(clearing: &str, fighters: Vec<Fighter>, rules: CombatRules) -> Battle {
+    pub fn new(
+        data: &'d GameData,
+        clearing: &str,
+        fighters: Vec<Fighter>,
+        rules: CombatRules,
+    ) -> Battle<'d> {
         let order = fighters
             .iter()
             .enumerate()
@@ -119,6 +129,7 @@ impl Battle {
             .map(|(i, _)| i)
             .collect();
         Battle {
+            data,
             clearing: clearing.to_string(),
             round: 0,
             fighters,

@@ -29,7 +29,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 use crate::game::Rules;
-use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::spells::SpellTarget;
 use crate::magic_realm::magic::MagicError;
@@ -91,10 +90,6 @@ impl CombatMagic {
             attacked: BTreeSet::new(),
         }
     }
-}
-
-fn data() -> Result<&'static GameData, String> {
-    crate::magic_realm::data::get().map_err(|e| format!("the game data do not load: {e}"))
 }
 
 /// The aim a fighter is as a spell target.
@@ -260,9 +255,7 @@ fn candidates(
     let Some(&seat) = magic.seats.get(&caster) else {
         return Vec::new();
     };
-    let Ok(data) = data() else {
-        return Vec::new();
-    };
+    let data = battle.data;
     let kind = data
         .spells
         .iter()
@@ -365,7 +358,7 @@ fn prepare(
     spell: &str,
     target: Option<&str>,
 ) -> Result<WaitingCast, String> {
-    let data = data()?;
+    let data = battle.data;
     let seat = *magic
         .seats
         .get(&caster)
@@ -490,7 +483,7 @@ fn resolve_one(
     attacks: &mut Vec<Attack>,
 ) {
     let name = battle.name(w.caster).to_string();
-    let Ok(data) = data() else { return };
+    let data = battle.data;
     sync_to_state(battle, magic);
     match cast::cast(&mut magic.state, data, &magic.rules, &w.request, dice) {
         Err(e) => {

@@ -131,7 +131,10 @@ pub fn charge(battle: &mut Battle, who: FighterId, target: &str, with: &str) {
 }
 
 /// The move times of the charges on `who`'s sheet.
-pub fn charge_times_on(battle: &Battle, who: FighterId) -> impl Iterator<Item = u8> + '_ {
+pub fn charge_times_on<'b>(
+    battle: &'b Battle<'_>,
+    who: FighterId,
+) -> impl Iterator<Item = u8> + 'b {
     battle
         .plays
         .charges

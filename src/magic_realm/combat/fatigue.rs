@@ -29,14 +29,17 @@ fn stars(battle: &Battle, who: FighterId) -> (u8, u8) {
 
 /// The chits that may take his fatigue: active chits with stars, of the
 /// kind he played stars with.
-fn fatigue_candidates(battle: &Battle, who: FighterId) -> Vec<&str> {
+fn fatigue_candidates<'b>(battle: &'b Battle<'_>, who: FighterId) -> Vec<&'b str> {
     let mut chits: Vec<&HeroChit> = could_take_fatigue(battle, who).collect();
     chits.sort_by_key(|c| cheapest_first(c));
     chits.into_iter().map(|c| c.label.as_str()).collect()
 }
 
 /// The chits that may take his fatigue, in sheet order.
-fn could_take_fatigue(battle: &Battle, who: FighterId) -> impl Iterator<Item = &HeroChit> {
+fn could_take_fatigue<'b>(
+    battle: &'b Battle<'_>,
+    who: FighterId,
+) -> impl Iterator<Item = &'b HeroChit> {
     let (fight, moved) = stars(battle, who);
     battle
         .hero(who)

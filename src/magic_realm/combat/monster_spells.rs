@@ -277,11 +277,9 @@ fn curse(battle: &mut Battle, dice: &mut Dice, imp: FighterId, target: FighterId
         );
         return;
     };
-    let event = match (
-        magic.seats.get(&target).copied(),
-        crate::magic_realm::data::get(),
-    ) {
-        (Some(seat), Ok(data)) => {
+    let data = battle.data;
+    let event = match magic.seats.get(&target).copied() {
+        Some(seat) => {
             casting::sync_to_state(battle, &mut magic);
             let event = curses::inflict(
                 &mut magic.state,
@@ -294,7 +292,7 @@ fn curse(battle: &mut Battle, dice: &mut Dice, imp: FighterId, target: FighterId
             casting::sync_to_battle(battle, &magic);
             event.to_string().trim().to_string()
         }
-        _ => format!(
+        None => format!(
             "the {:?} curse is not kept: the {target_name} is not a character of the game state",
             roll.result
         ),

@@ -50,7 +50,7 @@ impl NativeHorse {
 }
 
 /// The living horse `id` rides, if he is a mounted native.
-pub fn mount(battle: &Battle, id: FighterId) -> Option<&NativeHorse> {
+pub fn mount<'b>(battle: &'b Battle<'_>, id: FighterId) -> Option<&'b NativeHorse> {
     if battle.in_cave {
         return None;
     }

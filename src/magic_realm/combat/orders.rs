@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::magic_realm::data::GameData;
+
 use super::model::Direction;
 use super::tactics::{Lure, Tactics, Target};
 
@@ -26,7 +28,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
 /// # Errors
 /// The column (0-based, in `value`) of the clause that could not be read
 /// and what was expected.
-pub fn parse_tactics(value: &str) -> Result<Tactics, (usize, String)> {
+pub fn parse_tactics(value: &str, cards: &dyn ChitCards) -> Result<Tactics, (usize, String)> {
     let mut tactics = Tactics::default();
     let mut column = 0;
     for raw in value.split(',') {
@@ -36,7 +38,7 @@ pub fn parse_tactics(value: &str) -> Result<Tactics, (usize, String)> {
         if clause.is_empty() {
             continue;
         }
-        read_clause(clause, &mut tactics).map_err(|m| (start, m))?;
+        read_clause(clause, cards, &mut tactics).map_err(|m| (start, m))?;
     }
     Ok(tactics)
 }
@@ -50,11 +52,11 @@ fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// A chit to play: a printed chit (`FIGHT M3**`), `horse`, or a Boots or
 /// Gloves card, which is played as a chit (`activation.rs`).
-fn chit(text: &str) -> Result<String, String> {
+fn chit(text: &str, cards: &dyn ChitCards) -> Result<String, String> {
     if text.eq_ignore_ascii_case("horse") {
         return Ok("horse".into());
     }
-    if let Some(card) = card_played_as_chit(text) {
+    if let Some(card) = cards.chit_card(text) {
         return Ok(card.to_string());
     }
     crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
@@ -62,27 +64,34 @@ fn chit(text: &str) -> Result<String, String> {
         .map_err(|e| format!("{e}; or name a Boots or Gloves card (\"Elven Slippers\")"))
 }
 
-/// The printed name of the Boots or Gloves card called `text`, any case.
-fn card_played_as_chit(text: &str) -> Option<&'static str> {
-    let data = crate::magic_realm::data::get().ok()?;
-    data.treasures
-        .iter()
-        .find(|t| {
-            t.name.eq_ignore_ascii_case(text)
-                && t.effects
-                    .iter()
-                    .any(|e| super::activation::card_chit(e).is_some())
-        })
-        .map(|t| t.name.as_str())
+/// What the `Combat:` grammar needs to know of the game's components: the
+/// Boots and Gloves cards, which are played as chits.
+pub trait ChitCards {
+    /// The printed name of the Boots or Gloves card called `text`, any case.
+    fn chit_card(&self, text: &str) -> Option<&str>;
 }
 
-fn read_clause(clause: &str, tactics: &mut Tactics) -> Result<(), String> {
+impl ChitCards for GameData {
+    fn chit_card(&self, text: &str) -> Option<&str> {
+        self.treasures
+            .iter()
+            .find(|t| {
+                t.name.eq_ignore_ascii_case(text)
+                    && t.effects
+                        .iter()
+                        .any(|e| super::activation::card_chit(e).is_some())
+            })
+            .map(|t| t.name.as_str())
+    }
+}
+
+fn read_clause(clause: &str, cards: &dyn ChitCards, tactics: &mut Tactics) -> Result<(), String> {
     if clause.eq_ignore_ascii_case("attack horses") {
         tactics.attack_horses = true;
     } else if let Some(c) = rest(clause, "attack with ") {
-        tactics.attack_with = Some(chit(c)?);
+        tactics.attack_with = Some(chit(c, cards)?);
     } else if let Some(c) = rest(clause, "maneuver with ") {
-        tactics.maneuver_with = Some(chit(c)?);
+        tactics.maneuver_with = Some(chit(c, cards)?);
     } else if let Some(d) = rest(clause, "attack ") {
         tactics.attack_direction =
             Some(Direction::parse(d).ok_or("attack thrust, swing or smash")?);
@@ -208,9 +217,14 @@ impl fmt::Display for Tactics {
 mod tests {
     use super::*;
 
+    /// The `Combat:` grammar with the embedded cards.
+    fn read(value: &str) -> Result<Tactics, (usize, String)> {
+        parse_tactics(value, crate::magic_realm::data::get().unwrap())
+    }
+
     #[test]
     fn a_full_combat_line_reads() {
-        let t = parse_tactics(
+        let t = read(
             "attack with FIGHT H5, maneuver with move m4, target weakest, run when wounded 2, lure nobody, attack smash, maneuver dodge",
         )
         .unwrap();
@@ -224,36 +238,36 @@ mod tests {
 
     #[test]
     fn the_canonical_line_reads_back_the_same() {
-        let t = parse_tactics(
+        let t = read(
             "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
         )
         .unwrap();
-        assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
+        assert_eq!(read(&t.to_string()).unwrap(), t);
         assert_eq!(
-            parse_tactics(&Tactics::default().to_string()).unwrap(),
+            read(&Tactics::default().to_string()).unwrap(),
             Tactics::default()
         );
     }
 
     #[test]
     fn a_bad_clause_names_its_column() {
-        let (col, message) = parse_tactics("target weakest, dance wildly").unwrap_err();
+        let (col, message) = read("target weakest, dance wildly").unwrap_err();
         assert_eq!(col, 16);
         assert!(message.contains("not a combat order"), "{message}");
-        let (_, message) = parse_tactics("run when wounded many").unwrap_err();
+        let (_, message) = read("run when wounded many").unwrap_err();
         assert!(message.contains("number of wounds"), "{message}");
-        let (col, message) = parse_tactics("alert, activate ").unwrap_err();
+        let (col, message) = read("alert, activate ").unwrap_err();
         assert_eq!(col, 7);
         assert!(message.contains("which belonging to activate"), "{message}");
     }
 
     #[test]
     fn a_boots_or_gloves_card_is_named_as_a_chit() {
-        let t = parse_tactics("maneuver with quick boots, attack with DEFT GLOVES").unwrap();
+        let t = read("maneuver with quick boots, attack with DEFT GLOVES").unwrap();
         assert_eq!(t.maneuver_with.as_deref(), Some("Quick Boots"));
         assert_eq!(t.attack_with.as_deref(), Some("Deft Gloves"));
-        assert_eq!(parse_tactics(&t.to_string()).unwrap(), t);
-        let (col, message) = parse_tactics("attack with Lucky Charm").unwrap_err();
+        assert_eq!(read(&t.to_string()).unwrap(), t);
+        let (col, message) = read("attack with Lucky Charm").unwrap_err();
         assert_eq!(col, 0);
         assert!(
             message.contains("or name a Boots or Gloves card"),
@@ -263,7 +277,7 @@ mod tests {
 
     #[test]
     fn activate_and_inactivate_clauses_read() {
-        let t = parse_tactics("activate Shield, deactivate Spear 2").unwrap();
+        let t = read("activate Shield, deactivate Spear 2").unwrap();
         assert_eq!(t.activate.as_deref(), Some("Shield"));
         assert_eq!(t.inactivate.as_deref(), Some("Spear 2"));
         assert_eq!(t.to_string().matches("inactivate Spear 2").count(), 1);

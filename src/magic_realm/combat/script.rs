@@ -194,8 +194,8 @@ pub struct Outcome {
 }
 
 /// A battle ready to run, with its orders and dice.
-pub struct Scripted {
-    pub battle: Battle,
+pub struct Scripted<'d> {
+    pub battle: Battle<'d>,
     pub dice: Dice,
     /// Per character: standing orders, and overrides by round.
     pub orders: BTreeMap<usize, (Tactics, BTreeMap<u32, Tactics>)>,
@@ -207,7 +207,7 @@ pub struct Scripted {
 /// # Errors
 /// A broken file, an unknown component or toggle, or orders that do not
 /// read, naming the file and the entry.
-pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataError> {
+pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'d>, DataError> {
     let parsed: BattleFile = parse_toml(file, text)?;
     let rules = Rules::new(
         parsed.rules.iter().map(String::as_str),
@@ -220,7 +220,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
         let what = format!("character \"{}\"", entry.name);
         let hero = character(data, entry, i).map_err(|m| DataError::entry(file, &what, "", m))?;
         let read = |t: &str, field: &str| {
-            parse_tactics(t).map_err(|(col, m)| {
+            parse_tactics(t, data).map_err(|(col, m)| {
                 DataError::entry(file, &what, field, format!("column {}: {m}", col + 1))
             })
         };
@@ -285,7 +285,12 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<Scripted, DataErr
                 .map_err(|e| DataError::entry(file, "dice", purpose.as_str(), e.to_string()))?;
         }
     }
-    let mut battle = Battle::new(&parsed.clearing, fighters, CombatRules::from_rules(&rules));
+    let mut battle = Battle::new(
+        data,
+        &parsed.clearing,
+        fighters,
+        CombatRules::from_rules(&rules),
+    );
     battle.in_cave = parsed.cave;
     battle.magic = magic_for(data, &parsed, &battle, &rules)
         .map_err(|m| DataError::entry(file, "magic", "day", m))?;
@@ -438,7 +443,7 @@ fn inactive_item(data: &GameData, name: &str) -> Result<Item, String> {
     })
 }
 
-impl Scripted {
+impl Scripted<'_> {
     /// Run the battle through its decision points, answering each with the
     /// character's orders for that round.
     ///

@@ -109,8 +109,10 @@ pub fn form_of(battle: &Battle, f: FighterId) -> Option<Form> {
             armoured: form.armoured,
         });
     }
-    let data = crate::magic_realm::data::get().ok()?;
-    let monster = build::denizen(data, detail, CounterSide::Light, None).ok()?;
+    // Absorb Essence only ever records a monster it absorbed: a name that
+    // builds no denizen is a broken game state, not a fighter without form.
+    let monster = build::denizen(battle.data, detail, CounterSide::Light, None)
+        .unwrap_or_else(|e| panic!("Absorb Essence's form {detail} cannot be built: {e}"));
     let side = &monster.light;
     Some(Form {
         name: detail.to_string(),
@@ -301,9 +303,7 @@ fn refresh(battle: &mut Battle) {
     if battle.magic.is_none() {
         return;
     }
-    let Ok(data) = crate::magic_realm::data::get() else {
-        return;
-    };
+    let data = battle.data;
     for f in 0..battle.fighters.len() {
         let on = on_fighter(battle, f);
         let name = battle.name(f).to_string();

@@ -38,7 +38,7 @@ fn play(state: MrState, combat: &str, forced: &[(String, Vec<u8>)]) -> (MrState,
     }
     let orders: BTreeMap<_, _> = [(
         "P1".to_string(),
-        parse_day_orders(&format!("R\nCombat: {combat}"), 1, &data.tiles).expect("orders"),
+        parse_day_orders(&format!("R\nCombat: {combat}"), 1, data).expect("orders"),
     )]
     .into();
     let mut dice = Dice::with_script(3, day, script);

@@ -110,17 +110,17 @@ fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
 
 /// Active FIGHT chits he may attack with now (strong enough for his weapon,
 /// not yet played, within the star limit), fastest first.
-pub fn fight_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
+pub fn fight_chits<'b>(battle: &'b Battle<'_>, who: FighterId, stars: u8) -> Vec<&'b HeroChit> {
     fastest_first(usable_fight_chits(battle, who, stars).collect())
 }
 
 /// [`fight_chits`] in sheet order, for a search by label, which needs no
 /// sorting.
-fn usable_fight_chits(
-    battle: &Battle,
+fn usable_fight_chits<'b>(
+    battle: &'b Battle<'_>,
     who: FighterId,
     stars: u8,
-) -> impl Iterator<Item = &HeroChit> {
+) -> impl Iterator<Item = &'b HeroChit> {
     let hero = battle.hero(who);
     let weight = hero
         .and_then(|h| h.weapon.as_ref())
@@ -138,16 +138,16 @@ fn fastest_first(mut chits: Vec<&HeroChit>) -> Vec<&HeroChit> {
 
 /// Active MOVE chits he may maneuver or run with (strong enough for what he
 /// carries), fastest first.
-pub fn move_chits(battle: &Battle, who: FighterId, stars: u8) -> Vec<&HeroChit> {
+pub fn move_chits<'b>(battle: &'b Battle<'_>, who: FighterId, stars: u8) -> Vec<&'b HeroChit> {
     fastest_first(usable_move_chits(battle, who, stars).collect())
 }
 
 /// [`move_chits`] in sheet order, for a search by label.
-fn usable_move_chits(
-    battle: &Battle,
+fn usable_move_chits<'b>(
+    battle: &'b Battle<'_>,
     who: FighterId,
     stars: u8,
-) -> impl Iterator<Item = &HeroChit> {
+) -> impl Iterator<Item = &'b HeroChit> {
     let hero = battle.hero(who);
     let heaviest = hero.map_or(Strength::Negligible, |h| h.heaviest);
     hero.into_iter()

@@ -15,7 +15,7 @@ fn data() -> &'static GameData {
     data::get().expect("the embedded data loads")
 }
 
-fn scripted(text: &str) -> Scripted {
+fn scripted(text: &str) -> Scripted<'static> {
     script::load(data(), "test.toml", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -255,7 +255,7 @@ fn pick(seed: &mut u64, n: usize) -> usize {
     usize::try_from(*seed >> 33).unwrap_or(0) % n.max(1)
 }
 
-fn random_battle(seed: u64) -> Battle {
+fn random_battle(seed: u64) -> Battle<'static> {
     let data = data();
     let mut s = seed;
     let mut fighters = Vec::new();
@@ -368,7 +368,7 @@ fn random_battle(seed: u64) -> Battle {
         watchful_natives: pick(&mut s, 2) == 0,
         extended_treachery: pick(&mut s, 2) == 0,
     };
-    let mut battle = Battle::new("CV4", fighters, rules);
+    let mut battle = Battle::new(data, "CV4", fighters, rules);
     for c in 0..characters {
         let tactics = super::orders::parse_tactics(
             [
@@ -380,6 +380,7 @@ fn random_battle(seed: u64) -> Battle {
                 "berserk, abandon Shield",
                 "target weakest, charge Amazon, attack horses",
             ][pick(&mut s, 7)],
+            data,
         )
         .unwrap();
         battle.tactics.insert(c, tactics);

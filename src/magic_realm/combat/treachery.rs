@@ -112,7 +112,7 @@ mod tests {
     use crate::magic_realm::combat::script;
     use crate::magic_realm::test_support::data;
 
-    fn battle(rules: &str) -> Battle {
+    fn battle(rules: &str) -> Battle<'static> {
         let text = format!(
             "clearing = \"CV4\"\nrules = [{rules}]\n[[character]]\nname = \"Amazon\"\n\
              [[denizen]]\nid = \"Company 1\"\nemployer = \"Amazon\"\n\

@@ -139,7 +139,7 @@ mod tests {
     use crate::magic_realm::combat::script;
     use crate::magic_realm::test_support::data;
 
-    fn battle(rules: &str, amazon_hidden: bool, hireling: bool) -> script::Scripted {
+    fn battle(rules: &str, amazon_hidden: bool, hireling: bool) -> script::Scripted<'static> {
         let mut text = format!(
             "clearing = \"CV4\"\nrules = [{rules}]\n[[character]]\nname = \"Amazon\"\n\
              hidden = {amazon_hidden}\n[[denizen]]\nid = \"Company 1\"\n[[denizen]]\n\

@@ -23,7 +23,7 @@ fn day_with(state: MrState, combat: &[&str]) -> (MrState, Vec<DayEvent>) {
         .enumerate()
         .map(|(i, c)| {
             let text = format!("R\nCombat: {c}");
-            let orders = parse_day_orders(&text, 1, &data().tiles).expect("orders");
+            let orders = parse_day_orders(&text, 1, data()).expect("orders");
             (format!("P{}", i + 1), orders)
         })
         .collect();

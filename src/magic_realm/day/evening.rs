@@ -154,7 +154,7 @@ fn fight(
     let mut combat_rules = CombatRules::from_rules(day.rules);
     // Soft Ground / Early Snow: nobody rolls on the Hide table, so no Ambush.
     combat_rules.ambush &= super::weather::forbids_hide(day).is_none();
-    let mut battle = Battle::new(&label, fighters, combat_rules);
+    let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
     battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
         let player = &day.state.characters[seat].player;

@@ -53,7 +53,7 @@ fn evening_with(
         parse_day_orders(
             &format!("R\nCombat: {combat}"),
             1,
-            &data::get().expect("data").tiles,
+            data::get().expect("data"),
         )
         .expect("orders"),
     )]
@@ -115,7 +115,7 @@ fn drinks_are_bought_before_the_battling_roll() {
     let gold = state.characters[0].gold;
     let orders: BTreeMap<_, _> = [(
         "P1".to_string(),
-        parse_day_orders("R\nDrinks: 5", 1, &data.tiles).expect("orders"),
+        parse_day_orders("R\nDrinks: 5", 1, data).expect("orders"),
     )]
     .into();
     let mut dice = Dice::new(3, 1);
@@ -151,8 +151,7 @@ fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat(
         .expect("die");
     let orders: BTreeMap<_, _> = [(
         "P1".to_string(),
-        parse_day_orders("R\nCombat: cast Fiery Blast on Giant 1", 21, &data.tiles)
-            .expect("orders"),
+        parse_day_orders("R\nCombat: cast Fiery Blast on Giant 1", 21, data).expect("orders"),
     )]
     .into();
     let mut dice = Dice::with_script(3, 21, script);

@@ -84,12 +84,12 @@ fn the_familiar_follows_and_only_the_witch_has_one() {
 #[test]
 fn the_familiar_line_round_trips() {
     let text = "Activities: H\nFamiliar: M Curst Valley 4, S\nTeleport: CV-3\n";
-    let orders = parse_day_orders(text, 1, &data().tiles).expect("parses");
+    let orders = parse_day_orders(text, 1, data()).expect("parses");
     assert_eq!(orders.teleport, Some(("Curst Valley".to_string(), 3)));
-    let bad = parse_day_orders("H\nTeleport: CV9", 1, &data().tiles).unwrap_err();
+    let bad = parse_day_orders("H\nTeleport: CV9", 1, data()).unwrap_err();
     assert!(bad[0].message.contains("cave clearing"), "{}", bad[0]);
     let familiar = orders.familiar.as_ref().expect("a familiar line");
     assert_eq!(familiar.phases.len(), 2);
-    let again = parse_day_orders(&orders.to_string(), 1, &data().tiles).expect("parses back");
+    let again = parse_day_orders(&orders.to_string(), 1, data()).expect("parses back");
     assert_eq!(again, orders);
 }

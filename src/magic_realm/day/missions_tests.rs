@@ -242,7 +242,7 @@ fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
 
 #[test]
 fn the_missions_line_is_read_and_written_back() {
-    let orders = parse_day_orders("H\nMissions: Escort Party; Conquer", 1, &data().tiles)
+    let orders = parse_day_orders("H\nMissions: Escort Party; Conquer", 1, data())
         .expect("the orders parse");
     assert_eq!(orders.missions, vec!["Escort Party", "Conquer"]);
     assert!(
@@ -250,9 +250,9 @@ fn the_missions_line_is_read_and_written_back() {
             .to_string()
             .contains("Missions: Escort Party; Conquer")
     );
-    let none = parse_day_orders("H\nMissions: none", 1, &data().tiles).expect("parses");
+    let none = parse_day_orders("H\nMissions: none", 1, data()).expect("parses");
     assert!(none.missions.is_empty());
-    let errors = parse_day_orders("H\nMissions:", 1, &data().tiles).expect_err("empty");
+    let errors = parse_day_orders("H\nMissions:", 1, data()).expect_err("empty");
     assert!(
         errors[0].message.contains("Missions: Escort Party"),
         "{errors:?}"
@@ -265,7 +265,7 @@ fn a_day_with_a_missions_line_takes_the_chit_at_the_end_of_his_turn() {
     chit_here(&mut state, "Escort Party");
     let orders: BTreeMap<String, DayOrders> = [(
         "P1".to_string(),
-        parse_day_orders("H\nMissions: Escort Party", 1, &data().tiles).expect("parses"),
+        parse_day_orders("H\nMissions: Escort Party", 1, data()).expect("parses"),
     )]
     .into();
     let mut dice = Dice::with_script(3, state.day + 1, script(&[("hide", &[6])]));

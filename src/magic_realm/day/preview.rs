@@ -76,10 +76,10 @@ mod tests {
             .expect("the board has a clearing with both kinds of path");
         state.characters[0].position = from.clone();
         let line = |to: &ClearingId| format!("M {}{}, H", to.tile, to.clearing);
-        let orders = parse_day_orders(&line(&normal_to), 1, &data().tiles).unwrap();
+        let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
         let rules = Rules::default();
         assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
-        let orders = parse_day_orders(&line(&hidden_to), 1, &data().tiles).unwrap();
+        let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
         let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("knows no path"), "{warnings:?}");

@@ -72,7 +72,7 @@ fn me(state: &MrState) -> Aim {
 fn play(state: MrState, orders: &str, seed: u64) -> (MrState, Vec<DayEvent>) {
     let orders: BTreeMap<String, DayOrders> = [(
         "P1".to_string(),
-        parse_day_orders(orders, 1, &data().tiles).expect("orders"),
+        parse_day_orders(orders, 1, data()).expect("orders"),
     )]
     .into();
     let day = state.day + 1;

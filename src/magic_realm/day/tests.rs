@@ -22,7 +22,7 @@ fn game(characters: &[&str]) -> MrState {
 }
 
 fn orders(text: &str) -> DayOrders {
-    parse_day_orders(text, 1, &data().tiles).expect("test orders parse")
+    parse_day_orders(text, 1, data()).expect("test orders parse")
 }
 
 fn play(state: MrState, given: &[(&str, &str)], script: DiceScript) -> (MrState, Vec<DayEvent>) {

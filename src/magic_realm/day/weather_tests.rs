@@ -31,7 +31,7 @@ fn game(season: u8, weather: WeatherKind, chit: u8) -> MrState {
 fn play(state: MrState, rules: &Rules, text: &str, script: DiceScript) -> (MrState, Vec<DayEvent>) {
     let mut orders: BTreeMap<String, DayOrders> = BTreeMap::new();
     if !text.is_empty() {
-        let parsed = parse_day_orders(text, 1, &data().tiles).expect("test orders parse");
+        let parsed = parse_day_orders(text, 1, data()).expect("test orders parse");
         orders.insert("P1".into(), parsed);
     }
     let mut dice = Dice::with_script(5, state.day + 1, script);
@@ -405,7 +405,7 @@ fn reports_show_the_season_and_weather_and_the_gm_the_chit() {
         !player.text.contains("\nSeason: "),
         "the state's season replaces it"
     );
-    let gm = crate::magic_realm::report::gm_history(&state, &[], &context).unwrap();
+    let gm = crate::magic_realm::report::gm_history(data(), &state, &[], &context).unwrap();
     assert!(gm.text.contains("Secret weather chit: 5"), "{}", gm.text);
     assert!(gm.html.unwrap().contains("Secret weather chit: 5"));
 }
@@ -477,12 +477,7 @@ fn followers_pay_the_weather_fatigue_of_their_guide() {
     }
     let orders: BTreeMap<String, DayOrders> = [("P1", "H / H"), ("P2", "F Amazon")]
         .into_iter()
-        .map(|(p, t)| {
-            (
-                p.to_string(),
-                parse_day_orders(t, 1, &data().tiles).unwrap(),
-            )
-        })
+        .map(|(p, t)| (p.to_string(), parse_day_orders(t, 1, data()).unwrap()))
         .collect();
     let mut dice = Dice::new(5, 1);
     let (_, events) = resolve_day(data(), &seasons_on(), state, &orders, &mut dice).unwrap();

@@ -165,12 +165,8 @@ fn a_whole_day_of_spx_and_sp_enchants_a_chit_and_the_log_says_so() {
     state.day = 6;
     let orders: std::collections::BTreeMap<String, crate::magic_realm::orders::DayOrders> = [(
         "p0".to_string(),
-        crate::magic_realm::orders::parse_day_orders(
-            "SPX, SP-V5*, SP-V4* (tile)",
-            1,
-            &data().tiles,
-        )
-        .unwrap(),
+        crate::magic_realm::orders::parse_day_orders("SPX, SP-V5*, SP-V4* (tile)", 1, data())
+            .unwrap(),
     )]
     .into();
     let tile = state.characters[0].position.tile.clone();

@@ -519,8 +519,7 @@ fn broomstick_flies_its_target_and_ends_when_he_lands() {
     state.characters[0].position = here;
     let orders: std::collections::BTreeMap<String, crate::magic_realm::orders::DayOrders> = [(
         "p0".to_string(),
-        crate::magic_realm::orders::parse_day_orders(&format!("FL {next}"), 1, &data().tiles)
-            .unwrap(),
+        crate::magic_realm::orders::parse_day_orders(&format!("FL {next}"), 1, data()).unwrap(),
     )]
     .into();
     let (after, _) = crate::magic_realm::day::resolve_day(
@@ -626,7 +625,7 @@ fn premonition_lets_its_target_choose_his_turn() {
                 let text = if *p == "p3" { "H\nTurn: first" } else { "H" };
                 (
                     p.to_string(),
-                    crate::magic_realm::orders::parse_day_orders(text, 1, &data().tiles).unwrap(),
+                    crate::magic_realm::orders::parse_day_orders(text, 1, data()).unwrap(),
                 )
             })
             .collect();

@@ -11,12 +11,13 @@ pub mod sheet;
 pub use activity::{Activities, Activity, Phase};
 pub use names::{NameCheck, check_names};
 pub use parse::{
-    Alternatives, ParseError, TileNames, parse_activities, parse_chit, parse_recorded,
+    Alternatives, OrderNames, ParseError, TileNames, parse_activities, parse_chit, parse_recorded,
 };
 pub use sheet::{
     Blocking, DayOrders, Purchase, SearchTable, Take, TurnChoice, WhenImpossible, parse_day_orders,
 };
 
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::tiles::Tiles;
 
 /// Orders name tiles the way the embedded tile data knows them.
@@ -27,5 +28,16 @@ impl TileNames for Tiles {
 
     fn known(&self) -> Vec<&str> {
         self.all().iter().flat_map(|tile| tile.names()).collect()
+    }
+}
+
+/// The game data name tiles through their tile data.
+impl TileNames for GameData {
+    fn resolve(&self, text: &str) -> Option<&str> {
+        TileNames::resolve(&self.tiles, text)
+    }
+
+    fn known(&self) -> Vec<&str> {
+        TileNames::known(&self.tiles)
     }
 }

@@ -103,7 +103,7 @@ mod tests {
 
     fn check(text: &str) -> NameCheck {
         let data = data::get().unwrap();
-        let orders = parse_day_orders(text, 1, &data.tiles).unwrap();
+        let orders = parse_day_orders(text, 1, data).unwrap();
         check_names(&orders, data, &["Amazon", "Elf", "Black Knight"])
     }
 

@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::magic_realm::combat::orders::ChitCards;
+
 use super::activity::{Activities, Activity, Phase};
 
 /// Where the parser looks up tile names: codes, aliases and full names.
@@ -22,6 +24,12 @@ pub trait TileNames {
     /// Every name and code a player may use, for suggestions.
     fn known(&self) -> Vec<&str>;
 }
+
+/// Every name an orders mail may use that the game data define: tiles and
+/// clearings, and the Boots and Gloves cards a `Combat:` line plays as chits.
+pub trait OrderNames: TileNames + ChitCards {}
+
+impl<T: TileNames + ChitCards> OrderNames for T {}
 
 /// A recorded line that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -32,7 +32,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
-use super::parse::{ParseError, TileNames, parse_activities, parse_recorded};
+use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
 
 /// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,8 +174,9 @@ const KEYS: &[&str] = &[
 pub fn parse_day_orders(
     text: &str,
     first_line: usize,
-    tiles: &dyn TileNames,
+    names: &dyn OrderNames,
 ) -> Result<DayOrders, Vec<ParseError>> {
+    let tiles: &dyn TileNames = names;
     let mut orders = DayOrders::default();
     let mut errors = Vec::new();
     let mut activities_line = None;
@@ -275,7 +276,7 @@ pub fn parse_day_orders(
             Some("ifimpossible") => parse_when_impossible(value)
                 .map(|w| orders.when_impossible = w)
                 .map_err(|m| vec![error(value_col, m)]),
-            Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value)
+            Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value, names)
                 .map(|t| orders.combat = Some(t))
                 .map_err(|(col, m)| vec![error(value_col + col, m)]),
             Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
@@ -674,6 +675,13 @@ mod tests {
         }
         fn known(&self) -> Vec<&str> {
             vec!["CV", "DV", "Curst Valley", "Dark Valley"]
+        }
+    }
+
+    /// Two tiles know no cards: these tests play printed chits only.
+    impl crate::magic_realm::combat::orders::ChitCards for TwoTiles {
+        fn chit_card(&self, _text: &str) -> Option<&str> {
+            None
         }
     }
 

@@ -87,10 +87,13 @@ fn logs(events: Vec<DayEvent>) -> (String, String) {
     (gm_log(&day), gm_log(&combat).trim_start().to_string())
 }
 
-fn header<'a>(state: &MrState, context: &'a ReportContext, reader: Reader<'_>) -> Header<'a> {
-    let weather = crate::magic_realm::data::get()
-        .ok()
-        .and_then(|data| crate::magic_realm::day::weather::describe(data, state));
+fn header<'a>(
+    data: &GameData,
+    state: &MrState,
+    context: &'a ReportContext,
+    reader: Reader<'_>,
+) -> Header<'a> {
+    let weather = crate::magic_realm::day::weather::describe(data, state);
     Header {
         campaign: &context.campaign,
         day: state.day,
@@ -134,7 +137,7 @@ pub fn player_report(
     let map_svg = map::known_map(state, me);
     let map_file = format!("map-day-{}.svg", state.day);
     let view = PlayerReport {
-        header: header(state, context, Reader::Player(player)),
+        header: header(data, state, context, Reader::Player(player)),
         player,
         day_log,
         combat_log,
@@ -170,6 +173,7 @@ pub fn player_report(
 /// # Errors
 /// An event is not a Magic Realm event, or a template fails.
 pub fn gm_history(
+    data: &GameData,
     state: &MrState,
     events: &[Event],
     context: &ReportContext,
@@ -178,7 +182,7 @@ pub fn gm_history(
     let map_svg = map::full_map(state);
     let map_file = format!("map-day-{}-gm.svg", state.day);
     let view = GmHistory {
-        header: header(state, context, Reader::Gm),
+        header: header(data, state, context, Reader::Gm),
         day_log,
         combat_log,
         secrets: secrets::secrets(state),

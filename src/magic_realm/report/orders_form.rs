@@ -30,7 +30,7 @@ pub fn orders_form(
     last_orders: Option<&str>,
 ) -> OrdersForm {
     let standing = last_orders
-        .and_then(|text| parse_day_orders(text, 1, &data.tiles).ok())
+        .and_then(|text| parse_day_orders(text, 1, data).ok())
         .unwrap_or_default();
     let text = standing.to_string();
     OrdersForm {
