@@ -12,6 +12,7 @@
 //! [`Daemon::check_turn`] is the per-tick step: it gathers the facts for
 //! [`super::schedule::decide`] and carries out the decision.
 
+use super::setup::SetupOutcome;
 use std::collections::BTreeMap;
 
 use anyhow::Context;
@@ -403,10 +404,10 @@ impl Daemon {
         let mut dice = Dice::new(campaign.seed, 0);
         let started = if self.setting_up_by_mail(stored)? {
             match self.setup_outcome(stored, now)? {
-                Ok((seats, chosen)) => {
+                SetupOutcome::Ready(seats, chosen) => {
                     game.new_game_with_setup(&seats, &campaign.rules, &chosen, &mut dice)
                 }
-                Err(waiting) => return Ok(Some(waiting)),
+                SetupOutcome::Waiting(waiting) => return Ok(Some(waiting)),
             }
         } else {
             let seats: Vec<_> = stored

@@ -17,6 +17,14 @@ use super::Daemon;
 use super::confirm::marker;
 use super::ingest::Letter;
 
+/// Where a campaign's setup by mail stands.
+pub(crate) enum SetupOutcome {
+    /// What the setup still waits for, as the GM's status shows it.
+    Waiting(String),
+    /// Every choice is in: the seats and the game's record of the choices.
+    Ready(Vec<Seat>, serde_json::Value),
+}
+
 impl Daemon {
     /// Whether `stored` is still being set up by mail.
     ///
@@ -287,9 +295,9 @@ impl Daemon {
         Ok(())
     }
 
-    /// Before the game starts: what the setup still waits for (`Ok(Err)`),
-    /// or the seats and the game's record of the choices (`Ok(Ok)`). The
-    /// first call begins the setup and mails the first chooser.
+    /// Before the game starts: what the setup still waits for, or the seats
+    /// and the game's record of the choices. The first call begins the
+    /// setup and mails the first chooser.
     ///
     /// # Errors
     /// The store fails, or the game cannot be set up by mail.
@@ -297,7 +305,7 @@ impl Daemon {
         &mut self,
         stored: &StoredCampaign,
         now: i64,
-    ) -> anyhow::Result<Result<(Vec<Seat>, serde_json::Value), String>> {
+    ) -> anyhow::Result<SetupOutcome> {
         let name = &stored.campaign.name;
         let record = self.setup_record(stored)?;
         let json = serde_json::to_value(&record)?;
@@ -306,17 +314,17 @@ impl Daemon {
             self.announce_stage(stored, &record, now)?;
         }
         match record.stage() {
-            Stage::Choosing(next) => Ok(Err(format!(
+            Stage::Choosing(next) => Ok(SetupOutcome::Waiting(format!(
                 "setup by mail: {next} chooses a character next"
             ))),
-            Stage::Placing(next) => Ok(Err(format!(
+            Stage::Placing(next) => Ok(SetupOutcome::Waiting(format!(
                 "setup by mail: {next} places the next tile ({} of 20 placed)",
                 record.placements.len()
             ))),
-            Stage::PlacingVisitors(next) => Ok(Err(format!(
+            Stage::PlacingVisitors(next) => Ok(SetupOutcome::Waiting(format!(
                 "setup by mail: {next} places the next visitor or mission chit"
             ))),
-            Stage::StartingInfo(waiting) => Ok(Err(format!(
+            Stage::StartingInfo(waiting) => Ok(SetupOutcome::Waiting(format!(
                 "setup by mail: waiting for the starting info of {}",
                 waiting.join(", ")
             ))),
@@ -332,7 +340,7 @@ impl Daemon {
                         character,
                     });
                 }
-                Ok(Ok((seats, json)))
+                Ok(SetupOutcome::Ready(seats, json))
             }
         }
     }

@@ -131,16 +131,25 @@ pub struct Needs {
     pub name_set: NameSet,
 }
 
-impl TryFrom<Vec<String>> for Needs {
-    type Error = String;
+/// A card name or a rule's suit word that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CardError {
+    #[error("`{0}` is not a suit (card names start with a capital letter)")]
+    NotASuit(String),
+    #[error("there is no Fantasy Realms card named '{name}'{hint}")]
+    Unknown { name: String, hint: String },
+    #[error("{0} is listed twice; every card of the deck is unique")]
+    Twice(String),
+}
 
-    fn try_from(words: Vec<String>) -> Result<Self, String> {
+impl TryFrom<Vec<String>> for Needs {
+    type Error = CardError;
+
+    fn try_from(words: Vec<String>) -> Result<Self, CardError> {
         let mut needs = Needs::default();
         for word in words {
             if word.starts_with(|c: char| c.is_ascii_lowercase()) {
-                let suit = Suit::from_word(&word).ok_or_else(|| {
-                    format!("`{word}` is not a suit (card names start with a capital letter)")
-                })?;
+                let suit = Suit::from_word(&word).ok_or(CardError::NotASuit(word.clone()))?;
                 needs.suits |= suit.bit();
             } else {
                 needs.names.push(word);
@@ -300,15 +309,14 @@ impl Deck {
     ///
     /// # Errors
     /// No card has that name; the message suggests the closest names.
-    pub fn find(&self, wanted: &str) -> Result<CardId, String> {
+    pub fn find(&self, wanted: &str) -> Result<CardId, CardError> {
         let names = self.cards.iter().map(|c| c.name.as_str());
         match crate::suggest::find(wanted, names.clone()) {
             Some(name) => Ok(self.id_of(name).unwrap_or_default()),
-            None => Err(format!(
-                "there is no Fantasy Realms card named '{}'{}",
-                wanted.trim(),
-                crate::suggest::did_you_mean(wanted, names)
-            )),
+            None => Err(CardError::Unknown {
+                name: wanted.trim().to_string(),
+                hint: crate::suggest::did_you_mean(wanted, names),
+            }),
         }
     }
 
@@ -316,15 +324,12 @@ impl Deck {
     ///
     /// # Errors
     /// An unknown or repeated name.
-    pub fn parse_list(&self, list: &str) -> Result<Vec<CardId>, String> {
+    pub fn parse_list(&self, list: &str) -> Result<Vec<CardId>, CardError> {
         let mut ids = Vec::new();
         for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let id = self.find(part)?;
             if ids.contains(&id) {
-                return Err(format!(
-                    "{} is listed twice; every card of the deck is unique",
-                    self.card(id).name
-                ));
+                return Err(CardError::Twice(self.card(id).name.clone()));
             }
             ids.push(id);
         }
@@ -606,14 +611,11 @@ mod tests {
     #[test]
     fn lookup_ignores_accents_and_suggests_names() {
         let deck = deck();
-        assert_eq!(
-            deck.find("doppelganger"),
-            deck.id_of("Doppelgänger").ok_or(String::new())
-        );
+        assert_eq!(deck.find("doppelganger").ok(), deck.id_of("Doppelgänger"));
         let err = deck.find("Wildfyre").expect_err("no such card");
-        assert!(err.contains("did you mean Wildfire"), "{err}");
+        assert!(err.to_string().contains("did you mean Wildfire"), "{err}");
         let err = deck.parse_list("Smoke, smoke").expect_err("twice");
-        assert!(err.contains("listed twice"), "{err}");
+        assert!(err.to_string().contains("listed twice"), "{err}");
     }
 
     #[test]

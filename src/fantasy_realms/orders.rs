@@ -284,7 +284,7 @@ impl Reader<'_> {
         }
         self.deck
             .find(piece.text)
-            .map_err(|message| problem(line, piece.column, message))
+            .map_err(|message| problem(line, piece.column, message.to_string()))
     }
 
     fn target(&self, line: usize, piece: Piece) -> Result<Target, OrdersProblem> {

@@ -10,6 +10,7 @@
 use crate::magic_realm::state::Item;
 
 use super::Battle;
+use super::error::CombatError;
 use super::log::CombatLine;
 use super::model::FighterId;
 
@@ -30,7 +31,7 @@ pub fn abandonable(battle: &Battle, who: FighterId) -> Vec<String> {
 ///
 /// # Errors
 /// What he carries instead.
-pub fn check(battle: &Battle, who: FighterId, item: &str) -> Result<(), String> {
+pub fn check(battle: &Battle, who: FighterId, item: &str) -> Result<(), CombatError> {
     let names = abandonable(battle, who);
     if names.iter().any(|n| n.eq_ignore_ascii_case(item.trim())) {
         Ok(())
@@ -42,7 +43,8 @@ pub fn check(battle: &Battle, who: FighterId, item: &str) -> Result<(), String> 
             } else {
                 names.join(", ")
             }
-        ))
+        )
+        .into())
     }
 }
 

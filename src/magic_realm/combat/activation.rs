@@ -33,6 +33,7 @@ use crate::magic_realm::state::{Belonging, CharacterState, ChitCondition, Item, 
 
 use super::Battle;
 use super::build;
+use super::error::CombatError;
 use super::log::CombatLine;
 use super::model::{FighterId, HeroArmor, HeroChit, HeroHorse, HeroWeapon};
 use super::tactics::Tactics;
@@ -121,7 +122,7 @@ enum Slot {
 pub fn kit<'a>(
     data: &GameData,
     belongings: impl IntoIterator<Item = (&'a Item, bool)>,
-) -> Result<Kit, String> {
+) -> Result<Kit, CombatError> {
     let mut kit = Kit::default();
     for (item, active) in belongings {
         match item.kind {
@@ -288,7 +289,7 @@ pub fn check(
     who: FighterId,
     activate: Option<&str>,
     inactivate: Option<&str>,
-) -> Result<(), String> {
+) -> Result<(), CombatError> {
     if activate.is_none() && inactivate.is_none() {
         return Err("name a belonging to activate or to inactivate".into());
     }
@@ -311,9 +312,9 @@ pub fn check(
         && battle.in_cave
         && spare_horse(name)
     {
-        return Err(format!(
-            "the {name} cannot be made active: no horse is active in a cave"
-        ));
+        return Err(
+            format!("the {name} cannot be made active: no horse is active in a cave").into(),
+        );
     }
     if let Some(name) = activate
         && !activatable(battle, who).iter().any(|n| same(n, name))
@@ -321,7 +322,8 @@ pub fn check(
         return Err(format!(
             "he carries no inactive {name} to activate; inactive now: {}",
             listing(activatable(battle, who))
-        ));
+        )
+        .into());
     }
     if let Some(name) = inactivate
         && !inactivatable(battle, who).iter().any(|n| same(n, name))
@@ -329,7 +331,8 @@ pub fn check(
         return Err(format!(
             "he has no active {name} to inactivate; active now: {}",
             listing(inactivatable(battle, who))
-        ));
+        )
+        .into());
     }
     if let (Some(on), Some(off)) = (activate, inactivate)
         && let Some(old) = displaced(battle, who, on)
@@ -338,7 +341,7 @@ pub fn check(
         return Err(format!(
             "activating the {on} puts his {old} inactive, which is his one inactivation this round; \
              he cannot also inactivate the {off}"
-        ));
+        ).into());
     }
     Ok(())
 }
@@ -557,7 +560,10 @@ mod tests {
             "{options:?}"
         );
         let err = check(&s.battle, 0, Some("Pony 1"), None).unwrap_err();
-        assert!(err.contains("no horse is active in a cave"), "{err}");
+        assert!(
+            err.to_string().contains("no horse is active in a cave"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -571,16 +577,19 @@ mod tests {
             })
         };
         let err = s.battle.answer(0, switch(None, None)).unwrap_err();
-        assert!(err.contains("name a belonging"), "{err}");
+        assert!(err.to_string().contains("name a belonging"), "{err}");
         let err = s.battle.answer(0, switch(Some("Axe"), None)).unwrap_err();
-        assert!(err.contains("inactive now: Spear"), "{err}");
+        assert!(err.to_string().contains("inactive now: Spear"), "{err}");
         let err = s.battle.answer(0, switch(None, Some("Spear"))).unwrap_err();
-        assert!(err.contains("no active Spear"), "{err}");
+        assert!(err.to_string().contains("no active Spear"), "{err}");
         let err = s
             .battle
             .answer(0, switch(Some("Spear"), Some("Shield")))
             .unwrap_err();
-        assert!(err.contains("puts his Short Sword inactive"), "{err}");
+        assert!(
+            err.to_string().contains("puts his Short Sword inactive"),
+            "{err}"
+        );
         s.battle
             .answer(0, switch(Some("Spear"), Some("Short Sword")))
             .expect("the swap named in full is legal");

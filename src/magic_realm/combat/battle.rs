@@ -17,6 +17,7 @@ use crate::magic_realm::state::Item;
 use crate::magic_realm::tables::{DieTable, Modifiers, TableRoll, push_number, roll_on};
 
 use super::decisions::{Answer, Decision, Stage};
+use super::error::CombatError;
 use super::log::{CombatLine, LogLine, Seen};
 use super::model::{Denizen, Fighter, FighterId, FighterKind, Hero, RoundPlays};
 use super::tactics::Tactics;
@@ -292,7 +293,7 @@ impl<'d> Battle<'d> {
     /// # Errors
     /// The answer is for another stage, names nobody in this combat, or is
     /// not a legal play; the message says what would be.
-    pub fn answer(&mut self, fighter: FighterId, answer: Answer) -> Result<(), String> {
+    pub fn answer(&mut self, fighter: FighterId, answer: Answer) -> Result<(), CombatError> {
         if self.finished {
             return Err("the combat is over; no more plays are taken".into());
         }
@@ -301,13 +302,14 @@ impl<'d> Battle<'d> {
                 "the combat waits for {}, not {}",
                 self.stage.word(),
                 answer.stage().word()
-            ));
+            )
+            .into());
         }
         let Some(hero) = self.hero(fighter) else {
             return Err("only characters answer combat decisions".into());
         };
         if hero.dead || !self.in_play(fighter) {
-            return Err(format!("the {} is out of the combat", self.name(fighter)));
+            return Err(format!("the {} is out of the combat", self.name(fighter)).into());
         }
         tactics::check_answer(self, fighter, &answer)?;
         self.answers.insert(fighter, answer);

@@ -11,6 +11,7 @@ use crate::magic_realm::data::{GameData, base_name};
 use crate::magic_realm::state::{CharacterState, ChitCondition, CounterSide, Item, ItemKind};
 use crate::magic_realm::tables::Modifiers;
 
+use super::error::CombatError;
 use super::model::{
     Denizen, DenizenPart, FighterId, Hero, HeroArmor, HeroChit, HeroHorse, HeroWeapon,
 };
@@ -41,12 +42,12 @@ pub fn ability_modifiers(card: &Character, roll: Roll) -> Modifiers {
 ///
 /// # Errors
 /// The weapon is not in the game data.
-pub fn weapon(data: &GameData, name: &str, alerted: bool) -> Result<HeroWeapon, String> {
+pub fn weapon(data: &GameData, name: &str, alerted: bool) -> Result<HeroWeapon, CombatError> {
     let w = data
         .weapons
         .iter()
         .find(|w| w.name == name || w.name == base_name(name))
-        .ok_or_else(|| format!("no weapon is called {name}"))?;
+        .ok_or_else(|| CombatError::unknown("weapon", name))?;
     Ok(HeroWeapon {
         name: name.to_string(),
         weight: w.weight,
@@ -62,12 +63,12 @@ pub fn weapon(data: &GameData, name: &str, alerted: bool) -> Result<HeroWeapon, 
 ///
 /// # Errors
 /// The armour is not in the game data.
-pub fn armor(data: &GameData, name: &str, damaged: bool) -> Result<HeroArmor, String> {
+pub fn armor(data: &GameData, name: &str, damaged: bool) -> Result<HeroArmor, CombatError> {
     let a = data
         .armor
         .iter()
         .find(|a| a.name == name || a.name == base_name(name))
-        .ok_or_else(|| format!("no armour is called {name}"))?;
+        .ok_or_else(|| CombatError::unknown("armour", name))?;
     Ok(HeroArmor {
         name: name.to_string(),
         kind: a.kind,
@@ -81,12 +82,12 @@ pub fn armor(data: &GameData, name: &str, damaged: bool) -> Result<HeroArmor, St
 ///
 /// # Errors
 /// The horse is not in the game data.
-pub fn horse(data: &GameData, name: &str) -> Result<HeroHorse, String> {
+pub fn horse(data: &GameData, name: &str) -> Result<HeroHorse, CombatError> {
     let h = data
         .horses
         .iter()
         .find(|h| h.name == name || h.name == base_name(name))
-        .ok_or_else(|| format!("no horse is called {name}"))?;
+        .ok_or_else(|| CombatError::unknown("horse", name))?;
     Ok(HeroHorse {
         name: name.to_string(),
         vulnerability: h.vulnerability,
@@ -101,7 +102,7 @@ pub fn horse(data: &GameData, name: &str) -> Result<HeroHorse, String> {
 ///
 /// # Errors
 /// A label that is not a chit.
-pub fn chits(labels: &[(String, ChitCondition)]) -> Result<Vec<HeroChit>, String> {
+pub fn chits(labels: &[(String, ChitCondition)]) -> Result<Vec<HeroChit>, CombatError> {
     labels
         .iter()
         .map(|(label, condition)| {
@@ -119,12 +120,12 @@ pub fn chits(labels: &[(String, ChitCondition)]) -> Result<Vec<HeroChit>, String
 ///
 /// # Errors
 /// A chit, weapon, armour or horse the data does not know.
-pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
+pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
     let card = data
         .characters
         .iter()
         .find(|x| x.name == c.name)
-        .ok_or_else(|| format!("no character is called {}", c.name))?;
+        .ok_or_else(|| CombatError::unknown("character", &c.name))?;
     // Straight from his chits: one copy of each label, not two.
     let chits = c
         .chits
@@ -137,7 +138,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, String> {
                 unleashed: false,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, CombatError>>()?;
     let active = |kind: ItemKind| {
         c.belongings
             .iter()
@@ -217,7 +218,7 @@ pub fn denizen(
     id: &str,
     side: CounterSide,
     employer: Option<FighterId>,
-) -> Result<Denizen, String> {
+) -> Result<Denizen, CombatError> {
     if let Some(m) = data.monster_of(id) {
         return Ok(Denizen {
             monster: true,
@@ -249,7 +250,7 @@ pub fn denizen(
         });
     }
     let (group, native) = find_member(&data.natives, id)
-        .ok_or_else(|| format!("no monster counter or native is called {id}"))?;
+        .ok_or_else(|| CombatError::unknown("monster counter or native", id))?;
     Ok(Denizen {
         monster: false,
         group: Some(group.name.clone()),

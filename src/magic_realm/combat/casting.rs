@@ -37,6 +37,7 @@ use crate::magic_realm::state::magic::{Aim, CastWith};
 use crate::magic_realm::state::{ChitCondition, MrState};
 
 use super::Battle;
+use super::error::CombatError;
 use super::harm::{self, Blow};
 use super::log::{CombatLine, Seen};
 use super::melee::Attack;
@@ -150,9 +151,9 @@ fn targets(
     caster: FighterId,
     kinds: &[SpellTarget],
     named: Option<&str>,
-) -> Result<Vec<Aim>, String> {
+) -> Result<Vec<Aim>, CombatError> {
     if kinds.contains(&SpellTarget::Weather) {
-        return crate::magic_realm::magic::spells::weather::aim_of(named).map(|aim| vec![aim]);
+        return Ok(crate::magic_realm::magic::spells::weather::aim_of(named).map(|aim| vec![aim])?);
     }
     if let Some(named) = named {
         // Items, spells in effect and the like are the magic rules' to read.
@@ -314,9 +315,9 @@ pub fn cast_in_combat(
     caster: FighterId,
     spell: &str,
     target: Option<&str>,
-) -> Result<(), String> {
+) -> Result<(), CombatError> {
     let Some(mut magic) = battle.magic.take() else {
-        return Err(NOT_BUILT.to_string());
+        return Err(CombatError::Refused(NOT_BUILT.to_string()));
     };
     let result = prepare(battle, &mut magic, caster, spell, target);
     battle.magic = Some(magic);
@@ -357,7 +358,7 @@ fn prepare(
     caster: FighterId,
     spell: &str,
     target: Option<&str>,
-) -> Result<WaitingCast, String> {
+) -> Result<WaitingCast, CombatError> {
     let data = battle.data;
     let seat = *magic
         .seats
@@ -415,12 +416,12 @@ fn prepare(
             }
         }
     }
-    Err(first_error.unwrap_or_else(|| {
+    Err(CombatError::Refused(first_error.unwrap_or_else(|| {
         format!(
             "the {} has no active MAGIC chit or artifact to cast it with",
             battle.name(caster)
         )
-    }))
+    })))
 }
 
 /// The Melee step's spells: the waiting casts take effect fastest first;

@@ -11,6 +11,7 @@
 
 use super::Battle;
 use super::encounter::spend;
+use super::error::CombatError;
 use super::log::CombatLine;
 use super::model::FighterId;
 use super::tactics::{move_chits, same_chit, stars_left};
@@ -52,7 +53,7 @@ pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
 ///
 /// # Errors
 /// Whom he may charge, or what he may charge with.
-pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Result<(), String> {
+pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Result<(), CombatError> {
     let targets = chargeable(battle, who);
     if !battle.find(target).is_some_and(|t| targets.contains(&t)) {
         let names: Vec<&str> = targets.iter().map(|&t| battle.name(t)).collect();
@@ -63,7 +64,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
             } else {
                 names.join(", ")
             }
-        ));
+        ).into());
     }
     let chits = charge_chits(battle, who);
     if !chits.iter().any(|(c, _)| same_chit(c, with)) {
@@ -75,7 +76,8 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
             } else {
                 names.join(", ")
             }
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -91,7 +93,7 @@ pub fn charge(battle: &mut Battle, who: FighterId, target: &str, with: &str) {
             seen,
             CombatLine::Refused {
                 character: name,
-                reason,
+                reason: reason.to_string(),
             },
         );
         return;

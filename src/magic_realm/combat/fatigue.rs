@@ -10,6 +10,7 @@ use crate::magic_realm::state::ChitCondition;
 
 use super::Battle;
 use super::decisions::{Answer, FatiguePlay};
+use super::error::CombatError;
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, HeroChit, Out};
 use super::tactics::same_chit;
@@ -133,15 +134,16 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
 ///
 /// # Errors
 /// A chit that cannot take the fatigue or a wound, or the wrong count.
-pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), String> {
+pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), CombatError> {
     let can = fatigue_candidates(battle, who);
     match (&play.fatigue, can.is_empty()) {
-        (None, false) => return Err(format!("he must fatigue one of: {}", can.join(", "))),
+        (None, false) => return Err(format!("he must fatigue one of: {}", can.join(", ")).into()),
         (Some(chit), _) if !can.iter().any(|c| same_chit(c, chit)) => {
             return Err(format!(
                 "{chit} cannot take the fatigue; choose one of: {}",
                 can.join(", ")
-            ));
+            )
+            .into());
         }
         _ => {}
     }
@@ -154,10 +156,7 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
     let candidates: Vec<&str> = active.iter().chain(&tired).copied().collect();
     let needed = owed.min(candidates.len());
     if play.wounds.len() != needed {
-        return Err(format!(
-            "he must wound {needed} chits, not {}",
-            play.wounds.len()
-        ));
+        return Err(format!("he must wound {needed} chits, not {}", play.wounds.len()).into());
     }
     // Each wound takes an active copy of its chit, else a fatigued one;
     // fatigued chits only once no active chit is left.
@@ -172,14 +171,16 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
             return Err(format!(
                 "{chit} cannot be wounded; choose among: {}",
                 candidates.join(", ")
-            ));
+            )
+            .into());
         }
     }
     if took_tired && !active.is_empty() {
         return Err(format!(
             "wound active chits first ({} still active)",
             active.join(", ")
-        ));
+        )
+        .into());
     }
     Ok(())
 }

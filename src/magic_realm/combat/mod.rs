@@ -17,6 +17,7 @@ pub mod casting;
 pub mod charge;
 pub mod decisions;
 pub mod encounter;
+pub mod error;
 pub mod fatigue;
 pub mod harm;
 pub mod log;

@@ -15,6 +15,7 @@ use std::fmt;
 
 use crate::magic_realm::data::GameData;
 
+use super::error::CombatError;
 use super::model::Direction;
 use super::tactics::{Lure, Tactics, Target};
 
@@ -38,7 +39,7 @@ pub fn parse_tactics(value: &str, cards: &dyn ChitCards) -> Result<Tactics, (usi
         if clause.is_empty() {
             continue;
         }
-        read_clause(clause, cards, &mut tactics).map_err(|m| (start, m))?;
+        read_clause(clause, cards, &mut tactics).map_err(|e| (start, e.to_string()))?;
     }
     Ok(tactics)
 }
@@ -52,16 +53,18 @@ fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// A chit to play: a printed chit (`FIGHT M3**`), `horse`, or a Boots or
 /// Gloves card, which is played as a chit (`activation.rs`).
-fn chit(text: &str, cards: &dyn ChitCards) -> Result<String, String> {
+fn chit(text: &str, cards: &dyn ChitCards) -> Result<String, CombatError> {
     if text.eq_ignore_ascii_case("horse") {
         return Ok("horse".into());
     }
     if let Some(card) = cards.chit_card(text) {
         return Ok(card.to_string());
     }
-    crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
-        .map(|_| text.to_ascii_uppercase())
-        .map_err(|e| format!("{e}; or name a Boots or Gloves card (\"Elven Slippers\")"))
+    Ok(
+        crate::magic_realm::data::characters::ActionChit::parse(&text.to_ascii_uppercase())
+            .map(|_| text.to_ascii_uppercase())
+            .map_err(|e| format!("{e}; or name a Boots or Gloves card (\"Elven Slippers\")"))?,
+    )
 }
 
 /// What the `Combat:` grammar needs to know of the game's components: the
@@ -85,7 +88,11 @@ impl ChitCards for GameData {
     }
 }
 
-fn read_clause(clause: &str, cards: &dyn ChitCards, tactics: &mut Tactics) -> Result<(), String> {
+fn read_clause(
+    clause: &str,
+    cards: &dyn ChitCards,
+    tactics: &mut Tactics,
+) -> Result<(), CombatError> {
     if clause.eq_ignore_ascii_case("attack horses") {
         tactics.attack_horses = true;
     } else if let Some(c) = rest(clause, "attack with ") {
@@ -139,13 +146,9 @@ fn read_clause(clause: &str, cards: &dyn ChitCards, tactics: &mut Tactics) -> Re
         .into_iter()
         .find(|v| clause.eq_ignore_ascii_case(v))
     {
-        return Err(format!(
-            "say which belonging to {verb}, e.g. '{verb} Shield'"
-        ));
+        return Err(format!("say which belonging to {verb}, e.g. '{verb} Shield'").into());
     } else {
-        return Err(format!(
-            "'{clause}' is not a combat order; write one of: {CLAUSES}"
-        ));
+        return Err(format!("'{clause}' is not a combat order; write one of: {CLAUSES}").into());
     }
     Ok(())
 }

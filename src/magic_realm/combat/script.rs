@@ -38,6 +38,7 @@ use crate::magic_realm::state::{
 
 use super::battle::{Battle, CombatRules, Step};
 use super::casting::CombatMagic;
+use super::error::CombatError;
 use super::model::{Fighter, FighterKind, Out};
 use super::orders::parse_tactics;
 use super::tactics::{Tactics, same_chit, standing_answer};
@@ -218,7 +219,8 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
     let mut orders = BTreeMap::new();
     for (i, entry) in parsed.character.iter().enumerate() {
         let what = format!("character \"{}\"", entry.name);
-        let hero = character(data, entry, i).map_err(|m| DataError::entry(file, &what, "", m))?;
+        let hero = character(data, entry, i)
+            .map_err(|m| DataError::entry(file, &what, "", m.to_string()))?;
         let read = |t: &str, field: &str| {
             parse_tactics(t, data).map_err(|(col, m)| {
                 DataError::entry(file, &what, field, format!("column {}: {m}", col + 1))
@@ -258,7 +260,7 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
         };
         let side = entry.side.unwrap_or(CounterSide::Light);
         let mut denizen = build::denizen(data, &entry.id, side, employer)
-            .map_err(|m| DataError::entry(file, &what, "id", m))?;
+            .map_err(|m| DataError::entry(file, &what, "id", m.to_string()))?;
         for b in &entry.battling {
             let who = find(b).ok_or_else(|| {
                 DataError::entry(
@@ -293,7 +295,7 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
     );
     battle.in_cave = parsed.cave;
     battle.magic = magic_for(data, &parsed, &battle, &rules)
-        .map_err(|m| DataError::entry(file, "magic", "day", m))?;
+        .map_err(|m| DataError::entry(file, "magic", "day", m.to_string()))?;
     Ok(Scripted {
         battle,
         dice: Dice::with_script(parsed.seed, 1, script),
@@ -306,12 +308,12 @@ fn character(
     data: &GameData,
     entry: &CharacterEntry,
     seat: usize,
-) -> Result<super::model::Hero, String> {
+) -> Result<super::model::Hero, CombatError> {
     let card = data
         .characters
         .iter()
         .find(|c| c.name.eq_ignore_ascii_case(&entry.name))
-        .ok_or_else(|| format!("no character is called {}", entry.name))?;
+        .ok_or_else(|| CombatError::unknown("character", &entry.name))?;
     let mut labels: Vec<(String, ChitCondition)> = card
         .chits
         .iter()
@@ -377,7 +379,7 @@ fn character(
         .inactive
         .iter()
         .map(|name| inactive_item(data, name))
-        .collect::<Result<Vec<Item>, String>>()?;
+        .collect::<Result<Vec<Item>, CombatError>>()?;
     let artifacts: Vec<Item> = entry
         .artifacts
         .iter()
@@ -421,7 +423,7 @@ fn character(
 }
 
 /// A belonging a battle file names as carried inactive, by its kind.
-fn inactive_item(data: &GameData, name: &str) -> Result<Item, String> {
+fn inactive_item(data: &GameData, name: &str) -> Result<Item, CombatError> {
     let base = crate::magic_realm::data::base_name(name);
     let is = |n: &str| n == name || n == base;
     let kind = if data.weapons.iter().any(|w| is(&w.name)) {
@@ -433,9 +435,9 @@ fn inactive_item(data: &GameData, name: &str) -> Result<Item, String> {
     } else if data.treasures.iter().any(|t| t.name == name) {
         ItemKind::Treasure
     } else {
-        return Err(format!(
-            "inactive: no weapon, armour, horse or treasure is called {name}"
-        ));
+        return Err(
+            format!("inactive: no weapon, armour, horse or treasure is called {name}").into(),
+        );
     };
     Ok(Item {
         kind,
@@ -449,7 +451,7 @@ impl Scripted<'_> {
     ///
     /// # Errors
     /// Orders that give an illegal play.
-    pub fn run(&mut self) -> Result<Outcome, String> {
+    pub fn run(&mut self) -> Result<Outcome, CombatError> {
         while let Step::Needs(decision) = self.battle.step(&mut self.dice) {
             let (standing, by_round) = self
                 .orders
@@ -634,7 +636,7 @@ pub fn magic_for(
     file: &BattleFile,
     battle: &Battle,
     rules: &Rules,
-) -> Result<Option<CombatMagic>, String> {
+) -> Result<Option<CombatMagic>, CombatError> {
     let wants = file.day.is_some()
         || file
             .character

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Battle;
 use super::decisions::{Action, Answer, AttackPlay, ManeuverPlay, MeleePlay, Stage};
+use super::error::CombatError;
 use super::model::{Direction, FighterId, HeroChit};
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::state::ChitCondition;
@@ -611,7 +612,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
 ///
 /// # Errors
 /// What is illegal and what would be legal.
-pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<(), String> {
+pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<(), CombatError> {
     match answer {
         Answer::Lure { denizens } => {
             let can = lurable(battle, who);
@@ -621,7 +622,8 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                     return Err(format!(
                         "{name} cannot be lured; choose among: {}",
                         options(battle, who).join(", ")
-                    ));
+                    )
+                    .into());
                 }
             }
             Ok(())
@@ -635,7 +637,8 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                     return Err(format!(
                         "{native} cannot be deployed against {target}; choose among: {}",
                         options(battle, who).join(", ")
-                    ));
+                    )
+                    .into());
                 }
             }
             Ok(())
@@ -656,7 +659,8 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 Err(format!(
                     "he cannot run with {chit} now; legal: {}",
                     options(battle, who).join(", ")
-                ))
+                )
+                .into())
             }
         }
         Answer::Action(Action::Alert { chit }) => {
@@ -669,7 +673,8 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 Err(format!(
                     "he cannot alert with {chit} now; legal: {}",
                     options(battle, who).join(", ")
-                ))
+                )
+                .into())
             }
         }
         Answer::Melee(play) => check_melee(battle, who, play),
@@ -677,7 +682,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
     }
 }
 
-fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), String> {
+fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), CombatError> {
     let stars = stars_left(battle, who);
     let on_horse = |m: &Option<ManeuverPlay>| {
         m.as_ref()
@@ -719,7 +724,8 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             return Err(format!(
                 "{} is a DUCK chit: it maneuvers in the duck box only",
                 chit.label
-            ));
+            )
+            .into());
         }
         spent += chit.chit.effort;
     }
@@ -740,7 +746,8 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     if spent > stars {
         return Err(format!(
             "these plays cost {spent} effort stars; he may play only {stars} more this round"
-        ));
+        )
+        .into());
     }
     if let Some(charged) = super::charge::charged_by(battle, who)
         && play
@@ -751,7 +758,8 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
         return Err(format!(
             "he charged the {} this round: he attacks him or nobody",
             battle.name(charged)
-        ));
+        )
+        .into());
     }
     if let Some(target) = &play.target {
         match battle.find(target) {
@@ -759,7 +767,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             _ => {
                 return Err(format!(
                     "{target} is not someone in this fight he can attack (hidden characters cannot be targeted)"
-                ));
+                ).into());
             }
         }
     }

@@ -44,7 +44,7 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
     let err = battle
         .answer(0, Answer::Action(Action::Nothing))
         .unwrap_err();
-    assert!(err.contains("waits for luring"), "{err}");
+    assert!(err.to_string().contains("waits for luring"), "{err}");
     battle
         .answer(0, Answer::Lure { denizens: vec![] })
         .expect("lure nobody");
@@ -65,7 +65,10 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
             }),
         )
         .unwrap_err();
-    assert!(err.contains("cannot alert with FIGHT M5"), "{err}");
+    assert!(
+        err.to_string().contains("cannot alert with FIGHT M5"),
+        "{err}"
+    );
     battle
         .answer(0, Answer::Action(Action::Nothing))
         .expect("nothing");
@@ -88,7 +91,7 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
     let err = battle
         .answer(0, Answer::Melee(too_many.clone()))
         .unwrap_err();
-    assert!(err.contains("effort stars"), "{err}");
+    assert!(err.to_string().contains("effort stars"), "{err}");
     let legal = MeleePlay {
         maneuver: Some(ManeuverPlay {
             with: "MOVE M4".into(),
@@ -108,7 +111,7 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
     let err = battle
         .answer(0, Answer::Fatigue(FatiguePlay::default()))
         .unwrap_err();
-    assert!(err.contains("must fatigue"), "{err}");
+    assert!(err.to_string().contains("must fatigue"), "{err}");
     battle
         .answer(
             0,

@@ -63,11 +63,40 @@ pub struct ActionChit {
 }
 
 impl TryFrom<String> for ActionChit {
-    type Error = String;
+    type Error = ChitLabelError;
 
     fn try_from(text: String) -> Result<Self, Self::Error> {
         ActionChit::parse(&text)
     }
+}
+
+/// A chit label that does not read as a printed chit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "chit \"{label}\": {problem}; write ACTION STRENGTH TIME STARS (\"MOVE M4*\") or MAGIC TYPE TIME STARS (\"MAGIC VII6**\")"
+)]
+pub struct ChitLabelError {
+    pub label: String,
+    pub problem: ChitLabelProblem,
+}
+
+/// What is wrong with a chit label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChitLabelProblem {
+    #[error("no space after the action")]
+    NoSpace,
+    #[error("the action must be MOVE, FIGHT, MAGIC, DUCK or BERSERK")]
+    Action,
+    #[error("the time number is missing")]
+    NoTime,
+    #[error("the time must be 1 to 8")]
+    TimeRange,
+    #[error("at most two effort asterisks")]
+    Effort,
+    #[error("a MAGIC chit needs a magic type I to VIII")]
+    MagicType,
+    #[error("the strength must be L, M, H or T")]
+    Strength,
 }
 
 impl ActionChit {
@@ -75,15 +104,14 @@ impl ActionChit {
     ///
     /// # Errors
     /// What is wrong with the text, and the expected form.
-    pub fn parse(text: &str) -> Result<ActionChit, String> {
-        let bad = |why: &str| {
-            format!(
-                "chit \"{text}\": {why}; write ACTION STRENGTH TIME STARS (\"MOVE M4*\") or MAGIC TYPE TIME STARS (\"MAGIC VII6**\")"
-            )
+    pub fn parse(text: &str) -> Result<ActionChit, ChitLabelError> {
+        let bad = |problem: ChitLabelProblem| ChitLabelError {
+            label: text.to_string(),
+            problem,
         };
         let (word, rest) = text
             .split_once(' ')
-            .ok_or_else(|| bad("no space after the action"))?;
+            .ok_or_else(|| bad(ChitLabelProblem::NoSpace))?;
         let action = [
             ChitAction::Move,
             ChitAction::Fight,
@@ -93,28 +121,26 @@ impl ActionChit {
         ]
         .into_iter()
         .find(|a| a.word() == word)
-        .ok_or_else(|| bad("the action must be MOVE, FIGHT, MAGIC, DUCK or BERSERK"))?;
+        .ok_or_else(|| bad(ChitLabelProblem::Action))?;
         let effort = rest.chars().rev().take_while(|&c| c == '*').count();
         let rest = &rest[..rest.len() - effort];
         let digits = rest.chars().rev().take_while(char::is_ascii_digit).count();
         let (letters, number) = rest.split_at(rest.len() - digits);
-        let time: u8 = number
-            .parse()
-            .map_err(|_| bad("the time number is missing"))?;
+        let time: u8 = number.parse().map_err(|_| bad(ChitLabelProblem::NoTime))?;
         if !(1..=8).contains(&time) {
-            return Err(bad("the time must be 1 to 8"));
+            return Err(bad(ChitLabelProblem::TimeRange));
         }
         if effort > 2 {
-            return Err(bad("at most two effort asterisks"));
+            return Err(bad(ChitLabelProblem::Effort));
         }
         let (strength, magic) = if action == ChitAction::Magic {
-            let magic = MagicType::from_numeral(letters)
-                .ok_or_else(|| bad("a MAGIC chit needs a magic type I to VIII"))?;
+            let magic =
+                MagicType::from_numeral(letters).ok_or_else(|| bad(ChitLabelProblem::MagicType))?;
             (None, Some(magic))
         } else {
             let strength = Strength::from_letter(letters)
                 .filter(|s| !s.is_negligible())
-                .ok_or_else(|| bad("the strength must be L, M, H or T"))?;
+                .ok_or_else(|| bad(ChitLabelProblem::Strength))?;
             (Some(strength), None)
         };
         Ok(ActionChit {
@@ -438,7 +464,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Character>, DataError> {
 /// An item name as another data file spells it: capitalised words (`of`
 /// may stay small), single spaces (the items themselves are checked
 /// across files).
-fn check_item_name(name: &str) -> Result<(), String> {
+fn check_item_name(name: &str) -> Result<(), NotAnItemName> {
     let capitalised = |word: &str| word.chars().next().is_some_and(char::is_uppercase);
     let well_formed = name
         .split(' ')
@@ -447,11 +473,14 @@ fn check_item_name(name: &str) -> Result<(), String> {
     if well_formed {
         Ok(())
     } else {
-        Err(format!(
-            "\"{name}\" is not an item name (capitalised words, single spaces)"
-        ))
+        Err(NotAnItemName(name.to_string()))
     }
 }
+
+/// A name that cannot name an item in any data file.
+#[derive(Debug, thiserror::Error)]
+#[error("\"{0}\" is not an item name (capitalised words, single spaces)")]
+struct NotAnItemName(String);
 
 fn check_character(file: &str, c: &Character) -> Result<(), DataError> {
     let entry = format!("character \"{}\"", c.name);
@@ -495,8 +524,8 @@ fn check_character(file: &str, c: &Character) -> Result<(), DataError> {
             .map(|(i, a)| (format!("armor[{i}]"), a)),
     );
     for (field, name) in items {
-        if let Err(message) = check_item_name(name) {
-            return fail(field, message);
+        if let Err(e) = check_item_name(name) {
+            return fail(field, e.to_string());
         }
     }
     if c.development.len() != 3 {
@@ -508,8 +537,8 @@ fn check_character(file: &str, c: &Character) -> Result<(), DataError> {
     for (index, level) in c.development.iter().enumerate() {
         let items = level.weapon.iter().chain(&level.armor);
         for name in items {
-            if let Err(message) = check_item_name(name) {
-                return fail(format!("development[{index}]"), message);
+            if let Err(e) = check_item_name(name) {
+                return fail(format!("development[{index}]"), e.to_string());
             }
         }
         if level.spells > c.spells {

@@ -13,6 +13,7 @@ pub mod armor;
 pub mod chits;
 mod cross_checks;
 pub mod item_links;
+pub mod notation;
 pub mod seasons;
 pub mod setup_card;
 pub mod spells;

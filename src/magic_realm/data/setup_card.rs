@@ -10,6 +10,7 @@
 //! Rules: seed 000 (monster roll, prowling, summoning), TABLES.md §3.1,
 //! §6.1–6.4.
 
+use super::notation::NotationError;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -53,16 +54,17 @@ impl ChitMatch {
 }
 
 impl TryFrom<String> for ChitMatch {
-    type Error = String;
+    type Error = NotationError;
 
-    fn try_from(text: String) -> Result<Self, String> {
+    fn try_from(text: String) -> Result<Self, NotationError> {
         let mut words = text.split_whitespace();
         let word = words.next().unwrap_or_default();
         let letter = words.next();
         if words.next().is_some() {
             return Err(format!(
                 "'{text}': write a chit word and at most one tile letter, e.g. \"Smoke M\""
-            ));
+            )
+            .into());
         }
         let folded = word.to_lowercase();
         let chit = Sound::ALL

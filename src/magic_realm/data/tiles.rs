@@ -11,6 +11,7 @@
 //! [`Tiles::resolve`] is how every order and command finds a tile: by its
 //! code, one of its aliases or its full name, ignoring case.
 
+use super::notation::NotationError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -213,28 +214,36 @@ impl fmt::Display for ClearingKind {
 }
 
 /// Parse one lower-case word of a serde enum (`"woods"`, `"hidden"`).
-fn word<T: for<'de> Deserialize<'de>>(text: &str, what: &str, choices: &str) -> Result<T, String> {
+fn word<T: for<'de> Deserialize<'de>>(
+    text: &str,
+    what: &str,
+    choices: &str,
+) -> Result<T, NotationError> {
     use serde::de::IntoDeserializer;
     let deserializer: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
         text.into_deserializer();
-    T::deserialize(deserializer).map_err(|_| format!("'{text}' is not a {what} ({choices})"))
+    Ok(
+        T::deserialize(deserializer)
+            .map_err(|_| format!("'{text}' is not a {what} ({choices})"))?,
+    )
 }
 
 impl TryFrom<String> for Clearing {
-    type Error = String;
+    type Error = NotationError;
     /// `"NUMBER TYPE [COLOUR...]"`, e.g. `"6 cave grey purple"`.
     fn try_from(text: String) -> Result<Self, Self::Error> {
         let mut words = text.split_whitespace();
         let (Some(number), Some(kind)) = (words.next(), words.next()) else {
             return Err(format!(
                 "clearing '{text}' needs a number and a type, e.g. \"4 woods\" or \"6 cave purple\""
-            ));
+            )
+            .into());
         };
         let number = parse_clearing_number(number)?;
         let kind = word(kind, "clearing type", "normal, woods, mountain or cave")?;
         let magic = words
             .map(|w| word(w, "colour of magic", "white, grey, gold, purple or black"))
-            .collect::<Result<Vec<Colour>, String>>()?;
+            .collect::<Result<Vec<Colour>, NotationError>>()?;
         Ok(Clearing {
             number,
             kind,
@@ -244,7 +253,7 @@ impl TryFrom<String> for Clearing {
 }
 
 impl TryFrom<String> for Path {
-    type Error = String;
+    type Error = NotationError;
     /// `"A-B [KIND]"`, e.g. `"1-4"`, `"2-NW"` or `"3-6 secret"`.
     fn try_from(text: String) -> Result<Self, Self::Error> {
         let mut words = text.split_whitespace();
@@ -254,12 +263,12 @@ impl TryFrom<String> for Path {
             Some(kind) => word(kind, "path kind", "normal, hidden, secret or cave")?,
         };
         if let Some(extra) = words.next() {
-            return Err(format!("path '{text}' has an unexpected word '{extra}'"));
+            return Err(format!("path '{text}' has an unexpected word '{extra}'").into());
         }
         let Some((from, to)) = ends.split_once('-') else {
             return Err(format!(
                 "path '{text}' must be written A-B, e.g. \"1-4\" or \"2-NW\", then its kind if not normal"
-            ));
+            ).into());
         };
         let from = parse_clearing_number(from)?;
         let to = if to.starts_with(|c: char| c.is_ascii_digit()) {
@@ -271,10 +280,10 @@ impl TryFrom<String> for Path {
     }
 }
 
-fn parse_clearing_number(text: &str) -> Result<u8, String> {
+fn parse_clearing_number(text: &str) -> Result<u8, NotationError> {
     match text.parse::<u8>() {
         Ok(n @ 1..=6) => Ok(n),
-        _ => Err(format!("'{text}' is not a clearing number (1 to 6)")),
+        _ => Err(format!("'{text}' is not a clearing number (1 to 6)").into()),
     }
 }
 
@@ -343,13 +352,13 @@ impl Tiles {
     ///
     /// # Errors
     /// No tile has that code, alias or name.
-    pub fn resolve_or_explain(&self, text: &str) -> Result<&Tile, String> {
+    pub fn resolve_or_explain(&self, text: &str) -> Result<&Tile, NotationError> {
         self.resolve(text).ok_or_else(|| {
             let names = self.tiles.iter().flat_map(Tile::names);
-            format!(
-                "there is no tile '{text}'{}; tiles are named by code (AV, LD, BL...) or full name",
-                suggest::did_you_mean(text, names)
-            )
+            NotationError::UnknownTile {
+                text: text.to_string(),
+                hint: suggest::did_you_mean(text, names),
+            }
         })
     }
 }
@@ -564,7 +573,10 @@ mod tests {
     #[test]
     fn unknown_tile_suggests_close_names() {
         let err = tiles().resolve_or_explain("Linden Wood").unwrap_err();
-        assert!(err.contains("did you mean Linden Woods"), "{err}");
+        assert!(
+            err.to_string().contains("did you mean Linden Woods"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -582,16 +594,19 @@ mod tests {
         assert!(
             Path::try_from("3-X".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("not a tile edge")
         );
         assert!(
             Path::try_from("3-9".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("clearing number")
         );
         assert!(
             Clearing::try_from("2 swamp".to_string())
                 .unwrap_err()
+                .to_string()
                 .contains("clearing type")
         );
     }

@@ -67,7 +67,9 @@ pub fn alert(
                     activity: format!("alert: prepared {chit}"),
                 }
             })
-            .map_err(|reason| PhaseOutcome::Lost { reason });
+            .map_err(|reason| PhaseOutcome::Lost {
+                reason: reason.to_string(),
+            });
     }
     let character = &mut day.state.characters[who];
     let Some(weapon) = character.weapon.clone() else {

@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::game::Observers;
+use crate::magic_realm::day::refusal::PhaseError;
 
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
@@ -123,7 +124,9 @@ pub fn take_turn(
         let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
         let result = match use_phase(day, who, phase, mine, &mut turn) {
-            Err(reason) => PhaseResult::Lost { reason },
+            Err(reason) => PhaseResult::Lost {
+                reason: reason.to_string(),
+            },
             Ok(pony) => {
                 pony_move = pony;
                 let next = phases.get(index + 1);
@@ -250,7 +253,7 @@ fn use_phase(
     phase: &Phase,
     orders: &DayOrders,
     turn: &mut Turn,
-) -> Result<bool, String> {
+) -> Result<bool, PhaseError> {
     if !phase.bonus {
         if turn.used >= turn.allowed {
             let position = &day.state.characters[who].position;
@@ -271,16 +274,13 @@ fn use_phase(
             } else {
                 why
             };
-            return Err(why);
+            return Err(PhaseError::Refused(why));
         }
         turn.used += 1;
         return Ok(false);
     }
     let Some(kind) = bonus_kind(&phase.activity) else {
-        return Err(format!(
-            "nothing gives a bonus {} phase",
-            phase.activity.code()
-        ));
+        return Err(format!("nothing gives a bonus {} phase", phase.activity.code()).into());
     };
     let character = &day.state.characters[who];
     let dwelling_here = day
@@ -335,7 +335,8 @@ fn use_phase(
         None => Err(format!(
             "no advantage or active item gives him another bonus {} phase here",
             phase.activity.code()
-        )),
+        )
+        .into()),
     }
 }
 
@@ -430,7 +431,9 @@ fn move_phase(
     turn: &mut Turn,
 ) -> PhaseResult {
     if let Err(reason) = movement::check_move(day, who, &to) {
-        return PhaseResult::Lost { reason };
+        return PhaseResult::Lost {
+            reason: reason.to_string(),
+        };
     }
     let character = &day.state.characters[who];
     let limit = abilities::advantages(day.data, day.rules, character)

@@ -23,6 +23,7 @@ use super::events::{CombatEvent, Happening};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::combat::by_rounds::{self, RoundAnswers};
 use crate::magic_realm::combat::casting::CombatMagic;
+use crate::magic_realm::combat::error::CombatError;
 use crate::magic_realm::combat::log::{CombatLine, Seen};
 use crate::magic_realm::combat::model::{Fighter, FighterKind, Out};
 use crate::magic_realm::combat::{Battle, CombatRules, Decision, build};
@@ -279,7 +280,7 @@ fn not_fought(
     observers: &Observers,
     clearing: &ClearingId,
     who: &str,
-    why: &str,
+    why: &CombatError,
 ) {
     day.emit(
         observers.clone(),

@@ -28,6 +28,7 @@ use crate::magic_realm::abilities;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Activity as Kind;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::orders::{Activity, DayOrders, SearchTable};
 
 /// Phases of an ordinary day, and of a day in caves.
@@ -129,7 +130,10 @@ pub fn take_turn(
     let mut follows = None;
     for (index, phase) in line.phases.iter().enumerate() {
         let result = match &allowed {
-            None => Err(format!("the {} has no familiar", character.name)),
+            None => Err(PhaseError::Refused(format!(
+                "the {} has no familiar",
+                character.name
+            ))),
             Some(kinds) => walk.spend(phase.bonus, "the familiar").and_then(|()| {
                 let next = line.phases.get(index + 1).map(|p| &p.activity);
                 walk.step(day, who, &phase.activity, next, kinds, &mine.searches)
@@ -196,11 +200,11 @@ impl Walk {
     ///
     /// # Errors
     /// Why the phase is lost, naming `what` walks (`the familiar`).
-    pub fn spend(&mut self, bonus: bool, what: &str) -> Result<(), String> {
+    pub fn spend(&mut self, bonus: bool, what: &str) -> Result<(), PhaseError> {
         if bonus {
-            Err(format!("{what} has no bonus phases"))
+            Err(format!("{what} has no bonus phases").into())
         } else if self.used >= self.budget {
-            Err(format!("{what} has only {} phases today", self.budget))
+            Err(format!("{what} has only {} phases today", self.budget).into())
         } else {
             self.used += 1;
             Ok(())
@@ -220,7 +224,7 @@ impl Walk {
         next: Option<&Activity>,
         kinds: &[Kind],
         searches: &[SearchTable],
-    ) -> Result<Stepped, String> {
+    ) -> Result<Stepped, PhaseError> {
         let done = act(
             day,
             who,
@@ -264,7 +268,7 @@ fn act(
     next: Option<&Activity>,
     kinds: &[Kind],
     climbing: &mut Option<ClearingId>,
-) -> Result<Done, String> {
+) -> Result<Done, PhaseError> {
     let was_climbing = climbing.take();
     match activity {
         Activity::Move { tile, clearing } if kinds.contains(&Kind::Move) => {
@@ -280,7 +284,8 @@ fn act(
                 if next != Some(activity) {
                     return Err(format!(
                         "entering the mountain clearing {to} takes two move phases in a row"
-                    ));
+                    )
+                    .into());
                 }
                 *climbing = Some(to);
                 return Ok(Done::Climbing);
@@ -297,7 +302,7 @@ fn act(
                 .position(|c| c.name.eq_ignore_ascii_case(leader))
                 .ok_or_else(|| format!("no {leader} is in the game"))?;
             if day.state.characters[found].position != *at {
-                return Err(format!("the {leader} is not in its clearing"));
+                return Err(format!("the {leader} is not in its clearing").into());
             }
             Ok(Done::Follows(found))
         }
@@ -309,7 +314,8 @@ fn act(
                 .map(|k| k.word())
                 .collect::<Vec<_>>()
                 .join(", ")
-        )),
+        )
+        .into()),
     }
 }
 

@@ -4,6 +4,7 @@
 //! the whole group his spell made Neutral in his clearing, through the
 //! Meeting table like a native group, for the usual term of hire.
 
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::magic::spells::deal_with_goblins::{KINDS, dealing};
 use crate::magic_realm::orders::Purchase;
 use crate::magic_realm::tables::meeting::MeetingUse;
@@ -32,7 +33,7 @@ pub fn hire(
     who: usize,
     wanted: &Purchase,
     drinks_up_to: Option<u32>,
-) -> Option<Result<PhaseOutcome, String>> {
+) -> Option<Result<PhaseOutcome, PhaseError>> {
     if !names_goblins(&wanted.what) {
         return None;
     }
@@ -41,7 +42,8 @@ pub fn hire(
         return Some(Err(format!(
             "goblins are monsters: only his own Deal with Goblins, awake, makes a goblin group \
              in {here} Neutral to hire"
-        )));
+        )
+        .into()));
     };
     let kind = group.trim_end_matches('s');
     if fold(&wanted.what) != "goblins"
@@ -51,7 +53,8 @@ pub fn hire(
         return Some(Err(format!(
             "the goblins his spell made Neutral here are {group}, not {}",
             wanted.what
-        )));
+        )
+        .into()));
     }
     let price: u32 = day
         .data

@@ -92,7 +92,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         match super::goblins::hire(day, who, wanted, orders.drinks_up_to) {
             Some(Ok(outcome)) => return outcome,
             Some(Err(reason)) => {
-                refusals.push(reason);
+                refusals.push(reason.to_string());
                 continue;
             }
             None => {}

@@ -45,6 +45,7 @@ use crate::magic_realm::data::characters::Relationship;
 use crate::magic_realm::data::chits::{GoldSpecial, GoldSpecialKind};
 use crate::magic_realm::data::seasons::Season;
 use crate::magic_realm::data::terms::Dwelling;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::magic::colour::SEASONS_TOGGLE;
 use crate::suggest;
 
@@ -322,7 +323,7 @@ fn take(day: &mut Day<'_>, who: usize, wanted: &str) {
         Err(reason) => MissionEvent::NotTaken {
             character,
             chit: chit.name.clone(),
-            reason,
+            reason: reason.to_string(),
         },
     };
     emit(day, who, event);
@@ -344,7 +345,7 @@ fn take_mission(
     who: usize,
     chit: &GoldSpecial,
     taken_on: u32,
-) -> Result<(TakenChit, MissionEvent), String> {
+) -> Result<(TakenChit, MissionEvent), PhaseError> {
     let season = season(day);
     let column = if chit.name == "Escort Party" {
         &season.escort_party
@@ -388,7 +389,7 @@ fn take_campaign(
     who: usize,
     chit: &GoldSpecial,
     taken_on: u32,
-) -> Result<(TakenChit, MissionEvent), String> {
+) -> Result<(TakenChit, MissionEvent), PhaseError> {
     let c = &day.state.characters[who];
     if let Some(held) = c
         .gold_specials
@@ -398,14 +399,16 @@ fn take_campaign(
         return Err(format!(
             "he already wages the {} campaign; one campaign at a time",
             held.chit
-        ));
+        )
+        .into());
     }
     let cost = chit.notoriety.unwrap_or(0);
     if c.notoriety < i32::from(cost) {
         return Err(format!(
             "it costs {cost} notoriety and he has recorded {}",
             c.notoriety
-        ));
+        )
+        .into());
     }
     let c = &mut day.state.characters[who];
     c.notoriety -= i32::from(cost);

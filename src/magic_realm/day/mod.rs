@@ -31,6 +31,7 @@ pub mod pending;
 pub mod phantasm;
 pub mod preview;
 pub mod prophecy;
+pub mod refusal;
 pub mod resolve;
 pub mod restart;
 pub mod runes;

@@ -10,17 +10,18 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
 
 /// Why a move cannot be made.
-pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), String> {
+pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), PhaseError> {
     let character = &day.state.characters[who];
     let from = &character.position;
     if day.state.board.clearing(to).is_none() {
-        return Err(format!("there is no clearing {to} on the map"));
+        return Err(format!("there is no clearing {to} on the map").into());
     }
     if from == to {
-        return Err(format!("he is already in {to}"));
+        return Err(format!("he is already in {to}").into());
     }
     let Some(link) = day
         .state
@@ -29,7 +30,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Stri
         .into_iter()
         .find(|l| &l.to == to)
     else {
-        return Err(no_known_path(from, to));
+        return Err(PhaseError::Refused(no_known_path(from, to)));
     };
     match link.kind {
         PathKind::Normal | PathKind::Cave => Ok(()),
@@ -37,7 +38,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Stri
             if knows_route(day, character, from, to) {
                 Ok(())
             } else {
-                Err(no_known_path(from, to))
+                Err(PhaseError::Refused(no_known_path(from, to)))
             }
         }
     }

@@ -14,6 +14,7 @@ use super::events::Happening;
 use super::{Day, PhaseOutcome, site_magic};
 use crate::magic_realm::abilities;
 use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::magic::enchant;
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::orders::Activity;
@@ -69,7 +70,11 @@ pub fn enchant(
     let remote = match note.filter(|_| wants_tile) {
         Some(n) => match site_magic::enchant_target(day, who, n) {
             Ok(at) => at,
-            Err(reason) => return PhaseOutcome::Lost { reason },
+            Err(reason) => {
+                return PhaseOutcome::Lost {
+                    reason: reason.to_string(),
+                };
+            }
         },
         None => None,
     };
@@ -77,8 +82,9 @@ pub fn enchant(
         site_magic::enchant_remote(day, who, chit, at)
     } else if wants_tile {
         enchant::enchant_tile(&mut day.state, day.data, day.rules, today, who, chit)
+            .map_err(PhaseError::from)
     } else {
-        enchant::enchant_chit(&mut day.state, who, chit)
+        enchant::enchant_chit(&mut day.state, who, chit).map_err(PhaseError::from)
     };
     match result {
         Ok(event) => {
@@ -90,6 +96,8 @@ pub fn enchant(
             day.emit(observers, Happening::Magic(event));
             PhaseOutcome::Done
         }
-        Err(reason) => PhaseOutcome::Lost { reason },
+        Err(reason) => PhaseOutcome::Lost {
+            reason: reason.to_string(),
+        },
     }
 }

@@ -10,6 +10,7 @@ use super::events::Happening;
 use super::familiar::{Stepped, Walk, as_if_there};
 use super::{Day, PhaseOutcome, pending};
 use crate::magic_realm::data::terms::Activity as Kind;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::magic::spells::phantasm;
 use crate::magic_realm::orders::{Activity, DayOrders};
@@ -55,7 +56,7 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
                     });
                     match outcome {
                         PhaseOutcome::Done => Ok("his Spell phase is done from here".to_string()),
-                        PhaseOutcome::Lost { reason } => Err(reason),
+                        PhaseOutcome::Lost { reason } => Err(PhaseError::Refused(reason)),
                     }
                 }
                 activity => {

@@ -25,6 +25,7 @@ use crate::magic_realm::data::chits::SiteAccess;
 use crate::magic_realm::data::terms::{Roll, Strength};
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::data::treasures::TreasureEffect;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::orders::{SearchTable, Take};
 use crate::magic_realm::state::{Belonging, ChitCondition, Item, ItemKind, abandoned_pile};
 use crate::magic_realm::tables::search::{
@@ -163,7 +164,7 @@ pub fn search_ordered(
             }
             let target = match peer_target(day, who, tile.as_deref(), *clearing) {
                 Ok(target) => target,
-                Err(reason) => return lost(reason),
+                Err(reason) => return lost(reason.to_string()),
             };
             let roll = roll_table(day, who, &Peer, Roll::Peer, "peer");
             apply_peer(day, who, &target, roll.result);
@@ -282,7 +283,7 @@ fn peer_target(
     who: usize,
     tile: Option<&str>,
     clearing: Option<u8>,
-) -> Result<ClearingId, String> {
+) -> Result<ClearingId, PhaseError> {
     let here = day.state.characters[who].position.clone();
     let (Some(tile), Some(number)) = (tile, clearing) else {
         return Ok(here);
@@ -299,7 +300,7 @@ fn peer_target(
     }
     let board = &day.state.board;
     let Some(kind) = board.clearing(&target).map(|c| c.kind) else {
-        return Err(format!("{target} is not a clearing on the map"));
+        return Err(format!("{target} is not a clearing on the map").into());
     };
     // The Toadstool Circle's gift: any clearing today (TABLES.md §3.2).
     if day.today.peer_anywhere.contains(&who) {
@@ -308,7 +309,8 @@ fn peer_target(
     if board.clearing(&here).map(|c| c.kind) != Some(ClearingKind::Mountain) {
         return Err(format!(
             "peering into {target} needs a mountain clearing, and {here} is not one"
-        ));
+        )
+        .into());
     }
     let adjacent = match (board.placement_of(&here.tile), board.placement_of(&code)) {
         (Some(from), Some(to)) => crate::magic_realm::data::tiles::Edge::ALL
@@ -320,12 +322,11 @@ fn peer_target(
         return Err(format!(
             "{target} is not on a tile next to {}, so it cannot be peered into",
             here.tile
-        ));
+        )
+        .into());
     }
     if kind == ClearingKind::Cave {
-        return Err(format!(
-            "{target} is a cave clearing, which cannot be peered into"
-        ));
+        return Err(format!("{target} is a cave clearing, which cannot be peered into").into());
     }
     Ok(target)
 }
@@ -569,7 +570,7 @@ fn loot(
     if let Some(access) = day.data.chits.site(&pile_name).and_then(|s| s.access)
         && let Err(reason) = pay_access(day, who, &pile_name, access)
     {
-        return lost(reason);
+        return lost(reason.to_string());
     }
     let roll = roll_table(day, who, &Loot, Roll::Loot, "loot");
     let from_top = roll.result.from_top;
@@ -606,7 +607,12 @@ fn loot(
 }
 
 /// Pay what a site asks before looting it (TABLES.md §3 "Loot").
-fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> Result<(), String> {
+fn pay_access(
+    day: &mut Day<'_>,
+    who: usize,
+    site: &str,
+    access: SiteAccess,
+) -> Result<(), PhaseError> {
     match access {
         SiteAccess::OpenWithKeyOrTremendousEffort => open_with_key_or_effort(day, who, site),
         SiteAccess::FatiguePerLoot | SiteAccess::FatigueToSearch => {
@@ -622,7 +628,8 @@ fn pay_access(day: &mut Day<'_>, who: usize, site: &str, access: SiteAccess) -> 
                     "searching the {site} costs one fatigued effort star, and the {} has no \
                      fresh chit with a star",
                     character.name
-                ));
+                )
+                .into());
             };
             chit.condition = ChitCondition::Fatigued;
             let event = SearchEvent::Paid {
@@ -643,7 +650,7 @@ pub(super) fn open_with_key_or_effort(
     day: &mut Day<'_>,
     who: usize,
     site: &str,
-) -> Result<(), String> {
+) -> Result<(), PhaseError> {
     if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
         return Ok(());
     }
@@ -661,7 +668,8 @@ pub(super) fn open_with_key_or_effort(
             "the {site} opens only with the Lost Keys active or by fatiguing a fresh T-strength \
              MOVE or FIGHT chit, and the {} has neither",
             character.name
-        ));
+        )
+        .into());
     };
     chit.condition = ChitCondition::Fatigued;
     let event = SearchEvent::Paid {

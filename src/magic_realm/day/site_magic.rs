@@ -21,6 +21,7 @@
 //!   with the colour present in that clearing (`magic::enchant`).
 
 use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::magic::cast::SpellEffect;
 use crate::magic_realm::magic::enchant;
 use crate::magic_realm::magic::events::MagicEvent;
@@ -86,7 +87,11 @@ pub fn grant_peer_and_enchant(day: &mut Day<'_>, who: usize, site: &str) -> Site
 ///
 /// # Errors
 /// A clearing that is not on the map, or named without the gift.
-pub fn enchant_target(day: &Day<'_>, who: usize, note: &str) -> Result<Option<ClearingId>, String> {
+pub fn enchant_target(
+    day: &Day<'_>,
+    who: usize,
+    note: &str,
+) -> Result<Option<ClearingId>, PhaseError> {
     let Some(at) = note.to_ascii_lowercase().find("tile") else {
         return Ok(None);
     };
@@ -107,7 +112,8 @@ pub fn enchant_target(day: &Day<'_>, who: usize, note: &str) -> Result<Option<Cl
             "he can enchant only his own tile ({}); another clearing's tile needs the \
              Toadstool Circle's gift of the day",
             here.tile
-        ));
+        )
+        .into());
     }
     Ok(Some(clearing))
 }
@@ -121,9 +127,17 @@ pub fn enchant_remote(
     who: usize,
     chit: Option<&str>,
     at: &ClearingId,
-) -> Result<MagicEvent, String> {
+) -> Result<MagicEvent, PhaseError> {
     let today = day.state.day + 1;
-    enchant::enchant_tile_at(&mut day.state, day.data, day.rules, today, who, chit, at)
+    Ok(enchant::enchant_tile_at(
+        &mut day.state,
+        day.data,
+        day.rules,
+        today,
+        who,
+        chit,
+        at,
+    )?)
 }
 
 /// A clearing on the map from a tile name or code and a number.

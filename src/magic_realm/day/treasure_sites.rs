@@ -257,7 +257,9 @@ pub fn search(
         .find(|t| t.name == site)
         .is_some_and(|t| t.effects.contains(&TreasureEffect::KeyOrTremendousEffort));
     if needs_key && let Err(reason) = open_with_key_or_effort(day, who, site) {
-        return PhaseOutcome::Lost { reason };
+        return PhaseOutcome::Lost {
+            reason: reason.to_string(),
+        };
     }
     let rows = site_rows(day, site);
     let table = SiteTable { name: site, rows };

@@ -35,6 +35,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::ActionChit;
 use crate::magic_realm::data::seasons::{Season, WeatherKind, WeatherNote, WeatherWeek};
+use crate::magic_realm::day::refusal::PhaseError;
 use crate::magic_realm::rules::{SEASONS, SEASONS_TOGGLE};
 use crate::magic_realm::state::{ChitCondition, MrState, WeatherState};
 use crate::magic_realm::tables::weather::{draw_chit, roll_weather};
@@ -139,7 +140,7 @@ pub fn start(
     data: &GameData,
     season: &str,
     dice: &mut Dice,
-) -> Result<(), String> {
+) -> Result<(), PhaseError> {
     let number = season_number(season).ok_or_else(|| {
         format!(
             "'{season}' is not a season; the seasons are {}",
@@ -161,7 +162,8 @@ pub fn start(
                 "the {character} recorded {total} victory points, but a game starting in \
                  {season} needs {needed}; recording other than 5 points by mail is not \
                  implemented yet, so start the campaign in a season needing 5"
-            ));
+            )
+            .into());
         }
     }
     state.magic.season = Some(number);

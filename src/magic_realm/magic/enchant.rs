@@ -15,6 +15,7 @@ use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{ActionChit, ChitAction};
 use crate::magic_realm::data::terms::Colour;
 use crate::magic_realm::data::tiles::Side;
+use crate::magic_realm::magic::error::MagicError;
 use crate::magic_realm::state::{ChitCondition, MrState};
 
 use super::colour::{chit_colour, colour_chits, list, shared_colours};
@@ -65,24 +66,24 @@ fn pick(
     who: usize,
     named: Option<&str>,
     fits: impl Fn(&ActionChit) -> bool,
-) -> Result<(usize, ActionChit), String> {
+) -> Result<(usize, ActionChit), MagicError> {
     let usable = usable_magic_chits(state, who);
     match named {
         Some(name) => {
             let index = find_chit(state, who, name)
                 .ok_or_else(|| format!("he has no chit {name}; name one of his MAGIC chits"))?;
-            usable
+            Ok(usable
                 .into_iter()
                 .find(|(i, _)| *i == index)
                 .ok_or_else(|| {
                     format!(
                         "his chit {name} is not an active, unenchanted MAGIC chit free of spells"
                     )
-                })
+                })?)
         }
-        None => usable.into_iter().find(|(_, a)| fits(a)).ok_or_else(|| {
+        None => Ok(usable.into_iter().find(|(_, a)| fits(a)).ok_or_else(|| {
             "he has no active MAGIC chit of type I to V free to enchant with".to_string()
-        }),
+        })?),
     }
 }
 
@@ -95,7 +96,7 @@ pub fn enchant_chit(
     state: &mut MrState,
     who: usize,
     named: Option<&str>,
-) -> Result<MagicEvent, String> {
+) -> Result<MagicEvent, MagicError> {
     let (index, parsed) = pick(state, who, named, |a| {
         a.magic.and_then(chit_colour).is_some()
     })?;
@@ -123,7 +124,7 @@ pub fn enchant_tile(
     day: u32,
     who: usize,
     named: Option<&str>,
-) -> Result<MagicEvent, String> {
+) -> Result<MagicEvent, MagicError> {
     let here = state.characters[who].position.clone();
     enchant_tile_at(state, data, rules, day, who, named, &here)
 }
@@ -142,7 +143,7 @@ pub fn enchant_tile_at(
     who: usize,
     named: Option<&str>,
     here: &ClearingId,
-) -> Result<MagicEvent, String> {
+) -> Result<MagicEvent, MagicError> {
     let shared = shared_colours(state, data, rules, day, here);
     let own = colour_chits(state, who);
     let present = |colour: Colour| shared.contains(&colour) || own.iter().any(|o| o.2 == colour);
@@ -164,7 +165,8 @@ pub fn enchant_tile_at(
                  not present here (present: {}); wait for a {colour} day or enchant a type \
                  {magic} chit first",
                 list(&all)
-            ));
+            )
+            .into());
         };
         Some((*ci, name.clone()))
     };

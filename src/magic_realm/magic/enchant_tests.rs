@@ -83,13 +83,13 @@ fn a_type_viii_chit_has_no_colour() {
     let mut state = game(&["Witch"]);
     let err = enchant::enchant_chit(&mut state, 0, Some("VIII4*")).unwrap_err();
     assert!(
-        err.contains("not an active") || err.contains("only types I to V"),
+        err.to_string().contains("not an active") || err.to_string().contains("only types I to V"),
         "{err}"
     );
     let index = enchant::find_chit(&state, 0, "VIII4*").unwrap();
     state.characters[0].chits[index].condition = ChitCondition::Active;
     let err = enchant::enchant_chit(&mut state, 0, Some("VIII4*")).unwrap_err();
-    assert!(err.contains("only types I to V"), "{err}");
+    assert!(err.to_string().contains("only types I to V"), "{err}");
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn enchanting_the_tile_needs_the_colour_and_changes_its_routes() {
     }
     let rules = Rules::default();
     let err = enchant::enchant_tile(&mut state, data(), &rules, 3, 0, Some("IV3*")).unwrap_err();
-    assert!(err.contains("purple is not present"), "{err}");
+    assert!(err.to_string().contains("purple is not present"), "{err}");
     // Enchant the IV4* into purple, then the tile with the IV3*.
     enchant::enchant_chit(&mut state, 0, Some("IV4*")).unwrap();
     let before: Vec<_> = state

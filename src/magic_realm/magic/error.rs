@@ -25,6 +25,22 @@ pub enum MagicError {
     /// Spells recorded or learned against the rules.
     #[error("{0}")]
     Spellbook(String),
+    /// A magic phase (prepare, enchant) or aim the rules do not allow; the
+    /// text says why and what would work.
+    #[error("{0}")]
+    Impossible(String),
+}
+
+impl From<String> for MagicError {
+    fn from(reason: String) -> MagicError {
+        MagicError::Impossible(reason)
+    }
+}
+
+impl From<&str> for MagicError {
+    fn from(reason: &str) -> MagicError {
+        MagicError::Impossible(reason.to_string())
+    }
 }
 
 impl MagicError {

@@ -7,6 +7,7 @@
 //! Ruling: an Alert phase prepares the MAGIC chit its note names; with no
 //! note and no weapon to alert, his fastest free MAGIC chit.
 
+use crate::magic_realm::magic::error::MagicError;
 use crate::magic_realm::state::{ChitCondition, MrState};
 
 use super::enchant::{tied_up, usable_magic_chits};
@@ -20,7 +21,7 @@ pub fn prepare(
     state: &mut MrState,
     who: usize,
     named: Option<usize>,
-) -> Result<MagicEvent, String> {
+) -> Result<MagicEvent, MagicError> {
     let usable = usable_magic_chits(state, who);
     let pick = match named {
         Some(index) => usable.iter().find(|(i, _)| *i == index).ok_or_else(|| {
@@ -37,7 +38,7 @@ pub fn prepare(
     let index = pick.0;
     let c = &mut state.characters[who];
     if c.chits[index].prepared {
-        return Err(format!("{} is already prepared", c.chits[index].chit));
+        return Err(format!("{} is already prepared", c.chits[index].chit).into());
     }
     c.chits[index].prepared = true;
     Ok(MagicEvent::ChitPrepared {

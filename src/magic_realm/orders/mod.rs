@@ -4,6 +4,7 @@
 //! notations real PBEM GMs accepted (ORDER_FORMATS.md) into it.
 
 pub mod activity;
+pub mod error;
 pub mod names;
 pub mod parse;
 pub mod sheet;

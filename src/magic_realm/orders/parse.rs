@@ -16,6 +16,7 @@ use std::fmt;
 use crate::magic_realm::combat::orders::ChitCards;
 
 use super::activity::{Activities, Activity, Phase};
+use super::error::OrdersError;
 
 /// Where the parser looks up tile names: codes, aliases and full names.
 pub trait TileNames {
@@ -569,7 +570,7 @@ impl Reader<'_> {
             let text = self.text(start, end);
             return parse_chit(&text)
                 .map(Some)
-                .map_err(|why| self.error(start, why));
+                .map_err(|why| self.error(start, why.to_string()));
         }
         if let Some(first) = notes.first() {
             let spec = if enchant {
@@ -592,7 +593,7 @@ impl Reader<'_> {
 /// A chit as players name it: `V3*`, `L3*`, `Fight L3*`, `Magic IV4**`,
 /// `Move M4`. Roman numerals are MAGIC types; L, M, H, T are strengths.
 /// Returns the canonical name (`MAGIC V3*`, `FIGHT L3*`, `L3*`).
-pub fn parse_chit(text: &str) -> Result<String, String> {
+pub fn parse_chit(text: &str) -> Result<String, OrdersError> {
     let text = text.trim();
     let (kind, code) = match text.split_once(char::is_whitespace) {
         Some((word, rest)) => {
@@ -603,7 +604,8 @@ pub fn parse_chit(text: &str) -> Result<String, String> {
                 _ => {
                     return Err(format!(
                         "expected a chit such as V3* or Fight L3*, found '{text}'"
-                    ));
+                    )
+                    .into());
                 }
             };
             (Some(kind), rest.trim())
@@ -618,7 +620,7 @@ pub fn parse_chit(text: &str) -> Result<String, String> {
     if digits == 0 || digits > 1 || stars > 2 {
         return Err(format!(
             "expected a chit such as V3* or Fight L3* (type, one-digit time, up to two stars), found '{text}'"
-        ));
+        ).into());
     }
     let roman = matches!(
         letters,
@@ -628,16 +630,16 @@ pub fn parse_chit(text: &str) -> Result<String, String> {
     let kind = match (kind, roman, strength) {
         (None | Some("MAGIC"), true, _) => Some("MAGIC"),
         (Some("MAGIC"), false, _) => {
-            return Err(format!(
-                "a MAGIC chit has a type from I to VIII, found '{letters}'"
-            ));
+            return Err(
+                format!("a MAGIC chit has a type from I to VIII, found '{letters}'").into(),
+            );
         }
         (Some(kind), false, true) => Some(kind),
         (None, false, true) => None,
         _ => {
             return Err(format!(
                 "expected a chit's strength (L, M, H, T) or magic type (I to VIII), found '{letters}'"
-            ));
+            ).into());
         }
     };
     let stars = "*".repeat(stars);

@@ -32,6 +32,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
+use super::error::OrdersError;
 use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
 
 /// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
@@ -191,10 +192,10 @@ pub fn parse_day_orders(
             Some((key, value, col)) => (Some(key), value, indent + col),
             None => (None, trimmed, indent),
         };
-        let error = |column: usize, message: String| ParseError {
+        let error = |column: usize, problem: OrdersError| ParseError {
             line,
             column: column + 1,
-            message,
+            message: problem.to_string(),
         };
         let result = match key.as_deref() {
             Some("activities") | None => {
@@ -207,14 +208,14 @@ pub fn parse_day_orders(
                             "expected a line starting with one of {}{hint}; the activities were already given on line {}",
                             KEYS.join(", "),
                             activities_line.unwrap_or(0)
-                        ),
+                        ).into(),
                     )])
                 } else if let Some(previous) = activities_line.filter(|_| key.is_some()) {
                     Err(vec![error(
                         indent,
                         format!(
                             "the activities were already given on line {previous}; send one Activities line"
-                        ),
+                        ).into(),
                     )])
                 } else {
                     activities_line = Some(line);
@@ -232,7 +233,7 @@ pub fn parse_day_orders(
             }
             Some("search") => list(value)
                 .map(|item| parse_search(item, tiles))
-                .collect::<Result<Vec<_>, String>>()
+                .collect::<Result<Vec<_>, OrdersError>>()
                 .map(|s| orders.searches = s)
                 .map_err(|m| vec![error(value_col, m)]),
             Some("buy") => parse_purchases(value)
@@ -278,7 +279,7 @@ pub fn parse_day_orders(
                 .map_err(|m| vec![error(value_col, m)]),
             Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value, names)
                 .map(|t| orders.combat = Some(t))
-                .map_err(|(col, m)| vec![error(value_col + col, m)]),
+                .map_err(|(col, m)| vec![error(value_col + col, OrdersError::Unreadable(m))]),
             Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
                 .map(|m| orders.missions = m)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -290,7 +291,8 @@ pub fn parse_day_orders(
                         "unknown line '{}:'{hint}; known lines: {}",
                         trimmed.split(':').next().unwrap_or(""),
                         KEYS.join(", ")
-                    ),
+                    )
+                    .into(),
                 )])
             }
         };
@@ -336,7 +338,11 @@ fn list(value: &str) -> impl Iterator<Item = &str> {
 
 /// A clearing written as a tile code or name and a number (`CV5`,
 /// `Curst Valley 5`): the tile's full name and the number.
-fn parse_clearing(target: &str, tiles: &dyn TileNames, what: &str) -> Result<(String, u8), String> {
+fn parse_clearing(
+    target: &str,
+    tiles: &dyn TileNames,
+    what: &str,
+) -> Result<(String, u8), OrdersError> {
     let digits = target
         .chars()
         .rev()
@@ -356,7 +362,7 @@ fn parse_clearing(target: &str, tiles: &dyn TileNames, what: &str) -> Result<(St
     Ok((tile.to_string(), clearing))
 }
 
-fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String> {
+fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, OrdersError> {
     let folded = crate::suggest::fold(item);
     let table = match folded.as_str() {
         "locate" => SearchTable::Locate,
@@ -379,7 +385,7 @@ fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String
                 );
                 return Err(format!(
                     "expected a search table (Peer, Locate, Loot, Magic Sight, Reading Runes), found '{item}'{hint}"
-                ));
+                ).into());
             };
             let (tile, clearing) = parse_clearing(target, tiles, "the clearing to peer into")?;
             SearchTable::Peer {
@@ -392,7 +398,7 @@ fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, String
 }
 
 /// `none`, or items like `Shield up to 10`, `Shield max 10`, `Shield <= 10`, `Shield`.
-fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
+fn parse_purchases(value: &str) -> Result<Vec<Purchase>, OrdersError> {
     if value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("nothing") {
         return Ok(Vec::new());
     }
@@ -404,7 +410,10 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
                     let what = item[..at].trim();
                     let gold = parse_gold(&item[at + marker.len()..])?;
                     if what.is_empty() {
-                        return Err(format!("expected what to buy before '{}'", marker.trim()));
+                        return Err(OrdersError::Unreadable(format!(
+                            "expected what to buy before '{}'",
+                            marker.trim()
+                        )));
                     }
                     return Ok(Purchase {
                         what: what.to_string(),
@@ -422,12 +431,12 @@ fn parse_purchases(value: &str) -> Result<Vec<Purchase>, String> {
 
 /// `none`, or mission and campaign chits separated by `;` or `,`; the
 /// engine checks the names against the chits.
-fn parse_missions(value: &str) -> Result<Vec<String>, String> {
+fn parse_missions(value: &str) -> Result<Vec<String>, OrdersError> {
     match crate::suggest::fold(value).as_str() {
         "none" | "nothing" => Ok(Vec::new()),
         "" => Err(
-            "expected the mission or campaign chits to take, for example 'Missions: Escort Party; Conquer', or 'none'"
-                .to_string(),
+            OrdersError::Unreadable("expected the mission or campaign chits to take, for example 'Missions: Escort Party; Conquer', or 'none'"
+                .to_string()),
         ),
         _ => Ok(list(value).map(str::to_string).collect()),
     }
@@ -442,7 +451,7 @@ fn parse_sales(value: &str) -> Vec<String> {
 }
 
 /// `12`, `12 gold`, `12g`.
-fn parse_gold(text: &str) -> Result<u32, String> {
+fn parse_gold(text: &str) -> Result<u32, OrdersError> {
     let text = text.trim();
     let number = text
         .strip_suffix("gold")
@@ -450,14 +459,16 @@ fn parse_gold(text: &str) -> Result<u32, String> {
         .or_else(|| text.strip_suffix('G'))
         .unwrap_or(text)
         .trim();
-    number
-        .parse()
-        .map_err(|_| format!("expected an amount of gold such as 10, found '{text}'"))
+    number.parse().map_err(|_| {
+        OrdersError::Unreadable(format!(
+            "expected an amount of gold such as 10, found '{text}'"
+        ))
+    })
 }
 
 /// `Flowers of Rest, activate; Lantern`: an item, optionally followed by
 /// `activate` as the next list entry or after a space.
-fn parse_takes(value: &str) -> Result<Vec<Take>, String> {
+fn parse_takes(value: &str) -> Result<Vec<Take>, OrdersError> {
     let mut takes: Vec<Take> = Vec::new();
     for item in value.split(';').map(str::trim).filter(|s| !s.is_empty()) {
         let mut parts = item.split(',').map(str::trim).filter(|s| !s.is_empty());
@@ -483,7 +494,8 @@ fn parse_takes(value: &str) -> Result<Vec<Take>, String> {
                 return Err(format!(
                     "expected 'activate' after '{}', found '{extra}'; separate items with ';'",
                     take.what
-                ));
+                )
+                .into());
             }
         }
         takes.push(take);
@@ -500,7 +512,7 @@ fn parse_blocking(value: &str) -> Blocking {
 }
 
 /// `first`, `last`, a place such as `2`, or `random` (no choice).
-fn parse_turn(value: &str) -> Result<Option<TurnChoice>, String> {
+fn parse_turn(value: &str) -> Result<Option<TurnChoice>, OrdersError> {
     let folded = crate::suggest::fold(value);
     let choice = match folded.as_str() {
         "first" => TurnChoice::First,
@@ -514,19 +526,19 @@ fn parse_turn(value: &str) -> Result<Option<TurnChoice>, String> {
             _ => {
                 return Err(format!(
                     "expected first, last, random or a place in the turn order such as 2, found '{value}'"
-                ));
+                ).into());
             }
         },
     };
     Ok(Some(choice))
 }
 
-fn parse_when_impossible(value: &str) -> Result<WhenImpossible, String> {
+fn parse_when_impossible(value: &str) -> Result<WhenImpossible, OrdersError> {
     match crate::suggest::fold(value).as_str() {
         "skip" | "lose" | "nothing" => Ok(WhenImpossible::Skip),
         "hide" | "h" => Ok(WhenImpossible::Hide),
         "rest" | "r" => Ok(WhenImpossible::Rest),
-        _ => Err(format!("expected skip, hide or rest, found '{value}'")),
+        _ => Err(format!("expected skip, hide or rest, found '{value}'").into()),
     }
 }
 

@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::SetupError;
 use crate::magic_realm::board::{Board, Hex, Placement};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{Character, ChitAction, StartLocation};
@@ -225,7 +226,9 @@ impl SetupByMail {
         };
         let mut problems = Vec::new();
         let victory = match lines.get("victory") {
-            Some(text) => read_victory(text).map_err(|e| problems.push(e)).ok(),
+            Some(text) => read_victory(text)
+                .map_err(|e| problems.push(e.to_string()))
+                .ok(),
             None => {
                 problems.push(format!(
                     "Victory: missing; write e.g. `Victory: GT 1, SP 0, F 2, N 1, G 1` \
@@ -234,7 +237,8 @@ impl SetupByMail {
                 None
             }
         };
-        let start = read_start(character, lines.get("start")).map_err(|e| problems.push(e));
+        let start =
+            read_start(character, lines.get("start")).map_err(|e| problems.push(e.to_string()));
         let spells =
             read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e));
         let enchanted =
@@ -447,15 +451,19 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>>
     Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
 
-fn read_victory(text: &str) -> Result<VictoryRequirements, String> {
+fn read_victory(text: &str) -> Result<VictoryRequirements, SetupError> {
     let mut victory = VictoryRequirements::default();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (key, points) = part
-            .rsplit_once(char::is_whitespace)
-            .ok_or_else(|| format!("Victory: '{part}' needs a category and points, e.g. `F 2`"))?;
-        let points: u8 = points
-            .parse()
-            .map_err(|_| format!("Victory: '{points}' in '{part}' is not a number of points"))?;
+        let (key, points) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
+            SetupError::MailLine(format!(
+                "Victory: '{part}' needs a category and points, e.g. `F 2`"
+            ))
+        })?;
+        let points: u8 = points.parse().map_err(|_| {
+            SetupError::MailLine(format!(
+                "Victory: '{points}' in '{part}' is not a number of points"
+            ))
+        })?;
         let slot = match key.trim().to_lowercase().as_str() {
             "gt" | "great treasures" => &mut victory.great_treasures,
             "sp" | "us" | "spells" | "usable spells" => &mut victory.spells,
@@ -463,9 +471,9 @@ fn read_victory(text: &str) -> Result<VictoryRequirements, String> {
             "n" | "notoriety" => &mut victory.notoriety,
             "g" | "gold" => &mut victory.gold,
             other => {
-                return Err(format!(
+                return Err(SetupError::MailLine(format!(
                     "Victory: '{other}' is not a category; use GT, SP, F, N and G"
-                ));
+                )));
             }
         };
         *slot = slot.saturating_add(points);
@@ -476,21 +484,21 @@ fn read_victory(text: &str) -> Result<VictoryRequirements, String> {
         + u32::from(victory.notoriety)
         + u32::from(victory.gold);
     if total != u32::from(VICTORY_POINTS) {
-        return Err(format!(
+        return Err(SetupError::MailLine(format!(
             "Victory: the points add up to {total}; they must add up to {VICTORY_POINTS}"
-        ));
+        )));
     }
     Ok(victory)
 }
 
-fn read_start(character: &Character, text: Option<&String>) -> Result<StartLocation, String> {
+fn read_start(character: &Character, text: Option<&String>) -> Result<StartLocation, SetupError> {
     let allowed: Vec<&str> = character.start.iter().map(|s| s.label()).collect();
     let Some(text) = text else {
-        return Err(format!(
+        return Err(SetupError::MailLine(format!(
             "Start: missing; the {} may start at {}",
             character.name,
             allowed.join(", ")
-        ));
+        )));
     };
     character
         .start
@@ -498,11 +506,11 @@ fn read_start(character: &Character, text: Option<&String>) -> Result<StartLocat
         .copied()
         .find(|s| s.label().eq_ignore_ascii_case(text.trim()))
         .ok_or_else(|| {
-            format!(
+            SetupError::MailLine(format!(
                 "Start: the {} cannot start at '{text}'; he may start at {}",
                 character.name,
                 allowed.join(", ")
-            )
+            ))
         })
 }
 

@@ -76,6 +76,10 @@ pub enum SetupError {
     Board(String),
     #[error("the map does not fit the setup: {0}")]
     Map(String),
+    /// A line of a player's setup mail that does not read; the text says
+    /// what to write.
+    #[error("{0}")]
+    MailLine(String),
     #[error("seat of {player} has no character yet; every player must choose one before setup")]
     NoCharacter { player: String },
     #[error("there is no character '{name}'{hint}")]

@@ -20,14 +20,15 @@ use crate::magic_realm::state::magic::Aim;
 ///
 /// # Errors
 /// Any other word, with the two that work.
-pub fn aim_of(named: Option<&str>) -> Result<Aim, String> {
+pub fn aim_of(named: Option<&str>) -> Result<Aim, MagicError> {
     match named.map(|n| n.trim().to_ascii_lowercase()).as_deref() {
         None | Some("see" | "weather" | "see weather" | "the weather") => Ok(Aim::Weather),
         Some("change" | "change weather" | "new" | "new chit") => Ok(Aim::NewWeather),
         Some(other) => Err(format!(
             "'{other}' is not a choice of See/Change Weather: write `on see` to look at the \
              weather chit or `on change` to replace it"
-        )),
+        )
+        .into()),
     }
 }
 
@@ -160,7 +161,7 @@ mod tests {
         assert_eq!(aim_of(Some("See")), Ok(Aim::Weather));
         assert_eq!(aim_of(Some("change")), Ok(Aim::NewWeather));
         let err = aim_of(Some("Ogre")).unwrap_err();
-        assert!(err.contains("`on change`"), "{err}");
+        assert!(err.to_string().contains("`on change`"), "{err}");
     }
 
     #[test]
