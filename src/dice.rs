@@ -24,7 +24,7 @@
 //! purposes never share a stream's position even if their hashes collided.
 //!
 //! Magic Realm rolls two dice and the higher one counts, unless a rule or an
-//! advantage says one die (seed 000, "Dice"); [`Dice::roll`] takes the count.
+//! advantage says one die (play summary, "Dice"); [`Dice::roll`] takes the count.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;

@@ -6,7 +6,7 @@
 //! checks what serde cannot (unknown game or toggle, duplicate players,
 //! exclusive toggles, a season without the seasons rule), again naming the
 //! line. Game-specific knowledge comes only through [`crate::game::Game`]
-//! from [`crate::games`]. The BIMR3 rule set this supports is seed 003.
+//! from [`crate::games`]. The BIMR3 rule set this supports is the BIMR3 rules.
 
 mod email;
 mod mail;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub enum NmrPolicy {
     /// The game's own safe orders ([`crate::game::Game::missing_orders`]):
     /// in Magic Realm the character hides in every phase (the BIMR3 GM's
-    /// practice, ORDER_FORMATS.md §2.1), hence the name; `default` is
+    /// practice, the recorded notation in README "Orders"), hence the name; `default` is
     /// accepted too, and reads better for other games.
     #[default]
     #[serde(alias = "default")]

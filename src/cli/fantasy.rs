@@ -1,5 +1,5 @@
 //! `realmgm fantasy score "Card, Card, ..."`: score a Fantasy Realms hand
-//! with the choices that serve it best (seed 004, "Scoring hands"), as text or
+//! with the choices that serve it best (Fantasy Realms rulebook, "Scoring hands"), as text or
 //! JSON. Enforces the hand size: seven cards, eight with the Necromancer.
 
 use anyhow::{Context, anyhow, bail};

@@ -1,4 +1,4 @@
-//! The choices that score a Fantasy Realms hand best (seed 004: the player
+//! The choices that score a Fantasy Realms hand best (Fantasy Realms rulebook: the player
 //! decides the wild cards, the Book of Changes, the Island and the
 //! Necromancer's card; "in case of a tie, the hand with the lowest total base
 //! strength wins").

@@ -1,4 +1,4 @@
-//! The 53 Fantasy Realms cards as typed data (seed 004, "Overview" and the
+//! The 53 Fantasy Realms cards as typed data (Fantasy Realms rulebook, "Overview" and the
 //! card list), parsed from the embedded `cards.toml` and checked once.
 //!
 //! Every printed rule is a value of [`Bonus`] or [`Penalty`]: the common

@@ -1,4 +1,4 @@
-//! Fantasy Realms as a [`Game`] the campaign plumbing can run (seed 004): the
+//! Fantasy Realms as a [`Game`] the campaign plumbing can run (Fantasy Realms rulebook): the
 //! rule toggles, dealing, whose orders a turn waits for, reading orders,
 //! playing turns until someone must be asked, and reports.
 //!
@@ -29,13 +29,13 @@ pub const TWO_PLAYER: &str = "two_player";
 /// The Chaos Realms toggle name.
 pub const CHAOS_REALMS: &str = "chaos_realms";
 
-/// The optional rules of seed 004.
+/// The optional rules of the Fantasy Realms rulebook.
 pub static TOGGLES: &[RuleToggle] = &[
     RuleToggle {
         name: TWO_PLAYER,
         summary: "Two players start with no cards and fill their hands by drafting; \
                   the game ends at twelve discards",
-        source: "seed 004, Variants 1: Two-player Realms",
+        source: "the Fantasy Realms rulebook, Variants 1: Two-player Realms",
         status: ToggleStatus::Built,
         excludes: &[CHAOS_REALMS],
     },
@@ -43,7 +43,7 @@ pub static TOGGLES: &[RuleToggle] = &[
         name: CHAOS_REALMS,
         summary: "No turns: one trading window by mail (one-for-one trades), then the \
                   Necromancer draws three and keeps one, then scoring",
-        source: "seed 004, Variants 2: Chaos Realms",
+        source: "the Fantasy Realms rulebook, Variants 2: Chaos Realms",
         status: ToggleStatus::Built,
         excludes: &[TWO_PLAYER],
     },

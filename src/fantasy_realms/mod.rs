@@ -1,4 +1,4 @@
-//! Fantasy Realms, the second game on realmgm's plumbing (seed 004): the 53
+//! Fantasy Realms, the second game on realmgm's plumbing (Fantasy Realms rulebook): the 53
 //! cards as typed data, exact scoring of a hand in the rulebook's order, the
 //! search for the wild cards' and other choices that score best, and the game
 //! itself played by mail.

@@ -1,4 +1,4 @@
-//! Reading a Fantasy Realms player's orders (seed 004, "Game play": draw the
+//! Reading a Fantasy Realms player's orders (Fantasy Realms rulebook, "Game play": draw the
 //! top card or take a face-up card, then discard; the Chaos Realms variant's
 //! one-for-one trades and the Necromancer's choice).
 //!

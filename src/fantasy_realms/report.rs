@@ -1,4 +1,4 @@
-//! Fantasy Realms reports (seed 004): what a player may know — his own hand,
+//! Fantasy Realms reports (Fantasy Realms rulebook): what a player may know — his own hand,
 //! the face-up discard area, the deck's size, whose turn it is, what he saw
 //! happen, and at the end every hand's scoring — and the GM's whole picture.
 //!

@@ -1,4 +1,4 @@
-//! Scoring one Fantasy Realms hand with explicit choices (seed 004, "Scoring
+//! Scoring one Fantasy Realms hand with explicit choices (Fantasy Realms rulebook, "Scoring
 //! hands", "Clears", "Blanks", and the order for chains of cards).
 //!
 //! The order is the rulebook's: the Necromancer's eighth card joins the hand;

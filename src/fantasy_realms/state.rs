@@ -1,4 +1,4 @@
-//! A Fantasy Realms table and how a turn changes it (seed 004, "Game play",
+//! A Fantasy Realms table and how a turn changes it (Fantasy Realms rulebook, "Game play",
 //! "End of game", and the variants "Two-player Realms" and "Chaos Realms").
 //!
 //! The table is plain data kept as JSON between turns. Playing a turn returns

@@ -1,7 +1,7 @@
-//! What a character's advantages (TABLES.md §10) and active treasures give
-//! him during the day: extra phases (TABLES.md §13 "Bonus phases"), one-die
-//! rolls and die modifiers (TABLES.md §0), and the weights and strengths of
-//! seed 000 II.C.1 ("items heavier than the strongest MOVE chit").
+//! What a character's advantages (`data/characters.toml`) and active treasures give
+//! him during the day: extra phases (`day/daylight.rs` "Bonus phases"), one-die
+//! rolls and die modifiers (`tables/mod.rs`), and the weights and strengths of
+//! the play summary II.C.1 ("items heavier than the strongest MOVE chit").
 
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
@@ -43,7 +43,7 @@ pub fn active_treasure_effects<'a>(
 }
 
 /// Whether the clearing `at` is inside `place`, where an advantage or a
-/// treasure works (TABLES.md §0).
+/// treasure works (`tables/mod.rs`).
 pub fn place_holds(state: &MrState, place: Place, at: &ClearingId) -> bool {
     let tile = state.board.tile(&at.tile);
     let kind = state.board.clearing(at).map(|c| c.kind);
@@ -101,7 +101,7 @@ pub fn bonus_sources(
         }
     }
     // A treasure site lying in his clearing (the Toadstool Circle's Spell
-    // phase, TABLES.md §3.2) gives its phase to whoever stands there.
+    // phase, `tables/twt.rs`) gives its phase to whoever stands there.
     for (name, at) in &state.treasure_sites {
         let effects = data
             .treasures
@@ -125,7 +125,7 @@ pub fn has(data: &GameData, rules: &Rules, who: &CharacterState, wanted: &Advant
     advantages(data, rules, who).contains(wanted)
 }
 
-/// The strongest MOVE chit he has in play (seed 000 II.C.1); negligible
+/// The strongest MOVE chit he has in play (play summary II.C.1); negligible
 /// when none is active.
 pub fn strongest_move(who: &CharacterState) -> Strength {
     who.chits

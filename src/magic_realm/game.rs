@@ -1,6 +1,6 @@
 //! Magic Realm as a [`Game`] the campaign plumbing can run: its id, its rule
 //! toggles ([`crate::magic_realm::rules`]) and its calendar of months and seasons
-//! (TABLES.md §11).
+//! (`data/seasons.toml`).
 
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ use crate::magic_realm::state::MrState;
 use crate::magic_realm::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
-/// as the BIMR3 GM recorded them (ORDER_FORMATS.md §2.1).
+/// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
 /// The Magic Realm state inside a stored game state.
@@ -267,7 +267,7 @@ impl Game for MagicRealm {
             })
     }
 
-    /// One game day (seed 000 I–IV), resolved by [`day::resolve_day`].
+    /// One game day (play summary I–IV), resolved by [`day::resolve_day`].
     fn resolve_turn(
         &self,
         state: &GameState,

@@ -2,10 +2,10 @@
 //! name, and the seasons a campaign can start in.
 //!
 //! The names are what campaign files write in `rules = [...]`. Each entry
-//! says in one line what it changes and where it is written down: seed 000
+//! says in one line what it changes and where it is written down: the play summary
 //! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
-//! BIMR3 campaign's rules), or the reference tables (TABLES.md) when the
-//! seeds only mention the rule. A rule the engine or the daemon applies is
+//! BIMR3 campaign's rules), or the 2nd edition's advanced and optional rules (A.1 to E.5) by their
+//! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
 //! `Built` and has an on/off test (`day::toggle_tests` checks that); every
 //! other is `NotYetImplemented`, and `realmgm campaign show` says so.
 
@@ -23,7 +23,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "seasons_and_weather",
         summary: "A calendar of 13 seasons: each month's season sets the victory points and \
                   the 7th-day colour magic, each week's weather the days and phases",
-        source: "seed 003 (Optional Rules, 2nd edition); TABLES.md §11",
+        source: "the BIMR3 rules (Optional Rules, 2nd edition); 2nd-edition optional rule D.1",
         status: Built,
         excludes: &[],
     },
@@ -31,7 +31,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "watchful_natives",
         summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
                   puts its whole watchful group on the attacker's sheet at once",
-        source: "seed 003 (Watchful Natives)",
+        source: "the BIMR3 rules (Watchful Natives)",
         status: Built,
         excludes: &[],
     },
@@ -39,7 +39,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "extended_treachery",
         summary: "Sending a hired native against a member of his own group makes every \
                   hired native of that group rebel",
-        source: "seed 003 (Extended Treachery)",
+        source: "the BIMR3 rules (Extended Treachery)",
         status: Built,
         excludes: &[],
     },
@@ -47,7 +47,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "knights_adjustment",
         summary: "The Black Knight starts only Friendly with the Company and the White \
                   Knight only Friendly with the Order, instead of Allied",
-        source: "seed 003 (Knight's Adjustment)",
+        source: "the BIMR3 rules (Knight's Adjustment)",
         status: Built,
         excludes: &[],
     },
@@ -55,7 +55,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "expanded_meeting_table_opportunities",
         summary: "On an Opportunity result of the Meeting table a player may take the \
                   result for a roll of 2 in the same column instead",
-        source: "seed 003 (Expanded Meeting Table Opportunities)",
+        source: "the BIMR3 rules (Expanded Meeting Table Opportunities)",
         status: Built,
         excludes: &[],
     },
@@ -64,14 +64,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Players are dealt the map tiles and place them in turn, pick characters \
                   (and the native group that equips them) when out of tiles, then place \
                   the Visitor/Mission chits",
-        source: "seed 003 (Board Building; Selecting Characters)",
+        source: "the BIMR3 rules (Board Building; Selecting Characters)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "unlimited_communication",
         summary: "Characters may send each other private messages wherever they are on the map",
-        source: "seed 003 (Unlimited Communication)",
+        source: "the BIMR3 rules (Unlimited Communication)",
         status: Built,
         excludes: &[],
     },
@@ -87,7 +87,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "stumble",
         summary: "Running away or picking up a dropped belonging in combat needs a roll \
                   on the Stumble table",
-        source: "seed 002 §5.1",
+        source: "2nd-edition optional combat rule 5.1",
         status: Built,
         excludes: &[],
     },
@@ -95,14 +95,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "riding_horses",
         summary: "A character with an active horse maneuvers with it and may add a \
                   maneuver of his own; attackers choose the rider or the horse",
-        source: "seed 002 §5.2-5.3",
+        source: "2nd-edition optional combat rule 5.2-5.3",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "fumble",
         summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
-        source: "seed 002 §5.4",
+        source: "2nd-edition optional combat rule 5.4",
         status: Built,
         excludes: &[],
     },
@@ -110,14 +110,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "optional_missile_table",
         summary: "A missile hit rolls on the 1-10 optional Missile table instead of the \
                   standard one",
-        source: "seed 002 §5.4",
+        source: "2nd-edition optional combat rule 5.4",
         status: Built,
         excludes: &["revised_missile_table"],
     },
     RuleToggle {
         name: "revised_missile_table",
         summary: "A missile hit uses the designer's corrected missile table",
-        source: "seed 002 (revised missile table after §5.5); TABLES.md §4.3",
+        source: "the 2nd-edition optional combat rules (revised missile table after §5.5)",
         status: Built,
         excludes: &["optional_missile_table"],
     },
@@ -125,7 +125,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "penetrating_armor",
         summary: "A missile hit on a character passes through armor, losing one harm level \
                   per piece, and never damages it",
-        source: "seed 002 §5.5",
+        source: "2nd-edition optional combat rule 5.5",
         status: Built,
         excludes: &[],
     },
@@ -133,8 +133,8 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "ambush",
         summary: "A hidden character who makes a missile attack rolls on the Hide table to \
                   stay hidden instead of being revealed",
-        source: "seed 000 (Melee, targeting); seed 001 (spells and hiding); TABLES.md §1 \
-                 (advanced rule A.2)",
+        source: "the play summary (Melee, targeting); magic summary (spells and hiding); 2nd-edition \
+                 advanced rule A.2",
         status: Built,
         excludes: &[],
     },
@@ -142,35 +142,35 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "serious_wounds",
         summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
                   of wounds instead of killing him",
-        source: "TABLES.md §15.1 (advanced rule A.1)",
+        source: "2nd-edition advanced rule A.1",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "caching",
         summary: "Characters may leave belongings in a hidden cache in a clearing (activity C)",
-        source: "TABLES.md §13; ORDER_FORMATS.md §1 (advanced rule A.4)",
+        source: "2nd-edition advanced rule A.4",
         status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {
         name: "quiet_monsters",
         summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
-        source: "TABLES.md §6.3 (optional rule B.1)",
+        source: "2nd-edition optional rule B.1",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "grudges_and_gratitudes",
         summary: "A native group's attitude to a character changes when he harms or helps it",
-        source: "TABLES.md §9 (optional rule B.6)",
+        source: "2nd-edition optional rule B.6",
         status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {
         name: "automatic_enchanting",
         summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
-        source: "TABLES.md §12 (optional rule C.5)",
+        source: "2nd-edition optional rule C.5",
         status: NotYetImplemented,
         excludes: &[],
     },
@@ -178,7 +178,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "commerce",
         summary: "Selling to natives and visitors rolls on the Commerce table instead of \
                   fetching the basic price",
-        source: "seed 000 (Trade); TABLES.md §2.2 (optional rule D.2)",
+        source: "the play summary (Trade); 2nd-edition optional rule D.2",
         status: Built,
         excludes: &[],
     },
@@ -186,7 +186,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "optional_abilities",
         summary: "Characters also get the abilities marked optional on their cards (the \
                   Captain's Leadership, the Wizard's Long Practice and others)",
-        source: "TABLES.md §10.1 (2nd-edition Optional Abilities)",
+        source: "2nd-edition Optional Abilities",
         status: Built,
         excludes: &[],
     },
@@ -194,7 +194,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "development",
         summary: "Characters may start below level 4 and grow by experience; they record \
                   fewer victory points",
-        source: "TABLES.md §10.2 and §14 (development rule E.5)",
+        source: "2nd-edition development rule E.5",
         status: NotYetImplemented,
         excludes: &[],
     },
@@ -203,7 +203,7 @@ pub const TOGGLES: &[RuleToggle] = &[
 /// The toggle that switches the season calendar on.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
 
-/// The seasons of the year in calendar order (TABLES.md §11.2); a campaign
+/// The seasons of the year in calendar order (`data/seasons.toml`); a campaign
 /// with `seasons_and_weather` names the one it starts in.
 pub const SEASONS: &[&str] = &[
     "Christmas",

@@ -1,5 +1,5 @@
 //! Every battle file in `tests/battles/` runs to the outcome its `[expect]`
-//! table states (seed 000 III; seed 002 for the optional rules), and the
+//! table states (play summary III; 2nd-edition optional combat rules for the optional rules), and the
 //! files that come in `_on`/`_off` pairs prove a toggle changes the fight.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Fantasy Realms played through the `Game` interface (seed 004): a whole
+//! Fantasy Realms played through the `Game` interface (Fantasy Realms rulebook): a whole
 //! seeded game to its exact final scores, conditional and standing orders,
 //! the default for a missing player, hidden draws, determinism, orders
 //! errors, the variants and the shipped campaign file.

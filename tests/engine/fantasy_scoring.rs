@@ -1,4 +1,4 @@
-//! Fantasy Realms scoring: the rulebook's examples (seed 004), one hand for
+//! Fantasy Realms scoring: the rulebook's examples (Fantasy Realms rulebook), one hand for
 //! every card's bonus, penalty, clear or blank, and properties checked over
 //! many random hands.
 

@@ -2,7 +2,7 @@
 //! seeded random board and by players who build it themselves (BIMR3, seed
 //! 003 "BOARD BUILDING": each player places his dealt tiles in turn).
 //!
-//! Seed 000 says nothing about building the map, so realmgm follows the
+//! The play summary says nothing about building the map, so realmgm follows the
 //! second-edition construction rule, as ruled here:
 //!
 //! 1. The Borderland is placed first, at `(0,0)`, turned any way.

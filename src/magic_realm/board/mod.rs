@@ -11,7 +11,7 @@
 //! two tiles that touch along an edge with a road on both sides join those two
 //! roads: the two clearings become neighbours. A road that meets a tile edge
 //! with no road, or the outside of the map, is a dead end: it leads nowhere
-//! and nobody can leave the map by it (ruling; seed 000 "MOVE" only moves
+//! and nobody can leave the map by it (ruling; play summary "MOVE" only moves
 //! along paths between clearings). A joined road takes the stricter kind of
 //! its two halves (in the original tiles every edge road is a normal road).
 //!
@@ -448,11 +448,6 @@ impl Board {
     /// Clearings that cannot be reached from the first placed tile.
     pub fn unreachable(&self) -> Vec<ClearingId> {
         self.regions().into_iter().skip(1).flatten().collect()
-    }
-
-    /// True when every clearing reaches every other (see [`Board::regions`]).
-    pub fn is_connected(&self) -> bool {
-        self.regions().len() <= 1
     }
 }
 

@@ -1,4 +1,4 @@
-//! Abandoning belongings in combat (seed 000 III.A.4): a character who
+//! Abandoning belongings in combat (play summary III.A.4): a character who
 //! takes no other Encounter action may leave any of his belongings in the
 //! clearing — his weapon (he fights with a dagger from then on), a piece
 //! of armour (it guards him no more), his horse, or anything he carries.

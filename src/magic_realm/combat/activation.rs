@@ -1,4 +1,4 @@
-//! Activating and inactivating belongings in the Encounter step (seed 000
+//! Activating and inactivating belongings in the Encounter step (play summary
 //! III.A.4): a character who takes no other action (no charge, alert, run
 //! or spell) may make one belonging active and one inactive — a weapon,
 //! a piece of armour, a horse or a treasure card.
@@ -18,7 +18,7 @@
 //!   round's Melee step, and the day state takes the result after combat
 //!   ([`write_back`]).
 //! - An active Boots card is played as a MOVE chit and an active Gloves card
-//!   as a FIGHT chit of the strength and time printed on it (seed 002 §5.1
+//!   as a FIGHT chit of the strength and time printed on it (2nd-edition optional combat rule 5.1
 //!   and §5.2 name Boots cards among the MOVE plays). A card has no effort
 //!   asterisks: playing it costs no effort, so it never counts toward the
 //!   two-star limit and is never fatigued, and wounds never fall on it. It
@@ -188,7 +188,7 @@ pub fn activatable(battle: &Battle, who: FighterId) -> Vec<String> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    // No horse is active in a cave (seed 000 II.C).
+    // No horse is active in a cave (play summary II.C).
     let mut names: Vec<String> = hero
         .kit
         .spare

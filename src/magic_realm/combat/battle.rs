@@ -1,4 +1,4 @@
-//! One clearing's combat as a resumable machine (seed 000 III): rounds of
+//! One clearing's combat as a resumable machine (play summary III): rounds of
 //! Encounter (luring, random assignment, actions), Melee and Fatigue,
 //! until two quiet rounds pass. At each decision point the engine takes
 //! an explicit answer ([`Battle::answer`]) or the character's standing
@@ -28,7 +28,7 @@ use super::{encounter, fatigue, melee, tactics};
 /// ever).
 pub const MAX_ROUNDS: u32 = 60;
 
-/// The optional combat rules a campaign switched on (seed 002; `rules.rs`).
+/// The optional combat rules a campaign switched on (2nd-edition optional combat rules; `rules.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatRules {
     pub stumble: bool,
@@ -37,16 +37,16 @@ pub struct CombatRules {
     pub revised_missile_table: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
-    /// Seed 002 §5.2–5.3 (`riding.rs`).
+    /// 2nd-edition optional combat rule 5.2–5.3 (`riding.rs`).
     #[serde(default)]
     pub riding_horses: bool,
     /// Advanced rule A.1 (`harm.rs`).
     #[serde(default)]
     pub serious_wounds: bool,
-    /// Seed 003 "Watchful Natives" (`watchful.rs`).
+    /// The BIMR3 rules "Watchful Natives" (`watchful.rs`).
     #[serde(default)]
     pub watchful_natives: bool,
-    /// Seed 003 "Extended Treachery" (`treachery.rs`).
+    /// The BIMR3 rules "Extended Treachery" (`treachery.rs`).
     #[serde(default)]
     pub extended_treachery: bool,
 }
@@ -109,7 +109,7 @@ pub struct Battle<'d> {
     /// up without one (casting is then refused with the reason).
     #[serde(default)]
     pub magic: Option<super::casting::CombatMagic>,
-    /// The clearing is a cave: no horse is played there (seed 000 III.B.5;
+    /// The clearing is a cave: no horse is played there (play summary III.B.5;
     /// `native_horses.rs`, `activation.rs`).
     #[serde(default)]
     pub in_cave: bool,
@@ -421,7 +421,7 @@ impl<'d> Battle<'d> {
         tactics::options(self, who)
     }
 
-    /// Disengagement (seed 000 III): two quiet rounds in a row end it.
+    /// Disengagement (play summary III): two quiet rounds in a row end it.
     fn end_round(&mut self) {
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())

@@ -1,6 +1,6 @@
 //! Participants built from the game data: a character from his state
 //! (chits, weapon, worn armour, active horse, what he carries), a monster
-//! or native counter from its id and side (seed 000 III; the components'
+//! or native counter from its id and side (play summary III; the components'
 //! stats from `data/`).
 
 use crate::magic_realm::data::characters::{ActionChit, Advantage, Character};

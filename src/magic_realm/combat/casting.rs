@@ -1,4 +1,4 @@
-//! Casting spells in combat (seed 000 III.A.4.c and III.B; seed 001
+//! Casting spells in combat (play summary III.A.4.c and III.B; magic summary
 //! "Casting a Spell", "Specifying a Target", "Attack Spells"). The magic
 //! rules ([`crate::magic_realm::magic::cast`]) check and apply a cast on
 //! the game state; this module ties them to the battle.

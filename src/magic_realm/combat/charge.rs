@@ -1,4 +1,4 @@
-//! Charging (seed 000 III.A.3): in the Encounter step a character may put
+//! Charging (play summary III.A.3): in the Encounter step a character may put
 //! a MOVE chit or his active horse on another character's sheet — an
 //! unhidden one, or a hidden one when he found Hidden Enemies today; both
 //! are then unhidden. The charge counts as the charger's Encounter
@@ -32,7 +32,7 @@ pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    // A rider charges on his horse only (seed 002 §5.2).
+    // A rider charges on his horse only (2nd-edition optional combat rule 5.2).
     let chits = if super::riding::rides(battle, who) {
         Vec::new()
     } else {

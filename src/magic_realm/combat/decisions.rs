@@ -1,5 +1,5 @@
 //! Every choice a player makes in a round of combat, as an explicit
-//! decision point with its answer (seed 000 III.A.1, A.4, B.3, B.5, C):
+//! decision point with its answer (play summary III.A.1, A.4, B.3, B.5, C):
 //! whom to lure, where to deploy hired natives, the Encounter action, the melee plays (target, attack,
 //! maneuver, shield, where the attackers on his sheet stand) and which
 //! chits take his fatigue and wounds. Standing orders ([`super::Tactics`])
@@ -56,7 +56,7 @@ pub struct Decision {
     pub sheet: Vec<String>,
 }
 
-/// The Encounter action (seed 000 III.A.4).
+/// The Encounter action (play summary III.A.4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {

@@ -1,8 +1,8 @@
-//! The Encounter step (seed 000 III.A): luring in turn order, random
+//! The Encounter step (play summary III.A): luring in turn order, random
 //! assignment of monsters and battling natives to unhidden characters (or
 //! to the hired natives of a hidden employer), then each character's
 //! action — run away with a MOVE chit, alert his weapon with a FIGHT chit,
-//! or cast — under the speed limits; with the Stumble rule (seed 002 5.1)
+//! or cast — under the speed limits; with the Stumble rule (2nd-edition optional combat rule 5.1)
 //! running rolls on the Stumble table instead.
 
 use std::collections::BTreeMap;
@@ -18,7 +18,7 @@ use super::tactics::{attacker_move_times, same_chit};
 use super::{abandon, activation, casting, charge};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
-/// battling the owner's side (seed 000 III: luring or attacking one of a
+/// battling the owner's side (play summary III: luring or attacking one of a
 /// group makes the group battle).
 pub fn assign(battle: &mut Battle, denizen: FighterId, owner: FighterId) {
     battle.sheet.insert(denizen, owner);
@@ -135,7 +135,7 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
     }
 }
 
-/// Deployment (seed 000 III.A.3): each hired native sent against a
+/// Deployment (play summary III.A.3): each hired native sent against a
 /// denizen takes it onto his own sheet, where they fight each other.
 pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
     for who in battle.characters_in_play() {

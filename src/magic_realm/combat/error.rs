@@ -1,6 +1,6 @@
 //! Why a combat cannot be set up or a play cannot be made: the fighter's
 //! components are unknown to the game data, a chit label does not read, or
-//! the combat rules (seed 000 III) do not allow the play; each message says
+//! the combat rules (play summary III) do not allow the play; each message says
 //! what to do instead.
 
 use thiserror::Error;

@@ -1,4 +1,4 @@
-//! The Fatigue step (seed 000 III.C): a character who played two effort
+//! The Fatigue step (play summary III.C): a character who played two effort
 //! stars this round fatigues a one-star chit of that kind (or a two-star
 //! chit, taking a fatigued one-star chit back as change); then each wound
 //! takes an active chit, then a fatigued one; with none left to wound he

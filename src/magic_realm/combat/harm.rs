@@ -1,9 +1,9 @@
-//! Harm (seed 000 III.B.9): the level of a hit from its harm letter, one
+//! Harm (play summary III.B.9): the level of a hit from its harm letter, one
 //! level per sharpness star (less one star for armour), one more for a
 //! striking weapon played with a heavier FIGHT chit; the Missile table for
-//! missiles (or the optional or revised table, seed 002 5.4), the Fumble
-//! table for striking hits (seed 002 5.4); kills against vulnerability,
-//! wounds, armour damaged or destroyed, Penetrating Armor (seed 002 5.5);
+//! missiles (or the optional or revised table, 2nd-edition optional combat rule 5.4), the Fumble
+//! table for striking hits (2nd-edition optional combat rule 5.4); kills against vulnerability,
+//! wounds, armour damaged or destroyed, Penetrating Armor (2nd-edition optional combat rule 5.5);
 //! horses taking the hits of their riders; Tremendous monsters turning red
 //! side up when they hit and killing outright when they hit red side up.
 
@@ -332,7 +332,7 @@ fn wound(battle: &mut Battle, target: FighterId) {
     battle.plays.eventful = true;
 }
 
-/// Optional rule Serious Wounds (advanced rule A.1; TABLES.md §15.1): an
+/// Optional rule Serious Wounds (advanced rule A.1; `combat/harm.rs`): an
 /// unarmoured character hit by harm equal to his vulnerability is not
 /// killed but takes one die of wounds. The wounds go on his chits in the
 /// Fatigue step like any other, so enough of them still kill him there.
@@ -377,7 +377,7 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     );
 }
 
-/// Penetrating Armor (seed 002 5.5): the missile passes each piece it
+/// Penetrating Armor (2nd-edition optional combat rule 5.5): the missile passes each piece it
 /// beats, losing a level per piece; stops at one it cannot beat (a wound
 /// when equal). Returns the harm left for the character.
 fn penetrate(

@@ -1,4 +1,4 @@
-//! What a combat says, line by line, and who sees each line (seed 000 III;
+//! What a combat says, line by line, and who sees each line (play summary III;
 //! principle 1: every play, roll and result is an event). Plays are seen by
 //! everyone in the clearing once revealed; a hidden character's private
 //! results are seen by him alone.

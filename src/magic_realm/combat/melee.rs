@@ -1,6 +1,6 @@
-//! The Melee step (seed 000 III.B): targets and plays, denizens placed in
+//! The Melee step (play summary III.B): targets and plays, denizens placed in
 //! the red boxes, repositioned by one die per sheet and changing tactics by
-//! two dice per box (TABLES.md §15.5–15.6), then every attack compared with
+//! two dice per box (`combat/encounter.rs`–15.6), then every attack compared with
 //! its target's maneuver: it hits when it intercepts the maneuver's line or
 //! undercuts its time. Hits resolve in order of length in the first round
 //! and of speed later; an attacker killed by an earlier hit strikes no
@@ -191,7 +191,7 @@ fn character_plays(
 
 /// Targeting unhides the attacker, unless the Ambush rule lets a hidden
 /// character who attacks with a missile weapon roll to stay hidden
-/// (TABLES.md §1, advanced rule A.2).
+/// (`tables/hide.rs`, advanced rule A.2).
 fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
     let missile = battle
         .hero(who)
@@ -279,7 +279,7 @@ fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
 }
 
 /// Repositioning by one die per sheet, then change tactics by two dice
-/// per box holding Medium or Heavy counters (seed 000 III.B.6).
+/// per box holding Medium or Heavy counters (play summary III.B.6).
 fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
     let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
     owners.sort_unstable();

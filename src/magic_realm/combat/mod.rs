@@ -1,5 +1,5 @@
-//! The Magic Realm combat engine: Sunset and Evening (seed 000 III), the
-//! optional combat rules (seed 002), TABLES.md §4 and §15.
+//! The Magic Realm combat engine: Sunset and Evening (play summary III), the
+//! optional combat rules (2nd-edition optional combat rules), `tables/missile.rs`, `combat/harm.rs`.
 //!
 //! A [`Battle`] holds one clearing's fight; [`Battle::step`] runs it until
 //! a character must decide something ([`Step::Needs`]) or it is over, and

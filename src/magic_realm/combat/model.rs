@@ -1,4 +1,4 @@
-//! The battle model of one clearing's combat (seed 000 III): every
+//! The battle model of one clearing's combat (play summary III): every
 //! participant with what combat needs to know about it — a character's
 //! chits and their condition, his weapon (alerted or not), his armour
 //! (intact, damaged), his horse, whether he is hidden; a monster's sides
@@ -124,7 +124,7 @@ pub struct Hero {
     pub notoriety: i32,
     /// What goes to whoever kills him (his weapon and armour included).
     pub belongings: Vec<Item>,
-    /// Kills he made this combat, for the multiplied values (seed 000
+    /// Kills he made this combat, for the multiplied values (play summary
     /// III.B.9.d).
     pub kills: u32,
     /// Items taken from characters he killed.
@@ -294,7 +294,7 @@ impl Denizen {
         self.tremendous && self.side == CounterSide::Dark
     }
 
-    /// Medium and Heavy counters change tactics by die (seed 000 III.B.6).
+    /// Medium and Heavy counters change tactics by die (play summary III.B.6).
     pub fn changes_tactics(&self) -> bool {
         !self.tremendous && matches!(self.vulnerability, Strength::Medium | Strength::Heavy)
     }

@@ -1,5 +1,5 @@
-//! Monsters that cast a spell as their attack (TABLES.md §6.5, §15.4, §5.1,
-//! §5.2; seed 000 III.B): the Demon and the Winged Demon cast Power of the
+//! Monsters that cast a spell as their attack (`data/monsters.toml`, §15.4, §5.1,
+//! §5.2; play summary III.B): the Demon and the Winged Demon cast Power of the
 //! Pit and the Imp casts Curse when light side up.
 //!
 //! Rulings: the spell is the monster's attack on the fighter whose sheet it

@@ -1,5 +1,5 @@
-//! Natives who ride (seed 000 III, III.B.5 and B.9.e; horses.toml for the
-//! counters; seed 002 §5.2–5.3 with Riding Horses): a mounted native's
+//! Natives who ride (play summary III, III.B.5 and B.9.e; horses.toml for the
+//! counters; 2nd-edition optional combat rule 5.2–5.3 with Riding Horses): a mounted native's
 //! horse stands in a red box of its own, and its box and move time are
 //! the maneuver an attack on the native must intercept or undercut; the
 //! native himself attacks from his own box. A hit on him falls on the
@@ -72,7 +72,7 @@ fn horse_box(battle: &Battle, sheets: &Sheets, id: FighterId, body: Direction) -
 }
 
 /// The maneuvers of a mounted native: the horse's first (it decides hits),
-/// then, with Riding Horses, his own (seed 002 §5.2).
+/// then, with Riding Horses, his own (2nd-edition optional combat rule 5.2).
 pub fn maneuvers(
     battle: &Battle,
     sheets: &Sheets,

@@ -6,8 +6,8 @@
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
-//! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (seed 000 III.A.3), `abandon ITEM`,
-//! `attack horses` (Riding Horses, seed 002 §5.3), `berserk` (alert the
+//! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (play summary III.A.3), `abandon ITEM`,
+//! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
 //! the Encounter step when he takes no other action, `activation.rs`).
 

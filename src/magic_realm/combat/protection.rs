@@ -1,8 +1,8 @@
 //! Monsters that do not attack a character:
 //! - an advantage such as the Pilgrim's Heavenly Protection: the Demon, the
-//!   Winged Demon and the Imp never attack him (seed 000 character cards,
-//!   TABLES.md §10.1), not even when he attacks them;
-//! - goblins he dealt with (Deal with Goblins, seed 001: the group turns
+//!   Winged Demon and the Imp never attack him (play summary character cards,
+//!   `data/characters.toml`), not even when he attacks them;
+//! - goblins he dealt with (Deal with Goblins, the magic summary: the group turns
 //!   Neutral): as under Peace, each stays out of the fight against him
 //!   until someone attacks it in this combat.
 //!

@@ -1,4 +1,4 @@
-//! The Riding Horses optional rule (seed 002 §5.2–5.3): a character with a
+//! The Riding Horses optional rule (2nd-edition optional combat rule 5.2–5.3): a character with a
 //! living horse must maneuver with it and may add a MOVE chit of his own
 //! (which only alters the harm on the optional tables); he cannot run or
 //! charge with MOVE chits. An attacker picks the rider or the horse: an

@@ -1,5 +1,5 @@
-//! What spells in effect do to the fighters of a battle (seed 001 "Spell
-//! Effects"; spells.json: Elven Grace, Unleash Power, Control Bats, Guide
+//! What spells in effect do to the fighters of a battle (magic summary "Spell
+//! Effects"; `data/spells.toml`: Elven Grace, Unleash Power, Control Bats, Guide
 //! Spider or Octopus, Transform, Absorb Essence; the moving spells).
 //!
 //! After the Melee step's spells take effect ([`after_casts`]), the battle

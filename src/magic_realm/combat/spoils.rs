@@ -1,4 +1,4 @@
-//! Spoils of a kill (seed 000 III.B.9.d): fame and notoriety for a monster,
+//! Spoils of a kill (play summary III.B.9.d): fame and notoriety for a monster,
 //! notoriety and the gold bounty for a native, a character's notoriety,
 //! gold and belongings for killing him; values multiplied by the order of
 //! each kill a character makes himself that day; a hired native's death

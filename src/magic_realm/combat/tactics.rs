@@ -1,5 +1,5 @@
 //! Standing combat orders (the `Combat:` line of the orders mail) and the
-//! legality of every play (seed 000 III.A.4, III.B.5): which chit to
+//! legality of every play (play summary III.A.4, III.B.5): which chit to
 //! attack and maneuver with, whom to target, when to run, whom to lure.
 //! The defaults are plays a player would not regret: never an illegal
 //! play, maneuver with the fastest legal MOVE chit, attack the first
@@ -380,7 +380,7 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
     }
     let horse = hero.horse.as_ref().filter(|h| !h.dead);
     let stars = stars_left(battle, who);
-    // A rider runs on his horse only (seed 002 §5.2).
+    // A rider runs on his horse only (2nd-edition optional combat rule 5.2).
     let chits = if super::riding::rides(battle, who) {
         Vec::new()
     } else {

@@ -1,4 +1,4 @@
-//! The decision API, casting, speed order and random battles (seed 000 III).
+//! The decision API, casting, speed order and random battles (play summary III).
 
 use std::collections::BTreeMap;
 

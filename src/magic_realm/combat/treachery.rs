@@ -1,15 +1,15 @@
 //! Treachery: a character who attacks a native he hired himself breaks
 //! faith with the whole group. realmgm's ruling (the seeds only name the
-//! rule, seed 003 "Extended Treachery"): when he targets one of his own
+//! rule, the BIMR3 rules "Extended Treachery"): when he targets one of his own
 //! hired natives, that native and every other member of its group he has
 //! hired become unhired at once and battle him for the rest of the day;
 //! the day's Evening takes them off his payroll and remembers the grudge
 //! until Midnight (`day/battling_today.rs`). Attacking another
 //! character's hired native is no treachery: the native stays hired, and
 //! its death earns the killer its bounty and notoriety and costs its
-//! employer the notoriety (seed 000 III.B.9.d, `spoils.rs`).
+//! employer the notoriety (play summary III.B.9.d, `spoils.rs`).
 //!
-//! Extended Treachery (the `extended_treachery` toggle, seed 003): sending
+//! Extended Treachery (the `extended_treachery` toggle, the BIMR3 rules): sending
 //! a hired native against a member of his own group rebels the group the
 //! same way. realmgm's hired natives do not lure (only characters do), so
 //! deployment is the one way it happens here; the rebels are the

@@ -1,4 +1,4 @@
-//! Watchful Natives (the `watchful_natives` toggle, seed 003 "Watchful
+//! Watchful Natives (the `watchful_natives` toggle, the BIMR3 rules "Watchful
 //! Natives"): unhired natives left off every sheet after random
 //! assignment (or left behind by a character who ran) watch for a
 //! surprise attack. A character who targets one in the Melee step gets

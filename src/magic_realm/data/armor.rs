@@ -2,7 +2,7 @@
 //! suits, what each stops, its vulnerability and its intact, damaged and
 //! destroyed prices, and where each counter starts.
 //!
-//! Rules: seed 000 (armour in combat), TABLES.md §15.1 and §15.3.
+//! Rules: the play summary (armour in combat), `combat/harm.rs` and §15.3.
 
 use serde::{Deserialize, Serialize};
 

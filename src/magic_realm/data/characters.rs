@@ -3,9 +3,9 @@
 //! spells, relationships with every native group and visitor, the titles and
 //! kit of development levels 1–3, and each special advantage as structured
 //! effects the engine can apply ([`Advantage`]).
-//! Rule background: seed 000 (characters, activities, tables), seed 003
+//! Rule background: the play summary (characters, activities, tables), the BIMR3 rules
 //! (BIMR3 uses Knight's Adjustment, which lowers one relationship per knight
-//! at setup — a campaign rule applied on top of this data), TABLES.md §9–§10.
+//! at setup — a campaign rule applied on top of this data), `data/characters.toml`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -378,20 +378,9 @@ impl Character {
             .unwrap_or(Relationship::Neutral)
     }
 
-    /// The development stage (1–12) of the chit at `index`.
-    pub fn stage_of(index: usize) -> u8 {
-        index as u8 + 1
-    }
-
     /// The development level (1–4) that owns a stage.
     pub fn level_of_stage(stage: u8) -> u8 {
         stage.div_ceil(3)
-    }
-
-    /// The chits a character of `level` (1–4) has.
-    pub fn chits_at_level(&self, level: u8) -> &[ActionChit] {
-        let count = (usize::from(level.min(4)) * 3).min(self.chits.len());
-        &self.chits[..count]
     }
 
     /// Magic types of his MAGIC chits: the types of spells he may learn.

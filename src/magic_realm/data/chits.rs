@@ -3,7 +3,7 @@
 //! the six dwellings (who lives there, who may turn up), the ghosts, and the
 //! row-6 visitor / mission / campaign chits.
 //!
-//! Rules: seed 000 (map chits, dwellings, visitors), TABLES.md §6.2, §7.2,
+//! Rules: the play summary (map chits, dwellings, visitors), `data/setup_card.toml`, §7.2,
 //! §7.3.
 
 use std::collections::BTreeSet;

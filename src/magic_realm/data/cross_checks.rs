@@ -6,7 +6,7 @@
 //! where, and horses that start inside a treasure within a treasure are the
 //! ones that treasure holds.
 //!
-//! Rules: TABLES.md §3.1 (site contents), §6.2 (setup card), §7.3
+//! Rules: `data/chits.toml` (site contents), §6.2 (setup card), §7.3
 //! (dwellings), §8.2 (native groups), §10.1 (starting equipment).
 
 use std::collections::BTreeMap;

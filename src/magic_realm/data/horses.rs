@@ -1,7 +1,7 @@
 //! The 34 horses of the original game: the natives' own mounts and the
 //! horses that natives and treasure sites hold for sale or as loot. Each has a
 //! trot side and a gallop side (move time and strength). Rule background:
-//! seed 000 (horses in combat and movement), TABLES.md §8.2.
+//! the play summary (horses in combat and movement), `data/natives.toml`.
 
 use serde::{Deserialize, Serialize};
 

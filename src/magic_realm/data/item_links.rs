@@ -6,7 +6,7 @@
 //! Names of monsters, natives, horses and the native groups named by map
 //! chits and the setup card are checked in `cross_checks`.
 //!
-//! Rules: TABLES.md §3.1 (what each holder gets at setup), §6.2, §7.3.
+//! Rules: `data/chits.toml` (what each holder gets at setup), §6.2, §7.3.
 
 use std::collections::{BTreeMap, BTreeSet};
 

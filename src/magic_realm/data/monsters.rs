@@ -2,7 +2,7 @@
 //! size, both sides, fame/notoriety/price, monster-roll row, where each of its
 //! counters starts (site guardian, setup-card box, ghosts' clearing) and its
 //! separate parts (dragon heads, giant clubs). 59 counters in all.
-//! Rule background: seed 000 (monsters, prowling, combat), TABLES.md §6.2,
+//! Rule background: the play summary (monsters, prowling, combat), `data/setup_card.toml`,
 //! §6.5 and §15.4 (Tremendous monsters' red side).
 
 use serde::{Deserialize, Serialize};

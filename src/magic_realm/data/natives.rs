@@ -1,7 +1,7 @@
 //! The nine native groups of the original game (42 natives): where each group
 //! lives or appears, which row of the monster roll moves it, how it is hired,
 //! and every member's counter (both sides, wage, fame and notoriety, mount).
-//! Rule background: seed 000 (natives, hiring, combat), TABLES.md §8.
+//! Rule background: the play summary (natives, hiring, combat), `data/natives.toml`.
 
 use serde::{Deserialize, Serialize};
 

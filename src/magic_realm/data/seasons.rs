@@ -3,8 +3,8 @@
 //! VP requirement, mountain cost, seventh-day colour, mission destinations
 //! and its four weathers, and the weekly weather roll.
 //!
-//! Rules: 2nd-edition optional rule D.1 (Seasons and Weather), TABLES.md
-//! §11 and §12.
+//! Rules: 2nd-edition optional rule D.1 (Seasons and Weather), and the colour
+//! magic of `magic/colour.rs`.
 
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +68,7 @@ pub struct WeatherResult {
     pub weather: WeatherKind,
 }
 
-/// Extra effect of a week's weather (TABLES.md §11.2 notes).
+/// Extra effect of a week's weather (`data/seasons.toml` notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WeatherNote {

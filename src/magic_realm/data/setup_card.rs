@@ -7,7 +7,7 @@
 //! Monsters and natives are named as strings here; the monsters and natives
 //! files own them (the cross-file check lives in `data::load`).
 //!
-//! Rules: seed 000 (monster roll, prowling, summoning), TABLES.md §3.1,
+//! Rules: the play summary (monster roll, prowling, summoning), `data/chits.toml`,
 //! §6.1–6.4.
 
 use super::notation::NotationError;
@@ -213,18 +213,6 @@ impl SetupCard {
                 Vec::new()
             },
         }
-    }
-
-    /// Every monster name on the card, guardians included, once each.
-    pub fn monster_names(&self) -> BTreeSet<&str> {
-        let mut names: BTreeSet<&str> = self.site_box.iter().map(|b| b.guardian.as_str()).collect();
-        names.extend(
-            self.monster_box
-                .iter()
-                .flat_map(|b| b.monsters.iter().map(String::as_str)),
-        );
-        names.extend(self.prowl_every_day.iter().map(String::as_str));
-        names
     }
 
     /// Every native group on the card, roving and garrisons.

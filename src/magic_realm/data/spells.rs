@@ -3,7 +3,7 @@
 //! Dragonfang Necklace, Eye of the Moon), with type, colour, targets,
 //! duration, attack values and a short summary.
 //!
-//! Rules: seed 001 (magic), TABLES.md §3 (spells at sites), §12 (colour).
+//! Rules: the magic summary (magic), `tables/search.rs` (spells at sites), §12 (colour).
 
 use serde::{Deserialize, Serialize};
 

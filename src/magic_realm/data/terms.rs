@@ -5,8 +5,8 @@
 //! an effect works, and a denizen counter's side. Each concept exists once
 //! here; every data module uses these.
 //!
-//! Rule background: seed 000 (weights, harm, combat, activities, colour
-//! magic), TABLES.md §0, §7, §15.
+//! Rule background: the play summary (weights, harm, combat, activities, colour
+//! magic), `tables/mod.rs`, `data/tiles.toml`, `combat/harm.rs`.
 
 use std::fmt;
 
@@ -318,7 +318,7 @@ impl AttackDirection {
 }
 
 /// A daytime activity, as advantages, treasures and familiars name it
-/// (seed 000, activities). The orders' own parsed activities live in
+/// (play summary, activities). The orders' own parsed activities live in
 /// `orders::activity`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -358,7 +358,7 @@ impl Activity {
 }
 
 /// A kind of die roll that an advantage, treasure or spell changes
-/// (TABLES.md §0–§5). Some kinds cover others: see [`Roll::covers`].
+/// (`tables/mod.rs`, `tables/magic.rs`). Some kinds cover others: see [`Roll::covers`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Roll {

@@ -1,7 +1,7 @@
 //! The twenty map tiles: clearings, paths and colour magic on both sides,
 //! parsed from `tiles.toml` and checked once.
 //!
-//! Seed 000 ("MOVE", "FLY", enchanting a tile) and TABLES.md §7.1 describe
+//! The play summary ("MOVE", "FLY", enchanting a tile) and `data/tiles.toml` describe
 //! what a tile is: numbered clearings joined by paths, some paths leaving
 //! through the six tile edges, a normal side and an enchanted side with colour
 //! magic. Paths are normal roads, hidden paths, secret passages or cave

@@ -2,8 +2,8 @@
 //! price, weight, who pays fame or gold for them, the six treasures within
 //! treasures and, as typed [`TreasureEffect`]s, what each one does.
 //!
-//! Rules: seed 000 (treasures, scoring), seed 001 (artifacts, spell books),
-//! TABLES.md §0 (die modifiers), §3.1–3.2 (sites and treasures within
+//! Rules: the play summary (treasures, scoring), the magic summary (artifacts, spell books),
+//! `tables/mod.rs` (die modifiers), §3.1–3.2 (sites and treasures within
 //! treasures), §12 (colour sources).
 
 use std::collections::BTreeMap;
@@ -88,7 +88,7 @@ pub struct Within {
     pub table: Vec<SiteResult>,
 }
 
-/// One row of a treasure-within-treasure site table (TABLES.md §3.2).
+/// One row of a treasure-within-treasure site table (`tables/twt.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SiteResult {
@@ -182,7 +182,7 @@ pub enum TreasureEffect {
         strength: Strength,
         speed: u8,
     },
-    /// Lets the owner fly (Fly phases, seed 000 II.C.9) with this strength
+    /// Lets the owner fly (Fly phases, play summary II.C.9) with this strength
     /// and time, only where magic of `needs` is present.
     Flies {
         strength: Strength,

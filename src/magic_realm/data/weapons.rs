@@ -2,7 +2,7 @@
 //! length, both sides' harm, sharpness and attack time, price and where each
 //! counter starts.
 //!
-//! Rules: seed 000 (combat, weights), TABLES.md §15.1–15.2.
+//! Rules: the play summary (combat, weights), `combat/harm.rs`–15.2.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! The HIDE, ALERT and REST activities (seed 000 II.C.2–4; TABLES.md §1 and
+//! The HIDE, ALERT and REST activities (play summary II.C.2–4; `tables/hide.rs` and
 //! §13 "Rest", "Alert").
 //!
 //! Rest heals one asterisk a phase (two with an advantage that makes rest

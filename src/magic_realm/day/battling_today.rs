@@ -1,4 +1,4 @@
-//! Native groups battling a character for the rest of the day (seed 000
+//! Native groups battling a character for the rest of the day (play summary
 //! III: a Block/Battle roll, luring or attacking one of a group; the
 //! Treachery rule's rebels, `combat/treachery.rs`). The Evening records
 //! every group that ended a combat battling a character, a later combat

@@ -1,9 +1,9 @@
-//! Birdsong and Sunrise (seed 000 I.C–E; TABLES.md §6.1, §6.4): followers
+//! Birdsong and Sunrise (play summary I.C–E; `tables/monster_roll.rs`, §6.4): followers
 //! join their guides, the monster roll picks the prowling row (the ghosts
 //! always prowl), on days 7, 14, 21 and 28 that row's unhired denizens come
 //! back to where they started, and the turn order is drawn at random —
 //! except for a character who may choose when to take his turn (the
-//! Swordsman's Clever, TABLES.md §10) and says so on a `Turn:` line.
+//! Swordsman's Clever, `data/characters.toml`) and says so on a `Turn:` line.
 //!
 //! Ruling: the choice is made at Birdsong from the orders (a PBEM game
 //! cannot stop between turns to ask him): `first`, `last` or a place `n`

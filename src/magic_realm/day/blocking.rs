@@ -1,4 +1,4 @@
-//! Blocking at the end of a phase (seed 000 II.D.2; TABLES.md §13
+//! Blocking at the end of a phase (play summary II.D.2; `day/daylight.rs`
 //! "Blocking"): monsters always block an unhidden character in their
 //! clearing; characters block as their `Block:` instruction says, hidden
 //! ones only after finding Hidden Enemies. Blocker and blocked become

@@ -1,4 +1,4 @@
-//! How a bot casts (the built-in players of [`super::bot`]; seed 001
+//! How a bot casts (the built-in players of [`super::bot`]; magic summary
 //! "Casting a Spell"): a bot that knows one of a few spells that help it
 //! through the day (bonus phases, no summoning, choosing its turn) and can
 //! cast it where it stands today stays there and casts it on itself at

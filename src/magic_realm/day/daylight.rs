@@ -1,4 +1,4 @@
-//! One character's Daylight turn (seed 000 II.B–D; TABLES.md §13): he
+//! One character's Daylight turn (play summary II.B–D; `day/daylight.rs`): he
 //! becomes unhidden, then does his recorded phases one at a time — two
 //! basic and two sunlight phases (only the basic two if he starts in or
 //! enters a cave clearing; with Seasons and Weather the week's weather sets
@@ -465,7 +465,7 @@ fn move_phase(
             };
         }
         // Phases still to climb after this one: the season may make a
-        // mountain cost more than two (TABLES.md §11.2).
+        // mountain cost more than two (`data/seasons.toml`).
         turn.climb_left = if mid_climb {
             turn.climb_left - 1
         } else {

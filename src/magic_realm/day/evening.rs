@@ -1,4 +1,4 @@
-//! Sunset and Evening (seed 000 III): combat in every clearing holding a
+//! Sunset and Evening (play summary III): combat in every clearing holding a
 //! living character and anyone else. At the start, each unhired native
 //! group rolls on the Meeting table against each character there
 //! (Block/Battle: it battles him); heavy and medium monsters turn light
@@ -237,7 +237,7 @@ fn casters_here(
 
 /// The spells cast in the battle enter the game state; then the end of
 /// combat: attack and combat spells of casters here expire (their chits
-/// fatigue), and spells of or on the dead end (seed 001).
+/// fatigue), and spells of or on the dead end (magic summary).
 fn magic_after(
     day: &mut Day<'_>,
     clearing: &ClearingId,
@@ -416,7 +416,7 @@ fn group_battles(battle: &mut Battle, group: &str, f: usize, result: &str) {
     );
 }
 
-/// Drinks before the battling roll (seed 000 III): 1 gold a member of the
+/// Drinks before the battling roll (play summary III): 1 gold a member of the
 /// group present, when his `Drinks:` line allows it and it helps.
 fn drinks(
     day: &mut Day<'_>,

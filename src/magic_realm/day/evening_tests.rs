@@ -1,4 +1,4 @@
-//! Evening combat through the whole day (seed 000 III): a death is written
+//! Evening combat through the whole day (play summary III): a death is written
 //! into the state, and the dead character's belongings lie in the clearing.
 
 use std::collections::BTreeMap;

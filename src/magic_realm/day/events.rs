@@ -26,35 +26,35 @@ pub struct DayEvent {
 pub enum Happening {
     /// A die roll, with its purpose and faces.
     Roll(RollRecord),
-    /// A Search phase (seed 000 II.C.5).
+    /// A Search phase (play summary II.C.5).
     Search(super::search::SearchEvent),
-    /// A Trade phase: buying or selling (seed 000 II.C.6).
+    /// A Trade phase: buying or selling (play summary II.C.6).
     Trade(super::trade::TradeEvent),
-    /// A Hire phase or a term of hire ending (seed 000 II.C.7).
+    /// A Hire phase or a term of hire ending (play summary II.C.7).
     Hire(super::hire::HireEvent),
-    /// Birdsong and Sunrise (seed 000 I).
+    /// Birdsong and Sunrise (play summary I).
     Birdsong(BirdsongEvent),
-    /// A character's Daylight turn, phase by phase (seed 000 II.A–D).
+    /// A character's Daylight turn, phase by phase (play summary II.A–D).
     Phase(PhaseEvent),
     /// The end of a character's turn: chits turn up, denizens arrive
-    /// (seed 000 II.E; TABLES.md §6.3).
+    /// (play summary II.E; `data/setup_card.toml`).
     Arrival(ArrivalEvent),
-    /// Sunset and Evening (seed 000 III).
+    /// Sunset and Evening (play summary III).
     Combat(CombatEvent),
-    /// Midnight (seed 000 IV).
+    /// Midnight (play summary IV).
     Midnight(MidnightEvent),
     /// A killed character starting again at the Inn (BIMR play).
     Restart(super::restart::RestartEvent),
-    /// Row-6 visitors and missions coming onto the map (TABLES.md §6.2).
+    /// Row-6 visitors and missions coming onto the map (`data/setup_card.toml`).
     Visitors(super::visitors::VisitorEvent),
-    /// A treasure site searched on its own table (TABLES.md §3.2).
+    /// A treasure site searched on its own table (`tables/twt.rs`).
     TreasureSite(super::treasure_sites::SiteEvent),
-    /// The Witch's familiar doing its own phases (TABLES.md §10.1).
+    /// The Witch's familiar doing its own phases (`data/characters.toml`).
     Familiar(super::familiar::FamiliarEvent),
-    /// Enchanting, curses, learning and spells expiring (seed 001).
+    /// Enchanting, curses, learning and spells expiring (magic summary).
     Magic(crate::magic_realm::magic::events::MagicEvent),
     /// The Seasons and Weather rule: the week's weather, skipped days and
-    /// weather fatigue (TABLES.md §11).
+    /// weather fatigue (`data/seasons.toml`).
     Weather(super::weather::WeatherEvent),
 }
 
@@ -124,7 +124,7 @@ pub enum PhaseEvent {
         clearing: ClearingId,
         die: u8,
     },
-    /// Horses made inactive on entering a cave (seed 000 II.C).
+    /// Horses made inactive on entering a cave (play summary II.C).
     HorsesInactive {
         character: String,
         horses: Vec<String>,
@@ -230,7 +230,7 @@ pub enum ArrivalEvent {
     NothingArrives { character: String },
 }
 
-/// A line of a clearing's combat (seed 000 III).
+/// A line of a clearing's combat (play summary III).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum CombatEvent {
@@ -258,7 +258,7 @@ pub enum MidnightEvent {
     },
 }
 
-/// One character's victory points (TABLES.md §14).
+/// One character's victory points (`day/victory.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Score {
     pub character: String,

@@ -1,8 +1,8 @@
-//! The Witch's familiar (TABLES.md §10.1 FAMILIAR; `Advantage::Familiar`
+//! The Witch's familiar (`data/characters.toml` FAMILIAR; `Advantage::Familiar`
 //! lists what it may do: move, follow, peer): an unseen companion that does
 //! phases of its own, recorded on the `Familiar:` line of her orders.
 //!
-//! Rulings (seed 000 is silent on the familiar):
+//! Rulings (play summary is silent on the familiar):
 //! - It starts the game with her and takes its turn right after the turn in
 //!   which she moved (her own, or her guide's when she follows).
 //! - It has a day of phases like a character's: four, two when it starts in

@@ -1,8 +1,8 @@
-//! The FLY activity (seed 000 II.C.9): a character with an active
+//! The FLY activity (play summary II.C.9): a character with an active
 //! belonging that flies (TreasureEffect::Flies, the Flying Carpet) uses a
 //! phase to fly to an adjacent tile or to stay over the tile he is in; when
 //! his flying ends he lands in a random clearing of the tile below him.
-//! Followers are left behind (seed 000 II.C.8).
+//! Followers are left behind (play summary II.C.8).
 //!
 //! Rulings:
 //! - The item needs its colour of magic in the clearing he takes off from,
@@ -14,7 +14,7 @@
 //! - Landing rolls one die (`daylight/land/<character>`): the clearing of
 //!   that number, or, when the tile has none, the nearest lower one, or
 //!   else the lowest clearing of the tile.
-//! - What it carries (seed 000 II.C.1 applied to flight): the flying item's
+//! - What it carries (play summary II.C.1 applied to flight): the flying item's
 //!   strength must be at least his own weight (his vulnerability), or he
 //!   cannot take off; on take-off every item heavier than that strength is
 //!   left in the clearing's abandoned pile, as when walking. Horses carry

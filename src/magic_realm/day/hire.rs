@@ -1,4 +1,4 @@
-//! The Hire activity and terms of hire (seed 000 II.C.7; TABLES.md §2, §8):
+//! The Hire activity and terms of hire (play summary II.C.7; `tables/meeting.rs`, `data/natives.toml`):
 //! one Meeting roll to hire natives in the clearing for 14 days. Groups
 //! are hired whole (every unhired member in the clearing); the Rogues and
 //! the Order one at a time, the highest number first and the leader last.

@@ -1,4 +1,4 @@
-//! Tests of the Hire activity (seed 000 II.C.7): Rogues one at a time,
+//! Tests of the Hire activity (play summary II.C.7): Rogues one at a time,
 //! other groups whole, hire terms; and random sequences of searching,
 //! trading and hiring that must keep every item in exactly one place.
 

@@ -1,6 +1,6 @@
-//! Bonus Move phases from an active horse (seed 000 II.C "bonus phase from
+//! Bonus Move phases from an active horse (play summary II.C "bonus phase from
 //! an item, it must be active" and II.C.8 "a double move with a pony";
-//! TABLES.md §13 "Horses", §16).
+//! `day/daylight.rs` "Horses", §16).
 //!
 //! - A pony doubles his moves: after each Move phase that brought him to a
 //!   clearing, a bonus Move (`*M ...`) recorded next is his. Followers
@@ -8,7 +8,7 @@
 //! - A workhorse (the `horse` kind) gives one bonus Move phase a day.
 //! - A warhorse gives none.
 //!
-//! Horses become inactive on entering a cave (seed 000 II.C): his and his
+//! Horses become inactive on entering a cave (play summary II.C): his and his
 //! followers' active horses turn inactive when he enters a cave clearing.
 //! Ruling: a horse gives nothing while he stands in a cave clearing, even
 //! one he activated there; only one horse counts, the first active one he

@@ -1,5 +1,5 @@
-//! The GM's day log in the style of the BIMR day pages (seed 003 history
-//! pages; ORDER_FORMATS.md §2.1), built from the day's events only: the
+//! The GM's day log in the style of the BIMR day pages (BIMR3 rules history
+//! pages; the recorded notation in README "Orders"), built from the day's events only: the
 //! monster roll and who prowls first, then per character his place, the
 //! recorded line, one line per phase with dice in parentheses and what
 //! arrived; then the clearings where combat would start, then Midnight.

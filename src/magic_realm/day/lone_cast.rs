@@ -1,4 +1,4 @@
-//! A character alone in his clearing at Evening casts a spell (seed 001
+//! A character alone in his clearing at Evening casts a spell (magic summary
 //! "Casting a Spell": spells are cast in the Encounter step of a round of
 //! combat). With nobody else there no battle is fought, but he still has
 //! the Encounter step of a round of his own.

@@ -1,5 +1,5 @@
-//! One Meeting-table deal for the Trade and Hire activities (seed 000
-//! II.C.6–7; TABLES.md §2, §2.1, §9): the group's relationship to the
+//! One Meeting-table deal for the Trade and Hire activities (play summary
+//! II.C.6–7; `tables/meeting.rs`, `data/characters.toml`): the group's relationship to the
 //! character (Knight's Adjustment when the campaign uses it), drinks when
 //! the `Drinks:` line allows them, the roll chain with Trouble and
 //! Opportunity, and what a result that is not a price does (block, insult,

@@ -1,4 +1,4 @@
-//! Midnight (seed 000 IV; TABLES.md §6.3 last note, §14): weapons are
+//! Midnight (play summary IV; `data/setup_card.toml` last note, §14): weapons are
 //! unalerted, Hidden Enemies found today are forgotten, the map chits of
 //! tiles without characters turn face down again, and after day 28 the
 //! victory points are counted in all five categories (`victory`).
@@ -41,7 +41,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
             "no victory requirements were recorded, so each category scores its raw total \
              divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
         } else {
-            "each category scored against the recorded requirements (TABLES.md §14); a \
+            "each category scored against the recorded requirements (`day/victory.rs`); a \
              character without requirements scores raw totals; a dead one -100"
         };
         day.emit(

@@ -1,5 +1,5 @@
-//! Taking and finishing the row-6 mission and campaign chits (TABLES.md
-//! §6.2 "Row 6 visitor/mission boxes", §11.2 "Food/Ale to", "Escort to",
+//! Taking and finishing the row-6 mission and campaign chits (`data/setup_card.toml`
+//! "Row 6 visitor/mission boxes", `data/seasons.toml` "Food/Ale to", "Escort to",
 //! "Reward"; the chits' data in `chits.toml`, `gold_special`). A chit that
 //! came to the map (see `visitors`) lies in its clearing until a character
 //! takes it with the `Missions:` line of his orders:

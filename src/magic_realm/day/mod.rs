@@ -1,4 +1,4 @@
-//! The Magic Realm game day (seed 000 sections I, II and IV): Birdsong,
+//! The Magic Realm game day (play summary sections I, II and IV): Birdsong,
 //! Daylight character by character, Sunset and Midnight.
 //!
 //! Everything a day does goes through [`Day`]: the state being changed, the
@@ -90,7 +90,7 @@ pub struct Today {
     /// clearing's tile, for the rest of the day (the Toadstool Circle's
     /// row 4).
     pub peer_anywhere: BTreeSet<usize>,
-    /// Characters (by index) who did an SPX phase today (seed 000 II.C.10).
+    /// Characters (by index) who did an SPX phase today (play summary II.C.10).
     pub spell_prepared: BTreeSet<usize>,
     /// Weather fatigue (asterisks) each character owes, paid in the Evening
     /// (`weather`).
@@ -148,7 +148,7 @@ impl<'a> Day<'a> {
     }
 }
 
-/// How a recorded phase went (seed 000 II.B: an impossible phase is lost).
+/// How a recorded phase went (play summary II.B: an impossible phase is lost).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PhaseOutcome {
     Done,

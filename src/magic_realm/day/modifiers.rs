@@ -1,4 +1,4 @@
-//! The modifiers of one character's table roll (TABLES.md §0, §2 and §3
+//! The modifiers of one character's table roll (`tables/mod.rs`, `tables/meeting.rs`, `tables/search.rs`
 //! "Modifiers"): his advantages' one-die and +/- effects, the die effects
 //! of the treasures he has active, and treasures that touch everyone in
 //! their clearing (Cloven Hoof). Each modifier keeps its source so the

@@ -1,4 +1,4 @@
-//! The MOVE activity (seed 000 II.C.1; TABLES.md §13 "Mountains", "Hidden
+//! The MOVE activity (play summary II.C.1; `day/daylight.rs` "Mountains", "Hidden
 //! paths"): a move goes to a neighbouring clearing along a route the
 //! character knows — normal roads and cave tunnels always, hidden paths and
 //! secret passages once discovered (or with an advantage that knows them);

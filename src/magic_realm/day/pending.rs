@@ -1,4 +1,4 @@
-//! The SPELL activity in Daylight (seed 000 II.C.10): the first Spell phase
+//! The SPELL activity in Daylight (play summary II.C.10): the first Spell phase
 //! of the day (SPX) only prepares; a later one (SP) enchants one MAGIC chit
 //! into colour magic or, when its note says `tile`, turns the tile over.
 //! The work is done by [`crate::magic_realm::magic::enchant`]; a note

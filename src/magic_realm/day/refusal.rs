@@ -1,4 +1,4 @@
-//! Why a phase is not done as recorded (seed 000 II.C: an activity that
+//! Why a phase is not done as recorded (play summary II.C: an activity that
 //! cannot be done is lost): the day's report gives the reason to the
 //! player, who learns what to write instead.
 

@@ -1,4 +1,4 @@
-//! One whole Magic Realm day (seed 000 I–IV): Birdsong and Sunrise,
+//! One whole Magic Realm day (play summary I–IV): Birdsong and Sunrise,
 //! Daylight turn by turn, Sunset and Evening, Midnight. The only entry
 //! point the game calls.
 

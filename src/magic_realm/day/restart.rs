@@ -1,8 +1,8 @@
 //! A killed character comes back (issue 3 "A character killed restarts at
-//! the Inn the next day, as in BIMR play"; seed 003 is the BIMR3 rules
+//! the Inn the next day, as in BIMR play"; BIMR3 rules is the BIMR3 rules
 //! page): at Birdsong after his death he starts again at the Inn.
 //!
-//! Ruling (seed 003 says nothing of what he keeps): he comes back as a new
+//! Ruling (BIMR3 rules says nothing of what he keeps): he comes back as a new
 //! character of the same kind, as at setup — the character's starting gold,
 //! weapon and armour, every chit fresh, no fame or notoriety, unhidden, no
 //! hirelings (they are free again where they stand), nothing learned

@@ -1,5 +1,5 @@
 //! Tests of a killed character restarting at the Inn the next day (BIMR
-//! play, seed 003).
+//! play, the BIMR3 rules).
 
 use super::events::Happening;
 use super::restart::RestartEvent;

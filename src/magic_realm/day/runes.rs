@@ -1,4 +1,4 @@
-//! Reading Runes (TABLES.md §3; seed 000 II.C.5): a Search on the Reading
+//! Reading Runes (`tables/search.rs`; play summary II.C.5): a Search on the Reading
 //! Runes table at a discovered site holding spells (with a MAGIC chit of the
 //! spell's type) or with an active artifact or spell book. 1–3 learn (when
 //! his MAGIC types allow) and awaken the spell, 4 awakens it, 5 curses him
@@ -157,7 +157,7 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
     PhaseOutcome::Done
 }
 
-/// Magic Sight's Perceive Spell (TABLES.md §3): he sees one spell in a
+/// Magic Sight's Perceive Spell (`tables/search.rs`): he sees one spell in a
 /// discovered site or an active artifact here and learns it if his MAGIC
 /// types allow; nothing awakens.
 pub fn perceive(day: &mut Day<'_>, who: usize) {
@@ -193,7 +193,7 @@ pub fn perceive(day: &mut Day<'_>, who: usize) {
 }
 
 /// Roll on the Curse table for character `who` and put the curse on him
-/// (TABLES.md §5.2).
+/// (`tables/magic.rs`).
 pub fn roll_curse(day: &mut Day<'_>, who: usize, source: &str) {
     let name = day.state.characters[who].name.clone();
     let observers = day.only(who);

@@ -1,4 +1,4 @@
-//! The Search activity (seed 000 II.C.5; TABLES.md §3): one roll on the
+//! The Search activity (play summary II.C.5; `tables/search.rs`): one roll on the
 //! table the character's `Search:` instruction names, and its result put on
 //! the state — map chits seen, hidden paths and secret passages found,
 //! hidden enemies found for the day, site chits discovered, and Loot taken
@@ -277,7 +277,7 @@ where
 }
 
 /// The clearing a Peer looks into: his own, or from a mountain clearing a
-/// non-cave clearing of an adjacent tile (seed 000 II.C.5).
+/// non-cave clearing of an adjacent tile (play summary II.C.5).
 fn peer_target(
     day: &Day<'_>,
     who: usize,
@@ -302,7 +302,7 @@ fn peer_target(
     let Some(kind) = board.clearing(&target).map(|c| c.kind) else {
         return Err(format!("{target} is not a clearing on the map").into());
     };
-    // The Toadstool Circle's gift: any clearing today (TABLES.md §3.2).
+    // The Toadstool Circle's gift: any clearing today (`tables/twt.rs`).
     if day.today.peer_anywhere.contains(&who) {
         return Ok(target);
     }
@@ -575,7 +575,7 @@ fn loot(
     let roll = roll_table(day, who, &Loot, Roll::Loot, "loot");
     let from_top = roll.result.from_top;
     let observers = seen_by(day, who);
-    // Those who see him loot a site learn where it is (seed 000 II.C.8).
+    // Those who see him loot a site learn where it is (play summary II.C.8).
     if day.data.chits.site(&pile_name).is_some() {
         share_site(day, who, &pile_name, &observers);
     }
@@ -606,7 +606,7 @@ fn loot(
     PhaseOutcome::Done
 }
 
-/// Pay what a site asks before looting it (TABLES.md §3 "Loot").
+/// Pay what a site asks before looting it (`tables/search.rs` "Loot").
 fn pay_access(
     day: &mut Day<'_>,
     who: usize,
@@ -643,7 +643,7 @@ fn pay_access(
 }
 
 /// Open a locked site (the Vault, the Crypt of the Knight): with active
-/// Lost Keys, else by a Tremendous effort (TABLES.md §3 "Loot"). Ruling:
+/// Lost Keys, else by a Tremendous effort (`tables/search.rs` "Loot"). Ruling:
 /// the effort fatigues his first fresh MOVE or FIGHT chit of T strength
 /// with an effort star, each time he searches there.
 pub(super) fn open_with_key_or_effort(

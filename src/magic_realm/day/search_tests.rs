@@ -1,4 +1,4 @@
-//! Tests of the Search activity (seed 000 II.C.5): Peer, Locate, Loot,
+//! Tests of the Search activity (play summary II.C.5): Peer, Locate, Loot,
 //! sites and their access, Reading Runes and Magic Sight, on forced dice.
 
 use super::PhaseOutcome;

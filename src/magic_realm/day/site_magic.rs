@@ -1,4 +1,4 @@
-//! The magic rows of the treasure-site tables (TABLES.md §3.2, §5.1, §5.3):
+//! The magic rows of the treasure-site tables (`tables/twt.rs`, §5.1, §5.3):
 //! the Enchanted Meadow's Wish, the Toadstool Circle's Power of the Pit
 //! against the searcher, and its gift of enchanting any clearing's tile as
 //! if he stood there. Each row is worked by the spell that does the same

@@ -1,4 +1,4 @@
-//! The four spells built last in the day (seed 001 "Spell Effects"):
+//! The four spells built last in the day (magic summary "Spell Effects"):
 //! Prophecy's alternatives, the phantasm's turn, hiring goblins under Deal
 //! with Goblins, a lone character casting at Evening, each spell ending at
 //! Sunset of the day after its cast; and bots that cast.

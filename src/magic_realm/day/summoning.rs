@@ -1,4 +1,4 @@
-//! The end of a character's turn (seed 000 II.E; TABLES.md §6.3): the map
+//! The end of a character's turn (play summary II.E; `data/setup_card.toml`): the map
 //! chits of his tile turn face up (the Lost City and Castle give up their
 //! five chits, warning chits show their campfires), prowling denizens in
 //! the tile come to his clearing, the row's roving natives come to a

@@ -1,4 +1,4 @@
-//! The Trade activity (seed 000 II.C.6; TABLES.md §2, §2.1, §2.2, §2.3):
+//! The Trade activity (play summary II.C.6; `tables/meeting.rs`, `tables/commerce.rs`, `data/treasures.toml`):
 //! buying one item per phase from an unhired native leader in the clearing
 //! through the Meeting table, and selling a belonging to him for its basic
 //! price (or on the Commerce table under the optional `commerce` rule).
@@ -70,7 +70,7 @@ fn wrap(step: DealStep) -> Happening {
     Happening::Trade(TradeEvent::Deal(step))
 }
 
-/// The basic price of an item (TABLES.md §2.3): a treasure's price, a
+/// The basic price of an item (`data/treasures.toml`): a treasure's price, a
 /// weapon's, intact armour's, a horse's. `None` for what is not for sale.
 pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
     let base = base_name(&item.name);

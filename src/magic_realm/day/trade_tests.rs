@@ -1,4 +1,4 @@
-//! Tests of the Trade activity (seed 000 II.C.6): buying through the
+//! Tests of the Trade activity (play summary II.C.6): buying through the
 //! Meeting table with drinks and price limits, Trouble and Opportunity,
 //! selling, on forced dice.
 

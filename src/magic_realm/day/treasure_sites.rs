@@ -1,4 +1,4 @@
-//! Treasures within treasures that are sites (TABLES.md §3 "Loot", §3.2):
+//! Treasures within treasures that are sites (`tables/search.rs`, `tables/twt.rs` "Loot"):
 //! Toadstool Circle, Crypt of the Knight and Enchanted Meadow. Looting the
 //! card out of a pile puts it face up in the looter's clearing, where it
 //! stays; those who saw him find it. From then on a Loot search there rolls

@@ -1,16 +1,16 @@
-//! Victory points at the end of the month (seed 000 introduction: the five
-//! categories; TABLES.md §14): great treasures (1 point per VP), usable
+//! Victory points at the end of the month (play summary introduction: the five
+//! categories; `day/victory.rs`): great treasures (1 point per VP), usable
 //! spells (2), fame (10), notoriety (20) and gold (30).
 //!
 //! With the victory requirements a player recorded (5 VPs shared among the
 //! categories; `MrState::victory_requirements`), each category scores as
-//! TABLES.md §14 works it out: required = factor × VPs assigned; the
+//! `day/victory.rs` works it out: required = factor × VPs assigned; the
 //! points minus that, tripled when negative; divided by the factor and
 //! rounded down (toward minus infinity); plus that result times the VPs
 //! assigned. Without recorded requirements each category scores its points
 //! ÷ factor, rounded down.
 //!
-//! Rulings: gold counts the recorded gold only (TABLES.md §16 leaves the
+//! Rulings: gold counts the recorded gold only (README.md "Rulings" leaves the
 //! starting worth open); a character dead at the end scores −100 (BIMR6);
 //! spells count those he holds.
 
@@ -18,14 +18,14 @@ use super::events::Score;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::state::{CharacterState, ItemKind, VictoryRequirements};
 
-/// Points per victory point, by category (TABLES.md §14).
+/// Points per victory point, by category (`day/victory.rs`).
 pub const GREAT_TREASURE_FACTOR: i32 = 1;
 pub const SPELL_FACTOR: i32 = 2;
 pub const FAME_FACTOR: i32 = 10;
 pub const NOTORIETY_FACTOR: i32 = 20;
 pub const GOLD_FACTOR: i32 = 30;
 
-/// What a dead character scores (BIMR6, TABLES.md §14).
+/// What a dead character scores (BIMR6, `day/victory.rs`).
 pub const DEAD_SCORE: i32 = -100;
 
 /// One category's victory points: `points` counted, `factor` points per
@@ -61,7 +61,7 @@ pub fn score(
             .count()
             + who.magic.spells.len(),
     );
-    // Under Disgust his fame, under Ashes his gold, counts as -1 (seed 001).
+    // Under Disgust his fame, under Ashes his gold, counts as -1 (magic summary).
     let fame = crate::magic_realm::magic::curses::fame_for_points(who)
         + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
     let notoriety = who.notoriety

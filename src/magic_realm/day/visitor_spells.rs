@@ -1,5 +1,5 @@
-//! Learning a spell from a visitor (TABLES.md §6.2 "Shaman/Warlock/Crone
-//! hold 2 spells each", §2 Meeting table; seed 001 "Types of Spells"): a
+//! Learning a spell from a visitor (`data/setup_card.toml` "Shaman/Warlock/Crone
+//! hold 2 spells each", §2 Meeting table; magic summary "Types of Spells"): a
 //! character in a Trade phase in the clearing of the Shaman, the Warlock or
 //! the Crone may learn one of the spells it holds. The order is the `Buy:`
 //! line naming the spell (`Buy: Fog up to 20`).

@@ -1,5 +1,5 @@
-//! Row-6 visitors, missions and campaigns (seed 000 I.D, II.E; TABLES.md
-//! §6.2 "Row 6 visitor/mission boxes", §6.4): on a day the monster roll is
+//! Row-6 visitors, missions and campaigns (play summary I.D, II.E; `data/setup_card.toml`
+//! "Row 6 visitor/mission boxes", seventh-day regeneration): on a day the monster roll is
 //! 6, a chit waiting in a row-6 box of the setup card comes to the clearing
 //! of a character who ends his turn where the box says — with the unhired
 //! leader of the box's native group, or at the box's site (the Altar, the

@@ -133,7 +133,7 @@ fn buying_from_a_visitor_goes_through_the_meeting_table() {
         }],
         ..DayOrders::default()
     };
-    // Neutral column, 2 → price ×2 (TABLES.md §2).
+    // Neutral column, 2 → price ×2 (`tables/meeting.rs`).
     let (_, events) = run(&mut state, 1, &[("meeting", &[2, 1])], |day| {
         trade(day, 0, &orders)
     });

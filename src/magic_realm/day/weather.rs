@@ -1,5 +1,5 @@
 //! The optional Seasons and Weather rule in play (2nd-edition optional rule
-//! D.1; TABLES.md §11; seed 003 switches it on for BIMR3): the season of the
+//! D.1; `data/seasons.toml`; BIMR3 rules switches it on for BIMR3): the season of the
 //! month (kept in `MrState::magic.season`, which also names the 7th-day
 //! colour), the week's weather and the secret weather chit
 //! ([`crate::magic_realm::state::WeatherState`], `MrState::weather`).

@@ -1,5 +1,5 @@
 //! Spells that act on movement in Daylight (`spells.toml` summaries;
-//! TABLES.md §5.5): Lost sends whoever it holds to the clearing of one die
+//! `tables/wilderness.rs`): Lost sends whoever it holds to the clearing of one die
 //! at each Move; Violent Storm cancels phases of whoever enters its tile.
 //!
 //! Rulings: a Lost character (or one moving out of a tile under Lost)

@@ -1,4 +1,4 @@
-//! Reading a spell's named target that is not a fighter (seed 001
+//! Reading a spell's named target that is not a fighter (magic summary
 //! "Specifying a Target"), from `cast SPELL on TARGET`: an item the caster
 //! carries (`on Lucky Charm`), with the spell Enchant Artifact puts in it
 //! (`on Lucky Charm with Fiery Blast`); a spell in effect by its number

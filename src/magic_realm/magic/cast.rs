@@ -1,5 +1,5 @@
-//! Casting a spell (seed 001 "Casting a Spell", "Specifying a Target";
-//! seed 000 III.A.4.c): the API the combat engine calls in the Encounter
+//! Casting a spell (magic summary "Casting a Spell", "Specifying a Target";
+//! the play summary III.A.4.c): the API the combat engine calls in the Encounter
 //! and Melee steps. A cast needs a MAGIC chit of the spell's type (the
 //! caster must know the spell) or an active artifact or spell book holding
 //! the awakened spell (once a day), and the spell's colour present: shared
@@ -91,7 +91,7 @@ pub enum SpellEffect {
         result: String,
     },
     /// A missile-like attack for combat to aim and resolve on each target
-    /// (seed 001 "Attack Spells": hits by direction or by undercutting;
+    /// (magic summary "Attack Spells": hits by direction or by undercutting;
     /// the Missile table when `missile`).
     Attack {
         spell: String,
@@ -803,7 +803,7 @@ fn apply(
     Ok(effects)
 }
 
-/// A spell broken in the Melee step by an unfit target (seed 001
+/// A spell broken in the Melee step by an unfit target (magic summary
 /// "Specifying a Target"): the MAGIC chit that cast it fatigues at once.
 pub fn fizzle(state: &mut MrState, request: &CastRequest) -> Option<String> {
     let CastWith::Chit { index } = request.with else {

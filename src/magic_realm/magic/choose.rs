@@ -1,5 +1,5 @@
 //! Choosing how a character casts a spell outside a battle (a character
-//! alone at Evening, a bot writing its orders; seed 001 "Casting a Spell"):
+//! alone at Evening, a bot writing its orders; magic summary "Casting a Spell"):
 //! the first of his MAGIC chits — those of the spell's type first — or
 //! active treasures with which the magic rules' own [`check`] passes, and
 //! the target a spell takes when none is named and nobody else is there.

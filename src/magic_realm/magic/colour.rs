@@ -1,5 +1,5 @@
-//! Which colours of magic are present for a character (TABLES.md §12,
-//! §11.4; seed 001 "Casting a Spell"; seed 000 III.A.4.c): the colour days
+//! Which colours of magic are present for a character (`magic/colour.rs`,
+//! §11.4; magic summary "Casting a Spell"; play summary III.A.4.c): the colour days
 //! of the month (7th, 14th, 21st, 28th; with the Seasons and Weather rule
 //! the season names the 7th day's colours), the enchanted side of the tile
 //! in his clearing, a dwelling that supplies colour (the Chapel), active
@@ -69,7 +69,7 @@ pub struct Presence {
     pub source: ColourSource,
 }
 
-/// The colour a MAGIC chit of type I–V is enchanted into (seed 000
+/// The colour a MAGIC chit of type I–V is enchanted into (play summary
 /// II.C.10.a); types VI–VIII have none.
 pub fn chit_colour(magic: MagicType) -> Option<Colour> {
     match magic {
@@ -194,7 +194,7 @@ pub fn sources_present(
 }
 
 /// The colours present for character `who` in his clearing on game day
-/// `day` (TABLES.md §12).
+/// `day` (`magic/colour.rs`).
 pub fn colours_present(
     state: &MrState,
     data: &GameData,

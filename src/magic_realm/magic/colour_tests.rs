@@ -1,4 +1,4 @@
-//! Tests of colour magic (seed 001): the colours of the 7th days and the
+//! Tests of colour magic (magic summary): the colours of the 7th days and the
 //! season, enchanted tiles, dwellings, treasures and colour chits.
 
 use std::collections::BTreeSet;

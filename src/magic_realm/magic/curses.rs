@@ -1,4 +1,4 @@
-//! Curses (TABLES.md §5.2; seed 000 IV.B): rolling one, its effects in the
+//! Curses (`tables/magic.rs`; play summary IV.B): rolling one, its effects in the
 //! day, and lifting it.
 //!
 //! Effects: Eyemist — no Search activity; Squeak — he may Hide but never
@@ -8,7 +8,7 @@
 //! gold cannot be spent and counts as −1 for victory points; Disgust — his
 //! fame cannot be spent and counts as −1 for victory points.
 //!
-//! Lifting: at Midnight in the Chapel's clearing every curse ends (seed 000
+//! Lifting: at Midnight in the Chapel's clearing every curse ends (play summary
 //! IV.B); Remedy and Exorcise lift curses; Make Whole and a Wish for Health
 //! lift Wither; a Wish for Health lifts Ill Health. A character with the
 //! curse immunity advantage is never cursed. Rolling a curse he already has

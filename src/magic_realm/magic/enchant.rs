@@ -1,4 +1,4 @@
-//! Enchanting in Daylight (seed 000 II.C.10): after an SPX phase, an SP
+//! Enchanting in Daylight (play summary II.C.10): after an SPX phase, an SP
 //! phase either turns one MAGIC chit of type I–V into colour magic of its
 //! colour, or turns the tile over with a MAGIC chit of type I–V while that
 //! chit's colour is present (in the clearing, or from one of his own colour
@@ -87,7 +87,7 @@ fn pick(
     }
 }
 
-/// Turn a MAGIC chit of `who` into colour magic (seed 000 II.C.10.a).
+/// Turn a MAGIC chit of `who` into colour magic (play summary II.C.10.a).
 ///
 /// # Errors
 /// The reason the phase is lost: no such chit, a type without colour, a
@@ -113,7 +113,7 @@ pub fn enchant_chit(
     })
 }
 
-/// Turn the tile of `who` over (seed 000 II.C.10.b).
+/// Turn the tile of `who` over (play summary II.C.10.b).
 ///
 /// # Errors
 /// The reason the phase is lost, naming the colour that is missing.

@@ -1,4 +1,4 @@
-//! Why a magic action cannot be done (seed 001 "Casting a Spell"): each
+//! Why a magic action cannot be done (magic summary "Casting a Spell"): each
 //! error says what was wrong and what to do instead.
 
 use thiserror::Error;

@@ -1,5 +1,5 @@
-//! What the magic rules report during a day (seed 000 II.C.10, IV.B–C;
-//! seed 001): enchantments, curses, learning and awakening, and spells
+//! What the magic rules report during a day (play summary II.C.10, IV.B–C;
+//! the magic summary): enchantments, curses, learning and awakening, and spells
 //! expiring, falling inert or coming alive again. One line each in the GM
 //! log and the player's report.
 

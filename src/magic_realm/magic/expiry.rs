@@ -1,4 +1,4 @@
-//! When spells end (seed 001 "Types of Spells"; seed 000 III, IV.B–C):
+//! When spells end (magic summary "Types of Spells"; play summary III, IV.B–C):
 //! instant spells end as they take effect; attack and combat spells at the
 //! end of the combat in their clearing; day spells at Sunset of the day
 //! after they were cast; permanent spells never, but they fall inert at
@@ -131,7 +131,7 @@ pub fn energize_by_presence(
 
 /// Character `who` plays one of his colour chits (`chit`, its index) to
 /// wake the inert permanent spell `id` whose target is in his clearing; the
-/// chit returns to a plain MAGIC chit, fatigued (seed 001 "Permanent
+/// chit returns to a plain MAGIC chit, fatigued (magic summary "Permanent
 /// Spells").
 ///
 /// # Errors

@@ -1,4 +1,4 @@
-//! How spells in effect change the day's rules (seed 001 "Spell Effects";
+//! How spells in effect change the day's rules (magic summary "Spell Effects";
 //! `spells.toml` summaries): Bad Luck adds one to every roll its target
 //! makes; Illusion adds one to its target's rolls on the Locate, Loot,
 //! Peer, Reading Runes and Magic Sight tables (a character, or everyone in

@@ -1,10 +1,10 @@
-//! The magic rules (seed 001; seed 000 II.C.10, III.A.4.c, IV.B–C;
-//! TABLES.md §3 "Reading Runes", §5, §12): colour magic, enchanting in
+//! The magic rules (magic summary; play summary II.C.10, III.A.4.c, IV.B–C;
+//! `tables/search.rs`, `tables/magic.rs`, `magic/colour.rs` "Reading Runes"): colour magic, enchanting in
 //! Daylight, the spells a character has and learns, curses, and the spell
 //! registry the combat engine casts through.
 //!
 //! Everything here is pure: state, data and dice in, state and effects out.
-//! Casting happens only in combat's Encounter step (seed 001 "Casting a
+//! Casting happens only in combat's Encounter step (magic summary "Casting a
 //! Spell"); this module checks and applies a cast, combat decides when.
 
 pub mod aims;

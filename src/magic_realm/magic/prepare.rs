@@ -1,5 +1,5 @@
-//! Preparing a MAGIC chit in an Alert phase (seed 000 III.A.4.c, III.C;
-//! seed 001 "Specifying a Target"): a prepared chit casts at speed 0, and
+//! Preparing a MAGIC chit in an Alert phase (play summary III.A.4.c, III.C;
+//! the magic summary "Specifying a Target"): a prepared chit casts at speed 0, and
 //! fatigues at the end of combat whether it cast or not; with no combat it
 //! fatigues at Midnight, except for a character whose advantage returns
 //! prepared chits without fatigue (the Witch King).

@@ -1,4 +1,4 @@
-//! The spells a character has (seed 001 "Types of Spells"; seed 000
+//! The spells a character has (magic summary "Types of Spells"; play summary
 //! II.C.5 "Reading Runes", III.A.4.c): the spells recorded at the start, up
 //! to his allowance and only of the types of his MAGIC chits, and those he
 //! learns later, never more than 14 in all.
@@ -43,7 +43,7 @@ fn character_data<'a>(data: &'a GameData, c: &CharacterState) -> Result<&'a Char
 }
 
 /// Whether the character `card` can ever hold `spell`: a learnable spell
-/// of the type of one of his MAGIC chits (seed 001).
+/// of the type of one of his MAGIC chits (magic summary).
 ///
 /// # Errors
 /// Why not, worded for the player.

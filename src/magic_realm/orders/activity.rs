@@ -1,15 +1,15 @@
 //! The canonical form of a recorded day: one [`Phase`] per activity, as the
 //! engine executes it and as confirmations echo it back.
 //!
-//! The canonical text follows the BIMR GMs' record lines (seed 003 and
-//! ORDER_FORMATS.md §2.1): phases joined by ` / `, moves as `M-CV4`, a bonus
+//! The canonical text follows the BIMR GMs' record lines (BIMR3 rules and
+//! the recorded notation in README "Orders"): phases joined by ` / `, moves as `M-CV4`, a bonus
 //! phase starred after its code, notes in parentheses.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// What a phase does (seed 000, II.C: the daylight activities).
+/// What a phase does (play summary, II.C: the daylight activities).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "activity", rename_all = "snake_case")]
 pub enum Activity {

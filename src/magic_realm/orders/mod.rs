@@ -1,7 +1,7 @@
 //! The orders language: what players write in their daily mail.
 //!
 //! `activity` is the canonical form of a recorded day; `parse` reads the
-//! notations real PBEM GMs accepted (ORDER_FORMATS.md) into it.
+//! notations real PBEM GMs accepted (README "Orders") into it.
 
 pub mod activity;
 pub mod error;

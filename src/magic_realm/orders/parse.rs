@@ -1,6 +1,6 @@
 //! Reading a recorded day as players actually write it.
 //!
-//! Accepts every notation the PBEM GMs used (ORDER_FORMATS.md §1–§2): phases
+//! Accepts every notation the PBEM GMs used (README "Orders"): phases
 //! split by `,` or `/`; `M CV4`, `M-CV4`, `MCV4`, `M Curst Valley 4`; `H`, `S`,
 //! `A`, `R`, `T`, `HR`; `R-V3*` and `R(Fight L3*)` naming the chit to rest;
 //! `F Elf`, `Follow Swordsman`, `Follows the Swordsman`; `FL OW` and `Fly-OW`;

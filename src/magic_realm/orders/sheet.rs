@@ -23,7 +23,7 @@
 //! A line with no key is read as the activities when none were given yet, so
 //! a player may simply write `M CV4, H, S`. Keys are case-insensitive; blank
 //! lines and lines starting with `#` are skipped. Every instruction a
-//! decision point needs (seed 000 II.C: which search table, what to buy and
+//! decision point needs (play summary II.C: which search table, what to buy and
 //! for how much, whom to block) has a line here; the engine uses the default
 //! when a line is missing.
 
@@ -35,7 +35,7 @@ use super::activity::Activities;
 use super::error::OrdersError;
 use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
 
-/// The tables a search phase can use (seed 000 II.C.5; TABLES.md §3).
+/// The tables a search phase can use (play summary II.C.5; `tables/search.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "table", rename_all = "snake_case")]
 pub enum SearchTable {
@@ -68,7 +68,7 @@ pub struct Take {
     pub activate: bool,
 }
 
-/// Whom the character tries to block at the end of phases (seed 000 II.D).
+/// Whom the character tries to block at the end of phases (play summary II.D).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Blocking {
@@ -93,7 +93,7 @@ pub enum WhenImpossible {
 }
 
 /// When a character who may choose when to take his turn (the Swordsman's
-/// Clever, TABLES.md §10) takes it: a place in the day's turn order.
+/// Clever, `data/characters.toml`) takes it: a place in the day's turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnChoice {
@@ -110,7 +110,7 @@ pub struct DayOrders {
     /// The table for each search phase, in order; later searches reuse the last.
     pub searches: Vec<SearchTable>,
     pub buy: Vec<Purchase>,
-    /// Belongings a Trade phase sells before it buys (seed 000 II.C.6 a).
+    /// Belongings a Trade phase sells before it buys (play summary II.C.6 a).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sell: Vec<String>,
     pub hire: Vec<Purchase>,
@@ -122,11 +122,11 @@ pub struct DayOrders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<TurnChoice>,
     pub when_impossible: WhenImpossible,
-    /// The phases of the Witch's familiar, on its own (TABLES.md §10.1).
+    /// The phases of the Witch's familiar, on its own (`data/characters.toml`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub familiar: Option<Activities>,
     /// The cave clearing (tile name, number) to go to when a search of the
-    /// Toadstool Circle says "any cave clearing" (TABLES.md §3.2).
+    /// Toadstool Circle says "any cave clearing" (`tables/twt.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teleport: Option<(String, u8)>,
     /// Standing combat orders (`Combat:` line); none: the defaults.

@@ -1,5 +1,5 @@
-//! A character's sheet as his report shows it (issue 7 §2; seed 000 II.D,
-//! IV; TABLES.md §14): his action chits with their condition, weapons,
+//! A character's sheet as his report shows it (issue 7 §2; play summary II.D,
+//! IV; `day/victory.rs`): his action chits with their condition, weapons,
 //! armour, treasures and horses active or not, spells, gold, fame,
 //! notoriety, hirelings with the days left of their terms, and the victory
 //! points he would score now. Everything here is his own.
@@ -25,7 +25,7 @@ pub struct ItemLine {
 pub struct ChitLine {
     pub chit: String,
     pub condition: &'static str,
-    /// Turned into colour magic (seed 000 II.C.10).
+    /// Turned into colour magic (play summary II.C.10).
     pub enchanted: bool,
     /// Alerted for a spell (speed 0 in the next combat).
     pub prepared: bool,

@@ -1,4 +1,4 @@
-//! Setup by mail (issue §8; BIMR3's starting info, seed 003): before day 1
+//! Setup by mail (issue §8; BIMR3's starting info, the BIMR3 rules): before day 1
 //! the players choose characters one at a time in seat order; when the
 //! campaign builds its board by players (`player_built_board`), they then
 //! place the tiles one at a time in turn, each placement checked by the map

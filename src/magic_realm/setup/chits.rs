@@ -1,6 +1,6 @@
 //! Map chits onto the tiles, and the dwellings and ghosts they reveal.
 //!
-//! TABLES.md §7.2: the 8 site and 10 sound chits are shuffled; each red
+//! `data/chits.toml`: the 8 site and 10 sound chits are shuffled; each red
 //! chit (Lost Castle, Lost City) takes its `holds` of them; each red chit
 //! and as many of the rest as its tile group has tiles, less one, are
 //! shuffled and dealt one per tile of that group. Each warning set goes one

@@ -1,6 +1,6 @@
 //! Treasures, spells, horses, weapons and armour to their holders at setup.
 //!
-//! TABLES.md §3.1. Treasures within treasures first take their large
+//! `data/chits.toml`. Treasures within treasures first take their large
 //! treasures from the ordinary large pool (ruling: so a treasure within a
 //! treasure never holds another); then the six of them are shuffled into
 //! what is left and each site box takes its large treasures in card order.

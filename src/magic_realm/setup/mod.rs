@@ -3,8 +3,8 @@
 //! with its holder, the visitor/mission chits on the setup card and the
 //! characters at their starts ([`new_game`]).
 //!
-//! Rules: TABLES.md §3.1 (site contents), §6.2 (setup card), §7.2 (map
-//! chits), §7.3 (dwellings and ghosts), §8 (natives); seed 003 (BIMR3:
+//! Rules: `data/chits.toml` (site contents), §6.2 (setup card), §7.2 (map
+//! chits), §7.3 (dwellings and ghosts), §8 (natives); BIMR3 rules (BIMR3:
 //! players build the board and place the visitor chits). The map chits are
 //! dealt in [`chits`], the items in [`items`].
 //!
@@ -52,7 +52,7 @@ pub struct SetupInputs {
     /// Character → the victory requirements his player recorded secretly
     /// (BIMR3 "5 VP's needed"); scored at the end of the month.
     pub victory_requirements: BTreeMap<String, VictoryRequirements>,
-    /// Character → the spells his player records at the start (seed 001;
+    /// Character → the spells his player records at the start (magic summary;
     /// up to his allowance). A character not listed has his spells chosen
     /// by the dice.
     pub spells: BTreeMap<String, Vec<String>>,

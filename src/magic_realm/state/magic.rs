@@ -1,5 +1,5 @@
-//! What the magic rules keep in the game state (seed 001 "Types of Spells";
-//! seed 000 II.C.10, III.A.4.c, IV.B–C): a character's spells and curses,
+//! What the magic rules keep in the game state (magic summary "Types of Spells";
+//! the play summary II.C.10, III.A.4.c, IV.B–C): a character's spells and curses,
 //! the spells in effect with the chit or item tied to each, and the spells
 //! awakened in sites, artifacts and spell books.
 //!
@@ -21,7 +21,7 @@ pub struct CharacterMagic {
     /// Spells recorded at the start or learned since, in the order gained.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
-    /// Curses on him (TABLES.md §5.2).
+    /// Curses on him (`tables/magic.rs`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub curses: BTreeSet<CurseKind>,
     /// Artifacts and spell books that cast a spell today (once a day each).

@@ -6,7 +6,7 @@
 //!
 //! Only `BTreeMap` and `Vec`, so the JSON of a state is always the same
 //! bytes for the same game. Built by [`crate::magic_realm::setup::new_game`] (day 0);
-//! the day engine will change it. Rules: seed 000 (setup), TABLES.md §3.1,
+//! the day engine will change it. Rules: the play summary (setup), `data/chits.toml`,
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod magic;
@@ -46,25 +46,24 @@ pub struct MrState {
     pub visitor_boxes: BTreeMap<String, String>,
     /// One per seat, in seat order.
     pub characters: Vec<CharacterState>,
-    /// Row-6 chits that came off the setup card onto the map (seed 000 I.D,
-    /// TABLES.md §6.2): chit name → the clearing it stands in.
+    /// Row-6 chits that came off the setup card onto the map (play summary I.D,
+    /// `data/setup_card.toml`): chit name → the clearing it stands in.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub visitors_on_map: BTreeMap<String, ClearingId>,
     /// Treasures within treasures that are sites (Toadstool Circle, Crypt of
     /// the Knight, Enchanted Meadow) once found: card name → the clearing
-    /// where the card now lies, searched on its own table (TABLES.md §3.2).
+    /// where the card now lies, searched on its own table (`tables/twt.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub treasure_sites: BTreeMap<String, ClearingId>,
     /// The victory requirements each player recorded for his character
-    /// before play, by character name (TABLES.md §14); a character without
+    /// before play, by character name (`day/victory.rs`); a character without
     /// an entry is scored on raw points.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub victory_requirements: BTreeMap<String, VictoryRequirements>,
-    /// Where the Witch's familiar is, by its mistress's name (TABLES.md
-    /// §10.1); none listed: it is with her.
+    /// Where the Witch's familiar is, by its mistress's name (`data/characters.toml`); none listed: it is with her.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub familiars: BTreeMap<String, ClearingId>,
-    /// Spells in effect and awakened spells (seed 001).
+    /// Spells in effect and awakened spells (magic summary).
     #[serde(
         default,
         skip_serializing_if = "crate::magic_realm::state::magic::MagicWorld::is_empty"
@@ -188,36 +187,36 @@ pub struct CharacterState {
     pub notoriety: i32,
     /// What the character carries besides his starting weapon and armour:
     /// treasures, horses, bought or looted weapons and armour, each active
-    /// or not (seed 000 II.D.1.b).
+    /// or not (play summary II.D.1.b).
     pub belongings: Vec<Belonging>,
-    /// What the character has found and keeps knowing (seed 000 II.C.5).
+    /// What the character has found and keeps knowing (play summary II.C.5).
     pub discoveries: Discoveries,
     /// Today only: he found Hidden Enemies, so he may block hidden
-    /// characters (seed 000 II.C.2); cleared at Midnight.
+    /// characters (play summary II.C.2); cleared at Midnight.
     pub found_hidden_enemies: bool,
-    /// Natives he has hired, each with the days left of its term (seed 000
+    /// Natives he has hired, each with the days left of its term (play summary
     /// II.C.7).
     #[serde(default)]
     pub hirelings: Vec<Hireling>,
     /// His weapon is alerted (ready side up) since an Alert phase or a
-    /// combat; unalerted at Midnight (seed 000 II.C.3, IV.B).
+    /// combat; unalerted at Midnight (play summary II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
-    /// He was killed (seed 000 III.B.9.d); he restarts at the Inn the next
+    /// He was killed (play summary III.B.9.d); he restarts at the Inn the next
     /// day (BIMR play, `day::restart`).
     #[serde(default)]
     pub dead: bool,
-    /// His spells and curses (seed 001; TABLES.md §5.2).
+    /// His spells and curses (magic summary; `tables/magic.rs`).
     #[serde(
         default,
         skip_serializing_if = "crate::magic_realm::state::magic::CharacterMagic::is_empty"
     )]
     pub magic: crate::magic_realm::state::magic::CharacterMagic,
-    /// Worn armour damaged in combat (seed 000 III.B.9.c): damaged again,
+    /// Worn armour damaged in combat (play summary III.B.9.c): damaged again,
     /// it is destroyed.
     #[serde(default)]
     pub damaged_armor: Vec<String>,
-    /// Mission and campaign chits he holds (TABLES.md §6.2; `day::missions`).
+    /// Mission and campaign chits he holds (`data/setup_card.toml`; `day::missions`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gold_specials: Vec<TakenChit>,
 }
@@ -299,11 +298,11 @@ pub struct CharacterChit {
     /// The printed chit, e.g. `MOVE M4*`.
     pub chit: String,
     pub condition: ChitCondition,
-    /// A MAGIC chit turned to its colour by an enchantment (seed 000
+    /// A MAGIC chit turned to its colour by an enchantment (play summary
     /// II.C.10.a): a colour chit until it is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub enchanted: bool,
-    /// A MAGIC chit prepared in an Alert phase (seed 000 III.C): it casts
+    /// A MAGIC chit prepared in an Alert phase (play summary III.C): it casts
     /// at speed 0 and fatigues at the end of combat, used or not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prepared: bool,
@@ -338,7 +337,7 @@ impl CharacterChit {
     }
 }
 
-/// The holder name of the items abandoned in a clearing (seed 000 II.C.5:
+/// The holder name of the items abandoned in a clearing (play summary II.C.5:
 /// they can be looted like a site).
 pub fn abandoned_pile(clearing: &ClearingId) -> String {
     format!("Abandoned in {clearing}")
@@ -372,15 +371,6 @@ impl MrState {
             .iter()
             .find(|(_, chits)| chits.iter().any(|c| c.name == chit))
             .map(|(tile, _)| tile.as_str())
-    }
-
-    /// Every holder that holds the item with this name, with its kind.
-    pub fn holders_of(&self, kind: ItemKind, name: &str) -> Vec<&str> {
-        self.holdings
-            .iter()
-            .filter(|(_, items)| items.iter().any(|i| i.kind == kind && i.name == name))
-            .map(|(holder, _)| holder.as_str())
-            .collect()
     }
 }
 

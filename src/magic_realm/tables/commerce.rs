@@ -1,4 +1,4 @@
-//! The Commerce table (optional rule D.2, selling; TABLES.md §2.2; seed 000
+//! The Commerce table (optional rule D.2, selling; `tables/commerce.rs`; play summary
 //! II.C.6 "TRADE" is the base rule it replaces): the buyer offers or demands
 //! the basic price adjusted by a few gold. Without the optional rule there
 //! is no roll: natives pay the basic price.

@@ -1,4 +1,4 @@
-//! The Hide table (TABLES.md §1; seed 000 II.C.2 "HIDE"): 1–5 hides the
+//! The Hide table (`tables/hide.rs`; play summary II.C.2 "HIDE"): 1–5 hides the
 //! character and his followers, 6 fails. Who may roll at all (already
 //! hidden, Squeak curse, Soft Ground / Early Snow weather) is the engine's
 //! call; the Ambush rule's "hide roll to stay hidden" uses this table too.

@@ -1,4 +1,4 @@
-//! The magic tables (TABLES.md §5.1–5.4; seed 001 covers casting in
+//! The magic tables (`tables/magic.rs`–5.4; magic summary covers casting in
 //! general): Power of the Pit, Curses, Wish and Transform. Each says what
 //! befalls the target; killing, wounding, teleporting and recording a curse
 //! are the engine's to apply (Druid's Earth Absorbs, the Chapel and Remedy

@@ -1,6 +1,6 @@
-//! The Meeting table (TABLES.md §2; seed 000 II.C.6–7 "TRADE", "HIRE" and
+//! The Meeting table (`tables/meeting.rs`; play summary II.C.6–7 "TRADE", "HIRE" and
 //! III "Combat" battling check), buying drinks (§2.1) and the BIMR3 house
-//! rule "Expanded Meeting Table Opportunities" (§0.1; seed 003).
+//! rule "Expanded Meeting Table Opportunities" (§0.1; BIMR3 rules).
 //!
 //! The column is the group's relationship to the character. Trouble and
 //! Opportunity are not final: they send the roll to another column, so
@@ -115,7 +115,7 @@ pub enum MeetingUse {
 }
 
 /// The column after buying drinks: one step friendlier, for this roll only
-/// (TABLES.md §2.1). The price is 1 gold per group member present
+/// (`tables/meeting.rs`). The price is 1 gold per group member present
 /// ([`drinks_price`]). Who may buy (native groups only, not under Ashes or
 /// Dazzle, present in the clearing) is the engine's check.
 ///

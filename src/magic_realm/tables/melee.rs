@@ -1,5 +1,5 @@
-//! The two combat rolls that are never modified (TABLES.md §0, §15.5,
-//! §15.6; seed 000 III.A.6 "Randomizing"): one die repositions the
+//! The two combat rolls that are never modified (`tables/mod.rs`, `combat/encounter.rs`,
+//! §15.6; play summary III.A.6 "Randomizing"): one die repositions the
 //! denizens of a sheet, then two dice per box decide whether its denizens
 //! change tactics (a 6 on either die). Tremendous monsters, max-weight
 //! monsters and native horses never flip, and Bewilder skips the step:

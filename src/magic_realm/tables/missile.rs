@@ -1,6 +1,6 @@
-//! The Missile table (TABLES.md §4.1; seed 000 III "Harm" 9a) rolled for
+//! The Missile table (`tables/missile.rs`; play summary III "Harm" 9a) rolled for
 //! every missile, thrown or attack-spell hit, and Hamblen's revised missile
-//! table (TABLES.md §4.3; seed 002 "revised missile table"). Both change
+//! table (`tables/missile.rs`; 2nd-edition optional combat rules "revised missile table"). Both change
 //! the harm by whole levels; harm pushed above Tremendous ignores armour,
 //! which the combat engine decides.
 

@@ -4,7 +4,7 @@
 //! themselves, they say what happens ("take the 3rd treasure from the top")
 //! and the engine applies it.
 //!
-//! Conventions (TABLES.md §0, seed 000 II.C.2 "Note"): two dice are rolled
+//! Conventions (`tables/mod.rs`, play summary II.C.2 "Note"): two dice are rolled
 //! and the higher counts, unless an advantage or item says one die; named
 //! +/- modifiers add to that die; the total is clamped into the table's rows
 //! (1..6 for the six-row tables, 1..10 for the optional combat tables,
@@ -263,7 +263,7 @@ pub fn read_roll<T: DieTable>(
     }
 }
 
-/// Clamp an adjusted total into a table's rows (TABLES.md §0, seed 002
+/// Clamp an adjusted total into a table's rows (`tables/mod.rs`, the 2nd-edition optional combat rules
 /// "Explanation of the optional combat tables").
 pub fn clamp_row(adjusted: i16, rows: RangeInclusive<i8>) -> i8 {
     let (low, high) = (i16::from(*rows.start()), i16::from(*rows.end()));

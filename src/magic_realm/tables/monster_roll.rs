@@ -1,4 +1,4 @@
-//! The daily monster roll (TABLES.md §6.1; seed 000 I.D): one die at
+//! The daily monster roll (`tables/monster_roll.rs`; play summary I.D): one die at
 //! Sunrise picks the setup-card row whose denizens prowl today; the ghosts
 //! prowl every day. On days 7, 14, 21 and 28 the same row regenerates.
 //! Never modified.

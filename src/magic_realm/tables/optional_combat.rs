@@ -1,6 +1,6 @@
 //! The optional combat tables of the 2nd-edition Optional Combat rules
-//! (seed 002 rules 5.1 and 5.4, "Explanation of the optional combat
-//! tables"; TABLES.md §4.2): the optional Missile table, Fumble (striking
+//! (2nd-edition optional combat rules rules 5.1 and 5.4, "Explanation of the optional combat
+//! tables"; `tables/optional_combat.rs`): the optional Missile table, Fumble (striking
 //! attacks that hit) and Stumble (running away or picking up with a MOVE
 //! chit, Boots or horse). Adjusted rolls run from 1 to 10: lower is 1,
 //! higher is 10.
@@ -47,7 +47,7 @@ impl fmt::Display for OptionalMissileResult {
 
 /// The optional Missile table, used instead of the standard one.
 /// Ruling: row 10 is Negligible as printed (RealmSpeak applies nothing;
-/// TABLES.md §4.2 marks it [uncertain]).
+/// `tables/optional_combat.rs` marks it [uncertain]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OptionalMissile;
 

@@ -1,4 +1,4 @@
-//! The five Search tables (TABLES.md §3; seed 000 II.C.5 "SEARCH"): Peer,
+//! The five Search tables (`tables/search.rs`; play summary II.C.5 "SEARCH"): Peer,
 //! Locate, Loot, Reading Runes and Magic Sight. A Search phase is one roll
 //! on one table the character picks (the Witch King must use Magic Sight).
 //!
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DieTable, six_row_index};
 
-/// What a "Choice" row lets the searcher pick. Ruling (TABLES.md §3 and
+/// What a "Choice" row lets the searcher pick. Ruling (`tables/search.rs` and
 /// §16 mark it [uncertain]): as RealmSpeak, Choice on Peer, Locate or Magic
 /// Sight offers the four useful results of Peer and Locate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

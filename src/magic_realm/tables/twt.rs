@@ -1,6 +1,6 @@
-//! The treasure-within-treasure site tables (TABLES.md §3.2): Toadstool
+//! The treasure-within-treasure site tables (`tables/twt.rs`): Toadstool
 //! Circle, Crypt of the Knight and Enchanted Meadow are searched on their
-//! own table instead of Loot (seed 000 II.C.5 "SEARCH" covers looting in
+//! own table instead of Loot (play summary II.C.5 "SEARCH" covers looting in
 //! general). Taking an item that is already gone gives nothing; that check,
 //! and Crypt's Lost Keys / T-strength requirement, are the engine's.
 

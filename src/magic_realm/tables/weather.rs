@@ -1,5 +1,5 @@
-//! The weekly weather roll (optional Seasons and Weather rule D.1; TABLES.md
-//! §11.3; seed 000 has no weather, the campaign rules of seed 003 switch it
+//! The weekly weather roll (optional Seasons and Weather rule D.1; `data/seasons.toml`;
+//! the play summary has no weather, the campaign rules of the BIMR3 rules switch it
 //! on): at the end of days 7, 14, 21 and 28 one die is rolled, and the
 //! higher of the die and the secret weather chit gives next week's weather:
 //! 6 clear, 5 showers, 4 storm, 1–3 special. Never modified. What each
@@ -74,7 +74,7 @@ impl DieTable for WeatherTable {
     }
 }
 
-/// Draw a new secret weather chit (1–6; TABLES.md §11.3 step 1 and §16:
+/// Draw a new secret weather chit (1–6; `tables/weather.rs` step 1 and §16:
 /// RealmSpeak draws a random number, the physical chit set is unknown).
 pub fn draw_chit(dice: &mut Dice, purpose: &str) -> u8 {
     dice.roll(purpose, DiceCount::One).result

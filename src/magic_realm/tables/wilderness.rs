@@ -1,9 +1,9 @@
-//! Violent Storm and Lost (TABLES.md §5.5): how many phases a storm costs a
+//! Violent Storm and Lost (`tables/wilderness.rs`): how many phases a storm costs a
 //! character who first enters its tile, and which clearing a lost
-//! individual must move to. (Seed 000 II.C.9 "FLY" lands by one die the
+//! individual must move to. (The play summary II.C.9 "FLY" lands by one die the
 //! same way Lost does.)
 //!
-//! Rulings (TABLES.md gives no dice count): Violent Storm is an ordinary
+//! Rulings (the printed tables give no dice count): Violent Storm is an ordinary
 //! table roll (two dice, higher counts, the roller's modifiers apply);
 //! Lost reads a clearing number, so it is one unmodified die, every
 //! clearing equally likely.

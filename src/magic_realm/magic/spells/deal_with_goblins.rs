@@ -1,4 +1,4 @@
-//! Deal with Goblins (type VIII, black, goblins, for a day; seed 001
+//! Deal with Goblins (type VIII, black, goblins, for a day; magic summary
 //! "Spell Effects", `spells.toml`): a goblin group turns Neutral, so it can
 //! be dealt with like natives.
 //!

@@ -1,4 +1,4 @@
-//! Enchant Artifact (type VI, purple, an artifact, permanent; seed 001
+//! Enchant Artifact (type VI, purple, an artifact, permanent; magic summary
 //! "Spell Effects", `spells.toml`): a MAGIC chit and a spell go into a
 //! treasure, which from then on can cast that spell.
 //!

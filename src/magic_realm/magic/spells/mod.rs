@@ -1,4 +1,4 @@
-//! The spell registry (seed 001 "Spell Effects"; the effects summarised in
+//! The spell registry (magic summary "Spell Effects"; the effects summarised in
 //! `spells.toml`): every one of the 47 learnable spells mapped to how it is
 //! built — a small named function for its effect, an attack for combat to
 //! resolve, or an explicit "not implemented yet" with the reason. Spells

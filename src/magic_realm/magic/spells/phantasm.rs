@@ -1,4 +1,4 @@
-//! Phantasm (type VI, purple, a character, for a day; seed 001 "Spell
+//! Phantasm (type VI, purple, a character, for a day; magic summary "Spell
 //! Effects", `spells.toml`): an unseen phantasm that its owner moves on its
 //! own to search (Peer only) and do Spell phases elsewhere.
 //!

@@ -1,4 +1,4 @@
-//! Prophecy (type II, purple, a character, for a day; seed 001 "Spell
+//! Prophecy (type II, purple, a character, for a day; magic summary "Spell
 //! Effects", `spells.toml`): its target need not fix his activities ahead;
 //! he chooses each phase as he does it.
 //!

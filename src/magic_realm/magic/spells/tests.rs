@@ -1,4 +1,4 @@
-//! Tests of the four spells built last (seed 001 "Spell Effects";
+//! Tests of the four spells built last (magic summary "Spell Effects";
 //! `spells.toml`): Enchant Artifact, Phantasm, Deal with Goblins and
 //! Prophecy as the magic rules see them; their days are in
 //! `day/spell_day_tests.rs`.

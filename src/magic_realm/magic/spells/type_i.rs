@@ -1,4 +1,4 @@
-//! Type I spells (seed 001; `spells.toml`): Make Whole, Small Blessing,
+//! Type I spells (magic summary; `spells.toml`): Make Whole, Small Blessing,
 //! Peace, Exorcise.
 //!
 //! Rulings: a Wish that sends someone elsewhere moves him to the clearing
@@ -55,7 +55,7 @@ fn small_blessing(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(effects)
 }
 
-/// Apply a Wish result for character `who` (TABLES.md §5.3).
+/// Apply a Wish result for character `who` (`tables/magic.rs`).
 pub fn apply_wish(ctx: &mut Ctx<'_>, who: usize, wish: WishResult) -> Vec<SpellEffect> {
     let name = ctx.state.characters[who].name.clone();
     let destination = ctx.targets.iter().skip(1).find_map(|t| match t {

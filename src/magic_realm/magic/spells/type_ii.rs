@@ -1,4 +1,4 @@
-//! Type II spells (seed 001; `spells.toml`): Witch's Brew, Talk to Wise
+//! Type II spells (magic summary; `spells.toml`): Witch's Brew, Talk to Wise
 //! Bird, Prophecy, Fog, Stones Fly, Blend Into Background.
 //!
 //! Witch's Brew changes the types of the caster's own chits while in effect

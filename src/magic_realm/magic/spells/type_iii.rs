@@ -1,4 +1,4 @@
-//! Type III spells (seed 001; `spells.toml`): Elven Grace, Faerie Lights,
+//! Type III spells (magic summary; `spells.toml`): Elven Grace, Faerie Lights,
 //! See Hidden Signs, Lost, Illusion, Persuade.
 //!
 //! Elven Grace stays in effect for combat to read (move times by strength,

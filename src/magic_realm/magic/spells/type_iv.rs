@@ -1,4 +1,4 @@
-//! Type IV spells (seed 001; `spells.toml`): Elemental Spirit, Lightning
+//! Type IV spells (magic summary; `spells.toml`): Elemental Spirit, Lightning
 //! Bolt, Fiery Blast, Blazing Light, Roof Collapses, Violent Storm,
 //! Hurricane Winds.
 //!

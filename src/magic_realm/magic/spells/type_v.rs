@@ -1,4 +1,4 @@
-//! Type V spells (seed 001; `spells.toml`; TABLES.md §5.1, §5.2): Ask
+//! Type V spells (magic summary; `spells.toml`; `tables/magic.rs`, §5.2): Ask
 //! Demon, Pentangle, Curse, Absorb Essence, Power of the Pit, Broomstick.
 //!
 //! Rulings: Absorb Essence kills the monster and keeps its name with the

@@ -1,4 +1,4 @@
-//! Type VI spells (seed 001; `spells.toml`; TABLES.md §5.4): Enchant
+//! Type VI spells (magic summary; `spells.toml`; `tables/magic.rs`): Enchant
 //! Artifact, Phantasm, Transform, Unleash Power, Dissolve Spell, Melt Into
 //! Mist, World Fades.
 //!

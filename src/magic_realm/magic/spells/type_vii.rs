@@ -1,4 +1,4 @@
-//! Type VII spells (seed 001; `spells.toml`): Control Bats, Sense Danger,
+//! Type VII spells (magic summary; `spells.toml`): Control Bats, Sense Danger,
 //! Premonition, Protection from Magic, Peace with Nature.
 //!
 //! Protection from Magic shields its target from being targeted while in

@@ -1,4 +1,4 @@
-//! Type VIII spells (seed 001; `spells.toml`; TABLES.md §5.2): Bad Luck,
+//! Type VIII spells (magic summary; `spells.toml`; `tables/magic.rs`): Bad Luck,
 //! Poison, Remedy, Deal with Goblins, Guide Spider or Octopus, Whistle for
 //! Monsters.
 //!

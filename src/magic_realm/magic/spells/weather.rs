@@ -1,5 +1,5 @@
 //! See/Change Weather (the Eye of the Moon's spell; `spells.toml`;
-//! TABLES.md §11.3 step 5): with the Seasons and Weather rule the caster
+//! `tables/weather.rs` step 5): with the Seasons and Weather rule the caster
 //! looks at the secret weather chit, or replaces it with a new random one.
 //!
 //! Rulings: the `Combat:` line chooses — `cast See/Change Weather` or
