@@ -108,7 +108,7 @@ pub fn read_answer(
         ));
     };
     let tactics = combat::orders::parse_tactics(value, cards)
-        .map_err(|(column, message)| problem(number, column + 8, message))?;
+        .map_err(|(column, message)| problem(number, column + 8, message.to_string()))?;
     let mut answers = answers.clone();
     for d in mine {
         answers.answer(d, tactics.clone());

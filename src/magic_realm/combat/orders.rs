@@ -29,7 +29,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
 /// # Errors
 /// The column (0-based, in `value`) of the clause that could not be read
 /// and what was expected.
-pub fn parse_tactics(value: &str, cards: &dyn ChitCards) -> Result<Tactics, (usize, String)> {
+pub fn parse_tactics(value: &str, cards: &dyn ChitCards) -> Result<Tactics, (usize, CombatError)> {
     let mut tactics = Tactics::default();
     let mut column = 0;
     for raw in value.split(',') {
@@ -39,7 +39,7 @@ pub fn parse_tactics(value: &str, cards: &dyn ChitCards) -> Result<Tactics, (usi
         if clause.is_empty() {
             continue;
         }
-        read_clause(clause, cards, &mut tactics).map_err(|e| (start, e.to_string()))?;
+        read_clause(clause, cards, &mut tactics).map_err(|e| (start, e))?;
     }
     Ok(tactics)
 }
@@ -221,7 +221,7 @@ mod tests {
     use super::*;
 
     /// The `Combat:` grammar with the embedded cards.
-    fn read(value: &str) -> Result<Tactics, (usize, String)> {
+    fn read(value: &str) -> Result<Tactics, (usize, CombatError)> {
         parse_tactics(value, crate::magic_realm::data::get().unwrap())
     }
 
@@ -256,12 +256,21 @@ mod tests {
     fn a_bad_clause_names_its_column() {
         let (col, message) = read("target weakest, dance wildly").unwrap_err();
         assert_eq!(col, 16);
-        assert!(message.contains("not a combat order"), "{message}");
+        assert!(
+            message.to_string().contains("not a combat order"),
+            "{message}"
+        );
         let (_, message) = read("run when wounded many").unwrap_err();
-        assert!(message.contains("number of wounds"), "{message}");
+        assert!(
+            message.to_string().contains("number of wounds"),
+            "{message}"
+        );
         let (col, message) = read("alert, activate ").unwrap_err();
         assert_eq!(col, 7);
-        assert!(message.contains("which belonging to activate"), "{message}");
+        assert!(
+            message.to_string().contains("which belonging to activate"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -273,7 +282,9 @@ mod tests {
         let (col, message) = read("attack with Lucky Charm").unwrap_err();
         assert_eq!(col, 0);
         assert!(
-            message.contains("or name a Boots or Gloves card"),
+            message
+                .to_string()
+                .contains("or name a Boots or Gloves card"),
             "{message}"
         );
     }

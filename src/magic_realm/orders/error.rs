@@ -3,12 +3,17 @@
 
 use thiserror::Error;
 
+use crate::magic_realm::combat::error::CombatError;
+
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum OrdersError {
     /// The value does not follow the key's grammar; the text says what
     /// would.
     #[error("{0}")]
     Unreadable(String),
+    /// A `Combat:` clause that does not read.
+    #[error(transparent)]
+    Combat(#[from] CombatError),
 }
 
 impl From<String> for OrdersError {

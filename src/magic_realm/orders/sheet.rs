@@ -279,7 +279,7 @@ pub fn parse_day_orders(
                 .map_err(|m| vec![error(value_col, m)]),
             Some("combat") => crate::magic_realm::combat::orders::parse_tactics(value, names)
                 .map(|t| orders.combat = Some(t))
-                .map_err(|(col, m)| vec![error(value_col + col, OrdersError::Unreadable(m))]),
+                .map_err(|(col, m)| vec![error(value_col + col, OrdersError::from(m))]),
             Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
                 .map(|m| orders.missions = m)
                 .map_err(|m| vec![error(value_col, m)]),
