@@ -295,9 +295,13 @@ impl Daemon {
                 )
             });
         }
+        // Greetings and sign-offs are set aside, each named in the answer.
+        let (text, courtesies) =
+            crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
+        notes.extend(courtesies);
         let letter = Letter {
             inbound_id: Some(id),
-            text: cleaned.text.clone(),
+            text,
             first_line: cleaned.first_line,
             mail,
             notes,

@@ -12,6 +12,7 @@
 pub mod arrival;
 pub mod auto;
 pub mod clean;
+pub mod courtesy;
 pub mod html;
 pub mod imap;
 pub mod inbound;

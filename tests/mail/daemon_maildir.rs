@@ -1167,3 +1167,33 @@ fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
         serde_json::from_value(state["visitor_boxes"].clone()).unwrap_or_default();
     assert_eq!(boxes, expected, "{}", state["visitor_boxes"]);
 }
+
+#[test]
+fn a_polite_orders_mail_is_read_and_its_courtesies_named() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MR", START).unwrap();
+    let body = format!(
+        "Password: {}\nHi GM,\n\nM CV4, H / S (for hidden enemies).\n\nThanks,\nAnn",
+        secrets["Ann"]
+    );
+    let note = send(&mut daemon, mail(ANN, GM, "[MR] o", "o@x", &body), START);
+    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let confirmation = to(&mails, ANN).last().unwrap().body_text.clone();
+    for said in [
+        "(\"Hi GM,\") was read as a greeting and left out",
+        "(\"Thanks,\") was read as a sign-off and left out",
+        "(\"Ann\") was read as a name under the sign-off and left out",
+    ] {
+        assert!(confirmation.contains(said), "{said}:\n{confirmation}");
+    }
+    // A real error below a greeting still names the line the player wrote.
+    let body = format!("Password: {}\nHello,\nM CV4, H, Q", secrets["Ann"]);
+    send(&mut daemon, mail(ANN, GM, "[MR] o", "o2@x", &body), START + 1);
+    let mails = capture.flush(&mut daemon, START + 1);
+    let confirmation = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(confirmation.contains("line 3"), "{confirmation}");
+}

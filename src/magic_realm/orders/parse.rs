@@ -151,6 +151,11 @@ fn parse_with_alternatives(
     line: usize,
     tiles: &dyn TileNames,
 ) -> Result<(Activities, Found), ParseError> {
+    // GMs ended a recorded day like a sentence ("H / H / S (for hidden
+    // enemies)."): a full stop after the last activity is forgiven like a
+    // trailing separator. Cutting at the end keeps every column.
+    let text = text.trim_end();
+    let text = text.strip_suffix('.').unwrap_or(text);
     let chars: Vec<char> = text.chars().collect();
     let segments = split_phases(&chars, line)?;
     if segments.iter().all(|s| s.is_blank(&chars)) {
@@ -865,5 +870,19 @@ mod tests {
                 .collect();
             let _ = parse(&text);
         }
+    }
+
+    #[test]
+    fn a_full_stop_after_the_last_activity_is_forgiven() {
+        let with_stop = parse_activities("H / H / H / S (for hidden enemies).", 1, &FewTiles)
+            .expect("a recorded day ending like a sentence reads");
+        let without = parse_activities("H / H / H / S (for hidden enemies)", 1, &FewTiles).unwrap();
+        assert_eq!(with_stop, without);
+        assert_eq!(with_stop.phases.len(), 4);
+        let inside = parse_activities("H. / S", 1, &FewTiles).unwrap_err();
+        assert_eq!(
+            inside.column, 2,
+            "a stop inside the line is still an error: {inside:?}"
+        );
     }
 }
