@@ -249,14 +249,22 @@ impl Daemon {
         if let Some(kind) = &mail.auto_kind {
             return self.robot(id, &mail, kind, now);
         }
-        let Some((stored, plus_secret)) = self.route(&mail)? else {
-            let note = format!(
-                "no campaign tag or plus-address in mail from {}; not answered",
-                from.as_deref().unwrap_or("(no From)")
-            );
-            self.store.log_gm(None, now, "stranger", &note, Some(id))?;
-            return Ok((InboundStatus::Rejected, note));
+        let mut untagged_note = None;
+        let routed = match self.route(&mail)? {
+            Some(routed) => routed,
+            None => match self.route_by_sender(from.as_deref(), id, now)? {
+                BySender::One(stored) => {
+                    untagged_note = Some(format!(
+                        "your mail had no campaign tag, so it was read for [{tag}], the one campaign \
+                         you play in; put [{tag}] in the subject to be sure",
+                        tag = stored.campaign.name
+                    ));
+                    (stored, None)
+                }
+                BySender::Answered(note) => return Ok((InboundStatus::Rejected, note)),
+            },
         };
+        let (stored, plus_secret) = routed;
         let campaign = stored.campaign.clone();
         if let Some(earlier) = self.store.earlier_mail_with_message_id(id)? {
             let note = format!(
@@ -271,7 +279,7 @@ impl Daemon {
         let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
         let marker = super::confirm::marker(&campaign.name);
         let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = untagged_note.into_iter().collect();
         if mail.body_source == BodySource::Html {
             notes.push("your mail had no plain-text part; it was read from its HTML".to_string());
         }
@@ -426,6 +434,61 @@ impl Daemon {
     }
 
     /// The campaign a mail is for, and a secret its plus-address carried.
+    /// A mail with no campaign tag: the campaign of its sender, when he
+    /// plays in exactly one. Playing in several, he is told which tags to
+    /// put in the subject; a stranger is logged and not answered (no
+    /// backscatter).
+    fn route_by_sender(
+        &mut self,
+        from: Option<&str>,
+        id: i64,
+        now: i64,
+    ) -> anyhow::Result<BySender> {
+        let address = from.unwrap_or("(no From)");
+        let mut campaigns: Vec<String> = self
+            .store
+            .players_by_email(address)?
+            .into_iter()
+            .map(|(campaign, _)| campaign)
+            .collect();
+        campaigns.dedup();
+        match campaigns.as_slice() {
+            [one] => Ok(BySender::One(self.store.load_campaign(one)?)),
+            [] => {
+                let note = format!(
+                    "no campaign tag or plus-address in mail from {address}, who plays in no                      campaign; not answered"
+                );
+                self.store.log_gm(None, now, "stranger", &note, Some(id))?;
+                Ok(BySender::Answered(note))
+            }
+            several => {
+                let tags = several
+                    .iter()
+                    .map(|c| format!("[{c}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let note =
+                    format!("mail from {address} without a campaign tag; asked which of {tags}");
+                let first = self.store.load_campaign(&several[0])?.campaign;
+                let body = format!(
+                    "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
+                     It was not read. Send it again with the campaign's tag in the subject, for \
+                     example \"{} orders\".\n",
+                    several
+                        .first()
+                        .map(|c| format!("[{c}]"))
+                        .unwrap_or_default()
+                );
+                for campaign in several {
+                    self.store
+                        .log_gm(Some(campaign), now, "untagged", &note, Some(id))?;
+                }
+                self.queue(&first, address, "which campaign?", &body, None, now)?;
+                Ok(BySender::Answered(note))
+            }
+        }
+    }
+
     fn route(
         &self,
         mail: &InboundMail,
@@ -456,6 +519,14 @@ impl Daemon {
         }
         Ok(None)
     }
+}
+
+/// Where a mail without a campaign tag goes.
+enum BySender {
+    /// The one campaign its sender plays in.
+    One(StoredCampaign),
+    /// Nowhere: the sender was asked which campaign, or was a stranger.
+    Answered(String),
 }
 
 /// How much of an IMAP folder a poll reads.

@@ -1192,8 +1192,57 @@ fn a_polite_orders_mail_is_read_and_its_courtesies_named() {
     }
     // A real error below a greeting still names the line the player wrote.
     let body = format!("Password: {}\nHello,\nM CV4, H, Q", secrets["Ann"]);
-    send(&mut daemon, mail(ANN, GM, "[MR] o", "o2@x", &body), START + 1);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[MR] o", "o2@x", &body),
+        START + 1,
+    );
     let mails = capture.flush(&mut daemon, START + 1);
     let confirmation = to(&mails, ANN).last().unwrap().body_text.clone();
     assert!(confirmation.contains("line 3"), "{confirmation}");
+}
+
+#[test]
+fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let body = format!("Password: {}\nguess 7", secrets["Ann"]);
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "my orders", "u1@x", &body),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let confirmation = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        confirmation.contains("it was read for [G1], the one campaign you play in"),
+        "{confirmation}"
+    );
+    // Ann joins a second campaign: an untagged mail is now answered with
+    // the choice, and read for neither.
+    let text = campaign_text("G2", &[("Ann", ANN)], "");
+    let second = add_campaign(&mut daemon.store, "guess", &text);
+    daemon.check_turn("G2", START).unwrap();
+    let body = format!("Password: {}\nguess 9", second["Ann"]);
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "my orders", "u2@x", &body),
+        START + 1,
+    );
+    assert!(note.contains("asked which of [G1], [G2]"), "{note}");
+    let mails = capture.flush(&mut daemon, START + 1);
+    let answer = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        answer.contains("you play in several campaigns here: [G1], [G2]"),
+        "{answer}"
+    );
+    // A stranger without a tag is still not answered.
+    let note = send(
+        &mut daemon,
+        mail("eve@x.test", GM, "hello", "u3@x", "guess 1"),
+        START + 2,
+    );
+    assert!(note.contains("not answered"), "{note}");
+    assert!(to(&capture.flush(&mut daemon, START + 2), "eve@x.test").is_empty());
 }
