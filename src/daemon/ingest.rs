@@ -259,7 +259,7 @@ impl Daemon {
                          you play in; put [{tag}] in the subject to be sure",
                         tag = stored.campaign.name
                     ));
-                    (stored, None)
+                    (*stored, None)
                 }
                 BySender::Answered(note) => return Ok((InboundStatus::Rejected, note)),
             },
@@ -453,7 +453,7 @@ impl Daemon {
             .collect();
         campaigns.dedup();
         match campaigns.as_slice() {
-            [one] => Ok(BySender::One(self.store.load_campaign(one)?)),
+            [one] => Ok(BySender::One(Box::new(self.store.load_campaign(one)?))),
             [] => {
                 let note = format!(
                     "no campaign tag or plus-address in mail from {address}, who plays in no                      campaign; not answered"
@@ -524,7 +524,7 @@ impl Daemon {
 /// Where a mail without a campaign tag goes.
 enum BySender {
     /// The one campaign its sender plays in.
-    One(StoredCampaign),
+    One(Box<StoredCampaign>),
     /// Nowhere: the sender was asked which campaign, or was a stranger.
     Answered(String),
 }

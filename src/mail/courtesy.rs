@@ -77,22 +77,23 @@ pub fn set_aside(text: &str, first_line: usize) -> (String, Vec<String>) {
         .copied()
         .filter(|&i| !lines[i].trim().is_empty())
         .collect();
-    if let [.., before, last] = remaining[..] {
-        if opens_with(lines[before], SIGN_OFFS) && is_name(lines[last]) {
-            blank(&mut lines, before, "a sign-off");
-            blank(&mut lines, last, "a name under the sign-off");
-            return (lines.join("\n"), notes);
-        }
+    if let [.., before, last] = remaining[..]
+        && opens_with(lines[before], SIGN_OFFS)
+        && is_name(lines[last])
+    {
+        blank(&mut lines, before, "a sign-off");
+        blank(&mut lines, last, "a name under the sign-off");
+        return (lines.join("\n"), notes);
     }
-    if let Some(&last) = remaining.last() {
-        if opens_with(lines[last], SIGN_OFFS) || is_dashed_name(lines[last]) {
-            let what = if is_dashed_name(lines[last]) {
-                "a name under the orders"
-            } else {
-                "a sign-off"
-            };
-            blank(&mut lines, last, what);
-        }
+    if let Some(&last) = remaining.last()
+        && (opens_with(lines[last], SIGN_OFFS) || is_dashed_name(lines[last]))
+    {
+        let what = if is_dashed_name(lines[last]) {
+            "a name under the orders"
+        } else {
+            "a sign-off"
+        };
+        blank(&mut lines, last, what);
     }
     (lines.join("\n"), notes)
 }
