@@ -72,6 +72,23 @@ pub struct MailSettings {
     pub max_phases_per_day: Option<u32>,
 }
 
+impl MailSettings {
+    /// The settings with relative Maildir folders taken as relative to
+    /// `base`, the database's folder: the daemon, a service with any
+    /// working directory, finds the same folders `campaign new` made.
+    pub fn anchored_at(mut self, base: &std::path::Path) -> MailSettings {
+        for folder in [&mut self.maildir_in, &mut self.maildir_out]
+            .into_iter()
+            .flatten()
+        {
+            if std::path::Path::new(folder.as_str()).is_relative() {
+                *folder = base.join(folder.as_str()).display().to_string();
+            }
+        }
+        self
+    }
+}
+
 /// The most problems a confirmation lists; the rest are counted.
 pub const CONFIRMATION_PROBLEMS_SHOWN: usize = 20;
 

@@ -5,6 +5,7 @@
 //! in the current folder. The clock is read here, at the edge, and handed to
 //! the store.
 
+use crate::mail::maildir::Maildir;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -29,6 +30,14 @@ impl DbArg {
             .clone()
             .or_else(|| std::env::var_os("REALMGM_DB").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
+    }
+
+    /// The folder relative mail folders are anchored at: the database's.
+    pub(crate) fn mail_base(&self) -> PathBuf {
+        let path = self.path();
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
 
     /// Open the database, creating it if `create`; otherwise a missing file
@@ -79,7 +88,36 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let (mut store, path) = args.db.open(true)?;
     let now = super::now()?;
     let secrets = store.insert_campaign(&campaign, &text, now)?;
-    super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())
+    let created = create_maildirs(&campaign, &args.db.mail_base())?;
+    super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())?;
+    for line in created {
+        super::emit(line)?;
+    }
+    Ok(())
+}
+
+/// The Maildir folders the campaign's `[mail]` names, created when missing
+/// so the daemon can run at once; one line per folder made. Relative paths
+/// are relative to the database's folder (`base`).
+fn create_maildirs(campaign: &Campaign, base: &Path) -> anyhow::Result<Vec<String>> {
+    let Some(mail) = campaign.mail.clone().map(|m| m.anchored_at(base)) else {
+        return Ok(Vec::new());
+    };
+    let mut created = Vec::new();
+    for (field, folder) in [
+        ("maildir_in", &mail.maildir_in),
+        ("maildir_out", &mail.maildir_out),
+    ] {
+        let Some(folder) = folder else { continue };
+        if Maildir::open(folder).is_err() {
+            Maildir::create(folder)
+                .with_context(|| format!("cannot create mail.{field} {folder}"))?;
+            created.push(format!(
+                "Created the Maildir folder {folder} (mail.{field})."
+            ));
+        }
+    }
+    Ok(created)
 }
 
 /// `campaign show NAME`.

@@ -136,6 +136,13 @@ fn open(db: &DbArg) -> anyhow::Result<Daemon> {
     Ok(Daemon::new(db.open(false)?.0))
 }
 
+/// The campaign with its relative mail folders anchored at the database's
+/// folder, where `campaign new` made them.
+fn with_mail_base(mut campaign: Campaign, db: &DbArg) -> Campaign {
+    campaign.mail = campaign.mail.map(|m| m.anchored_at(&db.mail_base()));
+    campaign
+}
+
 fn mail_settings(campaign: &Campaign) -> anyhow::Result<MailSettings> {
     campaign.mail.clone().with_context(|| {
         format!(
@@ -323,7 +330,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     let mut campaigns = Vec::new();
     for name in &names {
         match daemon.campaign(name) {
-            Ok(stored) => campaigns.push(stored.campaign),
+            Ok(stored) => campaigns.push(with_mail_base(stored.campaign, &args.db)),
             Err(error) => {
                 emit(format!("{name}: not served: {error:#}"))?;
                 if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?) {
@@ -469,7 +476,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
 /// what is wrong.
 pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     let daemon = open(&args.db)?;
-    let campaign = daemon.campaign(&args.campaign)?.campaign;
+    let campaign = with_mail_base(daemon.campaign(&args.campaign)?.campaign, &args.db);
     let mail = mail_settings(&campaign)?;
     let mut problems = 0;
     let mut report = |ok: Result<String, String>| -> anyhow::Result<()> {

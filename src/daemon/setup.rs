@@ -50,13 +50,23 @@ impl Daemon {
         }
         Ok(match self.store.setup_progress(&campaign.name)? {
             Some(json) => serde_json::from_value(json)?,
-            None => SetupByMail::new(
-                stored.players.iter().map(|p| p.name.clone()).collect(),
-                campaign
-                    .rules
-                    .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
-                crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
-            ),
+            None => {
+                let mut record = SetupByMail::new(
+                    stored.players.iter().map(|p| p.name.clone()).collect(),
+                    campaign
+                        .rules
+                        .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
+                    crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
+                );
+                // A character the campaign file gives a player is his
+                // choice: only the others choose by mail.
+                record.characters = stored
+                    .players
+                    .iter()
+                    .filter_map(|p| Some((p.name.clone(), p.character.clone()?)))
+                    .collect();
+                record
+            }
         })
     }
 

@@ -16,17 +16,18 @@ fn daemon_round_gm_status_and_doctor() {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
     let file = dir.join("c.toml");
-    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap();
-    let text = format!(
-        "{}\n[mail]\nmaildir_in = \"{}\"\nmaildir_out = \"{}\"\n",
-        text.replace("name = \"DEMO\"", "name = \"CLID\""),
-        dir.join("in").display(),
-        dir.join("out").display()
-    );
-    // [mail] must come before the player tables: put it after [schedule].
-    let (head, players) = text.split_once("[[players]]").unwrap();
-    let (players, mail) = players.split_once("\n[mail]").unwrap();
-    std::fs::write(&file, format!("{head}\n[mail]{mail}\n[[players]]{players}")).unwrap();
+    let text = std::fs::read_to_string("campaigns/demo.toml")
+        .unwrap()
+        .replace("name = \"DEMO\"", "name = \"CLID\"")
+        .replace(
+            "maildir_in = \"mail/DEMO/in\"",
+            &format!("maildir_in = \"{}\"", dir.join("in").display()),
+        )
+        .replace(
+            "maildir_out = \"mail/DEMO/out\"",
+            &format!("maildir_out = \"{}\"", dir.join("out").display()),
+        );
+    std::fs::write(&file, text).unwrap();
     stdout(&realmgm(
         &["campaign", "new", file.to_str().unwrap()],
         &db.0,

@@ -14,4 +14,5 @@ mod magic;
 mod orders;
 mod report;
 mod setup;
+mod shipped;
 mod table;

@@ -16,14 +16,17 @@ fn report_prints_a_players_day_and_the_gm_history_and_writes_html_and_map() {
     }
     let file = dir.join("c.toml");
     let text = std::fs::read_to_string("campaigns/demo.toml").unwrap();
-    let text = text.replace("name = \"DEMO\"", "name = \"CLIR\"");
-    let (head, players) = text.split_once("[[players]]").unwrap();
-    let mail = format!(
-        "[mail]\nmaildir_in = \"{}\"\nmaildir_out = \"{}\"\n",
-        dir.join("in").display(),
-        dir.join("out").display()
-    );
-    std::fs::write(&file, format!("{head}\n{mail}\n[[players]]{players}")).unwrap();
+    let text = text
+        .replace("name = \"DEMO\"", "name = \"CLIR\"")
+        .replace(
+            "maildir_in = \"mail/DEMO/in\"",
+            &format!("maildir_in = \"{}\"", dir.join("in").display()),
+        )
+        .replace(
+            "maildir_out = \"mail/DEMO/out\"",
+            &format!("maildir_out = \"{}\"", dir.join("out").display()),
+        );
+    std::fs::write(&file, text).unwrap();
     stdout(&realmgm(
         &["campaign", "new", file.to_str().unwrap()],
         &db.0,

@@ -34,19 +34,22 @@ pub fn reference_json(relative: &str) -> Option<serde_json::Value> {
 pub struct TempDb(pub PathBuf);
 
 impl TempDb {
+    /// A database in a folder of its own, where the campaign's relative
+    /// mail folders go too.
     pub fn new(test: &str) -> TempDb {
-        let dir = std::env::temp_dir();
-        let db = TempDb(dir.join(format!("realmgm-cli-{}-{test}.sqlite", std::process::id())));
-        db.remove();
-        db
+        let dir = std::env::temp_dir().join(format!("realmgm-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDb(dir.join("realmgm.sqlite"))
+    }
+
+    /// The folder the database is in.
+    pub fn dir(&self) -> &Path {
+        self.0.parent().expect("the database is in a folder")
     }
 
     fn remove(&self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let mut name = self.0.clone().into_os_string();
-            name.push(suffix);
-            let _ = std::fs::remove_file(name);
-        }
+        let _ = std::fs::remove_dir_all(self.dir());
     }
 }
 

@@ -1,0 +1,126 @@
+//! Every campaign file shipped in `campaigns/` starts as shipped: `campaign
+//! new` stores it and makes its mail folders, and one daemon round sets the
+//! game up or asks by mail exactly the players who still have to choose.
+
+use std::path::Path;
+
+use crate::common;
+
+use common::{TempDb, realmgm, stdout};
+
+/// `campaign new FILE` then `daemon --once` on a fresh database; the
+/// daemon's output.
+fn start(file: &str, db: &TempDb) -> String {
+    let new = stdout(&realmgm(&["campaign", "new", file], &db.0));
+    assert!(new.contains("Created the Maildir folder"), "{file}:\n{new}");
+    stdout(&realmgm(&["daemon", "--once"], &db.0))
+}
+
+/// The mails the campaign's daemon wrote into its outbound Maildir.
+fn sent(db: &TempDb, tag: &str) -> Vec<String> {
+    let folder = db.dir().join("mail").join(tag).join("out").join("new");
+    std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_shipped_campaign_file_starts() {
+    let mut files: Vec<String> = std::fs::read_dir("campaigns")
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|f| f.ends_with(".toml"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        4,
+        "a new shipped file gets its case below: {files:?}"
+    );
+    for file in files {
+        let name = Path::new(&file)
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let db = TempDb::new(&format!("shipped-{name}"));
+        let round = start(&file, &db);
+        assert!(
+            !round.contains("not served") && !round.contains("cannot"),
+            "{file}:\n{round}"
+        );
+        match name.as_str() {
+            // Alice, Bob and Carol have characters in the file; only Dave
+            // is asked to choose.
+            "standard" => {
+                assert!(
+                    round.contains("MR1: held: setup by mail: Dave chooses a character next"),
+                    "{round}"
+                );
+                let mails = sent(&db, "MR1");
+                assert_eq!(mails.len(), 1, "{mails:?}");
+                assert!(mails[0].contains("To: dave@example.org"), "{}", mails[0]);
+            }
+            "bimr3" => {
+                assert!(
+                    round.contains("BIMR3: held: setup by mail: Erin chooses a character next"),
+                    "{round}"
+                );
+                assert_eq!(sent(&db, "BIMR3").len(), 1);
+            }
+            "demo" | "fantasy-realms" => {
+                let tag = if name == "demo" { "DEMO" } else { "FR1" };
+                let status = stdout(&realmgm(&["gm", "--campaign", tag, "status"], &db.0));
+                assert!(status.contains("day 1 pending"), "{status}");
+                assert!(!status.contains("not set up"), "{file}: {status}");
+            }
+            other => panic!("no case for the shipped file {other}"),
+        }
+    }
+}
+
+/// The README's annotated campaign file, as a new GM copies it.
+fn readme_campaign_file() -> String {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let section = readme
+        .split_once("## The campaign file")
+        .expect("the README documents the campaign file")
+        .1;
+    let block = section.split_once("```toml\n").unwrap().1;
+    block.split_once("```").unwrap().0.to_string()
+}
+
+#[test]
+fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
+    let text = readme_campaign_file();
+    let campaign = realmgm::campaign::Campaign::parse("README.md", &text)
+        .unwrap_or_else(|e| panic!("the README's campaign file: {e}"));
+    assert_eq!(campaign.name, "MR1");
+    let mail = campaign.mail.expect("the example has [mail]");
+    assert!(mail.setup_by_mail);
+    // Every [mail] key the program reads is in the example, set or shown.
+    let keys = serde_json::to_value(realmgm::campaign::MailSettings::default()).unwrap();
+    for key in keys.as_object().unwrap().keys() {
+        assert!(
+            text.contains(&format!("{key} ")) || text.contains(&format!("[mail.{key}]")),
+            "the README's campaign file lacks {key}"
+        );
+    }
+    // The commented server tables read too, once uncommented.
+    let servers: String = text
+        .lines()
+        .filter(|l| l.starts_with("# [mail.") || l.starts_with("# ") && l.contains(" = "))
+        .map(|l| l.trim_start_matches("# "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let live = text
+        .replace("maildir_out = \"mail/MR1/out\"", "")
+        .replace("[[players]]", &format!("{servers}\n[[players]]"));
+    let live = realmgm::campaign::Campaign::parse("README.md", &live)
+        .unwrap_or_else(|e| panic!("the README's live mail settings: {e}\n{live}"));
+    let live_mail = live.mail.unwrap();
+    assert_eq!(live_mail.imap.unwrap().folder.as_deref(), Some("INBOX"));
+    assert_eq!(live_mail.smtp.unwrap().port, 465);
+}
