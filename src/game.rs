@@ -342,6 +342,28 @@ pub trait Game: Sync {
         Ok(None)
     }
 
+    /// Whether players may join once the game has begun.
+    fn accepts_late_players(&self) -> bool {
+        false
+    }
+
+    /// The state with every seat that has no part in the game yet let in:
+    /// the game places him at the start of the next turn. Called on the
+    /// pending state before each turn runs, and when the GM seats a player,
+    /// so a bad seat (an unknown or taken character) is refused at once. A
+    /// game that takes nobody late returns the state as it is.
+    ///
+    /// # Errors
+    /// A seat cannot join: the message says why and what the GM can do.
+    fn admit(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        _seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        Ok(state.clone())
+    }
+
     /// The players whose orders the next turn waits for: everyone for a
     /// simultaneous game day, the player to move for a game in turns.
     ///

@@ -302,7 +302,7 @@ Players:   4 (at most 6)
   Carol <carol@example.org>: White Knight
   Dave <dave@example.org>: not chosen
 Schedule:
-  first deadline 2025-03-01 20:00 UTC, then every 48 hours
+  first deadline 2030-03-01 20:00 UTC, then every 48 hours
   early processing: 60 minutes after the last orders arrive
   reminders: 12 hours before the deadline
   no orders received: the game's default (Magic Realm: hide in every phase; Fantasy Realms: draw, then discard the card whose loss costs least)
@@ -363,6 +363,6 @@ Rules:     none beyond the standard rules
         }
         assert!(!out.contains("Warning"), "{out}");
         let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
-        assert!(late.contains("Warning: the first deadline (2025-09-01 20:00 UTC) has already"));
+        assert!(late.contains("Warning: the first deadline (2030-09-01 20:00 UTC) has already"));
     }
 }

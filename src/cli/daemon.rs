@@ -426,15 +426,25 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             let email = Email::try_from(email.clone()).map_err(anyhow::Error::msg)?;
             let secret = match (replace, player) {
                 (Some(seat), _) => daemon.store.replace_player(&name, seat, &email)?,
-                (None, Some(player)) => daemon.store.add_player(
-                    &name,
-                    &Player {
-                        name: player.clone(),
-                        email,
-                        character: character.clone(),
-                    },
-                    now,
-                )?,
+                (None, Some(player)) => {
+                    let stored = daemon.campaign(&name)?;
+                    daemon.check_new_seat(
+                        &stored,
+                        &crate::game::Seat {
+                            player: player.clone(),
+                            character: character.clone(),
+                        },
+                    )?;
+                    daemon.store.add_player(
+                        &name,
+                        &Player {
+                            name: player.clone(),
+                            email,
+                            character: character.clone(),
+                        },
+                        now,
+                    )?
+                }
                 (None, None) => bail!("give --name for a new player, or --replace SEAT"),
             };
             format!(

@@ -6,6 +6,7 @@
 //! (the newcomer is mailed his secret).
 
 use crate::campaign::{Email, Player, format_utc};
+use crate::game::Seat;
 use crate::store::{PlayerSecret, StoredCampaign};
 
 use super::Daemon;
@@ -296,6 +297,32 @@ impl Daemon {
         Ok(confirmation)
     }
 
+    /// Whether `seat` can join the campaign now: before the game begins
+    /// anyone can; once it has, the game must take late players and the
+    /// seat must name a character it can let in (checked against the
+    /// latest day, so a typo is refused before it is stored).
+    ///
+    /// # Errors
+    /// The seat cannot join, and why.
+    pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
+        let campaign = &stored.campaign;
+        let Some(latest) = self.store.latest_day(&campaign.name)? else {
+            return Ok(());
+        };
+        let game = self.game(campaign)?;
+        if !game.accepts_late_players() {
+            anyhow::bail!(
+                "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
+                 new address",
+                campaign.game
+            );
+        }
+        let mut seats = stored.seats();
+        seats.push(seat.clone());
+        game.admit(&latest.state, &campaign.rules, &seats)?;
+        Ok(())
+    }
+
     /// Add a player to the campaign (or, with `replacing`, give that seat
     /// to `email` with a new secret) and mail the newcomer his secret.
     ///
@@ -316,6 +343,13 @@ impl Daemon {
             let seat = seat(&stored, player)?;
             self.store.replace_player(name, &seat.name, &email)?
         } else {
+            self.check_new_seat(
+                &stored,
+                &Seat {
+                    player: player.to_string(),
+                    character: character.map(str::to_string),
+                },
+            )?;
             self.store.add_player(
                 name,
                 &Player {

@@ -120,9 +120,10 @@ impl Daemon {
         let Some(state) = &pending.state else {
             return Ok((everyone(), Some("the game is not set up yet".to_string())));
         };
-        Ok(match game.awaiting(state) {
+        let admitted = game.admit(state, &stored.campaign.rules, &stored.seats());
+        Ok(match admitted.and_then(|state| game.awaiting(&state)) {
             Ok(awaited) => (awaited, None),
-            Err(error) => (everyone(), Some(error.to_string())),
+            Err(error) => (everyone(), Some(format!("{error:#}"))),
         })
     }
 }

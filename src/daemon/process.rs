@@ -96,6 +96,10 @@ impl Daemon {
         let state = pending.state.clone().with_context(|| {
             format!("the game of {} is not set up yet (no day 0)", campaign.name)
         })?;
+        // Players seated since the game began enter with this turn.
+        let state = game
+            .admit(&state, &campaign.rules, &stored.seats())
+            .context("a seat cannot join the game")?;
         let awaited = game
             .awaiting(&state)
             .context("the game cannot say whose orders the turn needs")?;
@@ -410,15 +414,7 @@ impl Daemon {
                 SetupOutcome::Waiting(waiting) => return Ok(Some(waiting)),
             }
         } else {
-            let seats: Vec<_> = stored
-                .players
-                .iter()
-                .map(|p| crate::game::Seat {
-                    player: p.name.clone(),
-                    character: p.character.clone(),
-                })
-                .collect();
-            game.new_game(&seats, &campaign.rules, &mut dice)
+            game.new_game(&stored.seats(), &campaign.rules, &mut dice)
         };
         let season = campaign
             .calendar

@@ -176,13 +176,83 @@ impl Game for MagicRealm {
         )))
     }
 
-    /// A game day is simultaneous: every player with a character records.
+    /// A game day is simultaneous: every player with a character records,
+    /// and every player whose character enters the Realm that day.
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
-        Ok(read_state(state)?
+        let state = read_state(state)?;
+        Ok(state
             .characters
             .iter()
             .map(|c| c.player.clone())
+            .chain(state.arrivals.iter().map(|a| a.player.clone()))
             .collect())
+    }
+
+    fn accepts_late_players(&self) -> bool {
+        true
+    }
+
+    /// A seat without a character in the game joins with the character it
+    /// names, which enters at the Inn at the next Birdsong
+    /// (`day::restart::admit_arrivals`).
+    fn admit(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        let data = game_data()?;
+        let mut mr = read_state(state)?;
+        let in_play = |mr: &MrState, player: &str| {
+            mr.characters.iter().any(|c| c.player == player)
+                || mr.arrivals.iter().any(|a| a.player == player)
+        };
+        let mut changed = false;
+        for seat in seats {
+            if in_play(&mr, &seat.player) {
+                continue;
+            }
+            let taken: Vec<&str> = mr
+                .characters
+                .iter()
+                .map(|c| c.name.as_str())
+                .chain(mr.arrivals.iter().map(|a| a.character.as_str()))
+                .collect();
+            let unpicked = data
+                .characters
+                .iter()
+                .map(|c| c.name.as_str())
+                .filter(|name| !taken.contains(name))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let Some(wanted) = seat.character.as_deref() else {
+                anyhow::bail!(
+                    "{} has no character and the game has begun; name one (`gm add-player` with a \
+                     character, or `gm replace`): unpicked are {unpicked}",
+                    seat.player
+                );
+            };
+            let names = data.characters.iter().map(|c| c.name.as_str());
+            let Some(character) = crate::suggest::find(wanted, names.clone()) else {
+                anyhow::bail!(
+                    "there is no character '{wanted}'{}; unpicked are {unpicked}",
+                    crate::suggest::did_you_mean(wanted, names)
+                );
+            };
+            if taken.contains(&character) {
+                anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
+            }
+            mr.arrivals.push(crate::magic_realm::state::Arrival {
+                player: seat.player.clone(),
+                character: character.to_string(),
+            });
+            changed = true;
+        }
+        Ok(if changed {
+            GameState(serde_json::to_value(mr)?)
+        } else {
+            state.clone()
+        })
     }
 
     /// Parsed, then every name checked against the game's components and

@@ -20,6 +20,19 @@ pub struct StoredCampaign {
     pub players: Vec<PlayerRecord>,
 }
 
+impl StoredCampaign {
+    /// Every seat: its player and the character he plays, if chosen.
+    pub fn seats(&self) -> Vec<crate::game::Seat> {
+        self.players
+            .iter()
+            .map(|p| crate::game::Seat {
+                player: p.name.clone(),
+                character: p.character.clone(),
+            })
+            .collect()
+    }
+}
+
 /// A player as stored (never his secret, only its hash).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRecord {

@@ -1246,3 +1246,79 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
     assert!(note.contains("not answered"), "{note}");
     assert!(to(&capture.flush(&mut daemon, START + 2), "eve@x.test").is_empty());
 }
+
+#[test]
+fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once() {
+    const ERIN: &str = "erin@realmgm.test";
+    let mut daemon = support::daemon();
+    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
+    add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MR", START).unwrap();
+    daemon.process_turn("MR", START + 10).unwrap();
+    // A typo and a taken character are refused before anything is stored.
+    let typo = daemon
+        .seat_player("MR", "Erin", ERIN, Some("Elff"), false, START + 20)
+        .unwrap_err();
+    assert!(format!("{typo:#}").contains("did you mean Elf"), "{typo:#}");
+    let taken = daemon
+        .seat_player("MR", "Erin", ERIN, Some("amazon"), false, START + 20)
+        .unwrap_err();
+    assert!(
+        format!("{taken:#}").contains("the Amazon is already in the game"),
+        "{taken:#}"
+    );
+    let none = daemon
+        .seat_player("MR", "Erin", ERIN, None, false, START + 20)
+        .unwrap_err();
+    assert!(format!("{none:#}").contains("unpicked are"), "{none:#}");
+    assert_eq!(daemon.campaign("MR").unwrap().players.len(), 1);
+    // Seated with the Elf, Erin is awaited for day 2 and enters at its Birdsong.
+    let made = daemon
+        .seat_player("MR", "Erin", ERIN, Some("elf"), false, START + 30)
+        .unwrap();
+    let status = daemon.status("MR").unwrap();
+    assert!(status.contains("Erin: no orders"), "{status}");
+    let body = format!("Password: {}\nH, H", made.secret);
+    let note = send(
+        &mut daemon,
+        mail(ERIN, GM, "[MR] o", "e1@x", &body),
+        START + 40,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    daemon.process_turn("MR", START + 50).unwrap();
+    let mails = capture.flush(&mut daemon, START + 50);
+    let report = to(&mails, ERIN).last().unwrap().body_text.clone();
+    assert!(
+        report.contains("The Elf (Erin) enters the Realm at the Inn"),
+        "{report}"
+    );
+    let ann = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        ann.contains("The Elf (Erin) enters the Realm at the Inn"),
+        "{ann}"
+    );
+    // A rollback re-runs the day with the same arrival and the same hashes.
+    daemon.rollback("MR", 1, START + 60).unwrap();
+    let rerun = daemon.process_turn("MR", START + 70).unwrap();
+    assert!(
+        matches!(
+            rerun,
+            realmgm::daemon::process::TurnOutcome::Processed { day: 2, .. }
+        ),
+        "{rerun:?}"
+    );
+}
+
+#[test]
+fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
+    let (mut daemon, _) = two_players("");
+    daemon.process_turn("G1", START + 10).unwrap();
+    let refused = daemon
+        .seat_player("G1", "Cat", "cat@realmgm.test", None, false, START + 20)
+        .unwrap_err();
+    assert!(
+        format!("{refused:#}").contains("takes no new players once the game has begun"),
+        "{refused:#}"
+    );
+}

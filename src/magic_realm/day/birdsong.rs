@@ -59,6 +59,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         Happening::Birdsong(BirdsongEvent::DayBegins { day: day_number }),
     );
     super::restart::restart_the_dead(day);
+    super::restart::admit_arrivals(day);
     let mut plan = Plan::default();
     let mut own_turn = Vec::new();
     for i in 0..day.state.characters.len() {

@@ -72,10 +72,10 @@ pub fn resolve_day_by_rounds(
     if state.day >= LAST_DAY {
         return Err(DayError::GameOver);
     }
-    if let Some(player) = orders
-        .keys()
-        .find(|p| !state.characters.iter().any(|c| &c.player == *p))
-    {
+    if let Some(player) = orders.keys().find(|p| {
+        !state.characters.iter().any(|c| &c.player == *p)
+            && !state.arrivals.iter().any(|a| &a.player == *p)
+    }) {
         return Err(DayError::UnknownPlayer {
             player: player.clone(),
         });

@@ -17,8 +17,9 @@ use crate::game::Observers;
 use super::Day;
 use super::events::Happening;
 use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::characters::StartLocation;
 use crate::magic_realm::data::terms::Dwelling;
-use crate::magic_realm::state::{CharacterChit, Discoveries, Item, abandoned_pile};
+use crate::magic_realm::state::{CharacterChit, CharacterState, Discoveries, Item, abandoned_pile};
 
 /// A dead character coming back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +34,15 @@ pub enum RestartEvent {
     },
     /// He cannot come back: there is no Inn on the map.
     NoInn { character: String },
+    /// A joining character waits: there is no Inn on the map to enter at.
+    CannotEnter { character: String },
+    /// A player who joined the running game: his character enters at the
+    /// Inn, fresh as at setup.
+    Arrived {
+        character: String,
+        player: String,
+        at: ClearingId,
+    },
 }
 
 impl RestartEvent {
@@ -56,6 +66,14 @@ impl RestartEvent {
             RestartEvent::NoInn { character } => {
                 format!("The {character} is dead and cannot restart: the Inn is not on the map.")
             }
+            RestartEvent::CannotEnter { character } => {
+                format!("The {character} cannot enter the Realm: the Inn is not on the map.")
+            }
+            RestartEvent::Arrived {
+                character,
+                player,
+                at,
+            } => format!("The {character} ({player}) enters the Realm at the Inn ({at})."),
         }
     }
 }
@@ -66,6 +84,62 @@ pub fn restart_the_dead(day: &mut Day<'_>) {
         if day.state.characters[who].dead {
             restart(day, who);
         }
+    }
+}
+
+/// Let in the players who joined since the last day: each character
+/// enters at the Inn as at setup (his starting gold, weapon, armour and
+/// chits; spells recorded by the dice), unhidden, knowing only the Inn's
+/// tile. Ruling: BIMR players who joined late started at the Inn, as a
+/// killed character does. With no Inn on the map he waits, and the GM is
+/// told through the event.
+pub fn admit_arrivals(day: &mut Day<'_>) {
+    let arrivals = std::mem::take(&mut day.state.arrivals);
+    for arrival in arrivals {
+        let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
+            day.emit(
+                Observers::Gm,
+                Happening::Restart(RestartEvent::CannotEnter {
+                    character: arrival.character.clone(),
+                }),
+            );
+            day.state.arrivals.push(arrival);
+            continue;
+        };
+        let Some(kind) = day
+            .data
+            .characters
+            .iter()
+            .find(|c| c.name == arrival.character)
+        else {
+            // `Game::admit` checked the name against the same data.
+            unreachable!("an admitted character is in the game data");
+        };
+        let mut entering = [CharacterState::entering(
+            kind,
+            arrival.player.clone(),
+            StartLocation::Inn,
+            inn.clone(),
+        )];
+        // Spells are recorded as at setup, by the dice of the day he enters.
+        if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
+            day.data,
+            &mut entering,
+            &std::collections::BTreeMap::new(),
+            day.dice,
+        ) {
+            unreachable!("recording spells of a fresh character cannot fail: {e}");
+        }
+        let [character] = entering;
+        day.state.characters.push(character);
+        day.emit(
+            Observers::Everyone,
+            Happening::Restart(RestartEvent::Arrived {
+                character: arrival.character,
+                player: arrival.player,
+                at: inn,
+            }),
+        );
     }
 }
 

@@ -156,6 +156,7 @@ pub fn new_game(
         magic: Default::default(),
         battling_today: Vec::new(),
         weather: None,
+        arrivals: Vec::new(),
     })
 }
 

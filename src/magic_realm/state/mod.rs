@@ -77,6 +77,17 @@ pub struct MrState {
     /// Weather rule (the season is `magic.season`); `None` without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weather: Option<WeatherState>,
+    /// Players seated after the game began: their characters enter the
+    /// Realm at the Inn at the next Birdsong (`day/restart.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrivals: Vec<Arrival>,
+}
+
+/// A player who joined a running game, and the character he plays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrival {
+    pub player: String,
+    pub character: String,
 }
 
 /// The victory points a player assigned to each category before play.
