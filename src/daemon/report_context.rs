@@ -74,6 +74,7 @@ pub fn report_context(
             .iter()
             .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))
             .collect(),
+        rules: campaign.rules.clone(),
         templates: templates(campaign)?,
     })
 }

@@ -225,6 +225,8 @@ pub struct ReportContext {
     /// Player → his last accepted orders (canonical text), whose standing
     /// instructions pre-fill his orders form.
     pub standing_orders: BTreeMap<String, String>,
+    /// The campaign's rules (how many phases tomorrow has, for the form).
+    pub rules: crate::game::Rules,
     pub templates: Templates,
 }
 

@@ -942,11 +942,14 @@ fn magic_realm_confirmations_list_name_problems() {
 #[test]
 fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     let mut daemon = support::daemon();
+    // Without characters in the file: both players choose by mail.
     let text = campaign_text(
         "SU",
         &[("Ann", ANN), ("Ben", BEN)],
         "[mail]\nsetup_by_mail = true\n",
-    );
+    )
+    .replace("character = \"Annchar\"\n", "")
+    .replace("character = \"Benchar\"\n", "");
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     let pw = |p: &str| format!("Password: {}\n", secrets[p]);
@@ -1068,10 +1071,12 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
 #[test]
 fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
     let mut daemon = support::daemon();
-    let text = campaign_text("PB", &[("Ann", ANN)], "[mail]\nsetup_by_mail = true\n").replace(
-        "rules = [\"unlimited_communication\"]",
-        "rules = [\"player_built_board\"]",
-    );
+    let text = campaign_text("PB", &[("Ann", ANN)], "[mail]\nsetup_by_mail = true\n")
+        .replace(
+            "rules = [\"unlimited_communication\"]",
+            "rules = [\"player_built_board\"]",
+        )
+        .replace("character = \"Annchar\"\n", "");
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     let pw = format!("Password: {}\n", secrets["Ann"]);
@@ -1312,8 +1317,10 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
 
 #[test]
 fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
-    let (mut daemon, _) = two_players("");
-    daemon.process_turn("G1", START + 10).unwrap();
+    let mut daemon = support::daemon();
+    let text = campaign_text("G1", &[("Ann", ANN)], "");
+    add_campaign(&mut daemon.store, "guess-broken", &text);
+    daemon.check_turn("G1", START).unwrap();
     let refused = daemon
         .seat_player("G1", "Cat", "cat@realmgm.test", None, false, START + 20)
         .unwrap_err();

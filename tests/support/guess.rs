@@ -106,6 +106,19 @@ fn new_game(seats: &[Seat], dice: &mut Dice) -> GameState {
     GameState(json!({ "target": target, "players": players, "day": 0, "finished": false }))
 }
 
+/// Anyone may join a guessing game: he guesses from the next turn on.
+fn admit(state: &GameState, seats: &[Seat]) -> GameState {
+    let mut state = state.clone();
+    if let Some(players) = state.0["players"].as_array_mut() {
+        for seat in seats {
+            if !players.iter().any(|p| p == seat.player.as_str()) {
+                players.push(json!(seat.player));
+            }
+        }
+    }
+    state
+}
+
 fn resolve(
     state: &GameState,
     orders: &BTreeMap<String, AcceptedOrders>,
@@ -206,6 +219,12 @@ macro_rules! guess_game {
             }
             fn new_game(&self, seats: &[Seat], _rules: &Rules, dice: &mut Dice) -> anyhow::Result<GameState> {
                 Ok(new_game(seats, dice))
+            }
+            fn accepts_late_players(&self) -> bool {
+                true
+            }
+            fn admit(&self, state: &GameState, _rules: &Rules, seats: &[Seat]) -> anyhow::Result<GameState> {
+                Ok(admit(state, seats))
             }
             fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
                 if state.0["finished"] == true {

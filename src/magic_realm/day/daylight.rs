@@ -12,8 +12,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::game::Observers;
+use crate::game::{Observers, Rules};
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::refusal::PhaseError;
+use crate::magic_realm::state::{CharacterState, MrState};
 
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
@@ -26,6 +28,25 @@ use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Activity as Kind;
 use crate::magic_realm::magic::influence;
 use crate::magic_realm::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
+
+/// The phases a character has for his recorded activities, bonus phases
+/// apart: the day's basic and sunlight phases, only the basic ones when he
+/// starts in a cave or has no sunlight phases (play summary II.C). The
+/// orders form asks for as many.
+pub fn normal_phases(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    character: &CharacterState,
+) -> usize {
+    let budget = weather::budget_of(data, rules, state);
+    let no_sunlight = abilities::has(data, rules, character, &Advantage::NoSunlightPhases);
+    if no_sunlight || movement::is_cave_in(state, &character.position) {
+        budget.basic
+    } else {
+        budget.basic + budget.sunlight
+    }
+}
 
 /// Where the turn stands between phases.
 struct Turn {
@@ -67,16 +88,10 @@ pub fn take_turn(
         day.state.characters[i].hidden = false;
     }
     let character = &day.state.characters[who];
-    let no_sunlight = abilities::has(day.data, day.rules, character, &Advantage::NoSunlightPhases);
-    let in_cave = movement::is_cave(day, &character.position);
     let budget = weather::budget(day);
     let full = budget.basic + budget.sunlight;
     let mut turn = Turn {
-        allowed: if no_sunlight || in_cave {
-            budget.basic
-        } else {
-            full
-        },
+        allowed: normal_phases(day.data, day.rules, &day.state, character),
         used: 0,
         basic: budget.basic,
         full,

@@ -11,6 +11,7 @@ use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::day::refusal::PhaseError;
+use crate::magic_realm::state::MrState;
 use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
 
 /// Why a move cannot be made.
@@ -69,7 +70,12 @@ pub fn is_mountain(day: &Day<'_>, clearing: &ClearingId) -> bool {
 
 /// Whether `clearing` is a cave clearing (no sunlight phases).
 pub fn is_cave(day: &Day<'_>, clearing: &ClearingId) -> bool {
-    day.state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Cave)
+    is_cave_in(&day.state, clearing)
+}
+
+/// [`is_cave`] for a state between days.
+pub fn is_cave_in(state: &MrState, clearing: &ClearingId) -> bool {
+    state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Cave)
 }
 
 /// Move him (the move is legal), leaving behind what is too heavy; the

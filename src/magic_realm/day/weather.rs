@@ -231,7 +231,12 @@ fn week_text(week: &WeatherWeek) -> String {
 
 /// The phases of each day this week.
 pub fn budget(day: &Day<'_>) -> PhaseBudget {
-    match current(day.data, day.rules, &day.state) {
+    budget_of(day.data, day.rules, &day.state)
+}
+
+/// [`budget`] from the game's parts, for a report written between days.
+pub fn budget_of(data: &GameData, rules: &crate::game::Rules, state: &MrState) -> PhaseBudget {
+    match current(data, rules, state) {
         Some((_, week)) => PhaseBudget {
             basic: usize::from(week.basic),
             sunlight: usize::from(week.sunlight),

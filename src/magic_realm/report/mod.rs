@@ -129,7 +129,9 @@ pub fn player_report(
     let (day_log, combat_log) = logs(seen(events, Reader::Player(player))?);
     let form = orders_form::orders_form(
         data,
-        &me.name,
+        &context.rules,
+        state,
+        me,
         state.day + 1,
         context.standing_orders.get(player).map(String::as_str),
     );

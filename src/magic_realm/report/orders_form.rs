@@ -6,8 +6,11 @@
 
 use serde::Serialize;
 
+use crate::game::Rules;
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::day::daylight::normal_phases;
 use crate::magic_realm::orders::parse_day_orders;
+use crate::magic_realm::state::{CharacterState, MrState};
 
 /// What the orders form template is filled with.
 #[derive(Clone, Debug, Serialize)]
@@ -22,10 +25,13 @@ pub struct OrdersForm {
 
 /// The form for `character`'s orders of `day`, from his last accepted
 /// orders (canonical text) when there are any. Orders that no longer parse
-/// (the data changed) fall back to the defaults.
+/// (the data changed) fall back to the defaults. The activities line has
+/// one Hide for each phase he has as things stand (`daylight::normal_phases`).
 pub fn orders_form(
     data: &GameData,
-    character: &str,
+    rules: &Rules,
+    state: &MrState,
+    character: &CharacterState,
     day: u32,
     last_orders: Option<&str>,
 ) -> OrdersForm {
@@ -34,9 +40,9 @@ pub fn orders_form(
         .unwrap_or_default();
     let text = standing.to_string();
     OrdersForm {
-        character: character.to_string(),
+        character: character.name.clone(),
         day,
-        activities: "H / H / H / H".to_string(),
+        activities: vec!["H"; normal_phases(data, rules, state, character)].join(" / "),
         standing: text.lines().skip(1).map(str::to_string).collect(),
     }
 }

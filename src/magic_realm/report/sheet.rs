@@ -110,8 +110,8 @@ pub fn sheet(
             .collect(),
         weapon: me.weapon.clone(),
         weapon_alerted: me.weapon_alerted,
-        armor: me.armor.clone(),
-        damaged_armor: me.damaged_armor.clone(),
+        armor: me.armor.iter().map(|a| armour_label(a)).collect(),
+        damaged_armor: me.damaged_armor.iter().map(|a| armour_label(a)).collect(),
         items: me
             .belongings
             .iter()
@@ -160,6 +160,17 @@ pub fn sheet(
     }
 }
 
+/// How the sheet names a piece of armour. The lists print the suit of
+/// armour as plain "Armor" (and the Tremendous one as "T Armor"); a report
+/// line "Armour: Armor" says nothing, so the sheet gives the full name.
+fn armour_label(name: &str) -> String {
+    match crate::magic_realm::data::base_name(name) {
+        "Armor" => name.replacen("Armor", "Suit of Armor", 1),
+        "T Armor" => name.replacen("T Armor", "Tremendous Suit of Armor", 1),
+        _ => name.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +196,18 @@ mod tests {
         assert_eq!(sheet.damaged_armor, vec!["Helmet".to_string()]);
         let json = serde_json::to_value(&sheet.victory).unwrap();
         assert!(json.get("total").is_some() && json.get("requirements").is_some());
+    }
+
+    #[test]
+    fn the_suit_of_armour_is_named_in_full() {
+        let mut knight = game_played_by(&["Black Knight"], |_| "Ann".into()).characters[0].clone();
+        knight.damaged_armor.push("Armor".into());
+        let knights = sheet(data(), &knight, None);
+        assert_eq!(
+            knights.armor,
+            ["Suit of Armor", "Shield"],
+            "no \"Armour: Armor\""
+        );
+        assert_eq!(knights.damaged_armor, ["Suit of Armor"]);
     }
 }
