@@ -342,6 +342,12 @@ pub trait Game: Sync {
         Ok(None)
     }
 
+    /// Whether each player is mailed a start report (his report of the
+    /// state before the first turn) when the game is set up.
+    fn sends_start_reports(&self) -> bool {
+        false
+    }
+
     /// Whether players may join once the game has begun.
     fn accepts_late_players(&self) -> bool {
         false

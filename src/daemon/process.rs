@@ -296,15 +296,7 @@ impl Daemon {
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
-            let attachments: Vec<MailAttachment> = report
-                .attachments
-                .iter()
-                .map(|(name, mime, bytes)| MailAttachment {
-                    name: name.clone(),
-                    mime: mime.clone(),
-                    bytes: bytes.clone(),
-                })
-                .collect();
+            let attachments = mail_attachments(&report);
             self.store.save_report(
                 name,
                 reader.as_deref(),
@@ -429,6 +421,9 @@ impl Daemon {
         match started {
             Ok(state) => {
                 self.store.save_day(&campaign.name, 0, &state, now)?;
+                if game.sends_start_reports() {
+                    self.send_start_reports(stored, game, &state, now)?;
+                }
                 Ok(None)
             }
             Err(error) => {
@@ -437,6 +432,59 @@ impl Daemon {
                 Ok(Some(reason))
             }
         }
+    }
+
+    /// Every player's start report, before day 1: his character, where he
+    /// starts and what he sees there, the rules in force, the deadline and
+    /// the orders form; stored as day 0 (so `report?` answers before day 1)
+    /// and mailed ([`crate::game::Game::sends_start_reports`]).
+    fn send_start_reports(
+        &mut self,
+        stored: &StoredCampaign,
+        game: &dyn crate::game::Game,
+        state: &GameState,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let campaign = &stored.campaign;
+        let deadline =
+            campaign.schedule.deadline(1) + self.store.deadline_extension(&campaign.name, 1)?;
+        let context = report_context(game, campaign, 0, Some(deadline), &BTreeMap::new(), &[])?;
+        for player in &stored.players {
+            let report = match game.report_with(state, &[], Reader::Player(&player.name), &context)
+            {
+                Ok(report) => report,
+                Err(error) => {
+                    let note = format!("no start report for {}: {error:#}", player.name);
+                    self.store
+                        .log_gm(Some(&campaign.name), now, "report", &note, None)?;
+                    continue;
+                }
+            };
+            let attachments = mail_attachments(&report);
+            self.store.save_report(
+                &campaign.name,
+                Some(&player.name),
+                &StoredReport {
+                    day: 0,
+                    subject: report.subject.clone(),
+                    text: report.text.clone(),
+                    html: report.html.clone(),
+                    attachments: attachments.clone(),
+                },
+            )?;
+            let body = report_mail(&campaign.name, 0, &report, false, deadline);
+            self.queue_parts(
+                campaign,
+                player.email.as_str(),
+                &report.subject,
+                &body,
+                report.html.clone(),
+                attachments,
+                None,
+                now,
+            )?;
+        }
+        Ok(())
     }
 
     /// One tick of a campaign's schedule: remind, run, hold or wait.
@@ -546,6 +594,19 @@ impl Daemon {
     }
 }
 
+/// A report's attachments as the outbox keeps them.
+fn mail_attachments(report: &Report) -> Vec<MailAttachment> {
+    report
+        .attachments
+        .iter()
+        .map(|(name, mime, bytes)| MailAttachment {
+            name: name.clone(),
+            mime: mime.clone(),
+            bytes: bytes.clone(),
+        })
+        .collect()
+}
+
 /// The mail body of a report.
 fn report_mail(tag: &str, day: u32, report: &Report, finished: bool, next_deadline: i64) -> String {
     let footer = if finished {
@@ -558,8 +619,13 @@ fn report_mail(tag: &str, day: u32, report: &Report, finished: bool, next_deadli
             format_utc(next_deadline)
         )
     };
+    let what = if day == 0 {
+        "start of the game".to_string()
+    } else {
+        format!("day {day} report")
+    };
     format!(
-        "{} day {day} report ===\n\n{}\n\n{footer}\n",
+        "{} {what} ===\n\n{}\n\n{footer}\n",
         marker(tag),
         report.text.trim_end()
     )

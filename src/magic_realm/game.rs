@@ -192,6 +192,11 @@ impl Game for MagicRealm {
         true
     }
 
+    /// A start report shows his character, where he starts and the form.
+    fn sends_start_reports(&self) -> bool {
+        true
+    }
+
     /// A seat without a character in the game joins with the character it
     /// names, which enters at the Inn at the next Birdsong
     /// (`day::restart::admit_arrivals`).

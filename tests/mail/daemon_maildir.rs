@@ -921,6 +921,7 @@ fn magic_realm_confirmations_list_name_problems() {
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     daemon.check_turn("MN", START).unwrap();
+    capture.flush(&mut daemon, START); // the start report
     let body = format!("Password: {}\nM CV4, H\nBuy: Shieeld", secrets["Ann"]);
     let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n1@x", &body), START);
     assert!(note.contains("1 problem"), "{note}");
@@ -1327,5 +1328,46 @@ fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
     assert!(
         format!("{refused:#}").contains("takes no new players once the game has begun"),
         "{refused:#}"
+    );
+}
+
+#[test]
+fn every_player_gets_a_start_report_before_day_1() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MR", &[("Ann", ANN), ("Ben", BEN)], "")
+        .replace("Annchar", "Amazon")
+        .replace("Benchar", "Dwarf");
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MR", START).unwrap();
+    let mails = capture.flush(&mut daemon, START);
+    let ann = to(&mails, ANN);
+    assert_eq!(ann.len(), 1, "one start report each");
+    assert_eq!(ann[0].subject, "[MR] The game begins: you play the Amazon");
+    let start = &ann[0].body_text;
+    for said in [
+        "== The game begins ==",
+        "You play the Amazon, starting at",
+        "Rules in force:\n  - unlimited_communication: ",
+        "== Your clearing ==",
+        "Activities: H / H / H / H",
+        "Send your orders for day 1 by 2030-01-01 20:00 UTC",
+    ] {
+        assert!(start.contains(said), "{said}:\n{start}");
+    }
+    // The Dwarf has no sunlight phases: his form asks for two.
+    let ben = &to(&mails, BEN)[0].body_text;
+    assert!(ben.contains("Activities: H / H\n"), "{ben}");
+    // `report?` before day 1 answers with the start report.
+    let body = format!("Password: {}", secrets["Ann"]);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[MR] report?", "r0@x", &body),
+        START + 1,
+    );
+    let again = &to(&capture.flush(&mut daemon, START + 1), ANN)[0].body_text;
+    assert!(
+        again.contains("The game begins: you play the Amazon"),
+        "{again}"
     );
 }

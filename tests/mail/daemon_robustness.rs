@@ -304,7 +304,8 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
         .ingest(&mail(ANN, GM, "[MR] orders", "many@x", &body), START)
         .unwrap();
     assert!(note.contains("1 problem(s)"), "{note}");
-    let (_, text) = &queued_to(&daemon, ANN)[0];
+    // After Ann's start report, the answer to her mail.
+    let (_, text) = queued_to(&daemon, ANN).last().unwrap().clone();
     assert!(
         text.contains("line 3, column 1: these orders ask for 40 phases in one day"),
         "{text}"

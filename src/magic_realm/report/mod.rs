@@ -54,6 +54,9 @@ struct PlayerReport<'a> {
     map_file: String,
     orders_form: String,
     map_svg: &'a str,
+    /// Before day 1 (the start report): each rule in force with what it
+    /// changes; `None` on a game day.
+    rules_in_force: Option<Vec<String>>,
 }
 
 /// What the GM history templates are filled with.
@@ -159,15 +162,35 @@ pub fn player_report(
         map_file: map_file.clone(),
         orders_form,
         map_svg: &map_svg,
+        rules_in_force: (state.day == 0).then(|| rules_in_force(&context.rules)),
     };
     let text = context.templates.render("player_report.txt", &view)?;
     let html = context.templates.render("player_report.html", &view)?;
     Ok(Report {
-        subject: format!("Day {} report for the {}", state.day, me.name),
+        subject: if state.day == 0 {
+            format!("The game begins: you play the {}", me.name)
+        } else {
+            format!("Day {} report for the {}", state.day, me.name)
+        },
         text,
         html: Some(html),
         attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
     })
+}
+
+/// The campaign's rules as a start report lists them: each toggle's name
+/// and what it changes, the standard rules when none is on.
+fn rules_in_force(rules: &crate::game::Rules) -> Vec<String> {
+    let listed: Vec<String> = crate::magic_realm::rules::TOGGLES
+        .iter()
+        .filter(|t| rules.is_on(t.name))
+        .map(|t| format!("{}: {}", t.name, t.summary))
+        .collect();
+    if listed.is_empty() {
+        vec!["the 2nd-edition rules as printed, no optional rules".to_string()]
+    } else {
+        listed
+    }
 }
 
 /// The GM's history of the day that ended with `state`.
