@@ -296,7 +296,7 @@ impl Daemon {
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
-            let attachments = mail_attachments(&report);
+            let attachments = mail_attachments(report);
             self.store.save_report(
                 name,
                 reader.as_deref(),
