@@ -100,6 +100,11 @@ pub enum GmCommand {
         #[arg(long)]
         day: Option<u32>,
     },
+    /// Tell every player some news now; the pending day's reports open with it.
+    Announce {
+        /// The news, as the players will read it.
+        text: String,
+    },
     /// Add a player, or give an existing seat (--replace NAME) to a new address.
     AddPlayer {
         #[arg(long)]
@@ -452,6 +457,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                 secret.player, secret.email, secret.secret
             )
         }
+        GmCommand::Announce { text } => daemon.announce(&name, text, now)?,
         GmCommand::Secret => format!(
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
             daemon.store.new_gm_secret(&name)?

@@ -46,6 +46,8 @@ pub enum GmCommand {
     Orders {
         player: String,
     },
+    /// Tell every player the news in the rest of the mail.
+    Announce,
     /// A new player joins.
     AddPlayer {
         name: String,
@@ -169,6 +171,7 @@ fn gm_command(words: &[&str]) -> GmCommand {
         ("orders", [player]) => GmCommand::Orders {
             player: owned(player),
         },
+        ("announce", []) => GmCommand::Announce,
         ("add-player", [name, email]) => GmCommand::AddPlayer {
             name: owned(name),
             email: owned(email),

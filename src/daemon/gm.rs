@@ -164,6 +164,44 @@ impl Daemon {
         ))
     }
 
+    /// Tell every player `text` at once, and open the pending day's
+    /// reports (and the GM's history) with it.
+    ///
+    /// # Errors
+    /// No such campaign, or an empty announcement.
+    pub fn announce(&mut self, name: &str, text: &str, now: i64) -> anyhow::Result<String> {
+        let stored = self.campaign(name)?;
+        let text = text.trim();
+        if text.is_empty() {
+            anyhow::bail!(
+                "the announcement is empty: write it after the command (by mail, in the body \
+                 below the `gm announce` line)"
+            );
+        }
+        let day = self.pending(&stored.campaign)?.day;
+        self.store.record_announcement(name, day, text, now)?;
+        let body = format!(
+            "{} announcement ===\n\n{text}\n\nThe report of day {day} opens with it too.\n",
+            marker(name)
+        );
+        for player in &stored.players {
+            self.queue(
+                &stored.campaign,
+                player.email.as_str(),
+                "announcement",
+                &body,
+                None,
+                now,
+            )?;
+        }
+        self.store
+            .log_gm(Some(name), now, "gm", &format!("announced: {text}"), None)?;
+        Ok(format!(
+            "announced to {} players; the report of day {day} opens with it",
+            stored.players.len()
+        ))
+    }
+
     /// Move the pending deadline `hours` later.
     ///
     /// # Errors
@@ -422,6 +460,10 @@ impl Daemon {
                     now,
                 )
             }
+            GmCommand::Announce => {
+                let (text, _) = commands::after_command(&letter.mail.subject, &letter.text);
+                self.announce(&name, &text, now)
+            }
             GmCommand::AddPlayer {
                 name: player,
                 email,
@@ -447,7 +489,8 @@ impl Daemon {
                 "'{text}' is not a GM command; use a subject such as `[{name}] gm status` (also \
                  gm process, gm preview, gm pause, gm resume, gm extend HOURS, gm resend PLAYER \
                  [DAY], gm rollback DAY, gm orders PLAYER with the orders in the body, gm \
-                 add-player NAME ADDRESS [CHARACTER], gm replace PLAYER ADDRESS)"
+                 announce with the news in the body, gm add-player NAME ADDRESS [CHARACTER], gm \
+                 replace PLAYER ADDRESS)"
             )),
         };
         let text = match result {

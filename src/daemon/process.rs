@@ -163,7 +163,7 @@ impl Daemon {
             })
             .transpose()?;
         let relayed = self.store.relayed_messages(&campaign.name, pending.day)?;
-        let context = report_context(
+        let mut context = report_context(
             game,
             campaign,
             pending.day,
@@ -171,6 +171,7 @@ impl Daemon {
             &orders,
             &relayed,
         )?;
+        context.announcements = self.store.announcements(&campaign.name, pending.day)?;
         let mut reports = Vec::new();
         for player in &stored.players {
             let report = game.report_with(

@@ -75,6 +75,8 @@ pub fn report_context(
             .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))
             .collect(),
         rules: campaign.rules.clone(),
+        // The caller adds the day's announcements from the store.
+        announcements: Vec::new(),
         templates: templates(campaign)?,
     })
 }

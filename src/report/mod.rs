@@ -227,6 +227,9 @@ pub struct ReportContext {
     pub standing_orders: BTreeMap<String, String>,
     /// The campaign's rules (how many phases tomorrow has, for the form).
     pub rules: crate::game::Rules,
+    /// The GM's announcements made while the day was pending: the reports
+    /// open with them.
+    pub announcements: Vec<String>,
     pub templates: Templates,
 }
 

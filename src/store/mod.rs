@@ -9,6 +9,7 @@
 //! functions live beside the tables they touch: [`campaigns`], [`days`],
 //! [`mail`], [`control`].
 
+pub mod announcements;
 pub mod campaigns;
 pub mod control;
 pub mod days;
@@ -65,6 +66,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0009_mail_identity",
         include_str!("migrations/0009_mail_identity.sql"),
+    ),
+    (
+        "0010_announcements",
+        include_str!("migrations/0010_announcements.sql"),
     ),
 ];
 

@@ -48,9 +48,9 @@ fn daemon_round_gm_status_and_doctor() {
     let report = std::fs::read_dir(dir.join("out/new"))
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .find(|mail| mail.contains("To: ann@demo.realmgm.test"))
-        .expect("Ann's report was delivered");
-    assert!(report.contains("Day 1 report"), "{report}");
+        .find(|mail| mail.contains("To: ann@demo.realmgm.test") && mail.contains("Day 1 report"))
+        .expect("Ann's report of day 1 was delivered, after her start report");
+    assert!(report.contains("multipart"), "{report}");
     let doctor = stderr(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
     assert!(doctor.contains("1 problem"), "{doctor}");
     let secret = stdout(&realmgm(&["gm", "--campaign", "CLID", "secret"], &db.0));

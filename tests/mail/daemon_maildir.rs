@@ -1371,3 +1371,59 @@ fn every_player_gets_a_start_report_before_day_1() {
         "{again}"
     );
 }
+
+#[test]
+fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("MR", &[("Ann", ANN), ("Ben", BEN)], "")
+        .replace("Annchar", "Amazon")
+        .replace("Benchar", "Dwarf");
+    add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("MR", START).unwrap();
+    capture.flush(&mut daemon, START);
+    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let body =
+        format!("Password: {secret}\nThe bridge at the Crag is down: ford the river instead.");
+    let note = send(
+        &mut daemon,
+        mail(GM, GM, "[MR] gm announce", "a1@x", &body),
+        START + 1,
+    );
+    assert!(note.contains("Announce"), "{note}");
+    let mails = capture.flush(&mut daemon, START + 1);
+    let answer = &to(&mails, GM)[0].body_text;
+    assert!(answer.contains("announced to 2 players"), "{answer}");
+    for player in [ANN, BEN] {
+        let news = &to(&mails, player)[0].body_text;
+        assert!(news.contains("The bridge at the Crag is down"), "{news}");
+        assert!(
+            news.contains("The report of day 1 opens with it too."),
+            "{news}"
+        );
+    }
+    // An empty announcement is refused with what to do.
+    let body = format!("Password: {secret}");
+    send(
+        &mut daemon,
+        mail(GM, GM, "[MR] gm announce", "a2@x", &body),
+        START + 2,
+    );
+    let answer = &to(&capture.flush(&mut daemon, START + 2), GM)[0].body_text;
+    assert!(answer.contains("the announcement is empty"), "{answer}");
+    daemon.process_turn("MR", START + 10).unwrap();
+    let mails = capture.flush(&mut daemon, START + 10);
+    let report = to(&mails, ANN).last().unwrap().body_text.clone();
+    let news = report
+        .find("== From the GM ==\nThe bridge at the Crag is down")
+        .expect(&report);
+    assert!(
+        news < report.find("== Your day ==").unwrap(),
+        "the news comes first:\n{report}"
+    );
+    let history = to(&mails, GM).last().unwrap().body_text.clone();
+    assert!(
+        history.contains("== Your announcements ==\nThe bridge"),
+        "{history}"
+    );
+}

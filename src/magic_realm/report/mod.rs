@@ -38,6 +38,8 @@ struct Header<'a> {
     weather: Option<String>,
     /// The secret weather chit: the GM's history only.
     weather_chit: Option<u8>,
+    /// The GM's announcements made while the day was pending.
+    announcements: &'a [String],
 }
 
 /// What the player report templates are filled with.
@@ -111,6 +113,7 @@ fn header<'a>(
             Reader::Gm => state.weather.map(|w| w.chit),
             Reader::Player(_) => None,
         },
+        announcements: &context.announcements,
     }
 }
 
