@@ -30,6 +30,11 @@ impl TileNames for Tiles {
     fn known(&self) -> Vec<&str> {
         self.all().iter().flat_map(|tile| tile.names()).collect()
     }
+
+    fn clearings(&self, tile: &str) -> Option<Vec<u8>> {
+        let tile = Tiles::resolve(self, tile)?;
+        Some(tile.normal.clearings.iter().map(|c| c.number).collect())
+    }
 }
 
 /// The game data name tiles through their tile data.
@@ -40,5 +45,9 @@ impl TileNames for GameData {
 
     fn known(&self) -> Vec<&str> {
         TileNames::known(&self.tiles)
+    }
+
+    fn clearings(&self, tile: &str) -> Option<Vec<u8>> {
+        TileNames::clearings(&self.tiles, tile)
     }
 }

@@ -24,6 +24,10 @@ pub trait TileNames {
     fn resolve(&self, text: &str) -> Option<&str>;
     /// Every name and code a player may use, for suggestions.
     fn known(&self) -> Vec<&str>;
+    /// The clearing numbers of the tile with this full name, when known.
+    fn clearings(&self, _tile: &str) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// Every name an orders mail may use that the game data define: tiles and
@@ -521,6 +525,16 @@ impl Reader<'_> {
             digits_start -= 1;
         }
         if digits_start == end {
+            if let Some(next) = self.unseparated_phase(start, end) {
+                return Err(self.error(
+                    next,
+                    format!(
+                        "expected a ',' or '/' before '{}': phases are separated, for example \
+                         M CV4, H, S",
+                        self.text(next, end)
+                    ),
+                ));
+            }
             return Err(self.error(
                 end.saturating_sub(1).max(start),
                 format!(
@@ -543,7 +557,35 @@ impl Reader<'_> {
                 "expected a tile before the clearing number, for example M-CV4",
             ));
         }
-        Ok((self.tile(start, tile_end)?, clearing as u8))
+        let tile = self.tile(start, tile_end)?;
+        if let Some(clearings) = self.tiles.clearings(&tile)
+            && !clearings.contains(&(clearing as u8))
+        {
+            let listed: Vec<String> = clearings.iter().map(u8::to_string).collect();
+            return Err(self.error(
+                digits_start,
+                format!(
+                    "{tile} has no clearing {clearing}; its clearings are {}",
+                    listed.join(", ")
+                ),
+            ));
+        }
+        Ok((tile, clearing as u8))
+    }
+
+    /// Where a second phase starts inside a move's destination written
+    /// without separators (`M CV4 H S`): the first word after a word ending
+    /// in a clearing number.
+    fn unseparated_phase(&self, start: usize, end: usize) -> Option<usize> {
+        let mut i = start;
+        while i < end {
+            if self.chars[i].is_whitespace() && i > start && self.chars[i - 1].is_ascii_digit() {
+                let next = (i..end).find(|&j| !self.chars[j].is_whitespace())?;
+                return Some(next);
+            }
+            i += 1;
+        }
+        None
     }
 
     fn tile(&self, start: usize, end: usize) -> Result<String, ParseError> {
@@ -884,5 +926,25 @@ mod tests {
             inside.column, 2,
             "a stop inside the line is still an error: {inside:?}"
         );
+    }
+
+    #[test]
+    fn a_missing_separator_and_a_clearing_the_tile_lacks_are_explained() {
+        let data = crate::magic_realm::data::get().unwrap();
+        let joined = parse_activities("M CV4 H S", 1, data).unwrap_err();
+        assert_eq!(joined.column, 7);
+        assert!(
+            joined
+                .message
+                .contains("expected a ',' or '/' before 'H S'"),
+            "{joined:?}"
+        );
+        let missing = parse_activities("M CV3, H", 1, data).unwrap_err();
+        assert_eq!(missing.column, 5);
+        assert_eq!(
+            missing.message,
+            "Curst Valley has no clearing 3; its clearings are 1, 2, 4, 5"
+        );
+        assert!(parse_activities("M CV4 / H", 1, data).is_ok());
     }
 }
