@@ -1,6 +1,9 @@
 //! `realmgm fantasy score "Card, Card, ..."`: score a Fantasy Realms hand
 //! with the choices that serve it best (Fantasy Realms rulebook, "Scoring hands"), as text or
-//! JSON. Enforces the hand size: seven cards, eight with the Necromancer.
+//! JSON. A hand of any size is scored (a rulebook example of two or three
+//! cards, a hand in progress); one that is not a legal end-of-game hand
+//! (seven cards, eight with the Necromancer's extra card) is scored with a
+//! note saying so.
 
 use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
@@ -21,8 +24,9 @@ pub enum FantasyCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct ScoreArgs {
-    /// The hand: seven card names separated by commas (eight when it holds the
-    /// Necromancer and its extra card). Case and accents do not matter.
+    /// The hand: card names separated by commas, seven in a finished hand
+    /// (eight when it holds the Necromancer and its extra card); any other
+    /// number is scored with a note. Case and accents do not matter.
     hand: String,
     /// The discard area, card names separated by commas: the Necromancer in a
     /// seven-card hand may add one of its Armies, Leaders, Wizards or Beasts.
@@ -53,39 +57,58 @@ fn score(args: &ScoreArgs) -> anyhow::Result<String> {
             .map_err(|e| anyhow!("{e}; check --discard"))?,
         None => Vec::new(),
     };
-    check_hand_size(deck, &hand, args.discard.is_some())?;
+    let note = hand_size_note(deck, &hand, args.discard.is_some())?;
     let found = best(deck, &hand, &discard).map_err(|e| anyhow!("{e}"))?;
     if args.json {
-        serde_json::to_string(&JsonScore::from(&found.scored))
-            .context("cannot write the score as JSON")
+        let mut json = JsonScore::from(&found.scored);
+        json.legal_end_hand = note.is_none();
+        json.note = note.as_deref();
+        serde_json::to_string(&json).context("cannot write the score as JSON")
     } else {
-        Ok(render(&found.scored))
+        let mut text = render(&found.scored);
+        if let Some(note) = note {
+            text.push_str(&format!("\nNote: {note}"));
+        }
+        Ok(text)
     }
 }
 
-/// Seven cards, or eight when the Necromancer already took its card; a
-/// discard area only makes sense for a Necromancer that has not.
-fn check_hand_size(deck: &Deck, hand: &[CardId], has_discard: bool) -> anyhow::Result<()> {
+/// `None` for a legal end-of-game hand (seven cards, or eight when the
+/// Necromancer already took its card), else a note on why it is not. A
+/// discard area only makes sense for a Necromancer that has not: using it
+/// otherwise is an error, as is an empty hand.
+fn hand_size_note(
+    deck: &Deck,
+    hand: &[CardId],
+    has_discard: bool,
+) -> anyhow::Result<Option<String>> {
     let necromancer = hand.iter().any(|&id| {
         deck.card(id)
             .bonus
             .iter()
             .any(|b| matches!(b, Bonus::TakeFromDiscard { .. }))
     });
-    match (hand.len(), necromancer) {
-        (HAND_SIZE, _) if has_discard && !necromancer => bail!(
-            "--discard is only used by the Necromancer, which is not in this hand; leave it out"
-        ),
-        (HAND_SIZE, _) => Ok(()),
+    if hand.is_empty() {
+        bail!("name at least one card, e.g. \"Mountain, Smoke, Wildfire\"");
+    }
+    if has_discard && !necromancer {
+        bail!("--discard is only used by the Necromancer, which is not in this hand; leave it out");
+    }
+    Ok(match (hand.len(), necromancer) {
+        (HAND_SIZE, _) => None,
         (8, true) if has_discard => bail!(
             "this hand already holds the Necromancer's eighth card; leave out --discard, or list seven cards"
         ),
-        (8, true) => Ok(()),
-        (n, true) => bail!(
-            "a hand with the Necromancer has 7 cards (8 once it has taken its extra card), this one has {n}"
-        ),
-        (n, false) => bail!("a hand has exactly 7 cards, this one has {n}"),
-    }
+        (8, true) => None,
+        (n, true) => Some(format!(
+            "a finished hand with the Necromancer has 7 cards (8 once it has taken its extra \
+             card); this one has {n}, so this is not a legal end-of-game score"
+        )),
+        (n, false) => Some(format!(
+            "a finished hand has 7 cards; this one has {n}, so this is not a legal end-of-game \
+             score"
+        )),
+    })
 }
 
 fn render(scored: &Scored) -> String {
@@ -123,6 +146,10 @@ fn render(scored: &Scored) -> String {
 struct JsonScore<'a> {
     total: i32,
     cards: Vec<JsonCard<'a>>,
+    /// Seven cards (eight with the Necromancer's): a hand as the game ends.
+    legal_end_hand: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -148,6 +175,8 @@ impl<'a> From<&'a Scored> for JsonScore<'a> {
                     chosen: c.chosen.as_deref(),
                 })
                 .collect(),
+            legal_end_hand: true,
+            note: None,
         }
     }
 }
@@ -191,8 +220,21 @@ mod tests {
 
     #[test]
     fn hand_size_and_discard_rules_are_enforced() {
-        let err = score(&args("Mountain, Smoke", None, false)).expect_err("short");
-        assert!(err.to_string().contains("exactly 7"), "{err}");
+        // The rulebook's example: Mountain with Smoke and Wildfire.
+        let text = score(&args("Mountain, Smoke, Wildfire", None, false)).expect("scores");
+        assert!(
+            text.contains("Note: a finished hand has 7 cards; this one has 3"),
+            "{text}"
+        );
+        let json = score(&args("Mountain, Smoke, Wildfire", None, true)).expect("scores");
+        let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+        assert_eq!(value["legal_end_hand"], false);
+        let full: serde_json::Value =
+            serde_json::from_str(&score(&args(EXAMPLE, None, true)).unwrap()).unwrap();
+        assert_eq!(full["legal_end_hand"], true);
+        assert!(full.get("note").is_none());
+        let err = score(&args("", None, false)).expect_err("empty");
+        assert!(err.to_string().contains("name at least one card"), "{err}");
         let err = score(&args(EXAMPLE, Some("Knights"), false)).expect_err("no necromancer");
         assert!(err.to_string().contains("Necromancer"), "{err}");
         let seven = "Necromancer, Knights, Rangers, Forest, Mountain, Cavern, Bell Tower";
