@@ -63,6 +63,42 @@ pub enum GmCommand {
     Unknown(String),
 }
 
+/// The command as the GM writes it (`gm orders Dave`), for his log and
+/// answers.
+impl std::fmt::Display for GmCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GmCommand::Status => write!(f, "gm status"),
+            GmCommand::Process => write!(f, "gm process"),
+            GmCommand::Preview => write!(f, "gm preview"),
+            GmCommand::Pause => write!(f, "gm pause"),
+            GmCommand::Resume => write!(f, "gm resume"),
+            GmCommand::Extend(hours) => write!(f, "gm extend {hours}"),
+            GmCommand::Resend { player, day: None } => write!(f, "gm resend {player}"),
+            GmCommand::Resend {
+                player,
+                day: Some(day),
+            } => write!(f, "gm resend {player} {day}"),
+            GmCommand::Rollback(day) => write!(f, "gm rollback {day}"),
+            GmCommand::Orders { player } => write!(f, "gm orders {player}"),
+            GmCommand::Announce => write!(f, "gm announce"),
+            GmCommand::AddPlayer {
+                name,
+                email,
+                character,
+            } => {
+                write!(f, "gm add-player {name} {email}")?;
+                match character {
+                    Some(character) => write!(f, " {character}"),
+                    None => Ok(()),
+                }
+            }
+            GmCommand::ReplacePlayer { player, email } => write!(f, "gm replace {player} {email}"),
+            GmCommand::Unknown(text) => write!(f, "gm {text} (not a command)"),
+        }
+    }
+}
+
 /// The help text players get for `help`.
 pub const PLAYER_HELP: &str = "\
 Write your orders in the body of a mail whose subject carries the campaign tag,
@@ -286,5 +322,21 @@ mod tests {
             read("[T] gm dance", ""),
             Command::Gm(GmCommand::Unknown("dance".into()))
         );
+    }
+
+    #[test]
+    fn a_gm_command_reads_back_as_the_gm_wrote_it() {
+        for text in [
+            "gm orders Dave",
+            "gm add-player Erin erin@x.test Black Knight",
+            "gm resend Ann 3",
+            "gm announce",
+            "gm extend 12",
+        ] {
+            let Command::Gm(command) = read(&format!("[T] {text}"), "") else {
+                panic!("{text} is a GM command");
+            };
+            assert_eq!(command.to_string(), text);
+        }
     }
 }

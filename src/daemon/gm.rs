@@ -510,10 +510,10 @@ impl Daemon {
             Some(&name),
             now,
             "gm",
-            &format!("by mail: {command:?}"),
+            &format!("by mail: {command}"),
             letter.inbound_id,
         )?;
-        Ok(format!("GM command {command:?}"))
+        Ok(format!("GM command {command}"))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The Magic Realm day engine end to end: a whole day played by bots gives
 //! exactly the GM log checked in under `tests/golden/` (set
-//! `REALMGM_BLESS=1` to rewrite it after a deliberate change), and 16 bots
+//! `REALMGM_UPDATE_GOLDEN=1` to rewrite it after a deliberate change), and 16 bots
 //! play 28 days without breaking the game's invariants.
 
 use std::collections::BTreeMap;
@@ -57,13 +57,13 @@ fn a_whole_day_gives_the_golden_gm_log() {
     let (_, events) = bot_day(state, 20);
     let text = log::gm_log(&events);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/day_1.txt");
-    if std::env::var_os("REALMGM_BLESS").is_some() {
+    if std::env::var_os("REALMGM_UPDATE_GOLDEN").is_some() {
         std::fs::write(path, &text).expect("write the golden log");
     }
     let golden = std::fs::read_to_string(path).expect("the golden log is checked in");
     assert_eq!(
         text, golden,
-        "the day log changed; if deliberately, rerun with REALMGM_BLESS=1"
+        "the day log changed; if deliberately, rerun with REALMGM_UPDATE_GOLDEN=1"
     );
     let again = bot_day(
         new_game(&["Amazon", "Dwarf", "Wizard", "White Knight"], 20),

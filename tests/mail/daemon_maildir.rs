@@ -1390,7 +1390,7 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
         mail(GM, GM, "[MR] gm announce", "a1@x", &body),
         START + 1,
     );
-    assert!(note.contains("Announce"), "{note}");
+    assert!(note.contains("GM command gm announce"), "{note}");
     let mails = capture.flush(&mut daemon, START + 1);
     let answer = &to(&mails, GM)[0].body_text;
     assert!(answer.contains("announced to 2 players"), "{answer}");

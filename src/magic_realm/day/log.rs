@@ -148,7 +148,10 @@ fn arrival(event: &ArrivalEvent) -> String {
             counters,
             cause,
         } => format!("  {} arrive in {clearing} ({cause}).", counters.join(", ")),
-        ArrivalEvent::NothingArrives { .. } => "  Nothing arrives.".to_string(),
+        // Monsters may have come elsewhere on the tile: say where nothing did.
+        ArrivalEvent::NothingArrives { character } => {
+            format!("  Nothing arrives in the {character}'s clearing.")
+        }
     }
 }
 
@@ -193,7 +196,7 @@ fn midnight(event: &MidnightEvent) -> String {
 fn search(event: &SearchEvent) -> String {
     let text = match event {
         SearchEvent::Rolled { line, .. } => line.clone(),
-        SearchEvent::Chose { choice, .. } => format!("Chooses {choice:?}."),
+        SearchEvent::Chose { choice, .. } => format!("Chooses {choice}."),
         SearchEvent::SawChits { tile, chits, .. } => {
             format!("Sees the chits of {tile}: {}.", chits.join(", "))
         }
@@ -201,10 +204,13 @@ fn search(event: &SearchEvent) -> String {
         SearchEvent::FoundRoutes { kind, routes, .. } => {
             let routes: Vec<String> = routes.iter().map(|(a, b)| format!("{a}-{b}")).collect();
             if routes.is_empty() {
-                format!("Finds no {kind:?} path.")
+                format!("Finds no {kind}.")
             } else {
-                format!("Finds {kind:?} paths: {}.", routes.join(", "))
+                format!("Finds {kind}s: {}.", routes.join(", "))
             }
+        }
+        SearchEvent::DiscoveredSites { character, sites } if sites.is_empty() => {
+            format!("The {character} finds no site.")
         }
         SearchEvent::DiscoveredSites { character, sites } => {
             format!("The {character} finds {}.", sites.join(", "))
@@ -315,5 +321,40 @@ fn hire(event: &HireEvent) -> String {
         } => {
             format!("The term of {native} with the {character} ends.")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::data::tiles::PathKind;
+    use crate::magic_realm::tables::search::SearchChoice;
+
+    #[test]
+    fn search_lines_read_as_words_not_identifiers() {
+        let line = |event: SearchEvent| search(&event).trim().to_string();
+        let none = SearchEvent::FoundRoutes {
+            character: "Elf".into(),
+            kind: PathKind::Secret,
+            routes: Vec::new(),
+        };
+        assert_eq!(line(none), "Finds no secret passage.");
+        let chose = SearchEvent::Chose {
+            character: "Elf".into(),
+            choice: SearchChoice::DiscoverChits,
+        };
+        assert_eq!(line(chose), "Chooses discover chits.");
+        let sites = SearchEvent::DiscoveredSites {
+            character: "Elf".into(),
+            sites: Vec::new(),
+        };
+        assert_eq!(line(sites), "The Elf finds no site.");
+        let nothing = ArrivalEvent::NothingArrives {
+            character: "Elf".into(),
+        };
+        assert_eq!(
+            arrival(&nothing).trim(),
+            "Nothing arrives in the Elf's clearing."
+        );
     }
 }
