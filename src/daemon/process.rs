@@ -297,44 +297,21 @@ impl Daemon {
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
-            let attachments = mail_attachments(report);
-            self.store.save_report(
-                name,
-                reader.as_deref(),
-                &StoredReport {
-                    day: turn.day,
-                    subject: report.subject.clone(),
-                    text: report.text.clone(),
-                    html: report.html.clone(),
-                    attachments: attachments.clone(),
-                },
-            )?;
             let to = match reader {
                 Some(player) => stored
                     .players
                     .iter()
                     .find(|p| &p.name == player)
-                    .map(|p| p.email.clone()),
+                    .map(|p| p.email.to_string()),
                 None => Some(campaign.gm.email.to_string()),
             };
             let Some(to) = to else { continue };
-            let body = report_mail(
-                &campaign.name,
-                turn.day,
-                report,
-                turn.finished,
-                next.deadline,
-            );
-            self.queue_parts(
-                &campaign,
-                &to,
-                &report.subject,
-                &body,
-                report.html.clone(),
-                attachments,
-                None,
-                now,
-            )?;
+            let mailed = MailedReport {
+                day: turn.day,
+                finished: turn.finished,
+                next_deadline: next.deadline,
+            };
+            self.keep_and_mail_report(&campaign, reader.as_deref(), &to, report, &mailed, now)?;
         }
         self.store.set_hold(name, None)?;
         self.store.set_approved_day(name, None)?;
@@ -461,30 +438,57 @@ impl Daemon {
                     continue;
                 }
             };
-            let attachments = mail_attachments(&report);
-            self.store.save_report(
-                &campaign.name,
-                Some(&player.name),
-                &StoredReport {
-                    day: 0,
-                    subject: report.subject.clone(),
-                    text: report.text.clone(),
-                    html: report.html.clone(),
-                    attachments: attachments.clone(),
-                },
-            )?;
-            let body = report_mail(&campaign.name, 0, &report, false, deadline);
-            self.queue_parts(
+            let mailed = MailedReport {
+                day: 0,
+                finished: false,
+                next_deadline: deadline,
+            };
+            self.keep_and_mail_report(
                 campaign,
+                Some(&player.name),
                 player.email.as_str(),
-                &report.subject,
-                &body,
-                report.html.clone(),
-                attachments,
-                None,
+                &report,
+                &mailed,
                 now,
             )?;
         }
+        Ok(())
+    }
+
+    /// Store `reader`'s report of a day (the GM's when `None`) and queue
+    /// it to `to`.
+    fn keep_and_mail_report(
+        &mut self,
+        campaign: &crate::campaign::Campaign,
+        reader: Option<&str>,
+        to: &str,
+        report: &Report,
+        mailed: &MailedReport,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let attachments = mail_attachments(report);
+        self.store.save_report(
+            &campaign.name,
+            reader,
+            &StoredReport {
+                day: mailed.day,
+                subject: report.subject.clone(),
+                text: report.text.clone(),
+                html: report.html.clone(),
+                attachments: attachments.clone(),
+            },
+        )?;
+        let body = report_mail(&campaign.name, mailed, report);
+        self.queue_parts(
+            campaign,
+            to,
+            &report.subject,
+            &body,
+            report.html.clone(),
+            attachments,
+            None,
+            now,
+        )?;
         Ok(())
     }
 
@@ -608,8 +612,20 @@ fn mail_attachments(report: &Report) -> Vec<MailAttachment> {
         .collect()
 }
 
+/// Which day a mailed report is of, and what its footer asks for next.
+struct MailedReport {
+    day: u32,
+    finished: bool,
+    next_deadline: i64,
+}
+
 /// The mail body of a report.
-fn report_mail(tag: &str, day: u32, report: &Report, finished: bool, next_deadline: i64) -> String {
+fn report_mail(tag: &str, mailed: &MailedReport, report: &Report) -> String {
+    let MailedReport {
+        day,
+        finished,
+        next_deadline,
+    } = *mailed;
     let footer = if finished {
         "The game is over.".to_string()
     } else {

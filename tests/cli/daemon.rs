@@ -10,28 +10,8 @@ use common::{TempDb, realmgm, stderr, stdout};
 #[test]
 fn daemon_round_gm_status_and_doctor() {
     let db = TempDb::new("daemon");
-    let dir = std::env::temp_dir().join(format!("realmgm-cli-daemon-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for sub in ["in/new", "in/cur", "in/tmp"] {
-        std::fs::create_dir_all(dir.join(sub)).unwrap();
-    }
-    let file = dir.join("c.toml");
-    let text = std::fs::read_to_string("campaigns/demo.toml")
-        .unwrap()
-        .replace("name = \"DEMO\"", "name = \"CLID\"")
-        .replace(
-            "maildir_in = \"mail/DEMO/in\"",
-            &format!("maildir_in = \"{}\"", dir.join("in").display()),
-        )
-        .replace(
-            "maildir_out = \"mail/DEMO/out\"",
-            &format!("maildir_out = \"{}\"", dir.join("out").display()),
-        );
-    std::fs::write(&file, text).unwrap();
-    stdout(&realmgm(
-        &["campaign", "new", file.to_str().unwrap()],
-        &db.0,
-    ));
+    // Its Maildirs are made by `campaign new` beside the database.
+    let dir = common::store_demo_campaign(&db, "CLID");
     stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
     let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
     assert!(status.contains("day 1 pending"), "{status}");
@@ -59,5 +39,4 @@ fn daemon_round_gm_status_and_doctor() {
     assert!(doctor.contains("OK       mail.maildir_in"), "{doctor}");
     let log = stdout(&realmgm(&["gm", "--campaign", "CLID", "log"], &db.0));
     assert!(log.contains("day 1 processed"), "{log}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,28 +9,8 @@ use common::{TempDb, realmgm, stderr, stdout};
 #[test]
 fn report_prints_a_players_day_and_the_gm_history_and_writes_html_and_map() {
     let db = TempDb::new("report");
-    let dir = std::env::temp_dir().join(format!("realmgm-cli-report-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for sub in ["in/new", "in/cur", "in/tmp"] {
-        std::fs::create_dir_all(dir.join(sub)).unwrap();
-    }
-    let file = dir.join("c.toml");
-    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap();
-    let text = text
-        .replace("name = \"DEMO\"", "name = \"CLIR\"")
-        .replace(
-            "maildir_in = \"mail/DEMO/in\"",
-            &format!("maildir_in = \"{}\"", dir.join("in").display()),
-        )
-        .replace(
-            "maildir_out = \"mail/DEMO/out\"",
-            &format!("maildir_out = \"{}\"", dir.join("out").display()),
-        );
-    std::fs::write(&file, text).unwrap();
-    stdout(&realmgm(
-        &["campaign", "new", file.to_str().unwrap()],
-        &db.0,
-    ));
+    // Its Maildirs are made by `campaign new` beside the database.
+    let dir = common::store_demo_campaign(&db, "CLIR");
     stdout(&realmgm(&["daemon", "--campaign", "CLIR", "--once"], &db.0));
     let none = stderr(&realmgm(
         &["report", "--campaign", "CLIR", "--player", "Ann"],
@@ -79,5 +59,4 @@ fn report_prints_a_players_day_and_the_gm_history_and_writes_html_and_map() {
         &db.0,
     ));
     assert!(later.contains("has no day 9"), "{later}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

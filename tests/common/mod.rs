@@ -59,6 +59,22 @@ impl Drop for TempDb {
     }
 }
 
+/// Store the demo campaign under the tag `tag` in `db` with `campaign new`,
+/// from a copy in the database's folder; returns the folder of its two
+/// Maildirs (`in`, `out`), which `campaign new` makes there.
+pub fn store_demo_campaign(db: &TempDb, tag: &str) -> PathBuf {
+    let file = db.dir().join(format!("{tag}.toml"));
+    let text = std::fs::read_to_string("campaigns/demo.toml")
+        .expect("the demo campaign is shipped")
+        .replace("name = \"DEMO\"", &format!("name = \"{tag}\""));
+    std::fs::write(&file, text).expect("a temporary campaign file");
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().expect("a UTF-8 path")],
+        &db.0,
+    ));
+    db.dir().join("mail").join("DEMO")
+}
+
 /// Run the realmgm binary with `REALMGM_DB` set to `db`, from the crate folder.
 pub fn realmgm(args: &[&str], db: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_realmgm"))
