@@ -54,6 +54,24 @@ fn two_players(extra: &str) -> (Daemon, std::collections::BTreeMap<String, Strin
     (daemon, secrets)
 }
 
+/// A Magic Realm campaign `tag` with Ann as the Amazon (and Ben as the
+/// Dwarf when `with_ben`), stored; the players' secrets.
+fn magic_realm(
+    daemon: &mut Daemon,
+    tag: &str,
+    with_ben: bool,
+) -> std::collections::BTreeMap<String, String> {
+    let players: &[(&str, &str)] = if with_ben {
+        &[("Ann", ANN), ("Ben", BEN)]
+    } else {
+        &[("Ann", ANN)]
+    };
+    let text = campaign_text(tag, players, "")
+        .replace("Annchar", "Amazon")
+        .replace("Benchar", "Dwarf");
+    add_campaign(&mut daemon.store, "magic-realm", &text)
+}
+
 fn target(daemon: &Daemon, tag: &str) -> u64 {
     daemon.store.load_day(tag, 0).unwrap().unwrap().state.0["target"]
         .as_u64()
@@ -601,8 +619,7 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
 #[test]
 fn magic_realm_days_run_through_the_daemon() {
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
-    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let secrets = magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     assert!(
@@ -1177,8 +1194,7 @@ fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
 #[test]
 fn a_polite_orders_mail_is_read_and_its_courtesies_named() {
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
-    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let secrets = magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     let body = format!(
@@ -1257,8 +1273,7 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
 fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once() {
     const ERIN: &str = "erin@realmgm.test";
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
-    add_campaign(&mut daemon.store, "magic-realm", &text);
+    magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     daemon.process_turn("MR", START + 10).unwrap();
@@ -1334,10 +1349,7 @@ fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
 #[test]
 fn every_player_gets_a_start_report_before_day_1() {
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN), ("Ben", BEN)], "")
-        .replace("Annchar", "Amazon")
-        .replace("Benchar", "Dwarf");
-    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let secrets = magic_realm(&mut daemon, "MR", true);
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     let mails = capture.flush(&mut daemon, START);
@@ -1375,10 +1387,7 @@ fn every_player_gets_a_start_report_before_day_1() {
 #[test]
 fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
     let mut daemon = support::daemon();
-    let text = campaign_text("MR", &[("Ann", ANN), ("Ben", BEN)], "")
-        .replace("Annchar", "Amazon")
-        .replace("Benchar", "Dwarf");
-    add_campaign(&mut daemon.store, "magic-realm", &text);
+    magic_realm(&mut daemon, "MR", true);
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     capture.flush(&mut daemon, START);
