@@ -60,6 +60,22 @@ pub struct Schedule {
     /// What a player who sent nothing does.
     #[serde(default)]
     pub nmr: NmrPolicy,
+    /// Tell the GM when a player has sent no orders this many days in a
+    /// row [default 2; 0 never].
+    #[serde(default = "default_nmr_tell_gm_after")]
+    pub nmr_tell_gm_after: u32,
+    /// ... and again, offering his seat for a replacement, after this many
+    /// [default 4; 0 never]. Nothing changes without the GM's word.
+    #[serde(default = "default_nmr_offer_seat_after")]
+    pub nmr_offer_seat_after: u32,
+}
+
+fn default_nmr_tell_gm_after() -> u32 {
+    2
+}
+
+fn default_nmr_offer_seat_after() -> u32 {
+    4
 }
 
 /// The longest interval between deadlines a schedule may set (30 days).
@@ -88,6 +104,19 @@ impl Schedule {
                     "a reminder {hours} hours before the deadline must be at least 1 hour and \
                      less than the {} hours between deadlines; lower it or remove the line",
                     self.every_hours
+                ),
+            ));
+        }
+        if self.nmr_tell_gm_after > 0
+            && self.nmr_offer_seat_after > 0
+            && self.nmr_offer_seat_after <= self.nmr_tell_gm_after
+        {
+            problems.push((
+                "nmr_offer_seat_after",
+                format!(
+                    "the seat is offered after more missed days than the GM is first told of \
+                     ({}); raise it above that, or write 0 for never",
+                    self.nmr_tell_gm_after
                 ),
             ));
         }
@@ -299,6 +328,8 @@ mod tests {
             process_early_after_minutes: None,
             reminder_hours: Some(12),
             nmr: NmrPolicy::Hide,
+            nmr_tell_gm_after: 2,
+            nmr_offer_seat_after: 4,
         }
     }
 

@@ -327,11 +327,71 @@ impl Daemon {
         );
         self.store
             .log_gm(Some(name), now, "processed", &note, None)?;
+        self.escalate_missed_orders(&campaign, turn.day, &turn.no_orders, now)?;
         Ok(TurnOutcome::Processed {
             day: turn.day,
             finished: turn.finished,
             no_orders: turn.no_orders,
         })
+    }
+
+    /// Tell the GM of players who sent no orders for the campaign's
+    /// `nmr_tell_gm_after` days in a row, and again, offering the seat, at
+    /// `nmr_offer_seat_after`. Only a notice: nothing changes without the
+    /// GM's word.
+    fn escalate_missed_orders(
+        &mut self,
+        campaign: &crate::campaign::Campaign,
+        day: u32,
+        no_orders: &[String],
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let schedule = &campaign.schedule;
+        let tell = schedule.nmr_tell_gm_after;
+        let offer = schedule.nmr_offer_seat_after;
+        let longest = tell.max(offer);
+        if longest == 0 {
+            return Ok(());
+        }
+        for player in no_orders {
+            // Days in a row, up to this one, he sent nothing that was read
+            // (counted one past the longest, so a longer silence is told once).
+            let mut missed = 0;
+            while missed <= longest && missed < day {
+                let sent = self
+                    .store
+                    .accepted_order_times(&campaign.name, day - missed)?;
+                if sent.iter().any(|(p, _)| p.eq_ignore_ascii_case(player)) {
+                    break;
+                }
+                missed += 1;
+            }
+            let first = day + 1 - missed;
+            let message = if missed == offer {
+                format!(
+                    "{player} has sent no orders for {missed} days in a row (days {first} to \
+                     {day}); the NMR policy played for him. His seat is free for a replacement \
+                     if you want one: `gm replace {player} ADDRESS` hands it to a new player \
+                     with a new secret. Nothing changes until you say so."
+                )
+            } else if missed == tell {
+                format!(
+                    "{player} has sent no orders for {missed} days in a row (days {first} to \
+                     {day}); the NMR policy played for him. You may want to write to him."
+                )
+            } else {
+                continue;
+            };
+            self.tell_gm(
+                campaign,
+                "nmr",
+                &format!("{player} sends no orders"),
+                &message,
+                None,
+                now,
+            )?;
+        }
+        Ok(())
     }
 
     /// Hold the pending turn and tell the GM, once per reason.

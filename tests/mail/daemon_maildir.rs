@@ -1436,3 +1436,53 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
         "{history}"
     );
 }
+
+#[test]
+fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    capture.flush(&mut daemon, START);
+    let mut notices = Vec::new();
+    for day in 1..=5u32 {
+        let now = START + i64::from(day) * 10;
+        let body = format!("Password: {}\nguess {day}", secrets["Ann"]);
+        send(
+            &mut daemon,
+            mail(ANN, GM, "[G1] o", &format!("s{day}@x"), &body),
+            now,
+        );
+        daemon.process_turn("G1", now + 1).unwrap();
+        for m in to(&capture.flush(&mut daemon, now + 1), GM) {
+            if m.subject.contains("Ben sends no orders") {
+                notices.push((day, m.body_text));
+            }
+        }
+    }
+    let days: Vec<u32> = notices.iter().map(|(d, _)| *d).collect();
+    assert_eq!(
+        days,
+        [2, 4],
+        "told after 2 days, the seat offered after 4: {notices:?}"
+    );
+    assert!(
+        notices[0]
+            .1
+            .contains("no orders for 2 days in a row (days 1 to 2)"),
+        "{}",
+        notices[0].1
+    );
+    assert!(
+        notices[1].1.contains("`gm replace Ben ADDRESS`"),
+        "{}",
+        notices[1].1
+    );
+    assert!(
+        notices[1].1.contains("Nothing changes until you say so."),
+        "{}",
+        notices[1].1
+    );
+    assert!(
+        !notices.iter().any(|(_, text)| text.contains("Ann ")),
+        "Ann sent orders"
+    );
+}
