@@ -396,4 +396,16 @@ mod tests {
         let fields: Vec<&str> = s.problems().into_iter().map(|(field, _)| field).collect();
         assert_eq!(fields, ["every_hours", "reminder_hours"]);
     }
+
+    #[test]
+    fn the_seat_is_offered_only_after_the_gm_was_told() {
+        let mut s = schedule();
+        assert!(s.problems().is_empty());
+        s.nmr_offer_seat_after = 2;
+        let problems = s.problems();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].0, "nmr_offer_seat_after");
+        s.nmr_offer_seat_after = 0;
+        assert!(s.problems().is_empty(), "0 is never");
+    }
 }
