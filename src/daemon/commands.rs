@@ -3,7 +3,7 @@
 //! line of the body; anything else is orders.
 //!
 //! Players: `help`, `orders?`, `report?` (optionally a day: `report? 3`),
-//! `rules?`, `combat?`, and in the subject `to <character>` (a private
+//! `rules?`, `combat?`, `away until DATE`, `back`, and in the subject `to <character>` (a private
 //! message, when the campaign allows unlimited communication). The GM, from
 //! his address with the GM secret: `gm status`, `gm process`, `gm preview`,
 //! `gm pause`, `gm resume`, `gm extend <hours>`, `gm resend <player> [day]`,
@@ -22,6 +22,10 @@ pub enum Command {
     Combat,
     /// A private message to the character or player named.
     To(String),
+    /// He is away until the date written (`away until 2030-01-15`).
+    Away(String),
+    /// He is back before the date he gave.
+    Back,
     Gm(GmCommand),
     /// No command: the mail carries orders.
     Orders,
@@ -113,7 +117,11 @@ Commands (as the subject, or alone on the first line of the body):
   rules?        the rules and schedule of the campaign
   to <name>     (subject only) a private message to that character, when the
                 campaign allows unlimited communication
-  combat?       round-by-round combat by mail (not available yet)";
+  combat?       whether a combat round waits for your answer
+  away until 2030-01-15   you are away: the game plays for you (as when orders
+                are missing) with no reminders until that date, then tells you
+                what you missed
+  back          you are back before that date";
 
 /// The subject without reply prefixes and bracketed tags.
 pub fn bare_subject(subject: &str) -> String {
@@ -173,6 +181,8 @@ fn word_command(text: &str) -> Option<Command> {
         ("report?", [day]) => Command::Report(Some(day.parse().ok()?)),
         ("rules?", []) => Command::Rules,
         ("combat?", []) => Command::Combat,
+        ("away", ["until", date]) | ("away", [date]) => Command::Away((*date).to_string()),
+        ("back", []) => Command::Back,
         // Names and addresses keep the case they were written in.
         ("gm", [_, ..]) => Command::Gm(gm_command(&rest)),
         _ => return None,

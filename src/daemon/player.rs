@@ -79,6 +79,15 @@ impl Daemon {
             }
             Command::To(target) => return self.relay(stored, player, &target, letter, now),
             Command::Report(day) => return self.report_again(stored, player, day, letter, now),
+            Command::Away(date) => {
+                let (text, note) = self.away(stored, player, &date, now)?;
+                ("away".to_string(), text, note)
+            }
+            Command::Back => {
+                let text = self.welcome_back(stored, &player.name)?;
+                self.store.clear_absence(&campaign.name, &player.name)?;
+                ("back".to_string(), text, format!("{} is back", player.name))
+            }
             other => {
                 let text = self.answer(stored, player, &other)?;
                 (
@@ -98,6 +107,94 @@ impl Daemon {
             now,
         )?;
         Ok(note)
+    }
+
+    /// `away until DATE`: record his absence; the answer and a log note.
+    /// The date is the day he is back (from its first moment, UTC).
+    ///
+    /// # Errors
+    /// The store fails.
+    fn away(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        date: &str,
+        now: i64,
+    ) -> anyhow::Result<(String, String)> {
+        let campaign = &stored.campaign;
+        let head = format!("{} away ===\n\n", marker(&campaign.name));
+        let until = match crate::campaign::Date::try_from(date.to_string()) {
+            Ok(date) => date.days_since_epoch() * 86_400,
+            Err(e) => {
+                return Ok((
+                    format!("{head}{e}; write the day you are back, e.g. `away until 2030-01-15`."),
+                    format!("{} wrote an unreadable absence date", player.name),
+                ));
+            }
+        };
+        if until <= now {
+            return Ok((
+                format!("{head}{date} has passed; write the day you will be back."),
+                format!("{} gave an absence date in the past", player.name),
+            ));
+        }
+        let since_day = self.pending(campaign)?.day;
+        self.store.set_absence(
+            &campaign.name,
+            &crate::store::absences::Absence {
+                player: player.name.clone(),
+                until,
+                since_day,
+            },
+        )?;
+        Ok((
+            format!(
+                "{head}You are away until {}. Until then the game plays for you as when orders are \
+                 missing ({}), with no reminders, and the GM is not told; your reports still \
+                 come. Orders you send count as usual. On your return you get a summary of the \
+                 days you missed; send `back` to return earlier.",
+                format_utc(until),
+                campaign.schedule.nmr.describe()
+            ),
+            format!("{} is away until {}", player.name, format_utc(until)),
+        ))
+    }
+
+    /// What a returning player is told: the days played while he was
+    /// away, and how to read their reports again.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub(crate) fn welcome_back(
+        &self,
+        stored: &StoredCampaign,
+        player: &str,
+    ) -> anyhow::Result<String> {
+        let campaign = &stored.campaign;
+        let head = format!("{} welcome back ===\n\n", marker(&campaign.name));
+        let away = self
+            .store
+            .absences(&campaign.name)?
+            .into_iter()
+            .find(|a| a.player.eq_ignore_ascii_case(player));
+        let played = self.store.latest_day(&campaign.name)?.map_or(0, |d| d.day);
+        let pending = self.pending(campaign)?;
+        Ok(match away {
+            Some(away) if played >= away.since_day => format!(
+                "{head}While you were away, days {} to {played} were played for you ({}). \
+                 Their reports were mailed to you; `report? N` sends the report of day N again. \
+                 Day {}'s orders are due by {}.",
+                away.since_day,
+                campaign.schedule.nmr.describe(),
+                pending.day,
+                format_utc(pending.deadline)
+            ),
+            _ => format!(
+                "{head}No day was played while you were away. Day {}'s orders are due by {}.",
+                pending.day,
+                format_utc(pending.deadline)
+            ),
+        })
     }
 
     /// Answer `report?`: his stored report of `day` (his latest when
@@ -233,7 +330,11 @@ impl Daemon {
                 head("refused")
             ),
             // Answered by their own handlers in `player_mail`.
-            Command::Orders | Command::To(_) | Command::Report(_) => head("help") + PLAYER_HELP,
+            Command::Orders
+            | Command::To(_)
+            | Command::Report(_)
+            | Command::Away(_)
+            | Command::Back => head("help") + PLAYER_HELP,
         })
     }
 

@@ -335,6 +335,53 @@ impl Daemon {
         })
     }
 
+    /// The players whose announced absence lasts past `now`.
+    fn players_away(&self, name: &str, now: i64) -> anyhow::Result<Vec<String>> {
+        Ok(self
+            .store
+            .absences(name)?
+            .into_iter()
+            .filter(|a| a.until > now)
+            .map(|a| a.player)
+            .collect())
+    }
+
+    /// End the absences that are over, telling each player what he missed.
+    fn welcome_returning(&mut self, stored: &StoredCampaign, now: i64) -> anyhow::Result<()> {
+        let campaign = &stored.campaign;
+        for absence in self.store.absences(&campaign.name)? {
+            if absence.until > now {
+                continue;
+            }
+            let Some(player) = stored
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(&absence.player))
+            else {
+                self.store.clear_absence(&campaign.name, &absence.player)?;
+                continue;
+            };
+            let text = self.welcome_back(stored, &player.name)?;
+            self.store.clear_absence(&campaign.name, &absence.player)?;
+            self.queue(
+                campaign,
+                player.email.as_str(),
+                "welcome back",
+                &format!("{text}\n"),
+                None,
+                now,
+            )?;
+            self.store.log_gm(
+                Some(&campaign.name),
+                now,
+                "away",
+                &format!("{} is back", player.name),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Tell the GM of players who sent no orders for the campaign's
     /// `nmr_tell_gm_after` days in a row, and again, offering the seat, at
     /// `nmr_offer_seat_after`. Only a notice: nothing changes without the
@@ -353,7 +400,11 @@ impl Daemon {
         if longest == 0 {
             return Ok(());
         }
+        let away = self.players_away(&campaign.name, now)?;
         for player in no_orders {
+            if away.iter().any(|a| a.eq_ignore_ascii_case(player)) {
+                continue;
+            }
             // Days in a row, up to this one, he sent nothing that was read
             // (counted one past the longest, so a longer silence is told once).
             let mut missed = 0;
@@ -569,6 +620,7 @@ impl Daemon {
             self.store.set_last_tick(name, now)?;
             return Ok(format!("held: {reason}"));
         }
+        self.welcome_returning(&stored, now)?;
         let campaign = &stored.campaign;
         let control = self.store.control(name)?;
         let pending = self.pending(campaign)?;
@@ -581,6 +633,9 @@ impl Daemon {
             return Ok(waiting);
         }
         let accepted_at = self.store.accepted_order_times(name, pending.day)?;
+        // A player away is covered by the NMR policy: the turn neither
+        // waits for him, nor reminds him, nor holds for his silence.
+        let away = self.players_away(name, now)?;
         let mut missing = Vec::new();
         let mut last_orders_at = None;
         for player in &awaited {
@@ -590,6 +645,7 @@ impl Daemon {
                 .map(|(_, at)| *at);
             match accepted {
                 Some(at) => last_orders_at = last_orders_at.max(Some(at)),
+                None if away.iter().any(|a| a.eq_ignore_ascii_case(player)) => {}
                 None => missing.push(player.clone()),
             }
         }

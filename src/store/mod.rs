@@ -9,6 +9,7 @@
 //! functions live beside the tables they touch: [`campaigns`], [`days`],
 //! [`mail`], [`control`].
 
+pub mod absences;
 pub mod announcements;
 pub mod campaigns;
 pub mod control;
@@ -70,6 +71,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0010_announcements",
         include_str!("migrations/0010_announcements.sql"),
+    ),
+    (
+        "0011_absences",
+        include_str!("migrations/0011_absences.sql"),
     ),
 ];
 

@@ -1486,3 +1486,64 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
         "Ann sent orders"
     );
 }
+
+#[test]
+fn a_player_away_is_played_for_without_reminders_and_told_what_he_missed() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let body = format!("Password: {}\naway until 2030-01-05", secrets["Ben"]);
+    send(
+        &mut daemon,
+        mail(BEN, GM, "[G1] away", "w1@x", &body),
+        START,
+    );
+    let answer = &to(&capture.flush(&mut daemon, START), BEN)[0].body_text;
+    assert!(
+        answer.contains("You are away until 2030-01-05 00:00 UTC"),
+        "{answer}"
+    );
+    // Three days run early on Ann's orders alone: Ben is not waited for,
+    // reminded, or reported to the GM.
+    let mut now = START;
+    for day in 1..=3u32 {
+        let body = format!("Password: {}\nguess {day}", secrets["Ann"]);
+        send(
+            &mut daemon,
+            mail(ANN, GM, "[G1] o", &format!("w{day}@x"), &body),
+            now,
+        );
+        now += 6 * 60;
+        let done = daemon.check_turn("G1", now).unwrap();
+        assert_eq!(done, format!("processed day {day} early"));
+        let mails = capture.flush(&mut daemon, now);
+        assert!(
+            !to(&mails, BEN)
+                .iter()
+                .any(|m| m.body_text.contains("reminder"))
+        );
+        assert!(
+            !to(&mails, GM)
+                .iter()
+                .any(|m| m.subject.contains("Ben sends no orders"))
+        );
+    }
+    // Past the date he is welcomed back with the days he missed.
+    let back = 1_893_801_600; // 2030-01-05 00:00 UTC
+    daemon.check_turn("G1", back).unwrap();
+    let mails = capture.flush(&mut daemon, back);
+    let welcome = to(&mails, BEN).last().unwrap().body_text.clone();
+    assert!(
+        welcome.contains("While you were away, days 1 to 3 were played for you"),
+        "{welcome}"
+    );
+    assert!(daemon.store.absences("G1").unwrap().is_empty());
+    // A date that does not read gets an answer saying how to write it.
+    let body = format!("Password: {}\naway until soon", secrets["Ann"]);
+    send(
+        &mut daemon,
+        mail(ANN, GM, "[G1] away", "w9@x", &body),
+        back + 1,
+    );
+    let answer = &to(&capture.flush(&mut daemon, back + 1), ANN)[0].body_text;
+    assert!(answer.contains("e.g. `away until 2030-01-15`"), "{answer}");
+}
