@@ -75,6 +75,10 @@ pub struct ShowArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
+    /// Print JSON: one object per campaign (name, game, created, players,
+    /// latest_day), for scripts.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -131,6 +135,9 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 pub fn list(args: &ListArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
     let campaigns = store.list_campaigns()?;
+    if args.json {
+        return super::emit(serde_json::to_string_pretty(&campaigns)?);
+    }
     if campaigns.is_empty() {
         super::emit(format!(
             "No campaigns in {}; add one with `realmgm campaign new FILE`.",

@@ -66,7 +66,11 @@ pub struct GmArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum GmCommand {
     /// Who has orders in for the pending turn; deadline, pause and hold.
-    Status,
+    Status {
+        /// Print JSON, for scripts and monitoring.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run the pending turn now, whatever the schedule says.
     Process,
     /// Show the reports the pending turn would give now, storing nothing.
@@ -387,7 +391,10 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let name = daemon.campaign(&args.campaign)?.campaign.name;
     let now = now()?;
     let text = match &args.command {
-        GmCommand::Status => daemon.status(&name)?,
+        GmCommand::Status { json: false } => daemon.status(&name)?,
+        GmCommand::Status { json: true } => {
+            serde_json::to_string_pretty(&daemon.status_facts(&name)?)?
+        }
         GmCommand::Process => match daemon.process_turn(&name, now)? {
             TurnOutcome::Processed { day, no_orders, .. } => format!(
                 "day {day} processed; reports queued{}",

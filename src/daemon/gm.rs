@@ -17,72 +17,72 @@ use super::player::Submission;
 use super::process::TurnOutcome;
 
 impl Daemon {
-    /// Who has orders in for the pending turn, the deadline, pause and hold.
+    /// Who has orders in for the pending turn, the deadline, pause and hold,
+    /// as the GM reads it.
     ///
     /// # Errors
     /// No such campaign, or the store fails.
     pub fn status(&self, name: &str) -> anyhow::Result<String> {
+        Ok(self.status_facts(name)?.to_string())
+    }
+
+    /// [`Daemon::status`] as data, for `gm status --json` and monitoring.
+    ///
+    /// # Errors
+    /// No such campaign, or the store fails.
+    pub fn status_facts(&self, name: &str) -> anyhow::Result<CampaignStatus> {
         let stored = self.campaign(name)?;
         let campaign = &stored.campaign;
         let control = self.store.control(name)?;
         let pending = self.pending(campaign)?;
         let (awaited, unknown) = self.awaited(&stored, &pending)?;
-        let mut out = format!(
-            "Campaign {} ({}): day {} pending, deadline {}\n",
-            campaign.name,
-            campaign.game,
-            pending.day,
-            format_utc(pending.deadline)
-        );
-        if control.paused {
-            out.push_str("PAUSED: deadlines do not run until `gm resume`\n");
-        }
-        if let Some(reason) = &control.hold_reason {
-            out.push_str(&format!("HELD: {reason}\n"));
-        }
-        if let Some(round) = self.store.combat_round(name, pending.day)? {
-            out.push_str(&super::rounds::round_status(&round));
-        }
-        if self.setting_up_by_mail(&stored)? {
-            out.push_str(&format!("{}\n", self.setup_status(&stored)?));
-        } else if let Some(why) = unknown {
-            out.push_str(&format!("The game cannot say whom it waits for: {why}\n"));
-        }
-        if awaited.is_empty() {
-            out.push_str(if self.over(&stored, &pending)? {
-                "No turn waits for orders (the game is over).\n"
-            } else {
-                "No turn waits for orders: standing orders decide the next turn.\n"
-            });
-        }
+        let combat_round = self
+            .store
+            .combat_round(name, pending.day)?
+            .map(|round| super::rounds::round_status(&round));
+        let setup = if self.setting_up_by_mail(&stored)? {
+            Some(self.setup_status(&stored)?)
+        } else {
+            None
+        };
+        let over = awaited.is_empty() && self.over(&stored, &pending)?;
         let orders = self.store.orders_for_day(name, pending.day)?;
+        let away = self.store.absences(name)?;
+        let mut players = Vec::new();
         for player in &awaited {
             let mine: Vec<_> = orders
                 .iter()
                 .filter(|o| o.player.eq_ignore_ascii_case(player))
                 .collect();
-            let state = match (mine.last(), mine.iter().rev().find(|o| o.parsed.is_some())) {
-                (None, _) => "no orders".to_string(),
-                (Some(last), Some(ok)) if last.version == ok.version => {
-                    format!("orders in (version {})", ok.version)
-                }
-                (Some(last), Some(ok)) => format!(
-                    "orders in (version {}); version {} could not be read",
-                    ok.version, last.version
-                ),
-                (Some(last), None) => {
-                    format!("only unreadable orders (version {})", last.version)
-                }
-            };
-            let bounces = self.store.bounce_count(name, player).unwrap_or(0);
-            let bounced = if bounces > 0 {
-                format!("; mail to him bounced {bounces} time(s)")
-            } else {
-                String::new()
-            };
-            out.push_str(&format!("  {player}: {state}{bounced}\n"));
+            let accepted = mine
+                .iter()
+                .rev()
+                .find(|o| o.parsed.is_some())
+                .map(|o| o.version);
+            players.push(PlayerStatus {
+                player: player.clone(),
+                accepted_version: accepted,
+                latest_version: mine.last().map(|o| o.version),
+                bounces: self.store.bounce_count(name, player).unwrap_or(0),
+                away_until: away
+                    .iter()
+                    .find(|a| a.player.eq_ignore_ascii_case(player))
+                    .map(|a| format_utc(a.until)),
+            });
         }
-        Ok(out)
+        Ok(CampaignStatus {
+            campaign: campaign.name.clone(),
+            game: campaign.game.clone(),
+            day_pending: pending.day,
+            deadline: format_utc(pending.deadline),
+            paused: control.paused,
+            held: control.hold_reason,
+            combat_round,
+            setup,
+            unknown_awaited: unknown,
+            over,
+            players,
+        })
     }
 
     /// The reports the pending turn would produce now, without storing or
@@ -532,4 +532,95 @@ fn seat(stored: &StoredCampaign, player: &str) -> anyhow::Result<crate::store::P
                 names.join(", ")
             )
         })
+}
+
+/// Where a campaign's pending turn stands (`gm status`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CampaignStatus {
+    pub campaign: String,
+    pub game: String,
+    pub day_pending: u32,
+    pub deadline: String,
+    pub paused: bool,
+    /// Why the turn is held, when it is.
+    pub held: Option<String>,
+    /// A combat round waiting for answers, as the GM reads it.
+    pub combat_round: Option<String>,
+    /// Where the setup by mail stands, before day 1.
+    pub setup: Option<String>,
+    /// Why the game cannot say whom it waits for, when it cannot.
+    pub unknown_awaited: Option<String>,
+    pub over: bool,
+    /// The players the turn waits for.
+    pub players: Vec<PlayerStatus>,
+}
+
+/// One awaited player's orders for the pending turn.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlayerStatus {
+    pub player: String,
+    /// The orders in force (the latest that could be read).
+    pub accepted_version: Option<u32>,
+    /// The latest he sent, read or not.
+    pub latest_version: Option<u32>,
+    pub bounces: u32,
+    /// Away until then (`away until DATE`).
+    pub away_until: Option<String>,
+}
+
+impl std::fmt::Display for CampaignStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Campaign {} ({}): day {} pending, deadline {}",
+            self.campaign, self.game, self.day_pending, self.deadline
+        )?;
+        if self.paused {
+            writeln!(f, "PAUSED: deadlines do not run until `gm resume`")?;
+        }
+        if let Some(reason) = &self.held {
+            writeln!(f, "HELD: {reason}")?;
+        }
+        if let Some(round) = &self.combat_round {
+            write!(f, "{round}")?;
+        }
+        if let Some(setup) = &self.setup {
+            writeln!(f, "{setup}")?;
+        } else if let Some(why) = &self.unknown_awaited {
+            writeln!(f, "The game cannot say whom it waits for: {why}")?;
+        }
+        if self.players.is_empty() {
+            writeln!(
+                f,
+                "{}",
+                if self.over {
+                    "No turn waits for orders (the game is over)."
+                } else {
+                    "No turn waits for orders: standing orders decide the next turn."
+                }
+            )?;
+        }
+        for p in &self.players {
+            let state = match (p.latest_version, p.accepted_version) {
+                (None, _) => "no orders".to_string(),
+                (Some(last), Some(ok)) if last == ok => format!("orders in (version {ok})"),
+                (Some(last), Some(ok)) => {
+                    format!("orders in (version {ok}); version {last} could not be read")
+                }
+                (Some(last), None) => format!("only unreadable orders (version {last})"),
+            };
+            let bounced = if p.bounces > 0 {
+                format!("; mail to him bounced {} time(s)", p.bounces)
+            } else {
+                String::new()
+            };
+            let away = p
+                .away_until
+                .as_ref()
+                .map(|until| format!("; away until {until}"))
+                .unwrap_or_default();
+            writeln!(f, "  {}: {state}{bounced}{away}", p.player)?;
+        }
+        Ok(())
+    }
 }

@@ -51,7 +51,7 @@ pub struct PlayerSecret {
 }
 
 /// One line of `campaign list`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CampaignSummary {
     pub name: String,
     pub game: String,

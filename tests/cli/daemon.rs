@@ -20,6 +20,27 @@ fn daemon_round_gm_status_and_doctor() {
     assert!(processed.contains("day 1 processed"), "{processed}");
     let status = stdout(&realmgm(&["gm", "--campaign", "CLID", "status"], &db.0));
     assert!(status.contains("day 2 pending"), "{status}");
+    // The same facts as JSON, for scripts and monitoring.
+    let json = stdout(&realmgm(
+        &["gm", "--campaign", "CLID", "status", "--json"],
+        &db.0,
+    ));
+    let status: serde_json::Value = serde_json::from_str(&json).expect("status --json is JSON");
+    assert_eq!(status["day_pending"], 2);
+    assert_eq!(status["paused"], false);
+    assert_eq!(
+        status["players"].as_array().map(Vec::len),
+        Some(3),
+        "{json}"
+    );
+    assert_eq!(
+        status["players"][0]["accepted_version"],
+        serde_json::Value::Null
+    );
+    let listed = stdout(&realmgm(&["campaign", "list", "--json"], &db.0));
+    let listed: serde_json::Value = serde_json::from_str(&listed).expect("list --json is JSON");
+    assert_eq!(listed[0]["name"], "CLID");
+    assert_eq!(listed[0]["latest_day"], 1);
     let round = stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
     assert!(
         round.contains("sent 4"),
