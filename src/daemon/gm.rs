@@ -249,11 +249,16 @@ impl Daemon {
                     day.map(|d| format!(" of day {d}")).unwrap_or_default()
                 )
             })?;
+        // The stored report names the deadline of its own day, which the GM
+        // may have moved since: say the one that holds now.
+        let pending = self.pending(&stored.campaign)?;
         let body = format!(
-            "{} day {} report (sent again) ===\n\n{}\n",
+            "{} day {} report (sent again) ===\n\n{}\n\nNow: day {}'s orders are due by {}.\n",
             marker(name),
             report.day,
-            report.text.trim_end()
+            report.text.trim_end(),
+            pending.day,
+            format_utc(pending.deadline)
         );
         self.queue_parts(
             &stored.campaign,

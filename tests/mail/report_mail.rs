@@ -102,6 +102,8 @@ fn a_report_sent_again_is_the_same_multipart_mail() {
     let first = MaildirMailer::new(dir.join("first")).unwrap();
     daemon.send_due(&first, None, START + 120).unwrap();
 
+    // The GM moves the deadline; the resent report says the one that holds.
+    daemon.extend("R1", 24, START + 170).unwrap();
     daemon.resend("R1", "Ann", Some(1), START + 180).unwrap();
     let asked = mail(
         "ann@realmgm.test",
@@ -119,6 +121,23 @@ fn a_report_sent_again_is_the_same_multipart_mail() {
         check_report(raw);
         assert!(String::from_utf8_lossy(raw).contains("again"));
     }
+    let by_gm = resent
+        .iter()
+        .map(|raw| String::from_utf8_lossy(raw).to_string())
+        .find(|text| text.contains("(sent again)"))
+        .expect("the GM's resend");
+    let now_due = format!(
+        "Now: day 2's orders are due by {}.",
+        realmgm::campaign::format_utc(
+            realmgm::campaign::Schedule::deadline(
+                &realmgm::campaign::Campaign::parse("c.toml", CAMPAIGN)
+                    .unwrap()
+                    .schedule,
+                2
+            ) + 24 * 3600
+        )
+    );
+    assert!(by_gm.contains(&now_due), "{now_due}:\n{by_gm}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
