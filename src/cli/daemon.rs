@@ -495,6 +495,23 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     emit(text.trim_end())
 }
 
+/// One line of the doctor's answer: a setting that works, or a problem
+/// with what to do about it.
+enum Check {
+    Works(String),
+    Problem(String),
+}
+
+impl Check {
+    /// A check's outcome: the working line, or the problem's.
+    fn of<E: Into<String>>(outcome: Result<String, E>) -> Check {
+        match outcome {
+            Ok(line) => Check::Works(line),
+            Err(problem) => Check::Problem(problem.into()),
+        }
+    }
+}
+
 /// `realmgm doctor --campaign C`: check the mail settings and say exactly
 /// what is wrong.
 pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
@@ -502,17 +519,17 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     let campaign = with_mail_base(daemon.campaign(&args.campaign)?.campaign, &args.db);
     let mail = mail_settings(&campaign)?;
     let mut problems = 0;
-    let mut report = |ok: Result<String, String>| -> anyhow::Result<()> {
-        match ok {
-            Ok(line) => emit(format!("OK       {line}")),
-            Err(line) => {
+    let mut report = |check: Check| -> anyhow::Result<()> {
+        match check {
+            Check::Works(line) => emit(format!("OK       {line}")),
+            Check::Problem(line) => {
                 problems += 1;
                 emit(format!("PROBLEM  {line}"))
             }
         }
     };
     if let Some(path) = mail.ca_path() {
-        report(
+        report(Check::of(
             crate::mail::tls::read_ca_file(&path)
                 .map(|certificates| {
                     format!(
@@ -522,7 +539,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                     )
                 })
                 .map_err(|e| format!("{e}; fix the path or the file")),
-        )?;
+        ))?;
     }
     if let Some(smtp) = &mail.smtp {
         let check = transport(&campaign)
@@ -556,7 +573,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                         }
                     })
             });
-        report(check)?;
+        report(Check::of(check))?;
     }
     match imap_settings(&mail) {
         Ok(Some((settings, folder))) => {
@@ -578,35 +595,35 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                         settings.host, settings.port
                     )
                 });
-            report(check)?;
+            report(Check::of(check))?;
         }
         Ok(None) => {}
-        Err(error) => report(Err(format!("IMAP: {error:#}")))?,
+        Err(error) => report(Check::Problem(format!("IMAP: {error:#}")))?,
     }
     for (field, folder) in [
         ("maildir_in", &mail.maildir_in),
         ("maildir_out", &mail.maildir_out),
     ] {
         if let Some(folder) = folder {
-            report(
+            report(Check::of(
                 Maildir::open(folder)
                     .map(|_| format!("mail.{field} {folder} is a Maildir"))
                     .map_err(|e| format!("mail.{field}: {e}")),
-            )?;
+            ))?;
         }
     }
     if mail.smtp.is_none() && mail.maildir_out.is_none() {
-        report(Err(
-            "no way to send: add [mail.smtp] or mail.maildir_out".to_string()
+        report(Check::Problem(
+            "no way to send: add [mail.smtp] or mail.maildir_out".to_string(),
         ))?;
     }
     if mail.imap.is_none() && mail.maildir_in.is_none() {
-        report(Ok(
+        report(Check::Works(
             "no mailbox to poll; mail must come through `realmgm ingest` from the MTA".to_string(),
         ))?;
     }
     if !daemon.store.control(&campaign.name)?.has_gm_secret {
-        report(Err(format!(
+        report(Check::Problem(format!(
             "no GM secret yet: GM commands by mail are refused; run `realmgm gm secret --campaign {}`",
             campaign.name
         )))?;
