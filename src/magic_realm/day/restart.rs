@@ -10,6 +10,8 @@
 //! the Inn's). Whatever he still carried lies in the abandoned pile of the
 //! clearing where he fell, for anyone to loot.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::Observers;
@@ -19,6 +21,7 @@ use super::events::Happening;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::StartLocation;
 use crate::magic_realm::data::terms::Dwelling;
+use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::{CharacterChit, CharacterState, Discoveries, Item, abandoned_pile};
 
 /// A dead character coming back.
@@ -31,6 +34,9 @@ pub enum RestartEvent {
         fell_in: ClearingId,
         at: ClearingId,
         left_behind: Vec<Item>,
+        /// The character he comes back as, when his player named another.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        became: Option<String>,
     },
     /// He cannot come back: there is no Inn on the map.
     NoInn { character: String },
@@ -54,6 +60,7 @@ impl RestartEvent {
                 fell_in,
                 at,
                 left_behind,
+                became,
             } => {
                 let left = if left_behind.is_empty() {
                     String::new()
@@ -61,7 +68,14 @@ impl RestartEvent {
                     let names: Vec<&str> = left_behind.iter().map(|i| i.name.as_str()).collect();
                     format!(" {} left in {fell_in}.", names.join(", "))
                 };
-                format!("The {character}, killed, starts again at the Inn ({at}).{left}")
+                match became {
+                    Some(new) => format!(
+                        "The {character}, killed, comes back as the {new} at the Inn ({at}).{left}"
+                    ),
+                    None => {
+                        format!("The {character}, killed, starts again at the Inn ({at}).{left}")
+                    }
+                }
             }
             RestartEvent::NoInn { character } => {
                 format!("The {character} is dead and cannot restart: the Inn is not on the map.")
@@ -78,13 +92,30 @@ impl RestartEvent {
     }
 }
 
-/// Bring every dead character back at the Inn (called first at Birdsong).
-pub fn restart_the_dead(day: &mut Day<'_>) {
+/// Bring every dead character back at the Inn (called first at Birdsong),
+/// as the character his player's `Character:` line names when nobody plays
+/// it (play summary III.B.9.d: a killed character's player may return with
+/// another character), else as his own kind.
+pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
     for who in 0..day.state.characters.len() {
         if day.state.characters[who].dead {
-            restart(day, who);
+            let wanted = orders
+                .get(&day.state.characters[who].player)
+                .and_then(|o| o.character.as_deref());
+            let became = wanted.and_then(|w| unplayed_character(day, w));
+            restart(day, who, became);
         }
     }
+}
+
+/// The character `wanted` names, when it is in the game data and nobody
+/// plays it.
+fn unplayed_character(day: &Day<'_>, wanted: &str) -> Option<String> {
+    let names = day.data.characters.iter().map(|c| c.name.as_str());
+    let name = crate::suggest::find(wanted, names)?;
+    let played = day.state.characters.iter().any(|c| c.name == name)
+        || day.state.arrivals.iter().any(|a| a.character == name);
+    (!played).then(|| name.to_string())
 }
 
 /// Let in the players who joined since the last day: each character
@@ -143,7 +174,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
     }
 }
 
-fn restart(day: &mut Day<'_>, who: usize) {
+fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
     let name = day.state.characters[who].name.clone();
     let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
         day.emit(
@@ -152,9 +183,50 @@ fn restart(day: &mut Day<'_>, who: usize) {
         );
         return;
     };
-    let Some(kind) = day.data.characters.iter().find(|c| c.name == name) else {
+    let kind_name = became.clone().unwrap_or_else(|| name.clone());
+    let Some(kind) = day.data.characters.iter().find(|c| c.name == kind_name) else {
         return;
     };
+    if became.is_some() {
+        // Another character: fresh as at setup, spells recorded by the dice.
+        let fell_in = day.state.characters[who].position.clone();
+        let player = day.state.characters[who].player.clone();
+        let left_behind: Vec<Item> = day.state.characters[who]
+            .belongings
+            .drain(..)
+            .map(|b| b.item)
+            .collect();
+        let mut entering = [CharacterState::entering(
+            kind,
+            player,
+            StartLocation::Inn,
+            inn.clone(),
+        )];
+        if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
+            day.data,
+            &mut entering,
+            &BTreeMap::new(),
+            day.dice,
+        ) {
+            unreachable!("recording spells of a fresh character cannot fail: {e}");
+        }
+        let [character] = entering;
+        day.state.characters[who] = character;
+        day.state.familiars.remove(&name);
+        day.state.victory_requirements.remove(&name);
+        drop_where_he_fell(day, &fell_in, &left_behind);
+        day.emit(
+            Observers::Everyone,
+            Happening::Restart(RestartEvent::Restarted {
+                character: name,
+                fell_in,
+                at: inn,
+                left_behind,
+                became,
+            }),
+        );
+        return;
+    }
     let character = &mut day.state.characters[who];
     let fell_in = character.position.clone();
     let left_behind: Vec<Item> = character.belongings.drain(..).map(|b| b.item).collect();
@@ -179,13 +251,7 @@ fn restart(day: &mut Day<'_>, who: usize) {
     character.weapon_alerted = false;
     // His familiar, if he has one, starts again with him.
     day.state.familiars.remove(&name);
-    if !left_behind.is_empty() {
-        day.state
-            .holdings
-            .entry(abandoned_pile(&fell_in))
-            .or_default()
-            .extend(left_behind.iter().cloned());
-    }
+    drop_where_he_fell(day, &fell_in, &left_behind);
     day.emit(
         Observers::Everyone,
         Happening::Restart(RestartEvent::Restarted {
@@ -193,6 +259,18 @@ fn restart(day: &mut Day<'_>, who: usize) {
             fell_in,
             at: inn,
             left_behind,
+            became: None,
         }),
     );
+}
+
+/// What a dead character carried lies in the clearing where he fell.
+fn drop_where_he_fell(day: &mut Day<'_>, fell_in: &ClearingId, left_behind: &[Item]) {
+    if !left_behind.is_empty() {
+        day.state
+            .holdings
+            .entry(abandoned_pile(fell_in))
+            .or_default()
+            .extend(left_behind.iter().cloned());
+    }
 }

@@ -62,3 +62,36 @@ fn the_living_do_not_restart() {
             .any(|e| matches!(e.happening, Happening::Restart(_)))
     );
 }
+
+#[test]
+fn a_killed_character_may_come_back_as_another_nobody_plays() {
+    let mut state = game(&["Amazon", "Elf"]);
+    let player = state.characters[0].player.clone();
+    state.characters[0].dead = true;
+    give(&mut state, 0, ItemKind::Treasure, "Lost Keys", true);
+    let fell_in = state.characters[0].position.clone();
+    // The Elf is played: he comes back as the Amazon again.
+    let (after, _) = play(state.clone(), &[(&player, "H\nCharacter: Elf")], &[]);
+    assert_eq!(after.characters[0].name, "Amazon");
+    // The Swordsman is free: he comes back as the Swordsman, at the Inn.
+    let (after, events) = play(state, &[(&player, "H\nCharacter: swordsman")], &[]);
+    let inn = after.dwellings[&Dwelling::Inn].clone();
+    let back = &after.characters[0];
+    assert_eq!(
+        (back.name.as_str(), back.player.as_str()),
+        ("Swordsman", player.as_str())
+    );
+    assert_eq!(back.position, inn);
+    assert!(!after.characters.iter().any(|c| c.name == "Amazon"));
+    assert!(
+        after.holdings[&abandoned_pile(&fell_in)].contains(&item(ItemKind::Treasure, "Lost Keys"))
+    );
+    let restarted = events.iter().find_map(|e| match &e.happening {
+        Happening::Restart(event @ RestartEvent::Restarted { .. }) => Some(event.log_line()),
+        _ => None,
+    });
+    assert_eq!(
+        restarted.as_deref(),
+        Some(format!("The Amazon, killed, comes back as the Swordsman at the Inn ({inn}). Lost Keys left in {fell_in}.").as_str())
+    );
+}

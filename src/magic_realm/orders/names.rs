@@ -40,6 +40,20 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
             ));
         }
     }
+    if let Some(wanted) = &orders.character {
+        let names = data.characters.iter().map(|c| c.name.as_str());
+        match suggest::find(wanted, names.clone()) {
+            None => found.errors.push(format!(
+                "Character: '{wanted}' is not a character of the game{}",
+                suggest::did_you_mean(wanted, names)
+            )),
+            Some(name) if characters.contains(&name) => found.warnings.push(format!(
+                "Character: the {name} is in play; a killed character comes back as his own \
+                 kind unless he names one nobody plays"
+            )),
+            Some(_) => {}
+        }
+    }
     let hireable: Vec<&str> = data
         .natives
         .iter()

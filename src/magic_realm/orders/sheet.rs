@@ -15,6 +15,7 @@
 //! Phantasm: M CV5, S               (his phantasm's phases, under Phantasm)
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
 //! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
+//! Character: Elf                   (if he was killed: the character he comes back as)
 //! ```
 //!
 //! Under Prophecy a phase of the activities may list alternatives joined by
@@ -145,6 +146,10 @@ pub struct DayOrders {
     /// (`Missions:` line; `day::missions`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missions: Vec<String>,
+    /// The character he comes back as if his is dead (`Character:` line;
+    /// `day::restart`); his own when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character: Option<String>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -164,6 +169,7 @@ const KEYS: &[&str] = &[
     "Combat",
     "Phantasm",
     "Missions",
+    "Character",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -283,6 +289,14 @@ pub fn parse_day_orders(
             Some("missions" | "mission" | "campaign" | "campaigns") => parse_missions(value)
                 .map(|m| orders.missions = m)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("character") if !value.trim().is_empty() => {
+                orders.character = Some(value.trim().to_string());
+                Ok(())
+            }
+            Some("character") => Err(vec![error(
+                value_col,
+                "expected the character to come back as, for example 'Character: Elf'".into(),
+            )]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(
@@ -660,6 +674,9 @@ impl fmt::Display for DayOrders {
         }
         if !self.missions.is_empty() {
             writeln!(f, "Missions: {}", self.missions.join("; "))?;
+        }
+        if let Some(character) = &self.character {
+            writeln!(f, "Character: {character}")?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",
