@@ -69,6 +69,9 @@ pub struct NewArgs {
 pub struct ShowArgs {
     /// The campaign's name (its mail tag, any case).
     name: String,
+    /// Print JSON: the campaign's settings as stored and its players now.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -128,6 +131,14 @@ fn create_maildirs(campaign: &Campaign, base: &Path) -> anyhow::Result<Vec<Strin
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
     let stored = store.load_campaign(&args.name)?;
+    if args.json {
+        let shown = serde_json::json!({
+            "campaign": stored.campaign,
+            "created": stored.created,
+            "players": stored.players,
+        });
+        return super::emit(serde_json::to_string_pretty(&shown)?);
+    }
     super::emit(render_show(&stored)?.trim_end())
 }
 

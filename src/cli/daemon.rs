@@ -48,6 +48,10 @@ pub struct DoctorArgs {
     /// The campaign whose mail settings to check.
     #[arg(long)]
     campaign: String,
+    /// Print JSON: {"campaign", "problems", "checks": [{"ok", "line"}]}; the
+    /// exit status still says whether there were problems.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -519,13 +523,23 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     let campaign = with_mail_base(daemon.campaign(&args.campaign)?.campaign, &args.db);
     let mail = mail_settings(&campaign)?;
     let mut problems = 0;
+    let mut checks: Vec<serde_json::Value> = Vec::new();
+    let json = args.json;
     let mut report = |check: Check| -> anyhow::Result<()> {
-        match check {
-            Check::Works(line) => emit(format!("OK       {line}")),
+        let (ok, line) = match check {
+            Check::Works(line) => (true, line),
             Check::Problem(line) => {
                 problems += 1;
-                emit(format!("PROBLEM  {line}"))
+                (false, line)
             }
+        };
+        if json {
+            checks.push(serde_json::json!({ "ok": ok, "line": line }));
+            Ok(())
+        } else if ok {
+            emit(format!("OK       {line}"))
+        } else {
+            emit(format!("PROBLEM  {line}"))
         }
     };
     if let Some(path) = mail.ca_path() {
@@ -627,6 +641,13 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             "no GM secret yet: GM commands by mail are refused; run `realmgm gm secret --campaign {}`",
             campaign.name
         )))?;
+    }
+    if json {
+        emit(serde_json::to_string_pretty(&serde_json::json!({
+            "campaign": campaign.name,
+            "problems": problems,
+            "checks": checks,
+        }))?)?;
     }
     if problems > 0 {
         bail!(

@@ -34,7 +34,7 @@ impl StoredCampaign {
 }
 
 /// A player as stored (never his secret, only its hash).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerRecord {
     pub name: String,
     pub email: String,

@@ -54,6 +54,28 @@ fn daemon_round_gm_status_and_doctor() {
     assert!(report.contains("multipart"), "{report}");
     let doctor = stderr(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
     assert!(doctor.contains("1 problem"), "{doctor}");
+    let out = realmgm(&["doctor", "--campaign", "CLID", "--json"], &db.0);
+    assert!(!out.status.success(), "a problem still fails the run");
+    let doctor: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("doctor --json is JSON");
+    assert_eq!(doctor["problems"], 1);
+    let problem = doctor["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["ok"] == false)
+        .unwrap();
+    assert!(
+        problem["line"]
+            .as_str()
+            .unwrap()
+            .contains("no GM secret yet"),
+        "{doctor}"
+    );
+    let shown = stdout(&realmgm(&["campaign", "show", "CLID", "--json"], &db.0));
+    let shown: serde_json::Value = serde_json::from_str(&shown).expect("show --json is JSON");
+    assert_eq!(shown["campaign"]["name"], "CLID");
+    assert_eq!(shown["players"][0]["character"], "Amazon");
     let secret = stdout(&realmgm(&["gm", "--campaign", "CLID", "secret"], &db.0));
     assert!(secret.contains("the GM secret of CLID is"), "{secret}");
     let doctor = stdout(&realmgm(&["doctor", "--campaign", "CLID"], &db.0));
