@@ -102,8 +102,16 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         )
     };
     let relayed = store.relayed_messages(&campaign.name, day)?;
-    let mut context = report_context(game, campaign, day, deadline, &orders, &relayed)?;
-    context.announcements = store.announcements(&campaign.name, day)?;
+    let announcements = store.announcements(&campaign.name, day)?;
+    let context = report_context(
+        game,
+        campaign,
+        day,
+        deadline,
+        &orders,
+        &relayed,
+        announcements,
+    )?;
     let reader = match &args.player {
         Some(name) => {
             let Some(player) = stored

@@ -163,15 +163,15 @@ impl Daemon {
             })
             .transpose()?;
         let relayed = self.store.relayed_messages(&campaign.name, pending.day)?;
-        let mut context = report_context(
+        let context = report_context(
             game,
             campaign,
             pending.day,
             next_deadline,
             &orders,
             &relayed,
+            self.store.announcements(&campaign.name, pending.day)?,
         )?;
-        context.announcements = self.store.announcements(&campaign.name, pending.day)?;
         let mut reports = Vec::new();
         for player in &stored.players {
             let report = game.report_with(
@@ -537,7 +537,15 @@ impl Daemon {
         let campaign = &stored.campaign;
         let deadline =
             campaign.schedule.deadline(1) + self.store.deadline_extension(&campaign.name, 1)?;
-        let context = report_context(game, campaign, 0, Some(deadline), &BTreeMap::new(), &[])?;
+        let context = report_context(
+            game,
+            campaign,
+            0,
+            Some(deadline),
+            &BTreeMap::new(),
+            &[],
+            Vec::new(),
+        )?;
         for player in &stored.players {
             let report = match game.report_with(state, &[], Reader::Player(&player.name), &context)
             {

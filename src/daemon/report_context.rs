@@ -54,6 +54,7 @@ pub fn report_context(
     deadline: Option<i64>,
     orders: &BTreeMap<String, AcceptedOrders>,
     relayed: &[RelayedMessage],
+    announcements: Vec<String>,
 ) -> anyhow::Result<ReportContext> {
     let mut messages: BTreeMap<String, Vec<PrivateMessage>> = BTreeMap::new();
     for message in relayed {
@@ -75,8 +76,7 @@ pub fn report_context(
             .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))
             .collect(),
         rules: campaign.rules.clone(),
-        // The caller adds the day's announcements from the store.
-        announcements: Vec::new(),
+        announcements,
         templates: templates(campaign)?,
     })
 }

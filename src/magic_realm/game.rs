@@ -217,12 +217,7 @@ impl Game for MagicRealm {
             if in_play(&mr, &seat.player) {
                 continue;
             }
-            let taken: Vec<&str> = mr
-                .characters
-                .iter()
-                .map(|c| c.name.as_str())
-                .chain(mr.arrivals.iter().map(|a| a.character.as_str()))
-                .collect();
+            let taken: Vec<&str> = mr.characters_in_play().collect();
             let unpicked = data
                 .characters
                 .iter()

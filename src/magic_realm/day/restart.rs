@@ -113,8 +113,7 @@ pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>)
 fn unplayed_character(day: &Day<'_>, wanted: &str) -> Option<String> {
     let names = day.data.characters.iter().map(|c| c.name.as_str());
     let name = crate::suggest::find(wanted, names)?;
-    let played = day.state.characters.iter().any(|c| c.name == name)
-        || day.state.arrivals.iter().any(|a| a.character == name);
+    let played = day.state.characters_in_play().any(|c| c == name);
     (!played).then(|| name.to_string())
 }
 
@@ -146,22 +145,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             // `Game::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
-        let mut entering = [CharacterState::entering(
-            kind,
-            arrival.player.clone(),
-            StartLocation::Inn,
-            inn.clone(),
-        )];
-        // Spells are recorded as at setup, by the dice of the day he enters.
-        if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
-            day.data,
-            &mut entering,
-            &std::collections::BTreeMap::new(),
-            day.dice,
-        ) {
-            unreachable!("recording spells of a fresh character cannot fail: {e}");
-        }
-        let [character] = entering;
+        let character = fresh_at_inn(day, kind, arrival.player.clone(), &inn);
         day.state.characters.push(character);
         day.emit(
             Observers::Everyone,
@@ -187,68 +171,39 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
     let Some(kind) = day.data.characters.iter().find(|c| c.name == kind_name) else {
         return;
     };
+    let fell_in = day.state.characters[who].position.clone();
+    let left_behind: Vec<Item> = day.state.characters[who]
+        .belongings
+        .drain(..)
+        .map(|b| b.item)
+        .collect();
     if became.is_some() {
-        // Another character: fresh as at setup, spells recorded by the dice.
-        let fell_in = day.state.characters[who].position.clone();
+        // Another character: fresh as at setup, with no requirements yet.
         let player = day.state.characters[who].player.clone();
-        let left_behind: Vec<Item> = day.state.characters[who]
-            .belongings
-            .drain(..)
-            .map(|b| b.item)
-            .collect();
-        let mut entering = [CharacterState::entering(
-            kind,
-            player,
-            StartLocation::Inn,
-            inn.clone(),
-        )];
-        if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
-            day.data,
-            &mut entering,
-            &BTreeMap::new(),
-            day.dice,
-        ) {
-            unreachable!("recording spells of a fresh character cannot fail: {e}");
-        }
-        let [character] = entering;
-        day.state.characters[who] = character;
-        day.state.familiars.remove(&name);
+        day.state.characters[who] = fresh_at_inn(day, kind, player, &inn);
         day.state.victory_requirements.remove(&name);
-        drop_where_he_fell(day, &fell_in, &left_behind);
-        day.emit(
-            Observers::Everyone,
-            Happening::Restart(RestartEvent::Restarted {
-                character: name,
-                fell_in,
-                at: inn,
-                left_behind,
-                became,
-            }),
-        );
-        return;
+    } else {
+        let character = &mut day.state.characters[who];
+        character.dead = false;
+        character.position = inn.clone();
+        character.gold = kind.gold;
+        character.weapon = kind.weapon.clone();
+        character.armor = kind.armor.clone();
+        character.chits = CharacterChit::fresh_set(kind);
+        // He keeps the spells he knows; curses die with him.
+        character.magic.curses.clear();
+        character.magic.next_fight_tremendous = false;
+        character.hidden = false;
+        character.fame = 0;
+        character.notoriety = 0;
+        character.discoveries = Discoveries {
+            tiles_visited: [inn.tile.clone()].into(),
+            ..Discoveries::default()
+        };
+        character.found_hidden_enemies = false;
+        character.hirelings.clear();
+        character.weapon_alerted = false;
     }
-    let character = &mut day.state.characters[who];
-    let fell_in = character.position.clone();
-    let left_behind: Vec<Item> = character.belongings.drain(..).map(|b| b.item).collect();
-    character.dead = false;
-    character.position = inn.clone();
-    character.gold = kind.gold;
-    character.weapon = kind.weapon.clone();
-    character.armor = kind.armor.clone();
-    character.chits = CharacterChit::fresh_set(kind);
-    // He keeps the spells he knows; curses die with him.
-    character.magic.curses.clear();
-    character.magic.next_fight_tremendous = false;
-    character.hidden = false;
-    character.fame = 0;
-    character.notoriety = 0;
-    character.discoveries = Discoveries {
-        tiles_visited: [inn.tile.clone()].into(),
-        ..Discoveries::default()
-    };
-    character.found_hidden_enemies = false;
-    character.hirelings.clear();
-    character.weapon_alerted = false;
     // His familiar, if he has one, starts again with him.
     day.state.familiars.remove(&name);
     drop_where_he_fell(day, &fell_in, &left_behind);
@@ -259,9 +214,36 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
             fell_in,
             at: inn,
             left_behind,
-            became: None,
+            became,
         }),
     );
+}
+
+/// A character of `kind` for `player` entering at the Inn as at setup: his
+/// starting gold, weapon, armour and chits, and spells recorded by the
+/// dice of the day he enters.
+fn fresh_at_inn(
+    day: &mut Day<'_>,
+    kind: &crate::magic_realm::data::characters::Character,
+    player: String,
+    inn: &ClearingId,
+) -> CharacterState {
+    let mut entering = [CharacterState::entering(
+        kind,
+        player,
+        StartLocation::Inn,
+        inn.clone(),
+    )];
+    if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
+        day.data,
+        &mut entering,
+        &BTreeMap::new(),
+        day.dice,
+    ) {
+        unreachable!("recording spells of a fresh character cannot fail: {e}");
+    }
+    let [character] = entering;
+    character
 }
 
 /// What a dead character carried lies in the clearing where he fell.

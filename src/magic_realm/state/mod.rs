@@ -355,6 +355,15 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// The characters in the game: those on the board (the dead
+    /// included, who come back) and those entering at the next Birdsong.
+    pub fn characters_in_play(&self) -> impl Iterator<Item = &str> {
+        self.characters
+            .iter()
+            .map(|c| c.name.as_str())
+            .chain(self.arrivals.iter().map(|a| a.character.as_str()))
+    }
+
     /// The character who has hired the native `native`, if any.
     pub fn employer_of(&self, native: &str) -> Option<usize> {
         self.characters
