@@ -107,6 +107,14 @@ pub struct Seat {
     pub character: Option<String>,
 }
 
+/// A GM's ruling as he wrote it (`give Gold Helmet to Amazon`), with the
+/// reason the players will read beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GmRuling {
+    pub text: String,
+    pub why: String,
+}
+
 /// A game's whole state as JSON, as the store keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState(pub serde_json::Value);
@@ -368,6 +376,49 @@ pub trait Game: Sync {
         _seats: &[Seat],
     ) -> anyhow::Result<GameState> {
         Ok(state.clone())
+    }
+
+    /// The state with the GM's `rulings` queued for the next turn, each
+    /// checked against the state: the game carries them out, in order, as
+    /// the turn begins and reports each to those it concerns. Called on the
+    /// pending state before each turn runs (rulings are inputs of a turn,
+    /// like orders), and when the GM makes a ruling, so a bad one is refused
+    /// at once.
+    ///
+    /// # Errors
+    /// A ruling the game cannot read or apply: the message names it and
+    /// says what was expected.
+    fn rule(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        rulings: &[GmRuling],
+    ) -> anyhow::Result<GameState> {
+        if let Some(first) = rulings.first() {
+            anyhow::bail!(
+                "{} takes no rulings (cannot apply '{}'); enter corrected orders instead",
+                self.id(),
+                first.text
+            );
+        }
+        Ok(state.clone())
+    }
+
+    /// Whether `player` has a part in the game as it stands (Magic Realm:
+    /// a character on the board), so a report of the turn is his to read.
+    fn plays(&self, _state: &GameState, _player: &str) -> bool {
+        true
+    }
+
+    /// The character `player` plays in `state`, for games with characters.
+    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The characters nobody plays in `state`, which a late player may
+    /// choose; empty for games without characters.
+    fn unplayed(&self, _state: &GameState) -> Vec<String> {
+        Vec::new()
     }
 
     /// The players whose orders the next turn waits for: everyone for a

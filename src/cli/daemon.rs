@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-use crate::campaign::{Campaign, Email, MailSettings, Player};
+use crate::campaign::{Campaign, MailSettings};
 use crate::daemon::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
@@ -125,6 +125,39 @@ pub enum GmCommand {
         #[arg(long)]
         replace: Option<String>,
     },
+    /// Give a seat to a new address (the old secret stops working), and with
+    /// --character to another character, who enters at the Inn next day.
+    Replace {
+        #[arg(long)]
+        player: String,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        character: Option<String>,
+    },
+    /// A player leaves: no more mail; his character leaves the Realm next
+    /// day, or with --keep-character is played as when orders are missing.
+    RemovePlayer {
+        #[arg(long)]
+        player: String,
+        #[arg(long)]
+        keep_character: bool,
+    },
+    /// Make a ruling carried out as the pending day begins, e.g.
+    /// `gm rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
+    /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
+    /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
+    /// active|fatigued|wounded, heal CHARACTER, discover SITE|CV2-CV5 for
+    /// CHARACTER, replace CHARACTER with CHARACTER.
+    Rule {
+        /// The ruling.
+        text: String,
+        /// The reason, as the players concerned will read it.
+        #[arg(long, default_value = "")]
+        why: String,
+    },
+    /// Take back a ruling of the pending day (its id from `gm rule` or `gm status`).
+    WithdrawRuling { id: i64 },
     /// Make a new GM secret for commands by mail (printed once).
     Secret,
     /// The GM's log: strangers, bounces, holds, late orders.
@@ -439,35 +472,35 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             character,
             replace,
         } => {
-            let email = Email::try_from(email.clone()).map_err(anyhow::Error::msg)?;
             let secret = match (replace, player) {
-                (Some(seat), _) => daemon.store.replace_player(&name, seat, &email)?,
+                (Some(seat), _) => {
+                    daemon.replace_player(&name, seat, email, character.as_deref(), now)?
+                }
                 (None, Some(player)) => {
-                    let stored = daemon.campaign(&name)?;
-                    daemon.check_new_seat(
-                        &stored,
-                        &crate::game::Seat {
-                            player: player.clone(),
-                            character: character.clone(),
-                        },
-                    )?;
-                    daemon.store.add_player(
-                        &name,
-                        &Player {
-                            name: player.clone(),
-                            email,
-                            character: character.clone(),
-                        },
-                        now,
-                    )?
+                    daemon.add_player(&name, player, email, character.as_deref(), now)?
                 }
                 (None, None) => bail!("give --name for a new player, or --replace SEAT"),
             };
-            format!(
-                "{} <{}> has the secret {} (shown once; send it to him)",
-                secret.player, secret.email, secret.secret
-            )
+            shown_once(&secret)
         }
+        GmCommand::Replace {
+            player,
+            email,
+            character,
+        } => shown_once(&daemon.replace_player(&name, player, email, character.as_deref(), now)?),
+        GmCommand::RemovePlayer {
+            player,
+            keep_character,
+        } => daemon.remove_player(&name, player, *keep_character, now)?,
+        GmCommand::Rule { text, why } => daemon.rule(
+            &name,
+            &crate::game::GmRuling {
+                text: text.clone(),
+                why: why.clone(),
+            },
+            now,
+        )?,
+        GmCommand::WithdrawRuling { id } => daemon.withdraw_ruling(&name, *id, now)?,
         GmCommand::Announce { text } => daemon.announce(&name, text, now)?,
         GmCommand::Secret => format!(
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
@@ -656,4 +689,12 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A new secret for the GM's screen: it is mailed to the player too.
+fn shown_once(secret: &crate::store::PlayerSecret) -> String {
+    format!(
+        "{} <{}> has the secret {} (shown once; it was mailed to him with how to play)",
+        secret.player, secret.email, secret.secret
+    )
 }

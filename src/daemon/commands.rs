@@ -58,11 +58,23 @@ pub enum GmCommand {
         email: String,
         character: Option<String>,
     },
-    /// A seat goes to a new address (and a new secret).
+    /// A seat goes to a new address (and a new secret), and to another
+    /// character when one is named.
     ReplacePlayer {
         player: String,
         email: String,
+        character: Option<String>,
     },
+    /// A player leaves; `keep` leaves his character to the policy for
+    /// missing orders.
+    RemovePlayer {
+        player: String,
+        character_stays: bool,
+    },
+    /// The GM's rulings, one a line in the rest of the mail.
+    Rule,
+    /// Take back a ruling not yet carried out.
+    WithdrawRuling(i64),
     /// A `gm` line that is none of the above, kept to say so.
     Unknown(String),
 }
@@ -97,7 +109,23 @@ impl std::fmt::Display for GmCommand {
                     None => Ok(()),
                 }
             }
-            GmCommand::ReplacePlayer { player, email } => write!(f, "gm replace {player} {email}"),
+            GmCommand::ReplacePlayer {
+                player,
+                email,
+                character,
+            } => match character {
+                Some(character) => write!(f, "gm replace {player} {email} {character}"),
+                None => write!(f, "gm replace {player} {email}"),
+            },
+            GmCommand::RemovePlayer {
+                player,
+                character_stays,
+            } => {
+                let keep = if *character_stays { " keep" } else { "" };
+                write!(f, "gm remove-player {player}{keep}")
+            }
+            GmCommand::Rule => write!(f, "gm rule"),
+            GmCommand::WithdrawRuling(id) => write!(f, "gm withdraw-ruling {id}"),
             GmCommand::Unknown(text) => write!(f, "gm {text} (not a command)"),
         }
     }
@@ -233,7 +261,29 @@ fn gm_command(words: &[&str]) -> GmCommand {
         ("replace", [player, email]) => GmCommand::ReplacePlayer {
             player: owned(player),
             email: owned(email),
+            character: None,
         },
+        ("replace", [player, email, character @ ..]) if !character.is_empty() => {
+            GmCommand::ReplacePlayer {
+                player: owned(player),
+                email: owned(email),
+                character: Some(character.join(" ")),
+            }
+        }
+        ("remove-player", [player]) => GmCommand::RemovePlayer {
+            player: owned(player),
+            character_stays: false,
+        },
+        ("remove-player", [player, keep]) if keep.eq_ignore_ascii_case("keep") => {
+            GmCommand::RemovePlayer {
+                player: owned(player),
+                character_stays: true,
+            }
+        }
+        ("rule", []) => GmCommand::Rule,
+        ("withdraw-ruling", [id]) if id.parse::<i64>().is_ok() => {
+            GmCommand::WithdrawRuling(id.parse().unwrap_or_default())
+        }
         _ => GmCommand::Unknown(words.join(" ")),
     }
 }
@@ -325,7 +375,8 @@ mod tests {
             read("[T] gm replace Ben new@x.test", ""),
             Command::Gm(GmCommand::ReplacePlayer {
                 player: "Ben".into(),
-                email: "new@x.test".into()
+                email: "new@x.test".into(),
+                character: None
             })
         );
         assert_eq!(
@@ -342,6 +393,11 @@ mod tests {
             "gm resend Ann 3",
             "gm announce",
             "gm extend 12",
+            "gm replace Ben ben@x.test Black Knight",
+            "gm remove-player Ben keep",
+            "gm remove-player Ben",
+            "gm rule",
+            "gm withdraw-ruling 4",
         ] {
             let Command::Gm(command) = read(&format!("[T] {text}"), "") else {
                 panic!("{text} is a GM command");

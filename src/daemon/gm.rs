@@ -5,9 +5,8 @@
 //! copy of the confirmation), add a player or give a seat to a new address
 //! (the newcomer is mailed his secret).
 
-use crate::campaign::{Email, Player, format_utc};
-use crate::game::Seat;
-use crate::store::{PlayerSecret, StoredCampaign};
+use crate::campaign::format_utc;
+use crate::store::StoredCampaign;
 
 use super::Daemon;
 use super::commands::{self, Command, GmCommand};
@@ -70,7 +69,15 @@ impl Daemon {
                     .map(|a| format_utc(a.until)),
             });
         }
+        let choosing = stored
+            .players
+            .iter()
+            .filter(|p| self.choosing_character(&stored, p).unwrap_or(false))
+            .map(|p| p.name.clone())
+            .collect();
         Ok(CampaignStatus {
+            rulings: self.store.rulings(name, pending.day)?,
+            choosing,
             campaign: campaign.name.clone(),
             game: campaign.game.clone(),
             day_pending: pending.day,
@@ -340,92 +347,6 @@ impl Daemon {
         Ok(confirmation)
     }
 
-    /// Whether `seat` can join the campaign now: before the game begins
-    /// anyone can; once it has, the game must take late players and the
-    /// seat must name a character it can let in (checked against the
-    /// latest day, so a typo is refused before it is stored).
-    ///
-    /// # Errors
-    /// The seat cannot join, and why.
-    pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
-        let campaign = &stored.campaign;
-        let Some(latest) = self.store.latest_day(&campaign.name)? else {
-            return Ok(());
-        };
-        let game = self.game(campaign)?;
-        if !game.accepts_late_players() {
-            anyhow::bail!(
-                "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
-                 new address",
-                campaign.game
-            );
-        }
-        let mut seats = stored.seats();
-        seats.push(seat.clone());
-        game.admit(&latest.state, &campaign.rules, &seats)?;
-        Ok(())
-    }
-
-    /// Add a player to the campaign (or, with `replacing`, give that seat
-    /// to `email` with a new secret) and mail the newcomer his secret.
-    ///
-    /// # Errors
-    /// No such campaign or seat, a bad or taken address or name.
-    pub fn seat_player(
-        &mut self,
-        name: &str,
-        player: &str,
-        email: &str,
-        character: Option<&str>,
-        replacing: bool,
-        now: i64,
-    ) -> anyhow::Result<PlayerSecret> {
-        let stored = self.campaign(name)?;
-        let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
-        let made = if replacing {
-            let seat = seat(&stored, player)?;
-            self.store.replace_player(name, &seat.name, &email)?
-        } else {
-            self.check_new_seat(
-                &stored,
-                &Seat {
-                    player: player.to_string(),
-                    character: character.map(str::to_string),
-                },
-            )?;
-            self.store.add_player(
-                name,
-                &Player {
-                    name: player.to_string(),
-                    email,
-                    character: character.map(str::to_string),
-                },
-                now,
-            )?
-        };
-        let how = if replacing {
-            format!("you take over the seat of {} in", made.player)
-        } else {
-            format!("you have joined as {} in", made.player)
-        };
-        let body = format!(
-            "{} welcome ===\n\nThe GM says {how} the campaign {name}.\n\nYour secret is: {}\n\n\
-             Put a line `Password: {}` in every mail you send to the game, with the campaign tag \
-             [{name}] in the subject. Send `help` for the commands.\n",
-            marker(name),
-            made.secret,
-            made.secret
-        );
-        self.queue(&stored.campaign, &made.email, "welcome", &body, None, now)?;
-        let note = if replacing {
-            format!("the seat of {} now belongs to {}", made.player, made.email)
-        } else {
-            format!("{} <{}> joined", made.player, made.email)
-        };
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
-        Ok(made)
-    }
-
     /// Carry out a GM command that came by mail and answer the GM.
     pub(crate) fn gm_mail(
         &mut self,
@@ -474,15 +395,19 @@ impl Daemon {
                 email,
                 character,
             } => self
-                .seat_player(&name, player, email, character.as_deref(), false, now)
+                .add_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
                     format!(
                         "{} <{}> joined; the secret was mailed to him",
                         made.player, made.email
                     )
                 }),
-            GmCommand::ReplacePlayer { player, email } => self
-                .seat_player(&name, player, email, None, true, now)
+            GmCommand::ReplacePlayer {
+                player,
+                email,
+                character,
+            } => self
+                .replace_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
                     format!(
                         "the seat of {} now belongs to {}; the new secret was mailed there (the \
@@ -490,12 +415,22 @@ impl Daemon {
                         made.player, made.email
                     )
                 }),
+            GmCommand::RemovePlayer {
+                player,
+                character_stays,
+            } => self.remove_player(&name, player, *character_stays, now),
+            GmCommand::Rule => {
+                let (text, _) = commands::after_command(&letter.mail.subject, &letter.text);
+                self.rule_by_mail(&name, &text, now)
+            }
+            GmCommand::WithdrawRuling(id) => self.withdraw_ruling(&name, *id, now),
             GmCommand::Unknown(text) => Err(anyhow::anyhow!(
                 "'{text}' is not a GM command; use a subject such as `[{name}] gm status` (also \
                  gm process, gm preview, gm pause, gm resume, gm extend HOURS, gm resend PLAYER \
                  [DAY], gm rollback DAY, gm orders PLAYER with the orders in the body, gm \
                  announce with the news in the body, gm add-player NAME ADDRESS [CHARACTER], gm \
-                 replace PLAYER ADDRESS)"
+                 replace PLAYER ADDRESS [CHARACTER], gm remove-player PLAYER [keep], gm rule with \
+                 one ruling a line in the body, gm withdraw-ruling ID)"
             )),
         };
         let text = match result {
@@ -523,7 +458,10 @@ impl Daemon {
 }
 
 /// The stored player of `stored` named `player` (any case).
-fn seat(stored: &StoredCampaign, player: &str) -> anyhow::Result<crate::store::PlayerRecord> {
+pub(super) fn seat(
+    stored: &StoredCampaign,
+    player: &str,
+) -> anyhow::Result<crate::store::PlayerRecord> {
     stored
         .players
         .iter()
@@ -558,6 +496,11 @@ pub struct CampaignStatus {
     pub over: bool,
     /// The players the turn waits for.
     pub players: Vec<PlayerStatus>,
+    /// Players who joined the running game and have not chosen a
+    /// character yet (nobody waits for them).
+    pub choosing: Vec<String>,
+    /// The GM's rulings standing for the pending turn.
+    pub rulings: Vec<crate::store::rulings::StoredRuling>,
 }
 
 /// One awaited player's orders for the pending turn.
@@ -625,6 +568,20 @@ impl std::fmt::Display for CampaignStatus {
                 .map(|until| format!("; away until {until}"))
                 .unwrap_or_default();
             writeln!(f, "  {}: {state}{bounced}{away}", p.player)?;
+        }
+        for player in &self.choosing {
+            writeln!(
+                f,
+                "  {player}: has not chosen a character yet (his mail's `Character:` line does)"
+            )?;
+        }
+        for ruling in &self.rulings {
+            let why = if ruling.why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", ruling.why)
+            };
+            writeln!(f, "Ruling {}: {}{why}", ruling.id, ruling.text)?;
         }
         Ok(())
     }

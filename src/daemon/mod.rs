@@ -27,7 +27,9 @@ pub mod process;
 pub mod relay;
 pub mod report_context;
 pub mod rounds;
+pub mod rulings;
 pub mod schedule;
+pub mod seats;
 pub mod setup;
 
 use anyhow::Context;

@@ -58,6 +58,10 @@ impl Daemon {
             Command::Orders if self.setting_up_by_mail(stored)? => {
                 return self.setup_mail(stored, player, letter, now);
             }
+            // A late player's first mails choose his character.
+            Command::Orders if self.choosing_character(stored, player)? => {
+                return self.choose_character(stored, player, letter, now);
+            }
             // While the day waits for his combat round, his mail answers it.
             Command::Orders if self.round_waits_for(stored, &player.name)? => {
                 return self.round_answer(stored, player, letter, now);

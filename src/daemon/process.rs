@@ -20,7 +20,8 @@ use sha2::{Digest, Sha256};
 
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
-use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
+use crate::game::{AcceptedOrders, Event, GameState, GmRuling, Reader, Report, hex};
+use crate::store::rulings::StoredRuling;
 use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign, StoredReport};
 
 use super::Daemon;
@@ -100,6 +101,16 @@ impl Daemon {
         let state = game
             .admit(&state, &campaign.rules, &stored.seats())
             .context("a seat cannot join the game")?;
+        // The GM's rulings for this turn, carried out as it begins.
+        let rulings: Vec<GmRuling> = self
+            .store
+            .rulings(&campaign.name, pending.day)?
+            .iter()
+            .map(StoredRuling::given)
+            .collect();
+        let state = game
+            .rule(&state, &campaign.rules, &rulings)
+            .context("a ruling of the GM cannot be carried out")?;
         let awaited = game
             .awaiting(&state)
             .context("the game cannot say whose orders the turn needs")?;
@@ -134,11 +145,14 @@ impl Daemon {
             (Some(now), Some(round)) => now >= round.deadline,
             (Some(_), None) => false,
         };
-        // Round answers are part of what the day is resolved from.
-        let orders_hash = if answers.is_null() {
-            hex(&Sha256::digest(serde_json::to_vec(&orders)?))
-        } else {
-            hex(&Sha256::digest(serde_json::to_vec(&(&orders, &answers))?))
+        // Round answers and rulings are part of what the day is resolved
+        // from (hashed only when present, so older days keep their hashes).
+        let orders_hash = match (answers.is_null(), rulings.is_empty()) {
+            (true, true) => hex(&Sha256::digest(serde_json::to_vec(&orders)?)),
+            (false, true) => hex(&Sha256::digest(serde_json::to_vec(&(&orders, &answers))?)),
+            (_, false) => hex(&Sha256::digest(serde_json::to_vec(&(
+                &orders, &answers, &rulings,
+            ))?)),
         };
         let mut dice = Dice::new(campaign.seed, pending.day);
         let step = game
@@ -173,7 +187,13 @@ impl Daemon {
             self.store.announcements(&campaign.name, pending.day)?,
         )?;
         let mut reports = Vec::new();
-        for player in &stored.players {
+        // A player whose character has not entered yet (or has left) has
+        // no report of the day.
+        for player in stored
+            .players
+            .iter()
+            .filter(|p| game.plays(&result.state, &p.name))
+        {
             let report = game.report_with(
                 &result.state,
                 &result.events,

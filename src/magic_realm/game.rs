@@ -4,19 +4,21 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
 
 use crate::dice::Dice;
 use crate::game::{
-    AcceptedOrders, Calendar, Event, Game, GameState, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Seat, TurnPause, TurnResult, TurnStep,
+    AcceptedOrders, Calendar, Event, Game, GameState, GmRuling, OrdersProblem, Reader, Report,
+    RuleToggle, Rules, Seat, TurnPause, TurnResult, TurnStep,
 };
 use crate::report::ReportContext;
 
 use crate::magic_realm::combat::by_rounds::RoundAnswers;
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::orders::ruling::parse_ruling;
 use crate::magic_realm::setup::{self, SetupInputs};
 use crate::magic_realm::state::MrState;
+use crate::magic_realm::state::ruling::{QueuedRuling, Ruling};
 use crate::magic_realm::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
@@ -188,6 +190,25 @@ impl Game for MagicRealm {
             .collect())
     }
 
+    fn plays(&self, state: &GameState, player: &str) -> bool {
+        self.character_of(state, player).is_some()
+    }
+
+    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
+        let mr = read_state(state).ok()?;
+        mr.characters
+            .into_iter()
+            .find(|c| c.player == player)
+            .map(|c| c.name)
+    }
+
+    fn unplayed(&self, state: &GameState) -> Vec<String> {
+        match (game_data(), read_state(state)) {
+            (Ok(data), Ok(mr)) => unplayed_characters(data, &mr),
+            _ => Vec::new(),
+        }
+    }
+
     fn accepts_late_players(&self) -> bool {
         true
     }
@@ -199,7 +220,9 @@ impl Game for MagicRealm {
 
     /// A seat without a character in the game joins with the character it
     /// names, which enters at the Inn at the next Birdsong
-    /// (`day::restart::admit_arrivals`).
+    /// (`day::restart::admit_arrivals`); a seat that names none yet waits.
+    /// A character whose seat is gone leaves the Realm at the next Birdsong
+    /// (`day::rulings`).
     fn admit(
         &self,
         state: &GameState,
@@ -213,25 +236,40 @@ impl Game for MagicRealm {
                 || mr.arrivals.iter().any(|a| a.player == player)
         };
         let mut changed = false;
+        // A character whose seat is gone leaves the Realm at the next
+        // Birdsong (`gm remove-player`).
+        let departed: Vec<String> = mr
+            .characters
+            .iter()
+            .filter(|c| !seats.iter().any(|s| s.player == c.player))
+            .filter(|c| {
+                !mr.rulings.iter().any(|r| {
+                    r.ruling
+                        == Ruling::Retire {
+                            character: c.name.clone(),
+                        }
+                })
+            })
+            .map(|c| c.name.clone())
+            .collect();
+        for character in departed {
+            mr.rulings.push(QueuedRuling {
+                ruling: Ruling::Retire { character },
+                why: "his player has left the campaign".to_string(),
+            });
+            changed = true;
+        }
         for seat in seats {
             if in_play(&mr, &seat.player) {
                 continue;
             }
-            let taken: Vec<&str> = mr.characters_in_play().collect();
-            let unpicked = data
-                .characters
-                .iter()
-                .map(|c| c.name.as_str())
-                .filter(|name| !taken.contains(name))
-                .collect::<Vec<_>>()
-                .join(", ");
+            // A player still choosing (by mail, `Character: NAME`) waits
+            // outside the game; nobody waits for him.
             let Some(wanted) = seat.character.as_deref() else {
-                anyhow::bail!(
-                    "{} has no character and the game has begun; name one (`gm add-player` with a \
-                     character, or `gm replace`): unpicked are {unpicked}",
-                    seat.player
-                );
+                continue;
             };
+            let taken: Vec<&str> = mr.characters_in_play().collect();
+            let unpicked = unplayed_characters(data, &mr).join(", ");
             let names = data.characters.iter().map(|c| c.name.as_str());
             let Some(character) = crate::suggest::find(wanted, names.clone()) else {
                 anyhow::bail!(
@@ -253,6 +291,31 @@ impl Game for MagicRealm {
         } else {
             state.clone()
         })
+    }
+
+    /// Each ruling read against the pending state
+    /// ([`crate::magic_realm::orders::ruling::parse_ruling`]) and queued for
+    /// `day::rulings` at the next Birdsong.
+    fn rule(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        rulings: &[GmRuling],
+    ) -> anyhow::Result<GameState> {
+        if rulings.is_empty() {
+            return Ok(state.clone());
+        }
+        let data = game_data()?;
+        let mut mr = read_state(state)?;
+        for given in rulings {
+            let ruling = parse_ruling(&given.text, data, &mr)
+                .with_context(|| format!("the ruling '{}'", given.text.trim()))?;
+            mr.rulings.push(QueuedRuling {
+                ruling,
+                why: given.why.clone(),
+            });
+        }
+        Ok(GameState(serde_json::to_value(mr)?))
     }
 
     /// Parsed, then every name checked against the game's components and
@@ -454,6 +517,15 @@ impl Game for MagicRealm {
             Reader::Gm => crate::magic_realm::report::gm_history(data, &state, events, context),
         }
     }
+}
+
+/// The characters of the game data nobody plays in `mr`, in data order.
+fn unplayed_characters(data: &GameData, mr: &MrState) -> Vec<String> {
+    data.characters
+        .iter()
+        .map(|c| c.name.clone())
+        .filter(|name| !mr.characters_in_play().any(|taken| taken == name))
+        .collect()
 }
 
 #[cfg(test)]

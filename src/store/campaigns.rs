@@ -18,13 +18,18 @@ pub struct StoredCampaign {
     pub created: i64,
     /// The players now, in the order they joined.
     pub players: Vec<PlayerRecord>,
+    /// Players who left but whose characters stay in the game, played by
+    /// the campaign's policy for missing orders; they get no mail.
+    pub left_characters: Vec<PlayerRecord>,
 }
 
 impl StoredCampaign {
-    /// Every seat: its player and the character he plays, if chosen.
+    /// Every seat the game knows: each player and the character he plays,
+    /// if chosen, and the seats of those who left their character behind.
     pub fn seats(&self) -> Vec<crate::game::Seat> {
         self.players
             .iter()
+            .chain(&self.left_characters)
             .map(|p| crate::game::Seat {
                 player: p.name.clone(),
                 character: p.character.clone(),
@@ -121,6 +126,27 @@ impl Store {
         Ok(secret)
     }
 
+    /// A player leaves the campaign: he gets no more mail and his address
+    /// no longer counts as his; his character stays in the game when
+    /// `character_stays`, played by the policy for missing orders.
+    ///
+    /// # Errors
+    /// No such campaign or player.
+    pub fn remove_player(
+        &mut self,
+        campaign: &str,
+        player: &str,
+        character_stays: bool,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let (_, player_id) = self.player_id(campaign, player)?;
+        self.conn.execute(
+            "UPDATE players SET left_at = ?1, character_stays = ?2 WHERE id = ?3",
+            params![now, character_stays, player_id],
+        )?;
+        Ok(())
+    }
+
     /// Record the character a player has chosen.
     ///
     /// # Errors
@@ -171,12 +197,15 @@ impl Store {
             |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
         )?;
         let campaign = read_campaign(&tag, &file_text, &json)?;
-        let players = self.players(campaign_id)?;
+        let players = self.players(campaign_id, "left_at IS NULL")?;
+        let left_characters =
+            self.players(campaign_id, "left_at IS NOT NULL AND character_stays")?;
         Ok(StoredCampaign {
             campaign,
             file_text,
             created,
             players,
+            left_characters,
         })
     }
 
@@ -227,11 +256,13 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn players(&self, campaign_id: i64) -> Result<Vec<PlayerRecord>, StoreError> {
-        let mut statement = self.conn.prepare(
+    /// The players of a campaign that pass `filter` (an SQL condition),
+    /// in the order they joined.
+    fn players(&self, campaign_id: i64, filter: &str) -> Result<Vec<PlayerRecord>, StoreError> {
+        let mut statement = self.conn.prepare(&format!(
             "SELECT name, email, character, joined FROM players WHERE campaign_id = ?1 \
-             ORDER BY id",
-        )?;
+             AND {filter} ORDER BY id"
+        ))?;
         let rows = statement.query_map(params![campaign_id], |row| {
             Ok(PlayerRecord {
                 name: row.get(0)?,
@@ -258,7 +289,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT name, email, character, joined FROM players \
-                 WHERE campaign_id = ?1 AND email = ?2 COLLATE NOCASE",
+                 WHERE campaign_id = ?1 AND email = ?2 COLLATE NOCASE AND left_at IS NULL",
                 params![campaign_id, email],
                 |row| {
                     Ok(PlayerRecord {

@@ -487,7 +487,7 @@ impl Store {
     pub fn players_by_email(&self, email: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut statement = self.conn.prepare(
             "SELECT c.name, p.name FROM players p JOIN campaigns c ON c.id = p.campaign_id \
-             WHERE p.email = ?1 COLLATE NOCASE ORDER BY c.name",
+             WHERE p.email = ?1 COLLATE NOCASE AND p.left_at IS NULL ORDER BY c.name",
         )?;
         let rows = statement.query_map(params![email], |row| Ok((row.get(0)?, row.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -18,6 +18,7 @@ pub mod mail;
 pub mod mailboxes;
 pub mod messages;
 pub mod rounds;
+pub mod rulings;
 pub mod secret;
 pub mod work;
 
@@ -75,6 +76,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0011_absences",
         include_str!("migrations/0011_absences.sql"),
+    ),
+    (
+        "0012_rulings_and_departures",
+        include_str!("migrations/0012_rulings_and_departures.sql"),
     ),
 ];
 

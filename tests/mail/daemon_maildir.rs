@@ -9,38 +9,12 @@ use std::cell::RefCell;
 
 use lettre::Message;
 use realmgm::daemon::Daemon;
-use realmgm::mail::inbound::{InboundMail, InboundOptions, parse};
+use realmgm::mail::inbound::{InboundOptions, parse};
 use realmgm::mail::maildir::Maildir;
 use realmgm::mail::transport::{MailTransport, MaildirMailer, SendError};
 use realmgm::store::InboundInsert;
+use support::capture::{Capture, to};
 use support::*;
-
-/// A transport that keeps what it is given.
-#[derive(Default)]
-struct Capture(RefCell<Vec<InboundMail>>);
-
-impl MailTransport for Capture {
-    fn send(&self, message: &Message) -> Result<String, SendError> {
-        let mail = parse(&message.formatted(), &InboundOptions::default()).unwrap();
-        self.0.borrow_mut().push(mail);
-        Ok("kept".into())
-    }
-}
-
-impl Capture {
-    fn flush(&self, daemon: &mut Daemon, now: i64) -> Vec<InboundMail> {
-        daemon.send_due(self, None, now).unwrap();
-        self.0.take()
-    }
-}
-
-fn to(mails: &[InboundMail], address: &str) -> Vec<InboundMail> {
-    mails
-        .iter()
-        .filter(|m| m.to.iter().any(|t| t == address))
-        .cloned()
-        .collect()
-}
 
 const ANN: &str = "ann@realmgm.test";
 const BEN: &str = "ben@realmgm.test";
@@ -1279,34 +1253,74 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
     daemon.process_turn("MR", START + 10).unwrap();
     // A typo and a taken character are refused before anything is stored.
     let typo = daemon
-        .seat_player("MR", "Erin", ERIN, Some("Elff"), false, START + 20)
+        .add_player("MR", "Erin", ERIN, Some("Elff"), START + 20)
         .unwrap_err();
     assert!(format!("{typo:#}").contains("did you mean Elf"), "{typo:#}");
     let taken = daemon
-        .seat_player("MR", "Erin", ERIN, Some("amazon"), false, START + 20)
+        .add_player("MR", "Erin", ERIN, Some("amazon"), START + 20)
         .unwrap_err();
     assert!(
         format!("{taken:#}").contains("the Amazon is already in the game"),
         "{taken:#}"
     );
-    let none = daemon
-        .seat_player("MR", "Erin", ERIN, None, false, START + 20)
-        .unwrap_err();
-    assert!(format!("{none:#}").contains("unpicked are"), "{none:#}");
     assert_eq!(daemon.campaign("MR").unwrap().players.len(), 1);
-    // Seated with the Elf, Erin is awaited for day 2 and enters at its Birdsong.
+    // Seated without a character, Erin chooses by mail; nobody waits for
+    // him meanwhile.
     let made = daemon
-        .seat_player("MR", "Erin", ERIN, Some("elf"), false, START + 30)
+        .add_player("MR", "Erin", ERIN, None, START + 30)
         .unwrap();
+    let mails = capture.flush(&mut daemon, START + 30);
+    let welcome = &to(&mails, ERIN)[0].body_text;
+    assert!(welcome.contains("Character: NAME"), "{welcome}");
+    assert!(
+        welcome.contains("Nobody plays: ") && welcome.contains("Elf"),
+        "{welcome}"
+    );
+    assert!(
+        !welcome.contains("Amazon,"),
+        "the Amazon is played: {welcome}"
+    );
     let status = daemon.status("MR").unwrap();
-    assert!(status.contains("Erin: no orders"), "{status}");
-    let body = format!("Password: {}\nH, H", made.secret);
-    let note = send(
+    assert!(
+        status.contains("Erin: has not chosen a character yet"),
+        "{status}"
+    );
+    assert!(!status.contains("Erin: no orders"), "{status}");
+    send(
+        &mut daemon,
+        mail(
+            ERIN,
+            GM,
+            "[MR] o",
+            "e0@x",
+            &format!("Password: {}\nCharacter: Elff", made.secret),
+        ),
+        START + 35,
+    );
+    let mails = capture.flush(&mut daemon, START + 35);
+    let refused = &to(&mails, ERIN)[0].body_text;
+    assert!(refused.contains("did you mean Elf"), "{refused}");
+    assert!(
+        daemon.campaign("MR").unwrap().players[1]
+            .character
+            .is_none()
+    );
+    // His choice and his orders in one mail: he is awaited for day 2.
+    let body = format!("Password: {}\nCharacter: elf\nH, H", made.secret);
+    send(
         &mut daemon,
         mail(ERIN, GM, "[MR] o", "e1@x", &body),
         START + 40,
     );
-    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START + 40);
+    let chosen = &to(&mails, ERIN)[0].body_text;
+    assert!(
+        chosen.contains("You play the Elf: he enters the Realm at the Inn as day 2 begins"),
+        "{chosen}"
+    );
+    assert!(chosen.contains("accepted"), "{chosen}");
+    let status = daemon.status("MR").unwrap();
+    assert!(status.contains("Erin: orders in"), "{status}");
     daemon.process_turn("MR", START + 50).unwrap();
     let mails = capture.flush(&mut daemon, START + 50);
     let report = to(&mails, ERIN).last().unwrap().body_text.clone();
@@ -1338,7 +1352,7 @@ fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
     add_campaign(&mut daemon.store, "guess-broken", &text);
     daemon.check_turn("G1", START).unwrap();
     let refused = daemon
-        .seat_player("G1", "Cat", "cat@realmgm.test", None, false, START + 20)
+        .add_player("G1", "Cat", "cat@realmgm.test", None, START + 20)
         .unwrap_err();
     assert!(
         format!("{refused:#}").contains("takes no new players once the game has begun"),

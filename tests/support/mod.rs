@@ -3,6 +3,7 @@
 //! end), helpers to build campaigns of it, and mail writers.
 #![allow(dead_code)]
 
+pub mod capture;
 pub mod guess;
 
 use std::collections::BTreeMap;

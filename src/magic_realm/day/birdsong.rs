@@ -58,6 +58,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::DayBegins { day: day_number }),
     );
+    super::rulings::carry_out(day);
     super::restart::restart_the_dead(day, orders);
     super::restart::admit_arrivals(day);
     let mut plan = Plan::default();

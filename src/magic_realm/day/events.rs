@@ -56,6 +56,8 @@ pub enum Happening {
     /// The Seasons and Weather rule: the week's weather, skipped days and
     /// weather fatigue (`data/seasons.toml`).
     Weather(super::weather::WeatherEvent),
+    /// A GM's ruling carried out at Birdsong (`day/rulings.rs`).
+    Ruling(super::rulings::RulingEvent),
 }
 
 /// What happens before Daylight.

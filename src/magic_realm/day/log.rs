@@ -39,6 +39,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Familiar(e) => e.log_line(),
             Happening::Magic(e) => e.to_string(),
             Happening::Weather(e) => e.log_line(),
+            Happening::Ruling(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");
     }

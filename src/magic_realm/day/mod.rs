@@ -34,6 +34,7 @@ pub mod prophecy;
 pub mod refusal;
 pub mod resolve;
 pub mod restart;
+pub mod rulings;
 pub mod runes;
 pub mod search;
 pub mod site_magic;
@@ -172,6 +173,8 @@ mod magic_rows_tests;
 mod missions_tests;
 #[cfg(test)]
 mod restart_tests;
+#[cfg(test)]
+mod rulings_tests;
 #[cfg(test)]
 mod search_tests;
 #[cfg(test)]

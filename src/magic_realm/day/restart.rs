@@ -222,7 +222,7 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
 /// A character of `kind` for `player` entering at the Inn as at setup: his
 /// starting gold, weapon, armour and chits, and spells recorded by the
 /// dice of the day he enters.
-fn fresh_at_inn(
+pub(super) fn fresh_at_inn(
     day: &mut Day<'_>,
     kind: &crate::magic_realm::data::characters::Character,
     player: String,
@@ -247,7 +247,7 @@ fn fresh_at_inn(
 }
 
 /// What a dead character carried lies in the clearing where he fell.
-fn drop_where_he_fell(day: &mut Day<'_>, fell_in: &ClearingId, left_behind: &[Item]) {
+pub(super) fn drop_where_he_fell(day: &mut Day<'_>, fell_in: &ClearingId, left_behind: &[Item]) {
     if !left_behind.is_empty() {
         day.state
             .holdings

@@ -7,6 +7,7 @@ pub mod activity;
 pub mod error;
 pub mod names;
 pub mod parse;
+pub mod ruling;
 pub mod sheet;
 
 pub use activity::{Activities, Activity, Phase};

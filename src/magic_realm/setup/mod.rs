@@ -157,6 +157,7 @@ pub fn new_game(
         battling_today: Vec::new(),
         weather: None,
         arrivals: Vec::new(),
+        rulings: Vec::new(),
     })
 }
 

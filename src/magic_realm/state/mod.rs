@@ -10,6 +10,7 @@
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod magic;
+pub mod ruling;
 
 use std::collections::BTreeMap;
 
@@ -81,6 +82,9 @@ pub struct MrState {
     /// Realm at the Inn at the next Birdsong (`day/restart.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arrivals: Vec<Arrival>,
+    /// The GM's rulings for the next Birdsong (`day/rulings.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<ruling::QueuedRuling>,
 }
 
 /// A player who joined a running game, and the character he plays.

@@ -1,0 +1,425 @@
+//! Players coming and going in a running campaign (issue 16 §1): a player
+//! joins (with a character the GM names, or choosing one by mail with a
+//! `Character:` line), a seat passes to a new address (and, when asked, to
+//! another character), a player leaves (his character leaves the Realm, or
+//! stays, played by the policy for missing orders). Each keeps the history
+//! and tells the players concerned.
+
+use crate::campaign::{Email, Player};
+use crate::game::{GmRuling, Seat};
+use crate::store::{PlayerRecord, PlayerSecret, StoredCampaign};
+
+use super::Daemon;
+use super::confirm::marker;
+use super::gm::seat;
+use super::ingest::Letter;
+use super::player::Submission;
+
+impl Daemon {
+    /// Whether `seat` can join the campaign now: before the game begins
+    /// anyone can; once it has, the game must take late players and a
+    /// character the seat names must be one it can let in (checked against
+    /// the latest day, so a typo is refused before it is stored). A seat
+    /// naming no character chooses one by mail.
+    ///
+    /// # Errors
+    /// The seat cannot join, and why.
+    pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
+        let campaign = &stored.campaign;
+        let Some(latest) = self.store.latest_day(&campaign.name)? else {
+            return Ok(());
+        };
+        let game = self.game(campaign)?;
+        if !game.accepts_late_players() {
+            anyhow::bail!(
+                "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
+                 new address",
+                campaign.game
+            );
+        }
+        let mut seats = stored.seats();
+        seats.push(seat.clone());
+        game.admit(&latest.state, &campaign.rules, &seats)?;
+        Ok(())
+    }
+
+    /// Add a player to the campaign and mail him his secret, with how to
+    /// choose his character when the game has begun and he has none.
+    ///
+    /// # Errors
+    /// No such campaign, a bad or taken address or name, a character the
+    /// game cannot let in.
+    pub fn add_player(
+        &mut self,
+        name: &str,
+        player: &str,
+        email: &str,
+        character: Option<&str>,
+        now: i64,
+    ) -> anyhow::Result<PlayerSecret> {
+        let stored = self.campaign(name)?;
+        let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        self.check_new_seat(
+            &stored,
+            &Seat {
+                player: player.to_string(),
+                character: character.map(str::to_string),
+            },
+        )?;
+        let made = self.store.add_player(
+            name,
+            &Player {
+                name: player.to_string(),
+                email,
+                character: character.map(str::to_string),
+            },
+            now,
+        )?;
+        let choosing = match character {
+            Some(_) => String::new(),
+            None => self.choose_a_character_hint(&stored)?,
+        };
+        self.welcome(
+            &stored,
+            &made,
+            &format!("you have joined as {} in", made.player),
+            &choosing,
+            now,
+        )?;
+        self.store.log_gm(
+            Some(name),
+            now,
+            "gm",
+            &format!("{} <{}> joined", made.player, made.email),
+            None,
+        )?;
+        Ok(made)
+    }
+
+    /// Give the seat of `player` to `email` with a new secret; with
+    /// `character`, the seat also plays that character from the next turn
+    /// (the old one leaves the Realm, the new one enters at the Inn: a
+    /// ruling). The old address is told, the newcomer welcomed.
+    ///
+    /// # Errors
+    /// No such campaign or seat, a bad or taken address, a character the
+    /// game cannot let in.
+    pub fn replace_player(
+        &mut self,
+        name: &str,
+        player: &str,
+        email: &str,
+        character: Option<&str>,
+        now: i64,
+    ) -> anyhow::Result<PlayerSecret> {
+        let stored = self.campaign(name)?;
+        let record = seat(&stored, player)?;
+        let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        // Everything is checked before anything is stored.
+        let ruling = match character {
+            Some(new) => self.character_change(&stored, &record, new)?,
+            None => None,
+        };
+        let ruling_day = match &ruling {
+            Some(ruling) => Some(self.check_ruling(&stored, ruling)?),
+            None => None,
+        };
+        if let (None, Some(new)) = (&ruling, character) {
+            // His character has not entered yet: the new one enters instead.
+            let others = StoredCampaign {
+                players: stored
+                    .players
+                    .iter()
+                    .filter(|p| p.name != record.name)
+                    .cloned()
+                    .collect(),
+                ..stored.clone()
+            };
+            self.check_new_seat(
+                &others,
+                &Seat {
+                    player: record.name.clone(),
+                    character: Some(new.to_string()),
+                },
+            )?;
+        }
+        let made = self.store.replace_player(name, &record.name, &email)?;
+        if let Some(new) = character {
+            self.store.set_character(name, &record.name, new)?;
+        }
+        if let (Some(ruling), Some(day)) = (&ruling, ruling_day) {
+            self.store.record_ruling(name, day, ruling, now)?;
+        }
+        let farewell = format!(
+            "{} seat handed over ===\n\nThe GM has given your seat ({}) in the campaign {name} to \
+             another player; your secret no longer works. Thank you for playing.\n",
+            marker(name),
+            record.name
+        );
+        self.queue(
+            &stored.campaign,
+            &record.email,
+            "your seat",
+            &farewell,
+            None,
+            now,
+        )?;
+        let playing = match character {
+            Some(new) => format!(
+                "\n\nYou play the {new}, who enters the Realm at the Inn as the next day begins."
+            ),
+            None => String::new(),
+        };
+        self.welcome(
+            &stored,
+            &made,
+            &format!("you take over the seat of {} in", made.player),
+            &playing,
+            now,
+        )?;
+        let note = format!(
+            "the seat of {} now belongs to {}{}",
+            made.player,
+            made.email,
+            character
+                .map(|c| format!(", playing the {c}"))
+                .unwrap_or_default()
+        );
+        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        Ok(made)
+    }
+
+    /// A player leaves: he gets no more mail; his character leaves the
+    /// Realm as the next day begins (what he carried stays in his
+    /// clearing), or with `character_stays` is played by the campaign's
+    /// policy for missing orders. He is told; the others read of a
+    /// character leaving in their next report.
+    ///
+    /// # Errors
+    /// No such campaign or player.
+    pub fn remove_player(
+        &mut self,
+        name: &str,
+        player: &str,
+        character_stays: bool,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let stored = self.campaign(name)?;
+        let record = seat(&stored, player)?;
+        self.store
+            .remove_player(name, &record.name, character_stays, now)?;
+        let fate = if character_stays {
+            "Your character stays in the game, played as when orders are missing."
+        } else {
+            "Your character leaves the Realm as the next day begins."
+        };
+        let body = format!(
+            "{} farewell ===\n\nThe GM has taken you out of the campaign {name}; you will get no \
+             more mail from it. {fate} Thank you for playing.\n",
+            marker(name)
+        );
+        self.queue(
+            &stored.campaign,
+            &record.email,
+            "farewell",
+            &body,
+            None,
+            now,
+        )?;
+        let note = format!(
+            "{} left the campaign; {}",
+            record.name,
+            if character_stays {
+                "his character stays, played by the policy for missing orders"
+            } else {
+                "his character leaves the Realm as the next day begins"
+            }
+        );
+        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        Ok(note)
+    }
+
+    /// Whether `player` has joined a running game and still has to choose
+    /// his character.
+    ///
+    /// # Errors
+    /// The store fails or the game is unknown.
+    pub(crate) fn choosing_character(
+        &self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+    ) -> anyhow::Result<bool> {
+        Ok(player.character.is_none()
+            && self.store.latest_day(&stored.campaign.name)?.is_some()
+            && self.game(&stored.campaign)?.accepts_late_players())
+    }
+
+    /// A late player's mail while he has no character: its `Character:`
+    /// line chooses one (checked at once); the rest of the mail, if any, is
+    /// read as his orders for the day he enters.
+    ///
+    /// # Errors
+    /// The store fails or the game is unknown.
+    pub(crate) fn choose_character(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        letter: &Letter,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let name = stored.campaign.name.clone();
+        let (chosen, rest) = character_line(&letter.text);
+        let outcome = match chosen {
+            None => Err(format!(
+                "You have not chosen your character yet. {}",
+                self.choose_a_character_hint(stored)?
+            )),
+            Some(wanted) => {
+                let seat = Seat {
+                    player: player.name.clone(),
+                    character: Some(wanted.clone()),
+                };
+                match self.check_new_seat(stored, &seat) {
+                    Ok(()) => Ok(wanted),
+                    Err(error) => Err(format!("{error:#}.")),
+                }
+            }
+        };
+        let (body, note) = match outcome {
+            Err(problem) => (
+                format!("{} character ===\n\n{problem}\n", marker(&name)),
+                format!("{} has not chosen a character yet", player.name),
+            ),
+            Ok(wanted) => {
+                let unplayed = self.unplayed_now(stored)?;
+                let character = crate::suggest::find(&wanted, unplayed.iter().map(String::as_str))
+                    .map_or(wanted.clone(), str::to_string);
+                self.store.set_character(&name, &player.name, &character)?;
+                let day = self.pending(&stored.campaign)?.day;
+                let mut body = format!(
+                    "{} character ===\n\nYou play the {character}: he enters the Realm at the Inn \
+                     as day {day} begins.",
+                    marker(&name)
+                );
+                if !rest.trim().is_empty() {
+                    let stored = self.campaign(&name)?;
+                    let (_, confirmation) = self.submit_orders(
+                        &stored,
+                        &Submission {
+                            player: &player.name,
+                            text: &rest,
+                            first_line: letter.first_line,
+                            notes: &letter.notes,
+                            source_mail: letter.inbound_id,
+                            by_gm: false,
+                        },
+                        now,
+                    )?;
+                    body.push_str("\n\n");
+                    body.push_str(&confirmation);
+                } else {
+                    body.push_str(&format!(" Send your orders for day {day} now."));
+                }
+                body.push('\n');
+                (body, format!("{} chose the {character}", player.name))
+            }
+        };
+        self.queue(
+            &stored.campaign,
+            &player.email,
+            "Re: your character",
+            &body,
+            letter.answering(),
+            now,
+        )?;
+        self.store
+            .log_gm(Some(&name), now, "player", &note, letter.inbound_id)?;
+        Ok(note)
+    }
+
+    /// How a late player chooses, and what he may choose from.
+    fn choose_a_character_hint(&self, stored: &StoredCampaign) -> anyhow::Result<String> {
+        Ok(format!(
+            "Choose your character: answer with a line `Character: NAME` (and your `Password:` \
+             line); your orders may follow in the same mail. Nobody plays: {}.",
+            self.unplayed_now(stored)?.join(", ")
+        ))
+    }
+
+    /// The characters nobody plays or has chosen, as the campaign stands.
+    fn unplayed_now(&self, stored: &StoredCampaign) -> anyhow::Result<Vec<String>> {
+        let Some(latest) = self.store.latest_day(&stored.campaign.name)? else {
+            return Ok(Vec::new());
+        };
+        let game = self.game(&stored.campaign)?;
+        let admitted = game.admit(&latest.state, &stored.campaign.rules, &stored.seats())?;
+        Ok(game.unplayed(&admitted))
+    }
+
+    /// The ruling that makes `record`'s seat play `new` from the next turn,
+    /// or none when his character has not entered the game yet (the seat's
+    /// choice alone decides then).
+    fn character_change(
+        &self,
+        stored: &StoredCampaign,
+        record: &PlayerRecord,
+        new: &str,
+    ) -> anyhow::Result<Option<GmRuling>> {
+        let game = self.game(&stored.campaign)?;
+        let Some(latest) = self.store.latest_day(&stored.campaign.name)? else {
+            return Ok(None);
+        };
+        Ok(game
+            .character_of(&latest.state, &record.name)
+            .map(|old| GmRuling {
+                text: format!("replace {old} with {new}"),
+                why: "the seat has passed to a new player".to_string(),
+            }))
+    }
+
+    /// Mail a newcomer his secret.
+    fn welcome(
+        &mut self,
+        stored: &StoredCampaign,
+        made: &PlayerSecret,
+        how: &str,
+        more: &str,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let name = &stored.campaign.name;
+        let more = if more.is_empty() {
+            String::new()
+        } else {
+            format!("\n\n{}", more.trim_start())
+        };
+        let body = format!(
+            "{} welcome ===\n\nThe GM says {how} the campaign {name}.\n\nYour secret is: {}\n\n\
+             Put a line `Password: {}` in every mail you send to the game, with the campaign tag \
+             [{name}] in the subject. Send `help` for the commands.{more}\n",
+            marker(name),
+            made.secret,
+            made.secret
+        );
+        self.queue(&stored.campaign, &made.email, "welcome", &body, None, now)?;
+        Ok(())
+    }
+}
+
+/// The value of the mail's `Character:` line, and the mail with that line
+/// blanked (so the lines of the orders keep their numbers).
+fn character_line(text: &str) -> (Option<String>, String) {
+    let mut chosen = None;
+    let mut rest = Vec::new();
+    for line in text.lines() {
+        match line.split_once(':') {
+            Some((key, value))
+                if chosen.is_none() && key.trim().eq_ignore_ascii_case("character") =>
+            {
+                chosen = Some(value.trim().trim_end_matches('.').to_string());
+                rest.push("");
+            }
+            _ => rest.push(line),
+        }
+    }
+    (chosen.filter(|c| !c.is_empty()), rest.join("\n"))
+}

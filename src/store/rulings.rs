@@ -1,0 +1,92 @@
+//! The GM's rulings (table `rulings`), kept by the turn that was pending
+//! when he made them: the daemon queues the standing ones on the state
+//! before that turn runs, every time it runs.
+
+use rusqlite::params;
+
+use super::{Store, StoreError};
+use crate::game::GmRuling;
+
+/// A ruling as stored.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StoredRuling {
+    pub id: i64,
+    pub day: u32,
+    pub text: String,
+    pub why: String,
+    pub made: i64,
+}
+
+impl StoredRuling {
+    /// The ruling as the game reads it.
+    pub fn given(&self) -> GmRuling {
+        GmRuling {
+            text: self.text.clone(),
+            why: self.why.clone(),
+        }
+    }
+}
+
+impl Store {
+    /// Keep a ruling for the turn `day`; returns its id.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn record_ruling(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        ruling: &GmRuling,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        self.conn.execute(
+            "INSERT INTO rulings (campaign_id, day, text, why, made) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, day, ruling.text, ruling.why, now],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The standing rulings for the turn `day`, in the order they were made.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn rulings(&self, campaign: &str, day: u32) -> Result<Vec<StoredRuling>, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        let mut statement = self.conn.prepare(
+            "SELECT id, day, text, why, made FROM rulings \
+             WHERE campaign_id = ?1 AND day = ?2 AND withdrawn IS NULL ORDER BY id",
+        )?;
+        let rows = statement.query_map(params![id, day], |row| {
+            Ok(StoredRuling {
+                id: row.get(0)?,
+                day: row.get(1)?,
+                text: row.get(2)?,
+                why: row.get(3)?,
+                made: row.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Withdraw the standing ruling `ruling` of turn `day`; false when
+    /// there is none with that id.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn withdraw_ruling(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        ruling: i64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        let changed = self.conn.execute(
+            "UPDATE rulings SET withdrawn = ?1 \
+             WHERE campaign_id = ?2 AND day = ?3 AND id = ?4 AND withdrawn IS NULL",
+            params![now, id, day, ruling],
+        )?;
+        Ok(changed == 1)
+    }
+}
