@@ -8,6 +8,7 @@
 //! line. Game-specific knowledge comes only through [`crate::game::Game`]
 //! from [`crate::games`]. The BIMR3 rule set this supports is the BIMR3 rules.
 
+pub mod edit;
 mod email;
 mod mail;
 mod schedule;

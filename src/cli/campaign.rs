@@ -1,5 +1,6 @@
-//! `realmgm campaign new|show|list`: store a campaign file with its
-//! players, and look at stored campaigns.
+//! `realmgm campaign new|show|list|edit`: store a campaign file with its
+//! players, look at stored campaigns, and apply an edited file
+//! ([`crate::campaign::edit`] decides what may change).
 //!
 //! The database is `--db PATH`, else `$REALMGM_DB`, else `realmgm.sqlite`
 //! in the current folder. The clock is read here, at the edge, and handed to
@@ -84,6 +85,99 @@ pub struct ListArgs {
     json: bool,
     #[command(flatten)]
     db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct EditArgs {
+    /// The campaign's name (its mail tag, any case).
+    name: String,
+    /// The edited campaign file (TOML).
+    file: PathBuf,
+    /// Show the changes without storing them.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// `campaign edit NAME FILE`: compare the edited file with the stored
+/// settings, print each change with what happens to it, and store the
+/// applied ones unless one is refused (then nothing is stored).
+pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
+    let edited = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let (mut store, _) = args.db.open(false)?;
+    let stored = store.load_campaign(&args.name)?;
+    let begun = store.latest_day(&stored.campaign.name)?.is_some();
+    let found = crate::campaign::edit::changes(&stored.campaign, &edited, begun);
+    let (report, applied) = render_edit(&stored.campaign.name, &found);
+    let updated = crate::campaign::edit::apply(&stored.campaign, &edited, &found);
+    match updated {
+        None => bail!(
+            "{report}
+Nothing was stored: remove the refused changes from the file and run `campaign edit` again."
+        ),
+        Some(_) if args.dry_run || applied == 0 => super::emit(report.trim_end())?,
+        Some(updated) => {
+            store.update_campaign(&updated, &text)?;
+            let now = super::now()?;
+            for change in &found {
+                if change.verdict == crate::campaign::edit::Verdict::Applied {
+                    store.log_gm(
+                        Some(&updated.name),
+                        now,
+                        "gm",
+                        &format!(
+                            "campaign edited: {} {} -> {}",
+                            change.field, change.before, change.after
+                        ),
+                        None,
+                    )?;
+                }
+            }
+            create_maildirs(&updated, &args.db.mail_base())?;
+            super::emit(report.trim_end())?;
+            super::emit(&format!("Stored: {applied} change(s) apply from now on."))?;
+        }
+    }
+    Ok(())
+}
+
+/// The changes as the GM reads them, and how many apply.
+fn render_edit(name: &str, changes: &[crate::campaign::edit::Change]) -> (String, usize) {
+    use crate::campaign::edit::Verdict;
+    if changes.is_empty() {
+        return (
+            format!(
+                "The file changes nothing in campaign {name}.
+"
+            ),
+            0,
+        );
+    }
+    let mut out = format!(
+        "Changes to campaign {name}:
+"
+    );
+    let mut applied = 0;
+    for change in changes {
+        let what = match &change.verdict {
+            Verdict::Applied => {
+                applied += 1;
+                "applies".to_string()
+            }
+            Verdict::Refused(why) => format!("REFUSED: {why}"),
+            Verdict::Kept(why) => format!("not applied: {why}"),
+        };
+        out.push_str(&format!(
+            "  {}: {} -> {}
+    {what}
+",
+            change.field, change.before, change.after
+        ));
+    }
+    (out, applied)
 }
 
 /// `campaign new FILE`: check the file, store it and its players, and print

@@ -111,6 +111,10 @@ enum CampaignCommand {
     Show(campaign::ShowArgs),
     /// List the stored campaigns.
     List(campaign::ListArgs),
+    /// Apply an edited campaign file to a stored campaign: shows each change;
+    /// schedule, mail, templates and the like apply, rules and seed are
+    /// refused once the game has begun, e.g. `campaign edit BIMR3 bimr3.toml`.
+    Edit(campaign::EditArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -178,6 +182,7 @@ pub fn run() -> anyhow::Result<()> {
             CampaignCommand::New(args) => campaign::new(&args),
             CampaignCommand::Show(args) => campaign::show(&args),
             CampaignCommand::List(args) => campaign::list(&args),
+            CampaignCommand::Edit(args) => campaign::edit(&args),
         },
         Command::Data {
             command: DataCommand::Show(args),

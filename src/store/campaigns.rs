@@ -108,6 +108,28 @@ impl Store {
         Ok(secrets)
     }
 
+    /// Replace the stored settings of a campaign (and the file text kept
+    /// beside them) after an edit; its players are untouched.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn update_campaign(
+        &mut self,
+        campaign: &Campaign,
+        file_text: &str,
+    ) -> Result<(), StoreError> {
+        let id = self.campaign_id(&campaign.name)?;
+        let json = serde_json::to_string(campaign).map_err(|e| StoreError::Corrupt {
+            campaign: campaign.name.clone(),
+            message: e.to_string(),
+        })?;
+        self.conn.execute(
+            "UPDATE campaigns SET file_text = ?1, parsed_json = ?2 WHERE id = ?3",
+            params![file_text, json, id],
+        )?;
+        Ok(())
+    }
+
     /// Add a player to a stored campaign (someone joining late) and return
     /// his new secret.
     ///

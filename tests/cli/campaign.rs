@@ -1,11 +1,11 @@
-//! `realmgm campaign new/show/list` run as the GM runs them, against a
+//! `realmgm campaign new/show/list/edit` run as the GM runs them, against a
 //! database file in the temporary folder.
 
 use crate::common;
 
 use std::path::Path;
 
-use common::{TempDb, realmgm, stderr, stdout};
+use common::{TempDb, realmgm, stderr, stdout, store_demo_campaign};
 use realmgm::campaign::Campaign;
 use realmgm::game::ToggleStatus;
 
@@ -135,4 +135,45 @@ fn the_fantasy_realms_campaign_is_stored() {
         created.starts_with("Stored campaign FR1 (fantasy-realms, 4 players)"),
         "{created}"
     );
+}
+
+#[test]
+fn an_edited_file_applies_its_schedule_and_refuses_a_rule_once_the_game_has_begun() {
+    let db = TempDb::new("edit");
+    store_demo_campaign(&db, "ED");
+    let original = std::fs::read_to_string(db.dir().join("ED.toml")).unwrap();
+    let edited = db.dir().join("edited.toml");
+    std::fs::write(
+        &edited,
+        original.replacen("every_hours = 24", "every_hours = 48", 1),
+    )
+    .unwrap();
+    let edited = edited.to_str().unwrap();
+    let dry = stdout(&realmgm(
+        &["campaign", "edit", "ed", edited, "--dry-run"],
+        &db.0,
+    ));
+    assert!(
+        dry.contains("  schedule.every_hours: 24 -> 48\n    applies"),
+        "{dry}"
+    );
+    assert!(!dry.contains("Stored"), "{dry}");
+    let done = stdout(&realmgm(&["campaign", "edit", "ed", edited], &db.0));
+    assert!(done.contains("    applies\nStored: 1 change(s)"), "{done}");
+    let again = stdout(&realmgm(&["campaign", "edit", "ed", edited], &db.0));
+    assert_eq!(again.trim(), "The file changes nothing in campaign ED.");
+    // Once day 0 is stored, a rule toggle would change the days played.
+    stdout(&realmgm(&["daemon", "--once", "--campaign", "ED"], &db.0));
+    let ruled = db.dir().join("ruled.toml");
+    std::fs::write(
+        &ruled,
+        original.replacen("rules = []", "rules = [\"optional_missile_table\"]", 1),
+    )
+    .unwrap();
+    let refused = stderr(&realmgm(
+        &["campaign", "edit", "ED", ruled.to_str().unwrap()],
+        &db.0,
+    ));
+    assert!(refused.contains("  rules: [] -> [\"optional_missile_table\"]\n    REFUSED: it would change days already played"), "{refused}");
+    assert!(refused.contains("Nothing was stored"), "{refused}");
 }

@@ -1,0 +1,199 @@
+//! What changes when the GM edits a stored campaign (`realmgm campaign edit
+//! NAME FILE`, issue 16 §2): the edited file against the stored settings,
+//! field by field, each change sorted into what can apply now and what
+//! cannot.
+//!
+//! Safe at any time: title, description, the GM, the player limit, the
+//! schedule (deadlines, reminders, the policy for missing orders and its
+//! escalation), the templates folder and the mail settings; they shape what
+//! is mailed and when, never what a past day was.
+//!
+//! Refused once the game has begun (day 0 is stored), because re-running a
+//! past day after a rollback must give the same result: the game, the seed,
+//! the rule toggles and the calendar. Before the game begins they apply.
+//! The tag never changes (it names the campaign in every subject). The
+//! players are kept as stored: they change through `gm add-player`, `gm
+//! replace` and `gm remove-player`, which tell the players concerned.
+
+use serde_json::Value;
+
+use super::Campaign;
+
+/// One setting that differs between the stored campaign and the edited
+/// file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The campaign file's name for it (`schedule.every_hours`, `rules`).
+    pub field: String,
+    pub before: String,
+    pub after: String,
+    pub verdict: Verdict,
+}
+
+/// What happens to a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Applied,
+    /// Not applied, and why; the edit as a whole is refused.
+    Refused(String),
+    /// Not applied, and what to do instead; the rest still applies.
+    Kept(String),
+}
+
+/// Every field that differs, in the file's order, with its verdict.
+/// `begun` says whether the game is set up (day 0 stored).
+pub fn changes(stored: &Campaign, edited: &Campaign, begun: bool) -> Vec<Change> {
+    let (old, new) = (as_fields(stored), as_fields(edited));
+    let past = "it would change days already played (a rollback and re-run must give the same \
+                result); start a new campaign to play under it";
+    let mut found = Vec::new();
+    for &(field, key) in FIELDS {
+        let (Some(before), Some(after)) = (old.get(key), new.get(key)) else {
+            continue;
+        };
+        if before == after {
+            continue;
+        }
+        let verdict = match field {
+            "name" => Verdict::Refused(
+                "the tag names the campaign in every mail subject and cannot change".into(),
+            ),
+            "game" | "seed" | "rules" | "calendar" if begun => Verdict::Refused(past.into()),
+            "players" => Verdict::Kept(
+                "players change with `gm add-player`, `gm replace` and `gm remove-player`, which \
+                 tell them"
+                    .into(),
+            ),
+            _ => Verdict::Applied,
+        };
+        for (setting, before, after) in settings(field, before, after) {
+            found.push(Change {
+                field: setting,
+                before,
+                after,
+                verdict: verdict.clone(),
+            });
+        }
+    }
+    found
+}
+
+/// The settings that differ inside one field: each key of a table
+/// (`schedule.every_hours`), the toggle names of `rules`, else the field.
+fn settings(field: &str, before: &Value, after: &Value) -> Vec<(String, String, String)> {
+    match (field, before, after) {
+        ("rules", _, _) => vec![(
+            field.to_string(),
+            shown(&before["enabled"]),
+            shown(&after["enabled"]),
+        )],
+        (_, Value::Object(old), Value::Object(new)) => {
+            let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            keys.into_iter()
+                .filter(|k| old.get(*k) != new.get(*k))
+                .map(|k| {
+                    let side = |map: &serde_json::Map<String, Value>| {
+                        map.get(k).map_or_else(|| "(none)".to_string(), shown)
+                    };
+                    (format!("{field}.{k}"), side(old), side(new))
+                })
+                .collect()
+        }
+        _ => vec![(field.to_string(), shown(before), shown(after))],
+    }
+}
+
+/// The stored campaign with the applied changes of `edited`; `None` when
+/// a change is refused.
+pub fn apply(stored: &Campaign, edited: &Campaign, changes: &[Change]) -> Option<Campaign> {
+    if changes
+        .iter()
+        .any(|c| matches!(c.verdict, Verdict::Refused(_)))
+    {
+        return None;
+    }
+    Some(Campaign {
+        players: stored.players.clone(),
+        name: stored.name.clone(),
+        ..edited.clone()
+    })
+}
+
+/// The campaign file's fields and the JSON keys of [`Campaign`] they are.
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "name"),
+    ("game", "game"),
+    ("title", "title"),
+    ("description", "description"),
+    ("seed", "seed"),
+    ("gm", "gm"),
+    ("max_players", "max_players"),
+    ("rules", "rules"),
+    ("schedule", "schedule"),
+    ("calendar", "calendar"),
+    ("templates", "template_folder"),
+    ("players", "players"),
+    ("mail", "mail"),
+];
+
+fn as_fields(campaign: &Campaign) -> serde_json::Map<String, Value> {
+    match serde_json::to_value(campaign) {
+        Ok(Value::Object(map)) => map,
+        _ => unreachable!("a campaign serializes to a JSON object"),
+    }
+}
+
+/// A value as the GM reads it in the list of changes.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Null => "(none)".to_string(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = include_str!("../../campaigns/demo.toml");
+
+    fn campaign(text: &str) -> Campaign {
+        Campaign::parse("demo.toml", text).unwrap()
+    }
+
+    #[test]
+    fn the_schedule_applies_and_a_rule_is_refused_once_the_game_has_begun() {
+        let stored = campaign(FILE);
+        let edited_text = FILE
+            .replacen("[schedule]", "[schedule]\nreminder_hours = 7", 1)
+            .replacen("rules = [", "rules = [\"optional_missile_table\", ", 1);
+        let edited = campaign(&edited_text);
+        let found = changes(&stored, &edited, true);
+        let fields: Vec<(&str, bool)> = found
+            .iter()
+            .map(|c| (c.field.as_str(), c.verdict == Verdict::Applied))
+            .collect();
+        assert_eq!(
+            fields,
+            [("rules", false), ("schedule.reminder_hours", true)],
+            "{found:?}"
+        );
+        assert_eq!(
+            (found[1].before.as_str(), found[1].after.as_str()),
+            ("(none)", "7")
+        );
+        assert!(apply(&stored, &edited, &found).is_none());
+        // Before the game begins the rule applies too.
+        let found = changes(&stored, &edited, false);
+        let applied = apply(&stored, &edited, &found).expect("nothing refused");
+        assert!(applied.rules.is_on("optional_missile_table"));
+        assert_eq!(applied.schedule, edited.schedule);
+    }
+
+    #[test]
+    fn an_unchanged_file_changes_nothing() {
+        let stored = campaign(FILE);
+        assert!(changes(&stored, &campaign(FILE), true).is_empty());
+    }
+}
