@@ -147,7 +147,7 @@ pub enum GmCommand {
     /// `gm rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
-    /// active|fatigued|wounded, heal CHARACTER, discover SITE|CV2-CV5 for
+    /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for
     /// CHARACTER, replace CHARACTER with CHARACTER.
     Rule {
         /// The ruling.

@@ -117,7 +117,7 @@ impl Daemon {
                 Err(error) if error.downcast_ref::<crate::store::StoreError>().is_some() => {
                     return Err(error);
                 }
-                Err(error) => format!("Refused '{line}': {error:#}"),
+                Err(error) => format!("Refused: {error:#}"),
             });
         }
         if answers.is_empty() {

@@ -128,7 +128,7 @@ fn rulings_by_mail_are_answered_one_by_one() {
         "{answer}"
     );
     assert!(
-        answer.contains("Refused 'fame Nobody +1': the ruling 'fame Nobody +1'"),
+        answer.contains("Refused: the ruling 'fame Nobody +1': no character 'Nobody'"),
         "{answer}"
     );
     assert_eq!(daemon.store.rulings("MR", 2).unwrap().len(), 1);

@@ -96,6 +96,7 @@ pub fn describe(ruling: &Ruling) -> String {
             format!("the {character}'s chit {chit} is {state}.")
         }
         Ruling::Heal { character } => format!("the {character}'s chits are all active again."),
+        Ruling::Kill { character } => format!("the {character} is killed."),
         Ruling::Discover {
             character,
             discovery: Discovery::Site(site),
@@ -142,7 +143,9 @@ fn observers(day: &Day<'_>, ruling: &Ruling) -> Observers {
     };
     let mut players: BTreeSet<String> = BTreeSet::new();
     match ruling {
-        Ruling::Retire { .. } | Ruling::Replace { .. } => return Observers::Everyone,
+        Ruling::Retire { .. } | Ruling::Replace { .. } | Ruling::Kill { .. } => {
+            return Observers::Everyone;
+        }
         Ruling::Give { item, to } => {
             players.extend(player_of(to));
             // Whoever carried it sees it go.
@@ -279,6 +282,13 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
                     known.routes.insert((a.clone(), b.clone()));
                 }
             }
+        }
+        Ruling::Kill { character } => {
+            let who = who_is(day, character)?;
+            if day.state.characters[who].dead {
+                return Err(format!("the {character} is dead already"));
+            }
+            day.state.characters[who].dead = true;
         }
         Ruling::Retire { character } => {
             let who = who_is(day, character)?;

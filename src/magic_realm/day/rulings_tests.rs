@@ -213,6 +213,27 @@ fn a_replaced_character_leaves_his_things_and_the_new_one_enters_at_the_inn() {
 }
 
 #[test]
+fn a_character_killed_by_ruling_comes_back_at_once_as_his_player_names() {
+    let state = ruled(
+        game(&["Amazon", "Elf"]),
+        &[("kill Amazon", "a fall the rules missed")],
+    );
+    let (after, events) = play(state, &[("P1", "H\nCharacter: Wizard"), ("P2", "H")], &[]);
+    assert_eq!(after.characters[0].name, "Wizard");
+    assert!(!after.characters[0].dead);
+    assert_eq!(
+        after.characters[0].position,
+        after.dwellings[&Dwelling::Inn]
+    );
+    let seen = ruling_events(&events);
+    assert_eq!(seen[0].0, &Observers::Everyone);
+    assert_eq!(
+        seen[0].1,
+        "GM ruling: the Amazon is killed. (a fall the rules missed)"
+    );
+}
+
+#[test]
 fn a_ruling_that_no_longer_fits_is_void_and_only_the_gm_reads_it() {
     let mut state = game(&["Amazon", "Elf"]);
     carry(&mut state, 0, "Lost Keys");

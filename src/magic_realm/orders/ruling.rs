@@ -7,7 +7,7 @@
 //! give Gold Helmet to Amazon        take Gold Helmet from Amazon
 //! gold Amazon +10                   fame Amazon -2        notoriety Elf +5
 //! move Amazon to CV4                move Giant 1 to CV4
-//! chit Amazon MOVE M4* wounded      heal Amazon
+//! chit Amazon MOVE M4* wounded      heal Amazon        kill Amazon
 //! discover Hoard for Amazon         discover CV2-CV5 for Amazon
 //! replace Amazon with Wizard
 //! ```
@@ -43,7 +43,7 @@ pub enum RulingError {
 /// The forms of every ruling, for the GM's help and error messages.
 pub const RULING_FORMS: &str = "give ITEM to CHARACTER; take ITEM from CHARACTER; \
 gold|fame|notoriety CHARACTER +N|-N; move CHARACTER|DENIZEN to CLEARING; \
-chit CHARACTER CHIT active|fatigued|wounded; heal CHARACTER; \
+chit CHARACTER CHIT active|fatigued|wounded; heal CHARACTER; kill CHARACTER; \
 discover SITE|CLEARING-CLEARING for CHARACTER; replace CHARACTER with CHARACTER";
 
 /// Read one ruling against `state`.
@@ -126,6 +126,9 @@ pub fn parse_ruling(text: &str, data: &GameData, state: &MrState) -> Result<Ruli
             })
         }
         "heal" => Ok(Ruling::Heal {
+            character: names.character(rest)?,
+        }),
+        "kill" => Ok(Ruling::Kill {
             character: names.character(rest)?,
         }),
         "discover" => {

@@ -46,6 +46,11 @@ pub enum Ruling {
         character: String,
         discovery: Discovery,
     },
+    /// The character is killed, as in combat. Rulings are carried out at
+    /// Birdsong, just before the dead come back, so he starts again at the
+    /// Inn at once, as one killed the evening before does (as another
+    /// character when his day's orders have a `Character:` line).
+    Kill { character: String },
     /// The character leaves the Realm (his player left the campaign): what
     /// he carried stays in his clearing, his hirelings are free.
     Retire { character: String },
