@@ -19,7 +19,7 @@
 # their fixed test passwords:
 #
 #   gm@realmgm.test       gm-secret
-#   player1..4@realmgm.test  player1-secret .. player4-secret
+#   player1..6@realmgm.test  player1-secret .. player6-secret
 #
 # Needs root (it installs Debian packages when they are missing).
 set -euo pipefail
@@ -31,7 +31,7 @@ DOMAIN=realmgm.test
 MAIL_ROOT=/var/lib/realmgm-mail
 CONF_DIR=/etc/realmgm-mail
 TLS_DIR=$CONF_DIR/tls
-USERS="gm player1 player2 player3 player4"
+USERS="gm player1 player2 player3 player4 player5 player6"
 
 port_open() {
     # bash's /dev/tcp: true when something accepts on 127.0.0.1:$1.
@@ -202,6 +202,9 @@ wait_up() {
 
 start() {
     if is_up; then
+        # A server started by an older script may lack newer mailboxes;
+        # Postfix and Dovecot read the rewritten maps without a restart.
+        configure_accounts
         echo "mailserver: already running (SMTP 127.0.0.1:$SMTP_PORT, IMAP 127.0.0.1:$IMAP_PORT, IMAPS 127.0.0.1:$IMAPS_PORT)"
         return 0
     fi

@@ -19,7 +19,7 @@ use realmgm::mail::imap::ImapSettings;
 use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
 use support::*;
 
-fn server_is_up() -> bool {
+pub(crate) fn server_is_up() -> bool {
     [2525, 1143].iter().all(|port| {
         TcpStream::connect_timeout(
             &SocketAddr::from(([127, 0, 0, 1], *port)),
@@ -29,7 +29,7 @@ fn server_is_up() -> bool {
     })
 }
 
-fn smtp() -> SmtpMailer {
+pub(crate) fn smtp() -> SmtpMailer {
     SmtpMailer::new(&SmtpSettings {
         host: "127.0.0.1".into(),
         port: 2525,
@@ -41,7 +41,7 @@ fn smtp() -> SmtpMailer {
     .unwrap()
 }
 
-fn imap_settings(user: &str) -> ImapSettings {
+pub(crate) fn imap_settings(user: &str) -> ImapSettings {
     ImapSettings {
         host: "127.0.0.1".into(),
         port: 1143,
@@ -53,7 +53,7 @@ fn imap_settings(user: &str) -> ImapSettings {
     }
 }
 
-fn player_mail(from: &str, subject: &str, body: &str) -> Message {
+pub(crate) fn player_mail(from: &str, subject: &str, body: &str) -> Message {
     Message::builder()
         .from(from.parse().unwrap())
         .to("gm@realmgm.test".parse().unwrap())

@@ -18,4 +18,5 @@ mod mail_fixtures;
 mod mail_garbled;
 mod mail_server;
 mod mail_tls;
+mod month_by_mail;
 mod report_mail;
