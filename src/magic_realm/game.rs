@@ -345,7 +345,18 @@ impl Game for MagicRealm {
             .iter()
             .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
             .collect();
-        let names = orders::check_names(&day, data, &characters);
+        let mut names = orders::check_names(&day, data, &characters);
+        let me = in_play.as_ref().and_then(|s| {
+            s.characters
+                .iter()
+                .find(|c| c.player == player)
+                .map(|c| (s, c))
+        });
+        if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
+            let combat = orders::combat_names::check_tactics(tactics, data, state, me);
+            names.errors.extend(combat.errors);
+            names.warnings.extend(combat.warnings);
+        }
         if !names.errors.is_empty() {
             return Err(names
                 .errors

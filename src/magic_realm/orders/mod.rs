@@ -4,6 +4,7 @@
 //! notations real PBEM GMs accepted (README "Orders") into it.
 
 pub mod activity;
+pub mod combat_names;
 pub mod error;
 pub mod names;
 pub mod parse;

@@ -1,0 +1,181 @@
+//! Checking a `Combat:` line against the character who sends it (issue 16
+//! §3): the chits he names must be his, the fighters he names must be in
+//! the game, and the spells and belongings he names should be his.
+//!
+//! A chit he does not have and a fighter nobody in the game is called are
+//! errors with the nearest valid names: no day could make them right. A
+//! spell he does not know or a belonging he does not carry are warnings,
+//! since he may learn or find it before the evening.
+
+use super::names::NameCheck;
+use crate::magic_realm::combat::Tactics;
+use crate::magic_realm::combat::tactics::{Lure, Target};
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::state::{CharacterState, MrState};
+use crate::suggest;
+
+/// Check `tactics` for `me` in `state`.
+pub fn check_tactics(
+    tactics: &Tactics,
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+) -> NameCheck {
+    let mut found = NameCheck::default();
+    let carried: Vec<&str> = me
+        .belongings
+        .iter()
+        .map(|b| b.item.name.as_str())
+        .chain(me.weapon.as_deref())
+        .chain(me.armor.iter().map(String::as_str))
+        .collect();
+    for (clause, chit) in [
+        ("attack with", &tactics.attack_with),
+        ("maneuver with", &tactics.maneuver_with),
+    ] {
+        let Some(chit) = chit else { continue };
+        let is_card = data.treasures.iter().any(|t| t.name == *chit);
+        if chit == "horse" {
+            continue;
+        }
+        if is_card {
+            if !carried.contains(&chit.as_str()) {
+                found.warnings.push(format!(
+                    "Combat: {clause} {chit}: the {} does not carry the {chit} now",
+                    me.name
+                ));
+            }
+            continue;
+        }
+        let own = me.chits.iter().map(|c| c.chit.as_str());
+        if !own.clone().any(|c| c.eq_ignore_ascii_case(chit)) {
+            found.errors.push(format!(
+                "Combat: {clause} {chit}: the {} has no such chit{}",
+                me.name,
+                nearest_or_all(chit, own)
+            ));
+        }
+    }
+    let fighters: Vec<&str> = state
+        .denizens
+        .keys()
+        .map(String::as_str)
+        .chain(data.characters.iter().map(|c| c.name.as_str()))
+        .collect();
+    let mut check_fighter = |clause: &str, name: &str| {
+        if !fighters.iter().any(|f| f.eq_ignore_ascii_case(name)) {
+            found.errors.push(format!(
+                "Combat: {clause} {name}: no character, monster or native is called '{name}'{}",
+                suggest::did_you_mean(name, fighters.iter().copied())
+            ));
+        }
+    };
+    if let Target::Named(name) = &tactics.target {
+        check_fighter("target", name);
+    }
+    if let Lure::Named(names) = &tactics.lure {
+        for name in names {
+            check_fighter("lure", name);
+        }
+    }
+    if let Some(name) = &tactics.charge {
+        check_fighter("charge", name);
+    }
+    if let Some(spell) = &tactics.cast {
+        let known = me.magic.spells.iter().map(String::as_str);
+        if !known.clone().any(|s| suggest::same(s, spell)) {
+            found.warnings.push(format!(
+                "Combat: cast {spell}: the {} knows no such spell now{}",
+                me.name,
+                nearest_or_all(spell, known)
+            ));
+        }
+    }
+    for (clause, item) in [
+        ("abandon", &tactics.abandon),
+        ("activate", &tactics.activate),
+        ("inactivate", &tactics.inactivate),
+    ] {
+        let Some(item) = item else { continue };
+        if !carried.iter().any(|c| suggest::same(c, item)) {
+            found.warnings.push(format!(
+                "Combat: {clause} {item}: the {} does not carry it now{}",
+                me.name,
+                nearest_or_all(item, carried.iter().copied())
+            ));
+        }
+    }
+    found
+}
+
+/// " (did you mean …?)" when a name is close, else the whole list.
+fn nearest_or_all<'a>(wanted: &str, names: impl Iterator<Item = &'a str> + Clone) -> String {
+    let hint = suggest::did_you_mean(wanted, names.clone());
+    if !hint.is_empty() {
+        return hint;
+    }
+    let all: Vec<&str> = names.collect();
+    if all.is_empty() {
+        String::new()
+    } else {
+        format!(" (his are {})", all.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::orders::parse_tactics;
+    use crate::magic_realm::test_support::{data, game_played_by};
+
+    fn check(combat: &str) -> NameCheck {
+        let state = game_played_by(&["Amazon", "Elf"], |i| format!("P{}", i + 1));
+        let tactics = parse_tactics(combat, data()).expect("the line reads");
+        check_tactics(&tactics, data(), &state, &state.characters[0])
+    }
+
+    #[test]
+    fn his_own_chits_and_real_fighters_pass() {
+        let state = game_played_by(&["Amazon"], |_| "P1".into());
+        let fight = state.characters[0]
+            .chits
+            .iter()
+            .find(|c| c.chit.starts_with("FIGHT"))
+            .unwrap()
+            .chit
+            .clone();
+        let giant = state
+            .denizens
+            .keys()
+            .find(|k| k.starts_with("Giant"))
+            .unwrap()
+            .clone();
+        let found = check(&format!("attack with {fight}, target {giant}, lure Elf"));
+        assert_eq!(found, NameCheck::default());
+    }
+
+    #[test]
+    fn a_chit_he_lacks_and_an_unknown_fighter_are_errors_with_the_nearest_names() {
+        let found = check("attack with FIGHT T2, target Gaint 1, lure Nobody Special");
+        assert_eq!(found.errors.len(), 3, "{found:?}");
+        assert!(
+            found.errors[0]
+                .starts_with("Combat: attack with FIGHT T2: the Amazon has no such chit"),
+            "{found:?}"
+        );
+        assert!(
+            found.errors[1].contains("did you mean Giant 1"),
+            "{found:?}"
+        );
+        assert!(found.errors[2].contains("'Nobody Special'"), "{found:?}");
+    }
+
+    #[test]
+    fn a_spell_he_does_not_know_or_an_item_he_lacks_is_a_warning() {
+        let found = check("cast Fiery Blast, activate Lost Keys");
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(found.warnings.len(), 2, "{found:?}");
+        assert!(found.warnings[0].contains("the Amazon knows no such spell now"));
+        assert!(found.warnings[1].contains("does not carry it now"));
+    }
+}
