@@ -694,7 +694,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
 /// A new secret for the GM's screen: it is mailed to the player too.
 fn shown_once(secret: &crate::store::PlayerSecret) -> String {
     format!(
-        "{} <{}> has the secret {} (shown once; it was mailed to him with how to play)",
+        "{} <{}> has the secret {} (shown once; it was mailed there with how to play)",
         secret.player, secret.email, secret.secret
     )
 }

@@ -398,7 +398,7 @@ impl Daemon {
                 .add_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
                     format!(
-                        "{} <{}> joined; the secret was mailed to him",
+                        "{} <{}> joined; the secret was mailed to that address",
                         made.player, made.email
                     )
                 }),
@@ -558,7 +558,7 @@ impl std::fmt::Display for CampaignStatus {
                 (Some(last), None) => format!("only unreadable orders (version {last})"),
             };
             let bounced = if p.bounces > 0 {
-                format!("; mail to him bounced {} time(s)", p.bounces)
+                format!("; mail to this player bounced {} time(s)", p.bounces)
             } else {
                 String::new()
             };
@@ -572,7 +572,7 @@ impl std::fmt::Display for CampaignStatus {
         for player in &self.choosing {
             writeln!(
                 f,
-                "  {player}: has not chosen a character yet (his mail's `Character:` line does)"
+                "  {player}: has not chosen a character yet (a mail with a `Character:` line does)"
             )?;
         }
         for ruling in &self.rulings {

@@ -228,7 +228,7 @@ impl Daemon {
                 report.html,
                 report.attachments,
                 format!(
-                    "sent {} his report of day {} again",
+                    "sent {} the report of day {} again",
                     player.name, report.day
                 ),
             ),

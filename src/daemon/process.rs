@@ -441,14 +441,14 @@ impl Daemon {
             let message = if missed == offer {
                 format!(
                     "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played for him. His seat is free for a replacement \
+                     {day}); the NMR policy played that seat. It is free for a replacement \
                      if you want one: `gm replace {player} ADDRESS` hands it to a new player \
                      with a new secret. Nothing changes until you say so."
                 )
             } else if missed == tell {
                 format!(
                     "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played for him. You may want to write to him."
+                     {day}); the NMR policy played that seat. You may want to write to the player."
                 )
             } else {
                 continue;

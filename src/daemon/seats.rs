@@ -230,9 +230,9 @@ impl Daemon {
             "{} left the campaign; {}",
             record.name,
             if character_stays {
-                "his character stays, played by the policy for missing orders"
+                "the character stays, played by the policy for missing orders"
             } else {
-                "his character leaves the Realm as the next day begins"
+                "the character leaves the Realm as the next day begins"
             }
         );
         self.store.log_gm(Some(name), now, "gm", &note, None)?;
@@ -297,7 +297,7 @@ impl Daemon {
                 self.store.set_character(&name, &player.name, &character)?;
                 let day = self.pending(&stored.campaign)?.day;
                 let mut body = format!(
-                    "{} character ===\n\nYou play the {character}: he enters the Realm at the Inn \
+                    "{} character ===\n\nYou play the {character}, who enters the Realm at the Inn \
                      as day {day} begins.",
                     marker(&name)
                 );

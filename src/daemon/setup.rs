@@ -295,7 +295,7 @@ impl Daemon {
                     campaign,
                     "setup",
                     "setup complete",
-                    "Every player has chosen and sent his starting info; the game starts at \
+                    "Every player has chosen and sent the starting info; the game starts at \
                      the daemon's next look.",
                     None,
                     now,

@@ -255,7 +255,7 @@ impl Game for MagicRealm {
         for character in departed {
             mr.rulings.push(QueuedRuling {
                 ruling: Ruling::Retire { character },
-                why: "his player has left the campaign".to_string(),
+                why: "the player has left the campaign".to_string(),
             });
             changed = true;
         }

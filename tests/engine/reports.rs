@@ -191,3 +191,33 @@ fn private_messages_and_the_season_reach_only_their_reader() {
     assert!(!ann.text.contains("Meet me"));
     assert!(ann.text.contains("Season: Autumn"));
 }
+
+/// Issue 16 §4: reports never call a character "he" (the Amazon, the Witch
+/// and the Woods Girl are women): a month of three seeds with only them,
+/// every player's report read line by line.
+#[test]
+fn reports_of_a_month_never_call_the_women_he() {
+    let mut wrong = std::collections::BTreeSet::new();
+    for seed in [1u64, 2, 3] {
+        let days = play(seed, &["Amazon", "Witch", "Woods Girl"], 28);
+        for day in &days {
+            for i in 0..3 {
+                let text = report(day, Reader::Player(&report_support::player(i))).text;
+                for line in text.lines() {
+                    let words = format!(
+                        " {} ",
+                        line.to_lowercase()
+                            .replace(['.', ',', ';', ':', '(', ')'], " ")
+                    );
+                    if [" he ", " his ", " him ", " himself "]
+                        .iter()
+                        .any(|w| words.contains(w))
+                    {
+                        wrong.insert(line.trim().to_string());
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "lines calling a woman he: {wrong:#?}");
+}

@@ -272,7 +272,7 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
     let status = daemon.status("G1").unwrap();
     assert!(
-        status.contains("Ben: no orders; mail to him bounced 1 time(s)"),
+        status.contains("Ben: no orders; mail to this player bounced 1 time(s)"),
         "{status}"
     );
 }
@@ -1032,7 +1032,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
             && m.body_text.contains("Victory: GT 0, SP 0, F 4, N 1, G 0")
     ));
     assert!(gm.iter().any(|m| m.body_text.contains("setup is complete")
-        || m.body_text.contains("sent his starting info")));
+        || m.body_text.contains("sent the starting info")));
     assert!(
         !to(&mails, BEN)
             .iter()
@@ -1315,7 +1315,7 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
     let mails = capture.flush(&mut daemon, START + 40);
     let chosen = &to(&mails, ERIN)[0].body_text;
     assert!(
-        chosen.contains("You play the Elf: he enters the Realm at the Inn as day 2 begins"),
+        chosen.contains("You play the Elf, who enters the Realm at the Inn as day 2 begins"),
         "{chosen}"
     );
     assert!(chosen.contains("accepted"), "{chosen}");

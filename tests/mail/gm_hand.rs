@@ -187,7 +187,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     );
     let cy = last_report(&mails, CY);
     assert!(
-        cy.contains("GM ruling: the Amazon leaves the Realm. (his player has left the campaign)"),
+        cy.contains("GM ruling: the Amazon leaves the Realm. (the player has left the campaign)"),
         "{cy}"
     );
     let status = daemon.status("MR").unwrap();

@@ -37,7 +37,7 @@ pub fn check(battle: &Battle, who: FighterId, item: &str) -> Result<(), CombatEr
         Ok(())
     } else {
         Err(format!(
-            "he has no {item} to abandon; he carries: {}",
+            "no {item} to abandon; carried: {}",
             if names.is_empty() {
                 "nothing".to_string()
             } else {

@@ -320,7 +320,7 @@ pub fn check(
         && !activatable(battle, who).iter().any(|n| same(n, name))
     {
         return Err(format!(
-            "he carries no inactive {name} to activate; inactive now: {}",
+            "no inactive {name} is carried to activate; inactive now: {}",
             listing(activatable(battle, who))
         )
         .into());
@@ -329,7 +329,7 @@ pub fn check(
         && !inactivatable(battle, who).iter().any(|n| same(n, name))
     {
         return Err(format!(
-            "he has no active {name} to inactivate; active now: {}",
+            "no active {name} is carried to inactivate; active now: {}",
             listing(inactivatable(battle, who))
         )
         .into());
@@ -339,8 +339,8 @@ pub fn check(
         && !same(&old, off)
     {
         return Err(format!(
-            "activating the {on} puts his {old} inactive, which is his one inactivation this round; \
-             he cannot also inactivate the {off}"
+            "activating the {on} puts the {old} inactive, which is the one inactivation this round; \
+             the {off} cannot also be inactivated"
         ).into());
     }
     Ok(())
@@ -587,7 +587,7 @@ mod tests {
             .answer(0, switch(Some("Spear"), Some("Shield")))
             .unwrap_err();
         assert!(
-            err.to_string().contains("puts his Short Sword inactive"),
+            err.to_string().contains("puts the Short Sword inactive"),
             "{err}"
         );
         s.battle

@@ -363,7 +363,7 @@ fn prepare(
     let seat = *magic
         .seats
         .get(&caster)
-        .ok_or("he is not a character of the game state")?;
+        .ok_or("not a character of the game state")?;
     let found = data
         .spells
         .iter()
@@ -388,7 +388,7 @@ fn prepare(
                 if let Some(limit) = limit.filter(|&l| checked.speed > l) {
                     first_error.get_or_insert(format!(
                         "its speed {} is slower than the move time {limit} of an attacker on \
-                         his sheet",
+                         the caster's sheet",
                         checked.speed
                     ));
                     continue;
@@ -457,7 +457,7 @@ pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attac
             let chit = cast::fizzle(&mut magic.state, &w.request);
             sync_to_battle(battle, &magic);
             let reason = format!(
-                "his {} is cancelled: a faster spell (speed {faster}) targeted him{}",
+                "the {} is cancelled: a faster spell (speed {faster}) targeted its caster{}",
                 w.request.spell,
                 chit.map(|c| format!("; {c} fatigues")).unwrap_or_default()
             );

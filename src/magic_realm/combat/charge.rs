@@ -58,7 +58,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
     if !battle.find(target).is_some_and(|t| targets.contains(&t)) {
         let names: Vec<&str> = targets.iter().map(|&t| battle.name(t)).collect();
         return Err(format!(
-            "he cannot charge {target} (only unhidden characters, or hidden ones after finding Hidden Enemies); he may charge: {}",
+            "cannot charge {target} (only unhidden characters, or hidden ones after finding Hidden Enemies); may charge: {}",
             if names.is_empty() {
                 "nobody".to_string()
             } else {
@@ -70,7 +70,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
     if !chits.iter().any(|(c, _)| same_chit(c, with)) {
         let names: Vec<&str> = chits.iter().map(|(c, _)| c.as_str()).collect();
         return Err(format!(
-            "he cannot charge with {with}; he may charge with: {}",
+            "cannot charge with {with}; may charge with: {}",
             if names.is_empty() {
                 "nothing".to_string()
             } else {

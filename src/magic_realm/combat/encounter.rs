@@ -323,7 +323,7 @@ fn run(battle: &mut Battle, dice: &mut Dice, who: FighterId, chit: &str) {
         if roll.result == StumbleResult::Cancelled {
             let line = CombatLine::CannotRun {
                 character: name,
-                reason: "he stumbles (Stumble table)".into(),
+                reason: "a stumble (Stumble table)".into(),
             };
             battle.say(Seen::Clearing, line);
             return;

@@ -137,7 +137,9 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
 pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), CombatError> {
     let can = fatigue_candidates(battle, who);
     match (&play.fatigue, can.is_empty()) {
-        (None, false) => return Err(format!("he must fatigue one of: {}", can.join(", ")).into()),
+        (None, false) => {
+            return Err(format!("one of these must fatigue: {}", can.join(", ")).into());
+        }
         (Some(chit), _) if !can.iter().any(|c| same_chit(c, chit)) => {
             return Err(format!(
                 "{chit} cannot take the fatigue; choose one of: {}",
@@ -156,7 +158,7 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
     let candidates: Vec<&str> = active.iter().chain(&tired).copied().collect();
     let needed = owed.min(candidates.len());
     if play.wounds.len() != needed {
-        return Err(format!("he must wound {needed} chits, not {}", play.wounds.len()).into());
+        return Err(format!("{needed} chits must be wounded, not {}", play.wounds.len()).into());
     }
     // Each wound takes an active copy of its chit, else a fatigued one;
     // fatigued chits only once no active chit is left.

@@ -227,7 +227,7 @@ impl fmt::Display for CombatLine {
                 natives,
             } => write!(
                 f,
-                "treachery: the {character} sends {native} against {target} of his own group; {} turn against the {character}",
+                "treachery: the {character} sends {native} against {target} of the same group; {} turn against the {character}",
                 natives.join(", ")
             ),
             CombatLine::Deployed { native, target } => {
@@ -258,10 +258,7 @@ impl fmt::Display for CombatLine {
                 write!(f, "the {character} {verb} the {item}")
             }
             CombatLine::Berserk { character } => {
-                write!(
-                    f,
-                    "the {character} goes berserk: his vulnerability is Tremendous"
-                )
+                write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
             CombatLine::Treachery {
                 character,

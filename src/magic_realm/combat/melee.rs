@@ -497,7 +497,7 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
         let target = battle.name(attack.target).to_string();
         if intercepts || undercuts {
             let how = match (deciding, intercepts) {
-                (None, _) => "he played no maneuver".to_string(),
+                (None, _) => "no maneuver played".to_string(),
                 (Some(m), true) => [
                     attack.direction.attack_word(),
                     " meets ",

@@ -657,7 +657,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 Ok(())
             } else {
                 Err(format!(
-                    "he cannot run with {chit} now; legal: {}",
+                    "cannot run with {chit} now; legal: {}",
                     options(battle, who).join(", ")
                 )
                 .into())
@@ -671,7 +671,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 Ok(())
             } else {
                 Err(format!(
-                    "he cannot alert with {chit} now; legal: {}",
+                    "cannot alert with {chit} now; legal: {}",
                     options(battle, who).join(", ")
                 )
                 .into())
@@ -690,13 +690,13 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     };
     if super::riding::rides(battle, who) && play.maneuver.is_some() && !on_horse(&play.maneuver) {
         return Err(
-            "with Riding Horses he must maneuver with his horse; a MOVE chit may be his own maneuver besides it"
+            "with Riding Horses the maneuver is the horse's; a MOVE chit may be a maneuver of one's own besides it"
                 .into(),
         );
     }
     if play.own_maneuver.is_some() && !(battle.rules.riding_horses && on_horse(&play.maneuver)) {
         return Err(
-            "a maneuver of his own besides the horse needs the Riding Horses rule and a horse maneuver"
+            "a maneuver of one's own besides the horse needs the Riding Horses rule and a horse maneuver"
                 .into(),
         );
     }
@@ -708,7 +708,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
                 .and_then(|h| h.horse.as_ref())
                 .is_some_and(|h| !h.dead);
             if !has {
-                return Err("he has no living horse to maneuver with".into());
+                return Err("no living horse to maneuver with".into());
             }
             continue;
         }
@@ -716,7 +716,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             .find(|c| same_chit(&c.label, &maneuver.with))
             .ok_or_else(|| {
                 format!(
-                    "{} is not an active MOVE chit he can play (strong enough for what he carries, within two stars)",
+                    "{} is not an active MOVE chit that can be played (strong enough for what is carried, within two stars)",
                     maneuver.with
                 )
             })?;
@@ -734,7 +734,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             .find(|c| same_chit(&c.label, &attack.chit))
             .ok_or_else(|| {
                 format!(
-                    "{} is not an active FIGHT chit strong enough for his weapon",
+                    "{} is not an active FIGHT chit strong enough for the weapon",
                     attack.chit
                 )
             })?;
@@ -745,7 +745,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     }
     if spent > stars {
         return Err(format!(
-            "these plays cost {spent} effort stars; he may play only {stars} more this round"
+            "these plays cost {spent} effort stars; only {stars} more may be played this round"
         )
         .into());
     }
@@ -756,7 +756,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             .is_some_and(|t| battle.find(t) != Some(charged))
     {
         return Err(format!(
-            "he charged the {} this round: he attacks him or nobody",
+            "the {} was charged this round: the attack goes there or nowhere",
             battle.name(charged)
         )
         .into());
@@ -766,7 +766,7 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
             Some(t) if t != who && battle.in_play(t) && !battle.fighters[t].hidden => {}
             _ => {
                 return Err(format!(
-                    "{target} is not someone in this fight he can attack (hidden characters cannot be targeted)"
+                    "{target} is not someone in this fight who can be attacked (hidden characters cannot be targeted)"
                 ).into());
             }
         }

@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(
             on.denizen(1).and_then(|d| d.employer),
             Some(0),
-            "a Rogue is not of his group"
+            "a Rogue is not of that group"
         );
         on_deploy(&mut on, 0, 1, 3);
         for id in [1, 2] {

@@ -74,7 +74,7 @@ pub fn alert(
     let character = &mut day.state.characters[who];
     let Some(weapon) = character.weapon.clone() else {
         return Err(PhaseOutcome::Lost {
-            reason: "he has no weapon to alert".into(),
+            reason: "no weapon to alert".into(),
         });
     };
     if character.weapon_alerted {

@@ -103,8 +103,8 @@ fn turn_order(
             Some(_) => {
                 let what = format!(
                     "the {}'s 'Turn:' line is not applied: only a character who may choose \
-                     when to take his turn (the Swordsman, or one under Premonition) can, so he is \
-                     drawn at random",
+                     when to take a turn (the Swordsman, or one under Premonition) can, so the turn \
+                     is drawn at random",
                     character.name
                 );
                 day.emit(
@@ -153,12 +153,12 @@ fn join(
         .position(|c| c.name.eq_ignore_ascii_case(leader));
     let problem = match guide {
         None => Some(format!("no {leader} is in the game")),
-        Some(g) if g == i => Some("he cannot follow himself".to_string()),
+        Some(g) if g == i => Some("no one follows oneself".to_string()),
         Some(g) if follows(orders.get(&day.state.characters[g].player)).is_some() => {
-            Some(format!("the {leader} follows someone himself"))
+            Some(format!("the {leader} follows someone too"))
         }
         Some(g) if day.state.characters[g].position != day.state.characters[i].position => {
-            Some(format!("the {leader} is not in his clearing"))
+            Some(format!("the {leader} is in another clearing"))
         }
         Some(_) => None,
     };

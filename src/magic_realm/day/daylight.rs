@@ -183,7 +183,7 @@ pub fn take_turn(
                         Happening::Phase(PhaseEvent::FollowersLeft {
                             character: day.state.characters[who].name.clone(),
                             followers: names,
-                            reason: "they have no pony to keep up with his double move".into(),
+                            reason: "they have no pony to keep up with the double move".into(),
                         }),
                     );
                 }
@@ -201,7 +201,7 @@ pub fn take_turn(
                 Happening::Phase(PhaseEvent::FollowersLeft {
                     character: day.state.characters[who].name.clone(),
                     followers: names,
-                    reason: "he vanished from the clearing".into(),
+                    reason: "no longer in the clearing".into(),
                 }),
             );
         }
@@ -278,14 +278,14 @@ fn use_phase(
             }
             let why = if turn.allowed < turn.full {
                 format!(
-                    "he has only {} phases today (no sunlight phases in caves or for him)",
+                    "only {} phases today (no sunlight phases in caves or for this character)",
                     turn.allowed
                 )
             } else {
-                format!("he has only {} phases today", turn.full)
+                format!("only {} phases today", turn.full)
             };
             let why = if turn.sheltered_left > 0 {
-                format!("{why}; his sheltered phases need a cave or dwelling clearing")
+                format!("{why}; sheltered phases need a cave or dwelling clearing")
             } else {
                 why
             };
@@ -348,7 +348,7 @@ fn use_phase(
             Ok(double)
         }
         None => Err(format!(
-            "no advantage or active item gives him another bonus {} phase here",
+            "no advantage or active item gives another bonus {} phase here",
             phase.activity.code()
         )
         .into()),
@@ -493,7 +493,7 @@ fn move_phase(
         && turn.moves >= limit
     {
         return PhaseResult::Lost {
-            reason: format!("he may move at most {limit} times a day"),
+            reason: format!("at most {limit} moves a day"),
         };
     }
     turn.moves += 1;

@@ -339,7 +339,7 @@ fn battling_rolls(
     for group in groups {
         for (&f, &seat) in seat_of {
             if super::battling_today::battles(&day.state, &group, battle.name(f)) {
-                group_battles(battle, &group, f, "they battle him already today (no roll)");
+                group_battles(battle, &group, f, "they battle already today (no roll)");
                 continue;
             }
             let mut relationship = super::meeting::relationship(day, seat, &group);
@@ -373,7 +373,7 @@ fn battling_rolls(
             }
             let battles = matches!(outcome.result, MeetingResult::BlockBattle);
             let result = if battles {
-                format!("{} — they battle him", outcome.result)
+                format!("{} — they battle", outcome.result)
             } else {
                 format!("{} — no battle", outcome.result)
             };
@@ -451,7 +451,7 @@ fn drinks(
         CombatLine::Battling {
             group: group.to_string(),
             character,
-            result: format!("he buys drinks for {cost} gold"),
+            result: format!("drinks bought for {cost} gold"),
         },
     );
     Some(better)

@@ -124,7 +124,7 @@ fn drinks_are_bought_before_the_battling_roll() {
     assert_eq!(after.characters[0].gold, gold - 2, "{events:#?}");
     assert!(events.iter().any(|e| matches!(&e.happening,
         Happening::Combat(CombatEvent::Line { line: CombatLine::Battling { result, .. }, .. })
-            if result.contains("drinks for 2 gold"))));
+            if result.contains("drinks bought for 2 gold"))));
 }
 
 #[test]

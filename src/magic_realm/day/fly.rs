@@ -96,7 +96,7 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
     };
     let Some((item, strength, needs)) = flying_item(day, who) else {
         return PhaseResult::Lost {
-            reason: "he has no active item that flies and no Broomstick spell in effect".into(),
+            reason: "no active item that flies and no Broomstick spell in effect".into(),
         };
     };
     if aloft.is_none()
@@ -105,8 +105,8 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
     {
         return PhaseResult::Lost {
             reason: format!(
-                "the {item} flies only where {colour} magic is present, and there is none for \
-                 him in {} today",
+                "the {item} flies only where {colour} magic is present, and there is none \
+                 in {} today",
                 day.state.characters[who].position
             ),
         };
@@ -116,7 +116,7 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
         .unwrap_or_else(|| day.state.characters[who].position.tile.clone());
     if code != over && !adjacent_tiles(day, &over).contains(&code) {
         return PhaseResult::Lost {
-            reason: format!("the tile {code} is not next to {over}, where he flies from"),
+            reason: format!("the tile {code} is not next to {over}, where the flight starts"),
         };
     }
     let mut left_behind = Vec::new();

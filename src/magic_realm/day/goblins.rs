@@ -40,7 +40,7 @@ pub fn hire(
     let here = day.state.characters[who].position.clone();
     let Some((group, members)) = dealing(&day.state, who, &here) else {
         return Some(Err(format!(
-            "goblins are monsters: only his own Deal with Goblins, awake, makes a goblin group \
+            "goblins are monsters: only the character's own Deal with Goblins, awake, makes a goblin group \
              in {here} Neutral to hire"
         )
         .into()));
@@ -51,7 +51,7 @@ pub fn hire(
         && !fold(&wanted.what).starts_with(&fold(kind))
     {
         return Some(Err(format!(
-            "the goblins his spell made Neutral here are {group}, not {}",
+            "the goblins the spell made Neutral here are {group}, not {}",
             wanted.what
         )
         .into()));

@@ -72,7 +72,7 @@ fn birdsong(event: &BirdsongEvent) -> String {
         }
         BirdsongEvent::NotApplied { what } => format!("Note: {what}."),
         BirdsongEvent::TurnChosen { character, place } => {
-            format!("The {character} chooses to take his turn {place}.")
+            format!("The {character} chooses to take the turn {place}.")
         }
         BirdsongEvent::TurnOrder { order } => format!("Turn order: {}.", order.join(", ")),
     }
@@ -299,7 +299,7 @@ fn trade(event: &TradeEvent) -> String {
             spell,
             gold,
             ..
-        } => format!("    The {visitor} teaches him {spell} for {gold} gold."),
+        } => format!("    The {visitor} teaches {spell} for {gold} gold."),
     }
 }
 

@@ -48,8 +48,8 @@ pub fn cast_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOr
         Ok(Some(lines)) => lines,
         Err(e) => {
             let reason = match e {
-                MagicError::CannotCast { reason, .. } => format!("his {order} fails: {reason}"),
-                other => format!("his {order} fails: {other}"),
+                MagicError::CannotCast { reason, .. } => format!("the {order} fails: {reason}"),
+                other => format!("the {order} fails: {other}"),
             };
             vec![CombatLine::Refused {
                 character: name.clone(),
@@ -87,7 +87,7 @@ fn attempt(
             None => Ok(None),
             Some(_) => Err(MagicError::cannot(
                 &spell.name,
-                "an attack spell is resolved in a battle, and alone he has none",
+                "an attack spell is resolved in a battle, and a lone caster has none",
             )),
         };
     }
@@ -95,13 +95,13 @@ fn attempt(
         Some(text) => aims::named(&day.state, who, text).ok_or_else(|| MagicError::BadTarget {
             spell: spell.name.clone(),
             target: text.to_string(),
-            reason: "he is alone: nobody of that name is here".into(),
+            reason: "nobody of that name is here".into(),
         })?,
         None => default_aims(&day.state, who, &spell.targets).ok_or_else(|| {
             MagicError::cannot(
                 &spell.name,
-                "alone, he must name its target: `cast SPELL on TARGET` (`on me` aims it at \
-                 himself, `on ITEM with SPELL` at a treasure he carries)",
+                "alone, the caster must name its target: `cast SPELL on TARGET` (`on me` aims it \
+                 at the caster, `on ITEM with SPELL` at a treasure carried)",
             )
         })?,
     };

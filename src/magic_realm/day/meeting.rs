@@ -233,9 +233,9 @@ pub fn negotiate(
     let asked = deal.price * multiplier;
     if asked > limit {
         let why = if deal.max_gold.is_some_and(|m| asked > m) {
-            format!("the price {asked} is above his limit")
+            format!("the price {asked} is above the limit")
         } else {
-            format!("the price {asked} is more gold than he has")
+            format!("the price {asked} is more gold than is carried")
         };
         day.emit(observers, wrap(no_deal(why)));
         return None;

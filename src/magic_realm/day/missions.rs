@@ -155,7 +155,7 @@ impl MissionEvent {
                 left_in,
             } => {
                 let lost = if *notoriety_lost > 0 {
-                    format!("; he loses {notoriety_lost} notoriety")
+                    format!("; {notoriety_lost} notoriety lost")
                 } else {
                     String::new()
                 };
@@ -179,7 +179,7 @@ fn names(list: &[String]) -> String {
 }
 
 /// What a campaign cannot do yet.
-const WAR_NOT_BUILT: &str = "the war itself — enemy groups and monsters fighting him on sight, \
+const WAR_NOT_BUILT: &str = "the war itself — enemy groups and monsters fighting the character on sight, \
                              the groups fighting each other — is not implemented yet; the chit \
                              changes the Meeting table's relationships";
 
@@ -299,7 +299,7 @@ fn take(day: &mut Day<'_>, who: usize, wanted: &str) {
             let event = MissionEvent::NotTaken {
                 character,
                 chit: chit.name.clone(),
-                reason: "he already holds it".into(),
+                reason: "already held".into(),
             };
             let observers = day.only(who);
             day.emit(
@@ -397,7 +397,7 @@ fn take_campaign(
         .find(|t| chit_data(day, &t.chit).is_some_and(|g| g.kind == GoldSpecialKind::Campaign))
     {
         return Err(format!(
-            "he already wages the {} campaign; one campaign at a time",
+            "already waging the {} campaign; one campaign at a time",
             held.chit
         )
         .into());
@@ -405,7 +405,7 @@ fn take_campaign(
     let cost = chit.notoriety.unwrap_or(0);
     if c.notoriety < i32::from(cost) {
         return Err(format!(
-            "it costs {cost} notoriety and he has recorded {}",
+            "it costs {cost} notoriety and only {} is recorded",
             c.notoriety
         )
         .into());

@@ -22,7 +22,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Phas
         return Err(format!("there is no clearing {to} on the map").into());
     }
     if from == to {
-        return Err(format!("he is already in {to}").into());
+        return Err(format!("already in {to}").into());
     }
     let Some(link) = day
         .state
@@ -49,7 +49,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Phas
 /// there is no path at all or one he has not discovered, so that the
 /// player's report tells him nothing about paths he does not know.
 fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
-    format!("he knows no path from {from} to {to}")
+    format!("no known path from {from} to {to}")
 }
 
 /// Whether he knows the hidden path or secret passage between two clearings.

@@ -43,7 +43,7 @@ pub fn enchant(
         Activity::SpellPrep => {
             if !day.today.spell_prepared.insert(who) {
                 return PhaseOutcome::Lost {
-                    reason: "he already prepared today; record SP to enchant".into(),
+                    reason: "already prepared today; record SP to enchant".into(),
                 };
             }
             let observers = day.only(who);

@@ -55,7 +55,7 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
                         pending::enchant(day, who, activity, note)
                     });
                     match outcome {
-                        PhaseOutcome::Done => Ok("his Spell phase is done from here".to_string()),
+                        PhaseOutcome::Done => Ok("the Spell phase is done from here".to_string()),
                         PhaseOutcome::Lost { reason } => Err(PhaseError::Refused(reason)),
                     }
                 }

@@ -82,7 +82,7 @@ mod tests {
         let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
         let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].contains("knows no path"), "{warnings:?}");
+        assert!(warnings[0].contains("no known path"), "{warnings:?}");
         assert!(!warnings[0].contains("hidden") && !warnings[0].contains("secret"));
         let key = if from <= hidden_to {
             (from.clone(), hidden_to.clone())

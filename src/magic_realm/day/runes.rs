@@ -90,8 +90,8 @@ fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
 pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
     let Some(runes) = find_runes(day, who) else {
         return PhaseOutcome::Lost {
-            reason: "there are no runes to read: he needs an active artifact or spell book, or \
-                     a discovered site here holding a spell he does not know and an active \
+            reason: "there are no runes to read: that needs an active artifact or spell book, or \
+                     a discovered site here holding a spell not yet known and an active \
                      MAGIC chit of its type"
                 .into(),
         };

@@ -144,7 +144,7 @@ pub fn search_ordered(
             Happening::Search(SearchEvent::NotApplied {
                 character: name.clone(),
                 what: format!("the {} search", table_label(table)),
-                reason: "he searches only on the Magic Sight table, so it is used instead".into(),
+                reason: "Magic Sight allows only its own table, so it is used instead".into(),
             }),
         );
         &SearchTable::MagicSight
@@ -560,7 +560,7 @@ fn loot(
             let abandoned = abandoned_pile(&here);
             if day.state.holdings.get(&abandoned).is_none_or(Vec::is_empty) {
                 return lost(format!(
-                    "there is nothing to loot in {here}: no treasure site he has discovered and \
+                    "there is nothing to loot in {here}: no treasure site discovered here and \
                      no abandoned items; search with Locate first"
                 ));
             }

@@ -76,8 +76,8 @@ pub fn grant_peer_and_enchant(day: &mut Day<'_>, who: usize, site: &str) -> Site
     SiteEvent::Granted {
         character: day.state.characters[who].name.clone(),
         site: site.to_string(),
-        what: "he may peer into any clearing ('Search: peer <clearing>') and enchant any \
-               clearing's tile ('SP (tile <clearing>)') for the rest of the day"
+        what: "any clearing may be peered into ('Search: peer <clearing>') and any \
+               clearing's tile enchanted ('SP (tile <clearing>)') for the rest of the day"
             .into(),
     }
 }
@@ -109,7 +109,7 @@ pub fn enchant_target(
     let here = &day.state.characters[who].position;
     if clearing.tile != here.tile && !day.today.peer_anywhere.contains(&who) {
         return Err(format!(
-            "he can enchant only his own tile ({}); another clearing's tile needs the \
+            "only the tile where the character stands ({}) can be enchanted; another clearing's tile needs the \
              Toadstool Circle's gift of the day",
             here.tile
         )

@@ -120,7 +120,7 @@ fn an_undiscovered_hidden_path_cannot_be_used_until_discovered() {
     );
     let result = &results(&events, "Black Knight")[0];
     let reason = lost_reason(result);
-    assert!(reason.contains("knows no path"), "{result:?}");
+    assert!(reason.contains("no known path"), "{result:?}");
     assert!(
         !reason.contains("hidden") && !reason.contains("secret"),
         "the reason must not reveal the undiscovered path: {reason}"
@@ -492,7 +492,7 @@ fn a_follower_not_in_his_guides_clearing_takes_his_own_turn() {
     );
     assert!(events.iter().any(|e| matches!(&e.happening,
         Happening::Birdsong(super::events::BirdsongEvent::CannotFollow { reason, .. })
-            if reason.contains("not in his clearing"))));
+            if reason.contains("is in another clearing"))));
     let knight = results(&events, "Black Knight");
     assert!(lost_reason(&knight[0]).contains("whole day"), "{knight:?}");
 }

@@ -193,7 +193,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
             "a Trade phase needs a 'Buy:' or 'Sell:' line naming what to buy or sell".into()
         } else {
             format!(
-                "he carries nothing on the Sell line ({}) and there is no 'Buy:' line",
+                "nothing on the Sell line ({}) is carried, and there is no 'Buy:' line",
                 orders.sell.join(", ")
             )
         };

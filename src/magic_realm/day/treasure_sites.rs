@@ -126,8 +126,13 @@ impl SiteEvent {
             SiteEvent::GoldRecorded { site, gold, .. } => {
                 format!("    Records {gold} gold at the {site}.")
             }
-            SiteEvent::Teleported { site, to, .. } => {
-                format!("    The {site} carries him to {to}.")
+            SiteEvent::Teleported {
+                site,
+                to,
+                character,
+                ..
+            } => {
+                format!("    The {site} carries the {character} to {to}.")
             }
             SiteEvent::Rested { chits, .. } => {
                 if chits.is_empty() {
@@ -386,8 +391,8 @@ fn go_to_cave(
             site: site.to_string(),
             what: SiteRow(SiteResult::TeleportToCave).to_string(),
             reason: match other {
-                Some(to) => format!("{to} is not a cave clearing on the map; he stays"),
-                None => "no 'Teleport:' line names the cave clearing to go to; he stays".into(),
+                Some(to) => format!("{to} is not a cave clearing on the map; no teleport"),
+                None => "no 'Teleport:' line names the cave clearing to go to; no teleport".into(),
             },
         },
     }

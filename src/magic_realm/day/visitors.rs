@@ -79,7 +79,7 @@ impl VisitorEvent {
 }
 
 /// How a chit on the map is taken.
-const HOW_TO_TAKE: &str = "a character ending his turn here takes it with a 'Missions:' line";
+const HOW_TO_TAKE: &str = "a character who ends a turn here takes it with a 'Missions:' line";
 
 /// End of the turn of character `who`: on a roll of 6, every box whose
 /// chit belongs in his clearing empties onto the map there.

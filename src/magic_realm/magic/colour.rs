@@ -57,7 +57,7 @@ impl ColourSource {
             ColourSource::Treasure { carrier, treasure } => {
                 format!("the {treasure} of the {carrier}")
             }
-            ColourSource::ColourChit { chit, .. } => format!("his colour chit {chit}"),
+            ColourSource::ColourChit { chit, .. } => format!("the colour chit {chit}"),
         }
     }
 }

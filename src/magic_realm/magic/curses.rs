@@ -42,14 +42,14 @@ pub fn inflict(
         return MagicEvent::CurseMissed {
             character,
             curse,
-            reason: "curses do not affect him".into(),
+            reason: "curses have no effect here".into(),
         };
     }
     if !c.magic.curses.insert(curse) {
         return MagicEvent::CurseMissed {
             character,
             curse,
-            reason: "he already bears it".into(),
+            reason: "already borne".into(),
         };
     }
     if curse == CurseKind::Wither {

@@ -70,19 +70,20 @@ fn pick(
     let usable = usable_magic_chits(state, who);
     match named {
         Some(name) => {
-            let index = find_chit(state, who, name)
-                .ok_or_else(|| format!("he has no chit {name}; name one of his MAGIC chits"))?;
+            let index = find_chit(state, who, name).ok_or_else(|| {
+                format!("no chit {name}; name one of the character's MAGIC chits")
+            })?;
             Ok(usable
                 .into_iter()
                 .find(|(i, _)| *i == index)
                 .ok_or_else(|| {
                     format!(
-                        "his chit {name} is not an active, unenchanted MAGIC chit free of spells"
+                        "the chit {name} is not an active, unenchanted MAGIC chit free of spells"
                     )
                 })?)
         }
         None => Ok(usable.into_iter().find(|(_, a)| fits(a)).ok_or_else(|| {
-            "he has no active MAGIC chit of type I to V free to enchant with".to_string()
+            "no active MAGIC chit of type I to V free to enchant with".to_string()
         })?),
     }
 }

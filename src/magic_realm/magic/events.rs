@@ -234,7 +234,7 @@ impl fmt::Display for MagicEvent {
             } => write!(f, "  {number}. {recorded}: {result}."),
             MagicEvent::NoPhantasm { character } => write!(
                 f,
-                "  the {character} has no phantasm in play: his Phantasm line is not done"
+                "  the {character} has no phantasm in play: the Phantasm line is not done"
             ),
         }
     }

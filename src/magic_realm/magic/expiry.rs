@@ -171,7 +171,7 @@ pub fn energize_with_chit(
     if target_clearing(state, spell).as_ref() != Some(&c.position) {
         return Err(MagicError::cannot(
             &spell.spell,
-            "its target is not in his clearing, so his colour chit cannot reach it",
+            "its target is in another clearing, so the colour chit cannot reach it",
         ));
     }
     if !wakes(needed, colour) {

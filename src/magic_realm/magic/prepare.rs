@@ -31,9 +31,7 @@ pub fn prepare(
             .iter()
             .filter(|(i, _)| !state.characters[who].chits[*i].prepared)
             .min_by_key(|(i, a)| (a.time, *i))
-            .ok_or_else(|| {
-                "he has no weapon to alert and no free MAGIC chit to prepare".to_string()
-            })?,
+            .ok_or_else(|| "no weapon to alert and no free MAGIC chit to prepare".to_string())?,
     };
     let index = pick.0;
     let c = &mut state.characters[who];

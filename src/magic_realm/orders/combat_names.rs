@@ -118,7 +118,7 @@ fn nearest_or_all<'a>(wanted: &str, names: impl Iterator<Item = &'a str> + Clone
     if all.is_empty() {
         String::new()
     } else {
-        format!(" (his are {})", all.join(", "))
+        format!(" (the choices are {})", all.join(", "))
     }
 }
 

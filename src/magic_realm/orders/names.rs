@@ -48,8 +48,8 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
                 suggest::did_you_mean(wanted, names)
             )),
             Some(name) if characters.contains(&name) => found.warnings.push(format!(
-                "Character: the {name} is in play; a killed character comes back as his own \
-                 kind unless he names one nobody plays"
+                "Character: the {name} is in play; a killed character comes back as the same \
+                 kind unless the line names one nobody plays"
             )),
             Some(_) => {}
         }

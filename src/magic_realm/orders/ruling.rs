@@ -322,7 +322,7 @@ impl Names<'_> {
             .map(|c| (*c).to_string())
             .ok_or_else(|| {
                 RulingError::Impossible(format!(
-                    "the {character} has no chit {wanted}; his chits are {}",
+                    "the {character} has no chit {wanted}; the chits are {}",
                     chits.join(", ")
                 ))
             })

@@ -507,7 +507,7 @@ fn read_start(character: &Character, text: Option<&String>) -> Result<StartLocat
         .find(|s| s.label().eq_ignore_ascii_case(text.trim()))
         .ok_or_else(|| {
             SetupError::MailLine(format!(
-                "Start: the {} cannot start at '{text}'; he may start at {}",
+                "Start: the {} cannot start at '{text}'; the starts allowed are {}",
                 character.name,
                 allowed.join(", ")
             ))
@@ -594,7 +594,7 @@ fn read_enchanted(
                 character.name
             )),
             None => problems.push(format!(
-                "Enchanted: '{name}' is not one of his MAGIC chits ({})",
+                "Enchanted: '{name}' is not one of the character's MAGIC chits ({})",
                 magic.join(", ")
             )),
         }
@@ -669,7 +669,8 @@ mod tests {
             "{err:?}"
         );
         assert!(
-            err.iter().any(|e| e.contains("not one of his MAGIC chits")),
+            err.iter()
+                .any(|e| e.contains("not one of the character's MAGIC chits")),
             "{err:?}"
         );
         let allowed = |s: &&crate::magic_realm::data::spells::Spell| {

@@ -157,13 +157,13 @@ pub fn stumble_modifiers(own_move_time: u8, attacker_move_times: &[u8]) -> Modif
     let count = attacker_move_times.len();
     if count > 0 {
         let amount = small(i32::try_from(count).unwrap_or(i32::MAX));
-        mods = mods.with(format!("{count} attackers on his sheet"), amount);
+        mods = mods.with(format!("{count} attackers on the sheet"), amount);
     }
     if let Some(&fastest) = attacker_move_times.iter().min() {
         let advantage = i32::from(fastest) - i32::from(own_move_time);
         if advantage != 0 {
             mods = mods.with(
-                format!("time: his move {own_move_time} against the fastest attacker's {fastest}"),
+                format!("time: own move {own_move_time} against the fastest attacker's {fastest}"),
                 small(-advantage),
             );
         }

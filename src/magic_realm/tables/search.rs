@@ -200,7 +200,7 @@ impl fmt::Display for ReadRunesResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ReadRunesResult::LearnAndAwaken => {
-                "learn the spell (if his magic allows) and awaken it"
+                "learn the spell (if the character's magic allows) and awaken it"
             }
             ReadRunesResult::Awaken => "awaken the spell",
             ReadRunesResult::Curse => "curse: roll on the Curse table",

@@ -37,7 +37,7 @@ impl fmt::Display for ToadstoolResult {
             ToadstoolResult::PeerAndEnchantAnywhere => {
                 "rest of the day: may peer into and enchant any clearing as if there"
             }
-            ToadstoolResult::PowerOfThePit => "roll on Power of the Pit against himself",
+            ToadstoolResult::PowerOfThePit => "roll on Power of the Pit against the searcher",
             ToadstoolResult::Curse => "roll on the Curse table",
         })
     }
@@ -130,7 +130,7 @@ impl fmt::Display for MeadowResult {
         f.write_str(match self {
             MeadowResult::TakePony => "take the pony (nothing if gone)",
             MeadowResult::TakeTruesteelSword => "take the Truesteel Sword (nothing if gone)",
-            MeadowResult::Wish => "roll on the Wish table for himself",
+            MeadowResult::Wish => "roll on the Wish table for the searcher",
             MeadowResult::HealAll => "every fatigued and wounded chit is rested (breaks Wither)",
             MeadowResult::Curse => "roll on the Curse table",
             MeadowResult::Nothing => "nothing",

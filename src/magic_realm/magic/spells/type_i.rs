@@ -72,9 +72,7 @@ pub fn apply_wish(ctx: &mut Ctx<'_>, who: usize, wish: WishResult) -> Vec<SpellE
                 }]
             }
             _ => vec![SpellEffect::ForGm {
-                text: format!(
-                    "the {name} may move to any clearing he names; no clearing was given"
-                ),
+                text: format!("the {name} may move to any clearing named; no clearing was given"),
             }],
         },
         WishResult::OtherElsewhere => {
@@ -101,14 +99,14 @@ pub fn apply_wish(ctx: &mut Ctx<'_>, who: usize, wish: WishResult) -> Vec<SpellE
                 }
                 _ => vec![SpellEffect::ForGm {
                     text: format!(
-                        "the {name} may send one other individual in his clearing elsewhere; \
+                        "the {name} may send one other individual in the same clearing elsewhere; \
                          name it as the cast's second target"
                     ),
                 }],
             }
         }
         WishResult::Vision => vec![SpellEffect::ForGm {
-            text: format!("the {name} looks into one box of the setup card of his choice"),
+            text: format!("the {name} looks into one chosen box of the setup card"),
         }],
         WishResult::Peace => vec![SpellEffect::CombatEnds {
             clearing: ctx.state.characters[who].position.clone(),

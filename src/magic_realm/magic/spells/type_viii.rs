@@ -35,7 +35,7 @@ fn remedy(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
                 .position(|c| c.name == character)
                 .ok_or_else(|| ctx.bad_target(0, "there is no such character"))?;
             let lifted = curses::lift(ctx.state, who, curse, "Remedy")
-                .ok_or_else(|| ctx.bad_target(0, "he does not bear that curse"))?;
+                .ok_or_else(|| ctx.bad_target(0, "that curse is not borne"))?;
             Ok(vec![SpellEffect::Magic(lifted)])
         }
         Some(Aim::Spell { .. }) => super::type_vi::break_spell(ctx),
