@@ -191,8 +191,12 @@ pub struct MapView<'a> {
     /// Hidden paths and secret passages drawn, as (lower, higher)
     /// clearings; `None`: all of them.
     pub known_routes: Option<&'a BTreeSet<(ClearingId, ClearingId)>>,
-    /// Clearings ringed and labelled (a character's position).
+    /// Clearings ringed and labelled (a character's position); several in
+    /// one clearing share the ring, their labels stacked above it.
     pub marks: Vec<(ClearingId, String)>,
+    /// Small notes stacked below a clearing: the dwellings, sites and
+    /// denizens the reader knows to be there.
+    pub notes: Vec<(ClearingId, String)>,
 }
 
 impl MapView<'_> {
@@ -272,16 +276,36 @@ pub fn render_view(board: &Board, view: &MapView<'_>) -> String {
             .collect();
         if explored {
             for (n, &(x, y)) in &spots {
-                for (id, label) in view
-                    .marks
-                    .iter()
-                    .filter(|(id, _)| id.tile == p.tile && id.clearing == *n)
-                {
+                let here = |list: &'_ [(ClearingId, String)]| -> Vec<String> {
+                    list.iter()
+                        .filter(|(id, _)| id.tile == p.tile && id.clearing == *n)
+                        .map(|(_, label)| label.clone())
+                        .collect()
+                };
+                let labels = here(&view.marks);
+                if !labels.is_empty() {
+                    let id = ClearingId::new(&p.tile, *n);
                     let _ = writeln!(
                         marks,
-                        r##"<circle cx="{x:.1}" cy="{y:.1}" r="22" fill="none" stroke="#c0392b" stroke-width="4" data-mark="{id}"/><text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#c0392b" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
-                        y - 26.0,
-                        escape(label)
+                        r##"<circle cx="{x:.1}" cy="{y:.1}" r="22" fill="none" stroke="#c0392b" stroke-width="4" data-mark="{id}"/>"##
+                    );
+                    // Stacked upwards, one line each, so names never overlap.
+                    for (i, label) in labels.iter().enumerate() {
+                        let _ = writeln!(
+                            marks,
+                            r##"<text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#c0392b" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
+                            y - 26.0 - 15.0 * i as f64,
+                            escape(label)
+                        );
+                    }
+                }
+                for (i, note) in here(&view.notes).iter().enumerate() {
+                    let _ = writeln!(
+                        marks,
+                        r##"<text x="{x:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#222" stroke="#fff" stroke-width="3" paint-order="stroke" data-note="{}">{}</text>"##,
+                        y + 33.0 + 11.0 * i as f64,
+                        escape(note),
+                        escape(note)
                     );
                 }
             }

@@ -142,7 +142,7 @@ pub fn player_report(
         context.standing_orders.get(player).map(String::as_str),
     );
     let orders_form = context.templates.render("orders_form.txt", &form)?;
-    let map_svg = map::known_map(state, me);
+    let map_svg = map::known_map(data, state, me);
     let map_file = format!("map-day-{}.svg", state.day);
     let view = PlayerReport {
         header: header(data, state, context, Reader::Player(player)),
@@ -207,7 +207,7 @@ pub fn gm_history(
     context: &ReportContext,
 ) -> anyhow::Result<Report> {
     let (day_log, combat_log) = logs(seen(events, Reader::Gm)?);
-    let map_svg = map::full_map(state);
+    let map_svg = map::full_map(data, state);
     let map_file = format!("map-day-{}-gm.svg", state.day);
     let view = GmHistory {
         header: header(data, state, context, Reader::Gm),
