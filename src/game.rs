@@ -459,6 +459,10 @@ pub trait Game: Sync {
         None
     }
 
+    /// What [`Game::missing_orders`] plays, in a few words for players and
+    /// the GM ("hide in every phase").
+    fn safe_orders(&self) -> &'static str;
+
     /// The game's safe orders for a player who sent none (Magic Realm: hide
     /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
     /// orders instead reuses the player's last accepted orders itself.

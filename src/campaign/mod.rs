@@ -98,6 +98,25 @@ impl Campaign {
         Checker { file, text }.check(raw)
     }
 
+    /// What the campaign plays for a player without orders, in words:
+    /// its `nmr` policy with the game's safe orders.
+    pub fn missing_orders_rule(&self) -> String {
+        self.schedule.nmr.describe(self.safe_orders())
+    }
+
+    /// The schedule in lines, the policy for missing orders worded with
+    /// the game's safe orders.
+    pub fn schedule_lines(&self) -> Vec<String> {
+        self.schedule.describe(self.safe_orders())
+    }
+
+    fn safe_orders(&self) -> &'static str {
+        self.game()
+            .map_or("what the game plays for silent players", |g| {
+                g.safe_orders()
+            })
+    }
+
     /// The game this campaign plays.
     ///
     /// # Errors

@@ -26,14 +26,12 @@ pub enum NmrPolicy {
 }
 
 impl NmrPolicy {
-    /// How `campaign show` words the policy.
-    pub fn describe(self) -> &'static str {
+    /// How players and the GM read the policy; `game_default` is what the
+    /// game plays for a silent player ([`crate::game::Game::safe_orders`]).
+    pub fn describe(self, game_default: &str) -> String {
         match self {
-            NmrPolicy::Hide => {
-                "the game's default (Magic Realm: hide in every phase; Fantasy Realms: draw, then \
-                 discard the card whose loss costs least)"
-            }
-            NmrPolicy::Repeat => "repeat the previous day's orders",
+            NmrPolicy::Hide => format!("the game's safe orders ({game_default})"),
+            NmrPolicy::Repeat => "repeat the previous day's orders".to_string(),
         }
     }
 }
@@ -135,8 +133,9 @@ impl Schedule {
         self.first_deadline_unix() + intervals * i64::from(self.every_hours) * 3600
     }
 
-    /// One line for `campaign show`.
-    pub fn describe(&self) -> Vec<String> {
+    /// One line each for `campaign show` and `rules?`; `game_default` as in
+    /// [`NmrPolicy::describe`].
+    pub fn describe(&self, game_default: &str) -> Vec<String> {
         let mut lines = vec![format!(
             "first deadline {} {} UTC, then every {} hours",
             self.first_deadline, self.at, self.every_hours
@@ -151,7 +150,10 @@ impl Schedule {
             Some(hours) => format!("reminders: {hours} hours before the deadline"),
             None => "reminders: off".to_string(),
         });
-        lines.push(format!("no orders received: {}", self.nmr.describe()));
+        lines.push(format!(
+            "no orders received: {}",
+            self.nmr.describe(game_default)
+        ));
         lines
     }
 }

@@ -348,7 +348,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
         out.push_str(&format!("  {} <{}>: {character}\n", p.name, p.email));
     }
     out.push_str("Schedule:\n");
-    for line in c.schedule.describe() {
+    for line in c.schedule_lines() {
         out.push_str(&format!("  {line}\n"));
     }
     if let Some(calendar) = &c.calendar {
@@ -417,7 +417,7 @@ Schedule:
   first deadline 2030-03-01 20:00 UTC, then every 48 hours
   early processing: 60 minutes after the last orders arrive
   reminders: 12 hours before the deadline
-  no orders received: the game's default (Magic Realm: hide in every phase; Fantasy Realms: draw, then discard the card whose loss costs least)
+  no orders received: the game's safe orders (hide in every phase)
 Calendar:  1 month
 Templates: built in
 Rules:     none beyond the standard rules

@@ -158,7 +158,7 @@ impl Daemon {
                  come. Orders you send count as usual. On your return you get a summary of the \
                  days you missed; send `back` to return earlier.",
                 format_utc(until),
-                campaign.schedule.nmr.describe()
+                campaign.missing_orders_rule()
             ),
             format!("{} is away until {}", player.name, format_utc(until)),
         ))
@@ -189,7 +189,7 @@ impl Daemon {
                  Their reports were mailed to you; `report? N` sends the report of day N again. \
                  Day {}'s orders are due by {}.",
                 away.since_day,
-                campaign.schedule.nmr.describe(),
+                campaign.missing_orders_rule(),
                 pending.day,
                 format_utc(pending.deadline)
             ),
@@ -286,7 +286,7 @@ impl Daemon {
                         head("your orders"),
                         pending.day,
                         format_utc(pending.deadline),
-                        campaign.schedule.nmr.describe()
+                        campaign.missing_orders_rule()
                     ),
                 }
             }
@@ -308,7 +308,7 @@ impl Daemon {
                     }
                 }
                 text.push_str("Schedule:\n");
-                for line in campaign.schedule.describe() {
+                for line in campaign.schedule_lines() {
                     text.push_str(&format!("  - {line}\n"));
                 }
                 text

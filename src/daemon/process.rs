@@ -708,7 +708,7 @@ impl Daemon {
                         marker(name),
                         pending.day,
                         format_utc(pending.deadline),
-                        campaign.schedule.nmr.describe()
+                        campaign.missing_orders_rule()
                     );
                     self.queue(
                         campaign,

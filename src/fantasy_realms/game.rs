@@ -229,6 +229,10 @@ impl Game for FantasyRealms {
         })
     }
 
+    fn safe_orders(&self) -> &'static str {
+        "draw, then discard the card whose loss costs least"
+    }
+
     fn missing_orders(
         &self,
         state: &GameState,

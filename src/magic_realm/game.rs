@@ -397,6 +397,10 @@ impl Game for MagicRealm {
         .max()
     }
 
+    fn safe_orders(&self) -> &'static str {
+        "hide in every phase"
+    }
+
     fn missing_orders(
         &self,
         state: &GameState,

@@ -46,7 +46,7 @@ fn new_then_show_gives_back_the_file() {
             player.name, player.email
         )));
     }
-    for line in campaign.schedule.describe() {
+    for line in campaign.schedule_lines() {
         assert!(shown.contains(&format!("  {line}\n")), "{line}");
     }
     for toggle in campaign.toggles_on().expect("known toggles") {

@@ -235,6 +235,9 @@ macro_rules! guess_game {
             fn read_orders(&self, _state: &GameState, _rules: &Rules, player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
                 read(player, text)
             }
+            fn safe_orders(&self) -> &'static str {
+                "no guess"
+            }
             fn missing_orders(&self, _state: &GameState, _rules: &Rules, _player: &str) -> anyhow::Result<AcceptedOrders> {
                 Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }), warnings: Vec::new() })
             }
@@ -285,6 +288,9 @@ impl Game for BrokenGuess {
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
         Guess.read_orders(state, rules, player, text)
+    }
+    fn safe_orders(&self) -> &'static str {
+        Guess.safe_orders()
     }
     fn missing_orders(
         &self,
