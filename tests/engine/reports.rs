@@ -49,6 +49,96 @@ fn golden_player_report_html_and_gm_history() {
     assert_eq!(player.attachments[0].1, "image/svg+xml");
 }
 
+/// A day that begins with the GM's hand (issue 16): a late player's
+/// character enters, the GM rules a gift, a fame change and a character
+/// replaced; read whole, once for a player the rulings concern, once for
+/// the newcomer, and for the GM.
+#[test]
+fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
+    use realmgm::game::{AcceptedOrders, GmRuling, Rules, Seat};
+    use std::collections::BTreeMap;
+    let days = play(11, CHARACTERS, 1);
+    let rules = Rules::default();
+    let mut seats: Vec<Seat> = CHARACTERS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Seat {
+            player: report_support::player(i),
+            character: Some((*c).to_string()),
+        })
+        .collect();
+    seats.push(Seat {
+        player: "P05".into(),
+        character: Some("Elf".into()),
+    });
+    let state = MagicRealm.admit(&days[0].state, &rules, &seats).unwrap();
+    let ruling = |text: &str, why: &str| GmRuling {
+        text: text.into(),
+        why: why.into(),
+    };
+    let state = MagicRealm
+        .rule(
+            &state,
+            &rules,
+            &[
+                ruling("fame Amazon +2", "for rescuing the Inn's cat"),
+                ruling("give Lost Keys to Amazon", "found in the lost and found"),
+                ruling(
+                    "replace Dwarf with Swordsman",
+                    "the seat passed to a new player",
+                ),
+            ],
+        )
+        .unwrap();
+    let orders: BTreeMap<String, AcceptedOrders> = (0..5)
+        .map(|i| {
+            let player = report_support::player(i);
+            let accepted = MagicRealm
+                .read_orders(&state, &rules, &player, "H, H")
+                .unwrap();
+            (player, accepted)
+        })
+        .collect();
+    let turn = MagicRealm
+        .resolve_turn(
+            &state,
+            &rules,
+            &orders,
+            &mut realmgm::dice::Dice::new(11, 2),
+        )
+        .unwrap();
+    let day = report_support::PlayedDay {
+        state: turn.state,
+        events: turn.events,
+        orders,
+    };
+    let amazon = report(&day, Reader::Player("P01"));
+    let elf = report(&day, Reader::Player("P05"));
+    let wizard = report(&day, Reader::Player("P03"));
+    golden("player_rulings_day2.txt", &amazon.text);
+    golden("newcomer_day2.txt", &elf.text);
+    golden("gm_rulings_day2.txt", &report(&day, Reader::Gm).text);
+    assert!(
+        amazon
+            .text
+            .contains("GM ruling: the Amazon gains 2 fame. (for rescuing the Inn's cat)")
+    );
+    assert!(
+        !wizard.text.contains("Inn's cat"),
+        "the Wizard's player is not concerned"
+    );
+    assert!(
+        wizard.text.contains(
+            "GM ruling: the Dwarf leaves the Realm and the Swordsman enters it at the Inn."
+        )
+    );
+    assert!(
+        elf.text
+            .contains("The Elf (P05) enters the Realm at the Inn")
+    );
+    assert_eq!(elf.subject, "Day 2 report for the Elf");
+}
+
 /// The orders form at the end of a text report.
 fn orders_form(text: &str) -> &str {
     let start = text
