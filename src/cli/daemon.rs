@@ -113,6 +113,14 @@ pub enum GmCommand {
         /// The news, as the players will read it.
         text: String,
     },
+    /// Write the GM's narrative of a day (the latest processed when --day is
+    /// absent): his history shows it; players' reports do not.
+    Narrate {
+        /// The narrative.
+        text: String,
+        #[arg(long)]
+        day: Option<u32>,
+    },
     /// Add a player, or give an existing seat (--replace NAME) to a new address.
     AddPlayer {
         #[arg(long)]
@@ -502,6 +510,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
         )?,
         GmCommand::WithdrawRuling { id } => daemon.withdraw_ruling(&name, *id, now)?,
         GmCommand::Announce { text } => daemon.announce(&name, text, now)?,
+        GmCommand::Narrate { text, day } => daemon.narrate(&name, *day, text, now)?,
         GmCommand::Secret => format!(
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
             daemon.store.new_gm_secret(&name)?

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
-use crate::daemon::report_context::report_context;
+use crate::daemon::report_context::{gm_words, report_context};
 use crate::game::{Event, Observers, Reader};
 
 use super::campaign::DbArg;
@@ -102,16 +102,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         )
     };
     let relayed = store.relayed_messages(&campaign.name, day)?;
-    let announcements = store.announcements(&campaign.name, day)?;
-    let context = report_context(
-        game,
-        campaign,
-        day,
-        deadline,
-        &orders,
-        &relayed,
-        announcements,
-    )?;
+    let words = gm_words(&store, &campaign.name, day)?;
+    let context = report_context(game, campaign, day, deadline, &orders, &relayed, words)?;
     let reader = match &args.player {
         Some(name) => {
             let Some(player) = stored

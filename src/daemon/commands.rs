@@ -52,6 +52,9 @@ pub enum GmCommand {
     },
     /// Tell every player the news in the rest of the mail.
     Announce,
+    /// The GM's narrative of a day (the latest when none), in the rest of
+    /// the mail.
+    Narrate(Option<u32>),
     /// A new player joins.
     AddPlayer {
         name: String,
@@ -98,6 +101,8 @@ impl std::fmt::Display for GmCommand {
             GmCommand::Rollback(day) => write!(f, "gm rollback {day}"),
             GmCommand::Orders { player } => write!(f, "gm orders {player}"),
             GmCommand::Announce => write!(f, "gm announce"),
+            GmCommand::Narrate(None) => write!(f, "gm narrate"),
+            GmCommand::Narrate(Some(day)) => write!(f, "gm narrate {day}"),
             GmCommand::AddPlayer {
                 name,
                 email,
@@ -246,6 +251,8 @@ fn gm_command(words: &[&str]) -> GmCommand {
             player: owned(player),
         },
         ("announce", []) => GmCommand::Announce,
+        ("narrate", []) => GmCommand::Narrate(None),
+        ("narrate", [day]) if number(day).is_some() => GmCommand::Narrate(number(day)),
         ("add-player", [name, email]) => GmCommand::AddPlayer {
             name: owned(name),
             email: owned(email),
@@ -392,6 +399,8 @@ mod tests {
             "gm add-player Erin erin@x.test Black Knight",
             "gm resend Ann 3",
             "gm announce",
+            "gm narrate",
+            "gm narrate 3",
             "gm extend 12",
             "gm replace Ben ben@x.test Black Knight",
             "gm remove-player Ben keep",

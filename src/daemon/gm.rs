@@ -209,6 +209,43 @@ impl Daemon {
         ))
     }
 
+    /// Write the GM's narrative of `day` (the latest processed day when
+    /// `None`; the pending day is allowed, its history then shows it): his
+    /// history shows it, and the public pages will; players' reports do
+    /// not. Writing it again replaces it.
+    ///
+    /// # Errors
+    /// No such campaign, an empty text or a day not yet reached.
+    pub fn narrate(
+        &mut self,
+        name: &str,
+        day: Option<u32>,
+        text: &str,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let stored = self.campaign(name)?;
+        let text = text.trim();
+        if text.is_empty() {
+            anyhow::bail!(
+                "the narrative is empty: write it after the command (by mail, in the body below \
+                 the `gm narrate` line)"
+            );
+        }
+        let pending = self.pending(&stored.campaign)?.day;
+        let latest = self.store.latest_day(name)?.map_or(0, |d| d.day);
+        let day = day.unwrap_or(latest.max(1));
+        if day == 0 || day > pending {
+            anyhow::bail!("day {day} is not reached yet: narrate a day from 1 to {pending}");
+        }
+        self.store.set_narrative(name, day, text, now)?;
+        let note = format!("narrative of day {day} kept");
+        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        Ok(format!(
+            "{note}; the GM history of day {day} shows it (`realmgm report --campaign {name} --day \
+             {day} --gm`)"
+        ))
+    }
+
     /// Move the pending deadline `hours` later.
     ///
     /// # Errors
@@ -390,6 +427,10 @@ impl Daemon {
                 let (text, _) = commands::after_command(&letter.mail.subject, &letter.text);
                 self.announce(&name, &text, now)
             }
+            GmCommand::Narrate(day) => {
+                let (text, _) = commands::after_command(&letter.mail.subject, &letter.text);
+                self.narrate(&name, *day, &text, now)
+            }
             GmCommand::AddPlayer {
                 name: player,
                 email,
@@ -428,7 +469,8 @@ impl Daemon {
                 "'{text}' is not a GM command; use a subject such as `[{name}] gm status` (also \
                  gm process, gm preview, gm pause, gm resume, gm extend HOURS, gm resend PLAYER \
                  [DAY], gm rollback DAY, gm orders PLAYER with the orders in the body, gm \
-                 announce with the news in the body, gm add-player NAME ADDRESS [CHARACTER], gm \
+                 announce with the news in the body, gm narrate [DAY] with the narrative in the \
+                 body, gm add-player NAME ADDRESS [CHARACTER], gm \
                  replace PLAYER ADDRESS [CHARACTER], gm remove-player PLAYER [keep], gm rule with \
                  one ruling a line in the body, gm withdraw-ruling ID)"
             )),

@@ -26,8 +26,9 @@ use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign, StoredRep
 
 use super::Daemon;
 use super::confirm::marker;
-use super::report_context::report_context;
+use super::report_context::{gm_words, report_context};
 use super::schedule::{Decision, TurnFacts, decide};
+use crate::report::GmWords;
 
 /// A resolved turn, not yet stored.
 #[derive(Clone, Debug)]
@@ -184,7 +185,7 @@ impl Daemon {
             next_deadline,
             &orders,
             &relayed,
-            self.store.announcements(&campaign.name, pending.day)?,
+            gm_words(&self.store, &campaign.name, pending.day)?,
         )?;
         let mut reports = Vec::new();
         // A player whose character has not entered yet (or has left) has
@@ -564,7 +565,7 @@ impl Daemon {
             Some(deadline),
             &BTreeMap::new(),
             &[],
-            Vec::new(),
+            GmWords::default(),
         )?;
         for player in &stored.players {
             let report = match game.report_with(state, &[], Reader::Player(&player.name), &context)

@@ -10,8 +10,8 @@ use anyhow::Context;
 
 use crate::campaign::{Campaign, format_utc};
 use crate::game::{AcceptedOrders, Game};
-use crate::report::{PrivateMessage, ReportContext, Templates};
-use crate::store::RelayedMessage;
+use crate::report::{GmWords, PrivateMessage, ReportContext, Templates};
+use crate::store::{RelayedMessage, Store, StoreError};
 
 /// Days in a month of a game with a calendar (Magic Realm's lunar month).
 const DAYS_PER_MONTH: u32 = 28;
@@ -41,6 +41,17 @@ pub fn templates(campaign: &Campaign) -> anyhow::Result<Templates> {
     }
 }
 
+/// What the GM wrote for `day`: announcements and narrative.
+///
+/// # Errors
+/// No such campaign, or the database fails.
+pub fn gm_words(store: &Store, campaign: &str, day: u32) -> Result<GmWords, StoreError> {
+    Ok(GmWords {
+        announcements: store.announcements(campaign, day)?,
+        narrative: store.narrative(campaign, day)?,
+    })
+}
+
 /// The report context of `day`, whose next orders are due at `deadline`
 /// (`None` when the game is over), with the private messages passed on
 /// while it was pending.
@@ -54,7 +65,7 @@ pub fn report_context(
     deadline: Option<i64>,
     orders: &BTreeMap<String, AcceptedOrders>,
     relayed: &[RelayedMessage],
-    announcements: Vec<String>,
+    words: GmWords,
 ) -> anyhow::Result<ReportContext> {
     let mut messages: BTreeMap<String, Vec<PrivateMessage>> = BTreeMap::new();
     for message in relayed {
@@ -76,7 +87,8 @@ pub fn report_context(
             .map(|(player, accepted)| (player.clone(), accepted.canonical.clone()))
             .collect(),
         rules: campaign.rules.clone(),
-        announcements,
+        announcements: words.announcements,
+        narrative: words.narrative,
         templates: templates(campaign)?,
     })
 }

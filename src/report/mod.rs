@@ -230,7 +230,18 @@ pub struct ReportContext {
     /// The GM's announcements made while the day was pending: the reports
     /// open with them.
     pub announcements: Vec<String>,
+    /// The GM's narrative of the day: his history shows it, players'
+    /// reports do not.
+    pub narrative: Option<String>,
     pub templates: Templates,
+}
+
+/// What the GM wrote for a day: the announcements made while it was
+/// pending and his narrative of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GmWords {
+    pub announcements: Vec<String>,
+    pub narrative: Option<String>,
 }
 
 #[cfg(test)]

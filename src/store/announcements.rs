@@ -1,8 +1,9 @@
-//! The GM's announcements (table `announcements`), kept by the turn that
-//! was pending when he made them: mailed to every player at once, and
-//! opening that turn's reports.
+//! The GM's words on a day: his announcements (table `announcements`),
+//! kept by the turn that was pending when he made them, mailed to every
+//! player at once and opening that turn's reports; and his narrative of a
+//! day (table `narratives`), for his history and the public pages.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError};
 
@@ -24,6 +25,42 @@ impl Store {
             params![id, day, text, now],
         )?;
         Ok(())
+    }
+
+    /// Write (or rewrite) the GM's narrative of `day`.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn set_narrative(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        text: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let id = self.campaign_id(campaign)?;
+        self.conn.execute(
+            "INSERT INTO narratives (campaign_id, day, text, made) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (campaign_id, day) DO UPDATE SET text = excluded.text, made = excluded.made",
+            params![id, day, text, now],
+        )?;
+        Ok(())
+    }
+
+    /// The GM's narrative of `day`, if he wrote one.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn narrative(&self, campaign: &str, day: u32) -> Result<Option<String>, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT text FROM narratives WHERE campaign_id = ?1 AND day = ?2",
+                params![id, day],
+                |row| row.get(0),
+            )
+            .optional()?)
     }
 
     /// The announcements made while `day` was pending, oldest first.

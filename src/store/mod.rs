@@ -81,6 +81,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0012_rulings_and_departures",
         include_str!("migrations/0012_rulings_and_departures.sql"),
     ),
+    (
+        "0013_narratives",
+        include_str!("migrations/0013_narratives.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

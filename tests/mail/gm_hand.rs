@@ -193,3 +193,42 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     let status = daemon.status("MR").unwrap();
     assert!(!status.contains("Ann"), "{status}");
 }
+
+#[test]
+fn the_gms_narrative_of_a_day_is_in_his_history_only() {
+    let (mut daemon, capture) = running();
+    let early = daemon
+        .narrate("MR", Some(5), "Later.", START + 19)
+        .unwrap_err();
+    assert!(
+        format!("{early:#}").contains("day 5 is not reached yet"),
+        "{early:#}"
+    );
+    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let body = format!("Password: {secret}\nThe Amazon and the Dwarf met at dawn.");
+    daemon
+        .ingest(
+            &mail(GM, GM, "[MR] gm narrate 2", "n1@x", &body),
+            START + 20,
+        )
+        .unwrap();
+    assert_eq!(
+        daemon.store.narrative("MR", 2).unwrap().as_deref(),
+        Some("The Amazon and the Dwarf met at dawn.")
+    );
+    daemon.process_turn("MR", START + 30).unwrap();
+    let mails = capture.flush(&mut daemon, START + 30);
+    let history = to(&mails, GM)
+        .into_iter()
+        .find(|m| m.subject.contains("Day 2 history"))
+        .expect("the GM's history of day 2");
+    assert!(
+        history
+            .body_text
+            .contains("== Your narrative ==\nThe Amazon and the Dwarf met at dawn."),
+        "{}",
+        history.body_text
+    );
+    assert!(!last_report(&mails, ANN).contains("met at dawn"));
+    assert!(!last_report(&mails, BEN).contains("met at dawn"));
+}

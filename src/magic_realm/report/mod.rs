@@ -65,6 +65,8 @@ struct PlayerReport<'a> {
 #[derive(Clone, Debug, Serialize)]
 struct GmHistory<'a> {
     header: Header<'a>,
+    /// The GM's narrative of the day, when he wrote one.
+    narrative: Option<&'a str>,
     day_log: String,
     combat_log: String,
     secrets: secrets::Secrets,
@@ -211,6 +213,7 @@ pub fn gm_history(
     let map_file = format!("map-day-{}-gm.svg", state.day);
     let view = GmHistory {
         header: header(data, state, context, Reader::Gm),
+        narrative: context.narrative.as_deref(),
         day_log,
         combat_log,
         secrets: secrets::secrets(state),
