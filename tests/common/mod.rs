@@ -160,3 +160,25 @@ pub fn wait_for_mail(
         found.len()
     );
 }
+
+/// Whether the local test mail server (`scripts/mailserver.sh`) answers on
+/// every one of `ports` on 127.0.0.1.
+pub fn mail_ports_open(ports: &[u16]) -> bool {
+    ports.iter().all(|port| {
+        let address = std::net::SocketAddr::from(([127, 0, 0, 1], *port));
+        std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_secs(1)).is_ok()
+    })
+}
+
+/// A value no earlier run used, so a test against the shared mail server
+/// finds its own mail: 12 digits at most, short enough for a campaign tag.
+pub fn run_marker() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970");
+    format!(
+        "{}{:03}",
+        now.as_micros() % 1_000_000_000,
+        std::process::id() % 1000
+    )
+}

@@ -10,9 +10,8 @@
 use crate::common;
 use crate::support;
 
-use std::net::{SocketAddr, TcpStream};
 use std::thread::sleep;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use lettre::Message;
 use realmgm::mail::imap::ImapSettings;
@@ -20,13 +19,7 @@ use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings
 use support::*;
 
 pub(crate) fn server_is_up() -> bool {
-    [2525, 1143].iter().all(|port| {
-        TcpStream::connect_timeout(
-            &SocketAddr::from(([127, 0, 0, 1], *port)),
-            Duration::from_secs(1),
-        )
-        .is_ok()
-    })
+    common::mail_ports_open(&[2525, 1143])
 }
 
 pub(crate) fn smtp() -> SmtpMailer {
@@ -68,12 +61,7 @@ fn a_campaign_is_played_over_smtp_and_imap() {
         eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
         return;
     }
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_micros()
-        % 1_000_000_000;
-    let tag = format!("L{stamp}");
+    let tag = format!("L{}", common::run_marker());
     let subject_tag = format!("[{tag}]");
     let players = [("P1", "player1"), ("P2", "player2"), ("P3", "player3")];
     let addresses: Vec<(&str, String)> = players
@@ -192,10 +180,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
         return;
     }
     let user = "player3@realmgm.test";
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_micros();
+    let stamp = common::run_marker();
     let folder = format!("UV{stamp}");
     if doveadm(&["mailbox", "create", "-u", user, &folder], None).is_none() {
         eprintln!("SKIPPED: doveadm cannot reach the test server's mailboxes (needs root)");

@@ -4,9 +4,9 @@
 //! itself comes back to the sender and is recognised as one.
 //! Skips (with a message) when the server is not running.
 
-use std::net::{SocketAddr, TcpStream};
+use crate::common;
 use std::thread::sleep;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use realmgm::mail::auto::AutoKind;
 use realmgm::mail::clean::clean_reply;
@@ -23,10 +23,7 @@ const SMTP_PORT: u16 = 2525;
 const IMAP_PORT: u16 = 1143;
 
 fn server_is_up() -> bool {
-    [SMTP_PORT, IMAP_PORT].iter().all(|port| {
-        let address = SocketAddr::from(([127, 0, 0, 1], *port));
-        TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok()
-    })
+    common::mail_ports_open(&[SMTP_PORT, IMAP_PORT])
 }
 
 fn smtp() -> SmtpMailer {
@@ -52,12 +49,6 @@ fn imap(user: &str) -> ImapClient {
         ca_file: None,
     })
     .unwrap()
-}
-
-/// A value no earlier run used, so the test finds its own mail.
-fn run_marker() -> String {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
-    format!("{}-{}", now.as_micros(), std::process::id())
 }
 
 /// Poll `user`'s INBOX until an unseen mail satisfies `wanted`; mark it seen.
@@ -90,7 +81,7 @@ fn smtp_to_imap_round_trip_and_bounce() {
         eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
         return;
     }
-    let marker = run_marker();
+    let marker = common::run_marker();
     let from = "Game Master <gm@realmgm.test>";
     let root = campaign_thread_id("bimr3", from).unwrap();
     let (in_reply_to, references) = thread_headers(&root, None);

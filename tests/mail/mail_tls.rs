@@ -10,10 +10,9 @@
 use crate::common;
 use crate::support;
 
-use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use lettre::Message;
 use realmgm::mail::imap::{ImapClient, ImapError, ImapSettings};
@@ -24,14 +23,7 @@ use support::*;
 const CA_FILE: &str = "/etc/realmgm-mail/tls/ca.pem";
 
 fn server_is_up() -> bool {
-    let up = [2525, 1143, 1993].iter().all(|port| {
-        TcpStream::connect_timeout(
-            &SocketAddr::from(([127, 0, 0, 1], *port)),
-            Duration::from_secs(1),
-        )
-        .is_ok()
-    });
-    up && Path::new(CA_FILE).exists()
+    common::mail_ports_open(&[2525, 1143, 1993]) && Path::new(CA_FILE).exists()
 }
 
 fn ca() -> Option<PathBuf> {
@@ -62,11 +54,6 @@ fn imap(user: &str, port: u16, security: Security, ca_file: Option<PathBuf>) -> 
     }
 }
 
-fn marker() -> String {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
-    format!("{}-{}", now.as_micros(), std::process::id())
-}
-
 fn plain_mail(from: &str, to: &str, subject: &str, body: &str) -> Message {
     Message::builder()
         .from(from.parse().unwrap())
@@ -82,7 +69,7 @@ fn smtp_starttls_imaps_and_imap_starttls_with_the_campaign_ca() {
         eprintln!("SKIPPED: no local mail server with TLS; run scripts/mailserver.sh start");
         return;
     }
-    let marker = marker();
+    let marker = common::run_marker();
     for (index, via) in ["imaps", "starttls"].iter().enumerate() {
         let subject = format!("tls {via} {marker}");
         let sent = smtp(ca())
@@ -145,12 +132,7 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
         eprintln!("SKIPPED: no local mail server with TLS; run scripts/mailserver.sh start");
         return;
     }
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_micros()
-        % 1_000_000_000;
-    let tag = format!("T{stamp}");
+    let tag = format!("T{}", common::run_marker());
     // player4's mailbox plays the GM's, away from the other server tests.
     let gm = "player4@realmgm.test";
     let text =

@@ -15,7 +15,7 @@ use crate::support;
 
 use std::collections::BTreeMap;
 use std::thread::sleep;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use realmgm::daemon::Daemon;
 use realmgm::dice::Dice;
@@ -128,12 +128,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
         eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
         return;
     }
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_micros()
-        % 100_000_000;
-    let tag = format!("M{stamp}");
+    let tag = format!("M{}", common::run_marker());
     let mut daemon = support::daemon();
     let text = campaign_text(
         &tag,
