@@ -450,9 +450,13 @@ impl Daemon {
             } => self
                 .replace_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
+                    let playing = character
+                        .as_ref()
+                        .map(|c| format!(", who plays the {c} from the next day"))
+                        .unwrap_or_default();
                     format!(
-                        "the seat of {} now belongs to {}; the new secret was mailed there (the \
-                         old secret no longer works)",
+                        "the seat of {} now belongs to {}{playing}; the new secret was mailed \
+                         there (the old secret no longer works)",
                         made.player, made.email
                     )
                 }),

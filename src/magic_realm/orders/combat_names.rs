@@ -109,12 +109,16 @@ pub fn check_tactics(
 }
 
 /// " (did you mean …?)" when a name is close, else the whole list.
-fn nearest_or_all<'a>(wanted: &str, names: impl Iterator<Item = &'a str> + Clone) -> String {
-    let hint = suggest::did_you_mean(wanted, names.clone());
+fn nearest_or_all<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> String {
+    // A character may have two chits alike: each name once.
+    let all: Vec<&str> = names
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let hint = suggest::did_you_mean(wanted, all.iter().copied());
     if !hint.is_empty() {
         return hint;
     }
-    let all: Vec<&str> = names.collect();
     if all.is_empty() {
         String::new()
     } else {
