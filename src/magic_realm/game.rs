@@ -182,9 +182,17 @@ impl Game for MagicRealm {
     /// and every player whose character enters the Realm that day.
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
         let state = read_state(state)?;
+        // A character leaving the Realm as the turn begins waits for nothing.
+        let leaving = |name: &str| {
+            state
+                .rulings
+                .iter()
+                .any(|r| matches!(&r.ruling, Ruling::Retire { character } if character == name))
+        };
         Ok(state
             .characters
             .iter()
+            .filter(|c| !leaving(&c.name))
             .map(|c| c.player.clone())
             .chain(state.arrivals.iter().map(|a| a.player.clone()))
             .collect())

@@ -177,7 +177,13 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
         refused.contains("not in the campaign"),
         "Ann is no player any more: {refused}"
     );
-    daemon.process_turn("MR", START + 50).unwrap();
+    let status = daemon.status("MR").unwrap();
+    assert!(
+        !status.contains("Ann"),
+        "the turn waits for Ann no more: {status}"
+    );
+    let done = daemon.process_turn("MR", START + 50).unwrap();
+    assert!(!format!("{done:?}").contains("Ann"), "{done:?}");
     let mails = capture.flush(&mut daemon, START + 50);
     assert!(
         to(&mails, ANN)
