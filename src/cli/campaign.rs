@@ -26,7 +26,7 @@ pub(crate) struct DbArg {
 }
 
 impl DbArg {
-    fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.db
             .clone()
             .or_else(|| std::env::var_os("REALMGM_DB").map(PathBuf::from))

@@ -257,11 +257,58 @@ fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, St
     )))
 }
 
-/// The campaigns one daemon serves, and the last error each met, so that
-/// its GM is told of a failure once and not on every round.
+/// The campaigns one daemon serves, read again from the store every round
+/// (so a `campaign edit` or a new campaign is served without a restart),
+/// and the last error each met, so that its GM is told of a failure once
+/// and not on every round.
 struct Served {
+    /// The tags asked for on the command line; empty: every campaign.
+    wanted: Vec<String>,
+    /// Where relative mail folders are anchored: the database's folder.
+    mail_base: std::path::PathBuf,
     campaigns: Vec<Campaign>,
     last_error: BTreeMap<String, String>,
+}
+
+impl Served {
+    /// Read the served campaigns again. One whose record cannot be read is
+    /// left out, said on the log and told to its GM once (until its error
+    /// changes).
+    fn refresh(&mut self, daemon: &mut Daemon) -> anyhow::Result<()> {
+        let names = if self.wanted.is_empty() {
+            daemon
+                .store
+                .list_campaigns()?
+                .into_iter()
+                .map(|c| c.name)
+                .collect()
+        } else {
+            self.wanted.clone()
+        };
+        let mut campaigns = Vec::new();
+        for name in &names {
+            match daemon.campaign(name) {
+                Ok(stored) => {
+                    let mut campaign = stored.campaign;
+                    campaign.mail = campaign.mail.map(|m| m.anchored_at(&self.mail_base));
+                    campaigns.push(campaign);
+                }
+                Err(error) => {
+                    let text = format!("not served: {error:#}");
+                    if self.last_error.get(name) != Some(&text) {
+                        emit(format!("{name}: {text}"))?;
+                        if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?)
+                        {
+                            emit(format!("{name}: cannot log it: {error:#}"))?;
+                        }
+                        self.last_error.insert(name.clone(), text);
+                    }
+                }
+            }
+        }
+        self.campaigns = campaigns;
+        Ok(())
+    }
 }
 
 /// One round for the campaigns: collect, answer, schedule, send. A failure
@@ -367,55 +414,45 @@ fn turn_and_send(
 }
 
 /// `realmgm daemon [--campaign C]... [--once]`: the campaigns named, else
-/// every stored one. A campaign whose record cannot be read is skipped and
-/// its GM told; the others are served.
+/// every stored one, each round. A campaign whose record cannot be read is
+/// skipped and its GM told; the others are served. One daemon at a time
+/// serves a database (`lock`); SIGTERM and SIGINT let the current round
+/// finish and end the daemon cleanly (`stop`).
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
+    let _lock = super::lock::DaemonLock::take(&args.db.path())?;
+    let stopping = super::stop::on_stop_signals()?;
     let mut daemon = open(&args.db)?;
-    let names = if args.campaign.is_empty() {
-        daemon
-            .store
-            .list_campaigns()?
-            .into_iter()
-            .map(|c| c.name)
-            .collect()
-    } else {
-        args.campaign.clone()
+    let mut served = Served {
+        wanted: args.campaign.clone(),
+        mail_base: args.db.mail_base(),
+        campaigns: Vec::new(),
+        last_error: BTreeMap::new(),
     };
-    let mut campaigns = Vec::new();
-    for name in &names {
-        match daemon.campaign(name) {
-            Ok(stored) => campaigns.push(with_mail_base(stored.campaign, &args.db)),
-            Err(error) => {
-                emit(format!("{name}: not served: {error:#}"))?;
-                if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?) {
-                    emit(format!("{name}: cannot log it: {error:#}"))?;
-                }
-            }
-        }
-    }
-    if campaigns.is_empty() {
+    served.refresh(&mut daemon)?;
+    if served.campaigns.is_empty() {
         bail!(
             "no campaign can be served: store one with `realmgm campaign new FILE`, or see the \
              lines above"
         );
     }
-    let poll = args.poll_seconds.unwrap_or_else(|| {
-        campaigns
-            .iter()
-            .filter_map(|c| c.mail.as_ref().map(|m| u64::from(m.poll_seconds())))
-            .min()
-            .unwrap_or(60)
-    });
-    let mut served = Served {
-        campaigns,
-        last_error: BTreeMap::new(),
-    };
     loop {
         round(&mut daemon, &mut served)?;
         if args.once {
             return Ok(());
         }
-        std::thread::sleep(Duration::from_secs(poll.max(1)));
+        let poll = args.poll_seconds.unwrap_or_else(|| {
+            served
+                .campaigns
+                .iter()
+                .filter_map(|c| c.mail.as_ref().map(|m| u64::from(m.poll_seconds())))
+                .min()
+                .unwrap_or(60)
+        });
+        if super::stop::wait(&stopping, Duration::from_secs(poll.max(1))) {
+            emit("stopping: the round was finished; nothing is left half-done")?;
+            return Ok(());
+        }
+        served.refresh(&mut daemon)?;
     }
 }
 

@@ -10,10 +10,12 @@ mod data;
 mod demo;
 mod fantasy;
 mod item_views;
+mod lock;
 mod orders;
 mod report;
 mod setup;
 mod show_denizens;
+mod stop;
 mod table;
 
 use clap::{Parser, Subcommand};

@@ -1,11 +1,13 @@
 //! The daemon's command line: a Magic Realm campaign with Maildir mail runs
 //! one daemon round (the game is set up and day 1 waits for orders), the GM
 //! processes the day (every player hides: no orders), the next round mails
-//! the reports, doctor names what is missing, and `gm secret` fixes it.
+//! the reports, doctor names what is missing, and `gm secret` fixes it; a
+//! second daemon on the same database is refused, and SIGTERM ends one
+//! cleanly.
 
 use crate::common;
 
-use common::{TempDb, realmgm, stderr, stdout};
+use common::{TempDb, realmgm, stderr, stdout, store_demo_campaign};
 
 #[test]
 fn daemon_round_gm_status_and_doctor() {
@@ -82,4 +84,52 @@ fn daemon_round_gm_status_and_doctor() {
     assert!(doctor.contains("OK       mail.maildir_in"), "{doctor}");
     let log = stdout(&realmgm(&["gm", "--campaign", "CLID", "log"], &db.0));
     assert!(log.contains("day 1 processed"), "{log}");
+}
+
+/// Issue 19 §2: a running daemon holds its database, so a second one is
+/// refused; SIGTERM lets it finish its round and exit cleanly.
+#[test]
+fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
+    let db = TempDb::new("sigterm");
+    store_demo_campaign(&db, "SIG");
+    let first = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(["daemon", "--poll-seconds", "1"])
+        .env("REALMGM_DB", &db.0)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its first round sets the game up (day 0 is stored).
+    let set_up = || {
+        let store = realmgm::store::Store::open(&db.0).unwrap();
+        store.latest_day("SIG").unwrap().is_some()
+    };
+    for _ in 0..100 {
+        if set_up() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(set_up(), "the daemon ran a round");
+    let second = stderr(&realmgm(&["daemon", "--once"], &db.0));
+    assert!(
+        second.contains(&format!("another realmgm daemon (process {})", first.id())),
+        "{second}"
+    );
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &first.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = first.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("stopping: the round was finished"), "{said}");
+    // The database is free again.
+    stdout(&realmgm(&["daemon", "--once"], &db.0));
 }
