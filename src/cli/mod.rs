@@ -2,6 +2,7 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod backup;
 mod battle;
 mod board;
 mod campaign;
@@ -60,6 +61,8 @@ enum Command {
     },
     /// Create the demo campaign in a local folder (SQLite file, Maildir folders) and set it up.
     Demo(demo::DemoArgs),
+    /// Copy the database to a new file, safely while the daemon runs, e.g. `backup backups/day-12.sqlite`.
+    Backup(backup::BackupArgs),
     /// Fantasy Realms: score a hand with its best choices.
     Fantasy {
         #[command(subcommand)]
@@ -202,6 +205,7 @@ pub fn run() -> anyhow::Result<()> {
             command: OrdersCommand::Check(args),
         } => orders::check(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Backup(args) => backup::run(&args),
         Command::Fantasy { command } => fantasy::run(&command),
         Command::Roll(args) => roll(&args),
         Command::Table { command } => match command {

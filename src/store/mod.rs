@@ -11,6 +11,7 @@
 
 pub mod absences;
 pub mod announcements;
+pub mod backup;
 pub mod campaigns;
 pub mod control;
 pub mod days;
@@ -133,6 +134,8 @@ pub enum StoreError {
     Corrupt { campaign: String, message: String },
     #[error("the operating system gave no random bytes for a secret: {0}")]
     Randomness(String),
+    #[error("the backup file {0} exists already; name a new file, so no backup is overwritten")]
+    BackupExists(String),
 }
 
 /// An open database.

@@ -177,3 +177,17 @@ fn an_edited_file_applies_its_schedule_and_refuses_a_rule_once_the_game_has_begu
     assert!(refused.contains("  rules: [] -> [\"optional_missile_table\"]\n    REFUSED: it would change days already played"), "{refused}");
     assert!(refused.contains("Nothing was stored"), "{refused}");
 }
+
+#[test]
+fn a_backup_holds_every_campaign_and_never_overwrites_a_file() {
+    let db = TempDb::new("backup");
+    store_demo_campaign(&db, "BK");
+    let copy = db.dir().join("copy.sqlite");
+    let copy = copy.to_str().unwrap();
+    let done = stdout(&realmgm(&["backup", copy], &db.0));
+    assert!(done.contains("1 campaign(s)"), "{done}");
+    let listed = stdout(&realmgm(&["campaign", "list", "--db", copy], &db.0));
+    assert!(listed.contains("BK"), "{listed}");
+    let again = stderr(&realmgm(&["backup", copy], &db.0));
+    assert!(again.contains("exists already"), "{again}");
+}
