@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
+
 use super::campaign::DbArg;
 
 #[derive(Debug, clap::Args)]
@@ -17,6 +19,10 @@ pub struct BackupArgs {
 /// Copy the database to `args.file` and say how much was copied.
 pub fn run(args: &BackupArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
+    if let Some(folder) = args.file.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
+    }
     let pages = store.backup_to(&args.file, None)?;
     let campaigns = store.list_campaigns()?.len();
     super::emit(format!(

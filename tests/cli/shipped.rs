@@ -124,3 +124,34 @@ fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
     assert_eq!(live_mail.imap.unwrap().folder.as_deref(), Some("INBOX"));
     assert_eq!(live_mail.smtp.unwrap().port, 465);
 }
+
+/// The shipped systemd unit (issue 19 §3) runs the daemon as its own user
+/// on a database in its state folder, with the file system read-only
+/// around it, and stops it with the signal it handles.
+#[test]
+fn the_systemd_unit_runs_the_daemon_confined_to_its_state_folder() {
+    let unit = std::fs::read_to_string("packaging/realmgm.service").unwrap();
+    let value = |key: &str| -> String {
+        unit.lines()
+            .find_map(|l| l.strip_prefix(&format!("{key}=")))
+            .unwrap_or_else(|| panic!("the unit sets {key}"))
+            .to_string()
+    };
+    assert_eq!(value("User"), "realmgm");
+    assert_eq!(value("StateDirectory"), "realmgm");
+    assert_eq!(value("ProtectSystem"), "strict");
+    assert_eq!(value("KillSignal"), "SIGTERM");
+    assert_eq!(
+        value("Environment"),
+        "REALMGM_DB=/var/lib/realmgm/realmgm.sqlite",
+        "the database is in the state folder, the only writable place"
+    );
+    let exec = value("ExecStart");
+    let mut words = exec.split_whitespace();
+    assert!(words.next().unwrap().ends_with("/realmgm"));
+    let command: Vec<&str> = words.collect();
+    let mut args = command.clone();
+    args.push("--help");
+    let help = stdout(&realmgm(&args, std::path::Path::new("unused.sqlite")));
+    assert!(help.contains("--poll-seconds"), "{command:?}: {help}");
+}
