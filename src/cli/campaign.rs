@@ -20,17 +20,14 @@ pub const DEFAULT_DB: &str = "realmgm.sqlite";
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct DbArg {
-    /// The database file [default: $REALMGM_DB, else realmgm.sqlite].
-    #[arg(long, value_name = "PATH", global = true)]
-    db: Option<PathBuf>,
+    /// The database file.
+    #[arg(long, value_name = "PATH", global = true, env = "REALMGM_DB", default_value = DEFAULT_DB)]
+    db: PathBuf,
 }
 
 impl DbArg {
     pub(crate) fn path(&self) -> PathBuf {
-        self.db
-            .clone()
-            .or_else(|| std::env::var_os("REALMGM_DB").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
+        self.db.clone()
     }
 
     /// The folder relative mail folders are anchored at: the database's.

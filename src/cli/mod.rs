@@ -63,6 +63,10 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Copy the database to a new file, safely while the daemon runs, e.g. `backup backups/day-12.sqlite`.
     Backup(backup::BackupArgs),
+    /// Print a shell completion script, e.g. `realmgm completions bash > /etc/bash_completion.d/realmgm`.
+    Completions { shell: clap_complete::Shell },
+    /// Print the manual page (roff), e.g. `realmgm manual | man -l -`.
+    Manual,
     /// Fantasy Realms: score a hand with its best choices.
     Fantasy {
         #[command(subcommand)]
@@ -206,6 +210,19 @@ pub fn run() -> anyhow::Result<()> {
         } => orders::check(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Backup(args) => backup::run(&args),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            // Written through `emit`, which stops quietly on a closed pipe.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "realmgm", &mut script);
+            emit(String::from_utf8_lossy(&script).trim_end())
+        }
+        Command::Manual => {
+            let command = <Cli as clap::CommandFactory>::command();
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command).render(&mut page)?;
+            emit(String::from_utf8_lossy(&page).trim_end())
+        }
         Command::Fantasy { command } => fantasy::run(&command),
         Command::Roll(args) => roll(&args),
         Command::Table { command } => match command {

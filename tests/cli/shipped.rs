@@ -155,3 +155,21 @@ fn the_systemd_unit_runs_the_daemon_confined_to_its_state_folder() {
     let help = stdout(&realmgm(&args, std::path::Path::new("unused.sqlite")));
     assert!(help.contains("--poll-seconds"), "{command:?}: {help}");
 }
+
+/// Issue 19 §3: shell completions and the manual page come from the same
+/// command definitions as `--help`, and the database may be named by the
+/// environment.
+#[test]
+fn completions_and_the_manual_page_name_every_command() {
+    let db = std::path::Path::new("unused.sqlite");
+    let bash = stdout(&realmgm(&["completions", "bash"], db));
+    assert!(bash.contains("_realmgm()"), "{bash}");
+    for command in ["daemon", "backup", "campaign", "gm"] {
+        assert!(bash.contains(command), "{command}");
+    }
+    let manual = stdout(&realmgm(&["manual"], db));
+    assert!(manual.contains(".TH realmgm 1"), "{manual}");
+    assert!(manual.contains("backup"), "{manual}");
+    let help = stdout(&realmgm(&["campaign", "list", "--help"], db));
+    assert!(help.contains("[env: REALMGM_DB="), "{help}");
+}
