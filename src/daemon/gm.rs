@@ -75,7 +75,17 @@ impl Daemon {
             .filter(|p| self.choosing_character(&stored, p).unwrap_or(false))
             .map(|p| p.name.clone())
             .collect();
+        let health = self.store.mail_health(name)?;
         Ok(CampaignStatus {
+            last_poll: control.last_tick.map(format_utc),
+            latest_day: self.store.latest_day(name)?.map(|d| d.day),
+            mail: MailStatus {
+                to_send: health.to_send,
+                oldest_to_send: health.oldest_to_send.map(format_utc),
+                undeliverable: health.undeliverable,
+                unread: health.unread,
+                failed: health.failed,
+            },
             rulings: self.store.rulings(name, pending.day)?,
             choosing,
             campaign: campaign.name.clone(),
@@ -547,6 +557,25 @@ pub struct CampaignStatus {
     pub choosing: Vec<String>,
     /// The GM's rulings standing for the pending turn.
     pub rulings: Vec<crate::store::rulings::StoredRuling>,
+    /// When the daemon last looked at the campaign (UTC), for monitoring.
+    pub last_poll: Option<String>,
+    /// The last day processed (0: set up only).
+    pub latest_day: Option<u32>,
+    pub mail: MailStatus,
+}
+
+/// A campaign's mail, for monitoring (`gm status --json`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MailStatus {
+    /// Mail queued and not sent yet, and when the oldest was queued (UTC).
+    pub to_send: u32,
+    pub oldest_to_send: Option<String>,
+    /// Mail that can never be delivered.
+    pub undeliverable: u32,
+    /// Received mail of any campaign not read yet.
+    pub unread: u32,
+    /// Received mail set aside as failed (`gm mail list`).
+    pub failed: u32,
 }
 
 /// One awaited player's orders for the pending turn.
@@ -571,6 +600,21 @@ impl std::fmt::Display for CampaignStatus {
         )?;
         if self.paused {
             writeln!(f, "PAUSED: deadlines do not run until `gm resume`")?;
+        }
+        let mail = &self.mail;
+        if mail.to_send + mail.undeliverable + mail.failed > 0 {
+            writeln!(
+                f,
+                "Mail: {} to send{}, {} undeliverable, {} received mail set aside as failed (`gm \
+                 mail list`)",
+                mail.to_send,
+                mail.oldest_to_send
+                    .as_ref()
+                    .map(|t| format!(" (oldest queued {t})"))
+                    .unwrap_or_default(),
+                mail.undeliverable,
+                mail.failed
+            )?;
         }
         if let Some(reason) = &self.held {
             writeln!(f, "HELD: {reason}")?;

@@ -156,6 +156,20 @@ pub struct QueuedMail {
     pub last_error: Option<String>,
 }
 
+/// How a campaign's mail stands (`Store::mail_health`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MailHealth {
+    /// Queued mail not sent yet, and when the oldest was queued.
+    pub to_send: u32,
+    pub oldest_to_send: Option<i64>,
+    /// Mail that can never be delivered (a permanent failure).
+    pub undeliverable: u32,
+    /// Received mail of any campaign not read yet.
+    pub unread: u32,
+    /// Received mail set aside as failed (`gm mail list`).
+    pub failed: u32,
+}
+
 impl Store {
     /// Record a received message unless it was recorded before. The same
     /// bytes under the same Message-ID are found, not stored again (a fetch
@@ -239,6 +253,36 @@ impl Store {
                  WHERE m.id = ?1 AND m.message_id != ''",
             )?
             .query_row(params![id], |row| row.get(0))?)
+    }
+
+    /// How the mail of `campaign` stands, for monitoring: its outbox
+    /// backlog and undeliverable mail, and the received mail not yet read
+    /// (of every campaign: a mail's campaign is known once it is read).
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn mail_health(&self, campaign: &str) -> Result<MailHealth, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let (to_send, oldest_to_send, undeliverable) = self.conn.query_row(
+            "SELECT COUNT(*) FILTER (WHERE status = 'pending'), \
+                    MIN(created) FILTER (WHERE status = 'pending'), \
+                    COUNT(*) FILTER (WHERE status = 'failed') \
+             FROM outbox WHERE campaign_id = ?1",
+            params![campaign_id],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )?;
+        let unread = self.conn.query_row(
+            "SELECT COUNT(*) FROM inbound_mail WHERE status = 'new'",
+            [],
+            |row| row.get(0),
+        )?;
+        Ok(MailHealth {
+            to_send,
+            oldest_to_send,
+            undeliverable,
+            unread,
+            failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
+        })
     }
 
     /// The mail that failed to be handled and concerns campaign `campaign`

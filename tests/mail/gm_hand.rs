@@ -238,3 +238,29 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
     assert!(!last_report(&mails, ANN).contains("met at dawn"));
     assert!(!last_report(&mails, BEN).contains("met at dawn"));
 }
+
+/// Issue 19 §2: `gm status --json` tells a monitoring script how the
+/// campaign and its mail stand.
+#[test]
+fn status_facts_tell_a_monitor_the_latest_day_and_the_mail_backlog() {
+    let (mut daemon, capture) = running();
+    let facts = daemon.status_facts("MR").unwrap();
+    assert_eq!(facts.latest_day, Some(1));
+    assert_eq!(facts.mail.to_send, 0, "running() sent everything");
+    daemon
+        .announce("MR", "The bridge is out.", START + 20)
+        .unwrap();
+    let facts = daemon.status_facts("MR").unwrap();
+    assert_eq!(facts.mail.to_send, 2, "the announcement to Ann and Ben");
+    assert!(facts.mail.oldest_to_send.is_some());
+    let json = serde_json::to_value(&facts).unwrap();
+    assert_eq!(json["mail"]["to_send"], 2);
+    assert!(
+        daemon
+            .status("MR")
+            .unwrap()
+            .contains("Mail: 2 to send (oldest queued ")
+    );
+    capture.flush(&mut daemon, START + 21);
+    assert_eq!(daemon.status_facts("MR").unwrap().mail.to_send, 0);
+}
