@@ -33,6 +33,12 @@ pub struct DaemonArgs {
     /// Seconds between rounds [default: the campaign's mail.poll_seconds, else 60].
     #[arg(long)]
     poll_seconds: Option<u64>,
+    /// How log lines are written: text for a person, json for a log collector.
+    #[arg(long, value_enum, default_value_t)]
+    log_format: super::log::LogFormat,
+    /// Log more: -v adds the quiet rounds, -vv everything.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
     #[command(flatten)]
     db: DbArg,
 }
@@ -296,10 +302,10 @@ impl Served {
                 Err(error) => {
                     let text = format!("not served: {error:#}");
                     if self.last_error.get(name) != Some(&text) {
-                        emit(format!("{name}: {text}"))?;
+                        tracing::error!(campaign = %name, "{text}");
                         if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?)
                         {
-                            emit(format!("{name}: cannot log it: {error:#}"))?;
+                            tracing::error!(campaign = %name, "cannot log it: {error:#}");
                         }
                         self.last_error.insert(name.clone(), text);
                     }
@@ -312,8 +318,8 @@ impl Served {
 }
 
 /// One round for the campaigns: collect, answer, schedule, send. A failure
-/// of one campaign is logged against it and the others go on; only a
-/// failure of the daemon's own output ends the loop.
+/// of one campaign is logged against it and the others go on; only an
+/// unreadable clock ends the loop.
 fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
     let now = now()?;
     for campaign in &served.campaigns {
@@ -321,19 +327,16 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
         if let Some(folder) = &mail.maildir_in
             && let Err(error) = daemon.poll_maildir(Path::new(folder), now)
         {
-            emit(format!(
-                "{}: cannot read {folder}: {error:#}",
-                campaign.name
-            ))?;
+            tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
         match imap_settings(&mail) {
             Ok(Some((settings, folder))) => {
                 if let Err(error) = daemon.poll_imap(&settings, &folder, now) {
-                    emit(format!("{}: IMAP: {error:#}", campaign.name))?;
+                    tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
                 }
             }
             Ok(None) => {}
-            Err(error) => emit(format!("{}: {error:#}", campaign.name))?,
+            Err(error) => tracing::error!(campaign = %campaign.name, "{error:#}"),
         }
     }
     // One failed mail is set aside inside; an error here is the store's,
@@ -341,10 +344,10 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
     match daemon.handle_stored(now) {
         Ok(handled) => {
             for (id, note) in handled {
-                emit(format!("mail {id}: {note}"))?;
+                tracing::info!(mail = id, "{note}");
             }
         }
-        Err(error) => emit(format!("mail: {error:#}; tried again next round"))?,
+        Err(error) => tracing::error!("mail: {error:#}; tried again next round"),
     }
     let mut outside_sent = false;
     for campaign in &served.campaigns {
@@ -352,14 +355,17 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
         match result {
             Ok(lines) => {
                 served.last_error.remove(&campaign.name);
+                if lines.is_empty() {
+                    tracing::debug!(campaign = %campaign.name, "waiting; nothing to send");
+                }
                 for line in lines {
-                    emit(format!("{}: {line}", campaign.name))?;
+                    tracing::info!(campaign = %campaign.name, "{line}");
                 }
             }
             Err(error) => {
                 daemon.store.abandon_work();
                 let text = format!("{error:#}");
-                emit(format!("{}: {text}", campaign.name))?;
+                tracing::error!(campaign = %campaign.name, "{text}");
                 if served.last_error.get(&campaign.name) != Some(&text) {
                     let message = format!(
                         "The daemon met an error serving {}: {text}. The other campaigns go \
@@ -369,7 +375,7 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
                     if let Err(error) =
                         daemon.tell_gm(campaign, "error", "daemon error", &message, None, now)
                     {
-                        emit(format!("{}: cannot tell the GM: {error:#}", campaign.name))?;
+                        tracing::error!(campaign = %campaign.name, "cannot tell the GM: {error:#}");
                     }
                     served.last_error.insert(campaign.name.clone(), text);
                 }
@@ -380,7 +386,7 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
         if !outside_sent && let Ok(transport) = transport(campaign) {
             outside_sent = true;
             if let Err(error) = daemon.send_due_outside_campaigns(transport.as_ref(), now) {
-                emit(format!("outbox: {error:#}"))?;
+                tracing::error!("outbox: {error:#}");
             }
         }
     }
@@ -419,6 +425,7 @@ fn turn_and_send(
 /// serves a database (`lock`); SIGTERM and SIGINT let the current round
 /// finish and end the daemon cleanly (`stop`).
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
+    super::log::init(args.log_format, args.verbose)?;
     let _lock = super::lock::DaemonLock::take(&args.db.path())?;
     let stopping = super::stop::on_stop_signals()?;
     let mut daemon = open(&args.db)?;
@@ -449,7 +456,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 .unwrap_or(60)
         });
         if super::stop::wait(&stopping, Duration::from_secs(poll.max(1))) {
-            emit("stopping: the round was finished; nothing is left half-done")?;
+            tracing::info!("stopping: the round was finished; nothing is left half-done");
             return Ok(());
         }
         served.refresh(&mut daemon)?;

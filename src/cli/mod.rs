@@ -12,6 +12,7 @@ mod demo;
 mod fantasy;
 mod item_views;
 mod lock;
+mod log;
 mod orders;
 mod report;
 mod setup;

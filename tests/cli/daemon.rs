@@ -43,11 +43,34 @@ fn daemon_round_gm_status_and_doctor() {
     let listed: serde_json::Value = serde_json::from_str(&listed).expect("list --json is JSON");
     assert_eq!(listed[0]["name"], "CLID");
     assert_eq!(listed[0]["latest_day"], 1);
-    let round = stdout(&realmgm(&["daemon", "--campaign", "CLID", "--once"], &db.0));
-    assert!(
-        round.contains("sent 4"),
-        "three players' reports and the GM's: {round}"
+    let round = stdout(&realmgm(
+        &[
+            "daemon",
+            "--campaign",
+            "CLID",
+            "--once",
+            "--log-format",
+            "json",
+        ],
+        &db.0,
+    ));
+    // One JSON object per line, with the time, the level and the campaign.
+    let sent: serde_json::Value = round
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON log line"))
+        .find(|l| {
+            l["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("sent "))
+        })
+        .unwrap_or_else(|| panic!("a line says what was sent: {round}"));
+    assert_eq!(
+        sent["message"], "sent 4, deferred 0, failed 0",
+        "three players' reports and the GM's"
     );
+    assert_eq!(sent["campaign"], "CLID");
+    assert_eq!(sent["level"], "INFO");
+    assert!(sent["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')));
     let report = std::fs::read_dir(dir.join("out/new"))
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())

@@ -56,7 +56,9 @@ fn every_shipped_campaign_file_starts() {
             // is asked to choose.
             "standard" => {
                 assert!(
-                    round.contains("MR1: held: setup by mail: Dave chooses a character next"),
+                    round.contains(
+                        "INFO held: setup by mail: Dave chooses a character next campaign=MR1"
+                    ),
                     "{round}"
                 );
                 let mails = sent(&db, "MR1");
@@ -65,7 +67,9 @@ fn every_shipped_campaign_file_starts() {
             }
             "bimr3" => {
                 assert!(
-                    round.contains("BIMR3: held: setup by mail: Erin chooses a character next"),
+                    round.contains(
+                        "INFO held: setup by mail: Erin chooses a character next campaign=BIMR3"
+                    ),
                     "{round}"
                 );
                 assert_eq!(sent(&db, "BIMR3").len(), 1);
