@@ -28,6 +28,21 @@ pub struct Submission<'a> {
     pub by_gm: bool,
 }
 
+impl<'a> Submission<'a> {
+    /// A player's own orders in his mail: `text` is the mail's text, or
+    /// what is left of it once a command line is read.
+    pub(crate) fn by_mail(player: &'a str, letter: &'a Letter, text: &'a str) -> Self {
+        Submission {
+            player,
+            text,
+            first_line: letter.first_line,
+            notes: &letter.notes,
+            source_mail: letter.inbound_id,
+            by_gm: false,
+        }
+    }
+}
+
 impl Daemon {
     /// Answer a player's mail. Returns a note of what was done.
     ///
@@ -69,14 +84,7 @@ impl Daemon {
             Command::Orders => {
                 let (note, text) = self.submit_orders(
                     stored,
-                    &Submission {
-                        player: &player.name,
-                        text: &letter.text,
-                        first_line: letter.first_line,
-                        notes: &letter.notes,
-                        source_mail: letter.inbound_id,
-                        by_gm: false,
-                    },
+                    &Submission::by_mail(&player.name, letter, &letter.text),
                     now,
                 )?;
                 ("orders received".to_string(), text, note)

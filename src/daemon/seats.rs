@@ -305,14 +305,7 @@ impl Daemon {
                     let stored = self.campaign(&name)?;
                     let (_, confirmation) = self.submit_orders(
                         &stored,
-                        &Submission {
-                            player: &player.name,
-                            text: &rest,
-                            first_line: letter.first_line,
-                            notes: &letter.notes,
-                            source_mail: letter.inbound_id,
-                            by_gm: false,
-                        },
+                        &Submission::by_mail(&player.name, letter, &rest),
                         now,
                     )?;
                     body.push_str("\n\n");

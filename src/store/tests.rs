@@ -99,6 +99,31 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
     assert_eq!(store.insert_order(&order).unwrap(), 1);
 }
 
+/// Issue 19 §3: a database left at any schema version, with a campaign in
+/// it, opens at the latest with its campaign and players whole.
+#[test]
+fn a_database_at_every_older_version_migrates_to_the_latest() {
+    for version in 1..SCHEMA_VERSION {
+        let db = TempDb::new(&format!("v{version}"));
+        {
+            let conn = rusqlite::Connection::open(&db.0).unwrap();
+            let mut old = Store::migrated(conn, version).unwrap();
+            old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+        }
+        let store = Store::open(&db.0).unwrap();
+        assert_eq!(
+            store.schema_version().unwrap(),
+            SCHEMA_VERSION,
+            "from {version}"
+        );
+        let stored = store.load_campaign("BIMR3").unwrap();
+        assert_eq!(stored.players.len(), 5, "from version {version}");
+        assert!(stored.left_characters.is_empty(), "from version {version}");
+        assert!(store.rulings("BIMR3", 1).unwrap().is_empty());
+        assert_eq!(store.narrative("BIMR3", 1).unwrap(), None);
+    }
+}
+
 #[test]
 fn a_database_from_a_newer_realmgm_is_refused() {
     let db = TempDb::new("newer");
