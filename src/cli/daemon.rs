@@ -423,11 +423,12 @@ fn turn_and_send(
 /// every stored one, each round. A campaign whose record cannot be read is
 /// skipped and its GM told; the others are served. One daemon at a time
 /// serves a database (`lock`); SIGTERM and SIGINT let the current round
-/// finish and end the daemon cleanly (`stop`).
+/// finish and end the daemon cleanly, SIGHUP starts the next round at once
+/// (`stop`).
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     super::log::init(args.log_format, args.verbose)?;
     let _lock = super::lock::DaemonLock::take(&args.db.path())?;
-    let stopping = super::stop::on_stop_signals()?;
+    let signals = super::stop::Signals::install()?;
     let mut daemon = open(&args.db)?;
     let mut served = Served {
         wanted: args.campaign.clone(),
@@ -455,9 +456,15 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 .min()
                 .unwrap_or(60)
         });
-        if super::stop::wait(&stopping, Duration::from_secs(poll.max(1))) {
-            tracing::info!("stopping: the round was finished; nothing is left half-done");
-            return Ok(());
+        match signals.wait(Duration::from_secs(poll.max(1))) {
+            super::stop::Wake::Stop => {
+                tracing::info!("stopping: the round was finished; nothing is left half-done");
+                return Ok(());
+            }
+            super::stop::Wake::Reload => {
+                tracing::info!("SIGHUP: the campaigns are read again and served now");
+            }
+            super::stop::Wake::Time => {}
         }
         served.refresh(&mut daemon)?;
     }

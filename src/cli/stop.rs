@@ -1,35 +1,67 @@
-//! Stopping the daemon cleanly (issue 19 §2): SIGTERM (a service manager)
-//! and SIGINT (Ctrl-C) set a flag instead of killing the process. The
-//! daemon finishes its round — every mail and every day is one transaction,
-//! so nothing is half-done either way — and exits at the next pause.
+//! Signals to a running daemon (issue 19 §2). SIGTERM (a service manager)
+//! and SIGINT (Ctrl-C) set a flag instead of killing the process: the
+//! daemon finishes its round — every mail and every day is one
+//! transaction, so nothing is half-done either way — and exits at the next
+//! pause. SIGHUP ends the pause at once, so the campaigns are read again and
+//! served now (they are read again every round anyway).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How often a waiting daemon looks at the flag.
+/// How often a waiting daemon looks at the flags.
 const TICK: Duration = Duration::from_millis(200);
 
-/// A flag that SIGTERM and SIGINT set.
-///
-/// # Errors
-/// The signal handlers cannot be installed.
-pub fn on_stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
-    let stopping = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        signal_hook::flag::register(signal, Arc::clone(&stopping))?;
-    }
-    Ok(stopping)
+/// Why a pause ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wake {
+    /// SIGTERM or SIGINT: finish and exit.
+    Stop,
+    /// SIGHUP: read the campaigns again now.
+    Reload,
+    /// The pause is over.
+    Time,
 }
 
-/// Wait `pause`, or less when asked to stop; whether to stop.
-pub fn wait(stopping: &AtomicBool, pause: Duration) -> bool {
-    let until = Instant::now() + pause;
-    while Instant::now() < until {
-        if stopping.load(Ordering::Relaxed) {
-            return true;
+/// The flags the daemon's signals set.
+pub struct Signals {
+    stopping: Arc<AtomicBool>,
+    reloading: Arc<AtomicBool>,
+}
+
+impl Signals {
+    /// Install the handlers.
+    ///
+    /// # Errors
+    /// The signal handlers cannot be installed.
+    pub fn install() -> anyhow::Result<Signals> {
+        let stopping = Arc::new(AtomicBool::new(false));
+        for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+            signal_hook::flag::register(signal, Arc::clone(&stopping))?;
         }
-        std::thread::sleep(TICK.min(until.saturating_duration_since(Instant::now())));
+        let reloading = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGHUP, Arc::clone(&reloading))?;
+        Ok(Signals {
+            stopping,
+            reloading,
+        })
     }
-    stopping.load(Ordering::Relaxed)
+
+    /// Wait `pause`, or less when a signal comes.
+    pub fn wait(&self, pause: Duration) -> Wake {
+        let until = Instant::now() + pause;
+        loop {
+            if self.stopping.load(Ordering::Relaxed) {
+                return Wake::Stop;
+            }
+            if self.reloading.swap(false, Ordering::Relaxed) {
+                return Wake::Reload;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Wake::Time;
+            }
+            std::thread::sleep(TICK.min(left));
+        }
+    }
 }

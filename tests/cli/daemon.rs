@@ -110,13 +110,14 @@ fn daemon_round_gm_status_and_doctor() {
 }
 
 /// Issue 19 §2: a running daemon holds its database, so a second one is
-/// refused; SIGTERM lets it finish its round and exit cleanly.
+/// refused; SIGHUP ends its pause at once; SIGTERM lets it finish its round
+/// and exit cleanly.
 #[test]
 fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     let db = TempDb::new("sigterm");
     store_demo_campaign(&db, "SIG");
     let first = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
-        .args(["daemon", "--poll-seconds", "1"])
+        .args(["daemon", "--poll-seconds", "3600"])
         .env("REALMGM_DB", &db.0)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::piped())
@@ -140,11 +141,17 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
         second.contains(&format!("another realmgm daemon (process {})", first.id())),
         "{second}"
     );
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &first.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    let signal = |name: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([name, &first.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    // SIGHUP ends the hour's pause: a round runs at once.
+    signal("-HUP");
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    signal("-TERM");
     let out = first.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -153,6 +160,10 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(said.contains("stopping: the round was finished"), "{said}");
+    assert!(
+        said.contains("SIGHUP: the campaigns are read again and served now"),
+        "{said}"
+    );
     // The database is free again.
     stdout(&realmgm(&["daemon", "--once"], &db.0));
 }
