@@ -20,8 +20,7 @@ use sha2::{Digest, Sha256};
 
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
-use crate::game::{AcceptedOrders, Event, GameState, GmRuling, Reader, Report, hex};
-use crate::store::rulings::StoredRuling;
+use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
 use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign, StoredReport};
 
 use super::Daemon;
@@ -103,12 +102,7 @@ impl Daemon {
             .admit(&state, &campaign.rules, &stored.seats())
             .context("a seat cannot join the game")?;
         // The GM's rulings for this turn, carried out as it begins.
-        let rulings: Vec<GmRuling> = self
-            .store
-            .rulings(&campaign.name, pending.day)?
-            .iter()
-            .map(StoredRuling::given)
-            .collect();
+        let rulings = self.store.rulings_given(&campaign.name, pending.day)?;
         let state = game
             .rule(&state, &campaign.rules, &rulings)
             .context("a ruling of the GM cannot be carried out")?;

@@ -54,12 +54,7 @@ impl Daemon {
             );
         }
         let state = game.admit(&state, &campaign.rules, &stored.seats())?;
-        let mut rulings: Vec<GmRuling> = self
-            .store
-            .rulings(&campaign.name, pending.day)?
-            .iter()
-            .map(crate::store::rulings::StoredRuling::given)
-            .collect();
+        let mut rulings = self.store.rulings_given(&campaign.name, pending.day)?;
         rulings.push(ruling.clone());
         game.rule(&state, &campaign.rules, &rulings)?;
         Ok(pending.day)

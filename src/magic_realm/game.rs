@@ -183,16 +183,10 @@ impl Game for MagicRealm {
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
         let state = read_state(state)?;
         // A character leaving the Realm as the turn begins waits for nothing.
-        let leaving = |name: &str| {
-            state
-                .rulings
-                .iter()
-                .any(|r| matches!(&r.ruling, Ruling::Retire { character } if character == name))
-        };
         Ok(state
             .characters
             .iter()
-            .filter(|c| !leaving(&c.name))
+            .filter(|c| !state.leaving(&c.name))
             .map(|c| c.player.clone())
             .chain(state.arrivals.iter().map(|a| a.player.clone()))
             .collect())
@@ -250,14 +244,7 @@ impl Game for MagicRealm {
             .characters
             .iter()
             .filter(|c| !seats.iter().any(|s| s.player == c.player))
-            .filter(|c| {
-                !mr.rulings.iter().any(|r| {
-                    r.ruling
-                        == Ruling::Retire {
-                            character: c.name.clone(),
-                        }
-                })
-            })
+            .filter(|c| !mr.leaving(&c.name))
             .map(|c| c.name.clone())
             .collect();
         for character in departed {

@@ -69,6 +69,18 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The standing rulings for the turn `day` as the game reads them.
+    ///
+    /// # Errors
+    /// As [`Store::rulings`].
+    pub fn rulings_given(&self, campaign: &str, day: u32) -> Result<Vec<GmRuling>, StoreError> {
+        Ok(self
+            .rulings(campaign, day)?
+            .iter()
+            .map(StoredRuling::given)
+            .collect())
+    }
+
     /// Withdraw the standing ruling `ruling` of turn `day`; false when
     /// there is none with that id.
     ///

@@ -368,6 +368,14 @@ impl MrState {
             .chain(self.arrivals.iter().map(|a| a.character.as_str()))
     }
 
+    /// Whether the character `name` leaves the Realm as the next turn
+    /// begins (a queued `Retire` ruling).
+    pub fn leaving(&self, name: &str) -> bool {
+        self.rulings
+            .iter()
+            .any(|r| matches!(&r.ruling, ruling::Ruling::Retire { character } if character == name))
+    }
+
     /// The character who has hired the native `native`, if any.
     pub fn employer_of(&self, native: &str) -> Option<usize> {
         self.characters
