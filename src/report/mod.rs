@@ -14,6 +14,8 @@ use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use minijinja::syntax::SyntaxConfig;
+use minijinja::value::Serde;
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
@@ -101,9 +103,14 @@ impl Templates {
         overrides: BTreeMap<String, (String, String)>,
     ) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
-        env.set_trim_blocks(true);
-        env.set_lstrip_blocks(true);
-        env.set_keep_trailing_newline(true);
+        env.set_syntax(
+            SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .keep_trailing_newline(true)
+                .build()
+                .expect("the default delimiters with whitespace options always build"),
+        );
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         let mut origins = BTreeMap::new();
         for (name, origin) in overrides.keys().map(|n| (n, &overrides[n].0)) {
@@ -182,7 +189,9 @@ impl Templates {
             .env
             .get_template(name)
             .map_err(|e| error(&origin, &e))?;
-        template.render(context).map_err(|e| error(&origin, &e))
+        template
+            .render(Serde(context))
+            .map_err(|e| error(&origin, &e))
     }
 }
 

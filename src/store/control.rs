@@ -310,7 +310,7 @@ impl Store {
             "DELETE FROM report_attachments WHERE campaign_id = ?1 AND day = ?2 AND reader = ?3",
             params![id, report.day, reader],
         )?;
-        for (position, file) in report.attachments.iter().enumerate() {
+        for (position, file) in (0_i64..).zip(&report.attachments) {
             tx.execute(
                 "INSERT INTO report_attachments \
                  (campaign_id, day, reader, position, name, mime, bytes) \

@@ -383,7 +383,7 @@ impl Store {
             ],
         )?;
         let id = tx.last_insert_rowid();
-        for (position, file) in mail.attachments.iter().enumerate() {
+        for (position, file) in (0_i64..).zip(&mail.attachments) {
             tx.execute(
                 "INSERT INTO outbox_attachments (outbox_id, position, name, mime, bytes) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -6,7 +6,6 @@
 //! SHA-256 hash is stored; the GM sees each secret once, when the player is
 //! added, and sends it to him.
 
-use rand_core::{OsRng, TryRngCore};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
@@ -25,9 +24,9 @@ const LENGTH: usize = 16;
 pub fn generate() -> Result<String, StoreError> {
     let mut symbols = Vec::with_capacity(LENGTH);
     while symbols.len() < LENGTH {
-        let byte = OsRng
-            .try_next_u32()
-            .map_err(|e| StoreError::Randomness(e.to_string()))? as u8;
+        let mut byte = [0u8];
+        getrandom::fill(&mut byte).map_err(|e| StoreError::Randomness(e.to_string()))?;
+        let [byte] = byte;
         // Rejection sampling keeps every symbol equally likely.
         let limit = 256 - 256 % ALPHABET.len();
         if usize::from(byte) < limit {
