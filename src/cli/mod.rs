@@ -19,6 +19,7 @@ mod setup;
 mod show_denizens;
 mod stop;
 mod table;
+mod transfer;
 
 use clap::{Parser, Subcommand};
 
@@ -125,6 +126,11 @@ enum CampaignCommand {
     /// schedule, mail, templates and the like apply, rules and seed are
     /// refused once the game has begun, e.g. `campaign edit BIMR3 bimr3.toml`.
     Edit(campaign::EditArgs),
+    /// Write one campaign with its days, orders, reports and mail to a new
+    /// file, to move it to another host, e.g. `campaign export BIMR3 bimr3.sqlite`.
+    Export(transfer::ExportArgs),
+    /// Add a campaign from a file written by `campaign export`.
+    Import(transfer::ImportArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -193,6 +199,8 @@ pub fn run() -> anyhow::Result<()> {
             CampaignCommand::Show(args) => campaign::show(&args),
             CampaignCommand::List(args) => campaign::list(&args),
             CampaignCommand::Edit(args) => campaign::edit(&args),
+            CampaignCommand::Export(args) => transfer::export(&args),
+            CampaignCommand::Import(args) => transfer::import(&args),
         },
         Command::Data {
             command: DataCommand::Show(args),

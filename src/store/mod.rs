@@ -21,6 +21,7 @@ pub mod messages;
 pub mod rounds;
 pub mod rulings;
 pub mod secret;
+pub mod transfer;
 pub mod work;
 
 use std::path::Path;
@@ -136,6 +137,15 @@ pub enum StoreError {
     Randomness(String),
     #[error("the backup file {0} exists already; name a new file, so no backup is overwritten")]
     BackupExists(String),
+    #[error("the export file {0} exists already; name a new file, so no export is overwritten")]
+    ExportExists(String),
+    #[error("{file} is not a campaign export of realmgm: {why}")]
+    NotAnExport { file: String, why: String },
+    #[error(
+        "this database holds a campaign called {0} already; import it into another database, or \
+         remove the campaign here first"
+    )]
+    ImportClash(String),
 }
 
 /// An open database.

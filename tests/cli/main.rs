@@ -16,3 +16,4 @@ mod report;
 mod setup;
 mod shipped;
 mod table;
+mod transfer;

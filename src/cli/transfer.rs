@@ -1,0 +1,69 @@
+//! `realmgm campaign export NAME FILE` and `campaign import FILE`: move one
+//! campaign, with its days, orders, reports and mail, to another database
+//! ([`crate::store::transfer`]).
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use super::campaign::DbArg;
+use crate::store::transfer::Transfer;
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The campaign's name (its mail tag, any case).
+    name: String,
+    /// The new file to write, e.g. bimr3-export.sqlite; it must not exist.
+    file: PathBuf,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// A file written by `campaign export`.
+    file: PathBuf,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// Write the campaign to its export file and say what went in.
+pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
+    let (store, path) = args.db.open(false)?;
+    if let Some(folder) = args.file.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
+    }
+    let moved = store.export_campaign(&args.name, &args.file)?;
+    super::emit(format!(
+        "Exported {} from {} to {}.\n\
+         To move it to another host: `realmgm gm --campaign {campaign} pause` here first, so only \
+         one host answers its mail; copy the file; run `realmgm campaign import FILE` there; then \
+         `realmgm gm --campaign {campaign} resume` there.",
+        summary(&moved),
+        path.display(),
+        args.file.display(),
+        campaign = moved.campaign,
+    ))
+}
+
+/// Add the export file's campaign to the database and say what came in.
+pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
+    let (store, path) = args.db.open(true)?;
+    let moved = store.import_campaign(&args.file)?;
+    super::emit(format!(
+        "Imported {} into {}.\n\
+         A running daemon serves it from its next round. Its mail settings came with it: check \
+         them on this host with `realmgm doctor --campaign {campaign}`.",
+        summary(&moved),
+        path.display(),
+        campaign = moved.campaign,
+    ))
+}
+
+fn summary(moved: &Transfer) -> String {
+    format!(
+        "campaign {} ({} players, days 0 to {}, {} mails received, {} sent or queued)",
+        moved.campaign, moved.players, moved.days, moved.mails_in, moved.mails_out
+    )
+}

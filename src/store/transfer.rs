@@ -1,0 +1,495 @@
+//! Moving one campaign between databases (issue 19 §3): `campaign export`
+//! writes a campaign with all its days, orders, events, reports, rulings and
+//! mail to a file of its own, and `campaign import` adds such a file to
+//! another database, on another host or the same one.
+//!
+//! The export file is itself a realmgm database holding just that campaign,
+//! so it carries its schema version: an export written by an older realmgm
+//! is migrated (in place) when it is imported, one written by a newer one is refused.
+//! Both directions are one copy ([`copy_campaign`]) between the open
+//! database and an attached one; the rows keep their meaning while their
+//! ids are renumbered past the ids the receiving database already uses.
+
+use std::path::Path;
+
+use rusqlite::{Connection, params};
+
+use super::{Store, StoreError};
+
+/// The schema name the other database is attached under during a copy.
+const OTHER: &str = "other";
+
+/// How a table's rows belong to a campaign, and how its ids and references
+/// are renumbered in the receiving database.
+struct Table {
+    name: &'static str,
+    /// The SQL condition (on the source row, aliased `s`) that picks the
+    /// campaign's rows; `{from}` is the source schema, `{c}` the campaign id.
+    rows: &'static str,
+    /// What happens to an `id` column.
+    id: Id,
+    /// Columns that refer to another table's renumbered ids.
+    references: &'static [(&'static str, Reference)],
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Id {
+    /// The table has no `id` of its own (its key includes the campaign).
+    None,
+    /// The campaign's own id: the one the receiving database gives it.
+    Campaign,
+    /// Shifted past the receiving table's highest id, so rows that refer to
+    /// it can be renumbered the same way.
+    Shifted(Reference),
+    /// A fresh id: nothing refers to these rows.
+    Fresh,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Reference {
+    Player,
+    Outbox,
+    /// Inbound mail is kept once per database (its message id and content
+    /// hash are unique), so a mail the receiver holds already is referred to
+    /// by the receiver's id.
+    InboundMail,
+}
+
+/// The mail a campaign received: what its orders and its GM's log name.
+const INBOUND_MAIL: Table = Table {
+    name: "inbound_mail",
+    rows: "s.id IN (SELECT source_mail FROM {from}.order_submissions WHERE campaign_id = {c}) \
+           OR s.id IN (SELECT inbound_id FROM {from}.gm_log WHERE campaign_id = {c})",
+    id: Id::Shifted(Reference::InboundMail),
+    references: &[],
+};
+
+impl Table {
+    /// The condition picking campaign `campaign`'s rows in schema `schema`.
+    fn rows_of(&self, schema: &str, campaign: i64) -> String {
+        self.rows
+            .replace("{from}", schema)
+            .replace("{c}", &campaign.to_string())
+    }
+}
+
+/// Every table that holds a campaign's data, in an order that fills each
+/// referenced table before the tables that refer to it.
+const TABLES: &[Table] = &[
+    Table {
+        name: "campaigns",
+        rows: "s.id = {c}",
+        id: Id::Campaign,
+        references: &[],
+    },
+    Table {
+        name: "players",
+        rows: "s.campaign_id = {c}",
+        id: Id::Shifted(Reference::Player),
+        references: &[],
+    },
+    INBOUND_MAIL,
+    Table {
+        name: "outbox",
+        rows: "s.campaign_id = {c}",
+        id: Id::Shifted(Reference::Outbox),
+        references: &[],
+    },
+    Table {
+        name: "outbox_attachments",
+        rows: "s.outbox_id IN (SELECT id FROM {from}.outbox WHERE campaign_id = {c})",
+        id: Id::None,
+        references: &[("outbox_id", Reference::Outbox)],
+    },
+    Table {
+        name: "order_submissions",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[
+            ("player_id", Reference::Player),
+            ("source_mail", Reference::InboundMail),
+        ],
+    },
+    Table {
+        name: "gm_log",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[("inbound_id", Reference::InboundMail)],
+    },
+    Table {
+        name: "bounces",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[("player_id", Reference::Player)],
+    },
+    Table {
+        name: "game_days",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "events",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "daemon_state",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "deadline_extensions",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "reports",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "report_attachments",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "day_runs",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+    Table {
+        name: "relayed_messages",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+    Table {
+        name: "setup_by_mail",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "combat_rounds",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "announcements",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+    Table {
+        name: "absences",
+        rows: "s.campaign_id = {c}",
+        id: Id::None,
+        references: &[],
+    },
+    Table {
+        name: "rulings",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+    Table {
+        name: "narratives",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+];
+
+/// What a copy moved, for the GM's confirmation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transfer {
+    pub campaign: String,
+    pub days: u32,
+    pub players: u32,
+    /// Mail the campaign received (orders, GM commands) and sent.
+    pub mails_in: u32,
+    pub mails_out: u32,
+}
+
+impl Store {
+    /// Write campaign `name` with everything stored of it to a new file at
+    /// `to`, itself a realmgm database holding that campaign alone.
+    ///
+    /// # Errors
+    /// No such campaign, `to` exists already, or the copy fails (then no
+    /// file is left at `to`).
+    pub fn export_campaign(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
+        if to.exists() {
+            return Err(StoreError::ExportExists(to.display().to_string()));
+        }
+        let id = self.campaign_id(name)?;
+        let result = (|| {
+            drop(Store::open(to)?);
+            attach(&self.conn, to)?;
+            let copied = copy_campaign(&self.conn, "main", OTHER, id);
+            // One file to carry to another host: no write-ahead log beside it.
+            let journal = self
+                .conn
+                .pragma_update(Some(OTHER), "journal_mode", "DELETE");
+            detach(&self.conn)?;
+            journal?;
+            copied
+        })();
+        if result.is_err() {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = to.as_os_str().to_owned();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        result
+    }
+
+    /// Add the campaign of the export file `from` to this database.
+    ///
+    /// # Errors
+    /// The file is not a realmgm export (or was written by a newer
+    /// realmgm), it does not hold exactly one campaign, a campaign of that
+    /// name exists here already, or the copy fails (then nothing is added).
+    pub fn import_campaign(&self, from: &Path) -> Result<Transfer, StoreError> {
+        if !from.is_file() {
+            return Err(StoreError::NotAnExport {
+                file: from.display().to_string(),
+                why: "there is no such file".to_string(),
+            });
+        }
+        // Opening it as a store checks it and brings an older export's
+        // schema up to this realmgm's.
+        let export = Store::open(from).map_err(|e| StoreError::NotAnExport {
+            file: from.display().to_string(),
+            why: e.to_string(),
+        })?;
+        let campaigns: Vec<(i64, String)> = export
+            .conn
+            .prepare("SELECT id, name FROM campaigns")?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        drop(export);
+        let [(id, name)] = campaigns.as_slice() else {
+            return Err(StoreError::NotAnExport {
+                file: from.display().to_string(),
+                why: format!(
+                    "it holds {} campaigns, where an export holds one",
+                    campaigns.len()
+                ),
+            });
+        };
+        if self.campaign_id(name).is_ok() {
+            return Err(StoreError::ImportClash(name.clone()));
+        }
+        attach(&self.conn, from)?;
+        let copied = copy_campaign(&self.conn, OTHER, "main", *id);
+        detach(&self.conn)?;
+        copied
+    }
+}
+
+fn attach(conn: &Connection, file: &Path) -> Result<(), StoreError> {
+    let path = file.to_str().ok_or_else(|| StoreError::NotAnExport {
+        file: file.display().to_string(),
+        why: "its path is not UTF-8".to_string(),
+    })?;
+    conn.execute(&format!("ATTACH DATABASE ?1 AS {OTHER}"), params![path])?;
+    Ok(())
+}
+
+fn detach(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute(&format!("DETACH DATABASE {OTHER}"), [])?;
+    Ok(())
+}
+
+/// Copy campaign `id` with all its rows from schema `from` to schema `to`
+/// in one transaction: all of it arrives, or none.
+fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Transfer, StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    let highest = |table: &str| -> Result<i64, StoreError> {
+        Ok(tx.query_row(
+            &format!("SELECT COALESCE(MAX(id), 0) FROM {to}.{table}"),
+            [],
+            |row| row.get(0),
+        )?)
+    };
+    let new_campaign = highest("campaigns")? + 1;
+    let player_shift = highest("players")?;
+    let outbox_shift = highest("outbox")?;
+    let mail_shift = highest("inbound_mail")?;
+    let shift = |reference: Reference| match reference {
+        Reference::Player => player_shift,
+        Reference::Outbox => outbox_shift,
+        Reference::InboundMail => mail_shift,
+    };
+    let renumbered = |reference: Reference, value: &str| match reference {
+        Reference::Player | Reference::Outbox => format!("{value} + {}", shift(reference)),
+        Reference::InboundMail => format!(
+            "(SELECT d.id FROM {to}.inbound_mail d JOIN {from}.inbound_mail m \
+             ON d.message_id = m.message_id AND d.content_hash = m.content_hash \
+             WHERE m.id = {value})"
+        ),
+    };
+    for table in TABLES {
+        let columns = columns(&tx, from, table.name)?;
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for column in &columns {
+            let value = format!("s.{column}");
+            let reference = table.references.iter().find(|(c, _)| c == column);
+            let expression = match (column.as_str(), table.id, reference) {
+                ("id", Id::Fresh, _) => continue,
+                ("id", Id::Campaign, _) => new_campaign.to_string(),
+                ("id", Id::Shifted(reference), _) => format!("{value} + {}", shift(reference)),
+                ("campaign_id", ..) => new_campaign.to_string(),
+                (_, _, Some((_, reference))) => renumbered(*reference, &value),
+                _ => value,
+            };
+            names.push(column.clone());
+            values.push(expression);
+        }
+        // A mail the receiver holds already stays as it is there.
+        let verb = if table.name == "inbound_mail" {
+            "INSERT OR IGNORE"
+        } else {
+            "INSERT"
+        };
+        let rows = table.rows_of(from, id);
+        tx.execute(
+            &format!(
+                "{verb} INTO {to}.{name} ({names}) SELECT {values} FROM {from}.{name} s \
+                 WHERE {rows}",
+                name = table.name,
+                names = names.join(", "),
+                values = values.join(", "),
+            ),
+            [],
+        )?;
+    }
+    let count = |sql: &str| -> Result<u32, StoreError> {
+        Ok(tx.query_row(sql, params![new_campaign], |row| row.get(0))?)
+    };
+    let transfer = Transfer {
+        campaign: tx.query_row(
+            &format!("SELECT name FROM {to}.campaigns WHERE id = ?1"),
+            params![new_campaign],
+            |row| row.get(0),
+        )?,
+        days: count(&format!(
+            "SELECT COALESCE(MAX(day), 0) FROM {to}.game_days WHERE campaign_id = ?1"
+        ))?,
+        players: count(&format!(
+            "SELECT COUNT(*) FROM {to}.players WHERE campaign_id = ?1"
+        ))?,
+        mails_in: tx.query_row(
+            &format!(
+                "SELECT COUNT(*) FROM {to}.inbound_mail s WHERE {}",
+                INBOUND_MAIL.rows_of(to, new_campaign)
+            ),
+            [],
+            |row| row.get(0),
+        )?,
+        mails_out: count(&format!(
+            "SELECT COUNT(*) FROM {to}.outbox WHERE campaign_id = ?1"
+        ))?,
+    };
+    tx.commit()?;
+    Ok(transfer)
+}
+
+/// The columns of `table` in schema `schema`, in their order.
+fn columns(conn: &Connection, schema: &str, table: &str) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare(&format!("PRAGMA {schema}.table_info({table})"))?;
+    let names = statement
+        .query_map([], |row| row.get::<_, String>(1))?
+        .collect::<Result<_, _>>()?;
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tables of the host, not of any campaign: which IMAP messages this
+    /// database has fetched belongs to the mailbox it reads, so an imported
+    /// campaign starts from the receiving host's record.
+    const HOST_TABLES: &[&str] = &["imap_mailboxes"];
+
+    fn temp(test: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("realmgm-transfer-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn every_table_is_moved_with_its_campaign_or_named_as_the_hosts() {
+        let store = Store::open_in_memory().unwrap();
+        let tables: Vec<String> = store
+            .conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut known: Vec<String> = TABLES
+            .iter()
+            .map(|t| t.name)
+            .chain(HOST_TABLES.iter().copied())
+            .map(str::to_string)
+            .collect();
+        known.sort();
+        assert_eq!(
+            tables, known,
+            "a new table must be listed in TABLES (with how its rows belong to a campaign) or in \
+             HOST_TABLES, so an export never leaves part of a campaign behind"
+        );
+        for table in TABLES {
+            let columns = columns(&store.conn, "main", table.name).unwrap();
+            let has_id = columns.iter().any(|c| c == "id");
+            assert_eq!(has_id, table.id != Id::None, "{}: its id", table.name);
+            for (column, _) in table.references {
+                assert!(
+                    columns.iter().any(|c| c == column),
+                    "{}.{column}",
+                    table.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
+        let dir = temp("refused");
+        let store = Store::open_in_memory().unwrap();
+        let text = dir.join("notes.txt");
+        std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
+        let error = store.import_campaign(&text).unwrap_err().to_string();
+        assert!(error.contains("is not a campaign export"), "{error}");
+        let missing = store
+            .import_campaign(&dir.join("missing.sqlite"))
+            .unwrap_err();
+        assert!(missing.to_string().contains("no such file"), "{missing}");
+        let empty = dir.join("empty.sqlite");
+        drop(Store::open(&empty).unwrap());
+        let none = store.import_campaign(&empty).unwrap_err().to_string();
+        assert!(none.contains("holds 0 campaigns"), "{none}");
+        assert!(store.list_campaigns().unwrap().is_empty());
+        let no_campaign = store
+            .export_campaign("NOPE", &dir.join("nope.sqlite"))
+            .unwrap_err();
+        assert!(!dir.join("nope.sqlite").exists(), "{no_campaign}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
