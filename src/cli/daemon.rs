@@ -319,10 +319,19 @@ impl Served {
 
 /// One round for the campaigns: collect, answer, schedule, send. A failure
 /// of one campaign is logged against it and the others go on; only an
-/// unreadable clock ends the loop.
-fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
+/// unreadable clock ends the loop. When `stopping` turns true the round
+/// ends after the mail or the campaign it is at, whose work is one
+/// transaction; what is left waits for the next round.
+fn round(
+    daemon: &mut Daemon,
+    served: &mut Served,
+    stopping: &dyn Fn() -> bool,
+) -> anyhow::Result<()> {
     let now = now()?;
     for campaign in &served.campaigns {
+        if stopping() {
+            return Ok(());
+        }
         let mail = campaign.mail.clone().unwrap_or_default();
         if let Some(folder) = &mail.maildir_in
             && let Err(error) = daemon.poll_maildir(Path::new(folder), now)
@@ -341,7 +350,7 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
     }
     // One failed mail is set aside inside; an error here is the store's,
     // and the mail stays new for the next round.
-    match daemon.handle_stored(now) {
+    match daemon.handle_stored_while(now, &|| !stopping()) {
         Ok(handled) => {
             for (id, note) in handled {
                 tracing::info!(mail = id, "{note}");
@@ -351,6 +360,9 @@ fn round(daemon: &mut Daemon, served: &mut Served) -> anyhow::Result<()> {
     }
     let mut outside_sent = false;
     for campaign in &served.campaigns {
+        if stopping() {
+            return Ok(());
+        }
         let result = guard::contained(|| turn_and_send(daemon, campaign, now));
         match result {
             Ok(lines) => {
@@ -422,9 +434,9 @@ fn turn_and_send(
 /// `realmgm daemon [--campaign C]... [--once]`: the campaigns named, else
 /// every stored one, each round. A campaign whose record cannot be read is
 /// skipped and its GM told; the others are served. One daemon at a time
-/// serves a database (`lock`); SIGTERM and SIGINT let the current round
-/// finish and end the daemon cleanly, SIGHUP starts the next round at once
-/// (`stop`).
+/// serves a database (`lock`); SIGTERM and SIGINT let the current mail or
+/// day finish and end the daemon cleanly, SIGHUP starts the next round at
+/// once (`stop`).
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     super::log::init(args.log_format, args.verbose)?;
     let _lock = super::lock::DaemonLock::take(&args.db.path())?;
@@ -443,8 +455,9 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
              lines above"
         );
     }
+    let stopping = || signals.stopping();
     loop {
-        round(&mut daemon, &mut served)?;
+        round(&mut daemon, &mut served, &stopping)?;
         if args.once {
             return Ok(());
         }
@@ -458,7 +471,10 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         });
         match signals.wait(Duration::from_secs(poll.max(1))) {
             super::stop::Wake::Stop => {
-                tracing::info!("stopping: the round was finished; nothing is left half-done");
+                tracing::info!(
+                    "stopping: each mail and day begun was finished, and what the round had left \
+                     waits for the next start"
+                );
                 return Ok(());
             }
             super::stop::Wake::Reload => {

@@ -1,8 +1,8 @@
 //! Signals to a running daemon (issue 19 §2). SIGTERM (a service manager)
 //! and SIGINT (Ctrl-C) set a flag instead of killing the process: the
-//! daemon finishes its round — every mail and every day is one
-//! transaction, so nothing is half-done either way — and exits at the next
-//! pause. SIGHUP ends the pause at once, so the campaigns are read again and
+//! daemon finishes the mail or the campaign's day it is at (each is one
+//! transaction), leaves the rest of its round for its next start, and
+//! exits. SIGHUP ends the pause at once, so the campaigns are read again and
 //! served now (they are read again every round anyway).
 
 use std::sync::Arc;
@@ -47,11 +47,16 @@ impl Signals {
         })
     }
 
+    /// Whether SIGTERM or SIGINT has come.
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
+    }
+
     /// Wait `pause`, or less when a signal comes.
     pub fn wait(&self, pause: Duration) -> Wake {
         let until = Instant::now() + pause;
         loop {
-            if self.stopping.load(Ordering::Relaxed) {
+            if self.stopping() {
                 return Wake::Stop;
             }
             if self.reloading.swap(false, Ordering::Relaxed) {

@@ -161,8 +161,25 @@ impl Daemon {
     /// # Errors
     /// The store itself fails.
     pub fn handle_stored(&mut self, now: i64) -> anyhow::Result<Vec<(i64, String)>> {
+        self.handle_stored_while(now, &|| true)
+    }
+
+    /// As [`Daemon::handle_stored`], asking `go_on` before each mail: a
+    /// daemon told to stop leaves the mails after the current one new, for
+    /// its next start.
+    ///
+    /// # Errors
+    /// The store itself fails.
+    pub fn handle_stored_while(
+        &mut self,
+        now: i64,
+        go_on: &dyn Fn() -> bool,
+    ) -> anyhow::Result<Vec<(i64, String)>> {
         let mut handled = Vec::new();
         for stored in self.store.inbound_with_status(InboundStatus::New)? {
+            if !go_on() {
+                break;
+            }
             // Everything one mail causes is committed together with its new
             // status: a crash midway leaves it new, to be read again.
             self.store.begin_work()?;

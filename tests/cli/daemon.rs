@@ -159,11 +159,116 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
         "{said}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(said.contains("stopping: the round was finished"), "{said}");
+    assert!(
+        said.contains("stopping: each mail and day begun was finished"),
+        "{said}"
+    );
     assert!(
         said.contains("SIGHUP: the campaigns are read again and served now"),
         "{said}"
     );
     // The database is free again.
     stdout(&realmgm(&["daemon", "--once"], &db.0));
+}
+
+/// Issue 19, "done when": SIGTERM while the daemon works through a heap of
+/// mail. It finishes the mail at hand and exits; every mail is either read
+/// with its answer queued and its orders stored, or still new; none is read
+/// twice. The next start reads the rest, and then each mail has exactly one
+/// answer and each player's orders one version per mail.
+#[test]
+fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
+    const MAILS: usize = 1000;
+    let db = TempDb::new("sigterm-pass");
+    let file = db.dir().join("demo.toml");
+    std::fs::copy("campaigns/demo.toml", &file).unwrap();
+    let stored = stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let secret = |player: &str| {
+        stored
+            .lines()
+            .find_map(|line| {
+                line.trim()
+                    .strip_prefix(&format!("{player} <"))
+                    .and_then(|rest| rest.split(": ").nth(1))
+            })
+            .expect("campaign new prints each secret")
+            .to_string()
+    };
+    let players = [("Ann", secret("Ann")), ("Ben", secret("Ben"))];
+    let inbox = db.dir().join("mail/DEMO/in/new");
+    for n in 0..MAILS {
+        let (name, secret) = &players[n % 2];
+        let address = format!("{}@demo.realmgm.test", name.to_lowercase());
+        let mail = format!(
+            "From: {address}\r\nTo: gm@demo.realmgm.test\r\nSubject: [DEMO] orders\r\n\
+             Message-ID: <pass-{n}@test>\r\nDate: Mon, 31 Dec 2029 10:00:00 +0000\r\n\r\n\
+             Password: {secret}\r\nH, H\r\n"
+        );
+        std::fs::write(inbox.join(format!("{n}.eml")), mail).unwrap();
+    }
+    let count = |sql: &str| -> usize {
+        let conn = rusqlite::Connection::open(&db.0).unwrap();
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .unwrap();
+        // Before the daemon's first start there are no tables yet.
+        let found: i64 = conn.query_row(sql, [], |row| row.get(0)).unwrap_or(0);
+        usize::try_from(found).unwrap()
+    };
+    let read = "SELECT COUNT(*) FROM inbound_mail WHERE status <> 'new'";
+    let answers = "SELECT COUNT(*) FROM outbox WHERE subject LIKE '%orders received%'";
+    let versions = "SELECT COALESCE(SUM(v), 0) FROM (SELECT MAX(version) AS v FROM \
+                    order_submissions GROUP BY player_id)";
+    let daemon = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(["daemon", "--poll-seconds", "3600"])
+        .env("REALMGM_DB", &db.0)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..600 {
+        if count(read) >= 20 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &daemon.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = daemon.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("stopping: each mail and day begun was finished"),
+        "{said}"
+    );
+    let stored_mails = "SELECT COUNT(*) FROM inbound_mail";
+    let done = count(read);
+    assert!(
+        done >= 20 && done < MAILS,
+        "the signal came in the middle of the pass: {done} of {MAILS} read"
+    );
+    assert_eq!(count(answers), done, "one answer for each mail read");
+    assert_eq!(
+        count(versions),
+        done,
+        "one orders version for each mail read"
+    );
+    assert!(count(stored_mails) <= MAILS);
+
+    // The next start reads the rest, and nothing twice.
+    stdout(&realmgm(&["daemon", "--once"], &db.0));
+    assert_eq!(count(stored_mails), MAILS);
+    assert_eq!(count(read), MAILS);
+    assert_eq!(count(answers), MAILS);
+    assert_eq!(count(versions), MAILS);
 }
