@@ -20,6 +20,7 @@
 #
 #   gm@realmgm.test       gm-secret
 #   month@realmgm.test    month-secret   (the GM of the month-long test, apart from the others)
+#   trio@realmgm.test     trio-secret    (the GM of three campaigns served by one daemon)
 #   player1..6@realmgm.test  player1-secret .. player6-secret
 #
 # Needs root (it installs Debian packages when they are missing).
@@ -32,7 +33,7 @@ DOMAIN=realmgm.test
 MAIL_ROOT=/var/lib/realmgm-mail
 CONF_DIR=/etc/realmgm-mail
 TLS_DIR=$CONF_DIR/tls
-USERS="gm month player1 player2 player3 player4 player5 player6"
+USERS="gm month trio player1 player2 player3 player4 player5 player6"
 
 port_open() {
     # bash's /dev/tcp: true when something accepts on 127.0.0.1:$1.

@@ -20,3 +20,4 @@ mod mail_server;
 mod mail_tls;
 mod month_by_mail;
 mod report_mail;
+mod three_campaigns;
