@@ -70,6 +70,13 @@ pub struct MailSettings {
     /// [default 16; no character has more than a handful].
     #[serde(default)]
     pub max_phases_per_day: Option<u32>,
+    /// Days a sent mail is kept whole; after that its body, HTML and
+    /// attachments are dropped and only who, what subject and when stay.
+    /// Reports are kept for good apart from their mails, so the GM's
+    /// history and a resend never need the sent copy. 0 keeps every sent
+    /// mail whole [default 60].
+    #[serde(default)]
+    pub keep_sent_days: Option<u32>,
 }
 
 impl MailSettings {
@@ -160,6 +167,14 @@ impl MailSettings {
 
     pub fn late_grace_seconds(&self) -> i64 {
         i64::from(self.late_grace_minutes.unwrap_or(60)) * 60
+    }
+
+    /// How long a sent mail is kept whole; `None`: for good.
+    pub fn keep_sent_seconds(&self) -> Option<i64> {
+        match self.keep_sent_days.unwrap_or(60) {
+            0 => None,
+            days => Some(i64::from(days) * 24 * 3600),
+        }
     }
 
     pub fn max_orders_bytes(&self) -> usize {

@@ -428,6 +428,12 @@ fn turn_and_send(
         }
         Err(error) => lines.push(format!("{error:#}")),
     }
+    let pruned = daemon.prune_sent(campaign, now)?;
+    if pruned > 0 {
+        lines.push(format!(
+            "pruned {pruned} sent mails past mail.keep_sent_days (their reports stay)"
+        ));
+    }
     Ok(lines)
 }
 

@@ -6,7 +6,7 @@
 //! (the newcomer is mailed his secret).
 
 use crate::campaign::format_utc;
-use crate::store::StoredCampaign;
+use crate::store::{ReportParts, StoredCampaign};
 
 use super::Daemon;
 use super::commands::{self, Command, GmCommand};
@@ -314,13 +314,16 @@ impl Daemon {
             pending.day,
             format_utc(pending.deadline)
         );
+        let parts = ReportParts {
+            day: report.day,
+            reader: Some(record.name.clone()),
+        };
         self.queue_parts(
             &stored.campaign,
             &record.email,
             &report.subject,
             &body,
-            report.html,
-            report.attachments,
+            Some(parts),
             None,
             now,
         )?;

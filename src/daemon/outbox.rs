@@ -14,7 +14,7 @@ use crate::mail::outbound::{
     thread_headers,
 };
 use crate::mail::transport::MailTransport;
-use crate::store::{MailAttachment, OutgoingMail, QueuedMail};
+use crate::store::{OutgoingMail, QueuedMail, ReportParts};
 
 use super::{Daemon, bare_address, sender};
 
@@ -57,20 +57,12 @@ impl Daemon {
         answering: Option<(&str, &[String])>,
         now: i64,
     ) -> anyhow::Result<i64> {
-        self.queue_parts(
-            campaign,
-            to,
-            subject,
-            body,
-            None,
-            Vec::new(),
-            answering,
-            now,
-        )
+        self.queue_parts(campaign, to, subject, body, None, answering, now)
     }
 
-    /// [`Daemon::queue`] with an HTML alternative and attachments (a
-    /// report's map picture); the text stays the first part.
+    /// [`Daemon::queue`] carrying a stored report's HTML alternative and
+    /// attachments (its map picture), read from the report when the mail is
+    /// sent; the text stays the first part.
     ///
     /// # Errors
     /// The store fails.
@@ -81,8 +73,7 @@ impl Daemon {
         to: &str,
         subject: &str,
         body: &str,
-        html: Option<String>,
-        attachments: Vec<MailAttachment>,
+        report: Option<ReportParts>,
         answering: Option<(&str, &[String])>,
         now: i64,
     ) -> anyhow::Result<i64> {
@@ -111,12 +102,28 @@ impl Daemon {
                 subject,
                 body: body.to_string(),
                 headers,
-                html,
-                attachments,
+                report,
+                ..OutgoingMail::default()
             },
             now,
         )?;
         Ok(id)
+    }
+
+    /// Drop the contents of `campaign`'s sent mail older than its
+    /// `mail.keep_sent_days`; returns how many mails were pruned.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn prune_sent(&mut self, campaign: &Campaign, now: i64) -> anyhow::Result<usize> {
+        let keep = campaign.mail.as_ref().map_or_else(
+            || crate::campaign::MailSettings::default().keep_sent_seconds(),
+            crate::campaign::MailSettings::keep_sent_seconds,
+        );
+        Ok(match keep {
+            Some(seconds) => self.store.prune_sent(&campaign.name, now - seconds, now)?,
+            None => 0,
+        })
     }
 
     /// Tell the GM of `campaign` something by mail and in his log.

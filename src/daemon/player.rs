@@ -8,7 +8,7 @@
 
 use crate::campaign::{Campaign, format_utc};
 use crate::game::{AcceptedOrders, Game, GameState, OrdersProblem};
-use crate::store::{NewOrder, PlayerRecord, StoredCampaign};
+use crate::store::{NewOrder, PlayerRecord, ReportParts, StoredCampaign};
 
 use super::Daemon;
 use super::commands::{Command, PLAYER_HELP};
@@ -225,7 +225,7 @@ impl Daemon {
         let campaign = &stored.campaign;
         let head = |what: &str| format!("{} {what} ===\n\n", marker(&campaign.name));
         let found = self.store.report(&campaign.name, Some(&player.name), day)?;
-        let (body, html, attachments, note) = match found {
+        let (body, parts, note) = match found {
             Some(report) => (
                 format!(
                     "{}{}\n\n{}\n",
@@ -233,8 +233,10 @@ impl Daemon {
                     report.subject,
                     report.text.trim_end()
                 ),
-                report.html,
-                report.attachments,
+                Some(ReportParts {
+                    day: report.day,
+                    reader: Some(player.name.clone()),
+                }),
                 format!(
                     "sent {} the report of day {} again",
                     player.name, report.day
@@ -247,7 +249,6 @@ impl Daemon {
                     day.map(|d| format!(" of day {d}")).unwrap_or_default()
                 ),
                 None,
-                Vec::new(),
                 format!("{} asked for a report that does not exist", player.name),
             ),
         };
@@ -256,8 +257,7 @@ impl Daemon {
             &player.email,
             "Re: your question",
             &body,
-            html,
-            attachments,
+            parts,
             letter.answering(),
             now,
         )?;

@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
 use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
-use crate::store::{DayRun, MailAttachment, StoreError, StoredCampaign, StoredReport};
+use crate::store::{DayRun, MailAttachment, ReportParts, StoreError, StoredCampaign, StoredReport};
 
 use super::Daemon;
 use super::confirm::marker;
@@ -609,20 +609,15 @@ impl Daemon {
                 subject: report.subject.clone(),
                 text: report.text.clone(),
                 html: report.html.clone(),
-                attachments: attachments.clone(),
+                attachments,
             },
         )?;
         let body = report_mail(&campaign.name, mailed, report);
-        self.queue_parts(
-            campaign,
-            to,
-            &report.subject,
-            &body,
-            report.html.clone(),
-            attachments,
-            None,
-            now,
-        )?;
+        let parts = ReportParts {
+            day: mailed.day,
+            reader: reader.map(str::to_string),
+        };
+        self.queue_parts(campaign, to, &report.subject, &body, Some(parts), None, now)?;
         Ok(())
     }
 

@@ -5,6 +5,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::packed::{PackedBytes, PackedText, UnpackedText};
 use super::{MailAttachment, PlayerSecret, Store, StoreError, secret};
 use crate::campaign::Email;
 
@@ -302,8 +303,8 @@ impl Store {
                 report.day,
                 reader,
                 report.subject,
-                report.text,
-                report.html
+                PackedText(&report.text),
+                report.html.as_deref().map(PackedText)
             ],
         )?;
         tx.execute(
@@ -316,7 +317,13 @@ impl Store {
                  (campaign_id, day, reader, position, name, mime, bytes) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
-                    id, report.day, reader, position, file.name, file.mime, file.bytes
+                    id,
+                    report.day,
+                    reader,
+                    position,
+                    file.name,
+                    file.mime,
+                    PackedBytes(&file.bytes)
                 ],
             )?;
         }
@@ -347,8 +354,8 @@ impl Store {
                     let report = StoredReport {
                         day: row.get(0)?,
                         subject: row.get(1)?,
-                        text: row.get(2)?,
-                        html: row.get(3)?,
+                        text: row.get::<_, UnpackedText>(2)?.0,
+                        html: row.get::<_, Option<UnpackedText>>(3)?.map(|html| html.0),
                         attachments: Vec::new(),
                     };
                     Ok((report, row.get::<_, String>(4)?))
@@ -423,7 +430,13 @@ impl Store {
     pub fn rollback_to(&mut self, campaign: &str, day: u32) -> Result<(), StoreError> {
         let id = self.campaign_id(campaign)?;
         let tx = self.conn.savepoint()?;
-        for table in ["game_days", "events", "reports", "combat_rounds"] {
+        for table in [
+            "game_days",
+            "events",
+            "reports",
+            "report_attachments",
+            "combat_rounds",
+        ] {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE campaign_id = ?1 AND day > ?2"),
                 params![id, day],

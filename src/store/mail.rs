@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
+use super::packed::{PackedBytes, PackedText, UnpackedBytes, UnpackedText};
 use super::{Store, StoreError};
 use crate::game::hex;
 use crate::mail::arrival::Arrival;
@@ -116,6 +117,17 @@ pub struct OutgoingMail {
     /// An HTML alternative of the body.
     pub html: Option<String>,
     pub attachments: Vec<MailAttachment>,
+    /// The stored report this mail carries: its HTML and attachments are
+    /// read from the report when the mail is sent, not stored twice.
+    pub report: Option<ReportParts>,
+}
+
+/// Which stored report a queued mail carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportParts {
+    pub day: u32,
+    /// The player; `None` for the GM's history.
+    pub reader: Option<String>,
 }
 
 /// A file sent with a message (a report's map picture).
@@ -140,7 +152,7 @@ pub(super) fn attachments(
             Ok(MailAttachment {
                 name: row.get(0)?,
                 mime: row.get(1)?,
-                bytes: row.get(2)?,
+                bytes: row.get::<_, UnpackedBytes>(2)?.0,
             })
         })?
         .collect()
@@ -371,15 +383,20 @@ impl Store {
         let tx = self.conn.savepoint()?;
         tx.execute(
             "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
-             next_attempt, created, html) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
+             next_attempt, created, html, report_day, report_reader) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
             params![
                 campaign_id,
                 mail.recipient,
                 mail.subject,
-                mail.body,
+                PackedText(&mail.body),
                 headers,
                 now,
-                mail.html
+                mail.html.as_deref().map(PackedText),
+                mail.report.as_ref().map(|r| r.day),
+                mail.report
+                    .as_ref()
+                    .map(|r| r.reader.clone().unwrap_or_default()),
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -387,7 +404,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO outbox_attachments (outbox_id, position, name, mime, bytes) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, position, file.name, file.mime, file.bytes],
+                params![id, position, file.name, file.mime, PackedBytes(&file.bytes)],
             )?;
         }
         tx.commit()?;
@@ -401,8 +418,11 @@ impl Store {
     pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
         let mut statement = self.conn.prepare(
             "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
-                    o.next_attempt, o.last_error, o.html \
+                    o.next_attempt, o.last_error, COALESCE(o.html, r.html), o.report_day, \
+                    o.report_reader \
              FROM outbox o LEFT JOIN campaigns c ON c.id = o.campaign_id \
+             LEFT JOIN reports r ON r.campaign_id = o.campaign_id AND r.day = o.report_day \
+                                AND r.reader = o.report_reader \
              WHERE o.status = 'pending' AND o.next_attempt <= ?1 ORDER BY o.next_attempt, o.id",
         )?;
         let rows = statement.query_map(params![now], |row| {
@@ -416,10 +436,20 @@ impl Store {
                     campaign: row.get(1)?,
                     recipient: row.get(2)?,
                     subject: row.get(3)?,
-                    body: row.get(4)?,
+                    body: row.get::<_, UnpackedText>(4)?.0,
                     headers,
-                    html: row.get(9)?,
+                    html: row.get::<_, Option<UnpackedText>>(9)?.map(|html| html.0),
                     attachments: Vec::new(),
+                    report: row
+                        .get::<_, Option<u32>>(10)?
+                        .map(|day| -> Result<ReportParts, rusqlite::Error> {
+                            let reader: String = row.get(11)?;
+                            Ok(ReportParts {
+                                day,
+                                reader: Some(reader).filter(|r| !r.is_empty()),
+                            })
+                        })
+                        .transpose()?,
                 },
                 attempts: row.get(6)?,
                 next_attempt: row.get(7)?,
@@ -431,10 +461,49 @@ impl Store {
             "SELECT name, mime, bytes FROM outbox_attachments WHERE outbox_id = ?1 \
              ORDER BY position",
         )?;
+        let mut report_files = self.conn.prepare(
+            "SELECT a.name, a.mime, a.bytes FROM report_attachments a \
+             JOIN outbox o ON o.campaign_id = a.campaign_id AND o.report_day = a.day \
+                          AND o.report_reader = a.reader \
+             WHERE o.id = ?1 ORDER BY a.position",
+        )?;
         for queued in &mut due {
-            queued.mail.attachments = attachments(&mut files, params![queued.id])?;
+            queued.mail.attachments = if queued.mail.report.is_some() {
+                attachments(&mut report_files, params![queued.id])?
+            } else {
+                attachments(&mut files, params![queued.id])?
+            };
         }
         Ok(due)
+    }
+
+    /// Drop the body, HTML and attachments of campaign `campaign`'s mail
+    /// sent and queued before `before`, keeping the row (recipient, subject,
+    /// when) and noting `now` as when it was pruned. Returns how many mails
+    /// were pruned.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn prune_sent(
+        &mut self,
+        campaign: &str,
+        before: i64,
+        now: i64,
+    ) -> Result<usize, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        let tx = self.conn.savepoint()?;
+        tx.execute(
+            "DELETE FROM outbox_attachments WHERE outbox_id IN (SELECT id FROM outbox \
+             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL)",
+            params![campaign_id, before],
+        )?;
+        let pruned = tx.execute(
+            "UPDATE outbox SET body = '', html = NULL, pruned = ?3 \
+             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL",
+            params![campaign_id, before, now],
+        )?;
+        tx.commit()?;
+        Ok(pruned)
     }
 
     /// Record that message `id` was handed to the mail server.

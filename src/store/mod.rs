@@ -18,6 +18,7 @@ pub mod days;
 pub mod mail;
 pub mod mailboxes;
 pub mod messages;
+mod packed;
 pub mod rounds;
 pub mod rulings;
 pub mod secret;
@@ -33,7 +34,7 @@ pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
     InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
-    redelivery_note,
+    ReportParts, redelivery_note,
 };
 pub use messages::RelayedMessage;
 pub use rounds::CombatRound;
@@ -86,6 +87,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0013_narratives",
         include_str!("migrations/0013_narratives.sql"),
+    ),
+    (
+        "0014_reports_kept_once",
+        include_str!("migrations/0014_reports_kept_once.sql"),
     ),
 ];
 

@@ -452,6 +452,7 @@ fn outbox_queues_retries_and_gives_up() {
             mime: "image/svg+xml".into(),
             bytes: b"<svg/>".to_vec(),
         }],
+        report: None,
     };
     let id = store.enqueue_mail(&mail, NOW).unwrap();
     let loose = OutgoingMail {
@@ -485,4 +486,100 @@ fn outbox_queues_retries_and_gives_up() {
         store.enqueue_mail(&unknown, NOW),
         Err(StoreError::NoSuchCampaign(_))
     ));
+}
+
+#[test]
+fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
+    let (mut store, _) = store_with_bimr3();
+    let map = format!("<svg>{}</svg>", "<polygon points='1,2 3,4'/>".repeat(300));
+    let html = format!("<p>{}</p>", "You hide in the Oak Woods. ".repeat(100));
+    store
+        .save_report(
+            "BIMR3",
+            Some("Erin"),
+            &StoredReport {
+                day: 1,
+                subject: "[BIMR3] Day 1 report".into(),
+                text: "You hide in the Oak Woods. ".repeat(100),
+                html: Some(html.clone()),
+                attachments: vec![MailAttachment {
+                    name: "map.svg".into(),
+                    mime: "image/svg+xml".into(),
+                    bytes: map.clone().into_bytes(),
+                }],
+            },
+        )
+        .unwrap();
+    let mail = OutgoingMail {
+        campaign: Some("BIMR3".into()),
+        recipient: "erin@example.org".into(),
+        subject: "[BIMR3] Day 1 report".into(),
+        body: "=== [BIMR3] day 1 report ===".into(),
+        report: Some(ReportParts {
+            day: 1,
+            reader: Some("Erin".into()),
+        }),
+        ..OutgoingMail::default()
+    };
+    let id = store.enqueue_mail(&mail, NOW).unwrap();
+    // The mail stores neither the HTML nor the map: it reads them from the report.
+    let (html_kept, files_kept): (Option<String>, i64) = store
+        .conn
+        .query_row(
+            "SELECT html, (SELECT COUNT(*) FROM outbox_attachments WHERE outbox_id = ?1) \
+             FROM outbox WHERE id = ?1",
+            params![id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((html_kept, files_kept), (None, 0));
+    let due = store.due_mail(NOW).unwrap();
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].mail.html.as_deref(), Some(html.as_str()));
+    assert_eq!(due[0].mail.attachments[0].bytes, map.as_bytes());
+    // The report is stored compressed and read back whole.
+    let stored: i64 = store
+        .conn
+        .query_row("SELECT length(html) FROM reports", [], |row| row.get(0))
+        .unwrap();
+    assert!(stored * 5 < html.len() as i64, "{stored} of {}", html.len());
+    let report = store
+        .report("BIMR3", Some("Erin"), Some(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(report.html.as_deref(), Some(html.as_str()));
+    assert_eq!(report.attachments[0].bytes, map.as_bytes());
+
+    // Sent, then old: its contents go, its row and the report stay.
+    assert_eq!(
+        store.prune_sent("BIMR3", NOW + 1, NOW + 2).unwrap(),
+        0,
+        "not sent yet"
+    );
+    store.mark_mail_sent(id).unwrap();
+    assert_eq!(
+        store.prune_sent("BIMR3", NOW, NOW + 2).unwrap(),
+        0,
+        "not old yet"
+    );
+    assert_eq!(store.prune_sent("BIMR3", NOW + 1, NOW + 2).unwrap(), 1);
+    assert_eq!(
+        store.prune_sent("BIMR3", NOW + 1, NOW + 3).unwrap(),
+        0,
+        "once"
+    );
+    let (body, pruned): (String, i64) = store
+        .conn
+        .query_row(
+            "SELECT body, pruned FROM outbox WHERE id = ?1",
+            params![id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((body.as_str(), pruned), ("", NOW + 2));
+    let report = store
+        .report("BIMR3", Some("Erin"), Some(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(report.attachments[0].bytes, map.as_bytes());
 }
