@@ -99,10 +99,10 @@ pub fn play(path: &Path, days: u32) -> Played {
                 .map(|orders| orders.to_string())
                 .unwrap_or_default();
             let raw = format!(
-                "From: {address}\r\nTo: gm@month.test\r\nSubject: [{TAG}] day {day}\r\n\
+                "From: {sender}@month.test\r\nTo: gm@month.test\r\nSubject: [{TAG}] day {day}\r\n\
                  Message-ID: <{player}-{day}@month.test>\r\n\
                  Date: Tue, 1 Jan 2030 10:00:00 +0000\r\n\r\nPassword: {secret}\r\n{orders}\r\n",
-                address = format!("{}@month.test", player.to_lowercase()),
+                sender = player.to_lowercase(),
                 secret = secrets[player],
             );
             let (_, note) = daemon.ingest(raw.as_bytes(), now).unwrap();
