@@ -36,6 +36,10 @@ fn main() {
         times[times.len() - 1]
     );
     println!(
+        "  of the first run: reading {:?}, running the days {:?}, sending {:?}",
+        played.reading, played.running, played.sending
+    );
+    println!(
         "the database after {days} days: {:.1} MB ({} mails in, {} out)",
         played.bytes as f64 / 1e6,
         played.mails_in,

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, bail};
+use serde::Deserialize;
 
 use crate::dice::Dice;
 use crate::game::{
@@ -62,7 +63,7 @@ fn the_deck() -> anyhow::Result<&'static Deck> {
 /// # Errors
 /// The state is not a Fantasy Realms table.
 pub fn table(state: &GameState) -> anyhow::Result<Table> {
-    serde_json::from_value(state.0.clone())
+    Table::deserialize(&state.0)
         .context("the stored state is not a Fantasy Realms table (was it written by another game?)")
 }
 

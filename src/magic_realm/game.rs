@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, anyhow};
+use serde::Deserialize;
 
 use crate::dice::Dice;
 use crate::game::{
@@ -27,7 +28,9 @@ const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
 /// The Magic Realm state inside a stored game state.
 fn read_state(state: &GameState) -> anyhow::Result<MrState> {
-    serde_json::from_value(state.0.clone()).map_err(|e| {
+    // Read from the borrowed value: a clone of the whole JSON tree first
+    // cost as much as the reading itself.
+    MrState::deserialize(&state.0).map_err(|e| {
         anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
     })
 }

@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use lettre::Message;
 use realmgm::campaign::Campaign;
@@ -29,6 +30,11 @@ pub struct Played {
     pub mails_out: usize,
     /// The bytes each table and index takes, largest first.
     pub tables: Vec<(String, u64)>,
+    /// Time spent reading the players' mails, running the days (reports
+    /// included), and sending.
+    pub reading: Duration,
+    pub running: Duration,
+    pub sending: Duration,
 }
 
 /// A transport that accepts every mail and counts it.
@@ -88,6 +94,7 @@ pub fn play(path: &Path, days: u32) -> Played {
     let mut now = first_deadline - DAY / 2;
     daemon.check_turn(TAG, now).expect("the game is set up");
     let mut mails_in = 0;
+    let (mut reading, mut running, mut sending) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for day in 1..=days {
         now = now.max(first_deadline + i64::from(day - 1) * DAY - DAY / 2);
         let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
@@ -105,16 +112,22 @@ pub fn play(path: &Path, days: u32) -> Played {
                 sender = player.to_lowercase(),
                 secret = secrets[player],
             );
+            let start = Instant::now();
             let (_, note) = daemon.ingest(raw.as_bytes(), now).unwrap();
+            reading += start.elapsed();
             assert!(note.contains("accepted"), "day {day}, {player}: {note}");
             mails_in += 1;
         }
         now += 60;
+        let start = Instant::now();
         let done = daemon.check_turn(TAG, now).unwrap();
+        running += start.elapsed();
         assert_eq!(done, format!("processed day {day} early"));
+        let start = Instant::now();
         daemon.send_due(&sink, None, now).unwrap();
         // As the daemon's round does after sending.
         daemon.prune_sent(&campaign, now).unwrap();
+        sending += start.elapsed();
     }
     drop(daemon);
     let conn = rusqlite::Connection::open(path).unwrap();
@@ -137,5 +150,8 @@ pub fn play(path: &Path, days: u32) -> Played {
         mails_in,
         mails_out: sink.0.get(),
         tables,
+        reading,
+        running,
+        sending,
     }
 }
