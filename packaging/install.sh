@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Install realmgm as a systemd service on this machine (needs root):
-# the release binary to /usr/local/bin, a system user `realmgm`, the unit,
+# the fastest binary (the dist profile) to /usr/local/bin, a system user `realmgm`, the unit,
 # and an empty secrets file for mail passwords. Then store a campaign and
 # start the service as the README's "Running it as a service" says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked
-install -m 755 target/release/realmgm /usr/local/bin/realmgm
+cargo build --profile dist --locked
+install -m 755 target/dist/realmgm /usr/local/bin/realmgm
 if ! id realmgm >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/realmgm --no-create-home --shell /usr/sbin/nologin realmgm
 fi

@@ -5,6 +5,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../support/month16.rs"]
+mod month16;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -20,4 +22,5 @@ mod mail_server;
 mod mail_tls;
 mod month_by_mail;
 mod report_mail;
+mod storage;
 mod three_campaigns;

@@ -1,0 +1,29 @@
+//! What a long campaign leaves on disk (issue 19 §5): a 16-player Magic
+//! Realm month played through the daemon stays under 10 MB, because a
+//! report is stored once (its mail refers to it) and compressed.
+
+use crate::month16;
+
+#[test]
+fn a_sixteen_player_month_stays_under_ten_megabytes() {
+    let path = std::env::temp_dir().join(format!("realmgm-month16-{}.sqlite", std::process::id()));
+    let played = month16::play(&path, 28);
+    month16::remove(&path);
+    assert_eq!(played.mails_in, 16 * 28);
+    let size = |table: &str| {
+        played
+            .tables
+            .iter()
+            .find(|(name, _)| name == table)
+            .map_or(0, |(_, bytes)| *bytes)
+    };
+    assert!(
+        played.bytes < 10_000_000,
+        "{} bytes: {:?}",
+        played.bytes,
+        played.tables
+    );
+    // The maps are kept with the reports only, not again with their mails.
+    assert!(size("report_attachments") > 100_000, "{:?}", played.tables);
+    assert_eq!(size("outbox_attachments"), 0, "{:?}", played.tables);
+}
