@@ -10,6 +10,12 @@ fn a_sixteen_player_month_stays_under_ten_megabytes() {
     let played = month16::play(&path, 28);
     month16::remove(&path);
     assert_eq!(played.mails_in, 16 * 28);
+    // Each orders mail answered, each day's report sent, the GM's history.
+    assert!(played.mails_out >= 2 * 16 * 28 + 28, "{}", played.mails_out);
+    eprintln!(
+        "the month in this build: reading {:?}, running the days {:?}, sending {:?}; {} bytes",
+        played.reading, played.running, played.sending, played.bytes
+    );
     let size = |table: &str| {
         played
             .tables
