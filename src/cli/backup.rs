@@ -3,8 +3,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use super::campaign::DbArg;
 
 #[derive(Debug, clap::Args)]
@@ -19,10 +17,7 @@ pub struct BackupArgs {
 /// Copy the database to `args.file` and say how much was copied.
 pub fn run(args: &BackupArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
-    if let Some(folder) = args.file.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
-    }
+    super::make_folder_for(&args.file)?;
     let pages = store.backup_to(&args.file, None)?;
     let campaigns = store.list_campaigns()?.len();
     super::emit(format!(

@@ -286,6 +286,16 @@ pub(crate) fn emit(text: impl std::fmt::Display) -> anyhow::Result<()> {
     }
 }
 
+/// Make the folder `file` is to be written in, when it names one.
+pub(crate) fn make_folder_for(file: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if let Some(folder) = file.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
+    }
+    Ok(())
+}
+
 /// The wall clock in Unix seconds: read here, at the edge, and handed to the
 /// store and the engines, which never read it themselves.
 pub(crate) fn now() -> anyhow::Result<i64> {

@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use super::campaign::DbArg;
 use crate::store::transfer::Transfer;
 
@@ -30,10 +28,7 @@ pub struct ImportArgs {
 /// Write the campaign to its export file and say what went in.
 pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
-    if let Some(folder) = args.file.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot make the folder {}", folder.display()))?;
-    }
+    super::make_folder_for(&args.file)?;
     let moved = store.export_campaign(&args.name, &args.file)?;
     super::emit(format!(
         "Exported {} from {} to {}.\n\

@@ -116,14 +116,7 @@ fn daemon_round_gm_status_and_doctor() {
 fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     let db = TempDb::new("sigterm");
     store_demo_campaign(&db, "SIG");
-    let first = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
-        .args(["daemon", "--poll-seconds", "3600"])
-        .env("REALMGM_DB", &db.0)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let first = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
     // Its first round sets the game up (day 0 is stored).
     let set_up = || {
         let store = realmgm::store::Store::open(&db.0).unwrap();
@@ -151,18 +144,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     // SIGHUP ends the hour's pause: a round runs at once.
     signal("-HUP");
     std::thread::sleep(std::time::Duration::from_millis(800));
-    signal("-TERM");
-    let out = first.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{said}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        said.contains("stopping: each mail and day begun was finished"),
-        "{said}"
-    );
+    let said = common::terminate(first);
     assert!(
         said.contains("SIGHUP: the campaigns are read again and served now"),
         "{said}"
@@ -221,36 +203,14 @@ fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
     let answers = "SELECT COUNT(*) FROM outbox WHERE subject LIKE '%orders received%'";
     let versions = "SELECT COALESCE(SUM(v), 0) FROM (SELECT MAX(version) AS v FROM \
                     order_submissions GROUP BY player_id)";
-    let daemon = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
-        .args(["daemon", "--poll-seconds", "3600"])
-        .env("REALMGM_DB", &db.0)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let daemon = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
     for _ in 0..600 {
         if count(read) >= 20 {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &daemon.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = daemon.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{said}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        said.contains("stopping: each mail and day begun was finished"),
-        "{said}"
-    );
+    common::terminate(daemon);
     let stored_mails = "SELECT COUNT(*) FROM inbound_mail";
     let done = count(read);
     assert!(

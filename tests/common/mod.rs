@@ -182,3 +182,40 @@ pub fn run_marker() -> String {
         std::process::id() % 1000
     )
 }
+
+/// Send SIGTERM to a running `realmgm daemon`, wait for it, check it ended
+/// cleanly after saying so, and return what it logged.
+pub fn terminate(daemon: std::process::Child) -> String {
+    let sent = Command::new("kill")
+        .args(["-TERM", &daemon.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = daemon.wait_with_output().expect("the daemon ends");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("stopping: each mail and day begun was finished"),
+        "{said}"
+    );
+    said
+}
+
+/// Start `realmgm daemon ARGS` on the database `db` with the extra
+/// environment `env`, its output captured for [`terminate`].
+pub fn spawn_daemon(db: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .arg("daemon")
+        .args(args)
+        .env("REALMGM_DB", db)
+        .envs(env.iter().copied())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the realmgm binary starts")
+}

@@ -11,7 +11,7 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::thread::sleep;
 use std::time::Duration;
 
@@ -119,15 +119,12 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
         ));
         keys.insert(tag.clone(), secrets(&printed));
     }
-    let mut daemon = Command::new(env!("CARGO_BIN_EXE_realmgm"))
-        .args(["daemon", "--poll-seconds", "1"])
-        .env("REALMGM_DB", &db.0)
-        .env("REALMGM_TRIO_PASSWORD", format!("{GM_USER}-secret"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let password = format!("{GM_USER}-secret");
+    let mut daemon = common::spawn_daemon(
+        &db.0,
+        &["--poll-seconds", "1"],
+        &[("REALMGM_TRIO_PASSWORD", &password)],
+    );
     wait_for_day(&db.0, &tags, 0, &mut daemon);
     let data = realmgm::magic_realm::data::get().unwrap();
     let smtp = smtp();
@@ -163,18 +160,7 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
             }
         }
     }
-    let sent = Command::new("kill")
-        .args(["-TERM", &daemon.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = daemon.wait_with_output().unwrap();
-    let log = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{log}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let log = common::terminate(daemon);
     for tag in &tags {
         for day in 1..=DAYS {
             assert!(
