@@ -116,10 +116,11 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn prune_sent(&mut self, campaign: &Campaign, now: i64) -> anyhow::Result<usize> {
-        let keep = campaign.mail.as_ref().map_or_else(
-            || crate::campaign::MailSettings::default().keep_sent_seconds(),
-            crate::campaign::MailSettings::keep_sent_seconds,
-        );
+        let keep = campaign
+            .mail
+            .clone()
+            .unwrap_or_default()
+            .keep_sent_seconds();
         Ok(match keep {
             Some(seconds) => self.store.prune_sent(&campaign.name, now - seconds, now)?,
             None => 0,

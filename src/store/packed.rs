@@ -45,37 +45,27 @@ fn unpack(stored: &[u8]) -> FromSqlResult<Vec<u8>> {
     }
 }
 
+/// `plain` for a small value, else `bytes` packed into a BLOB.
+fn packed_unless_small<'a>(bytes: &[u8], plain: ToSqlOutput<'a>) -> ToSqlOutput<'a> {
+    if bytes.len() > THRESHOLD {
+        ToSqlOutput::Owned(Value::Blob(pack(bytes)))
+    } else {
+        plain
+    }
+}
+
 impl ToSql for PackedText<'_> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(if self.0.len() > THRESHOLD {
-            ToSqlOutput::Owned(Value::Blob(pack(self.0.as_bytes())))
-        } else {
-            ToSqlOutput::from(self.0)
-        })
+        Ok(packed_unless_small(
+            self.0.as_bytes(),
+            ToSqlOutput::from(self.0),
+        ))
     }
 }
 
 impl ToSql for PackedBytes<'_> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(if self.0.len() > THRESHOLD {
-            ToSqlOutput::Owned(Value::Blob(pack(self.0)))
-        } else {
-            ToSqlOutput::from(self.0)
-        })
-    }
-}
-
-impl FromSql for UnpackedText {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        match value {
-            ValueRef::Text(text) => String::from_utf8(text.to_vec())
-                .map(UnpackedText)
-                .map_err(|e| FromSqlError::Other(e.into())),
-            ValueRef::Blob(blob) => String::from_utf8(unpack(blob)?)
-                .map(UnpackedText)
-                .map_err(|e| FromSqlError::Other(e.into())),
-            _ => Err(FromSqlError::InvalidType),
-        }
+        Ok(packed_unless_small(self.0, ToSqlOutput::from(self.0)))
     }
 }
 
@@ -85,6 +75,15 @@ impl FromSql for UnpackedBytes {
             ValueRef::Blob(blob) | ValueRef::Text(blob) => unpack(blob).map(UnpackedBytes),
             _ => Err(FromSqlError::InvalidType),
         }
+    }
+}
+
+impl FromSql for UnpackedText {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let UnpackedBytes(bytes) = UnpackedBytes::column_result(value)?;
+        String::from_utf8(bytes)
+            .map(UnpackedText)
+            .map_err(|e| FromSqlError::Other(e.into()))
     }
 }
 
