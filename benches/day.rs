@@ -1,33 +1,33 @@
 //! Times the Magic Realm day engine: one full day of 16 bot-driven
 //! characters (bot orders plus resolution), and a whole 28-day month.
-//! Targets: under 1 ms a day and 30 ms a month in release. Run with
-//! `cargo bench --bench day`; under `cargo test` (no `--bench` argument) it
-//! plays a single month once, as a smoke test.
+//! Targets: under 1 ms a day and 30 ms a month in release. Then the same
+//! month on the daemon's path (issue 19 §5): through the game's interface
+//! and the store, as the daemon handles the state, without mail and reports
+//! (`benches/daemon_month.rs` and `benches/reports.rs` time those); target
+//! within twice the engine's month. Run with `cargo bench --bench day`;
+//! under `cargo test` (no `--bench` argument) it plays each month once, as a
+//! smoke test.
 
 use std::collections::BTreeMap;
+
+use serde::Deserialize;
 use std::time::{Duration, Instant};
 
+use realmgm::campaign::Campaign;
 use realmgm::dice::Dice;
-use realmgm::game::{Rules, Seat};
+use realmgm::game::{AcceptedOrders, Game, Rules, Seat};
 use realmgm::magic_realm::data::{self, GameData};
 use realmgm::magic_realm::day::{bot, resolve_day};
+use realmgm::magic_realm::game::MagicRealm;
 use realmgm::magic_realm::orders::DayOrders;
 use realmgm::magic_realm::setup::{self, SetupInputs};
 use realmgm::magic_realm::state::MrState;
+use realmgm::store::Store;
 
 fn new_game(data: &GameData, seed: u64) -> MrState {
-    let seats: Vec<Seat> = data
-        .characters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Seat {
-            player: format!("P{:02}", i + 1),
-            character: Some(c.name.clone()),
-        })
-        .collect();
     setup::new_game(
         data,
-        &seats,
+        &seats(data),
         &Rules::default(),
         &SetupInputs::default(),
         &mut Dice::new(seed, 0),
@@ -59,12 +59,112 @@ fn month(data: &GameData, rules: &Rules, seed: u64) -> MrState {
     state
 }
 
+/// The seats of a game with every character.
+fn seats(data: &GameData) -> Vec<Seat> {
+    data.characters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Seat {
+            player: format!("P{:02}", i + 1),
+            character: Some(c.name.clone()),
+        })
+        .collect()
+}
+
+/// The campaign of the daemon's-path month.
+const TAG: &str = "B";
+
+/// A store holding an empty campaign named `name` for `seats`.
+fn store_for(name: &str, seats: &[Seat]) -> Store {
+    let mut text = format!(
+        "name = \"{name}\"\ngame = \"magic-realm\"\nseed = 1\nrules = []\n\
+         [gm]\nemail = \"gm@bench.test\"\n\
+         [schedule]\nfirst_deadline = \"2030-01-01\"\nat = \"20:00\"\nevery_hours = 24\n"
+    );
+    for seat in seats {
+        text.push_str(&format!(
+            "[[players]]\nname = \"{0}\"\nemail = \"{0}@bench.test\"\ncharacter = \"{1}\"\n",
+            seat.player,
+            seat.character.as_deref().unwrap_or_default()
+        ));
+    }
+    let campaign = Campaign::parse("bench.toml", &text).expect("the campaign parses");
+    let mut store = Store::open_in_memory().expect("an in-memory store");
+    store
+        .insert_campaign(&campaign, &text, 0)
+        .expect("the campaign is stored");
+    store
+}
+
+/// The month of [`month`] on the daemon's path, in the campaign `TAG` of
+/// `store` (a daemon opens its store once, not once a month): each player's
+/// orders arrive as a text and are read against the pending state loaded
+/// from the store, and who is still awaited is asked, as for every orders
+/// mail; each day loads the pending state, admits seats, applies (no)
+/// rulings, resolves the day from the accepted orders and saves the new
+/// state.
+fn month_on_the_daemons_path(
+    data: &GameData,
+    rules: &Rules,
+    store: &mut Store,
+    seed: u64,
+) -> MrState {
+    let game = MagicRealm;
+    let seats = seats(data);
+    let start = game
+        .new_game(&seats, rules, &mut Dice::new(seed, 0))
+        .expect("setup works");
+    store.save_day(TAG, 0, &start, 0).expect("day 0 saved");
+    let read = |state: &realmgm::game::GameState| {
+        // The state the game keeps beside the JSON: what a player's bot is
+        // given to write orders from, as a player reads his report.
+        state
+            .typed(|json| MrState::deserialize(json))
+            .expect("a Magic Realm state")
+    };
+    for day in 1..=28 {
+        let mut dice = Dice::new(seed * 100 + u64::from(day), day);
+        let mut accepted: BTreeMap<String, AcceptedOrders> = BTreeMap::new();
+        for seat in &seats {
+            let pending = store.latest_day(TAG).unwrap().unwrap().state;
+            let Some(orders) =
+                bot::orders_for(data, rules, &read(&pending), &seat.player, &mut dice)
+            else {
+                continue;
+            };
+            let orders = game
+                .read_orders(&pending, rules, &seat.player, &orders.to_string())
+                .expect("bot orders are accepted");
+            accepted.insert(seat.player.clone(), orders);
+            let admitted = game.admit(&pending, rules, &seats).expect("nobody new");
+            game.awaiting(&admitted).expect("the awaited players");
+        }
+        let pending = store.latest_day(TAG).unwrap().unwrap().state;
+        let state = game.admit(&pending, rules, &seats).expect("nobody new");
+        let state = game.rule(&state, rules, &[]).expect("no rulings");
+        game.awaiting(&state).expect("the awaited players");
+        let turn = game
+            .resolve_turn(&state, rules, &accepted, &mut dice)
+            .expect("a bot day resolves");
+        store
+            .save_day(TAG, day, &turn.state, 0)
+            .expect("the day is saved");
+    }
+    let last = store.latest_day(TAG).unwrap().unwrap().state;
+    MrState::clone(&read(&last))
+}
+
 fn main() {
     let full = std::env::args().any(|arg| arg == "--bench");
     let data = data::get().expect("the embedded data loads");
     let rules = Rules::default();
     if !full {
         assert_eq!(month(data, &rules, 1).day, 28);
+        let mut store = store_for(TAG, &seats(data));
+        assert_eq!(
+            month_on_the_daemons_path(data, &rules, &mut store, 1).day,
+            28
+        );
         return;
     }
     let start = new_game(data, 7);
@@ -83,11 +183,29 @@ fn main() {
             begin.elapsed()
         })
         .collect();
+    let mut on_path: Vec<Duration> = (0..months)
+        .map(|seed| {
+            let mut store = store_for(TAG, &seats(data));
+            let begin = Instant::now();
+            assert_eq!(
+                month_on_the_daemons_path(data, &rules, &mut store, seed).day,
+                28
+            );
+            begin.elapsed()
+        })
+        .collect();
     times.sort();
+    on_path.sort();
     println!("one day, 16 bot characters: {per_day:?} on average over {days} days (target < 1 ms)");
     println!(
         "28 days, 16 bot characters (setup included): median {:?}, worst {:?} over {months} months (target < 30 ms)",
         times[times.len() / 2],
         times[times.len() - 1]
+    );
+    let (engine, path) = (times[times.len() / 2], on_path[on_path.len() / 2]);
+    println!(
+        "the same on the daemon's path (game interface and store, no mail or reports): median {path:?}, worst {:?}, {:.2}x the engine's median (target < 2x)",
+        on_path[on_path.len() - 1],
+        path.as_secs_f64() / engine.as_secs_f64()
     );
 }

@@ -33,7 +33,8 @@ fn played(seed: u64, days: u32) -> (GameState, Vec<Event>, Vec<String>) {
         .expect("setup works");
     let mut events = Vec::new();
     for day in 1..=days {
-        let mr: MrState = serde_json::from_value(state.0.clone()).expect("a Magic Realm state");
+        let mr: MrState =
+            serde_json::from_value(state.json().clone()).expect("a Magic Realm state");
         let mut dice = Dice::new(seed, day);
         let orders: BTreeMap<String, AcceptedOrders> = mr
             .characters

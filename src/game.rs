@@ -11,7 +11,9 @@
 //! ([`Observers`]), so a report is a projection of the events, never a
 //! second guess at visibility.
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -115,23 +117,126 @@ pub struct GmRuling {
     pub why: String,
 }
 
-/// A game's whole state as JSON, as the store keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameState(pub serde_json::Value);
+/// A game's whole state as JSON, as the store keeps it, with the game's own
+/// reading of it kept beside once made.
+///
+/// A state never changes once built, so a game reads its JSON into its typed
+/// form once ([`GameState::typed`]) however many times the daemon asks about
+/// the same state: every orders mail of a day is checked against the same
+/// pending state, and the store hands the same state out again while the
+/// stored day is unchanged (`store::days`). Cloning shares it.
+#[derive(Clone)]
+pub struct GameState(Arc<Snapshot>);
+
+struct Snapshot {
+    json: serde_json::Value,
+    /// The game's typed reading of `json`, made at most once.
+    typed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// [`GameState::canonical_text`], written at most once.
+    canonical: OnceLock<String>,
+    /// [`GameState::hash`], computed at most once.
+    hash: OnceLock<String>,
+}
 
 impl GameState {
-    /// The canonical bytes of the state: JSON with object keys in a fixed
-    /// order, so equal states give equal bytes on every machine.
-    pub fn canonical_bytes(&self) -> Vec<u8> {
-        // serde_json's Map is a BTreeMap (the preserve_order feature is off),
-        // so keys are always sorted.
-        serde_json::to_vec(&self.0).expect("a JSON value always serializes")
+    /// A state from its JSON.
+    pub fn new(json: serde_json::Value) -> Self {
+        GameState(Arc::new(Snapshot {
+            json,
+            typed: OnceLock::new(),
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }))
     }
 
-    /// SHA-256 of the canonical bytes, in hex: what determinism tests and the
+    /// A state from a game's typed form: its JSON is written now, and the
+    /// typed form is kept so the game need not read it back.
+    ///
+    /// # Errors
+    /// The typed form cannot be written as JSON.
+    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> serde_json::Result<Self> {
+        let state = GameState::new(serde_json::to_value(&typed)?);
+        // A fresh OnceLock is empty, so this always keeps it.
+        let _ = state.0.typed.set(Arc::new(typed));
+        Ok(state)
+    }
+
+    /// A state read back from the store with the hash stored beside it,
+    /// which the store checked when it saved the state.
+    pub fn with_stored_hash(json: serde_json::Value, hash: String) -> Self {
+        let state = GameState::new(json);
+        let _ = state.0.hash.set(hash);
+        state
+    }
+
+    /// The state as JSON.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.0.json
+    }
+
+    /// The game's typed form of the state: read by `read` the first time,
+    /// shared afterwards. A reading that fails is not kept (the next call
+    /// reads again and fails the same way).
+    ///
+    /// # Errors
+    /// What `read` returns.
+    pub fn typed<T: Any + Send + Sync, E>(
+        &self,
+        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        if let Some(Ok(typed)) = self.0.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
+            return Ok(typed);
+        }
+        let typed = Arc::new(read(&self.0.json)?);
+        // Another type may already sit there (two games never share a
+        // state, so only a test could do that); it is kept, and this
+        // reading is returned unkept.
+        let _ = self.0.typed.set(typed.clone());
+        Ok(typed)
+    }
+
+    /// The canonical text of the state, as the store saves it: JSON with
+    /// object keys in a fixed order, so equal states give equal bytes on
+    /// every machine.
+    pub fn canonical_text(&self) -> &str {
+        self.0.canonical.get_or_init(|| {
+            // serde_json's Map is a BTreeMap (the preserve_order feature is
+            // off), so keys are always sorted.
+            serde_json::to_string(&self.0.json).expect("a JSON value always serializes")
+        })
+    }
+
+    /// SHA-256 of the canonical text, in hex: what determinism tests and the
     /// daemon's re-run check compare.
     pub fn hash(&self) -> String {
-        hex(&Sha256::digest(self.canonical_bytes()))
+        self.0
+            .hash
+            .get_or_init(|| hex(&Sha256::digest(self.canonical_text())))
+            .clone()
+    }
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.json == other.0.json
+    }
+}
+
+impl std::fmt::Debug for GameState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GameState").field(&self.0.json).finish()
+    }
+}
+
+impl Serialize for GameState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.json.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameState {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(GameState::new)
     }
 }
 
@@ -615,9 +720,9 @@ mod tests {
 
     #[test]
     fn state_hash_ignores_key_insertion_order() {
-        let a = GameState(serde_json::json!({"b": 1, "a": [1, 2]}));
-        let b = GameState(serde_json::from_str(r#"{"a":[1,2],"b":1}"#).unwrap());
+        let a = GameState::new(serde_json::json!({"b": 1, "a": [1, 2]}));
+        let b = GameState::new(serde_json::from_str(r#"{"a":[1,2],"b":1}"#).unwrap());
         assert_eq!(a.hash(), b.hash());
-        assert_eq!(a.canonical_bytes(), br#"{"a":[1,2],"b":1}"#);
+        assert_eq!(a.canonical_text(), r#"{"a":[1,2],"b":1}"#);
     }
 }

@@ -64,7 +64,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             .store
             .latest_day(&campaign.name)?
             .context("the demo game was not set up")?;
-        let state: MrState = serde_json::from_value(stored.state.0)?;
+        let state: MrState = serde_json::from_value(stored.state.json().clone())?;
         let mut dice = Dice::new(campaign.seed, day);
         for player in &campaign.players {
             let orders = bot::orders_for(data, &campaign.rules, &state, &player.name, &mut dice)

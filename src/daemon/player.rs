@@ -428,7 +428,7 @@ impl Daemon {
         let state = pending
             .state
             .clone()
-            .unwrap_or(GameState(serde_json::Value::Null));
+            .unwrap_or(GameState::new(serde_json::Value::Null));
         let read = game
             .read_orders(&state, &campaign.rules, player, submission.text)
             .and_then(|accepted| within_phase_limit(game, campaign, accepted, submission.text));

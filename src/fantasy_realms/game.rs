@@ -63,12 +63,12 @@ fn the_deck() -> anyhow::Result<&'static Deck> {
 /// # Errors
 /// The state is not a Fantasy Realms table.
 pub fn table(state: &GameState) -> anyhow::Result<Table> {
-    Table::deserialize(&state.0)
+    Table::deserialize(state.json())
         .context("the stored state is not a Fantasy Realms table (was it written by another game?)")
 }
 
 fn to_state(table: &Table) -> anyhow::Result<GameState> {
-    Ok(GameState(serde_json::to_value(table)?))
+    Ok(GameState::new(serde_json::to_value(table)?))
 }
 
 /// Whether `orders` decide the turn of `seat` now (the rule that plays).

@@ -2,7 +2,9 @@
 //! toggles ([`crate::magic_realm::rules`]) and its calendar of months and seasons
 //! (`data/seasons.toml`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
 use serde::Deserialize;
@@ -26,13 +28,19 @@ use crate::magic_realm::{combat, data, day, orders, rules};
 /// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
-/// The Magic Realm state inside a stored game state.
-fn read_state(state: &GameState) -> anyhow::Result<MrState> {
-    // Read from the borrowed value: a clone of the whole JSON tree first
-    // cost as much as the reading itself.
-    MrState::deserialize(&state.0).map_err(|e| {
-        anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
+/// The Magic Realm state inside a stored game state, read from its JSON the
+/// first time and shared after ([`GameState::typed`]).
+fn read_state(state: &GameState) -> anyhow::Result<Arc<MrState>> {
+    state.typed(|json| {
+        MrState::deserialize(json).map_err(|e| {
+            anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
+        })
     })
+}
+
+/// The Magic Realm state to change: a copy of the shared reading.
+fn state_to_change(state: &GameState) -> anyhow::Result<MrState> {
+    read_state(state).map(Arc::unwrap_or_clone)
 }
 
 /// The stored orders read back as the engine's day orders.
@@ -117,7 +125,7 @@ impl Game for MagicRealm {
         // The campaign does not collect the players' placements yet, so a
         // player-built board cannot start here; setup says so by name.
         let state = setup::new_game(data, seats, rules, &SetupInputs::default(), dice)?;
-        Ok(GameState(serde_json::to_value(state)?))
+        Ok(GameState::from_typed(state)?)
     }
 
     /// The starts, victory requirements, recorded spells and enchanted
@@ -154,7 +162,7 @@ impl Game for MagicRealm {
                     })?;
             }
         }
-        Ok(GameState(serde_json::to_value(state)?))
+        Ok(GameState::from_typed(state)?)
     }
 
     /// With `seasons_and_weather` on: the season of the first month and
@@ -170,9 +178,9 @@ impl Game for MagicRealm {
             return Ok(state);
         }
         let data = game_data()?;
-        let mut mr = read_state(&state)?;
+        let mut mr = state_to_change(&state)?;
         day::weather::start(&mut mr, data, season, dice).map_err(|e| anyhow!("{e}"))?;
-        Ok(GameState(serde_json::to_value(mr)?))
+        Ok(GameState::from_typed(mr)?)
     }
 
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
@@ -202,9 +210,9 @@ impl Game for MagicRealm {
     fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
         let mr = read_state(state).ok()?;
         mr.characters
-            .into_iter()
+            .iter()
             .find(|c| c.player == player)
-            .map(|c| c.name)
+            .map(|c| c.name.clone())
     }
 
     fn unplayed(&self, state: &GameState) -> Vec<String> {
@@ -235,12 +243,14 @@ impl Game for MagicRealm {
         seats: &[Seat],
     ) -> anyhow::Result<GameState> {
         let data = game_data()?;
-        let mut mr = read_state(state)?;
+        let shared = read_state(state)?;
+        // Copied only when a seat changes something: the daemon asks this
+        // on every orders mail, and nearly always nothing changes.
+        let mut mr = Cow::Borrowed(&*shared);
         let in_play = |mr: &MrState, player: &str| {
             mr.characters.iter().any(|c| c.player == player)
                 || mr.arrivals.iter().any(|a| a.player == player)
         };
-        let mut changed = false;
         // A character whose seat is gone leaves the Realm at the next
         // Birdsong (`gm remove-player`).
         let departed: Vec<String> = mr
@@ -251,11 +261,10 @@ impl Game for MagicRealm {
             .map(|c| c.name.clone())
             .collect();
         for character in departed {
-            mr.rulings.push(QueuedRuling {
+            mr.to_mut().rulings.push(QueuedRuling {
                 ruling: Ruling::Retire { character },
                 why: "the player has left the campaign".to_string(),
             });
-            changed = true;
         }
         for seat in seats {
             if in_play(&mr, &seat.player) {
@@ -278,16 +287,17 @@ impl Game for MagicRealm {
             if taken.contains(&character) {
                 anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
             }
-            mr.arrivals.push(crate::magic_realm::state::Arrival {
-                player: seat.player.clone(),
-                character: character.to_string(),
-            });
-            changed = true;
+            let character = character.to_string();
+            mr.to_mut()
+                .arrivals
+                .push(crate::magic_realm::state::Arrival {
+                    player: seat.player.clone(),
+                    character,
+                });
         }
-        Ok(if changed {
-            GameState(serde_json::to_value(mr)?)
-        } else {
-            state.clone()
+        Ok(match mr {
+            Cow::Owned(mr) => GameState::from_typed(mr)?,
+            Cow::Borrowed(_) => state.clone(),
         })
     }
 
@@ -304,7 +314,7 @@ impl Game for MagicRealm {
             return Ok(state.clone());
         }
         let data = game_data()?;
-        let mut mr = read_state(state)?;
+        let mut mr = state_to_change(state)?;
         for given in rulings {
             let ruling = parse_ruling(&given.text, data, &mr)
                 .with_context(|| format!("the ruling '{}'", given.text.trim()))?;
@@ -313,7 +323,7 @@ impl Game for MagicRealm {
                 why: given.why.clone(),
             });
         }
-        Ok(GameState(serde_json::to_value(mr)?))
+        Ok(GameState::from_typed(mr)?)
     }
 
     /// Parsed, then every name checked against the game's components and
@@ -422,11 +432,11 @@ impl Game for MagicRealm {
         dice: &mut Dice,
     ) -> anyhow::Result<TurnResult> {
         let data = game_data()?;
-        let state = read_state(state)?;
+        let state = state_to_change(state)?;
         let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
         let finished = state.day >= day::midnight::LAST_DAY;
         Ok(TurnResult {
-            state: GameState(serde_json::to_value(state)?),
+            state: GameState::from_typed(state)?,
             events: to_events(events)?,
             finished,
         })
@@ -451,7 +461,7 @@ impl Game for MagicRealm {
             ));
         }
         let data = game_data()?;
-        let state = read_state(state)?;
+        let state = state_to_change(state)?;
         let mut answers = round_answers(answers)?;
         answers.deadline_passed = deadline_passed;
         let outcome = day::resolve_day_by_rounds(
@@ -466,7 +476,7 @@ impl Game for MagicRealm {
             day::DayOutcome::Done(state, events) => {
                 let finished = state.day >= day::midnight::LAST_DAY;
                 TurnStep::Done(TurnResult {
-                    state: GameState(serde_json::to_value(state)?),
+                    state: GameState::from_typed(state)?,
                     events: to_events(events)?,
                     finished,
                 })
@@ -567,7 +577,7 @@ mod tests {
         let svg = MagicRealm.map_svg(&state).unwrap().unwrap();
         assert_eq!(svg.matches("<polygon").count(), 20);
         let err = MagicRealm
-            .awaiting(&GameState(serde_json::json!({"hand": []})))
+            .awaiting(&GameState::new(serde_json::json!({"hand": []})))
             .unwrap_err();
         assert!(
             err.to_string().contains("not a Magic Realm game state"),
@@ -606,7 +616,7 @@ mod tests {
             "{:?}",
             accepted.warnings
         );
-        let before_setup = GameState(serde_json::Value::Null);
+        let before_setup = GameState::new(serde_json::Value::Null);
         let accepted = MagicRealm
             .read_orders(&before_setup, &rules, "Ann", "M CV4, H\nBlock: Elf")
             .unwrap();
@@ -625,8 +635,8 @@ mod tests {
                 .unwrap()
         };
         let state = start();
-        assert_eq!(state.0["characters"][0]["name"], "Dwarf");
-        assert_eq!(state.0["day"], 0);
+        assert_eq!(state.json()["characters"][0]["name"], "Dwarf");
+        assert_eq!(state.json()["day"], 0);
         assert_eq!(state.hash(), start().hash());
     }
 
@@ -641,7 +651,7 @@ mod tests {
 
     #[test]
     fn orders_are_read_into_their_canonical_form_and_errors_keep_their_place() {
-        let state = GameState(serde_json::Value::Null);
+        let state = GameState::new(serde_json::Value::Null);
         let accepted = MagicRealm
             .read_orders(
                 &state,
@@ -666,7 +676,7 @@ mod tests {
 
     #[test]
     fn a_missing_player_hides_in_every_phase() {
-        let state = GameState(serde_json::Value::Null);
+        let state = GameState::new(serde_json::Value::Null);
         let orders = MagicRealm
             .missing_orders(&state, &Rules::default(), "Ann")
             .unwrap();
@@ -697,7 +707,7 @@ mod tests {
         let turn = MagicRealm
             .resolve_turn(&state, &rules, &orders, &mut Dice::new(5, 1))
             .unwrap();
-        assert_eq!(turn.state.0["day"], 1);
+        assert_eq!(turn.state.json()["day"], 1);
         assert!(!turn.finished);
         assert!(
             turn.events

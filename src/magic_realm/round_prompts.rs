@@ -143,7 +143,7 @@ mod tests {
             state.denizens.get_mut(*ogre).expect("an ogre").at =
                 Whereabouts::Clearing { clearing: here };
         }
-        GameState(serde_json::to_value(state).expect("json"))
+        GameState::from_typed(state).expect("json")
     }
 
     /// The Amazon alone with an Ogre in her clearing.

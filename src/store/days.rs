@@ -2,6 +2,9 @@
 //! every version of every player's orders (`order_submissions`) and the
 //! events a day produced (`events`).
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
@@ -88,17 +91,14 @@ impl Store {
                 stored,
             }),
             None => {
-                let json = String::from_utf8(state.canonical_bytes()).map_err(|e| {
-                    StoreError::Corrupt {
-                        campaign: campaign.to_string(),
-                        message: e.to_string(),
-                    }
-                })?;
                 self.conn.execute(
                     "INSERT INTO game_days (campaign_id, day, state_json, state_hash, created) \
                      VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![campaign_id, day, json, hash, now],
+                    params![campaign_id, day, state.canonical_text(), hash, now],
                 )?;
+                // The next turn starts from this state: keep it with the
+                // game's reading the engine left in it.
+                self.states.keep(campaign_id, day, state);
                 Ok(hash)
             }
         }
@@ -106,32 +106,54 @@ impl Store {
 
     /// The state saved for `day`, if any.
     ///
+    /// A day's row never changes once saved (a rollback deletes it, and a
+    /// re-run may save another), so a state already loaded or saved by
+    /// this store is handed out again when the row's hash still matches:
+    /// the daemon reads the pending state for every orders mail, and
+    /// reading 36 KB of JSON each time cost more than the day's engine.
+    ///
     /// # Errors
     /// No such campaign, or the stored state is not JSON.
     pub fn load_day(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
-        let row: Option<(String, String, i64)> = self
+        let row: Option<(i64, String, i64)> = self
             .conn
-            .query_row(
-                "SELECT state_json, state_hash, created FROM game_days \
+            .prepare_cached(
+                "SELECT rowid, state_hash, created FROM game_days \
                  WHERE campaign_id = ?1 AND day = ?2",
-                params![campaign_id, day],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-            )
+            )?
+            .query_row(params![campaign_id, day], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
             .optional()?;
-        row.map(|(json, hash, created)| {
-            let value = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
-                campaign: campaign.to_string(),
-                message: format!("state of day {day}: {e}"),
-            })?;
-            Ok(DaySnapshot {
+        let Some((rowid, hash, created)) = row else {
+            return Ok(None);
+        };
+        if let Some(known) = self.states.get(campaign_id, day, &hash) {
+            return Ok(Some(DaySnapshot {
                 day,
-                state: GameState(value),
+                state: known,
                 hash,
                 created,
-            })
-        })
-        .transpose()
+            }));
+        }
+        let json: String = self.conn.query_row(
+            "SELECT state_json FROM game_days WHERE rowid = ?1",
+            params![rowid],
+            |row| row.get(0),
+        )?;
+        let value = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+            campaign: campaign.to_string(),
+            message: format!("state of day {day}: {e}"),
+        })?;
+        let state = GameState::with_stored_hash(value, hash.clone());
+        self.states.keep(campaign_id, day, &state);
+        Ok(Some(DaySnapshot {
+            day,
+            state,
+            hash,
+            created,
+        }))
     }
 
     /// The state of the highest saved day, if any.
@@ -140,11 +162,10 @@ impl Store {
     /// As [`Store::load_day`].
     pub fn latest_day(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
-        let latest: Option<u32> = self.conn.query_row(
-            "SELECT MAX(day) FROM game_days WHERE campaign_id = ?1",
-            params![campaign_id],
-            |row| row.get(0),
-        )?;
+        let latest: Option<u32> = self
+            .conn
+            .prepare_cached("SELECT MAX(day) FROM game_days WHERE campaign_id = ?1")?
+            .query_row(params![campaign_id], |row| row.get(0))?;
         match latest {
             Some(day) => self.load_day(campaign, day),
             None => Ok(None),
@@ -369,5 +390,41 @@ impl Store {
             });
         }
         Ok(events)
+    }
+}
+
+/// The states this store loaded or saved lately, by campaign and day, each
+/// with its hash: a state is handed out again only while its stored row has
+/// the same hash. A few per campaign are enough (the pending day's state and
+/// the one before it, for reports).
+#[derive(Default)]
+pub(super) struct KnownStates(RefCell<BTreeMap<(i64, u32), GameState>>);
+
+/// Kept states per campaign, beyond which the oldest day goes.
+const KNOWN_PER_CAMPAIGN: usize = 2;
+/// Kept states in all, beyond which all are dropped (a daemon serving many
+/// campaigns keeps the states of those it served last).
+const KNOWN_IN_ALL: usize = 64;
+
+impl KnownStates {
+    fn get(&self, campaign_id: i64, day: u32, hash: &str) -> Option<GameState> {
+        let known = self.0.borrow();
+        let state = known.get(&(campaign_id, day))?;
+        (state.hash() == hash).then(|| state.clone())
+    }
+
+    fn keep(&self, campaign_id: i64, day: u32, state: &GameState) {
+        let mut known = self.0.borrow_mut();
+        if known.len() >= KNOWN_IN_ALL {
+            known.clear();
+        }
+        known.insert((campaign_id, day), state.clone());
+        let days: Vec<u32> = known
+            .range((campaign_id, 0)..=(campaign_id, u32::MAX))
+            .map(|((_, day), _)| *day)
+            .collect();
+        for old in &days[..days.len().saturating_sub(KNOWN_PER_CAMPAIGN)] {
+            known.remove(&(campaign_id, *old));
+        }
     }
 }

@@ -27,6 +27,7 @@ pub mod work;
 
 use std::path::Path;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 
 pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign};
@@ -156,6 +157,8 @@ pub enum StoreError {
 /// An open database.
 pub struct Store {
     conn: Connection,
+    /// States loaded or saved lately, handed out again while unchanged.
+    states: days::KnownStates,
 }
 
 impl Store {
@@ -186,8 +189,16 @@ impl Store {
     fn migrated(mut conn: Connection, target: u32) -> Result<Store, StoreError> {
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // One plan per prepared statement whatever its parameters: without
+        // it, the bundled SQLite (built with STAT4) prepared a kept
+        // statement again each time a new campaign id was bound, which cost
+        // more than the query.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         migrate(&mut conn, target)?;
-        Ok(Store { conn })
+        Ok(Store {
+            conn,
+            states: days::KnownStates::default(),
+        })
     }
 
     /// The schema version of the open database.
@@ -200,12 +211,10 @@ impl Store {
 
     /// The id of campaign `name` (any case).
     fn campaign_id(&self, name: &str) -> Result<i64, StoreError> {
+        // Asked before nearly every query: prepared once per connection.
         self.conn
-            .query_row(
-                "SELECT id FROM campaigns WHERE name = ?1",
-                params![name],
-                |row| row.get(0),
-            )
+            .prepare_cached("SELECT id FROM campaigns WHERE name = ?1")?
+            .query_row(params![name], |row| row.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NoSuchCampaign(name.to_string()))
     }
@@ -215,11 +224,10 @@ impl Store {
         let campaign_id = self.campaign_id(campaign)?;
         let player_id = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT id FROM players WHERE campaign_id = ?1 AND name = ?2 COLLATE NOCASE",
-                params![campaign_id, player],
-                |row| row.get(0),
-            )
+            )?
+            .query_row(params![campaign_id, player], |row| row.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NoSuchPlayer {
                 campaign: campaign.to_string(),

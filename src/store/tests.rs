@@ -71,7 +71,7 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
         let mut old = Store::migrated(conn, 1).unwrap();
         assert_eq!(old.schema_version().unwrap(), 1);
         old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
-        old.save_day("BIMR3", 0, &GameState(json!({"day": 0})), NOW)
+        old.save_day("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
             .unwrap();
         let tables: i64 = old
             .conn
@@ -250,8 +250,8 @@ fn players_join_choose_characters_and_are_found_by_address() {
 fn day_snapshots_save_load_and_refuse_a_different_state() {
     let (mut store, _) = store_with_bimr3();
     assert_eq!(store.latest_day("BIMR3").unwrap(), None);
-    let day0 = GameState(json!({"day": 0, "board": ["AV", "BV"]}));
-    let day1 = GameState(json!({"day": 1}));
+    let day0 = GameState::new(json!({"day": 0, "board": ["AV", "BV"]}));
+    let day1 = GameState::new(json!({"day": 1}));
     let hash = store.save_day("BIMR3", 0, &day0, NOW).unwrap();
     assert_eq!(hash, day0.hash());
     store.save_day("BIMR3", 1, &day1, NOW + 10).unwrap();
@@ -273,6 +273,46 @@ fn day_snapshots_save_load_and_refuse_a_different_state() {
     assert_eq!(store.list_campaigns().unwrap()[0].latest_day, Some(1));
     let err = store.latest_day("NOPE").unwrap_err();
     assert!(err.to_string().contains("realmgm campaign list"), "{err}");
+}
+
+#[test]
+fn a_loaded_state_is_shared_until_its_day_is_saved_anew() {
+    let db = TempDb::new("shared-state");
+    let mut store = Store::open(&db.0).unwrap();
+    store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    let first = GameState::new(json!({"day": 1, "gold": 10}));
+    let second = GameState::new(json!({"day": 1, "gold": 20}));
+    store
+        .save_day("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
+        .unwrap();
+    store.save_day("BIMR3", 1, &first, NOW).unwrap();
+    let readings = std::cell::Cell::new(0);
+    let gold = |state: &GameState| {
+        state
+            .typed(|json| {
+                readings.set(readings.get() + 1);
+                Ok::<_, ()>(json["gold"].as_i64())
+            })
+            .unwrap()
+    };
+    // The saved state, its reading and all, comes back on every load.
+    assert_eq!(*gold(&first), Some(10));
+    for _ in 0..3 {
+        let loaded = store.latest_day("BIMR3").unwrap().unwrap();
+        assert_eq!(*gold(&loaded.state), Some(10));
+    }
+    assert_eq!(readings.get(), 1);
+    // A rollback and a different day 1 give the new state, not the kept one.
+    store.rollback_to("BIMR3", 0).unwrap();
+    assert_eq!(store.load_day("BIMR3", 1).unwrap(), None);
+    store.save_day("BIMR3", 1, &second, NOW + 10).unwrap();
+    let loaded = store.load_day("BIMR3", 1).unwrap().unwrap();
+    assert_eq!(*gold(&loaded.state), Some(20));
+    // Another store on the same file reads it from its JSON once.
+    let reopened = Store::open(&db.0).unwrap();
+    let again = reopened.load_day("BIMR3", 1).unwrap().unwrap();
+    assert_eq!((*gold(&again.state), again.hash), (Some(20), second.hash()));
+    assert_eq!(readings.get(), 3);
 }
 
 #[test]

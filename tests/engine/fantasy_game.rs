@@ -161,7 +161,7 @@ fn table_with(discard: &[&str], ann: &str) -> GameState {
     state.seats[0].hand = wanted;
     state.discard = area;
     state.phase = Phase::Turn { seat: 0 };
-    GameState(serde_json::to_value(&state).expect("json"))
+    GameState::new(serde_json::to_value(&state).expect("json"))
 }
 
 const ANN: &str = "Candle, King, Queen, Knights, Mountain, Forest, Unicorn";
@@ -388,7 +388,7 @@ fn chaos_realms_trades_one_for_one_and_the_necromancer_keeps_one_of_three() {
     let swapped = state.seats[2].hand[0];
     state.seats[2].hand[0] = necromancer;
     state.deck.push(swapped);
-    let state = GameState(serde_json::to_value(&state).unwrap());
+    let state = GameState::new(serde_json::to_value(&state).unwrap());
     let now = table(&state).unwrap();
     let (a, b) = (now.seats[0].hand[0], now.seats[1].hand[0]);
     let offer_a = format!("trade {} for {} with Ben", name(a), name(b));

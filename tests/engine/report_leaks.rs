@@ -62,7 +62,7 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
         // Player → the JSON of every event he observed so far.
         let mut observed: BTreeMap<String, String> = BTreeMap::new();
         for day in &days {
-            let state: MrState = serde_json::from_value(day.state.0.clone()).unwrap();
+            let state: MrState = serde_json::from_value(day.state.json().clone()).unwrap();
             let face_up: BTreeSet<&str> = state
                 .map_chits
                 .values()

@@ -174,7 +174,7 @@ fn the_orders_form_parses_and_keeps_the_standing_instructions() {
         // One Hide per phase he has: the Dwarf (no sunlight phases) and a
         // character in a cave get two, the others four.
         let mr: realmgm::magic_realm::state::MrState =
-            serde_json::from_value(state.0.clone()).unwrap();
+            serde_json::from_value(state.json().clone()).unwrap();
         let me = mr.characters.iter().find(|c| c.player == player).unwrap();
         let two = me.name == "Dwarf"
             || mr.board.clearing(&me.position).map(|c| c.kind)

@@ -53,7 +53,7 @@ impl Table {
         let state = game
             .new_game(&seats, &Rules::default(), &mut Dice::new(3, 0))
             .unwrap();
-        let mut state: MrState = serde_json::from_value(state.0).unwrap();
+        let mut state: MrState = serde_json::from_value(state.json().clone()).unwrap();
         for d in state.denizens.values_mut() {
             if matches!(d.at, Whereabouts::Clearing { .. }) {
                 d.at = Whereabouts::Dead;
@@ -62,7 +62,7 @@ impl Table {
         let here = state.characters[0].position.clone();
         state.denizens.get_mut("Ogre 1").unwrap().at = Whereabouts::Clearing { clearing: here };
         assert!(rules.is_on("round_by_round_combat"));
-        let state = realmgm::game::GameState(serde_json::to_value(state).unwrap());
+        let state = realmgm::game::GameState::from_typed(state).unwrap();
         daemon.store.save_day("C1", 0, &state, START).unwrap();
         let mut table = Table {
             daemon,

@@ -47,7 +47,7 @@ fn magic_realm(
 }
 
 fn target(daemon: &Daemon, tag: &str) -> u64 {
-    daemon.store.load_day(tag, 0).unwrap().unwrap().state.0["target"]
+    daemon.store.load_day(tag, 0).unwrap().unwrap().state.json()["target"]
         .as_u64()
         .unwrap()
 }
@@ -631,9 +631,9 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let capture = Capture::default();
     daemon.check_turn("SW", START).unwrap();
     let start = daemon.store.load_day("SW", 0).unwrap().unwrap().state;
-    assert_eq!(start.0["magic"]["season"], 11, "Autumn is season 11");
+    assert_eq!(start.json()["magic"]["season"], 11, "Autumn is season 11");
     assert!(
-        (1..=6).contains(&start.0["weather"]["chit"].as_u64().unwrap()),
+        (1..=6).contains(&start.json()["weather"]["chit"].as_u64().unwrap()),
         "the secret weather chit is drawn at setup"
     );
     let body = format!("Password: {}\nH", secrets["Ann"]);
@@ -1040,7 +1040,14 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
         "Ann's victory requirements stay secret"
     );
     daemon.check_turn("SU", START).unwrap();
-    let state = daemon.store.load_day("SU", 0).unwrap().unwrap().state.0;
+    let state = daemon
+        .store
+        .load_day("SU", 0)
+        .unwrap()
+        .unwrap()
+        .state
+        .json()
+        .clone();
     let characters: Vec<&str> = state["characters"]
         .as_array()
         .unwrap()
@@ -1150,7 +1157,14 @@ fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
         START,
     );
     daemon.check_turn("PB", START).unwrap();
-    let state = daemon.store.load_day("PB", 0).unwrap().unwrap().state.0;
+    let state = daemon
+        .store
+        .load_day("PB", 0)
+        .unwrap()
+        .unwrap()
+        .state
+        .json()
+        .clone();
     let built: Vec<serde_json::Value> = board
         .placements()
         .map(|p| serde_json::to_value(p).unwrap())

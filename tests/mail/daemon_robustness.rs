@@ -781,6 +781,10 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
         .unwrap();
     db.execute("UPDATE game_days SET state_json = 'garbage'", [])
         .unwrap();
+    // Found damaged when the daemon starts: a running one keeps the states
+    // it saved, as no realmgm command rewrites a saved day.
+    drop(daemon);
+    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
     let orders = format!("Password: {}\nguess 5", secrets["Ann"]);
     let (inserted, note) = daemon
         .ingest(&mail(ANN, GM, "[G1] orders", "retry@x", &orders), START)

@@ -74,7 +74,13 @@ fn a_campaign_is_played_over_smtp_and_imap() {
     // Mail of earlier runs carries other tags and is left alone.
     let mut now = START;
     daemon.check_turn(&tag, now).unwrap();
-    let target = daemon.store.load_day(&tag, 0).unwrap().unwrap().state.0["target"]
+    let target = daemon
+        .store
+        .load_day(&tag, 0)
+        .unwrap()
+        .unwrap()
+        .state
+        .json()["target"]
         .as_u64()
         .unwrap();
     let smtp = smtp();

@@ -209,7 +209,7 @@ fn a_fantasy_realms_campaign_is_played_to_its_end_by_mail() {
 
     let deck = cards::deck().unwrap();
     let all: Vec<String> = deck.ids().map(|id| deck.card(id).name.clone()).collect();
-    let table = &played.final_state.0;
+    let table = &played.final_state.json();
     assert_eq!(table["phase"], "finished", "{table}");
     assert!(played.days >= 3, "{log}");
     // Cat's turns were played by the game's default, at their deadlines.
@@ -350,10 +350,10 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
         .collect();
     let stored = daemon.campaign(TAG).unwrap();
     let mut dice = Dice::new(stored.campaign.seed, 0);
-    let mut state = game.new_game(&seats, &Rules::default(), &mut dice).unwrap();
+    let fresh = game.new_game(&seats, &Rules::default(), &mut dice).unwrap();
     // Every player already has standing orders that decide his turns.
-    let fresh = state.clone();
-    for seat in state.0["seats"].as_array_mut().unwrap() {
+    let mut json = fresh.json().clone();
+    for seat in json["seats"].as_array_mut().unwrap() {
         let player = seat["player"].as_str().unwrap().to_string();
         let parsed = game
             .read_orders(&fresh, &Rules::default(), &player, ANN_ORDERS)
@@ -361,6 +361,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
             .parsed;
         seat["orders"] = parsed;
     }
+    let state = GameState::new(json);
     assert_eq!(game.awaiting(&state).unwrap(), Vec::<String>::new());
     assert!(!game.is_over(&state).unwrap());
     daemon.store.save_day(TAG, 0, &state, START).unwrap();
@@ -388,7 +389,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
         "processed day 1 early"
     );
     let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
-    assert_eq!(latest.state.0["phase"], "finished");
+    assert_eq!(latest.state.json()["phase"], "finished");
     assert!(game.is_over(&latest.state).unwrap());
     assert_eq!(
         daemon.check_turn(TAG, FIRST_DEADLINE + 60).unwrap(),

@@ -121,7 +121,7 @@ impl Month {
 
     fn state(&self) -> MrState {
         let latest = self.daemon.store.latest_day(&self.tag).unwrap().unwrap();
-        serde_json::from_value(latest.state.0).unwrap()
+        serde_json::from_value(latest.state.json().clone()).unwrap()
     }
 
     fn secret_from_welcome(&self, user: &str) -> String {

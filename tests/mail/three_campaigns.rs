@@ -132,7 +132,7 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
         for tag in &tags {
             let store = Store::open(&db.0).unwrap();
             let latest = store.latest_day(tag).unwrap().unwrap();
-            let state: MrState = serde_json::from_value(latest.state.0).unwrap();
+            let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
             let rules = store.load_campaign(tag).unwrap().campaign.rules;
             let mut dice = Dice::new(5, day);
             for (name, user, _) in PLAYERS {

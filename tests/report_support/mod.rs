@@ -42,7 +42,8 @@ pub fn play(seed: u64, characters: &[&str], days: u32) -> Vec<PlayedDay> {
         .expect("setup works");
     let mut played = Vec::new();
     for day in 1..=days {
-        let mr: MrState = serde_json::from_value(state.0.clone()).expect("a Magic Realm state");
+        let mr: MrState =
+            serde_json::from_value(state.json().clone()).expect("a Magic Realm state");
         let mut bot_dice = Dice::new(seed ^ 0x0b07, day);
         let orders: BTreeMap<String, AcceptedOrders> = mr
             .characters

@@ -103,20 +103,20 @@ fn read(player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> 
 fn new_game(seats: &[Seat], dice: &mut Dice) -> GameState {
     let target = u64::from(dice.below("setup/target", 100)) + 1;
     let players: Vec<&str> = seats.iter().map(|s| s.player.as_str()).collect();
-    GameState(json!({ "target": target, "players": players, "day": 0, "finished": false }))
+    GameState::new(json!({ "target": target, "players": players, "day": 0, "finished": false }))
 }
 
 /// Anyone may join a guessing game: he guesses from the next turn on.
 fn admit(state: &GameState, seats: &[Seat]) -> GameState {
-    let mut state = state.clone();
-    if let Some(players) = state.0["players"].as_array_mut() {
+    let mut json = state.json().clone();
+    if let Some(players) = json["players"].as_array_mut() {
         for seat in seats {
             if !players.iter().any(|p| p == seat.player.as_str()) {
                 players.push(json!(seat.player));
             }
         }
     }
-    state
+    GameState::new(json)
 }
 
 fn resolve(
@@ -125,10 +125,10 @@ fn resolve(
     dice: &mut Dice,
     flake: u64,
 ) -> anyhow::Result<TurnResult> {
-    let target = state.0["target"]
+    let target = state.json()["target"]
         .as_u64()
         .ok_or_else(|| anyhow::anyhow!("not a guess state"))?;
-    let day = state.0["day"].as_u64().unwrap_or(0) + 1;
+    let day = state.json()["day"].as_u64().unwrap_or(0) + 1;
     if orders.values().any(|o| o.parsed["crash"] == true) {
         panic!("a simulated bug in the engine");
     }
@@ -162,18 +162,18 @@ fn resolve(
             body: json!({ "game_over": true, "winners": winners, "target": target }),
         });
     }
-    let mut next = state.0.clone();
+    let mut next = state.json().clone();
     next["day"] = Value::from(day);
     next["finished"] = Value::from(finished);
     Ok(TurnResult {
-        state: GameState(next),
+        state: GameState::new(next),
         events,
         finished,
     })
 }
 
 fn report(state: &GameState, events: &[Event], reader: Reader<'_>) -> Report {
-    let day = state.0["day"].as_u64().unwrap_or(0);
+    let day = state.json()["day"].as_u64().unwrap_or(0);
     let mut text = String::new();
     for event in events.iter().filter(|e| e.observers.includes(&reader)) {
         let body = &event.body;
@@ -227,10 +227,10 @@ macro_rules! guess_game {
                 Ok(admit(state, seats))
             }
             fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
-                if state.0["finished"] == true {
+                if state.json()["finished"] == true {
                     return Ok(Vec::new());
                 }
-                Ok(state.0["players"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect())
+                Ok(state.json()["players"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect())
             }
             fn read_orders(&self, _state: &GameState, _rules: &Rules, player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
                 read(player, text)

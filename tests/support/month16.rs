@@ -98,7 +98,7 @@ pub fn play(path: &Path, days: u32) -> Played {
     for day in 1..=days {
         now = now.max(first_deadline + i64::from(day - 1) * DAY - DAY / 2);
         let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
-        let state: MrState = serde_json::from_value(latest.state.0).unwrap();
+        let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
         let mut dice = Dice::new(17, day);
         for character in &state.characters {
             let player = &character.player;

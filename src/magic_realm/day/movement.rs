@@ -5,8 +5,10 @@
 //! items heavier than his strongest active MOVE chit are left behind.
 
 use super::Day;
+use crate::game::Rules;
 use crate::magic_realm::abilities;
 use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Strength;
 use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
@@ -16,16 +18,29 @@ use crate::magic_realm::state::{Belonging, CharacterState, Item, ItemKind};
 
 /// Why a move cannot be made.
 pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), PhaseError> {
-    let character = &day.state.characters[who];
-    let from = &character.position;
-    if day.state.board.clearing(to).is_none() {
+    let from = &day.state.characters[who].position;
+    check_move_from(day.data, day.rules, &day.state, who, from, to)
+}
+
+/// Why a move from `from` to `to` cannot be made, wherever the character
+/// stands now: the day's check, and the orders preview's for a phase after
+/// earlier moves (`day::preview`), which need not copy the state to try.
+pub fn check_move_from(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: usize,
+    from: &ClearingId,
+    to: &ClearingId,
+) -> Result<(), PhaseError> {
+    let character = &state.characters[who];
+    if state.board.clearing(to).is_none() {
         return Err(format!("there is no clearing {to} on the map").into());
     }
     if from == to {
         return Err(format!("already in {to}").into());
     }
-    let Some(link) = day
-        .state
+    let Some(link) = state
         .board
         .neighbours(from)
         .into_iter()
@@ -36,7 +51,7 @@ pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), Phas
     match link.kind {
         PathKind::Normal | PathKind::Cave => Ok(()),
         PathKind::Hidden | PathKind::Secret => {
-            if knows_route(day, character, from, to) {
+            if knows_route(data, rules, character, from, to) {
                 Ok(())
             } else {
                 Err(PhaseError::Refused(no_known_path(from, to)))
@@ -53,14 +68,20 @@ fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
 }
 
 /// Whether he knows the hidden path or secret passage between two clearings.
-fn knows_route(day: &Day<'_>, who: &CharacterState, a: &ClearingId, b: &ClearingId) -> bool {
+fn knows_route(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    a: &ClearingId,
+    b: &ClearingId,
+) -> bool {
     let key = if a <= b {
         (a.clone(), b.clone())
     } else {
         (b.clone(), a.clone())
     };
     who.discoveries.routes.contains(&key)
-        || abilities::has(day.data, day.rules, who, &Advantage::KnowsHiddenRoutes)
+        || abilities::has(data, rules, who, &Advantage::KnowsHiddenRoutes)
 }
 
 /// Whether `clearing` is a mountain clearing (two move phases to enter).

@@ -2,12 +2,11 @@
 //! orders (issue 6 §3): each Move is checked against the routes he knows,
 //! from where he stands, so a player hears at once that a phase would be
 //! lost. Only his own knowledge is read, and the reasons are the day's own
-//! (`movement::check_move`), which never tell of paths he has not found.
+//! (`movement::check_move_from`), which never tell of paths he has not found.
 
-use crate::dice::Dice;
 use crate::game::Rules;
 
-use super::{Day, movement};
+use super::movement;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::orders::{Activity, DayOrders};
@@ -26,9 +25,7 @@ pub fn move_warnings(
     let Some(who) = state.characters.iter().position(|c| c.player == player) else {
         return Vec::new();
     };
-    // No die is rolled: the dice only complete the day's contract.
-    let mut dice = Dice::new(0, 0);
-    let mut day = Day::new(data, rules, state.clone(), &mut dice);
+    let mut at = state.characters[who].position.clone();
     for (n, phase) in orders.activities.phases.iter().enumerate() {
         match &phase.activity {
             Activity::Move { tile, clearing } => {
@@ -36,13 +33,13 @@ pub fn move_warnings(
                     return vec![format!("phase {}: there is no tile {tile}", n + 1)];
                 };
                 let to = ClearingId::new(&code, *clearing);
-                if let Err(reason) = movement::check_move(&day, who, &to) {
+                if let Err(reason) = movement::check_move_from(data, rules, state, who, &at, &to) {
                     return vec![format!(
                         "phase {} (M {to}): {reason}; as things stand the phase would be lost",
                         n + 1
                     )];
                 }
-                day.state.characters[who].position = to;
+                at = to;
             }
             Activity::Follow { .. } | Activity::Fly { .. } => break,
             _ => {}

@@ -373,8 +373,8 @@ fn the_game_starts_its_calendar_only_with_the_rule() {
     let started = MagicRealm
         .start_season(new.clone(), &seasons_on(), "Autumn", &mut Dice::new(3, 0))
         .unwrap();
-    assert_eq!(started.0["magic"]["season"], 11);
-    assert!(started.0["weather"]["chit"].is_u64());
+    assert_eq!(started.json()["magic"]["season"], 11);
+    assert!(started.json()["weather"]["chit"].is_u64());
     let plain = MagicRealm
         .start_season(
             new.clone(),
