@@ -5,6 +5,7 @@
 //! daemon collects, confirms and processes them, and every player's reports
 //! land in his Maildir.
 
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
@@ -64,7 +65,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             .store
             .latest_day(&campaign.name)?
             .context("the demo game was not set up")?;
-        let state: MrState = serde_json::from_value(stored.state.json().clone())?;
+        let state = MrState::deserialize(stored.state.json())?;
         let mut dice = Dice::new(campaign.seed, day);
         for player in &campaign.players {
             let orders = bot::orders_for(data, &campaign.rules, &state, &player.name, &mut dice)

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
+
 use lettre::Message;
 use realmgm::campaign::Campaign;
 use realmgm::daemon::Daemon;
@@ -98,7 +100,7 @@ pub fn play(path: &Path, days: u32) -> Played {
     for day in 1..=days {
         now = now.max(first_deadline + i64::from(day - 1) * DAY - DAY / 2);
         let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
-        let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
+        let state = MrState::deserialize(latest.state.json()).unwrap();
         let mut dice = Dice::new(17, day);
         for character in &state.characters {
             let player = &character.player;
