@@ -262,7 +262,9 @@ fn regenerate(day: &mut Day<'_>, row: u8) {
             day.state.denizens[&id].at,
             Whereabouts::Clearing { .. } | Whereabouts::Dead
         );
-        if !on_map_or_dead || !prowls_on_row(day, row, &id) {
+        // A hired native serves out his term wherever he stands.
+        let hired = day.state.employer_of(&id).is_some();
+        if !on_map_or_dead || hired || !prowls_on_row(day, row, &id) {
             continue;
         }
         let Some(home) = home(day, row, &id) else {

@@ -20,7 +20,7 @@ use crate::magic_realm::state::{CharacterState, MrState};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, activities, blocking, fly, hire, horses, movement, pending, prophecy,
-    search, summoning, trade, weather,
+    retinue, search, summoning, trade, weather,
 };
 use crate::magic_realm::abilities;
 use crate::magic_realm::board::ClearingId;
@@ -107,6 +107,8 @@ pub fn take_turn(
     // Flying leaves his followers behind for the rest of the day.
     let mut with_him = followers.to_vec();
     let observers = watchers(day, who, followers);
+    let mut hirelings = retinue::at_turn_start(day, who, mine, &observers);
+    let character = &day.state.characters[who];
     day.emit(
         observers.clone(),
         Happening::Phase(PhaseEvent::TurnStarts {
@@ -117,6 +119,7 @@ pub fn take_turn(
             followers: followers
                 .iter()
                 .map(|&f| day.state.characters[f].name.clone())
+                .chain(hirelings.iter().cloned())
                 .collect(),
         }),
     );
@@ -165,6 +168,7 @@ pub fn take_turn(
                 followers_left: with_him
                     .drain(..)
                     .map(|f| day.state.characters[f].name.clone())
+                    .chain(hirelings.drain(..))
                     .collect(),
             },
             PhaseResult::Moved { to, left_behind } if pony_move => {
@@ -173,10 +177,15 @@ pub fn take_turn(
                     .iter()
                     .partition(|&&f| horses::rides_pony(day.data, &day.state.characters[f]));
                 with_him = kept;
-                if !left.is_empty() {
+                let (riding, walking): (Vec<String>, Vec<String>) = hirelings
+                    .drain(..)
+                    .partition(|native| retinue::rides_pony(day, native));
+                hirelings = riding;
+                if !left.is_empty() || !walking.is_empty() {
                     let names = left
                         .iter()
                         .map(|&f| day.state.characters[f].name.clone())
+                        .chain(walking)
                         .collect();
                     day.emit(
                         observers.clone(),
@@ -191,10 +200,11 @@ pub fn take_turn(
             }
             other => other,
         };
-        if day.today.shed_followers.remove(&who) && !with_him.is_empty() {
+        if day.today.shed_followers.remove(&who) && !(with_him.is_empty() && hirelings.is_empty()) {
             let names = with_him
                 .drain(..)
                 .map(|f| day.state.characters[f].name.clone())
+                .chain(hirelings.drain(..))
                 .collect();
             day.emit(
                 observers.clone(),
@@ -207,6 +217,8 @@ pub fn take_turn(
         }
         turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);
+        let here = day.state.characters[who].position.clone();
+        retinue::carry(day, &hirelings, &here);
         if !was_in_cave && movement::is_cave(day, &day.state.characters[who].position) {
             // Entering a cave takes away the unused sunlight phases, and
             // after a sunlight phase nothing more can be done there.

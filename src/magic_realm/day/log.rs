@@ -318,9 +318,11 @@ fn hire(event: &HireEvent) -> String {
             )
         }
         HireEvent::TermEnded {
-            character, native, ..
+            character,
+            native,
+            now_at,
         } => {
-            format!("The term of {native} with the {character} ends.")
+            format!("The term of {native} with the {character} ends; he is now {now_at}.")
         }
     }
 }

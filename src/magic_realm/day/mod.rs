@@ -34,6 +34,7 @@ pub mod prophecy;
 pub mod refusal;
 pub mod resolve;
 pub mod restart;
+pub mod retinue;
 pub mod rulings;
 pub mod runes;
 pub mod search;
@@ -173,6 +174,8 @@ mod magic_rows_tests;
 mod missions_tests;
 #[cfg(test)]
 mod restart_tests;
+#[cfg(test)]
+mod retinue_tests;
 #[cfg(test)]
 mod rulings_tests;
 #[cfg(test)]

@@ -17,15 +17,19 @@ use crate::magic_realm::test_support::{
 
 /// A game with these characters, played by P1, P2...; every monster and
 /// native off the map so nothing blocks unless a test puts it there.
-fn game(characters: &[&str]) -> MrState {
+pub(super) fn game(characters: &[&str]) -> MrState {
     without_denizens(game_played_by(characters, |i| format!("P{}", i + 1)))
 }
 
-fn orders(text: &str) -> DayOrders {
+pub(super) fn orders(text: &str) -> DayOrders {
     parse_day_orders(text, 1, data()).expect("test orders parse")
 }
 
-fn play(state: MrState, given: &[(&str, &str)], script: DiceScript) -> (MrState, Vec<DayEvent>) {
+pub(super) fn play(
+    state: MrState,
+    given: &[(&str, &str)],
+    script: DiceScript,
+) -> (MrState, Vec<DayEvent>) {
     let all: BTreeMap<String, DayOrders> = given
         .iter()
         .map(|(p, text)| ((*p).to_string(), orders(text)))
@@ -36,7 +40,7 @@ fn play(state: MrState, given: &[(&str, &str)], script: DiceScript) -> (MrState,
 
 /// A clearing of `kind` and a neighbour of another kind joined by a normal
 /// path, as (inside, outside).
-fn border(state: &MrState, kind: ClearingKind) -> (ClearingId, ClearingId) {
+pub(super) fn border(state: &MrState, kind: ClearingKind) -> (ClearingId, ClearingId) {
     let board = &state.board;
     board
         .clearings()
@@ -61,7 +65,7 @@ fn border(state: &MrState, kind: ClearingKind) -> (ClearingId, ClearingId) {
         .expect("the board has such a clearing")
 }
 
-fn place(state: &mut MrState, who: usize, at: &ClearingId) {
+pub(super) fn place(state: &mut MrState, who: usize, at: &ClearingId) {
     state.characters[who].position = at.clone();
 }
 

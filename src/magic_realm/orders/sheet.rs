@@ -16,6 +16,9 @@
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
 //! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
 //! Character: Elf                   (if he was killed: the character he comes back as)
+//! Leave: Soldier 2; Soldier 3      (hirelings who stay where they stand)
+//! Phase 3: activate Shield; abandon Lantern   (also Midnight:)
+//! Give: Lantern to Elf             (also Receive:, Trade:, Tell:; see `dealings`)
 //! ```
 //!
 //! Under Prophecy a phase of the activities may list alternatives joined by
@@ -33,6 +36,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
+use super::dealings::{
+    DealKey, DealLine, Rearrangement, parse_deal, parse_leave, parse_rearrangement, when_of_key,
+};
 use super::error::OrdersError;
 use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
 
@@ -150,6 +156,18 @@ pub struct DayOrders {
     /// `day::restart`); his own when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub character: Option<String>,
+    /// Hirelings who stay where they stand today instead of following him
+    /// (`Leave:` line; `day::retinue`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leave: Vec<String>,
+    /// Belongings to rearrange at the start of a phase or at Midnight
+    /// (`Phase 3:` and `Midnight:` lines; `day::rearrange`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rearrange: Vec<Rearrangement>,
+    /// His sides of deals with other characters (`Give:`, `Receive:`,
+    /// `Trade:`, `Tell:` lines; `day::dealings`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deals: Vec<DealLine>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -170,6 +188,13 @@ const KEYS: &[&str] = &[
     "Phantasm",
     "Missions",
     "Character",
+    "Leave",
+    "Phase N",
+    "Midnight",
+    "Give",
+    "Receive",
+    "Trade",
+    "Tell",
 ];
 
 /// Read an orders text; `first_line` is the line number of its first line
@@ -297,6 +322,16 @@ pub fn parse_day_orders(
                 value_col,
                 "expected the character to come back as, for example 'Character: Elf'".into(),
             )]),
+            Some("leave") => {
+                orders.leave = parse_leave(value);
+                Ok(())
+            }
+            Some(time) if let Some(at) = when_of_key(time) => parse_rearrangement(at, value)
+                .map(|r| orders.rearrange.push(r))
+                .map_err(|m| vec![error(value_col, m)]),
+            Some(deal) if let Some(key) = DealKey::of(deal) => parse_deal(key, value)
+                .map(|d| orders.deals.push(d))
+                .map_err(|m| vec![error(value_col, m)]),
             Some(other) => {
                 let hint = crate::suggest::did_you_mean(other, KEYS.iter().copied());
                 Err(vec![error(
@@ -677,6 +712,15 @@ impl fmt::Display for DayOrders {
         }
         if let Some(character) = &self.character {
             writeln!(f, "Character: {character}")?;
+        }
+        if !self.leave.is_empty() {
+            writeln!(f, "Leave: {}", self.leave.join("; "))?;
+        }
+        for rearrangement in &self.rearrange {
+            writeln!(f, "{rearrangement}")?;
+        }
+        for deal in &self.deals {
+            writeln!(f, "{deal}")?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",

@@ -151,7 +151,7 @@ pub fn player_report(
         player,
         day_log,
         combat_log,
-        sheet: sheet::sheet(data, me, state.victory_requirements.get(&me.name)),
+        sheet: sheet::sheet(data, state, me),
         clearing: clearing::clearing_view(data, state, me),
         messages: context.messages.get(player).map_or(&[], Vec::as_slice),
         known_tiles: me

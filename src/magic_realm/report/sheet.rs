@@ -10,7 +10,7 @@ use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::Score;
 use crate::magic_realm::day::events::condition_word;
 use crate::magic_realm::day::victory;
-use crate::magic_realm::state::{CharacterState, ItemKind, VictoryRequirements};
+use crate::magic_realm::state::{CharacterState, ItemKind, MrState};
 
 /// One line of the sheet's item list.
 #[derive(Clone, Debug, Serialize)]
@@ -36,6 +36,8 @@ pub struct ChitLine {
 pub struct HirelingLine {
     pub native: String,
     pub days_left: u8,
+    /// Where he stands (`in CV4`): with his employer or where he was left.
+    pub at: String,
 }
 
 /// The victory points he would score if the game ended now.
@@ -84,12 +86,9 @@ fn kind_word(kind: ItemKind) -> &'static str {
     }
 }
 
-/// The sheet of `me`.
-pub fn sheet(
-    data: &GameData,
-    me: &CharacterState,
-    requirements: Option<&VictoryRequirements>,
-) -> Sheet {
+/// The sheet of `me`, a character of `state`.
+pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
+    let requirements = state.victory_requirements.get(&me.name);
     let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
@@ -141,6 +140,11 @@ pub fn sheet(
             .map(|h| HirelingLine {
                 native: h.native.clone(),
                 days_left: h.days_left,
+                at: state
+                    .denizens
+                    .get(&h.native)
+                    .map(|d| d.at.to_string())
+                    .unwrap_or_default(),
             })
             .collect(),
         victory: VictoryLine {
@@ -188,7 +192,8 @@ mod tests {
         wizard.magic.curses.insert(CurseKind::Squeak);
         wizard.chits[0].enchanted = true;
         wizard.damaged_armor.push("Helmet".into());
-        let sheet = sheet(data(), wizard, None);
+        let wizard = &state.characters[0];
+        let sheet = sheet(data(), &state, wizard);
         assert_eq!(sheet.spells, wizard.magic.spells);
         assert_eq!(sheet.curses.len(), 1);
         assert!(sheet.curses[0].starts_with("Squeak"), "{:?}", sheet.curses);
@@ -200,9 +205,9 @@ mod tests {
 
     #[test]
     fn the_suit_of_armour_is_named_in_full() {
-        let mut knight = game_played_by(&["Black Knight"], |_| "Ann".into()).characters[0].clone();
-        knight.damaged_armor.push("Armor".into());
-        let knights = sheet(data(), &knight, None);
+        let mut state = game_played_by(&["Black Knight"], |_| "Ann".into());
+        state.characters[0].damaged_armor.push("Armor".into());
+        let knights = sheet(data(), &state, &state.characters[0]);
         assert_eq!(
             knights.armor,
             ["Suit of Armor", "Shield"],

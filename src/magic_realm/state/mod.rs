@@ -163,6 +163,18 @@ pub enum Whereabouts {
     Dead,
 }
 
+/// Where a counter is, as a report says it: `in CV4`.
+impl std::fmt::Display for Whereabouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Whereabouts::SetupBox { name } => write!(f, "in the {name} box of the setup card"),
+            Whereabouts::Guarding { site } => write!(f, "guarding the {site}"),
+            Whereabouts::Clearing { clearing } => write!(f, "in {clearing}"),
+            Whereabouts::Dead => f.write_str("dead"),
+        }
+    }
+}
+
 /// One thing a holder holds.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

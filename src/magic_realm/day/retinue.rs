@@ -1,0 +1,105 @@
+//! Hirelings stand in a clearing and follow their employer (play summary
+//! I.C, II.C.8; issue 17 §2). A hired native is a counter on the map like
+//! any other; what makes him a follower is his employer's turn:
+//!
+//! - The hirelings standing in his clearing when his turn starts move with
+//!   him phase by phase, unless his `Leave:` line names them: those stay
+//!   where they stand (hired non-leaders can only follow, and a character
+//!   may always leave his hired followers behind).
+//! - They are left behind when he flies, when a pony doubles his move and
+//!   they ride no pony of their own, and when he is carried off alone.
+//! - Hirelings standing elsewhere stay put until he comes back to them: a
+//!   ruling, as the rules put followers with their guide only at Birdsong,
+//!   and realmgm already rules that a follower must start in his guide's
+//!   clearing.
+//!
+//! In the Evening a hireling fights only beside his employer, where both
+//! stand (`day::evening`); hired non-leaders alone never start combat.
+
+use crate::game::Observers;
+use crate::suggest::same;
+
+use super::Day;
+use super::events::{Happening, PhaseEvent};
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::horses::HorseKind;
+use crate::magic_realm::data::natives::find_member;
+use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::Whereabouts;
+
+/// The hirelings of `who` who follow him this turn; those his `Leave:` line
+/// keeps back are said to stay.
+pub fn at_turn_start(
+    day: &mut Day<'_>,
+    who: usize,
+    orders: &DayOrders,
+    observers: &Observers,
+) -> Vec<String> {
+    let character = &day.state.characters[who];
+    let here = Whereabouts::Clearing {
+        clearing: character.position.clone(),
+    };
+    let (stay, follow): (Vec<String>, Vec<String>) = character
+        .hirelings
+        .iter()
+        .map(|h| h.native.clone())
+        .filter(|native| day.state.denizens.get(native).map(|d| &d.at) == Some(&here))
+        .partition(|native| left_by_order(day.data, orders, native));
+    if !stay.is_empty() {
+        day.emit(
+            observers.clone(),
+            Happening::Phase(PhaseEvent::FollowersLeft {
+                character: character.name.clone(),
+                followers: stay,
+                reason: "they stay where they stand, as ordered".into(),
+            }),
+        );
+    }
+    follow
+}
+
+/// Whether the `Leave:` line names this hireling, his group (`Soldiers`,
+/// `Soldier`) or `all`.
+fn left_by_order(data: &GameData, orders: &DayOrders, native: &str) -> bool {
+    let group = find_member(&data.natives, native).map(|(g, _)| g);
+    orders.leave.iter().any(|name| {
+        same(name, native)
+            || same(name, "all")
+            || same(name, "everyone")
+            || group.is_some_and(|g| same(name, &g.name) || same(name, &g.member_name))
+    })
+}
+
+/// Put the hirelings in `natives` in `clearing`.
+pub fn carry(day: &mut Day<'_>, natives: &[String], clearing: &ClearingId) {
+    for native in natives {
+        if let Some(counter) = day.state.denizens.get_mut(native) {
+            counter.at = Whereabouts::Clearing {
+                clearing: clearing.clone(),
+            };
+        }
+    }
+}
+
+/// Whether a hired native rides a pony he still has, so he keeps up with a
+/// pony's double move.
+pub fn rides_pony(day: &Day<'_>, native: &str) -> bool {
+    let Some((_, member)) = find_member(&day.data.natives, native) else {
+        return false;
+    };
+    let Some(horse) = member.horse.as_deref() else {
+        return false;
+    };
+    let still_his = day
+        .state
+        .holdings
+        .get(native)
+        .is_some_and(|items| items.iter().any(|i| i.name == horse));
+    still_his
+        && day
+            .data
+            .horses
+            .iter()
+            .any(|h| h.name == horse && h.kind == HorseKind::Pony)
+}

@@ -1,0 +1,130 @@
+//! Tests of hirelings following their employer (issue 17 §2): they move
+//! with him, stay where a `Leave:` line keeps them, fall behind a pony's
+//! double move, fight only beside him and serve out their term where they
+//! stand, the weekly return of prowling natives notwithstanding.
+
+use super::events::{Happening, PhaseEvent};
+use super::tests::{border, game, place, play};
+use crate::dice::DiceScript;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::state::{Hireling, MrState, Whereabouts};
+use crate::magic_realm::test_support::move_to;
+
+const SOLDIERS: [&str; 4] = ["Soldier 1", "Soldier 2", "Soldier 3", "Soldier HQ"];
+
+/// The Amazon in `here` with the four Soldiers hired and standing beside her.
+fn captain_of_soldiers(here: &ClearingId) -> MrState {
+    let mut state = game(&["Amazon"]);
+    place(&mut state, 0, here);
+    for soldier in SOLDIERS {
+        state.denizens.get_mut(soldier).expect("a soldier").at = Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+        state.characters[0].hirelings.push(Hireling {
+            native: soldier.into(),
+            days_left: 10,
+        });
+    }
+    state
+}
+
+fn at(state: &MrState, native: &str) -> Whereabouts {
+    state.denizens[native].at.clone()
+}
+
+fn standing(clearing: &ClearingId) -> Whereabouts {
+    Whereabouts::Clearing {
+        clearing: clearing.clone(),
+    }
+}
+
+#[test]
+fn hirelings_follow_their_employer_unless_left_behind() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let state = captain_of_soldiers(&here);
+    let orders = format!("{}\nLeave: Soldier 2; soldier 3", move_to(&next));
+    let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
+    assert_eq!(after.characters[0].position, next);
+    for soldier in ["Soldier 1", "Soldier HQ"] {
+        assert_eq!(at(&after, soldier), standing(&next), "{soldier} follows");
+    }
+    for soldier in ["Soldier 2", "Soldier 3"] {
+        assert_eq!(at(&after, soldier), standing(&here), "{soldier} stays");
+    }
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Phase(PhaseEvent::TurnStarts { followers, .. })
+            if followers == &["Soldier 1", "Soldier HQ"])));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Phase(PhaseEvent::FollowersLeft { followers, reason, .. })
+            if followers == &["Soldier 2", "Soldier 3"] && reason.contains("as ordered"))));
+
+    // The next day those left behind stay put; the others go on with her.
+    let (after, _) = play(after, &[("P1", &move_to(&here))], DiceScript::default());
+    assert_eq!(after.characters[0].position, here);
+    for soldier in SOLDIERS {
+        assert_eq!(
+            at(&after, soldier),
+            standing(&here),
+            "{soldier} is with her again"
+        );
+    }
+}
+
+#[test]
+fn hirelings_elsewhere_do_not_follow_and_the_whole_group_can_be_left() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let state = captain_of_soldiers(&here);
+    let (after, _) = play(
+        state,
+        &[("P1", &format!("{}\nLeave: Soldiers", move_to(&next)))],
+        DiceScript::default(),
+    );
+    for soldier in SOLDIERS {
+        assert_eq!(at(&after, soldier), standing(&here));
+    }
+    // She moves on from `next`: the soldiers, elsewhere, do not follow.
+    let (after, _) = play(after, &[("P1", "H")], DiceScript::default());
+    for soldier in SOLDIERS {
+        assert_eq!(at(&after, soldier), standing(&here));
+    }
+}
+
+#[test]
+fn hired_natives_stay_out_of_a_fight_their_employer_is_not_in() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = captain_of_soldiers(&here);
+    // A second character stands with the soldiers the Amazon leaves.
+    let mut two = game(&["Amazon", "Black Knight"]);
+    two.characters[0] = state.characters[0].clone();
+    two.denizens = std::mem::take(&mut state.denizens);
+    place(&mut two, 1, &here);
+    let (after, events) = play(
+        two,
+        &[
+            ("P1", &format!("{}\nLeave: all", move_to(&next))),
+            ("P2", "H"),
+        ],
+        DiceScript::default(),
+    );
+    assert_eq!(at(&after, "Soldier 1"), standing(&here));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Combat(_))),
+        "no combat where the soldiers stand without their employer"
+    );
+}
+
+#[test]
+fn hired_natives_are_not_sent_home_on_the_seventh_day() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = captain_of_soldiers(&here);
+    state.day = 6;
+    // Row 3 (the Soldiers' row) is rolled, so their garrison would call them home.
+    let roll = crate::magic_realm::test_support::script(&[("birdsong/monster-roll", &[3])]);
+    let (after, _) = play(state, &[("P1", &move_to(&next))], roll);
+    for soldier in SOLDIERS {
+        assert_eq!(at(&after, soldier), standing(&next), "{soldier} serves on");
+    }
+}
