@@ -365,6 +365,11 @@ impl Game for MagicRealm {
             names.errors.extend(combat.errors);
             names.warnings.extend(combat.warnings);
         }
+        if let Some((state, me)) = me {
+            let dealings = orders::dealing_names::check_dealings(&day, data, state, me);
+            names.errors.extend(dealings.errors);
+            names.warnings.extend(dealings.warnings);
+        }
         if !names.errors.is_empty() {
             return Err(names
                 .errors

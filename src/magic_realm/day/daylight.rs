@@ -19,8 +19,8 @@ use crate::magic_realm::state::{CharacterState, MrState};
 
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, activities, blocking, fly, hire, horses, movement, pending, prophecy,
-    retinue, search, summoning, trade, weather,
+    Day, PhaseOutcome, activities, blocking, dealings, fly, hire, horses, movement, pending,
+    prophecy, rearrange, retinue, search, summoning, trade, weather,
 };
 use crate::magic_realm::abilities;
 use crate::magic_realm::board::ClearingId;
@@ -127,6 +127,11 @@ pub fn take_turn(
     for (index, phase) in phases.iter().enumerate() {
         if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
             blocking::end_of_phase(day, who, orders);
+        }
+        if !day.today.blocked.contains(&who) {
+            let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
+            dealings::at_phase(day, who, number, orders);
+            rearrange::at_phase(day, who, number, mine);
         }
         if day.today.blocked.contains(&who) {
             day.emit(

@@ -58,6 +58,12 @@ pub enum Happening {
     Weather(super::weather::WeatherEvent),
     /// A GM's ruling carried out at Birdsong (`day/rulings.rs`).
     Ruling(super::rulings::RulingEvent),
+    /// Belongings rearranged by order before a phase or at Midnight
+    /// (play summary II.D.1.b, IV.A; `day/rearrange.rs`).
+    Rearranged(super::rearrange::RearrangeEvent),
+    /// Characters dealing with each other (play summary II.D.1.a, IV.A;
+    /// `day/dealings.rs`).
+    Dealing(super::dealings::DealEvent),
 }
 
 /// What happens before Daylight.

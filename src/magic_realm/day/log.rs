@@ -40,6 +40,8 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Magic(e) => e.to_string(),
             Happening::Weather(e) => e.log_line(),
             Happening::Ruling(e) => e.log_line(),
+            Happening::Rearranged(e) => e.log_line(),
+            Happening::Dealing(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");
     }

@@ -13,6 +13,7 @@ pub mod blocking;
 pub mod bot;
 pub mod bot_magic;
 pub mod daylight;
+pub mod dealings;
 pub mod evening;
 pub mod events;
 pub mod familiar;
@@ -31,6 +32,7 @@ pub mod pending;
 pub mod phantasm;
 pub mod preview;
 pub mod prophecy;
+pub mod rearrange;
 pub mod refusal;
 pub mod resolve;
 pub mod restart;
@@ -97,6 +99,8 @@ pub struct Today {
     /// Weather fatigue (asterisks) each character owes, paid in the Evening
     /// (`weather`).
     pub weather_fatigue: BTreeMap<usize, u8>,
+    /// Deal lines settled today, done or failed (`dealings`).
+    pub deals_settled: dealings::Settled,
 }
 
 impl<'a> Day<'a> {
@@ -162,6 +166,8 @@ pub enum PhaseOutcome {
 }
 #[cfg(test)]
 mod combat_rest_tests;
+#[cfg(test)]
+mod dealings_tests;
 #[cfg(test)]
 mod evening_tests;
 #[cfg(test)]

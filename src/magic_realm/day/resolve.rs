@@ -11,7 +11,9 @@ use crate::game::Rules;
 
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
-use super::{Day, birdsong, daylight, evening, familiar, midnight, phantasm, weather};
+use super::{
+    Day, birdsong, daylight, dealings, evening, familiar, midnight, phantasm, rearrange, weather,
+};
 use crate::magic_realm::combat::Decision;
 use crate::magic_realm::combat::by_rounds::RoundAnswers;
 use crate::magic_realm::data::GameData;
@@ -100,11 +102,14 @@ pub fn resolve_day_by_rounds(
         }
     }
     familiar::end_of_daylight(&mut day, &familiars_following);
+    dealings::end_of_daylight(&mut day, orders);
     crate::magic_realm::day::spell_clock::sunset(&mut day, day_number);
     if let Err(decisions) = evening::evening(&mut day, orders, round_answers) {
         return Ok(DayOutcome::Stopped(decisions, day.events));
     }
     weather::pay_fatigue(&mut day);
+    dealings::at_midnight(&mut day, orders);
+    rearrange::at_midnight(&mut day, orders);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number + weather::end_of_week(&mut day, day_number, LAST_DAY);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))

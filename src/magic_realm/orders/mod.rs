@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod combat_names;
+pub mod dealing_names;
 pub mod dealings;
 pub mod error;
 pub mod names;

@@ -9,6 +9,7 @@
 //! the day engine will change it. Rules: the play summary (setup), `data/chits.toml`,
 //! §6.2, §7.2, §7.3, §8.
 
+pub mod belongings;
 pub mod magic;
 pub mod ruling;
 

@@ -1,0 +1,215 @@
+//! Checking the `Leave:`, `Phase N:`/`Midnight:` and deal lines against the
+//! character who sends them (issue 17), so the confirmation says at once
+//! what the day could not do.
+//!
+//! Errors, which no day could make right: a hireling he has not hired, a
+//! deal with a character nobody plays (or with himself), an item the game
+//! does not have. Warnings, which the day may still make right: a partner
+//! he does not see in his clearing now, goods or gold he does not have now,
+//! a belonging to rearrange he does not carry now. The warnings read only
+//! what he can see: a hidden character beside him is "not seen", never
+//! "there".
+
+use super::dealings::{DealLine, Goods, When};
+use super::names::NameCheck;
+use super::sheet::DayOrders;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::natives::find_member;
+use crate::magic_realm::state::belongings;
+use crate::magic_realm::state::{CharacterState, MrState};
+use crate::suggest;
+
+/// Check the hireling, rearranging and deal lines of `orders` for `me`.
+pub fn check_dealings(
+    orders: &DayOrders,
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+) -> NameCheck {
+    let mut found = NameCheck::default();
+    check_leave(orders, data, me, &mut found);
+    for rearrangement in &orders.rearrange {
+        let key = match rearrangement.at {
+            When::Phase(n) => format!("Phase {n}"),
+            When::Midnight => "Midnight".into(),
+        };
+        for (_, item) in &rearrangement.steps {
+            if belongings::find(me, item).is_none() {
+                found.warnings.push(format!(
+                    "{key}: you carry no {item} now (you carry {}); unless you get it first, \
+                     that step will not happen",
+                    belongings::listing(me)
+                ));
+            }
+        }
+    }
+    for deal in &orders.deals {
+        check_deal(deal, data, state, me, &mut found);
+    }
+    found
+}
+
+fn check_leave(orders: &DayOrders, data: &GameData, me: &CharacterState, found: &mut NameCheck) {
+    let hired: Vec<&str> = me.hirelings.iter().map(|h| h.native.as_str()).collect();
+    for name in &orders.leave {
+        let known = suggest::same(name, "all")
+            || suggest::same(name, "everyone")
+            || hired.iter().any(|native| {
+                suggest::same(name, native)
+                    || find_member(&data.natives, native).is_some_and(|(g, _)| {
+                        suggest::same(name, &g.name) || suggest::same(name, &g.member_name)
+                    })
+            });
+        if known {
+            continue;
+        }
+        let yours = if hired.is_empty() {
+            "you have no hirelings".to_string()
+        } else {
+            format!("your hirelings are {}", hired.join(", "))
+        };
+        found.errors.push(format!(
+            "Leave: '{name}' is not one of your hirelings; {yours}{}",
+            suggest::did_you_mean(name, hired.iter().copied())
+        ));
+    }
+}
+
+fn check_deal(
+    deal: &DealLine,
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+    found: &mut NameCheck,
+) {
+    let text = deal.to_string();
+    let key = text.split(':').next().unwrap_or("Give");
+    let others = state
+        .characters
+        .iter()
+        .filter(|c| c.name != me.name)
+        .map(|c| c.name.as_str());
+    if suggest::same(&deal.with, &me.name) {
+        found.errors.push(format!(
+            "{key}: you cannot deal with yourself, the {}",
+            me.name
+        ));
+        return;
+    }
+    let Some(partner) = state
+        .characters
+        .iter()
+        .find(|c| suggest::same(&c.name, &deal.with))
+    else {
+        found.errors.push(format!(
+            "{key}: no character called '{}' is in the Realm{}",
+            deal.with,
+            suggest::did_you_mean(&deal.with, others)
+        ));
+        return;
+    };
+    let items: Vec<&str> = data
+        .weapons
+        .iter()
+        .map(|w| w.name.as_str())
+        .chain(data.armor.iter().map(|a| a.name.as_str()))
+        .chain(data.treasures.iter().map(|t| t.name.as_str()))
+        .chain(data.horses.iter().map(|h| h.name.as_str()))
+        .collect();
+    for goods in deal.gives.iter().chain(&deal.gets) {
+        if let Goods::Item(name) = goods
+            && !items.iter().any(|item| belongings::names(name, item))
+        {
+            found.errors.push(format!(
+                "{key}: '{name}' is not an item of the game{}",
+                suggest::did_you_mean(name, items.iter().copied())
+            ));
+        }
+    }
+    let seen_beside = partner.position == me.position && !partner.hidden && !partner.dead;
+    if !seen_beside {
+        found.warnings.push(format!(
+            "{key}: you do not see the {} in {} now; the deal happens only if you stand \
+             together at {}",
+            partner.name, me.position, deal.at
+        ));
+    }
+    for goods in &deal.gives {
+        match goods {
+            Goods::Item(name) if belongings::find(me, name).is_none() => {
+                found.warnings.push(format!(
+                    "{key}: you do not carry the {name} now; unless you get it first, the deal \
+                     will not happen"
+                ));
+            }
+            Goods::Gold(gold) if *gold > u32::from(me.gold) => found.warnings.push(format!(
+                "{key}: you have {} gold now, not {gold}; unless you get more first, the deal \
+                 will not happen",
+                me.gold
+            )),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::orders::parse_day_orders;
+    use crate::magic_realm::state::Hireling;
+    use crate::magic_realm::test_support::{data, game_played_by};
+
+    fn check(text: &str, state: &MrState) -> NameCheck {
+        let orders = parse_day_orders(text, 1, data()).expect("parses");
+        check_dealings(&orders, data(), state, &state.characters[0])
+    }
+
+    #[test]
+    fn unknown_hirelings_and_partners_are_errors_and_absent_goods_warnings() {
+        let mut state = game_played_by(&["Captain", "Elf"], |i| format!("P{i}"));
+        state.characters[0].hirelings.push(Hireling {
+            native: "Soldier 1".into(),
+            days_left: 5,
+        });
+        let ok = check("H\nLeave: Soldiers; soldier 1", &state);
+        assert!(ok.errors.is_empty(), "{ok:?}");
+        let wrong = check("H\nLeave: Soldier 9", &state);
+        assert!(wrong.errors[0].starts_with("Leave: 'Soldier 9' is not one of your hirelings"));
+        assert!(wrong.errors[0].contains("Soldier 1"), "{wrong:?}");
+
+        let near = check("H\nGive: Ancient Telescope to Elff", &state);
+        assert!(
+            near.errors[0].contains("Elf"),
+            "the hint names the Elf: {near:?}"
+        );
+        let nobody = check("H\nGive: Ancient Telescope to Gandalf", &state);
+        assert!(nobody.errors[0].contains("no character called 'Gandalf' is in the Realm"));
+        let myself = check("H\nTell: Captain my paths", &state);
+        assert!(myself.errors[0].contains("yourself"));
+        let junk = check("H\nTrade: Spear to Elf for Moon Rock", &state);
+        assert!(junk.errors[0].starts_with("Trade: 'Moon Rock' is not an item of the game"));
+
+        state.characters[1].position = state.characters[0].position.clone();
+        let together = check("H\nGive: 5 gold to Elf", &state);
+        assert!(together.warnings.is_empty(), "{together:?}");
+        state.characters[1].hidden = true;
+        let hidden = check(
+            "H\nGive: 5 gold to Elf at phase 2\nPhase 1: activate Spear",
+            &state,
+        );
+        assert!(
+            hidden
+                .warnings
+                .iter()
+                .any(|w| w.contains("you do not see the Elf") && w.contains("phase 2"))
+        );
+        assert!(
+            hidden
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("Phase 1: you carry no Spear"))
+        );
+        let poor = check("H\nGive: 500 gold to Elf", &state);
+        assert!(poor.warnings.iter().any(|w| w.contains("not 500")));
+    }
+}
