@@ -531,7 +531,13 @@ mod tests {
         };
         assert_eq!(lure.stage, Stage::Lure);
         s.battle
-            .answer(0, Answer::Lure { denizens: vec![] })
+            .answer(
+                0,
+                Answer::Lure {
+                    denizens: vec![],
+                    hirelings: vec![],
+                },
+            )
             .expect("lure nobody");
         let Step::Needs(action) = s.battle.step(&mut s.dice) else {
             panic!("she is asked for her action")

@@ -145,6 +145,9 @@ pub struct FatiguePlay {
 pub enum Answer {
     Lure {
         denizens: Vec<String>,
+        /// Hired natives each luring one denizen: (hired native, denizen).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hirelings: Vec<(String, String)>,
     },
     /// Hired natives sent against denizens: (hired native, target).
     Deploy {

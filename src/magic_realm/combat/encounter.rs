@@ -55,9 +55,14 @@ pub fn lure_and_assign(
     answers: &BTreeMap<FighterId, Answer>,
 ) {
     for who in battle.characters_in_play() {
-        let Some(Answer::Lure { denizens }) = answers.get(&who) else {
+        let Some(Answer::Lure {
+            denizens,
+            hirelings,
+        }) = answers.get(&who)
+        else {
             continue;
         };
+        lure_by_hirelings(battle, who, hirelings);
         for name in denizens {
             let Some(d) = battle.find(name) else { continue };
             if !super::tactics::lurable(battle, who).contains(&d) {
@@ -73,6 +78,27 @@ pub fn lure_and_assign(
         }
     }
     random_assignment(battle, dice);
+}
+
+/// His hired natives each take the denizen they lure onto their own sheet
+/// (play summary III.A.1); with Extended Treachery, luring a member of the
+/// hireling's own group turns the group (`treachery`).
+fn lure_by_hirelings(battle: &mut Battle, who: FighterId, pairs: &[(String, String)]) {
+    for (native, target) in pairs {
+        let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
+            continue;
+        };
+        if !super::tactics::hireling_may_lure(battle, who, n, t) {
+            continue;
+        }
+        assign(battle, t, n);
+        let line = CombatLine::LuredByHireling {
+            native: battle.name(n).to_string(),
+            denizen: battle.name(t).to_string(),
+        };
+        battle.say(Seen::Clearing, line);
+        super::treachery::on_sent_against(battle, who, n, t);
+    }
 }
 
 /// Who an unassigned denizen may be assigned to: unhidden characters it
@@ -158,7 +184,7 @@ pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId
                 target: battle.name(t).to_string(),
             };
             battle.say(Seen::Clearing, line);
-            super::treachery::on_deploy(battle, who, n, t);
+            super::treachery::on_sent_against(battle, who, n, t);
         }
         super::watchful::after_deploying(battle, dice, who, &watchful_groups);
     }

@@ -51,6 +51,11 @@ pub enum CombatLine {
         character: String,
         denizen: String,
     },
+    /// A hired native lures a denizen onto his own sheet (III.A.1).
+    LuredByHireling {
+        native: String,
+        denizen: String,
+    },
     Assigned {
         denizen: String,
         to: String,
@@ -215,6 +220,9 @@ impl fmt::Display for CombatLine {
             } => write!(f, "the {group} and the {character}: {result}"),
             CombatLine::Lured { character, denizen } => {
                 write!(f, "the {character} lures {denizen}")
+            }
+            CombatLine::LuredByHireling { native, denizen } => {
+                write!(f, "{native} lures {denizen} onto his own sheet")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks the {to}"),
             CombatLine::Watchful { native, to } => {

@@ -5,6 +5,7 @@
 //! `maneuver with CHIT` (a CHIT may be an active Boots or Gloves card), `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
+//! `HIRELING lure NAME` (a hired native lures one denizen onto his own sheet),
 //! `deploy` (hired natives against the attackers on his sheet), `alert`,
 //! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
@@ -21,7 +22,7 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, deploy, alert, cast SPELL [on TARGET], \
+                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, alert, cast SPELL [on TARGET], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
 
 /// Read the value of a `Combat:` line.
@@ -88,6 +89,15 @@ impl ChitCards for GameData {
     }
 }
 
+/// `Woodfolk 2 lure Troll`: a hired native and the denizen he lures.
+fn hireling_lure(clause: &str) -> Option<(String, String)> {
+    let lower = clause.to_ascii_lowercase();
+    let at = lower.find(" lure ")?;
+    let native = clause[..at].trim();
+    let target = clause[at + " lure ".len()..].trim();
+    (!native.is_empty() && !target.is_empty()).then(|| (native.to_string(), target.to_string()))
+}
+
 fn read_clause(
     clause: &str,
     cards: &dyn ChitCards,
@@ -119,6 +129,8 @@ fn read_clause(
             .parse()
             .map_err(|_| format!("'{n}' is not a number of wounds; write 'run when wounded 2'"))?;
         tactics.run_when_wounded = Some(n);
+    } else if let Some((native, target)) = hireling_lure(clause) {
+        tactics.hireling_lures.push((native, target));
     } else if let Some(l) = rest(clause, "lure ") {
         tactics.lure = match l.to_ascii_lowercase().as_str() {
             "nobody" => Lure::Nobody,
@@ -185,6 +197,9 @@ impl fmt::Display for Tactics {
             Lure::Weakest => "lure weakest".to_string(),
             Lure::Named(names) => format!("lure {}", names.join(" and ")),
         });
+        for (native, target) in &self.hireling_lures {
+            parts.push(format!("{native} lure {target}"));
+        }
         if self.alert {
             parts.push("alert".into());
         }
@@ -242,9 +257,14 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = read(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
         )
         .unwrap();
+        assert_eq!(
+            t.hireling_lures,
+            [("Woodfolk 2", "Troll"), ("Bashkar 1", "Wolf A 1")]
+                .map(|(n, d)| (n.to_string(), d.to_string()))
+        );
         assert_eq!(read(&t.to_string()).unwrap(), t);
         assert_eq!(
             read(&Tactics::default().to_string()).unwrap(),

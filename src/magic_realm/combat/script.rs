@@ -167,6 +167,8 @@ pub struct Expect {
     pub dropped: Option<Vec<String>>,
     /// Lines the log must contain (as printed).
     pub log_contains: Option<Vec<String>>,
+    /// Text no line of the log may contain.
+    pub log_lacks: Option<Vec<String>>,
     /// Fighters a spell moved out of the clearing.
     pub moved: Option<Vec<String>>,
 }
@@ -614,6 +616,11 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     for line in expect.log_contains.iter().flatten() {
         if !log.iter().any(|l| l.contains(line.as_str())) {
             wrong.push(format!("the log has no line containing \"{line}\""));
+        }
+    }
+    for text in expect.log_lacks.iter().flatten() {
+        if let Some(line) = log.iter().find(|l| l.contains(text.as_str())) {
+            wrong.push(format!("the log has a line containing \"{text}\": {line}"));
         }
     }
     wrong

@@ -64,6 +64,10 @@ pub struct Tactics {
     pub run_when_wounded: Option<u8>,
     #[serde(default)]
     pub lure: Lure,
+    /// Hired natives each luring one denizen onto his own sheet (play
+    /// summary III.A.1): (hired native, denizen), `Woodfolk 2 lure Troll`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hireling_lures: Vec<(String, String)>,
     /// Alert his weapon in the Encounter step when it is not alerted.
     #[serde(default)]
     pub alert: bool,
@@ -239,6 +243,7 @@ pub fn standing_answer(battle: &Battle, who: FighterId) -> Answer {
     match battle.stage {
         Stage::Lure => Answer::Lure {
             denizens: lure_choice(battle, who, tactics),
+            hirelings: hireling_lure_choice(battle, who, tactics),
         },
         Stage::Deploy => Answer::Deploy {
             pairs: deploy_choice(battle, who, tactics),
@@ -281,6 +286,39 @@ fn lure_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<String
                 .collect(),
         ),
     }
+}
+
+/// The `NATIVE lure DENIZEN` clauses that can be played now: each free
+/// hireling of his lures one denizen he could lure himself, and each
+/// denizen is lured once.
+fn hireling_lure_choice(
+    battle: &Battle,
+    who: FighterId,
+    tactics: &Tactics,
+) -> Vec<(String, String)> {
+    let mut taken = Vec::new();
+    let mut chosen = Vec::new();
+    for (native, target) in &tactics.hireling_lures {
+        let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
+            continue;
+        };
+        if hireling_may_lure(battle, who, n, t) && !taken.contains(&n) && !taken.contains(&t) {
+            taken.extend([n, t]);
+            chosen.push((battle.name(n).to_string(), battle.name(t).to_string()));
+        }
+    }
+    chosen
+}
+
+/// Whether `native`, a hireling of `who`, may lure `target` onto his own
+/// sheet: he is free (nothing on or against him) and `who` could lure it.
+pub fn hireling_may_lure(
+    battle: &Battle,
+    who: FighterId,
+    native: FighterId,
+    target: FighterId,
+) -> bool {
+    free_hirelings(battle, who).contains(&native) && lurable(battle, who).contains(&target)
 }
 
 /// Free hirelings against the attackers on his own sheet, in turn.
@@ -534,10 +572,21 @@ pub fn same_chit(label: &str, wanted: &str) -> bool {
 /// The options of his current decision, in words.
 pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
     match battle.stage {
-        Stage::Lure => lurable(battle, who)
-            .into_iter()
-            .map(|d| format!("lure {}", battle.name(d)))
-            .collect(),
+        Stage::Lure => {
+            let targets = lurable(battle, who);
+            let mut out: Vec<String> = targets
+                .iter()
+                .map(|&d| format!("lure {}", battle.name(d)))
+                .collect();
+            for h in free_hirelings(battle, who) {
+                out.extend(
+                    targets
+                        .iter()
+                        .map(|&d| format!("{} lure {}", battle.name(h), battle.name(d))),
+                );
+            }
+            out
+        }
         Stage::Deploy => {
             let targets: Vec<FighterId> = (0..battle.fighters.len())
                 .filter(|&t| deployable(battle, t))
@@ -614,7 +663,10 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
 /// What is illegal and what would be legal.
 pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<(), CombatError> {
     match answer {
-        Answer::Lure { denizens } => {
+        Answer::Lure {
+            denizens,
+            hirelings,
+        } => {
             let can = lurable(battle, who);
             for name in denizens {
                 let ok = battle.find(name).is_some_and(|d| can.contains(&d));
@@ -622,6 +674,28 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                     return Err(format!(
                         "{name} cannot be lured; choose among: {}",
                         options(battle, who).join(", ")
+                    )
+                    .into());
+                }
+            }
+            for (native, target) in hirelings {
+                let ok = match (battle.find(native), battle.find(target)) {
+                    (Some(n), Some(t)) => hireling_may_lure(battle, who, n, t),
+                    _ => false,
+                };
+                if !ok {
+                    let free: Vec<&str> = free_hirelings(battle, who)
+                        .into_iter()
+                        .map(|h| battle.name(h))
+                        .collect();
+                    return Err(format!(
+                        "{native} cannot lure {target}: a free hireling of yours ({}) may lure one \
+                         denizen you could lure yourself",
+                        if free.is_empty() {
+                            "none now".to_string()
+                        } else {
+                            free.join(", ")
+                        }
                     )
                     .into());
                 }

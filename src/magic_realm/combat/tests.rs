@@ -46,7 +46,13 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
         .unwrap_err();
     assert!(err.to_string().contains("waits for luring"), "{err}");
     battle
-        .answer(0, Answer::Lure { denizens: vec![] })
+        .answer(
+            0,
+            Answer::Lure {
+                denizens: vec![],
+                hirelings: vec![],
+            },
+        )
         .expect("lure nobody");
     let Step::Needs(action) = battle.step(dice) else {
         panic!("the action is asked next")
@@ -125,7 +131,17 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
     let outcome = script::outcome(battle);
     assert_eq!(outcome.killed, vec!["Ogre 1".to_string()]);
     assert_eq!(outcome.fatigued["Amazon"], 1);
-    assert!(battle.answer(0, Answer::Lure { denizens: vec![] }).is_err());
+    assert!(
+        battle
+            .answer(
+                0,
+                Answer::Lure {
+                    denizens: vec![],
+                    hirelings: vec![]
+                }
+            )
+            .is_err()
+    );
 }
 
 #[test]
@@ -158,7 +174,13 @@ fn the_action_decision_lists_the_legal_casts() {
         panic!("the Sorceror is asked to lure")
     };
     battle
-        .answer(0, Answer::Lure { denizens: vec![] })
+        .answer(
+            0,
+            Answer::Lure {
+                denizens: vec![],
+                hirelings: vec![],
+            },
+        )
         .expect("lure nobody");
     let Step::Needs(action) = battle.step(dice) else {
         panic!("the action is asked next")

@@ -10,10 +10,10 @@
 //! employer the notoriety (play summary III.B.9.d, `spoils.rs`).
 //!
 //! Extended Treachery (the `extended_treachery` toggle, the BIMR3 rules): sending
-//! a hired native against a member of his own group rebels the group the
-//! same way. realmgm's hired natives do not lure (only characters do), so
-//! deployment is the one way it happens here; the rebels are the
-//! deployer's hired natives of that group, the deployed one included.
+//! a hired native against a member of his own group, by luring it onto his
+//! sheet or by deploying him against it, rebels the group the same way; the
+//! rebels are the employer's hired natives of that group, the one sent
+//! included.
 
 use super::Battle;
 use super::log::{CombatLine, Seen};
@@ -45,8 +45,9 @@ pub fn on_target(battle: &mut Battle, who: FighterId, target: FighterId) {
     );
 }
 
-/// Extended Treachery: `who` deployed his hired `native` against `target`.
-pub fn on_deploy(battle: &mut Battle, who: FighterId, native: FighterId, target: FighterId) {
+/// Extended Treachery: `who` sent his hired `native` against `target`
+/// (a lure or a deployment).
+pub fn on_sent_against(battle: &mut Battle, who: FighterId, native: FighterId, target: FighterId) {
     if !battle.rules.extended_treachery {
         return;
     }
@@ -127,16 +128,16 @@ mod tests {
     #[test]
     fn deploying_against_his_own_group_rebels_it_only_with_the_rule() {
         let mut off = battle("");
-        on_deploy(&mut off, 0, 1, 3);
+        on_sent_against(&mut off, 0, 1, 3);
         assert_eq!(off.denizen(1).and_then(|d| d.employer), Some(0));
         let mut on = battle("\"extended_treachery\"");
-        on_deploy(&mut on, 0, 1, 4);
+        on_sent_against(&mut on, 0, 1, 4);
         assert_eq!(
             on.denizen(1).and_then(|d| d.employer),
             Some(0),
             "a Rogue is not of that group"
         );
-        on_deploy(&mut on, 0, 1, 3);
+        on_sent_against(&mut on, 0, 1, 3);
         for id in [1, 2] {
             let d = on.denizen(id).expect("a Company man");
             assert_eq!(d.employer, None);

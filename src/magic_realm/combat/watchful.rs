@@ -192,8 +192,14 @@ mod tests {
             panic!("she is asked to lure")
         };
         assert_eq!(lure.stage, Stage::Lure);
-        b.answer(0, Answer::Lure { denizens: vec![] })
-            .expect("lure nobody");
+        b.answer(
+            0,
+            Answer::Lure {
+                denizens: vec![],
+                hirelings: vec![],
+            },
+        )
+        .expect("lure nobody");
         let Step::Needs(deploy) = b.step(dice) else {
             panic!("she is asked to deploy")
         };

@@ -81,6 +81,19 @@ pub fn check_tactics(
     if let Some(name) = &tactics.charge {
         check_fighter("charge", name);
     }
+    for (native, target) in &tactics.hireling_lures {
+        check_fighter(&format!("{native} lure"), target);
+    }
+    let hired = me.hirelings.iter().map(|h| h.native.as_str());
+    for (native, target) in &tactics.hireling_lures {
+        if !hired.clone().any(|h| suggest::same(h, native)) {
+            found.errors.push(format!(
+                "Combat: {native} lure {target}: {native} is not one of the {}'s hirelings{}",
+                me.name,
+                nearest_or_all(native, hired.clone())
+            ));
+        }
+    }
     if let Some(spell) = &tactics.cast {
         let known = me.magic.spells.iter().map(String::as_str);
         if !known.clone().any(|s| suggest::same(s, spell)) {
@@ -172,6 +185,27 @@ mod tests {
             "{found:?}"
         );
         assert!(found.errors[2].contains("'Nobody Special'"), "{found:?}");
+    }
+
+    #[test]
+    fn a_hireling_luring_must_be_his() {
+        let mut state = game_played_by(&["Amazon"], |_| "P1".into());
+        state.characters[0]
+            .hirelings
+            .push(crate::magic_realm::state::Hireling {
+                native: "Woodfolk 1".into(),
+                days_left: 3,
+            });
+        let lures = "Woodfolk 1 lure Giant 1, Woodfolk 2 lure Giant 1";
+        let tactics = parse_tactics(lures, data()).expect("the line reads");
+        let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
+        assert_eq!(found.errors.len(), 1, "{found:?}");
+        assert!(
+            found.errors[0].starts_with(
+                "Combat: Woodfolk 2 lure Giant 1: Woodfolk 2 is not one of the Amazon's hirelings"
+            ),
+            "{found:?}"
+        );
     }
 
     #[test]
