@@ -36,11 +36,20 @@ const GHOSTS_CLEARING: u8 = 5;
 const WEEK: u32 = 7;
 
 /// Who follows whom today: guide index → follower indices, and the
-/// characters who take a turn of their own, in turn order.
+/// characters and hired leaders who take a turn of their own, in turn order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     pub followers: BTreeMap<usize, Vec<usize>>,
-    pub order: Vec<usize>,
+    pub order: Vec<Turn>,
+}
+
+/// Whose attention counter was drawn (play summary I.E).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// A character, by seat.
+    Character(usize),
+    /// A hired leader, by native (`day::leader_turn`).
+    Leader(String),
 }
 
 /// The guide named by a character's orders when he follows someone: his
@@ -70,10 +79,14 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         }
     }
     monster_roll(day, day_number);
-    let order = turn_order(day, own_turn, orders);
+    let leaders = super::leader_turn::taking_turns(day, orders);
+    let order = turn_order(day, own_turn, leaders, orders);
     let names = order
         .iter()
-        .map(|&i| day.state.characters[i].name.clone())
+        .map(|turn| match turn {
+            Turn::Character(i) => day.state.characters[*i].name.clone(),
+            Turn::Leader(native) => native.clone(),
+        })
         .collect();
     day.emit(
         Observers::Everyone,
@@ -83,13 +96,15 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     plan
 }
 
-/// The day's turn order: drawn at random, with each character who may and
+/// The day's turn order: drawn at random, hired leaders' attention
+/// counters mixed with the characters', with each character who may and
 /// does choose his turn put in the place he chose.
 fn turn_order(
     day: &mut Day<'_>,
     own_turn: Vec<usize>,
+    leaders: Vec<String>,
     orders: &BTreeMap<String, DayOrders>,
-) -> Vec<usize> {
+) -> Vec<Turn> {
     let mut drawn = Vec::new();
     let mut choosers = Vec::new();
     for i in own_turn {
@@ -111,11 +126,12 @@ fn turn_order(
                     day.only(i),
                     Happening::Birdsong(BirdsongEvent::NotApplied { what }),
                 );
-                drawn.push(i);
+                drawn.push(Turn::Character(i));
             }
-            None => drawn.push(i),
+            None => drawn.push(Turn::Character(i)),
         }
     }
+    drawn.extend(leaders.into_iter().map(Turn::Leader));
     day.dice.shuffle("birdsong/turn-order", &mut drawn);
     for (i, choice) in choosers {
         let (at, place) = match choice {
@@ -126,7 +142,7 @@ fn turn_order(
                 (at, format!("in place {}", at + 1))
             }
         };
-        drawn.insert(at, i);
+        drawn.insert(at, Turn::Character(i));
         let character = day.state.characters[i].name.clone();
         day.emit(
             Observers::Everyone,

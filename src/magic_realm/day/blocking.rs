@@ -44,8 +44,11 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
         day.today.blocking_monsters.insert(monster.clone());
         block(day, &monster, None, who);
     }
+    // A player's character and his hired leaders never block each other.
+    let player = day.state.characters[who].player.clone();
     let others: Vec<usize> = (0..day.state.characters.len())
         .filter(|&i| i != who && day.state.characters[i].position == here)
+        .filter(|&i| day.state.characters[i].player != player)
         .collect();
     for other in others {
         let blocker = &day.state.characters[other];

@@ -77,6 +77,7 @@ pub fn evening(
             crowd.denizens.push(id.clone());
         }
     }
+    leaders_without_employers(day, &clearings);
     let mut waiting = Vec::new();
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
@@ -272,6 +273,47 @@ fn magic_after(
     }
     for event in events {
         day.emit(observers.clone(), Happening::Magic(event));
+    }
+}
+
+/// Hired leaders standing without their employer where there is someone
+/// to fight. The rules fight such a battle (play summary III: a clearing
+/// with a hired leader and anyone else); realmgm does not yet, so he stays
+/// out of it and his employer and the GM are told so.
+fn leaders_without_employers(day: &mut Day<'_>, clearings: &BTreeMap<ClearingId, Crowd>) {
+    let mut notices = Vec::new();
+    for (id, d) in &day.state.denizens {
+        let Whereabouts::Clearing { clearing } = &d.at else {
+            continue;
+        };
+        let Some(employer) = day.state.employer_of(id) else {
+            continue;
+        };
+        if !super::leader_turn::is_leader(day.data, id)
+            || day.state.characters[employer].position == *clearing
+        {
+            continue;
+        }
+        let others_here = clearings
+            .get(clearing)
+            .is_some_and(|c| !c.characters.is_empty())
+            || day.state.denizens.iter().any(|(other, o)| {
+                other != id
+                    && matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
+                    && day.state.employer_of(other).is_none()
+            });
+        if others_here {
+            notices.push((employer, clearing.clone(), id.clone()));
+        }
+    }
+    for (employer, clearing, leader) in notices {
+        let observers = day.only(employer);
+        let why = CombatError::from(
+            "a hired leader without his employer does not fight yet: realmgm does not fight \
+             such battles (the rules say it should), so he stays out of it"
+                .to_string(),
+        );
+        not_fought(day, &observers, &clearing, &leader, &why);
     }
 }
 
@@ -546,6 +588,13 @@ fn write_back(
             continue;
         };
         let killed = matches!(battle.fighters[f].out, Some(Out::Killed { .. }));
+        // A hired leader's belongings: to his killer, or left here when
+        // he dies otherwise or turns on his employer (`leader_turn`).
+        if let Some(Out::Killed { by }) = &battle.fighters[f].out {
+            super::leader_turn::killed(&mut day.state, id, by);
+        } else if den.employer.is_none() {
+            super::leader_turn::release(&mut day.state, id);
+        }
         if let Some(state) = day.state.denizens.get_mut(id) {
             state.side = den.side;
             if killed {

@@ -102,6 +102,12 @@ pub enum BirdsongEvent {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum PhaseEvent {
+    /// A hired leader standing with his employer hands him what he carried.
+    HandedOver {
+        leader: String,
+        character: String,
+        items: Vec<String>,
+    },
     /// His turn starts: where he is and what he recorded.
     TurnStarts {
         character: String,

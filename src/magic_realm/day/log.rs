@@ -101,6 +101,14 @@ fn phase(event: &PhaseEvent) -> String {
             let _ = write!(text, ":\n  Recorded: {recorded}");
             text
         }
+        PhaseEvent::HandedOver {
+            leader,
+            character,
+            items,
+        } => format!(
+            "  {leader} hands the {character} what he carried: {}.",
+            items.join(", ")
+        ),
         PhaseEvent::PhaseDone {
             number,
             recorded,

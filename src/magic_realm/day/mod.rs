@@ -21,6 +21,7 @@ pub mod fly;
 pub mod goblins;
 pub mod hire;
 pub mod horses;
+pub mod leader_turn;
 pub mod log;
 pub mod lone_cast;
 pub mod meeting;
@@ -174,6 +175,8 @@ mod evening_tests;
 mod familiar_tests;
 #[cfg(test)]
 mod hire_tests;
+#[cfg(test)]
+mod leader_tests;
 #[cfg(test)]
 mod magic_rows_tests;
 #[cfg(test)]

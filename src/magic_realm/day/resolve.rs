@@ -12,7 +12,8 @@ use crate::game::Rules;
 use super::events::DayEvent;
 use super::midnight::LAST_DAY;
 use super::{
-    Day, birdsong, daylight, dealings, evening, familiar, midnight, phantasm, rearrange, weather,
+    Day, birdsong, daylight, dealings, evening, familiar, leader_turn, midnight, phantasm,
+    rearrange, weather,
 };
 use crate::magic_realm::combat::Decision;
 use crate::magic_realm::combat::by_rounds::RoundAnswers;
@@ -88,7 +89,14 @@ pub fn resolve_day_by_rounds(
     weather::at_birdsong(&mut day);
     let mut familiars_following = BTreeMap::new();
     crate::magic_realm::day::spell_clock::dawn(&mut day, day_number);
-    for &who in &plan.order {
+    for turn in &plan.order {
+        let who = match turn {
+            birdsong::Turn::Character(who) => *who,
+            birdsong::Turn::Leader(native) => {
+                leader_turn::take_turn(&mut day, native, orders);
+                continue;
+            }
+        };
         let followers = plan.followers.get(&who).cloned().unwrap_or_default();
         // A character blocked before his turn (a monster came to his
         // clearing) loses all his phases but still ends his turn.
@@ -109,6 +117,7 @@ pub fn resolve_day_by_rounds(
     }
     weather::pay_fatigue(&mut day);
     dealings::at_midnight(&mut day, orders);
+    leader_turn::at_midnight(&mut day);
     rearrange::at_midnight(&mut day, orders);
     midnight::midnight(&mut day, day_number);
     day.state.day = day_number + weather::end_of_week(&mut day, day_number, LAST_DAY);

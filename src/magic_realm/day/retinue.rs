@@ -8,6 +8,8 @@
 //!   may always leave his hired followers behind).
 //! - They are left behind when he flies, when a pony doubles his move and
 //!   they ride no pony of their own, and when he is carried off alone.
+//! - A hired leader with a line of his own takes his own turn, and the
+//!   hirelings a `Send:` line puts with him follow him (`day::leader_turn`).
 //! - Hirelings standing elsewhere stay put until he comes back to them: a
 //!   ruling, as the rules put followers with their guide only at Birdsong,
 //!   and realmgm already rules that a follower must start in his guide's
@@ -45,6 +47,11 @@ pub fn at_turn_start(
         .iter()
         .map(|h| h.native.clone())
         .filter(|native| day.state.denizens.get(native).map(|d| &d.at) == Some(&here))
+        // Hired leaders with turns of their own, and those sent with them.
+        .filter(|native| {
+            !super::leader_turn::takes_own_turn(day, who, native, Some(orders))
+                && super::leader_turn::sent_with(orders, native).is_none()
+        })
         .partition(|native| left_by_order(day.data, orders, native));
     if !stay.is_empty() {
         day.emit(

@@ -3,7 +3,7 @@
 //! double move, fight only beside him and serve out their term where they
 //! stand, the weekly return of prowling natives notwithstanding.
 
-use super::events::{Happening, PhaseEvent};
+use super::events::{CombatEvent, Happening, PhaseEvent};
 use super::tests::{border, game, place, play};
 use crate::dice::DiceScript;
 use crate::magic_realm::board::ClearingId;
@@ -108,12 +108,17 @@ fn hired_natives_stay_out_of_a_fight_their_employer_is_not_in() {
         DiceScript::default(),
     );
     assert_eq!(at(&after, "Soldier 1"), standing(&here));
+    let fought = events.iter().any(|e| {
+        matches!(&e.happening, Happening::Combat(CombatEvent::Line { round, .. }) if *round > 0)
+    });
     assert!(
-        !events
-            .iter()
-            .any(|e| matches!(&e.happening, Happening::Combat(_))),
+        !fought,
         "no combat where the soldiers stand without their employer"
     );
+    // Their leader would fight by the rules; his employer is told he does not.
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Combat(CombatEvent::Line { line, .. })
+            if line.to_string().contains("Soldier HQ") && line.to_string().contains("does not fight yet"))));
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! Checking the `Leave:`, `Phase N:`/`Midnight:` and deal lines against the
+//! Checking the hired leaders' lines, `Send:`, `Leave:`, `Phase N:`/`Midnight:`
+//! and deal lines against the
 //! character who sends them (issue 17), so the confirmation says at once
 //! what the day could not do.
 //!
-//! Errors, which no day could make right: a hireling he has not hired, a
+//! Errors, which no day could make right: a hireling or hired leader he has
+//! not hired, a phase a hired leader cannot do, a
 //! deal with a character nobody plays (or with himself), an item the game
 //! does not have. Warnings, which the day may still make right: a partner
 //! he does not see in his clearing now, goods or gold he does not have now,
@@ -10,6 +12,7 @@
 //! what he can see: a hidden character beside him is "not seen", never
 //! "there".
 
+use super::activity::Activity;
 use super::dealings::{DealLine, Goods, When};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
@@ -28,6 +31,7 @@ pub fn check_dealings(
 ) -> NameCheck {
     let mut found = NameCheck::default();
     check_leave(orders, data, me, &mut found);
+    check_leaders(orders, data, me, &mut found);
     for rearrangement in &orders.rearrange {
         let key = match rearrangement.at {
             When::Phase(n) => format!("Phase {n}"),
@@ -72,6 +76,73 @@ fn check_leave(orders: &DayOrders, data: &GameData, me: &CharacterState, found: 
             "Leave: '{name}' is not one of your hirelings; {yours}{}",
             suggest::did_you_mean(name, hired.iter().copied())
         ));
+    }
+}
+
+/// The hired leaders he has: hirelings who lead their group.
+fn hired_leaders<'c>(data: &GameData, me: &'c CharacterState) -> Vec<&'c str> {
+    me.hirelings
+        .iter()
+        .map(|h| h.native.as_str())
+        .filter(|n| find_member(&data.natives, n).is_some_and(|(_, m)| m.is_leader()))
+        .collect()
+}
+
+fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found: &mut NameCheck) {
+    let leaders = hired_leaders(data, me);
+    let not_his = |name: &str| -> String {
+        let yours = if leaders.is_empty() {
+            "you have no hired leader".to_string()
+        } else {
+            format!("your hired leaders are {}", leaders.join(", "))
+        };
+        format!(
+            "'{name}' is not one of your hired leaders; {yours}{}",
+            suggest::did_you_mean(name, leaders.iter().copied())
+        )
+    };
+    for line in &orders.leaders {
+        if !leaders.iter().any(|l| suggest::same(l, &line.leader)) {
+            found
+                .errors
+                .push(format!("{}: {}", line.leader, not_his(&line.leader)));
+            continue;
+        }
+        for (n, phase) in line.activities.phases.iter().enumerate() {
+            let allowed = matches!(
+                phase.activity,
+                Activity::Move { .. }
+                    | Activity::Hide
+                    | Activity::Search
+                    | Activity::Trade
+                    | Activity::Hire
+            );
+            if !allowed {
+                found.errors.push(format!(
+                    "{}: phase {} ({}): a hired leader moves, hides, searches, trades and hires; \
+                     to have him follow you, leave his line out",
+                    line.leader,
+                    n + 1,
+                    phase.activity.code()
+                ));
+            }
+        }
+    }
+    let hired: Vec<&str> = me.hirelings.iter().map(|h| h.native.as_str()).collect();
+    for send in &orders.send {
+        if !leaders.iter().any(|l| suggest::same(l, &send.leader)) {
+            found
+                .errors
+                .push(format!("Send: {}", not_his(&send.leader)));
+        }
+        for native in &send.natives {
+            if !hired.iter().any(|h| suggest::same(h, native)) {
+                found.errors.push(format!(
+                    "Send: '{native}' is not one of your hirelings{}",
+                    suggest::did_you_mean(native, hired.iter().copied())
+                ));
+            }
+        }
     }
 }
 
@@ -173,6 +244,23 @@ mod tests {
         });
         let ok = check("H\nLeave: Soldiers; soldier 1", &state);
         assert!(ok.errors.is_empty(), "{ok:?}");
+        state.characters[0].hirelings.push(Hireling {
+            native: "Soldier HQ".into(),
+            days_left: 5,
+        });
+        let leader = check(
+            "H\nSoldier HQ: H, S\nSend: Soldier 1 with Soldier HQ",
+            &state,
+        );
+        assert!(leader.errors.is_empty(), "{leader:?}");
+        let leader = check(
+            "H\nRogue HQ: H\nSoldier HQ: H, R\nSend: Soldier 7 with Soldier HQ",
+            &state,
+        );
+        assert_eq!(leader.errors.len(), 3, "{leader:?}");
+        assert!(leader.errors[0].starts_with("Rogue HQ: 'Rogue HQ' is not one of your hired leaders; your hired leaders are Soldier HQ"));
+        assert!(leader.errors[1].starts_with("Soldier HQ: phase 2 (R): a hired leader moves"));
+        assert!(leader.errors[2].starts_with("Send: 'Soldier 7' is not one of your hirelings"));
         let wrong = check("H\nLeave: Soldier 9", &state);
         assert!(wrong.errors[0].starts_with("Leave: 'Soldier 9' is not one of your hirelings"));
         assert!(wrong.errors[0].contains("Soldier 1"), "{wrong:?}");

@@ -3,6 +3,8 @@
 //! II.C.8, II.D.1, IV.A):
 //!
 //! ```text
+//! Soldier HQ: M CV4, S, T              a hired leader's own phases
+//! Send: Soldier 1; Soldier 2 with Soldier HQ   hirelings who follow him, not me
 //! Leave: Soldier 2; Soldier 3          hirelings who stay where they stand today
 //! Phase 3: activate Shield; abandon Lantern
 //! Midnight: inactivate Spear
@@ -451,6 +453,67 @@ fn parse_secrets(text: &str) -> Result<Vec<Goods>, OrdersError> {
     goods.sort();
     goods.dedup();
     Ok(goods)
+}
+
+/// The recorded phases of one hired leader, written by his employer on a
+/// line keyed by the leader's name (`Soldier HQ: M CV4, S, T`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderLine {
+    pub leader: String,
+    pub activities: super::activity::Activities,
+}
+
+impl fmt::Display for LeaderLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.leader, self.activities)
+    }
+}
+
+/// Whether a line key names a hired leader: every native leader is his
+/// group's `HQ` (`Soldier HQ`, `Rogue HQ`).
+pub fn is_leader_key(folded_key: &str) -> bool {
+    folded_key.len() > 2 && folded_key.ends_with("hq")
+}
+
+/// Hirelings sent with a hired leader: they follow him, not their employer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendLine {
+    pub natives: Vec<String>,
+    pub leader: String,
+}
+
+impl fmt::Display for SendLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Send: {} with {}", self.natives.join("; "), self.leader)
+    }
+}
+
+/// `Soldier 1; Soldier 2 with Soldier HQ`.
+///
+/// # Errors
+/// A line without `with LEADER` or without hirelings to send.
+pub fn parse_send(value: &str) -> Result<SendLine, OrdersError> {
+    let expected = || -> OrdersError {
+        format!(
+            "expected the hirelings to send and the hired leader they follow, for example \
+             'Send: Soldier 1; Soldier 2 with Soldier HQ', found '{value}'"
+        )
+        .into()
+    };
+    let (natives, leader) = split_word(value, "with").ok_or_else(expected)?;
+    let natives: Vec<String> = natives
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if natives.is_empty() || leader.is_empty() {
+        return Err(expected());
+    }
+    Ok(SendLine {
+        natives,
+        leader: leader.to_string(),
+    })
 }
 
 /// `Soldier 2; Soldier 3`, or `none`.

@@ -37,7 +37,8 @@ use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
 use super::dealings::{
-    DealKey, DealLine, Rearrangement, parse_deal, parse_leave, parse_rearrangement, when_of_key,
+    DealKey, DealLine, LeaderLine, Rearrangement, SendLine, is_leader_key, parse_deal, parse_leave,
+    parse_rearrangement, parse_send, when_of_key,
 };
 use super::error::OrdersError;
 use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
@@ -168,6 +169,13 @@ pub struct DayOrders {
     /// `Trade:`, `Tell:` lines; `day::dealings`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deals: Vec<DealLine>,
+    /// His hired leaders' own phases (`Soldier HQ: M CV4, S` lines;
+    /// `day::leader_turn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaders: Vec<LeaderLine>,
+    /// Hirelings who follow a hired leader instead of him (`Send:` lines).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub send: Vec<SendLine>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -189,6 +197,8 @@ const KEYS: &[&str] = &[
     "Missions",
     "Character",
     "Leave",
+    "Send",
+    "LEADER HQ",
     "Phase N",
     "Midnight",
     "Give",
@@ -322,6 +332,23 @@ pub fn parse_day_orders(
                 value_col,
                 "expected the character to come back as, for example 'Character: Elf'".into(),
             )]),
+            Some("send") => parse_send(value)
+                .map(|line| orders.send.push(line))
+                .map_err(|m| vec![error(value_col, m)]),
+            Some(leader) if is_leader_key(leader) => {
+                let name = trimmed.split(':').next().unwrap_or_default().trim();
+                parse_activities(value, line, tiles)
+                    .map(|activities| {
+                        orders.leaders.push(LeaderLine {
+                            leader: name.to_string(),
+                            activities,
+                        });
+                    })
+                    .map_err(|mut e| {
+                        e.column += value_col;
+                        vec![e]
+                    })
+            }
             Some("leave") => {
                 orders.leave = parse_leave(value);
                 Ok(())
@@ -721,6 +748,12 @@ impl fmt::Display for DayOrders {
         }
         for deal in &self.deals {
             writeln!(f, "{deal}")?;
+        }
+        for leader in &self.leaders {
+            writeln!(f, "{leader}")?;
+        }
+        for send in &self.send {
+            writeln!(f, "{send}")?;
         }
         let when = match self.when_impossible {
             WhenImpossible::Skip => "skip",

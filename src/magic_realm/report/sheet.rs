@@ -38,6 +38,10 @@ pub struct HirelingLine {
     pub days_left: u8,
     /// Where he stands (`in CV4`): with his employer or where he was left.
     pub at: String,
+    /// A hired leader hidden where he stands.
+    pub hidden: bool,
+    /// What a hired leader carries for his employer.
+    pub carries: Vec<String>,
 }
 
 /// The victory points he would score if the game ended now.
@@ -144,6 +148,12 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
                     .denizens
                     .get(&h.native)
                     .map(|d| d.at.to_string())
+                    .unwrap_or_default(),
+                hidden: state.leaders.get(&h.native).is_some_and(|l| l.hidden),
+                carries: state
+                    .leaders
+                    .get(&h.native)
+                    .map(|l| l.carries.iter().map(|i| i.name.clone()).collect())
                     .unwrap_or_default(),
             })
             .collect(),

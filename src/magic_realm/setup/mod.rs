@@ -158,6 +158,7 @@ pub fn new_game(
         weather: None,
         arrivals: Vec::new(),
         rulings: Vec::new(),
+        leaders: BTreeMap::new(),
     })
 }
 

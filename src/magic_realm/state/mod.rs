@@ -86,6 +86,32 @@ pub struct MrState {
     /// The GM's rulings for the next Birdsong (`day/rulings.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rulings: Vec<ruling::QueuedRuling>,
+    /// What hired leaders keep of their own (`day/leader_turn.rs`), by
+    /// native; a hired leader with nothing to keep has no entry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub leaders: BTreeMap<String, LeaderRecord>,
+}
+
+/// A hired leader's own record: he hides, finds Hidden Enemies and carries
+/// what he finds, buys or loots (play summary I.B, II.A–D; issue 17 §1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderRecord {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// Today only: he found Hidden Enemies; cleared at Midnight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub found_hidden_enemies: bool,
+    /// What he carries for his employer; hired natives never activate
+    /// belongings (play summary II.C.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carries: Vec<Item>,
+}
+
+impl LeaderRecord {
+    pub fn is_empty(&self) -> bool {
+        self == &LeaderRecord::default()
+    }
 }
 
 /// A player who joined a running game, and the character he plays.

@@ -1,0 +1,191 @@
+//! Tests of hired leaders taking their own turns (issue 17 §1): a line of
+//! his own gives him an attention counter and phases; without one he
+//! follows his employer or hides where he stands; he loots, carries and
+//! hands over what he finds; natives sent with him follow him; a killer
+//! takes what he carried.
+
+use super::events::{BirdsongEvent, Happening, PhaseEvent, PhaseResult};
+use super::leader_turn;
+use super::tests::{border, game, place, play};
+use crate::dice::DiceScript;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::state::{Hireling, Item, ItemKind, MrState, Whereabouts, abandoned_pile};
+use crate::magic_realm::test_support::{move_to, results, script};
+
+const SOLDIERS: [&str; 4] = ["Soldier 1", "Soldier 2", "Soldier 3", "Soldier HQ"];
+
+/// The Captain (P1) in `here` with the four Soldiers hired beside him.
+fn captain(here: &ClearingId) -> MrState {
+    let mut state = game(&["Captain"]);
+    place(&mut state, 0, here);
+    for soldier in SOLDIERS {
+        state.denizens.get_mut(soldier).expect("a soldier").at = Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+        state.characters[0].hirelings.push(Hireling {
+            native: soldier.into(),
+            days_left: 10,
+        });
+    }
+    state
+}
+
+fn at(state: &MrState, native: &str) -> Whereabouts {
+    state.denizens[native].at.clone()
+}
+
+fn standing(clearing: &ClearingId) -> Whereabouts {
+    Whereabouts::Clearing {
+        clearing: clearing.clone(),
+    }
+}
+
+#[test]
+fn a_hired_leader_with_a_line_takes_his_own_turn_with_those_sent_with_him() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = captain(&here);
+    let orders = format!(
+        "H\nSoldier HQ: {}, H\nSend: Soldier 1 with Soldier HQ\nLeave: Soldier 2",
+        move_to(&next)
+    );
+    let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
+    assert_eq!(after.characters[0].position, here);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+    assert_eq!(at(&after, "Soldier 1"), standing(&next), "sent with the HQ");
+    assert_eq!(at(&after, "Soldier 2"), standing(&here), "left");
+    assert_eq!(at(&after, "Soldier 3"), standing(&here), "with the Captain");
+    let order = events.iter().find_map(|e| match &e.happening {
+        Happening::Birdsong(BirdsongEvent::TurnOrder { order }) => Some(order.clone()),
+        _ => None,
+    });
+    let mut order = order.expect("a turn order");
+    order.sort();
+    assert_eq!(
+        order,
+        ["Captain", "Soldier HQ"],
+        "his own attention counter"
+    );
+    let his = results(&events, "Soldier HQ");
+    assert!(
+        matches!(&his[0], PhaseResult::Moved { to, .. } if to == &next),
+        "{his:?}"
+    );
+    assert_eq!(his.len(), 2);
+    // Only his employer's player saw the leader's phases.
+    let seen_by_p1 = events.iter().any(|e| {
+        matches!(&e.happening, Happening::Phase(PhaseEvent::TurnStarts { character, .. }) if character == "Soldier HQ")
+            && matches!(&e.observers, crate::game::Observers::Players(p) if p.contains("P1"))
+    });
+    assert!(seen_by_p1);
+    assert!(
+        after.characters.len() == 1,
+        "the stand-in is gone after his turn"
+    );
+}
+
+#[test]
+fn without_a_line_he_follows_his_employer_or_hides_where_he_stands() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = captain(&here);
+    let (after, events) = play(state, &[("P1", &move_to(&next))], DiceScript::default());
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next), "he follows");
+    assert!(
+        results(&events, "Soldier HQ").is_empty(),
+        "no turn of his own"
+    );
+
+    // Left behind, the next day he hides where he stands.
+    let mut apart = captain(&here);
+    apart.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&next);
+    let hide = script(&[("daylight/hide", &[1])]);
+    let (after, events) = play(apart, &[("P1", "R")], hide);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+    let his = results(&events, "Soldier HQ");
+    assert!(
+        matches!(his[0], PhaseResult::Hid { hidden: true, .. }),
+        "{his:?}"
+    );
+    assert!(
+        his[1..]
+            .iter()
+            .all(|r| matches!(r, PhaseResult::AlreadyHidden)),
+        "{his:?}"
+    );
+    assert!(after.leaders["Soldier HQ"].hidden, "he keeps his hiding");
+}
+
+#[test]
+fn what_he_loots_he_carries_and_hands_to_his_employer_when_they_meet() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = captain(&here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&next);
+    let telescope = Item {
+        kind: ItemKind::Treasure,
+        name: "Ancient Telescope".into(),
+    };
+    state
+        .holdings
+        .insert(abandoned_pile(&next), vec![telescope.clone()]);
+    let loot = script(&[("search/Soldier HQ/loot", &[1])]);
+    let (after, _) = play(state, &[("P1", "R\nSoldier HQ: S\nSearch: loot")], loot);
+    assert_eq!(after.leaders["Soldier HQ"].carries, vec![telescope.clone()]);
+    assert!(after.characters[0].belongings.is_empty());
+
+    // No map chit summons anything, so no monster spoils the meeting.
+    let mut after = after;
+    after.map_chits.clear();
+    let (after, events) = play(
+        after,
+        &[("P1", &format!("R\nSoldier HQ: {}", move_to(&here)))],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(
+        after.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item == telescope && !b.active),
+        "{log}"
+    );
+    assert!(!after.leaders.contains_key("Soldier HQ"));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Phase(PhaseEvent::HandedOver { leader, .. }) if leader == "Soldier HQ")));
+}
+
+#[test]
+fn his_killer_takes_what_he_carried_and_a_released_leader_drops_it() {
+    let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let item = Item {
+        kind: ItemKind::Treasure,
+        name: "Ancient Telescope".into(),
+    };
+    let mut state = game(&["Captain", "Amazon"]);
+    state.characters[0] = captain(&here).characters[0].clone();
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.leaders.insert(
+        "Soldier HQ".into(),
+        crate::magic_realm::state::LeaderRecord {
+            carries: vec![item.clone()],
+            ..Default::default()
+        },
+    );
+    let mut killed = state.clone();
+    leader_turn::killed(&mut killed, "Soldier HQ", "Amazon");
+    assert!(
+        killed.characters[1]
+            .belongings
+            .iter()
+            .any(|b| b.item == item)
+    );
+    let mut by_monster = state.clone();
+    leader_turn::killed(&mut by_monster, "Soldier HQ", "Giant 1");
+    assert_eq!(
+        by_monster.holdings[&abandoned_pile(&here)],
+        vec![item.clone()]
+    );
+    let mut released = state;
+    leader_turn::release_all(&mut released, 0);
+    assert_eq!(released.holdings[&abandoned_pile(&here)], vec![item]);
+    assert!(released.leaders.is_empty());
+}

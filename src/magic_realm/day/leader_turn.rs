@@ -1,0 +1,352 @@
+//! Hired leaders take their own turns (play summary I.B, I.E, II.A–D;
+//! issue 17 §1). A hired leader (a group's `HQ`) with a line of his own in
+//! his employer's mail (`Soldier HQ: M CV4, S, T`) draws his own attention
+//! counter, mixed with the characters', and does his recorded phases: move,
+//! hide, search and loot, trade and hire for his employer, block and be
+//! blocked.
+//!
+//! The turn is played by the character machinery on a stand-in record for
+//! him, put at the end of the characters for the length of his turn only,
+//! so every rule of movement, hiding, searching, trading, hiring, blocking
+//! and monsters arriving is the characters' own. What the stand-in holds:
+//! - his position and hidden state, and what he carries (`LeaderRecord`);
+//! - one MOVE chit of his vulnerability, so he carries what his strength
+//!   allows and leaves the rest behind on a move, as a character does;
+//! - his employer's gold, discoveries and standing lines (Search, Buy, Sell,
+//!   Hire, Drinks, Take, Block, If impossible): he trades and hires for his
+//!   employer, with his employer's gold, and what he discovers his employer
+//!   knows (rulings: the seeds say "for his employer" and no more);
+//! - the hirelings `Send:` lines put with him, who follow him.
+//!
+//! After his turn the records go back: position, hidden, what he carries,
+//! gold spent or gained, discoveries, natives he hired (his employer's now,
+//! standing with him). Rulings:
+//! - With no line of his own he follows his employer when they stand in the
+//!   same clearing as the employer's turn starts (he is a hireling like the
+//!   others, `day::retinue`); standing elsewhere he stays put and hides.
+//! - He meets natives as Neutral (no character card gives him
+//!   relationships); hired natives never activate belongings, so all he
+//!   carries is inactive.
+//! - He can be blocked, and block, only during his own turn; a player's
+//!   characters and leaders never block each other.
+//! - When he stands with his employer at the end of his turn or at Midnight,
+//!   he hands what he carries to his employer (his belongings are his
+//!   employer's to use when they meet).
+
+use std::collections::BTreeMap;
+
+use super::Day;
+use super::daylight;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::natives::find_member;
+use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::orders::activity::{Activities, Activity, Phase};
+use crate::magic_realm::orders::dealings::LeaderLine;
+use crate::magic_realm::state::{
+    Belonging, CharacterChit, CharacterState, Hireling, LeaderRecord, Whereabouts,
+};
+use crate::suggest::same;
+
+/// Whether the native is a group's leader.
+pub fn is_leader(data: &GameData, native: &str) -> bool {
+    find_member(&data.natives, native).is_some_and(|(_, m)| m.is_leader())
+}
+
+/// His employer's line for the hired leader `native`, if any.
+pub fn own_line<'o>(orders: &'o DayOrders, native: &str) -> Option<&'o LeaderLine> {
+    orders.leaders.iter().find(|l| same(&l.leader, native))
+}
+
+/// The hired leader a `Send:` line puts `native` with, if any.
+pub fn sent_with<'o>(orders: &'o DayOrders, native: &str) -> Option<&'o str> {
+    orders
+        .send
+        .iter()
+        .find(|s| s.natives.iter().any(|n| same(n, native)))
+        .map(|s| s.leader.as_str())
+}
+
+/// Whether the hired leader `native` takes a turn of his own today: his
+/// employer wrote him a line, or he stands away from his employer.
+pub fn takes_own_turn(
+    day: &Day<'_>,
+    employer: usize,
+    native: &str,
+    orders: Option<&DayOrders>,
+) -> bool {
+    let boss = &day.state.characters[employer];
+    let Some(Whereabouts::Clearing { clearing }) = day.state.denizens.get(native).map(|d| &d.at)
+    else {
+        return false;
+    };
+    !boss.dead
+        && is_leader(day.data, native)
+        && (orders.is_some_and(|o| own_line(o, native).is_some()) || clearing != &boss.position)
+}
+
+/// The hired leaders who take turns of their own today, in seat order of
+/// their employers.
+pub fn taking_turns(day: &Day<'_>, orders: &BTreeMap<String, DayOrders>) -> Vec<String> {
+    let mut leaders = Vec::new();
+    for (employer, c) in day.state.characters.iter().enumerate() {
+        let mine = orders.get(&c.player);
+        for hireling in &c.hirelings {
+            if takes_own_turn(day, employer, &hireling.native, mine) {
+                leaders.push(hireling.native.clone());
+            }
+        }
+    }
+    leaders
+}
+
+/// The turn of the hired leader `native`.
+pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayOrders>) {
+    let Some(employer) = day.state.employer_of(native) else {
+        return;
+    };
+    let Some(Whereabouts::Clearing { clearing }) =
+        day.state.denizens.get(native).map(|d| d.at.clone())
+    else {
+        return;
+    };
+    let boss = &day.state.characters[employer];
+    let player = boss.player.clone();
+    let empty = DayOrders::default();
+    let theirs = orders.get(&player).unwrap_or(&empty);
+    let record = day.state.leaders.remove(native).unwrap_or_default();
+    let strength =
+        find_member(&day.data.natives, native).map_or("M", |(_, m)| m.vulnerability.letter());
+    let sent: Vec<Hireling> = boss
+        .hirelings
+        .iter()
+        .filter(|h| sent_with(theirs, &h.native).is_some_and(|l| same(l, native)))
+        .cloned()
+        .collect();
+    let stand_in = CharacterState {
+        name: native.to_string(),
+        player: player.clone(),
+        start: boss.start,
+        position: clearing.clone(),
+        gold: boss.gold,
+        weapon: None,
+        armor: Vec::new(),
+        chits: vec![CharacterChit::fresh(format!("MOVE {strength}4"))],
+        hidden: record.hidden,
+        fame: 0,
+        notoriety: 0,
+        belongings: record
+            .carries
+            .iter()
+            .map(|item| Belonging {
+                item: item.clone(),
+                active: false,
+            })
+            .collect(),
+        discoveries: boss.discoveries.clone(),
+        found_hidden_enemies: record.found_hidden_enemies,
+        hirelings: sent.clone(),
+        weapon_alerted: false,
+        dead: false,
+        magic: Default::default(),
+        damaged_armor: Vec::new(),
+        gold_specials: Vec::new(),
+    };
+    let gold_before = stand_in.gold;
+    let seat = day.state.characters.len();
+    day.state.characters.push(stand_in);
+    let activities = match own_line(theirs, native) {
+        Some(line) => line.activities.clone(),
+        None => {
+            let phases = daylight::normal_phases(
+                day.data,
+                day.rules,
+                &day.state,
+                &day.state.characters[seat],
+            );
+            hide_in_place(phases)
+        }
+    };
+    let his = DayOrders {
+        activities,
+        searches: theirs.searches.clone(),
+        buy: theirs.buy.clone(),
+        sell: theirs.sell.clone(),
+        hire: theirs.hire.clone(),
+        drinks_up_to: theirs.drinks_up_to,
+        take: theirs.take.clone(),
+        block: theirs.block.clone(),
+        when_impossible: theirs.when_impossible,
+        ..DayOrders::default()
+    };
+    let mut turn_orders = orders.clone();
+    turn_orders.insert(player, his);
+    daylight::take_turn(day, seat, &[], &turn_orders);
+    let Some(after) = day.state.characters.pop() else {
+        return;
+    };
+    forget_the_seat(day, seat);
+    if let Some(counter) = day.state.denizens.get_mut(native) {
+        counter.at = Whereabouts::Clearing {
+            clearing: after.position.clone(),
+        };
+    }
+    let boss = &mut day.state.characters[employer];
+    let gold = i32::from(boss.gold) + i32::from(after.gold) - i32::from(gold_before);
+    boss.gold = u16::try_from(gold.max(0)).unwrap_or(u16::MAX);
+    let known = &mut boss.discoveries;
+    known.routes.extend(after.discoveries.routes);
+    known.sites.extend(after.discoveries.sites);
+    known.chits_seen.extend(after.discoveries.chits_seen);
+    known.tiles_visited.extend(after.discoveries.tiles_visited);
+    let newly_hired = after
+        .hirelings
+        .into_iter()
+        .filter(|h| !sent.iter().any(|s| s.native == h.native));
+    boss.hirelings.extend(newly_hired);
+    let record = LeaderRecord {
+        hidden: after.hidden,
+        found_hidden_enemies: after.found_hidden_enemies,
+        carries: after.belongings.into_iter().map(|b| b.item).collect(),
+    };
+    if !record.is_empty() {
+        day.state.leaders.insert(native.to_string(), record);
+    }
+    hand_over_if_together(day, native);
+}
+
+/// `n` Hide phases: what a hired leader without orders does where he stands.
+fn hide_in_place(n: usize) -> Activities {
+    Activities {
+        phases: vec![
+            Phase {
+                activity: Activity::Hide,
+                bonus: false,
+                note: None,
+            };
+            n
+        ],
+    }
+}
+
+/// The stand-in's seat is gone: nothing the day remembers may point at it.
+fn forget_the_seat(day: &mut Day<'_>, seat: usize) {
+    let today = &mut day.today;
+    today.blocked.remove(&seat);
+    today.shed_followers.remove(&seat);
+    today.peer_anywhere.remove(&seat);
+    today.spell_prepared.remove(&seat);
+    today.weather_fatigue.remove(&seat);
+    today.deals_settled.retain(|(who, _)| *who != seat);
+}
+
+/// A hired leader standing with his employer hands him what he carries.
+pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
+    let Some(employer) = day.state.employer_of(native) else {
+        return;
+    };
+    let here = Whereabouts::Clearing {
+        clearing: day.state.characters[employer].position.clone(),
+    };
+    if day.state.characters[employer].dead
+        || day.state.denizens.get(native).map(|d| &d.at) != Some(&here)
+    {
+        return;
+    }
+    let Some(record) = day.state.leaders.get_mut(native) else {
+        return;
+    };
+    let items = std::mem::take(&mut record.carries);
+    if record.is_empty() {
+        day.state.leaders.remove(native);
+    }
+    if items.is_empty() {
+        return;
+    }
+    let boss = &mut day.state.characters[employer];
+    boss.belongings.extend(items.iter().map(|item| Belonging {
+        item: item.clone(),
+        active: false,
+    }));
+    let event = super::events::PhaseEvent::HandedOver {
+        leader: native.to_string(),
+        character: boss.name.clone(),
+        items: items.into_iter().map(|i| i.name).collect(),
+    };
+    day.emit(day.only(employer), super::events::Happening::Phase(event));
+}
+
+/// Midnight: hired leaders forget Hidden Enemies and hand over what they
+/// carry to an employer beside them.
+pub fn at_midnight(day: &mut Day<'_>) {
+    let natives: Vec<String> = day.state.leaders.keys().cloned().collect();
+    for native in natives {
+        if let Some(record) = day.state.leaders.get_mut(&native) {
+            record.found_hidden_enemies = false;
+        }
+        hand_over_if_together(day, &native);
+        if day
+            .state
+            .leaders
+            .get(&native)
+            .is_some_and(LeaderRecord::is_empty)
+        {
+            day.state.leaders.remove(&native);
+        }
+    }
+}
+
+/// Every hireling of the character `who` leaves his service (he died,
+/// restarts or leaves the Realm): the leaders among them are released.
+pub fn release_all(state: &mut crate::magic_realm::state::MrState, who: usize) {
+    let natives: Vec<String> = state.characters[who]
+        .hirelings
+        .iter()
+        .map(|h| h.native.clone())
+        .collect();
+    for native in natives {
+        release(state, &native);
+    }
+}
+
+/// The hired leader `native` was killed by `killer`: a character who
+/// killed him takes what he carried (inactive); otherwise it lies in the
+/// clearing (play summary III.B.9.d.ii).
+pub fn killed(state: &mut crate::magic_realm::state::MrState, native: &str, killer: &str) {
+    let Some(record) = state.leaders.remove(native) else {
+        return;
+    };
+    if let Some(c) = state
+        .characters
+        .iter_mut()
+        .find(|c| c.name == killer && !c.dead)
+    {
+        c.belongings
+            .extend(record.carries.into_iter().map(|item| Belonging {
+                item,
+                active: false,
+            }));
+    } else {
+        state.leaders.insert(native.to_string(), record);
+        release(state, native);
+    }
+}
+
+/// A hired leader leaves his employer's service (his term ends, his
+/// employer dies or leaves, treachery): what he carries lies where he
+/// stands; his record is gone.
+pub fn release(state: &mut crate::magic_realm::state::MrState, native: &str) {
+    let Some(record) = state.leaders.remove(native) else {
+        return;
+    };
+    if record.carries.is_empty() {
+        return;
+    }
+    if let Some(Whereabouts::Clearing { clearing }) = state.denizens.get(native).map(|d| &d.at) {
+        let pile = crate::magic_realm::state::abandoned_pile(clearing);
+        state
+            .holdings
+            .entry(pile)
+            .or_default()
+            .extend(record.carries);
+    }
+}
