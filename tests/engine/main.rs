@@ -10,6 +10,7 @@ mod battles;
 mod day_engine;
 mod fantasy_game;
 mod fantasy_scoring;
+mod hirelings_campaign;
 mod report_browser;
 mod report_leaks;
 mod reports;

@@ -77,7 +77,7 @@ pub fn evening(
             crowd.denizens.push(id.clone());
         }
     }
-    leaders_without_employers(day, &clearings);
+    leaders_without_employers(day);
     let mut waiting = Vec::new();
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
@@ -280,7 +280,7 @@ fn magic_after(
 /// to fight. The rules fight such a battle (play summary III: a clearing
 /// with a hired leader and anyone else); realmgm does not yet, so he stays
 /// out of it and his employer and the GM are told so.
-fn leaders_without_employers(day: &mut Day<'_>, clearings: &BTreeMap<ClearingId, Crowd>) {
+fn leaders_without_employers(day: &mut Day<'_>) {
     let mut notices = Vec::new();
     for (id, d) in &day.state.denizens {
         let Whereabouts::Clearing { clearing } = &d.at else {
@@ -294,14 +294,13 @@ fn leaders_without_employers(day: &mut Day<'_>, clearings: &BTreeMap<ClearingId,
         {
             continue;
         }
-        let others_here = clearings
-            .get(clearing)
-            .is_some_and(|c| !c.characters.is_empty())
-            || day.state.denizens.iter().any(|(other, o)| {
-                other != id
-                    && matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
-                    && day.state.employer_of(other).is_none()
-            });
+        // Monsters and unhired natives would attack him; a character only
+        // fights him by choice, and realmgm has him out of reach.
+        let others_here = day.state.denizens.iter().any(|(other, o)| {
+            other != id
+                && matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
+                && day.state.employer_of(other).is_none()
+        });
         if others_here {
             notices.push((employer, clearing.clone(), id.clone()));
         }

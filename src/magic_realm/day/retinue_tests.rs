@@ -115,7 +115,16 @@ fn hired_natives_stay_out_of_a_fight_their_employer_is_not_in() {
         !fought,
         "no combat where the soldiers stand without their employer"
     );
-    // Their leader would fight by the rules; his employer is told he does not.
+
+    // With a wolf beside them the rules would fight; the employer is told
+    // that his leader does not.
+    let mut state = captain_of_soldiers(&here);
+    state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
+    let (_, events) = play(
+        state,
+        &[("P1", &format!("{}\nLeave: all", move_to(&next)))],
+        DiceScript::default(),
+    );
     assert!(events.iter().any(|e| matches!(&e.happening,
         Happening::Combat(CombatEvent::Line { line, .. })
             if line.to_string().contains("Soldier HQ") && line.to_string().contains("does not fight yet"))));
