@@ -1,5 +1,7 @@
 //! Times the Magic Realm day engine: one full day of 16 bot-driven
-//! characters (bot orders plus resolution), and a whole 28-day month.
+//! characters (bot orders plus resolution), the same day with every native
+//! hired and every hired leader taking his own turn (target within twice
+//! the plain day, issue 17), and a whole 28-day month.
 //! Targets: under 1 ms a day and 30 ms a month in release. Then the same
 //! month on the daemon's path (issue 19 §5): through the game's interface
 //! and the store, as the daemon handles the state, without mail and reports
@@ -19,9 +21,10 @@ use realmgm::game::{AcceptedOrders, Game, Rules, Seat};
 use realmgm::magic_realm::data::{self, GameData};
 use realmgm::magic_realm::day::{bot, resolve_day};
 use realmgm::magic_realm::game::MagicRealm;
-use realmgm::magic_realm::orders::DayOrders;
+use realmgm::magic_realm::orders::dealings::LeaderLine;
+use realmgm::magic_realm::orders::{Activities, Activity, DayOrders, Phase};
 use realmgm::magic_realm::setup::{self, SetupInputs};
-use realmgm::magic_realm::state::MrState;
+use realmgm::magic_realm::state::{Hireling, MrState, Whereabouts};
 use realmgm::store::Store;
 
 fn new_game(data: &GameData, seed: u64) -> MrState {
@@ -48,6 +51,73 @@ fn day(data: &GameData, rules: &Rules, state: MrState, seed: u64) -> MrState {
         .collect();
     resolve_day(data, rules, state, &orders, &mut dice)
         .expect("a bot day resolves")
+        .0
+}
+
+/// The game with every native hired (issue 17): each of the game's nine
+/// native groups, leader and all, is hired whole by one character in turn
+/// and stands with him. The game has nine leaders, so nine characters have
+/// a hired leader and a group; the rest have none.
+fn with_hirelings(data: &GameData, mut state: MrState) -> MrState {
+    for (i, group) in data.natives.iter().enumerate() {
+        let employer = i % state.characters.len();
+        let here = state.characters[employer].position.clone();
+        for member in &group.members {
+            if let Some(counter) = state.denizens.get_mut(&member.name) {
+                counter.at = Whereabouts::Clearing {
+                    clearing: here.clone(),
+                };
+                state.characters[employer].hirelings.push(Hireling {
+                    native: member.name.clone(),
+                    days_left: 14,
+                });
+            }
+        }
+    }
+    state
+}
+
+/// A day of [`with_hirelings`]: bot orders for the characters, and each
+/// hired leader a line of his own with his employer's moves, hides,
+/// searches, trades and hires, so every leader takes a turn.
+fn day_with_hirelings(data: &GameData, rules: &Rules, state: MrState, seed: u64) -> MrState {
+    let mut dice = Dice::new(seed, state.day + 1);
+    let orders: BTreeMap<String, DayOrders> = state
+        .characters
+        .iter()
+        .filter_map(|c| {
+            let mut orders = bot::orders_for(data, rules, &state, &c.player, &mut dice)?;
+            let phases: Vec<Phase> = orders
+                .activities
+                .phases
+                .iter()
+                .filter(|p| {
+                    matches!(
+                        p.activity,
+                        Activity::Move { .. }
+                            | Activity::Hide
+                            | Activity::Search
+                            | Activity::Trade
+                            | Activity::Hire
+                    )
+                })
+                .cloned()
+                .collect();
+            for h in &c.hirelings {
+                if h.native.ends_with("HQ") && !phases.is_empty() {
+                    orders.leaders.push(LeaderLine {
+                        leader: h.native.clone(),
+                        activities: Activities {
+                            phases: phases.clone(),
+                        },
+                    });
+                }
+            }
+            Some((c.player.clone(), orders))
+        })
+        .collect();
+    resolve_day(data, rules, state, &orders, &mut dice)
+        .expect("a day with hirelings resolves")
         .0
 }
 
@@ -160,6 +230,8 @@ fn main() {
     let rules = Rules::default();
     if !full {
         assert_eq!(month(data, &rules, 1).day, 28);
+        let hiring = with_hirelings(data, new_game(data, 7));
+        assert_eq!(day_with_hirelings(data, &rules, hiring, 1).day, 1);
         let mut store = store_for(TAG, &seats(data));
         assert_eq!(
             month_on_the_daemons_path(data, &rules, &mut store, 1).day,
@@ -175,6 +247,13 @@ fn main() {
         assert_eq!(next.day, 1);
     }
     let per_day = begin.elapsed() / u32::try_from(days).unwrap_or(1);
+    let hiring = with_hirelings(data, start.clone());
+    let begin = Instant::now();
+    for seed in 0..days {
+        let next = day_with_hirelings(data, &rules, hiring.clone(), seed);
+        assert_eq!(next.day, 1);
+    }
+    let per_hiring_day = begin.elapsed() / u32::try_from(days).unwrap_or(1);
     let months = 20;
     // Each seed's two months run one after the other, so a machine that
     // slows down for a while slows both alike.
@@ -195,6 +274,10 @@ fn main() {
     times.sort();
     on_path.sort();
     println!("one day, 16 bot characters: {per_day:?} on average over {days} days (target < 1 ms)");
+    println!(
+        "the same day with every native hired (9 hired leaders taking their own turns, 9 groups): {per_hiring_day:?}, {:.2}x (target < 2x)",
+        per_hiring_day.as_secs_f64() / per_day.as_secs_f64()
+    );
     println!(
         "28 days, 16 bot characters (setup included): median {:?}, worst {:?} over {months} months (target < 30 ms)",
         times[times.len() / 2],
