@@ -184,6 +184,38 @@ fn a_site_or_a_hidden_way_is_learnt() {
     let state = game(&["Amazon"]);
     let (after, _) = play(ruled(state, &[("discover hoard for Amazon", "")]), &[], &[]);
     assert!(after.characters[0].discoveries.sites.contains("Hoard"));
+
+    use crate::magic_realm::data::tiles::PathKind;
+    let state = game(&["Amazon"]);
+    let (a, b) = state
+        .board
+        .clearings()
+        .into_iter()
+        .find_map(|c| {
+            let hidden = state
+                .board
+                .neighbours(&c)
+                .into_iter()
+                .find(|l| matches!(l.kind, PathKind::Hidden | PathKind::Secret))?;
+            Some((c, hidden.to))
+        })
+        .expect("the board has a hidden way");
+    let text = format!("discover {a}-{b} for Amazon");
+    let (after, _) = play(ruled(state.clone(), &[(&text, "")]), &[], &[]);
+    let route = (a.clone().min(b.clone()), a.clone().max(b.clone()));
+    assert!(after.characters[0].discoveries.routes.contains(&route));
+    // Two clearings with no hidden way between them are refused.
+    let normal = state
+        .board
+        .neighbours(&a)
+        .into_iter()
+        .find(|l| l.kind == PathKind::Normal)
+        .map_or_else(|| a.clone(), |l| l.to);
+    let refused = parse_ruling(&format!("discover {a}-{normal} for Amazon"), data(), &state);
+    assert!(
+        matches!(&refused, Err(RulingError::Impossible(m)) if m.contains("no hidden path or secret passage")),
+        "{refused:?}"
+    );
 }
 
 #[test]

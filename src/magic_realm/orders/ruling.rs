@@ -138,6 +138,7 @@ pub fn parse_ruling(text: &str, data: &GameData, state: &MrState) -> Result<Ruli
             let discovery = match what.split_once('-') {
                 Some((a, b)) => {
                     let (a, b) = (names.clearing(a)?, names.clearing(b)?);
+                    names.hidden_route(&a, &b)?;
                     Discovery::Route(a.clone().min(b.clone()), a.max(b))
                 }
                 None => Discovery::Site(names.site(what)?),
@@ -238,6 +239,26 @@ impl Names<'_> {
                 name: text.to_string(),
                 hint: suggest::did_you_mean(text, names),
             })
+    }
+
+    /// A hidden path or secret passage joins `a` and `b`: only those are
+    /// discovered.
+    fn hidden_route(&self, a: &ClearingId, b: &ClearingId) -> Result<(), RulingError> {
+        let hidden = self.state.board.neighbours(a).into_iter().any(|l| {
+            &l.to == b
+                && matches!(
+                    l.kind,
+                    crate::magic_realm::data::tiles::PathKind::Hidden
+                        | crate::magic_realm::data::tiles::PathKind::Secret
+                )
+        });
+        if hidden {
+            Ok(())
+        } else {
+            Err(RulingError::Impossible(format!(
+                "no hidden path or secret passage joins {a} and {b}; only those are discovered"
+            )))
+        }
     }
 
     fn clearing(&self, text: &str) -> Result<ClearingId, RulingError> {
