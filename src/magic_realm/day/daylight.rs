@@ -107,7 +107,7 @@ pub fn take_turn(
     // Flying leaves his followers behind for the rest of the day.
     let mut with_him = followers.to_vec();
     let observers = watchers(day, who, followers);
-    let mut hirelings = retinue::at_turn_start(day, who, mine, &observers);
+    let (mut hirelings, stay) = retinue::at_turn_start(day, who, mine);
     let character = &day.state.characters[who];
     day.emit(
         observers.clone(),
@@ -123,6 +123,7 @@ pub fn take_turn(
                 .collect(),
         }),
     );
+    retinue::say_left(day, who, stay, &observers);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
         if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {

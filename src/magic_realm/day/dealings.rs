@@ -85,17 +85,24 @@ impl DealEvent {
                 first_gave,
                 second_gave,
             } => {
-                let mut line = format!("  {}: the {first} gives the {second} ", title(*at));
-                line.push_str(&if first_gave.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    list(first_gave)
-                });
-                if !second_gave.is_empty() {
-                    line.push_str(&format!(" for {}", list(second_gave)));
+                let at = title(*at);
+                match (first_gave.is_empty(), second_gave.is_empty()) {
+                    (false, false) => format!(
+                        "  {at}: the {first} gives the {second} {} for {}.",
+                        list(first_gave),
+                        list(second_gave)
+                    ),
+                    (false, true) => {
+                        format!(
+                            "  {at}: the {first} gives the {second} {}.",
+                            list(first_gave)
+                        )
+                    }
+                    _ => format!(
+                        "  {at}: the {second} gives the {first} {}.",
+                        list(second_gave)
+                    ),
                 }
-                line.push('.');
-                line
             }
             DealEvent::Told {
                 at,

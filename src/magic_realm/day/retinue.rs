@@ -30,19 +30,14 @@ use crate::magic_realm::data::natives::find_member;
 use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::Whereabouts;
 
-/// The hirelings of `who` who follow him this turn; those his `Leave:` line
-/// keeps back are said to stay.
-pub fn at_turn_start(
-    day: &mut Day<'_>,
-    who: usize,
-    orders: &DayOrders,
-    observers: &Observers,
-) -> Vec<String> {
+/// The hirelings of `who` who follow him this turn, and those his `Leave:`
+/// line keeps where they stand ([`say_left`] tells him).
+pub fn at_turn_start(day: &Day<'_>, who: usize, orders: &DayOrders) -> (Vec<String>, Vec<String>) {
     let character = &day.state.characters[who];
     let here = Whereabouts::Clearing {
         clearing: character.position.clone(),
     };
-    let (stay, follow): (Vec<String>, Vec<String>) = character
+    let (follow, stay): (Vec<String>, Vec<String>) = character
         .hirelings
         .iter()
         .map(|h| h.native.clone())
@@ -52,18 +47,23 @@ pub fn at_turn_start(
             !super::leader_turn::takes_own_turn(day, who, native, Some(orders))
                 && super::leader_turn::sent_with(orders, native).is_none()
         })
-        .partition(|native| left_by_order(day.data, orders, native));
-    if !stay.is_empty() {
-        day.emit(
-            observers.clone(),
-            Happening::Phase(PhaseEvent::FollowersLeft {
-                character: character.name.clone(),
-                followers: stay,
-                reason: "they stay where they stand, as ordered".into(),
-            }),
-        );
+        .partition(|native| !left_by_order(day.data, orders, native));
+    (follow, stay)
+}
+
+/// Tell him which hirelings stay where they stand.
+pub fn say_left(day: &mut Day<'_>, who: usize, stay: Vec<String>, observers: &Observers) {
+    if stay.is_empty() {
+        return;
     }
-    follow
+    day.emit(
+        observers.clone(),
+        Happening::Phase(PhaseEvent::FollowersLeft {
+            character: day.state.characters[who].name.clone(),
+            followers: stay,
+            reason: "left where they stand, as ordered".into(),
+        }),
+    );
 }
 
 /// Whether the `Leave:` line names this hireling, his group (`Soldiers`,
