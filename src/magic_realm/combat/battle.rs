@@ -198,6 +198,22 @@ impl<'d> Battle<'d> {
     }
 
     /// Characters still fighting, in turn order.
+    /// Whether hired natives of an employer absent from the clearing still
+    /// fight someone here: one of them and an unhired denizen are in play
+    /// (play summary III: a clearing with a hired leader and anyone else).
+    fn absent_employers_fight(&self) -> bool {
+        let for_absent = (0..self.fighters.len()).any(|i| {
+            self.in_play(i)
+                && self
+                    .denizen(i)
+                    .and_then(|d| d.employer)
+                    .is_some_and(|e| self.fighters[e].out == Some(super::model::Out::Absent))
+        });
+        let unhired = (0..self.fighters.len())
+            .any(|i| self.in_play(i) && self.denizen(i).is_some_and(|d| d.employer.is_none()));
+        for_absent && unhired
+    }
+
     pub fn characters_in_play(&self) -> Vec<FighterId> {
         self.order
             .iter()
@@ -449,6 +465,8 @@ impl<'d> Battle<'d> {
             });
         let reason = if self.quiet_rounds >= 2 {
             Some("two rounds in a row without harm".to_string())
+        } else if characters.is_empty() && self.absent_employers_fight() {
+            None
         } else if characters.is_empty() {
             Some("no character is left in the fight".to_string())
         } else if characters.len() == 1 && !opponents {

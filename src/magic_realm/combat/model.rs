@@ -98,6 +98,9 @@ pub enum Out {
     Moved {
         to: String,
     },
+    /// Never in this clearing: an employer whose hired natives fight here
+    /// without him (`day::evening`, issue 17).
+    Absent,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

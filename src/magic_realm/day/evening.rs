@@ -10,7 +10,10 @@
 //! dead, runaways and what the dead left behind.
 //!
 //! Rulings: characters act in seat order; hired natives whose employer is
-//! elsewhere stay out of the fight; a character who runs away goes to the
+//! elsewhere fight for him, with him in the battle as absent (he decides
+//! nothing, his record takes only their spoils), and a hired leader beside
+//! a monster or unhired native starts a combat with no character there
+//! (issue 17); a character who runs away goes to the
 //! first clearing a path he knows leads to; drinks before the battling
 //! roll follow his `Drinks:` line (1 gold a member present).
 
@@ -43,6 +46,9 @@ use crate::magic_realm::tables::meeting::{
 struct Crowd {
     characters: Vec<usize>,
     denizens: Vec<String>,
+    /// Employers (by seat) of hired natives here who are elsewhere: their
+    /// hirelings fight for them, and they are in the battle as absent.
+    absent: Vec<usize>,
 }
 
 /// Fight in every clearing where combat starts. With round answers
@@ -70,14 +76,22 @@ pub fn evening(
                 .push(i);
         }
     }
+    for clearing in leaders_facing_a_fight(day) {
+        clearings.entry(clearing).or_default();
+    }
     for (id, d) in &day.state.denizens {
         if let Whereabouts::Clearing { clearing } = &d.at
             && let Some(crowd) = clearings.get_mut(clearing)
         {
             crowd.denizens.push(id.clone());
+            let employer = day.state.employer_of(id);
+            if let Some(e) = employer.filter(|&e| day.state.characters[e].position != *clearing)
+                && !crowd.absent.contains(&e)
+            {
+                crowd.absent.push(e);
+            }
         }
     }
-    leaders_without_employers(day);
     let mut waiting = Vec::new();
     for (clearing, crowd) in clearings {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
@@ -104,9 +118,30 @@ fn fight(
     orders: &BTreeMap<String, DayOrders>,
     answers: Option<&RoundAnswers>,
 ) -> Result<(), Vec<Decision>> {
-    let observers = Observers::Players(day.players_in(clearing));
+    let mut watching = day.players_in(clearing);
+    watching.extend(
+        crowd
+            .absent
+            .iter()
+            .map(|&e| day.state.characters[e].player.clone()),
+    );
+    let observers = Observers::Players(watching);
     let mut fighters = Vec::new();
     let mut seat_of = BTreeMap::new();
+    let mut absent = BTreeMap::new();
+    for &e in &crowd.absent {
+        let c = &day.state.characters[e];
+        if let Ok(hero) = build::hero(day.data, c) {
+            absent.insert(fighters.len(), c.clone());
+            seat_of.insert(fighters.len(), e);
+            fighters.push(Fighter {
+                name: c.name.clone(),
+                kind: FighterKind::Character(hero),
+                hidden: true,
+                out: Some(Out::Absent),
+            });
+        }
+    }
     for &i in &crowd.characters {
         let c = &day.state.characters[i];
         match build::hero(day.data, c) {
@@ -159,6 +194,11 @@ fn fight(
     let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
     battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
+        if absent.contains_key(&f) {
+            // Not here: nothing to decide, nobody to ask.
+            battle.tactics.insert(f, Default::default());
+            continue;
+        }
         let player = &day.state.characters[seat].player;
         let tactics = orders.get(player).and_then(|o| o.combat.clone());
         // Played round by round, a character without standing orders is
@@ -201,6 +241,17 @@ fn fight(
     }
     stopped?;
     write_back(day, clearing, &battle, &seat_of, &counters);
+    // An absent employer keeps his own record; only what his hirelings
+    // won or lost for him passes: fame, notoriety, gold, his hirelings.
+    for (f, before) in absent {
+        let seat = seat_of[&f];
+        let after = std::mem::replace(&mut day.state.characters[seat], before);
+        let c = &mut day.state.characters[seat];
+        c.fame = after.fame;
+        c.notoriety = after.notoriety;
+        c.gold = after.gold;
+        c.hirelings = after.hirelings;
+    }
     magic_after(day, clearing, &battle, &seat_of, &observers);
     Ok(())
 }
@@ -222,6 +273,9 @@ fn casters_here(
     !day.state.magic.in_effect.is_empty()
         || crate::magic_realm::combat::monster_spells::any_caster(battle)
         || seat_of.iter().any(|(fighter, &seat)| {
+            if !battle.in_play(*fighter) {
+                return false;
+            }
             let c = &day.state.characters[seat];
             let may_cast = asked_by_rounds
                 || battle
@@ -276,12 +330,12 @@ fn magic_after(
     }
 }
 
-/// Hired leaders standing without their employer where there is someone
-/// to fight. The rules fight such a battle (play summary III: a clearing
-/// with a hired leader and anyone else); realmgm does not yet, so he stays
-/// out of it and his employer and the GM are told so.
-fn leaders_without_employers(day: &mut Day<'_>) {
-    let mut notices = Vec::new();
+/// Clearings where a hired leader stands without his employer beside a
+/// monster or an unhired native: combat happens there too (play summary
+/// III: any clearing with a character or hired leader and anyone else);
+/// hired non-leaders alone never start it.
+fn leaders_facing_a_fight(day: &Day<'_>) -> Vec<ClearingId> {
+    let mut found = Vec::new();
     for (id, d) in &day.state.denizens {
         let Whereabouts::Clearing { clearing } = &d.at else {
             continue;
@@ -289,31 +343,19 @@ fn leaders_without_employers(day: &mut Day<'_>) {
         let Some(employer) = day.state.employer_of(id) else {
             continue;
         };
-        if !super::leader_turn::is_leader(day.data, id)
-            || day.state.characters[employer].position == *clearing
-        {
+        let boss = &day.state.characters[employer];
+        if !super::leader_turn::is_leader(day.data, id) || boss.dead || boss.position == *clearing {
             continue;
         }
-        // Monsters and unhired natives would attack him; a character only
-        // fights him by choice, and realmgm has him out of reach.
-        let others_here = day.state.denizens.iter().any(|(other, o)| {
-            other != id
-                && matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
+        let someone_to_fight = day.state.denizens.iter().any(|(other, o)| {
+            matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
                 && day.state.employer_of(other).is_none()
         });
-        if others_here {
-            notices.push((employer, clearing.clone(), id.clone()));
+        if someone_to_fight && !found.contains(clearing) {
+            found.push(clearing.clone());
         }
     }
-    for (employer, clearing, leader) in notices {
-        let observers = day.only(employer);
-        let why = CombatError::from(
-            "a hired leader without his employer does not fight yet: realmgm does not fight \
-             such battles (the rules say it should), so he stays out of it"
-                .to_string(),
-        );
-        not_fought(day, &observers, &clearing, &leader, &why);
-    }
+    found
 }
 
 fn not_fought(

@@ -15,8 +15,9 @@
 //!   and realmgm already rules that a follower must start in his guide's
 //!   clearing.
 //!
-//! In the Evening a hireling fights only beside his employer, where both
-//! stand (`day::evening`); hired non-leaders alone never start combat.
+//! In the Evening a hireling fights where he stands, for his employer even
+//! when the employer is elsewhere (`day::evening`); hired non-leaders alone
+//! never start combat.
 
 use crate::game::Observers;
 use crate::suggest::same;

@@ -90,44 +90,60 @@ fn hirelings_elsewhere_do_not_follow_and_the_whole_group_can_be_left() {
     }
 }
 
+/// Whether any combat round was fought.
+fn fought(events: &[super::events::DayEvent]) -> bool {
+    events.iter().any(|e| {
+        matches!(&e.happening, Happening::Combat(CombatEvent::Line { round, .. }) if *round > 0)
+    })
+}
+
 #[test]
-fn hired_natives_stay_out_of_a_fight_their_employer_is_not_in() {
+fn a_hired_leader_left_beside_a_monster_fights_for_his_absent_employer() {
     let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
     let mut state = captain_of_soldiers(&here);
-    // A second character stands with the soldiers the Amazon leaves.
-    let mut two = game(&["Amazon", "Black Knight"]);
-    two.characters[0] = state.characters[0].clone();
-    two.denizens = std::mem::take(&mut state.denizens);
-    place(&mut two, 1, &here);
-    let (after, events) = play(
-        two,
-        &[
-            ("P1", &format!("{}\nLeave: all", move_to(&next))),
-            ("P2", "H"),
-        ],
-        DiceScript::default(),
-    );
-    assert_eq!(at(&after, "Soldier 1"), standing(&here));
-    let fought = events.iter().any(|e| {
-        matches!(&e.happening, Happening::Combat(CombatEvent::Line { round, .. }) if *round > 0)
-    });
-    assert!(
-        !fought,
-        "no combat where the soldiers stand without their employer"
-    );
-
-    // With a wolf beside them the rules would fight; the employer is told
-    // that his leader does not.
-    let mut state = captain_of_soldiers(&here);
     state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
-    let (_, events) = play(
-        state,
+    let amazon = state.characters[0].clone();
+    let (after, events) = play(
+        state.clone(),
         &[("P1", &format!("{}\nLeave: all", move_to(&next)))],
         DiceScript::default(),
     );
-    assert!(events.iter().any(|e| matches!(&e.happening,
-        Happening::Combat(CombatEvent::Line { line, .. })
-            if line.to_string().contains("Soldier HQ") && line.to_string().contains("does not fight yet"))));
+    assert!(fought(&events), "the soldiers fight the wolf");
+    let log = super::log::gm_log(&events);
+    assert!(
+        log.contains("combat: Soldier 1, Soldier 2, Soldier 3, Soldier HQ, Wolf A 1"),
+        "{log}"
+    );
+    assert!(
+        log.contains("Wolf A 1 attacks the Soldier"),
+        "the wolf goes for a soldier, not for the absent Amazon: {log}"
+    );
+    // Their employer reads the fight; her own record is hers as it was,
+    // but for what her hirelings won.
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Combat(_))
+                && matches!(&e.observers, crate::game::Observers::Players(p) if p.contains("P1")))
+    );
+    let her = &after.characters[0];
+    assert_eq!(her.position, next);
+    assert_eq!(her.chits, amazon.chits);
+    assert!(!her.dead);
+
+    // Soldiers without their leader never start a fight.
+    let mut no_leader = state;
+    no_leader.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&next);
+    let (_, events) = play(
+        no_leader,
+        &[("P1", &format!("{}\nLeave: all", move_to(&next)))],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(
+        !log.contains(&format!("{}{} round 1", here.tile, here.clearing)),
+        "{log}"
+    );
 }
 
 #[test]
