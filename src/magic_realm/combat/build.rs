@@ -247,6 +247,7 @@ pub fn denizen(
             employer,
             battling: Default::default(),
             horse: None,
+            sees_hidden: false,
         });
     }
     let (group, native) = find_member(&data.natives, id)
@@ -278,5 +279,6 @@ pub fn denizen(
                 })
             })
             .transpose()?,
+        sees_hidden: false,
     })
 }

@@ -173,8 +173,19 @@ pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId
             let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
                 continue;
             };
-            let free = super::tactics::free_hirelings(battle, who);
-            if !free.contains(&n) || !super::tactics::deployable(battle, t) {
+            if !super::tactics::may_deploy(battle, who, n, t) {
+                continue;
+            }
+            if battle.hero(t).is_some() {
+                // Onto the character's sheet, attacking him; a hidden one
+                // is found and unhidden (III.A.3).
+                battle.fighters[t].hidden = false;
+                battle.sheet.insert(n, t);
+                let line = CombatLine::Deployed {
+                    native: battle.name(n).to_string(),
+                    target: battle.name(t).to_string(),
+                };
+                battle.say(Seen::Clearing, line);
                 continue;
             }
             super::watchful::deployed_against(battle, t, &mut watchful_groups);

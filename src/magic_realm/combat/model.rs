@@ -282,6 +282,10 @@ pub struct Denizen {
     /// The horse a native rides (`native_horses.rs`).
     #[serde(default)]
     pub horse: Option<super::native_horses::NativeHorse>,
+    /// A hired leader who found Hidden Enemies today: he may be deployed
+    /// against a hidden target (play summary III.A.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sees_hidden: bool,
 }
 
 impl Denizen {

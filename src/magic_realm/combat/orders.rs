@@ -6,7 +6,8 @@
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
 //! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
 //! `HIRELING lure NAME` (a hired native lures one denizen onto his own sheet),
-//! `deploy` (hired natives against the attackers on his sheet), `alert`,
+//! `deploy` (hired natives against the attackers on his sheet), `deploy HIRELING
+//! against NAME` (a denizen or a character), `alert`,
 //! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
@@ -22,7 +23,7 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, alert, cast SPELL [on TARGET], \
+                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, cast SPELL [on TARGET], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
 
 /// Read the value of a `Combat:` line.
@@ -89,6 +90,16 @@ impl ChitCards for GameData {
     }
 }
 
+/// `Soldier HQ against Amazon` (after `deploy `): a hired native and his
+/// target.
+fn deployment(text: &str) -> Option<(String, String)> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find(" against ")?;
+    let native = text[..at].trim();
+    let target = text[at + " against ".len()..].trim();
+    (!native.is_empty() && !target.is_empty()).then(|| (native.to_string(), target.to_string()))
+}
+
 /// `Woodfolk 2 lure Troll`: a hired native and the denizen he lures.
 fn hireling_lure(clause: &str) -> Option<(String, String)> {
     let lower = clause.to_ascii_lowercase();
@@ -129,6 +140,8 @@ fn read_clause(
             .parse()
             .map_err(|_| format!("'{n}' is not a number of wounds; write 'run when wounded 2'"))?;
         tactics.run_when_wounded = Some(n);
+    } else if let Some((native, target)) = rest(clause, "deploy ").and_then(deployment) {
+        tactics.hireling_deploys.push((native, target));
     } else if let Some((native, target)) = hireling_lure(clause) {
         tactics.hireling_lures.push((native, target));
     } else if let Some(l) = rest(clause, "lure ") {
@@ -200,6 +213,9 @@ impl fmt::Display for Tactics {
         for (native, target) in &self.hireling_lures {
             parts.push(format!("{native} lure {target}"));
         }
+        for (native, target) in &self.hireling_deploys {
+            parts.push(format!("deploy {native} against {target}"));
+        }
         if self.alert {
             parts.push("alert".into());
         }
@@ -257,7 +273,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = read(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, deploy Soldier HQ against Amazon, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
         )
         .unwrap();
         assert_eq!(

@@ -143,6 +143,9 @@ pub struct DenizenEntry {
     /// Characters an unhired native battles from the start.
     #[serde(default)]
     pub battling: Vec<String>,
+    /// A hired leader who found Hidden Enemies today.
+    #[serde(default)]
+    pub sees_hidden: bool,
 }
 
 /// The expected outcome; every field left out is not checked.
@@ -274,6 +277,7 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
             })?;
             denizen.battling.insert(who);
         }
+        denizen.sees_hidden = entry.sees_hidden;
         fighters.push(Fighter {
             name: entry.id.clone(),
             kind: FighterKind::Denizen(denizen),

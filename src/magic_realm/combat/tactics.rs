@@ -74,6 +74,11 @@ pub struct Tactics {
     /// Send each free hired native against an attacker on his own sheet.
     #[serde(default)]
     pub deploy: bool,
+    /// Hired natives sent against chosen targets, denizens or characters
+    /// (play summary III.A.3): (hired native, target),
+    /// `deploy Soldier HQ against Amazon`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hireling_deploys: Vec<(String, String)>,
     /// A spell to cast in the Encounter step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast: Option<String>,
@@ -227,6 +232,23 @@ pub fn deployable(battle: &Battle, target: FighterId) -> bool {
             .is_none_or(|&owner| battle.hero(owner).is_some())
 }
 
+/// Whether `who` may deploy his hireling `native` against `target` (play
+/// summary III.A.3): a denizen as [`deployable`] says, or another character
+/// in play, unhidden unless the native is a hired leader who found Hidden
+/// Enemies today.
+pub fn may_deploy(battle: &Battle, who: FighterId, native: FighterId, target: FighterId) -> bool {
+    if !free_hirelings(battle, who).contains(&native) {
+        return false;
+    }
+    if battle.hero(target).is_some() {
+        let sees_hidden = battle.denizen(native).is_some_and(|d| d.sees_hidden);
+        return target != who
+            && battle.in_play(target)
+            && (!battle.fighters[target].hidden || sees_hidden);
+    }
+    deployable(battle, target)
+}
+
 /// How easy a denizen is to kill: lower first.
 fn toughness(battle: &Battle, id: FighterId) -> (Strength, bool, i32) {
     battle
@@ -323,17 +345,30 @@ pub fn hireling_may_lure(
 
 /// Free hirelings against the attackers on his own sheet, in turn.
 fn deploy_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Vec<(String, String)> {
-    if !tactics.deploy {
-        return Vec::new();
+    let mut chosen: Vec<(FighterId, FighterId)> = Vec::new();
+    for (native, target) in &tactics.hireling_deploys {
+        let (Some(n), Some(t)) = (battle.find(native), battle.find(target)) else {
+            continue;
+        };
+        let taken = chosen.iter().any(|&(cn, ct)| cn == n || ct == t);
+        if !taken && may_deploy(battle, who, n, t) {
+            chosen.push((n, t));
+        }
     }
-    free_hirelings(battle, who)
+    if tactics.deploy {
+        let free: Vec<FighterId> = free_hirelings(battle, who)
+            .into_iter()
+            .filter(|h| !chosen.iter().any(|&(n, _)| n == *h))
+            .collect();
+        let targets: Vec<FighterId> = battle
+            .attackers_of(who)
+            .into_iter()
+            .filter(|&d| deployable(battle, d) && !chosen.iter().any(|&(_, t)| t == d))
+            .collect();
+        chosen.extend(free.into_iter().zip(targets));
+    }
+    chosen
         .into_iter()
-        .zip(
-            battle
-                .attackers_of(who)
-                .into_iter()
-                .filter(|&d| deployable(battle, d)),
-        )
         .map(|(h, t)| (battle.name(h).to_string(), battle.name(t).to_string()))
         .collect()
 }
@@ -587,19 +622,14 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
             }
             out
         }
-        Stage::Deploy => {
-            let targets: Vec<FighterId> = (0..battle.fighters.len())
-                .filter(|&t| deployable(battle, t))
-                .collect();
-            free_hirelings(battle, who)
-                .into_iter()
-                .flat_map(|h| {
-                    targets.iter().map(move |&t| {
-                        format!("deploy {} against {}", battle.name(h), battle.name(t))
-                    })
-                })
-                .collect()
-        }
+        Stage::Deploy => free_hirelings(battle, who)
+            .into_iter()
+            .flat_map(|h| {
+                (0..battle.fighters.len())
+                    .filter(move |&t| may_deploy(battle, who, h, t))
+                    .map(move |t| format!("deploy {} against {}", battle.name(h), battle.name(t)))
+            })
+            .collect(),
         Stage::Action => {
             let mut out = vec!["nothing".to_string()];
             out.extend(
@@ -703,10 +733,11 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             Ok(())
         }
         Answer::Deploy { pairs } => {
-            let free = free_hirelings(battle, who);
             for (native, target) in pairs {
-                let ok = battle.find(native).is_some_and(|n| free.contains(&n))
-                    && battle.find(target).is_some_and(|t| deployable(battle, t));
+                let ok = match (battle.find(native), battle.find(target)) {
+                    (Some(n), Some(t)) => may_deploy(battle, who, n, t),
+                    _ => false,
+                };
                 if !ok {
                     return Err(format!(
                         "{native} cannot be deployed against {target}; choose among: {}",

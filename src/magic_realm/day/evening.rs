@@ -173,6 +173,11 @@ fn fight(
             Ok(mut denizen) => {
                 // A native whose horse died or was taken fights on foot.
                 denizen.horse.take_if(|h| !holds(day, id, &h.horse.name));
+                denizen.sees_hidden = day
+                    .state
+                    .leaders
+                    .get(id)
+                    .is_some_and(|l| l.found_hidden_enemies);
                 counters.insert(fighters.len(), id.clone());
                 fighters.push(Fighter {
                     name: id.clone(),

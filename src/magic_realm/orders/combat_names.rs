@@ -81,14 +81,29 @@ pub fn check_tactics(
     if let Some(name) = &tactics.charge {
         check_fighter("charge", name);
     }
-    for (native, target) in &tactics.hireling_lures {
-        check_fighter(&format!("{native} lure"), target);
+    let sent: Vec<(String, &String, &String)> = tactics
+        .hireling_lures
+        .iter()
+        .map(|(n, t)| (format!("{n} lure {t}"), n, t))
+        .chain(
+            tactics
+                .hireling_deploys
+                .iter()
+                .map(|(n, t)| (format!("deploy {n} against {t}"), n, t)),
+        )
+        .collect();
+    for (clause, _, target) in &sent {
+        let verb = clause
+            .strip_suffix(target.as_str())
+            .unwrap_or(clause)
+            .trim_end();
+        check_fighter(verb, target);
     }
     let hired = me.hirelings.iter().map(|h| h.native.as_str());
-    for (native, target) in &tactics.hireling_lures {
+    for (clause, native, _) in &sent {
         if !hired.clone().any(|h| suggest::same(h, native)) {
             found.errors.push(format!(
-                "Combat: {native} lure {target}: {native} is not one of the {}'s hirelings{}",
+                "Combat: {clause}: {native} is not one of the {}'s hirelings{}",
                 me.name,
                 nearest_or_all(native, hired.clone())
             ));
@@ -188,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    fn a_hireling_luring_must_be_his() {
+    fn a_hireling_luring_or_deployed_must_be_his() {
         let mut state = game_played_by(&["Amazon"], |_| "P1".into());
         state.characters[0]
             .hirelings
@@ -196,16 +211,18 @@ mod tests {
                 native: "Woodfolk 1".into(),
                 days_left: 3,
             });
-        let lures = "Woodfolk 1 lure Giant 1, Woodfolk 2 lure Giant 1";
+        let lures =
+            "Woodfolk 1 lure Giant 1, Woodfolk 2 lure Giant 1, deploy Woodfolk 3 against Elf";
         let tactics = parse_tactics(lures, data()).expect("the line reads");
         let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
-        assert_eq!(found.errors.len(), 1, "{found:?}");
+        assert_eq!(found.errors.len(), 2, "{found:?}");
         assert!(
             found.errors[0].starts_with(
                 "Combat: Woodfolk 2 lure Giant 1: Woodfolk 2 is not one of the Amazon's hirelings"
             ),
             "{found:?}"
         );
+        assert!(found.errors[1].starts_with("Combat: deploy Woodfolk 3 against Elf: Woodfolk 3"));
     }
 
     #[test]
