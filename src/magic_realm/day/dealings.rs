@@ -31,7 +31,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::base_name;
 use crate::magic_realm::data::tiles::PathKind;
 use crate::magic_realm::orders::DayOrders;
-use crate::magic_realm::orders::dealings::{DealLine, Goods, Secret, When};
+use crate::magic_realm::orders::dealings::{DealLine, Goods, Secret, When, goods_list};
 use crate::magic_realm::state::belongings;
 use crate::magic_realm::state::{Belonging, Item};
 use crate::suggest::same;
@@ -70,13 +70,7 @@ pub enum DealEvent {
 impl DealEvent {
     /// The report and GM log line.
     pub fn log_line(&self) -> String {
-        let list = |goods: &[Goods]| {
-            goods
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = goods_list;
         match self {
             DealEvent::Exchanged {
                 at,

@@ -6,7 +6,7 @@
 use super::dealings::DealEvent;
 use super::events::{DayEvent, Happening};
 use super::rearrange::RearrangeEvent;
-use super::tests::{border, game, place, play};
+use super::tests::{border, game, hidden_way, place, play};
 use crate::dice::DiceScript;
 use crate::game::Observers;
 use crate::magic_realm::board::ClearingId;
@@ -206,34 +206,10 @@ fn goods_no_longer_carried_or_partners_apart_make_a_deal_fail() {
         DealEvent::Failed { reason, .. } if reason.contains("not in the same clearing at the start of phase 2"))));
 }
 
-/// A clearing with a hidden path out of it that is not a cave or mountain.
-fn hidden_path(state: &MrState) -> (ClearingId, ClearingId) {
-    let board = &state.board;
-    board
-        .clearings()
-        .into_iter()
-        .find_map(|c| {
-            board
-                .neighbours(&c)
-                .into_iter()
-                .find(|l| {
-                    l.kind == PathKind::Hidden
-                        && board.clearing(&l.to).is_some_and(|k| {
-                            !matches!(k.kind, ClearingKind::Mountain | ClearingKind::Cave)
-                        })
-                        && board
-                            .clearing(&c)
-                            .is_some_and(|k| k.kind != ClearingKind::Cave)
-                })
-                .map(|l| (c.clone(), l.to))
-        })
-        .expect("the board has a hidden path")
-}
-
 #[test]
 fn a_told_path_is_learned_by_the_listener_alone_and_can_be_used() {
     let mut state = game(&["Amazon", "Elf", "Black Knight"]);
-    let (from, to) = hidden_path(&state);
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden]);
     for who in 0..3 {
         place(&mut state, who, &from);
     }

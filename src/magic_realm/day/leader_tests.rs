@@ -6,39 +6,17 @@
 
 use super::events::{BirdsongEvent, Happening, PhaseEvent, PhaseResult};
 use super::leader_turn;
-use super::tests::{border, game, place, play};
+use super::retinue_tests::{at, standing, with_soldiers};
+use super::tests::{border, game, play};
 use crate::dice::DiceScript;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::tiles::ClearingKind;
-use crate::magic_realm::state::{Hireling, Item, ItemKind, MrState, Whereabouts, abandoned_pile};
+use crate::magic_realm::state::{Item, ItemKind, MrState, abandoned_pile};
 use crate::magic_realm::test_support::{move_to, results, script};
-
-const SOLDIERS: [&str; 4] = ["Soldier 1", "Soldier 2", "Soldier 3", "Soldier HQ"];
 
 /// The Captain (P1) in `here` with the four Soldiers hired beside him.
 fn captain(here: &ClearingId) -> MrState {
-    let mut state = game(&["Captain"]);
-    place(&mut state, 0, here);
-    for soldier in SOLDIERS {
-        state.denizens.get_mut(soldier).expect("a soldier").at = Whereabouts::Clearing {
-            clearing: here.clone(),
-        };
-        state.characters[0].hirelings.push(Hireling {
-            native: soldier.into(),
-            days_left: 10,
-        });
-    }
-    state
-}
-
-fn at(state: &MrState, native: &str) -> Whereabouts {
-    state.denizens[native].at.clone()
-}
-
-fn standing(clearing: &ClearingId) -> Whereabouts {
-    Whereabouts::Clearing {
-        clearing: clearing.clone(),
-    }
+    with_soldiers("Captain", here)
 }
 
 #[test]

@@ -158,12 +158,8 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
 /// Leave the belonging `name` in his clearing's abandoned pile.
 fn abandon(day: &mut Day<'_>, who: usize, name: &str) -> Result<String, String> {
     let character = &mut day.state.characters[who];
-    let item = belongings::take_out(character, name).ok_or_else(|| {
-        format!(
-            "he carries no {name} (he carries {})",
-            belongings::listing(character)
-        )
-    })?;
+    let item = belongings::take_out(character, name)
+        .ok_or_else(|| belongings::not_carried(character, name))?;
     let pile = abandoned_pile(&character.position);
     let named = item.name.clone();
     day.state.holdings.entry(pile).or_default().push(item);

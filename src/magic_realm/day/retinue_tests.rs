@@ -15,7 +15,12 @@ const SOLDIERS: [&str; 4] = ["Soldier 1", "Soldier 2", "Soldier 3", "Soldier HQ"
 
 /// The Amazon in `here` with the four Soldiers hired and standing beside her.
 fn captain_of_soldiers(here: &ClearingId) -> MrState {
-    let mut state = game(&["Amazon"]);
+    with_soldiers("Amazon", here)
+}
+
+/// `character` (P1) in `here` with the four Soldiers hired beside him.
+pub(super) fn with_soldiers(character: &str, here: &ClearingId) -> MrState {
+    let mut state = game(&[character]);
     place(&mut state, 0, here);
     for soldier in SOLDIERS {
         state.denizens.get_mut(soldier).expect("a soldier").at = Whereabouts::Clearing {
@@ -29,11 +34,11 @@ fn captain_of_soldiers(here: &ClearingId) -> MrState {
     state
 }
 
-fn at(state: &MrState, native: &str) -> Whereabouts {
+pub(super) fn at(state: &MrState, native: &str) -> Whereabouts {
     state.denizens[native].at.clone()
 }
 
-fn standing(clearing: &ClearingId) -> Whereabouts {
+pub(super) fn standing(clearing: &ClearingId) -> Whereabouts {
     Whereabouts::Clearing {
         clearing: clearing.clone(),
     }

@@ -65,6 +65,28 @@ pub(super) fn border(state: &MrState, kind: ClearingKind) -> (ClearingId, Cleari
         .expect("the board has such a clearing")
 }
 
+/// A hidden way of one of `kinds` between two clearings, the far one
+/// neither a cave nor a mountain: (near, far).
+pub(super) fn hidden_way(state: &MrState, kinds: &[PathKind]) -> (ClearingId, ClearingId) {
+    let board = &state.board;
+    let open = |c: &ClearingId| {
+        board
+            .clearing(c)
+            .is_some_and(|k| !matches!(k.kind, ClearingKind::Mountain | ClearingKind::Cave))
+    };
+    board
+        .clearings()
+        .into_iter()
+        .find_map(|c| {
+            board
+                .neighbours(&c)
+                .into_iter()
+                .find(|l| kinds.contains(&l.kind) && open(&l.to))
+                .map(|l| (c.clone(), l.to))
+        })
+        .expect("the board has a hidden way")
+}
+
 pub(super) fn place(state: &mut MrState, who: usize, at: &ClearingId) {
     state.characters[who].position = at.clone();
 }
@@ -100,22 +122,7 @@ fn hide_fails_on_a_six_and_succeeds_below() {
 #[test]
 fn an_undiscovered_hidden_path_cannot_be_used_until_discovered() {
     let mut state = game(&["Black Knight"]);
-    let board = &state.board;
-    let (from, to) = board
-        .clearings()
-        .into_iter()
-        .find_map(|c| {
-            board
-                .neighbours(&c)
-                .into_iter()
-                .find(|l| {
-                    matches!(l.kind, PathKind::Hidden | PathKind::Secret)
-                        && board.clearing(&l.to).map(|k| k.kind) != Some(ClearingKind::Mountain)
-                        && board.clearing(&l.to).map(|k| k.kind) != Some(ClearingKind::Cave)
-                })
-                .map(|l| (c.clone(), l.to))
-        })
-        .expect("the board has a hidden path");
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden, PathKind::Secret]);
     place(&mut state, 0, &from);
     let (after, events) = play(
         state.clone(),

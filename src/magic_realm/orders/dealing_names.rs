@@ -179,14 +179,7 @@ fn check_deal(
         ));
         return;
     };
-    let items: Vec<&str> = data
-        .weapons
-        .iter()
-        .map(|w| w.name.as_str())
-        .chain(data.armor.iter().map(|a| a.name.as_str()))
-        .chain(data.treasures.iter().map(|t| t.name.as_str()))
-        .chain(data.horses.iter().map(|h| h.name.as_str()))
-        .collect();
+    let items: Vec<&str> = super::names::item_names(data).collect();
     for goods in deal.gives.iter().chain(&deal.gets) {
         if let Goods::Item(name) = goods
             && !items.iter().any(|item| belongings::names(name, item))

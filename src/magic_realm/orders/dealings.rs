@@ -90,6 +90,15 @@ impl fmt::Display for Goods {
     }
 }
 
+/// Goods as a line or a report names them: `Lantern, 10 gold`.
+pub fn goods_list(goods: &[Goods]) -> String {
+    goods
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// One side of a deal with another character.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealLine {
@@ -111,13 +120,7 @@ impl DealLine {
 
     /// The key and value that write this side back as an orders line.
     fn line(&self) -> (&'static str, String) {
-        let list = |goods: &[Goods]| {
-            goods
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = goods_list;
         let at = match self.at {
             When::Midnight => String::new(),
             When::Phase(n) => format!(" at phase {n}"),

@@ -22,13 +22,7 @@ pub struct NameCheck {
 /// the campaign.
 pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> NameCheck {
     let mut found = NameCheck::default();
-    let items: Vec<&str> = data
-        .weapons
-        .iter()
-        .map(|w| w.name.as_str())
-        .chain(data.armor.iter().map(|a| a.name.as_str()))
-        .chain(data.treasures.iter().map(|t| t.name.as_str()))
-        .chain(data.horses.iter().map(|h| h.name.as_str()))
+    let items: Vec<&str> = item_names(data)
         .chain(["Horse", "Pony", "Warhorse"])
         .collect();
     for purchase in &orders.buy {
@@ -92,6 +86,16 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
         }
     }
     found
+}
+
+/// Every weapon, armour, treasure and horse of the game, by name.
+pub fn item_names(data: &GameData) -> impl Iterator<Item = &str> {
+    data.weapons
+        .iter()
+        .map(|w| w.name.as_str())
+        .chain(data.armor.iter().map(|a| a.name.as_str()))
+        .chain(data.treasures.iter().map(|t| t.name.as_str()))
+        .chain(data.horses.iter().map(|h| h.name.as_str()))
 }
 
 /// The line (from 1) of `text` holding the instruction a check message is

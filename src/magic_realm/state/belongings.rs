@@ -54,6 +54,11 @@ pub fn find(c: &CharacterState, name: &str) -> Option<(Item, bool)> {
         .map(|b| (b.item.clone(), b.active))
 }
 
+/// Why `name` cannot be handled: he does not carry it, and what he carries.
+pub fn not_carried(c: &CharacterState, name: &str) -> String {
+    format!("he carries no {name} (he carries {})", listing(c))
+}
+
 /// Everything he carries, by name, for an error that lists it.
 pub fn listing(c: &CharacterState) -> String {
     let all: Vec<&str> = c
