@@ -179,10 +179,12 @@ fn fight(
                     .get(id)
                     .is_some_and(|l| l.found_hidden_enemies);
                 counters.insert(fighters.len(), id.clone());
+                // A hired leader who hid keeps hidden into the Evening.
+                let hidden = day.state.leaders.get(id).is_some_and(|l| l.hidden);
                 fighters.push(Fighter {
                     name: id.clone(),
                     kind: FighterKind::Denizen(denizen),
-                    hidden: false,
+                    hidden,
                     out: None,
                 });
             }
@@ -634,6 +636,9 @@ fn write_back(
             continue;
         };
         let killed = matches!(battle.fighters[f].out, Some(Out::Killed { .. }));
+        if let Some(record) = day.state.leaders.get_mut(id) {
+            record.hidden = battle.fighters[f].hidden;
+        }
         // A hired leader's belongings: to his killer, or left here when
         // he dies otherwise or turns on his employer (`leader_turn`).
         if let Some(Out::Killed { by }) = &battle.fighters[f].out {

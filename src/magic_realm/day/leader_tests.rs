@@ -167,3 +167,26 @@ fn his_killer_takes_what_he_carried_and_a_released_leader_drops_it() {
     assert_eq!(released.holdings[&abandoned_pile(&here)], vec![item]);
     assert!(released.leaders.is_empty());
 }
+
+#[test]
+fn a_hidden_hired_leader_is_not_attacked_where_he_waits() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = captain(&next);
+    for soldier in ["Soldier 1", "Soldier 2", "Soldier 3"] {
+        state.denizens.get_mut(soldier).expect("a soldier").at =
+            crate::magic_realm::state::Whereabouts::Dead;
+    }
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
+    let hide = script(&[("daylight/hide", &[1])]);
+    // He hides in his own turn; the wolf cannot find him in the Evening.
+    let (after, events) = play(state.clone(), &[("P1", "R\nSoldier HQ: H")], hide);
+    let log = super::log::gm_log(&events);
+    assert!(after.leaders["Soldier HQ"].hidden, "{log}");
+    assert!(!log.contains("Wolf A 1 attacks"), "{log}");
+    assert_eq!(at(&after, "Soldier HQ"), standing(&here));
+    // Unhidden, the wolf goes for him.
+    let (_, events) = play(state, &[("P1", "R\nSoldier HQ: S")], DiceScript::default());
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("Wolf A 1 attacks the Soldier HQ"), "{log}");
+}
