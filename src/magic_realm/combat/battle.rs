@@ -105,6 +105,10 @@ pub struct Battle<'d> {
     pub dropped: Vec<Item>,
     /// Belongings taken by an unhired native group: (group, item).
     pub to_groups: Vec<(String, Item)>,
+    /// The belongings of characters killed by a hired leader, by leader:
+    /// he takes them (play summary III.B.9.d.i).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to_leaders: Vec<(String, Item)>,
     /// The game state spells are cast on; `None` when the battle was set
     /// up without one (casting is then refused with the reason).
     #[serde(default)]
@@ -148,6 +152,7 @@ impl<'d> Battle<'d> {
             finished: false,
             dropped: Vec::new(),
             to_groups: Vec::new(),
+            to_leaders: Vec::new(),
             magic: None,
             in_cave: false,
         }

@@ -3,8 +3,8 @@
 //! gold and belongings for killing him; values multiplied by the order of
 //! each kill a character makes himself that day; a hired native's death
 //! costs his employer the native's notoriety. The belongings of a dead
-//! character go to the character or unhired native group who killed him,
-//! otherwise they are left in the clearing.
+//! character go to the character, unhired native group or hired leader who
+//! killed him, otherwise they are left in the clearing.
 
 use crate::magic_realm::state::Item;
 
@@ -62,10 +62,18 @@ pub fn award(battle: &mut Battle, killer: FighterId, victim: FighterId) {
         h.gold = 0;
     }
     let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
+    let hired_leader = battle
+        .denizen(killer)
+        .is_some_and(|d| d.leader && d.employer.is_some());
     if himself {
         if let Some(h) = battle.hero_mut(winner) {
             h.taken.extend(items);
         }
+    } else if hired_leader {
+        let leader = battle.name(killer).to_string();
+        battle
+            .to_leaders
+            .extend(items.into_iter().map(|i| (leader.clone(), i)));
     } else {
         battle.dropped.extend(items);
     }
@@ -122,4 +130,45 @@ pub fn take_belongings(battle: &mut Battle, victim: FighterId) -> Vec<Item> {
     let mut items = std::mem::take(&mut h.belongings);
     items.append(&mut h.taken);
     items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::script;
+    use crate::magic_realm::test_support::data;
+
+    fn battle() -> Battle<'static> {
+        let text = "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\n\
+                    [[character]]\nname = \"Black Knight\"\n\
+                    [[denizen]]\nid = \"Soldier HQ\"\nemployer = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Soldier 1\"\nemployer = \"Amazon\"\n";
+        script::load(data(), "test.toml", text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .battle
+    }
+
+    #[test]
+    fn a_hired_leader_takes_what_his_victim_carried_and_a_hired_soldier_leaves_it() {
+        let knight = 1;
+        let mut by_leader = battle();
+        let leader = by_leader.find("Soldier HQ").expect("the HQ");
+        award(&mut by_leader, leader, knight);
+        assert!(
+            !by_leader.to_leaders.is_empty(),
+            "the HQ takes the belongings"
+        );
+        assert!(
+            by_leader
+                .to_leaders
+                .iter()
+                .all(|(who, _)| who == "Soldier HQ")
+        );
+        assert!(by_leader.dropped.is_empty());
+        let mut by_soldier = battle();
+        let soldier = by_soldier.find("Soldier 1").expect("a soldier");
+        award(&mut by_soldier, soldier, knight);
+        assert!(by_soldier.to_leaders.is_empty());
+        assert!(!by_soldier.dropped.is_empty(), "left in the clearing");
+    }
 }

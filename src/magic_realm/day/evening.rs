@@ -673,6 +673,24 @@ fn write_back(
             .extend(battle.dropped.iter().cloned());
     }
     super::battling_today::remember(&mut day.state, battle);
+    for (leader, item) in &battle.to_leaders {
+        // A leader killed in the same fight cannot carry it: it lies here.
+        if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {
+            let pile = day
+                .state
+                .holdings
+                .entry(abandoned_pile(clearing))
+                .or_default();
+            pile.push(item.clone());
+            continue;
+        }
+        day.state
+            .leaders
+            .entry(leader.clone())
+            .or_default()
+            .carries
+            .push(item.clone());
+    }
     for (group, item) in &battle.to_groups {
         day.state
             .holdings
