@@ -568,6 +568,14 @@ pub trait Game: Sync {
     /// the GM ("hide in every phase").
     fn safe_orders(&self) -> &'static str;
 
+    /// A player's earlier orders played again for a day he sent none (the
+    /// `repeat` NMR policy): what belonged to that day alone is dropped
+    /// (Magic Realm: deals, rearrangements, hired leaders' phases), so a
+    /// gift is not given twice. The default repeats them whole.
+    fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
+        orders
+    }
+
     /// The game's safe orders for a player who sent none (Magic Realm: hide
     /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
     /// orders instead reuses the player's last accepted orders itself.

@@ -241,7 +241,7 @@ impl Daemon {
         if campaign.schedule.nmr == NmrPolicy::Repeat {
             for earlier in (1..day).rev() {
                 if let Some(orders) = self.accepted_orders(&campaign.name, earlier, player)? {
-                    return Ok(orders);
+                    return Ok(self.game(campaign)?.repeated_orders(orders));
                 }
             }
         }

@@ -414,6 +414,18 @@ impl Game for MagicRealm {
         "hide in every phase"
     }
 
+    fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
+        let Ok(mut day) = orders::DayOrders::deserialize(&orders.parsed) else {
+            return orders;
+        };
+        day.for_another_day();
+        AcceptedOrders {
+            canonical: day.to_string(),
+            parsed: serde_json::to_value(&day).unwrap_or(orders.parsed),
+            warnings: orders.warnings,
+        }
+    }
+
     fn missing_orders(
         &self,
         state: &GameState,
@@ -588,6 +600,36 @@ mod tests {
             err.to_string().contains("not a Magic Realm game state"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn repeated_orders_do_not_give_twice() {
+        let seats = [
+            Seat {
+                player: "Ann".into(),
+                character: Some("Amazon".into()),
+            },
+            Seat {
+                player: "Ben".into(),
+                character: Some("Elf".into()),
+            },
+        ];
+        let state = MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap();
+        let text = "R\nBlock: everyone\nGive: 10 gold to Elf\nMidnight: abandon Spear";
+        let accepted = MagicRealm
+            .read_orders(&state, &Rules::default(), "Ann", text)
+            .unwrap();
+        let again = MagicRealm.repeated_orders(accepted);
+        assert!(
+            again.canonical.contains("Block: everyone"),
+            "{}",
+            again.canonical
+        );
+        assert!(!again.canonical.contains("Give:") && !again.canonical.contains("Midnight:"));
+        let day = orders::DayOrders::deserialize(&again.parsed).unwrap();
+        assert!(day.deals.is_empty() && day.rearrange.is_empty());
     }
 
     #[test]

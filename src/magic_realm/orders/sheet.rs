@@ -644,6 +644,15 @@ impl fmt::Display for Purchase {
 }
 
 impl DayOrders {
+    /// These orders as they stand for another day: deals, rearrangements and
+    /// hired leaders' phases belong to the day they were written for and go;
+    /// which hirelings are left or sent with whom stands until changed.
+    pub fn for_another_day(&mut self) {
+        self.deals.clear();
+        self.rearrange.clear();
+        self.leaders.clear();
+    }
+
     /// The recorded phases with their alternatives (`M-CV 4 or H`), as the
     /// `Activities:` line reads them.
     pub fn recorded(&self) -> String {
