@@ -2,7 +2,9 @@
 //! "Blocking"): monsters always block an unhidden character in their
 //! clearing; characters block as their `Block:` instruction says, hidden
 //! ones only after finding Hidden Enemies. Blocker and blocked become
-//! unhidden; the blocked one does no more phases today.
+//! unhidden; the blocked one does no more phases today. Hired leaders
+//! standing in the clearing block and are blocked the same way, with their
+//! employer's `Block:` line (issue 17).
 
 use super::Day;
 use super::events::{Happening, PhaseEvent};
@@ -69,7 +71,80 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
             block(day, &name, Some(who), other);
         }
     }
+    hired_leaders_here(day, who, orders);
     day.today.blocked.contains(&who)
+}
+
+/// The hired leaders standing in the clearing of `who` outside their own
+/// turn (play summary II.D.2: a character or hired leader may block another
+/// character or hired leader when either ends a phase there). A leader uses
+/// his employer's `Block:` line and his own Hidden Enemies; a player's
+/// characters and leaders never block each other.
+fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) {
+    let mover = &day.state.characters[who];
+    let (name, player) = (mover.name.clone(), mover.player.clone());
+    let here = Whereabouts::Clearing {
+        clearing: mover.position.clone(),
+    };
+    let leaders: Vec<(String, usize)> = day
+        .state
+        .denizens
+        .iter()
+        .filter(|(_, d)| d.at == here)
+        .filter_map(|(id, _)| Some((id.clone(), day.state.employer_of(id)?)))
+        .filter(|(id, employer)| {
+            super::leader_turn::is_leader(day.data, id)
+                && day.state.characters[*employer].player != player
+                // During his own turn he is a seat, blocked as one.
+                && !day.state.characters.iter().any(|c| &c.name == id)
+        })
+        .collect();
+    for (leader, employer) in leaders {
+        let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();
+        let mover = &day.state.characters[who];
+        if wants_to_block(orders.get(&player), &leader)
+            && (!record.hidden || mover.found_hidden_enemies)
+            && !day.today.blocked_leaders.contains(&leader)
+        {
+            day.state.characters[who].hidden = false;
+            block_leader(day, &name, &leader, employer);
+        }
+        let boss = &day.state.characters[employer].player;
+        let mover = &day.state.characters[who];
+        if wants_to_block(orders.get(boss), &name)
+            && (!mover.hidden || record.found_hidden_enemies)
+            && !day.today.blocked.contains(&who)
+        {
+            if let Some(r) = day.state.leaders.get_mut(&leader) {
+                r.hidden = false;
+            }
+            block(day, &leader, None, who);
+        }
+    }
+}
+
+/// The hired leader `leader` is blocked by `blocker` outside his turn: he
+/// is unhidden and does no phases today if his turn is still to come.
+pub fn block_leader(day: &mut Day<'_>, blocker: &str, leader: &str, employer: usize) {
+    if let Some(r) = day.state.leaders.get_mut(leader) {
+        r.hidden = false;
+    }
+    day.today.blocked_leaders.insert(leader.to_string());
+    let Some(Whereabouts::Clearing { clearing }) =
+        day.state.denizens.get(leader).map(|d| d.at.clone())
+    else {
+        return;
+    };
+    let mut seen = day.players_in(&clearing);
+    seen.insert(day.state.characters[employer].player.clone());
+    day.emit(
+        crate::game::Observers::Players(seen),
+        Happening::Phase(PhaseEvent::Blocked {
+            blocker: blocker.to_string(),
+            blocked: leader.to_string(),
+            clearing,
+        }),
+    );
 }
 
 /// `blocked` is blocked by `blocker` (a character by index, or a monster).

@@ -190,3 +190,38 @@ fn a_hidden_hired_leader_is_not_attacked_where_he_waits() {
     let log = super::log::gm_log(&events);
     assert!(log.contains("Wolf A 1 attacks the Soldier HQ"), "{log}");
 }
+
+#[test]
+fn a_hired_leader_blocked_before_his_turn_does_no_phases() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Swordsman"]);
+    let with_him = captain(&next);
+    state.characters[0] = with_him.characters[0].clone();
+    state.denizens = with_him.denizens;
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.characters[1].position = here.clone();
+    let leader_line = format!("R\nSoldier HQ: {}", move_to(&next));
+    // The Swordsman takes the first turn and blocks everyone he meets.
+    let (after, events) = play(
+        state.clone(),
+        &[
+            ("P1", &leader_line),
+            ("P2", "R\nTurn: first\nBlock: everyone"),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("The Swordsman blocks the Soldier HQ"), "{log}");
+    assert_eq!(
+        at(&after, "Soldier HQ"),
+        standing(&here),
+        "he never moved: {log}"
+    );
+    // Without the block he goes.
+    let (after, _) = play(
+        state,
+        &[("P1", &leader_line), ("P2", "R\nTurn: first")],
+        DiceScript::default(),
+    );
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+}

@@ -27,8 +27,11 @@
 //! - He meets natives as Neutral (no character card gives him
 //!   relationships); hired natives never activate belongings, so all he
 //!   carries is inactive.
-//! - He can be blocked, and block, only during his own turn; a player's
-//!   characters and leaders never block each other.
+//! - He blocks and is blocked at the end of his own phases, and when a
+//!   character ends a phase where he stands (`day::blocking`); blocked before
+//!   his turn, he does no phases that day. Monsters arriving block him as
+//!   they block characters. A player's characters and leaders never block
+//!   each other.
 //! - When he stands with his employer at the end of his turn or at Midnight,
 //!   he hands what he carries to his employer (his belongings are his
 //!   employer's to use when they meet).
@@ -154,6 +157,10 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();
     day.state.characters.push(stand_in);
+    if day.today.blocked_leaders.contains(native) {
+        // Blocked before his turn: he does no phases today.
+        day.today.blocked.insert(seat);
+    }
     let activities = match own_line(theirs, native) {
         Some(line) => line.activities.clone(),
         None => {

@@ -102,6 +102,9 @@ pub struct Today {
     pub weather_fatigue: BTreeMap<usize, u8>,
     /// Deal lines settled today, done or failed (`dealings`).
     pub deals_settled: dealings::Settled,
+    /// Hired leaders blocked today outside their own turn: if their turn is
+    /// still to come, they do no phases (`blocking`, `leader_turn`).
+    pub blocked_leaders: BTreeSet<String>,
 }
 
 impl<'a> Day<'a> {

@@ -209,6 +209,26 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
         day.today.blocking_monsters.insert(first.clone());
         blocking::block(day, &first, None, i);
     }
+    // Unhidden hired leaders standing there, outside their own turn.
+    let here = Whereabouts::Clearing {
+        clearing: clearing.clone(),
+    };
+    let leaders: Vec<(String, usize)> = day
+        .state
+        .denizens
+        .iter()
+        .filter(|(_, d)| d.at == here)
+        .filter_map(|(id, _)| Some((id.clone(), day.state.employer_of(id)?)))
+        .filter(|(id, _)| {
+            super::leader_turn::is_leader(day.data, id)
+                && !day.state.leaders.get(id).is_some_and(|l| l.hidden)
+                && !day.state.characters.iter().any(|c| &c.name == id)
+        })
+        .collect();
+    for (leader, employer) in leaders {
+        day.today.blocking_monsters.insert(first.clone());
+        blocking::block_leader(day, &first, &leader, employer);
+    }
 }
 
 /// Counters that stand in `where_`.
