@@ -1,7 +1,11 @@
 //! Dealings between characters (play summary II.D.1.a, IV.A; issue 17 §4):
-//! characters in the same clearing give, sell or trade weapons, armour,
-//! treasures, horses and gold at any price they agree, and tell each other
-//! the hidden paths, secret passages and treasure locations they know.
+//! characters and hired leaders in the same clearing give, sell or trade
+//! weapons, armour, treasures, horses and gold at any price they agree, and
+//! tell each other the hidden paths, secret passages and treasure locations
+//! they know. A hired leader's side is written by his employer (`... by
+//! Soldier HQ`); he deals where he stands, with his employer's gold and
+//! knowledge, and carries what he gets (during his own turn, on his
+//! stand-in, `day::leader_turn`).
 //!
 //! Each player writes his side (`orders::dealings`). A deal happens when
 //! both sides match (each gives what the other gets) and name the same time:
@@ -33,7 +37,7 @@ use crate::magic_realm::data::tiles::PathKind;
 use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::orders::dealings::{DealLine, Goods, Secret, When, goods_list};
 use crate::magic_realm::state::belongings;
-use crate::magic_realm::state::{Belonging, Item};
+use crate::magic_realm::state::{Belonging, Item, Whereabouts};
 use crate::suggest::same;
 
 /// What a deal did.
@@ -140,10 +144,136 @@ fn title(at: When) -> String {
 /// Deals settled today, done or failed: (seat, index of his deal line).
 pub type Settled = BTreeSet<(usize, usize)>;
 
+/// One side of a deal as it stands in the Realm: a character, or a hired
+/// leader dealing for his employer where he stands (`... by Soldier HQ`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Party {
+    Seat(usize),
+    Leader { native: String, employer: usize },
+}
+
+/// Where a party's belongings are kept.
+enum Holder {
+    Seat(usize),
+    Record(String),
+}
+
+impl Party {
+    /// The party a deal line of `who` acts as.
+    fn acting(who: usize, deal: &DealLine) -> Party {
+        match &deal.by {
+            Some(native) => Party::Leader {
+                native: native.clone(),
+                employer: who,
+            },
+            None => Party::Seat(who),
+        }
+    }
+
+    /// The character or hired leader called `name`.
+    fn named(day: &Day<'_>, name: &str) -> Option<Party> {
+        if let Some(seat) = day
+            .state
+            .characters
+            .iter()
+            .position(|c| same(&c.name, name) && stand_in_of(day, &c.name).is_none())
+        {
+            return Some(Party::Seat(seat));
+        }
+        let native = day.state.denizens.keys().find(|id| same(id, name))?;
+        let employer = day.state.employer_of(native)?;
+        super::leader_turn::is_leader(day.data, native).then(|| Party::Leader {
+            native: native.clone(),
+            employer,
+        })
+    }
+
+    /// Whose deal lines speak for this party.
+    fn seat(&self) -> usize {
+        match self {
+            Party::Seat(s) => *s,
+            Party::Leader { employer, .. } => *employer,
+        }
+    }
+
+    fn name(&self, day: &Day<'_>) -> String {
+        match self {
+            Party::Seat(s) => day.state.characters[*s].name.clone(),
+            Party::Leader { native, .. } => native.clone(),
+        }
+    }
+
+    /// The seat whose record holds this party's gold, knowledge and (for a
+    /// character, or a leader during his own turn) belongings.
+    fn record_seat(&self, day: &Day<'_>) -> usize {
+        match self {
+            Party::Seat(s) => *s,
+            Party::Leader { native, employer } => stand_in_of(day, native).unwrap_or(*employer),
+        }
+    }
+
+    fn holder(&self, day: &Day<'_>) -> Holder {
+        match self {
+            Party::Seat(s) => Holder::Seat(*s),
+            Party::Leader { native, .. } => match stand_in_of(day, native) {
+                Some(s) => Holder::Seat(s),
+                None => Holder::Record(native.clone()),
+            },
+        }
+    }
+
+    fn position(&self, day: &Day<'_>) -> Option<ClearingId> {
+        match self {
+            Party::Seat(s) => Some(day.state.characters[*s].position.clone()),
+            Party::Leader { native, .. } => match stand_in_of(day, native) {
+                Some(s) => Some(day.state.characters[s].position.clone()),
+                None => match day.state.denizens.get(native).map(|d| &d.at) {
+                    Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
+                    _ => None,
+                },
+            },
+        }
+    }
+
+    /// Killed, or no longer in his employer's service.
+    fn gone(&self, day: &Day<'_>) -> bool {
+        match self {
+            Party::Seat(s) => day.state.characters[*s].dead,
+            Party::Leader { native, employer } => {
+                day.state.employer_of(native) != Some(*employer) || self.position(day).is_none()
+            }
+        }
+    }
+}
+
+/// The seat of a hired leader's stand-in while his turn is played.
+fn stand_in_of(day: &Day<'_>, native: &str) -> Option<usize> {
+    day.state
+        .characters
+        .iter()
+        .position(|c| c.name == native)
+        .filter(|_| day.state.employer_of(native).is_some())
+}
+
 /// The start of phase `phase` of the turn of `who`: his deals for that
-/// phase with characters now in his clearing.
+/// phase; in a hired leader's turn, the deals made by him or with him.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<String, DayOrders>) {
-    settle(day, who, When::Phase(phase), orders);
+    let at = When::Phase(phase);
+    let name = day.state.characters[who].name.clone();
+    if stand_in_of(day, &name) == Some(who) {
+        if let Some(employer) = day.state.employer_of(&name) {
+            settle(day, employer, at, orders, |d| {
+                d.by.as_deref().is_some_and(|l| same(l, &name))
+            });
+        }
+        for seat in 0..day.state.characters.len() {
+            if seat != who {
+                settle(day, seat, at, orders, |d| same(&d.with, &name));
+            }
+        }
+        return;
+    }
+    settle(day, who, at, orders, |d| d.by.is_none());
 }
 
 /// The end of Daylight: deals for a phase that never found the two
@@ -168,7 +298,7 @@ pub fn end_of_daylight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) 
 /// Midnight: every living character's Midnight deals, in seat order.
 pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
     for who in 0..day.state.characters.len() {
-        settle(day, who, When::Midnight, orders);
+        settle(day, who, When::Midnight, orders, |_| true);
     }
 }
 
@@ -184,55 +314,76 @@ fn deals_of(
         .unwrap_or_default()
 }
 
-/// Try each of his unsettled deals for `at`.
-fn settle(day: &mut Day<'_>, who: usize, at: When, orders: &BTreeMap<String, DayOrders>) {
+/// Try each of the unsettled deal lines of `who` for `at` that `which`
+/// picks.
+fn settle(
+    day: &mut Day<'_>,
+    who: usize,
+    at: When,
+    orders: &BTreeMap<String, DayOrders>,
+    which: impl Fn(&DealLine) -> bool,
+) {
     for (index, deal) in deals_of(day, who, orders) {
-        if deal.at != at || day.today.deals_settled.contains(&(who, index)) {
+        if deal.at != at || day.today.deals_settled.contains(&(who, index)) || !which(&deal) {
             continue;
         }
-        if day.state.characters[who].dead {
-            fail(day, who, index, &deal, "he was killed".into());
+        let mine = Party::acting(who, &deal);
+        if let Party::Leader { native, .. } = &mine
+            && Party::named(day, native) != Some(mine.clone())
+        {
+            let reason = format!("the {native} is not a hired leader of his");
+            fail(day, who, index, &deal, reason);
             continue;
         }
-        let Some(other) = day
-            .state
-            .characters
-            .iter()
-            .position(|c| same(&c.name, &deal.with))
-        else {
-            let reason = format!("no character called '{}' is in the Realm", deal.with);
+        if mine.gone(day) {
+            let reason = format!("the {} was killed or is gone", mine.name(day));
+            fail(day, who, index, &deal, reason);
+            continue;
+        }
+        let Some(other) = Party::named(day, &deal.with) else {
+            let reason = format!(
+                "no character or hired leader called '{}' is in the Realm",
+                deal.with
+            );
             fail(day, who, index, &deal, reason);
             continue;
         };
-        if other == who {
-            fail(day, who, index, &deal, "he cannot deal with himself".into());
-            continue;
-        }
-        let other_name = day.state.characters[other].name.clone();
-        if day.state.characters[other].dead {
+        if other.seat() == who {
             fail(
                 day,
                 who,
                 index,
                 &deal,
-                format!("the {other_name} was killed"),
+                "one cannot deal with oneself".into(),
             );
             continue;
         }
-        if day.state.characters[other].position != day.state.characters[who].position {
+        let other_name = other.name(day);
+        if other.gone(day) {
+            let reason = format!("the {other_name} was killed or is gone");
+            fail(day, who, index, &deal, reason);
+            continue;
+        }
+        if other.position(day) != mine.position(day) {
             // At a phase, the other's turn may still bring them together.
             if at == When::Midnight {
-                let reason = format!("the {other_name} is not in his clearing at Midnight");
+                let reason = format!("the {other_name} is not in the same clearing at Midnight");
                 fail(day, who, index, &deal, reason);
             }
             continue;
         }
-        let answer = deals_of(day, other, orders)
+        let my_name = mine.name(day);
+        let speaks_for_other = |d: &DealLine| match &other {
+            Party::Seat(_) => d.by.is_none(),
+            Party::Leader { native, .. } => d.by.as_deref().is_some_and(|l| same(l, native)),
+        };
+        let answer = deals_of(day, other.seat(), orders)
             .into_iter()
             .filter(|(j, d)| {
-                !day.today.deals_settled.contains(&(other, *j))
+                !day.today.deals_settled.contains(&(other.seat(), *j))
                     && d.at == at
-                    && same(&d.with, &day.state.characters[who].name)
+                    && same(&d.with, &my_name)
+                    && speaks_for_other(d)
             })
             .collect::<Vec<_>>();
         let matching = answer
@@ -241,19 +392,20 @@ fn settle(day: &mut Day<'_>, who: usize, at: When, orders: &BTreeMap<String, Day
         match matching {
             Some((j, theirs)) => {
                 let (j, theirs) = (*j, theirs.clone());
-                day.today.deals_settled.insert((other, j));
+                day.today.deals_settled.insert((other.seat(), j));
                 day.today.deals_settled.insert((who, index));
-                carry_out(day, (who, &deal), (other, &theirs), at);
+                carry_out(day, (&mine, &deal), (&other, &theirs), at);
             }
             None if deal.is_telling() => {
                 day.today.deals_settled.insert((who, index));
                 let empty = DealLine {
-                    with: day.state.characters[who].name.clone(),
+                    with: my_name,
                     gives: Vec::new(),
                     gets: deal.gives.clone(),
                     at,
+                    by: None,
                 };
-                carry_out(day, (who, &deal), (other, &empty), at);
+                carry_out(day, (&mine, &deal), (&other, &empty), at);
             }
             None => {
                 let reason = match answer.first() {
@@ -262,12 +414,10 @@ fn settle(day: &mut Day<'_>, who: usize, at: When, orders: &BTreeMap<String, Day
                     }
                     None => format!("the {other_name} wrote no matching line for {at}"),
                 };
-                fail(day, who, index, &deal, reason.clone());
+                fail(day, who, index, &deal, reason);
                 if let Some((j, theirs)) = answer.first() {
-                    let mine = deal.to_string();
-                    let name = day.state.characters[who].name.clone();
-                    let reason = format!("the sides do not match: the {name} wrote '{mine}'");
-                    fail(day, other, *j, theirs, reason);
+                    let reason = format!("the sides do not match: the {my_name} wrote '{deal}'");
+                    fail(day, other.seat(), *j, theirs, reason);
                 }
             }
         }
@@ -311,14 +461,14 @@ fn tell_failure(day: &mut Day<'_>, who: usize, deal: &DealLine, reason: String) 
 }
 
 /// Both sides match: check the goods are there, then exchange them.
-fn carry_out(day: &mut Day<'_>, mine: (usize, &DealLine), theirs: (usize, &DealLine), at: When) {
+fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &DealLine), at: When) {
     let (a, a_deal) = mine;
     let (b, b_deal) = theirs;
     let missing = lacking(day, a, &a_deal.gives).or_else(|| lacking(day, b, &b_deal.gives));
     if let Some(reason) = missing {
-        tell_failure(day, a, a_deal, reason.clone());
+        tell_failure(day, a.seat(), a_deal, reason.clone());
         if !a_deal.is_telling() {
-            tell_failure(day, b, b_deal, reason);
+            tell_failure(day, b.seat(), b_deal, reason);
         }
         return;
     }
@@ -327,8 +477,8 @@ fn carry_out(day: &mut Day<'_>, mine: (usize, &DealLine), theirs: (usize, &DealL
     if !first_gave.is_empty() || !second_gave.is_empty() {
         let event = DealEvent::Exchanged {
             at,
-            first: day.state.characters[a].name.clone(),
-            second: day.state.characters[b].name.clone(),
+            first: a.name(day),
+            second: b.name(day),
             first_gave,
             second_gave,
         };
@@ -347,28 +497,54 @@ fn carry_out(day: &mut Day<'_>, mine: (usize, &DealLine), theirs: (usize, &DealL
         if secrets.is_empty() {
             continue;
         }
-        let learned = tell(day, teller, listener, &secrets);
+        let learned = tell(
+            day,
+            teller.record_seat(day),
+            listener.record_seat(day),
+            &secrets,
+        );
         let event = DealEvent::Told {
             at,
-            teller: day.state.characters[teller].name.clone(),
-            listener: day.state.characters[listener].name.clone(),
+            teller: teller.name(day),
+            listener: listener.name(day),
             secrets,
             learned,
         };
         let parties = Observers::Players(
-            [
-                day.state.characters[teller].player.clone(),
-                day.state.characters[listener].player.clone(),
-            ]
-            .into(),
+            [teller.seat(), listener.seat()]
+                .map(|s| day.state.characters[s].player.clone())
+                .into(),
         );
         day.emit(parties, Happening::Dealing(event));
     }
 }
 
-/// Why `who` cannot give `goods` now, if he cannot.
-fn lacking(day: &Day<'_>, who: usize, goods: &[Goods]) -> Option<String> {
-    let c = &day.state.characters[who];
+/// The names of the items a party carries.
+fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
+    match party.holder(day) {
+        Holder::Seat(s) => {
+            let c = &day.state.characters[s];
+            c.weapon
+                .iter()
+                .cloned()
+                .chain(c.armor.iter().cloned())
+                .chain(c.belongings.iter().map(|b| b.item.name.clone()))
+                .collect()
+        }
+        Holder::Record(native) => day
+            .state
+            .leaders
+            .get(&native)
+            .map(|r| r.carries.iter().map(|i| i.name.clone()).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
+/// with his employer's gold.
+fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
+    let name = party.name(day);
+    let purse = day.state.characters[party.record_seat(day)].gold;
     let gold: u32 = goods
         .iter()
         .map(|g| match g {
@@ -376,47 +552,57 @@ fn lacking(day: &Day<'_>, who: usize, goods: &[Goods]) -> Option<String> {
             _ => 0,
         })
         .sum();
-    if gold > u32::from(c.gold) {
-        return Some(format!(
-            "the {} has only {} gold, not {gold}",
-            c.name, c.gold
-        ));
+    if gold > u32::from(purse) {
+        return Some(format!("the {name} has only {purse} gold, not {gold}"));
     }
-    let mut taken: Vec<String> = Vec::new();
+    let mut left = carried(day, party);
     for goods in goods {
-        let Goods::Item(name) = goods else { continue };
-        let carried = std::iter::once(c.weapon.iter().cloned().collect::<Vec<_>>())
-            .flatten()
-            .chain(c.armor.iter().cloned())
-            .chain(c.belongings.iter().map(|b| b.item.name.clone()))
-            .find(|item| belongings::names(name, item) && !taken.contains(item));
-        match carried {
-            Some(item) => taken.push(item),
-            None => return Some(format!("the {} no longer carries the {name}", c.name)),
+        let Goods::Item(wanted) = goods else { continue };
+        match left.iter().position(|item| belongings::names(wanted, item)) {
+            Some(at) => {
+                left.remove(at);
+            }
+            None => return Some(format!("the {name} no longer carries the {wanted}")),
         }
     }
     None
 }
 
 /// Move the items and gold of `goods` from `from` to `to`; what moved.
-fn hand_over(day: &mut Day<'_>, from: usize, to: usize, goods: &[Goods]) -> Vec<Goods> {
+fn hand_over(day: &mut Day<'_>, from: &Party, to: &Party, goods: &[Goods]) -> Vec<Goods> {
     let mut moved = Vec::new();
     for goods in goods {
         match goods {
             Goods::Gold(n) => {
                 let n16 = u16::try_from(*n).unwrap_or(u16::MAX);
-                let giver = &mut day.state.characters[from];
-                giver.gold = giver.gold.saturating_sub(n16);
-                let taker = &mut day.state.characters[to];
-                taker.gold = taker.gold.saturating_add(n16);
+                let giver = from.record_seat(day);
+                let taker = to.record_seat(day);
+                let purse = &mut day.state.characters[giver].gold;
+                *purse = purse.saturating_sub(n16);
+                let purse = &mut day.state.characters[taker].gold;
+                *purse = purse.saturating_add(n16);
                 moved.push(goods.clone());
             }
             Goods::Item(name) => {
-                let Some(item) = belongings::take_out(&mut day.state.characters[from], name) else {
+                let Some(item) = take(day, from, name) else {
                     continue;
                 };
                 moved.push(Goods::Item(item.name.clone()));
-                receive(day, to, item);
+                match to.holder(day) {
+                    // A belonging received in a deal comes inactive.
+                    Holder::Seat(s) => day.state.characters[s].belongings.push(Belonging {
+                        item,
+                        active: false,
+                    }),
+                    Holder::Record(native) => {
+                        day.state
+                            .leaders
+                            .entry(native)
+                            .or_default()
+                            .carries
+                            .push(item);
+                    }
+                }
             }
             Goods::Secret(_) => {}
         }
@@ -424,27 +610,33 @@ fn hand_over(day: &mut Day<'_>, from: usize, to: usize, goods: &[Goods]) -> Vec<
     moved
 }
 
-/// A belonging received in a deal comes inactive.
-fn receive(day: &mut Day<'_>, to: usize, item: Item) {
-    day.state.characters[to].belongings.push(Belonging {
-        item,
-        active: false,
-    });
+/// Take the item `name` from what `party` carries.
+fn take(day: &mut Day<'_>, party: &Party, name: &str) -> Option<Item> {
+    match party.holder(day) {
+        Holder::Seat(s) => belongings::take_out(&mut day.state.characters[s], name),
+        Holder::Record(native) => {
+            let carries = &mut day.state.leaders.get_mut(&native)?.carries;
+            let at = carries
+                .iter()
+                .position(|i| belongings::names(name, &i.name))?;
+            Some(carries.remove(at))
+        }
+    }
 }
 
-/// The two parties, and the characters in their clearing who are not
-/// hidden.
-fn onlookers(day: &Day<'_>, a: usize, b: usize) -> Observers {
-    let here = &day.state.characters[a].position;
+/// The two parties' players, and those of the characters in their clearing
+/// who are not hidden.
+fn onlookers(day: &Day<'_>, a: &Party, b: &Party) -> Observers {
+    let here = a.position(day);
     let mut players: BTreeSet<String> = day
         .state
         .characters
         .iter()
-        .filter(|c| &c.position == here && !c.hidden && !c.dead)
+        .filter(|c| Some(&c.position) == here.as_ref() && !c.hidden && !c.dead)
         .map(|c| c.player.clone())
         .collect();
-    players.insert(day.state.characters[a].player.clone());
-    players.insert(day.state.characters[b].player.clone());
+    players.insert(day.state.characters[a.seat()].player.clone());
+    players.insert(day.state.characters[b.seat()].player.clone());
     Observers::Players(players)
 }
 

@@ -304,3 +304,60 @@ fn belongings_are_rearranged_before_a_phase_and_at_midnight() {
         Happening::Rearranged(RearrangeEvent::NotDone { .. })
     )));
 }
+
+#[test]
+fn a_hired_leader_deals_for_his_employer_where_he_stands() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Elf"]);
+    place(&mut state, 0, &next);
+    place(&mut state, 1, &here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at =
+        crate::magic_realm::state::Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+    state.characters[0]
+        .hirelings
+        .push(crate::magic_realm::state::Hireling {
+            native: "Soldier HQ".into(),
+            days_left: 9,
+        });
+    state.leaders.insert(
+        "Soldier HQ".into(),
+        crate::magic_realm::state::LeaderRecord {
+            carries: vec![Item {
+                kind: ItemKind::Treasure,
+                name: TELESCOPE.into(),
+            }],
+            ..Default::default()
+        },
+    );
+    let (captain_gold, elf_gold) = (state.characters[0].gold, state.characters[1].gold);
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R\nSoldier HQ: H\nTrade: Ancient Telescope to Elf for 10 gold by Soldier HQ\n\
+                 Give: 5 gold to Elf by Soldier HQ at phase 1",
+            ),
+            (
+                "P2",
+                "R\nTrade: 10 gold to Soldier HQ for Ancient Telescope\n\
+                 Receive: 5 gold from Soldier HQ at phase 1",
+            ),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(carries(&after, 1, TELESCOPE), "{log}");
+    assert!(
+        after
+            .leaders
+            .get("Soldier HQ")
+            .is_none_or(|l| l.carries.is_empty()),
+        "he carries nothing now"
+    );
+    assert_eq!(after.characters[0].gold, captain_gold + 10 - 5, "{log}");
+    assert_eq!(after.characters[1].gold, elf_gold - 10 + 5);
+    assert!(log.contains("the Soldier HQ gives the Elf 5 gold"), "{log}");
+}

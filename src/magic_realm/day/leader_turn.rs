@@ -183,6 +183,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         take: theirs.take.clone(),
         block: theirs.block.clone(),
         when_impossible: theirs.when_impossible,
+        // The deals he makes for his employer (`... by Soldier HQ`).
+        deals: theirs.deals.clone(),
         ..DayOrders::default()
     };
     let mut turn_orders = orders.clone();

@@ -155,27 +155,47 @@ fn check_deal(
 ) {
     let text = deal.to_string();
     let key = text.split(':').next().unwrap_or("Give");
-    let others = state
-        .characters
-        .iter()
-        .filter(|c| c.name != me.name)
-        .map(|c| c.name.as_str());
-    if suggest::same(&deal.with, &me.name) {
+    // Where the side he writes is dealt: by himself, or by his leader.
+    let (acting, here, hidden) = match &deal.by {
+        None => (me.name.clone(), Some(me.position.clone()), me.hidden),
+        Some(leader) => {
+            let Some(native) = hired_leaders(data, me)
+                .into_iter()
+                .find(|l| suggest::same(l, leader))
+            else {
+                found.errors.push(format!(
+                    "{key}: '{leader}' is not one of your hired leaders{}",
+                    suggest::did_you_mean(leader, hired_leaders(data, me))
+                ));
+                return;
+            };
+            let at = standing(state, native);
+            (native.to_string(), at, false)
+        }
+    };
+    if suggest::same(&deal.with, &acting) || suggest::same(&deal.with, &me.name) {
         found.errors.push(format!(
-            "{key}: you cannot deal with yourself, the {}",
-            me.name
+            "{key}: you cannot deal with yourself or your own hired leader"
         ));
         return;
     }
-    let Some(partner) = state
+    let hired_leaders_of_others = state
         .characters
         .iter()
-        .find(|c| suggest::same(&c.name, &deal.with))
-    else {
+        .filter(|c| c.name != me.name)
+        .flat_map(|c| hired_leaders(data, c));
+    let partners: Vec<&str> = state
+        .characters
+        .iter()
+        .filter(|c| c.name != me.name)
+        .map(|c| c.name.as_str())
+        .chain(hired_leaders_of_others)
+        .collect();
+    let Some(partner) = partners.iter().find(|p| suggest::same(p, &deal.with)) else {
         found.errors.push(format!(
-            "{key}: no character called '{}' is in the Realm{}",
+            "{key}: no character or hired leader called '{}' is in the Realm{}",
             deal.with,
-            suggest::did_you_mean(&deal.with, others)
+            suggest::did_you_mean(&deal.with, partners.iter().copied())
         ));
         return;
     };
@@ -190,13 +210,25 @@ fn check_deal(
             ));
         }
     }
-    let seen_beside = partner.position == me.position && !partner.hidden && !partner.dead;
+    // What the sender can see: a partner beside the one who deals, unhidden.
+    let (there, partner_hidden) = match state.characters.iter().find(|c| c.name == *partner) {
+        Some(c) => (Some(c.position.clone()), c.hidden || c.dead),
+        None => (
+            standing(state, partner),
+            state.leaders.get(*partner).is_some_and(|l| l.hidden),
+        ),
+    };
+    let seen_beside = there.is_some() && there == here && !partner_hidden && !hidden;
     if !seen_beside {
+        let place = here.map_or_else(|| "his clearing".to_string(), |c| c.to_string());
         found.warnings.push(format!(
-            "{key}: you do not see the {} in {} now; the deal happens only if you stand \
-             together at {}",
-            partner.name, me.position, deal.at
+            "{key}: you do not see the {partner} beside the {acting} in {place} now; the deal \
+             happens only if they stand together at {}",
+            deal.at
         ));
+    }
+    if deal.by.is_some() {
+        return;
     }
     for goods in &deal.gives {
         match goods {
@@ -213,6 +245,16 @@ fn check_deal(
             )),
             _ => {}
         }
+    }
+}
+
+/// The clearing a native counter stands in.
+fn standing(state: &MrState, native: &str) -> Option<crate::magic_realm::board::ClearingId> {
+    match state.denizens.get(native).map(|d| &d.at) {
+        Some(crate::magic_realm::state::Whereabouts::Clearing { clearing }) => {
+            Some(clearing.clone())
+        }
+        _ => None,
     }
 }
 
@@ -264,9 +306,17 @@ mod tests {
             "the hint names the Elf: {near:?}"
         );
         let nobody = check("H\nGive: Ancient Telescope to Gandalf", &state);
-        assert!(nobody.errors[0].contains("no character called 'Gandalf' is in the Realm"));
+        assert!(
+            nobody.errors[0]
+                .contains("no character or hired leader called 'Gandalf' is in the Realm")
+        );
         let myself = check("H\nTell: Captain my paths", &state);
         assert!(myself.errors[0].contains("yourself"));
+        let not_his = check("H\nGive: 5 gold to Elf by Rogue HQ", &state);
+        assert!(
+            not_his.errors[0].starts_with("Give: 'Rogue HQ' is not one of your hired leaders"),
+            "{not_his:?}"
+        );
         let junk = check("H\nTrade: Spear to Elf for Moon Rock", &state);
         assert!(junk.errors[0].starts_with("Trade: 'Moon Rock' is not an item of the game"));
 

@@ -12,6 +12,8 @@
 //! Receive: Lantern from Amazon         the other side of a Give
 //! Trade: Lantern to Elf for 10 gold at phase 2
 //! Tell: Elf my paths and passages      no answering line needed
+//! Trade: 10 gold to Elf for Spear by Soldier HQ   my hired leader deals where he stands
+//! Give: Spear to Soldier HQ            a deal with another player's hired leader
 //! ```
 //!
 //! A deal is one side of an exchange: what he gives, what he gets, with whom
@@ -107,6 +109,10 @@ pub struct DealLine {
     pub gives: Vec<Goods>,
     pub gets: Vec<Goods>,
     pub at: When,
+    /// The hired leader of his who makes this deal where he stands, for
+    /// him (`... by Soldier HQ`); none: the character himself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 impl DealLine {
@@ -121,9 +127,14 @@ impl DealLine {
     /// The key and value that write this side back as an orders line.
     fn line(&self) -> (&'static str, String) {
         let list = goods_list;
+        let by = self
+            .by
+            .as_ref()
+            .map(|leader| format!(" by {leader}"))
+            .unwrap_or_default();
         let at = match self.at {
-            When::Midnight => String::new(),
-            When::Phase(n) => format!(" at phase {n}"),
+            When::Midnight => by,
+            When::Phase(n) => format!("{by} at phase {n}"),
         };
         if self.is_telling() {
             ("Tell", format!("{} {}{at}", self.with, list(&self.gives)))
@@ -289,6 +300,10 @@ pub fn parse_deal(key: DealKey, value: &str) -> Result<DealLine, OrdersError> {
         format!("expected a line such as {}, found '{value}'", key.example()).into()
     };
     let (body, at) = split_time(value)?;
+    let (body, by) = match split_word(body, "by") {
+        Some((rest, leader)) if !leader.is_empty() => (rest, Some(leader.to_string())),
+        _ => (body, None),
+    };
     let (gives, with, gets) = match key {
         DealKey::Give => {
             let (goods, with) = split_word(body, "to").ok_or_else(expected)?;
@@ -319,6 +334,7 @@ pub fn parse_deal(key: DealKey, value: &str) -> Result<DealLine, OrdersError> {
         gives,
         gets,
         at,
+        by,
     })
 }
 
@@ -566,7 +582,17 @@ mod tests {
         assert_eq!(tell.to_string(), "Tell: Black Knight paths, passages");
         let all = deal(DealKey::Tell, "secrets to Elf at phase 1");
         assert_eq!(all.gives.len(), 3);
-        for written in [&give, &trade, &receive, &tell, &all] {
+        let by = deal(
+            DealKey::Trade,
+            "10 gold to Elf for Spear by Soldier HQ at phase 2",
+        );
+        assert_eq!(by.by.as_deref(), Some("Soldier HQ"));
+        assert_eq!((by.with.as_str(), by.at), ("Elf", When::Phase(2)));
+        assert_eq!(
+            by.to_string(),
+            "Trade: 10 gold to Elf for Spear by Soldier HQ at phase 2"
+        );
+        for written in [&give, &trade, &receive, &tell, &all, &by] {
             let text = written.to_string();
             let (key, value) = text.split_once(": ").expect("a key");
             let key = DealKey::of(&fold(key)).expect("a deal key");
