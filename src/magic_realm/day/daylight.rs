@@ -108,6 +108,11 @@ pub fn take_turn(
     let mut with_him = followers.to_vec();
     let observers = watchers(day, who, followers);
     let (mut hirelings, stay) = retinue::at_turn_start(day, who, mine);
+    for native in super::leader_turn::following(day, who, orders) {
+        if !hirelings.contains(&native) {
+            hirelings.push(native);
+        }
+    }
     let character = &day.state.characters[who];
     day.emit(
         observers.clone(),

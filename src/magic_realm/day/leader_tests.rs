@@ -225,3 +225,32 @@ fn a_hired_leader_blocked_before_his_turn_does_no_phases() {
     );
     assert_eq!(at(&after, "Soldier HQ"), standing(&next));
 }
+
+#[test]
+fn a_hired_leader_follows_the_character_his_line_names() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Elf"]);
+    let with_soldiers = captain(&here);
+    state.characters[0] = with_soldiers.characters[0].clone();
+    state.denizens = with_soldiers.denizens;
+    state.characters[1].position = here.clone();
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R\nSoldier HQ: F Elf\nSend: Soldier 1 with Soldier HQ",
+            ),
+            ("P2", &move_to(&next)),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next), "{log}");
+    assert_eq!(at(&after, "Soldier 1"), standing(&next), "sent with him");
+    assert_eq!(at(&after, "Soldier 2"), standing(&here), "with the Captain");
+    assert!(
+        results(&events, "Soldier HQ").is_empty(),
+        "no turn of his own"
+    );
+}

@@ -23,7 +23,10 @@
 //! standing with him). Rulings:
 //! - With no line of his own he follows his employer when they stand in the
 //!   same clearing as the employer's turn starts (he is a hireling like the
-//!   others, `day::retinue`); standing elsewhere he stays put and hides.
+//!   others, `day::retinue`); standing elsewhere he stays put and hides. A
+//!   line `Soldier HQ: F Elf` has him follow that character for the day,
+//!   with the hirelings sent with him, from the clearing where the guide's
+//!   turn starts; elsewhere he stays where he is.
 //! - He meets natives as Neutral (no character card gives him
 //!   relationships); hired natives never activate belongings, so all he
 //!   carries is inactive.
@@ -69,8 +72,23 @@ pub fn sent_with<'o>(orders: &'o DayOrders, native: &str) -> Option<&'o str> {
         .map(|s| s.leader.as_str())
 }
 
+/// The character the hired leader's line says he follows today (`Soldier
+/// HQ: F Elf`), if it does.
+pub fn follows<'o>(orders: &'o DayOrders, native: &str) -> Option<&'o str> {
+    match &own_line(orders, native)?
+        .activities
+        .phases
+        .first()?
+        .activity
+    {
+        Activity::Follow { leader } => Some(leader),
+        _ => None,
+    }
+}
+
 /// Whether the hired leader `native` takes a turn of his own today: his
-/// employer wrote him a line, or he stands away from his employer.
+/// employer wrote him a line that is not a Follow, or he stands away from
+/// his employer with no line.
 pub fn takes_own_turn(
     day: &Day<'_>,
     employer: usize,
@@ -82,9 +100,48 @@ pub fn takes_own_turn(
     else {
         return false;
     };
-    !boss.dead
-        && is_leader(day.data, native)
-        && (orders.is_some_and(|o| own_line(o, native).is_some()) || clearing != &boss.position)
+    if boss.dead || !is_leader(day.data, native) {
+        return false;
+    }
+    match orders.and_then(|o| own_line(o, native)) {
+        Some(_) => orders.and_then(|o| follows(o, native)).is_none(),
+        None => clearing != &boss.position,
+    }
+}
+
+/// The hired leaders (of any employer) whose line has them follow `who`
+/// today and who stand in his clearing as his turn starts, with the
+/// hirelings sent with them: they move with him.
+pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> Vec<String> {
+    let guide = &day.state.characters[who];
+    let here = Whereabouts::Clearing {
+        clearing: guide.position.clone(),
+    };
+    let standing_here = |native: &str| day.state.denizens.get(native).map(|d| &d.at) == Some(&here);
+    let mut with_him = Vec::new();
+    for employer in &day.state.characters {
+        let Some(theirs) = orders.get(&employer.player) else {
+            continue;
+        };
+        for hireling in &employer.hirelings {
+            let native = &hireling.native;
+            if !standing_here(native)
+                || !follows(theirs, native).is_some_and(|g| same(g, &guide.name))
+            {
+                continue;
+            }
+            with_him.push(native.clone());
+            with_him.extend(
+                employer
+                    .hirelings
+                    .iter()
+                    .filter(|h| sent_with(theirs, &h.native).is_some_and(|l| same(l, native)))
+                    .filter(|h| standing_here(&h.native))
+                    .map(|h| h.native.clone()),
+            );
+        }
+    }
+    with_him
 }
 
 /// The hired leaders who take turns of their own today, in seat order of

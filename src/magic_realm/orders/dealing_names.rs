@@ -108,19 +108,33 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
                 .push(format!("{}: {}", line.leader, not_his(&line.leader)));
             continue;
         }
+        let follows = line
+            .activities
+            .phases
+            .first()
+            .is_some_and(|p| matches!(p.activity, Activity::Follow { .. }));
+        if follows && line.activities.phases.len() > 1 {
+            found.errors.push(format!(
+                "{}: following is for the whole day: write only 'F CHARACTER'",
+                line.leader
+            ));
+            continue;
+        }
         for (n, phase) in line.activities.phases.iter().enumerate() {
-            let allowed = matches!(
-                phase.activity,
-                Activity::Move { .. }
-                    | Activity::Hide
-                    | Activity::Search
-                    | Activity::Trade
-                    | Activity::Hire
-            );
+            let allowed = follows
+                || matches!(
+                    phase.activity,
+                    Activity::Move { .. }
+                        | Activity::Hide
+                        | Activity::Search
+                        | Activity::Trade
+                        | Activity::Hire
+                );
             if !allowed {
                 found.errors.push(format!(
-                    "{}: phase {} ({}): a hired leader moves, hides, searches, trades and hires; \
-                     to have him follow you, leave his line out",
+                    "{}: phase {} ({}): a hired leader moves, hides, searches, trades, hires or \
+                     follows a character for the day ('F Elf'); to have him follow you, leave \
+                     his line out",
                     line.leader,
                     n + 1,
                     phase.activity.code()
