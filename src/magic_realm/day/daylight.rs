@@ -84,6 +84,19 @@ pub fn take_turn(
     let player = day.state.characters[who].player.clone();
     let empty = DayOrders::default();
     let mine = orders.get(&player).unwrap_or(&empty);
+    take_turn_as(day, who, followers, mine, orders);
+}
+
+/// Do the turn of `who` by the orders `mine` (a hired leader's stand-in
+/// has orders of his own beside his employer's, `day::leader_turn`);
+/// `orders` are everyone's, for blocking and deals.
+pub fn take_turn_as(
+    day: &mut Day<'_>,
+    who: usize,
+    followers: &[usize],
+    mine: &DayOrders,
+    orders: &BTreeMap<String, DayOrders>,
+) {
     for &i in std::iter::once(&who).chain(followers) {
         day.state.characters[i].hidden = false;
     }

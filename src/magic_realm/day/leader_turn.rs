@@ -240,13 +240,11 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         take: theirs.take.clone(),
         block: theirs.block.clone(),
         when_impossible: theirs.when_impossible,
-        // The deals he makes for his employer (`... by Soldier HQ`).
-        deals: theirs.deals.clone(),
         ..DayOrders::default()
     };
-    let mut turn_orders = orders.clone();
-    turn_orders.insert(player, his);
-    daylight::take_turn(day, seat, &[], &turn_orders);
+    // Blocking and deals read his employer's lines (`Block:`, `... by
+    // Soldier HQ`) from everyone's orders, where they stand as written.
+    daylight::take_turn_as(day, seat, &[], &his, orders);
     let Some(after) = day.state.characters.pop() else {
         return;
     };
