@@ -83,21 +83,10 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
 fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) {
     let mover = &day.state.characters[who];
     let (name, player) = (mover.name.clone(), mover.player.clone());
-    let here = Whereabouts::Clearing {
-        clearing: mover.position.clone(),
-    };
-    let leaders: Vec<(String, usize)> = day
-        .state
-        .denizens
-        .iter()
-        .filter(|(_, d)| d.at == here)
-        .filter_map(|(id, _)| Some((id.clone(), day.state.employer_of(id)?)))
-        .filter(|(id, employer)| {
-            super::leader_turn::is_leader(day.data, id)
-                && day.state.characters[*employer].player != player
-                // During his own turn he is a seat, blocked as one.
-                && !day.state.characters.iter().any(|c| &c.name == id)
-        })
+    // During his own turn a leader is a seat, blocked as one.
+    let leaders: Vec<(String, usize)> = super::leader_turn::hired_leaders_in(day, &mover.position)
+        .into_iter()
+        .filter(|(_, employer)| day.state.characters[*employer].player != player)
         .collect();
     for (leader, employer) in leaders {
         let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();

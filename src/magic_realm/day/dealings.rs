@@ -172,12 +172,9 @@ impl Party {
 
     /// The character or hired leader called `name`.
     fn named(day: &Day<'_>, name: &str) -> Option<Party> {
-        if let Some(seat) = day
-            .state
-            .characters
-            .iter()
-            .position(|c| same(&c.name, name) && stand_in_of(day, &c.name).is_none())
-        {
+        if let Some(seat) = day.state.characters.iter().position(|c| {
+            same(&c.name, name) && super::leader_turn::stand_in_of(day, &c.name).is_none()
+        }) {
             return Some(Party::Seat(seat));
         }
         let native = day.state.denizens.keys().find(|id| same(id, name))?;
@@ -208,14 +205,16 @@ impl Party {
     fn record_seat(&self, day: &Day<'_>) -> usize {
         match self {
             Party::Seat(s) => *s,
-            Party::Leader { native, employer } => stand_in_of(day, native).unwrap_or(*employer),
+            Party::Leader { native, employer } => {
+                super::leader_turn::stand_in_of(day, native).unwrap_or(*employer)
+            }
         }
     }
 
     fn holder(&self, day: &Day<'_>) -> Holder {
         match self {
             Party::Seat(s) => Holder::Seat(*s),
-            Party::Leader { native, .. } => match stand_in_of(day, native) {
+            Party::Leader { native, .. } => match super::leader_turn::stand_in_of(day, native) {
                 Some(s) => Holder::Seat(s),
                 None => Holder::Record(native.clone()),
             },
@@ -225,7 +224,7 @@ impl Party {
     fn position(&self, day: &Day<'_>) -> Option<ClearingId> {
         match self {
             Party::Seat(s) => Some(day.state.characters[*s].position.clone()),
-            Party::Leader { native, .. } => match stand_in_of(day, native) {
+            Party::Leader { native, .. } => match super::leader_turn::stand_in_of(day, native) {
                 Some(s) => Some(day.state.characters[s].position.clone()),
                 None => match day.state.denizens.get(native).map(|d| &d.at) {
                     Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
@@ -246,21 +245,12 @@ impl Party {
     }
 }
 
-/// The seat of a hired leader's stand-in while his turn is played.
-fn stand_in_of(day: &Day<'_>, native: &str) -> Option<usize> {
-    day.state
-        .characters
-        .iter()
-        .position(|c| c.name == native)
-        .filter(|_| day.state.employer_of(native).is_some())
-}
-
 /// The start of phase `phase` of the turn of `who`: his deals for that
 /// phase; in a hired leader's turn, the deals made by him or with him.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<String, DayOrders>) {
     let at = When::Phase(phase);
     let name = day.state.characters[who].name.clone();
-    if stand_in_of(day, &name) == Some(who) {
+    if super::leader_turn::stand_in_of(day, &name) == Some(who) {
         if let Some(employer) = day.state.employer_of(&name) {
             settle(day, employer, at, orders, |d| {
                 d.by.as_deref().is_some_and(|l| same(l, &name))

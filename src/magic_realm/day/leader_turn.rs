@@ -43,6 +43,7 @@ use std::collections::BTreeMap;
 
 use super::Day;
 use super::daylight;
+use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::natives::find_member;
 use crate::magic_realm::orders::DayOrders;
@@ -142,6 +143,34 @@ pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>
         }
     }
     with_him
+}
+
+/// The hired leaders standing in `clearing` outside their own turn, with
+/// their employers' seats. Read from the employers' hirelings, a few
+/// counters, not from every denizen.
+pub fn hired_leaders_in(day: &Day<'_>, clearing: &ClearingId) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (employer, c) in day.state.characters.iter().enumerate() {
+        for hireling in &c.hirelings {
+            let native = hireling.native.as_str();
+            let here = matches!(
+                day.state.denizens.get(native).map(|d| &d.at),
+                Some(Whereabouts::Clearing { clearing: at }) if at == clearing
+            );
+            if here && is_leader(day.data, native) && stand_in_of(day, native).is_none() {
+                found.push((native.to_string(), employer));
+            }
+        }
+    }
+    found
+}
+
+/// The seat of a hired leader's stand-in while his turn is played.
+pub fn stand_in_of(day: &Day<'_>, native: &str) -> Option<usize> {
+    // Stand-ins sit after the seated characters, one at a time.
+    let last = day.state.characters.len().checked_sub(1)?;
+    (day.state.characters[last].name == native && day.state.employer_of(native).is_some())
+        .then_some(last)
 }
 
 /// The hired leaders who take turns of their own today, in seat order of

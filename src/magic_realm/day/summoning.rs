@@ -210,20 +210,9 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
         blocking::block(day, &first, None, i);
     }
     // Unhidden hired leaders standing there, outside their own turn.
-    let here = Whereabouts::Clearing {
-        clearing: clearing.clone(),
-    };
-    let leaders: Vec<(String, usize)> = day
-        .state
-        .denizens
-        .iter()
-        .filter(|(_, d)| d.at == here)
-        .filter_map(|(id, _)| Some((id.clone(), day.state.employer_of(id)?)))
-        .filter(|(id, _)| {
-            super::leader_turn::is_leader(day.data, id)
-                && !day.state.leaders.get(id).is_some_and(|l| l.hidden)
-                && !day.state.characters.iter().any(|c| &c.name == id)
-        })
+    let leaders: Vec<(String, usize)> = super::leader_turn::hired_leaders_in(day, clearing)
+        .into_iter()
+        .filter(|(id, _)| !day.state.leaders.get(id).is_some_and(|l| l.hidden))
         .collect();
     for (leader, employer) in leaders {
         day.today.blocking_monsters.insert(first.clone());
