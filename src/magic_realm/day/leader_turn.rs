@@ -54,9 +54,11 @@ use crate::magic_realm::state::{
 };
 use crate::suggest::same;
 
-/// Whether the native is a group's leader.
+/// Whether the native is a group's leader. Every leader is his group's
+/// `HQ` (as orders name them, `dealings::is_leader_key`), so other names
+/// are answered without a look through the groups.
 pub fn is_leader(data: &GameData, native: &str) -> bool {
-    find_member(&data.natives, native).is_some_and(|(_, m)| m.is_leader())
+    native.ends_with("HQ") && find_member(&data.natives, native).is_some_and(|(_, m)| m.is_leader())
 }
 
 /// His employer's line for the hired leader `native`, if any.
@@ -97,13 +99,13 @@ pub fn takes_own_turn(
     orders: Option<&DayOrders>,
 ) -> bool {
     let boss = &day.state.characters[employer];
+    if boss.dead || !is_leader(day.data, native) {
+        return false;
+    }
     let Some(Whereabouts::Clearing { clearing }) = day.state.denizens.get(native).map(|d| &d.at)
     else {
         return false;
     };
-    if boss.dead || !is_leader(day.data, native) {
-        return false;
-    }
     match orders.and_then(|o| own_line(o, native)) {
         Some(_) => orders.and_then(|o| follows(o, native)).is_none(),
         None => clearing != &boss.position,
@@ -124,6 +126,15 @@ pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>
         let Some(theirs) = orders.get(&employer.player) else {
             continue;
         };
+        let any_follows = theirs.leaders.iter().any(|l| {
+            matches!(
+                l.activities.phases.first().map(|p| &p.activity),
+                Some(Activity::Follow { .. })
+            )
+        });
+        if !any_follows {
+            continue;
+        }
         for hireling in &employer.hirelings {
             let native = &hireling.native;
             if !standing_here(native)
@@ -153,11 +164,14 @@ pub fn hired_leaders_in(day: &Day<'_>, clearing: &ClearingId) -> Vec<(String, us
     for (employer, c) in day.state.characters.iter().enumerate() {
         for hireling in &c.hirelings {
             let native = hireling.native.as_str();
+            if !is_leader(day.data, native) {
+                continue;
+            }
             let here = matches!(
                 day.state.denizens.get(native).map(|d| &d.at),
                 Some(Whereabouts::Clearing { clearing: at }) if at == clearing
             );
-            if here && is_leader(day.data, native) && stand_in_of(day, native).is_none() {
+            if here && stand_in_of(day, native).is_none() {
                 found.push((native.to_string(), employer));
             }
         }
