@@ -572,21 +572,23 @@ fn unplayed_characters(data: &GameData, mr: &MrState) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// A new game of these (player, character) seats, seed 7.
+    fn new_game(seats: &[(&str, &str)]) -> GameState {
+        let seats: Vec<Seat> = seats
+            .iter()
+            .map(|(player, character)| Seat {
+                player: (*player).into(),
+                character: Some((*character).into()),
+            })
+            .collect();
+        MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap()
+    }
+
     #[test]
     fn a_new_game_awaits_every_player_and_draws_its_map() {
-        let seats = [
-            Seat {
-                player: "Ann".into(),
-                character: Some("Amazon".into()),
-            },
-            Seat {
-                player: "Ben".into(),
-                character: Some("Wizard".into()),
-            },
-        ];
-        let state = MagicRealm
-            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
-            .unwrap();
+        let state = new_game(&[("Ann", "Amazon"), ("Ben", "Wizard")]);
         assert_eq!(
             MagicRealm.awaiting(&state).unwrap(),
             vec!["Ann".to_string(), "Ben".to_string()]
@@ -604,19 +606,7 @@ mod tests {
 
     #[test]
     fn repeated_orders_do_not_give_twice() {
-        let seats = [
-            Seat {
-                player: "Ann".into(),
-                character: Some("Amazon".into()),
-            },
-            Seat {
-                player: "Ben".into(),
-                character: Some("Elf".into()),
-            },
-        ];
-        let state = MagicRealm
-            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
-            .unwrap();
+        let state = new_game(&[("Ann", "Amazon"), ("Ben", "Elf")]);
         let text = "R\nBlock: everyone\nGive: 10 gold to Elf\nMidnight: abandon Spear";
         let accepted = MagicRealm
             .read_orders(&state, &Rules::default(), "Ann", text)

@@ -141,7 +141,8 @@ pub fn take_turn_as(
                 .collect(),
         }),
     );
-    retinue::say_left(day, who, stay, &observers);
+    let reason = "left where they stand, as ordered";
+    retinue::say_left_behind(day, who, stay, reason, &observers);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
         if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
@@ -205,39 +206,24 @@ pub fn take_turn_as(
                     .drain(..)
                     .partition(|native| retinue::rides_pony(day, native));
                 hirelings = riding;
-                if !left.is_empty() || !walking.is_empty() {
-                    let names = left
-                        .iter()
-                        .map(|&f| day.state.characters[f].name.clone())
-                        .chain(walking)
-                        .collect();
-                    day.emit(
-                        observers.clone(),
-                        Happening::Phase(PhaseEvent::FollowersLeft {
-                            character: day.state.characters[who].name.clone(),
-                            followers: names,
-                            reason: "they have no pony to keep up with the double move".into(),
-                        }),
-                    );
-                }
+                let names = left
+                    .iter()
+                    .map(|&f| day.state.characters[f].name.clone())
+                    .chain(walking)
+                    .collect();
+                let reason = "they have no pony to keep up with the double move";
+                retinue::say_left_behind(day, who, names, reason, &observers);
                 PhaseResult::Moved { to, left_behind }
             }
             other => other,
         };
-        if day.today.shed_followers.remove(&who) && !(with_him.is_empty() && hirelings.is_empty()) {
+        if day.today.shed_followers.remove(&who) {
             let names = with_him
                 .drain(..)
                 .map(|f| day.state.characters[f].name.clone())
                 .chain(hirelings.drain(..))
                 .collect();
-            day.emit(
-                observers.clone(),
-                Happening::Phase(PhaseEvent::FollowersLeft {
-                    character: day.state.characters[who].name.clone(),
-                    followers: names,
-                    reason: "no longer in the clearing".into(),
-                }),
-            );
+            retinue::say_left_behind(day, who, names, "no longer in the clearing", &observers);
         }
         turn.just_moved = matches!(result, PhaseResult::Moved { .. });
         carry_followers(day, who, &with_him, &result);

@@ -32,7 +32,7 @@ use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::Whereabouts;
 
 /// The hirelings of `who` who follow him this turn, and those his `Leave:`
-/// line keeps where they stand ([`say_left`] tells him).
+/// line keeps where they stand ([`say_left_behind`] tells him).
 pub fn at_turn_start(day: &Day<'_>, who: usize, orders: &DayOrders) -> (Vec<String>, Vec<String>) {
     let character = &day.state.characters[who];
     let here = Whereabouts::Clearing {
@@ -52,17 +52,24 @@ pub fn at_turn_start(day: &Day<'_>, who: usize, orders: &DayOrders) -> (Vec<Stri
     (follow, stay)
 }
 
-/// Tell him which hirelings stay where they stand.
-pub fn say_left(day: &mut Day<'_>, who: usize, stay: Vec<String>, observers: &Observers) {
-    if stay.is_empty() {
+/// Tell him which followers (characters or hirelings) are left behind and
+/// why; nothing when none are.
+pub fn say_left_behind(
+    day: &mut Day<'_>,
+    who: usize,
+    followers: Vec<String>,
+    reason: &str,
+    observers: &Observers,
+) {
+    if followers.is_empty() {
         return;
     }
     day.emit(
         observers.clone(),
         Happening::Phase(PhaseEvent::FollowersLeft {
             character: day.state.characters[who].name.clone(),
-            followers: stay,
-            reason: "left where they stand, as ordered".into(),
+            followers,
+            reason: reason.into(),
         }),
     );
 }
