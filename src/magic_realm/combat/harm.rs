@@ -196,7 +196,10 @@ pub fn strike(
         say_harm(battle, attacker, target_name, text.into());
         return;
     }
-    if level >= 5 {
+    // Only a missile attack beyond Tremendous finds the unarmoured spot and
+    // kills through armour (seed 002 5.5.1); a striking blow that far (the
+    // Fumble table can raise one) hits armour as any other (III.B.9.c).
+    if level >= 5 && attack.blow.missile {
         say_harm(
             battle,
             attacker,

@@ -222,7 +222,7 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
         Some(w) => {
             let side = w.side();
             (
-                side.harm,
+                w.harm(),
                 side.stars,
                 side.speed.unwrap_or(chit.chit.time),
                 w.length,

@@ -217,6 +217,19 @@ impl HeroWeapon {
             &self.unalerted
         }
     }
+
+    /// The harm of a striking blow before stars and bonuses. Ruling (seed 000
+    /// III.B.9.a: "determined from the weight of the weapon"): a side that
+    /// prints no harm letter (the unalerted Spear) strikes at the weapon's
+    /// weight; every printed letter equals its weapon's weight anyway.
+    pub fn harm(&self) -> Strength {
+        let side = self.side();
+        if side.harm.is_negligible() {
+            self.weight
+        } else {
+            side.harm
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

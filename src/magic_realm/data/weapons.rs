@@ -52,7 +52,8 @@ pub struct Weapon {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeaponSide {
-    /// The harm letter; negligible when no letter is printed (unalerted spear).
+    /// The harm letter; negligible when no letter is printed (the unalerted
+    /// Spear, which combat reads as its weight: `HeroWeapon::harm`).
     #[serde(default, skip_serializing_if = "Strength::is_negligible")]
     pub harm: Strength,
     /// Sharpness stars, each raising the harm one level.
