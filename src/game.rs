@@ -253,6 +253,22 @@ pub struct Calendar {
     pub seasons: &'static [&'static str],
     /// The rule toggle without which seasons do not exist.
     pub seasons_toggle: &'static str,
+    /// The victory points a month of this season asks (with the seasons
+    /// toggle on).
+    pub season_points: fn(&str) -> u32,
+}
+
+/// The victory points of a month without seasons (the standard game).
+pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
+
+/// How a freshly set-up game's calendar starts: its length, its first
+/// season (with the seasons toggle) and the victory points each character
+/// records for the whole game.
+#[derive(Clone, Copy, Debug)]
+pub struct CalendarStart<'a> {
+    pub months: u32,
+    pub season: Option<&'a str>,
+    pub victory_points: u32,
 }
 
 /// Who observed an event: the basis of every report.
@@ -431,17 +447,17 @@ pub trait Game: Sync {
         self.new_game(seats, rules, dice)
     }
 
-    /// Start the calendar of a freshly set-up game in the campaign's
-    /// starting season (a name from [`Game::calendar`]), with the setup
-    /// dice. A game without seasons keeps the state as it is.
+    /// Start the calendar of a freshly set-up game: its length, starting
+    /// season (a name from [`Game::calendar`]) and victory points, with
+    /// the setup dice. A game without a calendar keeps the state as it is.
     ///
     /// # Errors
     /// A season or a setup the game's calendar cannot start with.
-    fn start_season(
+    fn start_calendar(
         &self,
         state: GameState,
         _rules: &Rules,
-        _season: &str,
+        _calendar: CalendarStart<'_>,
         _dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
         Ok(state)

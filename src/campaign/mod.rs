@@ -79,7 +79,19 @@ pub struct CalendarSettings {
     /// The starting season's name as the game spells it; set exactly when
     /// the game's seasons toggle is on.
     pub start_season: Option<String>,
+    /// The victory points each character divides among the categories for
+    /// the whole game: what the months' seasons ask with the seasons
+    /// toggle, else what the file says or 5 a month.
+    #[serde(default = "standard_victory_points")]
+    pub victory_points: u32,
 }
+
+fn standard_victory_points() -> u32 {
+    crate::game::VICTORY_POINTS_PER_MONTH
+}
+
+/// The most victory points a campaign file may ask for.
+pub const MAX_VICTORY_POINTS: u32 = 60;
 
 /// The longest game a campaign file may ask for, in months.
 pub const MAX_MONTHS: u32 = 13;
@@ -193,6 +205,7 @@ struct PlayerFile {
 struct CalendarFile {
     months: Option<Spanned<u32>>,
     start_season: Option<Spanned<String>>,
+    victory_points: Option<Spanned<u32>>,
 }
 
 /// The checks after parsing, with the text at hand to name lines.
@@ -335,6 +348,7 @@ impl Checker<'_> {
         let empty = CalendarFile {
             months: None,
             start_season: None,
+            victory_points: None,
         };
         let section = calendar.map_or(&empty, Spanned::get_ref);
         let months = match &section.months {
@@ -402,10 +416,54 @@ impl Checker<'_> {
             }
             (None, false) => None,
         };
+        let victory_points =
+            self.victory_points(section, &known, months, start_season.as_deref())?;
         Ok(Some(CalendarSettings {
             months,
             start_season,
+            victory_points,
         }))
+    }
+
+    /// The victory points of the whole game. With seasons each month asks
+    /// its season's points and a file that names another total is refused,
+    /// never changed; without them the file may name any total (default 5
+    /// a month).
+    fn victory_points(
+        &self,
+        section: &CalendarFile,
+        known: &crate::game::Calendar,
+        months: u32,
+        start_season: Option<&str>,
+    ) -> Result<u32, DataError> {
+        let first = start_season.and_then(|s| known.seasons.iter().position(|k| *k == s));
+        let by_seasons = first.map(|first| {
+            (0..months as usize)
+                .map(|m| (known.season_points)(known.seasons[(first + m) % known.seasons.len()]))
+                .sum::<u32>()
+        });
+        let Some(named) = &section.victory_points else {
+            return Ok(by_seasons.unwrap_or(months * crate::game::VICTORY_POINTS_PER_MONTH));
+        };
+        let value = *named.get_ref();
+        match by_seasons {
+            Some(needed) if needed != value => Err(self.at(
+                named.span(),
+                "calendar.victory_points",
+                format!(
+                    "with the '{}' rule the seasons set the victory points: {months} month(s) \
+                     from {} ask {needed}, not {value}; write {needed} or leave the line out",
+                    known.seasons_toggle,
+                    start_season.unwrap_or_default()
+                ),
+            )),
+            _ if !(1..=MAX_VICTORY_POINTS).contains(&value) => Err(self.at(
+                named.span(),
+                "calendar.victory_points",
+                format!("{value} victory points is not possible; write 1 to {MAX_VICTORY_POINTS}"),
+            )),
+            _ => Ok(value),
+        }
     }
 
     fn check_players(

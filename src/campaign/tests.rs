@@ -95,7 +95,8 @@ fn minimal_file_gets_defaults() {
         campaign.calendar,
         Some(CalendarSettings {
             months: 1,
-            start_season: None
+            start_season: None,
+            victory_points: 5,
         })
     );
     assert_eq!(

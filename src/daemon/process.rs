@@ -512,13 +512,14 @@ impl Daemon {
         } else {
             game.new_game(&stored.seats(), &campaign.rules, &mut dice)
         };
-        let season = campaign
-            .calendar
-            .as_ref()
-            .and_then(|c| c.start_season.as_deref());
-        let started = match (started, season) {
-            (Ok(state), Some(season)) => {
-                game.start_season(state, &campaign.rules, season, &mut dice)
+        let started = match (started, &campaign.calendar) {
+            (Ok(state), Some(calendar)) => {
+                let start = crate::game::CalendarStart {
+                    months: calendar.months,
+                    season: calendar.start_season.as_deref(),
+                    victory_points: calendar.victory_points,
+                };
+                game.start_calendar(state, &campaign.rules, start, &mut dice)
             }
             (started, _) => started,
         };

@@ -57,6 +57,11 @@ impl Daemon {
                         .rules
                         .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
                     crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
+                    campaign.seed,
+                    campaign
+                        .calendar
+                        .as_ref()
+                        .map_or(crate::game::VICTORY_POINTS_PER_MONTH, |c| c.victory_points),
                 );
                 // A character the campaign file gives a player is his
                 // choice: only the others choose by mail.
@@ -208,9 +213,16 @@ impl Daemon {
                 let Some(player) = stored.players.iter().find(|p| p.name == next) else {
                     return Ok(());
                 };
+                let equipment = if record.build_board {
+                    "You have no tile left, so you pick your character now, and with him the \
+                     native group whose stock supplies his starting weapon and armour. Answer \
+                     with the lines `Character: <name>` and `Equipment: <native group>`"
+                } else {
+                    "It is your turn to choose a character. Answer with a line `Character: \
+                     <name>`"
+                };
                 let body = format!(
-                    "{head}It is your turn to choose a character. Answer with a line \
-                     `Character: <name>` (and your `Password:` line).\nTaken so far: {}\n",
+                    "{head}{equipment} (and your `Password:` line).\nTaken so far: {}\n",
                     none_if_empty(&record.characters.values().cloned().collect::<Vec<_>>())
                 );
                 self.queue(
@@ -237,11 +249,20 @@ impl Daemon {
                         )
                     })
                     .collect();
+                let hint = record
+                    .legal_example(&next, data)
+                    .map_or(String::new(), |p| {
+                        format!(
+                            "\nOne legal place, for example: Place: {} at {},{} rotation {}",
+                            p.tile, p.at.q, p.at.r, p.rotation
+                        )
+                    });
                 let body = format!(
                     "{head}It is your turn to place a tile. Answer with a line `Place: <tile> at \
                      <q>,<r> rotation <0-5>` (the Borderland goes first, at 0,0).\nPlaced so far: \
-                     {}\nTiles left: {}\n",
+                     {}\nYour tiles: {}\nTiles left: {}{hint}\n",
                     none_if_empty(&placed),
+                    none_if_empty(&record.hands.get(&next).cloned().unwrap_or_default()),
                     record.tiles_left(data).join(", ")
                 );
                 self.queue(
@@ -283,9 +304,10 @@ impl Daemon {
                 for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
                     let body = format!(
                         "{head}Every character is chosen. Send the GM your starting info, one \
-                         line each:\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)\n  \
+                         line each:\n  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  \
                          Start: Inn\n  Spells: <the spells you record>\n  Enchanted: <MAGIC \
-                         chits that start enchanted, or none>\n"
+                         chits that start enchanted, or none>\n",
+                        record.victory_points
                     );
                     self.queue(campaign, &player.email, "starting info", &body, None, now)?;
                 }

@@ -6,13 +6,13 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use anyhow::{Context, anyhow};
+use anyhow::{Context, anyhow, bail};
 use serde::Deserialize;
 
 use crate::dice::Dice;
 use crate::game::{
-    AcceptedOrders, Calendar, Event, Game, GameState, GmRuling, OrdersProblem, Reader, Report,
-    RuleToggle, Rules, Seat, TurnPause, TurnResult, TurnStep,
+    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, OrdersProblem,
+    Reader, Report, RuleToggle, Rules, Seat, TurnPause, TurnResult, TurnStep,
 };
 use crate::report::ReportContext;
 
@@ -112,6 +112,9 @@ impl Game for MagicRealm {
         Some(Calendar {
             seasons: rules::SEASONS,
             seasons_toggle: rules::SEASONS_TOGGLE,
+            season_points: |season| {
+                game_data().map_or(0, |data| day::weather::season_points(data, season))
+            },
         })
     }
 
@@ -148,6 +151,7 @@ impl Game for MagicRealm {
             visitors: chosen.visitor_boxes(),
             victory_requirements: chosen.victory_requirements(),
             spells: chosen.spells(),
+            equipment: chosen.equipment_groups(),
         };
         let mut state = setup::new_game(data, seats, rules, &inputs, dice)?;
         // BIMR3 starting info: MAGIC chits that start enchanted.
@@ -165,21 +169,36 @@ impl Game for MagicRealm {
         Ok(GameState::from_typed(state)?)
     }
 
-    /// With `seasons_and_weather` on: the season of the first month and
-    /// the secret weather chit ([`day::weather::start`]).
-    fn start_season(
+    /// The game's length (28 days a month) and victory points; the
+    /// requirements recorded at setup must add up to those points; with
+    /// `seasons_and_weather` on, the season of the first month and the
+    /// secret weather chit ([`day::weather::start`]).
+    fn start_calendar(
         &self,
         state: GameState,
         rules: &Rules,
-        season: &str,
+        calendar: CalendarStart<'_>,
         dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
-        if !rules.is_on(rules::SEASONS_TOGGLE) {
-            return Ok(state);
-        }
-        let data = game_data()?;
         let mut mr = state_to_change(&state)?;
-        day::weather::start(&mut mr, data, season, dice).map_err(|e| anyhow!("{e}"))?;
+        mr.last_day = calendar.months * crate::magic_realm::state::DAYS_PER_MONTH;
+        mr.victory_points = calendar.victory_points;
+        for (character, r) in &mr.victory_requirements {
+            let total = r.total();
+            if total != calendar.victory_points {
+                bail!(
+                    "the {character} recorded {total} victory points, but this campaign asks \
+                     {} ([calendar] victory_points, or its seasons)",
+                    calendar.victory_points
+                );
+            }
+        }
+        if let Some(season) = calendar
+            .season
+            .filter(|_| rules.is_on(rules::SEASONS_TOGGLE))
+        {
+            day::weather::start(&mut mr, season, dice).map_err(|e| anyhow!("{e}"))?;
+        }
         Ok(GameState::from_typed(mr)?)
     }
 
@@ -451,7 +470,7 @@ impl Game for MagicRealm {
         let data = game_data()?;
         let state = state_to_change(state)?;
         let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
-        let finished = state.day >= day::midnight::LAST_DAY;
+        let finished = state.day >= state.last_day;
         Ok(TurnResult {
             state: GameState::from_typed(state)?,
             events: to_events(events)?,
@@ -491,7 +510,7 @@ impl Game for MagicRealm {
         )?;
         Ok(match outcome {
             day::DayOutcome::Done(state, events) => {
-                let finished = state.day >= day::midnight::LAST_DAY;
+                let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
                     state: GameState::from_typed(state)?,
                     events: to_events(events)?,

@@ -1067,116 +1067,200 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     assert!(note.contains("accepted"), "{note}");
 }
 
+/// The shipped BIMR3 campaign set up by mail by its five players as seed
+/// 003 says: the seed deals the tiles, each player places his own in turn
+/// (following the legal place his turn's mail shows him), a player out of
+/// tiles picks a character and the native group that equips him, then the
+/// row-6 chits and the secret starting info; the game starts on day 1 with
+/// that board, those characters and their equipment taken from the groups.
 #[test]
-fn players_build_the_board_by_mail_and_the_game_starts_on_it() {
+fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
+    use realmgm::magic_realm::setup::by_mail::{SetupByMail, Stage, supplying_groups};
     let mut daemon = support::daemon();
-    let text = campaign_text("PB", &[("Ann", ANN)], "[mail]\nsetup_by_mail = true\n")
-        .replace(
-            "rules = [\"unlimited_communication\"]",
-            "rules = [\"player_built_board\"]",
-        )
-        .replace("character = \"Annchar\"\n", "");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/bimr3.toml"),
+    )
+    .unwrap();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let capture = Capture::default();
-    let pw = format!("Password: {}\n", secrets["Ann"]);
-    daemon.check_turn("PB", START).unwrap();
-    send(
-        &mut daemon,
-        mail(
-            ANN,
-            GM,
-            "[PB] c",
-            "p0@x",
-            &(pw.clone() + "Character: Amazon"),
-        ),
-        START,
-    );
-    let mails = capture.flush(&mut daemon, START);
-    assert!(
-        to(&mails, ANN)
-            .iter()
-            .any(|m| m.body_text.contains("your turn to place a tile")
-                && m.body_text.contains("Tiles left: ")),
-        "{mails:?}"
-    );
+    let stored = daemon.store.load_campaign("BIMR3").unwrap();
+    let email: std::collections::BTreeMap<String, String> = stored
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), p.email.to_string()))
+        .collect();
+    assert_eq!(email.len(), 5);
+    let gm = stored.campaign.gm.email.to_string();
     let data = realmgm::magic_realm::data::get().unwrap();
-    let mut dice = realmgm::dice::Dice::new(5, 0);
-    let board = realmgm::magic_realm::board::generate::generate(&data.tiles, &mut dice);
-    for (index, p) in board.placements().enumerate() {
-        let line = format!(
-            "Place: {} at {},{} rotation {}",
-            p.tile, p.at.q, p.at.r, p.rotation
-        );
+    let capture = Capture::default();
+    daemon.check_turn("BIMR3", START).unwrap();
+    let mut inbox = capture.flush(&mut daemon, START);
+    let mut wanted = ["Amazon", "Berserker", "Black Knight", "Captain", "Dwarf"].into_iter();
+    let mut count = 0;
+    loop {
+        let progress: SetupByMail =
+            serde_json::from_value(daemon.store.setup_progress("BIMR3").unwrap().unwrap()).unwrap();
+        let (player, line) = match progress.stage() {
+            Stage::Placing(player) => {
+                // The player follows the example his turn's mail gives.
+                let asked = to(&inbox, &email[&player]);
+                let body = &asked.last().expect("the turn is announced").body_text;
+                let line = body
+                    .lines()
+                    .find_map(|l| l.strip_prefix("One legal place, for example: "))
+                    .unwrap_or_else(|| panic!("{body}"))
+                    .to_string();
+                assert!(body.contains("Your tiles: "), "{body}");
+                (player, line)
+            }
+            Stage::Choosing(player) => {
+                let asked = to(&inbox, &email[&player]);
+                assert!(
+                    asked
+                        .last()
+                        .unwrap()
+                        .body_text
+                        .contains("Equipment: <native group>"),
+                    "{asked:?}"
+                );
+                let name = wanted.next().unwrap();
+                let card = data.characters.iter().find(|c| c.name == name).unwrap();
+                let group = supplying_groups(card, data)[0];
+                (player, format!("Character: {name}\nEquipment: {group}"))
+            }
+            Stage::PlacingVisitors(player) => {
+                let chit = progress.chits_left(data)[0].0.clone();
+                let place = progress.boxes_left(data)[0].clone();
+                (player, format!("Visitor: {chit} in {place}"))
+            }
+            Stage::StartingInfo(waiting) => {
+                let player = waiting[0].clone();
+                let character = &progress.characters[&player];
+                let card = data
+                    .characters
+                    .iter()
+                    .find(|c| &c.name == character)
+                    .unwrap();
+                let start = card.start[0].label();
+                (player, format!("Victory: F 2, N 1, G 2\nStart: {start}"))
+            }
+            Stage::Complete => break,
+        };
+        count += 1;
+        let body = format!("Password: {}\n{line}", secrets[&player]);
         let note = send(
             &mut daemon,
             mail(
-                ANN,
-                GM,
-                "[PB] t",
-                &format!("p{}@x", index + 1),
-                &(pw.clone() + &line),
+                &email[&player],
+                &gm,
+                "[BIMR3] setup",
+                &format!("b{count}@x"),
+                &body,
             ),
             START,
         );
-        assert!(!note.contains("refused"), "{line}: {note}");
+        assert!(!note.contains("refused"), "{player}: {line}: {note}");
+        inbox.extend(capture.flush(&mut daemon, START));
     }
-    let done = daemon.check_turn("PB", START).unwrap();
-    assert!(done.contains("Ann places the next visitor"), "{done}");
-    let progress: realmgm::magic_realm::setup::by_mail::SetupByMail =
-        serde_json::from_value(daemon.store.setup_progress("PB").unwrap().unwrap()).unwrap();
-    let chits = progress.chits_left(data);
-    let boxes = progress.boxes_left(data);
-    let mut expected = std::collections::BTreeMap::new();
-    for (index, ((chit, _), place)) in chits.iter().zip(&boxes).enumerate() {
-        let line = format!("Visitor: {chit} in {place}");
-        let note = send(
-            &mut daemon,
-            mail(
-                ANN,
-                GM,
-                "[PB] v",
-                &format!("v{index}@x"),
-                &(pw.clone() + &line),
-            ),
-            START,
-        );
-        assert!(!note.contains("refused"), "{line}: {note}");
-        expected.insert(place.clone(), serde_json::Value::from(chit.clone()));
-    }
-    let done = daemon.check_turn("PB", START).unwrap();
-    assert!(done.contains("starting info of Ann"), "{done}");
-    send(
-        &mut daemon,
-        mail(
-            ANN,
-            GM,
-            "[PB] i",
-            "pi@x",
-            &(pw + "Victory: G 5\nStart: Inn"),
-        ),
-        START,
-    );
-    daemon.check_turn("PB", START).unwrap();
+    let progress: SetupByMail =
+        serde_json::from_value(daemon.store.setup_progress("BIMR3").unwrap().unwrap()).unwrap();
+    daemon.check_turn("BIMR3", START).unwrap();
     let state = daemon
         .store
-        .load_day("PB", 0)
+        .load_day("BIMR3", 0)
         .unwrap()
         .unwrap()
         .state
         .json()
         .clone();
-    let built: Vec<serde_json::Value> = board
-        .placements()
+    let built: Vec<serde_json::Value> = progress
+        .placements
+        .iter()
         .map(|p| serde_json::to_value(p).unwrap())
         .collect();
+    assert_eq!(state["board"]["placements"].as_array(), Some(&built));
+    let mut characters: Vec<&str> = state["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    characters.sort_unstable();
     assert_eq!(
-        state["board"]["placements"].as_array(),
-        Some(&built),
-        "the game starts on the board the players built"
+        characters,
+        ["Amazon", "Berserker", "Black Knight", "Captain", "Dwarf"]
     );
-    let boxes: std::collections::BTreeMap<String, serde_json::Value> =
-        serde_json::from_value(state["visitor_boxes"].clone()).unwrap_or_default();
-    assert_eq!(boxes, expected, "{}", state["visitor_boxes"]);
+    // Each named group's stock gave up the counters it held of its
+    // character's weapon and armour.
+    let equipment = progress.equipment_groups();
+    assert_eq!(equipment.len(), 5);
+    let counters = |holdings: &serde_json::Value| -> usize {
+        holdings
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|items| items.as_array().unwrap())
+            .filter(|i| i["kind"] == "weapon" || i["kind"] == "armor")
+            .count()
+    };
+    let all = data.weapons.iter().map(|w| w.start.len()).sum::<usize>()
+        + data
+            .armor
+            .iter()
+            .filter(|a| !a.not_in_standard_setup)
+            .map(|a| a.start.len())
+            .sum::<usize>();
+    // What the setup card gives each holder, then each character's items
+    // taken from his group's holders in turn.
+    let mut stock: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for w in &data.weapons {
+        for holder in &w.start {
+            stock.entry(holder).or_default().push(&w.name);
+        }
+    }
+    for a in data.armor.iter().filter(|a| !a.not_in_standard_setup) {
+        for holder in &a.start {
+            stock.entry(holder).or_default().push(&a.name);
+        }
+    }
+    let mut taken = 0;
+    for (character, group) in &equipment {
+        let card = data
+            .characters
+            .iter()
+            .find(|c| &c.name == character)
+            .unwrap();
+        let group = data.natives.iter().find(|g| &g.name == group).unwrap();
+        for item in card.weapon.iter().chain(&card.armor) {
+            for holder in group.stock_holders() {
+                let items = stock.entry(holder).or_default();
+                if let Some(at) = items.iter().position(|i| i == item) {
+                    items.remove(at);
+                    taken += 1;
+                    break;
+                }
+            }
+        }
+    }
+    assert!(taken > 0);
+    assert_eq!(all - counters(&state["holdings"]), taken, "{equipment:?}");
+    assert!(
+        state["weather"]["chit"].is_u64(),
+        "Seasons and Weather: Autumn"
+    );
+    // Day 1 takes orders.
+    let erin = &stored.players[0];
+    let note = send(
+        &mut daemon,
+        mail(
+            &email[&erin.name],
+            &gm,
+            "[BIMR3] orders",
+            "o1@x",
+            &format!("Password: {}\nH, H", secrets[&erin.name]),
+        ),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
 }
 
 #[test]

@@ -59,23 +59,36 @@ fn attempt(tiles: &Tiles, dice: &mut Dice) -> Option<Board> {
         .collect();
     dice.shuffle("setup/board/deal", &mut rest);
     for tile in rest {
-        let choices = board.legal_placements(tile);
-        let groups = Groups::of(&board);
-        let scores: Vec<usize> = choices
-            .iter()
-            .map(|p| groups.after(&board, tile, p))
-            .collect();
-        let fewest = scores.iter().copied().min()?;
-        let best: Vec<&Placement> = choices
-            .iter()
-            .zip(&scores)
-            .filter(|(_, s)| **s == fewest)
-            .map(|(p, _)| p)
-            .collect();
+        let best = joining_placements(&board, tile);
+        if best.is_empty() {
+            return None;
+        }
         let pick = dice.below("setup/board/place", best.len() as u32) as usize;
         board.place(tiles, best[pick].clone()).ok()?;
     }
     Some(board)
+}
+
+/// The legal placements of `tile` that leave the fewest separate groups of
+/// clearings, so roads join up as the map grows; empty when the tile has
+/// nowhere to go. The random map picks among them; a player building the
+/// map is shown one.
+pub fn joining_placements(board: &Board, tile: &Tile) -> Vec<Placement> {
+    let choices = board.legal_placements(tile);
+    let groups = Groups::of(board);
+    let scores: Vec<usize> = choices
+        .iter()
+        .map(|p| groups.after(board, tile, p))
+        .collect();
+    let Some(fewest) = scores.iter().copied().min() else {
+        return Vec::new();
+    };
+    choices
+        .into_iter()
+        .zip(scores)
+        .filter(|(_, s)| *s == fewest)
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// The groups of clearings of a board, to count cheaply how many there

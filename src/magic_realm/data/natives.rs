@@ -78,6 +78,14 @@ pub struct NativeGroup {
 }
 
 impl NativeGroup {
+    /// Where the group's stock of goods is kept at setup: in its own box
+    /// and, for a garrison, at its dwelling (the setup card's holders).
+    pub fn stock_holders(&self) -> Vec<&str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.garrison.map(|home| home.label()))
+            .collect()
+    }
+
     /// The leader (rank `HQ`), who trades and carries the group's treasure.
     pub fn leader(&self) -> &Native {
         self.members

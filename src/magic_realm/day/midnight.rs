@@ -1,15 +1,13 @@
 //! Midnight (play summary IV; `data/setup_card.toml` last note, §14): weapons are
 //! unalerted, Hidden Enemies found today are forgotten, the map chits of
-//! tiles without characters turn face down again, and after day 28 the
-//! victory points are counted in all five categories (`victory`).
+//! tiles without characters turn face down again, and after the game's
+//! last day (day 28 of its last month, `MrState::last_day`) the victory
+//! points are counted in all five categories (`victory`).
 
 use crate::game::Observers;
 
 use super::events::{Happening, MidnightEvent};
 use super::{Day, victory};
-
-/// The last day of the one-month game.
-pub const LAST_DAY: u32 = 28;
 
 pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     for i in 0..day.state.characters.len() {
@@ -29,7 +27,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     super::missions::midnight(day, day_number);
-    if day_number == LAST_DAY {
+    if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
         let scores = day
             .state

@@ -10,7 +10,6 @@ use crate::dice::Dice;
 use crate::game::Rules;
 
 use super::events::DayEvent;
-use super::midnight::LAST_DAY;
 use super::{
     Day, birdsong, daylight, dealings, evening, familiar, leader_turn, midnight, phantasm,
     rearrange, weather,
@@ -24,8 +23,8 @@ use crate::magic_realm::state::MrState;
 /// Why a day could not be resolved.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum DayError {
-    #[error("the game ended after day {LAST_DAY}; start a new game to play on")]
-    GameOver,
+    #[error("the game ended after day {last_day}; start a new game to play on")]
+    GameOver { last_day: u32 },
     #[error("orders were given for {player}, who has no character in this game; drop them")]
     UnknownPlayer { player: String },
 }
@@ -72,8 +71,10 @@ pub fn resolve_day_by_rounds(
     round_answers: Option<&RoundAnswers>,
     dice: &mut Dice,
 ) -> Result<DayOutcome, DayError> {
-    if state.day >= LAST_DAY {
-        return Err(DayError::GameOver);
+    if state.day >= state.last_day {
+        return Err(DayError::GameOver {
+            last_day: state.last_day,
+        });
     }
     if let Some(player) = orders.keys().find(|p| {
         !state.characters.iter().any(|c| &c.player == *p)
@@ -120,6 +121,6 @@ pub fn resolve_day_by_rounds(
     leader_turn::at_midnight(&mut day);
     rearrange::at_midnight(&mut day, orders);
     midnight::midnight(&mut day, day_number);
-    day.state.day = day_number + weather::end_of_week(&mut day, day_number, LAST_DAY);
+    day.state.day = day_number + weather::end_of_week(&mut day, day_number);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

@@ -128,50 +128,33 @@ pub fn season_number(name: &str) -> Option<u8> {
         .and_then(|i| u8::try_from(i + 1).ok())
 }
 
-/// Start the calendar of a new game in `season` (its name): the season of
+/// Start the seasons of a new game in `season` (its name): the season of
 /// the month, the first week's weather and the secret chit drawn with the
-/// setup dice. Victory requirements recorded before play must add up to
-/// the season's victory points.
+/// setup dice.
 ///
 /// # Errors
-/// An unknown season, or recorded requirements of another total.
-pub fn start(
-    state: &mut MrState,
-    data: &GameData,
-    season: &str,
-    dice: &mut Dice,
-) -> Result<(), PhaseError> {
+/// An unknown season.
+pub fn start(state: &mut MrState, season: &str, dice: &mut Dice) -> Result<(), PhaseError> {
     let number = season_number(season).ok_or_else(|| {
         format!(
             "'{season}' is not a season; the seasons are {}",
             SEASONS.join(", ")
         )
     })?;
-    let needed = data
-        .seasons
-        .season(number)
-        .map_or(0, |s| u32::from(s.vp_per_month));
-    for (character, r) in &state.victory_requirements {
-        let total = u32::from(r.great_treasures)
-            + u32::from(r.spells)
-            + u32::from(r.fame)
-            + u32::from(r.notoriety)
-            + u32::from(r.gold);
-        if total != needed {
-            return Err(format!(
-                "the {character} recorded {total} victory points, but a game starting in \
-                 {season} needs {needed}; recording other than 5 points by mail is not \
-                 implemented yet, so start the campaign in a season needing 5"
-            )
-            .into());
-        }
-    }
     state.magic.season = Some(number);
     state.weather = Some(WeatherState {
         weather: WeatherKind::Clear,
         chit: draw_chit(dice, "setup/weather-chit"),
     });
     Ok(())
+}
+
+/// The victory points a month of `season` asks (Seasons and Weather,
+/// `data/seasons.toml`); 0 for a name that is not a season.
+pub fn season_points(data: &GameData, season: &str) -> u32 {
+    season_number(season)
+        .and_then(|n| data.seasons.season(n))
+        .map_or(0, |s| u32::from(s.vp_per_month))
 }
 
 /// The season and week's weather in play, when the rule is on.
@@ -407,8 +390,8 @@ fn fatigue_one(state: &mut MrState, who: usize, reason: &str) -> WeatherEvent {
 /// weather against the secret chit, draw a new chit, start a new month's
 /// season, and skip the first days of a short week. Returns the number of
 /// days skipped (the game day moves past them).
-pub fn end_of_week(day: &mut Day<'_>, day_number: u32, last_day: u32) -> u32 {
-    if !day.rules.is_on(SEASONS_TOGGLE) || day_number >= last_day {
+pub fn end_of_week(day: &mut Day<'_>, day_number: u32) -> u32 {
+    if !day.rules.is_on(SEASONS_TOGGLE) || day_number >= day.state.last_day {
         return 0;
     }
     let Some(state) = day.state.weather else {

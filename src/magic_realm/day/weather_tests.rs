@@ -328,7 +328,7 @@ fn the_season_sets_what_a_mountain_costs() {
 fn setup_draws_the_secret_chit_in_the_starting_season() {
     let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
     let mut dice = Dice::with_script(1, 0, script(&[("setup/weather-chit", &[4])]));
-    start(&mut state, data(), "autumn", &mut dice).unwrap();
+    start(&mut state, "autumn", &mut dice).unwrap();
     assert_eq!(state.magic.season, Some(11));
     assert_eq!(
         state.weather,
@@ -337,7 +337,7 @@ fn setup_draws_the_secret_chit_in_the_starting_season() {
             chit: 4
         })
     );
-    let err = start(&mut state, data(), "Monsoon", &mut dice).unwrap_err();
+    let err = start(&mut state, "Monsoon", &mut dice).unwrap_err();
     assert!(
         err.to_string().contains("the seasons are Christmas"),
         "{err}"
@@ -345,19 +345,53 @@ fn setup_draws_the_secret_chit_in_the_starting_season() {
 }
 
 #[test]
-fn recorded_victory_points_must_match_the_season() {
-    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
-    state.victory_requirements.insert(
+fn recorded_victory_points_must_match_the_campaign() {
+    use crate::magic_realm::game::MagicRealm;
+    let seats = [crate::game::Seat {
+        player: "P1".into(),
+        character: Some("Amazon".into()),
+    }];
+    let new = MagicRealm
+        .new_game(&seats, &seasons_on(), &mut Dice::new(3, 0))
+        .unwrap();
+    let mut mr: crate::magic_realm::state::MrState =
+        serde_json::from_value(new.json().clone()).unwrap();
+    mr.victory_requirements.insert(
         "Amazon".into(),
         crate::magic_realm::state::VictoryRequirements {
             fame: 5,
             ..Default::default()
         },
     );
-    let mut dice = Dice::new(1, 0);
-    start(&mut state.clone(), data(), "Autumn", &mut dice).unwrap();
-    let err = start(&mut state, data(), "Christmas", &mut dice).unwrap_err();
-    assert!(err.to_string().contains("needs 4"), "{err}");
+    let new = crate::game::GameState::from_typed(mr).unwrap();
+    let calendar = |victory_points| crate::game::CalendarStart {
+        months: 1,
+        season: Some("Autumn"),
+        victory_points,
+    };
+    MagicRealm
+        .start_calendar(
+            new.clone(),
+            &seasons_on(),
+            calendar(5),
+            &mut Dice::new(1, 0),
+        )
+        .unwrap();
+    let err = MagicRealm
+        .start_calendar(new, &seasons_on(), calendar(4), &mut Dice::new(1, 0))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("recorded 5 victory points, but this campaign asks 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_seasons_say_what_a_month_asks() {
+    assert_eq!(season_points(data(), "Autumn"), 5);
+    assert_eq!(season_points(data(), "Midsummer"), 6);
+    assert_eq!(season_points(data(), "Snow"), 3);
 }
 
 #[test]
@@ -370,20 +404,35 @@ fn the_game_starts_its_calendar_only_with_the_rule() {
     let new = MagicRealm
         .new_game(&seats, &seasons_on(), &mut Dice::new(3, 0))
         .unwrap();
+    let calendar = crate::game::CalendarStart {
+        months: 1,
+        season: Some("Autumn"),
+        victory_points: 5,
+    };
     let started = MagicRealm
-        .start_season(new.clone(), &seasons_on(), "Autumn", &mut Dice::new(3, 0))
+        .start_calendar(new.clone(), &seasons_on(), calendar, &mut Dice::new(3, 0))
         .unwrap();
     assert_eq!(started.json()["magic"]["season"], 11);
     assert!(started.json()["weather"]["chit"].is_u64());
     let plain = MagicRealm
-        .start_season(
+        .start_calendar(
             new.clone(),
             &Rules::default(),
-            "Autumn",
+            calendar,
             &mut Dice::new(3, 0),
         )
         .unwrap();
     assert_eq!(plain, new);
+    let two_months = crate::game::CalendarStart {
+        months: 2,
+        season: None,
+        victory_points: 10,
+    };
+    let long = MagicRealm
+        .start_calendar(new, &Rules::default(), two_months, &mut Dice::new(3, 0))
+        .unwrap();
+    assert_eq!(long.json()["last_day"], 56);
+    assert_eq!(long.json()["victory_points"], 10);
 }
 
 #[test]
@@ -416,11 +465,12 @@ fn reports_show_the_season_and_weather_and_the_gm_the_chit() {
 #[test]
 fn a_new_month_brings_the_next_season() {
     // Only a game longer than a month reaches day 28 with days to come.
-    let state = game(13, WeatherKind::Clear, 6);
+    let mut state = game(13, WeatherKind::Clear, 6);
+    state.last_day = 56;
     let rules = seasons_on();
     let mut dice = Dice::new(2, 28);
     let mut day = Day::new(data(), &rules, state, &mut dice);
-    let skipped = end_of_week(&mut day, 28, 56);
+    let skipped = end_of_week(&mut day, 28);
     assert_eq!(
         day.state.magic.season,
         Some(1),
@@ -433,11 +483,8 @@ fn a_new_month_brings_the_next_season() {
     );
     let (_, week) = current(day.data, day.rules, &day.state).unwrap();
     assert_eq!(skipped, 7 - u32::from(week.days));
-    assert_eq!(
-        end_of_week(&mut day, 28, 28),
-        0,
-        "no roll after the last day"
-    );
+    day.state.last_day = 28;
+    assert_eq!(end_of_week(&mut day, 28), 0, "no roll after the last day");
 }
 
 #[test]

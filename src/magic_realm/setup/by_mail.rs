@@ -1,24 +1,32 @@
-//! Setup by mail (issue §8; BIMR3's starting info, the BIMR3 rules): before day 1
-//! the players choose characters one at a time in seat order; when the
-//! campaign builds its board by players (`player_built_board`), they then
-//! place the tiles one at a time in turn, each placement checked by the map
-//! rules ([`crate::magic_realm::board::layout`]), and then the row-6
-//! visitor, mission and campaign chits the same way (BIMR3 "BOARD
-//! BUILDING"); then each
-//! sends the GM his secret victory requirements, his starting location, the
-//! spells he records and the MAGIC chits he starts enchanted. A pure state
-//! machine: [`SetupByMail::stage`] says whom it waits for,
+//! Setup by mail (issue §8; BIMR3's setup, seed 003 "BOARD BUILDING",
+//! "SELECTING CHARACTERS", "STARTING INFO AND SCORING").
+//!
+//! Without a player-built board the players choose characters one at a
+//! time in seat order. With one (`player_built_board`) the campaign's seed
+//! deals the twenty tiles among the players, and the holder of the
+//! Borderland places it first; then the turn goes round the table. On his
+//! turn a player places one of his tiles, each placement checked by the
+//! map rules ([`crate::magic_realm::board::layout`]); a player whose turn
+//! comes with no tile left picks a character from those still free and at
+//! the same time names the native group whose stock supplies his starting
+//! weapon and armour. When the map is done and everyone has a character,
+//! the players place the row-6 visitor, mission and campaign chits in turn.
+//! Last, each sends the GM his secret victory requirements, his starting
+//! location, the spells he records and the MAGIC chits he starts enchanted.
+//!
+//! A pure state machine: [`SetupByMail::stage`] says whom it waits for,
 //! [`SetupByMail::submit`] takes one player's mail text and answers with
 //! what was recorded or every problem; the daemon stores it as JSON and,
 //! once complete, starts the game with the chosen characters and starts
 //! ([`SetupByMail::starts`]).
 //!
-//! Mail lines: `Character: Amazon`; `Place: AV at 1,-1 rotation 2` (the
-//! Borderland first, at 0,0); `Visitor: Scholar in <box>` (either side of a
-//! chit, face up); `Victory: GT 1, SP 0, F 2, N 1, G 1`
-//! (great treasures, usable spells, fame, notoriety, gold; the points add up
-//! to [`VICTORY_POINTS`]); `Start: Inn`; `Spells: Fiery Blast; Peace`
-//! (exactly as many learnable spells as the character records);
+//! Mail lines: `Character: Amazon` and, on a player-built board,
+//! `Equipment: Soldiers`; `Place: AV at 1,-1 rotation 2` (the Borderland
+//! first, at 0,0); `Visitor: Scholar in <box>` (either side of a chit, face
+//! up); `Victory: GT 1, SP 0, F 2, N 1, G 1` (great treasures, usable
+//! spells, fame, notoriety, gold; the points add up to the campaign's
+//! [`SetupByMail::victory_points`]); `Start: Inn`; `Spells: Fiery Blast;
+//! Peace` (exactly as many learnable spells as the character records);
 //! `Enchanted: MAGIC III2*` (his own MAGIC chits; none by default).
 
 use std::collections::BTreeMap;
@@ -26,6 +34,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::SetupError;
+use crate::dice::Dice;
+use crate::magic_realm::board::layout::FIRST_TILE;
 use crate::magic_realm::board::{Board, Hex, Placement};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::characters::{Character, ChitAction, StartLocation};
@@ -33,8 +43,9 @@ use crate::magic_realm::data::tiles::TILE_COUNT;
 use crate::magic_realm::state::VictoryRequirements;
 use crate::suggest;
 
-/// The victory points a character divides among the five categories.
-pub const VICTORY_POINTS: u8 = 5;
+fn standard_victory_points() -> u32 {
+    crate::game::VICTORY_POINTS_PER_MONTH
+}
 
 /// One player's starting info.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +78,20 @@ pub struct SetupByMail {
     /// How many row-6 chits the players place (0: the dice place them).
     #[serde(default)]
     pub visitor_chits: usize,
+    /// Player → the tiles dealt to him and not placed yet, when the
+    /// players build the board.
+    #[serde(default)]
+    pub hands: BTreeMap<String, Vec<String>>,
+    /// The seat whose turn it is while the board is built.
+    #[serde(default)]
+    pub turn: usize,
+    /// Player → the native group whose stock supplies his character's
+    /// starting weapon and armour (a player-built board, BIMR3).
+    #[serde(default)]
+    pub equipment: BTreeMap<String, String>,
+    /// The victory points each player divides among the categories.
+    #[serde(default = "standard_victory_points")]
+    pub victory_points: u32,
 }
 
 /// What the setup waits for.
@@ -86,31 +111,73 @@ pub enum Stage {
 
 impl SetupByMail {
     /// A setup for `players` choosing (and placing) in this order;
-    /// `build_board` when they build the board and place the row-6 chits.
-    pub fn new(players: Vec<String>, build_board: bool, data: &GameData) -> SetupByMail {
-        SetupByMail {
-            order: players,
+    /// `build_board` when they build the board and place the row-6 chits,
+    /// with the tiles dealt by the campaign's `seed`; `victory_points` is
+    /// what each player's requirements add up to.
+    pub fn new(
+        players: Vec<String>,
+        build_board: bool,
+        data: &GameData,
+        seed: u64,
+        victory_points: u32,
+    ) -> SetupByMail {
+        let mut setup = SetupByMail {
             build_board,
-            visitor_chits: if build_board {
-                super::visitor_chits(data).len()
-            } else {
-                0
-            },
+            victory_points,
             ..SetupByMail::default()
+        };
+        if build_board && !players.is_empty() {
+            setup.visitor_chits = super::visitor_chits(data).len();
+            let mut tiles: Vec<String> = data.tiles.all().iter().map(|t| t.code.clone()).collect();
+            Dice::new(seed, 0).shuffle("setup/deal tiles", &mut tiles);
+            for (index, tile) in tiles.into_iter().enumerate() {
+                let holder = &players[index % players.len()];
+                if tile == FIRST_TILE {
+                    setup.turn = index % players.len();
+                }
+                setup.hands.entry(holder.clone()).or_default().push(tile);
+            }
+        }
+        setup.order = players;
+        setup
+    }
+
+    /// Who acts next while the board is built: from the seat whose turn it
+    /// is, the first player who still holds a tile (he places one) or has
+    /// no character (he chooses one); `None` once the map is done and
+    /// everyone has chosen.
+    fn builder(&self) -> Option<Stage> {
+        let seats = self.order.len();
+        (0..seats).find_map(|step| {
+            let player = &self.order[(self.turn + step) % seats];
+            if self.hands.get(player).is_some_and(|h| !h.is_empty()) {
+                Some(Stage::Placing(player.clone()))
+            } else if !self.characters.contains_key(player) {
+                Some(Stage::Choosing(player.clone()))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The turn passes to the seat after `player`'s.
+    fn pass_turn(&mut self, player: &str) {
+        if let Some(seat) = self.order.iter().position(|p| p == player) {
+            self.turn = (seat + 1) % self.order.len();
         }
     }
 
     pub fn stage(&self) -> Stage {
-        if let Some(next) = self
+        if self.build_board {
+            if let Some(stage) = self.builder() {
+                return stage;
+            }
+        } else if let Some(next) = self
             .order
             .iter()
             .find(|p| !self.characters.contains_key(*p))
         {
             return Stage::Choosing(next.clone());
-        }
-        if self.build_board && self.placements.len() < TILE_COUNT && !self.order.is_empty() {
-            let next = &self.order[self.placements.len() % self.order.len()];
-            return Stage::Placing(next.clone());
         }
         let placed = self.visitors.len();
         if placed < self.visitor_chits && !self.order.is_empty() {
@@ -127,6 +194,19 @@ impl SetupByMail {
             Stage::Complete
         } else {
             Stage::StartingInfo(missing)
+        }
+    }
+
+    /// What the next stage asks, in one sentence for the answer to a mail.
+    fn next_step(&self) -> String {
+        match self.stage() {
+            Stage::Choosing(next) => format!("{next} chooses a character next."),
+            Stage::Placing(next) => format!("{next} places the next tile."),
+            Stage::PlacingVisitors(next) => {
+                format!("{next} places the next visitor or mission chit.")
+            }
+            Stage::StartingInfo(_) => "Everyone has chosen: send your starting info now.".into(),
+            Stage::Complete => "The setup is complete.".into(),
         }
     }
 
@@ -151,7 +231,7 @@ impl SetupByMail {
             Stage::Choosing(next) => Err(vec![format!(
                 "it is {next}'s turn to choose a character; you will be mailed when it is yours"
             )]),
-            Stage::Placing(next) if next == player => self.place(&lines, data),
+            Stage::Placing(next) if next == player => self.place(&player, &lines, data),
             Stage::Placing(next) => Err(vec![format!(
                 "it is {next}'s turn to place a tile; you will be mailed when it is yours"
             )]),
@@ -173,10 +253,14 @@ impl SetupByMail {
         lines: &BTreeMap<String, String>,
         data: &GameData,
     ) -> Result<String, Vec<String>> {
+        let ask = if self.build_board {
+            "you have no tile left, so it is your turn to choose a character: write \
+             `Character: <name>` and `Equipment: <native group>`"
+        } else {
+            "it is your turn to choose a character: write `Character: <name>`"
+        };
         let Some(wanted) = lines.get("character") else {
-            return Err(vec![
-                "it is your turn to choose a character: write `Character: <name>`".to_string(),
-            ]);
+            return Err(vec![ask.to_string()]);
         };
         let free: Vec<&str> = data
             .characters
@@ -203,13 +287,30 @@ impl SetupByMail {
             )]);
         };
         let character = character.to_string();
+        let group = if self.build_board {
+            let card = data.characters.iter().find(|c| c.name == character);
+            let group = card
+                .map(|card| read_equipment(card, lines.get("equipment"), data))
+                .transpose()
+                .map_err(|e| vec![e])?
+                .flatten();
+            if let Some(group) = &group {
+                self.equipment.insert(player.to_string(), group.clone());
+            }
+            self.pass_turn(player);
+            group
+        } else {
+            None
+        };
         self.characters
             .insert(player.to_string(), character.clone());
-        let next = match self.stage() {
-            Stage::Choosing(next) => format!("{next} chooses next."),
-            _ => "Everyone has chosen: send your starting info now.".to_string(),
-        };
-        Ok(format!("You play the {character}. {next}"))
+        let equipped = group.map_or(String::new(), |g| {
+            format!(" (starting equipment from the {g})")
+        });
+        Ok(format!(
+            "You play the {character}{equipped}. {}",
+            self.next_step()
+        ))
     }
 
     fn starting_info(
@@ -226,13 +327,14 @@ impl SetupByMail {
         };
         let mut problems = Vec::new();
         let victory = match lines.get("victory") {
-            Some(text) => read_victory(text)
+            Some(text) => read_victory(text, self.victory_points)
                 .map_err(|e| problems.push(e.to_string()))
                 .ok(),
             None => {
                 problems.push(format!(
                     "Victory: missing; write e.g. `Victory: GT 1, SP 0, F 2, N 1, G 1` \
-                     ({VICTORY_POINTS} points in all)"
+                     ({} points in all)",
+                    self.victory_points
                 ));
                 None
             }
@@ -267,16 +369,26 @@ impl SetupByMail {
 
     fn place(
         &mut self,
+        player: &str,
         lines: &BTreeMap<String, String>,
         data: &GameData,
     ) -> Result<String, Vec<String>> {
+        let hand = self.hands.get(player).cloned().unwrap_or_default();
         let Some(text) = lines.get("place") else {
-            return Err(vec![
-                "it is your turn to place a tile: write `Place: <tile> at <q>,<r> rotation <0-5>`"
-                    .to_string(),
-            ]);
+            return Err(vec![format!(
+                "it is your turn to place a tile: write `Place: <tile> at <q>,<r> rotation \
+                 <0-5>`; your tiles: {}",
+                hand.join(", ")
+            )]);
         };
         let placement = read_placement(text, data)?;
+        let Some(index) = hand.iter().position(|t| *t == placement.tile) else {
+            return Err(vec![format!(
+                "Place: {} was not dealt to you; your tiles: {}",
+                placement.tile,
+                hand.join(", ")
+            )]);
+        };
         let mut placements = self.placements.clone();
         placements.push(placement);
         let board = Board::from_placements(&data.tiles, placements.iter().cloned())
@@ -287,15 +399,15 @@ impl SetupByMail {
                 .map_err(|e| vec![format!("Place: as the last tile this breaks the map: {e}")])?;
         }
         self.placements = placements;
+        if let Some(hand) = self.hands.get_mut(player) {
+            hand.remove(index);
+        }
+        self.pass_turn(player);
         let placed = self.placements.len();
-        let next = match self.stage() {
-            Stage::Placing(next) => format!("{next} places the next tile."),
-            Stage::PlacingVisitors(next) => {
-                format!("The map is complete; {next} places the first visitor or mission chit.")
-            }
-            _ => "The map is complete: send your starting info now.".to_string(),
-        };
-        Ok(format!("Tile {placed} of {TILE_COUNT} placed. {next}"))
+        Ok(format!(
+            "Tile {placed} of {TILE_COUNT} placed. {}",
+            self.next_step()
+        ))
     }
 
     fn place_visitor(
@@ -331,11 +443,10 @@ impl SetupByMail {
         };
         let (place, side) = (place.to_string(), side.to_string());
         self.visitors.insert(place.clone(), side.clone());
-        let next = match self.stage() {
-            Stage::PlacingVisitors(next) => format!("{next} places the next chit."),
-            _ => "Every chit is placed: send your starting info now.".to_string(),
-        };
-        Ok(format!("{side} is in the box {place}. {next}"))
+        Ok(format!(
+            "{side} is in the box {place}. {}",
+            self.next_step()
+        ))
     }
 
     /// The row-6 boxes still empty.
@@ -369,6 +480,25 @@ impl SetupByMail {
             .filter(|t| !self.placements.iter().any(|p| p.tile == t.code))
             .map(|t| t.code.clone())
             .collect()
+    }
+
+    /// A legal placement of one of `player`'s tiles on the map so far, one
+    /// that joins it up best, to show him in the mail asking for his tile.
+    pub fn legal_example(&self, player: &str, data: &GameData) -> Option<Placement> {
+        let hand = self.hands.get(player)?;
+        if self.placements.is_empty() {
+            return hand
+                .iter()
+                .find(|t| *t == FIRST_TILE)
+                .map(|t| Placement::new(t, Hex::ORIGIN, 0));
+        }
+        let board = Board::from_placements(&data.tiles, self.placements.iter().cloned()).ok()?;
+        hand.iter().find_map(|code| {
+            let tile = data.tiles.by_code(code)?;
+            crate::magic_realm::board::generate::joining_placements(&board, tile)
+                .into_iter()
+                .next()
+        })
     }
 
     /// The board the players built, when they build it.
@@ -410,6 +540,17 @@ impl SetupByMail {
         self.by_character(|info| info.spells.clone())
     }
 
+    /// The native group supplying each character's starting equipment, by
+    /// character.
+    pub fn equipment_groups(&self) -> BTreeMap<String, String> {
+        self.equipment
+            .iter()
+            .filter_map(|(player, group)| {
+                Some((self.characters.get(player)?.clone(), group.clone()))
+            })
+            .collect()
+    }
+
     /// The MAGIC chits each character starts enchanted, by character.
     pub fn enchanted(&self) -> BTreeMap<String, Vec<String>> {
         self.by_character(|info| info.enchanted.clone())
@@ -422,6 +563,62 @@ fn key_lines(text: &str) -> BTreeMap<String, String> {
         .filter_map(|line| line.split_once(':'))
         .map(|(key, value)| (key.trim().to_lowercase(), value.trim().to_string()))
         .collect()
+}
+
+/// The native groups whose stock holds some of `character`'s starting
+/// weapon and armour at setup (`data/weapons.toml`, `data/armor.toml`).
+pub fn supplying_groups<'d>(character: &Character, data: &'d GameData) -> Vec<&'d str> {
+    let wanted: Vec<&str> = character
+        .weapon
+        .iter()
+        .chain(&character.armor)
+        .map(String::as_str)
+        .collect();
+    let starts = data
+        .weapons
+        .iter()
+        .map(|w| (w.name.as_str(), &w.start))
+        .chain(data.armor.iter().map(|a| (a.name.as_str(), &a.start)));
+    let holders: Vec<&str> = starts
+        .filter(|(name, _)| wanted.contains(name))
+        .flat_map(|(_, start)| start.iter().map(String::as_str))
+        .collect();
+    data.natives
+        .iter()
+        .filter(|g| g.stock_holders().iter().any(|h| holders.contains(h)))
+        .map(|g| g.name.as_str())
+        .collect()
+}
+
+/// The `Equipment:` line: a group that stocks some of the character's
+/// equipment; `None` when no group stocks any of it.
+fn read_equipment(
+    character: &Character,
+    text: Option<&String>,
+    data: &GameData,
+) -> Result<Option<String>, String> {
+    let groups = supplying_groups(character, data);
+    if groups.is_empty() {
+        return Ok(None);
+    }
+    let Some(text) = text else {
+        return Err(format!(
+            "Equipment: missing; name the native group whose stock supplies the {}'s starting \
+             weapon and armour: {}",
+            character.name,
+            groups.join(", ")
+        ));
+    };
+    suggest::find(text, groups.iter().copied())
+        .map(|g| Some(g.to_string()))
+        .ok_or_else(|| {
+            format!(
+                "Equipment: the {text} stock none of the {}'s starting weapon and armour; \
+                 name one of {}",
+                character.name,
+                groups.join(", ")
+            )
+        })
 }
 
 /// `AV at 1,-1 rotation 2` (rotation 0 when left out).
@@ -451,7 +648,7 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>>
     Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
 
-fn read_victory(text: &str) -> Result<VictoryRequirements, SetupError> {
+fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
     let mut victory = VictoryRequirements::default();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, points) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
@@ -478,14 +675,10 @@ fn read_victory(text: &str) -> Result<VictoryRequirements, SetupError> {
         };
         *slot = slot.saturating_add(points);
     }
-    let total = u32::from(victory.great_treasures)
-        + u32::from(victory.spells)
-        + u32::from(victory.fame)
-        + u32::from(victory.notoriety)
-        + u32::from(victory.gold);
-    if total != u32::from(VICTORY_POINTS) {
+    let total = victory.total();
+    if total != needed {
         return Err(SetupError::MailLine(format!(
-            "Victory: the points add up to {total}; they must add up to {VICTORY_POINTS}"
+            "Victory: the points add up to {total}; they must add up to {needed}"
         )));
     }
     Ok(victory)
@@ -617,7 +810,7 @@ mod tests {
 
     #[test]
     fn players_choose_in_turn_then_send_starting_info() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false, data());
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false, data(), 1, 5);
         assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
         let err = setup
             .submit("Ben", "Character: Wizard", data())
@@ -628,7 +821,7 @@ mod tests {
             .unwrap_err();
         assert!(err[0].contains("did you mean"), "{err:?}");
         let done = setup.submit("ann", "character: amazon", data()).unwrap();
-        assert_eq!(done, "You play the Amazon. Ben chooses next.");
+        assert_eq!(done, "You play the Amazon. Ben chooses a character next.");
         let err = setup
             .submit("Ben", "Character: Amazon", data())
             .unwrap_err();
@@ -716,42 +909,127 @@ mod tests {
         assert_eq!(serde_json::from_value::<SetupByMail>(json).unwrap(), setup);
     }
 
+    /// Play the board building of `setup` to its end: each player places
+    /// the first of his tiles that joins the map best, and chooses
+    /// `characters` in turn with the first group that can equip him.
+    pub(crate) fn build_the_board(setup: &mut SetupByMail, characters: &[&str]) -> Vec<String> {
+        let mut chosen = characters.iter();
+        let mut answers = Vec::new();
+        loop {
+            let (player, text) = match setup.stage() {
+                Stage::Placing(player) => {
+                    let text = best_placement(setup, &player).expect("a tile fits");
+                    (player, text)
+                }
+                Stage::Choosing(player) => {
+                    let name = chosen.next().expect("a character to choose");
+                    let card = data().characters.iter().find(|c| c.name == *name).unwrap();
+                    let group = supplying_groups(card, data()).first().copied();
+                    let text = format!("Character: {name}\nEquipment: {}", group.unwrap_or("none"));
+                    (player, text)
+                }
+                _ => return answers,
+            };
+            let answer = setup.submit(&player, &text, data());
+            answers.push(answer.unwrap_or_else(|e| panic!("{player}: {text}: {e:?}")));
+        }
+    }
+
+    /// The `Place:` line of the first of `player`'s tiles that joins the
+    /// map best.
+    pub(crate) fn best_placement(setup: &SetupByMail, player: &str) -> Option<String> {
+        let p = setup.legal_example(player, data())?;
+        Some(format!(
+            "Place: {} at {},{} rotation {}",
+            p.tile, p.at.q, p.at.r, p.rotation
+        ))
+    }
+
+    #[test]
+    fn the_seed_deals_the_tiles_and_players_out_of_tiles_choose_characters() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        assert_eq!(
+            setup.hands["Ann"].len() + setup.hands["Ben"].len(),
+            TILE_COUNT
+        );
+        assert_eq!(setup.hands["Ann"].len(), 10);
+        let again = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        assert_eq!(setup.hands, again.hands, "the deal is the seed's");
+        // The holder of the Borderland places first, and it goes first.
+        let first = if setup.hands["Ann"].iter().any(|t| t == FIRST_TILE) {
+            "Ann"
+        } else {
+            "Ben"
+        };
+        let other = if first == "Ann" { "Ben" } else { "Ann" };
+        assert_eq!(setup.stage(), Stage::Placing(first.into()));
+        let err = setup
+            .submit(other, "Place: BL at 0,0 rotation 0", data())
+            .unwrap_err();
+        assert!(err[0].contains(&format!("{first}'s turn")), "{err:?}");
+        let not_mine = setup.hands[other][0].clone();
+        let err = setup
+            .submit(first, &format!("Place: {not_mine} at 0,0"), data())
+            .unwrap_err();
+        assert!(err[0].contains("was not dealt to you"), "{err:?}");
+        let answers = build_the_board(&mut setup, &["Amazon", "Wizard"]);
+        assert!(setup.tiles_left(data()).is_empty());
+        assert!(setup.hands.values().all(Vec::is_empty));
+        // Both ran out of tiles at their last turn and then chose.
+        let chose: Vec<&String> = answers
+            .iter()
+            .filter(|a| a.starts_with("You play"))
+            .collect();
+        assert_eq!(chose.len(), 2, "{answers:?}");
+        assert!(
+            chose[0].contains("(starting equipment from the "),
+            "{chose:?}"
+        );
+        assert_eq!(setup.equipment.len(), 2);
+        assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
+        let json = serde_json::to_value(&setup).unwrap();
+        assert_eq!(serde_json::from_value::<SetupByMail>(json).unwrap(), setup);
+    }
+
+    #[test]
+    fn a_character_names_a_group_that_stocks_his_equipment() {
+        let amazon = data()
+            .characters
+            .iter()
+            .find(|c| c.name == "Amazon")
+            .unwrap();
+        let groups = supplying_groups(amazon, data());
+        assert!(!groups.is_empty());
+        let err = read_equipment(amazon, None, data()).unwrap_err();
+        assert!(err.contains("Equipment: missing"), "{err}");
+        let err = read_equipment(amazon, Some(&"Bashkars".to_string()), data()).unwrap_err();
+        assert!(err.contains("stock none of the Amazon's"), "{err}");
+        let named = read_equipment(amazon, Some(&groups[0].to_lowercase()), data()).unwrap();
+        assert_eq!(named.as_deref(), Some(groups[0]));
+    }
+
     #[test]
     fn players_build_the_board_in_turn_by_the_map_rules() {
-        // A legal board's placements, in the order they were made.
-        let mut dice = crate::dice::Dice::new(3, 0);
-        let legal: Vec<Placement> =
-            crate::magic_realm::board::generate::generate(&data().tiles, &mut dice)
-                .placements()
-                .cloned()
-                .collect();
-        assert_eq!(legal[0].tile, "BL");
-        let line = |p: &Placement| {
-            format!(
-                "Place: {} at {},{} rotation {}",
-                p.tile, p.at.q, p.at.r, p.rotation
-            )
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        let first = match setup.stage() {
+            Stage::Placing(p) => p,
+            other => panic!("{other:?}"),
         };
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data());
-        setup.submit("Ann", "Character: Amazon", data()).unwrap();
-        setup.submit("Ben", "Character: Elf", data()).unwrap();
-        assert_eq!(setup.stage(), Stage::Placing("Ann".into()));
-        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
+        let second = setup.hands[&first]
+            .iter()
+            .find(|t| *t != FIRST_TILE)
+            .unwrap()
+            .clone();
+        let err = setup
+            .submit(&first, &format!("Place: {second} at 1,0"), data())
+            .unwrap_err();
         assert!(err[0].contains("Borderland is placed first"), "{err:?}");
         let err = setup
-            .submit("Ann", "Place: Borderland at zero", data())
+            .submit(&first, "Place: Borderland at zero", data())
             .unwrap_err();
         assert!(err[0].contains("cannot read"), "{err:?}");
-        let done = setup.submit("Ann", &line(&legal[0]), data()).unwrap();
-        assert_eq!(done, "Tile 1 of 20 placed. Ben places the next tile.");
-        let err = setup.submit("Ann", &line(&legal[1]), data()).unwrap_err();
-        assert!(err[0].contains("Ben's turn"), "{err:?}");
-        for (index, placement) in legal.iter().enumerate().skip(1) {
-            let who = if index % 2 == 1 { "Ben" } else { "Ann" };
-            setup.submit(who, &line(placement), data()).unwrap();
-        }
-        assert_eq!(setup.board().unwrap(), legal);
-        assert!(setup.tiles_left(data()).is_empty());
+        build_the_board(&mut setup, &["Amazon", "Elf"]);
+        assert_eq!(setup.board().unwrap().len(), TILE_COUNT);
         // The chits go round the table again from the first seat.
         assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
         let boxes = setup.boxes_left(data());

@@ -56,6 +56,10 @@ pub struct SetupInputs {
     /// up to his allowance). A character not listed has his spells chosen
     /// by the dice.
     pub spells: BTreeMap<String, Vec<String>>,
+    /// Character → the native group whose stock supplies his starting
+    /// weapon and armour (BIMR3 "SELECTING CHARACTERS"): those counters
+    /// leave the group's stock. A character not listed brings his own.
+    pub equipment: BTreeMap<String, String>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -103,6 +107,8 @@ pub enum SetupError {
     RequirementsForAbsent { name: String },
     #[error("starting spells: {0}")]
     Spells(String),
+    #[error("starting equipment of the {character}: {why}")]
+    Equipment { character: String, why: String },
 }
 
 /// Set up a new game.
@@ -120,7 +126,8 @@ pub fn new_game(
     let board = build_board(data, rules, inputs)?.unwrap_or_else(|| generate(&data.tiles, dice));
     let dealt = chits::deal(data, &board, dice)?;
     let denizens = place_denizens(data, &dealt.dwellings, &dealt.ghosts);
-    let holdings = items::deal(data, dice);
+    let mut holdings = items::deal(data, dice);
+    take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
     crate::magic_realm::magic::spellbook::record_at_setup(
@@ -159,7 +166,42 @@ pub fn new_game(
         arrivals: Vec::new(),
         rulings: Vec::new(),
         leaders: BTreeMap::new(),
+        last_day: super::state::DAYS_PER_MONTH,
+        victory_points: crate::game::VICTORY_POINTS_PER_MONTH,
     })
+}
+
+/// Each character's starting weapon and armour counters leave the stock of
+/// the native group his player named, where it holds them; what the group
+/// lacks the character brings as usual.
+fn take_equipment_from_stock(
+    data: &GameData,
+    chosen: &BTreeMap<String, String>,
+    holdings: &mut BTreeMap<String, Vec<super::state::Item>>,
+) -> Result<(), SetupError> {
+    for (character, group) in chosen {
+        let card = data.characters.iter().find(|c| &c.name == character);
+        let native_group = data.natives.iter().find(|g| &g.name == group);
+        let (Some(card), Some(native_group)) = (card, native_group) else {
+            return Err(SetupError::Equipment {
+                character: character.clone(),
+                why: format!("there is no character {character} or native group {group}"),
+            });
+        };
+        for item in card.weapon.iter().chain(&card.armor) {
+            for holder in native_group.stock_holders() {
+                let stock = holdings.entry(holder.to_string()).or_default();
+                if let Some(at) = stock
+                    .iter()
+                    .position(|i| super::data::base_name(&i.name) == item.as_str())
+                {
+                    stock.remove(at);
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The players' board when the rule asks for one, `None` for a random one.

@@ -90,6 +90,37 @@ pub struct MrState {
     /// native; a hired leader with nothing to keep has no entry.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub leaders: BTreeMap<String, LeaderRecord>,
+    /// The day after whose Midnight the game ends and is scored: 28 a month
+    /// (`day/midnight.rs`); a one-month game does not write it.
+    #[serde(default = "one_month", skip_serializing_if = "is_one_month")]
+    pub last_day: u32,
+    /// The victory points each character divides among the categories for
+    /// the whole game (the campaign's `[calendar]`); the standard 5 is not
+    /// written.
+    #[serde(
+        default = "standard_victory_points",
+        skip_serializing_if = "is_standard_victory_points"
+    )]
+    pub victory_points: u32,
+}
+
+/// The days of a month (play summary: the game lasts 28 days).
+pub const DAYS_PER_MONTH: u32 = 28;
+
+fn one_month() -> u32 {
+    DAYS_PER_MONTH
+}
+
+fn is_one_month(day: &u32) -> bool {
+    *day == DAYS_PER_MONTH
+}
+
+fn standard_victory_points() -> u32 {
+    crate::game::VICTORY_POINTS_PER_MONTH
+}
+
+fn is_standard_victory_points(points: &u32) -> bool {
+    *points == crate::game::VICTORY_POINTS_PER_MONTH
 }
 
 /// A hired leader's own record: he hides, finds Hidden Enemies and carries
@@ -135,6 +166,22 @@ pub struct VictoryRequirements {
     pub notoriety: u8,
     #[serde(default)]
     pub gold: u8,
+}
+
+impl VictoryRequirements {
+    /// The victory points recorded in all five categories.
+    pub fn total(&self) -> u32 {
+        [
+            self.great_treasures,
+            self.spells,
+            self.fame,
+            self.notoriety,
+            self.gold,
+        ]
+        .into_iter()
+        .map(u32::from)
+        .sum()
+    }
 }
 
 /// A map chit on a tile.
