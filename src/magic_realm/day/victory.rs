@@ -12,7 +12,11 @@
 //!
 //! Rulings: gold counts the recorded gold only (README.md "Rulings" leaves the
 //! starting worth open); a character dead at the end scores −100 (BIMR6);
-//! spells count those he holds.
+//! spells count those he holds. As the BIMR4 GM published his scoring,
+//! notoriety includes the notoriety of everything he carries (treasures,
+//! the Bane Sword, the Crypt's armour) and fame is reduced by what he
+//! carries of negative fame; a positive fame price counts only once
+//! earned by selling to its buyer.
 
 use super::events::Score;
 use crate::magic_realm::data::GameData;
@@ -62,13 +66,11 @@ pub fn score(
             + who.magic.spells.len(),
     );
     // Under Disgust his fame, under Ashes his gold, counts as -1 (magic summary).
-    let fame = crate::magic_realm::magic::curses::fame_for_points(who)
-        + treasures.iter().map(|t| i32::from(t.fame)).sum::<i32>();
-    let notoriety = who.notoriety
-        + treasures
-            .iter()
-            .map(|t| i32::from(t.notoriety))
-            .sum::<i32>();
+    // As the BIMR4 GM scored: his possessions' notoriety counts, and their
+    // fame only when negative (a positive fame price is earned by selling).
+    let (possessed_fame, possessed_notoriety) = possessions_fame_and_notoriety(data, who);
+    let fame = crate::magic_realm::magic::curses::fame_for_points(who) + possessed_fame;
+    let notoriety = who.notoriety + possessed_notoriety;
     let gold = crate::magic_realm::magic::curses::gold_for_points(who);
     let total = if who.dead {
         DEAD_SCORE
@@ -92,6 +94,36 @@ pub fn score(
         gold,
         total,
     }
+}
+
+/// The negative fame and all the notoriety of what `who` carries: his
+/// treasures, and weapons and armour that print fame or notoriety (the
+/// Bane Sword, the Crypt's armour).
+fn possessions_fame_and_notoriety(data: &GameData, who: &CharacterState) -> (i32, i32) {
+    let values = who.belongings.iter().filter_map(|b| {
+        let name = crate::magic_realm::data::base_name(&b.item.name);
+        match b.item.kind {
+            ItemKind::Treasure => data
+                .treasures
+                .iter()
+                .find(|t| t.name == b.item.name)
+                .map(|t| (t.fame, t.notoriety)),
+            ItemKind::Weapon => data
+                .weapons
+                .iter()
+                .find(|w| w.name == name)
+                .map(|w| (w.fame.unwrap_or(0), w.notoriety.unwrap_or(0))),
+            ItemKind::Armor => data
+                .armor
+                .iter()
+                .find(|a| a.name == name)
+                .map(|a| (a.fame.unwrap_or(0), a.notoriety.unwrap_or(0))),
+            ItemKind::Spell | ItemKind::Horse => None,
+        }
+    });
+    values.fold((0, 0), |(fame, notoriety), (f, n)| {
+        (fame + i32::from(f.min(0)), notoriety + i32::from(n))
+    })
 }
 
 #[cfg(test)]
