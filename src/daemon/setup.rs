@@ -53,9 +53,7 @@ impl Daemon {
             None => {
                 let mut record = SetupByMail::new(
                     stored.players.iter().map(|p| p.name.clone()).collect(),
-                    campaign
-                        .rules
-                        .is_on(crate::magic_realm::setup::PLAYER_BUILT_BOARD),
+                    &campaign.rules,
                     crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
                     campaign.seed,
                     campaign
@@ -160,7 +158,7 @@ impl Daemon {
                 info.start.label(),
                 none_if_empty(&info.spells),
                 none_if_empty(&info.enchanted)
-            );
+            ) + &record.extra_choices(&player.name);
             self.tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
         }
         if before != record.stage() {
@@ -301,13 +299,15 @@ impl Daemon {
                 )?;
             }
             Stage::StartingInfo(waiting) => {
+                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
                 for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
                     let body = format!(
                         "{head}Every character is chosen. Send the GM your starting info, one \
                          line each:\n  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  \
                          Start: Inn\n  Spells: <the spells you record>\n  Enchanted: <MAGIC \
-                         chits that start enchanted, or none>\n",
-                        record.victory_points
+                         chits that start enchanted, or none>\n{}",
+                        record.victory_points,
+                        record.choices_asked(&player.name, data)
                     );
                     self.queue(campaign, &player.email, "starting info", &body, None, now)?;
                 }

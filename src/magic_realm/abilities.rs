@@ -6,27 +6,79 @@
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::data::characters::{ActionChit, Advantage, ChitAction};
+use crate::magic_realm::data::characters::{Ability, ActionChit, Advantage, ChitAction, ElfForm};
 use crate::magic_realm::data::terms::{Activity, Place, Strength, TileGroup};
 use crate::magic_realm::data::tiles::ClearingKind;
 use crate::magic_realm::data::treasures::TreasureEffect;
-use crate::magic_realm::state::{CharacterState, ChitCondition, ItemKind, MrState};
+use crate::magic_realm::state::{CharacterChit, CharacterState, ChitCondition, ItemKind, MrState};
 
-/// The rule toggle that swaps in the optional abilities.
-const OPTIONAL_ABILITIES: &str = "optional_abilities";
+/// The rule toggle that swaps in every optional ability.
+pub const OPTIONAL_ABILITIES: &str = "optional_abilities";
+/// The rule toggle under which each player chooses his optional abilities
+/// at setup (BIMR5); the Elf's form is always chosen.
+pub const CHOSEN_OPTIONAL_ABILITIES: &str = "chosen_optional_abilities";
 
-/// The character's advantages in force under the campaign's rules.
-pub fn advantages(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<Advantage> {
+/// Whether the optional ability `ability` is in force for `who`: all of
+/// them with Optional Abilities; with chosen ones, those his player chose,
+/// and the Elf's form always (BIMR5 makes it required).
+pub fn takes(rules: &Rules, who: &CharacterState, ability: &Ability) -> bool {
+    if rules.is_on(OPTIONAL_ABILITIES) {
+        return true;
+    }
+    rules.is_on(CHOSEN_OPTIONAL_ABILITIES)
+        && (who.optional_abilities.iter().any(|a| *a == ability.name) || ability.is_form_choice())
+}
+
+/// The character's abilities in force under the campaign's rules.
+pub fn in_force<'d>(data: &'d GameData, rules: &Rules, who: &CharacterState) -> Vec<&'d Ability> {
     data.characters
         .iter()
         .find(|c| c.name == who.name)
-        .map(|c| {
-            c.abilities_in_force(rules.is_on(OPTIONAL_ABILITIES))
-                .into_iter()
-                .flat_map(|a| a.effects.iter().cloned())
-                .collect()
-        })
+        .map(|c| c.abilities_in_force(|a| takes(rules, who, a)))
         .unwrap_or_default()
+}
+
+/// The character's advantages in force under the campaign's rules.
+pub fn advantages(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<Advantage> {
+    in_force(data, rules, who)
+        .into_iter()
+        .flat_map(|a| a.effects.iter().cloned())
+        .collect()
+}
+
+/// His chits as his abilities in force shape them, from the printed set:
+/// a chit replaced (the Wizard's Elvish Studies) and, for the Elf, the
+/// stages his form may not use left out ("Light or Great Elf").
+pub fn shape_chits(data: &GameData, rules: &Rules, who: &mut CharacterState) {
+    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
+        return;
+    };
+    let mut chits = CharacterChit::fresh_set(card);
+    let mut left_out: Vec<u8> = Vec::new();
+    for effect in in_force(data, rules, who).iter().flat_map(|a| &a.effects) {
+        match effect {
+            Advantage::ReplaceChit { stage, chit } => {
+                if let Some(slot) = chits.get_mut(usize::from(*stage) - 1) {
+                    *slot = CharacterChit::fresh(chit.to_string());
+                }
+            }
+            Advantage::ElfForm {
+                light_only,
+                great_only,
+            } => match who.elf_form {
+                Some(ElfForm::Light) => left_out.extend(great_only),
+                Some(ElfForm::Great) => left_out.extend(light_only),
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    who.chits = chits
+        .into_iter()
+        .zip(1u8..)
+        .filter(|(_, stage)| !left_out.contains(stage))
+        .map(|(chit, _)| chit)
+        .collect();
 }
 
 /// The effects of the treasures he carries active, with the treasure's name.

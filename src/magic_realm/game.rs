@@ -152,6 +152,8 @@ impl Game for MagicRealm {
             victory_requirements: chosen.victory_requirements(),
             spells: chosen.spells(),
             equipment: chosen.equipment_groups(),
+            abilities: chosen.abilities(),
+            forms: chosen.forms(),
         };
         let mut state = setup::new_game(data, seats, rules, &inputs, dice)?;
         // BIMR3 starting info: MAGIC chits that start enchanted.

@@ -188,7 +188,16 @@ pub const TOGGLES: &[RuleToggle] = &[
                   Captain's Leadership, the Wizard's Long Practice and others)",
         source: "2nd-edition Optional Abilities",
         status: Built,
-        excludes: &[],
+        excludes: &["chosen_optional_abilities"],
+    },
+    RuleToggle {
+        name: "chosen_optional_abilities",
+        summary: "Each player chooses at setup which of his character's optional abilities \
+                  he takes; the Elf always chooses his form (Light or Great)",
+        source: "the BIMR5 rules (optional abilities truly optional); 2nd-edition Optional \
+                 Abilities",
+        status: Built,
+        excludes: &["optional_abilities"],
     },
     RuleToggle {
         name: "development",

@@ -20,7 +20,7 @@ use super::model::{
 /// he stands is not checked: the day's `modifiers::for_roll` does that).
 pub fn ability_modifiers(card: &Character, roll: Roll) -> Modifiers {
     let mut mods = Modifiers::none();
-    for ability in card.abilities_in_force(false) {
+    for ability in card.abilities_in_force(|_| false) {
         for effect in &ability.effects {
             match effect {
                 Advantage::RollOneDie { rolls, .. } if rolls.iter().any(|r| r.covers(roll)) => {

@@ -19,7 +19,7 @@ use super::model::FighterId;
 /// The monsters (by name, without copy numbers) that can never attack the
 /// character of `card`.
 pub fn immune_to(card: &Character) -> Vec<String> {
-    card.abilities_in_force(false)
+    card.abilities_in_force(|_| false)
         .into_iter()
         .flat_map(|a| a.effects.iter())
         .filter_map(|e| match e {

@@ -329,6 +329,15 @@ pub struct Ability {
     pub effects: Vec<Advantage>,
 }
 
+impl Ability {
+    /// The Elf's "Light or Great Elf": his player chooses his form.
+    pub fn is_form_choice(&self) -> bool {
+        self.effects
+            .iter()
+            .any(|e| matches!(e, Advantage::ElfForm { .. }))
+    }
+}
+
 /// Title and kit of a character at development levels 1–3.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -391,21 +400,50 @@ impl Character {
         types
     }
 
-    /// The abilities in force: the standard ones, or with the Optional
-    /// Abilities rule the optional ones in place of those they replace.
-    pub fn abilities_in_force(&self, optional_abilities: bool) -> Vec<&Ability> {
-        let replaced: Vec<&str> = if optional_abilities {
-            self.abilities
-                .iter()
-                .filter_map(|a| a.replaces.as_deref())
-                .collect()
-        } else {
-            Vec::new()
-        };
+    /// The abilities in force: the standard ones, and the optional ones for
+    /// which `take` says yes, each in place of the one it replaces.
+    pub fn abilities_in_force(&self, take: impl Fn(&Ability) -> bool) -> Vec<&Ability> {
+        let taken: Vec<&Ability> = self
+            .abilities
+            .iter()
+            .filter(|a| a.optional && take(a))
+            .collect();
+        let replaced: Vec<&str> = taken.iter().filter_map(|a| a.replaces.as_deref()).collect();
         self.abilities
             .iter()
-            .filter(|a| (optional_abilities || !a.optional) && !replaced.contains(&a.name.as_str()))
+            .filter(|a| {
+                if a.optional {
+                    taken.iter().any(|t| t.name == a.name)
+                } else {
+                    !replaced.contains(&a.name.as_str())
+                }
+            })
             .collect()
+    }
+
+    /// Whether one of his optional abilities lets his player choose the
+    /// Elf's form.
+    pub fn has_form_choice(&self) -> bool {
+        self.abilities.iter().any(Ability::is_form_choice)
+    }
+}
+
+/// The Elf's form under his "Light or Great Elf" ability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElfForm {
+    Light,
+    Great,
+}
+
+impl ElfForm {
+    pub const ALL: [ElfForm; 2] = [ElfForm::Light, ElfForm::Great];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ElfForm::Light => "Light",
+            ElfForm::Great => "Great",
+        }
     }
 }
 
@@ -660,12 +698,12 @@ mod tests {
         assert_eq!(characters.len(), COUNT);
         let dwarf = characters.iter().find(|c| c.name == "Dwarf").unwrap();
         let standard: Vec<&str> = dwarf
-            .abilities_in_force(false)
+            .abilities_in_force(|_| false)
             .iter()
             .map(|a| a.name.as_str())
             .collect();
         let optional: Vec<&str> = dwarf
-            .abilities_in_force(true)
+            .abilities_in_force(|_| true)
             .iter()
             .map(|a| a.name.as_str())
             .collect();

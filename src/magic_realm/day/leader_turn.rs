@@ -253,6 +253,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         magic: Default::default(),
         damaged_armor: Vec::new(),
         gold_specials: Vec::new(),
+        optional_abilities: Vec::new(),
+        elf_form: None,
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();

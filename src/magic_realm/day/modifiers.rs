@@ -17,14 +17,8 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
     let character = &day.state.characters[who];
     let at = &character.position;
     let mut mods = Modifiers::none();
-    let optional = day.rules.is_on("optional_abilities");
-    if let Some(data) = day
-        .data
-        .characters
-        .iter()
-        .find(|c| c.name == character.name)
     {
-        for ability in data.abilities_in_force(optional) {
+        for ability in crate::magic_realm::abilities::in_force(day.data, day.rules, character) {
             for effect in &ability.effects {
                 match effect {
                     Advantage::RollOneDie { rolls, place }

@@ -22,7 +22,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::StartLocation;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::orders::DayOrders;
-use crate::magic_realm::state::{CharacterChit, CharacterState, Discoveries, Item, abandoned_pile};
+use crate::magic_realm::state::{CharacterState, Discoveries, Item, abandoned_pile};
 
 /// A dead character coming back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,7 +190,8 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
         character.gold = kind.gold;
         character.weapon = kind.weapon.clone();
         character.armor = kind.armor.clone();
-        character.chits = CharacterChit::fresh_set(kind);
+        // His chosen abilities and form stay with him (`abilities::shape_chits`).
+        crate::magic_realm::abilities::shape_chits(day.data, day.rules, character);
         // He keeps the spells he knows; curses die with him.
         character.magic.curses.clear();
         character.magic.next_fight_tremendous = false;
@@ -243,7 +244,8 @@ pub(super) fn fresh_at_inn(
     ) {
         unreachable!("recording spells of a fresh character cannot fail: {e}");
     }
-    let [character] = entering;
+    let [mut character] = entering;
+    crate::magic_realm::setup::choose_form(day.data, day.rules, &mut character, None, day.dice);
     character
 }
 

@@ -219,17 +219,9 @@ fn lost(reason: String) -> PhaseOutcome {
 }
 
 fn has_advantage(day: &Day<'_>, who: usize, wanted: impl Fn(&Advantage) -> bool) -> bool {
-    let name = &day.state.characters[who].name;
-    let optional = day.rules.is_on("optional_abilities");
-    day.data
-        .characters
+    crate::magic_realm::abilities::in_force(day.data, day.rules, &day.state.characters[who])
         .iter()
-        .find(|c| &c.name == name)
-        .is_some_and(|c| {
-            c.abilities_in_force(optional)
-                .iter()
-                .any(|a| a.effects.iter().any(&wanted))
-        })
+        .any(|a| a.effects.iter().any(&wanted))
 }
 
 pub(super) fn has_active_effect(

@@ -46,13 +46,18 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::the_druids_optional_ability_turns_a_curse_away",
     ),
     (
+        "chosen_optional_abilities",
+        "day::toggle_tests::chosen_optional_abilities_are_only_those_the_player_took; \
+         day::toggle_tests::the_elfs_form_leaves_out_the_other_forms_chits",
+    ),
+    (
         "expanded_meeting_table_opportunities",
         "day::trade_tests::opportunity_with_and_without_the_bimr3_rule",
     ),
     (
         "player_built_board",
         "setup::tests::a_player_built_board_is_required_by_its_rule; \
-         tests/mail/daemon_maildir.rs players_build_the_board_by_mail_and_the_game_starts_on_it",
+         tests/mail/daemon_maildir.rs the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail",
     ),
     (
         "unlimited_communication",
@@ -239,4 +244,77 @@ fn the_druids_optional_ability_turns_a_curse_away() {
     };
     assert!(cursed(&[]));
     assert!(!cursed(&["optional_abilities"]));
+}
+
+#[test]
+fn chosen_optional_abilities_are_only_those_the_player_took() {
+    let cursed = |on: &[&str], chosen: &[&str]| {
+        let mut state = game(&["Druid"]);
+        state.characters[0].optional_abilities = chosen.iter().map(|a| a.to_string()).collect();
+        let event = curses::inflict(&mut state, data(), &rules(on), 0, CurseKind::Ashes, "test");
+        matches!(event, MagicEvent::Cursed { .. })
+    };
+    assert!(
+        cursed(&[], &["Earth Absorbs"]),
+        "no rule: no optional ability"
+    );
+    assert!(
+        cursed(&["chosen_optional_abilities"], &["Lull"]),
+        "he took another"
+    );
+    assert!(!cursed(&["chosen_optional_abilities"], &["Earth Absorbs"]));
+}
+
+#[test]
+fn the_elfs_form_leaves_out_the_other_forms_chits() {
+    use crate::magic_realm::data::characters::ElfForm;
+    use crate::magic_realm::setup::{SetupInputs, new_game};
+    let chits = |on: &[&str], form: Option<ElfForm>| {
+        let seats = [crate::game::Seat {
+            player: "P1".into(),
+            character: Some("Elf".into()),
+        }];
+        let inputs = SetupInputs {
+            forms: form.map(|f| ("Elf".to_string(), f)).into_iter().collect(),
+            ..SetupInputs::default()
+        };
+        let state = new_game(data(), &seats, &rules(on), &inputs, &mut Dice::new(2, 0)).unwrap();
+        let elf = &state.characters[0];
+        (
+            elf.elf_form,
+            elf.chits.iter().map(|c| c.chit.clone()).collect::<Vec<_>>(),
+        )
+    };
+    let (form, all) = chits(&[], Some(ElfForm::Light));
+    assert_eq!((form, all.len()), (None, 12), "no rule: the whole Elf");
+    let (form, light) = chits(&["chosen_optional_abilities"], Some(ElfForm::Light));
+    assert_eq!(form, Some(ElfForm::Light));
+    assert_eq!(light, all[..9], "the Light Elf leaves out stages 10-12");
+    let (_, great) = chits(&["chosen_optional_abilities"], Some(ElfForm::Great));
+    assert_eq!(great[..6], all[..6]);
+    assert_eq!(great[6..], all[9..], "the Great Elf leaves out stages 7-9");
+    let (form, _) = chits(&["optional_abilities"], None);
+    assert!(form.is_some(), "unchosen, the dice pick a form");
+}
+
+#[test]
+fn the_wizards_elvish_studies_replaces_his_fifth_chit() {
+    use crate::magic_realm::setup::{SetupInputs, new_game};
+    let fifth = |on: &[&str]| {
+        let seats = [crate::game::Seat {
+            player: "P1".into(),
+            character: Some("Wizard".into()),
+        }];
+        let state = new_game(
+            data(),
+            &seats,
+            &rules(on),
+            &SetupInputs::default(),
+            &mut Dice::new(2, 0),
+        )
+        .unwrap();
+        state.characters[0].chits[4].chit.clone()
+    };
+    assert_eq!(fifth(&[]), "MOVE M5");
+    assert_eq!(fifth(&["optional_abilities"]), "MAGIC III2*");
 }

@@ -35,10 +35,12 @@ use serde::{Deserialize, Serialize};
 
 use super::SetupError;
 use crate::dice::Dice;
+use crate::game::Rules;
+use crate::magic_realm::abilities::{CHOSEN_OPTIONAL_ABILITIES, OPTIONAL_ABILITIES};
 use crate::magic_realm::board::layout::FIRST_TILE;
 use crate::magic_realm::board::{Board, Hex, Placement};
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::data::characters::{Character, ChitAction, StartLocation};
+use crate::magic_realm::data::characters::{Character, ChitAction, ElfForm, StartLocation};
 use crate::magic_realm::data::tiles::TILE_COUNT;
 use crate::magic_realm::state::VictoryRequirements;
 use crate::suggest;
@@ -54,6 +56,12 @@ pub struct StartingInfo {
     pub start: StartLocation,
     pub spells: Vec<String>,
     pub enchanted: Vec<String>,
+    /// The optional abilities he takes (`chosen_optional_abilities`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<String>,
+    /// The Elf's form, when he chooses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<ElfForm>,
 }
 
 /// The setup so far.
@@ -92,6 +100,14 @@ pub struct SetupByMail {
     /// The victory points each player divides among the categories.
     #[serde(default = "standard_victory_points")]
     pub victory_points: u32,
+    /// Each player names the optional abilities he takes
+    /// (`chosen_optional_abilities`, BIMR5).
+    #[serde(default)]
+    pub choose_abilities: bool,
+    /// The Elf's "Light or Great Elf" ability is in force (either
+    /// optional-abilities rule): his player names his form.
+    #[serde(default)]
+    pub choose_form: bool,
 }
 
 /// What the setup waits for.
@@ -110,20 +126,24 @@ pub enum Stage {
 }
 
 impl SetupByMail {
-    /// A setup for `players` choosing (and placing) in this order;
-    /// `build_board` when they build the board and place the row-6 chits,
+    /// A setup for `players` choosing (and placing) in this order; under
+    /// `player_built_board` they build the board and place the row-6 chits,
     /// with the tiles dealt by the campaign's `seed`; `victory_points` is
     /// what each player's requirements add up to.
     pub fn new(
         players: Vec<String>,
-        build_board: bool,
+        rules: &Rules,
         data: &GameData,
         seed: u64,
         victory_points: u32,
     ) -> SetupByMail {
+        let build_board = rules.is_on(super::PLAYER_BUILT_BOARD);
+        let choose_abilities = rules.is_on(CHOSEN_OPTIONAL_ABILITIES);
         let mut setup = SetupByMail {
             build_board,
             victory_points,
+            choose_abilities,
+            choose_form: choose_abilities || rules.is_on(OPTIONAL_ABILITIES),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -345,8 +365,22 @@ impl SetupByMail {
             read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e));
         let enchanted =
             read_enchanted(character, lines.get("enchanted")).map_err(|e| problems.extend(e));
-        match (victory, start, spells, enchanted) {
-            (Some(victory), Ok(start), Ok(spells), Ok(enchanted)) if problems.is_empty() => {
+        let abilities = if self.choose_abilities {
+            read_abilities(character, lines.get("abilities")).map_err(|e| problems.push(e))
+        } else {
+            Ok(Vec::new())
+        };
+        let form = if self.choose_form && character.has_form_choice() {
+            read_form(character, lines.get("form"))
+                .map(Some)
+                .map_err(|e| problems.push(e))
+        } else {
+            Ok(None)
+        };
+        match (victory, start, spells, enchanted, abilities, form) {
+            (Some(victory), Ok(start), Ok(spells), Ok(enchanted), Ok(abilities), Ok(form))
+                if problems.is_empty() =>
+            {
                 let replaced = self.info.contains_key(player);
                 self.info.insert(
                     player.to_string(),
@@ -355,6 +389,8 @@ impl SetupByMail {
                         start,
                         spells,
                         enchanted,
+                        abilities,
+                        form,
                     },
                 );
                 let verb = if replaced { "replaced" } else { "recorded" };
@@ -551,9 +587,70 @@ impl SetupByMail {
             .collect()
     }
 
+    /// The lines beyond the standard starting info that `player`'s
+    /// character asks for: his optional abilities, the Elf's form.
+    pub fn choices_asked(&self, player: &str, data: &GameData) -> String {
+        let Some(card) = self
+            .characters
+            .get(player)
+            .and_then(|name| data.characters.iter().find(|c| c.name == *name))
+        else {
+            return String::new();
+        };
+        let mut lines = String::new();
+        let offered = choosable(card);
+        if self.choose_abilities && !offered.is_empty() {
+            lines.push_str(&format!(
+                "  Abilities: <the optional abilities you take: {}; or none>\n",
+                offered.join(", ")
+            ));
+        }
+        if self.choose_form && card.has_form_choice() {
+            lines.push_str("  Form: <Light or Great>\n");
+        }
+        lines
+    }
+
+    /// What `player` chose beyond the standard starting info, for the GM's
+    /// copy: one line each.
+    pub fn extra_choices(&self, player: &str) -> String {
+        let Some(info) = self.info.get(player) else {
+            return String::new();
+        };
+        let mut lines = String::new();
+        if self.choose_abilities {
+            lines.push_str(&format!("\nAbilities: {}", none_or_list(&info.abilities)));
+        }
+        if let Some(form) = info.form {
+            lines.push_str(&format!("\nForm: {} Elf", form.label()));
+        }
+        lines
+    }
+
+    /// The optional abilities each character's player chose, by character.
+    pub fn abilities(&self) -> BTreeMap<String, Vec<String>> {
+        self.by_character(|info| info.abilities.clone())
+    }
+
+    /// The forms the players chose, by character.
+    pub fn forms(&self) -> BTreeMap<String, ElfForm> {
+        self.by_character(|info| info.form)
+            .into_iter()
+            .filter_map(|(character, form)| Some((character, form?)))
+            .collect()
+    }
+
     /// The MAGIC chits each character starts enchanted, by character.
     pub fn enchanted(&self) -> BTreeMap<String, Vec<String>> {
         self.by_character(|info| info.enchanted.clone())
+    }
+}
+
+fn none_or_list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
     }
 }
 
@@ -617,6 +714,61 @@ fn read_equipment(
                  name one of {}",
                 character.name,
                 groups.join(", ")
+            )
+        })
+}
+
+/// The optional abilities a player may choose: all but the Elf's form,
+/// which he always names on its own line.
+fn choosable(character: &Character) -> Vec<&str> {
+    character
+        .abilities
+        .iter()
+        .filter(|a| a.optional && !a.is_form_choice())
+        .map(|a| a.name.as_str())
+        .collect()
+}
+
+/// The `Abilities:` line: optional abilities of his own, or `none`.
+fn read_abilities(character: &Character, text: Option<&String>) -> Result<Vec<String>, String> {
+    let offered = choosable(character);
+    if offered.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(text) = text else {
+        return Err(format!(
+            "Abilities: missing; name the optional abilities the {} takes ({}), or none",
+            character.name,
+            offered.join(", ")
+        ));
+    };
+    let mut chosen = Vec::new();
+    for name in list(Some(text)) {
+        match suggest::find(&name, offered.iter().copied()) {
+            Some(found) if !chosen.iter().any(|c| c == found) => chosen.push(found.to_string()),
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "Abilities: '{name}' is not an optional ability of the {}; choose from {}",
+                    character.name,
+                    offered.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+/// The `Form:` line of the Elf: Light or Great.
+fn read_form(character: &Character, text: Option<&String>) -> Result<ElfForm, String> {
+    let text = text.map(|t| t.trim().trim_end_matches(" Elf").trim());
+    ElfForm::ALL
+        .into_iter()
+        .find(|f| text.is_some_and(|t| f.label().eq_ignore_ascii_case(t)))
+        .ok_or_else(|| {
+            format!(
+                "Form: the {} is a Light or a Great Elf; write `Form: Light` or `Form: Great`",
+                character.name
             )
         })
 }
@@ -808,9 +960,23 @@ mod tests {
         data::get().unwrap()
     }
 
+    fn built() -> Rules {
+        Rules::new(
+            [super::super::PLAYER_BUILT_BOARD],
+            crate::magic_realm::rules::TOGGLES,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn players_choose_in_turn_then_send_starting_info() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], false, data(), 1, 5);
+        let mut setup = SetupByMail::new(
+            vec!["Ann".into(), "Ben".into()],
+            &Rules::default(),
+            data(),
+            1,
+            5,
+        );
         assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
         let err = setup
             .submit("Ben", "Character: Wizard", data())
@@ -947,13 +1113,13 @@ mod tests {
 
     #[test]
     fn the_seed_deals_the_tiles_and_players_out_of_tiles_choose_characters() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
         assert_eq!(
             setup.hands["Ann"].len() + setup.hands["Ben"].len(),
             TILE_COUNT
         );
         assert_eq!(setup.hands["Ann"].len(), 10);
-        let again = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        let again = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
         assert_eq!(setup.hands, again.hands, "the deal is the seed's");
         // The holder of the Borderland places first, and it goes first.
         let first = if setup.hands["Ann"].iter().any(|t| t == FIRST_TILE) {
@@ -1010,7 +1176,7 @@ mod tests {
 
     #[test]
     fn players_build_the_board_in_turn_by_the_map_rules() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], true, data(), 3, 5);
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
         let first = match setup.stage() {
             Stage::Placing(p) => p,
             other => panic!("{other:?}"),
@@ -1055,5 +1221,55 @@ mod tests {
         let placed = setup.visitor_boxes().unwrap();
         assert_eq!(placed.len(), chits.len());
         assert_eq!(placed[&boxes[0]], chits[0].1);
+    }
+
+    #[test]
+    fn players_choose_optional_abilities_and_the_elf_his_form() {
+        let rules = Rules::new(
+            ["chosen_optional_abilities"],
+            crate::magic_realm::rules::TOGGLES,
+        )
+        .unwrap();
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &rules, data(), 1, 5);
+        setup.submit("Ann", "Character: Elf", data()).unwrap();
+        setup.submit("Ben", "Character: Captain", data()).unwrap();
+        assert!(
+            setup
+                .choices_asked("Ann", data())
+                .contains("Form: <Light or Great>")
+        );
+        assert!(
+            setup
+                .choices_asked("Ben", data())
+                .contains("Abilities: <the optional abilities you take: Leadership; or none>")
+        );
+        let elf = |extra: &str| {
+            format!("Victory: G 5\nStart: Inn\nSpells: Elven Grace; Faerie Lights\n{extra}")
+        };
+        let err = setup.submit("Ann", &elf(""), data()).unwrap_err();
+        assert!(
+            err.iter().any(|e| e.contains("write `Form: Light`")),
+            "{err:?}"
+        );
+        setup
+            .submit("Ann", &elf("Form: Great Elf\nAbilities: none"), data())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let err = setup
+            .submit("Ben", "Victory: G 5\nStart: Inn\nAbilities: Flight", data())
+            .unwrap_err();
+        assert!(
+            err[0].contains("not an optional ability of the Captain"),
+            "{err:?}"
+        );
+        setup
+            .submit(
+                "Ben",
+                "Victory: G 5\nStart: Inn\nAbilities: leadership",
+                data(),
+            )
+            .unwrap();
+        assert_eq!(setup.forms()["Elf"], ElfForm::Great);
+        assert_eq!(setup.abilities()["Captain"], vec!["Leadership".to_string()]);
+        assert_eq!(setup.extra_choices("Ben"), "\nAbilities: Leadership");
     }
 }

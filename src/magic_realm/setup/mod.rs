@@ -60,6 +60,12 @@ pub struct SetupInputs {
     /// weapon and armour (BIMR3 "SELECTING CHARACTERS"): those counters
     /// leave the group's stock. A character not listed brings his own.
     pub equipment: BTreeMap<String, String>,
+    /// Character → the optional abilities his player chose
+    /// (`chosen_optional_abilities`).
+    pub abilities: BTreeMap<String, Vec<String>>,
+    /// The Elf's form, when his player chose it; otherwise the dice choose
+    /// when his form ability is in force.
+    pub forms: BTreeMap<String, crate::magic_realm::data::characters::ElfForm>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -130,6 +136,20 @@ pub fn new_game(
     take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    for character in &mut characters {
+        character.optional_abilities = inputs
+            .abilities
+            .get(&character.name)
+            .cloned()
+            .unwrap_or_default();
+        choose_form(
+            data,
+            rules,
+            character,
+            inputs.forms.get(&character.name).copied(),
+            dice,
+        );
+    }
     crate::magic_realm::magic::spellbook::record_at_setup(
         data,
         &mut characters,
@@ -169,6 +189,25 @@ pub fn new_game(
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: crate::game::VICTORY_POINTS_PER_MONTH,
     })
+}
+
+/// The Elf's form when his "Light or Great Elf" ability is in force: his
+/// player's choice, else the dice's (`setup/elf form`); then his chits as
+/// his abilities shape them. Also for a character entering later.
+pub fn choose_form(
+    data: &GameData,
+    rules: &Rules,
+    character: &mut CharacterState,
+    chosen: Option<crate::magic_realm::data::characters::ElfForm>,
+    dice: &mut Dice,
+) {
+    use crate::magic_realm::data::characters::ElfForm;
+    let has_form = crate::magic_realm::abilities::in_force(data, rules, character)
+        .iter()
+        .any(|a| a.is_form_choice());
+    character.elf_form = has_form
+        .then(|| chosen.unwrap_or_else(|| ElfForm::ALL[dice.below("setup/elf form", 2) as usize]));
+    crate::magic_realm::abilities::shape_chits(data, rules, character);
 }
 
 /// Each character's starting weapon and armour counters leave the stock of

@@ -320,6 +320,14 @@ pub struct CharacterState {
     /// Mission and campaign chits he holds (`data/setup_card.toml`; `day::missions`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gold_specials: Vec<TakenChit>,
+    /// The optional abilities his player chose at setup, under the
+    /// `chosen_optional_abilities` rule (BIMR5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_abilities: Vec<String>,
+    /// The Elf's form, chosen at setup when his "Light or Great Elf"
+    /// ability is in force (`abilities::shape_chits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elf_form: Option<crate::magic_realm::data::characters::ElfForm>,
 }
 
 impl CharacterState {
@@ -356,6 +364,8 @@ impl CharacterState {
             magic: Default::default(),
             damaged_armor: Vec::new(),
             gold_specials: Vec::new(),
+            optional_abilities: Vec::new(),
+            elf_form: None,
         }
     }
 }
