@@ -70,6 +70,18 @@ pub struct Player {
     pub email: Email,
     /// The character once chosen (Magic Realm); `None` until then.
     pub character: Option<String>,
+    /// More addresses playing this seat (a team, as BIMR4's Team 1 and the
+    /// team game BIMR5): any of them may send orders with the seat's
+    /// secret, and every mail to the seat goes to all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub team: Vec<Email>,
+}
+
+impl Player {
+    /// Every address of the seat: its own first, then its team's.
+    pub fn addresses(&self) -> impl Iterator<Item = &Email> {
+        std::iter::once(&self.email).chain(&self.team)
+    }
 }
 
 /// How long the game runs and which season it starts in.
@@ -198,6 +210,8 @@ struct PlayerFile {
     name: Spanned<String>,
     email: Spanned<Email>,
     character: Option<Spanned<String>>,
+    #[serde(default)]
+    team: Vec<Spanned<Email>>,
 }
 
 #[derive(Deserialize)]
@@ -498,12 +512,41 @@ impl Checker<'_> {
                 let message = format!("'{name}' cannot be a player name: {why}");
                 return Err(self.at(player.name.span(), &field("name"), message));
             }
-            let email = player.email.get_ref();
-            if email.folded() == gm.email.folded() {
-                let message =
-                    format!("{email} is the GM's address; each player needs his own address");
-                return Err(self.at(player.email.span(), &field("email"), message));
+            let addresses = std::iter::once((&player.email, "email".to_string())).chain(
+                player
+                    .team
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e, format!("team[{i}]"))),
+            );
+            let mut seen: Vec<&Email> = Vec::new();
+            for (address, key) in addresses {
+                let email = address.get_ref();
+                let owner = if email.folded() == gm.email.folded() {
+                    Some("the GM's address".to_string())
+                } else if seen.iter().any(|s| s.folded() == email.folded()) {
+                    Some("named twice for this seat".to_string())
+                } else {
+                    checked.iter().enumerate().find_map(|(other_index, other)| {
+                        other
+                            .addresses()
+                            .any(|a| a.folded() == email.folded())
+                            .then(|| {
+                                format!(
+                                    "already an address of {} (players[{other_index}])",
+                                    other.name
+                                )
+                            })
+                    })
+                };
+                if let Some(owner) = owner {
+                    let message =
+                        format!("{email} is {owner}; each seat needs addresses of its own");
+                    return Err(self.at(address.span(), &field(&key), message));
+                }
+                seen.push(email);
             }
+            let email = player.email.get_ref();
             for (other_index, other) in checked.iter().enumerate() {
                 if suggest::fold(&other.name) == suggest::fold(name) {
                     let message = format!(
@@ -511,14 +554,6 @@ impl Checker<'_> {
                          names must differ (case and accents ignored)"
                     );
                     return Err(self.at(player.name.span(), &field("name"), message));
-                }
-                if other.email.folded() == email.folded() {
-                    let message = format!(
-                        "{email} is already the address of {} (players[{other_index}]); each \
-                         player needs his own address",
-                        other.name
-                    );
-                    return Err(self.at(player.email.span(), &field("email"), message));
                 }
             }
             if let Some(character) = &player.character {
@@ -546,6 +581,7 @@ impl Checker<'_> {
                 name: name.clone(),
                 email: email.clone(),
                 character: player.character.as_ref().map(|c| c.get_ref().clone()),
+                team: player.team.iter().map(|e| e.get_ref().clone()).collect(),
             });
         }
         Ok(checked)

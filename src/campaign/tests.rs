@@ -178,7 +178,7 @@ fn duplicate_player_email_is_refused() {
     ));
     assert_eq!(err.line, Some(20));
     assert_eq!(err.field.as_deref(), Some("players[1].email"));
-    assert!(err.message.contains("already the address of Ann"), "{err}");
+    assert!(err.message.contains("already an address of Ann"), "{err}");
 }
 
 #[test]
@@ -347,4 +347,55 @@ fn setup_by_mail_is_for_magic_realm_only() {
     );
     assert_eq!(err.field.as_deref(), Some("mail.setup_by_mail"), "{err}");
     assert!(err.to_string().contains("Magic Realm only"), "{err}");
+}
+
+#[test]
+fn a_team_seat_has_addresses_of_its_own() {
+    let team = MINIMAL.replacen(
+        "email = \"ann@example.org\"",
+        "email = \"ann@example.org\"\nteam = [\"bea@example.org\"]",
+        1,
+    );
+    let campaign = parse(&team).unwrap();
+    let addresses: Vec<&str> = campaign.players[0]
+        .addresses()
+        .map(|a| a.as_str())
+        .collect();
+    assert_eq!(addresses, ["ann@example.org", "bea@example.org"]);
+    let clash = team.replacen("bea@example.org", "gm@example.org", 1);
+    let err = error(&clash);
+    assert_eq!(err.field.as_deref(), Some("players[0].team[0]"), "{err}");
+    assert!(err.message.contains("the GM's address"), "{err}");
+    let twice = team.replacen("bea@example.org", "ANN@example.org", 1);
+    assert!(error(&twice).message.contains("named twice"));
+}
+
+#[test]
+fn victory_points_follow_the_seasons_or_the_file() {
+    let seasons = |extra: &str| {
+        MINIMAL.replacen(
+            "rules = [\"fumble\"]",
+            "rules = [\"seasons_and_weather\"]",
+            1,
+        ) + &format!("\n[calendar]\nmonths = 2\nstart_season = \"Harvest\"\n{extra}")
+    };
+    // Harvest asks 6 and Autumn 5: two months from Harvest ask 11.
+    let campaign = parse(&seasons("")).unwrap();
+    assert_eq!(campaign.calendar.unwrap().victory_points, 11);
+    let err = error(&seasons("victory_points = 10"));
+    assert_eq!(
+        err.field.as_deref(),
+        Some("calendar.victory_points"),
+        "{err}"
+    );
+    assert!(err.message.contains("ask 11, not 10"), "{err}");
+    let plain = MINIMAL.to_string() + "\n[calendar]\nmonths = 3\n";
+    assert_eq!(parse(&plain).unwrap().calendar.unwrap().victory_points, 15);
+    let chosen = plain.clone() + "victory_points = 7\n";
+    assert_eq!(parse(&chosen).unwrap().calendar.unwrap().victory_points, 7);
+    assert!(
+        error(&(plain + "victory_points = 0\n"))
+            .message
+            .contains("not possible")
+    );
 }

@@ -52,7 +52,7 @@ pub fn identify(
             Sender::GmWithoutSecret
         });
     }
-    let Some(player) = store.player_by_email(&campaign.name, from)? else {
+    let Some(player) = store.player_by_address(campaign, from)? else {
         return Ok(Sender::Stranger(from.to_string()));
     };
     let ok = match secret {

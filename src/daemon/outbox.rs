@@ -83,6 +83,19 @@ impl Daemon {
         } else {
             format!("{tag} {subject}")
         };
+        // Mail to a team's seat goes to every address of the team.
+        let to = match campaign
+            .players
+            .iter()
+            .find(|p| !p.team.is_empty() && p.email.as_str().eq_ignore_ascii_case(to))
+        {
+            Some(seat) => seat
+                .addresses()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => to.to_string(),
+        };
         let mut headers = BTreeMap::new();
         headers.insert("from".to_string(), sender(campaign));
         let auto = if answering.is_some() {
@@ -98,7 +111,7 @@ impl Daemon {
         let id = self.store.enqueue_mail(
             &OutgoingMail {
                 campaign: Some(campaign.name.clone()),
-                recipient: to.to_string(),
+                recipient: to,
                 subject,
                 body: body.to_string(),
                 headers,
@@ -240,12 +253,13 @@ impl Daemon {
             return Ok(());
         };
         let stored = self.store.load_campaign(name)?;
-        let recipient = bare_address(&queued.mail.recipient);
+        let first = queued.mail.recipient.split(", ").next().unwrap_or_default();
+        let recipient = bare_address(first);
         let message = format!(
             "mail '{}' to {recipient} cannot be delivered: {error}",
             queued.mail.subject
         );
-        if let Some(player) = self.store.player_by_email(name, recipient)? {
+        if let Some(player) = self.store.player_by_address(&stored.campaign, recipient)? {
             self.store
                 .record_bounce(name, &player.name, now, &message)?;
         }
@@ -301,7 +315,8 @@ fn outbound(
         )?,
         campaign,
         from,
-        to: vec![mail.recipient.clone()],
+        // A team's seat: one recipient line naming every address.
+        to: mail.recipient.split(", ").map(str::to_string).collect(),
         subject: mail.subject.clone(),
         text: mail.body.clone(),
         html: mail.html.clone(),

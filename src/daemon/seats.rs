@@ -72,6 +72,7 @@ impl Daemon {
                 name: player.to_string(),
                 email,
                 character: character.map(str::to_string),
+                team: Vec::new(),
             },
             now,
         )?;

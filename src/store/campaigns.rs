@@ -326,6 +326,32 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The seat of `campaign` that `email` plays: its own address, or one
+    /// of its team's from the campaign file (BIMR4's Team 1, BIMR5).
+    ///
+    /// # Errors
+    /// No such campaign.
+    pub fn player_by_address(
+        &self,
+        campaign: &Campaign,
+        email: &str,
+    ) -> Result<Option<PlayerRecord>, StoreError> {
+        if let Some(found) = self.player_by_email(&campaign.name, email)? {
+            return Ok(Some(found));
+        }
+        let seat = campaign.players.iter().find(|p| {
+            p.team
+                .iter()
+                .any(|t| t.as_str().eq_ignore_ascii_case(email))
+        });
+        match seat {
+            Some(seat) => self.player_by_email(&campaign.name, seat.email.as_str()),
+            None => Ok(None),
+        }
+    }
+}
+
 fn insert_player(
     tx: &rusqlite::Connection,
     campaign_id: i64,

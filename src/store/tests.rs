@@ -224,6 +224,7 @@ fn players_join_choose_characters_and_are_found_by_address() {
         name: "Judy".into(),
         email: Email::try_from("judy@example.org".to_string()).unwrap(),
         character: None,
+        team: Vec::new(),
     };
     store.add_player("BIMR3", &judy, NOW + 5).unwrap();
     let err = store.add_player("BIMR3", &judy, NOW + 6).unwrap_err();

@@ -614,6 +614,70 @@ fn magic_realm_days_run_through_the_daemon() {
     );
 }
 
+/// A seat played by a team (BIMR4's "Team 1", the team game BIMR5): any of
+/// its addresses sends orders with the seat's secret, the latest stand, and
+/// every mail to the seat goes to all of them.
+#[test]
+fn a_team_plays_one_seat_from_several_addresses() {
+    const ANN2: &str = "ann2@realmgm.test";
+    let mut daemon = support::daemon();
+    let text = campaign_text("TM", &[("Ann", ANN)], "")
+        .replace("Annchar", "Amazon")
+        .replace(
+            &format!("email = \"{ANN}\"\n"),
+            &format!("email = \"{ANN}\"\nteam = [\"{ANN2}\"]\n"),
+        );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.check_turn("TM", START).unwrap();
+    capture.flush(&mut daemon, START);
+    let orders = |hide: &str| format!("Password: {}\n{hide}", secrets["Ann"]);
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[TM] o", "t1@x", &orders("H, H")),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    // The teammate's later orders replace the first.
+    let note = send(
+        &mut daemon,
+        mail(ANN2, GM, "[TM] o", "t2@x", &orders("M CV4, H")),
+        START,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    let mails = capture.flush(&mut daemon, START);
+    let confirmation = to(&mails, ANN2);
+    assert!(!confirmation.is_empty(), "{mails:?}");
+    assert!(
+        confirmation
+            .last()
+            .unwrap()
+            .to
+            .iter()
+            .any(|t| t.contains(ANN)),
+        "both addresses get the seat's mail: {:?}",
+        confirmation.last().unwrap().to
+    );
+    // A stranger with the secret is still a stranger.
+    let note = send(
+        &mut daemon,
+        mail("eve@realmgm.test", GM, "[TM] o", "t3@x", &orders("H")),
+        START,
+    );
+    assert!(!note.contains("accepted"), "{note}");
+    daemon.check_turn("TM", START + 600).unwrap();
+    let mails = capture.flush(&mut daemon, START + 600);
+    let report = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(
+        report.contains("Recorded: M-Curst Valley 4 / H"),
+        "{report}"
+    );
+    assert!(
+        !to(&mails, ANN2).is_empty(),
+        "the teammate reads the report too"
+    );
+}
+
 #[test]
 fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let mut daemon = support::daemon();
