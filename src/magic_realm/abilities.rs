@@ -26,7 +26,7 @@ pub fn takes(rules: &Rules, who: &CharacterState, ability: &Ability) -> bool {
         return true;
     }
     rules.is_on(CHOSEN_OPTIONAL_ABILITIES)
-        && (who.optional_abilities.iter().any(|a| *a == ability.name) || ability.is_form_choice())
+        && (who.optional_abilities.contains(&ability.name) || ability.is_form_choice())
 }
 
 /// The character's abilities in force under the campaign's rules.

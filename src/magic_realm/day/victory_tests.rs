@@ -112,7 +112,8 @@ fn a_final_score_worked_by_hand_as_bimr4_scored() {
     assert_eq!(score.notoriety, 43);
     // Gold: 47 − 30 = 17 → basic 0: 0.
     assert_eq!(score.gold, 47);
-    assert_eq!(score.total, 2 + 0 - 18 + 2 + 0);
+    // Total: 2 + 0 − 18 + 2 + 0.
+    assert_eq!(score.total, -14);
 }
 
 /// A campaign of two months plays past day 28 and is scored only after
