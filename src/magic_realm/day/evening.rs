@@ -33,7 +33,7 @@ use crate::magic_realm::combat::{Battle, CombatRules, Decision, build};
 use crate::magic_realm::data::terms::{Roll, Strength};
 use crate::magic_realm::data::tiles::PathKind;
 use crate::magic_realm::magic::expiry;
-use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::orders::{DayOrders, Settle};
 use crate::magic_realm::state::{
     Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile,
 };
@@ -461,9 +461,24 @@ fn battling_rolls(
             for roll in &outcome.rolls {
                 day.emit(seen.clone(), Happening::Roll(roll.record.clone()));
             }
-            let battles = matches!(outcome.result, MeetingResult::BlockBattle);
+            // An Insult or a Challenge is answered by his `Insult:` and
+            // `Challenge:` lines: give up the points, or refuse and battle.
+            let his = orders.get(&day.state.characters[seat].player);
+            let answer = match outcome.result {
+                MeetingResult::Insult => Some(his.map_or(Settle::Pay, |o| o.insult)),
+                MeetingResult::Challenge => Some(his.map_or(Settle::Pay, |o| o.challenge)),
+                _ => None,
+            };
+            let battles = matches!(outcome.result, MeetingResult::BlockBattle)
+                || answer == Some(Settle::Fight);
             let result = if battles {
                 format!("{} — they battle", outcome.result)
+            } else if answer == Some(Settle::Pay) {
+                // The battle keeps his fame and notoriety until it ends.
+                let points = battle.hero_mut(f).map_or("nothing", |hero| {
+                    super::meeting::give_up(outcome.result, &mut hero.fame, &mut hero.notoriety)
+                });
+                format!("{} — gives up {points}, no battle", outcome.result)
             } else {
                 format!("{} — no battle", outcome.result)
             };

@@ -171,3 +171,59 @@ fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat(
         .expect("the chit");
     assert_eq!(chit.condition, ChitCondition::Fatigued, "{lines:#?}");
 }
+
+/// The Bashkars, unfriendly to the Amazon, roll an Insult at the battling
+/// check: by her `Insult:` line she gives up 5 notoriety, or they battle.
+#[test]
+fn an_insult_at_the_battling_check_is_paid_or_fought() {
+    let data = data::get().expect("data");
+    let evening = |line: &str| {
+        let mut state = amazon_with_an_ogre();
+        let here = state.characters[0].position.clone();
+        state.denizens.get_mut("Ogre 1").expect("ogre").at = Whereabouts::Dead;
+        for id in ["Bashkar 1", "Bashkar 2"] {
+            state.denizens.get_mut(id).expect("a Bashkar").at = Whereabouts::Clearing {
+                clearing: here.clone(),
+            };
+        }
+        state.characters[0].notoriety = 9;
+        let orders: BTreeMap<_, _> = [(
+            "P1".to_string(),
+            parse_day_orders(&format!("R\n{line}"), 1, data).expect("orders"),
+        )]
+        .into();
+        let label = format!("{}{}", here.tile, here.clearing);
+        let mut script = DiceScript::default();
+        script
+            .force(&format!("combat/{label}/battling/Amazon/Bashkars"), &[4])
+            .expect("die");
+        let mut dice = Dice::with_script(3, 1, script);
+        let (after, events) =
+            resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day");
+        let result = events
+            .iter()
+            .find_map(|e| match &e.happening {
+                Happening::Combat(CombatEvent::Line {
+                    line: CombatLine::Battling { result, .. },
+                    ..
+                }) => Some(result.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        (after.characters[0].notoriety, result, events)
+    };
+    let (notoriety, result, events) = evening("Insult: pay");
+    assert!(
+        result.contains("gives up 5 notoriety, no battle"),
+        "{events:#?}"
+    );
+    assert_eq!(notoriety, 4);
+    let (notoriety, _, events) = evening("Insult: fight");
+    assert_eq!(notoriety, 9);
+    assert!(
+        events
+            .iter()
+            .any(|e| format!("{e:?}").contains("they battle")),
+        "{events:#?}"
+    );
+}

@@ -32,7 +32,7 @@ pub fn hire(
     day: &mut Day<'_>,
     who: usize,
     wanted: &Purchase,
-    drinks_up_to: Option<u32>,
+    orders: &crate::magic_realm::orders::DayOrders,
 ) -> Option<Result<PhaseOutcome, PhaseError>> {
     if !names_goblins(&wanted.what) {
         return None;
@@ -69,7 +69,9 @@ pub fn hire(
         activity: MeetingUse::Hire,
         price,
         max_gold: wanted.max_gold,
-        drinks_up_to,
+        drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
     };
     let wrap = |step: DealStep| Happening::Hire(HireEvent::Deal(step));
     if let Some(gold) = negotiate(day, who, &deal, wrap) {

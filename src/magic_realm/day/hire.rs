@@ -89,7 +89,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
     let mut refusals = Vec::new();
     let mut chosen = None;
     for wanted in &orders.hire {
-        match super::goblins::hire(day, who, wanted, orders.drinks_up_to) {
+        match super::goblins::hire(day, who, wanted, orders) {
             Some(Ok(outcome)) => return outcome,
             Some(Err(reason)) => {
                 refusals.push(reason.to_string());
@@ -149,6 +149,8 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         price: wages,
         max_gold,
         drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         let names: Vec<String> = natives.iter().map(|m| m.name.clone()).collect();

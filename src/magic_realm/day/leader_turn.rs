@@ -282,6 +282,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         sell: theirs.sell.clone(),
         hire: theirs.hire.clone(),
         drinks_up_to: theirs.drinks_up_to,
+        insult: theirs.insult,
+        challenge: theirs.challenge,
         take: theirs.take.clone(),
         block: theirs.block.clone(),
         when_impossible: theirs.when_impossible,

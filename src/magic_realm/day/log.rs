@@ -278,6 +278,9 @@ fn deal(step: &DealStep) -> String {
         }
         DealStep::NoDeal { group, reason, .. } => format!("No deal with the {group}: {reason}."),
         DealStep::Blocked { character, group } => format!("The {group} block the {character}."),
+        DealStep::Refused { character, group } => {
+            format!("The {character} refuses to give way; the {group} block him.")
+        }
         DealStep::GaveUp { group, points, .. } => format!("Gives up {points} to the {group}."),
     };
     format!("    {text}")

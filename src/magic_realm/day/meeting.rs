@@ -7,9 +7,10 @@
 //!
 //! Rulings, because the orders cannot answer the table's questions: a
 //! Boon is taken at price ×1 (taking it free would turn the group colder);
-//! Insult and Challenge are always settled by giving up the 5 points rather
-//! than being blocked; under the BIMR3 house rule an Opportunity is
-//! declined when the column's "2" result is a price the player would pay.
+//! an Insult or a Challenge is answered by the player's `Insult:` and
+//! `Challenge:` lines (default: give up the 5 points; `fight`: he is
+//! blocked as by a Block/Battle result); under the BIMR3 house rule an Opportunity is declined
+//! when the column's "2" result is a price the player would pay.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,7 @@ use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::Relationship;
 use crate::magic_realm::data::natives::{Native, NativeGroup};
 use crate::magic_realm::data::terms::Roll;
+use crate::magic_realm::orders::Settle;
 use crate::magic_realm::state::Whereabouts;
 use crate::magic_realm::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column, column_after_drinks,
@@ -49,6 +51,9 @@ pub enum DealStep {
     },
     /// The group blocks him: his turn ends and he is unhidden.
     Blocked { character: String, group: String },
+    /// He refused an Insult or a Challenge (`Insult: fight`): the group
+    /// blocks him.
+    Refused { character: String, group: String },
     /// He gave up recorded notoriety (Insult) or fame (Challenge) to avoid
     /// being blocked.
     GaveUp {
@@ -71,6 +76,9 @@ pub struct Deal<'a> {
     /// The most the player will pay (`Buy:`/`Hire:` line).
     pub max_gold: Option<u32>,
     pub drinks_up_to: Option<u32>,
+    /// His answers to an Insult and a Challenge (`Insult:`, `Challenge:`).
+    pub insult: Settle,
+    pub challenge: Settle,
 }
 
 /// The relationship of a group or visitor to character `who`.
@@ -198,33 +206,42 @@ pub fn negotiate(
             day.emit(observers, wrap(no_deal("the table says no deal".into())));
             return None;
         }
+        MeetingResult::Insult | MeetingResult::Challenge => {
+            let answer = if outcome.result == MeetingResult::Insult {
+                deal.insult
+            } else {
+                deal.challenge
+            };
+            if answer == Settle::Fight {
+                blocked(day, who);
+                day.emit(
+                    observers,
+                    wrap(DealStep::Refused {
+                        character: name,
+                        group,
+                    }),
+                );
+            } else {
+                let c = &mut day.state.characters[who];
+                let points = give_up(outcome.result, &mut c.fame, &mut c.notoriety);
+                day.emit(
+                    observers,
+                    wrap(DealStep::GaveUp {
+                        character: name,
+                        group,
+                        points: points.into(),
+                    }),
+                );
+            }
+            return None;
+        }
         MeetingResult::BlockBattle => {
-            day.today.blocked.insert(who);
-            day.state.characters[who].hidden = false;
+            blocked(day, who);
             day.emit(
                 observers,
                 wrap(DealStep::Blocked {
                     character: name,
                     group,
-                }),
-            );
-            return None;
-        }
-        MeetingResult::Insult | MeetingResult::Challenge => {
-            let character = &mut day.state.characters[who];
-            let points = if outcome.result == MeetingResult::Insult {
-                character.notoriety -= 5;
-                "5 notoriety"
-            } else {
-                character.fame -= 5;
-                "5 fame"
-            };
-            day.emit(
-                observers,
-                wrap(DealStep::GaveUp {
-                    character: name,
-                    group,
-                    points: points.into(),
                 }),
             );
             return None;
@@ -241,6 +258,25 @@ pub fn negotiate(
         return None;
     }
     Some(asked)
+}
+
+/// Give up 5 notoriety for an Insult or 5 fame for a Challenge, from the
+/// record at hand (his sheet, or his sheet in a battle); what was given up,
+/// in words.
+pub fn give_up(result: MeetingResult, fame: &mut i32, notoriety: &mut i32) -> &'static str {
+    if result == MeetingResult::Insult {
+        *notoriety -= 5;
+        "5 notoriety"
+    } else {
+        *fame -= 5;
+        "5 fame"
+    }
+}
+
+/// The group blocks character `who`: his turn ends and he is unhidden.
+fn blocked(day: &mut Day<'_>, who: usize) {
+    day.today.blocked.insert(who);
+    day.state.characters[who].hidden = false;
 }
 
 /// Take `gold` from character `who` (callers checked he has it).

@@ -256,6 +256,8 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         price,
         max_gold,
         drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         pay(day, who, gold);

@@ -247,3 +247,35 @@ fn selling_needs_a_native_leader_and_trading_needs_a_line() {
         "{outcome:?}"
     );
 }
+
+/// An Insult (Trouble, then row 4 of the Unfriendly column) is answered by
+/// the `Insult:` line: give up 5 notoriety (the default), or refuse and be
+/// blocked.
+#[test]
+fn an_insult_is_paid_or_refused_as_the_orders_say() {
+    use crate::magic_realm::day::meeting::DealStep;
+    use crate::magic_realm::orders::Settle;
+    let insulted = |answer: Settle| {
+        let (mut state, horse, _) = at_inn();
+        state.characters[0].notoriety = 12;
+        let orders = DayOrders {
+            insult: answer,
+            ..buying(&horse, None)
+        };
+        let events = trading(&mut state, &Rules::default(), &[&[6], &[4]], &orders);
+        (state.characters[0].notoriety, events)
+    };
+    let (notoriety, events) = insulted(Settle::Pay);
+    assert_eq!(notoriety, 7);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::GaveUp { points, .. })) if points == "5 notoriety"
+    )));
+    assert!(!events.iter().any(is_blocked));
+    let (notoriety, events) = insulted(Settle::Fight);
+    assert_eq!(notoriety, 12, "he keeps his notoriety");
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
+    )));
+}

@@ -17,6 +17,7 @@
 
 use crate::magic_realm::magic::events::MagicEvent;
 use crate::magic_realm::magic::spellbook::{self, find_spell, may_learn};
+use crate::magic_realm::orders::Settle;
 use crate::magic_realm::tables::meeting::MeetingUse;
 
 use super::events::Happening;
@@ -62,6 +63,8 @@ pub fn learn_from_visitor(day: &mut Day<'_>, who: usize, wanted: &SpellWanted<'_
         price: SPELL_PRICE,
         max_gold: wanted.max_gold,
         drinks_up_to: None,
+        insult: Settle::Pay,
+        challenge: Settle::Pay,
     };
     let Some(gold) = negotiate(day, who, &deal, wrap) else {
         return PhaseOutcome::Done;

@@ -19,7 +19,8 @@ pub use parse::{
     Alternatives, OrderNames, ParseError, TileNames, parse_activities, parse_chit, parse_recorded,
 };
 pub use sheet::{
-    Blocking, DayOrders, Purchase, SearchTable, Take, TurnChoice, WhenImpossible, parse_day_orders,
+    Blocking, DayOrders, Purchase, SearchTable, Settle, Take, TurnChoice, WhenImpossible,
+    parse_day_orders,
 };
 
 use crate::magic_realm::data::GameData;

@@ -111,6 +111,35 @@ pub enum TurnChoice {
     Place(u8),
 }
 
+/// How a character answers an Insult or a Challenge on the Meeting table
+/// (play summary II.C.6, `tables/meeting.rs`): give up 5 notoriety (Insult)
+/// or 5 fame (Challenge), or refuse and be blocked and battled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Settle {
+    /// Give up the points (the default, as before standing orders said).
+    #[default]
+    Pay,
+    /// Refuse: the group blocks him, and battles him in the Evening.
+    Fight,
+}
+
+impl Settle {
+    pub fn is_pay(&self) -> bool {
+        *self == Settle::Pay
+    }
+
+    fn parse(text: &str) -> Result<Settle, OrdersError> {
+        match text.trim().to_lowercase().as_str() {
+            "pay" | "give up" => Ok(Settle::Pay),
+            "fight" | "refuse" | "battle" => Ok(Settle::Fight),
+            other => Err(OrdersError::Unreadable(format!(
+                "expected pay (give up the 5 points) or fight, found '{other}'"
+            ))),
+        }
+    }
+}
+
 /// One character's orders for one day.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayOrders {
@@ -124,6 +153,12 @@ pub struct DayOrders {
     pub hire: Vec<Purchase>,
     /// Gold to spend on drinks before a Meeting-table roll, at most.
     pub drinks_up_to: Option<u32>,
+    /// How he answers an Insult on the Meeting table (`Insult:`).
+    #[serde(default, skip_serializing_if = "Settle::is_pay")]
+    pub insult: Settle,
+    /// How he answers a Challenge on the Meeting table (`Challenge:`).
+    #[serde(default, skip_serializing_if = "Settle::is_pay")]
+    pub challenge: Settle,
     pub take: Vec<Take>,
     pub block: Blocking,
     /// Where he takes his turn, when he may choose; None: drawn at random.
@@ -297,6 +332,12 @@ pub fn parse_day_orders(
                 orders.block = parse_blocking(value);
                 Ok(())
             }
+            Some("insult") => Settle::parse(value)
+                .map(|a| orders.insult = a)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("challenge") => Settle::parse(value)
+                .map(|a| orders.challenge = a)
+                .map_err(|m| vec![error(value_col, m)]),
             Some("turn") => parse_turn(value)
                 .map(|t| orders.turn = t)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -705,6 +746,12 @@ impl fmt::Display for DayOrders {
         }
         if let Some(gold) = self.drinks_up_to {
             writeln!(f, "Drinks: {gold}")?;
+        }
+        if !self.insult.is_pay() {
+            writeln!(f, "Insult: fight")?;
+        }
+        if !self.challenge.is_pay() {
+            writeln!(f, "Challenge: fight")?;
         }
         if !self.take.is_empty() {
             let items = self
