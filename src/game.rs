@@ -24,8 +24,8 @@ use crate::dice::Dice;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ToggleStatus {
     Built,
-    /// Accepted by name in a campaign file and listed as not yet implemented
-    /// by `realmgm campaign show`, never silently ignored.
+    /// Known by name but not built: a campaign file that switches it on is
+    /// refused with the reason, never silently run without it.
     NotYetImplemented,
 }
 
@@ -51,6 +51,11 @@ pub enum RulesError {
     Unknown { name: String, hint: String },
     #[error("the rule toggles '{first}' and '{second}' cannot both be on; remove one of them")]
     Exclusive { first: String, second: String },
+    #[error(
+        "the rule '{name}' ({summary}) is not implemented yet; remove it from rules, or run the \
+         campaign without it"
+    )]
+    NotBuilt { name: String, summary: String },
 }
 
 /// The set of toggles a campaign has switched on, already checked against
@@ -64,8 +69,8 @@ impl Rules {
     /// Check `names` against `known` and build the set.
     ///
     /// # Errors
-    /// An unknown name (with the nearest known names) or two toggles that
-    /// exclude each other.
+    /// An unknown name (with the nearest known names), a toggle not built
+    /// yet, or two toggles that exclude each other.
     pub fn new<'a>(
         names: impl IntoIterator<Item = &'a str>,
         known: &[RuleToggle],
@@ -78,6 +83,12 @@ impl Rules {
                     hint: crate::suggest::did_you_mean(name, known.iter().map(|t| t.name)),
                 });
             };
+            if toggle.status == ToggleStatus::NotYetImplemented {
+                return Err(RulesError::NotBuilt {
+                    name: toggle.name.to_string(),
+                    summary: toggle.summary.to_string(),
+                });
+            }
             enabled.insert(toggle.name.to_string());
         }
         for toggle in known.iter().filter(|t| enabled.contains(t.name)) {
@@ -714,18 +725,27 @@ mod tests {
     ];
 
     #[test]
-    fn rules_accept_known_names_and_refuse_unknown_or_exclusive_ones() {
-        let rules = Rules::new(["revised_missile_table"], KNOWN).unwrap();
-        assert!(rules.is_on("revised_missile_table"));
-        assert!(!rules.is_on("optional_missile_table"));
+    fn rules_accept_known_names_and_refuse_unknown_unbuilt_or_exclusive_ones() {
+        let rules = Rules::new(["optional_missile_table"], KNOWN).unwrap();
+        assert!(rules.is_on("optional_missile_table"));
+        assert!(!rules.is_on("revised_missile_table"));
+        let err = Rules::new(["revised_missile_table"], KNOWN).unwrap_err();
+        assert!(err.to_string().contains("is not implemented yet"), "{err}");
         let err = Rules::new(["optional_misile_table"], KNOWN).unwrap_err();
         assert!(
             err.to_string()
                 .contains("did you mean optional_missile_table"),
             "{err}"
         );
+        let both: Vec<RuleToggle> = KNOWN
+            .iter()
+            .map(|t| RuleToggle {
+                status: ToggleStatus::Built,
+                ..*t
+            })
+            .collect();
         let err =
-            Rules::new(["optional_missile_table", "revised_missile_table"], KNOWN).unwrap_err();
+            Rules::new(["optional_missile_table", "revised_missile_table"], &both).unwrap_err();
         assert!(err.to_string().contains("cannot both be on"), "{err}");
     }
 

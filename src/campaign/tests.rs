@@ -399,3 +399,17 @@ fn victory_points_follow_the_seasons_or_the_file() {
             .contains("not possible")
     );
 }
+
+#[test]
+fn a_rule_not_built_yet_is_refused_with_its_name() {
+    let err = error(&edited(
+        "rules = [\"fumble\"]",
+        "rules = [\"fumble\", \"development\"]",
+    ));
+    assert!(
+        err.message
+            .contains("the rule 'development' (Characters may start below level 4"),
+        "{err}"
+    );
+    assert!(err.message.contains("is not implemented yet"), "{err}");
+}

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, format_utc};
-use crate::game::ToggleStatus;
 use crate::store::{PlayerSecret, Store, StoredCampaign};
 
 /// The database file used when neither `--db` nor `REALMGM_DB` names one.
@@ -287,18 +286,6 @@ fn render_new(
             out.push_str(&format!("  {} <{}>: {}\n", s.player, s.email, s.secret));
         }
     }
-    let pending: Vec<&str> = campaign
-        .toggles_on()?
-        .into_iter()
-        .filter(|t| t.status == ToggleStatus::NotYetImplemented)
-        .map(|t| t.name)
-        .collect();
-    if !pending.is_empty() {
-        out.push_str(&format!(
-            "\nNote: these rules are accepted but not yet implemented: {}.\n",
-            pending.join(", ")
-        ));
-    }
     let first = campaign.schedule.first_deadline_unix();
     if first <= now {
         out.push_str(&format!(
@@ -368,11 +355,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     } else {
         out.push_str("Rules:\n");
         for t in toggles {
-            let status = match t.status {
-                ToggleStatus::Built => "",
-                ToggleStatus::NotYetImplemented => " (not yet implemented)",
-            };
-            out.push_str(&format!("  {}{status}\n", t.name));
+            out.push_str(&format!("  {}\n", t.name));
             out.push_str(&format!("      {}\n", t.summary));
             out.push_str(&format!("      source: {}\n", t.source));
         }
@@ -423,7 +406,7 @@ Rules:     none beyond the standard rules
     }
 
     #[test]
-    fn show_marks_exactly_the_bimr3_rules_not_yet_implemented() {
+    fn show_lists_the_bimr3_rules_and_calendar() {
         let stored = stored("bimr3.toml", BIMR3);
         let shown = render_show(&stored).unwrap();
         assert!(
@@ -431,9 +414,11 @@ Rules:     none beyond the standard rules
             "{shown}"
         );
         for toggle in stored.campaign.toggles_on().unwrap() {
-            let marked = format!("  {} (not yet implemented)\n", toggle.name);
-            let unbuilt = toggle.status == ToggleStatus::NotYetImplemented;
-            assert_eq!(shown.contains(&marked), unbuilt, "{}", toggle.name);
+            assert!(
+                shown.contains(&format!("  {}\n", toggle.name)),
+                "{}",
+                toggle.name
+            );
         }
         assert!(
             shown.contains("  Ivan <ivan@example.org>: not chosen\n"),
@@ -443,7 +428,7 @@ Rules:     none beyond the standard rules
     }
 
     #[test]
-    fn new_prints_each_secret_and_the_unimplemented_rules() {
+    fn new_prints_each_secret_and_warns_of_a_past_deadline() {
         let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
         let secrets = vec![PlayerSecret {
             player: "Erin".into(),
@@ -457,19 +442,6 @@ Rules:     none beyond the standard rules
             out.contains("  Erin <erin@example.org>: aaaa-bbbb-cccc-dddd\n"),
             "{out}"
         );
-        let pending: Vec<&str> = campaign
-            .toggles_on()
-            .unwrap()
-            .into_iter()
-            .filter(|t| t.status == ToggleStatus::NotYetImplemented)
-            .map(|t| t.name)
-            .collect();
-        if pending.is_empty() {
-            assert!(!out.contains("not yet implemented"), "{out}");
-        } else {
-            let note = format!("not yet implemented: {}.", pending.join(", "));
-            assert!(out.contains(&note), "{out}");
-        }
         assert!(!out.contains("Warning"), "{out}");
         let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
         assert!(late.contains("Warning: the first deadline (2030-09-01 20:00 UTC) has already"));
