@@ -148,9 +148,10 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "caching",
-        summary: "Characters may leave belongings in a hidden cache in a clearing (activity C)",
-        source: "2nd-edition advanced rule A.4",
-        status: NotYetImplemented,
+        summary: "Characters may leave belongings and gold in a cache in a clearing that only \
+                  they know, and take them back (activity C, the Cache: line)",
+        source: "2nd-edition advanced rule A.4; the BIMR5 rules",
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

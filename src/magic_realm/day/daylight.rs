@@ -19,7 +19,7 @@ use crate::magic_realm::state::{CharacterState, MrState};
 
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
-    Day, PhaseOutcome, activities, blocking, dealings, fly, hire, horses, movement, pending,
+    Day, PhaseOutcome, activities, blocking, cache, dealings, fly, hire, horses, movement, pending,
     prophecy, rearrange, retinue, search, summoning, trade, weather,
 };
 use crate::magic_realm::abilities;
@@ -389,7 +389,7 @@ fn bonus_kind(activity: &Activity) -> Option<Kind> {
         Activity::Hire => Kind::Hire,
         Activity::Follow { .. } => Kind::Follow,
         Activity::SpellPrep | Activity::Spell { .. } => Kind::Spell,
-        Activity::Fly { .. } => return None,
+        Activity::Fly { .. } | Activity::Cache => return None,
     })
 }
 
@@ -451,6 +451,7 @@ fn execute(
             pending::enchant(day, who, &phase.activity, phase.note.as_deref()),
             "spell",
         ),
+        Activity::Cache => lost(cache::cache_phase(day, who, &orders.cache), "cache"),
         Activity::Follow { leader } => PhaseResult::Lost {
             reason: format!(
                 "following the {leader} must be the whole day: record only Follow phases"

@@ -37,7 +37,7 @@ use crate::magic_realm::data::tiles::PathKind;
 use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::orders::dealings::{DealLine, Goods, Secret, When, goods_list};
 use crate::magic_realm::state::belongings;
-use crate::magic_realm::state::{Belonging, Item, Whereabouts};
+use crate::magic_realm::state::{Item, Whereabouts};
 use crate::suggest::same;
 
 /// What a deal did.
@@ -580,10 +580,7 @@ fn hand_over(day: &mut Day<'_>, from: &Party, to: &Party, goods: &[Goods]) -> Ve
                 moved.push(Goods::Item(item.name.clone()));
                 match to.holder(day) {
                     // A belonging received in a deal comes inactive.
-                    Holder::Seat(s) => day.state.characters[s].belongings.push(Belonging {
-                        item,
-                        active: false,
-                    }),
+                    Holder::Seat(s) => belongings::carry(&mut day.state.characters[s], item),
                     Holder::Record(native) => {
                         day.state
                             .leaders

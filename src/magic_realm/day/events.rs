@@ -61,6 +61,7 @@ pub enum Happening {
     /// Belongings rearranged by order before a phase or at Midnight
     /// (play summary II.D.1.b, IV.A; `day/rearrange.rs`).
     Rearranged(super::rearrange::RearrangeEvent),
+    Cache(super::cache::CacheEvent),
     /// Characters dealing with each other (play summary II.D.1.a, IV.A;
     /// `day/dealings.rs`).
     Dealing(super::dealings::DealEvent),

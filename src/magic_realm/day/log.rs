@@ -41,6 +41,7 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             Happening::Weather(e) => e.log_line(),
             Happening::Ruling(e) => e.log_line(),
             Happening::Rearranged(e) => e.log_line(),
+            Happening::Cache(e) => e.log_line(),
             Happening::Dealing(e) => e.log_line(),
         };
         let _ = writeln!(out, "{line}");

@@ -12,6 +12,7 @@ pub mod birdsong;
 pub mod blocking;
 pub mod bot;
 pub mod bot_magic;
+pub mod cache;
 pub mod daylight;
 pub mod dealings;
 pub mod evening;
@@ -168,6 +169,8 @@ pub enum PhaseOutcome {
         reason: String,
     },
 }
+#[cfg(test)]
+mod cache_tests;
 #[cfg(test)]
 mod combat_rest_tests;
 #[cfg(test)]

@@ -51,6 +51,11 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
          day::toggle_tests::the_elfs_form_leaves_out_the_other_forms_chits",
     ),
     (
+        "caching",
+        "day::cache_tests::without_the_rule_a_cache_phase_is_lost; \
+         day::cache_tests::a_cache_holds_what_its_owner_left_and_only_he_sees_it",
+    ),
+    (
         "expanded_meeting_table_opportunities",
         "day::trade_tests::opportunity_with_and_without_the_bimr3_rule",
     ),

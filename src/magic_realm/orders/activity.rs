@@ -43,6 +43,9 @@ pub enum Activity {
         #[serde(skip_serializing_if = "Option::is_none")]
         chit: Option<String>,
     },
+    /// Put belongings and gold into his cache here, or take them back, as
+    /// the `Cache:` line says (`C`; advanced rule A.4, `day/cache.rs`).
+    Cache,
 }
 
 /// One recorded phase.
@@ -77,6 +80,7 @@ impl Activity {
             Activity::Fly { .. } => "Fly",
             Activity::SpellPrep => "SPX",
             Activity::Spell { .. } => "SP",
+            Activity::Cache => "C",
         }
     }
 }

@@ -101,6 +101,58 @@ pub fn goods_list(goods: &[Goods]) -> String {
         .join(", ")
 }
 
+/// One entry of a `Cache:` line: an item or an amount of gold to put into
+/// his cache, or (`take ...`) to take out; `take all` empties it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheEntry {
+    pub take: bool,
+    /// The item named, or `all`; empty for gold.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub what: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold: Option<u32>,
+}
+
+impl CacheEntry {
+    /// Read `Spear; 10 gold; take Lantern; take all`.
+    pub fn parse_line(text: &str) -> Vec<CacheEntry> {
+        text.split([';', ','])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(|entry| {
+                let (take, rest) = match entry.split_once(char::is_whitespace) {
+                    Some((word, rest)) if word.eq_ignore_ascii_case("take") => (true, rest.trim()),
+                    _ => (false, entry),
+                };
+                let gold = rest
+                    .strip_suffix("gold")
+                    .and_then(|n| n.trim().parse::<u32>().ok());
+                CacheEntry {
+                    take,
+                    what: if gold.is_some() {
+                        String::new()
+                    } else {
+                        rest.to_string()
+                    },
+                    gold,
+                }
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for CacheEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.take {
+            f.write_str("take ")?;
+        }
+        match self.gold {
+            Some(gold) => write!(f, "{gold} gold"),
+            None => f.write_str(&self.what),
+        }
+    }
+}
+
 /// One side of a deal with another character.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealLine {

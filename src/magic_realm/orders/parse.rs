@@ -64,6 +64,7 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("follows", Keyword::Follow),
     ("follow", Keyword::Follow),
     ("search", Keyword::Search),
+    ("cache", Keyword::Cache),
     ("alert", Keyword::Alert),
     ("trade", Keyword::Trade),
     ("hire", Keyword::Hire),
@@ -82,9 +83,10 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("r", Keyword::Rest),
     ("t", Keyword::Trade),
     ("f", Keyword::Follow),
+    ("c", Keyword::Cache),
 ];
 
-const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, SPX or SP";
+const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, SPX, SP or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keyword {
@@ -99,6 +101,7 @@ enum Keyword {
     Fly,
     SpellPrep,
     Spell,
+    Cache,
 }
 
 /// Parse one recorded line (`line` is its number in the mail, for errors).
@@ -406,6 +409,7 @@ impl Reader<'_> {
                     Keyword::Search => Activity::Search,
                     Keyword::Trade => Activity::Trade,
                     Keyword::Hire => Activity::Hire,
+                    Keyword::Cache => Activity::Cache,
                     _ => Activity::SpellPrep,
                 }
             }
@@ -491,8 +495,8 @@ impl Reader<'_> {
             .map_or(end, |p| start + p);
         let word = self.text(start, word_end);
         let codes = [
-            "M", "H", "S", "A", "R", "T", "HR", "F", "Fly", "SPX", "SP", "Move", "Hide", "Search",
-            "Alert", "Rest", "Trade", "Hire", "Follow",
+            "M", "H", "S", "A", "R", "T", "HR", "F", "Fly", "SPX", "SP", "C", "Move", "Hide",
+            "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
         ];
         let hint = crate::suggest::did_you_mean(&word, codes);
         Err(self.error(

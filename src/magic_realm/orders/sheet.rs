@@ -153,6 +153,9 @@ pub struct DayOrders {
     pub hire: Vec<Purchase>,
     /// Gold to spend on drinks before a Meeting-table roll, at most.
     pub drinks_up_to: Option<u32>,
+    /// What his Cache phases put into his cache or take out (`Cache:`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cache: Vec<super::dealings::CacheEntry>,
     /// How he answers an Insult on the Meeting table (`Insult:`).
     #[serde(default, skip_serializing_if = "Settle::is_pay")]
     pub insult: Settle,
@@ -330,6 +333,10 @@ pub fn parse_day_orders(
                 .map_err(|m| vec![error(value_col, m)]),
             Some("block") => {
                 orders.block = parse_blocking(value);
+                Ok(())
+            }
+            Some("cache") => {
+                orders.cache = super::dealings::CacheEntry::parse_line(value);
                 Ok(())
             }
             Some("insult") => Settle::parse(value)
@@ -690,6 +697,7 @@ impl DayOrders {
     /// which hirelings are left or sent with whom stands until changed.
     pub fn for_another_day(&mut self) {
         self.deals.clear();
+        self.cache.clear();
         self.rearrange.clear();
         self.leaders.clear();
     }
@@ -746,6 +754,10 @@ impl fmt::Display for DayOrders {
         }
         if let Some(gold) = self.drinks_up_to {
             writeln!(f, "Drinks: {gold}")?;
+        }
+        if !self.cache.is_empty() {
+            let entries: Vec<String> = self.cache.iter().map(ToString::to_string).collect();
+            writeln!(f, "Cache: {}", entries.join("; "))?;
         }
         if !self.insult.is_pay() {
             writeln!(f, "Insult: fight")?;

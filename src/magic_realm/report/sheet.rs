@@ -78,6 +78,8 @@ pub struct Sheet {
     pub victory: VictoryLine,
     /// Mission and campaign chits he holds, each with its terms.
     pub missions: Vec<String>,
+    /// His caches (advanced rule A.4): where, and what each holds.
+    pub caches: Vec<String>,
 }
 
 fn kind_word(kind: ItemKind) -> &'static str {
@@ -170,6 +172,18 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
             .gold_specials
             .iter()
             .map(|t| crate::magic_realm::day::missions::terms(data, t))
+            .collect(),
+        caches: state
+            .caches
+            .iter()
+            .filter(|c| c.owner == me.name)
+            .map(|c| {
+                let mut held: Vec<String> = c.items.iter().map(|i| i.name.clone()).collect();
+                if c.gold > 0 {
+                    held.push(format!("{} gold", c.gold));
+                }
+                format!("{}: {}", c.at, held.join(", "))
+            })
             .collect(),
     }
 }

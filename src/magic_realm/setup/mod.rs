@@ -186,6 +186,7 @@ pub fn new_game(
         arrivals: Vec::new(),
         rulings: Vec::new(),
         leaders: BTreeMap::new(),
+        caches: Vec::new(),
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: crate::game::VICTORY_POINTS_PER_MONTH,
     })

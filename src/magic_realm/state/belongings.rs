@@ -94,6 +94,15 @@ pub fn take_out(c: &mut CharacterState, name: &str) -> Option<Item> {
     Some(item)
 }
 
+/// Give him `item` to carry, inactive (received in a deal, taken from his
+/// cache).
+pub fn carry(c: &mut CharacterState, item: Item) {
+    c.belongings.push(Belonging {
+        item,
+        active: false,
+    });
+}
+
 /// The slot an item fills while active, of which one may be active.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {

@@ -90,6 +90,10 @@ pub struct MrState {
     /// native; a hired leader with nothing to keep has no entry.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub leaders: BTreeMap<String, LeaderRecord>,
+    /// The characters' caches (advanced rule A.4, `day/cache.rs`): each
+    /// known to its owner alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caches: Vec<Cache>,
     /// The day after whose Midnight the game ends and is scored: 28 a month
     /// (`day/midnight.rs`); a one-month game does not write it.
     #[serde(default = "one_month", skip_serializing_if = "is_one_month")]
@@ -102,6 +106,22 @@ pub struct MrState {
         skip_serializing_if = "is_standard_victory_points"
     )]
     pub victory_points: u32,
+}
+
+/// A character's cache in a clearing: what he left there and only he knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    pub owner: String,
+    pub at: ClearingId,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gold: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
+}
+
+fn is_zero(gold: &u16) -> bool {
+    *gold == 0
 }
 
 /// The days of a month (play summary: the game lasts 28 days).

@@ -1,0 +1,100 @@
+//! Tests of caching (advanced rule A.4, `day/cache.rs`) on whole days.
+
+use std::collections::BTreeMap;
+
+use super::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
+use super::resolve_day;
+use crate::dice::Dice;
+use crate::game::{Observers, Rules};
+use crate::magic_realm::orders::parse_day_orders;
+use crate::magic_realm::rules::TOGGLES;
+use crate::magic_realm::state::MrState;
+use crate::magic_realm::test_support::{data, quiet_game};
+
+fn day(state: MrState, on: &[&str], amazon: &str) -> (MrState, Vec<DayEvent>) {
+    let rules = Rules::new(on.iter().copied(), TOGGLES).unwrap();
+    let orders: BTreeMap<String, _> = [
+        (
+            "P1".to_string(),
+            parse_day_orders(amazon, 1, data()).unwrap(),
+        ),
+        ("P2".to_string(), parse_day_orders("H", 1, data()).unwrap()),
+    ]
+    .into();
+    let mut dice = Dice::new(7, state.day + 1);
+    resolve_day(data(), &rules, state, &orders, &mut dice).unwrap()
+}
+
+fn lost_reasons(events: &[DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Phase(PhaseEvent::PhaseDone {
+                result: PhaseResult::Lost { reason },
+                ..
+            }) => Some(reason.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Two characters in the same clearing: the Amazon caches, the Elf hides.
+fn together() -> MrState {
+    let mut state = quiet_game(&["Amazon", "Elf"]);
+    state.characters[1].position = state.characters[0].position.clone();
+    state.characters[0].gold = 20;
+    state
+}
+
+#[test]
+fn without_the_rule_a_cache_phase_is_lost() {
+    let (after, events) = day(together(), &[], "C\nCache: Short Sword; 5 gold");
+    assert!(
+        lost_reasons(&events)
+            .iter()
+            .any(|r| r.contains("does not use the Caching rule")),
+        "{events:#?}"
+    );
+    assert!(after.caches.is_empty());
+    assert_eq!(after.characters[0].weapon.as_deref(), Some("Short Sword"));
+}
+
+#[test]
+fn a_cache_holds_what_its_owner_left_and_only_he_sees_it() {
+    let (after, events) = day(
+        together(),
+        &["caching"],
+        "C\nCache: Short Sword; 5 gold; Lantern",
+    );
+    let amazon = &after.characters[0];
+    assert_eq!(amazon.weapon, None);
+    assert_eq!(amazon.gold, 15);
+    assert_eq!(after.caches.len(), 1);
+    let cache = &after.caches[0];
+    assert_eq!((cache.owner.as_str(), cache.gold), ("Amazon", 5));
+    assert_eq!(cache.items[0].name, "Short Sword");
+    let cached: Vec<&DayEvent> = events
+        .iter()
+        .filter(|e| matches!(e.happening, Happening::Cache(_)))
+        .collect();
+    assert_eq!(cached.len(), 3, "two done, the Lantern not carried");
+    for event in &cached {
+        assert_eq!(
+            event.observers,
+            Observers::Players(["P1".to_string()].into()),
+            "the Elf beside her sees nothing"
+        );
+    }
+    let sheet = crate::magic_realm::report::sheet::sheet(data(), &after, amazon);
+    assert_eq!(sheet.caches, [format!("{}: Short Sword, 5 gold", cache.at)]);
+    // The next day she takes everything back.
+    let (after, _) = day(after, &["caching"], "C\nCache: take all");
+    assert!(after.caches.is_empty());
+    assert_eq!(after.characters[0].gold, 20);
+    assert!(
+        after.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item.name == "Short Sword")
+    );
+}
