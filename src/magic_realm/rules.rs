@@ -155,6 +155,16 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "pack_horses",
+        summary: "A horse a character leads inactive carries belongings loaded on it, up to its \
+                  trot strength; loading and unloading are rearrangements (load X on HORSE, \
+                  unload X)",
+        source: "the BIMR5 rules (Pack Horses: \"Swordsman places Spear and Medium Bow on pack \
+                 horse\"); 2nd-edition advanced rules",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "quiet_monsters",
         summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
         source: "2nd-edition optional rule B.1",

@@ -254,6 +254,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         damaged_armor: Vec::new(),
         gold_specials: Vec::new(),
         optional_abilities: Vec::new(),
+        pack: BTreeMap::new(),
         elf_form: None,
     };
     let gold_before = stand_in.gold;

@@ -6,7 +6,12 @@
 //! report says why; the other steps still happen.
 //!
 //! Weight is not checked here: a Move phase leaves behind what his MOVE
-//! chits cannot carry (`day::movement`), whatever is active.
+//! chits cannot carry (`day::movement`), whatever is active. Under the Pack
+//! Horses rule (BIMR5) `load Spear on Workhorse` puts a belonging on a
+//! horse he leads inactive, up to the horse's trot strength, and `unload
+//! Spear` (or `unload all`) takes it back; a load weighs nothing for his
+//! MOVE chits. At Midnight the load of a horse he no longer leads (sold,
+//! given, killed, taken with him dead) falls into the pile of his clearing.
 //! Activating and inactivating are seen by himself only; an abandoned
 //! belonging lies in the clearing's pile for everyone there to see.
 
@@ -42,6 +47,13 @@ pub enum RearrangeEvent {
         item: String,
         reason: String,
     },
+    /// The load of a pack horse he no longer leads fell where he stands.
+    LoadFell {
+        character: String,
+        horse: String,
+        items: Vec<String>,
+        clearing: String,
+    },
 }
 
 impl RearrangeEvent {
@@ -59,6 +71,8 @@ impl RearrangeEvent {
                     Arrange::Activate => "activates",
                     Arrange::Inactivate => "inactivates",
                     Arrange::Abandon => "abandons",
+                    Arrange::Load => "loads",
+                    Arrange::Unload => "unloads",
                 };
                 let also = displaced
                     .as_ref()
@@ -76,6 +90,16 @@ impl RearrangeEvent {
                 "  {}: the {character} cannot {how} the {item}: {reason}.",
                 title(*at)
             ),
+            RearrangeEvent::LoadFell {
+                character,
+                horse,
+                items,
+                clearing,
+            } => format!(
+                "  Midnight: the load of the {character}'s {horse} ({}) lies in {clearing}: he \
+                 no longer leads the horse.",
+                items.join(", ")
+            ),
         }
     }
 }
@@ -86,6 +110,9 @@ fn title(at: When) -> String {
         When::Midnight => "Midnight".into(),
     }
 }
+
+/// The toggle under which a horse he leads carries a load.
+pub const PACK_HORSES: &str = "pack_horses";
 
 /// The rearrangements `who` ordered for the start of phase `phase`.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &DayOrders) {
@@ -102,6 +129,51 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
         if let Some(mine) = orders.get(&character.player) {
             rearrange(day, who, When::Midnight, mine);
         }
+    }
+    for who in 0..day.state.characters.len() {
+        drop_stray_loads(day, who);
+    }
+}
+
+/// Loads of horses `who` no longer leads (or of every horse, when he is
+/// dead) fall into the pile of his clearing.
+fn drop_stray_loads(day: &mut Day<'_>, who: usize) {
+    let character = &mut day.state.characters[who];
+    let dead = character.dead;
+    let leads = |horse: &str| {
+        character.belongings.iter().any(|b| {
+            b.item.kind == crate::magic_realm::state::ItemKind::Horse && b.item.name == horse
+        })
+    };
+    let stray: Vec<String> = character
+        .pack
+        .keys()
+        .filter(|horse| dead || !leads(horse))
+        .cloned()
+        .collect();
+    for horse in stray {
+        let character = &mut day.state.characters[who];
+        let Some(load) = character.pack.remove(&horse) else {
+            continue;
+        };
+        let name = character.name.clone();
+        let here = character.position.clone();
+        let items: Vec<String> = load.iter().map(|i| i.name.clone()).collect();
+        day.state
+            .holdings
+            .entry(abandoned_pile(&here))
+            .or_default()
+            .extend(load);
+        let seen = day.clearing_of(who);
+        day.emit(
+            seen,
+            Happening::Rearranged(RearrangeEvent::LoadFell {
+                character: name,
+                horse,
+                items,
+                clearing: here.to_string(),
+            }),
+        );
     }
 }
 
@@ -123,6 +195,25 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
             Arrange::Inactivate => belongings::inactivate(&mut day.state.characters[who], &item)
                 .map(|item| (item.name, None)),
             Arrange::Abandon => abandon(day, who, &item).map(|name| (name, None)),
+            Arrange::Load | Arrange::Unload if !day.rules.is_on(PACK_HORSES) => Err(
+                "this campaign does not use the Pack Horses rule (add \"pack_horses\" to its \
+                 rules)"
+                    .to_string(),
+            ),
+            Arrange::Load => {
+                let (thing, horse) = match item.rsplit_once(" on ") {
+                    Some((thing, horse)) => (thing.trim(), Some(horse.trim())),
+                    None => (item.as_str(), None),
+                };
+                let data = day.data;
+                let weigh = |i: &crate::magic_realm::state::Item| {
+                    crate::magic_realm::abilities::weight(data, i.kind, &i.name)
+                };
+                belongings::load(data, &mut day.state.characters[who], thing, horse, weigh)
+                    .map(|(thing, horse)| (format!("{thing} on the {horse}"), None))
+            }
+            Arrange::Unload => belongings::unload(&mut day.state.characters[who], &item)
+                .map(|(thing, horse)| (format!("{thing} from the {horse}"), None)),
         };
         let (observers, event) = match done {
             Ok((item, displaced)) => {

@@ -228,6 +228,10 @@ pub enum Arrange {
     Activate,
     Inactivate,
     Abandon,
+    /// Load a belonging on a pack horse (`load Spear on Workhorse`).
+    Load,
+    /// Take a belonging (or `all`) off his pack horses.
+    Unload,
 }
 
 impl fmt::Display for Arrange {
@@ -236,6 +240,8 @@ impl fmt::Display for Arrange {
             Arrange::Activate => "activate",
             Arrange::Inactivate => "inactivate",
             Arrange::Abandon => "abandon",
+            Arrange::Load => "load",
+            Arrange::Unload => "unload",
         })
     }
 }
@@ -290,10 +296,12 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
             "activate" => Arrange::Activate,
             "inactivate" | "deactivate" => Arrange::Inactivate,
             "abandon" | "drop" => Arrange::Abandon,
+            "load" | "place" => Arrange::Load,
+            "unload" => Arrange::Unload,
             _ => {
                 return Err(format!(
-                    "expected 'activate', 'inactivate' or 'abandon' and a belonging, \
-                     for example 'activate Shield', found '{entry}'"
+                    "expected 'activate', 'inactivate', 'abandon', 'load' or 'unload' and a \
+                     belonging, for example 'activate Shield', found '{entry}'"
                 )
                 .into());
             }

@@ -80,6 +80,8 @@ pub struct Sheet {
     pub missions: Vec<String>,
     /// His caches (advanced rule A.4): where, and what each holds.
     pub caches: Vec<String>,
+    /// What his pack horses carry (Pack Horses), one line a horse.
+    pub pack: Vec<String>,
 }
 
 fn kind_word(kind: ItemKind) -> &'static str {
@@ -172,6 +174,14 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
             .gold_specials
             .iter()
             .map(|t| crate::magic_realm::day::missions::terms(data, t))
+            .collect(),
+        pack: me
+            .pack
+            .iter()
+            .map(|(horse, load)| {
+                let items: Vec<&str> = load.iter().map(|i| i.name.as_str()).collect();
+                format!("{horse}: {}", items.join(", "))
+            })
             .collect(),
         caches: state
             .caches

@@ -103,6 +103,106 @@ pub fn carry(c: &mut CharacterState, item: Item) {
     });
 }
 
+/// Load the carried belonging `name` on his inactive horse `horse` (the
+/// first he leads when `None`), under the Pack Horses rule: the horse
+/// carries what its trot strength can; a loaded belonging weighs nothing
+/// for his MOVE chits (`weight` weighs an item). Returns the item's and the
+/// horse's names.
+///
+/// # Errors
+/// No such belonging or horse, a ridden horse, or a load too heavy.
+pub fn load(
+    data: &GameData,
+    c: &mut CharacterState,
+    name: &str,
+    horse: Option<&str>,
+    weight: impl Fn(&Item) -> crate::magic_realm::data::terms::Strength,
+) -> Result<(String, String), String> {
+    let led: Vec<&Belonging> = c
+        .belongings
+        .iter()
+        .filter(|b| b.item.kind == ItemKind::Horse && !b.active)
+        .collect();
+    let chosen = match horse {
+        Some(wanted) => led
+            .iter()
+            .find(|b| names(wanted, &b.item.name))
+            .ok_or_else(|| {
+                let ridden = c
+                    .belongings
+                    .iter()
+                    .any(|b| b.active && names(wanted, &b.item.name));
+                if ridden {
+                    format!("the {wanted} is ridden; only a horse he leads inactive carries a load")
+                } else {
+                    format!("he leads no horse called {wanted}")
+                }
+            })?,
+        None => led
+            .first()
+            .ok_or_else(|| "he leads no inactive horse to load".to_string())?,
+    };
+    let horse = chosen.item.name.clone();
+    let strength = data
+        .horses
+        .iter()
+        .find(|h| h.name == horse)
+        .map_or(crate::magic_realm::data::terms::Strength::Negligible, |h| {
+            h.trot.strength
+        });
+    let (item, _) = find(c, name).ok_or_else(|| not_carried(c, name))?;
+    if item.kind == ItemKind::Horse {
+        return Err(format!(
+            "the {} is a horse; horses are led, not loaded",
+            item.name
+        ));
+    }
+    let weight = weight(&item);
+    if weight > strength {
+        return Err(format!(
+            "the {} ({weight:?}) is too heavy for the {horse} ({strength:?})",
+            item.name
+        ));
+    }
+    let item = take_out(c, name).ok_or_else(|| not_carried(c, name))?;
+    let said = item.name.clone();
+    c.pack.entry(horse.clone()).or_default().push(item);
+    Ok((said, horse))
+}
+
+/// Take `name` (or `all`) off his pack horses into his belongings,
+/// inactive. Returns what came off and from which horse.
+///
+/// # Errors
+/// Nothing of that name is loaded.
+pub fn unload(c: &mut CharacterState, name: &str) -> Result<(String, String), String> {
+    let mut taken: Vec<(Item, String)> = Vec::new();
+    for (horse, load) in &mut c.pack {
+        let all = name.eq_ignore_ascii_case("all");
+        while let Some(at) = load.iter().position(|i| all || names(name, &i.name)) {
+            taken.push((load.remove(at), horse.clone()));
+            if !all {
+                break;
+            }
+        }
+        if !all && !taken.is_empty() {
+            break;
+        }
+    }
+    c.pack.retain(|_, load| !load.is_empty());
+    if taken.is_empty() {
+        return Err(format!("no pack horse of his carries {name}"));
+    }
+    let items: Vec<String> = taken.iter().map(|(i, _)| i.name.clone()).collect();
+    let horses: Vec<String> = taken.iter().map(|(_, h)| h.clone()).collect();
+    for (item, _) in taken {
+        carry(c, item);
+    }
+    let mut horses = horses;
+    horses.dedup();
+    Ok((items.join(", "), horses.join(", ")))
+}
+
 /// The slot an item fills while active, of which one may be active.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
@@ -152,6 +252,12 @@ pub fn activate(
         find(c, name).ok_or_else(|| format!("he carries no {name} (he carries {})", listing(c)))?;
     if active {
         return Err(format!("the {} is active already", item.name));
+    }
+    if c.pack.get(&item.name).is_some_and(|load| !load.is_empty()) {
+        return Err(format!(
+            "the {} carries a load; unload it before riding it",
+            item.name
+        ));
     }
     if item.kind == ItemKind::Spell {
         return Err(format!(

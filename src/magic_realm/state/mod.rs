@@ -344,6 +344,10 @@ pub struct CharacterState {
     /// `chosen_optional_abilities` rule (BIMR5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional_abilities: Vec<String>,
+    /// What his pack horses carry, by horse (the Pack Horses rule,
+    /// `state::belongings::load`): loaded belongings are not his to carry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pack: BTreeMap<String, Vec<Item>>,
     /// The Elf's form, chosen at setup when his "Light or Great Elf"
     /// ability is in force (`abilities::shape_chits`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -385,6 +389,7 @@ impl CharacterState {
             damaged_armor: Vec::new(),
             gold_specials: Vec::new(),
             optional_abilities: Vec::new(),
+            pack: BTreeMap::new(),
             elf_form: None,
         }
     }
