@@ -7,7 +7,8 @@
 //! BIMR3 campaign's rules), or the 2nd edition's advanced and optional rules (A.1 to E.5) by their
 //! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
 //! `Built` and has an on/off test (`day::toggle_tests` checks that); every
-//! other is `NotYetImplemented`, and `realmgm campaign show` says so.
+//! other is `NotYetImplemented`, and a campaign file that names it is
+//! refused with the reason (`game::Rules::new`).
 
 use crate::game::{
     RuleToggle,
@@ -162,6 +163,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         source: "the BIMR5 rules (Pack Horses: \"Swordsman places Spear and Medium Bow on pack \
                  horse\"); 2nd-edition advanced rules",
         status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_visitors",
+        summary: "The BIMR5 campaign's house rule for the visitors; its text is not in the \
+                  project's references",
+        source: "the BIMR5 rules (Enhanced Visitors)",
+        status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {

@@ -35,7 +35,7 @@ fn every_shipped_campaign_file_starts() {
     files.sort();
     assert_eq!(
         files.len(),
-        4,
+        6,
         "a new shipped file gets its case below: {files:?}"
     );
     for file in files {
@@ -75,6 +75,18 @@ fn every_shipped_campaign_file_starts() {
                     "{round}"
                 );
                 assert_eq!(sent(&db, "BIMR3").len(), 1);
+            }
+            // The same setup for BIMR4 and BIMR5: whoever the seed dealt
+            // the Borderland places it first.
+            "bimr4" | "bimr5" => {
+                let tag = name.to_uppercase();
+                assert!(
+                    round.contains(&format!(
+                        "places the next tile (0 of 20 placed) campaign={tag}"
+                    )),
+                    "{round}"
+                );
+                assert_eq!(sent(&db, &tag).len(), 1);
             }
             "demo" | "fantasy-realms" => {
                 let tag = if name == "demo" { "DEMO" } else { "FR1" };

@@ -1139,30 +1139,45 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
 /// that board, those characters and their equipment taken from the groups.
 #[test]
 fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
+    let characters = ["Amazon", "Berserker", "Black Knight", "Captain", "Dwarf"];
+    set_up_a_shipped_campaign_by_mail("bimr3", &characters, "Victory: F 2, N 1, G 2");
+}
+
+/// BIMR5 the same way, with its 6 victory points in Midsummer and each
+/// player naming his optional abilities (the Elf his form too).
+#[test]
+fn the_shipped_bimr5_campaign_is_set_up_by_its_players_by_mail() {
+    let characters = ["Elf", "Captain", "Dwarf", "Druid"];
+    set_up_a_shipped_campaign_by_mail("bimr5", &characters, "Victory: F 2, N 2, G 2");
+}
+
+fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str) {
     use realmgm::magic_realm::setup::by_mail::{SetupByMail, Stage, supplying_groups};
+    let tag = file.to_uppercase();
+    let tag = tag.as_str();
     let mut daemon = support::daemon();
     let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/bimr3.toml"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("campaigns/{file}.toml")),
     )
     .unwrap();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let stored = daemon.store.load_campaign("BIMR3").unwrap();
+    let stored = daemon.store.load_campaign(tag).unwrap();
     let email: std::collections::BTreeMap<String, String> = stored
         .players
         .iter()
         .map(|p| (p.name.clone(), p.email.to_string()))
         .collect();
-    assert_eq!(email.len(), 5);
+    assert_eq!(email.len(), wanted.len());
     let gm = stored.campaign.gm.email.to_string();
     let data = realmgm::magic_realm::data::get().unwrap();
     let capture = Capture::default();
-    daemon.check_turn("BIMR3", START).unwrap();
+    daemon.check_turn(tag, START).unwrap();
     let mut inbox = capture.flush(&mut daemon, START);
-    let mut wanted = ["Amazon", "Berserker", "Black Knight", "Captain", "Dwarf"].into_iter();
+    let mut to_choose = wanted.iter();
     let mut count = 0;
     loop {
         let progress: SetupByMail =
-            serde_json::from_value(daemon.store.setup_progress("BIMR3").unwrap().unwrap()).unwrap();
+            serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
         let (player, line) = match progress.stage() {
             Stage::Placing(player) => {
                 // The player follows the example his turn's mail gives.
@@ -1186,9 +1201,13 @@ fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
                         .contains("Equipment: <native group>"),
                     "{asked:?}"
                 );
-                let name = wanted.next().unwrap();
+                let name = *to_choose.next().unwrap();
                 let card = data.characters.iter().find(|c| c.name == name).unwrap();
-                let group = supplying_groups(card, data)[0];
+                // A character without weapon or armour names no group.
+                let group = supplying_groups(card, data)
+                    .first()
+                    .copied()
+                    .unwrap_or("none");
                 (player, format!("Character: {name}\nEquipment: {group}"))
             }
             Stage::PlacingVisitors(player) => {
@@ -1205,7 +1224,19 @@ fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
                     .find(|c| &c.name == character)
                     .unwrap();
                 let start = card.start[0].label();
-                (player, format!("Victory: F 2, N 1, G 2\nStart: {start}"))
+                let mut lines = format!("{victory}\nStart: {start}");
+                let asked = progress.choices_asked(&player, data);
+                if asked.contains("Abilities:") {
+                    lines.push_str("\nAbilities: none");
+                }
+                if asked.contains("Form:") {
+                    lines.push_str("\nForm: Great");
+                }
+                if card.spells > 0 {
+                    let spells = spells_for(card, data);
+                    lines.push_str(&format!("\nSpells: {}", spells.join("; ")));
+                }
+                (player, lines)
             }
             Stage::Complete => break,
         };
@@ -1226,11 +1257,11 @@ fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
         inbox.extend(capture.flush(&mut daemon, START));
     }
     let progress: SetupByMail =
-        serde_json::from_value(daemon.store.setup_progress("BIMR3").unwrap().unwrap()).unwrap();
-    daemon.check_turn("BIMR3", START).unwrap();
+        serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
+    daemon.check_turn(tag, START).unwrap();
     let state = daemon
         .store
-        .load_day("BIMR3", 0)
+        .load_day(tag, 0)
         .unwrap()
         .unwrap()
         .state
@@ -1249,14 +1280,13 @@ fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     characters.sort_unstable();
-    assert_eq!(
-        characters,
-        ["Amazon", "Berserker", "Black Knight", "Captain", "Dwarf"]
-    );
+    let mut expected = wanted.to_vec();
+    expected.sort_unstable();
+    assert_eq!(characters, expected);
     // Each named group's stock gave up the counters it held of its
     // character's weapon and armour.
     let equipment = progress.equipment_groups();
-    assert_eq!(equipment.len(), 5);
+    assert!(!equipment.is_empty());
     let counters = |holdings: &serde_json::Value| -> usize {
         holdings
             .as_object()
@@ -1318,13 +1348,27 @@ fn the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail() {
         mail(
             &email[&erin.name],
             &gm,
-            "[BIMR3] orders",
+            &format!("[{tag}] orders"),
             "o1@x",
             &format!("Password: {}\nH, H", secrets[&erin.name]),
         ),
         START,
     );
     assert!(note.contains("accepted"), "{note}");
+}
+
+/// Learnable spells of the types `card` may record, as many as he records.
+fn spells_for(
+    card: &realmgm::magic_realm::data::characters::Character,
+    data: &realmgm::magic_realm::data::GameData,
+) -> Vec<String> {
+    let types = card.spell_types();
+    data.spells
+        .iter()
+        .filter(|s| s.learnable() && s.spell_type.is_some_and(|t| types.contains(&t)))
+        .take(usize::from(card.spells))
+        .map(|s| s.name.clone())
+        .collect()
 }
 
 #[test]
