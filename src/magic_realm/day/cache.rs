@@ -50,12 +50,12 @@ impl CacheEvent {
                 character,
                 at,
                 what,
-            } => format!("    The {character} puts {what} into his cache in {at}."),
+            } => format!("    The {character} puts {what} into a cache in {at}."),
             CacheEvent::Took {
                 character,
                 at,
                 what,
-            } => format!("    The {character} takes {what} from his cache in {at}."),
+            } => format!("    The {character} takes {what} from the cache in {at}."),
             CacheEvent::NotDone {
                 character,
                 what,
@@ -143,7 +143,7 @@ fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Resu
         (true, Some(gold), _) => {
             let gold16 = u16::try_from(gold).unwrap_or(u16::MAX);
             if store.gold < gold16 {
-                return Err(format!("his cache holds only {} gold", store.gold));
+                return Err(format!("the cache holds only {} gold", store.gold));
             }
             store.gold -= gold16;
             character.gold = character.gold.saturating_add(gold16);
@@ -168,7 +168,7 @@ fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Resu
                 belongings::carry(character, item);
             }
             if said.is_empty() {
-                return Err("his cache here is empty".into());
+                return Err("there is no cache of his here, or it is empty".into());
             }
             Ok(said.join(", "))
         }
@@ -177,7 +177,7 @@ fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Resu
                 .items
                 .iter()
                 .position(|i| belongings::names(what, &i.name))
-                .ok_or_else(|| format!("his cache here holds no {what}"))?;
+                .ok_or_else(|| format!("the cache here holds no {what}"))?;
             let item = store.items.remove(at);
             let said = format!("the {}", item.name);
             belongings::carry(character, item);

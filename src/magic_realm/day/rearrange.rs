@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::Day;
 use super::events::Happening;
 use crate::magic_realm::orders::DayOrders;
-use crate::magic_realm::orders::dealings::{Arrange, When};
+use crate::magic_realm::orders::dealings::{Arrange, When, load_target};
 use crate::magic_realm::state::abandoned_pile;
 use crate::magic_realm::state::belongings;
 
@@ -201,10 +201,7 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
                     .to_string(),
             ),
             Arrange::Load => {
-                let (thing, horse) = match item.rsplit_once(" on ") {
-                    Some((thing, horse)) => (thing.trim(), Some(horse.trim())),
-                    None => (item.as_str(), None),
-                };
+                let (thing, horse) = load_target(&item);
                 let data = day.data;
                 let weigh = |i: &crate::magic_realm::state::Item| {
                     crate::magic_realm::abilities::weight(data, i.kind, &i.name)

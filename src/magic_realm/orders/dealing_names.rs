@@ -13,7 +13,7 @@
 //! "there".
 
 use super::activity::Activity;
-use super::dealings::{DealLine, Goods, When};
+use super::dealings::{Arrange, DealLine, Goods, When, load_target};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
 use crate::magic_realm::data::GameData;
@@ -37,12 +37,31 @@ pub fn check_dealings(
             When::Phase(n) => format!("Phase {n}"),
             When::Midnight => "Midnight".into(),
         };
-        for (_, item) in &rearrangement.steps {
-            if belongings::find(me, item).is_none() {
+        for (how, step) in &rearrangement.steps {
+            let (item, horse) = match how {
+                Arrange::Load => load_target(step),
+                _ => (step.as_str(), None),
+            };
+            let on_a_pack_horse = me
+                .pack
+                .values()
+                .flatten()
+                .any(|i| belongings::names(item, &i.name));
+            let missing = match how {
+                Arrange::Unload => !(on_a_pack_horse || suggest::same(item, "all")),
+                _ => belongings::find(me, item).is_none(),
+            };
+            if missing {
                 found.warnings.push(format!(
                     "{key}: you carry no {item} now (you carry {}); unless you get it first, \
                      that step will not happen",
                     belongings::listing(me)
+                ));
+            }
+            if let Some(horse) = horse.filter(|h| belongings::find(me, h).is_none()) {
+                found.warnings.push(format!(
+                    "{key}: you lead no {horse} now; unless you get it first, the {item} stays \
+                     unloaded"
                 ));
             }
         }
@@ -356,5 +375,17 @@ mod tests {
         );
         let poor = check("H\nGive: 500 gold to Elf", &state);
         assert!(poor.warnings.iter().any(|w| w.contains("not 500")));
+        // A load names its belonging and its horse apart.
+        let load = check("H\nPhase 1: load Short Sword on Horse 1", &state);
+        assert_eq!(
+            load.warnings,
+            [
+                "Phase 1: you lead no Horse 1 now; unless you get it first, the Short Sword stays \
+              unloaded"
+            ],
+        );
+        let unload = check("H\nMidnight: unload Lantern; unload all", &state);
+        assert_eq!(unload.warnings.len(), 1, "{unload:?}");
+        assert!(unload.warnings[0].starts_with("Midnight: you carry no Lantern"));
     }
 }

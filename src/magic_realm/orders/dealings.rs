@@ -268,6 +268,15 @@ impl fmt::Display for Rearrangement {
     }
 }
 
+/// A `load` step's belonging and the horse it names, if any
+/// (`Spear on Horse 1`).
+pub fn load_target(step: &str) -> (&str, Option<&str>) {
+    match step.rsplit_once(" on ") {
+        Some((item, horse)) => (item.trim(), Some(horse.trim())),
+        None => (step.trim(), None),
+    }
+}
+
 /// The time a folded key names: `phase3` → phase 3, `midnight`.
 pub fn when_of_key(folded_key: &str) -> Option<When> {
     if folded_key == "midnight" {
