@@ -101,9 +101,8 @@ fn a_monster_killed_in_the_evening_is_dead_and_pays_its_killer() {
     assert_eq!(after.characters[0].notoriety, 2);
 }
 
-#[test]
-fn drinks_are_bought_before_the_battling_roll() {
-    let data = data::get().expect("data");
+/// The Amazon, the Ogre dead, and two Bashkars in her clearing.
+fn amazon_with_two_bashkars() -> MrState {
     let mut state = amazon_with_an_ogre();
     let here = state.characters[0].position.clone();
     state.denizens.get_mut("Ogre 1").expect("ogre").at = Whereabouts::Dead;
@@ -112,6 +111,13 @@ fn drinks_are_bought_before_the_battling_roll() {
             clearing: here.clone(),
         };
     }
+    state
+}
+
+#[test]
+fn drinks_are_bought_before_the_battling_roll() {
+    let data = data::get().expect("data");
+    let state = amazon_with_two_bashkars();
     let gold = state.characters[0].gold;
     let orders: BTreeMap<_, _> = [(
         "P1".to_string(),
@@ -178,14 +184,8 @@ fn a_spell_cast_in_the_evening_kills_and_its_chit_fatigues_at_the_end_of_combat(
 fn an_insult_at_the_battling_check_is_paid_or_fought() {
     let data = data::get().expect("data");
     let evening = |line: &str| {
-        let mut state = amazon_with_an_ogre();
+        let mut state = amazon_with_two_bashkars();
         let here = state.characters[0].position.clone();
-        state.denizens.get_mut("Ogre 1").expect("ogre").at = Whereabouts::Dead;
-        for id in ["Bashkar 1", "Bashkar 2"] {
-            state.denizens.get_mut(id).expect("a Bashkar").at = Whereabouts::Clearing {
-                clearing: here.clone(),
-            };
-        }
         state.characters[0].notoriety = 9;
         let orders: BTreeMap<_, _> = [(
             "P1".to_string(),

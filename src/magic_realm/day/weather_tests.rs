@@ -344,16 +344,21 @@ fn setup_draws_the_secret_chit_in_the_starting_season() {
     );
 }
 
-#[test]
-fn recorded_victory_points_must_match_the_campaign() {
-    use crate::magic_realm::game::MagicRealm;
+/// A new game of the Amazon, before its calendar starts.
+fn amazon_set_up() -> crate::game::GameState {
     let seats = [crate::game::Seat {
         player: "P1".into(),
         character: Some("Amazon".into()),
     }];
-    let new = MagicRealm
+    crate::magic_realm::game::MagicRealm
         .new_game(&seats, &seasons_on(), &mut Dice::new(3, 0))
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn recorded_victory_points_must_match_the_campaign() {
+    use crate::magic_realm::game::MagicRealm;
+    let new = amazon_set_up();
     let mut mr: crate::magic_realm::state::MrState =
         serde_json::from_value(new.json().clone()).unwrap();
     mr.victory_requirements.insert(
@@ -397,13 +402,7 @@ fn the_seasons_say_what_a_month_asks() {
 #[test]
 fn the_game_starts_its_calendar_only_with_the_rule() {
     use crate::magic_realm::game::MagicRealm;
-    let seats = [crate::game::Seat {
-        player: "P1".into(),
-        character: Some("Amazon".into()),
-    }];
-    let new = MagicRealm
-        .new_game(&seats, &seasons_on(), &mut Dice::new(3, 0))
-        .unwrap();
+    let new = amazon_set_up();
     let calendar = crate::game::CalendarStart {
         months: 1,
         season: Some("Autumn"),
