@@ -283,7 +283,22 @@ fn render_new(
              privately. A player proves his mails are his with it.\n",
         );
         for s in secrets {
-            out.push_str(&format!("  {} <{}>: {}\n", s.player, s.email, s.secret));
+            // A team's seat: its secret goes to every address of the team.
+            let team: Vec<&str> = campaign
+                .players
+                .iter()
+                .filter(|p| p.name == s.player)
+                .flat_map(|p| p.team.iter().map(|e| e.as_str()))
+                .collect();
+            let also = if team.is_empty() {
+                String::new()
+            } else {
+                format!(" (team: {})", team.join(", "))
+            };
+            out.push_str(&format!(
+                "  {} <{}>{also}: {}\n",
+                s.player, s.email, s.secret
+            ));
         }
     }
     let first = campaign.schedule.first_deadline_unix();
