@@ -18,7 +18,9 @@
 //!    secret passages included, with the tiles normal side up. A road that
 //!    meets a roadless edge or the map's outside is a dead end and is
 //!    allowed. Rule 5 can only be judged at the end, so
-//!    [`Board::check_finished`] checks it rather than [`Board::place`].
+//!    [`Board::check_finished`] checks it rather than [`Board::place`]. A map
+//!    the players build keeps it unless no legal place for the last tile
+//!    joins the map ([`Board::check_players_finished`]).
 
 use std::collections::BTreeSet;
 
@@ -290,6 +292,36 @@ impl Board {
         })
     }
 
+    /// Rule 5 for a map the players built, tile by tile in `placements`
+    /// order: it must be connected, unless no legal place for the last tile
+    /// would have joined it up (ruling: the players cannot be held at a map
+    /// no placement can finish; the map then stays as they built it).
+    ///
+    /// # Errors
+    /// As [`Board::check_finished`], when a connecting place was there.
+    pub fn check_players_finished(&self, tiles: &Tiles) -> Result<(), BoardError> {
+        let Err(error) = self.check_finished() else {
+            return Ok(());
+        };
+        if !matches!(error, BoardError::Disconnected { .. }) {
+            return Err(error);
+        }
+        let placements: Vec<Placement> = self.placements().cloned().collect();
+        let Some((last, before)) = placements.split_last() else {
+            return Err(error);
+        };
+        let earlier = Board::from_placements(tiles, before.iter().cloned())
+            .map_err(|e| BoardError::Data(e.to_string()))?;
+        let Some(tile) = tiles.by_code(&last.tile) else {
+            return Err(error);
+        };
+        let could_join = earlier.legal_placements(tile).into_iter().any(|p| {
+            let mut tried = earlier.clone();
+            tried.place(tiles, p).is_ok() && tried.unreachable().is_empty()
+        });
+        if could_join { Err(error) } else { Ok(()) }
+    }
+
     /// Rule 5, for a board that should be finished.
     ///
     /// # Errors
@@ -432,5 +464,59 @@ mod tests {
         let err = b.check_finished().unwrap_err();
         assert_eq!(err, BoardError::Unfinished { placed: 2 });
         assert!(err.to_string().contains("only 2 of the 20"), "{err}");
+    }
+
+    /// A map the players built: disconnected maps that no place for the
+    /// last tile could have joined stay as built (random builds give many),
+    /// and a last tile placed apart when a joining place was there is
+    /// refused (a connected seeded map with its last tile moved).
+    #[test]
+    fn a_players_map_that_no_last_tile_can_join_stays_as_built() {
+        let mut kept = 0;
+        for seed in 0..10 {
+            let mut dice = crate::dice::Dice::new(seed, 0);
+            let mut order: Vec<&Tile> = tiles()
+                .all()
+                .iter()
+                .filter(|t| t.code != FIRST_TILE)
+                .collect();
+            dice.shuffle("order", &mut order);
+            let mut map = Board::new();
+            map.place(tiles(), Placement::new(FIRST_TILE, Hex::ORIGIN, 0))
+                .unwrap();
+            for tile in order {
+                let choices = map.legal_placements(tile);
+                let pick = dice.below("pick", choices.len() as u32) as usize;
+                map.place(tiles(), choices[pick].clone()).unwrap();
+            }
+            if map.check_finished().is_err() && map.check_players_finished(tiles()).is_ok() {
+                kept += 1;
+                break;
+            }
+        }
+        assert!(kept > 0, "no random build was kept as built");
+        let mut refused = 0;
+        for seed in 0..20 {
+            let map =
+                super::super::generate::generate(tiles(), &mut crate::dice::Dice::new(seed, 0));
+            let placements: Vec<Placement> = map.placements().cloned().collect();
+            let (last, before) = placements.split_last().unwrap();
+            let earlier = Board::from_placements(tiles(), before.iter().cloned()).unwrap();
+            let tile = tiles().by_code(&last.tile).unwrap();
+            for elsewhere in earlier.legal_placements(tile) {
+                let mut apart = earlier.clone();
+                apart.place(tiles(), elsewhere).unwrap();
+                if apart.check_finished().is_err() {
+                    let err = apart.check_players_finished(tiles()).unwrap_err();
+                    assert!(matches!(err, BoardError::Disconnected { .. }), "{err}");
+                    refused += 1;
+                    break;
+                }
+            }
+            if refused > 0 {
+                break;
+            }
+        }
+        assert!(refused > 0, "no last tile could be placed apart");
     }
 }

@@ -430,9 +430,12 @@ impl SetupByMail {
         let board = Board::from_placements(&data.tiles, placements.iter().cloned())
             .map_err(|e| vec![format!("Place: {}", e.error)])?;
         if placements.len() == TILE_COUNT {
-            board
-                .check_finished()
-                .map_err(|e| vec![format!("Place: as the last tile this breaks the map: {e}")])?;
+            board.check_players_finished(&data.tiles).map_err(|e| {
+                vec![format!(
+                    "Place: as the last tile this breaks the map: {e}; place it where it joins \
+                     the map up"
+                )]
+            })?;
         }
         self.placements = placements;
         if let Some(hand) = self.hands.get_mut(player) {

@@ -258,7 +258,7 @@ fn build_board(
             let board = Board::from_placements(&data.tiles, placements.iter().cloned())
                 .map_err(|e| SetupError::Board(e.to_string()))?;
             board
-                .check_finished()
+                .check_players_finished(&data.tiles)
                 .map_err(|e| SetupError::Board(e.to_string()))?;
             Ok(Some(board))
         }
