@@ -93,6 +93,11 @@ pub struct SetupByMail {
     /// The seat whose turn it is while the board is built.
     #[serde(default)]
     pub turn: usize,
+    /// Players none of whose tiles has a legal place on the map as it
+    /// stands: their turns pass until the map grows (worked out after each
+    /// placement).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_place: Vec<String>,
     /// Player → the native group whose stock supplies his character's
     /// starting weapon and armour (a player-built board, BIMR3).
     #[serde(default)]
@@ -168,16 +173,46 @@ impl SetupByMail {
     /// everyone has chosen.
     fn builder(&self) -> Option<Stage> {
         let seats = self.order.len();
-        (0..seats).find_map(|step| {
+        let holds = |p: &String| self.hands.get(p).is_some_and(|h| !h.is_empty());
+        let next = (0..seats).find_map(|step| {
             let player = &self.order[(self.turn + step) % seats];
-            if self.hands.get(player).is_some_and(|h| !h.is_empty()) {
+            if holds(player) && !self.no_place.contains(player) {
                 Some(Stage::Placing(player.clone()))
-            } else if !self.characters.contains_key(player) {
+            } else if !holds(player) && !self.characters.contains_key(player) {
                 Some(Stage::Choosing(player.clone()))
             } else {
                 None
             }
+        });
+        // Tiles nobody can place now: the seat whose turn it is is asked
+        // (and told why each place is refused) rather than the map left
+        // unfinished; the GM can enter a placement for him.
+        next.or_else(|| {
+            (0..seats)
+                .map(|step| &self.order[(self.turn + step) % seats])
+                .find(|p| holds(p))
+                .map(|p| Stage::Placing(p.clone()))
         })
+    }
+
+    /// Work out which players hold no tile with a legal place now.
+    fn find_who_cannot_place(&mut self, data: &GameData) {
+        let Ok(board) = Board::from_placements(&data.tiles, self.placements.iter().cloned()) else {
+            return;
+        };
+        self.no_place = self
+            .hands
+            .iter()
+            .filter(|(_, hand)| {
+                !hand.is_empty()
+                    && hand.iter().all(|code| {
+                        data.tiles
+                            .by_code(code)
+                            .is_none_or(|t| board.legal_placements(t).is_empty())
+                    })
+            })
+            .map(|(player, _)| player.clone())
+            .collect();
     }
 
     /// The turn passes to the seat after `player`'s.
@@ -441,6 +476,7 @@ impl SetupByMail {
         if let Some(hand) = self.hands.get_mut(player) {
             hand.remove(index);
         }
+        self.find_who_cannot_place(data);
         self.pass_turn(player);
         let placed = self.placements.len();
         Ok(format!(
@@ -1274,5 +1310,31 @@ mod tests {
         assert_eq!(setup.forms()["Elf"], ElfForm::Great);
         assert_eq!(setup.abilities()["Captain"], vec!["Leadership".to_string()]);
         assert_eq!(setup.extra_choices("Ben"), "\nAbilities: Leadership");
+    }
+
+    #[test]
+    fn a_player_with_no_tile_that_fits_is_passed_over_until_the_map_grows() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
+        let first = match setup.stage() {
+            Stage::Placing(p) => p,
+            other => panic!("{other:?}"),
+        };
+        let line = best_placement(&setup, &first).unwrap();
+        setup.submit(&first, &line, data()).unwrap();
+        assert!(
+            setup.no_place.is_empty(),
+            "every hand has a place next to the Borderland"
+        );
+        let second = match setup.stage() {
+            Stage::Placing(p) => p,
+            other => panic!("{other:?}"),
+        };
+        assert_ne!(second, first);
+        // Were none of his tiles to fit, his turn would pass back.
+        setup.no_place = vec![second.clone()];
+        assert_eq!(setup.stage(), Stage::Placing(first.clone()));
+        // Nobody's fitting: the seat whose turn it is is asked all the same.
+        setup.no_place = vec![first.clone(), second.clone()];
+        assert_eq!(setup.stage(), Stage::Placing(second));
     }
 }
