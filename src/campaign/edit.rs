@@ -13,7 +13,8 @@
 //! the rule toggles and the calendar. Before the game begins they apply.
 //! The tag never changes (it names the campaign in every subject). The
 //! players are kept as stored: they change through `gm add-player`, `gm
-//! replace` and `gm remove-player`, which tell the players concerned.
+//! replace` and `gm remove-player`, which tell the players concerned; only a
+//! seat's team addresses (`team = [...]`) change by an edit.
 
 use serde_json::Value;
 
@@ -59,9 +60,10 @@ pub fn changes(stored: &Campaign, edited: &Campaign, begun: bool) -> Vec<Change>
                 "the tag names the campaign in every mail subject and cannot change".into(),
             ),
             "game" | "seed" | "rules" | "calendar" if begun => Verdict::Refused(past.into()),
+            "players" if same_seats(stored, edited) => Verdict::Applied,
             "players" => Verdict::Kept(
                 "players change with `gm add-player`, `gm replace` and `gm remove-player`, which \
-                 tell them"
+                 tell them; only a seat's team addresses change here"
                     .into(),
             ),
             _ => Verdict::Applied,
@@ -112,11 +114,39 @@ pub fn apply(stored: &Campaign, edited: &Campaign, changes: &[Change]) -> Option
     {
         return None;
     }
+    // The seats stay as stored; each takes the team addresses the file
+    // gives it now.
+    let players = stored
+        .players
+        .iter()
+        .map(|seat| {
+            let team = edited
+                .players
+                .iter()
+                .find(|p| p.name == seat.name)
+                .map_or_else(|| seat.team.clone(), |p| p.team.clone());
+            crate::campaign::Player {
+                team,
+                ..seat.clone()
+            }
+        })
+        .collect();
     Some(Campaign {
-        players: stored.players.clone(),
+        players,
         name: stored.name.clone(),
         ..edited.clone()
     })
+}
+
+/// The same seats (names, addresses, characters) in both, teams aside.
+fn same_seats(stored: &Campaign, edited: &Campaign) -> bool {
+    let seats = |c: &Campaign| -> Vec<(String, String, Option<String>)> {
+        c.players
+            .iter()
+            .map(|p| (p.name.clone(), p.email.to_string(), p.character.clone()))
+            .collect()
+    };
+    seats(stored) == seats(edited)
 }
 
 /// The campaign file's fields and the JSON keys of [`Campaign`] they are.
@@ -189,6 +219,32 @@ mod tests {
         let applied = apply(&stored, &edited, &found).expect("nothing refused");
         assert!(applied.rules.is_on("optional_missile_table"));
         assert_eq!(applied.schedule, edited.schedule);
+    }
+
+    #[test]
+    fn a_seats_team_changes_by_an_edit_and_its_address_does_not() {
+        let stored = campaign(FILE);
+        let with_team = FILE.replacen(
+            "email = \"ann@demo.realmgm.test\"",
+            "email = \"ann@demo.realmgm.test\"\nteam = [\"ann2@demo.realmgm.test\"]",
+            1,
+        );
+        let edited = campaign(&with_team);
+        let found = changes(&stored, &edited, true);
+        assert!(
+            found.iter().all(|c| c.verdict == Verdict::Applied),
+            "{found:?}"
+        );
+        let applied = apply(&stored, &edited, &found).unwrap();
+        assert_eq!(
+            applied.players[0].team[0].as_str(),
+            "ann2@demo.realmgm.test"
+        );
+        let moved = with_team.replacen("ann@demo", "anne@demo", 1);
+        let found = changes(&stored, &campaign(&moved), true);
+        assert!(matches!(found[0].verdict, Verdict::Kept(_)), "{found:?}");
+        let kept = apply(&stored, &campaign(&moved), &found).unwrap();
+        assert_eq!(kept.players[0].email.as_str(), "ann@demo.realmgm.test");
     }
 
     #[test]
