@@ -344,7 +344,18 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     out.push_str(&format!("Players:   {}{limit}\n", stored.players.len()));
     for p in &stored.players {
         let character = p.character.as_deref().unwrap_or("not chosen");
-        out.push_str(&format!("  {} <{}>: {character}\n", p.name, p.email));
+        let team: Vec<&str> = c
+            .players
+            .iter()
+            .filter(|seat| seat.name == p.name)
+            .flat_map(|seat| seat.team.iter().map(|e| e.as_str()))
+            .collect();
+        let team = if team.is_empty() {
+            String::new()
+        } else {
+            format!(" (team: {})", team.join(", "))
+        };
+        out.push_str(&format!("  {} <{}>{team}: {character}\n", p.name, p.email));
     }
     out.push_str("Schedule:\n");
     for line in c.schedule_lines() {
@@ -360,7 +371,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
         if let Some(season) = &calendar.start_season {
             out.push_str(&format!(", starting in {season}"));
         }
-        out.push('\n');
+        out.push_str(&format!(", {} victory points\n", calendar.victory_points));
     }
     let templates = c.template_folder.as_deref().unwrap_or("built in");
     out.push_str(&format!("Templates: {templates}\n"));
@@ -413,7 +424,7 @@ Schedule:
   early processing: 60 minutes after the last orders arrive
   reminders: 12 hours before the deadline
   no orders received: the game's safe orders (hide in every phase)
-Calendar:  1 month
+Calendar:  1 month, 5 victory points
 Templates: built in
 Rules:     none beyond the standard rules
 ";
@@ -425,7 +436,7 @@ Rules:     none beyond the standard rules
         let stored = stored("bimr3.toml", BIMR3);
         let shown = render_show(&stored).unwrap();
         assert!(
-            shown.contains("Calendar:  1 month, starting in Autumn\n"),
+            shown.contains("Calendar:  1 month, starting in Autumn, 5 victory points\n"),
             "{shown}"
         );
         for toggle in stored.campaign.toggles_on().unwrap() {
