@@ -230,7 +230,9 @@ fn take_equipment_from_stock(
         };
         for item in card.weapon.iter().chain(&card.armor) {
             for holder in native_group.stock_holders() {
-                let stock = holdings.entry(holder.to_string()).or_default();
+                let Some(stock) = holdings.get_mut(holder) else {
+                    continue;
+                };
                 if let Some(at) = stock
                     .iter()
                     .position(|i| super::data::base_name(&i.name) == item.as_str())
