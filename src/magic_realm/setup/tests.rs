@@ -400,3 +400,72 @@ fn players_may_place_the_visitor_chits() {
             .contains("Crone/Raid is not placed")
     );
 }
+
+/// BIMR3 "Selecting Characters": the Amazon's weapon and armour come from
+/// the group her player named; its stock gives them up, another's does not.
+#[test]
+fn starting_equipment_leaves_the_named_groups_stock() {
+    let seats = [Seat {
+        player: "Ann".into(),
+        character: Some("Amazon".into()),
+    }];
+    let amazon = data()
+        .characters
+        .iter()
+        .find(|c| c.name == "Amazon")
+        .unwrap();
+    let group = by_mail::supplying_groups(amazon, data())[0];
+    let holders: Vec<String> = data()
+        .natives
+        .iter()
+        .find(|g| g.name == group)
+        .unwrap()
+        .stock_holders()
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let stock = |state: &MrState| -> usize {
+        holders
+            .iter()
+            .map(|h| state.holdings.get(h).map_or(0, Vec::len))
+            .sum()
+    };
+    let plain = new_game(
+        data(),
+        &seats,
+        &Rules::default(),
+        &SetupInputs::default(),
+        &mut Dice::new(2, 0),
+    )
+    .unwrap();
+    let inputs = SetupInputs {
+        equipment: [("Amazon".to_string(), group.to_string())].into(),
+        ..SetupInputs::default()
+    };
+    let equipped = new_game(
+        data(),
+        &seats,
+        &Rules::default(),
+        &inputs,
+        &mut Dice::new(2, 0),
+    )
+    .unwrap();
+    assert!(
+        stock(&equipped) < stock(&plain),
+        "{group} gives up some of her kit"
+    );
+    assert_eq!(equipped.characters[0].weapon, plain.characters[0].weapon);
+    let unknown = SetupInputs {
+        equipment: [("Amazon".to_string(), "Hobbits".to_string())].into(),
+        ..SetupInputs::default()
+    };
+    let err = new_game(
+        data(),
+        &seats,
+        &Rules::default(),
+        &unknown,
+        &mut Dice::new(2, 0),
+    )
+    .unwrap_err();
+    assert!(matches!(err, SetupError::Equipment { .. }), "{err}");
+}
