@@ -49,7 +49,12 @@ impl Daemon {
             );
         }
         Ok(match self.store.setup_progress(&campaign.name)? {
-            Some(json) => serde_json::from_value(json)?,
+            Some(json) => {
+                let mut record: SetupByMail = serde_json::from_value(json)?;
+                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
+                record.deal_if_undealt(data, campaign.seed);
+                record
+            }
             None => {
                 let mut record = SetupByMail::new(
                     stored.players.iter().map(|p| p.name.clone()).collect(),

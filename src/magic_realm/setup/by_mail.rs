@@ -153,18 +153,38 @@ impl SetupByMail {
         };
         if build_board && !players.is_empty() {
             setup.visitor_chits = super::visitor_chits(data).len();
-            let mut tiles: Vec<String> = data.tiles.all().iter().map(|t| t.code.clone()).collect();
-            Dice::new(seed, 0).shuffle("setup/deal tiles", &mut tiles);
-            for (index, tile) in tiles.into_iter().enumerate() {
-                let holder = &players[index % players.len()];
-                if tile == FIRST_TILE {
-                    setup.turn = index % players.len();
-                }
-                setup.hands.entry(holder.clone()).or_default().push(tile);
-            }
         }
         setup.order = players;
+        setup.deal_if_undealt(data, seed);
         setup
+    }
+
+    /// Deal the tiles not placed yet round the table by the campaign's seed
+    /// (`setup/deal tiles`): at a new setup all twenty, the holder of the
+    /// Borderland to place first; for a setup stored by an older realmgm,
+    /// whose players placed in turn from the whole set, what is left, the
+    /// turn going on from where it was.
+    pub fn deal_if_undealt(&mut self, data: &GameData, seed: u64) {
+        if !self.build_board
+            || !self.hands.is_empty()
+            || self.placements.len() >= TILE_COUNT
+            || self.order.is_empty()
+        {
+            return;
+        }
+        let mut tiles = self.tiles_left(data);
+        Dice::new(seed, 0).shuffle("setup/deal tiles", &mut tiles);
+        let seats = self.order.len();
+        for (index, tile) in tiles.into_iter().enumerate() {
+            let holder = self.order[index % seats].clone();
+            if tile == FIRST_TILE {
+                self.turn = index % seats;
+            }
+            self.hands.entry(holder).or_default().push(tile);
+        }
+        if !self.placements.is_empty() {
+            self.turn = self.placements.len() % seats;
+        }
     }
 
     /// Who acts next while the board is built: from the seat whose turn it
@@ -1336,5 +1356,25 @@ mod tests {
         // Nobody's fitting: the seat whose turn it is is asked all the same.
         setup.no_place = vec![first.clone(), second.clone()];
         assert_eq!(setup.stage(), Stage::Placing(second));
+    }
+
+    #[test]
+    fn a_setup_stored_before_tiles_were_dealt_deals_what_is_left() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
+        let first = match setup.stage() {
+            Stage::Placing(p) => p,
+            other => panic!("{other:?}"),
+        };
+        let line = best_placement(&setup, &first).unwrap();
+        setup.submit(&first, &line, data()).unwrap();
+        // As an older realmgm stored it: no hands.
+        setup.hands.clear();
+        setup.deal_if_undealt(data(), 3);
+        let dealt: usize = setup.hands.values().map(Vec::len).sum();
+        assert_eq!(dealt, TILE_COUNT - 1);
+        assert_eq!(setup.turn, 1, "the turn goes on round the table");
+        let again = setup.clone();
+        setup.deal_if_undealt(data(), 3);
+        assert_eq!(setup, again, "dealt once");
     }
 }
