@@ -77,6 +77,18 @@ pub struct Player {
     pub team: Vec<Email>,
 }
 
+impl Campaign {
+    /// The team addresses of the seat `player`, as the file gives them;
+    /// none for a seat the file does not list or without a team.
+    pub fn team_of(&self, player: &str) -> Vec<&str> {
+        self.players
+            .iter()
+            .filter(|p| p.name == player)
+            .flat_map(|p| p.team.iter().map(Email::as_str))
+            .collect()
+    }
+}
+
 impl Player {
     /// Every address of the seat: its own first, then its team's.
     pub fn addresses(&self) -> impl Iterator<Item = &Email> {

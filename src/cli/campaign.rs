@@ -284,17 +284,7 @@ fn render_new(
         );
         for s in secrets {
             // A team's seat: its secret goes to every address of the team.
-            let team: Vec<&str> = campaign
-                .players
-                .iter()
-                .filter(|p| p.name == s.player)
-                .flat_map(|p| p.team.iter().map(|e| e.as_str()))
-                .collect();
-            let also = if team.is_empty() {
-                String::new()
-            } else {
-                format!(" (team: {})", team.join(", "))
-            };
+            let also = team_note(campaign, &s.player);
             out.push_str(&format!(
                 "  {} <{}>{also}: {}\n",
                 s.player, s.email, s.secret
@@ -344,17 +334,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     out.push_str(&format!("Players:   {}{limit}\n", stored.players.len()));
     for p in &stored.players {
         let character = p.character.as_deref().unwrap_or("not chosen");
-        let team: Vec<&str> = c
-            .players
-            .iter()
-            .filter(|seat| seat.name == p.name)
-            .flat_map(|seat| seat.team.iter().map(|e| e.as_str()))
-            .collect();
-        let team = if team.is_empty() {
-            String::new()
-        } else {
-            format!(" (team: {})", team.join(", "))
-        };
+        let team = team_note(c, &p.name);
         out.push_str(&format!("  {} <{}>{team}: {character}\n", p.name, p.email));
     }
     out.push_str("Schedule:\n");
@@ -387,6 +367,16 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
         }
     }
     Ok(out)
+}
+
+/// ` (team: a, b)` after a team seat's address; nothing for a seat alone.
+fn team_note(campaign: &Campaign, player: &str) -> String {
+    let team = campaign.team_of(player);
+    if team.is_empty() {
+        String::new()
+    } else {
+        format!(" (team: {})", team.join(", "))
+    }
 }
 
 #[cfg(test)]

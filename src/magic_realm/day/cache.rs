@@ -126,29 +126,29 @@ pub fn cache_phase(day: &mut Day<'_>, who: usize, entries: &[CacheEntry]) -> Pha
     PhaseOutcome::Done
 }
 
+/// Move `gold` from one purse to the other; `holder` words the shortfall.
+fn move_gold(gold: u32, from: &mut u16, to: &mut u16, holder: &str) -> Result<String, String> {
+    let amount = u16::try_from(gold).unwrap_or(u16::MAX);
+    if *from < amount {
+        return Err(format!("{holder} only {from} gold"));
+    }
+    *from -= amount;
+    *to = to.saturating_add(amount);
+    Ok(format!("{gold} gold"))
+}
+
 /// Do one entry; what moved, in words, or why not.
 fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Result<String, String> {
     let character = &mut day.state.characters[who];
     let store = &mut day.state.caches[cache];
     match (entry.take, entry.gold, entry.what.as_str()) {
-        (false, Some(gold), _) => {
-            let gold16 = u16::try_from(gold).unwrap_or(u16::MAX);
-            if character.gold < gold16 {
-                return Err(format!("he has only {} gold", character.gold));
-            }
-            character.gold -= gold16;
-            store.gold = store.gold.saturating_add(gold16);
-            Ok(format!("{gold} gold"))
-        }
-        (true, Some(gold), _) => {
-            let gold16 = u16::try_from(gold).unwrap_or(u16::MAX);
-            if store.gold < gold16 {
-                return Err(format!("the cache holds only {} gold", store.gold));
-            }
-            store.gold -= gold16;
-            character.gold = character.gold.saturating_add(gold16);
-            Ok(format!("{gold} gold"))
-        }
+        (false, Some(gold), _) => move_gold(gold, &mut character.gold, &mut store.gold, "he has"),
+        (true, Some(gold), _) => move_gold(
+            gold,
+            &mut store.gold,
+            &mut character.gold,
+            "the cache holds",
+        ),
         (false, None, what) => {
             let item = belongings::take_out(character, what)
                 .ok_or_else(|| belongings::not_carried(character, what))?;

@@ -464,11 +464,11 @@ fn battling_rolls(
             // An Insult or a Challenge is answered by his `Insult:` and
             // `Challenge:` lines: give up the points, or refuse and battle.
             let his = orders.get(&day.state.characters[seat].player);
-            let answer = match outcome.result {
-                MeetingResult::Insult => Some(his.map_or(Settle::Pay, |o| o.insult)),
-                MeetingResult::Challenge => Some(his.map_or(Settle::Pay, |o| o.challenge)),
-                _ => None,
-            };
+            let answer = super::meeting::answer_to(
+                outcome.result,
+                his.map_or(Settle::Pay, |o| o.insult),
+                his.map_or(Settle::Pay, |o| o.challenge),
+            );
             let battles = matches!(outcome.result, MeetingResult::BlockBattle)
                 || answer == Some(Settle::Fight);
             let result = if battles {

@@ -207,12 +207,7 @@ pub fn negotiate(
             return None;
         }
         MeetingResult::Insult | MeetingResult::Challenge => {
-            let answer = if outcome.result == MeetingResult::Insult {
-                deal.insult
-            } else {
-                deal.challenge
-            };
-            if answer == Settle::Fight {
+            if answer_to(outcome.result, deal.insult, deal.challenge) == Some(Settle::Fight) {
                 blocked(day, who);
                 day.emit(
                     observers,
@@ -258,6 +253,16 @@ pub fn negotiate(
         return None;
     }
     Some(asked)
+}
+
+/// His answer to an Insult or a Challenge (`Insult:`, `Challenge:`); `None`
+/// for any other result.
+pub fn answer_to(result: MeetingResult, insult: Settle, challenge: Settle) -> Option<Settle> {
+    match result {
+        MeetingResult::Insult => Some(insult),
+        MeetingResult::Challenge => Some(challenge),
+        _ => None,
+    }
 }
 
 /// Give up 5 notoriety for an Insult or 5 fame for a Challenge, from the

@@ -114,19 +114,17 @@ pub struct CacheEntry {
 }
 
 impl CacheEntry {
-    /// Read `Spear; 10 gold; take Lantern; take all`.
+    /// Read `Spear; 10 gold; take Lantern; take all` (entries as a deal
+    /// line reads them, `and` too).
     pub fn parse_line(text: &str) -> Vec<CacheEntry> {
-        text.split([';', ','])
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
+        entries(text)
+            .into_iter()
             .map(|entry| {
                 let (take, rest) = match entry.split_once(char::is_whitespace) {
                     Some((word, rest)) if word.eq_ignore_ascii_case("take") => (true, rest.trim()),
-                    _ => (false, entry),
+                    _ => (false, entry.as_str()),
                 };
-                let gold = rest
-                    .strip_suffix("gold")
-                    .and_then(|n| n.trim().parse::<u32>().ok());
+                let gold = gold_amount(rest);
                 CacheEntry {
                     take,
                     what: if gold.is_some() {
@@ -495,6 +493,16 @@ fn secrets_of(entry: &str) -> Option<Vec<Secret>> {
     Some(found)
 }
 
+/// The gold an entry names (`10 gold`, `10g`), if it names gold.
+fn gold_amount(entry: &str) -> Option<u32> {
+    let lower = entry.trim().to_lowercase();
+    lower
+        .strip_suffix("gold")
+        .or_else(|| lower.strip_suffix('g'))
+        .map(str::trim)
+        .and_then(|n| n.parse::<u32>().ok())
+}
+
 /// Items, gold (`10 gold`) and secrets.
 fn parse_goods(text: &str) -> Result<Vec<Goods>, OrdersError> {
     let mut goods = Vec::new();
@@ -503,13 +511,7 @@ fn parse_goods(text: &str) -> Result<Vec<Goods>, OrdersError> {
             goods.extend(secrets.into_iter().map(Goods::Secret));
             continue;
         }
-        let lower = entry.to_lowercase();
-        let number = lower
-            .strip_suffix("gold")
-            .or_else(|| lower.strip_suffix('g'))
-            .map(str::trim)
-            .and_then(|n| n.parse::<u32>().ok());
-        match number {
+        match gold_amount(&entry) {
             Some(0) => return Err("a deal cannot give 0 gold; leave the gold out".into()),
             Some(gold) => goods.push(Goods::Gold(gold)),
             None => goods.push(Goods::Item(entry)),

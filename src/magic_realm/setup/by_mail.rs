@@ -1332,23 +1332,32 @@ mod tests {
         assert_eq!(setup.extra_choices("Ben"), "\nAbilities: Leadership");
     }
 
-    #[test]
-    fn a_player_with_no_tile_that_fits_is_passed_over_until_the_map_grows() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
-        let first = match setup.stage() {
+    /// Whose turn to place it is.
+    fn placing(setup: &SetupByMail) -> String {
+        match setup.stage() {
             Stage::Placing(p) => p,
             other => panic!("{other:?}"),
-        };
+        }
+    }
+
+    /// Ann and Ben on a player-built board with the Borderland placed, and
+    /// who placed it.
+    fn borderland_placed() -> (SetupByMail, String) {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
+        let first = placing(&setup);
         let line = best_placement(&setup, &first).unwrap();
         setup.submit(&first, &line, data()).unwrap();
+        (setup, first)
+    }
+
+    #[test]
+    fn a_player_with_no_tile_that_fits_is_passed_over_until_the_map_grows() {
+        let (mut setup, first) = borderland_placed();
         assert!(
             setup.no_place.is_empty(),
             "every hand has a place next to the Borderland"
         );
-        let second = match setup.stage() {
-            Stage::Placing(p) => p,
-            other => panic!("{other:?}"),
-        };
+        let second = placing(&setup);
         assert_ne!(second, first);
         // Were none of his tiles to fit, his turn would pass back.
         setup.no_place = vec![second.clone()];
@@ -1360,13 +1369,7 @@ mod tests {
 
     #[test]
     fn a_setup_stored_before_tiles_were_dealt_deals_what_is_left() {
-        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
-        let first = match setup.stage() {
-            Stage::Placing(p) => p,
-            other => panic!("{other:?}"),
-        };
-        let line = best_placement(&setup, &first).unwrap();
-        setup.submit(&first, &line, data()).unwrap();
+        let (mut setup, _) = borderland_placed();
         // As an older realmgm stored it: no hands.
         setup.hands.clear();
         setup.deal_if_undealt(data(), 3);

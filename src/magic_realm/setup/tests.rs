@@ -430,26 +430,21 @@ fn starting_equipment_leaves_the_named_groups_stock() {
             .map(|h| state.holdings.get(h).map_or(0, Vec::len))
             .sum()
     };
-    let plain = new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &SetupInputs::default(),
-        &mut Dice::new(2, 0),
-    )
-    .unwrap();
+    let set_up = |inputs: &SetupInputs| {
+        new_game(
+            data(),
+            &seats,
+            &Rules::default(),
+            inputs,
+            &mut Dice::new(2, 0),
+        )
+    };
+    let plain = set_up(&SetupInputs::default()).unwrap();
     let inputs = SetupInputs {
         equipment: [("Amazon".to_string(), group.to_string())].into(),
         ..SetupInputs::default()
     };
-    let equipped = new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &inputs,
-        &mut Dice::new(2, 0),
-    )
-    .unwrap();
+    let equipped = set_up(&inputs).unwrap();
     assert!(
         stock(&equipped) < stock(&plain),
         "{group} gives up some of her kit"
@@ -459,13 +454,6 @@ fn starting_equipment_leaves_the_named_groups_stock() {
         equipment: [("Amazon".to_string(), "Hobbits".to_string())].into(),
         ..SetupInputs::default()
     };
-    let err = new_game(
-        data(),
-        &seats,
-        &Rules::default(),
-        &unknown,
-        &mut Dice::new(2, 0),
-    )
-    .unwrap_err();
+    let err = set_up(&unknown).unwrap_err();
     assert!(matches!(err, SetupError::Equipment { .. }), "{err}");
 }
