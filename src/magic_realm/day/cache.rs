@@ -37,6 +37,9 @@ pub enum CacheEvent {
     },
     NotDone {
         character: String,
+        /// Taking out (else putting in).
+        #[serde(default)]
+        take: bool,
         what: String,
         reason: String,
     },
@@ -58,9 +61,16 @@ impl CacheEvent {
             } => format!("    The {character} takes {what} from the cache in {at}."),
             CacheEvent::NotDone {
                 character,
+                take: true,
                 what,
                 reason,
-            } => format!("    The {character} cannot cache {what}: {reason}."),
+            } => format!("    The {character} cannot take {what} from the cache: {reason}."),
+            CacheEvent::NotDone {
+                character,
+                take: false,
+                what,
+                reason,
+            } => format!("    The {character} cannot put {what} into a cache: {reason}."),
         }
     }
 }
@@ -114,7 +124,8 @@ pub fn cache_phase(day: &mut Day<'_>, who: usize, entries: &[CacheEntry]) -> Pha
             },
             Err(reason) => CacheEvent::NotDone {
                 character: name.clone(),
-                what: entry.to_string(),
+                take: entry.take,
+                what: entry.thing(),
                 reason,
             },
         };

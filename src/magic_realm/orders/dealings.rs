@@ -139,15 +139,22 @@ impl CacheEntry {
     }
 }
 
+impl CacheEntry {
+    /// What the entry moves: `10 gold` or the item named.
+    pub fn thing(&self) -> String {
+        match self.gold {
+            Some(gold) => format!("{gold} gold"),
+            None => self.what.clone(),
+        }
+    }
+}
+
 impl fmt::Display for CacheEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.take {
             f.write_str("take ")?;
         }
-        match self.gold {
-            Some(gold) => write!(f, "{gold} gold"),
-            None => f.write_str(&self.what),
-        }
+        f.write_str(&self.thing())
     }
 }
 
