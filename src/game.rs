@@ -272,6 +272,9 @@ pub struct Calendar {
 /// The victory points of a month without seasons (the standard game).
 pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
 
+/// Days in a month of a game with a calendar (Magic Realm's lunar month).
+pub const DAYS_PER_MONTH: u32 = 28;
+
 /// How a freshly set-up game's calendar starts: its length, its first
 /// season (with the seasons toggle) and the victory points each character
 /// records for the whole game.
@@ -684,6 +687,26 @@ pub trait Game: Sync {
         events: &[Event],
         reader: Reader<'_>,
     ) -> anyhow::Result<Report>;
+
+    /// The public page of the day that ended with `state` (issue 20),
+    /// showing only what `disclosure` lets through; `previous` is the
+    /// state the day began with.
+    ///
+    /// # Errors
+    /// The game has no public pages yet, or the state or an event is not
+    /// one this game wrote.
+    fn site_day(
+        &self,
+        _state: &GameState,
+        _previous: Option<&GameState>,
+        _events: &[Event],
+        _disclosure: crate::site::page::Disclosure,
+    ) -> anyhow::Result<crate::site::page::SiteDay> {
+        anyhow::bail!(
+            "the public pages are not built for {} campaigns yet; they are built for Magic Realm",
+            self.id()
+        )
+    }
 
     /// The report of a turn for `reader` with what only the plumbing knows
     /// (campaign, deadline, private messages, standing orders) and the

@@ -14,6 +14,7 @@ pub mod games;
 pub mod magic_realm;
 pub mod mail;
 pub mod report;
+pub mod site;
 pub mod store;
 pub mod suggest;
 

@@ -164,6 +164,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("templates", "template_folder"),
     ("players", "players"),
     ("mail", "mail"),
+    ("site", "site"),
 ];
 
 fn as_fields(campaign: &Campaign) -> serde_json::Map<String, Value> {

@@ -12,6 +12,7 @@ pub mod edit;
 mod email;
 mod mail;
 mod schedule;
+mod site;
 
 use std::ops::Range;
 
@@ -25,6 +26,7 @@ use crate::suggest;
 pub use email::Email;
 pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
+pub use site::{MAX_DELAY_DAYS, Publish, SiteSettings};
 
 /// A checked campaign.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +54,10 @@ pub struct Campaign {
     /// the file has no `[mail]` table.
     #[serde(default)]
     pub mail: Option<MailSettings>,
+    /// The public pages: what they show and when, where the daemon writes
+    /// them; `None` when the file has no `[site]` table (public only).
+    #[serde(default)]
+    pub site: Option<SiteSettings>,
 }
 
 /// The game master, who receives copies and questions.
@@ -214,6 +220,7 @@ struct CampaignFile {
     #[serde(default)]
     players: Vec<PlayerFile>,
     mail: Option<MailSettings>,
+    site: Option<SiteSettings>,
 }
 
 #[derive(Deserialize)]
@@ -253,6 +260,10 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("mail"), field);
             return Err(self.at_line(line, &format!("mail.{field}"), message));
         }
+        if let Some((field, message)) = raw.site.iter().flat_map(SiteSettings::problems).next() {
+            let line = key_line(self.text, Some("site"), field);
+            return Err(self.at_line(line, &format!("site.{field}"), message));
+        }
         let calendar = self.check_calendar(raw.calendar.as_ref(), game, &rules, &raw.rules)?;
         let players = self.check_players(&raw.players, &raw.gm, raw.max_players.as_ref())?;
         if let Some(folder) = &raw.template_folder
@@ -278,6 +289,7 @@ impl Checker<'_> {
             template_folder: raw.template_folder.map(Spanned::into_inner),
             players,
             mail: raw.mail,
+            site: raw.site,
         })
     }
 

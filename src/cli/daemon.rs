@@ -297,6 +297,7 @@ impl Served {
                 Ok(stored) => {
                     let mut campaign = stored.campaign;
                     campaign.mail = campaign.mail.map(|m| m.anchored_at(&self.mail_base));
+                    campaign.site = campaign.site.map(|s| s.anchored_at(&self.mail_base));
                     campaigns.push(campaign);
                 }
                 Err(error) => {
@@ -415,6 +416,9 @@ fn turn_and_send(
     let done = daemon.check_turn(&campaign.name, now)?;
     if done != "waiting" {
         lines.push(done);
+    }
+    if let Some(out) = campaign.site.as_ref().and_then(|s| s.out.as_deref()) {
+        lines.extend(daemon.refresh_site(&campaign.name, std::path::Path::new(out), now)?);
     }
     match transport(campaign) {
         Ok(transport) => {

@@ -98,6 +98,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         std::fs::write(&map, svg).with_context(|| format!("cannot write {}", map.display()))?;
         summary.push_str(&format!("  map            {}\n", map.display()));
     }
+    if let Some(out) = campaign.site.clone().and_then(|s| s.anchored_at(dir).out) {
+        let built = crate::site::build(&daemon.store, &campaign.name, Path::new(&out))?;
+        summary.push_str(&format!(
+            "  public pages   {} ({} days, {} with the characters' records)\n",
+            built.out.join("index.html").display(),
+            built.days,
+            built.days_with_records
+        ));
+    }
     summary.push_str("Mailboxes (Maildir; reports and confirmations are in new/):\n");
     let gm = campaign.gm.email.as_str();
     for address in std::iter::once(gm).chain(campaign.players.iter().map(|p| p.email.as_str())) {

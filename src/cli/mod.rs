@@ -17,6 +17,7 @@ mod orders;
 mod report;
 mod setup;
 mod show_denizens;
+mod site;
 mod stop;
 mod table;
 mod transfer;
@@ -96,6 +97,11 @@ enum Command {
     Doctor(daemon::DoctorArgs),
     /// Print a stored day's report for a player (--player) or the GM's history (--gm).
     Report(report::ReportArgs),
+    /// The campaign's public pages: day records, maps, standings, an Atom feed.
+    Site {
+        #[command(subcommand)]
+        command: site::SiteCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -247,6 +253,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Gm(args) => daemon::gm(&args),
         Command::Doctor(args) => daemon::doctor(&args),
         Command::Report(args) => report::run(&args),
+        Command::Site { command } => site::run(&command),
     }
 }
 

@@ -31,6 +31,7 @@ pub mod rulings;
 pub mod schedule;
 pub mod seats;
 pub mod setup;
+pub mod site;
 
 use anyhow::Context;
 

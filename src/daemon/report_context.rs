@@ -9,12 +9,9 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::campaign::{Campaign, format_utc};
-use crate::game::{AcceptedOrders, Game};
+use crate::game::{AcceptedOrders, DAYS_PER_MONTH, Game};
 use crate::report::{GmWords, PrivateMessage, ReportContext, Templates};
 use crate::store::{RelayedMessage, Store, StoreError};
-
-/// Days in a month of a game with a calendar (Magic Realm's lunar month).
-const DAYS_PER_MONTH: u32 = 28;
 
 /// The season of `day` when the campaign plays with seasons.
 pub fn season_of(game: &dyn Game, campaign: &Campaign, day: u32) -> Option<String> {

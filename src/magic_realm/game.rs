@@ -224,6 +224,13 @@ impl Game for MagicRealm {
             .collect())
     }
 
+    /// The game ends with its last day (day 28 of its last month): the
+    /// final scores are in that day's events, and no day follows.
+    fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
+        let state = read_state(state)?;
+        Ok(state.day >= state.last_day)
+    }
+
     fn plays(&self, state: &GameState, player: &str) -> bool {
         self.character_of(state, player).is_some()
     }
@@ -559,6 +566,24 @@ impl Game for MagicRealm {
         reader: Reader<'_>,
     ) -> anyhow::Result<Report> {
         self.report_with(state, events, reader, &ReportContext::default())
+    }
+
+    /// The public day page ([`crate::magic_realm::report::site`]).
+    fn site_day(
+        &self,
+        state: &GameState,
+        previous: Option<&GameState>,
+        events: &[Event],
+        disclosure: crate::site::page::Disclosure,
+    ) -> anyhow::Result<crate::site::page::SiteDay> {
+        let previous = previous.map(read_state).transpose()?;
+        crate::magic_realm::report::site::site_day(
+            game_data()?,
+            &*read_state(state)?,
+            previous.as_deref(),
+            events,
+            disclosure,
+        )
     }
 
     /// A player's report or the GM's history ([`crate::magic_realm::report`]).

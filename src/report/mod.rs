@@ -45,6 +45,36 @@ const BUILT_IN: &[(&str, &str)] = &[
         "confirmation.txt",
         include_str!("../../templates/confirmation.txt"),
     ),
+    // The public pages (src/site/).
+    (
+        "site_layout.html",
+        include_str!("../../templates/site_layout.html"),
+    ),
+    (
+        "site_index.html",
+        include_str!("../../templates/site_index.html"),
+    ),
+    (
+        "site_day.html",
+        include_str!("../../templates/site_day.html"),
+    ),
+    (
+        "site_character.html",
+        include_str!("../../templates/site_character.html"),
+    ),
+    (
+        "site_standings.html",
+        include_str!("../../templates/site_standings.html"),
+    ),
+    (
+        "site_final.html",
+        include_str!("../../templates/site_final.html"),
+    ),
+    (
+        "site_feed.xml",
+        include_str!("../../templates/site_feed.xml"),
+    ),
+    ("site.css", include_str!("../../templates/site.css")),
 ];
 
 /// A template that could not be read or filled.

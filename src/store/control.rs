@@ -224,6 +224,23 @@ impl Store {
         Ok(())
     }
 
+    /// The newest message of `kind` in `campaign`'s GM log.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn gm_log_last(&self, campaign: &str, kind: &str) -> Result<Option<String>, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT message FROM gm_log WHERE campaign_id = ?1 AND kind = ?2 \
+                 ORDER BY id DESC LIMIT 1",
+                params![id, kind],
+                |row| row.get(0),
+            )
+            .optional()?)
+    }
+
     /// The GM's log of `campaign` (or of mail tied to none), oldest first.
     ///
     /// # Errors

@@ -22,5 +22,6 @@ mod mail_server;
 mod mail_tls;
 mod month_by_mail;
 mod report_mail;
+mod site_pages;
 mod storage;
 mod three_campaigns;

@@ -19,34 +19,40 @@ pub fn gm_log(events: &[DayEvent]) -> String {
     let mut out = String::new();
     let mut evening = false;
     for event in events {
-        let line = match &event.happening {
-            Happening::Roll(_) => continue,
-            Happening::Birdsong(b) => birdsong(b),
-            Happening::Phase(p) => phase(p),
-            Happening::Arrival(a) => arrival(a),
-            Happening::Combat(c) => {
-                let heading = if evening { "" } else { "\nEvening:\n" };
-                evening = true;
-                format!("{heading}{}", combat(c))
-            }
-            Happening::Midnight(m) => midnight(m),
-            Happening::Search(e) => search(e),
-            Happening::Trade(e) => trade(e),
-            Happening::Hire(e) => hire(e),
-            Happening::Restart(e) => e.log_line(),
-            Happening::Visitors(e) => e.log_line(),
-            Happening::TreasureSite(e) => e.log_line(),
-            Happening::Familiar(e) => e.log_line(),
-            Happening::Magic(e) => e.to_string(),
-            Happening::Weather(e) => e.log_line(),
-            Happening::Ruling(e) => e.log_line(),
-            Happening::Rearranged(e) => e.log_line(),
-            Happening::Cache(e) => e.log_line(),
-            Happening::Dealing(e) => e.log_line(),
-        };
+        let Some(line) = line(event) else { continue };
+        if matches!(event.happening, Happening::Combat(_)) && !evening {
+            evening = true;
+            out.push_str("\nEvening:\n");
+        }
         let _ = writeln!(out, "{line}");
     }
     out
+}
+
+/// The log text of one event (it may span lines); `None` for a die roll,
+/// which the lines of what it decided already show.
+pub fn line(event: &DayEvent) -> Option<String> {
+    Some(match &event.happening {
+        Happening::Roll(_) => return None,
+        Happening::Birdsong(b) => birdsong(b),
+        Happening::Phase(p) => phase(p),
+        Happening::Arrival(a) => arrival(a),
+        Happening::Combat(c) => combat(c),
+        Happening::Midnight(m) => midnight(m),
+        Happening::Search(e) => search(e),
+        Happening::Trade(e) => trade(e),
+        Happening::Hire(e) => hire(e),
+        Happening::Restart(e) => e.log_line(),
+        Happening::Visitors(e) => e.log_line(),
+        Happening::TreasureSite(e) => e.log_line(),
+        Happening::Familiar(e) => e.log_line(),
+        Happening::Magic(e) => e.to_string(),
+        Happening::Weather(e) => e.log_line(),
+        Happening::Ruling(e) => e.log_line(),
+        Happening::Rearranged(e) => e.log_line(),
+        Happening::Cache(e) => e.log_line(),
+        Happening::Dealing(e) => e.log_line(),
+    })
 }
 
 fn birdsong(event: &BirdsongEvent) -> String {

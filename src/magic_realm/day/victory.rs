@@ -35,13 +35,67 @@ pub const DEAD_SCORE: i32 = -100;
 /// One category's victory points: `points` counted, `factor` points per
 /// VP, `assigned` VPs required there (None: no requirements recorded).
 pub fn category(points: i32, factor: i32, assigned: Option<u8>) -> i32 {
-    let Some(assigned) = assigned.map(i32::from) else {
+    let Some(assigned) = assigned else {
         return points.div_euclid(factor);
     };
-    let over = points - factor * assigned;
-    let over = if over < 0 { over * 3 } else { over };
-    let basic = over.div_euclid(factor);
-    basic + basic * assigned
+    let working = Working::of(points, factor, assigned);
+    working.basic + working.bonus
+}
+
+/// One category's score worked out step by step, as the BIMR4 GM
+/// published it (the final page of the public pages shows it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Working {
+    pub factor: i32,
+    pub assigned: i32,
+    pub acquired: i32,
+    /// factor × assigned.
+    pub required: i32,
+    /// (acquired − required, tripled when negative) ÷ factor, rounded down.
+    pub basic: i32,
+    /// basic × assigned.
+    pub bonus: i32,
+}
+
+impl Working {
+    pub fn of(acquired: i32, factor: i32, assigned: u8) -> Working {
+        let assigned = i32::from(assigned);
+        let required = factor * assigned;
+        let over = acquired - required;
+        let over = if over < 0 { over * 3 } else { over };
+        let basic = over.div_euclid(factor);
+        Working {
+            factor,
+            assigned,
+            acquired,
+            required,
+            basic,
+            bonus: basic * assigned,
+        }
+    }
+}
+
+/// The five categories of `score` worked out against `requirements`, by
+/// name, in the order the victory requirements list them.
+pub fn workings(score: &Score, requirements: &VictoryRequirements) -> [(&'static str, Working); 5] {
+    let r = requirements;
+    [
+        (
+            "great treasures",
+            Working::of(
+                score.great_treasures,
+                GREAT_TREASURE_FACTOR,
+                r.great_treasures,
+            ),
+        ),
+        ("spells", Working::of(score.spells, SPELL_FACTOR, r.spells)),
+        ("fame", Working::of(score.fame, FAME_FACTOR, r.fame)),
+        (
+            "notoriety",
+            Working::of(score.notoriety, NOTORIETY_FACTOR, r.notoriety),
+        ),
+        ("gold", Working::of(score.gold, GOLD_FACTOR, r.gold)),
+    ]
 }
 
 /// The character's points in the five categories and his victory points.

@@ -14,6 +14,7 @@ pub mod map;
 pub mod orders_form;
 pub mod secrets;
 pub mod sheet;
+pub mod site;
 
 use anyhow::{anyhow, bail};
 use serde::Serialize;

@@ -125,7 +125,7 @@ fn is_zero(gold: &u16) -> bool {
 }
 
 /// The days of a month (play summary: the game lasts 28 days).
-pub const DAYS_PER_MONTH: u32 = 28;
+pub const DAYS_PER_MONTH: u32 = crate::game::DAYS_PER_MONTH;
 
 fn one_month() -> u32 {
     DAYS_PER_MONTH

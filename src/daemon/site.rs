@@ -1,0 +1,78 @@
+//! The daemon keeps a campaign's public pages current (issue 20 §3): after
+//! each round, when the campaign names `[site] out` and what the pages are
+//! built from has changed (a day processed or rolled back, an announcement,
+//! a narrative, an edited `[site]` table), they are built again and
+//! switched in one step ([`crate::site::publish`]). A failed build never
+//! holds the game: it goes to the GM's log, once until its reason changes.
+
+use std::path::Path;
+
+use super::Daemon;
+
+impl Daemon {
+    /// Rebuild `campaign`'s pages in `out` when they are out of date; the
+    /// line for the daemon's log, if anything was done.
+    ///
+    /// # Errors
+    /// The store fails while logging.
+    pub fn refresh_site(
+        &mut self,
+        campaign: &str,
+        out: &Path,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let fingerprint = match crate::site::fingerprint(&self.store, campaign) {
+            Ok(Some(fingerprint)) => fingerprint,
+            // Nothing played yet: no pages to build.
+            Ok(None) => return Ok(None),
+            Err(error) => return self.site_failed(campaign, &error, now),
+        };
+        if crate::site::publish::built_from(out).as_deref() == Some(fingerprint.as_str()) {
+            return Ok(None);
+        }
+        let last = self.store.gm_log_last(campaign, "site")?;
+        if last.is_some_and(|note| note.starts_with(&failure(&fingerprint))) {
+            return Ok(None);
+        }
+        match crate::site::build(&self.store, campaign, out) {
+            Ok(built) => {
+                let note = format!(
+                    "public pages rebuilt in {}: {} days ({} with records), {} files",
+                    out.display(),
+                    built.days,
+                    built.days_with_records,
+                    built.files
+                );
+                self.store
+                    .log_gm(Some(campaign), now, "site", &note, None)?;
+                Ok(Some(note))
+            }
+            Err(error) => {
+                let error = error.context(failure(&fingerprint));
+                self.site_failed(campaign, &error, now)
+            }
+        }
+    }
+
+    fn site_failed(
+        &mut self,
+        campaign: &str,
+        error: &anyhow::Error,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let note = format!("{error:#}");
+        if self.store.gm_log_last(campaign, "site")?.as_deref() == Some(note.as_str()) {
+            return Ok(None);
+        }
+        tracing::warn!(campaign = %campaign, "{note}");
+        self.store
+            .log_gm(Some(campaign), now, "site", &note, None)?;
+        Ok(Some(note))
+    }
+}
+
+/// How a failed build of `fingerprint` begins in the GM's log, so the same
+/// failure is not tried and logged again every round.
+fn failure(fingerprint: &str) -> String {
+    format!("the public pages ({fingerprint}) could not be built")
+}
