@@ -15,5 +15,6 @@ mod orders;
 mod report;
 mod setup;
 mod shipped;
+mod site;
 mod table;
 mod transfer;
