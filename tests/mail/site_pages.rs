@@ -278,3 +278,69 @@ fn after_the_last_day_end_shows_everything_and_public_still_keeps_the_secrets() 
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_once() {
+    let dir = scratch("daemon");
+    let db = dir.join("m16.sqlite");
+    month16::play(&db, 3);
+    let out = dir.join("www").join("m16");
+    let mut daemon = realmgm::daemon::Daemon::new(Store::open(&db).unwrap());
+    let done = daemon.refresh_site(TAG, &out, 100).unwrap();
+    assert!(
+        done.as_deref()
+            .is_some_and(|d| d.contains("3 days (0 with records)")),
+        "{done:?}"
+    );
+    assert!(out.join("day-003.html").is_file());
+    assert_eq!(
+        daemon.refresh_site(TAG, &out, 101).unwrap(),
+        None,
+        "up to date"
+    );
+    // The GM's announcement changes what the pages show: built again, and
+    // the folder switched to the new version.
+    daemon
+        .store
+        .record_announcement(TAG, 3, ANNOUNCED, 102)
+        .unwrap();
+    assert!(daemon.refresh_site(TAG, &out, 103).unwrap().is_some());
+    let day3 = std::fs::read_to_string(out.join("day-003.html")).unwrap();
+    assert!(day3.contains(ANNOUNCED));
+    let target = std::fs::read_link(&out).unwrap();
+    assert_eq!(target, PathBuf::from(".m16.versions/2"));
+    // A broken template: the failure is logged once, the game goes on,
+    // and the pages already published stay.
+    let templates = dir.join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(templates.join("site_day.html"), "{% if %}").unwrap();
+    let mut stored = daemon.store.load_campaign(TAG).unwrap();
+    stored.campaign.template_folder = Some(templates.display().to_string());
+    daemon
+        .store
+        .update_campaign(&stored.campaign, &stored.file_text)
+        .unwrap();
+    let failed = daemon.refresh_site(TAG, &out, 104).unwrap().unwrap();
+    assert!(
+        failed.contains("could not be built") && failed.contains("site_day.html"),
+        "{failed}"
+    );
+    assert_eq!(
+        daemon.refresh_site(TAG, &out, 105).unwrap(),
+        None,
+        "logged once"
+    );
+    let log = daemon.store.gm_log(Some(TAG)).unwrap();
+    assert_eq!(
+        log.iter()
+            .filter(|e| e.message.contains("could not be built"))
+            .count(),
+        1
+    );
+    assert!(
+        std::fs::read_to_string(out.join("day-003.html"))
+            .unwrap()
+            .contains(ANNOUNCED)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -283,3 +283,120 @@ fn final_scores(data: &GameData, state: &MrState) -> Vec<FinalScore> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::combat::log::CombatLine;
+    use crate::magic_realm::day::weather::WeatherEvent;
+    use crate::magic_realm::test_support::{data, test_game};
+
+    fn event(observers: Observers, happening: Happening) -> Event {
+        Event {
+            observers,
+            body: serde_json::to_value(happening).unwrap(),
+        }
+    }
+
+    /// A day with public news, one character's turn (seen by his player),
+    /// a combat line and a GM-only roll.
+    fn day() -> (MrState, Vec<Event>) {
+        let state = test_game(&["Amazon", "Wizard"]);
+        let clearing = state.characters[0].position.clone();
+        let ann = Observers::Players(["p0".to_string()].into());
+        let events = vec![
+            event(
+                Observers::Everyone,
+                Happening::Birdsong(BirdsongEvent::DayBegins { day: 1 }),
+            ),
+            event(
+                Observers::Everyone,
+                Happening::Birdsong(BirdsongEvent::TurnOrder {
+                    order: vec!["Amazon".into(), "Wizard".into()],
+                }),
+            ),
+            event(
+                Observers::Gm,
+                Happening::Weather(WeatherEvent::Rolled {
+                    die: 3,
+                    chit: 4,
+                    high: 5,
+                }),
+            ),
+            event(
+                ann.clone(),
+                Happening::Phase(PhaseEvent::TurnStarts {
+                    character: "Amazon".into(),
+                    clearing: clearing.clone(),
+                    recorded: "H / H".into(),
+                    phases: 2,
+                    followers: Vec::new(),
+                }),
+            ),
+            event(
+                ann,
+                Happening::Combat(CombatEvent::Line {
+                    clearing: clearing.clone(),
+                    round: 1,
+                    line: CombatLine::RoundBegins,
+                }),
+            ),
+        ];
+        (state, events)
+    }
+
+    fn all_lines(page: &SiteDay) -> Vec<String> {
+        page.sections
+            .iter()
+            .flat_map(|s| &s.blocks)
+            .flat_map(|b| b.heading.iter().chain(&b.lines).cloned())
+            .collect()
+    }
+
+    #[test]
+    fn public_shows_the_news_alone_and_a_bare_board() {
+        let (state, events) = day();
+        let page = site_day(data(), &state, None, &events, Disclosure::Public).unwrap();
+        let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Birdsong"]);
+        assert_eq!(all_lines(&page), ["Turn order: Amazon, Wizard."]);
+        assert!(!page.map_svg.unwrap().contains(">Amazon<"));
+        assert!(page.final_scores.is_empty());
+    }
+
+    #[test]
+    fn a_record_groups_each_turn_and_each_clearings_combat_without_gm_only_events() {
+        let (state, events) = day();
+        let page = site_day(data(), &state, None, &events, Disclosure::Record).unwrap();
+        let titles: Vec<&str> = page.sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Birdsong", "Daylight", "Evening"]);
+        let turn = &page.sections[1].blocks[0];
+        assert_eq!(turn.character.as_deref(), Some("Amazon"));
+        assert!(turn.heading.as_deref().unwrap().starts_with("Amazon in "));
+        assert_eq!(turn.lines, ["Recorded: H / H"]);
+        let combat = &page.sections[2].blocks[0];
+        assert!(combat.heading.as_deref().unwrap().starts_with("In "));
+        assert_eq!(combat.lines, ["Round 1: the round begins."]);
+        let lines = all_lines(&page);
+        assert!(!lines.iter().any(|l| l.contains("chit")), "{lines:?}");
+        assert!(
+            page.map_svg.unwrap().contains("Amazon"),
+            "where each ended the day"
+        );
+        let everything = site_day(data(), &state, None, &events, Disclosure::Everything).unwrap();
+        assert!(all_lines(&everything).iter().any(|l| l.contains("chit 4")));
+    }
+
+    #[test]
+    fn a_death_is_news_on_the_day_it_happens_only() {
+        let (mut state, events) = day();
+        let before = state.clone();
+        state.characters[1].dead = true;
+        let page = site_day(data(), &state, Some(&before), &events, Disclosure::Public).unwrap();
+        assert_eq!(page.deaths, ["Wizard"]);
+        let next = site_day(data(), &state, Some(&state), &events, Disclosure::Public).unwrap();
+        assert!(next.deaths.is_empty());
+        assert_eq!(page.standings.len(), 2);
+        assert!(page.standings[1].dead);
+    }
+}
