@@ -6,6 +6,8 @@
 //! `cargo bench --bench site`; under `cargo test` it plays 3 days and builds
 //! once, as a smoke test.
 
+// Only the played database is needed here, not the month's own figures.
+#[allow(dead_code)]
 #[path = "../tests/support/month16.rs"]
 mod month16;
 
