@@ -37,9 +37,10 @@ impl Daemon {
         match crate::site::build(&self.store, campaign, out) {
             Ok(built) => {
                 let note = format!(
-                    "public pages rebuilt in {}: {} days ({} with records), {} files",
+                    "public pages rebuilt in {}: {} day{} ({} with records), {} files",
                     out.display(),
                     built.days,
+                    if built.days == 1 { "" } else { "s" },
                     built.days_with_records,
                     built.files
                 );

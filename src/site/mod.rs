@@ -83,13 +83,15 @@ pub fn build(store: &Store, campaign: &str, out: &Path) -> anyhow::Result<Built>
 }
 
 /// What the pages of `campaign` would be built from now, as a short hash:
-/// the latest day's state, the `[site]` settings and the GM's words.
+/// the latest day's state, the `[site]` settings and the GM's words;
+/// `None` before day 1 is played.
 ///
 /// # Errors
 /// No such campaign, or the store fails.
 pub fn fingerprint(store: &Store, campaign: &str) -> anyhow::Result<Option<String>> {
     let stored = store.load_campaign(campaign)?;
-    let Some(latest) = store.latest_day(campaign)? else {
+    // Set up but not played: no pages yet, and nothing to report.
+    let Some(latest) = store.latest_day(campaign)?.filter(|l| l.day > 0) else {
         return Ok(None);
     };
     let mut words = Vec::new();
@@ -121,7 +123,6 @@ struct Site {
     templates: Templates,
     rules: Vec<String>,
     calendar: Vec<String>,
-    players: Vec<(String, Option<String>)>,
     over: bool,
     days: Vec<DayPage>,
     fingerprint: String,
@@ -216,12 +217,6 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
     Ok(Site {
         fingerprint: hash_of(&campaign, &latest.hash, &words),
         calendar: calendar_lines(game, &campaign, latest.day, over),
-        players: stored
-            .players
-            .iter()
-            .chain(&stored.left_characters)
-            .map(|p| (p.name.clone(), p.character.clone()))
-            .collect(),
         rules,
         templates,
         settings,
@@ -420,8 +415,7 @@ impl Site {
         }
     }
 
-    /// The characters in the game, from the latest page's standings (the
-    /// players' seats for a character not in play).
+    /// The characters in the game, from the latest page's standings.
     fn characters(&self) -> Vec<CharacterLink> {
         let latest = self.days.last().map(|d| d.page.standings.as_slice());
         latest
@@ -561,7 +555,6 @@ impl Site {
                     "description": self.campaign.description,
                     "rules": self.rules,
                     "calendar": self.calendar,
-                    "players": self.players,
                     "board": board,
                     "deaths": deaths,
                     "standings_shown": standings.is_some(),
