@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Headless Chromium for realmgm's browser check of a report's HTML
-# (tests/engine/report_browser.rs).
+# (tests/engine/report_browser.rs) and of the public pages (tests/cli/site.rs).
 #
 #   scripts/chromium.sh install          install Debian's chromium if missing
 #   scripts/chromium.sh screenshot HTML PNG

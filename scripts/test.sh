@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # runs); where it cannot be started those tests print SKIPPED and return.
 scripts/mailserver.sh start || echo "test.sh: local mail server not started; tests/mail/mail_server.rs will skip"
 # The browser check of a report's HTML needs headless Chromium; without it
-# tests/engine/report_browser.rs prints SKIPPED.
+# tests/engine/report_browser.rs and tests/cli/site.rs print SKIPPED.
 scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/engine/report_browser.rs will skip"
 # Formatting and lints first: they fail fast and cost little.
 cargo fmt --check

@@ -10,18 +10,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common;
+use crate::{browser, common};
 
 use common::{TempDb, realmgm, stderr, stdout};
-
-fn has_chromium() -> bool {
-    ["chromium", "chromium-browser"].iter().any(|name| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
 
 /// The demo played in a fresh folder, with its site built by the demo.
 fn demo(name: &str) -> (PathBuf, TempDb) {
@@ -133,21 +124,12 @@ fn every_link_of_the_demo_site_resolves_and_the_days_hold_the_records() {
 
 #[test]
 fn chromium_loads_every_page_of_the_demo_site_without_a_console_message() {
-    if !has_chromium() {
+    let Some(browser) = browser::chromium() else {
         eprintln!("SKIPPED: chromium is not installed (scripts/chromium.sh install)");
         return;
-    }
+    };
     let (dir, _db) = demo("site-browser");
     let site = dir.join("site").canonicalize().unwrap();
-    let browser = if Command::new("sh")
-        .args(["-c", "command -v chromium"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        "chromium"
-    } else {
-        "chromium-browser"
-    };
     for page in html_files(&site) {
         let profile = std::env::temp_dir().join(format!(
             "realmgm-site-profile-{}-{}",
@@ -189,28 +171,12 @@ fn chromium_loads_every_page_of_the_demo_site_without_a_console_message() {
             page.display()
         );
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let artifacts = root.join("target/test-artifacts");
-    std::fs::create_dir_all(&artifacts).unwrap();
     for (page, shot, least) in [
         ("day-003.html", "site-day.png", 60_000),
         ("standings.html", "site-standings.png", 40_000),
     ] {
-        let png = artifacts.join(shot);
-        let _ = std::fs::remove_file(&png);
-        let output = Command::new(root.join("scripts/chromium.sh"))
-            .arg("screenshot")
-            .arg(site.join(page))
-            .arg(&png)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let bytes = std::fs::read(&png).unwrap();
-        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let png = browser::artifacts().join(shot);
+        let bytes = browser::screenshot(&site.join(page), &png);
         // A blank page compresses to a few kilobytes; a page with its
         // records, tables, map or charts does not.
         assert!(

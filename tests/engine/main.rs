@@ -3,6 +3,8 @@
 //! One test binary for the group: each file is a module, so the crate is
 //! linked once for all of them.
 
+#[path = "../browser/mod.rs"]
+mod browser;
 #[path = "../report_support/mod.rs"]
 mod report_support;
 
