@@ -125,6 +125,8 @@ struct Site {
     calendar: Vec<String>,
     over: bool,
     days: Vec<DayPage>,
+    /// The characters with a page of their own.
+    paged: std::collections::BTreeSet<String>,
     fingerprint: String,
 }
 
@@ -214,7 +216,18 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         .map(|t| format!("{}: {}", t.name, t.summary))
         .collect();
     let templates = crate::daemon::report_context::templates(&campaign)?;
+    let paged = days
+        .last()
+        .map(|d| {
+            d.page
+                .standings
+                .iter()
+                .map(|s| s.character.clone())
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Site {
+        paged,
         fingerprint: hash_of(&campaign, &latest.hash, &words),
         calendar: calendar_lines(game, &campaign, latest.day, over),
         rules,
@@ -415,6 +428,18 @@ impl Site {
         }
     }
 
+    /// A block as the templates show it: a character's record links to his
+    /// page; a hired leader's, who has no page, does not.
+    fn block_view<'a>(&self, block: &'a Block) -> BlockView<'a> {
+        let paged = |name: &&str| self.paged.contains(*name);
+        BlockView {
+            character: block.character.as_deref(),
+            file: block.character.as_deref().filter(paged).map(character_file),
+            heading: block.heading.as_deref(),
+            lines: &block.lines,
+        }
+    }
+
     /// The characters in the game, from the latest page's standings.
     fn characters(&self) -> Vec<CharacterLink> {
         let latest = self.days.last().map(|d| d.page.standings.as_slice());
@@ -473,7 +498,7 @@ impl Site {
                     .iter()
                     .map(|s| SectionView {
                         title: &s.title,
-                        blocks: s.blocks.iter().map(block_view).collect(),
+                        blocks: s.blocks.iter().map(|b| self.block_view(b)).collect(),
                     })
                     .collect(),
                 map_file,
@@ -641,7 +666,7 @@ impl Site {
                     .iter()
                     .flat_map(|s| &s.blocks)
                     .filter(|b| b.character.as_deref() == Some(character))
-                    .map(block_view)
+                    .map(|b| self.block_view(b))
                     .collect(),
                 died: d.page.deaths.iter().any(|c| c == character),
             })
@@ -700,15 +725,6 @@ fn with_files<T: Serialize>(
             value
         })
         .collect()
-}
-
-fn block_view(block: &Block) -> BlockView<'_> {
-    BlockView {
-        character: block.character.as_deref(),
-        file: block.character.as_deref().map(character_file),
-        heading: block.heading.as_deref(),
-        lines: &block.lines,
-    }
 }
 
 fn capitalised(text: &str) -> String {
