@@ -355,6 +355,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     }
     let templates = c.template_folder.as_deref().unwrap_or("built in");
     out.push_str(&format!("Templates: {templates}\n"));
+    out.push_str(&format!("Pages:     {}\n", site_line(c)));
     let toggles = c.toggles_on()?;
     if toggles.is_empty() {
         out.push_str("Rules:     none beyond the standard rules\n");
@@ -367,6 +368,29 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
         }
     }
     Ok(out)
+}
+
+/// What the campaign's public pages show and where the daemon writes them.
+fn site_line(campaign: &Campaign) -> String {
+    let site = campaign.site.clone().unwrap_or_default();
+    let mut line = match (site.publish, site.delay_days) {
+        (crate::campaign::Publish::Delayed, Some(days)) => {
+            let plural = if days == 1 { "" } else { "s" };
+            format!("delayed: each day's records {days} day{plural} after it")
+        }
+        (crate::campaign::Publish::End, _) => {
+            "end: the public news until the end, then everything".into()
+        }
+        _ => "public: what every player learns".into(),
+    };
+    if site.standings {
+        line.push_str("; standings shown");
+    }
+    match &site.out {
+        Some(out) => line.push_str(&format!("; rebuilt by the daemon in {out}")),
+        None => line.push_str("; built by `realmgm site build`"),
+    }
+    line
 }
 
 /// ` (team: a, b)` after a team seat's address; nothing for a seat alone.

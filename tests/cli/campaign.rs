@@ -55,6 +55,12 @@ fn new_then_show_gives_back_the_file() {
         assert_eq!(shown.contains(&marked), unbuilt, "{}", toggle.name);
     }
     assert!(shown.contains("starting in Autumn"), "{shown}");
+    assert!(
+        shown.contains(
+            "Pages:     public: what every player learns; built by `realmgm site build`\n"
+        ),
+        "{shown}"
+    );
 
     let listed = stdout(&realmgm(
         &["campaign", "list", "--db", db.0.to_str().unwrap()],
