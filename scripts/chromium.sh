@@ -3,8 +3,9 @@
 # (tests/engine/report_browser.rs) and of the public pages (tests/cli/site.rs).
 #
 #   scripts/chromium.sh install          install Debian's chromium if missing
-#   scripts/chromium.sh screenshot HTML PNG
+#   scripts/chromium.sh screenshot HTML PNG [WIDTH,HEIGHT]
 #                                        render HTML to a PNG screenshot
+#                                        (1000,2400 unless given: 390,1400 is a phone)
 #
 # The browser runs headless, without sandbox, GPU, network extras or a
 # profile: a fresh temporary user data directory each time, removed after.
@@ -36,17 +37,18 @@ install)
 screenshot)
     html="${2:?give the HTML file}"
     png="${3:?give the PNG file}"
+    size="${4:-1000,2400}"
     browser="$(find_chromium)" || { echo "chromium.sh: chromium is not installed" >&2; exit 1; }
     profile="$(mktemp -d)"
     trap 'rm -rf "$profile"' EXIT
     "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$profile" --hide-scrollbars --window-size=1000,2400 \
+        --user-data-dir="$profile" --hide-scrollbars --window-size="$size" \
         --screenshot="$png" "file://$(realpath "$html")" >/dev/null 2>&1
     [ -s "$png" ] || { echo "chromium.sh: no screenshot was written" >&2; exit 1; }
     ;;
 *)
-    echo "usage: scripts/chromium.sh install | screenshot HTML PNG" >&2
+    echo "usage: scripts/chromium.sh install | screenshot HTML PNG [WIDTH,HEIGHT]" >&2
     exit 2
     ;;
 esac

@@ -22,15 +22,17 @@ pub fn artifacts() -> PathBuf {
     folder
 }
 
-/// Render `page` to the PNG `shot` (`scripts/chromium.sh screenshot`) and
-/// return its bytes, checked to be a PNG.
-pub fn screenshot(page: &Path, shot: &Path) -> Vec<u8> {
+/// Render `page` to the PNG `shot` (`scripts/chromium.sh screenshot`) in a
+/// window of `size` ("WIDTH,HEIGHT"; a desktop's when `None`) and return
+/// its bytes, checked to be a PNG.
+pub fn screenshot(page: &Path, shot: &Path, size: Option<&str>) -> Vec<u8> {
     let _ = std::fs::remove_file(shot);
     let output =
         Command::new(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/chromium.sh"))
             .arg("screenshot")
             .arg(page)
             .arg(shot)
+            .args(size)
             .output()
             .unwrap();
     assert!(

@@ -2,8 +2,9 @@
 //! (issue 20, "done when"): every page loads in headless Chromium (Debian's
 //! package, `scripts/chromium.sh`) with no console message, every link and
 //! picture of every page resolves to a file of the site, the day pages hold
-//! each character's records, and a day page and the standings are rendered
-//! to screenshots in `target/test-artifacts/`. Without Chromium the
+//! each character's records, and a day page (on a desktop's and a phone's
+//! screen) and the standings are rendered to screenshots in
+//! `target/test-artifacts/`. Without Chromium the
 //! browser part prints SKIPPED; the link checks still run.
 
 use std::collections::BTreeSet;
@@ -171,12 +172,18 @@ fn chromium_loads_every_page_of_the_demo_site_without_a_console_message() {
             page.display()
         );
     }
-    for (page, shot, least) in [
-        ("day-003.html", "site-day.png", 60_000),
-        ("standings.html", "site-standings.png", 40_000),
+    for (page, shot, size, least) in [
+        ("day-003.html", "site-day.png", None, 60_000),
+        ("standings.html", "site-standings.png", None, 40_000),
+        (
+            "day-003.html",
+            "site-day-phone.png",
+            Some("390,1400"),
+            30_000,
+        ),
     ] {
         let png = browser::artifacts().join(shot);
-        let bytes = browser::screenshot(&site.join(page), &png);
+        let bytes = browser::screenshot(&site.join(page), &png, size);
         // A blank page compresses to a few kilobytes; a page with its
         // records, tables, map or charts does not.
         assert!(

@@ -19,7 +19,7 @@ fn chromium_renders_a_report_to_a_screenshot() {
     let page = browser::artifacts().join("player-report.html");
     let shot = browser::artifacts().join("player-report.png");
     std::fs::write(&page, &html).unwrap();
-    let png = browser::screenshot(&page, &shot);
+    let png = browser::screenshot(&page, &shot, None);
     // A blank page compresses to almost nothing; a rendered report with its
     // tables and map does not.
     assert!(
