@@ -3,6 +3,7 @@
 //!
 //! See ARCHITECTURE.md for the bird's-eye view and the code map.
 
+pub mod analyze;
 pub mod campaign;
 pub mod cli;
 pub mod daemon;

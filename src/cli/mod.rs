@@ -2,6 +2,7 @@
 //! module. Commands print results on stdout and return errors for `main` to
 //! print on stderr.
 
+mod analyze;
 mod backup;
 mod battle;
 mod board;
@@ -97,6 +98,8 @@ enum Command {
     Doctor(daemon::DoctorArgs),
     /// Print a stored day's report for a player (--player) or the GM's history (--gm).
     Report(report::ReportArgs),
+    /// Measure what rules do: play seeded months with bots under one campaign file, or two side by side.
+    Analyze(analyze::AnalyzeArgs),
     /// The campaign's public pages: day records, maps, standings, an Atom feed.
     Site {
         #[command(subcommand)]
@@ -254,6 +257,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Doctor(args) => daemon::doctor(&args),
         Command::Report(args) => report::run(&args),
         Command::Site { command } => site::run(&command),
+        Command::Analyze(args) => analyze::run(&args),
     }
 }
 

@@ -128,8 +128,8 @@ pub fn line_chart(title: &str, series: &[Series]) -> String {
     svg
 }
 
-/// Text made safe inside SVG.
-fn escape(text: &str) -> String {
+/// Text made safe inside SVG and HTML.
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -727,7 +727,8 @@ fn with_files<T: Serialize>(
         .collect()
 }
 
-fn capitalised(text: &str) -> String {
+/// `text` with its first letter capitalised.
+pub(crate) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

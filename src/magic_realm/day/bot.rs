@@ -19,8 +19,8 @@ use crate::magic_realm::data::tiles::{ClearingKind, PathKind};
 use crate::magic_realm::orders::{Activities, Activity, DayOrders, Phase};
 use crate::magic_realm::state::{CharacterState, ChitCondition, MrState};
 
-const FULL_DAY: usize = 4;
-const BASIC: usize = 2;
+pub(super) const FULL_DAY: usize = 4;
+pub(super) const BASIC: usize = 2;
 
 /// Orders for the character of `player` (None if he has no character).
 pub fn orders_for(
@@ -118,7 +118,7 @@ pub fn orders_for(
 
 /// A familiar's line for a character who has one: a step to an open
 /// neighbouring clearing along a road, then a peer there.
-fn familiar_line(
+pub(super) fn familiar_line(
     data: &GameData,
     rules: &Rules,
     state: &MrState,
@@ -162,13 +162,13 @@ fn familiar_line(
     Some(Activities { phases })
 }
 
-fn needs_rest(who: &CharacterState) -> bool {
+pub(super) fn needs_rest(who: &CharacterState) -> bool {
     who.chits
         .iter()
         .any(|c| c.condition != ChitCondition::Active)
 }
 
-fn plain(activity: Activity) -> Phase {
+pub(super) fn plain(activity: Activity) -> Phase {
     Phase {
         activity,
         bonus: false,
@@ -176,7 +176,7 @@ fn plain(activity: Activity) -> Phase {
     }
 }
 
-fn with(phases: Vec<Phase>) -> DayOrders {
+pub(super) fn with(phases: Vec<Phase>) -> DayOrders {
     DayOrders {
         activities: Activities { phases },
         ..DayOrders::default()
@@ -186,7 +186,7 @@ fn with(phases: Vec<Phase>) -> DayOrders {
 /// Neighbours the bot may move to with `spare` phases after this one and
 /// `used` phases already recorded: known routes only, no mountain it cannot
 /// finish climbing, no cave once a sunlight phase is used.
-fn routes(
+pub(super) fn routes(
     data: &GameData,
     rules: &Rules,
     board: &Board,

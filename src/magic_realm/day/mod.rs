@@ -12,6 +12,7 @@ pub mod birdsong;
 pub mod blocking;
 pub mod bot;
 pub mod bot_magic;
+pub mod bot_plan;
 pub mod cache;
 pub mod daylight;
 pub mod dealings;

@@ -1,0 +1,178 @@
+//! The game's invariants, checked after every simulated day (issue 21 §3).
+//! A violation stops the month with its seed and day, to be replayed as a
+//! regression test.
+//!
+//! Checked:
+//! - every item (treasure, spell, horse, weapon or armour copy) is in one
+//!   place only: a holder's pile, a character's belongings, a pack horse's
+//!   load, a cache or what a hired leader carries;
+//! - no item comes from nowhere: a day never ends with more items than it
+//!   began with, nor with more of the characters' own weapons and armour
+//!   (unnumbered; two characters may each bring a Shield) unless a
+//!   character started again with fresh gear;
+//! - every native a character has hired is a counter of the game, alive;
+//! - a dead character takes no phase (until he starts again at Birdsong);
+//! - no event is shown to a player who is not in the game.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::game::Observers;
+use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
+use crate::magic_realm::day::restart::RestartEvent;
+use crate::magic_realm::state::{Item, ItemKind, MrState, Whereabouts};
+
+/// Check the day that turned `before` into `after` with `events`.
+///
+/// # Errors
+/// The first invariant broken, in words.
+pub fn check(
+    _data: &GameData,
+    before: &MrState,
+    after: &MrState,
+    events: &[DayEvent],
+) -> Result<(), String> {
+    let (places, gear) = item_places(after)?;
+    let (places_before, gear_before) = item_places(before)?;
+    if places.len() > places_before.len() {
+        return Err(format!(
+            "the day ended with {} counted items where it began with {}",
+            places.len(),
+            places_before.len()
+        ));
+    }
+    // A character who starts again (or arrives) brings fresh gear of his
+    // own, as a new character would; his old gear stays where he fell.
+    let fresh_gear = events
+        .iter()
+        .any(|e| matches!(e.happening, Happening::Restart(_)));
+    for (name, count) in gear.iter().filter(|_| !fresh_gear) {
+        let had = gear_before.get(name).copied().unwrap_or(0);
+        if *count > had {
+            return Err(format!(
+                "there are {count} of the characters' own {name} where there were {had}"
+            ));
+        }
+    }
+    for c in &after.characters {
+        for hired in &c.hirelings {
+            match after.denizens.get(&hired.native) {
+                None => {
+                    return Err(format!(
+                        "the {} has hired {}, who is not in the game",
+                        c.name, hired.native
+                    ));
+                }
+                Some(counter) if counter.at == Whereabouts::Dead => {
+                    return Err(format!(
+                        "the {} has hired {}, who is dead",
+                        c.name, hired.native
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    // Who is dead, as the day goes: those dead at its start until they
+    // start again at Birdsong, and whoever dies in it.
+    let mut dead: BTreeSet<String> = before
+        .characters
+        .iter()
+        .filter(|c| c.dead)
+        .map(|c| c.name.clone())
+        .collect();
+    let players: BTreeSet<&str> = before
+        .characters
+        .iter()
+        .chain(&after.characters)
+        .map(|c| c.player.as_str())
+        .collect();
+    for event in events {
+        match &event.happening {
+            Happening::Restart(RestartEvent::Restarted { character, .. }) => {
+                dead.remove(character);
+            }
+            Happening::Combat(CombatEvent::Line {
+                line: CombatLine::Died { character, .. },
+                ..
+            }) => {
+                dead.insert(character.clone());
+            }
+            Happening::Phase(PhaseEvent::PhaseDone { character, .. })
+                if dead.contains(character) =>
+            {
+                return Err(format!("the {character} is dead and took a phase"));
+            }
+            _ => {}
+        }
+        if let Observers::Players(readers) = &event.observers
+            && let Some(stranger) = readers.iter().find(|r| !players.contains(r.as_str()))
+        {
+            return Err(format!(
+                "an event is shown to {stranger}, who plays no character"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where each numbered item is, and how many of each character's own
+/// weapon and armour there are.
+type Inventory<'a> = (BTreeMap<&'a Item, String>, BTreeMap<String, usize>);
+
+/// Every numbered item of `state` (treasures, spells, horses, the copies of
+/// weapons and armour) with the place it is in, and how many of each
+/// character's own weapons and armour (unnumbered: two characters may
+/// each bring a Shield) there are; an error when a numbered item is in two
+/// places.
+fn item_places(state: &MrState) -> Result<Inventory<'_>, String> {
+    let mut all: Vec<(&Item, String)> = Vec::new();
+    for (holder, items) in &state.holdings {
+        all.extend(items.iter().map(|i| (i, format!("held by {holder}"))));
+    }
+    let mut gear: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &state.characters {
+        all.extend(
+            c.belongings
+                .iter()
+                .map(|b| (&b.item, format!("the {}'s", c.name))),
+        );
+        for (horse, load) in &c.pack {
+            all.extend(
+                load.iter()
+                    .map(|i| (i, format!("on the {}'s {horse}", c.name))),
+            );
+        }
+        for own in c.weapon.iter().chain(&c.armor) {
+            *gear.entry(own.clone()).or_default() += 1;
+        }
+    }
+    for cache in &state.caches {
+        all.extend(
+            cache
+                .items
+                .iter()
+                .map(|i| (i, format!("in the {}'s cache", cache.owner))),
+        );
+    }
+    for (leader, record) in &state.leaders {
+        all.extend(
+            record
+                .carries
+                .iter()
+                .map(|i| (i, format!("carried by {leader}"))),
+        );
+    }
+    let mut places: BTreeMap<&Item, String> = BTreeMap::new();
+    for (item, place) in all {
+        let own_gear = matches!(item.kind, ItemKind::Weapon | ItemKind::Armor)
+            && !item.name.ends_with(|c: char| c.is_ascii_digit());
+        if own_gear {
+            *gear.entry(item.name.clone()).or_default() += 1;
+        } else if let Some(other) = places.insert(item, place.clone()) {
+            return Err(format!("{} is both {other} and {place}", item.name));
+        }
+    }
+    Ok((places, gear))
+}

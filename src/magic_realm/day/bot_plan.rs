@@ -1,0 +1,355 @@
+//! The planning bot (issue 21 §2): the policy `realmgm analyze` plays every
+//! character with, so that what a house rule changes is measured on play
+//! that pursues the game's goals, not on a random walk
+//! ([`super::bot::orders_for`], kept for tests and the demo, is the random
+//! walker this one is measured against).
+//!
+//! Its policy, from what its character knows (README "Analysis"):
+//! - it records victory requirements as a player of its character would:
+//!   a fighter fame and notoriety, a magic-user spells and great treasures,
+//!   the others great treasures and gold ([`victory_requirements`]);
+//! - it rests while a chit is fatigued or wounded (as the walker does);
+//! - a dead character plans his day from the Inn, where he starts again;
+//! - standing at a treasure site it has found that still holds treasure, it
+//!   loots it all day; at a site chit it has seen but not found, it locates;
+//! - else it walks, by the shortest route it knows that keeps out of every
+//!   clearing where a monster or an unhired native stands, to the nearest such
+//!   site, or into the nearest tile it has not explored (where the chits
+//!   turn up), and searches with the phases left when it arrives (locating
+//!   twice, then looting, at a site it has not found);
+//! - it hides as soon as it arrives, which keeps prowling monsters from
+//!   blocking or finding it (searching does not unhide it), and it fights
+//!   only what finds it anyway, with its standing combat orders;
+//! - a magic-user casts as [`super::bot_magic`] says; a familiar peers.
+//!
+//! It may know one thing a player learns only by looting a site to the
+//! bottom: that a site it has found is empty. Its choices among equals come
+//! from the day's dice (`bot/<player>`), so the same seed plays the same.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use super::bot::{self, BASIC, FULL_DAY, needs_rest, plain, routes, with};
+use super::bot_magic;
+use crate::dice::Dice;
+use crate::game::Rules;
+use crate::magic_realm::abilities;
+use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::terms::Dwelling;
+use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::orders::{Activity, DayOrders, SearchTable};
+use crate::magic_realm::state::{CharacterState, MrState, VictoryRequirements, Whereabouts};
+
+/// The characters who seek fights (their requirements and their evenings).
+const FIGHTERS: [&str; 7] = [
+    "Amazon",
+    "Berserker",
+    "Black Knight",
+    "Captain",
+    "Dwarf",
+    "Swordsman",
+    "White Knight",
+];
+
+/// What a character of `name` records, sharing `points` victory points.
+pub fn victory_requirements(data: &GameData, name: &str, points: u32) -> VictoryRequirements {
+    let magic = data
+        .characters
+        .iter()
+        .find(|c| c.name == name)
+        .is_some_and(|c| c.spells > 0);
+    // Shares of the points by category: great treasures, spells, fame,
+    // notoriety, gold.
+    let shares: [u32; 5] = if FIGHTERS.contains(&name) {
+        [0, 0, 2, 2, 1]
+    } else if magic {
+        [2, 2, 1, 0, 0]
+    } else {
+        [2, 0, 1, 0, 2]
+    };
+    let mut split = shares.map(|share| share * points / 5);
+    // What rounding left goes to the first category it favours.
+    let left = points - split.iter().sum::<u32>();
+    if let Some(first) = shares.iter().position(|s| *s > 0) {
+        split[first] += left;
+    }
+    let point = |n: u32| u8::try_from(n).unwrap_or(u8::MAX);
+    VictoryRequirements {
+        great_treasures: point(split[0]),
+        spells: point(split[1]),
+        fame: point(split[2]),
+        notoriety: point(split[3]),
+        gold: point(split[4]),
+    }
+}
+
+/// A day of hiding, for a player whose bot cannot foresee where his dead
+/// character starts again.
+pub fn hiding_day() -> DayOrders {
+    with(vec![plain(Activity::Hide); BASIC])
+}
+
+/// What the bot goes for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Goal {
+    /// A found site with treasure in it: loot it.
+    Loot,
+    /// A site chit seen but not found: locate it.
+    Locate,
+    /// An unexplored tile: enter it.
+    Explore,
+}
+
+/// The planning bot's orders for the character of `player`.
+pub fn orders_for(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    player: &str,
+    dice: &mut Dice,
+) -> Option<DayOrders> {
+    let index = state.characters.iter().position(|c| c.player == player)?;
+    if state.characters[index].dead {
+        // He starts again at the Inn at Birdsong: he plans from there.
+        let inn = state.dwellings.get(&Dwelling::Inn)?.clone();
+        let mut restarted = state.clone();
+        restarted.characters[index].dead = false;
+        restarted.characters[index].position = inn;
+        return orders_for(data, rules, &restarted, player, dice);
+    }
+    let who = &state.characters[index];
+    if needs_rest(who) || bot_magic::day_spell(data, rules, state, index).is_some() {
+        // Resting and a day spent casting on himself are the walker's days.
+        return bot::orders_for(data, rules, state, player, dice);
+    }
+    let purpose = format!("bot/{player}");
+    let board = &state.board;
+    let kind = |c: &ClearingId| board.clearing(c).map(|c| c.kind);
+    let no_sunlight = abilities::has(data, rules, who, &Advantage::NoSunlightPhases);
+    let mut allowed = if no_sunlight || kind(&who.position) == Some(ClearingKind::Cave) {
+        BASIC
+    } else {
+        FULL_DAY
+    };
+    let goals = goals(data, state, who);
+    let mut here = who.position.clone();
+    let mut phases = Vec::new();
+    let mut searches = Vec::new();
+    if !goals.contains_key(&here) {
+        let mut path = shortest_path(data, rules, state, who, &goals, dice, &purpose);
+        if path.is_empty() && monsters_at(state).contains(&here) {
+            // No goal it can reach safely, and company it does not want:
+            // it leaves for the nearest quiet clearing.
+            let quiet: BTreeMap<ClearingId, Goal> =
+                routes(data, rules, board, who, &here, FULL_DAY, 0)
+                    .into_iter()
+                    .filter(|c| !monsters_at(state).contains(c))
+                    .map(|c| (c, Goal::Explore))
+                    .collect();
+            path = shortest_path(data, rules, state, who, &quiet, dice, &purpose);
+        }
+        for to in path {
+            let cost = if kind(&to) == Some(ClearingKind::Mountain) {
+                2
+            } else {
+                1
+            };
+            let cave_after_basic = kind(&to) == Some(ClearingKind::Cave) && phases.len() >= BASIC;
+            if phases.len() + cost > allowed || cave_after_basic {
+                break;
+            }
+            let Some(tile) = data.tiles.by_code(&to.tile).map(|t| t.name.clone()) else {
+                break;
+            };
+            for _ in 0..cost {
+                phases.push(plain(Activity::Move {
+                    tile: tile.clone(),
+                    clearing: to.clearing,
+                }));
+            }
+            if kind(&to) == Some(ClearingKind::Cave) {
+                allowed = BASIC.max(phases.len());
+            }
+            here = to;
+            if goals.contains_key(&here) {
+                break;
+            }
+        }
+    }
+    let search = match goals.get(&here) {
+        // A site it has not found: locate it first, then loot what it found.
+        Some(Goal::Locate) => vec![SearchTable::Locate, SearchTable::Locate, SearchTable::Loot],
+        Some(Goal::Loot) => vec![SearchTable::Loot],
+        Some(Goal::Explore) | None => Vec::new(),
+    };
+    // Hidden first: a hidden character is neither blocked nor found by the
+    // monsters that prowl, and searching does not unhide him.
+    if phases.len() < allowed {
+        phases.push(plain(Activity::Hide));
+    }
+    while phases.len() < allowed {
+        if search.is_empty() {
+            phases.push(plain(Activity::Hide));
+        } else {
+            phases.push(plain(Activity::Search));
+            let next = search[searches.len().min(search.len() - 1)].clone();
+            searches.push(next);
+        }
+    }
+    let casting = bot_magic::attack_spell(data, rules, state, index, &here).map(bot_magic::casting);
+    Some(DayOrders {
+        familiar: bot::familiar_line(data, rules, state, who, dice, &purpose),
+        combat: casting,
+        searches,
+        ..with(phases)
+    })
+}
+
+/// The clearings worth going to and what to do there.
+fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
+    let mut found = BTreeMap::new();
+    for (tile, chits) in &state.map_chits {
+        for chit in chits {
+            let Some(site) = data.chits.site(&chit.name) else {
+                continue;
+            };
+            let at = ClearingId {
+                tile: tile.clone(),
+                clearing: site.clearing,
+            };
+            if who.discoveries.sites.contains(&chit.name) {
+                let full = state
+                    .holdings
+                    .get(&chit.name)
+                    .is_some_and(|items| !items.is_empty());
+                if full {
+                    found.insert(at, Goal::Loot);
+                }
+            } else if who.discoveries.chits_seen.contains(&chit.name) {
+                found.entry(at).or_insert(Goal::Locate);
+            }
+        }
+    }
+    if found.is_empty() {
+        for clearing in state.board.clearings() {
+            if !who.discoveries.tiles_visited.contains(&clearing.tile) {
+                found.insert(clearing, Goal::Explore);
+            }
+        }
+    }
+    found
+}
+
+/// The clearings where a monster or a native stands on the map (every
+/// player sees them): a monster blocks and attacks, natives insult and
+/// challenge at the Evening. Hired natives are the bot's own company.
+fn monsters_at(state: &MrState) -> BTreeSet<ClearingId> {
+    let hired: BTreeSet<&str> = state
+        .characters
+        .iter()
+        .flat_map(|c| c.hirelings.iter().map(|h| h.native.as_str()))
+        .collect();
+    state
+        .denizens
+        .iter()
+        .filter(|(name, _)| !hired.contains(name.as_str()))
+        .map(|(_, d)| d)
+        .filter_map(|d| match &d.at {
+            Whereabouts::Clearing { clearing } => Some(clearing.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The steps of a shortest known route from `who` to one of `goals` (the
+/// dice break ties between equally near goals); empty when none is reachable.
+fn shortest_path(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: &CharacterState,
+    goals: &BTreeMap<ClearingId, Goal>,
+    dice: &mut Dice,
+    purpose: &str,
+) -> Vec<ClearingId> {
+    let start = who.position.clone();
+    let dangerous = monsters_at(state);
+    let mut came_from: BTreeMap<ClearingId, ClearingId> = BTreeMap::new();
+    let mut seen: BTreeSet<ClearingId> = BTreeSet::from([start.clone()]);
+    let mut queue = VecDeque::from([start.clone()]);
+    let mut nearest: Vec<ClearingId> = Vec::new();
+    let mut depth: BTreeMap<ClearingId, usize> = BTreeMap::from([(start.clone(), 0)]);
+    while let Some(at) = queue.pop_front() {
+        let d = depth[&at];
+        if nearest.first().is_some_and(|n| depth[n] < d) {
+            break;
+        }
+        if goals.contains_key(&at) && at != start {
+            nearest.push(at.clone());
+            continue;
+        }
+        // Routes as the walker takes them, planning a full day ahead, and
+        // around every clearing where a monster stands.
+        for to in routes(data, rules, &state.board, who, &at, FULL_DAY, 0) {
+            if dangerous.contains(&to) {
+                continue;
+            }
+            if seen.insert(to.clone()) {
+                came_from.insert(to.clone(), at.clone());
+                depth.insert(to.clone(), d + 1);
+                queue.push_back(to);
+            }
+        }
+    }
+    if nearest.is_empty() {
+        return Vec::new();
+    }
+    let pick = usize::try_from(dice.below(purpose, u32::try_from(nearest.len()).unwrap_or(1)))
+        .unwrap_or(0);
+    let mut path = vec![nearest[pick].clone()];
+    while let Some(before) = came_from.get(path.last().expect("one step at least")) {
+        if *before == start {
+            break;
+        }
+        path.push(before.clone());
+    }
+    path.reverse();
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::test_support::{data, test_game};
+
+    #[test]
+    fn requirements_follow_the_character_and_add_up() {
+        let knight = victory_requirements(data(), "Black Knight", 5);
+        assert_eq!((knight.fame, knight.notoriety, knight.gold), (2, 2, 1));
+        let wizard = victory_requirements(data(), "Wizard", 5);
+        assert_eq!(
+            (wizard.great_treasures, wizard.spells, wizard.fame),
+            (2, 2, 1)
+        );
+        let six = victory_requirements(data(), "Woods Girl", 6);
+        let total = six.great_treasures + six.spells + six.fame + six.notoriety + six.gold;
+        assert_eq!(total, 6);
+    }
+
+    #[test]
+    fn a_fresh_character_heads_for_unexplored_ground_and_a_timid_one_hides() {
+        let state = test_game(&["Woods Girl", "Black Knight"]);
+        let mut dice = Dice::new(3, 1);
+        let orders = orders_for(data(), &Rules::default(), &state, "p0", &mut dice).unwrap();
+        let phases = &orders.activities.phases;
+        assert!(
+            matches!(phases[0].activity, Activity::Move { .. }),
+            "the Woods Girl starts by walking: {phases:?}"
+        );
+        assert!(phases.iter().all(|p| matches!(
+            p.activity,
+            Activity::Move { .. } | Activity::Hide | Activity::Search
+        )));
+    }
+}
