@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::game::{Rules, Seat};
+use crate::magic_realm::board::generate::generate;
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
@@ -89,7 +90,16 @@ pub fn play(
             character: Some(c.clone()),
         })
         .collect();
+    // A campaign whose players build the board gets the board the seed
+    // would have built, as if its players had placed those tiles.
+    let board = rules.is_on(setup::PLAYER_BUILT_BOARD).then(|| {
+        generate(&data.tiles, &mut Dice::new(seed, 0))
+            .placements()
+            .cloned()
+            .collect()
+    });
     let inputs = SetupInputs {
+        board,
         victory_requirements: characters
             .iter()
             .map(|c| {

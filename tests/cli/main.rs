@@ -8,6 +8,7 @@ mod browser;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod analyze;
 mod board;
 mod campaign;
 mod daemon;

@@ -1,0 +1,67 @@
+//! `realmgm analyze` as a GM runs it (issue 21): two shipped campaign files
+//! compared over a few seeded months, as text, as JSON (the same twice),
+//! and as an HTML page with charts; a bad character name is refused with a
+//! suggestion.
+
+use crate::common;
+
+use common::{TempDb, realmgm, stderr, stdout};
+
+#[test]
+fn two_campaign_files_are_compared_in_text_json_and_a_page() {
+    let db = TempDb::new("analyze");
+    let args = [
+        "analyze",
+        "campaigns/demo.toml",
+        "campaigns/bimr3.toml",
+        "--months",
+        "2",
+        "--characters",
+        "Amazon, Wizard",
+    ];
+    let text = stdout(&realmgm(&args, &db.0));
+    assert!(
+        text.starts_with("2 months played by the planning bot"),
+        "{text}"
+    );
+    assert!(text.contains("A: campaigns/demo.toml") && text.contains("B: campaigns/bimr3.toml"));
+    assert!(
+        text.contains("victory points") && text.contains("B-A"),
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = stdout(&realmgm(&json_args, &db.0));
+    assert_eq!(
+        json,
+        stdout(&realmgm(&json_args, &db.0)),
+        "the same numbers twice"
+    );
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["months"], 2);
+    let out = db.dir().join("analysis");
+    let mut page_args = args.to_vec();
+    page_args.extend(["--out", out.to_str().unwrap()]);
+    stdout(&realmgm(&page_args, &db.0));
+    let page = std::fs::read_to_string(out.join("analysis.html")).unwrap();
+    assert!(
+        page.contains("<svg") && page.contains("Victory points per month"),
+        "{page}"
+    );
+    assert!(out.join("analysis.json").is_file());
+}
+
+#[test]
+fn an_unknown_character_is_refused_with_the_nearest_name() {
+    let db = TempDb::new("analyze-bad");
+    let out = realmgm(
+        &["analyze", "campaigns/demo.toml", "--characters", "Amazn"],
+        &db.0,
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("there is no character 'Amazn'") && err.contains("Amazon"),
+        "{err}"
+    );
+}
