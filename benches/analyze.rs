@@ -16,11 +16,7 @@ fn main() {
     let months = if bench { 1_000 } else { 4 };
     let data = data::get().expect("the embedded data loads");
     let plan = Plan {
-        a: Side {
-            file: "standard rules".into(),
-            rules: Rules::default(),
-            victory_points: 5,
-        },
+        a: Side::standard("standard rules", Rules::default()),
         b: None,
         months,
         characters: ["Amazon", "Black Knight", "Swordsman", "Wizard"]

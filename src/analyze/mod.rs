@@ -31,6 +31,23 @@ pub struct Side {
     pub rules: Rules,
     /// The victory points each character shares for the whole game.
     pub victory_points: u32,
+    /// The months the game lasts.
+    pub months: u32,
+    /// The season it starts in, with the seasons rule.
+    pub season: Option<String>,
+}
+
+impl Side {
+    /// One month of `rules` with the standard victory points and no season.
+    pub fn standard(file: &str, rules: Rules) -> Side {
+        Side {
+            file: file.to_string(),
+            rules,
+            victory_points: crate::game::VICTORY_POINTS_PER_MONTH,
+            months: 1,
+            season: None,
+        }
+    }
 }
 
 /// What to play.
@@ -126,14 +143,7 @@ fn play_guarded(
     seed: u64,
 ) -> Result<MonthRecord, MonthError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        month::play(
-            data,
-            &side.rules,
-            characters,
-            seed,
-            side.victory_points,
-            Policy::Planned,
-        )
+        month::play(data, side, characters, seed, Policy::Planned)
     }))
     .unwrap_or_else(|panic| {
         let message = panic

@@ -8,19 +8,21 @@
 use std::collections::BTreeMap;
 
 use crate::dice::Dice;
-use crate::game::{Rules, Seat};
+use crate::game::Seat;
 use crate::magic_realm::board::generate::generate;
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
 use crate::magic_realm::day::hire::HireEvent;
-use crate::magic_realm::day::weather::WeatherEvent;
+use crate::magic_realm::day::weather::{self, WeatherEvent};
 use crate::magic_realm::day::{bot, bot_plan, resolve_day, victory};
 use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::rules::SEASONS_TOGGLE;
 use crate::magic_realm::setup::{self, SetupInputs};
+use crate::magic_realm::state::DAYS_PER_MONTH;
 use crate::magic_realm::state::ItemKind;
 
-use super::invariants;
+use super::{Side, invariants};
 
 /// How the characters are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,12 +77,12 @@ pub struct MonthError {
 /// the day, to be replayed as a regression test.
 pub fn play(
     data: &GameData,
-    rules: &Rules,
+    side: &Side,
     characters: &[String],
     seed: u64,
-    victory_points: u32,
     policy: Policy,
 ) -> Result<MonthRecord, MonthError> {
+    let rules = &side.rules;
     let fail = |day: u32, message: String| MonthError { seed, day, message };
     let seats: Vec<Seat> = characters
         .iter()
@@ -105,14 +107,25 @@ pub fn play(
             .map(|c| {
                 (
                     c.clone(),
-                    bot_plan::victory_requirements(data, c, victory_points),
+                    bot_plan::victory_requirements(data, c, side.victory_points),
                 )
             })
             .collect(),
         ..SetupInputs::default()
     };
-    let mut state = setup::new_game(data, &seats, rules, &inputs, &mut Dice::new(seed, 0))
+    let mut setup_dice = Dice::new(seed, 0);
+    let mut state = setup::new_game(data, &seats, rules, &inputs, &mut setup_dice)
         .map_err(|e| fail(0, format!("setup: {e}")))?;
+    // The calendar as the daemon starts it (`Game::start_calendar`).
+    state.last_day = side.months * DAYS_PER_MONTH;
+    state.victory_points = side.victory_points;
+    if let Some(season) = side
+        .season
+        .as_deref()
+        .filter(|_| rules.is_on(SEASONS_TOGGLE))
+    {
+        weather::start(&mut state, season, &mut setup_dice).map_err(|e| fail(0, e.to_string()))?;
+    }
     invariants::check(data, &state, &state, &[]).map_err(|m| fail(0, m))?;
     let mut record = MonthRecord::default();
     let mut tally: BTreeMap<String, Tally> = characters
@@ -283,6 +296,7 @@ fn measure_day(
                 }
             }
             Happening::Weather(WeatherEvent::DaySkipped { .. }) => count("days skipped by weather"),
+            Happening::Weather(WeatherEvent::Week { .. }) => count("weather weeks"),
             _ => {}
         }
     }

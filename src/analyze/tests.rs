@@ -19,8 +19,14 @@ fn per_month(policy: Policy, measure: &str, seeds: std::ops::Range<u64>) -> Vec<
     let data = data::get().unwrap();
     seeds
         .map(|seed| {
-            let month =
-                play_month(data, &Rules::default(), &characters(), seed, 5, policy).unwrap();
+            let month = play_month(
+                data,
+                &Side::standard("standard", Rules::default()),
+                &characters(),
+                seed,
+                policy,
+            )
+            .unwrap();
             month
                 .characters
                 .values()
@@ -46,10 +52,11 @@ fn the_planning_bot_scores_better_than_the_random_walker_on_the_same_seeds() {
 }
 
 fn plan(months: usize, b: bool) -> Plan {
-    let side = |file: &str, rules: &[&str]| Side {
-        file: file.to_string(),
-        rules: Rules::new(rules.iter().copied(), crate::magic_realm::rules::TOGGLES).unwrap(),
-        victory_points: 5,
+    let side = |file: &str, rules: &[&str]| {
+        Side::standard(
+            file,
+            Rules::new(rules.iter().copied(), crate::magic_realm::rules::TOGGLES).unwrap(),
+        )
     };
     Plan {
         a: side("standard.toml", &[]),
@@ -134,4 +141,27 @@ fn a_deliberately_broken_state_is_caught() {
     });
     let error = invariants::check(data, &before, &hired_dead, &no_events()).unwrap_err();
     assert!(error.contains("who is dead"), "{error}");
+}
+
+#[test]
+fn a_campaign_with_seasons_plays_its_weather_as_the_daemon_starts_it() {
+    let data = data::get().unwrap();
+    let rules = Rules::new(["seasons_and_weather"], crate::magic_realm::rules::TOGGLES).unwrap();
+    let mut side = Side::standard("autumn", rules);
+    side.season = Some("Autumn".into());
+    let month = play_month(data, &side, &characters(), 9, Policy::Planned).unwrap();
+    assert!(
+        month.events.get("weather weeks").copied().unwrap_or(0.0) >= 3.0,
+        "{:?}",
+        month.events
+    );
+    let plain = play_month(
+        data,
+        &Side::standard("plain", Rules::default()),
+        &characters(),
+        9,
+        Policy::Planned,
+    )
+    .unwrap();
+    assert_eq!(plain.events.get("weather weeks"), None);
 }

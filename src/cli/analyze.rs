@@ -152,16 +152,11 @@ fn side(file: &PathBuf) -> anyhow::Result<(Side, u64)> {
             campaign.game
         );
     }
-    let victory_points = campaign
-        .calendar
-        .as_ref()
-        .map_or(crate::game::VICTORY_POINTS_PER_MONTH, |c| c.victory_points);
-    Ok((
-        Side {
-            file: file.display().to_string(),
-            rules: campaign.rules.clone(),
-            victory_points,
-        },
-        campaign.seed,
-    ))
+    let mut side = Side::standard(&file.display().to_string(), campaign.rules.clone());
+    if let Some(calendar) = &campaign.calendar {
+        side.victory_points = calendar.victory_points;
+        side.months = calendar.months;
+        side.season.clone_from(&calendar.start_season);
+    }
+    Ok((side, campaign.seed))
 }
