@@ -440,6 +440,7 @@ Schedule:
   no orders received: the game's safe orders (hide in every phase)
 Calendar:  1 month, 5 victory points
 Templates: built in
+Pages:     public: what every player learns; built by `realmgm site build`
 Rules:     none beyond the standard rules
 ";
         assert_eq!(shown, expected);

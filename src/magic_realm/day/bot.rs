@@ -35,12 +35,7 @@ pub fn orders_for(
     let purpose = format!("bot/{player}");
     let board = &state.board;
     let kind = |c: &ClearingId| board.clearing(c).map(|c| c.kind);
-    let no_sunlight = abilities::has(data, rules, who, &Advantage::NoSunlightPhases);
-    let mut allowed = if no_sunlight || kind(&who.position) == Some(ClearingKind::Cave) {
-        BASIC
-    } else {
-        FULL_DAY
-    };
+    let mut allowed = phases_allowed(data, rules, board, who);
     let move_limit = abilities::advantages(data, rules, who)
         .into_iter()
         .find_map(|a| match a {
@@ -160,6 +155,23 @@ pub(super) fn familiar_line(
     }
     phases.push(plain(Activity::Search));
     Some(Activities { phases })
+}
+
+/// The phases `who` may record today: the basic two in a cave or without
+/// sunlight phases, else the full four.
+pub(super) fn phases_allowed(
+    data: &GameData,
+    rules: &Rules,
+    board: &Board,
+    who: &CharacterState,
+) -> usize {
+    let no_sunlight = abilities::has(data, rules, who, &Advantage::NoSunlightPhases);
+    let in_cave = board.clearing(&who.position).map(|c| c.kind) == Some(ClearingKind::Cave);
+    if no_sunlight || in_cave {
+        BASIC
+    } else {
+        FULL_DAY
+    }
 }
 
 pub(super) fn needs_rest(who: &CharacterState) -> bool {

@@ -28,7 +28,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::bot::{self, BASIC, FULL_DAY, needs_rest, plain, routes, with};
+use super::bot::{self, BASIC, FULL_DAY, needs_rest, phases_allowed, plain, routes, with};
 use super::bot_magic;
 use crate::dice::Dice;
 use crate::game::Rules;
@@ -126,12 +126,7 @@ pub fn orders_for(
     let purpose = format!("bot/{player}");
     let board = &state.board;
     let kind = |c: &ClearingId| board.clearing(c).map(|c| c.kind);
-    let no_sunlight = abilities::has(data, rules, who, &Advantage::NoSunlightPhases);
-    let mut allowed = if no_sunlight || kind(&who.position) == Some(ClearingKind::Cave) {
-        BASIC
-    } else {
-        FULL_DAY
-    };
+    let mut allowed = phases_allowed(data, rules, board, who);
     let goals = goals(data, state, who);
     let mut here = who.position.clone();
     let mut phases = Vec::new();
