@@ -32,10 +32,8 @@ use super::bot::{self, BASIC, FULL_DAY, needs_rest, phases_allowed, plain, route
 use super::bot_magic;
 use crate::dice::Dice;
 use crate::game::Rules;
-use crate::magic_realm::abilities;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::data::characters::Advantage;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::ClearingKind;
 use crate::magic_realm::orders::{Activity, DayOrders, SearchTable};
