@@ -112,7 +112,7 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
     const BAR: f64 = 9.0;
     let group = BAR * 2.0 + 8.0;
     #[allow(clippy::cast_precision_loss)] // a few characters
-    let height = 40.0 + group * rows.len() as f64;
+    let height = 52.0 + group * rows.len() as f64;
     let ends = rows.iter().flat_map(|r| {
         let estimates = [Some(&r.a), r.b.as_ref()];
         estimates
@@ -136,6 +136,16 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
         zero = x(0.0),
         bottom = height - 6.0
     );
+    // The scale: the lowest and highest value the bars and whiskers reach.
+    for value in [low, high] {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#555\">{}</text>",
+            x(value),
+            height - 2.0,
+            short(value)
+        );
+    }
     for (i, row) in rows.iter().enumerate() {
         #[allow(clippy::cast_precision_loss)]
         let top = 28.0 + group * i as f64;
@@ -172,4 +182,14 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// A value as the chart's scale writes it: whole numbers bare, others to
+/// two decimals.
+fn short(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.2}")
+    }
 }
