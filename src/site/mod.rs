@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use crate::campaign::{Campaign, Publish, SiteSettings, format_utc};
+use crate::campaign::{Campaign, Publish, SiteSettings};
 use crate::game::{Event, Game, GameState, Observers};
 use crate::report::Templates;
 use crate::store::Store;
@@ -164,7 +164,6 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
     let mut created = BTreeMap::new();
     let mut previous: Option<GameState> = store.load_day(name, 0)?.map(|s| s.state);
     let mut days = Vec::new();
-    let mut words = Vec::new();
     for day in 1..=latest.day {
         let Some(snapshot) = store.load_day(name, day)? else {
             bail!(
@@ -187,8 +186,6 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
             .with_context(|| format!("day {day} of campaign {name}"))?;
         let announcements = store.announcements(name, day)?;
         let narrative = store.narrative(name, day)?;
-        words.push(announcements.join("\n"));
-        words.push(narrative.clone().unwrap_or_default());
         days.push(DayPage {
             day,
             disclosure,
@@ -228,7 +225,7 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         .unwrap_or_default();
     Ok(Site {
         paged,
-        fingerprint: hash_of(&campaign, &latest.hash, &words),
+        fingerprint: fingerprint(store, name)?.unwrap_or_default(),
         calendar: calendar_lines(game, &campaign, latest.day, over),
         rules,
         templates,
@@ -736,13 +733,10 @@ pub(crate) fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// A Unix time as the feed writes it: `2030-01-01T20:00:00Z`.
+/// A Unix time as the feed writes it: `2030-01-01T20:00:00Z` (the mail
+/// parser's own RFC 3339 form).
 fn rfc3339(unix: i64) -> String {
-    // `format_utc` writes `2030-01-01 20:00 UTC`.
-    let text = format_utc(unix);
-    let (date, rest) = text.split_once(' ').unwrap_or((&text, ""));
-    let time = rest.trim_end_matches(" UTC");
-    format!("{date}T{time}:{:02}Z", unix.rem_euclid(60))
+    mail_parser::DateTime::from_timestamp(unix).to_rfc3339()
 }
 
 #[cfg(test)]
