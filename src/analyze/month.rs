@@ -14,6 +14,7 @@ use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
 use crate::magic_realm::day::hire::HireEvent;
+use crate::magic_realm::day::trade::TradeEvent;
 use crate::magic_realm::day::weather::{self, WeatherEvent};
 use crate::magic_realm::day::{bot, bot_plan, resolve_day, victory};
 use crate::magic_realm::orders::DayOrders;
@@ -42,7 +43,7 @@ pub struct MonthRecord {
 }
 
 /// The measures of a character, in the order reports list them.
-pub const MEASURES: [&str; 16] = [
+pub const MEASURES: [&str; 17] = [
     "deaths",
     "first death day",
     "victory points",
@@ -57,6 +58,7 @@ pub const MEASURES: [&str; 16] = [
     "natives killed",
     "monsters killed",
     "hirelings hired",
+    "items sold",
     "days blocked",
     "phases searched",
 ];
@@ -190,6 +192,7 @@ pub fn play(
         put("natives killed", f64::from(t.natives_killed));
         put("monsters killed", f64::from(t.monsters_killed));
         put("hirelings hired", f64::from(t.hired));
+        put("items sold", f64::from(t.sold));
         put("days blocked", f64::from(t.blocked));
         put("phases searched", f64::from(t.searched));
         for (group, n) in &t.natives_by_group {
@@ -210,6 +213,7 @@ struct Tally {
     natives_by_group: BTreeMap<String, u32>,
     monsters_killed: u32,
     hired: u32,
+    sold: u32,
     blocked: u32,
     searched: u32,
 }
@@ -293,6 +297,11 @@ fn measure_day(
             }) => {
                 if let Some(t) = tally.get_mut(character) {
                     t.hired += u32::try_from(natives.len()).unwrap_or(u32::MAX);
+                }
+            }
+            Happening::Trade(TradeEvent::Sold { character, .. }) => {
+                if let Some(t) = tally.get_mut(character) {
+                    t.sold += 1;
                 }
             }
             Happening::Weather(WeatherEvent::DaySkipped { .. }) => count("days skipped by weather"),

@@ -437,7 +437,7 @@ fn push_denizen_attacks(
 }
 
 /// A denizen's (or a form's) harm letter and stars as a blow.
-pub(super) fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
+pub fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
     let (level, red) = match harm {
         Harm::Light => (1, false),
         Harm::Medium => (2, false),

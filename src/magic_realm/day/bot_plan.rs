@@ -29,15 +29,17 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::bot::{self, BASIC, FULL_DAY, needs_rest, phases_allowed, plain, routes, with};
-use super::bot_magic;
+use super::{bot_magic, bot_targets};
+use crate::magic_realm::combat::Tactics;
+use crate::magic_realm::combat::tactics::Target;
 use crate::dice::Dice;
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::ClearingKind;
-use crate::magic_realm::orders::{Activity, DayOrders, SearchTable};
-use crate::magic_realm::state::{CharacterState, MrState, VictoryRequirements, Whereabouts};
+use crate::magic_realm::orders::{Activity, DayOrders, Purchase, SearchTable};
+use crate::magic_realm::state::{CharacterState, MrState, VictoryRequirements};
 
 /// The characters who seek fights (their requirements and their evenings).
 const FIGHTERS: [&str; 7] = [
@@ -97,6 +99,19 @@ enum Goal {
     Locate,
     /// An unexplored tile: enter it.
     Explore,
+    /// A fighter's quarry: attack this denizen at the Evening.
+    Hunt(String),
+    /// Natives a fighter can afford: hire this group.
+    Hire(String),
+    /// A native leader: sell him the treasures that are not great.
+    Sell,
+}
+
+impl Goal {
+    /// Goals met among the denizens the bot otherwise walks around.
+    fn among_denizens(&self) -> bool {
+        matches!(self, Goal::Hunt(_) | Goal::Hire(_) | Goal::Sell)
+    }
 }
 
 /// The planning bot's orders for the character of `player`.
@@ -170,16 +185,37 @@ pub fn orders_for(
             }
         }
     }
-    let search = match goals.get(&here) {
+    let goal = goals.get(&here);
+    let search = match goal {
         // A site it has not found: locate it first, then loot what it found.
         Some(Goal::Locate) => vec![SearchTable::Locate, SearchTable::Locate, SearchTable::Loot],
         Some(Goal::Loot) => vec![SearchTable::Loot],
-        Some(Goal::Explore) | None => Vec::new(),
+        _ => Vec::new(),
     };
     // Hidden first: a hidden character is neither blocked nor found by the
     // monsters that prowl, and searching does not unhide him.
     if phases.len() < allowed {
         phases.push(plain(Activity::Hide));
+    }
+    // One phase of dealing: a sale sells everything on the line at once,
+    // and one hire is all the bot wants.
+    let mut hire = Vec::new();
+    let mut sell = Vec::new();
+    if phases.len() < allowed {
+        match goal {
+            Some(Goal::Hire(group)) => {
+                phases.push(plain(Activity::Hire));
+                hire.push(Purchase {
+                    what: group.clone(),
+                    max_gold: Some(u32::from(who.gold)),
+                });
+            }
+            Some(Goal::Sell) => {
+                phases.push(plain(Activity::Trade));
+                sell = bot_targets::to_sell(data, who);
+            }
+            _ => {}
+        }
     }
     while phases.len() < allowed {
         if search.is_empty() {
@@ -190,17 +226,79 @@ pub fn orders_for(
             searches.push(next);
         }
     }
-    let casting = bot_magic::attack_spell(data, rules, state, index, &here).map(bot_magic::casting);
+    let quarry = match goal {
+        Some(Goal::Hunt(quarry)) => Some(quarry.clone()),
+        _ => None,
+    };
+    let combat = bot_magic::attack_spell(data, rules, state, index, &here)
+        .map(bot_magic::casting)
+        .or_else(|| fighting(who, quarry));
     Some(DayOrders {
         familiar: bot::familiar_line(data, rules, state, who, dice, &purpose),
-        combat: casting,
+        combat,
         searches,
+        hire,
+        sell,
         ..with(phases)
+    })
+}
+
+/// A fighter's standing combat orders: at his quarry, attack it with his
+/// weapon alerted and run once twice wounded; with hired natives, send
+/// them against whoever attacks him. None: the defaults do.
+fn fighting(who: &CharacterState, quarry: Option<String>) -> Option<Tactics> {
+    let deploy = !who.hirelings.is_empty();
+    if quarry.is_none() && !deploy {
+        return None;
+    }
+    let hunting = quarry.is_some();
+    Some(Tactics {
+        target: quarry.map_or(Target::OwnSheet, Target::Named),
+        alert: hunting,
+        run_when_wounded: hunting.then_some(2),
+        deploy,
+        ..Tactics::default()
     })
 }
 
 /// The clearings worth going to and what to do there.
 fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
+    let mut found = site_goals(data, state, who);
+    let quiet = |clearing: &ClearingId, present: &BTreeMap<ClearingId, Vec<_>>| {
+        present.get(clearing).is_none_or(|denizens: &Vec<(&str, _)>| {
+            denizens.iter().all(|(name, _)| data.monster_of(name).is_none())
+        })
+    };
+    let present = bot_targets::unhired_by_clearing(state);
+    let wants_gold = state
+        .victory_requirements
+        .get(&who.name)
+        .is_some_and(|r| r.gold > 0);
+    let selling = bot_targets::to_sell(data, who);
+    if wants_gold && !selling.is_empty() {
+        for market in bot_targets::markets(data, state) {
+            if quiet(&market, &present) {
+                found.insert(market, Goal::Sell);
+            }
+        }
+    }
+    if FIGHTERS.contains(&who.name.as_str()) {
+        if who.hirelings.is_empty() {
+            for (clearing, group) in bot_targets::hiring_grounds(data, state, who) {
+                if quiet(&clearing, &present) {
+                    found.insert(clearing, Goal::Hire(group));
+                }
+            }
+        }
+        for (clearing, quarry) in bot_targets::hunting_grounds(data, state, who) {
+            found.insert(clearing, Goal::Hunt(quarry));
+        }
+    }
+    found
+}
+
+/// The treasure sites worth searching, else the tiles not yet explored.
+fn site_goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
     let mut found = BTreeMap::new();
     for (tile, chits) in &state.map_chits {
         for chit in chits {
@@ -238,21 +336,7 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
 /// player sees them): a monster blocks and attacks, natives insult and
 /// challenge at the Evening. Hired natives are the bot's own company.
 fn monsters_at(state: &MrState) -> BTreeSet<ClearingId> {
-    let hired: BTreeSet<&str> = state
-        .characters
-        .iter()
-        .flat_map(|c| c.hirelings.iter().map(|h| h.native.as_str()))
-        .collect();
-    state
-        .denizens
-        .iter()
-        .filter(|(name, _)| !hired.contains(name.as_str()))
-        .map(|(_, d)| d)
-        .filter_map(|d| match &d.at {
-            Whereabouts::Clearing { clearing } => Some(clearing.clone()),
-            _ => None,
-        })
-        .collect()
+    bot_targets::unhired_by_clearing(state).into_keys().collect()
 }
 
 /// The steps of a shortest known route from `who` to one of `goals` (the
@@ -285,7 +369,8 @@ fn shortest_path(
         // Routes as the walker takes them, planning a full day ahead, and
         // around every clearing where a monster stands.
         for to in routes(data, rules, &state.board, who, &at, FULL_DAY, 0) {
-            if dangerous.contains(&to) {
+            let sought = goals.get(&to).is_some_and(Goal::among_denizens);
+            if dangerous.contains(&to) && !sought {
                 continue;
             }
             if seen.insert(to.clone()) {

@@ -13,6 +13,7 @@ pub mod blocking;
 pub mod bot;
 pub mod bot_magic;
 pub mod bot_plan;
+pub mod bot_targets;
 pub mod cache;
 pub mod daylight;
 pub mod dealings;
