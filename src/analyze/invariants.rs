@@ -12,7 +12,11 @@
 //!   character started again with fresh gear;
 //! - every native a character has hired is a counter of the game, alive;
 //! - a dead character takes no phase (until he starts again at Birdsong);
-//! - no event is shown to a player who is not in the game.
+//! - no event is shown to a player who is not in the game;
+//! - a character's gold, fame and notoriety change only through events
+//!   that tell him so ([`super::purse`]);
+//! - no player reads of a treasure that lies face down in a site
+//!   ([`super::secrets`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,7 +32,7 @@ use crate::magic_realm::state::{Item, ItemKind, MrState, Whereabouts};
 /// # Errors
 /// The first invariant broken, in words.
 pub fn check(
-    _data: &GameData,
+    data: &GameData,
     before: &MrState,
     after: &MrState,
     events: &[DayEvent],
@@ -114,7 +118,12 @@ pub fn check(
             ));
         }
     }
-    Ok(())
+    let texts: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(&e.happening).unwrap_or_default())
+        .collect();
+    super::purse::check(before, after, events, &texts)?;
+    super::secrets::check(data, after, events, &texts)
 }
 
 /// Where each numbered item is, and how many of each character's own

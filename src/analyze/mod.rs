@@ -10,6 +10,8 @@
 pub mod invariants;
 pub mod month;
 pub mod page;
+mod purse;
+mod secrets;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet};

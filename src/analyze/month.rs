@@ -205,9 +205,9 @@ pub fn play(
 
 /// What the events of the month say of one character.
 #[derive(Clone, Debug, Default)]
-struct Tally {
-    deaths: u32,
-    first_death: Option<u32>,
+pub(super) struct Tally {
+    pub(super) deaths: u32,
+    pub(super) first_death: Option<u32>,
     combats: u32,
     natives_killed: u32,
     natives_by_group: BTreeMap<String, u32>,
@@ -218,7 +218,7 @@ struct Tally {
     searched: u32,
 }
 
-fn measure_day(
+pub(super) fn measure_day(
     data: &GameData,
     day: u32,
     events: &[DayEvent],
@@ -254,7 +254,12 @@ fn measure_day(
                     if group.is_some() {
                         count("natives killed");
                     }
+                    if let Some(t) = tally.get_mut(victim) {
+                        t.deaths += 1;
+                        t.first_death.get_or_insert(day);
+                    }
                 }
+                // Fatigue kills with no killer: its own line.
                 CombatLine::Died { character, .. } => {
                     if let Some(t) = tally.get_mut(character) {
                         t.deaths += 1;

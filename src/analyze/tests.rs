@@ -2,9 +2,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::month::{Policy, play as play_month};
 use super::*;
+use crate::game::Observers;
+use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data;
-use crate::magic_realm::day::events::DayEvent;
-use crate::magic_realm::state::{Belonging, Hireling, ItemKind, Whereabouts};
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
+use crate::magic_realm::state::{Belonging, Hireling, ItemKind, MrState, Whereabouts};
 use crate::magic_realm::test_support::test_game;
 
 fn characters() -> Vec<String> {
@@ -164,4 +166,154 @@ fn a_campaign_with_seasons_plays_its_weather_as_the_daemon_starts_it() {
     )
     .unwrap();
     assert_eq!(plain.events.get("weather weeks"), None);
+}
+
+/// A combat line in the Amazon's clearing, shown to `observers`.
+fn combat_line(state: &MrState, line: CombatLine, observers: Observers) -> DayEvent {
+    DayEvent {
+        observers,
+        happening: Happening::Combat(CombatEvent::Line {
+            clearing: state.characters[0].position.clone(),
+            round: 1,
+            line,
+        }),
+    }
+}
+
+#[test]
+fn gold_or_fame_that_changes_without_an_event_telling_of_it_is_caught() {
+    let data = data::get().unwrap();
+    let before = test_game(&["Amazon", "Wizard"]);
+    let mut richer = before.clone();
+    richer.characters[0].gold += 10;
+    richer.characters[0].fame += 3;
+    let error = invariants::check(data, &before, &richer, &no_events()).unwrap_err();
+    assert!(error.contains("Amazon's gold went from"), "{error}");
+    // The same change told by the evening's spoils is the game's own.
+    let spoils = combat_line(
+        &before,
+        CombatLine::Spoils {
+            character: "Amazon".into(),
+            fame: 3,
+            notoriety: 0,
+            gold: 10,
+            items: Vec::new(),
+        },
+        Observers::Everyone,
+    );
+    assert_eq!(
+        invariants::check(data, &before, &richer, std::slice::from_ref(&spoils)),
+        Ok(())
+    );
+    // Spoils told of someone else explain nothing of hers.
+    let mut wizards = spoils;
+    if let Happening::Combat(CombatEvent::Line {
+        line: CombatLine::Spoils { character, .. },
+        ..
+    }) = &mut wizards.happening
+    {
+        *character = "Wizard".into();
+    }
+    let error = invariants::check(data, &before, &richer, &[wizards]).unwrap_err();
+    assert!(error.contains("Amazon's"), "{error}");
+    // A character killed today loses everything with no more said.
+    let mut killed = richer;
+    killed.characters[0].gold = 0;
+    killed.characters[0].fame = 0;
+    killed.characters[0].dead = true;
+    let line = CombatLine::Killed {
+        victim: "Amazon".into(),
+        by: "Giant 1".into(),
+    };
+    let event = combat_line(&before, line, Observers::Everyone);
+    assert_eq!(invariants::check(data, &before, &killed, &[event]), Ok(()));
+}
+
+#[test]
+fn a_player_told_of_a_treasure_still_face_down_in_a_site_is_caught() {
+    let data = data::get().unwrap();
+    let state = test_game(&["Amazon", "Wizard"]);
+    let (site, treasure) = state
+        .holdings
+        .iter()
+        .filter(|(holder, _)| data.chits.site(holder).is_some())
+        .find_map(|(h, items)| {
+            items
+                .iter()
+                .find(|i| i.kind == ItemKind::Treasure)
+                .map(|i| (h.clone(), i.name.clone()))
+        })
+        .unwrap();
+    let telling = |observers| {
+        combat_line(
+            &state,
+            CombatLine::Spoils {
+                character: "Amazon".into(),
+                fame: 0,
+                notoriety: 0,
+                gold: 0,
+                items: vec![treasure.clone()],
+            },
+            observers,
+        )
+    };
+    let to_ann = telling(Observers::Players(["p0".to_string()].into()));
+    let error = invariants::check(data, &state, &state, &[to_ann]).unwrap_err();
+    assert!(
+        error.contains(&treasure) && error.contains(&site) && error.starts_with("p0 read"),
+        "{error}"
+    );
+    // The GM's history may say it.
+    assert_eq!(
+        invariants::check(data, &state, &state, &[telling(Observers::Gm)]),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_character_killed_in_combat_counts_as_a_death() {
+    let data = data::get().unwrap();
+    let state = test_game(&["Amazon", "Wizard"]);
+    let killed = combat_line(
+        &state,
+        CombatLine::Killed {
+            victim: "Amazon".into(),
+            by: "Giant 1".into(),
+        },
+        Observers::Everyone,
+    );
+    let mut tally: BTreeMap<String, super::month::Tally> = ["Amazon", "Wizard"]
+        .iter()
+        .map(|c| ((*c).to_string(), Default::default()))
+        .collect();
+    let mut rule_events = BTreeMap::new();
+    super::month::measure_day(data, 6, &[killed], &mut tally, &mut rule_events);
+    assert_eq!(tally["Amazon"].deaths, 1);
+    assert_eq!(tally["Amazon"].first_death, Some(6));
+    assert_eq!(tally["Wizard"].deaths, 0);
+}
+
+#[test]
+fn hunting_fighters_meet_watchful_natives_when_the_rule_is_on() {
+    let data = data::get().unwrap();
+    let fighters: Vec<String> = ["Amazon", "Black Knight"]
+        .iter()
+        .map(|c| (*c).to_string())
+        .collect();
+    let watchful = Rules::new(["watchful_natives"], crate::magic_realm::rules::TOGGLES).unwrap();
+    let joined = |rules: &Rules| -> f64 {
+        (1..7)
+            .map(|seed| {
+                let side = Side::standard("hunt", rules.clone());
+                let month = play_month(data, &side, &fighters, seed, Policy::Planned).unwrap();
+                month
+                    .events
+                    .get("watchful natives join")
+                    .copied()
+                    .unwrap_or(0.0)
+            })
+            .sum()
+    };
+    assert_eq!(joined(&Rules::default()), 0.0);
+    assert!(joined(&watchful) > 0.0);
 }

@@ -30,11 +30,11 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::bot::{self, BASIC, FULL_DAY, needs_rest, phases_allowed, plain, routes, with};
 use super::{bot_magic, bot_targets};
-use crate::magic_realm::combat::Tactics;
-use crate::magic_realm::combat::tactics::Target;
 use crate::dice::Dice;
 use crate::game::Rules;
 use crate::magic_realm::board::ClearingId;
+use crate::magic_realm::combat::Tactics;
+use crate::magic_realm::combat::tactics::Target;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::terms::Dwelling;
 use crate::magic_realm::data::tiles::ClearingKind;
@@ -247,16 +247,12 @@ pub fn orders_for(
 /// weapon alerted and run once twice wounded; with hired natives, send
 /// them against whoever attacks him. None: the defaults do.
 fn fighting(who: &CharacterState, quarry: Option<String>) -> Option<Tactics> {
-    let deploy = !who.hirelings.is_empty();
-    if quarry.is_none() && !deploy {
-        return None;
-    }
     let hunting = quarry.is_some();
     Some(Tactics {
         target: quarry.map_or(Target::OwnSheet, Target::Named),
         alert: hunting,
-        run_when_wounded: hunting.then_some(2),
-        deploy,
+        run_when_wounded: Some(if hunting { 2 } else { 1 }),
+        deploy: !who.hirelings.is_empty(),
         ..Tactics::default()
     })
 }
@@ -265,9 +261,13 @@ fn fighting(who: &CharacterState, quarry: Option<String>) -> Option<Tactics> {
 fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
     let mut found = site_goals(data, state, who);
     let quiet = |clearing: &ClearingId, present: &BTreeMap<ClearingId, Vec<_>>| {
-        present.get(clearing).is_none_or(|denizens: &Vec<(&str, _)>| {
-            denizens.iter().all(|(name, _)| data.monster_of(name).is_none())
-        })
+        present
+            .get(clearing)
+            .is_none_or(|denizens: &Vec<(&str, _)>| {
+                denizens
+                    .iter()
+                    .all(|(name, _)| data.monster_of(name).is_none())
+            })
     };
     let present = bot_targets::unhired_by_clearing(state);
     let wants_gold = state
@@ -298,7 +298,11 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
 }
 
 /// The treasure sites worth searching, else the tiles not yet explored.
-fn site_goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
+fn site_goals(
+    data: &GameData,
+    state: &MrState,
+    who: &CharacterState,
+) -> BTreeMap<ClearingId, Goal> {
     let mut found = BTreeMap::new();
     for (tile, chits) in &state.map_chits {
         for chit in chits {
@@ -336,7 +340,9 @@ fn site_goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMa
 /// player sees them): a monster blocks and attacks, natives insult and
 /// challenge at the Evening. Hired natives are the bot's own company.
 fn monsters_at(state: &MrState) -> BTreeSet<ClearingId> {
-    bot_targets::unhired_by_clearing(state).into_keys().collect()
+    bot_targets::unhired_by_clearing(state)
+        .into_keys()
+        .collect()
 }
 
 /// The steps of a shortest known route from `who` to one of `goals` (the
@@ -429,5 +435,27 @@ mod tests {
             p.activity,
             Activity::Move { .. } | Activity::Hide | Activity::Search
         )));
+    }
+
+    #[test]
+    fn a_fighter_at_his_quarry_attacks_it_with_his_weapon_alerted() {
+        let mut state = test_game(&["Black Knight"]);
+        let grounds = bot_targets::hunting_grounds(data(), &state, &state.characters[0]);
+        let (clearing, quarry) = grounds.into_iter().next().expect("somewhere to hunt");
+        state.characters[0].position = clearing;
+        let mut dice = Dice::new(3, 1);
+        let orders = orders_for(data(), &Rules::default(), &state, "p0", &mut dice).unwrap();
+        let combat = orders.combat.expect("combat orders");
+        assert_eq!(combat.target, Target::Named(quarry));
+        assert!(combat.alert);
+        assert!(
+            orders
+                .activities
+                .phases
+                .iter()
+                .all(|p| !matches!(p.activity, Activity::Move { .. })),
+            "he stays: {:?}",
+            orders.activities.phases
+        );
     }
 }

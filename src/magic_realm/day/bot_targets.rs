@@ -121,7 +121,11 @@ fn survivable(hero: &Hero, denizen: &Denizen) -> bool {
 /// time, its next member), with the group's name: unhired members in a
 /// clearing whose wages add up to no more than half his gold, so that the
 /// Meeting table's price is likely within his purse.
-pub fn hiring_grounds(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, String> {
+pub fn hiring_grounds(
+    data: &GameData,
+    state: &MrState,
+    who: &CharacterState,
+) -> BTreeMap<ClearingId, String> {
     let mut grounds = BTreeMap::new();
     for (clearing, present) in unhired_by_clearing(state) {
         // Group → what hiring it here costs at the table's lowest price:
@@ -177,4 +181,81 @@ pub fn markets(data: &GameData, state: &MrState) -> BTreeSet<ClearingId> {
         })
         .map(|(clearing, _)| clearing)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::magic_realm::state::DenizenKind;
+    use crate::magic_realm::test_support::{data, test_game};
+
+    #[test]
+    fn a_knight_in_armour_hunts_natives_and_a_deadly_monster_beside_them_calls_it_off() {
+        let mut state = test_game(&["Black Knight", "Swordsman"]);
+        let grounds = hunting_grounds(data(), &state, &state.characters[0]);
+        let (clearing, quarry) = grounds.iter().next().expect("somewhere to hunt");
+        let present = unhired_by_clearing(&state);
+        assert!(present[clearing].iter().any(|(name, _)| name == quarry));
+        // The Swordsman wears no armour: every native strikes him dead.
+        let swordsman = hunting_grounds(data(), &state, &state.characters[1]);
+        assert!(
+            swordsman.keys().all(|c| present[c]
+                .iter()
+                .all(|(name, _)| data().monster_of(name).is_some())),
+            "{swordsman:?}"
+        );
+        // A Tremendous monster in that clearing makes it no place to hunt.
+        let (troll, _) = state
+            .denizens
+            .iter()
+            .find(|(name, d)| d.kind == DenizenKind::Monster && name.starts_with("T Troll"))
+            .expect("a Tremendous troll");
+        let troll = troll.clone();
+        state.denizens.get_mut(&troll).unwrap().at = Whereabouts::Clearing {
+            clearing: clearing.clone(),
+        };
+        let clearing = clearing.clone();
+        assert!(!hunting_grounds(data(), &state, &state.characters[0]).contains_key(&clearing));
+    }
+
+    #[test]
+    fn natives_are_hired_only_by_a_purse_twice_their_wages() {
+        let mut state = test_game(&["Black Knight"]);
+        state.characters[0].gold = 0;
+        assert!(hiring_grounds(data(), &state, &state.characters[0]).is_empty());
+        state.characters[0].gold = 200;
+        let grounds = hiring_grounds(data(), &state, &state.characters[0]);
+        assert!(!grounds.is_empty());
+        assert!(
+            grounds
+                .values()
+                .all(|group| data().natives.iter().any(|g| &g.name == group))
+        );
+    }
+
+    #[test]
+    fn only_treasures_that_are_not_great_are_for_sale() {
+        let mut state = test_game(&["Black Knight"]);
+        let treasure = |great: bool| {
+            data()
+                .treasures
+                .iter()
+                .find(|t| t.great == great)
+                .map(|t| t.name.clone())
+                .unwrap()
+        };
+        for name in [treasure(true), treasure(false)] {
+            state.characters[0]
+                .belongings
+                .push(crate::magic_realm::state::Belonging {
+                    item: crate::magic_realm::state::Item {
+                        kind: ItemKind::Treasure,
+                        name,
+                    },
+                    active: false,
+                });
+        }
+        assert_eq!(to_sell(data(), &state.characters[0]), vec![treasure(false)]);
+        assert!(!markets(data(), &state).is_empty());
+    }
 }
