@@ -317,3 +317,13 @@ fn hunting_fighters_meet_watchful_natives_when_the_rule_is_on() {
     assert_eq!(joined(&Rules::default()), 0.0);
     assert!(joined(&watchful) > 0.0);
 }
+
+/// Month 1723 (issue 21's first sweep with hunting bots): the Toadstool
+/// Circle's terror killed the Swordsman's hired Rogue in Daylight, and the
+/// Rogue stayed on his list of hirelings, dead.
+#[test]
+fn a_hireling_killed_by_a_sites_magic_leaves_his_employers_service() {
+    let data = data::get().unwrap();
+    let side = Side::standard("demo", Rules::default());
+    assert!(play_month(data, &side, &characters(), 1723, Policy::Planned).is_ok());
+}

@@ -232,13 +232,21 @@ impl Ctx<'_> {
         }
     }
 
-    /// Kill a target: a denizen's counter dies; a character's death is
-    /// reported for the combat engine, which owns death.
+    /// Kill a target: a denizen's counter dies, and a hired one leaves his
+    /// employer's service (a leader's load lies where he fell); a
+    /// character's death is reported for the combat engine, which owns
+    /// death.
     pub fn kill(&mut self, target: &Aim) -> SpellEffect {
         if let Aim::Denizen { id } = target
-            && let Some(d) = self.state.denizens.get_mut(id)
+            && self.state.denizens.contains_key(id)
         {
-            d.at = Whereabouts::Dead;
+            crate::magic_realm::day::leader_turn::release(self.state, id);
+            for c in &mut self.state.characters {
+                c.hirelings.retain(|h| &h.native != id);
+            }
+            if let Some(d) = self.state.denizens.get_mut(id) {
+                d.at = Whereabouts::Dead;
+            }
         }
         SpellEffect::Killed {
             target: target.clone(),
