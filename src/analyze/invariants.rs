@@ -11,7 +11,9 @@
 //!   (unnumbered; two characters may each bring a Shield) unless a
 //!   character started again with fresh gear;
 //! - every native a character has hired is a counter of the game, alive;
-//! - a dead character takes no phase (until he starts again at Birdsong);
+//! - a dead character takes no phase (until he starts again at Birdsong),
+//!   and a character dead at the end of a day either was dead at its start
+//!   or an event of the day tells of his death;
 //! - no event is shown to a player who is not in the game;
 //! - a character's gold, fame and notoriety change only through events
 //!   that tell him so ([`super::purse`]);
@@ -98,7 +100,11 @@ pub fn check(
                 dead.remove(character);
             }
             Happening::Combat(CombatEvent::Line {
-                line: CombatLine::Died { character, .. },
+                line:
+                    CombatLine::Died { character, .. }
+                    | CombatLine::Killed {
+                        victim: character, ..
+                    },
                 ..
             }) => {
                 dead.insert(character.clone());
@@ -122,6 +128,20 @@ pub fn check(
         .iter()
         .map(|e| serde_json::to_string(&e.happening).unwrap_or_default())
         .collect();
+    // Every death is told: in combat, or by magic in Daylight (a site's
+    // terror) as a spell effect.
+    for c in after.characters.iter().filter(|c| c.dead) {
+        let by_magic = format!(
+            r#""effect":"killed","target":{{"aim":"character","name":"{}"}}"#,
+            c.name
+        );
+        if !dead.contains(&c.name) && !texts.iter().any(|t| t.contains(&by_magic)) {
+            return Err(format!(
+                "the {} is dead, and no event of the day tells of his death",
+                c.name
+            ));
+        }
+    }
     super::purse::check(before, after, events, &texts)?;
     super::secrets::check(data, after, events, &texts)
 }

@@ -327,3 +327,22 @@ fn a_hireling_killed_by_a_sites_magic_leaves_his_employers_service() {
     let side = Side::standard("demo", Rules::default());
     assert!(play_month(data, &side, &characters(), 1723, Policy::Planned).is_ok());
 }
+
+#[test]
+fn a_death_no_event_tells_of_is_caught() {
+    let data = data::get().unwrap();
+    let before = test_game(&["Amazon", "Wizard"]);
+    let mut after = before.clone();
+    after.characters[1].dead = true;
+    let error = invariants::check(data, &before, &after, &no_events()).unwrap_err();
+    assert!(error.contains("the Wizard is dead"), "{error}");
+    let killed = combat_line(
+        &before,
+        CombatLine::Killed {
+            victim: "Wizard".into(),
+            by: "Giant 1".into(),
+        },
+        Observers::Everyone,
+    );
+    assert_eq!(invariants::check(data, &before, &after, &[killed]), Ok(()));
+}
