@@ -17,9 +17,15 @@
 //!   site, or into the nearest tile it has not explored (where the chits
 //!   turn up), and searches with the phases left when it arrives (locating
 //!   twice, then looting, at a site it has not found);
+//! - a fighter hunts the denizens [`bot_targets`] judges he can kill and
+//!   survive, and hires natives he can afford; a character who wants gold
+//!   sells the treasures that are not great to a native leader; those
+//!   clearings are goals like the sites (the only clearings with natives
+//!   it enters);
 //! - it hides as soon as it arrives, which keeps prowling monsters from
-//!   blocking or finding it (searching does not unhide it), and it fights
-//!   only what finds it anyway, with its standing combat orders;
+//!   blocking or finding it (searching does not unhide it), and fights
+//!   what finds it anyway, running at the first wound (the second when
+//!   hunting);
 //! - a magic-user casts as [`super::bot_magic`] says; a familiar peers.
 //!
 //! It may know one thing a player learns only by looting a site to the
@@ -231,11 +237,10 @@ pub fn orders_for(
         _ => None,
     };
     let combat = bot_magic::attack_spell(data, rules, state, index, &here)
-        .map(bot_magic::casting)
-        .or_else(|| fighting(who, quarry));
+        .map_or_else(|| fighting(who, quarry), bot_magic::casting);
     Some(DayOrders {
         familiar: bot::familiar_line(data, rules, state, who, dice, &purpose),
-        combat,
+        combat: Some(combat),
         searches,
         hire,
         sell,
@@ -243,33 +248,33 @@ pub fn orders_for(
     })
 }
 
-/// A fighter's standing combat orders: at his quarry, attack it with his
-/// weapon alerted and run once twice wounded; with hired natives, send
-/// them against whoever attacks him. None: the defaults do.
-fn fighting(who: &CharacterState, quarry: Option<String>) -> Option<Tactics> {
+/// Standing combat orders when it casts no spell: at a fighter's quarry,
+/// attack it with his weapon alerted and run once twice wounded; anywhere
+/// else run at the first wound; with hired natives, send them against
+/// whoever attacks him.
+fn fighting(who: &CharacterState, quarry: Option<String>) -> Tactics {
     let hunting = quarry.is_some();
-    Some(Tactics {
+    Tactics {
         target: quarry.map_or(Target::OwnSheet, Target::Named),
         alert: hunting,
         run_when_wounded: Some(if hunting { 2 } else { 1 }),
         deploy: !who.hirelings.is_empty(),
         ..Tactics::default()
-    })
+    }
 }
 
 /// The clearings worth going to and what to do there.
 fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<ClearingId, Goal> {
     let mut found = site_goals(data, state, who);
-    let quiet = |clearing: &ClearingId, present: &BTreeMap<ClearingId, Vec<_>>| {
-        present
-            .get(clearing)
-            .is_none_or(|denizens: &Vec<(&str, _)>| {
-                denizens
-                    .iter()
-                    .all(|(name, _)| data.monster_of(name).is_none())
-            })
-    };
     let present = bot_targets::unhired_by_clearing(state);
+    // Natives to deal with are sought only where no monster stands.
+    let quiet = |clearing: &ClearingId| {
+        present.get(clearing).is_none_or(|denizens| {
+            denizens
+                .iter()
+                .all(|(name, _)| data.monster_of(name).is_none())
+        })
+    };
     let wants_gold = state
         .victory_requirements
         .get(&who.name)
@@ -277,7 +282,7 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
     let selling = bot_targets::to_sell(data, who);
     if wants_gold && !selling.is_empty() {
         for market in bot_targets::markets(data, state) {
-            if quiet(&market, &present) {
+            if quiet(&market) {
                 found.insert(market, Goal::Sell);
             }
         }
@@ -285,7 +290,7 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
     if FIGHTERS.contains(&who.name.as_str()) {
         if who.hirelings.is_empty() {
             for (clearing, group) in bot_targets::hiring_grounds(data, state, who) {
-                if quiet(&clearing, &present) {
+                if quiet(&clearing) {
                     found.insert(clearing, Goal::Hire(group));
                 }
             }
