@@ -148,15 +148,13 @@ fn play_guarded(
         month::play(data, side, characters, seed, Policy::Planned)
     }))
     .unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
-            .unwrap_or_else(|| "the engine panicked".to_string());
         Err(MonthError {
             seed,
             day: 0,
-            message: format!("panic: {message}"),
+            message: format!(
+                "panic: {}",
+                crate::daemon::guard::panic_message(panic.as_ref())
+            ),
         })
     })
 }
@@ -214,25 +212,7 @@ impl Analysis {
         names.extend(extra);
         for scope in &scopes {
             for name in &names {
-                let values = |month: &MonthRecord| -> Option<f64> {
-                    let of = |c: &BTreeMap<String, f64>| c.get(name).copied();
-                    if *scope == ALL {
-                        let per: Vec<f64> = month.characters.values().filter_map(of).collect();
-                        if per.is_empty() && name == "first death day" {
-                            return None;
-                        }
-                        Some(if name == "first death day" {
-                            per.iter().copied().fold(f64::INFINITY, f64::min)
-                        } else {
-                            per.iter().sum()
-                        })
-                    } else {
-                        month.characters.get(*scope).and_then(of).or_else(|| {
-                            // A native group the character killed none of.
-                            (name != "first death day").then_some(0.0)
-                        })
-                    }
-                };
+                let values = |month: &MonthRecord| value_in(month, scope, name);
                 measures.push(row(scope, name, &played.a, &played.b, values));
             }
         }
@@ -326,6 +306,30 @@ impl Row {
         }
         line.push('\n');
         line
+    }
+}
+
+/// What `month` says of the measure `name` in `scope`: a character's own
+/// value (0 for a native group he killed none of), or for [`ALL`] the sum
+/// over the characters, except the first death day, which is the earliest
+/// (none when nobody died).
+fn value_in(month: &MonthRecord, scope: &str, name: &str) -> Option<f64> {
+    const FIRST_DEATH: &str = "first death day";
+    if scope != ALL {
+        let own = month
+            .characters
+            .get(scope)
+            .and_then(|c| c.get(name).copied());
+        return own.or((name != FIRST_DEATH).then_some(0.0));
+    }
+    let per = month
+        .characters
+        .values()
+        .filter_map(|c| c.get(name).copied());
+    if name == FIRST_DEATH {
+        per.reduce(f64::min)
+    } else {
+        Some(per.sum())
     }
 }
 

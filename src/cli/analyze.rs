@@ -69,22 +69,15 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         .map(str::trim)
         .filter(|n| !n.is_empty())
     {
-        let Some(found) = data
-            .characters
-            .iter()
-            .find(|c| crate::suggest::same(&c.name, name))
-        else {
-            let hint =
-                crate::suggest::did_you_mean(name, data.characters.iter().map(|c| c.name.as_str()));
+        let names = || data.characters.iter().map(|c| c.name.as_str());
+        let Some(found) = crate::suggest::find(name, names()) else {
+            let hint = crate::suggest::did_you_mean(name, names());
             bail!("there is no character '{name}'{hint}");
         };
-        if characters.contains(&found.name) {
-            bail!(
-                "the {} is named twice; each character plays once",
-                found.name
-            );
+        if characters.iter().any(|c| c == found) {
+            bail!("the {found} is named twice; each character plays once");
         }
-        characters.push(found.name.clone());
+        characters.push(found.to_string());
     }
     if characters.is_empty() {
         bail!("name at least one character with --characters");

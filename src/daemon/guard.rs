@@ -159,7 +159,7 @@ pub fn contained<T>(work: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<
 }
 
 /// The text a panic was raised with.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_string()
     } else if let Some(text) = payload.downcast_ref::<String>() {

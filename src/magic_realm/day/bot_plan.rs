@@ -163,13 +163,14 @@ pub fn orders_for(
     let mut searches = Vec::new();
     if !goals.contains_key(&here) {
         let mut path = shortest_path(data, rules, state, who, &goals, dice, &purpose);
-        if path.is_empty() && monsters_at(state).contains(&here) {
+        let occupied = monsters_at(state);
+        if path.is_empty() && occupied.contains(&here) {
             // No goal it can reach safely, and company it does not want:
             // it leaves for the nearest quiet clearing.
             let quiet: BTreeMap<ClearingId, Goal> =
                 routes(data, rules, board, who, &here, FULL_DAY, 0)
                     .into_iter()
-                    .filter(|c| !monsters_at(state).contains(c))
+                    .filter(|c| !occupied.contains(c))
                     .map(|c| (c, Goal::Explore))
                     .collect();
             path = shortest_path(data, rules, state, who, &quiet, dice, &purpose);
@@ -292,7 +293,7 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
         .is_some_and(|r| r.gold > 0);
     let selling = bot_targets::to_sell(data, who);
     if wants_gold && !selling.is_empty() {
-        for market in bot_targets::markets(data, state) {
+        for market in bot_targets::markets(data, &present) {
             if quiet(&market) {
                 found.insert(market, Goal::Sell);
             }
@@ -300,13 +301,13 @@ fn goals(data: &GameData, state: &MrState, who: &CharacterState) -> BTreeMap<Cle
     }
     if FIGHTERS.contains(&who.name.as_str()) {
         if who.hirelings.is_empty() {
-            for (clearing, group) in bot_targets::hiring_grounds(data, state, who) {
+            for (clearing, group) in bot_targets::hiring_grounds(data, &present, who) {
                 if quiet(&clearing) {
                     found.insert(clearing, Goal::Hire(group));
                 }
             }
         }
-        for (clearing, quarry) in bot_targets::hunting_grounds(data, state, who) {
+        for (clearing, quarry) in bot_targets::hunting_grounds(data, &present, who) {
             found.insert(clearing, Goal::Hunt(quarry));
         }
     }
@@ -456,7 +457,8 @@ mod tests {
     #[test]
     fn a_fighter_at_his_quarry_attacks_it_with_his_weapon_alerted() {
         let mut state = test_game(&["Black Knight"]);
-        let grounds = bot_targets::hunting_grounds(data(), &state, &state.characters[0]);
+        let present = bot_targets::unhired_by_clearing(&state);
+        let grounds = bot_targets::hunting_grounds(data(), &present, &state.characters[0]);
         let (clearing, quarry) = grounds.into_iter().next().expect("somewhere to hunt");
         state.characters[0].position = clearing;
         let mut dice = Dice::new(3, 1);

@@ -26,15 +26,18 @@ use crate::magic_realm::data::natives::{Hire, find_member};
 use crate::magic_realm::data::terms::{DenizenSide, Strength};
 use crate::magic_realm::state::{CharacterState, DenizenState, ItemKind, MrState, Whereabouts};
 
+/// The unhired denizens in each clearing: (counter id, counter) by clearing.
+pub type Present<'s> = BTreeMap<ClearingId, Vec<(&'s str, &'s DenizenState)>>;
+
 /// The unhired denizens standing in each clearing of the map (hired
 /// natives are their employers' company).
-pub fn unhired_by_clearing(state: &MrState) -> BTreeMap<ClearingId, Vec<(&str, &DenizenState)>> {
+pub fn unhired_by_clearing(state: &MrState) -> Present<'_> {
     let hired: BTreeSet<&str> = state
         .characters
         .iter()
         .flat_map(|c| c.hirelings.iter().map(|h| h.native.as_str()))
         .collect();
-    let mut present: BTreeMap<ClearingId, Vec<(&str, &DenizenState)>> = BTreeMap::new();
+    let mut present = Present::new();
     for (name, denizen) in &state.denizens {
         if hired.contains(name.as_str()) {
             continue;
@@ -55,17 +58,17 @@ pub fn unhired_by_clearing(state: &MrState) -> BTreeMap<ClearingId, Vec<(&str, &
 /// a group, and a whole watchful group may join the fight).
 pub fn hunting_grounds(
     data: &GameData,
-    state: &MrState,
+    present: &Present<'_>,
     who: &CharacterState,
 ) -> BTreeMap<ClearingId, String> {
     let Ok(hero) = build::hero(data, who) else {
         return BTreeMap::new();
     };
     let mut grounds = BTreeMap::new();
-    for (clearing, present) in unhired_by_clearing(state) {
+    for (clearing, here) in present {
         let mut all_survivable = true;
         let mut best: Option<(i32, &str)> = None;
-        for (name, counter) in present {
+        for &(name, counter) in here {
             let Ok(denizen) = build::denizen(data, name, counter.side, None) else {
                 all_survivable = false;
                 continue;
@@ -77,7 +80,7 @@ pub fn hunting_grounds(
             }
         }
         if all_survivable && let Some((_, target)) = best {
-            grounds.insert(clearing, target.to_string());
+            grounds.insert(clearing.clone(), target.to_string());
         }
     }
     grounds
@@ -123,16 +126,16 @@ fn survivable(hero: &Hero, denizen: &Denizen) -> bool {
 /// Meeting table's price is likely within his purse.
 pub fn hiring_grounds(
     data: &GameData,
-    state: &MrState,
+    present: &Present<'_>,
     who: &CharacterState,
 ) -> BTreeMap<ClearingId, String> {
     let mut grounds = BTreeMap::new();
-    for (clearing, present) in unhired_by_clearing(state) {
+    for (clearing, here) in present {
         // Group → what hiring it here costs at the table's lowest price:
         // every member's wage, or the dearest one for a group hired one at
         // a time.
         let mut costs: BTreeMap<&str, u32> = BTreeMap::new();
-        for (name, _) in present {
+        for &(name, _) in here {
             if let Some((group, member)) = find_member(&data.natives, name) {
                 let cost = costs.entry(group.name.as_str()).or_default();
                 let wage = u32::from(member.wage);
@@ -147,7 +150,7 @@ pub fn hiring_grounds(
             .filter(|(_, cost)| *cost > 0 && cost * 2 <= u32::from(who.gold))
             .max_by_key(|(_, cost)| *cost);
         if let Some((group, _)) = affordable {
-            grounds.insert(clearing, group.to_string());
+            grounds.insert(clearing.clone(), group.to_string());
         }
     }
     grounds
@@ -171,15 +174,15 @@ pub fn to_sell(data: &GameData, who: &CharacterState) -> Vec<String> {
 
 /// The clearings where an unhired native leader stands, who buys what a
 /// character sells.
-pub fn markets(data: &GameData, state: &MrState) -> BTreeSet<ClearingId> {
-    unhired_by_clearing(state)
-        .into_iter()
-        .filter(|(_, present)| {
-            present.iter().any(|(name, _)| {
+pub fn markets(data: &GameData, present: &Present<'_>) -> BTreeSet<ClearingId> {
+    present
+        .iter()
+        .filter(|(_, here)| {
+            here.iter().any(|(name, _)| {
                 find_member(&data.natives, name).is_some_and(|(_, member)| member.is_leader())
             })
         })
-        .map(|(clearing, _)| clearing)
+        .map(|(clearing, _)| clearing.clone())
         .collect()
 }
 
@@ -189,15 +192,25 @@ mod tests {
     use crate::magic_realm::state::DenizenKind;
     use crate::magic_realm::test_support::{data, test_game};
 
+    /// Where the character of seat `seat` would hunt in `state`.
+    fn hunting(state: &MrState, seat: usize) -> BTreeMap<ClearingId, String> {
+        hunting_grounds(data(), &unhired_by_clearing(state), &state.characters[seat])
+    }
+
+    /// Where the character of seat `seat` would hire in `state`.
+    fn hiring(state: &MrState, seat: usize) -> BTreeMap<ClearingId, String> {
+        hiring_grounds(data(), &unhired_by_clearing(state), &state.characters[seat])
+    }
+
     #[test]
     fn a_knight_in_armour_hunts_natives_and_a_deadly_monster_beside_them_calls_it_off() {
         let mut state = test_game(&["Black Knight", "Swordsman"]);
-        let grounds = hunting_grounds(data(), &state, &state.characters[0]);
+        let grounds = hunting(&state, 0);
         let (clearing, quarry) = grounds.iter().next().expect("somewhere to hunt");
         let present = unhired_by_clearing(&state);
         assert!(present[clearing].iter().any(|(name, _)| name == quarry));
         // The Swordsman wears no armour: every native strikes him dead.
-        let swordsman = hunting_grounds(data(), &state, &state.characters[1]);
+        let swordsman = hunting(&state, 1);
         assert!(
             swordsman.keys().all(|c| present[c]
                 .iter()
@@ -215,16 +228,16 @@ mod tests {
             clearing: clearing.clone(),
         };
         let clearing = clearing.clone();
-        assert!(!hunting_grounds(data(), &state, &state.characters[0]).contains_key(&clearing));
+        assert!(!hunting(&state, 0).contains_key(&clearing));
     }
 
     #[test]
     fn natives_are_hired_only_by_a_purse_twice_their_wages() {
         let mut state = test_game(&["Black Knight"]);
         state.characters[0].gold = 0;
-        assert!(hiring_grounds(data(), &state, &state.characters[0]).is_empty());
+        assert!(hiring(&state, 0).is_empty());
         state.characters[0].gold = 200;
-        let grounds = hiring_grounds(data(), &state, &state.characters[0]);
+        let grounds = hiring(&state, 0);
         assert!(!grounds.is_empty());
         assert!(
             grounds
@@ -256,6 +269,6 @@ mod tests {
                 });
         }
         assert_eq!(to_sell(data(), &state.characters[0]), vec![treasure(false)]);
-        assert!(!markets(data(), &state).is_empty());
+        assert!(!markets(data(), &unhired_by_clearing(&state)).is_empty());
     }
 }

@@ -675,9 +675,7 @@ fn write_back(
         }
         // Killed, or turned by treachery (`combat/treachery.rs`).
         if killed || den.employer.is_none() {
-            for c in &mut day.state.characters {
-                c.hirelings.retain(|h| &h.native != id);
-            }
+            day.state.dismiss(id);
         }
     }
     if !battle.dropped.is_empty() {

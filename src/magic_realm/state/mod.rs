@@ -480,6 +480,14 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// The native `native` is nobody's hireling any more (killed, or
+    /// turned by treachery).
+    pub fn dismiss(&mut self, native: &str) {
+        for c in &mut self.characters {
+            c.hirelings.retain(|h| h.native != native);
+        }
+    }
+
     /// The characters in the game: those on the board (the dead
     /// included, who come back) and those entering at the next Birdsong.
     pub fn characters_in_play(&self) -> impl Iterator<Item = &str> {

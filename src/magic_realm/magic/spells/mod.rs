@@ -241,9 +241,7 @@ impl Ctx<'_> {
             && self.state.denizens.contains_key(id)
         {
             crate::magic_realm::day::leader_turn::release(self.state, id);
-            for c in &mut self.state.characters {
-                c.hirelings.retain(|h| &h.native != id);
-            }
+            self.state.dismiss(id);
             if let Some(d) = self.state.denizens.get_mut(id) {
                 d.at = Whereabouts::Dead;
             }
