@@ -295,12 +295,7 @@ impl Checker<'_> {
 
     fn check_tag(&self, name: &Spanned<String>) -> Result<(), DataError> {
         let tag = name.get_ref();
-        let ok = !tag.is_empty()
-            && tag.len() <= MAX_TAG_LEN
-            && tag
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if ok {
+        if is_valid_tag(tag) {
             return Ok(());
         }
         Err(self.at(
@@ -635,8 +630,18 @@ fn without_span_markers(mut error: DataError) -> DataError {
     error
 }
 
+/// Whether `tag` can name a campaign: 1 to [`MAX_TAG_LEN`] ASCII letters,
+/// digits, '-' or '_', since it goes into every mail subject.
+pub fn is_valid_tag(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag.len() <= MAX_TAG_LEN
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// Why `name` cannot be a player's name, if it cannot.
-fn player_name_problem(name: &str) -> Option<String> {
+pub fn player_name_problem(name: &str) -> Option<String> {
     if name.trim().is_empty() {
         return Some("it is empty".to_string());
     }

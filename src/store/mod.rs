@@ -148,6 +148,11 @@ pub enum StoreError {
     #[error("{file} is not a campaign export of realmgm: {why}")]
     NotAnExport { file: String, why: String },
     #[error(
+        "{file} could not be copied to a private temporary folder to be checked before import \
+         ({error}); free some space there or point TMPDIR at another folder"
+    )]
+    ImportCopy { file: String, error: String },
+    #[error(
         "this database holds a campaign called {0} already; import it into another database, or \
          remove the campaign here first"
     )]

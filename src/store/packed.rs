@@ -45,6 +45,16 @@ fn unpack(stored: &[u8]) -> FromSqlResult<Vec<u8>> {
     }
 }
 
+/// Whether `stored`, read back, holds at most `limit` bytes: a compressed
+/// value is inflated only up to the limit, so a small stored value that
+/// would unpack to gigabytes is caught before anything reads it whole.
+pub(super) fn unpacks_within(stored: &[u8], limit: usize) -> bool {
+    match stored.strip_prefix(MAGIC) {
+        Some(stream) => miniz_oxide::inflate::decompress_to_vec_with_limit(stream, limit).is_ok(),
+        None => stored.len() <= limit,
+    }
+}
+
 /// `plain` for a small value, else `bytes` packed into a BLOB.
 fn packed_unless_small<'a>(bytes: &[u8], plain: ToSqlOutput<'a>) -> ToSqlOutput<'a> {
     if bytes.len() > THRESHOLD {

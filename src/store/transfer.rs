@@ -4,11 +4,15 @@
 //! another database, on another host or the same one.
 //!
 //! The export file is itself a realmgm database holding just that campaign,
-//! so it carries its schema version: an export written by an older realmgm
-//! is migrated (in place) when it is imported, one written by a newer one is refused.
+//! so it carries its schema version. An export is data from elsewhere:
+//! [`check`] refuses one that is not exactly what `campaign export` writes,
+//! and migrates a private copy of an older one, never the file itself.
 //! Both directions are one copy ([`copy_campaign`]) between the open
-//! database and an attached one; the rows keep their meaning while their
-//! ids are renumbered past the ids the receiving database already uses.
+//! database and an attached one, naming only the columns of this realmgm's
+//! own schema; the rows keep their meaning while their ids are renumbered
+//! past the ids the receiving database already uses.
+
+mod check;
 
 use std::path::Path;
 
@@ -18,6 +22,12 @@ use super::{Store, StoreError};
 
 /// The schema name the other database is attached under during a copy.
 const OTHER: &str = "other";
+
+/// Tables of the host, not of any campaign: which IMAP messages this
+/// database has fetched belongs to the mailbox it reads, so an imported
+/// campaign starts from the receiving host's record, and an export holds
+/// no rows there.
+const HOST_TABLES: &[&str] = &["imap_mailboxes"];
 
 /// How a table's rows belong to a campaign, and how its ids and references
 /// are renumbered in the receiving database.
@@ -53,6 +63,17 @@ enum Reference {
     /// hash are unique), so a mail the receiver holds already is referred to
     /// by the receiver's id.
     InboundMail,
+}
+
+impl Reference {
+    /// The table whose ids this refers to.
+    fn table(self) -> &'static str {
+        match self {
+            Reference::Player => "players",
+            Reference::Outbox => "outbox",
+            Reference::InboundMail => "inbound_mail",
+        }
+    }
 }
 
 /// The mail a campaign received: what its orders and its GM's log name.
@@ -253,45 +274,20 @@ impl Store {
         result
     }
 
-    /// Add the campaign of the export file `from` to this database.
+    /// Add the campaign of the export file `from` to this database. The
+    /// file itself is only read.
     ///
     /// # Errors
-    /// The file is not a realmgm export (or was written by a newer
-    /// realmgm), it does not hold exactly one campaign, a campaign of that
-    /// name exists here already, or the copy fails (then nothing is added).
+    /// The file fails a check of [`check`] (nothing is added then, and the
+    /// error says why), a campaign of that name exists here already, or the
+    /// copy fails (then nothing is added).
     pub fn import_campaign(&self, from: &Path) -> Result<Transfer, StoreError> {
-        if !from.is_file() {
-            return Err(StoreError::NotAnExport {
-                file: from.display().to_string(),
-                why: "there is no such file".to_string(),
-            });
+        let checked = check::check_export(from)?;
+        if self.campaign_id(&checked.name).is_ok() {
+            return Err(StoreError::ImportClash(checked.name.clone()));
         }
-        // Opening it as a store checks it and brings an older export's
-        // schema up to this realmgm's.
-        let export = Store::open(from).map_err(|e| StoreError::NotAnExport {
-            file: from.display().to_string(),
-            why: e.to_string(),
-        })?;
-        let campaigns: Vec<(i64, String)> = export
-            .conn
-            .prepare("SELECT id, name FROM campaigns")?
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        drop(export);
-        let [(id, name)] = campaigns.as_slice() else {
-            return Err(StoreError::NotAnExport {
-                file: from.display().to_string(),
-                why: format!(
-                    "it holds {} campaigns, where an export holds one",
-                    campaigns.len()
-                ),
-            });
-        };
-        if self.campaign_id(name).is_ok() {
-            return Err(StoreError::ImportClash(name.clone()));
-        }
-        attach(&self.conn, from)?;
-        let copied = copy_campaign(&self.conn, OTHER, "main", *id);
+        attach(&self.conn, checked.path())?;
+        let copied = copy_campaign(&self.conn, OTHER, "main", checked.campaign_id);
         detach(&self.conn)?;
         copied
     }
@@ -317,7 +313,7 @@ fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Tra
     let tx = conn.unchecked_transaction()?;
     let highest = |table: &str| -> Result<i64, StoreError> {
         Ok(tx.query_row(
-            &format!("SELECT COALESCE(MAX(id), 0) FROM {to}.{table}"),
+            &format!("SELECT COALESCE(MAX(id), 0) FROM {to}.{}", quoted(table)),
             [],
             |row| row.get(0),
         )?)
@@ -340,11 +336,13 @@ fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Tra
         ),
     };
     for table in TABLES {
-        let columns = columns(&tx, from, table.name)?;
+        // The receiving side was made by this realmgm (the attached export
+        // is checked to match it), so its columns are the ones named.
+        let columns = columns(&tx, to, table.name)?;
         let mut names = Vec::new();
         let mut values = Vec::new();
         for column in &columns {
-            let value = format!("s.{column}");
+            let value = format!("s.{}", quoted(column));
             let reference = table.references.iter().find(|(c, _)| c == column);
             let expression = match (column.as_str(), table.id, reference) {
                 ("id", Id::Fresh, _) => continue,
@@ -354,7 +352,7 @@ fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Tra
                 (_, _, Some((_, reference))) => renumbered(*reference, &value),
                 _ => value,
             };
-            names.push(column.clone());
+            names.push(quoted(column));
             values.push(expression);
         }
         // A mail the receiver holds already stays as it is there.
@@ -368,7 +366,7 @@ fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Tra
             &format!(
                 "{verb} INTO {to}.{name} ({names}) SELECT {values} FROM {from}.{name} s \
                  WHERE {rows}",
-                name = table.name,
+                name = quoted(table.name),
                 names = names.join(", "),
                 values = values.join(", "),
             ),
@@ -408,88 +406,17 @@ fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Tra
 
 /// The columns of `table` in schema `schema`, in their order.
 fn columns(conn: &Connection, schema: &str, table: &str) -> Result<Vec<String>, StoreError> {
-    let mut statement = conn.prepare(&format!("PRAGMA {schema}.table_info({table})"))?;
+    let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1, ?2)")?;
     let names = statement
-        .query_map([], |row| row.get::<_, String>(1))?
+        .query_map(params![table, schema], |row| row.get::<_, String>(0))?
         .collect::<Result<_, _>>()?;
     Ok(names)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Tables of the host, not of any campaign: which IMAP messages this
-    /// database has fetched belongs to the mailbox it reads, so an imported
-    /// campaign starts from the receiving host's record.
-    const HOST_TABLES: &[&str] = &["imap_mailboxes"];
-
-    fn temp(test: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("realmgm-transfer-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    #[test]
-    fn every_table_is_moved_with_its_campaign_or_named_as_the_hosts() {
-        let store = Store::open_in_memory().unwrap();
-        let tables: Vec<String> = store
-            .conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .unwrap()
-            .query_map([], |row| row.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-        let mut known: Vec<String> = TABLES
-            .iter()
-            .map(|t| t.name)
-            .chain(HOST_TABLES.iter().copied())
-            .map(str::to_string)
-            .collect();
-        known.sort();
-        assert_eq!(
-            tables, known,
-            "a new table must be listed in TABLES (with how its rows belong to a campaign) or in \
-             HOST_TABLES, so an export never leaves part of a campaign behind"
-        );
-        for table in TABLES {
-            let columns = columns(&store.conn, "main", table.name).unwrap();
-            let has_id = columns.iter().any(|c| c == "id");
-            assert_eq!(has_id, table.id != Id::None, "{}: its id", table.name);
-            for (column, _) in table.references {
-                assert!(
-                    columns.iter().any(|c| c == column),
-                    "{}.{column}",
-                    table.name
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
-        let dir = temp("refused");
-        let store = Store::open_in_memory().unwrap();
-        let text = dir.join("notes.txt");
-        std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
-        let error = store.import_campaign(&text).unwrap_err().to_string();
-        assert!(error.contains("is not a campaign export"), "{error}");
-        let missing = store
-            .import_campaign(&dir.join("missing.sqlite"))
-            .unwrap_err();
-        assert!(missing.to_string().contains("no such file"), "{missing}");
-        let empty = dir.join("empty.sqlite");
-        drop(Store::open(&empty).unwrap());
-        let none = store.import_campaign(&empty).unwrap_err().to_string();
-        assert!(none.contains("holds 0 campaigns"), "{none}");
-        assert!(store.list_campaigns().unwrap().is_empty());
-        let no_campaign = store
-            .export_campaign("NOPE", &dir.join("nope.sqlite"))
-            .unwrap_err();
-        assert!(!dir.join("nope.sqlite").exists(), "{no_campaign}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+/// `name` as an SQL identifier, whatever it holds.
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
 }
+
+#[cfg(test)]
+mod tests;

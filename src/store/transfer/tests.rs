@@ -1,0 +1,366 @@
+//! Tests of moving a campaign between databases, and of the checks an
+//! export file from elsewhere passes before anything of it is copied.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::ToSql;
+
+use super::*;
+use crate::campaign::Campaign;
+use crate::store::packed::PackedText;
+use crate::store::{SCHEMA_VERSION, migrate};
+
+const BIMR3: &str = include_str!("../../../campaigns/bimr3.toml");
+const NOW: i64 = 1_740_000_000;
+
+fn temp(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("realmgm-transfer-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn every_table_is_moved_with_its_campaign_or_named_as_the_hosts() {
+    let store = Store::open_in_memory().unwrap();
+    let tables: Vec<String> = store
+        .conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut known: Vec<String> = TABLES
+        .iter()
+        .map(|t| t.name)
+        .chain(HOST_TABLES.iter().copied())
+        .map(str::to_string)
+        .collect();
+    known.sort();
+    assert_eq!(
+        tables, known,
+        "a new table must be listed in TABLES (with how its rows belong to a campaign) or in \
+         HOST_TABLES, so an export never leaves part of a campaign behind"
+    );
+    for table in TABLES {
+        let columns = columns(&store.conn, "main", table.name).unwrap();
+        let has_id = columns.iter().any(|c| c == "id");
+        assert_eq!(has_id, table.id != Id::None, "{}: its id", table.name);
+        for (column, _) in table.references {
+            assert!(
+                columns.iter().any(|c| c == column),
+                "{}.{column}",
+                table.name
+            );
+        }
+    }
+}
+
+#[test]
+fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
+    let dir = temp("refused");
+    let store = Store::open_in_memory().unwrap();
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
+    let error = store.import_campaign(&text).unwrap_err().to_string();
+    assert!(error.contains("is not a campaign export"), "{error}");
+    let missing = store
+        .import_campaign(&dir.join("missing.sqlite"))
+        .unwrap_err();
+    assert!(missing.to_string().contains("no such file"), "{missing}");
+    let empty = dir.join("empty.sqlite");
+    drop(Store::open(&empty).unwrap());
+    let none = store.import_campaign(&empty).unwrap_err().to_string();
+    assert!(none.contains("holds 0 campaigns"), "{none}");
+    assert!(store.list_campaigns().unwrap().is_empty());
+    let no_campaign = store
+        .export_campaign("NOPE", &dir.join("nope.sqlite"))
+        .unwrap_err();
+    assert!(!dir.join("nope.sqlite").exists(), "{no_campaign}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The BIMR3 campaign file renamed to `name`, checked.
+fn campaign_named(name: &str) -> (Campaign, String) {
+    let text = BIMR3.replacen("name = \"BIMR3\"", &format!("name = \"{name}\""), 1);
+    (Campaign::parse("bimr3.toml", &text).unwrap(), text)
+}
+
+/// A receiving database that runs campaign HOST already.
+fn receiver() -> Store {
+    let mut store = Store::open_in_memory().unwrap();
+    let (campaign, text) = campaign_named("HOST");
+    store.insert_campaign(&campaign, &text, NOW).unwrap();
+    store
+}
+
+/// Campaign MOVED, with its players and a GM log line, exported to `dir`
+/// and then changed by `sql`, as a hostile sender would.
+fn export_edited(dir: &Path, sql: &str) -> PathBuf {
+    let mut store = Store::open_in_memory().unwrap();
+    let (campaign, text) = campaign_named("MOVED");
+    store.insert_campaign(&campaign, &text, NOW).unwrap();
+    store
+        .log_gm(Some("MOVED"), NOW, "gm", "started", None)
+        .unwrap();
+    let file = dir.join("moved.sqlite");
+    store.export_campaign("MOVED", &file).unwrap();
+    let conn = Connection::open(&file).unwrap();
+    // A hostile sender is not held to the file's own foreign keys.
+    conn.pragma_update(None, "foreign_keys", false).unwrap();
+    conn.execute_batch(sql).unwrap();
+    file
+}
+
+/// Every row of every table of `store`, for comparing before and after.
+fn snapshot(store: &Store) -> Vec<String> {
+    let tables: Vec<String> = store
+        .conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut rows = Vec::new();
+    for table in tables {
+        let mut statement = store
+            .conn
+            .prepare(&format!("SELECT * FROM {} ORDER BY rowid", quoted(&table)))
+            .unwrap();
+        let width = statement.column_count();
+        let found = statement
+            .query_map([], |row| {
+                let values = (0..width)
+                    .map(|i| {
+                        row.get::<_, rusqlite::types::Value>(i)
+                            .map(|v| format!("{v:?}"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(format!("{table}: {}", values.join(" | ")))
+            })
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        rows.extend(found);
+    }
+    rows
+}
+
+/// Import `file` into a fresh receiver: it must be refused with a reason
+/// holding `reason`, leave the receiver as it was and the file unchanged.
+fn assert_refused(file: &Path, reason: &str) -> String {
+    let store = receiver();
+    let before = snapshot(&store);
+    let bytes = std::fs::read(file).unwrap();
+    let error = store
+        .import_campaign(file)
+        .expect_err("the file must be refused")
+        .to_string();
+    assert!(error.contains(reason), "{error}");
+    assert!(!error.contains(['\r', '\n']), "{error}");
+    assert_eq!(snapshot(&store), before, "nothing may be written: {error}");
+    assert_eq!(std::fs::read(file).unwrap(), bytes, "the file is only read");
+    error
+}
+
+/// A column of `players` renamed so that the old import, which named the
+/// file's columns in its SQL, added a player Mallory to campaign 1 (HOST)
+/// of the receiver, and imported the campaign's own players as usual.
+const MALLORY: &str = "ALTER TABLE players RENAME COLUMN character_stays TO \"character_stays) \
+    SELECT id + (SELECT MAX(id) FROM main.players), (SELECT MAX(id) FROM main.campaigns), \
+    name, email, character, secret_hash, joined, left_at, 0 FROM other.players \
+    UNION ALL SELECT 1000, 1, 'Mallory', 'mallory@evil.test', NULL, secret_hash, joined, \
+    NULL, 0 FROM other.players WHERE id = 1 /*\"";
+
+#[test]
+fn a_column_renamed_to_sql_is_refused_and_injects_nobody() {
+    let dir = temp("mallory");
+    let file = export_edited(&dir, MALLORY);
+    let error = assert_refused(
+        &file,
+        "its table players has a column 'character_stays) SELECT",
+    );
+    assert!(error.contains("does not have"), "{error}");
+    let store = receiver();
+    let _ = store.import_campaign(&file);
+    let mallory: i64 = store
+        .conn
+        .query_row(
+            "SELECT COUNT(*) FROM players WHERE name = 'Mallory'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(mallory, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_import_leaves_the_file_it_read_unchanged() {
+    let dir = temp("unchanged");
+    let file = export_edited(&dir, "");
+    let bytes = std::fs::read(&file).unwrap();
+    let store = receiver();
+    let moved = store.import_campaign(&file).unwrap();
+    assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert!(
+        std::fs::read_dir(&dir).unwrap().count() == 1,
+        "no journal or log is left beside the file"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_value_larger_than_a_campaign_needs_is_refused_even_packed() {
+    let dir = temp("oversize");
+    let file = export_edited(
+        &dir,
+        &format!(
+            "UPDATE players SET character = printf('%.*c', {}, 'x') WHERE name = 'Erin'",
+            (16 << 20) + 1
+        ),
+    );
+    assert_refused(
+        &file,
+        "a value in column character of its table players holds 16 MB",
+    );
+    // Seventeen MB of spaces pack into a few KB: the cap holds unpacked.
+    let file = export_edited(&temp("oversize-packed"), "");
+    let big = " ".repeat(17 << 20);
+    let text = PackedText(&big);
+    let packed = text.to_sql().unwrap();
+    Connection::open(&file)
+        .unwrap()
+        .execute(
+            "INSERT INTO reports (campaign_id, day, reader, subject, text) \
+             VALUES (1, 1, 'Erin', 'Day 1', ?1)",
+            [&packed],
+        )
+        .unwrap();
+    assert!(std::fs::metadata(&file).unwrap().len() < 1 << 20);
+    assert_refused(
+        &file,
+        "column text of its table reports holds more once unpacked",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(temp("oversize-packed"));
+}
+
+#[test]
+fn a_campaign_name_with_a_line_break_and_a_header_is_refused() {
+    let dir = temp("crlf");
+    let file = export_edited(
+        &dir,
+        "UPDATE campaigns SET name = 'EVIL' || char(13, 10) || 'Bcc: all@evil.test'",
+    );
+    let error = assert_refused(&file, "cannot be a campaign tag");
+    assert!(error.contains("'EVIL??Bcc: all@evil.test'"), "{error}");
+    let file = export_edited(
+        &temp("crlf-player"),
+        "UPDATE players SET name = 'Erin' || char(10) || 'Bcc: x' WHERE name = 'Erin'",
+    );
+    assert_refused(&file, "its player 'Erin?Bcc: x' has a name that cannot be");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(temp("crlf-player"));
+}
+
+#[test]
+fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
+    let dir = temp("belong");
+    let two = export_edited(
+        &dir,
+        "INSERT INTO campaigns (name, game, file_text, parsed_json, created) \
+         SELECT 'OTHER', game, file_text, parsed_json, created FROM campaigns",
+    );
+    assert_refused(&two, "it holds 2 campaigns, where an export holds one");
+    std::fs::remove_file(&two).unwrap();
+    // The old import skipped these rows without a word.
+    let elsewhere = export_edited(&dir, "UPDATE gm_log SET campaign_id = campaign_id + 5");
+    assert_refused(
+        &elsewhere,
+        "1 rows of its table gm_log belong to no campaign",
+    );
+    std::fs::remove_file(&elsewhere).unwrap();
+    // Renumbered past the receiver's five players, -3 became HOST's second.
+    let outside = export_edited(
+        &dir,
+        "INSERT INTO bounces (campaign_id, player_id, at, description) VALUES (1, -3, 0, 'x')",
+    );
+    assert_refused(
+        &outside,
+        "name in player_id a row of players that the file does not hold",
+    );
+    std::fs::remove_file(&outside).unwrap();
+    let stranger = export_edited(
+        &dir,
+        "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
+         VALUES (1, 'victim@elsewhere.test', 'Hello', 'Log in at ...', 0, 0)",
+    );
+    assert_refused(&stranger, "waiting to be sent to 'victim@elsewhere.test'");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_table_column_or_trigger_realmgm_does_not_make_is_refused() {
+    let dir = temp("extra");
+    let cases = [
+        (
+            "CREATE TABLE notes (text TEXT)",
+            "it has a table 'notes' that realmgm's schema",
+        ),
+        (
+            "ALTER TABLE players ADD COLUMN extra TEXT",
+            "its table players has a column 'extra'",
+        ),
+        ("DROP TABLE narratives", "it lacks the table narratives"),
+        (
+            "CREATE TRIGGER t AFTER INSERT ON gm_log BEGIN DELETE FROM players; END",
+            "it has a trigger 't'",
+        ),
+        ("PRAGMA user_version = 99", "written by a newer realmgm"),
+        ("PRAGMA user_version = 12", "realmgm's schema version 12"),
+    ];
+    for (sql, reason) in cases {
+        let file = export_edited(&dir, sql);
+        assert_refused(&file, reason);
+        std::fs::remove_file(&file).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_export_of_an_older_realmgm_is_migrated_in_a_copy_and_imported() {
+    let dir = temp("older");
+    let current = export_edited(&dir, "");
+    let older = dir.join("older.sqlite");
+    let mut conn = Connection::open(&older).unwrap();
+    migrate(&mut conn, SCHEMA_VERSION - 1).unwrap();
+    conn.execute("ATTACH DATABASE ?1 AS current", [current.to_str().unwrap()])
+        .unwrap();
+    conn.execute_batch(
+        "INSERT INTO campaigns SELECT * FROM current.campaigns; \
+         INSERT INTO players SELECT * FROM current.players; \
+         INSERT INTO gm_log SELECT * FROM current.gm_log; \
+         DETACH DATABASE current;",
+    )
+    .unwrap();
+    drop(conn);
+    let bytes = std::fs::read(&older).unwrap();
+    let store = receiver();
+    let moved = store.import_campaign(&older).unwrap();
+    assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
+    assert_eq!(
+        std::fs::read(&older).unwrap(),
+        bytes,
+        "only a copy is migrated"
+    );
+    let version: u32 = Connection::open(&older)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION - 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
