@@ -45,13 +45,13 @@ fn unpack(stored: &[u8]) -> FromSqlResult<Vec<u8>> {
     }
 }
 
-/// Whether `stored`, read back, holds at most `limit` bytes: a compressed
+/// `stored` read back, if it holds at most `limit` bytes: a compressed
 /// value is inflated only up to the limit, so a small stored value that
 /// would unpack to gigabytes is caught before anything reads it whole.
-pub(super) fn unpacks_within(stored: &[u8], limit: usize) -> bool {
+pub(super) fn unpacked_within(stored: &[u8], limit: usize) -> Option<Vec<u8>> {
     match stored.strip_prefix(MAGIC) {
-        Some(stream) => miniz_oxide::inflate::decompress_to_vec_with_limit(stream, limit).is_ok(),
-        None => stored.len() <= limit,
+        Some(stream) => miniz_oxide::inflate::decompress_to_vec_with_limit(stream, limit).ok(),
+        None => (stored.len() <= limit).then(|| stored.to_vec()),
     }
 }
 

@@ -1,12 +1,16 @@
 //! `realmgm campaign export` and `campaign import`: the demo's week moved to
 //! a database that holds another campaign already, compared row by row, and
-//! its last day re-run there to the same state.
+//! its last day re-run there to the same state; hostile export files refused
+//! with the reason, leaving both databases and the file as they were.
+
+mod mutations;
 
 use crate::common;
 
 use std::path::Path;
 
-use common::{TempDb, realmgm, stderr, stdout};
+use common::{TempDb, realmgm, stderr, stdout, store_demo_campaign};
+use realmgm::dice::Dice;
 use rusqlite::Connection;
 
 /// Rows of `sql` (which names the campaign as `?1`) in `db`, each row's
@@ -135,4 +139,120 @@ fn an_exported_campaign_arrives_whole_and_replays_its_last_day_the_same() {
     assert!(ran.contains("day 7"), "{ran}");
     assert_eq!(last_state(&host.0), last_state(&source));
     assert_eq!(last_reports(&host.0), last_reports(&source));
+}
+
+/// The demo campaign exported to a file, then edited by `sql` as a hostile
+/// sender would; returns the file.
+fn hostile_export(home: &TempDb, sql: &str) -> std::path::PathBuf {
+    store_demo_campaign(home, "DEMO");
+    let export = home.dir().join("demo-export.sqlite");
+    stdout(&realmgm(
+        &["campaign", "export", "DEMO", export.to_str().unwrap()],
+        &home.0,
+    ));
+    let conn = Connection::open(&export).unwrap();
+    conn.pragma_update(None, "foreign_keys", false).unwrap();
+    conn.execute_batch(sql).unwrap();
+    export
+}
+
+/// How many players of the receiving database are called `name`.
+fn players_named(db: &Path, name: &str) -> i64 {
+    Connection::open(db)
+        .unwrap()
+        .query_row(
+            "SELECT COUNT(*) FROM players WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn an_export_whose_column_is_sql_is_refused_and_injects_nobody() {
+    let home = TempDb::new("transfer-mallory");
+    // Renamed so that an import naming the file's columns in its SQL adds
+    // Mallory to campaign 1 of the receiver (the old import did, once).
+    let export = hostile_export(
+        &home,
+        "ALTER TABLE players RENAME COLUMN character_stays TO \"character_stays) \
+         SELECT id + (SELECT MAX(id) FROM main.players), (SELECT MAX(id) FROM main.campaigns), \
+         name, email, character, secret_hash, joined, left_at, 0 FROM other.players \
+         UNION ALL SELECT 1000, 1, 'Mallory', 'mallory@evil.test', NULL, secret_hash, joined, \
+         NULL, 0 FROM other.players WHERE id = 1 /*\"",
+    );
+    let bytes = std::fs::read(&export).unwrap();
+    let host = TempDb::new("transfer-mallory-host");
+    stdout(&realmgm(
+        &["campaign", "new", "campaigns/bimr3.toml"],
+        &host.0,
+    ));
+    let said = stderr(&realmgm(
+        &["campaign", "import", export.to_str().unwrap()],
+        &host.0,
+    ));
+    assert!(
+        said.contains("its table players has a column 'character_stays) SELECT"),
+        "{said}"
+    );
+    assert!(said.contains("Nothing was imported"), "{said}");
+    assert_eq!(players_named(&host.0, "Mallory"), 0);
+    assert!(!stdout(&realmgm(&["campaign", "list"], &host.0)).contains("DEMO"));
+    assert_eq!(
+        std::fs::read(&export).unwrap(),
+        bytes,
+        "the file is only read"
+    );
+}
+
+#[test]
+fn an_export_named_with_a_line_break_is_refused_without_printing_it() {
+    let home = TempDb::new("transfer-crlf");
+    let export = hostile_export(
+        &home,
+        "UPDATE campaigns SET name = 'EVIL' || char(13, 10) || 'Bcc: all@evil.test'",
+    );
+    let host = TempDb::new("transfer-crlf-host");
+    let said = stderr(&realmgm(
+        &["campaign", "import", export.to_str().unwrap()],
+        &host.0,
+    ));
+    assert!(
+        said.contains("'EVIL??Bcc: all@evil.test', which cannot be a campaign tag"),
+        "{said}"
+    );
+    assert!(!said.trim_end().contains(['\r', '\n']), "{said}");
+}
+
+/// The fuzz target `import`'s path over a seeded corpus: 200 hostile files
+/// made from a real export (bytes flipped, columns renamed, tables dropped,
+/// rows moved, values retyped or oversize, objects added).
+#[test]
+fn hostile_export_files_are_refused_or_imported_whole() {
+    assert!(
+        matches!(
+            mutations::exercise(&mutations::hostile_export(&[])),
+            mutations::Outcome::Imported
+        ),
+        "the unchanged export imports"
+    );
+    let mut refused = 0;
+    for seed in 0..200u64 {
+        let mut dice = Dice::new(seed, 31);
+        let plan: Vec<u8> = (0..32).map(|_| dice.below("plan", 256) as u8).collect();
+        let outcome =
+            std::panic::catch_unwind(|| mutations::exercise(&mutations::hostile_export(&plan)));
+        match outcome {
+            Ok(mutations::Outcome::Refused(why)) => {
+                eprintln!("REASON {}", why.chars().take(150).collect::<String>());
+                refused += 1
+            }
+            Ok(mutations::Outcome::Imported) => {}
+            Err(_) => panic!("a hostile export broke the import, seed {seed}"),
+        }
+    }
+    assert!(
+        refused > 100,
+        "only {refused} of 200 hostile files were refused"
+    );
 }

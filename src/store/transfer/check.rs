@@ -13,12 +13,14 @@
 //! kinds and of sane sizes, references that stay inside that campaign, and
 //! names, tags and addresses that `campaign new` would accept.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::config::DbConfig;
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, params};
 
 use super::{HOST_TABLES, Id, TABLES, quoted};
@@ -291,14 +293,21 @@ fn check_values(conn: &Connection) -> Result<(), Problem> {
             } else {
                 MAX_TEXT_BYTES
             };
-            check_sizes(conn, table, column, cap)?;
+            check_contents(conn, table, column, kind, cap)?;
         }
     }
     Ok(())
 }
 
-/// No value of `table.column` holds more than `cap` bytes, unpacked.
-fn check_sizes(conn: &Connection, table: &str, column: &str, cap: usize) -> Result<(), Problem> {
+/// No value of `table.column` (of declared type `kind`) holds more than
+/// `cap` bytes, unpacked, and its texts are UTF-8.
+fn check_contents(
+    conn: &Connection,
+    table: &str,
+    column: &str,
+    kind: &str,
+    cap: usize,
+) -> Result<(), Problem> {
     let c = quoted(column);
     let t = quoted(table);
     let largest: Option<i64> = conn.query_row(
@@ -317,15 +326,32 @@ fn check_sizes(conn: &Connection, table: &str, column: &str, cap: usize) -> Resu
         let megabytes = largest.unwrap_or_default() >> 20;
         return refuse(too_large(format!("{megabytes} MB")));
     }
-    // Compressed values start with a NUL byte, which no stored text does.
+    // Every value is read once more: a compressed one (it starts with a
+    // NUL byte, which no stored text does) must unpack within the cap, and
+    // a text must be UTF-8, or every later read of its row would fail.
+    let is_text_column = kind != "BLOB";
     let mut statement = conn.prepare(&format!(
-        "SELECT {c} FROM {t} WHERE typeof({c}) = 'blob' AND substr({c}, 1, 1) = x'00'"
+        "SELECT {c} FROM {t} WHERE typeof({c}) IN ('text', 'blob')"
     ))?;
     let mut rows = statement.query([])?;
     while let Some(row) = rows.next()? {
-        let stored: Vec<u8> = row.get(0)?;
-        if !packed::unpacks_within(&stored, cap) {
-            return refuse(too_large("more once unpacked".to_string()));
+        let (stored, is_text) = match row.get_ref(0)? {
+            ValueRef::Text(text) => (text, true),
+            ValueRef::Blob(bytes) => (bytes, false),
+            _ => continue,
+        };
+        let unpacked = if stored.first() == Some(&0) {
+            let Some(unpacked) = packed::unpacked_within(stored, cap) else {
+                return refuse(too_large("more once unpacked".to_string()));
+            };
+            Cow::Owned(unpacked)
+        } else {
+            Cow::Borrowed(stored)
+        };
+        if (is_text || is_text_column) && std::str::from_utf8(&unpacked).is_err() {
+            return refuse(format!(
+                "a text in column {column} of its table {table} is not UTF-8"
+            ));
         }
     }
     Ok(())
