@@ -1,0 +1,18 @@
+//! Fuzz target for `campaign import` (issue 31 §1): the input is a plan of
+//! edits to a real export (bytes flipped, columns renamed into SQL, tables
+//! dropped, rows moved to other campaigns, values retyped or oversize,
+//! views and triggers added), and the edited file is imported into a
+//! database that runs another campaign. A refusal is fine; a panic, a
+//! refused import that changed anything, an import that touched the other
+//! campaign, or a write to the file read, is a bug. The cli suite runs the
+//! same path over a seeded corpus (tests/cli/transfer.rs).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/cli/transfer/mutations.rs"]
+mod mutations;
+
+fuzz_target!(|plan: &[u8]| {
+    mutations::exercise(&mutations::hostile_export(plan));
+});
