@@ -322,9 +322,8 @@ fn check_contents(
             cap >> 20
         )
     };
-    if largest.is_some_and(|n| n > cap as i64) {
-        let megabytes = largest.unwrap_or_default() >> 20;
-        return refuse(too_large(format!("{megabytes} MB")));
+    if let Some(size) = largest.filter(|&n| n > cap as i64) {
+        return refuse(too_large(format!("{size} bytes")));
     }
     // Every value is read once more: a compressed one (it starts with a
     // NUL byte, which no stored text does) must unpack within the cap, and

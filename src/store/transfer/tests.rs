@@ -225,7 +225,7 @@ fn a_value_larger_than_a_campaign_needs_is_refused_even_packed() {
     );
     assert_refused(
         &file,
-        "a value in column character of its table players holds 16 MB",
+        "a value in column character of its table players holds 16777217 bytes, more than the 16 MB",
     );
     // Seventeen MB of spaces pack into a few KB: the cap holds unpacked.
     let file = export_edited(&temp("oversize-packed"), "");

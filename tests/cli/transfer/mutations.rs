@@ -6,7 +6,7 @@
 //! or adds one whole campaign and changes nothing of the other.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -116,9 +116,9 @@ fn scratch(what: &str) -> PathBuf {
     ))
 }
 
-fn remove(path: &PathBuf) {
+fn remove(path: &Path) {
     for suffix in ["", "-wal", "-shm", "-journal"] {
-        let mut name = path.clone().into_os_string();
+        let mut name = path.as_os_str().to_owned();
         name.push(suffix);
         let _ = std::fs::remove_file(name);
     }
@@ -297,7 +297,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
 
 /// Every row of every table of `db`, each as one line of its values'
 /// fingerprints.
-fn rows(db: &PathBuf) -> Vec<String> {
+fn rows(db: &Path) -> Vec<String> {
     let conn = Connection::open(db).expect("the receiver opens");
     let tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
