@@ -192,10 +192,7 @@ fn check_schema(conn: &Connection, version: u32) -> Result<(), Problem> {
     let known = format!("realmgm's schema version {version}");
     for (name, (kind, sql)) in &found {
         let Some((expected_kind, expected_sql)) = expected.get(name) else {
-            return refuse(format!(
-                "it has a {kind} {} that {known} does not have",
-                shown(name)
-            ));
+            return refuse(format!("its {kind} {} is not part of {known}", shown(name)));
         };
         if kind != expected_kind || sql != expected_sql {
             if kind == "table" && expected_kind == "table" {

@@ -309,7 +309,7 @@ fn a_table_column_or_trigger_realmgm_does_not_make_is_refused() {
     let cases = [
         (
             "CREATE TABLE notes (text TEXT)",
-            "it has a table 'notes' that realmgm's schema",
+            "its table 'notes' is not part of realmgm's schema",
         ),
         (
             "ALTER TABLE players ADD COLUMN extra TEXT",
@@ -318,7 +318,7 @@ fn a_table_column_or_trigger_realmgm_does_not_make_is_refused() {
         ("DROP TABLE narratives", "it lacks the table narratives"),
         (
             "CREATE TRIGGER t AFTER INSERT ON gm_log BEGIN DELETE FROM players; END",
-            "it has a trigger 't'",
+            "its trigger 't' is not part of",
         ),
         ("PRAGMA user_version = 99", "written by a newer realmgm"),
         ("PRAGMA user_version = 12", "realmgm's schema version 12"),
