@@ -79,9 +79,14 @@ pub(in crate::store) fn check_export(from: &Path) -> Result<CheckedExport, Store
         ),
     };
     if !from.is_file() {
+        let why = if from.exists() {
+            "it is a folder or a device, not a file"
+        } else {
+            "there is no such file"
+        };
         return Err(StoreError::NotAnExport {
             file: from.display().to_string(),
-            why: "there is no such file".to_string(),
+            why: why.to_string(),
         });
     }
     let copy = PrivateCopy::of(from).map_err(|error| match error {
@@ -488,12 +493,16 @@ fn check_names(conn: &Connection, campaign: i64, tag: &str) -> Result<(), Proble
         .prepare("SELECT DISTINCT recipient FROM outbox WHERE status = 'pending'")?
         .query_map([], |row| row.get(0))?
         .collect::<Result<_, _>>()?;
-    for recipient in recipients {
+    // A team's seat gets one mail naming all its addresses.
+    let each = recipients
+        .iter()
+        .flat_map(|line| line.split(',').map(str::trim));
+    for recipient in each {
         if !addresses.contains(&recipient.to_ascii_lowercase()) {
             return refuse(format!(
                 "it holds mail waiting to be sent to {}, who is neither its GM nor one of its \
                  players",
-                shown(&recipient)
+                shown(recipient)
             ));
         }
     }

@@ -69,6 +69,8 @@ fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
         .import_campaign(&dir.join("missing.sqlite"))
         .unwrap_err();
     assert!(missing.to_string().contains("no such file"), "{missing}");
+    let folder = store.import_campaign(&dir).unwrap_err().to_string();
+    assert!(folder.contains("a folder or a device"), "{folder}");
     let empty = dir.join("empty.sqlite");
     drop(Store::open(&empty).unwrap());
     let none = store.import_campaign(&empty).unwrap_err().to_string();
@@ -300,6 +302,17 @@ fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
          VALUES (1, 'victim@elsewhere.test', 'Hello', 'Log in at ...', 0, 0)",
     );
     assert_refused(&stranger, "waiting to be sent to 'victim@elsewhere.test'");
+    std::fs::remove_file(&stranger).unwrap();
+    let players = export_edited(
+        &dir,
+        "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
+         VALUES (1, 'erin@example.org, FRANK@example.org', 'Hello', 'Day 1', 0, 0)",
+    );
+    let moved = receiver().import_campaign(&players).unwrap();
+    assert_eq!(
+        moved.mails_out, 1,
+        "a mail to two players of the campaign is theirs"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
