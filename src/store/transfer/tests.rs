@@ -265,6 +265,15 @@ fn a_campaign_name_with_a_line_break_and_a_header_is_refused() {
         "UPDATE players SET name = 'Erin' || char(10) || 'Bcc: x' WHERE name = 'Erin'",
     );
     assert_refused(&file, "its player 'Erin?Bcc: x' has a name that cannot be");
+    std::fs::remove_file(&file).unwrap();
+    let file = export_edited(
+        &temp("crlf-player"),
+        "UPDATE players SET character = 'Amazon' || char(13, 10) || 'Bcc: x'",
+    );
+    assert_refused(
+        &file,
+        "plays a character whose name holds control characters",
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(temp("crlf-player"));
 }
@@ -375,5 +384,17 @@ fn an_export_of_an_older_realmgm_is_migrated_in_a_copy_and_imported() {
         .query_row("PRAGMA user_version", [], |row| row.get(0))
         .unwrap();
     assert_eq!(version, SCHEMA_VERSION - 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_text_that_is_not_utf8_is_refused() {
+    let dir = temp("utf8");
+    // Read as a String, such a value fails every query that reads its row.
+    let file = export_edited(&dir, "UPDATE gm_log SET message = CAST(x'41ff42' AS TEXT)");
+    assert_refused(
+        &file,
+        "a text in column message of its table gm_log is not UTF-8",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
