@@ -5,8 +5,9 @@
 //!
 //! The export file is itself a realmgm database holding just that campaign,
 //! so it carries its schema version. An export is data from elsewhere:
-//! [`check`] refuses one that is not exactly what `campaign export` writes,
-//! and migrates a private copy of an older one, never the file itself.
+//! `transfer/check.rs` refuses one that is not exactly what `campaign
+//! export` writes, and migrates a private copy of an older one, never the
+//! file itself.
 //! Both directions are one copy ([`copy_campaign`]) between the open
 //! database and an attached one, naming only the columns of this realmgm's
 //! own schema; the rows keep their meaning while their ids are renumbered
@@ -278,9 +279,9 @@ impl Store {
     /// file itself is only read.
     ///
     /// # Errors
-    /// The file fails a check of [`check`] (nothing is added then, and the
-    /// error says why), a campaign of that name exists here already, or the
-    /// copy fails (then nothing is added).
+    /// The file fails a check of `transfer/check.rs` (nothing is added
+    /// then, and the error says why), a campaign of that name exists here
+    /// already, or the copy fails (then nothing is added).
     pub fn import_campaign(&self, from: &Path) -> Result<Transfer, StoreError> {
         let checked = check::check_export(from)?;
         if self.campaign_id(&checked.name).is_ok() {
