@@ -393,11 +393,7 @@ fn insert_player(
 
 /// The stored campaign from its JSON, or, when this build's `Campaign` has
 /// changed shape since, from its file text.
-pub(super) fn read_campaign(
-    tag: &str,
-    file_text: &str,
-    json: &str,
-) -> Result<Campaign, StoreError> {
+fn read_campaign(tag: &str, file_text: &str, json: &str) -> Result<Campaign, StoreError> {
     serde_json::from_str(json).or_else(|json_error| {
         Campaign::parse(&format!("stored campaign {tag}"), file_text).map_err(|parse_error| {
             StoreError::Corrupt {

@@ -25,7 +25,7 @@ use rusqlite::{Connection, params};
 
 use super::{HOST_TABLES, Id, TABLES, quoted};
 use crate::campaign::{Campaign, Email, is_valid_tag, player_name_problem};
-use crate::store::{SCHEMA_VERSION, Store, StoreError, campaigns::read_campaign, migrate, packed};
+use crate::store::{SCHEMA_VERSION, Store, StoreError, migrate, packed};
 
 /// The largest export file accepted. The demo's week (3 players, 7 days)
 /// exports to 0.8 MB, about 38 KB a player-day; a year-long campaign of 16
@@ -417,8 +417,9 @@ fn check_rows_belong(conn: &Connection, campaign: i64) -> Result<(), Problem> {
     Ok(())
 }
 
-/// The campaign's tag, its players' names and addresses, and the addresses
-/// its queued mail goes to pass what `campaign new` and `add-player` ask.
+/// The campaign's tag and file, its players' names and addresses, and the
+/// addresses its queued mail goes to pass what `campaign new` and
+/// `add-player` ask.
 fn check_names(conn: &Connection, campaign: i64, tag: &str) -> Result<(), Problem> {
     if !is_valid_tag(tag) {
         return refuse(format!(
@@ -433,18 +434,14 @@ fn check_names(conn: &Connection, campaign: i64, tag: &str) -> Result<(), Proble
         params![campaign],
         |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
     )?;
-    let stored: Campaign = read_campaign(tag, &file_text, &json)?;
-    if stored.name != tag || stored.game != game {
+    // The campaign file passes what `campaign new` checks, and the settings
+    // stored beside it (what the daemon reads) are that file's.
+    let stored = Campaign::parse(&format!("the campaign file of {tag}"), &file_text)
+        .map_err(|e| Problem::Refused(format!("its campaign file is refused: {e}")))?;
+    let settings_differ = serde_json::from_str::<Campaign>(&json).is_ok_and(|c| c != stored);
+    if stored.name != tag || stored.game != game || settings_differ {
         return refuse(format!(
-            "its campaign {tag} is stored with the settings of another campaign ({}, playing {})",
-            shown(&stored.name),
-            shown(&stored.game)
-        ));
-    }
-    if crate::games::game(&game).is_none() {
-        return refuse(format!(
-            "its campaign plays {}, a game this realmgm does not know",
-            shown(&game)
+            "its campaign {tag} is stored with settings its campaign file does not give"
         ));
     }
     let players: Vec<(String, String, Option<String>)> = conn
@@ -453,11 +450,8 @@ fn check_names(conn: &Connection, campaign: i64, tag: &str) -> Result<(), Proble
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
         })?
         .collect::<Result<_, _>>()?;
-    let names = players
-        .iter()
-        .map(|(name, ..)| name)
-        .chain(stored.players.iter().map(|p| &p.name));
-    for name in names {
+    // Players who joined later are in the table only.
+    for (name, ..) in &players {
         if let Some(why) = player_name_problem(name) {
             return refuse(format!(
                 "its player {} has a name that cannot be: {why}",

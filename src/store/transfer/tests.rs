@@ -398,3 +398,24 @@ fn a_text_that_is_not_utf8_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn settings_that_are_not_the_campaign_files_are_refused() {
+    let dir = temp("settings");
+    // The daemon reads the stored settings, not the file shown to the GM.
+    let file = export_edited(
+        &dir,
+        "UPDATE campaigns SET parsed_json = json_set(parsed_json, '$.gm.email', 'evil@evil.test')",
+    );
+    assert_refused(
+        &file,
+        "stored with settings its campaign file does not give",
+    );
+    std::fs::remove_file(&file).unwrap();
+    let file = export_edited(
+        &dir,
+        "UPDATE campaigns SET file_text = replace(file_text, 'game = ', 'gmae = ')",
+    );
+    assert_refused(&file, "its campaign file is refused: ");
+    let _ = std::fs::remove_dir_all(&dir);
+}
