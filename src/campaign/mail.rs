@@ -210,6 +210,17 @@ impl MailSettings {
                     .to_string(),
             ));
         }
+        for (field, folder) in [
+            ("maildir_in", &self.maildir_in),
+            ("maildir_out", &self.maildir_out),
+        ] {
+            if let Some(problem) = folder
+                .as_deref()
+                .and_then(super::leaves_the_database_folder)
+            {
+                problems.push((field, problem));
+            }
+        }
         for (field, value) in [
             ("max_orders_kb", self.max_orders_kb),
             ("max_orders_lines", self.max_orders_lines),

@@ -91,6 +91,13 @@ impl SiteSettings {
                     .to_string(),
             ));
         }
+        if let Some(problem) = self
+            .out
+            .as_deref()
+            .and_then(super::leaves_the_database_folder)
+        {
+            found.push(("out", problem));
+        }
         if let Some(url) = &self.url
             && !(url.starts_with("https://") || url.starts_with("http://"))
         {
