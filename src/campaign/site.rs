@@ -40,7 +40,8 @@ pub struct SiteSettings {
     /// treasures, spells) on days whose records are not yet published.
     #[serde(default)]
     pub standings: bool,
-    /// The folder the daemon rebuilds the pages in after each processed day.
+    /// The folder the daemon rebuilds the pages in after each processed day:
+    /// relative to the database's folder and inside it, or absolute.
     #[serde(default)]
     pub out: Option<String>,
     /// The address the pages are served from, so the feed's links work in a
