@@ -509,7 +509,7 @@ impl Daemon {
         if self.store.control(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
             self.store.set_hold(name, Some(&reason))?;
             let message = format!(
-                "{name} is held: no day is processed and no report is sent. {reason}\n\nMail \
+                "{name} is held, no day is processed and no report is sent: {reason}.\n\nMail \
                  that comes meanwhile is kept: `realmgm gm --campaign {name} mail list` shows it \
                  and `gm mail retry --id N` reads it once the state is sound again. A rollback \
                  lifts the hold; if you put the original state back by hand instead, `gm resume` \

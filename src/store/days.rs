@@ -433,13 +433,13 @@ impl Store {
 /// What a GM can do about a day whose stored state does not match its hash
 /// ([`StoreError::StateMismatch`]).
 pub(super) fn state_mismatch_fix(campaign: &str, day: u32) -> String {
-    let backup = "Restore a backup made before the change (stop the daemon first)";
+    let backup = "restore a backup made before the change (stop the daemon first)";
     match day.checked_sub(1) {
         Some(before) => format!(
             "{backup}, or roll back to the day before with `realmgm gm --campaign {campaign} \
-             rollback --day {before}` (day {day} then runs again from its kept orders)."
+             rollback --day {before}` (day {day} then runs again from its kept orders)"
         ),
-        None => format!("{backup}."),
+        None => backup.to_string(),
     }
 }
 
@@ -544,7 +544,7 @@ mod tests {
         refused(reader.load_day("BIMR3", 0));
         refused(reader.latest_day("BIMR3"));
         assert!(
-            message.contains("day 0 of campaign BIMR3") && message.contains("Restore a backup"),
+            message.contains("day 0 of campaign BIMR3") && message.contains("restore a backup"),
             "{message}"
         );
         // Saving the same state again does not bless the changed row.

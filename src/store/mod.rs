@@ -141,7 +141,7 @@ pub enum StoreError {
     Corrupt { campaign: String, message: String },
     #[error(
         "the stored state of day {day} of campaign {campaign} does not match the hash realmgm \
-         saved with it: it was changed outside realmgm, and realmgm will not use it. {}",
+         saved with it: it was changed outside realmgm and is not used; {}",
         days::state_mismatch_fix(.campaign, *.day)
     )]
     StateMismatch { campaign: String, day: u32 },
