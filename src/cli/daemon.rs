@@ -392,6 +392,13 @@ fn round(
                     }
                     served.last_error.insert(campaign.name.clone(), text);
                 }
+                // The failure came before the campaign's own send step: its
+                // due mail, the notice just queued among it, goes out now.
+                match send_campaign_mail(daemon, campaign, now) {
+                    Ok(Some(line)) => tracing::info!(campaign = %campaign.name, "{line}"),
+                    Ok(None) => {}
+                    Err(error) => tracing::error!(campaign = %campaign.name, "outbox: {error:#}"),
+                }
             }
         }
         // Notices about unreadable campaigns go out through the first
@@ -420,18 +427,7 @@ fn turn_and_send(
     if let Some(out) = campaign.site.as_ref().and_then(|s| s.out.as_deref()) {
         lines.extend(daemon.refresh_site(&campaign.name, std::path::Path::new(out), now)?);
     }
-    match transport(campaign) {
-        Ok(transport) => {
-            let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
-            if sent.sent + sent.deferred + sent.failed > 0 {
-                lines.push(format!(
-                    "sent {}, deferred {}, failed {}",
-                    sent.sent, sent.deferred, sent.failed
-                ));
-            }
-        }
-        Err(error) => lines.push(format!("{error:#}")),
-    }
+    lines.extend(send_campaign_mail(daemon, campaign, now)?);
     let pruned = daemon.prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
@@ -439,6 +435,25 @@ fn turn_and_send(
         ));
     }
     Ok(lines)
+}
+
+/// Send a campaign's due mail; the line to log, if any was due.
+fn send_campaign_mail(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    now: i64,
+) -> anyhow::Result<Option<String>> {
+    let transport = match transport(campaign) {
+        Ok(transport) => transport,
+        Err(error) => return Ok(Some(format!("{error:#}"))),
+    };
+    let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
+    Ok((sent.sent + sent.deferred + sent.failed > 0).then(|| {
+        format!(
+            "sent {}, deferred {}, failed {}",
+            sent.sent, sent.deferred, sent.failed
+        )
+    }))
 }
 
 /// `realmgm daemon [--campaign C]... [--once]`: the campaigns named, else

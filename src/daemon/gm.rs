@@ -134,10 +134,10 @@ impl Daemon {
     /// # Errors
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
-        let latest =
-            self.store.latest_day(name)?.map(|d| d.day).ok_or_else(|| {
-                anyhow::anyhow!("campaign {name} has no stored days to roll back")
-            })?;
+        let latest = self
+            .store
+            .latest_day_number(name)?
+            .ok_or_else(|| anyhow::anyhow!("campaign {name} has no stored days to roll back"))?;
         if self.store.load_day(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }

@@ -139,6 +139,12 @@ pub enum StoreError {
     },
     #[error("stored data of campaign {campaign} cannot be read: {message}")]
     Corrupt { campaign: String, message: String },
+    #[error(
+        "the stored state of day {day} of campaign {campaign} does not match the hash realmgm \
+         saved with it: it was changed outside realmgm and is not used; {}",
+        days::state_mismatch_fix(.campaign, *.day)
+    )]
+    StateMismatch { campaign: String, day: u32 },
     #[error("the operating system gave no random bytes for a secret: {0}")]
     Randomness(String),
     #[error("the backup file {0} exists already; name a new file, so no backup is overwritten")]
