@@ -13,9 +13,16 @@ use super::{bare_address, sender};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sender {
     Gm,
+    Player(PlayerRecord),
+    /// Not authenticated: the mail is not acted on.
+    Refused(Refused),
+}
+
+/// A sender who is not authenticated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
     /// The GM's address without the right GM secret.
     GmWithoutSecret,
-    Player(PlayerRecord),
     /// A registered address without its player's secret; the notice goes to
     /// the registered address.
     PlayerWithoutSecret {
@@ -37,7 +44,9 @@ pub fn identify(
     secret: Option<&str>,
 ) -> Result<Sender, StoreError> {
     let Some(from) = from.map(bare_address).filter(|f| !f.is_empty()) else {
-        return Ok(Sender::Stranger("(no From address)".to_string()));
+        return Ok(Sender::Refused(Refused::Stranger(
+            "(no From address)".to_string(),
+        )));
     };
     let is_gm = from.eq_ignore_ascii_case(campaign.gm.email.as_str())
         || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
@@ -49,11 +58,11 @@ pub fn identify(
         return Ok(if ok {
             Sender::Gm
         } else {
-            Sender::GmWithoutSecret
+            Sender::Refused(Refused::GmWithoutSecret)
         });
     }
     let Some(player) = store.player_by_address(campaign, from)? else {
-        return Ok(Sender::Stranger(from.to_string()));
+        return Ok(Sender::Refused(Refused::Stranger(from.to_string())));
     };
     let ok = match secret {
         Some(secret) => store.check_secret(&campaign.name, &player.name, secret)?,
@@ -62,9 +71,9 @@ pub fn identify(
     Ok(if ok {
         Sender::Player(player)
     } else {
-        Sender::PlayerWithoutSecret {
+        Sender::Refused(Refused::PlayerWithoutSecret {
             player,
             given: secret.is_some(),
-        }
+        })
     })
 }

@@ -34,8 +34,8 @@ pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign}
 pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
-    InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
-    ReportParts, redelivery_note,
+    InboundInsert, InboundMail, InboundStatus, MailAttachment, NOTICE_HELD, NoticeTo, NoticeTurn,
+    OutgoingMail, QueuedMail, ReportParts, redelivery_note,
 };
 pub use messages::RelayedMessage;
 pub use rounds::CombatRound;
