@@ -33,7 +33,9 @@ pub enum Refused {
     Stranger(String),
 }
 
-/// Identify the sender of a mail to `campaign`.
+/// Identify the sender of a mail to `campaign`. `secret` finds the secret
+/// the mail carries; it is asked only of a registered address, so a
+/// stranger's mail is never searched for one.
 ///
 /// # Errors
 /// The store fails.
@@ -41,7 +43,7 @@ pub fn identify(
     store: &Store,
     campaign: &Campaign,
     from: Option<&str>,
-    secret: Option<&str>,
+    secret: impl FnOnce() -> Option<String>,
 ) -> Result<Sender, StoreError> {
     let Some(from) = from.map(bare_address).filter(|f| !f.is_empty()) else {
         return Ok(Sender::Refused(Refused::Stranger(
@@ -51,8 +53,8 @@ pub fn identify(
     let is_gm = from.eq_ignore_ascii_case(campaign.gm.email.as_str())
         || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
     if is_gm {
-        let ok = match secret {
-            Some(secret) => store.check_gm_secret(&campaign.name, secret)?,
+        let ok = match secret() {
+            Some(secret) => store.check_gm_secret(&campaign.name, &secret)?,
             None => false,
         };
         return Ok(if ok {
@@ -64,7 +66,8 @@ pub fn identify(
     let Some(player) = store.player_by_address(campaign, from)? else {
         return Ok(Sender::Refused(Refused::Stranger(from.to_string())));
     };
-    let ok = match secret {
+    let secret = secret();
+    let ok = match &secret {
         Some(secret) => store.check_secret(&campaign.name, &player.name, secret)?,
         None => false,
     };

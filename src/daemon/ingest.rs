@@ -423,9 +423,10 @@ impl Daemon {
             self.store
                 .log_gm(Some(&campaign.name), now, "message-id", &note, Some(id))?;
         }
-        let password = take_password(&mail.body_text);
-        let secret = plus_secret.or(password.password.clone());
-        let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
+        // Read only for a registered sender: a stranger's text is not copied.
+        let password = std::cell::LazyCell::new(|| take_password(&mail.body_text));
+        let secret = || plus_secret.or_else(|| password.password.clone());
+        let who = identify(&self.store, &campaign, from.as_deref(), secret)?;
         let player = match who {
             Sender::Gm => None,
             Sender::Player(player) => Some(player),
@@ -439,6 +440,7 @@ impl Daemon {
         };
         let marker = super::confirm::marker(&campaign.name);
         let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
+        drop(password);
         let mut notes: Vec<String> = untagged_note.into_iter().collect();
         if mail.body_source == BodySource::Html {
             notes.push("your mail had no plain-text part; it was read from its HTML".to_string());
@@ -633,7 +635,8 @@ impl Daemon {
         } else {
             None
         };
-        self.store.keep_inbound_head(id, head, prune_after)?;
+        self.store
+            .keep_inbound_head(id, head, raw.len(), prune_after)?;
         Ok(if head.len() < raw.len() {
             format!(
                 "; its first {} of {} bytes are kept (mail.stranger_keep_kb)",

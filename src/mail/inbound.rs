@@ -322,13 +322,30 @@ fn body_of(message: &Message<'_>) -> (String, BodySource) {
     }
 }
 
-/// `text` with `\n` line ends; a text that has them already is returned
-/// as it is, not copied (a large body is not held twice).
+/// `text` with `\n` line ends, made in place: a large body is never held
+/// twice.
 fn normalise_newlines(text: String) -> String {
     if !text.contains('\r') {
         return text;
     }
-    text.replace("\r\n", "\n").replace('\r', "\n")
+    let mut bytes = text.into_bytes();
+    let (mut read, mut write) = (0, 0);
+    while read < bytes.len() {
+        let byte = bytes[read];
+        if byte == b'\r' {
+            bytes[write] = b'\n';
+            if bytes.get(read + 1) == Some(&b'\n') {
+                read += 1;
+            }
+        } else {
+            bytes[write] = byte;
+        }
+        read += 1;
+        write += 1;
+    }
+    bytes.truncate(write);
+    // Only ASCII bytes were replaced, so the text is still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn attachments_of(
@@ -424,6 +441,12 @@ mod tests {
         assert_eq!(one_line("eve@evil.test\r\nBcc: x", 60), "eve@evil.test Bcc: x");
         assert_eq!(one_line("abcdef", 3), "abc...");
         assert_eq!(one_line("", 3), "");
+    }
+
+    #[test]
+    fn line_ends_become_newlines() {
+        assert_eq!(normalise_newlines("a\r\nb\rc\n\r\n\u{e9}\r".to_string()), "a\nb\nc\n\n\u{e9}\n");
+        assert_eq!(normalise_newlines("plain\n".to_string()), "plain\n");
     }
 
     #[test]

@@ -311,10 +311,10 @@ impl Store {
             .query_row(params![id], |row| row.get(0))?)
     }
 
-    /// Keep only `head` of received mail `id`, whose sender was not
-    /// authenticated, recording the size it arrived with; with
-    /// `prune_after`, a stranger's mail, the head itself is dropped at that
-    /// time ([`Store::prune_stranger_mail`]).
+    /// Keep only `head` of received mail `id`, stored as `stored` bytes,
+    /// whose sender was not authenticated, recording the size it arrived
+    /// with; with `prune_after`, a stranger's mail, the head itself is
+    /// dropped at that time ([`Store::prune_stranger_mail`]).
     ///
     /// # Errors
     /// The database fails.
@@ -322,17 +322,20 @@ impl Store {
         &mut self,
         id: i64,
         head: &[u8],
+        stored: usize,
         prune_after: Option<i64>,
     ) -> Result<(), StoreError> {
+        if head.len() < stored {
+            self.conn
+                .prepare_cached(
+                    "UPDATE inbound_mail SET raw = ?2, delivered_size = COALESCE(delivered_size, ?3) \
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, head, stored as i64])?;
+        }
         self.conn
-            .prepare_cached(
-                "UPDATE inbound_mail SET prune_after = ?3, \
-                 delivered_size = CASE WHEN length(raw) > length(?2) \
-                     THEN COALESCE(delivered_size, length(raw)) ELSE delivered_size END, \
-                 raw = CASE WHEN length(raw) > length(?2) THEN ?2 ELSE raw END \
-                 WHERE id = ?1",
-            )?
-            .execute(params![id, head, prune_after])?;
+            .prepare_cached("UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1")?
+            .execute(params![id, prune_after])?;
         Ok(())
     }
 
