@@ -25,10 +25,7 @@ pub enum Refused {
     GmWithoutSecret,
     /// A registered address without its player's secret; the notice goes to
     /// the registered address.
-    PlayerWithoutSecret {
-        player: PlayerRecord,
-        given: bool,
-    },
+    PlayerWithoutSecret { player: PlayerRecord, given: bool },
     /// Not an address of this campaign.
     Stranger(String),
 }

@@ -24,10 +24,10 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::campaign::{Campaign, MailSettings};
 use crate::mail::arrival::arrival;
 use crate::mail::clean::clean_reply_with_markers;
 use crate::mail::imap::{ImapClient, ImapSettings};
-use crate::campaign::{Campaign, MailSettings};
 use crate::mail::inbound::{
     BodySource, InboundMail, InboundOptions, QUOTED_CHARS, one_line, parse, quotable,
 };
@@ -524,7 +524,15 @@ impl Daemon {
                 self.store
                     .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
                 let gm = campaign.gm.email.as_str();
-                self.notice(campaign, NoticeTo::Gm, gm, "GM mail refused", &body, id, now)?;
+                self.notice(
+                    campaign,
+                    NoticeTo::Gm,
+                    gm,
+                    "GM mail refused",
+                    &body,
+                    id,
+                    now,
+                )?;
                 Ok((InboundStatus::Rejected, note))
             }
             // A mail with no text at all cannot carry a secret: say what
@@ -558,7 +566,15 @@ impl Daemon {
                 self.store
                     .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
                 let to = NoticeTo::Player(&player.name);
-                self.notice(campaign, to, &player.email, "mail not accepted", &body, id, now)?;
+                self.notice(
+                    campaign,
+                    to,
+                    &player.email,
+                    "mail not accepted",
+                    &body,
+                    id,
+                    now,
+                )?;
                 Ok((InboundStatus::Rejected, note))
             }
         }
@@ -715,7 +731,7 @@ impl Daemon {
                 self.store.log_gm(None, now, "stranger", &note, Some(id))?;
                 Ok(BySender::Refused {
                     note,
-                    settings: MailSettings::default(),
+                    settings: Box::default(),
                     stranger: true,
                 })
             }
@@ -745,7 +761,7 @@ impl Daemon {
                 self.notice(&first, to, address, "which campaign?", &body, id, now)?;
                 Ok(BySender::Refused {
                     note,
-                    settings: first.mail.clone().unwrap_or_default(),
+                    settings: Box::new(first.mail.clone().unwrap_or_default()),
                     stranger: false,
                 })
             }
@@ -792,7 +808,7 @@ enum BySender {
     /// the first), or was a `stranger`.
     Refused {
         note: String,
-        settings: MailSettings,
+        settings: Box<MailSettings>,
         stranger: bool,
     },
 }

@@ -298,7 +298,10 @@ mod tests {
             value: format!("auto-replied\r\nBcc: all {}", "A".repeat(1_000_000)),
         };
         let described = reply.describe();
-        assert!(described.len() < 150 && !described.contains('\n'), "{described}");
+        assert!(
+            described.len() < 150 && !described.contains('\n'),
+            "{described}"
+        );
     }
 
     #[test]

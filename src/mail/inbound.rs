@@ -437,15 +437,24 @@ mod tests {
         assert!(quoted.ends_with("..."), "{quoted}");
         assert!(!quoted.contains("evil") && !quoted.chars().any(char::is_control));
         // Ordinary words, numbers and a day's subject stay as written.
-        assert_eq!(quotable("Re: [G1] orders for day 3.5, e.g. move", 60), "Re: [G1] orders for day 3.5, e.g. move");
-        assert_eq!(one_line("eve@evil.test\r\nBcc: x", 60), "eve@evil.test Bcc: x");
+        assert_eq!(
+            quotable("Re: [G1] orders for day 3.5, e.g. move", 60),
+            "Re: [G1] orders for day 3.5, e.g. move"
+        );
+        assert_eq!(
+            one_line("eve@evil.test\r\nBcc: x", 60),
+            "eve@evil.test Bcc: x"
+        );
         assert_eq!(one_line("abcdef", 3), "abc...");
         assert_eq!(one_line("", 3), "");
     }
 
     #[test]
     fn line_ends_become_newlines() {
-        assert_eq!(normalise_newlines("a\r\nb\rc\n\r\n\u{e9}\r".to_string()), "a\nb\nc\n\n\u{e9}\n");
+        assert_eq!(
+            normalise_newlines("a\r\nb\rc\n\r\n\u{e9}\r".to_string()),
+            "a\nb\nc\n\n\u{e9}\n"
+        );
         assert_eq!(normalise_newlines("plain\n".to_string()), "plain\n");
     }
 

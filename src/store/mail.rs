@@ -238,7 +238,7 @@ impl Store {
         arrival: &Arrival,
         received: i64,
     ) -> Result<InboundInsert, StoreError> {
-        let delivered_size = (delivered > raw.len()).then(|| delivered as i64);
+        let delivered_size = (delivered > raw.len()).then_some(delivered as i64);
         let content_hash = hex(&Sha256::digest(raw));
         self.durably(|store| {
             let tx = store.conn.savepoint()?;

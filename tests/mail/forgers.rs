@@ -78,6 +78,7 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
     let notices = sent.flush_to(&mut daemon, START, ANN);
     assert_eq!(notices.len(), 1);
     let (size, notice) = &notices[0];
+    eprintln!("the notice for a forged subject of 1 MiB: {size} bytes");
     assert!(*size < 4096, "a notice of {size} bytes");
     assert!(notice.body_text.contains("Urgent: log in at [link] AAA"));
     assert!(!notice.body_text.contains("evil"), "{}", notice.body_text);
@@ -96,7 +97,11 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
     daemon.ingest(bounce.as_bytes(), START + 3600).unwrap();
     let notices = sent.flush_to(&mut daemon, START + 3600, GM);
     assert_eq!(notices.len(), 1);
-    assert!(notices[0].0 < 4096, "a bounce notice of {} bytes", notices[0].0);
+    assert!(
+        notices[0].0 < 4096,
+        "a bounce notice of {} bytes",
+        notices[0].0
+    );
     assert!(notices[0].1.body_text.contains("Ben"));
     // The GM's log repeats no more of it either.
     let log = daemon.store.gm_log(Some("G1")).unwrap();
@@ -234,9 +239,16 @@ fn a_strangers_twenty_megabytes_cost_a_few_kilobytes_each() {
     let (inserted, note) = daemon
         .ingest(&big_mail(EVE, "s0@evil.test", 20), START)
         .unwrap();
-    assert!(note.contains("not in the campaign") && note.contains("first 65"), "{note}");
+    assert!(
+        note.contains("not in the campaign") && note.contains("first 65"),
+        "{note}"
+    );
     let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
-    assert!(stored.raw.len() <= 64 * 1024, "{} bytes kept", stored.raw.len());
+    assert!(
+        stored.raw.len() <= 64 * 1024,
+        "{} bytes kept",
+        stored.raw.len()
+    );
     assert!(stored.raw.starts_with(b"From: eve@evil.test"));
     // The first one leaves its pages free for the next: each further
     // stranger's 20 MB grows the database by a few kilobytes.
@@ -260,7 +272,10 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
     let (inserted, note) = daemon
         .ingest(&big_mail(ANN, "f@evil.test", 1), START)
         .unwrap();
-    assert!(note.contains("no secret") && note.contains("bytes are kept"), "{note}");
+    assert!(
+        note.contains("no secret") && note.contains("bytes are kept"),
+        "{note}"
+    );
     let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
     assert!(stored.raw.len() <= 8 * 1024 && stored.raw.ends_with(b"\r\n"));
     // Beyond 25 MiB only the start is stored, whoever sent it.
@@ -268,7 +283,10 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
     let (inserted, _) = daemon.ingest_from(huge.as_slice(), START).unwrap();
     let log = daemon.store.gm_log(None).unwrap();
     let cut = log.iter().find(|e| e.kind == "too large").unwrap();
-    assert!(cut.message.contains(&format!("{} bytes arrived", huge.len())));
+    assert!(
+        cut.message
+            .contains(&format!("{} bytes arrived", huge.len()))
+    );
     let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
     assert!(stored.raw.len() <= 8 * 1024, "{}", stored.raw.len());
     // An authenticated player's mail is kept whole.
