@@ -143,6 +143,24 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
     let forged = mail(BEN, GM, "[G1] orders", "g1@evil.test", "guess 1");
     daemon.ingest(&forged, START + 3601).unwrap();
     assert_eq!(sent.flush_to(&mut daemon, START + 3601, BEN).len(), 1);
+    // So has the GM's, for forged GM mail and forged bounces alike.
+    for n in 0..50 {
+        let forged = mail(
+            GM,
+            GM,
+            "[G1] gm status",
+            &format!("m{n}@evil.test"),
+            "gm status",
+        );
+        daemon.ingest(&forged, START + 4000 + n).unwrap();
+    }
+    let bounce = format!(
+        "From: MAILER-DAEMON@evil.test\r\nTo: {GM}\r\nSubject: [G1] failed\r\n\
+         Message-ID: <b9@evil.test>\r\nX-Failed-Recipients: {BEN}\r\n\r\nno\r\n"
+    );
+    daemon.ingest(bounce.as_bytes(), START + 4100).unwrap();
+    assert_eq!(sent.flush_to(&mut daemon, START + 4100, GM).len(), 1);
+    assert_eq!(held_in_log(&daemon), 49 + 50);
 }
 
 #[test]
