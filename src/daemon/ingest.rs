@@ -432,10 +432,10 @@ impl Daemon {
             Sender::Player(player) => Some(player),
             Sender::Refused(refused) => {
                 let stranger = matches!(refused, Refused::Stranger(_));
-                let (status, note) = self.refuse(id, &campaign, refused, &mail, now)?;
+                let note = self.refuse(id, &campaign, refused, &mail, now)?;
                 let settings = campaign.mail.clone().unwrap_or_default();
                 let kept = self.keep_head(id, raw, &settings, stranger, now)?;
-                return Ok((status, note + &kept));
+                return Ok((InboundStatus::Rejected, note + &kept));
             }
         };
         let marker = super::confirm::marker(&campaign.name);
@@ -491,7 +491,8 @@ impl Daemon {
 
     /// A mail to `campaign` whose sender was not authenticated (`who`):
     /// logged, never acted on; the registered address it claims to come
-    /// from gets a short notice, at most one per interval.
+    /// from gets a short notice, at most one per interval. Returns the
+    /// mail's note.
     fn refuse(
         &mut self,
         id: i64,
@@ -499,7 +500,7 @@ impl Daemon {
         who: Refused,
         mail: &InboundMail,
         now: i64,
-    ) -> anyhow::Result<(InboundStatus, String)> {
+    ) -> anyhow::Result<String> {
         let marker = super::confirm::marker(&campaign.name);
         let subject = quotable(&mail.subject, QUOTED_CHARS);
         match who {
@@ -510,7 +511,7 @@ impl Daemon {
                 );
                 self.store
                     .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
-                Ok((InboundStatus::Rejected, note))
+                Ok(note)
             }
             Refused::GmWithoutSecret => {
                 let note = "mail from the GM address without the right GM secret".to_string();
@@ -533,7 +534,7 @@ impl Daemon {
                     id,
                     now,
                 )?;
-                Ok((InboundStatus::Rejected, note))
+                Ok(note)
             }
             // A mail with no text at all cannot carry a secret: say what
             // is really wrong with it.
@@ -552,7 +553,7 @@ impl Daemon {
                     .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
                 let to = NoticeTo::Player(&player.name);
                 self.notice(campaign, to, &player.email, "mail not read", &body, id, now)?;
-                Ok((InboundStatus::Rejected, note))
+                Ok(note)
             }
             Refused::PlayerWithoutSecret { player, given } => {
                 let why = if given { "a wrong secret" } else { "no secret" };
@@ -575,7 +576,7 @@ impl Daemon {
                     id,
                     now,
                 )?;
-                Ok((InboundStatus::Rejected, note))
+                Ok(note)
             }
         }
     }
