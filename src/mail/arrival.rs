@@ -9,7 +9,7 @@
 //! unfolded and its body decoded, so both deliveries get the same one even
 //! when a relay re-encoded the body or folded the subject anew.
 
-use mail_parser::{MessageParser, PartType};
+use mail_parser::{Message, MessageParser, PartType};
 use sha2::{Digest, Sha256};
 
 use crate::mail::inbound::sha256_hex;
@@ -45,12 +45,12 @@ const TRACE_HEADERS: &[&str] = &[
 /// The identity of the raw mail `raw`. Never fails: a mail without
 /// headers has an empty Message-ID and sender.
 pub fn arrival(raw: &[u8]) -> Arrival {
-    let headers = MessageParser::default().parse_headers(raw);
-    let message_id = headers
+    let message = MessageParser::default().parse(raw);
+    let message_id = message
         .as_ref()
         .and_then(|m| m.message_id().map(|id| id.trim().to_string()))
         .unwrap_or_default();
-    let sender = headers
+    let sender = message
         .as_ref()
         .and_then(|m| m.from()?.first()?.address().map(str::to_lowercase))
         .map(|a| a.trim().to_string())
@@ -58,7 +58,7 @@ pub fn arrival(raw: &[u8]) -> Arrival {
     Arrival {
         message_id,
         sender,
-        fingerprint: fingerprint(raw),
+        fingerprint: fingerprint_of(raw, message.as_ref()),
     }
 }
 
@@ -71,9 +71,13 @@ pub fn arrival(raw: &[u8]) -> Arrival {
 /// end. So a relay that re-encodes the body as quoted-printable, folds the
 /// subject anew or adds blank lines makes no new letter.
 pub fn fingerprint(raw: &[u8]) -> String {
+    fingerprint_of(raw, MessageParser::default().parse(raw).as_ref())
+}
+
+/// [`fingerprint`] of `raw` parsed as `message` (`None`: it could not be).
+fn fingerprint_of(raw: &[u8], message: Option<&Message<'_>>) -> String {
     let (head, body) = split_head(raw);
-    let message = MessageParser::default().parse(raw);
-    let subject = message.as_ref().and_then(|m| m.subject());
+    let subject = message.and_then(|m| m.subject());
     let mut hasher = Sha256::new();
     for (name, value) in unfolded(head) {
         let name = String::from_utf8_lossy(name).trim().to_ascii_lowercase();
@@ -91,7 +95,7 @@ pub fn fingerprint(raw: &[u8]) -> String {
         hasher.update(b"\n");
     }
     hasher.update(b"\n");
-    match &message {
+    match message {
         Some(message) => {
             for part in &message.parts {
                 match &part.body {
