@@ -929,6 +929,19 @@ mod tests {
     }
 
     #[test]
+    fn a_mail_is_read_up_to_the_cap_and_cut_after_a_whole_line() {
+        let (kept, delivered) = read_mail(&b"Subject: x\r\n\r\nbody\r\n"[..]).unwrap();
+        assert_eq!((kept.len(), delivered), (20, 20));
+        let endless = std::io::repeat(b'a').take(MAX_MAIL_BYTES as u64 + 1000);
+        let (kept, delivered) = read_mail(endless).unwrap();
+        assert_eq!(kept.len(), MAX_MAIL_BYTES + 1);
+        assert_eq!(delivered, MAX_MAIL_BYTES + 1000);
+        assert_eq!(head_of(b"one\ntwo\nthree", 10), b"one\ntwo\n");
+        assert_eq!(head_of(b"onetwothree", 3), b"one");
+        assert_eq!(head_of(b"short", 10), b"short");
+    }
+
+    #[test]
     fn a_changed_uid_validity_rescans_everything() {
         assert_eq!(scan_for(None, Some(5)), Scan::Unseen);
         assert_eq!(scan_for(Some(5), Some(5)), Scan::Unseen);
