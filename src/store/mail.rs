@@ -7,6 +7,11 @@
 //! its Message-ID and the SHA-256 of its bytes both match. The same letter
 //! delivered twice with other trace headers ([`crate::mail::arrival`]) is
 //! kept as a duplicate that is never answered.
+//!
+//! Of mail whose sender was not authenticated only the head is kept once
+//! that is known, a stranger's only until its `prune_after`; and the time
+//! of the last notice about refused mail to each address decides whether
+//! the next may go ([`Store::notice_turn`]).
 
 use std::collections::BTreeMap;
 
