@@ -342,3 +342,23 @@ fn a_strangers_mail_is_dropped_after_keep_strangers_days_and_a_forgery_is_not() 
     let again = daemon.ingest(&stranger, START + 11 * DAY).unwrap().0;
     assert_eq!(again, InboundInsert::Duplicate(from_eve.id()));
 }
+
+#[test]
+fn a_maildir_mail_beyond_the_ingest_cap_is_stored_cut_and_logged() {
+    let dir = std::env::temp_dir().join(format!("realmgm-huge-md-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let inbox = realmgm::mail::maildir::Maildir::create(dir.join("in")).unwrap();
+    let mut daemon = daemon();
+    campaign(&mut daemon, "");
+    let huge = big_mail(EVE, "md@evil.test", 26);
+    inbox.deliver(&huge).unwrap();
+    assert_eq!(daemon.poll_maildir(&dir.join("in"), START).unwrap(), 1);
+    let log = daemon.store.gm_log(None).unwrap();
+    let cut = log.iter().find(|e| e.kind == "too large").unwrap();
+    let id = cut.inbound_id.unwrap();
+    let stored = daemon.store.inbound_mail(id).unwrap().unwrap();
+    let cap = realmgm::daemon::ingest::MAX_MAIL_BYTES;
+    assert!(stored.raw.len() <= cap && stored.raw.len() > cap - 100);
+    assert!(stored.raw.ends_with(b"\r\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
