@@ -513,12 +513,10 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
 
 /// `realmgm ingest < message`: store one mail from an MTA pipe and answer it.
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
-    let mut raw = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut raw)
-        .context("cannot read the message from stdin")?;
     let mut daemon = open(&args.db)?;
-    let (inserted, note) = daemon.ingest(&raw, now()?)?;
+    let (inserted, note) = daemon
+        .ingest_from(std::io::stdin().lock(), now()?)
+        .context("cannot store the message from stdin")?;
     emit(format!("mail {}: {note}", inserted.id()))
 }
 

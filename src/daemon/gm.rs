@@ -85,6 +85,7 @@ impl Daemon {
                 undeliverable: health.undeliverable,
                 unread: health.unread,
                 failed: health.failed,
+                notices_held: health.notices_held,
             },
             rulings: self.store.rulings(name, pending.day)?,
             choosing,
@@ -579,6 +580,9 @@ pub struct MailStatus {
     pub unread: u32,
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
+    /// Notices about refused mail held back (at most one per address per
+    /// `mail.notice_interval_minutes`).
+    pub notices_held: u32,
 }
 
 /// One awaited player's orders for the pending turn.
@@ -617,6 +621,14 @@ impl std::fmt::Display for CampaignStatus {
                     .unwrap_or_default(),
                 mail.undeliverable,
                 mail.failed
+            )?;
+        }
+        if mail.notices_held > 0 {
+            writeln!(
+                f,
+                "Notices held back: {} about refused mail (at most one per address per \
+                 mail.notice_interval_minutes; the GM's log lists them)",
+                mail.notices_held
             )?;
         }
         if let Some(reason) = &self.held {

@@ -34,8 +34,8 @@ pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign}
 pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
-    InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
-    ReportParts, redelivery_note,
+    InboundInsert, InboundMail, InboundStatus, MailAttachment, NOTICE_HELD, NoticeTo, NoticeTurn,
+    OutgoingMail, QueuedMail, ReportParts, redelivery_note,
 };
 pub use messages::RelayedMessage;
 pub use rounds::CombatRound;
@@ -92,6 +92,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0014_reports_kept_once",
         include_str!("migrations/0014_reports_kept_once.sql"),
+    ),
+    (
+        "0015_hostile_mail",
+        include_str!("migrations/0015_hostile_mail.sql"),
     ),
 ];
 
