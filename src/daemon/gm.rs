@@ -482,14 +482,7 @@ impl Daemon {
         };
         let result = match &command {
             GmCommand::Status => self.status(&name),
-            GmCommand::Process => self.process_turn(&name, now).map(|outcome| match outcome {
-                TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
-                TurnOutcome::Held(reason) => format!("not processed: {reason}"),
-                TurnOutcome::WaitingForCombat { day, players } => format!(
-                    "day {day} stopped at a combat round; asked {}",
-                    players.join(", ")
-                ),
-            }),
+            GmCommand::Process => self.process_by_mail(&name, letter, now),
             GmCommand::Preview => self.preview(&name),
             GmCommand::Pause => self.pause(&name, now),
             GmCommand::Resume => self.resume(&name, now),
@@ -584,6 +577,35 @@ impl Daemon {
             letter.inbound_id,
         )?;
         Ok(format!("GM command {command}"))
+    }
+}
+
+impl Daemon {
+    /// `gm process` by mail runs the day pending when the GM wrote (the
+    /// mail's `Date:`): a mail read after the daemon ran that day is not
+    /// taken for an order to run the next one, with no orders from anyone.
+    fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
+        if let Some(written) = letter.mail.date_unix
+            && let Some(latest) = self.store.latest_day(name)?
+            && latest.day > 0
+            && latest.created > written
+        {
+            return Ok(format!(
+                "not processed: day {} was processed after you wrote (your mail is dated {}); day \
+                 {} is pending now: send `gm process` again to process it",
+                latest.day,
+                format_utc(written),
+                latest.day + 1
+            ));
+        }
+        Ok(match self.process_turn(name, now)? {
+            TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
+            TurnOutcome::Held(reason) => format!("not processed: {reason}"),
+            TurnOutcome::WaitingForCombat { day, players } => format!(
+                "day {day} stopped at a combat round; asked {}",
+                players.join(", ")
+            ),
+        })
     }
 }
 

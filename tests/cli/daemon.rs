@@ -242,7 +242,7 @@ fn day_one_due(template: &TempDb, run: usize) -> TempDb {
     std::fs::copy(&template.0, &db.0).unwrap();
     for folder in ["in", "out"] {
         for part in ["new", "cur", "tmp"] {
-            std::fs::create_dir_all(db.dir().join("mail/RACE").join(folder).join(part)).unwrap();
+            std::fs::create_dir_all(db.dir().join("mail/DEMO").join(folder).join(part)).unwrap();
         }
     }
     db
@@ -517,4 +517,45 @@ fn edit_import_and_gm_changes_wait_for_the_round() {
     assert!(shown.contains("every 48 hours"), "{shown}");
     let listed = stdout(&realmgm(&["campaign", "list"], &host.0));
     assert!(listed.contains("RACE"), "{listed}");
+}
+
+/// The same race by mail: the GM writes `gm process` while day 1 is
+/// pending, and the daemon reads his mail only after it ran day 1. The mail
+/// runs nothing; the answer says why and what to send.
+#[test]
+fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
+    let template = race_template("bymail");
+    let db = day_one_due(&template, 97);
+    let said = stdout(&realmgm(&["gm", "--campaign", "RACE", "secret"], &db.0));
+    let secret = said
+        .split("the GM secret of RACE is ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the secret is printed");
+    stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
+    let ran = || {
+        let store = realmgm::store::Store::open(&db.0).unwrap();
+        store.latest_day("RACE").unwrap().map(|d| d.day)
+    };
+    assert_eq!(ran(), Some(1), "the daemon ran day 1");
+    let mail = format!(
+        "From: gm@demo.realmgm.test\r\nTo: gm@demo.realmgm.test\r\nSubject: [RACE] gm process\r\n\
+         Message-ID: <gm-process-race@test>\r\nDate: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\n\
+         Password: {secret}\r\n"
+    );
+    std::fs::write(db.dir().join("mail/DEMO/in/new/gm.eml"), mail).unwrap();
+    stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
+    assert_eq!(ran(), Some(1), "day 2 did not run");
+    let answer = std::fs::read_dir(db.dir().join("mail/DEMO/out/new"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|mail| mail.contains("GM command"))
+        .unwrap_or_else(|| {
+            let log = stdout(&realmgm(&["gm", "--campaign", "RACE", "log"], &db.0));
+            panic!("the GM is answered: {log}")
+        });
+    assert!(
+        answer.contains("day 1 was processed after you wrote"),
+        "{answer}"
+    );
 }
