@@ -169,9 +169,13 @@ impl Daemon {
             };
             let (DayToProcess::Named(day) | DayToProcess::Seen(day)) = meant;
             if day < pending {
+                let when = match meant {
+                    DayToProcess::Seen(_) => "meanwhile",
+                    DayToProcess::Named(_) => "already",
+                };
                 anyhow::bail!(
-                    "day {day} was processed meanwhile; day {pending} is pending now: run `{}` \
-                     to process it",
+                    "day {day} was processed {when}; day {pending} is pending now: run `{}` to \
+                     process it",
                     run_it(pending)
                 );
             }
@@ -468,6 +472,33 @@ impl Daemon {
         Ok(confirmation)
     }
 
+    /// `gm process` by mail runs the day pending when the GM wrote (the
+    /// mail's `Date:`): a mail read after the daemon ran that day is not
+    /// taken for an order to run the next one, with no orders from anyone.
+    fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
+        if let Some(written) = letter.mail.date_unix
+            && let Some(latest) = self.store.latest_day(name)?
+            && latest.day > 0
+            && latest.created > written
+        {
+            return Ok(format!(
+                "not processed: day {} was processed after you wrote (your mail is dated {}); day \
+                 {} is pending now: send `gm process` again to process it",
+                latest.day,
+                format_utc(written),
+                latest.day + 1
+            ));
+        }
+        Ok(match self.process_turn(name, now)? {
+            TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
+            TurnOutcome::Held(reason) => format!("not processed: {reason}"),
+            TurnOutcome::WaitingForCombat { day, players } => format!(
+                "day {day} stopped at a combat round; asked {}",
+                players.join(", ")
+            ),
+        })
+    }
+
     /// Carry out a GM command that came by mail and answer the GM.
     pub(crate) fn gm_mail(
         &mut self,
@@ -577,35 +608,6 @@ impl Daemon {
             letter.inbound_id,
         )?;
         Ok(format!("GM command {command}"))
-    }
-}
-
-impl Daemon {
-    /// `gm process` by mail runs the day pending when the GM wrote (the
-    /// mail's `Date:`): a mail read after the daemon ran that day is not
-    /// taken for an order to run the next one, with no orders from anyone.
-    fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
-        if let Some(written) = letter.mail.date_unix
-            && let Some(latest) = self.store.latest_day(name)?
-            && latest.day > 0
-            && latest.created > written
-        {
-            return Ok(format!(
-                "not processed: day {} was processed after you wrote (your mail is dated {}); day \
-                 {} is pending now: send `gm process` again to process it",
-                latest.day,
-                format_utc(written),
-                latest.day + 1
-            ));
-        }
-        Ok(match self.process_turn(name, now)? {
-            TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
-            TurnOutcome::Held(reason) => format!("not processed: {reason}"),
-            TurnOutcome::WaitingForCombat { day, players } => format!(
-                "day {day} stopped at a combat round; asked {}",
-                players.join(", ")
-            ),
-        })
     }
 }
 
