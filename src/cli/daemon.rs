@@ -344,9 +344,9 @@ impl Served {
 /// unreadable clock or round lock ends the loop. When `stopping` turns true
 /// the round ends after the mail or the campaign it is at, whose work is
 /// one transaction; what is left waits for the next round. Answering the
-/// mail, and each campaign's turn and mail, hold the round lock of the
-/// database at `database`, so no command of the GM changes a campaign
-/// meanwhile; collecting only stores mail, and holds nothing.
+/// mail ([`answer_mail`]) and each campaign's turn and mail hold the round
+/// lock of the database at `database`, so no command of the GM changes a
+/// campaign meanwhile; collecting only stores mail, and holds nothing.
 fn round(
     daemon: &mut Daemon,
     served: &mut Served,
@@ -375,19 +375,7 @@ fn round(
             Err(error) => tracing::error!(campaign = %campaign.name, "{error:#}"),
         }
     }
-    // One failed mail is set aside inside; an error here is the store's,
-    // and the mail stays new for the next round.
-    let answering = RoundLock::hold(database)?;
-    let answered = daemon.handle_stored_while(now, &|| !stopping());
-    drop(answering);
-    match answered {
-        Ok(handled) => {
-            for (id, note) in handled {
-                tracing::info!(mail = id, "{note}");
-            }
-        }
-        Err(error) => tracing::error!("mail: {error:#}; tried again next round"),
-    }
+    answer_mail(daemon, database, now, stopping)?;
     let mut outside_sent = false;
     for campaign in &served.campaigns {
         if stopping() {
@@ -434,6 +422,52 @@ fn round(
         }
     }
     Ok(())
+}
+
+/// How long the daemon answers mail under one hold of the round lock: a
+/// heap of mail is answered in slices, and a command of the GM waiting for
+/// the round gets in between two of them.
+const ANSWER_SLICE: Duration = Duration::from_secs(1);
+
+/// Answer the stored mail under the round lock of the database at
+/// `database`, in slices of [`ANSWER_SLICE`], and log what each mail did.
+/// One failed mail is set aside inside; an error of the store ends the
+/// answering, and the mail stays new for the next round.
+///
+/// # Errors
+/// The round lock cannot be taken.
+fn answer_mail(
+    daemon: &mut Daemon,
+    database: &Path,
+    now: i64,
+    stopping: &dyn Fn() -> bool,
+) -> anyhow::Result<()> {
+    loop {
+        let round = super::lock::RoundLock::hold(database)?;
+        let started = std::time::Instant::now();
+        let slice_over = std::cell::Cell::new(false);
+        let go_on = || {
+            slice_over.set(started.elapsed() >= ANSWER_SLICE);
+            !slice_over.get() && !stopping()
+        };
+        let answered = daemon.handle_stored_while(now, &go_on);
+        drop(round);
+        match answered {
+            Ok(handled) => {
+                for (id, note) in handled {
+                    tracing::info!(mail = id, "{note}");
+                }
+            }
+            Err(error) => {
+                tracing::error!("mail: {error:#}; tried again next round");
+                return Ok(());
+            }
+        }
+        if !slice_over.get() || stopping() {
+            return Ok(());
+        }
+        std::thread::sleep(super::lock::GIVE_WAY);
+    }
 }
 
 /// A campaign's turn checked and its due mail sent; the lines to log.

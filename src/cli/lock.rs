@@ -9,7 +9,8 @@
 //! beside the real file (`DB.daemon-pid`) for the refusal message.
 //!
 //! [`RoundLock`]: one change at a time. The daemon holds it while a round
-//! works (its mail handling, then each campaign's turn and mail), and every
+//! works (its mail handling, in slices of a few seconds, then each
+//! campaign's turn and mail), and `ingest` while it answers a mail; every
 //! command that changes a campaign takes it first, waiting a bounded time,
 //! so a `gm process` never interleaves with the daemon's run of the same
 //! day. It lives in a file beside the real database (`DB.round-lock`): the
@@ -42,6 +43,11 @@ pub const ROUND_PATIENCE: Duration = Duration::from_secs(60);
 
 /// How often a waiting command tries the round lock again.
 const RETRY: Duration = Duration::from_millis(50);
+
+/// How long the daemon leaves the round lock free between two slices of a
+/// long piece of work: long enough for a waiting command, which tries every
+/// [`RETRY`], to take it.
+pub const GIVE_WAY: Duration = Duration::from_millis(150);
 
 /// One daemon's hold on its database, while this value lives.
 pub struct DaemonLock {

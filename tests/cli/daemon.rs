@@ -162,35 +162,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
 fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
     const MAILS: usize = 1000;
     let db = TempDb::new("sigterm-pass");
-    let file = db.dir().join("demo.toml");
-    std::fs::copy("campaigns/demo.toml", &file).unwrap();
-    let stored = stdout(&realmgm(
-        &["campaign", "new", file.to_str().unwrap()],
-        &db.0,
-    ));
-    let secret = |player: &str| {
-        stored
-            .lines()
-            .find_map(|line| {
-                line.trim()
-                    .strip_prefix(&format!("{player} <"))
-                    .and_then(|rest| rest.split(": ").nth(1))
-            })
-            .expect("campaign new prints each secret")
-            .to_string()
-    };
-    let players = [("Ann", secret("Ann")), ("Ben", secret("Ben"))];
-    let inbox = db.dir().join("mail/DEMO/in/new");
-    for n in 0..MAILS {
-        let (name, secret) = &players[n % 2];
-        let address = format!("{}@demo.realmgm.test", name.to_lowercase());
-        let mail = format!(
-            "From: {address}\r\nTo: gm@demo.realmgm.test\r\nSubject: [DEMO] orders\r\n\
-             Message-ID: <pass-{n}@test>\r\nDate: Mon, 31 Dec 2029 10:00:00 +0000\r\n\r\n\
-             Password: {secret}\r\nH, H\r\n"
-        );
-        std::fs::write(inbox.join(format!("{n}.eml")), mail).unwrap();
-    }
+    demo_with_a_heap_of_orders(&db, MAILS);
     let count = |sql: &str| -> usize {
         let conn = rusqlite::Connection::open(&db.0).unwrap();
         conn.busy_timeout(std::time::Duration::from_secs(5))
@@ -231,6 +203,79 @@ fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
     assert_eq!(count(read), MAILS);
     assert_eq!(count(answers), MAILS);
     assert_eq!(count(versions), MAILS);
+}
+
+/// The demo campaign stored in `db` with `mails` orders mails of Ann and
+/// Ben waiting in its inbox.
+fn demo_with_a_heap_of_orders(db: &TempDb, mails: usize) {
+    let file = db.dir().join("demo.toml");
+    std::fs::copy("campaigns/demo.toml", &file).unwrap();
+    let stored = stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let secret = |player: &str| {
+        stored
+            .lines()
+            .find_map(|line| {
+                line.trim()
+                    .strip_prefix(&format!("{player} <"))
+                    .and_then(|rest| rest.split(": ").nth(1))
+            })
+            .expect("campaign new prints each secret")
+            .to_string()
+    };
+    let players = [("Ann", secret("Ann")), ("Ben", secret("Ben"))];
+    let inbox = db.dir().join("mail/DEMO/in/new");
+    for n in 0..mails {
+        let (name, secret) = &players[n % 2];
+        let address = format!("{}@demo.realmgm.test", name.to_lowercase());
+        let mail = format!(
+            "From: {address}\r\nTo: gm@demo.realmgm.test\r\nSubject: [DEMO] orders\r\n\
+             Message-ID: <pass-{n}@test>\r\nDate: Mon, 31 Dec 2029 10:00:00 +0000\r\n\r\n\
+             Password: {secret}\r\nH, H\r\n"
+        );
+        std::fs::write(inbox.join(format!("{n}.eml")), mail).unwrap();
+    }
+}
+
+/// The mails of `db` the daemon has read.
+fn mails_read(db: &TempDb) -> usize {
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    // Before the daemon's first start there are no tables yet.
+    let found: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM inbound_mail WHERE status <> 'new'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap_or(0);
+    usize::try_from(found).unwrap()
+}
+
+/// A heap of mail does not keep the GM out for long: the daemon answers it
+/// in slices and lets a waiting command in between two of them.
+#[test]
+fn a_gm_command_gets_in_while_the_daemon_answers_a_heap_of_mail() {
+    // Several seconds of answering, in slices of one.
+    const MAILS: usize = 3000;
+    let db = TempDb::new("heap");
+    demo_with_a_heap_of_orders(&db, MAILS);
+    let daemon = common::spawn_daemon(&db.0, &["--once"], &[]);
+    for _ in 0..600 {
+        if mails_read(&db) >= 20 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    stdout(&realmgm(&["gm", "--campaign", "DEMO", "pause"], &db.0));
+    let read = mails_read(&db);
+    assert!(read < MAILS, "the GM waited for all {read} mails");
+    let round = daemon.wait_with_output().unwrap();
+    assert!(round.status.success());
+    assert_eq!(mails_read(&db), MAILS);
 }
 
 /// A copy of a set-up demo campaign whose three players have all sent
