@@ -172,12 +172,18 @@ impl GameState {
         Ok(state)
     }
 
-    /// A state read back from the store with the hash stored beside it,
-    /// which the store checked when it saved the state.
-    pub fn with_stored_hash(json: serde_json::Value, hash: String) -> Self {
-        let state = GameState::new(json);
-        let _ = state.0.hash.set(hash);
-        state
+    /// A state read back from the text the store saved: that text is its
+    /// canonical text, so its hash is the hash of the text as read (the
+    /// store compares it with the hash saved beside it), never a hash
+    /// taken on trust.
+    ///
+    /// # Errors
+    /// The text is not JSON.
+    pub fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
+        let state = GameState::new(serde_json::from_str(text)?);
+        // A fresh OnceLock is empty, so this always keeps it.
+        let _ = state.0.canonical.set(text.to_string());
+        Ok(state)
     }
 
     /// The state as JSON.
@@ -222,7 +228,7 @@ impl GameState {
     pub fn hash(&self) -> String {
         self.0
             .hash
-            .get_or_init(|| hex(&Sha256::digest(self.canonical_text())))
+            .get_or_init(|| text_hash(self.canonical_text().as_bytes()))
             .clone()
     }
 }
@@ -249,6 +255,12 @@ impl<'de> Deserialize<'de> for GameState {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         serde_json::Value::deserialize(deserializer).map(GameState::new)
     }
+}
+
+/// SHA-256 of a state's canonical text, in hex ([`GameState::hash`]); the
+/// store takes it of a saved state's bytes before reading them as JSON.
+pub fn text_hash(text: &[u8]) -> String {
+    hex(&Sha256::digest(text))
 }
 
 /// Lower-case hex of a byte string.

@@ -77,6 +77,23 @@ pub struct MailSettings {
     /// mail whole [default 60].
     #[serde(default)]
     pub keep_sent_days: Option<u32>,
+    /// Of a mail from an unauthenticated sender (a stranger, a forger, a
+    /// robot), only the first this many KiB are kept once the sender is
+    /// known: the headers and the start of the body; 0 keeps only the row
+    /// (when, Message-ID, what became of it) [default 64].
+    #[serde(default)]
+    pub stranger_keep_kb: Option<u32>,
+    /// Days the kept head of a stranger's mail stays; then it is dropped
+    /// and only its row (when, Message-ID, what became of it) stays. 0
+    /// keeps it for good [default 30].
+    #[serde(default)]
+    pub keep_strangers_days: Option<u32>,
+    /// A notice about a mail that was not accepted (no secret, a wrong
+    /// one, a bounce) goes to an address at most once in this many
+    /// minutes; the others are counted in the GM's log and `gm status`. 0
+    /// sends every one [default 60].
+    #[serde(default)]
+    pub notice_interval_minutes: Option<u32>,
 }
 
 impl MailSettings {
@@ -177,6 +194,22 @@ impl MailSettings {
         }
     }
 
+    pub fn stranger_keep_bytes(&self) -> usize {
+        self.stranger_keep_kb.unwrap_or(64) as usize * 1024
+    }
+
+    /// How long the head of a stranger's mail is kept; `None`: for good.
+    pub fn keep_strangers_seconds(&self) -> Option<i64> {
+        match self.keep_strangers_days.unwrap_or(30) {
+            0 => None,
+            days => Some(i64::from(days) * 24 * 3600),
+        }
+    }
+
+    pub fn notice_interval_seconds(&self) -> i64 {
+        i64::from(self.notice_interval_minutes.unwrap_or(60)) * 60
+    }
+
     pub fn max_orders_bytes(&self) -> usize {
         self.max_orders_kb.unwrap_or(16) as usize * 1024
     }
@@ -209,6 +242,17 @@ impl MailSettings {
                 "mail goes out either by SMTP or into maildir_out, not both; remove one"
                     .to_string(),
             ));
+        }
+        for (field, folder) in [
+            ("maildir_in", &self.maildir_in),
+            ("maildir_out", &self.maildir_out),
+        ] {
+            if let Some(problem) = folder
+                .as_deref()
+                .and_then(super::leaves_the_database_folder)
+            {
+                problems.push((field, problem));
+            }
         }
         for (field, value) in [
             ("max_orders_kb", self.max_orders_kb),

@@ -664,6 +664,31 @@ pub fn player_name_problem(name: &str) -> Option<String> {
     None
 }
 
+/// Why the folder setting `path` is refused, if it is: a relative path is
+/// anchored at the database's folder, and one whose `..` climb out of it
+/// would put mail or pages where the GM may not have looked (another
+/// campaign's folder, a system folder). Going outside is allowed as an
+/// absolute path, the GM's explicit choice.
+pub(crate) fn leaves_the_database_folder(path: &str) -> Option<String> {
+    use std::path::Component;
+    let mut depth = 0_usize;
+    for part in std::path::Path::new(path).components() {
+        match part {
+            Component::Prefix(_) | Component::RootDir => return None,
+            Component::CurDir => {}
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir if depth > 0 => depth -= 1,
+            Component::ParentDir => {
+                return Some(format!(
+                    "'{path}' leaves the database's folder through '..'; give an absolute path \
+                     if you mean a folder outside the database's, or a path inside it"
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The 1-based line of a byte offset in `text`.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

@@ -40,7 +40,8 @@ pub struct SiteSettings {
     /// treasures, spells) on days whose records are not yet published.
     #[serde(default)]
     pub standings: bool,
-    /// The folder the daemon rebuilds the pages in after each processed day.
+    /// The folder the daemon rebuilds the pages in after each processed day:
+    /// relative to the database's folder and inside it, or absolute.
     #[serde(default)]
     pub out: Option<String>,
     /// The address the pages are served from, so the feed's links work in a
@@ -90,6 +91,13 @@ impl SiteSettings {
                 "out is empty; name the folder the daemon writes the pages in, or remove the line"
                     .to_string(),
             ));
+        }
+        if let Some(problem) = self
+            .out
+            .as_deref()
+            .and_then(super::leaves_the_database_folder)
+        {
+            found.push(("out", problem));
         }
         if let Some(url) = &self.url
             && !(url.starts_with("https://") || url.starts_with("http://"))

@@ -413,3 +413,51 @@ fn a_rule_not_built_yet_is_refused_with_its_name() {
     );
     assert!(err.message.contains("is not implemented yet"), "{err}");
 }
+
+#[test]
+fn a_folder_climbing_out_of_the_databases_folder_is_refused_unless_absolute() {
+    let with = |table: &str| {
+        edited(
+            "[[players]]\nname = \"Ann\"",
+            &format!("{table}\n\n[[players]]\nname = \"Ann\""),
+        )
+    };
+    for (table, field, path, line) in [
+        ("[site]\nout = \"../www\"", "site.out", "../www", 15),
+        (
+            "[mail]\nmaildir_in = \"mail/../../in\"",
+            "mail.maildir_in",
+            "mail/../../in",
+            15,
+        ),
+        (
+            "[mail]\nmaildir_in = \"in\"\nmaildir_out = \"./../../../etc/out\"",
+            "mail.maildir_out",
+            "./../../../etc/out",
+            16,
+        ),
+    ] {
+        let err = error(&with(table));
+        assert_eq!(err.field.as_deref(), Some(field), "{err}");
+        assert_eq!(err.line, Some(line), "{err}");
+        let message = err.to_string();
+        assert!(
+            message.contains(&format!("'{path}' leaves the database's folder")),
+            "{err}"
+        );
+        assert!(message.contains("give an absolute path"), "{err}");
+    }
+    // Absolute folders are the GM's choice; '..' that stays inside is fine.
+    let campaign = parse(&with(
+        "[mail]\nmaildir_in = \"/srv/mail/../in\"\nmaildir_out = \"mail/../out\"\n\n\
+         [site]\nout = \"/var/www/../pages\"",
+    ))
+    .unwrap();
+    let mail = campaign.mail.unwrap();
+    assert_eq!(mail.maildir_in.as_deref(), Some("/srv/mail/../in"));
+    assert_eq!(mail.maildir_out.as_deref(), Some("mail/../out"));
+    assert_eq!(
+        campaign.site.unwrap().out.as_deref(),
+        Some("/var/www/../pages")
+    );
+}

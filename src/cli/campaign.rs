@@ -37,21 +37,34 @@ impl DbArg {
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
     }
 
-    /// Open the database, creating it if `create`; otherwise a missing file
-    /// is an error rather than a new empty database.
-    pub(crate) fn open(&self, create: bool) -> anyhow::Result<(Store, PathBuf)> {
-        let path = self.path();
-        if !create && !path.exists() {
-            bail!(
-                "there is no database at {}; create a campaign first with `realmgm campaign new \
-                 FILE`, or name the database with --db or REALMGM_DB",
-                path.display()
-            );
-        }
-        let store = Store::open(&path)
-            .with_context(|| format!("cannot open the database {}", path.display()))?;
-        Ok((store, path))
+    /// The database's real path ([`super::db_path`]); a missing file is an
+    /// error unless `create`.
+    pub(crate) fn real_path(&self, create: bool) -> anyhow::Result<PathBuf> {
+        super::db_path::real_path(&self.path(), create)
     }
+
+    /// Open the database by its real path, creating it if `create`;
+    /// otherwise a missing file is an error rather than a new empty
+    /// database. Returns the store and the path as the GM named it.
+    pub(crate) fn open(&self, create: bool) -> anyhow::Result<(Store, PathBuf)> {
+        let real = self.real_path(create)?;
+        Ok((open_real(&real)?, self.path()))
+    }
+
+    /// Wait for the daemon's round to end and hold the database's round
+    /// lock: every command that changes a campaign takes it first.
+    ///
+    /// # Errors
+    /// The daemon keeps working past [`super::lock::ROUND_PATIENCE`], or
+    /// the database's path is refused ([`Self::real_path`]).
+    pub(crate) fn wait_for_round(&self, create: bool) -> anyhow::Result<super::lock::RoundLock> {
+        super::lock::RoundLock::wait(&self.real_path(create)?, super::lock::ROUND_PATIENCE)
+    }
+}
+
+/// The store of the database at its real path `real`.
+pub(crate) fn open_real(real: &Path) -> anyhow::Result<Store> {
+    Store::open(real).with_context(|| format!("cannot open the database {}", real.display()))
 }
 
 #[derive(Debug, clap::Args)]
@@ -103,6 +116,7 @@ pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
     let edited = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let _round = args.db.wait_for_round(false)?;
     let (mut store, _) = args.db.open(false)?;
     let stored = store.load_campaign(&args.name)?;
     let begun = store.latest_day(&stored.campaign.name)?.is_some();
@@ -182,6 +196,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
     let campaign = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let _round = args.db.wait_for_round(true)?;
     let (mut store, path) = args.db.open(true)?;
     let now = super::now()?;
     let secrets = store.insert_campaign(&campaign, &text, now)?;

@@ -12,6 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, MailSettings};
+use crate::daemon::gm::DayToProcess;
 use crate::daemon::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
@@ -81,8 +82,14 @@ pub enum GmCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Run the pending turn now, whatever the schedule says.
-    Process,
+    /// Run the pending turn now, whatever the schedule says; refused when
+    /// the daemon ran it meanwhile and another day is pending.
+    Process {
+        /// The day to run, as `gm status` showed it pending [default: the
+        /// day pending when the command starts].
+        #[arg(long)]
+        day: Option<u32>,
+    },
     /// Show the reports the pending turn would give now, storing nothing.
     Preview,
     /// Go back to the end of a day; the next day runs again from its kept orders.
@@ -179,6 +186,20 @@ pub enum GmCommand {
     /// Mail set aside because handling it failed: list it, or read one again.
     #[command(subcommand)]
     Mail(MailCommand),
+}
+
+impl GmCommand {
+    /// Whether the command only reads, and so need not wait for the
+    /// daemon's round.
+    fn only_reads(&self) -> bool {
+        matches!(
+            self,
+            GmCommand::Status { .. }
+                | GmCommand::Preview
+                | GmCommand::Log
+                | GmCommand::Mail(MailCommand::List)
+        )
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -320,14 +341,19 @@ impl Served {
 
 /// One round for the campaigns: collect, answer, schedule, send. A failure
 /// of one campaign is logged against it and the others go on; only an
-/// unreadable clock ends the loop. When `stopping` turns true the round
-/// ends after the mail or the campaign it is at, whose work is one
-/// transaction; what is left waits for the next round.
+/// unreadable clock or round lock ends the loop. When `stopping` turns true
+/// the round ends after the mail or the campaign it is at, whose work is
+/// one transaction; what is left waits for the next round. Answering the
+/// mail ([`answer_mail`]) and each campaign's turn and mail hold the round
+/// lock of the database at `database`, so no command of the GM changes a
+/// campaign meanwhile; collecting only stores mail, and holds nothing.
 fn round(
     daemon: &mut Daemon,
     served: &mut Served,
+    database: &Path,
     stopping: &dyn Fn() -> bool,
 ) -> anyhow::Result<()> {
+    use super::lock::RoundLock;
     let now = now()?;
     for campaign in &served.campaigns {
         if stopping() {
@@ -349,21 +375,13 @@ fn round(
             Err(error) => tracing::error!(campaign = %campaign.name, "{error:#}"),
         }
     }
-    // One failed mail is set aside inside; an error here is the store's,
-    // and the mail stays new for the next round.
-    match daemon.handle_stored_while(now, &|| !stopping()) {
-        Ok(handled) => {
-            for (id, note) in handled {
-                tracing::info!(mail = id, "{note}");
-            }
-        }
-        Err(error) => tracing::error!("mail: {error:#}; tried again next round"),
-    }
+    answer_mail(daemon, database, now, stopping)?;
     let mut outside_sent = false;
     for campaign in &served.campaigns {
         if stopping() {
             return Ok(());
         }
+        let _turn = RoundLock::hold(database)?;
         let result = guard::contained(|| turn_and_send(daemon, campaign, now));
         match result {
             Ok(lines) => {
@@ -392,6 +410,13 @@ fn round(
                     }
                     served.last_error.insert(campaign.name.clone(), text);
                 }
+                // The failure came before the campaign's own send step: its
+                // due mail, the notice just queued among it, goes out now.
+                match send_campaign_mail(daemon, campaign, now) {
+                    Ok(Some(line)) => tracing::info!(campaign = %campaign.name, "{line}"),
+                    Ok(None) => {}
+                    Err(error) => tracing::error!(campaign = %campaign.name, "outbox: {error:#}"),
+                }
             }
         }
         // Notices about unreadable campaigns go out through the first
@@ -404,6 +429,52 @@ fn round(
         }
     }
     Ok(())
+}
+
+/// How long the daemon answers mail under one hold of the round lock: a
+/// heap of mail is answered in slices, and a command of the GM waiting for
+/// the round gets in between two of them.
+const ANSWER_SLICE: Duration = Duration::from_secs(1);
+
+/// Answer the stored mail under the round lock of the database at
+/// `database`, in slices of [`ANSWER_SLICE`], and log what each mail did.
+/// One failed mail is set aside inside; an error of the store ends the
+/// answering, and the mail stays new for the next round.
+///
+/// # Errors
+/// The round lock cannot be taken.
+fn answer_mail(
+    daemon: &mut Daemon,
+    database: &Path,
+    now: i64,
+    stopping: &dyn Fn() -> bool,
+) -> anyhow::Result<()> {
+    loop {
+        let round = super::lock::RoundLock::hold(database)?;
+        let started = std::time::Instant::now();
+        let slice_over = std::cell::Cell::new(false);
+        let go_on = || {
+            slice_over.set(started.elapsed() >= ANSWER_SLICE);
+            !slice_over.get() && !stopping()
+        };
+        let answered = daemon.handle_stored_while(now, &go_on);
+        drop(round);
+        match answered {
+            Ok(handled) => {
+                for (id, note) in handled {
+                    tracing::info!(mail = id, "{note}");
+                }
+            }
+            Err(error) => {
+                tracing::error!("mail: {error:#}; tried again next round");
+                return Ok(());
+            }
+        }
+        if !slice_over.get() || stopping() {
+            return Ok(());
+        }
+        std::thread::sleep(super::lock::GIVE_WAY);
+    }
 }
 
 /// A campaign's turn checked and its due mail sent; the lines to log.
@@ -420,18 +491,7 @@ fn turn_and_send(
     if let Some(out) = campaign.site.as_ref().and_then(|s| s.out.as_deref()) {
         lines.extend(daemon.refresh_site(&campaign.name, std::path::Path::new(out), now)?);
     }
-    match transport(campaign) {
-        Ok(transport) => {
-            let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
-            if sent.sent + sent.deferred + sent.failed > 0 {
-                lines.push(format!(
-                    "sent {}, deferred {}, failed {}",
-                    sent.sent, sent.deferred, sent.failed
-                ));
-            }
-        }
-        Err(error) => lines.push(format!("{error:#}")),
-    }
+    lines.extend(send_campaign_mail(daemon, campaign, now)?);
     let pruned = daemon.prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
@@ -439,6 +499,25 @@ fn turn_and_send(
         ));
     }
     Ok(lines)
+}
+
+/// Send a campaign's due mail; the line to log, if any was due.
+fn send_campaign_mail(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    now: i64,
+) -> anyhow::Result<Option<String>> {
+    let transport = match transport(campaign) {
+        Ok(transport) => transport,
+        Err(error) => return Ok(Some(format!("{error:#}"))),
+    };
+    let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
+    Ok((sent.sent + sent.deferred + sent.failed > 0).then(|| {
+        format!(
+            "sent {}, deferred {}, failed {}",
+            sent.sent, sent.deferred, sent.failed
+        )
+    }))
 }
 
 /// `realmgm daemon [--campaign C]... [--once]`: the campaigns named, else
@@ -449,9 +528,12 @@ fn turn_and_send(
 /// once (`stop`).
 pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     super::log::init(args.log_format, args.verbose)?;
-    let _lock = super::lock::DaemonLock::take(&args.db.path())?;
+    let database = args.db.real_path(false)?;
+    // Taken before the connection opens and dropped after it closes (locals
+    // drop in reverse order): see `lock` on why that order matters.
+    let _lock = super::lock::DaemonLock::take(&database)?;
     let signals = super::stop::Signals::install()?;
-    let mut daemon = open(&args.db)?;
+    let mut daemon = Daemon::new(super::campaign::open_real(&database)?);
     let mut served = Served {
         wanted: args.campaign.clone(),
         mail_base: args.db.mail_base(),
@@ -467,7 +549,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     }
     let stopping = || signals.stopping();
     loop {
-        round(&mut daemon, &mut served, &stopping)?;
+        round(&mut daemon, &mut served, &database, &stopping)?;
         if args.once {
             return Ok(());
         }
@@ -498,26 +580,39 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
 
 /// `realmgm ingest < message`: store one mail from an MTA pipe and answer it.
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
-    let mut raw = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut raw)
-        .context("cannot read the message from stdin")?;
+    // A mail may carry a GM command: it waits for the daemon's round like
+    // one typed, but never gives up, so that the mail is not lost.
+    let _round = super::lock::RoundLock::hold(&args.db.real_path(false)?)?;
     let mut daemon = open(&args.db)?;
-    let (inserted, note) = daemon.ingest(&raw, now()?)?;
+    let (inserted, note) = daemon
+        .ingest_from(std::io::stdin().lock(), now()?)
+        .context("cannot store the message from stdin")?;
     emit(format!("mail {}: {note}", inserted.id()))
 }
 
 /// `realmgm gm <command> --campaign C`.
 pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
-    let name = daemon.campaign(&args.campaign)?.campaign.name;
+    let campaign = daemon.campaign(&args.campaign)?.campaign;
+    // Read before waiting for the daemon's round, which may run this day.
+    let seen = daemon.pending(&campaign)?.day;
+    let name = campaign.name;
+    let _round = if args.command.only_reads() {
+        None
+    } else {
+        Some(args.db.wait_for_round(false)?)
+    };
     let now = now()?;
     let text = match &args.command {
         GmCommand::Status { json: false } => daemon.status(&name)?,
         GmCommand::Status { json: true } => {
             serde_json::to_string_pretty(&daemon.status_facts(&name)?)?
         }
-        GmCommand::Process => match daemon.process_turn(&name, now)? {
+        GmCommand::Process { day } => match daemon.process_day(
+            &name,
+            day.map_or(DayToProcess::Seen(seen), DayToProcess::Named),
+            now,
+        )? {
             TurnOutcome::Processed { day, no_orders, .. } => format!(
                 "day {day} processed; reports queued{}",
                 if no_orders.is_empty() {

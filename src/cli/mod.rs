@@ -9,6 +9,7 @@ mod board;
 mod campaign;
 mod daemon;
 mod data;
+mod db_path;
 mod demo;
 mod fantasy;
 mod item_views;

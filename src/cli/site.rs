@@ -35,6 +35,8 @@ pub struct BuildArgs {
 /// template, or the folder cannot be written.
 pub fn run(command: &SiteCommand) -> anyhow::Result<()> {
     let SiteCommand::Build(args) = command;
+    // The daemon rebuilds the same folder after each day: one at a time.
+    let _round = args.db.wait_for_round(false)?;
     let (store, _) = args.db.open(false)?;
     let stored = store.load_campaign(&args.campaign)?;
     let out = match &args.out {

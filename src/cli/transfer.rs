@@ -44,6 +44,7 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
 
 /// Add the export file's campaign to the database and say what came in.
 pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
+    let _round = args.db.wait_for_round(true)?;
     let (store, path) = args.db.open(true)?;
     let moved = store.import_campaign(&args.file)?;
     super::emit(format!(

@@ -13,20 +13,26 @@ use super::{bare_address, sender};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sender {
     Gm,
+    Player(PlayerRecord),
+    /// Not authenticated: the mail is not acted on.
+    Refused(Refused),
+}
+
+/// A sender who is not authenticated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
     /// The GM's address without the right GM secret.
     GmWithoutSecret,
-    Player(PlayerRecord),
     /// A registered address without its player's secret; the notice goes to
     /// the registered address.
-    PlayerWithoutSecret {
-        player: PlayerRecord,
-        given: bool,
-    },
+    PlayerWithoutSecret { player: PlayerRecord, given: bool },
     /// Not an address of this campaign.
     Stranger(String),
 }
 
-/// Identify the sender of a mail to `campaign`.
+/// Identify the sender of a mail to `campaign`. `secret` finds the secret
+/// the mail carries; it is asked only of a registered address, so a
+/// stranger's mail is never searched for one.
 ///
 /// # Errors
 /// The store fails.
@@ -34,37 +40,40 @@ pub fn identify(
     store: &Store,
     campaign: &Campaign,
     from: Option<&str>,
-    secret: Option<&str>,
+    secret: impl FnOnce() -> Option<String>,
 ) -> Result<Sender, StoreError> {
     let Some(from) = from.map(bare_address).filter(|f| !f.is_empty()) else {
-        return Ok(Sender::Stranger("(no From address)".to_string()));
+        return Ok(Sender::Refused(Refused::Stranger(
+            "(no From address)".to_string(),
+        )));
     };
     let is_gm = from.eq_ignore_ascii_case(campaign.gm.email.as_str())
         || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
     if is_gm {
-        let ok = match secret {
-            Some(secret) => store.check_gm_secret(&campaign.name, secret)?,
+        let ok = match secret() {
+            Some(secret) => store.check_gm_secret(&campaign.name, &secret)?,
             None => false,
         };
         return Ok(if ok {
             Sender::Gm
         } else {
-            Sender::GmWithoutSecret
+            Sender::Refused(Refused::GmWithoutSecret)
         });
     }
     let Some(player) = store.player_by_address(campaign, from)? else {
-        return Ok(Sender::Stranger(from.to_string()));
+        return Ok(Sender::Refused(Refused::Stranger(from.to_string())));
     };
-    let ok = match secret {
+    let secret = secret();
+    let ok = match &secret {
         Some(secret) => store.check_secret(&campaign.name, &player.name, secret)?,
         None => false,
     };
     Ok(if ok {
         Sender::Player(player)
     } else {
-        Sender::PlayerWithoutSecret {
+        Sender::Refused(Refused::PlayerWithoutSecret {
             player,
             given: secret.is_some(),
-        }
+        })
     })
 }

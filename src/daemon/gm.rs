@@ -15,6 +15,21 @@ use super::ingest::Letter;
 use super::player::Submission;
 use super::process::TurnOutcome;
 
+/// Which turn `gm process` is to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DayToProcess {
+    /// The day the GM named (`--day`).
+    Named(u32),
+    /// The day pending when the GM's command began, before it waited for
+    /// the daemon's round.
+    Seen(u32),
+}
+
+/// How long after a day has run `gm process` without `--day` refuses to run
+/// the next one with no orders from anyone: the GM most likely saw the day
+/// before pending, and the daemon ran it a moment earlier.
+const JUST_RUN_SECONDS: i64 = 600;
+
 impl Daemon {
     /// Who has orders in for the pending turn, the deadline, pause and hold,
     /// as the GM reads it.
@@ -85,6 +100,7 @@ impl Daemon {
                 undeliverable: health.undeliverable,
                 unread: health.unread,
                 failed: health.failed,
+                notices_held: health.notices_held,
             },
             rulings: self.store.rulings(name, pending.day)?,
             choosing,
@@ -128,16 +144,76 @@ impl Daemon {
         Ok(out)
     }
 
+    /// Run the turn the GM means ([`DayToProcess`]) now, as
+    /// [`Daemon::process_turn`] does; refused, with the command that runs
+    /// the day pending instead, when another day is pending by now. The
+    /// check and the run are one unit of work, so nothing can slip between
+    /// them.
+    ///
+    /// # Errors
+    /// Another day is pending, or a day that nobody has sent orders for
+    /// was not named just after its previous day ran; the store fails.
+    pub fn process_day(
+        &mut self,
+        name: &str,
+        meant: DayToProcess,
+        now: i64,
+    ) -> anyhow::Result<TurnOutcome> {
+        self.atomically(|daemon| {
+            let campaign = daemon.campaign(name)?.campaign;
+            let pending = daemon.pending(&campaign)?.day;
+            let run_it = |day: u32| {
+                format!(
+                    "realmgm gm --campaign {} process --day {day}",
+                    campaign.name
+                )
+            };
+            let (DayToProcess::Named(day) | DayToProcess::Seen(day)) = meant;
+            if day < pending {
+                let when = match meant {
+                    DayToProcess::Seen(_) => "meanwhile",
+                    DayToProcess::Named(_) => "already",
+                };
+                anyhow::bail!(
+                    "day {day} was processed {when}; day {pending} is pending now: run `{}` to \
+                     process it",
+                    run_it(pending)
+                );
+            }
+            if day > pending {
+                anyhow::bail!(
+                    "day {day} is not pending: day {pending} is; run `{}` to process it",
+                    run_it(pending)
+                );
+            }
+            if let DayToProcess::Seen(day) = meant
+                && let Some(latest) = daemon.store.latest_day(name)?
+                && latest.day > 0
+                && (0..JUST_RUN_SECONDS).contains(&(now - latest.created))
+                && daemon.store.accepted_order_times(name, day)?.is_empty()
+            {
+                anyhow::bail!(
+                    "day {} was processed {} seconds ago and nobody has sent orders for day \
+                     {day} yet; nothing was processed. To run day {day} now anyway, run `{}`",
+                    latest.day,
+                    now - latest.created,
+                    run_it(day)
+                );
+            }
+            daemon.process_turn(name, now)
+        })
+    }
+
     /// Go back to the end of `day`; the next turn is `day + 1` again and
     /// re-running it with the same orders must give the same results.
     ///
     /// # Errors
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
-        let latest =
-            self.store.latest_day(name)?.map(|d| d.day).ok_or_else(|| {
-                anyhow::anyhow!("campaign {name} has no stored days to roll back")
-            })?;
+        let latest = self
+            .store
+            .latest_day_number(name)?
+            .ok_or_else(|| anyhow::anyhow!("campaign {name} has no stored days to roll back"))?;
         if self.store.load_day(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }
@@ -397,6 +473,33 @@ impl Daemon {
         Ok(confirmation)
     }
 
+    /// `gm process` by mail runs the day pending when the GM wrote (the
+    /// mail's `Date:`): a mail read after the daemon ran that day is not
+    /// taken for an order to run the next one, with no orders from anyone.
+    fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
+        if let Some(written) = letter.mail.date_unix
+            && let Some(latest) = self.store.latest_day(name)?
+            && latest.day > 0
+            && latest.created > written
+        {
+            return Ok(format!(
+                "not processed: day {} was processed after you wrote (your mail is dated {}); day \
+                 {} is pending now: send `gm process` again to process it",
+                latest.day,
+                format_utc(written),
+                latest.day + 1
+            ));
+        }
+        Ok(match self.process_turn(name, now)? {
+            TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
+            TurnOutcome::Held(reason) => format!("not processed: {reason}"),
+            TurnOutcome::WaitingForCombat { day, players } => format!(
+                "day {day} stopped at a combat round; asked {}",
+                players.join(", ")
+            ),
+        })
+    }
+
     /// Carry out a GM command that came by mail and answer the GM.
     pub(crate) fn gm_mail(
         &mut self,
@@ -411,14 +514,7 @@ impl Daemon {
         };
         let result = match &command {
             GmCommand::Status => self.status(&name),
-            GmCommand::Process => self.process_turn(&name, now).map(|outcome| match outcome {
-                TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
-                TurnOutcome::Held(reason) => format!("not processed: {reason}"),
-                TurnOutcome::WaitingForCombat { day, players } => format!(
-                    "day {day} stopped at a combat round; asked {}",
-                    players.join(", ")
-                ),
-            }),
+            GmCommand::Process => self.process_by_mail(&name, letter, now),
             GmCommand::Preview => self.preview(&name),
             GmCommand::Pause => self.pause(&name, now),
             GmCommand::Resume => self.resume(&name, now),
@@ -579,6 +675,9 @@ pub struct MailStatus {
     pub unread: u32,
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
+    /// Notices about refused mail held back (at most one per address per
+    /// `mail.notice_interval_minutes`).
+    pub notices_held: u32,
 }
 
 /// One awaited player's orders for the pending turn.
@@ -617,6 +716,14 @@ impl std::fmt::Display for CampaignStatus {
                     .unwrap_or_default(),
                 mail.undeliverable,
                 mail.failed
+            )?;
+        }
+        if mail.notices_held > 0 {
+            writeln!(
+                f,
+                "Notices held back: {} about refused mail (at most one per address per \
+                 mail.notice_interval_minutes; the GM's log lists them)",
+                mail.notices_held
             )?;
         }
         if let Some(reason) = &self.held {

@@ -10,23 +10,75 @@
 //! the body loses quoted text so a player can answer a report by writing on
 //! top; then the command or the orders are handled. No mail crashes the
 //! daemon: a failure while handling one is recorded against it.
+//!
+//! A forger gets nothing bigger than what he sent, and not many of them: a
+//! notice about refused mail repeats at most a few words of it
+//! ([`quotable`]) and goes to an address at most once per
+//! `mail.notice_interval_minutes` (the others are counted in the GM's log);
+//! of mail whose sender is not authenticated only the head is kept once
+//! that is known (`mail.stranger_keep_kb`), a stranger's only for
+//! `mail.keep_strangers_days`; no mail is stored beyond [`MAX_MAIL_BYTES`].
 
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
 
+use crate::campaign::{Campaign, MailSettings};
 use crate::mail::arrival::arrival;
 use crate::mail::clean::clean_reply_with_markers;
 use crate::mail::imap::{ImapClient, ImapSettings};
-use crate::mail::inbound::{BodySource, InboundMail, InboundOptions, parse};
+use crate::mail::inbound::{
+    BodySource, InboundMail, InboundOptions, QUOTED_CHARS, one_line, parse, quotable,
+};
 use crate::mail::maildir::Maildir;
 use crate::mail::outbound::LOOP_TOKEN;
 use crate::mail::route::{plus_address, subject_tags, take_password};
-use crate::store::{InboundInsert, InboundStatus, StoredCampaign, redelivery_note};
+use crate::store::{
+    InboundInsert, InboundStatus, NOTICE_HELD, NoticeTo, NoticeTurn, StoredCampaign,
+    redelivery_note,
+};
 
-use super::auth::{Sender, identify};
+use super::auth::{Refused, Sender, identify};
 use super::commands;
 use super::{Daemon, bare_address, sender};
+
+/// The most of any one mail that is stored: far above any orders mail, so
+/// only a mail made to fill the disk or the memory is cut (the GM's log
+/// says so).
+pub const MAX_MAIL_BYTES: usize = 25 * 1024 * 1024;
+
+/// The most characters of a sender's address the GM's log repeats.
+const ADDRESS_SHOWN: usize = 120;
+
+/// Read one mail from `source`, keeping at most [`MAX_MAIL_BYTES`] (and one
+/// byte more, to know it was larger) and counting the rest without holding
+/// it. Returns the bytes kept and how many arrived.
+///
+/// # Errors
+/// The source cannot be read.
+pub fn read_mail(mut source: impl Read) -> std::io::Result<(Vec<u8>, usize)> {
+    let mut kept = Vec::new();
+    (&mut source)
+        .take(MAX_MAIL_BYTES as u64 + 1)
+        .read_to_end(&mut kept)?;
+    let rest = std::io::copy(&mut source, &mut std::io::sink())?;
+    let delivered = kept.len() + usize::try_from(rest).unwrap_or(usize::MAX);
+    Ok((kept, delivered))
+}
+
+/// The first `max` bytes of `raw` (all of it when it is no longer), cut
+/// after the last whole line when there is one.
+fn head_of(raw: &[u8], max: usize) -> &[u8] {
+    if raw.len() <= max {
+        return raw;
+    }
+    let head = &raw[..max];
+    match head.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &head[..=end],
+        None => head,
+    }
+}
 
 /// A mail after reading: what the handlers need.
 pub struct Letter {
@@ -58,7 +110,32 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn store_raw(&mut self, raw: &[u8], now: i64) -> anyhow::Result<InboundInsert> {
-        let inserted = self.store.insert_inbound_mail(raw, &arrival(raw), now)?;
+        self.store_delivered(raw, raw.len(), now)
+    }
+
+    /// [`Daemon::store_raw`] for `raw`, the start of a mail of `delivered`
+    /// bytes: no more than [`MAX_MAIL_BYTES`] of it is stored, and the GM's
+    /// log says when a mail was cut.
+    fn store_delivered(
+        &mut self,
+        raw: &[u8],
+        delivered: usize,
+        now: i64,
+    ) -> anyhow::Result<InboundInsert> {
+        let head = head_of(raw, MAX_MAIL_BYTES);
+        let inserted = self
+            .store
+            .insert_inbound_head(head, delivered, &arrival(head), now)?;
+        if head.len() < delivered && !matches!(inserted, InboundInsert::Duplicate(_)) {
+            let id = inserted.id();
+            let note = format!(
+                "mail {id}: {delivered} bytes arrived, more than the {} MiB realmgm keeps of a \
+                 mail; only its first {} bytes are stored",
+                MAX_MAIL_BYTES / (1024 * 1024),
+                head.len()
+            );
+            self.store.log_gm(None, now, "too large", &note, Some(id))?;
+        }
         if let InboundInsert::Redelivered { id, original } = inserted {
             let note = format!("mail {id}: {}", redelivery_note(original));
             self.store.log_gm(None, now, "duplicate", &note, Some(id))?;
@@ -73,6 +150,32 @@ impl Daemon {
     /// The store fails.
     pub fn ingest(&mut self, raw: &[u8], now: i64) -> anyhow::Result<(InboundInsert, String)> {
         let inserted = self.store_raw(raw, now)?;
+        self.handle_ingested(inserted, now)
+    }
+
+    /// [`Daemon::ingest`] of a mail read from `source` (an MTA's pipe):
+    /// however large it is, no more than [`MAX_MAIL_BYTES`] of it is held,
+    /// and that copy is let go once it is stored.
+    ///
+    /// # Errors
+    /// The source cannot be read, or the store fails.
+    pub fn ingest_from(
+        &mut self,
+        source: impl Read,
+        now: i64,
+    ) -> anyhow::Result<(InboundInsert, String)> {
+        let (raw, delivered) = read_mail(source).context("cannot read the message")?;
+        let inserted = self.store_delivered(&raw, delivered, now)?;
+        drop(raw);
+        self.handle_ingested(inserted, now)
+    }
+
+    /// Handle a mail just stored from a pipe; what became of it.
+    fn handle_ingested(
+        &mut self,
+        inserted: InboundInsert,
+        now: i64,
+    ) -> anyhow::Result<(InboundInsert, String)> {
         let note = match inserted {
             InboundInsert::New(_) => {
                 let handled = self.handle_stored(now)?;
@@ -93,8 +196,14 @@ impl Daemon {
         let maildir = Maildir::open(root)?;
         let mut new = 0;
         for entry in maildir.list_new()? {
-            let raw = maildir.read(&entry)?;
-            if matches!(self.store_raw(&raw, now)?, InboundInsert::New(_)) {
+            let file = std::fs::File::open(&entry.path)
+                .and_then(read_mail)
+                .with_context(|| format!("cannot read {}", entry.path.display()));
+            let (raw, delivered) = file?;
+            if matches!(
+                self.store_delivered(&raw, delivered, now)?,
+                InboundInsert::New(_)
+            ) {
                 new += 1;
             }
             maildir.mark_processed(&entry)?;
@@ -175,11 +284,22 @@ impl Daemon {
         now: i64,
         go_on: &dyn Fn() -> bool,
     ) -> anyhow::Result<Vec<(i64, String)>> {
+        let pruned = self.store.prune_stranger_mail(now)?;
+        if pruned > 0 {
+            let note = format!(
+                "dropped the kept text of {pruned} stranger mail(s) older than \
+                 mail.keep_strangers_days; their rows stay"
+            );
+            self.store.log_gm(None, now, "pruned", &note, None)?;
+        }
         let mut handled = Vec::new();
-        for stored in self.store.inbound_with_status(InboundStatus::New)? {
+        for id in self.store.inbound_ids_with_status(InboundStatus::New)? {
             if !go_on() {
                 break;
             }
+            let Some(stored) = self.store.inbound_mail(id)? else {
+                continue;
+            };
             // Everything one mail causes is committed together with its new
             // status: a crash midway leaves it new, to be read again.
             self.store.begin_work()?;
@@ -248,23 +368,28 @@ impl Daemon {
         raw: &[u8],
         now: i64,
     ) -> anyhow::Result<(InboundStatus, String)> {
-        // Attachments are never read: the campaign's size limit only decides
-        // how the reply words them, once the campaign is known.
+        // Attachments are never read: with a limit of 0 each is only named
+        // with its size, not copied; the campaign's limit only decides how
+        // the reply words them.
         let options = InboundOptions {
-            max_attachment_bytes: usize::MAX,
+            max_attachment_bytes: 0,
             loop_token: LOOP_TOKEN.to_string(),
         };
+        let no_campaign = MailSettings::default();
         let mail = match parse(raw, &options) {
             Ok(mail) => mail,
             Err(error) => {
                 let note = format!("unreadable mail: {error}");
                 self.store.log_gm(None, now, "rejected", &note, Some(id))?;
-                return Ok((InboundStatus::Rejected, note));
+                let kept = self.keep_head(id, raw, &no_campaign, true, now)?;
+                return Ok((InboundStatus::Rejected, note + &kept));
             }
         };
         let from = mail.from.as_ref().map(|f| f.address.clone());
         if let Some(kind) = &mail.auto_kind {
-            return self.robot(id, &mail, kind, now);
+            let (status, note) = self.robot(id, &mail, kind, now)?;
+            let kept = self.keep_head(id, raw, &no_campaign, true, now)?;
+            return Ok((status, note + &kept));
         }
         let mut untagged_note = None;
         let routed = match self.route(&mail)? {
@@ -278,7 +403,14 @@ impl Daemon {
                     ));
                     (*stored, None)
                 }
-                BySender::Answered(note) => return Ok((InboundStatus::Rejected, note)),
+                BySender::Refused {
+                    note,
+                    settings,
+                    stranger,
+                } => {
+                    let kept = self.keep_head(id, raw, &settings, stranger, now)?;
+                    return Ok((InboundStatus::Rejected, note + &kept));
+                }
             },
         };
         let (stored, plus_secret) = routed;
@@ -291,11 +423,24 @@ impl Daemon {
             self.store
                 .log_gm(Some(&campaign.name), now, "message-id", &note, Some(id))?;
         }
-        let password = take_password(&mail.body_text);
-        let secret = plus_secret.or(password.password.clone());
-        let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
+        // Read only for a registered sender: a stranger's text is not copied.
+        let password = std::cell::LazyCell::new(|| take_password(&mail.body_text));
+        let secret = || plus_secret.or_else(|| password.password.clone());
+        let who = identify(&self.store, &campaign, from.as_deref(), secret)?;
+        let player = match who {
+            Sender::Gm => None,
+            Sender::Player(player) => Some(player),
+            Sender::Refused(refused) => {
+                let stranger = matches!(refused, Refused::Stranger(_));
+                let note = self.refuse(id, &campaign, refused, &mail, now)?;
+                let settings = campaign.mail.clone().unwrap_or_default();
+                let kept = self.keep_head(id, raw, &settings, stranger, now)?;
+                return Ok((InboundStatus::Rejected, note + &kept));
+            }
+        };
         let marker = super::confirm::marker(&campaign.name);
         let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
+        drop(password);
         let mut notes: Vec<String> = untagged_note.into_iter().collect();
         if mail.body_source == BodySource::Html {
             notes.push("your mail had no plain-text part; it was read from its HTML".to_string());
@@ -305,19 +450,19 @@ impl Daemon {
             .clone()
             .unwrap_or_default()
             .max_attachment_bytes();
-        for attachment in &mail.attachments {
-            notes.push(if attachment.bytes.len() > limit {
+        let attachments = mail
+            .attachments
+            .iter()
+            .map(|a| (&a.name, a.bytes.len()))
+            .chain(mail.attachments_ignored.iter().map(|a| (&a.name, a.size)));
+        for (name, size) in attachments {
+            notes.push(if size > limit {
                 format!(
-                    "the attachment {} ({} bytes) is larger than the {limit} bytes the campaign \
-                     allows and was ignored",
-                    attachment.name,
-                    attachment.bytes.len()
+                    "the attachment {name} ({size} bytes) is larger than the {limit} bytes the \
+                     campaign allows and was ignored"
                 )
             } else {
-                format!(
-                    "the attachment {} was not read; write orders in the body",
-                    attachment.name
-                )
+                format!("the attachment {name} was not read; write orders in the body")
             });
         }
         // Greetings and sign-offs are set aside, each named in the answer.
@@ -331,79 +476,12 @@ impl Daemon {
             mail,
             notes,
         };
-        match who {
-            Sender::Stranger(address) => {
-                let note = format!("mail from {address}, who is not in the campaign; not answered");
-                self.store
-                    .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
-                Ok((InboundStatus::Rejected, note))
-            }
-            Sender::GmWithoutSecret => {
-                let note = "mail from the GM address without the right GM secret".to_string();
-                let body = format!(
-                    "{marker} GM notice ===\n\nA mail from your address '{}' arrived without the \
-                     right GM secret and was not acted on. Put a line `Password: <GM secret>` in \
-                     GM mail; `realmgm gm secret --campaign {}` makes a new secret.\n",
-                    letter.mail.subject, campaign.name
-                );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
-                self.queue(
-                    &campaign,
-                    campaign.gm.email.as_str(),
-                    "GM mail refused",
-                    &body,
-                    None,
-                    now,
-                )?;
-                Ok((InboundStatus::Rejected, note))
-            }
-            // A mail with no text at all cannot carry a secret: say what
-            // is really wrong with it.
-            Sender::PlayerWithoutSecret {
-                player,
-                given: false,
-            } if letter.mail.body_source == BodySource::Empty => {
-                let note = format!("mail from {}'s address with no text", player.name);
-                let body = format!(
-                    "{marker} notice ===\n\nThe mail with the subject '{}' had no text, only \
-                     attachments or nothing at all, so it was not acted on. Attachments are \
-                     never read: write your orders and your `Password:` line in the body of \
-                     the mail itself and send it again.\n",
-                    letter.mail.subject
-                );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
-                self.queue(&campaign, &player.email, "mail not read", &body, None, now)?;
-                Ok((InboundStatus::Rejected, note))
-            }
-            Sender::PlayerWithoutSecret { player, given } => {
-                let why = if given { "a wrong secret" } else { "no secret" };
-                let note = format!("mail from {}'s address with {why}", player.name);
-                let body = format!(
-                    "{marker} notice ===\n\nA mail with the subject '{}' arrived from your \
-                     address with {why}, so it was not acted on. If you sent it, add a line \
-                     `Password: <your secret>` and send it again. If you did not, someone may be \
-                     writing in your name; the GM has been told.\n",
-                    letter.mail.subject
-                );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
-                self.queue(
-                    &campaign,
-                    &player.email,
-                    "mail not accepted",
-                    &body,
-                    None,
-                    now,
-                )?;
-                Ok((InboundStatus::Rejected, note))
-            }
-            Sender::Gm => {
+        match player {
+            None => {
                 let note = self.gm_mail(&stored, &letter, now)?;
                 Ok((InboundStatus::Processed, note))
             }
-            Sender::Player(player) => {
+            Some(player) => {
                 let command = commands::read(&letter.mail.subject, &letter.text);
                 let note = self.player_mail(&stored, &player, command, &letter, now)?;
                 Ok((InboundStatus::Processed, note))
@@ -411,7 +489,184 @@ impl Daemon {
         }
     }
 
-    /// Never answered; a bounce is recorded against its player and the GM told.
+    /// A mail to `campaign` whose sender was not authenticated (`who`):
+    /// logged, never acted on; the registered address it claims to come
+    /// from gets a short notice, at most one per interval. Returns the
+    /// mail's note.
+    fn refuse(
+        &mut self,
+        id: i64,
+        campaign: &Campaign,
+        who: Refused,
+        mail: &InboundMail,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let marker = super::confirm::marker(&campaign.name);
+        let subject = quotable(&mail.subject, QUOTED_CHARS);
+        match who {
+            Refused::Stranger(address) => {
+                let note = format!(
+                    "mail from {}, who is not in the campaign; not answered",
+                    one_line(&address, ADDRESS_SHOWN)
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
+                Ok(note)
+            }
+            Refused::GmWithoutSecret => {
+                let note = "mail from the GM address without the right GM secret".to_string();
+                let body = format!(
+                    "{marker} GM notice ===\n\nA mail with the subject '{subject}' arrived from \
+                     your address without the right GM secret and was not acted on. Put a line \
+                     `Password: <GM secret>` in GM mail; `realmgm gm secret --campaign {}` makes \
+                     a new secret.\n",
+                    campaign.name
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                let gm = campaign.gm.email.as_str();
+                self.notice(
+                    campaign,
+                    NoticeTo::Gm,
+                    gm,
+                    "GM mail refused",
+                    &body,
+                    id,
+                    now,
+                )?;
+                Ok(note)
+            }
+            // A mail with no text at all cannot carry a secret: say what
+            // is really wrong with it.
+            Refused::PlayerWithoutSecret {
+                player,
+                given: false,
+            } if mail.body_source == BodySource::Empty => {
+                let note = format!("mail from {}'s address with no text", player.name);
+                let body = format!(
+                    "{marker} notice ===\n\nThe mail with the subject '{subject}' had no text, \
+                     only attachments or nothing at all, so it was not acted on. Attachments are \
+                     never read: write your orders and your `Password:` line in the body of the \
+                     mail itself and send it again.\n"
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                let to = NoticeTo::Player(&player.name);
+                self.notice(campaign, to, &player.email, "mail not read", &body, id, now)?;
+                Ok(note)
+            }
+            Refused::PlayerWithoutSecret { player, given } => {
+                let why = if given { "a wrong secret" } else { "no secret" };
+                let note = format!("mail from {}'s address with {why}", player.name);
+                let body = format!(
+                    "{marker} notice ===\n\nA mail with the subject '{subject}' arrived from \
+                     your address with {why}, so it was not acted on. If you sent it, add a line \
+                     `Password: <your secret>` and send it again. If you did not, someone may be \
+                     writing in your name; the GM has been told.\n"
+                );
+                self.store
+                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                let to = NoticeTo::Player(&player.name);
+                self.notice(
+                    campaign,
+                    to,
+                    &player.email,
+                    "mail not accepted",
+                    &body,
+                    id,
+                    now,
+                )?;
+                Ok(note)
+            }
+        }
+    }
+
+    /// Queue a notice about refused mail `inbound_id` to `address` (`to`),
+    /// unless one went to that address less than
+    /// `mail.notice_interval_minutes` ago: then it is held back and
+    /// counted in the GM's log. The next notice that goes says how many
+    /// were held back.
+    #[allow(clippy::too_many_arguments)]
+    fn notice(
+        &mut self,
+        campaign: &Campaign,
+        to: NoticeTo<'_>,
+        address: &str,
+        subject: &str,
+        body: &str,
+        inbound_id: i64,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let interval = campaign
+            .mail
+            .clone()
+            .unwrap_or_default()
+            .notice_interval_seconds();
+        match self.store.notice_turn(&campaign.name, to, now, interval)? {
+            NoticeTurn::Held => {
+                let note = format!(
+                    "the notice '{subject}' to {address} was held back: one went there less \
+                     than {} minute(s) ago (mail.notice_interval_minutes)",
+                    interval / 60
+                );
+                self.store.log_gm(
+                    Some(&campaign.name),
+                    now,
+                    NOTICE_HELD,
+                    &note,
+                    Some(inbound_id),
+                )?;
+            }
+            NoticeTurn::Send { held } => {
+                let body = if held == 0 {
+                    body.to_string()
+                } else {
+                    format!(
+                        "{body}\n{held} more notice(s) like this one were held back since the last \
+                         one, so that nobody can fill this mailbox by sending mail in its name; \
+                         the GM's log lists them.\n"
+                    )
+                };
+                self.queue(campaign, address, subject, &body, None, now)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What is kept of mail `id` (`raw`) from a sender who was not
+    /// authenticated, once that is known: its first `mail.stranger_keep_kb`
+    /// (the headers and the start of the body); of a `stranger`'s mail
+    /// even that only for `mail.keep_strangers_days`. Returns what the
+    /// mail's note adds.
+    fn keep_head(
+        &mut self,
+        id: i64,
+        raw: &[u8],
+        settings: &MailSettings,
+        stranger: bool,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let head = head_of(raw, settings.stranger_keep_bytes());
+        let prune_after = if stranger {
+            settings.keep_strangers_seconds().map(|keep| now + keep)
+        } else {
+            None
+        };
+        self.store
+            .keep_inbound_head(id, head, raw.len(), prune_after)?;
+        Ok(if head.len() < raw.len() {
+            format!(
+                "; its first {} of {} bytes are kept (mail.stranger_keep_kb)",
+                head.len(),
+                raw.len()
+            )
+        } else {
+            String::new()
+        })
+    }
+
+    /// Never answered; a bounce is recorded against its player and the GM
+    /// told (at most once per notice interval: anyone can forge a bounce).
     fn robot(
         &mut self,
         id: i64,
@@ -428,16 +683,17 @@ impl Daemon {
                     let stored = self.store.load_campaign(&campaign)?;
                     let message = format!(
                         "mail to {player} ({address}) bounced ({count} bounce(s) so far): {}",
-                        mail.subject
+                        quotable(&mail.subject, QUOTED_CHARS)
                     );
-                    self.tell_gm(
-                        &stored.campaign,
-                        "bounce",
-                        "a player's mail bounced",
-                        &message,
-                        Some(id),
-                        now,
-                    )?;
+                    self.store
+                        .log_gm(Some(&campaign), now, "bounce", &message, Some(id))?;
+                    let body = format!(
+                        "{} GM notice ===\n\n{message}\n",
+                        super::confirm::marker(&campaign)
+                    );
+                    let gm = stored.campaign.gm.email.as_str();
+                    let subject = "a player's mail bounced";
+                    self.notice(&stored.campaign, NoticeTo::Gm, gm, subject, &body, id, now)?;
                     told = true;
                 }
             }
@@ -453,7 +709,8 @@ impl Daemon {
     /// The campaign a mail is for, and a secret its plus-address carried.
     /// A mail with no campaign tag: the campaign of its sender, when he
     /// plays in exactly one. Playing in several, he is told which tags to
-    /// put in the subject; a stranger is logged and not answered (no
+    /// put in the subject (at most once per notice interval: the sender
+    /// is not authenticated); a stranger is logged and not answered (no
     /// backscatter).
     fn route_by_sender(
         &mut self,
@@ -462,46 +719,52 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<BySender> {
         let address = from.unwrap_or("(no From)");
-        let mut campaigns: Vec<String> = self
-            .store
-            .players_by_email(address)?
-            .into_iter()
-            .map(|(campaign, _)| campaign)
-            .collect();
-        campaigns.dedup();
-        match campaigns.as_slice() {
-            [one] => Ok(BySender::One(Box::new(self.store.load_campaign(one)?))),
+        let mut seats = self.store.players_by_email(address)?;
+        seats.dedup_by(|a, b| a.0 == b.0);
+        match seats.as_slice() {
+            [(one, _)] => Ok(BySender::One(Box::new(self.store.load_campaign(one)?))),
             [] => {
                 let note = format!(
-                    "no campaign tag or plus-address in mail from {address}, who plays in no                      campaign; not answered"
+                    "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
+                     not answered",
+                    one_line(address, ADDRESS_SHOWN)
                 );
                 self.store.log_gm(None, now, "stranger", &note, Some(id))?;
-                Ok(BySender::Answered(note))
+                Ok(BySender::Refused {
+                    note,
+                    settings: Box::default(),
+                    stranger: true,
+                })
             }
             several => {
                 let tags = several
                     .iter()
-                    .map(|c| format!("[{c}]"))
+                    .map(|(c, _)| format!("[{c}]"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let note =
-                    format!("mail from {address} without a campaign tag; asked which of {tags}");
-                let first = self.store.load_campaign(&several[0])?.campaign;
+                let note = format!(
+                    "mail from {} without a campaign tag; asked which of {tags}",
+                    one_line(address, ADDRESS_SHOWN)
+                );
+                let (first, player) = &several[0];
+                let first = self.store.load_campaign(first)?.campaign;
                 let body = format!(
                     "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
                      It was not read. Send it again with the campaign's tag in the subject, for \
-                     example \"{} orders\".\n",
-                    several
-                        .first()
-                        .map(|c| format!("[{c}]"))
-                        .unwrap_or_default()
+                     example \"[{}] orders\".\n",
+                    first.name
                 );
-                for campaign in several {
+                for (campaign, _) in several {
                     self.store
                         .log_gm(Some(campaign), now, "untagged", &note, Some(id))?;
                 }
-                self.queue(&first, address, "which campaign?", &body, None, now)?;
-                Ok(BySender::Answered(note))
+                let to = NoticeTo::Player(player);
+                self.notice(&first, to, address, "which campaign?", &body, id, now)?;
+                Ok(BySender::Refused {
+                    note,
+                    settings: Box::new(first.mail.clone().unwrap_or_default()),
+                    stranger: false,
+                })
             }
         }
     }
@@ -542,8 +805,13 @@ impl Daemon {
 enum BySender {
     /// The one campaign its sender plays in.
     One(Box<StoredCampaign>),
-    /// Nowhere: the sender was asked which campaign, or was a stranger.
-    Answered(String),
+    /// Nowhere: the sender was asked which campaign (under `settings`, of
+    /// the first), or was a `stranger`.
+    Refused {
+        note: String,
+        settings: Box<MailSettings>,
+        stranger: bool,
+    },
 }
 
 /// How much of an IMAP folder a poll reads.
@@ -658,6 +926,19 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    #[test]
+    fn a_mail_is_read_up_to_the_cap_and_cut_after_a_whole_line() {
+        let (kept, delivered) = read_mail(&b"Subject: x\r\n\r\nbody\r\n"[..]).unwrap();
+        assert_eq!((kept.len(), delivered), (20, 20));
+        let endless = std::io::repeat(b'a').take(MAX_MAIL_BYTES as u64 + 1000);
+        let (kept, delivered) = read_mail(endless).unwrap();
+        assert_eq!(kept.len(), MAX_MAIL_BYTES + 1);
+        assert_eq!(delivered, MAX_MAIL_BYTES + 1000);
+        assert_eq!(head_of(b"one\ntwo\nthree", 10), b"one\ntwo\n");
+        assert_eq!(head_of(b"onetwothree", 3), b"one");
+        assert_eq!(head_of(b"short", 10), b"short");
     }
 
     #[test]

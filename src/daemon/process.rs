@@ -489,6 +489,44 @@ impl Daemon {
         Ok(TurnOutcome::Held(reason.to_string()))
     }
 
+    /// Hold a campaign whose latest stored state cannot be used (changed
+    /// outside realmgm, or unreadable): no day is computed from it and no
+    /// report sent. The hold is stored, so its GM is told once, not every
+    /// round; a rollback lifts it. Returns the reason while it holds.
+    fn hold_unusable_state(
+        &mut self,
+        stored: &StoredCampaign,
+        now: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let name = &stored.campaign.name;
+        let reason = match self.store.latest_day(name) {
+            Ok(_) => return Ok(None),
+            Err(error @ (StoreError::StateMismatch { .. } | StoreError::Corrupt { .. })) => {
+                error.to_string()
+            }
+            Err(other) => return Err(other.into()),
+        };
+        if self.store.control(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
+            self.store.set_hold(name, Some(&reason))?;
+            let message = format!(
+                "{name} is held, no day is processed and no report is sent: {reason}.\n\nMail \
+                 that comes meanwhile is kept: `realmgm gm --campaign {name} mail list` shows it \
+                 and `gm mail retry --id N` reads it once the state is sound again. A rollback \
+                 lifts the hold; if you put the original state back by hand instead, `gm resume` \
+                 lifts it."
+            );
+            self.tell_gm(
+                &stored.campaign,
+                "hold",
+                "campaign held: its stored state cannot be used",
+                &message,
+                None,
+                now,
+            )?;
+        }
+        Ok(Some(reason))
+    }
+
     /// Set the game up (day 0) when it is not, holding with the game's
     /// reason when it cannot be.
     fn ensure_started(
@@ -635,6 +673,10 @@ impl Daemon {
 
     fn tick(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
+        if let Some(reason) = self.hold_unusable_state(&stored, now)? {
+            self.store.set_last_tick(name, now)?;
+            return Ok(format!("held: {reason}"));
+        }
         if let Some(reason) = self.ensure_started(&stored, now)? {
             self.store.set_last_tick(name, now)?;
             return Ok(format!("held: {reason}"));

@@ -5,10 +5,11 @@
 //! acknowledgement, or a second mailbox forwards a copy. Each delivery adds
 //! its own trace headers (`Received:`, `Delivered-To:`, authentication
 //! results, spam scores), so the raw bytes differ while the letter does not.
-//! The fingerprint hashes the letter without those headers, with line
-//! endings made uniform, so both deliveries get the same one.
+//! The fingerprint hashes the letter without those headers, its headers
+//! unfolded and its body decoded, so both deliveries get the same one even
+//! when a relay re-encoded the body or folded the subject anew.
 
-use mail_parser::MessageParser;
+use mail_parser::{Message, MessageParser, PartType};
 use sha2::{Digest, Sha256};
 
 use crate::mail::inbound::sha256_hex;
@@ -44,12 +45,12 @@ const TRACE_HEADERS: &[&str] = &[
 /// The identity of the raw mail `raw`. Never fails: a mail without
 /// headers has an empty Message-ID and sender.
 pub fn arrival(raw: &[u8]) -> Arrival {
-    let headers = MessageParser::default().parse_headers(raw);
-    let message_id = headers
+    let message = MessageParser::default().parse(raw);
+    let message_id = message
         .as_ref()
         .and_then(|m| m.message_id().map(|id| id.trim().to_string()))
         .unwrap_or_default();
-    let sender = headers
+    let sender = message
         .as_ref()
         .and_then(|m| m.from()?.first()?.address().map(str::to_lowercase))
         .map(|a| a.trim().to_string())
@@ -57,34 +58,110 @@ pub fn arrival(raw: &[u8]) -> Arrival {
     Arrival {
         message_id,
         sender,
-        fingerprint: fingerprint(raw),
+        fingerprint: fingerprint_of(raw, message.as_ref()),
     }
 }
 
-/// SHA-256 of `raw` with trace headers (and every `X-` header, which
-/// authors' programs and relays both add and no reader sees) left out and
-/// line endings as `\n`.
+/// SHA-256 of the letter in `raw`, not of its bytes: its headers without
+/// the trace headers (and every `X-` header, which authors' programs and
+/// relays both add and no reader sees) or the MIME headers that only say
+/// how the body was encoded, each unfolded with its white space collapsed
+/// (the subject decoded), then its body parts decoded, each text with line
+/// ends as `\n`, no white space at a line's end and no blank lines at its
+/// end. So a relay that re-encodes the body as quoted-printable, folds the
+/// subject anew or adds blank lines makes no new letter.
 pub fn fingerprint(raw: &[u8]) -> String {
+    fingerprint_of(raw, MessageParser::default().parse(raw).as_ref())
+}
+
+/// [`fingerprint`] of `raw` parsed as `message` (`None`: it could not be).
+fn fingerprint_of(raw: &[u8], message: Option<&Message<'_>>) -> String {
     let (head, body) = split_head(raw);
+    let subject = message.and_then(|m| m.subject());
     let mut hasher = Sha256::new();
-    let mut keep = true;
-    for line in head.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        // A folded line continues the header before it.
-        if !line.starts_with(b" ") && !line.starts_with(b"\t") {
-            keep = !is_trace_header(line);
+    for (name, value) in unfolded(head) {
+        let name = String::from_utf8_lossy(name).trim().to_ascii_lowercase();
+        if is_trace_header(&name) || MIME_HEADERS.contains(&name.as_str()) {
+            continue;
         }
-        if keep {
-            hasher.update(line);
-            hasher.update(b"\n");
-        }
-    }
-    hasher.update(b"\n");
-    for line in body.split(|&b| b == b'\n') {
-        hasher.update(line.strip_suffix(b"\r").unwrap_or(line));
+        let value = String::from_utf8_lossy(&value);
+        let value = match subject {
+            Some(subject) if name == "subject" => subject,
+            _ => value.as_ref(),
+        };
+        hasher.update(name.as_bytes());
+        hasher.update(b":");
+        hasher.update(value.split_whitespace().collect::<Vec<_>>().join(" "));
         hasher.update(b"\n");
     }
+    hasher.update(b"\n");
+    match message {
+        Some(message) => {
+            for part in &message.parts {
+                match &part.body {
+                    PartType::Text(text) | PartType::Html(text) => {
+                        hasher.update(b"\0text\n");
+                        hash_text(&mut hasher, text.as_bytes());
+                    }
+                    PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
+                        hasher.update(b"\0binary\n");
+                        hasher.update(bytes);
+                    }
+                    PartType::Message(inner) => {
+                        hasher.update(b"\0message\n");
+                        hasher.update(fingerprint(inner.raw_message()));
+                    }
+                    PartType::Multipart(_) => {}
+                }
+            }
+        }
+        None => hash_text(&mut hasher, body),
+    }
     sha256_hex(&hasher.finalize())
+}
+
+/// Headers that say how the body is encoded; the decoded body stands for
+/// them.
+const MIME_HEADERS: &[&str] = &["content-transfer-encoding", "content-type", "mime-version"];
+
+/// The headers of `head` as (name, value) with folded lines joined.
+fn unfolded(head: &[u8]) -> Vec<(&[u8], Vec<u8>)> {
+    let mut headers: Vec<(&[u8], Vec<u8>)> = Vec::new();
+    for line in head.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.starts_with(b" ") || line.starts_with(b"\t") {
+            if let Some((_, value)) = headers.last_mut() {
+                value.push(b' ');
+                value.extend_from_slice(line);
+            }
+            continue;
+        }
+        match line.iter().position(|&b| b == b':') {
+            Some(colon) => headers.push((&line[..colon], line[colon + 1..].to_vec())),
+            None if !line.is_empty() => headers.push((line, Vec::new())),
+            None => {}
+        }
+    }
+    headers
+}
+
+/// Hash `text` line by line, each line without its line end and trailing
+/// white space, leaving out the blank lines at its end.
+fn hash_text(hasher: &mut Sha256, text: &[u8]) {
+    let mut blank_lines = 0;
+    for line in text.split(|&b| b == b'\n') {
+        let line = line.trim_ascii_end();
+        if line.is_empty() {
+            blank_lines += 1;
+            continue;
+        }
+        for _ in 0..blank_lines {
+            hasher.update(b"\n");
+        }
+        blank_lines = 0;
+        hasher.update(line);
+        hasher.update(b"\n");
+    }
 }
 
 /// The header block and the body of a raw mail (all head when there is no
@@ -104,14 +181,9 @@ fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
     }
 }
 
-fn is_trace_header(line: &[u8]) -> bool {
-    let Some(colon) = line.iter().position(|&b| b == b':') else {
-        return false;
-    };
-    let name = String::from_utf8_lossy(&line[..colon])
-        .trim()
-        .to_ascii_lowercase();
-    name.starts_with("x-") || TRACE_HEADERS.contains(&name.as_str())
+/// A header a relay adds (or any `X-` header), by its lower-case name.
+fn is_trace_header(name: &str) -> bool {
+    name.starts_with("x-") || TRACE_HEADERS.contains(&name)
 }
 
 #[cfg(test)]
@@ -148,6 +220,26 @@ mod tests {
             fingerprint(resubjected.as_bytes()),
             fingerprint(LETTER.as_bytes())
         );
+    }
+
+    #[test]
+    fn a_letter_re_encoded_refolded_or_padded_on_the_way_is_the_same_letter() {
+        let letter = "From: Ann <ann@x.test>\r\nTo: gm@x.test\r\nSubject: [T] orders for the \
+                      third day\r\nMessage-ID: <m2@x.test>\r\nContent-Type: text/plain; \
+                      charset=utf-8\r\n\r\nguess 5 = five\r\nwith caf\u{e9}\r\n";
+        let quoted_printable = "From: Ann <ann@x.test>\r\nTo: gm@x.test\r\nSubject: [T] orders \
+                                for the third day\r\nMessage-ID: <m2@x.test>\r\nMIME-Version: \
+                                1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\
+                                Content-Transfer-Encoding: quoted-printable\r\n\r\nguess 5 =3D \
+                                fi=\r\nve\r\nwith caf=C3=A9\r\n";
+        let refolded = letter.replace("orders for the third", "orders for\r\n\t the  third");
+        let padded = format!("{letter}\r\n\r\n  \r\n");
+        let first = fingerprint(letter.as_bytes());
+        for again in [quoted_printable.to_string(), refolded, padded] {
+            assert_eq!(fingerprint(again.as_bytes()), first, "{again}");
+        }
+        let one_word = letter.replace("guess 5 = five", "guess 6 = five");
+        assert_ne!(fingerprint(one_word.as_bytes()), first);
     }
 
     #[test]

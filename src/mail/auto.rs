@@ -7,6 +7,8 @@
 
 use mail_parser::{Message, MimeHeaders, PartType};
 
+use crate::mail::inbound::one_line;
+
 /// Why a message counts as automatic. The first matching reason wins, in the
 /// order bounce, own loop, mailer-daemon sender, Auto-Submitted, Precedence,
 /// other report.
@@ -29,28 +31,52 @@ pub enum AutoKind {
 }
 
 impl AutoKind {
-    /// A short description for logs and the GM's view of the inbox.
+    /// A short description for logs and the GM's view of the inbox: a
+    /// robot's mail is not authenticated, so what it says is shown on one
+    /// short line and at most [`RECIPIENTS_SHOWN`] failed addresses are
+    /// named.
     pub fn describe(&self) -> String {
+        let shown = |value: &str| one_line(value, VALUE_SHOWN);
         match self {
             AutoKind::Bounce { failed_recipients } if failed_recipients.is_empty() => {
                 "delivery failure notice (recipient not stated)".to_string()
             }
             AutoKind::Bounce { failed_recipients } => {
-                format!(
-                    "delivery failure notice for {}",
-                    failed_recipients.join(", ")
-                )
+                let mut named: Vec<String> = failed_recipients
+                    .iter()
+                    .take(RECIPIENTS_SHOWN)
+                    .map(|address| shown(address))
+                    .collect();
+                let more = failed_recipients.len().saturating_sub(RECIPIENTS_SHOWN);
+                if more > 0 {
+                    named.push(format!("{more} more"));
+                }
+                format!("delivery failure notice for {}", named.join(", "))
             }
-            AutoKind::OwnLoop { value } => format!("our own mail came back (X-Loop: {value})"),
-            AutoKind::MailerDaemon { sender } => format!("sent by the mail system ({sender})"),
+            AutoKind::OwnLoop { value } => {
+                format!("our own mail came back (X-Loop: {})", shown(value))
+            }
+            AutoKind::MailerDaemon { sender } => {
+                format!("sent by the mail system ({})", shown(sender))
+            }
             AutoKind::AutoSubmitted { value } => {
-                format!("automatic reply (Auto-Submitted: {value})")
+                format!("automatic reply (Auto-Submitted: {})", shown(value))
             }
-            AutoKind::Precedence { value } => format!("bulk or list mail (Precedence: {value})"),
-            AutoKind::Report { report_type } => format!("machine report ({report_type})"),
+            AutoKind::Precedence { value } => {
+                format!("bulk or list mail (Precedence: {})", shown(value))
+            }
+            AutoKind::Report { report_type } => {
+                format!("machine report ({})", shown(report_type))
+            }
         }
     }
 }
+
+/// The most failed addresses a bounce's description names.
+pub const RECIPIENTS_SHOWN: usize = 5;
+
+/// The most characters of a header value a description repeats.
+const VALUE_SHOWN: usize = 80;
 
 /// Classify a parsed message. `loop_token` is the prefix of the `X-Loop`
 /// values we put on our own mail (`realmgm` for `X-Loop: realmgm-<campaign>`).
@@ -252,6 +278,30 @@ mod tests {
     fn classify_raw(raw: &str) -> Option<AutoKind> {
         let message = MessageParser::default().parse(raw.as_bytes()).unwrap();
         classify(&message, "realmgm")
+    }
+
+    #[test]
+    fn a_forged_robot_mail_is_described_in_one_short_line() {
+        let forged = format!(
+            "From: x@y.test\r\nAuto-Submitted: auto-replied {}\r\nX-Failed-Recipients: {}\r\n\r\nx",
+            "A".repeat(1_000_000),
+            (0..10_000)
+                .map(|n| format!("p{n}@x.test"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let bounce = classify_raw(&forged).unwrap();
+        let described = bounce.describe();
+        assert!(described.len() < 300, "{described}");
+        assert!(described.ends_with("9995 more"), "{described}");
+        let reply = AutoKind::AutoSubmitted {
+            value: format!("auto-replied\r\nBcc: all {}", "A".repeat(1_000_000)),
+        };
+        let described = reply.describe();
+        assert!(
+            described.len() < 150 && !described.contains('\n'),
+            "{described}"
+        );
     }
 
     #[test]

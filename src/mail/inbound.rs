@@ -9,6 +9,10 @@
 //! bodies never panic: mail-parser decodes what it can and this module returns
 //! either a usable [`InboundMail`] or an [`InboundError`].
 //!
+//! What the daemon repeats of a mail it did not accept (a subject, an
+//! address) goes through [`quotable`] or [`one_line`]: a few words on one
+//! line, so a forger's text never comes back larger or with his links.
+//!
 //! Message-IDs are bare throughout the mail layer (`abc@host`, no angle
 //! brackets), the form mail-parser returns.
 
@@ -161,6 +165,90 @@ pub fn parse(raw: &[u8], options: &InboundOptions) -> Result<InboundMail, Inboun
     })
 }
 
+/// The most characters of a sender's own words a notice repeats.
+pub const QUOTED_CHARS: usize = 60;
+
+/// Characters that change how text is shown without being seen: zero-width
+/// spaces and joiners, direction overrides and isolates, the byte-order mark.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// `text` on one line of at most `max_chars` characters: control and
+/// invisible characters and runs of white space become one space, and a
+/// text cut short ends in `...`. Reads no further into `text` than it
+/// needs, so a 10 MB subject costs no more than a short one.
+pub fn one_line(text: &str, max_chars: usize) -> String {
+    words_on_one_line(text, max_chars, |word| word)
+}
+
+/// What a notice may repeat of words an unauthenticated sender wrote:
+/// [`one_line`], with every link, mail address and host name replaced by
+/// `[link]`, so a forged subject cannot make the daemon mail "log in at
+/// ..." to a player in its own name.
+pub fn quotable(text: &str, max_chars: usize) -> String {
+    words_on_one_line(text, max_chars, |word| {
+        if looks_like_link(word) {
+            "[link]"
+        } else {
+            word
+        }
+    })
+}
+
+fn words_on_one_line<'a>(
+    text: &'a str,
+    max_chars: usize,
+    shown: impl Fn(&'a str) -> &'a str,
+) -> String {
+    let mut line = String::new();
+    let mut length = 0;
+    let words = text
+        .split(|c: char| c.is_whitespace() || c.is_control() || is_invisible(c))
+        .filter(|word| !word.is_empty())
+        .map(shown);
+    for word in words {
+        let gap = usize::from(length > 0);
+        let room = max_chars.saturating_sub(length + gap);
+        let chars = word.chars().count();
+        if chars > room {
+            if room > 0 {
+                line.push_str(&" ".repeat(gap));
+                line.extend(word.chars().take(room));
+            }
+            line.push_str("...");
+            return line;
+        }
+        line.push_str(&" ".repeat(gap));
+        line.push_str(word);
+        length += gap + chars;
+    }
+    line
+}
+
+/// A URL, a mail address or a host name (`evil.example`, `www.x`,
+/// `x.test/login`), punctuation around it aside.
+fn looks_like_link(word: &str) -> bool {
+    let word = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    if word.contains("://") || word.contains('@') || word.starts_with("www.") {
+        return true;
+    }
+    if word.starts_with("mailto:") || word.starts_with("javascript:") {
+        return true;
+    }
+    let host = word.split(['/', '?', '#', ':']).next().unwrap_or_default();
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+        && labels
+            .last()
+            .is_some_and(|tld| tld.chars().count() >= 2 && tld.chars().all(char::is_alphabetic))
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -219,7 +307,7 @@ fn body_of(message: &Message<'_>) -> (String, BodySource) {
         _ => None,
     });
     if let Some(text) = plain {
-        return (normalise_newlines(&text), BodySource::Plain);
+        return (normalise_newlines(text), BodySource::Plain);
     }
     let html = message
         .html_bodies()
@@ -234,8 +322,30 @@ fn body_of(message: &Message<'_>) -> (String, BodySource) {
     }
 }
 
-fn normalise_newlines(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\r', "\n")
+/// `text` with `\n` line ends, made in place: a large body is never held
+/// twice.
+fn normalise_newlines(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    let (mut read, mut write) = (0, 0);
+    while read < bytes.len() {
+        let byte = bytes[read];
+        if byte == b'\r' {
+            bytes[write] = b'\n';
+            if bytes.get(read + 1) == Some(&b'\n') {
+                read += 1;
+            }
+        } else {
+            bytes[write] = byte;
+        }
+        read += 1;
+        write += 1;
+    }
+    bytes.truncate(write);
+    // Only ASCII bytes were replaced, so the text is still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn attachments_of(
@@ -312,6 +422,40 @@ mod tests {
         );
         let err = parse(b"\r\n\r\n", &InboundOptions::default()).unwrap_err();
         assert_eq!(err, InboundError::NoHeaders);
+    }
+
+    #[test]
+    fn a_quoted_text_is_short_on_one_line_and_without_links() {
+        let forged = format!(
+            "Urgent:\r\n\tlog in at https://evil.example/login or evil.example now\u{202E} \
+             mail me@evil.example {}",
+            "A".repeat(10_000_000)
+        );
+        let quoted = quotable(&forged, QUOTED_CHARS);
+        assert!(quoted.chars().count() <= QUOTED_CHARS + 3, "{quoted}");
+        assert!(quoted.starts_with("Urgent: log in at [link] or [link] now mail [link] AAA"));
+        assert!(quoted.ends_with("..."), "{quoted}");
+        assert!(!quoted.contains("evil") && !quoted.chars().any(char::is_control));
+        // Ordinary words, numbers and a day's subject stay as written.
+        assert_eq!(
+            quotable("Re: [G1] orders for day 3.5, e.g. move", 60),
+            "Re: [G1] orders for day 3.5, e.g. move"
+        );
+        assert_eq!(
+            one_line("eve@evil.test\r\nBcc: x", 60),
+            "eve@evil.test Bcc: x"
+        );
+        assert_eq!(one_line("abcdef", 3), "abc...");
+        assert_eq!(one_line("", 3), "");
+    }
+
+    #[test]
+    fn line_ends_become_newlines() {
+        assert_eq!(
+            normalise_newlines("a\r\nb\rc\n\r\n\u{e9}\r".to_string()),
+            "a\nb\nc\n\n\u{e9}\n"
+        );
+        assert_eq!(normalise_newlines("plain\n".to_string()), "plain\n");
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub struct DayRun {
 }
 
 impl Store {
-    fn control_row(&self, campaign: &str) -> Result<i64, StoreError> {
+    pub(super) fn control_row(&self, campaign: &str) -> Result<i64, StoreError> {
         let id = self.campaign_id(campaign)?;
         self.conn.execute(
             "INSERT OR IGNORE INTO daemon_state (campaign_id) VALUES (?1)",

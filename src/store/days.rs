@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::{Store, StoreError};
-use crate::game::GameState;
+use crate::game::{GameState, text_hash};
 
 /// The state of a campaign at the end of a day (day 0: after setup).
 #[derive(Clone, Debug, PartialEq)]
@@ -75,17 +75,29 @@ impl Store {
     ) -> Result<String, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
         let hash = state.hash();
-        let stored: Option<String> = self
+        let stored: Option<(String, bool)> = self
             .conn
             .query_row(
-                "SELECT state_hash FROM game_days WHERE campaign_id = ?1 AND day = ?2",
-                params![campaign_id, day],
-                |row| row.get(0),
+                "SELECT state_hash, state_json = ?3 FROM game_days \
+                 WHERE campaign_id = ?1 AND day = ?2",
+                params![campaign_id, day, state.canonical_text()],
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .optional()?;
         match stored {
-            Some(stored) if stored == hash => Ok(hash),
-            Some(stored) => Err(StoreError::DayConflict {
+            Some((stored, same_text)) if stored == hash => {
+                if same_text {
+                    Ok(hash)
+                } else {
+                    // The hash is this state's, the text is not: the text
+                    // was changed under its hash.
+                    Err(StoreError::StateMismatch {
+                        campaign: campaign.to_string(),
+                        day,
+                    })
+                }
+            }
+            Some((stored, _)) => Err(StoreError::DayConflict {
                 campaign: campaign.to_string(),
                 day,
                 stored,
@@ -104,50 +116,67 @@ impl Store {
         }
     }
 
-    /// The state saved for `day`, if any.
+    /// The state saved for `day`, if any, checked against the hash saved
+    /// beside it: a row whose text or hash was changed outside realmgm is
+    /// an error, never a state.
     ///
-    /// A day's row never changes once saved (a rollback deletes it, and a
-    /// re-run may save another), so a state already loaded or saved by
-    /// this store is handed out again when the row's hash still matches:
-    /// the daemon reads the pending state for every orders mail, and
-    /// reading 36 KB of JSON each time cost more than the day's engine.
+    /// The daemon reads the pending state for every orders mail, and
+    /// reading 36 KB of JSON each time cost more than the day's engine, so
+    /// a state already loaded or saved by this store is handed out again
+    /// while the row still holds its very text and hash: comparing the
+    /// text costs a few microseconds, reading it as JSON again hundreds.
     ///
     /// # Errors
-    /// No such campaign, or the stored state is not JSON.
+    /// No such campaign, the stored state does not match its hash
+    /// ([`StoreError::StateMismatch`]), or it matches but is not JSON.
     pub fn load_day(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.campaign_id(campaign)?;
-        let row: Option<(i64, String, i64)> = self
-            .conn
-            .prepare_cached(
-                "SELECT rowid, state_hash, created FROM game_days \
-                 WHERE campaign_id = ?1 AND day = ?2",
-            )?
-            .query_row(params![campaign_id, day], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-            })
-            .optional()?;
-        let Some((rowid, hash, created)) = row else {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT state_json, state_hash, created FROM game_days \
+             WHERE campaign_id = ?1 AND day = ?2",
+        )?;
+        let mut rows = statement.query(params![campaign_id, day])?;
+        let Some(row) = rows.next()? else {
             return Ok(None);
         };
-        if let Some(known) = self.states.get(campaign_id, day, &hash) {
-            return Ok(Some(DaySnapshot {
-                day,
-                state: known,
-                hash,
-                created,
-            }));
-        }
-        let json: String = self.conn.query_row(
-            "SELECT state_json FROM game_days WHERE rowid = ?1",
-            params![rowid],
-            |row| row.get(0),
-        )?;
-        let value = serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+        let hash: String = row.get(1)?;
+        let created: i64 = row.get(2)?;
+        let mismatch = || StoreError::StateMismatch {
             campaign: campaign.to_string(),
-            message: format!("state of day {day}: {e}"),
-        })?;
-        let state = GameState::with_stored_hash(value, hash.clone());
-        self.states.keep(campaign_id, day, &state);
+            day,
+        };
+        // Borrowed from SQLite: the cached path copies nothing.
+        let text = row.get_ref(0)?.as_bytes().map_err(|_| mismatch())?;
+        let (state, fresh) = match self.states.get(campaign_id, day, text) {
+            Some(known) => (known, false),
+            None => {
+                let read = std::str::from_utf8(text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| {
+                        GameState::from_canonical_text(text).map_err(|e| e.to_string())
+                    });
+                match read {
+                    Ok(state) => (state, true),
+                    // Text realmgm saved under its own hash that is not
+                    // JSON is damage, not an edit.
+                    Err(e) if text_hash(text) == hash => {
+                        return Err(StoreError::Corrupt {
+                            campaign: campaign.to_string(),
+                            message: format!("state of day {day}: {e}"),
+                        });
+                    }
+                    Err(_) => return Err(mismatch()),
+                }
+            }
+        };
+        // Made on every load, cached or not: the hash of what is served
+        // (of the text it was read from) against the hash saved with it.
+        if state.hash() != hash {
+            return Err(mismatch());
+        }
+        if fresh {
+            self.states.keep(campaign_id, day, &state);
+        }
         Ok(Some(DaySnapshot {
             day,
             state,
@@ -156,17 +185,25 @@ impl Store {
         }))
     }
 
+    /// The highest saved day, if any, without reading its state (a
+    /// rollback away from a state that cannot be used must not need it).
+    ///
+    /// # Errors
+    /// No such campaign.
+    pub fn latest_day_number(&self, campaign: &str) -> Result<Option<u32>, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        Ok(self
+            .conn
+            .prepare_cached("SELECT MAX(day) FROM game_days WHERE campaign_id = ?1")?
+            .query_row(params![campaign_id], |row| row.get(0))?)
+    }
+
     /// The state of the highest saved day, if any.
     ///
     /// # Errors
     /// As [`Store::load_day`].
     pub fn latest_day(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        let latest: Option<u32> = self
-            .conn
-            .prepare_cached("SELECT MAX(day) FROM game_days WHERE campaign_id = ?1")?
-            .query_row(params![campaign_id], |row| row.get(0))?;
-        match latest {
+        match self.latest_day_number(campaign)? {
             Some(day) => self.load_day(campaign, day),
             None => Ok(None),
         }
@@ -393,10 +430,24 @@ impl Store {
     }
 }
 
-/// The states this store loaded or saved lately, by campaign and day, each
-/// with its hash: a state is handed out again only while its stored row has
-/// the same hash. A few per campaign are enough (the pending day's state and
-/// the one before it, for reports).
+/// What a GM can do about a day whose stored state does not match its hash
+/// ([`StoreError::StateMismatch`]).
+pub(super) fn state_mismatch_fix(campaign: &str, day: u32) -> String {
+    let backup = "restore a backup made before the change (stop the daemon first)";
+    match day.checked_sub(1) {
+        Some(before) => format!(
+            "{backup}, or roll back to the day before with `realmgm gm --campaign {campaign} \
+             rollback --day {before}` (day {day} then runs again from its kept orders)"
+        ),
+        None => backup.to_string(),
+    }
+}
+
+/// The states this store loaded or saved lately, by campaign and day: a
+/// state is handed out again only while its stored row holds the very text
+/// it was read from or saved as (its canonical text).
+/// A few per campaign are enough (the pending day's state and the one
+/// before it, for reports).
 #[derive(Default)]
 pub(super) struct KnownStates(RefCell<BTreeMap<(i64, u32), GameState>>);
 
@@ -407,10 +458,10 @@ const KNOWN_PER_CAMPAIGN: usize = 2;
 const KNOWN_IN_ALL: usize = 64;
 
 impl KnownStates {
-    fn get(&self, campaign_id: i64, day: u32, hash: &str) -> Option<GameState> {
+    fn get(&self, campaign_id: i64, day: u32, stored_text: &[u8]) -> Option<GameState> {
         let known = self.0.borrow();
         let state = known.get(&(campaign_id, day))?;
-        (state.hash() == hash).then(|| state.clone())
+        (state.canonical_text().as_bytes() == stored_text).then(|| state.clone())
     }
 
     fn keep(&self, campaign_id: i64, day: u32, state: &GameState) {
@@ -426,5 +477,125 @@ impl KnownStates {
         for old in &days[..days.len().saturating_sub(KNOWN_PER_CAMPAIGN)] {
             known.remove(&(campaign_id, *old));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::campaign::Campaign;
+
+    const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
+    const NOW: i64 = 1_740_000_000;
+
+    /// Two stores on one new database file holding BIMR3 with day 0 saved
+    /// by the first: the second reads day 0 from its row, the first has it
+    /// cached.
+    fn two_stores(test: &str) -> (std::path::PathBuf, Store, Store, GameState) {
+        let path =
+            std::env::temp_dir().join(format!("realmgm-days-{}-{test}.sqlite", std::process::id()));
+        remove(&path);
+        let mut saver = Store::open(&path).unwrap();
+        let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
+        saver.insert_campaign(&campaign, BIMR3, NOW).unwrap();
+        let day0 = GameState::new(json!({"day": 0, "gold": {"Amazon": 10}}));
+        saver.save_day("BIMR3", 0, &day0, NOW).unwrap();
+        let reader = Store::open(&path).unwrap();
+        (path, saver, reader, day0)
+    }
+
+    fn remove(path: &std::path::Path) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
+    }
+
+    fn set_state_text(store: &Store, text: &str) {
+        store
+            .conn
+            .execute("UPDATE game_days SET state_json = ?1 WHERE day = 0", [text])
+            .unwrap();
+    }
+
+    fn refused(result: Result<Option<DaySnapshot>, StoreError>) -> String {
+        match result {
+            Err(error @ StoreError::StateMismatch { .. }) => error.to_string(),
+            Err(other) => panic!("another error: {other}"),
+            Ok(served) => panic!(
+                "a changed state was served: {}",
+                served.map_or_else(String::new, |s| s.state.canonical_text().to_string())
+            ),
+        }
+    }
+
+    #[test]
+    fn a_state_edited_under_its_hash_is_refused_whether_read_or_cached() {
+        let (path, mut saver, reader, day0) = two_stores("edited");
+        // Both paths serve the saved state while its row is untouched.
+        assert_eq!(saver.load_day("BIMR3", 0).unwrap().unwrap().state, day0);
+        assert_eq!(reader.load_day("BIMR3", 0).unwrap().unwrap().state, day0);
+        let forged = day0.canonical_text().replace(":10", ":9999");
+        set_state_text(&saver, &forged);
+        let message = refused(saver.load_day("BIMR3", 0));
+        refused(reader.load_day("BIMR3", 0));
+        refused(reader.latest_day("BIMR3"));
+        assert!(
+            message.contains("day 0 of campaign BIMR3") && message.contains("restore a backup"),
+            "{message}"
+        );
+        // Saving the same state again does not bless the changed row.
+        let again = saver.save_day("BIMR3", 0, &day0, NOW).unwrap_err();
+        assert!(
+            matches!(again, StoreError::StateMismatch { day: 0, .. }),
+            "{again}"
+        );
+        // The text put back is served again, by both.
+        set_state_text(&saver, day0.canonical_text());
+        assert_eq!(saver.load_day("BIMR3", 0).unwrap().unwrap().state, day0);
+        assert_eq!(reader.load_day("BIMR3", 0).unwrap().unwrap().state, day0);
+        drop((saver, reader));
+        remove(&path);
+    }
+
+    #[test]
+    fn a_changed_hash_or_unreadable_text_is_refused_and_named() {
+        let (path, mut saver, reader, day0) = two_stores("hash");
+        saver
+            .save_day("BIMR3", 1, &GameState::new(json!({"day": 1})), NOW)
+            .unwrap();
+        saver
+            .conn
+            .execute(
+                "UPDATE game_days SET state_hash = ?1 WHERE day = 1",
+                [day0.hash()],
+            )
+            .unwrap();
+        let message = refused(saver.load_day("BIMR3", 1));
+        refused(reader.latest_day("BIMR3"));
+        assert!(
+            message.contains("`realmgm gm --campaign BIMR3 rollback --day 0`"),
+            "{message}"
+        );
+        // Not JSON but saved under its own hash: damage, named as such.
+        saver
+            .conn
+            .execute(
+                "UPDATE game_days SET state_json = 'garbage', state_hash = ?1 WHERE day = 0",
+                [text_hash(b"garbage")],
+            )
+            .unwrap();
+        let damaged = reader.load_day("BIMR3", 0).unwrap_err();
+        assert!(
+            matches!(damaged, StoreError::Corrupt { .. }) && damaged.to_string().contains("day 0"),
+            "{damaged}"
+        );
+        // A rollback away from the refused day reads nothing of it.
+        assert_eq!(saver.latest_day_number("BIMR3").unwrap(), Some(1));
+        drop((saver, reader));
+        remove(&path);
     }
 }

@@ -7,6 +7,11 @@
 //! its Message-ID and the SHA-256 of its bytes both match. The same letter
 //! delivered twice with other trace headers ([`crate::mail::arrival`]) is
 //! kept as a duplicate that is never answered.
+//!
+//! Of mail whose sender was not authenticated only the head is kept once
+//! that is known, a stranger's only until its `prune_after`; and the time
+//! of the last notice about refused mail to each address decides whether
+//! the next may go ([`Store::notice_turn`]).
 
 use std::collections::BTreeMap;
 
@@ -180,7 +185,32 @@ pub struct MailHealth {
     pub unread: u32,
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
+    /// Notices about refused mail held back because one had gone to the
+    /// same address within `mail.notice_interval_minutes` (the GM's log
+    /// lists each).
+    pub notices_held: u32,
 }
+
+/// Who a notice about refused mail goes to: each address has its own
+/// interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeTo<'a> {
+    Gm,
+    /// The player of this name.
+    Player(&'a str),
+}
+
+/// Whether a notice about refused mail may go now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeTurn {
+    /// It may; `held` notices to the address were held back since the last.
+    Send { held: u32 },
+    /// One went to the address within the interval: hold this one back.
+    Held,
+}
+
+/// The GM's log kind of a notice held back.
+pub const NOTICE_HELD: &str = "notice held";
 
 impl Store {
     /// Record a received message unless it was recorded before. The same
@@ -197,6 +227,23 @@ impl Store {
         arrival: &Arrival,
         received: i64,
     ) -> Result<InboundInsert, StoreError> {
+        self.insert_inbound_head(raw, raw.len(), arrival, received)
+    }
+
+    /// [`Store::insert_inbound_mail`] for a mail of which only `head` is
+    /// kept, of the `delivered` bytes that arrived (its row records that
+    /// size when it is larger than the head).
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn insert_inbound_head(
+        &mut self,
+        raw: &[u8],
+        delivered: usize,
+        arrival: &Arrival,
+        received: i64,
+    ) -> Result<InboundInsert, StoreError> {
+        let delivered_size = (delivered > raw.len()).then_some(delivered as i64);
         let content_hash = hex(&Sha256::digest(raw));
         self.durably(|store| {
             let tx = store.conn.savepoint()?;
@@ -229,8 +276,9 @@ impl Store {
             };
             tx.prepare_cached(
                 "INSERT INTO inbound_mail \
-                 (raw, message_id, content_hash, received, sender, fingerprint, status, note) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 (raw, message_id, content_hash, received, sender, fingerprint, status, note, \
+                  delivered_size) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 raw,
@@ -240,7 +288,8 @@ impl Store {
                 arrival.sender,
                 arrival.fingerprint,
                 status.as_str(),
-                note
+                note,
+                delivered_size
             ])?;
             let id = tx.last_insert_rowid();
             tx.commit()?;
@@ -265,6 +314,114 @@ impl Store {
                  WHERE m.id = ?1 AND m.message_id != ''",
             )?
             .query_row(params![id], |row| row.get(0))?)
+    }
+
+    /// Keep only `head` of received mail `id`, stored as `stored` bytes,
+    /// whose sender was not authenticated, recording the size it arrived
+    /// with; with `prune_after`, a stranger's mail, the head itself is
+    /// dropped at that time ([`Store::prune_stranger_mail`]).
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn keep_inbound_head(
+        &mut self,
+        id: i64,
+        head: &[u8],
+        stored: usize,
+        prune_after: Option<i64>,
+    ) -> Result<(), StoreError> {
+        if head.len() < stored {
+            self.conn
+                .prepare_cached(
+                    "UPDATE inbound_mail SET raw = ?2, delivered_size = COALESCE(delivered_size, ?3) \
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, head, stored as i64])?;
+        }
+        self.conn
+            .prepare_cached("UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1")?
+            .execute(params![id, prune_after])?;
+        Ok(())
+    }
+
+    /// Drop the raw bytes of strangers' mail due to be pruned at `now`,
+    /// keeping each row (when, Message-ID, content hash, what became of
+    /// it), so a redelivery is still known. Returns how many were pruned.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn prune_stranger_mail(&mut self, now: i64) -> Result<usize, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "UPDATE inbound_mail SET raw = X'', pruned = ?1, \
+                 delivered_size = COALESCE(delivered_size, length(raw)) \
+                 WHERE prune_after <= ?1 AND pruned IS NULL",
+            )?
+            .execute(params![now])?)
+    }
+
+    /// Whether a notice about refused mail may go to `to` in `campaign` at
+    /// `now`: not when one went there less than `interval` seconds ago.
+    /// Either way the answer is recorded: the time of the notice that
+    /// goes, or one more held back.
+    ///
+    /// # Errors
+    /// No such campaign or player, or the database fails.
+    pub fn notice_turn(
+        &mut self,
+        campaign: &str,
+        to: NoticeTo<'_>,
+        now: i64,
+        interval: i64,
+    ) -> Result<NoticeTurn, StoreError> {
+        let (table, at, held, key, id) = match to {
+            NoticeTo::Gm => (
+                "daemon_state",
+                "gm_notice_at",
+                "gm_notices_held",
+                "campaign_id",
+                self.control_row(campaign)?,
+            ),
+            NoticeTo::Player(player) => (
+                "players",
+                "notice_at",
+                "notices_held",
+                "id",
+                self.player_id(campaign, player)?.1,
+            ),
+        };
+        let (last, held_back): (Option<i64>, u32) = self.conn.query_row(
+            &format!("SELECT {at}, {held} FROM {table} WHERE {key} = ?1"),
+            params![id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        if last.is_some_and(|last| now - last < interval) {
+            self.conn.execute(
+                &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {key} = ?1"),
+                params![id],
+            )?;
+            return Ok(NoticeTurn::Held);
+        }
+        self.conn.execute(
+            &format!("UPDATE {table} SET {at} = ?2, {held} = 0 WHERE {key} = ?1"),
+            params![id, now],
+        )?;
+        Ok(NoticeTurn::Send { held: held_back })
+    }
+
+    /// The ids of received messages with `status`, oldest first: the
+    /// messages themselves are read one at a time, so a poll never holds
+    /// every unread mail in memory at once.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn inbound_ids_with_status(&self, status: InboundStatus) -> Result<Vec<i64>, StoreError> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT id FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![status.as_str()], |row| row.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// How the mail of `campaign` stands, for monitoring: its outbox
@@ -294,6 +451,11 @@ impl Store {
             undeliverable,
             unread,
             failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
+            notices_held: self.conn.query_row(
+                "SELECT COUNT(*) FROM gm_log WHERE campaign_id = ?1 AND kind = ?2",
+                params![campaign_id, NOTICE_HELD],
+                |row| row.get(0),
+            )?,
         })
     }
 

@@ -34,8 +34,8 @@ pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign}
 pub use control::{Control, DayRun, GmLogEntry, StoredReport};
 pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
 pub use mail::{
-    InboundInsert, InboundMail, InboundStatus, MailAttachment, OutgoingMail, QueuedMail,
-    ReportParts, redelivery_note,
+    InboundInsert, InboundMail, InboundStatus, MailAttachment, NOTICE_HELD, NoticeTo, NoticeTurn,
+    OutgoingMail, QueuedMail, ReportParts, redelivery_note,
 };
 pub use messages::RelayedMessage;
 pub use rounds::CombatRound;
@@ -93,6 +93,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0014_reports_kept_once",
         include_str!("migrations/0014_reports_kept_once.sql"),
     ),
+    (
+        "0015_hostile_mail",
+        include_str!("migrations/0015_hostile_mail.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -139,6 +143,12 @@ pub enum StoreError {
     },
     #[error("stored data of campaign {campaign} cannot be read: {message}")]
     Corrupt { campaign: String, message: String },
+    #[error(
+        "the stored state of day {day} of campaign {campaign} does not match the hash realmgm \
+         saved with it: it was changed outside realmgm and is not used; {}",
+        days::state_mismatch_fix(.campaign, *.day)
+    )]
+    StateMismatch { campaign: String, day: u32 },
     #[error("the operating system gave no random bytes for a secret: {0}")]
     Randomness(String),
     #[error("the backup file {0} exists already; name a new file, so no backup is overwritten")]

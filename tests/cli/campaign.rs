@@ -197,3 +197,63 @@ fn a_backup_holds_every_campaign_and_never_overwrites_a_file() {
     let again = stderr(&realmgm(&["backup", copy], &db.0));
     assert!(again.contains("exists already"), "{again}");
 }
+
+#[test]
+fn new_and_edit_refuse_a_folder_climbing_out_of_the_databases_folder() {
+    let db = TempDb::new("climb");
+    store_demo_campaign(&db, "UP");
+    let original = std::fs::read_to_string(db.dir().join("UP.toml")).unwrap();
+    let write = |file: &str, text: String| {
+        let path = db.dir().join(file);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    for (setting, key, inside, path) in [
+        ("site.out", "out", "site", "../../www"),
+        (
+            "mail.maildir_in",
+            "maildir_in",
+            "mail/DEMO/in",
+            "../elsewhere/in",
+        ),
+    ] {
+        let climbing = original.replacen(
+            &format!("{key} = \"{inside}\""),
+            &format!("{key} = \"{path}\""),
+            1,
+        );
+        let new = write(
+            "new.toml",
+            climbing.replacen("name = \"UP\"", "name = \"UP2\"", 1),
+        );
+        let edit = write("edit.toml", climbing);
+        let refusals = [
+            stderr(&realmgm(&["campaign", "new", &new], &db.0)),
+            stderr(&realmgm(&["campaign", "edit", "UP", &edit], &db.0)),
+        ];
+        for err in refusals {
+            assert!(err.contains(&format!("field `{setting}`")), "{err}");
+            assert!(
+                err.contains(&format!("'{path}' leaves the database's folder")),
+                "{err}"
+            );
+            assert!(err.contains("give an absolute path"), "{err}");
+        }
+    }
+    assert!(!db.dir().parent().unwrap().join("elsewhere").exists());
+    let listed = stdout(&realmgm(&["campaign", "list"], &db.0));
+    assert!(!listed.contains("UP2"), "{listed}");
+    // An absolute folder is the GM's explicit choice.
+    let outside = db.dir().join("pages");
+    let absolute = write(
+        "absolute.toml",
+        original.replacen(
+            "out = \"site\"",
+            &format!("out = \"{}\"", outside.display()),
+            1,
+        ),
+    );
+    let done = stdout(&realmgm(&["campaign", "edit", "UP", &absolute], &db.0));
+    assert!(done.contains("site.out: site -> "), "{done}");
+    assert!(done.contains("Stored: 1 change(s)"), "{done}");
+}

@@ -162,35 +162,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
 fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
     const MAILS: usize = 1000;
     let db = TempDb::new("sigterm-pass");
-    let file = db.dir().join("demo.toml");
-    std::fs::copy("campaigns/demo.toml", &file).unwrap();
-    let stored = stdout(&realmgm(
-        &["campaign", "new", file.to_str().unwrap()],
-        &db.0,
-    ));
-    let secret = |player: &str| {
-        stored
-            .lines()
-            .find_map(|line| {
-                line.trim()
-                    .strip_prefix(&format!("{player} <"))
-                    .and_then(|rest| rest.split(": ").nth(1))
-            })
-            .expect("campaign new prints each secret")
-            .to_string()
-    };
-    let players = [("Ann", secret("Ann")), ("Ben", secret("Ben"))];
-    let inbox = db.dir().join("mail/DEMO/in/new");
-    for n in 0..MAILS {
-        let (name, secret) = &players[n % 2];
-        let address = format!("{}@demo.realmgm.test", name.to_lowercase());
-        let mail = format!(
-            "From: {address}\r\nTo: gm@demo.realmgm.test\r\nSubject: [DEMO] orders\r\n\
-             Message-ID: <pass-{n}@test>\r\nDate: Mon, 31 Dec 2029 10:00:00 +0000\r\n\r\n\
-             Password: {secret}\r\nH, H\r\n"
-        );
-        std::fs::write(inbox.join(format!("{n}.eml")), mail).unwrap();
-    }
+    demo_with_a_heap_of_orders(&db, MAILS);
     let count = |sql: &str| -> usize {
         let conn = rusqlite::Connection::open(&db.0).unwrap();
         conn.busy_timeout(std::time::Duration::from_secs(5))
@@ -231,4 +203,404 @@ fn sigterm_in_the_middle_of_a_pass_leaves_nothing_half_done() {
     assert_eq!(count(read), MAILS);
     assert_eq!(count(answers), MAILS);
     assert_eq!(count(versions), MAILS);
+}
+
+/// The demo campaign stored in `db` with `mails` orders mails of Ann and
+/// Ben waiting in its inbox.
+fn demo_with_a_heap_of_orders(db: &TempDb, mails: usize) {
+    let file = db.dir().join("demo.toml");
+    std::fs::copy("campaigns/demo.toml", &file).unwrap();
+    let stored = stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let secret = |player: &str| {
+        stored
+            .lines()
+            .find_map(|line| {
+                line.trim()
+                    .strip_prefix(&format!("{player} <"))
+                    .and_then(|rest| rest.split(": ").nth(1))
+            })
+            .expect("campaign new prints each secret")
+            .to_string()
+    };
+    let players = [("Ann", secret("Ann")), ("Ben", secret("Ben"))];
+    let inbox = db.dir().join("mail/DEMO/in/new");
+    for n in 0..mails {
+        let (name, secret) = &players[n % 2];
+        let address = format!("{}@demo.realmgm.test", name.to_lowercase());
+        let mail = format!(
+            "From: {address}\r\nTo: gm@demo.realmgm.test\r\nSubject: [DEMO] orders\r\n\
+             Message-ID: <pass-{n}@test>\r\nDate: Mon, 31 Dec 2029 10:00:00 +0000\r\n\r\n\
+             Password: {secret}\r\nH, H\r\n"
+        );
+        std::fs::write(inbox.join(format!("{n}.eml")), mail).unwrap();
+    }
+}
+
+/// The mails of `db` the daemon has read.
+fn mails_read(db: &TempDb) -> usize {
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    // Before the daemon's first start there are no tables yet.
+    let found: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM inbound_mail WHERE status <> 'new'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap_or(0);
+    usize::try_from(found).unwrap()
+}
+
+/// A heap of mail does not keep the GM out for long: the daemon answers it
+/// in slices and lets a waiting command in between two of them.
+#[test]
+fn a_gm_command_gets_in_while_the_daemon_answers_a_heap_of_mail() {
+    // Several seconds of answering, in slices of one.
+    const MAILS: usize = 3000;
+    let db = TempDb::new("heap");
+    demo_with_a_heap_of_orders(&db, MAILS);
+    let daemon = common::spawn_daemon(&db.0, &["--once"], &[]);
+    for _ in 0..600 {
+        if mails_read(&db) >= 20 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    stdout(&realmgm(&["gm", "--campaign", "DEMO", "pause"], &db.0));
+    let read = mails_read(&db);
+    assert!(read < MAILS, "the GM waited for all {read} mails");
+    let round = daemon.wait_with_output().unwrap();
+    assert!(round.status.success());
+    assert_eq!(mails_read(&db), MAILS);
+}
+
+/// A copy of a set-up demo campaign whose three players have all sent
+/// their orders for day 1, so the daemon's next round runs day 1 at once
+/// (early processing); day 2 has no orders from anyone. Made once with the
+/// binary, then copied for each run.
+fn day_one_due(template: &TempDb, run: usize) -> TempDb {
+    let db = TempDb::new(&format!("race-{run}"));
+    std::fs::copy(&template.0, &db.0).unwrap();
+    for folder in ["in", "out"] {
+        for part in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(db.dir().join("mail/DEMO").join(folder).join(part)).unwrap();
+        }
+    }
+    db
+}
+
+fn race_template(test: &str) -> TempDb {
+    let db = TempDb::new(&format!("{test}-template"));
+    store_demo_campaign(&db, "RACE");
+    stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
+    let orders = db.dir().join("hide.txt");
+    std::fs::write(&orders, "H, H\n").unwrap();
+    for player in ["Ann", "Ben", "Cat"] {
+        stdout(&realmgm(
+            &[
+                "gm",
+                "--campaign",
+                "RACE",
+                "orders",
+                "--player",
+                player,
+                "--file",
+                orders.to_str().unwrap(),
+            ],
+            &db.0,
+        ));
+    }
+    let status = stdout(&realmgm(&["gm", "--campaign", "RACE", "status"], &db.0));
+    assert!(status.contains("day 1 pending"), "{status}");
+    db
+}
+
+/// Issue 31 §2: the GM sees day 1 pending and runs `gm process` just as the
+/// daemon's round runs day 1. Whoever comes first runs day 1; the other
+/// never runs day 2 (no orders from anyone) in its stead.
+#[test]
+fn gm_process_racing_the_daemon_never_runs_the_next_day() {
+    const RUNS: usize = 20;
+    let template = race_template("race");
+    let mut lost = Vec::new();
+    let mut outcomes = std::collections::BTreeMap::<&str, usize>::new();
+    for run in 0..RUNS {
+        let db = day_one_due(&template, run);
+        // The GM's command starts up to 300 ms before the daemon, or up
+        // to 300 ms after it: a different moment of the round each run.
+        let offset = std::time::Duration::from_millis(30 * (run % 10) as u64);
+        let gm_first = run < RUNS / 2;
+        let spawn_gm = || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+                .args(["gm", "--campaign", "RACE", "process"])
+                .env("REALMGM_DB", &db.0)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let spawn_daemon = || common::spawn_daemon(&db.0, &["--campaign", "RACE", "--once"], &[]);
+        let (gm, daemon) = if gm_first {
+            let gm = spawn_gm();
+            std::thread::sleep(offset);
+            (gm, spawn_daemon())
+        } else {
+            let daemon = spawn_daemon();
+            std::thread::sleep(offset);
+            (spawn_gm(), daemon)
+        };
+        let gm = gm.wait_with_output().unwrap();
+        let round = daemon.wait_with_output().unwrap();
+        assert!(
+            round.status.success(),
+            "{}",
+            String::from_utf8_lossy(&round.stderr)
+        );
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&gm.stdout),
+            String::from_utf8_lossy(&gm.stderr)
+        );
+        let store = realmgm::store::Store::open(&db.0).unwrap();
+        let latest = store.latest_day("RACE").unwrap().map(|d| d.day);
+        let outcome = if latest != Some(1) {
+            lost.push(format!("run {run}: {said}"));
+            "lost"
+        } else if said.contains("day 1 processed") {
+            "the GM ran day 1"
+        } else if said.contains("was processed meanwhile") {
+            "refused: the daemon ran day 1 while the GM waited"
+        } else if said.contains("seconds ago and nobody has sent orders for day 2") {
+            "refused: the daemon ran day 1 just before"
+        } else {
+            panic!("run {run}: {said}")
+        };
+        *outcomes.entry(outcome).or_default() += 1;
+    }
+    eprintln!("{outcomes:#?}");
+    assert!(
+        lost.is_empty(),
+        "{} of {RUNS} races ran day 2:\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
+}
+
+/// Issue 31 §2: the daemon's lock is the database file's, whatever path
+/// reaches it. Through a symbolic link or `x/../` a second daemon is
+/// refused, naming the first; a hard-linked database is refused outright,
+/// since each of its names would have its own log.
+#[test]
+fn a_second_daemon_through_a_link_is_refused() {
+    let db = TempDb::new("links");
+    store_demo_campaign(&db, "LINK");
+    let first = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
+    let set_up = || {
+        let store = realmgm::store::Store::open(&db.0).unwrap();
+        store.latest_day("LINK").unwrap().is_some()
+    };
+    for _ in 0..100 {
+        if set_up() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(set_up(), "the daemon ran a round");
+    let symlink = db.dir().join("link.sqlite");
+    std::os::unix::fs::symlink(&db.0, &symlink).unwrap();
+    std::fs::create_dir(db.dir().join("sub")).unwrap();
+    let dotted = db.dir().join("sub/../realmgm.sqlite");
+    for other in [&symlink, &dotted] {
+        let second = realmgm(&["daemon", "--once"], other);
+        assert!(!second.status.success(), "{}", other.display());
+        let said = stderr(&second);
+        assert!(
+            said.contains(&format!("another realmgm daemon (process {})", first.id())),
+            "{said}"
+        );
+    }
+    let hard = db.dir().join("hard.sqlite");
+    std::fs::hard_link(&db.0, &hard).unwrap();
+    for other in [&hard, &db.0] {
+        let said = stderr(&realmgm(&["daemon", "--once"], other));
+        assert!(said.contains("has 2 names in the file system"), "{said}");
+    }
+    std::fs::remove_file(&hard).unwrap();
+    // A link whose own log lies beside it: a program wrote through it.
+    std::fs::write(db.dir().join("link.sqlite-wal"), b"").unwrap();
+    let said = stderr(&realmgm(&["campaign", "list"], &symlink));
+    assert!(said.contains("has its own log"), "{said}");
+    common::terminate(first);
+}
+
+/// The daemon's `flock` on the database file leaves SQLite's own locks
+/// alone: while another process holds it, the CLI reads and writes the
+/// database through SQLite, and only a daemon is refused.
+#[test]
+fn the_daemon_lock_does_not_stand_in_sqlites_way() {
+    let db = TempDb::new("flock");
+    store_demo_campaign(&db, "FLOCK");
+    let held = std::fs::File::open(&db.0).unwrap();
+    held.try_lock().unwrap();
+    stdout(&realmgm(&["gm", "--campaign", "FLOCK", "pause"], &db.0));
+    let status = stdout(&realmgm(&["gm", "--campaign", "FLOCK", "status"], &db.0));
+    assert!(status.contains("PAUSED"), "{status}");
+    let said = stderr(&realmgm(&["daemon", "--once"], &db.0));
+    assert!(
+        said.contains("another realmgm daemon already serves"),
+        "{said}"
+    );
+    drop(held);
+    stdout(&realmgm(&["daemon", "--once"], &db.0));
+}
+
+/// The round lock of the database at `db`, as the daemon holds it while it
+/// works.
+fn hold_the_round(db: &std::path::Path) -> std::fs::File {
+    let real = std::fs::canonicalize(db.parent().unwrap())
+        .unwrap()
+        .join(db.file_name().unwrap());
+    let file = std::fs::File::create(format!("{}.round-lock", real.display())).unwrap();
+    file.try_lock().unwrap();
+    file
+}
+
+/// Start `realmgm ARGS` on `db` without waiting for it.
+fn spawn_realmgm(args: &[&str], db: &std::path::Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(args)
+        .env("REALMGM_DB", db)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the realmgm binary starts")
+}
+
+/// A command still running after a second: it waits for the round.
+fn still_waiting(child: &mut std::process::Child) -> bool {
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    child.try_wait().unwrap().is_none()
+}
+
+/// The deterministic race: `gm process` sees day 1 pending and waits for
+/// the daemon's round, which runs day 1; then it refuses to run day 2 and
+/// says how to. `--day` names the day.
+#[test]
+fn gm_process_waits_for_the_round_and_acts_only_on_the_day_it_saw() {
+    let template = race_template("waits");
+    let db = day_one_due(&template, 99);
+    let round = hold_the_round(&db.0);
+    let mut gm = spawn_realmgm(&["gm", "--campaign", "RACE", "process"], &db.0);
+    assert!(still_waiting(&mut gm), "gm process waits for the round");
+    // The round runs day 1 meanwhile.
+    let mut daemon = realmgm::daemon::Daemon::new(realmgm::store::Store::open(&db.0).unwrap());
+    daemon.process_turn("RACE", 1_893_456_000).unwrap();
+    drop(round);
+    let said = stderr(&gm.wait_with_output().unwrap());
+    assert!(
+        said.contains(
+            "day 1 was processed meanwhile; day 2 is pending now: run `realmgm gm --campaign \
+             RACE process --day 2` to process it"
+        ),
+        "{said}"
+    );
+    let wrong = stderr(&realmgm(
+        &["gm", "--campaign", "RACE", "process", "--day", "3"],
+        &db.0,
+    ));
+    assert!(wrong.contains("day 3 is not pending: day 2 is"), "{wrong}");
+    let ran = stdout(&realmgm(
+        &["gm", "--campaign", "RACE", "process", "--day", "2"],
+        &db.0,
+    ));
+    assert!(ran.contains("day 2 processed"), "{ran}");
+}
+
+/// Issue 31 §2: `campaign edit`, `campaign import` and the GM's changes
+/// wait for the daemon's round, then go ahead.
+#[test]
+fn edit_import_and_gm_changes_wait_for_the_round() {
+    let template = race_template("changes");
+    let db = day_one_due(&template, 98);
+    let export = db.dir().join("race-export.sqlite");
+    stdout(&realmgm(
+        &["campaign", "export", "RACE", export.to_str().unwrap()],
+        &template.0,
+    ));
+    let edited = db.dir().join("edited.toml");
+    let text = std::fs::read_to_string(template.dir().join("RACE.toml")).unwrap();
+    std::fs::write(
+        &edited,
+        text.replace("every_hours = 24", "every_hours = 48"),
+    )
+    .unwrap();
+    let host = TempDb::new("round-host");
+    for (args, on) in [
+        (
+            vec!["campaign", "edit", "RACE", edited.to_str().unwrap()],
+            &db.0,
+        ),
+        (vec!["gm", "--campaign", "RACE", "pause"], &db.0),
+        (
+            vec!["campaign", "import", export.to_str().unwrap()],
+            &host.0,
+        ),
+    ] {
+        let round = hold_the_round(on);
+        let mut command = spawn_realmgm(&args, on);
+        assert!(still_waiting(&mut command), "{args:?} waits for the round");
+        drop(round);
+        stdout(&command.wait_with_output().unwrap());
+    }
+    let shown = stdout(&realmgm(&["campaign", "show", "RACE"], &db.0));
+    assert!(shown.contains("every 48 hours"), "{shown}");
+    let listed = stdout(&realmgm(&["campaign", "list"], &host.0));
+    assert!(listed.contains("RACE"), "{listed}");
+}
+
+/// The same race by mail: the GM writes `gm process` while day 1 is
+/// pending, and the daemon reads his mail only after it ran day 1. The mail
+/// runs nothing; the answer says why and what to send.
+#[test]
+fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
+    let template = race_template("bymail");
+    let db = day_one_due(&template, 97);
+    let said = stdout(&realmgm(&["gm", "--campaign", "RACE", "secret"], &db.0));
+    let secret = said
+        .split("the GM secret of RACE is ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the secret is printed");
+    stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
+    let ran = || {
+        let store = realmgm::store::Store::open(&db.0).unwrap();
+        store.latest_day("RACE").unwrap().map(|d| d.day)
+    };
+    assert_eq!(ran(), Some(1), "the daemon ran day 1");
+    let mail = format!(
+        "From: gm@demo.realmgm.test\r\nTo: gm@demo.realmgm.test\r\nSubject: [RACE] gm process\r\n\
+         Message-ID: <gm-process-race@test>\r\nDate: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\n\
+         Password: {secret}\r\n"
+    );
+    std::fs::write(db.dir().join("mail/DEMO/in/new/gm.eml"), mail).unwrap();
+    stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
+    assert_eq!(ran(), Some(1), "day 2 did not run");
+    let answer = std::fs::read_dir(db.dir().join("mail/DEMO/out/new"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|mail| mail.contains("GM command"))
+        .unwrap_or_else(|| {
+            let log = stdout(&realmgm(&["gm", "--campaign", "RACE", "log"], &db.0));
+            panic!("the GM is answered: {log}")
+        });
+    assert!(
+        answer.contains("day 1 was processed after you wrote"),
+        "{answer}"
+    );
 }

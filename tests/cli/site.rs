@@ -203,3 +203,49 @@ fn chromium_loads_every_page_of_the_demo_site_without_a_console_message() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A `.www.versions` link planted beside the site points the build at
+/// folders outside it: the build refuses and they stay; a version folder
+/// named the largest number does not stop later builds.
+#[test]
+fn site_build_follows_no_planted_link_and_survives_the_largest_version() {
+    let (dir, _db) = demo("site-hostile");
+    let db = dir.join("realmgm.sqlite");
+    let build = |out: &Path| {
+        realmgm(
+            &[
+                "site",
+                "build",
+                "--campaign",
+                "DEMO",
+                "--out",
+                out.to_str().unwrap(),
+                "--db",
+                db.to_str().unwrap(),
+            ],
+            &db,
+        )
+    };
+    let victim = dir.join("victim");
+    for folder in ["1", "5", "7.partial"] {
+        std::fs::create_dir_all(victim.join(folder)).unwrap();
+        std::fs::write(victim.join(folder).join("canary.txt"), "alive").unwrap();
+    }
+    std::os::unix::fs::symlink(&victim, dir.join(".www.versions")).unwrap();
+    let err = stderr(&build(&dir.join("www")));
+    assert!(err.contains(".www.versions is a link to"), "{err}");
+    assert!(err.contains("Move it away and build again"), "{err}");
+    for folder in ["1", "5", "7.partial"] {
+        assert!(victim.join(folder).join("canary.txt").is_file(), "{folder}");
+    }
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 3);
+
+    let site = dir.join("site");
+    std::fs::create_dir(dir.join(".site.versions").join(u64::MAX.to_string())).unwrap();
+    for _ in 0..3 {
+        let built = stdout(&build(&site));
+        assert!(built.contains("The public pages of DEMO are in"), "{built}");
+    }
+    assert!(site.join("index.html").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

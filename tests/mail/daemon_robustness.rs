@@ -748,11 +748,18 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     );
     let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K2's orders mails");
+    // K2 is held, its state being changed outside realmgm, and its GM is
+    // told through K2's own transport.
     let log = store.gm_log(Some("K2")).unwrap();
     assert!(
         log.iter()
-            .any(|e| e.kind == "error" && e.message.contains("The daemon met an error serving K2")),
+            .any(|e| e.kind == "hold" && e.message.contains("changed outside realmgm")),
         "{log:?}"
+    );
+    assert!(
+        sent_through(&dir, "K2")
+            .iter()
+            .any(|(to, text)| to.contains(GM) && text.contains("campaign held"))
     );
     // The notice went to K0's GM through another campaign's transport.
     let out = realmgm::mail::maildir::Maildir::open(dir.join("out-K1")).unwrap();
@@ -792,7 +799,8 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     assert!(note.contains("could not be handled"), "{note}");
     let list = daemon.failed_mail_list("G1").unwrap();
     assert!(
-        list.contains(&format!("mail {} (", inserted.id())) && list.contains("cannot be read"),
+        list.contains(&format!("mail {} (", inserted.id()))
+            && list.contains("changed outside realmgm"),
         "{list}"
     );
     // The GM restores the state (from a backup) and reads the mail again.
@@ -817,4 +825,213 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+}
+
+#[test]
+fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
+    use realmgm::daemon::process::TurnOutcome;
+    let path = std::env::temp_dir().join(format!("realmgm-forged-{}.sqlite", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
+    let secrets = with_campaign(&mut daemon, "F1", ANN, BEN);
+    for (n, (player, address)) in [("Ann", ANN), ("Ben", BEN)].into_iter().enumerate() {
+        let body = format!("Password: {}\nguess 5", secrets[player]);
+        let (_, note) = daemon
+            .ingest(
+                &mail(address, GM, "[F1] orders", &format!("f{n}@x"), &body),
+                START,
+            )
+            .unwrap();
+        assert!(note.contains("accepted"), "{note}");
+    }
+    assert!(matches!(
+        daemon.process_turn("F1", START + 60).unwrap(),
+        TurnOutcome::Processed { day: 1, .. }
+    ));
+    let day1 = daemon.store.latest_day("F1").unwrap().unwrap();
+    let queued_before = daemon.store.due_mail(i64::MAX).unwrap().len();
+    // Someone edits day 1 in the database the daemon is serving (it holds
+    // that day's state in its cache), leaving the hash as it was.
+    let db = rusqlite::Connection::open(&path).unwrap();
+    let edited = db
+        .execute(
+            "UPDATE game_days SET state_json = json_set(state_json, '$.forged', 1) WHERE day = 1",
+            [],
+        )
+        .unwrap();
+    assert_eq!(edited, 1);
+    for round in 0..3 {
+        let done = daemon.check_turn("F1", START + 120 + round).unwrap();
+        assert!(
+            done.starts_with("held: the stored state of day 1"),
+            "{done}"
+        );
+    }
+    let control = daemon.store.control("F1").unwrap();
+    assert!(
+        control
+            .hold_reason
+            .as_deref()
+            .is_some_and(|r| r.contains("changed outside realmgm")),
+        "{:?}",
+        control.hold_reason
+    );
+    let to_gm = queued_to(&daemon, GM);
+    let held: Vec<&(String, String)> = to_gm
+        .iter()
+        .filter(|(subject, _)| subject.contains("campaign held"))
+        .collect();
+    assert_eq!(held.len(), 1, "told once, not every round: {to_gm:?}");
+    assert!(
+        held[0].1.contains("rollback --day 0") && held[0].1.contains("mail retry"),
+        "{}",
+        held[0].1
+    );
+    // Orders for day 2 are kept but not read against the changed state.
+    let body = format!("Password: {}\nguess 7", secrets["Ann"]);
+    let (_, note) = daemon
+        .ingest(&mail(ANN, GM, "[F1] orders", "f2@x", &body), START + 200)
+        .unwrap();
+    assert!(note.contains("changed outside realmgm"), "{note}");
+    let after = daemon.store.due_mail(i64::MAX).unwrap();
+    assert!(
+        after[queued_before..]
+            .iter()
+            .all(|q| q.mail.recipient == GM),
+        "the players got mail from a changed state"
+    );
+    // A rollback reads nothing of the changed day, lifts the hold, and the
+    // day runs again to the state it had.
+    daemon.rollback("F1", 0, START + 300).unwrap();
+    assert_eq!(daemon.store.control("F1").unwrap().hold_reason, None);
+    assert!(matches!(
+        daemon.process_turn("F1", START + 360).unwrap(),
+        TurnOutcome::Processed { day: 1, .. }
+    ));
+    assert_eq!(
+        daemon.store.latest_day("F1").unwrap().unwrap().hash,
+        day1.hash
+    );
+    drop((daemon, db));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// The mails the daemon sent through a kill-test campaign's out folder, as
+/// (recipient line, whole text).
+fn sent_through(dir: &std::path::Path, tag: &str) -> Vec<(String, String)> {
+    let out = realmgm::mail::maildir::Maildir::open(dir.join(format!("out-{tag}"))).unwrap();
+    out.list_new()
+        .unwrap()
+        .into_iter()
+        .map(|entry| {
+            let text = String::from_utf8_lossy(&out.read(&entry).unwrap()).to_string();
+            let to = text
+                .lines()
+                .find(|line| line.starts_with("To:"))
+                .unwrap_or_default()
+                .to_string();
+            (to, text)
+        })
+        .collect()
+}
+
+/// What a kill-test campaign's players were sent besides their start
+/// report: nothing, for a campaign that must not go on.
+fn players_mail_beyond_the_start(dir: &std::path::Path, tag: &str) -> Vec<String> {
+    sent_through(dir, tag)
+        .into_iter()
+        .filter(|(to, text)| !to.contains(GM) && !text.contains("start of the game"))
+        .map(|(_, text)| text)
+        .collect()
+}
+
+#[test]
+fn a_campaign_whose_state_was_changed_is_held_and_its_gm_mailed_once() {
+    let dir = std::env::temp_dir().join(format!("realmgm-held-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    killable_fixture(&dir);
+    let db = rusqlite::Connection::open(dir.join("db.sqlite")).unwrap();
+    // Day 0 of K1 edited by hand, its hash left as it was.
+    db.execute(
+        "UPDATE game_days SET state_json = json_set(state_json, '$.forged', 1) WHERE \
+         campaign_id = (SELECT id FROM campaigns WHERE name = 'K1')",
+        [],
+    )
+    .unwrap();
+    let held_notices = || {
+        sent_through(&dir, "K1")
+            .into_iter()
+            .filter(|(to, text)| to.contains(GM) && text.contains("campaign held"))
+            .count()
+    };
+    assert!(run_daemon(&dir).wait().unwrap().success());
+    assert_eq!(held_notices(), 1);
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    assert_eq!(store.latest_day_number("K1").unwrap(), Some(0));
+    for other in ["K0", "K2", "K3"] {
+        assert_eq!(store.latest_day_number(other).unwrap(), Some(1), "{other}");
+    }
+    assert!(players_mail_beyond_the_start(&dir, "K1").is_empty());
+    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    assert_eq!(failed.len(), CHARACTERS.len(), "K1's orders, kept");
+    // The next daemon finds the hold stored and says nothing again.
+    let sent = sent_through(&dir, "K1").len();
+    assert!(run_daemon(&dir).wait().unwrap().success());
+    assert_eq!((held_notices(), sent_through(&dir, "K1").len()), (1, sent));
+    drop((store, db));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_campaign_whose_turn_fails_still_gets_its_gm_notice_sent_once() {
+    let dir = std::env::temp_dir().join(format!("realmgm-notice-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    killable_fixture(&dir);
+    // K2's tick fails before its send step: its stored combat round for
+    // day 1 cannot be read.
+    rusqlite::Connection::open(dir.join("db.sqlite"))
+        .unwrap()
+        .execute(
+            "INSERT INTO combat_rounds VALUES ((SELECT id FROM campaigns WHERE name = 'K2'), 1, \
+             'garbage', '[]', '[]', 'null', 0)",
+            [],
+        )
+        .unwrap();
+    let notices = || {
+        sent_through(&dir, "K2")
+            .into_iter()
+            .filter(|(to, text)| to.contains(GM) && text.contains("met an error serving K2"))
+            .count()
+    };
+    // One daemon over several rounds, one a second.
+    let mut daemon = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .current_dir(&dir)
+        .args(["daemon", "--poll-seconds", "1", "--db", "db.sqlite"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while notices() == 0 && started.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // A few more rounds, which must not send it again.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let stopped = std::process::Command::new("kill")
+        .args(["-TERM", &daemon.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    assert!(daemon.wait().unwrap().success());
+    assert_eq!(notices(), 1, "the GM's notice about K2, sent once");
+    assert!(players_mail_beyond_the_start(&dir, "K2").is_empty());
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    assert_eq!(store.latest_day_number("K2").unwrap(), Some(0));
+    assert_eq!(store.latest_day_number("K3").unwrap(), Some(1));
+    drop(store);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
