@@ -53,6 +53,45 @@ pub fn hash(campaign: &str, player: &str, secret: &str) -> String {
     hex(&hasher.finalize())
 }
 
+/// `text` with every word shaped like a secret [`generate`] makes (four
+/// groups of four of its symbols, joined by dashes) replaced by `mask`;
+/// `None` when there is none. No other word has that shape, so a sent mail
+/// can lose its secrets without knowing whose they were.
+pub fn masked(text: &str, mask: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let shape = LENGTH + LENGTH / 4 - 1;
+    let is_symbol = |b: u8| ALPHABET.contains(&b);
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    while at + shape <= bytes.len() {
+        let candidate = &bytes[at..at + shape];
+        let fits = candidate.iter().enumerate().all(|(i, &b)| {
+            if i % 5 == 4 {
+                b == b'-'
+            } else {
+                is_symbol(b)
+            }
+        });
+        let alone = (at == 0 || !is_word(bytes[at - 1]))
+            && bytes.get(at + shape).is_none_or(|&b| !is_word(b));
+        if fits && alone {
+            out.push_str(&text[copied..at]);
+            out.push_str(mask);
+            at += shape;
+            copied = at;
+        } else {
+            at += 1;
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
 /// The secret as compared: case, spaces and dashes do not matter, since
 /// players retype it.
 fn normalize(secret: &str) -> String {
@@ -75,6 +114,28 @@ mod tests {
         assert_eq!(a.matches('-').count(), 3);
         assert!(a.bytes().all(|c| c == b'-' || ALPHABET.contains(&c)), "{a}");
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn secrets_and_nothing_else_are_masked() {
+        let made = generate().unwrap();
+        let text = format!("Your secret is: {made}\n\nPut a line `Password: {made}` in.");
+        let masked = masked(&text, "***").unwrap();
+        assert_eq!(masked, "Your secret is: ***\n\nPut a line `Password: ***` in.");
+        for other in [
+            "no secret here",
+            "abcd-efgh-jkmn-pqrs-tuvw",
+            "xabcd-efgh-jkmn-pqrs",
+            "abcd-efgh-jkmn-pqr1",
+            "ABCD-EFGH-JKMN-PQRS",
+            "été abcd-efgh-jkmn",
+        ] {
+            assert_eq!(super::masked(other, "***"), None, "{other}");
+        }
+        assert_eq!(
+            super::masked("é abcd-efgh-jkmn-pqrs.", "*").as_deref(),
+            Some("é *.")
+        );
     }
 
     #[test]

@@ -1,0 +1,209 @@
+//! Secrets kept out of the stored mail. Once a received mail has proved
+//! who sent it, its stored copy loses the secret that proved it (the mail's
+//! content hash and fingerprint, taken when it arrived, stay, so a second
+//! delivery of the same letter is still known); once a mail carrying a
+//! player's new secret (a welcome) is delivered, its stored body loses it.
+//! A `grep` of the database then finds no secret.
+
+use rusqlite::params;
+
+use super::packed::PackedText;
+use super::{Store, StoreError, secret};
+use crate::mail::inbound::{InboundOptions, parse};
+
+/// What stands in a stored mail where a secret was.
+pub const MASK: &str = "********";
+
+impl Store {
+    /// Replace the stored copy of received mail `id` (whose bytes are
+    /// `raw`) by one without `secret`, the secret it was authenticated
+    /// with. Nothing is written when `raw` does not hold it.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn forget_inbound_secret(
+        &mut self,
+        id: i64,
+        raw: &[u8],
+        secret: &str,
+    ) -> Result<(), StoreError> {
+        if let Some(masked) = without_secret(raw, secret) {
+            self.conn.execute(
+                "UPDATE inbound_mail SET raw = ?2 WHERE id = ?1",
+                params![id, masked],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// After queued mail `id` was delivered: its stored text `body` and
+    /// HTML `html` lose every secret they carry (HTML read from a stored
+    /// report is not the mail's own and is not written). Returns whether
+    /// there was one.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn forget_sent_secrets(
+        &mut self,
+        id: i64,
+        body: &str,
+        html: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let masked_body = secret::masked(body, MASK);
+        let masked_html = html.and_then(|html| secret::masked(html, MASK));
+        if masked_body.is_none() && masked_html.is_none() {
+            return Ok(false);
+        }
+        let body = masked_body.as_deref().unwrap_or(body);
+        let html = masked_html.as_deref().or(html);
+        self.conn.execute(
+            "UPDATE outbox SET body = ?2, html = CASE WHEN html IS NULL THEN NULL ELSE ?3 END \
+             WHERE id = ?1",
+            params![id, PackedText(body), html.map(PackedText)],
+        )?;
+        Ok(true)
+    }
+}
+
+/// `raw` with every occurrence of `secret` (in any case) masked; `None`
+/// when it holds none. When the secret is still readable once the mail is
+/// decoded (a base64 body, a quoted-printable line break inside it), the
+/// copy keeps the headers and gets the decoded text as its body, masked.
+fn without_secret(raw: &[u8], secret: &str) -> Option<Vec<u8>> {
+    let secret = secret.trim();
+    if secret.is_empty() {
+        return None;
+    }
+    let replaced = replace_ignoring_case(raw, secret.as_bytes(), MASK.as_bytes());
+    let bytes = replaced.as_deref().unwrap_or(raw);
+    match decoded_still_holds(bytes, secret) {
+        Some(text) => Some(with_text_body(bytes, &text)),
+        None => replaced,
+    }
+}
+
+/// The decoded text of `raw` with `secret` masked, when decoding shows the
+/// secret; `None` when it does not (or the mail cannot be read, in which
+/// case there is no decoded text to hide it in).
+fn decoded_still_holds(raw: &[u8], secret: &str) -> Option<String> {
+    let mail = parse(raw, &InboundOptions::default()).ok()?;
+    let wanted = secret.to_lowercase();
+    let text = mail.body_text;
+    if !text.to_lowercase().contains(&wanted) {
+        return None;
+    }
+    let masked = replace_ignoring_case(text.as_bytes(), secret.as_bytes(), MASK.as_bytes())
+        .map_or(text, |bytes| String::from_utf8_lossy(&bytes).into_owned());
+    Some(masked)
+}
+
+/// The headers of `raw`, less those describing its body, over `text` as a
+/// plain UTF-8 body.
+fn with_text_body(raw: &[u8], text: &str) -> Vec<u8> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|at| at + 2)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|at| at + 1))
+        .unwrap_or(raw.len());
+    let head = String::from_utf8_lossy(&raw[..end]);
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in head.lines() {
+        let folded = line.starts_with([' ', '\t']);
+        if !folded {
+            let name = line.split(':').next().unwrap_or_default().trim();
+            skipping = name.eq_ignore_ascii_case("content-type")
+                || name.eq_ignore_ascii_case("content-transfer-encoding");
+        }
+        if !skipping && !line.is_empty() {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str("Content-Type: text/plain; charset=utf-8\r\n");
+    out.push_str("Content-Transfer-Encoding: 8bit\r\n\r\n");
+    out.push_str(&text.replace('\n', "\r\n").replace("\r\r\n", "\r\n"));
+    out.into_bytes()
+}
+
+/// `haystack` with each ASCII-case-insensitive occurrence of `needle`
+/// replaced by `with`; `None` when there is none.
+fn replace_ignoring_case(haystack: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
+    if needle.is_empty() || haystack.len() < needle.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut at = 0;
+    let mut found = false;
+    while at < haystack.len() {
+        let rest = &haystack[at..];
+        if rest.len() >= needle.len() && rest[..needle.len()].eq_ignore_ascii_case(needle) {
+            out.extend_from_slice(with);
+            at += needle.len();
+            found = true;
+        } else {
+            out.push(haystack[at]);
+            at += 1;
+        }
+    }
+    found.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "k7qm-2xra-pwd9-e4nb";
+
+    fn mail(headers: &str, body: &str) -> Vec<u8> {
+        format!(
+            "From: alice@realmgm.test\r\nTo: gm+bimr3.{SECRET}@realmgm.test\r\n\
+             Subject: [BIMR3] orders\r\nMessage-ID: <a@b>\r\n{headers}\r\n{body}"
+        )
+        .into_bytes()
+    }
+
+    fn holds_secret(raw: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(raw).to_lowercase();
+        let decoded = parse(raw, &InboundOptions::default()).unwrap().body_text;
+        text.contains(SECRET) || decoded.to_lowercase().contains(SECRET)
+    }
+
+    #[test]
+    fn a_plain_mail_keeps_everything_but_the_secret() {
+        let raw = mail(
+            "Content-Type: text/plain\r\n",
+            "Password: K7QM-2XRA-PWD9-E4NB\r\nH / M-CV5\r\n",
+        );
+        let masked = without_secret(&raw, "K7QM-2XRA-PWD9-E4NB").unwrap();
+        let text = String::from_utf8(masked.clone()).unwrap();
+        assert!(!holds_secret(&masked), "{text}");
+        assert!(text.contains("Password: ********\r\nH / M-CV5"), "{text}");
+        assert!(text.contains("To: gm+bimr3.********@realmgm.test"), "{text}");
+        assert_eq!(text.len(), raw.len() - 2 * (SECRET.len() - MASK.len()));
+    }
+
+    #[test]
+    fn an_encoded_body_is_kept_decoded_and_masked() {
+        // "Password: k7qm-2xra-pwd9-e4nb\nH / M-CV5 é\n" in base64.
+        let body = "UGFzc3dvcmQ6IGs3cW0tMnhyYS1wd2Q5LWU0bmIKSCAvIE0tQ1Y1IMOpCg==\r\n";
+        let raw = mail(
+            "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n",
+            body,
+        );
+        assert!(holds_secret(&raw));
+        let masked = without_secret(&raw, SECRET).unwrap();
+        assert!(!holds_secret(&masked));
+        let read = parse(&masked, &InboundOptions::default()).unwrap();
+        assert!(read.body_text.contains("Password: ********"), "{}", read.body_text);
+        assert!(read.body_text.contains("H / M-CV5 é"), "{}", read.body_text);
+        assert_eq!(read.subject, "[BIMR3] orders");
+    }
+
+    #[test]
+    fn a_mail_without_the_secret_is_left_alone() {
+        let raw = b"From: bob@realmgm.test\r\nSubject: x\r\n\r\nPassword: something else\r\n";
+        assert_eq!(without_secret(raw, SECRET), None);
+    }
+}
