@@ -245,6 +245,8 @@ impl Daemon {
                 }
             }
         }
+        // Mail read and sent this round lost its secrets: so do the files.
+        self.store.checkpoint_after_masking()?;
         Ok(summary)
     }
 

@@ -171,6 +171,9 @@ pub struct Store {
     conn: Connection,
     /// States loaded or saved lately, handed out again while unchanged.
     states: days::KnownStates,
+    /// A secret was masked since the last checkpoint: the write-ahead log
+    /// may still hold the page as it was before ([`redact`]).
+    masked_since_checkpoint: bool,
 }
 
 impl Store {
@@ -219,6 +222,7 @@ impl Store {
         Ok(Store {
             conn,
             states: days::KnownStates::default(),
+            masked_since_checkpoint: false,
         })
     }
 

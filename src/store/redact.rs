@@ -3,7 +3,11 @@
 //! content hash and fingerprint, taken when it arrived, stay, so a second
 //! delivery of the same letter is still known); once a mail carrying a
 //! player's new secret (a welcome) is delivered, its stored body loses it.
-//! A `grep` of the database then finds no secret.
+//! SQLite zeroes what a masking overwrites in a page (`secure_delete`), and
+//! the write-ahead log, which still holds the pages as they were, is
+//! checkpointed and emptied after the mail is sent
+//! ([`Store::checkpoint_after_masking`]). A `grep` of the database's files
+//! then finds no secret.
 
 use rusqlite::params;
 
@@ -32,6 +36,7 @@ impl Store {
                 "UPDATE inbound_mail SET raw = ?2 WHERE id = ?1",
                 params![id, masked],
             )?;
+            self.masked_since_checkpoint = true;
         }
         Ok(())
     }
@@ -61,7 +66,27 @@ impl Store {
              WHERE id = ?1",
             params![id, PackedText(body), html.map(PackedText)],
         )?;
+        self.masked_since_checkpoint = true;
         Ok(true)
+    }
+
+    /// When a secret was masked since the last time: copy the write-ahead
+    /// log into the database and empty it, so the pages as they were before
+    /// the masking are gone from the disk. A reader holding an old snapshot
+    /// (a CLI command) can keep the log from emptying: it is tried again
+    /// next time.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn checkpoint_after_masking(&mut self) -> Result<(), StoreError> {
+        if !self.masked_since_checkpoint || !self.conn.is_autocommit() {
+            return Ok(());
+        }
+        let busy: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+        self.masked_since_checkpoint = busy != 0;
+        Ok(())
     }
 }
 
