@@ -155,6 +155,28 @@ fn a_half_written_message_is_removed_at_the_next_start_once_an_hour_old() {
     assert!(said.contains("removed 1 half-written message(s)"), "{said}");
 }
 
+#[test]
+fn a_database_open_to_everyone_is_closed_to_them_and_a_group_keeps_its_rights() {
+    let dir = common::TempDb::new("loose-modes");
+    let open_to_all = dir.dir().join("old.sqlite");
+    let for_a_group = dir.dir().join("group.sqlite");
+    for (path, mode) in [(&open_to_all, 0o644), (&for_a_group, 0o640)] {
+        drop(Store::open(path).unwrap());
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+        drop(Store::open(path).unwrap());
+    }
+    assert_eq!(mode(&open_to_all), 0o640, "others shut out, the group kept");
+    assert_eq!(mode(&for_a_group), 0o640, "the GM's choice stays");
+}
+
+#[test]
+fn the_systemd_unit_keeps_the_state_folder_and_new_files_private() {
+    let unit = std::fs::read_to_string("packaging/realmgm.service").unwrap();
+    for setting in ["UMask=0077", "StateDirectoryMode=0700"] {
+        assert!(unit.lines().any(|l| l == setting), "the unit sets {setting}");
+    }
+}
+
 const ANN: &str = "ann@realmgm.test";
 const BEN: &str = "ben@realmgm.test";
 const CID: &str = "cid@realmgm.test";
