@@ -506,7 +506,9 @@ fn remove_partial_files(campaigns: &[Campaign]) {
         .flat_map(|m| [&m.maildir_in, &m.maildir_out])
         .flatten();
     for folder in folders {
-        match Maildir::open(folder).and_then(|m| m.remove_partial_files(std::time::SystemTime::now())) {
+        match Maildir::open(folder)
+            .and_then(|m| m.remove_partial_files(std::time::SystemTime::now()))
+        {
             Ok(0) => {}
             Ok(removed) => tracing::info!(
                 "removed {removed} half-written message(s) a killed delivery left in {folder}/tmp"

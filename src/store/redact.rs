@@ -205,7 +205,10 @@ mod tests {
         let text = String::from_utf8(masked.clone()).unwrap();
         assert!(!holds_secret(&masked), "{text}");
         assert!(text.contains("Password: ********\r\nH / M-CV5"), "{text}");
-        assert!(text.contains("To: gm+bimr3.********@realmgm.test"), "{text}");
+        assert!(
+            text.contains("To: gm+bimr3.********@realmgm.test"),
+            "{text}"
+        );
         assert_eq!(text.len(), raw.len() - 2 * (SECRET.len() - MASK.len()));
     }
 
@@ -221,7 +224,11 @@ mod tests {
         let masked = without_secret(&raw, SECRET).unwrap();
         assert!(!holds_secret(&masked));
         let read = parse(&masked, &InboundOptions::default()).unwrap();
-        assert!(read.body_text.contains("Password: ********"), "{}", read.body_text);
+        assert!(
+            read.body_text.contains("Password: ********"),
+            "{}",
+            read.body_text
+        );
         assert!(read.body_text.contains("H / M-CV5 é"), "{}", read.body_text);
         assert_eq!(read.subject, "[BIMR3] orders");
     }

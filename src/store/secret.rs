@@ -67,13 +67,10 @@ pub fn masked(text: &str, mask: &str) -> Option<String> {
     let mut at = 0;
     while at + shape <= bytes.len() {
         let candidate = &bytes[at..at + shape];
-        let fits = candidate.iter().enumerate().all(|(i, &b)| {
-            if i % 5 == 4 {
-                b == b'-'
-            } else {
-                is_symbol(b)
-            }
-        });
+        let fits = candidate
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| if i % 5 == 4 { b == b'-' } else { is_symbol(b) });
         let alone = (at == 0 || !is_word(bytes[at - 1]))
             && bytes.get(at + shape).is_none_or(|&b| !is_word(b));
         if fits && alone {
@@ -121,7 +118,10 @@ mod tests {
         let made = generate().unwrap();
         let text = format!("Your secret is: {made}\n\nPut a line `Password: {made}` in.");
         let masked = masked(&text, "***").unwrap();
-        assert_eq!(masked, "Your secret is: ***\n\nPut a line `Password: ***` in.");
+        assert_eq!(
+            masked,
+            "Your secret is: ***\n\nPut a line `Password: ***` in."
+        );
         for other in [
             "no secret here",
             "abcd-efgh-jkmn-pqrs-tuvw",

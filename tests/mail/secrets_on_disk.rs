@@ -173,7 +173,10 @@ fn a_database_open_to_everyone_is_closed_to_them_and_a_group_keeps_its_rights() 
 fn the_systemd_unit_keeps_the_state_folder_and_new_files_private() {
     let unit = std::fs::read_to_string("packaging/realmgm.service").unwrap();
     for setting in ["UMask=0077", "StateDirectoryMode=0700"] {
-        assert!(unit.lines().any(|l| l == setting), "the unit sets {setting}");
+        assert!(
+            unit.lines().any(|l| l == setting),
+            "the unit sets {setting}"
+        );
     }
 }
 
@@ -307,7 +310,11 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         .filter(|(_, value)| hits(value, &secrets) > 0)
         .map(|(table, value)| format!("{table}: {}", String::from_utf8_lossy(&value)))
         .collect();
-    assert!(found.is_empty(), "secrets stored:\n{}", found.join("\n---\n"));
+    assert!(
+        found.is_empty(),
+        "secrets stored:\n{}",
+        found.join("\n---\n")
+    );
     // What was masked still reads: the stored orders are the players'.
     let ann = daemon.store.inbound_mail(1).unwrap().unwrap();
     assert!(
