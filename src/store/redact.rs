@@ -101,6 +101,13 @@ fn without_secret(raw: &[u8], secret: &str) -> Option<Vec<u8>> {
     }
     let replaced = replace_ignoring_case(raw, secret.as_bytes(), MASK.as_bytes());
     let bytes = replaced.as_deref().unwrap_or(raw);
+    // A mail with no encoded part reads as its bytes: nothing to decode.
+    let encoded = ["base64", "quoted-printable"]
+        .iter()
+        .any(|name| find_ignoring_case(bytes, name.as_bytes()));
+    if !encoded {
+        return replaced;
+    }
     match decoded_still_holds(bytes, secret) {
         Some(text) => Some(with_text_body(bytes, &text)),
         None => replaced,
@@ -150,6 +157,13 @@ fn with_text_body(raw: &[u8], text: &str) -> Vec<u8> {
     out.push_str("Content-Transfer-Encoding: 8bit\r\n\r\n");
     out.push_str(&text.replace('\n', "\r\n").replace("\r\r\n", "\r\n"));
     out.into_bytes()
+}
+
+/// Whether `needle` occurs in `haystack`, in any ASCII case.
+fn find_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// `haystack` with each ASCII-case-insensitive occurrence of `needle`
