@@ -294,10 +294,6 @@ impl Daemon {
         let password = take_password(&mail.body_text);
         let secret = plus_secret.or(password.password.clone());
         let who = identify(&self.store, &campaign, from.as_deref(), secret.as_deref())?;
-        // Proved: the stored copy need not keep the secret that proved it.
-        if let (Sender::Gm | Sender::Player(_), Some(secret)) = (&who, &secret) {
-            self.store.forget_inbound_secret(id, raw, secret)?;
-        }
         let marker = super::confirm::marker(&campaign.name);
         let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
         let mut notes: Vec<String> = untagged_note.into_iter().collect();

@@ -245,7 +245,8 @@ impl Daemon {
                 }
             }
         }
-        // Mail read and sent this round lost its secrets: so do the files.
+        // Mail read and sent lose their secrets, and so do the files.
+        self.store.forget_secrets_of_read_mail()?;
         self.store.checkpoint_after_masking()?;
         Ok(summary)
     }

@@ -97,6 +97,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0014_reports_kept_once",
         include_str!("migrations/0014_reports_kept_once.sql"),
     ),
+    (
+        "0015_masked_mail",
+        include_str!("migrations/0015_masked_mail.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -1,44 +1,63 @@
-//! Secrets kept out of the stored mail. Once a received mail has proved
-//! who sent it, its stored copy loses the secret that proved it (the mail's
-//! content hash and fingerprint, taken when it arrived, stay, so a second
-//! delivery of the same letter is still known); once a mail carrying a
-//! player's new secret (a welcome) is delivered, its stored body loses it.
+//! Secrets kept out of the stored mail. A received mail, once read
+//! (accepted, refused or found to be a second delivery), keeps no secret in
+//! its stored copy: the value of each `Password:` line and the secret of a
+//! `gm+tag.SECRET@` address are masked. Its content hash and fingerprint,
+//! taken when it arrived, stay, so a second delivery of the same letter is
+//! still known. A mail set aside as failed is kept as it came, so that
+//! `gm mail retry` authenticates it again as the first reading did. A sent
+//! mail carrying a player's new secret (a welcome) loses it once delivered.
+//!
 //! SQLite zeroes what a masking overwrites in a page (`secure_delete`), and
 //! the write-ahead log, which still holds the pages as they were, is
-//! checkpointed and emptied after the mail is sent
+//! checkpointed and emptied after each masking
 //! ([`Store::checkpoint_after_masking`]). A `grep` of the database's files
 //! then finds no secret.
 
 use rusqlite::params;
 
-use super::packed::PackedText;
+use super::packed::{PackedText, UnpackedBytes};
 use super::{Store, StoreError, secret};
 use crate::mail::inbound::{InboundOptions, parse};
+use crate::mail::route::{plus_address, take_password};
 
 /// What stands in a stored mail where a secret was.
 pub const MASK: &str = "********";
 
 impl Store {
-    /// Replace the stored copy of received mail `id` (whose bytes are
-    /// `raw`) by one without `secret`, the secret it was authenticated
-    /// with. Nothing is written when `raw` does not hold it.
+    /// Mask the secrets in the stored copy of every received mail read
+    /// since the last time (in an older database, of every mail read
+    /// before). Returns how many copies held one.
     ///
     /// # Errors
     /// The database fails.
-    pub fn forget_inbound_secret(
-        &mut self,
-        id: i64,
-        raw: &[u8],
-        secret: &str,
-    ) -> Result<(), StoreError> {
-        if let Some(masked) = without_secret(raw, secret) {
-            self.conn.execute(
-                "UPDATE inbound_mail SET raw = ?2 WHERE id = ?1",
-                params![id, masked],
-            )?;
-            self.masked_since_checkpoint = true;
+    pub fn forget_secrets_of_read_mail(&mut self) -> Result<usize, StoreError> {
+        let read: Vec<(i64, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT id, raw FROM inbound_mail WHERE secrets_masked = 0 \
+                 AND status IN ('processed', 'rejected', 'duplicate') ORDER BY id",
+            )?
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get::<_, UnpackedBytes>(1)?.0))
+            })?
+            .collect::<Result<_, _>>()?;
+        if read.is_empty() {
+            return Ok(0);
         }
-        Ok(())
+        let tx = self.conn.savepoint()?;
+        let mut masked = 0;
+        for (id, raw) in read {
+            let kept = without_secrets(&raw);
+            masked += usize::from(kept.is_some());
+            tx.prepare_cached(
+                "UPDATE inbound_mail SET raw = COALESCE(?2, raw), secrets_masked = 1 \
+                 WHERE id = ?1",
+            )?
+            .execute(params![id, kept])?;
+        }
+        tx.commit()?;
+        self.masked_since_checkpoint |= masked > 0;
+        Ok(masked)
     }
 
     /// After queued mail `id` was delivered: its stored text `body` and
@@ -88,6 +107,37 @@ impl Store {
         self.masked_since_checkpoint = busy != 0;
         Ok(())
     }
+}
+
+/// `raw` with each secret it carries masked: the values of its
+/// `Password:` lines and the secrets of its `gm+tag.SECRET@` addresses that
+/// have the shape of a secret (a shorter value masked everywhere would
+/// spoil the mail). `None` when it carries none, or cannot be read.
+fn without_secrets(raw: &[u8]) -> Option<Vec<u8>> {
+    let mail = parse(raw, &InboundOptions::default()).ok()?;
+    let mut found = Vec::new();
+    let mut text = mail.body_text;
+    loop {
+        let taken = take_password(&text);
+        let Some(password) = taken.password else {
+            break;
+        };
+        found.push(password);
+        text = taken.text;
+    }
+    for address in mail.to.iter().chain(&mail.cc).chain(&mail.delivered_to) {
+        let base = address.split('+').next().unwrap_or_default();
+        if let Some((_, Some(secret))) = plus_address(address, base.trim_start_matches('<')) {
+            found.push(secret);
+        }
+    }
+    let mut kept: Option<Vec<u8>> = None;
+    for secret in found.iter().filter(|s| secret::has_its_shape(s)) {
+        if let Some(masked) = without_secret(kept.as_deref().unwrap_or(raw), secret) {
+            kept = Some(masked);
+        }
+    }
+    kept
 }
 
 /// `raw` with every occurrence of `secret` (in any case) masked; `None`
@@ -245,6 +295,23 @@ mod tests {
         );
         assert!(read.body_text.contains("H / M-CV5 é"), "{}", read.body_text);
         assert_eq!(read.subject, "[BIMR3] orders");
+    }
+
+    #[test]
+    fn every_password_line_and_plus_address_secret_is_found_but_no_short_word() {
+        let raw = mail(
+            "Cc: gm+bimr3.abcd-efgh-jkmn-pqrs@realmgm.test\r\n",
+            "Password: K7QM 2XRA PWD9 E4NB\r\nguess no\r\npassword = \"zzzz-yyyy-xxxx-wwww\"\r\n\
+             Password: no\r\n",
+        );
+        let text = String::from_utf8(without_secrets(&raw).unwrap()).unwrap();
+        for secret in [SECRET, "k7qm 2xra", "abcd-efgh", "zzzz-yyyy"] {
+            assert!(!text.to_lowercase().contains(secret), "{secret}: {text}");
+        }
+        assert!(text.contains("guess no\r\n"), "{text}");
+        assert!(text.contains("Password: no\r\n"), "{text}");
+        let plain = b"From: bob@realmgm.test\r\nSubject: x\r\n\r\nPassword: no\r\n";
+        assert_eq!(without_secrets(plain), None);
     }
 
     #[test]

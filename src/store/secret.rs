@@ -89,6 +89,12 @@ pub fn masked(text: &str, mask: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether `given` could be a secret as typed: the right number of
+/// letters and digits once case, spaces and dashes are set aside.
+pub fn has_its_shape(given: &str) -> bool {
+    normalize(given).len() == LENGTH
+}
+
 /// The secret as compared: case, spaces and dashes do not matter, since
 /// players retype it.
 fn normalize(secret: &str) -> String {

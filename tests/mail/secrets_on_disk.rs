@@ -294,16 +294,34 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     }
     let answers = capture.flush(&mut daemon, START + 120);
     assert_eq!(to(&answers, GM).len(), 1, "the GM is answered");
-    // The same letter again is still known for what it is.
-    let again = mail(
-        CID,
+    // The same letter again, as it came and through another relay, is
+    // still known for what it is.
+    let again = || {
+        mail(
+            CID,
+            GM,
+            "[G1] orders",
+            "c@x",
+            &format!("guess 90\nPassword: {}\n{}", cid.secret, signature()),
+        )
+    };
+    let note = daemon.ingest(&again(), START + 200).unwrap().1;
+    assert!(note.contains("already stored"), "{note}");
+    let mut relayed = b"Received: from relay2.realmgm.test by mx.realmgm.test\r\n".to_vec();
+    relayed.extend(again());
+    let note = daemon.ingest(&relayed, START + 210).unwrap().1;
+    assert!(note.contains("second delivery"), "{note}");
+    // Ann writes from another address: refused, and her secret not kept.
+    let elsewhere = mail(
+        "ann@elsewhere.test",
         GM,
         "[G1] orders",
-        "c@x",
-        &format!("guess 90\nPassword: {}\n{}", cid.secret, signature()),
+        "a2@x",
+        &format!("Password: {}\nguess 31\n", made["Ann"]),
     );
-    let note = daemon.ingest(&again, START + 200).unwrap().1;
-    assert!(note.contains("already stored"), "{note}");
+    let note = daemon.ingest(&elsewhere, START + 220).unwrap().1;
+    assert!(note.contains("not in the campaign"), "{note}");
+    capture.flush(&mut daemon, START + 230);
 
     let found: Vec<String> = every_value(&path)
         .into_iter()
