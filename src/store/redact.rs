@@ -23,10 +23,15 @@ use crate::mail::route::{plus_address, take_password};
 /// What stands in a stored mail where a secret was.
 pub const MASK: &str = "********";
 
+/// Received mails looked at in one pass: bounds the memory and the time a
+/// pass takes.
+const MAIL_PER_PASS: i64 = 200;
+
 impl Store {
-    /// Mask the secrets in the stored copy of every received mail read
-    /// since the last time (in an older database, of every mail read
-    /// before). Returns how many copies held one.
+    /// Mask the secrets in the stored copies of the received mail read
+    /// since the last time, at most [`MAIL_PER_PASS`] of them (an older
+    /// database, whose every mail is still to be looked at, is done over a
+    /// few passes). Returns how many copies held a secret.
     ///
     /// # Errors
     /// The database fails.
@@ -35,9 +40,9 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT id, raw FROM inbound_mail WHERE secrets_masked = 0 \
-                 AND status IN ('processed', 'rejected', 'duplicate') ORDER BY id",
+                 AND status IN ('processed', 'rejected', 'duplicate') ORDER BY id LIMIT ?1",
             )?
-            .query_map([], |row| {
+            .query_map([MAIL_PER_PASS], |row| {
                 Ok((row.get(0)?, row.get::<_, UnpackedBytes>(1)?.0))
             })?
             .collect::<Result<_, _>>()?;
@@ -312,6 +317,48 @@ mod tests {
         assert!(text.contains("Password: no\r\n"), "{text}");
         let plain = b"From: bob@realmgm.test\r\nSubject: x\r\n\r\nPassword: no\r\n";
         assert_eq!(without_secrets(plain), None);
+    }
+
+    #[test]
+    fn read_mail_is_masked_once_and_failed_or_unread_mail_kept_as_it_came() {
+        use crate::mail::arrival::arrival;
+        use crate::store::InboundStatus;
+        let mut store = Store::open_in_memory().unwrap();
+        let mut ids = Vec::new();
+        for (n, status) in [
+            InboundStatus::Processed,
+            InboundStatus::Rejected,
+            InboundStatus::Duplicate,
+            InboundStatus::Failed,
+            InboundStatus::New,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let raw = mail("", &format!("Password: {SECRET}\r\nguess {n}\r\n"));
+            let id = store
+                .insert_inbound_mail(&raw, &arrival(&raw), 1)
+                .unwrap()
+                .id();
+            store.set_inbound_status(id, status, None).unwrap();
+            ids.push((id, raw));
+        }
+        assert_eq!(store.forget_secrets_of_read_mail().unwrap(), 3);
+        for (n, (id, raw)) in ids.iter().enumerate() {
+            let stored = store.inbound_mail(*id).unwrap().unwrap();
+            assert_eq!(holds_secret(&stored.raw), n >= 3, "mail {n}");
+            assert_eq!(
+                stored.content_hash,
+                hex_sha256(raw),
+                "the hash of what came"
+            );
+        }
+        assert_eq!(store.forget_secrets_of_read_mail().unwrap(), 0, "each once");
+    }
+
+    fn hex_sha256(raw: &[u8]) -> String {
+        use sha2::{Digest, Sha256};
+        crate::game::hex(&Sha256::digest(raw))
     }
 
     #[test]
