@@ -60,33 +60,42 @@ pub fn hash(campaign: &str, player: &str, secret: &str) -> String {
 pub fn masked(text: &str, mask: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let shape = LENGTH + LENGTH / 4 - 1;
-    let is_symbol = |b: u8| ALPHABET.contains(&b);
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
-    let mut out = String::with_capacity(text.len());
+    let mut out: Option<String> = None;
     let mut copied = 0;
     let mut at = 0;
     while at + shape <= bytes.len() {
-        let candidate = &bytes[at..at + shape];
-        let fits = candidate
-            .iter()
-            .enumerate()
-            .all(|(i, &b)| if i % 5 == 4 { b == b'-' } else { is_symbol(b) });
+        // A secret's first dash is its fifth byte: go to the next dash
+        // (most mail has few), not through every byte.
+        let Some(dash) = bytes[at + 4..].iter().position(|&b| b == b'-') else {
+            break;
+        };
+        at += dash;
+        let Some(candidate) = bytes.get(at..at + shape) else {
+            break;
+        };
+        let fits = candidate.iter().enumerate().all(|(i, b)| {
+            if i % 5 == 4 {
+                *b == b'-'
+            } else {
+                ALPHABET.contains(b)
+            }
+        });
         let alone = (at == 0 || !is_word(bytes[at - 1]))
             && bytes.get(at + shape).is_none_or(|&b| !is_word(b));
         if fits && alone {
-            out.push_str(&text[copied..at]);
-            out.push_str(mask);
+            let kept = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            kept.push_str(&text[copied..at]);
+            kept.push_str(mask);
             at += shape;
             copied = at;
         } else {
             at += 1;
         }
     }
-    if copied == 0 {
-        return None;
-    }
-    out.push_str(&text[copied..]);
-    Some(out)
+    let mut kept = out?;
+    kept.push_str(&text[copied..]);
+    Some(kept)
 }
 
 /// Whether `given` could be a secret as typed: the right number of
