@@ -541,6 +541,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         last_error: BTreeMap::new(),
     };
     served.refresh(&mut daemon)?;
+    remove_partial_files(&served.campaigns);
     if served.campaigns.is_empty() {
         bail!(
             "no campaign can be served: store one with `realmgm campaign new FILE`, or see the \
@@ -575,6 +576,27 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
             super::stop::Wake::Time => {}
         }
         served.refresh(&mut daemon)?;
+    }
+}
+
+/// At the start, the halves of messages a killed writer left in the `tmp/`
+/// of the campaigns' Maildir folders, in or out (said in the log).
+fn remove_partial_files(campaigns: &[Campaign]) {
+    let folders = campaigns
+        .iter()
+        .filter_map(|c| c.mail.as_ref())
+        .flat_map(|m| [&m.maildir_in, &m.maildir_out])
+        .flatten();
+    for folder in folders {
+        match Maildir::open(folder)
+            .and_then(|m| m.remove_partial_files(std::time::SystemTime::now()))
+        {
+            Ok(0) => {}
+            Ok(removed) => tracing::info!(
+                "removed {removed} half-written message(s) a killed delivery left in {folder}/tmp"
+            ),
+            Err(error) => tracing::warn!("cannot clean {folder}/tmp: {error}"),
+        }
     }
 }
 

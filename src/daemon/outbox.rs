@@ -222,6 +222,13 @@ impl Daemon {
             match result {
                 Ok(_) => {
                     self.store.mark_mail_sent(queued.id)?;
+                    // A welcome's secret is the player's now; the copy
+                    // kept of the mail need not hold it.
+                    self.store.forget_sent_secrets(
+                        queued.id,
+                        &queued.mail.body,
+                        queued.mail.html.as_deref(),
+                    )?;
                     summary.sent += 1;
                 }
                 Err(error) if error.is_temporary() => {
@@ -238,6 +245,9 @@ impl Daemon {
                 }
             }
         }
+        // Mail read and sent lose their secrets, and so do the files.
+        self.store.forget_secrets_of_read_mail()?;
+        self.store.checkpoint_after_masking()?;
         Ok(summary)
     }
 

@@ -5,13 +5,21 @@
 //! leaves the mail in `new/` to be read again, and the content hash makes
 //! that second read harmless (reference pbem-practice.md §4 idea 2). Writing
 //! follows the Maildir protocol (write into `tmp/`, then rename into `new/`)
-//! and serves the file transport and the demo's player mailboxes.
+//! and serves the file transport and the demo's player mailboxes. What
+//! realmgm writes is its owner's alone: folders 0700, messages 0600, since
+//! they carry players' secrets. A message a killed writer left half-written
+//! in `tmp/` is removed once it is an hour old.
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// A file in `tmp/` older than this was left by a writer that died: no
+/// delivery takes that long.
+pub const PARTIAL_FILE_AGE: Duration = Duration::from_secs(3600);
 
 /// A Maildir folder on disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +90,9 @@ impl Maildir {
         Ok(Maildir { root })
     }
 
-    /// Open a Maildir, creating it and its subfolders when missing.
+    /// Open a Maildir, creating it and its subfolders when missing; the
+    /// folders it creates are its owner's alone (0700). Existing folders
+    /// keep their mode.
     ///
     /// # Errors
     /// When a folder cannot be created.
@@ -90,7 +100,11 @@ impl Maildir {
         let root = root.into();
         for sub in ["new", "cur", "tmp"] {
             let dir = root.join(sub);
-            fs::create_dir_all(&dir).map_err(io("create", &dir))?;
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&dir)
+                .map_err(io("create", &dir))?;
         }
         Ok(Maildir { root })
     }
@@ -192,7 +206,12 @@ impl Maildir {
         let id = unique_name();
         let tmp = self.root.join("tmp").join(&id);
         let new = self.root.join("new").join(&id);
-        let mut file = fs::File::create(&tmp).map_err(io("create", &tmp))?;
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)
+            .map_err(io("create", &tmp))?;
         file.write_all(raw).map_err(io("write", &tmp))?;
         file.sync_all().map_err(io("sync", &tmp))?;
         drop(file);
@@ -203,6 +222,34 @@ impl Maildir {
             flags: String::new(),
             path: new,
         })
+    }
+
+    /// Remove the files in `tmp/` last written more than
+    /// [`PARTIAL_FILE_AGE`] before `now`: halves of messages whose writer
+    /// was killed, which no one will ever finish or read. Returns how many
+    /// were removed.
+    ///
+    /// # Errors
+    /// When `tmp/` cannot be listed or a file cannot be removed.
+    pub fn remove_partial_files(&self, now: SystemTime) -> Result<usize, MaildirError> {
+        let dir = self.root.join("tmp");
+        let mut removed = 0;
+        for item in fs::read_dir(&dir).map_err(io("list", &dir))? {
+            let item = item.map_err(io("list", &dir))?;
+            let path = item.path();
+            let metadata = item.metadata().map_err(io("read", &path))?;
+            // A clock set back makes every age zero: nothing is removed.
+            let age = metadata
+                .modified()
+                .ok()
+                .and_then(|written| now.duration_since(written).ok())
+                .unwrap_or_default();
+            if metadata.is_file() && age > PARTIAL_FILE_AGE {
+                fs::remove_file(&path).map_err(io("remove", &path))?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 }
 

@@ -22,10 +22,25 @@ impl Store {
     /// `to` exists already, or the copy fails (nothing usable is left at
     /// `to` then).
     pub fn backup_to(&self, to: &Path, progress: Option<fn(Progress)>) -> Result<i32, StoreError> {
-        if to.exists() {
-            return Err(StoreError::BackupExists(to.display().to_string()));
-        }
-        let mut target = rusqlite::Connection::open(to)?;
+        // Made here, owner-only and never over an existing file, before
+        // SQLite opens it.
+        super::create_private(to, true).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::AlreadyExists {
+                StoreError::BackupExists(to.display().to_string())
+            } else {
+                StoreError::Create {
+                    file: to.to_path_buf(),
+                    source,
+                }
+            }
+        })?;
+        let mut target = match rusqlite::Connection::open(to) {
+            Ok(target) => target,
+            Err(error) => {
+                let _ = std::fs::remove_file(to);
+                return Err(error.into());
+            }
+        };
         let result = (|| {
             let backup = Backup::new(&self.conn, &mut target)?;
             backup.run_to_completion(PAGES_PER_STEP, PAUSE, progress)?;

@@ -19,13 +19,17 @@ pub mod mail;
 pub mod mailboxes;
 pub mod messages;
 mod packed;
+mod redact;
 pub mod rounds;
 pub mod rulings;
 pub mod secret;
 pub mod transfer;
 pub mod work;
 
-use std::path::Path;
+use std::fs::OpenOptions;
+use std::io::ErrorKind;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
 
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -97,6 +101,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0015_hostile_mail",
         include_str!("migrations/0015_hostile_mail.sql"),
     ),
+    (
+        "0016_masked_mail",
+        include_str!("migrations/0016_masked_mail.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -163,6 +171,14 @@ pub enum StoreError {
     )]
     ImportCopy { file: String, error: String },
     #[error(
+        "cannot create {}: {source}; check that its folder exists and that you may write there",
+        file.display()
+    )]
+    Create {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
         "this database holds a campaign called {0} already; import it into another database, or \
          remove the campaign here first"
     )]
@@ -174,6 +190,9 @@ pub struct Store {
     conn: Connection,
     /// States loaded or saved lately, handed out again while unchanged.
     states: days::KnownStates,
+    /// A secret was masked since the last checkpoint: the write-ahead log
+    /// may still hold the page as it was before ([`redact`]).
+    masked_since_checkpoint: bool,
 }
 
 impl Store {
@@ -184,12 +203,21 @@ impl Store {
     /// The file cannot be opened, a migration fails, or the database was
     /// written by a newer realmgm.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        create_private(path, false).map_err(|source| StoreError::Create {
+            file: path.to_path_buf(),
+            source,
+        })?;
+        shut_out_others(path);
         let conn = Connection::open(path)?;
         // WAL lets the CLI read while the daemon writes.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         // Atomic, ordered commits without a flush each; raw mail is flushed
         // at once (see `work`).
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // What is overwritten in a page (a secret masked in a stored mail)
+        // is zeroed, not left in the page's free space for `grep`; FAST
+        // costs no extra writes.
+        conn.pragma_update_and_check(None, "secure_delete", "FAST", |_| Ok(()))?;
         Store::migrated(conn, SCHEMA_VERSION)
     }
 
@@ -213,6 +241,7 @@ impl Store {
         Ok(Store {
             conn,
             states: days::KnownStates::default(),
+            masked_since_checkpoint: false,
         })
     }
 
@@ -249,6 +278,70 @@ impl Store {
                 player: player.to_string(),
             })?;
         Ok((campaign_id, player_id))
+    }
+}
+
+/// Create an empty file at `path`, readable and writable by its owner
+/// alone whatever the umask, before SQLite opens it: SQLite gives a new
+/// database 0644 less the umask, and its `-wal` and `-shm` files the
+/// database file's own mode, so this one mode covers all three. With
+/// `must_be_new` an existing file is an error (no backup overwrites one);
+/// without, an existing database is left as it is.
+///
+/// # Errors
+/// The file cannot be created, or exists and `must_be_new` holds.
+pub(crate) fn create_private(path: &Path, must_be_new: bool) -> Result<(), std::io::Error> {
+    let created = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path);
+    match created {
+        Err(error) if error.kind() == ErrorKind::AlreadyExists && !must_be_new => Ok(()),
+        other => other.map(drop),
+    }
+}
+
+/// Take away every right of other users on the database at `path` and its
+/// `-wal` and `-shm` files: the store holds players' mail, and before
+/// realmgm created its files 0600 the usual umask made them world-readable.
+/// Rights the GM gave the file's group (a backup user) are his choice and
+/// stay, with a warning in the log. A file realmgm may not change (someone
+/// else's export being imported) is only warned about.
+fn shut_out_others(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = PathBuf::from(name);
+        let Ok(metadata) = std::fs::metadata(&file) else {
+            continue;
+        };
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o007 != 0 {
+            let tightened = mode & !0o007;
+            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(tightened)) {
+                Ok(()) => tracing::warn!(
+                    "{} was open to every user of this machine (mode {mode:o}); it is now \
+                     {tightened:o}",
+                    file.display()
+                ),
+                Err(error) => tracing::warn!(
+                    "{} is open to every user of this machine (mode {mode:o}) and cannot be \
+                     closed to them ({error}); its owner should run `chmod o-rwx {}`",
+                    file.display(),
+                    file.display()
+                ),
+            }
+        }
+        if mode & 0o070 != 0 {
+            tracing::warn!(
+                "{} is open to its group (mode {:o}); if no one of the group should read \
+                 players' mail, run `chmod 600 {}`",
+                file.display(),
+                mode & !0o007,
+                file.display()
+            );
+        }
     }
 }
 

@@ -53,6 +53,57 @@ pub fn hash(campaign: &str, player: &str, secret: &str) -> String {
     hex(&hasher.finalize())
 }
 
+/// `text` with every word shaped like a secret [`generate`] makes (four
+/// groups of four of its symbols, joined by dashes) replaced by `mask`;
+/// `None` when there is none. No other word has that shape, so a sent mail
+/// can lose its secrets without knowing whose they were.
+pub fn masked(text: &str, mask: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let shape = LENGTH + LENGTH / 4 - 1;
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    while at + shape <= bytes.len() {
+        // A secret's first dash is its fifth byte: go to the next dash
+        // (most mail has few), not through every byte.
+        let Some(dash) = bytes[at + 4..].iter().position(|&b| b == b'-') else {
+            break;
+        };
+        at += dash;
+        let Some(candidate) = bytes.get(at..at + shape) else {
+            break;
+        };
+        let fits = candidate.iter().enumerate().all(|(i, b)| {
+            if i % 5 == 4 {
+                *b == b'-'
+            } else {
+                ALPHABET.contains(b)
+            }
+        });
+        let alone = (at == 0 || !is_word(bytes[at - 1]))
+            && bytes.get(at + shape).is_none_or(|&b| !is_word(b));
+        if fits && alone {
+            let kept = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            kept.push_str(&text[copied..at]);
+            kept.push_str(mask);
+            at += shape;
+            copied = at;
+        } else {
+            at += 1;
+        }
+    }
+    let mut kept = out?;
+    kept.push_str(&text[copied..]);
+    Some(kept)
+}
+
+/// Whether `given` could be a secret as typed: the right number of
+/// letters and digits once case, spaces and dashes are set aside.
+pub fn has_its_shape(given: &str) -> bool {
+    normalize(given).len() == LENGTH
+}
+
 /// The secret as compared: case, spaces and dashes do not matter, since
 /// players retype it.
 fn normalize(secret: &str) -> String {
@@ -75,6 +126,31 @@ mod tests {
         assert_eq!(a.matches('-').count(), 3);
         assert!(a.bytes().all(|c| c == b'-' || ALPHABET.contains(&c)), "{a}");
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn secrets_and_nothing_else_are_masked() {
+        let made = generate().unwrap();
+        let text = format!("Your secret is: {made}\n\nPut a line `Password: {made}` in.");
+        let masked = masked(&text, "***").unwrap();
+        assert_eq!(
+            masked,
+            "Your secret is: ***\n\nPut a line `Password: ***` in."
+        );
+        for other in [
+            "no secret here",
+            "abcd-efgh-jkmn-pqrs-tuvw",
+            "xabcd-efgh-jkmn-pqrs",
+            "abcd-efgh-jkmn-pqr1",
+            "ABCD-EFGH-JKMN-PQRS",
+            "été abcd-efgh-jkmn",
+        ] {
+            assert_eq!(super::masked(other, "***"), None, "{other}");
+        }
+        assert_eq!(
+            super::masked("é abcd-efgh-jkmn-pqrs.", "*").as_deref(),
+            Some("é *.")
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod mail_server;
 mod mail_tls;
 mod month_by_mail;
 mod report_mail;
+mod secrets_on_disk;
 mod site_pages;
 mod storage;
 mod three_campaigns;
