@@ -29,9 +29,13 @@ impl DbArg {
         self.db.clone()
     }
 
-    /// The folder relative mail folders are anchored at: the database's.
+    /// The folder relative mail folders are anchored at: the real
+    /// database's, so every path that reaches one database (a link, `..`)
+    /// reads and writes the same Maildirs. Where the real path cannot be
+    /// found, opening the database fails with the reason; until then the
+    /// path as typed stands in.
     pub(crate) fn mail_base(&self) -> PathBuf {
-        let path = self.path();
+        let path = self.real_path(true).unwrap_or_else(|_| self.path());
         path.parent()
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
@@ -425,6 +429,23 @@ mod tests {
     const STANDARD: &str = include_str!("../../campaigns/standard.toml");
     const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
     const NOW: i64 = 1_740_859_200;
+
+    #[test]
+    fn relative_mail_folders_are_the_real_databases_whatever_path_reaches_it() {
+        let dir = std::env::temp_dir().join(format!("realmgm-mail-base-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+        let real = dir.join("real/realmgm.sqlite");
+        std::fs::write(&real, b"").unwrap();
+        let link = dir.join("elsewhere/realmgm.sqlite");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let through_link = DbArg { db: link }.mail_base();
+        let direct = DbArg { db: real }.mail_base();
+        assert_eq!(through_link, direct);
+        assert_eq!(direct, std::fs::canonicalize(dir.join("real")).unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn stored(file: &str, text: &str) -> StoredCampaign {
         let mut store = Store::open_in_memory().unwrap();
