@@ -14,5 +14,10 @@ use libfuzzer_sys::fuzz_target;
 mod mutations;
 
 fuzz_target!(|plan: &[u8]| {
-    mutations::exercise(&mutations::hostile_export(plan));
+    if let mutations::Outcome::Refused(why) = mutations::exercise(&mutations::hostile_export(plan)) {
+        assert!(
+            why.contains(" is not a campaign export") || why.contains("already"),
+            "a refusal without its reason: {why}"
+        );
+    }
 });

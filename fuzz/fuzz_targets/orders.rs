@@ -13,7 +13,7 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     };
     let text = String::from_utf8_lossy(bytes);
-    let _ = parse_day_orders(&text, 1, &game.tiles);
+    let _ = parse_day_orders(&text, 1, game);
     for line in text.lines() {
         let _ = parse_activities(line, 1, &game.tiles);
         let _ = parse_chit(line);
