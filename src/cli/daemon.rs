@@ -617,7 +617,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
     let campaign = daemon.campaign(&args.campaign)?.campaign;
     // Read before waiting for the daemon's round, which may run this day.
-    let seen = daemon.pending(&campaign)?.day;
+    let seen = daemon.pending_day(&campaign.name)?;
     let name = campaign.name;
     let _round = if args.command.only_reads() {
         None

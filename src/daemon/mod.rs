@@ -92,6 +92,19 @@ impl Daemon {
         Ok(self.store.load_campaign(name)?)
     }
 
+    /// The number of the pending day, read without its state: a campaign
+    /// held for a state changed outside realmgm still has one, and the GM
+    /// needs it to roll back.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn pending_day(&self, campaign: &str) -> anyhow::Result<u32> {
+        Ok(self
+            .store
+            .latest_day_number(campaign)?
+            .map_or(1, |day| day + 1))
+    }
+
     /// The turn `campaign` waits for.
     ///
     /// # Errors

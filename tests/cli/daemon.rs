@@ -604,3 +604,35 @@ fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
         "{answer}"
     );
 }
+
+/// Issue 31 §1: a day's state changed by hand holds the campaign, and the
+/// rollback its message names works from the command line as written.
+#[test]
+fn the_rollback_a_forged_state_names_works_as_written() {
+    let template = race_template("forged");
+    let db = day_one_due(&template, 97);
+    stdout(&realmgm(
+        &["gm", "--campaign", "RACE", "process", "--day", "1"],
+        &db.0,
+    ));
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    let edited = conn
+        .execute(
+            "UPDATE game_days SET state_json = replace(state_json, '\"day\":1', '\"day\": 1') \
+             WHERE day = 1",
+            [],
+        )
+        .unwrap();
+    assert_eq!(edited, 1);
+    drop(conn);
+    let refused = stderr(&realmgm(&["gm", "--campaign", "RACE", "status"], &db.0));
+    let advice = "realmgm gm --campaign RACE rollback --day 0";
+    assert!(refused.contains(advice), "{refused}");
+    let rolled = realmgm(
+        &["gm", "--campaign", "RACE", "rollback", "--day", "0"],
+        &db.0,
+    );
+    assert!(rolled.status.success(), "{}", stderr(&rolled));
+    let status = stdout(&realmgm(&["gm", "--campaign", "RACE", "status"], &db.0));
+    assert!(status.contains("day 1 pending"), "{status}");
+}
