@@ -264,6 +264,22 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("site"), field);
             return Err(self.at_line(line, &format!("site.{field}"), message));
         }
+        // Both are printed on one line in mail headers, the CLI and the log,
+        // where a line break would start a line the file's author wrote.
+        let one_line = [
+            (None, "title", raw.title.as_deref()),
+            (Some("gm"), "name", raw.gm.name.as_deref()),
+        ];
+        for (table, key, text) in one_line {
+            if text.is_some_and(|text| text.chars().any(char::is_control)) {
+                let field = table.map_or_else(|| key.to_string(), |t| format!("{t}.{key}"));
+                return Err(self.at_line(
+                    key_line(self.text, table, key),
+                    &field,
+                    "it holds a line break or another control character; write it on one line",
+                ));
+            }
+        }
         let calendar = self.check_calendar(raw.calendar.as_ref(), game, &rules, &raw.rules)?;
         let players = self.check_players(&raw.players, &raw.gm, raw.max_players.as_ref())?;
         if let Some(folder) = &raw.template_folder

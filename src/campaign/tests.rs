@@ -461,3 +461,31 @@ fn a_folder_climbing_out_of_the_databases_folder_is_refused_unless_absolute() {
         Some("/var/www/../pages")
     );
 }
+
+#[test]
+fn a_title_or_gm_name_with_a_line_break_is_refused() {
+    let title = parse(&edited(
+        "seed = 7",
+        "seed = 7\ntitle = \"Realm\\r\\nBcc: all@evil.test\"",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        title.contains("title") && title.contains("write it on one line"),
+        "{title}"
+    );
+    let gm = parse(&edited(
+        "email = \"gm@example.org\"",
+        "email = \"gm@example.org\"\nname = \"Gm\\nBcc: all@evil.test\"",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(gm.contains("gm.name") && gm.contains("line 8"), "{gm}");
+    assert!(
+        parse(&edited(
+            "seed = 7",
+            "seed = 7\ntitle = \"The Realm, 3rd run\""
+        ))
+        .is_ok()
+    );
+}
