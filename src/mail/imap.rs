@@ -641,12 +641,19 @@ mod tests {
                 "UID FETCH 8 (RFC822.SIZE BODY.PEEK[]<0.10>)",
                 b"* 2 FETCH (UID 8 RFC822.SIZE 7 BODY[]<0> {5}\r\nhello)\r\nTAG OK\r\n".to_vec(),
             ),
+            // The size may come after the body.
+            (
+                "UID FETCH 9 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 3 FETCH (UID 9 BODY[]<0> {10}\r\n0123456789 RFC822.SIZE 70)\r\nTAG OK\r\n"
+                    .to_vec(),
+            ),
         ]]);
         let mut client = ImapClient::connect(&settings(port)).unwrap();
         let cut = client.fetch(7, 10).unwrap();
         assert_eq!((cut.head.as_slice(), cut.size), (&b"0123456789"[..], 5000));
         let whole = client.fetch(8, 10).unwrap();
         assert_eq!((whole.head.as_slice(), whole.size), (&b"hello"[..], 5));
+        assert_eq!(client.fetch(9, 10).unwrap().size, 70);
         drop(client);
         let seen = server.join().unwrap();
         assert_eq!(seen[1], "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.10>)");
