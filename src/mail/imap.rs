@@ -1,7 +1,7 @@
 //! A small synchronous IMAP4rev1 client (RFC 3501) for polling the GM
 //! mailbox: LOGIN, SELECT, UID SEARCH UNSEEN, UID FETCH of a message's size
-//! and its first bytes, and UID STORE +FLAGS (\Seen), over implicit TLS, STARTTLS or plain TCP (the
-//! last only for a server on this machine).
+//! and its first bytes, and UID STORE +FLAGS (\Seen), over implicit TLS,
+//! STARTTLS or plain TCP (the last only for a server on this machine).
 //!
 //! Written here rather than taken from crates.io: the stable `imap` 2.x
 //! supports TLS only through native-tls/OpenSSL, and `imap` 3 has been an
