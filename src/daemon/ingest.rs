@@ -218,6 +218,12 @@ impl Daemon {
     /// before are found as duplicates) and the GM's log says so. Returns how
     /// many were new.
     ///
+    /// Of each message no more than [`MAX_MAIL_BYTES`] and one byte is
+    /// fetched, and a larger one is stored cut as from any other source. A
+    /// message the server will not hand out is flagged seen and skipped,
+    /// once, with a line in the GM's log: it would otherwise fail every
+    /// round and hold back the mail after it.
+    ///
     /// # Errors
     /// The server cannot be reached or refuses, or the store fails.
     pub fn poll_imap(
@@ -239,9 +245,22 @@ impl Daemon {
         };
         let mut new = 0;
         for uid in &uids {
-            let raw = client.fetch(*uid)?;
-            if matches!(self.store_raw(&raw, now)?, InboundInsert::New(_)) {
-                new += 1;
+            match client.fetch(*uid, MAX_MAIL_BYTES + 1) {
+                Ok(fetched) => {
+                    let inserted = self.store_delivered(&fetched.head, fetched.size, now)?;
+                    if matches!(inserted, InboundInsert::New(_)) {
+                        new += 1;
+                    }
+                }
+                Err(error) if error.leaves_session_usable() => {
+                    let note = format!(
+                        "IMAP mailbox {mailbox}: message UID {uid} cannot be fetched ({error}); \
+                         it is flagged seen and skipped, and stays on the server: flag it unread \
+                         there to have it fetched again"
+                    );
+                    self.store.log_gm(None, now, "imap", &note, None)?;
+                }
+                Err(error) => return Err(error.into()),
             }
             client.mark_seen(*uid)?;
         }
@@ -894,15 +913,7 @@ mod tests {
             // for one mail the daemon has while another arrived seen.
             session(9, "UID SEARCH ALL", &[(1, first), (2, second)]),
         ]);
-        let settings = ImapSettings {
-            host: "127.0.0.1".into(),
-            port,
-            security: Security::None,
-            username: "gm".into(),
-            password: "pw".into(),
-            timeout: Duration::from_secs(5),
-            ca_file: None,
-        };
+        let settings = fake_imap(port);
         let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
@@ -925,6 +936,97 @@ mod tests {
                 .unwrap()
                 .len(),
             2
+        );
+    }
+
+    fn fake_imap(port: u16) -> ImapSettings {
+        ImapSettings {
+            host: "127.0.0.1".into(),
+            port,
+            security: Security::None,
+            username: "gm".into(),
+            password: "pw".into(),
+            timeout: Duration::from_secs(30),
+            ca_file: None,
+        }
+    }
+
+    #[test]
+    fn a_mail_beyond_the_cap_is_fetched_in_part_and_stored_cut_with_its_size() {
+        let mut head = "Message-ID: <big@x>\r\nFrom: s@x\r\nSubject: big\r\n\r\n".to_string();
+        let line = format!("{}\r\n", "a".repeat(98));
+        while head.len() <= MAX_MAIL_BYTES {
+            head.push_str(&line);
+        }
+        head.truncate(MAX_MAIL_BYTES + 1);
+        let reply = format!(
+            "* 1 FETCH (UID 3 RFC822.SIZE 104857600 BODY[]<0> {{{}}}\r\n{head})\r\nTAG OK\r\n",
+            head.len()
+        );
+        drop(head);
+        let mut script = session(7, "UID SEARCH UNSEEN", &[]);
+        script[2].1 = b"* SEARCH 3\r\nTAG OK\r\n".to_vec();
+        script.insert(
+            3,
+            (
+                "UID FETCH 3 (RFC822.SIZE BODY.PEEK[]<0.26214401>)",
+                reply.into_bytes(),
+            ),
+        );
+        script.insert(4, ("UID STORE 3", b"TAG OK\r\n".to_vec()));
+        let (port, server) = crate::mail::imap::fake::serve(vec![script]);
+        let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
+        assert_eq!(daemon.poll_imap(&fake_imap(port), "INBOX", 10).unwrap(), 1);
+        let commands = server.join().unwrap();
+        assert_eq!(
+            commands[3],
+            format!(
+                "UID FETCH 3 (RFC822.SIZE BODY.PEEK[]<0.{}>)",
+                MAX_MAIL_BYTES + 1
+            )
+        );
+        let stored = daemon.store.inbound_mail(1).unwrap().unwrap();
+        assert!(stored.raw.len() <= MAX_MAIL_BYTES, "{}", stored.raw.len());
+        assert!(stored.raw.ends_with(b"\r\n"));
+        let log = daemon.store.gm_log(None).unwrap();
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].kind, "too large");
+        assert!(
+            log[0].message.contains("mail 1: 104857600 bytes arrived"),
+            "{}",
+            log[0].message
+        );
+    }
+
+    #[test]
+    fn a_message_the_server_will_not_hand_out_is_skipped_once_and_logged() {
+        let later = "Message-ID: <later@x>\r\nSubject: later\r\n\r\nbody\r\n";
+        let mut first = session(7, "UID SEARCH UNSEEN", &[(6, later)]);
+        first[2].1 = b"* SEARCH 5 6\r\nTAG OK\r\n".to_vec();
+        first.insert(
+            3,
+            (
+                "UID FETCH 5",
+                b"TAG NO [SERVERBUG] Internal error occurred\r\n".to_vec(),
+            ),
+        );
+        first.insert(4, ("UID STORE 5", b"TAG OK\r\n".to_vec()));
+        let (port, server) =
+            crate::mail::imap::fake::serve(vec![first, session(7, "UID SEARCH UNSEEN", &[])]);
+        let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
+        let settings = fake_imap(port);
+        assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
+        assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
+        server.join().unwrap();
+        let log = daemon.store.gm_log(None).unwrap();
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].kind, "imap");
+        assert!(
+            log[0].message.contains("message UID 5 cannot be fetched")
+                && log[0].message.contains("[SERVERBUG]")
+                && log[0].message.contains("flag it unread there"),
+            "{}",
+            log[0].message
         );
     }
 

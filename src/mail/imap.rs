@@ -1,7 +1,7 @@
 //! A small synchronous IMAP4rev1 client (RFC 3501) for polling the GM
-//! mailbox: LOGIN, SELECT, UID SEARCH UNSEEN, UID FETCH BODY.PEEK[] and
-//! UID STORE +FLAGS (\Seen), over implicit TLS, STARTTLS or plain TCP (the
-//! last only for a server on this machine).
+//! mailbox: LOGIN, SELECT, UID SEARCH UNSEEN, UID FETCH of a message's size
+//! and its first bytes, and UID STORE +FLAGS (\Seen), over implicit TLS,
+//! STARTTLS or plain TCP (the last only for a server on this machine).
 //!
 //! Written here rather than taken from crates.io: the stable `imap` 2.x
 //! supports TLS only through native-tls/OpenSSL, and `imap` 3 has been an
@@ -9,7 +9,9 @@
 //! over rustls (already in the tree through lettre) are a few hundred lines.
 //! Fetching uses BODY.PEEK so nothing is marked read until the daemon has
 //! stored the mail and calls [`ImapClient::mark_seen`]
-//! (reference pbem-practice.md §4 idea 2).
+//! (reference pbem-practice.md §4 idea 2). However large a message or a
+//! literal the server sends, no more than the bytes the caller asked for
+//! are held: the rest is read and dropped.
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
@@ -21,9 +23,8 @@ use rustls::{ClientConnection, StreamOwned};
 
 use crate::mail::transport::Security;
 
-/// The largest literal (one fetched message) accepted, to bound memory.
-const MAX_LITERAL_BYTES: usize = 64 * 1024 * 1024;
-/// The longest response line accepted outside literals.
+/// The longest response line accepted outside literals, and the most kept
+/// of a literal in any reply but a fetched message's.
 const MAX_LINE_BYTES: usize = 1024 * 1024;
 
 /// Where and how to connect.
@@ -48,6 +49,15 @@ pub struct FolderStatus {
     pub uid_validity: Option<u32>,
 }
 
+/// The start of one message, as [`ImapClient::fetch`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// The message's first bytes: all of it when it is no longer than asked.
+    pub head: Vec<u8>,
+    /// How many bytes the whole message has (`head.len()` when it is whole).
+    pub size: usize,
+}
+
 /// An IMAP failure.
 #[derive(Debug, thiserror::Error)]
 pub enum ImapError {
@@ -67,6 +77,20 @@ pub enum ImapError {
     Refused { command: String, reply: String },
     #[error("unexpected reply from the IMAP server: {0}")]
     Protocol(String),
+    #[error("no message came back for UID {uid}; it may have been deleted meanwhile")]
+    NoMessage { uid: u32 },
+}
+
+impl ImapError {
+    /// True when the failure concerns one message and the session is still
+    /// in step with the server, so the next command can go on: the server
+    /// refused the command, or had no such message.
+    pub fn leaves_session_usable(&self) -> bool {
+        matches!(
+            self,
+            ImapError::Refused { .. } | ImapError::NoMessage { .. }
+        )
+    }
 }
 
 enum Stream {
@@ -99,11 +123,19 @@ impl Write for Stream {
 }
 
 /// One response line with its literals: `text` holds the line with each
-/// literal replaced by `{n}`, `literals` the literal bytes in order.
+/// literal replaced by `{n}`, `literals` the literals in order.
 #[derive(Debug, Default)]
 struct ResponseLine {
     text: String,
-    literals: Vec<Vec<u8>>,
+    literals: Vec<Literal>,
+}
+
+/// A literal as read: its first bytes, up to what was wanted, and the
+/// length the server announced.
+#[derive(Debug)]
+struct Literal {
+    kept: Vec<u8>,
+    length: usize,
 }
 
 /// A logged-in IMAP session.
@@ -145,7 +177,7 @@ impl ImapClient {
             buffer: Vec::new(),
             next_tag: 1,
         };
-        let greeting = client.read_line()?;
+        let greeting = client.read_line(MAX_LINE_BYTES)?;
         if !greeting.text.starts_with("* OK") && !greeting.text.starts_with("* PREAUTH") {
             return Err(ImapError::Protocol(format!(
                 "greeting was '{}'",
@@ -228,25 +260,41 @@ impl ImapClient {
         Ok(uids)
     }
 
-    /// The raw bytes of one message, without marking it seen.
+    /// The first `keep` bytes of one message and its whole size, without
+    /// marking it seen. Only those bytes are asked for (a partial fetch,
+    /// RFC 3501 §6.4.5); a server that sends more anyway costs no more
+    /// memory, its extra bytes are read and dropped.
     ///
     /// # Errors
-    /// [`ImapError::Protocol`] when the server returns no body for the UID
+    /// [`ImapError::NoMessage`] when the server returns no body for the UID
     /// (e.g. it was expunged meanwhile).
-    pub fn fetch(&mut self, uid: u32) -> Result<Vec<u8>, ImapError> {
-        let lines = self.command(&format!("UID FETCH {uid} BODY.PEEK[]"))?;
+    pub fn fetch(&mut self, uid: u32, keep: usize) -> Result<Fetched, ImapError> {
+        let lines = self.command_keeping(
+            &format!("UID FETCH {uid} (RFC822.SIZE BODY.PEEK[]<0.{keep}>)"),
+            keep,
+        )?;
         for line in lines {
+            let upper = line.text.to_ascii_uppercase();
             if line.text.starts_with("* ")
-                && line.text.to_ascii_uppercase().contains("FETCH")
-                && line.text.to_ascii_uppercase().contains("BODY[]")
+                && upper.contains("FETCH")
+                && upper.contains("BODY[]")
                 && let Some(body) = line.literals.into_iter().next()
             {
-                return Ok(body);
+                // The announced size counts only when the body was cut: a
+                // server's RFC822.SIZE may differ a little from the bytes
+                // it sends, and a whole mail must not look cut.
+                let size = if body.length < keep {
+                    body.length
+                } else {
+                    body.length.max(rfc822_size(&upper).unwrap_or(0))
+                };
+                return Ok(Fetched {
+                    head: body.kept,
+                    size,
+                });
             }
         }
-        Err(ImapError::Protocol(format!(
-            "no message body came back for UID {uid}; it may have been deleted"
-        )))
+        Err(ImapError::NoMessage { uid })
     }
 
     /// Mark one message seen, after it has been stored.
@@ -266,6 +314,16 @@ impl ImapClient {
     /// Send one tagged command and collect the untagged lines until its
     /// tagged completion. NO or BAD becomes [`ImapError::Refused`].
     fn command(&mut self, command: &str) -> Result<Vec<ResponseLine>, ImapError> {
+        self.command_keeping(command, MAX_LINE_BYTES)
+    }
+
+    /// [`ImapClient::command`], keeping at most `keep` bytes of each literal
+    /// in the reply.
+    fn command_keeping(
+        &mut self,
+        command: &str,
+        keep: usize,
+    ) -> Result<Vec<ResponseLine>, ImapError> {
         let tag = format!("A{:04}", self.next_tag);
         self.next_tag += 1;
         self.stream
@@ -273,10 +331,10 @@ impl ImapClient {
         self.stream.flush()?;
         let mut untagged = Vec::new();
         loop {
-            let line = self.read_line()?;
+            let line = self.read_line(keep)?;
             if let Some(rest) = line.text.strip_prefix(&tag) {
                 let rest = rest.trim_start();
-                let verb = command.split_whitespace().next().unwrap_or(command);
+                let verb = command_name(command);
                 if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("OK") {
                     return Ok(untagged);
                 }
@@ -295,22 +353,18 @@ impl ImapClient {
         }
     }
 
-    /// Read one response line, following literals (`{n}\r\n` + n bytes).
-    fn read_line(&mut self) -> Result<ResponseLine, ImapError> {
+    /// Read one response line, following literals (`{n}\r\n` + n bytes),
+    /// of which at most `keep` bytes each are kept.
+    fn read_line(&mut self, keep: usize) -> Result<ResponseLine, ImapError> {
         let mut response = ResponseLine::default();
         loop {
             let raw = self.read_crlf_line()?;
             let text = String::from_utf8_lossy(&raw).into_owned();
             match literal_length(&text) {
                 Some(length) => {
-                    if length > MAX_LITERAL_BYTES {
-                        return Err(ImapError::Protocol(format!(
-                            "a {length}-byte literal is larger than the {MAX_LITERAL_BYTES}-byte limit"
-                        )));
-                    }
                     response.text.push_str(&text);
-                    let literal = self.read_exact_bytes(length)?;
-                    response.literals.push(literal);
+                    let kept = self.read_literal(length, keep)?;
+                    response.literals.push(Literal { kept, length });
                 }
                 None => {
                     response.text.push_str(&text);
@@ -348,12 +402,43 @@ impl ImapClient {
         }
     }
 
-    fn read_exact_bytes(&mut self, length: usize) -> Result<Vec<u8>, ImapError> {
-        while self.buffer.len() < length {
-            self.fill()?;
+    /// Read a literal of `length` bytes, keeping its first `keep`: the rest
+    /// passes through the read buffer a chunk at a time and is dropped.
+    fn read_literal(&mut self, length: usize, keep: usize) -> Result<Vec<u8>, ImapError> {
+        let mut kept = Vec::with_capacity(length.min(keep));
+        let mut left = length;
+        while left > 0 {
+            if self.buffer.is_empty() {
+                self.fill()?;
+            }
+            let here = left.min(self.buffer.len());
+            let wanted = here.min(keep - kept.len());
+            kept.extend_from_slice(&self.buffer[..wanted]);
+            self.buffer.drain(..here);
+            left -= here;
         }
-        Ok(self.buffer.drain(..length).collect())
+        Ok(kept)
     }
+}
+
+/// The command's name as an error names it: `UID FETCH`, `LOGIN`.
+fn command_name(command: &str) -> String {
+    let mut words = command.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(uid), Some(name)) if uid.eq_ignore_ascii_case("UID") => format!("{uid} {name}"),
+        (Some(name), _) => name.to_string(),
+        (None, _) => command.to_string(),
+    }
+}
+
+/// The `RFC822.SIZE n` item of an (upper-cased) FETCH response.
+fn rfc822_size(upper: &str) -> Option<usize> {
+    let at = upper.find("RFC822.SIZE ")?;
+    upper[at + "RFC822.SIZE ".len()..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// `n` when a line ends with a literal announcement `{n}`.
@@ -496,7 +581,10 @@ mod tests {
                 "UID SEARCH UNSEEN",
                 b"* SEARCH 9 7\r\nTAG OK done\r\n".to_vec(),
             ),
-            ("UID FETCH 7 BODY.PEEK[]", fetch.into_bytes()),
+            (
+                "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.1000>)",
+                fetch.into_bytes(),
+            ),
             (
                 "UID STORE 7 +FLAGS.SILENT (\\Seen)",
                 b"TAG OK done\r\n".to_vec(),
@@ -513,7 +601,13 @@ mod tests {
             }
         );
         assert_eq!(client.search_unseen().unwrap(), vec![7, 9]);
-        assert_eq!(client.fetch(7).unwrap(), message.as_bytes());
+        assert_eq!(
+            client.fetch(7, 1000).unwrap(),
+            Fetched {
+                head: message.as_bytes().to_vec(),
+                size: message.len()
+            }
+        );
         client.mark_seen(7).unwrap();
         client.logout();
         let seen = server.join().unwrap();
@@ -531,6 +625,99 @@ mod tests {
         assert!(text.contains("refused LOGIN"), "{text}");
         assert!(!text.contains("p\"w"), "{text}");
         server.join().unwrap();
+    }
+
+    #[test]
+    fn only_the_first_bytes_of_a_large_message_are_asked_for() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            (
+                "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 1 FETCH (UID 7 RFC822.SIZE 5000 BODY[]<0> {10}\r\n0123456789)\r\nTAG OK\r\n"
+                    .to_vec(),
+            ),
+            // A whole message whose announced size is a little off.
+            (
+                "UID FETCH 8 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 2 FETCH (UID 8 RFC822.SIZE 7 BODY[]<0> {5}\r\nhello)\r\nTAG OK\r\n".to_vec(),
+            ),
+            // The size may come after the body.
+            (
+                "UID FETCH 9 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 3 FETCH (UID 9 BODY[]<0> {10}\r\n0123456789 RFC822.SIZE 70)\r\nTAG OK\r\n"
+                    .to_vec(),
+            ),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let cut = client.fetch(7, 10).unwrap();
+        assert_eq!((cut.head.as_slice(), cut.size), (&b"0123456789"[..], 5000));
+        let whole = client.fetch(8, 10).unwrap();
+        assert_eq!((whole.head.as_slice(), whole.size), (&b"hello"[..], 5));
+        assert_eq!(client.fetch(9, 10).unwrap().size, 70);
+        drop(client);
+        let seen = server.join().unwrap();
+        assert_eq!(seen[1], "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.10>)");
+    }
+
+    #[test]
+    fn a_server_sending_the_whole_message_anyway_costs_no_more_memory() {
+        let huge = "x".repeat(50_000);
+        let reply = format!(
+            "* 1 FETCH (UID 7 BODY[] {{{}}}\r\n{huge})\r\nTAG OK\r\n",
+            huge.len()
+        );
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            ("UID FETCH 7", reply.into_bytes()),
+            ("UID STORE 7", b"TAG OK\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let fetched = client.fetch(7, 10).unwrap();
+        assert_eq!(fetched.head, b"xxxxxxxxxx");
+        assert!(fetched.head.capacity() < 100, "{}", fetched.head.capacity());
+        assert_eq!(fetched.size, 50_000);
+        // The dropped bytes were read to the end: the session goes on.
+        client.mark_seen(7).unwrap();
+        drop(client);
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn a_refused_fetch_names_the_command_and_leaves_the_session_usable() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            ("UID FETCH 7", b"TAG NO [SERVERBUG] broken\r\n".to_vec()),
+            ("UID FETCH 8", b"TAG OK nothing\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let refused = client.fetch(7, 10).unwrap_err();
+        assert!(refused.leaves_session_usable());
+        assert!(
+            refused
+                .to_string()
+                .contains("refused UID FETCH: NO [SERVERBUG]"),
+            "{refused}"
+        );
+        let missing = client.fetch(8, 10).unwrap_err();
+        assert!(
+            matches!(missing, ImapError::NoMessage { uid: 8 }),
+            "{missing}"
+        );
+        assert!(missing.leaves_session_usable());
+        drop(client);
+        server.join().unwrap();
+        let closed = ImapError::Protocol("the server closed the connection".into());
+        assert!(!closed.leaves_session_usable());
+    }
+
+    #[test]
+    fn fetch_sizes() {
+        assert_eq!(
+            rfc822_size("* 1 FETCH (UID 7 RFC822.SIZE 104857600 BODY[]<0> {10}"),
+            Some(104_857_600)
+        );
+        assert_eq!(rfc822_size("* 1 FETCH (RFC822.SIZE 42)"), Some(42));
+        assert_eq!(rfc822_size("* 1 FETCH (UID 7 BODY[] {10}"), None);
     }
 
     #[test]

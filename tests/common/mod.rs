@@ -125,12 +125,17 @@ pub fn collect_unseen(
     settings: &realmgm::mail::imap::ImapSettings,
     needle: &str,
 ) -> Vec<realmgm::mail::inbound::InboundMail> {
+    use realmgm::daemon::ingest::MAX_MAIL_BYTES;
     use realmgm::mail::inbound::{InboundOptions, parse};
     let mut client = realmgm::mail::imap::ImapClient::connect(settings).unwrap();
     client.select("INBOX").unwrap();
     let mut found = Vec::new();
     for uid in client.search_unseen().unwrap() {
-        let mail = parse(&client.fetch(uid).unwrap(), &InboundOptions::default()).unwrap();
+        let mail = parse(
+            &client.fetch(uid, MAX_MAIL_BYTES).unwrap().head,
+            &InboundOptions::default(),
+        )
+        .unwrap();
         if mail.subject.contains(needle) {
             client.mark_seen(uid).unwrap();
             found.push(mail);

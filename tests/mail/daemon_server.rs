@@ -244,3 +244,46 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     );
     doveadm(&["mailbox", "delete", "-u", user, &folder], None).unwrap();
 }
+
+#[test]
+fn a_mail_beyond_the_cap_comes_from_dovecot_cut_and_is_not_fetched_again() {
+    if !server_is_up() {
+        eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
+        return;
+    }
+    let user = "player4@realmgm.test";
+    let stamp = common::run_marker();
+    let folder = format!("BIG{stamp}");
+    if doveadm(&["mailbox", "create", "-u", user, &folder], None).is_none() {
+        eprintln!("SKIPPED: doveadm cannot reach the test server's mailboxes (needs root)");
+        return;
+    }
+    let mut message = format!(
+        "From: stranger@realmgm.test\r\nSubject: big\r\nMessage-ID: <big.{stamp}@x>\r\n\r\n"
+    );
+    let line = format!("{}\r\n", "z".repeat(98));
+    // Above the 64 MiB literal the client once refused: that mail failed every round.
+    while message.len() < 70_000_000 {
+        message.push_str(&line);
+    }
+    doveadm(&["save", "-u", user, "-m", &folder], Some(&message)).unwrap();
+    let size = message.len();
+    drop(message);
+    let mut daemon = daemon();
+    let settings = imap_settings("player4");
+    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 1);
+    assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 0);
+    let stored = daemon
+        .store
+        .inbound_with_status(realmgm::store::InboundStatus::New)
+        .unwrap();
+    assert_eq!(stored.len(), 1);
+    assert!(stored[0].raw.len() <= realmgm::daemon::ingest::MAX_MAIL_BYTES);
+    let log = daemon.store.gm_log(None).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| e.kind == "too large" && e.message.contains(&format!("{size} bytes arrived"))),
+        "{log:?}"
+    );
+    doveadm(&["mailbox", "delete", "-u", user, &folder], None).unwrap();
+}

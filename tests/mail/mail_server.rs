@@ -8,6 +8,7 @@ use crate::common;
 use std::thread::sleep;
 use std::time::{Duration, SystemTime};
 
+use realmgm::daemon::ingest::MAX_MAIL_BYTES;
 use realmgm::mail::auto::AutoKind;
 use realmgm::mail::clean::clean_reply;
 use realmgm::mail::imap::{ImapClient, ImapSettings};
@@ -57,7 +58,7 @@ fn wait_for(user: &str, wanted: impl Fn(&InboundMail) -> bool) -> InboundMail {
         let mut client = imap(user);
         client.select("INBOX").unwrap();
         for uid in client.search_unseen().unwrap() {
-            let raw = client.fetch(uid).unwrap();
+            let raw = client.fetch(uid, MAX_MAIL_BYTES).unwrap().head;
             let mail = parse(&raw, &InboundOptions::default()).unwrap();
             if wanted(&mail) {
                 client.mark_seen(uid).unwrap();
