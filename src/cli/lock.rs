@@ -81,7 +81,7 @@ impl DaemonLock {
         }
         let pid = beside(real, "daemon-pid");
         let mut file =
-            File::create(&pid).with_context(|| format!("cannot write {}", pid.display()))?;
+            private_file(&pid, true).with_context(|| format!("cannot write {}", pid.display()))?;
         write!(file, "{}", std::process::id())?;
         Ok(DaemonLock {
             _database: database,
@@ -137,13 +137,28 @@ impl RoundLock {
 
 fn open_round_file(real: &Path) -> anyhow::Result<(File, PathBuf)> {
     let path = beside(real, "round-lock");
+    let file = private_file(&path, false)
+        .with_context(|| format!("cannot open the round lock {}", path.display()))?;
+    Ok((file, path))
+}
+
+/// Open (creating or truncating) a file of the lock's, readable by this
+/// user alone: `flock` needs only a descriptor, so another user who could
+/// open the round lock could hold it and stop the daemon and every GM
+/// command. One left by an older realmgm is closed to others where this
+/// user owns it.
+fn private_file(path: &Path, truncate: bool) -> std::io::Result<File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let file = OpenOptions::new()
         .write(true)
         .create(true)
-        .truncate(false)
-        .open(&path)
-        .with_context(|| format!("cannot open the round lock {}", path.display()))?;
-    Ok((file, path))
+        .truncate(truncate)
+        .mode(0o600)
+        .open(path)?;
+    if file.metadata()?.permissions().mode() & 0o077 != 0 {
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
 }
 
 /// `realmgm.sqlite` → `realmgm.sqlite.SUFFIX`.
@@ -212,6 +227,22 @@ mod tests {
         // The daemon lock on the database file does not stand in its way.
         let _daemon = DaemonLock::take(&db).unwrap();
         RoundLock::wait(&db, Duration::ZERO).expect("the round lock is another file's");
+        let _ = std::fs::remove_dir_all(db.parent().unwrap());
+    }
+
+    #[test]
+    fn the_lock_files_are_their_owners_alone_even_one_left_open_to_others() {
+        use std::os::unix::fs::PermissionsExt;
+        let db = database("modes");
+        let round = beside(&db, "round-lock");
+        std::fs::write(&round, b"").unwrap();
+        std::fs::set_permissions(&round, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _held = RoundLock::hold(&db).unwrap();
+        let _daemon = DaemonLock::take(&db).unwrap();
+        for file in [round, beside(&db, "daemon-pid")] {
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{}", file.display());
+        }
         let _ = std::fs::remove_dir_all(db.parent().unwrap());
     }
 }
