@@ -602,14 +602,21 @@ fn remove_partial_files(campaigns: &[Campaign]) {
 
 /// `realmgm ingest < message`: store one mail from an MTA pipe and answer it.
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
-    // A mail may carry a GM command: it waits for the daemon's round like
-    // one typed, but never gives up, so that the mail is not lost.
-    let _round = super::lock::RoundLock::hold(&args.db.real_path(false)?)?;
     let mut daemon = open(&args.db)?;
-    let (inserted, note) = daemon
-        .ingest_from(std::io::stdin().lock(), now()?)
+    let now = now()?;
+    // Stored before anything else, then answered as the daemon answers
+    // mail: under the round lock (the mail may carry a GM command), waiting
+    // as long as the round needs, in slices that let a waiting GM command
+    // in, and the mail stored before it first.
+    let inserted = daemon
+        .store_from(std::io::stdin().lock(), now)
         .context("cannot store the message from stdin")?;
-    emit(format!("mail {}: {note}", inserted.id()))
+    answer_mail(&mut daemon, &args.db.real_path(false)?, now, &|| false)?;
+    emit(format!(
+        "mail {}: {}",
+        inserted.id(),
+        daemon.stored_note(&inserted)?
+    ))
 }
 
 /// `realmgm gm <command> --campaign C`.

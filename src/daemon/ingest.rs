@@ -164,10 +164,35 @@ impl Daemon {
         source: impl Read,
         now: i64,
     ) -> anyhow::Result<(InboundInsert, String)> {
-        let (raw, delivered) = read_mail(source).context("cannot read the message")?;
-        let inserted = self.store_delivered(&raw, delivered, now)?;
-        drop(raw);
+        let inserted = self.store_from(source, now)?;
         self.handle_ingested(inserted, now)
+    }
+
+    /// Store a mail read from `source` (an MTA's pipe) and nothing else:
+    /// however large it is, no more than [`MAX_MAIL_BYTES`] of it is held,
+    /// and that copy is let go once it is stored.
+    ///
+    /// # Errors
+    /// The source cannot be read, or the store fails.
+    pub fn store_from(&mut self, source: impl Read, now: i64) -> anyhow::Result<InboundInsert> {
+        let (raw, delivered) = read_mail(source).context("cannot read the message")?;
+        self.store_delivered(&raw, delivered, now)
+    }
+
+    /// What became of a mail stored by [`Daemon::store_from`], once the
+    /// stored mail has been answered (or not yet).
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn stored_note(&self, inserted: &InboundInsert) -> anyhow::Result<String> {
+        Ok(match inserted {
+            InboundInsert::New(id) => match self.store.inbound_mail(*id)? {
+                Some(mail) if mail.status != InboundStatus::New => mail.note.unwrap_or_default(),
+                _ => "stored; the daemon answers it in its next round".to_string(),
+            },
+            InboundInsert::Duplicate(id) => format!("already stored as mail {id}; not read again"),
+            InboundInsert::Redelivered { original, .. } => redelivery_note(*original),
+        })
     }
 
     /// Handle a mail just stored from a pipe; what became of it.
@@ -176,14 +201,10 @@ impl Daemon {
         inserted: InboundInsert,
         now: i64,
     ) -> anyhow::Result<(InboundInsert, String)> {
-        let note = match inserted {
-            InboundInsert::New(_) => {
-                let handled = self.handle_stored(now)?;
-                handled.last().map(|(_, n)| n.clone()).unwrap_or_default()
-            }
-            InboundInsert::Duplicate(id) => format!("already stored as mail {id}; not read again"),
-            InboundInsert::Redelivered { original, .. } => redelivery_note(original),
-        };
+        if let InboundInsert::New(_) = inserted {
+            self.handle_stored(now)?;
+        }
+        let note = self.stored_note(&inserted)?;
         Ok((inserted, note))
     }
 

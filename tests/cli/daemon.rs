@@ -636,3 +636,48 @@ fn the_rollback_a_forged_state_names_works_as_written() {
     let status = stdout(&realmgm(&["gm", "--campaign", "RACE", "status"], &db.0));
     assert!(status.contains("day 1 pending"), "{status}");
 }
+
+/// Issue 31: `ingest` stores its mail before anything else, then waits for
+/// the daemon's round to answer it as the daemon does, so a round that
+/// holds the lock long never keeps a mail from being stored.
+#[test]
+fn ingest_stores_the_mail_before_it_waits_for_the_round() {
+    use std::io::Write;
+    let db = TempDb::new("ingest-first");
+    store_demo_campaign(&db, "ING");
+    let round = hold_the_round(&db.0);
+    let mut ingest = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .arg("ingest")
+        .env("REALMGM_DB", &db.0)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the realmgm binary starts");
+    ingest
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"From: eve@elsewhere.test\r\nTo: gm@demo.realmgm.test\r\nSubject: [ING] hello\r\n\
+              Message-ID: <first@test>\r\n\r\nHello.\r\n",
+        )
+        .unwrap();
+    assert!(still_waiting(&mut ingest), "ingest waits for the round");
+    let conn = rusqlite::Connection::open(&db.0).unwrap();
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    let stored: i64 = conn
+        .query_row("SELECT COUNT(*) FROM inbound_mail", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(stored, 1, "stored while the round still held the lock");
+    drop(round);
+    let done = ingest.wait_with_output().unwrap();
+    assert!(done.status.success(), "{}", stderr(&done));
+    let said = stdout(&done);
+    assert!(
+        said.starts_with("mail 1: ") && said.contains("not in the campaign"),
+        "{said}"
+    );
+}
