@@ -695,10 +695,11 @@ impl Daemon {
         self.store
             .keep_inbound_head(id, head, raw.len(), prune_after)?;
         Ok(if head.len() < raw.len() {
+            // `raw` is what was stored, itself perhaps cut: the size that
+            // arrived is in the row and in the "too large" line.
             format!(
-                "; its first {} of {} bytes are kept (mail.stranger_keep_kb)",
-                head.len(),
-                raw.len()
+                "; only its first {} bytes are kept (mail.stranger_keep_kb)",
+                head.len()
             )
         } else {
             String::new()
