@@ -661,10 +661,14 @@ impl Daemon {
                 let body = if held == 0 {
                     body.to_string()
                 } else {
+                    let notices = if held == 1 {
+                        "1 more notice about mail that was not accepted was".to_string()
+                    } else {
+                        format!("{held} more notices about mail that was not accepted were")
+                    };
                     format!(
-                        "{body}\n{held} more notice(s) like this one were held back since the last \
-                         one, so that nobody can fill this mailbox by sending mail in its name; \
-                         the GM's log lists them.\n"
+                        "{body}\n{notices} held back since the last one, so that nobody can fill \
+                         this mailbox by sending mail in its name; the GM's log lists them.\n"
                     )
                 };
                 self.queue(campaign, address, subject, &body, None, now)?;
