@@ -318,8 +318,14 @@ fn render_new(
             format_utc(first)
         ));
     }
+    // The command works as printed, whichever database the GM named.
+    let db = if path == Path::new(DEFAULT_DB) {
+        String::new()
+    } else {
+        format!(" --db {}", path.display())
+    };
     out.push_str(&format!(
-        "\nSee it all with `realmgm campaign show {}`.\n",
+        "\nSee it all with `realmgm campaign show {}{db}`.\n",
         campaign.name
     ));
     Ok(out)
@@ -520,6 +526,15 @@ Rules:     none beyond the standard rules
             "{out}"
         );
         assert!(!out.contains("Warning"), "{out}");
+        assert!(
+            out.contains("`realmgm campaign show BIMR3 --db x.sqlite`"),
+            "{out}"
+        );
+        let default = render_new(&campaign, &secrets, Path::new(DEFAULT_DB), first - 1).unwrap();
+        assert!(
+            default.contains("`realmgm campaign show BIMR3`"),
+            "{default}"
+        );
         let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
         assert!(late.contains("Warning: the first deadline (2030-09-01 20:00 UTC) has already"));
     }
