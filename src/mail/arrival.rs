@@ -198,7 +198,7 @@ fn hash_text(hasher: &mut Sha256, text: &[u8]) {
 
 /// The header block and the body of a raw mail (all head when there is no
 /// blank line).
-fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
+pub fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
     let blank = raw
         .windows(2)
         .position(|w| w == b"\n\n")

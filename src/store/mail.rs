@@ -6,7 +6,8 @@
 //! the first copy instead of recording it again: a message is the same when
 //! its Message-ID and the SHA-256 of its bytes both match. The same letter
 //! delivered twice with other trace headers ([`crate::mail::arrival`]) is
-//! kept as a duplicate that is never answered.
+//! kept as a duplicate that is never answered, of which only the headers
+//! are kept.
 //!
 //! Of mail whose sender was not authenticated only the head is kept once
 //! that is known, a stranger's only until its `prune_after`; and the time
@@ -21,7 +22,7 @@ use sha2::{Digest, Sha256};
 use super::packed::{PackedBytes, PackedText, UnpackedBytes, UnpackedText};
 use super::{Store, StoreError};
 use crate::game::hex;
-use crate::mail::arrival::Arrival;
+use crate::mail::arrival::{Arrival, split_head};
 
 /// What has become of a received message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum InboundStatus {
     /// and the GM was told. It is kept for the GM to look at and retry.
     Failed,
     /// A second delivery of a mail already stored (same Message-ID, sender
-    /// and content); kept, never answered again.
+    /// and content); its headers kept, never answered again.
     Duplicate,
 }
 
@@ -90,8 +91,8 @@ impl InboundInsert {
 /// note, and what the daemon says of it.
 pub fn redelivery_note(original: i64) -> String {
     format!(
-        "a second delivery of mail {original} (same Message-ID, sender and content); kept, not \
-         answered again"
+        "a second delivery of mail {original} (same Message-ID, sender and content); its headers \
+         kept, not answered again"
     )
 }
 
@@ -209,6 +210,10 @@ pub enum NoticeTurn {
     Held,
 }
 
+/// The most of a second delivery's headers that is kept (its letter is
+/// its original's, stored once).
+const REDELIVERY_HEAD_BYTES: usize = 16 * 1024;
+
 /// The GM's log kind of a notice held back.
 pub const NOTICE_HELD: &str = "notice held";
 
@@ -217,7 +222,9 @@ impl Store {
     /// bytes under the same Message-ID are found, not stored again (a fetch
     /// retried after a crash); the same letter delivered again (same
     /// Message-ID, sender and fingerprint, other trace headers) is stored
-    /// as a duplicate of the first, never to be answered.
+    /// as a duplicate of the first, never to be answered: only its headers
+    /// are kept (at most [`REDELIVERY_HEAD_BYTES`]), no longer than its
+    /// original's.
     ///
     /// # Errors
     /// The database fails.
@@ -274,14 +281,27 @@ impl Store {
                 Some(first) => (InboundStatus::Duplicate, Some(redelivery_note(first))),
                 None => (InboundStatus::New, None),
             };
+            // A second delivery keeps only what differs from the first: its
+            // headers. It is pruned with its original.
+            let (kept, delivered_size, prune_after) = match original {
+                Some(first) => {
+                    let headers = split_head(raw).0;
+                    let kept = &headers[..headers.len().min(REDELIVERY_HEAD_BYTES)];
+                    let prune_after: Option<i64> = tx
+                        .prepare_cached("SELECT prune_after FROM inbound_mail WHERE id = ?1")?
+                        .query_row(params![first], |row| row.get(0))?;
+                    (kept, Some(delivered as i64), prune_after)
+                }
+                None => (raw, delivered_size, None),
+            };
             tx.prepare_cached(
                 "INSERT INTO inbound_mail \
                  (raw, message_id, content_hash, received, sender, fingerprint, status, note, \
-                  delivered_size) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                  delivered_size, prune_after) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
-                raw,
+                kept,
                 arrival.message_id,
                 content_hash,
                 received,
@@ -289,7 +309,8 @@ impl Store {
                 arrival.fingerprint,
                 status.as_str(),
                 note,
-                delivered_size
+                delivered_size,
+                prune_after
             ])?;
             let id = tx.last_insert_rowid();
             tx.commit()?;
@@ -319,7 +340,8 @@ impl Store {
     /// Keep only `head` of received mail `id`, stored as `stored` bytes,
     /// whose sender was not authenticated, recording the size it arrived
     /// with; with `prune_after`, a stranger's mail, the head itself is
-    /// dropped at that time ([`Store::prune_stranger_mail`]).
+    /// dropped at that time ([`Store::prune_stranger_mail`]), and so are
+    /// the headers kept of its second deliveries.
     ///
     /// # Errors
     /// The database fails.
@@ -339,7 +361,11 @@ impl Store {
                 .execute(params![id, head, stored as i64])?;
         }
         self.conn
-            .prepare_cached("UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1")?
+            .prepare_cached(
+                "UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1 OR (status = 'duplicate' \
+                 AND (message_id, sender, fingerprint) = \
+                     (SELECT message_id, sender, fingerprint FROM inbound_mail WHERE id = ?1))",
+            )?
             .execute(params![id, prune_after])?;
         Ok(())
     }
