@@ -187,8 +187,8 @@ pub struct MailHealth {
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
     /// Notices about refused mail held back because one had gone to the
-    /// same address within `mail.notice_interval_minutes` (the GM's log
-    /// lists each).
+    /// same address within `mail.notice_interval_minutes`, since the last
+    /// one sent to each address (the GM's log lists every one ever held).
     pub notices_held: u32,
 }
 
@@ -478,8 +478,11 @@ impl Store {
             unread,
             failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
             notices_held: self.conn.query_row(
-                "SELECT COUNT(*) FROM gm_log WHERE campaign_id = ?1 AND kind = ?2",
-                params![campaign_id, NOTICE_HELD],
+                "SELECT (SELECT COALESCE(SUM(notices_held), 0) FROM players \
+                         WHERE campaign_id = ?1) \
+                      + (SELECT COALESCE(SUM(gm_notices_held), 0) FROM daemon_state \
+                         WHERE campaign_id = ?1)",
+                params![campaign_id],
                 |row| row.get(0),
             )?,
         })

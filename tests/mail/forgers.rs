@@ -127,7 +127,10 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
     assert_eq!(notices.len(), 1, "one notice for 50 forgeries");
     assert_eq!(held_in_log(&daemon), 49);
     let status = daemon.status("G1").unwrap();
-    assert!(status.contains("Notices held back: 49"), "{status}");
+    assert!(
+        status.contains("Notices held back since the last one sent: 49"),
+        "{status}"
+    );
     assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 49);
     // An hour after the first notice the next goes, counting the others.
     let forged = mail(ANN, GM, "[G1] orders", "f50@evil.test", "guess 1");
@@ -139,6 +142,9 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
         "{}",
         notices[0].1.body_text
     );
+    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 0);
+    let status = daemon.status("G1").unwrap();
+    assert!(!status.contains("Notices held back"), "{status}");
     // Ben's address has an hour of its own.
     let forged = mail(BEN, GM, "[G1] orders", "g1@evil.test", "guess 1");
     daemon.ingest(&forged, START + 3601).unwrap();
@@ -161,6 +167,7 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
     daemon.ingest(bounce.as_bytes(), START + 4100).unwrap();
     assert_eq!(sent.flush_to(&mut daemon, START + 4100, GM).len(), 1);
     assert_eq!(held_in_log(&daemon), 49 + 50);
+    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 50);
 }
 
 #[test]
