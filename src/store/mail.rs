@@ -388,9 +388,11 @@ impl Store {
     }
 
     /// Whether a notice about refused mail may go to `to` in `campaign` at
-    /// `now`: not when one went there less than `interval` seconds ago.
-    /// Either way the answer is recorded: the time of the notice that
-    /// goes, or one more held back.
+    /// `now`: not when one went to the same address less than `interval`
+    /// seconds ago. A player's address is one address in every campaign
+    /// he plays in; the GM's counts per campaign. Either way the answer is
+    /// recorded: the time of the notice that goes (and nothing held back
+    /// at that address any more), or one more held back in `campaign`.
     ///
     /// # Errors
     /// No such campaign or player, or the database fails.
@@ -401,38 +403,47 @@ impl Store {
         now: i64,
         interval: i64,
     ) -> Result<NoticeTurn, StoreError> {
-        let (table, at, held, key, id) = match to {
+        // `rows` picks every row of the address, `row` the one of `campaign`.
+        let (table, at, held, row, rows, id) = match to {
             NoticeTo::Gm => (
                 "daemon_state",
                 "gm_notice_at",
                 "gm_notices_held",
-                "campaign_id",
+                "campaign_id = ?1",
+                "campaign_id = ?1",
                 self.control_row(campaign)?,
             ),
             NoticeTo::Player(player) => (
                 "players",
                 "notice_at",
                 "notices_held",
-                "id",
+                "id = ?1",
+                "email = (SELECT email FROM players WHERE id = ?1) COLLATE NOCASE",
                 self.player_id(campaign, player)?.1,
             ),
         };
         let (last, held_back): (Option<i64>, u32) = self.conn.query_row(
-            &format!("SELECT {at}, {held} FROM {table} WHERE {key} = ?1"),
+            &format!("SELECT MAX({at}), SUM({held}) FROM {table} WHERE {rows}"),
             params![id],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )?;
         if last.is_some_and(|last| now - last < interval) {
             self.conn.execute(
-                &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {key} = ?1"),
+                &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {row}"),
                 params![id],
             )?;
             return Ok(NoticeTurn::Held);
         }
-        self.conn.execute(
-            &format!("UPDATE {table} SET {at} = ?2, {held} = 0 WHERE {key} = ?1"),
+        let tx = self.conn.savepoint()?;
+        tx.execute(
+            &format!("UPDATE {table} SET {held} = 0 WHERE {rows}"),
+            params![id],
+        )?;
+        tx.execute(
+            &format!("UPDATE {table} SET {at} = ?2 WHERE {row}"),
             params![id, now],
         )?;
+        tx.commit()?;
         Ok(NoticeTurn::Send { held: held_back })
     }
 

@@ -171,6 +171,42 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
 }
 
 #[test]
+fn a_player_in_three_campaigns_gets_one_notice_an_hour() {
+    let mut daemon = daemon();
+    campaign(&mut daemon, "");
+    for tag in ["G2", "G3"] {
+        let text = campaign_text(tag, &[("Ann", ANN)], "");
+        add_campaign(&mut daemon.store, "guess", &text);
+        daemon.check_turn(tag, START).unwrap();
+    }
+    let sent = Sent::default();
+    for (n, tag) in ["G1", "G2", "G3"].iter().enumerate() {
+        let forged = mail(
+            ANN,
+            GM,
+            &format!("[{tag}] orders"),
+            &format!("c{n}@evil.test"),
+            "guess 1",
+        );
+        daemon.ingest(&forged, START + n as i64).unwrap();
+    }
+    assert_eq!(sent.flush_to(&mut daemon, START + 10, ANN).len(), 1);
+    // The next, an hour later in any of them, counts the two held back.
+    let forged = mail(ANN, GM, "[G3] orders", "c3@evil.test", "guess 1");
+    daemon.ingest(&forged, START + 3600).unwrap();
+    let notices = sent.flush_to(&mut daemon, START + 3600, ANN);
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].1.body_text.contains("2 more notice(s)"),
+        "{}",
+        notices[0].1.body_text
+    );
+    for tag in ["G1", "G2", "G3"] {
+        assert_eq!(daemon.status_facts(tag).unwrap().mail.notices_held, 0);
+    }
+}
+
+#[test]
 fn the_notice_interval_is_a_campaign_setting() {
     let mut daemon = daemon();
     campaign(&mut daemon, "[mail]\nnotice_interval_minutes = 0\n");
