@@ -6,8 +6,8 @@
 //! the first copy instead of recording it again: a message is the same when
 //! its Message-ID and the SHA-256 of its bytes both match. The same letter
 //! delivered twice with other trace headers ([`crate::mail::arrival`]) is
-//! kept as a duplicate that is never answered, of which only the headers
-//! are kept.
+//! stored as a duplicate that is never answered; only its headers are
+//! kept.
 //!
 //! Of mail whose sender was not authenticated only the head is kept once
 //! that is known, a stranger's only until its `prune_after`; and the time
