@@ -675,7 +675,8 @@ pub struct MailStatus {
     pub unread: u32,
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
-    /// Notices about refused mail held back (at most one per address per
+    /// Notices about refused mail held back since the last one sent to
+    /// each address (at most one goes per address per
     /// `mail.notice_interval_minutes`).
     pub notices_held: u32,
 }
@@ -721,8 +722,8 @@ impl std::fmt::Display for CampaignStatus {
         if mail.notices_held > 0 {
             writeln!(
                 f,
-                "Notices held back: {} about refused mail (at most one per address per \
-                 mail.notice_interval_minutes; the GM's log lists them)",
+                "Notices held back since the last one sent: {} about refused mail (at most one \
+                 per address per mail.notice_interval_minutes; the GM's log lists them)",
                 mail.notices_held
             )?;
         }

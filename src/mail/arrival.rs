@@ -55,10 +55,12 @@ pub fn arrival(raw: &[u8]) -> Arrival {
         .and_then(|m| m.from()?.first()?.address().map(str::to_lowercase))
         .map(|a| a.trim().to_string())
         .unwrap_or_default();
+    let fingerprint = fingerprint_of(raw, message.as_ref(), 0);
+    message.map(let_go);
     Arrival {
         message_id,
         sender,
-        fingerprint: fingerprint_of(raw, message.as_ref()),
+        fingerprint,
     }
 }
 
@@ -69,13 +71,39 @@ pub fn arrival(raw: &[u8]) -> Arrival {
 /// (the subject decoded), then its body parts decoded, each text with line
 /// ends as `\n`, no white space at a line's end and no blank lines at its
 /// end. So a relay that re-encodes the body as quoted-printable, folds the
-/// subject anew or adds blank lines makes no new letter.
+/// subject anew or adds blank lines makes no new letter. A letter nested
+/// in a letter is hashed the same way down to [`NORMALISED_DEPTH`] levels,
+/// and as its bytes below that: no relay re-encodes that deep, and a mail
+/// made of thousands of nested letters costs no more than its size.
 pub fn fingerprint(raw: &[u8]) -> String {
-    fingerprint_of(raw, MessageParser::default().parse(raw).as_ref())
+    let message = MessageParser::default().parse(raw);
+    let fingerprint = fingerprint_of(raw, message.as_ref(), 0);
+    message.map(let_go);
+    fingerprint
 }
 
-/// [`fingerprint`] of `raw` parsed as `message` (`None`: it could not be).
-fn fingerprint_of(raw: &[u8], message: Option<&Message<'_>>) -> String {
+/// Let go of a parsed `message` one nested letter at a time. mail-parser
+/// reads letters nested in letters without limit (and without recursing),
+/// but dropping its `Message` whole recurses once per level: a mail of
+/// 50,000 nested letters (2 MB) would overflow the stack.
+pub fn let_go(message: Message<'_>) {
+    let mut letters = vec![message];
+    while let Some(mut letter) = letters.pop() {
+        for part in &mut letter.parts {
+            if let PartType::Message(inner) = &mut part.body {
+                letters.push(std::mem::take(inner));
+            }
+        }
+    }
+}
+
+/// How many levels of letters nested in letters the fingerprint reads as
+/// letters (as deep as mail-parser decodes an encoded one).
+const NORMALISED_DEPTH: usize = 3;
+
+/// [`fingerprint`] of `raw` parsed as `message` (`None`: it could not be),
+/// a letter nested `depth` levels deep.
+fn fingerprint_of(raw: &[u8], message: Option<&Message<'_>>, depth: usize) -> String {
     let (head, body) = split_head(raw);
     let subject = message.and_then(|m| m.subject());
     let mut hasher = Sha256::new();
@@ -107,9 +135,13 @@ fn fingerprint_of(raw: &[u8], message: Option<&Message<'_>>) -> String {
                         hasher.update(b"\0binary\n");
                         hasher.update(bytes);
                     }
-                    PartType::Message(inner) => {
+                    PartType::Message(inner) if depth < NORMALISED_DEPTH => {
                         hasher.update(b"\0message\n");
-                        hasher.update(fingerprint(inner.raw_message()));
+                        hasher.update(fingerprint_of(inner.raw_message(), Some(inner), depth + 1));
+                    }
+                    PartType::Message(inner) => {
+                        hasher.update(b"\0message bytes\n");
+                        hasher.update(inner.raw_message());
                     }
                     PartType::Multipart(_) => {}
                 }
@@ -166,7 +198,7 @@ fn hash_text(hasher: &mut Sha256, text: &[u8]) {
 
 /// The header block and the body of a raw mail (all head when there is no
 /// blank line).
-fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
+pub fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
     let blank = raw
         .windows(2)
         .position(|w| w == b"\n\n")
@@ -249,6 +281,57 @@ mod tests {
         assert_eq!(
             split_head(b"no blank line"),
             (&b"no blank line"[..], &b""[..])
+        );
+    }
+}
+
+#[cfg(test)]
+mod nesting_tests {
+    use super::*;
+
+    /// A mail with `levels` letters each nested in the one before, the
+    /// innermost saying `last`.
+    fn nested(levels: usize, last: &str) -> Vec<u8> {
+        let mut raw = String::from(
+            "From: Eve <eve@evil.test>\r\nTo: gm@x.test\r\nSubject: [T] n\r\n\
+             Message-ID: <n@evil.test>\r\nContent-Type: message/rfc822\r\n\r\n",
+        );
+        for _ in 1..levels {
+            raw.push_str("Subject: x\r\nContent-Type: message/rfc822\r\n\r\n");
+        }
+        raw.push_str(&format!("Subject: end\r\n\r\n{last}\r\n"));
+        raw.into_bytes()
+    }
+
+    #[test]
+    fn fifty_thousand_nested_letters_get_an_identity() {
+        let deep = arrival(&nested(50_000, "hello"));
+        assert_eq!(deep.sender, "eve@evil.test");
+        assert_eq!(
+            deep.fingerprint,
+            arrival(&nested(50_000, "hello")).fingerprint
+        );
+        assert_ne!(deep.fingerprint, arrival(&nested(3, "hello")).fingerprint);
+    }
+
+    #[test]
+    fn letters_nested_deeper_than_three_are_hashed_as_bytes() {
+        let letter = String::from_utf8(nested(10, "hello")).unwrap();
+        let refolded_at = |level: usize| {
+            let at = letter
+                .match_indices("Subject: x\r\n")
+                .nth(level - 1)
+                .unwrap()
+                .0;
+            format!("{}Subject:   x{}", &letter[..at], &letter[at + 10..])
+        };
+        assert_eq!(
+            fingerprint(refolded_at(1).as_bytes()),
+            fingerprint(letter.as_bytes())
+        );
+        assert_ne!(
+            fingerprint(refolded_at(5).as_bytes()),
+            fingerprint(letter.as_bytes())
         );
     }
 }

@@ -19,6 +19,7 @@
 use mail_parser::{Address, HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
+use crate::mail::arrival::let_go;
 use crate::mail::auto::{self, AutoKind};
 use crate::mail::html;
 
@@ -130,11 +131,12 @@ pub fn parse(raw: &[u8], options: &InboundOptions) -> Result<InboundMail, Inboun
         .parse(raw)
         .ok_or(InboundError::NoHeaders)?;
     if message.headers().is_empty() {
+        let_go(message);
         return Err(InboundError::NoHeaders);
     }
     let (body_text, body_source) = body_of(&message);
     let (attachments, attachments_ignored) = attachments_of(&message, options.max_attachment_bytes);
-    Ok(InboundMail {
+    let mail = InboundMail {
         message_id: message.message_id().map(bare_id),
         from: message.from().and_then(first_mailbox),
         reply_to: message.reply_to().and_then(first_mailbox),
@@ -162,7 +164,9 @@ pub fn parse(raw: &[u8], options: &InboundOptions) -> Result<InboundMail, Inboun
         attachments_ignored,
         content_hash: sha256_hex(raw),
         auto_kind: auto::classify(&message, &options.loop_token),
-    })
+    };
+    let_go(message);
+    Ok(mail)
 }
 
 /// The most characters of a sender's own words a notice repeats.

@@ -6,7 +6,8 @@
 //! the first copy instead of recording it again: a message is the same when
 //! its Message-ID and the SHA-256 of its bytes both match. The same letter
 //! delivered twice with other trace headers ([`crate::mail::arrival`]) is
-//! kept as a duplicate that is never answered.
+//! stored as a duplicate that is never answered; only its headers are
+//! kept.
 //!
 //! Of mail whose sender was not authenticated only the head is kept once
 //! that is known, a stranger's only until its `prune_after`; and the time
@@ -21,7 +22,7 @@ use sha2::{Digest, Sha256};
 use super::packed::{PackedBytes, PackedText, UnpackedBytes, UnpackedText};
 use super::{Store, StoreError};
 use crate::game::hex;
-use crate::mail::arrival::Arrival;
+use crate::mail::arrival::{Arrival, split_head};
 
 /// What has become of a received message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum InboundStatus {
     /// and the GM was told. It is kept for the GM to look at and retry.
     Failed,
     /// A second delivery of a mail already stored (same Message-ID, sender
-    /// and content); kept, never answered again.
+    /// and content); its headers kept, never answered again.
     Duplicate,
 }
 
@@ -90,8 +91,8 @@ impl InboundInsert {
 /// note, and what the daemon says of it.
 pub fn redelivery_note(original: i64) -> String {
     format!(
-        "a second delivery of mail {original} (same Message-ID, sender and content); kept, not \
-         answered again"
+        "a second delivery of mail {original} (same Message-ID, sender and content); its headers \
+         kept, not answered again"
     )
 }
 
@@ -186,8 +187,8 @@ pub struct MailHealth {
     /// Received mail set aside as failed (`gm mail list`).
     pub failed: u32,
     /// Notices about refused mail held back because one had gone to the
-    /// same address within `mail.notice_interval_minutes` (the GM's log
-    /// lists each).
+    /// same address within `mail.notice_interval_minutes`, since the last
+    /// one sent to each address (the GM's log lists every one ever held).
     pub notices_held: u32,
 }
 
@@ -209,6 +210,10 @@ pub enum NoticeTurn {
     Held,
 }
 
+/// The most of a second delivery's headers that is kept (its letter is
+/// its original's, stored once).
+const REDELIVERY_HEAD_BYTES: usize = 16 * 1024;
+
 /// The GM's log kind of a notice held back.
 pub const NOTICE_HELD: &str = "notice held";
 
@@ -217,7 +222,9 @@ impl Store {
     /// bytes under the same Message-ID are found, not stored again (a fetch
     /// retried after a crash); the same letter delivered again (same
     /// Message-ID, sender and fingerprint, other trace headers) is stored
-    /// as a duplicate of the first, never to be answered.
+    /// as a duplicate of the first, never to be answered: only its headers
+    /// are kept (at most [`REDELIVERY_HEAD_BYTES`]), no longer than its
+    /// original's.
     ///
     /// # Errors
     /// The database fails.
@@ -274,14 +281,27 @@ impl Store {
                 Some(first) => (InboundStatus::Duplicate, Some(redelivery_note(first))),
                 None => (InboundStatus::New, None),
             };
+            // A second delivery keeps only what differs from the first: its
+            // headers. It is pruned with its original.
+            let (kept, delivered_size, prune_after) = match original {
+                Some(first) => {
+                    let headers = split_head(raw).0;
+                    let kept = &headers[..headers.len().min(REDELIVERY_HEAD_BYTES)];
+                    let prune_after: Option<i64> = tx
+                        .prepare_cached("SELECT prune_after FROM inbound_mail WHERE id = ?1")?
+                        .query_row(params![first], |row| row.get(0))?;
+                    (kept, Some(delivered as i64), prune_after)
+                }
+                None => (raw, delivered_size, None),
+            };
             tx.prepare_cached(
                 "INSERT INTO inbound_mail \
                  (raw, message_id, content_hash, received, sender, fingerprint, status, note, \
-                  delivered_size) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                  delivered_size, prune_after) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?
             .execute(params![
-                raw,
+                kept,
                 arrival.message_id,
                 content_hash,
                 received,
@@ -289,7 +309,8 @@ impl Store {
                 arrival.fingerprint,
                 status.as_str(),
                 note,
-                delivered_size
+                delivered_size,
+                prune_after
             ])?;
             let id = tx.last_insert_rowid();
             tx.commit()?;
@@ -319,7 +340,8 @@ impl Store {
     /// Keep only `head` of received mail `id`, stored as `stored` bytes,
     /// whose sender was not authenticated, recording the size it arrived
     /// with; with `prune_after`, a stranger's mail, the head itself is
-    /// dropped at that time ([`Store::prune_stranger_mail`]).
+    /// dropped at that time ([`Store::prune_stranger_mail`]), and so are
+    /// the headers kept of its second deliveries.
     ///
     /// # Errors
     /// The database fails.
@@ -339,7 +361,11 @@ impl Store {
                 .execute(params![id, head, stored as i64])?;
         }
         self.conn
-            .prepare_cached("UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1")?
+            .prepare_cached(
+                "UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1 OR (status = 'duplicate' \
+                 AND (message_id, sender, fingerprint) = \
+                     (SELECT message_id, sender, fingerprint FROM inbound_mail WHERE id = ?1))",
+            )?
             .execute(params![id, prune_after])?;
         Ok(())
     }
@@ -362,9 +388,11 @@ impl Store {
     }
 
     /// Whether a notice about refused mail may go to `to` in `campaign` at
-    /// `now`: not when one went there less than `interval` seconds ago.
-    /// Either way the answer is recorded: the time of the notice that
-    /// goes, or one more held back.
+    /// `now`: not when one went to the same address less than `interval`
+    /// seconds ago. A player's address is one address in every campaign
+    /// he plays in; the GM's counts per campaign. Either way the answer is
+    /// recorded: the time of the notice that goes (and nothing held back
+    /// at that address any more), or one more held back in `campaign`.
     ///
     /// # Errors
     /// No such campaign or player, or the database fails.
@@ -375,38 +403,47 @@ impl Store {
         now: i64,
         interval: i64,
     ) -> Result<NoticeTurn, StoreError> {
-        let (table, at, held, key, id) = match to {
+        // `rows` picks every row of the address, `row` the one of `campaign`.
+        let (table, at, held, row, rows, id) = match to {
             NoticeTo::Gm => (
                 "daemon_state",
                 "gm_notice_at",
                 "gm_notices_held",
-                "campaign_id",
+                "campaign_id = ?1",
+                "campaign_id = ?1",
                 self.control_row(campaign)?,
             ),
             NoticeTo::Player(player) => (
                 "players",
                 "notice_at",
                 "notices_held",
-                "id",
+                "id = ?1",
+                "email = (SELECT email FROM players WHERE id = ?1) COLLATE NOCASE",
                 self.player_id(campaign, player)?.1,
             ),
         };
         let (last, held_back): (Option<i64>, u32) = self.conn.query_row(
-            &format!("SELECT {at}, {held} FROM {table} WHERE {key} = ?1"),
+            &format!("SELECT MAX({at}), SUM({held}) FROM {table} WHERE {rows}"),
             params![id],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )?;
         if last.is_some_and(|last| now - last < interval) {
             self.conn.execute(
-                &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {key} = ?1"),
+                &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {row}"),
                 params![id],
             )?;
             return Ok(NoticeTurn::Held);
         }
-        self.conn.execute(
-            &format!("UPDATE {table} SET {at} = ?2, {held} = 0 WHERE {key} = ?1"),
+        let tx = self.conn.savepoint()?;
+        tx.execute(
+            &format!("UPDATE {table} SET {held} = 0 WHERE {rows}"),
+            params![id],
+        )?;
+        tx.execute(
+            &format!("UPDATE {table} SET {at} = ?2 WHERE {row}"),
             params![id, now],
         )?;
+        tx.commit()?;
         Ok(NoticeTurn::Send { held: held_back })
     }
 
@@ -452,8 +489,11 @@ impl Store {
             unread,
             failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
             notices_held: self.conn.query_row(
-                "SELECT COUNT(*) FROM gm_log WHERE campaign_id = ?1 AND kind = ?2",
-                params![campaign_id, NOTICE_HELD],
+                "SELECT (SELECT COALESCE(SUM(notices_held), 0) FROM players \
+                         WHERE campaign_id = ?1) \
+                      + (SELECT COALESCE(SUM(gm_notices_held), 0) FROM daemon_state \
+                         WHERE campaign_id = ?1)",
+                params![campaign_id],
                 |row| row.get(0),
             )?,
         })

@@ -127,7 +127,10 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
     assert_eq!(notices.len(), 1, "one notice for 50 forgeries");
     assert_eq!(held_in_log(&daemon), 49);
     let status = daemon.status("G1").unwrap();
-    assert!(status.contains("Notices held back: 49"), "{status}");
+    assert!(
+        status.contains("Notices held back since the last one sent: 49"),
+        "{status}"
+    );
     assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 49);
     // An hour after the first notice the next goes, counting the others.
     let forged = mail(ANN, GM, "[G1] orders", "f50@evil.test", "guess 1");
@@ -139,6 +142,9 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
         "{}",
         notices[0].1.body_text
     );
+    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 0);
+    let status = daemon.status("G1").unwrap();
+    assert!(!status.contains("Notices held back"), "{status}");
     // Ben's address has an hour of its own.
     let forged = mail(BEN, GM, "[G1] orders", "g1@evil.test", "guess 1");
     daemon.ingest(&forged, START + 3601).unwrap();
@@ -161,6 +167,43 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
     daemon.ingest(bounce.as_bytes(), START + 4100).unwrap();
     assert_eq!(sent.flush_to(&mut daemon, START + 4100, GM).len(), 1);
     assert_eq!(held_in_log(&daemon), 49 + 50);
+    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 50);
+}
+
+#[test]
+fn a_player_in_three_campaigns_gets_one_notice_an_hour() {
+    let mut daemon = daemon();
+    campaign(&mut daemon, "");
+    for tag in ["G2", "G3"] {
+        let text = campaign_text(tag, &[("Ann", ANN)], "");
+        add_campaign(&mut daemon.store, "guess", &text);
+        daemon.check_turn(tag, START).unwrap();
+    }
+    let sent = Sent::default();
+    for (n, tag) in ["G1", "G2", "G3"].iter().enumerate() {
+        let forged = mail(
+            ANN,
+            GM,
+            &format!("[{tag}] orders"),
+            &format!("c{n}@evil.test"),
+            "guess 1",
+        );
+        daemon.ingest(&forged, START + n as i64).unwrap();
+    }
+    assert_eq!(sent.flush_to(&mut daemon, START + 10, ANN).len(), 1);
+    // The next, an hour later in any of them, counts the two held back.
+    let forged = mail(ANN, GM, "[G3] orders", "c3@evil.test", "guess 1");
+    daemon.ingest(&forged, START + 3600).unwrap();
+    let notices = sent.flush_to(&mut daemon, START + 3600, ANN);
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].1.body_text.contains("2 more notice(s)"),
+        "{}",
+        notices[0].1.body_text
+    );
+    for tag in ["G1", "G2", "G3"] {
+        assert_eq!(daemon.status_facts(tag).unwrap().mail.notices_held, 0);
+    }
 }
 
 #[test]
@@ -360,5 +403,84 @@ fn a_maildir_mail_beyond_the_ingest_cap_is_stored_cut_and_logged() {
     let cap = realmgm::daemon::ingest::MAX_MAIL_BYTES;
     assert!(stored.raw.len() <= cap && stored.raw.len() > cap - 100);
     assert!(stored.raw.ends_with(b"\r\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() {
+    let dir = std::env::temp_dir().join(format!("realmgm-redelivered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.sqlite");
+    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    campaign(&mut daemon, "[mail]\nkeep_strangers_days = 10\n");
+    let big = big_mail(EVE, "r0@evil.test", 20);
+    let (first, _) = daemon.ingest(&big, START).unwrap();
+    let after_first = size_on_disk(&path);
+    // A header of the kind relays add makes each copy a second delivery.
+    let mut copies = Vec::new();
+    for n in 1..3 {
+        let mut again = format!("X-N: {n}\r\n").into_bytes();
+        again.extend_from_slice(&big);
+        let (inserted, note) = daemon.ingest(&again, START + n).unwrap();
+        assert!(
+            matches!(inserted, InboundInsert::Redelivered { .. }),
+            "{note}"
+        );
+        copies.push(inserted.id());
+    }
+    let growth = size_on_disk(&path).saturating_sub(after_first);
+    eprintln!("growth for two second deliveries of a 20 MB stranger mail: {growth} bytes");
+    assert!(growth < 512 * 1024, "{growth} bytes for two copies");
+    let copy = daemon.store.inbound_mail(copies[0]).unwrap().unwrap();
+    assert!(copy.raw.starts_with(b"X-N: 1\r\nFrom: eve@evil.test"));
+    // A copy stored before its original is read is pruned with it too.
+    let small = mail(EVE, GM, "[G1] orders", "r1@evil.test", "buy now");
+    let unread = daemon.store_raw(&small, START + 5).unwrap();
+    let copy = daemon
+        .store_raw(&[b"X-N: 1\r\n".as_slice(), &small].concat(), START + 5)
+        .unwrap();
+    daemon.handle_stored(START + 5).unwrap();
+    // A copy goes when its original goes.
+    daemon.handle_stored(START + 10 * DAY + 5).unwrap();
+    for id in [first.id(), copies[0], copies[1], unread.id(), copy.id()] {
+        assert!(
+            daemon
+                .store
+                .inbound_mail(id)
+                .unwrap()
+                .unwrap()
+                .raw
+                .is_empty()
+        );
+    }
+    drop(daemon);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_mail_of_fifty_thousand_nested_letters_is_stored_read_and_refused() {
+    let dir = std::env::temp_dir().join(format!("realmgm-nested-md-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let inbox = realmgm::mail::maildir::Maildir::create(dir.join("in")).unwrap();
+    let mut daemon = daemon();
+    campaign(&mut daemon, "");
+    let mut nested = String::from_utf8(mail(EVE, GM, "[G1] orders", "deep@evil.test", ""))
+        .unwrap()
+        .replace("text/plain; charset=utf-8", "message/rfc822");
+    for _ in 1..50_000 {
+        nested.push_str("Subject: x\r\nContent-Type: message/rfc822\r\n\r\n");
+    }
+    nested.push_str("Subject: end\r\n\r\nguess 1\r\n");
+    inbox.deliver(nested.as_bytes()).unwrap();
+    assert_eq!(daemon.poll_maildir(&dir.join("in"), START).unwrap(), 1);
+    let handled = daemon.handle_stored(START).unwrap();
+    assert_eq!(handled.len(), 1);
+    assert!(
+        handled[0].1.contains("not in the campaign"),
+        "{}",
+        handled[0].1
+    );
+    assert!(inbox.list_new().unwrap().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
