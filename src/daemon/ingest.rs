@@ -126,7 +126,8 @@ impl Daemon {
         let inserted = self
             .store
             .insert_inbound_head(head, delivered, &arrival(head), now)?;
-        if head.len() < delivered && !matches!(inserted, InboundInsert::Duplicate(_)) {
+        // A second delivery keeps only its headers: nothing of it was cut.
+        if head.len() < delivered && matches!(inserted, InboundInsert::New(_)) {
             let id = inserted.id();
             let note = format!(
                 "mail {id}: {delivered} bytes arrived, more than the {} MiB realmgm keeps of a \
