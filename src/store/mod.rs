@@ -214,10 +214,10 @@ impl Store {
         // Atomic, ordered commits without a flush each; raw mail is flushed
         // at once (see `work`).
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // What is overwritten in a page (a secret masked in a stored mail)
-        // is zeroed, not left in the page's free space for `grep`; FAST
-        // costs no extra writes.
-        conn.pragma_update_and_check(None, "secure_delete", "FAST", |_| Ok(()))?;
+        // What is overwritten or freed (a secret masked in a stored mail)
+        // is zeroed, not left for `grep`: FAST would leave a freed overflow
+        // page of a long mail on the free list as it was.
+        conn.pragma_update_and_check(None, "secure_delete", "ON", |_| Ok(()))?;
         Store::migrated(conn, SCHEMA_VERSION)
     }
 

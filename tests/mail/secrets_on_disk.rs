@@ -237,6 +237,13 @@ fn signature() -> String {
     "-- \nCid, who writes a long signature\n".repeat(300)
 }
 
+/// Earlier mails quoted, each with its `Password:` line: more than 8 KB
+/// of a record's overflow pages hold `secret`, and once it is masked the
+/// record is short of a page, which is freed as it was.
+fn quoted_mails(secret: &str) -> String {
+    format!("> Password: {secret}\n> gm status, the turn before\n").repeat(300)
+}
+
 #[test]
 fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     let dir = common::TempDb::new("secret-grep");
@@ -321,6 +328,16 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     );
     let note = daemon.ingest(&elsewhere, START + 220).unwrap().1;
     assert!(note.contains("not in the campaign"), "{note}");
+    // The GM quotes his earlier commands: the last mail masked frees a page.
+    let quoting = mail(
+        GM,
+        GM,
+        "[G1] gm status",
+        "g2@x",
+        &format!("{}Password: {gm_secret}\n", quoted_mails(&gm_secret)),
+    );
+    let note = daemon.ingest(&quoting, START + 225).unwrap().1;
+    assert!(!note.contains("not accepted"), "{note}");
     capture.flush(&mut daemon, START + 230);
 
     let found: Vec<String> = every_value(&path)
