@@ -302,6 +302,29 @@ pub(crate) fn create_private(path: &Path, must_be_new: bool) -> Result<(), std::
     }
 }
 
+/// Create `path` as a new owner-only file, as [`create_private`] does with
+/// `must_be_new`: a path taken already, a link included (even one pointing
+/// nowhere, which SQLite would follow and create with the umask's mode), is
+/// refused with the error `taken` makes of it.
+///
+/// # Errors
+/// The path is taken, or the file cannot be created.
+pub(crate) fn create_new_private(
+    path: &Path,
+    taken: fn(String) -> StoreError,
+) -> Result<(), StoreError> {
+    create_private(path, true).map_err(|source| {
+        if source.kind() == ErrorKind::AlreadyExists {
+            taken(path.display().to_string())
+        } else {
+            StoreError::Create {
+                file: path.to_path_buf(),
+                source,
+            }
+        }
+    })
+}
+
 /// Take away every right of other users on the database at `path` and its
 /// `-wal` and `-shm` files: the store holds players' mail, and before
 /// realmgm created its files 0600 the usual umask made them world-readable.
