@@ -5,7 +5,8 @@
 //! taken when it arrived, stay, so a second delivery of the same letter is
 //! still known. A mail set aside as failed is kept as it came, so that
 //! `gm mail retry` authenticates it again as the first reading did. A sent
-//! mail carrying a player's new secret (a welcome) loses it once delivered.
+//! mail carrying a player's new secret (a welcome) loses it once delivered
+//! or given up as undeliverable.
 //!
 //! SQLite zeroes what a masking overwrites in a page (`secure_delete`), and
 //! the write-ahead log, which still holds the pages as they were, is
@@ -65,7 +66,7 @@ impl Store {
         Ok(masked)
     }
 
-    /// After queued mail `id` was delivered: its stored text `body` and
+    /// After queued mail `id` was delivered or given up for good: its stored text `body` and
     /// HTML `html` lose every secret they carry (HTML read from a stored
     /// report is not the mail's own and is not written). Returns whether
     /// there was one.

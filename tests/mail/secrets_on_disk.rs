@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
+use lettre::Message;
 use realmgm::daemon::Daemon;
+use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
 use support::capture::{Capture, to};
 use support::*;
@@ -370,4 +372,38 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     drop(daemon);
     let on_disk = on_disk();
     assert_eq!(on_disk, 0, "secrets in the database's files");
+}
+
+/// A server that knows no such user: every mail is refused for good.
+struct Refusing;
+
+impl MailTransport for Refusing {
+    fn send(&self, _: &Message) -> Result<String, SendError> {
+        Err(SendError::Permanent("550 no such user".into()))
+    }
+}
+
+#[test]
+fn a_welcome_that_can_never_be_delivered_keeps_no_secret() {
+    let dir = common::TempDb::new("secret-undeliverable");
+    let path = dir.0.clone();
+    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let text = campaign_text("G1", &[("Ann", ANN)], "");
+    add_campaign(&mut daemon.store, "guess", &text);
+    let cid = daemon
+        .add_player("G1", "Cid", CID, Some("Cidchar"), START)
+        .unwrap();
+    let summary = daemon.send_due(&Refusing, None, START).unwrap();
+    assert!(summary.failed > 0, "the welcome is given up");
+    let secrets = [cid.secret];
+    let found: Vec<String> = every_value(&path)
+        .into_iter()
+        .filter(|(_, value)| hits(value, &secrets) > 0)
+        .map(|(table, value)| format!("{table}: {}", String::from_utf8_lossy(&value)))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "secrets stored:\n{}",
+        found.join("\n---\n")
+    );
 }

@@ -91,7 +91,10 @@ fn an_export_through_a_link_pointing_nowhere_is_refused_and_creates_nothing() {
     let target = dir.join("made-by-sqlite.sqlite");
     let link = dir.join("export.sqlite");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let error = store.export_campaign("HOST", &link).unwrap_err().to_string();
+    let error = store
+        .export_campaign("HOST", &link)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("exists already"), "{error}");
     assert!(!target.exists(), "the link was followed: {error}");
     let fresh = dir.join("fresh.sqlite");
