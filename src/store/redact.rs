@@ -8,7 +8,13 @@
 //! mail carrying a player's new secret (a welcome) loses it once delivered
 //! or given up as undeliverable.
 //!
-//! SQLite zeroes what a masking overwrites in a page (`secure_delete`), and
+//! Refused and duplicate mail is searched as well: a player writing from
+//! an address of no player is refused as a stranger, yet the secret he wrote
+//! is his. The search costs a few passes over a mail whatever it holds, and
+//! a pass stops once its budget of work is spent, so neither a long mail nor
+//! a heap of them holds the round up; each mail is marked done as it is done.
+//!
+//! SQLite zeroes what a masking overwrites or frees (`secure_delete`), and
 //! the write-ahead log, which still holds the pages as they were, is
 //! checkpointed and emptied after each masking
 //! ([`Store::checkpoint_after_masking`]). A `grep` of the database's files
@@ -42,7 +48,7 @@ const SECRETS_PER_MAIL: usize = 64;
 const LONGEST_SECRET: usize = 48;
 
 /// What one masking pass did.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Default)]
 struct Pass {
     /// Received mails looked at, each marked as done.
     looked_at: usize,
@@ -371,7 +377,13 @@ mod tests {
     fn made_up(n: usize) -> String {
         let letters: Vec<char> = "abcdefghjkmnpqrstuvwxyz23456789".chars().collect();
         let symbol = |k: usize| letters[(n / 31usize.pow(k as u32)) % 31];
-        format!("k7qm-2xra-pwd9-{}{}{}{}", symbol(0), symbol(1), symbol(2), symbol(3))
+        format!(
+            "k7qm-2xra-pwd9-{}{}{}{}",
+            symbol(0),
+            symbol(1),
+            symbol(2),
+            symbol(3)
+        )
     }
 
     #[test]
@@ -394,7 +406,10 @@ mod tests {
         let kept = store.inbound_mail(id).unwrap().unwrap().raw;
         assert!(!holds_secret(&kept));
         let text = String::from_utf8_lossy(&kept);
-        assert!(!text.contains(&made_up(0)), "the first secrets found are masked");
+        assert!(
+            !text.contains(&made_up(0)),
+            "the first secrets found are masked"
+        );
         assert!(text.contains("Password: x\r\n"));
     }
 
@@ -403,7 +418,10 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let raw = |n: usize| {
             let guesses = format!("guess {n}\r\n").repeat(1000);
-            mail(&format!("X-N: {n}\r\n"), &format!("Password: {SECRET}\r\n{guesses}"))
+            mail(
+                &format!("X-N: {n}\r\n"),
+                &format!("Password: {SECRET}\r\n{guesses}"),
+            )
         };
         let ids: Vec<i64> = (0..5).map(|n| stored(&mut store, &raw(n))).collect();
         let mut one = 0;
