@@ -222,13 +222,7 @@ impl Daemon {
             match result {
                 Ok(_) => {
                     self.store.mark_mail_sent(queued.id)?;
-                    // A welcome's secret is the player's now; the copy
-                    // kept of the mail need not hold it.
-                    self.store.forget_sent_secrets(
-                        queued.id,
-                        &queued.mail.body,
-                        queued.mail.html.as_deref(),
-                    )?;
+                    self.forget_secrets_of(&queued)?;
                     summary.sent += 1;
                 }
                 Err(error) if error.is_temporary() => {
@@ -240,6 +234,7 @@ impl Daemon {
                 Err(error) => {
                     self.store
                         .mark_mail_failed(queued.id, &error.to_string(), None)?;
+                    self.forget_secrets_of(&queued)?;
                     summary.failed += 1;
                     self.permanent_failure(&queued, &error.to_string(), now)?;
                 }
@@ -249,6 +244,18 @@ impl Daemon {
         self.store.forget_secrets_of_read_mail()?;
         self.store.checkpoint_after_masking()?;
         Ok(summary)
+    }
+
+    /// The copy kept of `queued`, now sent or given up for good, loses the
+    /// secret it carries: a delivered welcome's secret is the player's now,
+    /// and an undeliverable one is never sent again.
+    fn forget_secrets_of(&mut self, queued: &QueuedMail) -> anyhow::Result<()> {
+        self.store.forget_sent_secrets(
+            queued.id,
+            &queued.mail.body,
+            queued.mail.html.as_deref(),
+        )?;
+        Ok(())
     }
 
     /// A mail that can never be delivered: a bounce for its player, and the

@@ -131,7 +131,9 @@ pub fn take_password(text: &str) -> PasswordLine {
     }
 }
 
-fn password_value(line: &str) -> Option<String> {
+/// The value of `line` when it is a `Password:` (or `Password =`) line,
+/// quotes taken off.
+pub fn password_value(line: &str) -> Option<String> {
     let trimmed = line.trim();
     let keyword = trimmed.get(..8)?;
     if !keyword.eq_ignore_ascii_case("password") {

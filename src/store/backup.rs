@@ -24,16 +24,7 @@ impl Store {
     pub fn backup_to(&self, to: &Path, progress: Option<fn(Progress)>) -> Result<i32, StoreError> {
         // Made here, owner-only and never over an existing file, before
         // SQLite opens it.
-        super::create_private(to, true).map_err(|source| {
-            if source.kind() == std::io::ErrorKind::AlreadyExists {
-                StoreError::BackupExists(to.display().to_string())
-            } else {
-                StoreError::Create {
-                    file: to.to_path_buf(),
-                    source,
-                }
-            }
-        })?;
+        super::create_new_private(to, StoreError::BackupExists)?;
         let mut target = match rusqlite::Connection::open(to) {
             Ok(target) => target,
             Err(error) => {

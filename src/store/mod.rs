@@ -214,10 +214,10 @@ impl Store {
         // Atomic, ordered commits without a flush each; raw mail is flushed
         // at once (see `work`).
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // What is overwritten in a page (a secret masked in a stored mail)
-        // is zeroed, not left in the page's free space for `grep`; FAST
-        // costs no extra writes.
-        conn.pragma_update_and_check(None, "secure_delete", "FAST", |_| Ok(()))?;
+        // What is overwritten or freed (a secret masked in a stored mail)
+        // is zeroed, not left for `grep`: FAST would leave a freed overflow
+        // page of a long mail on the free list as it was.
+        conn.pragma_update_and_check(None, "secure_delete", "ON", |_| Ok(()))?;
         Store::migrated(conn, SCHEMA_VERSION)
     }
 
@@ -300,6 +300,29 @@ pub(crate) fn create_private(path: &Path, must_be_new: bool) -> Result<(), std::
         Err(error) if error.kind() == ErrorKind::AlreadyExists && !must_be_new => Ok(()),
         other => other.map(drop),
     }
+}
+
+/// Create `path` as a new owner-only file, as [`create_private`] does with
+/// `must_be_new`: a path taken already, a link included (even one pointing
+/// nowhere, which SQLite would follow and create with the umask's mode), is
+/// refused with the error `taken` makes of it.
+///
+/// # Errors
+/// The path is taken, or the file cannot be created.
+pub(crate) fn create_new_private(
+    path: &Path,
+    taken: fn(String) -> StoreError,
+) -> Result<(), StoreError> {
+    create_private(path, true).map_err(|source| {
+        if source.kind() == ErrorKind::AlreadyExists {
+            taken(path.display().to_string())
+        } else {
+            StoreError::Create {
+                file: path.to_path_buf(),
+                source,
+            }
+        }
+    })
 }
 
 /// Take away every right of other users on the database at `path` and its

@@ -249,10 +249,10 @@ impl Store {
     /// No such campaign, `to` exists already, or the copy fails (then no
     /// file is left at `to`).
     pub fn export_campaign(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
-        if to.exists() {
-            return Err(StoreError::ExportExists(to.display().to_string()));
-        }
         let id = self.campaign_id(name)?;
+        // Made here, owner-only and never over a path taken already (a
+        // link pointing nowhere included), before SQLite opens it.
+        super::create_new_private(to, StoreError::ExportExists)?;
         let result = (|| {
             drop(Store::open(to)?);
             attach(&self.conn, to)?;

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
+use lettre::Message;
 use realmgm::daemon::Daemon;
+use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
 use support::capture::{Capture, to};
 use support::*;
@@ -237,6 +239,13 @@ fn signature() -> String {
     "-- \nCid, who writes a long signature\n".repeat(300)
 }
 
+/// Earlier mails quoted, each with its `Password:` line: more than 8 KB
+/// of a record's overflow pages hold `secret`, and once it is masked the
+/// record is short of a page, which is freed as it was.
+fn quoted_mails(secret: &str) -> String {
+    format!("> Password: {secret}\n> gm status, the turn before\n").repeat(300)
+}
+
 #[test]
 fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     let dir = common::TempDb::new("secret-grep");
@@ -321,6 +330,16 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     );
     let note = daemon.ingest(&elsewhere, START + 220).unwrap().1;
     assert!(note.contains("not in the campaign"), "{note}");
+    // The GM quotes his earlier commands: the last mail masked frees a page.
+    let quoting = mail(
+        GM,
+        GM,
+        "[G1] gm status",
+        "g2@x",
+        &format!("{}Password: {gm_secret}\n", quoted_mails(&gm_secret)),
+    );
+    let note = daemon.ingest(&quoting, START + 225).unwrap().1;
+    assert!(!note.contains("not accepted"), "{note}");
     capture.flush(&mut daemon, START + 230);
 
     let found: Vec<String> = every_value(&path)
@@ -353,4 +372,38 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     drop(daemon);
     let on_disk = on_disk();
     assert_eq!(on_disk, 0, "secrets in the database's files");
+}
+
+/// A server that knows no such user: every mail is refused for good.
+struct Refusing;
+
+impl MailTransport for Refusing {
+    fn send(&self, _: &Message) -> Result<String, SendError> {
+        Err(SendError::Permanent("550 no such user".into()))
+    }
+}
+
+#[test]
+fn a_welcome_that_can_never_be_delivered_keeps_no_secret() {
+    let dir = common::TempDb::new("secret-undeliverable");
+    let path = dir.0.clone();
+    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let text = campaign_text("G1", &[("Ann", ANN)], "");
+    add_campaign(&mut daemon.store, "guess", &text);
+    let cid = daemon
+        .add_player("G1", "Cid", CID, Some("Cidchar"), START)
+        .unwrap();
+    let summary = daemon.send_due(&Refusing, None, START).unwrap();
+    assert!(summary.failed > 0, "the welcome is given up");
+    let secrets = [cid.secret];
+    let found: Vec<String> = every_value(&path)
+        .into_iter()
+        .filter(|(_, value)| hits(value, &secrets) > 0)
+        .map(|(table, value)| format!("{table}: {}", String::from_utf8_lossy(&value)))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "secrets stored:\n{}",
+        found.join("\n---\n")
+    );
 }

@@ -83,6 +83,27 @@ fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn an_export_through_a_link_pointing_nowhere_is_refused_and_creates_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp("dangling");
+    let store = receiver();
+    let target = dir.join("made-by-sqlite.sqlite");
+    let link = dir.join("export.sqlite");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let error = store
+        .export_campaign("HOST", &link)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("exists already"), "{error}");
+    assert!(!target.exists(), "the link was followed: {error}");
+    let fresh = dir.join("fresh.sqlite");
+    store.export_campaign("HOST", &fresh).unwrap();
+    let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The BIMR3 campaign file renamed to `name`, checked.
 fn campaign_named(name: &str) -> (Campaign, String) {
     let text = BIMR3.replacen("name = \"BIMR3\"", &format!("name = \"{name}\""), 1);
