@@ -370,6 +370,7 @@ impl Daemon {
             self.store.commit_work()?;
             handled.push((stored.id, note));
         }
+        self.store.release_free_pages()?;
         Ok(handled)
     }
 

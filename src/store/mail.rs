@@ -370,6 +370,33 @@ impl Store {
         Ok(())
     }
 
+    /// Give the pages freed by cutting and pruning mail back to the file
+    /// system, so a stranger's large mail does not stay in the file's size
+    /// (a database made before realmgm asked for it keeps them).
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn release_free_pages(&self) -> Result<(), StoreError> {
+        let pragma = |name: &str| -> Result<i64, StoreError> {
+            Ok(self
+                .conn
+                .query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))?)
+        };
+        const INCREMENTAL: i64 = 2;
+        if pragma("auto_vacuum")? != INCREMENTAL || pragma("freelist_count")? == 0 {
+            return Ok(());
+        }
+        // SQLite frees one page per step of this pragma: step it through.
+        let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut steps = vacuum.query([])?;
+        while steps.next()?.is_some() {}
+        // In WAL mode the file is cut at a checkpoint; a reader still at an
+        // older page only delays it to a later one.
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     /// Drop the raw bytes of strangers' mail due to be pruned at `now`,
     /// keeping each row (when, Message-ID, content hash, what became of
     /// it), so a redelivery is still known. Returns how many were pruned.

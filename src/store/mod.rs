@@ -209,8 +209,15 @@ impl Store {
         })?;
         shut_out_others(path);
         let conn = Connection::open(path)?;
+        // A stranger's mail is stored whole, then cut to its head: the pages
+        // it freed go back to the file system ([`Store::release_free_pages`])
+        // instead of staying in the file and in every backup. Only a new
+        // database takes this; an older one keeps its pages until a VACUUM.
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         // WAL lets the CLI read while the daemon writes.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        // The log of a large mail's write is cut back once it is folded in.
+        conn.pragma_update_and_check(None, "journal_size_limit", 4 << 20, |_| Ok(()))?;
         // Atomic, ordered commits without a flush each; raw mail is flushed
         // at once (see `work`).
         conn.pragma_update(None, "synchronous", "NORMAL")?;
