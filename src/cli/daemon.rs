@@ -65,9 +65,10 @@ pub struct DoctorArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct GmArgs {
-    /// The campaign, by tag.
-    #[arg(long)]
-    campaign: String,
+    /// The campaign, by tag; before or after the command
+    /// (`gm --campaign C status` or `gm status --campaign C`).
+    #[arg(long, global = true)]
+    campaign: Option<String>,
     #[command(subcommand)]
     command: GmCommand,
     #[command(flatten)]
@@ -622,7 +623,14 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
 /// `realmgm gm <command> --campaign C`.
 pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
-    let campaign = daemon.campaign(&args.campaign)?.campaign;
+    // clap cannot require an option that may stand on either side.
+    let Some(tag) = &args.campaign else {
+        anyhow::bail!(
+            "name the campaign with `--campaign C`, before or after the command; `realmgm \
+             campaign list` shows the stored ones"
+        );
+    };
+    let campaign = daemon.campaign(tag)?.campaign;
     // Read before waiting for the daemon's round, which may run this day.
     let seen = daemon.pending_day(&campaign.name)?;
     let name = campaign.name;

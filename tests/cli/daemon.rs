@@ -681,3 +681,20 @@ fn ingest_stores_the_mail_before_it_waits_for_the_round() {
         "{said}"
     );
 }
+
+/// Issue 32 §3: the commands the tool prints (`gm status --campaign C`)
+/// work as printed: `--campaign` stands before or after the GM's command.
+#[test]
+fn the_campaign_option_stands_on_either_side_of_the_gm_command() {
+    let db = TempDb::new("either-side");
+    store_demo_campaign(&db, "SIDE");
+    let before = stdout(&realmgm(&["gm", "--campaign", "SIDE", "status"], &db.0));
+    let after = stdout(&realmgm(&["gm", "status", "--campaign", "SIDE"], &db.0));
+    assert!(before.starts_with("Campaign SIDE"), "{before}");
+    assert_eq!(before, after);
+    let missing = stderr(&realmgm(&["gm", "status"], &db.0));
+    assert!(
+        missing.contains("name the campaign with `--campaign C`, before or after the command"),
+        "{missing}"
+    );
+}
