@@ -215,7 +215,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
 /// The Maildir folders the campaign's `[mail]` names, created when missing
 /// so the daemon can run at once; one line per folder made. Relative paths
 /// are relative to the database's folder (`base`).
-fn create_maildirs(campaign: &Campaign, base: &Path) -> anyhow::Result<Vec<String>> {
+pub(super) fn create_maildirs(campaign: &Campaign, base: &Path) -> anyhow::Result<Vec<String>> {
     let Some(mail) = campaign.mail.clone().map(|m| m.anchored_at(base)) else {
         return Ok(Vec::new());
     };

@@ -47,8 +47,15 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     let _round = args.db.wait_for_round(true)?;
     let (store, path) = args.db.open(true)?;
     let moved = store.import_campaign(&args.file)?;
+    // As `campaign new` does: the daemon of this host reads and writes them.
+    let campaign = store.load_campaign(&moved.campaign)?.campaign;
+    let created = super::campaign::create_maildirs(&campaign, &args.db.mail_base())?;
+    let created = created
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect::<String>();
     super::emit(format!(
-        "Imported {} into {}.\n\
+        "Imported {} into {}.\n{created}\
          A running daemon serves it from its next round. Its mail settings came with it: check \
          them on this host with `realmgm doctor --campaign {campaign}`.",
         summary(&moved),

@@ -98,6 +98,12 @@ fn an_exported_campaign_arrives_whole_and_replays_its_last_day_the_same() {
         said.starts_with("Imported campaign DEMO (3 players"),
         "{said}"
     );
+    // Its Maildir folders are made on this host, as `campaign new` makes them.
+    for folder in ["in", "out"] {
+        let maildir = host.dir().join("mail/DEMO").join(folder);
+        assert!(maildir.join("new").is_dir(), "{}", maildir.display());
+    }
+    assert!(said.contains("Created the Maildir folder"), "{said}");
     let twice = stderr(&realmgm(&["campaign", "import", export_arg], &host.0));
     assert!(
         twice.contains("holds a campaign called DEMO already"),
