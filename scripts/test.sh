@@ -5,7 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The mail tests need the local test mail server (a no-op when it already
 # runs); where it cannot be started those tests print SKIPPED and return.
-scripts/mailserver.sh start || echo "test.sh: local mail server not started; tests/mail/mail_server.rs will skip"
+# What this script started it stops again when it ends; a server that was
+# already running is left running.
+if scripts/mailserver.sh status >/dev/null 2>&1; then
+    echo "test.sh: the local mail server was already running; it is left running"
+elif scripts/mailserver.sh start; then
+    trap 'scripts/mailserver.sh stop >/dev/null 2>&1 && echo "test.sh: stopped the local mail server it started"' EXIT
+else
+    echo "test.sh: local mail server not started; tests/mail/mail_server.rs will skip"
+fi
 # The browser check of a report's HTML needs headless Chromium; without it
 # tests/engine/report_browser.rs and tests/cli/site.rs print SKIPPED.
 scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/engine/report_browser.rs will skip"

@@ -120,8 +120,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         "  (orders went to the daemon's inbox {})\n",
         mail_root.join("inbox").display()
     ));
+    // After `cargo run` realmgm is not on the PATH: name the binary that
+    // ran, so the command works as printed.
+    let binary = std::env::current_exe()
+        .map_or_else(|_| "realmgm".to_string(), |path| path.display().to_string());
     summary.push_str(&format!(
-        "Look around with `realmgm gm --db {} --campaign {} status` or `log`.",
+        "Look around with `{binary} gm --db {} --campaign {} status` or `log`\n\
+         (`cargo install --path .` puts `realmgm` on your PATH).",
         db_path.display(),
         campaign.name
     ));
