@@ -117,7 +117,86 @@ fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
         .unwrap_or_else(|e| panic!("the README's campaign file: {e}"));
     assert_eq!(campaign.name, "MR1");
     let mail = campaign.mail.expect("the example has [mail]");
-    assert!(mail.setup_by_mail);
+    // Each setting the example gives a number or a switch shows its default.
+    let default = realmgm::campaign::MailSettings::default();
+    let shown = [
+        (
+            "poll_seconds",
+            mail.poll_seconds() as i64,
+            default.poll_seconds() as i64,
+        ),
+        (
+            "max_attachment_kb",
+            mail.max_attachment_bytes() as i64,
+            default.max_attachment_bytes() as i64,
+        ),
+        (
+            "hold_if_missing_percent",
+            mail.hold_if_missing_percent() as i64,
+            default.hold_if_missing_percent() as i64,
+        ),
+        (
+            "late_grace_minutes",
+            mail.late_grace_seconds(),
+            default.late_grace_seconds(),
+        ),
+        (
+            "keep_sent_days",
+            mail.keep_sent_seconds().unwrap_or(0),
+            default.keep_sent_seconds().unwrap_or(0),
+        ),
+        (
+            "stranger_keep_kb",
+            mail.stranger_keep_bytes() as i64,
+            default.stranger_keep_bytes() as i64,
+        ),
+        (
+            "keep_strangers_days",
+            mail.keep_strangers_seconds().unwrap_or(0),
+            default.keep_strangers_seconds().unwrap_or(0),
+        ),
+        (
+            "notice_interval_minutes",
+            mail.notice_interval_seconds(),
+            default.notice_interval_seconds(),
+        ),
+        (
+            "max_orders_kb",
+            mail.max_orders_bytes() as i64,
+            default.max_orders_bytes() as i64,
+        ),
+        (
+            "max_orders_lines",
+            mail.max_orders_lines() as i64,
+            default.max_orders_lines() as i64,
+        ),
+        (
+            "max_phases_per_day",
+            mail.max_phases_per_day() as i64,
+            default.max_phases_per_day() as i64,
+        ),
+        (
+            "round_deadline_hours",
+            mail.round_deadline_seconds(),
+            default.round_deadline_seconds(),
+        ),
+        (
+            "copy_relays_to_gm",
+            i64::from(mail.copy_relays_to_gm),
+            i64::from(default.copy_relays_to_gm),
+        ),
+        (
+            "setup_by_mail",
+            i64::from(mail.setup_by_mail),
+            i64::from(default.setup_by_mail),
+        ),
+    ];
+    for (key, in_readme, by_default) in shown {
+        assert_eq!(
+            in_readme, by_default,
+            "the README's {key} is not its default"
+        );
+    }
     // Every [mail] key the program reads is in the example, set or shown.
     let keys = serde_json::to_value(realmgm::campaign::MailSettings::default()).unwrap();
     for key in keys.as_object().unwrap().keys() {
