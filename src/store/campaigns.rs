@@ -262,7 +262,8 @@ impl Store {
     pub fn list_campaigns(&self) -> Result<Vec<CampaignSummary>, StoreError> {
         let mut statement = self.conn.prepare(
             "SELECT c.name, c.game, c.created, \
-                    (SELECT COUNT(*) FROM players p WHERE p.campaign_id = c.id), \
+                    (SELECT COUNT(*) FROM players p WHERE p.campaign_id = c.id \
+                     AND p.left_at IS NULL), \
                     (SELECT MAX(day) FROM game_days d WHERE d.campaign_id = c.id) \
              FROM campaigns c ORDER BY c.name",
         )?;

@@ -161,7 +161,7 @@ fn a_failing_migration_leaves_the_version_alone() {
 
 #[test]
 fn campaign_round_trips_with_verbatim_text_and_players() {
-    let (store, secrets) = store_with_bimr3();
+    let (mut store, secrets) = store_with_bimr3();
     let stored = store.load_campaign("bimr3").unwrap();
     assert_eq!(stored.campaign, bimr3());
     assert_eq!(stored.file_text, BIMR3);
@@ -176,6 +176,11 @@ fn campaign_round_trips_with_verbatim_text_and_players() {
         (summary.name.as_str(), summary.players, summary.latest_day),
         ("BIMR3", 5, None)
     );
+    // A player who left is not counted, as `campaign show` lists him not.
+    store.remove_player("BIMR3", "Ivan", true, NOW).unwrap();
+    let listed = store.list_campaigns().unwrap()[0].players;
+    let shown = store.load_campaign("BIMR3").unwrap().players.len();
+    assert_eq!((listed, shown), (4, 4));
 }
 
 #[test]
