@@ -247,13 +247,20 @@ impl Daemon {
     /// No such campaign.
     pub fn resume(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
-        let day = self.pending(&stored.campaign)?.day;
+        let pending = self.pending(&stored.campaign)?;
+        let day = pending.day;
         self.store.set_paused(name, false)?;
         self.store.set_hold(name, None)?;
         self.store.set_approved_day(name, Some(day))?;
         self.store.log_gm(Some(name), now, "gm", "resumed", None)?;
+        // A pause often outlasts the deadline: then the day runs at once.
+        let when = if pending.deadline <= now {
+            "its deadline has passed, so it runs in the daemon's next round".to_string()
+        } else {
+            format!("it runs at its deadline, {}", format_utc(pending.deadline))
+        };
         Ok(format!(
-            "{name} resumed; day {day} runs at its deadline even if a hold check would stop it"
+            "{name} resumed; day {day}: {when}, even if a hold check would stop it"
         ))
     }
 

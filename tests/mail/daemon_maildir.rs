@@ -490,7 +490,11 @@ fn deadlines_remind_hold_and_follow_the_gm() {
     daemon.pause("G1", FIRST_DEADLINE + 3 * 3600).unwrap();
     let next = FIRST_DEADLINE + 24 * 3600;
     assert_eq!(daemon.check_turn("G1", next + 10).unwrap(), "waiting");
-    daemon.resume("G1", next + 20).unwrap();
+    let resumed = daemon.resume("G1", next + 20).unwrap();
+    assert!(
+        resumed.contains("day 2: its deadline has passed, so it runs in the daemon's next round"),
+        "{resumed}"
+    );
     let done = daemon.check_turn("G1", next + 30).unwrap();
     assert_eq!(done, "processed day 2", "resume lets the held checks pass");
     // The daemon was down past the next deadline: held until the GM acts.
@@ -538,7 +542,8 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
         mail(ANN, GM, "[G2] o", "a2@x", &body),
         START + 700,
     );
-    daemon2.resume("G2", START).unwrap();
+    let resumed = daemon2.resume("G2", START).unwrap();
+    assert!(resumed.contains("it runs at its deadline, 20"), "{resumed}");
     let done = daemon2
         .check_turn("G2", FIRST_DEADLINE + 24 * 3600 + 5)
         .unwrap();
