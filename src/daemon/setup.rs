@@ -166,7 +166,13 @@ impl Daemon {
             ) + &record.extra_choices(&player.name);
             self.tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
         }
-        if before != record.stage() {
+        // The starting info is asked of everyone at once: an answer that
+        // leaves others to answer is no new stage to announce.
+        let next_stage = match (&before, record.stage()) {
+            (Stage::StartingInfo(_), Stage::StartingInfo(_)) => false,
+            (before, after) => *before != after,
+        };
+        if next_stage {
             self.announce_stage(stored, &record, now)?;
         }
         Ok((note, body))

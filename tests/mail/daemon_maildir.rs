@@ -1108,6 +1108,12 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
             .any(|m| m.body_text.contains("F 4, N 1")),
         "Ann's victory requirements stay secret"
     );
+    assert!(
+        !to(&mails, BEN)
+            .iter()
+            .any(|m| m.body_text.contains("Send the GM your starting info")),
+        "the request is sent once, not again after each answer"
+    );
     daemon.check_turn("SU", START).unwrap();
     let state = daemon
         .store
