@@ -651,12 +651,22 @@ impl Daemon {
                 attachments,
             },
         )?;
-        let body = report_mail(&campaign.name, mailed, report);
+        // A day run again after a rollback: its reader must not take the
+        // new report for another day's, nor keep playing from the old one.
+        let replaces = self
+            .store
+            .report_mailed_before(&campaign.name, mailed.day, reader)?;
+        let body = report_mail(&campaign.name, mailed, report, replaces);
+        let subject = if replaces {
+            format!("{} (replaces the earlier one)", report.subject)
+        } else {
+            report.subject.clone()
+        };
         let parts = ReportParts {
             day: mailed.day,
             reader: reader.map(str::to_string),
         };
-        self.queue_parts(campaign, to, &report.subject, &body, Some(parts), None, now)?;
+        self.queue_parts(campaign, to, &subject, &body, Some(parts), None, now)?;
         Ok(())
     }
 
@@ -797,7 +807,7 @@ struct MailedReport {
 }
 
 /// The mail body of a report.
-fn report_mail(tag: &str, mailed: &MailedReport, report: &Report) -> String {
+fn report_mail(tag: &str, mailed: &MailedReport, report: &Report, replaces: bool) -> String {
     let MailedReport {
         day,
         finished,
@@ -818,8 +828,16 @@ fn report_mail(tag: &str, mailed: &MailedReport, report: &Report) -> String {
     } else {
         format!("day {day} report")
     };
+    let replacing = if replaces {
+        format!(
+            "This {what} replaces the one mailed before: the GM rolled the game back and ran \
+             day {day} again. Play from this one.\n\n"
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{} {what} ===\n\n{}\n\n{footer}\n",
+        "{} {what} ===\n\n{replacing}{}\n\n{footer}\n",
         marker(tag),
         report.text.trim_end()
     )

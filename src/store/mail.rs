@@ -595,6 +595,26 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Whether a report of `day` for `reader` (the GM's history when
+    /// `None`) was mailed before: the day is run again after a rollback.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn report_mailed_before(
+        &self,
+        campaign: &str,
+        day: u32,
+        reader: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let campaign_id = self.campaign_id(campaign)?;
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE campaign_id = ?1 AND report_day = ?2 \
+             AND report_reader = ?3)",
+            params![campaign_id, day, reader.unwrap_or_default()],
+            |row| row.get(0),
+        )?)
+    }
+
     /// Queue a message; it is due at once. Returns its id.
     ///
     /// # Errors

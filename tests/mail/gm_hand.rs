@@ -104,9 +104,39 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         !ben.contains("dragon") && !ben.contains("gains 9 notoriety"),
         "{ben}"
     );
+    assert!(
+        !ann.contains("replaces the one mailed before"),
+        "a first run replaces nothing: {ann}"
+    );
     let first = daemon.store.day_runs("MR", 2).unwrap();
     daemon.rollback("MR", 1, START + 40).unwrap();
     daemon.process_turn("MR", START + 50).unwrap();
+    // Each report of the day run again says it replaces the one mailed before.
+    let mails = capture.flush(&mut daemon, START + 50);
+    assert!(
+        to(&mails, GM)
+            .iter()
+            .any(|m| m.subject.contains("(replaces the earlier one)")),
+        "the GM's history of day 2 too"
+    );
+    for address in [ANN, BEN] {
+        let report = to(&mails, address)
+            .into_iter()
+            .last()
+            .unwrap_or_else(|| panic!("{address} gets day 2 again"));
+        assert!(
+            report.subject.contains("(replaces the earlier one)"),
+            "{}",
+            report.subject
+        );
+        assert!(
+            report.body_text.contains(
+                "replaces the one mailed before: the GM rolled the game back and ran day 2 again"
+            ),
+            "{}",
+            report.body_text
+        );
+    }
     let runs = daemon.store.day_runs("MR", 2).unwrap();
     assert_eq!(runs.len(), 2, "day 2 ran twice");
     assert_eq!(runs[1].state_hash, first[0].state_hash);
