@@ -97,6 +97,12 @@ impl Resamples {
     /// The 2.5% and 97.5% percentiles of the resampled means; a resample
     /// that drew no month with the measure has no mean and is left out.
     fn interval(&self, values: &[Option<f64>]) -> (Option<f64>, Option<f64>) {
+        let mut present = values.iter().flatten();
+        let first = present.next().copied();
+        // Every resample of one value over and over is that value.
+        if let Some(only) = first.filter(|f| present.all(|v| v == f)) {
+            return (Some(only), Some(only));
+        }
         let mut means: Vec<f64> = self
             .weights
             .chunks(self.months)
