@@ -78,9 +78,16 @@ pub fn html(analysis: &Analysis) -> String {
          <th>B − A</th><th>B − A 95%</th></tr>\n",
     );
     for row in analysis.measures.iter().chain(&analysis.events) {
-        let interval = |e: &super::stats::Estimate| match (e.low, e.high) {
-            (Some(l), Some(h)) => format!("{} – {}", three(l), three(h)),
-            _ => String::new(),
+        // With the months it is made of, when some months lack the measure.
+        let interval = |e: &super::stats::Estimate| {
+            let mut cell = match (e.low, e.high) {
+                (Some(l), Some(h)) => format!("{} – {}", three(l), three(h)),
+                _ => String::new(),
+            };
+            if e.n < analysis.months {
+                let _ = write!(cell, " ({} of {} months)", e.n, analysis.months);
+            }
+            cell
         };
         let b = row.b.as_ref();
         let d = row.difference.as_ref();

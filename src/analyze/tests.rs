@@ -500,4 +500,5 @@ fn a_first_death_day_missing_in_some_months_says_over_how_many_months_it_is() {
             && line.contains("B-A    0.000 [0.000, 0.000] (10 of 20 months)"),
         "{line}"
     );
+    assert!(page::html(&analysis).contains("5.000 – 5.000 (10 of 20 months)"));
 }
