@@ -2,7 +2,9 @@
 //! seeded months are played by the planning bot under campaign file A, and
 //! the same N seeds under B; each measure is reported per character and
 //! overall with its 95% confidence interval, and every difference B − A
-//! with its own, paired by seed ([`stats`]). Months run in parallel, each
+//! with its own, paired by seed ([`stats`]): bootstrap intervals that stay
+//! in the range of their measure, and a measure some months lack (the first
+//! death day) averaged over the months that have it, saying how many. Months run in parallel, each
 //! on its own seed, so the numbers are the same on any machine and any
 //! number of cores; every simulated day is checked against the game's
 //! invariants ([`invariants`]).
@@ -23,7 +25,7 @@ use serde::Serialize;
 use crate::game::Rules;
 use crate::magic_realm::data::GameData;
 use month::{MEASURES, MonthError, MonthRecord, Policy};
-use stats::Estimate;
+use stats::{Estimate, Resamples, three};
 
 /// One side of a comparison: a campaign file's rules and calendar.
 #[derive(Clone, Debug)]
@@ -210,10 +212,11 @@ impl Analysis {
             .filter(|m| !MEASURES.contains(&m.as_str()))
             .collect();
         names.extend(extra);
+        let resamples = Resamples::new(played.a.len(), plan.seed);
         for scope in &scopes {
             for name in &names {
                 let values = |month: &MonthRecord| value_in(month, scope, name);
-                measures.push(row(scope, name, &played.a, &played.b, values));
+                measures.push(row(&resamples, scope, name, played, values));
             }
         }
         let event_names: BTreeSet<&String> = played
@@ -225,7 +228,7 @@ impl Analysis {
         let events = event_names
             .into_iter()
             .map(|name| {
-                row(ALL, name, &played.a, &played.b, |m: &MonthRecord| {
+                row(&resamples, ALL, name, played, |m: &MonthRecord| {
                     Some(m.events.get(name).copied().unwrap_or(0.0))
                 })
             })
@@ -269,7 +272,11 @@ impl Analysis {
         }
         let _ = writeln!(
             out,
-            "Per month; [95% confidence interval]; * marks a difference B − A whose interval leaves out 0."
+            "Per month; [95% confidence interval, bootstrap over the months]; * marks a difference B − A whose interval leaves out 0."
+        );
+        let _ = writeln!(
+            out,
+            "A measure some months lack (the first death day: no death) is averaged over the months that have it, and B − A over the months both have it."
         );
         let mut scope = "";
         for row in &self.measures {
@@ -277,12 +284,12 @@ impl Analysis {
                 scope = &row.scope;
                 let _ = writeln!(out, "\n{scope}");
             }
-            out.push_str(&row.line());
+            out.push_str(&row.line(self.months));
         }
         if !self.events.is_empty() {
             let _ = writeln!(out, "\nRule events, whole game");
             for row in &self.events {
-                out.push_str(&row.line());
+                out.push_str(&row.line(self.months));
             }
         }
         if let Some(failure) = &self.failure {
@@ -293,14 +300,14 @@ impl Analysis {
 }
 
 impl Row {
-    /// The row as a line of the text report.
-    fn line(&self) -> String {
-        let mut line = format!("  {:<28} A {}", self.measure, shown(&self.a));
+    /// The row as a line of the text report, of `months` months.
+    fn line(&self, months: usize) -> String {
+        let mut line = format!("  {:<28} A {}", self.measure, shown(&self.a, months));
         if let (Some(b), Some(d)) = (&self.b, &self.difference) {
             line.push_str(&format!(
                 "   B {}   B-A {}{}",
-                shown(b),
-                shown(d),
+                shown(b, months),
+                shown(d, months),
                 if self.significant { " *" } else { "" }
             ));
         }
@@ -333,39 +340,41 @@ fn value_in(month: &MonthRecord, scope: &str, name: &str) -> Option<f64> {
     }
 }
 
-fn shown(e: &Estimate) -> String {
-    match (e.low, e.high) {
-        (Some(low), Some(high)) => format!("{:>8.3} [{:.3}, {:.3}]", e.mean, low, high),
-        _ => format!("{:>8.3} (n={})", e.mean, e.n),
+/// An estimate as the text report shows it: the mean, its interval, and
+/// how many of the `months` it is made of when some lack the measure.
+fn shown(e: &Estimate, months: usize) -> String {
+    let mut text = format!("{:>8}", three(e.mean));
+    if let (Some(low), Some(high)) = (e.low, e.high) {
+        text.push_str(&format!(" [{}, {}]", three(low), three(high)));
     }
+    if e.n < months {
+        text.push_str(&format!(" ({} of {months} months)", e.n));
+    }
+    text
 }
 
 fn row(
+    resamples: &Resamples,
     scope: &str,
     name: &str,
-    a: &[MonthRecord],
-    b: &[MonthRecord],
+    played: &Played,
     values: impl Fn(&MonthRecord) -> Option<f64>,
 ) -> Row {
-    let of = |months: &[MonthRecord]| -> Vec<f64> { months.iter().filter_map(&values).collect() };
-    let a_values = of(a);
-    let (b_estimate, difference) = if b.is_empty() {
+    let of = |months: &[MonthRecord]| -> Vec<Option<f64>> { months.iter().map(&values).collect() };
+    let a_values = of(&played.a);
+    let (b_estimate, difference) = if played.b.is_empty() {
         (None, None)
     } else {
-        let pairs: Vec<(f64, f64)> = a
-            .iter()
-            .zip(b)
-            .filter_map(|(x, y)| Some((values(x)?, values(y)?)))
-            .collect();
+        let b_values = of(&played.b);
         (
-            Some(Estimate::of(&of(b))),
-            Some(stats::paired_difference(&pairs)),
+            Some(resamples.estimate(&b_values)),
+            Some(resamples.paired_difference(&a_values, &b_values)),
         )
     };
     Row {
         scope: scope.to_string(),
         measure: name.to_string(),
-        a: Estimate::of(&a_values),
+        a: resamples.estimate(&a_values),
         significant: difference.as_ref().is_some_and(Estimate::excludes_zero),
         b: b_estimate,
         difference,

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use super::stats::{fixed, three};
 use super::{ALL, Analysis, Row};
 use crate::site::capitalised;
 use crate::site::charts::escape;
@@ -77,15 +78,22 @@ pub fn html(analysis: &Analysis) -> String {
          <th>B − A</th><th>B − A 95%</th></tr>\n",
     );
     for row in analysis.measures.iter().chain(&analysis.events) {
-        let interval = |e: &super::stats::Estimate| match (e.low, e.high) {
-            (Some(l), Some(h)) => format!("{l:.3} – {h:.3}"),
-            _ => String::new(),
+        // With the months it is made of, when some months lack the measure.
+        let interval = |e: &super::stats::Estimate| {
+            let mut cell = match (e.low, e.high) {
+                (Some(l), Some(h)) => format!("{} – {}", three(l), three(h)),
+                _ => String::new(),
+            };
+            if e.n < analysis.months {
+                let _ = write!(cell, " ({} of {} months)", e.n, analysis.months);
+            }
+            cell
         };
         let b = row.b.as_ref();
         let d = row.difference.as_ref();
         let _ = writeln!(
             out,
-            "<tr{}><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             if row.significant {
                 " class=\"sig\""
             } else {
@@ -93,11 +101,11 @@ pub fn html(analysis: &Analysis) -> String {
             },
             escape(&row.scope),
             escape(&row.measure),
-            row.a.mean,
+            three(row.a.mean),
             interval(&row.a),
-            b.map_or_else(String::new, |b| format!("{:.3}", b.mean)),
+            b.map_or_else(String::new, |b| three(b.mean)),
             b.map_or_else(String::new, interval),
-            d.map_or_else(String::new, |d| format!("{:.3}", d.mean)),
+            d.map_or_else(String::new, |d| three(d.mean)),
             d.map_or_else(String::new, interval),
         );
     }
@@ -121,6 +129,8 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
             .flat_map(|e| [e.mean, e.low.unwrap_or(e.mean), e.high.unwrap_or(e.mean)])
             .collect::<Vec<_>>()
     });
+    // The scale always holds 0, where every bar starts; a count's intervals
+    // never go below it, so its scale starts there.
     let (low, high) = ends.fold((0.0_f64, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let high = if (high - low).abs() < f64::EPSILON {
         low + 1.0
@@ -164,10 +174,10 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
             let (from, to) = (x(0.0).min(x(e.mean)), x(0.0).max(x(e.mean)));
             let _ = writeln!(
                 svg,
-                "<rect x=\"{from:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" opacity=\"0.8\"><title>{:.3}</title></rect>",
+                "<rect x=\"{from:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" opacity=\"0.8\"><title>{}</title></rect>",
                 (to - from).max(0.5),
                 BAR - 1.0,
-                e.mean
+                three(e.mean)
             );
             if let (Some(l), Some(h)) = (e.low, e.high) {
                 let _ = writeln!(
@@ -185,11 +195,11 @@ fn bar_chart(measure: &str, rows: &[&Row]) -> String {
 }
 
 /// A value as the chart's scale writes it: whole numbers bare, others to
-/// two decimals.
+/// two decimals, a zero without a sign.
 fn short(value: f64) -> String {
     if (value - value.round()).abs() < 1e-9 {
-        format!("{value:.0}")
+        fixed(value, 0)
     } else {
-        format!("{value:.2}")
+        fixed(value, 2)
     }
 }

@@ -47,7 +47,7 @@ fn the_planning_bot_scores_better_than_the_random_walker_on_the_same_seeds() {
         .copied()
         .zip(planned.iter().copied())
         .collect();
-    let better = stats::paired_difference(&pairs);
+    let better = stats::paired_difference(&pairs, 1);
     assert!(better.mean > 0.0, "planned − walker per month: {better:?}");
     let deaths = |p| per_month(p, "deaths", 1..13).iter().sum::<f64>();
     assert!(deaths(Policy::Planned) < deaths(Policy::Walker));
@@ -345,4 +345,160 @@ fn a_death_no_event_tells_of_is_caught() {
         Observers::Everyone,
     );
     assert_eq!(invariants::check(data, &before, &after, &[killed]), Ok(()));
+}
+
+/// `months` made-up months of the Amazon and the Wizard: `amazon(k)` and
+/// `wizard(k)` give month k's measures of each (a measure left out is one
+/// the month lacks).
+fn made_up(
+    months: usize,
+    amazon: impl Fn(usize) -> Vec<(&'static str, f64)>,
+    wizard: impl Fn(usize) -> Vec<(&'static str, f64)>,
+) -> Vec<MonthRecord> {
+    let of = |pairs: Vec<(&str, f64)>| {
+        pairs
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect()
+    };
+    (0..months)
+        .map(|k| MonthRecord {
+            characters: [
+                ("Amazon".to_string(), of(amazon(k))),
+                ("Wizard".to_string(), of(wizard(k))),
+            ]
+            .into(),
+            events: BTreeMap::new(),
+        })
+        .collect()
+}
+
+fn measure_row<'a>(analysis: &'a Analysis, scope: &str, measure: &str) -> &'a Row {
+    analysis
+        .measures
+        .iter()
+        .find(|r| r.scope == scope && r.measure == measure)
+        .unwrap()
+}
+
+/// Two deaths and two great treasures of the Amazon in 200 months, none
+/// of the Wizard's.
+fn rare_months() -> Analysis {
+    let rare = |k: usize| f64::from(u8::from(k % 100 == 7));
+    let played = Played {
+        a: made_up(
+            200,
+            |k| vec![("deaths", rare(k)), ("great treasures", rare(k))],
+            |_| vec![("deaths", 0.0), ("great treasures", 0.0)],
+        ),
+        ..Played::default()
+    };
+    Analysis::of(&plan(200, false), &played)
+}
+
+#[test]
+fn a_count_that_is_mostly_zero_has_no_interval_below_zero() {
+    // Student's t put both intervals at [-0.004, 0.024].
+    let analysis = rare_months();
+    for scope in ["Amazon", ALL] {
+        for measure in ["deaths", "great treasures"] {
+            let a = &measure_row(&analysis, scope, measure).a;
+            assert_eq!(a.mean, 0.01);
+            assert!(
+                a.low.is_some_and(|low| low >= 0.0),
+                "{scope} {measure}: {a:?}"
+            );
+        }
+    }
+    let text = analysis.text();
+    assert!(!text.contains("[-"), "{text}");
+}
+
+#[test]
+fn the_chart_of_a_count_starts_at_zero() {
+    // The scale followed the whiskers below zero: it began at "-0.00".
+    let page = page::html(&rare_months());
+    let deaths_chart = page
+        .split("<svg")
+        .find(|chart| chart.contains("aria-label=\"Deaths\""))
+        .unwrap();
+    let scale: Vec<&str> = deaths_chart
+        .split("fill=\"#555\">")
+        .skip(1)
+        .map(|label| label.split('<').next().unwrap())
+        .collect();
+    assert_eq!(scale.first(), Some(&"0"), "{deaths_chart}");
+}
+
+#[test]
+fn no_zero_is_printed_with_a_minus_sign() {
+    // A tiny gain in one month of four under A: B − A is -0.0001, which
+    // printed as "-0.000", and so did A's lower bound.
+    let played = Played {
+        a: made_up(
+            4,
+            |k| vec![("gold", if k == 3 { 0.0004 } else { 0.0 })],
+            |_| vec![],
+        ),
+        b: made_up(4, |_| vec![("gold", 0.0)], |_| vec![]),
+        ..Played::default()
+    };
+    let analysis = Analysis::of(&plan(4, true), &played);
+    let text = analysis.text();
+    assert!(!text.contains("-0.000"), "{text}");
+    assert!(!page::html(&analysis).contains("-0.000"));
+}
+
+#[test]
+fn a_first_death_day_missing_in_some_months_says_over_how_many_months_it_is() {
+    // The Amazon dies on day 5 in the first 10 of 20 months under A, and
+    // under B on day 5 in those and on day 20 in the other 10: the means
+    // differ (5 and 12.5) while B − A, over the months both have, is 0.
+    // The text showed "5.000 [5.000, 5.000]" and "B-A 0.000 [0.000,
+    // 0.000]" without saying that half the months were left out.
+    let death = |day: f64| vec![("deaths", 1.0), ("first death day", day)];
+    let played = Played {
+        a: made_up(
+            20,
+            |k| {
+                if k < 10 {
+                    death(5.0)
+                } else {
+                    vec![("deaths", 0.0)]
+                }
+            },
+            |_| vec![("deaths", 0.0)],
+        ),
+        b: made_up(
+            20,
+            |k| death(if k < 10 { 5.0 } else { 20.0 }),
+            |_| vec![("deaths", 0.0)],
+        ),
+        ..Played::default()
+    };
+    let analysis = Analysis::of(&plan(20, true), &played);
+    for scope in ["Amazon", ALL] {
+        let row = measure_row(&analysis, scope, "first death day");
+        assert_eq!((row.a.n, row.a.mean), (10, 5.0));
+        assert_eq!(
+            (row.b.as_ref().unwrap().n, row.b.as_ref().unwrap().mean),
+            (20, 12.5)
+        );
+        let difference = row.difference.as_ref().unwrap();
+        assert_eq!((difference.n, difference.mean), (10, 0.0));
+    }
+    let wizard = measure_row(&analysis, "Wizard", "first death day");
+    assert_eq!((wizard.a.n, wizard.difference.as_ref().unwrap().n), (0, 0));
+    let text = analysis.text();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("first death day"))
+        .unwrap();
+    assert!(
+        line.contains("5.000 [5.000, 5.000] (10 of 20 months)")
+            && line.contains("B   12.500 [")
+            && line.contains("B-A    0.000 [0.000, 0.000] (10 of 20 months)"),
+        "{line}"
+    );
+    assert!(page::html(&analysis).contains("5.000 – 5.000 (10 of 20 months)"));
 }

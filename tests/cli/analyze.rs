@@ -29,6 +29,20 @@ fn two_campaign_files_are_compared_in_text_json_and_a_page() {
         text.contains("victory points") && text.contains("B-A"),
         "{text}"
     );
+    // Counts keep their intervals (A's and B's, before "B-A") at or above
+    // zero, and no zero is signed.
+    for count in [
+        "deaths",
+        "great treasures",
+        "natives killed",
+        "phases searched",
+    ] {
+        for line in text.lines().filter(|l| l.trim_start().starts_with(count)) {
+            let sides = line.split("B-A").next().unwrap();
+            assert!(!sides.contains("[-"), "{line}");
+        }
+    }
+    assert!(!text.contains("-0.000"), "{text}");
     let mut json_args = args.to_vec();
     json_args.push("--json");
     let json = stdout(&realmgm(&json_args, &db.0));
