@@ -310,6 +310,26 @@ fn render_new(
             ));
         }
     }
+    // Each command below works as printed, whichever database the GM named.
+    let db = if path == Path::new(DEFAULT_DB) {
+        String::new()
+    } else {
+        format!(" --db {}", path.display())
+    };
+    // Magic Realm sets up only once every seat has a character; without
+    // setup by mail nothing asks the player to choose, so the game would
+    // hold at its first look with no word to him.
+    let chooses_by_mail = campaign.mail.as_ref().is_some_and(|m| m.setup_by_mail);
+    if campaign.game == "magic-realm" && !chooses_by_mail {
+        for player in campaign.players.iter().filter(|p| p.character.is_none()) {
+            out.push_str(&format!(
+                "\nWarning: {} has no character, and nothing will ask him to choose one, so the \
+                 game holds before day 1: set [mail] setup_by_mail = true in the file and run \
+                 `realmgm campaign edit {} FILE{db}`, and he chooses by mail.\n",
+                player.name, campaign.name
+            ));
+        }
+    }
     let first = campaign.schedule.first_deadline_unix();
     if first <= now {
         out.push_str(&format!(
@@ -318,12 +338,6 @@ fn render_new(
             format_utc(first)
         ));
     }
-    // The command works as printed, whichever database the GM named.
-    let db = if path == Path::new(DEFAULT_DB) {
-        String::new()
-    } else {
-        format!(" --db {}", path.display())
-    };
     out.push_str(&format!(
         "\nSee it all with `realmgm campaign show {}{db}`.\n",
         campaign.name
@@ -536,6 +550,17 @@ Rules:     none beyond the standard rules
             "{default}"
         );
         let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
+        let mut unasked = Campaign::parse("standard.toml", STANDARD).unwrap();
+        let seated = render_new(&unasked, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        assert!(!seated.contains("has no character"), "{seated}");
+        if let Some(mail) = unasked.mail.as_mut() {
+            mail.setup_by_mail = false;
+        }
+        let warned = render_new(&unasked, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        assert!(
+            warned.contains("Warning: Dave has no character, and nothing will ask him to choose"),
+            "{warned}"
+        );
         assert!(late.contains("Warning: the first deadline (2030-09-01 20:00 UTC) has already"));
     }
 }
