@@ -1,4 +1,4 @@
-//! Fuzz target for `campaign import` (issue 31 §1): the input is a plan of
+//! Fuzz target for `campaign import`: the input is a plan of
 //! edits to a real export (bytes flipped, columns renamed into SQL, tables
 //! dropped, rows moved to other campaigns, values retyped or oversize,
 //! views and triggers added), and the edited file is imported into a

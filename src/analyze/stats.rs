@@ -1,4 +1,4 @@
-//! The statistics of an analysis (issue 21 §1, issue 32 §4): the mean of a
+//! The statistics of an analysis: the mean of a
 //! measure with its 95% confidence interval, and the paired difference of
 //! two rule sets played on the same seeds, called significant when its
 //! interval leaves out zero. The intervals are percentile bootstraps over

@@ -1,4 +1,4 @@
-//! The database's one name (issue 31 §2). SQLite keeps its write-ahead log
+//! The database's one name: SQLite keeps its write-ahead log
 //! beside the name a program opens (`NAME-wal`), so two names for one file
 //! give two logs: two views of one database, and changes one of them never
 //! sees. realmgm therefore opens the database by its real path (every

@@ -9,7 +9,7 @@
 //! ones are removed. Web servers follow the link; to upload the pages,
 //! copy the folder (`cp -rL`, `rsync -L`).
 //!
-//! A build removes and renames only what it made (issue 31 §5): `out` must
+//! A build removes and renames only what it made: `out` must
 //! be absent, an empty folder or a link into its own versions folder; the
 //! versions folder and every version in it must be real folders, never
 //! links. Anything else is refused before anything is written, so a link

@@ -319,7 +319,7 @@ fn race_template(test: &str) -> TempDb {
     db
 }
 
-/// Issue 31 §2: the GM sees day 1 pending and runs `gm process` just as the
+/// The GM sees day 1 pending and runs `gm process` just as the
 /// daemon's round runs day 1. Whoever comes first runs day 1; the other
 /// never runs day 2 (no orders from anyone) in its stead.
 #[test]
@@ -391,7 +391,7 @@ fn gm_process_racing_the_daemon_never_runs_the_next_day() {
     );
 }
 
-/// Issue 31 §2: the daemon's lock is the database file's, whatever path
+/// The daemon's lock is the database file's, whatever path
 /// reaches it. Through a symbolic link or `x/../` a second daemon is
 /// refused, naming the first; a hard-linked database is refused outright,
 /// since each of its names would have its own log.
@@ -522,7 +522,7 @@ fn gm_process_waits_for_the_round_and_acts_only_on_the_day_it_saw() {
     assert!(ran.contains("day 2 processed"), "{ran}");
 }
 
-/// Issue 31 §2: `campaign edit`, `campaign import` and the GM's changes
+/// `campaign edit`, `campaign import` and the GM's changes
 /// wait for the daemon's round, then go ahead.
 #[test]
 fn edit_import_and_gm_changes_wait_for_the_round() {
@@ -605,7 +605,7 @@ fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
     );
 }
 
-/// Issue 31 §1: a day's state changed by hand holds the campaign, and the
+/// A day's state changed by hand holds the campaign, and the
 /// rollback its message names works from the command line as written.
 #[test]
 fn the_rollback_a_forged_state_names_works_as_written() {
@@ -637,7 +637,7 @@ fn the_rollback_a_forged_state_names_works_as_written() {
     assert!(status.contains("day 1 pending"), "{status}");
 }
 
-/// Issue 31: `ingest` stores its mail before anything else, then waits for
+/// `ingest` stores its mail before anything else, then waits for
 /// the daemon's round to answer it as the daemon does, so a round that
 /// holds the lock long never keeps a mail from being stored.
 #[test]
@@ -682,7 +682,7 @@ fn ingest_stores_the_mail_before_it_waits_for_the_round() {
     );
 }
 
-/// Issue 32 §3: the commands the tool prints (`gm status --campaign C`)
+/// The commands the tool prints (`gm status --campaign C`)
 /// work as printed: `--campaign` stands before or after the GM's command.
 #[test]
 fn the_campaign_option_stands_on_either_side_of_the_gm_command() {

@@ -1,5 +1,5 @@
-//! A forger gets nothing bigger than what he sent, and not many of them
-//! (issue 31 §3): short notices at most once an hour per address, a
+//! A forger gets nothing bigger than what he sent, and few of them:
+//! short notices at most once an hour per address, a
 //! stranger's mail kept only in part and only for a while, a letter
 //! re-encoded on the way known as the same letter.
 

@@ -1,4 +1,4 @@
-//! Secrets stay secret on disk (issue 31 §4): under the usual umask 022,
+//! Secrets stay secret on disk: under the usual umask 022,
 //! the database with its `-wal` and `-shm`, a backup, an export and the
 //! Maildir folders and messages realmgm writes are their owner's alone; a
 //! half-written message a killed delivery left in `tmp/` is removed at the

@@ -1,4 +1,4 @@
--- Issue 31 §3: a forger gets nothing bigger than what he sent, and not many
+-- A forger gets nothing bigger than what he sent, and not many
 -- of them. Received mail from an unauthenticated sender keeps only its head
 -- once the sender is known, a stranger's raw mail is dropped after the
 -- campaign's mail.keep_strangers_days, and notices about mail that was not

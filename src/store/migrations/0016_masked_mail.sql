@@ -1,4 +1,4 @@
--- Issue 31 §4: a received mail loses its secrets once read; this marks the
+-- A received mail loses its secrets once read; this marks the
 -- mail whose stored copy was looked at for them, so each is looked at once.
 
 ALTER TABLE inbound_mail ADD COLUMN secrets_masked INTEGER NOT NULL DEFAULT 0;

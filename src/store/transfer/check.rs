@@ -1,5 +1,5 @@
 //! The checks an export file passes before `campaign import` copies
-//! anything from it (issue 31 §1): a file another GM sent is data, never
+//! anything from it: a file another GM sent is data, never
 //! code, and never touched.
 //!
 //! The file is copied to a private temporary folder first and only the copy

@@ -1,4 +1,4 @@
-//! Hostile export files for `campaign import` (issue 31 §1), shared by the
+//! Hostile export files for `campaign import`, shared by the
 //! fuzz target `fuzz/fuzz_targets/import.rs` and the corpus test in
 //! `transfer.rs`: a real export, changed by a plan of edits read from bytes
 //! (the fuzzer's, or seeded dice's). Whatever the file, the import either
