@@ -173,6 +173,15 @@ fn snapshot(store: &Store) -> Vec<String> {
 
 /// Import `file` into a fresh receiver: it must be refused with a reason
 /// holding `reason`, leave the receiver as it was and the file unchanged.
+/// [`export_edited`] by `sql`, refused for `reason` ([`assert_refused`]);
+/// the file is removed so that `dir` takes the next one.
+fn refused_after(dir: &Path, sql: &str, reason: &str) -> String {
+    let file = export_edited(dir, sql);
+    let error = assert_refused(&file, reason);
+    std::fs::remove_file(&file).unwrap();
+    error
+}
+
 fn assert_refused(file: &Path, reason: &str) -> String {
     let store = receiver();
     let before = snapshot(&store);
@@ -275,64 +284,52 @@ fn a_value_larger_than_a_campaign_needs_is_refused_even_packed() {
 #[test]
 fn a_campaign_name_with_a_line_break_and_a_header_is_refused() {
     let dir = temp("crlf");
-    let file = export_edited(
+    let error = refused_after(
         &dir,
         "UPDATE campaigns SET name = 'EVIL' || char(13, 10) || 'Bcc: all@evil.test'",
+        "cannot be a campaign tag",
     );
-    let error = assert_refused(&file, "cannot be a campaign tag");
     assert!(error.contains("'EVIL??Bcc: all@evil.test'"), "{error}");
-    let file = export_edited(
-        &temp("crlf-player"),
+    refused_after(
+        &dir,
         "UPDATE players SET name = 'Erin' || char(10) || 'Bcc: x' WHERE name = 'Erin'",
+        "its player 'Erin?Bcc: x' has a name that cannot be",
     );
-    assert_refused(&file, "its player 'Erin?Bcc: x' has a name that cannot be");
-    std::fs::remove_file(&file).unwrap();
-    let file = export_edited(
-        &temp("crlf-player"),
+    refused_after(
+        &dir,
         "UPDATE players SET character = 'Amazon' || char(13, 10) || 'Bcc: x'",
-    );
-    assert_refused(
-        &file,
         "plays a character whose name holds control characters",
     );
     let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(temp("crlf-player"));
 }
 
 #[test]
 fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
     let dir = temp("belong");
-    let two = export_edited(
+    refused_after(
         &dir,
         "INSERT INTO campaigns (name, game, file_text, parsed_json, created) \
          SELECT 'OTHER', game, file_text, parsed_json, created FROM campaigns",
+        "it holds 2 campaigns, where an export holds one",
     );
-    assert_refused(&two, "it holds 2 campaigns, where an export holds one");
-    std::fs::remove_file(&two).unwrap();
     // The old import skipped these rows without a word.
-    let elsewhere = export_edited(&dir, "UPDATE gm_log SET campaign_id = campaign_id + 5");
-    assert_refused(
-        &elsewhere,
+    refused_after(
+        &dir,
+        "UPDATE gm_log SET campaign_id = campaign_id + 5",
         "1 rows of its table gm_log belong to no campaign",
     );
-    std::fs::remove_file(&elsewhere).unwrap();
     // Renumbered past the receiver's five players, -3 became HOST's second.
-    let outside = export_edited(
+    refused_after(
         &dir,
         "INSERT INTO bounces (campaign_id, player_id, at, description) VALUES (1, -3, 0, 'x')",
-    );
-    assert_refused(
-        &outside,
         "name in player_id a row of players that the file does not hold",
     );
-    std::fs::remove_file(&outside).unwrap();
-    let stranger = export_edited(
+    refused_after(
         &dir,
         "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
          VALUES (1, 'victim@elsewhere.test', 'Hello', 'Log in at ...', 0, 0)",
+        "waiting to be sent to 'victim@elsewhere.test'",
     );
-    assert_refused(&stranger, "waiting to be sent to 'victim@elsewhere.test'");
-    std::fs::remove_file(&stranger).unwrap();
     let players = export_edited(
         &dir,
         "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
@@ -367,9 +364,7 @@ fn a_table_column_or_trigger_realmgm_does_not_make_is_refused() {
         ("PRAGMA user_version = 12", "realmgm's schema version 12"),
     ];
     for (sql, reason) in cases {
-        let file = export_edited(&dir, sql);
-        assert_refused(&file, reason);
-        std::fs::remove_file(&file).unwrap();
+        refused_after(&dir, sql, reason);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -427,15 +422,11 @@ fn a_text_that_is_not_utf8_is_refused() {
 fn settings_that_are_not_the_campaign_files_are_refused() {
     let dir = temp("settings");
     // The daemon reads the stored settings, not the file shown to the GM.
-    let file = export_edited(
+    refused_after(
         &dir,
         "UPDATE campaigns SET parsed_json = json_set(parsed_json, '$.gm.email', 'evil@evil.test')",
-    );
-    assert_refused(
-        &file,
         "stored with settings its campaign file does not give",
     );
-    std::fs::remove_file(&file).unwrap();
     let file = export_edited(
         &dir,
         "UPDATE campaigns SET file_text = replace(file_text, 'game = ', 'gmae = ')",
