@@ -49,7 +49,7 @@ pub struct MaildirEntry {
 #[derive(Debug, thiserror::Error)]
 pub enum MaildirError {
     #[error(
-        "{path} is not a Maildir (it has no {missing}/ subfolder); create it with Maildir::create or check the path"
+        "{path} is not a Maildir (it has no {missing}/ subfolder); make its new/, cur/ and tmp/ folders (`mkdir -p {path}/new {path}/cur {path}/tmp`), or check the path"
     )]
     NotAMaildir {
         path: PathBuf,
