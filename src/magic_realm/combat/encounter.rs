@@ -14,7 +14,7 @@ use super::Battle;
 use super::decisions::{Action, Answer};
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, Out};
-use super::tactics::{attacker_move_times, same_chit};
+use super::tactics::{attacker_move_times, same_chit, why_he_stays};
 use super::{abandon, activation, casting, charge};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
@@ -239,6 +239,16 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
             continue;
         };
         let name = battle.name(who).to_string();
+        if let Some(reason) = why_he_stays(battle, who, action) {
+            let seen = battle.seen_by(who);
+            battle.say(
+                seen,
+                CombatLine::CannotRun {
+                    character: name.clone(),
+                    reason,
+                },
+            );
+        }
         if let Some(reason) = too_slow_for_charge(battle, who, action) {
             let seen = battle.seen_by(who);
             battle.say(

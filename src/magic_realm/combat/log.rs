@@ -124,6 +124,12 @@ pub enum CombatLine {
         fighter: String,
         text: String,
     },
+    /// A character's melee plays without an attack: his maneuver (with his
+    /// shield and where he puts those on his sheet), or none.
+    Maneuvers {
+        fighter: String,
+        text: String,
+    },
     Repositioned {
         sheet: String,
         result: String,
@@ -199,10 +205,66 @@ pub enum CombatLine {
     },
 }
 
+impl CombatLine {
+    /// Whether every combat says this line, whatever happens in it: its
+    /// start and end, each round's start, the battling checks and the
+    /// maneuvers of characters who attack nobody. A combat of such lines
+    /// alone had nobody attacking or attacked and changed nothing (3.1 rule
+    /// 8.1.3a: the rounds are still done), so nobody is told of it.
+    pub fn is_formality(&self) -> bool {
+        match self {
+            CombatLine::Begins { .. }
+            | CombatLine::RoundBegins
+            | CombatLine::Battling { .. }
+            | CombatLine::Maneuvers { .. }
+            | CombatLine::Ends { .. } => true,
+            CombatLine::Roll { .. }
+            | CombatLine::Lured { .. }
+            | CombatLine::LuredByHireling { .. }
+            | CombatLine::Assigned { .. }
+            | CombatLine::Deployed { .. }
+            | CombatLine::Watchful { .. }
+            | CombatLine::ExtendedTreachery { .. }
+            | CombatLine::Alerted { .. }
+            | CombatLine::Ran { .. }
+            | CombatLine::Charged { .. }
+            | CombatLine::Abandoned { .. }
+            | CombatLine::Activated { .. }
+            | CombatLine::Berserk { .. }
+            | CombatLine::Treachery { .. }
+            | CombatLine::CannotRun { .. }
+            | CombatLine::Refused { .. }
+            | CombatLine::Plays { .. }
+            | CombatLine::Repositioned { .. }
+            | CombatLine::ChangedTactics { .. }
+            | CombatLine::Hit { .. }
+            | CombatLine::Missed { .. }
+            | CombatLine::Harm { .. }
+            | CombatLine::ArmorDamaged { .. }
+            | CombatLine::TurnsRedSideUp { .. }
+            | CombatLine::TurnsRedSideDown { .. }
+            | CombatLine::Killed { .. }
+            | CombatLine::HorseKilled { .. }
+            | CombatLine::HorseTaken { .. }
+            | CombatLine::Fatigued { .. }
+            | CombatLine::Wounded { .. }
+            | CombatLine::Died { .. }
+            | CombatLine::Spoils { .. }
+            | CombatLine::StaysHidden { .. }
+            => false,
+        }
+    }
+}
+
 impl fmt::Display for CombatLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CombatLine::Begins { fighters } => write!(f, "combat: {}", fighters.join(", ")),
+            CombatLine::Begins { fighters } if fighters.is_empty() => {
+                f.write_str("combat begins; everyone here is hidden")
+            }
+            CombatLine::Begins { fighters } => {
+                write!(f, "combat begins; in sight: {}", fighters.join(", "))
+            }
             CombatLine::RoundBegins => f.write_str("the round begins"),
             CombatLine::Roll { record, meaning } => {
                 let faces: Vec<String> = record.faces.iter().map(u8::to_string).collect();
@@ -283,7 +345,9 @@ impl fmt::Display for CombatLine {
             CombatLine::Refused { character, reason } => {
                 write!(f, "the {character}: {reason}")
             }
-            CombatLine::Plays { fighter, text } => write!(f, "{fighter}: {text}"),
+            CombatLine::Plays { fighter, text } | CombatLine::Maneuvers { fighter, text } => {
+                write!(f, "{fighter}: {text}")
+            }
             CombatLine::Repositioned { sheet, result } => {
                 write!(f, "on the sheet of {sheet}: {result}")
             }
@@ -347,5 +411,18 @@ impl fmt::Display for CombatLine {
             CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
             CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CombatLine;
+
+    #[test]
+    fn a_combat_of_hidden_fighters_begins_in_words_not_an_empty_list() {
+        let line = CombatLine::Begins {
+            fighters: Vec::new(),
+        };
+        assert_eq!(line.to_string(), "combat begins; everyone here is hidden");
     }
 }

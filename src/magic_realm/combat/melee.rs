@@ -176,17 +176,23 @@ fn character_plays(
             weapon: battle.hero(who).is_some_and(|h| h.weapon.is_some()),
         });
     }
+    let attacked = attacks.iter().any(|a| a.attacker == who);
     if said.is_empty() {
         said.push_str("no plays");
     }
     let seen = battle.seen_by(who);
-    battle.say(
-        seen,
+    let line = if attacked {
         CombatLine::Plays {
             fighter: name,
             text: said,
-        },
-    );
+        }
+    } else {
+        CombatLine::Maneuvers {
+            fighter: name,
+            text: said,
+        }
+    };
+    battle.say(seen, line);
 }
 
 /// Targeting unhides the attacker, unless the Ambush rule lets a hidden

@@ -381,14 +381,9 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
         let (spell, target) = super::casting::split_order(order);
         return Action::Cast { spell, target };
     }
-    let wounds = hero
-        .chits
-        .iter()
-        .filter(|c| c.condition == ChitCondition::Wounded)
-        .count();
     if tactics
         .run_when_wounded
-        .is_some_and(|n| wounds >= usize::from(n))
+        .is_some_and(|n| wounded_chits(hero) >= usize::from(n))
         && let Some(chit) = run_chits(battle, who).into_iter().next()
     {
         return Action::Run { chit };
@@ -437,6 +432,55 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
         }
     }
     Action::Nothing
+}
+
+fn wounded_chits(hero: &super::model::Hero) -> usize {
+    hero.chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Wounded)
+        .count()
+}
+
+/// Why a character whose standing `run when wounded N` has come does not
+/// run this round (3.1 rule 8.3.8: he runs by playing a MOVE chit or his
+/// horse as his Encounter action), so his player reads it; `None` when the
+/// order has not come or he runs.
+pub fn why_he_stays(battle: &Battle, who: FighterId, action: &Action) -> Option<String> {
+    let n = battle.tactics.get(&who)?.run_when_wounded?;
+    let hero = battle.hero(who)?;
+    let wounds = wounded_chits(hero);
+    if wounds < usize::from(n) || matches!(action, Action::Run { .. }) {
+        return None;
+    }
+    let red = battle
+        .attackers_of(who)
+        .into_iter()
+        .find(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()));
+    let slowest = attacker_move_times(battle, who)
+        .into_iter()
+        .min()
+        .unwrap_or_default();
+    let why = if let Action::Cast { spell, .. } = action {
+        format!("the Combat: line casts {spell} first")
+    } else if let Some(red) = red {
+        format!(
+            "{} is red side up on the {}'s sheet",
+            battle.name(red),
+            battle.name(who)
+        )
+    } else if !matches!(action, Action::Nothing) {
+        "the Combat: line plays another action first".to_string()
+    } else if super::riding::rides(battle, who) {
+        format!("the horse is not faster than the attackers' move time {slowest}")
+    } else if !usable_move_chits(battle, who, stars_left(battle, who)).any(|c| !is_duck(c)) {
+        "no MOVE chit is active and strong enough".to_string()
+    } else {
+        format!("no MOVE chit is faster than the attackers' move time {slowest}")
+    };
+    let chits = if wounds == 1 { "chit" } else { "chits" };
+    Some(format!(
+        "{why} (run when wounded {n}; {wounds} wounded {chits})"
+    ))
 }
 
 /// What he may run with: legal MOVE chits, and `horse` when he has one.

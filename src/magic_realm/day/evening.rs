@@ -227,9 +227,14 @@ fn fight(
         // Spells already in effect (a transformed monster) shape the fight.
         crate::magic_realm::combat::spell_effects::after_casts(&mut battle, None);
     }
-    battling_rolls(day, &mut battle, &seat_of, &observers, orders);
+    let paid_before = battling_rolls(day, &mut battle, &seat_of, &observers, orders);
     let stopped = by_rounds::run(&mut battle, day.dice, answers);
-    for line in &battle.log {
+    // A combat in which nobody attacked or was attacked and nothing changed
+    // is not told (3.1 rule 8.1.3a: its two rounds are done all the same).
+    let told = stopped.is_err()
+        || paid_before
+        || battle.log.iter().any(|line| !line.line.is_formality());
+    for line in battle.log.iter().filter(|_| told) {
         let seen = match &line.seen {
             Seen::Clearing => observers.clone(),
             Seen::Only { fighter } => seat_of.get(fighter).map_or(Observers::Gm, |&s| day.only(s)),
@@ -405,14 +410,16 @@ fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
     if turns { CounterSide::Light } else { side }
 }
 
-/// The Meeting-table roll of each unhired group against each character.
+/// The Meeting-table roll of each unhired group against each character;
+/// whether anyone paid for drinks or gave up points to avoid a battle.
 fn battling_rolls(
     day: &mut Day<'_>,
     battle: &mut Battle,
     seat_of: &BTreeMap<usize, usize>,
     observers: &Observers,
     orders: &BTreeMap<String, DayOrders>,
-) {
+) -> bool {
+    let mut paid = false;
     let groups: Vec<String> = {
         let mut g: Vec<String> = battle
             .fighters
@@ -438,6 +445,7 @@ fn battling_rolls(
                 .and_then(|o| o.drinks_up_to);
             if let Some(better) = drinks(day, battle, f, seat, &group, relationship, limit) {
                 relationship = better;
+                paid = true;
             }
             let mods = super::modifiers::for_roll(day, seat, Roll::Meeting);
             let request = MeetingRequest {
@@ -474,6 +482,7 @@ fn battling_rolls(
             let result = if battles {
                 format!("{} — they battle", outcome.result)
             } else if answer == Some(Settle::Pay) {
+                paid = true;
                 // The battle keeps his fame and notoriety until it ends.
                 let points = battle.hero_mut(f).map_or("nothing", |hero| {
                     super::meeting::give_up(outcome.result, &mut hero.fame, &mut hero.notoriety)
@@ -497,6 +506,7 @@ fn battling_rolls(
             }
         }
     }
+    paid
 }
 
 /// Every unhired member of `group` battles fighter `f`; `result` says why.

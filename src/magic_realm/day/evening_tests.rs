@@ -227,3 +227,91 @@ fn an_insult_at_the_battling_check_is_paid_or_fought() {
         "{events:#?}"
     );
 }
+
+/// The lines of combat rounds anyone was told (the battling checks apart).
+fn rounds_told(events: &[super::events::DayEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Combat(CombatEvent::Line { round, line, .. }) if *round > 0 => {
+                Some(line.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Amazon (P1) in her starting clearing, alone but for `denizens`.
+fn amazon_beside(denizens: &[&str]) -> MrState {
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
+    let here = state.characters[0].position.clone();
+    for id in denizens {
+        state.denizens.get_mut(*id).expect("a denizen").at = Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+    }
+    state
+}
+
+fn evening_of(state: MrState, orders: &str) -> (MrState, Vec<super::events::DayEvent>) {
+    let data = data::get().expect("data");
+    let orders: BTreeMap<_, _> =
+        [("P1".to_string(), parse_day_orders(orders, 1, data).expect("orders"))].into();
+    // Hiding succeeds.
+    let script = crate::magic_realm::test_support::script(&[("daylight/hide", &[1, 1])]);
+    let mut dice = Dice::with_script(3, 1, script);
+    resolve_day(data, &Rules::default(), state, &orders, &mut dice).expect("the day")
+}
+
+#[test]
+fn a_hidden_character_beside_natives_who_cannot_reach_him_reads_no_combat() {
+    let state = amazon_beside(&["Rogue 1", "Rogue 2", "Rogue HQ"]);
+    let (after, events) = evening_of(state, "H");
+    assert!(after.characters[0].hidden, "{events:#?}");
+    let told = rounds_told(&events);
+    assert!(told.is_empty(), "{told:#?}");
+}
+
+#[test]
+fn a_character_with_only_his_own_hirelings_reads_no_combat() {
+    let here = amazon_beside(&[]).characters[0].position.clone();
+    let state = super::retinue_tests::with_soldiers("Amazon", &here);
+    let (_, events) = evening_of(state, "R");
+    let told = rounds_told(&events);
+    assert!(told.is_empty(), "{told:#?}");
+}
+
+#[test]
+fn a_combat_with_blows_is_still_told_in_full() {
+    let (_, events) = evening_of(amazon_beside(&["Wolf A 1"]), "R\nCombat: target nobody");
+    let told = rounds_told(&events);
+    assert!(
+        told.first()
+            .is_some_and(|l| l == "combat begins; in sight: Amazon, Wolf A 1"),
+        "{told:#?}"
+    );
+    assert!(told.iter().any(|l| l == "Wolf A 1 attacks the Amazon"), "{told:#?}");
+}
+
+/// Her `run when wounded 1` has come, but none of her MOVE chits is faster
+/// than the Wolf on her sheet (move time 3): the log says why she stays.
+#[test]
+fn a_run_when_wounded_that_does_not_run_says_why() {
+    let mut state = amazon_beside(&["Wolf A 1"]);
+    // Resting heals one of the two; one stays wounded.
+    for chit in state.characters[0]
+        .chits
+        .iter_mut()
+        .filter(|c| c.chit == "FIGHT L4" || c.chit == "FIGHT M5")
+    {
+        chit.condition = ChitCondition::Wounded;
+    }
+    let (_, events) = evening_of(state, "R\nCombat: target nobody, run when wounded 1");
+    let told = rounds_told(&events);
+    assert!(
+        told.iter().any(|l| l
+            == "the Amazon cannot run away: no MOVE chit is faster than the attackers' move \
+                time 3 (run when wounded 1; 1 wounded chit)"),
+        "{told:#?}"
+    );
+}
