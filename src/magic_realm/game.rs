@@ -606,7 +606,7 @@ impl Game for MagicRealm {
 }
 
 /// The characters of the game data nobody plays in `mr`, in data order.
-fn unplayed_characters(data: &GameData, mr: &MrState) -> Vec<String> {
+pub(crate) fn unplayed_characters(data: &GameData, mr: &MrState) -> Vec<String> {
     data.characters
         .iter()
         .map(|c| c.name.clone())

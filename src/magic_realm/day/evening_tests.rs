@@ -315,3 +315,73 @@ fn a_run_when_wounded_that_does_not_run_says_why() {
         "{told:#?}"
     );
 }
+
+/// The report of the day the Ogre killed her opens with her death: who,
+/// where, which round, and what her player does next; tomorrow's form no
+/// longer aims her `Combat:` line at the Ogre.
+#[test]
+fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
+    let (after, events, here) = evening_with("target nobody, maneuver dodge");
+    assert!(after.characters[0].dead);
+    let events: Vec<crate::game::Event> = events
+        .into_iter()
+        .map(|e| crate::game::Event {
+            observers: e.observers,
+            body: serde_json::to_value(&e.happening).expect("an event body"),
+        })
+        .collect();
+    let context = crate::report::ReportContext {
+        standing_orders: [(
+            "P1".to_string(),
+            "R\nCombat: target Ogre 1, maneuver dodge, run when wounded 2".to_string(),
+        )]
+        .into(),
+        ..crate::report::ReportContext::default()
+    };
+    let report = crate::magic_realm::report::player_report(
+        data::get().expect("data"),
+        &after,
+        &events,
+        "P1",
+        &context,
+    )
+    .expect("the report");
+    assert_eq!(report.subject, "Day 1 report for the Amazon: you were killed");
+    let label = format!("{}{}", here.tile, here.clearing);
+    let opening = format!(
+        "== Your character is dead ==\nYou were killed by Ogre 1 in {label}'s combat, round 1.\n\
+         Tomorrow at Birdsong you start again at the Inn ("
+    );
+    assert!(report.text.contains(&opening), "{}", report.text);
+    assert!(
+        report.text.find("== Your character is dead ==") < report.text.find("== Your day =="),
+        "{}",
+        report.text
+    );
+    assert!(
+        report
+            .text
+            .contains("add the line `Character: NAME` to tomorrow's orders"),
+        "{}",
+        report.text
+    );
+    let html = report.html.expect("an HTML report");
+    assert!(
+        html.contains(&format!(
+            "<p><strong>You were killed by Ogre 1 in {label}&#x27;s combat, round 1.</strong></p>"
+        )),
+        "{html}"
+    );
+    let form = &report.text[report.text.find("# Orders of the").expect("the form")..];
+    assert!(
+        form.contains("# Taken out of your Combat: line: target Ogre 1 (you were killed)."),
+        "{form}"
+    );
+    let combat = form
+        .lines()
+        .find(|l| l.starts_with("Combat:"))
+        .expect("her Combat: line");
+    assert!(!combat.contains("Ogre"), "{combat}");
+    assert!(combat.contains("run when wounded 2"), "{combat}");
+    parse_day_orders(form, 2, data::get().expect("data")).expect("the form parses");
+}

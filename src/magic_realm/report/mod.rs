@@ -10,6 +10,7 @@
 //! and the full map.
 
 pub mod clearing;
+pub mod death;
 pub mod map;
 pub mod orders_form;
 pub mod secrets;
@@ -48,6 +49,8 @@ struct Header<'a> {
 struct PlayerReport<'a> {
     header: Header<'a>,
     player: &'a str,
+    /// His death, when he is dead: the report opens with it.
+    death: Option<death::Death>,
     day_log: String,
     combat_log: String,
     sheet: sheet::Sheet,
@@ -135,7 +138,9 @@ pub fn player_report(
     let Some(me) = state.characters.iter().find(|c| c.player == player) else {
         bail!("{player} has no character in this game");
     };
-    let (day_log, combat_log) = logs(seen(events, Reader::Player(player))?);
+    let observed = seen(events, Reader::Player(player))?;
+    let death = death::death(data, state, me, &observed);
+    let (day_log, combat_log) = logs(observed);
     let form = orders_form::orders_form(
         data,
         &context.rules,
@@ -150,6 +155,7 @@ pub fn player_report(
     let view = PlayerReport {
         header: header(data, state, context, Reader::Player(player)),
         player,
+        death,
         day_log,
         combat_log,
         sheet: sheet::sheet(data, state, me),
@@ -175,6 +181,8 @@ pub fn player_report(
     Ok(Report {
         subject: if state.day == 0 {
             format!("The game begins: you play the {}", me.name)
+        } else if me.dead {
+            format!("Day {} report for the {}: you were killed", state.day, me.name)
         } else {
             format!("Day {} report for the {}", state.day, me.name)
         },

@@ -3,15 +3,18 @@
 //! orders (not that day's deals, rearrangements or hired leaders' phases),
 //! ready to fill in and send back as a reply. The form always
 //! parses with the orders parser as it stands (its activities line holds
-//! the safe default, hiding in every phase).
+//! the safe default, hiding in every phase). A `Combat:` line keeps only
+//! what can still apply: nothing aimed at the dead, at hirelings no longer
+//! his, or, after his own death, at anyone or anything of his old life.
 
 use serde::Serialize;
 
 use crate::game::Rules;
+use crate::magic_realm::combat::tactics::{Lure, Tactics, Target};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::daylight::normal_phases;
 use crate::magic_realm::orders::parse_day_orders;
-use crate::magic_realm::state::{CharacterState, MrState};
+use crate::magic_realm::state::{CharacterState, MrState, Whereabouts};
 
 /// What the orders form template is filled with.
 #[derive(Clone, Debug, Serialize)]
@@ -22,6 +25,8 @@ pub struct OrdersForm {
     pub activities: String,
     /// The standing instruction lines (`Search: ...`, `Block: ...`).
     pub standing: Vec<String>,
+    /// What was taken out of his `Combat:` line, each with why.
+    pub dropped: Vec<String>,
 }
 
 /// The form for `character`'s orders of `day`, from his last accepted
@@ -40,13 +45,115 @@ pub fn orders_form(
         .and_then(|text| parse_day_orders(text, 1, data).ok())
         .unwrap_or_default();
     standing.for_another_day();
+    let dropped = standing
+        .combat
+        .as_mut()
+        .map(|tactics| drop_what_cannot_apply(state, character, tactics))
+        .unwrap_or_default();
     let text = standing.to_string();
     OrdersForm {
         character: character.name.clone(),
         day,
         activities: vec!["H"; normal_phases(data, rules, state, character)].join(" / "),
         standing: text.lines().skip(1).map(str::to_string).collect(),
+        dropped,
     }
+}
+
+/// Take out of `tactics` what can no longer apply, and say what and why. A
+/// dead character starts again at the Inn with no hirelings and nothing
+/// he carried (`day/restart.rs`): whom he fought and what he held are of
+/// his old life, and the one who killed him most of all.
+fn drop_what_cannot_apply(
+    state: &MrState,
+    me: &CharacterState,
+    tactics: &mut Tactics,
+) -> Vec<String> {
+    let gone = |name: &str| -> Option<&'static str> {
+        if me.dead {
+            return Some("you were killed");
+        }
+        let denizen = state
+            .denizens
+            .iter()
+            .find(|(id, _)| id.eq_ignore_ascii_case(name));
+        match denizen {
+            Some((_, d)) if d.at == Whereabouts::Dead => Some("killed"),
+            Some(_) => None,
+            None if state.characters.iter().any(|c| {
+                c.name.eq_ignore_ascii_case(name) || format!("the {}", c.name).eq_ignore_ascii_case(name)
+            }) => None,
+            None => Some("not in the game"),
+        }
+    };
+    let not_his = |native: &str| -> Option<&'static str> {
+        if me.dead {
+            Some("you were killed; your hirelings are free")
+        } else if me
+            .hirelings
+            .iter()
+            .any(|h| h.native.eq_ignore_ascii_case(native))
+        {
+            None
+        } else {
+            Some("no longer your hireling")
+        }
+    };
+    let mut dropped = Vec::new();
+    let mut note = |what: String, why: &str| dropped.push(format!("{what} ({why})"));
+    if let Target::Named(name) = &tactics.target
+        && let Some(why) = gone(name)
+    {
+        note(format!("target {name}"), why);
+        tactics.target = Target::default();
+    }
+    if let Some(name) = tactics.charge.take_if(|name| gone(name).is_some()) {
+        let why = gone(&name).unwrap_or_default();
+        note(format!("charge {name}"), why);
+    }
+    if let Lure::Named(names) = &mut tactics.lure {
+        names.retain(|name| match gone(name) {
+            Some(why) => {
+                note(format!("lure {name}"), why);
+                false
+            }
+            None => true,
+        });
+        if names.is_empty() {
+            tactics.lure = Lure::default();
+        }
+    }
+    let mut hired = |pairs: &mut Vec<(String, String)>, said: fn(&str, &str) -> String| {
+        pairs.retain(|(native, target)| match not_his(native).or_else(|| gone(target)) {
+            Some(why) => {
+                note(said(native, target), why);
+                false
+            }
+            None => true,
+        });
+    };
+    hired(&mut tactics.hireling_lures, |native, target| {
+        format!("{native} lure {target}")
+    });
+    hired(&mut tactics.hireling_deploys, |native, target| {
+        format!("deploy {native} against {target}")
+    });
+    if me.dead {
+        let held = [
+            ("abandon", tactics.abandon.take()),
+            ("activate", tactics.activate.take()),
+            ("inactivate", tactics.inactivate.take()),
+        ];
+        for (verb, item) in held {
+            if let Some(item) = item {
+                note(
+                    format!("{verb} {item}"),
+                    "you were killed; all you carried is lost to you",
+                );
+            }
+        }
+    }
+    dropped
 }
 
 #[cfg(test)]

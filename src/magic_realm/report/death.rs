@@ -1,0 +1,98 @@
+//! What a player whose character is dead reads first in his report: who
+//! killed him, in which clearing's combat and round (from the events he
+//! saw), and what happens next with the mail line that chooses it.
+
+use serde::Serialize;
+
+use crate::magic_realm::combat::log::CombatLine;
+use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::terms::Dwelling;
+use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
+use crate::magic_realm::state::{CharacterState, MrState};
+
+/// The death notice at the top of a dead character's report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Death {
+    /// How he died: "You were killed by Rogue 3 in EV5's combat, round 2."
+    pub how: String,
+    /// What happens next, and what to write to choose.
+    pub next: Vec<String>,
+}
+
+/// The notice for `me` when he is dead after the day of `events` (those
+/// his player saw); `None` while he lives.
+pub fn death(
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+    events: &[DayEvent],
+) -> Option<Death> {
+    if !me.dead {
+        return None;
+    }
+    Some(Death {
+        how: how(state, me, events),
+        next: next(data, state, me),
+    })
+}
+
+fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
+    for event in events {
+        let Happening::Combat(CombatEvent::Line {
+            clearing,
+            round,
+            line,
+        }) = &event.happening
+        else {
+            continue;
+        };
+        match line {
+            CombatLine::Killed { victim, by } if *victim == me.name => {
+                let killer = if state.characters.iter().any(|c| c.name == *by) {
+                    format!("the {by}")
+                } else {
+                    by.clone()
+                };
+                return format!("You were killed by {killer} in {clearing}'s combat, round {round}.");
+            }
+            CombatLine::Died { character, reason } if *character == me.name => {
+                return format!("You died in {clearing}'s combat, round {round}: {reason}.");
+            }
+            _ => {}
+        }
+    }
+    format!("The {} is dead: your day above says how.", me.name)
+}
+
+/// What happens at the next Birdsong (`day/restart.rs`): he starts again at
+/// the Inn as a fresh character of his kind, or as another one nobody plays
+/// when tomorrow's orders name it; with no Inn on the map he cannot.
+fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
+    let Some(inn) = state.dwellings.get(&Dwelling::Inn) else {
+        return vec![
+            "There is no Inn on this map, so you cannot start again: write to your GM, who can \
+             give you another character."
+                .to_string(),
+        ];
+    };
+    let name = &me.name;
+    let mut next = vec![format!(
+        "Tomorrow at Birdsong you start again at the Inn ({inn}) as a new {name}: the {name}'s \
+         starting gold, weapon and armour, every chit fresh, no fame, notoriety or hirelings, and \
+         nothing learned of the map; the spells you knew stay with you. All you carried is lost \
+         to you."
+    )];
+    let free = crate::magic_realm::game::unplayed_characters(data, state);
+    if !free.is_empty() {
+        next.push(format!(
+            "To come back as another character instead, add the line `Character: NAME` to \
+             tomorrow's orders, naming one nobody plays: {}.",
+            free.join(", ")
+        ));
+    }
+    next.push(
+        "The orders form below is for tomorrow: plan the day from the Inn, where you start."
+            .to_string(),
+    );
+    next
+}
