@@ -245,7 +245,7 @@ impl Game for MagicRealm {
 
     fn unplayed(&self, state: &GameState) -> Vec<String> {
         match (game_data(), read_state(state)) {
-            (Ok(data), Ok(mr)) => unplayed_characters(data, &mr),
+            (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
             _ => Vec::new(),
         }
     }
@@ -304,7 +304,7 @@ impl Game for MagicRealm {
                 continue;
             };
             let taken: Vec<&str> = mr.characters_in_play().collect();
-            let unpicked = unplayed_characters(data, &mr).join(", ");
+            let unpicked = mr.unplayed_characters(data).join(", ");
             let names = data.characters.iter().map(|c| c.name.as_str());
             let Some(character) = crate::suggest::find(wanted, names.clone()) else {
                 anyhow::bail!(
@@ -605,14 +605,6 @@ impl Game for MagicRealm {
     }
 }
 
-/// The characters of the game data nobody plays in `mr`, in data order.
-pub(crate) fn unplayed_characters(data: &GameData, mr: &MrState) -> Vec<String> {
-    data.characters
-        .iter()
-        .map(|c| c.name.clone())
-        .filter(|name| !mr.characters_in_play().any(|taken| taken == name))
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {

@@ -117,6 +117,10 @@ pub struct Battle<'d> {
     /// `native_horses.rs`, `activation.rs`).
     #[serde(default)]
     pub in_cave: bool,
+    /// Why each character's `run when wounded` did not run, as last said:
+    /// the log says it again only when the reason changes.
+    #[serde(skip)]
+    pub stays_because: BTreeMap<FighterId, String>,
 }
 
 impl<'d> Battle<'d> {
@@ -155,6 +159,7 @@ impl<'d> Battle<'d> {
             to_leaders: Vec::new(),
             magic: None,
             in_cave: false,
+            stays_because: BTreeMap::new(),
         }
     }
 

@@ -575,7 +575,7 @@ fn apply(
             if let Some(f) = battle.find(&character) {
                 battle.fighters[f].hidden = false;
             }
-            say(battle, "is no longer hidden".into());
+            say(battle, format!("the {character} is no longer hidden"));
         }
         SpellEffect::Transformed { target, form } => {
             say(battle, format!("{target} is transformed into {form}"));

@@ -239,7 +239,10 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
             continue;
         };
         let name = battle.name(who).to_string();
-        if let Some(reason) = why_he_stays(battle, who, action) {
+        if let Some(reason) = why_he_stays(battle, who, action)
+            && battle.stays_because.get(&who) != Some(&reason)
+        {
+            battle.stays_because.insert(who, reason.clone());
             let seen = battle.seen_by(who);
             battle.say(
                 seen,

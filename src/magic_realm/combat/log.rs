@@ -256,6 +256,37 @@ impl CombatLine {
     }
 }
 
+/// A fighter as a sentence names him: "the Amazon" for a character,
+/// "Rogue 3" for a counter.
+fn named(fighter: &str) -> String {
+    let character = crate::magic_realm::data::get()
+        .is_ok_and(|data| data.characters.iter().any(|c| c.name == fighter));
+    if character {
+        format!("the {fighter}")
+    } else {
+        fighter.to_string()
+    }
+}
+
+/// "the Amazon's", "Lancer 1's".
+fn whose(fighter: &str) -> String {
+    format!("{}'s", named(fighter))
+}
+
+/// Names joined into a list, each as a sentence names him.
+fn all_named(fighters: &[String]) -> String {
+    fighters
+        .iter()
+        .map(|f| named(f))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The verb for one subject or more: "turns" or "turn".
+fn verb<'a>(subjects: &[String], one: &'a str, more: &'a str) -> &'a str {
+    if subjects.len() == 1 { one } else { more }
+}
+
 impl fmt::Display for CombatLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -263,7 +294,7 @@ impl fmt::Display for CombatLine {
                 f.write_str("combat begins; everyone here is hidden")
             }
             CombatLine::Begins { fighters } => {
-                write!(f, "combat begins; in sight: {}", fighters.join(", "))
+                write!(f, "combat begins; in sight: {}", all_named(fighters))
             }
             CombatLine::RoundBegins => f.write_str("the round begins"),
             CombatLine::Roll { record, meaning } => {
@@ -286,9 +317,9 @@ impl fmt::Display for CombatLine {
             CombatLine::LuredByHireling { native, denizen } => {
                 write!(f, "{native} lures {denizen} onto his own sheet")
             }
-            CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks the {to}"),
+            CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
             CombatLine::Watchful { native, to } => {
-                write!(f, "the watchful {native} joins the fight against the {to}")
+                write!(f, "the watchful {native} joins the fight against {}", named(to))
             }
             CombatLine::ExtendedTreachery {
                 character,
@@ -297,11 +328,12 @@ impl fmt::Display for CombatLine {
                 natives,
             } => write!(
                 f,
-                "treachery: the {character} sends {native} against {target} of the same group; {} turn against the {character}",
-                natives.join(", ")
+                "treachery: the {character} sends {native} against {target} of the same group; {} {} against the {character}",
+                natives.join(", "),
+                verb(natives, "turns", "turn")
             ),
             CombatLine::Deployed { native, target } => {
-                write!(f, "{native} is deployed against {target}")
+                write!(f, "{native} is deployed against {}", named(target))
             }
             CombatLine::Alerted {
                 character,
@@ -336,8 +368,9 @@ impl fmt::Display for CombatLine {
                 natives,
             } => write!(
                 f,
-                "treachery: the {character} attacks a hired native of the {group}; {} turn against the {character}",
-                natives.join(", ")
+                "treachery: the {character} attacks a hired native of the {group}; {} {} against the {character}",
+                natives.join(", "),
+                verb(natives, "turns", "turn")
             ),
             CombatLine::CannotRun { character, reason } => {
                 write!(f, "the {character} cannot run away: {reason}")
@@ -346,27 +379,31 @@ impl fmt::Display for CombatLine {
                 write!(f, "the {character}: {reason}")
             }
             CombatLine::Plays { fighter, text } | CombatLine::Maneuvers { fighter, text } => {
-                write!(f, "{fighter}: {text}")
+                write!(f, "{}: {text}", named(fighter))
             }
             CombatLine::Repositioned { sheet, result } => {
-                write!(f, "on the sheet of {sheet}: {result}")
+                write!(f, "on {} sheet: {result}", whose(sheet))
             }
             CombatLine::ChangedTactics { sheet, counters } => write!(
                 f,
-                "on the sheet of {sheet}: {} change tactics",
-                counters.join(", ")
+                "on {} sheet: {} {} tactics",
+                whose(sheet),
+                counters.join(", "),
+                verb(counters, "changes", "change")
             ),
             CombatLine::Hit {
                 attacker,
                 target,
                 how,
-            } => write!(f, "{attacker} hits {target} ({how})"),
-            CombatLine::Missed { attacker, target } => write!(f, "{attacker} misses {target}"),
+            } => write!(f, "{} hits {} ({how})", named(attacker), named(target)),
+            CombatLine::Missed { attacker, target } => {
+                write!(f, "{} misses {}", named(attacker), named(target))
+            }
             CombatLine::Harm {
                 attacker,
                 target,
                 result,
-            } => write!(f, "{attacker} on {target}: {result}"),
+            } => write!(f, "{} on {}: {result}", named(attacker), named(target)),
             CombatLine::ArmorDamaged {
                 character,
                 armor,
@@ -379,13 +416,15 @@ impl fmt::Display for CombatLine {
             CombatLine::TurnsRedSideDown { monster } => {
                 write!(f, "{monster} turns red side down")
             }
-            CombatLine::Killed { victim, by } => write!(f, "{victim} is killed by {by}"),
+            CombatLine::Killed { victim, by } => {
+                write!(f, "{} is killed by {}", named(victim), named(by))
+            }
             CombatLine::HorseKilled { horse, rider } => {
-                write!(f, "the {rider}'s {horse} is killed")
+                write!(f, "{} {horse} is killed", whose(rider))
             }
             CombatLine::HorseTaken { horse, rider, by } => match by {
-                Some(by) => write!(f, "the {by} takes the {rider}'s {horse}"),
-                None => write!(f, "the {rider}'s {horse} is left in the clearing"),
+                Some(by) => write!(f, "{} takes {} {horse}", named(by), whose(rider)),
+                None => write!(f, "{} {horse} is left in the clearing", whose(rider)),
             },
             CombatLine::Fatigued { character, chit } => {
                 write!(f, "the {character} fatigues {chit}")
@@ -399,14 +438,30 @@ impl fmt::Display for CombatLine {
                 gold,
                 items,
             } => {
-                write!(
-                    f,
-                    "the {character} gains {fame} fame, {notoriety} notoriety, {gold} gold"
-                )?;
-                if !items.is_empty() {
-                    write!(f, " and takes {}", items.join(", "))?;
+                let mut gains = Vec::new();
+                let mut losses = Vec::new();
+                for (amount, what) in [(fame, "fame"), (notoriety, "notoriety"), (gold, "gold")] {
+                    match amount.signum() {
+                        1 => gains.push(format!("{amount} {what}")),
+                        -1 => losses.push(format!("{} {what}", amount.unsigned_abs())),
+                        _ => {}
+                    }
                 }
-                Ok(())
+                let mut said = Vec::new();
+                if !gains.is_empty() {
+                    said.push(format!("gains {}", gains.join(", ")));
+                }
+                if !losses.is_empty() {
+                    said.push(format!("loses {}", losses.join(", ")));
+                }
+                if !items.is_empty() {
+                    said.push(format!("takes {}", items.join(", ")));
+                }
+                if said.is_empty() {
+                    write!(f, "the {character} gains nothing")
+                } else {
+                    write!(f, "the {character} {}", said.join(" and "))
+                }
             }
             CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
             CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),

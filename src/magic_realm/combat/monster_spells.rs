@@ -215,7 +215,7 @@ fn chits_said(battle: &mut Battle, who: FighterId, verb: &str, chits: &[String])
     }
     let name = battle.name(who).to_string();
     let text = if chits.is_empty() {
-        format!("{verb} no chit: none is active")
+        format!("has no active chit to {}", verb.trim_end_matches('s'))
     } else {
         format!("{verb} {}", chits.join(", "))
     };

@@ -468,8 +468,6 @@ pub fn why_he_stays(battle: &Battle, who: FighterId, action: &Action) -> Option<
             battle.name(red),
             battle.name(who)
         )
-    } else if !matches!(action, Action::Nothing) {
-        "the Combat: line plays another action first".to_string()
     } else if super::riding::rides(battle, who) {
         format!("the horse is not faster than the attackers' move time {slowest}")
     } else if !usable_move_chits(battle, who, stars_left(battle, who)).any(|c| !is_duck(c)) {

@@ -119,7 +119,7 @@ fn a_natives_horse_killed_in_the_evening_is_gone_from_his_holdings() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "the Lancer 1's Lancer Pony 1 is killed"),
+            .any(|l| l == "Lancer 1's Lancer Pony 1 is killed"),
         "{lines:#?}"
     );
     let held = after.holdings.get("Lancer 1").cloned().unwrap_or_default();
@@ -137,7 +137,7 @@ fn a_native_without_his_horse_fights_on_foot() {
         "{lines:#?}"
     );
     assert!(
-        lines.iter().any(|l| l.starts_with("Amazon on Lancer 1")),
+        lines.iter().any(|l| l.starts_with("the Amazon on Lancer 1")),
         "{lines:#?}"
     );
 }

@@ -479,17 +479,21 @@ fn battling_rolls(
             );
             let battles = matches!(outcome.result, MeetingResult::BlockBattle)
                 || answer == Some(Settle::Fight);
+            // What the roll means first, the table's row after it.
             let result = if battles {
-                format!("{} — they battle", outcome.result)
+                format!("they battle (Meeting table: {})", outcome.result)
             } else if answer == Some(Settle::Pay) {
                 paid = true;
                 // The battle keeps his fame and notoriety until it ends.
                 let points = battle.hero_mut(f).map_or("nothing", |hero| {
                     super::meeting::give_up(outcome.result, &mut hero.fame, &mut hero.notoriety)
                 });
-                format!("{} — gives up {points}, no battle", outcome.result)
+                format!(
+                    "no battle; the {character} gives up {points} (Meeting table: {})",
+                    outcome.result
+                )
             } else {
-                format!("{} — no battle", outcome.result)
+                format!("no battle (Meeting table: {})", outcome.result)
             };
             if battles {
                 group_battles(battle, &group, f, &result);
@@ -561,12 +565,13 @@ fn drinks(
     }
     let seen = battle.seen_by(fighter);
     let character = battle.name(fighter).to_string();
+    let result = format!("the {character} buys drinks for {cost} gold");
     battle.say(
         seen,
         CombatLine::Battling {
             group: group.to_string(),
             character,
-            result: format!("drinks bought for {cost} gold"),
+            result,
         },
     );
     Some(better)

@@ -130,7 +130,7 @@ fn drinks_are_bought_before_the_battling_roll() {
     assert_eq!(after.characters[0].gold, gold - 2, "{events:#?}");
     assert!(events.iter().any(|e| matches!(&e.happening,
         Happening::Combat(CombatEvent::Line { line: CombatLine::Battling { result, .. }, .. })
-            if result.contains("drinks bought for 2 gold"))));
+            if result.contains("the Amazon buys drinks for 2 gold"))));
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn an_insult_at_the_battling_check_is_paid_or_fought() {
     };
     let (notoriety, result, events) = evening("Insult: pay");
     assert!(
-        result.contains("gives up 5 notoriety, no battle"),
+        result.contains("no battle; the Amazon gives up 5 notoriety"),
         "{events:#?}"
     );
     assert_eq!(notoriety, 4);
@@ -287,7 +287,7 @@ fn a_combat_with_blows_is_still_told_in_full() {
     let told = rounds_told(&events);
     assert!(
         told.first()
-            .is_some_and(|l| l == "combat begins; in sight: Amazon, Wolf A 1"),
+            .is_some_and(|l| l == "combat begins; in sight: the Amazon, Wolf A 1"),
         "{told:#?}"
     );
     assert!(told.iter().any(|l| l == "Wolf A 1 attacks the Amazon"), "{told:#?}");

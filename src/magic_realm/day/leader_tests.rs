@@ -188,7 +188,7 @@ fn a_hidden_hired_leader_is_not_attacked_where_he_waits() {
     // Unhidden, the wolf goes for him.
     let (_, events) = play(state, &[("P1", "R\nSoldier HQ: S")], DiceScript::default());
     let log = super::log::gm_log(&events);
-    assert!(log.contains("Wolf A 1 attacks the Soldier HQ"), "{log}");
+    assert!(log.contains("Wolf A 1 attacks Soldier HQ"), "{log}");
 }
 
 #[test]

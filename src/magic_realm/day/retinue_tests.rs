@@ -120,7 +120,7 @@ fn a_hired_leader_left_beside_a_monster_fights_for_his_absent_employer() {
         "{log}"
     );
     assert!(
-        log.contains("Wolf A 1 attacks the Soldier"),
+        log.contains("Wolf A 1 attacks Soldier"),
         "the wolf goes for a soldier, not for the absent Amazon: {log}"
     );
     // Their employer reads the fight; her own record is hers as it was,

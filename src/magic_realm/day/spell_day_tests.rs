@@ -356,7 +356,7 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
     // Alone at Evening, or in a battle, named at itself.
     let on_itself = |t: &String| {
         ["Wizard", "Witch"].iter().any(|c| {
-            t.starts_with(&format!("{c}: "))
+            t.starts_with(&format!("the {c}: "))
                 && (t.contains("alone, casts") || t.contains(&format!(" on the {c} with")))
         })
     };

@@ -516,7 +516,12 @@ fn combat_is_announced_where_it_would_start_and_day_28_scores() {
     state.day = 27;
     state.characters[0].gold = 61;
     state.characters[0].fame = 25;
-    let (after, events) = play(state, &[("P1", "R"), ("P2", "R")], DiceScript::default());
+    // He alerts his weapon: a combat in which something happens is told.
+    let (after, events) = play(
+        state,
+        &[("P1", "R\nCombat: alert, target nobody"), ("P2", "R")],
+        DiceScript::default(),
+    );
     assert_eq!(after.day, 28);
     let combat = events
         .iter()

@@ -82,7 +82,7 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
          nothing learned of the map; the spells you knew stay with you. All you carried is lost \
          to you."
     )];
-    let free = crate::magic_realm::game::unplayed_characters(data, state);
+    let free = state.unplayed_characters(data);
     if !free.is_empty() {
         next.push(format!(
             "To come back as another character instead, add the line `Character: NAME` to \

@@ -497,6 +497,15 @@ impl MrState {
             .chain(self.arrivals.iter().map(|a| a.character.as_str()))
     }
 
+    /// The characters of the game data nobody plays, in data order.
+    pub fn unplayed_characters(&self, data: &crate::magic_realm::data::GameData) -> Vec<String> {
+        data.characters
+            .iter()
+            .map(|c| c.name.clone())
+            .filter(|name| !self.characters_in_play().any(|taken| taken == name))
+            .collect()
+    }
+
     /// Whether the character `name` leaves the Realm as the next turn
     /// begins (a queued `Retire` ruling).
     pub fn leaving(&self, name: &str) -> bool {
