@@ -605,7 +605,6 @@ impl Game for MagicRealm {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

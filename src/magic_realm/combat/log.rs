@@ -250,8 +250,7 @@ impl CombatLine {
             | CombatLine::Wounded { .. }
             | CombatLine::Died { .. }
             | CombatLine::Spoils { .. }
-            | CombatLine::StaysHidden { .. }
-            => false,
+            | CombatLine::StaysHidden { .. } => false,
         }
     }
 }
@@ -319,7 +318,11 @@ impl fmt::Display for CombatLine {
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
             CombatLine::Watchful { native, to } => {
-                write!(f, "the watchful {native} joins the fight against {}", named(to))
+                write!(
+                    f,
+                    "the watchful {native} joins the fight against {}",
+                    named(to)
+                )
             }
             CombatLine::ExtendedTreachery {
                 character,

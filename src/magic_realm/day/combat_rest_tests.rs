@@ -137,7 +137,9 @@ fn a_native_without_his_horse_fights_on_foot() {
         "{lines:#?}"
     );
     assert!(
-        lines.iter().any(|l| l.starts_with("the Amazon on Lancer 1")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("the Amazon on Lancer 1")),
         "{lines:#?}"
     );
 }

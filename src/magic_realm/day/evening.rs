@@ -231,9 +231,8 @@ fn fight(
     let stopped = by_rounds::run(&mut battle, day.dice, answers);
     // A combat in which nobody attacked or was attacked and nothing changed
     // is not told (3.1 rule 8.1.3a: its two rounds are done all the same).
-    let told = stopped.is_err()
-        || paid_before
-        || battle.log.iter().any(|line| !line.line.is_formality());
+    let told =
+        stopped.is_err() || paid_before || battle.log.iter().any(|line| !line.line.is_formality());
     for line in battle.log.iter().filter(|_| told) {
         let seen = match &line.seen {
             Seen::Clearing => observers.clone(),

@@ -255,8 +255,11 @@ fn amazon_beside(denizens: &[&str]) -> MrState {
 
 fn evening_of(state: MrState, orders: &str) -> (MrState, Vec<super::events::DayEvent>) {
     let data = data::get().expect("data");
-    let orders: BTreeMap<_, _> =
-        [("P1".to_string(), parse_day_orders(orders, 1, data).expect("orders"))].into();
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders(orders, 1, data).expect("orders"),
+    )]
+    .into();
     // Hiding succeeds.
     let script = crate::magic_realm::test_support::script(&[("daylight/hide", &[1, 1])]);
     let mut dice = Dice::with_script(3, 1, script);
@@ -290,7 +293,10 @@ fn a_combat_with_blows_is_still_told_in_full() {
             .is_some_and(|l| l == "combat begins; in sight: the Amazon, Wolf A 1"),
         "{told:#?}"
     );
-    assert!(told.iter().any(|l| l == "Wolf A 1 attacks the Amazon"), "{told:#?}");
+    assert!(
+        told.iter().any(|l| l == "Wolf A 1 attacks the Amazon"),
+        "{told:#?}"
+    );
 }
 
 /// Her `run when wounded 1` has come, but none of her MOVE chits is faster
@@ -346,7 +352,10 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
         &context,
     )
     .expect("the report");
-    assert_eq!(report.subject, "Day 1 report for the Amazon: you were killed");
+    assert_eq!(
+        report.subject,
+        "Day 1 report for the Amazon: you were killed"
+    );
     let label = format!("{}{}", here.tile, here.clearing);
     let opening = format!(
         "== Your character is dead ==\nYou were killed by Ogre 1 in {label}'s combat, round 1.\n\
@@ -362,6 +371,13 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
         report
             .text
             .contains("add the line `Character: NAME` to tomorrow's orders"),
+        "{}",
+        report.text
+    );
+    assert!(
+        report
+            .text
+            .contains("An abandoned pile of 1 thing lies here."),
         "{}",
         report.text
     );

@@ -116,7 +116,9 @@ fn a_hired_leader_left_beside_a_monster_fights_for_his_absent_employer() {
     assert!(fought(&events), "the soldiers fight the wolf");
     let log = super::log::gm_log(&events);
     assert!(
-        log.contains("combat begins; in sight: Soldier 1, Soldier 2, Soldier 3, Soldier HQ, Wolf A 1"),
+        log.contains(
+            "combat begins; in sight: Soldier 1, Soldier 2, Soldier 3, Soldier HQ, Wolf A 1"
+        ),
         "{log}"
     );
     assert!(

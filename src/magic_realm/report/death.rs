@@ -53,7 +53,9 @@ fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
                 } else {
                     by.clone()
                 };
-                return format!("You were killed by {killer} in {clearing}'s combat, round {round}.");
+                return format!(
+                    "You were killed by {killer} in {clearing}'s combat, round {round}."
+                );
             }
             CombatLine::Died { character, reason } if *character == me.name => {
                 return format!("You died in {clearing}'s combat, round {round}: {reason}.");

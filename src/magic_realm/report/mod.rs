@@ -182,7 +182,10 @@ pub fn player_report(
         subject: if state.day == 0 {
             format!("The game begins: you play the {}", me.name)
         } else if me.dead {
-            format!("Day {} report for the {}: you were killed", state.day, me.name)
+            format!(
+                "Day {} report for the {}: you were killed",
+                state.day, me.name
+            )
         } else {
             format!("Day {} report for the {}", state.day, me.name)
         },

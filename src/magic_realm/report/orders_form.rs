@@ -81,8 +81,12 @@ fn drop_what_cannot_apply(
             Some((_, d)) if d.at == Whereabouts::Dead => Some("killed"),
             Some(_) => None,
             None if state.characters.iter().any(|c| {
-                c.name.eq_ignore_ascii_case(name) || format!("the {}", c.name).eq_ignore_ascii_case(name)
-            }) => None,
+                c.name.eq_ignore_ascii_case(name)
+                    || format!("the {}", c.name).eq_ignore_ascii_case(name)
+            }) =>
+            {
+                None
+            }
             None => Some("not in the game"),
         }
     };
@@ -124,13 +128,15 @@ fn drop_what_cannot_apply(
         }
     }
     let mut hired = |pairs: &mut Vec<(String, String)>, said: fn(&str, &str) -> String| {
-        pairs.retain(|(native, target)| match not_his(native).or_else(|| gone(target)) {
-            Some(why) => {
-                note(said(native, target), why);
-                false
-            }
-            None => true,
-        });
+        pairs.retain(
+            |(native, target)| match not_his(native).or_else(|| gone(target)) {
+                Some(why) => {
+                    note(said(native, target), why);
+                    false
+                }
+                None => true,
+            },
+        );
     };
     hired(&mut tactics.hireling_lures, |native, target| {
         format!("{native} lure {target}")
