@@ -190,4 +190,37 @@ mod tests {
             assert!(!lines.contains(gone), "{gone} in {lines}");
         }
     }
+
+    #[test]
+    fn a_combat_line_loses_the_dead_and_the_hirelings_no_longer_his() {
+        let mut state = game_played_by(&["Captain"], |_| "Ann".into());
+        state.denizens.get_mut("Rogue 3").expect("a Rogue").at = Whereabouts::Dead;
+        let last = "H\nCombat: target Rogue 3, deploy Soldier 1 against Rogue 2, \
+                    lure Rogue 3 and Rogue 4, run when wounded 1";
+        let form = orders_form(
+            data(),
+            &Rules::default(),
+            &state,
+            &state.characters[0],
+            2,
+            Some(last),
+        );
+        assert_eq!(
+            form.dropped,
+            [
+                "target Rogue 3 (killed)",
+                "lure Rogue 3 (killed)",
+                "deploy Soldier 1 against Rogue 2 (no longer your hireling)",
+            ]
+        );
+        let combat = form
+            .standing
+            .iter()
+            .find(|l| l.starts_with("Combat:"))
+            .expect("the Combat: line");
+        assert_eq!(
+            combat,
+            "Combat: target own, run when wounded 1, lure Rogue 4"
+        );
+    }
 }
