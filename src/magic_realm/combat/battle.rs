@@ -398,6 +398,18 @@ impl<'d> Battle<'d> {
         }
     }
 
+    /// His answer to the current decision as `tactics` give it for this
+    /// round alone; their `run when wounded` is kept for the round.
+    pub fn round_answer(&mut self, who: FighterId, tactics: Tactics) -> Answer {
+        if let Some(n) = tactics.run_when_wounded {
+            self.plays.run_when_wounded.insert(who, n);
+        }
+        self.tactics.insert(who, tactics);
+        let answer = tactics::standing_answer(self, who);
+        self.tactics.remove(&who);
+        answer
+    }
+
     /// Run to the end with standing orders for everyone who has none.
     pub fn run_with_defaults(&mut self, dice: &mut Dice) {
         while let Step::Needs(decision) = self.step(dice) {

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::battle::{Battle, Step};
 use super::decisions::Decision;
 use super::model::FighterId;
-use super::tactics::{Tactics, fight_chits, move_chits, standing_answer};
+use super::tactics::{Tactics, fight_chits, move_chits};
 use crate::dice::Dice;
 use crate::magic_realm::state::ChitCondition;
 
@@ -174,9 +174,7 @@ pub fn sheet(battle: &Battle, who: FighterId) -> Vec<String> {
 /// Answer his current decision as `tactics` would; should that ever not be
 /// legal, default standing orders take over for him.
 fn play_round_answer(battle: &mut Battle, fighter: FighterId, tactics: Tactics) {
-    battle.tactics.insert(fighter, tactics);
-    let answer = standing_answer(battle, fighter);
-    battle.tactics.remove(&fighter);
+    let answer = battle.round_answer(fighter, tactics);
     if battle.answer(fighter, answer).is_err() {
         battle.tactics.insert(fighter, Tactics::default());
     }

@@ -358,4 +358,9 @@ pub struct RoundPlays {
     /// time of the MOVE chit or horse he put on that sheet (III.A.3).
     #[serde(default)]
     pub charges: BTreeMap<FighterId, (FighterId, u8)>,
+    /// The `run when wounded` of characters answering this round alone
+    /// (round by round, or a battle file's round orders), so the log can
+    /// say why one did not run.
+    #[serde(default)]
+    pub run_when_wounded: BTreeMap<FighterId, u8>,
 }

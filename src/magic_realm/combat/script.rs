@@ -41,7 +41,7 @@ use super::casting::CombatMagic;
 use super::error::CombatError;
 use super::model::{Fighter, FighterKind, Out};
 use super::orders::parse_tactics;
-use super::tactics::{Tactics, same_chit, standing_answer};
+use super::tactics::{Tactics, same_chit};
 use super::{build, log::CombatLine};
 
 /// A battle file.
@@ -465,9 +465,7 @@ impl Scripted<'_> {
                 .cloned()
                 .unwrap_or_default();
             let tactics = by_round.get(&decision.round).cloned().unwrap_or(standing);
-            self.battle.tactics.insert(decision.fighter, tactics);
-            let answer = standing_answer(&self.battle, decision.fighter);
-            self.battle.tactics.remove(&decision.fighter);
+            let answer = self.battle.round_answer(decision.fighter, tactics);
             self.battle.answer(decision.fighter, answer).map_err(|m| {
                 format!(
                     "round {} {} of the {}: {m}",

@@ -446,7 +446,11 @@ fn wounded_chits(hero: &super::model::Hero) -> usize {
 /// horse as his Encounter action), so his player reads it; `None` when the
 /// order has not come or he runs.
 pub fn why_he_stays(battle: &Battle, who: FighterId, action: &Action) -> Option<String> {
-    let n = battle.tactics.get(&who)?.run_when_wounded?;
+    let n = battle
+        .tactics
+        .get(&who)
+        .and_then(|t| t.run_when_wounded)
+        .or_else(|| battle.plays.run_when_wounded.get(&who).copied())?;
     let hero = battle.hero(who)?;
     let wounds = wounded_chits(hero);
     if wounds < usize::from(n) || matches!(action, Action::Run { .. }) {
