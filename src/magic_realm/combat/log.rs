@@ -296,14 +296,13 @@ impl fmt::Display for CombatLine {
                 write!(f, "combat begins; in sight: {}", all_named(fighters))
             }
             CombatLine::RoundBegins => f.write_str("the round begins"),
+            // A table's roll describes itself with its dice ("Reposition:
+            // dice 3 → 3; row 3: ..."); a plain die says what it decides.
+            // The roll's purpose is the dice stream's key, not for reading.
+            CombatLine::Roll { meaning, .. } if meaning.contains(": dice ") => f.write_str(meaning),
             CombatLine::Roll { record, meaning } => {
                 let faces: Vec<String> = record.faces.iter().map(u8::to_string).collect();
-                write!(
-                    f,
-                    "roll {} ({}): {meaning}",
-                    faces.join(","),
-                    record.purpose
-                )
+                write!(f, "roll {}: {meaning}", faces.join(","))
             }
             CombatLine::Battling {
                 group,
@@ -475,6 +474,33 @@ impl fmt::Display for CombatLine {
 #[cfg(test)]
 mod tests {
     use super::CombatLine;
+
+    #[test]
+    fn a_roll_reads_without_the_dice_streams_key() {
+        let record = crate::dice::RollRecord {
+            day: 8,
+            purpose: "combat/EV5/round1/reposition/Black Knight".into(),
+            faces: crate::dice::Faces::new(&[5]),
+            result: 5,
+            forced: false,
+        };
+        let table = CombatLine::Roll {
+            record: record.clone(),
+            meaning: "Reposition: dice 5 → 5; row 5: every box moves down one".into(),
+        };
+        assert_eq!(
+            table.to_string(),
+            "Reposition: dice 5 → 5; row 5: every box moves down one"
+        );
+        let plain = CombatLine::Roll {
+            record,
+            meaning: "assigns Wolf A 1 counting round Amazon, Black Knight".into(),
+        };
+        assert_eq!(
+            plain.to_string(),
+            "roll 5: assigns Wolf A 1 counting round Amazon, Black Knight"
+        );
+    }
 
     #[test]
     fn a_combat_of_hidden_fighters_begins_in_words_not_an_empty_list() {
