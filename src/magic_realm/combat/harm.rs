@@ -225,14 +225,15 @@ pub fn strike(
                 }
             }
         } else {
-            armor_hit(battle, target, index, level);
             let text = if level >= 2 {
                 wound(battle, target);
                 ": armour takes it, one wound"
             } else {
                 ": armour takes it, unharmed"
             };
+            // The blow first, then what it did to the armour.
             say_harm(battle, attacker, target_name, summary(&notes, level) + text);
+            armor_hit(battle, target, index, level);
             return;
         }
     }

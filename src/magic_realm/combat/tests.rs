@@ -554,3 +554,25 @@ id = "Wolf A 1"
         "{log:#?}"
     );
 }
+
+#[test]
+fn the_blow_is_told_before_what_it_did_to_the_armour() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/battles/armor_destroyed.toml"
+    ))
+    .expect("the battle file");
+    let mut s = scripted(&text);
+    s.run().expect("runs");
+    let lines: Vec<String> = s.battle.log.iter().map(|l| l.line.to_string()).collect();
+    let at = |wanted: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(wanted))
+            .unwrap_or_else(|| panic!("no line {wanted}: {lines:#?}"))
+    };
+    assert!(
+        at("Spear Goblin 1 on the Amazon:") < at("the Amazon's Helmet is destroyed"),
+        "{lines:#?}"
+    );
+}
