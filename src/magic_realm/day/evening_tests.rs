@@ -339,7 +339,8 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
     let context = crate::report::ReportContext {
         standing_orders: [(
             "P1".to_string(),
-            "R\nCombat: target Ogre 1, maneuver dodge, run when wounded 2".to_string(),
+            "R\nHire: Bashkars up to 10\nCombat: target Ogre 1, maneuver dodge, run when wounded 2"
+                .to_string(),
         )]
         .into(),
         ..crate::report::ReportContext::default()
@@ -375,6 +376,14 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
         report.text
     );
     assert!(
+        report.text.contains(
+            "Victory points now: -100 (the score of a character dead when the game ends; you \
+             start again tomorrow)"
+        ),
+        "{}",
+        report.text
+    );
+    assert!(
         report
             .text
             .contains("An abandoned pile of 1 thing lies here."),
@@ -390,9 +399,18 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
     );
     let form = &report.text[report.text.find("# Orders of the").expect("the form")..];
     assert!(
-        form.contains("# Taken out of your Combat: line: target Ogre 1 (you were killed)."),
+        form.contains(
+            "# Taken out of your standing orders: Combat: target Ogre 1 (you were killed)."
+        ),
         "{form}"
     );
+    assert!(
+        form.contains(
+            "# Taken out of your standing orders: Hire: Bashkars up to 10 (you were killed)."
+        ),
+        "{form}"
+    );
+    assert!(!form.contains("\nHire:"), "{form}");
     let combat = form
         .lines()
         .find(|l| l.starts_with("Combat:"))

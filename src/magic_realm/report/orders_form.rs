@@ -13,7 +13,7 @@ use crate::game::Rules;
 use crate::magic_realm::combat::tactics::{Lure, Tactics, Target};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::daylight::normal_phases;
-use crate::magic_realm::orders::parse_day_orders;
+use crate::magic_realm::orders::{DayOrders, parse_day_orders};
 use crate::magic_realm::state::{CharacterState, MrState, Whereabouts};
 
 /// What the orders form template is filled with.
@@ -45,11 +45,14 @@ pub fn orders_form(
         .and_then(|text| parse_day_orders(text, 1, data).ok())
         .unwrap_or_default();
     standing.for_another_day();
-    let dropped = standing
+    let mut dropped = standing
         .combat
         .as_mut()
         .map(|tactics| drop_what_cannot_apply(state, character, tactics))
         .unwrap_or_default();
+    if character.dead {
+        dropped.extend(forget_his_old_life(&mut standing));
+    }
     let text = standing.to_string();
     OrdersForm {
         character: character.name.clone(),
@@ -58,6 +61,24 @@ pub fn orders_form(
         standing: text.lines().skip(1).map(str::to_string).collect(),
         dropped,
     }
+}
+
+/// A dead character starts again at the Inn with his starting gold and
+/// nothing else (`day/restart.rs`): what he meant to sell, whom he meant to
+/// hire and where his hirelings were to go are of his old life. The lines
+/// taken out, each with why.
+fn forget_his_old_life(standing: &mut DayOrders) -> Vec<String> {
+    let before = standing.to_string();
+    standing.sell.clear();
+    standing.hire.clear();
+    standing.leave.clear();
+    standing.send.clear();
+    let after = standing.to_string();
+    before
+        .lines()
+        .filter(|line| !after.lines().any(|kept| kept == *line))
+        .map(|line| format!("{line} (you were killed)"))
+        .collect()
 }
 
 /// Take out of `tactics` what can no longer apply, and say what and why. A
@@ -104,7 +125,7 @@ fn drop_what_cannot_apply(
         }
     };
     let mut dropped = Vec::new();
-    let mut note = |what: String, why: &str| dropped.push(format!("{what} ({why})"));
+    let mut note = |what: String, why: &str| dropped.push(format!("Combat: {what} ({why})"));
     if let Target::Named(name) = &tactics.target
         && let Some(why) = gone(name)
     {
@@ -208,9 +229,9 @@ mod tests {
         assert_eq!(
             form.dropped,
             [
-                "target Rogue 3 (killed)",
-                "lure Rogue 3 (killed)",
-                "deploy Soldier 1 against Rogue 2 (no longer your hireling)",
+                "Combat: target Rogue 3 (killed)",
+                "Combat: lure Rogue 3 (killed)",
+                "Combat: deploy Soldier 1 against Rogue 2 (no longer your hireling)",
             ]
         );
         let combat = form

@@ -51,6 +51,8 @@ pub struct VictoryLine {
     pub score: Score,
     /// His requirements, when the campaign has recorded them.
     pub requirements: Option<String>,
+    /// He is dead: his score is the dead's, not his categories' sum.
+    pub dead: bool,
 }
 
 /// The whole sheet.
@@ -162,6 +164,7 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
             })
             .collect(),
         victory: VictoryLine {
+            dead: me.dead,
             score,
             requirements: requirements.map(|r| {
                 format!(
