@@ -98,3 +98,55 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
     );
     next
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Observers;
+    use crate::magic_realm::test_support::{data, game_played_by};
+
+    fn died_of_wounds(state: &MrState) -> Vec<DayEvent> {
+        vec![DayEvent {
+            observers: Observers::Everyone,
+            happening: Happening::Combat(CombatEvent::Line {
+                clearing: state.characters[0].position.clone(),
+                round: 3,
+                line: CombatLine::Died {
+                    character: "Amazon".into(),
+                    reason: "no chit is left to take the wounds".into(),
+                },
+            }),
+        }]
+    }
+
+    #[test]
+    fn the_living_read_no_notice() {
+        let state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let events = died_of_wounds(&state);
+        assert_eq!(death(data(), &state, &state.characters[0], &events), None);
+    }
+
+    #[test]
+    fn a_death_of_wounds_says_where_and_when_and_without_an_inn_to_ask_the_gm() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        state.characters[0].dead = true;
+        let events = died_of_wounds(&state);
+        let here = state.characters[0].position.to_string();
+        let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        assert_eq!(
+            notice.how,
+            format!("You died in {here}'s combat, round 3: no chit is left to take the wounds.")
+        );
+        assert!(notice.next[0].starts_with("Tomorrow at Birdsong you start again at the Inn"));
+        state.dwellings.remove(&Dwelling::Inn);
+        let notice = death(data(), &state, &state.characters[0], &[]).expect("a notice");
+        assert_eq!(notice.how, "The Amazon is dead: your day above says how.");
+        assert_eq!(
+            notice.next,
+            [
+                "There is no Inn on this map, so you cannot start again: write to your GM, who can \
+              give you another character."
+            ]
+        );
+    }
+}
