@@ -508,7 +508,9 @@ id = "Wolf A 1"
         .expect("a first line");
     assert!(!begins.contains(&"Black Knight".to_string()), "{begins:?}");
     for line in log {
-        if let super::log::CombatLine::Plays { fighter, .. } = &line.line {
+        if let super::log::CombatLine::Plays { fighter, .. }
+        | super::log::CombatLine::Maneuvers { fighter, .. } = &line.line
+        {
             let want = if fighter == "Black Knight" {
                 super::log::Seen::Only { fighter: 1 }
             } else {
