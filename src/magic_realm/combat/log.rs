@@ -503,6 +503,52 @@ mod tests {
     }
 
     #[test]
+    fn spoils_say_what_changed_and_losses_as_losses() {
+        let spoils = |fame, notoriety, gold| {
+            CombatLine::Spoils {
+                character: "Black Knight".into(),
+                fame,
+                notoriety,
+                gold,
+                items: Vec::new(),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            spoils(0, 6, 4),
+            "the Black Knight gains 6 notoriety, 4 gold"
+        );
+        assert_eq!(spoils(0, -2, 0), "the Black Knight loses 2 notoriety");
+        assert_eq!(spoils(0, 0, 0), "the Black Knight gains nothing");
+    }
+
+    #[test]
+    fn characters_have_their_article_counters_none_and_verbs_agree() {
+        let hit = CombatLine::Hit {
+            attacker: "Rogue 2".into(),
+            target: "Black Knight".into(),
+            how: "smash meets duck".into(),
+        };
+        assert_eq!(
+            hit.to_string(),
+            "Rogue 2 hits the Black Knight (smash meets duck)"
+        );
+        let one = CombatLine::ChangedTactics {
+            sheet: "Black Knight".into(),
+            counters: vec!["Rogue 2".into()],
+        };
+        assert_eq!(
+            one.to_string(),
+            "on the Black Knight's sheet: Rogue 2 changes tactics"
+        );
+        let horse = CombatLine::HorseKilled {
+            horse: "Lancer Pony 1".into(),
+            rider: "Lancer 1".into(),
+        };
+        assert_eq!(horse.to_string(), "Lancer 1's Lancer Pony 1 is killed");
+    }
+
+    #[test]
     fn a_combat_of_hidden_fighters_begins_in_words_not_an_empty_list() {
         let line = CombatLine::Begins {
             fighters: Vec::new(),
