@@ -361,6 +361,6 @@ pub struct RoundPlays {
     /// The `run when wounded` of characters answering this round alone
     /// (round by round, or a battle file's round orders), so the log can
     /// say why one did not run.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub run_when_wounded: BTreeMap<FighterId, u8>,
 }
