@@ -377,8 +377,7 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
     );
     assert!(
         report.text.contains(
-            "Victory points now: -100 (the score of a character dead when the game ends; you \
-             start again tomorrow)\nRequirements:"
+            "Victory points now: -100 (the score of a character dead when the game ends)\nRequirements:"
         ),
         "{}",
         report.text

@@ -68,8 +68,15 @@ fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
 
 /// What happens at the next Birdsong (`day/restart.rs`): he starts again at
 /// the Inn as a fresh character of his kind, or as another one nobody plays
-/// when tomorrow's orders name it; with no Inn on the map he cannot.
+/// when tomorrow's orders name it; with no Inn on the map he cannot. On the
+/// last day there is no next one (`day/victory.rs` scores the dead).
 fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
+    if state.day >= state.last_day {
+        return vec![format!(
+            "The game ended tonight: the {} scores as the dead do, -100.",
+            me.name
+        )];
+    }
     let Some(inn) = state.dwellings.get(&Dwelling::Inn) else {
         return vec![
             "There is no Inn on this map, so you cannot start again: write to your GM, who can \
@@ -138,6 +145,13 @@ mod tests {
             format!("You died in {here}'s combat, round 3: no chit is left to take the wounds.")
         );
         assert!(notice.next[0].starts_with("Tomorrow at Birdsong you start again at the Inn"));
+        state.day = state.last_day;
+        let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        assert_eq!(
+            notice.next,
+            ["The game ended tonight: the Amazon scores as the dead do, -100."]
+        );
+        state.day = 1;
         state.dwellings.remove(&Dwelling::Inn);
         let notice = death(data(), &state, &state.characters[0], &[]).expect("a notice");
         assert_eq!(notice.how, "The Amazon is dead: your day above says how.");
