@@ -594,7 +594,8 @@ fn remove_partial_files(campaigns: &[Campaign]) {
         {
             Ok(0) => {}
             Ok(removed) => tracing::info!(
-                "removed {removed} half-written message(s) a killed delivery left in {folder}/tmp"
+                "removed {} a killed delivery left in {folder}/tmp",
+                crate::words::counted(removed, "half-written message", "half-written messages")
             ),
             Err(error) => tracing::warn!("cannot clean {folder}/tmp: {error}"),
         }
@@ -902,7 +903,8 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     }
     if problems > 0 {
         bail!(
-            "{problems} problem(s) in the mail settings of {}",
+            "{} in the mail settings of {}",
+            crate::words::counted(problems, "problem", "problems"),
             campaign.name
         );
     }

@@ -74,9 +74,9 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
         Err(errors) => {
             let listed: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
             anyhow::bail!(
-                "{} has {} problem(s):\n{}",
+                "{} has {}:\n{}",
                 args.file.display(),
-                errors.len(),
+                crate::words::counted(errors.len(), "problem", "problems"),
                 listed.join("\n")
             );
         }

@@ -766,7 +766,10 @@ impl std::fmt::Display for CampaignStatus {
                 (Some(last), None) => format!("only unreadable orders (version {last})"),
             };
             let bounced = if p.bounces > 0 {
-                format!("; mail to this player bounced {} time(s)", p.bounces)
+                format!(
+                    "; mail to this player bounced {}",
+                    crate::words::counted(p.bounces, "time", "times")
+                )
             } else {
                 String::new()
             };

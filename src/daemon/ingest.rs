@@ -290,8 +290,8 @@ impl Daemon {
         if let Scan::Everything { old, new: current } = scan {
             let note = format!(
                 "IMAP mailbox {mailbox}: UIDVALIDITY changed from {old} to {current} (the \
-                 server renumbered it); re-scanned all {} message(s), {new} of them new",
-                uids.len()
+                 server renumbered it); re-scanned all {}, {new} of them new",
+                crate::words::counted(uids.len(), "message", "messages")
             );
             self.store.log_gm(None, now, "imap", &note, None)?;
         }
@@ -328,8 +328,9 @@ impl Daemon {
         let pruned = self.store.prune_stranger_mail(now)?;
         if pruned > 0 {
             let note = format!(
-                "dropped the kept text of {pruned} stranger mail(s) older than \
-                 mail.keep_strangers_days; their rows stay"
+                "dropped the kept text of {} older than mail.keep_strangers_days; their rows \
+                 stay",
+                crate::words::counted(pruned, "stranger mail", "stranger mails")
             );
             self.store.log_gm(None, now, "pruned", &note, None)?;
         }
@@ -648,8 +649,8 @@ impl Daemon {
             NoticeTurn::Held => {
                 let note = format!(
                     "the notice '{subject}' to {address} was held back: one went there less \
-                     than {} minute(s) ago (mail.notice_interval_minutes)",
-                    interval / 60
+                     than {} ago (mail.notice_interval_minutes)",
+                    crate::words::counted(interval / 60, "minute", "minutes")
                 );
                 self.store.log_gm(
                     Some(&campaign.name),
@@ -729,7 +730,8 @@ impl Daemon {
                     let count = self.store.record_bounce(&campaign, &player, now, &note)?;
                     let stored = self.store.load_campaign(&campaign)?;
                     let message = format!(
-                        "mail to {player} ({address}) bounced ({count} bounce(s) so far): {}",
+                        "mail to {player} ({address}) bounced ({} so far): {}",
+                        crate::words::counted(count, "bounce", "bounces"),
                         quotable(&mail.subject, QUOTED_CHARS)
                     );
                     self.store
@@ -952,7 +954,7 @@ mod tests {
         assert_eq!(log.len(), 1, "{log:?}");
         assert!(
             log[0].message.contains("UIDVALIDITY changed from 7 to 9")
-                && log[0].message.contains("all 2 message(s), 1 of them new"),
+                && log[0].message.contains("all 2 messages, 1 of them new"),
             "{log:?}"
         );
         let key = format!("gm@127.0.0.1:{port}/INBOX");

@@ -482,9 +482,9 @@ impl Daemon {
                 pending.day
             ),
             Err(problems) => format!(
-                "orders of {player} for day {} kept as version {version} with {} problem(s)",
+                "orders of {player} for day {} kept as version {version} with {}",
                 pending.day,
-                problems.len()
+                crate::words::counted(problems.len(), "problem", "problems")
             ),
         };
         Ok((note, text))

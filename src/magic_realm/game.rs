@@ -26,6 +26,8 @@ use crate::magic_realm::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
+/// Its remark is [`day::daylight::NO_ORDERS_REMARK`], which the day log
+/// says once for the whole turn.
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
 /// The Magic Realm state inside a stored game state, read from its JSON the
@@ -764,9 +766,10 @@ mod tests {
             .missing_orders(&state, &Rules::default(), "Ann")
             .unwrap();
         assert!(
-            orders
-                .canonical
-                .starts_with("Activities: H / H / H / H (No orders received.)"),
+            orders.canonical.starts_with(&format!(
+                "Activities: H / H / H / H ({})",
+                day::daylight::NO_ORDERS_REMARK
+            )),
             "{}",
             orders.canonical
         );

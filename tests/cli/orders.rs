@@ -97,7 +97,7 @@ fn check_reads_a_whole_orders_file_for_a_campaign_character() {
         ],
         &db.0,
     ));
-    assert!(err.contains("2 problem(s)"), "{err}");
+    assert!(err.contains("2 problems"), "{err}");
     assert!(err.contains("line 1, column 17"), "{err}");
     assert!(err.contains("did you mean Search"), "{err}");
 

@@ -272,7 +272,7 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
     let status = daemon.status("G1").unwrap();
     assert!(
-        status.contains("Ben: no orders; mail to this player bounced 1 time(s)"),
+        status.contains("Ben: no orders; mail to this player bounced 1 time"),
         "{status}"
     );
 }

@@ -177,7 +177,7 @@ fn goods_no_longer_carried_or_partners_apart_make_a_deal_fail() {
     assert!(
         reasons
             .iter()
-            .all(|r| r.contains("no longer carries the Ancient Telescope"))
+            .all(|r| r.contains("does not carry the Ancient Telescope"))
     );
 
     // The Elf comes to the Amazon in phase 1: at phase 2 of either turn

@@ -159,8 +159,8 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
     PhaseOutcome::Done
 }
 
-/// Pay `gold` and take `natives` on for the term of hire; the clearing
-/// sees it.
+/// Pay `gold` and take `natives` on for the term of hire; seen by those
+/// who can see him ([`Day::seen_acting`]).
 pub(super) fn take_on(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold: u32) {
     pay(day, who, gold);
     let character = &mut day.state.characters[who];
@@ -176,7 +176,7 @@ pub(super) fn take_on(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold:
         gold,
         days: TERM_OF_HIRE,
     };
-    day.emit(day.clearing_of(who), Happening::Hire(event));
+    day.emit(day.seen_acting(who), Happening::Hire(event));
 }
 
 /// Midnight: one day off every term of hire; expired hirelings leave.

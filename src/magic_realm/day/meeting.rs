@@ -119,7 +119,7 @@ pub fn negotiate(
     wrap: fn(DealStep) -> Happening,
 ) -> Option<u32> {
     let name = day.state.characters[who].name.clone();
-    let observers = day.clearing_of(who);
+    let observers = day.seen_acting(who);
     let group = deal.group.to_string();
     let mut start = relationship(day, who, deal.group);
     let cost = drinks_price(deal.members_present);

@@ -206,7 +206,7 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
             let at = belongings
                 .iter()
                 .position(|b| &b.item == item)
-                .ok_or_else(|| format!("the {from} no longer carries the {}", item.name))?;
+                .ok_or_else(|| format!("the {from} does not carry the {}", item.name))?;
             let taken = belongings.remove(at).item;
             day.state
                 .holdings

@@ -278,7 +278,7 @@ fn a_ruling_that_no_longer_fits_is_void_and_only_the_gm_reads_it() {
     assert!(
         seen[0]
             .1
-            .starts_with("GM ruling not carried out (the Amazon no longer carries the Lost Keys)")
+            .starts_with("GM ruling not carried out (the Amazon does not carry the Lost Keys)")
     );
     assert!(
         events

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::Observers;
 
 use super::events::Happening;
-use super::search::{open_with_key_or_effort, roll_table, seen_by, wants_active};
+use super::search::{open_with_key_or_effort, roll_table, wants_active};
 use super::{Day, PhaseOutcome};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::terms::Roll;
@@ -271,7 +271,7 @@ pub fn search(
     let roll = roll_table(day, who, &table, Roll::Loot, "treasure-site");
     let row = roll.result.0;
     let character = day.state.characters[who].name.clone();
-    let observers = seen_by(day, who);
+    let observers = day.seen_acting(who);
     day.emit(
         observers.clone(),
         Happening::TreasureSite(SiteEvent::RowRead {

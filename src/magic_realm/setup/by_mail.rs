@@ -965,8 +965,9 @@ fn read_spells(
     let wanted = usize::from(character.spells);
     if problems.is_empty() && spells.len() != wanted {
         problems.push(format!(
-            "Spells: the {} records {wanted} spell(s); {} named",
+            "Spells: the {} records {}; {} named",
             character.name,
+            crate::words::counted(wanted, "spell", "spells"),
             spells.len()
         ));
     }
