@@ -27,6 +27,9 @@ pub fn gm_log(events: &[DayEvent]) -> String {
     let mut out = String::new();
     let mut evening = false;
     let mut in_phase = false;
+    // A turn's lines are being written: something seen after them that is
+    // not part of them starts a paragraph of its own.
+    let mut in_turn = false;
     for event in events {
         let Some(text) = line(event) else { continue };
         if matches!(event.happening, Happening::Combat(_)) && !evening {
@@ -40,12 +43,18 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             }
             Place::Frame => {
                 in_phase = false;
+                in_turn = matches!(event.happening, Happening::Phase(_) | Happening::Arrival(_));
                 text
             }
             Place::Detail if in_phase => indented(&text, PHASE_DETAIL),
             Place::Detail => {
                 let depth = depth_of(&text).min(TURN_DETAIL);
-                indented(&text, depth)
+                let text = indented(&text, depth);
+                if std::mem::take(&mut in_turn) {
+                    format!("\n{text}")
+                } else {
+                    text
+                }
             }
         };
         let _ = writeln!(out, "{text}");
@@ -312,17 +321,30 @@ fn midnight(event: &MidnightEvent) -> String {
 fn search(event: &SearchEvent) -> String {
     let text = match event {
         SearchEvent::Rolled { line, .. } => line.clone(),
-        SearchEvent::Chose { choice, .. } => format!("Chooses {choice}."),
-        SearchEvent::SawChits { tile, chits, .. } => {
-            format!("Sees the chits of {tile}: {}.", chits.join(", "))
+        SearchEvent::Chose { character, choice } => format!("The {character} chooses {choice}."),
+        SearchEvent::SawChits {
+            character,
+            tile,
+            chits,
+        } => {
+            format!(
+                "The {character} sees the chits of {tile}: {}.",
+                chits.join(", ")
+            )
         }
-        SearchEvent::FoundHiddenEnemies { .. } => "Finds hidden enemies.".to_string(),
-        SearchEvent::FoundRoutes { kind, routes, .. } => {
+        SearchEvent::FoundHiddenEnemies { character } => {
+            format!("The {character} finds hidden enemies.")
+        }
+        SearchEvent::FoundRoutes {
+            character,
+            kind,
+            routes,
+        } => {
             let routes: Vec<String> = routes.iter().map(|(a, b)| format!("{a}-{b}")).collect();
             if routes.is_empty() {
-                format!("Finds no {kind}.")
+                format!("The {character} finds no {kind}.")
             } else {
-                format!("Finds {kind}s: {}.", routes.join(", "))
+                format!("The {character} finds {kind}s: {}.", routes.join(", "))
             }
         }
         SearchEvent::DiscoveredSites { character, sites } if sites.is_empty() => {
@@ -331,7 +353,7 @@ fn search(event: &SearchEvent) -> String {
         SearchEvent::DiscoveredSites { character, sites } => {
             format!("The {character} finds {}.", sites.join(", "))
         }
-        SearchEvent::Paid { what, .. } => format!("Pays: {what}."),
+        SearchEvent::Paid { character, what } => format!("The {character} pays: {what}."),
         SearchEvent::Looted {
             character,
             from,
@@ -339,17 +361,23 @@ fn search(event: &SearchEvent) -> String {
             active,
         } => {
             let active = if *active { " and activates it" } else { "" };
-            format!("The {character} loots {from}: takes {}{active}.", item.name)
+            format!(
+                "The {character} loots {}: takes the {}{active}.",
+                pile(from),
+                item.name
+            )
         }
         SearchEvent::FoundNothing {
             character,
             from,
             from_top,
-            pile,
+            pile: held,
         } => {
             format!(
-                "The {character} loots {from}: item {from_top} from the top, but the pile holds \
-                 {pile}; takes nothing."
+                "The {character} loots {}: item {from_top} from the top, but the pile holds \
+                 {}; takes nothing.",
+                pile(from),
+                counted(*held, "item", "items")
             )
         }
         SearchEvent::GoldFound {
@@ -359,11 +387,20 @@ fn search(event: &SearchEvent) -> String {
         } => format!("The {character} finds {gold} gold in {source}."),
         SearchEvent::ContentsToPile { from, items } => {
             let names: Vec<&str> = items.iter().map(|i| i.name.as_str()).collect();
-            format!("{from} spills {} onto the pile.", names.join(", "))
+            format!("The {from} spills {} onto the pile.", listed(&names))
         }
         SearchEvent::NotApplied { what, reason, .. } => format!("{what}: {reason}."),
     };
     format!("    {text}")
+}
+
+/// A treasure pile as a sentence names it: a site, or what was abandoned
+/// in a clearing (`state::abandoned_pile`).
+fn pile(name: &str) -> String {
+    match name.strip_prefix("Abandoned in ") {
+        Some(clearing) => format!("the pile abandoned in {clearing}"),
+        None => format!("the {name}"),
+    }
 }
 
 /// A Meeting-table deal, shared by Trade and Hire.
@@ -486,17 +523,35 @@ mod tests {
             kind: PathKind::Secret,
             routes: Vec::new(),
         };
-        assert_eq!(line(none), "Finds no secret passage.");
+        assert_eq!(line(none), "The Elf finds no secret passage.");
         let chose = SearchEvent::Chose {
             character: "Elf".into(),
             choice: SearchChoice::DiscoverChits,
         };
-        assert_eq!(line(chose), "Chooses discover chits.");
+        assert_eq!(line(chose), "The Elf chooses discover chits.");
         let sites = SearchEvent::DiscoveredSites {
             character: "Elf".into(),
             sites: Vec::new(),
         };
         assert_eq!(line(sites), "The Elf finds no site.");
+        let looted = SearchEvent::Looted {
+            character: "Wizard".into(),
+            from: crate::magic_realm::state::abandoned_pile(
+                &crate::magic_realm::board::ClearingId {
+                    tile: "BV".into(),
+                    clearing: 5,
+                },
+            ),
+            item: crate::magic_realm::state::Item {
+                kind: crate::magic_realm::state::ItemKind::Armor,
+                name: "Helmet".into(),
+            },
+            active: false,
+        };
+        assert_eq!(
+            line(looted),
+            "The Wizard loots the pile abandoned in BV5: takes the Helmet."
+        );
         let nothing = ArrivalEvent::NothingArrives {
             character: "Elf".into(),
         };

@@ -108,37 +108,48 @@ impl SiteEvent {
     pub fn log_line(&self) -> String {
         match self {
             SiteEvent::Found {
+                character,
                 site,
                 from,
                 clearing,
-                ..
-            } => format!("    Finds the {site} in the {from}: it now lies in {clearing}."),
+            } => format!(
+                "    The {character} finds the {site} in the {from}: it now lies in {clearing}."
+            ),
             SiteEvent::RowRead { site, row, .. } => format!("    {site}: {row}."),
             SiteEvent::Took {
-                site, item, active, ..
+                character,
+                site,
+                item,
+                active,
             } => {
                 let active = if *active { ", active" } else { "" };
-                format!("    Takes {} from the {site}{active}.", item.name)
+                format!(
+                    "    The {character} takes the {} from the {site}{active}.",
+                    item.name
+                )
             }
             SiteEvent::Gone { site, what, .. } => {
                 format!("    The {what} of the {site} is gone: nothing.")
             }
-            SiteEvent::GoldRecorded { site, gold, .. } => {
-                format!("    Records {gold} gold at the {site}.")
+            SiteEvent::GoldRecorded {
+                character,
+                site,
+                gold,
+            } => {
+                format!("    The {character} records {gold} gold at the {site}.")
             }
             SiteEvent::Teleported {
                 site,
                 to,
                 character,
-                ..
             } => {
                 format!("    The {site} carries the {character} to {to}.")
             }
-            SiteEvent::Rested { chits, .. } => {
+            SiteEvent::Rested { character, chits } => {
                 if chits.is_empty() {
-                    "    Every chit was already fresh.".to_string()
+                    format!("    Every chit of the {character} was already fresh.")
                 } else {
-                    format!("    Rested: {}.", chits.join(", "))
+                    format!("    The {character} rests: {}.", chits.join(", "))
                 }
             }
             SiteEvent::NotApplied {
