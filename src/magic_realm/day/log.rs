@@ -421,13 +421,15 @@ fn deal(step: &DealStep) -> String {
             declined_opportunity,
             ..
         } => {
+            // The last roll's row is the result, unless an Opportunity was
+            // declined: then the result is the column's own.
             let declined = if *declined_opportunity {
-                ", Opportunity declined"
+                format!(", Opportunity declined = {result}")
             } else {
-                ""
+                String::new()
             };
             format!(
-                "The {character} meets the {group}: {}{declined} = {result}.",
+                "The {character} meets the {group}: {}{declined}.",
                 lines.join("; ")
             )
         }

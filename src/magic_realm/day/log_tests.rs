@@ -118,6 +118,7 @@ fn each_phase_s_details_stand_under_its_own_line_one_step_deeper() {
         "the roll under 2. S:\n{log}"
     );
     let meets = where_is("The Swordsman meets the Rogues");
+    assert!(turn[meets].ends_with("row 2: price ×2."), "{}", turn[meets]);
     let hires = where_is("The Swordsman hires Rogue 7");
     assert!(
         hire < meets && meets < hires,
