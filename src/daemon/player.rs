@@ -192,15 +192,23 @@ impl Daemon {
         let played = self.store.latest_day(&campaign.name)?.map_or(0, |d| d.day);
         let pending = self.pending(campaign)?;
         Ok(match away {
-            Some(away) if played >= away.since_day => format!(
-                "{head}While you were away, days {} to {played} were played for you ({}). \
-                 Their reports were mailed to you; `report? N` sends the report of day N again. \
-                 Day {}'s orders are due by {}.",
-                away.since_day,
-                campaign.missing_orders_rule(),
-                pending.day,
-                format_utc(pending.deadline)
-            ),
+            Some(away) if played >= away.since_day => {
+                let (days, reports) = if played == away.since_day {
+                    (format!("day {played} was played"), "Its report was")
+                } else {
+                    (
+                        format!("days {} to {played} were played", away.since_day),
+                        "Their reports were",
+                    )
+                };
+                format!(
+                    "{head}While you were away, {days} for you ({}). {reports} mailed to you; \
+                     `report? N` sends the report of day N again. Day {}'s orders are due by {}.",
+                    campaign.missing_orders_rule(),
+                    pending.day,
+                    format_utc(pending.deadline)
+                )
+            }
             _ => format!(
                 "{head}No day was played while you were away. Day {}'s orders are due by {}.",
                 pending.day,

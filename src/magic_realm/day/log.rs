@@ -27,9 +27,9 @@ pub fn gm_log(events: &[DayEvent]) -> String {
     let mut out = String::new();
     let mut evening = false;
     let mut in_phase = false;
-    // A turn's lines are being written: something seen after them that is
-    // not part of them starts a paragraph of its own.
-    let mut in_turn = false;
+    // A turn has just ended: something seen after it that is not part of
+    // it starts a paragraph of its own.
+    let mut turn_ended = false;
     for event in events {
         let Some(text) = line(event) else { continue };
         if matches!(event.happening, Happening::Combat(_)) && !evening {
@@ -43,14 +43,14 @@ pub fn gm_log(events: &[DayEvent]) -> String {
             }
             Place::Frame => {
                 in_phase = false;
-                in_turn = matches!(event.happening, Happening::Phase(_) | Happening::Arrival(_));
+                turn_ended = matches!(event.happening, Happening::Arrival(_));
                 text
             }
             Place::Detail if in_phase => indented(&text, PHASE_DETAIL),
             Place::Detail => {
                 let depth = depth_of(&text).min(TURN_DETAIL);
                 let text = indented(&text, depth);
-                if std::mem::take(&mut in_turn) {
+                if std::mem::take(&mut turn_ended) {
                     format!("\n{text}")
                 } else {
                     text
@@ -228,8 +228,9 @@ fn phase(event: &PhaseEvent) -> String {
             die,
         } => format!("  The {character} lands in {clearing} (die {die})."),
         PhaseEvent::HorsesInactive { character, horses } => format!(
-            "  In the cave the {character}'s {} become inactive.",
-            horses.join(", ")
+            "  In the cave the {character}'s {} {} inactive.",
+            listed(horses),
+            agreeing(horses.len(), "becomes", "become")
         ),
         PhaseEvent::FollowersLeft {
             followers, reason, ..
