@@ -152,7 +152,11 @@ Nothing was stored: remove the refused changes from the file and run `campaign e
             }
             create_maildirs(&updated, &args.db.mail_base())?;
             super::emit(report.trim_end())?;
-            super::emit(format!("Stored: {applied} change(s) apply from now on."))?;
+            super::emit(format!(
+                "Stored: {} {} from now on.",
+                crate::words::counted(applied, "change", "changes"),
+                crate::words::agreeing(applied, "applies", "apply")
+            ))?;
         }
     }
     Ok(())

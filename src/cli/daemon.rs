@@ -799,9 +799,9 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             crate::mail::tls::read_ca_file(&path)
                 .map(|certificates| {
                     format!(
-                        "mail.ca_file {} holds {} certificate(s)",
+                        "mail.ca_file {} holds {}",
                         path.display(),
-                        certificates.len()
+                        crate::words::counted(certificates.len(), "certificate", "certificates")
                     )
                 })
                 .map_err(|e| format!("{e}; fix the path or the file")),

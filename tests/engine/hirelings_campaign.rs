@@ -282,6 +282,6 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
     let captain_day4 = campaign.report(4, "P1");
     assert!(captain_day4.contains("Soldier HQ"), "{captain_day4}");
     // The sheet says where every hireling stands.
-    let guard = format!("Soldier 1: 10 day(s) left, in {}\n", code(&a));
+    let guard = format!("Soldier 1: 10 days left, in {}\n", code(&a));
     assert!(captain_day4.contains(&guard), "{captain_day4}");
 }

@@ -294,6 +294,24 @@ fn private_messages_and_the_season_reach_only_their_reader() {
 /// and the Woods Girl are women): a month of three seeds with only them,
 /// every player's report read line by line.
 #[test]
+fn reports_of_a_month_count_in_words_not_with_plural_marks() {
+    let days = play(1, &["Swordsman", "Amazon", "Black Knight", "Captain"], 28);
+    let mut wrong = std::collections::BTreeSet::new();
+    for day in &days {
+        for reader in (0..4).map(report_support::player).map(Some).chain([None]) {
+            let reader = reader.as_deref().map_or(Reader::Gm, Reader::Player);
+            let text = report(day, reader).text;
+            wrong.extend(
+                text.lines()
+                    .filter(|l| l.contains("(s)") || l.contains(" 1 things"))
+                    .map(|l| l.trim().to_string()),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "lines with a plural mark: {wrong:#?}");
+}
+
+#[test]
 fn reports_of_a_month_never_call_the_women_he() {
     let mut wrong = std::collections::BTreeSet::new();
     for seed in [1u64, 2, 3] {
