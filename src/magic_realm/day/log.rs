@@ -11,10 +11,12 @@ use crate::words::{agreeing, counted, listed};
 use super::events::{
     ArrivalEvent, BirdsongEvent, CombatEvent, DayEvent, Happening, MidnightEvent, PhaseEvent,
 };
+use super::familiar::FamiliarEvent;
 use super::hire::HireEvent;
 use super::meeting::DealStep;
 use super::search::SearchEvent;
 use super::trade::TradeEvent;
+use crate::magic_realm::magic::events::MagicEvent;
 
 /// The GM log of one day.
 ///
@@ -79,12 +81,16 @@ const PHASE_DETAIL: usize = 4;
 
 fn place(happening: &Happening) -> Place {
     match happening {
-        Happening::Phase(PhaseEvent::PhaseDone { .. }) => Place::PhaseLine,
+        Happening::Phase(PhaseEvent::PhaseDone { .. })
+        | Happening::Familiar(FamiliarEvent::PhaseDone { .. })
+        | Happening::Magic(MagicEvent::PhantasmPhase { .. }) => Place::PhaseLine,
         Happening::Phase(
             PhaseEvent::TurnStarts { .. }
             | PhaseEvent::PhasesLeft { .. }
             | PhaseEvent::HandedOver { .. },
         )
+        | Happening::Familiar(FamiliarEvent::TurnStarts { .. } | FamiliarEvent::Rejoined { .. })
+        | Happening::Magic(MagicEvent::PhantasmTurn { .. })
         | Happening::Birdsong(_)
         | Happening::Arrival(_)
         | Happening::Combat(_)
