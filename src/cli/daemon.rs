@@ -24,7 +24,7 @@ use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
 pub struct DaemonArgs {
-    /// The campaign(s) to run, by tag; repeat for several [default: every
+    /// A campaign to run, by tag; repeat for several [default: every
     /// campaign in the database].
     #[arg(long)]
     campaign: Vec<String>,
