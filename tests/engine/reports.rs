@@ -294,6 +294,34 @@ fn private_messages_and_the_season_reach_only_their_reader() {
 /// and the Woods Girl are women): a month of three seeds with only them,
 /// every player's report read line by line.
 #[test]
+fn a_month_of_day_logs_puts_every_roll_under_its_phase() {
+    let days = play(2, &["Witch", "Elf", "Dwarf", "White Knight"], 28);
+    let mut rolls = 0;
+    for day in &days {
+        let text = report(day, Reader::Gm).text;
+        let mut numbered = false;
+        for line in text.lines() {
+            // A heading (a turn, the day, Midnight) ends any phase.
+            if !line.starts_with(' ') {
+                numbered = false;
+            }
+            let bytes = line.as_bytes();
+            if line.starts_with("  ") && bytes.get(2).is_some_and(u8::is_ascii_digit) {
+                numbered = true;
+            }
+            if line.contains(": dice ") && !line.contains("round") {
+                rolls += 1;
+                assert!(
+                    numbered && line.starts_with("    "),
+                    "a roll not under its phase: {line:?}\n{text}"
+                );
+            }
+        }
+    }
+    assert!(rolls > 20, "the month rolls on the tables ({rolls})");
+}
+
+#[test]
 fn reports_of_a_month_count_in_words_not_with_plural_marks() {
     let days = play(1, &["Swordsman", "Amazon", "Black Knight", "Captain"], 28);
     let mut wrong = std::collections::BTreeSet::new();
