@@ -79,6 +79,7 @@ const TURN_DETAIL: usize = 2;
 /// Spaces before a phase's details: one step deeper than its line.
 const PHASE_DETAIL: usize = 4;
 
+/// Where the text of `happening` stands.
 fn place(happening: &Happening) -> Place {
     match happening {
         Happening::Phase(PhaseEvent::PhaseDone { .. })
