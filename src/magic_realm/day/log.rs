@@ -610,6 +610,14 @@ mod tests {
                 reason: "blocked".into(),
             })
         };
+        let horses = phase(&PhaseEvent::HorsesInactive {
+            character: "Amazon".into(),
+            horses: names(&["Pony 1"]),
+        });
+        assert_eq!(
+            horses.trim(),
+            "In the cave the Amazon's Pony 1 becomes inactive."
+        );
         assert_eq!(phases_left(1).trim(), "1 phase is not done: blocked.");
         assert_eq!(phases_left(3).trim(), "3 phases are not done: blocked.");
     }
