@@ -827,11 +827,11 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                         let why = e.to_string();
                         match crate::mail::tls::advice(&why) {
                             Some(advice) => format!(
-                                "SMTP {}:{} ({:?}): {why}; {advice}",
+                                "SMTP {}:{} (security {}): {why}; {advice}",
                                 smtp.host, smtp.port, smtp.security
                             ),
                             None => format!(
-                                "SMTP {}:{} ({:?}): {why}; check host, port, security and the \
+                                "SMTP {}:{} (security {}): {why}; check host, port, security and the \
                                  login",
                                 smtp.host, smtp.port, smtp.security
                             ),

@@ -31,6 +31,25 @@ pub enum Command {
     Orders,
 }
 
+/// The command as the player writes it (`report? 3`), for the GM's log.
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Command::Help => f.write_str("help"),
+            Command::CurrentOrders => f.write_str("orders?"),
+            Command::Report(None) => f.write_str("report?"),
+            Command::Report(Some(day)) => write!(f, "report? {day}"),
+            Command::Rules => f.write_str("rules?"),
+            Command::Combat => f.write_str("combat?"),
+            Command::To(name) => write!(f, "to {name}"),
+            Command::Away(date) => write!(f, "away until {date}"),
+            Command::Back => f.write_str("back"),
+            Command::Gm(command) => command.fmt(f),
+            Command::Orders => f.write_str("orders"),
+        }
+    }
+}
+
 /// A GM command by mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {

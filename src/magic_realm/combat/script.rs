@@ -557,7 +557,11 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     let sorted = |v: &[String]| {
         let mut v = v.to_vec();
         v.sort();
-        format!("{v:?}")
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
     };
     if let Some(v) = &expect.killed {
         same("killed", sorted(v), sorted(&got.killed));

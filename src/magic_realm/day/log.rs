@@ -279,7 +279,7 @@ fn deal(step: &DealStep) -> String {
                 ""
             };
             format!(
-                "Meets the {group}: {}{declined} = {result:?}.",
+                "Meets the {group}: {}{declined} = {result}.",
                 lines.join("; ")
             )
         }

@@ -160,7 +160,7 @@ pub fn load(
     let weight = weight(&item);
     if weight > strength {
         return Err(format!(
-            "the {} ({weight:?}) is too heavy for the {horse} ({strength:?})",
+            "the {} (weight {weight}) is too heavy for the {horse} (strength {strength})",
             item.name
         ));
     }

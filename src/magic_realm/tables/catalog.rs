@@ -186,7 +186,7 @@ pub fn show(id: TableId) -> String {
             );
             for high in (1..=6).rev() {
                 let weather = WeatherTable { chit: high }.outcome(1).weather;
-                text.push_str(&format!("  {high}: {weather:?}\n"));
+                text.push_str(&format!("  {high}: {weather}\n"));
             }
             text
         }

@@ -88,16 +88,32 @@ pub enum CurseKind {
     Disgust,
 }
 
+impl CurseKind {
+    /// The curse's name as the rules print it ("Ill Health").
+    pub fn name(self) -> &'static str {
+        match self {
+            CurseKind::Eyemist => "Eyemist",
+            CurseKind::Squeak => "Squeak",
+            CurseKind::Wither => "Wither",
+            CurseKind::IllHealth => "Ill Health",
+            CurseKind::Ashes => "Ashes",
+            CurseKind::Disgust => "Disgust",
+        }
+    }
+}
+
+/// The name with what the curse does.
 impl fmt::Display for CurseKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CurseKind::Eyemist => "Eyemist: cannot Search (Enhanced Peer allowed)",
-            CurseKind::Squeak => "Squeak: can never be hidden",
-            CurseKind::Wither => "Wither: no active effort asterisks; active ones fatigue",
-            CurseKind::IllHealth => "Ill Health: cannot Rest",
-            CurseKind::Ashes => "Ashes: recorded gold is worthless and cannot be spent",
-            CurseKind::Disgust => "Disgust: recorded fame is worthless and cannot be spent",
-        })
+        let effect = match self {
+            CurseKind::Eyemist => "cannot Search (Enhanced Peer allowed)",
+            CurseKind::Squeak => "can never be hidden",
+            CurseKind::Wither => "no active effort asterisks; active ones fatigue",
+            CurseKind::IllHealth => "cannot Rest",
+            CurseKind::Ashes => "recorded gold is worthless and cannot be spent",
+            CurseKind::Disgust => "recorded fame is worthless and cannot be spent",
+        };
+        write!(f, "{}: {effect}", self.name())
     }
 }
 
