@@ -7,6 +7,8 @@
 mod common;
 #[path = "../support/month16.rs"]
 mod month16;
+#[path = "../support/rust_shaped.rs"]
+mod rust_shaped;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -27,3 +29,4 @@ mod secrets_on_disk;
 mod site_pages;
 mod storage;
 mod three_campaigns;
+mod what_people_read;
