@@ -166,7 +166,7 @@ pub enum GmCommand {
         keep_character: bool,
     },
     /// Make a ruling carried out as the pending day begins, e.g.
-    /// `gm rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
+    /// `gm --campaign C rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
     /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for

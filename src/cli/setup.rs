@@ -62,9 +62,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 
 fn items(list: &[Item]) -> String {
     list.iter()
-        .map(|i| {
-format!("{} ({})", i.name, i.kind)
-        })
+        .map(|i| format!("{} ({})", i.name, i.kind))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -433,4 +433,22 @@ mod tests {
             assert_eq!(command.to_string(), text);
         }
     }
+
+    #[test]
+    fn a_player_command_reads_back_as_the_player_wrote_it() {
+        for text in [
+            "help",
+            "orders?",
+            "report?",
+            "report? 3",
+            "rules?",
+            "combat?",
+            "to Black Knight",
+            "away until 2030-01-15",
+            "back",
+            "gm status",
+        ] {
+            assert_eq!(read(&format!("[T] {text}"), "").to_string(), text);
+        }
+    }
 }

@@ -72,7 +72,8 @@ pub fn decide(f: &TurnFacts) -> Decision {
             if !saw_it_before && late > f.late_grace_seconds {
                 return Decision::Hold(format!(
                     "the daemon first looked at this turn {} minutes after its deadline (it was \
-                     not running); check the orders and run `realmgm gm process` or `gm resume`",
+                     not running); check the orders, then `gm process` runs the turn or \
+                     `gm resume` lets the schedule run it",
                     late / 60
                 ));
             }

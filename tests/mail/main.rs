@@ -7,6 +7,8 @@
 mod common;
 #[path = "../support/month16.rs"]
 mod month16;
+#[path = "../support/printed_commands.rs"]
+mod printed_commands;
 #[path = "../support/rust_shaped.rs"]
 mod rust_shaped;
 #[path = "../support/mod.rs"]

@@ -5,8 +5,6 @@
 //! test (tests/mail/storage.rs), the test of what people read
 //! (tests/mail/what_people_read.rs) and the daemon's month benchmark
 //! (benches/daemon_month.rs).
-// Each user takes the part it needs.
-#![allow(dead_code)]
 
 use std::cell::Cell;
 use std::collections::BTreeMap;

@@ -205,7 +205,10 @@ mod tests {
         assert_eq!(found("create it with Maildir::create"), ["Maildir::"]);
         assert_eq!(found("day Some(3), then None."), ["Some("]);
         assert_eq!(found("kills [\"Rogue 1\", \"Rogue 2\"]"), ["[\""]);
-        assert_eq!(found("Aim { character: \"Amazon\" }"), ["Aim {", "{ character:"]);
+        assert_eq!(
+            found("Aim { character: \"Amazon\" }"),
+            ["Aim {", "{ character:"]
+        );
         assert_eq!(found("answered Report(None) for Ann"), ["Report(", "None"]);
         assert_eq!(found("Err(\\\"no\\\")"), ["Err(", "\\\""]);
     }

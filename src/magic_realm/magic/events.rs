@@ -171,7 +171,11 @@ impl fmt::Display for MagicEvent {
                 character,
                 curse,
                 reason,
-            } => write!(f, "  the curse {} misses {character}: {reason}", curse.name()),
+            } => write!(
+                f,
+                "  the curse {} misses {character}: {reason}",
+                curse.name()
+            ),
             MagicEvent::CurseLifted {
                 character,
                 curse,
