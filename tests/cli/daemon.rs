@@ -698,3 +698,35 @@ fn the_campaign_option_stands_on_either_side_of_the_gm_command() {
         "{missing}"
     );
 }
+
+#[test]
+fn doctor_names_an_smtp_server_that_fails_with_its_security_as_the_file_writes_it() {
+    let db = TempDb::new("doctor-smtp");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let file = db.dir().join("SMTPD.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml")
+        .unwrap()
+        .replace("name = \"DEMO\"", "name = \"SMTPD\"")
+        .replace("maildir_out = \"mail/DEMO/out\"\n", "")
+        .replace(
+            "\n[site]\n",
+            &format!(
+                "[mail.smtp]\nhost = \"127.0.0.1\"\nport = {closed}\nsecurity = \"none\"\n\n[site]\n"
+            ),
+        );
+    std::fs::write(&file, text).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let doctor = realmgm(&["doctor", "--campaign", "SMTPD"], &db.0);
+    let said = String::from_utf8_lossy(&doctor.stdout) + String::from_utf8_lossy(&doctor.stderr);
+    assert!(
+        said.contains(&format!("SMTP 127.0.0.1:{closed} (security none): ")),
+        "{said}"
+    );
+}

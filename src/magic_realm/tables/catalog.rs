@@ -362,6 +362,9 @@ mod tests {
         assert!(show(TableId::RevisedMissile).contains("-2 or less"));
         assert!(show(TableId::RevisedMissile).contains("8 or more"));
         assert!(show(TableId::Meeting).contains("ally:"));
+        let weather = show(TableId::Weather);
+        assert!(weather.contains("  6: clear\n"), "{weather}");
+        assert!(weather.contains(": special weather\n"), "{weather}");
     }
 
     #[test]

@@ -307,6 +307,36 @@ mod tests {
     }
 
     #[test]
+    fn a_curse_is_named_as_the_rules_print_it_wherever_it_is_read() {
+        use crate::magic_realm::magic::events::MagicEvent;
+        use crate::magic_realm::state::magic::Aim;
+        assert_eq!(CurseKind::IllHealth.to_string(), "Ill Health: cannot Rest");
+        let aim = Aim::Curse {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+        };
+        assert_eq!(aim.to_string(), "the Ill Health curse on the Amazon");
+        let missed = MagicEvent::CurseMissed {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+            reason: "she has it".into(),
+        };
+        assert_eq!(
+            missed.to_string(),
+            "  the curse Ill Health misses Amazon: she has it"
+        );
+        let lifted = MagicEvent::CurseLifted {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+            by: "the Chapel".into(),
+        };
+        assert_eq!(
+            lifted.to_string(),
+            "  Amazon is freed of Ill Health by the Chapel"
+        );
+    }
+
+    #[test]
     fn curse_rows() {
         use CurseKind::*;
         assert_eq!(
