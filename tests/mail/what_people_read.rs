@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use lettre::Message;
-use mail_parser::MessageParser;
+use mail_parser::{MessageParser, PartType};
 use realmgm::daemon::Daemon;
 use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
@@ -65,9 +65,12 @@ fn read_mail(raw: &[u8], texts: &mut Vec<Read>) {
             source: source.clone(),
             text,
         });
-        if message.html_body_count() > 0
-            && let Some(html) = message.body_html(0)
-        {
+        // A text-only mail's text is also offered as HTML: read real HTML only.
+        let has_html = message
+            .parts
+            .iter()
+            .any(|part| matches!(part.body, PartType::Html(_)));
+        if has_html && let Some(html) = message.body_html(0) {
             texts.push(Read {
                 source: format!("{source} (HTML)"),
                 text: html_text(&html),
@@ -310,10 +313,19 @@ fn no_rust_shaped_text_in_what_a_month_of_play_sends_and_prints() {
         wrong.len(),
         wrong[..wrong.len().min(40)].join("\n")
     );
+    let count =
+        |reads: &[Read], what: fn(&str) -> bool| reads.iter().filter(|r| what(&r.source)).count();
+    let mail = |source: &str| source.starts_with("mail to") && !source.ends_with("(HTML)");
+    let html = |source: &str| source.ends_with("(HTML)");
     eprintln!(
-        "read {} mails and log lines of a month, {} mails, pages and lines of the demo, \
-         {} rendered templates, {} --help pages: {lines} lines, in {:?}",
-        month.len(),
+        "read a month's {} mails ({} with HTML) and {} lines of the GM's log; the demo's {} \
+         mails ({} with HTML), pages and printed outputs ({} in all); {} rendered templates; \
+         {} --help pages: {lines} lines, in {:?}",
+        count(month, mail),
+        count(month, html),
+        count(month, |source| source.starts_with("the GM's log")),
+        count(demo, mail),
+        count(demo, html),
         demo.len(),
         golden.len(),
         help.len(),
