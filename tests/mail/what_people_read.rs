@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use lettre::Message;
 use mail_parser::{MessageParser, PartType};
 use realmgm::daemon::Daemon;
+use realmgm::daemon::commands::{self, Command, GmCommand};
 use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
 
@@ -472,7 +473,7 @@ fn every_command_the_program_prints_parses_as_printed() {
                         let first = error.to_string();
                         let first = first.lines().next().unwrap_or_default().to_string();
                         wrong.push(format!(
-                            "{}: `realmgm {command}` (as {:?}): {first}",
+                            "{}: `realmgm {command}` (as `{}`): {first}",
                             read.source,
                             words[1..].join(" ")
                         ));
@@ -482,6 +483,26 @@ fn every_command_the_program_prints_parses_as_printed() {
         }
         counts.push(format!("{count} from {group}"));
     }
+    // A GM command a mail suggests (`[M16] gm status`) is one the daemon
+    // reads by mail.
+    let mut by_mail = 0;
+    for read in month().iter().chain(demo()) {
+        for line in read.text.lines() {
+            for span in line.split('`').skip(1).step_by(2) {
+                let bare = commands::bare_subject(span);
+                if bare.starts_with("gm ") {
+                    by_mail += 1;
+                    if let Command::Gm(GmCommand::Unknown(_)) = commands::read(span, "") {
+                        wrong.push(format!(
+                            "{}: `{span}` is no GM command by mail",
+                            read.source
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    counts.push(format!("{by_mail} GM commands by mail in the mail"));
     wrong.sort();
     wrong.dedup();
     assert!(
