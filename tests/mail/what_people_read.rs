@@ -1,11 +1,12 @@
 //! Everything a month of play sends and prints, read as a person reads it:
 //! no Rust-shaped text (Debug formatting, paths), and every `realmgm ...`
-//! command it suggests parses as printed. The month is the 16-player bot
+//! command it suggests works as printed. The month is the 16-player bot
 //! month of tests/support/month16.rs, followed by a player's commands, a
-//! wrong password, a stranger and the GM's commands by mail; beside it
-//! the reports the templates render for the golden tests, the GM's log,
-//! every `--help` page and the commands written in the program's source.
-
+//! wrong password, a stranger, the GM's commands by mail and a day of
+//! hiring; beside it the demo (its mail, pages and output, and the
+//! commands it points to), the reports the templates render for the golden
+//! tests, the GM's log, every `--help` page and the messages written in the
+//! program's source, whose format strings ask for no Debug formatting.
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -516,5 +517,28 @@ fn every_command_the_program_prints_parses_as_printed() {
         counts.join(", "),
         distinct.len(),
         started.elapsed()
+    );
+}
+
+/// What the month cannot reach (an SMTP server that fails, a broken
+/// battle file, a spell at the wrong target) is kept from Debug formatting
+/// where it is written: no format string of the program's own code asks
+/// for it.
+#[test]
+fn no_format_string_of_the_program_asks_for_debug_formatting() {
+    let (code, _) = messages_in_the_source();
+    let mut found = Vec::new();
+    for read in &code {
+        for line in read.text.lines() {
+            if line.contains(":?}") || line.contains(":#?}") {
+                found.push(format!("{}: {}", read.source, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Debug formatting in the program's code; write what a person reads in words (a \
+         Display impl or a name):\n{}",
+        found.join("\n")
     );
 }
