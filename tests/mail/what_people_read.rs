@@ -7,6 +7,7 @@
 //! commands it points to), the reports the templates render for the golden
 //! tests, the GM's log, every `--help` page and the messages written in the
 //! program's source, whose format strings ask for no Debug formatting.
+
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
