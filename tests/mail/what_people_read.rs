@@ -93,12 +93,15 @@ fn month() -> &'static [Read] {
         mails(&kept, &mut texts);
         let mut daemon = Daemon::new(Store::open(&path).unwrap());
         let mut now = played.ended + 60;
+        // What the daemon logs of each mail it handles.
+        let notes = RefCell::new(Vec::new());
         let mut send = |daemon: &mut Daemon, from: &str, subject: &str, body: &str| {
             now += 60;
             let id = format!("after-{now}@month.test");
-            daemon
+            let (_, note) = daemon
                 .ingest(&mail(from, "gm@month.test", subject, &id, body), now)
                 .unwrap();
+            notes.borrow_mut().push(note);
             daemon.send_due(&kept, None, now).unwrap();
         };
         let player = format!("Password: {}\n", played.secrets["P01"]);
@@ -178,6 +181,12 @@ fn month() -> &'static [Read] {
         daemon.check_turn(TAG, now).unwrap();
         daemon.send_due(&kept, None, now).unwrap();
         mails(&kept, &mut texts);
+        for note in notes.take() {
+            texts.push(Read {
+                source: "the daemon's log".to_string(),
+                text: note,
+            });
+        }
         for entry in daemon.store.gm_log(Some(TAG)).unwrap() {
             texts.push(Read {
                 source: format!("the GM's log ({})", entry.kind),
@@ -321,12 +330,14 @@ fn no_rust_shaped_text_in_what_a_month_of_play_sends_and_prints() {
     let mail = |source: &str| source.starts_with("mail to") && !source.ends_with("(HTML)");
     let html = |source: &str| source.ends_with("(HTML)");
     eprintln!(
-        "read a month's {} mails ({} with HTML) and {} lines of the GM's log; the demo's {} \
+        "read a month's {} mails ({} with HTML), {} lines of the GM's log and {} of the \
+         daemon's; the demo's {} \
          mails ({} with HTML), pages and printed outputs ({} in all); {} rendered templates; \
          {} --help pages: {lines} lines, in {:?}",
         count(month, mail),
         count(month, html),
         count(month, |source| source.starts_with("the GM's log")),
+        count(month, |source| source == "the daemon's log"),
         count(demo, mail),
         count(demo, html),
         demo.len(),
