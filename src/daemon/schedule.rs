@@ -72,8 +72,7 @@ pub fn decide(f: &TurnFacts) -> Decision {
             if !saw_it_before && late > f.late_grace_seconds {
                 return Decision::Hold(format!(
                     "the daemon first looked at this turn {} minutes after its deadline (it was \
-                     not running); check the orders, then `gm process` runs the turn or \
-                     `gm resume` lets the schedule run it",
+                     not running); check the orders before it runs",
                     late / 60
                 ));
             }
