@@ -49,40 +49,40 @@ fn mails(kept: &Keep, texts: &mut Vec<Read>) {
     }
 }
 
+/// One mail: its subject and text, and its HTML part turned to its text.
 fn read_mail(raw: &[u8], texts: &mut Vec<Read>) {
-    {
-        let message = MessageParser::default().parse(raw).expect("a mail");
-        let to = message
-            .to()
-            .and_then(|to| to.first())
-            .and_then(|a| a.address())
-            .unwrap_or_default()
-            .to_string();
-        let subject = message.subject().unwrap_or_default().to_string();
-        let source = format!("mail to {to}, \"{subject}\"");
-        let mut text = format!("{subject}\n");
-        if let Some(body) = message.body_text(0) {
-            text.push_str(&body);
-        }
+    let message = MessageParser::default().parse(raw).expect("a mail");
+    let to = message
+        .to()
+        .and_then(|to| to.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .to_string();
+    let subject = message.subject().unwrap_or_default().to_string();
+    let source = format!("mail to {to}, \"{subject}\"");
+    let mut text = format!("{subject}\n");
+    if let Some(body) = message.body_text(0) {
+        text.push_str(&body);
+    }
+    texts.push(Read {
+        source: source.clone(),
+        text,
+    });
+    // A text-only mail's text is also offered as HTML: read real HTML only.
+    let has_html = message
+        .parts
+        .iter()
+        .any(|part| matches!(part.body, PartType::Html(_)));
+    if has_html && let Some(html) = message.body_html(0) {
         texts.push(Read {
-            source: source.clone(),
-            text,
+            source: format!("{source} (HTML)"),
+            text: html_text(&html),
         });
-        // A text-only mail's text is also offered as HTML: read real HTML only.
-        let has_html = message
-            .parts
-            .iter()
-            .any(|part| matches!(part.body, PartType::Html(_)));
-        if has_html && let Some(html) = message.body_html(0) {
-            texts.push(Read {
-                source: format!("{source} (HTML)"),
-                text: html_text(&html),
-            });
-        }
     }
 }
 
-/// What the month and the mail after it sent, and the GM's log.
+/// What the month and the mail after it sent, and the GM's and the
+/// daemon's logs of it.
 fn month() -> &'static [Read] {
     static MONTH: OnceLock<Vec<Read>> = OnceLock::new();
     MONTH.get_or_init(|| {
@@ -181,6 +181,10 @@ fn month() -> &'static [Read] {
         daemon.check_turn(TAG, now).unwrap();
         daemon.send_due(&kept, None, now).unwrap();
         mails(&kept, &mut texts);
+        assert!(
+            texts.iter().any(|read| read.text.contains("Meets the")),
+            "the day of hiring went to the Meeting table"
+        );
         for note in notes.take() {
             texts.push(Read {
                 source: "the daemon's log".to_string(),
