@@ -19,7 +19,7 @@ use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
 
-use super::campaign::DbArg;
+use super::campaign::{DbArg, db_option};
 use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
@@ -625,9 +625,10 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
     // clap cannot require an option that may stand on either side.
     let Some(tag) = &args.campaign else {
+        let db = db_option(&args.db.path());
         anyhow::bail!(
             "name the campaign with `--campaign C`, before or after the command; `realmgm \
-             campaign list` shows the stored ones"
+             campaign list{db}` shows the stored ones"
         );
     };
     let campaign = daemon.campaign(tag)?.campaign;

@@ -730,3 +730,31 @@ fn doctor_names_an_smtp_server_that_fails_with_its_security_as_the_file_writes_i
         "{said}"
     );
 }
+
+#[test]
+fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
+    let db = TempDb::new("hint-db");
+    store_demo_campaign(&db, "HINT");
+    let with_db = format!("--db {}", db.0.display());
+    let unnamed = stderr(&realmgm(&["gm", "status"], &db.0));
+    assert!(
+        unnamed.contains(&format!("`realmgm campaign list {with_db}`")),
+        "{unnamed}"
+    );
+    let no_day = stderr(&realmgm(
+        &[
+            "report",
+            "--campaign",
+            "HINT",
+            "--player",
+            "Ann",
+            "--day",
+            "9",
+        ],
+        &db.0,
+    ));
+    assert!(
+        no_day.contains(&format!("`realmgm gm --campaign HINT status {with_db}`")),
+        "{no_day}"
+    );
+}
