@@ -757,4 +757,13 @@ fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
         no_day.contains(&format!("`realmgm gm --campaign HINT status {with_db}`")),
         "{no_day}"
     );
+    let missing = db.dir().join("none.sqlite");
+    let no_database = stderr(&realmgm(&["campaign", "list"], &missing));
+    assert!(
+        no_database.contains(&format!(
+            "`realmgm campaign new FILE --db {}`",
+            missing.display()
+        )),
+        "{no_database}"
+    );
 }
