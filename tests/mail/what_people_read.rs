@@ -383,8 +383,9 @@ fn help_pages() -> Vec<Read> {
 }
 
 /// The program's own messages as its source writes them (format strings,
-/// a line continued with `\` joined), without tests and comments; and
-/// the templates.
+/// a line continued with `\` joined), without comments and test code
+/// (`tests.rs`, `*_tests.rs`, `test_*.rs`, what follows `#[cfg(test)]`);
+/// and the templates.
 fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = Vec::new();
@@ -393,6 +394,7 @@ fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
         if file.extension().is_none_or(|e| e != "rs")
             || name == "tests.rs"
             || name.ends_with("_tests.rs")
+            || name.starts_with("test_")
         {
             continue;
         }
