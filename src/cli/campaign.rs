@@ -17,6 +17,16 @@ use crate::store::{PlayerSecret, Store, StoredCampaign};
 /// The database file used when neither `--db` nor `REALMGM_DB` names one.
 pub const DEFAULT_DB: &str = "realmgm.sqlite";
 
+/// ` --db PATH` for a command the program prints, so it works as printed
+/// on the database the GM named; nothing for the default one.
+pub(crate) fn db_option(path: &Path) -> String {
+    if path == Path::new(DEFAULT_DB) {
+        String::new()
+    } else {
+        format!(" --db {}", path.display())
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub(crate) struct DbArg {
     /// The database file.
@@ -315,11 +325,7 @@ fn render_new(
         }
     }
     // Each command below works as printed, whichever database the GM named.
-    let db = if path == Path::new(DEFAULT_DB) {
-        String::new()
-    } else {
-        format!(" --db {}", path.display())
-    };
+    let db = db_option(path);
     // Magic Realm sets up only once every seat has a character; without
     // setup by mail nothing asks the player to choose, so the game would
     // hold at its first look with no word to him.

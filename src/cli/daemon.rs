@@ -19,7 +19,7 @@ use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
 
-use super::campaign::DbArg;
+use super::campaign::{DbArg, db_option};
 use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
@@ -166,7 +166,7 @@ pub enum GmCommand {
         keep_character: bool,
     },
     /// Make a ruling carried out as the pending day begins, e.g.
-    /// `gm rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
+    /// `gm --campaign C rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
     /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for
@@ -626,9 +626,10 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
     // clap cannot require an option that may stand on either side.
     let Some(tag) = &args.campaign else {
+        let db = db_option(&args.db.path());
         anyhow::bail!(
             "name the campaign with `--campaign C`, before or after the command; `realmgm \
-             campaign list` shows the stored ones"
+             campaign list{db}` shows the stored ones"
         );
     };
     let campaign = daemon.campaign(tag)?.campaign;
@@ -828,11 +829,11 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                         let why = e.to_string();
                         match crate::mail::tls::advice(&why) {
                             Some(advice) => format!(
-                                "SMTP {}:{} ({:?}): {why}; {advice}",
+                                "SMTP {}:{} (security {}): {why}; {advice}",
                                 smtp.host, smtp.port, smtp.security
                             ),
                             None => format!(
-                                "SMTP {}:{} ({:?}): {why}; check host, port, security and the \
+                                "SMTP {}:{} (security {}): {why}; check host, port, security and the \
                                  login",
                                 smtp.host, smtp.port, smtp.security
                             ),

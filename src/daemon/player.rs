@@ -105,7 +105,7 @@ impl Daemon {
                 (
                     "your question".to_string(),
                     text,
-                    format!("answered {other:?} for {}", player.name),
+                    format!("answered `{other}` for {}", player.name),
                 )
             }
         };

@@ -72,7 +72,7 @@ pub fn decide(f: &TurnFacts) -> Decision {
             if !saw_it_before && late > f.late_grace_seconds {
                 return Decision::Hold(format!(
                     "the daemon first looked at this turn {} minutes after its deadline (it was \
-                     not running); check the orders and run `realmgm gm process` or `gm resume`",
+                     not running); check the orders before it runs",
                     late / 60
                 ));
             }

@@ -465,7 +465,12 @@ impl Game for MagicRealm {
         self.read_orders(state, rules, player, NO_ORDERS)
             .map_err(|problems| {
                 anyhow::anyhow!(
-                    "the built-in orders for a missing player do not parse: {problems:?}"
+                    "the built-in orders for a missing player do not parse: {}",
+                    problems
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 )
             })
     }

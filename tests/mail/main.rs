@@ -7,6 +7,10 @@
 mod common;
 #[path = "../support/month16.rs"]
 mod month16;
+#[path = "../support/printed_commands.rs"]
+mod printed_commands;
+#[path = "../support/rust_shaped.rs"]
+mod rust_shaped;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -27,3 +31,4 @@ mod secrets_on_disk;
 mod site_pages;
 mod storage;
 mod three_campaigns;
+mod what_people_read;

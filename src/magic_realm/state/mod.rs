@@ -289,6 +289,18 @@ pub enum ItemKind {
     Armor,
 }
 
+impl std::fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ItemKind::Treasure => "treasure",
+            ItemKind::Spell => "spell",
+            ItemKind::Horse => "horse",
+            ItemKind::Weapon => "weapon",
+            ItemKind::Armor => "armor",
+        })
+    }
+}
+
 /// A character in play. The day engine extends this.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
