@@ -425,6 +425,10 @@ impl Game for MagicRealm {
         })
     }
 
+    fn reads_as_orders(&self, line: &str) -> bool {
+        game_data().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
+    }
+
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
         let day: orders::DayOrders = serde_json::from_value(orders.parsed.clone()).ok()?;
         [

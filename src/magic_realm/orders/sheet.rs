@@ -224,6 +224,9 @@ const KEYS: &[&str] = &[
     "Sell",
     "Hire",
     "Drinks",
+    "Cache",
+    "Insult",
+    "Challenge",
     "Take",
     "Block",
     "Turn",
@@ -437,6 +440,28 @@ pub fn parse_day_orders(
     } else {
         Err(errors)
     }
+}
+
+/// Whether `line` reads as a line of orders, even a faulty one: a known key
+/// (or one close to it, a typo to report), or activities, or a phase that
+/// opens with an activity code. Prose around the orders ("here are my
+/// orders for day 1.") reads as none, so the daemon can set it aside
+/// instead of refusing the mail for it.
+pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return false;
+    }
+    if let Some((key, _, _)) = split_key(trimmed) {
+        return is_leader_key(&key)
+            || when_of_key(&key).is_some()
+            || DealKey::of(&key).is_some()
+            || !crate::suggest::nearest(&key, KEYS.iter().copied()).is_empty();
+    }
+    parse_recorded(trimmed, 1, tiles).is_ok()
+        || trimmed
+            .split([',', '/'])
+            .any(super::parse::opens_with_activity)
 }
 
 /// `Key: value` (the key folded: `If impossible` → `ifimpossible`); returns
