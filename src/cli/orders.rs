@@ -132,14 +132,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
         Err(problems) => {
             let listed: Vec<String> = problems
                 .iter()
-                .map(|p| {
-                    format!(
-                        "  line {}, column {}: {}",
-                        own.first_line + p.line.saturating_sub(1),
-                        p.column,
-                        p.message
-                    )
-                })
+                .map(|p| format!("  line {}, column {}: {}", p.line, p.column, p.message))
                 .collect();
             anyhow::bail!(
                 "{} has {} problem(s):\n{}\n{noted}",

@@ -466,7 +466,6 @@ impl Daemon {
             version,
             outcome: read.as_ref().map_err(Vec::as_slice),
             previous: previous.as_ref().map(|p| p.canonical.as_str()),
-            first_line: submission.first_line,
             notes: &notes,
         };
         // A broken override must not leave the player without an answer:
@@ -522,8 +521,8 @@ impl Daemon {
 
 /// A player's orders as the daemon reads them.
 pub struct ReadOrders {
-    /// The orders as read, or every problem found (lines counted in the
-    /// text read, from 1).
+    /// The orders as read, or every problem found, its line counted in
+    /// the mail body.
     pub outcome: Result<AcceptedOrders, Vec<OrdersProblem>>,
     /// A note for each line of prose set aside around the orders.
     pub set_aside: Vec<String>,
@@ -542,9 +541,11 @@ pub fn read_orders(
     text: &str,
     first_line: usize,
 ) -> ReadOrders {
-    let (text, set_aside) = crate::mail::courtesy::set_aside_prose(text, first_line, |line| {
-        game.reads_as_orders(line)
-    });
+    // Numbered as in the mail, so a line a message names inside its text
+    // ("the activities were already given on line 3") is the player's line.
+    let text = "\n".repeat(first_line.saturating_sub(1)) + text;
+    let (text, set_aside) =
+        crate::mail::courtesy::set_aside_prose(&text, 1, |line| game.reads_as_orders(line));
     let outcome = game
         .read_orders(state, &campaign.rules, player, &text)
         .and_then(|accepted| within_phase_limit(game, campaign, accepted, &text));

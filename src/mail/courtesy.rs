@@ -217,6 +217,25 @@ mod tests {
     }
 
     #[test]
+    fn prose_before_and_after_the_orders_is_set_aside_but_not_between() {
+        let orders = |line: &str| line.starts_with("M ") || line.starts_with("S");
+        let text = "here are my orders\nM CV4, H\nno idea what this is\nS, S\nsee you";
+        let (kept, notes) = set_aside_prose(text, 3, orders);
+        assert_eq!(kept, "\nM CV4, H\nno idea what this is\nS, S\n");
+        assert_eq!(
+            notes,
+            [
+                "line 3 (\"here are my orders\") is not orders and was left out",
+                "line 7 (\"see you\") is not orders and was left out",
+            ]
+        );
+        // Without a line of orders nothing is set aside: each line is read
+        // and its error tells what was expected.
+        let (kept, notes) = set_aside_prose("just chatting", 1, orders);
+        assert_eq!((kept.as_str(), notes.len()), ("just chatting", 0));
+    }
+
+    #[test]
     fn a_dashed_name_or_a_lone_sign_off_ends_the_orders() {
         let (_, notes) = set_aside("M CV4, H\n- Dave", 3);
         assert_eq!(

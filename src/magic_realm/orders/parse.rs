@@ -97,9 +97,8 @@ pub fn opens_with_activity(phase: &str) -> bool {
         .take_while(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    let run_into_destination = word.len() > 1
-        && word.starts_with('m')
-        && word.ends_with(|c: char| c.is_ascii_digit());
+    let run_into_destination =
+        word.len() > 1 && word.starts_with('m') && word.ends_with(|c: char| c.is_ascii_digit());
     run_into_destination
         || KEYWORDS
             .iter()

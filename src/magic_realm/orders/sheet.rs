@@ -897,6 +897,38 @@ If impossible: hide
 ";
 
     #[test]
+    fn orders_even_faulty_ones_read_as_orders_and_prose_does_not() {
+        let data = crate::magic_realm::test_support::data();
+        for orders in [
+            "M EV2, H, S, S",
+            "M EVV2, H, S",
+            "MCV4",
+            "Hide",
+            "Serch: loot",
+            "Hire: Rogue 3",
+            "Soldier HQ: M CV4",
+            "Phase 3: activate Shield",
+            "Give: Lantern to Elf",
+            "A, H",
+        ] {
+            assert!(reads_as_orders(orders, data), "{orders}");
+        }
+        for prose in [
+            "here are my orders for day 1.",
+            "Hi Gerald,",
+            "A quick note before the orders",
+            "Sent from my iPhone",
+            "Day 2 orders for the Amazon:",
+            "P.S. Can we move the deadline to Friday next week?",
+            "Thanks for running this. My turn:",
+            "# a comment",
+            "",
+        ] {
+            assert!(!reads_as_orders(prose, data), "{prose}");
+        }
+    }
+
+    #[test]
     fn a_full_orders_mail_is_read_and_echoes_back_the_same() {
         let orders = parse_day_orders(FULL, 1, &TwoTiles).unwrap();
         assert_eq!(orders.activities.phases.len(), 4);
