@@ -148,7 +148,10 @@ fn check_reads_a_mail_body_as_the_daemon_does_and_dry_runs_the_moves() {
     ] {
         assert!(out.contains(said), "{said}:\n{out}");
     }
-    assert!(!out.contains("SECRET"), "the password is never shown:\n{out}");
+    assert!(
+        !out.contains("SECRET"),
+        "the password is never shown:\n{out}"
+    );
     let far = db.dir().join("far.txt");
     std::fs::write(&far, "Hello,\nM CV4, H\n\nOn Tue, GM wrote:\n> M EV2, H\n").unwrap();
     let out = stdout(&check(far.to_str().unwrap()));
