@@ -15,10 +15,10 @@ use serde::{Deserialize, Serialize};
 use super::Day;
 use super::PhaseOutcome;
 use super::events::Happening;
-use super::meeting::{Deal, DealStep, negotiate, pay, unhired_present};
+use super::meeting::{Deal, DealStep, negotiate, pay, unhired_in, unhired_present};
 use crate::magic_realm::data::natives::{Hire, Native, NativeGroup, find_member};
 use crate::magic_realm::orders::DayOrders;
-use crate::magic_realm::state::{Hireling, Whereabouts};
+use crate::magic_realm::state::{Hireling, MrState, Whereabouts};
 use crate::magic_realm::tables::meeting::MeetingUse;
 use crate::suggest::same;
 
@@ -50,13 +50,14 @@ fn wrap(step: DealStep) -> Happening {
 
 /// Who of `group` is hired next in `clearing`: all unhired members
 /// present, or for a one-at-a-time group the highest-numbered one present
-/// (the leader only when no other member is left).
-fn next_to_hire<'g>(
-    day: &Day<'_>,
+/// (the leader only when no other member is left; 3.1 rule 7.7.1 a.1).
+/// The orders' checks ask it too, of the state before the day.
+pub fn next_to_hire<'g>(
+    state: &MrState,
     group: &'g NativeGroup,
     clearing: &crate::magic_realm::board::ClearingId,
 ) -> Vec<&'g Native> {
-    let present = unhired_present(day, group, clearing);
+    let present = unhired_in(state, group, clearing);
     match group.hire {
         Hire::Group => present,
         Hire::Single => {
@@ -114,7 +115,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             refusals.push(format!("there are no natives called '{}'", wanted.what));
             continue;
         };
-        let next = next_to_hire(day, group, &here);
+        let next = next_to_hire(&day.state, group, &here);
         if next.is_empty() {
             refusals.push(format!("no unhired {} are in {here}", group.name));
             continue;

@@ -298,15 +298,24 @@ pub fn unhired_present<'g>(
     group: &'g NativeGroup,
     clearing: &ClearingId,
 ) -> Vec<&'g Native> {
+    unhired_in(&day.state, group, clearing)
+}
+
+/// [`unhired_present`] in a state outside a day (the orders' checks).
+pub fn unhired_in<'g>(
+    state: &crate::magic_realm::state::MrState,
+    group: &'g NativeGroup,
+    clearing: &ClearingId,
+) -> Vec<&'g Native> {
     group
         .members
         .iter()
         .filter(|m| {
-            day.state.denizens.get(&m.name).is_some_and(|d| {
+            state.denizens.get(&m.name).is_some_and(|d| {
                 d.at == Whereabouts::Clearing {
                     clearing: clearing.clone(),
                 }
-            }) && day.state.employer_of(&m.name).is_none()
+            }) && state.employer_of(&m.name).is_none()
         })
         .collect()
 }

@@ -62,24 +62,30 @@ pub fn check_tactics(
         .map(String::as_str)
         .chain(data.characters.iter().map(|c| c.name.as_str()))
         .collect();
-    let mut check_fighter = |clause: &str, name: &str| {
+    // A clause's own words come first among the suggestions: `target
+    // weakst` means `target weakest`, not a fighter's name.
+    let mut check_fighter = |clause: &str, name: &str, words: &[&str]| {
         if !fighters.iter().any(|f| f.eq_ignore_ascii_case(name)) {
+            let near = suggest::nearest(name, words.iter().copied());
+            let hint = match near.first() {
+                Some(word) => format!(" (did you mean '{clause} {word}'?)"),
+                None => suggest::did_you_mean(name, fighters.iter().copied()),
+            };
             found.errors.push(format!(
-                "Combat: {clause} {name}: no character, monster or native is called '{name}'{}",
-                suggest::did_you_mean(name, fighters.iter().copied())
+                "Combat: {clause} {name}: no character, monster or native is called '{name}'{hint}"
             ));
         }
     };
     if let Target::Named(name) = &tactics.target {
-        check_fighter("target", name);
+        check_fighter("target", name, &["own", "weakest", "strongest", "nobody"]);
     }
     if let Lure::Named(names) = &tactics.lure {
         for name in names {
-            check_fighter("lure", name);
+            check_fighter("lure", name, &["nobody", "everyone", "weakest"]);
         }
     }
     if let Some(name) = &tactics.charge {
-        check_fighter("charge", name);
+        check_fighter("charge", name, &[]);
     }
     let sent: Vec<(String, &String, &String)> = tactics
         .hireling_lures
@@ -97,7 +103,7 @@ pub fn check_tactics(
             .strip_suffix(target.as_str())
             .unwrap_or(clause)
             .trim_end();
-        check_fighter(verb, target);
+        check_fighter(verb, target, &[]);
     }
     let hired = me.hirelings.iter().map(|h| h.native.as_str());
     for (clause, native, _) in &sent {
@@ -200,6 +206,20 @@ mod tests {
             "{found:?}"
         );
         assert!(found.errors[2].contains("'Nobody Special'"), "{found:?}");
+    }
+
+    #[test]
+    fn a_misspelt_clause_word_is_suggested_before_any_name() {
+        let found = check("target weakst, lure nobdy");
+        assert_eq!(found.errors.len(), 2, "{found:?}");
+        assert!(
+            found.errors[0].ends_with("(did you mean 'target weakest'?)"),
+            "{found:?}"
+        );
+        assert!(
+            found.errors[1].ends_with("(did you mean 'lure nobody'?)"),
+            "{found:?}"
+        );
     }
 
     #[test]
