@@ -1,6 +1,6 @@
 //! The `Combat:` line of the orders mail: a character's standing combat
 //! orders ([`Tactics`]) as clauses split by commas, for example
-//! `Combat: attack with FIGHT H5, maneuver with MOVE M4, target weakest,
+//! `Combat: attack with FIGHT M5, maneuver with MOVE M4, target weakest,
 //! run when wounded 2, lure nobody`. Clauses: `attack with CHIT`,
 //! `maneuver with CHIT` (a CHIT may be an active Boots or Gloves card), `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,

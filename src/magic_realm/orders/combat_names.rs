@@ -208,6 +208,43 @@ mod tests {
         assert!(found.errors[2].contains("'Nobody Special'"), "{found:?}");
     }
 
+    /// The README's `Combat:` example in its orders block, and the
+    /// character its comment names, whose chits it plays.
+    fn readme_combat_example() -> (String, String) {
+        let readme = std::fs::read_to_string("README.md").expect("the README is shipped");
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with("Combat: "))
+            .expect("the README's orders block has a Combat: line");
+        let (value, comment) = line["Combat: ".len()..]
+            .split_once('#')
+            .unwrap_or_else(|| panic!("the example names its character in a comment: {line}"));
+        let named: Vec<&str> = data()
+            .characters
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|name| comment.contains(name))
+            .collect();
+        let [character] = named[..] else {
+            panic!("the example's comment names one character, not {named:?}: {line}");
+        };
+        (value.trim().to_string(), character.to_string())
+    }
+
+    #[test]
+    fn the_readmes_combat_example_plays_the_chits_of_the_character_it_names() {
+        let (value, character) = readme_combat_example();
+        let state = game_played_by(&[character.as_str()], |_| "P1".into());
+        let tactics = parse_tactics(&value, data())
+            .unwrap_or_else(|(_, e)| panic!("the README's Combat: example does not read: {e}"));
+        let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
+        assert_eq!(found, NameCheck::default(), "the {character}: {value}");
+        assert!(
+            tactics.attack_with.is_some() && tactics.maneuver_with.is_some(),
+            "the example shows both chits: {value}"
+        );
+    }
+
     #[test]
     fn a_misspelt_clause_word_is_suggested_before_any_name() {
         let found = check("target weakst, lure nobdy");
