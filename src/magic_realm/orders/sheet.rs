@@ -456,7 +456,8 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
         return is_leader_key(&key)
             || when_of_key(&key).is_some()
             || DealKey::of(&key).is_some()
-            || !crate::suggest::nearest(&key, KEYS.iter().copied()).is_empty();
+            // `Campaigns:` is read as `Missions:`, and listed only as it.
+            || crate::suggest::is_typo_of(&key, KEYS.iter().copied().chain(["Campaigns"]));
     }
     parse_recorded(trimmed, 1, tiles).is_ok()
         || trimmed
@@ -905,6 +906,9 @@ If impossible: hide
             "MCV4",
             "Hide",
             "Serch: loot",
+            "Hier: Rogues",
+            "Campaign: Conquer",
+            "Combta: alert",
             "Hire: Rogue 3",
             "Soldier HQ: M CV4",
             "Phase 3: activate Shield",
@@ -921,6 +925,11 @@ If impossible: hide
             "Day 2 orders for the Amazon:",
             "P.S. Can we move the deadline to Friday next week?",
             "Thanks for running this. My turn:",
+            "My orders:",
+            "Orders:",
+            "Day 3:",
+            "Here they are:",
+            "Note: running late this week",
             "# a comment",
             "",
         ] {
