@@ -389,7 +389,7 @@ impl Game for MagicRealm {
                 .map(|c| (s, c))
         });
         if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
-            let combat = orders::combat_names::check_tactics(tactics, data, state, me);
+            let combat = orders::combat_names::check_tactics(tactics, &day, data, state, me);
             names.errors.extend(combat.errors);
             names.warnings.extend(combat.warnings);
         }

@@ -7,16 +7,20 @@
 //! spell he does not know or a belonging he does not carry are warnings,
 //! since he may learn or find it before the evening.
 
+use super::dealing_names::hired_by_these_orders;
 use super::names::NameCheck;
+use super::sheet::DayOrders;
 use crate::magic_realm::combat::Tactics;
 use crate::magic_realm::combat::tactics::{Lure, Target};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::state::{CharacterState, MrState};
 use crate::suggest;
 
-/// Check `tactics` for `me` in `state`.
+/// Check `tactics` for `me` in `state`; `orders` are the day's orders they
+/// came in, whose `Hire:` line may hire the natives they send.
 pub fn check_tactics(
     tactics: &Tactics,
+    orders: &DayOrders,
     data: &GameData,
     state: &MrState,
     me: &CharacterState,
@@ -107,7 +111,17 @@ pub fn check_tactics(
     }
     let hired = me.hirelings.iter().map(|h| h.native.as_str());
     for (clause, native, _) in &sent {
-        if !hired.clone().any(|h| suggest::same(h, native)) {
+        if hired.clone().any(|h| suggest::same(h, native)) {
+            continue;
+        }
+        // Hired by day, he fights for his employer that evening.
+        if hired_by_these_orders(orders, data, native) {
+            found.warnings.push(format!(
+                "Combat: {clause}: {native} is not one of the {}'s hirelings yet; the clause \
+                 counts if the Hire: line hires him by the evening",
+                me.name
+            ));
+        } else {
             found.errors.push(format!(
                 "Combat: {clause}: {native} is not one of the {}'s hirelings{}",
                 me.name,
@@ -169,7 +183,13 @@ mod tests {
     fn check(combat: &str) -> NameCheck {
         let state = game_played_by(&["Amazon", "Elf"], |i| format!("P{}", i + 1));
         let tactics = parse_tactics(combat, data()).expect("the line reads");
-        check_tactics(&tactics, data(), &state, &state.characters[0])
+        check_tactics(
+            &tactics,
+            &DayOrders::default(),
+            data(),
+            &state,
+            &state.characters[0],
+        )
     }
 
     #[test]
@@ -237,7 +257,8 @@ mod tests {
         let state = game_played_by(&[character.as_str()], |_| "P1".into());
         let tactics = parse_tactics(&value, data())
             .unwrap_or_else(|(_, e)| panic!("the README's Combat: example does not read: {e}"));
-        let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
+        let orders = DayOrders::default();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
         assert_eq!(found, NameCheck::default(), "the {character}: {value}");
         assert!(
             tactics.attack_with.is_some() && tactics.maneuver_with.is_some(),
@@ -271,7 +292,8 @@ mod tests {
         let lures =
             "Woodfolk 1 lure Giant 1, Woodfolk 2 lure Giant 1, deploy Woodfolk 3 against Elf";
         let tactics = parse_tactics(lures, data()).expect("the line reads");
-        let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
+        let orders = DayOrders::default();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
         assert_eq!(found.errors.len(), 2, "{found:?}");
         assert!(
             found.errors[0].starts_with(
@@ -280,6 +302,27 @@ mod tests {
             "{found:?}"
         );
         assert!(found.errors[1].starts_with("Combat: deploy Woodfolk 3 against Elf: Woodfolk 3"));
+    }
+
+    #[test]
+    fn a_hireling_the_same_mail_hires_may_lure_that_evening() {
+        let state = game_played_by(&["Amazon"], |_| "P1".into());
+        let orders = crate::magic_realm::orders::parse_day_orders(
+            "HR\nHire: Woodfolk\nCombat: Woodfolk 1 lure Giant 1",
+            1,
+            data(),
+        )
+        .unwrap();
+        let tactics = orders.combat.clone().unwrap();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(
+            found.warnings,
+            [
+                "Combat: Woodfolk 1 lure Giant 1: Woodfolk 1 is not one of the Amazon's hirelings \
+              yet; the clause counts if the Hire: line hires him by the evening"
+            ]
+        );
     }
 
     #[test]
