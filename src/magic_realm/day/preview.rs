@@ -12,6 +12,7 @@ use crate::game::Rules;
 use super::{daylight, movement, weather};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::tiles::ClearingKind;
 use crate::magic_realm::orders::{Activities, Activity, DayOrders};
 use crate::magic_realm::state::{MrState, Whereabouts};
 use crate::suggest::same;
@@ -118,6 +119,16 @@ impl Walker<'_> {
                         ));
                     };
                     let to = ClearingId::new(&code, *clearing);
+                    // `M X, M X` climbs into the mountain clearing X: the
+                    // second phase goes on with the climb the first began.
+                    let climbing = to == at
+                        && n > 0
+                        && activities.phases[n - 1].activity == phase.activity
+                        && self.state.board.clearing(&to).map(|c| c.kind)
+                            == Some(ClearingKind::Mountain);
+                    if climbing {
+                        continue;
+                    }
                     if let Err(reason) = movement::check_move_from(
                         self.data, self.rules, self.state, self.who, &at, &to,
                     ) {
@@ -221,6 +232,35 @@ mod tests {
             )),
             "{warnings:?}"
         );
+    }
+
+    #[test]
+    fn the_second_move_of_a_climb_into_a_mountain_is_not_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let kind = |state: &MrState, c: &ClearingId| state.board.clearing(c).map(|c| c.kind);
+        let (below, peak) = state
+            .board
+            .clearings()
+            .into_iter()
+            .filter(|c| {
+                !matches!(
+                    kind(&state, c),
+                    Some(ClearingKind::Mountain | ClearingKind::Cave)
+                )
+            })
+            .find_map(|c| {
+                let link = state.board.neighbours(&c).into_iter().find(|l| {
+                    l.kind == PathKind::Normal
+                        && kind(&state, &l.to) == Some(ClearingKind::Mountain)
+                })?;
+                Some((c, link.to))
+            })
+            .expect("a mountain clearing with a normal path in");
+        state.characters[0].position = below;
+        let climb = format!("M {0}{1}, M {0}{1}, H", peak.tile, peak.clearing);
+        let orders = parse_day_orders(&climb, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &Rules::default(), &state, "Ann", &orders);
+        assert!(warnings.is_empty(), "{warnings:?}");
     }
 
     #[test]
