@@ -113,7 +113,7 @@ fn check_hire_order(orders: &DayOrders, data: &GameData, state: &MrState, found:
         else {
             continue;
         };
-        let next = crate::magic_realm::day::hire::next_to_hire(state, group, clearing);
+        let next = crate::magic_realm::state::hiring::next_to_hire(state, group, clearing);
         let Some(next) = next.first().filter(|next| next.name != member.name) else {
             continue;
         };
