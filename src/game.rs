@@ -599,6 +599,13 @@ pub trait Game: Sync {
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>>;
 
+    /// Whether `line` of a player's mail reads as orders (even faulty
+    /// ones), so the prose written before and after his orders can be set
+    /// aside. A game that cannot tell takes every line for orders.
+    fn reads_as_orders(&self, _line: &str) -> bool {
+        true
+    }
+
     /// The most phases one day of `orders` asks of one figure (a character,
     /// or one he directs), checked against the campaign's
     /// `mail.max_phases_per_day`; `None` for a game without phases.

@@ -92,6 +92,31 @@ pub struct Letter {
     pub notes: Vec<String>,
 }
 
+/// What a player wrote himself in a mail body, as the daemon reads it.
+pub struct OwnText {
+    /// His text, with greetings and sign-offs blanked.
+    pub text: String,
+    /// Line `n` of `text` is line `first_line + n - 1` of the body.
+    pub first_line: usize,
+    /// A note for each greeting or sign-off set aside.
+    pub set_aside: Vec<String>,
+}
+
+/// The player's own text of a mail `body` whose `Password:` line is
+/// already blanked ([`take_password`]): the quoted report under it cut
+/// (also where a client quotes without `>`, at the campaign `tag`'s
+/// marker), then greetings and sign-offs set aside, each named.
+pub fn own_text(body: &str, tag: &str) -> OwnText {
+    let marker = super::confirm::marker(tag);
+    let cleaned = clean_reply_with_markers(body, &[marker.as_str()]);
+    let (text, set_aside) = crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
+    OwnText {
+        text,
+        first_line: cleaned.first_line,
+        set_aside,
+    }
+}
+
 impl Letter {
     /// Message-ID and References of the mail, for threading a reply.
     pub fn answering(&self) -> Option<(&str, &[String])> {
@@ -481,8 +506,7 @@ impl Daemon {
                 return Ok((InboundStatus::Rejected, note + &kept));
             }
         };
-        let marker = super::confirm::marker(&campaign.name);
-        let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
+        let own = own_text(&password.text, &campaign.name);
         drop(password);
         let mut notes: Vec<String> = untagged_note.into_iter().collect();
         if mail.body_source == BodySource::Html {
@@ -508,14 +532,11 @@ impl Daemon {
                 format!("the attachment {name} was not read; write orders in the body")
             });
         }
-        // Greetings and sign-offs are set aside, each named in the answer.
-        let (text, courtesies) =
-            crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
-        notes.extend(courtesies);
+        notes.extend(own.set_aside);
         let letter = Letter {
             inbound_id: Some(id),
-            text,
-            first_line: cleaned.first_line,
+            text: own.text,
+            first_line: own.first_line,
             mail,
             notes,
         };

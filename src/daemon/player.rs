@@ -437,9 +437,17 @@ impl Daemon {
             .state
             .clone()
             .unwrap_or(GameState::new(serde_json::Value::Null));
-        let read = game
-            .read_orders(&state, &campaign.rules, player, submission.text)
-            .and_then(|accepted| within_phase_limit(game, campaign, accepted, submission.text));
+        let ReadOrders {
+            outcome: read,
+            set_aside,
+        } = read_orders(
+            game,
+            campaign,
+            &state,
+            player,
+            submission.text,
+            submission.first_line,
+        );
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
         let version = self.store.insert_order(&NewOrder {
@@ -452,6 +460,7 @@ impl Daemon {
             received: now,
         })?;
         let mut notes = submission_notes;
+        notes.extend(set_aside);
         if let Some(why) = unknown {
             notes.push(format!(
                 "the orders are stored, but the turn cannot run yet: {why}"
@@ -465,7 +474,6 @@ impl Daemon {
             version,
             outcome: read.as_ref().map_err(Vec::as_slice),
             previous: previous.as_ref().map(|p| p.canonical.as_str()),
-            first_line: submission.first_line,
             notes: &notes,
         };
         // A broken override must not leave the player without an answer:
@@ -517,6 +525,39 @@ impl Daemon {
         };
         Ok(latest.map(serde_json::from_value).transpose()?)
     }
+}
+
+/// A player's orders as the daemon reads them.
+pub struct ReadOrders {
+    /// The orders as read, or every problem found, its line counted in
+    /// the mail body.
+    pub outcome: Result<AcceptedOrders, Vec<OrdersProblem>>,
+    /// A note for each line of prose set aside around the orders.
+    pub set_aside: Vec<String>,
+}
+
+/// Read `player`'s orders `text` as the daemon does, for a mail and for
+/// `realmgm orders check`: the prose before and after the orders set aside
+/// (named by their line in the mail, `first_line` being the text's first),
+/// then the game's reading and checks against `state`, then the campaign's
+/// limit on phases.
+pub fn read_orders(
+    game: &dyn Game,
+    campaign: &Campaign,
+    state: &GameState,
+    player: &str,
+    text: &str,
+    first_line: usize,
+) -> ReadOrders {
+    // Numbered as in the mail, so a line a message names inside its text
+    // ("the activities were already given on line 3") is the player's line.
+    let text = "\n".repeat(first_line.saturating_sub(1)) + text;
+    let (text, set_aside) =
+        crate::mail::courtesy::set_aside_prose(&text, 1, |line| game.reads_as_orders(line));
+    let outcome = game
+        .read_orders(state, &campaign.rules, player, &text)
+        .and_then(|accepted| within_phase_limit(game, campaign, accepted, &text));
+    ReadOrders { outcome, set_aside }
 }
 
 /// Why a player's mail text is too large to read, if it is: the campaign's

@@ -391,7 +391,7 @@ impl Game for MagicRealm {
                 .map(|c| (s, c))
         });
         if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
-            let combat = orders::combat_names::check_tactics(tactics, data, state, me);
+            let combat = orders::combat_names::check_tactics(tactics, &day, data, state, me);
             names.errors.extend(combat.errors);
             names.warnings.extend(combat.warnings);
         }
@@ -425,6 +425,10 @@ impl Game for MagicRealm {
                 None => Vec::new(),
             },
         })
+    }
+
+    fn reads_as_orders(&self, line: &str) -> bool {
+        game_data().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
     }
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {

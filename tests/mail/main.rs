@@ -26,6 +26,7 @@ mod mail_garbled;
 mod mail_server;
 mod mail_tls;
 mod month_by_mail;
+mod orders_prose;
 mod report_mail;
 mod secrets_on_disk;
 mod site_pages;
