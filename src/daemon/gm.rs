@@ -109,6 +109,7 @@ impl Daemon {
             day_pending: pending.day,
             deadline: format_utc(pending.deadline),
             paused: control.paused,
+            held_lifts_itself: control.hold_lifts_itself && control.hold_reason.is_some(),
             held: control.hold_reason,
             combat_round,
             setup,
@@ -649,6 +650,9 @@ pub struct CampaignStatus {
     pub paused: bool,
     /// Why the turn is held, when it is.
     pub held: Option<String>,
+    /// The hold lifts itself once its cause is gone (the daemon checks it
+    /// every round); otherwise it waits for the GM.
+    pub held_lifts_itself: bool,
     /// A combat round waiting for answers, as the GM reads it.
     pub combat_round: Option<String>,
     /// Where the setup by mail stands, before day 1.
@@ -734,8 +738,13 @@ impl std::fmt::Display for CampaignStatus {
                 mail.notices_held
             )?;
         }
-        if let Some(reason) = &self.held {
-            writeln!(f, "HELD: {reason}")?;
+        match &self.held {
+            Some(reason) if self.held_lifts_itself => writeln!(
+                f,
+                "HELD until this is no longer so (the daemon checks every round): {reason}"
+            )?,
+            Some(reason) => writeln!(f, "HELD: {reason}")?,
+            None => {}
         }
         if let Some(round) = &self.combat_round {
             write!(f, "{round}")?;
