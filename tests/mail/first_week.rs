@@ -124,10 +124,7 @@ fn a_new_campaign_from_the_shipped_file() -> Week {
 /// tells the GM once that the hold lifts itself once the cause is gone.
 fn the_game_holds_for_a_seat_without_character(week: &mut Week) {
     let done = week.tick();
-    assert!(
-        done.contains("seat of Dave has no character yet"),
-        "{done}"
-    );
+    assert!(done.contains("seat of Dave has no character yet"), "{done}");
     let mails = week.flush();
     let told = to(&mails, GM);
     assert_eq!(told.len(), 1, "the GM is told of the hold");
@@ -143,7 +140,10 @@ fn the_game_holds_for_a_seat_without_character(week: &mut Week) {
     );
     week.now += 60;
     week.tick();
-    assert!(week.flush().is_empty(), "the GM is told once, not every round");
+    assert!(
+        week.flush().is_empty(),
+        "the GM is told once, not every round"
+    );
 }
 
 /// The GM switches setup by mail on with `campaign edit`: the next round
@@ -160,9 +160,10 @@ fn the_gm_switches_setup_by_mail_on_and_the_hold_lifts(week: &mut Week) {
     let mails = week.flush();
     let told = to(&mails, GM);
     assert!(
-        told.iter().any(|m| m.subject.contains("day 1 no longer held")
-            && m.body_text.contains("seat of Dave has no character yet")
-            && m.body_text.contains("the hold lifted itself")),
+        told.iter()
+            .any(|m| m.subject.contains("day 1 no longer held")
+                && m.body_text.contains("seat of Dave has no character yet")
+                && m.body_text.contains("the hold lifted itself")),
         "{told:?}"
     );
     assert_eq!(week.daemon.store.control(TAG).unwrap().hold_reason, None);
@@ -194,10 +195,7 @@ fn starting_info(character: &str) -> String {
         .iter()
         .find(|c| c.name == character)
         .unwrap();
-    let mut info = format!(
-        "Victory: F 2, N 1, G 2\nStart: {}\n",
-        card.start[0].label()
-    );
+    let mut info = format!("Victory: F 2, N 1, G 2\nStart: {}\n", card.start[0].label());
     if card.spells > 0 {
         let spells: Vec<&str> = data
             .spells
@@ -291,8 +289,9 @@ fn the_day_runs(week: &mut Week, day: u32, readers: &[&str]) {
     }
 }
 
-/// The GM adds Erin; she chooses her character by mail and enters at the
-/// Inn as the next day begins.
+/// The GM adds Erin; she chooses her character by mail (to enter at the
+/// Inn as the next day begins) and is asked for her starting info, as the
+/// others were at setup.
 fn a_late_joiner_chooses_by_mail(week: &mut Week) {
     let added = stdout(&week.cli(&[
         "gm",
@@ -320,9 +319,99 @@ fn a_late_joiner_chooses_by_mail(week: &mut Week) {
     let answer = week.post(
         "Erin",
         "joining",
-        "Hello,\n\nCharacter: Captain\n\nThanks,\nErin",
+        "Hello,\n\nCharacter: Wizard\n\nThanks,\nErin",
     );
-    assert!(answer.contains("You play the Captain"), "{answer}");
+    assert!(answer.contains("You play the Wizard"), "{answer}");
+    assert!(
+        answer.contains("Record yours before the Wizard enters the Realm")
+            && answer.contains("Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)")
+            && answer.contains("Spells: <the"),
+        "{answer}"
+    );
+}
+
+/// The spells a player of `character` records, the first his types allow.
+fn spells_of(character: &str) -> Vec<String> {
+    let data = realmgm::magic_realm::data::get().unwrap();
+    let card = data
+        .characters
+        .iter()
+        .find(|c| c.name == character)
+        .unwrap();
+    data.spells
+        .iter()
+        .filter(|s| {
+            s.learnable() && realmgm::magic_realm::magic::spellbook::type_allowed(card, s).is_ok()
+        })
+        .take(usize::from(card.spells))
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// Erin answers with her starting info: a wrong total is refused with the
+/// reason, the right one recorded (the GM gets a copy, nobody else).
+fn the_late_joiner_records_her_starting_info(week: &mut Week) {
+    let answer = week.post("Erin", "my info", "Victory: F 2, G 2");
+    assert!(
+        answer.contains("Nothing was recorded") && answer.contains("add up to 4"),
+        "{answer}"
+    );
+    let seen_before = week.inbox.len();
+    let body = format!(
+        "Hi Gerald,\n\nVictory: F 2, N 1, G 2\nSpells: {}\n\nCheers,\nErin",
+        spells_of("Wizard").join("; ")
+    );
+    let answer = week.post("Erin", "my info", &body);
+    assert!(
+        answer.contains("Your starting info is recorded: it takes effect as day 2 begins"),
+        "{answer}"
+    );
+    let copies: Vec<&InboundMail> = week.inbox[seen_before..]
+        .iter()
+        .filter(|m| m.body_text.contains("starting Wizard victory"))
+        .collect();
+    assert_eq!(copies.len(), 1, "one copy, to the GM");
+    assert_eq!(copies[0].to, [GM]);
+}
+
+/// As day 2 began the Wizard entered with Erin's requirements and spells,
+/// which her report shows her, and no other player's.
+fn the_late_joiner_entered_with_her_starting_info(week: &Week) {
+    use realmgm::magic_realm::state::{MrState, VictoryRequirements};
+    use serde::Deserialize;
+    let latest = week.daemon.store.latest_day(TAG).unwrap().unwrap();
+    let state = MrState::deserialize(latest.state.json()).unwrap();
+    assert_eq!(
+        state.victory_requirements.get("Wizard"),
+        Some(&VictoryRequirements {
+            fame: 2,
+            notoriety: 1,
+            gold: 2,
+            ..VictoryRequirements::default()
+        })
+    );
+    let wizard = state
+        .characters
+        .iter()
+        .find(|c| c.name == "Wizard")
+        .expect("the Wizard entered");
+    assert_eq!(wizard.magic.spells, spells_of("Wizard"));
+    let reports: Vec<&InboundMail> = week
+        .inbox
+        .iter()
+        .filter(|m| m.body_text.contains("day 2 report"))
+        .collect();
+    for report in reports {
+        let hers_or_gms = report.to.iter().any(|t| t == "erin@example.org" || t == GM);
+        assert_eq!(
+            report
+                .body_text
+                .contains("the Wizard's starting info is recorded"),
+            hers_or_gms,
+            "only Erin (and the GM) read her starting info: {:?}",
+            report.to
+        );
+    }
 }
 
 /// `gm add-player --replace SEAT --name NEW` cannot rename a seat: it is
@@ -353,14 +442,7 @@ fn a_seat_handed_over_keeps_its_name(week: &mut Week) {
 /// The GM removes Bob, who played day 1: `campaign list` and `campaign
 /// show` count the same players.
 fn a_player_is_removed(week: &mut Week) {
-    stdout(&week.cli(&[
-        "gm",
-        "--campaign",
-        TAG,
-        "remove-player",
-        "--player",
-        "Bob",
-    ]));
+    stdout(&week.cli(&["gm", "--campaign", TAG, "remove-player", "--player", "Bob"]));
     let mails = week.flush();
     assert!(
         to(&mails, &week.emails["Bob"])[0]
@@ -387,7 +469,7 @@ fn the_removed_players_character_keeps_his_page(week: &mut Week) {
         index.contains("<a href=\"character-dwarf.html\">Dwarf</a>, played by Bob"),
         "{index}"
     );
-    assert!(index.contains("character-captain.html"), "{index}");
+    assert!(index.contains("character-wizard.html"), "{index}");
 }
 
 /// Every mail a player sent got an answer addressed to him.
@@ -413,10 +495,12 @@ fn a_first_week_runs_without_a_stall() {
     orders_with_greetings(&mut week, 1, &["Alice", "Bob", "Carol", "Dave"]);
     the_day_runs(&mut week, 1, &["Alice", "Bob", "Carol", "Dave"]);
     a_late_joiner_chooses_by_mail(&mut week);
+    the_late_joiner_records_her_starting_info(&mut week);
     a_seat_handed_over_keeps_its_name(&mut week);
     a_player_is_removed(&mut week);
     orders_with_greetings(&mut week, 2, &["Alice", "Carol", "Dave", "Erin"]);
     the_day_runs(&mut week, 2, &["Alice", "Carol", "Dave", "Erin"]);
+    the_late_joiner_entered_with_her_starting_info(&week);
     // After merging the death work: a step here in which a character is
     // killed and his report opens with it.
     the_removed_players_character_keeps_his_page(&mut week);
@@ -441,9 +525,11 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
         "{done}"
     );
     let told = capture.flush(&mut daemon, FIRST_DEADLINE + 60);
-    assert!(to(&told, "gm@realmgm.test")[0]
-        .body_text
-        .contains("lifts the hold itself"));
+    assert!(
+        to(&told, "gm@realmgm.test")[0]
+            .body_text
+            .contains("lifts the hold itself")
+    );
     // Still so a round later: held, and the GM is not told again.
     let done = daemon.check_turn("H1", FIRST_DEADLINE + 120).unwrap();
     assert!(done.starts_with("held: 2 of 2"), "{done}");
@@ -458,8 +544,9 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
         "gm@realmgm.test",
     );
     assert!(
-        told.iter().any(|m| m.body_text.contains("no longer held")
-            && m.body_text.contains("Day 1 runs now.")),
+        told.iter()
+            .any(|m| m.body_text.contains("no longer held")
+                && m.body_text.contains("Day 1 runs now.")),
         "{told:?}"
     );
     assert_eq!(daemon.store.control("H1").unwrap().hold_reason, None);

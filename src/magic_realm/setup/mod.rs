@@ -15,6 +15,7 @@
 pub mod by_mail;
 mod chits;
 mod items;
+pub mod late;
 #[cfg(test)]
 mod tests;
 

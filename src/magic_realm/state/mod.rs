@@ -170,6 +170,10 @@ impl LeaderRecord {
 pub struct Arrival {
     pub player: String,
     pub character: String,
+    /// The spells his player chose to record as he enters (his starting
+    /// info); none: the dice choose, as at setup.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<String>,
 }
 
 /// The victory points a player assigned to each category before play.
