@@ -170,7 +170,8 @@ pub enum GmCommand {
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
     /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for
-    /// CHARACTER, replace CHARACTER with CHARACTER.
+    /// CHARACTER, replace CHARACTER with CHARACTER, starting CHARACTER victory GT 1, SP 0,
+    /// F 2, N 1, G 1 [spells SPELL; SPELL] (a late joiner's starting info, before he enters).
     Rule {
         /// The ruling.
         text: String,

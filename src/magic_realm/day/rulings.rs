@@ -115,13 +115,13 @@ pub fn describe(ruling: &Ruling) -> String {
             spells,
         } => {
             let spells = if spells.is_empty() {
-                "chosen by the dice".to_string()
+                String::new()
             } else {
-                spells.join(", ")
+                format!("; spells {}", spells.join(", "))
             };
             format!(
                 "the {character}'s starting info is recorded: victory requirements GT {}, SP \
-                 {}, F {}, N {}, G {}; spells {spells}.",
+                 {}, F {}, N {}, G {}{spells}.",
                 victory.great_treasures,
                 victory.spells,
                 victory.fame,

@@ -252,7 +252,7 @@ impl Names<'_> {
     }
 
     /// The spells `character` records as he enters, checked as at setup:
-    /// learnable, of his types, no more than his allowance.
+    /// learnable, of his types, as many as his card records.
     fn starting_spells(
         &self,
         character: &str,
@@ -263,17 +263,8 @@ impl Names<'_> {
                 "the {character} is not in the game data"
             )));
         };
-        let spells = crate::magic_realm::setup::by_mail::read_spells(card, text, self.data)
-            .map_err(|problems| RulingError::Impossible(problems.join("; ")))?;
-        let allowance = usize::from(card.spells);
-        if spells.len() > allowance {
-            return Err(RulingError::Impossible(format!(
-                "Spells: the {character} records {allowance} spells as he enters, and {} were \
-                 given",
-                spells.len()
-            )));
-        }
-        Ok(spells)
+        crate::magic_realm::setup::by_mail::read_spells(card, text, self.data)
+            .map_err(|problems| RulingError::Impossible(problems.join("; ")))
     }
 
     /// The character whose name begins `text`, and the rest of the text.

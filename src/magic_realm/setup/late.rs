@@ -32,10 +32,7 @@ pub fn request(data: &GameData, state: &MrState, player: &str) -> Option<String>
     let character = owed_by(state, player)?;
     let card = data.characters.iter().find(|c| c.name == character)?;
     let spells = if card.spells > 0 {
-        format!(
-            "\n  Spells: <the {} spells you record; without this line the dice choose them>",
-            card.spells
-        )
+        format!("\n  Spells: <the {} spells you record>", card.spells)
     } else {
         String::new()
     };

@@ -171,7 +171,8 @@ pub struct Arrival {
     pub player: String,
     pub character: String,
     /// The spells his player chose to record as he enters (his starting
-    /// info); none: the dice choose, as at setup.
+    /// info); none chosen: the dice choose, as for a player who joined
+    /// where no starting info is recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
 }

@@ -59,7 +59,7 @@ pub enum Ruling {
     Replace { character: String, with: String },
     /// The starting info of a character about to enter the Realm (a late
     /// joiner's): his victory requirements, and the spells he records as
-    /// he enters (none: the dice choose).
+    /// he enters (none for a character who records none).
     StartingInfo {
         character: String,
         victory: super::VictoryRequirements,
