@@ -90,6 +90,12 @@ impl Daemon {
             .filter(|p| self.choosing_character(&stored, p).unwrap_or(false))
             .map(|p| p.name.clone())
             .collect();
+        let owing_starting_info = stored
+            .players
+            .iter()
+            .filter(|p| matches!(self.starting_info_owed(&stored, &p.name), Ok(Some(_))))
+            .map(|p| p.name.clone())
+            .collect();
         let health = self.store.mail_health(name)?;
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
@@ -104,6 +110,7 @@ impl Daemon {
             },
             rulings: self.store.rulings(name, pending.day)?,
             choosing,
+            owing_starting_info,
             campaign: campaign.name.clone(),
             game: campaign.game.clone(),
             day_pending: pending.day,
@@ -665,6 +672,9 @@ pub struct CampaignStatus {
     /// Players who joined the running game and have not chosen a
     /// character yet (nobody waits for them).
     pub choosing: Vec<String>,
+    /// Late players whose starting info (victory requirements, spells) is
+    /// still to come before their characters enter.
+    pub owing_starting_info: Vec<String>,
     /// The GM's rulings standing for the pending turn.
     pub rulings: Vec<crate::store::rulings::StoredRuling>,
     /// When the daemon last looked at the campaign (UTC), for monitoring.
@@ -790,6 +800,14 @@ impl std::fmt::Display for CampaignStatus {
             writeln!(
                 f,
                 "  {player}: has not chosen a character yet (a mail with a `Character:` line does)"
+            )?;
+        }
+        for player in &self.owing_starting_info {
+            writeln!(
+                f,
+                "  {player}: has not sent the starting info yet (a mail with a `Victory:` line \
+                 does; without it the character enters with no requirements and spells chosen \
+                 by the dice)"
             )?;
         }
         for ruling in &self.rulings {

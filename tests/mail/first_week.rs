@@ -328,6 +328,11 @@ fn a_late_joiner_chooses_by_mail(week: &mut Week) {
             && answer.contains("Spells: <the"),
         "{answer}"
     );
+    let status = week.daemon.status(TAG).unwrap();
+    assert!(
+        status.contains("Erin: has not sent the starting info yet"),
+        "{status}"
+    );
 }
 
 /// The spells a player of `character` records, the first his types allow.
@@ -372,6 +377,12 @@ fn the_late_joiner_records_her_starting_info(week: &mut Week) {
         .collect();
     assert_eq!(copies.len(), 1, "one copy, to the GM");
     assert_eq!(copies[0].to, [GM]);
+    let status = week.daemon.status(TAG).unwrap();
+    assert!(!status.contains("Erin: has not sent"), "{status}");
+    assert!(
+        status.contains("Ruling 1: starting Wizard victory"),
+        "{status}"
+    );
 }
 
 /// As day 2 began the Wizard entered with Erin's requirements and spells,
@@ -456,6 +467,30 @@ fn a_player_is_removed(week: &mut Week) {
     assert!(!shown.contains("bob@example.org"), "{shown}");
 }
 
+/// A newcomer whose character the GM names is asked for his starting
+/// info in his welcome.
+fn a_late_joiner_named_by_the_gm_is_asked_in_his_welcome(week: &mut Week) {
+    stdout(&week.cli(&[
+        "gm",
+        "--campaign",
+        TAG,
+        "add-player",
+        "--name",
+        "Finn",
+        "--email",
+        "finn@example.org",
+        "--character",
+        "Druid",
+    ]));
+    let mails = week.flush();
+    let welcome = &to(&mails, "finn@example.org")[0].body_text;
+    assert!(
+        welcome.contains("Record yours before the Druid enters the Realm")
+            && welcome.contains("Victory: GT 1, SP 0, F 2, N 1, G 1"),
+        "{welcome}"
+    );
+}
+
 /// The public pages after day 2: the Dwarf, who left the Realm with Bob,
 /// keeps his page and his place in the list of characters.
 fn the_removed_players_character_keeps_his_page(week: &mut Week) {
@@ -504,6 +539,7 @@ fn a_first_week_runs_without_a_stall() {
     // After merging the death work: a step here in which a character is
     // killed and his report opens with it.
     the_removed_players_character_keeps_his_page(&mut week);
+    a_late_joiner_named_by_the_gm_is_asked_in_his_welcome(&mut week);
     every_player_mail_was_answered(&week);
 }
 
