@@ -599,8 +599,7 @@ impl Daemon {
                 }
                 SetupOutcome::Waiting(waiting) => {
                     // A set-up failure is gone once the players choose by mail.
-                    let stands = waiting.strip_prefix("setup by mail: ").unwrap_or(&waiting);
-                    let next = format!("Setup by mail goes on: {stands}.");
+                    let next = format!("{}.", self.setup_status(stored)?);
                     self.lift_condition_hold(stored, &next, now)?;
                     return Ok(Some(waiting));
                 }

@@ -5,8 +5,7 @@
 //! stays, played by the policy for missing orders). Each keeps the history
 //! and tells the players concerned.
 
-use crate::campaign::format_utc;
-use crate::campaign::{Email, Player};
+use crate::campaign::{Email, Player, format_utc};
 use crate::game::{GmRuling, Seat};
 use crate::store::{PlayerRecord, PlayerSecret, StoredCampaign};
 

@@ -431,6 +431,7 @@ impl Site {
         }
     }
 
+    /// The characters who played, each with a page of his own.
     fn characters(&self) -> Vec<CharacterLink> {
         characters_who_played(&self.days)
     }
