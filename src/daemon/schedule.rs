@@ -84,7 +84,8 @@ pub fn decide(f: &TurnFacts) -> Decision {
             if missing_percent > f.hold_if_missing_percent as usize {
                 return Decision::HoldWhile(format!(
                     "{} of {} awaited players sent no orders ({}), more than the {}% the \
-                     campaign allows; extend the deadline (`gm extend`), or run the turn anyway \
+                     campaign allows; enter their orders by hand (`gm orders`) or extend the \
+                     deadline (`gm extend`), and the hold lifts itself; or run the turn anyway \
                      with `gm process` or `gm resume`",
                     f.missing.len(),
                     f.awaited,

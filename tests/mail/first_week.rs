@@ -246,6 +246,13 @@ fn setup_by_mail_with_greetings(week: &mut Week) {
             .iter()
             .any(|m| m.body_text.contains("Every player has chosen"))
     );
+    for player in ["Alice", "Bob", "Carol", "Dave"] {
+        let asked = to(&week.inbox, &week.emails[player])
+            .iter()
+            .filter(|m| m.body_text.contains("Send the GM your starting info"))
+            .count();
+        assert_eq!(asked, 1, "{player} is asked for his starting info once");
+    }
     week.now += 60;
     week.tick();
     let mails = week.flush();
@@ -312,7 +319,10 @@ fn a_late_joiner_chooses_by_mail(week: &mut Week) {
         .unwrap_or_else(|| panic!("{welcome}"))
         .trim()
         .to_string();
-    assert!(welcome.contains("Character: NAME"), "{welcome}");
+    assert!(
+        welcome.contains("Character: NAME") && welcome.contains("Put a line `Password: "),
+        "{welcome}"
+    );
     week.secrets.insert("Erin".into(), secret);
     week.emails
         .insert("Erin".into(), "erin@example.org".to_string());
@@ -453,7 +463,8 @@ fn a_seat_handed_over_keeps_its_name(week: &mut Week) {
 /// The GM removes Bob, who played day 1: `campaign list` and `campaign
 /// show` count the same players.
 fn a_player_is_removed(week: &mut Week) {
-    stdout(&week.cli(&["gm", "--campaign", TAG, "remove-player", "--player", "Bob"]));
+    // The campaign option may follow the command, as the tool prints it.
+    stdout(&week.cli(&["gm", "remove-player", "--player", "Bob", "--campaign", TAG]));
     let mails = week.flush();
     assert!(
         to(&mails, &week.emails["Bob"])[0]
