@@ -331,7 +331,7 @@ impl Game for MagicRealm {
     }
 
     fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
-        setup::late::request(game_data().ok()?, &*read_state(state).ok()?, player)
+        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
     }
 
     fn late_starting_info(
@@ -340,7 +340,7 @@ impl Game for MagicRealm {
         player: &str,
         text: &str,
     ) -> Option<Result<String, String>> {
-        setup::late::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
+        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
     }
 
     /// Each ruling read against the pending state

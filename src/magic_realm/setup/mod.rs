@@ -15,7 +15,6 @@
 pub mod by_mail;
 mod chits;
 mod items;
-pub mod late;
 #[cfg(test)]
 mod tests;
 

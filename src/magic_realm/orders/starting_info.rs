@@ -4,11 +4,11 @@
 //! as the day he enters begins, just before he enters: `day::rulings`).
 
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::orders::ruling::parse_ruling;
+use crate::magic_realm::setup::by_mail::key_lines;
 use crate::magic_realm::state::MrState;
 use crate::magic_realm::state::ruling::Ruling;
 
-use super::by_mail::key_lines;
+use super::ruling::parse_ruling;
 
 /// The character `player` is about to enter the Realm with, when the
 /// campaign records starting info and his has not been given.
