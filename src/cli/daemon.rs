@@ -170,7 +170,8 @@ pub enum GmCommand {
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
     /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for
-    /// CHARACTER, replace CHARACTER with CHARACTER.
+    /// CHARACTER, replace CHARACTER with CHARACTER, starting CHARACTER victory GT 1, SP 0,
+    /// F 2, N 1, G 1 [spells SPELL; SPELL] (a late joiner's starting info, before he enters).
     Rule {
         /// The ruling.
         text: String,
@@ -692,6 +693,15 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             replace,
         } => {
             let secret = match (replace, player) {
+                // A seat keeps its name (the game knows the character's
+                // player by it): a new name is a new player.
+                (Some(seat), Some(player)) if !player.eq_ignore_ascii_case(seat) => bail!(
+                    "--replace {seat} gives the seat of {seat} to a new address and keeps its \
+                     name, so --name {player} cannot be used with it; leave out --name, or make \
+                     {player} a new player: `realmgm gm --campaign {name} remove-player --player \
+                     {seat}`, then `realmgm gm --campaign {name} add-player --name {player} \
+                     --email {email}`"
+                ),
                 (Some(seat), _) => {
                     daemon.replace_player(&name, seat, email, character.as_deref(), now)?
                 }

@@ -81,6 +81,11 @@ impl Daemon {
             Command::Orders if self.round_waits_for(stored, &player.name)? => {
                 return self.round_answer(stored, player, letter, now);
             }
+            // A late player's starting info, while his character waits to
+            // enter the Realm.
+            Command::Orders if let Some(read) = self.starting_info_in(stored, player, letter) => {
+                return self.late_starting_info(stored, player, read, letter, now);
+            }
             Command::Orders => {
                 let (note, text) = self.submit_orders(
                     stored,

@@ -323,12 +323,26 @@ impl Game for MagicRealm {
                 .push(crate::magic_realm::state::Arrival {
                     player: seat.player.clone(),
                     character,
+                    spells: Vec::new(),
                 });
         }
         Ok(match mr {
             Cow::Owned(mr) => GameState::from_typed(mr)?,
             Cow::Borrowed(_) => state.clone(),
         })
+    }
+
+    fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
+        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
+    }
+
+    fn late_starting_info(
+        &self,
+        state: &GameState,
+        player: &str,
+        text: &str,
+    ) -> Option<Result<String, String>> {
+        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
     }
 
     /// Each ruling read against the pending state

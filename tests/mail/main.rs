@@ -19,6 +19,7 @@ mod daemon_maildir;
 mod daemon_robustness;
 mod daemon_server;
 mod fantasy_by_mail;
+mod first_week;
 mod forgers;
 mod gm_hand;
 mod mail_fixtures;

@@ -171,6 +171,11 @@ impl LeaderRecord {
 pub struct Arrival {
     pub player: String,
     pub character: String,
+    /// The spells his player chose to record as he enters (his starting
+    /// info); none chosen: the dice choose, as for a player who joined
+    /// where no starting info is recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<String>,
 }
 
 /// The victory points a player assigned to each category before play.
