@@ -135,9 +135,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
                 .map(|p| format!("  line {}, column {}: {}", p.line, p.column, p.message))
                 .collect();
             anyhow::bail!(
-                "{} has {}:
-{}
-{noted}",
+                "{} has {}:\n{}\n{noted}",
                 args.file.display(),
                 crate::words::counted(problems.len(), "problem", "problems"),
                 listed.join("\n")
