@@ -360,7 +360,7 @@ fn a_starting_ruling_is_for_a_character_about_to_enter_and_reads_as_at_setup() {
         .take(usize::from(wizard.spells))
         .map(|s| s.name.as_str())
         .collect();
-    assert!(refused("starting Wizard victory F 5").contains("records 2 spell(s); 0 named"));
+    assert!(refused("starting Wizard victory F 5").contains("records 2 spells; 0 named"));
     let first = spells[0];
     assert!(
         refused(&format!(
