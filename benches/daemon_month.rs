@@ -7,6 +7,8 @@
 //! Run with `cargo bench --bench daemon_month`; under `cargo test` (no
 //! `--bench` argument) it plays a shorter campaign once, as a smoke test.
 
+// The month's own figures are needed here, not its mail.
+#[allow(dead_code)]
 #[path = "../tests/support/month16.rs"]
 mod month16;
 

@@ -551,6 +551,28 @@ pub trait Game: Sync {
         Ok(state.clone())
     }
 
+    /// What a player who joined late still owes before he enters, asked
+    /// of him as of the others at setup (Magic Realm: his victory
+    /// requirements and spells, in a campaign whose players recorded
+    /// theirs); `None` when nothing. `state` is the pending state with the
+    /// late seats admitted and the turn's rulings queued.
+    fn late_starting_info_request(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The ruling text that `player`'s mail makes of the starting info he
+    /// owes ([`Game::late_starting_info_request`]), or the problem, worded
+    /// for him; `None` when he owes nothing or the mail holds no starting
+    /// info (it is something else, e.g. his orders).
+    fn late_starting_info(
+        &self,
+        _state: &GameState,
+        _player: &str,
+        _text: &str,
+    ) -> Option<Result<String, String>> {
+        None
+    }
+
     /// Whether `player` has a part in the game as it stands (Magic Realm:
     /// a character on the board), so a report of the turn is his to read.
     fn plays(&self, _state: &GameState, _player: &str) -> bool {
@@ -598,6 +620,13 @@ pub trait Game: Sync {
         player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>>;
+
+    /// Whether `line` of a player's mail reads as orders (even faulty
+    /// ones), so the prose written before and after his orders can be set
+    /// aside. A game that cannot tell takes every line for orders.
+    fn reads_as_orders(&self, _line: &str) -> bool {
+        true
+    }
 
     /// The most phases one day of `orders` asks of one figure (a character,
     /// or one he directs), checked against the campaign's

@@ -18,6 +18,7 @@ pub mod report;
 pub mod site;
 pub mod store;
 pub mod suggest;
+pub mod words;
 
 /// Every realmgm program (the binary, the tests, the benchmarks) allocates
 /// through mimalloc: the engines make many small short-lived allocations

@@ -72,6 +72,19 @@ where
     scored.into_iter().take(3).map(|(_, name)| name).collect()
 }
 
+/// Whether `wanted` is one of `names` or a slip of the keyboard from one
+/// (`Serch` for `Search`): closer than [`nearest`] asks, since it decides
+/// what a line is rather than what to suggest.
+pub fn is_typo_of<'a, I>(wanted: &str, names: I) -> bool
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let wanted = fold(wanted);
+    names
+        .into_iter()
+        .any(|name| strsim::jaro_winkler(&wanted, &fold(name)) >= 0.88)
+}
+
 /// " (did you mean X or Y?)", or nothing when no name is close.
 pub fn did_you_mean<'a, I>(wanted: &str, names: I) -> String
 where

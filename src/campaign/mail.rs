@@ -125,6 +125,17 @@ pub enum SecurityName {
     None,
 }
 
+/// As the campaign file writes it.
+impl std::fmt::Display for SecurityName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SecurityName::Tls => "tls",
+            SecurityName::Starttls => "starttls",
+            SecurityName::None => "none",
+        })
+    }
+}
+
 impl SecurityName {
     pub fn security(self) -> Security {
         match self {

@@ -500,9 +500,10 @@ impl Checker<'_> {
                 named.span(),
                 "calendar.victory_points",
                 format!(
-                    "with the '{}' rule the seasons set the victory points: {months} month(s) \
+                    "with the '{}' rule the seasons set the victory points: {} \
                      from {} ask {needed}, not {value}; write {needed} or leave the line out",
                     known.seasons_toggle,
+                    crate::words::counted(months, "month", "months"),
                     start_season.unwrap_or_default()
                 ),
             )),

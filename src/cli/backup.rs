@@ -21,9 +21,11 @@ pub fn run(args: &BackupArgs) -> anyhow::Result<()> {
     let pages = store.backup_to(&args.file, None)?;
     let campaigns = store.list_campaigns()?.len();
     super::emit(format!(
-        "Backed up {} to {} ({pages} pages, {campaigns} campaign(s)). Restore it by stopping the \
-         daemon and putting the file in the database's place (or name it with --db).",
+        "Backed up {} to {} ({}, {}). Restore it by stopping the daemon and putting the file in \
+         the database's place (or name it with --db).",
         path.display(),
-        args.file.display()
+        args.file.display(),
+        crate::words::counted(pages, "page", "pages"),
+        crate::words::counted(campaigns, "campaign", "campaigns")
     ))
 }

@@ -17,6 +17,16 @@ use crate::store::{PlayerSecret, Store, StoredCampaign};
 /// The database file used when neither `--db` nor `REALMGM_DB` names one.
 pub const DEFAULT_DB: &str = "realmgm.sqlite";
 
+/// ` --db PATH` for a command the program prints, so it works as printed
+/// on the database the GM named; nothing for the default one.
+pub(crate) fn db_option(path: &Path) -> String {
+    if path == Path::new(DEFAULT_DB) {
+        String::new()
+    } else {
+        format!(" --db {}", path.display())
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub(crate) struct DbArg {
     /// The database file.
@@ -152,7 +162,11 @@ Nothing was stored: remove the refused changes from the file and run `campaign e
             }
             create_maildirs(&updated, &args.db.mail_base())?;
             super::emit(report.trim_end())?;
-            super::emit(format!("Stored: {applied} change(s) apply from now on."))?;
+            super::emit(format!(
+                "Stored: {} {} from now on.",
+                crate::words::counted(applied, "change", "changes"),
+                crate::words::agreeing(applied, "applies", "apply")
+            ))?;
         }
     }
     Ok(())
@@ -311,11 +325,7 @@ fn render_new(
         }
     }
     // Each command below works as printed, whichever database the GM named.
-    let db = if path == Path::new(DEFAULT_DB) {
-        String::new()
-    } else {
-        format!(" --db {}", path.display())
-    };
+    let db = db_option(path);
     // Magic Realm sets up only once every seat has a character; without
     // setup by mail nothing asks the player to choose, so the game would
     // hold at its first look with no word to him.

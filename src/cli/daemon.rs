@@ -19,12 +19,12 @@ use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
 
-use super::campaign::DbArg;
+use super::campaign::{DbArg, db_option};
 use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
 pub struct DaemonArgs {
-    /// The campaign(s) to run, by tag; repeat for several [default: every
+    /// A campaign to run, by tag; repeat for several [default: every
     /// campaign in the database].
     #[arg(long)]
     campaign: Vec<String>,
@@ -166,11 +166,12 @@ pub enum GmCommand {
         keep_character: bool,
     },
     /// Make a ruling carried out as the pending day begins, e.g.
-    /// `gm rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
+    /// `gm --campaign C rule "give Gold Helmet to Amazon" --why "lost on day 11"`; forms:
     /// give/take ITEM to/from CHARACTER, gold|fame|notoriety CHARACTER +N,
     /// move CHARACTER|DENIZEN to CLEARING, chit CHARACTER CHIT
     /// active|fatigued|wounded, heal CHARACTER, kill CHARACTER, discover SITE|CV2-CV5 for
-    /// CHARACTER, replace CHARACTER with CHARACTER.
+    /// CHARACTER, replace CHARACTER with CHARACTER, starting CHARACTER victory GT 1, SP 0,
+    /// F 2, N 1, G 1 [spells SPELL; SPELL] (a late joiner's starting info, before he enters).
     Rule {
         /// The ruling.
         text: String,
@@ -594,7 +595,8 @@ fn remove_partial_files(campaigns: &[Campaign]) {
         {
             Ok(0) => {}
             Ok(removed) => tracing::info!(
-                "removed {removed} half-written message(s) a killed delivery left in {folder}/tmp"
+                "removed {} a killed delivery left in {folder}/tmp",
+                crate::words::counted(removed, "half-written message", "half-written messages")
             ),
             Err(error) => tracing::warn!("cannot clean {folder}/tmp: {error}"),
         }
@@ -625,9 +627,10 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
     // clap cannot require an option that may stand on either side.
     let Some(tag) = &args.campaign else {
+        let db = db_option(&args.db.path());
         anyhow::bail!(
             "name the campaign with `--campaign C`, before or after the command; `realmgm \
-             campaign list` shows the stored ones"
+             campaign list{db}` shows the stored ones"
         );
     };
     let campaign = daemon.campaign(tag)?.campaign;
@@ -690,6 +693,15 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             replace,
         } => {
             let secret = match (replace, player) {
+                // A seat keeps its name (the game knows the character's
+                // player by it): a new name is a new player.
+                (Some(seat), Some(player)) if !player.eq_ignore_ascii_case(seat) => bail!(
+                    "--replace {seat} gives the seat of {seat} to a new address and keeps its \
+                     name, so --name {player} cannot be used with it; leave out --name, or make \
+                     {player} a new player: `realmgm gm --campaign {name} remove-player --player \
+                     {seat}`, then `realmgm gm --campaign {name} add-player --name {player} \
+                     --email {email}`"
+                ),
                 (Some(seat), _) => {
                     daemon.replace_player(&name, seat, email, character.as_deref(), now)?
                 }
@@ -798,9 +810,9 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             crate::mail::tls::read_ca_file(&path)
                 .map(|certificates| {
                     format!(
-                        "mail.ca_file {} holds {} certificate(s)",
+                        "mail.ca_file {} holds {}",
                         path.display(),
-                        certificates.len()
+                        crate::words::counted(certificates.len(), "certificate", "certificates")
                     )
                 })
                 .map_err(|e| format!("{e}; fix the path or the file")),
@@ -827,11 +839,11 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                         let why = e.to_string();
                         match crate::mail::tls::advice(&why) {
                             Some(advice) => format!(
-                                "SMTP {}:{} ({:?}): {why}; {advice}",
+                                "SMTP {}:{} (security {}): {why}; {advice}",
                                 smtp.host, smtp.port, smtp.security
                             ),
                             None => format!(
-                                "SMTP {}:{} ({:?}): {why}; check host, port, security and the \
+                                "SMTP {}:{} (security {}): {why}; check host, port, security and the \
                                  login",
                                 smtp.host, smtp.port, smtp.security
                             ),
@@ -902,7 +914,8 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     }
     if problems > 0 {
         bail!(
-            "{problems} problem(s) in the mail settings of {}",
+            "{} in the mail settings of {}",
+            crate::words::counted(problems, "problem", "problems"),
             campaign.name
         );
     }

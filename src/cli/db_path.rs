@@ -28,9 +28,10 @@ use anyhow::{Context, bail};
 pub(crate) fn real_path(typed: &Path, create: bool) -> anyhow::Result<PathBuf> {
     if std::fs::symlink_metadata(typed).is_err() {
         if !create {
+            let db = super::campaign::db_option(typed);
             bail!(
                 "there is no database at {}; create a campaign first with `realmgm campaign new \
-                 FILE`, or name the database with --db or REALMGM_DB",
+                 FILE{db}`, or name the database with --db or REALMGM_DB",
                 typed.display()
             );
         }

@@ -191,6 +191,12 @@ struct RollArgs {
     script: Option<std::path::PathBuf>,
 }
 
+/// The command-line interface as clap sees it: every subcommand, option
+/// and help text; tests parse the commands the program prints with it.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// Parse the process arguments and run the command.
 ///
 /// # Errors
@@ -230,14 +236,14 @@ pub fn run() -> anyhow::Result<()> {
         Command::Demo(args) => demo::run(&args),
         Command::Backup(args) => backup::run(&args),
         Command::Completions { shell } => {
-            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut command = self::command();
             // Written through `emit`, which stops quietly on a closed pipe.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut command, "realmgm", &mut script);
             emit(String::from_utf8_lossy(&script).trim_end())
         }
         Command::Manual => {
-            let command = <Cli as clap::CommandFactory>::command();
+            let command = self::command();
             let mut page = Vec::new();
             clap_mangen::Man::new(command).render(&mut page)?;
             emit(String::from_utf8_lossy(&page).trim_end())

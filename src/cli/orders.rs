@@ -2,7 +2,12 @@
 
 use anyhow::Context;
 
+use crate::daemon::Daemon;
+use crate::daemon::ingest::own_text;
+use crate::daemon::player::read_orders;
+use crate::game::GameState;
 use crate::magic_realm::{data, orders};
+use crate::mail::route::take_password;
 
 #[derive(Debug, clap::Args)]
 pub struct ParseArgs {
@@ -29,7 +34,9 @@ pub fn parse(args: &ParseArgs) -> anyhow::Result<()> {
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// The orders, as the player would mail them (see `Activities:`, `Search:`, `Buy:` ...).
+    /// The body of the player's mail, as he would send it: greetings, prose, a
+    /// `Password:` line and the quoted report under his orders are read as the
+    /// daemon reads them.
     file: std::path::PathBuf,
     /// The campaign the orders are for.
     #[arg(long)]
@@ -41,17 +48,23 @@ pub struct CheckArgs {
     db: super::campaign::DbArg,
 }
 
-/// Check a whole orders file against the game and the campaign, offline.
+/// Check a mail of orders as the daemon would read it for a campaign's
+/// character when it arrived now, without storing or sending anything: the
+/// same reading ([`crate::daemon::ingest::own_text`],
+/// [`crate::daemon::player::read_orders`]) and the same checks, against the
+/// state the next day starts from.
 pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
+    let body = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the orders file {}", args.file.display()))?;
     let (store, _) = args.db.open(false)?;
-    let stored = store.load_campaign(&args.campaign)?;
-    if stored.campaign.game != "magic-realm" {
+    let daemon = Daemon::new(store);
+    let stored = daemon.campaign(&args.campaign)?;
+    let campaign = &stored.campaign;
+    if campaign.game != "magic-realm" {
         anyhow::bail!(
             "the campaign {} plays {}, and these are Magic Realm orders",
-            stored.campaign.name,
-            stored.campaign.game
+            campaign.name,
+            campaign.game
         );
     }
     let characters: Vec<&str> = stored
@@ -59,38 +72,74 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
         .iter()
         .filter_map(|p| p.character.as_deref())
         .collect();
-    let Some(character) = crate::suggest::find(&args.character, characters.iter().copied()) else {
+    let seat = stored.players.iter().find(|p| {
+        p.character
+            .as_deref()
+            .is_some_and(|c| crate::suggest::same(c, &args.character))
+    });
+    let Some((player, character)) = seat.and_then(|p| Some((&p.name, p.character.as_deref()?)))
+    else {
         let hint = crate::suggest::did_you_mean(&args.character, characters.iter().copied());
         anyhow::bail!(
             "nobody plays '{}' in {}{hint}; `realmgm campaign show {}` lists the characters",
             args.character,
-            stored.campaign.name,
-            stored.campaign.name
+            campaign.name,
+            campaign.name
         );
     };
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let day_orders = match orders::parse_day_orders(&text, 1, data) {
-        Ok(day_orders) => day_orders,
-        Err(errors) => {
-            let listed: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+    let game = daemon.game(campaign)?;
+    let pending = daemon.pending(campaign)?;
+    let unlocked = take_password(&body);
+    let own = own_text(&unlocked.text, &campaign.name);
+    let mut notes: Vec<String> = unlocked
+        .line
+        .map(|line| {
+            format!(
+                "line {line} is the Password: line; the daemon reads it to know the sender and \
+                 never shows it"
+            )
+        })
+        .into_iter()
+        .chain(own.set_aside)
+        .collect();
+    let state = match &pending.state {
+        Some(state) => state.clone(),
+        None => {
+            notes.push(
+                "the game is not set up yet, so moves, chits and belongings are not checked"
+                    .to_string(),
+            );
+            GameState::new(serde_json::Value::Null)
+        }
+    };
+    let read = read_orders(game, campaign, &state, player, &own.text, own.first_line);
+    notes.extend(read.set_aside);
+    let noted: String = notes.iter().map(|n| format!("note: {n}\n")).collect();
+    match read.outcome {
+        Ok(accepted) => {
+            let mut report = format!(
+                "Orders of the {character} for day {} in {}:\n{}\n",
+                pending.day,
+                campaign.name,
+                accepted.canonical.trim_end()
+            );
+            for warning in &accepted.warnings {
+                report.push_str(&format!("warning: {warning}\n"));
+            }
+            report.push_str(&noted);
+            super::emit(report.trim_end())
+        }
+        Err(problems) => {
+            let listed: Vec<String> = problems
+                .iter()
+                .map(|p| format!("  line {}, column {}: {}", p.line, p.column, p.message))
+                .collect();
             anyhow::bail!(
-                "{} has {} problem(s):\n{}",
+                "{} has {}:\n{}\n{noted}",
                 args.file.display(),
-                errors.len(),
+                crate::words::counted(problems.len(), "problem", "problems"),
                 listed.join("\n")
             );
         }
-    };
-    let names = orders::check_names(&day_orders, data, &characters);
-    let mut report = format!(
-        "Orders of the {character} in {}:\n{day_orders}",
-        stored.campaign.name
-    );
-    for warning in &names.warnings {
-        report.push_str(&format!("warning: {warning}\n"));
     }
-    if !names.errors.is_empty() {
-        anyhow::bail!("{report}\n{}", names.errors.join("\n"));
-    }
-    super::emit(report.trim_end())
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use crate::daemon::report_context::{gm_words, report_context};
 use crate::game::{Event, Observers, Reader};
 
-use super::campaign::DbArg;
+use super::campaign::{DbArg, db_option};
 use super::emit;
 
 #[derive(Debug, clap::Args)]
@@ -63,8 +63,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
             })?,
     };
     let Some(snapshot) = store.load_day(&campaign.name, day)? else {
+        let db = db_option(&args.db.path());
         bail!(
-            "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status`",
+            "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status{db}`",
             campaign.name,
             campaign.name
         );

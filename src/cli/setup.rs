@@ -62,11 +62,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 
 fn items(list: &[Item]) -> String {
     list.iter()
-        .map(|i| {
-            format!("{} ({:?})", i.name, i.kind)
-                .to_lowercase()
-                .replace(&i.name.to_lowercase(), &i.name)
-        })
+        .map(|i| format!("{} ({})", i.name, i.kind))
         .collect::<Vec<_>>()
         .join(", ")
 }

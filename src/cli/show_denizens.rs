@@ -114,7 +114,7 @@ impl Shown for Monster {
             flags.push("flying".to_string());
         }
         for t in &self.traits {
-            flags.push(format!("{t:?}").to_lowercase());
+            flags.push(t.to_string());
         }
         let row = match self.row {
             Some(row) => format!("prowls on row {row}"),

@@ -31,6 +31,25 @@ pub enum Command {
     Orders,
 }
 
+/// The command as the player writes it (`report? 3`), for the GM's log.
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Command::Help => f.write_str("help"),
+            Command::CurrentOrders => f.write_str("orders?"),
+            Command::Report(None) => f.write_str("report?"),
+            Command::Report(Some(day)) => write!(f, "report? {day}"),
+            Command::Rules => f.write_str("rules?"),
+            Command::Combat => f.write_str("combat?"),
+            Command::To(name) => write!(f, "to {name}"),
+            Command::Away(date) => write!(f, "away until {date}"),
+            Command::Back => f.write_str("back"),
+            Command::Gm(command) => command.fmt(f),
+            Command::Orders => f.write_str("orders"),
+        }
+    }
+}
+
 /// A GM command by mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
@@ -412,6 +431,24 @@ mod tests {
                 panic!("{text} is a GM command");
             };
             assert_eq!(command.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn a_player_command_reads_back_as_the_player_wrote_it() {
+        for text in [
+            "help",
+            "orders?",
+            "report?",
+            "report? 3",
+            "rules?",
+            "combat?",
+            "to Black Knight",
+            "away until 2030-01-15",
+            "back",
+            "gm status",
+        ] {
+            assert_eq!(read(&format!("[T] {text}"), "").to_string(), text);
         }
     }
 }

@@ -24,12 +24,11 @@ pub struct Confirmation<'a> {
     pub day: u32,
     pub deadline: i64,
     pub version: u32,
-    /// The orders as read, or every problem found.
+    /// The orders as read, or every problem found, its line counted in the
+    /// mail body.
     pub outcome: Result<&'a AcceptedOrders, &'a [OrdersProblem]>,
     /// The canonical text of the version in force before this one.
     pub previous: Option<&'a str>,
-    /// Line `n` of the orders is line `first_line + n - 1` of the mail body.
-    pub first_line: usize,
     /// Notes about the mail itself (ignored attachments, HTML-only, ...).
     pub notes: &'a [String],
 }
@@ -88,7 +87,7 @@ pub fn confirmation(c: &Confirmation<'_>, templates: &Templates) -> Result<Strin
                 .iter()
                 .take(CONFIRMATION_PROBLEMS_SHOWN)
                 .map(|p| ProblemView {
-                    line: c.first_line + p.line.saturating_sub(1),
+                    line: p.line,
                     column: p.column,
                     message: &p.message,
                 })
@@ -164,7 +163,7 @@ mod tests {
     #[test]
     fn problems_name_the_line_of_the_mail() {
         let problems = [OrdersProblem {
-            line: 2,
+            line: 5,
             column: 1,
             message: "not a number".into(),
         }];
@@ -176,7 +175,6 @@ mod tests {
             version: 2,
             outcome: Err(&problems),
             previous: Some("guess 5"),
-            first_line: 4,
             notes: &["the attachment big.bin (2000000 bytes) was ignored".into()],
         };
         let text = confirmation(&c, &Templates::built_in()).unwrap();
@@ -203,7 +201,6 @@ mod tests {
             version: 1,
             outcome: Err(&problems),
             previous: None,
-            first_line: 1,
             notes: &[],
         };
         let text = confirmation(&c, &Templates::built_in()).unwrap();

@@ -90,6 +90,12 @@ impl Daemon {
             .filter(|p| self.choosing_character(&stored, p).unwrap_or(false))
             .map(|p| p.name.clone())
             .collect();
+        let owing_starting_info = stored
+            .players
+            .iter()
+            .filter(|p| matches!(self.starting_info_owed(&stored, &p.name), Ok(Some(_))))
+            .map(|p| p.name.clone())
+            .collect();
         let health = self.store.mail_health(name)?;
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
@@ -104,11 +110,13 @@ impl Daemon {
             },
             rulings: self.store.rulings(name, pending.day)?,
             choosing,
+            owing_starting_info,
             campaign: campaign.name.clone(),
             game: campaign.game.clone(),
             day_pending: pending.day,
             deadline: format_utc(pending.deadline),
             paused: control.paused,
+            held_lifts_itself: control.hold_lifts_itself && control.hold_reason.is_some(),
             held: control.hold_reason,
             combat_round,
             setup,
@@ -649,6 +657,9 @@ pub struct CampaignStatus {
     pub paused: bool,
     /// Why the turn is held, when it is.
     pub held: Option<String>,
+    /// The hold lifts itself once its cause is gone (the daemon checks it
+    /// every round); otherwise it waits for the GM.
+    pub held_lifts_itself: bool,
     /// A combat round waiting for answers, as the GM reads it.
     pub combat_round: Option<String>,
     /// Where the setup by mail stands, before day 1.
@@ -661,6 +672,9 @@ pub struct CampaignStatus {
     /// Players who joined the running game and have not chosen a
     /// character yet (nobody waits for them).
     pub choosing: Vec<String>,
+    /// Late players whose starting info (victory requirements, spells) is
+    /// still to come before their characters enter.
+    pub owing_starting_info: Vec<String>,
     /// The GM's rulings standing for the pending turn.
     pub rulings: Vec<crate::store::rulings::StoredRuling>,
     /// When the daemon last looked at the campaign (UTC), for monitoring.
@@ -734,8 +748,13 @@ impl std::fmt::Display for CampaignStatus {
                 mail.notices_held
             )?;
         }
-        if let Some(reason) = &self.held {
-            writeln!(f, "HELD: {reason}")?;
+        match &self.held {
+            Some(reason) if self.held_lifts_itself => writeln!(
+                f,
+                "HELD until this is no longer so (the daemon checks every round): {reason}"
+            )?,
+            Some(reason) => writeln!(f, "HELD: {reason}")?,
+            None => {}
         }
         if let Some(round) = &self.combat_round {
             write!(f, "{round}")?;
@@ -766,7 +785,10 @@ impl std::fmt::Display for CampaignStatus {
                 (Some(last), None) => format!("only unreadable orders (version {last})"),
             };
             let bounced = if p.bounces > 0 {
-                format!("; mail to this player bounced {} time(s)", p.bounces)
+                format!(
+                    "; mail to this player bounced {}",
+                    crate::words::counted(p.bounces, "time", "times")
+                )
             } else {
                 String::new()
             };
@@ -781,6 +803,14 @@ impl std::fmt::Display for CampaignStatus {
             writeln!(
                 f,
                 "  {player}: has not chosen a character yet (a mail with a `Character:` line does)"
+            )?;
+        }
+        for player in &self.owing_starting_info {
+            writeln!(
+                f,
+                "  {player}: has not sent the starting info yet (a mail with a `Victory:` line \
+                 does; without it the character enters with no requirements and spells chosen \
+                 by the dice)"
             )?;
         }
         for ruling in &self.rulings {

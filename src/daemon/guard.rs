@@ -92,9 +92,9 @@ impl Daemon {
             return Ok(format!("no mail of {name} is set aside as failed"));
         }
         let mut out = format!(
-            "{} mail(s) set aside as failed; `gm mail retry --id N` reads one again once the \
-             cause is fixed:\n",
-            failed.len()
+            "{} set aside as failed; `gm mail retry --id N` reads one again once the cause is \
+             fixed:\n",
+            crate::words::counted(failed.len(), "mail", "mails")
         );
         for mail in failed {
             out.push_str(&format!(

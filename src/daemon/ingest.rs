@@ -92,6 +92,31 @@ pub struct Letter {
     pub notes: Vec<String>,
 }
 
+/// What a player wrote himself in a mail body, as the daemon reads it.
+pub struct OwnText {
+    /// His text, with greetings and sign-offs blanked.
+    pub text: String,
+    /// Line `n` of `text` is line `first_line + n - 1` of the body.
+    pub first_line: usize,
+    /// A note for each greeting or sign-off set aside.
+    pub set_aside: Vec<String>,
+}
+
+/// The player's own text of a mail `body` whose `Password:` line is
+/// already blanked ([`take_password`]): the quoted report under it cut
+/// (also where a client quotes without `>`, at the campaign `tag`'s
+/// marker), then greetings and sign-offs set aside, each named.
+pub fn own_text(body: &str, tag: &str) -> OwnText {
+    let marker = super::confirm::marker(tag);
+    let cleaned = clean_reply_with_markers(body, &[marker.as_str()]);
+    let (text, set_aside) = crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
+    OwnText {
+        text,
+        first_line: cleaned.first_line,
+        set_aside,
+    }
+}
+
 impl Letter {
     /// Message-ID and References of the mail, for threading a reply.
     pub fn answering(&self) -> Option<(&str, &[String])> {
@@ -290,8 +315,8 @@ impl Daemon {
         if let Scan::Everything { old, new: current } = scan {
             let note = format!(
                 "IMAP mailbox {mailbox}: UIDVALIDITY changed from {old} to {current} (the \
-                 server renumbered it); re-scanned all {} message(s), {new} of them new",
-                uids.len()
+                 server renumbered it); re-scanned all {}, {new} of them new",
+                crate::words::counted(uids.len(), "message", "messages")
             );
             self.store.log_gm(None, now, "imap", &note, None)?;
         }
@@ -328,8 +353,9 @@ impl Daemon {
         let pruned = self.store.prune_stranger_mail(now)?;
         if pruned > 0 {
             let note = format!(
-                "dropped the kept text of {pruned} stranger mail(s) older than \
-                 mail.keep_strangers_days; their rows stay"
+                "dropped the kept text of {} older than mail.keep_strangers_days; their rows \
+                 stay",
+                crate::words::counted(pruned, "stranger mail", "stranger mails")
             );
             self.store.log_gm(None, now, "pruned", &note, None)?;
         }
@@ -480,8 +506,7 @@ impl Daemon {
                 return Ok((InboundStatus::Rejected, note + &kept));
             }
         };
-        let marker = super::confirm::marker(&campaign.name);
-        let cleaned = clean_reply_with_markers(&password.text, &[marker.as_str()]);
+        let own = own_text(&password.text, &campaign.name);
         drop(password);
         let mut notes: Vec<String> = untagged_note.into_iter().collect();
         if mail.body_source == BodySource::Html {
@@ -507,14 +532,11 @@ impl Daemon {
                 format!("the attachment {name} was not read; write orders in the body")
             });
         }
-        // Greetings and sign-offs are set aside, each named in the answer.
-        let (text, courtesies) =
-            crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
-        notes.extend(courtesies);
+        notes.extend(own.set_aside);
         let letter = Letter {
             inbound_id: Some(id),
-            text,
-            first_line: cleaned.first_line,
+            text: own.text,
+            first_line: own.first_line,
             mail,
             notes,
         };
@@ -648,8 +670,8 @@ impl Daemon {
             NoticeTurn::Held => {
                 let note = format!(
                     "the notice '{subject}' to {address} was held back: one went there less \
-                     than {} minute(s) ago (mail.notice_interval_minutes)",
-                    interval / 60
+                     than {} ago (mail.notice_interval_minutes)",
+                    crate::words::counted(interval / 60, "minute", "minutes")
                 );
                 self.store.log_gm(
                     Some(&campaign.name),
@@ -729,7 +751,8 @@ impl Daemon {
                     let count = self.store.record_bounce(&campaign, &player, now, &note)?;
                     let stored = self.store.load_campaign(&campaign)?;
                     let message = format!(
-                        "mail to {player} ({address}) bounced ({count} bounce(s) so far): {}",
+                        "mail to {player} ({address}) bounced ({} so far): {}",
+                        crate::words::counted(count, "bounce", "bounces"),
                         quotable(&mail.subject, QUOTED_CHARS)
                     );
                     self.store
@@ -952,7 +975,7 @@ mod tests {
         assert_eq!(log.len(), 1, "{log:?}");
         assert!(
             log[0].message.contains("UIDVALIDITY changed from 7 to 9")
-                && log[0].message.contains("all 2 message(s), 1 of them new"),
+                && log[0].message.contains("all 2 messages, 1 of them new"),
             "{log:?}"
         );
         let key = format!("gm@127.0.0.1:{port}/INBOX");

@@ -81,6 +81,11 @@ impl Daemon {
             Command::Orders if self.round_waits_for(stored, &player.name)? => {
                 return self.round_answer(stored, player, letter, now);
             }
+            // A late player's starting info, while his character waits to
+            // enter the Realm.
+            Command::Orders if let Some(read) = self.starting_info_in(stored, player, letter) => {
+                return self.late_starting_info(stored, player, read, letter, now);
+            }
             Command::Orders => {
                 let (note, text) = self.submit_orders(
                     stored,
@@ -105,7 +110,7 @@ impl Daemon {
                 (
                     "your question".to_string(),
                     text,
-                    format!("answered {other:?} for {}", player.name),
+                    format!("answered `{other}` for {}", player.name),
                 )
             }
         };
@@ -192,15 +197,23 @@ impl Daemon {
         let played = self.store.latest_day(&campaign.name)?.map_or(0, |d| d.day);
         let pending = self.pending(campaign)?;
         Ok(match away {
-            Some(away) if played >= away.since_day => format!(
-                "{head}While you were away, days {} to {played} were played for you ({}). \
-                 Their reports were mailed to you; `report? N` sends the report of day N again. \
-                 Day {}'s orders are due by {}.",
-                away.since_day,
-                campaign.missing_orders_rule(),
-                pending.day,
-                format_utc(pending.deadline)
-            ),
+            Some(away) if played >= away.since_day => {
+                let (days, reports) = if played == away.since_day {
+                    (format!("day {played} was played"), "Its report was")
+                } else {
+                    (
+                        format!("days {} to {played} were played", away.since_day),
+                        "Their reports were",
+                    )
+                };
+                format!(
+                    "{head}While you were away, {days} for you ({}). {reports} mailed to you; \
+                     `report? N` sends the report of day N again. Day {}'s orders are due by {}.",
+                    campaign.missing_orders_rule(),
+                    pending.day,
+                    format_utc(pending.deadline)
+                )
+            }
             _ => format!(
                 "{head}No day was played while you were away. Day {}'s orders are due by {}.",
                 pending.day,
@@ -429,9 +442,17 @@ impl Daemon {
             .state
             .clone()
             .unwrap_or(GameState::new(serde_json::Value::Null));
-        let read = game
-            .read_orders(&state, &campaign.rules, player, submission.text)
-            .and_then(|accepted| within_phase_limit(game, campaign, accepted, submission.text));
+        let ReadOrders {
+            outcome: read,
+            set_aside,
+        } = read_orders(
+            game,
+            campaign,
+            &state,
+            player,
+            submission.text,
+            submission.first_line,
+        );
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
         let version = self.store.insert_order(&NewOrder {
@@ -444,6 +465,7 @@ impl Daemon {
             received: now,
         })?;
         let mut notes = submission_notes;
+        notes.extend(set_aside);
         if let Some(why) = unknown {
             notes.push(format!(
                 "the orders are stored, but the turn cannot run yet: {why}"
@@ -457,7 +479,6 @@ impl Daemon {
             version,
             outcome: read.as_ref().map_err(Vec::as_slice),
             previous: previous.as_ref().map(|p| p.canonical.as_str()),
-            first_line: submission.first_line,
             notes: &notes,
         };
         // A broken override must not leave the player without an answer:
@@ -482,9 +503,9 @@ impl Daemon {
                 pending.day
             ),
             Err(problems) => format!(
-                "orders of {player} for day {} kept as version {version} with {} problem(s)",
+                "orders of {player} for day {} kept as version {version} with {}",
                 pending.day,
-                problems.len()
+                crate::words::counted(problems.len(), "problem", "problems")
             ),
         };
         Ok((note, text))
@@ -509,6 +530,39 @@ impl Daemon {
         };
         Ok(latest.map(serde_json::from_value).transpose()?)
     }
+}
+
+/// A player's orders as the daemon reads them.
+pub struct ReadOrders {
+    /// The orders as read, or every problem found, its line counted in
+    /// the mail body.
+    pub outcome: Result<AcceptedOrders, Vec<OrdersProblem>>,
+    /// A note for each line of prose set aside around the orders.
+    pub set_aside: Vec<String>,
+}
+
+/// Read `player`'s orders `text` as the daemon does, for a mail and for
+/// `realmgm orders check`: the prose before and after the orders set aside
+/// (named by their line in the mail, `first_line` being the text's first),
+/// then the game's reading and checks against `state`, then the campaign's
+/// limit on phases.
+pub fn read_orders(
+    game: &dyn Game,
+    campaign: &Campaign,
+    state: &GameState,
+    player: &str,
+    text: &str,
+    first_line: usize,
+) -> ReadOrders {
+    // Numbered as in the mail, so a line a message names inside its text
+    // ("the activities were already given on line 3") is the player's line.
+    let text = "\n".repeat(first_line.saturating_sub(1)) + text;
+    let (text, set_aside) =
+        crate::mail::courtesy::set_aside_prose(&text, 1, |line| game.reads_as_orders(line));
+    let outcome = game
+        .read_orders(state, &campaign.rules, player, &text)
+        .and_then(|accepted| within_phase_limit(game, campaign, accepted, &text));
+    ReadOrders { outcome, set_aside }
 }
 
 /// Why a player's mail text is too large to read, if it is: the campaign's

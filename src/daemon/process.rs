@@ -460,22 +460,44 @@ impl Daemon {
         Ok(())
     }
 
-    /// Hold the pending turn and tell the GM, once per reason.
+    /// Hold the pending turn until the GM acts, and tell him, once per
+    /// reason.
     fn hold(
         &mut self,
         stored: &StoredCampaign,
         reason: &str,
         now: i64,
     ) -> anyhow::Result<TurnOutcome> {
+        self.hold_as(stored, reason, HoldKind::ForTheGm, now)
+    }
+
+    /// Hold the pending turn and tell the GM, once per reason and kind.
+    fn hold_as(
+        &mut self,
+        stored: &StoredCampaign,
+        reason: &str,
+        kind: HoldKind,
+        now: i64,
+    ) -> anyhow::Result<TurnOutcome> {
         let name = &stored.campaign.name;
         let control = self.store.control(name)?;
-        if control.hold_reason.as_deref() != Some(reason) {
-            self.store.set_hold(name, Some(reason))?;
+        let lifts_itself = kind == HoldKind::Condition;
+        if control.hold_reason.as_deref() != Some(reason)
+            || control.hold_lifts_itself != lifts_itself
+        {
+            let lifting = if lifts_itself {
+                self.store.set_condition_hold(name, reason)?;
+                "The daemon checks this again every round and lifts the hold itself once it is \
+                 no longer so; you will be told. "
+            } else {
+                self.store.set_hold(name, Some(reason))?;
+                ""
+            };
             let day = self.pending(&stored.campaign)?.day;
             let message = format!(
                 "Day {day} of {name} is held and was not processed: {reason}.\n\nAll orders \
-                 received are kept. `realmgm gm status --campaign {name}` shows the state; \
-                 `gm process` runs the turn, `gm resume` lets the schedule run it."
+                 received are kept. {lifting}`realmgm gm status --campaign {name}` shows the \
+                 state; `gm process` runs the turn, `gm resume` lets the schedule run it."
             );
             self.tell_gm(
                 &stored.campaign,
@@ -487,6 +509,36 @@ impl Daemon {
             )?;
         }
         Ok(TurnOutcome::Held(reason.to_string()))
+    }
+
+    /// Lift a hold whose cause was a condition that is gone now: logged,
+    /// and the GM told once (the hold is gone, so no later round lifts it
+    /// again). A hold for the GM stays. `next` says what happens now.
+    fn lift_condition_hold(
+        &mut self,
+        stored: &StoredCampaign,
+        next: &str,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let name = &stored.campaign.name;
+        let control = self.store.control(name)?;
+        let Some(reason) = control.hold_reason.filter(|_| control.hold_lifts_itself) else {
+            return Ok(());
+        };
+        self.store.set_hold(name, None)?;
+        let day = self.pending(&stored.campaign)?.day;
+        let message = format!(
+            "Day {day} of {name} is no longer held. It was held because {reason}; that is no \
+             longer so, and the hold lifted itself. {next}"
+        );
+        self.tell_gm(
+            &stored.campaign,
+            "hold",
+            &format!("day {day} no longer held"),
+            &message,
+            None,
+            now,
+        )
     }
 
     /// Hold a campaign whose latest stored state cannot be used (changed
@@ -545,7 +597,12 @@ impl Daemon {
                 SetupOutcome::Ready(seats, chosen) => {
                     game.new_game_with_setup(&seats, &campaign.rules, &chosen, &mut dice)
                 }
-                SetupOutcome::Waiting(waiting) => return Ok(Some(waiting)),
+                SetupOutcome::Waiting(waiting) => {
+                    // A set-up failure is gone once the players choose by mail.
+                    let next = format!("{}.", self.setup_status(stored)?);
+                    self.lift_condition_hold(stored, &next, now)?;
+                    return Ok(Some(waiting));
+                }
             }
         } else {
             game.new_game(&stored.seats(), &campaign.rules, &mut dice)
@@ -567,11 +624,20 @@ impl Daemon {
                 if game.sends_start_reports() {
                     self.send_start_reports(stored, game, &state, now)?;
                 }
+                let first = self.pending(campaign)?;
+                let next = format!(
+                    "The game is set up; day {} runs at its deadline, {}.",
+                    first.day,
+                    format_utc(first.deadline)
+                );
+                self.lift_condition_hold(stored, &next, now)?;
                 Ok(None)
             }
             Err(error) => {
+                // Every set-up failure is checked again next round: an edit
+                // of the campaign or a player's choice may have fixed it.
                 let reason = format!("the game cannot be set up: {error:#}");
-                self.hold(stored, &reason, now)?;
+                self.hold_as(stored, &reason, HoldKind::Condition, now)?;
                 Ok(Some(reason))
             }
         }
@@ -721,11 +787,14 @@ impl Daemon {
             }
         }
         let mail = campaign.mail.clone().unwrap_or_default();
+        // A hold on a condition does not stop the decision: it is how the
+        // condition is checked again.
+        let held_on_condition = control.hold_lifts_itself && control.hold_reason.is_some();
         let facts = TurnFacts {
             now,
             deadline: pending.deadline,
             paused: control.paused,
-            held: control.hold_reason.is_some(),
+            held: control.hold_reason.is_some() && !control.hold_lifts_itself,
             over,
             approved: control.approved_day == Some(pending.day),
             awaited: awaited.len(),
@@ -738,7 +807,23 @@ impl Daemon {
             late_grace_seconds: mail.late_grace_seconds(),
             hold_if_missing_percent: mail.hold_if_missing_percent(),
         };
-        let done = match decide(&facts) {
+        let decision = decide(&facts);
+        if held_on_condition
+            && !control.paused
+            && !over
+            && !matches!(decision, Decision::HoldWhile(_))
+        {
+            let next = match decision {
+                Decision::Process { .. } => format!("Day {} runs now.", pending.day),
+                _ => format!(
+                    "Day {} runs by the schedule; its deadline is {}.",
+                    pending.day,
+                    format_utc(pending.deadline)
+                ),
+            };
+            self.lift_condition_hold(&stored, &next, now)?;
+        }
+        let done = match decision {
             Decision::Wait => "waiting".to_string(),
             Decision::Remind(players) => {
                 for player in &players {
@@ -774,15 +859,34 @@ impl Daemon {
                     format!("combat round asked of {}", players.join(", "))
                 }
             },
-            Decision::Hold(reason) => match self.hold(&stored, &reason, now)? {
-                TurnOutcome::Held(reason) => format!("held: {reason}"),
-                TurnOutcome::Processed { .. } | TurnOutcome::WaitingForCombat { .. } => {
-                    String::new()
-                }
-            },
+            Decision::Hold(reason) => held(self.hold(&stored, &reason, now)?),
+            Decision::HoldWhile(reason) => {
+                held(self.hold_as(&stored, &reason, HoldKind::Condition, now)?)
+            }
         };
         self.store.set_last_tick(name, now)?;
         Ok(done)
+    }
+}
+
+/// Whether a hold waits for the GM or lifts itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HoldKind {
+    /// Only the GM lifts it (`gm resume`, `gm process`, a rollback): an
+    /// engine failure, a re-run that differs, a day stored twice, a
+    /// daemon that was down past the deadline.
+    ForTheGm,
+    /// Its cause is a condition checked again every round (a seat without
+    /// a character at setup, too many players without orders): the hold
+    /// lifts itself once the cause is gone.
+    Condition,
+}
+
+/// The tick's log line of a hold.
+fn held(outcome: TurnOutcome) -> String {
+    match outcome {
+        TurnOutcome::Held(reason) => format!("held: {reason}"),
+        TurnOutcome::Processed { .. } | TurnOutcome::WaitingForCombat { .. } => String::new(),
     }
 }
 

@@ -40,9 +40,7 @@ impl Daemon {
         ruling: &GmRuling,
     ) -> anyhow::Result<u32> {
         let campaign = &stored.campaign;
-        let game = self.game(campaign)?;
-        let pending = self.pending(campaign)?;
-        let Some(state) = pending.state else {
+        let Some((day, state)) = self.turn_to_come(stored)? else {
             anyhow::bail!(
                 "the game of {} is not set up yet; rulings apply from day 1",
                 campaign.name
@@ -53,11 +51,33 @@ impl Daemon {
                 "the ruling is empty: write what to change, for example `give Gold Helmet to Amazon`"
             );
         }
+        self.game(campaign)?
+            .rule(&state, &campaign.rules, std::slice::from_ref(ruling))?;
+        Ok(day)
+    }
+
+    /// The pending turn and its state as the turn will begin it: the late
+    /// seats admitted and the rulings standing for it queued; `None`
+    /// before the game is set up.
+    ///
+    /// # Errors
+    /// The store fails, or a seat or standing ruling no longer fits.
+    pub(crate) fn turn_to_come(
+        &self,
+        stored: &StoredCampaign,
+    ) -> anyhow::Result<Option<(u32, crate::game::GameState)>> {
+        let campaign = &stored.campaign;
+        let game = self.game(campaign)?;
+        let pending = self.pending(campaign)?;
+        let Some(state) = pending.state else {
+            return Ok(None);
+        };
         let state = game.admit(&state, &campaign.rules, &stored.seats())?;
-        let mut rulings = self.store.rulings_given(&campaign.name, pending.day)?;
-        rulings.push(ruling.clone());
-        game.rule(&state, &campaign.rules, &rulings)?;
-        Ok(pending.day)
+        let rulings = self.store.rulings_given(&campaign.name, pending.day)?;
+        Ok(Some((
+            pending.day,
+            game.rule(&state, &campaign.rules, &rulings)?,
+        )))
     }
 
     /// Take back a ruling of the pending turn.

@@ -4,8 +4,9 @@
 //!
 //! Early processing runs the turn the configured delay after the last
 //! awaited player's orders arrived. At the deadline the turn runs unless the
-//! daemon was down past it or too many players sent nothing: then it is held
-//! and the GM told, until he resumes or processes by hand. A turn that waits
+//! daemon was down past it (held until the GM resumes or processes by hand)
+//! or too many players sent nothing (held while that lasts); the GM is told
+//! either way. A turn that waits
 //! for nobody (standing orders decide it) runs at once, unless the game is
 //! over.
 
@@ -43,8 +44,11 @@ pub enum Decision {
     Process {
         early: bool,
     },
-    /// Do not run the turn; tell the GM why.
+    /// Do not run the turn until the GM acts; tell him why.
     Hold(String),
+    /// Do not run the turn while this condition lasts (it is decided
+    /// again every tick); tell the GM why.
+    HoldWhile(String),
 }
 
 /// Decide what the pending turn needs now.
@@ -72,15 +76,16 @@ pub fn decide(f: &TurnFacts) -> Decision {
             if !saw_it_before && late > f.late_grace_seconds {
                 return Decision::Hold(format!(
                     "the daemon first looked at this turn {} minutes after its deadline (it was \
-                     not running); check the orders and run `realmgm gm process` or `gm resume`",
+                     not running); check the orders before it runs",
                     late / 60
                 ));
             }
             let missing_percent = f.missing.len() * 100 / f.awaited;
             if missing_percent > f.hold_if_missing_percent as usize {
-                return Decision::Hold(format!(
+                return Decision::HoldWhile(format!(
                     "{} of {} awaited players sent no orders ({}), more than the {}% the \
-                     campaign allows; extend the deadline (`gm extend`), or run the turn anyway \
+                     campaign allows; enter their orders by hand (`gm orders`) or extend the \
+                     deadline (`gm extend`), and the hold lifts itself; or run the turn anyway \
                      with `gm process` or `gm resume`",
                     f.missing.len(),
                     f.awaited,
@@ -165,7 +170,7 @@ mod tests {
         f.last_tick = Some(f.deadline - 30);
         assert_eq!(decide(&f), Decision::Process { early: false });
         f.missing = vec!["A".into(), "B".into(), "C".into()];
-        assert!(matches!(decide(&f), Decision::Hold(r) if r.contains("3 of 4")));
+        assert!(matches!(decide(&f), Decision::HoldWhile(r) if r.contains("3 of 4")));
         f.approved = true;
         assert_eq!(decide(&f), Decision::Process { early: false });
         f.approved = false;

@@ -5,7 +5,7 @@
 //! stays, played by the policy for missing orders). Each keeps the history
 //! and tells the players concerned.
 
-use crate::campaign::{Email, Player};
+use crate::campaign::{Email, Player, format_utc};
 use crate::game::{GmRuling, Seat};
 use crate::store::{PlayerRecord, PlayerSecret, StoredCampaign};
 
@@ -77,7 +77,9 @@ impl Daemon {
             now,
         )?;
         let choosing = match character {
-            Some(_) => String::new(),
+            Some(_) => self
+                .starting_info_owed(&self.campaign(name)?, &made.player)?
+                .unwrap_or_default(),
             None => self.choose_a_character_hint(&stored)?,
         };
         self.welcome(
@@ -302,8 +304,8 @@ impl Daemon {
                      as day {day} begins.",
                     marker(&name)
                 );
+                let stored = self.campaign(&name)?;
                 if !rest.trim().is_empty() {
-                    let stored = self.campaign(&name)?;
                     let (_, confirmation) = self.submit_orders(
                         &stored,
                         &Submission::by_mail(&player.name, letter, &rest),
@@ -313,6 +315,9 @@ impl Daemon {
                     body.push_str(&confirmation);
                 } else {
                     body.push_str(&format!(" Send your orders for day {day} now."));
+                }
+                if let Some(request) = self.starting_info_owed(&stored, &player.name)? {
+                    body.push_str(&format!("\n\n{request}"));
                 }
                 body.push('\n');
                 (body, format!("{} chose the {character}", player.name))
@@ -328,6 +333,113 @@ impl Daemon {
         )?;
         self.store
             .log_gm(Some(&name), now, "player", &note, letter.inbound_id)?;
+        Ok(note)
+    }
+
+    /// What `player` still owes before his character enters the Realm (his
+    /// starting info, as the others gave theirs at setup), worded as the
+    /// request to mail him; `None` when nothing.
+    ///
+    /// # Errors
+    /// The store fails, or the turn to come cannot begin.
+    pub(crate) fn starting_info_owed(
+        &self,
+        stored: &StoredCampaign,
+        player: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let Some((_, state)) = self.turn_to_come(stored)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .game(&stored.campaign)?
+            .late_starting_info_request(&state, player))
+    }
+
+    /// The starting info `player`'s mail gives, when he owes it: the
+    /// ruling it makes, or the problem. A turn that cannot begin (a
+    /// standing ruling the GM must fix) asks nothing: the mail is read as
+    /// orders then, and their answer says what is wrong.
+    pub(crate) fn starting_info_in(
+        &self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        letter: &Letter,
+    ) -> Option<Result<String, String>> {
+        let (_, state) = self.turn_to_come(stored).ok().flatten()?;
+        self.game(&stored.campaign)
+            .ok()?
+            .late_starting_info(&state, &player.name, &letter.text)
+    }
+
+    /// A late player's starting info by mail: recorded as a ruling of the
+    /// turn his character enters (so it is carried out as he enters), with
+    /// a copy to the GM (it is secret from the other players). Returns a
+    /// note for the log.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub(crate) fn late_starting_info(
+        &mut self,
+        stored: &StoredCampaign,
+        player: &PlayerRecord,
+        read: Result<String, String>,
+        letter: &Letter,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        let campaign = &stored.campaign;
+        let pending = self.pending(campaign)?;
+        let head = format!("{} starting info ===\n\n", marker(&campaign.name));
+        let (body, note) = match read {
+            Ok(text) => {
+                let ruling = GmRuling {
+                    text,
+                    why: format!("the starting info {} sent by mail", player.name),
+                };
+                let recorded = self.rule(&campaign.name, &ruling, now)?;
+                self.tell_gm(
+                    campaign,
+                    "setup",
+                    &format!("starting info of {}", player.name),
+                    &format!(
+                        "Starting info of {}, who joined late, secret from the other players; \
+                         recorded as a ruling:\n{recorded}",
+                        player.name
+                    ),
+                    letter.inbound_id,
+                    now,
+                )?;
+                (
+                    format!(
+                        "{head}Your starting info is recorded: it takes effect as day {} begins, \
+                         when your character enters the Realm. Send your orders for day {} by \
+                         {} in a mail of their own, if you have not yet.\n",
+                        pending.day,
+                        pending.day,
+                        format_utc(pending.deadline)
+                    ),
+                    format!("starting info of {} recorded", player.name),
+                )
+            }
+            Err(problem) => (
+                format!("{head}Nothing was recorded:\n  - {problem}\n"),
+                format!("starting info of {} not read", player.name),
+            ),
+        };
+        self.queue(
+            campaign,
+            &player.email,
+            "Re: starting info",
+            &body,
+            letter.answering(),
+            now,
+        )?;
+        self.store.log_gm(
+            Some(&campaign.name),
+            now,
+            "player",
+            &note,
+            letter.inbound_id,
+        )?;
         Ok(note)
     }
 

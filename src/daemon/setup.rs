@@ -136,9 +136,9 @@ impl Daemon {
                         .collect::<String>()
                 ),
                 format!(
-                    "setup by mail: {} refused ({} problem(s))",
+                    "setup by mail: {} refused ({})",
                     player.name,
-                    problems.len()
+                    crate::words::counted(problems.len(), "problem", "problems")
                 ),
             ),
         };

@@ -26,6 +26,8 @@ use crate::magic_realm::{combat, data, day, orders, rules};
 
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
+/// Its remark is [`day::daylight::NO_ORDERS_REMARK`], which the day log
+/// says once for the whole turn.
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
 /// The Magic Realm state inside a stored game state, read from its JSON the
@@ -321,12 +323,26 @@ impl Game for MagicRealm {
                 .push(crate::magic_realm::state::Arrival {
                     player: seat.player.clone(),
                     character,
+                    spells: Vec::new(),
                 });
         }
         Ok(match mr {
             Cow::Owned(mr) => GameState::from_typed(mr)?,
             Cow::Borrowed(_) => state.clone(),
         })
+    }
+
+    fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
+        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
+    }
+
+    fn late_starting_info(
+        &self,
+        state: &GameState,
+        player: &str,
+        text: &str,
+    ) -> Option<Result<String, String>> {
+        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
     }
 
     /// Each ruling read against the pending state
@@ -389,7 +405,7 @@ impl Game for MagicRealm {
                 .map(|c| (s, c))
         });
         if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
-            let combat = orders::combat_names::check_tactics(tactics, data, state, me);
+            let combat = orders::combat_names::check_tactics(tactics, &day, data, state, me);
             names.errors.extend(combat.errors);
             names.warnings.extend(combat.warnings);
         }
@@ -423,6 +439,10 @@ impl Game for MagicRealm {
                 None => Vec::new(),
             },
         })
+    }
+
+    fn reads_as_orders(&self, line: &str) -> bool {
+        game_data().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
     }
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
@@ -463,7 +483,12 @@ impl Game for MagicRealm {
         self.read_orders(state, rules, player, NO_ORDERS)
             .map_err(|problems| {
                 anyhow::anyhow!(
-                    "the built-in orders for a missing player do not parse: {problems:?}"
+                    "the built-in orders for a missing player do not parse: {}",
+                    problems
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 )
             })
     }
@@ -755,9 +780,10 @@ mod tests {
             .missing_orders(&state, &Rules::default(), "Ann")
             .unwrap();
         assert!(
-            orders
-                .canonical
-                .starts_with("Activities: H / H / H / H (No orders received.)"),
+            orders.canonical.starts_with(&format!(
+                "Activities: H / H / H / H ({})",
+                day::daylight::NO_ORDERS_REMARK
+            )),
             "{}",
             orders.canonical
         );

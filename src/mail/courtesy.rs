@@ -8,6 +8,11 @@
 //! Only the lines before the first and after the last line of content are
 //! looked at, and only words a greeting or a sign-off is made of: a line of
 //! orders never matches (no activity, key or command starts with them).
+//!
+//! Prose is set aside the same way, by [`set_aside_prose`]: the lines
+//! before the first line that reads as orders and after the last one
+//! ("here are my orders for day 1."). A line between two lines of orders
+//! is never set aside: it is read, and an error if it reads as nothing.
 
 /// Words that open a greeting line.
 const GREETINGS: &[&str] = &[
@@ -98,6 +103,41 @@ pub fn set_aside(text: &str, first_line: usize) -> (String, Vec<String>) {
     (lines.join("\n"), notes)
 }
 
+/// The longest quote of a set-aside line in its note.
+const QUOTED: usize = 60;
+
+/// The text with the lines of prose around the orders blanked, and one
+/// note per line set aside. `reads_as_orders` is the game's test of a line;
+/// when no line passes it, nothing is set aside, so the player hears what
+/// each line was expected to be.
+pub fn set_aside_prose(
+    text: &str,
+    first_line: usize,
+    reads_as_orders: impl Fn(&str) -> bool,
+) -> (String, Vec<String>) {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let orders: Vec<usize> = (0..lines.len())
+        .filter(|&i| reads_as_orders(lines[i]))
+        .collect();
+    let (Some(&first), Some(&last)) = (orders.first(), orders.last()) else {
+        return (text.to_string(), Vec::new());
+    };
+    let mut notes = Vec::new();
+    for index in (0..first).chain(last + 1..lines.len()) {
+        let line = lines[index].trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        notes.push(format!(
+            "line {} (\"{}\") is not orders and was left out",
+            first_line + index,
+            super::inbound::one_line(line, QUOTED)
+        ));
+        lines[index] = "";
+    }
+    (lines.join("\n"), notes)
+}
+
 /// The line starts with one of `openers` as whole words, and reads as a
 /// courtesy: short, no `key:` and no digits.
 fn opens_with(line: &str, openers: &[&str]) -> bool {
@@ -174,6 +214,25 @@ mod tests {
             );
             assert!(notes.is_empty(), "{orders}: {notes:?}");
         }
+    }
+
+    #[test]
+    fn prose_before_and_after_the_orders_is_set_aside_but_not_between() {
+        let orders = |line: &str| line.starts_with("M ") || line.starts_with("S");
+        let text = "here are my orders\nM CV4, H\nno idea what this is\nS, S\nsee you";
+        let (kept, notes) = set_aside_prose(text, 3, orders);
+        assert_eq!(kept, "\nM CV4, H\nno idea what this is\nS, S\n");
+        assert_eq!(
+            notes,
+            [
+                "line 3 (\"here are my orders\") is not orders and was left out",
+                "line 7 (\"see you\") is not orders and was left out",
+            ]
+        );
+        // Without a line of orders nothing is set aside: each line is read
+        // and its error tells what was expected.
+        let (kept, notes) = set_aside_prose("just chatting", 1, orders);
+        assert_eq!((kept.as_str(), notes.len()), ("just chatting", 0));
     }
 
     #[test]

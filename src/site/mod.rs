@@ -213,16 +213,10 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         .map(|t| format!("{}: {}", t.name, t.summary))
         .collect();
     let templates = crate::daemon::report_context::templates(&campaign)?;
-    let paged = days
-        .last()
-        .map(|d| {
-            d.page
-                .standings
-                .iter()
-                .map(|s| s.character.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let paged = characters_who_played(&days)
+        .into_iter()
+        .map(|c| c.character)
+        .collect();
     Ok(Site {
         paged,
         fingerprint: fingerprint(store, name)?.unwrap_or_default(),
@@ -437,18 +431,9 @@ impl Site {
         }
     }
 
-    /// The characters in the game, from the latest page's standings.
+    /// The characters who played, each with a page of his own.
     fn characters(&self) -> Vec<CharacterLink> {
-        let latest = self.days.last().map(|d| d.page.standings.as_slice());
-        latest
-            .unwrap_or_default()
-            .iter()
-            .map(|s| CharacterLink {
-                character: s.character.clone(),
-                player: s.player.clone(),
-                file: character_file(&s.character),
-            })
-            .collect()
+        characters_who_played(&self.days)
     }
 
     fn final_scores(&self) -> Option<&[FinalScore]> {
@@ -706,6 +691,25 @@ impl Site {
             )?
             .into_bytes())
     }
+}
+
+/// Every character in some day's standings, in the order they first
+/// stood there, with his player as last seen: one who left the Realm (his
+/// player removed, or playing another character) keeps his page and the
+/// links to it from the days he played.
+fn characters_who_played(days: &[DayPage]) -> Vec<CharacterLink> {
+    let mut links: Vec<CharacterLink> = Vec::new();
+    for standing in days.iter().flat_map(|d| &d.page.standings) {
+        match links.iter_mut().find(|l| l.character == standing.character) {
+            Some(link) => link.player.clone_from(&standing.player),
+            None => links.push(CharacterLink {
+                character: standing.character.clone(),
+                player: standing.player.clone(),
+                file: character_file(&standing.character),
+            }),
+        }
+    }
+    links
 }
 
 /// `rows` as JSON objects, each with the `file` of its character's page.

@@ -15,6 +15,10 @@ pub struct Control {
     pub paused: bool,
     /// Why the pending turn is held, when it is.
     pub hold_reason: Option<String>,
+    /// The hold's cause is a condition the daemon checks again every
+    /// round, lifting the hold once it is gone; otherwise the hold waits
+    /// for the GM.
+    pub hold_lifts_itself: bool,
     /// The day the GM let run despite the hold checks.
     pub approved_day: Option<u32>,
     /// The last day whose reminders went out.
@@ -70,7 +74,8 @@ impl Store {
         let id = self.control_row(campaign)?;
         Ok(self.conn.query_row(
             "SELECT paused, hold_reason, approved_day, reminded_day, last_tick, \
-                    gm_secret_hash IS NOT NULL FROM daemon_state WHERE campaign_id = ?1",
+                    gm_secret_hash IS NOT NULL, hold_lifts_itself \
+             FROM daemon_state WHERE campaign_id = ?1",
             params![id],
             |row| {
                 Ok(Control {
@@ -80,6 +85,7 @@ impl Store {
                     reminded_day: row.get(3)?,
                     last_tick: row.get(4)?,
                     has_gm_secret: row.get(5)?,
+                    hold_lifts_itself: row.get(6)?,
                 })
             },
         )?)
@@ -108,12 +114,24 @@ impl Store {
         self.set_control(campaign, "paused", &paused)
     }
 
-    /// Hold the pending turn for `reason`, or lift the hold with `None`.
+    /// Hold the pending turn for `reason` until the GM lifts it, or lift
+    /// the hold with `None`.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
     pub fn set_hold(&mut self, campaign: &str, reason: Option<&str>) -> Result<(), StoreError> {
+        self.set_control(campaign, "hold_lifts_itself", &false)?;
         self.set_control(campaign, "hold_reason", &reason)
+    }
+
+    /// Hold the pending turn for `reason`, a condition the daemon checks
+    /// again every round: the hold lifts itself once the cause is gone.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn set_condition_hold(&mut self, campaign: &str, reason: &str) -> Result<(), StoreError> {
+        self.set_control(campaign, "hold_lifts_itself", &true)?;
+        self.set_control(campaign, "hold_reason", &Some(reason))
     }
 
     /// Let `day` run even though a hold check would stop it.

@@ -105,6 +105,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0016_masked_mail",
         include_str!("migrations/0016_masked_mail.sql"),
     ),
+    (
+        "0017_condition_holds",
+        include_str!("migrations/0017_condition_holds.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

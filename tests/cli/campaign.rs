@@ -165,7 +165,10 @@ fn an_edited_file_applies_its_schedule_and_refuses_a_rule_once_the_game_has_begu
     );
     assert!(!dry.contains("Stored"), "{dry}");
     let done = stdout(&realmgm(&["campaign", "edit", "ed", edited], &db.0));
-    assert!(done.contains("    applies\nStored: 1 change(s)"), "{done}");
+    assert!(
+        done.contains("    applies\nStored: 1 change applies"),
+        "{done}"
+    );
     let again = stdout(&realmgm(&["campaign", "edit", "ed", edited], &db.0));
     assert_eq!(again.trim(), "The file changes nothing in campaign ED.");
     // Once day 0 is stored, a rule toggle would change the days played.
@@ -191,7 +194,7 @@ fn a_backup_holds_every_campaign_and_never_overwrites_a_file() {
     let copy = db.dir().join("copy.sqlite");
     let copy = copy.to_str().unwrap();
     let done = stdout(&realmgm(&["backup", copy], &db.0));
-    assert!(done.contains("1 campaign(s)"), "{done}");
+    assert!(done.contains("1 campaign)"), "{done}");
     let listed = stdout(&realmgm(&["campaign", "list", "--db", copy], &db.0));
     assert!(listed.contains("BK"), "{listed}");
     let again = stderr(&realmgm(&["backup", copy], &db.0));
@@ -255,5 +258,5 @@ fn new_and_edit_refuse_a_folder_climbing_out_of_the_databases_folder() {
     );
     let done = stdout(&realmgm(&["campaign", "edit", "UP", &absolute], &db.0));
     assert!(done.contains("site.out: site -> "), "{done}");
-    assert!(done.contains("Stored: 1 change(s)"), "{done}");
+    assert!(done.contains("Stored: 1 change applies"), "{done}");
 }

@@ -698,3 +698,72 @@ fn the_campaign_option_stands_on_either_side_of_the_gm_command() {
         "{missing}"
     );
 }
+
+#[test]
+fn doctor_names_an_smtp_server_that_fails_with_its_security_as_the_file_writes_it() {
+    let db = TempDb::new("doctor-smtp");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let file = db.dir().join("SMTPD.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml")
+        .unwrap()
+        .replace("name = \"DEMO\"", "name = \"SMTPD\"")
+        .replace("maildir_out = \"mail/DEMO/out\"\n", "")
+        .replace(
+            "\n[site]\n",
+            &format!(
+                "[mail.smtp]\nhost = \"127.0.0.1\"\nport = {closed}\nsecurity = \"none\"\n\n[site]\n"
+            ),
+        );
+    std::fs::write(&file, text).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let doctor = realmgm(&["doctor", "--campaign", "SMTPD"], &db.0);
+    let said = String::from_utf8_lossy(&doctor.stdout) + String::from_utf8_lossy(&doctor.stderr);
+    assert!(
+        said.contains(&format!("SMTP 127.0.0.1:{closed} (security none): ")),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
+    let db = TempDb::new("hint-db");
+    store_demo_campaign(&db, "HINT");
+    let with_db = format!("--db {}", db.0.display());
+    let unnamed = stderr(&realmgm(&["gm", "status"], &db.0));
+    assert!(
+        unnamed.contains(&format!("`realmgm campaign list {with_db}`")),
+        "{unnamed}"
+    );
+    let no_day = stderr(&realmgm(
+        &[
+            "report",
+            "--campaign",
+            "HINT",
+            "--player",
+            "Ann",
+            "--day",
+            "9",
+        ],
+        &db.0,
+    ));
+    assert!(
+        no_day.contains(&format!("`realmgm gm --campaign HINT status {with_db}`")),
+        "{no_day}"
+    );
+    let missing = db.dir().join("none.sqlite");
+    let no_database = stderr(&realmgm(&["campaign", "list"], &missing));
+    assert!(
+        no_database.contains(&format!(
+            "`realmgm campaign new FILE --db {}`",
+            missing.display()
+        )),
+        "{no_database}"
+    );
+}

@@ -97,7 +97,7 @@ fn check_reads_a_whole_orders_file_for_a_campaign_character() {
         ],
         &db.0,
     ));
-    assert!(err.contains("2 problem(s)"), "{err}");
+    assert!(err.contains("2 problems"), "{err}");
     assert!(err.contains("line 1, column 17"), "{err}");
     assert!(err.contains("did you mean Search"), "{err}");
 
@@ -116,4 +116,47 @@ fn check_reads_a_whole_orders_file_for_a_campaign_character() {
     assert!(err.contains("nobody plays 'Wizard'"), "{err}");
     let _ = std::fs::remove_file(good);
     let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn check_reads_a_mail_body_as_the_daemon_does_and_dry_runs_the_moves() {
+    let db = TempDb::new("orders-check-mail");
+    common::store_demo_campaign(&db, "OCM");
+    // The daemon's first pass sets the game up: the Amazon stands at the Inn.
+    stdout(&realmgm(&["daemon", "--campaign", "OCM", "--once"], &db.0));
+    let check = |file: &str| {
+        realmgm(
+            &[
+                "orders",
+                "check",
+                file,
+                "--campaign",
+                "OCM",
+                "--character",
+                "amazon",
+            ],
+            &db.0,
+        )
+    };
+    let gerald = "tests/fixtures/orders_mail/01-gerald.txt";
+    let out = stdout(&check(gerald));
+    for said in [
+        "Orders of the Amazon for day 1 in OCM:\nActivities: M-Evil Valley 2 / H / S / S",
+        "note: line 1 is the Password: line",
+        "note: line 2 (\"Hi Gerald,\") was read as a greeting and left out",
+        "note: line 3 (\"here are my orders for day 1.\") is not orders and was left out",
+    ] {
+        assert!(out.contains(said), "{said}:\n{out}");
+    }
+    assert!(
+        !out.contains("SECRET"),
+        "the password is never shown:\n{out}"
+    );
+    let far = db.dir().join("far.txt");
+    std::fs::write(&far, "Hello,\nM CV4, H\n\nOn Tue, GM wrote:\n> M EV2, H\n").unwrap();
+    let out = stdout(&check(far.to_str().unwrap()));
+    assert!(
+        out.contains("warning: phase 1 (M CV4): no known path from EV5 to CV4"),
+        "{out}"
+    );
 }

@@ -294,6 +294,52 @@ fn private_messages_and_the_season_reach_only_their_reader() {
 /// and the Woods Girl are women): a month of three seeds with only them,
 /// every player's report read line by line.
 #[test]
+fn a_month_of_day_logs_puts_every_roll_under_its_phase() {
+    let days = play(2, &["Witch", "Elf", "Dwarf", "White Knight"], 28);
+    let mut rolls = 0;
+    for day in &days {
+        let text = report(day, Reader::Gm).text;
+        let mut numbered = false;
+        for line in text.lines() {
+            // A heading (a turn, the day, Midnight) ends any phase.
+            if !line.starts_with(' ') {
+                numbered = false;
+            }
+            let bytes = line.as_bytes();
+            if line.starts_with("  ") && bytes.get(2).is_some_and(u8::is_ascii_digit) {
+                numbered = true;
+            }
+            if line.contains(": dice ") && !line.contains("round") {
+                rolls += 1;
+                assert!(
+                    numbered && line.starts_with("    "),
+                    "a roll not under its phase: {line:?}\n{text}"
+                );
+            }
+        }
+    }
+    assert!(rolls > 20, "the month rolls on the tables ({rolls})");
+}
+
+#[test]
+fn reports_of_a_month_count_in_words_not_with_plural_marks() {
+    let days = play(1, &["Swordsman", "Amazon", "Black Knight", "Captain"], 28);
+    let mut wrong = std::collections::BTreeSet::new();
+    for day in &days {
+        for reader in (0..4).map(report_support::player).map(Some).chain([None]) {
+            let reader = reader.as_deref().map_or(Reader::Gm, Reader::Player);
+            let text = report(day, reader).text;
+            wrong.extend(
+                text.lines()
+                    .filter(|l| l.contains("(s)") || l.contains(" 1 things"))
+                    .map(|l| l.trim().to_string()),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "lines with a plural mark: {wrong:#?}");
+}
+
+#[test]
 fn reports_of_a_month_never_call_the_women_he() {
     let mut wrong = std::collections::BTreeSet::new();
     for seed in [1u64, 2, 3] {

@@ -272,7 +272,7 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
     let status = daemon.status("G1").unwrap();
     assert!(
-        status.contains("Ben: no orders; mail to this player bounced 1 time(s)"),
+        status.contains("Ben: no orders; mail to this player bounced 1 time"),
         "{status}"
     );
 }
@@ -1715,6 +1715,32 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
     assert!(
         !notices.iter().any(|(_, text)| text.contains("Ann ")),
         "Ann sent orders"
+    );
+}
+
+#[test]
+fn a_player_away_for_one_day_is_told_of_that_day_in_the_singular() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let body = format!("Password: {}\naway until 2030-01-05", secrets["Ben"]);
+    send(
+        &mut daemon,
+        mail(BEN, GM, "[G1] away", "w1@x", &body),
+        START,
+    );
+    let body = format!("Password: {}\nguess 1", secrets["Ann"]);
+    send(&mut daemon, mail(ANN, GM, "[G1] o", "w2@x", &body), START);
+    let done = daemon.check_turn("G1", START + 6 * 60).unwrap();
+    assert_eq!(done, "processed day 1 early");
+    capture.flush(&mut daemon, START + 6 * 60);
+    let back = 1_893_801_600; // 2030-01-05 00:00 UTC
+    daemon.check_turn("G1", back).unwrap();
+    let mails = capture.flush(&mut daemon, back);
+    let welcome = to(&mails, BEN).last().unwrap().body_text.clone();
+    assert!(
+        welcome.contains("While you were away, day 1 was played for you")
+            && welcome.contains("Its report was mailed to you"),
+        "{welcome}"
     );
 }
 

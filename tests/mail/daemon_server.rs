@@ -230,7 +230,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     assert!(
         log.iter().any(|e| e.kind == "imap"
             && e.message.contains("to 4242")
-            && e.message.contains("all 2 message(s), 1 of them new")),
+            && e.message.contains("all 2 messages, 1 of them new")),
         "{log:?}"
     );
     assert_eq!(

@@ -7,6 +7,10 @@
 mod common;
 #[path = "../support/month16.rs"]
 mod month16;
+#[path = "../support/printed_commands.rs"]
+mod printed_commands;
+#[path = "../support/rust_shaped.rs"]
+mod rust_shaped;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -15,6 +19,7 @@ mod daemon_maildir;
 mod daemon_robustness;
 mod daemon_server;
 mod fantasy_by_mail;
+mod first_week;
 mod forgers;
 mod gm_hand;
 mod mail_fixtures;
@@ -22,8 +27,10 @@ mod mail_garbled;
 mod mail_server;
 mod mail_tls;
 mod month_by_mail;
+mod orders_prose;
 mod report_mail;
 mod secrets_on_disk;
 mod site_pages;
 mod storage;
 mod three_campaigns;
+mod what_people_read;

@@ -154,7 +154,7 @@ fn a_half_written_message_is_removed_at_the_next_start_once_an_hour_old() {
         assert!(!old.exists(), "{} was left: {said}", old.display());
         assert!(fresh.exists(), "{} was removed", fresh.display());
     }
-    assert!(said.contains("removed 1 half-written message(s)"), "{said}");
+    assert!(said.contains("removed 1 half-written message"), "{said}");
 }
 
 #[test]

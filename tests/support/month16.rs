@@ -1,8 +1,10 @@
 //! A 16-player Magic Realm month played through the daemon in-process, on
 //! a database file: each day every player's bot orders arrive as a mail,
 //! the day runs as soon as all are in, and all mail is sent to a transport
-//! that only counts. Shared by the storage test (tests/mail/storage.rs)
-//! and the daemon's month benchmark (benches/daemon_month.rs).
+//! that only counts, or to one the caller gives. Shared by the storage
+//! test (tests/mail/storage.rs), the test of what people read
+//! (tests/mail/what_people_read.rs) and the daemon's month benchmark
+//! (benches/daemon_month.rs).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -21,7 +23,7 @@ use realmgm::magic_realm::state::MrState;
 use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
 
-const TAG: &str = "M16";
+pub const TAG: &str = "M16";
 const DAY: i64 = 24 * 3600;
 
 /// What a month left in the database.
@@ -29,6 +31,7 @@ pub struct Played {
     /// The database file's size with its write-ahead log checkpointed.
     pub bytes: u64,
     pub mails_in: usize,
+    /// Sent through the counting transport; 0 through the caller's.
     pub mails_out: usize,
     /// The bytes each table and index takes, largest first.
     pub tables: Vec<(String, u64)>,
@@ -37,6 +40,10 @@ pub struct Played {
     pub reading: Duration,
     pub running: Duration,
     pub sending: Duration,
+    /// Each player's secret, by name.
+    pub secrets: BTreeMap<String, String>,
+    /// The clock when the last day's mail was sent.
+    pub ended: i64,
 }
 
 /// A transport that accepts every mail and counts it.
@@ -79,6 +86,16 @@ pub fn remove(path: &Path) {
 
 /// Play `days` days into a new database at `path`.
 pub fn play(path: &Path, days: u32) -> Played {
+    let sink = Sink::default();
+    let played = play_through(path, days, &sink);
+    Played {
+        mails_out: sink.0.get(),
+        ..played
+    }
+}
+
+/// [`play`], sending every mail through `transport`.
+pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Played {
     remove(path);
     let data = data::get().expect("the embedded data loads");
     let text = campaign_text();
@@ -92,7 +109,6 @@ pub fn play(path: &Path, days: u32) -> Played {
         .map(|s| (s.player, s.secret))
         .collect();
     let mut daemon = Daemon::new(store);
-    let sink = Sink::default();
     let mut now = first_deadline - DAY / 2;
     daemon.check_turn(TAG, now).expect("the game is set up");
     let mut mails_in = 0;
@@ -126,7 +142,7 @@ pub fn play(path: &Path, days: u32) -> Played {
         running += start.elapsed();
         assert_eq!(done, format!("processed day {day} early"));
         let start = Instant::now();
-        daemon.send_due(&sink, None, now).unwrap();
+        daemon.send_due(transport, None, now).unwrap();
         // As the daemon's round does after sending.
         daemon.prune_sent(&campaign, now).unwrap();
         sending += start.elapsed();
@@ -150,10 +166,12 @@ pub fn play(path: &Path, days: u32) -> Played {
     Played {
         bytes: std::fs::metadata(path).unwrap().len(),
         mails_in,
-        mails_out: sink.0.get(),
+        mails_out: 0,
         tables,
         reading,
         running,
         sending,
+        secrets,
+        ended: now,
     }
 }

@@ -272,7 +272,7 @@ fn curse(battle: &mut Battle, dice: &mut Dice, imp: FighterId, target: FighterId
             Seen::Clearing,
             CombatLine::Refused {
                 character: target_name,
-                reason: format!("the {:?} curse is not kept: {NOT_BUILT}", roll.result),
+                reason: format!("the {} curse is not kept: {NOT_BUILT}", roll.result.name()),
             },
         );
         return;
@@ -293,8 +293,8 @@ fn curse(battle: &mut Battle, dice: &mut Dice, imp: FighterId, target: FighterId
             event.to_string().trim().to_string()
         }
         None => format!(
-            "the {:?} curse is not kept: the {target_name} is not a character of the game state",
-            roll.result
+            "the {} curse is not kept: the {target_name} is not a character of the game state",
+            roll.result.name()
         ),
     };
     battle.magic = Some(magic);

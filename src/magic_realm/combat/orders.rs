@@ -1,6 +1,6 @@
 //! The `Combat:` line of the orders mail: a character's standing combat
 //! orders ([`Tactics`]) as clauses split by commas, for example
-//! `Combat: attack with FIGHT H5, maneuver with MOVE M4, target weakest,
+//! `Combat: attack with FIGHT M5, maneuver with MOVE M4, target weakest,
 //! run when wounded 2, lure nobody`. Clauses: `attack with CHIT`,
 //! `maneuver with CHIT` (a CHIT may be an active Boots or Gloves card), `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
@@ -109,6 +109,32 @@ fn hireling_lure(clause: &str) -> Option<(String, String)> {
     (!native.is_empty() && !target.is_empty()).then(|| (native.to_string(), target.to_string()))
 }
 
+/// " (did you mean 'target weakest'?)" for `taget weakest`: the clause
+/// with its first word replaced by the nearest word a clause opens with.
+fn misspelt_opener(clause: &str) -> String {
+    const OPENERS: &[&str] = &[
+        "attack",
+        "maneuver",
+        "target",
+        "run",
+        "lure",
+        "deploy",
+        "alert",
+        "cast",
+        "charge",
+        "abandon",
+        "activate",
+        "inactivate",
+        "berserk",
+    ];
+    let (first, rest) = clause.split_once(' ').unwrap_or((clause, ""));
+    match crate::suggest::nearest(first, OPENERS.iter().copied()).first() {
+        Some(word) if rest.is_empty() => format!(" (did you mean '{word}'?)"),
+        Some(word) => format!(" (did you mean '{word} {rest}'?)"),
+        None => String::new(),
+    }
+}
+
 fn read_clause(
     clause: &str,
     cards: &dyn ChitCards,
@@ -173,7 +199,11 @@ fn read_clause(
     {
         return Err(format!("say which belonging to {verb}, e.g. '{verb} Shield'").into());
     } else {
-        return Err(format!("'{clause}' is not a combat order; write one of: {CLAUSES}").into());
+        return Err(format!(
+            "'{clause}' is not a combat order{}; write one of: {CLAUSES}",
+            misspelt_opener(clause)
+        )
+        .into());
     }
     Ok(())
 }
@@ -294,6 +324,13 @@ mod tests {
         assert_eq!(col, 16);
         assert!(
             message.to_string().contains("not a combat order"),
+            "{message}"
+        );
+        let (_, message) = read("taget weakest").unwrap_err();
+        assert!(
+            message.to_string().starts_with(
+                "'taget weakest' is not a combat order (did you mean 'target weakest'?)"
+            ),
             "{message}"
         );
         let (_, message) = read("run when wounded many").unwrap_err();

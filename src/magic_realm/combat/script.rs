@@ -555,7 +555,11 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     let sorted = |v: &[String]| {
         let mut v = v.to_vec();
         v.sort();
-        format!("{v:?}")
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
     };
     if let Some(v) = &expect.killed {
         same("killed", sorted(v), sorted(&got.killed));
@@ -729,4 +733,29 @@ fn board_clearing(state: &MrState, label: &str) -> Option<ClearingId> {
     let tile = &label[..label.len() - digits.len()];
     let id = ClearingId::new(tile, digits.parse().ok()?);
     state.board.clearing(&id).map(|_| id)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn a_mismatch_lists_names_in_words() {
+        let expect = Expect {
+            killed: Some(vec!["Rogue 2".into(), "Rogue 1".into()]),
+            fled: Some(Vec::new()),
+            ..Expect::default()
+        };
+        let got = Outcome {
+            fled: vec!["Amazon".into()],
+            ..Outcome::default()
+        };
+        assert_eq!(
+            check(&expect, &got, &[]),
+            [
+                "killed: expected Rogue 1, Rogue 2, got none",
+                "fled: expected none, got Amazon"
+            ]
+        );
+    }
 }

@@ -24,6 +24,15 @@ pub enum MonsterTrait {
     Undead,
 }
 
+impl std::fmt::Display for MonsterTrait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MonsterTrait::Demon => "demon",
+            MonsterTrait::Undead => "undead",
+        })
+    }
+}
+
 /// Where one counter starts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "at", rename_all = "lowercase", deny_unknown_fields)]

@@ -47,6 +47,28 @@ pub enum WeatherKind {
     Special,
 }
 
+impl WeatherKind {
+    /// Its key in the seasons file (`weather.special`).
+    pub fn key(self) -> &'static str {
+        match self {
+            WeatherKind::Clear => "clear",
+            WeatherKind::Showers => "showers",
+            WeatherKind::Storm => "storm",
+            WeatherKind::Special => "special",
+        }
+    }
+}
+
+/// The weather in words, as reports and tables print it.
+impl std::fmt::Display for WeatherKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            WeatherKind::Special => "special weather",
+            other => other.key(),
+        })
+    }
+}
+
 /// How the weekly weather roll is read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -348,7 +370,7 @@ pub fn parse(text: &str) -> Result<Seasons, DataError> {
             WeatherKind::Special,
         ] {
             let week = s.weather.get(kind);
-            let field = format!("weather.{}", format!("{kind:?}").to_lowercase());
+            let field = format!("weather.{}", kind.key());
             if !(1..=cal.days_per_week).contains(&week.days) {
                 return Err(DataError::entry(
                     FILE,

@@ -79,7 +79,8 @@ pub enum SpellTarget {
 }
 
 impl SpellTarget {
-    fn word(self) -> &'static str {
+    /// The target in words ("human group").
+    pub fn word(self) -> &'static str {
         match self {
             SpellTarget::Character => "character",
             SpellTarget::Individual => "individual",

@@ -431,7 +431,11 @@ impl Treasure {
             let mut inside: Vec<String> = w.items.clone();
             inside.extend(w.horse.clone());
             if w.large_treasures > 0 {
-                inside.push(format!("{} large treasure(s)", w.large_treasures));
+                inside.push(crate::words::counted(
+                    w.large_treasures,
+                    "large treasure",
+                    "large treasures",
+                ));
             }
             if w.gold > 0 {
                 inside.push(format!("{} gold", w.gold));

@@ -97,6 +97,7 @@ pub fn take_turn_as(
     mine: &DayOrders,
     orders: &BTreeMap<String, DayOrders>,
 ) {
+    let (shown, no_orders) = as_shown(mine);
     for &i in std::iter::once(&who).chain(followers) {
         day.state.characters[i].hidden = false;
     }
@@ -132,7 +133,8 @@ pub fn take_turn_as(
         Happening::Phase(PhaseEvent::TurnStarts {
             character: character.name.clone(),
             clearing: character.position.clone(),
-            recorded: mine.recorded(),
+            recorded: shown.recorded(),
+            no_orders,
             phases: u8::try_from(turn.allowed).unwrap_or(u8::MAX),
             followers: followers
                 .iter()
@@ -148,13 +150,18 @@ pub fn take_turn_as(
         if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
             blocking::end_of_phase(day, who, orders);
         }
+        // Everything this phase sets off is told under its numbered line:
+        // that line is known only once the phase is done, so it goes in
+        // before the phase's first event.
+        let phase_starts = day.events.len();
         if !day.today.blocked.contains(&who) {
             let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
             dealings::at_phase(day, who, number, orders);
             rearrange::at_phase(day, who, number, mine);
         }
         if day.today.blocked.contains(&who) {
-            day.emit(
+            day.emit_at(
+                phase_starts,
                 observers.clone(),
                 Happening::Phase(PhaseEvent::PhasesLeft {
                     character: day.state.characters[who].name.clone(),
@@ -235,12 +242,13 @@ pub fn take_turn_as(
             turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
             horses::unsaddle(day, who, &with_him, &observers);
         }
-        day.emit(
+        day.emit_at(
+            phase_starts,
             observers.clone(),
             Happening::Phase(PhaseEvent::PhaseDone {
                 character: day.state.characters[who].name.clone(),
                 number: index + 1,
-                recorded: phase.to_string(),
+                recorded: shown.activities.phases[index].to_string(),
                 result,
             }),
         );
@@ -254,6 +262,24 @@ pub fn take_turn_as(
     }
     summoning::end_of_turn(day, who, &with_him);
     super::missions::end_of_turn(day, who, &mine.missions);
+}
+
+/// The remark on the orders made up for a player who sent none.
+pub const NO_ORDERS_REMARK: &str = "No orders received.";
+
+/// The orders as the log shows them, and whether they are the ones made
+/// up for a player who sent none: that remark is said once, at the top of
+/// the turn, not inside a phase's line.
+fn as_shown(mine: &DayOrders) -> (DayOrders, bool) {
+    let mut shown = mine.clone();
+    let mut no_orders = false;
+    for phase in &mut shown.activities.phases {
+        if phase.note.as_deref() == Some(NO_ORDERS_REMARK) {
+            phase.note = None;
+            no_orders = true;
+        }
+    }
+    (shown, no_orders)
 }
 
 /// Land him if he is flying (then, as at the end of a phase, he may be

@@ -39,6 +39,7 @@ use crate::magic_realm::orders::dealings::{DealLine, Goods, Secret, When, goods_
 use crate::magic_realm::state::belongings;
 use crate::magic_realm::state::{Item, Whereabouts};
 use crate::suggest::same;
+use crate::words::listed;
 
 /// What a deal did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,14 +112,16 @@ impl DealEvent {
             } => {
                 let what: Vec<String> = secrets.iter().map(ToString::to_string).collect();
                 let news = if learned.is_empty() {
-                    "nothing he did not know".to_string()
+                    "nothing new".to_string()
                 } else {
-                    learned.join(", ")
+                    listed(learned)
                 };
+                // The character data has no pronouns: the teller is named.
                 format!(
-                    "  {}: the {teller} tells the {listener} his {}; the {listener} learns {news}.",
+                    "  {}: the {teller} tells the {listener} the {teller}'s {}; the {listener} \
+                     learns {news}.",
                     title(*at),
-                    what.join(" and ")
+                    listed(&what)
                 )
             }
             DealEvent::Failed {
@@ -552,7 +555,7 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
             Some(at) => {
                 left.remove(at);
             }
-            None => return Some(format!("the {name} no longer carries the {wanted}")),
+            None => return Some(format!("the {name} does not carry the {wanted}")),
         }
     }
     None

@@ -177,7 +177,7 @@ fn goods_no_longer_carried_or_partners_apart_make_a_deal_fail() {
     assert!(
         reasons
             .iter()
-            .all(|r| r.contains("no longer carries the Ancient Telescope"))
+            .all(|r| r.contains("does not carry the Ancient Telescope"))
     );
 
     // The Elf comes to the Amazon in phase 1: at phase 2 of either turn
@@ -360,4 +360,22 @@ fn a_hired_leader_deals_for_his_employer_where_he_stands() {
     assert_eq!(after.characters[0].gold, captain_gold + 10 - 5, "{log}");
     assert_eq!(after.characters[1].gold, elf_gold - 10 + 5);
     assert!(log.contains("the Soldier HQ gives the Elf 5 gold"), "{log}");
+}
+
+#[test]
+fn telling_names_the_teller_and_says_when_nothing_was_new() {
+    use crate::magic_realm::orders::dealings::{Secret, When};
+    let told = DealEvent::Told {
+        at: When::Midnight,
+        teller: "Amazon".into(),
+        listener: "Captain".into(),
+        secrets: vec![Secret::Paths, Secret::Passages],
+        learned: Vec::new(),
+    };
+    let line = told.log_line();
+    assert!(
+        line.contains("the Amazon tells the Captain the Amazon's paths and passages")
+            && line.ends_with("the Captain learns nothing new."),
+        "{line}"
+    );
 }

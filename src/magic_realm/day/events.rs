@@ -114,6 +114,9 @@ pub enum PhaseEvent {
         character: String,
         clearing: ClearingId,
         recorded: String,
+        /// His player sent no orders: the day is spent hiding.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_orders: bool,
         /// Normal phases he may use today (2 basic + 2 sunlight, or fewer).
         phases: u8,
         /// Followers who move with him.

@@ -129,6 +129,8 @@ pub fn take_turn(
     let allowed = allowed(day, who);
     let mut follows = None;
     for (index, phase) in line.phases.iter().enumerate() {
+        // The phase's line goes before what the phase set off.
+        let phase_starts = day.events.len();
         let result = match &allowed {
             None => Err(PhaseError::Refused(format!(
                 "the {} has no familiar",
@@ -147,7 +149,8 @@ pub fn take_turn(
             }
         });
         let result = result.unwrap_or_else(|reason| format!("lost ({reason})"));
-        day.emit(
+        day.emit_at(
+            phase_starts,
             observers.clone(),
             Happening::Familiar(FamiliarEvent::PhaseDone {
                 character: character.name.clone(),

@@ -39,6 +39,18 @@ fn the_familiar_moves_and_peers_on_its_own_unseen() {
         Happening::Search(super::search::SearchEvent::SawChits { character, tile, .. })
             if character == "Witch" && *tile == c.tile
     )));
+    // The peer's roll and what it showed stand under the familiar's third
+    // phase, one step deeper.
+    let log = super::log::gm_log(&events);
+    let lines: Vec<&str> = log.lines().collect();
+    let third = lines
+        .iter()
+        .position(|l| l.starts_with("  3. S: "))
+        .expect("the familiar's search phase");
+    assert!(
+        lines[third + 1].starts_with("    Peer: ") && lines[third + 2].contains("sees the chits"),
+        "{log}"
+    );
     // Only her player hears of it; the Amazon standing in b sees nothing.
     for e in events
         .iter()

@@ -16,8 +16,9 @@ use super::Day;
 use super::PhaseOutcome;
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay, unhired_present};
-use crate::magic_realm::data::natives::{Hire, Native, NativeGroup, find_member};
+use crate::magic_realm::data::natives::{Hire, find_member};
 use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::hiring::next_to_hire;
 use crate::magic_realm::state::{Hireling, Whereabouts};
 use crate::magic_realm::tables::meeting::MeetingUse;
 use crate::suggest::same;
@@ -46,29 +47,6 @@ pub enum HireEvent {
 
 fn wrap(step: DealStep) -> Happening {
     Happening::Hire(HireEvent::Deal(step))
-}
-
-/// Who of `group` is hired next in `clearing`: all unhired members
-/// present, or for a one-at-a-time group the highest-numbered one present
-/// (the leader only when no other member is left).
-fn next_to_hire<'g>(
-    day: &Day<'_>,
-    group: &'g NativeGroup,
-    clearing: &crate::magic_realm::board::ClearingId,
-) -> Vec<&'g Native> {
-    let present = unhired_present(day, group, clearing);
-    match group.hire {
-        Hire::Group => present,
-        Hire::Single => {
-            let rank = |m: &Native| m.rank.parse::<u8>().ok();
-            let highest = present
-                .iter()
-                .filter(|m| !m.is_leader())
-                .max_by_key(|m| rank(m));
-            let next = highest.or_else(|| present.iter().find(|m| m.is_leader()));
-            next.map(|m| vec![*m]).unwrap_or_default()
-        }
-    }
 }
 
 /// Hire by the first entry of the `Hire:` line that has natives to hire
@@ -114,7 +92,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             refusals.push(format!("there are no natives called '{}'", wanted.what));
             continue;
         };
-        let next = next_to_hire(day, group, &here);
+        let next = next_to_hire(&day.state, group, &here);
         if next.is_empty() {
             refusals.push(format!("no unhired {} are in {here}", group.name));
             continue;
@@ -159,8 +137,8 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
     PhaseOutcome::Done
 }
 
-/// Pay `gold` and take `natives` on for the term of hire; the clearing
-/// sees it.
+/// Pay `gold` and take `natives` on for the term of hire; seen by those
+/// who can see him ([`Day::seen_acting`]).
 pub(super) fn take_on(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold: u32) {
     pay(day, who, gold);
     let character = &mut day.state.characters[who];
@@ -176,7 +154,7 @@ pub(super) fn take_on(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold:
         gold,
         days: TERM_OF_HIRE,
     };
-    day.emit(day.clearing_of(who), Happening::Hire(event));
+    day.emit(day.seen_acting(who), Happening::Hire(event));
 }
 
 /// Midnight: one day off every term of hire; expired hirelings leave.

@@ -6,27 +6,123 @@
 
 use std::fmt::Write;
 
+use crate::words::{agreeing, counted, listed};
+
 use super::events::{
     ArrivalEvent, BirdsongEvent, CombatEvent, DayEvent, Happening, MidnightEvent, PhaseEvent,
 };
+use super::familiar::FamiliarEvent;
 use super::hire::HireEvent;
 use super::meeting::DealStep;
 use super::search::SearchEvent;
 use super::trade::TradeEvent;
+use crate::magic_realm::magic::events::MagicEvent;
 
 /// The GM log of one day.
+///
+/// A phase's details (its rolls, table rows, meetings, hires, what it set
+/// off) follow its numbered line one step deeper, down to the next phase
+/// or the end of the turn; the engine puts each phase's line before the
+/// events the phase caused. A detail seen without its phase (something a
+/// reader watched another character do) stands at the turn's depth.
 pub fn gm_log(events: &[DayEvent]) -> String {
     let mut out = String::new();
     let mut evening = false;
+    let mut in_phase = false;
+    // A turn has just ended: something seen after it that is not part of
+    // it starts a paragraph of its own.
+    let mut turn_ended = false;
     for event in events {
-        let Some(line) = line(event) else { continue };
+        let Some(text) = line(event) else { continue };
         if matches!(event.happening, Happening::Combat(_)) && !evening {
             evening = true;
             out.push_str("\nEvening:\n");
         }
-        let _ = writeln!(out, "{line}");
+        let text = match place(&event.happening) {
+            Place::PhaseLine => {
+                in_phase = true;
+                text
+            }
+            Place::Frame => {
+                in_phase = false;
+                turn_ended = matches!(event.happening, Happening::Arrival(_));
+                text
+            }
+            Place::Detail if in_phase => indented(&text, PHASE_DETAIL),
+            Place::Detail => {
+                let depth = depth_of(&text).min(TURN_DETAIL);
+                let text = indented(&text, depth);
+                if std::mem::take(&mut turn_ended) {
+                    format!("\n{text}")
+                } else {
+                    text
+                }
+            }
+        };
+        let _ = writeln!(out, "{text}");
     }
     out
+}
+
+/// Where an event's text stands in the log.
+enum Place {
+    /// A phase's numbered line: what follows is its detail.
+    PhaseLine,
+    /// The day's and the turn's own lines, which close any phase.
+    Frame,
+    /// Something a phase set off, or something seen happen.
+    Detail,
+}
+
+/// Spaces before a turn's lines (`Recorded:`, numbered phases).
+const TURN_DETAIL: usize = 2;
+/// Spaces before a phase's details: one step deeper than its line.
+const PHASE_DETAIL: usize = 4;
+
+/// Where the text of `happening` stands.
+fn place(happening: &Happening) -> Place {
+    match happening {
+        Happening::Phase(PhaseEvent::PhaseDone { .. })
+        | Happening::Familiar(FamiliarEvent::PhaseDone { .. })
+        | Happening::Magic(MagicEvent::PhantasmPhase { .. }) => Place::PhaseLine,
+        Happening::Phase(
+            PhaseEvent::TurnStarts { .. }
+            | PhaseEvent::PhasesLeft { .. }
+            | PhaseEvent::HandedOver { .. },
+        )
+        | Happening::Familiar(FamiliarEvent::TurnStarts { .. } | FamiliarEvent::Rejoined { .. })
+        | Happening::Magic(MagicEvent::PhantasmTurn { .. })
+        | Happening::Birdsong(_)
+        | Happening::Arrival(_)
+        | Happening::Combat(_)
+        | Happening::Midnight(_) => Place::Frame,
+        _ => Place::Detail,
+    }
+}
+
+/// The fewest spaces any non-blank line of `text` starts with.
+fn depth_of(text: &str) -> usize {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0)
+}
+
+/// `text` moved so its shallowest line starts `depth` spaces in; deeper
+/// lines keep their depth relative to it.
+fn indented(text: &str, depth: usize) -> String {
+    let shift = depth_of(text);
+    text.lines()
+        .map(|l| {
+            if l.trim().is_empty() {
+                String::new()
+            } else {
+                format!("{}{}", " ".repeat(depth), &l[shift..])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The log text of one event (it may span lines); `None` for a die roll,
@@ -74,8 +170,9 @@ fn birdsong(event: &BirdsongEvent) -> String {
                 format!("Regeneration of row {row}: nothing returns.")
             } else {
                 format!(
-                    "Regeneration of row {row}: {} return to the setup card.",
-                    returned.join(", ")
+                    "Regeneration of row {row}: {} {} to the setup card.",
+                    listed(returned),
+                    agreeing(returned.len(), "returns", "return")
                 )
             }
         }
@@ -93,19 +190,24 @@ fn phase(event: &PhaseEvent) -> String {
             character,
             clearing,
             recorded,
+            no_orders,
             phases,
             followers,
         } => {
             let mut text = format!("\n{character} in {clearing} ({phases} phases)");
             if !followers.is_empty() {
-                let _ = write!(text, ", followed by {}", followers.join(", "));
+                let _ = write!(text, ", followed by {}", listed(followers));
+            }
+            text.push(':');
+            if *no_orders {
+                text.push_str("\n  No orders received: the day is spent hiding.");
             }
             let recorded = if recorded.is_empty() {
                 "(nothing)"
             } else {
                 recorded
             };
-            let _ = write!(text, ":\n  Recorded: {recorded}");
+            let _ = write!(text, "\n  Recorded: {recorded}");
             text
         }
         PhaseEvent::HandedOver {
@@ -133,14 +235,23 @@ fn phase(event: &PhaseEvent) -> String {
             die,
         } => format!("  The {character} lands in {clearing} (die {die})."),
         PhaseEvent::HorsesInactive { character, horses } => format!(
-            "  In the cave the {character}'s {} become inactive.",
-            horses.join(", ")
+            "  In the cave the {character}'s {} {} inactive.",
+            listed(horses),
+            agreeing(horses.len(), "becomes", "become")
         ),
         PhaseEvent::FollowersLeft {
             followers, reason, ..
-        } => format!("  {} stay behind: {reason}.", followers.join(", ")),
+        } => format!(
+            "  {} {} behind: {reason}.",
+            listed(followers),
+            agreeing(followers.len(), "stays", "stay")
+        ),
         PhaseEvent::PhasesLeft { count, reason, .. } => {
-            format!("  {count} phase(s) not done: {reason}.")
+            let phases = counted(*count, "phase", "phases");
+            format!(
+                "  {phases} {} not done: {reason}.",
+                agreeing(*count, "is", "are")
+            )
         }
     }
 }
@@ -165,7 +276,11 @@ fn arrival(event: &ArrivalEvent) -> String {
             clearing,
             counters,
             cause,
-        } => format!("  {} arrive in {clearing} ({cause}).", counters.join(", ")),
+        } => format!(
+            "  {} {} in {clearing} ({cause}).",
+            listed(counters),
+            agreeing(counters.len(), "arrives", "arrive")
+        ),
         // Monsters may have come elsewhere on the tile: say where nothing did.
         ArrivalEvent::NothingArrives { character } => {
             format!("  Nothing arrives in the {character}'s clearing.")
@@ -214,17 +329,30 @@ fn midnight(event: &MidnightEvent) -> String {
 fn search(event: &SearchEvent) -> String {
     let text = match event {
         SearchEvent::Rolled { line, .. } => line.clone(),
-        SearchEvent::Chose { choice, .. } => format!("Chooses {choice}."),
-        SearchEvent::SawChits { tile, chits, .. } => {
-            format!("Sees the chits of {tile}: {}.", chits.join(", "))
+        SearchEvent::Chose { character, choice } => format!("The {character} chooses {choice}."),
+        SearchEvent::SawChits {
+            character,
+            tile,
+            chits,
+        } => {
+            format!(
+                "The {character} sees the chits of {tile}: {}.",
+                chits.join(", ")
+            )
         }
-        SearchEvent::FoundHiddenEnemies { .. } => "Finds hidden enemies.".to_string(),
-        SearchEvent::FoundRoutes { kind, routes, .. } => {
+        SearchEvent::FoundHiddenEnemies { character } => {
+            format!("The {character} finds hidden enemies.")
+        }
+        SearchEvent::FoundRoutes {
+            character,
+            kind,
+            routes,
+        } => {
             let routes: Vec<String> = routes.iter().map(|(a, b)| format!("{a}-{b}")).collect();
             if routes.is_empty() {
-                format!("Finds no {kind}.")
+                format!("The {character} finds no {kind}.")
             } else {
-                format!("Finds {kind}s: {}.", routes.join(", "))
+                format!("The {character} finds {kind}s: {}.", routes.join(", "))
             }
         }
         SearchEvent::DiscoveredSites { character, sites } if sites.is_empty() => {
@@ -233,62 +361,100 @@ fn search(event: &SearchEvent) -> String {
         SearchEvent::DiscoveredSites { character, sites } => {
             format!("The {character} finds {}.", sites.join(", "))
         }
-        SearchEvent::Paid { what, .. } => format!("Pays: {what}."),
+        SearchEvent::Paid { character, what } => format!("The {character} pays: {what}."),
         SearchEvent::Looted {
-            from, item, active, ..
+            character,
+            from,
+            item,
+            active,
         } => {
             let active = if *active { " and activates it" } else { "" };
-            format!("Loots {from}: takes {}{active}.", item.name)
-        }
-        SearchEvent::FoundNothing {
-            from,
-            from_top,
-            pile,
-            ..
-        } => {
             format!(
-                "Loots {from}: item {from_top} from the top, but the pile holds {pile}; takes nothing."
+                "The {character} loots {}: takes the {}{active}.",
+                pile(from),
+                item.name
             )
         }
-        SearchEvent::GoldFound { source, gold, .. } => format!("Finds {gold} gold in {source}."),
+        SearchEvent::FoundNothing {
+            character,
+            from,
+            from_top,
+            pile: held,
+        } => {
+            format!(
+                "The {character} loots {}: item {from_top} from the top, but the pile holds \
+                 {}; takes nothing.",
+                pile(from),
+                counted(*held, "item", "items")
+            )
+        }
+        SearchEvent::GoldFound {
+            character,
+            source,
+            gold,
+        } => format!("The {character} finds {gold} gold in {source}."),
         SearchEvent::ContentsToPile { from, items } => {
             let names: Vec<&str> = items.iter().map(|i| i.name.as_str()).collect();
-            format!("{from} spills {} onto the pile.", names.join(", "))
+            format!("The {from} spills {} onto the pile.", listed(&names))
         }
         SearchEvent::NotApplied { what, reason, .. } => format!("{what}: {reason}."),
     };
     format!("    {text}")
 }
 
+/// A treasure pile as a sentence names it: a site, or what was abandoned
+/// in a clearing (`state::abandoned_pile`).
+fn pile(name: &str) -> String {
+    match name.strip_prefix("Abandoned in ") {
+        Some(clearing) => format!("the pile abandoned in {clearing}"),
+        None => format!("the {name}"),
+    }
+}
+
 /// A Meeting-table deal, shared by Trade and Hire.
 fn deal(step: &DealStep) -> String {
     let text = match step {
-        DealStep::DrinksBought { group, gold, .. } => {
-            format!("Buys drinks for the {group} ({gold} gold).")
+        DealStep::DrinksBought {
+            character,
+            group,
+            gold,
+        } => {
+            format!("The {character} buys drinks for the {group} ({gold} gold).")
         }
         DealStep::Met {
+            character,
             group,
             lines,
             result,
             declined_opportunity,
             ..
         } => {
+            // The last roll's row is the result, unless an Opportunity was
+            // declined: then the result is the column's own.
             let declined = if *declined_opportunity {
-                ", Opportunity declined"
+                format!(", Opportunity declined = {result}")
             } else {
-                ""
+                String::new()
             };
             format!(
-                "Meets the {group}: {}{declined} = {result:?}.",
+                "The {character} meets the {group}: {}{declined}.",
                 lines.join("; ")
             )
         }
-        DealStep::NoDeal { group, reason, .. } => format!("No deal with the {group}: {reason}."),
+        DealStep::NoDeal {
+            character,
+            group,
+            reason,
+        } => format!("No deal between the {character} and the {group}: {reason}."),
         DealStep::Blocked { character, group } => format!("The {group} block the {character}."),
         DealStep::Refused { character, group } => {
             format!("The {character} refuses to give way; the {group} block him.")
         }
-        DealStep::GaveUp { group, points, .. } => format!("Gives up {points} to the {group}."),
+        DealStep::GaveUp {
+            character,
+            group,
+            points,
+        } => format!("The {character} gives up {points} to the {group}."),
     };
     format!("    {text}")
 }
@@ -297,29 +463,35 @@ fn trade(event: &TradeEvent) -> String {
     match event {
         TradeEvent::Deal(step) => deal(step),
         TradeEvent::Bought {
+            character,
             group,
             item,
             gold,
             active,
-            ..
         } => {
             let active = if *active { ", active" } else { "" };
             format!(
-                "    Buys {} from the {group} for {gold} gold{active}.",
+                "    The {character} buys {} from the {group} for {gold} gold{active}.",
                 item.name
             )
         }
         TradeEvent::Sold {
-            group, item, gold, ..
+            character,
+            group,
+            item,
+            gold,
         } => {
-            format!("    Sells {} to the {group} for {gold} gold.", item.name)
+            format!(
+                "    The {character} sells {} to the {group} for {gold} gold.",
+                item.name
+            )
         }
         TradeEvent::Taught {
+            character,
             visitor,
             spell,
             gold,
-            ..
-        } => format!("    The {visitor} teaches {spell} for {gold} gold."),
+        } => format!("    The {visitor} teaches the {character} {spell} for {gold} gold."),
     }
 }
 
@@ -327,14 +499,14 @@ fn hire(event: &HireEvent) -> String {
     match event {
         HireEvent::Deal(step) => deal(step),
         HireEvent::Hired {
+            character,
             natives,
             gold,
             days,
-            ..
         } => {
             format!(
-                "    Hires {} for {gold} gold, {days} days.",
-                natives.join(", ")
+                "    The {character} hires {} for {gold} gold, {days} days.",
+                listed(natives)
             )
         }
         HireEvent::TermEnded {
@@ -361,17 +533,35 @@ mod tests {
             kind: PathKind::Secret,
             routes: Vec::new(),
         };
-        assert_eq!(line(none), "Finds no secret passage.");
+        assert_eq!(line(none), "The Elf finds no secret passage.");
         let chose = SearchEvent::Chose {
             character: "Elf".into(),
             choice: SearchChoice::DiscoverChits,
         };
-        assert_eq!(line(chose), "Chooses discover chits.");
+        assert_eq!(line(chose), "The Elf chooses discover chits.");
         let sites = SearchEvent::DiscoveredSites {
             character: "Elf".into(),
             sites: Vec::new(),
         };
         assert_eq!(line(sites), "The Elf finds no site.");
+        let looted = SearchEvent::Looted {
+            character: "Wizard".into(),
+            from: crate::magic_realm::state::abandoned_pile(
+                &crate::magic_realm::board::ClearingId {
+                    tile: "BV".into(),
+                    clearing: 5,
+                },
+            ),
+            item: crate::magic_realm::state::Item {
+                kind: crate::magic_realm::state::ItemKind::Armor,
+                name: "Helmet".into(),
+            },
+            active: false,
+        };
+        assert_eq!(
+            line(looted),
+            "The Wizard loots the pile abandoned in BV5: takes the Helmet."
+        );
         let nothing = ArrivalEvent::NothingArrives {
             character: "Elf".into(),
         };
@@ -379,5 +569,56 @@ mod tests {
             arrival(&nothing).trim(),
             "Nothing arrives in the Elf's clearing."
         );
+    }
+
+    #[test]
+    fn verbs_agree_with_how_many_are_named() {
+        let names = |list: &[&str]| list.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let left = |followers: &[&str]| {
+            phase(&PhaseEvent::FollowersLeft {
+                character: "Swordsman".into(),
+                followers: names(followers),
+                reason: "left where they stand, as ordered".into(),
+            })
+        };
+        assert_eq!(
+            left(&["Rogue 7"]).trim(),
+            "Rogue 7 stays behind: left where they stand, as ordered."
+        );
+        assert_eq!(
+            left(&["Rogue 5", "Rogue 6"]).trim(),
+            "Rogue 5 and Rogue 6 stay behind: left where they stand, as ordered."
+        );
+        let regenerated = |returned: &[&str]| {
+            birdsong(&BirdsongEvent::Regenerated {
+                row: 2,
+                returned: names(returned),
+            })
+        };
+        assert_eq!(
+            regenerated(&["Rogue 5"]),
+            "Regeneration of row 2: Rogue 5 returns to the setup card."
+        );
+        assert_eq!(
+            regenerated(&["Rogue 5", "Rogue 6", "Rogue HQ"]),
+            "Regeneration of row 2: Rogue 5, Rogue 6 and Rogue HQ return to the setup card."
+        );
+        let phases_left = |count| {
+            phase(&PhaseEvent::PhasesLeft {
+                character: "Swordsman".into(),
+                count,
+                reason: "blocked".into(),
+            })
+        };
+        let horses = phase(&PhaseEvent::HorsesInactive {
+            character: "Amazon".into(),
+            horses: names(&["Pony 1"]),
+        });
+        assert_eq!(
+            horses.trim(),
+            "In the cave the Amazon's Pony 1 becomes inactive."
+        );
+        assert_eq!(phases_left(1).trim(), "1 phase is not done: blocked.");
+        assert_eq!(phases_left(3).trim(), "3 phases are not done: blocked.");
     }
 }

@@ -21,7 +21,6 @@ use crate::magic_realm::data::characters::Relationship;
 use crate::magic_realm::data::natives::{Native, NativeGroup};
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::orders::Settle;
-use crate::magic_realm::state::Whereabouts;
 use crate::magic_realm::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column, column_after_drinks,
     drinks_price, meet,
@@ -119,7 +118,7 @@ pub fn negotiate(
     wrap: fn(DealStep) -> Happening,
 ) -> Option<u32> {
     let name = day.state.characters[who].name.clone();
-    let observers = day.clearing_of(who);
+    let observers = day.seen_acting(who);
     let group = deal.group.to_string();
     let mut start = relationship(day, who, deal.group);
     let cost = drinks_price(deal.members_present);
@@ -298,15 +297,5 @@ pub fn unhired_present<'g>(
     group: &'g NativeGroup,
     clearing: &ClearingId,
 ) -> Vec<&'g Native> {
-    group
-        .members
-        .iter()
-        .filter(|m| {
-            day.state.denizens.get(&m.name).is_some_and(|d| {
-                d.at == Whereabouts::Clearing {
-                    clearing: clearing.clone(),
-                }
-            }) && day.state.employer_of(&m.name).is_none()
-        })
-        .collect()
+    crate::magic_realm::state::hiring::unhired_in(&day.state, group, clearing)
 }

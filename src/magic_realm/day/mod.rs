@@ -130,6 +130,20 @@ impl<'a> Day<'a> {
         });
     }
 
+    /// Record, before the events from `index` on, something that happened
+    /// first but whose outcome was known only after them (a phase's line
+    /// and the details it set off).
+    pub fn emit_at(&mut self, index: usize, observers: Observers, happening: Happening) {
+        let index = index.min(self.events.len());
+        self.events.insert(
+            index,
+            DayEvent {
+                observers,
+                happening,
+            },
+        );
+    }
+
     /// Roll for `purpose` and record the roll as an event seen by `observers`
     /// (every roll is an event: principle 1 of DEVELOPERS.md).
     pub fn roll(&mut self, purpose: &str, count: DiceCount, observers: Observers) -> RollRecord {
@@ -148,6 +162,32 @@ impl<'a> Day<'a> {
             .filter(|c| &c.position == clearing)
             .map(|c| c.player.clone())
             .collect()
+    }
+
+    /// Who sees what character `who` does in his clearing: everyone there
+    /// when he is unhidden, else only those there who found hidden enemies
+    /// today.
+    ///
+    /// Ruling for Search, Trade and Hire: a hidden character stays hidden
+    /// as he searches, trades and hires (3.1 rule 7.4.4), "hooded figures
+    /// making deals off in the shadows" (3.1 rule 7.6.3), so the others in
+    /// his clearing do not see him meet, buy, sell or hire unless they can
+    /// see hidden individuals. Dice are rolled openly (3.1 rule 4.1.1), but
+    /// only before those who can see the one rolling.
+    pub fn seen_acting(&self, who: usize) -> Observers {
+        let me = &self.state.characters[who];
+        Observers::Players(
+            self.state
+                .characters
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| {
+                    *i == who
+                        || (c.position == me.position && (!me.hidden || c.found_hidden_enemies))
+                })
+                .map(|(_, c)| c.player.clone())
+                .collect(),
+        )
     }
 
     /// Only the player of character `who` (and the GM).
@@ -185,6 +225,8 @@ mod familiar_tests;
 mod hire_tests;
 #[cfg(test)]
 mod leader_tests;
+#[cfg(test)]
+mod log_tests;
 #[cfg(test)]
 mod magic_rows_tests;
 #[cfg(test)]

@@ -45,6 +45,8 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
     );
     let mut walk = Walk::start(day, at);
     for (index, phase) in line.phases.iter().enumerate() {
+        // The phase's line goes before what the phase set off.
+        let phase_starts = day.events.len();
         let result = walk
             .spend(phase.bonus, "the phantasm")
             .and_then(|()| match &phase.activity {
@@ -69,7 +71,8 @@ pub fn take_turn(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrd
                 }
             });
         let result = result.unwrap_or_else(|reason| format!("lost ({reason})"));
-        day.emit(
+        day.emit_at(
+            phase_starts,
             observers.clone(),
             Happening::Magic(MagicEvent::PhantasmPhase {
                 character: character.name.clone(),

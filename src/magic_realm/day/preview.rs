@@ -1,20 +1,25 @@
-//! A dry run of a character's recorded moves for the confirmation of his
-//! orders (issue 6 §3): each Move is checked against the routes he knows,
-//! from where he stands, so a player hears at once that a phase would be
-//! lost. Only his own knowledge is read, and the reasons are the day's own
-//! (`movement::check_move_from`), which never tell of paths he has not found.
+//! A dry run of a character's recorded day for the confirmation of his
+//! orders: each Move is checked against the routes he knows, from where he
+//! stands, and the phases are counted against those the day gives (caves
+//! give no sunlight phases), for him and for each hired leader he writes a
+//! line for, so a player hears at once that a phase would be lost. Only
+//! his own knowledge is read, and the reasons are the day's own
+//! (`movement::check_move_from`, `daylight`), which never tell of paths he
+//! has not found.
 
 use crate::game::Rules;
 
-use super::movement;
+use super::{daylight, movement, weather};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::orders::{Activity, DayOrders};
-use crate::magic_realm::state::MrState;
+use crate::magic_realm::data::tiles::ClearingKind;
+use crate::magic_realm::orders::{Activities, Activity, DayOrders};
+use crate::magic_realm::state::{MrState, Whereabouts};
+use crate::suggest::same;
 
-/// Warnings for the moves of `player`'s character in `orders`, in phase
-/// order. The dry run stops at the first move that would be lost, and at a
-/// Follow or Fly, after which his position is not his own to plan.
+/// Warnings for the day of `player`'s character in `orders`: for him, then
+/// for each hired leader of his with a line of his own, the first move that
+/// would be lost, else the phases past those the day gives.
 pub fn move_warnings(
     data: &GameData,
     rules: &Rules,
@@ -25,35 +30,282 @@ pub fn move_warnings(
     let Some(who) = state.characters.iter().position(|c| c.player == player) else {
         return Vec::new();
     };
-    let mut at = state.characters[who].position.clone();
-    for (n, phase) in orders.activities.phases.iter().enumerate() {
-        match &phase.activity {
-            Activity::Move { tile, clearing } => {
-                let Some(code) = data.tiles.resolve(tile).map(|t| t.code.clone()) else {
-                    return vec![format!("phase {}: there is no tile {tile}", n + 1)];
-                };
-                let to = ClearingId::new(&code, *clearing);
-                if let Err(reason) = movement::check_move_from(data, rules, state, who, &at, &to) {
-                    return vec![format!(
-                        "phase {} (M {to}): {reason}; as things stand the phase would be lost",
-                        n + 1
-                    )];
-                }
-                at = to;
-            }
-            Activity::Follow { .. } | Activity::Fly { .. } => break,
-            _ => {}
-        }
+    let me = &state.characters[who];
+    let mut warnings = Vec::new();
+    let allowed = daylight::normal_phases(data, rules, state, me);
+    let own = Walker {
+        data,
+        rules,
+        state,
+        who,
+        allowed,
+        whose: String::new(),
+    };
+    warnings.extend(own.walk(&me.position, &orders.activities));
+    let budget = weather::budget_of(data, rules, state);
+    for line in &orders.leaders {
+        let Some(hired) = me.hirelings.iter().find(|h| same(&h.native, &line.leader)) else {
+            continue;
+        };
+        let Some(Whereabouts::Clearing { clearing }) =
+            state.denizens.get(&hired.native).map(|d| &d.at)
+        else {
+            continue;
+        };
+        // A hired leader has the day's basic and sunlight phases, only the
+        // basic ones when he starts in a cave, as a character does.
+        let allowed = if movement::is_cave_in(state, clearing) {
+            budget.basic
+        } else {
+            budget.basic + budget.sunlight
+        };
+        // He moves by what his employer knows (`day::leader_turn`).
+        let leader = Walker {
+            allowed,
+            whose: format!("{}: ", hired.native),
+            ..own.clone()
+        };
+        warnings.extend(leader.walk(clearing, &line.activities));
     }
-    Vec::new()
+    warnings
+}
+
+/// One figure's dry run: whose routes (`who`'s), the normal phases he has
+/// where he starts, and how a warning names him.
+#[derive(Clone)]
+struct Walker<'a> {
+    data: &'a GameData,
+    rules: &'a Rules,
+    state: &'a MrState,
+    who: usize,
+    allowed: usize,
+    /// "Soldier HQ: " for a hired leader, nothing for the character.
+    whose: String,
+}
+
+impl Walker<'_> {
+    /// The first loss of `activities` done from `start`, if any. The dry
+    /// run stops at a move that would be lost, and at a Follow or Fly,
+    /// after which his position is not his own to plan.
+    fn walk(&self, start: &ClearingId, activities: &Activities) -> Option<String> {
+        let budget = weather::budget_of(self.data, self.rules, self.state);
+        let (basic, mut sheltered_left) = (budget.basic, budget.sheltered);
+        let in_shelter = |at: &ClearingId| {
+            movement::is_cave_in(self.state, at) || self.state.dwellings.values().any(|c| c == at)
+        };
+        let mut at = start.clone();
+        let mut allowed = self.allowed;
+        let mut used = 0;
+        let mut over = Vec::new();
+        for (n, phase) in activities.phases.iter().enumerate() {
+            if !phase.bonus {
+                if used < allowed {
+                    used += 1;
+                } else if sheltered_left > 0 && in_shelter(&at) {
+                    sheltered_left -= 1;
+                } else {
+                    // A lost phase moves nobody.
+                    over.push((n + 1, phase.activity.code()));
+                    continue;
+                }
+            }
+            match &phase.activity {
+                Activity::Move { tile, clearing } => {
+                    let Some(code) = self.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+                        return Some(format!(
+                            "{}phase {}: there is no tile {tile}",
+                            self.whose,
+                            n + 1
+                        ));
+                    };
+                    let to = ClearingId::new(&code, *clearing);
+                    // `M X, M X` climbs into the mountain clearing X: the
+                    // second phase goes on with the climb the first began.
+                    let climbing = to == at
+                        && n > 0
+                        && activities.phases[n - 1].activity == phase.activity
+                        && self.state.board.clearing(&to).map(|c| c.kind)
+                            == Some(ClearingKind::Mountain);
+                    if climbing {
+                        continue;
+                    }
+                    if let Err(reason) = movement::check_move_from(
+                        self.data, self.rules, self.state, self.who, &at, &to,
+                    ) {
+                        return Some(format!(
+                            "{}phase {} (M {to}): {reason}; as things stand the phase would be lost",
+                            self.whose,
+                            n + 1
+                        ));
+                    }
+                    // A move into a cave takes away the sunlight phases not
+                    // yet used (3.1 rule 6.2.2b), as the day does.
+                    if !movement::is_cave_in(self.state, &at)
+                        && movement::is_cave_in(self.state, &to)
+                    {
+                        allowed = allowed.min(used.max(basic));
+                    }
+                    at = to;
+                }
+                Activity::Follow { .. } | Activity::Fly { .. } => return None,
+                _ => {}
+            }
+        }
+        let (numbers, codes): (Vec<String>, Vec<&str>) =
+            over.iter().map(|(n, code)| (n.to_string(), *code)).unzip();
+        let (first, last) = (numbers.first()?, numbers.last()?);
+        let which = if numbers.len() == 1 {
+            format!("phase {first}")
+        } else {
+            format!("phases {first} to {last}")
+        };
+        let why = if allowed < budget.basic + budget.sunlight {
+            format!(
+                "only {allowed} phases today: no sunlight phases are done in a cave clearing \
+                 (3.1 rule 6.2.2b) or by a character without them"
+            )
+        } else {
+            format!("only {allowed} phases today")
+        };
+        Some(format!(
+            "{}{which} ({}): {why}; as things stand {} lost; record {allowed} phases, or bonus \
+             phases marked *",
+            self.whose,
+            codes.join(", "),
+            if numbers.len() == 1 {
+                "it would be"
+            } else {
+                "they would be"
+            },
+        ))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::magic_realm::data::tiles::ClearingKind;
     use crate::magic_realm::data::tiles::PathKind;
     use crate::magic_realm::orders::parse_day_orders;
+    use crate::magic_realm::state::Hireling;
     use crate::magic_realm::test_support::{data, game_played_by};
+
+    /// A clearing with both a hidden or secret path and a normal one: where
+    /// it stands, the hidden neighbour, the normal one.
+    fn crossroads(state: &MrState) -> (ClearingId, ClearingId, ClearingId) {
+        let board = &state.board;
+        board
+            .clearings()
+            .into_iter()
+            .find_map(|c| {
+                let links = board.neighbours(&c);
+                let hidden = links
+                    .iter()
+                    .find(|l| matches!(l.kind, PathKind::Hidden | PathKind::Secret))?;
+                let normal = links.iter().find(|l| l.kind == PathKind::Normal)?;
+                Some((c.clone(), hidden.to.clone(), normal.to.clone()))
+            })
+            .expect("the board has a clearing with both kinds of path")
+    }
+
+    #[test]
+    fn a_hired_leaders_move_along_a_route_his_employer_does_not_know_is_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let (from, hidden_to, normal_to) = crossroads(&state);
+        state.characters[0].hirelings.push(Hireling {
+            native: "Soldier HQ".into(),
+            days_left: 14,
+        });
+        state.denizens.get_mut("Soldier HQ").unwrap().at = Whereabouts::Clearing {
+            clearing: from.clone(),
+        };
+        let rules = Rules::default();
+        let line = |to: &ClearingId| format!("H\nSoldier HQ: M {}{}, S", to.tile, to.clearing);
+        let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(&format!(
+                "Soldier HQ: phase 1 (M {hidden_to}): no known path"
+            )),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn the_second_move_of_a_climb_into_a_mountain_is_not_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let kind = |state: &MrState, c: &ClearingId| state.board.clearing(c).map(|c| c.kind);
+        let (below, peak) = state
+            .board
+            .clearings()
+            .into_iter()
+            .filter(|c| {
+                !matches!(
+                    kind(&state, c),
+                    Some(ClearingKind::Mountain | ClearingKind::Cave)
+                )
+            })
+            .find_map(|c| {
+                let link = state.board.neighbours(&c).into_iter().find(|l| {
+                    l.kind == PathKind::Normal
+                        && kind(&state, &l.to) == Some(ClearingKind::Mountain)
+                })?;
+                Some((c, link.to))
+            })
+            .expect("a mountain clearing with a normal path in");
+        state.characters[0].position = below;
+        let climb = format!("M {0}{1}, M {0}{1}, H", peak.tile, peak.clearing);
+        let orders = parse_day_orders(&climb, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &Rules::default(), &state, "Ann", &orders);
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn phases_past_a_move_into_a_cave_or_a_day_begun_in_one_are_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let is_cave = |state: &MrState, c: &ClearingId| {
+            state.board.clearing(c).map(|c| c.kind) == Some(ClearingKind::Cave)
+        };
+        let (outside, cave) = state
+            .board
+            .clearings()
+            .into_iter()
+            .filter(|c| !is_cave(&state, c))
+            .find_map(|c| {
+                let link = state.board.neighbours(&c).into_iter().find(|l| {
+                    matches!(l.kind, PathKind::Normal | PathKind::Cave) && is_cave(&state, &l.to)
+                })?;
+                Some((c, link.to))
+            })
+            .expect("a cave clearing with an open way in");
+        state.characters[0].position = outside;
+        let rules = Rules::default();
+        let into = format!("M {}{}, H, S, S", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&into, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(
+            warnings,
+            [
+                "phases 3 to 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
+              clearing (3.1 rule 6.2.2b) or by a character without them; as things stand they \
+              would be lost; record 2 phases, or bonus phases marked *"
+            ]
+        );
+        let two = format!("M {}{}, H", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&two, 1, data()).unwrap();
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        state.characters[0].position = cave;
+        let orders = parse_day_orders("H, S, S", 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("phase 3 (S): only 2 phases"),
+            "{warnings:?}"
+        );
+    }
 
     #[test]
     fn a_move_along_an_unknown_route_is_warned_without_naming_it() {

@@ -96,8 +96,8 @@ impl RearrangeEvent {
                 items,
                 clearing,
             } => format!(
-                "  Midnight: the load of the {character}'s {horse} ({}) lies in {clearing}: he \
-                 no longer leads the horse.",
+                "  Midnight: the load of the {character}'s {horse} ({}) lies in {clearing}: the \
+                 {character} no longer leads the horse.",
                 items.join(", ")
             ),
         }

@@ -145,7 +145,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             // `Game::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
-        let character = fresh_at_inn(day, kind, arrival.player.clone(), &inn);
+        let character = fresh_at_inn(day, kind, arrival.player.clone(), &inn, &arrival.spells);
         day.state.characters.push(character);
         day.emit(
             Observers::Everyone,
@@ -181,7 +181,7 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
     if became.is_some() {
         // Another character: fresh as at setup, with no requirements yet.
         let player = day.state.characters[who].player.clone();
-        day.state.characters[who] = fresh_at_inn(day, kind, player, &inn);
+        day.state.characters[who] = fresh_at_inn(day, kind, player, &inn, &[]);
         day.state.victory_requirements.remove(&name);
     } else {
         let character = &mut day.state.characters[who];
@@ -222,13 +222,14 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
 }
 
 /// A character of `kind` for `player` entering at the Inn as at setup: his
-/// starting gold, weapon, armour and chits, and spells recorded by the
-/// dice of the day he enters.
+/// starting gold, weapon, armour and chits, and the `spells` his player
+/// chose, or (none chosen) spells recorded by the dice of the day he enters.
 pub(super) fn fresh_at_inn(
     day: &mut Day<'_>,
     kind: &crate::magic_realm::data::characters::Character,
     player: String,
     inn: &ClearingId,
+    spells: &[String],
 ) -> CharacterState {
     let mut entering = [CharacterState::entering(
         kind,
@@ -236,12 +237,18 @@ pub(super) fn fresh_at_inn(
         StartLocation::Inn,
         inn.clone(),
     )];
+    let chosen = if spells.is_empty() {
+        BTreeMap::new()
+    } else {
+        BTreeMap::from([(kind.name.clone(), spells.to_vec())])
+    };
     if let Err(e) = crate::magic_realm::magic::spellbook::record_at_setup(
         day.data,
         &mut entering,
-        &BTreeMap::new(),
+        &chosen,
         day.dice,
     ) {
+        // Chosen spells were checked as the `starting` ruling was made.
         unreachable!("recording spells of a fresh character cannot fail: {e}");
     }
     let [mut character] = entering;

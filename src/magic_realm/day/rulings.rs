@@ -109,6 +109,26 @@ pub fn describe(ruling: &Ruling) -> String {
         Ruling::Replace { character, with } => {
             format!("the {character} leaves the Realm and the {with} enters it at the Inn.")
         }
+        Ruling::StartingInfo {
+            character,
+            victory,
+            spells,
+        } => {
+            let spells = if spells.is_empty() {
+                String::new()
+            } else {
+                format!("; spells {}", spells.join(", "))
+            };
+            format!(
+                "the {character}'s starting info is recorded: victory requirements GT {}, SP \
+                 {}, F {}, N {}, G {}{spells}.",
+                victory.great_treasures,
+                victory.spells,
+                victory.fame,
+                victory.notoriety,
+                victory.gold
+            )
+        }
     }
 }
 
@@ -179,6 +199,14 @@ fn observers(day: &Day<'_>, ruling: &Ruling) -> Observers {
         | Ruling::Chit { character, .. }
         | Ruling::Heal { character }
         | Ruling::Discover { character, .. } => players.extend(player_of(character)),
+        // His requirements are secret from the other players.
+        Ruling::StartingInfo { character, .. } => players.extend(
+            day.state
+                .arrivals
+                .iter()
+                .filter(|a| &a.character == character)
+                .map(|a| a.player.clone()),
+        ),
     }
     Observers::Players(players)
 }
@@ -206,7 +234,7 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
             let at = belongings
                 .iter()
                 .position(|b| &b.item == item)
-                .ok_or_else(|| format!("the {from} no longer carries the {}", item.name))?;
+                .ok_or_else(|| format!("the {from} does not carry the {}", item.name))?;
             let taken = belongings.remove(at).item;
             day.state
                 .holdings
@@ -295,6 +323,22 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
             leave_the_realm(day, who);
             day.state.characters.remove(who);
         }
+        Ruling::StartingInfo {
+            character,
+            victory,
+            spells,
+        } => {
+            let arrival = day
+                .state
+                .arrivals
+                .iter_mut()
+                .find(|a| &a.character == character)
+                .ok_or_else(|| format!("the {character} is not about to enter the Realm"))?;
+            arrival.spells.clone_from(spells);
+            day.state
+                .victory_requirements
+                .insert(character.clone(), *victory);
+        }
         Ruling::Replace { character, with } => {
             let who = who_is(day, character)?;
             if day.state.characters_in_play().any(|c| c == with) {
@@ -314,7 +358,7 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
                 .ok_or_else(|| format!("there is no character {with}"))?;
             leave_the_realm(day, who);
             let player = day.state.characters[who].player.clone();
-            day.state.characters[who] = fresh_at_inn(day, kind, player, &inn);
+            day.state.characters[who] = fresh_at_inn(day, kind, player, &inn, &[]);
         }
     }
     Ok(())

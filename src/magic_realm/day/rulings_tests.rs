@@ -278,7 +278,7 @@ fn a_ruling_that_no_longer_fits_is_void_and_only_the_gm_reads_it() {
     assert!(
         seen[0]
             .1
-            .starts_with("GM ruling not carried out (the Amazon no longer carries the Lost Keys)")
+            .starts_with("GM ruling not carried out (the Amazon does not carry the Lost Keys)")
     );
     assert!(
         events
@@ -330,4 +330,53 @@ fn bad_rulings_are_refused_with_what_was_expected_or_the_nearest_names() {
             .to_string()
             .contains("has no chit")
     );
+}
+
+#[test]
+fn a_starting_ruling_is_for_a_character_about_to_enter_and_reads_as_at_setup() {
+    use crate::magic_realm::state::Arrival;
+    let mut state = game(&["Amazon"]);
+    state.arrivals.push(Arrival {
+        player: "Erin".into(),
+        character: "Wizard".into(),
+        spells: Vec::new(),
+    });
+    let refused = |text: &str| parse_ruling(text, data(), &state).unwrap_err().to_string();
+    assert!(refused("starting Amazon victory F 5").contains("in the Realm already"));
+    assert!(refused("starting Wizrd victory F 5").contains("did you mean Wizard"));
+    assert!(refused("starting Wizard victory F 4").contains("they must add up to 5"));
+    assert!(refused("starting Wizard F 5").contains("expected starting CHARACTER victory"));
+    let wizard = data()
+        .characters
+        .iter()
+        .find(|c| c.name == "Wizard")
+        .unwrap();
+    let spells: Vec<&str> = data()
+        .spells
+        .iter()
+        .filter(|s| {
+            s.learnable() && crate::magic_realm::magic::spellbook::type_allowed(wizard, s).is_ok()
+        })
+        .take(usize::from(wizard.spells))
+        .map(|s| s.name.as_str())
+        .collect();
+    assert!(refused("starting Wizard victory F 5").contains("records 2 spells; 0 named"));
+    let first = spells[0];
+    assert!(
+        refused(&format!(
+            "starting Wizard victory F 5 spells {first}; {first}"
+        ))
+        .contains("is named twice")
+    );
+    let ruled = ruled(
+        state,
+        &[(
+            &format!(
+                "starting Wizard victory F 3, G 2 spells {}",
+                spells.join("; ")
+            ),
+            "",
+        )],
+    );
+    assert_eq!(ruled.rulings.len(), 1);
 }

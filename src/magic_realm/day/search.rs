@@ -511,23 +511,6 @@ fn discover_sites(day: &mut Day<'_>, who: usize) {
     day.emit(day.only(who), Happening::Search(event));
 }
 
-/// Who sees what character `who` does: everyone in his clearing when he is
-/// unhidden, else those there who found hidden enemies today.
-pub(super) fn seen_by(day: &Day<'_>, who: usize) -> Observers {
-    let me = &day.state.characters[who];
-    Observers::Players(
-        day.state
-            .characters
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| {
-                *i == who || (c.position == me.position && (!me.hidden || c.found_hidden_enemies))
-            })
-            .map(|(_, c)| c.player.clone())
-            .collect(),
-    )
-}
-
 /// Loot a discovered site in the clearing, else the abandoned pile.
 fn loot(
     day: &mut Day<'_>,
@@ -566,7 +549,7 @@ fn loot(
     }
     let roll = roll_table(day, who, &Loot, Roll::Loot, "loot");
     let from_top = roll.result.from_top;
-    let observers = seen_by(day, who);
+    let observers = day.seen_acting(who);
     // Those who see him loot a site learn where it is (play summary II.C.8).
     if day.data.chits.site(&pile_name).is_some() {
         share_site(day, who, &pile_name, &observers);

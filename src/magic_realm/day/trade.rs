@@ -277,7 +277,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
             gold,
             active,
         };
-        day.emit(day.clearing_of(who), Happening::Trade(event));
+        day.emit(day.seen_acting(who), Happening::Trade(event));
     }
     PhaseOutcome::Done
 }
@@ -331,7 +331,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         let mods = modifiers::for_roll(day, who, Roll::Trade);
         let column = relationship(day, who, &group.name);
         let outcome = commerce_roll(day.dice, &format!("commerce/{name}"), column, &mods);
-        let observers = day.clearing_of(who);
+        let observers = day.seen_acting(who);
         let mut lines = Vec::new();
         for roll in &outcome.rolls {
             day.emit(observers.clone(), Happening::Roll(roll.record.clone()));
@@ -386,7 +386,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         item: sold,
         gold,
     };
-    day.emit(day.clearing_of(who), Happening::Trade(event));
+    day.emit(day.seen_acting(who), Happening::Trade(event));
     PhaseOutcome::Done
 }
 

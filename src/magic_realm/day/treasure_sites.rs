@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::Observers;
 
 use super::events::Happening;
-use super::search::{open_with_key_or_effort, roll_table, seen_by, wants_active};
+use super::search::{open_with_key_or_effort, roll_table, wants_active};
 use super::{Day, PhaseOutcome};
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::terms::Roll;
@@ -108,37 +108,48 @@ impl SiteEvent {
     pub fn log_line(&self) -> String {
         match self {
             SiteEvent::Found {
+                character,
                 site,
                 from,
                 clearing,
-                ..
-            } => format!("    Finds the {site} in the {from}: it now lies in {clearing}."),
+            } => format!(
+                "    The {character} finds the {site} in the {from}: it now lies in {clearing}."
+            ),
             SiteEvent::RowRead { site, row, .. } => format!("    {site}: {row}."),
             SiteEvent::Took {
-                site, item, active, ..
+                character,
+                site,
+                item,
+                active,
             } => {
                 let active = if *active { ", active" } else { "" };
-                format!("    Takes {} from the {site}{active}.", item.name)
+                format!(
+                    "    The {character} takes the {} from the {site}{active}.",
+                    item.name
+                )
             }
             SiteEvent::Gone { site, what, .. } => {
                 format!("    The {what} of the {site} is gone: nothing.")
             }
-            SiteEvent::GoldRecorded { site, gold, .. } => {
-                format!("    Records {gold} gold at the {site}.")
+            SiteEvent::GoldRecorded {
+                character,
+                site,
+                gold,
+            } => {
+                format!("    The {character} records {gold} gold at the {site}.")
             }
             SiteEvent::Teleported {
                 site,
                 to,
                 character,
-                ..
             } => {
                 format!("    The {site} carries the {character} to {to}.")
             }
-            SiteEvent::Rested { chits, .. } => {
+            SiteEvent::Rested { character, chits } => {
                 if chits.is_empty() {
-                    "    Every chit was already fresh.".to_string()
+                    format!("    Every chit of the {character} was already fresh.")
                 } else {
-                    format!("    Rested: {}.", chits.join(", "))
+                    format!("    The {character} rests: {}.", chits.join(", "))
                 }
             }
             SiteEvent::NotApplied {
@@ -271,7 +282,7 @@ pub fn search(
     let roll = roll_table(day, who, &table, Roll::Loot, "treasure-site");
     let row = roll.result.0;
     let character = day.state.characters[who].name.clone();
-    let observers = seen_by(day, who);
+    let observers = day.seen_acting(who);
     day.emit(
         observers.clone(),
         Happening::TreasureSite(SiteEvent::RowRead {

@@ -73,7 +73,7 @@ pub fn learn_from_visitor(day: &mut Day<'_>, who: usize, wanted: &SpellWanted<'_
     let event = match spellbook::learn(day.data, &mut day.state.characters[who], &spell.name) {
         Ok(()) => {
             pay(day, who, gold);
-            let observers = day.clearing_of(who);
+            let observers = day.seen_acting(who);
             day.emit(
                 observers,
                 Happening::Trade(TradeEvent::Taught {

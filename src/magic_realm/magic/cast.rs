@@ -617,11 +617,8 @@ fn check_targets(state: &MrState, request: &CastRequest, spell: &Spell) -> Resul
     };
     for aim in main {
         if !spell.targets.iter().any(|k| aim_fits(state, *k, aim)) {
-            let kinds: Vec<String> = spell.targets.iter().map(|k| format!("{k:?}")).collect();
-            return Err(bad(
-                aim,
-                format!("it targets {}", kinds.join(" or ").to_lowercase()),
-            ));
+            let kinds: Vec<&str> = spell.targets.iter().map(|k| k.word()).collect();
+            return Err(bad(aim, format!("it targets {}", kinds.join(" or "))));
         }
         if matches!(aim, Aim::Character { .. } | Aim::Denizen { .. })
             && where_is(state, aim).as_ref() != Some(&c.position)

@@ -40,6 +40,24 @@ fn the_wrong_colour_cannot_cast_and_says_which_is_missing() {
 }
 
 #[test]
+fn a_spell_at_the_wrong_kind_of_target_says_in_words_what_it_targets() {
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "II", "Witch's Brew");
+    let tile = state.characters[0].position.tile.clone();
+    let err = check(
+        &state,
+        data(),
+        &Rules::default(),
+        &request(0, "Witch's Brew", vec![Aim::Tile { code: tile }], 14),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("it targets own Magic chits"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_spell_not_known_or_the_wrong_chit_type_cannot_be_cast() {
     let mut state = game(&["Wizard"]);
     caster(&mut state, 0, "IV", "Fiery Blast");

@@ -171,12 +171,16 @@ impl fmt::Display for MagicEvent {
                 character,
                 curse,
                 reason,
-            } => write!(f, "  the curse {curse:?} misses {character}: {reason}"),
+            } => write!(
+                f,
+                "  the curse {} misses {character}: {reason}",
+                curse.name()
+            ),
             MagicEvent::CurseLifted {
                 character,
                 curse,
                 by,
-            } => write!(f, "  {character} is freed of {curse:?} by {by}"),
+            } => write!(f, "  {character} is freed of {} by {by}", curse.name()),
             MagicEvent::Read {
                 character,
                 spell,

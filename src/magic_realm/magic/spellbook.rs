@@ -115,9 +115,11 @@ pub fn record_starting(
     let allowance = usize::from(character_data(data, c)?.spells);
     if names.len() > allowance {
         return Err(MagicError::Spellbook(format!(
-            "the {} may record {allowance} spells at the start, and {} were given; drop {}",
+            "the {} may record {} at the start, and {} {} given; drop {}",
             c.name,
+            crate::words::counted(allowance, "spell", "spells"),
             names.len(),
+            crate::words::agreeing(names.len(), "was", "were"),
             names.len() - allowance
         )));
     }

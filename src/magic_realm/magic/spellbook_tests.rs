@@ -36,13 +36,28 @@ fn recording_too_many_or_the_wrong_type_is_refused() {
         .map(String::from)
         .into();
     let err = spellbook::record_starting(data(), c, &three).unwrap_err();
-    assert!(err.to_string().contains("may record 2"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("may record 2 spells at the start, and 3 were given"),
+        "{err}"
+    );
     let err = spellbook::record_starting(data(), c, &["Curse".to_string()]).unwrap_err();
     assert!(err.to_string().contains("type V spell"), "{err}");
     let err = spellbook::record_starting(data(), c, &["Fogg".to_string()]).unwrap_err();
     assert!(err.to_string().contains("Fog"), "{err}");
     spellbook::record_starting(data(), c, &["Fog".to_string(), "Fiery Blast".to_string()]).unwrap();
     assert_eq!(c.magic.spells, ["Fog", "Fiery Blast"]);
+    // A character of one spell is told so in the singular.
+    let mut state = game(&["Pilgrim"]);
+    let c = &mut state.characters[0];
+    c.magic.spells.clear();
+    let two = ["Fog".to_string(), "Prayer".to_string()];
+    let err = spellbook::record_starting(data(), c, &two).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("may record 1 spell at the start, and 2 were given"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,16 +7,20 @@
 //! spell he does not know or a belonging he does not carry are warnings,
 //! since he may learn or find it before the evening.
 
+use super::dealing_names::hired_by_these_orders;
 use super::names::NameCheck;
+use super::sheet::DayOrders;
 use crate::magic_realm::combat::Tactics;
 use crate::magic_realm::combat::tactics::{Lure, Target};
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::state::{CharacterState, MrState};
 use crate::suggest;
 
-/// Check `tactics` for `me` in `state`.
+/// Check `tactics` for `me` in `state`; `orders` are the day's orders they
+/// came in, whose `Hire:` line may hire the natives they send.
 pub fn check_tactics(
     tactics: &Tactics,
+    orders: &DayOrders,
     data: &GameData,
     state: &MrState,
     me: &CharacterState,
@@ -62,24 +66,30 @@ pub fn check_tactics(
         .map(String::as_str)
         .chain(data.characters.iter().map(|c| c.name.as_str()))
         .collect();
-    let mut check_fighter = |clause: &str, name: &str| {
+    // A clause's own words come first among the suggestions: `target
+    // weakst` means `target weakest`, not a fighter's name.
+    let mut check_fighter = |clause: &str, name: &str, words: &[&str]| {
         if !fighters.iter().any(|f| f.eq_ignore_ascii_case(name)) {
+            let near = suggest::nearest(name, words.iter().copied());
+            let hint = match near.first() {
+                Some(word) => format!(" (did you mean '{clause} {word}'?)"),
+                None => suggest::did_you_mean(name, fighters.iter().copied()),
+            };
             found.errors.push(format!(
-                "Combat: {clause} {name}: no character, monster or native is called '{name}'{}",
-                suggest::did_you_mean(name, fighters.iter().copied())
+                "Combat: {clause} {name}: no character, monster or native is called '{name}'{hint}"
             ));
         }
     };
     if let Target::Named(name) = &tactics.target {
-        check_fighter("target", name);
+        check_fighter("target", name, &["own", "weakest", "strongest", "nobody"]);
     }
     if let Lure::Named(names) = &tactics.lure {
         for name in names {
-            check_fighter("lure", name);
+            check_fighter("lure", name, &["nobody", "everyone", "weakest"]);
         }
     }
     if let Some(name) = &tactics.charge {
-        check_fighter("charge", name);
+        check_fighter("charge", name, &[]);
     }
     let sent: Vec<(String, &String, &String)> = tactics
         .hireling_lures
@@ -97,11 +107,21 @@ pub fn check_tactics(
             .strip_suffix(target.as_str())
             .unwrap_or(clause)
             .trim_end();
-        check_fighter(verb, target);
+        check_fighter(verb, target, &[]);
     }
     let hired = me.hirelings.iter().map(|h| h.native.as_str());
     for (clause, native, _) in &sent {
-        if !hired.clone().any(|h| suggest::same(h, native)) {
+        if hired.clone().any(|h| suggest::same(h, native)) {
+            continue;
+        }
+        // Hired by day, he fights for his employer that evening.
+        if hired_by_these_orders(orders, data, native) {
+            found.warnings.push(format!(
+                "Combat: {clause}: {native} is not one of the {}'s hirelings yet; the clause \
+                 counts if the Hire: line hires him by the evening",
+                me.name
+            ));
+        } else {
             found.errors.push(format!(
                 "Combat: {clause}: {native} is not one of the {}'s hirelings{}",
                 me.name,
@@ -163,7 +183,13 @@ mod tests {
     fn check(combat: &str) -> NameCheck {
         let state = game_played_by(&["Amazon", "Elf"], |i| format!("P{}", i + 1));
         let tactics = parse_tactics(combat, data()).expect("the line reads");
-        check_tactics(&tactics, data(), &state, &state.characters[0])
+        check_tactics(
+            &tactics,
+            &DayOrders::default(),
+            data(),
+            &state,
+            &state.characters[0],
+        )
     }
 
     #[test]
@@ -202,6 +228,58 @@ mod tests {
         assert!(found.errors[2].contains("'Nobody Special'"), "{found:?}");
     }
 
+    /// The README's `Combat:` example in its orders block, and the
+    /// character its comment names, whose chits it plays.
+    fn readme_combat_example() -> (String, String) {
+        let readme = std::fs::read_to_string("README.md").expect("the README is shipped");
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with("Combat: "))
+            .expect("the README's orders block has a Combat: line");
+        let (value, comment) = line["Combat: ".len()..]
+            .split_once('#')
+            .unwrap_or_else(|| panic!("the example names its character in a comment: {line}"));
+        let named: Vec<&str> = data()
+            .characters
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|name| comment.contains(name))
+            .collect();
+        let [character] = named[..] else {
+            panic!("the example's comment names one character, not {named:?}: {line}");
+        };
+        (value.trim().to_string(), character.to_string())
+    }
+
+    #[test]
+    fn the_readmes_combat_example_plays_the_chits_of_the_character_it_names() {
+        let (value, character) = readme_combat_example();
+        let state = game_played_by(&[character.as_str()], |_| "P1".into());
+        let tactics = parse_tactics(&value, data())
+            .unwrap_or_else(|(_, e)| panic!("the README's Combat: example does not read: {e}"));
+        let orders = DayOrders::default();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
+        assert_eq!(found, NameCheck::default(), "the {character}: {value}");
+        assert!(
+            tactics.attack_with.is_some() && tactics.maneuver_with.is_some(),
+            "the example shows both chits: {value}"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_clause_word_is_suggested_before_any_name() {
+        let found = check("target weakst, lure nobdy");
+        assert_eq!(found.errors.len(), 2, "{found:?}");
+        assert!(
+            found.errors[0].ends_with("(did you mean 'target weakest'?)"),
+            "{found:?}"
+        );
+        assert!(
+            found.errors[1].ends_with("(did you mean 'lure nobody'?)"),
+            "{found:?}"
+        );
+    }
+
     #[test]
     fn a_hireling_luring_or_deployed_must_be_his() {
         let mut state = game_played_by(&["Amazon"], |_| "P1".into());
@@ -214,7 +292,8 @@ mod tests {
         let lures =
             "Woodfolk 1 lure Giant 1, Woodfolk 2 lure Giant 1, deploy Woodfolk 3 against Elf";
         let tactics = parse_tactics(lures, data()).expect("the line reads");
-        let found = check_tactics(&tactics, data(), &state, &state.characters[0]);
+        let orders = DayOrders::default();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
         assert_eq!(found.errors.len(), 2, "{found:?}");
         assert!(
             found.errors[0].starts_with(
@@ -223,6 +302,27 @@ mod tests {
             "{found:?}"
         );
         assert!(found.errors[1].starts_with("Combat: deploy Woodfolk 3 against Elf: Woodfolk 3"));
+    }
+
+    #[test]
+    fn a_hireling_the_same_mail_hires_may_lure_that_evening() {
+        let state = game_played_by(&["Amazon"], |_| "P1".into());
+        let orders = crate::magic_realm::orders::parse_day_orders(
+            "HR\nHire: Woodfolk\nCombat: Woodfolk 1 lure Giant 1",
+            1,
+            data(),
+        )
+        .unwrap();
+        let tactics = orders.combat.clone().unwrap();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(
+            found.warnings,
+            [
+                "Combat: Woodfolk 1 lure Giant 1: Woodfolk 1 is not one of the Amazon's hirelings \
+              yet; the clause counts if the Hire: line hires him by the evening"
+            ]
+        );
     }
 
     #[test]

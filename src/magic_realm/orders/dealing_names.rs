@@ -17,9 +17,9 @@ use super::dealings::{Arrange, DealLine, Goods, When, load_target};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::data::natives::find_member;
+use crate::magic_realm::data::natives::{Hire, NativeGroup, find_member};
 use crate::magic_realm::state::belongings;
-use crate::magic_realm::state::{CharacterState, MrState};
+use crate::magic_realm::state::{CharacterState, MrState, Whereabouts};
 use crate::suggest;
 
 /// Check the hireling, rearranging and deal lines of `orders` for `me`.
@@ -30,6 +30,7 @@ pub fn check_dealings(
     me: &CharacterState,
 ) -> NameCheck {
     let mut found = NameCheck::default();
+    check_hire_order(orders, data, state, &mut found);
     check_leave(orders, data, me, &mut found);
     check_leaders(orders, data, me, &mut found);
     for rearrangement in &orders.rearrange {
@@ -72,6 +73,59 @@ pub fn check_dealings(
     found
 }
 
+/// The native group `name` names: the group, its member word, or a member.
+fn group_named<'d>(data: &'d GameData, name: &str) -> Option<&'d NativeGroup> {
+    data.natives
+        .iter()
+        .find(|g| suggest::same(&g.name, name) || suggest::same(&g.member_name, name))
+        .or_else(|| find_member(&data.natives, name).map(|(g, _)| g))
+}
+
+/// Whether the `Hire:` line of `orders` asks for the natives `name` names
+/// (a member, or his group): lines about them apply once they are hired,
+/// so they are not refused for naming someone not hired yet.
+pub fn hired_by_these_orders(orders: &DayOrders, data: &GameData, name: &str) -> bool {
+    let Some(group) = group_named(data, name) else {
+        return false;
+    };
+    orders
+        .hire
+        .iter()
+        .filter_map(|wanted| group_named(data, &wanted.what))
+        .any(|wanted| wanted.name == group.name)
+}
+
+/// `Hire: Rogue 3` when the Rogues are hired one at a time: nobody chooses
+/// which, the highest number in the clearing comes first and the leader last
+/// (3.1 rule 7.7.1 a.1). Naming a member other than the next where he
+/// stands would lose every Hire phase, so it is refused at once, saying who
+/// is next and how to ask for him.
+fn check_hire_order(orders: &DayOrders, data: &GameData, state: &MrState, found: &mut NameCheck) {
+    for wanted in &orders.hire {
+        let Some((group, member)) = find_member(&data.natives, &wanted.what) else {
+            continue;
+        };
+        if group.hire != Hire::Single {
+            continue;
+        }
+        let Some(Whereabouts::Clearing { clearing }) =
+            state.denizens.get(&member.name).map(|d| &d.at)
+        else {
+            continue;
+        };
+        let next = crate::magic_realm::state::hiring::next_to_hire(state, group, clearing);
+        let Some(next) = next.first().filter(|next| next.name != member.name) else {
+            continue;
+        };
+        found.errors.push(format!(
+            "Hire: {}: the {} are hired one at a time, the highest number in the clearing first \
+             and the leader last, and nobody chooses which (3.1 rule 7.7.1 a.1); where {} stands \
+             {} is next. Write 'Hire: {}' to hire whoever is next",
+            wanted.what, group.name, member.name, next.name, group.name
+        ));
+    }
+}
+
 fn check_leave(orders: &DayOrders, data: &GameData, me: &CharacterState, found: &mut NameCheck) {
     let hired: Vec<&str> = me.hirelings.iter().map(|h| h.native.as_str()).collect();
     for name in &orders.leave {
@@ -84,6 +138,13 @@ fn check_leave(orders: &DayOrders, data: &GameData, me: &CharacterState, found: 
                     })
             });
         if known {
+            continue;
+        }
+        if hired_by_these_orders(orders, data, name) {
+            found.warnings.push(format!(
+                "Leave: {name} is not your hireling yet; the line stands and applies once your \
+                 Hire: line hires him"
+            ));
             continue;
         }
         let yours = if hired.is_empty() {
@@ -122,10 +183,20 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
     };
     for line in &orders.leaders {
         if !leaders.iter().any(|l| suggest::same(l, &line.leader)) {
-            found
-                .errors
-                .push(format!("{}: {}", line.leader, not_his(&line.leader)));
-            continue;
+            if hired_by_these_orders(orders, data, &line.leader) {
+                // The leaders taking turns are drawn at Birdsong, before
+                // anyone is hired (`day::birdsong`).
+                found.warnings.push(format!(
+                    "{}: not your hired leader yet; a leader hired today takes turns of his own \
+                     from the next day, so this line does nothing today: write it again then",
+                    line.leader
+                ));
+            } else {
+                found
+                    .errors
+                    .push(format!("{}: {}", line.leader, not_his(&line.leader)));
+                continue;
+            }
         }
         let follows = line
             .activities
@@ -162,14 +233,27 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
         }
     }
     let hired: Vec<&str> = me.hirelings.iter().map(|h| h.native.as_str()).collect();
+    let applies_once_hired = |name: &str| {
+        format!(
+            "Send: {name} is not your hireling yet; the line stands and applies once he is hired"
+        )
+    };
     for send in &orders.send {
         if !leaders.iter().any(|l| suggest::same(l, &send.leader)) {
-            found
-                .errors
-                .push(format!("Send: {}", not_his(&send.leader)));
+            if hired_by_these_orders(orders, data, &send.leader) {
+                found.warnings.push(applies_once_hired(&send.leader));
+            } else {
+                found
+                    .errors
+                    .push(format!("Send: {}", not_his(&send.leader)));
+            }
         }
         for native in &send.natives {
-            if !hired.iter().any(|h| suggest::same(h, native)) {
+            if hired_by_these_orders(orders, data, native)
+                && !hired.iter().any(|h| suggest::same(h, native))
+            {
+                found.warnings.push(applies_once_hired(native));
+            } else if !hired.iter().any(|h| suggest::same(h, native)) {
                 found.errors.push(format!(
                     "Send: '{native}' is not one of your hirelings{}",
                     suggest::did_you_mean(native, hired.iter().copied())
@@ -301,6 +385,81 @@ mod tests {
     fn check(text: &str, state: &MrState) -> NameCheck {
         let orders = parse_day_orders(text, 1, data()).expect("parses");
         check_dealings(&orders, data(), state, &state.characters[0])
+    }
+
+    /// A state where every Rogue stands unhired in the Amazon's clearing.
+    fn rogues_beside_the_amazon() -> MrState {
+        let mut state = game_played_by(&["Amazon"], |_| "P0".into());
+        let here = state.characters[0].position.clone();
+        for (name, denizen) in &mut state.denizens {
+            if name.starts_with("Rogue") {
+                denizen.at = Whereabouts::Clearing {
+                    clearing: here.clone(),
+                };
+            }
+        }
+        state
+    }
+
+    #[test]
+    fn a_rogue_who_is_not_next_is_refused_at_once_naming_who_is() {
+        let state = rogues_beside_the_amazon();
+        let highest = data()
+            .natives
+            .iter()
+            .find(|g| g.name == "Rogues")
+            .and_then(|g| {
+                g.members
+                    .iter()
+                    .filter(|m| !m.is_leader())
+                    .max_by_key(|m| m.rank.parse::<u8>().ok())
+            })
+            .map(|m| m.name.clone())
+            .unwrap();
+        let found = check("HR\nHire: Rogue 3", &state);
+        assert_eq!(found.errors.len(), 1, "{found:?}");
+        assert!(
+            found.errors[0].starts_with("Hire: Rogue 3: the Rogues are hired one at a time"),
+            "{found:?}"
+        );
+        assert!(
+            found.errors[0].ends_with(&format!(
+                "{highest} is next. Write 'Hire: Rogues' to hire whoever is next"
+            )),
+            "{found:?}"
+        );
+        for fine in [
+            format!("HR\nHire: {highest}"),
+            "HR\nHire: Rogues".to_string(),
+        ] {
+            assert!(check(&fine, &state).errors.is_empty(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn lines_about_natives_the_same_mail_hires_apply_once_hired() {
+        let state = rogues_beside_the_amazon();
+        let found = check(
+            "HR, HR\nHire: Rogues\nLeave: Rogue 6\nRogue HQ: H\nSend: Rogue 7 with Rogue HQ",
+            &state,
+        );
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(
+            found.warnings,
+            [
+                "Leave: Rogue 6 is not your hireling yet; the line stands and applies once your \
+                 Hire: line hires him",
+                "Rogue HQ: not your hired leader yet; a leader hired today takes turns of his own \
+                 from the next day, so this line does nothing today: write it again then",
+                "Send: Rogue HQ is not your hireling yet; the line stands and applies once he is \
+                 hired",
+                "Send: Rogue 7 is not your hireling yet; the line stands and applies once he is \
+                 hired",
+            ]
+        );
+        // Natives the mail does not hire are still refused.
+        let found = check("HR\nHire: Rogues\nLeave: Soldier 2", &state);
+        assert_eq!(found.errors.len(), 1, "{found:?}");
     }
 
     #[test]

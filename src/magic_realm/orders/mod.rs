@@ -12,6 +12,7 @@ pub mod names;
 pub mod parse;
 pub mod ruling;
 pub mod sheet;
+pub mod starting_info;
 
 pub use activity::{Activities, Activity, Phase};
 pub use names::{NameCheck, check_names};

@@ -86,6 +86,25 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("c", Keyword::Cache),
 ];
 
+/// Whether a phase as written opens with an activity code as a whole word
+/// (`M CV4`, `MCV4`, `Hide`, `F Elf`), even one whose argument does not read:
+/// such a line is a faulty order, not prose. `A` alone is not enough (it
+/// opens English sentences); a phase of it must read whole.
+pub fn opens_with_activity(phase: &str) -> bool {
+    let phase = phase.trim_start().trim_start_matches('*').trim_start();
+    let word: String = phase
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let run_into_destination =
+        word.len() > 1 && word.starts_with('m') && word.ends_with(|c: char| c.is_ascii_digit());
+    run_into_destination
+        || KEYWORDS
+            .iter()
+            .any(|&(code, _)| code == word && code != "a")
+}
+
 const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, SPX, SP or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -44,7 +44,8 @@ pub enum RulingError {
 pub const RULING_FORMS: &str = "give ITEM to CHARACTER; take ITEM from CHARACTER; \
 gold|fame|notoriety CHARACTER +N|-N; move CHARACTER|DENIZEN to CLEARING; \
 chit CHARACTER CHIT active|fatigued|wounded; heal CHARACTER; kill CHARACTER; \
-discover SITE|CLEARING-CLEARING for CHARACTER; replace CHARACTER with CHARACTER";
+discover SITE|CLEARING-CLEARING for CHARACTER; replace CHARACTER with CHARACTER; \
+starting CHARACTER victory GT 1, SP 0, F 2, N 1, G 1 [spells SPELL; SPELL]";
 
 /// Read one ruling against `state`.
 ///
@@ -155,6 +156,24 @@ pub fn parse_ruling(text: &str, data: &GameData, state: &MrState) -> Result<Ruli
             let with = names.unplayed_character(new)?;
             Ok(Ruling::Replace { character, with })
         }
+        "starting" => {
+            let form = "starting CHARACTER victory GT 1, SP 0, F 2, N 1, G 1 [spells SPELL; SPELL]";
+            let (front, spells) = match split_keyword(rest, "spells") {
+                Some((front, spells)) => (front, Some(spells.to_string())),
+                None => (rest, None),
+            };
+            let (who, victory) = split_keyword(front, "victory").ok_or_else(|| unreadable(form))?;
+            let character = names.arriving_character(who)?;
+            let victory =
+                crate::magic_realm::setup::by_mail::read_victory(victory, state.victory_points)
+                    .map_err(|e| RulingError::Impossible(e.to_string()))?;
+            let spells = names.starting_spells(&character, spells.as_ref())?;
+            Ok(Ruling::StartingInfo {
+                character,
+                victory,
+                spells,
+            })
+        }
         _ => Err(unreadable(RULING_FORMS)),
     }
 }
@@ -211,6 +230,41 @@ impl Names<'_> {
             )));
         }
         Ok(name.to_string())
+    }
+
+    /// A character about to enter the Realm (a late joiner's); one in it
+    /// already recorded his starting info as he entered.
+    fn arriving_character(&self, text: &str) -> Result<String, RulingError> {
+        if let Ok(in_play) = self.character(text) {
+            return Err(RulingError::Impossible(format!(
+                "the {in_play} is in the Realm already; starting info is recorded before a \
+                 character enters"
+            )));
+        }
+        let names = self.state.arrivals.iter().map(|a| a.character.as_str());
+        suggest::find(text, names.clone())
+            .map(str::to_string)
+            .ok_or_else(|| RulingError::Unknown {
+                kind: "character about to enter",
+                name: text.to_string(),
+                hint: suggest::did_you_mean(text, names),
+            })
+    }
+
+    /// The spells `character` records as he enters, checked as at setup:
+    /// learnable, of his types, as many as his card records.
+    fn starting_spells(
+        &self,
+        character: &str,
+        text: Option<&String>,
+    ) -> Result<Vec<String>, RulingError> {
+        let Some(card) = self.data.characters.iter().find(|c| c.name == character) else {
+            return Err(RulingError::Impossible(format!(
+                "the {character} is not in the game data"
+            )));
+        };
+        crate::magic_realm::setup::by_mail::read_spells(card, text, self.data)
+            .map_err(|problems| RulingError::Impossible(problems.join("; ")))
     }
 
     /// The character whose name begins `text`, and the rest of the text.

@@ -224,6 +224,9 @@ const KEYS: &[&str] = &[
     "Sell",
     "Hire",
     "Drinks",
+    "Cache",
+    "Insult",
+    "Challenge",
     "Take",
     "Block",
     "Turn",
@@ -437,6 +440,29 @@ pub fn parse_day_orders(
     } else {
         Err(errors)
     }
+}
+
+/// Whether `line` reads as a line of orders, even a faulty one: a known key
+/// (or one close to it, a typo to report), or activities, or a phase that
+/// opens with an activity code. Prose around the orders ("here are my
+/// orders for day 1.") reads as none, so the daemon can set it aside
+/// instead of refusing the mail for it.
+pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return false;
+    }
+    if let Some((key, _, _)) = split_key(trimmed) {
+        return is_leader_key(&key)
+            || when_of_key(&key).is_some()
+            || DealKey::of(&key).is_some()
+            // `Campaigns:` is read as `Missions:`, and listed only as it.
+            || crate::suggest::is_typo_of(&key, KEYS.iter().copied().chain(["Campaigns"]));
+    }
+    parse_recorded(trimmed, 1, tiles).is_ok()
+        || trimmed
+            .split([',', '/'])
+            .any(super::parse::opens_with_activity)
 }
 
 /// `Key: value` (the key folded: `If impossible` → `ifimpossible`); returns
@@ -870,6 +896,46 @@ Block: Amazon, Elf
 Turn: Last
 If impossible: hide
 ";
+
+    #[test]
+    fn orders_even_faulty_ones_read_as_orders_and_prose_does_not() {
+        let data = crate::magic_realm::test_support::data();
+        for orders in [
+            "M EV2, H, S, S",
+            "M EVV2, H, S",
+            "MCV4",
+            "Hide",
+            "Serch: loot",
+            "Hier: Rogues",
+            "Campaign: Conquer",
+            "Combta: alert",
+            "Hire: Rogue 3",
+            "Soldier HQ: M CV4",
+            "Phase 3: activate Shield",
+            "Give: Lantern to Elf",
+            "A, H",
+        ] {
+            assert!(reads_as_orders(orders, data), "{orders}");
+        }
+        for prose in [
+            "here are my orders for day 1.",
+            "Hi Gerald,",
+            "A quick note before the orders",
+            "Sent from my iPhone",
+            "Day 2 orders for the Amazon:",
+            "P.S. Can we move the deadline to Friday next week?",
+            "Thanks for running this. My turn:",
+            "My orders:",
+            "Orders:",
+            "Day 3:",
+            "Here they are:",
+            "Note: running late this week",
+            "# a comment",
+            "",
+        ] {
+            assert!(!reads_as_orders(prose, data), "{prose}");
+        }
+    }
 
     #[test]
     fn a_full_orders_mail_is_read_and_echoes_back_the_same() {

@@ -47,7 +47,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
     let kind = state
         .board
         .clearing(here)
-        .map(|c| format!("{:?}", c.kind).to_lowercase())
+        .map(|c| c.kind.to_string())
         .unwrap_or_default();
     let sites = data
         .chits

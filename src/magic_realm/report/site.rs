@@ -329,6 +329,7 @@ mod tests {
                     character: "Amazon".into(),
                     clearing: clearing.clone(),
                     recorded: "H / H".into(),
+                    no_orders: false,
                     phases: 2,
                     followers: Vec::new(),
                 }),

@@ -714,7 +714,7 @@ fn none_or_list(items: &[String]) -> String {
 }
 
 /// `Key: value` lines by lower-case key; later lines win.
-fn key_lines(text: &str) -> BTreeMap<String, String> {
+pub(crate) fn key_lines(text: &str) -> BTreeMap<String, String> {
     text.lines()
         .filter_map(|line| line.split_once(':'))
         .map(|(key, value)| (key.trim().to_lowercase(), value.trim().to_string()))
@@ -859,7 +859,7 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>>
     Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
 
-fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
+pub(crate) fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
     let mut victory = VictoryRequirements::default();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, points) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
@@ -929,7 +929,7 @@ fn list(text: Option<&String>) -> Vec<String> {
     .unwrap_or_default()
 }
 
-fn read_spells(
+pub(crate) fn read_spells(
     character: &Character,
     text: Option<&String>,
     data: &GameData,
@@ -965,8 +965,9 @@ fn read_spells(
     let wanted = usize::from(character.spells);
     if problems.is_empty() && spells.len() != wanted {
         problems.push(format!(
-            "Spells: the {} records {wanted} spell(s); {} named",
+            "Spells: the {} records {}; {} named",
             character.name,
+            crate::words::counted(wanted, "spell", "spells"),
             spells.len()
         ));
     }

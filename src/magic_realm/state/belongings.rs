@@ -160,7 +160,7 @@ pub fn load(
     let weight = weight(&item);
     if weight > strength {
         return Err(format!(
-            "the {} ({weight:?}) is too heavy for the {horse} ({strength:?})",
+            "the {} (weight {weight}) is too heavy for the {horse} (strength {strength})",
             item.name
         ));
     }
@@ -434,5 +434,18 @@ mod tests {
         );
         assert!(c.damaged_armor.is_empty());
         assert!(take_out(&mut c, "Shield").is_none());
+    }
+
+    #[test]
+    fn a_load_too_heavy_names_weight_and_strength_as_the_counters_print_them() {
+        use crate::magic_realm::data::terms::Strength;
+        let mut c = knight();
+        carry(&mut c, ItemKind::Horse, "Bashkar Pony 1");
+        carry(&mut c, ItemKind::Treasure, "Lost Keys");
+        let refused = load(data(), &mut c, "Lost Keys", None, |_| Strength::Heavy).unwrap_err();
+        assert_eq!(
+            refused,
+            "the Lost Keys (weight H) is too heavy for the Bashkar Pony 1 (strength M)"
+        );
     }
 }

@@ -137,7 +137,9 @@ impl std::fmt::Display for Aim {
             Aim::Tile { code } => write!(f, "tile {code}"),
             Aim::Item { holder, item } => write!(f, "the {item} of {holder}"),
             Aim::Spell { id } => write!(f, "spell #{id}"),
-            Aim::Curse { character, curse } => write!(f, "the {curse:?} curse on the {character}"),
+            Aim::Curse { character, curse } => {
+                write!(f, "the {} curse on the {character}", curse.name())
+            }
             Aim::OwnChits { character } => write!(f, "the MAGIC chits of the {character}"),
             Aim::Weather => f.write_str("the weather"),
             Aim::KnownSpell { name } => write!(f, "the spell {name}"),

@@ -10,6 +10,7 @@
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod belongings;
+pub mod hiring;
 pub mod magic;
 pub mod ruling;
 
@@ -170,6 +171,11 @@ impl LeaderRecord {
 pub struct Arrival {
     pub player: String,
     pub character: String,
+    /// The spells his player chose to record as he enters (his starting
+    /// info); none chosen: the dice choose, as for a player who joined
+    /// where no starting info is recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<String>,
 }
 
 /// The victory points a player assigned to each category before play.
@@ -287,6 +293,18 @@ pub enum ItemKind {
     Horse,
     Weapon,
     Armor,
+}
+
+impl std::fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ItemKind::Treasure => "treasure",
+            ItemKind::Spell => "spell",
+            ItemKind::Horse => "horse",
+            ItemKind::Weapon => "weapon",
+            ItemKind::Armor => "armor",
+        })
+    }
 }
 
 /// A character in play. The day engine extends this.

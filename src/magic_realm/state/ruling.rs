@@ -57,6 +57,15 @@ pub enum Ruling {
     /// The seat plays another character from now on: the old one leaves
     /// the Realm as in `Retire`, the new one enters at the Inn as at setup.
     Replace { character: String, with: String },
+    /// The starting info of a character about to enter the Realm (a late
+    /// joiner's): his victory requirements, and the spells he records as
+    /// he enters (none for a character who records none).
+    StartingInfo {
+        character: String,
+        victory: super::VictoryRequirements,
+        #[serde(default)]
+        spells: Vec<String>,
+    },
 }
 
 /// A character's record a ruling may change by a number.

@@ -186,7 +186,7 @@ pub fn show(id: TableId) -> String {
             );
             for high in (1..=6).rev() {
                 let weather = WeatherTable { chit: high }.outcome(1).weather;
-                text.push_str(&format!("  {high}: {weather:?}\n"));
+                text.push_str(&format!("  {high}: {weather}\n"));
             }
             text
         }
@@ -362,6 +362,9 @@ mod tests {
         assert!(show(TableId::RevisedMissile).contains("-2 or less"));
         assert!(show(TableId::RevisedMissile).contains("8 or more"));
         assert!(show(TableId::Meeting).contains("ally:"));
+        let weather = show(TableId::Weather);
+        assert!(weather.contains("  6: clear\n"), "{weather}");
+        assert!(weather.contains(": special weather\n"), "{weather}");
     }
 
     #[test]

@@ -88,16 +88,32 @@ pub enum CurseKind {
     Disgust,
 }
 
+impl CurseKind {
+    /// The curse's name as the rules print it ("Ill Health").
+    pub fn name(self) -> &'static str {
+        match self {
+            CurseKind::Eyemist => "Eyemist",
+            CurseKind::Squeak => "Squeak",
+            CurseKind::Wither => "Wither",
+            CurseKind::IllHealth => "Ill Health",
+            CurseKind::Ashes => "Ashes",
+            CurseKind::Disgust => "Disgust",
+        }
+    }
+}
+
+/// The name with what the curse does.
 impl fmt::Display for CurseKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CurseKind::Eyemist => "Eyemist: cannot Search (Enhanced Peer allowed)",
-            CurseKind::Squeak => "Squeak: can never be hidden",
-            CurseKind::Wither => "Wither: no active effort asterisks; active ones fatigue",
-            CurseKind::IllHealth => "Ill Health: cannot Rest",
-            CurseKind::Ashes => "Ashes: recorded gold is worthless and cannot be spent",
-            CurseKind::Disgust => "Disgust: recorded fame is worthless and cannot be spent",
-        })
+        let effect = match self {
+            CurseKind::Eyemist => "cannot Search (Enhanced Peer allowed)",
+            CurseKind::Squeak => "can never be hidden",
+            CurseKind::Wither => "no active effort asterisks; active ones fatigue",
+            CurseKind::IllHealth => "cannot Rest",
+            CurseKind::Ashes => "recorded gold is worthless and cannot be spent",
+            CurseKind::Disgust => "recorded fame is worthless and cannot be spent",
+        };
+        write!(f, "{}: {effect}", self.name())
     }
 }
 
@@ -287,6 +303,36 @@ mod tests {
         assert_eq!(
             rows(&PowerOfThePit),
             vec![FieryChasm, CarriedAway, Terror, Blight, Forget, Rust]
+        );
+    }
+
+    #[test]
+    fn a_curse_is_named_as_the_rules_print_it_wherever_it_is_read() {
+        use crate::magic_realm::magic::events::MagicEvent;
+        use crate::magic_realm::state::magic::Aim;
+        assert_eq!(CurseKind::IllHealth.to_string(), "Ill Health: cannot Rest");
+        let aim = Aim::Curse {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+        };
+        assert_eq!(aim.to_string(), "the Ill Health curse on the Amazon");
+        let missed = MagicEvent::CurseMissed {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+            reason: "she has it".into(),
+        };
+        assert_eq!(
+            missed.to_string(),
+            "  the curse Ill Health misses Amazon: she has it"
+        );
+        let lifted = MagicEvent::CurseLifted {
+            character: "Amazon".into(),
+            curse: CurseKind::IllHealth,
+            by: "the Chapel".into(),
+        };
+        assert_eq!(
+            lifted.to_string(),
+            "  Amazon is freed of Ill Health by the Chapel"
         );
     }
 

@@ -35,16 +35,10 @@ pub struct WeatherResult {
 
 impl fmt::Display for WeatherResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self.weather {
-            WeatherKind::Clear => "clear",
-            WeatherKind::Showers => "showers",
-            WeatherKind::Storm => "storm",
-            WeatherKind::Special => "special weather",
-        };
         write!(
             f,
-            "{name} (higher of die and chit {} is {})",
-            self.chit, self.high
+            "{} (higher of die and chit {} is {})",
+            self.weather, self.chit, self.high
         )
     }
 }
