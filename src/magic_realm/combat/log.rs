@@ -8,6 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::RollRecord;
+use crate::words::{agreeing, listed};
 
 use super::model::FighterId;
 
@@ -272,18 +273,10 @@ fn whose(fighter: &str) -> String {
     format!("{}'s", named(fighter))
 }
 
-/// Names joined into a list, each as a sentence names him.
+/// Names as a sentence lists them, each as a sentence names him.
 fn all_named(fighters: &[String]) -> String {
-    fighters
-        .iter()
-        .map(|f| named(f))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The verb for one subject or more: "turns" or "turn".
-fn verb<'a>(subjects: &[String], one: &'a str, more: &'a str) -> &'a str {
-    if subjects.len() == 1 { one } else { more }
+    let names: Vec<String> = fighters.iter().map(|f| named(f)).collect();
+    listed(&names)
 }
 
 impl fmt::Display for CombatLine {
@@ -331,8 +324,8 @@ impl fmt::Display for CombatLine {
             } => write!(
                 f,
                 "treachery: the {character} sends {native} against {target} of the same group; {} {} against the {character}",
-                natives.join(", "),
-                verb(natives, "turns", "turn")
+                listed(natives),
+                agreeing(natives.len(), "turns", "turn")
             ),
             CombatLine::Deployed { native, target } => {
                 write!(f, "{native} is deployed against {}", named(target))
@@ -371,8 +364,8 @@ impl fmt::Display for CombatLine {
             } => write!(
                 f,
                 "treachery: the {character} attacks a hired native of the {group}; {} {} against the {character}",
-                natives.join(", "),
-                verb(natives, "turns", "turn")
+                listed(natives),
+                agreeing(natives.len(), "turns", "turn")
             ),
             CombatLine::CannotRun { character, reason } => {
                 write!(f, "the {character} cannot run away: {reason}")
@@ -390,8 +383,8 @@ impl fmt::Display for CombatLine {
                 f,
                 "on {} sheet: {} {} tactics",
                 whose(sheet),
-                counters.join(", "),
-                verb(counters, "changes", "change")
+                listed(counters),
+                agreeing(counters.len(), "changes", "change")
             ),
             CombatLine::Hit {
                 attacker,

@@ -290,7 +290,7 @@ fn a_combat_with_blows_is_still_told_in_full() {
     let told = rounds_told(&events);
     assert!(
         told.first()
-            .is_some_and(|l| l == "combat begins; in sight: the Amazon, Wolf A 1"),
+            .is_some_and(|l| l == "combat begins; in sight: the Amazon and Wolf A 1"),
         "{told:#?}"
     );
     assert!(

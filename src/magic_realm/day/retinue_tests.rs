@@ -117,7 +117,7 @@ fn a_hired_leader_left_beside_a_monster_fights_for_his_absent_employer() {
     let log = super::log::gm_log(&events);
     assert!(
         log.contains(
-            "combat begins; in sight: Soldier 1, Soldier 2, Soldier 3, Soldier HQ, Wolf A 1"
+            "combat begins; in sight: Soldier 1, Soldier 2, Soldier 3, Soldier HQ and Wolf A 1"
         ),
         "{log}"
     );
