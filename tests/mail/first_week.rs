@@ -197,16 +197,7 @@ fn starting_info(character: &str) -> String {
         .unwrap();
     let mut info = format!("Victory: F 2, N 1, G 2\nStart: {}\n", card.start[0].label());
     if card.spells > 0 {
-        let spells: Vec<&str> = data
-            .spells
-            .iter()
-            .filter(|s| {
-                s.learnable()
-                    && realmgm::magic_realm::magic::spellbook::type_allowed(card, s).is_ok()
-            })
-            .take(usize::from(card.spells))
-            .map(|s| s.name.as_str())
-            .collect();
+        let spells = spells_of(character);
         info.push_str(&format!("Spells: {}\nEnchanted: none\n", spells.join("; ")));
     }
     info
