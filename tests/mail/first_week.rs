@@ -197,16 +197,7 @@ fn starting_info(character: &str) -> String {
         .unwrap();
     let mut info = format!("Victory: F 2, N 1, G 2\nStart: {}\n", card.start[0].label());
     if card.spells > 0 {
-        let spells: Vec<&str> = data
-            .spells
-            .iter()
-            .filter(|s| {
-                s.learnable()
-                    && realmgm::magic_realm::magic::spellbook::type_allowed(card, s).is_ok()
-            })
-            .take(usize::from(card.spells))
-            .map(|s| s.name.as_str())
-            .collect();
+        let spells = spells_of(character);
         info.push_str(&format!("Spells: {}\nEnchanted: none\n", spells.join("; ")));
     }
     info
@@ -278,6 +269,38 @@ fn orders_with_greetings(week: &mut Week, day: u32, players: &[&str]) {
             "{player}: {answer}"
         );
     }
+}
+
+/// Orders as people write them: a greeting, a line of prose before the
+/// orders, a sign-off, a phone's footer and the quoted report under a
+/// top-posted reply. Only the orders are read; the rest is named as set aside.
+fn orders_with_prose_around_them(week: &mut Week, day: u32, players: &[&str]) {
+    for player in players {
+        let body = format!(
+            "Hi Gerald,\nhere are my orders for day {day}, sorry they are late.\nH, H\n\n\
+             Cheers,\n{player}\n\nSent from my iPhone\n\n\
+             On Tue, 1 Jan 2030 at 20:00, GM <gm@x> wrote:\n> Activities: M CV4, H\n"
+        );
+        let answer = week.post(player, &format!("day {day}"), &body);
+        assert!(answer.contains("accepted"), "{player}: {answer}");
+        assert!(
+            answer.contains(&format!(
+                "(\"here are my orders for day {day}, sorry they are late.\") is not orders and was left out"
+            )),
+            "{player}: {answer}"
+        );
+        assert!(answer.contains("Activities: H / H"), "{player}: {answer}");
+    }
+}
+
+/// A line between two lines of orders that reads as nothing is not set
+/// aside: the mail is refused, naming that line as the player wrote it.
+fn a_line_of_chatter_between_orders_is_an_error(week: &mut Week) {
+    let body = "Hello,\nH, H\nand then we see what happens\nBlock: nobody\n";
+    let answer = week.post("Alice", "day 1", body);
+    assert!(answer.contains("could not be read"), "{answer}");
+    // The mail's line 1 is the Password: line the test puts first.
+    assert!(answer.contains("line 4"), "{answer}");
 }
 
 /// Everyone's orders are in: the day runs early and every player reads
@@ -536,9 +559,9 @@ fn a_first_week_runs_without_a_stall() {
     the_game_holds_for_a_seat_without_character(&mut week);
     the_gm_switches_setup_by_mail_on_and_the_hold_lifts(&mut week);
     setup_by_mail_with_greetings(&mut week);
-    // After merging the orders-as-people-write-them work: a step here whose
-    // orders carry prose ("here are my orders for day 1.") around them.
-    orders_with_greetings(&mut week, 1, &["Alice", "Bob", "Carol", "Dave"]);
+    a_line_of_chatter_between_orders_is_an_error(&mut week);
+    orders_with_prose_around_them(&mut week, 1, &["Alice", "Bob"]);
+    orders_with_greetings(&mut week, 1, &["Carol", "Dave"]);
     the_day_runs(&mut week, 1, &["Alice", "Bob", "Carol", "Dave"]);
     a_late_joiner_chooses_by_mail(&mut week);
     the_late_joiner_records_her_starting_info(&mut week);

@@ -182,7 +182,7 @@ fn month() -> &'static [Read] {
         daemon.send_due(&kept, None, now).unwrap();
         mails(&kept, &mut texts);
         assert!(
-            texts.iter().any(|read| read.text.contains("Meets the")),
+            texts.iter().any(|read| read.text.contains(" meets the ")),
             "the day of hiring went to the Meeting table"
         );
         for note in notes.take() {

@@ -116,9 +116,10 @@ impl DealEvent {
                 } else {
                     listed(learned)
                 };
-                // The character data has no pronouns: the teller is named.
+                // The character data has no pronouns, and "shares" says whose
+                // knowledge it is without one.
                 format!(
-                    "  {}: the {teller} tells the {listener} the {teller}'s {}; the {listener} \
+                    "  {}: the {teller} shares {} with the {listener}; the {listener} \
                      learns {news}.",
                     title(*at),
                     listed(&what)

@@ -374,7 +374,7 @@ fn telling_names_the_teller_and_says_when_nothing_was_new() {
     };
     let line = told.log_line();
     assert!(
-        line.contains("the Amazon tells the Captain the Amazon's paths and passages")
+        line.contains("the Amazon shares paths and passages with the Captain")
             && line.ends_with("the Captain learns nothing new."),
         "{line}"
     );

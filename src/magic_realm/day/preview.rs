@@ -310,19 +310,7 @@ mod tests {
     #[test]
     fn a_move_along_an_unknown_route_is_warned_without_naming_it() {
         let mut state = game_played_by(&["Black Knight"], |_| "Ann".into());
-        let board = &state.board;
-        let (from, hidden_to, normal_to) = board
-            .clearings()
-            .into_iter()
-            .find_map(|c| {
-                let links = board.neighbours(&c);
-                let hidden = links
-                    .iter()
-                    .find(|l| matches!(l.kind, PathKind::Hidden | PathKind::Secret))?;
-                let normal = links.iter().find(|l| l.kind == PathKind::Normal)?;
-                Some((c.clone(), hidden.to.clone(), normal.to.clone()))
-            })
-            .expect("the board has a clearing with both kinds of path");
+        let (from, hidden_to, normal_to) = crossroads(&state);
         state.characters[0].position = from.clone();
         let line = |to: &ClearingId| format!("M {}{}, H", to.tile, to.clearing);
         let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
