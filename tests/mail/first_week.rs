@@ -303,6 +303,46 @@ fn a_line_of_chatter_between_orders_is_an_error(week: &mut Week) {
     assert!(answer.contains("line 4"), "{answer}");
 }
 
+/// Alice's Amazon, unhidden at the Inn, attacks Rogue 2 (the campaign's
+/// seed has the Rogues kill her in the first round).
+fn alice_attacks_the_rogues(week: &mut Week) {
+    let answer = week.post(
+        "Alice",
+        "day 2",
+        "Hi,\nS, S\nCombat: target Rogue 2\nthanks\nAlice",
+    );
+    assert!(answer.contains("accepted"), "{answer}");
+}
+
+/// The dead character's report says so first, with the killer, the
+/// combat and the round, and what comes next; her next form no longer aims
+/// at the Rogue.
+fn alices_report_opens_with_her_death(week: &Week) {
+    let report = to(&week.inbox, &week.emails["Alice"])
+        .into_iter()
+        .rfind(|m| m.body_text.contains("day 2 report"))
+        .expect("Alice's day 2 report");
+    assert!(
+        report.subject.ends_with("you were killed"),
+        "{}",
+        report.subject
+    );
+    let text = &report.body_text;
+    let dead = text.find("== Your character is dead ==").expect(text);
+    let day = text.find("== Your day ==").expect(text);
+    assert!(dead < day, "the death comes first: {text}");
+    assert!(text.contains("You were killed by Rogue"), "{text}");
+    assert!(text.contains("you start again at the Inn"), "{text}");
+    let form = &text[text.find("# Orders of the Amazon for day 3").expect(text)..];
+    assert!(
+        form.contains("# Taken out of your standing orders: Combat: target Rogue 2")
+            && !form
+                .lines()
+                .any(|l| l.starts_with("Combat: target Rogue 2")),
+        "{form}"
+    );
+}
+
 /// Everyone's orders are in: the day runs early and every player reads
 /// his report.
 fn the_day_runs(week: &mut Week, day: u32, readers: &[&str]) {
@@ -567,11 +607,11 @@ fn a_first_week_runs_without_a_stall() {
     the_late_joiner_records_her_starting_info(&mut week);
     a_seat_handed_over_keeps_its_name(&mut week);
     a_player_is_removed(&mut week);
-    orders_with_greetings(&mut week, 2, &["Alice", "Carol", "Dave", "Erin"]);
+    alice_attacks_the_rogues(&mut week);
+    orders_with_greetings(&mut week, 2, &["Carol", "Dave", "Erin"]);
     the_day_runs(&mut week, 2, &["Alice", "Carol", "Dave", "Erin"]);
     the_late_joiner_entered_with_her_starting_info(&week);
-    // After merging the death work: a step here in which a character is
-    // killed and his report opens with it.
+    alices_report_opens_with_her_death(&week);
     the_removed_players_character_keeps_his_page(&mut week);
     a_late_joiner_named_by_the_gm_is_asked_in_his_welcome(&mut week);
     every_player_mail_was_answered(&week);
