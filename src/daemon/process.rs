@@ -273,21 +273,35 @@ impl Daemon {
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
         };
         let earlier = self.store.day_runs(name, turn.day)?;
-        if let Some(first) = earlier
-            .iter()
-            .find(|r| r.orders_hash == turn.run.orders_hash && **r != turn.run)
-        {
+        let same_orders = || {
+            earlier
+                .iter()
+                .filter(|r| r.orders_hash == turn.run.orders_hash)
+        };
+        // The game must come out the same; the reports may not, since a
+        // newer realmgm words them differently than the one that first ran
+        // the day, and a rollback past an upgrade must not stop the campaign.
+        if let Some(first) = same_orders().find(|r| r.state_hash != turn.run.state_hash) {
             let reason = format!(
-                "re-running day {} with the same orders gave a different result (state {} \
-                 before, {} now; reports {} before, {} now); nothing was stored or sent. The \
-                 game is not deterministic: report this as a bug",
+                "re-running day {} with the same orders gave a different game (state {} \
+                 before, {} now); nothing was stored or sent. The game is not deterministic: \
+                 report this as a bug",
                 turn.day,
                 short(&first.state_hash),
-                short(&turn.run.state_hash),
+                short(&turn.run.state_hash)
+            );
+            return self.hold(&stored, &reason, now);
+        }
+        if let Some(first) = same_orders().find(|r| r.reports_hash != turn.run.reports_hash) {
+            let note = format!(
+                "day {} ran again to the same game, but its reports read differently from the \
+                 first run's (reports {} before, {} now): this realmgm words them differently \
+                 from the one that first ran the day. The new reports are sent",
+                turn.day,
                 short(&first.reports_hash),
                 short(&turn.run.reports_hash)
             );
-            return self.hold(&stored, &reason, now);
+            self.store.log_gm(Some(name), now, "rerun", &note, None)?;
         }
         match self.store.save_day(name, turn.day, &turn.state, now) {
             Ok(_) => {}

@@ -559,7 +559,13 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
 
 #[test]
 fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
-    for (game, deterministic) in [("guess", true), ("guess-flaky", false)] {
+    // A game that comes out the same with reports worded differently (a
+    // newer realmgm re-running a day an older one ran) is run and noted.
+    for (game, deterministic) in [
+        ("guess", true),
+        ("guess-reworded", true),
+        ("guess-flaky", false),
+    ] {
         let mut daemon = support::daemon();
         let text = campaign_text("R1", &[("Ann", ANN)], "");
         let secrets = add_campaign(&mut daemon.store, game, &text);
@@ -585,11 +591,18 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 realmgm::daemon::process::TurnOutcome::Processed { day: 1, .. }
             ));
             assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().hash, first);
+            let noted = daemon.store.gm_log_last("R1", "rerun").unwrap();
+            if game == "guess-reworded" {
+                let noted = noted.expect("the rewording is in the GM's log");
+                assert!(noted.contains("reports read differently"), "{noted}");
+            } else {
+                assert_eq!(noted, None);
+            }
         } else {
             let realmgm::daemon::process::TurnOutcome::Held(reason) = outcome else {
                 panic!()
             };
-            assert!(reason.contains("gave a different result"), "{reason}");
+            assert!(reason.contains("gave a different game"), "{reason}");
             assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().day, 0);
         }
     }

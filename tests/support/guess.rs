@@ -18,11 +18,18 @@ pub const MAX_DAYS: u64 = 5;
 /// The deterministic game.
 pub struct Guess;
 
-/// The same game with a counter leaking into its events, so re-running a
-/// day gives a different result: the daemon must refuse to send it.
+/// The same game with a counter leaking into its events and its state, so
+/// re-running a day gives a different game: the daemon must refuse to send it.
 pub struct FlakyGuess;
 
 static FLAKE: AtomicU64 = AtomicU64::new(0);
+
+/// The same game with a counter leaking into its events only: a re-run
+/// plays the same game and words its reports differently, as a newer
+/// realmgm does with a day played before the upgrade.
+pub struct RewordedGuess;
+
+static REWORDING: AtomicU64 = AtomicU64::new(0);
 
 fn bad(line: usize, message: &str) -> OrdersProblem {
     OrdersProblem {
@@ -124,6 +131,7 @@ fn resolve(
     orders: &BTreeMap<String, AcceptedOrders>,
     dice: &mut Dice,
     flake: u64,
+    flake_in_state: bool,
 ) -> anyhow::Result<TurnResult> {
     let target = state.json()["target"]
         .as_u64()
@@ -165,6 +173,9 @@ fn resolve(
     let mut next = state.json().clone();
     next["day"] = Value::from(day);
     next["finished"] = Value::from(finished);
+    if flake_in_state && flake != 0 {
+        next["flake"] = Value::from(flake);
+    }
     Ok(TurnResult {
         state: GameState::new(next),
         events,
@@ -209,7 +220,7 @@ fn report(state: &GameState, events: &[Event], reader: Reader<'_>) -> Report {
 }
 
 macro_rules! guess_game {
-    ($type:ty, $id:literal, $flake:expr) => {
+    ($type:ty, $id:literal, $flake:expr, $flake_in_state:expr) => {
         impl Game for $type {
             fn id(&self) -> &'static str {
                 $id
@@ -242,7 +253,7 @@ macro_rules! guess_game {
                 Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }), warnings: Vec::new() })
             }
             fn resolve_turn(&self, state: &GameState, _rules: &Rules, orders: &BTreeMap<String, AcceptedOrders>, dice: &mut Dice) -> anyhow::Result<TurnResult> {
-                resolve(state, orders, dice, $flake)
+                resolve(state, orders, dice, $flake, $flake_in_state)
             }
             fn report(&self, state: &GameState, events: &[Event], reader: Reader<'_>) -> anyhow::Result<Report> {
                 Ok(report(state, events, reader))
@@ -251,11 +262,18 @@ macro_rules! guess_game {
     };
 }
 
-guess_game!(Guess, "guess", 0);
+guess_game!(Guess, "guess", 0, false);
 guess_game!(
     FlakyGuess,
     "guess-flaky",
-    FLAKE.fetch_add(1, Ordering::SeqCst)
+    FLAKE.fetch_add(1, Ordering::SeqCst),
+    true
+);
+guess_game!(
+    RewordedGuess,
+    "guess-reworded",
+    REWORDING.fetch_add(1, Ordering::SeqCst),
+    false
 );
 
 /// The guessing game with a rule its engine does not implement: every turn

@@ -18,6 +18,7 @@ pub fn games(id: &str) -> Option<&'static dyn Game> {
     match id {
         "guess" => Some(&guess::Guess),
         "guess-flaky" => Some(&guess::FlakyGuess),
+        "guess-reworded" => Some(&guess::RewordedGuess),
         "guess-broken" => Some(&guess::BrokenGuess),
         "magic-realm" => realmgm::games::game(id),
         _ => None,
