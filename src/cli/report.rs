@@ -78,20 +78,14 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
             body: e.event,
         })
         .collect();
-    let before = store
-        .load_day(&campaign.name, day.saturating_sub(1))?
-        .map(|s| s.state);
+    // The orders as the daemon accepted them: their stored text may hold
+    // prose the daemon set aside, which the game alone would not read.
     let mut orders = BTreeMap::new();
-    if let Some(before) = &before {
-        for submission in store.latest_orders(&campaign.name, day)? {
-            if let Ok(accepted) = game.read_orders(
-                before,
-                &campaign.rules,
-                &submission.player,
-                &submission.text,
-            ) {
-                orders.insert(submission.player, accepted);
-            }
+    for submission in store.latest_orders(&campaign.name, day)? {
+        if let Some(parsed) =
+            store.latest_accepted_order(&campaign.name, day, &submission.player)?
+        {
+            orders.insert(submission.player, serde_json::from_value(parsed)?);
         }
     }
     let deadline = if game.is_over(&snapshot.state)? {

@@ -60,3 +60,48 @@ fn report_prints_a_players_day_and_the_gm_history_and_writes_html_and_map() {
     ));
     assert!(later.contains("has no day 9"), "{later}");
 }
+
+/// A report printed again carries the standing orders the daemon accepted,
+/// also when the player wrote prose around them (the stored text keeps the
+/// prose, which the game alone would not read).
+#[test]
+fn report_keeps_the_standing_orders_of_a_mail_with_prose_around_them() {
+    let db = TempDb::new("report-prose");
+    let dir = common::store_demo_campaign(&db, "CLIP");
+    stdout(&realmgm(&["daemon", "--campaign", "CLIP", "--once"], &db.0));
+    let orders = dir.join("ann-orders.txt");
+    std::fs::write(
+        &orders,
+        "Hi GM,\nhere are my orders, sorry for the delay.\nH, H\nDrinks: 2\n\nCheers,\nAnn\n",
+    )
+    .unwrap();
+    let entered = stdout(&realmgm(
+        &[
+            "gm",
+            "--campaign",
+            "CLIP",
+            "orders",
+            "--player",
+            "Ann",
+            "--file",
+            orders.to_str().unwrap(),
+        ],
+        &db.0,
+    ));
+    assert!(entered.contains("accepted"), "{entered}");
+    stdout(&realmgm(&["gm", "--campaign", "CLIP", "process"], &db.0));
+    let ann = stdout(&realmgm(
+        &[
+            "report",
+            "--campaign",
+            "CLIP",
+            "--day",
+            "1",
+            "--player",
+            "Ann",
+        ],
+        &db.0,
+    ));
+    let form = &ann[ann.find("== Orders for tomorrow ==").expect(&ann)..];
+    assert!(form.contains("Drinks: 2"), "{form}");
+}
