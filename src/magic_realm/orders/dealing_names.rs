@@ -16,10 +16,11 @@ use super::activity::Activity;
 use super::dealings::{Arrange, DealLine, Goods, When, load_target};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
+use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::data::natives::{Hire, NativeGroup, find_member};
-use crate::magic_realm::state::belongings;
 use crate::magic_realm::state::{CharacterState, MrState, Whereabouts};
+use crate::magic_realm::state::{belongings, hiring};
 use crate::suggest;
 
 /// Check the hireling, rearranging and deal lines of `orders` for `me`.
@@ -97,32 +98,62 @@ pub fn hired_by_these_orders(orders: &DayOrders, data: &GameData, name: &str) ->
 
 /// `Hire: Rogue 3` when the Rogues are hired one at a time: nobody chooses
 /// which, the highest number in the clearing comes first and the leader last
-/// (3.1 rule 7.7.1 a.1). Naming a member other than the next where he
-/// stands would lose every Hire phase, so it is refused at once, saying who
-/// is next and how to ask for him.
+/// (3.1 rule 7.7.1 a.1). The day tries the line's entries in every Hire
+/// phase, so a member is reached once every member before him is named too,
+/// and always when the line also names the group (`Hire: Rogues`, which
+/// takes whoever is next in each phase). One the line cannot reach is warned
+/// of, saying who is next: another character may still hire those before
+/// him first, so the line is not refused.
 fn check_hire_order(orders: &DayOrders, data: &GameData, state: &MrState, found: &mut NameCheck) {
+    let mut groups: Vec<(&NativeGroup, &ClearingId)> = Vec::new();
     for wanted in &orders.hire {
         let Some((group, member)) = find_member(&data.natives, &wanted.what) else {
             continue;
         };
-        if group.hire != Hire::Single {
+        if let Some(Whereabouts::Clearing { clearing }) =
+            state.denizens.get(&member.name).map(|d| &d.at)
+            && group.hire == Hire::Single
+            && !groups.iter().any(|(g, _)| g.name == group.name)
+        {
+            groups.push((group, clearing));
+        }
+    }
+    for (group, clearing) in groups {
+        let named: Vec<&str> = orders
+            .hire
+            .iter()
+            .filter_map(|w| find_member(&data.natives, &w.what))
+            .filter(|(g, _)| g.name == group.name)
+            .map(|(_, m)| m.name.as_str())
+            .collect();
+        let by_group = orders.hire.iter().any(|w| {
+            suggest::same(&w.what, &group.name) || suggest::same(&w.what, &group.member_name)
+        });
+        if by_group {
             continue;
         }
-        let Some(Whereabouts::Clearing { clearing }) =
-            state.denizens.get(&member.name).map(|d| &d.at)
-        else {
-            continue;
-        };
-        let next = crate::magic_realm::state::hiring::next_to_hire(state, group, clearing);
-        let Some(next) = next.first().filter(|next| next.name != member.name) else {
-            continue;
-        };
-        found.errors.push(format!(
-            "Hire: {}: the {} are hired one at a time, the highest number in the clearing first \
-             and the leader last, and nobody chooses which (3.1 rule 7.7.1 a.1); where {} stands \
-             {} is next. Write 'Hire: {}' to hire whoever is next",
-            wanted.what, group.name, member.name, next.name, group.name
-        ));
+        let mut present = hiring::unhired_in(state, group, clearing);
+        let first_next = hiring::next_among(group, present.clone())
+            .first()
+            .map(|n| n.name.clone());
+        let mut reached: Vec<&str> = Vec::new();
+        while let Some(next) = hiring::next_among(group, present.clone()).first().copied() {
+            if !named.contains(&next.name.as_str()) {
+                break;
+            }
+            reached.push(next.name.as_str());
+            present.retain(|m| m.name != next.name);
+        }
+        let Some(next) = first_next else { continue };
+        for member in named.iter().filter(|m| !reached.contains(m)) {
+            found.warnings.push(format!(
+                "Hire: {member}: the {} are hired one at a time, the highest number in the \
+                 clearing first and the leader last, and nobody chooses which (3.1 rule 7.7.1 \
+                 a.1); where {member} stands {next} is next, and as things stand your Hire: line \
+                 does not reach {member}. Write 'Hire: {}' to hire whoever is next",
+                group.name, group.name
+            ));
+        }
     }
 }
 
@@ -402,7 +433,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rogue_who_is_not_next_is_refused_at_once_naming_who_is() {
+    fn a_rogue_the_hire_line_cannot_reach_is_warned_of_naming_who_is_next() {
         let state = rogues_beside_the_amazon();
         let highest = data()
             .natives
@@ -417,22 +448,32 @@ mod tests {
             .map(|m| m.name.clone())
             .unwrap();
         let found = check("HR\nHire: Rogue 3", &state);
-        assert_eq!(found.errors.len(), 1, "{found:?}");
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(found.warnings.len(), 1, "{found:?}");
         assert!(
-            found.errors[0].starts_with("Hire: Rogue 3: the Rogues are hired one at a time"),
+            found.warnings[0].starts_with("Hire: Rogue 3: the Rogues are hired one at a time"),
             "{found:?}"
         );
         assert!(
-            found.errors[0].ends_with(&format!(
-                "{highest} is next. Write 'Hire: Rogues' to hire whoever is next"
-            )),
+            found.warnings[0].contains(&format!("where Rogue 3 stands {highest} is next"))
+                && found.warnings[0].ends_with("Write 'Hire: Rogues' to hire whoever is next"),
             "{found:?}"
         );
+        // The day tries every entry in each Hire phase: the highest, then
+        // the one after him, are both reached; a group entry reaches all.
+        assert_eq!(highest, "Rogue 7", "every Rogue stands beside the Amazon");
+        let second = "Rogue 6";
         for fine in [
             format!("HR\nHire: {highest}"),
             "HR\nHire: Rogues".to_string(),
+            format!("HR, HR\nHire: {second}; {highest}"),
+            "HR, HR\nHire: Rogues; Rogue 3".to_string(),
         ] {
-            assert!(check(&fine, &state).errors.is_empty(), "{fine}");
+            let found = check(&fine, &state);
+            assert!(
+                found.errors.is_empty() && found.warnings.is_empty(),
+                "{fine}: {found:?}"
+            );
         }
     }
 

@@ -34,7 +34,13 @@ pub fn next_to_hire<'g>(
     group: &'g NativeGroup,
     clearing: &ClearingId,
 ) -> Vec<&'g Native> {
-    let present = unhired_in(state, group, clearing);
+    next_among(group, unhired_in(state, group, clearing))
+}
+
+/// Who of `group` is hired next from the members `present` (unhired, in
+/// one clearing): all of them, or for a one-at-a-time group the
+/// highest-numbered one, the leader only when no other is left.
+pub fn next_among<'g>(group: &NativeGroup, present: Vec<&'g Native>) -> Vec<&'g Native> {
     match group.hire {
         Hire::Group => present,
         Hire::Single => {
