@@ -46,6 +46,7 @@ const SIGN_OFFS: &[&str] = &[
     "good luck",
     "happy gaming",
     "see you",
+    "take care",
     "ta",
 ];
 

@@ -90,6 +90,20 @@ const CORPUS: &[Expected] = &[
         set_aside: &[2, 4],
         problem: None,
     },
+    // A signature's `Tel:` is near the key `Tell:` but is no order.
+    Expected {
+        file: "12-business-signature.txt",
+        activities: Some("Activities: M-Curst Valley 4 / H / S / S"),
+        set_aside: &[2, 7, 8, 9, 10, 11],
+        problem: None,
+    },
+    // An order written without its colon is answered, not set aside.
+    Expected {
+        file: "13-key-without-colon.txt",
+        activities: None,
+        set_aside: &[2],
+        problem: Some((4, "(did you mean Buy?)")),
+    },
 ];
 
 /// The body line numbers a confirmation names as set aside.

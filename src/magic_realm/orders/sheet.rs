@@ -453,17 +453,51 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
         return false;
     }
     if let Some((key, _, _)) = split_key(trimmed) {
+        // A signature's or a forwarded header's key (`Tel:`, `Sent:`) is
+        // near an orders key but never one.
+        if NOT_ORDERS_KEYS.contains(&key.as_str()) {
+            return false;
+        }
         return is_leader_key(&key)
             || when_of_key(&key).is_some()
             || DealKey::of(&key).is_some()
             // `Campaigns:` is read as `Missions:`, and listed only as it.
             || crate::suggest::is_typo_of(&key, KEYS.iter().copied().chain(["Campaigns"]));
     }
-    parse_recorded(trimmed, 1, tiles).is_ok()
+    // `Buy Shield up to 10`: an orders key without its colon is a faulty
+    // line of orders, to be answered, not prose to set aside.
+    let first_word = trimmed.split_whitespace().next().unwrap_or("");
+    let keyed_without_colon = trimmed.contains(' ')
+        && KEYS
+            .iter()
+            .any(|key| crate::suggest::fold(key) == crate::suggest::fold(first_word));
+    keyed_without_colon
+        || parse_recorded(trimmed, 1, tiles).is_ok()
         || trimmed
             .split([',', '/'])
             .any(super::parse::opens_with_activity)
 }
+
+/// Keys of signatures and forwarded headers, folded: close enough to an
+/// orders key to pass for a typo of one (`Tel` for `Tell`, `Sent` for
+/// `Send`), so they are named here.
+const NOT_ORDERS_KEYS: &[&str] = &[
+    "tel",
+    "telephone",
+    "phone",
+    "mobile",
+    "cell",
+    "fax",
+    "sent",
+    "date",
+    "from",
+    "to",
+    "cc",
+    "subject",
+    "web",
+    "email",
+    "skype",
+];
 
 /// `Key: value` (the key folded: `If impossible` → `ifimpossible`); returns
 /// the key, the value and the value's column in `line`, counted in characters.
@@ -914,6 +948,10 @@ If impossible: hide
             "Phase 3: activate Shield",
             "Give: Lantern to Elf",
             "A, H",
+            "Buy Shield up to 10",
+            "Block Amazon",
+            "Give Lantern to Elf",
+            "Drinks 5",
         ] {
             assert!(reads_as_orders(orders, data), "{orders}");
         }
@@ -932,6 +970,10 @@ If impossible: hide
             "Note: running late this week",
             "# a comment",
             "",
+            "Tel: +44 7700 900123",
+            "Sent: Tuesday, 1 January 2030 20:00",
+            "Mobile: 0123 456",
+            "Take",
         ] {
             assert!(!reads_as_orders(prose, data), "{prose}");
         }
