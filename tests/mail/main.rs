@@ -11,6 +11,8 @@ mod month16;
 mod printed_commands;
 #[path = "../support/rust_shaped.rs"]
 mod rust_shaped;
+#[path = "../support/source_code.rs"]
+mod source_code;
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -673,7 +673,7 @@ fn write_back(
         if let Some(Out::Killed { by }) = &battle.fighters[f].out {
             super::leader_turn::killed(&mut day.state, id, by);
         } else if den.employer.is_none() {
-            super::leader_turn::release(&mut day.state, id);
+            day.state.release_leader(id);
         }
         if let Some(state) = day.state.denizens.get_mut(id) {
             state.side = den.side;

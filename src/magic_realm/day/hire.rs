@@ -171,7 +171,7 @@ pub fn count_down_hire_terms(day: &mut Day<'_>) {
         character.hirelings = kept;
         let employer = character.name.clone();
         for hireling in ended {
-            super::leader_turn::release(&mut day.state, &hireling.native);
+            day.state.release_leader(&hireling.native);
             let now_at = home_of(day, &hireling.native);
             if let Some(denizen) = day.state.denizens.get_mut(&hireling.native) {
                 denizen.at = now_at.clone();

@@ -416,7 +416,7 @@ pub fn release_all(state: &mut crate::magic_realm::state::MrState, who: usize) {
         .map(|h| h.native.clone())
         .collect();
     for native in natives {
-        release(state, &native);
+        state.release_leader(&native);
     }
 }
 
@@ -439,26 +439,6 @@ pub fn killed(state: &mut crate::magic_realm::state::MrState, native: &str, kill
             }));
     } else {
         state.leaders.insert(native.to_string(), record);
-        release(state, native);
-    }
-}
-
-/// A hired leader leaves his employer's service (his term ends, his
-/// employer dies or leaves, treachery): what he carries lies where he
-/// stands; his record is gone.
-pub fn release(state: &mut crate::magic_realm::state::MrState, native: &str) {
-    let Some(record) = state.leaders.remove(native) else {
-        return;
-    };
-    if record.carries.is_empty() {
-        return;
-    }
-    if let Some(Whereabouts::Clearing { clearing }) = state.denizens.get(native).map(|d| &d.at) {
-        let pile = crate::magic_realm::state::abandoned_pile(clearing);
-        state
-            .holdings
-            .entry(pile)
-            .or_default()
-            .extend(record.carries);
+        state.release_leader(native);
     }
 }

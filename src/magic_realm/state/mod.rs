@@ -498,6 +498,25 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// A hired leader leaves his employer's service (his term ends, his
+    /// employer dies or leaves, treachery, a spell kills him): what he
+    /// carries lies where he stands; his record is gone.
+    pub fn release_leader(&mut self, native: &str) {
+        let Some(record) = self.leaders.remove(native) else {
+            return;
+        };
+        if record.carries.is_empty() {
+            return;
+        }
+        if let Some(Whereabouts::Clearing { clearing }) = self.denizens.get(native).map(|d| &d.at) {
+            let pile = abandoned_pile(clearing);
+            self.holdings
+                .entry(pile)
+                .or_default()
+                .extend(record.carries);
+        }
+    }
+
     /// The native `native` is nobody's hireling any more (killed, or
     /// turned by treachery).
     pub fn dismiss(&mut self, native: &str) {

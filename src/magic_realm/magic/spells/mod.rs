@@ -240,7 +240,7 @@ impl Ctx<'_> {
         if let Aim::Denizen { id } = target
             && self.state.denizens.contains_key(id)
         {
-            crate::magic_realm::day::leader_turn::release(self.state, id);
+            self.state.release_leader(id);
             self.state.dismiss(id);
             if let Some(d) = self.state.denizens.get_mut(id) {
                 d.at = Whereabouts::Dead;
