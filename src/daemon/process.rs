@@ -496,7 +496,13 @@ impl Daemon {
         let name = &stored.campaign.name;
         let control = self.store.control(name)?;
         let lifts_itself = kind == HoldKind::Condition;
-        if control.hold_reason.as_deref() != Some(reason)
+        // A condition hold already told keeps its notice: its reason may
+        // change as it stands (fewer players missing), its cause does not.
+        if lifts_itself && control.hold_lifts_itself && control.hold_reason.is_some() {
+            if control.hold_reason.as_deref() != Some(reason) {
+                self.store.set_condition_hold(name, reason)?;
+            }
+        } else if control.hold_reason.as_deref() != Some(reason)
             || control.hold_lifts_itself != lifts_itself
         {
             let lifting = if lifts_itself {

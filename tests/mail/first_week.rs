@@ -662,6 +662,48 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
     assert_eq!(daemon.store.control("H1").unwrap().hold_reason, None);
 }
 
+/// A missing-orders hold whose count falls but stays over the limit is the
+/// same hold: its reason follows the count, and the GM is not told again.
+#[test]
+fn a_hold_for_missing_orders_is_told_once_as_its_count_falls() {
+    let mut daemon = support::daemon();
+    let players = [
+        ("Ann", "ann@realmgm.test"),
+        ("Ben", "ben@realmgm.test"),
+        ("Cat", "cat@realmgm.test"),
+    ];
+    let text = support::campaign_text("H3", &players, "");
+    support::add_campaign(&mut daemon.store, "guess", &text);
+    let capture = Capture::default();
+    daemon.check_turn("H3", START).unwrap();
+    capture.flush(&mut daemon, START);
+    let done = daemon.check_turn("H3", FIRST_DEADLINE + 60).unwrap();
+    assert!(done.contains("3 of 3 awaited players"), "{done}");
+    assert_eq!(
+        to(
+            &capture.flush(&mut daemon, FIRST_DEADLINE + 60),
+            "gm@realmgm.test"
+        )
+        .len(),
+        1
+    );
+    daemon
+        .enter_orders("H3", "Ann", "guess 50", 1, None, FIRST_DEADLINE + 120)
+        .unwrap();
+    let done = daemon.check_turn("H3", FIRST_DEADLINE + 180).unwrap();
+    assert!(done.contains("2 of 3 awaited players"), "{done}");
+    let reason = daemon.store.control("H3").unwrap().hold_reason.unwrap();
+    assert!(reason.contains("2 of 3"), "{reason}");
+    assert!(
+        to(
+            &capture.flush(&mut daemon, FIRST_DEADLINE + 180),
+            "gm@realmgm.test"
+        )
+        .is_empty(),
+        "the GM was told of this hold already"
+    );
+}
+
 /// A hold the GM must look at does not lift itself: the daemon down past
 /// the deadline holds the day until he acts, however many rounds pass.
 #[test]
