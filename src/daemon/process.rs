@@ -831,7 +831,8 @@ impl Daemon {
         if held_on_condition
             && !control.paused
             && !over
-            && !matches!(decision, Decision::HoldWhile(_))
+            // A hold for the GM replaces it with its own notice.
+            && !matches!(decision, Decision::HoldWhile(_) | Decision::Hold(_))
         {
             let next = match decision {
                 Decision::Process { .. } => format!("Day {} runs now.", pending.day),

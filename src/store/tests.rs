@@ -99,6 +99,41 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
     assert_eq!(store.insert_order(&order).unwrap(), 1);
 }
 
+/// Holds standing before holds could lift themselves: those for a cause
+/// the daemon checks again (setup, missing orders) lift themselves after
+/// the upgrade; others still wait for the GM.
+#[test]
+fn holds_standing_before_the_upgrade_lift_themselves_by_their_cause() {
+    let db = TempDb::new("holds-upgrade");
+    {
+        let conn = rusqlite::Connection::open(&db.0).unwrap();
+        let mut old = Store::migrated(conn, 16).unwrap();
+        old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+        let mut other = bimr3();
+        other.name = "OTHER".into();
+        old.insert_campaign(&other, &BIMR3.replace("BIMR3", "OTHER"), NOW)
+            .unwrap();
+        for (campaign, reason) in [
+            (
+                "BIMR3",
+                "the game cannot be set up: seat of Dave has no character yet",
+            ),
+            ("OTHER", "day 3 was first seen 5 hours after its deadline"),
+        ] {
+            let id = old.control_row(campaign).unwrap();
+            old.conn
+                .execute(
+                    "UPDATE daemon_state SET hold_reason = ?1 WHERE campaign_id = ?2",
+                    rusqlite::params![reason, id],
+                )
+                .unwrap();
+        }
+    }
+    let store = Store::open(&db.0).unwrap();
+    assert!(store.control("BIMR3").unwrap().hold_lifts_itself);
+    assert!(!store.control("OTHER").unwrap().hold_lifts_itself);
+}
+
 /// Issue 19 §3: a database left at any schema version, with a campaign in
 /// it, opens at the latest with its campaign and players whole.
 #[test]
