@@ -1,4 +1,4 @@
-//! The GM's rulings (issue 16 §2): `gm rule TEXT --why REASON` on the
+//! The GM's rulings: `gm rule TEXT --why REASON` on the
 //! command line or `gm rule` by mail (one ruling a line, `-- reason` after
 //! it). Each is checked at once against the pending turn's state, stored
 //! for that turn and carried out as it begins; the players it concerns read

@@ -412,7 +412,9 @@ impl Daemon {
                     format!(
                         "{head}Your starting info is recorded: it takes effect as day {} begins, \
                          when your character enters the Realm. Send your orders for day {} by \
-                         {} in a mail of their own, if you have not yet.\n",
+                         {} in a mail of their own, if you have not yet. To change your starting \
+                         info before then, write to your GM: he withdraws this ruling and you \
+                         send it again.\n",
                         pending.day,
                         pending.day,
                         format_utc(pending.deadline)
@@ -421,7 +423,11 @@ impl Daemon {
                 )
             }
             Err(problem) => (
-                format!("{head}Nothing was recorded:\n  - {problem}\n"),
+                format!(
+                    "{head}Nothing was recorded:\n  - {problem}\n\nAnswer again with the \
+                     corrected `Victory:` line (and `Spells:` line, if your character records \
+                     spells) and your `Password:` line.\n"
+                ),
                 format!("starting info of {} not read", player.name),
             ),
         };

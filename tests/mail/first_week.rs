@@ -431,7 +431,9 @@ fn spells_of(character: &str) -> Vec<String> {
 fn the_late_joiner_records_her_starting_info(week: &mut Week) {
     let answer = week.post("Erin", "my info", "Victory: F 2, G 2");
     assert!(
-        answer.contains("Nothing was recorded") && answer.contains("add up to 4"),
+        answer.contains("Nothing was recorded")
+            && answer.contains("add up to 4")
+            && answer.contains("Answer again with the corrected `Victory:` line"),
         "{answer}"
     );
     let seen_before = week.inbox.len();

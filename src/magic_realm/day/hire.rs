@@ -15,10 +15,11 @@ use serde::{Deserialize, Serialize};
 use super::Day;
 use super::PhaseOutcome;
 use super::events::Happening;
-use super::meeting::{Deal, DealStep, negotiate, pay, unhired_present};
+use super::meeting::{Deal, DealStep, negotiate, pay};
 use crate::magic_realm::data::natives::{Hire, find_member};
 use crate::magic_realm::orders::DayOrders;
 use crate::magic_realm::state::hiring::next_to_hire;
+use crate::magic_realm::state::hiring::unhired_in;
 use crate::magic_realm::state::{Hireling, Whereabouts};
 use crate::magic_realm::tables::meeting::MeetingUse;
 use crate::suggest::same;
@@ -119,7 +120,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         };
     };
     let wages: u32 = natives.iter().map(|m| u32::from(m.wage)).sum();
-    let present = unhired_present(day, group, &here).len();
+    let present = unhired_in(&day.state, group, &here).len();
     let deal = Deal {
         group: &group.name,
         members_present: u32::try_from(present).unwrap_or(u32::MAX),

@@ -16,9 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
 use super::{Day, modifiers};
-use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::characters::Relationship;
-use crate::magic_realm::data::natives::{Native, NativeGroup};
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::orders::Settle;
 use crate::magic_realm::tables::meeting::{
@@ -288,14 +286,4 @@ pub fn pay(day: &mut Day<'_>, who: usize, gold: u32) {
     let character = &mut day.state.characters[who];
     let gold = u16::try_from(gold).unwrap_or(u16::MAX);
     character.gold = character.gold.saturating_sub(gold);
-}
-
-/// The members of `group` standing unhired in `clearing`, in the group's
-/// order (leader first as the data lists them).
-pub fn unhired_present<'g>(
-    day: &Day<'_>,
-    group: &'g NativeGroup,
-    clearing: &ClearingId,
-) -> Vec<&'g Native> {
-    crate::magic_realm::state::hiring::unhired_in(&day.state, group, clearing)
 }

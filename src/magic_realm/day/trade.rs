@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
-use super::meeting::{Deal, DealStep, negotiate, pay, relationship, unhired_present};
+use super::meeting::{Deal, DealStep, negotiate, pay, relationship};
 use super::search::wants_active;
 use super::visitor_spells::{SpellWanted, learn_from_visitor};
 use super::visitors::visitors_in;
@@ -34,6 +34,7 @@ use crate::magic_realm::data::base_name;
 use crate::magic_realm::data::natives::NativeGroup;
 use crate::magic_realm::data::terms::Roll;
 use crate::magic_realm::orders::DayOrders;
+use crate::magic_realm::state::hiring::unhired_in;
 use crate::magic_realm::state::{Belonging, Item, ItemKind};
 use crate::magic_realm::tables::commerce::{CommerceResult, sell as commerce_roll};
 use crate::magic_realm::tables::meeting::MeetingUse;
@@ -121,7 +122,11 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
         .data
         .natives
         .iter()
-        .filter(|g| unhired_present(day, g, &here).iter().any(|m| m.is_leader()))
+        .filter(|g| {
+            unhired_in(&day.state, g, &here)
+                .iter()
+                .any(|m| m.is_leader())
+        })
         .map(|g: &NativeGroup| {
             let mut holders = vec![g.name.clone()];
             if let Some(home) = g.garrison
@@ -131,7 +136,7 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
             }
             Trader {
                 name: g.name.clone(),
-                members_present: count(unhired_present(day, g, &here).len()),
+                members_present: count(unhired_in(&day.state, g, &here).len()),
                 holders,
             }
         });

@@ -19,9 +19,9 @@ use crate::game::Observers;
 
 use super::Day;
 use super::events::Happening;
-use super::meeting::unhired_present;
 use crate::magic_realm::board::ClearingId;
 use crate::magic_realm::data::setup_card::VisitorBox;
+use crate::magic_realm::state::hiring::unhired_in;
 
 /// The monster roll that brings the row-6 chits out.
 const VISITOR_ROW: u8 = 6;
@@ -128,7 +128,7 @@ fn comes_out_at(day: &Day<'_>, b: &VisitorBox, clearing: &ClearingId) -> bool {
             .iter()
             .filter(|g| &g.name == group)
             .any(|g| {
-                unhired_present(day, g, clearing)
+                unhired_in(&day.state, g, clearing)
                     .iter()
                     .any(|m| m.is_leader())
             })
