@@ -1,7 +1,7 @@
-//! `realmgm report`: print a stored day's report for a player, or the GM's
-//! history, from the store's snapshot and events of that day (the same
-//! report the daemon mailed); `--html` and `--map` write its HTML part and
-//! its map picture to files.
+//! `realmgm report`: print a day's report for a player, or the GM's
+//! history, as the daemon mailed it (made again from the store's snapshot
+//! and events of that day when no copy is kept); `--html` and `--map` write
+//! its HTML part and its map picture to files.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 
 use crate::daemon::report_context::{gm_words, report_context};
-use crate::game::{Event, Observers, Reader};
+use crate::game::{Event, Game, Observers, Reader, Report};
+use crate::store::{Store, StoredCampaign};
 
 use super::campaign::{DbArg, db_option};
 use super::emit;
@@ -62,8 +63,79 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
                 )
             })?,
     };
+    let reader = match &args.player {
+        Some(name) => {
+            let Some(player) = stored
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+            else {
+                let hint = crate::suggest::did_you_mean(
+                    name,
+                    stored.players.iter().map(|p| p.name.as_str()),
+                );
+                bail!("campaign {} has no player '{name}'{hint}", campaign.name);
+            };
+            Reader::Player(&player.name)
+        }
+        None => Reader::Gm,
+    };
+    // The report as it was mailed, when the store keeps it: a day played by
+    // an older realmgm reads as its players read it.
+    let report = match store.report(&campaign.name, reader_name(reader), Some(day))? {
+        Some(kept) => Report {
+            subject: kept.subject,
+            text: kept.text,
+            html: kept.html,
+            attachments: kept
+                .attachments
+                .into_iter()
+                .map(|a| (a.name, a.mime, a.bytes))
+                .collect(),
+        },
+        None => rendered(&store, &stored, game, day, reader, &args.db)?,
+    };
+    if let Some(path) = &args.html {
+        let Some(html) = &report.html else {
+            bail!("the {} report has no HTML part", campaign.game);
+        };
+        std::fs::write(path, html)
+            .with_context(|| format!("cannot write the HTML to {}", path.display()))?;
+    }
+    if let Some(path) = &args.map {
+        let Some((_, _, bytes)) = report
+            .attachments
+            .iter()
+            .find(|(_, mime, _)| mime.starts_with("image/"))
+        else {
+            bail!("the {} report has no map picture", campaign.game);
+        };
+        std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write the map to {}", path.display()))?;
+    }
+    emit(report.text.trim_end())
+}
+
+fn reader_name<'a>(reader: Reader<'a>) -> Option<&'a str> {
+    match reader {
+        Reader::Player(name) => Some(name),
+        Reader::Gm => None,
+    }
+}
+
+/// The report of `day` for `reader` made again from the day's stored state
+/// and events, for a day whose mailed report the store no longer keeps.
+fn rendered(
+    store: &Store,
+    stored: &StoredCampaign,
+    game: &dyn Game,
+    day: u32,
+    reader: Reader<'_>,
+    db: &DbArg,
+) -> anyhow::Result<Report> {
+    let campaign = &stored.campaign;
     let Some(snapshot) = store.load_day(&campaign.name, day)? else {
-        let db = db_option(&args.db.path());
+        let db = db_option(&db.path());
         bail!(
             "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status{db}`",
             campaign.name,
@@ -97,43 +169,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         )
     };
     let relayed = store.relayed_messages(&campaign.name, day)?;
-    let words = gm_words(&store, &campaign.name, day)?;
+    let words = gm_words(store, &campaign.name, day)?;
     let context = report_context(game, campaign, day, deadline, &orders, &relayed, words)?;
-    let reader = match &args.player {
-        Some(name) => {
-            let Some(player) = stored
-                .players
-                .iter()
-                .find(|p| p.name.eq_ignore_ascii_case(name))
-            else {
-                let hint = crate::suggest::did_you_mean(
-                    name,
-                    stored.players.iter().map(|p| p.name.as_str()),
-                );
-                bail!("campaign {} has no player '{name}'{hint}", campaign.name);
-            };
-            Reader::Player(&player.name)
-        }
-        None => Reader::Gm,
-    };
-    let report = game.report_with(&snapshot.state, &events, reader, &context)?;
-    if let Some(path) = &args.html {
-        let Some(html) = &report.html else {
-            bail!("the {} report has no HTML part", campaign.game);
-        };
-        std::fs::write(path, html)
-            .with_context(|| format!("cannot write the HTML to {}", path.display()))?;
-    }
-    if let Some(path) = &args.map {
-        let Some((_, _, bytes)) = report
-            .attachments
-            .iter()
-            .find(|(_, mime, _)| mime.starts_with("image/"))
-        else {
-            bail!("the {} report has no map picture", campaign.game);
-        };
-        std::fs::write(path, bytes)
-            .with_context(|| format!("cannot write the map to {}", path.display()))?;
-    }
-    emit(report.text.trim_end())
+    game.report_with(&snapshot.state, &events, reader, &context)
 }

@@ -61,8 +61,8 @@ fn report_prints_a_players_day_and_the_gm_history_and_writes_html_and_map() {
     assert!(later.contains("has no day 9"), "{later}");
 }
 
-/// A report printed again carries the standing orders the daemon accepted,
-/// also when the player wrote prose around them (the stored text keeps the
+/// A report made again (its mailed copy gone) carries the standing orders
+/// the daemon accepted, also when the player wrote prose around them (the stored text keeps the
 /// prose, which the game alone would not read).
 #[test]
 fn report_keeps_the_standing_orders_of_a_mail_with_prose_around_them() {
@@ -90,6 +90,11 @@ fn report_keeps_the_standing_orders_of_a_mail_with_prose_around_them() {
     ));
     assert!(entered.contains("accepted"), "{entered}");
     stdout(&realmgm(&["gm", "--campaign", "CLIP", "process"], &db.0));
+    // Without its mailed copy the report is made again from the day.
+    rusqlite::Connection::open(&db.0)
+        .unwrap()
+        .execute("DELETE FROM reports WHERE reader = 'Ann'", [])
+        .unwrap();
     let ann = stdout(&realmgm(
         &[
             "report",
@@ -104,4 +109,33 @@ fn report_keeps_the_standing_orders_of_a_mail_with_prose_around_them() {
     ));
     let form = &ann[ann.find("== Orders for tomorrow ==").expect(&ann)..];
     assert!(form.contains("Drinks: 2"), "{form}");
+}
+
+/// A day's report prints as it was mailed, kept in the store: a day played
+/// by an older realmgm is not worded anew by this one.
+#[test]
+fn report_prints_the_report_as_it_was_mailed() {
+    let db = TempDb::new("report-kept");
+    common::store_demo_campaign(&db, "CLIK");
+    stdout(&realmgm(&["daemon", "--campaign", "CLIK", "--once"], &db.0));
+    stdout(&realmgm(&["gm", "--campaign", "CLIK", "process"], &db.0));
+    {
+        let mut store = realmgm::store::Store::open(&db.0).unwrap();
+        let mut kept = store.report("CLIK", Some("Ann"), Some(1)).unwrap().unwrap();
+        kept.text = "As an older realmgm mailed it.\n".to_string();
+        store.save_report("CLIK", Some("Ann"), &kept).unwrap();
+    }
+    let ann = stdout(&realmgm(
+        &[
+            "report",
+            "--campaign",
+            "CLIK",
+            "--day",
+            "1",
+            "--player",
+            "Ann",
+        ],
+        &db.0,
+    ));
+    assert_eq!(ann.trim_end(), "As an older realmgm mailed it.");
 }
