@@ -1236,7 +1236,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
                     .unwrap();
                 let start = card.start[0].label();
                 let mut lines = format!("{victory}\nStart: {start}");
-                let asked = progress.choices_asked(&player, data);
+                let asked = progress.info_asked(&player, data);
                 if asked.contains("Abilities:") {
                     lines.push_str("\nAbilities: none");
                 }
