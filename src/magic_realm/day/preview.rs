@@ -153,11 +153,12 @@ impl Walker<'_> {
         }
         let (numbers, codes): (Vec<String>, Vec<&str>) =
             over.iter().map(|(n, code)| (n.to_string(), *code)).unzip();
-        let (first, last) = (numbers.first()?, numbers.last()?);
-        let which = if numbers.len() == 1 {
-            format!("phase {first}")
-        } else {
-            format!("phases {first} to {last}")
+        // Each lost phase by its number: a bonus phase between two lost
+        // ones is not lost.
+        let which = match numbers.as_slice() {
+            [] => return None,
+            [one] => format!("phase {one}"),
+            more => format!("phases {}", crate::words::listed(more)),
         };
         let why = if allowed < budget.basic + budget.sunlight {
             format!(
@@ -289,7 +290,7 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "phases 3 to 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
+                "phases 3 and 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
               clearing (3.1 rule 6.2.2b) or by a character without them; as things stand they \
               would be lost; record 2 phases, or bonus phases marked *"
             ]
