@@ -96,7 +96,7 @@ const CORPUS: &[Expected] = &[
 fn named_lines(confirmation: &str) -> Vec<usize> {
     let mut lines: Vec<usize> = confirmation
         .lines()
-        .filter_map(|l| l.strip_prefix("Note: line "))
+        .filter_map(|l| l.strip_prefix("  - line "))
         .filter(|rest| rest.contains("left out"))
         .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
         .collect();
