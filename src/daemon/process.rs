@@ -416,34 +416,52 @@ impl Daemon {
             return Ok(());
         }
         let away = self.players_away(&campaign.name, now)?;
+        let seats = self.store.load_campaign(&campaign.name)?.players;
         for player in no_orders {
             if away.iter().any(|a| a.eq_ignore_ascii_case(player)) {
                 continue;
             }
+            let joined = seats
+                .iter()
+                .find(|seat| seat.name.eq_ignore_ascii_case(player))
+                .map_or(i64::MIN, |seat| seat.joined);
             // Days in a row, up to this one, he sent nothing that was read
-            // (counted one past the longest, so a longer silence is told once).
+            // (counted one past the longest, so a longer silence is told once);
+            // a day played before he joined is none of his.
             let mut missed = 0;
             while missed <= longest && missed < day {
-                let sent = self
-                    .store
-                    .accepted_order_times(&campaign.name, day - missed)?;
+                let earlier = day - missed;
+                if earlier < day
+                    && self
+                        .store
+                        .load_day(&campaign.name, earlier)?
+                        .is_some_and(|played| played.created < joined)
+                {
+                    break;
+                }
+                let sent = self.store.accepted_order_times(&campaign.name, earlier)?;
                 if sent.iter().any(|(p, _)| p.eq_ignore_ascii_case(player)) {
                     break;
                 }
                 missed += 1;
             }
             let first = day + 1 - missed;
+            let days = if missed == 2 {
+                format!("days {first} and {day}")
+            } else {
+                format!("days {first} to {day}")
+            };
             let message = if missed == offer {
                 format!(
-                    "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played that seat. It is free for a replacement \
-                     if you want one: `gm replace {player} ADDRESS` hands it to a new player \
-                     with a new secret. Nothing changes until you say so."
+                    "{player} has sent no orders for {missed} days in a row ({days}); the NMR \
+                     policy played that seat. It is free for a replacement if you want one: \
+                     `gm replace {player} ADDRESS` hands it to a new player with a new secret. \
+                     Nothing changes until you say so."
                 )
             } else if missed == tell {
                 format!(
-                    "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played that seat. You may want to write to the player."
+                    "{player} has sent no orders for {missed} days in a row ({days}); the NMR \
+                     policy played that seat. You may want to write to the player."
                 )
             } else {
                 continue;

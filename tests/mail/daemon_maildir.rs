@@ -1698,7 +1698,7 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
     assert!(
         notices[0]
             .1
-            .contains("no orders for 2 days in a row (days 1 to 2)"),
+            .contains("no orders for 2 days in a row (days 1 and 2)"),
         "{}",
         notices[0].1
     );
@@ -1716,6 +1716,38 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
         !notices.iter().any(|(_, text)| text.contains("Ann ")),
         "Ann sent orders"
     );
+}
+
+#[test]
+fn a_late_joiner_is_not_counted_silent_on_a_day_played_before_he_joined() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let mut notices = Vec::new();
+    for day in 1..=3u32 {
+        let now = START + i64::from(day) * 10;
+        if day == 2 {
+            daemon
+                .add_player("G1", "Cy", "cy@example.org", None, now - 5)
+                .unwrap();
+        }
+        for (player, address) in [("Ann", ANN), ("Ben", BEN)] {
+            let body = format!("Password: {}\nguess {day}", secrets[player]);
+            send(
+                &mut daemon,
+                mail(address, GM, "[G1] o", &format!("{player}{day}@x"), &body),
+                now,
+            );
+        }
+        daemon.process_turn("G1", now + 1).unwrap();
+        for m in to(&capture.flush(&mut daemon, now + 1), GM) {
+            if m.subject.contains("Cy sends no orders") {
+                notices.push((day, m.body_text));
+            }
+        }
+    }
+    let days: Vec<u32> = notices.iter().map(|(d, _)| *d).collect();
+    assert_eq!(days, [3], "silent on days 2 and 3 only: {notices:?}");
+    assert!(notices[0].1.contains("(days 2 and 3)"), "{}", notices[0].1);
 }
 
 #[test]
