@@ -263,6 +263,10 @@ pub fn parse_day_orders(
     let mut orders = DayOrders::default();
     let mut errors = Vec::new();
     let mut activities_line = None;
+    // The last line of activities written a phase a line: the next phase
+    // may follow on the line right under it. Two lines of several phases
+    // each stay an error, as one may be an old day's.
+    let mut activities_end = None;
     for (offset, raw) in text.lines().enumerate() {
         let line = first_line + offset;
         let trimmed = raw.trim();
@@ -281,7 +285,32 @@ pub fn parse_day_orders(
         };
         let result = match key.as_deref() {
             Some("activities") | None => {
-                if key.is_none() && activities_line.is_some() {
+                let more_phases = (key.is_none() && activities_end == Some(line - 1))
+                    .then(|| parse_recorded(value, line, tiles).ok())
+                    .flatten()
+                    .filter(|(more, _)| more.phases.len() == 1);
+                if let Some((more, alternatives)) = more_phases {
+                    let before = orders.activities.phases.len();
+                    orders.activities.phases.extend(more.phases);
+                    orders.alternatives.extend(
+                        alternatives
+                            .into_iter()
+                            .map(|(index, phases)| (before + index, phases)),
+                    );
+                    activities_end = Some(line);
+                    Ok(())
+                } else if let Some(previous) = activities_line
+                    .filter(|_| key.is_none() && parse_recorded(value, line, tiles).is_ok())
+                {
+                    Err(vec![error(
+                        indent,
+                        format!(
+                            "these phases come after the activities of line {previous}; write \
+                             all of the day's phases on that line, in order (`M CV4, H, S, S`)"
+                        )
+                        .into(),
+                    )])
+                } else if key.is_none() && activities_line.is_some() {
                     let word = trimmed.split(':').next().unwrap_or(trimmed);
                     let hint = crate::suggest::did_you_mean(word, KEYS.iter().copied());
                     Err(vec![error(
@@ -304,6 +333,9 @@ pub fn parse_day_orders(
                     // Columns inside the value are shifted to the mail line.
                     parse_recorded(value, line, tiles)
                         .map(|(a, alternatives)| {
+                            if a.phases.len() == 1 {
+                                activities_end = Some(line);
+                            }
                             orders.activities = a;
                             orders.alternatives = alternatives;
                         })
@@ -1135,11 +1167,34 @@ If impossible: hide
     }
 
     #[test]
+    fn activities_written_a_phase_a_line_are_one_day() {
+        let orders = parse_day_orders("M CV4\nH\nS\nS\nBlock: everyone\n", 1, &TwoTiles).unwrap();
+        let codes: Vec<&str> = orders
+            .activities
+            .phases
+            .iter()
+            .map(|p| p.activity.code())
+            .collect();
+        assert_eq!(codes, ["M", "H", "S", "S"]);
+        // A blank line ends them: what comes after is not read as phases.
+        let errors = parse_day_orders("H\n\nS\n", 1, &TwoTiles).unwrap_err();
+        assert_eq!(errors[0].line, 3, "{}", errors[0]);
+    }
+
+    #[test]
     fn missing_activities_and_a_second_activity_line_are_errors() {
         let errors = parse_day_orders("Block: everyone\n", 1, &TwoTiles).unwrap_err();
         assert!(errors[0].message.contains("no activities"), "{}", errors[0]);
         let errors = parse_day_orders("H, H\nS, S\n", 1, &TwoTiles).unwrap_err();
         assert_eq!(errors[0].line, 2);
+        assert!(
+            errors[0]
+                .message
+                .contains("these phases come after the activities of line 1; write all"),
+            "{}",
+            errors[0]
+        );
+        let errors = parse_day_orders("H, H\nBye now\n", 1, &TwoTiles).unwrap_err();
         assert!(
             errors[0].message.contains("already given on line 1"),
             "{}",
