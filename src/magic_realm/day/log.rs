@@ -421,6 +421,11 @@ fn deal(step: &DealStep) -> String {
         } => {
             format!("The {character} buys drinks for the {group} ({gold} gold).")
         }
+        DealStep::NoDrinks {
+            character,
+            group,
+            reason,
+        } => format!("The {character} buys no drinks for the {group}: {reason}."),
         DealStep::Met {
             character,
             group,
