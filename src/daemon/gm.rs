@@ -343,7 +343,8 @@ impl Daemon {
         self.store.log_gm(Some(name), now, "gm", &note, None)?;
         Ok(format!(
             "{note}; the GM history of day {day} shows it (`realmgm report --campaign {name} --day \
-             {day} --gm`)"
+             {day} --gm{db}`)",
+            db = self.store.db_option()
         ))
     }
 

@@ -512,9 +512,10 @@ impl Daemon {
                 ""
             };
             let day = self.pending(&stored.campaign)?.day;
+            let db = self.store.db_option();
             let message = format!(
                 "Day {day} of {name} is held and was not processed: {reason}.\n\nAll orders \
-                 received are kept. {lifting}`realmgm gm status --campaign {name}` shows the \
+                 received are kept. {lifting}`realmgm gm status --campaign {name}{db}` shows the \
                  state; `gm process` runs the turn, `gm resume` lets the schedule run it."
             );
             self.tell_gm(
@@ -578,9 +579,10 @@ impl Daemon {
         };
         if self.store.control(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
             self.store.set_hold(name, Some(&reason))?;
+            let db = self.store.db_option();
             let message = format!(
                 "{name} is held, no day is processed and no report is sent: {reason}.\n\nMail \
-                 that comes meanwhile is kept: `realmgm gm --campaign {name} mail list` shows it \
+                 that comes meanwhile is kept: `realmgm gm --campaign {name} mail list{db}` shows it \
                  and `gm mail retry --id N` reads it once the state is sound again. A rollback \
                  lifts the hold; if you put the original state back by hand instead, `gm resume` \
                  lifts it."

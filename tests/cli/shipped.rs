@@ -270,3 +270,42 @@ fn completions_and_the_manual_page_name_every_command() {
     let help = stdout(&realmgm(&["campaign", "list", "--help"], db));
     assert!(help.contains("[env: REALMGM_DB="), "{help}");
 }
+
+/// The hold mail of a seat without a character names the database in the
+/// command it suggests, so the command works pasted anywhere.
+#[test]
+fn the_command_a_hold_mail_suggests_works_as_printed() {
+    let db = TempDb::new("shipped-hold-command");
+    let text = std::fs::read_to_string("campaigns/standard.toml")
+        .unwrap()
+        .replace("setup_by_mail = true", "setup_by_mail = false");
+    let file = db.dir().join("held.toml");
+    std::fs::write(&file, text).unwrap();
+    let round = start(file.to_str().unwrap(), &db);
+    assert!(round.contains("has no character yet"), "{round}");
+    let mails: Vec<String> = sent(&db, "MR1")
+        .into_iter()
+        .map(|raw| raw.replace("=\r\n", "").replace("=\n", ""))
+        .filter(|text| text.contains("To: gm@example.org"))
+        .collect();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let command = mails[0]
+        .split('`')
+        .find(|piece| piece.starts_with("realmgm gm status"))
+        .unwrap_or_else(|| panic!("{}", mails[0]));
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    assert!(args.contains(&"--db"), "{command}");
+    // As the GM pastes it: no REALMGM_DB, in another folder.
+    let pasted = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(&args)
+        .env_remove("REALMGM_DB")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&pasted.stdout);
+    assert!(
+        pasted.status.success() && status.contains("Campaign MR1"),
+        "{command}: {status}{}",
+        String::from_utf8_lossy(&pasted.stderr)
+    );
+}
