@@ -90,6 +90,12 @@ const CORPUS: &[Expected] = &[
         set_aside: &[2, 4],
         problem: None,
     },
+    Expected {
+        file: "12-numbered-phases.txt",
+        activities: Some("Activities: M-Curst Valley 4 / H / S / S"),
+        set_aside: &[2, 4, 11],
+        problem: None,
+    },
 ];
 
 /// The body line numbers a confirmation names as set aside.

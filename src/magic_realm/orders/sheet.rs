@@ -276,7 +276,10 @@ pub fn parse_day_orders(
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
         let (key, value, value_col) = match split_key(trimmed) {
             Some((key, value, col)) => (Some(key), value, indent + col),
-            None => (None, trimmed, indent),
+            None => {
+                let (phases, skipped) = without_phase_number(trimmed);
+                (None, phases, indent + skipped)
+            }
         };
         let error = |column: usize, problem: OrdersError| ParseError {
             line,
@@ -474,6 +477,20 @@ pub fn parse_day_orders(
     }
 }
 
+/// A keyless line without the number a player may put before a phase
+/// written a line each (`1. M CV4`, `2) H`), and how many bytes that took.
+fn without_phase_number(line: &str) -> (&str, usize) {
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let rest = &line[digits..];
+    match rest.strip_prefix(['.', ')']) {
+        Some(after) if (1..=2).contains(&digits) && after.starts_with(char::is_whitespace) => {
+            let phases = after.trim_start();
+            (phases, line.len() - phases.len())
+        }
+        _ => (line, 0),
+    }
+}
+
 /// Whether `line` reads as a line of orders, even a faulty one: a known key
 /// (or one close to it, a typo to report), or activities, or a phase that
 /// opens with an activity code. Prose around the orders ("here are my
@@ -491,6 +508,7 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
             // `Campaigns:` is read as `Missions:`, and listed only as it.
             || crate::suggest::is_typo_of(&key, KEYS.iter().copied().chain(["Campaigns"]));
     }
+    let (trimmed, _) = without_phase_number(trimmed);
     parse_recorded(trimmed, 1, tiles).is_ok()
         || trimmed
             .split([',', '/'])
@@ -1176,6 +1194,14 @@ If impossible: hide
             .map(|p| p.activity.code())
             .collect();
         assert_eq!(codes, ["M", "H", "S", "S"]);
+        // Numbered, as many write them.
+        let numbered = "1. M CV4\n2. H\n3) S\n4) S\n";
+        assert_eq!(
+            parse_day_orders(numbered, 1, &TwoTiles).unwrap().activities,
+            orders.activities
+        );
+        assert!(reads_as_orders("1. M CV4", &TwoTiles));
+        assert!(!reads_as_orders("1. I will go north", &TwoTiles));
         // A blank line ends them: what comes after is not read as phases.
         let errors = parse_day_orders("H\n\nS\n", 1, &TwoTiles).unwrap_err();
         assert_eq!(errors[0].line, 3, "{}", errors[0]);
