@@ -577,6 +577,12 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
             realmgm::daemon::process::TurnOutcome::Processed { .. }
         ));
         let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
+        let latest = daemon.rollback("R1", 1, START + 2).unwrap_err().to_string();
+        assert!(
+            latest.contains("day 1 is the latest day played, so there is nothing to roll back")
+                && latest.contains("`realmgm gm rollback --campaign R1 --day 0`"),
+            "{latest}"
+        );
         daemon.rollback("R1", 0, START + 2).unwrap();
         let outcome = daemon.process_turn("R1", START + 3).unwrap();
         if deterministic {
