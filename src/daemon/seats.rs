@@ -445,10 +445,16 @@ impl Daemon {
 
     /// How a late player chooses, and what he may choose from.
     fn choose_a_character_hint(&self, stored: &StoredCampaign) -> anyhow::Result<String> {
+        let unplayed = self.unplayed_now(stored)?;
+        // Before the game is set up nobody plays anyone yet.
+        let free = if unplayed.is_empty() {
+            "Choose one the other players have not chosen.".to_string()
+        } else {
+            format!("Nobody plays: {}.", unplayed.join(", "))
+        };
         Ok(format!(
             "Choose your character: answer with a line `Character: NAME` (and your `Password:` \
-             line); your orders may follow in the same mail. Nobody plays: {}.",
-            self.unplayed_now(stored)?.join(", ")
+             line); your orders may follow in the same mail. {free}"
         ))
     }
 

@@ -1467,6 +1467,21 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
 }
 
 #[test]
+fn a_player_seated_before_the_game_is_set_up_is_not_told_an_empty_list() {
+    const ERIN: &str = "erin@realmgm.test";
+    let mut daemon = support::daemon();
+    magic_realm(&mut daemon, "MR", false);
+    let capture = Capture::default();
+    daemon.add_player("MR", "Erin", ERIN, None, START).unwrap();
+    let welcome = &to(&capture.flush(&mut daemon, START), ERIN)[0].body_text;
+    assert!(
+        welcome.contains("Choose one the other players have not chosen.")
+            && !welcome.contains("Nobody plays: ."),
+        "{welcome}"
+    );
+}
+
+#[test]
 fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once() {
     const ERIN: &str = "erin@realmgm.test";
     let mut daemon = support::daemon();
