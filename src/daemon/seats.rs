@@ -59,6 +59,16 @@ impl Daemon {
     ) -> anyhow::Result<PlayerSecret> {
         let stored = self.campaign(name)?;
         let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        // A setup by mail deals its turns to the seats it began with; a seat
+        // added meanwhile is in none of them and the game could never start.
+        if self.store.latest_day(name)?.is_none() && self.store.setup_progress(name)?.is_some() {
+            anyhow::bail!(
+                "the setup by mail of {name} has begun with the players it had, and {player} \
+                 would have no part in it, so the game could not start; add {player} once the \
+                 game has begun (when every player has sent his starting info): he then \
+                 chooses his character by mail and enters at the Inn"
+            );
+        }
         self.check_new_seat(
             &stored,
             &Seat {

@@ -309,3 +309,37 @@ fn the_command_a_hold_mail_suggests_works_as_printed() {
         String::from_utf8_lossy(&pasted.stderr)
     );
 }
+
+/// A seat added while the players set up by mail would have no part in the
+/// setup and the game could never start: `gm add-player` says to add him
+/// once it has begun.
+#[test]
+fn no_player_joins_a_setup_by_mail_under_way() {
+    let db = TempDb::new("shipped-join-during-setup");
+    let round = start("campaigns/standard.toml", &db);
+    assert!(round.contains("Dave chooses a character next"), "{round}");
+    let added = realmgm(
+        &[
+            "gm",
+            "add-player",
+            "--campaign",
+            "MR1",
+            "--name",
+            "Finn",
+            "--email",
+            "finn@example.org",
+            "--character",
+            "Elf",
+        ],
+        &db.0,
+    );
+    let said = String::from_utf8_lossy(&added.stderr);
+    assert!(
+        !added.status.success()
+            && said.contains("the setup by mail of MR1 has begun")
+            && said.contains("add Finn once the game has begun"),
+        "{said}"
+    );
+    let shown = stdout(&realmgm(&["campaign", "show", "MR1"], &db.0));
+    assert!(!shown.contains("Finn"), "{shown}");
+}
