@@ -343,3 +343,37 @@ fn no_player_joins_a_setup_by_mail_under_way() {
     let shown = stdout(&realmgm(&["campaign", "show", "MR1"], &db.0));
     assert!(!shown.contains("Finn"), "{shown}");
 }
+
+/// Nor does a seat change its character while the players set up by mail:
+/// the setup keeps the one it recorded.
+#[test]
+fn no_seat_changes_character_during_a_setup_by_mail() {
+    let db = TempDb::new("shipped-replace-during-setup");
+    start("campaigns/standard.toml", &db);
+    let replaced = realmgm(
+        &[
+            "gm",
+            "replace",
+            "--campaign",
+            "MR1",
+            "--player",
+            "Alice",
+            "--email",
+            "alice2@example.org",
+            "--character",
+            "Elf",
+        ],
+        &db.0,
+    );
+    let said = String::from_utf8_lossy(&replaced.stderr);
+    assert!(
+        !replaced.status.success()
+            && said.contains("keeps the character it has for Alice, so the Elf would not play"),
+        "{said}"
+    );
+    let shown = stdout(&realmgm(&["campaign", "show", "MR1"], &db.0));
+    assert!(
+        shown.contains("Alice <alice@example.org>: Amazon"),
+        "{shown}"
+    );
+}
