@@ -229,9 +229,9 @@ impl Daemon {
             anyhow::bail!(
                 "day {day} is the latest day played, so there is nothing to roll back; to play \
                  day {day} again, roll back to the end of the day before: `realmgm gm rollback \
-                 --campaign {name} --day {}{}`",
-                day - 1,
-                self.store.db_option()
+                 --campaign {name} --day {before}{db}`",
+                before = day - 1,
+                db = self.store.db_option()
             );
         }
         self.store.rollback_to(name, day)?;

@@ -656,7 +656,22 @@ impl Daemon {
             Err(error) => {
                 // Every set-up failure is checked again next round: an edit
                 // of the campaign or a player's choice may have fixed it.
-                let reason = format!("the game cannot be set up: {error:#}");
+                let mut reason = format!("the game cannot be set up: {error:#}");
+                let unchosen: Vec<&str> = campaign
+                    .players
+                    .iter()
+                    .filter(|p| p.character.is_none())
+                    .map(|p| p.name.as_str())
+                    .collect();
+                if !unchosen.is_empty() && !self.setting_up_by_mail(stored)? {
+                    reason.push_str(&format!(
+                        " (nothing asks {} to choose: set [mail] setup_by_mail = true in the \
+                         campaign file and run `realmgm campaign edit {} FILE{db}`)",
+                        crate::words::listed(&unchosen),
+                        campaign.name,
+                        db = self.store.db_option()
+                    ));
+                }
                 self.hold_as(stored, &reason, HoldKind::Condition, now)?;
                 Ok(Some(reason))
             }

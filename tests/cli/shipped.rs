@@ -283,6 +283,14 @@ fn the_command_a_hold_mail_suggests_works_as_printed() {
     std::fs::write(&file, text).unwrap();
     let round = start(file.to_str().unwrap(), &db);
     assert!(round.contains("has no character yet"), "{round}");
+    // The hold says how to let Dave choose.
+    assert!(
+        round.contains(
+            "(nothing asks Dave to choose: set [mail] setup_by_mail = true in the campaign file \
+             and run `realmgm campaign edit MR1 FILE --db "
+        ),
+        "{round}"
+    );
     let mails: Vec<String> = sent(&db, "MR1")
         .into_iter()
         .map(|raw| raw.replace("=\r\n", "").replace("=\n", ""))
