@@ -89,6 +89,25 @@ fn settings(field: &str, before: &Value, after: &Value) -> Vec<(String, String, 
             shown(&before["enabled"]),
             shown(&after["enabled"]),
         )],
+        ("players", Value::Array(old), Value::Array(new)) => {
+            let names: std::collections::BTreeSet<&str> = old
+                .iter()
+                .chain(new)
+                .filter_map(|seat| seat["name"].as_str())
+                .collect();
+            let seat_of = |seats: &[Value], name: &str| {
+                seats
+                    .iter()
+                    .find(|seat| seat["name"] == name)
+                    .map_or_else(|| "(no seat)".to_string(), seat_shown)
+            };
+            names
+                .into_iter()
+                .map(|name| (name, seat_of(old, name), seat_of(new, name)))
+                .filter(|(_, before, after)| before != after)
+                .map(|(name, before, after)| (format!("players.{name}"), before, after))
+                .collect()
+        }
         (_, Value::Object(old), Value::Object(new)) => {
             let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
             keys.into_iter()
@@ -175,6 +194,22 @@ fn as_fields(campaign: &Campaign) -> serde_json::Map<String, Value> {
 }
 
 /// A value as the GM reads it in the list of changes.
+/// One seat as the GM reads it: "dave@example.org, Black Knight, team
+/// d2@example.org".
+fn seat_shown(seat: &Value) -> String {
+    let mut words = vec![shown(&seat["email"])];
+    words.push(
+        seat["character"]
+            .as_str()
+            .map_or_else(|| "no character".to_string(), str::to_string),
+    );
+    if let Some(team) = seat["team"].as_array().filter(|t| !t.is_empty()) {
+        let team: Vec<String> = team.iter().map(shown).collect();
+        words.push(format!("team {}", team.join(", ")));
+    }
+    words.join(", ")
+}
+
 fn shown(value: &Value) -> String {
     match value {
         Value::Null => "(none)".to_string(),
@@ -246,6 +281,17 @@ mod tests {
         assert!(matches!(found[0].verdict, Verdict::Kept(_)), "{found:?}");
         let kept = apply(&stored, &campaign(&moved), &found).unwrap();
         assert_eq!(kept.players[0].email.as_str(), "ann@demo.realmgm.test");
+    }
+
+    #[test]
+    fn a_changed_seat_reads_as_words_not_as_json() {
+        let stored = campaign(FILE);
+        let moved = FILE.replacen("ann@demo", "anne@demo", 1);
+        let found = changes(&stored, &campaign(&moved), true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].field, "players.Ann");
+        assert_eq!(found[0].before, "ann@demo.realmgm.test, Amazon");
+        assert_eq!(found[0].after, "anne@demo.realmgm.test, Amazon");
     }
 
     #[test]

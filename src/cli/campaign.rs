@@ -219,7 +219,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let now = super::now()?;
     let secrets = store.insert_campaign(&campaign, &text, now)?;
     let created = create_maildirs(&campaign, &args.db.mail_base())?;
-    super::emit(render_new(&campaign, &secrets, &path, now)?.trim_end())?;
+    super::emit(render_new(&campaign, &secrets, &path, &args.file, now)?.trim_end())?;
     for line in created {
         super::emit(line)?;
     }
@@ -293,11 +293,12 @@ pub fn list(args: &ListArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What `campaign new` prints.
+/// What `campaign new` prints; `file` is the campaign file it read.
 fn render_new(
     campaign: &Campaign,
     secrets: &[PlayerSecret],
     path: &Path,
+    file: &Path,
     now: i64,
 ) -> anyhow::Result<String> {
     let count = match secrets.len() {
@@ -335,8 +336,10 @@ fn render_new(
             out.push_str(&format!(
                 "\nWarning: {} has no character, and nothing will ask him to choose one, so the \
                  game holds before day 1: set [mail] setup_by_mail = true in the file and run \
-                 `realmgm campaign edit {} FILE{db}`, and he chooses by mail.\n",
-                player.name, campaign.name
+                 `realmgm campaign edit {} {}{db}`, and he chooses by mail.\n",
+                player.name,
+                campaign.name,
+                file.display()
             ));
         }
     }
@@ -543,7 +546,14 @@ Rules:     none beyond the standard rules
             secret: "aaaa-bbbb-cccc-dddd".into(),
         }];
         let first = campaign.schedule.first_deadline_unix();
-        let out = render_new(&campaign, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        let out = render_new(
+            &campaign,
+            &secrets,
+            Path::new("x.sqlite"),
+            Path::new("c.toml"),
+            first - 1,
+        )
+        .unwrap();
         assert!(out.starts_with("Stored campaign BIMR3 (magic-realm, 1 player) in x.sqlite."));
         assert!(
             out.contains("  Erin <erin@example.org>: aaaa-bbbb-cccc-dddd\n"),
@@ -554,21 +564,53 @@ Rules:     none beyond the standard rules
             out.contains("`realmgm campaign show BIMR3 --db x.sqlite`"),
             "{out}"
         );
-        let default = render_new(&campaign, &secrets, Path::new(DEFAULT_DB), first - 1).unwrap();
+        let default = render_new(
+            &campaign,
+            &secrets,
+            Path::new(DEFAULT_DB),
+            Path::new("c.toml"),
+            first - 1,
+        )
+        .unwrap();
         assert!(
             default.contains("`realmgm campaign show BIMR3`"),
             "{default}"
         );
-        let late = render_new(&campaign, &secrets, Path::new("x.sqlite"), first).unwrap();
+        let late = render_new(
+            &campaign,
+            &secrets,
+            Path::new("x.sqlite"),
+            Path::new("c.toml"),
+            first,
+        )
+        .unwrap();
         let mut unasked = Campaign::parse("standard.toml", STANDARD).unwrap();
-        let seated = render_new(&unasked, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        let seated = render_new(
+            &unasked,
+            &secrets,
+            Path::new("x.sqlite"),
+            Path::new("c.toml"),
+            first - 1,
+        )
+        .unwrap();
         assert!(!seated.contains("has no character"), "{seated}");
         if let Some(mail) = unasked.mail.as_mut() {
             mail.setup_by_mail = false;
         }
-        let warned = render_new(&unasked, &secrets, Path::new("x.sqlite"), first - 1).unwrap();
+        let warned = render_new(
+            &unasked,
+            &secrets,
+            Path::new("x.sqlite"),
+            Path::new("c.toml"),
+            first - 1,
+        )
+        .unwrap();
         assert!(
             warned.contains("Warning: Dave has no character, and nothing will ask him to choose"),
+            "{warned}"
+        );
+        assert!(
+            warned.contains("`realmgm campaign edit MR1 c.toml --db x.sqlite`"),
             "{warned}"
         );
         assert!(late.contains("Warning: the first deadline (2030-09-01 20:00 UTC) has already"));

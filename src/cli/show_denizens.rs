@@ -32,8 +32,9 @@ impl Shown for Character {
                 .map(MagicType::numeral)
                 .collect();
             text.push_str(&format!(
-                "\n  spells: {} of types {}",
+                "\n  spells: {} of {} {}",
                 self.spells,
+                if types.len() == 1 { "type" } else { "types" },
                 types.join(", ")
             ));
         }

@@ -180,8 +180,46 @@ mod tests {
         let text = confirmation(&c, &Templates::built_in()).unwrap();
         assert!(text.contains("line 5, column 1: not a number"), "{text}");
         assert!(text.contains("stay in force:\n\nguess 5"), "{text}");
-        assert!(text.contains("Note: the attachment big.bin"), "{text}");
+        assert!(
+            text.contains("\n\nNotes:\n  - the attachment big.bin"),
+            "{text}"
+        );
         assert!(text.starts_with("=== [T] day 3"), "{text}");
+    }
+
+    #[test]
+    fn orders_accepted_after_an_unread_version_are_the_first_accepted_and_notes_are_a_list() {
+        let accepted = AcceptedOrders {
+            canonical: "Activities: H / H".into(),
+            parsed: serde_json::Value::Null,
+            warnings: Vec::new(),
+        };
+        let notes = [
+            "line 1 (\"Hi Gerald,\") was read as a greeting and left out".to_string(),
+            "line 5 (\"Dave\") is not orders and was left out".to_string(),
+        ];
+        let c = Confirmation {
+            tag: "T",
+            player: "Dave",
+            day: 1,
+            deadline: 0,
+            version: 2,
+            outcome: Ok(&accepted),
+            previous: None,
+            notes: &notes,
+        };
+        let text = confirmation(&c, &Templates::built_in()).unwrap();
+        assert!(
+            text.contains("These are your first accepted orders for this day."),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "\n\nNotes:\n  - line 1 (\"Hi Gerald,\") was read as a greeting and left out\n  \
+                 - line 5 (\"Dave\") is not orders and was left out\n\nDeadline"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -225,6 +225,15 @@ impl Daemon {
         if self.store.load_day(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }
+        if day == latest && day > 0 {
+            anyhow::bail!(
+                "day {day} is the latest day played, so there is nothing to roll back; to play \
+                 day {day} again, roll back to the end of the day before: `realmgm gm rollback \
+                 --campaign {name} --day {before}{db}`",
+                before = day - 1,
+                db = self.store.db_option()
+            );
+        }
         self.store.rollback_to(name, day)?;
         self.store.set_hold(name, None)?;
         let note = format!(
@@ -343,7 +352,8 @@ impl Daemon {
         self.store.log_gm(Some(name), now, "gm", &note, None)?;
         Ok(format!(
             "{note}; the GM history of day {day} shows it (`realmgm report --campaign {name} --day \
-             {day} --gm`)"
+             {day} --gm{db}`)",
+            db = self.store.db_option()
         ))
     }
 

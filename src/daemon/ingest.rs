@@ -420,8 +420,9 @@ impl Daemon {
                 let message = format!(
                     "Mail {id} could not be handled and was set aside: {error:#}.\n\nThe mail is \
                      kept in the database and the daemon goes on with the others. Once the cause \
-                     is fixed, `realmgm gm --campaign {} mail retry --id {id}` reads it again.",
-                    campaign.name
+                     is fixed, `realmgm gm --campaign {} mail retry --id {id}{db}` reads it again.",
+                    campaign.name,
+                    db = self.store.db_option()
                 );
                 self.tell_gm(&campaign, "error", "a mail failed", &message, Some(id), now)?;
             }
@@ -582,9 +583,10 @@ impl Daemon {
                 let body = format!(
                     "{marker} GM notice ===\n\nA mail with the subject '{subject}' arrived from \
                      your address without the right GM secret and was not acted on. Put a line \
-                     `Password: <GM secret>` in GM mail; `realmgm gm secret --campaign {}` makes \
-                     a new secret.\n",
-                    campaign.name
+                     `Password: <GM secret>` in GM mail; `realmgm gm secret --campaign {}{db}` \
+                     makes a new secret.\n",
+                    campaign.name,
+                    db = self.store.db_option()
                 );
                 self.store
                     .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;

@@ -430,34 +430,52 @@ impl Daemon {
             return Ok(());
         }
         let away = self.players_away(&campaign.name, now)?;
+        let seats = self.store.load_campaign(&campaign.name)?.players;
         for player in no_orders {
             if away.iter().any(|a| a.eq_ignore_ascii_case(player)) {
                 continue;
             }
+            let joined = seats
+                .iter()
+                .find(|seat| seat.name.eq_ignore_ascii_case(player))
+                .map_or(i64::MIN, |seat| seat.joined);
             // Days in a row, up to this one, he sent nothing that was read
-            // (counted one past the longest, so a longer silence is told once).
+            // (counted one past the longest, so a longer silence is told once);
+            // a day played before he joined is none of his.
             let mut missed = 0;
             while missed <= longest && missed < day {
-                let sent = self
-                    .store
-                    .accepted_order_times(&campaign.name, day - missed)?;
+                let earlier = day - missed;
+                if earlier < day
+                    && self
+                        .store
+                        .load_day(&campaign.name, earlier)?
+                        .is_some_and(|played| played.created < joined)
+                {
+                    break;
+                }
+                let sent = self.store.accepted_order_times(&campaign.name, earlier)?;
                 if sent.iter().any(|(p, _)| p.eq_ignore_ascii_case(player)) {
                     break;
                 }
                 missed += 1;
             }
             let first = day + 1 - missed;
+            let days = if missed == 2 {
+                format!("days {first} and {day}")
+            } else {
+                format!("days {first} to {day}")
+            };
             let message = if missed == offer {
                 format!(
-                    "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played that seat. It is free for a replacement \
-                     if you want one: `gm replace {player} ADDRESS` hands it to a new player \
-                     with a new secret. Nothing changes until you say so."
+                    "{player} has sent no orders for {missed} days in a row ({days}); the NMR \
+                     policy played that seat. It is free for a replacement if you want one: \
+                     `gm replace {player} ADDRESS` hands it to a new player with a new secret. \
+                     Nothing changes until you say so."
                 )
             } else if missed == tell {
                 format!(
-                    "{player} has sent no orders for {missed} days in a row (days {first} to \
-                     {day}); the NMR policy played that seat. You may want to write to the player."
+                    "{player} has sent no orders for {missed} days in a row ({days}); the NMR \
+                     policy played that seat. You may want to write to the player."
                 )
             } else {
                 continue;
@@ -514,9 +532,10 @@ impl Daemon {
                 ""
             };
             let day = self.pending(&stored.campaign)?.day;
+            let db = self.store.db_option();
             let message = format!(
                 "Day {day} of {name} is held and was not processed: {reason}.\n\nAll orders \
-                 received are kept. {lifting}`realmgm gm status --campaign {name}` shows the \
+                 received are kept. {lifting}`realmgm gm status --campaign {name}{db}` shows the \
                  state; `gm process` runs the turn, `gm resume` lets the schedule run it."
             );
             self.tell_gm(
@@ -580,9 +599,10 @@ impl Daemon {
         };
         if self.store.control(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
             self.store.set_hold(name, Some(&reason))?;
+            let db = self.store.db_option();
             let message = format!(
                 "{name} is held, no day is processed and no report is sent: {reason}.\n\nMail \
-                 that comes meanwhile is kept: `realmgm gm --campaign {name} mail list` shows it \
+                 that comes meanwhile is kept: `realmgm gm --campaign {name} mail list{db}` shows it \
                  and `gm mail retry --id N` reads it once the state is sound again. A rollback \
                  lifts the hold; if you put the original state back by hand instead, `gm resume` \
                  lifts it."
@@ -656,7 +676,22 @@ impl Daemon {
             Err(error) => {
                 // Every set-up failure is checked again next round: an edit
                 // of the campaign or a player's choice may have fixed it.
-                let reason = format!("the game cannot be set up: {error:#}");
+                let mut reason = format!("the game cannot be set up: {error:#}");
+                let unchosen: Vec<&str> = campaign
+                    .players
+                    .iter()
+                    .filter(|p| p.character.is_none())
+                    .map(|p| p.name.as_str())
+                    .collect();
+                if !unchosen.is_empty() && !self.setting_up_by_mail(stored)? {
+                    reason.push_str(&format!(
+                        " (nothing asks {} to choose: set [mail] setup_by_mail = true in the \
+                         campaign file and run `realmgm campaign edit {} FILE{db}`)",
+                        crate::words::listed(&unchosen),
+                        campaign.name,
+                        db = self.store.db_option()
+                    ));
+                }
                 self.hold_as(stored, &reason, HoldKind::Condition, now)?;
                 Ok(Some(reason))
             }

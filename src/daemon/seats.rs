@@ -59,6 +59,16 @@ impl Daemon {
     ) -> anyhow::Result<PlayerSecret> {
         let stored = self.campaign(name)?;
         let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        // A setup by mail deals its turns to the seats it began with; a seat
+        // added meanwhile is in none of them and the game could never start.
+        if self.setup_by_mail_under_way(name)? {
+            anyhow::bail!(
+                "the setup by mail of {name} has begun with the players it had, and {player} \
+                 would have no part in it, so the game could not start; add {player} once the \
+                 game has begun (when every player has sent his starting info): he then \
+                 chooses his character by mail and enters at the Inn"
+            );
+        }
         self.check_new_seat(
             &stored,
             &Seat {
@@ -99,6 +109,12 @@ impl Daemon {
         Ok(made)
     }
 
+    /// Whether the players of `name` are setting the game up by mail: the
+    /// setup has begun and the game has not.
+    fn setup_by_mail_under_way(&self, name: &str) -> anyhow::Result<bool> {
+        Ok(self.store.latest_day(name)?.is_none() && self.store.setup_progress(name)?.is_some())
+    }
+
     /// Give the seat of `player` to `email` with a new secret; with
     /// `character`, the seat also plays that character from the next turn
     /// (the old one leaves the Realm, the new one enters at the Inn: a
@@ -118,6 +134,17 @@ impl Daemon {
         let stored = self.campaign(name)?;
         let record = seat(&stored, player)?;
         let email = Email::try_from(email.to_string()).map_err(anyhow::Error::msg)?;
+        // The setup by mail keeps the character it recorded for the seat.
+        if let Some(new) = character
+            && self.setup_by_mail_under_way(name)?
+        {
+            anyhow::bail!(
+                "the setup by mail of {name} has begun and keeps the character it has for \
+                 {player}, so the {new} would not play; hand the seat over without --character \
+                 now, and once the game has begun `gm replace` with --character brings the {new} \
+                 in at the Inn"
+            );
+        }
         // Everything is checked before anything is stored.
         let ruling = match character {
             Some(new) => self.character_change(&stored, &record, new)?,
@@ -451,10 +478,16 @@ impl Daemon {
 
     /// How a late player chooses, and what he may choose from.
     fn choose_a_character_hint(&self, stored: &StoredCampaign) -> anyhow::Result<String> {
+        let unplayed = self.unplayed_now(stored)?;
+        // Before the game is set up nobody plays anyone yet.
+        let free = if unplayed.is_empty() {
+            "Choose one the other players have not chosen.".to_string()
+        } else {
+            format!("Nobody plays: {}.", unplayed.join(", "))
+        };
         Ok(format!(
             "Choose your character: answer with a line `Character: NAME` (and your `Password:` \
-             line); your orders may follow in the same mail. Nobody plays: {}.",
-            self.unplayed_now(stored)?.join(", ")
+             line); your orders may follow in the same mail. {free}"
         ))
     }
 

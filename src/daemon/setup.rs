@@ -314,11 +314,8 @@ impl Daemon {
                 for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
                     let body = format!(
                         "{head}Every character is chosen. Send the GM your starting info, one \
-                         line each:\n  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  \
-                         Start: Inn\n  Spells: <the spells you record>\n  Enchanted: <MAGIC \
-                         chits that start enchanted, or none>\n{}",
-                        record.victory_points,
-                        record.choices_asked(&player.name, data)
+                         line each, and your `Password:` line:\n{}",
+                        record.info_asked(&player.name, data)
                     );
                     self.queue(campaign, &player.email, "starting info", &body, None, now)?;
                 }

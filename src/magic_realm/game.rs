@@ -415,7 +415,7 @@ impl Game for MagicRealm {
             names.warnings.extend(dealings.warnings);
         }
         if !names.errors.is_empty() {
-            return Err(names
+            let mut problems: Vec<OrdersProblem> = names
                 .errors
                 .into_iter()
                 .map(|message| OrdersProblem {
@@ -423,7 +423,10 @@ impl Game for MagicRealm {
                     column: 1,
                     message,
                 })
-                .collect());
+                .collect();
+            // The player reads them down his mail, whichever check found each.
+            problems.sort_by_key(|p| p.line);
+            return Err(problems);
         }
         Ok(AcceptedOrders {
             canonical: day.to_string(),
@@ -703,6 +706,16 @@ mod tests {
             problems[0].message.contains("'Shieeld' is not an item"),
             "{problems:?}"
         );
+        let problems = MagicRealm
+            .read_orders(
+                &state,
+                &rules,
+                "Ann",
+                "M CV4, H\nCombat: target weakst\nBuy: Shieeld",
+            )
+            .unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3], "{problems:?}");
         let accepted = MagicRealm
             .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
             .unwrap();

@@ -200,6 +200,17 @@ pub struct Store {
 }
 
 impl Store {
+    /// ` --db PATH`, naming this database's file, for a command a mail or
+    /// log suggests: it then works as printed wherever it is pasted.
+    /// Nothing for a database in memory.
+    pub fn db_option(&self) -> String {
+        match self.conn.path().filter(|path| !path.is_empty()) {
+            Some(path) if path.contains(char::is_whitespace) => format!(" --db '{path}'"),
+            Some(path) => format!(" --db {path}"),
+            None => String::new(),
+        }
+    }
+
     /// Open (or create) the database at `path` and migrate it to
     /// [`SCHEMA_VERSION`].
     ///

@@ -45,3 +45,24 @@ fn the_setup_sheet_lists_each_casters_recorded_spells() {
         "the Wizard records two: {line}"
     );
 }
+
+#[test]
+fn a_characters_spell_types_agree_in_number() {
+    let shown = |character: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_realmgm"))
+            .args(["data", "show", "characters", character])
+            .output()
+            .expect("the realmgm binary runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(
+        shown("Woods Girl").contains("spells: 1 of type VII\n"),
+        "{}",
+        shown("Woods Girl")
+    );
+    assert!(
+        shown("Wizard").contains("spells: 2 of types II, III, IV\n"),
+        "{}",
+        shown("Wizard")
+    );
+}

@@ -270,3 +270,118 @@ fn completions_and_the_manual_page_name_every_command() {
     let help = stdout(&realmgm(&["campaign", "list", "--help"], db));
     assert!(help.contains("[env: REALMGM_DB="), "{help}");
 }
+
+/// The hold mail of a seat without a character names the database in the
+/// command it suggests, so the command works pasted anywhere.
+#[test]
+fn the_command_a_hold_mail_suggests_works_as_printed() {
+    let db = TempDb::new("shipped-hold-command");
+    let text = std::fs::read_to_string("campaigns/standard.toml")
+        .unwrap()
+        .replace("setup_by_mail = true", "setup_by_mail = false");
+    let file = db.dir().join("held.toml");
+    std::fs::write(&file, text).unwrap();
+    let round = start(file.to_str().unwrap(), &db);
+    assert!(round.contains("has no character yet"), "{round}");
+    // The hold says how to let Dave choose.
+    assert!(
+        round.contains(
+            "(nothing asks Dave to choose: set [mail] setup_by_mail = true in the campaign file \
+             and run `realmgm campaign edit MR1 FILE --db "
+        ),
+        "{round}"
+    );
+    let mails: Vec<String> = sent(&db, "MR1")
+        .into_iter()
+        .map(|raw| raw.replace("=\r\n", "").replace("=\n", ""))
+        .filter(|text| text.contains("To: gm@example.org"))
+        .collect();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let command = mails[0]
+        .split('`')
+        .find(|piece| piece.starts_with("realmgm gm status"))
+        .unwrap_or_else(|| panic!("{}", mails[0]));
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    assert!(args.contains(&"--db"), "{command}");
+    // As the GM pastes it: no REALMGM_DB, in another folder.
+    let pasted = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(&args)
+        .env_remove("REALMGM_DB")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&pasted.stdout);
+    assert!(
+        pasted.status.success() && status.contains("Campaign MR1"),
+        "{command}: {status}{}",
+        String::from_utf8_lossy(&pasted.stderr)
+    );
+}
+
+/// A seat added while the players set up by mail would have no part in the
+/// setup and the game could never start: `gm add-player` says to add him
+/// once it has begun.
+#[test]
+fn no_player_joins_a_setup_by_mail_under_way() {
+    let db = TempDb::new("shipped-join-during-setup");
+    let round = start("campaigns/standard.toml", &db);
+    assert!(round.contains("Dave chooses a character next"), "{round}");
+    let added = realmgm(
+        &[
+            "gm",
+            "add-player",
+            "--campaign",
+            "MR1",
+            "--name",
+            "Finn",
+            "--email",
+            "finn@example.org",
+            "--character",
+            "Elf",
+        ],
+        &db.0,
+    );
+    let said = String::from_utf8_lossy(&added.stderr);
+    assert!(
+        !added.status.success()
+            && said.contains("the setup by mail of MR1 has begun")
+            && said.contains("add Finn once the game has begun"),
+        "{said}"
+    );
+    let shown = stdout(&realmgm(&["campaign", "show", "MR1"], &db.0));
+    assert!(!shown.contains("Finn"), "{shown}");
+}
+
+/// Nor does a seat change its character while the players set up by mail:
+/// the setup keeps the one it recorded.
+#[test]
+fn no_seat_changes_character_during_a_setup_by_mail() {
+    let db = TempDb::new("shipped-replace-during-setup");
+    start("campaigns/standard.toml", &db);
+    let replaced = realmgm(
+        &[
+            "gm",
+            "replace",
+            "--campaign",
+            "MR1",
+            "--player",
+            "Alice",
+            "--email",
+            "alice2@example.org",
+            "--character",
+            "Elf",
+        ],
+        &db.0,
+    );
+    let said = String::from_utf8_lossy(&replaced.stderr);
+    assert!(
+        !replaced.status.success()
+            && said.contains("keeps the character it has for Alice, so the Elf would not play"),
+        "{said}"
+    );
+    let shown = stdout(&realmgm(&["campaign", "show", "MR1"], &db.0));
+    assert!(
+        shown.contains("Alice <alice@example.org>: Amazon"),
+        "{shown}"
+    );
+}

@@ -121,17 +121,16 @@ fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
     assert!(
         amazon
             .text
-            .contains("GM ruling: the Amazon gains 2 fame. (for rescuing the Inn's cat)")
+            .contains("GM ruling: the Amazon gains 2 fame (for rescuing the Inn's cat).")
     );
     assert!(
         !wizard.text.contains("Inn's cat"),
         "the Wizard's player is not concerned"
     );
-    assert!(
-        wizard.text.contains(
-            "GM ruling: the Dwarf leaves the Realm and the Swordsman enters it at the Inn."
-        )
-    );
+    assert!(wizard.text.contains(
+        "GM ruling: the Dwarf leaves the Realm and the Swordsman enters it at the Inn (the \
+             seat passed to a new player)."
+    ));
     assert!(
         elf.text
             .contains("The Elf (P05) enters the Realm at the Inn")

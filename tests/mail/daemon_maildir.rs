@@ -583,6 +583,12 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
             realmgm::daemon::process::TurnOutcome::Processed { .. }
         ));
         let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
+        let latest = daemon.rollback("R1", 1, START + 2).unwrap_err().to_string();
+        assert!(
+            latest.contains("day 1 is the latest day played, so there is nothing to roll back")
+                && latest.contains("`realmgm gm rollback --campaign R1 --day 0`"),
+            "{latest}"
+        );
         daemon.rollback("R1", 0, START + 2).unwrap();
         let outcome = daemon.process_turn("R1", START + 3).unwrap();
         if deterministic {
@@ -1249,7 +1255,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
                     .unwrap();
                 let start = card.start[0].label();
                 let mut lines = format!("{victory}\nStart: {start}");
-                let asked = progress.choices_asked(&player, data);
+                let asked = progress.info_asked(&player, data);
                 if asked.contains("Abilities:") {
                     lines.push_str("\nAbilities: none");
                 }
@@ -1471,6 +1477,21 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
     );
     assert!(note.contains("not answered"), "{note}");
     assert!(to(&capture.flush(&mut daemon, START + 2), "eve@x.test").is_empty());
+}
+
+#[test]
+fn a_player_seated_before_the_game_is_set_up_is_not_told_an_empty_list() {
+    const ERIN: &str = "erin@realmgm.test";
+    let mut daemon = support::daemon();
+    magic_realm(&mut daemon, "MR", false);
+    let capture = Capture::default();
+    daemon.add_player("MR", "Erin", ERIN, None, START).unwrap();
+    let welcome = &to(&capture.flush(&mut daemon, START), ERIN)[0].body_text;
+    assert!(
+        welcome.contains("Choose one the other players have not chosen.")
+            && !welcome.contains("Nobody plays: ."),
+        "{welcome}"
+    );
 }
 
 #[test]
@@ -1711,7 +1732,7 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
     assert!(
         notices[0]
             .1
-            .contains("no orders for 2 days in a row (days 1 to 2)"),
+            .contains("no orders for 2 days in a row (days 1 and 2)"),
         "{}",
         notices[0].1
     );
@@ -1729,6 +1750,38 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
         !notices.iter().any(|(_, text)| text.contains("Ann ")),
         "Ann sent orders"
     );
+}
+
+#[test]
+fn a_late_joiner_is_not_counted_silent_on_a_day_played_before_he_joined() {
+    let (mut daemon, secrets) = two_players("");
+    let capture = Capture::default();
+    let mut notices = Vec::new();
+    for day in 1..=3u32 {
+        let now = START + i64::from(day) * 10;
+        if day == 2 {
+            daemon
+                .add_player("G1", "Cy", "cy@example.org", None, now - 5)
+                .unwrap();
+        }
+        for (player, address) in [("Ann", ANN), ("Ben", BEN)] {
+            let body = format!("Password: {}\nguess {day}", secrets[player]);
+            send(
+                &mut daemon,
+                mail(address, GM, "[G1] o", &format!("{player}{day}@x"), &body),
+                now,
+            );
+        }
+        daemon.process_turn("G1", now + 1).unwrap();
+        for m in to(&capture.flush(&mut daemon, now + 1), GM) {
+            if m.subject.contains("Cy sends no orders") {
+                notices.push((day, m.body_text));
+            }
+        }
+    }
+    let days: Vec<u32> = notices.iter().map(|(d, _)| *d).collect();
+    assert_eq!(days, [3], "silent on days 2 and 3 only: {notices:?}");
+    assert!(notices[0].1.contains("(days 2 and 3)"), "{}", notices[0].1);
 }
 
 #[test]

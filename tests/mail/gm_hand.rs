@@ -89,7 +89,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
     let ann = last_report(&mails, ANN);
     let ben = last_report(&mails, BEN);
     assert!(
-        ann.contains("GM ruling: the Amazon gains 3 fame. (for the dragon slain off the record)"),
+        ann.contains("GM ruling: the Amazon gains 3 fame (for the dragon slain off the record)."),
         "{ann}"
     );
     assert!(
@@ -97,7 +97,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         "Ann does not read the Dwarf's ruling: {ann}"
     );
     assert!(
-        ben.contains("GM ruling: the Dwarf loses 5 gold. (a debt to the Inn)"),
+        ben.contains("GM ruling: the Dwarf loses 5 gold (a debt to the Inn)."),
         "{ben}"
     );
     assert!(
@@ -190,7 +190,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
         cy.last().unwrap().subject,
         "[MR] Day 2 report for the Wizard"
     );
-    let news = "GM ruling: the Dwarf leaves the Realm and the Wizard enters it at the Inn.";
+    let news = "GM ruling: the Dwarf leaves the Realm and the Wizard enters it at the Inn (the seat has passed to a new player).";
     assert!(last_report(&mails, ANN).contains(news));
     assert!(to(&mails, BEN).is_empty(), "Ben's seat is Cy's now");
     // Ann leaves; her Amazon leaves the Realm as day 3 begins.
@@ -223,7 +223,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     );
     let cy = last_report(&mails, CY);
     assert!(
-        cy.contains("GM ruling: the Amazon leaves the Realm. (the player has left the campaign)"),
+        cy.contains("GM ruling: the Amazon leaves the Realm (the player has left the campaign)."),
         "{cy}"
     );
     let status = daemon.status("MR").unwrap();

@@ -104,13 +104,19 @@ const CORPUS: &[Expected] = &[
         set_aside: &[2],
         problem: Some((4, "(did you mean Buy?)")),
     },
+    Expected {
+        file: "14-numbered-phases.txt",
+        activities: Some("Activities: M-Curst Valley 4 / H / S / S"),
+        set_aside: &[2, 4, 11],
+        problem: None,
+    },
 ];
 
 /// The body line numbers a confirmation names as set aside.
 fn named_lines(confirmation: &str) -> Vec<usize> {
     let mut lines: Vec<usize> = confirmation
         .lines()
-        .filter_map(|l| l.strip_prefix("Note: line "))
+        .filter_map(|l| l.strip_prefix("  - line "))
         .filter(|rest| rest.contains("left out"))
         .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
         .collect();

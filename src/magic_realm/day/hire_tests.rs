@@ -166,3 +166,33 @@ fn random_search_trade_hire_sequences_keep_every_item_once() {
         }
     }
 }
+
+#[test]
+fn drinks_too_dear_for_the_drinks_line_are_told_and_not_bought() {
+    let (mut state, _, _) = at_inn();
+    let orders = DayOrders {
+        hire: vec![Purchase {
+            what: "Rogues".into(),
+            max_gold: None,
+        }],
+        drinks_up_to: Some(2),
+        ..DayOrders::default()
+    };
+    let gold = state.characters[0].gold;
+    let (_, events) = run(&mut state, &Rules::default(), &[("meeting", &[2])], |day| {
+        hire(day, 0, &orders)
+    });
+    let told: Vec<String> = events
+        .iter()
+        .filter_map(super::log::line)
+        .filter(|line| line.contains("drinks"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].trim_start().starts_with("The Amazon buys")
+            && told[0].contains("buys no drinks for the Rogues: drinks for the ")
+            && told[0].contains("more than the 2 of the Drinks: line."),
+        "{told:?}"
+    );
+    assert_eq!(state.characters[0].gold, gold - 3, "only Rogue 7's wage");
+}

@@ -246,12 +246,17 @@ fn phase(event: &PhaseEvent) -> String {
             listed(followers),
             agreeing(followers.len(), "stays", "stay")
         ),
-        PhaseEvent::PhasesLeft { count, reason, .. } => {
-            let phases = counted(*count, "phase", "phases");
-            format!(
-                "  {phases} {} not done: {reason}.",
-                agreeing(*count, "is", "are")
-            )
+        PhaseEvent::PhasesLeft {
+            character,
+            count,
+            reason,
+        } => {
+            let phases = if *count == 1 {
+                "phase is".to_string()
+            } else {
+                format!("{count} phases are")
+            };
+            format!("  The {character}'s last {phases} not done: {reason}.")
         }
     }
 }
@@ -421,6 +426,11 @@ fn deal(step: &DealStep) -> String {
         } => {
             format!("The {character} buys drinks for the {group} ({gold} gold).")
         }
+        DealStep::NoDrinks {
+            character,
+            group,
+            reason,
+        } => format!("The {character} buys no drinks for the {group}: {reason}."),
         DealStep::Met {
             character,
             group,
@@ -618,7 +628,13 @@ mod tests {
             horses.trim(),
             "In the cave the Amazon's Pony 1 becomes inactive."
         );
-        assert_eq!(phases_left(1).trim(), "1 phase is not done: blocked.");
-        assert_eq!(phases_left(3).trim(), "3 phases are not done: blocked.");
+        assert_eq!(
+            phases_left(1).trim(),
+            "The Swordsman's last phase is not done: blocked."
+        );
+        assert_eq!(
+            phases_left(3).trim(),
+            "The Swordsman's last 3 phases are not done: blocked."
+        );
     }
 }

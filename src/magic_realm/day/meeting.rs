@@ -33,6 +33,12 @@ pub enum DealStep {
         group: String,
         gold: u32,
     },
+    /// His `Drinks:` line bought none, and why.
+    NoDrinks {
+        character: String,
+        group: String,
+        reason: String,
+    },
     /// The Meeting rolls read, one line each, and the final result.
     Met {
         character: String,
@@ -122,23 +128,52 @@ pub fn negotiate(
     let cost = drinks_price(deal.members_present);
     if let Some(limit) = deal.drinks_up_to
         && deal.members_present > 0
-        && cost <= limit
-        && cost
-            <= u32::from(crate::magic_realm::magic::curses::spendable_gold(
-                &day.state.characters[who],
-            ))
-        && let Ok(better) = column_after_drinks(start, deal.activity)
     {
-        pay(day, who, cost);
-        day.emit(
-            observers.clone(),
-            wrap(DealStep::DrinksBought {
-                character: name.clone(),
-                group: group.clone(),
-                gold: cost,
-            }),
-        );
-        start = better;
+        let spendable = u32::from(crate::magic_realm::magic::curses::spendable_gold(
+            &day.state.characters[who],
+        ));
+        // Drinks cost a gold for each member of the group present.
+        let bought = if cost > limit {
+            Err(format!(
+                "drinks for the {} present cost {cost} gold, more than the {limit} of the \
+                 Drinks: line",
+                crate::words::counted(deal.members_present, "member", "members")
+            ))
+        } else if cost > spendable {
+            Err(format!(
+                "drinks cost {cost} gold and the {name} has {spendable}"
+            ))
+        } else {
+            column_after_drinks(start, deal.activity).map_err(|refused| match refused {
+                crate::magic_realm::tables::TableError::DrinksRefused(why) => why,
+                other => other.to_string(),
+            })
+        };
+        match bought {
+            Ok(better) => {
+                pay(day, who, cost);
+                day.emit(
+                    observers.clone(),
+                    wrap(DealStep::DrinksBought {
+                        character: name.clone(),
+                        group: group.clone(),
+                        gold: cost,
+                    }),
+                );
+                start = better;
+            }
+            // Told in a Trade or Hire phase he spent on this group; the
+            // evening's checks of every group pass over a standing line.
+            Err(reason) if deal.activity != MeetingUse::BattlingCheck => day.emit(
+                observers.clone(),
+                wrap(DealStep::NoDrinks {
+                    character: name.clone(),
+                    group: group.clone(),
+                    reason,
+                }),
+            ),
+            Err(_) => {}
+        }
     }
     let limit = deal.max_gold.unwrap_or(u32::MAX).min(u32::from(
         crate::magic_realm::magic::curses::spendable_gold(&day.state.characters[who]),

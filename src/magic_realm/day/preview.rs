@@ -19,7 +19,7 @@ use crate::suggest::same;
 
 /// Warnings for the day of `player`'s character in `orders`: for him, then
 /// for each hired leader of his with a line of his own, the first move that
-/// would be lost, else the phases past those the day gives.
+/// would be lost and the phases past those the day gives.
 pub fn move_warnings(
     data: &GameData,
     rules: &Rules,
@@ -84,10 +84,12 @@ struct Walker<'a> {
 }
 
 impl Walker<'_> {
-    /// The first loss of `activities` done from `start`, if any. The dry
-    /// run stops at a move that would be lost, and at a Follow or Fly,
-    /// after which his position is not his own to plan.
-    fn walk(&self, start: &ClearingId, activities: &Activities) -> Option<String> {
+    /// The losses of `activities` done from `start`: the first move that
+    /// would be lost (the moves after it start from a place he would not
+    /// reach, so they go unchecked), then the phases past those the day
+    /// gives. The dry run stops at a Follow or Fly, after which his position
+    /// is not his own to plan.
+    fn walk(&self, start: &ClearingId, activities: &Activities) -> Vec<String> {
         let budget = weather::budget_of(self.data, self.rules, self.state);
         let (basic, mut sheltered_left) = (budget.basic, budget.sheltered);
         let in_shelter = |at: &ClearingId| {
@@ -97,6 +99,7 @@ impl Walker<'_> {
         let mut allowed = self.allowed;
         let mut used = 0;
         let mut over = Vec::new();
+        let mut lost_move = None;
         for (n, phase) in activities.phases.iter().enumerate() {
             if !phase.bonus {
                 if used < allowed {
@@ -110,13 +113,15 @@ impl Walker<'_> {
                 }
             }
             match &phase.activity {
+                Activity::Move { .. } if lost_move.is_some() => {}
                 Activity::Move { tile, clearing } => {
                     let Some(code) = self.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
-                        return Some(format!(
+                        lost_move = Some(format!(
                             "{}phase {}: there is no tile {tile}",
                             self.whose,
                             n + 1
                         ));
+                        continue;
                     };
                     let to = ClearingId::new(&code, *clearing);
                     // `M X, M X` climbs into the mountain clearing X: the
@@ -132,11 +137,12 @@ impl Walker<'_> {
                     if let Err(reason) = movement::check_move_from(
                         self.data, self.rules, self.state, self.who, &at, &to,
                     ) {
-                        return Some(format!(
+                        lost_move = Some(format!(
                             "{}phase {} (M {to}): {reason}; as things stand the phase would be lost",
                             self.whose,
                             n + 1
                         ));
+                        continue;
                     }
                     // A move into a cave takes away the sunlight phases not
                     // yet used (3.1 rule 6.2.2b), as the day does.
@@ -147,17 +153,21 @@ impl Walker<'_> {
                     }
                     at = to;
                 }
-                Activity::Follow { .. } | Activity::Fly { .. } => return None,
+                Activity::Follow { .. } | Activity::Fly { .. } => {
+                    return lost_move.into_iter().collect();
+                }
                 _ => {}
             }
         }
         let (numbers, codes): (Vec<String>, Vec<&str>) =
             over.iter().map(|(n, code)| (n.to_string(), *code)).unzip();
-        let (first, last) = (numbers.first()?, numbers.last()?);
-        let which = if numbers.len() == 1 {
-            format!("phase {first}")
-        } else {
-            format!("phases {first} to {last}")
+        // Each lost phase by its number: a bonus phase between two lost
+        // ones is not lost.
+        let mut losses: Vec<String> = lost_move.into_iter().collect();
+        let which = match numbers.as_slice() {
+            [] => return losses,
+            [one] => format!("phase {one}"),
+            more => format!("phases {}", crate::words::listed(more)),
         };
         let why = if allowed < budget.basic + budget.sunlight {
             format!(
@@ -167,7 +177,7 @@ impl Walker<'_> {
         } else {
             format!("only {allowed} phases today")
         };
-        Some(format!(
+        losses.push(format!(
             "{}{which} ({}): {why}; as things stand {} lost; record {allowed} phases, or bonus \
              phases marked *",
             self.whose,
@@ -177,7 +187,8 @@ impl Walker<'_> {
             } else {
                 "they would be"
             },
-        ))
+        ));
+        losses
     }
 }
 
@@ -289,7 +300,7 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "phases 3 to 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
+                "phases 3 and 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
               clearing (3.1 rule 6.2.2b) or by a character without them; as things stand they \
               would be lost; record 2 phases, or bonus phases marked *"
             ]
@@ -326,7 +337,19 @@ mod tests {
         } else {
             (hidden_to.clone(), from.clone())
         };
-        state.characters[0].discoveries.routes.insert(key);
+        state.characters[0].discoveries.routes.insert(key.clone());
         assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        // A lost move does not hide the phases past the day's: both are told.
+        state.characters[0].discoveries.routes.remove(&key);
+        let long = format!("M {}{}, H, H, H, H", hidden_to.tile, hidden_to.clearing);
+        let orders = parse_day_orders(&long, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("no known path"), "{warnings:?}");
+        assert!(
+            warnings[1].contains("(H, H, H): only 2 phases today")
+                || warnings[1].starts_with("phase 5 (H): only 4 phases today"),
+            "{warnings:?}"
+        );
     }
 }

@@ -41,27 +41,30 @@ impl RulingEvent {
     pub fn log_line(&self) -> String {
         match self {
             RulingEvent::Carried { ruling, why } => {
-                format!("GM ruling: {}{}", describe(ruling), because(why))
+                format!("GM ruling: {}", with_reason(ruling, why))
             }
             RulingEvent::Void {
                 ruling,
                 why,
                 reason,
             } => format!(
-                "GM ruling not carried out ({reason}): {}{}",
-                describe(ruling),
-                because(why)
+                "GM ruling not carried out ({reason}): {}",
+                with_reason(ruling, why)
             ),
         }
     }
 }
 
-fn because(why: &str) -> String {
-    if why.trim().is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", why.trim())
+/// The ruling's sentence with the GM's reason inside it, before its full
+/// stop: "the Amazon is killed (a fall the rules missed)."
+fn with_reason(ruling: &Ruling, why: &str) -> String {
+    let said = describe(ruling);
+    let why = why.trim();
+    if why.is_empty() {
+        return said;
     }
+    let said = said.strip_suffix('.').unwrap_or(&said);
+    format!("{said} ({why}).")
 }
 
 /// A ruling as a sentence.

@@ -62,7 +62,7 @@ fn an_item_given_leaves_its_holder_and_both_players_read_why() {
     assert_eq!(seen.len(), 1);
     assert_eq!(
         seen[0].1,
-        "GM ruling: the Amazon is given the Lost Keys. (a search misread on day 11)"
+        "GM ruling: the Amazon is given the Lost Keys (a search misread on day 11)."
     );
     assert_eq!(
         seen[0].0,
@@ -261,7 +261,7 @@ fn a_character_killed_by_ruling_comes_back_at_once_as_his_player_names() {
     assert_eq!(seen[0].0, &Observers::Everyone);
     assert_eq!(
         seen[0].1,
-        "GM ruling: the Amazon is killed. (a fall the rules missed)"
+        "GM ruling: the Amazon is killed (a fall the rules missed)."
     );
 }
 

@@ -263,6 +263,10 @@ pub fn parse_day_orders(
     let mut orders = DayOrders::default();
     let mut errors = Vec::new();
     let mut activities_line = None;
+    // The last line of activities written a phase a line: the next phase
+    // may follow on the line right under it. Two lines of several phases
+    // each stay an error, as one may be an old day's.
+    let mut activities_end = None;
     for (offset, raw) in text.lines().enumerate() {
         let line = first_line + offset;
         let trimmed = raw.trim();
@@ -272,7 +276,10 @@ pub fn parse_day_orders(
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
         let (key, value, value_col) = match split_key(trimmed) {
             Some((key, value, col)) => (Some(key), value, indent + col),
-            None => (None, trimmed, indent),
+            None => {
+                let (phases, skipped) = without_phase_number(trimmed);
+                (None, phases, indent + skipped)
+            }
         };
         let error = |column: usize, problem: OrdersError| ParseError {
             line,
@@ -281,7 +288,32 @@ pub fn parse_day_orders(
         };
         let result = match key.as_deref() {
             Some("activities") | None => {
-                if key.is_none() && activities_line.is_some() {
+                let more_phases = (key.is_none() && activities_end == Some(line - 1))
+                    .then(|| parse_recorded(value, line, tiles).ok())
+                    .flatten()
+                    .filter(|(more, _)| more.phases.len() == 1);
+                if let Some((more, alternatives)) = more_phases {
+                    let before = orders.activities.phases.len();
+                    orders.activities.phases.extend(more.phases);
+                    orders.alternatives.extend(
+                        alternatives
+                            .into_iter()
+                            .map(|(index, phases)| (before + index, phases)),
+                    );
+                    activities_end = Some(line);
+                    Ok(())
+                } else if let Some(previous) = activities_line
+                    .filter(|_| key.is_none() && parse_recorded(value, line, tiles).is_ok())
+                {
+                    Err(vec![error(
+                        indent,
+                        format!(
+                            "these phases come after the activities of line {previous}; write \
+                             all of the day's phases on that line, in order (`M CV4, H, S, S`)"
+                        )
+                        .into(),
+                    )])
+                } else if key.is_none() && activities_line.is_some() {
                     let word = trimmed.split(':').next().unwrap_or(trimmed);
                     let hint = crate::suggest::did_you_mean(word, KEYS.iter().copied());
                     Err(vec![error(
@@ -304,6 +336,9 @@ pub fn parse_day_orders(
                     // Columns inside the value are shifted to the mail line.
                     parse_recorded(value, line, tiles)
                         .map(|(a, alternatives)| {
+                            if a.phases.len() == 1 {
+                                activities_end = Some(line);
+                            }
                             orders.activities = a;
                             orders.alternatives = alternatives;
                         })
@@ -442,6 +477,20 @@ pub fn parse_day_orders(
     }
 }
 
+/// A keyless line without the number a player may put before a phase
+/// written a line each (`1. M CV4`, `2) H`), and how many bytes that took.
+fn without_phase_number(line: &str) -> (&str, usize) {
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let rest = &line[digits..];
+    match rest.strip_prefix(['.', ')']) {
+        Some(after) if (1..=2).contains(&digits) && after.starts_with(char::is_whitespace) => {
+            let phases = after.trim_start();
+            (phases, line.len() - phases.len())
+        }
+        _ => (line, 0),
+    }
+}
+
 /// Whether `line` reads as a line of orders, even a faulty one: a known key
 /// (or one close to it, a typo to report), or activities, or a phase that
 /// opens with an activity code. Prose around the orders ("here are my
@@ -464,6 +513,7 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
             // `Campaigns:` is read as `Missions:`, and listed only as it.
             || crate::suggest::is_typo_of(&key, KEYS.iter().copied().chain(["Campaigns"]));
     }
+    let (trimmed, _) = without_phase_number(trimmed);
     // `Buy Shield up to 10`: an orders key without its colon is a faulty
     // line of orders, to be answered, not prose to set aside.
     let first_word = trimmed.split_whitespace().next().unwrap_or("");
@@ -1177,11 +1227,42 @@ If impossible: hide
     }
 
     #[test]
+    fn activities_written_a_phase_a_line_are_one_day() {
+        let orders = parse_day_orders("M CV4\nH\nS\nS\nBlock: everyone\n", 1, &TwoTiles).unwrap();
+        let codes: Vec<&str> = orders
+            .activities
+            .phases
+            .iter()
+            .map(|p| p.activity.code())
+            .collect();
+        assert_eq!(codes, ["M", "H", "S", "S"]);
+        // Numbered, as many write them.
+        let numbered = "1. M CV4\n2. H\n3) S\n4) S\n";
+        assert_eq!(
+            parse_day_orders(numbered, 1, &TwoTiles).unwrap().activities,
+            orders.activities
+        );
+        assert!(reads_as_orders("1. M CV4", &TwoTiles));
+        assert!(!reads_as_orders("1. I will go north", &TwoTiles));
+        // A blank line ends them: what comes after is not read as phases.
+        let errors = parse_day_orders("H\n\nS\n", 1, &TwoTiles).unwrap_err();
+        assert_eq!(errors[0].line, 3, "{}", errors[0]);
+    }
+
+    #[test]
     fn missing_activities_and_a_second_activity_line_are_errors() {
         let errors = parse_day_orders("Block: everyone\n", 1, &TwoTiles).unwrap_err();
         assert!(errors[0].message.contains("no activities"), "{}", errors[0]);
         let errors = parse_day_orders("H, H\nS, S\n", 1, &TwoTiles).unwrap_err();
         assert_eq!(errors[0].line, 2);
+        assert!(
+            errors[0]
+                .message
+                .contains("these phases come after the activities of line 1; write all"),
+            "{}",
+            errors[0]
+        );
+        let errors = parse_day_orders("H, H\nBye now\n", 1, &TwoTiles).unwrap_err();
         assert!(
             errors[0].message.contains("already given on line 1"),
             "{}",

@@ -4,7 +4,7 @@
 //! as the day he enters begins, just before he enters: `day::rulings`).
 
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::setup::by_mail::key_lines;
+use crate::magic_realm::setup::by_mail::{key_lines, spells_asked};
 use crate::magic_realm::state::MrState;
 use crate::magic_realm::state::ruling::Ruling;
 
@@ -31,11 +31,9 @@ fn owed_by(state: &MrState, player: &str) -> Option<String> {
 pub fn request(data: &GameData, state: &MrState, player: &str) -> Option<String> {
     let character = owed_by(state, player)?;
     let card = data.characters.iter().find(|c| c.name == character)?;
-    let spells = if card.spells > 0 {
-        format!("\n  Spells: <the {} spells you record>", card.spells)
-    } else {
-        String::new()
-    };
+    let spells = spells_asked(card)
+        .map(|line| format!("\n  {line}"))
+        .unwrap_or_default();
     Some(format!(
         "The players of this campaign recorded their victory requirements at setup, secret from \
          each other. Record yours before the {character} enters the Realm: answer with one line \

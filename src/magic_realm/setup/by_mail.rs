@@ -646,9 +646,11 @@ impl SetupByMail {
             .collect()
     }
 
-    /// The lines beyond the standard starting info that `player`'s
-    /// character asks for: his optional abilities, the Elf's form.
-    pub fn choices_asked(&self, player: &str, data: &GameData) -> String {
+    /// The starting info `player`'s character asks for, one line each:
+    /// his victory requirements, the starts his card allows, the spells and
+    /// MAGIC chits he has (none asked of a character without), his optional
+    /// abilities and the Elf's form.
+    pub fn info_asked(&self, player: &str, data: &GameData) -> String {
         let Some(card) = self
             .characters
             .get(player)
@@ -656,7 +658,26 @@ impl SetupByMail {
         else {
             return String::new();
         };
-        let mut lines = String::new();
+        let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
+        let mut lines = format!(
+            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  Start: {}\n",
+            self.victory_points,
+            if let [only] = starts.as_slice() {
+                (*only).to_string()
+            } else {
+                format!("<{}>", starts.join(" or "))
+            }
+        );
+        if let Some(spells) = spells_asked(card) {
+            lines.push_str(&format!("  {spells}\n"));
+        }
+        let magic = magic_chits(card);
+        if !magic.is_empty() {
+            lines.push_str(&format!(
+                "  Enchanted: <of your MAGIC chits ({}), those that start enchanted; or none>\n",
+                magic.join(", ")
+            ));
+        }
         let offered = choosable(card);
         if self.choose_abilities && !offered.is_empty() {
             lines.push_str(&format!(
@@ -978,16 +999,40 @@ pub(crate) fn read_spells(
     }
 }
 
-fn read_enchanted(
-    character: &Character,
-    text: Option<&String>,
-) -> Result<Vec<String>, Vec<String>> {
-    let magic: Vec<String> = character
+/// The `Spells:` line asked of a player whose character records spells
+/// at the start: how many and of which types; `None` for one who records
+/// none.
+pub fn spells_asked(card: &Character) -> Option<String> {
+    let types: Vec<&str> = card.spell_types().iter().map(|t| t.numeral()).collect();
+    (card.spells > 0).then(|| {
+        format!(
+            "Spells: <{} you record, of {} {}>",
+            if card.spells == 1 {
+                "the spell".to_string()
+            } else {
+                format!("the {} spells", card.spells)
+            },
+            if types.len() == 1 { "type" } else { "types" },
+            crate::words::listed(&types)
+        )
+    })
+}
+
+/// The character's MAGIC chits, as a player names them.
+fn magic_chits(character: &Character) -> Vec<String> {
+    character
         .chits
         .iter()
         .filter(|c| c.action == ChitAction::Magic)
         .map(ToString::to_string)
-        .collect();
+        .collect()
+}
+
+fn read_enchanted(
+    character: &Character,
+    text: Option<&String>,
+) -> Result<Vec<String>, Vec<String>> {
+    let magic = magic_chits(character);
     let mut problems = Vec::new();
     let mut chosen = Vec::new();
     for name in list(text) {
@@ -1026,6 +1071,34 @@ mod tests {
             crate::magic_realm::rules::TOGGLES,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn the_starting_info_asked_fits_each_character() {
+        let mut setup = SetupByMail::new(
+            vec!["Ann".into(), "Ben".into()],
+            &Rules::default(),
+            data(),
+            1,
+            5,
+        );
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup
+            .submit("Ben", "Character: White Knight", data())
+            .unwrap();
+        let amazon = setup.info_asked("Ann", data());
+        assert!(amazon.contains("  Start: Inn\n"), "{amazon}");
+        assert!(
+            !amazon.contains("Spells:") && !amazon.contains("Enchanted:"),
+            "{amazon}"
+        );
+        let knight = setup.info_asked("Ben", data());
+        assert!(knight.contains("Start: <Inn or Chapel>"), "{knight}");
+        assert!(
+            knight.contains("Spells: <the spell you record, of type I>"),
+            "{knight}"
+        );
+        assert!(knight.contains("MAGIC I5**"), "{knight}");
     }
 
     #[test]
@@ -1295,12 +1368,12 @@ mod tests {
         setup.submit("Ben", "Character: Captain", data()).unwrap();
         assert!(
             setup
-                .choices_asked("Ann", data())
+                .info_asked("Ann", data())
                 .contains("Form: <Light or Great>")
         );
         assert!(
             setup
-                .choices_asked("Ben", data())
+                .info_asked("Ben", data())
                 .contains("Abilities: <the optional abilities you take: Leadership; or none>")
         );
         let elf = |extra: &str| {
