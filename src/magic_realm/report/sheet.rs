@@ -167,8 +167,10 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
             dead: me.dead,
             score,
             requirements: requirements.map(|r| {
+                // Points per category, written as the score above them is,
+                // since "1 great treasures" reads as a count.
                 format!(
-                    "{} great treasures, {} spells, {} fame, {} notoriety, {} gold (victory points per category)",
+                    "great treasures {}, spells {}, fame {}, notoriety {}, gold {} (victory points)",
                     r.great_treasures, r.spells, r.fame, r.notoriety, r.gold
                 )
             }),
@@ -238,6 +240,26 @@ mod tests {
         assert_eq!(sheet.damaged_armor, vec!["Helmet".to_string()]);
         let json = serde_json::to_value(&sheet.victory).unwrap();
         assert!(json.get("total").is_some() && json.get("requirements").is_some());
+    }
+
+    #[test]
+    fn requirements_are_points_per_category_as_the_score_is_written() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        state.victory_requirements.insert(
+            "Amazon".into(),
+            crate::magic_realm::state::VictoryRequirements {
+                great_treasures: 1,
+                spells: 0,
+                fame: 2,
+                notoriety: 1,
+                gold: 1,
+            },
+        );
+        let sheet = sheet(data(), &state, &state.characters[0]);
+        assert_eq!(
+            sheet.victory.requirements.as_deref(),
+            Some("great treasures 1, spells 0, fame 2, notoriety 1, gold 1 (victory points)")
+        );
     }
 
     #[test]
