@@ -466,6 +466,9 @@ impl Daemon {
         })?;
         let mut notes = submission_notes;
         notes.extend(set_aside);
+        // Greetings, sign-offs and prose are found apart; a player reads
+        // them down his mail.
+        notes.sort_by_key(|note| line_named(note));
         if let Some(why) = unknown {
             notes.push(format!(
                 "the orders are stored, but the turn cannot run yet: {why}"
@@ -616,4 +619,13 @@ fn within_phase_limit(
         }
         _ => Ok(accepted),
     }
+}
+
+/// The mail line a note about one names ("line 3 (...) ..."), 0 for a note
+/// about the whole mail, which comes first.
+fn line_named(note: &str) -> usize {
+    note.strip_prefix("line ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }

@@ -77,12 +77,19 @@ pub fn set_aside(text: &str, first_line: usize) -> (String, Vec<String>) {
         }
         blank(&mut lines, index, "a greeting");
     }
-    // Sign-offs from the bottom: a name under a sign-off, and the sign-off.
-    let remaining: Vec<usize> = content
+    // A mail app's footer under everything ("Sent from my iPhone"), then
+    // sign-offs from the bottom: a name under a sign-off, and the sign-off.
+    let mut remaining: Vec<usize> = content
         .iter()
         .copied()
         .filter(|&i| !lines[i].trim().is_empty())
         .collect();
+    if let Some(&last) = remaining.last()
+        && is_app_footer(lines[last])
+    {
+        blank(&mut lines, last, "a mail app's footer");
+        remaining.pop();
+    }
     if let [.., before, last] = remaining[..]
         && opens_with(lines[before], SIGN_OFFS)
         && is_name(lines[last])
@@ -168,6 +175,15 @@ fn is_name(line: &str) -> bool {
         })
 }
 
+/// The line a phone's or a program's mail app writes under every mail.
+fn is_app_footer(line: &str) -> bool {
+    let folded = line.trim().to_lowercase();
+    folded.len() <= LONGEST
+        && ["sent from my ", "sent from mail for ", "get outlook for "]
+            .iter()
+            .any(|start| folded.starts_with(start))
+}
+
 /// A name signed with a dash: `- Dave`, `--Dave`.
 fn is_dashed_name(line: &str) -> bool {
     let trimmed = line.trim();
@@ -178,6 +194,20 @@ fn is_dashed_name(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sign_off_above_a_mail_apps_footer_is_still_a_sign_off() {
+        let (text, notes) = set_aside("M CV4, H\n\nCheers,\nBen\n\nSent from my iPhone", 1);
+        assert_eq!(text, "M CV4, H\n\n\n\n\n");
+        assert_eq!(
+            notes,
+            [
+                "line 6 (\"Sent from my iPhone\") was read as a mail app's footer and left out",
+                "line 3 (\"Cheers,\") was read as a sign-off and left out",
+                "line 4 (\"Ben\") was read as a name under the sign-off and left out",
+            ]
+        );
+    }
 
     #[test]
     fn a_greeting_and_a_signed_sign_off_are_set_aside_keeping_line_numbers() {

@@ -290,6 +290,16 @@ fn orders_with_prose_around_them(week: &mut Week, day: u32, players: &[&str]) {
             "{player}: {answer}"
         );
         assert!(answer.contains("Activities: H / H"), "{player}: {answer}");
+        let at = |text: &str| {
+            answer
+                .find(text)
+                .unwrap_or_else(|| panic!("{text}: {answer}"))
+        };
+        assert!(
+            at("(\"Hi Gerald,\")") < at("(\"here are my orders")
+                && at("(\"here are my orders") < at("(\"Cheers,\")"),
+            "the notes go down the mail: {answer}"
+        );
     }
 }
 
