@@ -10,8 +10,12 @@
 use serde::Serialize;
 
 use crate::game::Rules;
+use crate::magic_realm::abilities;
 use crate::magic_realm::combat::tactics::{Lure, Tactics, Target};
 use crate::magic_realm::data::GameData;
+use crate::magic_realm::data::characters::Advantage;
+use crate::magic_realm::data::terms::Activity;
+use crate::magic_realm::data::treasures::TreasureEffect;
 use crate::magic_realm::day::daylight::normal_phases;
 use crate::magic_realm::orders::{DayOrders, parse_day_orders};
 use crate::magic_realm::state::{CharacterState, MrState, Whereabouts};
@@ -27,6 +31,9 @@ pub struct OrdersForm {
     pub standing: Vec<String>,
     /// What was taken out of his `Combat:` line, each with why.
     pub dropped: Vec<String>,
+    /// The phases he may add to the ones asked for, each with its source:
+    /// the form asks only for the day's normal phases.
+    pub bonus: Vec<String>,
 }
 
 /// The form for `character`'s orders of `day`, from his last accepted
@@ -60,7 +67,44 @@ pub fn orders_form(
         activities: vec!["H"; normal_phases(data, rules, state, character)].join(" / "),
         standing: text.lines().skip(1).map(str::to_string).collect(),
         dropped,
+        bonus: bonus_phases(data, rules, character),
     }
+}
+
+/// The bonus phases a character's advantages and active treasures give
+/// him (each written starred, once a day), so that the form tells him of
+/// them: a phase recorded past the normal ones without its star is lost.
+fn bonus_phases(data: &GameData, rules: &Rules, me: &CharacterState) -> Vec<String> {
+    let phase = |activity: Activity| match activity {
+        Activity::Any => "one more phase of any kind".to_string(),
+        other => format!("one more {} phase", other.word()),
+    };
+    let mut lines = Vec::new();
+    for advantage in abilities::advantages(data, rules, me) {
+        match advantage {
+            Advantage::ExtraPhase { activity } => {
+                lines.push(format!(
+                    "the {}'s advantage gives {} a day",
+                    me.name,
+                    phase(activity)
+                ));
+            }
+            Advantage::ExtraPhaseAtDwelling => lines.push(format!(
+                "the {}'s advantage gives one more phase a day at a dwelling",
+                me.name
+            )),
+            _ => {}
+        }
+    }
+    for (treasure, effect) in abilities::active_treasure_effects(data, me) {
+        if let TreasureEffect::ExtraPhase { activity, .. } = effect {
+            lines.push(format!(
+                "the active {treasure} gives {} a day where it works",
+                phase(*activity)
+            ));
+        }
+    }
+    lines
 }
 
 /// A dead character starts again at the Inn with his starting gold and
@@ -187,6 +231,26 @@ fn drop_what_cannot_apply(
 mod tests {
     use super::*;
     use crate::magic_realm::test_support::{data, game_played_by};
+
+    #[test]
+    fn the_form_tells_of_the_bonus_phases_an_advantage_gives() {
+        let state = game_played_by(&["Amazon", "Black Knight"], |i| format!("P{i}"));
+        let form = |who: usize| {
+            orders_form(
+                data(),
+                &Rules::default(),
+                &state,
+                &state.characters[who],
+                2,
+                None,
+            )
+        };
+        assert_eq!(
+            form(0).bonus,
+            ["the Amazon's advantage gives one more Move phase a day"]
+        );
+        assert!(form(1).bonus.is_empty(), "{:?}", form(1).bonus);
+    }
 
     #[test]
     fn the_form_keeps_standing_lines_and_drops_the_days_dealings() {
