@@ -381,51 +381,38 @@ impl Game for MagicRealm {
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
         let data = game_data().map_err(broken_data)?;
-        let day = orders::parse_day_orders(text, 1, data).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|e| OrdersProblem {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })
-                .collect::<Vec<_>>()
-        })?;
         // Before setup (no state) nobody plays yet: characters go unchecked.
         let in_play = read_state(state).ok();
-        let characters: Vec<&str> = in_play
-            .iter()
-            .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
-            .collect();
-        let mut names = orders::check_names(&day, data, &characters);
-        let me = in_play.as_ref().and_then(|s| {
-            s.characters
-                .iter()
-                .find(|c| c.player == player)
-                .map(|c| (s, c))
-        });
-        if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
-            let combat = orders::combat_names::check_tactics(tactics, &day, data, state, me);
-            names.errors.extend(combat.errors);
-            names.warnings.extend(combat.warnings);
-        }
-        if let Some((state, me)) = me {
-            let dealings = orders::dealing_names::check_dealings(&day, data, state, me);
-            names.errors.extend(dealings.errors);
-            names.warnings.extend(dealings.warnings);
-        }
-        if !names.errors.is_empty() {
-            let mut problems: Vec<OrdersProblem> = names
-                .errors
-                .into_iter()
-                .map(|message| OrdersProblem {
-                    line: orders::names::line_of_key(text, &message),
-                    column: 1,
-                    message,
-                })
-                .collect();
-            // The player reads them down his mail, whichever check found each.
-            problems.sort_by_key(|p| p.line);
+        let day = match orders::parse_day_orders(text, 1, data) {
+            Ok(day) => day,
+            Err(errors) => {
+                let mut problems: Vec<OrdersProblem> = errors
+                    .into_iter()
+                    .map(|e| OrdersProblem {
+                        line: e.line,
+                        column: e.column,
+                        message: e.message,
+                    })
+                    .collect();
+                // The lines that do read are checked by name too, so a
+                // second mistake is told now, not after the first is fixed.
+                let faulty: Vec<usize> = problems.iter().map(|p| p.line).collect();
+                let rest: String = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, line)| if faulty.contains(&(i + 1)) { "" } else { line })
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
+                    let (more, _) = name_checks(data, in_play.as_ref(), player, &day, text);
+                    problems.extend(more);
+                    problems.sort_by_key(|p| p.line);
+                }
+                return Err(problems);
+            }
+        };
+        let (problems, warnings) = name_checks(data, in_play.as_ref(), player, &day, text);
+        if !problems.is_empty() {
             return Err(problems);
         }
         Ok(AcceptedOrders {
@@ -433,7 +420,7 @@ impl Game for MagicRealm {
             parsed: serde_json::to_value(&day).unwrap_or_default(),
             warnings: match &in_play {
                 Some(state) => {
-                    let mut warnings = names.warnings;
+                    let mut warnings = warnings;
                     warnings.extend(crate::magic_realm::day::preview::move_warnings(
                         data, rules, state, player, &day,
                     ));
@@ -633,6 +620,50 @@ impl Game for MagicRealm {
     }
 }
 
+/// The names `day`'s lines give, checked against the game and, once it is
+/// set up, against `player`'s character: the problems (by their line in
+/// `text`, down the mail) and the warnings.
+fn name_checks(
+    data: &GameData,
+    in_play: Option<&Arc<MrState>>,
+    player: &str,
+    day: &orders::DayOrders,
+    text: &str,
+) -> (Vec<OrdersProblem>, Vec<String>) {
+    let characters: Vec<&str> = in_play
+        .iter()
+        .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
+        .collect();
+    let mut names = orders::check_names(day, data, &characters);
+    let me = in_play.and_then(|s| {
+        s.characters
+            .iter()
+            .find(|c| c.player == player)
+            .map(|c| (&**s, c))
+    });
+    if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
+        let combat = orders::combat_names::check_tactics(tactics, day, data, state, me);
+        names.errors.extend(combat.errors);
+        names.warnings.extend(combat.warnings);
+    }
+    if let Some((state, me)) = me {
+        let dealings = orders::dealing_names::check_dealings(day, data, state, me);
+        names.errors.extend(dealings.errors);
+        names.warnings.extend(dealings.warnings);
+    }
+    let mut problems: Vec<OrdersProblem> = names
+        .errors
+        .into_iter()
+        .map(|message| OrdersProblem {
+            line: orders::names::line_of_key(text, &message),
+            column: 1,
+            message,
+        })
+        .collect();
+    problems.sort_by_key(|p| p.line);
+    (problems, names.warnings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -716,6 +747,22 @@ mod tests {
             .unwrap_err();
         let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 3], "{problems:?}");
+        // A line that does not read does not keep the others from their
+        // checks by name: both mistakes are told at once.
+        let problems = MagicRealm
+            .read_orders(
+                &state,
+                &rules,
+                "Ann",
+                "M CV4, H\nSerch: locate\nBuy: Shieeld",
+            )
+            .unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3], "{problems:?}");
+        assert!(
+            problems[1].message.contains("'Shieeld' is not an item"),
+            "{problems:?}"
+        );
         let accepted = MagicRealm
             .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
             .unwrap();
