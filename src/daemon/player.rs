@@ -314,7 +314,10 @@ impl Daemon {
             Command::Rules => {
                 let game = self.game(campaign)?;
                 let mut text = head("rules in force");
-                text.push_str(&format!("Game: {}\n", campaign.game));
+                text.push_str(&format!(
+                    "Campaign: {}\n",
+                    campaign.title.as_deref().unwrap_or(&campaign.name)
+                ));
                 let on: Vec<_> = game
                     .toggles()
                     .iter()
@@ -325,7 +328,9 @@ impl Daemon {
                 } else {
                     text.push_str("Optional and house rules:\n");
                     for toggle in on {
-                        text.push_str(&format!("  - {}: {}\n", toggle.name, toggle.summary));
+                        // The summary is what a player reads; the file's
+                        // name is how he asks his GM about it.
+                        text.push_str(&format!("  - {} ({})\n", toggle.summary, toggle.name));
                     }
                 }
                 text.push_str("Schedule:\n");

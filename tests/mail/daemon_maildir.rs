@@ -339,7 +339,10 @@ fn players_ask_for_help_orders_report_rules_and_write_privately() {
     );
     assert!(ann[2].body_text.contains("no report"));
     assert!(
-        ann[3].body_text.contains("unlimited_communication"),
+        ann[3].body_text.contains(
+            "  - Characters may send each other private messages wherever they are on the map \
+             (unlimited_communication)"
+        ) && ann[3].body_text.contains("Campaign: "),
         "{}",
         ann[3].body_text
     );
