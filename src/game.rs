@@ -370,6 +370,16 @@ pub enum Reader<'a> {
     Gm,
 }
 
+impl<'a> Reader<'a> {
+    /// The player a report is for; `None` for the GM's history.
+    pub fn player(self) -> Option<&'a str> {
+        match self {
+            Reader::Player(name) => Some(name),
+            Reader::Gm => None,
+        }
+    }
+}
+
 /// A player's orders as the game read them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AcceptedOrders {
@@ -381,6 +391,11 @@ pub struct AcceptedOrders {
     /// Things worth a second look that reveal nothing the player does not know.
     pub warnings: Vec<String>,
 }
+
+/// Why a late joiner's starting info was not recorded, worded for him.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct StartingInfoRefused(pub String);
 
 /// A line of orders that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -569,7 +584,7 @@ pub trait Game: Sync {
         _state: &GameState,
         _player: &str,
         _text: &str,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, StartingInfoRefused>> {
         None
     }
 

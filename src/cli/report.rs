@@ -82,7 +82,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     };
     // The report as it was mailed, when the store keeps it: a day played by
     // an older realmgm reads as its players read it.
-    let report = match store.report(&campaign.name, reader_name(reader), Some(day))? {
+    let report = match store.report(&campaign.name, reader.player(), Some(day))? {
         Some(kept) => Report {
             subject: kept.subject,
             text: kept.text,
@@ -114,13 +114,6 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write the map to {}", path.display()))?;
     }
     emit(report.text.trim_end())
-}
-
-fn reader_name<'a>(reader: Reader<'a>) -> Option<&'a str> {
-    match reader {
-        Reader::Player(name) => Some(name),
-        Reader::Gm => None,
-    }
 }
 
 /// The report of `day` for `reader` made again from the day's stored state

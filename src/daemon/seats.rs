@@ -6,6 +6,7 @@
 //! and tells the players concerned.
 
 use crate::campaign::{Email, Player, format_utc};
+use crate::game::StartingInfoRefused;
 use crate::game::{GmRuling, Seat};
 use crate::store::{PlayerRecord, PlayerSecret, StoredCampaign};
 
@@ -391,7 +392,7 @@ impl Daemon {
         stored: &StoredCampaign,
         player: &PlayerRecord,
         letter: &Letter,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, StartingInfoRefused>> {
         let (_, state) = self.turn_to_come(stored).ok().flatten()?;
         self.game(&stored.campaign)
             .ok()?
@@ -409,7 +410,7 @@ impl Daemon {
         &mut self,
         stored: &StoredCampaign,
         player: &PlayerRecord,
-        read: Result<String, String>,
+        read: Result<String, StartingInfoRefused>,
         letter: &Letter,
         now: i64,
     ) -> anyhow::Result<String> {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::dice::Dice;
 use crate::game::{
     AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, OrdersProblem,
-    Reader, Report, RuleToggle, Rules, Seat, TurnPause, TurnResult, TurnStep,
+    Reader, Report, RuleToggle, Rules, Seat, StartingInfoRefused, TurnPause, TurnResult, TurnStep,
 };
 use crate::report::ReportContext;
 
@@ -341,7 +341,7 @@ impl Game for MagicRealm {
         state: &GameState,
         player: &str,
         text: &str,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, StartingInfoRefused>> {
         orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
     }
 

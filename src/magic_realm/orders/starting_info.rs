@@ -3,6 +3,7 @@
 //! Realm, and the `starting` ruling his answer by mail becomes (carried out
 //! as the day he enters begins, just before he enters: `day::rulings`).
 
+use crate::game::StartingInfoRefused;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::setup::by_mail::{key_lines, spells_asked};
 use crate::magic_realm::state::MrState;
@@ -52,7 +53,7 @@ pub fn ruling(
     state: &MrState,
     player: &str,
     text: &str,
-) -> Option<Result<String, String>> {
+) -> Option<Result<String, StartingInfoRefused>> {
     let character = owed_by(state, player)?;
     let lines = key_lines(text);
     let victory = lines.get("victory")?;
@@ -64,6 +65,6 @@ pub fn ruling(
     Some(
         parse_ruling(&ruling, data, state)
             .map(|_| ruling)
-            .map_err(|e| e.to_string()),
+            .map_err(|e| StartingInfoRefused(e.to_string())),
     )
 }
