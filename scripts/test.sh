@@ -18,6 +18,6 @@ fi
 # tests/engine/report_browser.rs and tests/cli/site.rs print SKIPPED.
 scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/engine/report_browser.rs will skip"
 # Formatting and lints first: they fail fast and cost little.
-cargo fmt --check
-cargo clippy --locked --all-targets -- -D warnings
-cargo test --locked --all-targets
+cargo fmt --all --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+cargo test --locked --workspace --all-targets

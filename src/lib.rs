@@ -7,18 +7,16 @@ pub mod analyze;
 pub mod campaign;
 pub mod cli;
 pub mod daemon;
-pub mod dice;
-pub mod embedded;
-pub mod fantasy_realms;
-pub mod game;
 pub mod games;
-pub mod magic_realm;
-pub mod mail;
-pub mod report;
 pub mod site;
 pub mod store;
-pub mod suggest;
-pub mod words;
+
+// The layers below the application, under the names the application, its
+// tests and its benchmarks use for them.
+pub use realmgm_core::{dice, embedded, game, page, report, suggest, words};
+pub use realmgm_fantasy_realms as fantasy_realms;
+pub use realmgm_magic_realm as magic_realm;
+pub use realmgm_mail as mail;
 
 /// Every realmgm program (the binary, the tests, the benchmarks) allocates
 /// through mimalloc: the engines make many small short-lived allocations

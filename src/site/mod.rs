@@ -11,7 +11,6 @@
 //! replaces the published folder in one step ([`publish`]).
 
 pub mod charts;
-pub mod page;
 pub mod publish;
 
 use std::collections::BTreeMap;
@@ -24,7 +23,7 @@ use crate::campaign::{Campaign, Publish, SiteSettings};
 use crate::game::{Event, Game, GameState, Observers};
 use crate::report::Templates;
 use crate::store::Store;
-use page::{Block, Disclosure, FinalScore, SiteDay, Standing};
+use realmgm_core::page::{Block, Disclosure, FinalScore, SiteDay, Standing};
 
 /// How much of `day` the pages show, the campaign's `latest` day played
 /// and whether it is `over` (README "Public pages").

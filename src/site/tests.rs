@@ -1,4 +1,5 @@
 use super::*;
+use realmgm_core::page;
 
 fn settings(publish: Publish, delay_days: Option<u32>) -> SiteSettings {
     SiteSettings {

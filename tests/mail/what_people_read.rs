@@ -399,7 +399,10 @@ fn help_pages() -> Vec<Read> {
 fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = Vec::new();
-    let files = files_under(&root.join("src"));
+    let files: Vec<PathBuf> = ["src", "crates"]
+        .iter()
+        .flat_map(|folder| files_under(&root.join(folder)))
+        .collect();
     let test_only: Vec<PathBuf> = files
         .iter()
         .filter(|f| f.extension().is_some_and(|e| e == "rs"))

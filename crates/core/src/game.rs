@@ -1,0 +1,851 @@
+//! The small interface every game implements, so campaigns, the store, mail
+//! and scheduling never depend on which game is played.
+//!
+//! Magic Realm ([`crate::magic_realm`]) is the first implementation and
+//! Fantasy Realms the second. The plumbing sees a game only through
+//! [`Game`]: its rule toggles, a new game state built from a seed, whose
+//! orders the next turn waits for, reading a player's orders, resolving a
+//! turn into a new state and events, and a reader's report. State crosses the
+//! boundary as JSON ([`GameState`]) so the store can keep one snapshot per day
+//! and hash it without knowing its shape; events carry who observed them
+//! ([`Observers`]), so a report is a projection of the events, never a
+//! second guess at visibility.
+
+use std::any::Any;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::dice::Dice;
+
+/// Whether the engine applies a toggle yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ToggleStatus {
+    Built,
+    /// Known by name but not built: a campaign file that switches it on is
+    /// refused with the reason, never silently run without it.
+    NotYetImplemented,
+}
+
+/// An optional or house rule that a campaign file can switch on by name.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleToggle {
+    /// The name used in campaign files, in snake case.
+    pub name: &'static str,
+    /// One line saying what the rule changes.
+    pub summary: &'static str,
+    /// Where the rule is written down (seed file and section).
+    pub source: &'static str,
+    pub status: ToggleStatus,
+    /// Toggles that cannot be on together with this one.
+    pub excludes: &'static [&'static str],
+}
+
+/// Why a list of rule toggles is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// `hint` is the nearest known names, worded, or empty.
+    #[error("unknown rule toggle '{name}'{hint}")]
+    Unknown { name: String, hint: String },
+    #[error("the rule toggles '{first}' and '{second}' cannot both be on; remove one of them")]
+    Exclusive { first: String, second: String },
+    #[error(
+        "the rule '{name}' ({summary}) is not implemented yet; remove it from rules, or run the \
+         campaign without it"
+    )]
+    NotBuilt { name: String, summary: String },
+}
+
+/// The set of toggles a campaign has switched on, already checked against
+/// the game's list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    enabled: BTreeSet<String>,
+}
+
+impl Rules {
+    /// Check `names` against `known` and build the set.
+    ///
+    /// # Errors
+    /// An unknown name (with the nearest known names), a toggle not built
+    /// yet, or two toggles that exclude each other.
+    pub fn new<'a>(
+        names: impl IntoIterator<Item = &'a str>,
+        known: &[RuleToggle],
+    ) -> Result<Rules, RulesError> {
+        let mut enabled = BTreeSet::new();
+        for name in names {
+            let Some(toggle) = known.iter().find(|t| t.name == name) else {
+                return Err(RulesError::Unknown {
+                    name: name.to_string(),
+                    hint: crate::suggest::did_you_mean(name, known.iter().map(|t| t.name)),
+                });
+            };
+            if toggle.status == ToggleStatus::NotYetImplemented {
+                return Err(RulesError::NotBuilt {
+                    name: toggle.name.to_string(),
+                    summary: toggle.summary.to_string(),
+                });
+            }
+            enabled.insert(toggle.name.to_string());
+        }
+        for toggle in known.iter().filter(|t| enabled.contains(t.name)) {
+            if let Some(other) = toggle.excludes.iter().find(|o| enabled.contains(**o)) {
+                return Err(RulesError::Exclusive {
+                    first: toggle.name.to_string(),
+                    second: (*other).to_string(),
+                });
+            }
+        }
+        Ok(Rules { enabled })
+    }
+
+    pub fn is_on(&self, name: &str) -> bool {
+        self.enabled.contains(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.enabled.iter().map(String::as_str)
+    }
+}
+
+/// A seat at the table as the game needs it when a game starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub player: String,
+    /// The character (Magic Realm) once chosen; games without characters
+    /// leave it empty.
+    pub character: Option<String>,
+}
+
+/// A GM's ruling as he wrote it (`give Gold Helmet to Amazon`), with the
+/// reason the players will read beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GmRuling {
+    pub text: String,
+    pub why: String,
+}
+
+/// A game's whole state as JSON, as the store keeps it, with the game's own
+/// reading of it kept beside once made.
+///
+/// A state never changes once built, so a game reads its JSON into its typed
+/// form once ([`GameState::typed`]) however many times the daemon asks about
+/// the same state: every orders mail of a day is checked against the same
+/// pending state, and the store hands the same state out again while the
+/// stored day is unchanged (`store::days`). Cloning shares it.
+#[derive(Clone)]
+pub struct GameState(Arc<Snapshot>);
+
+struct Snapshot {
+    json: serde_json::Value,
+    /// The game's typed reading of `json`, made at most once.
+    typed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// [`GameState::canonical_text`], written at most once.
+    canonical: OnceLock<String>,
+    /// [`GameState::hash`], computed at most once.
+    hash: OnceLock<String>,
+}
+
+impl GameState {
+    /// A state from its JSON.
+    pub fn new(json: serde_json::Value) -> Self {
+        GameState(Arc::new(Snapshot {
+            json,
+            typed: OnceLock::new(),
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }))
+    }
+
+    /// A state from a game's typed form: its JSON is written now, and the
+    /// typed form is kept so the game need not read it back.
+    ///
+    /// # Errors
+    /// The typed form cannot be written as JSON.
+    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> serde_json::Result<Self> {
+        let state = GameState::new(serde_json::to_value(&typed)?);
+        // A fresh OnceLock is empty, so this always keeps it.
+        let _ = state.0.typed.set(Arc::new(typed));
+        Ok(state)
+    }
+
+    /// A state read back from the text the store saved: that text is its
+    /// canonical text, so its hash is the hash of the text as read (the
+    /// store compares it with the hash saved beside it), never a hash
+    /// taken on trust.
+    ///
+    /// # Errors
+    /// The text is not JSON.
+    pub fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
+        let state = GameState::new(serde_json::from_str(text)?);
+        // A fresh OnceLock is empty, so this always keeps it.
+        let _ = state.0.canonical.set(text.to_string());
+        Ok(state)
+    }
+
+    /// The state as JSON.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.0.json
+    }
+
+    /// The game's typed form of the state: read by `read` the first time,
+    /// shared afterwards. A reading that fails is not kept (the next call
+    /// reads again and fails the same way).
+    ///
+    /// # Errors
+    /// What `read` returns.
+    pub fn typed<T: Any + Send + Sync, E>(
+        &self,
+        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        if let Some(Ok(typed)) = self.0.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
+            return Ok(typed);
+        }
+        let typed = Arc::new(read(&self.0.json)?);
+        // Another type may already sit there (two games never share a
+        // state, so only a test could do that); it is kept, and this
+        // reading is returned unkept.
+        let _ = self.0.typed.set(typed.clone());
+        Ok(typed)
+    }
+
+    /// The canonical text of the state, as the store saves it: JSON with
+    /// object keys in a fixed order, so equal states give equal bytes on
+    /// every machine.
+    pub fn canonical_text(&self) -> &str {
+        self.0.canonical.get_or_init(|| {
+            // serde_json's Map is a BTreeMap (the preserve_order feature is
+            // off), so keys are always sorted.
+            serde_json::to_string(&self.0.json).expect("a JSON value always serializes")
+        })
+    }
+
+    /// SHA-256 of the canonical text, in hex: what determinism tests and the
+    /// daemon's re-run check compare.
+    pub fn hash(&self) -> String {
+        self.0
+            .hash
+            .get_or_init(|| text_hash(self.canonical_text().as_bytes()))
+            .clone()
+    }
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.json == other.0.json
+    }
+}
+
+impl std::fmt::Debug for GameState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("GameState").field(&self.0.json).finish()
+    }
+}
+
+impl Serialize for GameState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.json.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameState {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(GameState::new)
+    }
+}
+
+/// SHA-256 of a state's canonical text, in hex ([`GameState::hash`]); the
+/// store takes it of a saved state's bytes before reading them as JSON.
+pub fn text_hash(text: &[u8]) -> String {
+    hex(&Sha256::digest(text))
+}
+
+/// Lower-case hex of a byte string.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A game's calendar: the game runs in months, and an optional rule gives
+/// each month a season (Magic Realm's Seasons and Weather).
+#[derive(Clone, Copy, Debug)]
+pub struct Calendar {
+    /// The seasons in calendar order, as campaign files name them.
+    pub seasons: &'static [&'static str],
+    /// The rule toggle without which seasons do not exist.
+    pub seasons_toggle: &'static str,
+    /// The victory points a month of this season asks (with the seasons
+    /// toggle on).
+    pub season_points: fn(&str) -> u32,
+}
+
+/// The victory points of a month without seasons (the standard game).
+pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
+
+/// Days in a month of a game with a calendar (Magic Realm's lunar month).
+pub const DAYS_PER_MONTH: u32 = 28;
+
+/// How a freshly set-up game's calendar starts: its length, its first
+/// season (with the seasons toggle) and the victory points each character
+/// records for the whole game.
+#[derive(Clone, Copy, Debug)]
+pub struct CalendarStart<'a> {
+    pub months: u32,
+    pub season: Option<&'a str>,
+    pub victory_points: u32,
+}
+
+/// Who observed an event: the basis of every report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Observers {
+    /// Public news: every player sees it.
+    Everyone,
+    /// Only the GM's history shows it.
+    Gm,
+    /// These players (and the GM) saw it.
+    Players(BTreeSet<String>),
+}
+
+impl Observers {
+    /// Whether `player` saw the event; the GM sees everything.
+    pub fn includes(&self, reader: &Reader<'_>) -> bool {
+        match (self, reader) {
+            (_, Reader::Gm) | (Observers::Everyone, _) => true,
+            (Observers::Gm, Reader::Player(_)) => false,
+            (Observers::Players(names), Reader::Player(name)) => names.contains(*name),
+        }
+    }
+
+    /// The list the store keeps: `["*"]` for everyone, `[]` for the GM only,
+    /// else the players' names.
+    pub fn to_list(&self) -> Vec<String> {
+        match self {
+            Observers::Everyone => vec!["*".to_string()],
+            Observers::Gm => Vec::new(),
+            Observers::Players(names) => names.iter().cloned().collect(),
+        }
+    }
+
+    /// The inverse of [`Observers::to_list`].
+    pub fn from_list(list: &[String]) -> Observers {
+        match list {
+            [] => Observers::Gm,
+            [all] if all == "*" => Observers::Everyone,
+            names => Observers::Players(names.iter().cloned().collect()),
+        }
+    }
+}
+
+/// One thing that happened in a turn, in the game's own JSON form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub observers: Observers,
+    pub body: serde_json::Value,
+}
+
+/// The projection of an event stream for a reader: the bodies of the
+/// events he observed, in order, read back as the game's own event type.
+/// Every report is built from this and nothing else.
+///
+/// # Errors
+/// A body that is not an event of type `T` (a game reading another's events).
+pub fn observed_by<T: serde::de::DeserializeOwned>(
+    events: &[Event],
+    reader: Reader<'_>,
+) -> Result<Vec<(Observers, T)>, serde_json::Error> {
+    events
+        .iter()
+        .filter(|e| e.observers.includes(&reader))
+        .map(|e| Ok((e.observers.clone(), serde_json::from_value(e.body.clone())?)))
+        .collect()
+}
+
+/// Who a report is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader<'a> {
+    Player(&'a str),
+    /// The omniscient history.
+    Gm,
+}
+
+impl<'a> Reader<'a> {
+    /// The player a report is for; `None` for the GM's history.
+    pub fn player(self) -> Option<&'a str> {
+        match self {
+            Reader::Player(name) => Some(name),
+            Reader::Gm => None,
+        }
+    }
+}
+
+/// A player's orders as the game read them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AcceptedOrders {
+    /// The orders in canonical form: echoed in the confirmation, and what the
+    /// next report's orders template is filled with.
+    pub canonical: String,
+    /// What the engine acts on.
+    pub parsed: serde_json::Value,
+    /// Things worth a second look that reveal nothing the player does not know.
+    pub warnings: Vec<String>,
+}
+
+/// Why a late joiner's starting info was not recorded, worded for him.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct StartingInfoRefused(pub String);
+
+/// A line of orders that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrdersProblem {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for OrdersProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+/// What resolving a turn produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnResult {
+    pub state: GameState,
+    pub events: Vec<Event>,
+    /// True when the game is over (final scores are in the events).
+    pub finished: bool,
+}
+
+/// A turn stopped at a decision point (Magic Realm: a combat round that
+/// standing orders do not cover, with round-by-round combat on).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnPause {
+    /// The game's own record of the decisions waited for, given back to
+    /// [`Game::read_answer`].
+    pub waiting: serde_json::Value,
+    /// Each asked player's prompt, ready to mail.
+    pub prompts: BTreeMap<String, String>,
+}
+
+/// A turn resolved to its end, or stopped until answers arrive.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TurnStep {
+    Done(TurnResult),
+    Paused(TurnPause),
+}
+
+/// A report ready to mail: the text part always, HTML and files optionally.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub subject: String,
+    pub text: String,
+    pub html: Option<String>,
+    /// (file name, MIME type, bytes), e.g. a map picture.
+    pub attachments: Vec<(String, String, Vec<u8>)>,
+}
+
+/// One game the plumbing can run.
+pub trait Game: Sync {
+    /// The name campaign files use (`game = "magic-realm"`).
+    fn id(&self) -> &'static str;
+    /// Every rule toggle the game knows.
+    fn toggles(&self) -> &'static [RuleToggle];
+    /// The game's calendar, if it plays in months; campaign files may set
+    /// its length and starting season only when there is one.
+    fn calendar(&self) -> Option<Calendar> {
+        None
+    }
+    /// A new game from the campaign's seats and rules; all randomness comes
+    /// from `dice` (day 0).
+    ///
+    /// # Errors
+    /// A setup the rules do not allow (too many players, an unknown
+    /// character, an illegal board), worded for the GM.
+    fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
+    -> anyhow::Result<GameState>;
+
+    /// A new game with what the players chose during a setup by mail (the
+    /// game's own JSON, e.g. where each character starts). A game without
+    /// such choices starts as [`Game::new_game`].
+    ///
+    /// # Errors
+    /// As [`Game::new_game`], or choices this game cannot read.
+    fn new_game_with_setup(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        _setup: &serde_json::Value,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        self.new_game(seats, rules, dice)
+    }
+
+    /// Start the calendar of a freshly set-up game: its length, starting
+    /// season (a name from [`Game::calendar`]) and victory points, with
+    /// the setup dice. A game without a calendar keeps the state as it is.
+    ///
+    /// # Errors
+    /// A season or a setup the game's calendar cannot start with.
+    fn start_calendar(
+        &self,
+        state: GameState,
+        _rules: &Rules,
+        _calendar: CalendarStart<'_>,
+        _dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        Ok(state)
+    }
+
+    /// The GM's picture of the whole map as SVG, for games played on a map.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn map_svg(&self, _state: &GameState) -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
+
+    /// Whether each player is mailed a start report (his report of the
+    /// state before the first turn) when the game is set up.
+    fn sends_start_reports(&self) -> bool {
+        false
+    }
+
+    /// Whether players may join once the game has begun.
+    fn accepts_late_players(&self) -> bool {
+        false
+    }
+
+    /// The state with every seat that has no part in the game yet let in:
+    /// the game places him at the start of the next turn. Called on the
+    /// pending state before each turn runs, and when the GM seats a player,
+    /// so a bad seat (an unknown or taken character) is refused at once. A
+    /// game that takes nobody late returns the state as it is.
+    ///
+    /// # Errors
+    /// A seat cannot join: the message says why and what the GM can do.
+    fn admit(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        _seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        Ok(state.clone())
+    }
+
+    /// The state with the GM's `rulings` queued for the next turn, each
+    /// checked against the state: the game carries them out, in order, as
+    /// the turn begins and reports each to those it concerns. Called on the
+    /// pending state before each turn runs (rulings are inputs of a turn,
+    /// like orders), and when the GM makes a ruling, so a bad one is refused
+    /// at once.
+    ///
+    /// # Errors
+    /// A ruling the game cannot read or apply: the message names it and
+    /// says what was expected.
+    fn rule(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        rulings: &[GmRuling],
+    ) -> anyhow::Result<GameState> {
+        if let Some(first) = rulings.first() {
+            anyhow::bail!(
+                "{} takes no rulings (cannot apply '{}'); enter corrected orders instead",
+                self.id(),
+                first.text
+            );
+        }
+        Ok(state.clone())
+    }
+
+    /// What a player who joined late still owes before he enters, asked
+    /// of him as of the others at setup (Magic Realm: his victory
+    /// requirements and spells, in a campaign whose players recorded
+    /// theirs); `None` when nothing. `state` is the pending state with the
+    /// late seats admitted and the turn's rulings queued.
+    fn late_starting_info_request(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The ruling text that `player`'s mail makes of the starting info he
+    /// owes ([`Game::late_starting_info_request`]), or the problem, worded
+    /// for him; `None` when he owes nothing or the mail holds no starting
+    /// info (it is something else, e.g. his orders).
+    fn late_starting_info(
+        &self,
+        _state: &GameState,
+        _player: &str,
+        _text: &str,
+    ) -> Option<Result<String, StartingInfoRefused>> {
+        None
+    }
+
+    /// Whether `player` has a part in the game as it stands (Magic Realm:
+    /// a character on the board), so a report of the turn is his to read.
+    fn plays(&self, _state: &GameState, _player: &str) -> bool {
+        true
+    }
+
+    /// The character `player` plays in `state`, for games with characters.
+    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The characters nobody plays in `state`, which a late player may
+    /// choose; empty for games without characters.
+    fn unplayed(&self, _state: &GameState) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The players whose orders the next turn waits for: everyone for a
+    /// simultaneous game day, the player to move for a game in turns.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>>;
+
+    /// Whether the game has ended, so no turn will ever run again. By
+    /// default a game is over when it waits for nobody; a game whose
+    /// standing orders can decide a turn (it then waits for nobody while
+    /// going on) answers itself.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
+        Ok(self.awaiting(state)?.is_empty())
+    }
+
+    /// Read `player`'s orders for the next turn, checked against what he may
+    /// know of `state`.
+    ///
+    /// # Errors
+    /// Every line that could not be read, with its line and column.
+    fn read_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+        text: &str,
+    ) -> Result<AcceptedOrders, Vec<OrdersProblem>>;
+
+    /// Whether `line` of a player's mail reads as orders (even faulty
+    /// ones), so the prose written before and after his orders can be set
+    /// aside. A game that cannot tell takes every line for orders.
+    fn reads_as_orders(&self, _line: &str) -> bool {
+        true
+    }
+
+    /// The most phases one day of `orders` asks of one figure (a character,
+    /// or one he directs), checked against the campaign's
+    /// `mail.max_phases_per_day`; `None` for a game without phases.
+    fn phases_asked(&self, _orders: &AcceptedOrders) -> Option<usize> {
+        None
+    }
+
+    /// What [`Game::missing_orders`] plays, in a few words for players and
+    /// the GM ("hide in every phase").
+    fn safe_orders(&self) -> &'static str;
+
+    /// A player's earlier orders played again for a day he sent none (the
+    /// `repeat` NMR policy): what belonged to that day alone is dropped
+    /// (Magic Realm: deals, rearrangements, hired leaders' phases), so a
+    /// gift is not given twice. The default repeats them whole.
+    fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
+        orders
+    }
+
+    /// The game's safe orders for a player who sent none (Magic Realm: hide
+    /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
+    /// orders instead reuses the player's last accepted orders itself.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn missing_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders>;
+
+    /// Resolve the next turn with the orders of every awaited player; all
+    /// randomness comes from `dice` (the turn's day).
+    ///
+    /// # Errors
+    /// A rule the engine does not implement yet, named; or a state this game
+    /// did not write.
+    fn resolve_turn(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnResult>;
+
+    /// Resolve the next turn with the answers given to its earlier pauses
+    /// (the game's own JSON from [`Game::read_answer`]; `null` for none).
+    /// The turn is always resolved from its start with the same dice, so
+    /// answers given after a pause give the same result as the same answers
+    /// given up front. With `deadline_passed`, defaults answer what nobody
+    /// did instead of pausing. A game that never pauses resolves as
+    /// [`Game::resolve_turn`].
+    ///
+    /// # Errors
+    /// As [`Game::resolve_turn`].
+    fn resolve_turn_with_answers(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        _answers: &serde_json::Value,
+        _deadline_passed: bool,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnStep> {
+        Ok(TurnStep::Done(
+            self.resolve_turn(state, rules, orders, dice)?,
+        ))
+    }
+
+    /// Read `player`'s answer to a pause (`waiting` from [`TurnPause`]) and
+    /// return `answers` with it added.
+    ///
+    /// # Errors
+    /// The answer cannot be read, or nothing of his is waited for.
+    fn read_answer(
+        &self,
+        _waiting: &serde_json::Value,
+        _answers: &serde_json::Value,
+        _player: &str,
+        _text: &str,
+    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
+        Err(vec![OrdersProblem {
+            line: 1,
+            column: 1,
+            message: "this game never stops a turn for answers; send orders instead".into(),
+        }])
+    }
+
+    /// The report of a turn for `reader`: built only from the events he
+    /// observed and what the new `state` shows him.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn report(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+    ) -> anyhow::Result<Report>;
+
+    /// The public page of the day that ended with `state` (issue 20),
+    /// showing only what `disclosure` lets through; `previous` is the
+    /// state the day began with.
+    ///
+    /// # Errors
+    /// The game has no public pages yet, or the state or an event is not
+    /// one this game wrote.
+    fn site_day(
+        &self,
+        _state: &GameState,
+        _previous: Option<&GameState>,
+        _events: &[Event],
+        _disclosure: crate::page::Disclosure,
+    ) -> anyhow::Result<crate::page::SiteDay> {
+        anyhow::bail!(
+            "the public pages are not built for {} campaigns yet; they are built for Magic Realm",
+            self.id()
+        )
+    }
+
+    /// The report of a turn for `reader` with what only the plumbing knows
+    /// (campaign, deadline, private messages, standing orders) and the
+    /// campaign's templates. A game without templated reports gives its
+    /// plain [`Game::report`].
+    ///
+    /// # Errors
+    /// The state is not one this game wrote, or a template fails.
+    fn report_with(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+        _context: &crate::report::ReportContext,
+    ) -> anyhow::Result<Report> {
+        self.report(state, events, reader)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KNOWN: &[RuleToggle] = &[
+        RuleToggle {
+            name: "optional_missile_table",
+            summary: "",
+            source: "",
+            status: ToggleStatus::Built,
+            excludes: &["revised_missile_table"],
+        },
+        RuleToggle {
+            name: "revised_missile_table",
+            summary: "",
+            source: "",
+            status: ToggleStatus::NotYetImplemented,
+            excludes: &["optional_missile_table"],
+        },
+    ];
+
+    #[test]
+    fn rules_accept_known_names_and_refuse_unknown_unbuilt_or_exclusive_ones() {
+        let rules = Rules::new(["optional_missile_table"], KNOWN).unwrap();
+        assert!(rules.is_on("optional_missile_table"));
+        assert!(!rules.is_on("revised_missile_table"));
+        let err = Rules::new(["revised_missile_table"], KNOWN).unwrap_err();
+        assert!(err.to_string().contains("is not implemented yet"), "{err}");
+        let err = Rules::new(["optional_misile_table"], KNOWN).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("did you mean optional_missile_table"),
+            "{err}"
+        );
+        let both: Vec<RuleToggle> = KNOWN
+            .iter()
+            .map(|t| RuleToggle {
+                status: ToggleStatus::Built,
+                ..*t
+            })
+            .collect();
+        let err =
+            Rules::new(["optional_missile_table", "revised_missile_table"], &both).unwrap_err();
+        assert!(err.to_string().contains("cannot both be on"), "{err}");
+    }
+
+    #[test]
+    fn observers_round_trip_through_the_stored_list_and_decide_visibility() {
+        let two = Observers::Players(["Ann".to_string(), "Ben".to_string()].into());
+        for observers in [Observers::Everyone, Observers::Gm, two.clone()] {
+            assert_eq!(Observers::from_list(&observers.to_list()), observers);
+        }
+        assert!(two.includes(&Reader::Player("Ann")));
+        assert!(!two.includes(&Reader::Player("Cat")));
+        assert!(two.includes(&Reader::Gm));
+        assert!(!Observers::Gm.includes(&Reader::Player("Ann")));
+        assert!(Observers::Everyone.includes(&Reader::Player("Cat")));
+    }
+
+    #[test]
+    fn state_hash_ignores_key_insertion_order() {
+        let a = GameState::new(serde_json::json!({"b": 1, "a": [1, 2]}));
+        let b = GameState::new(serde_json::from_str(r#"{"a":[1,2],"b":1}"#).unwrap());
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a.canonical_text(), r#"{"a":[1,2],"b":1}"#);
+    }
+}

@@ -1,0 +1,215 @@
+//! What a character's advantages (`data/characters.toml`) and active treasures give
+//! him during the day: extra phases (`day/daylight.rs` "Bonus phases"), one-die
+//! rolls and die modifiers (`tables/mod.rs`), and the weights and strengths of
+//! the play summary II.C.1 ("items heavier than the strongest MOVE chit").
+
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::characters::{Ability, ActionChit, Advantage, ChitAction, ElfForm};
+use crate::data::terms::{Activity, Place, Strength, TileGroup};
+use crate::data::tiles::ClearingKind;
+use crate::data::treasures::TreasureEffect;
+use crate::state::{CharacterChit, CharacterState, ChitCondition, ItemKind, MrState};
+use realmgm_core::game::Rules;
+
+/// The rule toggle that swaps in every optional ability.
+pub const OPTIONAL_ABILITIES: &str = "optional_abilities";
+/// The rule toggle under which each player chooses his optional abilities
+/// at setup (BIMR5); the Elf's form is always chosen.
+pub const CHOSEN_OPTIONAL_ABILITIES: &str = "chosen_optional_abilities";
+
+/// Whether the optional ability `ability` is in force for `who`: all of
+/// them with Optional Abilities; with chosen ones, those his player chose,
+/// and the Elf's form always (BIMR5 makes it required).
+pub fn takes(rules: &Rules, who: &CharacterState, ability: &Ability) -> bool {
+    if rules.is_on(OPTIONAL_ABILITIES) {
+        return true;
+    }
+    rules.is_on(CHOSEN_OPTIONAL_ABILITIES)
+        && (who.optional_abilities.contains(&ability.name) || ability.is_form_choice())
+}
+
+/// The character's abilities in force under the campaign's rules.
+pub fn in_force<'d>(data: &'d GameData, rules: &Rules, who: &CharacterState) -> Vec<&'d Ability> {
+    data.characters
+        .iter()
+        .find(|c| c.name == who.name)
+        .map(|c| c.abilities_in_force(|a| takes(rules, who, a)))
+        .unwrap_or_default()
+}
+
+/// The character's advantages in force under the campaign's rules.
+pub fn advantages(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<Advantage> {
+    in_force(data, rules, who)
+        .into_iter()
+        .flat_map(|a| a.effects.iter().cloned())
+        .collect()
+}
+
+/// His chits as his abilities in force shape them, from the printed set:
+/// a chit replaced (the Wizard's Elvish Studies) and, for the Elf, the
+/// stages his form may not use left out ("Light or Great Elf").
+pub fn shape_chits(data: &GameData, rules: &Rules, who: &mut CharacterState) {
+    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
+        return;
+    };
+    let mut chits = CharacterChit::fresh_set(card);
+    let mut left_out: Vec<u8> = Vec::new();
+    for effect in in_force(data, rules, who).iter().flat_map(|a| &a.effects) {
+        match effect {
+            Advantage::ReplaceChit { stage, chit } => {
+                if let Some(slot) = chits.get_mut(usize::from(*stage) - 1) {
+                    *slot = CharacterChit::fresh(chit.to_string());
+                }
+            }
+            Advantage::ElfForm {
+                light_only,
+                great_only,
+            } => match who.elf_form {
+                Some(ElfForm::Light) => left_out.extend(great_only),
+                Some(ElfForm::Great) => left_out.extend(light_only),
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    who.chits = chits
+        .into_iter()
+        .zip(1u8..)
+        .filter(|(_, stage)| !left_out.contains(stage))
+        .map(|(chit, _)| chit)
+        .collect();
+}
+
+/// The effects of the treasures he carries active, with the treasure's name.
+pub fn active_treasure_effects<'a>(
+    data: &'a GameData,
+    who: &CharacterState,
+) -> Vec<(&'a str, &'a TreasureEffect)> {
+    who.belongings
+        .iter()
+        .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
+        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
+        .flat_map(|t| t.effects.iter().map(move |e| (t.name.as_str(), e)))
+        .collect()
+}
+
+/// Whether the clearing `at` is inside `place`, where an advantage or a
+/// treasure works (`tables/mod.rs`).
+pub fn place_holds(state: &MrState, place: Place, at: &ClearingId) -> bool {
+    let tile = state.board.tile(&at.tile);
+    let kind = state.board.clearing(at).map(|c| c.kind);
+    let chit_on_tile = |name: &str| {
+        state
+            .map_chits
+            .get(&at.tile)
+            .is_some_and(|chits| chits.iter().any(|c| c.name.starts_with(name)))
+    };
+    match place {
+        Place::Anywhere | Place::ItsClearing => true,
+        Place::WoodsTile => tile.is_some_and(|t| t.name.contains("Woods")),
+        Place::WoodsClearing => {
+            kind == Some(ClearingKind::Woods)
+                && tile.is_some_and(|t| t.group != TileGroup::Valley && t.name != "Ruins")
+        }
+        Place::MountainClearing => kind == Some(ClearingKind::Mountain),
+        Place::CaveClearing => kind == Some(ClearingKind::Cave),
+        Place::LostCityTile => chit_on_tile("Lost City"),
+        Place::LostCastleTile => chit_on_tile("Lost Castle"),
+        Place::Ruins => tile.is_some_and(|t| t.name == "Ruins") || chit_on_tile("Ruins"),
+    }
+}
+
+/// The sources that give `who` a bonus phase of `activity` in `clearing`:
+/// his advantages, his active treasures and a treasure site where he
+/// stands, each usable once a day. Spells that give phases are added by the
+/// day engine ([`crate::magic::influence::bonus_phases`]).
+pub fn bonus_sources(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    dwelling_here: bool,
+    who: &CharacterState,
+    activity: Activity,
+) -> Vec<String> {
+    let mut sources = Vec::new();
+    for advantage in advantages(data, rules, who) {
+        match advantage {
+            Advantage::ExtraPhase { activity: a } if a == activity || a == Activity::Any => {
+                sources.push(format!("{} advantage", who.name));
+            }
+            Advantage::ExtraPhaseAtDwelling if dwelling_here => {
+                sources.push(format!("{} at a dwelling", who.name));
+            }
+            _ => {}
+        }
+    }
+    for (name, effect) in active_treasure_effects(data, who) {
+        if let TreasureEffect::ExtraPhase { activity: a, place } = effect
+            && (*a == activity || *a == Activity::Any)
+            && place_holds(state, *place, &who.position)
+        {
+            sources.push(name.to_string());
+        }
+    }
+    // A treasure site lying in his clearing (the Toadstool Circle's Spell
+    // phase, `tables/twt.rs`) gives its phase to whoever stands there.
+    for (name, at) in &state.treasure_sites {
+        let effects = data
+            .treasures
+            .iter()
+            .filter(|t| &t.name == name && at == &who.position)
+            .flat_map(|t| t.effects.iter());
+        for effect in effects {
+            if let TreasureEffect::ExtraPhase { activity: a, place } = effect
+                && (*a == activity || *a == Activity::Any)
+                && place_holds(state, *place, &who.position)
+            {
+                sources.push(format!("the {name} here"));
+            }
+        }
+    }
+    sources
+}
+
+/// Whether any advantage says so.
+pub fn has(data: &GameData, rules: &Rules, who: &CharacterState, wanted: &Advantage) -> bool {
+    advantages(data, rules, who).contains(wanted)
+}
+
+/// The strongest MOVE chit he has in play (play summary II.C.1); negligible
+/// when none is active.
+pub fn strongest_move(who: &CharacterState) -> Strength {
+    who.chits
+        .iter()
+        .filter(|c| c.condition == ChitCondition::Active)
+        .filter_map(|c| ActionChit::parse(&c.chit).ok())
+        .filter(|c| c.action == ChitAction::Move)
+        .filter_map(|c| c.strength)
+        .max()
+        .unwrap_or(Strength::Negligible)
+}
+
+/// The weight of a carried item; horses carry themselves and have none here.
+pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
+    let base = crate::data::base_name(name);
+    let found = match kind {
+        ItemKind::Weapon => data
+            .weapons
+            .iter()
+            .find(|w| w.name == name || w.name == base)
+            .map(|w| w.weight),
+        ItemKind::Armor => data
+            .armor
+            .iter()
+            .find(|a| a.name == name || a.name == base)
+            .map(|a| a.weight),
+        ItemKind::Treasure => data
+            .treasures
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.weight),
+        ItemKind::Horse | ItemKind::Spell => None,
+    };
+    found.unwrap_or(Strength::Negligible)
+}

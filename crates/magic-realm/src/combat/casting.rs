@@ -1,0 +1,699 @@
+//! Casting spells in combat (play summary III.A.4.c and III.B; magic summary
+//! "Casting a Spell", "Specifying a Target", "Attack Spells"). The magic
+//! rules ([`crate::magic::cast`]) check and apply a cast on
+//! the game state; this module ties them to the battle.
+//!
+//! A battle that may see spells carries [`CombatMagic`]: a copy of the game
+//! state the magic rules work on, and which character of the state each
+//! fighter is. In the Encounter step a cast is checked (the MAGIC chit of
+//! the spell's type, an artifact or book, the colour, the target) and its
+//! speed held to the speed limit: no slower than the fastest move time of
+//! the attackers on his sheet (equal is allowed). The chit is played and
+//! the cast waits. In the Melee step the waiting casts take effect fastest
+//! first; a caster targeted by a faster spell loses his own (its chit
+//! fatigues). Attack spells join the round's attacks as missile-like
+//! attacks. Whoever runs the battle (the Evening) copies the magic state
+//! back afterwards and calls the end of combat expiry.
+//!
+//! Rulings: the target is named with the cast (`cast SPELL on TARGET`,
+//! and `... to PLACE` for a moving spell's destination tile or clearing);
+//! without one, an individual spell aims at the first attacker on the
+//! caster's sheet, else the first opponent in play, and a spell on a
+//! character aims at the caster; attack spells come in the thrust line
+//! (box 1); the MAGIC chit's effort stars do not count toward the
+//! fatigue of the round.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::characters::{ActionChit, ChitAction};
+use crate::data::spells::SpellTarget;
+use crate::magic::MagicError;
+use crate::magic::cast::{self, CastRequest, SpellEffect};
+use crate::state::magic::{Aim, CastWith};
+use crate::state::{ChitCondition, MrState};
+use realmgm_core::dice::Dice;
+use realmgm_core::game::Rules;
+
+use super::Battle;
+use super::error::CombatError;
+use super::harm::{self, Blow};
+use super::log::{CombatLine, Seen};
+use super::melee::Attack;
+use super::model::{Direction, FighterId};
+use super::tactics::attacker_move_times;
+
+/// Why a spell cannot be cast in a battle set up without the game state.
+pub const NOT_BUILT: &str = "this battle was set up without the game state the magic rules need \
+     (run it from the Evening, or give the battle file a `day`)";
+
+/// The magic side of a battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CombatMagic {
+    /// The game state the magic rules read and change.
+    pub state: MrState,
+    pub rules: Rules,
+    /// The game day (for the colour of the day).
+    pub day: u32,
+    /// Fighter → index of his character in `state.characters`.
+    pub seats: BTreeMap<FighterId, usize>,
+    /// Casts made in this round's Encounter step, waiting for the Melee.
+    pub waiting: Vec<WaitingCast>,
+    /// Denizens something attacked: Peace no longer holds them.
+    pub attacked: BTreeSet<FighterId>,
+}
+
+/// A cast made in the Encounter step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitingCast {
+    pub caster: FighterId,
+    pub request: CastRequest,
+    pub speed: u8,
+    /// The chit or item it was cast with, as logged.
+    pub with: String,
+}
+
+impl CombatMagic {
+    /// Magic for a battle over `state`, whose characters are `seats`.
+    pub fn new(
+        state: MrState,
+        rules: Rules,
+        day: u32,
+        seats: BTreeMap<FighterId, usize>,
+    ) -> CombatMagic {
+        CombatMagic {
+            state,
+            rules,
+            day,
+            seats,
+            waiting: Vec::new(),
+            attacked: BTreeSet::new(),
+        }
+    }
+}
+
+/// The aim a fighter is as a spell target.
+pub(super) fn aim_of(battle: &Battle, id: FighterId) -> Aim {
+    let name = battle.name(id).to_string();
+    if battle.hero(id).is_some() {
+        Aim::Character { name }
+    } else {
+        Aim::Denizen { id: name }
+    }
+}
+
+/// The fighter an aim names.
+fn fighter_of(battle: &Battle, aim: &Aim) -> Option<FighterId> {
+    match aim {
+        Aim::Character { name } => battle.find(name),
+        Aim::Denizen { id } => battle.find(id),
+        _ => None,
+    }
+}
+
+/// Read `SPELL [on TARGET]` from the `Combat:` line.
+pub fn split_order(order: &str) -> (String, Option<String>) {
+    let lower = order.to_ascii_lowercase();
+    match lower.find(" on ") {
+        Some(at) => (
+            order[..at].trim().to_string(),
+            Some(order[at + 4..].trim().to_string()),
+        ),
+        None => (order.trim().to_string(), None),
+    }
+}
+
+/// `TARGET to PLACE`: the target's name and the destination a moving
+/// spell needs (a tile code such as `CL`, or a clearing such as `CL3`).
+fn split_destination(named: &str) -> (&str, Option<Aim>) {
+    let Some(at) = named.to_ascii_lowercase().find(" to ") else {
+        return (named, None);
+    };
+    let place = named[at + 4..].trim().to_ascii_uppercase();
+    let digits = place.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let tile = &place[..place.len() - digits.len()];
+    let aim = match digits.parse::<u8>() {
+        Ok(clearing) if !tile.is_empty() => Aim::Clearing {
+            clearing: crate::board::ClearingId::new(tile, clearing),
+        },
+        _ => Aim::Tile {
+            code: place.clone(),
+        },
+    };
+    (named[..at].trim(), Some(aim))
+}
+
+/// The targets of a cast: the named one, or the ruling's default.
+fn targets(
+    battle: &Battle,
+    magic: &CombatMagic,
+    caster: FighterId,
+    kinds: &[SpellTarget],
+    named: Option<&str>,
+) -> Result<Vec<Aim>, CombatError> {
+    if kinds.contains(&SpellTarget::Weather) {
+        return Ok(crate::magic::spells::weather::aim_of(named).map(|aim| vec![aim])?);
+    }
+    if let Some(named) = named {
+        // Items, spells in effect and the like are the magic rules' to read.
+        let seat = magic.seats.get(&caster).copied();
+        if let Some(aims) = seat.and_then(|s| crate::magic::aims::named(&magic.state, s, named)) {
+            return Ok(aims);
+        }
+        let (name, to) = split_destination(named);
+        let t = battle
+            .find(name)
+            .ok_or_else(|| format!("nobody called {name} is in this combat"))?;
+        return Ok(std::iter::once(aim_of(battle, t)).chain(to).collect());
+    }
+    let seat = magic.seats.get(&caster).copied().unwrap_or_default();
+    let here = magic.state.characters.get(seat).map(|c| c.position.clone());
+    let individual = |battle: &Battle| {
+        battle
+            .attackers_of(caster)
+            .first()
+            .copied()
+            .or_else(|| {
+                (0..battle.fighters.len()).find(|&i| {
+                    i != caster
+                        && battle.in_play(i)
+                        && !battle.fighters[i].hidden
+                        && battle.denizen(i).is_none_or(|d| d.employer != Some(caster))
+                })
+            })
+            .map(|t| aim_of(battle, t))
+    };
+    for kind in kinds {
+        let aim = match kind {
+            SpellTarget::Clearing => here.clone().map(|clearing| Aim::Clearing { clearing }),
+            SpellTarget::Tile => here.clone().map(|c| Aim::Tile { code: c.tile }),
+            SpellTarget::MagicChits => Some(Aim::OwnChits {
+                character: battle.name(caster).to_string(),
+            }),
+            SpellTarget::Weather => Some(Aim::Weather),
+            SpellTarget::Character => Some(aim_of(battle, caster)),
+            SpellTarget::Individual
+            | SpellTarget::Attacker
+            | SpellTarget::Multiple
+            | SpellTarget::Monster
+            | SpellTarget::Demon
+            | SpellTarget::Bats
+            | SpellTarget::Goblins
+            | SpellTarget::Spider
+            | SpellTarget::Octopus
+            | SpellTarget::Dragon
+            | SpellTarget::HumanGroup
+            | SpellTarget::Leader => individual(battle),
+            _ => None,
+        };
+        if let Some(aim) = aim {
+            return Ok(vec![aim]);
+        }
+    }
+    Err("name its target: `cast SPELL on TARGET`".into())
+}
+
+/// Copy the battle's chit conditions onto the magic state (wounds and
+/// fatigue taken in combat count for casting).
+pub(super) fn sync_to_state(battle: &Battle, magic: &mut CombatMagic) {
+    for (&f, &seat) in &magic.seats {
+        let (Some(hero), Some(c)) = (battle.hero(f), magic.state.characters.get_mut(seat)) else {
+            continue;
+        };
+        for (chit, fought) in c.chits.iter_mut().zip(&hero.chits) {
+            chit.condition = fought.condition;
+        }
+        c.hidden = battle.fighters[f].hidden;
+    }
+}
+
+/// Copy chit conditions the magic rules changed back onto the battle.
+pub(super) fn sync_to_battle(battle: &mut Battle, magic: &CombatMagic) {
+    for (&f, &seat) in &magic.seats {
+        let Some(c) = magic.state.characters.get(seat) else {
+            continue;
+        };
+        let conditions: Vec<ChitCondition> = c.chits.iter().map(|x| x.condition).collect();
+        if let Some(hero) = battle.hero_mut(f) {
+            for (fought, condition) in hero.chits.iter_mut().zip(conditions) {
+                fought.condition = condition;
+            }
+        }
+    }
+}
+
+/// What he can cast with, best candidates first: MAGIC chits of the
+/// spell's type, other MAGIC chits, then his active treasures.
+fn candidates(
+    battle: &Battle,
+    magic: &CombatMagic,
+    caster: FighterId,
+    spell: &str,
+) -> Vec<CastWith> {
+    let Some(&seat) = magic.seats.get(&caster) else {
+        return Vec::new();
+    };
+    let data = battle.data;
+    let kind = data
+        .spells
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(spell))
+        .and_then(|s| s.spell_type);
+    let played = battle.plays.chits_played.get(&caster);
+    let Some(c) = magic.state.characters.get(seat) else {
+        return Vec::new();
+    };
+    let mut fitting = Vec::new();
+    let mut others = Vec::new();
+    for (index, chit) in c.chits.iter().enumerate() {
+        let Some(time) = ActionChit::parse(&chit.chit)
+            .ok()
+            .filter(|a| a.action == ChitAction::Magic)
+            .map(|a| if chit.prepared { 0 } else { a.time })
+        else {
+            continue;
+        };
+        let spent = chit.condition != ChitCondition::Active;
+        if spent || played.is_some_and(|p| p.contains(&chit.chit)) {
+            continue;
+        }
+        if kind.is_some() && cast::effective_type(&magic.state, data, seat, index) == kind {
+            fitting.push((time, CastWith::Chit { index }));
+        } else {
+            others.push((time, CastWith::Chit { index }));
+        }
+    }
+    // The fastest chit of the spell's type first.
+    fitting.sort_by_key(|(time, _)| *time);
+    fitting.extend(others);
+    let mut fitting: Vec<CastWith> = fitting.into_iter().map(|(_, w)| w).collect();
+    fitting.extend(
+        c.belongings
+            .iter()
+            .filter(|b| b.active)
+            .filter(|b| data.treasures.iter().any(|t| t.name == b.item.name))
+            .map(|b| CastWith::Treasure {
+                name: b.item.name.clone(),
+            }),
+    );
+    fitting
+}
+
+/// Cast `spell` as character `caster`'s Encounter action, at `target` (or
+/// the default target). The chit is played and the cast waits for the
+/// Melee step.
+///
+/// # Errors
+/// Why the spell was not cast: no game state, no chit or item that can
+/// cast it (with the magic rules' reason, e.g. the missing colour), too
+/// slow for the attackers on his sheet.
+pub fn cast_in_combat(
+    battle: &mut Battle,
+    caster: FighterId,
+    spell: &str,
+    target: Option<&str>,
+) -> Result<(), CombatError> {
+    let Some(mut magic) = battle.magic.take() else {
+        return Err(CombatError::Refused(NOT_BUILT.to_string()));
+    };
+    let result = prepare(battle, &mut magic, caster, spell, target);
+    battle.magic = Some(magic);
+    let waiting = result?;
+    battle
+        .plays
+        .chits_played
+        .entry(caster)
+        .or_default()
+        .push(waiting.with.clone());
+    battle.plays.acted.insert(caster);
+    let on: Vec<String> = waiting
+        .request
+        .targets
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let line = CombatLine::Plays {
+        fighter: battle.name(caster).to_string(),
+        text: format!(
+            "casts {} on {} with {} (speed {})",
+            waiting.request.spell,
+            on.join(", "),
+            waiting.with,
+            waiting.speed
+        ),
+    };
+    battle.say(Seen::Clearing, line);
+    if let Some(magic) = battle.magic.as_mut() {
+        magic.waiting.push(waiting);
+    }
+    Ok(())
+}
+
+fn prepare(
+    battle: &Battle,
+    magic: &mut CombatMagic,
+    caster: FighterId,
+    spell: &str,
+    target: Option<&str>,
+) -> Result<WaitingCast, CombatError> {
+    let data = battle.data;
+    let seat = *magic
+        .seats
+        .get(&caster)
+        .ok_or("not a character of the game state")?;
+    let found = data
+        .spells
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(spell.trim()))
+        .ok_or_else(|| format!("there is no spell called {spell}"))?;
+    sync_to_state(battle, magic);
+    let aims = targets(battle, magic, caster, &found.targets, target)?;
+    let options = candidates(battle, magic, caster, &found.name);
+    let mut first_error = None;
+    for with in options {
+        let request = CastRequest {
+            caster: seat,
+            spell: found.name.clone(),
+            with: with.clone(),
+            targets: aims.clone(),
+            colour_chit: None,
+            day: magic.day,
+        };
+        match cast::check(&magic.state, data, &magic.rules, &request) {
+            Ok(checked) => {
+                let limit = attacker_move_times(battle, caster).into_iter().min();
+                if let Some(limit) = limit.filter(|&l| checked.speed > l) {
+                    first_error.get_or_insert(format!(
+                        "its speed {} is slower than the move time {limit} of an attacker on \
+                         the caster's sheet",
+                        checked.speed
+                    ));
+                    continue;
+                }
+                let label = match &with {
+                    CastWith::Chit { index } => {
+                        magic.state.characters[seat].chits[*index].chit.clone()
+                    }
+                    CastWith::Treasure { name } => name.clone(),
+                };
+                return Ok(WaitingCast {
+                    caster,
+                    speed: checked.speed,
+                    request,
+                    with: label,
+                });
+            }
+            Err(e) => {
+                // The log line already names the spell.
+                let reason = match e {
+                    MagicError::CannotCast { reason, .. } => reason,
+                    other => other.to_string(),
+                };
+                first_error.get_or_insert(reason);
+            }
+        }
+    }
+    Err(CombatError::Refused(first_error.unwrap_or_else(|| {
+        format!(
+            "the {} has no active MAGIC chit or artifact to cast it with",
+            battle.name(caster)
+        )
+    })))
+}
+
+/// The Melee step's spells: the waiting casts take effect fastest first;
+/// attack spells are added to `attacks`.
+pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attack>) {
+    let here = super::spell_effects::clearing_of(battle);
+    let Some(mut magic) = battle.magic.take() else {
+        return;
+    };
+    let mut waiting = std::mem::take(&mut magic.waiting);
+    waiting.sort_by_key(|w| w.speed);
+    let targeted_at: Vec<(FighterId, u8)> = waiting
+        .iter()
+        .flat_map(|w| {
+            w.request
+                .targets
+                .iter()
+                .filter_map(|t| fighter_of(battle, t))
+                .map(move |t| (t, w.speed))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for w in waiting {
+        let name = battle.name(w.caster).to_string();
+        if !battle.in_play(w.caster) {
+            continue;
+        }
+        if let Some(&(_, faster)) = targeted_at
+            .iter()
+            .find(|&&(t, speed)| t == w.caster && speed < w.speed)
+        {
+            sync_to_state(battle, &mut magic);
+            let chit = cast::fizzle(&mut magic.state, &w.request);
+            sync_to_battle(battle, &magic);
+            let reason = format!(
+                "the {} is cancelled: a faster spell (speed {faster}) targeted its caster{}",
+                w.request.spell,
+                chit.map(|c| format!("; {c} fatigues")).unwrap_or_default()
+            );
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Refused {
+                    character: name,
+                    reason,
+                },
+            );
+            continue;
+        }
+        resolve_one(battle, &mut magic, dice, &w, attacks);
+    }
+    battle.magic = Some(magic);
+    super::spell_effects::after_casts(battle, here.as_ref());
+}
+
+fn resolve_one(
+    battle: &mut Battle,
+    magic: &mut CombatMagic,
+    dice: &mut Dice,
+    w: &WaitingCast,
+    attacks: &mut Vec<Attack>,
+) {
+    let name = battle.name(w.caster).to_string();
+    let data = battle.data;
+    sync_to_state(battle, magic);
+    match cast::cast(&mut magic.state, data, &magic.rules, &w.request, dice) {
+        Err(e) => {
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Refused {
+                    character: name,
+                    reason: format!("the spell fails: {e}"),
+                },
+            );
+        }
+        Ok(effects) => {
+            sync_to_battle(battle, magic);
+            for effect in effects {
+                apply(battle, magic, w, effect, attacks);
+            }
+        }
+    }
+}
+
+/// Carry one effect of a cast into the battle.
+fn apply(
+    battle: &mut Battle,
+    magic: &mut CombatMagic,
+    w: &WaitingCast,
+    effect: SpellEffect,
+    attacks: &mut Vec<Attack>,
+) {
+    let caster = battle.name(w.caster).to_string();
+    let say = |battle: &mut Battle, text: String| {
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Plays {
+                fighter: caster.clone(),
+                text,
+            },
+        );
+    };
+    match effect {
+        SpellEffect::Attack {
+            spell,
+            harm: strength,
+            stars,
+            length,
+            speed,
+            missile,
+            targets,
+        } => {
+            for aim in &targets {
+                let Some(t) = fighter_of(battle, aim).filter(|&t| battle.in_play(t)) else {
+                    continue;
+                };
+                magic.attacked.insert(t);
+                battle.fighters[t].hidden = false;
+                attacks.push(Attack {
+                    attacker: w.caster,
+                    label: format!("{spell} ({caster})"),
+                    target: t,
+                    direction: Direction::Thrust,
+                    speed,
+                    length,
+                    blow: Blow {
+                        level: harm::level(strength),
+                        red: false,
+                        stars,
+                        striking_bonus: false,
+                        missile,
+                    },
+                    weapon: false,
+                });
+            }
+        }
+        SpellEffect::Killed { target } => {
+            if let Some(t) = fighter_of(battle, &target).filter(|&t| battle.in_play(t)) {
+                harm::kill(battle, t, w.caster);
+            }
+        }
+        SpellEffect::CombatEnds { .. } => {
+            battle.finished = true;
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Ends {
+                    reason: format!("the {caster}'s {} ends it", w.request.spell),
+                },
+            );
+        }
+        SpellEffect::Unhidden { character } => {
+            if let Some(f) = battle.find(&character) {
+                battle.fighters[f].hidden = false;
+            }
+            say(battle, format!("the {character} is no longer hidden"));
+        }
+        SpellEffect::Transformed { target, form } => {
+            say(battle, format!("{target} is transformed into {form}"));
+        }
+        SpellEffect::ChitsWounded { character, chits } => {
+            say(
+                battle,
+                format!("the {character} wounds {}", chits.join(", ")),
+            );
+        }
+        SpellEffect::ChitsFatigued { character, chits } => {
+            say(
+                battle,
+                format!("the {character} fatigues {}", chits.join(", ")),
+            );
+        }
+        SpellEffect::InEffect { id, spell, .. } => {
+            say(battle, format!("{spell} is in effect (spell #{id})"));
+            super::spell_effects::control(battle, w.caster, &spell, &w.request.targets);
+        }
+        other => say(battle, other.to_string()),
+    }
+}
+
+/// Spells in effect that change the round's attacks: nobody in Melt Into
+/// Mist attacks or is harmed by an attack; a Poisoned weapon has one more
+/// sharpness star.
+pub fn adjust_attacks(battle: &mut Battle, attacks: &mut Vec<Attack>) {
+    let Some(magic) = &battle.magic else {
+        return;
+    };
+    let misted: Vec<FighterId> = (0..battle.fighters.len())
+        .filter(|&f| cast::active_on(&magic.state, &aim_of(battle, f), "Melt Into Mist").is_some())
+        .collect();
+    let poisoned: Vec<FighterId> = attacks
+        .iter()
+        .filter(|a| a.weapon)
+        .filter(|a| {
+            battle
+                .hero(a.attacker)
+                .and_then(|h| h.weapon.as_ref())
+                .is_some_and(|w| {
+                    let aim = Aim::Item {
+                        holder: battle.name(a.attacker).to_string(),
+                        item: w.name.clone(),
+                    };
+                    cast::active_on(&magic.state, &aim, "Poison").is_some()
+                })
+        })
+        .map(|a| a.attacker)
+        .collect();
+    let mut dropped = Vec::new();
+    attacks.retain(|a| {
+        let keep = !misted.contains(&a.attacker) && !misted.contains(&a.target);
+        if !keep {
+            dropped.push((a.label.clone(), a.target));
+        }
+        keep
+    });
+    for a in attacks
+        .iter_mut()
+        .filter(|a| a.weapon && poisoned.contains(&a.attacker))
+    {
+        a.blow.stars += 1;
+    }
+    for (label, target) in dropped {
+        let target = battle.name(target).to_string();
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Plays {
+                fighter: label,
+                text: format!(
+                    "no attack on {target}: Melt Into Mist (mist neither fights nor is harmed)"
+                ),
+            },
+        );
+    }
+}
+
+/// Whether denizen `d` may not attack: Peace is on it and nothing has
+/// attacked it since.
+pub fn pacified(battle: &Battle, d: FighterId) -> bool {
+    let Some(magic) = &battle.magic else {
+        return false;
+    };
+    if magic.attacked.contains(&d) {
+        return false;
+    }
+    cast::active_on(&magic.state, &aim_of(battle, d), "Peace").is_some()
+}
+
+/// Note that `target` was attacked (Peace no longer holds it).
+pub fn attacked(battle: &mut Battle, target: FighterId) {
+    if let Some(magic) = battle.magic.as_mut() {
+        magic.attacked.insert(target);
+    }
+}
+
+/// The spells `who` could cast now, as options of his Encounter decision
+/// (`cast Fiery Blast on Giant 1`); with no game state, the reason none is.
+pub fn legal_casts(battle: &Battle, who: FighterId) -> Vec<String> {
+    let Some(magic) = &battle.magic else {
+        return vec![format!("cast a spell: {NOT_BUILT}")];
+    };
+    let Some(&seat) = magic.seats.get(&who) else {
+        return Vec::new();
+    };
+    let known = magic
+        .state
+        .characters
+        .get(seat)
+        .map(|c| c.magic.spells.clone())
+        .unwrap_or_default();
+    let mut scratch = magic.clone();
+    known
+        .iter()
+        .filter_map(|spell| prepare(battle, &mut scratch, who, spell, None).ok())
+        .map(|w| {
+            let on: Vec<String> = w.request.targets.iter().map(ToString::to_string).collect();
+            format!("cast {} on {}", w.request.spell, on.join(", "))
+        })
+        .collect()
+}

@@ -1,0 +1,551 @@
+//! What a combat says, line by line, and who sees each line (play summary III;
+//! principle 1: every play, roll and result is an event). Plays are seen by
+//! everyone in the clearing once revealed; a hidden character's private
+//! results are seen by him alone.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use realmgm_core::dice::RollRecord;
+use realmgm_core::words::{agreeing, listed};
+
+use super::model::FighterId;
+
+/// Who sees a line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "seen", rename_all = "snake_case")]
+pub enum Seen {
+    /// Everyone in the clearing.
+    Clearing,
+    /// Only this character's player.
+    Only { fighter: FighterId },
+}
+
+/// One line of the combat log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    pub round: u32,
+    pub seen: Seen,
+    pub line: CombatLine,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "line", rename_all = "snake_case")]
+pub enum CombatLine {
+    Begins {
+        fighters: Vec<String>,
+    },
+    RoundBegins,
+    /// A die roll, with what it was for and what it meant.
+    Roll {
+        record: RollRecord,
+        meaning: String,
+    },
+    Battling {
+        group: String,
+        character: String,
+        result: String,
+    },
+    Lured {
+        character: String,
+        denizen: String,
+    },
+    /// A hired native lures a denizen onto his own sheet (III.A.1).
+    LuredByHireling {
+        native: String,
+        denizen: String,
+    },
+    Assigned {
+        denizen: String,
+        to: String,
+    },
+    Deployed {
+        native: String,
+        target: String,
+    },
+    /// A watchful native joins the fight on a sheet (`watchful.rs`).
+    Watchful {
+        native: String,
+        to: String,
+    },
+    /// Extended Treachery: he sent a hired native against his own group
+    /// (`treachery.rs`).
+    ExtendedTreachery {
+        character: String,
+        native: String,
+        target: String,
+        natives: Vec<String>,
+    },
+    Alerted {
+        character: String,
+        weapon: String,
+        chit: String,
+    },
+    Ran {
+        character: String,
+        chit: String,
+    },
+    Charged {
+        character: String,
+        target: String,
+        with: String,
+    },
+    Abandoned {
+        character: String,
+        item: String,
+    },
+    /// He made a belonging active or inactive (`activation.rs`).
+    Activated {
+        character: String,
+        item: String,
+        active: bool,
+    },
+    /// He alerted his BERSERK chit: Tremendous for the rest of the day.
+    Berserk {
+        character: String,
+    },
+    /// He attacked his own hired native: these of the group turn on him.
+    Treachery {
+        character: String,
+        group: String,
+        natives: Vec<String>,
+    },
+    CannotRun {
+        character: String,
+        reason: String,
+    },
+    /// A play or request the engine refused or cannot do yet, said aloud.
+    Refused {
+        character: String,
+        reason: String,
+    },
+    Plays {
+        fighter: String,
+        text: String,
+    },
+    /// A character's melee plays without an attack: his maneuver (with his
+    /// shield and where he puts those on his sheet), or none.
+    Maneuvers {
+        fighter: String,
+        text: String,
+    },
+    Repositioned {
+        sheet: String,
+        result: String,
+    },
+    ChangedTactics {
+        sheet: String,
+        counters: Vec<String>,
+    },
+    Hit {
+        attacker: String,
+        target: String,
+        how: String,
+    },
+    Missed {
+        attacker: String,
+        target: String,
+    },
+    Harm {
+        attacker: String,
+        target: String,
+        result: String,
+    },
+    ArmorDamaged {
+        character: String,
+        armor: String,
+        destroyed: bool,
+    },
+    TurnsRedSideUp {
+        monster: String,
+    },
+    TurnsRedSideDown {
+        monster: String,
+    },
+    Killed {
+        victim: String,
+        by: String,
+    },
+    HorseKilled {
+        horse: String,
+        rider: String,
+    },
+    /// A killed native's living horse: taken by his killer or left in the
+    /// clearing (`native_horses.rs`).
+    HorseTaken {
+        horse: String,
+        rider: String,
+        by: Option<String>,
+    },
+    Fatigued {
+        character: String,
+        chit: String,
+    },
+    Wounded {
+        character: String,
+        chit: String,
+    },
+    Died {
+        character: String,
+        reason: String,
+    },
+    Spoils {
+        character: String,
+        fame: i32,
+        notoriety: i32,
+        gold: i32,
+        items: Vec<String>,
+    },
+    StaysHidden {
+        character: String,
+    },
+    Ends {
+        reason: String,
+    },
+}
+
+impl CombatLine {
+    /// Whether every combat says this line, whatever happens in it: its
+    /// start and end, each round's start, the battling checks and the
+    /// maneuvers of characters who attack nobody. A combat of such lines
+    /// alone had nobody attacking or attacked and changed nothing (3.1 rule
+    /// 8.1.3a: the rounds are still done), so nobody is told of it.
+    pub fn is_formality(&self) -> bool {
+        match self {
+            CombatLine::Begins { .. }
+            | CombatLine::RoundBegins
+            | CombatLine::Battling { .. }
+            | CombatLine::Maneuvers { .. }
+            | CombatLine::Ends { .. } => true,
+            CombatLine::Roll { .. }
+            | CombatLine::Lured { .. }
+            | CombatLine::LuredByHireling { .. }
+            | CombatLine::Assigned { .. }
+            | CombatLine::Deployed { .. }
+            | CombatLine::Watchful { .. }
+            | CombatLine::ExtendedTreachery { .. }
+            | CombatLine::Alerted { .. }
+            | CombatLine::Ran { .. }
+            | CombatLine::Charged { .. }
+            | CombatLine::Abandoned { .. }
+            | CombatLine::Activated { .. }
+            | CombatLine::Berserk { .. }
+            | CombatLine::Treachery { .. }
+            | CombatLine::CannotRun { .. }
+            | CombatLine::Refused { .. }
+            | CombatLine::Plays { .. }
+            | CombatLine::Repositioned { .. }
+            | CombatLine::ChangedTactics { .. }
+            | CombatLine::Hit { .. }
+            | CombatLine::Missed { .. }
+            | CombatLine::Harm { .. }
+            | CombatLine::ArmorDamaged { .. }
+            | CombatLine::TurnsRedSideUp { .. }
+            | CombatLine::TurnsRedSideDown { .. }
+            | CombatLine::Killed { .. }
+            | CombatLine::HorseKilled { .. }
+            | CombatLine::HorseTaken { .. }
+            | CombatLine::Fatigued { .. }
+            | CombatLine::Wounded { .. }
+            | CombatLine::Died { .. }
+            | CombatLine::Spoils { .. }
+            | CombatLine::StaysHidden { .. } => false,
+        }
+    }
+}
+
+/// A fighter as a sentence names him: "the Amazon" for a character,
+/// "Rogue 3" for a counter.
+fn named(fighter: &str) -> String {
+    let character =
+        crate::data::get().is_ok_and(|data| data.characters.iter().any(|c| c.name == fighter));
+    if character {
+        format!("the {fighter}")
+    } else {
+        fighter.to_string()
+    }
+}
+
+/// "the Amazon's", "Lancer 1's".
+fn whose(fighter: &str) -> String {
+    format!("{}'s", named(fighter))
+}
+
+/// Names as a sentence lists them, each as a sentence names him.
+fn all_named(fighters: &[String]) -> String {
+    let names: Vec<String> = fighters.iter().map(|f| named(f)).collect();
+    listed(&names)
+}
+
+impl fmt::Display for CombatLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CombatLine::Begins { fighters } if fighters.is_empty() => {
+                f.write_str("combat begins; everyone here is hidden")
+            }
+            CombatLine::Begins { fighters } => {
+                write!(f, "combat begins; in sight: {}", all_named(fighters))
+            }
+            CombatLine::RoundBegins => f.write_str("the round begins"),
+            // A table's roll describes itself with its dice ("Reposition:
+            // dice 3 → 3; row 3: ..."); a plain die says what it decides.
+            // The roll's purpose is the dice stream's key, not for reading.
+            CombatLine::Roll { meaning, .. } if meaning.contains(": dice ") => f.write_str(meaning),
+            CombatLine::Roll { record, meaning } => {
+                let faces: Vec<String> = record.faces.iter().map(u8::to_string).collect();
+                write!(f, "roll {}: {meaning}", faces.join(","))
+            }
+            CombatLine::Battling {
+                group,
+                character,
+                result,
+            } => write!(f, "the {group} and the {character}: {result}"),
+            CombatLine::Lured { character, denizen } => {
+                write!(f, "the {character} lures {denizen}")
+            }
+            CombatLine::LuredByHireling { native, denizen } => {
+                write!(f, "{native} lures {denizen} onto his own sheet")
+            }
+            CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
+            CombatLine::Watchful { native, to } => {
+                write!(
+                    f,
+                    "the watchful {native} joins the fight against {}",
+                    named(to)
+                )
+            }
+            CombatLine::ExtendedTreachery {
+                character,
+                native,
+                target,
+                natives,
+            } => write!(
+                f,
+                "treachery: the {character} sends {native} against {target} of the same group; {} {} against the {character}",
+                listed(natives),
+                agreeing(natives.len(), "turns", "turn")
+            ),
+            CombatLine::Deployed { native, target } => {
+                write!(f, "{native} is deployed against {}", named(target))
+            }
+            CombatLine::Alerted {
+                character,
+                weapon,
+                chit,
+            } => write!(f, "the {character} alerts the {weapon} with {chit}"),
+            CombatLine::Ran { character, chit } => {
+                write!(f, "the {character} runs away with {chit}")
+            }
+            CombatLine::Charged {
+                character,
+                target,
+                with,
+            } => write!(f, "the {character} charges the {target} with {with}"),
+            CombatLine::Abandoned { character, item } => {
+                write!(f, "the {character} abandons the {item} in the clearing")
+            }
+            CombatLine::Activated {
+                character,
+                item,
+                active,
+            } => {
+                let verb = if *active { "activates" } else { "inactivates" };
+                write!(f, "the {character} {verb} the {item}")
+            }
+            CombatLine::Berserk { character } => {
+                write!(f, "the {character} goes berserk: vulnerability Tremendous")
+            }
+            CombatLine::Treachery {
+                character,
+                group,
+                natives,
+            } => write!(
+                f,
+                "treachery: the {character} attacks a hired native of the {group}; {} {} against the {character}",
+                listed(natives),
+                agreeing(natives.len(), "turns", "turn")
+            ),
+            CombatLine::CannotRun { character, reason } => {
+                write!(f, "the {character} cannot run away: {reason}")
+            }
+            CombatLine::Refused { character, reason } => {
+                write!(f, "the {character}: {reason}")
+            }
+            CombatLine::Plays { fighter, text } | CombatLine::Maneuvers { fighter, text } => {
+                write!(f, "{}: {text}", named(fighter))
+            }
+            CombatLine::Repositioned { sheet, result } => {
+                write!(f, "on {} sheet: {result}", whose(sheet))
+            }
+            CombatLine::ChangedTactics { sheet, counters } => write!(
+                f,
+                "on {} sheet: {} {} tactics",
+                whose(sheet),
+                listed(counters),
+                agreeing(counters.len(), "changes", "change")
+            ),
+            CombatLine::Hit {
+                attacker,
+                target,
+                how,
+            } => write!(f, "{} hits {} ({how})", named(attacker), named(target)),
+            CombatLine::Missed { attacker, target } => {
+                write!(f, "{} misses {}", named(attacker), named(target))
+            }
+            CombatLine::Harm {
+                attacker,
+                target,
+                result,
+            } => write!(f, "{} on {}: {result}", named(attacker), named(target)),
+            CombatLine::ArmorDamaged {
+                character,
+                armor,
+                destroyed,
+            } => {
+                let what = if *destroyed { "destroyed" } else { "damaged" };
+                write!(f, "the {character}'s {armor} is {what}")
+            }
+            CombatLine::TurnsRedSideUp { monster } => write!(f, "{monster} turns red side up"),
+            CombatLine::TurnsRedSideDown { monster } => {
+                write!(f, "{monster} turns red side down")
+            }
+            CombatLine::Killed { victim, by } => {
+                write!(f, "{} is killed by {}", named(victim), named(by))
+            }
+            CombatLine::HorseKilled { horse, rider } => {
+                write!(f, "{} {horse} is killed", whose(rider))
+            }
+            CombatLine::HorseTaken { horse, rider, by } => match by {
+                Some(by) => write!(f, "{} takes {} {horse}", named(by), whose(rider)),
+                None => write!(f, "{} {horse} is left in the clearing", whose(rider)),
+            },
+            CombatLine::Fatigued { character, chit } => {
+                write!(f, "the {character} fatigues {chit}")
+            }
+            CombatLine::Wounded { character, chit } => write!(f, "the {character} wounds {chit}"),
+            CombatLine::Died { character, reason } => write!(f, "the {character} dies: {reason}"),
+            CombatLine::Spoils {
+                character,
+                fame,
+                notoriety,
+                gold,
+                items,
+            } => {
+                let mut gains = Vec::new();
+                let mut losses = Vec::new();
+                for (amount, what) in [(fame, "fame"), (notoriety, "notoriety"), (gold, "gold")] {
+                    match amount.signum() {
+                        1 => gains.push(format!("{amount} {what}")),
+                        -1 => losses.push(format!("{} {what}", amount.unsigned_abs())),
+                        _ => {}
+                    }
+                }
+                let mut said = Vec::new();
+                if !gains.is_empty() {
+                    said.push(format!("gains {}", gains.join(", ")));
+                }
+                if !losses.is_empty() {
+                    said.push(format!("loses {}", losses.join(", ")));
+                }
+                if !items.is_empty() {
+                    said.push(format!("takes {}", items.join(", ")));
+                }
+                if said.is_empty() {
+                    write!(f, "the {character} gains nothing")
+                } else {
+                    write!(f, "the {character} {}", said.join(" and "))
+                }
+            }
+            CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
+            CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CombatLine;
+
+    #[test]
+    fn a_roll_reads_without_the_dice_streams_key() {
+        let record = realmgm_core::dice::RollRecord {
+            day: 8,
+            purpose: "combat/EV5/round1/reposition/Black Knight".into(),
+            faces: realmgm_core::dice::Faces::new(&[5]),
+            result: 5,
+            forced: false,
+        };
+        let table = CombatLine::Roll {
+            record: record.clone(),
+            meaning: "Reposition: dice 5 → 5; row 5: every box moves down one".into(),
+        };
+        assert_eq!(
+            table.to_string(),
+            "Reposition: dice 5 → 5; row 5: every box moves down one"
+        );
+        let plain = CombatLine::Roll {
+            record,
+            meaning: "assigns Wolf A 1 counting round Amazon, Black Knight".into(),
+        };
+        assert_eq!(
+            plain.to_string(),
+            "roll 5: assigns Wolf A 1 counting round Amazon, Black Knight"
+        );
+    }
+
+    #[test]
+    fn spoils_say_what_changed_and_losses_as_losses() {
+        let spoils = |fame, notoriety, gold| {
+            CombatLine::Spoils {
+                character: "Black Knight".into(),
+                fame,
+                notoriety,
+                gold,
+                items: Vec::new(),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            spoils(0, 6, 4),
+            "the Black Knight gains 6 notoriety, 4 gold"
+        );
+        assert_eq!(spoils(0, -2, 0), "the Black Knight loses 2 notoriety");
+        assert_eq!(spoils(0, 0, 0), "the Black Knight gains nothing");
+    }
+
+    #[test]
+    fn characters_have_their_article_counters_none_and_verbs_agree() {
+        let hit = CombatLine::Hit {
+            attacker: "Rogue 2".into(),
+            target: "Black Knight".into(),
+            how: "smash meets duck".into(),
+        };
+        assert_eq!(
+            hit.to_string(),
+            "Rogue 2 hits the Black Knight (smash meets duck)"
+        );
+        let one = CombatLine::ChangedTactics {
+            sheet: "Black Knight".into(),
+            counters: vec!["Rogue 2".into()],
+        };
+        assert_eq!(
+            one.to_string(),
+            "on the Black Knight's sheet: Rogue 2 changes tactics"
+        );
+        let horse = CombatLine::HorseKilled {
+            horse: "Lancer Pony 1".into(),
+            rider: "Lancer 1".into(),
+        };
+        assert_eq!(horse.to_string(), "Lancer 1's Lancer Pony 1 is killed");
+    }
+
+    #[test]
+    fn a_combat_of_hidden_fighters_begins_in_words_not_an_empty_list() {
+        let line = CombatLine::Begins {
+            fighters: Vec::new(),
+        };
+        assert_eq!(line.to_string(), "combat begins; everyone here is hidden");
+    }
+}

@@ -1,0 +1,588 @@
+//! The Melee step (play summary III.B): targets and plays, denizens placed in
+//! the red boxes, repositioned by one die per sheet and changing tactics by
+//! two dice per box (`combat/encounter.rs`–15.6), then every attack compared with
+//! its target's maneuver: it hits when it intercepts the maneuver's line or
+//! undercuts its time. Hits resolve in order of length in the first round
+//! and of speed later; an attacker killed by an earlier hit strikes no
+//! more, while attacks at the same moment all land (simultaneous kills).
+//! Weapons that hit are unalerted, weapons that miss are alerted.
+
+use std::collections::BTreeMap;
+
+use crate::data::terms::{Harm, Strength};
+use crate::tables::hide::{Hide, HideResult};
+use crate::tables::melee::{RepositionTable, Tactics as Flip};
+use crate::tables::{Modifiers, optional_combat::ManeuverFaced};
+use realmgm_core::dice::Dice;
+
+use super::Battle;
+use super::decisions::{Answer, MeleePlay};
+use super::encounter::{make_group_battle, spend};
+use super::harm::{self, Blow};
+use super::log::{CombatLine, Seen};
+use super::model::{Direction, FighterId};
+use super::tactics::same_chit;
+
+/// A maneuver on a sheet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Maneuver {
+    pub direction: Direction,
+    pub time: u8,
+    pub horse: bool,
+}
+
+/// One attack of the round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attack {
+    pub attacker: FighterId,
+    /// `Dragon Head` for a part; the attacker's name otherwise.
+    pub label: String,
+    pub target: FighterId,
+    pub direction: Direction,
+    pub speed: u8,
+    pub length: u8,
+    pub blow: Blow,
+    /// The character's weapon flips by hit or miss.
+    pub weapon: bool,
+}
+
+/// The round's plays as the Melee step reveals them.
+#[derive(Default)]
+pub struct Sheets {
+    pub maneuvers: BTreeMap<FighterId, Vec<Maneuver>>,
+    /// The red box of each denizen (body) on a sheet, and of its parts.
+    pub boxes: BTreeMap<FighterId, Direction>,
+    pub part_boxes: BTreeMap<(FighterId, usize), Direction>,
+    pub shields: BTreeMap<FighterId, Direction>,
+    /// With riding horses: characters who aim at their target's horse.
+    pub at_horse: std::collections::BTreeSet<FighterId>,
+}
+
+/// The Melee step.
+pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    let mut sheets = Sheets::default();
+    let mut attacks = Vec::new();
+    super::casting::take_effect(battle, dice, &mut attacks);
+    for who in battle.characters_in_play() {
+        let Some(Answer::Melee(play)) = answers.get(&who) else {
+            continue;
+        };
+        character_plays(battle, dice, who, play, &mut sheets, &mut attacks);
+    }
+    place_hired_defenders(battle, &mut sheets);
+    randomize(battle, dice, &mut sheets);
+    denizen_attacks(battle, &sheets, &mut attacks);
+    super::casting::adjust_attacks(battle, &mut attacks);
+    resolve(battle, dice, &sheets, attacks);
+}
+
+fn character_plays(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    who: FighterId,
+    play: &MeleePlay,
+    sheets: &mut Sheets,
+    attacks: &mut Vec<Attack>,
+) {
+    let name = battle.name(who).to_string();
+    // What he plays, in one line: "charge with MOVE M4; thrust Wolf with ...".
+    let mut said = String::new();
+    for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
+        let Some(hero) = battle.hero(who) else { return };
+        let found = if maneuver.with.eq_ignore_ascii_case("horse") {
+            hero.horse
+                .as_ref()
+                .filter(|h| !h.dead)
+                .map(|h| (h.name.clone(), 0, h.gallop.move_speed, true))
+        } else {
+            hero.playable_chits()
+                .find(|c| same_chit(&c.label, &maneuver.with))
+                .map(|c| (c.label.clone(), c.chit.effort, c.chit.time, false))
+        };
+        let Some((label, effort, time, horse)) = found else {
+            continue;
+        };
+        if !horse {
+            spend(battle, who, &label, effort, false);
+        }
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(maneuver.direction.maneuver_word());
+        said.push_str(" with ");
+        said.push_str(&label);
+        let list = sheets.maneuvers.entry(who).or_default();
+        let entry = Maneuver {
+            direction: maneuver.direction,
+            time,
+            horse,
+        };
+        // The horse's maneuver decides hits; it goes first.
+        if horse {
+            list.insert(0, entry);
+        } else {
+            list.push(entry);
+        }
+    }
+    if let Some(shield) = play.shield {
+        sheets.shields.insert(who, shield);
+    }
+    if play.at_horse {
+        sheets.at_horse.insert(who);
+    }
+    for (denizen, direction) in &play.placements {
+        if let Some(d) = battle.find(denizen)
+            && battle.sheet.get(&d) == Some(&who)
+        {
+            sheets.boxes.insert(d, *direction);
+        }
+    }
+    if let (Some(attack), Some(target)) = (&play.attack, &play.target)
+        && let Some(t) = battle.find(target)
+        && let Some(blow) = character_blow(battle, who, &attack.chit)
+    {
+        let (label, effort, speed, length) = blow.1;
+        spend(battle, who, &label, effort, true);
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str(attack.direction.attack_word());
+        said.push(' ');
+        said.push_str(target);
+        said.push_str(" with ");
+        said.push_str(&label);
+        ambush_or_unhide(battle, dice, who);
+        super::treachery::on_target(battle, who, t);
+        super::watchful::on_target(battle, dice, who, t);
+        if battle.denizen(t).is_some() {
+            if !battle.sheet.contains_key(&t)
+                && battle.denizen(t).is_some_and(|d| d.employer.is_none())
+            {
+                battle.sheet.insert(t, who);
+                battle.plays.fresh.insert(t);
+            }
+            make_group_battle(battle, t, who);
+        }
+        battle.fighters[t].hidden = false;
+        super::casting::attacked(battle, t);
+        attacks.push(Attack {
+            attacker: who,
+            label: name.clone(),
+            target: t,
+            direction: attack.direction,
+            speed,
+            length,
+            blow: blow.0,
+            weapon: battle.hero(who).is_some_and(|h| h.weapon.is_some()),
+        });
+    }
+    let attacked = attacks.iter().any(|a| a.attacker == who);
+    if said.is_empty() {
+        said.push_str("no plays");
+    }
+    let seen = battle.seen_by(who);
+    let line = if attacked {
+        CombatLine::Plays {
+            fighter: name,
+            text: said,
+        }
+    } else {
+        CombatLine::Maneuvers {
+            fighter: name,
+            text: said,
+        }
+    };
+    battle.say(seen, line);
+}
+
+/// Targeting unhides the attacker, unless the Ambush rule lets a hidden
+/// character who attacks with a missile weapon roll to stay hidden
+/// (`tables/hide.rs`, advanced rule A.2).
+fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
+    let missile = battle
+        .hero(who)
+        .and_then(|h| h.weapon.as_ref())
+        .is_some_and(|w| w.missile);
+    if battle.rules.ambush && missile && battle.fighters[who].hidden {
+        let name = battle.name(who).to_string();
+        let roll = battle.roll_table(dice, &Hide, &format!("ambush/{name}"), &Modifiers::none());
+        if roll.result == HideResult::Hidden {
+            battle.say(Seen::Clearing, CombatLine::StaysHidden { character: name });
+            return;
+        }
+    }
+    battle.fighters[who].hidden = false;
+}
+
+type ChitFacts = (String, u8, u8, u8);
+
+/// A character's blow with his weapon (or dagger) and FIGHT chit, and the
+/// chit's label, effort, the attack speed and length.
+fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, ChitFacts)> {
+    if let Some(beast) = super::spell_effects::form_blow(battle, who, chit) {
+        return beast;
+    }
+    let hero = battle.hero(who)?;
+    let chit = hero.playable_chits().find(|c| same_chit(&c.label, chit))?;
+    let (harm, stars, speed, length, weight, missile) = match &hero.weapon {
+        Some(w) => {
+            let side = w.side();
+            (
+                w.harm(),
+                side.stars,
+                side.speed.unwrap_or(chit.chit.time),
+                w.length,
+                w.weight,
+                w.missile,
+            )
+        }
+        // Everyone has a dagger: negligible, one star (III.B.5).
+        None => (
+            Strength::Negligible,
+            1,
+            chit.chit.time,
+            0,
+            Strength::Negligible,
+            false,
+        ),
+    };
+    let bonus = !missile && chit.strength() > weight;
+    let blow = Blow {
+        level: harm::level(harm),
+        red: false,
+        stars,
+        striking_bonus: bonus,
+        missile,
+    };
+    Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
+}
+
+/// Hired natives attacked on their own sheet stand in box 1; their
+/// attackers fill the boxes in turn.
+fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
+    let owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    for owner in owners {
+        if battle.denizen(owner).is_some() {
+            sheets.boxes.entry(owner).or_insert(Direction::Thrust);
+        }
+    }
+    let mut filled: BTreeMap<FighterId, usize> = BTreeMap::new();
+    for (&d, &owner) in &battle.sheet {
+        let n = filled.entry(owner).or_default();
+        let next = Direction::ALL[*n % 3];
+        *n += 1;
+        sheets.boxes.entry(d).or_insert(next);
+        if let Some(den) = battle.denizen(d) {
+            let body = sheets.boxes[&d];
+            // A native's horse takes the box after his parts' (none).
+            let horse = super::native_horses::part_index(battle, d).map_or(0, |_| 1);
+            for part in 0..den.parts.len() + horse {
+                let other = Direction::ALL[(usize::from(body.number()) + part) % 3];
+                sheets.part_boxes.insert((d, part), other);
+            }
+        }
+    }
+}
+
+/// Repositioning by one die per sheet, then change tactics by two dice
+/// per box holding Medium or Heavy counters (play summary III.B.6).
+fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
+    let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    owners.sort_unstable();
+    owners.dedup();
+    for owner in owners {
+        let on_sheet = battle.attackers_of(owner);
+        if on_sheet.is_empty() {
+            continue;
+        }
+        let owner_name = battle.name(owner).to_string();
+        let what = ["reposition/", owner_name.as_str()].concat();
+        let roll = battle.roll_table(dice, &RepositionTable, &what, &Modifiers::none());
+        let moved = |dir: Direction| {
+            Direction::from_number(roll.result.destination(dir.number()).unwrap_or(1))
+                .unwrap_or(dir)
+        };
+        for &d in &on_sheet {
+            if let Some(dir) = sheets.boxes.get_mut(&d) {
+                *dir = moved(*dir);
+            }
+        }
+        for ((d, _), dir) in sheets.part_boxes.iter_mut() {
+            if on_sheet.contains(d) {
+                *dir = moved(*dir);
+            }
+        }
+        battle.say(
+            Seen::Clearing,
+            CombatLine::Repositioned {
+                sheet: owner_name.clone(),
+                result: roll.result.to_string(),
+            },
+        );
+        for line in Direction::ALL {
+            let flippers: Vec<FighterId> = on_sheet
+                .iter()
+                .copied()
+                .filter(|d| sheets.boxes.get(d) == Some(&line))
+                .filter(|&d| battle.denizen(d).is_some_and(|den| den.changes_tactics()))
+                .collect();
+            if flippers.is_empty() {
+                continue;
+            }
+            let mut what = ["tactics/", owner_name.as_str(), "/box"].concat();
+            crate::tables::push_number(&mut what, i16::from(line.number()));
+            let roll = battle.roll_table(
+                dice,
+                &crate::tables::melee::ChangeTactics,
+                &what,
+                &Modifiers::none(),
+            );
+            if roll.result == Flip::Flip {
+                let names: Vec<String> = flippers
+                    .iter()
+                    .map(|&d| battle.name(d).to_string())
+                    .collect();
+                for d in flippers {
+                    if let Some(den) = battle.denizen_mut(d) {
+                        den.flip();
+                    }
+                }
+                battle.say(
+                    Seen::Clearing,
+                    CombatLine::ChangedTactics {
+                        sheet: owner_name.clone(),
+                        counters: names,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The attacks of denizens on sheets, and of hired natives defending.
+fn denizen_attacks(battle: &mut Battle, sheets: &Sheets, attacks: &mut Vec<Attack>) {
+    let placed: Vec<(FighterId, FighterId)> = battle.sheet.iter().map(|(&d, &o)| (d, o)).collect();
+    for (d, owner) in placed {
+        if !battle.in_play(d) || battle.plays.fresh.contains(&d) {
+            continue;
+        }
+        push_denizen_attacks(battle, d, owner, sheets, attacks);
+        // A hired native attacked on his own sheet strikes back at the
+        // first attacker there.
+        if battle.denizen(owner).is_some_and(|o| o.employer.is_some())
+            && battle.attackers_of(owner).first() == Some(&d)
+        {
+            push_denizen_attacks(battle, owner, d, sheets, attacks);
+        }
+    }
+}
+
+fn push_denizen_attacks(
+    battle: &mut Battle,
+    d: FighterId,
+    target: FighterId,
+    sheets: &Sheets,
+    attacks: &mut Vec<Attack>,
+) {
+    if battle.denizen(d).is_none() {
+        return;
+    }
+    if super::casting::pacified(battle, d) {
+        let line = CombatLine::Refused {
+            character: battle.name(d).to_string(),
+            reason: "Peace holds it: it does not attack".into(),
+        };
+        battle.say(Seen::Clearing, line);
+        return;
+    }
+    if super::protection::spared(battle, d, target) {
+        let line = CombatLine::Refused {
+            character: battle.name(d).to_string(),
+            reason: format!("it does not attack the {}", battle.name(target)),
+        };
+        battle.say(Seen::Clearing, line);
+        return;
+    }
+    let Some(den) = battle.denizen(d) else {
+        return;
+    };
+    // Read in place: this runs for every denizen every round.
+    let side = den.current();
+    let name = battle.name(d);
+    let body = sheets.boxes.get(&d).copied().unwrap_or(Direction::Thrust);
+    if let (Some(harm), Some(speed)) = (side.harm, side.speed) {
+        attacks.push(Attack {
+            attacker: d,
+            label: name.to_string(),
+            target,
+            direction: body,
+            speed,
+            length: den.length,
+            blow: denizen_blow(harm, side.stars, side.missile),
+            weapon: false,
+        });
+    } else if let Some(spell) = super::monster_spells::attack(battle, d, target, body) {
+        attacks.push(spell);
+    }
+    for (i, p) in den.parts.iter().enumerate() {
+        let s = match den.side {
+            crate::state::CounterSide::Light => p.light,
+            crate::state::CounterSide::Dark => p.dark,
+        };
+        attacks.push(Attack {
+            attacker: d,
+            label: [name, " (", p.name.as_str(), ")"].concat(),
+            target,
+            direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
+            speed: s.speed,
+            length: p.length,
+            blow: denizen_blow(s.harm, s.stars, false),
+            weapon: false,
+        });
+    }
+}
+
+/// A denizen's (or a form's) harm letter and stars as a blow.
+pub fn denizen_blow(harm: Harm, stars: u8, missile: bool) -> Blow {
+    let (level, red) = match harm {
+        Harm::Light => (1, false),
+        Harm::Medium => (2, false),
+        Harm::Heavy => (3, false),
+        Harm::Tremendous => (4, false),
+        Harm::Red => (4, true),
+    };
+    Blow {
+        level,
+        red,
+        stars,
+        striking_bonus: false,
+        missile,
+    }
+}
+
+/// The maneuvers an attack on `target` is compared with: a character's
+/// from his sheet, a denizen's (and its horse's) written into `scratch`,
+/// whose allocation is reused from attack to attack.
+fn maneuvers_of<'a>(
+    battle: &Battle,
+    sheets: &'a Sheets,
+    target: FighterId,
+    scratch: &'a mut Vec<Maneuver>,
+) -> &'a [Maneuver] {
+    if battle.hero(target).is_some() {
+        return sheets.maneuvers.get(&target).map_or(&[], Vec::as_slice);
+    }
+    let Some(den) = battle.denizen(target) else {
+        return &[];
+    };
+    let Some(&body) = sheets.boxes.get(&target) else {
+        return &[];
+    };
+    scratch.clear();
+    match super::native_horses::maneuvers(battle, sheets, target, body) {
+        Some(mounted) => scratch.extend(mounted),
+        None => scratch.push(Maneuver {
+            direction: body,
+            time: den.current().move_speed,
+            horse: false,
+        }),
+    }
+    scratch
+}
+
+fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<Attack>) {
+    let first_round = battle.round == 1;
+    let mut hits = Vec::new();
+    let mut scratch = Vec::with_capacity(2);
+    for attack in attacks {
+        let maneuvers = maneuvers_of(battle, sheets, attack.target, &mut scratch);
+        let deciding = maneuvers.first();
+        let intercepts = deciding.is_none_or(|m| m.direction == attack.direction);
+        let undercuts = deciding.is_none_or(|m| attack.speed < m.time);
+        let attacker = attack.label.clone();
+        let target = battle.name(attack.target).to_string();
+        if intercepts || undercuts {
+            let how = match (deciding, intercepts) {
+                (None, _) => "no maneuver played".to_string(),
+                (Some(m), true) => [
+                    attack.direction.attack_word(),
+                    " meets ",
+                    m.direction.maneuver_word(),
+                ]
+                .concat(),
+                (Some(m), false) => format!("speed {} undercuts {}", attack.speed, m.time),
+            };
+            battle.say(
+                Seen::Clearing,
+                CombatLine::Hit {
+                    attacker,
+                    target,
+                    how,
+                },
+            );
+            let faced: Vec<ManeuverFaced> = maneuvers
+                .iter()
+                .map(|m| ManeuverFaced {
+                    move_time: Some(m.time),
+                    intercepted: m.direction == attack.direction,
+                })
+                .collect();
+            hits.push((attack, faced));
+        } else {
+            battle.say(Seen::Clearing, CombatLine::Missed { attacker, target });
+            set_weapon(battle, &attack, true);
+        }
+    }
+    let key = |a: &Attack| {
+        if first_round {
+            (std::cmp::Reverse(a.length), a.speed)
+        } else {
+            (std::cmp::Reverse(u8::MAX - a.speed), u8::MAX - a.length)
+        }
+    };
+    hits.sort_by_key(|(a, _)| key(a));
+    // Who was killed at which moment: attacks at the same moment all land.
+    let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
+    for (attack, faced) in hits {
+        let now = key(&attack);
+        if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
+            continue;
+        }
+        set_weapon(battle, &attack, false);
+        let aimed = sheets.at_horse.contains(&attack.attacker);
+        let rode = sheets
+            .maneuvers
+            .get(&attack.target)
+            .and_then(|m| m.first())
+            .is_some_and(|m| m.horse);
+        let horse = (rode && super::riding::hits_horse(battle, attack.attacker, aimed))
+            || super::native_horses::hit_falls_on_horse(
+                battle,
+                attack.attacker,
+                attack.target,
+                aimed,
+            );
+        let shield = sheets.shields.get(&attack.target).copied();
+        let was_in = battle.in_play(attack.target);
+        harm::strike(battle, dice, &attack, &faced, horse, shield);
+        if !attack.blow.red {
+            harm::tremendous_hit(battle, attack.attacker);
+        }
+        if was_in && !battle.in_play(attack.target) {
+            killed_at.insert(attack.target, now);
+        }
+    }
+}
+
+/// Unalert a weapon that hit, alert one that missed (III.B.10).
+fn set_weapon(battle: &mut Battle, attack: &Attack, alerted: bool) {
+    if !attack.weapon {
+        return;
+    }
+    if let Some(w) = battle
+        .hero_mut(attack.attacker)
+        .and_then(|h| h.weapon.as_mut())
+    {
+        w.is_alerted = alerted;
+    }
+}

@@ -1,0 +1,366 @@
+//! The battle model of one clearing's combat (play summary III): every
+//! participant with what combat needs to know about it — a character's
+//! chits and their condition, his weapon (alerted or not), his armour
+//! (intact, damaged), his horse, whether he is hidden; a monster's sides
+//! and parts (heads, clubs), whether it is Tremendous and which side is up;
+//! a native's side, group and employer. Stats are copied from the game data
+//! when the battle is built, so a battle is plain data that can be stored
+//! between the rounds of a combat played by mail.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::armor::ArmorKind;
+use crate::data::characters::{ActionChit, ChitAction};
+use crate::data::horses::HorseSide;
+use crate::data::monsters::PartSide;
+use crate::data::terms::{DenizenSide, Strength};
+use crate::data::weapons::WeaponSide;
+use crate::state::{ChitCondition, CounterSide, Item};
+
+/// Index of a fighter in [`super::Battle::fighters`].
+pub type FighterId = usize;
+
+/// The three lines of a melee sheet: an attack direction and the maneuver
+/// it intercepts share a line (Thrust–Charge, Swing–Dodge, Smash–Duck), as
+/// do the red boxes where denizens stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Thrust,
+    Swing,
+    Smash,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 3] = [Direction::Thrust, Direction::Swing, Direction::Smash];
+
+    /// The box number, 1 to 3.
+    pub fn number(self) -> u8 {
+        match self {
+            Direction::Thrust => 1,
+            Direction::Swing => 2,
+            Direction::Smash => 3,
+        }
+    }
+
+    /// The direction of box `number` (1 to 3).
+    pub fn from_number(number: u8) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|d| d.number() == number)
+    }
+
+    pub fn attack_word(self) -> &'static str {
+        match self {
+            Direction::Thrust => "thrust",
+            Direction::Swing => "swing",
+            Direction::Smash => "smash",
+        }
+    }
+
+    pub fn maneuver_word(self) -> &'static str {
+        match self {
+            Direction::Thrust => "charge",
+            Direction::Swing => "dodge",
+            Direction::Smash => "duck",
+        }
+    }
+
+    /// Read an attack or a maneuver word (`thrust` or `charge` are line 1).
+    pub fn parse(word: &str) -> Option<Direction> {
+        let word = word.trim().to_ascii_lowercase();
+        Direction::ALL
+            .into_iter()
+            .find(|d| d.attack_word() == word || d.maneuver_word() == word)
+    }
+}
+
+/// One participant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fighter {
+    /// A character's name or a counter id (`Giant 1`, `Woodfolk 2`).
+    pub name: String,
+    pub kind: FighterKind,
+    pub hidden: bool,
+    /// Killed or ran away: out of this combat.
+    pub out: Option<Out>,
+}
+
+/// Why a fighter left the combat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum Out {
+    Killed {
+        by: String,
+    },
+    Ran,
+    /// A spell moved him out of the clearing (`spell_effects.rs`).
+    Moved {
+        to: String,
+    },
+    /// Never in this clearing: an employer whose hired natives fight here
+    /// without him (`day::evening`, issue 17).
+    Absent,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FighterKind {
+    Character(Hero),
+    Denizen(Denizen),
+}
+
+/// A character in combat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hero {
+    pub player: String,
+    pub vulnerability: Strength,
+    pub chits: Vec<HeroChit>,
+    pub weapon: Option<HeroWeapon>,
+    /// Worn armour, outermost first.
+    pub armor: Vec<HeroArmor>,
+    pub horse: Option<HeroHorse>,
+    /// The heaviest thing he carries: his MOVE chit must match it.
+    pub heaviest: Strength,
+    pub gold: i32,
+    pub fame: i32,
+    pub notoriety: i32,
+    /// What goes to whoever kills him (his weapon and armour included).
+    pub belongings: Vec<Item>,
+    /// Kills he made this combat, for the multiplied values (play summary
+    /// III.B.9.d).
+    pub kills: u32,
+    /// Items taken from characters he killed.
+    pub taken: Vec<Item>,
+    /// He died: killed by a hit, or out of chits to wound.
+    pub dead: bool,
+    /// His modifiers to Missile table rolls (the Amazon's Aim, ...).
+    #[serde(default)]
+    pub missile: crate::tables::Modifiers,
+    /// He found Hidden Enemies today: he may charge a hidden character.
+    #[serde(default)]
+    pub found_hidden_enemies: bool,
+    /// Belongings he abandoned in the clearing this combat.
+    #[serde(default)]
+    pub abandoned: Vec<Item>,
+    /// What he may activate or inactivate, and what he switched
+    /// (`activation.rs`).
+    #[serde(default)]
+    pub kit: super::activation::Kit,
+    /// Monsters that can never attack him (`protection.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immune_to: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeroChit {
+    /// The printed chit (`FIGHT H5*`).
+    pub label: String,
+    pub chit: ActionChit,
+    pub condition: ChitCondition,
+    /// A MAGIC chit that Unleash Power lets him play as a MOVE or FIGHT
+    /// chit (`spell_effects.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unleashed: bool,
+}
+
+impl Hero {
+    /// What he may play as a chit: his own chits, then his active Boots and
+    /// Gloves cards (`activation.rs`). Fatigue and wounds take his own
+    /// chits only.
+    pub fn playable_chits(&self) -> impl Iterator<Item = &HeroChit> {
+        self.chits.iter().chain(
+            self.kit
+                .treasures
+                .iter()
+                .filter(|t| t.active)
+                .filter_map(|t| t.card.as_ref()),
+        )
+    }
+}
+
+impl HeroChit {
+    pub fn is_active(&self) -> bool {
+        self.condition == ChitCondition::Active
+    }
+
+    pub fn can_fight(&self) -> bool {
+        self.unleashed || matches!(self.chit.action, ChitAction::Fight | ChitAction::Berserk)
+    }
+
+    pub fn can_move(&self) -> bool {
+        self.unleashed || matches!(self.chit.action, ChitAction::Move | ChitAction::Duck)
+    }
+
+    pub fn strength(&self) -> Strength {
+        self.chit.strength.unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeroWeapon {
+    /// The item name (`Spear 2`).
+    pub name: String,
+    pub weight: Strength,
+    pub length: u8,
+    pub missile: bool,
+    pub unalerted: WeaponSide,
+    pub alerted: WeaponSide,
+    pub is_alerted: bool,
+}
+
+impl HeroWeapon {
+    pub fn side(&self) -> &WeaponSide {
+        if self.is_alerted {
+            &self.alerted
+        } else {
+            &self.unalerted
+        }
+    }
+
+    /// The harm of a striking blow before stars and bonuses. Ruling (seed 000
+    /// III.B.9.a: "determined from the weight of the weapon"): a side that
+    /// prints no harm letter (the unalerted Spear) strikes at the weapon's
+    /// weight; every printed letter equals its weapon's weight anyway.
+    pub fn harm(&self) -> Strength {
+        let side = self.side();
+        if side.harm.is_negligible() {
+            self.weight
+        } else {
+            side.harm
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeroArmor {
+    pub name: String,
+    pub kind: ArmorKind,
+    /// The harm that damages it; more destroys it.
+    pub toughness: Strength,
+    pub damaged: bool,
+    pub destroyed: bool,
+}
+
+impl HeroArmor {
+    /// Whether this piece is in the way of an attack in `direction`; a
+    /// shield guards the line its wearer chose this round.
+    pub fn guards(&self, direction: Direction, shield: Option<Direction>) -> bool {
+        if self.destroyed {
+            return false;
+        }
+        match self.kind {
+            ArmorKind::Suit => true,
+            ArmorKind::Breastplate => direction != Direction::Smash,
+            ArmorKind::Helmet => direction == Direction::Smash,
+            ArmorKind::Shield => shield == Some(direction),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeroHorse {
+    pub name: String,
+    pub vulnerability: Strength,
+    pub armored: bool,
+    pub trot: HorseSide,
+    pub gallop: HorseSide,
+    pub dead: bool,
+}
+
+/// A monster or native counter in combat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Denizen {
+    pub monster: bool,
+    /// The native group (natives only).
+    pub group: Option<String>,
+    pub leader: bool,
+    /// Tremendous monster with a red side (its dark side).
+    pub tremendous: bool,
+    pub side: CounterSide,
+    pub light: DenizenSide,
+    pub dark: DenizenSide,
+    pub parts: Vec<DenizenPart>,
+    pub vulnerability: Strength,
+    pub armored: bool,
+    pub length: u8,
+    pub fame: i32,
+    pub notoriety: i32,
+    /// Gold paid to whoever kills a native (his wage).
+    pub bounty: i32,
+    /// The character who hired him.
+    pub employer: Option<FighterId>,
+    /// Characters an unhired native battles (monsters battle everyone).
+    pub battling: BTreeSet<FighterId>,
+    /// The horse a native rides (`native_horses.rs`).
+    #[serde(default)]
+    pub horse: Option<super::native_horses::NativeHorse>,
+    /// A hired leader who found Hidden Enemies today: he may be deployed
+    /// against a hidden target (play summary III.A.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sees_hidden: bool,
+}
+
+impl Denizen {
+    pub fn current(&self) -> &DenizenSide {
+        match self.side {
+            CounterSide::Light => &self.light,
+            CounterSide::Dark => &self.dark,
+        }
+    }
+
+    /// Red side up (a Tremendous monster's dark side).
+    pub fn red_side_up(&self) -> bool {
+        self.tremendous && self.side == CounterSide::Dark
+    }
+
+    /// Medium and Heavy counters change tactics by die (play summary III.B.6).
+    pub fn changes_tactics(&self) -> bool {
+        !self.tremendous && matches!(self.vulnerability, Strength::Medium | Strength::Heavy)
+    }
+
+    pub fn flip(&mut self) {
+        self.side = match self.side {
+            CounterSide::Light => CounterSide::Dark,
+            CounterSide::Dark => CounterSide::Light,
+        };
+    }
+}
+
+/// A head or club that attacks on its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DenizenPart {
+    pub name: String,
+    pub length: u8,
+    pub light: PartSide,
+    pub dark: PartSide,
+}
+
+/// What one round has seen so far: the plays made and what changed, for
+/// the Fatigue step and for disengagement.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoundPlays {
+    /// Effort stars each character played this round, by action.
+    pub fight_stars: BTreeMap<FighterId, u8>,
+    pub move_stars: BTreeMap<FighterId, u8>,
+    /// Chits played this round (by label), so none is played twice.
+    pub chits_played: BTreeMap<FighterId, Vec<String>>,
+    /// Characters who alerted, ran or cast in the Encounter step.
+    pub acted: BTreeSet<FighterId>,
+    /// Wounds each character must take in the Fatigue step.
+    pub wounds: BTreeMap<FighterId, u8>,
+    /// Denizens put on a sheet this round in the Melee step (targeted
+    /// while unassigned): they do not attack until the next round.
+    pub fresh: BTreeSet<FighterId>,
+    /// Something happened that keeps the combat going.
+    pub eventful: bool,
+    /// Charges this round: the charger → whom he charged and the move
+    /// time of the MOVE chit or horse he put on that sheet (III.A.3).
+    #[serde(default)]
+    pub charges: BTreeMap<FighterId, (FighterId, u8)>,
+    /// The `run when wounded` of characters answering this round alone
+    /// (round by round, or a battle file's round orders), so the log can
+    /// say why one did not run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub run_when_wounded: BTreeMap<FighterId, u8>,
+}

@@ -1,0 +1,148 @@
+//! Treachery: a character who attacks a native he hired himself breaks
+//! faith with the whole group. realmgm's ruling (the seeds only name the
+//! rule, the BIMR3 rules "Extended Treachery"): when he targets one of his own
+//! hired natives, that native and every other member of its group he has
+//! hired become unhired at once and battle him for the rest of the day;
+//! the day's Evening takes them off his payroll and remembers the grudge
+//! until Midnight (`day/battling_today.rs`). Attacking another
+//! character's hired native is no treachery: the native stays hired, and
+//! its death earns the killer its bounty and notoriety and costs its
+//! employer the notoriety (play summary III.B.9.d, `spoils.rs`).
+//!
+//! Extended Treachery (the `extended_treachery` toggle, the BIMR3 rules): sending
+//! a hired native against a member of his own group, by luring it onto his
+//! sheet or by deploying him against it, rebels the group the same way; the
+//! rebels are the employer's hired natives of that group, the one sent
+//! included.
+
+use super::Battle;
+use super::log::{CombatLine, Seen};
+use super::model::FighterId;
+
+/// `who` targets `target`: if it is his own hireling, its group turns.
+pub fn on_target(battle: &mut Battle, who: FighterId, target: FighterId) {
+    let Some(group) = battle
+        .denizen(target)
+        .filter(|d| d.employer == Some(who))
+        .and_then(|d| {
+            d.group
+                .clone()
+                .or_else(|| Some(battle.name(target).to_string()))
+        })
+    else {
+        return;
+    };
+    let turned = rebel(battle, who, &group, Some(target));
+    let natives: Vec<String> = turned.iter().map(|&n| battle.name(n).to_string()).collect();
+    let character = battle.name(who).to_string();
+    battle.say(
+        Seen::Clearing,
+        CombatLine::Treachery {
+            character,
+            group,
+            natives,
+        },
+    );
+}
+
+/// Extended Treachery: `who` sent his hired `native` against `target`
+/// (a lure or a deployment).
+pub fn on_sent_against(battle: &mut Battle, who: FighterId, native: FighterId, target: FighterId) {
+    if !battle.rules.extended_treachery {
+        return;
+    }
+    let group_of = |id: FighterId| battle.denizen(id).and_then(|d| d.group.clone());
+    let hired = battle
+        .denizen(native)
+        .is_some_and(|d| d.employer == Some(who));
+    let (Some(group), Some(target_group)) = (group_of(native), group_of(target)) else {
+        return;
+    };
+    if !hired || group != target_group {
+        return;
+    }
+    let turned = rebel(battle, who, &group, None);
+    let line = CombatLine::ExtendedTreachery {
+        character: battle.name(who).to_string(),
+        native: battle.name(native).to_string(),
+        target: battle.name(target).to_string(),
+        natives: turned.iter().map(|&n| battle.name(n).to_string()).collect(),
+    };
+    battle.say(Seen::Clearing, line);
+}
+
+/// Every member of `group` (and `also`) that `who` hired turns unhired and
+/// battles him; they leave the sheets they stood on as hired natives.
+fn rebel(
+    battle: &mut Battle,
+    who: FighterId,
+    group: &str,
+    also: Option<FighterId>,
+) -> Vec<FighterId> {
+    let mut turned = Vec::new();
+    for id in 0..battle.fighters.len() {
+        let same = Some(id) == also
+            || battle
+                .denizen(id)
+                .is_some_and(|d| d.group.as_deref() == Some(group));
+        if !same || !battle.in_play(id) {
+            continue;
+        }
+        if let Some(d) = battle.denizen_mut(id)
+            && d.employer == Some(who)
+        {
+            d.employer = None;
+            d.battling.insert(who);
+            turned.push(id);
+        }
+    }
+    battle
+        .sheet
+        .retain(|d, owner| !turned.contains(owner) && !turned.contains(d));
+    battle.plays.eventful = true;
+    // The rest of the group battles the traitor as well.
+    if let Some(&first) = turned.first() {
+        super::encounter::make_group_battle(battle, first, who);
+    }
+    turned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::script;
+    use crate::test_support::data;
+
+    fn battle(rules: &str) -> Battle<'static> {
+        let text = format!(
+            "clearing = \"CV4\"\nrules = [{rules}]\n[[character]]\nname = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 1\"\nemployer = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 3\"\nemployer = \"Amazon\"\n\
+             [[denizen]]\nid = \"Company 2\"\n[[denizen]]\nid = \"Rogue 1\"\n"
+        );
+        script::load(data(), "test.toml", &text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .battle
+    }
+
+    #[test]
+    fn deploying_against_his_own_group_rebels_it_only_with_the_rule() {
+        let mut off = battle("");
+        on_sent_against(&mut off, 0, 1, 3);
+        assert_eq!(off.denizen(1).and_then(|d| d.employer), Some(0));
+        let mut on = battle("\"extended_treachery\"");
+        on_sent_against(&mut on, 0, 1, 4);
+        assert_eq!(
+            on.denizen(1).and_then(|d| d.employer),
+            Some(0),
+            "a Rogue is not of that group"
+        );
+        on_sent_against(&mut on, 0, 1, 3);
+        for id in [1, 2] {
+            let d = on.denizen(id).expect("a Company man");
+            assert_eq!(d.employer, None);
+            assert!(d.battling.contains(&0));
+        }
+        assert!(on.denizen(3).expect("Company 2").battling.contains(&0));
+    }
+}

@@ -1,0 +1,110 @@
+//! Every component of the original Magic Realm, parsed from TOML files that
+//! are embedded in the binary, and checked once at start.
+//!
+//! Each kind of component has a module with its typed structs, its own TOML
+//! file beside it and a `load` function that parses and validates that file.
+//! [`load`] gathers them into [`GameData`] and checks the references between
+//! files (a character's starting weapon must exist, a dwelling's natives must
+//! be a known group). Any problem names the file, the entry and the field.
+//! The facts come from `../shared/reference/magic-realm`; the format and the
+//! wording are the project's own.
+
+pub mod armor;
+pub mod chits;
+mod cross_checks;
+pub mod item_links;
+pub mod notation;
+pub mod seasons;
+pub mod setup_card;
+pub mod spells;
+pub mod treasures;
+pub mod weapons;
+
+use std::sync::OnceLock;
+
+use realmgm_core::embedded::DataError;
+
+pub mod characters;
+pub mod horses;
+mod links;
+pub mod monsters;
+pub mod natives;
+pub mod terms;
+pub mod tiles;
+
+/// The component name behind a counter or item with a copy number
+/// (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`); a name without one is its
+/// own base.
+pub fn base_name(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// The whole original game.
+#[derive(Debug)]
+pub struct GameData {
+    pub tiles: tiles::Tiles,
+    /// The 16 characters, by name.
+    pub characters: Vec<characters::Character>,
+    /// One entry per kind of monster; its `counters` list every counter.
+    pub monsters: Vec<monsters::Monster>,
+    /// The nine native groups with their 42 members.
+    pub natives: Vec<natives::NativeGroup>,
+    /// The 34 horses.
+    pub horses: Vec<horses::Horse>,
+    pub weapons: Vec<weapons::Weapon>,
+    pub armor: Vec<armor::Armor>,
+    pub treasures: Vec<treasures::Treasure>,
+    pub spells: Vec<spells::Spell>,
+    pub chits: chits::MapChits,
+    pub setup_card: setup_card::SetupCard,
+    pub seasons: seasons::Seasons,
+}
+
+impl GameData {
+    /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
+    pub fn monster_of(&self, id: &str) -> Option<&monsters::Monster> {
+        let base = base_name(id);
+        self.monsters
+            .iter()
+            .find(|m| m.name == id)
+            .or_else(|| self.monsters.iter().find(|m| m.name == base))
+    }
+}
+
+/// Parse and check every embedded data file.
+///
+/// # Errors
+/// The first problem found, naming the file, the entry and the field.
+pub fn load() -> Result<GameData, DataError> {
+    let data = GameData {
+        tiles: tiles::load()?,
+        characters: characters::load()?,
+        monsters: monsters::load()?,
+        natives: natives::load()?,
+        horses: horses::load()?,
+        weapons: weapons::load()?,
+        armor: armor::load()?,
+        treasures: treasures::load()?,
+        spells: spells::load()?,
+        chits: chits::load()?,
+        setup_card: setup_card::load()?,
+        seasons: seasons::load()?,
+    };
+    links::check_denizens(&data)?;
+    item_links::check(&data)?;
+    cross_checks::check(&data)?;
+    Ok(data)
+}
+
+/// The embedded data, loaded once.
+///
+/// # Errors
+/// The embedded files are broken; only a bad build can do that, and the test
+/// suite loads them, so a released binary never reports it.
+pub fn get() -> Result<&'static GameData, &'static DataError> {
+    static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
+    DATA.get_or_init(load).as_ref()
+}

@@ -1,0 +1,182 @@
+//! The HIDE, ALERT and REST activities (play summary II.C.2–4; `tables/hide.rs` and
+//! §13 "Rest", "Alert").
+//!
+//! Rest heals one asterisk a phase (two with an advantage that makes rest
+//! count double): a wounded chit without asterisks comes back into play, a
+//! wounded one-asterisk chit becomes fatigued, a fatigued one-asterisk chit
+//! comes back; a two-asterisk chit is healed one step by "making change",
+//! fatiguing an active one-asterisk chit in its place.
+
+use realmgm_core::dice::DiceCount;
+use realmgm_core::game::Observers;
+
+use super::events::{PhaseResult, RestChange};
+use super::{Day, PhaseOutcome};
+use crate::abilities;
+use crate::data::characters::{ActionChit, Advantage};
+use crate::data::terms::Roll;
+use crate::state::{CharacterChit, ChitCondition};
+use crate::tables::hide::{Hide, HideResult};
+use crate::tables::read_roll;
+
+/// Roll on the Hide table; the roll is seen by the GM only (a hide roll is
+/// secret), its result goes to the character's player with the phase.
+pub fn hide(day: &mut Day<'_>, who: usize) -> PhaseResult {
+    let character = &day.state.characters[who];
+    if character.hidden {
+        return PhaseResult::AlreadyHidden;
+    }
+    let modifiers = super::modifiers::for_roll(day, who, Roll::Hide);
+    let count: DiceCount = modifiers.dice_count();
+    let purpose = format!("daylight/hide/{}", character.name);
+    let record = day.roll(&purpose, count, Observers::Gm);
+    let roll = read_roll(&Hide, record, &modifiers);
+    let hidden = roll.result == HideResult::Hidden
+        && !crate::magic::curses::keeps_unhidden(&day.state.characters[who]);
+    if hidden {
+        day.state.characters[who].hidden = true;
+    }
+    PhaseResult::Hid {
+        faces: roll.record.faces,
+        hidden,
+    }
+}
+
+/// Turn his weapon ready side up; or, when the phase's note names one of
+/// his MAGIC chits or he has no weapon, prepare a MAGIC chit
+/// ([`crate::magic::prepare`]).
+pub fn alert(
+    day: &mut Day<'_>,
+    who: usize,
+    note: Option<&str>,
+) -> Result<PhaseResult, PhaseOutcome> {
+    let named = note.and_then(|n| crate::magic::enchant::find_chit(&day.state, who, n));
+    if named.is_some() || day.state.characters[who].weapon.is_none() {
+        return crate::magic::prepare::prepare(&mut day.state, who, named)
+            .map(|event| {
+                let chit = match &event {
+                    crate::magic::events::MagicEvent::ChitPrepared { chit, .. } => chit.clone(),
+                    _ => String::new(),
+                };
+                let observers = day.only(who);
+                day.emit(observers, super::events::Happening::Magic(event));
+                PhaseResult::Done {
+                    activity: format!("alert: prepared {chit}"),
+                }
+            })
+            .map_err(|reason| PhaseOutcome::Lost {
+                reason: reason.to_string(),
+            });
+    }
+    let character = &mut day.state.characters[who];
+    let Some(weapon) = character.weapon.clone() else {
+        return Err(PhaseOutcome::Lost {
+            reason: "no weapon to alert".into(),
+        });
+    };
+    if character.weapon_alerted {
+        return Err(PhaseOutcome::Lost {
+            reason: format!("the {weapon} is already alerted"),
+        });
+    }
+    character.weapon_alerted = true;
+    Ok(PhaseResult::Alerted { weapon })
+}
+
+/// Rest once (twice when rest counts double), healing the named chit if it
+/// can be healed, otherwise the best one.
+pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
+    if let Some(reason) = crate::magic::curses::forbids_rest(&day.state.characters[who]) {
+        return PhaseResult::Lost { reason };
+    }
+    let double = abilities::has(
+        day.data,
+        day.rules,
+        &day.state.characters[who],
+        &Advantage::RestCountsDouble,
+    );
+    let times = if double { 2 } else { 1 };
+    let mut changes = Vec::new();
+    for _ in 0..times {
+        changes.extend(rest_once(&mut day.state.characters[who].chits, named));
+    }
+    if crate::magic::curses::has(
+        &day.state.characters[who],
+        crate::tables::magic::CurseKind::Wither,
+    ) {
+        // Wither: nothing with effort asterisks may come back to active.
+        crate::magic::curses::wither(&mut day.state.characters[who]);
+    }
+    PhaseResult::Rested { changes }
+}
+
+fn effort(chit: &CharacterChit) -> u8 {
+    ActionChit::parse(&chit.chit).map(|c| c.effort).unwrap_or(0)
+}
+
+/// The chit a rest would heal, best first: wounded without asterisks,
+/// fatigued one-asterisk, wounded one-asterisk, then two-asterisk chits
+/// that can make change.
+fn pick(chits: &[CharacterChit], named: Option<&str>) -> Option<usize> {
+    let can_make_change = chits
+        .iter()
+        .any(|c| c.condition == ChitCondition::Active && effort(c) == 1);
+    let healable = |c: &CharacterChit| match (c.condition, effort(c)) {
+        (ChitCondition::Active, _) => None,
+        (ChitCondition::Wounded, 0) => Some(0),
+        (ChitCondition::Fatigued, 0) => Some(1),
+        (ChitCondition::Fatigued, 1) => Some(2),
+        (ChitCondition::Wounded, 1) => Some(3),
+        (_, _) if can_make_change => Some(4),
+        _ => None,
+    };
+    if let Some(name) = named
+        && let Some(i) = chits
+            .iter()
+            .position(|c| c.chit.eq_ignore_ascii_case(name) && healable(c).is_some())
+    {
+        return Some(i);
+    }
+    chits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| healable(c).map(|rank| (rank, i)))
+        .min()
+        .map(|(_, i)| i)
+}
+
+fn rest_once(chits: &mut [CharacterChit], named: Option<&str>) -> Vec<RestChange> {
+    let Some(i) = pick(chits, named) else {
+        return Vec::new();
+    };
+    let from = chits[i].condition;
+    let to = match (from, effort(&chits[i])) {
+        (ChitCondition::Wounded, 0) | (ChitCondition::Fatigued, _) => ChitCondition::Active,
+        _ => ChitCondition::Fatigued,
+    };
+    let mut changes = Vec::new();
+    if effort(&chits[i]) >= 2 {
+        // Making change: an active one-asterisk chit is fatigued in its place.
+        if let Some(j) = chits
+            .iter()
+            .position(|c| c.condition == ChitCondition::Active && effort(c) == 1)
+        {
+            chits[j].condition = ChitCondition::Fatigued;
+            changes.push(RestChange {
+                chit: chits[j].chit.clone(),
+                from: ChitCondition::Active,
+                to: ChitCondition::Fatigued,
+            });
+        }
+    }
+    chits[i].condition = to;
+    changes.insert(
+        0,
+        RestChange {
+            chit: chits[i].chit.clone(),
+            from,
+            to,
+        },
+    );
+    changes
+}

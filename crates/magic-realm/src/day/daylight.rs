@@ -1,0 +1,592 @@
+//! One character's Daylight turn (play summary II.B–D; `day/daylight.rs`): he
+//! becomes unhidden, then does his recorded phases one at a time — two
+//! basic and two sunlight phases (only the basic two if he starts in or
+//! enters a cave clearing; with Seasons and Weather the week's weather sets
+//! them and adds sheltered phases, see `weather`), bonus phases only where an advantage, an
+//! active treasure, an active horse (see `horses`) or a treasure site in
+//! the clearing gives them; a bonus Search counts a Peer source when the
+//! search is on Peer. A run of Fly phases ends with a landing
+//! before his next other phase or at the end of his turn (see `fly`). An
+//! impossible phase is lost, or replaced by the `If impossible:`
+//! instruction; a blocked character stops.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::data::GameData;
+use crate::day::refusal::PhaseError;
+use crate::state::{CharacterState, MrState};
+use realmgm_core::game::{Observers, Rules};
+
+use super::events::{Happening, PhaseEvent, PhaseResult};
+use super::{
+    Day, PhaseOutcome, activities, blocking, cache, dealings, fly, hire, horses, movement, pending,
+    prophecy, rearrange, retinue, search, summoning, trade, weather,
+};
+use crate::abilities;
+use crate::board::ClearingId;
+use crate::data::characters::Advantage;
+use crate::data::terms::Activity as Kind;
+use crate::magic::influence;
+use crate::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
+
+/// The phases a character has for his recorded activities, bonus phases
+/// apart: the day's basic and sunlight phases, only the basic ones when he
+/// starts in a cave or has no sunlight phases (play summary II.C). The
+/// orders form asks for as many.
+pub fn normal_phases(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    character: &CharacterState,
+) -> usize {
+    let budget = weather::budget_of(data, rules, state);
+    let no_sunlight = abilities::has(data, rules, character, &Advantage::NoSunlightPhases);
+    if no_sunlight || movement::is_cave_in(state, &character.position) {
+        budget.basic
+    } else {
+        budget.basic + budget.sunlight
+    }
+}
+
+/// Where the turn stands between phases.
+struct Turn {
+    /// Normal (non-bonus) phases he may use.
+    allowed: usize,
+    used: usize,
+    /// The day's basic phases (all he has in caves) and basic plus sunlight
+    /// phases (`weather::budget`).
+    basic: usize,
+    full: usize,
+    /// Sheltered phases left: usable in a cave or dwelling clearing once the
+    /// others are used (Seasons and Weather).
+    sheltered_left: usize,
+    /// Move phases still to spend climbing into `climbing` after this one.
+    climb_left: usize,
+    moves: usize,
+    bonus_used: BTreeSet<String>,
+    climbing: Option<ClearingId>,
+    /// The tile he flies over, from his first Fly phase until he lands.
+    aloft: Option<String>,
+    /// Search phases done so far: the `Search:` line names a table for each
+    /// in order, and later searches reuse the last.
+    searches: usize,
+    /// The phase before moved him (a pony doubles that move).
+    just_moved: bool,
+}
+
+/// Do the turn of character `who`, with his `followers` moving along.
+pub fn take_turn(
+    day: &mut Day<'_>,
+    who: usize,
+    followers: &[usize],
+    orders: &BTreeMap<String, DayOrders>,
+) {
+    let player = day.state.characters[who].player.clone();
+    let empty = DayOrders::default();
+    let mine = orders.get(&player).unwrap_or(&empty);
+    take_turn_as(day, who, followers, mine, orders);
+}
+
+/// Do the turn of `who` by the orders `mine` (a hired leader's stand-in
+/// has orders of his own beside his employer's, `day::leader_turn`);
+/// `orders` are everyone's, for blocking and deals.
+pub fn take_turn_as(
+    day: &mut Day<'_>,
+    who: usize,
+    followers: &[usize],
+    mine: &DayOrders,
+    orders: &BTreeMap<String, DayOrders>,
+) {
+    let (shown, no_orders) = as_shown(mine);
+    for &i in std::iter::once(&who).chain(followers) {
+        day.state.characters[i].hidden = false;
+    }
+    let character = &day.state.characters[who];
+    let budget = weather::budget(day);
+    let full = budget.basic + budget.sunlight;
+    let mut turn = Turn {
+        allowed: normal_phases(day.data, day.rules, &day.state, character),
+        used: 0,
+        basic: budget.basic,
+        full,
+        sheltered_left: budget.sheltered,
+        climb_left: 0,
+        moves: 0,
+        bonus_used: BTreeSet::new(),
+        climbing: None,
+        aloft: None,
+        searches: 0,
+        just_moved: false,
+    };
+    // Flying leaves his followers behind for the rest of the day.
+    let mut with_him = followers.to_vec();
+    let observers = watchers(day, who, followers);
+    let (mut hirelings, stay) = retinue::at_turn_start(day, who, mine);
+    for native in super::leader_turn::following(day, who, orders) {
+        if !hirelings.contains(&native) {
+            hirelings.push(native);
+        }
+    }
+    let character = &day.state.characters[who];
+    day.emit(
+        observers.clone(),
+        Happening::Phase(PhaseEvent::TurnStarts {
+            character: character.name.clone(),
+            clearing: character.position.clone(),
+            recorded: shown.recorded(),
+            no_orders,
+            phases: u8::try_from(turn.allowed).unwrap_or(u8::MAX),
+            followers: followers
+                .iter()
+                .map(|&f| day.state.characters[f].name.clone())
+                .chain(hirelings.iter().cloned())
+                .collect(),
+        }),
+    );
+    let reason = "left where they stand, as ordered";
+    retinue::say_left_behind(day, who, stay, reason, &observers);
+    let phases = &mine.activities.phases;
+    for (index, phase) in phases.iter().enumerate() {
+        if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
+            blocking::end_of_phase(day, who, orders);
+        }
+        // Everything this phase sets off is told under its numbered line:
+        // that line is known only once the phase is done, so it goes in
+        // before the phase's first event.
+        let phase_starts = day.events.len();
+        if !day.today.blocked.contains(&who) {
+            let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
+            dealings::at_phase(day, who, number, orders);
+            rearrange::at_phase(day, who, number, mine);
+        }
+        if day.today.blocked.contains(&who) {
+            day.emit_at(
+                phase_starts,
+                observers.clone(),
+                Happening::Phase(PhaseEvent::PhasesLeft {
+                    character: day.state.characters[who].name.clone(),
+                    count: phases.len() - index,
+                    reason: "blocked".into(),
+                }),
+            );
+            break;
+        }
+        let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
+        let mut pony_move = false;
+        let result = match use_phase(day, who, phase, mine, &mut turn) {
+            Err(reason) => PhaseResult::Lost {
+                reason: reason.to_string(),
+            },
+            Ok(pony) => {
+                pony_move = pony;
+                let next = phases.get(index + 1);
+                let result = execute(day, who, phase, next, mine, &mut turn);
+                let result = prophecy::choose(day, who, index, result, mine, |day, other| {
+                    execute(day, who, other, next, mine, &mut turn)
+                });
+                fallback(day, who, result, mine.when_impossible)
+            }
+        };
+        let result = match result {
+            PhaseResult::Flew {
+                over,
+                item,
+                left_behind,
+                ..
+            } => PhaseResult::Flew {
+                over,
+                item,
+                left_behind,
+                followers_left: with_him
+                    .drain(..)
+                    .map(|f| day.state.characters[f].name.clone())
+                    .chain(hirelings.drain(..))
+                    .collect(),
+            },
+            PhaseResult::Moved { to, left_behind } if pony_move => {
+                // Only followers on ponies keep up with a pony's double move.
+                let (kept, left): (Vec<usize>, Vec<usize>) = with_him
+                    .iter()
+                    .partition(|&&f| horses::rides_pony(day.data, &day.state.characters[f]));
+                with_him = kept;
+                let (riding, walking): (Vec<String>, Vec<String>) = hirelings
+                    .drain(..)
+                    .partition(|native| retinue::rides_pony(day, native));
+                hirelings = riding;
+                let names = left
+                    .iter()
+                    .map(|&f| day.state.characters[f].name.clone())
+                    .chain(walking)
+                    .collect();
+                let reason = "they have no pony to keep up with the double move";
+                retinue::say_left_behind(day, who, names, reason, &observers);
+                PhaseResult::Moved { to, left_behind }
+            }
+            other => other,
+        };
+        if day.today.shed_followers.remove(&who) {
+            let names = with_him
+                .drain(..)
+                .map(|f| day.state.characters[f].name.clone())
+                .chain(hirelings.drain(..))
+                .collect();
+            retinue::say_left_behind(day, who, names, "no longer in the clearing", &observers);
+        }
+        turn.just_moved = matches!(result, PhaseResult::Moved { .. });
+        carry_followers(day, who, &with_him, &result);
+        let here = day.state.characters[who].position.clone();
+        retinue::carry(day, &hirelings, &here);
+        if !was_in_cave && movement::is_cave(day, &day.state.characters[who].position) {
+            // Entering a cave takes away the unused sunlight phases, and
+            // after a sunlight phase nothing more can be done there.
+            turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
+            horses::unsaddle(day, who, &with_him, &observers);
+        }
+        day.emit_at(
+            phase_starts,
+            observers.clone(),
+            Happening::Phase(PhaseEvent::PhaseDone {
+                character: day.state.characters[who].name.clone(),
+                number: index + 1,
+                recorded: shown.activities.phases[index].to_string(),
+                result,
+            }),
+        );
+        if turn.aloft.is_none() {
+            blocking::end_of_phase(day, who, orders);
+        }
+        weather::end_of_phase(day, who, &with_him, turn.climbing.is_some());
+    }
+    if touch_down(day, who, &mut turn) {
+        blocking::end_of_phase(day, who, orders);
+    }
+    summoning::end_of_turn(day, who, &with_him);
+    super::missions::end_of_turn(day, who, &mine.missions);
+}
+
+/// The remark on the orders made up for a player who sent none.
+pub const NO_ORDERS_REMARK: &str = "No orders received.";
+
+/// The orders as the log shows them, and whether they are the ones made
+/// up for a player who sent none: that remark is said once, at the top of
+/// the turn, not inside a phase's line.
+fn as_shown(mine: &DayOrders) -> (DayOrders, bool) {
+    let mut shown = mine.clone();
+    let mut no_orders = false;
+    for phase in &mut shown.activities.phases {
+        if phase.note.as_deref() == Some(NO_ORDERS_REMARK) {
+            phase.note = None;
+            no_orders = true;
+        }
+    }
+    (shown, no_orders)
+}
+
+/// Land him if he is flying (then, as at the end of a phase, he may be
+/// blocked where he lands); a cave clearing takes away the sunlight phases
+/// he has not used, as entering one on foot does. True when he landed.
+fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
+    let Some(tile) = turn.aloft.take() else {
+        return false;
+    };
+    let landed = fly::land(day, who, &tile);
+    if movement::is_cave(day, &landed) {
+        turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
+        let observers = day.only(who);
+        horses::unsaddle(day, who, &[], &observers);
+    }
+    true
+}
+
+/// The player of `who` and those of his followers.
+fn watchers(day: &Day<'_>, who: usize, followers: &[usize]) -> Observers {
+    Observers::Players(
+        std::iter::once(who)
+            .chain(followers.iter().copied())
+            .map(|i| day.state.characters[i].player.clone())
+            .collect(),
+    )
+}
+
+/// Count the phase against his day, or say why it does not exist. True
+/// when it is a pony's double move.
+fn use_phase(
+    day: &Day<'_>,
+    who: usize,
+    phase: &Phase,
+    orders: &DayOrders,
+    turn: &mut Turn,
+) -> Result<bool, PhaseError> {
+    if !phase.bonus {
+        if turn.used >= turn.allowed {
+            let position = &day.state.characters[who].position;
+            if turn.sheltered_left > 0 && weather::in_shelter(day, position) {
+                turn.sheltered_left -= 1;
+                return Ok(false);
+            }
+            let why = if turn.allowed < turn.full {
+                format!(
+                    "only {} phases today (no sunlight phases in caves or for this character)",
+                    turn.allowed
+                )
+            } else {
+                format!("only {} phases today", turn.full)
+            };
+            let why = if turn.sheltered_left > 0 {
+                format!("{why}; sheltered phases need a cave or dwelling clearing")
+            } else {
+                why
+            };
+            return Err(PhaseError::Refused(why));
+        }
+        turn.used += 1;
+        return Ok(false);
+    }
+    let Some(kind) = bonus_kind(&phase.activity) else {
+        return Err(format!("nothing gives a bonus {} phase", phase.activity.code()).into());
+    };
+    let character = &day.state.characters[who];
+    let dwelling_here = day
+        .state
+        .dwellings
+        .values()
+        .any(|c| c == &character.position);
+    // Advantages, treasures and sites, then the spells on him.
+    let sources_of = |activity: Kind| {
+        let mut sources = abilities::bonus_sources(
+            day.data,
+            day.rules,
+            &day.state,
+            dwelling_here,
+            character,
+            activity,
+        );
+        sources.extend(influence::bonus_phases(&day.state, character, activity));
+        sources
+    };
+    let mut sources: Vec<(String, bool)> =
+        sources_of(kind).into_iter().map(|s| (s, false)).collect();
+    // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
+    let peering = matches!(
+        orders
+            .searches
+            .get(turn.searches)
+            .or(orders.searches.last()),
+        Some(SearchTable::Peer { .. })
+    );
+    if kind == Kind::Search && peering {
+        sources.extend(sources_of(Kind::Peer).into_iter().map(|s| (s, false)));
+    }
+    if kind == Kind::Move
+        && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
+    {
+        // The pony's move is renewed by every move: spend it first.
+        if double {
+            sources.insert(0, (horse, true));
+        } else {
+            sources.push((horse, false));
+        }
+    }
+    match sources
+        .into_iter()
+        .find(|(s, _)| !turn.bonus_used.contains(s))
+    {
+        Some((source, double)) => {
+            turn.bonus_used.insert(source);
+            Ok(double)
+        }
+        None => Err(format!(
+            "no advantage or active item gives another bonus {} phase here",
+            phase.activity.code()
+        )
+        .into()),
+    }
+}
+
+/// The activity as advantages and treasures name it.
+fn bonus_kind(activity: &Activity) -> Option<Kind> {
+    Some(match activity {
+        Activity::Move { .. } => Kind::Move,
+        Activity::Hide => Kind::Hide,
+        Activity::Alert => Kind::Alert,
+        Activity::Rest { .. } => Kind::Rest,
+        Activity::Search => Kind::Search,
+        Activity::Trade => Kind::Trade,
+        Activity::Hire => Kind::Hire,
+        Activity::Follow { .. } => Kind::Follow,
+        Activity::SpellPrep | Activity::Spell { .. } => Kind::Spell,
+        Activity::Fly { .. } | Activity::Cache => return None,
+    })
+}
+
+fn lost(outcome: PhaseOutcome, done: &str) -> PhaseResult {
+    match outcome {
+        PhaseOutcome::Done => PhaseResult::Done {
+            activity: done.into(),
+        },
+        PhaseOutcome::Lost { reason } => PhaseResult::Lost { reason },
+    }
+}
+
+/// Do one phase's activity.
+fn execute(
+    day: &mut Day<'_>,
+    who: usize,
+    phase: &Phase,
+    next: Option<&Phase>,
+    orders: &DayOrders,
+    turn: &mut Turn,
+) -> PhaseResult {
+    let climbing = turn.climbing.take();
+    match &phase.activity {
+        Activity::Move { tile, clearing } => {
+            let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+                return PhaseResult::Lost {
+                    reason: format!("there is no tile {tile}"),
+                };
+            };
+            let to = ClearingId::new(&code, *clearing);
+            move_phase(day, who, to, next, climbing, turn)
+        }
+        Activity::Hide => match weather::forbids_hide(day) {
+            Some(reason) => PhaseResult::Lost { reason },
+            None => activities::hide(day, who),
+        },
+        Activity::Alert => {
+            activities::alert(day, who, phase.note.as_deref()).unwrap_or_else(|o| lost(o, "alert"))
+        }
+        Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
+        Activity::Search => {
+            let table = orders
+                .searches
+                .get(turn.searches)
+                .or(orders.searches.last())
+                .cloned()
+                // No `Search:` line: Locate, the table that finds treasure sites.
+                .unwrap_or(SearchTable::Locate);
+            turn.searches += 1;
+            lost(
+                search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref()),
+                "search",
+            )
+        }
+        Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
+        Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
+        Activity::Fly { tile } => fly::fly(day, who, tile, &mut turn.aloft),
+        Activity::SpellPrep | Activity::Spell { .. } => lost(
+            pending::enchant(day, who, &phase.activity, phase.note.as_deref()),
+            "spell",
+        ),
+        Activity::Cache => lost(cache::cache_phase(day, who, &orders.cache), "cache"),
+        Activity::Follow { leader } => PhaseResult::Lost {
+            reason: format!(
+                "following the {leader} must be the whole day: record only Follow phases"
+            ),
+        },
+    }
+}
+
+fn move_phase(
+    day: &mut Day<'_>,
+    who: usize,
+    to: ClearingId,
+    next: Option<&Phase>,
+    climbing: Option<ClearingId>,
+    turn: &mut Turn,
+) -> PhaseResult {
+    if let Err(reason) = movement::check_move(day, who, &to) {
+        return PhaseResult::Lost {
+            reason: reason.to_string(),
+        };
+    }
+    let character = &day.state.characters[who];
+    let limit = abilities::advantages(day.data, day.rules, character)
+        .into_iter()
+        .find_map(|a| match a {
+            Advantage::MoveLimit { per_day } => Some(usize::from(per_day)),
+            _ => None,
+        });
+    let mid_climb = climbing.as_ref() == Some(&to) && turn.climb_left > 1;
+    if movement::is_mountain(day, &to) && (climbing.as_ref() != Some(&to) || mid_climb) {
+        let again = next.is_some_and(|p| match &p.activity {
+            Activity::Move { tile, clearing } => {
+                *clearing == to.clearing
+                    && day.data.tiles.resolve(tile).map(|t| t.code.as_str()) == Some(&to.tile)
+            }
+            _ => false,
+        });
+        if !again {
+            let cost = match weather::mountain_cost(day) {
+                2 => "two".to_string(),
+                3 => "three".to_string(),
+                4 => "four".to_string(),
+                n => n.to_string(),
+            };
+            return PhaseResult::Lost {
+                reason: format!(
+                    "entering the mountain clearing {to} takes {cost} move phases in a row"
+                ),
+            };
+        }
+        // Phases still to climb after this one: the season may make a
+        // mountain cost more than two (`data/seasons.toml`).
+        turn.climb_left = if mid_climb {
+            turn.climb_left - 1
+        } else {
+            weather::mountain_cost(day).saturating_sub(1)
+        };
+        turn.climbing = Some(to.clone());
+        return PhaseResult::Climbing { toward: to };
+    }
+    if let Some(limit) = limit
+        && turn.moves >= limit
+    {
+        return PhaseResult::Lost {
+            reason: format!("at most {limit} moves a day"),
+        };
+    }
+    turn.moves += 1;
+    let from = day.state.characters[who].position.tile.clone();
+    let to = crate::day::wilderness::lost_destination(day, who, to);
+    let left_behind = movement::make_move(day, who, &to);
+    turn.used += crate::day::wilderness::storm_phases(day, who, &from);
+    PhaseResult::Moved { to, left_behind }
+}
+
+/// A lost phase becomes a hide or rest phase when the player said so.
+fn fallback(
+    day: &mut Day<'_>,
+    who: usize,
+    result: PhaseResult,
+    when: WhenImpossible,
+) -> PhaseResult {
+    let PhaseResult::Lost { reason } = result else {
+        return result;
+    };
+    let instead = match when {
+        WhenImpossible::Skip => return PhaseResult::Lost { reason },
+        WhenImpossible::Hide => activities::hide(day, who),
+        WhenImpossible::Rest => activities::rest(day, who, None),
+    };
+    PhaseResult::Instead {
+        reason,
+        result: Box::new(instead),
+    }
+}
+
+/// Followers move and hide with their guide.
+fn carry_followers(day: &mut Day<'_>, who: usize, followers: &[usize], result: &PhaseResult) {
+    let position = day.state.characters[who].position.clone();
+    let hidden = day.state.characters[who].hidden;
+    for &f in followers {
+        let follower = &mut day.state.characters[f];
+        follower.position = position.clone();
+        follower
+            .discoveries
+            .tiles_visited
+            .insert(position.tile.clone());
+        if matches!(result, PhaseResult::Hid { hidden: true, .. }) {
+            follower.hidden = hidden;
+        }
+    }
+}

@@ -1,0 +1,726 @@
+//! Sunset and Evening (play summary III): combat in every clearing holding a
+//! living character and anyone else. At the start, each unhired native
+//! group rolls on the Meeting table against each character there
+//! (Block/Battle: it battles him); heavy and medium monsters turn light
+//! side up and Tremendous monsters red side down. The fight itself is the
+//! combat engine's ([`crate::combat`]), played with each
+//! character's `Combat:` standing orders; every line and roll becomes an
+//! event seen by the players in the clearing. Afterwards the state takes
+//! the results: chits, weapons, armour, horses, fame, notoriety, gold, the
+//! dead, runaways and what the dead left behind.
+//!
+//! Rulings: characters act in seat order; hired natives whose employer is
+//! elsewhere fight for him, with him in the battle as absent (he decides
+//! nothing, his record takes only their spoils), and a hired leader beside
+//! a monster or unhired native starts a combat with no character there
+//! (issue 17); a character who runs away goes to the
+//! first clearing a path he knows leads to; drinks before the battling
+//! roll follow his `Drinks:` line (1 gold a member present).
+
+use std::collections::BTreeMap;
+
+use realmgm_core::game::Observers;
+
+use super::Day;
+use super::events::{CombatEvent, Happening};
+use crate::board::ClearingId;
+use crate::combat::by_rounds::{self, RoundAnswers};
+use crate::combat::casting::CombatMagic;
+use crate::combat::error::CombatError;
+use crate::combat::log::{CombatLine, Seen};
+use crate::combat::model::{Fighter, FighterKind, Out};
+use crate::combat::{Battle, CombatRules, Decision, build};
+use crate::data::terms::{Roll, Strength};
+use crate::data::tiles::PathKind;
+use crate::magic::expiry;
+use crate::orders::{DayOrders, Settle};
+use crate::state::{Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile};
+use crate::tables::meeting::{
+    MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
+};
+
+/// Who stands in a clearing at Sunset.
+#[derive(Default)]
+struct Crowd {
+    characters: Vec<usize>,
+    denizens: Vec<String>,
+    /// Employers (by seat) of hired natives here who are elsewhere: their
+    /// hirelings fight for them, and they are in the battle as absent.
+    absent: Vec<usize>,
+}
+
+/// Fight in every clearing where combat starts. With round answers
+/// (round-by-round combat), a character without a `Combat:` line answers
+/// each round by mail ([`by_rounds`]).
+///
+/// # Errors
+/// The decisions every stopped battle waits for, with their lines so far
+/// emitted. The other clearings are still fought, so every player whose
+/// round waits is asked at once, not one clearing after another; battles
+/// in different clearings share nothing, and a stopped day is resolved
+/// again from its start, so fighting on changes no result.
+pub fn evening(
+    day: &mut Day<'_>,
+    orders: &BTreeMap<String, DayOrders>,
+    answers: Option<&RoundAnswers>,
+) -> Result<(), Vec<Decision>> {
+    let mut clearings: BTreeMap<ClearingId, Crowd> = BTreeMap::new();
+    for (i, c) in day.state.characters.iter().enumerate() {
+        if !c.dead {
+            clearings
+                .entry(c.position.clone())
+                .or_default()
+                .characters
+                .push(i);
+        }
+    }
+    for clearing in leaders_facing_a_fight(day) {
+        clearings.entry(clearing).or_default();
+    }
+    for (id, d) in &day.state.denizens {
+        if let Whereabouts::Clearing { clearing } = &d.at
+            && let Some(crowd) = clearings.get_mut(clearing)
+        {
+            crowd.denizens.push(id.clone());
+            let employer = day.state.employer_of(id);
+            if let Some(e) = employer.filter(|&e| day.state.characters[e].position != *clearing)
+                && !crowd.absent.contains(&e)
+            {
+                crowd.absent.push(e);
+            }
+        }
+    }
+    let mut waiting = Vec::new();
+    for (clearing, crowd) in clearings {
+        if crowd.characters.len() + crowd.denizens.len() < 2 {
+            if let [alone] = crowd.characters[..] {
+                super::lone_cast::cast_alone(day, alone, orders);
+            }
+            continue;
+        }
+        if let Err(decisions) = fight(day, &clearing, &crowd, orders, answers) {
+            waiting.extend(decisions);
+        }
+    }
+    if waiting.is_empty() {
+        Ok(())
+    } else {
+        Err(waiting)
+    }
+}
+
+fn fight(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    crowd: &Crowd,
+    orders: &BTreeMap<String, DayOrders>,
+    answers: Option<&RoundAnswers>,
+) -> Result<(), Vec<Decision>> {
+    let mut watching = day.players_in(clearing);
+    watching.extend(
+        crowd
+            .absent
+            .iter()
+            .map(|&e| day.state.characters[e].player.clone()),
+    );
+    let observers = Observers::Players(watching);
+    let mut fighters = Vec::new();
+    let mut seat_of = BTreeMap::new();
+    let mut absent = BTreeMap::new();
+    for &e in &crowd.absent {
+        let c = &day.state.characters[e];
+        if let Ok(hero) = build::hero(day.data, c) {
+            absent.insert(fighters.len(), c.clone());
+            seat_of.insert(fighters.len(), e);
+            fighters.push(Fighter {
+                name: c.name.clone(),
+                kind: FighterKind::Character(hero),
+                hidden: true,
+                out: Some(Out::Absent),
+            });
+        }
+    }
+    for &i in &crowd.characters {
+        let c = &day.state.characters[i];
+        match build::hero(day.data, c) {
+            Ok(mut hero) => {
+                hero.missile = super::modifiers::for_roll(day, i, Roll::Missile);
+                seat_of.insert(fighters.len(), i);
+                fighters.push(Fighter {
+                    name: c.name.clone(),
+                    kind: FighterKind::Character(hero),
+                    hidden: c.hidden,
+                    out: None,
+                });
+            }
+            Err(reason) => not_fought(day, &observers, clearing, &c.name.clone(), &reason),
+        }
+    }
+    let fighter_of = |seat: usize| seat_of.iter().find(|&(_, &s)| s == seat).map(|(&f, _)| f);
+    let mut counters = BTreeMap::new();
+    for id in &crowd.denizens {
+        let Some(state) = day.state.denizens.get(id) else {
+            continue;
+        };
+        let employer = day.state.employer_of(id);
+        if employer.is_some_and(|e| fighter_of(e).is_none()) {
+            continue;
+        }
+        let side = start_side(day, id, state.side);
+        match build::denizen(day.data, id, side, employer.and_then(fighter_of)) {
+            Ok(mut denizen) => {
+                // A native whose horse died or was taken fights on foot.
+                denizen.horse.take_if(|h| !holds(day, id, &h.horse.name));
+                denizen.sees_hidden = day
+                    .state
+                    .leaders
+                    .get(id)
+                    .is_some_and(|l| l.found_hidden_enemies);
+                counters.insert(fighters.len(), id.clone());
+                // A hired leader who hid keeps hidden into the Evening.
+                let hidden = day.state.leaders.get(id).is_some_and(|l| l.hidden);
+                fighters.push(Fighter {
+                    name: id.clone(),
+                    kind: FighterKind::Denizen(denizen),
+                    hidden,
+                    out: None,
+                });
+            }
+            Err(reason) => not_fought(day, &observers, clearing, id, &reason),
+        }
+    }
+    if seat_of.is_empty() || fighters.len() < 2 {
+        return Ok(());
+    }
+    let label = format!("{}{}", clearing.tile, clearing.clearing);
+    let mut combat_rules = CombatRules::from_rules(day.rules);
+    // Soft Ground / Early Snow: nobody rolls on the Hide table, so no Ambush.
+    combat_rules.ambush &= super::weather::forbids_hide(day).is_none();
+    let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
+    battle.in_cave = super::movement::is_cave(day, clearing);
+    for (&f, &seat) in &seat_of {
+        if absent.contains_key(&f) {
+            // Not here: nothing to decide, nobody to ask.
+            battle.tactics.insert(f, Default::default());
+            continue;
+        }
+        let player = &day.state.characters[seat].player;
+        let tactics = orders.get(player).and_then(|o| o.combat.clone());
+        // Played round by round, a character without standing orders is
+        // asked; otherwise he fights with the default ones.
+        if let Some(tactics) = tactics {
+            battle.tactics.insert(f, tactics);
+        } else if answers.is_none() {
+            battle.tactics.insert(f, Default::default());
+        }
+    }
+    if casters_here(day, &battle, &seat_of, answers.is_some()) {
+        battle.magic = Some(CombatMagic::new(
+            day.state.clone(),
+            day.rules.clone(),
+            // The state still holds the day before: today is the next one.
+            day.state.day + 1,
+            seat_of.clone(),
+        ));
+        // Spells already in effect (a transformed monster) shape the fight.
+        crate::combat::spell_effects::after_casts(&mut battle, None);
+    }
+    let paid_before = battling_rolls(day, &mut battle, &seat_of, &observers, orders);
+    let stopped = by_rounds::run(&mut battle, day.dice, answers);
+    // A combat in which nobody attacked or was attacked and nothing changed
+    // is not told (3.1 rule 8.1.3a: its two rounds are done all the same).
+    let told =
+        stopped.is_err() || paid_before || battle.log.iter().any(|line| !line.line.is_formality());
+    for line in battle.log.iter().filter(|_| told) {
+        let seen = match &line.seen {
+            Seen::Clearing => observers.clone(),
+            Seen::Only { fighter } => seat_of.get(fighter).map_or(Observers::Gm, |&s| day.only(s)),
+        };
+        if let CombatLine::Roll { record, .. } = &line.line {
+            day.emit(seen.clone(), Happening::Roll(record.clone()));
+        }
+        day.emit(
+            seen,
+            Happening::Combat(CombatEvent::Line {
+                clearing: clearing.clone(),
+                round: line.round,
+                line: line.line.clone(),
+            }),
+        );
+    }
+    stopped?;
+    write_back(day, clearing, &battle, &seat_of, &counters);
+    // An absent employer keeps his own record; only what his hirelings
+    // won or lost for him passes: fame, notoriety, gold, his hirelings.
+    for (f, before) in absent {
+        let seat = seat_of[&f];
+        let after = std::mem::replace(&mut day.state.characters[seat], before);
+        let c = &mut day.state.characters[seat];
+        c.fame = after.fame;
+        c.notoriety = after.notoriety;
+        c.gold = after.gold;
+        c.hirelings = after.hirelings;
+    }
+    magic_after(day, clearing, &battle, &seat_of, &observers);
+    Ok(())
+}
+
+/// Whether the fight needs the magic rules: a spell is in effect, or
+/// someone could cast (he knows a spell or carries an active treasure, as
+/// an artifact or book may hold an awakened spell) and may choose to: his
+/// standing orders name a spell, or he is asked round by round. The copy of
+/// the game state the magic rules work on is only made then, as it is the
+/// costliest part of a fight.
+fn casters_here(
+    day: &Day<'_>,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    asked_by_rounds: bool,
+) -> bool {
+    // Spells already in effect (Melt Into Mist, Poison) are read in combat;
+    // an Imp's Curse is kept in the game state.
+    !day.state.magic.in_effect.is_empty()
+        || crate::combat::monster_spells::any_caster(battle)
+        || seat_of.iter().any(|(fighter, &seat)| {
+            if !battle.in_play(*fighter) {
+                return false;
+            }
+            let c = &day.state.characters[seat];
+            let may_cast = asked_by_rounds
+                || battle
+                    .tactics
+                    .get(fighter)
+                    .is_some_and(|t| t.cast.is_some());
+            may_cast
+                && (!c.magic.spells.is_empty()
+                    || c.belongings.iter().any(|b| {
+                        b.active && day.data.treasures.iter().any(|t| t.name == b.item.name)
+                    }))
+        })
+}
+
+/// The spells cast in the battle enter the game state; then the end of
+/// combat: attack and combat spells of casters here expire (their chits
+/// fatigue), and spells of or on the dead end (magic summary).
+fn magic_after(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+) {
+    if let Some(magic) = &battle.magic {
+        crate::combat::spell_effects::moved_back(battle, seat_of, &mut day.state);
+        day.state.magic = magic.state.magic.clone();
+        for &seat in seat_of.values() {
+            if let Some(c) = magic.state.characters.get(seat) {
+                day.state.characters[seat].magic = c.magic.clone();
+            }
+        }
+    }
+    let mut events = expiry::end_of_combat(&mut day.state, clearing);
+    for f in battle
+        .fighters
+        .iter()
+        .filter(|f| matches!(f.out, Some(Out::Killed { .. })))
+    {
+        events.extend(expiry::caster_or_target_gone(&mut day.state, &f.name));
+    }
+    for &f in seat_of.keys() {
+        if battle.hero(f).is_some_and(|h| h.dead) {
+            events.extend(expiry::caster_or_target_gone(
+                &mut day.state,
+                battle.name(f),
+            ));
+        }
+    }
+    for event in events {
+        day.emit(observers.clone(), Happening::Magic(event));
+    }
+}
+
+/// Clearings where a hired leader stands without his employer beside a
+/// monster or an unhired native: combat happens there too (play summary
+/// III: any clearing with a character or hired leader and anyone else);
+/// hired non-leaders alone never start it.
+fn leaders_facing_a_fight(day: &Day<'_>) -> Vec<ClearingId> {
+    let mut found = Vec::new();
+    for (id, d) in &day.state.denizens {
+        let Whereabouts::Clearing { clearing } = &d.at else {
+            continue;
+        };
+        let Some(employer) = day.state.employer_of(id) else {
+            continue;
+        };
+        let boss = &day.state.characters[employer];
+        if !super::leader_turn::is_leader(day.data, id) || boss.dead || boss.position == *clearing {
+            continue;
+        }
+        let someone_to_fight = day.state.denizens.iter().any(|(other, o)| {
+            matches!(&o.at, Whereabouts::Clearing { clearing: c } if c == clearing)
+                && day.state.employer_of(other).is_none()
+        });
+        if someone_to_fight && !found.contains(clearing) {
+            found.push(clearing.clone());
+        }
+    }
+    found
+}
+
+fn not_fought(
+    day: &mut Day<'_>,
+    observers: &Observers,
+    clearing: &ClearingId,
+    who: &str,
+    why: &CombatError,
+) {
+    day.emit(
+        observers.clone(),
+        Happening::Combat(CombatEvent::Line {
+            clearing: clearing.clone(),
+            round: 0,
+            line: CombatLine::Refused {
+                character: who.to_string(),
+                reason: format!("left out of the combat: {why}"),
+            },
+        }),
+    );
+}
+
+/// Whether the counter `holder` holds the item `name` (a native's mount).
+fn holds(day: &Day<'_>, holder: &str, name: &str) -> bool {
+    day.state
+        .holdings
+        .get(holder)
+        .is_some_and(|items| items.iter().any(|i| i.name == name))
+}
+
+/// Heavy and medium monsters light side up, Tremendous red side down.
+fn start_side(day: &Day<'_>, id: &str, side: CounterSide) -> CounterSide {
+    let monster = day.state.denizens.get(id).map(|d| d.kind) == Some(DenizenKind::Monster);
+    if !monster {
+        return side;
+    }
+    let turns = day.data.monster_of(id).is_some_and(|m| {
+        m.has_red_side() || matches!(m.vulnerability, Strength::Medium | Strength::Heavy)
+    });
+    if turns { CounterSide::Light } else { side }
+}
+
+/// The Meeting-table roll of each unhired group against each character;
+/// whether anyone paid for drinks or gave up points to avoid a battle.
+fn battling_rolls(
+    day: &mut Day<'_>,
+    battle: &mut Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+    orders: &BTreeMap<String, DayOrders>,
+) -> bool {
+    let mut paid = false;
+    let groups: Vec<String> = {
+        let mut g: Vec<String> = battle
+            .fighters
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FighterKind::Denizen(d) if d.employer.is_none() => d.group.clone(),
+                _ => None,
+            })
+            .collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    for group in groups {
+        for (&f, &seat) in seat_of {
+            if super::battling_today::battles(&day.state, &group, battle.name(f)) {
+                group_battles(battle, &group, f, "they battle already today (no roll)");
+                continue;
+            }
+            let mut relationship = super::meeting::relationship(day, seat, &group);
+            let limit = orders
+                .get(&day.state.characters[seat].player)
+                .and_then(|o| o.drinks_up_to);
+            if let Some(better) = drinks(day, battle, f, seat, &group, relationship, limit) {
+                relationship = better;
+                paid = true;
+            }
+            let mods = super::modifiers::for_roll(day, seat, Roll::Meeting);
+            let request = MeetingRequest {
+                relationship,
+                activity: MeetingUse::BattlingCheck,
+                drinks: false,
+                decline_opportunity: false,
+            };
+            let character = day.state.characters[seat].name.clone();
+            let purpose = format!("combat/{}/battling/{character}/{group}", battle.clearing);
+            let Ok(outcome) = meet(day.dice, &purpose, &request, MeetingRules::default(), &mods)
+            else {
+                continue;
+            };
+            // A hidden character's roll is his own business.
+            let seen = if battle.fighters[f].hidden {
+                day.only(seat)
+            } else {
+                observers.clone()
+            };
+            for roll in &outcome.rolls {
+                day.emit(seen.clone(), Happening::Roll(roll.record.clone()));
+            }
+            // An Insult or a Challenge is answered by his `Insult:` and
+            // `Challenge:` lines: give up the points, or refuse and battle.
+            let his = orders.get(&day.state.characters[seat].player);
+            let answer = super::meeting::answer_to(
+                outcome.result,
+                his.map_or(Settle::Pay, |o| o.insult),
+                his.map_or(Settle::Pay, |o| o.challenge),
+            );
+            let battles = matches!(outcome.result, MeetingResult::BlockBattle)
+                || answer == Some(Settle::Fight);
+            // What the roll means first, the table's row after it.
+            let result = if battles {
+                format!("they battle (Meeting table: {})", outcome.result)
+            } else if answer == Some(Settle::Pay) {
+                paid = true;
+                // The battle keeps his fame and notoriety until it ends.
+                let points = battle.hero_mut(f).map_or("nothing", |hero| {
+                    super::meeting::give_up(outcome.result, &mut hero.fame, &mut hero.notoriety)
+                });
+                format!(
+                    "no battle; the {character} gives up {points} (Meeting table: {})",
+                    outcome.result
+                )
+            } else {
+                format!("no battle (Meeting table: {})", outcome.result)
+            };
+            if battles {
+                group_battles(battle, &group, f, &result);
+            } else {
+                let seen = battle.seen_by(f);
+                battle.say(
+                    seen,
+                    CombatLine::Battling {
+                        group: group.clone(),
+                        character,
+                        result,
+                    },
+                );
+            }
+        }
+    }
+    paid
+}
+
+/// Every unhired member of `group` battles fighter `f`; `result` says why.
+fn group_battles(battle: &mut Battle, group: &str, f: usize, result: &str) {
+    for id in 0..battle.fighters.len() {
+        if let Some(d) = battle.denizen_mut(id)
+            && d.employer.is_none()
+            && d.group.as_deref() == Some(group)
+        {
+            d.battling.insert(f);
+        }
+    }
+    let seen = battle.seen_by(f);
+    let character = battle.name(f).to_string();
+    battle.say(
+        seen,
+        CombatLine::Battling {
+            group: group.to_string(),
+            character,
+            result: result.to_string(),
+        },
+    );
+}
+
+/// Drinks before the battling roll (play summary III): 1 gold a member of the
+/// group present, when his `Drinks:` line allows it and it helps.
+fn drinks(
+    day: &mut Day<'_>,
+    battle: &mut Battle,
+    fighter: usize,
+    seat: usize,
+    group: &str,
+    relationship: crate::data::characters::Relationship,
+    limit: Option<u32>,
+) -> Option<crate::data::characters::Relationship> {
+    let limit = limit?;
+    let members = battle
+        .fighters
+        .iter()
+        .filter(|f| f.out.is_none())
+        .filter(|f| matches!(&f.kind, FighterKind::Denizen(d) if d.employer.is_none() && d.group.as_deref() == Some(group)))
+        .count();
+    let cost = u32::try_from(members).unwrap_or(u32::MAX);
+    let gold = u32::from(day.state.characters[seat].gold);
+    if cost > limit || cost > gold {
+        return None;
+    }
+    let better = column_after_drinks(relationship, MeetingUse::BattlingCheck).ok()?;
+    super::meeting::pay(day, seat, cost);
+    if let Some(hero) = battle.hero_mut(fighter) {
+        hero.gold -= i32::try_from(cost).unwrap_or(0);
+    }
+    let seen = battle.seen_by(fighter);
+    let character = battle.name(fighter).to_string();
+    let result = format!("the {character} buys drinks for {cost} gold");
+    battle.say(
+        seen,
+        CombatLine::Battling {
+            group: group.to_string(),
+            character,
+            result,
+        },
+    );
+    Some(better)
+}
+
+/// Carry the battle's results into the game state.
+fn write_back(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    counters: &BTreeMap<usize, String>,
+) {
+    for (&f, &seat) in seat_of {
+        let Some(hero) = battle.hero(f) else { continue };
+        let fled = battle.fighters[f].out == Some(Out::Ran);
+        let runaway = if fled {
+            let known = &day.state.characters[seat].discoveries.routes;
+            day.state
+                .board
+                .neighbours(clearing)
+                .into_iter()
+                .find(|l| match l.kind {
+                    PathKind::Normal | PathKind::Cave => true,
+                    PathKind::Hidden | PathKind::Secret => {
+                        let pair = if *clearing <= l.to {
+                            (clearing.clone(), l.to.clone())
+                        } else {
+                            (l.to.clone(), clearing.clone())
+                        };
+                        known.contains(&pair)
+                    }
+                })
+                .map(|l| l.to)
+        } else {
+            None
+        };
+        let c = &mut day.state.characters[seat];
+        for (chit, fought) in c.chits.iter_mut().zip(&hero.chits) {
+            chit.condition = fought.condition;
+        }
+        c.hidden = battle.fighters[f].hidden;
+        c.fame = hero.fame;
+        c.notoriety = hero.notoriety;
+        c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
+        c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
+        if !hero.dead {
+            crate::combat::activation::write_back(c, &hero.kit);
+        }
+        if hero.dead {
+            c.dead = true;
+            c.weapon = None;
+            c.armor.clear();
+            c.belongings.clear();
+            c.damaged_armor.clear();
+        } else {
+            for piece in &hero.armor {
+                if piece.destroyed {
+                    c.armor.retain(|a| a != &piece.name);
+                    c.belongings.retain(|b| b.item.name != piece.name);
+                    c.damaged_armor.retain(|a| a != &piece.name);
+                } else if piece.damaged && !c.damaged_armor.contains(&piece.name) {
+                    c.damaged_armor.push(piece.name.clone());
+                }
+            }
+            // Left in the clearing (the battle drops them there).
+            for item in &hero.abandoned {
+                c.belongings.retain(|b| b.item != *item);
+                c.armor.retain(|a| a != &item.name);
+                c.damaged_armor.retain(|a| a != &item.name);
+                if c.weapon.as_ref() == Some(&item.name) {
+                    c.weapon = None;
+                    c.weapon_alerted = false;
+                }
+            }
+            if let Some(horse) = hero.horse.as_ref().filter(|h| h.dead) {
+                c.belongings
+                    .retain(|b| !(b.item.kind == ItemKind::Horse && b.item.name == horse.name));
+            }
+            c.belongings.extend(hero.taken.iter().map(|item| Belonging {
+                item: item.clone(),
+                active: false,
+            }));
+        }
+        if let Some(to) = runaway {
+            c.position = to.clone();
+            c.discoveries.tiles_visited.insert(to.tile.clone());
+        }
+    }
+    for (&f, id) in counters {
+        let Some(den) = battle.denizen(f) else {
+            continue;
+        };
+        let killed = matches!(battle.fighters[f].out, Some(Out::Killed { .. }));
+        if let Some(record) = day.state.leaders.get_mut(id) {
+            record.hidden = battle.fighters[f].hidden;
+        }
+        // A hired leader's belongings: to his killer, or left here when
+        // he dies otherwise or turns on his employer (`leader_turn`).
+        if let Some(Out::Killed { by }) = &battle.fighters[f].out {
+            super::leader_turn::killed(&mut day.state, id, by);
+        } else if den.employer.is_none() {
+            day.state.release_leader(id);
+        }
+        if let Some(state) = day.state.denizens.get_mut(id) {
+            state.side = den.side;
+            if killed {
+                state.at = Whereabouts::Dead;
+            }
+        }
+        // His horse died, or went as spoils with him.
+        if let Some(mount) = den.horse.as_ref().filter(|h| h.horse.dead || killed)
+            && let Some(held) = day.state.holdings.get_mut(id)
+        {
+            held.retain(|i| i.name != mount.horse.name);
+        }
+        // Killed, or turned by treachery (`combat/treachery.rs`).
+        if killed || den.employer.is_none() {
+            day.state.dismiss(id);
+        }
+    }
+    if !battle.dropped.is_empty() {
+        day.state
+            .holdings
+            .entry(abandoned_pile(clearing))
+            .or_default()
+            .extend(battle.dropped.iter().cloned());
+    }
+    super::battling_today::remember(&mut day.state, battle);
+    for (leader, item) in &battle.to_leaders {
+        // A leader killed in the same fight cannot carry it: it lies here.
+        if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {
+            let pile = day
+                .state
+                .holdings
+                .entry(abandoned_pile(clearing))
+                .or_default();
+            pile.push(item.clone());
+            continue;
+        }
+        day.state
+            .leaders
+            .entry(leader.clone())
+            .or_default()
+            .carries
+            .push(item.clone());
+    }
+    for (group, item) in &battle.to_groups {
+        day.state
+            .holdings
+            .entry(group.clone())
+            .or_default()
+            .push(item.clone());
+    }
+}

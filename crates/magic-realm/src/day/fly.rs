@@ -1,0 +1,178 @@
+//! The FLY activity (play summary II.C.9): a character with an active
+//! belonging that flies (TreasureEffect::Flies, the Flying Carpet) uses a
+//! phase to fly to an adjacent tile or to stay over the tile he is in; when
+//! his flying ends he lands in a random clearing of the tile below him.
+//! Followers are left behind (play summary II.C.8).
+//!
+//! Rulings:
+//! - The item needs its colour of magic in the clearing he takes off from,
+//!   from any source (`magic::colour`: the day, the tile side face up,
+//!   dwellings, colour sources carried there, his own colour chits).
+//!   Once aloft he keeps flying until he lands.
+//! - His flying ends before the first phase of his turn that is not a Fly
+//!   phase, or at the end of his turn. While aloft nobody blocks him.
+//! - Landing rolls one die (`daylight/land/<character>`): the clearing of
+//!   that number, or, when the tile has none, the nearest lower one, or
+//!   else the lowest clearing of the tile.
+//! - What it carries (play summary II.C.1 applied to flight): the flying item's
+//!   strength must be at least his own weight (his vulnerability), or he
+//!   cannot take off; on take-off every item heavier than that strength is
+//!   left in the clearing's abandoned pile, as when walking. Horses carry
+//!   themselves and stay with him, as on foot.
+//! - A Broomstick spell in effect on him flies him like an item of Light
+//!   strength that needs no colour; it expires when he lands.
+
+use super::Day;
+use super::events::{Happening, PhaseEvent, PhaseResult};
+use crate::abilities;
+use crate::board::ClearingId;
+use crate::data::terms::{Colour, Strength};
+use crate::data::treasures::TreasureEffect;
+use realmgm_core::dice::DiceCount;
+
+/// The active belonging of `who` that flies, its strength and the colour
+/// it needs.
+fn flying_item(day: &Day<'_>, who: usize) -> Option<(String, Strength, Option<Colour>)> {
+    abilities::active_treasure_effects(day.data, &day.state.characters[who])
+        .into_iter()
+        .find_map(|(name, e)| match e {
+            TreasureEffect::Flies {
+                needs, strength, ..
+            } => Some((name.to_string(), *strength, *needs)),
+            _ => None,
+        })
+        .or_else(|| {
+            let me = crate::state::magic::Aim::Character {
+                name: day.state.characters[who].name.clone(),
+            };
+            crate::magic::cast::active_on(&day.state, &me, "Broomstick")
+                .map(|_| ("Broomstick spell".to_string(), Strength::Light, None))
+        })
+}
+
+/// His own weight: the character's vulnerability.
+fn own_weight(day: &Day<'_>, who: usize) -> Strength {
+    let name = &day.state.characters[who].name;
+    day.data
+        .characters
+        .iter()
+        .find(|c| &c.name == name)
+        .map_or(Strength::Negligible, |c| c.vulnerability)
+}
+
+/// Whether `colour` magic is present for `who` today (every source:
+/// the day, the tile, dwellings, treasures, his own colour chits).
+fn colour_present(day: &Day<'_>, who: usize, colour: Colour) -> bool {
+    crate::magic::colour::colours_present(&day.state, day.data, day.rules, day.state.day + 1, who)
+        .contains(&colour)
+}
+
+/// The tiles next to tile `code` on the map.
+fn adjacent_tiles(day: &Day<'_>, code: &str) -> Vec<String> {
+    let board = &day.state.board;
+    let Some(placement) = board.placement_of(code) else {
+        return Vec::new();
+    };
+    crate::data::tiles::Edge::ALL
+        .iter()
+        .filter_map(|&edge| board.placement_at(placement.at.neighbour(edge)))
+        .map(|p| p.tile.clone())
+        .collect()
+}
+
+/// A Fly phase toward `tile`; `aloft` is the tile he is flying over, if he
+/// already took off this turn. On success he is over the tile named.
+pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>) -> PhaseResult {
+    let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+        return PhaseResult::Lost {
+            reason: format!("there is no tile {tile}"),
+        };
+    };
+    let Some((item, strength, needs)) = flying_item(day, who) else {
+        return PhaseResult::Lost {
+            reason: "no active item that flies and no Broomstick spell in effect".into(),
+        };
+    };
+    if aloft.is_none()
+        && let Some(colour) = needs
+        && !colour_present(day, who, colour)
+    {
+        return PhaseResult::Lost {
+            reason: format!(
+                "the {item} flies only where {colour} magic is present, and there is none \
+                 in {} today",
+                day.state.characters[who].position
+            ),
+        };
+    }
+    let over = aloft
+        .clone()
+        .unwrap_or_else(|| day.state.characters[who].position.tile.clone());
+    if code != over && !adjacent_tiles(day, &over).contains(&code) {
+        return PhaseResult::Lost {
+            reason: format!("the tile {code} is not next to {over}, where the flight starts"),
+        };
+    }
+    let mut left_behind = Vec::new();
+    if aloft.is_none() {
+        let weight = own_weight(day, who);
+        if weight > strength {
+            return PhaseResult::Lost {
+                reason: format!(
+                    "the {item} carries {} weight at most and the {} weighs {}",
+                    strength, day.state.characters[who].name, weight
+                ),
+            };
+        }
+        left_behind = super::movement::drop_items_heavier_than(day, who, strength);
+    }
+    *aloft = Some(code.clone());
+    // The turn fills in the followers he leaves behind.
+    PhaseResult::Flew {
+        over: code,
+        item,
+        followers_left: Vec::new(),
+        left_behind,
+    }
+}
+
+/// End his flying over `tile`: roll one die and land in that clearing, or
+/// as the ruling in the module comment says.
+pub fn land(day: &mut Day<'_>, who: usize, tile: &str) -> ClearingId {
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    let die = day
+        .roll(&format!("daylight/land/{name}"), DiceCount::One, observers)
+        .result;
+    let numbers: Vec<u8> = day
+        .state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|c| c.tile == tile)
+        .map(|c| c.clearing)
+        .collect();
+    let number = numbers
+        .iter()
+        .copied()
+        .filter(|&n| n <= die)
+        .max()
+        .or_else(|| numbers.iter().copied().min())
+        .unwrap_or(die);
+    let to = ClearingId::new(tile, number);
+    let character = &mut day.state.characters[who];
+    character.position = to.clone();
+    character.discoveries.tiles_visited.insert(tile.to_string());
+    day.emit(
+        day.clearing_of(who),
+        Happening::Phase(PhaseEvent::Landed {
+            character: name,
+            clearing: to.clone(),
+            die,
+        }),
+    );
+    for event in crate::magic::expiry::landed(&mut day.state, who) {
+        day.emit(day.only(who), Happening::Magic(event));
+    }
+    to
+}

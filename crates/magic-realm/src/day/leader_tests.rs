@@ -1,0 +1,255 @@
+//! Tests of hired leaders taking their own turns (issue 17 §1): a line of
+//! his own gives him an attention counter and phases; without one he
+//! follows his employer or hides where he stands; he loots, carries and
+//! hands over what he finds; natives sent with him follow him; a killer
+//! takes what he carried.
+
+use super::events::{BirdsongEvent, Happening, PhaseEvent, PhaseResult};
+use super::leader_turn;
+use super::retinue_tests::{at, standing, with_soldiers};
+use super::tests::{border, game, play};
+use crate::board::ClearingId;
+use crate::data::tiles::ClearingKind;
+use crate::state::{Item, ItemKind, MrState, abandoned_pile};
+use crate::test_support::{move_to, results, script};
+use realmgm_core::dice::DiceScript;
+
+/// The Captain (P1) in `here` with the four Soldiers hired beside him.
+fn captain(here: &ClearingId) -> MrState {
+    with_soldiers("Captain", here)
+}
+
+#[test]
+fn a_hired_leader_with_a_line_takes_his_own_turn_with_those_sent_with_him() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = captain(&here);
+    let orders = format!(
+        "H\nSoldier HQ: {}, H\nSend: Soldier 1 with Soldier HQ\nLeave: Soldier 2",
+        move_to(&next)
+    );
+    let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
+    assert_eq!(after.characters[0].position, here);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+    assert_eq!(at(&after, "Soldier 1"), standing(&next), "sent with the HQ");
+    assert_eq!(at(&after, "Soldier 2"), standing(&here), "left");
+    assert_eq!(at(&after, "Soldier 3"), standing(&here), "with the Captain");
+    let order = events.iter().find_map(|e| match &e.happening {
+        Happening::Birdsong(BirdsongEvent::TurnOrder { order }) => Some(order.clone()),
+        _ => None,
+    });
+    let mut order = order.expect("a turn order");
+    order.sort();
+    assert_eq!(
+        order,
+        ["Captain", "Soldier HQ"],
+        "his own attention counter"
+    );
+    let his = results(&events, "Soldier HQ");
+    assert!(
+        matches!(&his[0], PhaseResult::Moved { to, .. } if to == &next),
+        "{his:?}"
+    );
+    assert_eq!(his.len(), 2);
+    // Only his employer's player saw the leader's phases.
+    let seen_by_p1 = events.iter().any(|e| {
+        matches!(&e.happening, Happening::Phase(PhaseEvent::TurnStarts { character, .. }) if character == "Soldier HQ")
+            && matches!(&e.observers, realmgm_core::game::Observers::Players(p) if p.contains("P1"))
+    });
+    assert!(seen_by_p1);
+    assert!(
+        after.characters.len() == 1,
+        "the stand-in is gone after his turn"
+    );
+}
+
+#[test]
+fn without_a_line_he_follows_his_employer_or_hides_where_he_stands() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = captain(&here);
+    let (after, events) = play(state, &[("P1", &move_to(&next))], DiceScript::default());
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next), "he follows");
+    assert!(
+        results(&events, "Soldier HQ").is_empty(),
+        "no turn of his own"
+    );
+
+    // Left behind, the next day he hides where he stands.
+    let mut apart = captain(&here);
+    apart.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&next);
+    let hide = script(&[("daylight/hide", &[1])]);
+    let (after, events) = play(apart, &[("P1", "R")], hide);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+    let his = results(&events, "Soldier HQ");
+    assert!(
+        matches!(his[0], PhaseResult::Hid { hidden: true, .. }),
+        "{his:?}"
+    );
+    assert!(
+        his[1..]
+            .iter()
+            .all(|r| matches!(r, PhaseResult::AlreadyHidden)),
+        "{his:?}"
+    );
+    assert!(after.leaders["Soldier HQ"].hidden, "he keeps his hiding");
+}
+
+#[test]
+fn what_he_loots_he_carries_and_hands_to_his_employer_when_they_meet() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = captain(&here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&next);
+    let telescope = Item {
+        kind: ItemKind::Treasure,
+        name: "Ancient Telescope".into(),
+    };
+    state
+        .holdings
+        .insert(abandoned_pile(&next), vec![telescope.clone()]);
+    let loot = script(&[("search/Soldier HQ/loot", &[1])]);
+    let (after, _) = play(state, &[("P1", "R\nSoldier HQ: S\nSearch: loot")], loot);
+    assert_eq!(after.leaders["Soldier HQ"].carries, vec![telescope.clone()]);
+    assert!(after.characters[0].belongings.is_empty());
+
+    // No map chit summons anything, so no monster spoils the meeting.
+    let mut after = after;
+    after.map_chits.clear();
+    let (after, events) = play(
+        after,
+        &[("P1", &format!("R\nSoldier HQ: {}", move_to(&here)))],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(
+        after.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item == telescope && !b.active),
+        "{log}"
+    );
+    assert!(!after.leaders.contains_key("Soldier HQ"));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Phase(PhaseEvent::HandedOver { leader, .. }) if leader == "Soldier HQ")));
+}
+
+#[test]
+fn his_killer_takes_what_he_carried_and_a_released_leader_drops_it() {
+    let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let item = Item {
+        kind: ItemKind::Treasure,
+        name: "Ancient Telescope".into(),
+    };
+    let mut state = game(&["Captain", "Amazon"]);
+    state.characters[0] = captain(&here).characters[0].clone();
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.leaders.insert(
+        "Soldier HQ".into(),
+        crate::state::LeaderRecord {
+            carries: vec![item.clone()],
+            ..Default::default()
+        },
+    );
+    let mut killed = state.clone();
+    leader_turn::killed(&mut killed, "Soldier HQ", "Amazon");
+    assert!(
+        killed.characters[1]
+            .belongings
+            .iter()
+            .any(|b| b.item == item)
+    );
+    let mut by_monster = state.clone();
+    leader_turn::killed(&mut by_monster, "Soldier HQ", "Giant 1");
+    assert_eq!(
+        by_monster.holdings[&abandoned_pile(&here)],
+        vec![item.clone()]
+    );
+    let mut released = state;
+    leader_turn::release_all(&mut released, 0);
+    assert_eq!(released.holdings[&abandoned_pile(&here)], vec![item]);
+    assert!(released.leaders.is_empty());
+}
+
+#[test]
+fn a_hidden_hired_leader_is_not_attacked_where_he_waits() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = captain(&next);
+    for soldier in ["Soldier 1", "Soldier 2", "Soldier 3"] {
+        state.denizens.get_mut(soldier).expect("a soldier").at = crate::state::Whereabouts::Dead;
+    }
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
+    let hide = script(&[("daylight/hide", &[1])]);
+    // He hides in his own turn; the wolf cannot find him in the Evening.
+    let (after, events) = play(state.clone(), &[("P1", "R\nSoldier HQ: H")], hide);
+    let log = super::log::gm_log(&events);
+    assert!(after.leaders["Soldier HQ"].hidden, "{log}");
+    assert!(!log.contains("Wolf A 1 attacks"), "{log}");
+    assert_eq!(at(&after, "Soldier HQ"), standing(&here));
+    // Unhidden, the wolf goes for him.
+    let (_, events) = play(state, &[("P1", "R\nSoldier HQ: S")], DiceScript::default());
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("Wolf A 1 attacks Soldier HQ"), "{log}");
+}
+
+#[test]
+fn a_hired_leader_blocked_before_his_turn_does_no_phases() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Swordsman"]);
+    let with_him = captain(&next);
+    state.characters[0] = with_him.characters[0].clone();
+    state.denizens = with_him.denizens;
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.characters[1].position = here.clone();
+    let leader_line = format!("R\nSoldier HQ: {}", move_to(&next));
+    // The Swordsman takes the first turn and blocks everyone he meets.
+    let (after, events) = play(
+        state.clone(),
+        &[
+            ("P1", &leader_line),
+            ("P2", "R\nTurn: first\nBlock: everyone"),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("The Swordsman blocks the Soldier HQ"), "{log}");
+    assert_eq!(
+        at(&after, "Soldier HQ"),
+        standing(&here),
+        "he never moved: {log}"
+    );
+    // Without the block he goes.
+    let (after, _) = play(
+        state,
+        &[("P1", &leader_line), ("P2", "R\nTurn: first")],
+        DiceScript::default(),
+    );
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+}
+
+#[test]
+fn a_hired_leader_follows_the_character_his_line_names() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Elf"]);
+    let with_soldiers = captain(&here);
+    state.characters[0] = with_soldiers.characters[0].clone();
+    state.denizens = with_soldiers.denizens;
+    state.characters[1].position = here.clone();
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R\nSoldier HQ: F Elf\nSend: Soldier 1 with Soldier HQ",
+            ),
+            ("P2", &move_to(&next)),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next), "{log}");
+    assert_eq!(at(&after, "Soldier 1"), standing(&next), "sent with him");
+    assert_eq!(at(&after, "Soldier 2"), standing(&here), "with the Captain");
+    assert!(
+        results(&events, "Soldier HQ").is_empty(),
+        "no turn of his own"
+    );
+}

@@ -1,0 +1,162 @@
+//! The MOVE activity (play summary II.C.1; `day/daylight.rs` "Mountains", "Hidden
+//! paths"): a move goes to a neighbouring clearing along a route the
+//! character knows — normal roads and cave tunnels always, hidden paths and
+//! secret passages once discovered (or with an advantage that knows them);
+//! items heavier than his strongest active MOVE chit are left behind.
+
+use super::Day;
+use crate::abilities;
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::characters::Advantage;
+use crate::data::terms::Strength;
+use crate::data::tiles::{ClearingKind, PathKind};
+use crate::day::refusal::PhaseError;
+use crate::state::MrState;
+use crate::state::{Belonging, CharacterState, Item, ItemKind};
+use realmgm_core::game::Rules;
+
+/// Why a move cannot be made.
+pub fn check_move(day: &Day<'_>, who: usize, to: &ClearingId) -> Result<(), PhaseError> {
+    let from = &day.state.characters[who].position;
+    check_move_from(day.data, day.rules, &day.state, who, from, to)
+}
+
+/// Why a move from `from` to `to` cannot be made, wherever the character
+/// stands now: the day's check, and the orders preview's for a phase after
+/// earlier moves (`day::preview`), which need not copy the state to try.
+pub fn check_move_from(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: usize,
+    from: &ClearingId,
+    to: &ClearingId,
+) -> Result<(), PhaseError> {
+    let character = &state.characters[who];
+    if state.board.clearing(to).is_none() {
+        return Err(format!("there is no clearing {to} on the map").into());
+    }
+    if from == to {
+        return Err(format!("already in {to}").into());
+    }
+    let Some(link) = state
+        .board
+        .neighbours(from)
+        .into_iter()
+        .find(|l| &l.to == to)
+    else {
+        return Err(PhaseError::Refused(no_known_path(from, to)));
+    };
+    match link.kind {
+        PathKind::Normal | PathKind::Cave => Ok(()),
+        PathKind::Hidden | PathKind::Secret => {
+            if knows_route(data, rules, character, from, to) {
+                Ok(())
+            } else {
+                Err(PhaseError::Refused(no_known_path(from, to)))
+            }
+        }
+    }
+}
+
+/// The reason a move fails for want of a route: the same words whether
+/// there is no path at all or one he has not discovered, so that the
+/// player's report tells him nothing about paths he does not know.
+fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
+    format!("no known path from {from} to {to}")
+}
+
+/// Whether he knows the hidden path or secret passage between two clearings.
+fn knows_route(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    a: &ClearingId,
+    b: &ClearingId,
+) -> bool {
+    let key = if a <= b {
+        (a.clone(), b.clone())
+    } else {
+        (b.clone(), a.clone())
+    };
+    who.discoveries.routes.contains(&key)
+        || abilities::has(data, rules, who, &Advantage::KnowsHiddenRoutes)
+}
+
+/// Whether `clearing` is a mountain clearing (two move phases to enter).
+pub fn is_mountain(day: &Day<'_>, clearing: &ClearingId) -> bool {
+    day.state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Mountain)
+}
+
+/// Whether `clearing` is a cave clearing (no sunlight phases).
+pub fn is_cave(day: &Day<'_>, clearing: &ClearingId) -> bool {
+    is_cave_in(&day.state, clearing)
+}
+
+/// [`is_cave`] for a state between days.
+pub fn is_cave_in(state: &MrState, clearing: &ClearingId) -> bool {
+    state.board.clearing(clearing).map(|c| c.kind) == Some(ClearingKind::Cave)
+}
+
+/// Move him (the move is legal), leaving behind what is too heavy; the
+/// abandoned items lie in the clearing he left, in the holder
+/// `Abandoned in <clearing>`. Returns what was left behind.
+pub fn make_move(day: &mut Day<'_>, who: usize, to: &ClearingId) -> Vec<String> {
+    let left_behind = drop_heavy_items(day, who);
+    let character = &mut day.state.characters[who];
+    character.position = to.clone();
+    character.discoveries.tiles_visited.insert(to.tile.clone());
+    left_behind
+}
+
+/// The holder of items abandoned in a clearing.
+pub fn abandoned_pile(clearing: &ClearingId) -> String {
+    format!("Abandoned in {clearing}")
+}
+
+fn drop_heavy_items(day: &mut Day<'_>, who: usize) -> Vec<String> {
+    let strength = abilities::strongest_move(&day.state.characters[who]);
+    drop_items_heavier_than(day, who, strength)
+}
+
+/// Leave every item heavier than `strength` in the clearing's abandoned
+/// pile (horses carry themselves); the names of those left.
+pub fn drop_items_heavier_than(day: &mut Day<'_>, who: usize, strength: Strength) -> Vec<String> {
+    let data = day.data;
+    let too_heavy = |kind, name: &str| abilities::weight(data, kind, name) > strength;
+    let mut dropped: Vec<Item> = Vec::new();
+    let character = &mut day.state.characters[who];
+    if let Some(weapon) = character.weapon.clone()
+        && too_heavy(ItemKind::Weapon, &weapon)
+    {
+        character.weapon = None;
+        character.weapon_alerted = false;
+        dropped.push(Item {
+            kind: ItemKind::Weapon,
+            name: weapon,
+        });
+    }
+    let (heavy, kept): (Vec<String>, Vec<String>) = character
+        .armor
+        .drain(..)
+        .partition(|a| too_heavy(ItemKind::Armor, a));
+    character.armor = kept;
+    dropped.extend(heavy.into_iter().map(|name| Item {
+        kind: ItemKind::Armor,
+        name,
+    }));
+    let (heavy, kept): (Vec<Belonging>, Vec<Belonging>) = character
+        .belongings
+        .drain(..)
+        .partition(|b| too_heavy(b.item.kind, &b.item.name));
+    character.belongings = kept;
+    dropped.extend(heavy.into_iter().map(|b| b.item));
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    let names = dropped.iter().map(|i| i.name.clone()).collect();
+    let pile = abandoned_pile(&character.position);
+    day.state.holdings.entry(pile).or_default().extend(dropped);
+    names
+}

@@ -1,0 +1,103 @@
+//! The SPELL activity in Daylight (play summary II.C.10): the first Spell phase
+//! of the day (SPX) only prepares; a later one (SP) enchants one MAGIC chit
+//! into colour magic or, when its note says `tile`, turns the tile over.
+//! The work is done by [`crate::magic::enchant`]; a note
+//! `tile <clearing>` names another clearing's tile, allowed on a day the
+//! Toadstool Circle gave the gift (`site_magic`).
+//!
+//! Rulings: a character with the advantage "enchants without a
+//! spellcasting step" needs no SPX; an SP without an earlier SPX the same
+//! day is lost with that reason; an SPX when one was already done prepares
+//! nothing more and is lost.
+
+use super::events::Happening;
+use super::{Day, PhaseOutcome, site_magic};
+use crate::abilities;
+use crate::data::characters::Advantage;
+use crate::day::refusal::PhaseError;
+use crate::magic::enchant;
+use crate::magic::events::MagicEvent;
+use crate::orders::Activity;
+
+/// An SPX or SP phase; `note` is the phase's note (`tile` enchants the
+/// tile).
+pub fn enchant(
+    day: &mut Day<'_>,
+    who: usize,
+    activity: &Activity,
+    note: Option<&str>,
+) -> PhaseOutcome {
+    let name = day.state.characters[who].name.clone();
+    if enchant::usable_magic_chits(&day.state, who).is_empty() {
+        return PhaseOutcome::Lost {
+            reason: format!("the {name} has no active MAGIC chit free to enchant with"),
+        };
+    }
+    let without_prep = abilities::has(
+        day.data,
+        day.rules,
+        &day.state.characters[who],
+        &Advantage::EnchantWithoutSpellcasting,
+    );
+    let chit = match activity {
+        Activity::SpellPrep => {
+            if !day.today.spell_prepared.insert(who) {
+                return PhaseOutcome::Lost {
+                    reason: "already prepared today; record SP to enchant".into(),
+                };
+            }
+            let observers = day.only(who);
+            day.emit(
+                observers,
+                Happening::Magic(MagicEvent::Prepared { character: name }),
+            );
+            return PhaseOutcome::Done;
+        }
+        Activity::Spell { chit } => chit.as_deref(),
+        _ => {
+            return PhaseOutcome::Lost {
+                reason: "only SPX and SP phases enchant".into(),
+            };
+        }
+    };
+    if !without_prep && !day.today.spell_prepared.contains(&who) {
+        return PhaseOutcome::Lost {
+            reason: "an SP phase enchants only after an SPX phase earlier the same day".into(),
+        };
+    }
+    let wants_tile = note.is_some_and(|n| n.to_lowercase().contains("tile"));
+    let today = day.state.day + 1;
+    let remote = match note.filter(|_| wants_tile) {
+        Some(n) => match site_magic::enchant_target(day, who, n) {
+            Ok(at) => at,
+            Err(reason) => {
+                return PhaseOutcome::Lost {
+                    reason: reason.to_string(),
+                };
+            }
+        },
+        None => None,
+    };
+    let result = if let Some(at) = &remote {
+        site_magic::enchant_remote(day, who, chit, at)
+    } else if wants_tile {
+        enchant::enchant_tile(&mut day.state, day.data, day.rules, today, who, chit)
+            .map_err(PhaseError::from)
+    } else {
+        enchant::enchant_chit(&mut day.state, who, chit).map_err(PhaseError::from)
+    };
+    match result {
+        Ok(event) => {
+            let observers = if wants_tile {
+                day.clearing_of(who)
+            } else {
+                day.only(who)
+            };
+            day.emit(observers, Happening::Magic(event));
+            PhaseOutcome::Done
+        }
+        Err(reason) => PhaseOutcome::Lost {
+            reason: reason.to_string(),
+        },
+    }
+}

@@ -1,0 +1,355 @@
+//! A dry run of a character's recorded day for the confirmation of his
+//! orders: each Move is checked against the routes he knows, from where he
+//! stands, and the phases are counted against those the day gives (caves
+//! give no sunlight phases), for him and for each hired leader he writes a
+//! line for, so a player hears at once that a phase would be lost. Only
+//! his own knowledge is read, and the reasons are the day's own
+//! (`movement::check_move_from`, `daylight`), which never tell of paths he
+//! has not found.
+
+use realmgm_core::game::Rules;
+
+use super::{daylight, movement, weather};
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::tiles::ClearingKind;
+use crate::orders::{Activities, Activity, DayOrders};
+use crate::state::{MrState, Whereabouts};
+use realmgm_core::suggest::same;
+
+/// Warnings for the day of `player`'s character in `orders`: for him, then
+/// for each hired leader of his with a line of his own, the first move that
+/// would be lost and the phases past those the day gives.
+pub fn move_warnings(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    player: &str,
+    orders: &DayOrders,
+) -> Vec<String> {
+    let Some(who) = state.characters.iter().position(|c| c.player == player) else {
+        return Vec::new();
+    };
+    let me = &state.characters[who];
+    let mut warnings = Vec::new();
+    let allowed = daylight::normal_phases(data, rules, state, me);
+    let own = Walker {
+        data,
+        rules,
+        state,
+        who,
+        allowed,
+        whose: String::new(),
+    };
+    warnings.extend(own.walk(&me.position, &orders.activities));
+    let budget = weather::budget_of(data, rules, state);
+    for line in &orders.leaders {
+        let Some(hired) = me.hirelings.iter().find(|h| same(&h.native, &line.leader)) else {
+            continue;
+        };
+        let Some(Whereabouts::Clearing { clearing }) =
+            state.denizens.get(&hired.native).map(|d| &d.at)
+        else {
+            continue;
+        };
+        // A hired leader has the day's basic and sunlight phases, only the
+        // basic ones when he starts in a cave, as a character does.
+        let allowed = if movement::is_cave_in(state, clearing) {
+            budget.basic
+        } else {
+            budget.basic + budget.sunlight
+        };
+        // He moves by what his employer knows (`day::leader_turn`).
+        let leader = Walker {
+            allowed,
+            whose: format!("{}: ", hired.native),
+            ..own.clone()
+        };
+        warnings.extend(leader.walk(clearing, &line.activities));
+    }
+    warnings
+}
+
+/// One figure's dry run: whose routes (`who`'s), the normal phases he has
+/// where he starts, and how a warning names him.
+#[derive(Clone)]
+struct Walker<'a> {
+    data: &'a GameData,
+    rules: &'a Rules,
+    state: &'a MrState,
+    who: usize,
+    allowed: usize,
+    /// "Soldier HQ: " for a hired leader, nothing for the character.
+    whose: String,
+}
+
+impl Walker<'_> {
+    /// The losses of `activities` done from `start`: the first move that
+    /// would be lost (the moves after it start from a place he would not
+    /// reach, so they go unchecked), then the phases past those the day
+    /// gives. The dry run stops at a Follow or Fly, after which his position
+    /// is not his own to plan.
+    fn walk(&self, start: &ClearingId, activities: &Activities) -> Vec<String> {
+        let budget = weather::budget_of(self.data, self.rules, self.state);
+        let (basic, mut sheltered_left) = (budget.basic, budget.sheltered);
+        let in_shelter = |at: &ClearingId| {
+            movement::is_cave_in(self.state, at) || self.state.dwellings.values().any(|c| c == at)
+        };
+        let mut at = start.clone();
+        let mut allowed = self.allowed;
+        let mut used = 0;
+        let mut over = Vec::new();
+        let mut lost_move = None;
+        for (n, phase) in activities.phases.iter().enumerate() {
+            if !phase.bonus {
+                if used < allowed {
+                    used += 1;
+                } else if sheltered_left > 0 && in_shelter(&at) {
+                    sheltered_left -= 1;
+                } else {
+                    // A lost phase moves nobody.
+                    over.push((n + 1, phase.activity.code()));
+                    continue;
+                }
+            }
+            match &phase.activity {
+                Activity::Move { .. } if lost_move.is_some() => {}
+                Activity::Move { tile, clearing } => {
+                    let Some(code) = self.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
+                        lost_move = Some(format!(
+                            "{}phase {}: there is no tile {tile}",
+                            self.whose,
+                            n + 1
+                        ));
+                        continue;
+                    };
+                    let to = ClearingId::new(&code, *clearing);
+                    // `M X, M X` climbs into the mountain clearing X: the
+                    // second phase goes on with the climb the first began.
+                    let climbing = to == at
+                        && n > 0
+                        && activities.phases[n - 1].activity == phase.activity
+                        && self.state.board.clearing(&to).map(|c| c.kind)
+                            == Some(ClearingKind::Mountain);
+                    if climbing {
+                        continue;
+                    }
+                    if let Err(reason) = movement::check_move_from(
+                        self.data, self.rules, self.state, self.who, &at, &to,
+                    ) {
+                        lost_move = Some(format!(
+                            "{}phase {} (M {to}): {reason}; as things stand the phase would be lost",
+                            self.whose,
+                            n + 1
+                        ));
+                        continue;
+                    }
+                    // A move into a cave takes away the sunlight phases not
+                    // yet used (3.1 rule 6.2.2b), as the day does.
+                    if !movement::is_cave_in(self.state, &at)
+                        && movement::is_cave_in(self.state, &to)
+                    {
+                        allowed = allowed.min(used.max(basic));
+                    }
+                    at = to;
+                }
+                Activity::Follow { .. } | Activity::Fly { .. } => {
+                    return lost_move.into_iter().collect();
+                }
+                _ => {}
+            }
+        }
+        let (numbers, codes): (Vec<String>, Vec<&str>) =
+            over.iter().map(|(n, code)| (n.to_string(), *code)).unzip();
+        // Each lost phase by its number: a bonus phase between two lost
+        // ones is not lost.
+        let mut losses: Vec<String> = lost_move.into_iter().collect();
+        let which = match numbers.as_slice() {
+            [] => return losses,
+            [one] => format!("phase {one}"),
+            more => format!("phases {}", realmgm_core::words::listed(more)),
+        };
+        let why = if allowed < budget.basic + budget.sunlight {
+            format!(
+                "only {allowed} phases today: no sunlight phases are done in a cave clearing \
+                 (3.1 rule 6.2.2b) or by a character without them"
+            )
+        } else {
+            format!("only {allowed} phases today")
+        };
+        losses.push(format!(
+            "{}{which} ({}): {why}; as things stand {} lost; record {allowed} phases, or bonus \
+             phases marked *",
+            self.whose,
+            codes.join(", "),
+            if numbers.len() == 1 {
+                "it would be"
+            } else {
+                "they would be"
+            },
+        ));
+        losses
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::tiles::ClearingKind;
+    use crate::data::tiles::PathKind;
+    use crate::orders::parse_day_orders;
+    use crate::state::Hireling;
+    use crate::test_support::{data, game_played_by};
+
+    /// A clearing with both a hidden or secret path and a normal one: where
+    /// it stands, the hidden neighbour, the normal one.
+    fn crossroads(state: &MrState) -> (ClearingId, ClearingId, ClearingId) {
+        let board = &state.board;
+        board
+            .clearings()
+            .into_iter()
+            .find_map(|c| {
+                let links = board.neighbours(&c);
+                let hidden = links
+                    .iter()
+                    .find(|l| matches!(l.kind, PathKind::Hidden | PathKind::Secret))?;
+                let normal = links.iter().find(|l| l.kind == PathKind::Normal)?;
+                Some((c.clone(), hidden.to.clone(), normal.to.clone()))
+            })
+            .expect("the board has a clearing with both kinds of path")
+    }
+
+    #[test]
+    fn a_hired_leaders_move_along_a_route_his_employer_does_not_know_is_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let (from, hidden_to, normal_to) = crossroads(&state);
+        state.characters[0].hirelings.push(Hireling {
+            native: "Soldier HQ".into(),
+            days_left: 14,
+        });
+        state.denizens.get_mut("Soldier HQ").unwrap().at = Whereabouts::Clearing {
+            clearing: from.clone(),
+        };
+        let rules = Rules::default();
+        let line = |to: &ClearingId| format!("H\nSoldier HQ: M {}{}, S", to.tile, to.clearing);
+        let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(&format!(
+                "Soldier HQ: phase 1 (M {hidden_to}): no known path"
+            )),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn the_second_move_of_a_climb_into_a_mountain_is_not_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let kind = |state: &MrState, c: &ClearingId| state.board.clearing(c).map(|c| c.kind);
+        let (below, peak) = state
+            .board
+            .clearings()
+            .into_iter()
+            .filter(|c| {
+                !matches!(
+                    kind(&state, c),
+                    Some(ClearingKind::Mountain | ClearingKind::Cave)
+                )
+            })
+            .find_map(|c| {
+                let link = state.board.neighbours(&c).into_iter().find(|l| {
+                    l.kind == PathKind::Normal
+                        && kind(&state, &l.to) == Some(ClearingKind::Mountain)
+                })?;
+                Some((c, link.to))
+            })
+            .expect("a mountain clearing with a normal path in");
+        state.characters[0].position = below;
+        let climb = format!("M {0}{1}, M {0}{1}, H", peak.tile, peak.clearing);
+        let orders = parse_day_orders(&climb, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &Rules::default(), &state, "Ann", &orders);
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn phases_past_a_move_into_a_cave_or_a_day_begun_in_one_are_warned() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let is_cave = |state: &MrState, c: &ClearingId| {
+            state.board.clearing(c).map(|c| c.kind) == Some(ClearingKind::Cave)
+        };
+        let (outside, cave) = state
+            .board
+            .clearings()
+            .into_iter()
+            .filter(|c| !is_cave(&state, c))
+            .find_map(|c| {
+                let link = state.board.neighbours(&c).into_iter().find(|l| {
+                    matches!(l.kind, PathKind::Normal | PathKind::Cave) && is_cave(&state, &l.to)
+                })?;
+                Some((c, link.to))
+            })
+            .expect("a cave clearing with an open way in");
+        state.characters[0].position = outside;
+        let rules = Rules::default();
+        let into = format!("M {}{}, H, S, S", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&into, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(
+            warnings,
+            [
+                "phases 3 and 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
+              clearing (3.1 rule 6.2.2b) or by a character without them; as things stand they \
+              would be lost; record 2 phases, or bonus phases marked *"
+            ]
+        );
+        let two = format!("M {}{}, H", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&two, 1, data()).unwrap();
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        state.characters[0].position = cave;
+        let orders = parse_day_orders("H, S, S", 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("phase 3 (S): only 2 phases"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_move_along_an_unknown_route_is_warned_without_naming_it() {
+        let mut state = game_played_by(&["Black Knight"], |_| "Ann".into());
+        let (from, hidden_to, normal_to) = crossroads(&state);
+        state.characters[0].position = from.clone();
+        let line = |to: &ClearingId| format!("M {}{}, H", to.tile, to.clearing);
+        let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
+        let rules = Rules::default();
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("no known path"), "{warnings:?}");
+        assert!(!warnings[0].contains("hidden") && !warnings[0].contains("secret"));
+        let key = if from <= hidden_to {
+            (from.clone(), hidden_to.clone())
+        } else {
+            (hidden_to.clone(), from.clone())
+        };
+        state.characters[0].discoveries.routes.insert(key.clone());
+        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        // A lost move does not hide the phases past the day's: both are told.
+        state.characters[0].discoveries.routes.remove(&key);
+        let long = format!("M {}{}, H, H, H, H", hidden_to.tile, hidden_to.clearing);
+        let orders = parse_day_orders(&long, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("no known path"), "{warnings:?}");
+        assert!(
+            warnings[1].contains("(H, H, H): only 2 phases today")
+                || warnings[1].starts_with("phase 5 (H): only 4 phases today"),
+            "{warnings:?}"
+        );
+    }
+}

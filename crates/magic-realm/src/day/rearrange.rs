@@ -1,0 +1,255 @@
+//! Rearranging belongings by order (play summary II.D.1.b at the start of
+//! each Daylight phase, IV.A at Midnight; issue 17 §5): a `Phase 3:` line
+//! acts before his third phase, a `Midnight:` line after the Evening. Each
+//! step activates, inactivates or abandons one belonging, with the limits
+//! `day::belongings` keeps. A step that cannot be done is skipped and his
+//! report says why; the other steps still happen.
+//!
+//! Weight is not checked here: a Move phase leaves behind what his MOVE
+//! chits cannot carry (`day::movement`), whatever is active. Under the Pack
+//! Horses rule (BIMR5) `load Spear on Workhorse` puts a belonging on a
+//! horse he leads inactive, up to the horse's trot strength, and `unload
+//! Spear` (or `unload all`) takes it back; a load weighs nothing for his
+//! MOVE chits. At Midnight the load of a horse he no longer leads (sold,
+//! given, killed, taken with him dead) falls into the pile of his clearing.
+//! Activating and inactivating are seen by himself only; an abandoned
+//! belonging lies in the clearing's pile for everyone there to see.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::Day;
+use super::events::Happening;
+use crate::orders::DayOrders;
+use crate::orders::dealings::{Arrange, When, load_target};
+use crate::state::abandoned_pile;
+use crate::state::belongings;
+
+/// One step of a rearrangement, done or not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RearrangeEvent {
+    Done {
+        character: String,
+        at: When,
+        how: Arrange,
+        item: String,
+        /// What activating it put inactive (one weapon, horse, piece of
+        /// armour of a kind, Boots or Gloves at a time).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        displaced: Option<String>,
+    },
+    NotDone {
+        character: String,
+        at: When,
+        how: Arrange,
+        item: String,
+        reason: String,
+    },
+    /// The load of a pack horse he no longer leads fell where he stands.
+    LoadFell {
+        character: String,
+        horse: String,
+        items: Vec<String>,
+        clearing: String,
+    },
+}
+
+impl RearrangeEvent {
+    /// The report and GM log line.
+    pub fn log_line(&self) -> String {
+        match self {
+            RearrangeEvent::Done {
+                character,
+                at,
+                how,
+                item,
+                displaced,
+            } => {
+                let done = match how {
+                    Arrange::Activate => "activates",
+                    Arrange::Inactivate => "inactivates",
+                    Arrange::Abandon => "abandons",
+                    Arrange::Load => "loads",
+                    Arrange::Unload => "unloads",
+                };
+                let also = displaced
+                    .as_ref()
+                    .map(|old| format!(", putting the {old} inactive"))
+                    .unwrap_or_default();
+                format!("  {}: the {character} {done} the {item}{also}.", title(*at))
+            }
+            RearrangeEvent::NotDone {
+                character,
+                at,
+                how,
+                item,
+                reason,
+            } => format!(
+                "  {}: the {character} cannot {how} the {item}: {reason}.",
+                title(*at)
+            ),
+            RearrangeEvent::LoadFell {
+                character,
+                horse,
+                items,
+                clearing,
+            } => format!(
+                "  Midnight: the load of the {character}'s {horse} ({}) lies in {clearing}: the \
+                 {character} no longer leads the horse.",
+                items.join(", ")
+            ),
+        }
+    }
+}
+
+fn title(at: When) -> String {
+    match at {
+        When::Phase(n) => format!("Before phase {n}"),
+        When::Midnight => "Midnight".into(),
+    }
+}
+
+/// The toggle under which a horse he leads carries a load.
+pub const PACK_HORSES: &str = "pack_horses";
+
+/// The rearrangements `who` ordered for the start of phase `phase`.
+pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &DayOrders) {
+    rearrange(day, who, When::Phase(phase), orders);
+}
+
+/// Every living character's `Midnight:` rearrangements, in seat order.
+pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+    for who in 0..day.state.characters.len() {
+        let character = &day.state.characters[who];
+        if character.dead {
+            continue;
+        }
+        if let Some(mine) = orders.get(&character.player) {
+            rearrange(day, who, When::Midnight, mine);
+        }
+    }
+    for who in 0..day.state.characters.len() {
+        drop_stray_loads(day, who);
+    }
+}
+
+/// Loads of horses `who` no longer leads (or of every horse, when he is
+/// dead) fall into the pile of his clearing.
+fn drop_stray_loads(day: &mut Day<'_>, who: usize) {
+    let character = &mut day.state.characters[who];
+    let dead = character.dead;
+    let leads = |horse: &str| {
+        character
+            .belongings
+            .iter()
+            .any(|b| b.item.kind == crate::state::ItemKind::Horse && b.item.name == horse)
+    };
+    let stray: Vec<String> = character
+        .pack
+        .keys()
+        .filter(|horse| dead || !leads(horse))
+        .cloned()
+        .collect();
+    for horse in stray {
+        let character = &mut day.state.characters[who];
+        let Some(load) = character.pack.remove(&horse) else {
+            continue;
+        };
+        let name = character.name.clone();
+        let here = character.position.clone();
+        let items: Vec<String> = load.iter().map(|i| i.name.clone()).collect();
+        day.state
+            .holdings
+            .entry(abandoned_pile(&here))
+            .or_default()
+            .extend(load);
+        let seen = day.clearing_of(who);
+        day.emit(
+            seen,
+            Happening::Rearranged(RearrangeEvent::LoadFell {
+                character: name,
+                horse,
+                items,
+                clearing: here.to_string(),
+            }),
+        );
+    }
+}
+
+fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
+    let steps: Vec<(Arrange, String)> = orders
+        .rearrange
+        .iter()
+        .filter(|r| r.at == at)
+        .flat_map(|r| r.steps.iter().cloned())
+        .collect();
+    for (how, item) in steps {
+        let character = day.state.characters[who].name.clone();
+        let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
+        let done = match how {
+            Arrange::Activate => {
+                belongings::activate(day.data, &mut day.state.characters[who], &item, in_cave)
+                    .map(|(item, old)| (item.name, old.map(|o| o.name)))
+            }
+            Arrange::Inactivate => belongings::inactivate(&mut day.state.characters[who], &item)
+                .map(|item| (item.name, None)),
+            Arrange::Abandon => abandon(day, who, &item).map(|name| (name, None)),
+            Arrange::Load | Arrange::Unload if !day.rules.is_on(PACK_HORSES) => Err(
+                "this campaign does not use the Pack Horses rule (add \"pack_horses\" to its \
+                 rules)"
+                    .to_string(),
+            ),
+            Arrange::Load => {
+                let (thing, horse) = load_target(&item);
+                let data = day.data;
+                let weigh =
+                    |i: &crate::state::Item| crate::abilities::weight(data, i.kind, &i.name);
+                belongings::load(data, &mut day.state.characters[who], thing, horse, weigh)
+                    .map(|(thing, horse)| (format!("{thing} on the {horse}"), None))
+            }
+            Arrange::Unload => belongings::unload(&mut day.state.characters[who], &item)
+                .map(|(thing, horse)| (format!("{thing} from the {horse}"), None)),
+        };
+        let (observers, event) = match done {
+            Ok((item, displaced)) => {
+                let seen = if how == Arrange::Abandon {
+                    day.clearing_of(who)
+                } else {
+                    day.only(who)
+                };
+                let event = RearrangeEvent::Done {
+                    character,
+                    at,
+                    how,
+                    item,
+                    displaced,
+                };
+                (seen, event)
+            }
+            Err(reason) => (
+                day.only(who),
+                RearrangeEvent::NotDone {
+                    character,
+                    at,
+                    how,
+                    item,
+                    reason,
+                },
+            ),
+        };
+        day.emit(observers, Happening::Rearranged(event));
+    }
+}
+
+/// Leave the belonging `name` in his clearing's abandoned pile.
+fn abandon(day: &mut Day<'_>, who: usize, name: &str) -> Result<String, String> {
+    let character = &mut day.state.characters[who];
+    let item = belongings::take_out(character, name)
+        .ok_or_else(|| belongings::not_carried(character, name))?;
+    let pile = abandoned_pile(&character.position);
+    let named = item.name.clone();
+    day.state.holdings.entry(pile).or_default().push(item);
+    Ok(named)
+}

@@ -1,0 +1,215 @@
+//! Reading Runes (`tables/search.rs`; play summary II.C.5): a Search on the Reading
+//! Runes table at a discovered site holding spells (with a MAGIC chit of the
+//! spell's type) or with an active artifact or spell book. 1–3 learn (when
+//! his MAGIC types allow) and awaken the spell, 4 awakens it, 5 curses him
+//! (Curse table), 6 nothing. Also Magic Sight's Perceive Spell (see and
+//! learn, no awakening) and the curse rolls other rules ask for.
+//!
+//! Rulings (the orders cannot name a spell): he reads the first spell he
+//! does not know, from his active artifacts and books first, then from the
+//! discovered sites in his clearing in name order; a spell read at a site
+//! goes to the bottom of the site's pile (BIMR3 practice).
+
+use crate::abilities::active_treasure_effects;
+use crate::data::terms::Roll;
+use crate::data::treasures::TreasureEffect;
+use crate::day::events::Happening;
+use crate::day::search::{discovered_sites_here, roll_table};
+use crate::day::{Day, PhaseOutcome};
+use crate::state::ItemKind;
+use crate::tables::magic::Curse;
+use crate::tables::read_roll;
+use crate::tables::search::{ReadRunes, ReadRunesResult};
+use realmgm_core::dice::DiceCount;
+
+use crate::magic::enchant::usable_magic_chits;
+use crate::magic::events::MagicEvent;
+use crate::magic::{curses, spellbook};
+
+/// A spell he can read, and where it is.
+struct Runes {
+    holder: String,
+    spell: String,
+    at_site: bool,
+}
+
+fn spells_in(day: &Day<'_>, holder: &str) -> Vec<String> {
+    day.state
+        .holdings
+        .get(holder)
+        .map(|items| {
+            items
+                .iter()
+                .filter(|i| i.kind == ItemKind::Spell)
+                .map(|i| i.name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
+    let c = &day.state.characters[who];
+    let known = &c.magic.spells;
+    let mut holders: Vec<(String, bool)> = active_treasure_effects(day.data, c)
+        .into_iter()
+        .filter(|(_, e)| matches!(e, TreasureEffect::Spells { .. }))
+        .map(|(name, _)| (name.to_string(), false))
+        .collect();
+    let mut sites = discovered_sites_here(day, who);
+    sites.sort();
+    holders.extend(sites.into_iter().map(|s| (s, true)));
+    let chit_types: Vec<_> = usable_magic_chits(&day.state, who)
+        .into_iter()
+        .filter_map(|(_, a)| a.magic)
+        .collect();
+    for (holder, at_site) in holders {
+        for spell in spells_in(day, &holder) {
+            if known.contains(&spell) {
+                continue;
+            }
+            let kind = day
+                .data
+                .spells
+                .iter()
+                .find(|s| s.name == spell)
+                .and_then(|s| s.spell_type);
+            if at_site && !kind.is_some_and(|k| chit_types.contains(&k)) {
+                continue;
+            }
+            return Some(Runes {
+                holder,
+                spell,
+                at_site,
+            });
+        }
+    }
+    None
+}
+
+/// A Search phase on the Reading Runes table.
+pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
+    let Some(runes) = find_runes(day, who) else {
+        return PhaseOutcome::Lost {
+            reason: "there are no runes to read: that needs an active artifact or spell book, or \
+                     a discovered site here holding a spell not yet known and an active \
+                     MAGIC chit of its type"
+                .into(),
+        };
+    };
+    let roll = roll_table(day, who, &ReadRunes, Roll::ReadRunes, "reading runes");
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    day.emit(
+        observers.clone(),
+        Happening::Magic(MagicEvent::Read {
+            character: name.clone(),
+            spell: runes.spell.clone(),
+            holder: runes.holder.clone(),
+        }),
+    );
+    let (learn, awaken) = match roll.result {
+        ReadRunesResult::LearnAndAwaken => (true, true),
+        ReadRunesResult::Awaken => (false, true),
+        ReadRunesResult::Curse => {
+            roll_curse(day, who, "reading runes");
+            (false, false)
+        }
+        ReadRunesResult::Nothing => (false, false),
+    };
+    if learn {
+        let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+            Ok(()) => MagicEvent::Learned {
+                character: name.clone(),
+                spell: runes.spell.clone(),
+            },
+            Err(e) => MagicEvent::NotLearned {
+                character: name.clone(),
+                spell: runes.spell.clone(),
+                reason: e.to_string(),
+            },
+        };
+        day.emit(observers.clone(), Happening::Magic(event));
+    }
+    if awaken {
+        day.state
+            .magic
+            .awakened
+            .entry(runes.holder.clone())
+            .or_default()
+            .insert(runes.spell.clone());
+        day.emit(
+            observers,
+            Happening::Magic(MagicEvent::Awakened {
+                spell: runes.spell.clone(),
+                holder: runes.holder.clone(),
+            }),
+        );
+    }
+    if runes.at_site
+        && let Some(pile) = day.state.holdings.get_mut(&runes.holder)
+        && let Some(at) = pile
+            .iter()
+            .position(|i| i.kind == ItemKind::Spell && i.name == runes.spell)
+    {
+        let item = pile.remove(at);
+        pile.push(item);
+    }
+    PhaseOutcome::Done
+}
+
+/// Magic Sight's Perceive Spell (`tables/search.rs`): he sees one spell in a
+/// discovered site or an active artifact here and learns it if his MAGIC
+/// types allow; nothing awakens.
+pub fn perceive(day: &mut Day<'_>, who: usize) {
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    let Some(runes) = find_runes(day, who) else {
+        day.emit(
+            observers,
+            Happening::Magic(MagicEvent::NothingPerceived { character: name }),
+        );
+        return;
+    };
+    day.emit(
+        observers.clone(),
+        Happening::Magic(MagicEvent::Read {
+            character: name.clone(),
+            spell: runes.spell.clone(),
+            holder: runes.holder.clone(),
+        }),
+    );
+    let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+        Ok(()) => MagicEvent::Learned {
+            character: name,
+            spell: runes.spell,
+        },
+        Err(e) => MagicEvent::NotLearned {
+            character: name,
+            spell: runes.spell,
+            reason: e.to_string(),
+        },
+    };
+    day.emit(observers, Happening::Magic(event));
+}
+
+/// Roll on the Curse table for character `who` and put the curse on him
+/// (`tables/magic.rs`).
+pub fn roll_curse(day: &mut Day<'_>, who: usize, source: &str) {
+    let name = day.state.characters[who].name.clone();
+    let observers = day.only(who);
+    let record = day.roll(
+        &format!("search/{name}/curse"),
+        DiceCount::One,
+        observers.clone(),
+    );
+    let roll = read_roll(&Curse, record, &crate::tables::Modifiers::none());
+    let event = curses::inflict(
+        &mut day.state,
+        day.data,
+        day.rules,
+        who,
+        roll.result,
+        source,
+    );
+    day.emit(observers, Happening::Magic(event));
+}

@@ -1,0 +1,82 @@
+//! The spells' clock through a game day: at dawn (after Birdsong), at
+//! Sunset and at Midnight the day engine applies the expiry rules of
+//! [`crate::magic::expiry`] and tells everyone what ended,
+//! fell inert or woke.
+
+use crate::abilities;
+use crate::data::characters::Advantage;
+use crate::data::spells::Duration;
+use crate::data::terms::Dwelling;
+use crate::magic::events::MagicEvent;
+use crate::magic::expiry::{energize_by_presence, expire_where};
+use crate::magic::{curses, prepare};
+use realmgm_core::game::Observers;
+
+use super::Day;
+use super::events::Happening;
+
+fn emit_all(day: &mut Day<'_>, events: Vec<MagicEvent>) {
+    for event in events {
+        day.emit(Observers::Everyone, Happening::Magic(event));
+    }
+}
+
+/// The start of game day `today` (after Birdsong): inert permanent spells
+/// wake where their colour is shared, so a colour day's spells act all day.
+pub fn dawn(day: &mut Day<'_>, today: u32) {
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
+    emit_all(day, woken);
+}
+
+/// Sunset of game day `today`: day spells cast earlier expire; inert
+/// permanent spells wake where their colour is shared.
+pub fn sunset(day: &mut Day<'_>, today: u32) {
+    let ended = expire_where(&mut day.state, |s| {
+        s.duration == Duration::Day && s.cast_on < today
+    });
+    emit_all(day, ended);
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
+    emit_all(day, woken);
+}
+
+/// Midnight: permanent spells fall inert, attack and combat spells left
+/// expire, prepared chits fatigue (the Witch King's rest), artifacts rest,
+/// the Chapel lifts curses.
+pub fn midnight(day: &mut Day<'_>) {
+    let ended = expire_where(&mut day.state, |s| {
+        matches!(
+            s.duration,
+            Duration::Attack | Duration::Combat | Duration::Phase | Duration::Instant
+        )
+    });
+    emit_all(day, ended);
+    let mut inert = Vec::new();
+    for spell in &mut day.state.magic.in_effect {
+        if spell.duration == Duration::Permanent && !spell.inert {
+            spell.inert = true;
+            inert.push(MagicEvent::FellInert {
+                spell: spell.spell.clone(),
+                caster: spell.caster.clone(),
+            });
+        }
+    }
+    emit_all(day, inert);
+    let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
+    for who in 0..day.state.characters.len() {
+        day.state.characters[who].magic.artifacts_used_today.clear();
+        let rest = abilities::has(
+            day.data,
+            day.rules,
+            &day.state.characters[who],
+            &Advantage::MagicReturnsWithoutFatigue,
+        );
+        prepare::unprepare(&mut day.state, who, rest);
+        if chapel.as_ref() == Some(&day.state.characters[who].position) {
+            let lifted = curses::lift_all(&mut day.state, who, "the Chapel");
+            let observers = day.only(who);
+            for event in lifted {
+                day.emit(observers.clone(), Happening::Magic(event));
+            }
+        }
+    }
+}

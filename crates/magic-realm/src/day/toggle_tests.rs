@@ -1,0 +1,329 @@
+//! Every optional rule the day engine or the daemon applies, switched on and
+//! off over the same state and dice, showing that the switch changes the
+//! outcome (engineering principle 5). Optional combat rules prove the same
+//! with `_on`/`_off` battle-file pairs (`tests/engine/battles.rs`).
+//!
+//! [`ON_OFF_TESTS`] names where each built toggle's on/off test lives, and
+//! [`every_built_toggle_has_an_on_off_test`] fails when a toggle is marked
+//! built in `rules.rs` without one.
+
+use std::collections::BTreeSet;
+
+use super::Day;
+use super::events::{DayEvent, Happening};
+use super::meeting;
+use super::summoning;
+use super::trade;
+use crate::data::characters::Relationship;
+use crate::data::terms::Dwelling;
+use crate::magic::curses;
+use crate::magic::events::MagicEvent;
+use crate::rules::TOGGLES;
+use crate::state::{Belonging, Item, ItemKind, MapChit};
+use crate::tables::commerce::{self, CommerceResult};
+use crate::tables::magic::CurseKind;
+use crate::test_support::{data, script, test_game as game};
+use realmgm_core::dice::Dice;
+use realmgm_core::game::{Rules, ToggleStatus};
+
+/// Where the on/off test of each built toggle is, for toggles not proven by
+/// a battle-file pair.
+const ON_OFF_TESTS: &[(&str, &str)] = &[
+    (
+        "knights_adjustment",
+        "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
+    ),
+    (
+        "quiet_monsters",
+        "day::toggle_tests::quiet_monsters_keep_a_hidden_characters_tile_face_down",
+    ),
+    (
+        "commerce",
+        "day::toggle_tests::commerce_rolls_for_the_price_of_a_sale",
+    ),
+    (
+        "optional_abilities",
+        "day::toggle_tests::the_druids_optional_ability_turns_a_curse_away",
+    ),
+    (
+        "chosen_optional_abilities",
+        "day::toggle_tests::chosen_optional_abilities_are_only_those_the_player_took; \
+         day::toggle_tests::the_elfs_form_leaves_out_the_other_forms_chits",
+    ),
+    (
+        "caching",
+        "day::cache_tests::without_the_rule_a_cache_phase_is_lost; \
+         day::cache_tests::a_cache_holds_what_its_owner_left_and_only_he_sees_it",
+    ),
+    (
+        "pack_horses",
+        "day::cache_tests::a_pack_horse_carries_what_its_leader_could_not",
+    ),
+    (
+        "expanded_meeting_table_opportunities",
+        "day::trade_tests::opportunity_with_and_without_the_bimr3_rule",
+    ),
+    (
+        "player_built_board",
+        "setup::tests::a_player_built_board_is_required_by_its_rule; \
+         tests/mail/daemon_maildir.rs the_shipped_bimr3_campaign_is_set_up_by_its_five_players_by_mail",
+    ),
+    (
+        "unlimited_communication",
+        "tests/mail/daemon_maildir.rs players_ask_for_help_orders_report_rules_and_write_privately (off); \
+         tests/mail/report_mail.rs (on)",
+    ),
+    (
+        "seasons_and_weather",
+        "day::weather_tests::the_toggle_changes_the_phases_of_a_storm_week",
+    ),
+    (
+        "round_by_round_combat",
+        "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
+    ),
+];
+
+fn rules(on: &[&str]) -> Rules {
+    Rules::new(on.iter().copied(), TOGGLES).expect("known toggles")
+}
+
+#[test]
+fn every_built_toggle_has_an_on_off_test() {
+    let battle_pairs: BTreeSet<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/battles"))
+            .expect("tests/battles exists")
+            .filter_map(|entry| {
+                let path = entry.ok()?.path();
+                let text = std::fs::read_to_string(&path).ok()?;
+                let line = text.lines().find(|l| l.starts_with("rules = "))?;
+                Some(
+                    line.split('"')
+                        .skip(1)
+                        .step_by(2)
+                        .map(str::to_string)
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .flatten()
+            .collect();
+    let listed: BTreeSet<&str> = ON_OFF_TESTS.iter().map(|(name, _)| *name).collect();
+    let missing: Vec<&str> = TOGGLES
+        .iter()
+        .filter(|t| t.status == ToggleStatus::Built)
+        .map(|t| t.name)
+        .filter(|name| !listed.contains(name) && !battle_pairs.contains(*name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "built toggles without an on/off test (add one and list it in ON_OFF_TESTS, \
+         or add an _on/_off battle-file pair): {missing:?}"
+    );
+    let not_built: Vec<&str> = listed
+        .iter()
+        .copied()
+        .filter(|name| {
+            TOGGLES
+                .iter()
+                .any(|t| t.name == *name && t.status != ToggleStatus::Built)
+        })
+        .collect();
+    assert!(
+        not_built.is_empty(),
+        "toggles with an on/off test still marked not built in rules.rs: {not_built:?}"
+    );
+}
+
+#[test]
+fn knights_adjustment_makes_the_white_knight_only_friendly() {
+    let relation = |on: &[&str]| {
+        let rules = rules(on);
+        let mut dice = Dice::new(1, 1);
+        let day = Day::new(data(), &rules, game(&["White Knight"]), &mut dice);
+        meeting::relationship(&day, 0, "Order")
+    };
+    assert_eq!(relation(&[]), Relationship::Ally);
+    assert_eq!(relation(&["knights_adjustment"]), Relationship::Friendly);
+}
+
+/// A hidden Amazon ends her turn in a tile holding one face-down chit;
+/// returns whether it is face up afterwards.
+fn chit_face_up_after_turn(on: &[&str]) -> bool {
+    let mut state = game(&["Amazon"]);
+    let tile = state.characters[0].position.tile.clone();
+    state.characters[0].hidden = true;
+    state.map_chits.insert(
+        tile.clone(),
+        vec![MapChit {
+            name: "Roar 6".into(),
+            face_up: false,
+        }],
+    );
+    let rules = rules(on);
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    summoning::end_of_turn(&mut day, 0, &[]);
+    day.state
+        .face_up_chits(&tile)
+        .contains(&"Roar 6".to_string())
+}
+
+#[test]
+fn quiet_monsters_keep_a_hidden_characters_tile_face_down() {
+    assert!(chit_face_up_after_turn(&[]));
+    assert!(!chit_face_up_after_turn(&["quiet_monsters"]));
+}
+
+/// The Amazon at the Inn sells a priced treasure to the Rogues; returns her
+/// gold afterwards and the events.
+fn sale(on: &[&str], forced_commerce_roll: u8) -> (u16, u32, Vec<DayEvent>) {
+    let mut state = game(&["Amazon"]);
+    state.characters[0].position = state.dwellings[&Dwelling::Inn].clone();
+    state.characters[0].gold = 100;
+    let treasure = data()
+        .treasures
+        .iter()
+        .find(|t| t.price.is_some_and(|p| p >= 20))
+        .expect("some treasure is worth 20 gold or more");
+    state.characters[0].belongings.push(Belonging {
+        item: Item {
+            kind: ItemKind::Treasure,
+            name: treasure.name.clone(),
+        },
+        active: false,
+    });
+    let rules = rules(on);
+    let mut dice = Dice::with_script(1, 1, script(&[("commerce", &[forced_commerce_roll][..])]));
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let price = trade::base_price(day.data, &day.state.characters[0].belongings[0].item)
+        .expect("treasures have prices");
+    let outcome = trade::sell(&mut day, 0, &treasure.name);
+    assert_eq!(outcome, super::PhaseOutcome::Done);
+    (day.state.characters[0].gold, price, day.events)
+}
+
+#[test]
+fn commerce_rolls_for_the_price_of_a_sale() {
+    let relation = {
+        let rules = Rules::default();
+        let mut dice = Dice::new(1, 1);
+        let mut state = game(&["Amazon"]);
+        state.characters[0].position = state.dwellings[&Dwelling::Inn].clone();
+        let day = Day::new(data(), &rules, state, &mut dice);
+        meeting::relationship(&day, 0, "Rogues")
+    };
+    // A row whose offer differs from the basic price.
+    let (row, adjust) = (1u8..=6)
+        .find_map(
+            |row| match commerce::column(relation)[usize::from(row - 1)] {
+                CommerceResult::Offer(n) if n != 0 => Some((row, n)),
+                _ => None,
+            },
+        )
+        .expect("every column has an offer other than the basic price");
+
+    let (gold, price, events) = sale(&[], row);
+    assert_eq!(
+        u32::from(gold),
+        100 + price,
+        "without the rule: the basic price"
+    );
+    let rolled = |events: &[DayEvent]| {
+        events.iter().any(
+            |e| matches!(&e.happening, Happening::Roll(r) if r.purpose.starts_with("commerce")),
+        )
+    };
+    assert!(!rolled(&events));
+
+    let (gold, price, events) = sale(&["commerce"], row);
+    let expected = i64::from(price) + i64::from(adjust) + 100;
+    assert_eq!(
+        i64::from(gold),
+        expected,
+        "with the rule: the table's offer"
+    );
+    assert!(rolled(&events));
+}
+
+#[test]
+fn the_druids_optional_ability_turns_a_curse_away() {
+    let cursed = |on: &[&str]| {
+        let mut state = game(&["Druid"]);
+        let event = curses::inflict(&mut state, data(), &rules(on), 0, CurseKind::Ashes, "test");
+        matches!(event, MagicEvent::Cursed { .. })
+    };
+    assert!(cursed(&[]));
+    assert!(!cursed(&["optional_abilities"]));
+}
+
+#[test]
+fn chosen_optional_abilities_are_only_those_the_player_took() {
+    let cursed = |on: &[&str], chosen: &[&str]| {
+        let mut state = game(&["Druid"]);
+        state.characters[0].optional_abilities = chosen.iter().map(|a| a.to_string()).collect();
+        let event = curses::inflict(&mut state, data(), &rules(on), 0, CurseKind::Ashes, "test");
+        matches!(event, MagicEvent::Cursed { .. })
+    };
+    assert!(
+        cursed(&[], &["Earth Absorbs"]),
+        "no rule: no optional ability"
+    );
+    assert!(
+        cursed(&["chosen_optional_abilities"], &["Lull"]),
+        "he took another"
+    );
+    assert!(!cursed(&["chosen_optional_abilities"], &["Earth Absorbs"]));
+}
+
+#[test]
+fn the_elfs_form_leaves_out_the_other_forms_chits() {
+    use crate::data::characters::ElfForm;
+    use crate::setup::{SetupInputs, new_game};
+    let chits = |on: &[&str], form: Option<ElfForm>| {
+        let seats = [realmgm_core::game::Seat {
+            player: "P1".into(),
+            character: Some("Elf".into()),
+        }];
+        let inputs = SetupInputs {
+            forms: form.map(|f| ("Elf".to_string(), f)).into_iter().collect(),
+            ..SetupInputs::default()
+        };
+        let state = new_game(data(), &seats, &rules(on), &inputs, &mut Dice::new(2, 0)).unwrap();
+        let elf = &state.characters[0];
+        (
+            elf.elf_form,
+            elf.chits.iter().map(|c| c.chit.clone()).collect::<Vec<_>>(),
+        )
+    };
+    let (form, all) = chits(&[], Some(ElfForm::Light));
+    assert_eq!((form, all.len()), (None, 12), "no rule: the whole Elf");
+    let (form, light) = chits(&["chosen_optional_abilities"], Some(ElfForm::Light));
+    assert_eq!(form, Some(ElfForm::Light));
+    assert_eq!(light, all[..9], "the Light Elf leaves out stages 10-12");
+    let (_, great) = chits(&["chosen_optional_abilities"], Some(ElfForm::Great));
+    assert_eq!(great[..6], all[..6]);
+    assert_eq!(great[6..], all[9..], "the Great Elf leaves out stages 7-9");
+    let (form, _) = chits(&["optional_abilities"], None);
+    assert!(form.is_some(), "unchosen, the dice pick a form");
+}
+
+#[test]
+fn the_wizards_elvish_studies_replaces_his_fifth_chit() {
+    use crate::setup::{SetupInputs, new_game};
+    let fifth = |on: &[&str]| {
+        let seats = [realmgm_core::game::Seat {
+            player: "P1".into(),
+            character: Some("Wizard".into()),
+        }];
+        let state = new_game(
+            data(),
+            &seats,
+            &rules(on),
+            &SetupInputs::default(),
+            &mut Dice::new(2, 0),
+        )
+        .unwrap();
+        state.characters[0].chits[4].chit.clone()
+    };
+    assert_eq!(fifth(&[]), "MOVE M5");
+    assert_eq!(fifth(&["optional_abilities"]), "MAGIC III2*");
+}

@@ -1,0 +1,399 @@
+//! The Trade activity (play summary II.C.6; `tables/meeting.rs`, `tables/commerce.rs`, `data/treasures.toml`):
+//! buying one item per phase from an unhired native leader in the clearing
+//! through the Meeting table, and selling a belonging to him for its basic
+//! price (or on the Commerce table under the optional `commerce` rule).
+//!
+//! The rules let a Trade phase either sell (any number of belongings) or
+//! buy. Ruling: a Trade phase first sells every belonging on the `Sell:`
+//! line that he still carries and, if it sold anything, that is the whole
+//! phase; a later Trade phase, with nothing left to sell, buys.
+//!
+//! A native leader sells what his group holds and, when the group is the
+//! garrison of a dwelling in the clearing, what the dwelling holds. The
+//! first `Buy:` entry on sale here is bid for; a bought item arrives
+//! inactive unless a `Take:` line names it with `activate`.
+//!
+//! A visitor on the map (see `visitors`) trades the same way in its
+//! clearing: it sells what it holds through the Meeting table (no drinks:
+//! it has no group), and buys a belonging at its own price when the
+//! treasure names one for it, else at the basic price. Ruling: native leaders are
+//! dealt with before visitors in the same clearing; a spell a visitor
+//! holds is taught, not sold: a `Buy:` entry naming it is a lesson
+//! (`visitor_spells`), tried when no item on the line is for sale here.
+
+use serde::{Deserialize, Serialize};
+
+use super::events::Happening;
+use super::meeting::{Deal, DealStep, negotiate, pay, relationship};
+use super::search::wants_active;
+use super::visitor_spells::{SpellWanted, learn_from_visitor};
+use super::visitors::visitors_in;
+use super::{Day, PhaseOutcome, modifiers};
+use crate::data::GameData;
+use crate::data::base_name;
+use crate::data::natives::NativeGroup;
+use crate::data::terms::Roll;
+use crate::orders::DayOrders;
+use crate::state::hiring::unhired_in;
+use crate::state::{Belonging, Item, ItemKind};
+use crate::tables::commerce::{CommerceResult, sell as commerce_roll};
+use crate::tables::meeting::MeetingUse;
+use realmgm_core::suggest::same;
+
+/// What a Trade phase did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum TradeEvent {
+    Deal(DealStep),
+    Bought {
+        character: String,
+        group: String,
+        item: Item,
+        gold: u32,
+        active: bool,
+    },
+    Sold {
+        character: String,
+        group: String,
+        item: Item,
+        gold: u32,
+    },
+    /// A visitor taught him a spell for `gold` (`visitor_spells`).
+    Taught {
+        character: String,
+        visitor: String,
+        spell: String,
+        gold: u32,
+    },
+}
+
+fn wrap(step: DealStep) -> Happening {
+    Happening::Trade(TradeEvent::Deal(step))
+}
+
+/// The basic price of an item (`data/treasures.toml`): a treasure's price, a
+/// weapon's, intact armour's, a horse's. `None` for what is not for sale.
+pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
+    let base = base_name(&item.name);
+    let named = |name: &str| name == item.name || name == base;
+    match item.kind {
+        ItemKind::Treasure => data
+            .treasures
+            .iter()
+            .find(|t| t.name == item.name)
+            .and_then(|t| t.price)
+            .map(u32::from),
+        ItemKind::Weapon => data
+            .weapons
+            .iter()
+            .find(|w| named(&w.name))
+            .map(|w| u32::from(w.price)),
+        ItemKind::Armor => data
+            .armor
+            .iter()
+            .find(|a| named(&a.name))
+            .map(|a| u32::from(a.price.intact)),
+        ItemKind::Horse => data
+            .horses
+            .iter()
+            .find(|h| h.name == item.name)
+            .and_then(|h| h.price)
+            .map(u32::from),
+        ItemKind::Spell => None,
+    }
+}
+
+/// Someone in the clearing who trades: a native group with its leader
+/// there unhired, or a visitor.
+struct Trader {
+    /// The group's or the visitor's name (its relationship name too).
+    name: String,
+    /// Unhired members there (drinks); 0 for a visitor.
+    members_present: u32,
+    /// The holders whose items it sells.
+    holders: Vec<String>,
+}
+
+/// Everyone who trades in the character's clearing: native groups whose
+/// leader stands there unhired, then visitors.
+fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
+    let here = day.state.characters[who].position.clone();
+    let groups = day
+        .data
+        .natives
+        .iter()
+        .filter(|g| {
+            unhired_in(&day.state, g, &here)
+                .iter()
+                .any(|m| m.is_leader())
+        })
+        .map(|g: &NativeGroup| {
+            let mut holders = vec![g.name.clone()];
+            if let Some(home) = g.garrison
+                && day.state.dwellings.get(&home) == Some(&here)
+            {
+                holders.push(home.label().to_string());
+            }
+            Trader {
+                name: g.name.clone(),
+                members_present: count(unhired_in(&day.state, g, &here).len()),
+                holders,
+            }
+        });
+    let visitors = visitors_in(day, &here).into_iter().map(|v| Trader {
+        name: v.clone(),
+        members_present: 0,
+        holders: vec![v],
+    });
+    // Goblins made Neutral by his own Deal with Goblins trade as a group.
+    let goblins = crate::magic::spells::deal_with_goblins::dealing(&day.state, who, &here).map(
+        |(name, members)| Trader {
+            members_present: count(members.len()),
+            holders: vec![name.clone()],
+            name,
+        },
+    );
+    groups.chain(visitors).chain(goblins).collect()
+}
+
+/// What `buyer` pays for `item`: a visitor's own price for the treasures
+/// it wants (`visitor_prices` in treasures.toml), else the basic price.
+fn offered_price(data: &GameData, buyer: &str, item: &Item) -> u32 {
+    let visitor_price = (item.kind == ItemKind::Treasure)
+        .then(|| data.treasures.iter().find(|t| t.name == item.name))
+        .flatten()
+        .and_then(|t| t.visitor_prices.get(buyer))
+        .map(|&gold| u32::from(gold));
+    visitor_price
+        .or_else(|| base_price(data, item))
+        .unwrap_or(0)
+}
+
+/// Sell what the `Sell:` line names and he still carries; else buy the
+/// first item of the `Buy:` line that a native leader here sells.
+pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
+    let Some(character) = day.state.characters.get(who) else {
+        return PhaseOutcome::Lost {
+            reason: format!("there is no character number {who} in this game"),
+        };
+    };
+    let here = character.position.clone();
+    let to_sell: Vec<String> = orders
+        .sell
+        .iter()
+        .filter(|wanted| {
+            character
+                .belongings
+                .iter()
+                .any(|b| same(&b.item.name, wanted))
+        })
+        .cloned()
+        .collect();
+    if !to_sell.is_empty() {
+        return sell_all(day, who, &to_sell);
+    }
+    if orders.buy.is_empty() {
+        let reason = if orders.sell.is_empty() {
+            "a Trade phase needs a 'Buy:' or 'Sell:' line naming what to buy or sell".into()
+        } else {
+            format!(
+                "nothing on the Sell line ({}) is carried, and there is no 'Buy:' line",
+                orders.sell.join(", ")
+            )
+        };
+        return PhaseOutcome::Lost { reason };
+    }
+    let sellers = traders(day, who);
+    let found = orders.buy.iter().find_map(|wanted| {
+        sellers.iter().find_map(|seller| {
+            seller.holders.iter().find_map(|holder| {
+                let items = day.state.holdings.get(holder)?;
+                let index = items.iter().position(|i| {
+                    i.kind != ItemKind::Spell
+                        && (same(&i.name, &wanted.what) || same(base_name(&i.name), &wanted.what))
+                })?;
+                Some((seller, holder.clone(), index, wanted.max_gold))
+            })
+        })
+    });
+    let Some((group, holder, index, max_gold)) = found else {
+        let names: Vec<&str> = orders.buy.iter().map(|p| p.what.as_str()).collect();
+        let taught = orders.buy.iter().find_map(|wanted| {
+            sellers.iter().find_map(|seller| {
+                let holds = day.state.holdings.get(&seller.name)?;
+                let spell = holds
+                    .iter()
+                    .find(|i| i.kind == ItemKind::Spell && same(&i.name, &wanted.what))?;
+                Some(SpellWanted {
+                    visitor: &seller.name,
+                    spell: &spell.name,
+                    max_gold: wanted.max_gold,
+                })
+            })
+        });
+        if let Some(wanted) = taught {
+            let (visitor, spell) = (wanted.visitor.to_string(), wanted.spell.to_string());
+            let wanted = SpellWanted {
+                visitor: &visitor,
+                spell: &spell,
+                max_gold: wanted.max_gold,
+            };
+            return learn_from_visitor(day, who, &wanted);
+        }
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "no unhired native leader or visitor in {here} sells anything on the Buy line ({})",
+                names.join(", ")
+            ),
+        };
+    };
+    let item = day.state.holdings[&holder][index].clone();
+    let Some(price) = base_price(day.data, &item) else {
+        return PhaseOutcome::Lost {
+            reason: format!("the {} has no price, so it cannot be bought", item.name),
+        };
+    };
+    let deal = Deal {
+        group: &group.name,
+        members_present: group.members_present,
+        activity: MeetingUse::Trade,
+        price,
+        max_gold,
+        drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
+    };
+    if let Some(gold) = negotiate(day, who, &deal, wrap) {
+        pay(day, who, gold);
+        if let Some(items) = day.state.holdings.get_mut(&holder) {
+            items.remove(index);
+        }
+        let active = wants_active(&orders.take, &item.name);
+        let character = &mut day.state.characters[who];
+        character.belongings.push(Belonging {
+            item: item.clone(),
+            active,
+        });
+        let event = TradeEvent::Bought {
+            character: character.name.clone(),
+            group: group.name.clone(),
+            item,
+            gold,
+            active,
+        };
+        day.emit(day.seen_acting(who), Happening::Trade(event));
+    }
+    PhaseOutcome::Done
+}
+
+/// Sell each of `items` in turn. The first fails only when nobody here
+/// buys; a later one when it was named twice and is already sold, which
+/// ends the selling, as being blocked does.
+fn sell_all(day: &mut Day<'_>, who: usize, items: &[String]) -> PhaseOutcome {
+    for (index, item) in items.iter().enumerate() {
+        if let lost @ PhaseOutcome::Lost { .. } = sell(day, who, item) {
+            return if index == 0 { lost } else { PhaseOutcome::Done };
+        }
+        if day.today.blocked.contains(&who) {
+            break;
+        }
+    }
+    PhaseOutcome::Done
+}
+
+/// Sell the belonging named `item` to an unhired native leader here: the
+/// basic price, or the Commerce table under the `commerce` rule. Under
+/// that rule an offer below the price is still taken, and a Demand is met
+/// (ruling: the orders cannot refuse).
+pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
+    let Some(character) = day.state.characters.get(who) else {
+        return PhaseOutcome::Lost {
+            reason: format!("there is no character number {who} in this game"),
+        };
+    };
+    let name = character.name.clone();
+    let Some(position) = character
+        .belongings
+        .iter()
+        .position(|b| same(&b.item.name, item))
+    else {
+        return PhaseOutcome::Lost {
+            reason: format!("the {name} carries no '{item}' to sell"),
+        };
+    };
+    let Some(group) = traders(day, who).into_iter().next() else {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "nobody in {} buys: no unhired native leader or visitor is there",
+                character.position
+            ),
+        };
+    };
+    let sold = character.belongings[position].item.clone();
+    let price = offered_price(day.data, &group.name, &sold);
+    let gold = if day.rules.is_on("commerce") {
+        let mods = modifiers::for_roll(day, who, Roll::Trade);
+        let column = relationship(day, who, &group.name);
+        let outcome = commerce_roll(day.dice, &format!("commerce/{name}"), column, &mods);
+        let observers = day.seen_acting(who);
+        let mut lines = Vec::new();
+        for roll in &outcome.rolls {
+            day.emit(observers.clone(), Happening::Roll(roll.record.clone()));
+            lines.push(roll.describe());
+        }
+        let adjust = match outcome.result {
+            CommerceResult::Offer(n) | CommerceResult::Demand(n) => Some(n),
+            _ => None,
+        };
+        let offered = adjust.map(|n| i64::from(price) + i64::from(n));
+        match offered {
+            Some(gold) if gold >= 0 => u32::try_from(gold).unwrap_or(0),
+            _ => {
+                let blocked = matches!(
+                    outcome.result,
+                    CommerceResult::BlockBattle | CommerceResult::Demand(_)
+                );
+                let step = if blocked {
+                    day.today.blocked.insert(who);
+                    day.state.characters[who].hidden = false;
+                    DealStep::Blocked {
+                        character: name,
+                        group: group.name.clone(),
+                    }
+                } else {
+                    DealStep::NoDeal {
+                        character: name,
+                        group: group.name.clone(),
+                        reason: format!("{}: they will not buy", lines.join("; ")),
+                    }
+                };
+                day.emit(observers, wrap(step));
+                return PhaseOutcome::Done;
+            }
+        }
+    } else {
+        price
+    };
+    let character = &mut day.state.characters[who];
+    character.belongings.remove(position);
+    character.gold = character
+        .gold
+        .saturating_add(u16::try_from(gold).unwrap_or(u16::MAX));
+    day.state
+        .holdings
+        .entry(group.name.clone())
+        .or_default()
+        .push(sold.clone());
+    let event = TradeEvent::Sold {
+        character: day.state.characters[who].name.clone(),
+        group: group.name.clone(),
+        item: sold,
+        gold,
+    };
+    day.emit(day.seen_acting(who), Happening::Trade(event));
+    PhaseOutcome::Done
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

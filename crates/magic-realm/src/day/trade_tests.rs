@@ -1,0 +1,281 @@
+//! Tests of the Trade activity (play summary II.C.6): buying through the
+//! Meeting table with drinks and price limits, Trouble and Opportunity,
+//! selling, on forced dice.
+
+use super::PhaseOutcome;
+use super::events::{DayEvent, Happening};
+use super::trade::{TradeEvent, base_price, trade};
+use crate::data::terms::Dwelling;
+use crate::orders::{DayOrders, Purchase};
+use crate::rules::TOGGLES;
+use crate::state::{Belonging, Item, ItemKind, MrState};
+use crate::test_support::{data, run_on_day as run, test_game as game};
+use realmgm_core::game::Rules;
+
+/// The Amazon (neutral to the Rogues) at the Inn with 100 gold, and the
+/// first horse the Rogues sell, with its price.
+pub(super) fn at_inn() -> (MrState, String, u32) {
+    let mut state = game(&["Amazon"]);
+    state.characters[0].position = state.dwellings[&Dwelling::Inn].clone();
+    state.characters[0].gold = 100;
+    let horse = state.holdings["Rogues"]
+        .iter()
+        .find(|i| i.kind == ItemKind::Horse)
+        .cloned()
+        .expect("the Rogues keep horses");
+    let price = base_price(data(), &horse).expect("horses have prices");
+    (state, horse.name, price)
+}
+
+fn buying(what: &str, max_gold: Option<u32>) -> DayOrders {
+    DayOrders {
+        buy: vec![Purchase {
+            what: what.to_string(),
+            max_gold,
+        }],
+        ..DayOrders::default()
+    }
+}
+
+fn is_blocked(event: &DayEvent) -> bool {
+    matches!(
+        &event.happening,
+        Happening::Trade(TradeEvent::Deal(
+            crate::day::meeting::DealStep::Blocked { .. }
+        ))
+    )
+}
+
+fn trading(
+    state: &mut MrState,
+    rules: &Rules,
+    faces: &[&[u8]],
+    orders: &DayOrders,
+) -> Vec<DayEvent> {
+    let forced: Vec<(&str, &[u8])> = faces.iter().map(|f| ("meeting", *f)).collect();
+    let (outcome, events) = run(state, rules, &forced, |day| trade(day, 0, orders));
+    assert_eq!(outcome, PhaseOutcome::Done);
+    events
+}
+
+#[test]
+fn buying_pays_the_price_times_the_multiplier() {
+    let (mut state, horse, price) = at_inn();
+    let events = trading(
+        &mut state,
+        &Rules::default(),
+        &[&[2]],
+        &buying(&horse, None),
+    );
+    assert_eq!(u32::from(state.characters[0].gold), 100 - 3 * price);
+    assert_eq!(state.characters[0].belongings[0].item.name, horse);
+    assert!(state.holdings["Rogues"].iter().all(|i| i.name != horse));
+    assert!(events.iter().any(|e| matches!(&e.happening, Happening::Trade(TradeEvent::Bought { gold, .. }) if *gold == 3 * price)));
+}
+
+#[test]
+fn no_deal_above_the_buy_limit() {
+    let (mut state, horse, price) = at_inn();
+    trading(
+        &mut state,
+        &Rules::default(),
+        &[&[2]],
+        &buying(&horse, Some(3 * price - 1)),
+    );
+    assert_eq!(state.characters[0].gold, 100);
+    assert!(state.characters[0].belongings.is_empty());
+}
+
+#[test]
+fn trouble_then_block_battle_and_insult() {
+    let (mut state, horse, _) = at_inn();
+    state.characters[0].hidden = true;
+    let events = trading(
+        &mut state,
+        &Rules::default(),
+        &[&[6], &[6]],
+        &buying(&horse, None),
+    );
+    assert!(events.iter().any(is_blocked));
+    assert!(!state.characters[0].hidden);
+
+    let (mut state, horse, _) = at_inn();
+    let events = trading(
+        &mut state,
+        &Rules::default(),
+        &[&[6], &[4]],
+        &buying(&horse, None),
+    );
+    assert_eq!(state.characters[0].notoriety, -5);
+    assert!(!events.iter().any(is_blocked));
+    assert!(state.characters[0].belongings.is_empty());
+}
+
+#[test]
+fn opportunity_with_and_without_the_bimr3_rule() {
+    let (mut state, horse, price) = at_inn();
+    trading(
+        &mut state,
+        &Rules::default(),
+        &[&[1], &[2]],
+        &buying(&horse, None),
+    );
+    assert_eq!(
+        u32::from(state.characters[0].gold),
+        100 - 2 * price,
+        "friendly ×2"
+    );
+
+    let rules = Rules::new(["expanded_meeting_table_opportunities"], TOGGLES).unwrap();
+    let (mut state, horse, price) = at_inn();
+    let events = trading(&mut state, &rules, &[&[1], &[2]], &buying(&horse, None));
+    assert_eq!(
+        u32::from(state.characters[0].gold),
+        100 - 3 * price,
+        "declined: neutral ×3"
+    );
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Trade(TradeEvent::Deal(super::meeting::DealStep::Met {
+            declined_opportunity: true,
+            ..
+        }))
+    )));
+}
+
+#[test]
+fn drinks_make_the_group_friendlier_for_one_roll() {
+    let (mut state, horse, price) = at_inn();
+    let orders = DayOrders {
+        drinks_up_to: Some(20),
+        ..buying(&horse, None)
+    };
+    trading(&mut state, &Rules::default(), &[&[2]], &orders);
+    // 8 Rogues at the Inn drink 8 gold; friendly row 2 is ×2.
+    assert_eq!(u32::from(state.characters[0].gold), 100 - 8 - 2 * price);
+}
+
+/// The first treasure worth some gold.
+fn priced_treasure() -> Item {
+    let treasure = data()
+        .treasures
+        .iter()
+        .find(|t| t.price.is_some_and(|p| p > 0))
+        .expect("treasures have prices");
+    Item {
+        kind: ItemKind::Treasure,
+        name: treasure.name.clone(),
+    }
+}
+
+#[test]
+fn a_trade_phase_sells_the_sell_line_at_the_base_price_then_buys_next_time() {
+    let (mut state, horse, horse_price) = at_inn();
+    let sold = priced_treasure();
+    state.characters[0].belongings.push(Belonging {
+        item: sold.clone(),
+        active: true,
+    });
+    let price = base_price(data(), &sold).expect("priced");
+    let orders = DayOrders {
+        sell: vec![sold.name.to_uppercase(), "Crystal Ball".into()],
+        ..buying(&horse, None)
+    };
+    // No Meeting roll is forced: selling at the base price rolls nothing.
+    let events = trading(&mut state, &Rules::default(), &[], &orders);
+    assert_eq!(u32::from(state.characters[0].gold), 100 + price);
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .all(|b| b.item != sold)
+    );
+    assert!(state.holdings["Rogues"].contains(&sold));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Trade(TradeEvent::Sold { group, gold, .. }) if group == "Rogues" && *gold == price)));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Trade(TradeEvent::Bought { .. }))),
+        "a phase that sold does not also buy"
+    );
+    // Nothing left to sell: the next Trade phase buys.
+    trading(&mut state, &Rules::default(), &[&[2]], &orders);
+    assert_eq!(
+        u32::from(state.characters[0].gold),
+        100 + price - 3 * horse_price
+    );
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item.name == horse)
+    );
+}
+
+#[test]
+fn selling_needs_a_native_leader_and_trading_needs_a_line() {
+    let mut state = game(&["Amazon"]);
+    let away = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| !state.dwellings.values().any(|d| d == c))
+        .expect("a clearing without a dwelling");
+    state.characters[0].position = away;
+    let sold = priced_treasure();
+    state.characters[0].belongings.push(Belonging {
+        item: sold.clone(),
+        active: false,
+    });
+    let orders = DayOrders {
+        sell: vec![sold.name],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, &Rules::default(), &[], |day| {
+        trade(day, 0, &orders)
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("no unhired native leader")),
+        "{outcome:?}"
+    );
+    let (outcome, _) = run(&mut state, &Rules::default(), &[], |day| {
+        trade(day, 0, &DayOrders::default())
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("'Sell:'")),
+        "{outcome:?}"
+    );
+}
+
+/// An Insult (Trouble, then row 4 of the Unfriendly column) is answered by
+/// the `Insult:` line: give up 5 notoriety (the default), or refuse and be
+/// blocked.
+#[test]
+fn an_insult_is_paid_or_refused_as_the_orders_say() {
+    use crate::day::meeting::DealStep;
+    use crate::orders::Settle;
+    let insulted = |answer: Settle| {
+        let (mut state, horse, _) = at_inn();
+        state.characters[0].notoriety = 12;
+        let orders = DayOrders {
+            insult: answer,
+            ..buying(&horse, None)
+        };
+        let events = trading(&mut state, &Rules::default(), &[&[6], &[4]], &orders);
+        (state.characters[0].notoriety, events)
+    };
+    let (notoriety, events) = insulted(Settle::Pay);
+    assert_eq!(notoriety, 7);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::GaveUp { points, .. })) if points == "5 notoriety"
+    )));
+    assert!(!events.iter().any(is_blocked));
+    let (notoriety, events) = insulted(Settle::Fight);
+    assert_eq!(notoriety, 12, "he keeps his notoriety");
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
+    )));
+}

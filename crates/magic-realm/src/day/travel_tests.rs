@@ -1,0 +1,214 @@
+//! Tests of travel: bonus moves from horses, horses in caves, and what the
+//! Flying Carpet carries.
+
+use super::events::{Happening, PhaseEvent, PhaseResult};
+use crate::board::ClearingId;
+use crate::data::tiles::{ClearingKind, PathKind};
+use crate::state::{ItemKind, MrState, abandoned_pile};
+use crate::test_support::{
+    data, give, item, move_to, play_day as play, quiet_game as game, results,
+};
+
+/// Three clearings a → b → c joined by normal paths, none a cave or a
+/// mountain.
+pub(super) fn open_walk(state: &MrState) -> (ClearingId, ClearingId, ClearingId) {
+    let board = &state.board;
+    let open = |c: &ClearingId| {
+        board
+            .clearing(c)
+            .is_some_and(|k| k.kind != ClearingKind::Cave && k.kind != ClearingKind::Mountain)
+    };
+    let step = |from: &ClearingId, not: &ClearingId| {
+        board
+            .neighbours(from)
+            .into_iter()
+            .find(|l| l.kind == PathKind::Normal && open(&l.to) && &l.to != not)
+            .map(|l| l.to)
+    };
+    board
+        .clearings()
+        .into_iter()
+        .filter(|c| open(c))
+        .find_map(|a| {
+            let b = step(&a, &a)?;
+            let c = step(&b, &a)?;
+            Some((a, b, c))
+        })
+        .expect("an open walk of two steps")
+}
+
+#[test]
+fn a_pony_doubles_each_move_and_leaves_followers_without_one() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    state.characters[1].position = a.clone();
+    give(&mut state, 0, ItemKind::Horse, "Pony 7", true);
+    let line = format!("{}, *{}", move_to(&b), move_to(&c));
+    let (after, events) = play(
+        state.clone(),
+        &[("P1", &line), ("P2", "F Black Knight")],
+        &[],
+    );
+    assert_eq!(after.characters[0].position, c);
+    assert_eq!(
+        after.characters[1].position, b,
+        "left behind at the pony's move"
+    );
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Phase(PhaseEvent::FollowersLeft { followers, .. })
+            if followers == &["Amazon".to_string()]
+    )));
+
+    // A follower on a pony keeps up.
+    let mut both = state.clone();
+    give(&mut both, 1, ItemKind::Horse, "Pony 6", true);
+    let (after, _) = play(both, &[("P1", &line), ("P2", "F Black Knight")], &[]);
+    assert_eq!(after.characters[1].position, c);
+
+    // The pony's bonus follows a move only, and an inactive pony gives none.
+    let hide_first = format!("H, *{}", move_to(&b));
+    let (_, events) = play(state.clone(), &[("P1", &hide_first)], &[("hide", &[6])]);
+    assert!(matches!(
+        &results(&events, "Black Knight")[1],
+        PhaseResult::Lost { .. }
+    ));
+    let mut idle = state;
+    idle.characters[0].belongings[0].active = false;
+    let (after, _) = play(idle, &[("P1", &line)], &[]);
+    assert_eq!(after.characters[0].position, b);
+}
+
+#[test]
+fn a_workhorse_gives_one_bonus_move_a_day() {
+    let mut state = game(&["Black Knight"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    let horse = data()
+        .horses
+        .iter()
+        .find(|h| h.kind == crate::data::horses::HorseKind::Horse)
+        .expect("a workhorse");
+    give(&mut state, 0, ItemKind::Horse, &horse.name, true);
+    let line = format!("H, *{}, *{}", move_to(&b), move_to(&c));
+    let (after, events) = play(state, &[("P1", &line)], &[("hide", &[6])]);
+    assert_eq!(after.characters[0].position, b);
+    let phases = results(&events, "Black Knight");
+    assert!(
+        matches!(&phases[1], PhaseResult::Moved { .. }),
+        "{phases:?}"
+    );
+    assert!(matches!(&phases[2], PhaseResult::Lost { .. }), "{phases:?}");
+}
+
+#[test]
+fn horses_give_nothing_in_a_cave() {
+    let mut state = game(&["Black Knight"]);
+    let cave = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| {
+            state
+                .board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+                && !state.board.neighbours(c).is_empty()
+        })
+        .expect("a cave clearing");
+    let next = state.board.neighbours(&cave)[0].to.clone();
+    state.characters[0].position = cave;
+    let pony = "Pony 7";
+    give(&mut state, 0, ItemKind::Horse, pony, true);
+    let line = format!("H, *{}", move_to(&next));
+    let (_, events) = play(state, &[("P1", &line)], &[("hide", &[6])]);
+    let phases = results(&events, "Black Knight");
+    assert!(matches!(&phases[1], PhaseResult::Lost { .. }), "{phases:?}");
+}
+
+#[test]
+fn entering_a_cave_makes_horses_inactive() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let board = &state.board;
+    let (outside, cave) = board
+        .clearings()
+        .into_iter()
+        .filter(|c| {
+            board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+        })
+        .find_map(|cave| {
+            board
+                .neighbours(&cave)
+                .into_iter()
+                .find(|l| {
+                    matches!(l.kind, PathKind::Normal | PathKind::Cave)
+                        && board.clearing(&l.to).is_some_and(|k| {
+                            k.kind != ClearingKind::Cave && k.kind != ClearingKind::Mountain
+                        })
+                })
+                .map(|l| (l.to, cave.clone()))
+        })
+        .expect("a way into a cave");
+    state.characters[0].position = outside.clone();
+    state.characters[1].position = outside;
+    give(&mut state, 0, ItemKind::Horse, "Pony 7", true);
+    give(&mut state, 1, ItemKind::Horse, "Pony 6", true);
+    let line = move_to(&cave);
+    let (after, events) = play(state, &[("P1", &line), ("P2", "F Black Knight")], &[]);
+    assert_eq!(after.characters[0].position, cave);
+    assert!(!after.characters[0].belongings[0].active);
+    assert!(
+        !after.characters[1].belongings[0].active,
+        "the follower's too"
+    );
+    let told = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                &e.happening,
+                Happening::Phase(PhaseEvent::HorsesInactive { .. })
+            )
+        })
+        .count();
+    assert_eq!(told, 2);
+}
+
+#[test]
+fn the_carpet_leaves_heavy_items_and_cannot_lift_a_heavy_flyer() {
+    let mut state = game(&["Amazon", "Berserker"]);
+    let here = state.characters[0].position.clone();
+    // Give the Amazon purple magic where she stands and a Great Axe (H).
+    let purple = crate::data::terms::Colour::Purple;
+    let source = data()
+        .treasures
+        .iter()
+        .find(|t| {
+            t.effects
+                .contains(&crate::data::treasures::TreasureEffect::ColourSource { colour: purple })
+        })
+        .expect("a purple source")
+        .name
+        .clone();
+    for who in [0, 1] {
+        state.characters[who].position = here.clone();
+        give(&mut state, who, ItemKind::Treasure, "Flying Carpet", true);
+        give(&mut state, who, ItemKind::Treasure, &source, true);
+    }
+    give(&mut state, 0, ItemKind::Weapon, "Great Axe", false);
+    let line = format!("FL {}", here.tile);
+    let (after, events) = play(state, &[("P1", &line), ("P2", &line)], &[]);
+    let amazon = results(&events, "Amazon");
+    assert!(
+        matches!(&amazon[0], PhaseResult::Flew { left_behind, .. } if left_behind == &["Great Axe".to_string()]),
+        "{amazon:?}"
+    );
+    assert!(after.holdings[&abandoned_pile(&here)].contains(&item(ItemKind::Weapon, "Great Axe")));
+    let berserker = results(&events, "Berserker");
+    assert!(
+        matches!(&berserker[0], PhaseResult::Lost { reason } if reason.contains("weighs H")),
+        "{berserker:?}"
+    );
+}

@@ -1,0 +1,899 @@
+//! Magic Realm as a [`Game`] the campaign plumbing can run: its id, its rule
+//! toggles ([`crate::rules`]) and its calendar of months and seasons
+//! (`data/seasons.toml`).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use anyhow::{Context, anyhow, bail};
+use serde::Deserialize;
+
+use realmgm_core::dice::Dice;
+use realmgm_core::game::{
+    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, OrdersProblem,
+    Reader, Report, RuleToggle, Rules, Seat, StartingInfoRefused, TurnPause, TurnResult, TurnStep,
+};
+use realmgm_core::report::ReportContext;
+
+use crate::combat::by_rounds::RoundAnswers;
+use crate::data::GameData;
+use crate::orders::ruling::parse_ruling;
+use crate::setup::{self, SetupInputs};
+use crate::state::MrState;
+use crate::state::ruling::{QueuedRuling, Ruling};
+use crate::{combat, data, day, orders, rules};
+
+/// The orders of a character whose player sent none: hide in every phase,
+/// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
+/// Its remark is [`day::daylight::NO_ORDERS_REMARK`], which the day log
+/// says once for the whole turn.
+const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
+
+/// The Magic Realm state inside a stored game state, read from its JSON the
+/// first time and shared after ([`GameState::typed`]).
+fn read_state(state: &GameState) -> anyhow::Result<Arc<MrState>> {
+    state.typed(|json| {
+        MrState::deserialize(json).map_err(|e| {
+            anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
+        })
+    })
+}
+
+/// The Magic Realm state to change: a copy of the shared reading.
+fn state_to_change(state: &GameState) -> anyhow::Result<MrState> {
+    read_state(state).map(Arc::unwrap_or_clone)
+}
+
+/// The stored orders read back as the engine's day orders.
+fn day_orders(
+    orders: &BTreeMap<String, AcceptedOrders>,
+) -> anyhow::Result<BTreeMap<String, orders::DayOrders>> {
+    let mut parsed = BTreeMap::new();
+    for (player, accepted) in orders {
+        let day_orders: orders::DayOrders = serde_json::from_value(accepted.parsed.clone())
+            .map_err(|e| {
+                anyhow!("the stored orders of {player} cannot be read ({e}); have them sent again")
+            })?;
+        parsed.insert(player.clone(), day_orders);
+    }
+    Ok(parsed)
+}
+
+/// The day's events in the plumbing's form.
+fn to_events(events: Vec<day::events::DayEvent>) -> anyhow::Result<Vec<Event>> {
+    events
+        .into_iter()
+        .map(|e| {
+            Ok(Event {
+                observers: e.observers,
+                body: serde_json::to_value(&e.happening)?,
+            })
+        })
+        .collect()
+}
+
+/// The round answers given so far (`null` for none).
+fn round_answers(answers: &serde_json::Value) -> anyhow::Result<RoundAnswers> {
+    if answers.is_null() {
+        return Ok(RoundAnswers::default());
+    }
+    serde_json::from_value(answers.clone())
+        .map_err(|e| anyhow!("the stored combat round answers cannot be read ({e})"))
+}
+
+/// The game of Magic Realm (2nd edition rules with optional and house rules).
+#[derive(Clone, Copy, Debug)]
+pub struct MagicRealm;
+
+/// The embedded game data, loaded once: the one place the game reads them
+/// from the loader; every rule below gets them passed.
+fn game_data() -> anyhow::Result<&'static GameData> {
+    data::get().map_err(|e| anyhow!("the embedded game data are broken: {e}"))
+}
+
+/// A player's mail cannot be read while the game data are broken.
+fn broken_data(e: anyhow::Error) -> Vec<OrdersProblem> {
+    vec![OrdersProblem {
+        line: 1,
+        column: 1,
+        message: format!("{e}; tell the GM"),
+    }]
+}
+
+impl Game for MagicRealm {
+    fn id(&self) -> &'static str {
+        "magic-realm"
+    }
+
+    fn toggles(&self) -> &'static [RuleToggle] {
+        rules::TOGGLES
+    }
+
+    fn calendar(&self) -> Option<Calendar> {
+        Some(Calendar {
+            seasons: rules::SEASONS,
+            seasons_toggle: rules::SEASONS_TOGGLE,
+            season_points: |season| {
+                game_data().map_or(0, |data| day::weather::season_points(data, season))
+            },
+        })
+    }
+
+    fn new_game(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        let data = game_data()?;
+        // The campaign does not collect the players' placements yet, so a
+        // player-built board cannot start here; setup says so by name.
+        let state = setup::new_game(data, seats, rules, &SetupInputs::default(), dice)?;
+        Ok(GameState::from_typed(state)?)
+    }
+
+    /// The starts, victory requirements, recorded spells and enchanted
+    /// chits chosen by mail ([`setup::by_mail::SetupByMail`]) replace the
+    /// dice's choices; a board and row-6 chits the players placed replace
+    /// the random ones.
+    fn new_game_with_setup(
+        &self,
+        seats: &[Seat],
+        rules: &Rules,
+        chosen: &serde_json::Value,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        let data = game_data()?;
+        let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
+            .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
+        let inputs = SetupInputs {
+            starts: chosen.starts(),
+            board: chosen.board(),
+            visitors: chosen.visitor_boxes(),
+            victory_requirements: chosen.victory_requirements(),
+            spells: chosen.spells(),
+            equipment: chosen.equipment_groups(),
+            abilities: chosen.abilities(),
+            forms: chosen.forms(),
+        };
+        let mut state = setup::new_game(data, seats, rules, &inputs, dice)?;
+        // BIMR3 starting info: MAGIC chits that start enchanted.
+        for (character, chits) in chosen.enchanted() {
+            let Some(who) = state.characters.iter().position(|c| c.name == character) else {
+                continue;
+            };
+            for chit in chits {
+                crate::magic::enchant::enchant_chit(&mut state, who, Some(&chit)).map_err(|e| {
+                    anyhow!("the {character} cannot start with {chit} enchanted: {e}")
+                })?;
+            }
+        }
+        Ok(GameState::from_typed(state)?)
+    }
+
+    /// The game's length (28 days a month) and victory points; the
+    /// requirements recorded at setup must add up to those points; with
+    /// `seasons_and_weather` on, the season of the first month and the
+    /// secret weather chit ([`day::weather::start`]).
+    fn start_calendar(
+        &self,
+        state: GameState,
+        rules: &Rules,
+        calendar: CalendarStart<'_>,
+        dice: &mut Dice,
+    ) -> anyhow::Result<GameState> {
+        let mut mr = state_to_change(&state)?;
+        mr.last_day = calendar.months * crate::state::DAYS_PER_MONTH;
+        mr.victory_points = calendar.victory_points;
+        for (character, r) in &mr.victory_requirements {
+            let total = r.total();
+            if total != calendar.victory_points {
+                bail!(
+                    "the {character} recorded {total} victory points, but this campaign asks \
+                     {} ([calendar] victory_points, or its seasons)",
+                    calendar.victory_points
+                );
+            }
+        }
+        if let Some(season) = calendar
+            .season
+            .filter(|_| rules.is_on(rules::SEASONS_TOGGLE))
+        {
+            day::weather::start(&mut mr, season, dice).map_err(|e| anyhow!("{e}"))?;
+        }
+        Ok(GameState::from_typed(mr)?)
+    }
+
+    fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
+        Ok(Some(crate::board::svg::render(&read_state(state)?.board)))
+    }
+
+    /// A game day is simultaneous: every player with a character records,
+    /// and every player whose character enters the Realm that day.
+    fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
+        let state = read_state(state)?;
+        // A character leaving the Realm as the turn begins waits for nothing.
+        Ok(state
+            .characters
+            .iter()
+            .filter(|c| !state.leaving(&c.name))
+            .map(|c| c.player.clone())
+            .chain(state.arrivals.iter().map(|a| a.player.clone()))
+            .collect())
+    }
+
+    /// The game ends with its last day (day 28 of its last month): the
+    /// final scores are in that day's events, and no day follows.
+    fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
+        let state = read_state(state)?;
+        Ok(state.day >= state.last_day)
+    }
+
+    fn plays(&self, state: &GameState, player: &str) -> bool {
+        self.character_of(state, player).is_some()
+    }
+
+    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
+        let mr = read_state(state).ok()?;
+        mr.characters
+            .iter()
+            .find(|c| c.player == player)
+            .map(|c| c.name.clone())
+    }
+
+    fn unplayed(&self, state: &GameState) -> Vec<String> {
+        match (game_data(), read_state(state)) {
+            (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
+            _ => Vec::new(),
+        }
+    }
+
+    fn accepts_late_players(&self) -> bool {
+        true
+    }
+
+    /// A start report shows his character, where he starts and the form.
+    fn sends_start_reports(&self) -> bool {
+        true
+    }
+
+    /// A seat without a character in the game joins with the character it
+    /// names, which enters at the Inn at the next Birdsong
+    /// (`day::restart::admit_arrivals`); a seat that names none yet waits.
+    /// A character whose seat is gone leaves the Realm at the next Birdsong
+    /// (`day::rulings`).
+    fn admit(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        let data = game_data()?;
+        let shared = read_state(state)?;
+        // Copied only when a seat changes something: the daemon asks this
+        // on every orders mail, and nearly always nothing changes.
+        let mut mr = Cow::Borrowed(&*shared);
+        let in_play = |mr: &MrState, player: &str| {
+            mr.characters.iter().any(|c| c.player == player)
+                || mr.arrivals.iter().any(|a| a.player == player)
+        };
+        // A character whose seat is gone leaves the Realm at the next
+        // Birdsong (`gm remove-player`).
+        let departed: Vec<String> = mr
+            .characters
+            .iter()
+            .filter(|c| !seats.iter().any(|s| s.player == c.player))
+            .filter(|c| !mr.leaving(&c.name))
+            .map(|c| c.name.clone())
+            .collect();
+        for character in departed {
+            mr.to_mut().rulings.push(QueuedRuling {
+                ruling: Ruling::Retire { character },
+                why: "the player has left the campaign".to_string(),
+            });
+        }
+        for seat in seats {
+            if in_play(&mr, &seat.player) {
+                continue;
+            }
+            // A player still choosing (by mail, `Character: NAME`) waits
+            // outside the game; nobody waits for him.
+            let Some(wanted) = seat.character.as_deref() else {
+                continue;
+            };
+            let taken: Vec<&str> = mr.characters_in_play().collect();
+            let unpicked = mr.unplayed_characters(data).join(", ");
+            let names = data.characters.iter().map(|c| c.name.as_str());
+            let Some(character) = realmgm_core::suggest::find(wanted, names.clone()) else {
+                anyhow::bail!(
+                    "there is no character '{wanted}'{}; unpicked are {unpicked}",
+                    realmgm_core::suggest::did_you_mean(wanted, names)
+                );
+            };
+            if taken.contains(&character) {
+                anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
+            }
+            let character = character.to_string();
+            mr.to_mut().arrivals.push(crate::state::Arrival {
+                player: seat.player.clone(),
+                character,
+                spells: Vec::new(),
+            });
+        }
+        Ok(match mr {
+            Cow::Owned(mr) => GameState::from_typed(mr)?,
+            Cow::Borrowed(_) => state.clone(),
+        })
+    }
+
+    fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
+        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
+    }
+
+    fn late_starting_info(
+        &self,
+        state: &GameState,
+        player: &str,
+        text: &str,
+    ) -> Option<Result<String, StartingInfoRefused>> {
+        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
+    }
+
+    /// Each ruling read against the pending state
+    /// ([`crate::orders::ruling::parse_ruling`]) and queued for
+    /// `day::rulings` at the next Birdsong.
+    fn rule(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        rulings: &[GmRuling],
+    ) -> anyhow::Result<GameState> {
+        if rulings.is_empty() {
+            return Ok(state.clone());
+        }
+        let data = game_data()?;
+        let mut mr = state_to_change(state)?;
+        for given in rulings {
+            let ruling = parse_ruling(&given.text, data, &mr)
+                .with_context(|| format!("the ruling '{}'", given.text.trim()))?;
+            mr.rulings.push(QueuedRuling {
+                ruling,
+                why: given.why.clone(),
+            });
+        }
+        Ok(GameState::from_typed(mr)?)
+    }
+
+    /// Parsed, then every name checked against the game's components and
+    /// the characters in play ([`orders::check_names`]): unknown items and
+    /// natives are problems on their line, unknown characters warnings.
+    fn read_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+        text: &str,
+    ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
+        let data = game_data().map_err(broken_data)?;
+        // Before setup (no state) nobody plays yet: characters go unchecked.
+        let in_play = read_state(state).ok();
+        let day = match orders::parse_day_orders(text, 1, data) {
+            Ok(day) => day,
+            Err(errors) => {
+                let mut problems: Vec<OrdersProblem> = errors
+                    .into_iter()
+                    .map(|e| OrdersProblem {
+                        line: e.line,
+                        column: e.column,
+                        message: e.message,
+                    })
+                    .collect();
+                // The lines that do read are checked by name too, so a
+                // second mistake is told now, not after the first is fixed.
+                let faulty: Vec<usize> = problems.iter().map(|p| p.line).collect();
+                let rest: String = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, line)| if faulty.contains(&(i + 1)) { "" } else { line })
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
+                    let (more, _) = name_checks(data, in_play.as_ref(), player, &day, text);
+                    problems.extend(more);
+                    problems.sort_by_key(|p| p.line);
+                }
+                return Err(problems);
+            }
+        };
+        let (problems, warnings) = name_checks(data, in_play.as_ref(), player, &day, text);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(AcceptedOrders {
+            canonical: day.to_string(),
+            parsed: serde_json::to_value(&day).unwrap_or_default(),
+            warnings: match &in_play {
+                Some(state) => {
+                    let mut warnings = warnings;
+                    warnings.extend(crate::day::preview::move_warnings(
+                        data, rules, state, player, &day,
+                    ));
+                    warnings
+                }
+                None => Vec::new(),
+            },
+        })
+    }
+
+    fn reads_as_orders(&self, line: &str) -> bool {
+        game_data().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
+    }
+
+    fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
+        let day: orders::DayOrders = serde_json::from_value(orders.parsed.clone()).ok()?;
+        [
+            Some(&day.activities),
+            day.familiar.as_ref(),
+            day.phantasm.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|activities| activities.phases.len())
+        .max()
+    }
+
+    fn safe_orders(&self) -> &'static str {
+        "hide in every phase"
+    }
+
+    fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
+        let Ok(mut day) = orders::DayOrders::deserialize(&orders.parsed) else {
+            return orders;
+        };
+        day.for_another_day();
+        AcceptedOrders {
+            canonical: day.to_string(),
+            parsed: serde_json::to_value(&day).unwrap_or(orders.parsed),
+            warnings: orders.warnings,
+        }
+    }
+
+    fn missing_orders(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        player: &str,
+    ) -> anyhow::Result<AcceptedOrders> {
+        self.read_orders(state, rules, player, NO_ORDERS)
+            .map_err(|problems| {
+                anyhow::anyhow!(
+                    "the built-in orders for a missing player do not parse: {}",
+                    problems
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            })
+    }
+
+    /// One game day (play summary I–IV), resolved by [`day::resolve_day`].
+    fn resolve_turn(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnResult> {
+        let data = game_data()?;
+        let state = state_to_change(state)?;
+        let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
+        let finished = state.day >= state.last_day;
+        Ok(TurnResult {
+            state: GameState::from_typed(state)?,
+            events: to_events(events)?,
+            finished,
+        })
+    }
+
+    /// With `round_by_round_combat` on, the day stops at a combat round a
+    /// character without a `Combat:` line has not answered
+    /// ([`combat::by_rounds`](crate::combat::by_rounds)); the answers are
+    /// a [`RoundAnswers`].
+    fn resolve_turn_with_answers(
+        &self,
+        state: &GameState,
+        rules: &Rules,
+        orders: &BTreeMap<String, AcceptedOrders>,
+        answers: &serde_json::Value,
+        deadline_passed: bool,
+        dice: &mut Dice,
+    ) -> anyhow::Result<TurnStep> {
+        if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
+            return Ok(TurnStep::Done(
+                self.resolve_turn(state, rules, orders, dice)?,
+            ));
+        }
+        let data = game_data()?;
+        let state = state_to_change(state)?;
+        let mut answers = round_answers(answers)?;
+        answers.deadline_passed = deadline_passed;
+        let outcome = day::resolve_day_by_rounds(
+            data,
+            rules,
+            state,
+            &day_orders(orders)?,
+            Some(&answers),
+            dice,
+        )?;
+        Ok(match outcome {
+            day::DayOutcome::Done(state, events) => {
+                let finished = state.day >= state.last_day;
+                TurnStep::Done(TurnResult {
+                    state: GameState::from_typed(state)?,
+                    events: to_events(events)?,
+                    finished,
+                })
+            }
+            day::DayOutcome::Stopped(decisions, events) => TurnStep::Paused(TurnPause {
+                prompts: crate::round_prompts::prompts(&decisions, &events),
+                waiting: serde_json::to_value(&decisions)?,
+            }),
+        })
+    }
+
+    /// A `Combat:` line answering the round ([`crate::round_prompts`]).
+    fn read_answer(
+        &self,
+        waiting: &serde_json::Value,
+        answers: &serde_json::Value,
+        player: &str,
+        text: &str,
+    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
+        let broken = |what: String| {
+            vec![OrdersProblem {
+                line: 1,
+                column: 1,
+                message: format!("the stored combat round cannot be read ({what}); tell the GM"),
+            }]
+        };
+        let waiting: Vec<combat::Decision> =
+            serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
+        let answers = round_answers(answers).map_err(|e| broken(e.to_string()))?;
+        let data = game_data().map_err(broken_data)?;
+        let answers = crate::round_prompts::read_answer(&waiting, &answers, player, text, data)?;
+        serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
+    }
+
+    /// The day as its reader saw it, with the built-in templates and no
+    /// campaign facts (see [`Game::report_with`]).
+    fn report(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+    ) -> anyhow::Result<Report> {
+        self.report_with(state, events, reader, &ReportContext::default())
+    }
+
+    /// The public day page ([`crate::report::site`]).
+    fn site_day(
+        &self,
+        state: &GameState,
+        previous: Option<&GameState>,
+        events: &[Event],
+        disclosure: realmgm_core::page::Disclosure,
+    ) -> anyhow::Result<realmgm_core::page::SiteDay> {
+        let previous = previous.map(read_state).transpose()?;
+        crate::report::site::site_day(
+            game_data()?,
+            &*read_state(state)?,
+            previous.as_deref(),
+            events,
+            disclosure,
+        )
+    }
+
+    /// A player's report or the GM's history ([`crate::report`]).
+    fn report_with(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+        context: &ReportContext,
+    ) -> anyhow::Result<Report> {
+        let data = game_data()?;
+        let state = read_state(state)?;
+        match reader {
+            Reader::Player(player) => {
+                crate::report::player_report(data, &state, events, player, context)
+            }
+            Reader::Gm => crate::report::gm_history(data, &state, events, context),
+        }
+    }
+}
+
+/// The names `day`'s lines give, checked against the game and, once it is
+/// set up, against `player`'s character: the problems (by their line in
+/// `text`, down the mail) and the warnings.
+fn name_checks(
+    data: &GameData,
+    in_play: Option<&Arc<MrState>>,
+    player: &str,
+    day: &orders::DayOrders,
+    text: &str,
+) -> (Vec<OrdersProblem>, Vec<String>) {
+    let characters: Vec<&str> = in_play
+        .iter()
+        .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
+        .collect();
+    let mut names = orders::check_names(day, data, &characters);
+    let me = in_play.and_then(|s| {
+        s.characters
+            .iter()
+            .find(|c| c.player == player)
+            .map(|c| (&**s, c))
+    });
+    if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
+        let combat = orders::combat_names::check_tactics(tactics, day, data, state, me);
+        names.errors.extend(combat.errors);
+        names.warnings.extend(combat.warnings);
+    }
+    if let Some((state, me)) = me {
+        let dealings = orders::dealing_names::check_dealings(day, data, state, me);
+        names.errors.extend(dealings.errors);
+        names.warnings.extend(dealings.warnings);
+    }
+    let mut problems: Vec<OrdersProblem> = names
+        .errors
+        .into_iter()
+        .map(|message| OrdersProblem {
+            line: orders::names::line_of_key(text, &message),
+            column: 1,
+            message,
+        })
+        .collect();
+    problems.sort_by_key(|p| p.line);
+    (problems, names.warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new game of these (player, character) seats, seed 7.
+    fn new_game(seats: &[(&str, &str)]) -> GameState {
+        let seats: Vec<Seat> = seats
+            .iter()
+            .map(|(player, character)| Seat {
+                player: (*player).into(),
+                character: Some((*character).into()),
+            })
+            .collect();
+        MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_new_game_awaits_every_player_and_draws_its_map() {
+        let state = new_game(&[("Ann", "Amazon"), ("Ben", "Wizard")]);
+        assert_eq!(
+            MagicRealm.awaiting(&state).unwrap(),
+            vec!["Ann".to_string(), "Ben".to_string()]
+        );
+        let svg = MagicRealm.map_svg(&state).unwrap().unwrap();
+        assert_eq!(svg.matches("<polygon").count(), 20);
+        let err = MagicRealm
+            .awaiting(&GameState::new(serde_json::json!({"hand": []})))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("not a Magic Realm game state"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn repeated_orders_do_not_give_twice() {
+        let state = new_game(&[("Ann", "Amazon"), ("Ben", "Elf")]);
+        let text = "R\nBlock: everyone\nGive: 10 gold to Elf\nMidnight: abandon Spear";
+        let accepted = MagicRealm
+            .read_orders(&state, &Rules::default(), "Ann", text)
+            .unwrap();
+        let again = MagicRealm.repeated_orders(accepted);
+        assert!(
+            again.canonical.contains("Block: everyone"),
+            "{}",
+            again.canonical
+        );
+        assert!(!again.canonical.contains("Give:") && !again.canonical.contains("Midnight:"));
+        let day = orders::DayOrders::deserialize(&again.parsed).unwrap();
+        assert!(day.deals.is_empty() && day.rearrange.is_empty());
+    }
+
+    #[test]
+    fn orders_are_checked_by_name_against_the_game_and_the_characters() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            character: Some("Amazon".into()),
+        }];
+        let state = MagicRealm
+            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .unwrap();
+        let rules = Rules::default();
+        let problems = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBuy: Shieeld\nBlock: Elf")
+            .unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert!(
+            problems[0].message.contains("'Shieeld' is not an item"),
+            "{problems:?}"
+        );
+        let problems = MagicRealm
+            .read_orders(
+                &state,
+                &rules,
+                "Ann",
+                "M CV4, H\nCombat: target weakst\nBuy: Shieeld",
+            )
+            .unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3], "{problems:?}");
+        // A line that does not read does not keep the others from their
+        // checks by name: both mistakes are told at once.
+        let problems = MagicRealm
+            .read_orders(
+                &state,
+                &rules,
+                "Ann",
+                "M CV4, H\nSerch: locate\nBuy: Shieeld",
+            )
+            .unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3], "{problems:?}");
+        assert!(
+            problems[1].message.contains("'Shieeld' is not an item"),
+            "{problems:?}"
+        );
+        let accepted = MagicRealm
+            .read_orders(&state, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert!(accepted.warnings[0].contains("no character named 'Elf'"));
+        // The dry run of her moves may add one warning, for the move itself.
+        assert!(
+            accepted.warnings[1..]
+                .iter()
+                .all(|w| w.starts_with("phase 1 (M CV4)")),
+            "{:?}",
+            accepted.warnings
+        );
+        let before_setup = GameState::new(serde_json::Value::Null);
+        let accepted = MagicRealm
+            .read_orders(&before_setup, &rules, "Ann", "M CV4, H\nBlock: Elf")
+            .unwrap();
+        assert!(accepted.warnings.is_empty(), "nobody plays yet");
+    }
+
+    #[test]
+    fn new_game_sets_up_the_seats_and_hashes_the_same_twice() {
+        let seats = [Seat {
+            player: "ann".into(),
+            character: Some("Dwarf".into()),
+        }];
+        let start = || {
+            MagicRealm
+                .new_game(&seats, &Rules::default(), &mut Dice::new(9, 0))
+                .unwrap()
+        };
+        let state = start();
+        assert_eq!(state.json()["characters"][0]["name"], "Dwarf");
+        assert_eq!(state.json()["day"], 0);
+        assert_eq!(state.hash(), start().hash());
+    }
+
+    #[test]
+    fn a_player_built_board_cannot_start_without_placements() {
+        let rules = Rules::new(["player_built_board"], rules::TOGGLES).unwrap();
+        let err = MagicRealm
+            .new_game(&[], &rules, &mut Dice::new(1, 0))
+            .unwrap_err();
+        assert!(err.to_string().contains("player_built_board"), "{err}");
+    }
+
+    #[test]
+    fn orders_are_read_into_their_canonical_form_and_errors_keep_their_place() {
+        let state = GameState::new(serde_json::Value::Null);
+        let accepted = MagicRealm
+            .read_orders(
+                &state,
+                &Rules::default(),
+                "Ann",
+                "M CV4, H\nBlock: everyone",
+            )
+            .unwrap();
+        assert!(
+            accepted
+                .canonical
+                .starts_with("Activities: M-Curst Valley 4 / H\n"),
+            "{}",
+            accepted.canonical
+        );
+        assert_eq!(accepted.parsed["block"], "everyone");
+        let problems = MagicRealm
+            .read_orders(&state, &Rules::default(), "Ann", "H\nBuy: x up to y")
+            .unwrap_err();
+        assert_eq!(problems[0].line, 2);
+    }
+
+    #[test]
+    fn a_missing_player_hides_in_every_phase() {
+        let state = GameState::new(serde_json::Value::Null);
+        let orders = MagicRealm
+            .missing_orders(&state, &Rules::default(), "Ann")
+            .unwrap();
+        assert!(
+            orders.canonical.starts_with(&format!(
+                "Activities: H / H / H / H ({})",
+                day::daylight::NO_ORDERS_REMARK
+            )),
+            "{}",
+            orders.canonical
+        );
+    }
+
+    #[test]
+    fn a_day_is_resolved_from_the_stored_orders() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            character: Some("Amazon".into()),
+        }];
+        let rules = Rules::default();
+        let state = MagicRealm
+            .new_game(&seats, &rules, &mut Dice::new(5, 0))
+            .unwrap();
+        let orders: BTreeMap<String, AcceptedOrders> = [(
+            "Ann".to_string(),
+            MagicRealm.missing_orders(&state, &rules, "Ann").unwrap(),
+        )]
+        .into();
+        let turn = MagicRealm
+            .resolve_turn(&state, &rules, &orders, &mut Dice::new(5, 1))
+            .unwrap();
+        assert_eq!(turn.state.json()["day"], 1);
+        assert!(!turn.finished);
+        assert!(
+            turn.events
+                .iter()
+                .any(|e| e.body["part"] == "phase" && e.body["event"] == "phase_done"),
+            "{:?}",
+            turn.events
+        );
+        let broken: BTreeMap<String, AcceptedOrders> = [(
+            "Ann".to_string(),
+            AcceptedOrders {
+                canonical: String::new(),
+                parsed: serde_json::json!({"hand": 1}),
+                warnings: Vec::new(),
+            },
+        )]
+        .into();
+        let err = MagicRealm
+            .resolve_turn(&state, &rules, &broken, &mut Dice::new(5, 1))
+            .unwrap_err();
+        assert!(err.to_string().contains("orders of Ann"), "{err}");
+    }
+
+    #[test]
+    fn seasons_need_the_seasons_toggle_which_exists() {
+        let calendar = MagicRealm.calendar().unwrap();
+        assert!(
+            MagicRealm
+                .toggles()
+                .iter()
+                .any(|t| t.name == calendar.seasons_toggle)
+        );
+        assert_eq!(calendar.seasons.len(), 13);
+    }
+}

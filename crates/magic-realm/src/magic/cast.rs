@@ -1,0 +1,842 @@
+//! Casting a spell (magic summary "Casting a Spell", "Specifying a Target";
+//! the play summary III.A.4.c): the API the combat engine calls in the Encounter
+//! and Melee steps. A cast needs a MAGIC chit of the spell's type (the
+//! caster must know the spell) or an active artifact or spell book holding
+//! the awakened spell (once a day), and the spell's colour present: shared
+//! in the clearing, or from one of the caster's own colour chits, which
+//! serve only his own spells and fatigue when played. Mountain- and
+//! cave-only spells need such a clearing. The chit or item and the spell
+//! stay tied up until the spell expires ([`super::expiry`]).
+//!
+//! [`check`] says whether a cast is legal without changing anything;
+//! [`cast`] applies it and returns what happened, or an error and the state
+//! unchanged. Speeds and the order in which spells take effect are
+//! combat's: [`speed`] gives a cast's speed (0 for artifacts and books).
+//!
+//! Rulings: targeting a character or denizen unhides a hidden caster,
+//! except under the Ambush rule with one individual targeted (combat then
+//! rolls his hide); a spell is "in use" while a spell of that name cast by the same
+//! caster with the same chit or item is in effect; a target protected by an
+//! active Protection from Magic or Pentangle cannot be targeted; the type
+//! changes of Witch's Brew, Faerie Lights and Elemental Spirit count for
+//! the caster's own chits while the spell is in effect.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::characters::{ActionChit, ChitAction};
+use crate::data::spells::{Duration, Spell, SpellColour, SpellTarget};
+use crate::data::terms::{Colour, MagicType, Strength, TileGroup};
+use crate::data::tiles::ClearingKind;
+use crate::data::treasures::TreasureEffect;
+use crate::state::{ChitCondition, DenizenKind, MrState, Whereabouts};
+use crate::tables::magic::CurseKind;
+use realmgm_core::dice::{Dice, Faces};
+use realmgm_core::game::Rules;
+
+use super::MagicError;
+use super::colour::{colour_chits, list, shared_colours};
+use super::enchant::tied_up;
+use super::events::MagicEvent;
+use super::spellbook::find_spell;
+use super::spells::{self, Build};
+use crate::state::magic::{Aim, CastWith, SpellInEffect};
+
+/// The rule toggle under which a hidden caster may target one individual
+/// and stay hidden if he passes a hide roll (combat rolls it).
+pub const AMBUSH: &str = "ambush";
+
+/// A cast as combat asks for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastRequest {
+    /// The caster, by index in `state.characters`.
+    pub caster: usize,
+    pub spell: String,
+    pub with: CastWith,
+    /// The targets chosen in the Melee step; a second aim gives a
+    /// destination where the spell needs one (Hurricane Winds: a tile;
+    /// Small Blessing's "elsewhere": a clearing).
+    pub targets: Vec<Aim>,
+    /// One of his colour chits (index) to supply the colour; `None` uses
+    /// shared colour, or else his first colour chit of the right colour.
+    pub colour_chit: Option<usize>,
+    /// The game day (for the colour of the day).
+    pub day: u32,
+}
+
+/// What a cast did, for combat to apply further and for the reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum SpellEffect {
+    /// The spell stays in effect with this id until it expires.
+    InEffect {
+        id: u32,
+        spell: String,
+        duration: Duration,
+    },
+    /// Targeting an individual made the caster unhidden.
+    Unhidden {
+        character: String,
+    },
+    /// A colour chit was played (and fatigued) for the colour.
+    ColourChitPlayed {
+        character: String,
+        chit: String,
+    },
+    /// A die roll made for the spell, read on its table.
+    Rolled {
+        purpose: String,
+        faces: Faces,
+        result: String,
+    },
+    /// A missile-like attack for combat to aim and resolve on each target
+    /// (magic summary "Attack Spells": hits by direction or by undercutting;
+    /// the Missile table when `missile`).
+    Attack {
+        spell: String,
+        harm: Strength,
+        stars: u8,
+        length: u8,
+        /// Attack time: the chit's time, the spell's own, or 0.
+        speed: u8,
+        missile: bool,
+        targets: Vec<Aim>,
+    },
+    Healed {
+        character: String,
+    },
+    /// A denizen killed (its counter is now dead), or a character whose
+    /// death the combat engine must carry out.
+    Killed {
+        target: Aim,
+    },
+    ChitsWounded {
+        character: String,
+        chits: Vec<String>,
+    },
+    ChitsFatigued {
+        character: String,
+        chits: Vec<String>,
+    },
+    Moved {
+        target: Aim,
+        to: ClearingId,
+    },
+    Transformed {
+        target: Aim,
+        form: String,
+    },
+    SpellBroken {
+        id: u32,
+        spell: String,
+    },
+    Magic(MagicEvent),
+    /// Combat in the clearing ends for the day.
+    CombatEnds {
+        clearing: ClearingId,
+    },
+    NextFightTremendous {
+        character: String,
+    },
+    /// A result that someone must look at or decide (a Vision).
+    ForGm {
+        text: String,
+    },
+    /// A part of a result the engine does not apply yet, said plainly.
+    NotApplied {
+        what: String,
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for SpellEffect {
+    /// One effect as a log phrase, the same in combat, alone at Evening and
+    /// at a treasure site.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let chits = |chits: &[String]| {
+            if chits.is_empty() {
+                "no chit".to_string()
+            } else {
+                chits.join(", ")
+            }
+        };
+        match self {
+            SpellEffect::InEffect { id, spell, .. } => {
+                write!(f, "{spell} is in effect (spell #{id})")
+            }
+            SpellEffect::Unhidden { character } => write!(f, "the {character} is no longer hidden"),
+            SpellEffect::ColourChitPlayed { character, chit } => {
+                write!(f, "the {character} plays the colour chit {chit}")
+            }
+            SpellEffect::Rolled {
+                purpose, result, ..
+            } => write!(f, "the spell's roll ({purpose}): {result}"),
+            SpellEffect::Attack { spell, targets, .. } => {
+                let on: Vec<String> = targets.iter().map(ToString::to_string).collect();
+                write!(f, "{spell} attacks {}", on.join(", "))
+            }
+            SpellEffect::Healed { character } => write!(f, "the {character} is healed"),
+            SpellEffect::Killed { target } => write!(f, "{target} is killed"),
+            SpellEffect::ChitsWounded {
+                character,
+                chits: c,
+            } => {
+                write!(f, "the {character} has wounded {}", chits(c))
+            }
+            SpellEffect::ChitsFatigued {
+                character,
+                chits: c,
+            } => {
+                write!(f, "the {character} has fatigued {}", chits(c))
+            }
+            SpellEffect::Moved { target, to } => write!(f, "{target} is moved to {to}"),
+            SpellEffect::Transformed { target, form } => {
+                write!(f, "{target} is transformed into {form}")
+            }
+            SpellEffect::SpellBroken { spell, .. } => write!(f, "{spell} is broken"),
+            SpellEffect::Magic(event) => f.write_str(event.to_string().trim()),
+            SpellEffect::CombatEnds { clearing } => {
+                write!(f, "combat in {clearing} ends for the day")
+            }
+            SpellEffect::NextFightTremendous { character } => {
+                write!(f, "the {character}'s next FIGHT chit is Tremendous")
+            }
+            SpellEffect::ForGm { text } => write!(f, "for the GM: {text}"),
+            SpellEffect::NotApplied { what, reason } => {
+                write!(f, "{what} is not applied: {reason}")
+            }
+        }
+    }
+}
+
+/// What [`check`] found: the spell and how its colour is supplied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked<'d> {
+    pub spell: &'d Spell,
+    pub colour: Colour,
+    /// His colour chit to play, when the colour is not shared.
+    pub colour_chit: Option<usize>,
+    pub speed: u8,
+}
+
+fn chit_type_for(state: &MrState, data: &GameData, caster: &str, printed: MagicType) -> MagicType {
+    for s in state.magic.in_effect.iter().filter(|s| !s.inert) {
+        let own = s
+            .targets
+            .iter()
+            .any(|t| matches!(t, Aim::OwnChits { character } if character == caster));
+        if !own {
+            continue;
+        }
+        if let Some(change) = data
+            .spells
+            .iter()
+            .find(|d| d.name == s.spell)
+            .and_then(|d| d.changes.iter().find(|c| c.from == printed))
+        {
+            return change.to;
+        }
+    }
+    printed
+}
+
+/// The type a chit of `caster` counts as now (after type-changing spells).
+pub fn effective_type(
+    state: &MrState,
+    data: &GameData,
+    caster: usize,
+    index: usize,
+) -> Option<MagicType> {
+    let c = state.characters.get(caster)?;
+    let printed = ActionChit::parse(&c.chits.get(index)?.chit).ok()?.magic?;
+    Some(chit_type_for(state, data, &c.name, printed))
+}
+
+/// The speed of a cast: the chit's time, 0 for a prepared chit, an
+/// artifact or a book.
+pub fn speed(state: &MrState, request: &CastRequest) -> u8 {
+    match &request.with {
+        CastWith::Treasure { .. } => 0,
+        CastWith::Chit { index } => state
+            .characters
+            .get(request.caster)
+            .and_then(|c| c.chits.get(*index))
+            .filter(|c| !c.prepared)
+            .and_then(|c| ActionChit::parse(&c.chit).ok())
+            .map_or(0, |a| a.time),
+    }
+}
+
+fn check_with(
+    state: &MrState,
+    data: &GameData,
+    request: &CastRequest,
+    spell: &Spell,
+) -> Result<(), MagicError> {
+    let c = &state.characters[request.caster];
+    let name = spell.name.as_str();
+    let Some(kind) = spell.spell_type else {
+        return check_bound_treasure(c, data, request, spell);
+    };
+    match &request.with {
+        CastWith::Chit { index } => {
+            if !c.magic.spells.contains(&spell.name) {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("the {} has not recorded or learned it", c.name),
+                ));
+            }
+            let chit = c.chits.get(*index).ok_or_else(|| {
+                MagicError::cannot(name, format!("the {} has no chit number {index}", c.name))
+            })?;
+            let parsed = ActionChit::parse(&chit.chit)
+                .ok()
+                .filter(|a| a.action == ChitAction::Magic)
+                .ok_or_else(|| {
+                    MagicError::cannot(name, format!("{} is not a MAGIC chit", chit.chit))
+                })?;
+            if chit.condition != ChitCondition::Active {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("{} is not active", chit.chit),
+                ));
+            }
+            if chit.enchanted {
+                return Err(MagicError::cannot(
+                    name,
+                    format!(
+                        "{} is a colour chit now; it supplies colour but casts nothing",
+                        chit.chit
+                    ),
+                ));
+            }
+            if tied_up(state, request.caster, *index) {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("{} is tied to a spell still in effect", chit.chit),
+                ));
+            }
+            let counts_as = parsed.magic.map(|m| chit_type_for(state, data, &c.name, m));
+            if counts_as != Some(kind) {
+                return Err(MagicError::cannot(
+                    name,
+                    format!(
+                        "it is a type {kind} spell and {} is not type {kind}",
+                        chit.chit
+                    ),
+                ));
+            }
+        }
+        CastWith::Treasure { name: item } => {
+            let carried = c
+                .belongings
+                .iter()
+                .any(|b| b.active && &b.item.name == item);
+            if !carried {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("the {} does not carry the {item} active", c.name),
+                ));
+            }
+            let types: Vec<MagicType> = data
+                .treasures
+                .iter()
+                .find(|t| &t.name == item)
+                .into_iter()
+                .flat_map(|t| t.effects.iter())
+                .filter_map(|e| match e {
+                    TreasureEffect::Spells { spells, .. } => Some(spells.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
+            if !types.contains(&kind) && !enchanted {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("the {item} casts no type {kind} spells"),
+                ));
+            }
+            let awake = state
+                .magic
+                .awakened
+                .get(item)
+                .is_some_and(|s| s.contains(&spell.name));
+            if !awake && !enchanted {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("it is not awakened in the {item}; read its runes first"),
+                ));
+            }
+            if c.magic.artifacts_used_today.contains(item) {
+                return Err(MagicError::cannot(
+                    name,
+                    format!("the {item} already cast a spell today (once a day)"),
+                ));
+            }
+        }
+    }
+    let in_use = state
+        .magic
+        .in_effect
+        .iter()
+        .any(|s| s.caster == c.name && s.spell == spell.name && s.with == request.with);
+    if in_use {
+        return Err(MagicError::cannot(
+            name,
+            "it is still in effect from an earlier cast and cannot be cast again until it expires",
+        ));
+    }
+    Ok(())
+}
+
+/// A spell bound to a treasure (See/Change Weather in the Eye of the Moon,
+/// Control Dragon in the Dragonfang Necklace; `spells.toml` `treasure`) is
+/// cast only by that treasure, carried active, once a day; it is awake
+/// from the start, as the treasure's own spell.
+fn check_bound_treasure(
+    c: &crate::state::CharacterState,
+    data: &GameData,
+    request: &CastRequest,
+    spell: &Spell,
+) -> Result<(), MagicError> {
+    let name = spell.name.as_str();
+    let holder = data.treasures.iter().find(|t| {
+        t.effects
+            .iter()
+            .any(|e| matches!(e, TreasureEffect::BuiltInSpell { spell: s } if s == name))
+    });
+    let Some(holder) = holder else {
+        return Err(MagicError::cannot(name, "no treasure carries it"));
+    };
+    let CastWith::Treasure { name: item } = &request.with else {
+        return Err(MagicError::cannot(
+            name,
+            format!("only the {} casts it", holder.name),
+        ));
+    };
+    if item != &holder.name {
+        return Err(MagicError::cannot(
+            name,
+            format!("only the {} casts it, not the {item}", holder.name),
+        ));
+    }
+    if !c
+        .belongings
+        .iter()
+        .any(|b| b.active && &b.item.name == item)
+    {
+        return Err(MagicError::cannot(
+            name,
+            format!("the {} does not carry the {item} active", c.name),
+        ));
+    }
+    if c.magic.artifacts_used_today.contains(item) {
+        return Err(MagicError::cannot(
+            name,
+            format!("the {item} already cast a spell today (once a day)"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_place(state: &MrState, spell: &Spell, here: &ClearingId) -> Result<(), MagicError> {
+    let Some(group) = spell.only_in else {
+        return Ok(());
+    };
+    let kind = state.board.clearing(here).map(|c| c.kind);
+    let fits = match group {
+        TileGroup::Mountain => kind == Some(ClearingKind::Mountain),
+        TileGroup::Cave => kind == Some(ClearingKind::Cave),
+        _ => true,
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(MagicError::cannot(
+            &spell.name,
+            format!(
+                "it can be cast only in a {} clearing and {here} is not one",
+                group.word()
+            ),
+        ))
+    }
+}
+
+/// The colour for the cast and, when not shared, the colour chit to play.
+fn check_colour(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    request: &CastRequest,
+    spell: &Spell,
+) -> Result<(Colour, Option<usize>), MagicError> {
+    let c = &state.characters[request.caster];
+    let shared = shared_colours(state, data, rules, request.day, &c.position);
+    let own = colour_chits(state, request.caster);
+    let fits = |colour: Colour| match spell.colour {
+        SpellColour::Colour(needed) => needed == colour,
+        SpellColour::Any(_) => true,
+    };
+    if let Some(index) = request.colour_chit {
+        let (_, chit, colour) = own.iter().find(|o| o.0 == index).ok_or_else(|| {
+            MagicError::cannot(
+                &spell.name,
+                format!("the {} has no colour chit number {index}", c.name),
+            )
+        })?;
+        if !fits(*colour) {
+            return Err(MagicError::cannot(
+                &spell.name,
+                format!(
+                    "it needs {} magic and {chit} is {colour}",
+                    spell.colour.word()
+                ),
+            ));
+        }
+        return Ok((*colour, Some(index)));
+    }
+    if let Some(colour) = shared.iter().copied().find(|c| fits(*c)) {
+        return Ok((colour, None));
+    }
+    if let Some((index, _, colour)) = own.iter().find(|o| fits(o.2)) {
+        return Ok((*colour, Some(*index)));
+    }
+    let mut present = shared.clone();
+    present.extend(own.iter().map(|o| o.2));
+    Err(MagicError::cannot(
+        &spell.name,
+        format!(
+            "it needs {} magic and {} is missing here (present: {}); cast it on a colour day, \
+             in an enchanted tile, or with a colour chit of that colour",
+            spell.colour.word(),
+            spell.colour.word(),
+            list(&present)
+        ),
+    ))
+}
+
+/// Whether a monster counter id is of one of these monsters.
+fn denizen_is(id: &str, names: &[&str]) -> bool {
+    names
+        .iter()
+        .any(|n| id == *n || id.starts_with(&format!("{n} ")))
+}
+
+fn aim_fits(state: &MrState, kind: SpellTarget, aim: &Aim) -> bool {
+    let is_native_id = |id: &str| {
+        state
+            .denizens
+            .get(id)
+            .is_some_and(|d| d.kind == DenizenKind::Native)
+    };
+    match (kind, aim) {
+        (SpellTarget::Character | SpellTarget::Leader, Aim::Character { .. }) => true,
+        (
+            SpellTarget::Individual | SpellTarget::Attacker | SpellTarget::Multiple,
+            Aim::Character { .. } | Aim::Denizen { .. },
+        ) => true,
+        (SpellTarget::Clearing, Aim::Clearing { .. }) => true,
+        (SpellTarget::Tile, Aim::Tile { .. }) => true,
+        (
+            SpellTarget::Artifact | SpellTarget::Weapon | SpellTarget::SoundChit,
+            Aim::Item { .. },
+        ) => true,
+        (SpellTarget::Spell, Aim::Spell { .. }) => true,
+        (SpellTarget::Curse, Aim::Curse { .. }) => true,
+        (SpellTarget::MagicChits, Aim::OwnChits { .. }) => true,
+        (SpellTarget::Weather, Aim::Weather | Aim::NewWeather) => true,
+        (SpellTarget::Monster, Aim::Denizen { id }) => state
+            .denizens
+            .get(id)
+            .is_some_and(|d| d.kind == DenizenKind::Monster),
+        (SpellTarget::Demon, Aim::Denizen { id }) => {
+            denizen_is(id, &["Demon", "Winged Demon", "Imp"])
+        }
+        (SpellTarget::Bats, Aim::Denizen { id }) => denizen_is(id, &["Giant Bat"]),
+        (SpellTarget::Goblins, Aim::Denizen { id }) => {
+            denizen_is(id, &["Spear Goblin", "Sword Goblin", "Axe Goblin"])
+        }
+        (SpellTarget::Spider, Aim::Denizen { id }) => denizen_is(id, &["T Spider", "H Spider"]),
+        (SpellTarget::Octopus, Aim::Denizen { id }) => denizen_is(id, &["Octopus"]),
+        (SpellTarget::Dragon, Aim::Denizen { id }) => id.contains("Dragon"),
+        (SpellTarget::HumanGroup, Aim::Denizen { id }) => {
+            is_native_id(id) || denizen_is(id, &["Giant", "Ogre"])
+        }
+        _ => false,
+    }
+}
+
+/// The clearing an individual target stands in.
+fn where_is(state: &MrState, aim: &Aim) -> Option<ClearingId> {
+    match aim {
+        Aim::Character { name } => state
+            .characters
+            .iter()
+            .find(|c| &c.name == name)
+            .map(|c| c.position.clone()),
+        Aim::Denizen { id } => match state.denizens.get(id).map(|d| &d.at) {
+            Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `aim` is shielded from spells now (Protection from Magic,
+/// Pentangle).
+pub fn shielded(state: &MrState, aim: &Aim) -> Option<String> {
+    state
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| {
+            !s.inert
+                && matches!(s.spell.as_str(), "Protection from Magic" | "Pentangle")
+                && s.targets.first() == Some(aim)
+        })
+        .map(|s| s.spell.clone())
+}
+
+fn check_targets(state: &MrState, request: &CastRequest, spell: &Spell) -> Result<(), MagicError> {
+    let c = &state.characters[request.caster];
+    let bad = |aim: &Aim, reason: String| MagicError::BadTarget {
+        spell: spell.name.clone(),
+        target: aim.to_string(),
+        reason,
+    };
+    let Some(first) = request.targets.first() else {
+        return Err(MagicError::cannot(&spell.name, "no target was named"));
+    };
+    let many = spell.targets.contains(&SpellTarget::Multiple);
+    let main: Vec<&Aim> = if many {
+        request.targets.iter().collect()
+    } else {
+        vec![first]
+    };
+    for aim in main {
+        if !spell.targets.iter().any(|k| aim_fits(state, *k, aim)) {
+            let kinds: Vec<&str> = spell.targets.iter().map(|k| k.word()).collect();
+            return Err(bad(aim, format!("it targets {}", kinds.join(" or "))));
+        }
+        if matches!(aim, Aim::Character { .. } | Aim::Denizen { .. })
+            && where_is(state, aim).as_ref() != Some(&c.position)
+        {
+            return Err(bad(
+                aim,
+                "the target is not in the caster's clearing".into(),
+            ));
+        }
+        match aim {
+            Aim::Clearing { clearing } if clearing != &c.position => {
+                return Err(bad(
+                    aim,
+                    "a spell reaches only the caster's own clearing".into(),
+                ));
+            }
+            Aim::Tile { code } if code != &c.position.tile => {
+                return Err(bad(
+                    aim,
+                    "a spell reaches only the caster's own tile".into(),
+                ));
+            }
+            _ => {}
+        }
+        if let Some(shield) = shielded(state, aim) {
+            return Err(bad(aim, format!("the target is protected by {shield}")));
+        }
+        if let Aim::OwnChits { character } = aim
+            && character != &c.name
+        {
+            return Err(bad(
+                aim,
+                "only the caster's own MAGIC chits can be targeted".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `request` is a legal cast now; nothing changes.
+///
+/// # Errors
+/// Why not: the spell unknown to him, the wrong chit or item, the missing
+/// colour (naming it), the wrong clearing, an unfit target, or the spell
+/// not implemented yet.
+pub fn check<'d>(
+    state: &MrState,
+    data: &'d GameData,
+    rules: &Rules,
+    request: &CastRequest,
+) -> Result<Checked<'d>, MagicError> {
+    let c = state
+        .characters
+        .get(request.caster)
+        .ok_or(MagicError::NoCharacter(request.caster))?;
+    let spell = find_spell(data, &request.spell)?;
+    if let Some(Build::NotBuilt(why)) = spells::build_of(&spell.name) {
+        return Err(MagicError::not_built(&spell.name, why));
+    }
+    check_with(state, data, request, spell)?;
+    check_place(state, spell, &c.position)?;
+    let (colour, colour_chit) = check_colour(state, data, rules, request, spell)?;
+    check_targets(state, request, spell)?;
+    Ok(Checked {
+        spell,
+        colour,
+        colour_chit,
+        speed: speed(state, request),
+    })
+}
+
+/// Cast: check, play the colour chit, apply the spell's effect, and put it
+/// in effect (or, for an instant spell, fatigue its chit at once).
+///
+/// # Errors
+/// As [`check`], or an effect that cannot be applied; the state is then
+/// unchanged.
+pub fn cast(
+    state: &mut MrState,
+    data: &GameData,
+    rules: &Rules,
+    request: &CastRequest,
+    dice: &mut Dice,
+) -> Result<Vec<SpellEffect>, MagicError> {
+    let checked = check(state, data, rules, request)?;
+    let before = state.clone();
+    let result = apply(state, data, rules, request, dice, &checked);
+    if result.is_err() {
+        *state = before;
+    }
+    result
+}
+
+fn apply(
+    state: &mut MrState,
+    data: &GameData,
+    rules: &Rules,
+    request: &CastRequest,
+    dice: &mut Dice,
+    checked: &Checked<'_>,
+) -> Result<Vec<SpellEffect>, MagicError> {
+    let spell = checked.spell;
+    let mut effects = Vec::new();
+    let caster = state.characters[request.caster].name.clone();
+    if let Some(index) = checked.colour_chit {
+        let chit = &mut state.characters[request.caster].chits[index];
+        chit.enchanted = false;
+        chit.condition = ChitCondition::Fatigued;
+        effects.push(SpellEffect::ColourChitPlayed {
+            character: caster.clone(),
+            chit: chit.chit.clone(),
+        });
+    }
+    if let CastWith::Treasure { name } = &request.with {
+        state.characters[request.caster]
+            .magic
+            .artifacts_used_today
+            .insert(name.clone());
+    }
+    let individuals = request
+        .targets
+        .iter()
+        .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
+        .count();
+    let ambush = rules.is_on(AMBUSH) && individuals == 1;
+    if individuals > 0 && !ambush && state.characters[request.caster].hidden {
+        state.characters[request.caster].hidden = false;
+        effects.push(SpellEffect::Unhidden {
+            character: caster.clone(),
+        });
+    }
+    let mut ctx = spells::Ctx {
+        state,
+        data,
+        rules,
+        dice,
+        caster: request.caster,
+        spell,
+        targets: &request.targets,
+        speed: checked.speed,
+        day: request.day,
+        detail: None,
+        spent: false,
+    };
+    let build = spells::build_of(&spell.name)
+        .ok_or_else(|| MagicError::not_built(&spell.name, "it has no entry in the registry"))?;
+    effects.extend(match build {
+        Build::Effect(f) => f(&mut ctx)?,
+        Build::Attack => spells::attack(&ctx)?,
+        Build::NotBuilt(why) => return Err(MagicError::not_built(&spell.name, why)),
+    });
+    let detail = ctx.detail.take();
+    if spell.duration == Duration::Instant || ctx.spent {
+        if let CastWith::Chit { index } = request.with
+            && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
+        {
+            chit.condition = ChitCondition::Fatigued;
+        }
+        return Ok(effects);
+    }
+    let id = state.magic.next_id;
+    state.magic.next_id += 1;
+    state.magic.in_effect.push(SpellInEffect {
+        id,
+        spell: spell.name.clone(),
+        caster,
+        with: request.with.clone(),
+        targets: request.targets.clone(),
+        duration: spell.duration,
+        cast_on: request.day,
+        inert: false,
+        detail,
+    });
+    effects.push(SpellEffect::InEffect {
+        id,
+        spell: spell.name.clone(),
+        duration: spell.duration,
+    });
+    Ok(effects)
+}
+
+/// A spell broken in the Melee step by an unfit target (magic summary
+/// "Specifying a Target"): the MAGIC chit that cast it fatigues at once.
+pub fn fizzle(state: &mut MrState, request: &CastRequest) -> Option<String> {
+    let CastWith::Chit { index } = request.with else {
+        return None;
+    };
+    let chit = state
+        .characters
+        .get_mut(request.caster)?
+        .chits
+        .get_mut(index)?;
+    chit.condition = ChitCondition::Fatigued;
+    Some(chit.chit.clone())
+}
+
+/// Spells in effect (not inert) named `spell` whose first target is `aim`.
+pub fn active_on<'s>(state: &'s MrState, aim: &Aim, spell: &str) -> Option<&'s SpellInEffect> {
+    state
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| !s.inert && s.spell == spell && s.targets.first() == Some(aim))
+}
+
+/// Fog: nobody in a fogged tile may use the Peer table.
+pub fn fogged(state: &MrState, tile: &str) -> bool {
+    active_on(
+        state,
+        &Aim::Tile {
+            code: tile.to_string(),
+        },
+        "Fog",
+    )
+    .is_some()
+}
+
+/// Curses that a spell lifts by name, for Make Whole and the Wish.
+pub fn lifted_by_health() -> [CurseKind; 2] {
+    [CurseKind::Wither, CurseKind::IllHealth]
+}

@@ -1,0 +1,235 @@
+//! Which colours of magic are present for a character (`magic/colour.rs`,
+//! §11.4; magic summary "Casting a Spell"; play summary III.A.4.c): the colour days
+//! of the month (7th, 14th, 21st, 28th; with the Seasons and Weather rule
+//! the season names the 7th day's colours), the enchanted side of the tile
+//! in his clearing, a dwelling that supplies colour (the Chapel), active
+//! treasures carried in his clearing that supply colour, and his own colour
+//! chits (enchanted MAGIC chits), which serve only him.
+//!
+//! Rulings: a colour source counts in its clearing only; treasures count
+//! when a character in the clearing carries them active; treasures lying in
+//! a site do not count.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::abilities::active_treasure_effects;
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::characters::ActionChit;
+use crate::data::terms::{Colour, MagicType};
+use crate::data::treasures::TreasureEffect;
+use crate::state::{ChitCondition, MrState};
+use realmgm_core::game::Rules;
+
+/// The rule toggle that gives the 7th day the season's colours.
+pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
+
+/// Where a colour comes from.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum ColourSource {
+    /// A colour day of the month: everywhere.
+    DayOfMonth { day: u8 },
+    /// The enchanted side of the tile, in this clearing.
+    Tile { clearing: ClearingId },
+    /// A dwelling in the clearing (the Chapel).
+    Dwelling { dwelling: String },
+    /// An active treasure a character in the clearing carries.
+    Treasure { carrier: String, treasure: String },
+    /// One of the character's own colour chits (index in his chit list).
+    ColourChit { index: usize, chit: String },
+}
+
+impl ColourSource {
+    /// Whether every spellcaster in the clearing may use it (a colour chit
+    /// serves only its owner).
+    pub fn shared(&self) -> bool {
+        !matches!(self, ColourSource::ColourChit { .. })
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            ColourSource::DayOfMonth { day } => format!("day {day} of the month"),
+            ColourSource::Tile { clearing } => format!("the enchanted tile at {clearing}"),
+            ColourSource::Dwelling { dwelling } => format!("the {dwelling}"),
+            ColourSource::Treasure { carrier, treasure } => {
+                format!("the {treasure} of the {carrier}")
+            }
+            ColourSource::ColourChit { chit, .. } => format!("the colour chit {chit}"),
+        }
+    }
+}
+
+/// A colour and where it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Presence {
+    pub colour: Colour,
+    pub source: ColourSource,
+}
+
+/// The colour a MAGIC chit of type I–V is enchanted into (play summary
+/// II.C.10.a); types VI–VIII have none.
+pub fn chit_colour(magic: MagicType) -> Option<Colour> {
+    match magic {
+        MagicType::I => Some(Colour::White),
+        MagicType::II => Some(Colour::Grey),
+        MagicType::III => Some(Colour::Gold),
+        MagicType::IV => Some(Colour::Purple),
+        MagicType::V => Some(Colour::Black),
+        MagicType::VI | MagicType::VII | MagicType::VIII => None,
+    }
+}
+
+/// Day `day` of the game (1, 2, ...) as a day of the 28-day month.
+pub fn day_of_month(day: u32) -> u8 {
+    (day.max(1).saturating_sub(1) % 28 + 1) as u8
+}
+
+/// Colours everyone in `clearing` shares on game day `day`, with sources.
+pub fn clearing_sources(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    clearing: &ClearingId,
+) -> Vec<Presence> {
+    let mut found = Vec::new();
+    let dom = day_of_month(day);
+    let season = if rules.is_on(SEASONS_TOGGLE) {
+        state
+            .magic
+            .season
+            .and_then(|n| data.seasons.season(n))
+            .or_else(|| Some(data.seasons.no_seasons()))
+    } else {
+        None
+    };
+    for colour in data.seasons.colour_magic(dom, season) {
+        found.push(Presence {
+            colour,
+            source: ColourSource::DayOfMonth { day: dom },
+        });
+    }
+    if let Some(c) = state.board.clearing(clearing) {
+        for &colour in &c.magic {
+            found.push(Presence {
+                colour,
+                source: ColourSource::Tile {
+                    clearing: clearing.clone(),
+                },
+            });
+        }
+    }
+    for (dwelling, at) in &state.dwellings {
+        if at == clearing
+            && let Some(colour) = data.chits.dwelling(*dwelling).and_then(|d| d.colour_source)
+        {
+            found.push(Presence {
+                colour,
+                source: ColourSource::Dwelling {
+                    dwelling: dwelling.to_string(),
+                },
+            });
+        }
+    }
+    for c in state.characters.iter().filter(|c| &c.position == clearing) {
+        for (treasure, effect) in active_treasure_effects(data, c) {
+            if let TreasureEffect::ColourSource { colour } = effect {
+                found.push(Presence {
+                    colour: *colour,
+                    source: ColourSource::Treasure {
+                        carrier: c.name.clone(),
+                        treasure: treasure.to_string(),
+                    },
+                });
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The colour chits of character `who`: index, printed chit and colour.
+pub fn colour_chits(state: &MrState, who: usize) -> Vec<(usize, String, Colour)> {
+    let Some(c) = state.characters.get(who) else {
+        return Vec::new();
+    };
+    c.chits
+        .iter()
+        .enumerate()
+        .filter(|(_, chit)| chit.enchanted && chit.condition == ChitCondition::Active)
+        .filter_map(|(i, chit)| {
+            let colour = ActionChit::parse(&chit.chit)
+                .ok()
+                .and_then(|a| a.magic)
+                .and_then(chit_colour)?;
+            Some((i, chit.chit.clone(), colour))
+        })
+        .collect()
+}
+
+/// Every colour present for character `who` on game day `day`, with its
+/// source: the clearing's shared colours and his own colour chits.
+pub fn sources_present(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    who: usize,
+) -> Vec<Presence> {
+    let Some(c) = state.characters.get(who) else {
+        return Vec::new();
+    };
+    let mut found = clearing_sources(state, data, rules, day, &c.position);
+    for (index, chit, colour) in colour_chits(state, who) {
+        found.push(Presence {
+            colour,
+            source: ColourSource::ColourChit { index, chit },
+        });
+    }
+    found
+}
+
+/// The colours present for character `who` in his clearing on game day
+/// `day` (`magic/colour.rs`).
+pub fn colours_present(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    who: usize,
+) -> BTreeSet<Colour> {
+    sources_present(state, data, rules, day, who)
+        .into_iter()
+        .map(|p| p.colour)
+        .collect()
+}
+
+/// The colours everyone in `clearing` shares on game day `day`.
+pub fn shared_colours(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    clearing: &ClearingId,
+) -> BTreeSet<Colour> {
+    clearing_sources(state, data, rules, day, clearing)
+        .into_iter()
+        .map(|p| p.colour)
+        .collect()
+}
+
+/// "white and grey" — for reasons that list what is present.
+pub fn list(colours: &BTreeSet<Colour>) -> String {
+    if colours.is_empty() {
+        return "no colour".into();
+    }
+    colours
+        .iter()
+        .map(|c| c.word())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

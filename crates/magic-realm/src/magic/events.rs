@@ -1,0 +1,245 @@
+//! What the magic rules report during a day (play summary II.C.10, IV.B–C;
+//! the magic summary): enchantments, curses, learning and awakening, and spells
+//! expiring, falling inert or coming alive again. One line each in the GM
+//! log and the player's report.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::terms::Colour;
+use crate::tables::magic::CurseKind;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum MagicEvent {
+    /// An Alert phase prepared a MAGIC chit.
+    ChitPrepared {
+        character: String,
+        chit: String,
+    },
+    /// An SPX phase: he prepares to enchant.
+    Prepared {
+        character: String,
+    },
+    /// A MAGIC chit turned to colour magic.
+    ChitEnchanted {
+        character: String,
+        chit: String,
+        colour: Colour,
+    },
+    /// A tile turned over.
+    TileEnchanted {
+        character: String,
+        tile: String,
+        chit: String,
+        colour: Colour,
+        /// The colour chit played for the colour, if one was.
+        colour_chit: Option<String>,
+        now_enchanted: bool,
+    },
+    Cursed {
+        character: String,
+        curse: CurseKind,
+        source: String,
+    },
+    /// The curse rolled does not touch him (an advantage, or he has it).
+    CurseMissed {
+        character: String,
+        curse: CurseKind,
+        reason: String,
+    },
+    CurseLifted {
+        character: String,
+        curse: CurseKind,
+        by: String,
+    },
+    /// Reading Runes: which spell he read and from where.
+    Read {
+        character: String,
+        spell: String,
+        holder: String,
+    },
+    Learned {
+        character: String,
+        spell: String,
+    },
+    /// He could not learn the spell he read; the reason says why.
+    NotLearned {
+        character: String,
+        spell: String,
+        reason: String,
+    },
+    Awakened {
+        spell: String,
+        holder: String,
+    },
+    /// The Lost spell sent him to this clearing.
+    Wandered {
+        character: String,
+        to: crate::board::ClearingId,
+    },
+    /// A Violent Storm cancelled this many of his phases.
+    Storm {
+        character: String,
+        phases: u8,
+    },
+    /// Perceive Spell found no spell he could see.
+    NothingPerceived {
+        character: String,
+    },
+    Expired {
+        spell: String,
+        caster: String,
+    },
+    FellInert {
+        spell: String,
+        caster: String,
+    },
+    Energized {
+        spell: String,
+        caster: String,
+        colour: Colour,
+    },
+    /// Phase `phase` of his recorded day lists alternatives, and he is
+    /// not under Prophecy: only the first is done.
+    AlternativesUnread {
+        character: String,
+        phase: usize,
+    },
+    /// His phantasm's turn starts in `clearing`.
+    PhantasmTurn {
+        character: String,
+        clearing: crate::board::ClearingId,
+        recorded: String,
+    },
+    /// One phase of his phantasm and how it went.
+    PhantasmPhase {
+        character: String,
+        number: usize,
+        recorded: String,
+        result: String,
+    },
+    /// A `Phantasm:` line for a character with no phantasm in play.
+    NoPhantasm {
+        character: String,
+    },
+}
+
+impl fmt::Display for MagicEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MagicEvent::ChitPrepared { character, chit } => {
+                write!(f, "  {character} prepares {chit} to cast at speed 0")
+            }
+            MagicEvent::Prepared { character } => {
+                write!(f, "  {character} prepares to enchant")
+            }
+            MagicEvent::ChitEnchanted {
+                character,
+                chit,
+                colour,
+            } => write!(f, "  {character} enchants {chit} into {colour} magic"),
+            MagicEvent::TileEnchanted {
+                character,
+                tile,
+                chit,
+                colour,
+                colour_chit,
+                now_enchanted,
+            } => {
+                let by = colour_chit
+                    .as_ref()
+                    .map(|c| format!(" (colour from {c})"))
+                    .unwrap_or_default();
+                let side = if *now_enchanted {
+                    "enchanted"
+                } else {
+                    "normal"
+                };
+                write!(
+                    f,
+                    "  {character} turns {tile} to its {side} side with {chit} and {colour} magic{by}"
+                )
+            }
+            MagicEvent::Cursed {
+                character,
+                curse,
+                source,
+            } => write!(f, "  {character} is cursed ({source}): {curse}"),
+            MagicEvent::CurseMissed {
+                character,
+                curse,
+                reason,
+            } => write!(
+                f,
+                "  the curse {} misses {character}: {reason}",
+                curse.name()
+            ),
+            MagicEvent::CurseLifted {
+                character,
+                curse,
+                by,
+            } => write!(f, "  {character} is freed of {} by {by}", curse.name()),
+            MagicEvent::Read {
+                character,
+                spell,
+                holder,
+            } => write!(f, "  {character} reads the runes of {spell} in {holder}"),
+            MagicEvent::Learned { character, spell } => {
+                write!(f, "  {character} learns {spell}")
+            }
+            MagicEvent::NotLearned {
+                character,
+                spell,
+                reason,
+            } => write!(f, "  {character} does not learn {spell}: {reason}"),
+            MagicEvent::Wandered { character, to } => {
+                write!(f, "  {character} is Lost and wanders to {to}")
+            }
+            MagicEvent::Storm { character, phases } => {
+                write!(f, "  the storm cancels {phases} of {character}'s phases")
+            }
+            MagicEvent::NothingPerceived { character } => {
+                write!(f, "  {character} perceives no spell here")
+            }
+            MagicEvent::Awakened { spell, holder } => {
+                write!(f, "  {spell} awakens in {holder}")
+            }
+            MagicEvent::Expired { spell, caster } => {
+                write!(f, "  the {caster}'s {spell} expires")
+            }
+            MagicEvent::FellInert { spell, caster } => {
+                write!(f, "  the {caster}'s {spell} falls inert")
+            }
+            MagicEvent::Energized {
+                spell,
+                caster,
+                colour,
+            } => write!(f, "  {colour} magic energizes the {caster}'s {spell}"),
+            MagicEvent::AlternativesUnread { character, phase } => write!(
+                f,
+                "  {character} is not under Prophecy: phase {phase} does its first activity \
+                 and its alternatives are not read"
+            ),
+            MagicEvent::PhantasmTurn {
+                character,
+                clearing,
+                recorded,
+            } => write!(
+                f,
+                "\nThe {character}'s phantasm in {clearing}:\n  Recorded: {recorded}"
+            ),
+            MagicEvent::PhantasmPhase {
+                number,
+                recorded,
+                result,
+                ..
+            } => write!(f, "  {number}. {recorded}: {result}."),
+            MagicEvent::NoPhantasm { character } => write!(
+                f,
+                "  the {character} has no phantasm in play: the Phantasm line is not done"
+            ),
+        }
+    }
+}

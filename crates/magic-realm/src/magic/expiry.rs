@@ -1,0 +1,247 @@
+//! When spells end (magic summary "Types of Spells"; play summary III, IV.B–C):
+//! instant spells end as they take effect; attack and combat spells at the
+//! end of the combat in their clearing; day spells at Sunset of the day
+//! after they were cast; permanent spells never, but they fall inert at
+//! Midnight and wake again in the presence of their colour — the colour of
+//! the day, the tile, a dwelling or treasure, or a colour chit anyone plays.
+//! When a spell expires the MAGIC chit that cast it fatigues. At Midnight
+//! artifacts and spell books may cast again, and the Chapel lifts the
+//! curses of those in its clearing.
+//!
+//! Rulings: a phase spell (Protection from Magic) protects from the moment
+//! it is cast to the end of that combat; attack, combat and phase spells
+//! still in effect at Midnight expire then (no combat outlasts its
+//! evening); a move spell (Broomstick) waits until its Fly phases and
+//! expires when its flyer lands; shared colour wakes permanent spells at
+//! the start of the day (after Birdsong) and at Sunset; a permanent spell is energized at
+//! Sunset when its colour is shared in its target's clearing; the Witch
+//! King's chits still fatigue (his advantage concerns prepared chits).
+
+use crate::board::ClearingId;
+use crate::data::GameData;
+use crate::data::spells::{Duration, SpellColour};
+use crate::data::terms::Colour;
+use crate::state::{ChitCondition, MrState, Whereabouts};
+use realmgm_core::game::Rules;
+
+use super::MagicError;
+use super::colour::{colour_chits, shared_colours};
+use super::events::MagicEvent;
+use crate::state::magic::{Aim, CastWith, SpellInEffect};
+
+/// End spell `id`: take it off the board and fatigue its chit.
+pub fn expire(state: &mut MrState, id: u32) -> Option<MagicEvent> {
+    let at = state.magic.in_effect.iter().position(|s| s.id == id)?;
+    let spell = state.magic.in_effect.remove(at);
+    state.magic.phantasms.remove(&id);
+    if let CastWith::Chit { index } = spell.with
+        && let Some(c) = state.characters.iter_mut().find(|c| c.name == spell.caster)
+        && let Some(chit) = c.chits.get_mut(index)
+        && chit.condition == ChitCondition::Active
+    {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    Some(MagicEvent::Expired {
+        spell: spell.spell,
+        caster: spell.caster,
+    })
+}
+
+/// End every spell in effect that `ends` picks.
+pub fn expire_where(state: &mut MrState, ends: impl Fn(&SpellInEffect) -> bool) -> Vec<MagicEvent> {
+    let ids: Vec<u32> = state
+        .magic
+        .in_effect
+        .iter()
+        .filter(|s| ends(s))
+        .map(|s| s.id)
+        .collect();
+    ids.into_iter().filter_map(|id| expire(state, id)).collect()
+}
+
+/// The clearing a spell's target is in (the caster's when it has none).
+pub fn target_clearing(state: &MrState, spell: &SpellInEffect) -> Option<ClearingId> {
+    let of_character = |name: &str| {
+        state
+            .characters
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.position.clone())
+    };
+    match spell.targets.first() {
+        Some(Aim::Character { name }) | Some(Aim::OwnChits { character: name }) => {
+            of_character(name)
+        }
+        Some(Aim::Denizen { id }) => match state.denizens.get(id).map(|d| &d.at) {
+            Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
+            _ => None,
+        },
+        Some(Aim::Clearing { clearing }) => Some(clearing.clone()),
+        Some(Aim::Item { holder, .. }) => of_character(holder),
+        _ => of_character(&spell.caster),
+    }
+}
+
+/// Whether `colour` wakes a spell of colour `needed`.
+fn wakes(needed: SpellColour, colour: Colour) -> bool {
+    match needed {
+        SpellColour::Colour(c) => c == colour,
+        SpellColour::Any(_) => true,
+    }
+}
+
+/// Wake every inert permanent spell whose colour is shared in its target's
+/// clearing on game day `day`.
+pub fn energize_by_presence(
+    state: &mut MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+) -> Vec<MagicEvent> {
+    let mut events = Vec::new();
+    for i in 0..state.magic.in_effect.len() {
+        let spell = &state.magic.in_effect[i];
+        if !spell.inert {
+            continue;
+        }
+        let Some(needed) = data
+            .spells
+            .iter()
+            .find(|s| s.name == spell.spell)
+            .map(|s| s.colour)
+        else {
+            continue;
+        };
+        let Some(clearing) = target_clearing(state, spell) else {
+            continue;
+        };
+        let present = shared_colours(state, data, rules, day, &clearing);
+        if let Some(colour) = present.into_iter().find(|c| wakes(needed, *c)) {
+            let spell = &mut state.magic.in_effect[i];
+            spell.inert = false;
+            events.push(MagicEvent::Energized {
+                spell: spell.spell.clone(),
+                caster: spell.caster.clone(),
+                colour,
+            });
+        }
+    }
+    events
+}
+
+/// Character `who` plays one of his colour chits (`chit`, its index) to
+/// wake the inert permanent spell `id` whose target is in his clearing; the
+/// chit returns to a plain MAGIC chit, fatigued (magic summary "Permanent
+/// Spells").
+///
+/// # Errors
+/// No such colour chit, no such inert spell, the target elsewhere, or the
+/// wrong colour.
+pub fn energize_with_chit(
+    state: &mut MrState,
+    data: &GameData,
+    who: usize,
+    chit: usize,
+    id: u32,
+) -> Result<MagicEvent, MagicError> {
+    let c = state
+        .characters
+        .get(who)
+        .ok_or(MagicError::NoCharacter(who))?;
+    let (_, chit_name, colour) = colour_chits(state, who)
+        .into_iter()
+        .find(|(i, _, _)| *i == chit)
+        .ok_or_else(|| {
+            MagicError::Spellbook(format!("the {} has no colour chit number {chit}", c.name))
+        })?;
+    let spell = state
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| s.id == id && s.inert)
+        .ok_or_else(|| {
+            MagicError::Spellbook(format!("there is no inert spell #{id} to energize"))
+        })?;
+    let needed = data
+        .spells
+        .iter()
+        .find(|s| s.name == spell.spell)
+        .map(|s| s.colour)
+        .ok_or_else(|| MagicError::Spellbook(format!("unknown spell {}", spell.spell)))?;
+    if target_clearing(state, spell).as_ref() != Some(&c.position) {
+        return Err(MagicError::cannot(
+            &spell.spell,
+            "its target is in another clearing, so the colour chit cannot reach it",
+        ));
+    }
+    if !wakes(needed, colour) {
+        return Err(MagicError::cannot(
+            &spell.spell,
+            format!(
+                "it needs {} magic and {chit_name} is {colour}",
+                needed.word()
+            ),
+        ));
+    }
+    let c = &mut state.characters[who];
+    c.chits[chit].enchanted = false;
+    c.chits[chit].condition = ChitCondition::Fatigued;
+    let spell = state
+        .magic
+        .in_effect
+        .iter_mut()
+        .find(|s| s.id == id)
+        .ok_or_else(|| MagicError::Spellbook(format!("there is no spell #{id}")))?;
+    spell.inert = false;
+    Ok(MagicEvent::Energized {
+        spell: spell.spell.clone(),
+        caster: spell.caster.clone(),
+        colour,
+    })
+}
+
+/// The end of combat in `clearing`: attack, combat and phase spells of
+/// casters there expire, and their prepared chits fatigue.
+pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEvent> {
+    let casters: Vec<String> = state
+        .characters
+        .iter()
+        .filter(|c| &c.position == clearing)
+        .map(|c| c.name.clone())
+        .collect();
+    for who in 0..state.characters.len() {
+        if &state.characters[who].position == clearing {
+            super::prepare::unprepare(state, who, false);
+        }
+    }
+    expire_where(state, |s| {
+        matches!(
+            s.duration,
+            Duration::Attack | Duration::Combat | Duration::Phase
+        ) && casters.contains(&s.caster)
+    })
+}
+
+/// A caster or target killed: every spell he cast or that holds him ends.
+pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent> {
+    expire_where(state, |s| {
+        s.caster == name
+            || s.targets
+                .iter()
+                .any(|t| matches!(t, Aim::Character { name: n } if n == name))
+    })
+}
+
+/// Character `who` has landed: the move spell that flew him (Broomstick)
+/// expires.
+pub fn landed(state: &mut MrState, who: usize) -> Vec<MagicEvent> {
+    let Some(name) = state.characters.get(who).map(|c| c.name.clone()) else {
+        return Vec::new();
+    };
+    expire_where(state, |s| {
+        s.spell == "Broomstick"
+            && s.targets
+                .iter()
+                .any(|t| matches!(t, Aim::Character { name: n } if *n == name))
+    })
+}

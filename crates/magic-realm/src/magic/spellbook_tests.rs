@@ -1,0 +1,159 @@
+//! Tests of the spells a character knows: recorded at setup, the 14-spell
+//! limit, learning from books, Reading Runes and Perceive Spell.
+
+use crate::day::events::Happening;
+use crate::day::{Day, PhaseOutcome};
+use crate::setup::{SetupInputs, new_game};
+use crate::tables::magic::CurseKind;
+use crate::test_support::{data, test_game as game};
+use realmgm_core::dice::Dice;
+use realmgm_core::game::{Rules, Seat};
+
+use super::events::MagicEvent;
+use super::{curses, spellbook};
+
+use super::test_fixtures::{read, with_book};
+
+#[test]
+fn setup_records_each_allowance_of_the_right_types() {
+    let state = game(&["Wizard", "Witch King", "Amazon"]);
+    for c in &state.characters {
+        let card = data().characters.iter().find(|d| d.name == c.name).unwrap();
+        assert_eq!(c.magic.spells.len(), usize::from(card.spells), "{}", c.name);
+        for s in &c.magic.spells {
+            let spell = spellbook::find_spell(data(), s).unwrap();
+            assert!(card.spell_types().contains(&spell.spell_type.unwrap()));
+        }
+    }
+}
+
+#[test]
+fn recording_too_many_or_the_wrong_type_is_refused() {
+    let mut state = game(&["Wizard"]);
+    let c = &mut state.characters[0];
+    c.magic.spells.clear();
+    let three: Vec<String> = ["Fog", "Fiery Blast", "Elven Grace"]
+        .map(String::from)
+        .into();
+    let err = spellbook::record_starting(data(), c, &three).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("may record 2 spells at the start, and 3 were given"),
+        "{err}"
+    );
+    let err = spellbook::record_starting(data(), c, &["Curse".to_string()]).unwrap_err();
+    assert!(err.to_string().contains("type V spell"), "{err}");
+    let err = spellbook::record_starting(data(), c, &["Fogg".to_string()]).unwrap_err();
+    assert!(err.to_string().contains("Fog"), "{err}");
+    spellbook::record_starting(data(), c, &["Fog".to_string(), "Fiery Blast".to_string()]).unwrap();
+    assert_eq!(c.magic.spells, ["Fog", "Fiery Blast"]);
+    // A character of one spell is told so in the singular.
+    let mut state = game(&["Pilgrim"]);
+    let c = &mut state.characters[0];
+    c.magic.spells.clear();
+    let two = ["Fog".to_string(), "Prayer".to_string()];
+    let err = spellbook::record_starting(data(), c, &two).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("may record 1 spell at the start, and 2 were given"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_player_choice_at_setup_is_kept() {
+    let inputs = SetupInputs {
+        spells: [("Wizard".to_string(), vec!["Fog".to_string()])].into(),
+        ..SetupInputs::default()
+    };
+    let seats = [Seat {
+        player: "p".into(),
+        character: Some("Wizard".into()),
+    }];
+    let state = new_game(
+        data(),
+        &seats,
+        &Rules::default(),
+        &inputs,
+        &mut Dice::new(1, 0),
+    )
+    .unwrap();
+    assert_eq!(state.characters[0].magic.spells, ["Fog"]);
+    let bad = SetupInputs {
+        spells: [("Amazon".to_string(), vec!["Fog".to_string()])].into(),
+        ..SetupInputs::default()
+    };
+    assert!(
+        new_game(
+            data(),
+            &seats,
+            &Rules::default(),
+            &bad,
+            &mut Dice::new(1, 0)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn no_more_than_fourteen_spells() {
+    let mut state = game(&["Magician"]);
+    let c = &mut state.characters[0];
+    c.magic.spells = (0..14).map(|i| format!("spell {i}")).collect();
+    let err = spellbook::learn(data(), c, "Fog").unwrap_err();
+    assert!(err.to_string().contains("14"), "{err}");
+}
+
+#[test]
+fn reading_runes_learns_awakens_or_curses() {
+    let mut state = game(&["Wizard"]);
+    state.characters[0].magic.spells.clear();
+    with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
+    let (outcome, _) = read(&mut state, &[&[1]]);
+    assert_eq!(outcome, PhaseOutcome::Done);
+    assert_eq!(state.characters[0].magic.spells, ["Fiery Blast"]);
+    assert!(state.magic.awakened["Book of Lore"].contains("Fiery Blast"));
+
+    let mut state = game(&["Wizard"]);
+    state.characters[0].magic.spells.clear();
+    with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
+    read(&mut state, &[&[4]]);
+    assert!(state.characters[0].magic.spells.is_empty());
+    assert!(state.magic.awakened["Book of Lore"].contains("Fiery Blast"));
+
+    let mut state = game(&["Wizard"]);
+    state.characters[0].magic.spells.clear();
+    with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
+    let (_, events) = read(&mut state, &[&[5], &[1]]);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Happening::Magic(MagicEvent::Cursed {
+                curse: CurseKind::Eyemist,
+                ..
+            })
+        )),
+        "{events:?}"
+    );
+    assert!(curses::has(&state.characters[0], CurseKind::Eyemist));
+}
+
+#[test]
+fn reading_runes_without_runes_is_lost() {
+    let mut state = game(&["Wizard"]);
+    let (outcome, _) = read(&mut state, &[&[1]]);
+    assert!(matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("no runes")));
+}
+
+#[test]
+fn perceive_spell_learns_without_awakening() {
+    let mut state = game(&["Wizard"]);
+    state.characters[0].magic.spells.clear();
+    with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    crate::day::runes::perceive(&mut day, 0);
+    assert_eq!(day.state.characters[0].magic.spells, ["Fiery Blast"]);
+    assert!(day.state.magic.awakened.is_empty());
+}

@@ -1,0 +1,22 @@
+//! Type VII spells (magic summary; `spells.toml`): Control Bats, Sense Danger,
+//! Premonition, Protection from Magic, Peace with Nature.
+//!
+//! Protection from Magic shields its target from being targeted while in
+//! effect (read by the cast check); Control Bats stays in effect and combat
+//! puts the bats under the caster (`combat/spell_effects.rs`; moving with
+//! the bats in Daylight is not built); Sense Danger
+//! gives a bonus Alert phase and Peace with Nature stops summoning for its
+//! target and Premonition lets its target choose his turn while awake
+//! ([`crate::magic::influence`]).
+
+use super::{Build, control, in_effect};
+
+pub fn build(name: &str) -> Option<Build> {
+    Some(match name {
+        "Control Bats" => Build::Effect(control),
+        "Protection from Magic" | "Sense Danger" | "Peace with Nature" | "Premonition" => {
+            Build::Effect(in_effect)
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,135 @@
+//! A character's clearing as he sees it at the end of the day (issue 7 §2;
+//! the play summary II.A, II.C.5): the counters standing there, the other
+//! characters who are not hidden, the dwellings, the sites he has found
+//! there, the face-up map chits of the tile, and whether a pile of
+//! abandoned things lies there (not what is in it: he has not looked).
+
+use serde::Serialize;
+
+use crate::data::GameData;
+use crate::state::{CharacterState, DenizenKind, MrState, Whereabouts, abandoned_pile};
+
+/// What he sees around him.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClearingView {
+    pub clearing: String,
+    pub tile: String,
+    pub kind: String,
+    pub monsters: Vec<String>,
+    pub natives: Vec<String>,
+    /// Other characters there who are not hidden.
+    pub characters: Vec<String>,
+    pub dwellings: Vec<String>,
+    /// Sites in this clearing whose location he has found.
+    pub sites: Vec<String>,
+    /// Map chits of the tile lying face up (public).
+    pub chits_face_up: Vec<String>,
+    /// How many abandoned things lie here.
+    pub pile: usize,
+}
+
+/// The clearing of `me` in `state`.
+pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> ClearingView {
+    let here = &me.position;
+    let on_map_here =
+        |at: &Whereabouts| matches!(at, Whereabouts::Clearing { clearing } if clearing == here);
+    let counters = |kind: DenizenKind| -> Vec<String> {
+        state
+            .denizens
+            .iter()
+            .filter(|(_, d)| d.kind == kind && on_map_here(&d.at))
+            .map(|(id, _)| id.clone())
+            .collect()
+    };
+    let tile = data.tiles.by_code(&here.tile);
+    let kind = state
+        .board
+        .clearing(here)
+        .map(|c| c.kind.to_string())
+        .unwrap_or_default();
+    let sites = data
+        .chits
+        .site
+        .iter()
+        .filter(|s| s.clearing == here.clearing && me.discoveries.sites.contains(&s.name))
+        .filter(|s| state.tile_of_chit(&s.name) == Some(here.tile.as_str()))
+        .map(|s| s.name.clone())
+        .collect();
+    ClearingView {
+        clearing: here.to_string(),
+        tile: tile.map_or_else(|| here.tile.clone(), |t| t.name.clone()),
+        kind,
+        monsters: counters(DenizenKind::Monster),
+        natives: counters(DenizenKind::Native),
+        characters: state
+            .characters
+            .iter()
+            .filter(|c| c.player != me.player && &c.position == here && !c.hidden)
+            .map(|c| c.name.clone())
+            .collect(),
+        dwellings: state
+            .dwellings
+            .iter()
+            .filter(|(_, at)| *at == here)
+            .map(|(d, _)| d.to_string())
+            .collect(),
+        sites,
+        chits_face_up: state.face_up_chits(&here.tile),
+        pile: state
+            .holdings
+            .get(&abandoned_pile(here))
+            .map_or(0, Vec::len),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::{SetupInputs, new_game};
+    use realmgm_core::dice::Dice;
+    use realmgm_core::game::{Rules, Seat};
+
+    #[test]
+    fn a_hidden_character_and_an_unfound_site_are_not_seen() {
+        let data = crate::data::get().unwrap();
+        let seats: Vec<Seat> = ["Amazon", "Wizard", "Dwarf"]
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Seat {
+                player: format!("P{i}"),
+                character: Some((*c).to_string()),
+            })
+            .collect();
+        let mut state = new_game(
+            data,
+            &seats,
+            &Rules::default(),
+            &SetupInputs::default(),
+            &mut Dice::new(8, 0),
+        )
+        .unwrap();
+        // Put everyone on a site's clearing.
+        let (tile, site) = state
+            .map_chits
+            .iter()
+            .find_map(|(tile, chits)| {
+                chits
+                    .iter()
+                    .find_map(|c| data.chits.site.iter().find(|s| s.name == c.name))
+                    .map(|s| (tile.clone(), s.clone()))
+            })
+            .expect("a site chit on the map");
+        let here = crate::board::ClearingId::new(&tile, site.clearing);
+        for c in &mut state.characters {
+            c.position = here.clone();
+        }
+        state.characters[1].hidden = true;
+        let me = state.characters[0].clone();
+        let view = clearing_view(data, &state, &me);
+        assert_eq!(view.characters, vec!["Dwarf".to_string()]);
+        assert!(view.sites.is_empty());
+        let mut knowing = me.clone();
+        knowing.discoveries.sites.insert(site.name.clone());
+        assert_eq!(clearing_view(data, &state, &knowing).sites, vec![site.name]);
+    }
+}

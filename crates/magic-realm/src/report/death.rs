@@ -1,0 +1,166 @@
+//! What a player whose character is dead reads first in his report: who
+//! killed him, in which clearing's combat and round (from the events he
+//! saw), and what happens next with the mail line that chooses it.
+
+use serde::Serialize;
+
+use crate::combat::log::CombatLine;
+use crate::data::GameData;
+use crate::data::terms::Dwelling;
+use crate::day::events::{CombatEvent, DayEvent, Happening};
+use crate::state::{CharacterState, MrState};
+
+/// The death notice at the top of a dead character's report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Death {
+    /// How he died: "You were killed by Rogue 3 in EV5's combat, round 2."
+    pub how: String,
+    /// What happens next, and what to write to choose.
+    pub next: Vec<String>,
+}
+
+/// The notice for `me` when he is dead after the day of `events` (those
+/// his player saw); `None` while he lives.
+pub fn death(
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+    events: &[DayEvent],
+) -> Option<Death> {
+    if !me.dead {
+        return None;
+    }
+    Some(Death {
+        how: how(state, me, events),
+        next: next(data, state, me),
+    })
+}
+
+fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
+    for event in events {
+        let Happening::Combat(CombatEvent::Line {
+            clearing,
+            round,
+            line,
+        }) = &event.happening
+        else {
+            continue;
+        };
+        match line {
+            CombatLine::Killed { victim, by } if *victim == me.name => {
+                let killer = if state.characters.iter().any(|c| c.name == *by) {
+                    format!("the {by}")
+                } else {
+                    by.clone()
+                };
+                return format!(
+                    "You were killed by {killer} in {clearing}'s combat, round {round}."
+                );
+            }
+            CombatLine::Died { character, reason } if *character == me.name => {
+                return format!("You died in {clearing}'s combat, round {round}: {reason}.");
+            }
+            _ => {}
+        }
+    }
+    format!("The {} is dead: your day above says how.", me.name)
+}
+
+/// What happens at the next Birdsong (`day/restart.rs`): he starts again at
+/// the Inn as a fresh character of his kind, or as another one nobody plays
+/// when tomorrow's orders name it; with no Inn on the map he cannot. On the
+/// last day there is no next one (`day/victory.rs` scores the dead).
+fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
+    if state.day >= state.last_day {
+        return vec![format!(
+            "The game ended tonight: the {} scores as the dead do, -100.",
+            me.name
+        )];
+    }
+    let Some(inn) = state.dwellings.get(&Dwelling::Inn) else {
+        return vec![
+            "There is no Inn on this map, so you cannot start again: write to your GM, who can \
+             give you another character."
+                .to_string(),
+        ];
+    };
+    let name = &me.name;
+    let mut next = vec![format!(
+        "Tomorrow at Birdsong you start again at the Inn ({inn}) as a new {name}: the {name}'s \
+         starting gold, weapon and armour, every chit fresh, no fame, notoriety or hirelings, and \
+         nothing learned of the map; the spells you knew stay with you. All you carried is lost \
+         to you."
+    )];
+    let free = state.unplayed_characters(data);
+    if !free.is_empty() {
+        next.push(format!(
+            "To come back as another character instead, add the line `Character: NAME` to \
+             tomorrow's orders, naming one nobody plays: {}.",
+            free.join(", ")
+        ));
+    }
+    next.push(
+        "The orders form below is for tomorrow: plan the day from the Inn, where you start."
+            .to_string(),
+    );
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{data, game_played_by};
+    use realmgm_core::game::Observers;
+
+    fn died_of_wounds(state: &MrState) -> Vec<DayEvent> {
+        vec![DayEvent {
+            observers: Observers::Everyone,
+            happening: Happening::Combat(CombatEvent::Line {
+                clearing: state.characters[0].position.clone(),
+                round: 3,
+                line: CombatLine::Died {
+                    character: "Amazon".into(),
+                    reason: "no chit is left to take the wounds".into(),
+                },
+            }),
+        }]
+    }
+
+    #[test]
+    fn the_living_read_no_notice() {
+        let state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let events = died_of_wounds(&state);
+        assert_eq!(death(data(), &state, &state.characters[0], &events), None);
+    }
+
+    #[test]
+    fn a_death_of_wounds_says_where_and_when_and_without_an_inn_to_ask_the_gm() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        state.characters[0].dead = true;
+        let events = died_of_wounds(&state);
+        let here = state.characters[0].position.to_string();
+        let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        assert_eq!(
+            notice.how,
+            format!("You died in {here}'s combat, round 3: no chit is left to take the wounds.")
+        );
+        assert!(notice.next[0].starts_with("Tomorrow at Birdsong you start again at the Inn"));
+        state.day = state.last_day;
+        let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        assert_eq!(
+            notice.next,
+            ["The game ended tonight: the Amazon scores as the dead do, -100."]
+        );
+        state.day = 1;
+        state.dwellings.remove(&Dwelling::Inn);
+        let notice = death(data(), &state, &state.characters[0], &[]).expect("a notice");
+        assert_eq!(notice.how, "The Amazon is dead: your day above says how.");
+        assert_eq!(
+            notice.next,
+            [
+                "There is no Inn on this map, so you cannot start again: write to your GM, who can \
+              give you another character."
+            ]
+        );
+    }
+}

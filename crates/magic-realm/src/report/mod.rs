@@ -1,0 +1,243 @@
+//! Magic Realm's reports (issue 7): each player's report of what his
+//! character saw, and the GM's full history, filled into the templates of
+//! [`realmgm_core::report`].
+//!
+//! A player's report is built from two sources only: the day's events he
+//! observed ([`realmgm_core::game::observed_by`]; the day log of
+//! [`crate::day::log`] written from them, combat apart), and what his own
+//! character knows or can see now in the state (his sheet, his clearing,
+//! his known map). The GM's history has every event, the secrets section
+//! and the full map.
+
+pub mod clearing;
+pub mod death;
+pub mod map;
+pub mod orders_form;
+pub mod secrets;
+pub mod sheet;
+pub mod site;
+
+use anyhow::{anyhow, bail};
+use serde::Serialize;
+
+use realmgm_core::game::{Event, Reader, Report, observed_by};
+use realmgm_core::report::{PrivateMessage, ReportContext};
+
+use crate::data::GameData;
+use crate::day::events::{DayEvent, Happening};
+use crate::day::log::gm_log;
+use crate::state::MrState;
+
+/// The header every report starts with.
+#[derive(Clone, Debug, Serialize)]
+struct Header<'a> {
+    campaign: &'a str,
+    day: u32,
+    season: Option<&'a str>,
+    deadline: Option<&'a str>,
+    /// The season and this week's weather from the game state (Seasons and
+    /// Weather rule); it replaces the daemon's `season`.
+    weather: Option<String>,
+    /// The secret weather chit: the GM's history only.
+    weather_chit: Option<u8>,
+    /// The GM's announcements made while the day was pending.
+    announcements: &'a [String],
+}
+
+/// What the player report templates are filled with.
+#[derive(Clone, Debug, Serialize)]
+struct PlayerReport<'a> {
+    header: Header<'a>,
+    player: &'a str,
+    /// His death, when he is dead: the report opens with it.
+    death: Option<death::Death>,
+    day_log: String,
+    combat_log: String,
+    sheet: sheet::Sheet,
+    clearing: clearing::ClearingView,
+    messages: &'a [PrivateMessage],
+    known_tiles: Vec<String>,
+    map_file: String,
+    orders_form: String,
+    map_svg: &'a str,
+    /// Before day 1 (the start report): each rule in force with what it
+    /// changes; `None` on a game day.
+    rules_in_force: Option<Vec<String>>,
+}
+
+/// What the GM history templates are filled with.
+#[derive(Clone, Debug, Serialize)]
+struct GmHistory<'a> {
+    header: Header<'a>,
+    /// The GM's narrative of the day, when he wrote one.
+    narrative: Option<&'a str>,
+    day_log: String,
+    combat_log: String,
+    secrets: secrets::Secrets,
+    map_file: String,
+    map_svg: &'a str,
+}
+
+/// The events `reader` observed, as Magic Realm events.
+fn seen(events: &[Event], reader: Reader<'_>) -> anyhow::Result<Vec<DayEvent>> {
+    Ok(observed_by(events, reader)
+        .map_err(|e| anyhow!("an event is not a Magic Realm event: {e}"))?
+        .into_iter()
+        .map(|(observers, happening)| DayEvent {
+            observers,
+            happening,
+        })
+        .collect())
+}
+
+/// The day log and the combat log of `events`.
+fn logs(events: Vec<DayEvent>) -> (String, String) {
+    let (combat, day): (Vec<DayEvent>, Vec<DayEvent>) = events
+        .into_iter()
+        .partition(|e| matches!(e.happening, Happening::Combat(_)));
+    (gm_log(&day), gm_log(&combat).trim_start().to_string())
+}
+
+fn header<'a>(
+    data: &GameData,
+    state: &MrState,
+    context: &'a ReportContext,
+    reader: Reader<'_>,
+) -> Header<'a> {
+    let weather = crate::day::weather::describe(data, state);
+    Header {
+        campaign: &context.campaign,
+        day: state.day,
+        season: if weather.is_some() {
+            None
+        } else {
+            context.season.as_deref()
+        },
+        deadline: context.deadline.as_deref(),
+        weather,
+        weather_chit: match reader {
+            Reader::Gm => state.weather.map(|w| w.chit),
+            Reader::Player(_) => None,
+        },
+        announcements: &context.announcements,
+    }
+}
+
+/// `player`'s report of the day that ended with `state`.
+///
+/// # Errors
+/// The player has no character, an event is not a Magic Realm event, or a
+/// template fails (named with its file and line).
+pub fn player_report(
+    data: &GameData,
+    state: &MrState,
+    events: &[Event],
+    player: &str,
+    context: &ReportContext,
+) -> anyhow::Result<Report> {
+    let Some(me) = state.characters.iter().find(|c| c.player == player) else {
+        bail!("{player} has no character in this game");
+    };
+    let observed = seen(events, Reader::Player(player))?;
+    let death = death::death(data, state, me, &observed);
+    let (day_log, combat_log) = logs(observed);
+    let form = orders_form::orders_form(
+        data,
+        &context.rules,
+        state,
+        me,
+        state.day + 1,
+        context.standing_orders.get(player).map(String::as_str),
+    );
+    let orders_form = context.templates.render("orders_form.txt", &form)?;
+    let map_svg = map::known_map(data, state, me);
+    let map_file = format!("map-day-{}.svg", state.day);
+    let view = PlayerReport {
+        header: header(data, state, context, Reader::Player(player)),
+        player,
+        death,
+        day_log,
+        combat_log,
+        sheet: sheet::sheet(data, state, me),
+        clearing: clearing::clearing_view(data, state, me),
+        messages: context.messages.get(player).map_or(&[], Vec::as_slice),
+        known_tiles: me
+            .discoveries
+            .tiles_visited
+            .iter()
+            .map(|code| {
+                data.tiles
+                    .by_code(code)
+                    .map_or_else(|| code.clone(), |t| t.name.clone())
+            })
+            .collect(),
+        map_file: map_file.clone(),
+        orders_form,
+        map_svg: &map_svg,
+        rules_in_force: (state.day == 0).then(|| rules_in_force(&context.rules)),
+    };
+    let text = context.templates.render("player_report.txt", &view)?;
+    let html = context.templates.render("player_report.html", &view)?;
+    Ok(Report {
+        subject: if state.day == 0 {
+            format!("The game begins: you play the {}", me.name)
+        } else if me.dead {
+            format!(
+                "Day {} report for the {}: you were killed",
+                state.day, me.name
+            )
+        } else {
+            format!("Day {} report for the {}", state.day, me.name)
+        },
+        text,
+        html: Some(html),
+        attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
+    })
+}
+
+/// The campaign's rules as a start report lists them: each toggle's name
+/// and what it changes, the standard rules when none is on.
+fn rules_in_force(rules: &realmgm_core::game::Rules) -> Vec<String> {
+    let listed: Vec<String> = crate::rules::TOGGLES
+        .iter()
+        .filter(|t| rules.is_on(t.name))
+        .map(|t| format!("{}: {}", t.name, t.summary))
+        .collect();
+    if listed.is_empty() {
+        vec!["the 2nd-edition rules as printed, no optional rules".to_string()]
+    } else {
+        listed
+    }
+}
+
+/// The GM's history of the day that ended with `state`.
+///
+/// # Errors
+/// An event is not a Magic Realm event, or a template fails.
+pub fn gm_history(
+    data: &GameData,
+    state: &MrState,
+    events: &[Event],
+    context: &ReportContext,
+) -> anyhow::Result<Report> {
+    let (day_log, combat_log) = logs(seen(events, Reader::Gm)?);
+    let map_svg = map::full_map(data, state);
+    let map_file = format!("map-day-{}-gm.svg", state.day);
+    let view = GmHistory {
+        header: header(data, state, context, Reader::Gm),
+        narrative: context.narrative.as_deref(),
+        day_log,
+        combat_log,
+        secrets: secrets::secrets(state),
+        map_file: map_file.clone(),
+        map_svg: &map_svg,
+    };
+    let text = context.templates.render("gm_history.txt", &view)?;
+    let html = context.templates.render("gm_history.html", &view)?;
+    Ok(Report {
+        subject: format!("Day {} history (GM)", state.day),
+        text,
+        html: Some(html),
+        attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
+    })
+}

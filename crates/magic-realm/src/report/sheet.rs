@@ -1,0 +1,277 @@
+//! A character's sheet as his report shows it (issue 7 §2; play summary II.D,
+//! IV; `day/victory.rs`): his action chits with their condition, weapons,
+//! armour, treasures and horses active or not, spells, gold, fame,
+//! notoriety, hirelings with the days left of their terms, and the victory
+//! points he would score now. Everything here is his own.
+
+use serde::Serialize;
+
+use crate::data::GameData;
+use crate::day::events::Score;
+use crate::day::events::condition_word;
+use crate::day::victory;
+use crate::state::{CharacterState, ItemKind, MrState};
+
+/// One line of the sheet's item list.
+#[derive(Clone, Debug, Serialize)]
+pub struct ItemLine {
+    pub name: String,
+    pub kind: &'static str,
+    pub active: bool,
+}
+
+/// An action chit and its condition.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChitLine {
+    pub chit: String,
+    pub condition: &'static str,
+    /// Turned into colour magic (play summary II.C.10).
+    pub enchanted: bool,
+    /// Alerted for a spell (speed 0 in the next combat).
+    pub prepared: bool,
+}
+
+/// A hired native.
+#[derive(Clone, Debug, Serialize)]
+pub struct HirelingLine {
+    pub native: String,
+    pub days_left: u8,
+    /// Where he stands (`in CV4`): with his employer or where he was left.
+    pub at: String,
+    /// A hired leader hidden where he stands.
+    pub hidden: bool,
+    /// What a hired leader carries for his employer.
+    pub carries: Vec<String>,
+}
+
+/// The victory points he would score if the game ended now.
+#[derive(Clone, Debug, Serialize)]
+pub struct VictoryLine {
+    #[serde(flatten)]
+    pub score: Score,
+    /// His requirements, when the campaign has recorded them.
+    pub requirements: Option<String>,
+    /// He is dead: his score is the dead's, not his categories' sum.
+    pub dead: bool,
+}
+
+/// The whole sheet.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sheet {
+    pub character: String,
+    pub position: String,
+    pub hidden: bool,
+    pub gold: u16,
+    pub fame: i32,
+    pub notoriety: i32,
+    pub chits: Vec<ChitLine>,
+    pub weapon: Option<String>,
+    pub weapon_alerted: bool,
+    pub armor: Vec<String>,
+    /// Worn armour damaged in combat: damaged again, it is destroyed.
+    pub damaged_armor: Vec<String>,
+    /// Treasures, horses and bought or looted arms, active or not.
+    pub items: Vec<ItemLine>,
+    /// The spells he knows, then spells he carries as items.
+    pub spells: Vec<String>,
+    /// The curses on him, each with what it does.
+    pub curses: Vec<String>,
+    pub hirelings: Vec<HirelingLine>,
+    pub victory: VictoryLine,
+    /// Mission and campaign chits he holds, each with its terms.
+    pub missions: Vec<String>,
+    /// His caches (advanced rule A.4): where, and what each holds.
+    pub caches: Vec<String>,
+    /// What his pack horses carry (Pack Horses), one line a horse.
+    pub pack: Vec<String>,
+}
+
+fn kind_word(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Treasure => "treasure",
+        ItemKind::Spell => "spell",
+        ItemKind::Horse => "horse",
+        ItemKind::Weapon => "weapon",
+        ItemKind::Armor => "armour",
+    }
+}
+
+/// The sheet of `me`, a character of `state`.
+pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
+    let requirements = state.victory_requirements.get(&me.name);
+    let score = victory::score(data, me, requirements);
+    Sheet {
+        character: me.name.clone(),
+        position: me.position.to_string(),
+        hidden: me.hidden,
+        gold: me.gold,
+        fame: me.fame,
+        notoriety: me.notoriety,
+        chits: me
+            .chits
+            .iter()
+            .map(|c| ChitLine {
+                chit: c.chit.clone(),
+                condition: condition_word(c.condition),
+                enchanted: c.enchanted,
+                prepared: c.prepared,
+            })
+            .collect(),
+        weapon: me.weapon.clone(),
+        weapon_alerted: me.weapon_alerted,
+        armor: me.armor.iter().map(|a| armour_label(a)).collect(),
+        damaged_armor: me.damaged_armor.iter().map(|a| armour_label(a)).collect(),
+        items: me
+            .belongings
+            .iter()
+            .filter(|b| b.item.kind != ItemKind::Spell)
+            .map(|b| ItemLine {
+                name: b.item.name.clone(),
+                kind: kind_word(b.item.kind),
+                active: b.active,
+            })
+            .collect(),
+        spells: me
+            .magic
+            .spells
+            .iter()
+            .cloned()
+            .chain(
+                me.belongings
+                    .iter()
+                    .filter(|b| b.item.kind == ItemKind::Spell)
+                    .map(|b| b.item.name.clone()),
+            )
+            .collect(),
+        curses: me.magic.curses.iter().map(ToString::to_string).collect(),
+        hirelings: me
+            .hirelings
+            .iter()
+            .map(|h| HirelingLine {
+                native: h.native.clone(),
+                days_left: h.days_left,
+                at: state
+                    .denizens
+                    .get(&h.native)
+                    .map(|d| d.at.to_string())
+                    .unwrap_or_default(),
+                hidden: state.leaders.get(&h.native).is_some_and(|l| l.hidden),
+                carries: state
+                    .leaders
+                    .get(&h.native)
+                    .map(|l| l.carries.iter().map(|i| i.name.clone()).collect())
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        victory: VictoryLine {
+            dead: me.dead,
+            score,
+            requirements: requirements.map(|r| {
+                // Points per category, written as the score above them is,
+                // since "1 great treasures" reads as a count.
+                format!(
+                    "great treasures {}, spells {}, fame {}, notoriety {}, gold {} (victory points)",
+                    r.great_treasures, r.spells, r.fame, r.notoriety, r.gold
+                )
+            }),
+        },
+        missions: me
+            .gold_specials
+            .iter()
+            .map(|t| crate::day::missions::terms(data, t))
+            .collect(),
+        pack: me
+            .pack
+            .iter()
+            .map(|(horse, load)| {
+                let items: Vec<&str> = load.iter().map(|i| i.name.as_str()).collect();
+                format!("{horse}: {}", items.join(", "))
+            })
+            .collect(),
+        caches: state
+            .caches
+            .iter()
+            .filter(|c| c.owner == me.name)
+            .map(|c| {
+                let mut held: Vec<String> = c.items.iter().map(|i| i.name.clone()).collect();
+                if c.gold > 0 {
+                    held.push(format!("{} gold", c.gold));
+                }
+                format!("{}: {}", c.at, held.join(", "))
+            })
+            .collect(),
+    }
+}
+
+/// How the sheet names a piece of armour. The lists print the suit of
+/// armour as plain "Armor" (and the Tremendous one as "T Armor"); a report
+/// line "Armour: Armor" says nothing, so the sheet gives the full name.
+fn armour_label(name: &str) -> String {
+    match crate::data::base_name(name) {
+        "Armor" => name.replacen("Armor", "Suit of Armor", 1),
+        "T Armor" => name.replacen("T Armor", "Tremendous Suit of Armor", 1),
+        _ => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::magic::CurseKind;
+    use crate::test_support::{data, game_played_by};
+
+    #[test]
+    fn the_sheet_shows_known_spells_curses_and_enchanted_chits() {
+        let mut state = game_played_by(&["Wizard"], |_| "Ann".into());
+        let wizard = &mut state.characters[0];
+        assert!(
+            !wizard.magic.spells.is_empty(),
+            "the Wizard records spells at setup"
+        );
+        wizard.magic.curses.insert(CurseKind::Squeak);
+        wizard.chits[0].enchanted = true;
+        wizard.damaged_armor.push("Helmet".into());
+        let wizard = &state.characters[0];
+        let sheet = sheet(data(), &state, wizard);
+        assert_eq!(sheet.spells, wizard.magic.spells);
+        assert_eq!(sheet.curses.len(), 1);
+        assert!(sheet.curses[0].starts_with("Squeak"), "{:?}", sheet.curses);
+        assert!(sheet.chits[0].enchanted && !sheet.chits[1].enchanted);
+        assert_eq!(sheet.damaged_armor, vec!["Helmet".to_string()]);
+        let json = serde_json::to_value(&sheet.victory).unwrap();
+        assert!(json.get("total").is_some() && json.get("requirements").is_some());
+    }
+
+    #[test]
+    fn requirements_are_points_per_category_as_the_score_is_written() {
+        let mut state = game_played_by(&["Amazon"], |_| "Ann".into());
+        state.victory_requirements.insert(
+            "Amazon".into(),
+            crate::state::VictoryRequirements {
+                great_treasures: 1,
+                spells: 0,
+                fame: 2,
+                notoriety: 1,
+                gold: 1,
+            },
+        );
+        let sheet = sheet(data(), &state, &state.characters[0]);
+        assert_eq!(
+            sheet.victory.requirements.as_deref(),
+            Some("great treasures 1, spells 0, fame 2, notoriety 1, gold 1 (victory points)")
+        );
+    }
+
+    #[test]
+    fn the_suit_of_armour_is_named_in_full() {
+        let mut state = game_played_by(&["Black Knight"], |_| "Ann".into());
+        state.characters[0].damaged_armor.push("Armor".into());
+        let knights = sheet(data(), &state, &state.characters[0]);
+        assert_eq!(
+            knights.armor,
+            ["Suit of Armor", "Shield"],
+            "no \"Armour: Armor\""
+        );
+        assert_eq!(knights.damaged_armor, ["Suit of Armor"]);
+    }
+}

@@ -1,0 +1,300 @@
+//! Every optional and house rule a Magic Realm campaign can switch on by
+//! name, and the seasons a campaign can start in.
+//!
+//! The names are what campaign files write in `rules = [...]`. Each entry
+//! says in one line what it changes and where it is written down: the play summary
+//! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
+//! BIMR3 campaign's rules), or the 2nd edition's advanced and optional rules (A.1 to E.5) by their
+//! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
+//! `Built` and has an on/off test (`day::toggle_tests` checks that); every
+//! other is `NotYetImplemented`, and a campaign file that names it is
+//! refused with the reason (`game::Rules::new`).
+
+use realmgm_core::game::{
+    RuleToggle,
+    ToggleStatus::{Built, NotYetImplemented},
+};
+
+/// Every rule toggle of Magic Realm.
+/// The toggle that asks for combat plays by mail, round by round.
+pub const ROUND_BY_ROUND_COMBAT: &str = "round_by_round_combat";
+
+pub const TOGGLES: &[RuleToggle] = &[
+    RuleToggle {
+        name: "seasons_and_weather",
+        summary: "A calendar of 13 seasons: each month's season sets the victory points and \
+                  the 7th-day colour magic, each week's weather the days and phases",
+        source: "the BIMR3 rules (Optional Rules, 2nd edition); 2nd-edition optional rule D.1",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "watchful_natives",
+        summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
+                  puts its whole watchful group on the attacker's sheet at once",
+        source: "the BIMR3 rules (Watchful Natives)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_treachery",
+        summary: "Sending a hired native against a member of his own group makes every \
+                  hired native of that group rebel",
+        source: "the BIMR3 rules (Extended Treachery)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "knights_adjustment",
+        summary: "The Black Knight starts only Friendly with the Company and the White \
+                  Knight only Friendly with the Order, instead of Allied",
+        source: "the BIMR3 rules (Knight's Adjustment)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "expanded_meeting_table_opportunities",
+        summary: "On an Opportunity result of the Meeting table a player may take the \
+                  result for a roll of 2 in the same column instead",
+        source: "the BIMR3 rules (Expanded Meeting Table Opportunities)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "player_built_board",
+        summary: "Players are dealt the map tiles and place them in turn, pick characters \
+                  (and the native group that equips them) when out of tiles, then place \
+                  the Visitor/Mission chits",
+        source: "the BIMR3 rules (Board Building; Selecting Characters)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "unlimited_communication",
+        summary: "Characters may send each other private messages wherever they are on the map",
+        source: "the BIMR3 rules (Unlimited Communication)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "round_by_round_combat",
+        summary: "A character without a Combat: line is asked for his plays by mail \
+                  round by round; the day waits for the answers or the round deadline",
+        source: "realmgm play-by-mail procedure (not a printed rule; no seed)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "stumble",
+        summary: "Running away or picking up a dropped belonging in combat needs a roll \
+                  on the Stumble table",
+        source: "2nd-edition optional combat rule 5.1",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "riding_horses",
+        summary: "A character with an active horse maneuvers with it and may add a \
+                  maneuver of his own; attackers choose the rider or the horse",
+        source: "2nd-edition optional combat rule 5.2-5.3",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "fumble",
+        summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
+        source: "2nd-edition optional combat rule 5.4",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "optional_missile_table",
+        summary: "A missile hit rolls on the 1-10 optional Missile table instead of the \
+                  standard one",
+        source: "2nd-edition optional combat rule 5.4",
+        status: Built,
+        excludes: &["revised_missile_table"],
+    },
+    RuleToggle {
+        name: "revised_missile_table",
+        summary: "A missile hit uses the designer's corrected missile table",
+        source: "the 2nd-edition optional combat rules (revised missile table after §5.5)",
+        status: Built,
+        excludes: &["optional_missile_table"],
+    },
+    RuleToggle {
+        name: "penetrating_armor",
+        summary: "A missile hit on a character passes through armor, losing one harm level \
+                  per piece, and never damages it",
+        source: "2nd-edition optional combat rule 5.5",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "ambush",
+        summary: "A hidden character who makes a missile attack rolls on the Hide table to \
+                  stay hidden instead of being revealed",
+        source: "the play summary (Melee, targeting); magic summary (spells and hiding); 2nd-edition \
+                 advanced rule A.2",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "serious_wounds",
+        summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
+                  of wounds instead of killing him",
+        source: "2nd-edition advanced rule A.1",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "caching",
+        summary: "Characters may leave belongings and gold in a cache in a clearing that only \
+                  they know, and take them back (activity C, the Cache: line)",
+        source: "2nd-edition advanced rule A.4; the BIMR5 rules",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "pack_horses",
+        summary: "A horse a character leads inactive carries belongings loaded on it, up to its \
+                  trot strength; loading and unloading are rearrangements (load X on HORSE, \
+                  unload X)",
+        source: "the BIMR5 rules (Pack Horses: \"Swordsman places Spear and Medium Bow on pack \
+                 horse\"); 2nd-edition advanced rules",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_visitors",
+        summary: "The BIMR5 campaign's house rule for the visitors; its text is not in the \
+                  project's references",
+        source: "the BIMR5 rules (Enhanced Visitors)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "quiet_monsters",
+        summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
+        source: "2nd-edition optional rule B.1",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "grudges_and_gratitudes",
+        summary: "A native group's attitude to a character changes when he harms or helps it",
+        source: "2nd-edition optional rule B.6",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "automatic_enchanting",
+        summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
+        source: "2nd-edition optional rule C.5",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "commerce",
+        summary: "Selling to natives and visitors rolls on the Commerce table instead of \
+                  fetching the basic price",
+        source: "the play summary (Trade); 2nd-edition optional rule D.2",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "optional_abilities",
+        summary: "Characters also get the abilities marked optional on their cards (the \
+                  Captain's Leadership, the Wizard's Long Practice and others)",
+        source: "2nd-edition Optional Abilities",
+        status: Built,
+        excludes: &["chosen_optional_abilities"],
+    },
+    RuleToggle {
+        name: "chosen_optional_abilities",
+        summary: "Each player chooses at setup which of his character's optional abilities \
+                  he takes; the Elf always chooses his form (Light or Great)",
+        source: "the BIMR5 rules (optional abilities truly optional); 2nd-edition Optional \
+                 Abilities",
+        status: Built,
+        excludes: &["optional_abilities"],
+    },
+    RuleToggle {
+        name: "development",
+        summary: "Characters may start below level 4 and grow by experience; they record \
+                  fewer victory points",
+        source: "2nd-edition development rule E.5",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+];
+
+/// The toggle that switches the season calendar on.
+pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
+
+/// The seasons of the year in calendar order (`data/seasons.toml`); a campaign
+/// with `seasons_and_weather` names the one it starts in.
+pub const SEASONS: &[&str] = &[
+    "Christmas",
+    "Ice",
+    "Snow",
+    "Easter",
+    "Freshet",
+    "Spring",
+    "Midsummer",
+    "High Summer",
+    "Swelter",
+    "Harvest",
+    "Autumn",
+    "Halloween",
+    "Desolate",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use realmgm_core::game::Rules;
+
+    #[test]
+    fn toggle_names_are_unique_snake_case_and_exclusions_are_mutual() {
+        let mut names: Vec<&str> = TOGGLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TOGGLES.len(), "duplicate toggle name");
+        for toggle in TOGGLES {
+            assert!(
+                toggle
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{} is not snake case",
+                toggle.name
+            );
+            assert!(
+                !toggle.summary.is_empty() && !toggle.source.is_empty(),
+                "{}",
+                toggle.name
+            );
+            for other in toggle.excludes {
+                let other = TOGGLES
+                    .iter()
+                    .find(|t| t.name == *other)
+                    .unwrap_or_else(|| panic!("{} excludes unknown toggle {other}", toggle.name));
+                assert!(
+                    other.excludes.contains(&toggle.name),
+                    "{} vs {}",
+                    toggle.name,
+                    other.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_missile_tables_cannot_both_be_on() {
+        let err =
+            Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).unwrap_err();
+        assert!(err.to_string().contains("cannot both be on"), "{err}");
+        assert!(Rules::new(["revised_missile_table", "fumble", "stumble"], TOGGLES).is_ok());
+    }
+}

@@ -1,0 +1,469 @@
+//! A new game from a seed: the board, the map chits, the dwellings, every
+//! denizen in its place, every treasure, spell, horse, weapon and armour
+//! with its holder, the visitor/mission chits on the setup card and the
+//! characters at their starts ([`new_game`]).
+//!
+//! Rules: `data/chits.toml` (site contents), §6.2 (setup card), §7.2 (map
+//! chits), §7.3 (dwellings and ghosts), §8 (natives); BIMR3 rules (BIMR3:
+//! players build the board and place the visitor chits). The map chits are
+//! dealt in [`chits`], the items in [`items`].
+//!
+//! Dice purposes: `setup/board/...` (the random map), `setup/chits/...`,
+//! `setup/treasures/...`, `setup/spells/<type>`, `setup/visitors` and
+//! `setup/visitors/side`, `setup/starts/<character>`.
+
+pub mod by_mail;
+mod chits;
+mod items;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use super::board::{Board, ClearingId, Placement, generate::generate};
+use super::data::GameData;
+use super::data::characters::StartLocation;
+use super::data::monsters::{CounterStart, Monster};
+use super::state::{
+    CharacterState, CounterSide, DenizenKind, DenizenState, MrState, VictoryRequirements,
+    Whereabouts,
+};
+use realmgm_core::dice::Dice;
+use realmgm_core::game::{Rules, Seat};
+use realmgm_core::suggest;
+
+/// The rule toggle under which players build the board.
+pub const PLAYER_BUILT_BOARD: &str = "player_built_board";
+
+/// Choices players make at setup instead of the dice.
+#[derive(Clone, Debug, Default)]
+pub struct SetupInputs {
+    /// The players' tile placements, in placing order; required when the
+    /// `player_built_board` rule is on, refused when it is off.
+    pub board: Option<Vec<Placement>>,
+    /// Row-6 box → the chit side the players put there face up (BIMR3
+    /// places them by hand). `None`: the dice place them.
+    pub visitors: Option<BTreeMap<String, String>>,
+    /// Character → chosen start. A character not listed starts at one of
+    /// his allowed starts chosen by the dice.
+    pub starts: BTreeMap<String, StartLocation>,
+    /// Character → the victory requirements his player recorded secretly
+    /// (BIMR3 "5 VP's needed"); scored at the end of the month.
+    pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+    /// Character → the spells his player records at the start (magic summary;
+    /// up to his allowance). A character not listed has his spells chosen
+    /// by the dice.
+    pub spells: BTreeMap<String, Vec<String>>,
+    /// Character → the native group whose stock supplies his starting
+    /// weapon and armour (BIMR3 "SELECTING CHARACTERS"): those counters
+    /// leave the group's stock. A character not listed brings his own.
+    pub equipment: BTreeMap<String, String>,
+    /// Character → the optional abilities his player chose
+    /// (`chosen_optional_abilities`).
+    pub abilities: BTreeMap<String, Vec<String>>,
+    /// The Elf's form, when his player chose it; otherwise the dice choose
+    /// when his form ability is in force.
+    pub forms: BTreeMap<String, crate::data::characters::ElfForm>,
+}
+
+/// Why a game cannot be set up; worded for the GM.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SetupError {
+    #[error(
+        "the player_built_board rule is on, so the board must come from the players' tile \
+         placements, and none were given; give all 20 placements (see `realmgm board show \
+         --placements FILE`) or switch the rule off"
+    )]
+    MissingBoard,
+    #[error(
+        "tile placements were given but the player_built_board rule is off; switch the rule \
+         on or leave the placements out for a random board"
+    )]
+    UnexpectedBoard,
+    #[error("the players' board is not legal: {0}")]
+    Board(String),
+    #[error("the map does not fit the setup: {0}")]
+    Map(String),
+    /// A line of a player's setup mail that does not read; the text says
+    /// what to write.
+    #[error("{0}")]
+    MailLine(String),
+    #[error("seat of {player} has no character yet; every player must choose one before setup")]
+    NoCharacter { player: String },
+    #[error("there is no character '{name}'{hint}")]
+    UnknownCharacter { name: String, hint: String },
+    #[error("the {name} is chosen by two players; each character plays once")]
+    CharacterTwice { name: String },
+    #[error("the {name} may not start at {start}; allowed: {allowed}")]
+    BadStart {
+        name: String,
+        start: String,
+        allowed: String,
+    },
+    #[error("a start was given for the {name}, who is not in the game")]
+    StartForAbsent { name: String },
+    #[error("visitor placement: {0}")]
+    Visitors(String),
+    #[error(
+        "victory requirements were given for the {name}, who is not in the game; give them \
+         only for characters that play"
+    )]
+    RequirementsForAbsent { name: String },
+    #[error("starting spells: {0}")]
+    Spells(String),
+    #[error("starting equipment of the {character}: {why}")]
+    Equipment { character: String, why: String },
+}
+
+/// Set up a new game.
+///
+/// # Errors
+/// A missing or illegal players' board, a seat without a character, an
+/// unknown or doubled character, an illegal start or visitor placement.
+pub fn new_game(
+    data: &GameData,
+    seats: &[Seat],
+    rules: &Rules,
+    inputs: &SetupInputs,
+    dice: &mut Dice,
+) -> Result<MrState, SetupError> {
+    let board = build_board(data, rules, inputs)?.unwrap_or_else(|| generate(&data.tiles, dice));
+    let dealt = chits::deal(data, &board, dice)?;
+    let denizens = place_denizens(data, &dealt.dwellings, &dealt.ghosts);
+    let mut holdings = items::deal(data, dice);
+    take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
+    let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
+    let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    for character in &mut characters {
+        character.optional_abilities = inputs
+            .abilities
+            .get(&character.name)
+            .cloned()
+            .unwrap_or_default();
+        choose_form(
+            data,
+            rules,
+            character,
+            inputs.forms.get(&character.name).copied(),
+            dice,
+        );
+    }
+    crate::magic::spellbook::record_at_setup(data, &mut characters, &inputs.spells, dice)
+        .map_err(|e| SetupError::Spells(e.to_string()))?;
+    if let Some(absent) = inputs
+        .victory_requirements
+        .keys()
+        .find(|n| !characters.iter().any(|c| &c.name == *n))
+    {
+        return Err(SetupError::RequirementsForAbsent {
+            name: absent.clone(),
+        });
+    }
+    Ok(MrState {
+        day: 0,
+        board,
+        map_chits: dealt.map_chits,
+        lost: dealt.lost,
+        dwellings: dealt.dwellings,
+        denizens,
+        holdings,
+        visitor_boxes,
+        visitors_on_map: BTreeMap::new(),
+        treasure_sites: BTreeMap::new(),
+        victory_requirements: inputs.victory_requirements.clone(),
+        familiars: BTreeMap::new(),
+        characters,
+        magic: Default::default(),
+        battling_today: Vec::new(),
+        weather: None,
+        arrivals: Vec::new(),
+        rulings: Vec::new(),
+        leaders: BTreeMap::new(),
+        caches: Vec::new(),
+        last_day: super::state::DAYS_PER_MONTH,
+        victory_points: realmgm_core::game::VICTORY_POINTS_PER_MONTH,
+    })
+}
+
+/// The Elf's form when his "Light or Great Elf" ability is in force: his
+/// player's choice, else the dice's (`setup/elf form`); then his chits as
+/// his abilities shape them. Also for a character entering later.
+pub fn choose_form(
+    data: &GameData,
+    rules: &Rules,
+    character: &mut CharacterState,
+    chosen: Option<crate::data::characters::ElfForm>,
+    dice: &mut Dice,
+) {
+    use crate::data::characters::ElfForm;
+    let has_form = crate::abilities::in_force(data, rules, character)
+        .iter()
+        .any(|a| a.is_form_choice());
+    character.elf_form = has_form
+        .then(|| chosen.unwrap_or_else(|| ElfForm::ALL[dice.below("setup/elf form", 2) as usize]));
+    crate::abilities::shape_chits(data, rules, character);
+}
+
+/// Each character's starting weapon and armour counters leave the stock of
+/// the native group his player named, where it holds them; what the group
+/// lacks the character brings as usual.
+fn take_equipment_from_stock(
+    data: &GameData,
+    chosen: &BTreeMap<String, String>,
+    holdings: &mut BTreeMap<String, Vec<super::state::Item>>,
+) -> Result<(), SetupError> {
+    for (character, group) in chosen {
+        let card = data.characters.iter().find(|c| &c.name == character);
+        let native_group = data.natives.iter().find(|g| &g.name == group);
+        let (Some(card), Some(native_group)) = (card, native_group) else {
+            return Err(SetupError::Equipment {
+                character: character.clone(),
+                why: format!("there is no character {character} or native group {group}"),
+            });
+        };
+        for item in card.weapon.iter().chain(&card.armor) {
+            for holder in native_group.stock_holders() {
+                let Some(stock) = holdings.get_mut(holder) else {
+                    continue;
+                };
+                if let Some(at) = stock
+                    .iter()
+                    .position(|i| super::data::base_name(&i.name) == item.as_str())
+                {
+                    stock.remove(at);
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The players' board when the rule asks for one, `None` for a random one.
+fn build_board(
+    data: &GameData,
+    rules: &Rules,
+    inputs: &SetupInputs,
+) -> Result<Option<Board>, SetupError> {
+    match (&inputs.board, rules.is_on(PLAYER_BUILT_BOARD)) {
+        (None, true) => Err(SetupError::MissingBoard),
+        (Some(_), false) => Err(SetupError::UnexpectedBoard),
+        (None, false) => Ok(None),
+        (Some(placements), true) => {
+            let board = Board::from_placements(&data.tiles, placements.iter().cloned())
+                .map_err(|e| SetupError::Board(e.to_string()))?;
+            board
+                .check_players_finished(&data.tiles)
+                .map_err(|e| SetupError::Board(e.to_string()))?;
+            Ok(Some(board))
+        }
+    }
+}
+
+/// The ids of a monster's counters: its name when it has one counter,
+/// otherwise the name and a number (`Wolf A 2`).
+pub fn counter_ids(monster: &Monster) -> Vec<String> {
+    numbered(&monster.name, monster.counters.len())
+}
+
+/// `name` alone for one copy, `name 1`..`name n` for several.
+pub(crate) fn numbered(name: &str, copies: usize) -> Vec<String> {
+    if copies == 1 {
+        vec![name.to_string()]
+    } else {
+        (1..=copies).map(|n| format!("{name} {n}")).collect()
+    }
+}
+
+/// Monsters into their setup boxes, on their sites' boxes or (ghosts) on
+/// the map; garrisons at their dwellings, roving groups in their boxes.
+/// Every counter starts light side up (ruling).
+fn place_denizens(
+    data: &GameData,
+    dwellings: &BTreeMap<super::data::terms::Dwelling, ClearingId>,
+    ghosts: &ClearingId,
+) -> BTreeMap<String, DenizenState> {
+    let mut denizens = BTreeMap::new();
+    let state = |kind, at| DenizenState {
+        kind,
+        at,
+        side: CounterSide::Light,
+    };
+    for monster in &data.monsters {
+        for (id, start) in counter_ids(monster).into_iter().zip(&monster.counters) {
+            let at = match start {
+                CounterStart::Box { name } => Whereabouts::SetupBox { name: name.clone() },
+                CounterStart::Site { site } => Whereabouts::Guarding { site: site.clone() },
+                CounterStart::Ghosts => Whereabouts::Clearing {
+                    clearing: ghosts.clone(),
+                },
+            };
+            denizens.insert(id, state(DenizenKind::Monster, at));
+        }
+    }
+    for group in &data.natives {
+        let at = match group.garrison.and_then(|home| dwellings.get(&home)) {
+            Some(clearing) => Whereabouts::Clearing {
+                clearing: clearing.clone(),
+            },
+            None => Whereabouts::SetupBox {
+                name: group.name.clone(),
+            },
+        };
+        for member in &group.members {
+            denizens.insert(member.name.clone(), state(DenizenKind::Native, at.clone()));
+        }
+    }
+    denizens
+}
+
+/// The double-sided row-6 chits: (side face up by default, other side).
+/// A visitor's chit shows the visitor; a campaign pair shows either side.
+pub(crate) fn visitor_chits(data: &GameData) -> Vec<(String, String)> {
+    let mut chits: Vec<(String, String)> = data
+        .chits
+        .visitor
+        .iter()
+        .map(|v| (v.name.clone(), v.other_side.clone()))
+        .collect();
+    for g in &data.chits.gold_special {
+        let known = chits.iter().any(|(a, b)| *a == g.name || *b == g.name);
+        if !known {
+            chits.push((g.name.clone(), g.other_side.clone()));
+        }
+    }
+    chits
+}
+
+/// Put the row-6 chits in their boxes: by the players' choice, or shuffled
+/// by the dice with each campaign pair's face chosen by a coin (ruling).
+fn place_visitors(
+    data: &GameData,
+    chosen: Option<&BTreeMap<String, String>>,
+    dice: &mut Dice,
+) -> Result<BTreeMap<String, String>, SetupError> {
+    let chits = visitor_chits(data);
+    let boxes: Vec<String> = data
+        .setup_card
+        .visitor_box
+        .iter()
+        .map(|b| b.name.clone())
+        .collect();
+    let Some(chosen) = chosen else {
+        let mut order: Vec<usize> = (0..boxes.len()).collect();
+        dice.shuffle("setup/visitors", &mut order);
+        let mut placed = BTreeMap::new();
+        for ((shown, back), &slot) in chits.iter().zip(&order) {
+            let is_visitor = data.chits.visitor(shown).is_some();
+            let face = if is_visitor || dice.below("setup/visitors/side", 2) == 0 {
+                shown
+            } else {
+                back
+            };
+            placed.insert(boxes[slot].clone(), face.clone());
+        }
+        return Ok(placed);
+    };
+    let mut used = vec![false; chits.len()];
+    for (name, side) in chosen {
+        if !boxes.contains(name) {
+            return Err(SetupError::Visitors(format!(
+                "there is no row-6 box '{name}'; the boxes are {}",
+                boxes.join(", ")
+            )));
+        }
+        let Some(index) = chits.iter().position(|(a, b)| a == side || b == side) else {
+            return Err(SetupError::Visitors(format!(
+                "'{side}' is not a visitor, mission or campaign chit"
+            )));
+        };
+        if std::mem::replace(&mut used[index], true) {
+            return Err(SetupError::Visitors(format!(
+                "the chit {}/{} is placed twice",
+                chits[index].0, chits[index].1
+            )));
+        }
+    }
+    if let Some(index) = used.iter().position(|u| !u) {
+        return Err(SetupError::Visitors(format!(
+            "the chit {}/{} is not placed; every chit goes in a box",
+            chits[index].0, chits[index].1
+        )));
+    }
+    Ok(chosen.clone())
+}
+
+fn seat_characters(
+    data: &GameData,
+    seats: &[Seat],
+    inputs: &SetupInputs,
+    dealt: &chits::Dealt,
+    dice: &mut Dice,
+) -> Result<Vec<CharacterState>, SetupError> {
+    let mut states: Vec<CharacterState> = Vec::new();
+    for seat in seats {
+        let wanted = seat
+            .character
+            .as_deref()
+            .ok_or_else(|| SetupError::NoCharacter {
+                player: seat.player.clone(),
+            })?;
+        let names = data.characters.iter().map(|c| c.name.as_str());
+        let character = suggest::find(wanted, names)
+            .and_then(|name| data.characters.iter().find(|c| c.name == name))
+            .ok_or_else(|| SetupError::UnknownCharacter {
+                name: wanted.to_string(),
+                hint: suggest::did_you_mean(
+                    wanted,
+                    data.characters.iter().map(|c| c.name.as_str()),
+                ),
+            })?;
+        if states.iter().any(|s| s.name == character.name) {
+            return Err(SetupError::CharacterTwice {
+                name: character.name.clone(),
+            });
+        }
+        let start = match inputs.starts.get(&character.name) {
+            Some(start) if character.start.contains(start) => *start,
+            Some(start) => {
+                return Err(SetupError::BadStart {
+                    name: character.name.clone(),
+                    start: start.label().to_string(),
+                    allowed: character
+                        .start
+                        .iter()
+                        .map(|s| s.label())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+            None => {
+                let purpose = format!("setup/starts/{}", character.name);
+                character.start[dice.below(&purpose, character.start.len() as u32) as usize]
+            }
+        };
+        let position = match start.dwelling() {
+            Some(dwelling) => dealt.dwellings.get(&dwelling).cloned(),
+            None => Some(dealt.ghosts.clone()),
+        }
+        .ok_or_else(|| SetupError::Map(format!("the {} start is not on the map", start.label())))?;
+        states.push(CharacterState::entering(
+            character,
+            seat.player.clone(),
+            start,
+            position,
+        ));
+    }
+    if let Some(absent) = inputs
+        .starts
+        .keys()
+        .find(|n| !states.iter().any(|s| &s.name == *n))
+    {
+        return Err(SetupError::StartForAbsent {
+            name: absent.clone(),
+        });
+    }
+    Ok(states)
+}

@@ -1,0 +1,623 @@
+//! The whole state of a Magic Realm game, as the store keeps it: the map,
+//! the map chits on each tile, the dwellings, where every denizen counter is
+//! and which side is up, what every holder (site, dwelling, native group,
+//! visitor, treasure within a treasure, artifact) contains, the row-6 boxes
+//! of the setup card, and the characters.
+//!
+//! Only `BTreeMap` and `Vec`, so the JSON of a state is always the same
+//! bytes for the same game. Built by [`crate::setup::new_game`] (day 0);
+//! the day engine will change it. Rules: the play summary (setup), `data/chits.toml`,
+//! §6.2, §7.2, §7.3, §8.
+
+pub mod belongings;
+pub mod hiring;
+pub mod magic;
+pub mod ruling;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, ClearingId};
+use crate::data::characters::StartLocation;
+use crate::data::seasons::WeatherKind;
+use crate::data::terms::Dwelling;
+
+/// A game of Magic Realm.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrState {
+    /// 0 after setup; day N after the N-th day is resolved.
+    pub day: u32,
+    pub board: Board,
+    /// Tile code → the map chits on that tile, face down or up.
+    pub map_chits: BTreeMap<String, Vec<MapChit>>,
+    /// `Lost City` / `Lost Castle` → the five chits hidden under it, which
+    /// come out when it turns face up.
+    pub lost: BTreeMap<String, Vec<String>>,
+    /// Dwellings on the map and their clearings. The campfires are added
+    /// when their warning chits turn face up.
+    pub dwellings: BTreeMap<Dwelling, ClearingId>,
+    /// Counter id (see [`crate::setup::counter_ids`]) → where it is.
+    pub denizens: BTreeMap<String, DenizenState>,
+    /// Holder name → what it holds, top of the pile first. Holders are site
+    /// chits, dwellings, native groups, single natives (their mounts),
+    /// visitors, treasures within treasures and artifacts or spell books.
+    pub holdings: BTreeMap<String, Vec<Item>>,
+    /// Row-6 box of the setup card → the visitor/mission/campaign chit in
+    /// it, named by the side face up. A box may be empty.
+    pub visitor_boxes: BTreeMap<String, String>,
+    /// One per seat, in seat order.
+    pub characters: Vec<CharacterState>,
+    /// Row-6 chits that came off the setup card onto the map (play summary I.D,
+    /// `data/setup_card.toml`): chit name → the clearing it stands in.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub visitors_on_map: BTreeMap<String, ClearingId>,
+    /// Treasures within treasures that are sites (Toadstool Circle, Crypt of
+    /// the Knight, Enchanted Meadow) once found: card name → the clearing
+    /// where the card now lies, searched on its own table (`tables/twt.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub treasure_sites: BTreeMap<String, ClearingId>,
+    /// The victory requirements each player recorded for his character
+    /// before play, by character name (`day/victory.rs`); a character without
+    /// an entry is scored on raw points.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_requirements: BTreeMap<String, VictoryRequirements>,
+    /// Where the Witch's familiar is, by its mistress's name (`data/characters.toml`); none listed: it is with her.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub familiars: BTreeMap<String, ClearingId>,
+    /// Spells in effect and awakened spells (magic summary).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::state::magic::MagicWorld::is_empty"
+    )]
+    pub magic: crate::state::magic::MagicWorld,
+    /// Native groups battling a character until Midnight
+    /// (`day/battling_today.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battling_today: Vec<Grudge>,
+    /// The week's weather and the secret weather chit under the Seasons and
+    /// Weather rule (the season is `magic.season`); `None` without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<WeatherState>,
+    /// Players seated after the game began: their characters enter the
+    /// Realm at the Inn at the next Birdsong (`day/restart.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrivals: Vec<Arrival>,
+    /// The GM's rulings for the next Birdsong (`day/rulings.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rulings: Vec<ruling::QueuedRuling>,
+    /// What hired leaders keep of their own (`day/leader_turn.rs`), by
+    /// native; a hired leader with nothing to keep has no entry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub leaders: BTreeMap<String, LeaderRecord>,
+    /// The characters' caches (advanced rule A.4, `day/cache.rs`): each
+    /// known to its owner alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caches: Vec<Cache>,
+    /// The day after whose Midnight the game ends and is scored: 28 a month
+    /// (`day/midnight.rs`); a one-month game does not write it.
+    #[serde(default = "one_month", skip_serializing_if = "is_one_month")]
+    pub last_day: u32,
+    /// The victory points each character divides among the categories for
+    /// the whole game (the campaign's `[calendar]`); the standard 5 is not
+    /// written.
+    #[serde(
+        default = "standard_victory_points",
+        skip_serializing_if = "is_standard_victory_points"
+    )]
+    pub victory_points: u32,
+}
+
+/// A character's cache in a clearing: what he left there and only he knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    pub owner: String,
+    pub at: ClearingId,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gold: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Item>,
+}
+
+fn is_zero(gold: &u16) -> bool {
+    *gold == 0
+}
+
+/// The days of a month (play summary: the game lasts 28 days).
+pub const DAYS_PER_MONTH: u32 = realmgm_core::game::DAYS_PER_MONTH;
+
+fn one_month() -> u32 {
+    DAYS_PER_MONTH
+}
+
+fn is_one_month(day: &u32) -> bool {
+    *day == DAYS_PER_MONTH
+}
+
+fn standard_victory_points() -> u32 {
+    realmgm_core::game::VICTORY_POINTS_PER_MONTH
+}
+
+fn is_standard_victory_points(points: &u32) -> bool {
+    *points == realmgm_core::game::VICTORY_POINTS_PER_MONTH
+}
+
+/// A hired leader's own record: he hides, finds Hidden Enemies and carries
+/// what he finds, buys or loots (play summary I.B, II.A–D; issue 17 §1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeaderRecord {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// Today only: he found Hidden Enemies; cleared at Midnight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub found_hidden_enemies: bool,
+    /// What he carries for his employer; hired natives never activate
+    /// belongings (play summary II.C.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carries: Vec<Item>,
+}
+
+impl LeaderRecord {
+    pub fn is_empty(&self) -> bool {
+        self == &LeaderRecord::default()
+    }
+}
+
+/// A player who joined a running game, and the character he plays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrival {
+    pub player: String,
+    pub character: String,
+    /// The spells his player chose to record as he enters (his starting
+    /// info); none chosen: the dice choose, as for a player who joined
+    /// where no starting info is recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<String>,
+}
+
+/// The victory points a player assigned to each category before play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryRequirements {
+    #[serde(default)]
+    pub great_treasures: u8,
+    #[serde(default)]
+    pub spells: u8,
+    #[serde(default)]
+    pub fame: u8,
+    #[serde(default)]
+    pub notoriety: u8,
+    #[serde(default)]
+    pub gold: u8,
+}
+
+impl VictoryRequirements {
+    /// The victory points recorded in all five categories.
+    pub fn total(&self) -> u32 {
+        [
+            self.great_treasures,
+            self.spells,
+            self.fame,
+            self.notoriety,
+            self.gold,
+        ]
+        .into_iter()
+        .map(u32::from)
+        .sum()
+    }
+}
+
+/// A map chit on a tile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapChit {
+    /// The chit's name in chits.toml (`Roar 6`, `Smoke W`, `Lost City`).
+    pub name: String,
+    pub face_up: bool,
+}
+
+/// Where a monster or native counter is and which side is up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenizenState {
+    pub kind: DenizenKind,
+    pub at: Whereabouts,
+    pub side: CounterSide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DenizenKind {
+    Monster,
+    Native,
+}
+
+/// The side of a two-sided counter that is face up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CounterSide {
+    Light,
+    Dark,
+}
+
+/// Where a denizen counter is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Whereabouts {
+    /// In a box of the setup card: a monster box, or a roving native
+    /// group's box (named by the group).
+    SetupBox {
+        name: String,
+    },
+    /// On the site box of the setup card, guarding that site.
+    Guarding {
+        site: String,
+    },
+    /// On the map.
+    Clearing {
+        clearing: ClearingId,
+    },
+    Dead,
+}
+
+/// Where a counter is, as a report says it: `in CV4`.
+impl std::fmt::Display for Whereabouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Whereabouts::SetupBox { name } => write!(f, "in the {name} box of the setup card"),
+            Whereabouts::Guarding { site } => write!(f, "guarding the {site}"),
+            Whereabouts::Clearing { clearing } => write!(f, "in {clearing}"),
+            Whereabouts::Dead => f.write_str("dead"),
+        }
+    }
+}
+
+/// One thing a holder holds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    pub kind: ItemKind,
+    /// The item's id: a treasure or spell name, a horse name, or a weapon or
+    /// armour name with its copy number when there are several (`Spear 2`).
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    Treasure,
+    Spell,
+    Horse,
+    Weapon,
+    Armor,
+}
+
+impl std::fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ItemKind::Treasure => "treasure",
+            ItemKind::Spell => "spell",
+            ItemKind::Horse => "horse",
+            ItemKind::Weapon => "weapon",
+            ItemKind::Armor => "armor",
+        })
+    }
+}
+
+/// A character in play. The day engine extends this.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterState {
+    pub name: String,
+    pub player: String,
+    /// The start the player chose among the character's allowed ones.
+    pub start: StartLocation,
+    pub position: ClearingId,
+    pub gold: u16,
+    pub weapon: Option<String>,
+    pub armor: Vec<String>,
+    /// The 12 action chits in development order, with their condition.
+    pub chits: Vec<CharacterChit>,
+    pub hidden: bool,
+    pub fame: i32,
+    pub notoriety: i32,
+    /// What the character carries besides his starting weapon and armour:
+    /// treasures, horses, bought or looted weapons and armour, each active
+    /// or not (play summary II.D.1.b).
+    pub belongings: Vec<Belonging>,
+    /// What the character has found and keeps knowing (play summary II.C.5).
+    pub discoveries: Discoveries,
+    /// Today only: he found Hidden Enemies, so he may block hidden
+    /// characters (play summary II.C.2); cleared at Midnight.
+    pub found_hidden_enemies: bool,
+    /// Natives he has hired, each with the days left of its term (play summary
+    /// II.C.7).
+    #[serde(default)]
+    pub hirelings: Vec<Hireling>,
+    /// His weapon is alerted (ready side up) since an Alert phase or a
+    /// combat; unalerted at Midnight (play summary II.C.3, IV.B).
+    #[serde(default)]
+    pub weapon_alerted: bool,
+    /// He was killed (play summary III.B.9.d); he restarts at the Inn the next
+    /// day (BIMR play, `day::restart`).
+    #[serde(default)]
+    pub dead: bool,
+    /// His spells and curses (magic summary; `tables/magic.rs`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::state::magic::CharacterMagic::is_empty"
+    )]
+    pub magic: crate::state::magic::CharacterMagic,
+    /// Worn armour damaged in combat (play summary III.B.9.c): damaged again,
+    /// it is destroyed.
+    #[serde(default)]
+    pub damaged_armor: Vec<String>,
+    /// Mission and campaign chits he holds (`data/setup_card.toml`; `day::missions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gold_specials: Vec<TakenChit>,
+    /// The optional abilities his player chose at setup, under the
+    /// `chosen_optional_abilities` rule (BIMR5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_abilities: Vec<String>,
+    /// What his pack horses carry, by horse (the Pack Horses rule,
+    /// `state::belongings::load`): loaded belongings are not his to carry.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pack: BTreeMap<String, Vec<Item>>,
+    /// The Elf's form, chosen at setup when his "Light or Great Elf"
+    /// ability is in force (`abilities::shape_chits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elf_form: Option<crate::data::characters::ElfForm>,
+}
+
+impl CharacterState {
+    /// A character as he enters the game at `position`: his card's gold,
+    /// weapon, armour and fresh chits, unhidden, knowing only the tile he
+    /// starts in.
+    pub fn entering(
+        card: &crate::data::characters::Character,
+        player: String,
+        start: StartLocation,
+        position: ClearingId,
+    ) -> CharacterState {
+        CharacterState {
+            name: card.name.clone(),
+            player,
+            start,
+            gold: card.gold,
+            weapon: card.weapon.clone(),
+            armor: card.armor.clone(),
+            chits: CharacterChit::fresh_set(card),
+            hidden: false,
+            fame: 0,
+            notoriety: 0,
+            belongings: Vec::new(),
+            discoveries: Discoveries {
+                tiles_visited: [position.tile.clone()].into(),
+                ..Discoveries::default()
+            },
+            position,
+            found_hidden_enemies: false,
+            hirelings: Vec::new(),
+            weapon_alerted: false,
+            dead: false,
+            magic: Default::default(),
+            damaged_armor: Vec::new(),
+            gold_specials: Vec::new(),
+            optional_abilities: Vec::new(),
+            pack: BTreeMap::new(),
+            elf_form: None,
+        }
+    }
+}
+
+/// A hired native and the days left of its term of hire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hireling {
+    /// The native's counter id, e.g. `Rogue 7` or `Company HQ`.
+    pub native: String,
+    pub days_left: u8,
+}
+
+/// An item a character carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Belonging {
+    pub item: Item,
+    pub active: bool,
+}
+
+/// Knowledge that lasts: a hidden path or secret passage can be used only
+/// once discovered; a treasure site can be looted only once found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discoveries {
+    /// Hidden paths and secret passages, each as the two clearings it joins
+    /// (the lower first).
+    pub routes: std::collections::BTreeSet<(ClearingId, ClearingId)>,
+    /// Site chits whose treasure location he has found.
+    pub sites: std::collections::BTreeSet<String>,
+    /// Map chits he has seen face up, by name.
+    pub chits_seen: std::collections::BTreeSet<String>,
+    /// Tiles he has been in.
+    pub tiles_visited: std::collections::BTreeSet<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterChit {
+    /// The printed chit, e.g. `MOVE M4*`.
+    pub chit: String,
+    pub condition: ChitCondition,
+    /// A MAGIC chit turned to its colour by an enchantment (play summary
+    /// II.C.10.a): a colour chit until it is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enchanted: bool,
+    /// A MAGIC chit prepared in an Alert phase (play summary III.C): it casts
+    /// at speed 0 and fatigues at the end of combat, used or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prepared: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChitCondition {
+    Active,
+    Fatigued,
+    Wounded,
+}
+
+impl CharacterChit {
+    /// A printed chit as it starts the game: active, not enchanted, not
+    /// prepared.
+    pub fn fresh(chit: String) -> Self {
+        CharacterChit {
+            chit,
+            condition: ChitCondition::Active,
+            enchanted: false,
+            prepared: false,
+        }
+    }
+
+    /// The card's 12 chits as they start the game.
+    pub fn fresh_set(card: &crate::data::characters::Character) -> Vec<CharacterChit> {
+        card.chits
+            .iter()
+            .map(|c| CharacterChit::fresh(c.to_string()))
+            .collect()
+    }
+}
+
+/// The holder name of the items abandoned in a clearing (play summary II.C.5:
+/// they can be looted like a site).
+pub fn abandoned_pile(clearing: &ClearingId) -> String {
+    format!("Abandoned in {clearing}")
+}
+
+impl MrState {
+    /// A hired leader leaves his employer's service (his term ends, his
+    /// employer dies or leaves, treachery, a spell kills him): what he
+    /// carries lies where he stands; his record is gone.
+    pub fn release_leader(&mut self, native: &str) {
+        let Some(record) = self.leaders.remove(native) else {
+            return;
+        };
+        if record.carries.is_empty() {
+            return;
+        }
+        if let Some(Whereabouts::Clearing { clearing }) = self.denizens.get(native).map(|d| &d.at) {
+            let pile = abandoned_pile(clearing);
+            self.holdings
+                .entry(pile)
+                .or_default()
+                .extend(record.carries);
+        }
+    }
+
+    /// The native `native` is nobody's hireling any more (killed, or
+    /// turned by treachery).
+    pub fn dismiss(&mut self, native: &str) {
+        for c in &mut self.characters {
+            c.hirelings.retain(|h| h.native != native);
+        }
+    }
+
+    /// The characters in the game: those on the board (the dead
+    /// included, who come back) and those entering at the next Birdsong.
+    pub fn characters_in_play(&self) -> impl Iterator<Item = &str> {
+        self.characters
+            .iter()
+            .map(|c| c.name.as_str())
+            .chain(self.arrivals.iter().map(|a| a.character.as_str()))
+    }
+
+    /// The characters of the game data nobody plays, in data order.
+    pub fn unplayed_characters(&self, data: &crate::data::GameData) -> Vec<String> {
+        data.characters
+            .iter()
+            .map(|c| c.name.clone())
+            .filter(|name| !self.characters_in_play().any(|taken| taken == name))
+            .collect()
+    }
+
+    /// Whether the character `name` leaves the Realm as the next turn
+    /// begins (a queued `Retire` ruling).
+    pub fn leaving(&self, name: &str) -> bool {
+        self.rulings
+            .iter()
+            .any(|r| matches!(&r.ruling, ruling::Ruling::Retire { character } if character == name))
+    }
+
+    /// The character who has hired the native `native`, if any.
+    pub fn employer_of(&self, native: &str) -> Option<usize> {
+        self.characters
+            .iter()
+            .position(|c| c.hirelings.iter().any(|h| h.native == native))
+    }
+
+    /// The names of the map chits lying face up on `tile`.
+    pub fn face_up_chits(&self, tile: &str) -> Vec<String> {
+        self.map_chits
+            .get(tile)
+            .map(|chits| {
+                chits
+                    .iter()
+                    .filter(|c| c.face_up)
+                    .map(|c| c.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The tile whose map chits include `chit`.
+    pub fn tile_of_chit(&self, chit: &str) -> Option<&str> {
+        self.map_chits
+            .iter()
+            .find(|(_, chits)| chits.iter().any(|c| c.name == chit))
+            .map(|(tile, _)| tile.as_str())
+    }
+}
+
+// Records the day engine keeps from one day to the next.
+
+/// The weather the game keeps between days (Seasons and Weather,
+/// `day::weather`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherState {
+    /// This week's weather, read in the season of the month.
+    pub weather: WeatherKind,
+    /// The secret weather chit (1–6) the next weather roll is made against.
+    pub chit: u8,
+}
+
+/// One group battling one character until Midnight (`day::battling_today`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grudge {
+    pub group: String,
+    pub character: String,
+}
+
+/// A mission or campaign chit a character holds (`day::missions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakenChit {
+    pub chit: String,
+    /// The game day he took it (the first of its days).
+    pub taken_on: u32,
+    /// A mission's destination and the gold it pays there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliver_to: Option<Delivery>,
+}
+
+/// Where a mission is delivered, and the gold it pays there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delivery {
+    pub dwelling: Dwelling,
+    pub reward: u16,
+}

@@ -1,0 +1,740 @@
+//! A small synchronous IMAP4rev1 client (RFC 3501) for polling the GM
+//! mailbox: LOGIN, SELECT, UID SEARCH UNSEEN, UID FETCH of a message's size
+//! and its first bytes, and UID STORE +FLAGS (\Seen), over implicit TLS,
+//! STARTTLS or plain TCP (the last only for a server on this machine).
+//!
+//! Written here rather than taken from crates.io: the stable `imap` 2.x
+//! supports TLS only through native-tls/OpenSSL, and `imap` 3 has been an
+//! alpha for years; `async-imap` needs an async runtime. These five commands
+//! over rustls (already in the tree through lettre) are a few hundred lines.
+//! Fetching uses BODY.PEEK so nothing is marked read until the daemon has
+//! stored the mail and calls [`ImapClient::mark_seen`]
+//! (reference pbem-practice.md §4 idea 2). However large a message or a
+//! literal the server sends, no more than the bytes the caller asked for
+//! are held: the rest is read and dropped.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rustls::pki_types::ServerName;
+use rustls::{ClientConnection, StreamOwned};
+
+use crate::transport::Security;
+
+/// The longest response line accepted outside literals, and the most kept
+/// of a literal in any reply but a fetched message's.
+const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// Where and how to connect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImapSettings {
+    pub host: String,
+    pub port: u16,
+    pub security: Security,
+    pub username: String,
+    pub password: String,
+    /// Read/write timeout for every network operation.
+    pub timeout: Duration,
+    /// An extra CA certificate file (PEM) to trust beside the web roots.
+    pub ca_file: Option<PathBuf>,
+}
+
+/// What SELECT reported about a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FolderStatus {
+    pub exists: u32,
+    /// UIDs are only comparable across sessions while this stays the same.
+    pub uid_validity: Option<u32>,
+}
+
+/// The start of one message, as [`ImapClient::fetch`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// The message's first bytes: all of it when it is no longer than asked.
+    pub head: Vec<u8>,
+    /// How many bytes the whole message has (`head.len()` when it is whole).
+    pub size: usize,
+}
+
+/// An IMAP failure.
+#[derive(Debug, thiserror::Error)]
+pub enum ImapError {
+    #[error(
+        "cannot reach IMAP server {host}:{port}: {source}; check host, port and that the server runs"
+    )]
+    Connect {
+        host: String,
+        port: u16,
+        source: io::Error,
+    },
+    #[error("IMAP TLS failure: {0}")]
+    Tls(String),
+    #[error("IMAP connection failed: {0}")]
+    Io(#[from] io::Error),
+    #[error("the IMAP server refused {command}: {reply}")]
+    Refused { command: String, reply: String },
+    #[error("unexpected reply from the IMAP server: {0}")]
+    Protocol(String),
+    #[error("no message came back for UID {uid}; it may have been deleted meanwhile")]
+    NoMessage { uid: u32 },
+}
+
+impl ImapError {
+    /// True when the failure concerns one message and the session is still
+    /// in step with the server, so the next command can go on: the server
+    /// refused the command, or had no such message.
+    pub fn leaves_session_usable(&self) -> bool {
+        matches!(
+            self,
+            ImapError::Refused { .. } | ImapError::NoMessage { .. }
+        )
+    }
+}
+
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.write(buf),
+            Stream::Tls(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.flush(),
+            Stream::Tls(s) => s.flush(),
+        }
+    }
+}
+
+/// One response line with its literals: `text` holds the line with each
+/// literal replaced by `{n}`, `literals` the literals in order.
+#[derive(Debug, Default)]
+struct ResponseLine {
+    text: String,
+    literals: Vec<Literal>,
+}
+
+/// A literal as read: its first bytes, up to what was wanted, and the
+/// length the server announced.
+#[derive(Debug)]
+struct Literal {
+    kept: Vec<u8>,
+    length: usize,
+}
+
+/// A logged-in IMAP session.
+pub struct ImapClient {
+    stream: Stream,
+    buffer: Vec<u8>,
+    next_tag: u32,
+}
+
+impl ImapClient {
+    /// Connect, secure the connection as configured, and log in.
+    ///
+    /// # Errors
+    /// [`ImapError`] naming the step that failed.
+    pub fn connect(settings: &ImapSettings) -> Result<ImapClient, ImapError> {
+        ImapClient::open(settings).map_err(|error| match settings.security {
+            Security::None => error,
+            Security::Tls | Security::StartTls => tls_failure(error),
+        })
+    }
+
+    fn open(settings: &ImapSettings) -> Result<ImapClient, ImapError> {
+        let tcp =
+            TcpStream::connect((settings.host.as_str(), settings.port)).map_err(|source| {
+                ImapError::Connect {
+                    host: settings.host.clone(),
+                    port: settings.port,
+                    source,
+                }
+            })?;
+        tcp.set_read_timeout(Some(settings.timeout))?;
+        tcp.set_write_timeout(Some(settings.timeout))?;
+        let stream = match settings.security {
+            Security::Tls => Stream::Tls(Box::new(tls_stream(settings, tcp)?)),
+            Security::StartTls | Security::None => Stream::Plain(tcp),
+        };
+        let mut client = ImapClient {
+            stream,
+            buffer: Vec::new(),
+            next_tag: 1,
+        };
+        let greeting = client.read_line(MAX_LINE_BYTES)?;
+        if !greeting.text.starts_with("* OK") && !greeting.text.starts_with("* PREAUTH") {
+            return Err(ImapError::Protocol(format!(
+                "greeting was '{}'",
+                greeting.text
+            )));
+        }
+        if settings.security == Security::StartTls {
+            client.command("STARTTLS")?;
+            if !client.buffer.is_empty() {
+                // Bytes sent before the handshake could be an injection attack.
+                return Err(ImapError::Tls(
+                    "the server sent data before the STARTTLS handshake".to_string(),
+                ));
+            }
+            let Stream::Plain(tcp) = client.stream else {
+                return Err(ImapError::Tls("STARTTLS on a TLS stream".to_string()));
+            };
+            client.stream = Stream::Tls(Box::new(tls_stream(settings, tcp)?));
+        }
+        let login = format!(
+            "LOGIN {} {}",
+            quote(&settings.username),
+            quote(&settings.password)
+        );
+        client
+            .command(&login)
+            .map_err(|e| hide_password(e, &settings.password))?;
+        Ok(client)
+    }
+
+    /// Select a folder (e.g. `INBOX`).
+    ///
+    /// # Errors
+    /// [`ImapError::Refused`] when the folder does not exist.
+    pub fn select(&mut self, folder: &str) -> Result<FolderStatus, ImapError> {
+        let lines = self.command(&format!("SELECT {}", quote(folder)))?;
+        let mut status = FolderStatus {
+            exists: 0,
+            uid_validity: None,
+        };
+        for line in &lines {
+            let words: Vec<&str> = line.text.split_whitespace().collect();
+            if words.len() >= 3 && words[2].eq_ignore_ascii_case("EXISTS") {
+                status.exists = words[1].parse().unwrap_or(0);
+            }
+            if let Some(at) = line.text.to_ascii_uppercase().find("[UIDVALIDITY ") {
+                let rest = &line.text[at + "[UIDVALIDITY ".len()..];
+                status.uid_validity = rest.split(']').next().and_then(|n| n.trim().parse().ok());
+            }
+        }
+        Ok(status)
+    }
+
+    /// UIDs of the unseen messages in the selected folder, ascending.
+    ///
+    /// # Errors
+    /// [`ImapError`] when the search fails.
+    pub fn search_unseen(&mut self) -> Result<Vec<u32>, ImapError> {
+        self.search("UNSEEN")
+    }
+
+    /// UIDs of every message in the selected folder, ascending (a re-scan
+    /// after the folder's UIDVALIDITY changed).
+    ///
+    /// # Errors
+    /// [`ImapError`] when the search fails.
+    pub fn search_all(&mut self) -> Result<Vec<u32>, ImapError> {
+        self.search("ALL")
+    }
+
+    fn search(&mut self, criteria: &str) -> Result<Vec<u32>, ImapError> {
+        let lines = self.command(&format!("UID SEARCH {criteria}"))?;
+        let mut uids: Vec<u32> = lines
+            .iter()
+            .filter_map(|l| l.text.strip_prefix("* SEARCH"))
+            .flat_map(|rest| rest.split_whitespace().filter_map(|n| n.parse().ok()))
+            .collect();
+        uids.sort_unstable();
+        uids.dedup();
+        Ok(uids)
+    }
+
+    /// The first `keep` bytes of one message and its whole size, without
+    /// marking it seen. Only those bytes are asked for (a partial fetch,
+    /// RFC 3501 §6.4.5); a server that sends more anyway costs no more
+    /// memory, its extra bytes are read and dropped.
+    ///
+    /// # Errors
+    /// [`ImapError::NoMessage`] when the server returns no body for the UID
+    /// (e.g. it was expunged meanwhile).
+    pub fn fetch(&mut self, uid: u32, keep: usize) -> Result<Fetched, ImapError> {
+        let lines = self.command_keeping(
+            &format!("UID FETCH {uid} (RFC822.SIZE BODY.PEEK[]<0.{keep}>)"),
+            keep,
+        )?;
+        for line in lines {
+            let upper = line.text.to_ascii_uppercase();
+            if line.text.starts_with("* ")
+                && upper.contains("FETCH")
+                && upper.contains("BODY[]")
+                && let Some(body) = line.literals.into_iter().next()
+            {
+                // The announced size counts only when the body was cut: a
+                // server's RFC822.SIZE may differ a little from the bytes
+                // it sends, and a whole mail must not look cut.
+                let size = if body.length < keep {
+                    body.length
+                } else {
+                    body.length.max(rfc822_size(&upper).unwrap_or(0))
+                };
+                return Ok(Fetched {
+                    head: body.kept,
+                    size,
+                });
+            }
+        }
+        Err(ImapError::NoMessage { uid })
+    }
+
+    /// Mark one message seen, after it has been stored.
+    ///
+    /// # Errors
+    /// [`ImapError`] when the server refuses.
+    pub fn mark_seen(&mut self, uid: u32) -> Result<(), ImapError> {
+        self.command(&format!("UID STORE {uid} +FLAGS.SILENT (\\Seen)"))?;
+        Ok(())
+    }
+
+    /// Log out politely; errors are irrelevant at this point.
+    pub fn logout(mut self) {
+        let _ = self.command("LOGOUT");
+    }
+
+    /// Send one tagged command and collect the untagged lines until its
+    /// tagged completion. NO or BAD becomes [`ImapError::Refused`].
+    fn command(&mut self, command: &str) -> Result<Vec<ResponseLine>, ImapError> {
+        self.command_keeping(command, MAX_LINE_BYTES)
+    }
+
+    /// [`ImapClient::command`], keeping at most `keep` bytes of each literal
+    /// in the reply.
+    fn command_keeping(
+        &mut self,
+        command: &str,
+        keep: usize,
+    ) -> Result<Vec<ResponseLine>, ImapError> {
+        let tag = format!("A{:04}", self.next_tag);
+        self.next_tag += 1;
+        self.stream
+            .write_all(format!("{tag} {command}\r\n").as_bytes())?;
+        self.stream.flush()?;
+        let mut untagged = Vec::new();
+        loop {
+            let line = self.read_line(keep)?;
+            if let Some(rest) = line.text.strip_prefix(&tag) {
+                let rest = rest.trim_start();
+                let verb = command_name(command);
+                if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("OK") {
+                    return Ok(untagged);
+                }
+                return Err(ImapError::Refused {
+                    command: verb.to_string(),
+                    reply: rest.to_string(),
+                });
+            }
+            if line.text.starts_with("* BYE") && !command.eq_ignore_ascii_case("LOGOUT") {
+                return Err(ImapError::Protocol(format!(
+                    "the server closed the session: {}",
+                    line.text
+                )));
+            }
+            untagged.push(line);
+        }
+    }
+
+    /// Read one response line, following literals (`{n}\r\n` + n bytes),
+    /// of which at most `keep` bytes each are kept.
+    fn read_line(&mut self, keep: usize) -> Result<ResponseLine, ImapError> {
+        let mut response = ResponseLine::default();
+        loop {
+            let raw = self.read_crlf_line()?;
+            let text = String::from_utf8_lossy(&raw).into_owned();
+            match literal_length(&text) {
+                Some(length) => {
+                    response.text.push_str(&text);
+                    let kept = self.read_literal(length, keep)?;
+                    response.literals.push(Literal { kept, length });
+                }
+                None => {
+                    response.text.push_str(&text);
+                    return Ok(response);
+                }
+            }
+        }
+    }
+
+    fn fill(&mut self) -> Result<(), ImapError> {
+        let mut chunk = [0u8; 16 * 1024];
+        let n = self.stream.read(&mut chunk)?;
+        if n == 0 {
+            return Err(ImapError::Protocol(
+                "the server closed the connection".to_string(),
+            ));
+        }
+        self.buffer.extend_from_slice(&chunk[..n]);
+        Ok(())
+    }
+
+    fn read_crlf_line(&mut self) -> Result<Vec<u8>, ImapError> {
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\r\n") {
+                let line = self.buffer[..end].to_vec();
+                self.buffer.drain(..end + 2);
+                return Ok(line);
+            }
+            if self.buffer.len() > MAX_LINE_BYTES {
+                return Err(ImapError::Protocol(
+                    "a response line is longer than 1 MiB".to_string(),
+                ));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Read a literal of `length` bytes, keeping its first `keep`: the rest
+    /// passes through the read buffer a chunk at a time and is dropped.
+    fn read_literal(&mut self, length: usize, keep: usize) -> Result<Vec<u8>, ImapError> {
+        let mut kept = Vec::with_capacity(length.min(keep));
+        let mut left = length;
+        while left > 0 {
+            if self.buffer.is_empty() {
+                self.fill()?;
+            }
+            let here = left.min(self.buffer.len());
+            let wanted = here.min(keep - kept.len());
+            kept.extend_from_slice(&self.buffer[..wanted]);
+            self.buffer.drain(..here);
+            left -= here;
+        }
+        Ok(kept)
+    }
+}
+
+/// The command's name as an error names it: `UID FETCH`, `LOGIN`.
+fn command_name(command: &str) -> String {
+    let mut words = command.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(uid), Some(name)) if uid.eq_ignore_ascii_case("UID") => format!("{uid} {name}"),
+        (Some(name), _) => name.to_string(),
+        (None, _) => command.to_string(),
+    }
+}
+
+/// The `RFC822.SIZE n` item of an (upper-cased) FETCH response.
+fn rfc822_size(upper: &str) -> Option<usize> {
+    let at = upper.find("RFC822.SIZE ")?;
+    upper[at + "RFC822.SIZE ".len()..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `n` when a line ends with a literal announcement `{n}`.
+fn literal_length(line: &str) -> Option<usize> {
+    let open = line.strip_suffix('}')?.rfind('{')?;
+    line[open + 1..line.len() - 1].parse().ok()
+}
+
+/// An IMAP quoted string.
+fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            quoted.push('\\');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// Never let a password reach a log through an error message.
+fn hide_password(error: ImapError, password: &str) -> ImapError {
+    match error {
+        ImapError::Refused { command, reply } if !password.is_empty() => ImapError::Refused {
+            command,
+            reply: reply.replace(password, "********"),
+        },
+        other => other,
+    }
+}
+
+fn tls_stream(
+    settings: &ImapSettings,
+    tcp: TcpStream,
+) -> Result<StreamOwned<ClientConnection, TcpStream>, ImapError> {
+    let host = &settings.host;
+    let config = crate::tls::client_config(settings.ca_file.as_deref())
+        .map_err(|e| ImapError::Tls(e.to_string()))?;
+    let name = ServerName::try_from(host.to_string())
+        .map_err(|e| ImapError::Tls(format!("'{host}' is not a valid server name: {e}")))?;
+    let connection =
+        ClientConnection::new(config, name).map_err(|e| ImapError::Tls(e.to_string()))?;
+    Ok(StreamOwned::new(connection, tcp))
+}
+
+/// A failed TLS handshake surfaces as an I/O error around a rustls error:
+/// name it as a TLS failure, with the advice for it.
+fn tls_failure(error: ImapError) -> ImapError {
+    match error {
+        ImapError::Io(io) => {
+            match io
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+            {
+                Some(tls) => ImapError::Tls(crate::tls::explain(&tls.to_string())),
+                None => ImapError::Io(io),
+            }
+        }
+        ImapError::Tls(message) => ImapError::Tls(crate::tls::explain(&message)),
+        other => other,
+    }
+}
+
+/// A scripted IMAP server for tests, here and in the daemon's: one session
+/// per script, each command answered by its script line.
+#[cfg(any(test, feature = "test-support"))]
+pub mod fake {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    use std::thread;
+
+    /// Serve `sessions` in turn on a free local port: in each, every
+    /// command must start with the line's prefix and gets its reply (`TAG`
+    /// standing for the command's tag). Returns the port and a handle that
+    /// yields every command received.
+    pub fn serve(
+        sessions: Vec<Vec<(&'static str, Vec<u8>)>>,
+    ) -> (u16, thread::JoinHandle<Vec<String>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let handle = thread::spawn(move || {
+            let mut seen = Vec::new();
+            for script in sessions {
+                let (mut socket, _) = listener.accept().unwrap();
+                socket.write_all(b"* OK fake IMAP ready\r\n").unwrap();
+                let mut reader = BufReader::new(socket.try_clone().unwrap());
+                for (expected, reply) in script {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    let (tag, command) = line.trim_end().split_once(' ').unwrap();
+                    assert!(
+                        command.starts_with(expected),
+                        "got '{command}', expected '{expected}'"
+                    );
+                    seen.push(command.to_string());
+                    let reply = String::from_utf8_lossy(&reply).replace("TAG", tag);
+                    socket.write_all(reply.as_bytes()).unwrap();
+                }
+            }
+            seen
+        });
+        (port, handle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    fn settings(port: u16) -> ImapSettings {
+        ImapSettings {
+            host: "127.0.0.1".into(),
+            port,
+            security: Security::None,
+            username: "gm@realmgm.test".into(),
+            password: "p\"w".into(),
+            timeout: Duration::from_secs(5),
+            ca_file: None,
+        }
+    }
+
+    #[test]
+    fn login_select_search_fetch_store() {
+        let message = "Subject: hi\r\n\r\nline {3}\r\n";
+        let fetch = format!(
+            "* 2 FETCH (UID 7 BODY[] {{{}}}\r\n{message})\r\nTAG OK done\r\n",
+            message.len()
+        );
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK logged in\r\n".to_vec()),
+            (
+                "SELECT \"INBOX\"",
+                b"* 3 EXISTS\r\n* OK [UIDVALIDITY 1234] ok\r\nTAG OK [READ-WRITE] done\r\n"
+                    .to_vec(),
+            ),
+            (
+                "UID SEARCH UNSEEN",
+                b"* SEARCH 9 7\r\nTAG OK done\r\n".to_vec(),
+            ),
+            (
+                "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.1000>)",
+                fetch.into_bytes(),
+            ),
+            (
+                "UID STORE 7 +FLAGS.SILENT (\\Seen)",
+                b"TAG OK done\r\n".to_vec(),
+            ),
+            ("LOGOUT", b"* BYE bye\r\nTAG OK done\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let status = client.select("INBOX").unwrap();
+        assert_eq!(
+            status,
+            FolderStatus {
+                exists: 3,
+                uid_validity: Some(1234)
+            }
+        );
+        assert_eq!(client.search_unseen().unwrap(), vec![7, 9]);
+        assert_eq!(
+            client.fetch(7, 1000).unwrap(),
+            Fetched {
+                head: message.as_bytes().to_vec(),
+                size: message.len()
+            }
+        );
+        client.mark_seen(7).unwrap();
+        client.logout();
+        let seen = server.join().unwrap();
+        assert_eq!(seen[0], "LOGIN \"gm@realmgm.test\" \"p\\\"w\"");
+    }
+
+    #[test]
+    fn refused_login_hides_the_password() {
+        let (port, server) = fake::serve(vec![vec![(
+            "LOGIN",
+            b"TAG NO [AUTHENTICATIONFAILED] bad p\"w\r\n".to_vec(),
+        )]]);
+        let err = ImapClient::connect(&settings(port)).err().unwrap();
+        let text = err.to_string();
+        assert!(text.contains("refused LOGIN"), "{text}");
+        assert!(!text.contains("p\"w"), "{text}");
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn only_the_first_bytes_of_a_large_message_are_asked_for() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            (
+                "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 1 FETCH (UID 7 RFC822.SIZE 5000 BODY[]<0> {10}\r\n0123456789)\r\nTAG OK\r\n"
+                    .to_vec(),
+            ),
+            // A whole message whose announced size is a little off.
+            (
+                "UID FETCH 8 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 2 FETCH (UID 8 RFC822.SIZE 7 BODY[]<0> {5}\r\nhello)\r\nTAG OK\r\n".to_vec(),
+            ),
+            // The size may come after the body.
+            (
+                "UID FETCH 9 (RFC822.SIZE BODY.PEEK[]<0.10>)",
+                b"* 3 FETCH (UID 9 BODY[]<0> {10}\r\n0123456789 RFC822.SIZE 70)\r\nTAG OK\r\n"
+                    .to_vec(),
+            ),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let cut = client.fetch(7, 10).unwrap();
+        assert_eq!((cut.head.as_slice(), cut.size), (&b"0123456789"[..], 5000));
+        let whole = client.fetch(8, 10).unwrap();
+        assert_eq!((whole.head.as_slice(), whole.size), (&b"hello"[..], 5));
+        assert_eq!(client.fetch(9, 10).unwrap().size, 70);
+        drop(client);
+        let seen = server.join().unwrap();
+        assert_eq!(seen[1], "UID FETCH 7 (RFC822.SIZE BODY.PEEK[]<0.10>)");
+    }
+
+    #[test]
+    fn a_server_sending_the_whole_message_anyway_costs_no_more_memory() {
+        let huge = "x".repeat(50_000);
+        let reply = format!(
+            "* 1 FETCH (UID 7 BODY[] {{{}}}\r\n{huge})\r\nTAG OK\r\n",
+            huge.len()
+        );
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            ("UID FETCH 7", reply.into_bytes()),
+            ("UID STORE 7", b"TAG OK\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let fetched = client.fetch(7, 10).unwrap();
+        assert_eq!(fetched.head, b"xxxxxxxxxx");
+        assert!(fetched.head.capacity() < 100, "{}", fetched.head.capacity());
+        assert_eq!(fetched.size, 50_000);
+        // The dropped bytes were read to the end: the session goes on.
+        client.mark_seen(7).unwrap();
+        drop(client);
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn a_refused_fetch_names_the_command_and_leaves_the_session_usable() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            ("UID FETCH 7", b"TAG NO [SERVERBUG] broken\r\n".to_vec()),
+            ("UID FETCH 8", b"TAG OK nothing\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let refused = client.fetch(7, 10).unwrap_err();
+        assert!(refused.leaves_session_usable());
+        assert!(
+            refused
+                .to_string()
+                .contains("refused UID FETCH: NO [SERVERBUG]"),
+            "{refused}"
+        );
+        let missing = client.fetch(8, 10).unwrap_err();
+        assert!(
+            matches!(missing, ImapError::NoMessage { uid: 8 }),
+            "{missing}"
+        );
+        assert!(missing.leaves_session_usable());
+        drop(client);
+        server.join().unwrap();
+        let closed = ImapError::Protocol("the server closed the connection".into());
+        assert!(!closed.leaves_session_usable());
+    }
+
+    #[test]
+    fn fetch_sizes() {
+        assert_eq!(
+            rfc822_size("* 1 FETCH (UID 7 RFC822.SIZE 104857600 BODY[]<0> {10}"),
+            Some(104_857_600)
+        );
+        assert_eq!(rfc822_size("* 1 FETCH (RFC822.SIZE 42)"), Some(42));
+        assert_eq!(rfc822_size("* 1 FETCH (UID 7 BODY[] {10}"), None);
+    }
+
+    #[test]
+    fn literal_lengths() {
+        assert_eq!(literal_length("* 1 FETCH (BODY[] {42}"), Some(42));
+        assert_eq!(literal_length("* OK no literal"), None);
+        assert_eq!(literal_length("* x {abc}"), None);
+    }
+
+    #[test]
+    fn nobody_listening_is_a_connect_error() {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let err = ImapClient::connect(&settings(port)).err().unwrap();
+        assert!(matches!(err, ImapError::Connect { .. }), "{err}");
+    }
+}
