@@ -7,7 +7,8 @@
 use crate::campaign::Campaign;
 use crate::store::{PlayerRecord, Store, StoreError};
 
-use super::{bare_address, sender};
+use super::sender;
+use crate::mail::route::bare_address;
 
 /// The sender of a mail as far as the campaign is concerned.
 #[derive(Clone, Debug, PartialEq, Eq)]

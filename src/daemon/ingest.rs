@@ -33,7 +33,7 @@ use crate::mail::inbound::{
 };
 use crate::mail::maildir::Maildir;
 use crate::mail::outbound::LOOP_TOKEN;
-use crate::mail::route::{plus_address, subject_tags, take_password};
+use crate::mail::route::{Routed, bare_address, route, take_password};
 use crate::store::{
     InboundInsert, InboundStatus, NOTICE_HELD, NoticeTo, NoticeTurn, StoredCampaign,
     redelivery_note,
@@ -41,7 +41,7 @@ use crate::store::{
 
 use super::auth::{Refused, Sender, identify};
 use super::commands;
-use super::{Daemon, bare_address, sender};
+use super::{Daemon, sender};
 
 /// The most of any one mail that is stored: far above any orders mail, so
 /// only a mail made to fill the disk or the memory is cut (the GM's log
@@ -413,7 +413,7 @@ impl Daemon {
         let note = format!("could not be handled: {error:#}");
         let campaign = super::guard::contained(|| {
             let mail = parse(raw, &InboundOptions::default())?;
-            Ok(self.route(&mail)?.map(|(stored, _)| stored.campaign))
+            Ok(self.route(&mail).map(|routed| routed.campaign.campaign))
         });
         match campaign {
             Ok(Some(campaign)) => {
@@ -461,8 +461,8 @@ impl Daemon {
             return Ok((status, note + &kept));
         }
         let mut untagged_note = None;
-        let routed = match self.route(&mail)? {
-            Some(routed) => routed,
+        let routed = match self.route(&mail) {
+            Some(routed) => (routed.campaign, routed.secret),
             None => match self.route_by_sender(from.as_deref(), id, now)? {
                 BySender::One(stored) => {
                     untagged_note = Some(format!(
@@ -841,35 +841,18 @@ impl Daemon {
         }
     }
 
-    fn route(
-        &self,
-        mail: &InboundMail,
-    ) -> anyhow::Result<Option<(StoredCampaign, Option<String>)>> {
-        let recipients = mail.delivered_to.iter().chain(&mail.to).chain(&mail.cc);
-        for address in recipients {
-            let address = bare_address(address);
-            let Some(base) = address.split_once('+').map(|(base, _)| base) else {
-                continue;
-            };
-            if let Some((tag, secret)) = plus_address(address, base)
-                && let Ok(stored) = self.store.load_campaign(&tag)
-            {
-                let gm_base = bare_address(&sender(&stored.campaign))
-                    .split('@')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                if gm_base.eq_ignore_ascii_case(base) {
-                    return Ok(Some((stored, secret)));
-                }
-            }
-        }
-        for tag in subject_tags(&mail.subject) {
-            if let Ok(stored) = self.store.load_campaign(&tag) {
-                return Ok(Some((stored, None)));
-            }
-        }
-        Ok(None)
+    /// The stored campaign `mail` names, with the secret of its
+    /// plus-address.
+    fn route(&self, mail: &InboundMail) -> Option<Routed<StoredCampaign>> {
+        route(mail, |tag| {
+            let stored = self.store.load_campaign(tag).ok()?;
+            let gm_local_part = bare_address(&sender(&stored.campaign))
+                .split('@')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            Some((stored, gm_local_part))
+        })
     }
 }
 

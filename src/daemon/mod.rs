@@ -159,14 +159,6 @@ impl Daemon {
     }
 }
 
-/// The address part of `Name <address>` or of a bare address.
-pub fn bare_address(text: &str) -> &str {
-    match (text.rfind('<'), text.rfind('>')) {
-        (Some(open), Some(close)) if open < close => text[open + 1..close].trim(),
-        _ => text.trim(),
-    }
-}
-
 /// The address the campaign's mail comes from.
 pub fn sender(campaign: &Campaign) -> String {
     campaign

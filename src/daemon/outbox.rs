@@ -16,7 +16,8 @@ use crate::mail::outbound::{
 use crate::mail::transport::MailTransport;
 use crate::store::{OutgoingMail, QueuedMail, ReportParts};
 
-use super::{Daemon, bare_address, sender};
+use super::{Daemon, sender};
+use crate::mail::route::bare_address;
 
 /// The first retry waits this long; each later one twice as long.
 const FIRST_RETRY_SECONDS: i64 = 60;

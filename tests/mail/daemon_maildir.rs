@@ -1482,6 +1482,30 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
     assert!(to(&capture.flush(&mut daemon, START + 2), "eve@x.test").is_empty());
 }
 
+/// The daemon routes through `mail::route`: a tag a filter put first in
+/// the subject does not hide the campaign's own, and a plus-address counts
+/// only on the GM address of the campaign it names. Ann plays in two
+/// campaigns, so the sender alone cannot route her mail.
+#[test]
+fn a_foreign_subject_tag_and_another_gms_plus_address_do_not_misroute() {
+    let (mut daemon, _) = two_players("");
+    let text = campaign_text("G2", &[("Ann", ANN)], "");
+    let second = add_campaign(&mut daemon.store, "guess", &text);
+    daemon.check_turn("G2", START).unwrap();
+    let body = format!("Password: {}\nguess 9", second["Ann"]);
+    let raw = mail(
+        ANN,
+        "judge+g1@realmgm.test",
+        "[SPAM] [G2] orders",
+        "r1@x",
+        &body,
+    );
+    let note = send(&mut daemon, raw, START);
+    assert!(note.contains("accepted"), "{note}");
+    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    assert!(!log.iter().any(|e| e.kind == "untagged"), "{log:?}");
+}
+
 #[test]
 fn a_player_seated_before_the_game_is_set_up_is_not_told_an_empty_list() {
     const ERIN: &str = "erin@realmgm.test";

@@ -6,13 +6,18 @@ use std::path::PathBuf;
 use realmgm::mail::auto::AutoKind;
 use realmgm::mail::clean::{CutReason, clean_reply};
 use realmgm::mail::inbound::{BodySource, InboundMail, InboundOptions, parse};
-use realmgm::mail::route::{Route, route, take_password};
+use realmgm::mail::route::{Routed, route, take_password};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/mail")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Where `mail` goes when every tag names a campaign of GM `gm`.
+fn routed(mail: &InboundMail) -> Option<Routed<String>> {
+    route(mail, |tag| Some((tag.to_string(), "gm".to_string())))
 }
 
 fn parsed(name: &str) -> InboundMail {
@@ -37,11 +42,11 @@ fn gmail_reply_orders_on_top_of_the_quoted_report() {
     assert_eq!(mail.references.len(), 2);
     assert_eq!(mail.auto_kind, None);
     assert_eq!(
-        route(&mail, "gm"),
-        Route {
-            campaign_tag: Some("bimr3".into()),
+        routed(&mail),
+        Some(Routed {
+            campaign: "bimr3".into(),
             secret: Some("k7q2xw".into())
-        }
+        })
     );
 
     let cleaned = clean_reply(&mail.body_text);
@@ -63,8 +68,8 @@ fn gmail_reply_orders_on_top_of_the_quoted_report() {
 fn outlook_reply_in_windows_1252() {
     let mail = parsed("outlook_reply.eml");
     assert_eq!(mail.cc, vec!["carol@example.com"]);
-    assert_eq!(route(&mail, "gm").campaign_tag.as_deref(), Some("bimr3"));
-    assert_eq!(route(&mail, "gm").secret, None);
+    assert_eq!(routed(&mail).unwrap().campaign, "bimr3");
+    assert_eq!(routed(&mail).unwrap().secret, None);
     let cleaned = clean_reply(&mail.body_text);
     assert_eq!(cleaned.cut, Some(CutReason::OriginalMessage));
     assert_eq!(
@@ -83,7 +88,7 @@ fn html_only_mail_becomes_text_and_its_quote_is_cut() {
     assert!(!mail.body_text.contains('<'));
     let cleaned = clean_reply(&mail.body_text);
     assert_eq!(cleaned.text, "M-CV5 & hide\n\nTrade\nRest");
-    assert_eq!(route(&mail, "gm").campaign_tag.as_deref(), Some("bimr3"));
+    assert_eq!(routed(&mail).unwrap().campaign, "bimr3");
 }
 
 #[test]
@@ -151,7 +156,7 @@ fn malformed_mail_still_yields_something_usable() {
     assert_eq!(mail.content_hash.len(), 64);
     // Whatever mail-parser made of the body, it is valid UTF-8 text.
     assert!(mail.body_text.chars().all(|c| c != '\0'));
-    assert_eq!(route(&mail, "gm").secret, None);
+    assert_eq!(routed(&mail).unwrap().secret, None);
 }
 
 #[test]
@@ -180,7 +185,7 @@ fn empty_body_is_an_empty_text() {
     assert_eq!(mail.subject, "[BIMR3]");
     let cleaned = clean_reply(&mail.body_text);
     assert_eq!(cleaned.text, "");
-    assert_eq!(route(&mail, "gm").campaign_tag.as_deref(), Some("bimr3"));
+    assert_eq!(routed(&mail).unwrap().campaign, "bimr3");
 }
 
 #[test]

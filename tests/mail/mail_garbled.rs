@@ -85,7 +85,7 @@ fn exercise(bytes: &[u8]) {
     if let Ok(mail) = parse(bytes, &InboundOptions::default()) {
         let cleaned = clean_reply(&mail.body_text);
         let _ = take_password(&cleaned.text);
-        let _ = route(&mail, "gm");
+        let _ = route(&mail, |tag| Some((tag.to_string(), "gm".to_string())));
     }
     let text = String::from_utf8_lossy(bytes);
     let _ = html_to_text(&text);

@@ -150,8 +150,8 @@ fn smtp_to_imap_round_trip_and_bounce() {
     .unwrap();
     let at_gm = wait_for("gm", |m| m.message_id.as_deref() == Some(reply_id.as_str()));
     assert_eq!(at_gm.auto_kind, None);
-    let routed = route(&at_gm, "gm");
-    assert_eq!(routed.campaign_tag.as_deref(), Some("bimr3"));
+    let routed = route(&at_gm, |tag| Some((tag.to_string(), "gm".to_string()))).unwrap();
+    assert_eq!(routed.campaign, "bimr3");
     assert_eq!(routed.secret.as_deref(), Some("s3cret"));
     assert_eq!(clean_reply(&at_gm.body_text).text, "M-CV5 / H");
 

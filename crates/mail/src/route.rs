@@ -11,33 +11,59 @@
 
 use crate::inbound::InboundMail;
 
-/// Where a mail goes: the campaign tag and, from a plus-address, the
+/// Where a mail goes: the campaign it names and, from a plus-address, the
 /// player's secret.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Route {
-    pub campaign_tag: Option<String>,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routed<C> {
+    pub campaign: C,
     pub secret: Option<String>,
 }
 
-/// Route `mail`, whose GM mailbox local part is `gm_local_part` (e.g. `gm`).
-/// Recipients are searched in the order Delivered-To, To, Cc.
-pub fn route(mail: &InboundMail, gm_local_part: &str) -> Route {
+/// Route `mail` to the first campaign it names that `find` knows. `find`
+/// answers a lower-cased tag with its campaign and the local part of that
+/// campaign's GM address (`gm` of `gm@host`), or `None` when the tag names
+/// no campaign.
+///
+/// Recipients are searched in the order Delivered-To, To, Cc. A
+/// plus-address counts only on the GM address of the campaign it names, so
+/// one server can hold several GMs' campaigns; then the subject's tags are
+/// tried in order, so a tag a filter put first (`[SPAM]`) does not hide the
+/// campaign's own.
+pub fn route<C>(
+    mail: &InboundMail,
+    mut find: impl FnMut(&str) -> Option<(C, String)>,
+) -> Option<Routed<C>> {
     let recipients = mail
         .delivered_to
         .iter()
         .chain(mail.to.iter())
         .chain(mail.cc.iter());
     for address in recipients {
-        if let Some((tag, secret)) = plus_address(address, gm_local_part) {
-            return Route {
-                campaign_tag: Some(tag),
-                secret,
-            };
+        let address = bare_address(address);
+        let Some((base, _)) = address.split_once('+') else {
+            continue;
+        };
+        if let Some((tag, secret)) = plus_address(address, base)
+            && let Some((campaign, gm_local_part)) = find(&tag)
+            && gm_local_part.eq_ignore_ascii_case(base)
+        {
+            return Some(Routed { campaign, secret });
         }
     }
-    Route {
-        campaign_tag: subject_tags(&mail.subject).into_iter().next(),
-        secret: None,
+    subject_tags(&mail.subject)
+        .into_iter()
+        .find_map(|tag| find(&tag))
+        .map(|(campaign, _)| Routed {
+            campaign,
+            secret: None,
+        })
+}
+
+/// The address part of `Name <address>` or of a bare address.
+pub fn bare_address(text: &str) -> &str {
+    match (text.rfind('<'), text.rfind('>')) {
+        (Some(open), Some(close)) if open < close => text[open + 1..close].trim(),
+        _ => text.trim(),
     }
 }
 
@@ -178,15 +204,36 @@ mod tests {
         }
     }
 
+    /// Campaigns `bimr3` and `fr1` of GM `gm`, `ot1` of GM `other`.
+    fn known(tag: &str) -> Option<(String, String)> {
+        match tag {
+            "bimr3" | "fr1" => Some((tag.to_string(), "gm".to_string())),
+            "ot1" => Some((tag.to_string(), "other".to_string())),
+            _ => None,
+        }
+    }
+
+    fn routed(campaign: &str, secret: Option<&str>) -> Option<Routed<String>> {
+        Some(Routed {
+            campaign: campaign.to_string(),
+            secret: secret.map(str::to_string),
+        })
+    }
+
     #[test]
     fn subject_tag_after_re_and_fwd() {
         assert_eq!(subject_tags("Re: Fwd: [BIMR3] Day 3"), vec!["bimr3"]);
         assert_eq!(subject_tags("Day 3 [bimr3]"), vec!["bimr3"]);
         assert_eq!(subject_tags("[External mail] [SPAM?] [fr-1]"), vec!["fr-1"]);
         assert!(subject_tags("no tag [ unclosed").is_empty());
-        let routed = route(&mail(&["gm@realmgm.test"], "RE: [Bimr3] orders"), "gm");
-        assert_eq!(routed.campaign_tag.as_deref(), Some("bimr3"));
-        assert_eq!(routed.secret, None);
+        let to_gm = mail(&["gm@realmgm.test"], "RE: [Bimr3] orders");
+        assert_eq!(route(&to_gm, known), routed("bimr3", None));
+    }
+
+    #[test]
+    fn a_subject_tag_naming_no_campaign_does_not_hide_the_next() {
+        let tagged = mail(&["gm@realmgm.test"], "[SPAM] [fr1] orders");
+        assert_eq!(route(&tagged, known), routed("fr1", None));
     }
 
     #[test]
@@ -206,26 +253,31 @@ mod tests {
 
     #[test]
     fn plus_address_beats_subject_and_cc_counts() {
-        let mut m = mail(&["gm@realmgm.test"], "[other] x");
+        let mut m = mail(&["gm@realmgm.test"], "[fr1] x");
         m.cc = vec!["gm+bimr3.s3cret@realmgm.test".into()];
-        assert_eq!(
-            route(&m, "gm"),
-            Route {
-                campaign_tag: Some("bimr3".into()),
-                secret: Some("s3cret".into())
-            }
-        );
+        assert_eq!(route(&m, known), routed("bimr3", Some("s3cret")));
         m.cc.clear();
-        m.delivered_to = vec!["gm+fr1@realmgm.test".into()];
-        assert_eq!(route(&m, "gm").campaign_tag.as_deref(), Some("fr1"));
+        m.delivered_to = vec!["Game Master <gm+fr1@realmgm.test>".into()];
+        assert_eq!(route(&m, known), routed("fr1", None));
+    }
+
+    #[test]
+    fn a_plus_address_counts_only_on_its_campaigns_gm_address() {
+        let m = mail(
+            &["gm+ot1@realmgm.test", "other+bimr3@realmgm.test"],
+            "[ot1] x",
+        );
+        // Neither plus-address is its campaign's GM's: the subject decides.
+        assert_eq!(route(&m, known), routed("ot1", None));
+        let m = mail(&["OTHER+ot1.k3y@realmgm.test"], "x");
+        assert_eq!(route(&m, known), routed("ot1", Some("k3y")));
     }
 
     #[test]
     fn no_route_at_all() {
-        assert_eq!(
-            route(&mail(&["gm@realmgm.test"], "orders"), "gm"),
-            Route::default()
-        );
+        assert_eq!(route(&mail(&["gm@realmgm.test"], "orders"), known), None);
+        let unknown = mail(&["gm+nosuch@realmgm.test"], "[nosuch] orders");
+        assert_eq!(route(&unknown, known), None);
     }
 
     #[test]
