@@ -15,12 +15,16 @@ mod schedule;
 mod site;
 
 use std::ops::Range;
+use std::path::Path;
+
+use anyhow::Context;
 
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::embedded::{DataError, parse_toml};
 use crate::game::{Game, RuleToggle, Rules, RulesError, Seat};
+use crate::report::Templates;
 use crate::suggest;
 
 pub use email::Email;
@@ -186,6 +190,20 @@ impl Campaign {
             .iter()
             .filter(|t| self.rules.is_on(t.name))
             .collect())
+    }
+
+    /// The campaign's report templates: its `template_folder` over the
+    /// built-in ones.
+    ///
+    /// # Errors
+    /// The folder cannot be read or holds a broken template.
+    pub fn templates(&self) -> anyhow::Result<Templates> {
+        match &self.template_folder {
+            Some(folder) => Templates::from_folder(Path::new(folder)).with_context(|| {
+                format!("the report templates of campaign {} are broken", self.name)
+            }),
+            None => Ok(Templates::built_in()),
+        }
     }
 
     /// The seats in the order the file lists the players.

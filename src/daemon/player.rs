@@ -14,7 +14,6 @@ use super::Daemon;
 use super::commands::{Command, PLAYER_HELP};
 use super::confirm::{Confirmation, confirmation, marker};
 use super::ingest::Letter;
-use super::report_context::templates;
 use crate::report::Templates;
 
 /// Orders to read for a player, from his mail or typed by the GM.
@@ -491,7 +490,9 @@ impl Daemon {
         };
         // A broken override must not leave the player without an answer:
         // the built-in wording goes out and the GM is told.
-        let own = templates(campaign).and_then(|t| Ok(confirmation(&confirming, &t)?));
+        let own = campaign
+            .templates()
+            .and_then(|t| Ok(confirmation(&confirming, &t)?));
         let text = match own {
             Ok(text) => text,
             Err(e) => {

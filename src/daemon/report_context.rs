@@ -4,13 +4,10 @@
 //! orders form) and the campaign's own templates.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-
-use anyhow::Context;
 
 use crate::campaign::{Campaign, format_utc};
 use crate::game::{AcceptedOrders, DAYS_PER_MONTH, Game};
-use crate::report::{GmWords, PrivateMessage, ReportContext, Templates};
+use crate::report::{GmWords, PrivateMessage, ReportContext};
 use crate::store::{RelayedMessage, Store, StoreError};
 
 /// The season of `day` when the campaign plays with seasons.
@@ -20,22 +17,6 @@ pub fn season_of(game: &dyn Game, campaign: &Campaign, day: u32) -> Option<Strin
     let first = calendar.seasons.iter().position(|s| *s == start)?;
     let month = usize::try_from(day.saturating_sub(1) / DAYS_PER_MONTH).ok()?;
     Some(calendar.seasons[(first + month) % calendar.seasons.len()].to_string())
-}
-
-/// The campaign's templates: its `template_folder` over the built-in ones.
-///
-/// # Errors
-/// The folder cannot be read or holds a broken template.
-pub fn templates(campaign: &Campaign) -> anyhow::Result<Templates> {
-    match &campaign.template_folder {
-        Some(folder) => Templates::from_folder(Path::new(folder)).with_context(|| {
-            format!(
-                "the report templates of campaign {} are broken",
-                campaign.name
-            )
-        }),
-        None => Ok(Templates::built_in()),
-    }
 }
 
 /// What the GM wrote for `day`: announcements and narrative.
@@ -86,7 +67,7 @@ pub fn report_context(
         rules: campaign.rules.clone(),
         announcements: words.announcements,
         narrative: words.narrative,
-        templates: templates(campaign)?,
+        templates: campaign.templates()?,
     })
 }
 

@@ -211,7 +211,7 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         .filter(|t| campaign.rules.is_on(t.name))
         .map(|t| format!("{}: {}", t.name, t.summary))
         .collect();
-    let templates = crate::daemon::report_context::templates(&campaign)?;
+    let templates = campaign.templates()?;
     let paged = characters_who_played(&days)
         .into_iter()
         .map(|c| c.character)

@@ -115,3 +115,43 @@ fn a_hired_leaders_record_links_to_no_page_and_text_is_escaped() {
     let journey = String::from_utf8(files["character-captain.html"].clone()).unwrap();
     assert!(journey.contains("Recorded: H") && !journey.contains("Lancer leader"));
 }
+
+/// Whether `code` names the daemon's module: a `crate::daemon` path, or a
+/// `daemon::` one after a `use` brought the module in.
+fn reaches_into_daemon(code: &str) -> bool {
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .any(|line| line.contains("crate::daemon") || line.contains("daemon::"))
+}
+
+/// The site sits below the daemon: the daemon rebuilds the pages and the
+/// builder needs nothing of it, so the two cannot import each other.
+#[test]
+fn the_site_does_not_reach_into_the_daemon() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/site");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let file = entry.unwrap().path();
+        if file.file_name().is_some_and(|name| name == "tests.rs") {
+            continue;
+        }
+        let code = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            !reaches_into_daemon(&code),
+            "{} imports the daemon",
+            file.display()
+        );
+        read += 1;
+    }
+    assert!(read >= 3, "only {read} files read in {}", folder.display());
+    // The line that made the loop, and the forms a `use` can take.
+    assert!(reaches_into_daemon(
+        "let templates = crate::daemon::report_context::templates(&campaign)?;"
+    ));
+    assert!(reaches_into_daemon(
+        "use crate::{daemon::Daemon, store::Store};"
+    ));
+    assert!(!reaches_into_daemon(
+        "//! the daemon's rebuild: crate::daemon"
+    ));
+}
