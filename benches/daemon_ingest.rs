@@ -41,7 +41,7 @@ fn main() {
             "guess",
             &campaign_text(&tag, &list, ""),
         ));
-        daemon.check_turn(&tag, START).unwrap();
+        daemon.turns().check_turn(&tag, START).unwrap();
     }
     let message = |i: usize| {
         let (c, p) = (i % CAMPAIGNS, (i / CAMPAIGNS) % PLAYERS);
@@ -64,7 +64,7 @@ fn main() {
     for i in 0..100 {
         let raw = message(1_000_000 + i);
         let start = Instant::now();
-        let (_, note) = daemon.ingest(&raw, START).unwrap();
+        let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
         single.push(start.elapsed());
         assert!(note.contains("accepted"), "{note}");
     }
@@ -82,16 +82,16 @@ fn main() {
     let outbox_before = daemon.store.due_mail(START).unwrap().len();
     let start = Instant::now();
     for i in 0..BURST {
-        daemon.store_raw(&message(i), START).unwrap();
+        daemon.mail_in().store_raw(&message(i), START).unwrap();
     }
     // The same burst again (a retried fetch) must store nothing new.
     for i in 0..BURST {
         assert!(matches!(
-            daemon.store_raw(&message(i), START).unwrap(),
+            daemon.mail_in().store_raw(&message(i), START).unwrap(),
             realmgm::store::InboundInsert::Duplicate(_)
         ));
     }
-    let handled = daemon.handle_stored(START).unwrap();
+    let handled = daemon.mail_in().handle_stored(START).unwrap();
     let elapsed = start.elapsed();
     let accepted = handled
         .iter()
@@ -148,7 +148,7 @@ fn one_campaign_day(daemon: &mut Daemon, mails: usize) -> f64 {
         .map(|(n, e)| (n.as_str(), e.as_str()))
         .collect();
     let secrets = add_campaign(&mut daemon.store, "guess", &campaign_text(&tag, &list, ""));
-    daemon.check_turn(&tag, START).unwrap();
+    daemon.turns().check_turn(&tag, START).unwrap();
     let start = Instant::now();
     for i in 0..mails {
         let p = i % PLAYERS;
@@ -164,10 +164,10 @@ fn one_campaign_day(daemon: &mut Daemon, mails: usize) -> f64 {
             &format!("{tag}-{i}@x"),
             &body,
         );
-        let (_, note) = daemon.ingest(&raw, START).unwrap();
+        let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
         assert!(note.contains("accepted"), "{note}");
         // A tick before the early-processing delay is over: it only looks.
-        assert_eq!(daemon.check_turn(&tag, START).unwrap(), "waiting");
+        assert_eq!(daemon.turns().check_turn(&tag, START).unwrap(), "waiting");
     }
     let per_mail = start.elapsed().as_secs_f64() * 1e3 / mails as f64;
     println!(

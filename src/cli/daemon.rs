@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, MailSettings};
 use crate::daemon::gm::DayToProcess;
-use crate::daemon::process::TurnOutcome;
+use crate::daemon::turns::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
@@ -327,7 +327,8 @@ impl Served {
                     let text = format!("not served: {error:#}");
                     if self.last_error.get(name) != Some(&text) {
                         tracing::error!(campaign = %name, "{text}");
-                        if let Err(error) = daemon.report_unreadable_campaign(name, &error, now()?)
+                        if let Err(error) =
+                            daemon.gm().report_unreadable_campaign(name, &error, now()?)
                         {
                             tracing::error!(campaign = %name, "cannot log it: {error:#}");
                         }
@@ -363,13 +364,13 @@ fn round(
         }
         let mail = campaign.mail.clone().unwrap_or_default();
         if let Some(folder) = &mail.maildir_in
-            && let Err(error) = daemon.poll_maildir(Path::new(folder), now)
+            && let Err(error) = daemon.mail_in().poll_maildir(Path::new(folder), now)
         {
             tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
         match imap_settings(&mail) {
             Ok(Some((settings, folder))) => {
-                if let Err(error) = daemon.poll_imap(&settings, &folder, now) {
+                if let Err(error) = daemon.mail_in().poll_imap(&settings, &folder, now) {
                     tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
                 }
             }
@@ -405,9 +406,14 @@ fn round(
                          on; this one is tried again every round.",
                         campaign.name
                     );
-                    if let Err(error) =
-                        daemon.tell_gm(campaign, "error", "daemon error", &message, None, now)
-                    {
+                    if let Err(error) = daemon.outbox().tell_gm(
+                        campaign,
+                        "error",
+                        "daemon error",
+                        &message,
+                        None,
+                        now,
+                    ) {
                         tracing::error!(campaign = %campaign.name, "cannot tell the GM: {error:#}");
                     }
                     served.last_error.insert(campaign.name.clone(), text);
@@ -425,7 +431,10 @@ fn round(
         // transport that works.
         if !outside_sent && let Ok(transport) = transport(campaign) {
             outside_sent = true;
-            if let Err(error) = daemon.send_due_outside_campaigns(transport.as_ref(), now) {
+            if let Err(error) = daemon
+                .outbox()
+                .send_due_outside_campaigns(transport.as_ref(), now)
+            {
                 tracing::error!("outbox: {error:#}");
             }
         }
@@ -459,7 +468,7 @@ fn answer_mail(
             slice_over.set(started.elapsed() >= ANSWER_SLICE);
             !slice_over.get() && !stopping()
         };
-        let answered = daemon.handle_stored_while(now, &go_on);
+        let answered = daemon.mail_in().handle_stored_while(now, &go_on);
         drop(round);
         match answered {
             Ok(handled) => {
@@ -486,15 +495,19 @@ fn turn_and_send(
     now: i64,
 ) -> anyhow::Result<Vec<String>> {
     let mut lines = Vec::new();
-    let done = daemon.check_turn(&campaign.name, now)?;
+    let done = daemon.turns().check_turn(&campaign.name, now)?;
     if done != "waiting" {
         lines.push(done);
     }
     if let Some(out) = campaign.site.as_ref().and_then(|s| s.out.as_deref()) {
-        lines.extend(daemon.refresh_site(&campaign.name, std::path::Path::new(out), now)?);
+        lines.extend(
+            daemon
+                .site()
+                .refresh_site(&campaign.name, std::path::Path::new(out), now)?,
+        );
     }
     lines.extend(send_campaign_mail(daemon, campaign, now)?);
-    let pruned = daemon.prune_sent(campaign, now)?;
+    let pruned = daemon.outbox().prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
             "pruned {pruned} sent mails past mail.keep_sent_days (their reports stay)"
@@ -513,7 +526,9 @@ fn send_campaign_mail(
         Ok(transport) => transport,
         Err(error) => return Ok(Some(format!("{error:#}"))),
     };
-    let sent = daemon.send_due(transport.as_ref(), Some(&campaign.name), now)?;
+    let sent = daemon
+        .outbox()
+        .send_due(transport.as_ref(), Some(&campaign.name), now)?;
     Ok((sent.sent + sent.deferred + sent.failed > 0).then(|| {
         format!(
             "sent {}, deferred {}, failed {}",
@@ -612,13 +627,14 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     // as long as the round needs, in slices that let a waiting GM command
     // in, and the mail stored before it first.
     let inserted = daemon
+        .mail_in()
         .store_from(std::io::stdin().lock(), now)
         .context("cannot store the message from stdin")?;
     answer_mail(&mut daemon, &args.db.real_path(false)?, now, &|| false)?;
     emit(format!(
         "mail {}: {}",
         inserted.id(),
-        daemon.stored_note(&inserted)?
+        daemon.mail_in().stored_note(&inserted)?
     ))
 }
 
@@ -644,11 +660,11 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     };
     let now = now()?;
     let text = match &args.command {
-        GmCommand::Status { json: false } => daemon.status(&name)?,
+        GmCommand::Status { json: false } => daemon.gm().status(&name)?,
         GmCommand::Status { json: true } => {
-            serde_json::to_string_pretty(&daemon.status_facts(&name)?)?
+            serde_json::to_string_pretty(&daemon.gm().status_facts(&name)?)?
         }
-        GmCommand::Process { day } => match daemon.process_day(
+        GmCommand::Process { day } => match daemon.gm().process_day(
             &name,
             day.map_or(DayToProcess::Seen(seen), DayToProcess::Named),
             now,
@@ -668,8 +684,8 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                 players.join(", ")
             ),
         },
-        GmCommand::Preview => daemon.preview(&name)?,
-        GmCommand::Rollback { day } => daemon.rollback(&name, *day, now)?,
+        GmCommand::Preview => daemon.gm().preview(&name)?,
+        GmCommand::Rollback { day } => daemon.gm().rollback(&name, *day, now)?,
         GmCommand::Orders { player, file } => {
             let text = match file {
                 Some(file) => std::fs::read_to_string(file)
@@ -680,12 +696,14 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                     text
                 }
             };
-            daemon.enter_orders(&name, player, &text, 1, None, now)?
+            daemon
+                .gm()
+                .enter_orders(&name, player, &text, 1, None, now)?
         }
-        GmCommand::Pause => daemon.pause(&name, now)?,
-        GmCommand::Resume => daemon.resume(&name, now)?,
-        GmCommand::Extend { hours } => daemon.extend(&name, *hours, now)?,
-        GmCommand::Resend { player, day } => daemon.resend(&name, player, *day, now)?,
+        GmCommand::Pause => daemon.gm().pause(&name, now)?,
+        GmCommand::Resume => daemon.gm().resume(&name, now)?,
+        GmCommand::Extend { hours } => daemon.gm().extend(&name, *hours, now)?,
+        GmCommand::Resend { player, day } => daemon.gm().resend(&name, player, *day, now)?,
         GmCommand::AddPlayer {
             name: player,
             email,
@@ -703,10 +721,14 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
                      --email {email}`"
                 ),
                 (Some(seat), _) => {
-                    daemon.replace_player(&name, seat, email, character.as_deref(), now)?
+                    daemon
+                        .seats()
+                        .replace_player(&name, seat, email, character.as_deref(), now)?
                 }
                 (None, Some(player)) => {
-                    daemon.add_player(&name, player, email, character.as_deref(), now)?
+                    daemon
+                        .seats()
+                        .add_player(&name, player, email, character.as_deref(), now)?
                 }
                 (None, None) => bail!("give --name for a new player, or --replace SEAT"),
             };
@@ -716,12 +738,20 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             player,
             email,
             character,
-        } => shown_once(&daemon.replace_player(&name, player, email, character.as_deref(), now)?),
+        } => shown_once(&daemon.seats().replace_player(
+            &name,
+            player,
+            email,
+            character.as_deref(),
+            now,
+        )?),
         GmCommand::RemovePlayer {
             player,
             keep_character,
-        } => daemon.remove_player(&name, player, *keep_character, now)?,
-        GmCommand::Rule { text, why } => daemon.rule(
+        } => daemon
+            .seats()
+            .remove_player(&name, player, *keep_character, now)?,
+        GmCommand::Rule { text, why } => daemon.gm().rule(
             &name,
             &crate::game::GmRuling {
                 text: text.clone(),
@@ -729,15 +759,17 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             },
             now,
         )?,
-        GmCommand::WithdrawRuling { id } => daemon.withdraw_ruling(&name, *id, now)?,
-        GmCommand::Announce { text } => daemon.announce(&name, text, now)?,
-        GmCommand::Narrate { text, day } => daemon.narrate(&name, *day, text, now)?,
+        GmCommand::WithdrawRuling { id } => daemon.gm().withdraw_ruling(&name, *id, now)?,
+        GmCommand::Announce { text } => daemon.gm().announce(&name, text, now)?,
+        GmCommand::Narrate { text, day } => daemon.gm().narrate(&name, *day, text, now)?,
         GmCommand::Secret => format!(
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
             daemon.store.new_gm_secret(&name)?
         ),
-        GmCommand::Mail(MailCommand::List) => daemon.failed_mail_list(&name)?,
-        GmCommand::Mail(MailCommand::Retry { id }) => daemon.retry_failed_mail(&name, *id, now)?,
+        GmCommand::Mail(MailCommand::List) => daemon.gm().failed_mail_list(&name)?,
+        GmCommand::Mail(MailCommand::Retry { id }) => {
+            daemon.gm().retry_failed_mail(&name, *id, now)?
+        }
         GmCommand::Log => {
             let lines: Vec<String> = daemon
                 .store

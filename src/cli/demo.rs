@@ -57,7 +57,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let inbox = Maildir::create(mail_root.join("inbox"))?;
     let mailboxes = LocalMailboxes::new(&mail_root);
     let mut daemon = Daemon::new(store);
-    daemon.check_turn(&campaign.name, now)?;
+    daemon.turns().check_turn(&campaign.name, now)?;
     let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut log = String::new();
     for day in 1..=DAYS {
@@ -73,11 +73,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             let body = format!("Password: {}\n{orders}", secrets[&player.name]);
             inbox.deliver(&player_mail(&campaign, player.email.as_str(), day, &body))?;
         }
-        daemon.poll_maildir(&mail_root.join("inbox"), now)?;
-        daemon.handle_stored(now)?;
+        daemon
+            .mail_in()
+            .poll_maildir(&mail_root.join("inbox"), now)?;
+        daemon.mail_in().handle_stored(now)?;
         now += 60;
-        let done = daemon.check_turn(&campaign.name, now)?;
-        daemon.send_due(&mailboxes, Some(&campaign.name), now)?;
+        let done = daemon.turns().check_turn(&campaign.name, now)?;
+        daemon
+            .outbox()
+            .send_due(&mailboxes, Some(&campaign.name), now)?;
         log.push_str(&format!("  day {day}: {done}\n"));
         now += 24 * 3600 - 60;
     }

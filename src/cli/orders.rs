@@ -3,8 +3,8 @@
 use anyhow::Context;
 
 use crate::daemon::Daemon;
-use crate::daemon::ingest::own_text;
-use crate::daemon::player::read_orders;
+use crate::daemon::mail_in::ingest::own_text;
+use crate::daemon::orders::player::read_orders;
 use crate::game::GameState;
 use crate::magic_realm::{data, orders};
 use crate::mail::route::take_password;
@@ -50,8 +50,8 @@ pub struct CheckArgs {
 
 /// Check a mail of orders as the daemon would read it for a campaign's
 /// character when it arrived now, without storing or sending anything: the
-/// same reading ([`crate::daemon::ingest::own_text`],
-/// [`crate::daemon::player::read_orders`]) and the same checks, against the
+/// same reading ([`crate::daemon::mail_in::ingest::own_text`],
+/// [`crate::daemon::orders::player::read_orders`]) and the same checks, against the
 /// state the next day starts from.
 pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
     let body = std::fs::read_to_string(&args.file)

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
-use crate::daemon::report_context::{gm_words, report_context};
+use crate::daemon::turns::report_context::{gm_words, report_context};
 use crate::game::{Event, Game, Observers, Reader, Report};
 use crate::store::{Store, StoredCampaign};
 

@@ -7,7 +7,6 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::Daemon;
-use crate::store::InboundStatus;
 
 impl Daemon {
     /// Run `work` as one unit of work: everything it stores is committed
@@ -35,107 +34,6 @@ impl Daemon {
                 Err(error)
             }
         }
-    }
-}
-
-impl Daemon {
-    /// A campaign whose stored record cannot be read is skipped, not
-    /// served: the reason goes to the GM's log, and to its GM by a mail
-    /// outside any campaign (sent through another campaign's transport)
-    /// when the record still names his address.
-    ///
-    /// # Errors
-    /// The store fails.
-    pub fn report_unreadable_campaign(
-        &mut self,
-        name: &str,
-        error: &anyhow::Error,
-        now: i64,
-    ) -> anyhow::Result<()> {
-        let message = format!(
-            "campaign {name} cannot be read and is not served: {error:#}. The other campaigns \
-             go on. Its mail is kept; fix the record (or restore a backup) and restart the daemon."
-        );
-        self.store
-            .log_gm(Some(name), now, "error", &message, None)?;
-        if let Some(gm) = self.store.campaign_gm_address(name)? {
-            let mut headers = std::collections::BTreeMap::new();
-            headers.insert("auto-submitted".to_string(), "auto-generated".to_string());
-            self.store.enqueue_mail(
-                &crate::store::OutgoingMail {
-                    campaign: None,
-                    recipient: gm,
-                    subject: format!("[{name}] campaign cannot be read"),
-                    body: format!(
-                        "{} GM notice ===\n\n{message}\n",
-                        super::confirm::marker(name)
-                    ),
-                    headers,
-                    ..Default::default()
-                },
-                now,
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl Daemon {
-    /// The mail of campaign `name` set aside as failed, one line each: id,
-    /// when it came, and why it failed (`realmgm gm mail list`).
-    ///
-    /// # Errors
-    /// No such campaign, or the store fails.
-    pub fn failed_mail_list(&self, name: &str) -> anyhow::Result<String> {
-        let failed = self.store.failed_mail(name)?;
-        if failed.is_empty() {
-            return Ok(format!("no mail of {name} is set aside as failed"));
-        }
-        let mut out = format!(
-            "{} set aside as failed; `gm mail retry --id N` reads one again once the cause is \
-             fixed:\n",
-            crate::words::counted(failed.len(), "mail", "mails")
-        );
-        for mail in failed {
-            out.push_str(&format!(
-                "  mail {} ({}): {}\n",
-                mail.id,
-                crate::campaign::format_utc(mail.received),
-                mail.note.as_deref().unwrap_or("no reason recorded")
-            ));
-        }
-        Ok(out)
-    }
-
-    /// Read failed mail `id` again, as if it had just come, and say what
-    /// became of it (`realmgm gm mail retry`).
-    ///
-    /// # Errors
-    /// No such mail, a mail that did not fail, or the store fails.
-    pub fn retry_failed_mail(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
-        let Some(mail) = self.store.inbound_mail(id)? else {
-            anyhow::bail!("there is no mail {id}; `gm mail list` shows the failed ones");
-        };
-        if mail.status != InboundStatus::Failed {
-            anyhow::bail!(
-                "mail {id} did not fail (it is {}); only failed mail is read again",
-                mail.status.as_str()
-            );
-        }
-        let note = format!(
-            "mail {id} read again by the GM after: {}",
-            mail.note.unwrap_or_default()
-        );
-        self.store
-            .log_gm(Some(name), now, "retry", &note, Some(id))?;
-        self.store
-            .set_inbound_status(id, InboundStatus::New, None)?;
-        let handled = self.handle_stored(now)?;
-        let outcome = handled
-            .into_iter()
-            .find(|(handled, _)| *handled == id)
-            .map_or_else(|| "not handled".to_string(), |(_, note)| note);
-        Ok(format!("mail {id}: {outcome}"))
     }
 }
 

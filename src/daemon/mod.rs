@@ -1,37 +1,63 @@
 //! The GM daemon: the whole play-by-email loop around a game it only knows
 //! through [`crate::game::Game`].
 //!
-//! Mail comes in ([`ingest`]: IMAP, Maildir, or a pipe) and is stored raw
-//! before anything else; then each stored message is read once: robots are
-//! never answered, strangers are only logged, players are checked by
-//! address and secret ([`auth`]), and their commands ([`commands`]) or
-//! orders get a confirmation within the same tick ([`confirm`]). Each tick
-//! also decides whether a pending turn runs, waits, is reminded about or is
-//! held ([`schedule`]); a run ([`process`]) stores the new day and queues the
-//! reports; the GM's controls ([`gm`]) work from the command line and by
-//! mail; private messages go through [`relay`]; every mail goes through the
-//! outbox and is retried with backoff until delivered ([`outbox`]).
+//! [`Daemon`] holds what every part shares: the store, the games it knows,
+//! and the facts of a campaign's pending turn. Each responsibility is a
+//! small type that borrows it for one call, reached through a door of the
+//! same name ([`Daemon::mail_in`], [`Daemon::turns`], ...):
 //!
-//! Nothing here reads the clock: every entry point takes `now` (Unix
-//! seconds) from the edge (the CLI).
+//! - [`mail_in::MailIn`]: mail comes in (IMAP, Maildir, or a pipe) and is
+//!   stored raw before anything else; then each stored message is read
+//!   once: robots are never answered, strangers are only logged, players are
+//!   checked by address and secret, private messages are relayed.
+//! - [`orders::Orders`]: a player's commands and orders, confirmed within
+//!   the same round.
+//! - [`turns::Turns`]: each round decides whether a pending turn runs, waits,
+//!   is reminded about or is held; a run stores the new day and queues the
+//!   reports; combat rounds and setup by mail.
+//! - [`gm::GmControl`]: the GM's controls, from the command line and by
+//!   mail, and his rulings; [`gm::seats::Seats`]: players joining, changing
+//!   seats and leaving.
+//! - [`outbox::Outbox`]: every mail is queued and retried with backoff until
+//!   delivered.
+//! - [`site::SitePages`]: the public pages rebuilt when out of date.
+//!
+//! A part calls another through its door, so each part's methods stay in
+//! its module. Nothing here reads the clock: every entry point takes `now`
+//! (Unix seconds) from the edge (the CLI).
 
-pub mod auth;
-pub mod commands;
-pub mod confirm;
+/// Declares a part of the daemon: a type borrowing the whole [`Daemon`]
+/// for one call, reading the shared store and facts through `Deref`.
+macro_rules! part {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name<'a> {
+            pub(in crate::daemon) daemon: &'a mut $crate::daemon::Daemon,
+        }
+
+        impl std::ops::Deref for $name<'_> {
+            type Target = $crate::daemon::Daemon;
+
+            fn deref(&self) -> &$crate::daemon::Daemon {
+                self.daemon
+            }
+        }
+
+        impl std::ops::DerefMut for $name<'_> {
+            fn deref_mut(&mut self) -> &mut $crate::daemon::Daemon {
+                self.daemon
+            }
+        }
+    };
+}
+
 pub mod gm;
 pub mod guard;
-pub mod ingest;
+pub mod mail_in;
+pub mod orders;
 pub mod outbox;
-pub mod player;
-pub mod process;
-pub mod relay;
-pub mod report_context;
-pub mod rounds;
-pub mod rulings;
-pub mod schedule;
-pub mod seats;
-pub mod setup;
 pub mod site;
+pub mod turns;
 
 use anyhow::Context;
 
@@ -141,6 +167,44 @@ impl Daemon {
             Ok(awaited) => (awaited, None),
             Err(error) => (everyone(), Some(format!("{error:#}"))),
         })
+    }
+}
+
+/// The doors to the daemon's parts, each borrowing the whole for a call.
+impl Daemon {
+    /// Mail in: storing, reading and routing inbound mail.
+    pub fn mail_in(&mut self) -> mail_in::MailIn<'_> {
+        mail_in::MailIn { daemon: self }
+    }
+
+    /// A player's commands and orders.
+    pub fn orders(&mut self) -> orders::Orders<'_> {
+        orders::Orders { daemon: self }
+    }
+
+    /// Turns: running, holding and setting up days.
+    pub fn turns(&mut self) -> turns::Turns<'_> {
+        turns::Turns { daemon: self }
+    }
+
+    /// The GM's controls and rulings.
+    pub fn gm(&mut self) -> gm::GmControl<'_> {
+        gm::GmControl { daemon: self }
+    }
+
+    /// Players joining, changing seats and leaving.
+    pub fn seats(&mut self) -> gm::seats::Seats<'_> {
+        gm::seats::Seats { daemon: self }
+    }
+
+    /// Mail out.
+    pub fn outbox(&mut self) -> outbox::Outbox<'_> {
+        outbox::Outbox { daemon: self }
+    }
+
+    /// The public pages.
+    pub fn site(&mut self) -> site::SitePages<'_> {
+        site::SitePages { daemon: self }
     }
 }
 

@@ -16,7 +16,7 @@ use crate::mail::outbound::{
 use crate::mail::transport::MailTransport;
 use crate::store::{OutgoingMail, QueuedMail, ReportParts};
 
-use super::{Daemon, sender};
+use super::sender;
 use crate::mail::route::bare_address;
 
 /// The first retry waits this long; each later one twice as long.
@@ -42,7 +42,12 @@ pub fn retry_at(now: i64, attempts: u32) -> i64 {
     now + delay
 }
 
-impl Daemon {
+part! {
+    /// Mail out: queued, sent, retried and pruned.
+    Outbox
+}
+
+impl Outbox<'_> {
     /// Queue a mail of `campaign` to `to`. `answering` is the Message-ID and
     /// References of the player's mail this answers, for threading. The
     /// subject gets the campaign tag when it lacks it.
@@ -61,7 +66,7 @@ impl Daemon {
         self.queue_parts(campaign, to, subject, body, None, answering, now)
     }
 
-    /// [`Daemon::queue`] carrying a stored report's HTML alternative and
+    /// [`Outbox::queue`] carrying a stored report's HTML alternative and
     /// attachments (its map picture), read from the report when the mail is
     /// sent; the text stays the first part.
     ///
@@ -158,7 +163,7 @@ impl Daemon {
             .log_gm(Some(&campaign.name), now, kind, message, inbound_id)?;
         let body = format!(
             "{} GM notice ===\n\n{message}\n",
-            super::confirm::marker(&campaign.name)
+            super::orders::confirm::marker(&campaign.name)
         );
         self.queue(
             campaign,

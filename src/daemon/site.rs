@@ -7,9 +7,12 @@
 
 use std::path::Path;
 
-use super::Daemon;
+part! {
+    /// A campaign's public pages, rebuilt when out of date.
+    SitePages
+}
 
-impl Daemon {
+impl SitePages<'_> {
     /// Rebuild `campaign`'s pages in `out` when they are out of date; the
     /// line for the daemon's log, if anything was done.
     ///

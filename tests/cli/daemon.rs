@@ -500,7 +500,7 @@ fn gm_process_waits_for_the_round_and_acts_only_on_the_day_it_saw() {
     assert!(still_waiting(&mut gm), "gm process waits for the round");
     // The round runs day 1 meanwhile.
     let mut daemon = realmgm::daemon::Daemon::new(realmgm::store::Store::open(&db.0).unwrap());
-    daemon.process_turn("RACE", 1_893_456_000).unwrap();
+    daemon.turns().process_turn("RACE", 1_893_456_000).unwrap();
     drop(round);
     let said = stderr(&gm.wait_with_output().unwrap());
     assert!(

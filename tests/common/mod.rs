@@ -125,7 +125,7 @@ pub fn collect_unseen(
     settings: &realmgm::mail::imap::ImapSettings,
     needle: &str,
 ) -> Vec<realmgm::mail::inbound::InboundMail> {
-    use realmgm::daemon::ingest::MAX_MAIL_BYTES;
+    use realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES;
     use realmgm::mail::inbound::{InboundOptions, parse};
     let mut client = realmgm::mail::imap::ImapClient::connect(settings).unwrap();
     client.select("INBOX").unwrap();

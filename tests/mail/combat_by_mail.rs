@@ -9,7 +9,7 @@ use crate::support;
 
 use mail_parser::MessageParser;
 use realmgm::daemon::Daemon;
-use realmgm::daemon::process::TurnOutcome;
+use realmgm::daemon::turns::process::TurnOutcome;
 use realmgm::dice::Dice;
 use realmgm::game::{Rules, Seat};
 use realmgm::magic_realm::state::{MrState, Whereabouts};
@@ -89,18 +89,22 @@ impl Table {
             .unwrap();
         assert_eq!(
             self.daemon
+                .mail_in()
                 .poll_maildir(&self.dir.join("in"), self.now)
                 .unwrap(),
             1
         );
-        let handled = self.daemon.handle_stored(self.now).unwrap();
+        let handled = self.daemon.mail_in().handle_stored(self.now).unwrap();
         handled.into_iter().map(|(_, n)| n).collect()
     }
 
     /// Send what is due and return the text of every mail sent so far
     /// whose subject contains `subject`.
     fn sent(&mut self, subject: &str) -> Vec<String> {
-        self.daemon.send_due(&self.out, None, self.now).unwrap();
+        self.daemon
+            .outbox()
+            .send_due(&self.out, None, self.now)
+            .unwrap();
         let folder = Maildir::open(self.dir.join("out")).unwrap();
         folder
             .list_new()
@@ -129,7 +133,7 @@ impl Table {
 fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
     let mut table = Table::new("combat-by-mail");
     table.now += 60;
-    let outcome = table.daemon.process_turn("C1", table.now).unwrap();
+    let outcome = table.daemon.turns().process_turn("C1", table.now).unwrap();
     assert_eq!(
         outcome,
         TurnOutcome::WaitingForCombat {
@@ -150,12 +154,12 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
         prompts[0]
     );
     table.now += 60;
-    let waiting = table.daemon.check_turn("C1", table.now).unwrap();
+    let waiting = table.daemon.turns().check_turn("C1", table.now).unwrap();
     assert!(
         waiting.contains("waiting for the combat round answers of Ann"),
         "{waiting}"
     );
-    let status = table.daemon.status("C1").unwrap();
+    let status = table.daemon.gm().status("C1").unwrap();
     assert!(
         status.contains("Combat round: waiting for Ann until"),
         "{status}"
@@ -166,7 +170,7 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
     loop {
         let answered = table.send("Re: [C1] day 1 combat round", "Combat: target weakest");
         assert!(answered.contains("accepted"), "{answered}");
-        let done = table.daemon.check_turn("C1", table.now).unwrap();
+        let done = table.daemon.turns().check_turn("C1", table.now).unwrap();
         rounds += 1;
         if done == "processed day 1" {
             break;
@@ -187,19 +191,19 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
 fn after_the_round_deadline_default_standing_orders_decide() {
     let mut table = Table::new("combat-deadline");
     table.now += 60;
-    let outcome = table.daemon.process_turn("C1", table.now).unwrap();
+    let outcome = table.daemon.turns().process_turn("C1", table.now).unwrap();
     assert!(
         matches!(outcome, TurnOutcome::WaitingForCombat { day: 1, .. }),
         "{outcome:?}"
     );
     table.now += 5 * 3600;
-    let waiting = table.daemon.check_turn("C1", table.now).unwrap();
+    let waiting = table.daemon.turns().check_turn("C1", table.now).unwrap();
     assert!(
         waiting.starts_with("waiting for the combat round"),
         "{waiting}"
     );
     table.now += 3600;
-    let done = table.daemon.check_turn("C1", table.now).unwrap();
+    let done = table.daemon.turns().check_turn("C1", table.now).unwrap();
     assert_eq!(done, "processed day 1");
     let late = table.send("Re: [C1] day 1 combat round", "Combat: target weakest");
     assert!(!late.contains("combat answer"), "the day is over: {late}");

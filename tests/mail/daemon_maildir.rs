@@ -24,7 +24,7 @@ fn two_players(extra: &str) -> (Daemon, std::collections::BTreeMap<String, Strin
     let mut daemon = daemon();
     let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], extra);
     let secrets = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("G1", START).unwrap();
+    daemon.turns().check_turn("G1", START).unwrap();
     (daemon, secrets)
 }
 
@@ -53,7 +53,7 @@ fn target(daemon: &Daemon, tag: &str) -> u64 {
 }
 
 fn send(daemon: &mut Daemon, raw: Vec<u8>, now: i64) -> String {
-    daemon.ingest(&raw, now).unwrap().1
+    daemon.mail_in().ingest(&raw, now).unwrap().1
 }
 
 #[test]
@@ -83,17 +83,20 @@ fn a_campaign_is_played_to_its_end_through_maildir_folders() {
         inbox
             .deliver(&mail(BEN, GM, "[G1] orders", &format!("b{day}@x"), &ben))
             .unwrap();
-        assert_eq!(daemon.poll_maildir(&dir.join("in"), now).unwrap(), 2);
+        assert_eq!(
+            daemon.mail_in().poll_maildir(&dir.join("in"), now).unwrap(),
+            2
+        );
         assert!(inbox.list_new().unwrap().is_empty(), "marked after storing");
-        let handled = daemon.handle_stored(now).unwrap();
+        let handled = daemon.mail_in().handle_stored(now).unwrap();
         assert!(
             handled.iter().all(|(_, n)| n.contains("accepted")),
             "{handled:?}"
         );
         now += 10 * 60;
-        let done = daemon.check_turn("G1", now).unwrap();
+        let done = daemon.turns().check_turn("G1", now).unwrap();
         assert_eq!(done, format!("processed day {day} early"));
-        daemon.send_due(&outbox, None, now).unwrap();
+        daemon.outbox().send_due(&outbox, None, now).unwrap();
         let report = daemon
             .store
             .report("G1", Some("Ann"), Some(day))
@@ -245,7 +248,7 @@ fn only_registered_senders_with_their_secret_are_answered() {
     // The same message twice is stored once and read once.
     let raw = mail(BEN, &plus, "orders", "w3@x", "guess 7");
     assert!(matches!(
-        daemon.ingest(&raw, START).unwrap().0,
+        daemon.mail_in().ingest(&raw, START).unwrap().0,
         InboundInsert::Duplicate(_)
     ));
     assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
@@ -270,7 +273,7 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
     assert_eq!(daemon.store.bounce_count("G1", "Ben").unwrap(), 1);
     assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
-    let status = daemon.status("G1").unwrap();
+    let status = daemon.gm().status("G1").unwrap();
     assert!(
         status.contains("Ben: no orders; mail to this player bounced 1 time"),
         "{status}"
@@ -448,27 +451,39 @@ fn deadlines_remind_hold_and_follow_the_gm() {
     let capture = Capture::default();
     // Six hours before the deadline the missing players are reminded once.
     assert_eq!(
-        daemon.check_turn("G1", FIRST_DEADLINE - 7 * 3600).unwrap(),
+        daemon
+            .turns()
+            .check_turn("G1", FIRST_DEADLINE - 7 * 3600)
+            .unwrap(),
         "waiting"
     );
-    let done = daemon.check_turn("G1", FIRST_DEADLINE - 5 * 3600).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("G1", FIRST_DEADLINE - 5 * 3600)
+        .unwrap();
     assert_eq!(done, "reminded Ann, Ben");
     assert_eq!(
-        daemon.check_turn("G1", FIRST_DEADLINE - 4 * 3600).unwrap(),
+        daemon
+            .turns()
+            .check_turn("G1", FIRST_DEADLINE - 4 * 3600)
+            .unwrap(),
         "waiting"
     );
     assert_eq!(capture.flush(&mut daemon, FIRST_DEADLINE).len(), 2);
     // Nobody sent orders: at the deadline the turn is held and the GM told.
-    let done = daemon.check_turn("G1", FIRST_DEADLINE + 60).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("G1", FIRST_DEADLINE + 60)
+        .unwrap();
     assert!(
         done.contains("2 of 2 awaited players sent no orders"),
         "{done}"
     );
     let gm = capture.flush(&mut daemon, FIRST_DEADLINE + 60);
     assert_eq!(to(&gm, GM).len(), 1);
-    assert!(daemon.status("G1").unwrap().contains("HELD"));
+    assert!(daemon.gm().status("G1").unwrap().contains("HELD"));
     // The GM extends; Ann's orders arrive; at the new deadline it runs (1 of 2 missing is 50%).
-    daemon.extend("G1", 2, FIRST_DEADLINE + 120).unwrap();
+    daemon.gm().extend("G1", 2, FIRST_DEADLINE + 120).unwrap();
     let body = format!("Password: {}\nguess 50", secrets["Ann"]);
     send(
         &mut daemon,
@@ -477,41 +492,55 @@ fn deadlines_remind_hold_and_follow_the_gm() {
     );
     assert!(
         daemon
+            .gm()
             .status("G1")
             .unwrap()
             .contains("Ann: orders in (version 1)")
     );
     assert_eq!(
-        daemon.check_turn("G1", FIRST_DEADLINE + 3600).unwrap(),
+        daemon
+            .turns()
+            .check_turn("G1", FIRST_DEADLINE + 3600)
+            .unwrap(),
         "waiting"
     );
     let done = daemon
+        .turns()
         .check_turn("G1", FIRST_DEADLINE + 2 * 3600 + 30)
         .unwrap();
     assert_eq!(done, "processed day 1");
     // Pause stops the next deadline; the daemon down past it holds on resume's absence.
-    daemon.pause("G1", FIRST_DEADLINE + 3 * 3600).unwrap();
+    daemon.gm().pause("G1", FIRST_DEADLINE + 3 * 3600).unwrap();
     let next = FIRST_DEADLINE + 24 * 3600;
-    assert_eq!(daemon.check_turn("G1", next + 10).unwrap(), "waiting");
-    let resumed = daemon.resume("G1", next + 20).unwrap();
+    assert_eq!(
+        daemon.turns().check_turn("G1", next + 10).unwrap(),
+        "waiting"
+    );
+    let resumed = daemon.gm().resume("G1", next + 20).unwrap();
     assert!(
         resumed.contains("day 2: its deadline has passed, so it runs in the daemon's next round"),
         "{resumed}"
     );
-    let done = daemon.check_turn("G1", next + 30).unwrap();
+    let done = daemon.turns().check_turn("G1", next + 30).unwrap();
     assert_eq!(done, "processed day 2", "resume lets the held checks pass");
     // The daemon was down past the next deadline: held until the GM acts.
     let third = next + 24 * 3600;
-    let done = daemon.check_turn("G1", third + 3 * 3600).unwrap();
+    let done = daemon.turns().check_turn("G1", third + 3 * 3600).unwrap();
     assert!(done.contains("180 minutes after its deadline"), "{done}");
     assert_eq!(
-        daemon.check_turn("G1", third + 3 * 3600 + 60).unwrap(),
+        daemon
+            .turns()
+            .check_turn("G1", third + 3 * 3600 + 60)
+            .unwrap(),
         "waiting"
     );
-    let outcome = daemon.process_turn("G1", third + 3 * 3600 + 90).unwrap();
+    let outcome = daemon
+        .turns()
+        .process_turn("G1", third + 3 * 3600 + 90)
+        .unwrap();
     assert!(matches!(
         outcome,
-        realmgm::daemon::process::TurnOutcome::Processed { day: 3, .. }
+        realmgm::daemon::turns::process::TurnOutcome::Processed { day: 3, .. }
     ));
 }
 
@@ -529,7 +558,7 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
         "reminder_hours = 6\nnmr = \"repeat\"\n",
     );
     let secrets2 = add_campaign(&mut daemon2.store, "guess", &text);
-    daemon2.check_turn("G2", START).unwrap();
+    daemon2.turns().check_turn("G2", START).unwrap();
     for (name, address) in [("Ann", ANN), ("Ben", BEN)] {
         let body = format!("Password: {}\nguess 1", secrets2[name]);
         send(
@@ -538,16 +567,17 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
             START,
         );
     }
-    daemon2.check_turn("G2", START + 600).unwrap();
+    daemon2.turns().check_turn("G2", START + 600).unwrap();
     let body = format!("Password: {}\nguess 2", secrets2["Ann"]);
     send(
         &mut daemon2,
         mail(ANN, GM, "[G2] o", "a2@x", &body),
         START + 700,
     );
-    let resumed = daemon2.resume("G2", START).unwrap();
+    let resumed = daemon2.gm().resume("G2", START).unwrap();
     assert!(resumed.contains("it runs at its deadline, 20"), "{resumed}");
     let done = daemon2
+        .turns()
         .check_turn("G2", FIRST_DEADLINE + 24 * 3600 + 5)
         .unwrap();
     assert_eq!(done, "processed day 2");
@@ -572,32 +602,36 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
         let mut daemon = support::daemon();
         let text = campaign_text("R1", &[("Ann", ANN)], "");
         let secrets = add_campaign(&mut daemon.store, game, &text);
-        daemon.check_turn("R1", START).unwrap();
+        daemon.turns().check_turn("R1", START).unwrap();
         let body = format!("Password: {}\nguess 10", secrets["Ann"]);
         send(&mut daemon, mail(ANN, GM, "[R1] o", "o@x", &body), START);
-        let preview = daemon.preview("R1").unwrap();
+        let preview = daemon.gm().preview("R1").unwrap();
         assert!(preview.contains("Preview of day 1"));
         assert!(
             daemon.store.latest_day("R1").unwrap().unwrap().day == 0,
             "preview stores nothing"
         );
         assert!(matches!(
-            daemon.process_turn("R1", START + 1).unwrap(),
-            realmgm::daemon::process::TurnOutcome::Processed { .. }
+            daemon.turns().process_turn("R1", START + 1).unwrap(),
+            realmgm::daemon::turns::process::TurnOutcome::Processed { .. }
         ));
         let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
-        let latest = daemon.rollback("R1", 1, START + 2).unwrap_err().to_string();
+        let latest = daemon
+            .gm()
+            .rollback("R1", 1, START + 2)
+            .unwrap_err()
+            .to_string();
         assert!(
             latest.contains("day 1 is the latest day played, so there is nothing to roll back")
                 && latest.contains("`realmgm gm rollback --campaign R1 --day 0`"),
             "{latest}"
         );
-        daemon.rollback("R1", 0, START + 2).unwrap();
-        let outcome = daemon.process_turn("R1", START + 3).unwrap();
+        daemon.gm().rollback("R1", 0, START + 2).unwrap();
+        let outcome = daemon.turns().process_turn("R1", START + 3).unwrap();
         if deterministic {
             assert!(matches!(
                 outcome,
-                realmgm::daemon::process::TurnOutcome::Processed { day: 1, .. }
+                realmgm::daemon::turns::process::TurnOutcome::Processed { day: 1, .. }
             ));
             assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().hash, first);
             let noted = daemon.store.gm_log_last("R1", "rerun").unwrap();
@@ -608,7 +642,7 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 assert_eq!(noted, None);
             }
         } else {
-            let realmgm::daemon::process::TurnOutcome::Held(reason) = outcome else {
+            let realmgm::daemon::turns::process::TurnOutcome::Held(reason) = outcome else {
                 panic!()
             };
             assert!(reason.contains("gave a different game"), "{reason}");
@@ -622,7 +656,7 @@ fn magic_realm_days_run_through_the_daemon() {
     let mut daemon = support::daemon();
     let secrets = magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     assert!(
         daemon.store.load_day("MR", 0).unwrap().is_some(),
         "the game was set up"
@@ -630,7 +664,7 @@ fn magic_realm_days_run_through_the_daemon() {
     let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
     let note = send(&mut daemon, mail(ANN, GM, "[MR] o", "o@x", &body), START);
     assert!(note.contains("accepted"), "{note}");
-    let done = daemon.check_turn("MR", START + 600).unwrap();
+    let done = daemon.turns().check_turn("MR", START + 600).unwrap();
     assert_eq!(done, "processed day 1 early");
     let mails = capture.flush(&mut daemon, START + 600);
     let report = to(&mails, ANN).last().unwrap().body_text.clone();
@@ -656,7 +690,7 @@ fn a_team_plays_one_seat_from_several_addresses() {
         );
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    daemon.check_turn("TM", START).unwrap();
+    daemon.turns().check_turn("TM", START).unwrap();
     capture.flush(&mut daemon, START);
     let orders = |hide: &str| format!("Password: {}\n{hide}", secrets["Ann"]);
     let note = send(
@@ -692,7 +726,7 @@ fn a_team_plays_one_seat_from_several_addresses() {
         START,
     );
     assert!(!note.contains("accepted"), "{note}");
-    daemon.check_turn("TM", START + 600).unwrap();
+    daemon.turns().check_turn("TM", START + 600).unwrap();
     let mails = capture.flush(&mut daemon, START + 600);
     let report = to(&mails, ANN).last().unwrap().body_text.clone();
     assert!(
@@ -720,7 +754,7 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     );
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    daemon.check_turn("SW", START).unwrap();
+    daemon.turns().check_turn("SW", START).unwrap();
     let start = daemon.store.load_day("SW", 0).unwrap().unwrap().state;
     assert_eq!(start.json()["magic"]["season"], 11, "Autumn is season 11");
     assert!(
@@ -730,7 +764,7 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let body = format!("Password: {}\nH", secrets["Ann"]);
     send(&mut daemon, mail(ANN, GM, "[SW] o", "o@x", &body), START);
     assert_eq!(
-        daemon.check_turn("SW", START + 600).unwrap(),
+        daemon.turns().check_turn("SW", START + 600).unwrap(),
         "processed day 1 early"
     );
     let mails = capture.flush(&mut daemon, START + 600);
@@ -748,11 +782,11 @@ fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
     let text = campaign_text("BR", &[("Ann", ANN)], "");
     let secrets = add_campaign(&mut daemon.store, "guess-broken", &text);
     let capture = Capture::default();
-    daemon.check_turn("BR", START).unwrap();
+    daemon.turns().check_turn("BR", START).unwrap();
     let body = format!("Password: {}\nguess 5", secrets["Ann"]);
     let note = send(&mut daemon, mail(ANN, GM, "[BR] o", "o@x", &body), START);
     assert!(note.contains("accepted"), "{note}");
-    let done = daemon.check_turn("BR", START + 600).unwrap();
+    let done = daemon.turns().check_turn("BR", START + 600).unwrap();
     assert!(done.contains("not implemented yet"), "{done}");
     let mails = capture.flush(&mut daemon, START + 600);
     assert!(
@@ -796,32 +830,60 @@ fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
     let (mut daemon, _) = two_players("");
     let campaign = daemon.store.load_campaign("G1").unwrap().campaign;
     daemon
+        .outbox()
         .queue(&campaign, ANN, "hello", "body", None, START)
         .unwrap();
     let flaky = Flaky {
         calls: RefCell::new(0),
         temporary: 2,
     };
-    assert_eq!(daemon.send_due(&flaky, None, START).unwrap().deferred, 1);
     assert_eq!(
-        daemon.send_due(&flaky, None, START + 30).unwrap().deferred,
+        daemon
+            .outbox()
+            .send_due(&flaky, None, START)
+            .unwrap()
+            .deferred,
+        1
+    );
+    assert_eq!(
+        daemon
+            .outbox()
+            .send_due(&flaky, None, START + 30)
+            .unwrap()
+            .deferred,
         0,
         "not due yet"
     );
     assert_eq!(
-        daemon.send_due(&flaky, None, START + 60).unwrap().deferred,
+        daemon
+            .outbox()
+            .send_due(&flaky, None, START + 60)
+            .unwrap()
+            .deferred,
         1
     );
     assert_eq!(
-        daemon.send_due(&flaky, None, START + 150).unwrap().sent,
+        daemon
+            .outbox()
+            .send_due(&flaky, None, START + 150)
+            .unwrap()
+            .sent,
         0,
         "second wait is 120 s"
     );
-    assert_eq!(daemon.send_due(&flaky, None, START + 180).unwrap().sent, 1);
+    assert_eq!(
+        daemon
+            .outbox()
+            .send_due(&flaky, None, START + 180)
+            .unwrap()
+            .sent,
+        1
+    );
     daemon
+        .outbox()
         .queue(&campaign, BEN, "hello", "body", None, START)
         .unwrap();
-    let summary = daemon.send_due(&flaky, None, START + 200).unwrap();
+    let summary = daemon.outbox().send_due(&flaky, None, START + 200).unwrap();
     assert_eq!(summary.failed, 1);
     let log = daemon.store.gm_log(Some("G1")).unwrap();
     assert!(
@@ -1002,7 +1064,7 @@ fn magic_realm_confirmations_list_name_problems() {
     let text = campaign_text("MN", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    daemon.check_turn("MN", START).unwrap();
+    daemon.turns().check_turn("MN", START).unwrap();
     capture.flush(&mut daemon, START); // the start report
     let body = format!("Password: {}\nM CV4, H\nBuy: Shieeld", secrets["Ann"]);
     let note = send(&mut daemon, mail(ANN, GM, "[MN] o", "n1@x", &body), START);
@@ -1036,7 +1098,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     let pw = |p: &str| format!("Password: {}\n", secrets[p]);
-    let done = daemon.check_turn("SU", START).unwrap();
+    let done = daemon.turns().check_turn("SU", START).unwrap();
     assert!(done.contains("Ann chooses a character next"), "{done}");
     let mails = capture.flush(&mut daemon, START);
     assert!(to(&mails, ANN)[0].body_text.contains("your turn to choose"));
@@ -1067,13 +1129,14 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     assert!(to(&mails, BEN)[0].body_text.contains("Ann's turn"));
     assert!(to(&mails, ANN)[0].body_text.contains("You play the Amazon"));
     assert!(to(&mails, BEN)[1].body_text.contains("your turn to choose"));
-    let status = daemon.status("SU").unwrap();
+    let status = daemon.gm().status("SU").unwrap();
     assert!(
         status.contains("Setup by mail: Ben chooses a character next (1 of 2 chosen)"),
         "{status}"
     );
     // The GM answers for Ben.
     let answer = daemon
+        .gm()
         .enter_orders("SU", "ben", "Character: Wizard", 1, None, START)
         .unwrap();
     assert!(answer.contains("You play the Wizard"), "{answer}");
@@ -1136,7 +1199,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
             .any(|m| m.body_text.contains("Send the GM your starting info")),
         "the request is sent once, not again after each answer"
     );
-    daemon.check_turn("SU", START).unwrap();
+    daemon.turns().check_turn("SU", START).unwrap();
     let state = daemon
         .store
         .load_day("SU", 0)
@@ -1204,7 +1267,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     let gm = stored.campaign.gm.email.to_string();
     let data = realmgm::magic_realm::data::get().unwrap();
     let capture = Capture::default();
-    daemon.check_turn(tag, START).unwrap();
+    daemon.turns().check_turn(tag, START).unwrap();
     let mut inbox = capture.flush(&mut daemon, START);
     let mut to_choose = wanted.iter();
     let mut count = 0;
@@ -1291,7 +1354,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     }
     let progress: SetupByMail =
         serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
-    daemon.check_turn(tag, START).unwrap();
+    daemon.turns().check_turn(tag, START).unwrap();
     let state = daemon
         .store
         .load_day(tag, 0)
@@ -1409,7 +1472,7 @@ fn a_polite_orders_mail_is_read_and_its_courtesies_named() {
     let mut daemon = support::daemon();
     let secrets = magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     let body = format!(
         "Password: {}\nHi GM,\n\nM CV4, H / S (for hidden enemies).\n\nThanks,\nAnn",
         secrets["Ann"]
@@ -1458,7 +1521,7 @@ fn a_mail_without_a_tag_goes_to_the_senders_one_campaign_or_asks_which() {
     // the choice, and read for neither.
     let text = campaign_text("G2", &[("Ann", ANN)], "");
     let second = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("G2", START).unwrap();
+    daemon.turns().check_turn("G2", START).unwrap();
     let body = format!("Password: {}\nguess 9", second["Ann"]);
     let note = send(
         &mut daemon,
@@ -1491,7 +1554,7 @@ fn a_foreign_subject_tag_and_another_gms_plus_address_do_not_misroute() {
     let (mut daemon, _) = two_players("");
     let text = campaign_text("G2", &[("Ann", ANN)], "");
     let second = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("G2", START).unwrap();
+    daemon.turns().check_turn("G2", START).unwrap();
     let body = format!("Password: {}\nguess 9", second["Ann"]);
     let raw = mail(
         ANN,
@@ -1512,7 +1575,10 @@ fn a_player_seated_before_the_game_is_set_up_is_not_told_an_empty_list() {
     let mut daemon = support::daemon();
     magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
-    daemon.add_player("MR", "Erin", ERIN, None, START).unwrap();
+    daemon
+        .seats()
+        .add_player("MR", "Erin", ERIN, None, START)
+        .unwrap();
     let welcome = &to(&capture.flush(&mut daemon, START), ERIN)[0].body_text;
     assert!(
         welcome.contains("Choose one the other players have not chosen.")
@@ -1527,14 +1593,16 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
     let mut daemon = support::daemon();
     magic_realm(&mut daemon, "MR", false);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
-    daemon.process_turn("MR", START + 10).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
+    daemon.turns().process_turn("MR", START + 10).unwrap();
     // A typo and a taken character are refused before anything is stored.
     let typo = daemon
+        .seats()
         .add_player("MR", "Erin", ERIN, Some("Elff"), START + 20)
         .unwrap_err();
     assert!(format!("{typo:#}").contains("did you mean Elf"), "{typo:#}");
     let taken = daemon
+        .seats()
         .add_player("MR", "Erin", ERIN, Some("amazon"), START + 20)
         .unwrap_err();
     assert!(
@@ -1545,6 +1613,7 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
     // Seated without a character, Erin chooses by mail; nobody waits for
     // him meanwhile.
     let made = daemon
+        .seats()
         .add_player("MR", "Erin", ERIN, None, START + 30)
         .unwrap();
     let mails = capture.flush(&mut daemon, START + 30);
@@ -1558,7 +1627,7 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
         !welcome.contains("Amazon,"),
         "the Amazon is played: {welcome}"
     );
-    let status = daemon.status("MR").unwrap();
+    let status = daemon.gm().status("MR").unwrap();
     assert!(
         status.contains("Erin: has not chosen a character yet"),
         "{status}"
@@ -1597,9 +1666,9 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
         "{chosen}"
     );
     assert!(chosen.contains("accepted"), "{chosen}");
-    let status = daemon.status("MR").unwrap();
+    let status = daemon.gm().status("MR").unwrap();
     assert!(status.contains("Erin: orders in"), "{status}");
-    daemon.process_turn("MR", START + 50).unwrap();
+    daemon.turns().process_turn("MR", START + 50).unwrap();
     let mails = capture.flush(&mut daemon, START + 50);
     let report = to(&mails, ERIN).last().unwrap().body_text.clone();
     assert!(
@@ -1612,12 +1681,12 @@ fn a_player_seated_mid_game_enters_at_the_inn_and_a_bad_seat_is_refused_at_once(
         "{ann}"
     );
     // A rollback re-runs the day with the same arrival and the same hashes.
-    daemon.rollback("MR", 1, START + 60).unwrap();
-    let rerun = daemon.process_turn("MR", START + 70).unwrap();
+    daemon.gm().rollback("MR", 1, START + 60).unwrap();
+    let rerun = daemon.turns().process_turn("MR", START + 70).unwrap();
     assert!(
         matches!(
             rerun,
-            realmgm::daemon::process::TurnOutcome::Processed { day: 2, .. }
+            realmgm::daemon::turns::process::TurnOutcome::Processed { day: 2, .. }
         ),
         "{rerun:?}"
     );
@@ -1628,8 +1697,9 @@ fn a_game_that_takes_no_late_players_refuses_a_seat_once_begun() {
     let mut daemon = support::daemon();
     let text = campaign_text("G1", &[("Ann", ANN)], "");
     add_campaign(&mut daemon.store, "guess-broken", &text);
-    daemon.check_turn("G1", START).unwrap();
+    daemon.turns().check_turn("G1", START).unwrap();
     let refused = daemon
+        .seats()
         .add_player("G1", "Cat", "cat@realmgm.test", None, START + 20)
         .unwrap_err();
     assert!(
@@ -1643,7 +1713,7 @@ fn every_player_gets_a_start_report_before_day_1() {
     let mut daemon = support::daemon();
     let secrets = magic_realm(&mut daemon, "MR", true);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     let mails = capture.flush(&mut daemon, START);
     let ann = to(&mails, ANN);
     assert_eq!(ann.len(), 1, "one start report each");
@@ -1681,7 +1751,7 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
     let mut daemon = support::daemon();
     magic_realm(&mut daemon, "MR", true);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     capture.flush(&mut daemon, START);
     let secret = daemon.store.new_gm_secret("MR").unwrap();
     let body =
@@ -1712,7 +1782,7 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
     );
     let answer = &to(&capture.flush(&mut daemon, START + 2), GM)[0].body_text;
     assert!(answer.contains("the announcement is empty"), "{answer}");
-    daemon.process_turn("MR", START + 10).unwrap();
+    daemon.turns().process_turn("MR", START + 10).unwrap();
     let mails = capture.flush(&mut daemon, START + 10);
     let report = to(&mails, ANN).last().unwrap().body_text.clone();
     let news = report
@@ -1743,7 +1813,7 @@ fn a_player_silent_for_days_is_reported_to_the_gm_and_then_his_seat_offered() {
             mail(ANN, GM, "[G1] o", &format!("s{day}@x"), &body),
             now,
         );
-        daemon.process_turn("G1", now + 1).unwrap();
+        daemon.turns().process_turn("G1", now + 1).unwrap();
         for m in to(&capture.flush(&mut daemon, now + 1), GM) {
             if m.subject.contains("Ben sends no orders") {
                 notices.push((day, m.body_text));
@@ -1788,6 +1858,7 @@ fn a_late_joiner_is_not_counted_silent_on_a_day_played_before_he_joined() {
         let now = START + i64::from(day) * 10;
         if day == 2 {
             daemon
+                .seats()
                 .add_player("G1", "Cy", "cy@example.org", None, now - 5)
                 .unwrap();
         }
@@ -1799,7 +1870,7 @@ fn a_late_joiner_is_not_counted_silent_on_a_day_played_before_he_joined() {
                 now,
             );
         }
-        daemon.process_turn("G1", now + 1).unwrap();
+        daemon.turns().process_turn("G1", now + 1).unwrap();
         for m in to(&capture.flush(&mut daemon, now + 1), GM) {
             if m.subject.contains("Cy sends no orders") {
                 notices.push((day, m.body_text));
@@ -1823,11 +1894,11 @@ fn a_player_away_for_one_day_is_told_of_that_day_in_the_singular() {
     );
     let body = format!("Password: {}\nguess 1", secrets["Ann"]);
     send(&mut daemon, mail(ANN, GM, "[G1] o", "w2@x", &body), START);
-    let done = daemon.check_turn("G1", START + 6 * 60).unwrap();
+    let done = daemon.turns().check_turn("G1", START + 6 * 60).unwrap();
     assert_eq!(done, "processed day 1 early");
     capture.flush(&mut daemon, START + 6 * 60);
     let back = 1_893_801_600; // 2030-01-05 00:00 UTC
-    daemon.check_turn("G1", back).unwrap();
+    daemon.turns().check_turn("G1", back).unwrap();
     let mails = capture.flush(&mut daemon, back);
     let welcome = to(&mails, BEN).last().unwrap().body_text.clone();
     assert!(
@@ -1863,7 +1934,7 @@ fn a_player_away_is_played_for_without_reminders_and_told_what_he_missed() {
             now,
         );
         now += 6 * 60;
-        let done = daemon.check_turn("G1", now).unwrap();
+        let done = daemon.turns().check_turn("G1", now).unwrap();
         assert_eq!(done, format!("processed day {day} early"));
         let mails = capture.flush(&mut daemon, now);
         assert!(
@@ -1879,7 +1950,7 @@ fn a_player_away_is_played_for_without_reminders_and_told_what_he_missed() {
     }
     // Past the date he is welcomed back with the days he missed.
     let back = 1_893_801_600; // 2030-01-05 00:00 UTC
-    daemon.check_turn("G1", back).unwrap();
+    daemon.turns().check_turn("G1", back).unwrap();
     let mails = capture.flush(&mut daemon, back);
     let welcome = to(&mails, BEN).last().unwrap().body_text.clone();
     assert!(

@@ -28,7 +28,7 @@ fn with_campaign(
 ) -> std::collections::BTreeMap<String, String> {
     let text = campaign_text(tag, &[("Ann", ann), ("Ben", ben)], "");
     let secrets = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn(tag, START).unwrap();
+    daemon.turns().check_turn(tag, START).unwrap();
     secrets
 }
 
@@ -68,7 +68,7 @@ fn subjects_in_any_script_or_bytes_are_answered() {
             )
             .as_bytes(),
         );
-        let (_, note) = daemon.ingest(&raw, START + n as i64).unwrap();
+        let (_, note) = daemon.mail_in().ingest(&raw, START + n as i64).unwrap();
         assert!(note.contains("accepted"), "subject {n}: {note}");
     }
     assert_eq!(queued_to(&daemon, ANN).len(), 4);
@@ -92,9 +92,9 @@ fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
         "fine@x",
         &format!("Password: {}\nguess 7", secrets["Ben"]),
     );
-    daemon.store_raw(&crash, START).unwrap();
-    daemon.store_raw(&fine, START).unwrap();
-    let handled = daemon.handle_stored(START).unwrap();
+    daemon.mail_in().store_raw(&crash, START).unwrap();
+    daemon.mail_in().store_raw(&fine, START).unwrap();
+    let handled = daemon.mail_in().handle_stored(START).unwrap();
     assert_eq!(handled.len(), 2, "{handled:?}");
     assert!(
         handled[0].1.contains("could not be handled")
@@ -121,7 +121,13 @@ fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
         "{to_gm:?}"
     );
     // Handled once: the next pass does not meet it again.
-    assert!(daemon.handle_stored(START + 1).unwrap().is_empty());
+    assert!(
+        daemon
+            .mail_in()
+            .handle_stored(START + 1)
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -148,24 +154,24 @@ fn a_turn_whose_engine_fails_is_held_and_other_campaigns_go_on() {
                 &format!("{tag}{player}@x"),
                 &body,
             );
-            let (_, note) = daemon.ingest(&raw, START).unwrap();
+            let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
             assert!(note.contains("accepted"), "{note}");
         }
     }
     let later = START + 3600;
-    let held = daemon.check_turn("I1", later).unwrap();
+    let held = daemon.turns().check_turn("I1", later).unwrap();
     assert!(
         held.starts_with("held:") && held.contains("simulated bug in the engine"),
         "{held}"
     );
     assert!(daemon.store.load_day("I1", 1).unwrap().is_none());
     assert_eq!(
-        daemon.check_turn("I2", later).unwrap(),
+        daemon.turns().check_turn("I2", later).unwrap(),
         "processed day 1 early"
     );
     assert!(daemon.store.load_day("I2", 1).unwrap().is_some());
     // The GM of I1 is told once, not on every tick.
-    daemon.check_turn("I1", later + 60).unwrap();
+    daemon.turns().check_turn("I1", later + 60).unwrap();
     let notices = queued_to(&daemon, GM)
         .into_iter()
         .filter(|(subject, _)| subject.contains("[I1] day 1 held"))
@@ -183,11 +189,11 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
         "twice@x",
         &format!("Password: {}\nguess 5", secrets["Ann"]),
     );
-    let (first, note) = daemon.ingest(&letter, START).unwrap();
+    let (first, note) = daemon.mail_in().ingest(&letter, START).unwrap();
     assert!(note.contains("accepted"), "{note}");
     let mut relayed = b"Received: from relay2.test by mx.realmgm.test; Tue, 1 Jan 2030 10:00:01 +0000\r\nDelivered-To: gm@realmgm.test\r\n".to_vec();
     relayed.extend_from_slice(&letter);
-    let (again, note) = daemon.ingest(&relayed, START + 5).unwrap();
+    let (again, note) = daemon.mail_in().ingest(&relayed, START + 5).unwrap();
     assert_eq!(
         again,
         InboundInsert::Redelivered {
@@ -217,7 +223,7 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
         "twice@x",
         &format!("Password: {}\nguess 6", secrets["Ann"]),
     );
-    let (_, note) = daemon.ingest(&changed, START + 10).unwrap();
+    let (_, note) = daemon.mail_in().ingest(&changed, START + 10).unwrap();
     assert!(note.contains("version 2"), "{note}");
     let log = daemon.store.gm_log(Some("G1")).unwrap();
     assert!(
@@ -236,7 +242,7 @@ fn a_huge_orders_mail_gets_a_short_refusal() {
     }
     let raw = mail(ANN, GM, "[G1] orders", "huge@x", &body);
     assert!(raw.len() > 4_000_000);
-    let (_, note) = daemon.ingest(&raw, START).unwrap();
+    let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
     assert!(note.contains("refused unread"), "{note}");
     assert!(daemon.store.orders_for_day("G1", 1).unwrap().is_empty());
     let answers = queued_to(&daemon, ANN);
@@ -255,7 +261,7 @@ fn many_bad_lines_within_the_limits_get_the_first_problems_and_a_count() {
         body.push_str("nonsense\n");
     }
     let raw = mail(ANN, GM, "[G1] orders", "bad@x", &body);
-    let (_, note) = daemon.ingest(&raw, START).unwrap();
+    let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
     assert!(note.contains("150 problems"), "{note}");
     let (_, text) = &queued_to(&daemon, ANN)[0];
     assert!(text.contains("and 130 more problems"), "{text}");
@@ -271,7 +277,7 @@ fn a_mail_of_attachments_only_is_told_that_it_had_no_text() {
          Content-Type: application/pdf\r\nContent-Disposition: attachment; filename=o.pdf\r\n\
          Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b--\r\n"
     );
-    let (_, note) = daemon.ingest(raw.as_bytes(), START).unwrap();
+    let (_, note) = daemon.mail_in().ingest(raw.as_bytes(), START).unwrap();
     assert!(note.contains("no text"), "{note}");
     let (_, text) = &queued_to(&daemon, ANN)[0];
     assert!(text.contains("had no text"), "{text}");
@@ -287,7 +293,7 @@ fn magic_realm(daemon: &mut Daemon) -> std::collections::BTreeMap<String, String
          [[players]]\nname = \"Ben\"\nemail = \"{BEN}\"\ncharacter = \"Black Knight\"\n"
     );
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     secrets
 }
 
@@ -301,6 +307,7 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
         secrets["Ann"]
     );
     let (_, note) = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[MR] orders", "many@x", &body), START)
         .unwrap();
     assert!(note.contains("with 1 problem"), "{note}");
@@ -313,6 +320,7 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
     // A day's worth is fine.
     let body = format!("Password: {}\nActivities: H, H, H, H", secrets["Ann"]);
     let (_, note) = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[MR] orders", "four@x", &body), START + 1)
         .unwrap();
     assert!(note.contains("accepted"), "{note}");
@@ -323,6 +331,7 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
         vec!["M CV4"; 350_001].join(", ")
     );
     let (_, note) = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[MR] orders", "line@x", &body), START + 2)
         .unwrap();
     assert!(note.contains("refused unread"), "{note}");
@@ -465,6 +474,7 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
         let raw = generated_mail(&mut dice, n, &secrets);
         let now = START + n as i64;
         let (inserted, _) = daemon
+            .mail_in()
             .ingest(&raw, now)
             .unwrap_or_else(|e| panic!("mail {n} (seed 2026): {e:#}"));
         assert!(
@@ -546,7 +556,7 @@ fn killable_fixture(dir: &std::path::Path) {
             .store
             .insert_campaign(&campaign, &text, START)
             .unwrap();
-        daemon.check_turn(&tag, START).unwrap();
+        daemon.turns().check_turn(&tag, START).unwrap();
         let inbox = realmgm::mail::maildir::Maildir::create(dir.join(format!("in-{tag}"))).unwrap();
         realmgm::mail::maildir::Maildir::create(dir.join(format!("out-{tag}"))).unwrap();
         for secret in secrets {
@@ -794,10 +804,11 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
     let orders = format!("Password: {}\nguess 5", secrets["Ann"]);
     let (inserted, note) = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[G1] orders", "retry@x", &orders), START)
         .unwrap();
     assert!(note.contains("could not be handled"), "{note}");
-    let list = daemon.failed_mail_list("G1").unwrap();
+    let list = daemon.gm().failed_mail_list("G1").unwrap();
     assert!(
         list.contains(&format!("mail {} (", inserted.id()))
             && list.contains("changed outside realmgm"),
@@ -807,16 +818,19 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     db.execute("UPDATE game_days SET state_json = ?1", [&state])
         .unwrap();
     let again = daemon
+        .gm()
         .retry_failed_mail("G1", inserted.id(), START + 60)
         .unwrap();
     assert!(again.contains("accepted"), "{again}");
     assert!(
         daemon
+            .gm()
             .failed_mail_list("G1")
             .unwrap()
             .starts_with("no mail")
     );
     let twice = daemon
+        .gm()
         .retry_failed_mail("G1", inserted.id(), START + 61)
         .unwrap_err()
         .to_string();
@@ -829,7 +843,7 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
 
 #[test]
 fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
-    use realmgm::daemon::process::TurnOutcome;
+    use realmgm::daemon::turns::process::TurnOutcome;
     let path = std::env::temp_dir().join(format!("realmgm-forged-{}.sqlite", std::process::id()));
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
@@ -839,6 +853,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     for (n, (player, address)) in [("Ann", ANN), ("Ben", BEN)].into_iter().enumerate() {
         let body = format!("Password: {}\nguess 5", secrets[player]);
         let (_, note) = daemon
+            .mail_in()
             .ingest(
                 &mail(address, GM, "[F1] orders", &format!("f{n}@x"), &body),
                 START,
@@ -847,7 +862,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         assert!(note.contains("accepted"), "{note}");
     }
     assert!(matches!(
-        daemon.process_turn("F1", START + 60).unwrap(),
+        daemon.turns().process_turn("F1", START + 60).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
     let day1 = daemon.store.latest_day("F1").unwrap().unwrap();
@@ -863,7 +878,10 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         .unwrap();
     assert_eq!(edited, 1);
     for round in 0..3 {
-        let done = daemon.check_turn("F1", START + 120 + round).unwrap();
+        let done = daemon
+            .turns()
+            .check_turn("F1", START + 120 + round)
+            .unwrap();
         assert!(
             done.starts_with("held: the stored state of day 1"),
             "{done}"
@@ -892,6 +910,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     // Orders for day 2 are kept but not read against the changed state.
     let body = format!("Password: {}\nguess 7", secrets["Ann"]);
     let (_, note) = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[F1] orders", "f2@x", &body), START + 200)
         .unwrap();
     assert!(note.contains("changed outside realmgm"), "{note}");
@@ -904,10 +923,10 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     );
     // A rollback reads nothing of the changed day, lifts the hold, and the
     // day runs again to the state it had.
-    daemon.rollback("F1", 0, START + 300).unwrap();
+    daemon.gm().rollback("F1", 0, START + 300).unwrap();
     assert_eq!(daemon.store.control("F1").unwrap().hold_reason, None);
     assert!(matches!(
-        daemon.process_turn("F1", START + 360).unwrap(),
+        daemon.turns().process_turn("F1", START + 360).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
     assert_eq!(

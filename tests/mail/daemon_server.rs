@@ -73,7 +73,7 @@ fn a_campaign_is_played_over_smtp_and_imap() {
     let secrets = add_campaign(&mut daemon.store, "guess", &campaign_text(&tag, &list, ""));
     // Mail of earlier runs carries other tags and is left alone.
     let mut now = START;
-    daemon.check_turn(&tag, now).unwrap();
+    daemon.turns().check_turn(&tag, now).unwrap();
     let target = daemon
         .store
         .load_day(&tag, 0)
@@ -108,9 +108,10 @@ fn a_campaign_is_played_over_smtp_and_imap() {
         };
         for _ in 0..100 {
             daemon
+                .mail_in()
                 .poll_imap(&imap_settings("gm"), "INBOX", now)
                 .unwrap();
-            handled.extend(daemon.handle_stored(now).unwrap());
+            handled.extend(daemon.mail_in().handle_stored(now).unwrap());
             if accepted(&handled) >= players.len() {
                 break;
             }
@@ -119,10 +120,10 @@ fn a_campaign_is_played_over_smtp_and_imap() {
         assert_eq!(accepted(&handled), players.len(), "{handled:?}");
         now += 10 * 60;
         assert_eq!(
-            daemon.check_turn(&tag, now).unwrap(),
+            daemon.turns().check_turn(&tag, now).unwrap(),
             format!("processed day {day} early")
         );
-        let sent = daemon.send_due(&smtp, Some(&tag), now).unwrap();
+        let sent = daemon.outbox().send_due(&smtp, Some(&tag), now).unwrap();
         assert_eq!(
             sent.sent,
             2 * players.len() + 1,
@@ -200,8 +201,20 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     doveadm(&["save", "-u", user, "-m", &folder], Some(&message(1))).unwrap();
     let mut daemon = daemon();
     let settings = imap_settings("player3");
-    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 1);
-    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 0);
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_imap(&settings, &folder, START)
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_imap(&settings, &folder, START)
+            .unwrap(),
+        0
+    );
     // A second mail arrives already flagged seen (another client read it),
     // then the server renumbers the folder, as a restore from backup would.
     doveadm(&["save", "-u", user, "-m", &folder], Some(&message(2))).unwrap();
@@ -225,7 +238,13 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
         None,
     )
     .unwrap();
-    assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 1);
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_imap(&settings, &folder, START + 60)
+            .unwrap(),
+        1
+    );
     let log = daemon.store.gm_log(None).unwrap();
     assert!(
         log.iter().any(|e| e.kind == "imap"
@@ -271,14 +290,26 @@ fn a_mail_beyond_the_cap_comes_from_dovecot_cut_and_is_not_fetched_again() {
     drop(message);
     let mut daemon = daemon();
     let settings = imap_settings("player4");
-    assert_eq!(daemon.poll_imap(&settings, &folder, START).unwrap(), 1);
-    assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 0);
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_imap(&settings, &folder, START)
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_imap(&settings, &folder, START + 60)
+            .unwrap(),
+        0
+    );
     let stored = daemon
         .store
         .inbound_with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert_eq!(stored.len(), 1);
-    assert!(stored[0].raw.len() <= realmgm::daemon::ingest::MAX_MAIL_BYTES);
+    assert!(stored[0].raw.len() <= realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES);
     let log = daemon.store.gm_log(None).unwrap();
     assert!(
         log.iter()

@@ -100,7 +100,7 @@ fn play(dir: &Path) -> Played {
     let outbox = MaildirMailer::new(dir.join("out")).unwrap();
     let (mut daemon, secrets) = daemon();
     let mut now = START;
-    let mut log = vec![daemon.check_turn(TAG, now).unwrap()];
+    let mut log = vec![daemon.turns().check_turn(TAG, now).unwrap()];
     let mut wrote: BTreeSet<&str> = BTreeSet::new();
     let mut over = false;
     for _ in 0..200 {
@@ -128,19 +128,19 @@ fn play(dir: &Path) -> Played {
                 .deliver(&mail(email(player), GM, "[FR1] orders", &id, &body))
                 .unwrap();
         }
-        daemon.poll_maildir(&dir.join("in"), now).unwrap();
-        for (_, note) in daemon.handle_stored(now).unwrap() {
+        daemon.mail_in().poll_maildir(&dir.join("in"), now).unwrap();
+        for (_, note) in daemon.mail_in().handle_stored(now).unwrap() {
             assert!(note.contains("accepted"), "{note}");
             log.push(note);
         }
         now += 10 * 60;
-        let mut done = daemon.check_turn(TAG, now).unwrap();
+        let mut done = daemon.turns().check_turn(TAG, now).unwrap();
         if done == "waiting" {
             // Cat never writes: remind her, then play the default at the deadline.
             now = now.max(pending.deadline - 3600);
-            log.push(daemon.check_turn(TAG, now).unwrap());
+            log.push(daemon.turns().check_turn(TAG, now).unwrap());
             now = pending.deadline + 60;
-            done = daemon.check_turn(TAG, now).unwrap();
+            done = daemon.turns().check_turn(TAG, now).unwrap();
         }
         assert!(
             done.starts_with("processed day"),
@@ -148,7 +148,7 @@ fn play(dir: &Path) -> Played {
             pending.day
         );
         log.push(done);
-        daemon.send_due(&outbox, None, now).unwrap();
+        daemon.outbox().send_due(&outbox, None, now).unwrap();
         now += 60;
     }
     assert!(
@@ -158,8 +158,9 @@ fn play(dir: &Path) -> Played {
     );
     let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
     // A finished game waits for nothing and refuses orders plainly.
-    assert_eq!(daemon.check_turn(TAG, now).unwrap(), "waiting");
+    assert_eq!(daemon.turns().check_turn(TAG, now).unwrap(), "waiting");
     let late = daemon
+        .mail_in()
         .ingest(
             &mail(
                 email("Ann"),
@@ -173,7 +174,7 @@ fn play(dir: &Path) -> Played {
         .unwrap()
         .1;
     assert!(late.contains("no turn waits"), "{late}");
-    daemon.send_due(&outbox, None, now).unwrap();
+    daemon.outbox().send_due(&outbox, None, now).unwrap();
     Played {
         final_state: latest.state,
         mails: sent(&dir.join("out")),
@@ -365,9 +366,10 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
     assert_eq!(game.awaiting(&state).unwrap(), Vec::<String>::new());
     assert!(!game.is_over(&state).unwrap());
     daemon.store.save_day(TAG, 0, &state, START).unwrap();
-    let status = daemon.status(TAG).unwrap();
+    let status = daemon.gm().status(TAG).unwrap();
     assert!(status.contains("standing orders decide"), "{status}");
     let answer = daemon
+        .mail_in()
         .ingest(
             &mail(
                 email("Cat"),
@@ -385,16 +387,16 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
     // Nobody is waited for: the turn runs on the first tick and plays on
     // to the end, since every player's orders decide every turn.
     assert_eq!(
-        daemon.check_turn(TAG, START + 1).unwrap(),
+        daemon.turns().check_turn(TAG, START + 1).unwrap(),
         "processed day 1 early"
     );
     let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
     assert_eq!(latest.state.json()["phase"], "finished");
     assert!(game.is_over(&latest.state).unwrap());
     assert_eq!(
-        daemon.check_turn(TAG, FIRST_DEADLINE + 60).unwrap(),
+        daemon.turns().check_turn(TAG, FIRST_DEADLINE + 60).unwrap(),
         "waiting"
     );
-    let status = daemon.status(TAG).unwrap();
+    let status = daemon.gm().status(TAG).unwrap();
     assert!(status.contains("the game is over"), "{status}");
 }

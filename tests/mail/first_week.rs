@@ -53,7 +53,7 @@ impl Week {
         let email = self.emails[player].clone();
         let body = format!("Password: {}\n{body}", self.secrets[player]);
         let raw = mail(&email, GM, &format!("[{TAG}] {subject}"), &id, &body);
-        self.daemon.ingest(&raw, self.now).unwrap();
+        self.daemon.mail_in().ingest(&raw, self.now).unwrap();
         self.sent.push((email.clone(), id.clone()));
         let mails = self.flush();
         let answer = to(&mails, &email)
@@ -64,7 +64,7 @@ impl Week {
     }
 
     fn tick(&mut self) -> String {
-        self.daemon.check_turn(TAG, self.now).unwrap()
+        self.daemon.turns().check_turn(TAG, self.now).unwrap()
     }
 
     fn gm_mail(&self) -> Vec<InboundMail> {
@@ -133,7 +133,7 @@ fn the_game_holds_for_a_seat_without_character(week: &mut Week) {
         "{}",
         told[0].body_text
     );
-    let status = week.daemon.status(TAG).unwrap();
+    let status = week.daemon.gm().status(TAG).unwrap();
     assert!(
         status.contains("HELD until this is no longer so") && status.contains("Dave"),
         "{status}"
@@ -411,7 +411,7 @@ fn a_late_joiner_chooses_by_mail(week: &mut Week) {
             && answer.contains("Spells: <the"),
         "{answer}"
     );
-    let status = week.daemon.status(TAG).unwrap();
+    let status = week.daemon.gm().status(TAG).unwrap();
     assert!(
         status.contains("Erin: has not sent the starting info yet"),
         "{status}"
@@ -462,7 +462,7 @@ fn the_late_joiner_records_her_starting_info(week: &mut Week) {
         .collect();
     assert_eq!(copies.len(), 1, "one copy, to the GM");
     assert_eq!(copies[0].to, [GM]);
-    let status = week.daemon.status(TAG).unwrap();
+    let status = week.daemon.gm().status(TAG).unwrap();
     assert!(!status.contains("Erin: has not sent"), "{status}");
     assert!(
         status.contains("Ruling 1: starting Wizard victory"),
@@ -639,9 +639,12 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
     let text = support::campaign_text("H1", &[("Ann", ann), ("Ben", "ben@realmgm.test")], "");
     support::add_campaign(&mut daemon.store, "guess", &text);
     let capture = Capture::default();
-    daemon.check_turn("H1", START).unwrap();
+    daemon.turns().check_turn("H1", START).unwrap();
     capture.flush(&mut daemon, START);
-    let done = daemon.check_turn("H1", FIRST_DEADLINE + 60).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H1", FIRST_DEADLINE + 60)
+        .unwrap();
     assert!(
         done.contains("2 of 2 awaited players sent no orders"),
         "{done}"
@@ -653,13 +656,20 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
             .contains("lifts the hold itself")
     );
     // Still so a round later: held, and the GM is not told again.
-    let done = daemon.check_turn("H1", FIRST_DEADLINE + 120).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H1", FIRST_DEADLINE + 120)
+        .unwrap();
     assert!(done.starts_with("held: 2 of 2"), "{done}");
     assert!(capture.flush(&mut daemon, FIRST_DEADLINE + 120).is_empty());
     daemon
+        .gm()
         .enter_orders("H1", "Ann", "guess 50", 1, None, FIRST_DEADLINE + 180)
         .unwrap();
-    let done = daemon.check_turn("H1", FIRST_DEADLINE + 240).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H1", FIRST_DEADLINE + 240)
+        .unwrap();
     assert_eq!(done, "processed day 1");
     let told = to(
         &capture.flush(&mut daemon, FIRST_DEADLINE + 240),
@@ -687,9 +697,12 @@ fn a_hold_for_missing_orders_is_told_once_as_its_count_falls() {
     let text = support::campaign_text("H3", &players, "");
     support::add_campaign(&mut daemon.store, "guess", &text);
     let capture = Capture::default();
-    daemon.check_turn("H3", START).unwrap();
+    daemon.turns().check_turn("H3", START).unwrap();
     capture.flush(&mut daemon, START);
-    let done = daemon.check_turn("H3", FIRST_DEADLINE + 60).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H3", FIRST_DEADLINE + 60)
+        .unwrap();
     assert!(done.contains("3 of 3 awaited players"), "{done}");
     assert_eq!(
         to(
@@ -700,9 +713,13 @@ fn a_hold_for_missing_orders_is_told_once_as_its_count_falls() {
         1
     );
     daemon
+        .gm()
         .enter_orders("H3", "Ann", "guess 50", 1, None, FIRST_DEADLINE + 120)
         .unwrap();
-    let done = daemon.check_turn("H3", FIRST_DEADLINE + 180).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H3", FIRST_DEADLINE + 180)
+        .unwrap();
     assert!(done.contains("2 of 3 awaited players"), "{done}");
     let reason = daemon.store.control("H3").unwrap().hold_reason.unwrap();
     assert!(reason.contains("2 of 3"), "{reason}");
@@ -723,11 +740,15 @@ fn a_hold_for_the_gm_waits_for_him() {
     let mut daemon = support::daemon();
     let text = support::campaign_text("H2", &[("Ann", "ann@realmgm.test")], "");
     support::add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("H2", START).unwrap();
-    let done = daemon.check_turn("H2", FIRST_DEADLINE + 3 * HOUR).unwrap();
+    daemon.turns().check_turn("H2", START).unwrap();
+    let done = daemon
+        .turns()
+        .check_turn("H2", FIRST_DEADLINE + 3 * HOUR)
+        .unwrap();
     assert!(done.contains("after its deadline"), "{done}");
     for round in 1..3 {
         let done = daemon
+            .turns()
             .check_turn("H2", FIRST_DEADLINE + 3 * HOUR + round * 60)
             .unwrap();
         assert_eq!(done, "waiting");

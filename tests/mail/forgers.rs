@@ -36,7 +36,7 @@ impl MailTransport for Sent {
 impl Sent {
     /// Send what is due at `now`; the mails sent to `address`, with sizes.
     fn flush_to(&self, daemon: &mut Daemon, now: i64, address: &str) -> Vec<(usize, InboundMail)> {
-        daemon.send_due(self, None, now).unwrap();
+        daemon.outbox().send_due(self, None, now).unwrap();
         self.0
             .take()
             .into_iter()
@@ -48,7 +48,7 @@ impl Sent {
 fn campaign(daemon: &mut Daemon, extra: &str) -> std::collections::BTreeMap<String, String> {
     let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], extra);
     let secrets = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("G1", START).unwrap();
+    daemon.turns().check_turn("G1", START).unwrap();
     secrets
 }
 
@@ -73,7 +73,7 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
     let subject = huge_subject();
     // From Ann's address without her secret: the notice goes to Ann.
     let forged = mail(ANN, GM, &subject, "f1@evil.test", "guess 3");
-    let note = daemon.ingest(&forged, START).unwrap().1;
+    let note = daemon.mail_in().ingest(&forged, START).unwrap().1;
     assert!(note.contains("no secret"), "{note}");
     let notices = sent.flush_to(&mut daemon, START, ANN);
     assert_eq!(notices.len(), 1);
@@ -84,7 +84,7 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
     assert!(!notice.body_text.contains("evil"), "{}", notice.body_text);
     // From the GM's address without the GM secret: the notice goes to the GM.
     let forged = mail(GM, GM, &subject, "f2@evil.test", "gm status");
-    daemon.ingest(&forged, START).unwrap();
+    daemon.mail_in().ingest(&forged, START).unwrap();
     let notices = sent.flush_to(&mut daemon, START, GM);
     assert_eq!(notices.len(), 1);
     assert!(notices[0].0 < 4096, "a GM notice of {} bytes", notices[0].0);
@@ -94,7 +94,10 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
         "From: MAILER-DAEMON@evil.test\r\nTo: {GM}\r\nSubject: {subject}\r\n\
          Message-ID: <b1@evil.test>\r\nX-Failed-Recipients: {BEN}\r\n\r\ncould not deliver\r\n"
     );
-    daemon.ingest(bounce.as_bytes(), START + 3600).unwrap();
+    daemon
+        .mail_in()
+        .ingest(bounce.as_bytes(), START + 3600)
+        .unwrap();
     let notices = sent.flush_to(&mut daemon, START + 3600, GM);
     assert_eq!(notices.len(), 1);
     assert!(
@@ -121,20 +124,23 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
             &format!("f{n}@evil.test"),
             "log in at https://evil.example",
         );
-        daemon.ingest(&forged, START + n * 10).unwrap();
+        daemon.mail_in().ingest(&forged, START + n * 10).unwrap();
     }
     let notices = sent.flush_to(&mut daemon, START + 600, ANN);
     assert_eq!(notices.len(), 1, "one notice for 50 forgeries");
     assert_eq!(held_in_log(&daemon), 49);
-    let status = daemon.status("G1").unwrap();
+    let status = daemon.gm().status("G1").unwrap();
     assert!(
         status.contains("Notices held back since the last one sent: 49"),
         "{status}"
     );
-    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 49);
+    assert_eq!(
+        daemon.gm().status_facts("G1").unwrap().mail.notices_held,
+        49
+    );
     // An hour after the first notice the next goes, counting the others.
     let forged = mail(ANN, GM, "[G1] orders", "f50@evil.test", "guess 1");
-    daemon.ingest(&forged, START + 3600).unwrap();
+    daemon.mail_in().ingest(&forged, START + 3600).unwrap();
     let notices = sent.flush_to(&mut daemon, START + 3600, ANN);
     assert_eq!(notices.len(), 1);
     assert!(
@@ -145,12 +151,12 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
         "{}",
         notices[0].1.body_text
     );
-    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 0);
-    let status = daemon.status("G1").unwrap();
+    assert_eq!(daemon.gm().status_facts("G1").unwrap().mail.notices_held, 0);
+    let status = daemon.gm().status("G1").unwrap();
     assert!(!status.contains("Notices held back"), "{status}");
     // Ben's address has an hour of its own.
     let forged = mail(BEN, GM, "[G1] orders", "g1@evil.test", "guess 1");
-    daemon.ingest(&forged, START + 3601).unwrap();
+    daemon.mail_in().ingest(&forged, START + 3601).unwrap();
     assert_eq!(sent.flush_to(&mut daemon, START + 3601, BEN).len(), 1);
     // So has the GM's, for forged GM mail and forged bounces alike.
     for n in 0..50 {
@@ -161,16 +167,22 @@ fn fifty_forgeries_bring_one_notice_an_hour_and_the_rest_are_counted() {
             &format!("m{n}@evil.test"),
             "gm status",
         );
-        daemon.ingest(&forged, START + 4000 + n).unwrap();
+        daemon.mail_in().ingest(&forged, START + 4000 + n).unwrap();
     }
     let bounce = format!(
         "From: MAILER-DAEMON@evil.test\r\nTo: {GM}\r\nSubject: [G1] failed\r\n\
          Message-ID: <b9@evil.test>\r\nX-Failed-Recipients: {BEN}\r\n\r\nno\r\n"
     );
-    daemon.ingest(bounce.as_bytes(), START + 4100).unwrap();
+    daemon
+        .mail_in()
+        .ingest(bounce.as_bytes(), START + 4100)
+        .unwrap();
     assert_eq!(sent.flush_to(&mut daemon, START + 4100, GM).len(), 1);
     assert_eq!(held_in_log(&daemon), 49 + 50);
-    assert_eq!(daemon.status_facts("G1").unwrap().mail.notices_held, 50);
+    assert_eq!(
+        daemon.gm().status_facts("G1").unwrap().mail.notices_held,
+        50
+    );
 }
 
 #[test]
@@ -180,7 +192,7 @@ fn a_player_in_three_campaigns_gets_one_notice_an_hour() {
     for tag in ["G2", "G3"] {
         let text = campaign_text(tag, &[("Ann", ANN)], "");
         add_campaign(&mut daemon.store, "guess", &text);
-        daemon.check_turn(tag, START).unwrap();
+        daemon.turns().check_turn(tag, START).unwrap();
     }
     let sent = Sent::default();
     for (n, tag) in ["G1", "G2", "G3"].iter().enumerate() {
@@ -191,12 +203,12 @@ fn a_player_in_three_campaigns_gets_one_notice_an_hour() {
             &format!("c{n}@evil.test"),
             "guess 1",
         );
-        daemon.ingest(&forged, START + n as i64).unwrap();
+        daemon.mail_in().ingest(&forged, START + n as i64).unwrap();
     }
     assert_eq!(sent.flush_to(&mut daemon, START + 10, ANN).len(), 1);
     // The next, an hour later in any of them, counts the two held back.
     let forged = mail(ANN, GM, "[G3] orders", "c3@evil.test", "guess 1");
-    daemon.ingest(&forged, START + 3600).unwrap();
+    daemon.mail_in().ingest(&forged, START + 3600).unwrap();
     let notices = sent.flush_to(&mut daemon, START + 3600, ANN);
     assert_eq!(notices.len(), 1);
     assert!(
@@ -208,7 +220,7 @@ fn a_player_in_three_campaigns_gets_one_notice_an_hour() {
         notices[0].1.body_text
     );
     for tag in ["G1", "G2", "G3"] {
-        assert_eq!(daemon.status_facts(tag).unwrap().mail.notices_held, 0);
+        assert_eq!(daemon.gm().status_facts(tag).unwrap().mail.notices_held, 0);
     }
 }
 
@@ -219,7 +231,7 @@ fn the_notice_interval_is_a_campaign_setting() {
     let sent = Sent::default();
     for n in 0..3 {
         let forged = mail(ANN, GM, "[G1] orders", &format!("f{n}@x"), "guess 1");
-        daemon.ingest(&forged, START).unwrap();
+        daemon.mail_in().ingest(&forged, START).unwrap();
     }
     assert_eq!(sent.flush_to(&mut daemon, START, ANN).len(), 3);
     assert_eq!(held_in_log(&daemon), 0);
@@ -256,11 +268,14 @@ fn a_letter_redelivered_re_encoded_refolded_or_padded_is_not_answered_again() {
     let secrets = campaign(&mut daemon, "");
     let sent = Sent::default();
     let (letter, again) = letter_and_redeliveries(&secrets["Ann"]);
-    let note = daemon.ingest(letter.as_bytes(), START).unwrap().1;
+    let note = daemon.mail_in().ingest(letter.as_bytes(), START).unwrap().1;
     assert!(note.contains("accepted"), "{note}");
     assert_eq!(sent.flush_to(&mut daemon, START, ANN).len(), 1);
     for redelivered in &again {
-        let (inserted, note) = daemon.ingest(redelivered.as_bytes(), START + 60).unwrap();
+        let (inserted, note) = daemon
+            .mail_in()
+            .ingest(redelivered.as_bytes(), START + 60)
+            .unwrap();
         assert!(
             matches!(inserted, InboundInsert::Redelivered { .. }),
             "{note}: {redelivered}"
@@ -270,7 +285,10 @@ fn a_letter_redelivered_re_encoded_refolded_or_padded_is_not_answered_again() {
     assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
     // One word changed is another letter, read and answered.
     let changed = letter.replace("guess 42", "guess 43");
-    let (inserted, note) = daemon.ingest(changed.as_bytes(), START + 120).unwrap();
+    let (inserted, note) = daemon
+        .mail_in()
+        .ingest(changed.as_bytes(), START + 120)
+        .unwrap();
     assert!(matches!(inserted, InboundInsert::New(_)), "{note}");
     assert!(note.contains("accepted"), "{note}");
     assert_eq!(sent.flush_to(&mut daemon, START + 120, ANN).len(), 1);
@@ -304,6 +322,7 @@ fn a_strangers_twenty_megabytes_cost_a_few_kilobytes_each() {
     let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
     campaign(&mut daemon, "");
     let (inserted, note) = daemon
+        .mail_in()
         .ingest(&big_mail(EVE, "s0@evil.test", 20), START)
         .unwrap();
     assert!(
@@ -324,7 +343,7 @@ fn a_strangers_twenty_megabytes_cost_a_few_kilobytes_each() {
     assert!(after_first < 1 << 20, "{after_first} bytes on disk");
     for n in 1..3 {
         let big = big_mail(EVE, &format!("s{n}@evil.test"), 20);
-        daemon.ingest(&big, START + n).unwrap();
+        daemon.mail_in().ingest(&big, START + n).unwrap();
     }
     let growth = size_on_disk(&path).saturating_sub(after_first) / 2;
     eprintln!("growth per further 20 MB stranger mail: {growth} bytes");
@@ -339,6 +358,7 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
     let secrets = campaign(&mut daemon, "[mail]\nstranger_keep_kb = 8\n");
     // From Ann's address without her secret: cut to the campaign's 8 KiB.
     let (inserted, note) = daemon
+        .mail_in()
         .ingest(&big_mail(ANN, "f@evil.test", 1), START)
         .unwrap();
     assert!(
@@ -349,7 +369,10 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
     assert!(stored.raw.len() <= 8 * 1024 && stored.raw.ends_with(b"\r\n"));
     // Beyond 25 MiB only the start is stored, whoever sent it.
     let huge = big_mail(ANN, "h@evil.test", 30);
-    let (inserted, _) = daemon.ingest_from(huge.as_slice(), START).unwrap();
+    let (inserted, _) = daemon
+        .mail_in()
+        .ingest_from(huge.as_slice(), START)
+        .unwrap();
     let log = daemon.store.gm_log(None).unwrap();
     let cut = log.iter().find(|e| e.kind == "too large").unwrap();
     assert!(
@@ -365,6 +388,7 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
         "long line\n".repeat(2000)
     );
     let (inserted, note) = daemon
+        .mail_in()
         .ingest(&mail(BEN, GM, "[G1] orders", "b@x", &body), START)
         .unwrap();
     let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
@@ -376,13 +400,16 @@ fn a_strangers_mail_is_dropped_after_keep_strangers_days_and_a_forgery_is_not() 
     let mut daemon = daemon();
     campaign(&mut daemon, "[mail]\nkeep_strangers_days = 10\n");
     let stranger = mail(EVE, GM, "[G1] orders", "e1@evil.test", "buy now");
-    let (from_eve, _) = daemon.ingest(&stranger, START).unwrap();
+    let (from_eve, _) = daemon.mail_in().ingest(&stranger, START).unwrap();
     let forged = mail(ANN, GM, "[G1] orders", "a1@evil.test", "guess 5");
-    let (from_ann, _) = daemon.ingest(&forged, START).unwrap();
+    let (from_ann, _) = daemon.mail_in().ingest(&forged, START).unwrap();
     let raw = |daemon: &Daemon, id: i64| daemon.store.inbound_mail(id).unwrap().unwrap();
-    daemon.handle_stored(START + 10 * DAY - 1).unwrap();
+    daemon
+        .mail_in()
+        .handle_stored(START + 10 * DAY - 1)
+        .unwrap();
     assert!(!raw(&daemon, from_eve.id()).raw.is_empty());
-    daemon.handle_stored(START + 10 * DAY).unwrap();
+    daemon.mail_in().handle_stored(START + 10 * DAY).unwrap();
     let pruned = raw(&daemon, from_eve.id());
     assert!(pruned.raw.is_empty());
     assert_eq!(pruned.status, InboundStatus::Rejected);
@@ -390,7 +417,11 @@ fn a_strangers_mail_is_dropped_after_keep_strangers_days_and_a_forgery_is_not() 
     let log = daemon.store.gm_log(None).unwrap();
     assert!(log.iter().any(|e| e.kind == "pruned"), "{log:?}");
     // The row stays: the same mail delivered again is known.
-    let again = daemon.ingest(&stranger, START + 11 * DAY).unwrap().0;
+    let again = daemon
+        .mail_in()
+        .ingest(&stranger, START + 11 * DAY)
+        .unwrap()
+        .0;
     assert_eq!(again, InboundInsert::Duplicate(from_eve.id()));
 }
 
@@ -403,12 +434,18 @@ fn a_maildir_mail_beyond_the_ingest_cap_is_stored_cut_and_logged() {
     campaign(&mut daemon, "");
     let huge = big_mail(EVE, "md@evil.test", 26);
     inbox.deliver(&huge).unwrap();
-    assert_eq!(daemon.poll_maildir(&dir.join("in"), START).unwrap(), 1);
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_maildir(&dir.join("in"), START)
+            .unwrap(),
+        1
+    );
     let log = daemon.store.gm_log(None).unwrap();
     let cut = log.iter().find(|e| e.kind == "too large").unwrap();
     let id = cut.inbound_id.unwrap();
     let stored = daemon.store.inbound_mail(id).unwrap().unwrap();
-    let cap = realmgm::daemon::ingest::MAX_MAIL_BYTES;
+    let cap = realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES;
     assert!(stored.raw.len() <= cap && stored.raw.len() > cap - 100);
     assert!(stored.raw.ends_with(b"\r\n"));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -423,14 +460,14 @@ fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() 
     let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
     campaign(&mut daemon, "[mail]\nkeep_strangers_days = 10\n");
     let big = big_mail(EVE, "r0@evil.test", 20);
-    let (first, _) = daemon.ingest(&big, START).unwrap();
+    let (first, _) = daemon.mail_in().ingest(&big, START).unwrap();
     let after_first = size_on_disk(&path);
     // A header of the kind relays add makes each copy a second delivery.
     let mut copies = Vec::new();
     for n in 1..3 {
         let mut again = format!("X-N: {n}\r\n").into_bytes();
         again.extend_from_slice(&big);
-        let (inserted, note) = daemon.ingest(&again, START + n).unwrap();
+        let (inserted, note) = daemon.mail_in().ingest(&again, START + n).unwrap();
         assert!(
             matches!(inserted, InboundInsert::Redelivered { .. }),
             "{note}"
@@ -444,13 +481,17 @@ fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() 
     assert!(copy.raw.starts_with(b"X-N: 1\r\nFrom: eve@evil.test"));
     // A copy stored before its original is read is pruned with it too.
     let small = mail(EVE, GM, "[G1] orders", "r1@evil.test", "buy now");
-    let unread = daemon.store_raw(&small, START + 5).unwrap();
+    let unread = daemon.mail_in().store_raw(&small, START + 5).unwrap();
     let copy = daemon
+        .mail_in()
         .store_raw(&[b"X-N: 1\r\n".as_slice(), &small].concat(), START + 5)
         .unwrap();
-    daemon.handle_stored(START + 5).unwrap();
+    daemon.mail_in().handle_stored(START + 5).unwrap();
     // A copy goes when its original goes.
-    daemon.handle_stored(START + 10 * DAY + 5).unwrap();
+    daemon
+        .mail_in()
+        .handle_stored(START + 10 * DAY + 5)
+        .unwrap();
     for id in [first.id(), copies[0], copies[1], unread.id(), copy.id()] {
         assert!(
             daemon
@@ -481,8 +522,14 @@ fn a_mail_of_fifty_thousand_nested_letters_is_stored_read_and_refused() {
     }
     nested.push_str("Subject: end\r\n\r\nguess 1\r\n");
     inbox.deliver(nested.as_bytes()).unwrap();
-    assert_eq!(daemon.poll_maildir(&dir.join("in"), START).unwrap(), 1);
-    let handled = daemon.handle_stored(START).unwrap();
+    assert_eq!(
+        daemon
+            .mail_in()
+            .poll_maildir(&dir.join("in"), START)
+            .unwrap(),
+        1
+    );
+    let handled = daemon.mail_in().handle_stored(START).unwrap();
     assert_eq!(handled.len(), 1);
     assert!(
         handled[0].1.contains("not in the campaign"),

@@ -24,8 +24,8 @@ fn running() -> (Daemon, Capture) {
         .replace("Benchar", "Dwarf");
     add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
-    daemon.process_turn("MR", START + 10).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
+    daemon.turns().process_turn("MR", START + 10).unwrap();
     capture.flush(&mut daemon, START + 10);
     (daemon, capture)
 }
@@ -48,6 +48,7 @@ fn last_report(mails: &[realmgm::mail::inbound::InboundMail], address: &str) -> 
 fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
     let (mut daemon, capture) = running();
     let refused = daemon
+        .gm()
         .rule("MR", &ruling("fame Amazn +3", ""), START + 20)
         .unwrap_err();
     assert!(
@@ -55,6 +56,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         "{refused:#}"
     );
     let answer = daemon
+        .gm()
         .rule(
             "MR",
             &ruling("fame Amazon +3", "for the dragon slain off the record"),
@@ -63,6 +65,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         .unwrap();
     assert!(answer.contains("carried out as day 2 begins"), "{answer}");
     daemon
+        .gm()
         .rule(
             "MR",
             &ruling("gold Dwarf -5", "a debt to the Inn"),
@@ -70,6 +73,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         )
         .unwrap();
     let withdrawn = daemon
+        .gm()
         .rule("MR", &ruling("notoriety Dwarf +9", ""), START + 22)
         .unwrap();
     let id: i64 = withdrawn
@@ -77,14 +81,14 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .expect("the answer names the ruling's id");
-    daemon.withdraw_ruling("MR", id, START + 23).unwrap();
-    let status = daemon.status("MR").unwrap();
+    daemon.gm().withdraw_ruling("MR", id, START + 23).unwrap();
+    let status = daemon.gm().status("MR").unwrap();
     assert!(
         status.contains("fame Amazon +3 (for the dragon slain off the record)"),
         "{status}"
     );
     assert!(!status.contains("notoriety Dwarf"), "{status}");
-    daemon.process_turn("MR", START + 30).unwrap();
+    daemon.turns().process_turn("MR", START + 30).unwrap();
     let mails = capture.flush(&mut daemon, START + 30);
     let ann = last_report(&mails, ANN);
     let ben = last_report(&mails, BEN);
@@ -109,8 +113,8 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         "a first run replaces nothing: {ann}"
     );
     let first = daemon.store.day_runs("MR", 2).unwrap();
-    daemon.rollback("MR", 1, START + 40).unwrap();
-    daemon.process_turn("MR", START + 50).unwrap();
+    daemon.gm().rollback("MR", 1, START + 40).unwrap();
+    daemon.turns().process_turn("MR", START + 50).unwrap();
     // Each report of the day run again says it replaces the one mailed before.
     let mails = capture.flush(&mut daemon, START + 50);
     assert!(
@@ -149,6 +153,7 @@ fn rulings_by_mail_are_answered_one_by_one() {
     let secret = daemon.store.new_gm_secret("MR").unwrap();
     let body = format!("Password: {secret}\nheal Amazon -- the healer came by\nfame Nobody +1\n");
     daemon
+        .mail_in()
         .ingest(&mail(GM, GM, "[MR] gm rule", "r1@x", &body), START + 20)
         .unwrap();
     let mails = capture.flush(&mut daemon, START + 20);
@@ -168,6 +173,7 @@ fn rulings_by_mail_are_answered_one_by_one() {
 fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     let (mut daemon, capture) = running();
     let typo = daemon
+        .seats()
         .replace_player("MR", "Ben", CY, Some("Wizzard"), START + 20)
         .unwrap_err();
     assert!(
@@ -175,6 +181,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
         "{typo:#}"
     );
     let made = daemon
+        .seats()
         .replace_player("MR", "Ben", CY, Some("Wizard"), START + 20)
         .unwrap();
     let mails = capture.flush(&mut daemon, START + 20);
@@ -183,7 +190,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     let welcome = last_report(&mails, CY);
     assert!(welcome.contains(&made.secret), "{welcome}");
     assert!(welcome.contains("You play the Wizard"), "{welcome}");
-    daemon.process_turn("MR", START + 30).unwrap();
+    daemon.turns().process_turn("MR", START + 30).unwrap();
     let mails = capture.flush(&mut daemon, START + 30);
     let cy = to(&mails, CY);
     assert_eq!(
@@ -195,11 +202,13 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
     assert!(to(&mails, BEN).is_empty(), "Ben's seat is Cy's now");
     // Ann leaves; her Amazon leaves the Realm as day 3 begins.
     daemon
+        .seats()
         .remove_player("MR", "Ann", false, START + 40)
         .unwrap();
     let mails = capture.flush(&mut daemon, START + 40);
     assert!(last_report(&mails, ANN).contains("no more mail"));
     let refused = daemon
+        .mail_in()
         .ingest(&mail(ANN, GM, "[MR] help", "a1@x", "help"), START + 41)
         .unwrap()
         .1;
@@ -207,12 +216,12 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
         refused.contains("not in the campaign"),
         "Ann is no player any more: {refused}"
     );
-    let status = daemon.status("MR").unwrap();
+    let status = daemon.gm().status("MR").unwrap();
     assert!(
         !status.contains("Ann"),
         "the turn waits for Ann no more: {status}"
     );
-    let done = daemon.process_turn("MR", START + 50).unwrap();
+    let done = daemon.turns().process_turn("MR", START + 50).unwrap();
     assert!(!format!("{done:?}").contains("Ann"), "{done:?}");
     let mails = capture.flush(&mut daemon, START + 50);
     assert!(
@@ -226,7 +235,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
         cy.contains("GM ruling: the Amazon leaves the Realm (the player has left the campaign)."),
         "{cy}"
     );
-    let status = daemon.status("MR").unwrap();
+    let status = daemon.gm().status("MR").unwrap();
     assert!(!status.contains("Ann"), "{status}");
 }
 
@@ -234,6 +243,7 @@ fn a_seat_handed_to_a_new_player_and_character_and_a_player_leaving() {
 fn the_gms_narrative_of_a_day_is_in_his_history_only() {
     let (mut daemon, capture) = running();
     let early = daemon
+        .gm()
         .narrate("MR", Some(5), "Later.", START + 19)
         .unwrap_err();
     assert!(
@@ -243,6 +253,7 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
     let secret = daemon.store.new_gm_secret("MR").unwrap();
     let body = format!("Password: {secret}\nThe Amazon and the Dwarf met at dawn.");
     daemon
+        .mail_in()
         .ingest(
             &mail(GM, GM, "[MR] gm narrate 2", "n1@x", &body),
             START + 20,
@@ -252,7 +263,7 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
         daemon.store.narrative("MR", 2).unwrap().as_deref(),
         Some("The Amazon and the Dwarf met at dawn.")
     );
-    daemon.process_turn("MR", START + 30).unwrap();
+    daemon.turns().process_turn("MR", START + 30).unwrap();
     let mails = capture.flush(&mut daemon, START + 30);
     let history = to(&mails, GM)
         .into_iter()
@@ -274,23 +285,25 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
 #[test]
 fn status_facts_tell_a_monitor_the_latest_day_and_the_mail_backlog() {
     let (mut daemon, capture) = running();
-    let facts = daemon.status_facts("MR").unwrap();
+    let facts = daemon.gm().status_facts("MR").unwrap();
     assert_eq!(facts.latest_day, Some(1));
     assert_eq!(facts.mail.to_send, 0, "running() sent everything");
     daemon
+        .gm()
         .announce("MR", "The bridge is out.", START + 20)
         .unwrap();
-    let facts = daemon.status_facts("MR").unwrap();
+    let facts = daemon.gm().status_facts("MR").unwrap();
     assert_eq!(facts.mail.to_send, 2, "the announcement to Ann and Ben");
     assert!(facts.mail.oldest_to_send.is_some());
     let json = serde_json::to_value(&facts).unwrap();
     assert_eq!(json["mail"]["to_send"], 2);
     assert!(
         daemon
+            .gm()
             .status("MR")
             .unwrap()
             .contains("Mail: 2 to send (oldest queued ")
     );
     capture.flush(&mut daemon, START + 21);
-    assert_eq!(daemon.status_facts("MR").unwrap().mail.to_send, 0);
+    assert_eq!(daemon.gm().status_facts("MR").unwrap().mail.to_send, 0);
 }

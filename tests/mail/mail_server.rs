@@ -8,7 +8,7 @@ use crate::common;
 use std::thread::sleep;
 use std::time::{Duration, SystemTime};
 
-use realmgm::daemon::ingest::MAX_MAIL_BYTES;
+use realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES;
 use realmgm::mail::auto::AutoKind;
 use realmgm::mail::clean::clean_reply;
 use realmgm::mail::imap::{ImapClient, ImapSettings};

@@ -139,7 +139,7 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
         campaign_text(&tag, &[("P3", "player3@realmgm.test")], "").replace("gm@realmgm.test", gm);
     let mut daemon = daemon();
     let secrets = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn(&tag, START).unwrap();
+    daemon.turns().check_turn(&tag, START).unwrap();
     smtp(ca())
         .send(&plain_mail(
             "player3@realmgm.test",
@@ -153,8 +153,8 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
     // hold older mail the daemon stores and ignores.
     let mut handled = Vec::new();
     for _ in 0..100 {
-        daemon.poll_imap(&gm_box, "INBOX", START).unwrap();
-        handled.extend(daemon.handle_stored(START).unwrap());
+        daemon.mail_in().poll_imap(&gm_box, "INBOX", START).unwrap();
+        handled.extend(daemon.mail_in().handle_stored(START).unwrap());
         if handled.iter().any(|(_, note)| note.contains("accepted")) {
             break;
         }
@@ -164,7 +164,10 @@ fn the_daemon_reads_over_imaps_and_answers_over_smtp_starttls() {
         handled.iter().any(|(_, note)| note.contains("accepted")),
         "{handled:?}"
     );
-    let sent = daemon.send_due(&smtp(ca()), Some(&tag), START).unwrap();
+    let sent = daemon
+        .outbox()
+        .send_due(&smtp(ca()), Some(&tag), START)
+        .unwrap();
     assert_eq!(sent.sent, 1, "{sent:?}");
     let replies = common::wait_for_mail(
         &imap("player3", 1143, Security::StartTls, ca()),

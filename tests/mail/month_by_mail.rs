@@ -88,9 +88,10 @@ impl Month {
         let ours = format!("[{}]", self.tag);
         for _ in 0..150 {
             self.daemon
+                .mail_in()
                 .poll_imap(&imap_settings(GM_USER), "INBOX", self.now)
                 .unwrap();
-            for (id, note) in self.daemon.handle_stored(self.now).unwrap() {
+            for (id, note) in self.daemon.mail_in().handle_stored(self.now).unwrap() {
                 let mail = self.daemon.store.inbound_mail(id).unwrap().unwrap();
                 let raw = String::from_utf8_lossy(&mail.raw);
                 let sent_here = raw
@@ -114,6 +115,7 @@ impl Month {
     fn deliver(&mut self) {
         let summary = self
             .daemon
+            .outbox()
             .send_due(&self.smtp, Some(&self.tag), self.now)
             .unwrap();
         assert_eq!(summary.failed, 0);
@@ -188,7 +190,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
     ] {
         common::collect_unseen(&imap_settings(user), &format!("[{tag}]"));
     }
-    month.daemon.check_turn(&tag, month.now).unwrap();
+    month.daemon.turns().check_turn(&tag, month.now).unwrap();
     month.deliver();
     let data = realmgm::magic_realm::data::get().unwrap();
     let rules = month.daemon.campaign(&tag).unwrap().campaign.rules.clone();
@@ -296,7 +298,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
             "day {day}: {notes:?}"
         );
         month.now += 10 * 60;
-        let done = month.daemon.check_turn(&tag, month.now).unwrap();
+        let done = month.daemon.turns().check_turn(&tag, month.now).unwrap();
         assert_eq!(done, format!("processed day {day} early"), "day {day}");
         month.deliver();
         if day == 15 && first_run_of_15.is_none() {
@@ -304,7 +306,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
             month.gm("gm", "gm rollback 14");
             // Day 15 runs again from its kept orders and rulings.
             month.now += 10 * 60;
-            month.daemon.check_turn(&tag, month.now).unwrap();
+            month.daemon.turns().check_turn(&tag, month.now).unwrap();
             month.deliver();
             let runs = month.daemon.store.day_runs(&tag, 15).unwrap();
             let first = first_run_of_15.as_ref().unwrap();

@@ -130,7 +130,7 @@ fn each_mail_of_the_corpus_is_read_with_its_prose_greetings_and_signatures_set_a
     let text = campaign_text("MR", &[("Ann", ANN)], "").replace("Annchar", "Amazon");
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
-    daemon.check_turn("MR", START).unwrap();
+    daemon.turns().check_turn("MR", START).unwrap();
     capture.flush(&mut daemon, START);
     let folder =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/orders_mail");
@@ -142,6 +142,7 @@ fn each_mail_of_the_corpus_is_read_with_its_prose_greetings_and_signatures_set_a
             .replace("SECRET", &secrets["Ann"]);
         let id = format!("corpus{n}@x");
         daemon
+            .mail_in()
             .ingest(&mail(ANN, GM, "[MR] orders", &id, &body), now)
             .unwrap();
         let mails = capture.flush(&mut daemon, now);

@@ -6,7 +6,7 @@
 use crate::support;
 
 use mail_parser::{MessageParser, MimeHeaders};
-use realmgm::daemon::process::TurnOutcome;
+use realmgm::daemon::turns::process::TurnOutcome;
 use realmgm::mail::maildir::Maildir;
 use realmgm::mail::transport::{LocalMailboxes, MailTransport, MaildirMailer};
 use support::{START, add_campaign, daemon, mail};
@@ -53,8 +53,8 @@ fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes()
     for local in [false, true] {
         let mut daemon = daemon();
         add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
-        daemon.check_turn("R1", START).unwrap();
-        let outcome = daemon.process_turn("R1", START + 60).unwrap();
+        daemon.turns().check_turn("R1", START).unwrap();
+        let outcome = daemon.turns().process_turn("R1", START + 60).unwrap();
         assert!(
             matches!(outcome, TurnOutcome::Processed { day: 1, .. }),
             "{outcome:?}"
@@ -66,6 +66,7 @@ fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes()
             Box::new(MaildirMailer::new(&root).unwrap())
         };
         let summary = daemon
+            .outbox()
             .send_due(transport.as_ref(), None, START + 120)
             .unwrap();
         assert_eq!(summary.failed + summary.deferred, 0, "{summary:?}");
@@ -97,14 +98,17 @@ fn a_report_sent_again_is_the_same_multipart_mail() {
     let _ = std::fs::remove_dir_all(&dir);
     let mut daemon = daemon();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
-    daemon.check_turn("R1", START).unwrap();
-    daemon.process_turn("R1", START + 60).unwrap();
+    daemon.turns().check_turn("R1", START).unwrap();
+    daemon.turns().process_turn("R1", START + 60).unwrap();
     let first = MaildirMailer::new(dir.join("first")).unwrap();
-    daemon.send_due(&first, None, START + 120).unwrap();
+    daemon.outbox().send_due(&first, None, START + 120).unwrap();
 
     // The GM moves the deadline; the resent report says the one that holds.
-    daemon.extend("R1", 24, START + 170).unwrap();
-    daemon.resend("R1", "Ann", Some(1), START + 180).unwrap();
+    daemon.gm().extend("R1", 24, START + 170).unwrap();
+    daemon
+        .gm()
+        .resend("R1", "Ann", Some(1), START + 180)
+        .unwrap();
     let asked = mail(
         "ann@realmgm.test",
         "gm@realmgm.test",
@@ -112,9 +116,9 @@ fn a_report_sent_again_is_the_same_multipart_mail() {
         "again@x",
         &format!("Password: {}\n", secrets["Ann"]),
     );
-    daemon.ingest(&asked, START + 180).unwrap();
+    daemon.mail_in().ingest(&asked, START + 180).unwrap();
     let again = MaildirMailer::new(dir.join("again")).unwrap();
-    daemon.send_due(&again, None, START + 240).unwrap();
+    daemon.outbox().send_due(&again, None, START + 240).unwrap();
     let resent = delivered(&Maildir::open(dir.join("again")).unwrap());
     assert_eq!(resent.len(), 2, "the GM's resend and the answer to report?");
     for raw in &resent {
@@ -157,10 +161,9 @@ fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_tur
     );
     let mut daemon = daemon();
     add_campaign(&mut daemon.store, "magic-realm", &text);
-    daemon.check_turn("R1", START).unwrap();
-    let turn = daemon
-        .resolve_pending(&daemon.campaign("R1").unwrap())
-        .unwrap();
+    daemon.turns().check_turn("R1", START).unwrap();
+    let stored = daemon.campaign("R1").unwrap();
+    let turn = daemon.turns().resolve_pending(&stored).unwrap();
     let (_, ann) = turn
         .reports
         .iter()
@@ -173,7 +176,7 @@ fn a_campaigns_template_folder_shapes_its_reports_and_a_broken_one_holds_the_tur
         ann.text
     );
     std::fs::write(dir.join("player_report.txt"), "ok\n{% for %}\n").unwrap();
-    let outcome = daemon.process_turn("R1", START + 60).unwrap();
+    let outcome = daemon.turns().process_turn("R1", START + 60).unwrap();
     let TurnOutcome::Held(reason) = outcome else {
         panic!("a broken template must hold the turn: {outcome:?}")
     };
@@ -206,7 +209,7 @@ fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_bac
             &format!("H, H\nPassword: {}\n", secrets["Ann"]),
         )
     };
-    daemon.ingest(&orders("first@x"), START).unwrap();
+    daemon.mail_in().ingest(&orders("first@x"), START).unwrap();
     let bodies = |daemon: &realmgm::daemon::Daemon| -> Vec<String> {
         daemon
             .store
@@ -224,7 +227,10 @@ fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_bac
     );
 
     std::fs::write(dir.join("confirmation.txt"), "{{ no_such_field }}\n").unwrap();
-    daemon.ingest(&orders("second@x"), START + 60).unwrap();
+    daemon
+        .mail_in()
+        .ingest(&orders("second@x"), START + 60)
+        .unwrap();
     let sent = bodies(&daemon);
     assert!(
         sent.iter()
@@ -248,7 +254,7 @@ fn a_private_message_is_repeated_in_its_readers_report_only() {
     );
     let mut daemon = daemon();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    daemon.check_turn("R1", START).unwrap();
+    daemon.turns().check_turn("R1", START).unwrap();
     let body = format!("Password: {}\nMeet me at the Inn tonight.", secrets["Ben"]);
     let raw = support::mail(
         "ben@realmgm.test",
@@ -257,11 +263,10 @@ fn a_private_message_is_repeated_in_its_readers_report_only() {
         "m1@x",
         &body,
     );
-    let (_, note) = daemon.ingest(&raw, START + 10).unwrap();
+    let (_, note) = daemon.mail_in().ingest(&raw, START + 10).unwrap();
     assert!(note.contains("private message"), "{note}");
-    let turn = daemon
-        .resolve_pending(&daemon.campaign("R1").unwrap())
-        .unwrap();
+    let stored = daemon.campaign("R1").unwrap();
+    let turn = daemon.turns().resolve_pending(&stored).unwrap();
     let report_of = |who: &str| {
         turn.reports
             .iter()

@@ -254,10 +254,11 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     let capture = Capture::default();
     let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], "");
     let made = add_campaign(&mut daemon.store, "guess", &text);
-    daemon.check_turn("G1", START).unwrap();
+    daemon.turns().check_turn("G1", START).unwrap();
     let gm_secret = daemon.store.new_gm_secret("G1").unwrap();
     // A newcomer is mailed his secret.
     let cid = daemon
+        .seats()
         .add_player("G1", "Cid", CID, Some("Cidchar"), START)
         .unwrap();
     let welcome = to(&capture.flush(&mut daemon, START), CID);
@@ -298,7 +299,11 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         ),
     ];
     for (n, raw) in orders.into_iter().enumerate() {
-        let note = daemon.ingest(&raw, START + 60 + n as i64).unwrap().1;
+        let note = daemon
+            .mail_in()
+            .ingest(&raw, START + 60 + n as i64)
+            .unwrap()
+            .1;
         assert!(!note.contains("not accepted"), "{note}");
     }
     let answers = capture.flush(&mut daemon, START + 120);
@@ -314,11 +319,11 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
             &format!("guess 90\nPassword: {}\n{}", cid.secret, signature()),
         )
     };
-    let note = daemon.ingest(&again(), START + 200).unwrap().1;
+    let note = daemon.mail_in().ingest(&again(), START + 200).unwrap().1;
     assert!(note.contains("already stored"), "{note}");
     let mut relayed = b"Received: from relay2.realmgm.test by mx.realmgm.test\r\n".to_vec();
     relayed.extend(again());
-    let note = daemon.ingest(&relayed, START + 210).unwrap().1;
+    let note = daemon.mail_in().ingest(&relayed, START + 210).unwrap().1;
     assert!(note.contains("second delivery"), "{note}");
     // Ann writes from another address: refused, and her secret not kept.
     let elsewhere = mail(
@@ -328,7 +333,7 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         "a2@x",
         &format!("Password: {}\nguess 31\n", made["Ann"]),
     );
-    let note = daemon.ingest(&elsewhere, START + 220).unwrap().1;
+    let note = daemon.mail_in().ingest(&elsewhere, START + 220).unwrap().1;
     assert!(note.contains("not in the campaign"), "{note}");
     // The GM quotes his earlier commands: the last mail masked frees a page.
     let quoting = mail(
@@ -338,7 +343,7 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         "g2@x",
         &format!("{}Password: {gm_secret}\n", quoted_mails(&gm_secret)),
     );
-    let note = daemon.ingest(&quoting, START + 225).unwrap().1;
+    let note = daemon.mail_in().ingest(&quoting, START + 225).unwrap().1;
     assert!(!note.contains("not accepted"), "{note}");
     capture.flush(&mut daemon, START + 230);
 
@@ -391,9 +396,10 @@ fn a_welcome_that_can_never_be_delivered_keeps_no_secret() {
     let text = campaign_text("G1", &[("Ann", ANN)], "");
     add_campaign(&mut daemon.store, "guess", &text);
     let cid = daemon
+        .seats()
         .add_player("G1", "Cid", CID, Some("Cidchar"), START)
         .unwrap();
-    let summary = daemon.send_due(&Refusing, None, START).unwrap();
+    let summary = daemon.outbox().send_due(&Refusing, None, START).unwrap();
     assert!(summary.failed > 0, "the welcome is given up");
     let secrets = [cid.secret];
     let found: Vec<String> = every_value(&path)

@@ -286,7 +286,7 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     month16::play(&db, 3);
     let out = dir.join("www").join("m16");
     let mut daemon = realmgm::daemon::Daemon::new(Store::open(&db).unwrap());
-    let done = daemon.refresh_site(TAG, &out, 100).unwrap();
+    let done = daemon.site().refresh_site(TAG, &out, 100).unwrap();
     assert!(
         done.as_deref()
             .is_some_and(|d| d.contains("3 days (0 with records)")),
@@ -294,7 +294,7 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     );
     assert!(out.join("day-003.html").is_file());
     assert_eq!(
-        daemon.refresh_site(TAG, &out, 101).unwrap(),
+        daemon.site().refresh_site(TAG, &out, 101).unwrap(),
         None,
         "up to date"
     );
@@ -304,7 +304,13 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
         .store
         .record_announcement(TAG, 3, ANNOUNCED, 102)
         .unwrap();
-    assert!(daemon.refresh_site(TAG, &out, 103).unwrap().is_some());
+    assert!(
+        daemon
+            .site()
+            .refresh_site(TAG, &out, 103)
+            .unwrap()
+            .is_some()
+    );
     let day3 = std::fs::read_to_string(out.join("day-003.html")).unwrap();
     assert!(day3.contains(ANNOUNCED));
     let target = std::fs::read_link(&out).unwrap();
@@ -320,13 +326,13 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
         .store
         .update_campaign(&stored.campaign, &stored.file_text)
         .unwrap();
-    let failed = daemon.refresh_site(TAG, &out, 104).unwrap().unwrap();
+    let failed = daemon.site().refresh_site(TAG, &out, 104).unwrap().unwrap();
     assert!(
         failed.contains("could not be built") && failed.contains("site_day.html"),
         "{failed}"
     );
     assert_eq!(
-        daemon.refresh_site(TAG, &out, 105).unwrap(),
+        daemon.site().refresh_site(TAG, &out, 105).unwrap(),
         None,
         "logged once"
     );

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use lettre::Message;
 use mail_parser::{MessageParser, PartType};
 use realmgm::daemon::Daemon;
-use realmgm::daemon::commands::{self, Command, GmCommand};
+use realmgm::daemon::orders::commands::{self, Command, GmCommand};
 use realmgm::mail::transport::{MailTransport, SendError};
 use realmgm::store::Store;
 
@@ -99,10 +99,11 @@ fn month() -> &'static [Read] {
             now += 60;
             let id = format!("after-{now}@month.test");
             let (_, note) = daemon
+                .mail_in()
                 .ingest(&mail(from, "gm@month.test", subject, &id, body), now)
                 .unwrap();
             notes.borrow_mut().push(note);
-            daemon.send_due(&kept, None, now).unwrap();
+            daemon.outbox().send_due(&kept, None, now).unwrap();
         };
         let player = format!("Password: {}\n", played.secrets["P01"]);
         for command in [
@@ -178,8 +179,8 @@ fn month() -> &'static [Read] {
             );
         }
         now += 3 * 24 * 3600;
-        daemon.check_turn(TAG, now).unwrap();
-        daemon.send_due(&kept, None, now).unwrap();
+        daemon.turns().check_turn(TAG, now).unwrap();
+        daemon.outbox().send_due(&kept, None, now).unwrap();
         mails(&kept, &mut texts);
         assert!(
             texts.iter().any(|read| read.text.contains(" meets the ")),

@@ -23,7 +23,7 @@ impl MailTransport for Capture {
 impl Capture {
     /// Send every mail due at `now` and return them.
     pub fn flush(&self, daemon: &mut Daemon, now: i64) -> Vec<InboundMail> {
-        daemon.send_due(self, None, now).unwrap();
+        daemon.outbox().send_due(self, None, now).unwrap();
         self.0.take()
     }
 }

@@ -110,7 +110,10 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
         .collect();
     let mut daemon = Daemon::new(store);
     let mut now = first_deadline - DAY / 2;
-    daemon.check_turn(TAG, now).expect("the game is set up");
+    daemon
+        .turns()
+        .check_turn(TAG, now)
+        .expect("the game is set up");
     let mut mails_in = 0;
     let (mut reading, mut running, mut sending) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for day in 1..=days {
@@ -131,20 +134,20 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
                 secret = secrets[player],
             );
             let start = Instant::now();
-            let (_, note) = daemon.ingest(raw.as_bytes(), now).unwrap();
+            let (_, note) = daemon.mail_in().ingest(raw.as_bytes(), now).unwrap();
             reading += start.elapsed();
             assert!(note.contains("accepted"), "day {day}, {player}: {note}");
             mails_in += 1;
         }
         now += 60;
         let start = Instant::now();
-        let done = daemon.check_turn(TAG, now).unwrap();
+        let done = daemon.turns().check_turn(TAG, now).unwrap();
         running += start.elapsed();
         assert_eq!(done, format!("processed day {day} early"));
         let start = Instant::now();
-        daemon.send_due(transport, None, now).unwrap();
+        daemon.outbox().send_due(transport, None, now).unwrap();
         // As the daemon's round does after sending.
-        daemon.prune_sent(&campaign, now).unwrap();
+        daemon.outbox().prune_sent(&campaign, now).unwrap();
         sending += start.elapsed();
     }
     drop(daemon);

@@ -76,13 +76,19 @@ fn bases() -> &'static Bases {
             .store
             .insert_campaign(&campaign, CAMPAIGN, 0)
             .expect("the campaign is stored");
-        daemon.check_turn("FZ", 0).expect("the game is set up");
+        daemon
+            .turns()
+            .check_turn("FZ", 0)
+            .expect("the game is set up");
         let mail = format!(
             "From: ann@fuzz.test\r\nTo: gm@fuzz.test\r\nSubject: [FZ] orders\r\n\
              Message-ID: <1@fuzz.test>\r\n\r\nPassword: {}\r\nhide\r\n",
             secrets[0].secret
         );
-        daemon.ingest(mail.as_bytes(), 1).expect("the store works");
+        daemon
+            .mail_in()
+            .ingest(mail.as_bytes(), 1)
+            .expect("the store works");
         let export = scratch("base-export");
         daemon
             .store

@@ -10,13 +10,18 @@ use crate::game::StartingInfoRefused;
 use crate::game::{GmRuling, Seat};
 use crate::store::{PlayerRecord, PlayerSecret, StoredCampaign};
 
-use super::Daemon;
-use super::confirm::marker;
-use super::gm::seat;
-use super::ingest::Letter;
-use super::player::Submission;
+use super::seat;
+use crate::daemon::mail_in::ingest::Letter;
+use crate::daemon::orders::confirm::marker;
+use crate::daemon::orders::player::Submission;
 
-impl Daemon {
+part! {
+    /// The seats of a running campaign: players joining, changing address
+    /// or character, and leaving.
+    Seats
+}
+
+impl Seats<'_> {
     /// Whether `seat` can join the campaign now: before the game begins
     /// anyone can; once it has, the game must take late players and a
     /// character the seat names must be one it can let in (checked against
@@ -152,7 +157,7 @@ impl Daemon {
             None => None,
         };
         let ruling_day = match &ruling {
-            Some(ruling) => Some(self.check_ruling(&stored, ruling)?),
+            Some(ruling) => Some(self.gm().check_ruling(&stored, ruling)?),
             None => None,
         };
         if let (None, Some(new)) = (&ruling, character) {
@@ -187,7 +192,7 @@ impl Daemon {
             marker(name),
             record.name
         );
-        self.queue(
+        self.outbox().queue(
             &stored.campaign,
             &record.email,
             "your seat",
@@ -249,7 +254,7 @@ impl Daemon {
              more mail from it. {fate} Thank you for playing.\n",
             marker(name)
         );
-        self.queue(
+        self.outbox().queue(
             &stored.campaign,
             &record.email,
             "farewell",
@@ -334,7 +339,7 @@ impl Daemon {
                 );
                 let stored = self.campaign(&name)?;
                 if !rest.trim().is_empty() {
-                    let (_, confirmation) = self.submit_orders(
+                    let (_, confirmation) = self.orders().submit_orders(
                         &stored,
                         &Submission::by_mail(&player.name, letter, &rest),
                         now,
@@ -351,7 +356,7 @@ impl Daemon {
                 (body, format!("{} chose the {character}", player.name))
             }
         };
-        self.queue(
+        self.outbox().queue(
             &stored.campaign,
             &player.email,
             "Re: your character",
@@ -371,11 +376,11 @@ impl Daemon {
     /// # Errors
     /// The store fails, or the turn to come cannot begin.
     pub(crate) fn starting_info_owed(
-        &self,
+        &mut self,
         stored: &StoredCampaign,
         player: &str,
     ) -> anyhow::Result<Option<String>> {
-        let Some((_, state)) = self.turn_to_come(stored)? else {
+        let Some((_, state)) = self.gm().turn_to_come(stored)? else {
             return Ok(None);
         };
         Ok(self
@@ -388,12 +393,12 @@ impl Daemon {
     /// standing ruling the GM must fix) asks nothing: the mail is read as
     /// orders then, and their answer says what is wrong.
     pub(crate) fn starting_info_in(
-        &self,
+        &mut self,
         stored: &StoredCampaign,
         player: &PlayerRecord,
         letter: &Letter,
     ) -> Option<Result<String, StartingInfoRefused>> {
-        let (_, state) = self.turn_to_come(stored).ok().flatten()?;
+        let (_, state) = self.gm().turn_to_come(stored).ok().flatten()?;
         self.game(&stored.campaign)
             .ok()?
             .late_starting_info(&state, &player.name, &letter.text)
@@ -423,8 +428,8 @@ impl Daemon {
                     text,
                     why: format!("the starting info {} sent by mail", player.name),
                 };
-                let recorded = self.rule(&campaign.name, &ruling, now)?;
-                self.tell_gm(
+                let recorded = self.gm().rule(&campaign.name, &ruling, now)?;
+                self.outbox().tell_gm(
                     campaign,
                     "setup",
                     &format!("starting info of {}", player.name),
@@ -459,7 +464,7 @@ impl Daemon {
                 format!("starting info of {} not read", player.name),
             ),
         };
-        self.queue(
+        self.outbox().queue(
             campaign,
             &player.email,
             "Re: starting info",
@@ -546,7 +551,8 @@ impl Daemon {
             made.secret,
             made.secret
         );
-        self.queue(&stored.campaign, &made.email, "welcome", &body, None, now)?;
+        self.outbox()
+            .queue(&stored.campaign, &made.email, "welcome", &body, None, now)?;
         Ok(())
     }
 }

@@ -12,10 +12,10 @@ use crate::campaign::format_utc;
 use crate::game::TurnPause;
 use crate::store::{CombatRound, PlayerRecord, StoredCampaign};
 
-use super::Daemon;
-use super::confirm::marker;
-use super::ingest::Letter;
+use super::Turns;
 use super::process::TurnOutcome;
+use crate::daemon::mail_in::ingest::Letter;
+use crate::daemon::orders::confirm::marker;
 
 /// The GM's status line of a combat round the day waits for.
 pub fn round_status(round: &CombatRound) -> String {
@@ -36,7 +36,7 @@ pub fn round_status(round: &CombatRound) -> String {
     }
 }
 
-impl Daemon {
+impl Turns<'_> {
     /// Keep the round the day stopped at and mail its prompts, once per
     /// stop: a stop already asked waits on.
     ///
@@ -81,7 +81,7 @@ impl Daemon {
                 prompt.trim_end(),
                 format_utc(deadline)
             );
-            self.queue(
+            self.outbox().queue(
                 campaign,
                 &record.email,
                 &format!("day {day} combat round"),
@@ -214,7 +214,7 @@ impl Daemon {
                 ),
             }
         };
-        self.queue(
+        self.outbox().queue(
             campaign,
             &player.email,
             &format!("Re: day {day} combat round"),

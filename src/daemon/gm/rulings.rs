@@ -8,9 +8,9 @@
 use crate::game::GmRuling;
 use crate::store::StoredCampaign;
 
-use super::Daemon;
+use super::GmControl;
 
-impl Daemon {
+impl GmControl<'_> {
     /// Check `ruling` against the pending turn (after the rulings already
     /// standing for it) and store it. Returns the answer for the GM.
     ///
@@ -33,7 +33,7 @@ impl Daemon {
     /// turn, after the rulings already standing; returns the turn.
     ///
     /// # Errors
-    /// As [`Daemon::rule`].
+    /// As [`GmControl::rule`].
     pub(crate) fn check_ruling(
         &self,
         stored: &StoredCampaign,

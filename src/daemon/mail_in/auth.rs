@@ -7,7 +7,7 @@
 use crate::campaign::Campaign;
 use crate::store::{PlayerRecord, Store, StoreError};
 
-use super::sender;
+use crate::daemon::sender;
 use crate::mail::route::bare_address;
 
 /// The sender of a mail as far as the campaign is concerned.

@@ -9,14 +9,14 @@
 
 use crate::store::{PlayerRecord, RelayedMessage, StoredCampaign};
 
-use super::Daemon;
-use super::confirm::marker;
+use super::MailIn;
 use super::ingest::Letter;
+use crate::daemon::orders::confirm::marker;
 
 /// The rule toggle that allows private messages.
 pub const TOGGLE: &str = "unlimited_communication";
 
-impl Daemon {
+impl MailIn<'_> {
     /// Pass a player's message on to `target` and confirm it to him.
     pub(crate) fn relay(
         &mut self,
@@ -58,7 +58,8 @@ impl Daemon {
                     signature(from)
                 );
                 let subject = format!("message from {}", signature(from));
-                self.queue(campaign, &to.email, &subject, &body, None, now)?;
+                self.outbox()
+                    .queue(campaign, &to.email, &subject, &body, None, now)?;
                 // Kept for the report of the turn now pending.
                 let day = self.pending(campaign)?.day;
                 self.store.record_relayed_message(
@@ -73,7 +74,7 @@ impl Daemon {
                 )?;
                 if campaign.mail.as_ref().is_some_and(|m| m.copy_relays_to_gm) {
                     let copy = format!("(copy for the GM: {} to {})\n\n{body}", from.name, to.name);
-                    self.queue(
+                    self.outbox().queue(
                         campaign,
                         campaign.gm.email.as_str(),
                         &subject,
@@ -105,7 +106,7 @@ impl Daemon {
                 format!("private message of {} to unknown '{target}'", from.name),
             )
         };
-        self.queue(
+        self.outbox().queue(
             campaign,
             &from.email,
             "Re: private message",

@@ -10,10 +10,10 @@ use crate::campaign::{Campaign, format_utc};
 use crate::game::{AcceptedOrders, Game, GameState, OrdersProblem};
 use crate::store::{NewOrder, PlayerRecord, ReportParts, StoredCampaign};
 
-use super::Daemon;
+use super::Orders;
 use super::commands::{Command, PLAYER_HELP};
 use super::confirm::{Confirmation, confirmation, marker};
-use super::ingest::Letter;
+use crate::daemon::mail_in::ingest::Letter;
 use crate::report::Templates;
 
 /// Orders to read for a player, from his mail or typed by the GM.
@@ -42,7 +42,7 @@ impl<'a> Submission<'a> {
     }
 }
 
-impl Daemon {
+impl Orders<'_> {
     /// Answer a player's mail. Returns a note of what was done.
     ///
     /// # Errors
@@ -58,7 +58,7 @@ impl Daemon {
         let campaign = &stored.campaign;
         if let Some(refusal) = over_size_limits(campaign, &letter.text) {
             let body = format!("{} mail refused ===\n\n{refusal}\n", marker(&campaign.name));
-            self.queue(
+            self.outbox().queue(
                 campaign,
                 &player.email,
                 "Re: mail refused",
@@ -69,21 +69,25 @@ impl Daemon {
             return Ok(format!("mail of {} refused unread: {refusal}", player.name));
         }
         let (subject, body, note) = match command {
-            Command::Orders if self.setting_up_by_mail(stored)? => {
-                return self.setup_mail(stored, player, letter, now);
+            Command::Orders if self.turns().setting_up_by_mail(stored)? => {
+                return self.turns().setup_mail(stored, player, letter, now);
             }
             // A late player's first mails choose his character.
-            Command::Orders if self.choosing_character(stored, player)? => {
-                return self.choose_character(stored, player, letter, now);
+            Command::Orders if self.seats().choosing_character(stored, player)? => {
+                return self.seats().choose_character(stored, player, letter, now);
             }
             // While the day waits for his combat round, his mail answers it.
-            Command::Orders if self.round_waits_for(stored, &player.name)? => {
-                return self.round_answer(stored, player, letter, now);
+            Command::Orders if self.turns().round_waits_for(stored, &player.name)? => {
+                return self.turns().round_answer(stored, player, letter, now);
             }
             // A late player's starting info, while his character waits to
             // enter the Realm.
-            Command::Orders if let Some(read) = self.starting_info_in(stored, player, letter) => {
-                return self.late_starting_info(stored, player, read, letter, now);
+            Command::Orders
+                if let Some(read) = self.seats().starting_info_in(stored, player, letter) =>
+            {
+                return self
+                    .seats()
+                    .late_starting_info(stored, player, read, letter, now);
             }
             Command::Orders => {
                 let (note, text) = self.submit_orders(
@@ -93,7 +97,9 @@ impl Daemon {
                 )?;
                 ("orders received".to_string(), text, note)
             }
-            Command::To(target) => return self.relay(stored, player, &target, letter, now),
+            Command::To(target) => {
+                return self.mail_in().relay(stored, player, &target, letter, now);
+            }
             Command::Report(day) => return self.report_again(stored, player, day, letter, now),
             Command::Away(date) => {
                 let (text, note) = self.away(stored, player, &date, now)?;
@@ -114,7 +120,7 @@ impl Daemon {
             }
         };
         let body = format!("{body}\n");
-        self.queue(
+        self.outbox().queue(
             campaign,
             &player.email,
             &format!("Re: {subject}"),
@@ -264,7 +270,7 @@ impl Daemon {
                 format!("{} asked for a report that does not exist", player.name),
             ),
         };
-        self.queue_parts(
+        self.outbox().queue_parts(
             campaign,
             &player.email,
             "Re: your question",
@@ -278,7 +284,7 @@ impl Daemon {
 
     /// The text answering a command.
     fn answer(
-        &self,
+        &mut self,
         stored: &StoredCampaign,
         player: &PlayerRecord,
         command: &Command,
@@ -338,7 +344,7 @@ impl Daemon {
                 }
                 text
             }
-            Command::Combat if self.round_waits_for(stored, &player.name)? => format!(
+            Command::Combat if self.turns().round_waits_for(stored, &player.name)? => format!(
                 "{}A combat round waits for your answer: reply to its prompt with your \
                  `Combat:` line (the prompt came as \"day {} combat round\").",
                 head("combat"),

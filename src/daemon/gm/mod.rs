@@ -6,14 +6,23 @@
 //! (the newcomer is mailed his secret).
 
 use crate::campaign::format_utc;
-use crate::store::{ReportParts, StoredCampaign};
+use crate::store::{InboundStatus, ReportParts, StoredCampaign};
 
-use super::Daemon;
-use super::commands::{self, Command, GmCommand};
-use super::confirm::marker;
-use super::ingest::Letter;
-use super::player::Submission;
-use super::process::TurnOutcome;
+use crate::daemon::mail_in::ingest::Letter;
+use crate::daemon::orders::commands::{self, Command, GmCommand};
+use crate::daemon::orders::confirm::marker;
+use crate::daemon::orders::player::Submission;
+use crate::daemon::turns::process::TurnOutcome;
+
+pub mod rulings;
+pub mod seats;
+
+part! {
+    /// The GM's controls, from the command line and by mail: status,
+    /// processing, rollback, pause, announcements, orders entered for a
+    /// player, failed mail, rulings.
+    GmControl
+}
 
 /// Which turn `gm process` is to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,21 +39,21 @@ pub enum DayToProcess {
 /// before pending, and the daemon ran it a moment earlier.
 const JUST_RUN_SECONDS: i64 = 600;
 
-impl Daemon {
+impl GmControl<'_> {
     /// Who has orders in for the pending turn, the deadline, pause and hold,
     /// as the GM reads it.
     ///
     /// # Errors
     /// No such campaign, or the store fails.
-    pub fn status(&self, name: &str) -> anyhow::Result<String> {
+    pub fn status(&mut self, name: &str) -> anyhow::Result<String> {
         Ok(self.status_facts(name)?.to_string())
     }
 
-    /// [`Daemon::status`] as data, for `gm status --json` and monitoring.
+    /// [`GmControl::status`] as data, for `gm status --json` and monitoring.
     ///
     /// # Errors
     /// No such campaign, or the store fails.
-    pub fn status_facts(&self, name: &str) -> anyhow::Result<CampaignStatus> {
+    pub fn status_facts(&mut self, name: &str) -> anyhow::Result<CampaignStatus> {
         let stored = self.campaign(name)?;
         let campaign = &stored.campaign;
         let control = self.store.control(name)?;
@@ -53,9 +62,9 @@ impl Daemon {
         let combat_round = self
             .store
             .combat_round(name, pending.day)?
-            .map(|round| super::rounds::round_status(&round));
-        let setup = if self.setting_up_by_mail(&stored)? {
-            Some(self.setup_status(&stored)?)
+            .map(|round| crate::daemon::turns::rounds::round_status(&round));
+        let setup = if self.turns().setting_up_by_mail(&stored)? {
+            Some(self.turns().setup_status(&stored)?)
         } else {
             None
         };
@@ -87,13 +96,18 @@ impl Daemon {
         let choosing = stored
             .players
             .iter()
-            .filter(|p| self.choosing_character(&stored, p).unwrap_or(false))
+            .filter(|p| self.seats().choosing_character(&stored, p).unwrap_or(false))
             .map(|p| p.name.clone())
             .collect();
         let owing_starting_info = stored
             .players
             .iter()
-            .filter(|p| matches!(self.starting_info_owed(&stored, &p.name), Ok(Some(_))))
+            .filter(|p| {
+                matches!(
+                    self.seats().starting_info_owed(&stored, &p.name),
+                    Ok(Some(_))
+                )
+            })
             .map(|p| p.name.clone())
             .collect();
         let health = self.store.mail_health(name)?;
@@ -131,9 +145,9 @@ impl Daemon {
     ///
     /// # Errors
     /// No such campaign, the turn cannot be resolved, or the store fails.
-    pub fn preview(&self, name: &str) -> anyhow::Result<String> {
+    pub fn preview(&mut self, name: &str) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
-        let turn = self.resolve_pending(&stored)?;
+        let turn = self.turns().resolve_pending(&stored)?;
         let mut out = format!(
             "Preview of day {} (nothing stored or sent); state hash {}\n",
             turn.day, turn.run.state_hash
@@ -153,8 +167,9 @@ impl Daemon {
     }
 
     /// Run the turn the GM means ([`DayToProcess`]) now, as
-    /// [`Daemon::process_turn`] does; refused, with the command that runs
-    /// the day pending instead, when another day is pending by now. The
+    /// [`Turns::process_turn`](crate::daemon::turns::Turns::process_turn)
+    /// does; refused, with the command that runs the day pending instead,
+    /// when another day is pending by now. The
     /// check and the run are one unit of work, so nothing can slip between
     /// them.
     ///
@@ -208,7 +223,7 @@ impl Daemon {
                     run_it(day)
                 );
             }
-            daemon.process_turn(name, now)
+            daemon.turns().process_turn(name, now)
         })
     }
 
@@ -302,7 +317,7 @@ impl Daemon {
             marker(name)
         );
         for player in &stored.players {
-            self.queue(
+            self.outbox().queue(
                 &stored.campaign,
                 player.email.as_str(),
                 "announcement",
@@ -419,7 +434,7 @@ impl Daemon {
             day: report.day,
             reader: Some(record.name.clone()),
         };
-        self.queue_parts(
+        self.outbox().queue_parts(
             &stored.campaign,
             &record.email,
             &report.subject,
@@ -452,9 +467,11 @@ impl Daemon {
     ) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let seat = seat(&stored, player)?;
-        if self.setting_up_by_mail(&stored)? {
+        if self.turns().setting_up_by_mail(&stored)? {
             // Before day 1 the GM answers the setup for him instead.
-            let (note, answer) = self.setup_submit(&stored, &seat, text, None, source_mail, now)?;
+            let (note, answer) =
+                self.turns()
+                    .setup_submit(&stored, &seat, text, None, source_mail, now)?;
             self.store.log_gm(
                 Some(name),
                 now,
@@ -464,7 +481,7 @@ impl Daemon {
             )?;
             return Ok(answer);
         }
-        let (note, confirmation) = self.submit_orders(
+        let (note, confirmation) = self.orders().submit_orders(
             &stored,
             &Submission {
                 player: &seat.name,
@@ -487,7 +504,7 @@ impl Daemon {
             "The GM entered these orders for you.\n\n{}\n",
             confirmation.trim_end()
         );
-        self.queue(
+        self.outbox().queue(
             &stored.campaign,
             &seat.email,
             "orders entered by the GM",
@@ -515,7 +532,7 @@ impl Daemon {
                 latest.day + 1
             ));
         }
-        Ok(match self.process_turn(name, now)? {
+        Ok(match self.turns().process_turn(name, now)? {
             TurnOutcome::Processed { day, .. } => format!("day {day} processed"),
             TurnOutcome::Held(reason) => format!("not processed: {reason}"),
             TurnOutcome::WaitingForCombat { day, players } => format!(
@@ -570,6 +587,7 @@ impl Daemon {
                 email,
                 character,
             } => self
+                .seats()
                 .add_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
                     format!(
@@ -582,6 +600,7 @@ impl Daemon {
                 email,
                 character,
             } => self
+                .seats()
                 .replace_player(&name, player, email, character.as_deref(), now)
                 .map(|made| {
                     let playing = character
@@ -597,7 +616,9 @@ impl Daemon {
             GmCommand::RemovePlayer {
                 player,
                 character_stays,
-            } => self.remove_player(&name, player, *character_stays, now),
+            } => self
+                .seats()
+                .remove_player(&name, player, *character_stays, now),
             GmCommand::Rule => {
                 let (text, _) = commands::after_command(&letter.mail.subject, &letter.text);
                 self.rule_by_mail(&name, &text, now)
@@ -618,7 +639,7 @@ impl Daemon {
             Err(error) => format!("Failed: {error:#}"),
         };
         let body = format!("{} GM command ===\n\n{}\n", marker(&name), text.trim_end());
-        self.queue(
+        self.outbox().queue(
             &stored.campaign,
             stored.campaign.gm.email.as_str(),
             "Re: GM command",
@@ -832,5 +853,106 @@ impl std::fmt::Display for CampaignStatus {
             writeln!(f, "Ruling {}: {}{why}", ruling.id, ruling.text)?;
         }
         Ok(())
+    }
+}
+
+impl GmControl<'_> {
+    /// A campaign whose stored record cannot be read is skipped, not
+    /// served: the reason goes to the GM's log, and to its GM by a mail
+    /// outside any campaign (sent through another campaign's transport)
+    /// when the record still names his address.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn report_unreadable_campaign(
+        &mut self,
+        name: &str,
+        error: &anyhow::Error,
+        now: i64,
+    ) -> anyhow::Result<()> {
+        let message = format!(
+            "campaign {name} cannot be read and is not served: {error:#}. The other campaigns \
+             go on. Its mail is kept; fix the record (or restore a backup) and restart the daemon."
+        );
+        self.store
+            .log_gm(Some(name), now, "error", &message, None)?;
+        if let Some(gm) = self.store.campaign_gm_address(name)? {
+            let mut headers = std::collections::BTreeMap::new();
+            headers.insert("auto-submitted".to_string(), "auto-generated".to_string());
+            self.store.enqueue_mail(
+                &crate::store::OutgoingMail {
+                    campaign: None,
+                    recipient: gm,
+                    subject: format!("[{name}] campaign cannot be read"),
+                    body: format!(
+                        "{} GM notice ===\n\n{message}\n",
+                        crate::daemon::orders::confirm::marker(name)
+                    ),
+                    headers,
+                    ..Default::default()
+                },
+                now,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl GmControl<'_> {
+    /// The mail of campaign `name` set aside as failed, one line each: id,
+    /// when it came, and why it failed (`realmgm gm mail list`).
+    ///
+    /// # Errors
+    /// No such campaign, or the store fails.
+    pub fn failed_mail_list(&self, name: &str) -> anyhow::Result<String> {
+        let failed = self.store.failed_mail(name)?;
+        if failed.is_empty() {
+            return Ok(format!("no mail of {name} is set aside as failed"));
+        }
+        let mut out = format!(
+            "{} set aside as failed; `gm mail retry --id N` reads one again once the cause is \
+             fixed:\n",
+            crate::words::counted(failed.len(), "mail", "mails")
+        );
+        for mail in failed {
+            out.push_str(&format!(
+                "  mail {} ({}): {}\n",
+                mail.id,
+                crate::campaign::format_utc(mail.received),
+                mail.note.as_deref().unwrap_or("no reason recorded")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Read failed mail `id` again, as if it had just come, and say what
+    /// became of it (`realmgm gm mail retry`).
+    ///
+    /// # Errors
+    /// No such mail, a mail that did not fail, or the store fails.
+    pub fn retry_failed_mail(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
+        let Some(mail) = self.store.inbound_mail(id)? else {
+            anyhow::bail!("there is no mail {id}; `gm mail list` shows the failed ones");
+        };
+        if mail.status != InboundStatus::Failed {
+            anyhow::bail!(
+                "mail {id} did not fail (it is {}); only failed mail is read again",
+                mail.status.as_str()
+            );
+        }
+        let note = format!(
+            "mail {id} read again by the GM after: {}",
+            mail.note.unwrap_or_default()
+        );
+        self.store
+            .log_gm(Some(name), now, "retry", &note, Some(id))?;
+        self.store
+            .set_inbound_status(id, InboundStatus::New, None)?;
+        let handled = self.mail_in().handle_stored(now)?;
+        let outcome = handled
+            .into_iter()
+            .find(|(handled, _)| *handled == id)
+            .map_or_else(|| "not handled".to_string(), |(_, note)| note);
+        Ok(format!("mail {id}: {outcome}"))
     }
 }

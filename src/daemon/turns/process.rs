@@ -9,7 +9,7 @@
 //! told. A game that cannot resolve the turn (Magic Realm's day is not built
 //! yet) holds the turn with its reason; the orders stay stored.
 //!
-//! [`Daemon::check_turn`] is the per-tick step: it gathers the facts for
+//! [`Turns::check_turn`] is the per-tick step: it gathers the facts for
 //! [`super::schedule::decide`] and carries out the decision.
 
 use super::setup::SetupOutcome;
@@ -23,10 +23,10 @@ use crate::dice::Dice;
 use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
 use crate::store::{DayRun, MailAttachment, ReportParts, StoreError, StoredCampaign, StoredReport};
 
-use super::Daemon;
-use super::confirm::marker;
+use super::Turns;
 use super::report_context::{gm_words, report_context};
 use super::schedule::{Decision, TurnFacts, decide};
+use crate::daemon::orders::confirm::marker;
 use crate::report::GmWords;
 
 /// A resolved turn, not yet stored.
@@ -65,13 +65,13 @@ pub enum Resolved {
     Paused(crate::game::TurnPause),
 }
 
-impl Daemon {
+impl Turns<'_> {
     /// Resolve the pending turn without storing anything, with the combat
     /// round answers given so far and defaults for the rest.
     ///
     /// # Errors
     /// The game is not set up or cannot resolve the turn, or the store fails.
-    pub fn resolve_pending(&self, stored: &StoredCampaign) -> anyhow::Result<TurnRun> {
+    pub fn resolve_pending(&mut self, stored: &StoredCampaign) -> anyhow::Result<TurnRun> {
         match self.resolve_pending_at(stored, None)? {
             Resolved::Run(turn) => Ok(*turn),
             Resolved::Paused(_) => anyhow::bail!(
@@ -87,7 +87,7 @@ impl Daemon {
     /// # Errors
     /// The game is not set up or cannot resolve the turn, or the store fails.
     pub fn resolve_pending_at(
-        &self,
+        &mut self,
         stored: &StoredCampaign,
         now: Option<i64>,
     ) -> anyhow::Result<Resolved> {
@@ -112,13 +112,17 @@ impl Daemon {
         let mut orders = BTreeMap::new();
         let mut no_orders = Vec::new();
         for player in &awaited {
-            let accepted = match self.accepted_orders(&campaign.name, pending.day, player)? {
-                Some(accepted) => accepted,
-                None => {
-                    no_orders.push(player.clone());
-                    self.standing_orders(stored, &state, pending.day, player)?
-                }
-            };
+            let accepted =
+                match self
+                    .orders()
+                    .accepted_orders(&campaign.name, pending.day, player)?
+                {
+                    Some(accepted) => accepted,
+                    None => {
+                        no_orders.push(player.clone());
+                        self.standing_orders(stored, &state, pending.day, player)?
+                    }
+                };
             orders.insert(player.clone(), accepted);
         }
         // Players the turn does not wait for may have sent new standing
@@ -126,7 +130,8 @@ impl Daemon {
         for seat in &stored.players {
             if !orders.contains_key(&seat.name)
                 && let Some(accepted) =
-                    self.accepted_orders(&campaign.name, pending.day, &seat.name)?
+                    self.orders()
+                        .accepted_orders(&campaign.name, pending.day, &seat.name)?
             {
                 orders.insert(seat.name.clone(), accepted);
             }
@@ -231,7 +236,7 @@ impl Daemon {
 
     /// The orders of a player who sent none, by the campaign's NMR policy.
     fn standing_orders(
-        &self,
+        &mut self,
         stored: &StoredCampaign,
         state: &GameState,
         day: u32,
@@ -240,7 +245,10 @@ impl Daemon {
         let campaign = &stored.campaign;
         if campaign.schedule.nmr == NmrPolicy::Repeat {
             for earlier in (1..day).rev() {
-                if let Some(orders) = self.accepted_orders(&campaign.name, earlier, player)? {
+                if let Some(orders) =
+                    self.orders()
+                        .accepted_orders(&campaign.name, earlier, player)?
+                {
                     return Ok(self.game(campaign)?.repeated_orders(orders));
                 }
             }
@@ -259,14 +267,15 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn process_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
-        self.atomically(|daemon| daemon.store_turn(name, now))
+        self.atomically(|daemon| daemon.turns().store_turn(name, now))
     }
 
     fn store_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
         let stored = self.campaign(name)?;
         // A bug in the engine holds this campaign's turn, with the panic's
         // message for the GM; resolving stores nothing, so nothing is undone.
-        let resolved = super::guard::contained(|| self.resolve_pending_at(&stored, Some(now)));
+        let resolved =
+            crate::daemon::guard::contained(|| self.resolve_pending_at(&stored, Some(now)));
         let turn = match resolved {
             Ok(Resolved::Run(turn)) => *turn,
             Ok(Resolved::Paused(pause)) => return self.ask_round(&stored, &pause, now),
@@ -390,9 +399,9 @@ impl Daemon {
                 self.store.clear_absence(&campaign.name, &absence.player)?;
                 continue;
             };
-            let text = self.welcome_back(stored, &player.name)?;
+            let text = self.orders().welcome_back(stored, &player.name)?;
             self.store.clear_absence(&campaign.name, &absence.player)?;
-            self.queue(
+            self.outbox().queue(
                 campaign,
                 player.email.as_str(),
                 "welcome back",
@@ -480,7 +489,7 @@ impl Daemon {
             } else {
                 continue;
             };
-            self.tell_gm(
+            self.outbox().tell_gm(
                 campaign,
                 "nmr",
                 &format!("{player} sends no orders"),
@@ -538,7 +547,7 @@ impl Daemon {
                  received are kept. {lifting}`realmgm gm status --campaign {name}{db}` shows the \
                  state; `gm process` runs the turn, `gm resume` lets the schedule run it."
             );
-            self.tell_gm(
+            self.outbox().tell_gm(
                 &stored.campaign,
                 "hold",
                 &format!("day {day} held"),
@@ -570,7 +579,7 @@ impl Daemon {
             "Day {day} of {name} is no longer held. It was held because {reason}; that is no \
              longer so, and the hold lifted itself. {next}"
         );
-        self.tell_gm(
+        self.outbox().tell_gm(
             &stored.campaign,
             "hold",
             &format!("day {day} no longer held"),
@@ -607,7 +616,7 @@ impl Daemon {
                  lifts the hold; if you put the original state back by hand instead, `gm resume` \
                  lifts it."
             );
-            self.tell_gm(
+            self.outbox().tell_gm(
                 &stored.campaign,
                 "hold",
                 "campaign held: its stored state cannot be used",
@@ -787,7 +796,8 @@ impl Daemon {
             day: mailed.day,
             reader: reader.map(str::to_string),
         };
-        self.queue_parts(campaign, to, &subject, &body, Some(parts), None, now)?;
+        self.outbox()
+            .queue_parts(campaign, to, &subject, &body, Some(parts), None, now)?;
         Ok(())
     }
 
@@ -799,7 +809,7 @@ impl Daemon {
     /// The store fails, or a bug met outside the engine (the engine's own
     /// failures hold the turn instead).
     pub fn check_turn(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
-        self.atomically(|daemon| daemon.tick(name, now))
+        self.atomically(|daemon| daemon.turns().tick(name, now))
     }
 
     fn tick(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
@@ -894,7 +904,7 @@ impl Daemon {
                         format_utc(pending.deadline),
                         campaign.missing_orders_rule()
                     );
-                    self.queue(
+                    self.outbox().queue(
                         campaign,
                         &record.email,
                         &format!("day {} reminder", pending.day),

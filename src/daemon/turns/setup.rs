@@ -13,9 +13,9 @@ use crate::game::Seat;
 use crate::magic_realm::setup::by_mail::{SetupByMail, Stage};
 use crate::store::{PlayerRecord, StoredCampaign};
 
-use super::Daemon;
-use super::confirm::marker;
-use super::ingest::Letter;
+use super::Turns;
+use crate::daemon::mail_in::ingest::Letter;
+use crate::daemon::orders::confirm::marker;
 
 /// Where a campaign's setup by mail stands.
 pub(crate) enum SetupOutcome {
@@ -25,7 +25,7 @@ pub(crate) enum SetupOutcome {
     Ready(Vec<Seat>, serde_json::Value),
 }
 
-impl Daemon {
+impl Turns<'_> {
     /// Whether `stored` is still being set up by mail.
     ///
     /// # Errors
@@ -144,7 +144,8 @@ impl Daemon {
         };
         self.store
             .save_setup_progress(&campaign.name, &serde_json::to_value(&record)?)?;
-        self.queue(campaign, &player.email, "Re: setup", &body, answering, now)?;
+        self.outbox()
+            .queue(campaign, &player.email, "Re: setup", &body, answering, now)?;
         if let Some(info) = record.info.get(&player.name).filter(|_| info_recorded) {
             let character = record
                 .characters
@@ -164,7 +165,8 @@ impl Daemon {
                 none_if_empty(&info.spells),
                 none_if_empty(&info.enchanted)
             ) + &record.extra_choices(&player.name);
-            self.tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
+            self.outbox()
+                .tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
         }
         // The starting info is asked of everyone at once: an answer that
         // leaves others to answer is no new stage to announce.
@@ -234,7 +236,7 @@ impl Daemon {
                     "{head}{equipment} (and your `Password:` line).\nTaken so far: {}\n",
                     none_if_empty(&record.characters.values().cloned().collect::<Vec<_>>())
                 );
-                self.queue(
+                self.outbox().queue(
                     campaign,
                     &player.email,
                     "your turn to choose",
@@ -274,7 +276,7 @@ impl Daemon {
                     none_if_empty(&record.hands.get(&next).cloned().unwrap_or_default()),
                     record.tiles_left(data).join(", ")
                 );
-                self.queue(
+                self.outbox().queue(
                     campaign,
                     &player.email,
                     "your turn to place a tile",
@@ -300,7 +302,7 @@ impl Daemon {
                     chits.join(", "),
                     record.boxes_left(data).join(", ")
                 );
-                self.queue(
+                self.outbox().queue(
                     campaign,
                     &player.email,
                     "your turn to place a chit",
@@ -317,11 +319,18 @@ impl Daemon {
                          line each, and your `Password:` line:\n{}",
                         record.info_asked(&player.name, data)
                     );
-                    self.queue(campaign, &player.email, "starting info", &body, None, now)?;
+                    self.outbox().queue(
+                        campaign,
+                        &player.email,
+                        "starting info",
+                        &body,
+                        None,
+                        now,
+                    )?;
                 }
             }
             Stage::Complete => {
-                self.tell_gm(
+                self.outbox().tell_gm(
                     campaign,
                     "setup",
                     "setup complete",

@@ -39,9 +39,10 @@ use crate::store::{
     redelivery_note,
 };
 
+use super::MailIn;
 use super::auth::{Refused, Sender, identify};
-use super::commands;
-use super::{Daemon, sender};
+use crate::daemon::orders::commands;
+use crate::daemon::sender;
 
 /// The most of any one mail that is stored: far above any orders mail, so
 /// only a mail made to fill the disk or the memory is cut (the GM's log
@@ -107,7 +108,7 @@ pub struct OwnText {
 /// (also where a client quotes without `>`, at the campaign `tag`'s
 /// marker), then greetings and sign-offs set aside, each named.
 pub fn own_text(body: &str, tag: &str) -> OwnText {
-    let marker = super::confirm::marker(tag);
+    let marker = crate::daemon::orders::confirm::marker(tag);
     let cleaned = clean_reply_with_markers(body, &[marker.as_str()]);
     let (text, set_aside) = crate::mail::courtesy::set_aside(&cleaned.text, cleaned.first_line);
     OwnText {
@@ -127,7 +128,7 @@ impl Letter {
     }
 }
 
-impl Daemon {
+impl MailIn<'_> {
     /// Store a raw message (nothing else); a message stored before is found,
     /// not stored again, and a second delivery of a letter stored before is
     /// kept as its duplicate.
@@ -138,7 +139,7 @@ impl Daemon {
         self.store_delivered(raw, raw.len(), now)
     }
 
-    /// [`Daemon::store_raw`] for `raw`, the start of a mail of `delivered`
+    /// [`MailIn::store_raw`] for `raw`, the start of a mail of `delivered`
     /// bytes: no more than [`MAX_MAIL_BYTES`] of it is stored, and the GM's
     /// log says when a mail was cut.
     fn store_delivered(
@@ -179,7 +180,7 @@ impl Daemon {
         self.handle_ingested(inserted, now)
     }
 
-    /// [`Daemon::ingest`] of a mail read from `source` (an MTA's pipe):
+    /// [`MailIn::ingest`] of a mail read from `source` (an MTA's pipe):
     /// however large it is, no more than [`MAX_MAIL_BYTES`] of it is held,
     /// and that copy is let go once it is stored.
     ///
@@ -205,7 +206,7 @@ impl Daemon {
         self.store_delivered(&raw, delivered, now)
     }
 
-    /// What became of a mail stored by [`Daemon::store_from`], once the
+    /// What became of a mail stored by [`MailIn::store_from`], once the
     /// stored mail has been answered (or not yet).
     ///
     /// # Errors
@@ -339,7 +340,7 @@ impl Daemon {
         self.handle_stored_while(now, &|| true)
     }
 
-    /// As [`Daemon::handle_stored`], asking `go_on` before each mail: a
+    /// As [`MailIn::handle_stored`], asking `go_on` before each mail: a
     /// daemon told to stop leaves the mails after the current one new, for
     /// its next start.
     ///
@@ -370,7 +371,8 @@ impl Daemon {
             // Everything one mail causes is committed together with its new
             // status: a crash midway leaves it new, to be read again.
             self.store.begin_work()?;
-            let outcome = super::guard::contained(|| self.dispatch(stored.id, &stored.raw, now));
+            let outcome =
+                crate::daemon::guard::contained(|| self.dispatch(stored.id, &stored.raw, now));
             let (status, note) = match outcome {
                 Ok(outcome) => outcome,
                 Err(error) => {
@@ -411,7 +413,7 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<String> {
         let note = format!("could not be handled: {error:#}");
-        let campaign = super::guard::contained(|| {
+        let campaign = crate::daemon::guard::contained(|| {
             let mail = parse(raw, &InboundOptions::default())?;
             Ok(self.route(&mail).map(|routed| routed.campaign.campaign))
         });
@@ -424,7 +426,14 @@ impl Daemon {
                     campaign.name,
                     db = self.store.db_option()
                 );
-                self.tell_gm(&campaign, "error", "a mail failed", &message, Some(id), now)?;
+                self.outbox().tell_gm(
+                    &campaign,
+                    "error",
+                    "a mail failed",
+                    &message,
+                    Some(id),
+                    now,
+                )?;
             }
             _ => self.store.log_gm(None, now, "error", &note, Some(id))?,
         }
@@ -543,12 +552,14 @@ impl Daemon {
         };
         match player {
             None => {
-                let note = self.gm_mail(&stored, &letter, now)?;
+                let note = self.gm().gm_mail(&stored, &letter, now)?;
                 Ok((InboundStatus::Processed, note))
             }
             Some(player) => {
                 let command = commands::read(&letter.mail.subject, &letter.text);
-                let note = self.player_mail(&stored, &player, command, &letter, now)?;
+                let note = self
+                    .orders()
+                    .player_mail(&stored, &player, command, &letter, now)?;
                 Ok((InboundStatus::Processed, note))
             }
         }
@@ -566,7 +577,7 @@ impl Daemon {
         mail: &InboundMail,
         now: i64,
     ) -> anyhow::Result<String> {
-        let marker = super::confirm::marker(&campaign.name);
+        let marker = crate::daemon::orders::confirm::marker(&campaign.name);
         let subject = quotable(&mail.subject, QUOTED_CHARS);
         match who {
             Refused::Stranger(address) => {
@@ -697,7 +708,8 @@ impl Daemon {
                          this mailbox by sending mail in its name; the GM's log lists them.\n"
                     )
                 };
-                self.queue(campaign, address, subject, &body, None, now)?;
+                self.outbox()
+                    .queue(campaign, address, subject, &body, None, now)?;
             }
         }
         Ok(())
@@ -761,7 +773,7 @@ impl Daemon {
                         .log_gm(Some(&campaign), now, "bounce", &message, Some(id))?;
                     let body = format!(
                         "{} GM notice ===\n\n{message}\n",
-                        super::confirm::marker(&campaign)
+                        crate::daemon::orders::confirm::marker(&campaign)
                     );
                     let gm = stored.campaign.gm.email.as_str();
                     let subject = "a player's mail bounced";
@@ -899,6 +911,7 @@ fn mailbox_key(settings: &ImapSettings, folder: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::daemon::Daemon;
     use crate::mail::transport::Security;
     use crate::store::Store;
     use std::time::Duration;
@@ -951,10 +964,19 @@ mod tests {
         ]);
         let settings = fake_imap(port);
         let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
-        assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
-        assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
+        assert_eq!(
+            daemon.mail_in().poll_imap(&settings, "INBOX", 10).unwrap(),
+            1
+        );
+        assert_eq!(
+            daemon.mail_in().poll_imap(&settings, "INBOX", 20).unwrap(),
+            0
+        );
         assert!(daemon.store.gm_log(None).unwrap().is_empty());
-        assert_eq!(daemon.poll_imap(&settings, "INBOX", 30).unwrap(), 1);
+        assert_eq!(
+            daemon.mail_in().poll_imap(&settings, "INBOX", 30).unwrap(),
+            1
+        );
         server.join().unwrap();
         let log = daemon.store.gm_log(None).unwrap();
         assert_eq!(log.len(), 1, "{log:?}");
@@ -1012,7 +1034,13 @@ mod tests {
         script.insert(4, ("UID STORE 3", b"TAG OK\r\n".to_vec()));
         let (port, server) = crate::mail::imap::fake::serve(vec![script]);
         let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
-        assert_eq!(daemon.poll_imap(&fake_imap(port), "INBOX", 10).unwrap(), 1);
+        assert_eq!(
+            daemon
+                .mail_in()
+                .poll_imap(&fake_imap(port), "INBOX", 10)
+                .unwrap(),
+            1
+        );
         let commands = server.join().unwrap();
         assert_eq!(
             commands[3],
@@ -1051,8 +1079,14 @@ mod tests {
             crate::mail::imap::fake::serve(vec![first, session(7, "UID SEARCH UNSEEN", &[])]);
         let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
         let settings = fake_imap(port);
-        assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
-        assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
+        assert_eq!(
+            daemon.mail_in().poll_imap(&settings, "INBOX", 10).unwrap(),
+            1
+        );
+        assert_eq!(
+            daemon.mail_in().poll_imap(&settings, "INBOX", 20).unwrap(),
+            0
+        );
         server.join().unwrap();
         let log = daemon.store.gm_log(None).unwrap();
         assert_eq!(log.len(), 1);

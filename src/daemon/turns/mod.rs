@@ -1,0 +1,17 @@
+//! The turns of a campaign: each round decides whether the pending turn
+//! runs, waits, is reminded about or is held ([`schedule`]); a run stores
+//! the new day and queues the reports ([`process`], with
+//! [`report_context`]); a day stopped at a combat round waits for the
+//! answers ([`rounds`]); before day 1 a campaign may be set up by mail
+//! ([`setup`]).
+
+pub mod process;
+pub mod report_context;
+pub mod rounds;
+pub mod schedule;
+pub mod setup;
+
+part! {
+    /// The pending turn of a campaign: set up, run, held or waiting.
+    Turns
+}
