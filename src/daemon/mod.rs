@@ -231,3 +231,27 @@ pub fn sender(campaign: &Campaign) -> String {
         .and_then(|m| m.from.clone())
         .unwrap_or_else(|| campaign.gm.email.to_string())
 }
+
+/// A daemon holding the demo campaign, for the parts' own tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Daemon;
+    use crate::campaign::Campaign;
+    use crate::store::Store;
+
+    const DEMO: &str = include_str!("../../campaigns/demo.toml");
+
+    /// 2030-01-01 00:00 UTC, the day of the demo's first deadline.
+    pub(crate) const NOW: i64 = 1_893_456_000;
+
+    /// A daemon over an in-memory store holding the demo campaign `DEMO`
+    /// (Ann, Ben and Cat), started: day 0 stored, day 1 pending.
+    pub(crate) fn demo() -> Daemon {
+        let mut store = Store::open_in_memory().unwrap();
+        let campaign = Campaign::parse("demo.toml", DEMO).unwrap();
+        store.insert_campaign(&campaign, DEMO, NOW).unwrap();
+        let mut daemon = Daemon::new(store);
+        daemon.turns().check_turn("DEMO", NOW).unwrap();
+        daemon
+    }
+}

@@ -362,6 +362,8 @@ fn outbound(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::daemon::testing::{NOW, demo};
+    use crate::mail::transport::MaildirMailer;
 
     #[test]
     fn backoff_doubles_and_is_capped() {
@@ -369,5 +371,40 @@ mod tests {
         assert_eq!(retry_at(100, 1), 220);
         assert_eq!(retry_at(100, 3), 100 + 480);
         assert_eq!(retry_at(100, 30), 100 + MAX_RETRY_SECONDS);
+    }
+
+    #[test]
+    fn a_notice_to_the_gm_is_queued_then_sent_once() {
+        let mut daemon = demo();
+        let dir = std::env::temp_dir().join(format!("realmgm-outbox-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mailer = MaildirMailer::new(&dir).unwrap();
+        // The start reports of day 0 go first.
+        daemon
+            .outbox()
+            .send_due(&mailer, Some("DEMO"), NOW)
+            .unwrap();
+        let campaign = daemon.campaign("DEMO").unwrap().campaign;
+        daemon
+            .outbox()
+            .tell_gm(&campaign, "note", "a note", "Something to know.", None, NOW)
+            .unwrap();
+        let sent = daemon
+            .outbox()
+            .send_due(&mailer, Some("DEMO"), NOW)
+            .unwrap();
+        assert_eq!(
+            sent,
+            SendSummary {
+                sent: 1,
+                ..SendSummary::default()
+            }
+        );
+        let again = daemon
+            .outbox()
+            .send_due(&mailer, Some("DEMO"), NOW)
+            .unwrap();
+        assert_eq!(again.sent, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

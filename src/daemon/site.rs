@@ -80,3 +80,16 @@ impl SitePages<'_> {
 fn failure(fingerprint: &str) -> String {
     format!("the public pages ({fingerprint}) could not be built")
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::daemon::testing::{NOW, demo};
+
+    #[test]
+    fn no_pages_before_a_day_is_played() {
+        let mut daemon = demo();
+        let out = std::env::temp_dir().join(format!("realmgm-site-{}", std::process::id()));
+        assert_eq!(daemon.site().refresh_site("DEMO", &out, NOW).unwrap(), None);
+        assert!(!out.exists());
+    }
+}

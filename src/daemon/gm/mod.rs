@@ -956,3 +956,17 @@ impl GmControl<'_> {
         Ok(format!("mail {id}: {outcome}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::daemon::testing::{NOW, demo};
+
+    #[test]
+    fn a_paused_campaign_says_so_until_resumed() {
+        let mut daemon = demo();
+        daemon.gm().pause("DEMO", NOW).unwrap();
+        assert!(daemon.gm().status_facts("DEMO").unwrap().paused);
+        daemon.gm().resume("DEMO", NOW + 1).unwrap();
+        assert!(!daemon.gm().status_facts("DEMO").unwrap().paused);
+    }
+}

@@ -575,3 +575,29 @@ fn character_line(text: &str) -> (Option<String>, String) {
     }
     (chosen.filter(|c| !c.is_empty()), rest.join("\n"))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::daemon::testing::{NOW, demo};
+
+    #[test]
+    fn a_player_joins_with_a_character_and_another_leaves() {
+        let mut daemon = demo();
+        let taken =
+            daemon
+                .seats()
+                .add_player("DEMO", "Dan", "dan@demo.realmgm.test", Some("Wizard"), NOW);
+        assert!(taken.is_err(), "Cat plays the Wizard");
+        daemon
+            .seats()
+            .add_player("DEMO", "Dan", "dan@demo.realmgm.test", Some("Dwarf"), NOW)
+            .unwrap();
+        daemon
+            .seats()
+            .remove_player("DEMO", "Cat", false, NOW)
+            .unwrap();
+        let players = daemon.campaign("DEMO").unwrap().players;
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Ann", "Ben", "Dan"]);
+    }
+}

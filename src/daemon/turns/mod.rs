@@ -15,3 +15,18 @@ part! {
     /// The pending turn of a campaign: set up, run, held or waiting.
     Turns
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::daemon::testing::{NOW, demo};
+
+    #[test]
+    fn a_new_campaign_starts_and_waits_for_its_first_day() {
+        let mut daemon = demo();
+        assert!(daemon.store.load_day("DEMO", 0).unwrap().is_some());
+        assert_eq!(daemon.pending_day("DEMO").unwrap(), 1);
+        let done = daemon.turns().check_turn("DEMO", NOW + 60).unwrap();
+        assert!(done.contains("waiting"), "{done}");
+        assert_eq!(daemon.pending_day("DEMO").unwrap(), 1);
+    }
+}
