@@ -3,7 +3,10 @@
 //! preview without storing, roll back to a day, pause, resume, extend the
 //! deadline, resend a report, enter or edit a player's orders (he gets a
 //! copy of the confirmation), add a player or give a seat to a new address
-//! (the newcomer is mailed his secret).
+//! (the newcomer is mailed his secret), list and read again the mail set
+//! aside as failed, tell a GM his campaign's record cannot be read. The
+//! GM's rulings are in [`rulings`]; players joining and leaving in
+//! [`seats`].
 
 use crate::campaign::format_utc;
 use crate::store::{InboundStatus, ReportParts, StoredCampaign};
