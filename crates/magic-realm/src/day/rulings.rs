@@ -379,7 +379,7 @@ fn leave_the_realm(day: &mut Day<'_>, who: usize) {
         .map(|b| b.item)
         .collect();
     drop_where_he_fell(day, &at, &left);
-    super::leader_turn::release_all(&mut day.state, who);
+    day.state.release_hired_leaders(who);
     day.state.characters[who].hirelings.clear();
     day.state.familiars.remove(&name);
     day.state.victory_requirements.remove(&name);
