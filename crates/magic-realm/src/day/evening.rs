@@ -353,7 +353,8 @@ fn leaders_facing_a_fight(day: &Day<'_>) -> Vec<ClearingId> {
             continue;
         };
         let boss = &day.state.characters[employer];
-        if !super::hired_leaders::is_leader(day.data, id) || boss.dead || boss.position == *clearing {
+        if !super::hired_leaders::is_leader(day.data, id) || boss.dead || boss.position == *clearing
+        {
             continue;
         }
         let someone_to_fight = day.state.denizens.iter().any(|(other, o)| {

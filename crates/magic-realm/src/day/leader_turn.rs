@@ -254,4 +254,3 @@ pub fn at_midnight(day: &mut Day<'_>) {
         }
     }
 }
-
