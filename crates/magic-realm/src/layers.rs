@@ -12,7 +12,7 @@
 //! or in an expression, brace lists expanded.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[path = "../../../tests/support/source_code.rs"]
 mod source_code;
@@ -385,53 +385,18 @@ fn strongly_connected(edges: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
     walk.components
 }
 
-/// Every `.rs` file under `dir`, test files left out.
-fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            source_files(&path, files);
-            continue;
-        }
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        let test_file =
-            name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_");
-        if name.ends_with(".rs") && !test_file {
-            files.push(path);
-        }
-    }
-}
-
 /// The engine's source files under `src/`, test files and the modules
 /// declared for tests left out: each path under `src/` with its text.
 fn engine_sources() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    source_files(&root, &mut files);
+    let files = source_code::library_files(&root);
     assert!(files.len() > 100, "read {} files", files.len());
-    let texts: Vec<String> = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
-        .collect();
-    let test_only: Vec<PathBuf> = files
-        .iter()
-        .zip(&texts)
-        .flat_map(|(f, text)| source_code::test_only_children(f, text))
-        .collect();
     files
-        .iter()
-        .zip(texts)
-        .filter(|(f, _)| !test_only.contains(f))
+        .into_iter()
         .map(|(file, text)| {
             let relative = file
                 .strip_prefix(&root)
-                .unwrap_or(file)
+                .unwrap_or(&file)
                 .to_string_lossy()
                 .replace('\\', "/");
             (relative, text)
