@@ -29,6 +29,39 @@ use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEve
 use crate::magic_realm::day::restart::RestartEvent;
 use crate::magic_realm::state::{Item, ItemKind, MrState, Whereabouts};
 
+/// An invariant the day broke, in words.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvariantBroken {
+    #[error("the day ended with {now} counted items where it began with {was}")]
+    MoreItems { now: usize, was: usize },
+    #[error("there are {count} of the characters' own {name} where there were {had}")]
+    MoreOwnGear {
+        name: String,
+        count: usize,
+        had: usize,
+    },
+    #[error("the {character} has hired {native}, who is not in the game")]
+    HiredUnknown { character: String, native: String },
+    #[error("the {character} has hired {native}, who is dead")]
+    HiredDead { character: String, native: String },
+    #[error("the {character} is dead and took a phase")]
+    DeadTookAPhase { character: String },
+    #[error("an event is shown to {reader}, who plays no character")]
+    ShownToAStranger { reader: String },
+    #[error("the {character} is dead, and no event of the day tells of his death")]
+    UntoldDeath { character: String },
+    #[error("{item} is both {one} and {other}")]
+    InTwoPlaces {
+        item: String,
+        one: String,
+        other: String,
+    },
+    #[error(transparent)]
+    UntoldChange(#[from] super::purse::UntoldChange),
+    #[error(transparent)]
+    SecretRead(#[from] super::secrets::SecretRead),
+}
+
 /// Check the day that turned `before` into `after` with `events`.
 ///
 /// # Errors
@@ -38,15 +71,14 @@ pub fn check(
     before: &MrState,
     after: &MrState,
     events: &[DayEvent],
-) -> Result<(), String> {
+) -> Result<(), InvariantBroken> {
     let (places, gear) = item_places(after)?;
     let (places_before, gear_before) = item_places(before)?;
     if places.len() > places_before.len() {
-        return Err(format!(
-            "the day ended with {} counted items where it began with {}",
-            places.len(),
-            places_before.len()
-        ));
+        return Err(InvariantBroken::MoreItems {
+            now: places.len(),
+            was: places_before.len(),
+        });
     }
     // A character who starts again (or arrives) brings fresh gear of his
     // own, as a new character would; his old gear stays where he fell.
@@ -56,25 +88,27 @@ pub fn check(
     for (name, count) in gear.iter().filter(|_| !fresh_gear) {
         let had = gear_before.get(name).copied().unwrap_or(0);
         if *count > had {
-            return Err(format!(
-                "there are {count} of the characters' own {name} where there were {had}"
-            ));
+            return Err(InvariantBroken::MoreOwnGear {
+                name: name.clone(),
+                count: *count,
+                had,
+            });
         }
     }
     for c in &after.characters {
         for hired in &c.hirelings {
             match after.denizens.get(&hired.native) {
                 None => {
-                    return Err(format!(
-                        "the {} has hired {}, who is not in the game",
-                        c.name, hired.native
-                    ));
+                    return Err(InvariantBroken::HiredUnknown {
+                        character: c.name.clone(),
+                        native: hired.native.clone(),
+                    });
                 }
                 Some(counter) if counter.at == Whereabouts::Dead => {
-                    return Err(format!(
-                        "the {} has hired {}, who is dead",
-                        c.name, hired.native
-                    ));
+                    return Err(InvariantBroken::HiredDead {
+                        character: c.name.clone(),
+                        native: hired.native.clone(),
+                    });
                 }
                 Some(_) => {}
             }
@@ -112,16 +146,18 @@ pub fn check(
             Happening::Phase(PhaseEvent::PhaseDone { character, .. })
                 if dead.contains(character) =>
             {
-                return Err(format!("the {character} is dead and took a phase"));
+                return Err(InvariantBroken::DeadTookAPhase {
+                    character: character.clone(),
+                });
             }
             _ => {}
         }
         if let Observers::Players(readers) = &event.observers
             && let Some(stranger) = readers.iter().find(|r| !players.contains(r.as_str()))
         {
-            return Err(format!(
-                "an event is shown to {stranger}, who plays no character"
-            ));
+            return Err(InvariantBroken::ShownToAStranger {
+                reader: stranger.clone(),
+            });
         }
     }
     let texts: Vec<String> = events
@@ -136,14 +172,14 @@ pub fn check(
             c.name
         );
         if !dead.contains(&c.name) && !texts.iter().any(|t| t.contains(&by_magic)) {
-            return Err(format!(
-                "the {} is dead, and no event of the day tells of his death",
-                c.name
-            ));
+            return Err(InvariantBroken::UntoldDeath {
+                character: c.name.clone(),
+            });
         }
     }
     super::purse::check(before, after, events, &texts)?;
-    super::secrets::check(data, after, events, &texts)
+    super::secrets::check(data, after, events, &texts)?;
+    Ok(())
 }
 
 /// Where each numbered item is, and how many of each character's own
@@ -155,7 +191,7 @@ type Inventory<'a> = (BTreeMap<&'a Item, String>, BTreeMap<String, usize>);
 /// character's own weapons and armour (unnumbered: two characters may
 /// each bring a Shield) there are; an error when a numbered item is in two
 /// places.
-fn item_places(state: &MrState) -> Result<Inventory<'_>, String> {
+fn item_places(state: &MrState) -> Result<Inventory<'_>, InvariantBroken> {
     let mut all: Vec<(&Item, String)> = Vec::new();
     for (holder, items) in &state.holdings {
         all.extend(items.iter().map(|i| (i, format!("held by {holder}"))));
@@ -200,7 +236,11 @@ fn item_places(state: &MrState) -> Result<Inventory<'_>, String> {
         if own_gear {
             *gear.entry(item.name.clone()).or_default() += 1;
         } else if let Some(other) = places.insert(item, place.clone()) {
-            return Err(format!("{} is both {other} and {place}", item.name));
+            return Err(InvariantBroken::InTwoPlaces {
+                item: item.name.clone(),
+                one: other,
+                other: place,
+            });
         }
     }
     Ok((places, gear))

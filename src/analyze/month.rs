@@ -128,7 +128,7 @@ pub fn play(
     {
         weather::start(&mut state, season, &mut setup_dice).map_err(|e| fail(0, e.to_string()))?;
     }
-    invariants::check(data, &state, &state, &[]).map_err(|m| fail(0, m))?;
+    invariants::check(data, &state, &state, &[]).map_err(|m| fail(0, m.to_string()))?;
     let mut record = MonthRecord::default();
     let mut tally: BTreeMap<String, Tally> = characters
         .iter()
@@ -156,7 +156,7 @@ pub fn play(
         let before = state.clone();
         let (after, events) = resolve_day(data, rules, state, &orders, &mut dice)
             .map_err(|e| fail(day, e.to_string()))?;
-        invariants::check(data, &before, &after, &events).map_err(|m| fail(day, m))?;
+        invariants::check(data, &before, &after, &events).map_err(|m| fail(day, m.to_string()))?;
         measure_day(data, day, &events, &mut tally, &mut record.events);
         state = after;
     }

@@ -14,6 +14,19 @@ use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening};
 use crate::magic_realm::state::MrState;
 
+/// A record of a character changed and no event of his tells of it.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the {character}'s {record} went from {was} to {is}, and no event of his tells of {record}"
+)]
+pub struct UntoldChange {
+    pub character: String,
+    /// The record, as the events' JSON names it: gold, fame or notoriety.
+    pub record: &'static str,
+    pub was: i64,
+    pub is: i64,
+}
+
 /// Check the records of every character who was in the game all day.
 /// `texts` are the events' JSON, in order.
 ///
@@ -24,7 +37,7 @@ pub fn check(
     after: &MrState,
     events: &[DayEvent],
     texts: &[String],
-) -> Result<(), String> {
+) -> Result<(), UntoldChange> {
     for now in &after.characters {
         let Some(then) = before.characters.iter().find(|c| c.name == now.name) else {
             continue;
@@ -59,10 +72,12 @@ pub fn check(
         ];
         for (word, was, is) in records {
             if was != is && !his.iter().any(|(_, text)| text.contains(word)) {
-                return Err(format!(
-                    "the {}'s {word} went from {was} to {is}, and no event of his tells of {word}",
-                    now.name
-                ));
+                return Err(UntoldChange {
+                    character: now.name.clone(),
+                    record: word,
+                    was,
+                    is,
+                });
             }
         }
     }

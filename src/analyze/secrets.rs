@@ -14,6 +14,18 @@ use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
 use crate::magic_realm::state::{ItemKind, MrState};
 
+/// A player read of a treasure that lies face down in a site.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reader} read of the {treasure}, which lies face down in the {site}: {text}")]
+pub struct SecretRead {
+    /// Who read it: "every player", or the players by name.
+    pub reader: String,
+    pub treasure: String,
+    pub site: String,
+    /// The event's JSON.
+    pub text: String,
+}
+
 /// Check what the players read of the day that ended in `after`. `texts`
 /// are the events' JSON, in order.
 ///
@@ -24,7 +36,7 @@ pub fn check(
     after: &MrState,
     events: &[DayEvent],
     texts: &[String],
-) -> Result<(), String> {
+) -> Result<(), SecretRead> {
     let face_down: Vec<(&str, &str)> = after
         .holdings
         .iter()
@@ -55,9 +67,12 @@ pub fn check(
             },
         };
         if let Some((treasure, site)) = named(text, &face_down) {
-            return Err(format!(
-                "{reader} read of the {treasure}, which lies face down in the {site}: {text}"
-            ));
+            return Err(SecretRead {
+                reader,
+                treasure: treasure.to_string(),
+                site: site.to_string(),
+                text: text.clone(),
+            });
         }
     }
     Ok(())

@@ -123,7 +123,9 @@ fn a_deliberately_broken_state_is_caught() {
         item: item.clone(),
         active: false,
     });
-    let error = invariants::check(data, &before, &copied, &no_events()).unwrap_err();
+    let error = invariants::check(data, &before, &copied, &no_events())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains(&item.name) && error.contains(&site),
         "{error}"
@@ -141,7 +143,9 @@ fn a_deliberately_broken_state_is_caught() {
         native: native.clone(),
         days_left: 14,
     });
-    let error = invariants::check(data, &before, &hired_dead, &no_events()).unwrap_err();
+    let error = invariants::check(data, &before, &hired_dead, &no_events())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("who is dead"), "{error}");
 }
 
@@ -187,7 +191,9 @@ fn gold_or_fame_that_changes_without_an_event_telling_of_it_is_caught() {
     let mut richer = before.clone();
     richer.characters[0].gold += 10;
     richer.characters[0].fame += 3;
-    let error = invariants::check(data, &before, &richer, &no_events()).unwrap_err();
+    let error = invariants::check(data, &before, &richer, &no_events())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("Amazon's gold went from"), "{error}");
     // The same change told by the evening's spoils is the game's own.
     let spoils = combat_line(
@@ -214,7 +220,9 @@ fn gold_or_fame_that_changes_without_an_event_telling_of_it_is_caught() {
     {
         *character = "Wizard".into();
     }
-    let error = invariants::check(data, &before, &richer, &[wizards]).unwrap_err();
+    let error = invariants::check(data, &before, &richer, &[wizards])
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("Amazon's"), "{error}");
     // A character killed today loses everything with no more said.
     let mut killed = richer;
@@ -258,7 +266,9 @@ fn a_player_told_of_a_treasure_still_face_down_in_a_site_is_caught() {
         )
     };
     let to_ann = telling(Observers::Players(["p0".to_string()].into()));
-    let error = invariants::check(data, &state, &state, &[to_ann]).unwrap_err();
+    let error = invariants::check(data, &state, &state, &[to_ann])
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains(&treasure) && error.contains(&site) && error.starts_with("p0 read"),
         "{error}"
@@ -334,7 +344,9 @@ fn a_death_no_event_tells_of_is_caught() {
     let before = test_game(&["Amazon", "Wizard"]);
     let mut after = before.clone();
     after.characters[1].dead = true;
-    let error = invariants::check(data, &before, &after, &no_events()).unwrap_err();
+    let error = invariants::check(data, &before, &after, &no_events())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("the Wizard is dead"), "{error}");
     let killed = combat_line(
         &before,

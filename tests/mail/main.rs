@@ -35,4 +35,5 @@ mod secrets_on_disk;
 mod site_pages;
 mod storage;
 mod three_campaigns;
+mod typed_errors;
 mod what_people_read;

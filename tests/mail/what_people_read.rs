@@ -400,28 +400,10 @@ fn help_pages() -> Vec<Read> {
 fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = Vec::new();
-    let files: Vec<PathBuf> = ["src", "crates"]
+    let files = ["src", "crates"]
         .iter()
-        .flat_map(|folder| files_under(&root.join(folder)))
-        .collect();
-    let test_only: Vec<PathBuf> = files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
-        .flat_map(|f| {
-            crate::source_code::test_only_children(f, &std::fs::read_to_string(f).unwrap())
-        })
-        .collect();
-    for file in files {
-        let name = file.file_name().unwrap().to_string_lossy();
-        if file.extension().is_none_or(|e| e != "rs")
-            || test_only.contains(&file)
-            || name == "tests.rs"
-            || name.ends_with("_tests.rs")
-            || name.starts_with("test_")
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
+        .flat_map(|folder| crate::source_code::library_files(&root.join(folder)));
+    for (file, text) in files {
         let text = crate::source_code::without_test_items(&text);
         let mut joined = String::with_capacity(text.len());
         let mut lines = text.lines().filter(|l| !l.trim_start().starts_with("//"));

@@ -1,8 +1,51 @@
 //! Source files read as text by the guards that scan the program's code
-//! (the engine's layering, no Debug formatting in messages): the code
-//! without its test items.
+//! (the engine's layering, no Debug formatting in messages, typed errors):
+//! the library's files without the test files, and the code without its
+//! test items.
 
 use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `folder`, sorted, with its text: the files of
+/// tests left out, by name (`tests.rs`, `*_tests.rs`, `test_*.rs`) or
+/// because a parent declares them for tests only.
+pub fn library_files(folder: &Path) -> Vec<(PathBuf, String)> {
+    fn walk(folder: &Path, files: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let test_file =
+                name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_");
+            if path.is_dir() {
+                walk(&path, files);
+            } else if name.ends_with(".rs") && !test_file {
+                files.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(folder, &mut paths);
+    paths.sort();
+    let files: Vec<(PathBuf, String)> = paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            (path, text)
+        })
+        .collect();
+    let test_only: Vec<PathBuf> = files
+        .iter()
+        .flat_map(|(path, text)| test_only_children(path, text))
+        .collect();
+    files
+        .into_iter()
+        .filter(|(path, _)| !test_only.contains(path))
+        .collect()
+}
 
 /// `text` without the items marked `#[cfg(test)]`: a one-line item
 /// (`mod tests;`) or a braced one (`mod tests { ... }`) is dropped, and the

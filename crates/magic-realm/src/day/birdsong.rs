@@ -79,7 +79,7 @@ pub fn birdsong(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         }
     }
     monster_roll(day, day_number);
-    let leaders = super::leader_turn::taking_turns(day, orders);
+    let leaders = super::hired_leaders::taking_turns(day, orders);
     let order = turn_order(day, own_turn, leaders, orders);
     let names = order
         .iter()

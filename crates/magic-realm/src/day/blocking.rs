@@ -84,10 +84,11 @@ fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, D
     let mover = &day.state.characters[who];
     let (name, player) = (mover.name.clone(), mover.player.clone());
     // During his own turn a leader is a seat, blocked as one.
-    let leaders: Vec<(String, usize)> = super::leader_turn::hired_leaders_in(day, &mover.position)
-        .into_iter()
-        .filter(|(_, employer)| day.state.characters[*employer].player != player)
-        .collect();
+    let leaders: Vec<(String, usize)> =
+        super::hired_leaders::hired_leaders_in(day, &mover.position)
+            .into_iter()
+            .filter(|(_, employer)| day.state.characters[*employer].player != player)
+            .collect();
     for (leader, employer) in leaders {
         let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();
         let mover = &day.state.characters[who];

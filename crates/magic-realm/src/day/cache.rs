@@ -16,7 +16,8 @@ use super::Day;
 use super::PhaseOutcome;
 use super::events::Happening;
 use crate::orders::dealings::CacheEntry;
-use crate::state::{Cache, Item, belongings};
+use crate::state::belongings::{self, BelongingRefused};
+use crate::state::{Cache, Item};
 
 /// The toggle that allows caches.
 pub const CACHING: &str = "caching";
@@ -126,7 +127,7 @@ pub fn cache_phase(day: &mut Day<'_>, who: usize, entries: &[CacheEntry]) -> Pha
                 character: name.clone(),
                 take: entry.take,
                 what: entry.thing(),
-                reason,
+                reason: reason.to_string(),
             },
         };
         day.emit(observers.clone(), Happening::Cache(event));
@@ -137,11 +138,30 @@ pub fn cache_phase(day: &mut Day<'_>, who: usize, entries: &[CacheEntry]) -> Pha
     PhaseOutcome::Done
 }
 
+/// Why an entry of a cache line is not done, in the player's words.
+#[derive(Debug, thiserror::Error)]
+enum EntryRefused {
+    /// `holder` words whose purse falls short: "he has", "the cache holds".
+    #[error("{holder} only {has} gold")]
+    ShortOfGold { holder: &'static str, has: u16 },
+    #[error(transparent)]
+    NotCarried(#[from] BelongingRefused),
+    #[error("there is no cache of his here, or it is empty")]
+    NoCache,
+    #[error("the cache here holds no {what}")]
+    NotInCache { what: String },
+}
+
 /// Move `gold` from one purse to the other; `holder` words the shortfall.
-fn move_gold(gold: u32, from: &mut u16, to: &mut u16, holder: &str) -> Result<String, String> {
+fn move_gold(
+    gold: u32,
+    from: &mut u16,
+    to: &mut u16,
+    holder: &'static str,
+) -> Result<String, EntryRefused> {
     let amount = u16::try_from(gold).unwrap_or(u16::MAX);
     if *from < amount {
-        return Err(format!("{holder} only {from} gold"));
+        return Err(EntryRefused::ShortOfGold { holder, has: *from });
     }
     *from -= amount;
     *to = to.saturating_add(amount);
@@ -149,7 +169,12 @@ fn move_gold(gold: u32, from: &mut u16, to: &mut u16, holder: &str) -> Result<St
 }
 
 /// Do one entry; what moved, in words, or why not.
-fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Result<String, String> {
+fn step(
+    day: &mut Day<'_>,
+    who: usize,
+    cache: usize,
+    entry: &CacheEntry,
+) -> Result<String, EntryRefused> {
     let character = &mut day.state.characters[who];
     let store = &mut day.state.caches[cache];
     match (entry.take, entry.gold, entry.what.as_str()) {
@@ -179,7 +204,7 @@ fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Resu
                 belongings::carry(character, item);
             }
             if said.is_empty() {
-                return Err("there is no cache of his here, or it is empty".into());
+                return Err(EntryRefused::NoCache);
             }
             Ok(said.join(", "))
         }
@@ -188,7 +213,9 @@ fn step(day: &mut Day<'_>, who: usize, cache: usize, entry: &CacheEntry) -> Resu
                 .items
                 .iter()
                 .position(|i| belongings::names(what, &i.name))
-                .ok_or_else(|| format!("the cache here holds no {what}"))?;
+                .ok_or_else(|| EntryRefused::NotInCache {
+                    what: what.to_string(),
+                })?;
             let item = store.items.remove(at);
             let said = format!("the {}", item.name);
             belongings::carry(character, item);

@@ -122,7 +122,7 @@ pub fn take_turn_as(
     let mut with_him = followers.to_vec();
     let observers = watchers(day, who, followers);
     let (mut hirelings, stay) = retinue::at_turn_start(day, who, mine);
-    for native in super::leader_turn::following(day, who, orders) {
+    for native in super::hired_leaders::following(day, who, orders) {
         if !hirelings.contains(&native) {
             hirelings.push(native);
         }

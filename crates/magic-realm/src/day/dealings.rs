@@ -177,13 +177,13 @@ impl Party {
     /// The character or hired leader called `name`.
     fn named(day: &Day<'_>, name: &str) -> Option<Party> {
         if let Some(seat) = day.state.characters.iter().position(|c| {
-            same(&c.name, name) && super::leader_turn::stand_in_of(day, &c.name).is_none()
+            same(&c.name, name) && super::hired_leaders::stand_in_of(day, &c.name).is_none()
         }) {
             return Some(Party::Seat(seat));
         }
         let native = day.state.denizens.keys().find(|id| same(id, name))?;
         let employer = day.state.employer_of(native)?;
-        super::leader_turn::is_leader(day.data, native).then(|| Party::Leader {
+        super::hired_leaders::is_leader(day.data, native).then(|| Party::Leader {
             native: native.clone(),
             employer,
         })
@@ -210,7 +210,7 @@ impl Party {
         match self {
             Party::Seat(s) => *s,
             Party::Leader { native, employer } => {
-                super::leader_turn::stand_in_of(day, native).unwrap_or(*employer)
+                super::hired_leaders::stand_in_of(day, native).unwrap_or(*employer)
             }
         }
     }
@@ -218,7 +218,7 @@ impl Party {
     fn holder(&self, day: &Day<'_>) -> Holder {
         match self {
             Party::Seat(s) => Holder::Seat(*s),
-            Party::Leader { native, .. } => match super::leader_turn::stand_in_of(day, native) {
+            Party::Leader { native, .. } => match super::hired_leaders::stand_in_of(day, native) {
                 Some(s) => Holder::Seat(s),
                 None => Holder::Record(native.clone()),
             },
@@ -228,7 +228,7 @@ impl Party {
     fn position(&self, day: &Day<'_>) -> Option<ClearingId> {
         match self {
             Party::Seat(s) => Some(day.state.characters[*s].position.clone()),
-            Party::Leader { native, .. } => match super::leader_turn::stand_in_of(day, native) {
+            Party::Leader { native, .. } => match super::hired_leaders::stand_in_of(day, native) {
                 Some(s) => Some(day.state.characters[s].position.clone()),
                 None => match day.state.denizens.get(native).map(|d| &d.at) {
                     Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
@@ -254,7 +254,7 @@ impl Party {
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<String, DayOrders>) {
     let at = When::Phase(phase);
     let name = day.state.characters[who].name.clone();
-    if super::leader_turn::stand_in_of(day, &name) == Some(who) {
+    if super::hired_leaders::stand_in_of(day, &name) == Some(who) {
         if let Some(employer) = day.state.employer_of(&name) {
             settle(day, employer, at, orders, |d| {
                 d.by.as_deref().is_some_and(|l| same(l, &name))

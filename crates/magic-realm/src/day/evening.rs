@@ -353,7 +353,8 @@ fn leaders_facing_a_fight(day: &Day<'_>) -> Vec<ClearingId> {
             continue;
         };
         let boss = &day.state.characters[employer];
-        if !super::leader_turn::is_leader(day.data, id) || boss.dead || boss.position == *clearing {
+        if !super::hired_leaders::is_leader(day.data, id) || boss.dead || boss.position == *clearing
+        {
             continue;
         }
         let someone_to_fight = day.state.denizens.iter().any(|(other, o)| {
@@ -669,7 +670,7 @@ fn write_back(
         // A hired leader's belongings: to his killer, or left here when
         // he dies otherwise or turns on his employer (`leader_turn`).
         if let Some(Out::Killed { by }) = &battle.fighters[f].out {
-            super::leader_turn::killed(&mut day.state, id, by);
+            day.state.hired_leader_killed(id, by);
         } else if den.employer.is_none() {
             day.state.release_leader(id);
         }

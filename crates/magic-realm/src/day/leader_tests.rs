@@ -5,7 +5,6 @@
 //! takes what he carried.
 
 use super::events::{BirdsongEvent, Happening, PhaseEvent, PhaseResult};
-use super::leader_turn;
 use super::retinue_tests::{at, standing, with_soldiers};
 use super::tests::{border, game, play};
 use crate::board::ClearingId;
@@ -149,7 +148,7 @@ fn his_killer_takes_what_he_carried_and_a_released_leader_drops_it() {
         },
     );
     let mut killed = state.clone();
-    leader_turn::killed(&mut killed, "Soldier HQ", "Amazon");
+    killed.hired_leader_killed("Soldier HQ", "Amazon");
     assert!(
         killed.characters[1]
             .belongings
@@ -157,13 +156,13 @@ fn his_killer_takes_what_he_carried_and_a_released_leader_drops_it() {
             .any(|b| b.item == item)
     );
     let mut by_monster = state.clone();
-    leader_turn::killed(&mut by_monster, "Soldier HQ", "Giant 1");
+    by_monster.hired_leader_killed("Soldier HQ", "Giant 1");
     assert_eq!(
         by_monster.holdings[&abandoned_pile(&here)],
         vec![item.clone()]
     );
     let mut released = state;
-    leader_turn::release_all(&mut released, 0);
+    released.release_hired_leaders(0);
     assert_eq!(released.holdings[&abandoned_pile(&here)], vec![item]);
     assert!(released.leaders.is_empty());
 }

@@ -10,7 +10,7 @@ use super::visitor_spells::SPELL_PRICE;
 use super::{Day, PhaseOutcome};
 use crate::board::ClearingId;
 use crate::data::tiles::Side;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::magic::events::MagicEvent;
 use crate::orders::{Activity, DayOrders, Purchase};
 use crate::state::{ChitCondition, ItemKind, MrState};

@@ -23,6 +23,7 @@ pub mod familiar;
 pub mod fly;
 pub mod goblins;
 pub mod hire;
+pub mod hired_leaders;
 pub mod horses;
 pub mod leader_turn;
 pub mod log;

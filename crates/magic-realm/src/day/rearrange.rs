@@ -24,7 +24,7 @@ use super::events::Happening;
 use crate::orders::DayOrders;
 use crate::orders::dealings::{Arrange, When, load_target};
 use crate::state::abandoned_pile;
-use crate::state::belongings;
+use crate::state::belongings::{self, BelongingRefused};
 
 /// One step of a rearrangement, done or not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,15 +192,17 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
             Arrange::Activate => {
                 belongings::activate(day.data, &mut day.state.characters[who], &item, in_cave)
                     .map(|(item, old)| (item.name, old.map(|o| o.name)))
+                    .map_err(StepRefused::from)
             }
             Arrange::Inactivate => belongings::inactivate(&mut day.state.characters[who], &item)
-                .map(|item| (item.name, None)),
-            Arrange::Abandon => abandon(day, who, &item).map(|name| (name, None)),
-            Arrange::Load | Arrange::Unload if !day.rules.is_on(PACK_HORSES) => Err(
-                "this campaign does not use the Pack Horses rule (add \"pack_horses\" to its \
-                 rules)"
-                    .to_string(),
-            ),
+                .map(|item| (item.name, None))
+                .map_err(StepRefused::from),
+            Arrange::Abandon => abandon(day, who, &item)
+                .map(|name| (name, None))
+                .map_err(StepRefused::from),
+            Arrange::Load | Arrange::Unload if !day.rules.is_on(PACK_HORSES) => {
+                Err(StepRefused::NoPackHorses)
+            }
             Arrange::Load => {
                 let (thing, horse) = load_target(&item);
                 let data = day.data;
@@ -208,9 +210,11 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
                     |i: &crate::state::Item| crate::abilities::weight(data, i.kind, &i.name);
                 belongings::load(data, &mut day.state.characters[who], thing, horse, weigh)
                     .map(|(thing, horse)| (format!("{thing} on the {horse}"), None))
+                    .map_err(StepRefused::from)
             }
             Arrange::Unload => belongings::unload(&mut day.state.characters[who], &item)
-                .map(|(thing, horse)| (format!("{thing} from the {horse}"), None)),
+                .map(|(thing, horse)| (format!("{thing} from the {horse}"), None))
+                .map_err(StepRefused::from),
         };
         let (observers, event) = match done {
             Ok((item, displaced)) => {
@@ -235,7 +239,7 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
                     at,
                     how,
                     item,
-                    reason,
+                    reason: reason.to_string(),
                 },
             ),
         };
@@ -243,8 +247,17 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
     }
 }
 
+/// Why a step of rearranging is not done, in the player's words.
+#[derive(Debug, thiserror::Error)]
+enum StepRefused {
+    #[error(transparent)]
+    Belonging(#[from] BelongingRefused),
+    #[error("this campaign does not use the Pack Horses rule (add \"pack_horses\" to its rules)")]
+    NoPackHorses,
+}
+
 /// Leave the belonging `name` in his clearing's abandoned pile.
-fn abandon(day: &mut Day<'_>, who: usize, name: &str) -> Result<String, String> {
+fn abandon(day: &mut Day<'_>, who: usize, name: &str) -> Result<String, BelongingRefused> {
     let character = &mut day.state.characters[who];
     let item = belongings::take_out(character, name)
         .ok_or_else(|| belongings::not_carried(character, name))?;

@@ -172,7 +172,7 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
         return;
     };
     let fell_in = day.state.characters[who].position.clone();
-    super::leader_turn::release_all(&mut day.state, who);
+    day.state.release_hired_leaders(who);
     let left_behind: Vec<Item> = day.state.characters[who]
         .belongings
         .drain(..)

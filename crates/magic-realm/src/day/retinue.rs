@@ -45,8 +45,8 @@ pub fn at_turn_start(day: &Day<'_>, who: usize, orders: &DayOrders) -> (Vec<Stri
         .filter(|native| day.state.denizens.get(native).map(|d| &d.at) == Some(&here))
         // Hired leaders with turns of their own, and those sent with them.
         .filter(|native| {
-            !super::leader_turn::takes_own_turn(day, who, native, Some(orders))
-                && super::leader_turn::sent_with(orders, native).is_none()
+            !super::hired_leaders::takes_own_turn(day, who, native, Some(orders))
+                && super::hired_leaders::sent_with(orders, native).is_none()
         })
         .partition(|native| !left_by_order(day.data, orders, native));
     (follow, stay)

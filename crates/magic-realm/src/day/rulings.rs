@@ -144,7 +144,7 @@ pub fn carry_out(day: &mut Day<'_>) {
             Err(reason) => RulingEvent::Void {
                 ruling,
                 why,
-                reason,
+                reason: reason.to_string(),
             },
         };
         let observers = match event {
@@ -214,13 +214,43 @@ fn observers(day: &Day<'_>, ruling: &Ruling) -> Observers {
     Observers::Players(players)
 }
 
-fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
+/// Why a ruling cannot be carried out: the game moved on since the GM
+/// wrote it.
+#[derive(Debug, thiserror::Error)]
+enum RulingVoid {
+    #[error("the {character} is not in the Realm")]
+    NotInTheRealm { character: String },
+    #[error("the {character} does not carry the {item}")]
+    NotCarried { character: String, item: String },
+    #[error("the {denizen} is not in the game")]
+    NoSuchDenizen { denizen: String },
+    #[error("the {denizen} is dead")]
+    DenizenDead { denizen: String },
+    #[error("the {character} has no chit {chit}")]
+    NoSuchChit { character: String, chit: String },
+    #[error("the {character} is dead already")]
+    DeadAlready { character: String },
+    #[error("the {character} is not about to enter the Realm")]
+    NotArriving { character: String },
+    #[error("the {character} is already in play")]
+    InPlay { character: String },
+    #[error("the Inn is not on the map")]
+    NoInn,
+    #[error("there is no character {character}")]
+    NoSuchCharacter { character: String },
+    #[error("nobody holds the {item} any more")]
+    HeldByNobody { item: String },
+}
+
+fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
     let who_is = |day: &Day<'_>, name: &str| {
         day.state
             .characters
             .iter()
             .position(|c| c.name == name)
-            .ok_or_else(|| format!("the {name} is not in the Realm"))
+            .ok_or_else(|| RulingVoid::NotInTheRealm {
+                character: name.to_string(),
+            })
     };
     match ruling {
         Ruling::Give { item, to } => {
@@ -237,7 +267,10 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
             let at = belongings
                 .iter()
                 .position(|b| &b.item == item)
-                .ok_or_else(|| format!("the {from} does not carry the {}", item.name))?;
+                .ok_or_else(|| RulingVoid::NotCarried {
+                    character: from.clone(),
+                    item: item.name.clone(),
+                })?;
             let taken = belongings.remove(at).item;
             day.state
                 .holdings
@@ -268,13 +301,17 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
             character.discoveries.tiles_visited.insert(to.tile.clone());
         }
         Ruling::MoveDenizen { denizen, to } => {
-            let counter = day
-                .state
-                .denizens
-                .get_mut(denizen)
-                .ok_or_else(|| format!("the {denizen} is not in the game"))?;
+            let counter =
+                day.state
+                    .denizens
+                    .get_mut(denizen)
+                    .ok_or_else(|| RulingVoid::NoSuchDenizen {
+                        denizen: denizen.clone(),
+                    })?;
             if counter.at == Whereabouts::Dead {
-                return Err(format!("the {denizen} is dead"));
+                return Err(RulingVoid::DenizenDead {
+                    denizen: denizen.clone(),
+                });
             }
             counter.at = Whereabouts::Clearing {
                 clearing: to.clone(),
@@ -290,7 +327,10 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
                 .chits
                 .iter_mut()
                 .find(|c| &c.chit == chit)
-                .ok_or_else(|| format!("the {character} has no chit {chit}"))?;
+                .ok_or_else(|| RulingVoid::NoSuchChit {
+                    character: character.clone(),
+                    chit: chit.clone(),
+                })?;
             held.condition = *condition;
         }
         Ruling::Heal { character } => {
@@ -317,7 +357,9 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
         Ruling::Kill { character } => {
             let who = who_is(day, character)?;
             if day.state.characters[who].dead {
-                return Err(format!("the {character} is dead already"));
+                return Err(RulingVoid::DeadAlready {
+                    character: character.clone(),
+                });
             }
             day.state.characters[who].dead = true;
         }
@@ -336,7 +378,9 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
                 .arrivals
                 .iter_mut()
                 .find(|a| &a.character == character)
-                .ok_or_else(|| format!("the {character} is not about to enter the Realm"))?;
+                .ok_or_else(|| RulingVoid::NotArriving {
+                    character: character.clone(),
+                })?;
             arrival.spells.clone_from(spells);
             day.state
                 .victory_requirements
@@ -345,20 +389,24 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), String> {
         Ruling::Replace { character, with } => {
             let who = who_is(day, character)?;
             if day.state.characters_in_play().any(|c| c == with) {
-                return Err(format!("the {with} is already in play"));
+                return Err(RulingVoid::InPlay {
+                    character: with.clone(),
+                });
             }
             let inn = day
                 .state
                 .dwellings
                 .get(&Dwelling::Inn)
                 .cloned()
-                .ok_or("the Inn is not on the map")?;
+                .ok_or(RulingVoid::NoInn)?;
             let kind = day
                 .data
                 .characters
                 .iter()
                 .find(|c| &c.name == with)
-                .ok_or_else(|| format!("there is no character {with}"))?;
+                .ok_or_else(|| RulingVoid::NoSuchCharacter {
+                    character: with.clone(),
+                })?;
             leave_the_realm(day, who);
             let player = day.state.characters[who].player.clone();
             day.state.characters[who] = fresh_at_inn(day, kind, player, &inn, &[]);
@@ -379,14 +427,14 @@ fn leave_the_realm(day: &mut Day<'_>, who: usize) {
         .map(|b| b.item)
         .collect();
     drop_where_he_fell(day, &at, &left);
-    super::leader_turn::release_all(&mut day.state, who);
+    day.state.release_hired_leaders(who);
     day.state.characters[who].hirelings.clear();
     day.state.familiars.remove(&name);
     day.state.victory_requirements.remove(&name);
 }
 
 /// Take `item` from whoever holds it.
-fn remove_item(day: &mut Day<'_>, item: &Item) -> Result<(), String> {
+fn remove_item(day: &mut Day<'_>, item: &Item) -> Result<(), RulingVoid> {
     for character in &mut day.state.characters {
         if let Some(at) = character.belongings.iter().position(|b| &b.item == item) {
             character.belongings.remove(at);
@@ -399,5 +447,7 @@ fn remove_item(day: &mut Day<'_>, item: &Item) -> Result<(), String> {
             return Ok(());
         }
     }
-    Err(format!("nobody holds the {} any more", item.name))
+    Err(RulingVoid::HeldByNobody {
+        item: item.name.clone(),
+    })
 }

@@ -22,7 +22,7 @@
 
 use crate::board::ClearingId;
 use crate::day::refusal::PhaseError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::magic::enchant;
 use crate::magic::events::MagicEvent;
 use crate::magic::spellbook::find_spell;

@@ -209,7 +209,7 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
         blocking::block(day, &first, None, i);
     }
     // Unhidden hired leaders standing there, outside their own turn.
-    let leaders: Vec<(String, usize)> = super::leader_turn::hired_leaders_in(day, clearing)
+    let leaders: Vec<(String, usize)> = super::hired_leaders::hired_leaders_in(day, clearing)
         .into_iter()
         .filter(|(id, _)| !day.state.leaders.get(id).is_some_and(|l| l.hidden))
         .collect();

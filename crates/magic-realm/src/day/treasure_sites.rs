@@ -93,7 +93,7 @@ pub enum SiteEvent {
     MagicWorked {
         character: String,
         site: String,
-        effects: Vec<crate::magic::cast::SpellEffect>,
+        effects: Vec<crate::magic::effect::SpellEffect>,
     },
     /// A row that gives a power for the rest of the day.
     Granted {

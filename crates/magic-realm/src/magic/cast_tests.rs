@@ -13,7 +13,8 @@ use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 use super::MagicError;
-use super::cast::{CastRequest, SpellEffect, cast, check};
+use super::cast::{CastRequest, cast, check};
+use super::effect::SpellEffect;
 use super::events::MagicEvent;
 use super::{enchant, expiry, spells};
 use crate::state::magic::{Aim, CastWith};

@@ -11,8 +11,9 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
-use super::cast::{SpellEffect, check};
+use super::cast::check;
 use super::colour::{ColourSource, colours_present, sources_present};
+use super::effect::SpellEffect;
 
 use super::test_fixtures::{cast_ok, caster, me, request, together};
 

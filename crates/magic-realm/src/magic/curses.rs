@@ -155,3 +155,8 @@ pub fn spendable_fame(c: &CharacterState) -> i32 {
         c.fame
     }
 }
+
+/// Curses that a spell lifts by name, for Make Whole and the Wish.
+pub fn lifted_by_health() -> [CurseKind; 2] {
+    [CurseKind::Wither, CurseKind::IllHealth]
+}

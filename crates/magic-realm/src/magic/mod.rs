@@ -18,6 +18,7 @@ mod colour_tests;
 pub mod curses;
 #[cfg(test)]
 mod curses_tests;
+pub mod effect;
 pub mod enchant;
 #[cfg(test)]
 mod enchant_tests;

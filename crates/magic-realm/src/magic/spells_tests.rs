@@ -11,7 +11,8 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::game::Rules;
 
-use super::cast::{CastRequest, SpellEffect, cast, check};
+use super::cast::{CastRequest, cast, check};
+use super::effect::SpellEffect;
 use super::{curses, expiry};
 use crate::state::magic::{Aim, CastWith};
 

@@ -367,7 +367,7 @@ impl SetupByMail {
             let group = card
                 .map(|card| read_equipment(card, lines.get("equipment"), data))
                 .transpose()
-                .map_err(|e| vec![e])?
+                .map_err(|e| vec![e.to_string()])?
                 .flatten();
             if let Some(group) = &group {
                 self.equipment.insert(player.to_string(), group.clone());
@@ -421,14 +421,15 @@ impl SetupByMail {
         let enchanted =
             read_enchanted(character, lines.get("enchanted")).map_err(|e| problems.extend(e));
         let abilities = if self.choose_abilities {
-            read_abilities(character, lines.get("abilities")).map_err(|e| problems.push(e))
+            read_abilities(character, lines.get("abilities"))
+                .map_err(|e| problems.push(e.to_string()))
         } else {
             Ok(Vec::new())
         };
         let form = if self.choose_form && character.has_form_choice() {
             read_form(character, lines.get("form"))
                 .map(Some)
-                .map_err(|e| problems.push(e))
+                .map_err(|e| problems.push(e.to_string()))
         } else {
             Ok(None)
         };
@@ -767,34 +768,66 @@ pub fn supplying_groups<'d>(character: &Character, data: &'d GameData) -> Vec<&'
         .collect()
 }
 
+/// A player's choice in his setup mail that cannot be read, in his words:
+/// the line, what is wrong, and what he may write.
+#[derive(Debug, thiserror::Error)]
+enum ChoiceRefused {
+    #[error(
+        "Equipment: missing; name the native group whose stock supplies the {character}'s \
+         starting weapon and armour: {groups}"
+    )]
+    EquipmentMissing { character: String, groups: String },
+    #[error(
+        "Equipment: the {named} stock none of the {character}'s starting weapon and armour; \
+         name one of {groups}"
+    )]
+    EquipmentNotStocked {
+        named: String,
+        character: String,
+        groups: String,
+    },
+    #[error(
+        "Abilities: missing; name the optional abilities the {character} takes ({offered}), or \
+         none"
+    )]
+    AbilitiesMissing { character: String, offered: String },
+    #[error(
+        "Abilities: '{name}' is not an optional ability of the {character}; choose from {offered}"
+    )]
+    NotAnAbility {
+        name: String,
+        character: String,
+        offered: String,
+    },
+    #[error(
+        "Form: the {character} is a Light or a Great Elf; write `Form: Light` or `Form: Great`"
+    )]
+    NoElfForm { character: String },
+}
+
 /// The `Equipment:` line: a group that stocks some of the character's
 /// equipment; `None` when no group stocks any of it.
 fn read_equipment(
     character: &Character,
     text: Option<&String>,
     data: &GameData,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, ChoiceRefused> {
     let groups = supplying_groups(character, data);
     if groups.is_empty() {
         return Ok(None);
     }
     let Some(text) = text else {
-        return Err(format!(
-            "Equipment: missing; name the native group whose stock supplies the {}'s starting \
-             weapon and armour: {}",
-            character.name,
-            groups.join(", ")
-        ));
+        return Err(ChoiceRefused::EquipmentMissing {
+            character: character.name.clone(),
+            groups: groups.join(", "),
+        });
     };
     suggest::find(text, groups.iter().copied())
         .map(|g| Some(g.to_string()))
-        .ok_or_else(|| {
-            format!(
-                "Equipment: the {text} stock none of the {}'s starting weapon and armour; \
-                 name one of {}",
-                character.name,
-                groups.join(", ")
-            )
+        .ok_or_else(|| ChoiceRefused::EquipmentNotStocked {
+            named: text.clone(),
+            character: character.name.clone(),
+            groups: groups.join(", "),
         })
 }
 
@@ -810,17 +843,19 @@ fn choosable(character: &Character) -> Vec<&str> {
 }
 
 /// The `Abilities:` line: optional abilities of his own, or `none`.
-fn read_abilities(character: &Character, text: Option<&String>) -> Result<Vec<String>, String> {
+fn read_abilities(
+    character: &Character,
+    text: Option<&String>,
+) -> Result<Vec<String>, ChoiceRefused> {
     let offered = choosable(character);
     if offered.is_empty() {
         return Ok(Vec::new());
     }
     let Some(text) = text else {
-        return Err(format!(
-            "Abilities: missing; name the optional abilities the {} takes ({}), or none",
-            character.name,
-            offered.join(", ")
-        ));
+        return Err(ChoiceRefused::AbilitiesMissing {
+            character: character.name.clone(),
+            offered: offered.join(", "),
+        });
     };
     let mut chosen = Vec::new();
     for name in list(Some(text)) {
@@ -828,11 +863,11 @@ fn read_abilities(character: &Character, text: Option<&String>) -> Result<Vec<St
             Some(found) if !chosen.iter().any(|c| c == found) => chosen.push(found.to_string()),
             Some(_) => {}
             None => {
-                return Err(format!(
-                    "Abilities: '{name}' is not an optional ability of the {}; choose from {}",
-                    character.name,
-                    offered.join(", ")
-                ));
+                return Err(ChoiceRefused::NotAnAbility {
+                    name,
+                    character: character.name.clone(),
+                    offered: offered.join(", "),
+                });
             }
         }
     }
@@ -840,16 +875,13 @@ fn read_abilities(character: &Character, text: Option<&String>) -> Result<Vec<St
 }
 
 /// The `Form:` line of the Elf: Light or Great.
-fn read_form(character: &Character, text: Option<&String>) -> Result<ElfForm, String> {
+fn read_form(character: &Character, text: Option<&String>) -> Result<ElfForm, ChoiceRefused> {
     let text = text.map(|t| t.trim().trim_end_matches(" Elf").trim());
     ElfForm::ALL
         .into_iter()
         .find(|f| text.is_some_and(|t| f.label().eq_ignore_ascii_case(t)))
-        .ok_or_else(|| {
-            format!(
-                "Form: the {} is a Light or a Great Elf; write `Form: Light` or `Form: Great`",
-                character.name
-            )
+        .ok_or_else(|| ChoiceRefused::NoElfForm {
+            character: character.name.clone(),
         })
 }
 
@@ -1297,9 +1329,13 @@ mod tests {
             .unwrap();
         let groups = supplying_groups(amazon, data());
         assert!(!groups.is_empty());
-        let err = read_equipment(amazon, None, data()).unwrap_err();
+        let err = read_equipment(amazon, None, data())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("Equipment: missing"), "{err}");
-        let err = read_equipment(amazon, Some(&"Bashkars".to_string()), data()).unwrap_err();
+        let err = read_equipment(amazon, Some(&"Bashkars".to_string()), data())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("stock none of the Amazon's"), "{err}");
         let named = read_equipment(amazon, Some(&groups[0].to_lowercase()), data()).unwrap();
         assert_eq!(named.as_deref(), Some(groups[0]));

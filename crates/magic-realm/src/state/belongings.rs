@@ -19,8 +19,44 @@ use super::{Belonging, CharacterState, Item, ItemKind};
 use crate::data::GameData;
 use crate::data::armor::ArmorKind;
 use crate::data::base_name;
+use crate::data::terms::Strength;
 use crate::data::treasures::TreasureEffect;
 use realmgm_core::suggest::same;
+
+/// Why a belonging cannot be handled as the orders ask, in the player's
+/// words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BelongingRefused {
+    #[error("he carries no {name} (he carries {carried})")]
+    NotCarried { name: String, carried: String },
+    #[error("the {horse} is ridden; only a horse he leads inactive carries a load")]
+    HorseRidden { horse: String },
+    #[error("he leads no horse called {horse}")]
+    NoSuchHorse { horse: String },
+    #[error("he leads no inactive horse to load")]
+    NoHorseToLoad,
+    #[error("the {item} is a horse; horses are led, not loaded")]
+    HorseAsLoad { item: String },
+    #[error("the {item} (weight {weight}) is too heavy for the {horse} (strength {strength})")]
+    TooHeavy {
+        item: String,
+        weight: Strength,
+        horse: String,
+        strength: Strength,
+    },
+    #[error("no pack horse of his carries {name}")]
+    NotLoaded { name: String },
+    #[error("the {item} is active already")]
+    ActiveAlready { item: String },
+    #[error("the {item} carries a load; unload it before riding it")]
+    CarriesALoad { item: String },
+    #[error("the {item} is a spell, not a belonging to activate")]
+    Spell { item: String },
+    #[error("the {item} cannot be made active: no horse is active in a cave clearing")]
+    HorseInCave { item: String },
+    #[error("the {item} is inactive already")]
+    InactiveAlready { item: String },
+}
 
 /// Whether `item` is the belonging a player named as `name` (`Spear`
 /// names `Spear 2`).
@@ -55,8 +91,11 @@ pub fn find(c: &CharacterState, name: &str) -> Option<(Item, bool)> {
 }
 
 /// Why `name` cannot be handled: he does not carry it, and what he carries.
-pub fn not_carried(c: &CharacterState, name: &str) -> String {
-    format!("he carries no {name} (he carries {})", listing(c))
+pub fn not_carried(c: &CharacterState, name: &str) -> BelongingRefused {
+    BelongingRefused::NotCarried {
+        name: name.to_string(),
+        carried: listing(c),
+    }
 }
 
 /// Everything he carries, by name, for an error that lists it.
@@ -116,8 +155,8 @@ pub fn load(
     c: &mut CharacterState,
     name: &str,
     horse: Option<&str>,
-    weight: impl Fn(&Item) -> crate::data::terms::Strength,
-) -> Result<(String, String), String> {
+    weight: impl Fn(&Item) -> Strength,
+) -> Result<(String, String), BelongingRefused> {
     let led: Vec<&Belonging> = c
         .belongings
         .iter()
@@ -132,37 +171,33 @@ pub fn load(
                     .belongings
                     .iter()
                     .any(|b| b.active && names(wanted, &b.item.name));
+                let horse = wanted.to_string();
                 if ridden {
-                    format!("the {wanted} is ridden; only a horse he leads inactive carries a load")
+                    BelongingRefused::HorseRidden { horse }
                 } else {
-                    format!("he leads no horse called {wanted}")
+                    BelongingRefused::NoSuchHorse { horse }
                 }
             })?,
-        None => led
-            .first()
-            .ok_or_else(|| "he leads no inactive horse to load".to_string())?,
+        None => led.first().ok_or(BelongingRefused::NoHorseToLoad)?,
     };
     let horse = chosen.item.name.clone();
     let strength = data
         .horses
         .iter()
         .find(|h| h.name == horse)
-        .map_or(crate::data::terms::Strength::Negligible, |h| {
-            h.trot.strength
-        });
+        .map_or(Strength::Negligible, |h| h.trot.strength);
     let (item, _) = find(c, name).ok_or_else(|| not_carried(c, name))?;
     if item.kind == ItemKind::Horse {
-        return Err(format!(
-            "the {} is a horse; horses are led, not loaded",
-            item.name
-        ));
+        return Err(BelongingRefused::HorseAsLoad { item: item.name });
     }
     let weight = weight(&item);
     if weight > strength {
-        return Err(format!(
-            "the {} (weight {weight}) is too heavy for the {horse} (strength {strength})",
-            item.name
-        ));
+        return Err(BelongingRefused::TooHeavy {
+            item: item.name,
+            weight,
+            horse,
+            strength,
+        });
     }
     let item = take_out(c, name).ok_or_else(|| not_carried(c, name))?;
     let said = item.name.clone();
@@ -175,7 +210,7 @@ pub fn load(
 ///
 /// # Errors
 /// Nothing of that name is loaded.
-pub fn unload(c: &mut CharacterState, name: &str) -> Result<(String, String), String> {
+pub fn unload(c: &mut CharacterState, name: &str) -> Result<(String, String), BelongingRefused> {
     let mut taken: Vec<(Item, String)> = Vec::new();
     for (horse, load) in &mut c.pack {
         let all = name.eq_ignore_ascii_case("all");
@@ -191,7 +226,9 @@ pub fn unload(c: &mut CharacterState, name: &str) -> Result<(String, String), St
     }
     c.pack.retain(|_, load| !load.is_empty());
     if taken.is_empty() {
-        return Err(format!("no pack horse of his carries {name}"));
+        return Err(BelongingRefused::NotLoaded {
+            name: name.to_string(),
+        });
     }
     let items: Vec<String> = taken.iter().map(|(i, _)| i.name.clone()).collect();
     let horses: Vec<String> = taken.iter().map(|(_, h)| h.clone()).collect();
@@ -247,29 +284,19 @@ pub fn activate(
     c: &mut CharacterState,
     name: &str,
     in_cave: bool,
-) -> Result<(Item, Option<Item>), String> {
-    let (item, active) =
-        find(c, name).ok_or_else(|| format!("he carries no {name} (he carries {})", listing(c)))?;
+) -> Result<(Item, Option<Item>), BelongingRefused> {
+    let (item, active) = find(c, name).ok_or_else(|| not_carried(c, name))?;
     if active {
-        return Err(format!("the {} is active already", item.name));
+        return Err(BelongingRefused::ActiveAlready { item: item.name });
     }
     if c.pack.get(&item.name).is_some_and(|load| !load.is_empty()) {
-        return Err(format!(
-            "the {} carries a load; unload it before riding it",
-            item.name
-        ));
+        return Err(BelongingRefused::CarriesALoad { item: item.name });
     }
     if item.kind == ItemKind::Spell {
-        return Err(format!(
-            "the {} is a spell, not a belonging to activate",
-            item.name
-        ));
+        return Err(BelongingRefused::Spell { item: item.name });
     }
     if item.kind == ItemKind::Horse && in_cave {
-        return Err(format!(
-            "the {} cannot be made active: no horse is active in a cave clearing",
-            item.name
-        ));
+        return Err(BelongingRefused::HorseInCave { item: item.name });
     }
     let slot = slot_of(data, &item);
     let displaced = slot.and_then(|slot| {
@@ -309,11 +336,10 @@ pub fn activate(
 ///
 /// # Errors
 /// Why it cannot be made inactive.
-pub fn inactivate(c: &mut CharacterState, name: &str) -> Result<Item, String> {
-    let (item, active) =
-        find(c, name).ok_or_else(|| format!("he carries no {name} (he carries {})", listing(c)))?;
+pub fn inactivate(c: &mut CharacterState, name: &str) -> Result<Item, BelongingRefused> {
+    let (item, active) = find(c, name).ok_or_else(|| not_carried(c, name))?;
     if !active {
-        return Err(format!("the {} is inactive already", item.name));
+        return Err(BelongingRefused::InactiveAlready { item: item.name });
     }
     put_inactive(c, &item);
     Ok(item)
@@ -387,6 +413,7 @@ mod tests {
         assert!(
             activate(data(), &mut c, "Spear", false)
                 .unwrap_err()
+                .to_string()
                 .contains("active already")
         );
 
@@ -407,10 +434,11 @@ mod tests {
         assert!(
             activate(data(), &mut c, "Pony 1", true)
                 .unwrap_err()
+                .to_string()
                 .contains("cave")
         );
         activate(data(), &mut c, "Pony 1", false).expect("outside a cave it may");
-        let error = inactivate(&mut c, "Lantern").unwrap_err();
+        let error = inactivate(&mut c, "Lantern").unwrap_err().to_string();
         assert!(
             error.contains("no Lantern") && error.contains("Pony 1"),
             "{error}"
@@ -444,7 +472,7 @@ mod tests {
         carry(&mut c, ItemKind::Treasure, "Lost Keys");
         let refused = load(data(), &mut c, "Lost Keys", None, |_| Strength::Heavy).unwrap_err();
         assert_eq!(
-            refused,
+            refused.to_string(),
             "the Lost Keys (weight H) is too heavy for the Bashkar Pony 1 (strength M)"
         );
     }

@@ -517,6 +517,42 @@ impl MrState {
         }
     }
 
+    /// Every hireling of the character `who` leaves his service (he died,
+    /// restarts or leaves the Realm): the leaders among them are released.
+    pub fn release_hired_leaders(&mut self, who: usize) {
+        let natives: Vec<String> = self.characters[who]
+            .hirelings
+            .iter()
+            .map(|h| h.native.clone())
+            .collect();
+        for native in natives {
+            self.release_leader(&native);
+        }
+    }
+
+    /// The hired leader `native` was killed by `killer`: a character who
+    /// killed him takes what he carried (inactive); otherwise it lies in the
+    /// clearing (play summary III.B.9.d.ii).
+    pub fn hired_leader_killed(&mut self, native: &str, killer: &str) {
+        let Some(record) = self.leaders.remove(native) else {
+            return;
+        };
+        if let Some(c) = self
+            .characters
+            .iter_mut()
+            .find(|c| c.name == killer && !c.dead)
+        {
+            c.belongings
+                .extend(record.carries.into_iter().map(|item| Belonging {
+                    item,
+                    active: false,
+                }));
+        } else {
+            self.leaders.insert(native.to_string(), record);
+            self.release_leader(native);
+        }
+    }
+
     /// The native `native` is nobody's hireling any more (killed, or
     /// turned by treachery).
     pub fn dismiss(&mut self, native: &str) {

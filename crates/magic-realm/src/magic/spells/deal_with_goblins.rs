@@ -23,7 +23,7 @@ use crate::state::{MrState, Whereabouts};
 
 use super::Ctx;
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 pub const NAME: &str = "Deal with Goblins";

@@ -22,7 +22,7 @@ use crate::state::MrState;
 
 use super::Ctx;
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::magic::events::MagicEvent;
 use crate::state::magic::Aim;
 

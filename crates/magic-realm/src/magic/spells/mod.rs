@@ -37,7 +37,7 @@ use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 use super::MagicError;
-use super::cast::SpellEffect;
+use super::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 /// What a spell's effect function works with.

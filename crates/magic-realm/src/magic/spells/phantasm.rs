@@ -24,7 +24,7 @@ use crate::state::MrState;
 
 use super::Ctx;
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 pub const NAME: &str = "Phantasm";

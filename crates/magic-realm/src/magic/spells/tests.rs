@@ -222,7 +222,7 @@ fn deal_with_goblins_makes_the_goblins_of_that_kind_in_the_clearing_dealable() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, crate::magic::cast::SpellEffect::NotApplied { .. })),
+            .any(|e| matches!(e, crate::magic::effect::SpellEffect::NotApplied { .. })),
         "every part of the spell applies (combat: spell_deal_with_goblins.toml): {effects:?}"
     );
     let (group, members) = deal_with_goblins::dealing(&state, 0, &here).expect("a deal");

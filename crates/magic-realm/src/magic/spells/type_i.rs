@@ -13,7 +13,8 @@ use crate::tables::magic::{Wish, WishResult};
 
 use super::{Build, Ctx, everyone_in, in_effect};
 use crate::magic::MagicError;
-use crate::magic::cast::{SpellEffect, lifted_by_health};
+use crate::magic::curses::lifted_by_health;
+use crate::magic::effect::SpellEffect;
 use crate::magic::{curses, expiry};
 use crate::state::magic::Aim;
 

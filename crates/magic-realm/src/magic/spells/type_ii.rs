@@ -13,7 +13,7 @@ use crate::tables::search::{Peer, PeerResult};
 
 use super::{Build, Ctx, in_effect};
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

@@ -17,8 +17,8 @@ use crate::tables::magic::{Curse, PitEvent, PowerOfThePit};
 
 use super::{Build, Ctx, everyone_in, in_effect};
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
 use crate::magic::curses;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

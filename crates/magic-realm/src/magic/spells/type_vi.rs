@@ -13,7 +13,7 @@ use crate::tables::magic::Transform;
 
 use super::{Build, Ctx, in_effect};
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::magic::expiry;
 use crate::state::magic::Aim;
 

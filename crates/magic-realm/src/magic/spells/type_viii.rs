@@ -10,8 +10,8 @@
 
 use super::{Build, Ctx, control, in_effect};
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
 use crate::magic::curses;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 pub fn build(name: &str) -> Option<Build> {

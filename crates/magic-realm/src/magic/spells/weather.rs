@@ -12,7 +12,7 @@ use crate::tables::weather::draw_chit;
 
 use super::Ctx;
 use crate::magic::MagicError;
-use crate::magic::cast::SpellEffect;
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::Aim;
 
 /// The aim a `Combat:` line names for the weather spell (`see`, `change`
