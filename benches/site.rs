@@ -25,12 +25,16 @@ fn main() {
     let db = dir.join("m16.sqlite");
     month16::play(&db, days);
     let mut store = Store::open(&db).expect("the played database opens");
-    let mut stored = store.load_campaign("M16").expect("the campaign is stored");
+    let mut stored = store
+        .campaigns()
+        .load_campaign("M16")
+        .expect("the campaign is stored");
     stored.campaign.site = Some(SiteSettings {
         publish: Publish::End,
         ..SiteSettings::default()
     });
     store
+        .campaigns_mut()
         .update_campaign(&stored.campaign, &stored.file_text)
         .expect("the site settings are stored");
     let mut times: Vec<Duration> = Vec::new();

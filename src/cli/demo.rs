@@ -49,6 +49,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     // A virtual clock: the week plays in seconds, the same way every run.
     let mut now = campaign.schedule.first_deadline_unix() - 6 * 3600;
     let secrets: BTreeMap<String, String> = store
+        .campaigns_mut()
         .insert_campaign(&campaign, DEMO_CAMPAIGN, now)?
         .into_iter()
         .map(|s| (s.player, s.secret))
@@ -63,6 +64,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     for day in 1..=DAYS {
         let stored = daemon
             .store
+            .days()
             .latest_day(&campaign.name)?
             .context("the demo game was not set up")?;
         let state = MrState::deserialize(stored.state.json())?;
@@ -83,6 +85,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     }
     let last = daemon
         .store
+        .days()
         .latest_day(&campaign.name)?
         .context("the demo game has no days")?;
     let mut summary = format!(

@@ -47,11 +47,12 @@ impl Daemon {
     pub fn status_facts(&self, name: &str) -> anyhow::Result<CampaignStatus> {
         let stored = self.campaign(name)?;
         let campaign = &stored.campaign;
-        let control = self.store.control(name)?;
+        let control = self.store.control().get(name)?;
         let pending = self.pending(campaign)?;
         let (awaited, unknown) = self.awaited(&stored, &pending)?;
         let combat_round = self
             .store
+            .rounds()
             .combat_round(name, pending.day)?
             .map(|round| super::rounds::round_status(&round));
         let setup = if self.setting_up_by_mail(&stored)? {
@@ -60,8 +61,8 @@ impl Daemon {
             None
         };
         let over = awaited.is_empty() && self.over(&stored, &pending)?;
-        let orders = self.store.orders_for_day(name, pending.day)?;
-        let away = self.store.absences(name)?;
+        let orders = self.store.orders().orders_for_day(name, pending.day)?;
+        let away = self.store.players().absences(name)?;
         let mut players = Vec::new();
         for player in &awaited {
             let mine: Vec<_> = orders
@@ -77,7 +78,7 @@ impl Daemon {
                 player: player.clone(),
                 accepted_version: accepted,
                 latest_version: mine.last().map(|o| o.version),
-                bounces: self.store.bounce_count(name, player).unwrap_or(0),
+                bounces: self.store.players().bounce_count(name, player).unwrap_or(0),
                 away_until: away
                     .iter()
                     .find(|a| a.player.eq_ignore_ascii_case(player))
@@ -96,10 +97,10 @@ impl Daemon {
             .filter(|p| matches!(self.starting_info_owed(&stored, &p.name), Ok(Some(_))))
             .map(|p| p.name.clone())
             .collect();
-        let health = self.store.mail_health(name)?;
+        let health = self.store.inbox().mail_health(name)?;
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
-            latest_day: self.store.latest_day(name)?.map(|d| d.day),
+            latest_day: self.store.days().latest_day(name)?.map(|d| d.day),
             mail: MailStatus {
                 to_send: health.to_send,
                 oldest_to_send: health.oldest_to_send.map(format_utc),
@@ -108,7 +109,7 @@ impl Daemon {
                 failed: health.failed,
                 notices_held: health.notices_held,
             },
-            rulings: self.store.rulings(name, pending.day)?,
+            rulings: self.store.rulings().on_day(name, pending.day)?,
             choosing,
             owing_starting_info,
             campaign: campaign.name.clone(),
@@ -195,10 +196,14 @@ impl Daemon {
                 );
             }
             if let DayToProcess::Seen(day) = meant
-                && let Some(latest) = daemon.store.latest_day(name)?
+                && let Some(latest) = daemon.store.days().latest_day(name)?
                 && latest.day > 0
                 && (0..JUST_RUN_SECONDS).contains(&(now - latest.created))
-                && daemon.store.accepted_order_times(name, day)?.is_empty()
+                && daemon
+                    .store
+                    .orders()
+                    .accepted_order_times(name, day)?
+                    .is_empty()
             {
                 anyhow::bail!(
                     "day {} was processed {} seconds ago and nobody has sent orders for day \
@@ -218,11 +223,11 @@ impl Daemon {
     /// # Errors
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
-        let latest = self
-            .store
-            .latest_day_number(name)?
-            .ok_or_else(|| anyhow::anyhow!("campaign {name} has no stored days to roll back"))?;
-        if self.store.load_day(name, day)?.is_none() || day > latest {
+        let latest =
+            self.store.days().latest_day_number(name)?.ok_or_else(|| {
+                anyhow::anyhow!("campaign {name} has no stored days to roll back")
+            })?;
+        if self.store.days().load_day(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }
         if day == latest && day > 0 {
@@ -234,14 +239,16 @@ impl Daemon {
                 db = self.store.db_option()
             );
         }
-        self.store.rollback_to(name, day)?;
-        self.store.set_hold(name, None)?;
+        self.store.days_mut().rollback_to(name, day)?;
+        self.store.control_mut().set_hold(name, None)?;
         let note = format!(
             "rolled back from day {latest} to day {day}; day {} is pending again (its orders are \
              kept)",
             day + 1
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 
@@ -250,8 +257,10 @@ impl Daemon {
     /// # Errors
     /// No such campaign.
     pub fn pause(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
-        self.store.set_paused(name, true)?;
-        self.store.log_gm(Some(name), now, "gm", "paused", None)?;
+        self.store.control_mut().set_paused(name, true)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", "paused", None)?;
         Ok(format!(
             "{name} is paused; `gm resume` starts the deadlines again"
         ))
@@ -266,10 +275,12 @@ impl Daemon {
         let stored = self.campaign(name)?;
         let pending = self.pending(&stored.campaign)?;
         let day = pending.day;
-        self.store.set_paused(name, false)?;
-        self.store.set_hold(name, None)?;
-        self.store.set_approved_day(name, Some(day))?;
-        self.store.log_gm(Some(name), now, "gm", "resumed", None)?;
+        self.store.control_mut().set_paused(name, false)?;
+        self.store.control_mut().set_hold(name, None)?;
+        self.store.control_mut().set_approved_day(name, Some(day))?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", "resumed", None)?;
         // A pause often outlasts the deadline: then the day runs at once.
         let when = if pending.deadline <= now {
             "its deadline has passed, so it runs in the daemon's next round".to_string()
@@ -296,7 +307,9 @@ impl Daemon {
             );
         }
         let day = self.pending(&stored.campaign)?.day;
-        self.store.record_announcement(name, day, text, now)?;
+        self.store
+            .announcements_mut()
+            .record_announcement(name, day, text, now)?;
         let body = format!(
             "{} announcement ===\n\n{text}\n\nThe report of day {day} opens with it too.\n",
             marker(name)
@@ -311,8 +324,13 @@ impl Daemon {
                 now,
             )?;
         }
-        self.store
-            .log_gm(Some(name), now, "gm", &format!("announced: {text}"), None)?;
+        self.store.control_mut().log_gm(
+            Some(name),
+            now,
+            "gm",
+            &format!("announced: {text}"),
+            None,
+        )?;
         Ok(format!(
             "announced to {} players; the report of day {day} opens with it",
             stored.players.len()
@@ -342,14 +360,18 @@ impl Daemon {
             );
         }
         let pending = self.pending(&stored.campaign)?.day;
-        let latest = self.store.latest_day(name)?.map_or(0, |d| d.day);
+        let latest = self.store.days().latest_day(name)?.map_or(0, |d| d.day);
         let day = day.unwrap_or(latest.max(1));
         if day == 0 || day > pending {
             anyhow::bail!("day {day} is not reached yet: narrate a day from 1 to {pending}");
         }
-        self.store.set_narrative(name, day, text, now)?;
+        self.store
+            .announcements_mut()
+            .set_narrative(name, day, text, now)?;
         let note = format!("narrative of day {day} kept");
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(format!(
             "{note}; the GM history of day {day} shows it (`realmgm report --campaign {name} --day \
              {day} --gm{db}`)",
@@ -365,14 +387,17 @@ impl Daemon {
         let stored = self.campaign(name)?;
         let day = self.pending(&stored.campaign)?.day;
         self.store
+            .control_mut()
             .extend_deadline(name, day, i64::from(hours) * 3600)?;
-        self.store.set_hold(name, None)?;
+        self.store.control_mut().set_hold(name, None)?;
         let deadline = self.pending(&stored.campaign)?.deadline;
         let note = format!(
             "deadline of day {day} extended by {hours} hours to {}",
             format_utc(deadline)
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 
@@ -396,6 +421,7 @@ impl Daemon {
             .clone();
         let report = self
             .store
+            .days()
             .report(name, Some(&record.name), day)?
             .ok_or_else(|| {
                 anyhow::anyhow!(
@@ -455,7 +481,7 @@ impl Daemon {
         if self.setting_up_by_mail(&stored)? {
             // Before day 1 the GM answers the setup for him instead.
             let (note, answer) = self.setup_submit(&stored, &seat, text, None, source_mail, now)?;
-            self.store.log_gm(
+            self.store.control_mut().log_gm(
                 Some(name),
                 now,
                 "gm",
@@ -476,7 +502,7 @@ impl Daemon {
             },
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(name),
             now,
             "gm",
@@ -503,7 +529,7 @@ impl Daemon {
     /// taken for an order to run the next one, with no orders from anyone.
     fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
         if let Some(written) = letter.mail.date_unix
-            && let Some(latest) = self.store.latest_day(name)?
+            && let Some(latest) = self.store.days().latest_day(name)?
             && latest.day > 0
             && latest.created > written
         {
@@ -626,7 +652,7 @@ impl Daemon {
             letter.answering(),
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(&name),
             now,
             "gm",

@@ -148,9 +148,10 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<InboundInsert> {
         let head = head_of(raw, MAX_MAIL_BYTES);
-        let inserted = self
-            .store
-            .insert_inbound_head(head, delivered, &arrival(head), now)?;
+        let inserted =
+            self.store
+                .inbox_mut()
+                .insert_inbound_head(head, delivered, &arrival(head), now)?;
         // A second delivery keeps only its headers: nothing of it was cut.
         if head.len() < delivered && matches!(inserted, InboundInsert::New(_)) {
             let id = inserted.id();
@@ -160,11 +161,15 @@ impl Daemon {
                 MAX_MAIL_BYTES / (1024 * 1024),
                 head.len()
             );
-            self.store.log_gm(None, now, "too large", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "too large", &note, Some(id))?;
         }
         if let InboundInsert::Redelivered { id, original } = inserted {
             let note = format!("mail {id}: {}", redelivery_note(original));
-            self.store.log_gm(None, now, "duplicate", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "duplicate", &note, Some(id))?;
         }
         Ok(inserted)
     }
@@ -212,7 +217,7 @@ impl Daemon {
     /// The store fails.
     pub fn stored_note(&self, inserted: &InboundInsert) -> anyhow::Result<String> {
         Ok(match inserted {
-            InboundInsert::New(id) => match self.store.inbound_mail(*id)? {
+            InboundInsert::New(id) => match self.store.inbox().inbound_mail(*id)? {
                 Some(mail) if mail.status != InboundStatus::New => mail.note.unwrap_or_default(),
                 _ => "stored; the daemon answers it in its next round".to_string(),
             },
@@ -284,7 +289,7 @@ impl Daemon {
             .select(folder)
             .with_context(|| format!("cannot open the IMAP folder '{folder}'"))?;
         let mailbox = mailbox_key(settings, folder);
-        let remembered = self.store.imap_uid_validity(&mailbox)?;
+        let remembered = self.store.inbox().imap_uid_validity(&mailbox)?;
         let scan = scan_for(remembered, status.uid_validity);
         let uids = match scan {
             Scan::Unseen => client.search_unseen()?,
@@ -305,7 +310,9 @@ impl Daemon {
                          it is flagged seen and skipped, and stays on the server: flag it unread \
                          there to have it fetched again"
                     );
-                    self.store.log_gm(None, now, "imap", &note, None)?;
+                    self.store
+                        .control_mut()
+                        .log_gm(None, now, "imap", &note, None)?;
                 }
                 Err(error) => return Err(error.into()),
             }
@@ -318,10 +325,14 @@ impl Daemon {
                  server renumbered it); re-scanned all {}, {new} of them new",
                 crate::words::counted(uids.len(), "message", "messages")
             );
-            self.store.log_gm(None, now, "imap", &note, None)?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "imap", &note, None)?;
         }
         if let Some(current) = status.uid_validity {
-            self.store.set_imap_uid_validity(&mailbox, current, now)?;
+            self.store
+                .inbox_mut()
+                .set_imap_uid_validity(&mailbox, current, now)?;
         }
         Ok(new)
     }
@@ -350,21 +361,27 @@ impl Daemon {
         now: i64,
         go_on: &dyn Fn() -> bool,
     ) -> anyhow::Result<Vec<(i64, String)>> {
-        let pruned = self.store.prune_stranger_mail(now)?;
+        let pruned = self.store.inbox_mut().prune_stranger_mail(now)?;
         if pruned > 0 {
             let note = format!(
                 "dropped the kept text of {} older than mail.keep_strangers_days; their rows \
                  stay",
                 crate::words::counted(pruned, "stranger mail", "stranger mails")
             );
-            self.store.log_gm(None, now, "pruned", &note, None)?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "pruned", &note, None)?;
         }
         let mut handled = Vec::new();
-        for id in self.store.inbound_ids_with_status(InboundStatus::New)? {
+        for id in self
+            .store
+            .inbox()
+            .inbound_ids_with_status(InboundStatus::New)?
+        {
             if !go_on() {
                 break;
             }
-            let Some(stored) = self.store.inbound_mail(id)? else {
+            let Some(stored) = self.store.inbox().inbound_mail(id)? else {
                 continue;
             };
             // Everything one mail causes is committed together with its new
@@ -386,9 +403,10 @@ impl Daemon {
                     }
                 }
             };
-            if let Err(error) = self
-                .store
-                .set_inbound_status(stored.id, status, Some(&note))
+            if let Err(error) =
+                self.store
+                    .inbox_mut()
+                    .set_inbound_status(stored.id, status, Some(&note))
             {
                 self.store.abandon_work();
                 return Err(error.into());
@@ -396,7 +414,7 @@ impl Daemon {
             self.store.commit_work()?;
             handled.push((stored.id, note));
         }
-        self.store.release_free_pages()?;
+        self.store.inbox_mut().release_free_pages()?;
         Ok(handled)
     }
 
@@ -426,7 +444,10 @@ impl Daemon {
                 );
                 self.tell_gm(&campaign, "error", "a mail failed", &message, Some(id), now)?;
             }
-            _ => self.store.log_gm(None, now, "error", &note, Some(id))?,
+            _ => self
+                .store
+                .control_mut()
+                .log_gm(None, now, "error", &note, Some(id))?,
         }
         Ok(note)
     }
@@ -449,7 +470,9 @@ impl Daemon {
             Ok(mail) => mail,
             Err(error) => {
                 let note = format!("unreadable mail: {error}");
-                self.store.log_gm(None, now, "rejected", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "rejected", &note, Some(id))?;
                 let kept = self.keep_head(id, raw, &no_campaign, true, now)?;
                 return Ok((InboundStatus::Rejected, note + &kept));
             }
@@ -484,13 +507,18 @@ impl Daemon {
         };
         let (stored, plus_secret) = routed;
         let campaign = stored.campaign.clone();
-        if let Some(earlier) = self.store.earlier_mail_with_message_id(id)? {
+        if let Some(earlier) = self.store.inbox().earlier_mail_with_message_id(id)? {
             let note = format!(
                 "mail {id} has the Message-ID of mail {earlier} but another sender or content; \
                  it is read as a mail of its own"
             );
-            self.store
-                .log_gm(Some(&campaign.name), now, "message-id", &note, Some(id))?;
+            self.store.control_mut().log_gm(
+                Some(&campaign.name),
+                now,
+                "message-id",
+                &note,
+                Some(id),
+            )?;
         }
         // Read only for a registered sender: a stranger's text is not copied.
         let password = std::cell::LazyCell::new(|| take_password(&mail.body_text));
@@ -574,8 +602,13 @@ impl Daemon {
                     "mail from {}, who is not in the campaign; not answered",
                     one_line(&address, ADDRESS_SHOWN)
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "stranger",
+                    &note,
+                    Some(id),
+                )?;
                 Ok(note)
             }
             Refused::GmWithoutSecret => {
@@ -588,8 +621,13 @@ impl Daemon {
                     campaign.name,
                     db = self.store.db_option()
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let gm = campaign.gm.email.as_str();
                 self.notice(
                     campaign,
@@ -615,8 +653,13 @@ impl Daemon {
                      never read: write your orders and your `Password:` line in the body of the \
                      mail itself and send it again.\n"
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let to = NoticeTo::Player(&player.name);
                 self.notice(campaign, to, &player.email, "mail not read", &body, id, now)?;
                 Ok(note)
@@ -630,8 +673,13 @@ impl Daemon {
                      `Password: <your secret>` and send it again. If you did not, someone may be \
                      writing in your name; the GM has been told.\n"
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let to = NoticeTo::Player(&player.name);
                 self.notice(
                     campaign,
@@ -668,14 +716,18 @@ impl Daemon {
             .clone()
             .unwrap_or_default()
             .notice_interval_seconds();
-        match self.store.notice_turn(&campaign.name, to, now, interval)? {
+        match self
+            .store
+            .inbox_mut()
+            .notice_turn(&campaign.name, to, now, interval)?
+        {
             NoticeTurn::Held => {
                 let note = format!(
                     "the notice '{subject}' to {address} was held back: one went there less \
                      than {} ago (mail.notice_interval_minutes)",
                     crate::words::counted(interval / 60, "minute", "minutes")
                 );
-                self.store.log_gm(
+                self.store.control_mut().log_gm(
                     Some(&campaign.name),
                     now,
                     NOTICE_HELD,
@@ -723,6 +775,7 @@ impl Daemon {
             None
         };
         self.store
+            .inbox_mut()
             .keep_inbound_head(id, head, raw.len(), prune_after)?;
         Ok(if head.len() < raw.len() {
             // `raw` is what was stored, itself perhaps cut: the size that
@@ -749,16 +802,24 @@ impl Daemon {
         if let crate::mail::auto::AutoKind::Bounce { failed_recipients } = kind {
             let mut told = false;
             for address in failed_recipients {
-                for (campaign, player) in self.store.players_by_email(address)? {
-                    let count = self.store.record_bounce(&campaign, &player, now, &note)?;
-                    let stored = self.store.load_campaign(&campaign)?;
+                for (campaign, player) in self.store.players().players_by_email(address)? {
+                    let count = self
+                        .store
+                        .players_mut()
+                        .record_bounce(&campaign, &player, now, &note)?;
+                    let stored = self.store.campaigns().load_campaign(&campaign)?;
                     let message = format!(
                         "mail to {player} ({address}) bounced ({} so far): {}",
                         crate::words::counted(count, "bounce", "bounces"),
                         quotable(&mail.subject, QUOTED_CHARS)
                     );
-                    self.store
-                        .log_gm(Some(&campaign), now, "bounce", &message, Some(id))?;
+                    self.store.control_mut().log_gm(
+                        Some(&campaign),
+                        now,
+                        "bounce",
+                        &message,
+                        Some(id),
+                    )?;
                     let body = format!(
                         "{} GM notice ===\n\n{message}\n",
                         super::confirm::marker(&campaign)
@@ -770,10 +831,14 @@ impl Daemon {
                 }
             }
             if !told {
-                self.store.log_gm(None, now, "bounce", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "bounce", &note, Some(id))?;
             }
         } else {
-            self.store.log_gm(None, now, "robot", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "robot", &note, Some(id))?;
         }
         Ok((InboundStatus::Rejected, note))
     }
@@ -791,17 +856,21 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<BySender> {
         let address = from.unwrap_or("(no From)");
-        let mut seats = self.store.players_by_email(address)?;
+        let mut seats = self.store.players().players_by_email(address)?;
         seats.dedup_by(|a, b| a.0 == b.0);
         match seats.as_slice() {
-            [(one, _)] => Ok(BySender::One(Box::new(self.store.load_campaign(one)?))),
+            [(one, _)] => Ok(BySender::One(Box::new(
+                self.store.campaigns().load_campaign(one)?,
+            ))),
             [] => {
                 let note = format!(
                     "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
                      not answered",
                     one_line(address, ADDRESS_SHOWN)
                 );
-                self.store.log_gm(None, now, "stranger", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "stranger", &note, Some(id))?;
                 Ok(BySender::Refused {
                     note,
                     settings: Box::default(),
@@ -819,7 +888,7 @@ impl Daemon {
                     one_line(address, ADDRESS_SHOWN)
                 );
                 let (first, player) = &several[0];
-                let first = self.store.load_campaign(first)?.campaign;
+                let first = self.store.campaigns().load_campaign(first)?.campaign;
                 let body = format!(
                     "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
                      It was not read. Send it again with the campaign's tag in the subject, for \
@@ -827,8 +896,13 @@ impl Daemon {
                     first.name
                 );
                 for (campaign, _) in several {
-                    self.store
-                        .log_gm(Some(campaign), now, "untagged", &note, Some(id))?;
+                    self.store.control_mut().log_gm(
+                        Some(campaign),
+                        now,
+                        "untagged",
+                        &note,
+                        Some(id),
+                    )?;
                 }
                 let to = NoticeTo::Player(player);
                 self.notice(&first, to, address, "which campaign?", &body, id, now)?;
@@ -852,7 +926,7 @@ impl Daemon {
                 continue;
             };
             if let Some((tag, secret)) = plus_address(address, base)
-                && let Ok(stored) = self.store.load_campaign(&tag)
+                && let Ok(stored) = self.store.campaigns().load_campaign(&tag)
             {
                 let gm_base = bare_address(&sender(&stored.campaign))
                     .split('@')
@@ -865,7 +939,7 @@ impl Daemon {
             }
         }
         for tag in subject_tags(&mail.subject) {
-            if let Ok(stored) = self.store.load_campaign(&tag) {
+            if let Ok(stored) = self.store.campaigns().load_campaign(&tag) {
                 return Ok(Some((stored, None)));
             }
         }
@@ -970,10 +1044,10 @@ mod tests {
         let mut daemon = Daemon::new(Store::open_in_memory().unwrap());
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
-        assert!(daemon.store.gm_log(None).unwrap().is_empty());
+        assert!(daemon.store.control().gm_log(None).unwrap().is_empty());
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 30).unwrap(), 1);
         server.join().unwrap();
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1, "{log:?}");
         assert!(
             log[0].message.contains("UIDVALIDITY changed from 7 to 9")
@@ -981,10 +1055,14 @@ mod tests {
             "{log:?}"
         );
         let key = format!("gm@127.0.0.1:{port}/INBOX");
-        assert_eq!(daemon.store.imap_uid_validity(&key).unwrap(), Some(9));
+        assert_eq!(
+            daemon.store.inbox().imap_uid_validity(&key).unwrap(),
+            Some(9)
+        );
         assert_eq!(
             daemon
                 .store
+                .inbox()
                 .inbound_with_status(InboundStatus::New)
                 .unwrap()
                 .len(),
@@ -1038,10 +1116,10 @@ mod tests {
                 MAX_MAIL_BYTES + 1
             )
         );
-        let stored = daemon.store.inbound_mail(1).unwrap().unwrap();
+        let stored = daemon.store.inbox().inbound_mail(1).unwrap().unwrap();
         assert!(stored.raw.len() <= MAX_MAIL_BYTES, "{}", stored.raw.len());
         assert!(stored.raw.ends_with(b"\r\n"));
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1);
         assert_eq!(log[0].kind, "too large");
         assert!(
@@ -1071,7 +1149,7 @@ mod tests {
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 10).unwrap(), 1);
         assert_eq!(daemon.poll_imap(&settings, "INBOX", 20).unwrap(), 0);
         server.join().unwrap();
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1);
         assert_eq!(log[0].kind, "imap");
         assert!(

@@ -89,7 +89,7 @@ impl Daemon {
     /// # Errors
     /// No such campaign.
     pub fn campaign(&self, name: &str) -> anyhow::Result<StoredCampaign> {
-        Ok(self.store.load_campaign(name)?)
+        Ok(self.store.campaigns().load_campaign(name)?)
     }
 
     /// The number of the pending day, read without its state: a campaign
@@ -101,6 +101,7 @@ impl Daemon {
     pub fn pending_day(&self, campaign: &str) -> anyhow::Result<u32> {
         Ok(self
             .store
+            .days()
             .latest_day_number(campaign)?
             .map_or(1, |day| day + 1))
     }
@@ -110,10 +111,13 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn pending(&self, campaign: &Campaign) -> anyhow::Result<Pending> {
-        let latest = self.store.latest_day(&campaign.name)?;
+        let latest = self.store.days().latest_day(&campaign.name)?;
         let day = latest.as_ref().map_or(1, |snapshot| snapshot.day + 1);
-        let deadline =
-            campaign.schedule.deadline(day) + self.store.deadline_extension(&campaign.name, day)?;
+        let deadline = campaign.schedule.deadline(day)
+            + self
+                .store
+                .control()
+                .deadline_extension(&campaign.name, day)?;
         Ok(Pending {
             day,
             state: latest.map(|snapshot| snapshot.state),

@@ -102,7 +102,9 @@ impl Daemon {
             }
             Command::Back => {
                 let text = self.welcome_back(stored, &player.name)?;
-                self.store.clear_absence(&campaign.name, &player.name)?;
+                self.store
+                    .players_mut()
+                    .clear_absence(&campaign.name, &player.name)?;
                 ("back".to_string(), text, format!("{} is back", player.name))
             }
             other => {
@@ -156,9 +158,9 @@ impl Daemon {
             ));
         }
         let since_day = self.pending(campaign)?.day;
-        self.store.set_absence(
+        self.store.players_mut().set_absence(
             &campaign.name,
-            &crate::store::absences::Absence {
+            &crate::store::Absence {
                 player: player.name.clone(),
                 until,
                 since_day,
@@ -191,10 +193,15 @@ impl Daemon {
         let head = format!("{} welcome back ===\n\n", marker(&campaign.name));
         let away = self
             .store
+            .players()
             .absences(&campaign.name)?
             .into_iter()
             .find(|a| a.player.eq_ignore_ascii_case(player));
-        let played = self.store.latest_day(&campaign.name)?.map_or(0, |d| d.day);
+        let played = self
+            .store
+            .days()
+            .latest_day(&campaign.name)?
+            .map_or(0, |d| d.day);
         let pending = self.pending(campaign)?;
         Ok(match away {
             Some(away) if played >= away.since_day => {
@@ -237,7 +244,10 @@ impl Daemon {
     ) -> anyhow::Result<String> {
         let campaign = &stored.campaign;
         let head = |what: &str| format!("{} {what} ===\n\n", marker(&campaign.name));
-        let found = self.store.report(&campaign.name, Some(&player.name), day)?;
+        let found = self
+            .store
+            .days()
+            .report(&campaign.name, Some(&player.name), day)?;
         let (body, parts, note) = match found {
             Some(report) => (
                 format!(
@@ -395,7 +405,7 @@ impl Daemon {
                 pending.day,
                 format_utc(pending.deadline)
             );
-            self.store.log_gm(
+            self.store.control_mut().log_gm(
                 Some(&campaign.name),
                 now,
                 "late",
@@ -460,7 +470,7 @@ impl Daemon {
         );
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
-        let version = self.store.insert_order(&NewOrder {
+        let version = self.store.orders_mut().insert_order(&NewOrder {
             campaign: &campaign.name,
             player,
             day: pending.day,
@@ -495,7 +505,7 @@ impl Daemon {
         let text = match own {
             Ok(text) => text,
             Err(e) => {
-                self.store.log_gm(
+                self.store.control_mut().log_gm(
                     Some(&campaign.name),
                     now,
                     "template",
@@ -529,7 +539,11 @@ impl Daemon {
         day: u32,
         player: &str,
     ) -> anyhow::Result<Option<AcceptedOrders>> {
-        let latest = match self.store.latest_accepted_order(campaign, day, player) {
+        let latest = match self
+            .store
+            .orders()
+            .latest_accepted_order(campaign, day, player)
+        {
             Ok(latest) => latest,
             // A name the game awaits but the campaign does not seat has
             // sent nothing.

@@ -61,7 +61,7 @@ impl Daemon {
                 self.queue(campaign, &to.email, &subject, &body, None, now)?;
                 // Kept for the report of the turn now pending.
                 let day = self.pending(campaign)?.day;
-                self.store.record_relayed_message(
+                self.store.outbox_mut().record_relayed_message(
                     &campaign.name,
                     day,
                     &RelayedMessage {
@@ -83,8 +83,13 @@ impl Daemon {
                     )?;
                 }
                 let note = format!("private message from {} to {}", from.name, to.name);
-                self.store
-                    .log_gm(Some(&campaign.name), now, "relay", &note, letter.inbound_id)?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "relay",
+                    &note,
+                    letter.inbound_id,
+                )?;
                 (
                     format!("{head}Your message was passed on to {}.", signature(to)),
                     note,

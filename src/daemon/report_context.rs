@@ -44,8 +44,8 @@ pub fn templates(campaign: &Campaign) -> anyhow::Result<Templates> {
 /// No such campaign, or the database fails.
 pub fn gm_words(store: &Store, campaign: &str, day: u32) -> Result<GmWords, StoreError> {
     Ok(GmWords {
-        announcements: store.announcements(campaign, day)?,
-        narrative: store.narrative(campaign, day)?,
+        announcements: store.announcements().of_day(campaign, day)?,
+        narrative: store.announcements().narrative(campaign, day)?,
     })
 }
 

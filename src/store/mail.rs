@@ -16,10 +16,12 @@
 
 use std::collections::BTreeMap;
 
+use std::ops::{Deref, DerefMut};
+
 use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::packed::{PackedBytes, PackedText, UnpackedBytes, UnpackedText};
+use super::packed::UnpackedBytes;
 use super::{Store, StoreError};
 use crate::game::hex;
 use crate::mail::arrival::{Arrival, split_head};
@@ -217,7 +219,152 @@ const REDELIVERY_HEAD_BYTES: usize = 16 * 1024;
 /// The GM's log kind of a notice held back.
 pub const NOTICE_HELD: &str = "notice held";
 
-impl Store {
+/// The received mail, and how far each mailbox was read.
+pub struct Inbox<S> {
+    pub(super) store: S,
+}
+
+impl<S: Deref<Target = Store>> Inbox<S> {
+    /// The first other stored mail with the same non-empty Message-ID as
+    /// mail `id`, if any.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn earlier_mail_with_message_id(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .store
+            .conn
+            .prepare_cached(
+                "SELECT MIN(o.id) FROM inbound_mail m JOIN inbound_mail o \
+                 ON o.message_id = m.message_id AND o.id < m.id \
+                 WHERE m.id = ?1 AND m.message_id != ''",
+            )?
+            .query_row(params![id], |row| row.get(0))?)
+    }
+
+    /// The ids of received messages with `status`, oldest first: the
+    /// messages themselves are read one at a time, so a poll never holds
+    /// every unread mail in memory at once.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn inbound_ids_with_status(&self, status: InboundStatus) -> Result<Vec<i64>, StoreError> {
+        let mut statement = self.store.conn.prepare_cached(
+            "SELECT id FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![status.as_str()], |row| row.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How the mail of `campaign` stands, for monitoring: its outbox
+    /// backlog and undeliverable mail, and the received mail not yet read
+    /// (of every campaign: a mail's campaign is known once it is read).
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn mail_health(&self, campaign: &str) -> Result<MailHealth, StoreError> {
+        let campaign_id = self.store.campaign_id(campaign)?;
+        let (to_send, oldest_to_send, undeliverable) = self.store.conn.query_row(
+            "SELECT COUNT(*) FILTER (WHERE status = 'pending'), \
+                    MIN(created) FILTER (WHERE status = 'pending'), \
+                    COUNT(*) FILTER (WHERE status = 'failed') \
+             FROM outbox WHERE campaign_id = ?1",
+            params![campaign_id],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )?;
+        let unread = self.store.conn.query_row(
+            "SELECT COUNT(*) FROM inbound_mail WHERE status = 'new'",
+            [],
+            |row| row.get(0),
+        )?;
+        Ok(MailHealth {
+            to_send,
+            oldest_to_send,
+            undeliverable,
+            unread,
+            failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
+            notices_held: self.store.conn.query_row(
+                "SELECT (SELECT COALESCE(SUM(notices_held), 0) FROM players \
+                         WHERE campaign_id = ?1) \
+                      + (SELECT COALESCE(SUM(gm_notices_held), 0) FROM daemon_state \
+                         WHERE campaign_id = ?1)",
+                params![campaign_id],
+                |row| row.get(0),
+            )?,
+        })
+    }
+
+    /// The mail that failed to be handled and concerns campaign `campaign`
+    /// (its GM was told of it) or no campaign at all, oldest first.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn failed_mail(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
+        let campaign_id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare(
+            "SELECT id, raw, message_id, content_hash, received, status, note \
+             FROM inbound_mail m WHERE status = 'failed' AND ( \
+                EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id AND l.campaign_id = ?1) \
+                OR NOT EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id \
+                               AND l.campaign_id IS NOT NULL)) \
+             ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![campaign_id], inbound_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The received message `id`, if stored.
+    ///
+    /// # Errors
+    /// The database fails or holds an unknown status.
+    pub fn inbound_mail(&self, id: i64) -> Result<Option<InboundMail>, StoreError> {
+        let row = self
+            .store
+            .conn
+            .query_row(
+                "SELECT id, raw, message_id, content_hash, received, status, note \
+                 FROM inbound_mail WHERE id = ?1",
+                params![id],
+                inbound_row,
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    /// Received messages with `status`, oldest first.
+    ///
+    /// # Errors
+    /// The database fails or holds an unknown status.
+    pub fn inbound_with_status(
+        &self,
+        status: InboundStatus,
+    ) -> Result<Vec<InboundMail>, StoreError> {
+        let mut statement = self.store.conn.prepare(
+            "SELECT id, raw, message_id, content_hash, received, status, note \
+             FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![status.as_str()], inbound_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The UIDVALIDITY `mailbox` had when last selected; `None` the first time.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn imap_uid_validity(&self, mailbox: &str) -> Result<Option<u32>, StoreError> {
+        Ok(self
+            .store
+            .conn
+            .query_row(
+                "SELECT uid_validity FROM imap_mailboxes WHERE mailbox = ?1",
+                params![mailbox],
+                |row| row.get(0),
+            )
+            .optional()?)
+    }
+}
+
+impl<S: DerefMut<Target = Store>> Inbox<S> {
     /// Record a received message unless it was recorded before. The same
     /// bytes under the same Message-ID are found, not stored again (a fetch
     /// retried after a crash); the same letter delivered again (same
@@ -252,7 +399,7 @@ impl Store {
     ) -> Result<InboundInsert, StoreError> {
         let delivered_size = (delivered > raw.len()).then_some(delivered as i64);
         let content_hash = hex(&Sha256::digest(raw));
-        self.durably(|store| {
+        self.store.durably(|store| {
             let tx = store.conn.savepoint()?;
             let existing: Option<i64> = tx
                 .prepare_cached(
@@ -321,22 +468,6 @@ impl Store {
         })
     }
 
-    /// The first other stored mail with the same non-empty Message-ID as
-    /// mail `id`, if any.
-    ///
-    /// # Errors
-    /// The database fails.
-    pub fn earlier_mail_with_message_id(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT MIN(o.id) FROM inbound_mail m JOIN inbound_mail o \
-                 ON o.message_id = m.message_id AND o.id < m.id \
-                 WHERE m.id = ?1 AND m.message_id != ''",
-            )?
-            .query_row(params![id], |row| row.get(0))?)
-    }
-
     /// Keep only `head` of received mail `id`, stored as `stored` bytes,
     /// whose sender was not authenticated, recording the size it arrived
     /// with; with `prune_after`, a stranger's mail, the head itself is
@@ -353,47 +484,21 @@ impl Store {
         prune_after: Option<i64>,
     ) -> Result<(), StoreError> {
         if head.len() < stored {
-            self.conn
+            self.store.conn
                 .prepare_cached(
                     "UPDATE inbound_mail SET raw = ?2, delivered_size = COALESCE(delivered_size, ?3) \
                      WHERE id = ?1",
                 )?
                 .execute(params![id, head, stored as i64])?;
         }
-        self.conn
+        self.store
+            .conn
             .prepare_cached(
                 "UPDATE inbound_mail SET prune_after = ?2 WHERE id = ?1 OR (status = 'duplicate' \
                  AND (message_id, sender, fingerprint) = \
                      (SELECT message_id, sender, fingerprint FROM inbound_mail WHERE id = ?1))",
             )?
             .execute(params![id, prune_after])?;
-        Ok(())
-    }
-
-    /// Give the pages freed by cutting and pruning mail back to the file
-    /// system, so a stranger's large mail does not stay in the file's size
-    /// (a database made before realmgm asked for it keeps them).
-    ///
-    /// # Errors
-    /// The database fails.
-    pub fn release_free_pages(&self) -> Result<(), StoreError> {
-        let pragma = |name: &str| -> Result<i64, StoreError> {
-            Ok(self
-                .conn
-                .query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))?)
-        };
-        const INCREMENTAL: i64 = 2;
-        if pragma("auto_vacuum")? != INCREMENTAL || pragma("freelist_count")? == 0 {
-            return Ok(());
-        }
-        // SQLite frees one page per step of this pragma: step it through.
-        let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
-        let mut steps = vacuum.query([])?;
-        while steps.next()?.is_some() {}
-        // In WAL mode the file is cut at a checkpoint; a reader still at an
-        // older page only delays it to a later one.
-        self.conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 
@@ -405,6 +510,7 @@ impl Store {
     /// The database fails.
     pub fn prune_stranger_mail(&mut self, now: i64) -> Result<usize, StoreError> {
         Ok(self
+            .store
             .conn
             .prepare_cached(
                 "UPDATE inbound_mail SET raw = X'', pruned = ?1, \
@@ -438,7 +544,7 @@ impl Store {
                 "gm_notices_held",
                 "campaign_id = ?1",
                 "campaign_id = ?1",
-                self.control_row(campaign)?,
+                self.store.control_row(campaign)?,
             ),
             NoticeTo::Player(player) => (
                 "players",
@@ -446,22 +552,22 @@ impl Store {
                 "notices_held",
                 "id = ?1",
                 "email = (SELECT email FROM players WHERE id = ?1) COLLATE NOCASE",
-                self.player_id(campaign, player)?.1,
+                self.store.player_id(campaign, player)?.1,
             ),
         };
-        let (last, held_back): (Option<i64>, u32) = self.conn.query_row(
+        let (last, held_back): (Option<i64>, u32) = self.store.conn.query_row(
             &format!("SELECT MAX({at}), SUM({held}) FROM {table} WHERE {rows}"),
             params![id],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )?;
         if last.is_some_and(|last| now - last < interval) {
-            self.conn.execute(
+            self.store.conn.execute(
                 &format!("UPDATE {table} SET {held} = {held} + 1 WHERE {row}"),
                 params![id],
             )?;
             return Ok(NoticeTurn::Held);
         }
-        let tx = self.conn.savepoint()?;
+        let tx = self.store.conn.savepoint()?;
         tx.execute(
             &format!("UPDATE {table} SET {held} = 0 WHERE {rows}"),
             params![id],
@@ -474,94 +580,6 @@ impl Store {
         Ok(NoticeTurn::Send { held: held_back })
     }
 
-    /// The ids of received messages with `status`, oldest first: the
-    /// messages themselves are read one at a time, so a poll never holds
-    /// every unread mail in memory at once.
-    ///
-    /// # Errors
-    /// The database fails.
-    pub fn inbound_ids_with_status(&self, status: InboundStatus) -> Result<Vec<i64>, StoreError> {
-        let mut statement = self.conn.prepare_cached(
-            "SELECT id FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
-        )?;
-        let rows = statement.query_map(params![status.as_str()], |row| row.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// How the mail of `campaign` stands, for monitoring: its outbox
-    /// backlog and undeliverable mail, and the received mail not yet read
-    /// (of every campaign: a mail's campaign is known once it is read).
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn mail_health(&self, campaign: &str) -> Result<MailHealth, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        let (to_send, oldest_to_send, undeliverable) = self.conn.query_row(
-            "SELECT COUNT(*) FILTER (WHERE status = 'pending'), \
-                    MIN(created) FILTER (WHERE status = 'pending'), \
-                    COUNT(*) FILTER (WHERE status = 'failed') \
-             FROM outbox WHERE campaign_id = ?1",
-            params![campaign_id],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-        )?;
-        let unread = self.conn.query_row(
-            "SELECT COUNT(*) FROM inbound_mail WHERE status = 'new'",
-            [],
-            |row| row.get(0),
-        )?;
-        Ok(MailHealth {
-            to_send,
-            oldest_to_send,
-            undeliverable,
-            unread,
-            failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
-            notices_held: self.conn.query_row(
-                "SELECT (SELECT COALESCE(SUM(notices_held), 0) FROM players \
-                         WHERE campaign_id = ?1) \
-                      + (SELECT COALESCE(SUM(gm_notices_held), 0) FROM daemon_state \
-                         WHERE campaign_id = ?1)",
-                params![campaign_id],
-                |row| row.get(0),
-            )?,
-        })
-    }
-
-    /// The mail that failed to be handled and concerns campaign `campaign`
-    /// (its GM was told of it) or no campaign at all, oldest first.
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn failed_mail(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        let mut statement = self.conn.prepare(
-            "SELECT id, raw, message_id, content_hash, received, status, note \
-             FROM inbound_mail m WHERE status = 'failed' AND ( \
-                EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id AND l.campaign_id = ?1) \
-                OR NOT EXISTS (SELECT 1 FROM gm_log l WHERE l.inbound_id = m.id \
-                               AND l.campaign_id IS NOT NULL)) \
-             ORDER BY received, id",
-        )?;
-        let rows = statement.query_map(params![campaign_id], inbound_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The received message `id`, if stored.
-    ///
-    /// # Errors
-    /// The database fails or holds an unknown status.
-    pub fn inbound_mail(&self, id: i64) -> Result<Option<InboundMail>, StoreError> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT id, raw, message_id, content_hash, received, status, note \
-                 FROM inbound_mail WHERE id = ?1",
-                params![id],
-                inbound_row,
-            )
-            .optional()?;
-        Ok(row)
-    }
-
     /// Mark what became of a received message.
     ///
     /// # Errors
@@ -572,223 +590,58 @@ impl Store {
         status: InboundStatus,
         note: Option<&str>,
     ) -> Result<(), StoreError> {
-        self.conn.execute(
+        self.store.conn.execute(
             "UPDATE inbound_mail SET status = ?1, note = ?2 WHERE id = ?3",
             params![status.as_str(), note, id],
         )?;
         Ok(())
     }
 
-    /// Received messages with `status`, oldest first.
-    ///
-    /// # Errors
-    /// The database fails or holds an unknown status.
-    pub fn inbound_with_status(
-        &self,
-        status: InboundStatus,
-    ) -> Result<Vec<InboundMail>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT id, raw, message_id, content_hash, received, status, note \
-             FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
-        )?;
-        let rows = statement.query_map(params![status.as_str()], inbound_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// Whether a report of `day` for `reader` (the GM's history when
-    /// `None`) was mailed before: the day is run again after a rollback.
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn report_mailed_before(
-        &self,
-        campaign: &str,
-        day: u32,
-        reader: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        Ok(self.conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM outbox WHERE campaign_id = ?1 AND report_day = ?2 \
-             AND report_reader = ?3)",
-            params![campaign_id, day, reader.unwrap_or_default()],
-            |row| row.get(0),
-        )?)
-    }
-
-    /// Queue a message; it is due at once. Returns its id.
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn enqueue_mail(&mut self, mail: &OutgoingMail, now: i64) -> Result<i64, StoreError> {
-        let campaign_id = mail
-            .campaign
-            .as_deref()
-            .map(|name| self.campaign_id(name))
-            .transpose()?;
-        let headers = serde_json::to_string(&mail.headers).map_err(|e| StoreError::Corrupt {
-            campaign: mail.campaign.clone().unwrap_or_default(),
-            message: e.to_string(),
-        })?;
-        let tx = self.conn.savepoint()?;
-        tx.execute(
-            "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
-             next_attempt, created, html, report_day, report_reader) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
-            params![
-                campaign_id,
-                mail.recipient,
-                mail.subject,
-                PackedText(&mail.body),
-                headers,
-                now,
-                mail.html.as_deref().map(PackedText),
-                mail.report.as_ref().map(|r| r.day),
-                mail.report
-                    .as_ref()
-                    .map(|r| r.reader.clone().unwrap_or_default()),
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
-        for (position, file) in (0_i64..).zip(&mail.attachments) {
-            tx.execute(
-                "INSERT INTO outbox_attachments (outbox_id, position, name, mime, bytes) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, position, file.name, file.mime, PackedBytes(&file.bytes)],
-            )?;
-        }
-        tx.commit()?;
-        Ok(id)
-    }
-
-    /// Pending messages due at `now`, oldest first.
-    ///
-    /// # Errors
-    /// The database fails or holds unreadable headers.
-    pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
-                    o.next_attempt, o.last_error, COALESCE(o.html, r.html), o.report_day, \
-                    o.report_reader \
-             FROM outbox o LEFT JOIN campaigns c ON c.id = o.campaign_id \
-             LEFT JOIN reports r ON r.campaign_id = o.campaign_id AND r.day = o.report_day \
-                                AND r.reader = o.report_reader \
-             WHERE o.status = 'pending' AND o.next_attempt <= ?1 ORDER BY o.next_attempt, o.id",
-        )?;
-        let rows = statement.query_map(params![now], |row| {
-            let headers: String = row.get(5)?;
-            let headers = serde_json::from_str(&headers).map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Text, e.into())
-            })?;
-            Ok(QueuedMail {
-                id: row.get(0)?,
-                mail: OutgoingMail {
-                    campaign: row.get(1)?,
-                    recipient: row.get(2)?,
-                    subject: row.get(3)?,
-                    body: row.get::<_, UnpackedText>(4)?.0,
-                    headers,
-                    html: row.get::<_, Option<UnpackedText>>(9)?.map(|html| html.0),
-                    attachments: Vec::new(),
-                    report: row
-                        .get::<_, Option<u32>>(10)?
-                        .map(|day| -> Result<ReportParts, rusqlite::Error> {
-                            let reader: String = row.get(11)?;
-                            Ok(ReportParts {
-                                day,
-                                reader: Some(reader).filter(|r| !r.is_empty()),
-                            })
-                        })
-                        .transpose()?,
-                },
-                attempts: row.get(6)?,
-                next_attempt: row.get(7)?,
-                last_error: row.get(8)?,
-            })
-        })?;
-        let mut due: Vec<QueuedMail> = rows.collect::<Result<_, _>>()?;
-        let mut files = self.conn.prepare(
-            "SELECT name, mime, bytes FROM outbox_attachments WHERE outbox_id = ?1 \
-             ORDER BY position",
-        )?;
-        let mut report_files = self.conn.prepare(
-            "SELECT a.name, a.mime, a.bytes FROM report_attachments a \
-             JOIN outbox o ON o.campaign_id = a.campaign_id AND o.report_day = a.day \
-                          AND o.report_reader = a.reader \
-             WHERE o.id = ?1 ORDER BY a.position",
-        )?;
-        for queued in &mut due {
-            queued.mail.attachments = if queued.mail.report.is_some() {
-                attachments(&mut report_files, params![queued.id])?
-            } else {
-                attachments(&mut files, params![queued.id])?
-            };
-        }
-        Ok(due)
-    }
-
-    /// Drop the body, HTML and attachments of campaign `campaign`'s mail
-    /// sent and queued before `before`, keeping the row (recipient, subject,
-    /// when) and noting `now` as when it was pruned. Returns how many mails
-    /// were pruned.
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn prune_sent(
-        &mut self,
-        campaign: &str,
-        before: i64,
-        now: i64,
-    ) -> Result<usize, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        let tx = self.conn.savepoint()?;
-        tx.execute(
-            "DELETE FROM outbox_attachments WHERE outbox_id IN (SELECT id FROM outbox \
-             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL)",
-            params![campaign_id, before],
-        )?;
-        let pruned = tx.execute(
-            "UPDATE outbox SET body = '', html = NULL, pruned = ?3 \
-             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL",
-            params![campaign_id, before, now],
-        )?;
-        tx.commit()?;
-        Ok(pruned)
-    }
-
-    /// Record that message `id` was handed to the mail server.
+    /// Remember the UIDVALIDITY of `mailbox` as of `now`.
     ///
     /// # Errors
     /// The database fails.
-    pub fn mark_mail_sent(&mut self, id: i64) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL \
-             WHERE id = ?1",
-            params![id],
+    pub fn set_imap_uid_validity(
+        &mut self,
+        mailbox: &str,
+        uid_validity: u32,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.store.conn.execute(
+            "INSERT INTO imap_mailboxes (mailbox, uid_validity, checked) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, \
+             checked = excluded.checked",
+            params![mailbox, uid_validity, now],
         )?;
         Ok(())
     }
 
-    /// Record a failed attempt: retry at `retry_at`, or give up (status
-    /// `failed`) when `retry_at` is `None`.
+    /// Give the pages freed by cutting and pruning mail back to the file
+    /// system, so a stranger's large mail does not stay in the file's size
+    /// (a database made before realmgm asked for it keeps them).
     ///
     /// # Errors
     /// The database fails.
-    pub fn mark_mail_failed(
-        &mut self,
-        id: i64,
-        error: &str,
-        retry_at: Option<i64>,
-    ) -> Result<(), StoreError> {
-        let status = if retry_at.is_some() {
-            "pending"
-        } else {
-            "failed"
+    pub fn release_free_pages(&mut self) -> Result<(), StoreError> {
+        let pragma = |name: &str| -> Result<i64, StoreError> {
+            Ok(self
+                .store
+                .conn
+                .query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))?)
         };
-        self.conn.execute(
-            "UPDATE outbox SET status = ?1, attempts = attempts + 1, last_error = ?2, \
-             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4",
-            params![status, error, retry_at, id],
-        )?;
+        const INCREMENTAL: i64 = 2;
+        if pragma("auto_vacuum")? != INCREMENTAL || pragma("freelist_count")? == 0 {
+            return Ok(());
+        }
+        // SQLite frees one page per step of this pragma: step it through.
+        let mut vacuum = self.store.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut steps = vacuum.query([])?;
+        while steps.next()?.is_some() {}
+        // In WAL mode the file is cut at a checkpoint; a reader still at an
+        // older page only delays it to a later one.
+        self.store
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 }
@@ -812,4 +665,30 @@ fn inbound_row(row: &rusqlite::Row<'_>) -> Result<InboundMail, rusqlite::Error> 
         })?,
         note: row.get(6)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uid_validity_is_remembered_per_mailbox() {
+        let mut store = Store::open_in_memory().unwrap();
+        let inbox = "gm@127.0.0.1:1143/INBOX";
+        assert_eq!(store.inbox().imap_uid_validity(inbox).unwrap(), None);
+        store
+            .inbox_mut()
+            .set_imap_uid_validity(inbox, 7, 1)
+            .unwrap();
+        store
+            .inbox_mut()
+            .set_imap_uid_validity("other", 9, 1)
+            .unwrap();
+        store
+            .inbox_mut()
+            .set_imap_uid_validity(inbox, 8, 2)
+            .unwrap();
+        assert_eq!(store.inbox().imap_uid_validity(inbox).unwrap(), Some(8));
+        assert_eq!(store.inbox().imap_uid_validity("other").unwrap(), Some(9));
+    }
 }

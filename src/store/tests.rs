@@ -20,7 +20,10 @@ fn bimr3() -> Campaign {
 
 fn store_with_bimr3() -> (Store, Vec<PlayerSecret>) {
     let mut store = Store::open_in_memory().unwrap();
-    let secrets = store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    let secrets = store
+        .campaigns_mut()
+        .insert_campaign(&bimr3(), BIMR3, NOW)
+        .unwrap();
     (store, secrets)
 }
 
@@ -56,11 +59,14 @@ fn a_new_database_gets_every_migration_and_reopens_unchanged() {
     let db = TempDb::new("fresh");
     let mut store = Store::open(&db.0).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    store
+        .campaigns_mut()
+        .insert_campaign(&bimr3(), BIMR3, NOW)
+        .unwrap();
     drop(store);
     let store = Store::open(&db.0).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(store.list_campaigns().unwrap().len(), 1);
+    assert_eq!(store.campaigns().list_campaigns().unwrap().len(), 1);
 }
 
 #[test]
@@ -70,8 +76,11 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
         let conn = rusqlite::Connection::open(&db.0).unwrap();
         let mut old = Store::migrated(conn, 1).unwrap();
         assert_eq!(old.schema_version().unwrap(), 1);
-        old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
-        old.save_day("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
+        old.campaigns_mut()
+            .insert_campaign(&bimr3(), BIMR3, NOW)
+            .unwrap();
+        old.days_mut()
+            .save_day("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
             .unwrap();
         let tables: i64 = old
             .conn
@@ -85,8 +94,16 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
     }
     let mut store = Store::open(&db.0).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(store.load_campaign("BIMR3").unwrap().players.len(), 5);
-    assert_eq!(store.latest_day("BIMR3").unwrap().unwrap().day, 0);
+    assert_eq!(
+        store
+            .campaigns()
+            .load_campaign("BIMR3")
+            .unwrap()
+            .players
+            .len(),
+        5
+    );
+    assert_eq!(store.days().latest_day("BIMR3").unwrap().unwrap().day, 0);
     let order = NewOrder {
         campaign: "BIMR3",
         player: "Erin",
@@ -96,7 +113,7 @@ fn an_old_database_is_migrated_and_keeps_its_data() {
         source_mail: None,
         received: NOW,
     };
-    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    assert_eq!(store.orders_mut().insert_order(&order).unwrap(), 1);
 }
 
 /// Holds standing before holds could lift themselves: those for a cause
@@ -108,10 +125,13 @@ fn holds_standing_before_the_upgrade_lift_themselves_by_their_cause() {
     {
         let conn = rusqlite::Connection::open(&db.0).unwrap();
         let mut old = Store::migrated(conn, 16).unwrap();
-        old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+        old.campaigns_mut()
+            .insert_campaign(&bimr3(), BIMR3, NOW)
+            .unwrap();
         let mut other = bimr3();
         other.name = "OTHER".into();
-        old.insert_campaign(&other, &BIMR3.replace("BIMR3", "OTHER"), NOW)
+        old.campaigns_mut()
+            .insert_campaign(&other, &BIMR3.replace("BIMR3", "OTHER"), NOW)
             .unwrap();
         for (campaign, reason) in [
             (
@@ -130,8 +150,8 @@ fn holds_standing_before_the_upgrade_lift_themselves_by_their_cause() {
         }
     }
     let store = Store::open(&db.0).unwrap();
-    assert!(store.control("BIMR3").unwrap().hold_lifts_itself);
-    assert!(!store.control("OTHER").unwrap().hold_lifts_itself);
+    assert!(store.control().get("BIMR3").unwrap().hold_lifts_itself);
+    assert!(!store.control().get("OTHER").unwrap().hold_lifts_itself);
 }
 
 /// Issue 19 §3: a database left at any schema version, with a campaign in
@@ -143,7 +163,9 @@ fn a_database_at_every_older_version_migrates_to_the_latest() {
         {
             let conn = rusqlite::Connection::open(&db.0).unwrap();
             let mut old = Store::migrated(conn, version).unwrap();
-            old.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+            old.campaigns_mut()
+                .insert_campaign(&bimr3(), BIMR3, NOW)
+                .unwrap();
         }
         let store = Store::open(&db.0).unwrap();
         assert_eq!(
@@ -151,11 +173,11 @@ fn a_database_at_every_older_version_migrates_to_the_latest() {
             SCHEMA_VERSION,
             "from {version}"
         );
-        let stored = store.load_campaign("BIMR3").unwrap();
+        let stored = store.campaigns().load_campaign("BIMR3").unwrap();
         assert_eq!(stored.players.len(), 5, "from version {version}");
         assert!(stored.left_characters.is_empty(), "from version {version}");
-        assert!(store.rulings("BIMR3", 1).unwrap().is_empty());
-        assert_eq!(store.narrative("BIMR3", 1).unwrap(), None);
+        assert!(store.rulings().on_day("BIMR3", 1).unwrap().is_empty());
+        assert_eq!(store.announcements().narrative("BIMR3", 1).unwrap(), None);
     }
 }
 
@@ -197,7 +219,7 @@ fn a_failing_migration_leaves_the_version_alone() {
 #[test]
 fn campaign_round_trips_with_verbatim_text_and_players() {
     let (mut store, secrets) = store_with_bimr3();
-    let stored = store.load_campaign("bimr3").unwrap();
+    let stored = store.campaigns().load_campaign("bimr3").unwrap();
     assert_eq!(stored.campaign, bimr3());
     assert_eq!(stored.file_text, BIMR3);
     assert_eq!(stored.created, NOW);
@@ -206,15 +228,23 @@ fn campaign_round_trips_with_verbatim_text_and_players() {
     assert_eq!(secrets.len(), 5);
     assert_eq!(secrets[0].player, "Erin");
     assert_eq!(secrets[0].email, "erin@example.org");
-    let summary = &store.list_campaigns().unwrap()[0];
+    let summary = &store.campaigns().list_campaigns().unwrap()[0];
     assert_eq!(
         (summary.name.as_str(), summary.players, summary.latest_day),
         ("BIMR3", 5, None)
     );
     // A player who left is not counted, as `campaign show` lists him not.
-    store.remove_player("BIMR3", "Ivan", true, NOW).unwrap();
-    let listed = store.list_campaigns().unwrap()[0].players;
-    let shown = store.load_campaign("BIMR3").unwrap().players.len();
+    store
+        .players_mut()
+        .remove_player("BIMR3", "Ivan", true, NOW)
+        .unwrap();
+    let listed = store.campaigns().list_campaigns().unwrap()[0].players;
+    let shown = store
+        .campaigns()
+        .load_campaign("BIMR3")
+        .unwrap()
+        .players
+        .len();
     assert_eq!((listed, shown), (4, 4));
 }
 
@@ -223,11 +253,13 @@ fn secrets_are_checked_and_never_stored() {
     let (store, secrets) = store_with_bimr3();
     assert!(
         store
+            .players()
             .check_secret("BIMR3", "erin", &secrets[0].secret)
             .unwrap()
     );
     assert!(
         !store
+            .players()
             .check_secret("BIMR3", "Frank", &secrets[0].secret)
             .unwrap()
     );
@@ -240,7 +272,10 @@ fn secrets_are_checked_and_never_stored() {
         )
         .unwrap();
     assert!(!stored.contains(&secrets[0].secret));
-    let err = store.check_secret("BIMR3", "Nobody", "x").unwrap_err();
+    let err = store
+        .players()
+        .check_secret("BIMR3", "Nobody", "x")
+        .unwrap_err();
     assert!(err.to_string().contains("no player named Nobody"), "{err}");
 }
 
@@ -249,7 +284,10 @@ fn duplicate_campaign_name_is_refused_in_any_case() {
     let (mut store, _) = store_with_bimr3();
     let mut again = bimr3();
     again.name = "bimr3".into();
-    let err = store.insert_campaign(&again, BIMR3, NOW).unwrap_err();
+    let err = store
+        .campaigns_mut()
+        .insert_campaign(&again, BIMR3, NOW)
+        .unwrap_err();
     assert!(matches!(err, StoreError::DuplicateCampaign(_)), "{err}");
     assert!(
         err.to_string().contains("realmgm campaign show bimr3"),
@@ -266,11 +304,21 @@ fn players_join_choose_characters_and_are_found_by_address() {
         character: None,
         team: Vec::new(),
     };
-    store.add_player("BIMR3", &judy, NOW + 5).unwrap();
-    let err = store.add_player("BIMR3", &judy, NOW + 6).unwrap_err();
+    store
+        .players_mut()
+        .add_player("BIMR3", &judy, NOW + 5)
+        .unwrap();
+    let err = store
+        .players_mut()
+        .add_player("BIMR3", &judy, NOW + 6)
+        .unwrap_err();
     assert!(matches!(err, StoreError::DuplicatePlayer { .. }), "{err}");
-    store.set_character("BIMR3", "Judy", "Elf").unwrap();
+    store
+        .players_mut()
+        .set_character("BIMR3", "Judy", "Elf")
+        .unwrap();
     let found = store
+        .players()
         .player_by_email("BIMR3", "JUDY@example.org")
         .unwrap()
         .unwrap();
@@ -281,6 +329,7 @@ fn players_join_choose_characters_and_are_found_by_address() {
     assert_eq!(found.joined, NOW + 5);
     assert_eq!(
         store
+            .players()
             .player_by_email("BIMR3", "nobody@example.org")
             .unwrap(),
         None
@@ -290,29 +339,41 @@ fn players_join_choose_characters_and_are_found_by_address() {
 #[test]
 fn day_snapshots_save_load_and_refuse_a_different_state() {
     let (mut store, _) = store_with_bimr3();
-    assert_eq!(store.latest_day("BIMR3").unwrap(), None);
+    assert_eq!(store.days().latest_day("BIMR3").unwrap(), None);
     let day0 = GameState::new(json!({"day": 0, "board": ["AV", "BV"]}));
     let day1 = GameState::new(json!({"day": 1}));
-    let hash = store.save_day("BIMR3", 0, &day0, NOW).unwrap();
+    let hash = store.days_mut().save_day("BIMR3", 0, &day0, NOW).unwrap();
     assert_eq!(hash, day0.hash());
-    store.save_day("BIMR3", 1, &day1, NOW + 10).unwrap();
+    store
+        .days_mut()
+        .save_day("BIMR3", 1, &day1, NOW + 10)
+        .unwrap();
     assert_eq!(
-        store.save_day("BIMR3", 1, &day1, NOW + 20).unwrap(),
+        store
+            .days_mut()
+            .save_day("BIMR3", 1, &day1, NOW + 20)
+            .unwrap(),
         day1.hash()
     );
-    let err = store.save_day("BIMR3", 1, &day0, NOW + 30).unwrap_err();
+    let err = store
+        .days_mut()
+        .save_day("BIMR3", 1, &day0, NOW + 30)
+        .unwrap_err();
     assert!(
         matches!(err, StoreError::DayConflict { day: 1, .. }),
         "{err}"
     );
 
-    let loaded = store.load_day("BIMR3", 0).unwrap().unwrap();
+    let loaded = store.days().load_day("BIMR3", 0).unwrap().unwrap();
     assert_eq!((loaded.state, loaded.hash), (day0, hash));
-    let latest = store.latest_day("BIMR3").unwrap().unwrap();
+    let latest = store.days().latest_day("BIMR3").unwrap().unwrap();
     assert_eq!((latest.day, latest.created), (1, NOW + 10));
-    assert_eq!(store.load_day("BIMR3", 5).unwrap(), None);
-    assert_eq!(store.list_campaigns().unwrap()[0].latest_day, Some(1));
-    let err = store.latest_day("NOPE").unwrap_err();
+    assert_eq!(store.days().load_day("BIMR3", 5).unwrap(), None);
+    assert_eq!(
+        store.campaigns().list_campaigns().unwrap()[0].latest_day,
+        Some(1)
+    );
+    let err = store.days().latest_day("NOPE").unwrap_err();
     assert!(err.to_string().contains("realmgm campaign list"), "{err}");
 }
 
@@ -320,13 +381,17 @@ fn day_snapshots_save_load_and_refuse_a_different_state() {
 fn a_loaded_state_is_shared_until_its_day_is_saved_anew() {
     let db = TempDb::new("shared-state");
     let mut store = Store::open(&db.0).unwrap();
-    store.insert_campaign(&bimr3(), BIMR3, NOW).unwrap();
+    store
+        .campaigns_mut()
+        .insert_campaign(&bimr3(), BIMR3, NOW)
+        .unwrap();
     let first = GameState::new(json!({"day": 1, "gold": 10}));
     let second = GameState::new(json!({"day": 1, "gold": 20}));
     store
+        .days_mut()
         .save_day("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
         .unwrap();
-    store.save_day("BIMR3", 1, &first, NOW).unwrap();
+    store.days_mut().save_day("BIMR3", 1, &first, NOW).unwrap();
     let readings = std::cell::Cell::new(0);
     let gold = |state: &GameState| {
         state
@@ -339,19 +404,22 @@ fn a_loaded_state_is_shared_until_its_day_is_saved_anew() {
     // The saved state, its reading and all, comes back on every load.
     assert_eq!(*gold(&first), Some(10));
     for _ in 0..3 {
-        let loaded = store.latest_day("BIMR3").unwrap().unwrap();
+        let loaded = store.days().latest_day("BIMR3").unwrap().unwrap();
         assert_eq!(*gold(&loaded.state), Some(10));
     }
     assert_eq!(readings.get(), 1);
     // A rollback and a different day 1 give the new state, not the kept one.
-    store.rollback_to("BIMR3", 0).unwrap();
-    assert_eq!(store.load_day("BIMR3", 1).unwrap(), None);
-    store.save_day("BIMR3", 1, &second, NOW + 10).unwrap();
-    let loaded = store.load_day("BIMR3", 1).unwrap().unwrap();
+    store.days_mut().rollback_to("BIMR3", 0).unwrap();
+    assert_eq!(store.days().load_day("BIMR3", 1).unwrap(), None);
+    store
+        .days_mut()
+        .save_day("BIMR3", 1, &second, NOW + 10)
+        .unwrap();
+    let loaded = store.days().load_day("BIMR3", 1).unwrap().unwrap();
     assert_eq!(*gold(&loaded.state), Some(20));
     // Another store on the same file reads it from its JSON once.
     let reopened = Store::open(&db.0).unwrap();
-    let again = reopened.load_day("BIMR3", 1).unwrap().unwrap();
+    let again = reopened.days().load_day("BIMR3", 1).unwrap().unwrap();
     assert_eq!((*gold(&again.state), again.hash), (Some(20), second.hash()));
     assert_eq!(readings.get(), 3);
 }
@@ -369,21 +437,21 @@ fn every_order_version_is_kept_and_the_latest_counts() {
         source_mail: None,
         received: NOW,
     };
-    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    assert_eq!(store.orders_mut().insert_order(&order).unwrap(), 1);
     order.text = "M-CV4 / H";
     order.parsed = None;
     order.received = NOW + 60;
-    assert_eq!(store.insert_order(&order).unwrap(), 2);
+    assert_eq!(store.orders_mut().insert_order(&order).unwrap(), 2);
     order.player = "Erin";
-    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    assert_eq!(store.orders_mut().insert_order(&order).unwrap(), 1);
     order.day = 2;
-    assert_eq!(store.insert_order(&order).unwrap(), 1);
+    assert_eq!(store.orders_mut().insert_order(&order).unwrap(), 1);
 
-    let all = store.orders_for_day("BIMR3", 1).unwrap();
+    let all = store.orders().orders_for_day("BIMR3", 1).unwrap();
     let seen: Vec<(&str, u32)> = all.iter().map(|o| (o.player.as_str(), o.version)).collect();
     assert_eq!(seen, [("Erin", 1), ("Frank", 1), ("Frank", 2)]);
     assert_eq!(all[1].parsed.as_ref(), Some(&parsed));
-    let latest = store.latest_orders("BIMR3", 1).unwrap();
+    let latest = store.orders().latest_orders("BIMR3", 1).unwrap();
     let seen: Vec<(&str, &str)> = latest
         .iter()
         .map(|o| (o.player.as_str(), o.text.as_str()))
@@ -391,7 +459,7 @@ fn every_order_version_is_kept_and_the_latest_counts() {
     assert_eq!(seen, [("Erin", "M-CV4 / H"), ("Frank", "M-CV4 / H")]);
     order.player = "Zed";
     assert!(matches!(
-        store.insert_order(&order),
+        store.orders_mut().insert_order(&order),
         Err(StoreError::NoSuchPlayer { .. })
     ));
 }
@@ -401,6 +469,7 @@ fn events_are_numbered_in_order_across_appends() {
     let (mut store, _) = store_with_bimr3();
     let everyone: Vec<String> = vec!["Erin".into(), "Frank".into()];
     store
+        .days_mut()
         .append_events(
             "BIMR3",
             1,
@@ -408,6 +477,7 @@ fn events_are_numbered_in_order_across_appends() {
         )
         .unwrap();
     store
+        .days_mut()
         .append_events(
             "BIMR3",
             1,
@@ -417,22 +487,26 @@ fn events_are_numbered_in_order_across_appends() {
             ],
         )
         .unwrap();
-    let events = store.events("BIMR3", 1).unwrap();
+    let events = store.days().events("BIMR3", 1).unwrap();
     let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, [1, 2, 3]);
     assert_eq!(events[0].observers, everyone);
     assert_eq!(events[1].event, json!({"hide": "ok"}));
-    assert!(store.events("BIMR3", 2).unwrap().is_empty());
+    assert!(store.days().events("BIMR3", 2).unwrap().is_empty());
 }
 
 #[test]
 fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
     let mut store = Store::open_in_memory().unwrap();
     let raw = b"From: ann@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
-    let first = store.insert_inbound_mail(raw, &arrival(raw), NOW).unwrap();
+    let first = store
+        .inbox_mut()
+        .insert_inbound_mail(raw, &arrival(raw), NOW)
+        .unwrap();
     let mut relayed = b"Received: from relay2 by mx; Tue, 1 Jan 2030\r\n".to_vec();
     relayed.extend_from_slice(raw);
     let again = store
+        .inbox_mut()
         .insert_inbound_mail(&relayed, &arrival(&relayed), NOW + 1)
         .unwrap();
     assert_eq!(
@@ -442,7 +516,10 @@ fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
             original: first.id()
         }
     );
-    let copies = store.inbound_with_status(InboundStatus::Duplicate).unwrap();
+    let copies = store
+        .inbox()
+        .inbound_with_status(InboundStatus::Duplicate)
+        .unwrap();
     assert_eq!(copies.len(), 1);
     let relayed_headers = &relayed[..relayed.len() - b"\r\nH / H\r\n".len()];
     assert_eq!(copies[0].raw, relayed_headers, "the copy keeps its headers");
@@ -454,22 +531,33 @@ fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
             .contains("second delivery")
     );
     assert_eq!(
-        store.inbound_with_status(InboundStatus::New).unwrap().len(),
+        store
+            .inbox()
+            .inbound_with_status(InboundStatus::New)
+            .unwrap()
+            .len(),
         1
     );
     // The same Message-ID from another sender, or with another body, is a
     // letter of its own.
     let forged = b"From: eve@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
     let forged = store
+        .inbox_mut()
         .insert_inbound_mail(forged, &arrival(forged), NOW + 2)
         .unwrap();
     assert!(matches!(forged, InboundInsert::New(_)));
     assert_eq!(
-        store.earlier_mail_with_message_id(forged.id()).unwrap(),
+        store
+            .inbox()
+            .earlier_mail_with_message_id(forged.id())
+            .unwrap(),
         Some(first.id())
     );
     assert_eq!(
-        store.earlier_mail_with_message_id(first.id()).unwrap(),
+        store
+            .inbox()
+            .earlier_mail_with_message_id(first.id())
+            .unwrap(),
         None
     );
 }
@@ -478,25 +566,32 @@ fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
 fn inbound_mail_is_recorded_once() {
     let mut store = Store::open_in_memory().unwrap();
     let raw = b"Message-ID: <a@x>\r\nSubject: [BIMR3] orders\r\n\r\nH / H\r\n";
-    let first = store.insert_inbound_mail(raw, &arrival(raw), NOW).unwrap();
+    let first = store
+        .inbox_mut()
+        .insert_inbound_mail(raw, &arrival(raw), NOW)
+        .unwrap();
     assert!(matches!(first, InboundInsert::New(_)));
     let again = store
+        .inbox_mut()
         .insert_inbound_mail(raw, &arrival(raw), NOW + 1)
         .unwrap();
     assert_eq!(again, InboundInsert::Duplicate(first.id()));
     // Same bytes without a Message-ID, or a different body: both new.
     let other = store
+        .inbox_mut()
         .insert_inbound_mail(raw, &Arrival::default(), NOW + 2)
         .unwrap();
     assert!(matches!(other, InboundInsert::New(_)));
     assert_eq!(
         store
+            .inbox_mut()
             .insert_inbound_mail(raw, &Arrival::default(), NOW + 3)
             .unwrap()
             .id(),
         other.id()
     );
     let changed = store
+        .inbox_mut()
         .insert_inbound_mail(
             b"different",
             &Arrival {
@@ -509,11 +604,18 @@ fn inbound_mail_is_recorded_once() {
     assert!(matches!(changed, InboundInsert::New(_)));
 
     store
+        .inbox_mut()
         .set_inbound_status(first.id(), InboundStatus::Rejected, Some("no secret"))
         .unwrap();
-    let new = store.inbound_with_status(InboundStatus::New).unwrap();
+    let new = store
+        .inbox()
+        .inbound_with_status(InboundStatus::New)
+        .unwrap();
     assert_eq!(new.len(), 2);
-    let rejected = store.inbound_with_status(InboundStatus::Rejected).unwrap();
+    let rejected = store
+        .inbox()
+        .inbound_with_status(InboundStatus::Rejected)
+        .unwrap();
     assert_eq!(rejected[0].raw, raw);
     assert_eq!(rejected[0].message_id, "a@x");
     assert_eq!(rejected[0].note.as_deref(), Some("no secret"));
@@ -536,36 +638,40 @@ fn outbox_queues_retries_and_gives_up() {
         }],
         report: None,
     };
-    let id = store.enqueue_mail(&mail, NOW).unwrap();
+    let id = store.outbox_mut().enqueue_mail(&mail, NOW).unwrap();
     let loose = OutgoingMail {
         campaign: None,
         ..mail.clone()
     };
-    let loose_id = store.enqueue_mail(&loose, NOW + 1).unwrap();
-    assert!(store.due_mail(NOW - 1).unwrap().is_empty());
-    let due = store.due_mail(NOW + 1).unwrap();
+    let loose_id = store.outbox_mut().enqueue_mail(&loose, NOW + 1).unwrap();
+    assert!(store.outbox().due_mail(NOW - 1).unwrap().is_empty());
+    let due = store.outbox().due_mail(NOW + 1).unwrap();
     assert_eq!(due.len(), 2);
     assert_eq!((due[0].id, &due[0].mail, due[0].attempts), (id, &mail, 0));
 
     store
+        .outbox_mut()
         .mark_mail_failed(id, "connection refused", Some(NOW + 300))
         .unwrap();
-    store.mark_mail_sent(loose_id).unwrap();
-    assert!(store.due_mail(NOW + 299).unwrap().is_empty());
-    let due = store.due_mail(NOW + 300).unwrap();
+    store.outbox_mut().mark_mail_sent(loose_id).unwrap();
+    assert!(store.outbox().due_mail(NOW + 299).unwrap().is_empty());
+    let due = store.outbox().due_mail(NOW + 300).unwrap();
     assert_eq!(
         (due[0].attempts, due[0].last_error.as_deref()),
         (1, Some("connection refused"))
     );
-    store.mark_mail_failed(id, "mailbox unknown", None).unwrap();
-    assert!(store.due_mail(NOW + 10_000).unwrap().is_empty());
+    store
+        .outbox_mut()
+        .mark_mail_failed(id, "mailbox unknown", None)
+        .unwrap();
+    assert!(store.outbox().due_mail(NOW + 10_000).unwrap().is_empty());
 
     let unknown = OutgoingMail {
         campaign: Some("NOPE".into()),
         ..mail
     };
     assert!(matches!(
-        store.enqueue_mail(&unknown, NOW),
+        store.outbox_mut().enqueue_mail(&unknown, NOW),
         Err(StoreError::NoSuchCampaign(_))
     ));
 }
@@ -576,6 +682,7 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
     let map = format!("<svg>{}</svg>", "<polygon points='1,2 3,4'/>".repeat(300));
     let html = format!("<p>{}</p>", "You hide in the Oak Woods. ".repeat(100));
     store
+        .days_mut()
         .save_report(
             "BIMR3",
             Some("Erin"),
@@ -603,7 +710,7 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
         }),
         ..OutgoingMail::default()
     };
-    let id = store.enqueue_mail(&mail, NOW).unwrap();
+    let id = store.outbox_mut().enqueue_mail(&mail, NOW).unwrap();
     // The mail stores neither the HTML nor the map: it reads them from the report.
     let (html_kept, files_kept): (Option<String>, i64) = store
         .conn
@@ -615,7 +722,7 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
         )
         .unwrap();
     assert_eq!((html_kept, files_kept), (None, 0));
-    let due = store.due_mail(NOW).unwrap();
+    let due = store.outbox().due_mail(NOW).unwrap();
     assert_eq!(due.len(), 1);
     assert_eq!(due[0].mail.html.as_deref(), Some(html.as_str()));
     assert_eq!(due[0].mail.attachments[0].bytes, map.as_bytes());
@@ -626,6 +733,7 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
         .unwrap();
     assert!(stored * 5 < html.len() as i64, "{stored} of {}", html.len());
     let report = store
+        .days()
         .report("BIMR3", Some("Erin"), Some(1))
         .unwrap()
         .unwrap();
@@ -634,19 +742,34 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
 
     // Sent, then old: its contents go, its row and the report stay.
     assert_eq!(
-        store.prune_sent("BIMR3", NOW + 1, NOW + 2).unwrap(),
+        store
+            .outbox_mut()
+            .prune_sent("BIMR3", NOW + 1, NOW + 2)
+            .unwrap(),
         0,
         "not sent yet"
     );
-    store.mark_mail_sent(id).unwrap();
+    store.outbox_mut().mark_mail_sent(id).unwrap();
     assert_eq!(
-        store.prune_sent("BIMR3", NOW, NOW + 2).unwrap(),
+        store
+            .outbox_mut()
+            .prune_sent("BIMR3", NOW, NOW + 2)
+            .unwrap(),
         0,
         "not old yet"
     );
-    assert_eq!(store.prune_sent("BIMR3", NOW + 1, NOW + 2).unwrap(), 1);
     assert_eq!(
-        store.prune_sent("BIMR3", NOW + 1, NOW + 3).unwrap(),
+        store
+            .outbox_mut()
+            .prune_sent("BIMR3", NOW + 1, NOW + 2)
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .outbox_mut()
+            .prune_sent("BIMR3", NOW + 1, NOW + 3)
+            .unwrap(),
         0,
         "once"
     );
@@ -660,6 +783,7 @@ fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
         .unwrap();
     assert_eq!((body.as_str(), pruned), ("", NOW + 2));
     let report = store
+        .days()
         .report("BIMR3", Some("Erin"), Some(1))
         .unwrap()
         .unwrap();

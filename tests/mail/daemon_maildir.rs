@@ -47,7 +47,14 @@ fn magic_realm(
 }
 
 fn target(daemon: &Daemon, tag: &str) -> u64 {
-    daemon.store.load_day(tag, 0).unwrap().unwrap().state.json()["target"]
+    daemon
+        .store
+        .days()
+        .load_day(tag, 0)
+        .unwrap()
+        .unwrap()
+        .state
+        .json()["target"]
         .as_u64()
         .unwrap()
 }
@@ -96,6 +103,7 @@ fn a_campaign_is_played_to_its_end_through_maildir_folders() {
         daemon.send_due(&outbox, None, now).unwrap();
         let report = daemon
             .store
+            .days()
             .report("G1", Some("Ann"), Some(day))
             .unwrap()
             .unwrap();
@@ -192,7 +200,7 @@ fn confirmations_echo_orders_with_errors_warnings_and_changes() {
             .contains("line 4, column 1: you can only give orders for yourself, not for ben")
     );
     assert!(mails[2].body_text.contains("stay in force:\n\nGuess: 45"));
-    let versions = daemon.store.orders_for_day("G1", 1).unwrap();
+    let versions = daemon.store.orders().orders_for_day("G1", 1).unwrap();
     assert_eq!(versions.len(), 3, "every version is kept");
 }
 
@@ -237,7 +245,7 @@ fn only_registered_senders_with_their_secret_are_answered() {
     assert!(to(&mails, ANN)[0].body_text.contains("wrong secret"));
     assert!(to(&mails, BEN)[0].body_text.contains("accepted"));
     assert!(to(&mails, "eve@evil.test").is_empty());
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "stranger" && e.message.contains("eve@evil.test"))
@@ -248,7 +256,10 @@ fn only_registered_senders_with_their_secret_are_answered() {
         daemon.ingest(&raw, START).unwrap().0,
         InboundInsert::Duplicate(_)
     ));
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(
+        daemon.store.orders().orders_for_day("G1", 1).unwrap().len(),
+        1
+    );
 }
 
 #[test]
@@ -268,8 +279,8 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, vec![GM.to_string()]);
     assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
-    assert_eq!(daemon.store.bounce_count("G1", "Ben").unwrap(), 1);
-    assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
+    assert_eq!(daemon.store.players().bounce_count("G1", "Ben").unwrap(), 1);
+    assert_eq!(daemon.store.players().bounce_count("G1", "Ann").unwrap(), 0);
     let status = daemon.status("G1").unwrap();
     assert!(
         status.contains("Ben: no orders; mail to this player bounced 1 time"),
@@ -435,6 +446,7 @@ fn bad_input_gets_a_reply_or_a_log_entry_and_is_kept() {
     assert_eq!(
         daemon
             .store
+            .inbox()
             .inbound_with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
@@ -518,7 +530,12 @@ fn deadlines_remind_hold_and_follow_the_gm() {
 #[test]
 fn repeat_policy_reuses_the_last_accepted_orders() {
     let (daemon, secrets) = two_players("[mail]\nhold_if_missing_percent = 100\n");
-    let mut campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    let mut campaign = daemon
+        .store
+        .campaigns()
+        .load_campaign("G1")
+        .unwrap()
+        .campaign;
     assert_eq!(campaign.schedule.nmr, realmgm::campaign::NmrPolicy::Hide);
     campaign.schedule.nmr = realmgm::campaign::NmrPolicy::Repeat;
     let mut daemon2 = support::daemon();
@@ -551,7 +568,12 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
         .check_turn("G2", FIRST_DEADLINE + 24 * 3600 + 5)
         .unwrap();
     assert_eq!(done, "processed day 2");
-    let gm = daemon2.store.report("G2", None, Some(2)).unwrap().unwrap();
+    let gm = daemon2
+        .store
+        .days()
+        .report("G2", None, Some(2))
+        .unwrap()
+        .unwrap();
     assert!(
         gm.text.contains("Ben guessed 1"),
         "Ben's day-1 orders repeated: {}",
@@ -578,14 +600,14 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
         let preview = daemon.preview("R1").unwrap();
         assert!(preview.contains("Preview of day 1"));
         assert!(
-            daemon.store.latest_day("R1").unwrap().unwrap().day == 0,
+            daemon.store.days().latest_day("R1").unwrap().unwrap().day == 0,
             "preview stores nothing"
         );
         assert!(matches!(
             daemon.process_turn("R1", START + 1).unwrap(),
             realmgm::daemon::process::TurnOutcome::Processed { .. }
         ));
-        let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
+        let first = daemon.store.days().latest_day("R1").unwrap().unwrap().hash;
         let latest = daemon.rollback("R1", 1, START + 2).unwrap_err().to_string();
         assert!(
             latest.contains("day 1 is the latest day played, so there is nothing to roll back")
@@ -599,8 +621,11 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 outcome,
                 realmgm::daemon::process::TurnOutcome::Processed { day: 1, .. }
             ));
-            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().hash, first);
-            let noted = daemon.store.gm_log_last("R1", "rerun").unwrap();
+            assert_eq!(
+                daemon.store.days().latest_day("R1").unwrap().unwrap().hash,
+                first
+            );
+            let noted = daemon.store.control().gm_log_last("R1", "rerun").unwrap();
             if game == "guess-reworded" {
                 let noted = noted.expect("the rewording is in the GM's log");
                 assert!(noted.contains("reports read differently"), "{noted}");
@@ -612,7 +637,10 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 panic!()
             };
             assert!(reason.contains("gave a different game"), "{reason}");
-            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().day, 0);
+            assert_eq!(
+                daemon.store.days().latest_day("R1").unwrap().unwrap().day,
+                0
+            );
         }
     }
 }
@@ -624,7 +652,7 @@ fn magic_realm_days_run_through_the_daemon() {
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     assert!(
-        daemon.store.load_day("MR", 0).unwrap().is_some(),
+        daemon.store.days().load_day("MR", 0).unwrap().is_some(),
         "the game was set up"
     );
     let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
@@ -721,7 +749,13 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     daemon.check_turn("SW", START).unwrap();
-    let start = daemon.store.load_day("SW", 0).unwrap().unwrap().state;
+    let start = daemon
+        .store
+        .days()
+        .load_day("SW", 0)
+        .unwrap()
+        .unwrap()
+        .state;
     assert_eq!(start.json()["magic"]["season"], 11, "Autumn is season 11");
     assert!(
         (1..=6).contains(&start.json()["weather"]["chit"].as_u64().unwrap()),
@@ -768,7 +802,10 @@ fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
         START + 700,
     );
     assert!(note.contains("accepted"), "{note}");
-    assert_eq!(daemon.store.orders_for_day("BR", 1).unwrap().len(), 2);
+    assert_eq!(
+        daemon.store.orders().orders_for_day("BR", 1).unwrap().len(),
+        2
+    );
 }
 
 /// Fails the first `temporary` sends, then refuses `permanent` for good.
@@ -794,7 +831,12 @@ impl MailTransport for Flaky {
 #[test]
 fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
     let (mut daemon, _) = two_players("");
-    let campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    let campaign = daemon
+        .store
+        .campaigns()
+        .load_campaign("G1")
+        .unwrap()
+        .campaign;
     daemon
         .queue(&campaign, ANN, "hello", "body", None, START)
         .unwrap();
@@ -823,14 +865,18 @@ fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
         .unwrap();
     let summary = daemon.send_due(&flaky, None, START + 200).unwrap();
     assert_eq!(summary.failed, 1);
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "bounce" && e.message.contains("550")),
         "{log:?}"
     );
     assert_eq!(
-        daemon.store.record_bounce("G1", "Ben", START, "x").unwrap(),
+        daemon
+            .store
+            .players_mut()
+            .record_bounce("G1", "Ben", START, "x")
+            .unwrap(),
         2
     );
 }
@@ -845,7 +891,7 @@ fn the_gm_commands_by_mail_with_his_secret() {
         START,
     );
     assert!(note.contains("GM address without"), "{note}");
-    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
     let body = format!("Password: {secret}");
     send(
         &mut daemon,
@@ -877,7 +923,7 @@ fn the_gm_commands_by_mail_with_his_secret() {
 fn the_gm_enters_orders_and_seats_players_by_mail() {
     let (mut daemon, secrets) = two_players("");
     let capture = Capture::default();
-    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
     // Orders for Ann, in the body under the command in the subject.
     let body = format!("Password: {secret}\nguess 42");
     send(
@@ -900,7 +946,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to_ann[0].body_text
     );
-    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().orders_for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ann");
     // After the deadline, with the command on the first line of the body.
@@ -913,7 +959,10 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to(&mails, GM)[0].body_text
     );
-    assert_eq!(daemon.store.latest_orders("G1", 1).unwrap().len(), 2);
+    assert_eq!(
+        daemon.store.orders().latest_orders("G1", 1).unwrap().len(),
+        2
+    );
 
     // A new player joins and is mailed his secret, which works.
     let cy = "cy@realmgm.test";
@@ -989,7 +1038,16 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to(&mails, GM)[0].body_text
     );
-    assert_eq!(daemon.store.load_campaign("G1").unwrap().players.len(), 3);
+    assert_eq!(
+        daemon
+            .store
+            .campaigns()
+            .load_campaign("G1")
+            .unwrap()
+            .players
+            .len(),
+        3
+    );
 }
 
 fn body_pw(secret: &str) -> String {
@@ -1139,6 +1197,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     daemon.check_turn("SU", START).unwrap();
     let state = daemon
         .store
+        .days()
         .load_day("SU", 0)
         .unwrap()
         .unwrap()
@@ -1153,7 +1212,12 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
         .collect();
     assert_eq!(characters, vec!["Amazon", "Wizard"]);
     assert_eq!(state["characters"][0]["start"], "Inn");
-    let players = daemon.store.load_campaign("SU").unwrap().players;
+    let players = daemon
+        .store
+        .campaigns()
+        .load_campaign("SU")
+        .unwrap()
+        .players;
     assert_eq!(players[1].character.as_deref(), Some("Wizard"));
     // Day 1 now takes orders.
     let note = send(
@@ -1194,7 +1258,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     )
     .unwrap();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let stored = daemon.store.load_campaign(tag).unwrap();
+    let stored = daemon.store.campaigns().load_campaign(tag).unwrap();
     let email: std::collections::BTreeMap<String, String> = stored
         .players
         .iter()
@@ -1209,8 +1273,15 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     let mut to_choose = wanted.iter();
     let mut count = 0;
     loop {
-        let progress: SetupByMail =
-            serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
+        let progress: SetupByMail = serde_json::from_value(
+            daemon
+                .store
+                .campaigns()
+                .setup_progress(tag)
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap();
         let (player, line) = match progress.stage() {
             Stage::Placing(player) => {
                 // The player follows the example his turn's mail gives.
@@ -1289,11 +1360,19 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
         assert!(!note.contains("refused"), "{player}: {line}: {note}");
         inbox.extend(capture.flush(&mut daemon, START));
     }
-    let progress: SetupByMail =
-        serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
+    let progress: SetupByMail = serde_json::from_value(
+        daemon
+            .store
+            .campaigns()
+            .setup_progress(tag)
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
     daemon.check_turn(tag, START).unwrap();
     let state = daemon
         .store
+        .days()
         .load_day(tag, 0)
         .unwrap()
         .unwrap()
@@ -1659,7 +1738,7 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     capture.flush(&mut daemon, START);
-    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("MR").unwrap();
     let body =
         format!("Password: {secret}\nThe bridge at the Crag is down: ford the river instead.");
     let note = send(
@@ -1862,7 +1941,7 @@ fn a_player_away_is_played_for_without_reminders_and_told_what_he_missed() {
         welcome.contains("While you were away, days 1 to 3 were played for you"),
         "{welcome}"
     );
-    assert!(daemon.store.absences("G1").unwrap().is_empty());
+    assert!(daemon.store.players().absences("G1").unwrap().is_empty());
     // A date that does not read gets an answer saying how to write it.
     let body = format!("Password: {}\naway until soon", secrets["Ann"]);
     send(

@@ -36,6 +36,7 @@ fn with_campaign(
 fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
     daemon
         .store
+        .outbox()
         .due_mail(i64::MAX)
         .unwrap()
         .into_iter()
@@ -45,7 +46,12 @@ fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
 }
 
 fn statuses(daemon: &Daemon, status: InboundStatus) -> usize {
-    daemon.store.inbound_with_status(status).unwrap().len()
+    daemon
+        .store
+        .inbox()
+        .inbound_with_status(status)
+        .unwrap()
+        .len()
 }
 
 #[test]
@@ -104,12 +110,13 @@ fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
     assert!(handled[1].1.contains("accepted"), "{handled:?}");
     let failed = daemon
         .store
+        .inbox()
         .inbound_with_status(InboundStatus::Failed)
         .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].raw, crash, "the mail is kept as it came");
     // Nothing the failed attempt began stays: no orders version for Ann.
-    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().orders_for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ben");
     let to_gm = queued_to(&daemon, GM);
@@ -158,12 +165,12 @@ fn a_turn_whose_engine_fails_is_held_and_other_campaigns_go_on() {
         held.starts_with("held:") && held.contains("simulated bug in the engine"),
         "{held}"
     );
-    assert!(daemon.store.load_day("I1", 1).unwrap().is_none());
+    assert!(daemon.store.days().load_day("I1", 1).unwrap().is_none());
     assert_eq!(
         daemon.check_turn("I2", later).unwrap(),
         "processed day 1 early"
     );
-    assert!(daemon.store.load_day("I2", 1).unwrap().is_some());
+    assert!(daemon.store.days().load_day("I2", 1).unwrap().is_some());
     // The GM of I1 is told once, not on every tick.
     daemon.check_turn("I1", later + 60).unwrap();
     let notices = queued_to(&daemon, GM)
@@ -196,12 +203,16 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
         }
     );
     assert!(note.contains("second delivery"), "{note}");
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(
+        daemon.store.orders().orders_for_day("G1", 1).unwrap().len(),
+        1
+    );
     assert_eq!(queued_to(&daemon, ANN).len(), 1, "one confirmation");
     assert_eq!(statuses(&daemon, InboundStatus::Duplicate), 1);
     assert!(
         daemon
             .store
+            .control()
             .gm_log(None)
             .unwrap()
             .iter()
@@ -219,7 +230,7 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
     );
     let (_, note) = daemon.ingest(&changed, START + 10).unwrap();
     assert!(note.contains("version 2"), "{note}");
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "message-id" && e.message.contains(&format!("mail {}", first.id()))),
@@ -238,7 +249,14 @@ fn a_huge_orders_mail_gets_a_short_refusal() {
     assert!(raw.len() > 4_000_000);
     let (_, note) = daemon.ingest(&raw, START).unwrap();
     assert!(note.contains("refused unread"), "{note}");
-    assert!(daemon.store.orders_for_day("G1", 1).unwrap().is_empty());
+    assert!(
+        daemon
+            .store
+            .orders()
+            .orders_for_day("G1", 1)
+            .unwrap()
+            .is_empty()
+    );
     let answers = queued_to(&daemon, ANN);
     assert_eq!(answers.len(), 1);
     let (subject, text) = &answers[0];
@@ -476,6 +494,7 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     assert_eq!(statuses(&daemon, InboundStatus::New), 0);
     let failed = daemon
         .store
+        .inbox()
         .inbound_with_status(InboundStatus::Failed)
         .unwrap();
     assert!(failed.is_empty(), "{:?}", failed[0].note);
@@ -484,6 +503,7 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     assert_eq!(stored, MAILS, "every mail stored once");
     let answered: std::collections::BTreeSet<i64> = daemon
         .store
+        .outbox()
         .due_mail(i64::MAX)
         .unwrap()
         .into_iter()
@@ -491,10 +511,11 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
         .collect();
     let logged: std::collections::BTreeSet<i64> = daemon
         .store
+        .control()
         .gm_log(None)
         .unwrap()
         .into_iter()
-        .chain(daemon.store.gm_log(Some("G1")).unwrap())
+        .chain(daemon.store.control().gm_log(Some("G1")).unwrap())
         .filter_map(|e| e.inbound_id)
         .collect();
     for (n, (id, now)) in ids.iter().enumerate() {
@@ -544,6 +565,7 @@ fn killable_fixture(dir: &std::path::Path) {
         let campaign = realmgm::campaign::Campaign::parse("kill.toml", &text).unwrap();
         let secrets = daemon
             .store
+            .campaigns_mut()
             .insert_campaign(&campaign, &text, START)
             .unwrap();
         daemon.check_turn(&tag, START).unwrap();
@@ -738,19 +760,22 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     let output = run_daemon(&dir).wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert!(store.latest_day("K1").unwrap().unwrap().day == 1);
-    assert!(store.latest_day("K3").unwrap().unwrap().day == 1);
-    let log = store.gm_log(Some("K0")).unwrap();
+    assert!(store.days().latest_day("K1").unwrap().unwrap().day == 1);
+    assert!(store.days().latest_day("K3").unwrap().unwrap().day == 1);
+    let log = store.control().gm_log(Some("K0")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "error" && e.message.contains("cannot be read")),
         "{log:?}"
     );
-    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    let failed = store
+        .inbox()
+        .inbound_with_status(InboundStatus::Failed)
+        .unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K2's orders mails");
     // K2 is held, its state being changed outside realmgm, and its GM is
     // told through K2's own transport.
-    let log = store.gm_log(Some("K2")).unwrap();
+    let log = store.control().gm_log(Some("K2")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "hold" && e.message.contains("changed outside realmgm")),
@@ -850,8 +875,8 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         daemon.process_turn("F1", START + 60).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
-    let day1 = daemon.store.latest_day("F1").unwrap().unwrap();
-    let queued_before = daemon.store.due_mail(i64::MAX).unwrap().len();
+    let day1 = daemon.store.days().latest_day("F1").unwrap().unwrap();
+    let queued_before = daemon.store.outbox().due_mail(i64::MAX).unwrap().len();
     // Someone edits day 1 in the database the daemon is serving (it holds
     // that day's state in its cache), leaving the hash as it was.
     let db = rusqlite::Connection::open(&path).unwrap();
@@ -869,7 +894,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
             "{done}"
         );
     }
-    let control = daemon.store.control("F1").unwrap();
+    let control = daemon.store.control().get("F1").unwrap();
     assert!(
         control
             .hold_reason
@@ -895,7 +920,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         .ingest(&mail(ANN, GM, "[F1] orders", "f2@x", &body), START + 200)
         .unwrap();
     assert!(note.contains("changed outside realmgm"), "{note}");
-    let after = daemon.store.due_mail(i64::MAX).unwrap();
+    let after = daemon.store.outbox().due_mail(i64::MAX).unwrap();
     assert!(
         after[queued_before..]
             .iter()
@@ -905,13 +930,13 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     // A rollback reads nothing of the changed day, lifts the hold, and the
     // day runs again to the state it had.
     daemon.rollback("F1", 0, START + 300).unwrap();
-    assert_eq!(daemon.store.control("F1").unwrap().hold_reason, None);
+    assert_eq!(daemon.store.control().get("F1").unwrap().hold_reason, None);
     assert!(matches!(
         daemon.process_turn("F1", START + 360).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
     assert_eq!(
-        daemon.store.latest_day("F1").unwrap().unwrap().hash,
+        daemon.store.days().latest_day("F1").unwrap().unwrap().hash,
         day1.hash
     );
     drop((daemon, db));
@@ -971,12 +996,19 @@ fn a_campaign_whose_state_was_changed_is_held_and_its_gm_mailed_once() {
     assert!(run_daemon(&dir).wait().unwrap().success());
     assert_eq!(held_notices(), 1);
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.latest_day_number("K1").unwrap(), Some(0));
+    assert_eq!(store.days().latest_day_number("K1").unwrap(), Some(0));
     for other in ["K0", "K2", "K3"] {
-        assert_eq!(store.latest_day_number(other).unwrap(), Some(1), "{other}");
+        assert_eq!(
+            store.days().latest_day_number(other).unwrap(),
+            Some(1),
+            "{other}"
+        );
     }
     assert!(players_mail_beyond_the_start(&dir, "K1").is_empty());
-    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    let failed = store
+        .inbox()
+        .inbound_with_status(InboundStatus::Failed)
+        .unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K1's orders, kept");
     // The next daemon finds the hold stored and says nothing again.
     let sent = sent_through(&dir, "K1").len();
@@ -1030,8 +1062,8 @@ fn a_campaign_whose_turn_fails_still_gets_its_gm_notice_sent_once() {
     assert_eq!(notices(), 1, "the GM's notice about K2, sent once");
     assert!(players_mail_beyond_the_start(&dir, "K2").is_empty());
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.latest_day_number("K2").unwrap(), Some(0));
-    assert_eq!(store.latest_day_number("K3").unwrap(), Some(1));
+    assert_eq!(store.days().latest_day_number("K2").unwrap(), Some(0));
+    assert_eq!(store.days().latest_day_number("K3").unwrap(), Some(1));
     drop(store);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -76,6 +76,7 @@ fn a_campaign_is_played_over_smtp_and_imap() {
     daemon.check_turn(&tag, now).unwrap();
     let target = daemon
         .store
+        .days()
         .load_day(&tag, 0)
         .unwrap()
         .unwrap()
@@ -226,7 +227,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     )
     .unwrap();
     assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 1);
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     assert!(
         log.iter().any(|e| e.kind == "imap"
             && e.message.contains("to 4242")
@@ -236,6 +237,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     assert_eq!(
         daemon
             .store
+            .inbox()
             .inbound_with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
@@ -275,11 +277,12 @@ fn a_mail_beyond_the_cap_comes_from_dovecot_cut_and_is_not_fetched_again() {
     assert_eq!(daemon.poll_imap(&settings, &folder, START + 60).unwrap(), 0);
     let stored = daemon
         .store
+        .inbox()
         .inbound_with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert_eq!(stored.len(), 1);
     assert!(stored[0].raw.len() <= realmgm::daemon::ingest::MAX_MAIL_BYTES);
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "too large" && e.message.contains(&format!("{size} bytes arrived"))),

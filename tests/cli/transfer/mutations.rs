@@ -74,6 +74,7 @@ fn bases() -> &'static Bases {
         let campaign = Campaign::parse("fuzz.toml", CAMPAIGN).expect("the campaign parses");
         let secrets = daemon
             .store
+            .campaigns_mut()
             .insert_campaign(&campaign, CAMPAIGN, 0)
             .expect("the campaign is stored");
         daemon.check_turn("FZ", 0).expect("the game is set up");
@@ -86,6 +87,7 @@ fn bases() -> &'static Bases {
         let export = scratch("base-export");
         daemon
             .store
+            .campaigns()
             .export_campaign("FZ", &export)
             .expect("the campaign exports");
         let host = CAMPAIGN.replacen("\"FZ\"", "\"HOST\"", 1);
@@ -93,6 +95,7 @@ fn bases() -> &'static Bases {
         let mut store = Store::open(&receiver).expect("a receiving database");
         let campaign = Campaign::parse("host.toml", &host).expect("the campaign parses");
         store
+            .campaigns_mut()
             .insert_campaign(&campaign, &host, 0)
             .expect("the campaign is stored");
         drop(store);
@@ -247,6 +250,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
     let before = rows(&db);
     let result = Store::open(&db)
         .expect("the receiver opens")
+        .campaigns()
         .import_campaign(&file);
     let after = rows(&db);
     assert_eq!(
@@ -283,8 +287,12 @@ pub fn exercise(export: &[u8]) -> Outcome {
                 .expect("the receiver is readable");
             assert_eq!(strangers, 2, "an import added a player to another campaign");
             let store = Store::open(&db).expect("the receiver opens");
-            store.list_campaigns().expect("every campaign is listed");
             store
+                .campaigns()
+                .list_campaigns()
+                .expect("every campaign is listed");
+            store
+                .campaigns()
                 .load_campaign(&moved.campaign)
                 .expect("the imported campaign loads");
             Outcome::Imported

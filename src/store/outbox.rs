@@ -1,0 +1,279 @@
+//! Mail to send in the store: the queue with its retries (table `outbox`)
+//! and the private messages the daemon passed on between players (table
+//! `relayed_messages`), kept by the turn they arrived in so that turn's
+//! reports can repeat them to their readers.
+
+use std::ops::{Deref, DerefMut};
+
+use rusqlite::params;
+
+use super::mail::{OutgoingMail, QueuedMail, ReportParts, attachments};
+use super::packed::{PackedBytes, PackedText, UnpackedText};
+use super::{Store, StoreError};
+
+/// One passed-on message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayedMessage {
+    /// The player it was for.
+    pub recipient: String,
+    /// The sender as he signed (his character, else his name).
+    pub sender: String,
+    pub text: String,
+}
+
+/// The mail waiting to go out, and what went out before.
+pub struct Outbox<S> {
+    pub(super) store: S,
+}
+
+impl<S: Deref<Target = Store>> Outbox<S> {
+    /// Whether a report of `day` for `reader` (the GM's history when
+    /// `None`) was mailed before: the day is run again after a rollback.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn report_mailed_before(
+        &self,
+        campaign: &str,
+        day: u32,
+        reader: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let campaign_id = self.store.campaign_id(campaign)?;
+        Ok(self.store.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE campaign_id = ?1 AND report_day = ?2 \
+             AND report_reader = ?3)",
+            params![campaign_id, day, reader.unwrap_or_default()],
+            |row| row.get(0),
+        )?)
+    }
+
+    /// Pending messages due at `now`, oldest first.
+    ///
+    /// # Errors
+    /// The database fails or holds unreadable headers.
+    pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut statement = self.store.conn.prepare(
+            "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
+                    o.next_attempt, o.last_error, COALESCE(o.html, r.html), o.report_day, \
+                    o.report_reader \
+             FROM outbox o LEFT JOIN campaigns c ON c.id = o.campaign_id \
+             LEFT JOIN reports r ON r.campaign_id = o.campaign_id AND r.day = o.report_day \
+                                AND r.reader = o.report_reader \
+             WHERE o.status = 'pending' AND o.next_attempt <= ?1 ORDER BY o.next_attempt, o.id",
+        )?;
+        let rows = statement.query_map(params![now], |row| {
+            let headers: String = row.get(5)?;
+            let headers = serde_json::from_str(&headers).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Text, e.into())
+            })?;
+            Ok(QueuedMail {
+                id: row.get(0)?,
+                mail: OutgoingMail {
+                    campaign: row.get(1)?,
+                    recipient: row.get(2)?,
+                    subject: row.get(3)?,
+                    body: row.get::<_, UnpackedText>(4)?.0,
+                    headers,
+                    html: row.get::<_, Option<UnpackedText>>(9)?.map(|html| html.0),
+                    attachments: Vec::new(),
+                    report: row
+                        .get::<_, Option<u32>>(10)?
+                        .map(|day| -> Result<ReportParts, rusqlite::Error> {
+                            let reader: String = row.get(11)?;
+                            Ok(ReportParts {
+                                day,
+                                reader: Some(reader).filter(|r| !r.is_empty()),
+                            })
+                        })
+                        .transpose()?,
+                },
+                attempts: row.get(6)?,
+                next_attempt: row.get(7)?,
+                last_error: row.get(8)?,
+            })
+        })?;
+        let mut due: Vec<QueuedMail> = rows.collect::<Result<_, _>>()?;
+        let mut files = self.store.conn.prepare(
+            "SELECT name, mime, bytes FROM outbox_attachments WHERE outbox_id = ?1 \
+             ORDER BY position",
+        )?;
+        let mut report_files = self.store.conn.prepare(
+            "SELECT a.name, a.mime, a.bytes FROM report_attachments a \
+             JOIN outbox o ON o.campaign_id = a.campaign_id AND o.report_day = a.day \
+                          AND o.report_reader = a.reader \
+             WHERE o.id = ?1 ORDER BY a.position",
+        )?;
+        for queued in &mut due {
+            queued.mail.attachments = if queued.mail.report.is_some() {
+                attachments(&mut report_files, params![queued.id])?
+            } else {
+                attachments(&mut files, params![queued.id])?
+            };
+        }
+        Ok(due)
+    }
+
+    /// The messages passed on while `day` was pending, oldest first.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn relayed_messages(
+        &self,
+        campaign: &str,
+        day: u32,
+    ) -> Result<Vec<RelayedMessage>, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare(
+            "SELECT recipient, sender, text FROM relayed_messages \
+             WHERE campaign_id = ?1 AND day = ?2 ORDER BY received, id",
+        )?;
+        let rows = statement.query_map(params![id, day], |row| {
+            Ok(RelayedMessage {
+                recipient: row.get(0)?,
+                sender: row.get(1)?,
+                text: row.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl<S: DerefMut<Target = Store>> Outbox<S> {
+    /// Queue a message; it is due at once. Returns its id.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn enqueue_mail(&mut self, mail: &OutgoingMail, now: i64) -> Result<i64, StoreError> {
+        let campaign_id = mail
+            .campaign
+            .as_deref()
+            .map(|name| self.store.campaign_id(name))
+            .transpose()?;
+        let headers = serde_json::to_string(&mail.headers).map_err(|e| StoreError::Corrupt {
+            campaign: mail.campaign.clone().unwrap_or_default(),
+            message: e.to_string(),
+        })?;
+        let tx = self.store.conn.savepoint()?;
+        tx.execute(
+            "INSERT INTO outbox (campaign_id, recipient, subject, body, headers_json, \
+             next_attempt, created, html, report_day, report_reader) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)",
+            params![
+                campaign_id,
+                mail.recipient,
+                mail.subject,
+                PackedText(&mail.body),
+                headers,
+                now,
+                mail.html.as_deref().map(PackedText),
+                mail.report.as_ref().map(|r| r.day),
+                mail.report
+                    .as_ref()
+                    .map(|r| r.reader.clone().unwrap_or_default()),
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (position, file) in (0_i64..).zip(&mail.attachments) {
+            tx.execute(
+                "INSERT INTO outbox_attachments (outbox_id, position, name, mime, bytes) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, position, file.name, file.mime, PackedBytes(&file.bytes)],
+            )?;
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Drop the body, HTML and attachments of campaign `campaign`'s mail
+    /// sent and queued before `before`, keeping the row (recipient, subject,
+    /// when) and noting `now` as when it was pruned. Returns how many mails
+    /// were pruned.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn prune_sent(
+        &mut self,
+        campaign: &str,
+        before: i64,
+        now: i64,
+    ) -> Result<usize, StoreError> {
+        let campaign_id = self.store.campaign_id(campaign)?;
+        let tx = self.store.conn.savepoint()?;
+        tx.execute(
+            "DELETE FROM outbox_attachments WHERE outbox_id IN (SELECT id FROM outbox \
+             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL)",
+            params![campaign_id, before],
+        )?;
+        let pruned = tx.execute(
+            "UPDATE outbox SET body = '', html = NULL, pruned = ?3 \
+             WHERE campaign_id = ?1 AND status = 'sent' AND created < ?2 AND pruned IS NULL",
+            params![campaign_id, before, now],
+        )?;
+        tx.commit()?;
+        Ok(pruned)
+    }
+
+    /// Record that message `id` was handed to the mail server.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn mark_mail_sent(&mut self, id: i64) -> Result<(), StoreError> {
+        self.store.conn.execute(
+            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL \
+             WHERE id = ?1",
+            params![id],
+        )?;
+        Ok(())
+    }
+
+    /// Record a failed attempt: retry at `retry_at`, or give up (status
+    /// `failed`) when `retry_at` is `None`.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn mark_mail_failed(
+        &mut self,
+        id: i64,
+        error: &str,
+        retry_at: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let status = if retry_at.is_some() {
+            "pending"
+        } else {
+            "failed"
+        };
+        self.store.conn.execute(
+            "UPDATE outbox SET status = ?1, attempts = attempts + 1, last_error = ?2, \
+             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4",
+            params![status, error, retry_at, id],
+        )?;
+        Ok(())
+    }
+
+    /// Keep a message passed on while `day` was pending.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn record_relayed_message(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        message: &RelayedMessage,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        self.store.conn.execute(
+            "INSERT INTO relayed_messages (campaign_id, day, recipient, sender, text, received) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                id,
+                day,
+                message.recipient,
+                message.sender,
+                message.text,
+                now
+            ],
+        )?;
+        Ok(())
+    }
+}
