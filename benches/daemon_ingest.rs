@@ -79,7 +79,7 @@ fn main() {
     );
 
     // A burst: every message stored first, then all handled in one pass.
-    let outbox_before = daemon.store.outbox().due_mail(START).unwrap().len();
+    let outbox_before = daemon.store.outbox().due(START).unwrap().len();
     let start = Instant::now();
     for i in 0..BURST {
         daemon.store_raw(&message(i), START).unwrap();
@@ -97,11 +97,11 @@ fn main() {
         .iter()
         .filter(|(_, n)| n.contains("accepted"))
         .count();
-    let queued = daemon.store.outbox().due_mail(START).unwrap().len() - outbox_before;
+    let queued = daemon.store.outbox().due(START).unwrap().len() - outbox_before;
     let processed = daemon
         .store
         .inbox()
-        .inbound_with_status(InboundStatus::Processed)
+        .with_status(InboundStatus::Processed)
         .unwrap()
         .len();
     println!(
@@ -119,7 +119,7 @@ fn main() {
             daemon
                 .store
                 .orders()
-                .orders_for_day(&format!("B{c}"), 1)
+                .for_day(&format!("B{c}"), 1)
                 .unwrap()
                 .len()
         })

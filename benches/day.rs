@@ -162,7 +162,7 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
     let mut store = Store::open_in_memory().expect("an in-memory store");
     store
         .campaigns_mut()
-        .insert_campaign(&campaign, &text, 0)
+        .insert(&campaign, &text, 0)
         .expect("the campaign is stored");
     store
 }
@@ -187,7 +187,7 @@ fn month_on_the_daemons_path(
         .expect("setup works");
     store
         .days_mut()
-        .save_day(TAG, 0, &start, 0)
+        .save(TAG, 0, &start, 0)
         .expect("day 0 saved");
     let read = |state: &realmgm::game::GameState| {
         // The state the game keeps beside the JSON: what a player's bot is
@@ -200,7 +200,7 @@ fn month_on_the_daemons_path(
         let mut dice = Dice::new(seed * 100 + u64::from(day), day);
         let mut accepted: BTreeMap<String, AcceptedOrders> = BTreeMap::new();
         for seat in &seats {
-            let pending = store.days().latest_day(TAG).unwrap().unwrap().state;
+            let pending = store.days().latest(TAG).unwrap().unwrap().state;
             let Some(orders) =
                 bot::orders_for(data, rules, &read(&pending), &seat.player, &mut dice)
             else {
@@ -213,7 +213,7 @@ fn month_on_the_daemons_path(
             let admitted = game.admit(&pending, rules, &seats).expect("nobody new");
             game.awaiting(&admitted).expect("the awaited players");
         }
-        let pending = store.days().latest_day(TAG).unwrap().unwrap().state;
+        let pending = store.days().latest(TAG).unwrap().unwrap().state;
         let state = game.admit(&pending, rules, &seats).expect("nobody new");
         let state = game.rule(&state, rules, &[]).expect("no rulings");
         game.awaiting(&state).expect("the awaited players");
@@ -222,10 +222,10 @@ fn month_on_the_daemons_path(
             .expect("a bot day resolves");
         store
             .days_mut()
-            .save_day(TAG, day, &turn.state, 0)
+            .save(TAG, day, &turn.state, 0)
             .expect("the day is saved");
     }
-    let last = store.days().latest_day(TAG).unwrap().unwrap().state;
+    let last = store.days().latest(TAG).unwrap().unwrap().state;
     MrState::clone(&read(&last))
 }
 

@@ -27,7 +27,7 @@ fn main() {
     let mut store = Store::open(&db).expect("the played database opens");
     let mut stored = store
         .campaigns()
-        .load_campaign("M16")
+        .load("M16")
         .expect("the campaign is stored");
     stored.campaign.site = Some(SiteSettings {
         publish: Publish::End,
@@ -35,7 +35,7 @@ fn main() {
     });
     store
         .campaigns_mut()
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .update(&stored.campaign, &stored.file_text)
         .expect("the site settings are stored");
     let mut times: Vec<Duration> = Vec::new();
     let mut built = None;

@@ -308,7 +308,7 @@ impl Served {
             daemon
                 .store
                 .campaigns()
-                .list_campaigns()?
+                .list()?
                 .into_iter()
                 .map(|c| c.name)
                 .collect()

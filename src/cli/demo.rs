@@ -50,7 +50,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let mut now = campaign.schedule.first_deadline_unix() - 6 * 3600;
     let secrets: BTreeMap<String, String> = store
         .campaigns_mut()
-        .insert_campaign(&campaign, DEMO_CAMPAIGN, now)?
+        .insert(&campaign, DEMO_CAMPAIGN, now)?
         .into_iter()
         .map(|s| (s.player, s.secret))
         .collect();
@@ -65,7 +65,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         let stored = daemon
             .store
             .days()
-            .latest_day(&campaign.name)?
+            .latest(&campaign.name)?
             .context("the demo game was not set up")?;
         let state = MrState::deserialize(stored.state.json())?;
         let mut dice = Dice::new(campaign.seed, day);
@@ -86,7 +86,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let last = daemon
         .store
         .days()
-        .latest_day(&campaign.name)?
+        .latest(&campaign.name)?
         .context("the demo game has no days")?;
     let mut summary = format!(
         "The demo campaign {} played {DAYS} days by mail in {}:\n{log}  campaign file  {}\n  database       {}\n  state hash     {}\n",

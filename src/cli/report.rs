@@ -46,7 +46,7 @@ pub struct ReportArgs {
 /// be written.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
-    let stored = store.campaigns().load_campaign(&args.campaign)?;
+    let stored = store.campaigns().load(&args.campaign)?;
     let campaign = &stored.campaign;
     let game = crate::games::game(&campaign.game)
         .with_context(|| format!("this build does not know the game '{}'", campaign.game))?;
@@ -54,7 +54,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         Some(day) => day,
         None => store
             .days()
-            .latest_day(&campaign.name)?
+            .latest(&campaign.name)?
             .map(|s| s.day)
             .filter(|d| *d > 0)
             .with_context(|| {
@@ -131,7 +131,7 @@ fn rendered(
     db: &DbArg,
 ) -> anyhow::Result<Report> {
     let campaign = &stored.campaign;
-    let Some(snapshot) = store.days().load_day(&campaign.name, day)? else {
+    let Some(snapshot) = store.days().load(&campaign.name, day)? else {
         let db = db_option(&db.path());
         bail!(
             "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status{db}`",
@@ -151,11 +151,11 @@ fn rendered(
     // The orders as the daemon accepted them: their stored text may hold
     // prose the daemon set aside, which the game alone would not read.
     let mut orders = BTreeMap::new();
-    for submission in store.orders().latest_orders(&campaign.name, day)? {
+    for submission in store.orders().latest(&campaign.name, day)? {
         if let Some(parsed) =
             store
                 .orders()
-                .latest_accepted_order(&campaign.name, day, &submission.player)?
+                .latest_accepted(&campaign.name, day, &submission.player)?
         {
             orders.insert(submission.player, serde_json::from_value(parsed)?);
         }

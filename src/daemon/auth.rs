@@ -60,7 +60,7 @@ pub fn identify(
             Sender::Refused(Refused::GmWithoutSecret)
         });
     }
-    let Some(player) = store.players().player_by_address(campaign, from)? else {
+    let Some(player) = store.players().by_address(campaign, from)? else {
         return Ok(Sender::Refused(Refused::Stranger(from.to_string())));
     };
     let secret = secret();

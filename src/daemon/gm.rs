@@ -53,7 +53,7 @@ impl Daemon {
         let combat_round = self
             .store
             .rounds()
-            .combat_round(name, pending.day)?
+            .get(name, pending.day)?
             .map(|round| super::rounds::round_status(&round));
         let setup = if self.setting_up_by_mail(&stored)? {
             Some(self.setup_status(&stored)?)
@@ -61,7 +61,7 @@ impl Daemon {
             None
         };
         let over = awaited.is_empty() && self.over(&stored, &pending)?;
-        let orders = self.store.orders().orders_for_day(name, pending.day)?;
+        let orders = self.store.orders().for_day(name, pending.day)?;
         let away = self.store.players().absences(name)?;
         let mut players = Vec::new();
         for player in &awaited {
@@ -100,7 +100,7 @@ impl Daemon {
         let health = self.store.inbox().mail_health(name)?;
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
-            latest_day: self.store.days().latest_day(name)?.map(|d| d.day),
+            latest_day: self.store.days().latest(name)?.map(|d| d.day),
             mail: MailStatus {
                 to_send: health.to_send,
                 oldest_to_send: health.oldest_to_send.map(format_utc),
@@ -196,7 +196,7 @@ impl Daemon {
                 );
             }
             if let DayToProcess::Seen(day) = meant
-                && let Some(latest) = daemon.store.days().latest_day(name)?
+                && let Some(latest) = daemon.store.days().latest(name)?
                 && latest.day > 0
                 && (0..JUST_RUN_SECONDS).contains(&(now - latest.created))
                 && daemon
@@ -224,10 +224,10 @@ impl Daemon {
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
         let latest =
-            self.store.days().latest_day_number(name)?.ok_or_else(|| {
+            self.store.days().latest_number(name)?.ok_or_else(|| {
                 anyhow::anyhow!("campaign {name} has no stored days to roll back")
             })?;
-        if self.store.days().load_day(name, day)?.is_none() || day > latest {
+        if self.store.days().load(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }
         if day == latest && day > 0 {
@@ -309,7 +309,7 @@ impl Daemon {
         let day = self.pending(&stored.campaign)?.day;
         self.store
             .announcements_mut()
-            .record_announcement(name, day, text, now)?;
+            .record(name, day, text, now)?;
         let body = format!(
             "{} announcement ===\n\n{text}\n\nThe report of day {day} opens with it too.\n",
             marker(name)
@@ -360,7 +360,7 @@ impl Daemon {
             );
         }
         let pending = self.pending(&stored.campaign)?.day;
-        let latest = self.store.days().latest_day(name)?.map_or(0, |d| d.day);
+        let latest = self.store.days().latest(name)?.map_or(0, |d| d.day);
         let day = day.unwrap_or(latest.max(1));
         if day == 0 || day > pending {
             anyhow::bail!("day {day} is not reached yet: narrate a day from 1 to {pending}");
@@ -529,7 +529,7 @@ impl Daemon {
     /// taken for an order to run the next one, with no orders from anyone.
     fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
         if let Some(written) = letter.mail.date_unix
-            && let Some(latest) = self.store.days().latest_day(name)?
+            && let Some(latest) = self.store.days().latest(name)?
             && latest.day > 0
             && latest.created > written
         {

@@ -59,10 +59,10 @@ impl Daemon {
         self.store
             .control_mut()
             .log_gm(Some(name), now, "error", &message, None)?;
-        if let Some(gm) = self.store.campaigns().campaign_gm_address(name)? {
+        if let Some(gm) = self.store.campaigns().gm_address(name)? {
             let mut headers = std::collections::BTreeMap::new();
             headers.insert("auto-submitted".to_string(), "auto-generated".to_string());
-            self.store.outbox_mut().enqueue_mail(
+            self.store.outbox_mut().enqueue(
                 &crate::store::OutgoingMail {
                     campaign: None,
                     recipient: gm,
@@ -88,7 +88,7 @@ impl Daemon {
     /// # Errors
     /// No such campaign, or the store fails.
     pub fn failed_mail_list(&self, name: &str) -> anyhow::Result<String> {
-        let failed = self.store.inbox().failed_mail(name)?;
+        let failed = self.store.inbox().failed(name)?;
         if failed.is_empty() {
             return Ok(format!("no mail of {name} is set aside as failed"));
         }
@@ -114,7 +114,7 @@ impl Daemon {
     /// # Errors
     /// No such mail, a mail that did not fail, or the store fails.
     pub fn retry_failed_mail(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
-        let Some(mail) = self.store.inbox().inbound_mail(id)? else {
+        let Some(mail) = self.store.inbox().get(id)? else {
             anyhow::bail!("there is no mail {id}; `gm mail list` shows the failed ones");
         };
         if mail.status != InboundStatus::Failed {
@@ -132,7 +132,7 @@ impl Daemon {
             .log_gm(Some(name), now, "retry", &note, Some(id))?;
         self.store
             .inbox_mut()
-            .set_inbound_status(id, InboundStatus::New, None)?;
+            .set_status(id, InboundStatus::New, None)?;
         let handled = self.handle_stored(now)?;
         let outcome = handled
             .into_iter()

@@ -148,10 +148,10 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<InboundInsert> {
         let head = head_of(raw, MAX_MAIL_BYTES);
-        let inserted =
-            self.store
-                .inbox_mut()
-                .insert_inbound_head(head, delivered, &arrival(head), now)?;
+        let inserted = self
+            .store
+            .inbox_mut()
+            .insert_head(head, delivered, &arrival(head), now)?;
         // A second delivery keeps only its headers: nothing of it was cut.
         if head.len() < delivered && matches!(inserted, InboundInsert::New(_)) {
             let id = inserted.id();
@@ -217,7 +217,7 @@ impl Daemon {
     /// The store fails.
     pub fn stored_note(&self, inserted: &InboundInsert) -> anyhow::Result<String> {
         Ok(match inserted {
-            InboundInsert::New(id) => match self.store.inbox().inbound_mail(*id)? {
+            InboundInsert::New(id) => match self.store.inbox().get(*id)? {
                 Some(mail) if mail.status != InboundStatus::New => mail.note.unwrap_or_default(),
                 _ => "stored; the daemon answers it in its next round".to_string(),
             },
@@ -373,15 +373,11 @@ impl Daemon {
                 .log_gm(None, now, "pruned", &note, None)?;
         }
         let mut handled = Vec::new();
-        for id in self
-            .store
-            .inbox()
-            .inbound_ids_with_status(InboundStatus::New)?
-        {
+        for id in self.store.inbox().ids_with_status(InboundStatus::New)? {
             if !go_on() {
                 break;
             }
-            let Some(stored) = self.store.inbox().inbound_mail(id)? else {
+            let Some(stored) = self.store.inbox().get(id)? else {
                 continue;
             };
             // Everything one mail causes is committed together with its new
@@ -403,10 +399,10 @@ impl Daemon {
                     }
                 }
             };
-            if let Err(error) =
-                self.store
-                    .inbox_mut()
-                    .set_inbound_status(stored.id, status, Some(&note))
+            if let Err(error) = self
+                .store
+                .inbox_mut()
+                .set_status(stored.id, status, Some(&note))
             {
                 self.store.abandon_work();
                 return Err(error.into());
@@ -507,7 +503,7 @@ impl Daemon {
         };
         let (stored, plus_secret) = routed;
         let campaign = stored.campaign.clone();
-        if let Some(earlier) = self.store.inbox().earlier_mail_with_message_id(id)? {
+        if let Some(earlier) = self.store.inbox().earlier_with_message_id(id)? {
             let note = format!(
                 "mail {id} has the Message-ID of mail {earlier} but another sender or content; \
                  it is read as a mail of its own"
@@ -776,7 +772,7 @@ impl Daemon {
         };
         self.store
             .inbox_mut()
-            .keep_inbound_head(id, head, raw.len(), prune_after)?;
+            .keep_head(id, head, raw.len(), prune_after)?;
         Ok(if head.len() < raw.len() {
             // `raw` is what was stored, itself perhaps cut: the size that
             // arrived is in the row and in the "too large" line.
@@ -802,12 +798,12 @@ impl Daemon {
         if let crate::mail::auto::AutoKind::Bounce { failed_recipients } = kind {
             let mut told = false;
             for address in failed_recipients {
-                for (campaign, player) in self.store.players().players_by_email(address)? {
+                for (campaign, player) in self.store.players().by_email_everywhere(address)? {
                     let count = self
                         .store
                         .players_mut()
                         .record_bounce(&campaign, &player, now, &note)?;
-                    let stored = self.store.campaigns().load_campaign(&campaign)?;
+                    let stored = self.store.campaigns().load(&campaign)?;
                     let message = format!(
                         "mail to {player} ({address}) bounced ({} so far): {}",
                         crate::words::counted(count, "bounce", "bounces"),
@@ -856,12 +852,10 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<BySender> {
         let address = from.unwrap_or("(no From)");
-        let mut seats = self.store.players().players_by_email(address)?;
+        let mut seats = self.store.players().by_email_everywhere(address)?;
         seats.dedup_by(|a, b| a.0 == b.0);
         match seats.as_slice() {
-            [(one, _)] => Ok(BySender::One(Box::new(
-                self.store.campaigns().load_campaign(one)?,
-            ))),
+            [(one, _)] => Ok(BySender::One(Box::new(self.store.campaigns().load(one)?))),
             [] => {
                 let note = format!(
                     "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
@@ -888,7 +882,7 @@ impl Daemon {
                     one_line(address, ADDRESS_SHOWN)
                 );
                 let (first, player) = &several[0];
-                let first = self.store.campaigns().load_campaign(first)?.campaign;
+                let first = self.store.campaigns().load(first)?.campaign;
                 let body = format!(
                     "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
                      It was not read. Send it again with the campaign's tag in the subject, for \
@@ -926,7 +920,7 @@ impl Daemon {
                 continue;
             };
             if let Some((tag, secret)) = plus_address(address, base)
-                && let Ok(stored) = self.store.campaigns().load_campaign(&tag)
+                && let Ok(stored) = self.store.campaigns().load(&tag)
             {
                 let gm_base = bare_address(&sender(&stored.campaign))
                     .split('@')
@@ -939,7 +933,7 @@ impl Daemon {
             }
         }
         for tag in subject_tags(&mail.subject) {
-            if let Ok(stored) = self.store.campaigns().load_campaign(&tag) {
+            if let Ok(stored) = self.store.campaigns().load(&tag) {
                 return Ok(Some((stored, None)));
             }
         }
@@ -1063,7 +1057,7 @@ mod tests {
             daemon
                 .store
                 .inbox()
-                .inbound_with_status(InboundStatus::New)
+                .with_status(InboundStatus::New)
                 .unwrap()
                 .len(),
             2
@@ -1116,7 +1110,7 @@ mod tests {
                 MAX_MAIL_BYTES + 1
             )
         );
-        let stored = daemon.store.inbox().inbound_mail(1).unwrap().unwrap();
+        let stored = daemon.store.inbox().get(1).unwrap().unwrap();
         assert!(stored.raw.len() <= MAX_MAIL_BYTES, "{}", stored.raw.len());
         assert!(stored.raw.ends_with(b"\r\n"));
         let log = daemon.store.control().gm_log(None).unwrap();

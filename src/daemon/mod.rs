@@ -89,7 +89,7 @@ impl Daemon {
     /// # Errors
     /// No such campaign.
     pub fn campaign(&self, name: &str) -> anyhow::Result<StoredCampaign> {
-        Ok(self.store.campaigns().load_campaign(name)?)
+        Ok(self.store.campaigns().load(name)?)
     }
 
     /// The number of the pending day, read without its state: a campaign
@@ -102,7 +102,7 @@ impl Daemon {
         Ok(self
             .store
             .days()
-            .latest_day_number(campaign)?
+            .latest_number(campaign)?
             .map_or(1, |day| day + 1))
     }
 
@@ -111,7 +111,7 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn pending(&self, campaign: &Campaign) -> anyhow::Result<Pending> {
-        let latest = self.store.days().latest_day(&campaign.name)?;
+        let latest = self.store.days().latest(&campaign.name)?;
         let day = latest.as_ref().map_or(1, |snapshot| snapshot.day + 1);
         let deadline = campaign.schedule.deadline(day)
             + self

@@ -108,7 +108,7 @@ impl Daemon {
             headers.insert("in-reply-to".to_string(), id.to_string());
             headers.insert("references".to_string(), references.join(" "));
         }
-        let id = self.store.outbox_mut().enqueue_mail(
+        let id = self.store.outbox_mut().enqueue(
             &OutgoingMail {
                 campaign: Some(campaign.name.clone()),
                 recipient: to,
@@ -212,7 +212,7 @@ impl Daemon {
         wanted: impl Fn(Option<&str>) -> bool,
     ) -> anyhow::Result<SendSummary> {
         let mut summary = SendSummary::default();
-        let due = self.store.outbox().due_mail(now)?;
+        let due = self.store.outbox().due(now)?;
         for queued in due
             .into_iter()
             .filter(|q| wanted(q.mail.campaign.as_deref()))
@@ -226,25 +226,21 @@ impl Daemon {
                 });
             match result {
                 Ok(_) => {
-                    self.store.outbox_mut().mark_mail_sent(queued.id)?;
+                    self.store.outbox_mut().mark_sent(queued.id)?;
                     self.forget_secrets_of(&queued)?;
                     summary.sent += 1;
                 }
                 Err(error) if error.is_temporary() => {
                     let at = retry_at(now, queued.attempts);
-                    self.store.outbox_mut().mark_mail_failed(
-                        queued.id,
-                        &error.to_string(),
-                        Some(at),
-                    )?;
+                    self.store
+                        .outbox_mut()
+                        .mark_failed(queued.id, &error.to_string(), Some(at))?;
                     summary.deferred += 1;
                 }
                 Err(error) => {
-                    self.store.outbox_mut().mark_mail_failed(
-                        queued.id,
-                        &error.to_string(),
-                        None,
-                    )?;
+                    self.store
+                        .outbox_mut()
+                        .mark_failed(queued.id, &error.to_string(), None)?;
                     self.forget_secrets_of(&queued)?;
                     summary.failed += 1;
                     self.permanent_failure(&queued, &error.to_string(), now)?;
@@ -280,7 +276,7 @@ impl Daemon {
         let Some(name) = &queued.mail.campaign else {
             return Ok(());
         };
-        let stored = self.store.campaigns().load_campaign(name)?;
+        let stored = self.store.campaigns().load(name)?;
         let first = queued.mail.recipient.split(", ").next().unwrap_or_default();
         let recipient = bare_address(first);
         let message = format!(
@@ -290,7 +286,7 @@ impl Daemon {
         if let Some(player) = self
             .store
             .players()
-            .player_by_address(&stored.campaign, recipient)?
+            .by_address(&stored.campaign, recipient)?
         {
             self.store
                 .players_mut()

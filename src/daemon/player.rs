@@ -200,7 +200,7 @@ impl Daemon {
         let played = self
             .store
             .days()
-            .latest_day(&campaign.name)?
+            .latest(&campaign.name)?
             .map_or(0, |d| d.day);
         let pending = self.pending(campaign)?;
         Ok(match away {
@@ -470,7 +470,7 @@ impl Daemon {
         );
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
-        let version = self.store.orders_mut().insert_order(&NewOrder {
+        let version = self.store.orders_mut().insert(&NewOrder {
             campaign: &campaign.name,
             player,
             day: pending.day,
@@ -539,11 +539,7 @@ impl Daemon {
         day: u32,
         player: &str,
     ) -> anyhow::Result<Option<AcceptedOrders>> {
-        let latest = match self
-            .store
-            .orders()
-            .latest_accepted_order(campaign, day, player)
-        {
+        let latest = match self.store.orders().latest_accepted(campaign, day, player) {
             Ok(latest) => latest,
             // A name the game awaits but the campaign does not seat has
             // sent nothing.

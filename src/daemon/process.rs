@@ -105,7 +105,7 @@ impl Daemon {
         let rulings = self
             .store
             .rulings()
-            .rulings_given(&campaign.name, pending.day)?;
+            .given_on_day(&campaign.name, pending.day)?;
         let state = game
             .rule(&state, &campaign.rules, &rulings)
             .context("a ruling of the GM cannot be carried out")?;
@@ -134,10 +134,7 @@ impl Daemon {
                 orders.insert(seat.name.clone(), accepted);
             }
         }
-        let round = self
-            .store
-            .rounds()
-            .combat_round(&campaign.name, pending.day)?;
+        let round = self.store.rounds().get(&campaign.name, pending.day)?;
         let answers = round
             .as_ref()
             .map_or(serde_json::Value::Null, |r| r.answers.clone());
@@ -284,7 +281,7 @@ impl Daemon {
             Ok(Resolved::Paused(pause)) => return self.ask_round(&stored, &pause, now),
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
         };
-        let earlier = self.store.days().day_runs(name, turn.day)?;
+        let earlier = self.store.days().runs(name, turn.day)?;
         let same_orders = || {
             earlier
                 .iter()
@@ -317,11 +314,7 @@ impl Daemon {
                 .control_mut()
                 .log_gm(Some(name), now, "rerun", &note, None)?;
         }
-        match self
-            .store
-            .days_mut()
-            .save_day(name, turn.day, &turn.state, now)
-        {
+        match self.store.days_mut().save(name, turn.day, &turn.state, now) {
             Ok(_) => {}
             Err(StoreError::DayConflict { .. }) => {
                 let reason = format!(
@@ -344,7 +337,7 @@ impl Daemon {
             .append_events(name, turn.day, &events)?;
         self.store
             .days_mut()
-            .record_day_run(name, turn.day, &turn.run, now)?;
+            .record_run(name, turn.day, &turn.run, now)?;
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
@@ -458,11 +451,7 @@ impl Daemon {
             return Ok(());
         }
         let away = self.players_away(&campaign.name, now)?;
-        let seats = self
-            .store
-            .campaigns()
-            .load_campaign(&campaign.name)?
-            .players;
+        let seats = self.store.campaigns().load(&campaign.name)?.players;
         for player in no_orders {
             if away.iter().any(|a| a.eq_ignore_ascii_case(player)) {
                 continue;
@@ -481,7 +470,7 @@ impl Daemon {
                     && self
                         .store
                         .days()
-                        .load_day(&campaign.name, earlier)?
+                        .load(&campaign.name, earlier)?
                         .is_some_and(|played| played.created < joined)
                 {
                     break;
@@ -626,7 +615,7 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<Option<String>> {
         let name = &stored.campaign.name;
-        let reason = match self.store.days().latest_day(name) {
+        let reason = match self.store.days().latest(name) {
             Ok(_) => return Ok(None),
             Err(error @ (StoreError::StateMismatch { .. } | StoreError::Corrupt { .. })) => {
                 error.to_string()
@@ -663,7 +652,7 @@ impl Daemon {
         now: i64,
     ) -> anyhow::Result<Option<String>> {
         let campaign = &stored.campaign;
-        if self.store.days().latest_day(&campaign.name)?.is_some() {
+        if self.store.days().latest(&campaign.name)?.is_some() {
             return Ok(None);
         }
         let game = self.game(campaign)?;
@@ -696,9 +685,7 @@ impl Daemon {
         };
         match started {
             Ok(state) => {
-                self.store
-                    .days_mut()
-                    .save_day(&campaign.name, 0, &state, now)?;
+                self.store.days_mut().save(&campaign.name, 0, &state, now)?;
                 if game.sends_start_reports() {
                     self.send_start_reports(stored, game, &state, now)?;
                 }

@@ -61,7 +61,7 @@ impl Daemon {
                 self.queue(campaign, &to.email, &subject, &body, None, now)?;
                 // Kept for the report of the turn now pending.
                 let day = self.pending(campaign)?.day;
-                self.store.outbox_mut().record_relayed_message(
+                self.store.outbox_mut().record_relayed(
                     &campaign.name,
                     day,
                     &RelayedMessage {

@@ -20,10 +20,7 @@ impl Daemon {
     pub fn rule(&mut self, name: &str, ruling: &GmRuling, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let day = self.check_ruling(&stored, ruling)?;
-        let id = self
-            .store
-            .rulings_mut()
-            .record_ruling(name, day, ruling, now)?;
+        let id = self.store.rulings_mut().record(name, day, ruling, now)?;
         let note = format!("ruling {id} for day {day}: {}", with_reason(ruling));
         self.store
             .control_mut()
@@ -81,7 +78,7 @@ impl Daemon {
         let rulings = self
             .store
             .rulings()
-            .rulings_given(&campaign.name, pending.day)?;
+            .given_on_day(&campaign.name, pending.day)?;
         Ok(Some((
             pending.day,
             game.rule(&state, &campaign.rules, &rulings)?,
@@ -96,11 +93,7 @@ impl Daemon {
     pub fn withdraw_ruling(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let day = self.pending(&stored.campaign)?.day;
-        if !self
-            .store
-            .rulings_mut()
-            .withdraw_ruling(name, day, id, now)?
-        {
+        if !self.store.rulings_mut().withdraw(name, day, id, now)? {
             let standing: Vec<String> = self
                 .store
                 .rulings()

@@ -27,7 +27,7 @@ impl Daemon {
     /// The seat cannot join, and why.
     pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
-        let Some(latest) = self.store.days().latest_day(&campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&campaign.name)? else {
             return Ok(());
         };
         let game = self.game(campaign)?;
@@ -77,7 +77,7 @@ impl Daemon {
                 character: character.map(str::to_string),
             },
         )?;
-        let made = self.store.players_mut().add_player(
+        let made = self.store.players_mut().add(
             name,
             &Player {
                 name: player.to_string(),
@@ -113,7 +113,7 @@ impl Daemon {
     /// Whether the players of `name` are setting the game up by mail: the
     /// setup has begun and the game has not.
     fn setup_by_mail_under_way(&self, name: &str) -> anyhow::Result<bool> {
-        Ok(self.store.days().latest_day(name)?.is_none()
+        Ok(self.store.days().latest(name)?.is_none()
             && self.store.campaigns().setup_progress(name)?.is_some())
     }
 
@@ -178,16 +178,14 @@ impl Daemon {
         let made = self
             .store
             .players_mut()
-            .replace_player(name, &record.name, &email)?;
+            .replace(name, &record.name, &email)?;
         if let Some(new) = character {
             self.store
                 .players_mut()
                 .set_character(name, &record.name, new)?;
         }
         if let (Some(ruling), Some(day)) = (&ruling, ruling_day) {
-            self.store
-                .rulings_mut()
-                .record_ruling(name, day, ruling, now)?;
+            self.store.rulings_mut().record(name, day, ruling, now)?;
         }
         let farewell = format!(
             "{} seat handed over ===\n\nThe GM has given your seat ({}) in the campaign {name} to \
@@ -249,7 +247,7 @@ impl Daemon {
         let record = seat(&stored, player)?;
         self.store
             .players_mut()
-            .remove_player(name, &record.name, character_stays, now)?;
+            .remove(name, &record.name, character_stays, now)?;
         let fate = if character_stays {
             "Your character stays in the game, played as when orders are missing."
         } else {
@@ -294,11 +292,7 @@ impl Daemon {
         player: &PlayerRecord,
     ) -> anyhow::Result<bool> {
         Ok(player.character.is_none()
-            && self
-                .store
-                .days()
-                .latest_day(&stored.campaign.name)?
-                .is_some()
+            && self.store.days().latest(&stored.campaign.name)?.is_some()
             && self.game(&stored.campaign)?.accepts_late_players())
     }
 
@@ -514,7 +508,7 @@ impl Daemon {
 
     /// The characters nobody plays or has chosen, as the campaign stands.
     fn unplayed_now(&self, stored: &StoredCampaign) -> anyhow::Result<Vec<String>> {
-        let Some(latest) = self.store.days().latest_day(&stored.campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&stored.campaign.name)? else {
             return Ok(Vec::new());
         };
         let game = self.game(&stored.campaign)?;
@@ -532,7 +526,7 @@ impl Daemon {
         new: &str,
     ) -> anyhow::Result<Option<GmRuling>> {
         let game = self.game(&stored.campaign)?;
-        let Some(latest) = self.store.days().latest_day(&stored.campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&stored.campaign.name)? else {
             return Ok(None);
         };
         Ok(game

@@ -36,12 +36,7 @@ impl Daemon {
             .mail
             .as_ref()
             .is_some_and(|m| m.setup_by_mail);
-        Ok(by_mail
-            && self
-                .store
-                .days()
-                .latest_day(&stored.campaign.name)?
-                .is_none())
+        Ok(by_mail && self.store.days().latest(&stored.campaign.name)?.is_none())
     }
 
     /// The setup so far (a new one, seat order, before the first mail).

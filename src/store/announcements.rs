@@ -10,6 +10,9 @@ use rusqlite::{OptionalExtension, params};
 use super::{Store, StoreError};
 
 /// The GM's announcements and narratives, by campaign and day.
+///
+/// Borrowed from the store by [`Store::announcements`] to read and [`Store::announcements_mut`]
+/// to change.
 pub struct Announcements<S> {
     pub(super) store: S,
 }
@@ -51,7 +54,7 @@ impl<S: DerefMut<Target = Store>> Announcements<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn record_announcement(
+    pub fn record(
         &mut self,
         campaign: &str,
         day: u32,
@@ -84,5 +87,36 @@ impl<S: DerefMut<Target = Store>> Announcements<S> {
             params![id, day, text, now],
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn announcements_are_kept_in_order_and_a_narrative_is_rewritten() {
+        let (mut store, _) = store_with_bimr3();
+        let mut words = store.announcements_mut();
+        words.record("BIMR3", 1, "Welcome", NOW).unwrap();
+        words.record("BIMR3", 1, "Storms ahead", NOW + 1).unwrap();
+        words.set_narrative("BIMR3", 1, "A calm day", NOW).unwrap();
+        words
+            .set_narrative("BIMR3", 1, "A stormy day", NOW + 2)
+            .unwrap();
+        assert_eq!(
+            store.announcements().of_day("BIMR3", 1).unwrap(),
+            ["Welcome", "Storms ahead"]
+        );
+        assert!(store.announcements().of_day("BIMR3", 2).unwrap().is_empty());
+        assert_eq!(
+            store
+                .announcements()
+                .narrative("BIMR3", 1)
+                .unwrap()
+                .as_deref(),
+            Some("A stormy day")
+        );
+        assert_eq!(store.announcements().narrative("BIMR3", 2).unwrap(), None);
     }
 }

@@ -1,8 +1,11 @@
-//! Stored campaigns and their players (tables `campaigns` and `players`).
+//! Stored campaigns (table `campaigns`): each campaign's file and checked
+//! form, the progress of its setup by mail (`setup_by_mail`), and copies of
+//! a whole campaign to and from another database ([`super::transfer`]).
 //!
 //! The campaign file is kept verbatim next to its checked form, so the GM
 //! can always see what he wrote. Characters chosen after the campaign was
-//! created live in `players`, which is the authority on who plays what.
+//! created live in `players` ([`super::players`]), which is the authority on
+//! who plays what; a loaded campaign carries them.
 
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
@@ -64,6 +67,9 @@ pub struct CampaignSummary {
 }
 
 /// The stored campaigns: their files, setup, and copies to other databases.
+///
+/// Borrowed from the store by [`Store::campaigns`] to read and [`Store::campaigns_mut`]
+/// to change.
 pub struct Campaigns<S> {
     pub(super) store: S,
 }
@@ -73,7 +79,7 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
     ///
     /// # Errors
     /// No such campaign, or its stored form cannot be read.
-    pub fn load_campaign(&self, name: &str) -> Result<StoredCampaign, StoreError> {
+    pub fn load(&self, name: &str) -> Result<StoredCampaign, StoreError> {
         let campaign_id = self.store.campaign_id(name)?;
         let (tag, file_text, json, created): (String, String, String, i64) =
             self.store.conn.query_row(
@@ -100,7 +106,7 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn campaign_gm_address(&self, name: &str) -> Result<Option<String>, StoreError> {
+    pub fn gm_address(&self, name: &str) -> Result<Option<String>, StoreError> {
         let campaign_id = self.store.campaign_id(name)?;
         let (file_text, json): (String, String) = self.store.conn.query_row(
             "SELECT file_text, parsed_json FROM campaigns WHERE id = ?1",
@@ -122,7 +128,7 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn list_campaigns(&self) -> Result<Vec<CampaignSummary>, StoreError> {
+    pub fn list(&self) -> Result<Vec<CampaignSummary>, StoreError> {
         let mut statement = self.store.conn.prepare(
             "SELECT c.name, c.game, c.created, \
                     (SELECT COUNT(*) FROM players p WHERE p.campaign_id = c.id \
@@ -193,7 +199,7 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
     /// # Errors
     /// No such campaign, `to` exists already, or the copy fails (then no
     /// file is left at `to`).
-    pub fn export_campaign(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
+    pub fn export(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
         let id = self.store.campaign_id(name)?;
         // Made here, owner-only and never over a path taken already (a
         // link pointing nowhere included), before SQLite opens it.
@@ -228,7 +234,7 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
     /// The file fails a check of `transfer/check.rs` (nothing is added
     /// then, and the error says why), a campaign of that name exists here
     /// already, or the copy fails (then nothing is added).
-    pub fn import_campaign(&self, from: &Path) -> Result<Transfer, StoreError> {
+    pub fn import(&self, from: &Path) -> Result<Transfer, StoreError> {
         let checked = check::check_export(from)?;
         if self.store.campaign_id(&checked.name).is_ok() {
             return Err(StoreError::ImportClash(checked.name.clone()));
@@ -248,7 +254,7 @@ impl<S: DerefMut<Target = Store>> Campaigns<S> {
     /// # Errors
     /// A campaign of that name (in any case) exists already, or the
     /// database fails; nothing is stored then.
-    pub fn insert_campaign(
+    pub fn insert(
         &mut self,
         campaign: &Campaign,
         file_text: &str,
@@ -287,11 +293,7 @@ impl<S: DerefMut<Target = Store>> Campaigns<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn update_campaign(
-        &mut self,
-        campaign: &Campaign,
-        file_text: &str,
-    ) -> Result<(), StoreError> {
+    pub fn update(&mut self, campaign: &Campaign, file_text: &str) -> Result<(), StoreError> {
         let id = self.store.campaign_id(&campaign.name)?;
         let json = serde_json::to_string(campaign).map_err(|e| StoreError::Corrupt {
             campaign: campaign.name.clone(),
@@ -334,4 +336,54 @@ fn read_campaign(tag: &str, file_text: &str, json: &str) -> Result<Campaign, Sto
             }
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+    use crate::store::tests::{BIMR3, NOW, bimr3, store_with_bimr3};
+
+    #[test]
+    fn campaign_round_trips_with_verbatim_text_and_players() {
+        let (mut store, secrets) = store_with_bimr3();
+        let stored = store.campaigns().load("bimr3").unwrap();
+        assert_eq!(stored.campaign, bimr3());
+        assert_eq!(stored.file_text, BIMR3);
+        assert_eq!(stored.created, NOW);
+        let names: Vec<&str> = stored.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Erin", "Frank", "Grace", "Heidi", "Ivan"]);
+        assert_eq!(secrets.len(), 5);
+        assert_eq!(secrets[0].player, "Erin");
+        assert_eq!(secrets[0].email, "erin@example.org");
+        let summary = &store.campaigns().list().unwrap()[0];
+        assert_eq!(
+            (summary.name.as_str(), summary.players, summary.latest_day),
+            ("BIMR3", 5, None)
+        );
+        // A player who left is not counted, as `campaign show` lists him not.
+        store
+            .players_mut()
+            .remove("BIMR3", "Ivan", true, NOW)
+            .unwrap();
+        let listed = store.campaigns().list().unwrap()[0].players;
+        let shown = store.campaigns().load("BIMR3").unwrap().players.len();
+        assert_eq!((listed, shown), (4, 4));
+    }
+
+    #[test]
+    fn duplicate_campaign_name_is_refused_in_any_case() {
+        let (mut store, _) = store_with_bimr3();
+        let mut again = bimr3();
+        again.name = "bimr3".into();
+        let err = store
+            .campaigns_mut()
+            .insert(&again, BIMR3, NOW)
+            .unwrap_err();
+        assert!(matches!(err, StoreError::DuplicateCampaign(_)), "{err}");
+        assert!(
+            err.to_string().contains("realmgm campaign show bimr3"),
+            "{err}"
+        );
+    }
 }

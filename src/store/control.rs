@@ -1,7 +1,6 @@
-//! What the mail daemon keeps per campaign beside the game (migration
-//! 0004): pause and hold state, reminders sent, the GM secret, deadline
-//! extensions, the GM's log, bounces, each day's reports, and each run of a
-//! day with its hashes so a re-run can be checked against the first run.
+//! What the mail daemon keeps per campaign to steer it (tables
+//! `daemon_state`, `deadline_extensions`, `gm_log`): pause and hold state,
+//! reminders sent, the GM secret, deadline extensions and the GM's log.
 
 use std::ops::{Deref, DerefMut};
 
@@ -38,6 +37,9 @@ pub struct GmLogEntry {
 }
 
 /// What the daemon keeps per campaign beside the game.
+///
+/// Borrowed from the store by [`Store::control`] to read and [`Store::control_mut`]
+/// to change.
 pub struct CampaignControl<S> {
     pub(super) store: S,
 }
@@ -264,13 +266,76 @@ impl<S: DerefMut<Target = Store>> CampaignControl<S> {
     }
 }
 
-impl Store {
-    pub(super) fn control_row(&self, campaign: &str) -> Result<i64, StoreError> {
-        let id = self.campaign_id(campaign)?;
-        self.conn.execute(
-            "INSERT OR IGNORE INTO daemon_state (campaign_id) VALUES (?1)",
-            params![id],
-        )?;
-        Ok(id)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn pause_holds_and_the_gm_secret_are_kept_per_campaign() {
+        let (mut store, _) = store_with_bimr3();
+        assert_eq!(store.control().get("BIMR3").unwrap(), Control::default());
+        store.control_mut().set_paused("BIMR3", true).unwrap();
+        store
+            .control_mut()
+            .set_condition_hold("BIMR3", "a player left")
+            .unwrap();
+        let secret = store.control_mut().new_gm_secret("BIMR3").unwrap();
+        let control = store.control().get("BIMR3").unwrap();
+        assert!(control.paused && control.has_gm_secret && control.hold_lifts_itself);
+        assert_eq!(control.hold_reason.as_deref(), Some("a player left"));
+        store
+            .control_mut()
+            .set_hold("BIMR3", Some("the GM looks"))
+            .unwrap();
+        assert!(!store.control().get("BIMR3").unwrap().hold_lifts_itself);
+        assert!(store.control().check_gm_secret("BIMR3", &secret).unwrap());
+        assert!(!store.control().check_gm_secret("BIMR3", "wrong").unwrap());
+    }
+
+    #[test]
+    fn extensions_add_up_and_the_gm_log_finds_its_last_line_of_a_kind() {
+        let (mut store, _) = store_with_bimr3();
+        assert_eq!(store.control().deadline_extension("BIMR3", 1).unwrap(), 0);
+        store
+            .control_mut()
+            .extend_deadline("BIMR3", 1, 3600)
+            .unwrap();
+        store
+            .control_mut()
+            .extend_deadline("BIMR3", 1, 600)
+            .unwrap();
+        assert_eq!(
+            store.control().deadline_extension("BIMR3", 1).unwrap(),
+            4200
+        );
+        assert_eq!(store.control().deadline_extension("BIMR3", 2).unwrap(), 0);
+        let mut control = store.control_mut();
+        control
+            .log_gm(Some("BIMR3"), NOW, "gm", "paused", None)
+            .unwrap();
+        control
+            .log_gm(Some("BIMR3"), NOW + 1, "gm", "resumed", None)
+            .unwrap();
+        control
+            .log_gm(None, NOW + 2, "mail", "a stranger wrote", None)
+            .unwrap();
+        assert_eq!(
+            store
+                .control()
+                .gm_log_last("BIMR3", "gm")
+                .unwrap()
+                .as_deref(),
+            Some("resumed")
+        );
+        let lines: Vec<String> = store
+            .control()
+            .gm_log(Some("BIMR3"))
+            .unwrap()
+            .into_iter()
+            .map(|entry| entry.message)
+            .collect();
+        assert_eq!(lines, ["paused", "resumed"]);
+        assert_eq!(store.control().gm_log(None).unwrap().len(), 1);
     }
 }

@@ -1,6 +1,9 @@
 //! Game days in the store: one state snapshot per day (table `game_days`),
-//! every version of every player's orders (`order_submissions`) and the
-//! events a day produced (`events`).
+//! the events a day produced (`events`), the reports it made for each
+//! reader (`reports`, `report_attachments`) and each run of a day with its
+//! hashes (`day_runs`), so a re-run can be checked against the first run.
+//! A rollback removes the later days' states, events, reports and combat
+//! rounds in one transaction.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -54,6 +57,9 @@ pub struct DayRun {
 }
 
 /// The days of the campaigns: each day's state, events, reports and runs.
+///
+/// Borrowed from the store by [`Store::days`] to read and [`Store::days_mut`]
+/// to change.
 pub struct Days<S> {
     pub(super) store: S,
 }
@@ -72,7 +78,7 @@ impl<S: Deref<Target = Store>> Days<S> {
     /// # Errors
     /// No such campaign, the stored state does not match its hash
     /// ([`StoreError::StateMismatch`]), or it matches but is not JSON.
-    pub fn load_day(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
+    pub fn load(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare_cached(
             "SELECT state_json, state_hash, created FROM game_days \
@@ -133,7 +139,7 @@ impl<S: Deref<Target = Store>> Days<S> {
     ///
     /// # Errors
     /// No such campaign.
-    pub fn latest_day_number(&self, campaign: &str) -> Result<Option<u32>, StoreError> {
+    pub fn latest_number(&self, campaign: &str) -> Result<Option<u32>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         Ok(self
             .store
@@ -145,10 +151,10 @@ impl<S: Deref<Target = Store>> Days<S> {
     /// The state of the highest saved day, if any.
     ///
     /// # Errors
-    /// As [`Store::load_day`].
-    pub fn latest_day(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
-        match self.latest_day_number(campaign)? {
-            Some(day) => self.load_day(campaign, day),
+    /// As [`Days::load`].
+    pub fn latest(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
+        match self.latest_number(campaign)? {
+            Some(day) => self.load(campaign, day),
             None => Ok(None),
         }
     }
@@ -234,7 +240,7 @@ impl<S: Deref<Target = Store>> Days<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn day_runs(&self, campaign: &str, day: u32) -> Result<Vec<DayRun>, StoreError> {
+    pub fn runs(&self, campaign: &str, day: u32) -> Result<Vec<DayRun>, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
             "SELECT orders_hash, state_hash, reports_hash FROM day_runs \
@@ -258,7 +264,7 @@ impl<S: DerefMut<Target = Store>> Days<S> {
     ///
     /// # Errors
     /// No such campaign, or the day holds a different state.
-    pub fn save_day(
+    pub fn save(
         &mut self,
         campaign: &str,
         day: u32,
@@ -392,7 +398,7 @@ impl<S: DerefMut<Target = Store>> Days<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn record_day_run(
+    pub fn record_run(
         &mut self,
         campaign: &str,
         day: u32,
@@ -497,6 +503,7 @@ mod tests {
 
     use super::*;
     use crate::campaign::Campaign;
+    use crate::store::tests::{TempDb, bimr3, store_with_bimr3};
 
     const BIMR3: &str = include_str!("../../campaigns/bimr3.toml");
     const NOW: i64 = 1_740_000_000;
@@ -510,12 +517,9 @@ mod tests {
         remove(&path);
         let mut saver = Store::open(&path).unwrap();
         let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
-        saver
-            .campaigns_mut()
-            .insert_campaign(&campaign, BIMR3, NOW)
-            .unwrap();
+        saver.campaigns_mut().insert(&campaign, BIMR3, NOW).unwrap();
         let day0 = GameState::new(json!({"day": 0, "gold": {"Amazon": 10}}));
-        saver.days_mut().save_day("BIMR3", 0, &day0, NOW).unwrap();
+        saver.days_mut().save("BIMR3", 0, &day0, NOW).unwrap();
         let reader = Store::open(&path).unwrap();
         (path, saver, reader, day0)
     }
@@ -550,42 +554,27 @@ mod tests {
     fn a_state_edited_under_its_hash_is_refused_whether_read_or_cached() {
         let (path, mut saver, reader, day0) = two_stores("edited");
         // Both paths serve the saved state while its row is untouched.
-        assert_eq!(
-            saver.days().load_day("BIMR3", 0).unwrap().unwrap().state,
-            day0
-        );
-        assert_eq!(
-            reader.days().load_day("BIMR3", 0).unwrap().unwrap().state,
-            day0
-        );
+        assert_eq!(saver.days().load("BIMR3", 0).unwrap().unwrap().state, day0);
+        assert_eq!(reader.days().load("BIMR3", 0).unwrap().unwrap().state, day0);
         let forged = day0.canonical_text().replace(":10", ":9999");
         set_state_text(&saver, &forged);
-        let message = refused(saver.days().load_day("BIMR3", 0));
-        refused(reader.days().load_day("BIMR3", 0));
-        refused(reader.days().latest_day("BIMR3"));
+        let message = refused(saver.days().load("BIMR3", 0));
+        refused(reader.days().load("BIMR3", 0));
+        refused(reader.days().latest("BIMR3"));
         assert!(
             message.contains("day 0 of campaign BIMR3") && message.contains("restore a backup"),
             "{message}"
         );
         // Saving the same state again does not bless the changed row.
-        let again = saver
-            .days_mut()
-            .save_day("BIMR3", 0, &day0, NOW)
-            .unwrap_err();
+        let again = saver.days_mut().save("BIMR3", 0, &day0, NOW).unwrap_err();
         assert!(
             matches!(again, StoreError::StateMismatch { day: 0, .. }),
             "{again}"
         );
         // The text put back is served again, by both.
         set_state_text(&saver, day0.canonical_text());
-        assert_eq!(
-            saver.days().load_day("BIMR3", 0).unwrap().unwrap().state,
-            day0
-        );
-        assert_eq!(
-            reader.days().load_day("BIMR3", 0).unwrap().unwrap().state,
-            day0
-        );
+        assert_eq!(saver.days().load("BIMR3", 0).unwrap().unwrap().state, day0);
+        assert_eq!(reader.days().load("BIMR3", 0).unwrap().unwrap().state, day0);
         drop((saver, reader));
         remove(&path);
     }
@@ -595,7 +584,7 @@ mod tests {
         let (path, mut saver, reader, day0) = two_stores("hash");
         saver
             .days_mut()
-            .save_day("BIMR3", 1, &GameState::new(json!({"day": 1})), NOW)
+            .save("BIMR3", 1, &GameState::new(json!({"day": 1})), NOW)
             .unwrap();
         saver
             .conn
@@ -604,8 +593,8 @@ mod tests {
                 [day0.hash()],
             )
             .unwrap();
-        let message = refused(saver.days().load_day("BIMR3", 1));
-        refused(reader.days().latest_day("BIMR3"));
+        let message = refused(saver.days().load("BIMR3", 1));
+        refused(reader.days().latest("BIMR3"));
         assert!(
             message.contains("`realmgm gm --campaign BIMR3 rollback --day 0`"),
             "{message}"
@@ -618,14 +607,121 @@ mod tests {
                 [text_hash(b"garbage")],
             )
             .unwrap();
-        let damaged = reader.days().load_day("BIMR3", 0).unwrap_err();
+        let damaged = reader.days().load("BIMR3", 0).unwrap_err();
         assert!(
             matches!(damaged, StoreError::Corrupt { .. }) && damaged.to_string().contains("day 0"),
             "{damaged}"
         );
         // A rollback away from the refused day reads nothing of it.
-        assert_eq!(saver.days().latest_day_number("BIMR3").unwrap(), Some(1));
+        assert_eq!(saver.days().latest_number("BIMR3").unwrap(), Some(1));
         drop((saver, reader));
         remove(&path);
+    }
+
+    #[test]
+    fn day_snapshots_save_load_and_refuse_a_different_state() {
+        let (mut store, _) = store_with_bimr3();
+        assert_eq!(store.days().latest("BIMR3").unwrap(), None);
+        let day0 = GameState::new(json!({"day": 0, "board": ["AV", "BV"]}));
+        let day1 = GameState::new(json!({"day": 1}));
+        let hash = store.days_mut().save("BIMR3", 0, &day0, NOW).unwrap();
+        assert_eq!(hash, day0.hash());
+        store.days_mut().save("BIMR3", 1, &day1, NOW + 10).unwrap();
+        assert_eq!(
+            store.days_mut().save("BIMR3", 1, &day1, NOW + 20).unwrap(),
+            day1.hash()
+        );
+        let err = store
+            .days_mut()
+            .save("BIMR3", 1, &day0, NOW + 30)
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::DayConflict { day: 1, .. }),
+            "{err}"
+        );
+
+        let loaded = store.days().load("BIMR3", 0).unwrap().unwrap();
+        assert_eq!((loaded.state, loaded.hash), (day0, hash));
+        let latest = store.days().latest("BIMR3").unwrap().unwrap();
+        assert_eq!((latest.day, latest.created), (1, NOW + 10));
+        assert_eq!(store.days().load("BIMR3", 5).unwrap(), None);
+        assert_eq!(store.campaigns().list().unwrap()[0].latest_day, Some(1));
+        let err = store.days().latest("NOPE").unwrap_err();
+        assert!(err.to_string().contains("realmgm campaign list"), "{err}");
+    }
+
+    #[test]
+    fn a_loaded_state_is_shared_until_its_day_is_saved_anew() {
+        let db = TempDb::new("shared-state");
+        let mut store = Store::open(&db.0).unwrap();
+        store.campaigns_mut().insert(&bimr3(), BIMR3, NOW).unwrap();
+        let first = GameState::new(json!({"day": 1, "gold": 10}));
+        let second = GameState::new(json!({"day": 1, "gold": 20}));
+        store
+            .days_mut()
+            .save("BIMR3", 0, &GameState::new(json!({"day": 0})), NOW)
+            .unwrap();
+        store.days_mut().save("BIMR3", 1, &first, NOW).unwrap();
+        let readings = std::cell::Cell::new(0);
+        let gold = |state: &GameState| {
+            state
+                .typed(|json| {
+                    readings.set(readings.get() + 1);
+                    Ok::<_, ()>(json["gold"].as_i64())
+                })
+                .unwrap()
+        };
+        // The saved state, its reading and all, comes back on every load.
+        assert_eq!(*gold(&first), Some(10));
+        for _ in 0..3 {
+            let loaded = store.days().latest("BIMR3").unwrap().unwrap();
+            assert_eq!(*gold(&loaded.state), Some(10));
+        }
+        assert_eq!(readings.get(), 1);
+        // A rollback and a different day 1 give the new state, not the kept one.
+        store.days_mut().rollback_to("BIMR3", 0).unwrap();
+        assert_eq!(store.days().load("BIMR3", 1).unwrap(), None);
+        store
+            .days_mut()
+            .save("BIMR3", 1, &second, NOW + 10)
+            .unwrap();
+        let loaded = store.days().load("BIMR3", 1).unwrap().unwrap();
+        assert_eq!(*gold(&loaded.state), Some(20));
+        // Another store on the same file reads it from its JSON once.
+        let reopened = Store::open(&db.0).unwrap();
+        let again = reopened.days().load("BIMR3", 1).unwrap().unwrap();
+        assert_eq!((*gold(&again.state), again.hash), (Some(20), second.hash()));
+        assert_eq!(readings.get(), 3);
+    }
+
+    #[test]
+    fn events_are_numbered_in_order_across_appends() {
+        let (mut store, _) = store_with_bimr3();
+        let everyone: Vec<String> = vec!["Erin".into(), "Frank".into()];
+        store
+            .days_mut()
+            .append_events(
+                "BIMR3",
+                1,
+                &[(json!({"monster_roll": 3}), everyone.clone())],
+            )
+            .unwrap();
+        store
+            .days_mut()
+            .append_events(
+                "BIMR3",
+                1,
+                &[
+                    (json!({"hide": "ok"}), vec!["Erin".into()]),
+                    (json!({"x": 1}), vec![]),
+                ],
+            )
+            .unwrap();
+        let events = store.days().events("BIMR3", 1).unwrap();
+        let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [1, 2, 3]);
+        assert_eq!(events[0].observers, everyone);
+        assert_eq!(events[1].event, json!({"hide": "ok"}));
+        assert!(store.days().events("BIMR3", 2).unwrap().is_empty());
     }
 }

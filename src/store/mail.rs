@@ -1,6 +1,9 @@
-//! Mail in the store: every received message kept raw and recorded once
-//! (table `inbound_mail`), and the queue of mail to send with its retries
-//! (table `outbox`).
+//! Received mail in the store: every received message kept raw and
+//! recorded once (table `inbound_mail`), and the IMAP mailboxes the daemon
+//! polls (`imap_mailboxes`) with the UIDVALIDITY each had when last
+//! selected (RFC 3501 §2.3.1.1: UIDs are only comparable while UIDVALIDITY
+//! stays the same; a new value means the server renumbered the mailbox).
+//! The types of mail to send live here too; the queue is [`super::outbox`].
 //!
 //! Receiving the same message twice (a fetch retried after a crash) finds
 //! the first copy instead of recording it again: a message is the same when
@@ -12,7 +15,7 @@
 //! Of mail whose sender was not authenticated only the head is kept once
 //! that is known, a stranger's only until its `prune_after`; and the time
 //! of the last notice about refused mail to each address decides whether
-//! the next may go ([`Store::notice_turn`]).
+//! the next may go ([`Inbox::notice_turn`]).
 
 use std::collections::BTreeMap;
 
@@ -176,7 +179,7 @@ pub struct QueuedMail {
     pub last_error: Option<String>,
 }
 
-/// How a campaign's mail stands (`Store::mail_health`).
+/// How a campaign's mail stands (`Inbox::mail_health`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MailHealth {
     /// Queued mail not sent yet, and when the oldest was queued.
@@ -220,6 +223,9 @@ const REDELIVERY_HEAD_BYTES: usize = 16 * 1024;
 pub const NOTICE_HELD: &str = "notice held";
 
 /// The received mail, and how far each mailbox was read.
+///
+/// Borrowed from the store by [`Store::inbox`] to read and [`Store::inbox_mut`]
+/// to change.
 pub struct Inbox<S> {
     pub(super) store: S,
 }
@@ -230,7 +236,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn earlier_mail_with_message_id(&self, id: i64) -> Result<Option<i64>, StoreError> {
+    pub fn earlier_with_message_id(&self, id: i64) -> Result<Option<i64>, StoreError> {
         Ok(self
             .store
             .conn
@@ -248,7 +254,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn inbound_ids_with_status(&self, status: InboundStatus) -> Result<Vec<i64>, StoreError> {
+    pub fn ids_with_status(&self, status: InboundStatus) -> Result<Vec<i64>, StoreError> {
         let mut statement = self.store.conn.prepare_cached(
             "SELECT id FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
         )?;
@@ -282,7 +288,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
             oldest_to_send,
             undeliverable,
             unread,
-            failed: u32::try_from(self.failed_mail(campaign)?.len()).unwrap_or(u32::MAX),
+            failed: u32::try_from(self.failed(campaign)?.len()).unwrap_or(u32::MAX),
             notices_held: self.store.conn.query_row(
                 "SELECT (SELECT COALESCE(SUM(notices_held), 0) FROM players \
                          WHERE campaign_id = ?1) \
@@ -299,7 +305,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn failed_mail(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
+    pub fn failed(&self, campaign: &str) -> Result<Vec<InboundMail>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
             "SELECT id, raw, message_id, content_hash, received, status, note \
@@ -317,7 +323,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails or holds an unknown status.
-    pub fn inbound_mail(&self, id: i64) -> Result<Option<InboundMail>, StoreError> {
+    pub fn get(&self, id: i64) -> Result<Option<InboundMail>, StoreError> {
         let row = self
             .store
             .conn
@@ -335,10 +341,7 @@ impl<S: Deref<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails or holds an unknown status.
-    pub fn inbound_with_status(
-        &self,
-        status: InboundStatus,
-    ) -> Result<Vec<InboundMail>, StoreError> {
+    pub fn with_status(&self, status: InboundStatus) -> Result<Vec<InboundMail>, StoreError> {
         let mut statement = self.store.conn.prepare(
             "SELECT id, raw, message_id, content_hash, received, status, note \
              FROM inbound_mail WHERE status = ?1 ORDER BY received, id",
@@ -375,22 +378,22 @@ impl<S: DerefMut<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn insert_inbound_mail(
+    pub fn insert(
         &mut self,
         raw: &[u8],
         arrival: &Arrival,
         received: i64,
     ) -> Result<InboundInsert, StoreError> {
-        self.insert_inbound_head(raw, raw.len(), arrival, received)
+        self.insert_head(raw, raw.len(), arrival, received)
     }
 
-    /// [`Store::insert_inbound_mail`] for a mail of which only `head` is
+    /// [`Inbox::insert`] for a mail of which only `head` is
     /// kept, of the `delivered` bytes that arrived (its row records that
     /// size when it is larger than the head).
     ///
     /// # Errors
     /// The database fails.
-    pub fn insert_inbound_head(
+    pub fn insert_head(
         &mut self,
         raw: &[u8],
         delivered: usize,
@@ -471,12 +474,12 @@ impl<S: DerefMut<Target = Store>> Inbox<S> {
     /// Keep only `head` of received mail `id`, stored as `stored` bytes,
     /// whose sender was not authenticated, recording the size it arrived
     /// with; with `prune_after`, a stranger's mail, the head itself is
-    /// dropped at that time ([`Store::prune_stranger_mail`]), and so are
+    /// dropped at that time ([`Inbox::prune_stranger_mail`]), and so are
     /// the headers kept of its second deliveries.
     ///
     /// # Errors
     /// The database fails.
-    pub fn keep_inbound_head(
+    pub fn keep_head(
         &mut self,
         id: i64,
         head: &[u8],
@@ -584,7 +587,7 @@ impl<S: DerefMut<Target = Store>> Inbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn set_inbound_status(
+    pub fn set_status(
         &mut self,
         id: i64,
         status: InboundStatus,
@@ -670,6 +673,8 @@ fn inbound_row(row: &rusqlite::Row<'_>) -> Result<InboundMail, rusqlite::Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::arrival::{Arrival, arrival};
+    use crate::store::tests::NOW;
 
     #[test]
     fn uid_validity_is_remembered_per_mailbox() {
@@ -690,5 +695,106 @@ mod tests {
             .unwrap();
         assert_eq!(store.inbox().imap_uid_validity(inbox).unwrap(), Some(8));
         assert_eq!(store.inbox().imap_uid_validity("other").unwrap(), Some(9));
+    }
+
+    #[test]
+    fn a_letter_delivered_again_through_another_relay_is_kept_as_a_duplicate() {
+        let mut store = Store::open_in_memory().unwrap();
+        let raw = b"From: ann@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
+        let first = store.inbox_mut().insert(raw, &arrival(raw), NOW).unwrap();
+        let mut relayed = b"Received: from relay2 by mx; Tue, 1 Jan 2030\r\n".to_vec();
+        relayed.extend_from_slice(raw);
+        let again = store
+            .inbox_mut()
+            .insert(&relayed, &arrival(&relayed), NOW + 1)
+            .unwrap();
+        assert_eq!(
+            again,
+            InboundInsert::Redelivered {
+                id: again.id(),
+                original: first.id()
+            }
+        );
+        let copies = store.inbox().with_status(InboundStatus::Duplicate).unwrap();
+        assert_eq!(copies.len(), 1);
+        let relayed_headers = &relayed[..relayed.len() - b"\r\nH / H\r\n".len()];
+        assert_eq!(copies[0].raw, relayed_headers, "the copy keeps its headers");
+        assert!(
+            copies[0]
+                .note
+                .as_deref()
+                .unwrap()
+                .contains("second delivery")
+        );
+        assert_eq!(
+            store.inbox().with_status(InboundStatus::New).unwrap().len(),
+            1
+        );
+        // The same Message-ID from another sender, or with another body, is a
+        // letter of its own.
+        let forged = b"From: eve@x.test\r\nMessage-ID: <a@x>\r\nSubject: [B] o\r\n\r\nH / H\r\n";
+        let forged = store
+            .inbox_mut()
+            .insert(forged, &arrival(forged), NOW + 2)
+            .unwrap();
+        assert!(matches!(forged, InboundInsert::New(_)));
+        assert_eq!(
+            store.inbox().earlier_with_message_id(forged.id()).unwrap(),
+            Some(first.id())
+        );
+        assert_eq!(
+            store.inbox().earlier_with_message_id(first.id()).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn inbound_mail_is_recorded_once() {
+        let mut store = Store::open_in_memory().unwrap();
+        let raw = b"Message-ID: <a@x>\r\nSubject: [BIMR3] orders\r\n\r\nH / H\r\n";
+        let first = store.inbox_mut().insert(raw, &arrival(raw), NOW).unwrap();
+        assert!(matches!(first, InboundInsert::New(_)));
+        let again = store
+            .inbox_mut()
+            .insert(raw, &arrival(raw), NOW + 1)
+            .unwrap();
+        assert_eq!(again, InboundInsert::Duplicate(first.id()));
+        // Same bytes without a Message-ID, or a different body: both new.
+        let other = store
+            .inbox_mut()
+            .insert(raw, &Arrival::default(), NOW + 2)
+            .unwrap();
+        assert!(matches!(other, InboundInsert::New(_)));
+        assert_eq!(
+            store
+                .inbox_mut()
+                .insert(raw, &Arrival::default(), NOW + 3)
+                .unwrap()
+                .id(),
+            other.id()
+        );
+        let changed = store
+            .inbox_mut()
+            .insert(
+                b"different",
+                &Arrival {
+                    message_id: "a@x".into(),
+                    ..arrival(b"different")
+                },
+                NOW + 4,
+            )
+            .unwrap();
+        assert!(matches!(changed, InboundInsert::New(_)));
+
+        store
+            .inbox_mut()
+            .set_status(first.id(), InboundStatus::Rejected, Some("no secret"))
+            .unwrap();
+        let new = store.inbox().with_status(InboundStatus::New).unwrap();
+        assert_eq!(new.len(), 2);
+        let rejected = store.inbox().with_status(InboundStatus::Rejected).unwrap();
+        assert_eq!(rejected[0].raw, raw);
+        assert_eq!(rejected[0].message_id, "a@x");
+        assert_eq!(rejected[0].note.as_deref(), Some("no secret"));
     }
 }

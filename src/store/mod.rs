@@ -5,9 +5,18 @@
 //! applying the numbered migrations in `migrations/` in order, each in its own
 //! transaction, and records the version in `PRAGMA user_version`. The store
 //! never reads the clock: every function that records a time takes it as a
-//! parameter (Unix seconds), so tests and re-runs are deterministic. Typed
-//! functions live beside the tables they touch: [`campaigns`], [`days`],
-//! [`mail`], [`control`].
+//! parameter (Unix seconds), so tests and re-runs are deterministic.
+//!
+//! [`Store`] holds the connection: it opens and migrates the database, runs
+//! units of work ([`work`]) and backups. Each kind of record is read and
+//! written through a view borrowing the store, in the module beside its
+//! tables: `store.days()` reads days, `store.days_mut()` changes them, and
+//! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
+//! [`rounds`], [`rulings`], [`announcements`], the received mail ([`mail`])
+//! and the [`outbox`]; [`redact`] masks secrets in stored mail. A change
+//! that spans several kinds of records (a new campaign with its players, a
+//! rollback of states, events, reports and combat rounds) is one method of
+//! one view, in one transaction.
 
 pub mod announcements;
 pub mod backup;
@@ -205,10 +214,6 @@ pub struct Store {
 }
 
 impl Store {
-    // Each responsibility of the store is a view borrowing it: `x()` to
-    // read, `x_mut()` to write. A write spanning several kinds of records
-    // is one method of one view, in one transaction.
-
     /// Read the stored campaigns: their files, setup by mail and copies to other databases.
     pub fn campaigns(&self) -> Campaigns<&Store> {
         Campaigns { store: self }
@@ -339,7 +344,7 @@ impl Store {
         shut_out_others(path);
         let conn = Connection::open(path)?;
         // A stranger's mail is stored whole, then cut to its head: the pages
-        // it freed go back to the file system ([`Store::release_free_pages`])
+        // it freed go back to the file system ([`Inbox::release_free_pages`])
         // instead of staying in the file and in every backup. Only a new
         // database takes this; an older one keeps its pages until a VACUUM.
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
@@ -397,6 +402,17 @@ impl Store {
             .query_row(params![name], |row| row.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NoSuchCampaign(name.to_string()))
+    }
+
+    /// The id of campaign `campaign`, with its row of the daemon's control
+    /// state made first if the daemon never ran it.
+    fn control_row(&self, campaign: &str) -> Result<i64, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        self.conn.execute(
+            "INSERT OR IGNORE INTO daemon_state (campaign_id) VALUES (?1)",
+            params![id],
+        )?;
+        Ok(id)
     }
 
     /// The ids of campaign `campaign` and its player `player` (any case).

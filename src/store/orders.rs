@@ -37,6 +37,9 @@ pub struct OrderSubmission {
 }
 
 /// Every version of every player's orders, by campaign and day.
+///
+/// Borrowed from the store by [`Store::orders`] to read and [`Store::orders_mut`]
+/// to change.
 pub struct Orders<S> {
     pub(super) store: S,
 }
@@ -47,11 +50,7 @@ impl<S: Deref<Target = Store>> Orders<S> {
     ///
     /// # Errors
     /// No such campaign, or stored JSON cannot be read.
-    pub fn orders_for_day(
-        &self,
-        campaign: &str,
-        day: u32,
-    ) -> Result<Vec<OrderSubmission>, StoreError> {
+    pub fn for_day(&self, campaign: &str, day: u32) -> Result<Vec<OrderSubmission>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
             "SELECT p.name, o.day, o.version, o.text, o.parsed_json, o.source_mail, o.received \
@@ -95,14 +94,10 @@ impl<S: Deref<Target = Store>> Orders<S> {
     /// The latest version of each player's orders for `day`.
     ///
     /// # Errors
-    /// As [`Store::orders_for_day`].
-    pub fn latest_orders(
-        &self,
-        campaign: &str,
-        day: u32,
-    ) -> Result<Vec<OrderSubmission>, StoreError> {
+    /// As [`Orders::for_day`].
+    pub fn latest(&self, campaign: &str, day: u32) -> Result<Vec<OrderSubmission>, StoreError> {
         let mut latest: Vec<OrderSubmission> = Vec::new();
-        for order in self.orders_for_day(campaign, day)? {
+        for order in self.for_day(campaign, day)? {
             // Rows come by player, then by rising version.
             match latest.last_mut() {
                 Some(last) if last.player == order.player => *last = order,
@@ -118,7 +113,7 @@ impl<S: Deref<Target = Store>> Orders<S> {
     ///
     /// # Errors
     /// No such campaign or player, or stored JSON cannot be read.
-    pub fn latest_accepted_order(
+    pub fn latest_accepted(
         &self,
         campaign: &str,
         day: u32,
@@ -174,7 +169,7 @@ impl<S: DerefMut<Target = Store>> Orders<S> {
     ///
     /// # Errors
     /// No such campaign or player.
-    pub fn insert_order(&mut self, order: &NewOrder<'_>) -> Result<u32, StoreError> {
+    pub fn insert(&mut self, order: &NewOrder<'_>) -> Result<u32, StoreError> {
         let (campaign_id, player_id) = self.store.player_id(order.campaign, order.player)?;
         let parsed = order.parsed.map(Value::to_string);
         let tx = self.store.conn.savepoint()?;
@@ -201,5 +196,53 @@ impl<S: DerefMut<Target = Store>> Orders<S> {
         )?;
         tx.commit()?;
         Ok(version)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn every_order_version_is_kept_and_the_latest_counts() {
+        let (mut store, _) = store_with_bimr3();
+        let parsed = json!({"phases": ["H", "H"]});
+        let mut order = NewOrder {
+            campaign: "BIMR3",
+            player: "Frank",
+            day: 1,
+            text: "H / H",
+            parsed: Some(&parsed),
+            source_mail: None,
+            received: NOW,
+        };
+        assert_eq!(store.orders_mut().insert(&order).unwrap(), 1);
+        order.text = "M-CV4 / H";
+        order.parsed = None;
+        order.received = NOW + 60;
+        assert_eq!(store.orders_mut().insert(&order).unwrap(), 2);
+        order.player = "Erin";
+        assert_eq!(store.orders_mut().insert(&order).unwrap(), 1);
+        order.day = 2;
+        assert_eq!(store.orders_mut().insert(&order).unwrap(), 1);
+
+        let all = store.orders().for_day("BIMR3", 1).unwrap();
+        let seen: Vec<(&str, u32)> = all.iter().map(|o| (o.player.as_str(), o.version)).collect();
+        assert_eq!(seen, [("Erin", 1), ("Frank", 1), ("Frank", 2)]);
+        assert_eq!(all[1].parsed.as_ref(), Some(&parsed));
+        let latest = store.orders().latest("BIMR3", 1).unwrap();
+        let seen: Vec<(&str, &str)> = latest
+            .iter()
+            .map(|o| (o.player.as_str(), o.text.as_str()))
+            .collect();
+        assert_eq!(seen, [("Erin", "M-CV4 / H"), ("Frank", "M-CV4 / H")]);
+        order.player = "Zed";
+        assert!(matches!(
+            store.orders_mut().insert(&order),
+            Err(StoreError::NoSuchPlayer { .. })
+        ));
     }
 }

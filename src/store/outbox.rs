@@ -22,6 +22,9 @@ pub struct RelayedMessage {
 }
 
 /// The mail waiting to go out, and what went out before.
+///
+/// Borrowed from the store by [`Store::outbox`] to read and [`Store::outbox_mut`]
+/// to change.
 pub struct Outbox<S> {
     pub(super) store: S,
 }
@@ -51,7 +54,7 @@ impl<S: Deref<Target = Store>> Outbox<S> {
     ///
     /// # Errors
     /// The database fails or holds unreadable headers.
-    pub fn due_mail(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
+    pub fn due(&self, now: i64) -> Result<Vec<QueuedMail>, StoreError> {
         let mut statement = self.store.conn.prepare(
             "SELECT o.id, c.name, o.recipient, o.subject, o.body, o.headers_json, o.attempts, \
                     o.next_attempt, o.last_error, COALESCE(o.html, r.html), o.report_day, \
@@ -143,7 +146,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn enqueue_mail(&mut self, mail: &OutgoingMail, now: i64) -> Result<i64, StoreError> {
+    pub fn enqueue(&mut self, mail: &OutgoingMail, now: i64) -> Result<i64, StoreError> {
         let campaign_id = mail
             .campaign
             .as_deref()
@@ -217,7 +220,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn mark_mail_sent(&mut self, id: i64) -> Result<(), StoreError> {
+    pub fn mark_sent(&mut self, id: i64) -> Result<(), StoreError> {
         self.store.conn.execute(
             "UPDATE outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL \
              WHERE id = ?1",
@@ -231,7 +234,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn mark_mail_failed(
+    pub fn mark_failed(
         &mut self,
         id: i64,
         error: &str,
@@ -254,7 +257,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn record_relayed_message(
+    pub fn record_relayed(
         &mut self,
         campaign: &str,
         day: u32,
@@ -275,5 +278,184 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
             ],
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::store::days::StoredReport;
+    use crate::store::mail::MailAttachment;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn outbox_queues_retries_and_gives_up() {
+        let (mut store, _) = store_with_bimr3();
+        let mail = OutgoingMail {
+            campaign: Some("BIMR3".into()),
+            recipient: "erin@example.org".into(),
+            subject: "[BIMR3] Day 1 results".into(),
+            body: "You hide.".into(),
+            headers: BTreeMap::from([("In-Reply-To".to_string(), "<a@x>".to_string())]),
+            html: Some("<p>You hide.</p>".into()),
+            attachments: vec![crate::store::MailAttachment {
+                name: "map.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: b"<svg/>".to_vec(),
+            }],
+            report: None,
+        };
+        let id = store.outbox_mut().enqueue(&mail, NOW).unwrap();
+        let loose = OutgoingMail {
+            campaign: None,
+            ..mail.clone()
+        };
+        let loose_id = store.outbox_mut().enqueue(&loose, NOW + 1).unwrap();
+        assert!(store.outbox().due(NOW - 1).unwrap().is_empty());
+        let due = store.outbox().due(NOW + 1).unwrap();
+        assert_eq!(due.len(), 2);
+        assert_eq!((due[0].id, &due[0].mail, due[0].attempts), (id, &mail, 0));
+
+        store
+            .outbox_mut()
+            .mark_failed(id, "connection refused", Some(NOW + 300))
+            .unwrap();
+        store.outbox_mut().mark_sent(loose_id).unwrap();
+        assert!(store.outbox().due(NOW + 299).unwrap().is_empty());
+        let due = store.outbox().due(NOW + 300).unwrap();
+        assert_eq!(
+            (due[0].attempts, due[0].last_error.as_deref()),
+            (1, Some("connection refused"))
+        );
+        store
+            .outbox_mut()
+            .mark_failed(id, "mailbox unknown", None)
+            .unwrap();
+        assert!(store.outbox().due(NOW + 10_000).unwrap().is_empty());
+
+        let unknown = OutgoingMail {
+            campaign: Some("NOPE".into()),
+            ..mail
+        };
+        assert!(matches!(
+            store.outbox_mut().enqueue(&unknown, NOW),
+            Err(StoreError::NoSuchCampaign(_))
+        ));
+    }
+
+    #[test]
+    fn a_report_mail_carries_the_stored_report_and_is_pruned_once_old() {
+        let (mut store, _) = store_with_bimr3();
+        let map = format!("<svg>{}</svg>", "<polygon points='1,2 3,4'/>".repeat(300));
+        let html = format!("<p>{}</p>", "You hide in the Oak Woods. ".repeat(100));
+        store
+            .days_mut()
+            .save_report(
+                "BIMR3",
+                Some("Erin"),
+                &StoredReport {
+                    day: 1,
+                    subject: "[BIMR3] Day 1 report".into(),
+                    text: "You hide in the Oak Woods. ".repeat(100),
+                    html: Some(html.clone()),
+                    attachments: vec![MailAttachment {
+                        name: "map.svg".into(),
+                        mime: "image/svg+xml".into(),
+                        bytes: map.clone().into_bytes(),
+                    }],
+                },
+            )
+            .unwrap();
+        let mail = OutgoingMail {
+            campaign: Some("BIMR3".into()),
+            recipient: "erin@example.org".into(),
+            subject: "[BIMR3] Day 1 report".into(),
+            body: "=== [BIMR3] day 1 report ===".into(),
+            report: Some(ReportParts {
+                day: 1,
+                reader: Some("Erin".into()),
+            }),
+            ..OutgoingMail::default()
+        };
+        let id = store.outbox_mut().enqueue(&mail, NOW).unwrap();
+        // The mail stores neither the HTML nor the map: it reads them from the report.
+        let (html_kept, files_kept): (Option<String>, i64) = store
+            .conn
+            .query_row(
+                "SELECT html, (SELECT COUNT(*) FROM outbox_attachments WHERE outbox_id = ?1) \
+                 FROM outbox WHERE id = ?1",
+                params![id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((html_kept, files_kept), (None, 0));
+        let due = store.outbox().due(NOW).unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].mail.html.as_deref(), Some(html.as_str()));
+        assert_eq!(due[0].mail.attachments[0].bytes, map.as_bytes());
+        // The report is stored compressed and read back whole.
+        let stored: i64 = store
+            .conn
+            .query_row("SELECT length(html) FROM reports", [], |row| row.get(0))
+            .unwrap();
+        assert!(stored * 5 < html.len() as i64, "{stored} of {}", html.len());
+        let report = store
+            .days()
+            .report("BIMR3", Some("Erin"), Some(1))
+            .unwrap()
+            .unwrap();
+        assert_eq!(report.html.as_deref(), Some(html.as_str()));
+        assert_eq!(report.attachments[0].bytes, map.as_bytes());
+
+        // Sent, then old: its contents go, its row and the report stay.
+        assert_eq!(
+            store
+                .outbox_mut()
+                .prune_sent("BIMR3", NOW + 1, NOW + 2)
+                .unwrap(),
+            0,
+            "not sent yet"
+        );
+        store.outbox_mut().mark_sent(id).unwrap();
+        assert_eq!(
+            store
+                .outbox_mut()
+                .prune_sent("BIMR3", NOW, NOW + 2)
+                .unwrap(),
+            0,
+            "not old yet"
+        );
+        assert_eq!(
+            store
+                .outbox_mut()
+                .prune_sent("BIMR3", NOW + 1, NOW + 2)
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            store
+                .outbox_mut()
+                .prune_sent("BIMR3", NOW + 1, NOW + 3)
+                .unwrap(),
+            0,
+            "once"
+        );
+        let (body, pruned): (String, i64) = store
+            .conn
+            .query_row(
+                "SELECT body, pruned FROM outbox WHERE id = ?1",
+                params![id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((body.as_str(), pruned), ("", NOW + 2));
+        let report = store
+            .days()
+            .report("BIMR3", Some("Erin"), Some(1))
+            .unwrap()
+            .unwrap();
+        assert_eq!(report.attachments[0].bytes, map.as_bytes());
     }
 }

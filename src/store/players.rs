@@ -31,6 +31,9 @@ pub struct Absence {
 }
 
 /// The seats of the campaigns: who plays, their secrets, bounces and absences.
+///
+/// Borrowed from the store by [`Store::players`] to read and [`Store::players_mut`]
+/// to change.
 pub struct Players<S> {
     pub(super) store: S,
 }
@@ -61,7 +64,7 @@ impl<S: Deref<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// No such campaign.
-    pub fn player_by_email(
+    pub fn by_email(
         &self,
         campaign: &str,
         email: &str,
@@ -91,12 +94,12 @@ impl<S: Deref<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// No such campaign.
-    pub fn player_by_address(
+    pub fn by_address(
         &self,
         campaign: &Campaign,
         email: &str,
     ) -> Result<Option<PlayerRecord>, StoreError> {
-        if let Some(found) = self.player_by_email(&campaign.name, email)? {
+        if let Some(found) = self.by_email(&campaign.name, email)? {
             return Ok(Some(found));
         }
         let seat = campaign.players.iter().find(|p| {
@@ -105,7 +108,7 @@ impl<S: Deref<Target = Store>> Players<S> {
                 .any(|t| t.as_str().eq_ignore_ascii_case(email))
         });
         match seat {
-            Some(seat) => self.player_by_email(&campaign.name, seat.email.as_str()),
+            Some(seat) => self.by_email(&campaign.name, seat.email.as_str()),
             None => Ok(None),
         }
     }
@@ -115,7 +118,7 @@ impl<S: Deref<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// The database fails.
-    pub fn players_by_email(&self, email: &str) -> Result<Vec<(String, String)>, StoreError> {
+    pub fn by_email_everywhere(&self, email: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut statement = self.store.conn.prepare(
             "SELECT c.name, p.name FROM players p JOIN campaigns c ON c.id = p.campaign_id \
              WHERE p.email = ?1 COLLATE NOCASE AND p.left_at IS NULL ORDER BY c.name",
@@ -163,7 +166,7 @@ impl<S: DerefMut<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// No such campaign, or the name or address is taken.
-    pub fn add_player(
+    pub fn add(
         &mut self,
         campaign: &str,
         player: &Player,
@@ -182,7 +185,7 @@ impl<S: DerefMut<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// No such campaign or player.
-    pub fn remove_player(
+    pub fn remove(
         &mut self,
         campaign: &str,
         player: &str,
@@ -221,7 +224,7 @@ impl<S: DerefMut<Target = Store>> Players<S> {
     ///
     /// # Errors
     /// No such campaign or player, or the address is taken.
-    pub fn replace_player(
+    pub fn replace(
         &mut self,
         campaign: &str,
         player: &str,
@@ -348,5 +351,83 @@ pub(super) fn insert_player(
             })
         }
         Err(other) => Err(other.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+    use crate::campaign::Email;
+    use crate::campaign::Player;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn secrets_are_checked_and_never_stored() {
+        let (store, secrets) = store_with_bimr3();
+        assert!(
+            store
+                .players()
+                .check_secret("BIMR3", "erin", &secrets[0].secret)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .players()
+                .check_secret("BIMR3", "Frank", &secrets[0].secret)
+                .unwrap()
+        );
+        let stored: String = store
+            .conn
+            .query_row(
+                "SELECT secret_hash FROM players WHERE name = 'Erin'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(!stored.contains(&secrets[0].secret));
+        let err = store
+            .players()
+            .check_secret("BIMR3", "Nobody", "x")
+            .unwrap_err();
+        assert!(err.to_string().contains("no player named Nobody"), "{err}");
+    }
+
+    #[test]
+    fn players_join_choose_characters_and_are_found_by_address() {
+        let (mut store, _) = store_with_bimr3();
+        let judy = Player {
+            name: "Judy".into(),
+            email: Email::try_from("judy@example.org".to_string()).unwrap(),
+            character: None,
+            team: Vec::new(),
+        };
+        store.players_mut().add("BIMR3", &judy, NOW + 5).unwrap();
+        let err = store
+            .players_mut()
+            .add("BIMR3", &judy, NOW + 6)
+            .unwrap_err();
+        assert!(matches!(err, StoreError::DuplicatePlayer { .. }), "{err}");
+        store
+            .players_mut()
+            .set_character("BIMR3", "Judy", "Elf")
+            .unwrap();
+        let found = store
+            .players()
+            .by_email("BIMR3", "JUDY@example.org")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (found.name.as_str(), found.character.as_deref()),
+            ("Judy", Some("Elf"))
+        );
+        assert_eq!(found.joined, NOW + 5);
+        assert_eq!(
+            store
+                .players()
+                .by_email("BIMR3", "nobody@example.org")
+                .unwrap(),
+            None
+        );
     }
 }

@@ -17,7 +17,7 @@
 //! SQLite zeroes what a masking overwrites or frees (`secure_delete`), and
 //! the write-ahead log, which still holds the pages as they were, is
 //! checkpointed and emptied after each masking
-//! ([`Store::checkpoint_after_masking`]). A `grep` of the database's files
+//! ([`Redaction::checkpoint_after_masking`]). A `grep` of the database's files
 //! then finds no secret.
 
 use std::ops::DerefMut;
@@ -61,6 +61,8 @@ struct Pass {
 }
 
 /// The masking of secrets in the stored mail.
+///
+/// Borrowed from the store by [`Store::redaction_mut`].
 pub struct Redaction<S> {
     pub(super) store: S,
 }
@@ -77,7 +79,7 @@ impl<S: DerefMut<Target = Store>> Redaction<S> {
         Ok(self.forget_secrets_within(WORK_PER_PASS)?.masked)
     }
 
-    /// [`Store::forget_secrets_of_read_mail`] with `budget` bytes of work.
+    /// [`Redaction::forget_secrets_of_read_mail`] with `budget` bytes of work.
     fn forget_secrets_within(&mut self, budget: u64) -> Result<Pass, StoreError> {
         let mut pass = Pass::default();
         let mut after = 0;
@@ -375,12 +377,12 @@ mod tests {
     fn stored(store: &mut Store, raw: &[u8]) -> i64 {
         let id = store
             .inbox_mut()
-            .insert_inbound_mail(raw, &crate::mail::arrival::arrival(raw), 1)
+            .insert(raw, &crate::mail::arrival::arrival(raw), 1)
             .unwrap()
             .id();
         store
             .inbox_mut()
-            .set_inbound_status(id, crate::store::InboundStatus::Processed, None)
+            .set_status(id, crate::store::InboundStatus::Processed, None)
             .unwrap();
         id
     }
@@ -418,7 +420,7 @@ mod tests {
         // for each of its 60,000 `Password:` lines.
         let passes = pass.work / raw.len() as u64;
         assert!(passes <= 12, "{passes} passes over the mail");
-        let kept = store.inbox().inbound_mail(id).unwrap().unwrap().raw;
+        let kept = store.inbox().get(id).unwrap().unwrap().raw;
         assert!(!holds_secret(&kept));
         let text = String::from_utf8_lossy(&kept);
         assert!(
@@ -454,9 +456,7 @@ mod tests {
         }
         assert_eq!(passes, [(2, 2), (2, 2), (1, 1)]);
         for id in ids {
-            assert!(!holds_secret(
-                &store.inbox().inbound_mail(id).unwrap().unwrap().raw
-            ));
+            assert!(!holds_secret(&store.inbox().get(id).unwrap().unwrap().raw));
         }
     }
 
@@ -540,13 +540,10 @@ mod tests {
             let raw = mail("", &format!("Password: {SECRET}\r\nguess {n}\r\n"));
             let id = store
                 .inbox_mut()
-                .insert_inbound_mail(&raw, &arrival(&raw), 1)
+                .insert(&raw, &arrival(&raw), 1)
                 .unwrap()
                 .id();
-            store
-                .inbox_mut()
-                .set_inbound_status(id, status, None)
-                .unwrap();
+            store.inbox_mut().set_status(id, status, None).unwrap();
             ids.push((id, raw));
         }
         assert_eq!(
@@ -554,7 +551,7 @@ mod tests {
             3
         );
         for (n, (id, raw)) in ids.iter().enumerate() {
-            let stored = store.inbox().inbound_mail(*id).unwrap().unwrap();
+            let stored = store.inbox().get(*id).unwrap().unwrap();
             assert_eq!(holds_secret(&stored.raw), n >= 3, "mail {n}");
             assert_eq!(
                 stored.content_hash,

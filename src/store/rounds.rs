@@ -1,5 +1,5 @@
-//! The combat round a day waits for (round-by-round combat by mail, issue
-//! #6 §7): what the game waits for, whom it asked, who answered, the
+//! The combat round a day waits for (round-by-round combat by
+//! mail): what the game waits for, whom it asked, who answered, the
 //! answers so far and the round deadline. One row per campaign and day,
 //! replaced at each new stop and deleted by a rollback.
 
@@ -30,6 +30,9 @@ impl CombatRound {
 }
 
 /// The combat rounds the campaigns' days wait for.
+///
+/// Borrowed from the store by [`Store::rounds`] to read and [`Store::rounds_mut`]
+/// to change.
 pub struct Rounds<S> {
     pub(super) store: S,
 }
@@ -39,11 +42,7 @@ impl<S: Deref<Target = Store>> Rounds<S> {
     ///
     /// # Errors
     /// No such campaign, or the stored JSON cannot be read.
-    pub fn combat_round(
-        &self,
-        campaign: &str,
-        day: u32,
-    ) -> Result<Option<CombatRound>, StoreError> {
+    pub fn get(&self, campaign: &str, day: u32) -> Result<Option<CombatRound>, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let row: Option<(String, String, String, String, i64)> = self
             .store
@@ -77,7 +76,7 @@ impl<S: DerefMut<Target = Store>> Rounds<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn save_combat_round(
+    pub fn save(
         &mut self,
         campaign: &str,
         day: u32,
@@ -116,12 +115,9 @@ mod tests {
     fn a_combat_round_is_kept_replaced_and_read_back() {
         let mut store = Store::open_in_memory().unwrap();
         let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
-        store
-            .campaigns_mut()
-            .insert_campaign(&campaign, BIMR3, 1)
-            .unwrap();
+        store.campaigns_mut().insert(&campaign, BIMR3, 1).unwrap();
         let name = campaign.name.clone();
-        assert_eq!(store.rounds().combat_round(&name, 1).unwrap(), None);
+        assert_eq!(store.rounds().get(&name, 1).unwrap(), None);
         let mut round = CombatRound {
             waiting: serde_json::json!([{"round": 1}]),
             asked: vec!["Ann".into()],
@@ -129,27 +125,14 @@ mod tests {
             answers: serde_json::Value::Null,
             deadline: 100,
         };
-        store
-            .rounds_mut()
-            .save_combat_round(&name, 1, &round)
-            .unwrap();
-        assert!(
-            !store
-                .rounds()
-                .combat_round(&name, 1)
-                .unwrap()
-                .unwrap()
-                .complete()
-        );
+        store.rounds_mut().save(&name, 1, &round).unwrap();
+        assert!(!store.rounds().get(&name, 1).unwrap().unwrap().complete());
         round.answered.push("Ann".into());
-        store
-            .rounds_mut()
-            .save_combat_round(&name, 1, &round)
-            .unwrap();
-        let back = store.rounds().combat_round(&name, 1).unwrap().unwrap();
+        store.rounds_mut().save(&name, 1, &round).unwrap();
+        let back = store.rounds().get(&name, 1).unwrap().unwrap();
         assert!(back.complete());
         assert_eq!(back, round);
         store.days_mut().rollback_to(&name, 0).unwrap();
-        assert_eq!(store.rounds().combat_round(&name, 1).unwrap(), None);
+        assert_eq!(store.rounds().get(&name, 1).unwrap(), None);
     }
 }

@@ -30,6 +30,9 @@ impl StoredRuling {
 }
 
 /// The GM's rulings, by campaign and the day they were made for.
+///
+/// Borrowed from the store by [`Store::rulings`] to read and [`Store::rulings_mut`]
+/// to change.
 pub struct Rulings<S> {
     pub(super) store: S,
 }
@@ -60,8 +63,8 @@ impl<S: Deref<Target = Store>> Rulings<S> {
     /// The standing rulings for the turn `day` as the game reads them.
     ///
     /// # Errors
-    /// As [`Store::rulings`].
-    pub fn rulings_given(&self, campaign: &str, day: u32) -> Result<Vec<GmRuling>, StoreError> {
+    /// As [`Rulings::on_day`].
+    pub fn given_on_day(&self, campaign: &str, day: u32) -> Result<Vec<GmRuling>, StoreError> {
         Ok(self
             .on_day(campaign, day)?
             .iter()
@@ -75,7 +78,7 @@ impl<S: DerefMut<Target = Store>> Rulings<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn record_ruling(
+    pub fn record(
         &mut self,
         campaign: &str,
         day: u32,
@@ -95,7 +98,7 @@ impl<S: DerefMut<Target = Store>> Rulings<S> {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn withdraw_ruling(
+    pub fn withdraw(
         &mut self,
         campaign: &str,
         day: u32,
@@ -109,5 +112,46 @@ impl<S: DerefMut<Target = Store>> Rulings<S> {
             params![now, id, day, ruling],
         )?;
         Ok(changed == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn a_withdrawn_ruling_no_longer_stands_and_is_withdrawn_once() {
+        let (mut store, _) = store_with_bimr3();
+        let ruling = |text: &str| GmRuling {
+            text: text.to_string(),
+            why: "the GM said so".to_string(),
+        };
+        let first = store
+            .rulings_mut()
+            .record("BIMR3", 2, &ruling("the bridge is out"), NOW)
+            .unwrap();
+        store
+            .rulings_mut()
+            .record("BIMR3", 2, &ruling("the inn is closed"), NOW + 1)
+            .unwrap();
+        assert_eq!(store.rulings().on_day("BIMR3", 2).unwrap().len(), 2);
+        assert!(store.rulings().on_day("BIMR3", 3).unwrap().is_empty());
+        assert!(
+            store
+                .rulings_mut()
+                .withdraw("BIMR3", 2, first, NOW + 2)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .rulings_mut()
+                .withdraw("BIMR3", 2, first, NOW + 3)
+                .unwrap()
+        );
+        assert_eq!(
+            store.rulings().given_on_day("BIMR3", 2).unwrap(),
+            [ruling("the inn is closed")]
+        );
     }
 }

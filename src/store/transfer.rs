@@ -1,4 +1,4 @@
-//! Moving one campaign between databases (issue 19 §3): `campaign export`
+//! Moving one campaign between databases: `campaign export`
 //! writes a campaign with all its days, orders, events, reports, rulings and
 //! mail to a file of its own, and `campaign import` adds such a file to
 //! another database, on another host or the same one.

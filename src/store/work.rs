@@ -78,34 +78,34 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let id = store
             .inbox_mut()
-            .insert_inbound_mail(b"raw", &arrival(b"raw"), 1)
+            .insert(b"raw", &arrival(b"raw"), 1)
             .unwrap();
         store.begin_work().unwrap();
         store
             .inbox_mut()
-            .set_inbound_status(id.id(), super::super::InboundStatus::Processed, Some("n"))
+            .set_status(id.id(), super::super::InboundStatus::Processed, Some("n"))
             .unwrap();
         store.abandon_work();
         let new = store
             .inbox()
-            .inbound_with_status(super::super::InboundStatus::New)
+            .with_status(super::super::InboundStatus::New)
             .unwrap();
         assert_eq!(new.len(), 1, "the status change was rolled back");
         store.begin_work().unwrap();
         // A store call that opens its own transaction nests inside the work.
         store
             .inbox_mut()
-            .insert_inbound_mail(b"other", &arrival(b"other"), 2)
+            .insert(b"other", &arrival(b"other"), 2)
             .unwrap();
         store
             .inbox_mut()
-            .set_inbound_status(id.id(), super::super::InboundStatus::Processed, None)
+            .set_status(id.id(), super::super::InboundStatus::Processed, None)
             .unwrap();
         store.commit_work().unwrap();
         assert_eq!(
             store
                 .inbox()
-                .inbound_with_status(super::super::InboundStatus::New)
+                .with_status(super::super::InboundStatus::New)
                 .unwrap()
                 .len(),
             1

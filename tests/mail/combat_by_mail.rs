@@ -66,7 +66,7 @@ impl Table {
         daemon
             .store
             .days_mut()
-            .save_day("C1", 0, &state, START)
+            .save("C1", 0, &state, START)
             .unwrap();
         let mut table = Table {
             daemon,
@@ -183,15 +183,7 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
     let reports = table.sent("report");
     assert_eq!(reports.len(), 1);
     assert!(reports[0].contains("Ogre"), "{}", reports[0]);
-    assert!(
-        table
-            .daemon
-            .store
-            .days()
-            .load_day("C1", 1)
-            .unwrap()
-            .is_some()
-    );
+    assert!(table.daemon.store.days().load("C1", 1).unwrap().is_some());
     table.finish();
 }
 

@@ -50,7 +50,7 @@ fn target(daemon: &Daemon, tag: &str) -> u64 {
     daemon
         .store
         .days()
-        .load_day(tag, 0)
+        .load(tag, 0)
         .unwrap()
         .unwrap()
         .state
@@ -200,7 +200,7 @@ fn confirmations_echo_orders_with_errors_warnings_and_changes() {
             .contains("line 4, column 1: you can only give orders for yourself, not for ben")
     );
     assert!(mails[2].body_text.contains("stay in force:\n\nGuess: 45"));
-    let versions = daemon.store.orders().orders_for_day("G1", 1).unwrap();
+    let versions = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(versions.len(), 3, "every version is kept");
 }
 
@@ -256,10 +256,7 @@ fn only_registered_senders_with_their_secret_are_answered() {
         daemon.ingest(&raw, START).unwrap().0,
         InboundInsert::Duplicate(_)
     ));
-    assert_eq!(
-        daemon.store.orders().orders_for_day("G1", 1).unwrap().len(),
-        1
-    );
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 1);
 }
 
 #[test]
@@ -447,7 +444,7 @@ fn bad_input_gets_a_reply_or_a_log_entry_and_is_kept() {
         daemon
             .store
             .inbox()
-            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
         0
@@ -530,12 +527,7 @@ fn deadlines_remind_hold_and_follow_the_gm() {
 #[test]
 fn repeat_policy_reuses_the_last_accepted_orders() {
     let (daemon, secrets) = two_players("[mail]\nhold_if_missing_percent = 100\n");
-    let mut campaign = daemon
-        .store
-        .campaigns()
-        .load_campaign("G1")
-        .unwrap()
-        .campaign;
+    let mut campaign = daemon.store.campaigns().load("G1").unwrap().campaign;
     assert_eq!(campaign.schedule.nmr, realmgm::campaign::NmrPolicy::Hide);
     campaign.schedule.nmr = realmgm::campaign::NmrPolicy::Repeat;
     let mut daemon2 = support::daemon();
@@ -600,14 +592,14 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
         let preview = daemon.preview("R1").unwrap();
         assert!(preview.contains("Preview of day 1"));
         assert!(
-            daemon.store.days().latest_day("R1").unwrap().unwrap().day == 0,
+            daemon.store.days().latest("R1").unwrap().unwrap().day == 0,
             "preview stores nothing"
         );
         assert!(matches!(
             daemon.process_turn("R1", START + 1).unwrap(),
             realmgm::daemon::process::TurnOutcome::Processed { .. }
         ));
-        let first = daemon.store.days().latest_day("R1").unwrap().unwrap().hash;
+        let first = daemon.store.days().latest("R1").unwrap().unwrap().hash;
         let latest = daemon.rollback("R1", 1, START + 2).unwrap_err().to_string();
         assert!(
             latest.contains("day 1 is the latest day played, so there is nothing to roll back")
@@ -622,7 +614,7 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 realmgm::daemon::process::TurnOutcome::Processed { day: 1, .. }
             ));
             assert_eq!(
-                daemon.store.days().latest_day("R1").unwrap().unwrap().hash,
+                daemon.store.days().latest("R1").unwrap().unwrap().hash,
                 first
             );
             let noted = daemon.store.control().gm_log_last("R1", "rerun").unwrap();
@@ -637,10 +629,7 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 panic!()
             };
             assert!(reason.contains("gave a different game"), "{reason}");
-            assert_eq!(
-                daemon.store.days().latest_day("R1").unwrap().unwrap().day,
-                0
-            );
+            assert_eq!(daemon.store.days().latest("R1").unwrap().unwrap().day, 0);
         }
     }
 }
@@ -652,7 +641,7 @@ fn magic_realm_days_run_through_the_daemon() {
     let capture = Capture::default();
     daemon.check_turn("MR", START).unwrap();
     assert!(
-        daemon.store.days().load_day("MR", 0).unwrap().is_some(),
+        daemon.store.days().load("MR", 0).unwrap().is_some(),
         "the game was set up"
     );
     let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
@@ -749,13 +738,7 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     daemon.check_turn("SW", START).unwrap();
-    let start = daemon
-        .store
-        .days()
-        .load_day("SW", 0)
-        .unwrap()
-        .unwrap()
-        .state;
+    let start = daemon.store.days().load("SW", 0).unwrap().unwrap().state;
     assert_eq!(start.json()["magic"]["season"], 11, "Autumn is season 11");
     assert!(
         (1..=6).contains(&start.json()["weather"]["chit"].as_u64().unwrap()),
@@ -802,10 +785,7 @@ fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
         START + 700,
     );
     assert!(note.contains("accepted"), "{note}");
-    assert_eq!(
-        daemon.store.orders().orders_for_day("BR", 1).unwrap().len(),
-        2
-    );
+    assert_eq!(daemon.store.orders().for_day("BR", 1).unwrap().len(), 2);
 }
 
 /// Fails the first `temporary` sends, then refuses `permanent` for good.
@@ -831,12 +811,7 @@ impl MailTransport for Flaky {
 #[test]
 fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
     let (mut daemon, _) = two_players("");
-    let campaign = daemon
-        .store
-        .campaigns()
-        .load_campaign("G1")
-        .unwrap()
-        .campaign;
+    let campaign = daemon.store.campaigns().load("G1").unwrap().campaign;
     daemon
         .queue(&campaign, ANN, "hello", "body", None, START)
         .unwrap();
@@ -946,7 +921,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to_ann[0].body_text
     );
-    let orders = daemon.store.orders().orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ann");
     // After the deadline, with the command on the first line of the body.
@@ -959,10 +934,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to(&mails, GM)[0].body_text
     );
-    assert_eq!(
-        daemon.store.orders().latest_orders("G1", 1).unwrap().len(),
-        2
-    );
+    assert_eq!(daemon.store.orders().latest("G1", 1).unwrap().len(), 2);
 
     // A new player joins and is mailed his secret, which works.
     let cy = "cy@realmgm.test";
@@ -1039,13 +1011,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         to(&mails, GM)[0].body_text
     );
     assert_eq!(
-        daemon
-            .store
-            .campaigns()
-            .load_campaign("G1")
-            .unwrap()
-            .players
-            .len(),
+        daemon.store.campaigns().load("G1").unwrap().players.len(),
         3
     );
 }
@@ -1198,7 +1164,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     let state = daemon
         .store
         .days()
-        .load_day("SU", 0)
+        .load("SU", 0)
         .unwrap()
         .unwrap()
         .state
@@ -1212,12 +1178,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
         .collect();
     assert_eq!(characters, vec!["Amazon", "Wizard"]);
     assert_eq!(state["characters"][0]["start"], "Inn");
-    let players = daemon
-        .store
-        .campaigns()
-        .load_campaign("SU")
-        .unwrap()
-        .players;
+    let players = daemon.store.campaigns().load("SU").unwrap().players;
     assert_eq!(players[1].character.as_deref(), Some("Wizard"));
     // Day 1 now takes orders.
     let note = send(
@@ -1258,7 +1219,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     )
     .unwrap();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let stored = daemon.store.campaigns().load_campaign(tag).unwrap();
+    let stored = daemon.store.campaigns().load(tag).unwrap();
     let email: std::collections::BTreeMap<String, String> = stored
         .players
         .iter()
@@ -1373,7 +1334,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     let state = daemon
         .store
         .days()
-        .load_day(tag, 0)
+        .load(tag, 0)
         .unwrap()
         .unwrap()
         .state

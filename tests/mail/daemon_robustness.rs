@@ -37,7 +37,7 @@ fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
     daemon
         .store
         .outbox()
-        .due_mail(i64::MAX)
+        .due(i64::MAX)
         .unwrap()
         .into_iter()
         .filter(|q| q.mail.recipient == address)
@@ -46,12 +46,7 @@ fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
 }
 
 fn statuses(daemon: &Daemon, status: InboundStatus) -> usize {
-    daemon
-        .store
-        .inbox()
-        .inbound_with_status(status)
-        .unwrap()
-        .len()
+    daemon.store.inbox().with_status(status).unwrap().len()
 }
 
 #[test]
@@ -111,12 +106,12 @@ fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
     let failed = daemon
         .store
         .inbox()
-        .inbound_with_status(InboundStatus::Failed)
+        .with_status(InboundStatus::Failed)
         .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].raw, crash, "the mail is kept as it came");
     // Nothing the failed attempt began stays: no orders version for Ann.
-    let orders = daemon.store.orders().orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ben");
     let to_gm = queued_to(&daemon, GM);
@@ -165,12 +160,12 @@ fn a_turn_whose_engine_fails_is_held_and_other_campaigns_go_on() {
         held.starts_with("held:") && held.contains("simulated bug in the engine"),
         "{held}"
     );
-    assert!(daemon.store.days().load_day("I1", 1).unwrap().is_none());
+    assert!(daemon.store.days().load("I1", 1).unwrap().is_none());
     assert_eq!(
         daemon.check_turn("I2", later).unwrap(),
         "processed day 1 early"
     );
-    assert!(daemon.store.days().load_day("I2", 1).unwrap().is_some());
+    assert!(daemon.store.days().load("I2", 1).unwrap().is_some());
     // The GM of I1 is told once, not on every tick.
     daemon.check_turn("I1", later + 60).unwrap();
     let notices = queued_to(&daemon, GM)
@@ -203,10 +198,7 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
         }
     );
     assert!(note.contains("second delivery"), "{note}");
-    assert_eq!(
-        daemon.store.orders().orders_for_day("G1", 1).unwrap().len(),
-        1
-    );
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 1);
     assert_eq!(queued_to(&daemon, ANN).len(), 1, "one confirmation");
     assert_eq!(statuses(&daemon, InboundStatus::Duplicate), 1);
     assert!(
@@ -249,14 +241,7 @@ fn a_huge_orders_mail_gets_a_short_refusal() {
     assert!(raw.len() > 4_000_000);
     let (_, note) = daemon.ingest(&raw, START).unwrap();
     assert!(note.contains("refused unread"), "{note}");
-    assert!(
-        daemon
-            .store
-            .orders()
-            .orders_for_day("G1", 1)
-            .unwrap()
-            .is_empty()
-    );
+    assert!(daemon.store.orders().for_day("G1", 1).unwrap().is_empty());
     let answers = queued_to(&daemon, ANN);
     assert_eq!(answers.len(), 1);
     let (subject, text) = &answers[0];
@@ -495,7 +480,7 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     let failed = daemon
         .store
         .inbox()
-        .inbound_with_status(InboundStatus::Failed)
+        .with_status(InboundStatus::Failed)
         .unwrap();
     assert!(failed.is_empty(), "{:?}", failed[0].note);
     let stored =
@@ -504,7 +489,7 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     let answered: std::collections::BTreeSet<i64> = daemon
         .store
         .outbox()
-        .due_mail(i64::MAX)
+        .due(i64::MAX)
         .unwrap()
         .into_iter()
         .map(|q| q.next_attempt)
@@ -566,7 +551,7 @@ fn killable_fixture(dir: &std::path::Path) {
         let secrets = daemon
             .store
             .campaigns_mut()
-            .insert_campaign(&campaign, &text, START)
+            .insert(&campaign, &text, START)
             .unwrap();
         daemon.check_turn(&tag, START).unwrap();
         let inbox = realmgm::mail::maildir::Maildir::create(dir.join(format!("in-{tag}"))).unwrap();
@@ -760,18 +745,15 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     let output = run_daemon(&dir).wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert!(store.days().latest_day("K1").unwrap().unwrap().day == 1);
-    assert!(store.days().latest_day("K3").unwrap().unwrap().day == 1);
+    assert!(store.days().latest("K1").unwrap().unwrap().day == 1);
+    assert!(store.days().latest("K3").unwrap().unwrap().day == 1);
     let log = store.control().gm_log(Some("K0")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "error" && e.message.contains("cannot be read")),
         "{log:?}"
     );
-    let failed = store
-        .inbox()
-        .inbound_with_status(InboundStatus::Failed)
-        .unwrap();
+    let failed = store.inbox().with_status(InboundStatus::Failed).unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K2's orders mails");
     // K2 is held, its state being changed outside realmgm, and its GM is
     // told through K2's own transport.
@@ -875,8 +857,8 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         daemon.process_turn("F1", START + 60).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
-    let day1 = daemon.store.days().latest_day("F1").unwrap().unwrap();
-    let queued_before = daemon.store.outbox().due_mail(i64::MAX).unwrap().len();
+    let day1 = daemon.store.days().latest("F1").unwrap().unwrap();
+    let queued_before = daemon.store.outbox().due(i64::MAX).unwrap().len();
     // Someone edits day 1 in the database the daemon is serving (it holds
     // that day's state in its cache), leaving the hash as it was.
     let db = rusqlite::Connection::open(&path).unwrap();
@@ -920,7 +902,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         .ingest(&mail(ANN, GM, "[F1] orders", "f2@x", &body), START + 200)
         .unwrap();
     assert!(note.contains("changed outside realmgm"), "{note}");
-    let after = daemon.store.outbox().due_mail(i64::MAX).unwrap();
+    let after = daemon.store.outbox().due(i64::MAX).unwrap();
     assert!(
         after[queued_before..]
             .iter()
@@ -936,7 +918,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         TurnOutcome::Processed { day: 1, .. }
     ));
     assert_eq!(
-        daemon.store.days().latest_day("F1").unwrap().unwrap().hash,
+        daemon.store.days().latest("F1").unwrap().unwrap().hash,
         day1.hash
     );
     drop((daemon, db));
@@ -996,19 +978,16 @@ fn a_campaign_whose_state_was_changed_is_held_and_its_gm_mailed_once() {
     assert!(run_daemon(&dir).wait().unwrap().success());
     assert_eq!(held_notices(), 1);
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.days().latest_day_number("K1").unwrap(), Some(0));
+    assert_eq!(store.days().latest_number("K1").unwrap(), Some(0));
     for other in ["K0", "K2", "K3"] {
         assert_eq!(
-            store.days().latest_day_number(other).unwrap(),
+            store.days().latest_number(other).unwrap(),
             Some(1),
             "{other}"
         );
     }
     assert!(players_mail_beyond_the_start(&dir, "K1").is_empty());
-    let failed = store
-        .inbox()
-        .inbound_with_status(InboundStatus::Failed)
-        .unwrap();
+    let failed = store.inbox().with_status(InboundStatus::Failed).unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K1's orders, kept");
     // The next daemon finds the hold stored and says nothing again.
     let sent = sent_through(&dir, "K1").len();
@@ -1062,8 +1041,8 @@ fn a_campaign_whose_turn_fails_still_gets_its_gm_notice_sent_once() {
     assert_eq!(notices(), 1, "the GM's notice about K2, sent once");
     assert!(players_mail_beyond_the_start(&dir, "K2").is_empty());
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.days().latest_day_number("K2").unwrap(), Some(0));
-    assert_eq!(store.days().latest_day_number("K3").unwrap(), Some(1));
+    assert_eq!(store.days().latest_number("K2").unwrap(), Some(0));
+    assert_eq!(store.days().latest_number("K3").unwrap(), Some(1));
     drop(store);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -77,7 +77,7 @@ fn a_campaign_is_played_over_smtp_and_imap() {
     let target = daemon
         .store
         .days()
-        .load_day(&tag, 0)
+        .load(&tag, 0)
         .unwrap()
         .unwrap()
         .state
@@ -238,7 +238,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
         daemon
             .store
             .inbox()
-            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
         2,
@@ -278,7 +278,7 @@ fn a_mail_beyond_the_cap_comes_from_dovecot_cut_and_is_not_fetched_again() {
     let stored = daemon
         .store
         .inbox()
-        .inbound_with_status(realmgm::store::InboundStatus::New)
+        .with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert_eq!(stored.len(), 1);
     assert!(stored[0].raw.len() <= realmgm::daemon::ingest::MAX_MAIL_BYTES);

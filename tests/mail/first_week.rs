@@ -479,7 +479,7 @@ fn the_late_joiner_records_her_starting_info(week: &mut Week) {
 fn the_late_joiner_entered_with_her_starting_info(week: &Week) {
     use realmgm::magic_realm::state::{MrState, VictoryRequirements};
     use serde::Deserialize;
-    let latest = week.daemon.store.days().latest_day(TAG).unwrap().unwrap();
+    let latest = week.daemon.store.days().latest(TAG).unwrap().unwrap();
     let state = MrState::deserialize(latest.state.json()).unwrap();
     assert_eq!(
         state.victory_requirements.get("Wizard"),
@@ -533,13 +533,7 @@ fn a_seat_handed_over_keeps_its_name(week: &mut Week) {
         refused.contains("--name Dan cannot be used") && refused.contains("remove-player"),
         "{refused}"
     );
-    let players = week
-        .daemon
-        .store
-        .campaigns()
-        .load_campaign(TAG)
-        .unwrap()
-        .players;
+    let players = week.daemon.store.campaigns().load(TAG).unwrap().players;
     let carol = players.iter().find(|p| p.name == "Carol").unwrap();
     assert_eq!(carol.email.as_str(), "carol@example.org");
     assert!(!players.iter().any(|p| p.name == "Dan"));

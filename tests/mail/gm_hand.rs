@@ -108,7 +108,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         !ann.contains("replaces the one mailed before"),
         "a first run replaces nothing: {ann}"
     );
-    let first = daemon.store.days().day_runs("MR", 2).unwrap();
+    let first = daemon.store.days().runs("MR", 2).unwrap();
     daemon.rollback("MR", 1, START + 40).unwrap();
     daemon.process_turn("MR", START + 50).unwrap();
     // Each report of the day run again says it replaces the one mailed before.
@@ -137,7 +137,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
             report.body_text
         );
     }
-    let runs = daemon.store.days().day_runs("MR", 2).unwrap();
+    let runs = daemon.store.days().runs("MR", 2).unwrap();
     assert_eq!(runs.len(), 2, "day 2 ran twice");
     assert_eq!(runs[1].state_hash, first[0].state_hash);
     assert_eq!(runs[1].orders_hash, first[0].orders_hash);

@@ -91,7 +91,7 @@ impl Month {
                 .poll_imap(&imap_settings(GM_USER), "INBOX", self.now)
                 .unwrap();
             for (id, note) in self.daemon.handle_stored(self.now).unwrap() {
-                let mail = self.daemon.store.inbox().inbound_mail(id).unwrap().unwrap();
+                let mail = self.daemon.store.inbox().get(id).unwrap().unwrap();
                 let raw = String::from_utf8_lossy(&mail.raw);
                 let sent_here = raw
                     .lines()
@@ -120,13 +120,7 @@ impl Month {
     }
 
     fn state(&self) -> MrState {
-        let latest = self
-            .daemon
-            .store
-            .days()
-            .latest_day(&self.tag)
-            .unwrap()
-            .unwrap();
+        let latest = self.daemon.store.days().latest(&self.tag).unwrap().unwrap();
         serde_json::from_value(latest.state.json().clone()).unwrap()
     }
 
@@ -270,7 +264,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
                     .daemon
                     .store
                     .campaigns_mut()
-                    .update_campaign(&updated, &stored.file_text)
+                    .update(&updated, &stored.file_text)
                     .unwrap();
                 month.gm(
                     "gm announce",
@@ -310,28 +304,27 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
         assert_eq!(done, format!("processed day {day} early"), "day {day}");
         month.deliver();
         if day == 15 && first_run_of_15.is_none() {
-            first_run_of_15 =
-                Some(month.daemon.store.days().day_runs(&tag, 15).unwrap()[0].clone());
+            first_run_of_15 = Some(month.daemon.store.days().runs(&tag, 15).unwrap()[0].clone());
             month.gm("gm", "gm rollback 14");
             // Day 15 runs again from its kept orders and rulings.
             month.now += 10 * 60;
             month.daemon.check_turn(&tag, month.now).unwrap();
             month.deliver();
-            let runs = month.daemon.store.days().day_runs(&tag, 15).unwrap();
+            let runs = month.daemon.store.days().runs(&tag, 15).unwrap();
             let first = first_run_of_15.as_ref().unwrap();
             assert_eq!(runs.last().unwrap().state_hash, first.state_hash);
             assert_eq!(runs.last().unwrap().reports_hash, first.reports_hash);
         }
         day += 1;
     }
-    let last = month.daemon.store.days().latest_day(&tag).unwrap().unwrap();
+    let last = month.daemon.store.days().latest(&tag).unwrap().unwrap();
     assert_eq!(last.day, 28, "every day ran");
     // Every mail the daemon got was handled, none failed.
     let unhandled = month
         .daemon
         .store
         .inbox()
-        .inbound_with_status(realmgm::store::InboundStatus::New)
+        .with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert!(unhandled.is_empty(), "{unhandled:?}");
     let mailboxes: BTreeMap<&str, Vec<InboundMail>> = [

@@ -211,7 +211,7 @@ fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_bac
         daemon
             .store
             .outbox()
-            .due_mail(START + 3600)
+            .due(START + 3600)
             .unwrap()
             .into_iter()
             .map(|m| m.mail.body)

@@ -353,7 +353,7 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         found.join("\n---\n")
     );
     // What was masked still reads: the stored orders are the players'.
-    let ann = daemon.store.inbox().inbound_mail(1).unwrap().unwrap();
+    let ann = daemon.store.inbox().get(1).unwrap().unwrap();
     assert!(
         String::from_utf8_lossy(&ann.raw).contains("Password: ********\r\nguess 30"),
         "{}",

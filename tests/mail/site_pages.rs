@@ -49,11 +49,11 @@ fn pages(out: &Path) -> BTreeMap<String, String> {
 
 /// Build the site of the stored campaign under `site`.
 fn build(store: &mut Store, site: SiteSettings, out: &Path) -> BTreeMap<String, String> {
-    let mut stored = store.campaigns().load_campaign(TAG).unwrap();
+    let mut stored = store.campaigns().load(TAG).unwrap();
     stored.campaign.site = Some(site);
     store
         .campaigns_mut()
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .update(&stored.campaign, &stored.file_text)
         .unwrap();
     realmgm::site::build(store, TAG, out).unwrap();
     pages(out)
@@ -75,7 +75,7 @@ fn setting(publish: Publish, delay_days: Option<u32>) -> SiteSettings {
 /// name them before the campaign ends.
 fn hidden_treasures(store: &Store, day: u32) -> Vec<String> {
     let data = data::get().unwrap();
-    let state = store.days().load_day(TAG, day).unwrap().unwrap().state;
+    let state = store.days().load(TAG, day).unwrap().unwrap().state;
     let state = MrState::deserialize(state.json()).unwrap();
     secrets(&state)
         .holders
@@ -97,7 +97,7 @@ fn each_publish_setting_shows_only_what_it_allows_while_the_campaign_runs() {
     let mut store = Store::open(&db).unwrap();
     store
         .announcements_mut()
-        .record_announcement(TAG, 3, ANNOUNCED, 0)
+        .record(TAG, 3, ANNOUNCED, 0)
         .unwrap();
     store
         .announcements_mut()
@@ -114,7 +114,7 @@ fn each_publish_setting_shows_only_what_it_allows_while_the_campaign_runs() {
     };
     store
         .outbox_mut()
-        .record_relayed_message(TAG, 5, &whisper, 0)
+        .record_relayed(TAG, 5, &whisper, 0)
         .unwrap();
     let secret_treasures = hidden_treasures(&store, 10);
     assert!(
@@ -122,7 +122,7 @@ fn each_publish_setting_shows_only_what_it_allows_while_the_campaign_runs() {
         "the sites still hold treasures"
     );
     let characters: Vec<String> = {
-        let state = store.days().load_day(TAG, 10).unwrap().unwrap().state;
+        let state = store.days().load(TAG, 10).unwrap().unwrap().state;
         MrState::deserialize(state.json())
             .unwrap()
             .characters
@@ -316,7 +316,7 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     daemon
         .store
         .announcements_mut()
-        .record_announcement(TAG, 3, ANNOUNCED, 102)
+        .record(TAG, 3, ANNOUNCED, 102)
         .unwrap();
     assert!(daemon.refresh_site(TAG, &out, 103).unwrap().is_some());
     let day3 = std::fs::read_to_string(out.join("day-003.html")).unwrap();
@@ -328,12 +328,12 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     let templates = dir.join("templates");
     std::fs::create_dir_all(&templates).unwrap();
     std::fs::write(templates.join("site_day.html"), "{% if %}").unwrap();
-    let mut stored = daemon.store.campaigns().load_campaign(TAG).unwrap();
+    let mut stored = daemon.store.campaigns().load(TAG).unwrap();
     stored.campaign.template_folder = Some(templates.display().to_string());
     daemon
         .store
         .campaigns_mut()
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .update(&stored.campaign, &stored.file_text)
         .unwrap();
     let failed = daemon.refresh_site(TAG, &out, 104).unwrap().unwrap();
     assert!(

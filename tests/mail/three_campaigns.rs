@@ -77,7 +77,7 @@ fn wait_for_day(db: &Path, tags: &[String], day: u32, daemon: &mut Child) {
         let reached = tags.iter().all(|tag| {
             store
                 .days()
-                .latest_day(tag)
+                .latest(tag)
                 .unwrap()
                 .is_some_and(|latest| latest.day >= day)
         });
@@ -132,9 +132,9 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
     for day in 1..=DAYS {
         for tag in &tags {
             let store = Store::open(&db.0).unwrap();
-            let latest = store.days().latest_day(tag).unwrap().unwrap();
+            let latest = store.days().latest(tag).unwrap().unwrap();
             let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
-            let rules = store.campaigns().load_campaign(tag).unwrap().campaign.rules;
+            let rules = store.campaigns().load(tag).unwrap().campaign.rules;
             let mut dice = Dice::new(5, day);
             for (name, user, _) in PLAYERS {
                 let orders = bot::orders_for(data, &rules, &state, name, &mut dice)
@@ -176,7 +176,7 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
         let status = store.inbox().mail_health(tag).unwrap();
         assert_eq!(status.failed, 0, "{tag}");
         for day in 1..=DAYS {
-            let orders = store.orders().orders_for_day(tag, day).unwrap();
+            let orders = store.orders().for_day(tag, day).unwrap();
             let senders: Vec<&str> = orders.iter().map(|o| o.player.as_str()).collect();
             assert_eq!(senders, ["Ann", "Ben", "Cat"], "{tag} day {day}");
         }

@@ -53,7 +53,7 @@ pub fn add_campaign(store: &mut Store, game: &str, text: &str) -> BTreeMap<Strin
     campaign.game = game.to_string();
     let secrets: Vec<PlayerSecret> = store
         .campaigns_mut()
-        .insert_campaign(&campaign, text, START)
+        .insert(&campaign, text, START)
         .unwrap();
     secrets.into_iter().map(|s| (s.player, s.secret)).collect()
 }

@@ -104,7 +104,7 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
     let mut store = Store::open(path).expect("a new database");
     let secrets: BTreeMap<String, String> = store
         .campaigns_mut()
-        .insert_campaign(&campaign, &text, first_deadline - DAY)
+        .insert(&campaign, &text, first_deadline - DAY)
         .expect("the campaign is stored")
         .into_iter()
         .map(|s| (s.player, s.secret))
@@ -116,7 +116,7 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
     let (mut reading, mut running, mut sending) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for day in 1..=days {
         now = now.max(first_deadline + i64::from(day - 1) * DAY - DAY / 2);
-        let latest = daemon.store.days().latest_day(TAG).unwrap().unwrap();
+        let latest = daemon.store.days().latest(TAG).unwrap().unwrap();
         let state = MrState::deserialize(latest.state.json()).unwrap();
         let mut dice = Dice::new(17, day);
         for character in &state.characters {

@@ -63,35 +63,23 @@ fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
     let store = Store::open_in_memory().unwrap();
     let text = dir.join("notes.txt");
     std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
-    let error = store
-        .campaigns()
-        .import_campaign(&text)
-        .unwrap_err()
-        .to_string();
+    let error = store.campaigns().import(&text).unwrap_err().to_string();
     assert!(error.contains("is not a campaign export"), "{error}");
     let missing = store
         .campaigns()
-        .import_campaign(&dir.join("missing.sqlite"))
+        .import(&dir.join("missing.sqlite"))
         .unwrap_err();
     assert!(missing.to_string().contains("no such file"), "{missing}");
-    let folder = store
-        .campaigns()
-        .import_campaign(&dir)
-        .unwrap_err()
-        .to_string();
+    let folder = store.campaigns().import(&dir).unwrap_err().to_string();
     assert!(folder.contains("a folder or a device"), "{folder}");
     let empty = dir.join("empty.sqlite");
     drop(Store::open(&empty).unwrap());
-    let none = store
-        .campaigns()
-        .import_campaign(&empty)
-        .unwrap_err()
-        .to_string();
+    let none = store.campaigns().import(&empty).unwrap_err().to_string();
     assert!(none.contains("holds 0 campaigns"), "{none}");
-    assert!(store.campaigns().list_campaigns().unwrap().is_empty());
+    assert!(store.campaigns().list().unwrap().is_empty());
     let no_campaign = store
         .campaigns()
-        .export_campaign("NOPE", &dir.join("nope.sqlite"))
+        .export("NOPE", &dir.join("nope.sqlite"))
         .unwrap_err();
     assert!(!dir.join("nope.sqlite").exists(), "{no_campaign}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -107,13 +95,13 @@ fn an_export_through_a_link_pointing_nowhere_is_refused_and_creates_nothing() {
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let error = store
         .campaigns()
-        .export_campaign("HOST", &link)
+        .export("HOST", &link)
         .unwrap_err()
         .to_string();
     assert!(error.contains("exists already"), "{error}");
     assert!(!target.exists(), "the link was followed: {error}");
     let fresh = dir.join("fresh.sqlite");
-    store.campaigns().export_campaign("HOST", &fresh).unwrap();
+    store.campaigns().export("HOST", &fresh).unwrap();
     let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{mode:o}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -129,10 +117,7 @@ fn campaign_named(name: &str) -> (Campaign, String) {
 fn receiver() -> Store {
     let mut store = Store::open_in_memory().unwrap();
     let (campaign, text) = campaign_named("HOST");
-    store
-        .campaigns_mut()
-        .insert_campaign(&campaign, &text, NOW)
-        .unwrap();
+    store.campaigns_mut().insert(&campaign, &text, NOW).unwrap();
     store
 }
 
@@ -141,16 +126,13 @@ fn receiver() -> Store {
 fn export_edited(dir: &Path, sql: &str) -> PathBuf {
     let mut store = Store::open_in_memory().unwrap();
     let (campaign, text) = campaign_named("MOVED");
-    store
-        .campaigns_mut()
-        .insert_campaign(&campaign, &text, NOW)
-        .unwrap();
+    store.campaigns_mut().insert(&campaign, &text, NOW).unwrap();
     store
         .control_mut()
         .log_gm(Some("MOVED"), NOW, "gm", "started", None)
         .unwrap();
     let file = dir.join("moved.sqlite");
-    store.campaigns().export_campaign("MOVED", &file).unwrap();
+    store.campaigns().export("MOVED", &file).unwrap();
     let conn = Connection::open(&file).unwrap();
     // A hostile sender is not held to the file's own foreign keys.
     conn.pragma_update(None, "foreign_keys", false).unwrap();
@@ -210,7 +192,7 @@ fn assert_refused(file: &Path, reason: &str) -> String {
     let bytes = std::fs::read(file).unwrap();
     let error = store
         .campaigns()
-        .import_campaign(file)
+        .import(file)
         .expect_err("the file must be refused")
         .to_string();
     assert!(error.contains(reason), "{error}");
@@ -239,7 +221,7 @@ fn a_column_renamed_to_sql_is_refused_and_injects_nobody() {
     );
     assert!(error.contains("does not have"), "{error}");
     let store = receiver();
-    let _ = store.campaigns().import_campaign(&file);
+    let _ = store.campaigns().import(&file);
     let mallory: i64 = store
         .conn
         .query_row(
@@ -258,7 +240,7 @@ fn an_import_leaves_the_file_it_read_unchanged() {
     let file = export_edited(&dir, "");
     let bytes = std::fs::read(&file).unwrap();
     let store = receiver();
-    let moved = store.campaigns().import_campaign(&file).unwrap();
+    let moved = store.campaigns().import(&file).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert!(
@@ -358,7 +340,7 @@ fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
         "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
          VALUES (1, 'erin@example.org, FRANK@example.org', 'Hello', 'Day 1', 0, 0)",
     );
-    let moved = receiver().campaigns().import_campaign(&players).unwrap();
+    let moved = receiver().campaigns().import(&players).unwrap();
     assert_eq!(
         moved.mails_out, 1,
         "a mail to two players of the campaign is theirs"
@@ -414,7 +396,7 @@ fn an_export_of_an_older_realmgm_is_migrated_in_a_copy_and_imported() {
     drop(conn);
     let bytes = std::fs::read(&older).unwrap();
     let store = receiver();
-    let moved = store.campaigns().import_campaign(&older).unwrap();
+    let moved = store.campaigns().import(&older).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(
         std::fs::read(&older).unwrap(),

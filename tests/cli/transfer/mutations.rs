@@ -75,7 +75,7 @@ fn bases() -> &'static Bases {
         let secrets = daemon
             .store
             .campaigns_mut()
-            .insert_campaign(&campaign, CAMPAIGN, 0)
+            .insert(&campaign, CAMPAIGN, 0)
             .expect("the campaign is stored");
         daemon.check_turn("FZ", 0).expect("the game is set up");
         let mail = format!(
@@ -88,7 +88,7 @@ fn bases() -> &'static Bases {
         daemon
             .store
             .campaigns()
-            .export_campaign("FZ", &export)
+            .export("FZ", &export)
             .expect("the campaign exports");
         let host = CAMPAIGN.replacen("\"FZ\"", "\"HOST\"", 1);
         let receiver = scratch("base-receiver");
@@ -96,7 +96,7 @@ fn bases() -> &'static Bases {
         let campaign = Campaign::parse("host.toml", &host).expect("the campaign parses");
         store
             .campaigns_mut()
-            .insert_campaign(&campaign, &host, 0)
+            .insert(&campaign, &host, 0)
             .expect("the campaign is stored");
         drop(store);
         let bases = Bases {
@@ -251,7 +251,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
     let result = Store::open(&db)
         .expect("the receiver opens")
         .campaigns()
-        .import_campaign(&file);
+        .import(&file);
     let after = rows(&db);
     assert_eq!(
         std::fs::read(&file).expect("the export is still there"),
@@ -287,13 +287,10 @@ pub fn exercise(export: &[u8]) -> Outcome {
                 .expect("the receiver is readable");
             assert_eq!(strangers, 2, "an import added a player to another campaign");
             let store = Store::open(&db).expect("the receiver opens");
+            store.campaigns().list().expect("every campaign is listed");
             store
                 .campaigns()
-                .list_campaigns()
-                .expect("every campaign is listed");
-            store
-                .campaigns()
-                .load_campaign(&moved.campaign)
+                .load(&moved.campaign)
                 .expect("the imported campaign loads");
             Outcome::Imported
         }
