@@ -45,8 +45,8 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
 /// Add the export file's campaign to the database and say what came in.
 pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     let _round = args.db.wait_for_round(true)?;
-    let (store, path) = args.db.open(true)?;
-    let moved = store.campaigns().import(&args.file)?;
+    let (mut store, path) = args.db.open(true)?;
+    let moved = store.campaigns_mut().import(&args.file)?;
     // As `campaign new` does: the daemon of this host reads and writes them.
     let campaign = store.campaigns().load(&moved.campaign)?.campaign;
     let created = super::campaign::create_maildirs(&campaign, &args.db.mail_base())?;

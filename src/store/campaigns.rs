@@ -226,24 +226,6 @@ impl<S: Deref<Target = Store>> Campaigns<S> {
         }
         result
     }
-
-    /// Add the campaign of the export file `from` to this database. The
-    /// file itself is only read.
-    ///
-    /// # Errors
-    /// The file fails a check of `transfer/check.rs` (nothing is added
-    /// then, and the error says why), a campaign of that name exists here
-    /// already, or the copy fails (then nothing is added).
-    pub fn import(&self, from: &Path) -> Result<Transfer, StoreError> {
-        let checked = check::check_export(from)?;
-        if self.store.campaign_id(&checked.name).is_ok() {
-            return Err(StoreError::ImportClash(checked.name.clone()));
-        }
-        attach(&self.store.conn, checked.path())?;
-        let copied = copy_campaign(&self.store.conn, OTHER, "main", checked.campaign_id);
-        detach(&self.store.conn)?;
-        copied
-    }
 }
 
 impl<S: DerefMut<Target = Store>> Campaigns<S> {
@@ -322,6 +304,24 @@ impl<S: DerefMut<Target = Store>> Campaigns<S> {
             params![id, progress.to_string()],
         )?;
         Ok(())
+    }
+
+    /// Add the campaign of the export file `from` to this database. The
+    /// file itself is only read.
+    ///
+    /// # Errors
+    /// The file fails a check of `transfer/check.rs` (nothing is added
+    /// then, and the error says why), a campaign of that name exists here
+    /// already, or the copy fails (then nothing is added).
+    pub fn import(&mut self, from: &Path) -> Result<Transfer, StoreError> {
+        let checked = check::check_export(from)?;
+        if self.store.campaign_id(&checked.name).is_ok() {
+            return Err(StoreError::ImportClash(checked.name.clone()));
+        }
+        attach(&self.store.conn, checked.path())?;
+        let copied = copy_campaign(&self.store.conn, OTHER, "main", checked.campaign_id);
+        detach(&self.store.conn)?;
+        copied
     }
 }
 

@@ -60,21 +60,25 @@ fn every_table_is_moved_with_its_campaign_or_named_as_the_hosts() {
 #[test]
 fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
     let dir = temp("refused");
-    let store = Store::open_in_memory().unwrap();
+    let mut store = Store::open_in_memory().unwrap();
     let text = dir.join("notes.txt");
     std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
-    let error = store.campaigns().import(&text).unwrap_err().to_string();
+    let error = store.campaigns_mut().import(&text).unwrap_err().to_string();
     assert!(error.contains("is not a campaign export"), "{error}");
     let missing = store
-        .campaigns()
+        .campaigns_mut()
         .import(&dir.join("missing.sqlite"))
         .unwrap_err();
     assert!(missing.to_string().contains("no such file"), "{missing}");
-    let folder = store.campaigns().import(&dir).unwrap_err().to_string();
+    let folder = store.campaigns_mut().import(&dir).unwrap_err().to_string();
     assert!(folder.contains("a folder or a device"), "{folder}");
     let empty = dir.join("empty.sqlite");
     drop(Store::open(&empty).unwrap());
-    let none = store.campaigns().import(&empty).unwrap_err().to_string();
+    let none = store
+        .campaigns_mut()
+        .import(&empty)
+        .unwrap_err()
+        .to_string();
     assert!(none.contains("holds 0 campaigns"), "{none}");
     assert!(store.campaigns().list().unwrap().is_empty());
     let no_campaign = store
@@ -187,11 +191,11 @@ fn refused_after(dir: &Path, sql: &str, reason: &str) -> String {
 }
 
 fn assert_refused(file: &Path, reason: &str) -> String {
-    let store = receiver();
+    let mut store = receiver();
     let before = snapshot(&store);
     let bytes = std::fs::read(file).unwrap();
     let error = store
-        .campaigns()
+        .campaigns_mut()
         .import(file)
         .expect_err("the file must be refused")
         .to_string();
@@ -220,8 +224,8 @@ fn a_column_renamed_to_sql_is_refused_and_injects_nobody() {
         "its table players has a column 'character_stays) SELECT",
     );
     assert!(error.contains("does not have"), "{error}");
-    let store = receiver();
-    let _ = store.campaigns().import(&file);
+    let mut store = receiver();
+    let _ = store.campaigns_mut().import(&file);
     let mallory: i64 = store
         .conn
         .query_row(
@@ -239,8 +243,8 @@ fn an_import_leaves_the_file_it_read_unchanged() {
     let dir = temp("unchanged");
     let file = export_edited(&dir, "");
     let bytes = std::fs::read(&file).unwrap();
-    let store = receiver();
-    let moved = store.campaigns().import(&file).unwrap();
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&file).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert!(
@@ -340,7 +344,7 @@ fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
         "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
          VALUES (1, 'erin@example.org, FRANK@example.org', 'Hello', 'Day 1', 0, 0)",
     );
-    let moved = receiver().campaigns().import(&players).unwrap();
+    let moved = receiver().campaigns_mut().import(&players).unwrap();
     assert_eq!(
         moved.mails_out, 1,
         "a mail to two players of the campaign is theirs"
@@ -395,8 +399,8 @@ fn an_export_of_an_older_realmgm_is_migrated_in_a_copy_and_imported() {
     conn.execute("DETACH DATABASE current", []).unwrap();
     drop(conn);
     let bytes = std::fs::read(&older).unwrap();
-    let store = receiver();
-    let moved = store.campaigns().import(&older).unwrap();
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&older).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(
         std::fs::read(&older).unwrap(),

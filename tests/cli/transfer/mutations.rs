@@ -250,7 +250,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
     let before = rows(&db);
     let result = Store::open(&db)
         .expect("the receiver opens")
-        .campaigns()
+        .campaigns_mut()
         .import(&file);
     let after = rows(&db);
     assert_eq!(
