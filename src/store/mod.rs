@@ -13,7 +13,7 @@
 //! tables: `store.days()` reads days, `store.days_mut()` changes them, and
 //! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
 //! [`rounds`], [`rulings`], [`announcements`], the received mail ([`mail`])
-//! and the [`outbox`]; [`redact`] masks secrets in stored mail. A change
+//! and the [`outbox`]; [`Redaction`] masks secrets in stored mail. A change
 //! that spans several kinds of records (a new campaign with its players, a
 //! rollback of states, events, reports and combat rounds) is one method of
 //! one view, in one transaction.
