@@ -7,7 +7,6 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-
 use std::ops::{Deref, DerefMut};
 
 use rusqlite::{OptionalExtension, params};
@@ -232,7 +231,7 @@ impl<S: Deref<Target = Store>> Days<S> {
              WHERE campaign_id = ?1 AND day = ?2 AND reader = ?3 ORDER BY position",
         )?;
         report.attachments =
-            super::mail::attachments(&mut statement, params![id, report.day, stored_reader])?;
+            super::outbox::attachments(&mut statement, params![id, report.day, stored_reader])?;
         Ok(Some(report))
     }
 

@@ -12,7 +12,7 @@
 //! written through a view borrowing the store, in the module beside its
 //! tables: `store.days()` reads days, `store.days_mut()` changes them, and
 //! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
-//! [`rounds`], [`rulings`], [`announcements`], the received mail ([`mail`])
+//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail
 //! and the [`outbox`]; [`Redaction`] masks secrets in stored mail. A change
 //! that spans several kinds of records (a new campaign with its players, a
 //! rollback of states, events, reports and combat rounds) is one method of
@@ -23,7 +23,7 @@ pub mod backup;
 pub mod campaigns;
 pub mod control;
 pub mod days;
-pub mod mail;
+pub mod inbox;
 pub mod orders;
 pub mod outbox;
 mod packed;
@@ -47,12 +47,12 @@ pub use announcements::Announcements;
 pub use campaigns::{CampaignSummary, Campaigns, PlayerRecord, StoredCampaign};
 pub use control::{CampaignControl, Control, GmLogEntry};
 pub use days::{DayRun, DaySnapshot, Days, StoredEvent, StoredReport};
-pub use mail::{
-    InboundInsert, InboundMail, InboundStatus, Inbox, MailAttachment, NOTICE_HELD, NoticeTo,
-    NoticeTurn, OutgoingMail, QueuedMail, ReportParts, redelivery_note,
+pub use inbox::{
+    InboundInsert, InboundMail, InboundStatus, Inbox, NOTICE_HELD, NoticeTo, NoticeTurn,
+    redelivery_note,
 };
 pub use orders::{NewOrder, OrderSubmission, Orders};
-pub use outbox::{Outbox, RelayedMessage};
+pub use outbox::{MailAttachment, Outbox, OutgoingMail, QueuedMail, RelayedMessage, ReportParts};
 pub use players::{Absence, PlayerSecret, Players};
 pub use redact::Redaction;
 pub use rounds::{CombatRound, Rounds};

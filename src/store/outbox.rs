@@ -3,13 +3,78 @@
 //! `relayed_messages`), kept by the turn they arrived in so that turn's
 //! reports can repeat them to their readers.
 
+use std::collections::BTreeMap;
 use std::ops::{Deref, DerefMut};
 
 use rusqlite::params;
 
-use super::mail::{OutgoingMail, QueuedMail, ReportParts, attachments};
-use super::packed::{PackedBytes, PackedText, UnpackedText};
+use super::packed::{PackedBytes, PackedText, UnpackedBytes, UnpackedText};
 use super::{Store, StoreError};
+
+/// A message to queue for sending.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// The campaign it belongs to, if any.
+    pub campaign: Option<String>,
+    pub recipient: String,
+    pub subject: String,
+    /// The plain text, always sent (first, when there is more).
+    pub body: String,
+    /// Extra headers (In-Reply-To, References, ...), name to value.
+    pub headers: BTreeMap<String, String>,
+    /// An HTML alternative of the body.
+    pub html: Option<String>,
+    pub attachments: Vec<MailAttachment>,
+    /// The stored report this mail carries: its HTML and attachments are
+    /// read from the report when the mail is sent, not stored twice.
+    pub report: Option<ReportParts>,
+}
+
+/// Which stored report a queued mail carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportParts {
+    pub day: u32,
+    /// The player; `None` for the GM's history.
+    pub reader: Option<String>,
+}
+
+/// A file sent with a message (a report's map picture).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailAttachment {
+    pub name: String,
+    /// MIME type, e.g. `image/svg+xml`.
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The attachments a `SELECT name, mime, bytes ...` statement finds.
+///
+/// # Errors
+/// The database fails.
+pub(super) fn attachments(
+    statement: &mut rusqlite::Statement<'_>,
+    params: impl rusqlite::Params,
+) -> Result<Vec<MailAttachment>, rusqlite::Error> {
+    statement
+        .query_map(params, |row| {
+            Ok(MailAttachment {
+                name: row.get(0)?,
+                mime: row.get(1)?,
+                bytes: row.get::<_, UnpackedBytes>(2)?.0,
+            })
+        })?
+        .collect()
+}
+
+/// A queued message as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedMail {
+    pub id: i64,
+    pub mail: OutgoingMail,
+    pub attempts: u32,
+    pub next_attempt: i64,
+    pub last_error: Option<String>,
+}
 
 /// One passed-on message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,7 +352,6 @@ mod tests {
 
     use super::*;
     use crate::store::days::StoredReport;
-    use crate::store::mail::MailAttachment;
     use crate::store::tests::{NOW, store_with_bimr3};
 
     #[test]

@@ -3,7 +3,6 @@
 //! polls (`imap_mailboxes`) with the UIDVALIDITY each had when last
 //! selected (RFC 3501 §2.3.1.1: UIDs are only comparable while UIDVALIDITY
 //! stays the same; a new value means the server renumbered the mailbox).
-//! The types of mail to send live here too; the queue is [`super::outbox`].
 //!
 //! Receiving the same message twice (a fetch retried after a crash) finds
 //! the first copy instead of recording it again: a message is the same when
@@ -17,14 +16,11 @@
 //! of the last notice about refused mail to each address decides whether
 //! the next may go ([`Inbox::notice_turn`]).
 
-use std::collections::BTreeMap;
-
 use std::ops::{Deref, DerefMut};
 
 use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::packed::UnpackedBytes;
 use super::{Store, StoreError};
 use crate::game::hex;
 use crate::mail::arrival::{Arrival, split_head};
@@ -112,71 +108,6 @@ pub struct InboundMail {
     pub received: i64,
     pub status: InboundStatus,
     pub note: Option<String>,
-}
-
-/// A message to queue for sending.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OutgoingMail {
-    /// The campaign it belongs to, if any.
-    pub campaign: Option<String>,
-    pub recipient: String,
-    pub subject: String,
-    /// The plain text, always sent (first, when there is more).
-    pub body: String,
-    /// Extra headers (In-Reply-To, References, ...), name to value.
-    pub headers: BTreeMap<String, String>,
-    /// An HTML alternative of the body.
-    pub html: Option<String>,
-    pub attachments: Vec<MailAttachment>,
-    /// The stored report this mail carries: its HTML and attachments are
-    /// read from the report when the mail is sent, not stored twice.
-    pub report: Option<ReportParts>,
-}
-
-/// Which stored report a queued mail carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReportParts {
-    pub day: u32,
-    /// The player; `None` for the GM's history.
-    pub reader: Option<String>,
-}
-
-/// A file sent with a message (a report's map picture).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MailAttachment {
-    pub name: String,
-    /// MIME type, e.g. `image/svg+xml`.
-    pub mime: String,
-    pub bytes: Vec<u8>,
-}
-
-/// The attachments a `SELECT name, mime, bytes ...` statement finds.
-///
-/// # Errors
-/// The database fails.
-pub(super) fn attachments(
-    statement: &mut rusqlite::Statement<'_>,
-    params: impl rusqlite::Params,
-) -> Result<Vec<MailAttachment>, rusqlite::Error> {
-    statement
-        .query_map(params, |row| {
-            Ok(MailAttachment {
-                name: row.get(0)?,
-                mime: row.get(1)?,
-                bytes: row.get::<_, UnpackedBytes>(2)?.0,
-            })
-        })?
-        .collect()
-}
-
-/// A queued message as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueuedMail {
-    pub id: i64,
-    pub mail: OutgoingMail,
-    pub attempts: u32,
-    pub next_attempt: i64,
-    pub last_error: Option<String>,
 }
 
 /// How a campaign's mail stands (`Inbox::mail_health`).
