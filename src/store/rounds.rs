@@ -1,7 +1,7 @@
-//! The combat round a day waits for (round-by-round combat by
-//! mail): what the game waits for, whom it asked, who answered, the
-//! answers so far and the round deadline. One row per campaign and day,
-//! replaced at each new stop and deleted by a rollback.
+//! The combat round a day waits for (round-by-round combat by mail): what
+//! the game waits for, whom it asked, who answered, the answers so far and
+//! the round deadline. One row per campaign and day, replaced at each new
+//! stop and deleted by a rollback.
 
 use std::ops::{Deref, DerefMut};
 
