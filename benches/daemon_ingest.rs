@@ -79,7 +79,7 @@ fn main() {
     );
 
     // A burst: every message stored first, then all handled in one pass.
-    let outbox_before = daemon.store.due_mail(START).unwrap().len();
+    let outbox_before = daemon.store.outbox().due(START).unwrap().len();
     let start = Instant::now();
     for i in 0..BURST {
         daemon.mail_in().store_raw(&message(i), START).unwrap();
@@ -97,10 +97,11 @@ fn main() {
         .iter()
         .filter(|(_, n)| n.contains("accepted"))
         .count();
-    let queued = daemon.store.due_mail(START).unwrap().len() - outbox_before;
+    let queued = daemon.store.outbox().due(START).unwrap().len() - outbox_before;
     let processed = daemon
         .store
-        .inbound_with_status(InboundStatus::Processed)
+        .inbox()
+        .with_status(InboundStatus::Processed)
         .unwrap()
         .len();
     println!(
@@ -117,7 +118,8 @@ fn main() {
         .map(|c| {
             daemon
                 .store
-                .orders_for_day(&format!("B{c}"), 1)
+                .orders()
+                .for_day(&format!("B{c}"), 1)
                 .unwrap()
                 .len()
         })

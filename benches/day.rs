@@ -161,7 +161,8 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
     let campaign = Campaign::parse("bench.toml", &text).expect("the campaign parses");
     let mut store = Store::open_in_memory().expect("an in-memory store");
     store
-        .insert_campaign(&campaign, &text, 0)
+        .campaigns_mut()
+        .insert(&campaign, &text, 0)
         .expect("the campaign is stored");
     store
 }
@@ -184,7 +185,10 @@ fn month_on_the_daemons_path(
     let start = game
         .new_game(&seats, rules, &mut Dice::new(seed, 0))
         .expect("setup works");
-    store.save_day(TAG, 0, &start, 0).expect("day 0 saved");
+    store
+        .days_mut()
+        .save(TAG, 0, &start, 0)
+        .expect("day 0 saved");
     let read = |state: &realmgm::game::GameState| {
         // The state the game keeps beside the JSON: what a player's bot is
         // given to write orders from, as a player reads his report.
@@ -196,7 +200,7 @@ fn month_on_the_daemons_path(
         let mut dice = Dice::new(seed * 100 + u64::from(day), day);
         let mut accepted: BTreeMap<String, AcceptedOrders> = BTreeMap::new();
         for seat in &seats {
-            let pending = store.latest_day(TAG).unwrap().unwrap().state;
+            let pending = store.days().latest(TAG).unwrap().unwrap().state;
             let Some(orders) =
                 bot::orders_for(data, rules, &read(&pending), &seat.player, &mut dice)
             else {
@@ -209,7 +213,7 @@ fn month_on_the_daemons_path(
             let admitted = game.admit(&pending, rules, &seats).expect("nobody new");
             game.awaiting(&admitted).expect("the awaited players");
         }
-        let pending = store.latest_day(TAG).unwrap().unwrap().state;
+        let pending = store.days().latest(TAG).unwrap().unwrap().state;
         let state = game.admit(&pending, rules, &seats).expect("nobody new");
         let state = game.rule(&state, rules, &[]).expect("no rulings");
         game.awaiting(&state).expect("the awaited players");
@@ -217,10 +221,11 @@ fn month_on_the_daemons_path(
             .resolve_turn(&state, rules, &accepted, &mut dice)
             .expect("a bot day resolves");
         store
-            .save_day(TAG, day, &turn.state, 0)
+            .days_mut()
+            .save(TAG, day, &turn.state, 0)
             .expect("the day is saved");
     }
-    let last = store.latest_day(TAG).unwrap().unwrap().state;
+    let last = store.days().latest(TAG).unwrap().unwrap().state;
     MrState::clone(&read(&last))
 }
 

@@ -25,13 +25,17 @@ fn main() {
     let db = dir.join("m16.sqlite");
     month16::play(&db, days);
     let mut store = Store::open(&db).expect("the played database opens");
-    let mut stored = store.load_campaign("M16").expect("the campaign is stored");
+    let mut stored = store
+        .campaigns()
+        .load("M16")
+        .expect("the campaign is stored");
     stored.campaign.site = Some(SiteSettings {
         publish: Publish::End,
         ..SiteSettings::default()
     });
     store
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .campaigns_mut()
+        .update(&stored.campaign, &stored.file_text)
         .expect("the site settings are stored");
     let mut times: Vec<Duration> = Vec::new();
     let mut built = None;

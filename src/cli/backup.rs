@@ -19,7 +19,7 @@ pub fn run(args: &BackupArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
     super::make_folder_for(&args.file)?;
     let pages = store.backup_to(&args.file, None)?;
-    let campaigns = store.list_campaigns()?.len();
+    let campaigns = store.campaigns().list()?.len();
     super::emit(format!(
         "Backed up {} to {} ({}, {}). Restore it by stopping the daemon and putting the file in \
          the database's place (or name it with --db).",

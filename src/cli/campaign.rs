@@ -132,8 +132,8 @@ pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
     let edited = Campaign::parse(&args.file.display().to_string(), &text)?;
     let _round = args.db.wait_for_round(false)?;
     let (mut store, _) = args.db.open(false)?;
-    let stored = store.load_campaign(&args.name)?;
-    let begun = store.latest_day(&stored.campaign.name)?.is_some();
+    let stored = store.campaigns().load(&args.name)?;
+    let begun = store.days().latest(&stored.campaign.name)?.is_some();
     let found = crate::campaign::edit::changes(&stored.campaign, &edited, begun);
     let (report, applied) = render_edit(&stored.campaign.name, &found);
     let updated = crate::campaign::edit::apply(&stored.campaign, &edited, &found);
@@ -144,11 +144,11 @@ Nothing was stored: remove the refused changes from the file and run `campaign e
         ),
         Some(_) if args.dry_run || applied == 0 => super::emit(report.trim_end())?,
         Some(updated) => {
-            store.update_campaign(&updated, &text)?;
+            store.campaigns_mut().update(&updated, &text)?;
             let now = super::now()?;
             for change in &found {
                 if change.verdict == crate::campaign::edit::Verdict::Applied {
-                    store.log_gm(
+                    store.control_mut().log_gm(
                         Some(&updated.name),
                         now,
                         "gm",
@@ -217,7 +217,7 @@ pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let _round = args.db.wait_for_round(true)?;
     let (mut store, path) = args.db.open(true)?;
     let now = super::now()?;
-    let secrets = store.insert_campaign(&campaign, &text, now)?;
+    let secrets = store.campaigns_mut().insert(&campaign, &text, now)?;
     let created = create_maildirs(&campaign, &args.db.mail_base())?;
     super::emit(render_new(&campaign, &secrets, &path, &args.file, now)?.trim_end())?;
     for line in created {
@@ -253,7 +253,7 @@ pub(super) fn create_maildirs(campaign: &Campaign, base: &Path) -> anyhow::Resul
 /// `campaign show NAME`.
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
-    let stored = store.load_campaign(&args.name)?;
+    let stored = store.campaigns().load(&args.name)?;
     if args.json {
         let shown = serde_json::json!({
             "campaign": stored.campaign,
@@ -268,7 +268,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
 /// `campaign list`.
 pub fn list(args: &ListArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
-    let campaigns = store.list_campaigns()?;
+    let campaigns = store.campaigns().list()?;
     if args.json {
         return super::emit(serde_json::to_string_pretty(&campaigns)?);
     }
@@ -483,8 +483,8 @@ mod tests {
     fn stored(file: &str, text: &str) -> StoredCampaign {
         let mut store = Store::open_in_memory().unwrap();
         let campaign = Campaign::parse(file, text).unwrap();
-        store.insert_campaign(&campaign, text, NOW).unwrap();
-        store.load_campaign(&campaign.name).unwrap()
+        store.campaigns_mut().insert(&campaign, text, NOW).unwrap();
+        store.campaigns().load(&campaign.name).unwrap()
     }
 
     #[test]

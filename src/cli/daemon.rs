@@ -307,7 +307,8 @@ impl Served {
         let names = if self.wanted.is_empty() {
             daemon
                 .store
-                .list_campaigns()?
+                .campaigns()
+                .list()?
                 .into_iter()
                 .map(|c| c.name)
                 .collect()
@@ -764,7 +765,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
         GmCommand::Narrate { text, day } => daemon.gm().narrate(&name, *day, text, now)?,
         GmCommand::Secret => format!(
             "the GM secret of {name} is {} (shown once); put `Password: <it>` in GM mail",
-            daemon.store.new_gm_secret(&name)?
+            daemon.store.control_mut().new_gm_secret(&name)?
         ),
         GmCommand::Mail(MailCommand::List) => daemon.gm().failed_mail_list(&name)?,
         GmCommand::Mail(MailCommand::Retry { id }) => {
@@ -773,6 +774,7 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
         GmCommand::Log => {
             let lines: Vec<String> = daemon
                 .store
+                .control()
                 .gm_log(Some(&name))?
                 .into_iter()
                 .map(|e| {
@@ -931,7 +933,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             "no mailbox to poll; mail must come through `realmgm ingest` from the MTA".to_string(),
         ))?;
     }
-    if !daemon.store.control(&campaign.name)?.has_gm_secret {
+    if !daemon.store.control().get(&campaign.name)?.has_gm_secret {
         report(Check::Problem(format!(
             "no GM secret yet: GM commands by mail are refused; run `realmgm gm secret --campaign {}`",
             campaign.name

@@ -49,7 +49,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     // A virtual clock: the week plays in seconds, the same way every run.
     let mut now = campaign.schedule.first_deadline_unix() - 6 * 3600;
     let secrets: BTreeMap<String, String> = store
-        .insert_campaign(&campaign, DEMO_CAMPAIGN, now)?
+        .campaigns_mut()
+        .insert(&campaign, DEMO_CAMPAIGN, now)?
         .into_iter()
         .map(|s| (s.player, s.secret))
         .collect();
@@ -63,7 +64,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     for day in 1..=DAYS {
         let stored = daemon
             .store
-            .latest_day(&campaign.name)?
+            .days()
+            .latest(&campaign.name)?
             .context("the demo game was not set up")?;
         let state = MrState::deserialize(stored.state.json())?;
         let mut dice = Dice::new(campaign.seed, day);
@@ -87,7 +89,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     }
     let last = daemon
         .store
-        .latest_day(&campaign.name)?
+        .days()
+        .latest(&campaign.name)?
         .context("the demo game has no days")?;
     let mut summary = format!(
         "The demo campaign {} played {DAYS} days by mail in {}:\n{log}  campaign file  {}\n  database       {}\n  state hash     {}\n",

@@ -46,14 +46,15 @@ pub struct ReportArgs {
 /// be written.
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
-    let stored = store.load_campaign(&args.campaign)?;
+    let stored = store.campaigns().load(&args.campaign)?;
     let campaign = &stored.campaign;
     let game = crate::games::game(&campaign.game)
         .with_context(|| format!("this build does not know the game '{}'", campaign.game))?;
     let day = match args.day {
         Some(day) => day,
         None => store
-            .latest_day(&campaign.name)?
+            .days()
+            .latest(&campaign.name)?
             .map(|s| s.day)
             .filter(|d| *d > 0)
             .with_context(|| {
@@ -82,7 +83,10 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     };
     // The report as it was mailed, when the store keeps it: a day played by
     // an older realmgm reads as its players read it.
-    let report = match store.report(&campaign.name, reader.player(), Some(day))? {
+    let report = match store
+        .days()
+        .report(&campaign.name, reader.player(), Some(day))?
+    {
         Some(kept) => Report {
             subject: kept.subject,
             text: kept.text,
@@ -127,7 +131,7 @@ fn rendered(
     db: &DbArg,
 ) -> anyhow::Result<Report> {
     let campaign = &stored.campaign;
-    let Some(snapshot) = store.load_day(&campaign.name, day)? else {
+    let Some(snapshot) = store.days().load(&campaign.name, day)? else {
         let db = db_option(&db.path());
         bail!(
             "campaign {} has no day {day} stored; see `realmgm gm --campaign {} status{db}`",
@@ -136,6 +140,7 @@ fn rendered(
         );
     };
     let events: Vec<Event> = store
+        .days()
         .events(&campaign.name, day)?
         .into_iter()
         .map(|e| Event {
@@ -146,9 +151,11 @@ fn rendered(
     // The orders as the daemon accepted them: their stored text may hold
     // prose the daemon set aside, which the game alone would not read.
     let mut orders = BTreeMap::new();
-    for submission in store.latest_orders(&campaign.name, day)? {
+    for submission in store.orders().latest(&campaign.name, day)? {
         if let Some(parsed) =
-            store.latest_accepted_order(&campaign.name, day, &submission.player)?
+            store
+                .orders()
+                .latest_accepted(&campaign.name, day, &submission.player)?
         {
             orders.insert(submission.player, serde_json::from_value(parsed)?);
         }
@@ -158,10 +165,12 @@ fn rendered(
     } else {
         Some(
             campaign.schedule.deadline(day + 1)
-                + store.deadline_extension(&campaign.name, day + 1)?,
+                + store
+                    .control()
+                    .deadline_extension(&campaign.name, day + 1)?,
         )
     };
-    let relayed = store.relayed_messages(&campaign.name, day)?;
+    let relayed = store.outbox().relayed_messages(&campaign.name, day)?;
     let words = gm_words(store, &campaign.name, day)?;
     let context = report_context(game, campaign, day, deadline, &orders, &relayed, words)?;
     game.report_with(&snapshot.state, &events, reader, &context)

@@ -38,7 +38,7 @@ pub fn run(command: &SiteCommand) -> anyhow::Result<()> {
     // The daemon rebuilds the same folder after each day: one at a time.
     let _round = args.db.wait_for_round(false)?;
     let (store, _) = args.db.open(false)?;
-    let stored = store.load_campaign(&args.campaign)?;
+    let stored = store.campaigns().load(&args.campaign)?;
     let out = match &args.out {
         Some(out) => out.clone(),
         None => stored

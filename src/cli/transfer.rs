@@ -29,7 +29,7 @@ pub struct ImportArgs {
 pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
     let (store, path) = args.db.open(false)?;
     super::make_folder_for(&args.file)?;
-    let moved = store.export_campaign(&args.name, &args.file)?;
+    let moved = store.campaigns().export(&args.name, &args.file)?;
     super::emit(format!(
         "Exported {} from {} to {}.\n\
          To move it to another host: `realmgm gm --campaign {campaign} pause` here first, so only \
@@ -45,10 +45,10 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<()> {
 /// Add the export file's campaign to the database and say what came in.
 pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     let _round = args.db.wait_for_round(true)?;
-    let (store, path) = args.db.open(true)?;
-    let moved = store.import_campaign(&args.file)?;
+    let (mut store, path) = args.db.open(true)?;
+    let moved = store.campaigns_mut().import(&args.file)?;
     // As `campaign new` does: the daemon of this host reads and writes them.
-    let campaign = store.load_campaign(&moved.campaign)?.campaign;
+    let campaign = store.campaigns().load(&moved.campaign)?.campaign;
     let created = super::campaign::create_maildirs(&campaign, &args.db.mail_base())?;
     let created = created
         .iter()

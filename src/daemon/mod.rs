@@ -115,7 +115,7 @@ impl Daemon {
     /// # Errors
     /// No such campaign.
     pub fn campaign(&self, name: &str) -> anyhow::Result<StoredCampaign> {
-        Ok(self.store.load_campaign(name)?)
+        Ok(self.store.campaigns().load(name)?)
     }
 
     /// The number of the pending day, read without its state: a campaign
@@ -127,7 +127,8 @@ impl Daemon {
     pub fn pending_day(&self, campaign: &str) -> anyhow::Result<u32> {
         Ok(self
             .store
-            .latest_day_number(campaign)?
+            .days()
+            .latest_number(campaign)?
             .map_or(1, |day| day + 1))
     }
 
@@ -136,10 +137,13 @@ impl Daemon {
     /// # Errors
     /// The store fails.
     pub fn pending(&self, campaign: &Campaign) -> anyhow::Result<Pending> {
-        let latest = self.store.latest_day(&campaign.name)?;
+        let latest = self.store.days().latest(&campaign.name)?;
         let day = latest.as_ref().map_or(1, |snapshot| snapshot.day + 1);
-        let deadline =
-            campaign.schedule.deadline(day) + self.store.deadline_extension(&campaign.name, day)?;
+        let deadline = campaign.schedule.deadline(day)
+            + self
+                .store
+                .control()
+                .deadline_extension(&campaign.name, day)?;
         Ok(Pending {
             day,
             state: latest.map(|snapshot| snapshot.state),
@@ -249,7 +253,7 @@ pub(crate) mod testing {
     pub(crate) fn demo() -> Daemon {
         let mut store = Store::open_in_memory().unwrap();
         let campaign = Campaign::parse("demo.toml", DEMO).unwrap();
-        store.insert_campaign(&campaign, DEMO, NOW).unwrap();
+        store.campaigns_mut().insert(&campaign, DEMO, NOW).unwrap();
         let mut daemon = Daemon::new(store);
         daemon.turns().check_turn("DEMO", NOW).unwrap();
         daemon

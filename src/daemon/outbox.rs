@@ -114,7 +114,7 @@ impl Outbox<'_> {
             headers.insert("in-reply-to".to_string(), id.to_string());
             headers.insert("references".to_string(), references.join(" "));
         }
-        let id = self.store.enqueue_mail(
+        let id = self.store.outbox_mut().enqueue(
             &OutgoingMail {
                 campaign: Some(campaign.name.clone()),
                 recipient: to,
@@ -141,7 +141,11 @@ impl Outbox<'_> {
             .unwrap_or_default()
             .keep_sent_seconds();
         Ok(match keep {
-            Some(seconds) => self.store.prune_sent(&campaign.name, now - seconds, now)?,
+            Some(seconds) => {
+                self.store
+                    .outbox_mut()
+                    .prune_sent(&campaign.name, now - seconds, now)?
+            }
             None => 0,
         })
     }
@@ -160,6 +164,7 @@ impl Outbox<'_> {
         now: i64,
     ) -> anyhow::Result<()> {
         self.store
+            .control_mut()
             .log_gm(Some(&campaign.name), now, kind, message, inbound_id)?;
         let body = format!(
             "{} GM notice ===\n\n{message}\n",
@@ -213,7 +218,7 @@ impl Outbox<'_> {
         wanted: impl Fn(Option<&str>) -> bool,
     ) -> anyhow::Result<SendSummary> {
         let mut summary = SendSummary::default();
-        let due = self.store.due_mail(now)?;
+        let due = self.store.outbox().due(now)?;
         for queued in due
             .into_iter()
             .filter(|q| wanted(q.mail.campaign.as_deref()))
@@ -227,19 +232,21 @@ impl Outbox<'_> {
                 });
             match result {
                 Ok(_) => {
-                    self.store.mark_mail_sent(queued.id)?;
+                    self.store.outbox_mut().mark_sent(queued.id)?;
                     self.forget_secrets_of(&queued)?;
                     summary.sent += 1;
                 }
                 Err(error) if error.is_temporary() => {
                     let at = retry_at(now, queued.attempts);
                     self.store
-                        .mark_mail_failed(queued.id, &error.to_string(), Some(at))?;
+                        .outbox_mut()
+                        .mark_failed(queued.id, &error.to_string(), Some(at))?;
                     summary.deferred += 1;
                 }
                 Err(error) => {
                     self.store
-                        .mark_mail_failed(queued.id, &error.to_string(), None)?;
+                        .outbox_mut()
+                        .mark_failed(queued.id, &error.to_string(), None)?;
                     self.forget_secrets_of(&queued)?;
                     summary.failed += 1;
                     self.permanent_failure(&queued, &error.to_string(), now)?;
@@ -247,8 +254,8 @@ impl Outbox<'_> {
             }
         }
         // Mail read and sent lose their secrets, and so do the files.
-        self.store.forget_secrets_of_read_mail()?;
-        self.store.checkpoint_after_masking()?;
+        self.store.redaction_mut().forget_secrets_of_read_mail()?;
+        self.store.redaction_mut().checkpoint_after_masking()?;
         Ok(summary)
     }
 
@@ -256,7 +263,7 @@ impl Outbox<'_> {
     /// secret it carries: a delivered welcome's secret is the player's now,
     /// and an undeliverable one is never sent again.
     fn forget_secrets_of(&mut self, queued: &QueuedMail) -> anyhow::Result<()> {
-        self.store.forget_sent_secrets(
+        self.store.redaction_mut().forget_sent_secrets(
             queued.id,
             &queued.mail.body,
             queued.mail.html.as_deref(),
@@ -275,19 +282,26 @@ impl Outbox<'_> {
         let Some(name) = &queued.mail.campaign else {
             return Ok(());
         };
-        let stored = self.store.load_campaign(name)?;
+        let stored = self.store.campaigns().load(name)?;
         let first = queued.mail.recipient.split(", ").next().unwrap_or_default();
         let recipient = bare_address(first);
         let message = format!(
             "mail '{}' to {recipient} cannot be delivered: {error}",
             queued.mail.subject
         );
-        if let Some(player) = self.store.player_by_address(&stored.campaign, recipient)? {
+        if let Some(player) = self
+            .store
+            .players()
+            .by_address(&stored.campaign, recipient)?
+        {
             self.store
+                .players_mut()
                 .record_bounce(name, &player.name, now, &message)?;
         }
         if recipient.eq_ignore_ascii_case(stored.campaign.gm.email.as_str()) {
-            self.store.log_gm(Some(name), now, "mail", &message, None)?;
+            self.store
+                .control_mut()
+                .log_gm(Some(name), now, "mail", &message, None)?;
             return Ok(());
         }
         self.tell_gm(

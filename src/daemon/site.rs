@@ -33,7 +33,7 @@ impl SitePages<'_> {
         if crate::site::publish::built_from(out).as_deref() == Some(fingerprint.as_str()) {
             return Ok(None);
         }
-        let last = self.store.gm_log_last(campaign, "site")?;
+        let last = self.store.control().gm_log_last(campaign, "site")?;
         if last.is_some_and(|note| note.starts_with(&failure(&fingerprint))) {
             return Ok(None);
         }
@@ -48,6 +48,7 @@ impl SitePages<'_> {
                     built.files
                 );
                 self.store
+                    .control_mut()
                     .log_gm(Some(campaign), now, "site", &note, None)?;
                 Ok(Some(note))
             }
@@ -65,11 +66,18 @@ impl SitePages<'_> {
         now: i64,
     ) -> anyhow::Result<Option<String>> {
         let note = format!("{error:#}");
-        if self.store.gm_log_last(campaign, "site")?.as_deref() == Some(note.as_str()) {
+        if self
+            .store
+            .control()
+            .gm_log_last(campaign, "site")?
+            .as_deref()
+            == Some(note.as_str())
+        {
             return Ok(None);
         }
         tracing::warn!(campaign = %campaign, "{note}");
         self.store
+            .control_mut()
             .log_gm(Some(campaign), now, "site", &note, None)?;
         Ok(Some(note))
     }

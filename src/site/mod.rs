@@ -88,15 +88,20 @@ pub fn build(store: &Store, campaign: &str, out: &Path) -> anyhow::Result<Built>
 /// # Errors
 /// No such campaign, or the store fails.
 pub fn fingerprint(store: &Store, campaign: &str) -> anyhow::Result<Option<String>> {
-    let stored = store.load_campaign(campaign)?;
+    let stored = store.campaigns().load(campaign)?;
     // Set up but not played: no pages yet, and nothing to report.
-    let Some(latest) = store.latest_day(campaign)?.filter(|l| l.day > 0) else {
+    let Some(latest) = store.days().latest(campaign)?.filter(|l| l.day > 0) else {
         return Ok(None);
     };
     let mut words = Vec::new();
     for day in 1..=latest.day {
-        words.push(store.announcements(campaign, day)?.join("\n"));
-        words.push(store.narrative(campaign, day)?.unwrap_or_default());
+        words.push(store.announcements().of_day(campaign, day)?.join("\n"));
+        words.push(
+            store
+                .announcements()
+                .narrative(campaign, day)?
+                .unwrap_or_default(),
+        );
     }
     Ok(Some(hash_of(&stored.campaign, &latest.hash, &words)))
 }
@@ -147,10 +152,10 @@ impl DayPage {
 }
 
 fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
-    let stored = store.load_campaign(name)?;
+    let stored = store.campaigns().load(name)?;
     let campaign = stored.campaign.clone();
     let game = campaign.game()?;
-    let Some(latest) = store.latest_day(name)? else {
+    let Some(latest) = store.days().latest(name)? else {
         bail!("campaign {name} is not set up yet; its pages are built once day 0 is stored");
     };
     if latest.day == 0 {
@@ -161,10 +166,10 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
     let over = game.is_over(&latest.state)?;
     let settings = campaign.site.clone().unwrap_or_default();
     let mut created = BTreeMap::new();
-    let mut previous: Option<GameState> = store.load_day(name, 0)?.map(|s| s.state);
+    let mut previous: Option<GameState> = store.days().load(name, 0)?.map(|s| s.state);
     let mut days = Vec::new();
     for day in 1..=latest.day {
-        let Some(snapshot) = store.load_day(name, day)? else {
+        let Some(snapshot) = store.days().load(name, day)? else {
             bail!(
                 "campaign {name} has no day {day} stored, yet day {} is",
                 latest.day
@@ -172,6 +177,7 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         };
         created.insert(day, snapshot.created);
         let events: Vec<Event> = store
+            .days()
             .events(name, day)?
             .into_iter()
             .map(|e| Event {
@@ -183,8 +189,8 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
         let page = game
             .site_day(&snapshot.state, previous.as_ref(), &events, disclosure)
             .with_context(|| format!("day {day} of campaign {name}"))?;
-        let announcements = store.announcements(name, day)?;
-        let narrative = store.narrative(name, day)?;
+        let announcements = store.announcements().of_day(name, day)?;
+        let narrative = store.announcements().narrative(name, day)?;
         days.push(DayPage {
             day,
             disclosure,

@@ -1,13 +1,21 @@
-//! Stored campaigns and their players (tables `campaigns` and `players`).
+//! Stored campaigns (table `campaigns`): each campaign's file and checked
+//! form, the progress of its setup by mail (`setup_by_mail`), and copies of
+//! a whole campaign to and from another database ([`super::transfer`]).
 //!
 //! The campaign file is kept verbatim next to its checked form, so the GM
 //! can always see what he wrote. Characters chosen after the campaign was
-//! created live in `players`, which is the authority on who plays what.
+//! created live in `players` ([`super::players`]), which is the authority on
+//! who plays what; a loaded campaign carries them.
+
+use std::ops::{Deref, DerefMut};
+use std::path::Path;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Store, StoreError, secret};
-use crate::campaign::{Campaign, Player};
+use super::players::{PlayerSecret, insert_player};
+use super::transfer::{OTHER, Transfer, attach, check, copy_campaign, detach};
+use super::{Store, StoreError};
+use crate::campaign::Campaign;
 
 /// A campaign as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,14 +55,6 @@ pub struct PlayerRecord {
     pub joined: i64,
 }
 
-/// A secret just made for a player, to show the GM once.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSecret {
-    pub player: String,
-    pub email: String,
-    pub secret: String,
-}
-
 /// One line of `campaign list`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CampaignSummary {
@@ -66,7 +66,169 @@ pub struct CampaignSummary {
     pub latest_day: Option<u32>,
 }
 
-impl Store {
+/// The stored campaigns: their files, setup, and copies to other databases.
+///
+/// Borrowed from the store by [`Store::campaigns`] to read and [`Store::campaigns_mut`]
+/// to change.
+pub struct Campaigns<S> {
+    pub(super) store: S,
+}
+
+impl<S: Deref<Target = Store>> Campaigns<S> {
+    /// Load campaign `name` (any case) with its players.
+    ///
+    /// # Errors
+    /// No such campaign, or its stored form cannot be read.
+    pub fn load(&self, name: &str) -> Result<StoredCampaign, StoreError> {
+        let campaign_id = self.store.campaign_id(name)?;
+        let (tag, file_text, json, created): (String, String, String, i64) =
+            self.store.conn.query_row(
+                "SELECT name, file_text, parsed_json, created FROM campaigns WHERE id = ?1",
+                params![campaign_id],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )?;
+        let campaign = read_campaign(&tag, &file_text, &json)?;
+        let players = self.players_where(campaign_id, "left_at IS NULL")?;
+        let left_characters =
+            self.players_where(campaign_id, "left_at IS NOT NULL AND character_stays")?;
+        Ok(StoredCampaign {
+            campaign,
+            file_text,
+            created,
+            players,
+            left_characters,
+        })
+    }
+
+    /// The GM's address of campaign `name` as its stored record gives it,
+    /// read as loosely as possible (the checked JSON, else the file the GM
+    /// wrote), for telling him that the record cannot be read as a whole.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn gm_address(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let campaign_id = self.store.campaign_id(name)?;
+        let (file_text, json): (String, String) = self.store.conn.query_row(
+            "SELECT file_text, parsed_json FROM campaigns WHERE id = ?1",
+            params![campaign_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        let from_json = serde_json::from_str::<serde_json::Value>(&json)
+            .ok()
+            .and_then(|v| v["gm"]["email"].as_str().map(str::to_string));
+        let from_file = || {
+            toml::from_str::<toml::Table>(&file_text)
+                .ok()
+                .and_then(|t| t.get("gm")?.get("email")?.as_str().map(str::to_string))
+        };
+        Ok(from_json.or_else(from_file))
+    }
+
+    /// Every stored campaign, by name.
+    ///
+    /// # Errors
+    /// The database fails.
+    pub fn list(&self) -> Result<Vec<CampaignSummary>, StoreError> {
+        let mut statement = self.store.conn.prepare(
+            "SELECT c.name, c.game, c.created, \
+                    (SELECT COUNT(*) FROM players p WHERE p.campaign_id = c.id \
+                     AND p.left_at IS NULL), \
+                    (SELECT MAX(day) FROM game_days d WHERE d.campaign_id = c.id) \
+             FROM campaigns c ORDER BY c.name",
+        )?;
+        let rows = statement.query_map([], |row| {
+            Ok(CampaignSummary {
+                name: row.get(0)?,
+                game: row.get(1)?,
+                created: row.get(2)?,
+                players: row.get(3)?,
+                latest_day: row.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The players of a campaign that pass `filter` (an SQL condition),
+    /// in the order they joined.
+    fn players_where(
+        &self,
+        campaign_id: i64,
+        filter: &str,
+    ) -> Result<Vec<PlayerRecord>, StoreError> {
+        let mut statement = self.store.conn.prepare(&format!(
+            "SELECT name, email, character, joined FROM players WHERE campaign_id = ?1 \
+             AND {filter} ORDER BY id"
+        ))?;
+        let rows = statement.query_map(params![campaign_id], |row| {
+            Ok(PlayerRecord {
+                name: row.get(0)?,
+                email: row.get(1)?,
+                character: row.get(2)?,
+                joined: row.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The stored progress of `campaign`'s setup by mail; `None` before it began.
+    ///
+    /// # Errors
+    /// No such campaign, or the stored JSON cannot be read.
+    pub fn setup_progress(&self, campaign: &str) -> Result<Option<serde_json::Value>, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        let json: Option<String> = self
+            .store
+            .conn
+            .query_row(
+                "SELECT progress_json FROM setup_by_mail WHERE campaign_id = ?1",
+                params![id],
+                |row| row.get(0),
+            )
+            .optional()?;
+        json.map(|text| serde_json::from_str(&text))
+            .transpose()
+            .map_err(|e| StoreError::Corrupt {
+                campaign: campaign.to_string(),
+                message: format!("setup by mail: {e}"),
+            })
+    }
+
+    /// Write campaign `name` with everything stored of it to a new file at
+    /// `to`, itself a realmgm database holding that campaign alone.
+    ///
+    /// # Errors
+    /// No such campaign, `to` exists already, or the copy fails (then no
+    /// file is left at `to`).
+    pub fn export(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
+        let id = self.store.campaign_id(name)?;
+        // Made here, owner-only and never over a path taken already (a
+        // link pointing nowhere included), before SQLite opens it.
+        super::create_new_private(to, StoreError::ExportExists)?;
+        let result = (|| {
+            drop(Store::open(to)?);
+            attach(&self.store.conn, to)?;
+            let copied = copy_campaign(&self.store.conn, "main", OTHER, id);
+            // One file to carry to another host: no write-ahead log beside it.
+            let journal = self
+                .store
+                .conn
+                .pragma_update(Some(OTHER), "journal_mode", "DELETE");
+            detach(&self.store.conn)?;
+            journal?;
+            copied
+        })();
+        if result.is_err() {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = to.as_os_str().to_owned();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        result
+    }
+}
+
+impl<S: DerefMut<Target = Store>> Campaigns<S> {
     /// Store a checked campaign and its players, giving each player a new
     /// secret. Returns the secrets, which are not stored and cannot be
     /// shown again.
@@ -74,20 +236,20 @@ impl Store {
     /// # Errors
     /// A campaign of that name (in any case) exists already, or the
     /// database fails; nothing is stored then.
-    pub fn insert_campaign(
+    pub fn insert(
         &mut self,
         campaign: &Campaign,
         file_text: &str,
         now: i64,
     ) -> Result<Vec<PlayerSecret>, StoreError> {
-        if self.campaign_id(&campaign.name).is_ok() {
+        if self.store.campaign_id(&campaign.name).is_ok() {
             return Err(StoreError::DuplicateCampaign(campaign.name.clone()));
         }
         let json = serde_json::to_string(campaign).map_err(|e| StoreError::Corrupt {
             campaign: campaign.name.clone(),
             message: e.to_string(),
         })?;
-        let tx = self.conn.savepoint()?;
+        let tx = self.store.conn.savepoint()?;
         tx.execute(
             "INSERT INTO campaigns (name, game, file_text, parsed_json, created) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -113,282 +275,53 @@ impl Store {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn update_campaign(
-        &mut self,
-        campaign: &Campaign,
-        file_text: &str,
-    ) -> Result<(), StoreError> {
-        let id = self.campaign_id(&campaign.name)?;
+    pub fn update(&mut self, campaign: &Campaign, file_text: &str) -> Result<(), StoreError> {
+        let id = self.store.campaign_id(&campaign.name)?;
         let json = serde_json::to_string(campaign).map_err(|e| StoreError::Corrupt {
             campaign: campaign.name.clone(),
             message: e.to_string(),
         })?;
-        self.conn.execute(
+        self.store.conn.execute(
             "UPDATE campaigns SET file_text = ?1, parsed_json = ?2 WHERE id = ?3",
             params![file_text, json, id],
         )?;
         Ok(())
     }
 
-    /// Add a player to a stored campaign (someone joining late) and return
-    /// his new secret.
-    ///
-    /// # Errors
-    /// No such campaign, or the name or address is taken.
-    pub fn add_player(
-        &mut self,
-        campaign: &str,
-        player: &Player,
-        now: i64,
-    ) -> Result<PlayerSecret, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        let tx = self.conn.savepoint()?;
-        let secret = insert_player(&tx, campaign_id, campaign, player, now)?;
-        tx.commit()?;
-        Ok(secret)
-    }
-
-    /// A player leaves the campaign: he gets no more mail and his address
-    /// no longer counts as his; his character stays in the game when
-    /// `character_stays`, played by the policy for missing orders.
-    ///
-    /// # Errors
-    /// No such campaign or player.
-    pub fn remove_player(
-        &mut self,
-        campaign: &str,
-        player: &str,
-        character_stays: bool,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        let (_, player_id) = self.player_id(campaign, player)?;
-        self.conn.execute(
-            "UPDATE players SET left_at = ?1, character_stays = ?2 WHERE id = ?3",
-            params![now, character_stays, player_id],
-        )?;
-        Ok(())
-    }
-
-    /// Record the character a player has chosen.
-    ///
-    /// # Errors
-    /// No such campaign or player.
-    pub fn set_character(
-        &mut self,
-        campaign: &str,
-        player: &str,
-        character: &str,
-    ) -> Result<(), StoreError> {
-        let (_, player_id) = self.player_id(campaign, player)?;
-        self.conn.execute(
-            "UPDATE players SET character = ?1 WHERE id = ?2",
-            params![character, player_id],
-        )?;
-        Ok(())
-    }
-
-    /// Whether `secret` is the secret of `player` in `campaign`.
-    ///
-    /// # Errors
-    /// No such campaign or player.
-    pub fn check_secret(
-        &self,
-        campaign: &str,
-        player: &str,
-        secret: &str,
-    ) -> Result<bool, StoreError> {
-        let (campaign_id, player_id) = self.player_id(campaign, player)?;
-        let (tag, name, stored): (String, String, String) = self.conn.query_row(
-            "SELECT c.name, p.name, p.secret_hash FROM players p JOIN campaigns c \
-             ON c.id = p.campaign_id WHERE c.id = ?1 AND p.id = ?2",
-            params![campaign_id, player_id],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-        )?;
-        Ok(secret::hash(&tag, &name, secret) == stored)
-    }
-
-    /// Load campaign `name` (any case) with its players.
-    ///
-    /// # Errors
-    /// No such campaign, or its stored form cannot be read.
-    pub fn load_campaign(&self, name: &str) -> Result<StoredCampaign, StoreError> {
-        let campaign_id = self.campaign_id(name)?;
-        let (tag, file_text, json, created): (String, String, String, i64) = self.conn.query_row(
-            "SELECT name, file_text, parsed_json, created FROM campaigns WHERE id = ?1",
-            params![campaign_id],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-        )?;
-        let campaign = read_campaign(&tag, &file_text, &json)?;
-        let players = self.players(campaign_id, "left_at IS NULL")?;
-        let left_characters =
-            self.players(campaign_id, "left_at IS NOT NULL AND character_stays")?;
-        Ok(StoredCampaign {
-            campaign,
-            file_text,
-            created,
-            players,
-            left_characters,
-        })
-    }
-
-    /// The GM's address of campaign `name` as its stored record gives it,
-    /// read as loosely as possible (the checked JSON, else the file the GM
-    /// wrote), for telling him that the record cannot be read as a whole.
+    /// Keep the progress of `campaign`'s setup by mail.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn campaign_gm_address(&self, name: &str) -> Result<Option<String>, StoreError> {
-        let campaign_id = self.campaign_id(name)?;
-        let (file_text, json): (String, String) = self.conn.query_row(
-            "SELECT file_text, parsed_json FROM campaigns WHERE id = ?1",
-            params![campaign_id],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )?;
-        let from_json = serde_json::from_str::<serde_json::Value>(&json)
-            .ok()
-            .and_then(|v| v["gm"]["email"].as_str().map(str::to_string));
-        let from_file = || {
-            toml::from_str::<toml::Table>(&file_text)
-                .ok()
-                .and_then(|t| t.get("gm")?.get("email")?.as_str().map(str::to_string))
-        };
-        Ok(from_json.or_else(from_file))
-    }
-
-    /// Every stored campaign, by name.
-    ///
-    /// # Errors
-    /// The database fails.
-    pub fn list_campaigns(&self) -> Result<Vec<CampaignSummary>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT c.name, c.game, c.created, \
-                    (SELECT COUNT(*) FROM players p WHERE p.campaign_id = c.id \
-                     AND p.left_at IS NULL), \
-                    (SELECT MAX(day) FROM game_days d WHERE d.campaign_id = c.id) \
-             FROM campaigns c ORDER BY c.name",
-        )?;
-        let rows = statement.query_map([], |row| {
-            Ok(CampaignSummary {
-                name: row.get(0)?,
-                game: row.get(1)?,
-                created: row.get(2)?,
-                players: row.get(3)?,
-                latest_day: row.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The players of a campaign that pass `filter` (an SQL condition),
-    /// in the order they joined.
-    fn players(&self, campaign_id: i64, filter: &str) -> Result<Vec<PlayerRecord>, StoreError> {
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT name, email, character, joined FROM players WHERE campaign_id = ?1 \
-             AND {filter} ORDER BY id"
-        ))?;
-        let rows = statement.query_map(params![campaign_id], |row| {
-            Ok(PlayerRecord {
-                name: row.get(0)?,
-                email: row.get(1)?,
-                character: row.get(2)?,
-                joined: row.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    /// The player of `campaign` whose address is `email` (any case): how
-    /// the daemon finds who sent a mail.
-    ///
-    /// # Errors
-    /// No such campaign.
-    pub fn player_by_email(
-        &self,
+    pub fn save_setup_progress(
+        &mut self,
         campaign: &str,
-        email: &str,
-    ) -> Result<Option<PlayerRecord>, StoreError> {
-        let campaign_id = self.campaign_id(campaign)?;
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT name, email, character, joined FROM players \
-                 WHERE campaign_id = ?1 AND email = ?2 COLLATE NOCASE AND left_at IS NULL",
-                params![campaign_id, email],
-                |row| {
-                    Ok(PlayerRecord {
-                        name: row.get(0)?,
-                        email: row.get(1)?,
-                        character: row.get(2)?,
-                        joined: row.get(3)?,
-                    })
-                },
-            )
-            .optional()?)
+        progress: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        self.store.conn.execute(
+            "INSERT INTO setup_by_mail (campaign_id, progress_json) VALUES (?1, ?2) \
+             ON CONFLICT (campaign_id) DO UPDATE SET progress_json = excluded.progress_json",
+            params![id, progress.to_string()],
+        )?;
+        Ok(())
     }
-}
 
-impl Store {
-    /// The seat of `campaign` that `email` plays: its own address, or one
-    /// of its team's from the campaign file (BIMR4's Team 1, BIMR5).
+    /// Add the campaign of the export file `from` to this database. The
+    /// file itself is only read.
     ///
     /// # Errors
-    /// No such campaign.
-    pub fn player_by_address(
-        &self,
-        campaign: &Campaign,
-        email: &str,
-    ) -> Result<Option<PlayerRecord>, StoreError> {
-        if let Some(found) = self.player_by_email(&campaign.name, email)? {
-            return Ok(Some(found));
+    /// The file fails a check of `transfer/check.rs` (nothing is added
+    /// then, and the error says why), a campaign of that name exists here
+    /// already, or the copy fails (then nothing is added).
+    pub fn import(&mut self, from: &Path) -> Result<Transfer, StoreError> {
+        let checked = check::check_export(from)?;
+        if self.store.campaign_id(&checked.name).is_ok() {
+            return Err(StoreError::ImportClash(checked.name.clone()));
         }
-        let seat = campaign.players.iter().find(|p| {
-            p.team
-                .iter()
-                .any(|t| t.as_str().eq_ignore_ascii_case(email))
-        });
-        match seat {
-            Some(seat) => self.player_by_email(&campaign.name, seat.email.as_str()),
-            None => Ok(None),
-        }
-    }
-}
-
-fn insert_player(
-    tx: &rusqlite::Connection,
-    campaign_id: i64,
-    campaign: &str,
-    player: &Player,
-    now: i64,
-) -> Result<PlayerSecret, StoreError> {
-    let secret = secret::generate()?;
-    let result = tx.execute(
-        "INSERT INTO players (campaign_id, name, email, character, secret_hash, joined) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            campaign_id,
-            player.name,
-            player.email.as_str(),
-            player.character,
-            secret::hash(campaign, &player.name, &secret),
-            now
-        ],
-    );
-    match result {
-        Ok(_) => Ok(PlayerSecret {
-            player: player.name.clone(),
-            email: player.email.to_string(),
-            secret,
-        }),
-        Err(rusqlite::Error::SqliteFailure(code, _))
-            if code.code == rusqlite::ErrorCode::ConstraintViolation =>
-        {
-            Err(StoreError::DuplicatePlayer {
-                campaign: campaign.to_string(),
-                player: player.name.clone(),
-                email: player.email.to_string(),
-            })
-        }
-        Err(other) => Err(other.into()),
+        attach(&self.store.conn, checked.path())?;
+        let copied = copy_campaign(&self.store.conn, OTHER, "main", checked.campaign_id);
+        detach(&self.store.conn)?;
+        copied
     }
 }
 
@@ -403,4 +336,54 @@ fn read_campaign(tag: &str, file_text: &str, json: &str) -> Result<Campaign, Sto
             }
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+    use crate::store::tests::{BIMR3, NOW, bimr3, store_with_bimr3};
+
+    #[test]
+    fn campaign_round_trips_with_verbatim_text_and_players() {
+        let (mut store, secrets) = store_with_bimr3();
+        let stored = store.campaigns().load("bimr3").unwrap();
+        assert_eq!(stored.campaign, bimr3());
+        assert_eq!(stored.file_text, BIMR3);
+        assert_eq!(stored.created, NOW);
+        let names: Vec<&str> = stored.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Erin", "Frank", "Grace", "Heidi", "Ivan"]);
+        assert_eq!(secrets.len(), 5);
+        assert_eq!(secrets[0].player, "Erin");
+        assert_eq!(secrets[0].email, "erin@example.org");
+        let summary = &store.campaigns().list().unwrap()[0];
+        assert_eq!(
+            (summary.name.as_str(), summary.players, summary.latest_day),
+            ("BIMR3", 5, None)
+        );
+        // A player who left is not counted, as `campaign show` lists him not.
+        store
+            .players_mut()
+            .remove("BIMR3", "Ivan", true, NOW)
+            .unwrap();
+        let listed = store.campaigns().list().unwrap()[0].players;
+        let shown = store.campaigns().load("BIMR3").unwrap().players.len();
+        assert_eq!((listed, shown), (4, 4));
+    }
+
+    #[test]
+    fn duplicate_campaign_name_is_refused_in_any_case() {
+        let (mut store, _) = store_with_bimr3();
+        let mut again = bimr3();
+        again.name = "bimr3".into();
+        let err = store
+            .campaigns_mut()
+            .insert(&again, BIMR3, NOW)
+            .unwrap_err();
+        assert!(matches!(err, StoreError::DuplicateCampaign(_)), "{err}");
+        assert!(
+            err.to_string().contains("realmgm campaign show bimr3"),
+            "{err}"
+        );
+    }
 }

@@ -5,20 +5,29 @@
 //! applying the numbered migrations in `migrations/` in order, each in its own
 //! transaction, and records the version in `PRAGMA user_version`. The store
 //! never reads the clock: every function that records a time takes it as a
-//! parameter (Unix seconds), so tests and re-runs are deterministic. Typed
-//! functions live beside the tables they touch: [`campaigns`], [`days`],
-//! [`mail`], [`control`].
+//! parameter (Unix seconds), so tests and re-runs are deterministic.
+//!
+//! [`Store`] holds the connection: it opens and migrates the database, runs
+//! units of work ([`work`]) and backups. Each kind of record is read and
+//! written through a view borrowing the store, in the module beside its
+//! tables: `store.days()` reads days, `store.days_mut()` changes them, and
+//! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
+//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail
+//! and the [`outbox`]; [`Redaction`] masks secrets in stored mail. A change
+//! that spans several kinds of records (a new campaign with its players, a
+//! rollback of states, events, reports and combat rounds) is one method of
+//! one view, in one transaction.
 
-pub mod absences;
 pub mod announcements;
 pub mod backup;
 pub mod campaigns;
 pub mod control;
 pub mod days;
-pub mod mail;
-pub mod mailboxes;
-pub mod messages;
+pub mod inbox;
+pub mod orders;
+pub mod outbox;
 mod packed;
+pub mod players;
 mod redact;
 pub mod rounds;
 pub mod rulings;
@@ -34,15 +43,20 @@ use std::path::{Path, PathBuf};
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 
-pub use campaigns::{CampaignSummary, PlayerRecord, PlayerSecret, StoredCampaign};
-pub use control::{Control, DayRun, GmLogEntry, StoredReport};
-pub use days::{DaySnapshot, NewOrder, OrderSubmission, StoredEvent};
-pub use mail::{
-    InboundInsert, InboundMail, InboundStatus, MailAttachment, NOTICE_HELD, NoticeTo, NoticeTurn,
-    OutgoingMail, QueuedMail, ReportParts, redelivery_note,
+pub use announcements::Announcements;
+pub use campaigns::{CampaignSummary, Campaigns, PlayerRecord, StoredCampaign};
+pub use control::{CampaignControl, Control, GmLogEntry};
+pub use days::{DayRun, DaySnapshot, Days, StoredEvent, StoredReport};
+pub use inbox::{
+    InboundInsert, InboundMail, InboundStatus, Inbox, NOTICE_HELD, NoticeTo, NoticeTurn,
+    redelivery_note,
 };
-pub use messages::RelayedMessage;
-pub use rounds::CombatRound;
+pub use orders::{NewOrder, OrderSubmission, Orders};
+pub use outbox::{MailAttachment, Outbox, OutgoingMail, QueuedMail, RelayedMessage, ReportParts};
+pub use players::{Absence, PlayerSecret, Players};
+pub use redact::Redaction;
+pub use rounds::{CombatRound, Rounds};
+pub use rulings::Rulings;
 
 /// The migrations in order; migration `i` (from 0) takes the schema from
 /// version `i` to `i + 1`. Append only: never edit one that has shipped.
@@ -200,6 +214,111 @@ pub struct Store {
 }
 
 impl Store {
+    /// Read the stored campaigns: their files, setup by mail and copies to other databases.
+    pub fn campaigns(&self) -> Campaigns<&Store> {
+        Campaigns { store: self }
+    }
+
+    /// Change the stored campaigns: their files, setup by mail and copies to other databases.
+    pub fn campaigns_mut(&mut self) -> Campaigns<&mut Store> {
+        Campaigns { store: self }
+    }
+
+    /// Read the daemon's control of each campaign: pause, holds, the GM secret, deadlines and the GM's log.
+    pub fn control(&self) -> CampaignControl<&Store> {
+        CampaignControl { store: self }
+    }
+
+    /// Change the daemon's control of each campaign: pause, holds, the GM secret, deadlines and the GM's log.
+    pub fn control_mut(&mut self) -> CampaignControl<&mut Store> {
+        CampaignControl { store: self }
+    }
+
+    /// Read the players: seats, addresses, secrets, bounces and absences.
+    pub fn players(&self) -> Players<&Store> {
+        Players { store: self }
+    }
+
+    /// Change the players: seats, addresses, secrets, bounces and absences.
+    pub fn players_mut(&mut self) -> Players<&mut Store> {
+        Players { store: self }
+    }
+
+    /// Read the days: each day's state, events, reports and runs, and rollbacks.
+    pub fn days(&self) -> Days<&Store> {
+        Days { store: self }
+    }
+
+    /// Change the days: each day's state, events, reports and runs, and rollbacks.
+    pub fn days_mut(&mut self) -> Days<&mut Store> {
+        Days { store: self }
+    }
+
+    /// Read the players' orders, every version of each.
+    pub fn orders(&self) -> Orders<&Store> {
+        Orders { store: self }
+    }
+
+    /// Change the players' orders, every version of each.
+    pub fn orders_mut(&mut self) -> Orders<&mut Store> {
+        Orders { store: self }
+    }
+
+    /// Read the combat rounds the days wait for.
+    pub fn rounds(&self) -> Rounds<&Store> {
+        Rounds { store: self }
+    }
+
+    /// Change the combat rounds the days wait for.
+    pub fn rounds_mut(&mut self) -> Rounds<&mut Store> {
+        Rounds { store: self }
+    }
+
+    /// Read the GM's rulings.
+    pub fn rulings(&self) -> Rulings<&Store> {
+        Rulings { store: self }
+    }
+
+    /// Change the GM's rulings.
+    pub fn rulings_mut(&mut self) -> Rulings<&mut Store> {
+        Rulings { store: self }
+    }
+
+    /// Read the GM's announcements and narratives.
+    pub fn announcements(&self) -> Announcements<&Store> {
+        Announcements { store: self }
+    }
+
+    /// Change the GM's announcements and narratives.
+    pub fn announcements_mut(&mut self) -> Announcements<&mut Store> {
+        Announcements { store: self }
+    }
+
+    /// Read the received mail and the mailboxes it came from.
+    pub fn inbox(&self) -> Inbox<&Store> {
+        Inbox { store: self }
+    }
+
+    /// Change the received mail and the mailboxes it came from.
+    pub fn inbox_mut(&mut self) -> Inbox<&mut Store> {
+        Inbox { store: self }
+    }
+
+    /// Read the mail to send, and the messages passed on between players.
+    pub fn outbox(&self) -> Outbox<&Store> {
+        Outbox { store: self }
+    }
+
+    /// Change the mail to send, and the messages passed on between players.
+    pub fn outbox_mut(&mut self) -> Outbox<&mut Store> {
+        Outbox { store: self }
+    }
+
+    /// Mask the secrets in the stored mail.
+    pub fn redaction_mut(&mut self) -> Redaction<&mut Store> {
+        Redaction { store: self }
+    }
+
     /// ` --db PATH`, naming this database's file, for a command a mail or
     /// log suggests: it then works as printed wherever it is pasted.
     /// Nothing for a database in memory.
@@ -225,7 +344,7 @@ impl Store {
         shut_out_others(path);
         let conn = Connection::open(path)?;
         // A stranger's mail is stored whole, then cut to its head: the pages
-        // it freed go back to the file system ([`Store::release_free_pages`])
+        // it freed go back to the file system ([`Inbox::release_free_pages`])
         // instead of staying in the file and in every backup. Only a new
         // database takes this; an older one keeps its pages until a VACUUM.
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
@@ -283,6 +402,17 @@ impl Store {
             .query_row(params![name], |row| row.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NoSuchCampaign(name.to_string()))
+    }
+
+    /// The id of campaign `campaign`, with its row of the daemon's control
+    /// state made first if the daemon never ran it.
+    fn control_row(&self, campaign: &str) -> Result<i64, StoreError> {
+        let id = self.campaign_id(campaign)?;
+        self.conn.execute(
+            "INSERT OR IGNORE INTO daemon_state (campaign_id) VALUES (?1)",
+            params![id],
+        )?;
+        Ok(id)
     }
 
     /// The ids of campaign `campaign` and its player `player` (any case).

@@ -17,8 +17,10 @@
 //! SQLite zeroes what a masking overwrites or frees (`secure_delete`), and
 //! the write-ahead log, which still holds the pages as they were, is
 //! checkpointed and emptied after each masking
-//! ([`Store::checkpoint_after_masking`]). A `grep` of the database's files
+//! ([`Redaction::checkpoint_after_masking`]). A `grep` of the database's files
 //! then finds no secret.
+
+use std::ops::DerefMut;
 
 use rusqlite::{OptionalExtension, params};
 
@@ -58,7 +60,14 @@ struct Pass {
     work: u64,
 }
 
-impl Store {
+/// The masking of secrets in the stored mail.
+///
+/// Borrowed from the store by [`Store::redaction_mut`].
+pub struct Redaction<S> {
+    pub(super) store: S,
+}
+
+impl<S: DerefMut<Target = Store>> Redaction<S> {
     /// Mask the secrets in the stored copies of the received mail read
     /// since the last time, one mail at a time, until
     /// [`WORK_PER_PASS`] is spent (the next pass goes on with the mail
@@ -70,13 +79,14 @@ impl Store {
         Ok(self.forget_secrets_within(WORK_PER_PASS)?.masked)
     }
 
-    /// [`Store::forget_secrets_of_read_mail`] with `budget` bytes of work.
+    /// [`Redaction::forget_secrets_of_read_mail`] with `budget` bytes of work.
     fn forget_secrets_within(&mut self, budget: u64) -> Result<Pass, StoreError> {
         let mut pass = Pass::default();
         let mut after = 0;
         while pass.work < budget {
             // One mail in memory at a time, however many wait.
             let next: Option<(i64, Vec<u8>)> = self
+                .store
                 .conn
                 .prepare_cached(
                     "SELECT id, raw FROM inbound_mail WHERE secrets_masked = 0 AND id > ?1 \
@@ -93,7 +103,8 @@ impl Store {
             let kept = without_secrets(&raw, &mut pass.work);
             // Marked done mail by mail: a pass cut short by its budget
             // never masks a mail again.
-            self.conn
+            self.store
+                .conn
                 .prepare_cached(
                     "UPDATE inbound_mail SET raw = COALESCE(?2, raw), secrets_masked = 1 \
                      WHERE id = ?1",
@@ -102,7 +113,7 @@ impl Store {
             pass.looked_at += 1;
             pass.masked += usize::from(kept.is_some());
         }
-        self.masked_since_checkpoint |= pass.masked > 0;
+        self.store.masked_since_checkpoint |= pass.masked > 0;
         Ok(pass)
     }
 
@@ -126,12 +137,12 @@ impl Store {
         }
         let body = masked_body.as_deref().unwrap_or(body);
         let html = masked_html.as_deref().or(html);
-        self.conn.execute(
+        self.store.conn.execute(
             "UPDATE outbox SET body = ?2, html = CASE WHEN html IS NULL THEN NULL ELSE ?3 END \
              WHERE id = ?1",
             params![id, PackedText(body), html.map(PackedText)],
         )?;
-        self.masked_since_checkpoint = true;
+        self.store.masked_since_checkpoint = true;
         Ok(true)
     }
 
@@ -144,13 +155,14 @@ impl Store {
     /// # Errors
     /// The database fails.
     pub fn checkpoint_after_masking(&mut self) -> Result<(), StoreError> {
-        if !self.masked_since_checkpoint || !self.conn.is_autocommit() {
+        if !self.store.masked_since_checkpoint || !self.store.conn.is_autocommit() {
             return Ok(());
         }
-        let busy: i64 = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
-        self.masked_since_checkpoint = busy != 0;
+        let busy: i64 =
+            self.store
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+        self.store.masked_since_checkpoint = busy != 0;
         Ok(())
     }
 }
@@ -364,11 +376,13 @@ mod tests {
     /// A read mail of `raw` stored in `store`.
     fn stored(store: &mut Store, raw: &[u8]) -> i64 {
         let id = store
-            .insert_inbound_mail(raw, &crate::mail::arrival::arrival(raw), 1)
+            .inbox_mut()
+            .insert(raw, &crate::mail::arrival::arrival(raw), 1)
             .unwrap()
             .id();
         store
-            .set_inbound_status(id, crate::store::InboundStatus::Processed, None)
+            .inbox_mut()
+            .set_status(id, crate::store::InboundStatus::Processed, None)
             .unwrap();
         id
     }
@@ -397,13 +411,16 @@ mod tests {
         }
         let raw = mail("", &body);
         let id = stored(&mut store, &raw);
-        let pass = store.forget_secrets_within(u64::MAX).unwrap();
+        let pass = store
+            .redaction_mut()
+            .forget_secrets_within(u64::MAX)
+            .unwrap();
         assert_eq!((pass.looked_at, pass.masked), (1, 1));
         // Parsed twice, its text and bytes gone over a few times: not once
         // for each of its 60,000 `Password:` lines.
         let passes = pass.work / raw.len() as u64;
         assert!(passes <= 12, "{passes} passes over the mail");
-        let kept = store.inbound_mail(id).unwrap().unwrap().raw;
+        let kept = store.inbox().get(id).unwrap().unwrap().raw;
         assert!(!holds_secret(&kept));
         let text = String::from_utf8_lossy(&kept);
         assert!(
@@ -428,7 +445,10 @@ mod tests {
         without_secrets(&raw(0), &mut one);
         let mut passes = Vec::new();
         loop {
-            let pass = store.forget_secrets_within(2 * one).unwrap();
+            let pass = store
+                .redaction_mut()
+                .forget_secrets_within(2 * one)
+                .unwrap();
             if pass.looked_at == 0 {
                 break;
             }
@@ -436,7 +456,7 @@ mod tests {
         }
         assert_eq!(passes, [(2, 2), (2, 2), (1, 1)]);
         for id in ids {
-            assert!(!holds_secret(&store.inbound_mail(id).unwrap().unwrap().raw));
+            assert!(!holds_secret(&store.inbox().get(id).unwrap().unwrap().raw));
         }
     }
 
@@ -519,15 +539,19 @@ mod tests {
         {
             let raw = mail("", &format!("Password: {SECRET}\r\nguess {n}\r\n"));
             let id = store
-                .insert_inbound_mail(&raw, &arrival(&raw), 1)
+                .inbox_mut()
+                .insert(&raw, &arrival(&raw), 1)
                 .unwrap()
                 .id();
-            store.set_inbound_status(id, status, None).unwrap();
+            store.inbox_mut().set_status(id, status, None).unwrap();
             ids.push((id, raw));
         }
-        assert_eq!(store.forget_secrets_of_read_mail().unwrap(), 3);
+        assert_eq!(
+            store.redaction_mut().forget_secrets_of_read_mail().unwrap(),
+            3
+        );
         for (n, (id, raw)) in ids.iter().enumerate() {
-            let stored = store.inbound_mail(*id).unwrap().unwrap();
+            let stored = store.inbox().get(*id).unwrap().unwrap();
             assert_eq!(holds_secret(&stored.raw), n >= 3, "mail {n}");
             assert_eq!(
                 stored.content_hash,
@@ -535,7 +559,11 @@ mod tests {
                 "the hash of what came"
             );
         }
-        assert_eq!(store.forget_secrets_of_read_mail().unwrap(), 0, "each once");
+        assert_eq!(
+            store.redaction_mut().forget_secrets_of_read_mail().unwrap(),
+            0,
+            "each once"
+        );
     }
 
     fn hex_sha256(raw: &[u8]) -> String {

@@ -1,7 +1,9 @@
-//! The combat round a day waits for (round-by-round combat by mail, issue
-//! #6 §7): what the game waits for, whom it asked, who answered, the
-//! answers so far and the round deadline. One row per campaign and day,
-//! replaced at each new stop and deleted by a rollback.
+//! The combat round a day waits for (round-by-round combat by mail): what
+//! the game waits for, whom it asked, who answered, the answers so far and
+//! the round deadline. One row per campaign and day, replaced at each new
+//! stop and deleted by a rollback.
+
+use std::ops::{Deref, DerefMut};
 
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -27,18 +29,23 @@ impl CombatRound {
     }
 }
 
-impl Store {
+/// The combat rounds the campaigns' days wait for.
+///
+/// Borrowed from the store by [`Store::rounds`] to read and [`Store::rounds_mut`]
+/// to change.
+pub struct Rounds<S> {
+    pub(super) store: S,
+}
+
+impl<S: Deref<Target = Store>> Rounds<S> {
     /// The combat round `campaign`'s day `day` waits for, if any.
     ///
     /// # Errors
     /// No such campaign, or the stored JSON cannot be read.
-    pub fn combat_round(
-        &self,
-        campaign: &str,
-        day: u32,
-    ) -> Result<Option<CombatRound>, StoreError> {
-        let id = self.campaign_id(campaign)?;
+    pub fn get(&self, campaign: &str, day: u32) -> Result<Option<CombatRound>, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
         let row: Option<(String, String, String, String, i64)> = self
+            .store
             .conn
             .query_row(
                 "SELECT waiting_json, asked_json, answered_json, answers_json, deadline \
@@ -62,20 +69,22 @@ impl Store {
             deadline,
         }))
     }
+}
 
+impl<S: DerefMut<Target = Store>> Rounds<S> {
     /// Keep the combat round day `day` waits for, replacing the last one.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn save_combat_round(
+    pub fn save(
         &mut self,
         campaign: &str,
         day: u32,
         round: &CombatRound,
     ) -> Result<(), StoreError> {
-        let id = self.campaign_id(campaign)?;
+        let id = self.store.campaign_id(campaign)?;
         let list = |l: &[String]| serde_json::Value::from(l.to_vec()).to_string();
-        self.conn.execute(
+        self.store.conn.execute(
             "INSERT INTO combat_rounds (campaign_id, day, waiting_json, asked_json, \
              answered_json, answers_json, deadline) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (campaign_id, day) DO UPDATE SET waiting_json = excluded.waiting_json, \
@@ -106,9 +115,9 @@ mod tests {
     fn a_combat_round_is_kept_replaced_and_read_back() {
         let mut store = Store::open_in_memory().unwrap();
         let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
-        store.insert_campaign(&campaign, BIMR3, 1).unwrap();
+        store.campaigns_mut().insert(&campaign, BIMR3, 1).unwrap();
         let name = campaign.name.clone();
-        assert_eq!(store.combat_round(&name, 1).unwrap(), None);
+        assert_eq!(store.rounds().get(&name, 1).unwrap(), None);
         let mut round = CombatRound {
             waiting: serde_json::json!([{"round": 1}]),
             asked: vec!["Ann".into()],
@@ -116,14 +125,14 @@ mod tests {
             answers: serde_json::Value::Null,
             deadline: 100,
         };
-        store.save_combat_round(&name, 1, &round).unwrap();
-        assert!(!store.combat_round(&name, 1).unwrap().unwrap().complete());
+        store.rounds_mut().save(&name, 1, &round).unwrap();
+        assert!(!store.rounds().get(&name, 1).unwrap().unwrap().complete());
         round.answered.push("Ann".into());
-        store.save_combat_round(&name, 1, &round).unwrap();
-        let back = store.combat_round(&name, 1).unwrap().unwrap();
+        store.rounds_mut().save(&name, 1, &round).unwrap();
+        let back = store.rounds().get(&name, 1).unwrap().unwrap();
         assert!(back.complete());
         assert_eq!(back, round);
-        store.rollback_to(&name, 0).unwrap();
-        assert_eq!(store.combat_round(&name, 1).unwrap(), None);
+        store.days_mut().rollback_to(&name, 0).unwrap();
+        assert_eq!(store.rounds().get(&name, 1).unwrap(), None);
     }
 }

@@ -2,6 +2,8 @@
 //! when he made them: the daemon queues the standing ones on the state
 //! before that turn runs, every time it runs.
 
+use std::ops::{Deref, DerefMut};
+
 use rusqlite::params;
 
 use super::{Store, StoreError};
@@ -27,33 +29,22 @@ impl StoredRuling {
     }
 }
 
-impl Store {
-    /// Keep a ruling for the turn `day`; returns its id.
-    ///
-    /// # Errors
-    /// No such campaign, or the database fails.
-    pub fn record_ruling(
-        &mut self,
-        campaign: &str,
-        day: u32,
-        ruling: &GmRuling,
-        now: i64,
-    ) -> Result<i64, StoreError> {
-        let id = self.campaign_id(campaign)?;
-        self.conn.execute(
-            "INSERT INTO rulings (campaign_id, day, text, why, made) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, day, ruling.text, ruling.why, now],
-        )?;
-        Ok(self.conn.last_insert_rowid())
-    }
+/// The GM's rulings, by campaign and the day they were made for.
+///
+/// Borrowed from the store by [`Store::rulings`] to read and [`Store::rulings_mut`]
+/// to change.
+pub struct Rulings<S> {
+    pub(super) store: S,
+}
 
+impl<S: Deref<Target = Store>> Rulings<S> {
     /// The standing rulings for the turn `day`, in the order they were made.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn rulings(&self, campaign: &str, day: u32) -> Result<Vec<StoredRuling>, StoreError> {
-        let id = self.campaign_id(campaign)?;
-        let mut statement = self.conn.prepare(
+    pub fn on_day(&self, campaign: &str, day: u32) -> Result<Vec<StoredRuling>, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare(
             "SELECT id, day, text, why, made FROM rulings \
              WHERE campaign_id = ?1 AND day = ?2 AND withdrawn IS NULL ORDER BY id",
         )?;
@@ -72,13 +63,34 @@ impl Store {
     /// The standing rulings for the turn `day` as the game reads them.
     ///
     /// # Errors
-    /// As [`Store::rulings`].
-    pub fn rulings_given(&self, campaign: &str, day: u32) -> Result<Vec<GmRuling>, StoreError> {
+    /// As [`Rulings::on_day`].
+    pub fn given_on_day(&self, campaign: &str, day: u32) -> Result<Vec<GmRuling>, StoreError> {
         Ok(self
-            .rulings(campaign, day)?
+            .on_day(campaign, day)?
             .iter()
             .map(StoredRuling::given)
             .collect())
+    }
+}
+
+impl<S: DerefMut<Target = Store>> Rulings<S> {
+    /// Keep a ruling for the turn `day`; returns its id.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn record(
+        &mut self,
+        campaign: &str,
+        day: u32,
+        ruling: &GmRuling,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        self.store.conn.execute(
+            "INSERT INTO rulings (campaign_id, day, text, why, made) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, day, ruling.text, ruling.why, now],
+        )?;
+        Ok(self.store.conn.last_insert_rowid())
     }
 
     /// Withdraw the standing ruling `ruling` of turn `day`; false when
@@ -86,19 +98,60 @@ impl Store {
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn withdraw_ruling(
+    pub fn withdraw(
         &mut self,
         campaign: &str,
         day: u32,
         ruling: i64,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let id = self.campaign_id(campaign)?;
-        let changed = self.conn.execute(
+        let id = self.store.campaign_id(campaign)?;
+        let changed = self.store.conn.execute(
             "UPDATE rulings SET withdrawn = ?1 \
              WHERE campaign_id = ?2 AND day = ?3 AND id = ?4 AND withdrawn IS NULL",
             params![now, id, day, ruling],
         )?;
         Ok(changed == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::{NOW, store_with_bimr3};
+
+    #[test]
+    fn a_withdrawn_ruling_no_longer_stands_and_is_withdrawn_once() {
+        let (mut store, _) = store_with_bimr3();
+        let ruling = |text: &str| GmRuling {
+            text: text.to_string(),
+            why: "the GM said so".to_string(),
+        };
+        let first = store
+            .rulings_mut()
+            .record("BIMR3", 2, &ruling("the bridge is out"), NOW)
+            .unwrap();
+        store
+            .rulings_mut()
+            .record("BIMR3", 2, &ruling("the inn is closed"), NOW + 1)
+            .unwrap();
+        assert_eq!(store.rulings().on_day("BIMR3", 2).unwrap().len(), 2);
+        assert!(store.rulings().on_day("BIMR3", 3).unwrap().is_empty());
+        assert!(
+            store
+                .rulings_mut()
+                .withdraw("BIMR3", 2, first, NOW + 2)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .rulings_mut()
+                .withdraw("BIMR3", 2, first, NOW + 3)
+                .unwrap()
+        );
+        assert_eq!(
+            store.rulings().given_on_day("BIMR3", 2).unwrap(),
+            [ruling("the inn is closed")]
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! Moving one campaign between databases (issue 19 §3): `campaign export`
+//! Moving one campaign between databases: `campaign export`
 //! writes a campaign with all its days, orders, events, reports, rulings and
 //! mail to a file of its own, and `campaign import` adds such a file to
 //! another database, on another host or the same one.
@@ -13,16 +13,16 @@
 //! own schema; the rows keep their meaning while their ids are renumbered
 //! past the ids the receiving database already uses.
 
-mod check;
+pub(super) mod check;
 
 use std::path::Path;
 
 use rusqlite::{Connection, params};
 
-use super::{Store, StoreError};
+use super::StoreError;
 
 /// The schema name the other database is attached under during a copy.
-const OTHER: &str = "other";
+pub(super) const OTHER: &str = "other";
 
 /// Tables of the host, not of any campaign: which IMAP messages this
 /// database has fetched belongs to the mailbox it reads, so an imported
@@ -241,60 +241,7 @@ pub struct Transfer {
     pub mails_out: u32,
 }
 
-impl Store {
-    /// Write campaign `name` with everything stored of it to a new file at
-    /// `to`, itself a realmgm database holding that campaign alone.
-    ///
-    /// # Errors
-    /// No such campaign, `to` exists already, or the copy fails (then no
-    /// file is left at `to`).
-    pub fn export_campaign(&self, name: &str, to: &Path) -> Result<Transfer, StoreError> {
-        let id = self.campaign_id(name)?;
-        // Made here, owner-only and never over a path taken already (a
-        // link pointing nowhere included), before SQLite opens it.
-        super::create_new_private(to, StoreError::ExportExists)?;
-        let result = (|| {
-            drop(Store::open(to)?);
-            attach(&self.conn, to)?;
-            let copied = copy_campaign(&self.conn, "main", OTHER, id);
-            // One file to carry to another host: no write-ahead log beside it.
-            let journal = self
-                .conn
-                .pragma_update(Some(OTHER), "journal_mode", "DELETE");
-            detach(&self.conn)?;
-            journal?;
-            copied
-        })();
-        if result.is_err() {
-            for suffix in ["", "-wal", "-shm"] {
-                let mut path = to.as_os_str().to_owned();
-                path.push(suffix);
-                let _ = std::fs::remove_file(path);
-            }
-        }
-        result
-    }
-
-    /// Add the campaign of the export file `from` to this database. The
-    /// file itself is only read.
-    ///
-    /// # Errors
-    /// The file fails a check of `transfer/check.rs` (nothing is added
-    /// then, and the error says why), a campaign of that name exists here
-    /// already, or the copy fails (then nothing is added).
-    pub fn import_campaign(&self, from: &Path) -> Result<Transfer, StoreError> {
-        let checked = check::check_export(from)?;
-        if self.campaign_id(&checked.name).is_ok() {
-            return Err(StoreError::ImportClash(checked.name.clone()));
-        }
-        attach(&self.conn, checked.path())?;
-        let copied = copy_campaign(&self.conn, OTHER, "main", checked.campaign_id);
-        detach(&self.conn)?;
-        copied
-    }
-}
-
-fn attach(conn: &Connection, file: &Path) -> Result<(), StoreError> {
+pub(super) fn attach(conn: &Connection, file: &Path) -> Result<(), StoreError> {
     let path = file.to_str().ok_or_else(|| StoreError::NotAnExport {
         file: file.display().to_string(),
         why: "its path is not UTF-8".to_string(),
@@ -303,14 +250,19 @@ fn attach(conn: &Connection, file: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn detach(conn: &Connection) -> Result<(), StoreError> {
+pub(super) fn detach(conn: &Connection) -> Result<(), StoreError> {
     conn.execute(&format!("DETACH DATABASE {OTHER}"), [])?;
     Ok(())
 }
 
 /// Copy campaign `id` with all its rows from schema `from` to schema `to`
 /// in one transaction: all of it arrives, or none.
-fn copy_campaign(conn: &Connection, from: &str, to: &str, id: i64) -> Result<Transfer, StoreError> {
+pub(super) fn copy_campaign(
+    conn: &Connection,
+    from: &str,
+    to: &str,
+    id: i64,
+) -> Result<Transfer, StoreError> {
     let tx = conn.unchecked_transaction()?;
     let highest = |table: &str| -> Result<i64, StoreError> {
         Ok(tx.query_row(

@@ -77,29 +77,35 @@ mod tests {
     fn abandoned_work_leaves_nothing_and_committed_work_stays() {
         let mut store = Store::open_in_memory().unwrap();
         let id = store
-            .insert_inbound_mail(b"raw", &arrival(b"raw"), 1)
+            .inbox_mut()
+            .insert(b"raw", &arrival(b"raw"), 1)
             .unwrap();
         store.begin_work().unwrap();
         store
-            .set_inbound_status(id.id(), super::super::InboundStatus::Processed, Some("n"))
+            .inbox_mut()
+            .set_status(id.id(), super::super::InboundStatus::Processed, Some("n"))
             .unwrap();
         store.abandon_work();
         let new = store
-            .inbound_with_status(super::super::InboundStatus::New)
+            .inbox()
+            .with_status(super::super::InboundStatus::New)
             .unwrap();
         assert_eq!(new.len(), 1, "the status change was rolled back");
         store.begin_work().unwrap();
         // A store call that opens its own transaction nests inside the work.
         store
-            .insert_inbound_mail(b"other", &arrival(b"other"), 2)
+            .inbox_mut()
+            .insert(b"other", &arrival(b"other"), 2)
             .unwrap();
         store
-            .set_inbound_status(id.id(), super::super::InboundStatus::Processed, None)
+            .inbox_mut()
+            .set_status(id.id(), super::super::InboundStatus::Processed, None)
             .unwrap();
         store.commit_work().unwrap();
         assert_eq!(
             store
-                .inbound_with_status(super::super::InboundStatus::New)
+                .inbox()
+                .with_status(super::super::InboundStatus::New)
                 .unwrap()
                 .len(),
             1

@@ -120,7 +120,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     // Its first round sets the game up (day 0 is stored).
     let set_up = || {
         let store = realmgm::store::Store::open(&db.0).unwrap();
-        store.latest_day("SIG").unwrap().is_some()
+        store.days().latest("SIG").unwrap().is_some()
     };
     for _ in 0..100 {
         if set_up() {
@@ -367,7 +367,7 @@ fn gm_process_racing_the_daemon_never_runs_the_next_day() {
             String::from_utf8_lossy(&gm.stderr)
         );
         let store = realmgm::store::Store::open(&db.0).unwrap();
-        let latest = store.latest_day("RACE").unwrap().map(|d| d.day);
+        let latest = store.days().latest("RACE").unwrap().map(|d| d.day);
         let outcome = if latest != Some(1) {
             lost.push(format!("run {run}: {said}"));
             "lost"
@@ -402,7 +402,7 @@ fn a_second_daemon_through_a_link_is_refused() {
     let first = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
     let set_up = || {
         let store = realmgm::store::Store::open(&db.0).unwrap();
-        store.latest_day("LINK").unwrap().is_some()
+        store.days().latest("LINK").unwrap().is_some()
     };
     for _ in 0..100 {
         if set_up() {
@@ -580,7 +580,7 @@ fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
     stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
     let ran = || {
         let store = realmgm::store::Store::open(&db.0).unwrap();
-        store.latest_day("RACE").unwrap().map(|d| d.day)
+        store.days().latest("RACE").unwrap().map(|d| d.day)
     };
     assert_eq!(ran(), Some(1), "the daemon ran day 1");
     let mail = format!(

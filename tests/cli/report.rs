@@ -121,9 +121,16 @@ fn report_prints_the_report_as_it_was_mailed() {
     stdout(&realmgm(&["gm", "--campaign", "CLIK", "process"], &db.0));
     {
         let mut store = realmgm::store::Store::open(&db.0).unwrap();
-        let mut kept = store.report("CLIK", Some("Ann"), Some(1)).unwrap().unwrap();
+        let mut kept = store
+            .days()
+            .report("CLIK", Some("Ann"), Some(1))
+            .unwrap()
+            .unwrap();
         kept.text = "As an older realmgm mailed it.\n".to_string();
-        store.save_report("CLIK", Some("Ann"), &kept).unwrap();
+        store
+            .days_mut()
+            .save_report("CLIK", Some("Ann"), &kept)
+            .unwrap();
     }
     let ann = stdout(&realmgm(
         &[

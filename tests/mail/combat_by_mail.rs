@@ -63,7 +63,11 @@ impl Table {
         state.denizens.get_mut("Ogre 1").unwrap().at = Whereabouts::Clearing { clearing: here };
         assert!(rules.is_on("round_by_round_combat"));
         let state = realmgm::game::GameState::from_typed(state).unwrap();
-        daemon.store.save_day("C1", 0, &state, START).unwrap();
+        daemon
+            .store
+            .days_mut()
+            .save("C1", 0, &state, START)
+            .unwrap();
         let mut table = Table {
             daemon,
             secret: secrets["Ann"].clone(),
@@ -183,7 +187,7 @@ fn a_player_answers_combat_rounds_by_mail_and_the_day_completes() {
     let reports = table.sent("report");
     assert_eq!(reports.len(), 1);
     assert!(reports[0].contains("Ogre"), "{}", reports[0]);
-    assert!(table.daemon.store.load_day("C1", 1).unwrap().is_some());
+    assert!(table.daemon.store.days().load("C1", 1).unwrap().is_some());
     table.finish();
 }
 

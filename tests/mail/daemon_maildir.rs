@@ -47,7 +47,14 @@ fn magic_realm(
 }
 
 fn target(daemon: &Daemon, tag: &str) -> u64 {
-    daemon.store.load_day(tag, 0).unwrap().unwrap().state.json()["target"]
+    daemon
+        .store
+        .days()
+        .load(tag, 0)
+        .unwrap()
+        .unwrap()
+        .state
+        .json()["target"]
         .as_u64()
         .unwrap()
 }
@@ -99,6 +106,7 @@ fn a_campaign_is_played_to_its_end_through_maildir_folders() {
         daemon.outbox().send_due(&outbox, None, now).unwrap();
         let report = daemon
             .store
+            .days()
             .report("G1", Some("Ann"), Some(day))
             .unwrap()
             .unwrap();
@@ -195,7 +203,7 @@ fn confirmations_echo_orders_with_errors_warnings_and_changes() {
             .contains("line 4, column 1: you can only give orders for yourself, not for ben")
     );
     assert!(mails[2].body_text.contains("stay in force:\n\nGuess: 45"));
-    let versions = daemon.store.orders_for_day("G1", 1).unwrap();
+    let versions = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(versions.len(), 3, "every version is kept");
 }
 
@@ -240,7 +248,7 @@ fn only_registered_senders_with_their_secret_are_answered() {
     assert!(to(&mails, ANN)[0].body_text.contains("wrong secret"));
     assert!(to(&mails, BEN)[0].body_text.contains("accepted"));
     assert!(to(&mails, "eve@evil.test").is_empty());
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "stranger" && e.message.contains("eve@evil.test"))
@@ -251,7 +259,7 @@ fn only_registered_senders_with_their_secret_are_answered() {
         daemon.mail_in().ingest(&raw, START).unwrap().0,
         InboundInsert::Duplicate(_)
     ));
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 1);
 }
 
 #[test]
@@ -271,8 +279,8 @@ fn a_bounce_is_recorded_against_the_player_and_the_gm_is_told() {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, vec![GM.to_string()]);
     assert!(mails[0].body_text.contains("Ben"), "{}", mails[0].body_text);
-    assert_eq!(daemon.store.bounce_count("G1", "Ben").unwrap(), 1);
-    assert_eq!(daemon.store.bounce_count("G1", "Ann").unwrap(), 0);
+    assert_eq!(daemon.store.players().bounce_count("G1", "Ben").unwrap(), 1);
+    assert_eq!(daemon.store.players().bounce_count("G1", "Ann").unwrap(), 0);
     let status = daemon.gm().status("G1").unwrap();
     assert!(
         status.contains("Ben: no orders; mail to this player bounced 1 time"),
@@ -438,7 +446,8 @@ fn bad_input_gets_a_reply_or_a_log_entry_and_is_kept() {
     assert_eq!(
         daemon
             .store
-            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .inbox()
+            .with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
         0
@@ -547,7 +556,7 @@ fn deadlines_remind_hold_and_follow_the_gm() {
 #[test]
 fn repeat_policy_reuses_the_last_accepted_orders() {
     let (daemon, secrets) = two_players("[mail]\nhold_if_missing_percent = 100\n");
-    let mut campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    let mut campaign = daemon.store.campaigns().load("G1").unwrap().campaign;
     assert_eq!(campaign.schedule.nmr, realmgm::campaign::NmrPolicy::Hide);
     campaign.schedule.nmr = realmgm::campaign::NmrPolicy::Repeat;
     let mut daemon2 = support::daemon();
@@ -581,7 +590,12 @@ fn repeat_policy_reuses_the_last_accepted_orders() {
         .check_turn("G2", FIRST_DEADLINE + 24 * 3600 + 5)
         .unwrap();
     assert_eq!(done, "processed day 2");
-    let gm = daemon2.store.report("G2", None, Some(2)).unwrap().unwrap();
+    let gm = daemon2
+        .store
+        .days()
+        .report("G2", None, Some(2))
+        .unwrap()
+        .unwrap();
     assert!(
         gm.text.contains("Ben guessed 1"),
         "Ben's day-1 orders repeated: {}",
@@ -608,14 +622,14 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
         let preview = daemon.gm().preview("R1").unwrap();
         assert!(preview.contains("Preview of day 1"));
         assert!(
-            daemon.store.latest_day("R1").unwrap().unwrap().day == 0,
+            daemon.store.days().latest("R1").unwrap().unwrap().day == 0,
             "preview stores nothing"
         );
         assert!(matches!(
             daemon.turns().process_turn("R1", START + 1).unwrap(),
             realmgm::daemon::turns::process::TurnOutcome::Processed { .. }
         ));
-        let first = daemon.store.latest_day("R1").unwrap().unwrap().hash;
+        let first = daemon.store.days().latest("R1").unwrap().unwrap().hash;
         let latest = daemon
             .gm()
             .rollback("R1", 1, START + 2)
@@ -633,8 +647,11 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 outcome,
                 realmgm::daemon::turns::process::TurnOutcome::Processed { day: 1, .. }
             ));
-            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().hash, first);
-            let noted = daemon.store.gm_log_last("R1", "rerun").unwrap();
+            assert_eq!(
+                daemon.store.days().latest("R1").unwrap().unwrap().hash,
+                first
+            );
+            let noted = daemon.store.control().gm_log_last("R1", "rerun").unwrap();
             if game == "guess-reworded" {
                 let noted = noted.expect("the rewording is in the GM's log");
                 assert!(noted.contains("reports read differently"), "{noted}");
@@ -646,7 +663,7 @@ fn rollback_reruns_identically_and_a_nondeterministic_game_is_refused() {
                 panic!()
             };
             assert!(reason.contains("gave a different game"), "{reason}");
-            assert_eq!(daemon.store.latest_day("R1").unwrap().unwrap().day, 0);
+            assert_eq!(daemon.store.days().latest("R1").unwrap().unwrap().day, 0);
         }
     }
 }
@@ -658,7 +675,7 @@ fn magic_realm_days_run_through_the_daemon() {
     let capture = Capture::default();
     daemon.turns().check_turn("MR", START).unwrap();
     assert!(
-        daemon.store.load_day("MR", 0).unwrap().is_some(),
+        daemon.store.days().load("MR", 0).unwrap().is_some(),
         "the game was set up"
     );
     let body = format!("Password: {}\nM CV4, H", secrets["Ann"]);
@@ -755,7 +772,7 @@ fn a_seasons_campaign_starts_in_its_season_and_reports_the_weather() {
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
     let capture = Capture::default();
     daemon.turns().check_turn("SW", START).unwrap();
-    let start = daemon.store.load_day("SW", 0).unwrap().unwrap().state;
+    let start = daemon.store.days().load("SW", 0).unwrap().unwrap().state;
     assert_eq!(start.json()["magic"]["season"], 11, "Autumn is season 11");
     assert!(
         (1..=6).contains(&start.json()["weather"]["chit"].as_u64().unwrap()),
@@ -802,7 +819,7 @@ fn an_engine_that_cannot_resolve_holds_the_turn_and_keeps_the_orders() {
         START + 700,
     );
     assert!(note.contains("accepted"), "{note}");
-    assert_eq!(daemon.store.orders_for_day("BR", 1).unwrap().len(), 2);
+    assert_eq!(daemon.store.orders().for_day("BR", 1).unwrap().len(), 2);
 }
 
 /// Fails the first `temporary` sends, then refuses `permanent` for good.
@@ -828,7 +845,7 @@ impl MailTransport for Flaky {
 #[test]
 fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
     let (mut daemon, _) = two_players("");
-    let campaign = daemon.store.load_campaign("G1").unwrap().campaign;
+    let campaign = daemon.store.campaigns().load("G1").unwrap().campaign;
     daemon
         .outbox()
         .queue(&campaign, ANN, "hello", "body", None, START)
@@ -885,14 +902,18 @@ fn the_outbox_retries_with_backoff_and_records_refusals_as_bounces() {
         .unwrap();
     let summary = daemon.outbox().send_due(&flaky, None, START + 200).unwrap();
     assert_eq!(summary.failed, 1);
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "bounce" && e.message.contains("550")),
         "{log:?}"
     );
     assert_eq!(
-        daemon.store.record_bounce("G1", "Ben", START, "x").unwrap(),
+        daemon
+            .store
+            .players_mut()
+            .record_bounce("G1", "Ben", START, "x")
+            .unwrap(),
         2
     );
 }
@@ -907,7 +928,7 @@ fn the_gm_commands_by_mail_with_his_secret() {
         START,
     );
     assert!(note.contains("GM address without"), "{note}");
-    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
     let body = format!("Password: {secret}");
     send(
         &mut daemon,
@@ -939,7 +960,7 @@ fn the_gm_commands_by_mail_with_his_secret() {
 fn the_gm_enters_orders_and_seats_players_by_mail() {
     let (mut daemon, secrets) = two_players("");
     let capture = Capture::default();
-    let secret = daemon.store.new_gm_secret("G1").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
     // Orders for Ann, in the body under the command in the subject.
     let body = format!("Password: {secret}\nguess 42");
     send(
@@ -962,7 +983,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to_ann[0].body_text
     );
-    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ann");
     // After the deadline, with the command on the first line of the body.
@@ -975,7 +996,7 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to(&mails, GM)[0].body_text
     );
-    assert_eq!(daemon.store.latest_orders("G1", 1).unwrap().len(), 2);
+    assert_eq!(daemon.store.orders().latest("G1", 1).unwrap().len(), 2);
 
     // A new player joins and is mailed his secret, which works.
     let cy = "cy@realmgm.test";
@@ -1051,7 +1072,10 @@ fn the_gm_enters_orders_and_seats_players_by_mail() {
         "{}",
         to(&mails, GM)[0].body_text
     );
-    assert_eq!(daemon.store.load_campaign("G1").unwrap().players.len(), 3);
+    assert_eq!(
+        daemon.store.campaigns().load("G1").unwrap().players.len(),
+        3
+    );
 }
 
 fn body_pw(secret: &str) -> String {
@@ -1202,7 +1226,8 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
     daemon.turns().check_turn("SU", START).unwrap();
     let state = daemon
         .store
-        .load_day("SU", 0)
+        .days()
+        .load("SU", 0)
         .unwrap()
         .unwrap()
         .state
@@ -1216,7 +1241,7 @@ fn a_magic_realm_campaign_is_set_up_by_mail_before_day_1() {
         .collect();
     assert_eq!(characters, vec!["Amazon", "Wizard"]);
     assert_eq!(state["characters"][0]["start"], "Inn");
-    let players = daemon.store.load_campaign("SU").unwrap().players;
+    let players = daemon.store.campaigns().load("SU").unwrap().players;
     assert_eq!(players[1].character.as_deref(), Some("Wizard"));
     // Day 1 now takes orders.
     let note = send(
@@ -1257,7 +1282,7 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     )
     .unwrap();
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let stored = daemon.store.load_campaign(tag).unwrap();
+    let stored = daemon.store.campaigns().load(tag).unwrap();
     let email: std::collections::BTreeMap<String, String> = stored
         .players
         .iter()
@@ -1272,8 +1297,15 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
     let mut to_choose = wanted.iter();
     let mut count = 0;
     loop {
-        let progress: SetupByMail =
-            serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
+        let progress: SetupByMail = serde_json::from_value(
+            daemon
+                .store
+                .campaigns()
+                .setup_progress(tag)
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap();
         let (player, line) = match progress.stage() {
             Stage::Placing(player) => {
                 // The player follows the example his turn's mail gives.
@@ -1352,12 +1384,20 @@ fn set_up_a_shipped_campaign_by_mail(file: &str, wanted: &[&str], victory: &str)
         assert!(!note.contains("refused"), "{player}: {line}: {note}");
         inbox.extend(capture.flush(&mut daemon, START));
     }
-    let progress: SetupByMail =
-        serde_json::from_value(daemon.store.setup_progress(tag).unwrap().unwrap()).unwrap();
+    let progress: SetupByMail = serde_json::from_value(
+        daemon
+            .store
+            .campaigns()
+            .setup_progress(tag)
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
     daemon.turns().check_turn(tag, START).unwrap();
     let state = daemon
         .store
-        .load_day(tag, 0)
+        .days()
+        .load(tag, 0)
         .unwrap()
         .unwrap()
         .state
@@ -1565,7 +1605,7 @@ fn a_foreign_subject_tag_and_another_gms_plus_address_do_not_misroute() {
     );
     let note = send(&mut daemon, raw, START);
     assert!(note.contains("accepted"), "{note}");
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(!log.iter().any(|e| e.kind == "untagged"), "{log:?}");
 }
 
@@ -1753,7 +1793,7 @@ fn the_gms_announcement_is_mailed_at_once_and_opens_the_days_reports() {
     let capture = Capture::default();
     daemon.turns().check_turn("MR", START).unwrap();
     capture.flush(&mut daemon, START);
-    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("MR").unwrap();
     let body =
         format!("Password: {secret}\nThe bridge at the Crag is down: ford the river instead.");
     let note = send(
@@ -1957,7 +1997,7 @@ fn a_player_away_is_played_for_without_reminders_and_told_what_he_missed() {
         welcome.contains("While you were away, days 1 to 3 were played for you"),
         "{welcome}"
     );
-    assert!(daemon.store.absences("G1").unwrap().is_empty());
+    assert!(daemon.store.players().absences("G1").unwrap().is_empty());
     // A date that does not read gets an answer saying how to write it.
     let body = format!("Password: {}\naway until soon", secrets["Ann"]);
     send(

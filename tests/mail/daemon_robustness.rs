@@ -36,7 +36,8 @@ fn with_campaign(
 fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
     daemon
         .store
-        .due_mail(i64::MAX)
+        .outbox()
+        .due(i64::MAX)
         .unwrap()
         .into_iter()
         .filter(|q| q.mail.recipient == address)
@@ -45,7 +46,7 @@ fn queued_to(daemon: &Daemon, address: &str) -> Vec<(String, String)> {
 }
 
 fn statuses(daemon: &Daemon, status: InboundStatus) -> usize {
-    daemon.store.inbound_with_status(status).unwrap().len()
+    daemon.store.inbox().with_status(status).unwrap().len()
 }
 
 #[test]
@@ -104,12 +105,13 @@ fn a_mail_that_meets_a_bug_is_set_aside_and_the_next_mails_are_handled() {
     assert!(handled[1].1.contains("accepted"), "{handled:?}");
     let failed = daemon
         .store
-        .inbound_with_status(InboundStatus::Failed)
+        .inbox()
+        .with_status(InboundStatus::Failed)
         .unwrap();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].raw, crash, "the mail is kept as it came");
     // Nothing the failed attempt began stays: no orders version for Ann.
-    let orders = daemon.store.orders_for_day("G1", 1).unwrap();
+    let orders = daemon.store.orders().for_day("G1", 1).unwrap();
     assert_eq!(orders.len(), 1);
     assert_eq!(orders[0].player, "Ben");
     let to_gm = queued_to(&daemon, GM);
@@ -164,12 +166,12 @@ fn a_turn_whose_engine_fails_is_held_and_other_campaigns_go_on() {
         held.starts_with("held:") && held.contains("simulated bug in the engine"),
         "{held}"
     );
-    assert!(daemon.store.load_day("I1", 1).unwrap().is_none());
+    assert!(daemon.store.days().load("I1", 1).unwrap().is_none());
     assert_eq!(
         daemon.turns().check_turn("I2", later).unwrap(),
         "processed day 1 early"
     );
-    assert!(daemon.store.load_day("I2", 1).unwrap().is_some());
+    assert!(daemon.store.days().load("I2", 1).unwrap().is_some());
     // The GM of I1 is told once, not on every tick.
     daemon.turns().check_turn("I1", later + 60).unwrap();
     let notices = queued_to(&daemon, GM)
@@ -202,12 +204,13 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
         }
     );
     assert!(note.contains("second delivery"), "{note}");
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 1);
     assert_eq!(queued_to(&daemon, ANN).len(), 1, "one confirmation");
     assert_eq!(statuses(&daemon, InboundStatus::Duplicate), 1);
     assert!(
         daemon
             .store
+            .control()
             .gm_log(None)
             .unwrap()
             .iter()
@@ -225,7 +228,7 @@ fn the_same_letter_delivered_twice_is_kept_and_answered_once() {
     );
     let (_, note) = daemon.mail_in().ingest(&changed, START + 10).unwrap();
     assert!(note.contains("version 2"), "{note}");
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "message-id" && e.message.contains(&format!("mail {}", first.id()))),
@@ -244,7 +247,7 @@ fn a_huge_orders_mail_gets_a_short_refusal() {
     assert!(raw.len() > 4_000_000);
     let (_, note) = daemon.mail_in().ingest(&raw, START).unwrap();
     assert!(note.contains("refused unread"), "{note}");
-    assert!(daemon.store.orders_for_day("G1", 1).unwrap().is_empty());
+    assert!(daemon.store.orders().for_day("G1", 1).unwrap().is_empty());
     let answers = queued_to(&daemon, ANN);
     assert_eq!(answers.len(), 1);
     let (subject, text) = &answers[0];
@@ -486,7 +489,8 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     assert_eq!(statuses(&daemon, InboundStatus::New), 0);
     let failed = daemon
         .store
-        .inbound_with_status(InboundStatus::Failed)
+        .inbox()
+        .with_status(InboundStatus::Failed)
         .unwrap();
     assert!(failed.is_empty(), "{:?}", failed[0].note);
     let stored =
@@ -494,17 +498,19 @@ fn thousands_of_generated_mails_are_each_stored_once_and_answered_or_logged() {
     assert_eq!(stored, MAILS, "every mail stored once");
     let answered: std::collections::BTreeSet<i64> = daemon
         .store
-        .due_mail(i64::MAX)
+        .outbox()
+        .due(i64::MAX)
         .unwrap()
         .into_iter()
         .map(|q| q.next_attempt)
         .collect();
     let logged: std::collections::BTreeSet<i64> = daemon
         .store
+        .control()
         .gm_log(None)
         .unwrap()
         .into_iter()
-        .chain(daemon.store.gm_log(Some("G1")).unwrap())
+        .chain(daemon.store.control().gm_log(Some("G1")).unwrap())
         .filter_map(|e| e.inbound_id)
         .collect();
     for (n, (id, now)) in ids.iter().enumerate() {
@@ -554,7 +560,8 @@ fn killable_fixture(dir: &std::path::Path) {
         let campaign = realmgm::campaign::Campaign::parse("kill.toml", &text).unwrap();
         let secrets = daemon
             .store
-            .insert_campaign(&campaign, &text, START)
+            .campaigns_mut()
+            .insert(&campaign, &text, START)
             .unwrap();
         daemon.turns().check_turn(&tag, START).unwrap();
         let inbox = realmgm::mail::maildir::Maildir::create(dir.join(format!("in-{tag}"))).unwrap();
@@ -748,19 +755,19 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     let output = run_daemon(&dir).wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert!(store.latest_day("K1").unwrap().unwrap().day == 1);
-    assert!(store.latest_day("K3").unwrap().unwrap().day == 1);
-    let log = store.gm_log(Some("K0")).unwrap();
+    assert!(store.days().latest("K1").unwrap().unwrap().day == 1);
+    assert!(store.days().latest("K3").unwrap().unwrap().day == 1);
+    let log = store.control().gm_log(Some("K0")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "error" && e.message.contains("cannot be read")),
         "{log:?}"
     );
-    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    let failed = store.inbox().with_status(InboundStatus::Failed).unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K2's orders mails");
     // K2 is held, its state being changed outside realmgm, and its GM is
     // told through K2's own transport.
-    let log = store.gm_log(Some("K2")).unwrap();
+    let log = store.control().gm_log(Some("K2")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "hold" && e.message.contains("changed outside realmgm")),
@@ -865,8 +872,8 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         daemon.turns().process_turn("F1", START + 60).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
-    let day1 = daemon.store.latest_day("F1").unwrap().unwrap();
-    let queued_before = daemon.store.due_mail(i64::MAX).unwrap().len();
+    let day1 = daemon.store.days().latest("F1").unwrap().unwrap();
+    let queued_before = daemon.store.outbox().due(i64::MAX).unwrap().len();
     // Someone edits day 1 in the database the daemon is serving (it holds
     // that day's state in its cache), leaving the hash as it was.
     let db = rusqlite::Connection::open(&path).unwrap();
@@ -887,7 +894,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
             "{done}"
         );
     }
-    let control = daemon.store.control("F1").unwrap();
+    let control = daemon.store.control().get("F1").unwrap();
     assert!(
         control
             .hold_reason
@@ -914,7 +921,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
         .ingest(&mail(ANN, GM, "[F1] orders", "f2@x", &body), START + 200)
         .unwrap();
     assert!(note.contains("changed outside realmgm"), "{note}");
-    let after = daemon.store.due_mail(i64::MAX).unwrap();
+    let after = daemon.store.outbox().due(i64::MAX).unwrap();
     assert!(
         after[queued_before..]
             .iter()
@@ -924,13 +931,13 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     // A rollback reads nothing of the changed day, lifts the hold, and the
     // day runs again to the state it had.
     daemon.gm().rollback("F1", 0, START + 300).unwrap();
-    assert_eq!(daemon.store.control("F1").unwrap().hold_reason, None);
+    assert_eq!(daemon.store.control().get("F1").unwrap().hold_reason, None);
     assert!(matches!(
         daemon.turns().process_turn("F1", START + 360).unwrap(),
         TurnOutcome::Processed { day: 1, .. }
     ));
     assert_eq!(
-        daemon.store.latest_day("F1").unwrap().unwrap().hash,
+        daemon.store.days().latest("F1").unwrap().unwrap().hash,
         day1.hash
     );
     drop((daemon, db));
@@ -990,12 +997,16 @@ fn a_campaign_whose_state_was_changed_is_held_and_its_gm_mailed_once() {
     assert!(run_daemon(&dir).wait().unwrap().success());
     assert_eq!(held_notices(), 1);
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.latest_day_number("K1").unwrap(), Some(0));
+    assert_eq!(store.days().latest_number("K1").unwrap(), Some(0));
     for other in ["K0", "K2", "K3"] {
-        assert_eq!(store.latest_day_number(other).unwrap(), Some(1), "{other}");
+        assert_eq!(
+            store.days().latest_number(other).unwrap(),
+            Some(1),
+            "{other}"
+        );
     }
     assert!(players_mail_beyond_the_start(&dir, "K1").is_empty());
-    let failed = store.inbound_with_status(InboundStatus::Failed).unwrap();
+    let failed = store.inbox().with_status(InboundStatus::Failed).unwrap();
     assert_eq!(failed.len(), CHARACTERS.len(), "K1's orders, kept");
     // The next daemon finds the hold stored and says nothing again.
     let sent = sent_through(&dir, "K1").len();
@@ -1049,8 +1060,8 @@ fn a_campaign_whose_turn_fails_still_gets_its_gm_notice_sent_once() {
     assert_eq!(notices(), 1, "the GM's notice about K2, sent once");
     assert!(players_mail_beyond_the_start(&dir, "K2").is_empty());
     let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
-    assert_eq!(store.latest_day_number("K2").unwrap(), Some(0));
-    assert_eq!(store.latest_day_number("K3").unwrap(), Some(1));
+    assert_eq!(store.days().latest_number("K2").unwrap(), Some(0));
+    assert_eq!(store.days().latest_number("K3").unwrap(), Some(1));
     drop(store);
     std::fs::remove_dir_all(&dir).unwrap();
 }

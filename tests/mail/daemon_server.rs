@@ -76,7 +76,8 @@ fn a_campaign_is_played_over_smtp_and_imap() {
     daemon.turns().check_turn(&tag, now).unwrap();
     let target = daemon
         .store
-        .load_day(&tag, 0)
+        .days()
+        .load(&tag, 0)
         .unwrap()
         .unwrap()
         .state
@@ -245,7 +246,7 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
             .unwrap(),
         1
     );
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     assert!(
         log.iter().any(|e| e.kind == "imap"
             && e.message.contains("to 4242")
@@ -255,7 +256,8 @@ fn a_folder_renumbered_by_dovecot_is_rescanned_without_duplicates() {
     assert_eq!(
         daemon
             .store
-            .inbound_with_status(realmgm::store::InboundStatus::New)
+            .inbox()
+            .with_status(realmgm::store::InboundStatus::New)
             .unwrap()
             .len(),
         2,
@@ -306,11 +308,12 @@ fn a_mail_beyond_the_cap_comes_from_dovecot_cut_and_is_not_fetched_again() {
     );
     let stored = daemon
         .store
-        .inbound_with_status(realmgm::store::InboundStatus::New)
+        .inbox()
+        .with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert_eq!(stored.len(), 1);
     assert!(stored[0].raw.len() <= realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES);
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "too large" && e.message.contains(&format!("{size} bytes arrived"))),

@@ -60,7 +60,10 @@ fn daemon() -> (Daemon, BTreeMap<String, String>) {
     let mut store = Store::open_in_memory().unwrap();
     let text = campaign_text();
     let campaign = Campaign::parse("fr.toml", &text).unwrap();
-    let secrets = store.insert_campaign(&campaign, &text, START).unwrap();
+    let secrets = store
+        .campaigns_mut()
+        .insert(&campaign, &text, START)
+        .unwrap();
     let secrets = secrets.into_iter().map(|s| (s.player, s.secret)).collect();
     (Daemon::with_games(store, realmgm::games::game), secrets)
 }
@@ -156,7 +159,7 @@ fn play(dir: &Path) -> Played {
         "the game did not end within 200 turns of the daemon; log:\n{}",
         log.join("\n")
     );
-    let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
+    let latest = daemon.store.days().latest(TAG).unwrap().unwrap();
     // A finished game waits for nothing and refuses orders plainly.
     assert_eq!(daemon.turns().check_turn(TAG, now).unwrap(), "waiting");
     let late = daemon
@@ -365,7 +368,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
     let state = GameState::new(json);
     assert_eq!(game.awaiting(&state).unwrap(), Vec::<String>::new());
     assert!(!game.is_over(&state).unwrap());
-    daemon.store.save_day(TAG, 0, &state, START).unwrap();
+    daemon.store.days_mut().save(TAG, 0, &state, START).unwrap();
     let status = daemon.gm().status(TAG).unwrap();
     assert!(status.contains("standing orders decide"), "{status}");
     let answer = daemon
@@ -390,7 +393,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
         daemon.turns().check_turn(TAG, START + 1).unwrap(),
         "processed day 1 early"
     );
-    let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
+    let latest = daemon.store.days().latest(TAG).unwrap().unwrap();
     assert_eq!(latest.state.json()["phase"], "finished");
     assert!(game.is_over(&latest.state).unwrap());
     assert_eq!(

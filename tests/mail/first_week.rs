@@ -166,7 +166,10 @@ fn the_gm_switches_setup_by_mail_on_and_the_hold_lifts(week: &mut Week) {
                 && m.body_text.contains("the hold lifted itself")),
         "{told:?}"
     );
-    assert_eq!(week.daemon.store.control(TAG).unwrap().hold_reason, None);
+    assert_eq!(
+        week.daemon.store.control().get(TAG).unwrap().hold_reason,
+        None
+    );
     assert!(
         to(&mails, &week.emails["Dave"])[0]
             .body_text
@@ -175,6 +178,7 @@ fn the_gm_switches_setup_by_mail_on_and_the_hold_lifts(week: &mut Week) {
     let log: Vec<String> = week
         .daemon
         .store
+        .control()
         .gm_log(Some(TAG))
         .unwrap()
         .into_iter()
@@ -475,7 +479,7 @@ fn the_late_joiner_records_her_starting_info(week: &mut Week) {
 fn the_late_joiner_entered_with_her_starting_info(week: &Week) {
     use realmgm::magic_realm::state::{MrState, VictoryRequirements};
     use serde::Deserialize;
-    let latest = week.daemon.store.latest_day(TAG).unwrap().unwrap();
+    let latest = week.daemon.store.days().latest(TAG).unwrap().unwrap();
     let state = MrState::deserialize(latest.state.json()).unwrap();
     assert_eq!(
         state.victory_requirements.get("Wizard"),
@@ -529,7 +533,7 @@ fn a_seat_handed_over_keeps_its_name(week: &mut Week) {
         refused.contains("--name Dan cannot be used") && refused.contains("remove-player"),
         "{refused}"
     );
-    let players = week.daemon.store.load_campaign(TAG).unwrap().players;
+    let players = week.daemon.store.campaigns().load(TAG).unwrap().players;
     let carol = players.iter().find(|p| p.name == "Carol").unwrap();
     assert_eq!(carol.email.as_str(), "carol@example.org");
     assert!(!players.iter().any(|p| p.name == "Dan"));
@@ -681,7 +685,7 @@ fn a_hold_for_missing_orders_lifts_itself_once_they_are_in() {
                 && m.body_text.contains("Day 1 runs now.")),
         "{told:?}"
     );
-    assert_eq!(daemon.store.control("H1").unwrap().hold_reason, None);
+    assert_eq!(daemon.store.control().get("H1").unwrap().hold_reason, None);
 }
 
 /// A missing-orders hold whose count falls but stays over the limit is the
@@ -721,7 +725,13 @@ fn a_hold_for_missing_orders_is_told_once_as_its_count_falls() {
         .check_turn("H3", FIRST_DEADLINE + 180)
         .unwrap();
     assert!(done.contains("2 of 3 awaited players"), "{done}");
-    let reason = daemon.store.control("H3").unwrap().hold_reason.unwrap();
+    let reason = daemon
+        .store
+        .control()
+        .get("H3")
+        .unwrap()
+        .hold_reason
+        .unwrap();
     assert!(reason.contains("2 of 3"), "{reason}");
     assert!(
         to(
@@ -753,6 +763,6 @@ fn a_hold_for_the_gm_waits_for_him() {
             .unwrap();
         assert_eq!(done, "waiting");
     }
-    let control = daemon.store.control("H2").unwrap();
+    let control = daemon.store.control().get("H2").unwrap();
     assert!(control.hold_reason.is_some() && !control.hold_lifts_itself);
 }

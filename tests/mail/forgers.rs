@@ -53,7 +53,7 @@ fn campaign(daemon: &mut Daemon, extra: &str) -> std::collections::BTreeMap<Stri
 }
 
 fn held_in_log(daemon: &Daemon) -> usize {
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     log.iter().filter(|e| e.kind == NOTICE_HELD).count()
 }
 
@@ -107,7 +107,7 @@ fn a_forged_megabyte_subject_brings_a_notice_of_a_few_kilobytes_without_links() 
     );
     assert!(notices[0].1.body_text.contains("Ben"));
     // The GM's log repeats no more of it either.
-    let log = daemon.store.gm_log(Some("G1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("G1")).unwrap();
     assert!(log.iter().all(|e| e.message.len() < 1024), "{log:?}");
 }
 
@@ -282,7 +282,7 @@ fn a_letter_redelivered_re_encoded_refolded_or_padded_is_not_answered_again() {
         );
     }
     assert!(sent.flush_to(&mut daemon, START + 60, ANN).is_empty());
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 1);
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 1);
     // One word changed is another letter, read and answered.
     let changed = letter.replace("guess 42", "guess 43");
     let (inserted, note) = daemon
@@ -292,7 +292,7 @@ fn a_letter_redelivered_re_encoded_refolded_or_padded_is_not_answered_again() {
     assert!(matches!(inserted, InboundInsert::New(_)), "{note}");
     assert!(note.contains("accepted"), "{note}");
     assert_eq!(sent.flush_to(&mut daemon, START + 120, ANN).len(), 1);
-    assert_eq!(daemon.store.orders_for_day("G1", 1).unwrap().len(), 2);
+    assert_eq!(daemon.store.orders().for_day("G1", 1).unwrap().len(), 2);
 }
 
 /// A mail of about `megabytes` MB from `from`, in lines, with its own
@@ -329,7 +329,7 @@ fn a_strangers_twenty_megabytes_cost_a_few_kilobytes_each() {
         note.contains("not in the campaign") && note.contains("first 65"),
         "{note}"
     );
-    let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
+    let stored = daemon.store.inbox().get(inserted.id()).unwrap().unwrap();
     assert!(
         stored.raw.len() <= 64 * 1024,
         "{} bytes kept",
@@ -365,7 +365,7 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
         note.contains("no secret") && note.contains("bytes are kept"),
         "{note}"
     );
-    let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
+    let stored = daemon.store.inbox().get(inserted.id()).unwrap().unwrap();
     assert!(stored.raw.len() <= 8 * 1024 && stored.raw.ends_with(b"\r\n"));
     // Beyond 25 MiB only the start is stored, whoever sent it.
     let huge = big_mail(ANN, "h@evil.test", 30);
@@ -373,13 +373,13 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
         .mail_in()
         .ingest_from(huge.as_slice(), START)
         .unwrap();
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     let cut = log.iter().find(|e| e.kind == "too large").unwrap();
     assert!(
         cut.message
             .contains(&format!("{} bytes arrived", huge.len()))
     );
-    let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
+    let stored = daemon.store.inbox().get(inserted.id()).unwrap().unwrap();
     assert!(stored.raw.len() <= 8 * 1024, "{}", stored.raw.len());
     // An authenticated player's mail is kept whole.
     let body = format!(
@@ -391,7 +391,7 @@ fn a_forgers_mail_keeps_its_head_and_a_mail_beyond_the_ingest_cap_only_its_start
         .mail_in()
         .ingest(&mail(BEN, GM, "[G1] orders", "b@x", &body), START)
         .unwrap();
-    let stored = daemon.store.inbound_mail(inserted.id()).unwrap().unwrap();
+    let stored = daemon.store.inbox().get(inserted.id()).unwrap().unwrap();
     assert!(stored.raw.len() > 20_000, "{note}");
 }
 
@@ -403,7 +403,7 @@ fn a_strangers_mail_is_dropped_after_keep_strangers_days_and_a_forgery_is_not() 
     let (from_eve, _) = daemon.mail_in().ingest(&stranger, START).unwrap();
     let forged = mail(ANN, GM, "[G1] orders", "a1@evil.test", "guess 5");
     let (from_ann, _) = daemon.mail_in().ingest(&forged, START).unwrap();
-    let raw = |daemon: &Daemon, id: i64| daemon.store.inbound_mail(id).unwrap().unwrap();
+    let raw = |daemon: &Daemon, id: i64| daemon.store.inbox().get(id).unwrap().unwrap();
     daemon
         .mail_in()
         .handle_stored(START + 10 * DAY - 1)
@@ -414,7 +414,7 @@ fn a_strangers_mail_is_dropped_after_keep_strangers_days_and_a_forgery_is_not() 
     assert!(pruned.raw.is_empty());
     assert_eq!(pruned.status, InboundStatus::Rejected);
     assert!(!raw(&daemon, from_ann.id()).raw.is_empty());
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     assert!(log.iter().any(|e| e.kind == "pruned"), "{log:?}");
     // The row stays: the same mail delivered again is known.
     let again = daemon
@@ -441,10 +441,10 @@ fn a_maildir_mail_beyond_the_ingest_cap_is_stored_cut_and_logged() {
             .unwrap(),
         1
     );
-    let log = daemon.store.gm_log(None).unwrap();
+    let log = daemon.store.control().gm_log(None).unwrap();
     let cut = log.iter().find(|e| e.kind == "too large").unwrap();
     let id = cut.inbound_id.unwrap();
-    let stored = daemon.store.inbound_mail(id).unwrap().unwrap();
+    let stored = daemon.store.inbox().get(id).unwrap().unwrap();
     let cap = realmgm::daemon::mail_in::ingest::MAX_MAIL_BYTES;
     assert!(stored.raw.len() <= cap && stored.raw.len() > cap - 100);
     assert!(stored.raw.ends_with(b"\r\n"));
@@ -477,7 +477,7 @@ fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() 
     let growth = size_on_disk(&path).saturating_sub(after_first);
     eprintln!("growth for two second deliveries of a 20 MB stranger mail: {growth} bytes");
     assert!(growth < 512 * 1024, "{growth} bytes for two copies");
-    let copy = daemon.store.inbound_mail(copies[0]).unwrap().unwrap();
+    let copy = daemon.store.inbox().get(copies[0]).unwrap().unwrap();
     assert!(copy.raw.starts_with(b"X-N: 1\r\nFrom: eve@evil.test"));
     // A copy stored before its original is read is pruned with it too.
     let small = mail(EVE, GM, "[G1] orders", "r1@evil.test", "buy now");
@@ -496,7 +496,8 @@ fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() 
         assert!(
             daemon
                 .store
-                .inbound_mail(id)
+                .inbox()
+                .get(id)
                 .unwrap()
                 .unwrap()
                 .raw

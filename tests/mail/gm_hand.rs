@@ -112,7 +112,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
         !ann.contains("replaces the one mailed before"),
         "a first run replaces nothing: {ann}"
     );
-    let first = daemon.store.day_runs("MR", 2).unwrap();
+    let first = daemon.store.days().runs("MR", 2).unwrap();
     daemon.gm().rollback("MR", 1, START + 40).unwrap();
     daemon.turns().process_turn("MR", START + 50).unwrap();
     // Each report of the day run again says it replaces the one mailed before.
@@ -141,7 +141,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
             report.body_text
         );
     }
-    let runs = daemon.store.day_runs("MR", 2).unwrap();
+    let runs = daemon.store.days().runs("MR", 2).unwrap();
     assert_eq!(runs.len(), 2, "day 2 ran twice");
     assert_eq!(runs[1].state_hash, first[0].state_hash);
     assert_eq!(runs[1].orders_hash, first[0].orders_hash);
@@ -150,7 +150,7 @@ fn a_ruling_reaches_only_those_it_concerns_and_a_rerun_repeats_it() {
 #[test]
 fn rulings_by_mail_are_answered_one_by_one() {
     let (mut daemon, capture) = running();
-    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("MR").unwrap();
     let body = format!("Password: {secret}\nheal Amazon -- the healer came by\nfame Nobody +1\n");
     daemon
         .mail_in()
@@ -166,7 +166,7 @@ fn rulings_by_mail_are_answered_one_by_one() {
         answer.contains("Refused: the ruling 'fame Nobody +1': no character 'Nobody'"),
         "{answer}"
     );
-    assert_eq!(daemon.store.rulings("MR", 2).unwrap().len(), 1);
+    assert_eq!(daemon.store.rulings().on_day("MR", 2).unwrap().len(), 1);
 }
 
 #[test]
@@ -250,7 +250,7 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
         format!("{early:#}").contains("day 5 is not reached yet"),
         "{early:#}"
     );
-    let secret = daemon.store.new_gm_secret("MR").unwrap();
+    let secret = daemon.store.control_mut().new_gm_secret("MR").unwrap();
     let body = format!("Password: {secret}\nThe Amazon and the Dwarf met at dawn.");
     daemon
         .mail_in()
@@ -260,7 +260,12 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
         )
         .unwrap();
     assert_eq!(
-        daemon.store.narrative("MR", 2).unwrap().as_deref(),
+        daemon
+            .store
+            .announcements()
+            .narrative("MR", 2)
+            .unwrap()
+            .as_deref(),
         Some("The Amazon and the Dwarf met at dawn.")
     );
     daemon.turns().process_turn("MR", START + 30).unwrap();

@@ -92,7 +92,7 @@ impl Month {
                 .poll_imap(&imap_settings(GM_USER), "INBOX", self.now)
                 .unwrap();
             for (id, note) in self.daemon.mail_in().handle_stored(self.now).unwrap() {
-                let mail = self.daemon.store.inbound_mail(id).unwrap().unwrap();
+                let mail = self.daemon.store.inbox().get(id).unwrap().unwrap();
                 let raw = String::from_utf8_lossy(&mail.raw);
                 let sent_here = raw
                     .lines()
@@ -122,7 +122,7 @@ impl Month {
     }
 
     fn state(&self) -> MrState {
-        let latest = self.daemon.store.latest_day(&self.tag).unwrap().unwrap();
+        let latest = self.daemon.store.days().latest(&self.tag).unwrap().unwrap();
         serde_json::from_value(latest.state.json().clone()).unwrap()
     }
 
@@ -161,7 +161,7 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
     .replace("Danchar", "Dwarf")
     .replace("gm@realmgm.test", &format!("{GM_USER}@realmgm.test"));
     let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
-    let gm_secret = daemon.store.new_gm_secret(&tag).unwrap();
+    let gm_secret = daemon.store.control_mut().new_gm_secret(&tag).unwrap();
     let mut seats: Vec<Seat> = [
         ("Ann", "player1"),
         ("Ben", "player2"),
@@ -249,7 +249,10 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
                     "gm rule",
                     &format!("give {item} to Amazon -- a reward the GM owed"),
                 );
-                assert_eq!(month.daemon.store.rulings(&tag, 12).unwrap().len(), 1);
+                assert_eq!(
+                    month.daemon.store.rulings().on_day(&tag, 12).unwrap().len(),
+                    1
+                );
             }
             14 => {
                 let stored = month.daemon.campaign(&tag).unwrap();
@@ -262,7 +265,8 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
                 month
                     .daemon
                     .store
-                    .update_campaign(&updated, &stored.file_text)
+                    .campaigns_mut()
+                    .update(&updated, &stored.file_text)
                     .unwrap();
                 month.gm(
                     "gm announce",
@@ -302,26 +306,27 @@ fn a_month_with_five_players_is_played_through_the_mail_servers() {
         assert_eq!(done, format!("processed day {day} early"), "day {day}");
         month.deliver();
         if day == 15 && first_run_of_15.is_none() {
-            first_run_of_15 = Some(month.daemon.store.day_runs(&tag, 15).unwrap()[0].clone());
+            first_run_of_15 = Some(month.daemon.store.days().runs(&tag, 15).unwrap()[0].clone());
             month.gm("gm", "gm rollback 14");
             // Day 15 runs again from its kept orders and rulings.
             month.now += 10 * 60;
             month.daemon.turns().check_turn(&tag, month.now).unwrap();
             month.deliver();
-            let runs = month.daemon.store.day_runs(&tag, 15).unwrap();
+            let runs = month.daemon.store.days().runs(&tag, 15).unwrap();
             let first = first_run_of_15.as_ref().unwrap();
             assert_eq!(runs.last().unwrap().state_hash, first.state_hash);
             assert_eq!(runs.last().unwrap().reports_hash, first.reports_hash);
         }
         day += 1;
     }
-    let last = month.daemon.store.latest_day(&tag).unwrap().unwrap();
+    let last = month.daemon.store.days().latest(&tag).unwrap().unwrap();
     assert_eq!(last.day, 28, "every day ran");
     // Every mail the daemon got was handled, none failed.
     let unhandled = month
         .daemon
         .store
-        .inbound_with_status(realmgm::store::InboundStatus::New)
+        .inbox()
+        .with_status(realmgm::store::InboundStatus::New)
         .unwrap();
     assert!(unhandled.is_empty(), "{unhandled:?}");
     let mailboxes: BTreeMap<&str, Vec<InboundMail>> = [

@@ -213,7 +213,8 @@ fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_bac
     let bodies = |daemon: &realmgm::daemon::Daemon| -> Vec<String> {
         daemon
             .store
-            .due_mail(START + 3600)
+            .outbox()
+            .due(START + 3600)
             .unwrap()
             .into_iter()
             .map(|m| m.mail.body)
@@ -237,7 +238,7 @@ fn a_campaigns_confirmation_template_words_the_answer_and_a_broken_one_falls_bac
             .any(|b| b.contains("Your orders for day 1 are accepted (version 2)")),
         "the built-in wording goes out: {sent:?}"
     );
-    let log = daemon.store.gm_log(Some("R1")).unwrap();
+    let log = daemon.store.control().gm_log(Some("R1")).unwrap();
     assert!(
         log.iter()
             .any(|e| e.kind == "template" && e.message.contains("confirmation.txt")),

@@ -255,7 +255,7 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], "");
     let made = add_campaign(&mut daemon.store, "guess", &text);
     daemon.turns().check_turn("G1", START).unwrap();
-    let gm_secret = daemon.store.new_gm_secret("G1").unwrap();
+    let gm_secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
     // A newcomer is mailed his secret.
     let cid = daemon
         .seats()
@@ -358,7 +358,7 @@ fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
         found.join("\n---\n")
     );
     // What was masked still reads: the stored orders are the players'.
-    let ann = daemon.store.inbound_mail(1).unwrap().unwrap();
+    let ann = daemon.store.inbox().get(1).unwrap().unwrap();
     assert!(
         String::from_utf8_lossy(&ann.raw).contains("Password: ********\r\nguess 30"),
         "{}",

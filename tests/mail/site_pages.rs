@@ -49,10 +49,11 @@ fn pages(out: &Path) -> BTreeMap<String, String> {
 
 /// Build the site of the stored campaign under `site`.
 fn build(store: &mut Store, site: SiteSettings, out: &Path) -> BTreeMap<String, String> {
-    let mut stored = store.load_campaign(TAG).unwrap();
+    let mut stored = store.campaigns().load(TAG).unwrap();
     stored.campaign.site = Some(site);
     store
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .campaigns_mut()
+        .update(&stored.campaign, &stored.file_text)
         .unwrap();
     realmgm::site::build(store, TAG, out).unwrap();
     pages(out)
@@ -74,7 +75,7 @@ fn setting(publish: Publish, delay_days: Option<u32>) -> SiteSettings {
 /// name them before the campaign ends.
 fn hidden_treasures(store: &Store, day: u32) -> Vec<String> {
     let data = data::get().unwrap();
-    let state = store.load_day(TAG, day).unwrap().unwrap().state;
+    let state = store.days().load(TAG, day).unwrap().unwrap().state;
     let state = MrState::deserialize(state.json()).unwrap();
     secrets(&state)
         .holders
@@ -94,22 +95,34 @@ fn each_publish_setting_shows_only_what_it_allows_while_the_campaign_runs() {
     let db = dir.join("m16.sqlite");
     month16::play(&db, 10);
     let mut store = Store::open(&db).unwrap();
-    store.record_announcement(TAG, 3, ANNOUNCED, 0).unwrap();
-    store.set_narrative(TAG, 2, EARLY_TALE, 0).unwrap();
-    store.set_narrative(TAG, 9, LATE_TALE, 0).unwrap();
+    store
+        .announcements_mut()
+        .record(TAG, 3, ANNOUNCED, 0)
+        .unwrap();
+    store
+        .announcements_mut()
+        .set_narrative(TAG, 2, EARLY_TALE, 0)
+        .unwrap();
+    store
+        .announcements_mut()
+        .set_narrative(TAG, 9, LATE_TALE, 0)
+        .unwrap();
     let whisper = RelayedMessage {
         recipient: "P02".into(),
         sender: "P01".into(),
         text: WHISPER.into(),
     };
-    store.record_relayed_message(TAG, 5, &whisper, 0).unwrap();
+    store
+        .outbox_mut()
+        .record_relayed(TAG, 5, &whisper, 0)
+        .unwrap();
     let secret_treasures = hidden_treasures(&store, 10);
     assert!(
         !secret_treasures.is_empty(),
         "the sites still hold treasures"
     );
     let characters: Vec<String> = {
-        let state = store.load_day(TAG, 10).unwrap().unwrap().state;
+        let state = store.days().load(TAG, 10).unwrap().unwrap().state;
         MrState::deserialize(state.json())
             .unwrap()
             .characters
@@ -302,7 +315,8 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     // the folder switched to the new version.
     daemon
         .store
-        .record_announcement(TAG, 3, ANNOUNCED, 102)
+        .announcements_mut()
+        .record(TAG, 3, ANNOUNCED, 102)
         .unwrap();
     assert!(
         daemon
@@ -320,11 +334,12 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     let templates = dir.join("templates");
     std::fs::create_dir_all(&templates).unwrap();
     std::fs::write(templates.join("site_day.html"), "{% if %}").unwrap();
-    let mut stored = daemon.store.load_campaign(TAG).unwrap();
+    let mut stored = daemon.store.campaigns().load(TAG).unwrap();
     stored.campaign.template_folder = Some(templates.display().to_string());
     daemon
         .store
-        .update_campaign(&stored.campaign, &stored.file_text)
+        .campaigns_mut()
+        .update(&stored.campaign, &stored.file_text)
         .unwrap();
     let failed = daemon.site().refresh_site(TAG, &out, 104).unwrap().unwrap();
     assert!(
@@ -336,7 +351,7 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
         None,
         "logged once"
     );
-    let log = daemon.store.gm_log(Some(TAG)).unwrap();
+    let log = daemon.store.control().gm_log(Some(TAG)).unwrap();
     assert_eq!(
         log.iter()
             .filter(|e| e.message.contains("could not be built"))

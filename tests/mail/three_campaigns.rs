@@ -76,7 +76,8 @@ fn wait_for_day(db: &Path, tags: &[String], day: u32, daemon: &mut Child) {
         let store = Store::open(db).unwrap();
         let reached = tags.iter().all(|tag| {
             store
-                .latest_day(tag)
+                .days()
+                .latest(tag)
                 .unwrap()
                 .is_some_and(|latest| latest.day >= day)
         });
@@ -131,9 +132,9 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
     for day in 1..=DAYS {
         for tag in &tags {
             let store = Store::open(&db.0).unwrap();
-            let latest = store.latest_day(tag).unwrap().unwrap();
+            let latest = store.days().latest(tag).unwrap().unwrap();
             let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
-            let rules = store.load_campaign(tag).unwrap().campaign.rules;
+            let rules = store.campaigns().load(tag).unwrap().campaign.rules;
             let mut dice = Dice::new(5, day);
             for (name, user, _) in PLAYERS {
                 let orders = bot::orders_for(data, &rules, &state, name, &mut dice)
@@ -172,10 +173,10 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
     // Every mail the players sent was read and accepted, none failed.
     let store = Store::open(&db.0).unwrap();
     for tag in &tags {
-        let status = store.mail_health(tag).unwrap();
+        let status = store.inbox().mail_health(tag).unwrap();
         assert_eq!(status.failed, 0, "{tag}");
         for day in 1..=DAYS {
-            let orders = store.orders_for_day(tag, day).unwrap();
+            let orders = store.orders().for_day(tag, day).unwrap();
             let senders: Vec<&str> = orders.iter().map(|o| o.player.as_str()).collect();
             assert_eq!(senders, ["Ann", "Ben", "Cat"], "{tag} day {day}");
         }

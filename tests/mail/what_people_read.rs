@@ -133,7 +133,10 @@ fn month() -> &'static [Read] {
             "Password: wrong\nH, H\n",
         );
         send(&mut daemon, "nobody@else.test", &subject, "H, H\n");
-        let gm = format!("Password: {}\n", daemon.store.new_gm_secret(TAG).unwrap());
+        let gm = format!(
+            "Password: {}\n",
+            daemon.store.control_mut().new_gm_secret(TAG).unwrap()
+        );
         for command in [
             "gm status",
             "gm preview",
@@ -192,7 +195,7 @@ fn month() -> &'static [Read] {
                 text: note,
             });
         }
-        for entry in daemon.store.gm_log(Some(TAG)).unwrap() {
+        for entry in daemon.store.control().gm_log(Some(TAG)).unwrap() {
             texts.push(Read {
                 source: format!("the GM's log ({})", entry.kind),
                 text: entry.message,

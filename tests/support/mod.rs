@@ -51,7 +51,10 @@ pub fn campaign_text(tag: &str, players: &[(&str, &str)], extra: &str) -> String
 pub fn add_campaign(store: &mut Store, game: &str, text: &str) -> BTreeMap<String, String> {
     let mut campaign = Campaign::parse("test.toml", text).unwrap();
     campaign.game = game.to_string();
-    let secrets: Vec<PlayerSecret> = store.insert_campaign(&campaign, text, START).unwrap();
+    let secrets: Vec<PlayerSecret> = store
+        .campaigns_mut()
+        .insert(&campaign, text, START)
+        .unwrap();
     secrets.into_iter().map(|s| (s.player, s.secret)).collect()
 }
 

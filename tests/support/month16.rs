@@ -103,7 +103,8 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
     let first_deadline = campaign.schedule.first_deadline_unix();
     let mut store = Store::open(path).expect("a new database");
     let secrets: BTreeMap<String, String> = store
-        .insert_campaign(&campaign, &text, first_deadline - DAY)
+        .campaigns_mut()
+        .insert(&campaign, &text, first_deadline - DAY)
         .expect("the campaign is stored")
         .into_iter()
         .map(|s| (s.player, s.secret))
@@ -118,7 +119,7 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
     let (mut reading, mut running, mut sending) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for day in 1..=days {
         now = now.max(first_deadline + i64::from(day - 1) * DAY - DAY / 2);
-        let latest = daemon.store.latest_day(TAG).unwrap().unwrap();
+        let latest = daemon.store.days().latest(TAG).unwrap().unwrap();
         let state = MrState::deserialize(latest.state.json()).unwrap();
         let mut dice = Dice::new(17, day);
         for character in &state.characters {

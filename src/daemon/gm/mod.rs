@@ -59,12 +59,13 @@ impl GmControl<'_> {
     pub fn status_facts(&mut self, name: &str) -> anyhow::Result<CampaignStatus> {
         let stored = self.campaign(name)?;
         let campaign = &stored.campaign;
-        let control = self.store.control(name)?;
+        let control = self.store.control().get(name)?;
         let pending = self.pending(campaign)?;
         let (awaited, unknown) = self.awaited(&stored, &pending)?;
         let combat_round = self
             .store
-            .combat_round(name, pending.day)?
+            .rounds()
+            .get(name, pending.day)?
             .map(|round| crate::daemon::turns::rounds::round_status(&round));
         let setup = if self.turns().setting_up_by_mail(&stored)? {
             Some(self.turns().setup_status(&stored)?)
@@ -72,8 +73,8 @@ impl GmControl<'_> {
             None
         };
         let over = awaited.is_empty() && self.over(&stored, &pending)?;
-        let orders = self.store.orders_for_day(name, pending.day)?;
-        let away = self.store.absences(name)?;
+        let orders = self.store.orders().for_day(name, pending.day)?;
+        let away = self.store.players().absences(name)?;
         let mut players = Vec::new();
         for player in &awaited {
             let mine: Vec<_> = orders
@@ -89,7 +90,7 @@ impl GmControl<'_> {
                 player: player.clone(),
                 accepted_version: accepted,
                 latest_version: mine.last().map(|o| o.version),
-                bounces: self.store.bounce_count(name, player).unwrap_or(0),
+                bounces: self.store.players().bounce_count(name, player).unwrap_or(0),
                 away_until: away
                     .iter()
                     .find(|a| a.player.eq_ignore_ascii_case(player))
@@ -113,10 +114,10 @@ impl GmControl<'_> {
             })
             .map(|p| p.name.clone())
             .collect();
-        let health = self.store.mail_health(name)?;
+        let health = self.store.inbox().mail_health(name)?;
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
-            latest_day: self.store.latest_day(name)?.map(|d| d.day),
+            latest_day: self.store.days().latest(name)?.map(|d| d.day),
             mail: MailStatus {
                 to_send: health.to_send,
                 oldest_to_send: health.oldest_to_send.map(format_utc),
@@ -125,7 +126,7 @@ impl GmControl<'_> {
                 failed: health.failed,
                 notices_held: health.notices_held,
             },
-            rulings: self.store.rulings(name, pending.day)?,
+            rulings: self.store.rulings().on_day(name, pending.day)?,
             choosing,
             owing_starting_info,
             campaign: campaign.name.clone(),
@@ -213,10 +214,14 @@ impl GmControl<'_> {
                 );
             }
             if let DayToProcess::Seen(day) = meant
-                && let Some(latest) = daemon.store.latest_day(name)?
+                && let Some(latest) = daemon.store.days().latest(name)?
                 && latest.day > 0
                 && (0..JUST_RUN_SECONDS).contains(&(now - latest.created))
-                && daemon.store.accepted_order_times(name, day)?.is_empty()
+                && daemon
+                    .store
+                    .orders()
+                    .accepted_order_times(name, day)?
+                    .is_empty()
             {
                 anyhow::bail!(
                     "day {} was processed {} seconds ago and nobody has sent orders for day \
@@ -236,11 +241,11 @@ impl GmControl<'_> {
     /// # Errors
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
-        let latest = self
-            .store
-            .latest_day_number(name)?
-            .ok_or_else(|| anyhow::anyhow!("campaign {name} has no stored days to roll back"))?;
-        if self.store.load_day(name, day)?.is_none() || day > latest {
+        let latest =
+            self.store.days().latest_number(name)?.ok_or_else(|| {
+                anyhow::anyhow!("campaign {name} has no stored days to roll back")
+            })?;
+        if self.store.days().load(name, day)?.is_none() || day > latest {
             anyhow::bail!("campaign {name} has no stored day {day}; the latest is day {latest}");
         }
         if day == latest && day > 0 {
@@ -252,14 +257,16 @@ impl GmControl<'_> {
                 db = self.store.db_option()
             );
         }
-        self.store.rollback_to(name, day)?;
-        self.store.set_hold(name, None)?;
+        self.store.days_mut().rollback_to(name, day)?;
+        self.store.control_mut().set_hold(name, None)?;
         let note = format!(
             "rolled back from day {latest} to day {day}; day {} is pending again (its orders are \
              kept)",
             day + 1
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 
@@ -268,8 +275,10 @@ impl GmControl<'_> {
     /// # Errors
     /// No such campaign.
     pub fn pause(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
-        self.store.set_paused(name, true)?;
-        self.store.log_gm(Some(name), now, "gm", "paused", None)?;
+        self.store.control_mut().set_paused(name, true)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", "paused", None)?;
         Ok(format!(
             "{name} is paused; `gm resume` starts the deadlines again"
         ))
@@ -284,10 +293,12 @@ impl GmControl<'_> {
         let stored = self.campaign(name)?;
         let pending = self.pending(&stored.campaign)?;
         let day = pending.day;
-        self.store.set_paused(name, false)?;
-        self.store.set_hold(name, None)?;
-        self.store.set_approved_day(name, Some(day))?;
-        self.store.log_gm(Some(name), now, "gm", "resumed", None)?;
+        self.store.control_mut().set_paused(name, false)?;
+        self.store.control_mut().set_hold(name, None)?;
+        self.store.control_mut().set_approved_day(name, Some(day))?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", "resumed", None)?;
         // A pause often outlasts the deadline: then the day runs at once.
         let when = if pending.deadline <= now {
             "its deadline has passed, so it runs in the daemon's next round".to_string()
@@ -314,7 +325,9 @@ impl GmControl<'_> {
             );
         }
         let day = self.pending(&stored.campaign)?.day;
-        self.store.record_announcement(name, day, text, now)?;
+        self.store
+            .announcements_mut()
+            .record(name, day, text, now)?;
         let body = format!(
             "{} announcement ===\n\n{text}\n\nThe report of day {day} opens with it too.\n",
             marker(name)
@@ -329,8 +342,13 @@ impl GmControl<'_> {
                 now,
             )?;
         }
-        self.store
-            .log_gm(Some(name), now, "gm", &format!("announced: {text}"), None)?;
+        self.store.control_mut().log_gm(
+            Some(name),
+            now,
+            "gm",
+            &format!("announced: {text}"),
+            None,
+        )?;
         Ok(format!(
             "announced to {} players; the report of day {day} opens with it",
             stored.players.len()
@@ -360,14 +378,18 @@ impl GmControl<'_> {
             );
         }
         let pending = self.pending(&stored.campaign)?.day;
-        let latest = self.store.latest_day(name)?.map_or(0, |d| d.day);
+        let latest = self.store.days().latest(name)?.map_or(0, |d| d.day);
         let day = day.unwrap_or(latest.max(1));
         if day == 0 || day > pending {
             anyhow::bail!("day {day} is not reached yet: narrate a day from 1 to {pending}");
         }
-        self.store.set_narrative(name, day, text, now)?;
+        self.store
+            .announcements_mut()
+            .set_narrative(name, day, text, now)?;
         let note = format!("narrative of day {day} kept");
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(format!(
             "{note}; the GM history of day {day} shows it (`realmgm report --campaign {name} --day \
              {day} --gm{db}`)",
@@ -383,14 +405,17 @@ impl GmControl<'_> {
         let stored = self.campaign(name)?;
         let day = self.pending(&stored.campaign)?.day;
         self.store
+            .control_mut()
             .extend_deadline(name, day, i64::from(hours) * 3600)?;
-        self.store.set_hold(name, None)?;
+        self.store.control_mut().set_hold(name, None)?;
         let deadline = self.pending(&stored.campaign)?.deadline;
         let note = format!(
             "deadline of day {day} extended by {hours} hours to {}",
             format_utc(deadline)
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 
@@ -414,6 +439,7 @@ impl GmControl<'_> {
             .clone();
         let report = self
             .store
+            .days()
             .report(name, Some(&record.name), day)?
             .ok_or_else(|| {
                 anyhow::anyhow!(
@@ -475,7 +501,7 @@ impl GmControl<'_> {
             let (note, answer) =
                 self.turns()
                     .setup_submit(&stored, &seat, text, None, source_mail, now)?;
-            self.store.log_gm(
+            self.store.control_mut().log_gm(
                 Some(name),
                 now,
                 "gm",
@@ -496,7 +522,7 @@ impl GmControl<'_> {
             },
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(name),
             now,
             "gm",
@@ -523,7 +549,7 @@ impl GmControl<'_> {
     /// taken for an order to run the next one, with no orders from anyone.
     fn process_by_mail(&mut self, name: &str, letter: &Letter, now: i64) -> anyhow::Result<String> {
         if let Some(written) = letter.mail.date_unix
-            && let Some(latest) = self.store.latest_day(name)?
+            && let Some(latest) = self.store.days().latest(name)?
             && latest.day > 0
             && latest.created > written
         {
@@ -650,7 +676,7 @@ impl GmControl<'_> {
             letter.answering(),
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(&name),
             now,
             "gm",
@@ -878,11 +904,12 @@ impl GmControl<'_> {
              go on. Its mail is kept; fix the record (or restore a backup) and restart the daemon."
         );
         self.store
+            .control_mut()
             .log_gm(Some(name), now, "error", &message, None)?;
-        if let Some(gm) = self.store.campaign_gm_address(name)? {
+        if let Some(gm) = self.store.campaigns().gm_address(name)? {
             let mut headers = std::collections::BTreeMap::new();
             headers.insert("auto-submitted".to_string(), "auto-generated".to_string());
-            self.store.enqueue_mail(
+            self.store.outbox_mut().enqueue(
                 &crate::store::OutgoingMail {
                     campaign: None,
                     recipient: gm,
@@ -908,7 +935,7 @@ impl GmControl<'_> {
     /// # Errors
     /// No such campaign, or the store fails.
     pub fn failed_mail_list(&self, name: &str) -> anyhow::Result<String> {
-        let failed = self.store.failed_mail(name)?;
+        let failed = self.store.inbox().failed(name)?;
         if failed.is_empty() {
             return Ok(format!("no mail of {name} is set aside as failed"));
         }
@@ -934,7 +961,7 @@ impl GmControl<'_> {
     /// # Errors
     /// No such mail, a mail that did not fail, or the store fails.
     pub fn retry_failed_mail(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
-        let Some(mail) = self.store.inbound_mail(id)? else {
+        let Some(mail) = self.store.inbox().get(id)? else {
             anyhow::bail!("there is no mail {id}; `gm mail list` shows the failed ones");
         };
         if mail.status != InboundStatus::Failed {
@@ -948,9 +975,11 @@ impl GmControl<'_> {
             mail.note.unwrap_or_default()
         );
         self.store
+            .control_mut()
             .log_gm(Some(name), now, "retry", &note, Some(id))?;
         self.store
-            .set_inbound_status(id, InboundStatus::New, None)?;
+            .inbox_mut()
+            .set_status(id, InboundStatus::New, None)?;
         let handled = self.mail_in().handle_stored(now)?;
         let outcome = handled
             .into_iter()

@@ -20,9 +20,11 @@ impl GmControl<'_> {
     pub fn rule(&mut self, name: &str, ruling: &GmRuling, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let day = self.check_ruling(&stored, ruling)?;
-        let id = self.store.record_ruling(name, day, ruling, now)?;
+        let id = self.store.rulings_mut().record(name, day, ruling, now)?;
         let note = format!("ruling {id} for day {day}: {}", with_reason(ruling));
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(format!(
             "{note}\nIt is carried out as day {day} begins, and the players it concerns read it in \
              their report; `gm withdraw-ruling {id}` takes it back before then."
@@ -73,7 +75,10 @@ impl GmControl<'_> {
             return Ok(None);
         };
         let state = game.admit(&state, &campaign.rules, &stored.seats())?;
-        let rulings = self.store.rulings_given(&campaign.name, pending.day)?;
+        let rulings = self
+            .store
+            .rulings()
+            .given_on_day(&campaign.name, pending.day)?;
         Ok(Some((
             pending.day,
             game.rule(&state, &campaign.rules, &rulings)?,
@@ -88,10 +93,11 @@ impl GmControl<'_> {
     pub fn withdraw_ruling(&mut self, name: &str, id: i64, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         let day = self.pending(&stored.campaign)?.day;
-        if !self.store.withdraw_ruling(name, day, id, now)? {
+        if !self.store.rulings_mut().withdraw(name, day, id, now)? {
             let standing: Vec<String> = self
                 .store
-                .rulings(name, day)?
+                .rulings()
+                .on_day(name, day)?
                 .iter()
                 .map(|r| format!("{} ({})", r.id, r.text))
                 .collect();
@@ -105,7 +111,9 @@ impl GmControl<'_> {
             );
         }
         let note = format!("ruling {id} for day {day} withdrawn");
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 

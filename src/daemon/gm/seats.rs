@@ -32,7 +32,7 @@ impl Seats<'_> {
     /// The seat cannot join, and why.
     pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
-        let Some(latest) = self.store.latest_day(&campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&campaign.name)? else {
             return Ok(());
         };
         let game = self.game(campaign)?;
@@ -82,7 +82,7 @@ impl Seats<'_> {
                 character: character.map(str::to_string),
             },
         )?;
-        let made = self.store.add_player(
+        let made = self.store.players_mut().add(
             name,
             &Player {
                 name: player.to_string(),
@@ -105,7 +105,7 @@ impl Seats<'_> {
             &choosing,
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(name),
             now,
             "gm",
@@ -118,7 +118,8 @@ impl Seats<'_> {
     /// Whether the players of `name` are setting the game up by mail: the
     /// setup has begun and the game has not.
     fn setup_by_mail_under_way(&self, name: &str) -> anyhow::Result<bool> {
-        Ok(self.store.latest_day(name)?.is_none() && self.store.setup_progress(name)?.is_some())
+        Ok(self.store.days().latest(name)?.is_none()
+            && self.store.campaigns().setup_progress(name)?.is_some())
     }
 
     /// Give the seat of `player` to `email` with a new secret; with
@@ -179,12 +180,17 @@ impl Seats<'_> {
                 },
             )?;
         }
-        let made = self.store.replace_player(name, &record.name, &email)?;
+        let made = self
+            .store
+            .players_mut()
+            .replace(name, &record.name, &email)?;
         if let Some(new) = character {
-            self.store.set_character(name, &record.name, new)?;
+            self.store
+                .players_mut()
+                .set_character(name, &record.name, new)?;
         }
         if let (Some(ruling), Some(day)) = (&ruling, ruling_day) {
-            self.store.record_ruling(name, day, ruling, now)?;
+            self.store.rulings_mut().record(name, day, ruling, now)?;
         }
         let farewell = format!(
             "{} seat handed over ===\n\nThe GM has given your seat ({}) in the campaign {name} to \
@@ -221,7 +227,9 @@ impl Seats<'_> {
                 .map(|c| format!(", playing the {c}"))
                 .unwrap_or_default()
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(made)
     }
 
@@ -243,7 +251,8 @@ impl Seats<'_> {
         let stored = self.campaign(name)?;
         let record = seat(&stored, player)?;
         self.store
-            .remove_player(name, &record.name, character_stays, now)?;
+            .players_mut()
+            .remove(name, &record.name, character_stays, now)?;
         let fate = if character_stays {
             "Your character stays in the game, played as when orders are missing."
         } else {
@@ -271,7 +280,9 @@ impl Seats<'_> {
                 "the character leaves the Realm as the next day begins"
             }
         );
-        self.store.log_gm(Some(name), now, "gm", &note, None)?;
+        self.store
+            .control_mut()
+            .log_gm(Some(name), now, "gm", &note, None)?;
         Ok(note)
     }
 
@@ -286,7 +297,7 @@ impl Seats<'_> {
         player: &PlayerRecord,
     ) -> anyhow::Result<bool> {
         Ok(player.character.is_none()
-            && self.store.latest_day(&stored.campaign.name)?.is_some()
+            && self.store.days().latest(&stored.campaign.name)?.is_some()
             && self.game(&stored.campaign)?.accepts_late_players())
     }
 
@@ -330,7 +341,9 @@ impl Seats<'_> {
                 let unplayed = self.unplayed_now(stored)?;
                 let character = crate::suggest::find(&wanted, unplayed.iter().map(String::as_str))
                     .map_or(wanted.clone(), str::to_string);
-                self.store.set_character(&name, &player.name, &character)?;
+                self.store
+                    .players_mut()
+                    .set_character(&name, &player.name, &character)?;
                 let day = self.pending(&stored.campaign)?.day;
                 let mut body = format!(
                     "{} character ===\n\nYou play the {character}, who enters the Realm at the Inn \
@@ -365,6 +378,7 @@ impl Seats<'_> {
             now,
         )?;
         self.store
+            .control_mut()
             .log_gm(Some(&name), now, "player", &note, letter.inbound_id)?;
         Ok(note)
     }
@@ -472,7 +486,7 @@ impl Seats<'_> {
             letter.answering(),
             now,
         )?;
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(&campaign.name),
             now,
             "player",
@@ -499,7 +513,7 @@ impl Seats<'_> {
 
     /// The characters nobody plays or has chosen, as the campaign stands.
     fn unplayed_now(&self, stored: &StoredCampaign) -> anyhow::Result<Vec<String>> {
-        let Some(latest) = self.store.latest_day(&stored.campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&stored.campaign.name)? else {
             return Ok(Vec::new());
         };
         let game = self.game(&stored.campaign)?;
@@ -517,7 +531,7 @@ impl Seats<'_> {
         new: &str,
     ) -> anyhow::Result<Option<GmRuling>> {
         let game = self.game(&stored.campaign)?;
-        let Some(latest) = self.store.latest_day(&stored.campaign.name)? else {
+        let Some(latest) = self.store.days().latest(&stored.campaign.name)? else {
             return Ok(None);
         };
         Ok(game

@@ -52,7 +52,7 @@ pub fn identify(
         || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
     if is_gm {
         let ok = match secret() {
-            Some(secret) => store.check_gm_secret(&campaign.name, &secret)?,
+            Some(secret) => store.control().check_gm_secret(&campaign.name, &secret)?,
             None => false,
         };
         return Ok(if ok {
@@ -61,12 +61,14 @@ pub fn identify(
             Sender::Refused(Refused::GmWithoutSecret)
         });
     }
-    let Some(player) = store.player_by_address(campaign, from)? else {
+    let Some(player) = store.players().by_address(campaign, from)? else {
         return Ok(Sender::Refused(Refused::Stranger(from.to_string())));
     };
     let secret = secret();
     let ok = match &secret {
-        Some(secret) => store.check_secret(&campaign.name, &player.name, secret)?,
+        Some(secret) => store
+            .players()
+            .check_secret(&campaign.name, &player.name, secret)?,
         None => false,
     };
     Ok(if ok {

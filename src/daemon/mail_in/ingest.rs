@@ -151,7 +151,8 @@ impl MailIn<'_> {
         let head = head_of(raw, MAX_MAIL_BYTES);
         let inserted = self
             .store
-            .insert_inbound_head(head, delivered, &arrival(head), now)?;
+            .inbox_mut()
+            .insert_head(head, delivered, &arrival(head), now)?;
         // A second delivery keeps only its headers: nothing of it was cut.
         if head.len() < delivered && matches!(inserted, InboundInsert::New(_)) {
             let id = inserted.id();
@@ -161,11 +162,15 @@ impl MailIn<'_> {
                 MAX_MAIL_BYTES / (1024 * 1024),
                 head.len()
             );
-            self.store.log_gm(None, now, "too large", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "too large", &note, Some(id))?;
         }
         if let InboundInsert::Redelivered { id, original } = inserted {
             let note = format!("mail {id}: {}", redelivery_note(original));
-            self.store.log_gm(None, now, "duplicate", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "duplicate", &note, Some(id))?;
         }
         Ok(inserted)
     }
@@ -213,7 +218,7 @@ impl MailIn<'_> {
     /// The store fails.
     pub fn stored_note(&self, inserted: &InboundInsert) -> anyhow::Result<String> {
         Ok(match inserted {
-            InboundInsert::New(id) => match self.store.inbound_mail(*id)? {
+            InboundInsert::New(id) => match self.store.inbox().get(*id)? {
                 Some(mail) if mail.status != InboundStatus::New => mail.note.unwrap_or_default(),
                 _ => "stored; the daemon answers it in its next round".to_string(),
             },
@@ -285,7 +290,7 @@ impl MailIn<'_> {
             .select(folder)
             .with_context(|| format!("cannot open the IMAP folder '{folder}'"))?;
         let mailbox = mailbox_key(settings, folder);
-        let remembered = self.store.imap_uid_validity(&mailbox)?;
+        let remembered = self.store.inbox().imap_uid_validity(&mailbox)?;
         let scan = scan_for(remembered, status.uid_validity);
         let uids = match scan {
             Scan::Unseen => client.search_unseen()?,
@@ -306,7 +311,9 @@ impl MailIn<'_> {
                          it is flagged seen and skipped, and stays on the server: flag it unread \
                          there to have it fetched again"
                     );
-                    self.store.log_gm(None, now, "imap", &note, None)?;
+                    self.store
+                        .control_mut()
+                        .log_gm(None, now, "imap", &note, None)?;
                 }
                 Err(error) => return Err(error.into()),
             }
@@ -319,10 +326,14 @@ impl MailIn<'_> {
                  server renumbered it); re-scanned all {}, {new} of them new",
                 crate::words::counted(uids.len(), "message", "messages")
             );
-            self.store.log_gm(None, now, "imap", &note, None)?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "imap", &note, None)?;
         }
         if let Some(current) = status.uid_validity {
-            self.store.set_imap_uid_validity(&mailbox, current, now)?;
+            self.store
+                .inbox_mut()
+                .set_imap_uid_validity(&mailbox, current, now)?;
         }
         Ok(new)
     }
@@ -351,21 +362,23 @@ impl MailIn<'_> {
         now: i64,
         go_on: &dyn Fn() -> bool,
     ) -> anyhow::Result<Vec<(i64, String)>> {
-        let pruned = self.store.prune_stranger_mail(now)?;
+        let pruned = self.store.inbox_mut().prune_stranger_mail(now)?;
         if pruned > 0 {
             let note = format!(
                 "dropped the kept text of {} older than mail.keep_strangers_days; their rows \
                  stay",
                 crate::words::counted(pruned, "stranger mail", "stranger mails")
             );
-            self.store.log_gm(None, now, "pruned", &note, None)?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "pruned", &note, None)?;
         }
         let mut handled = Vec::new();
-        for id in self.store.inbound_ids_with_status(InboundStatus::New)? {
+        for id in self.store.inbox().ids_with_status(InboundStatus::New)? {
             if !go_on() {
                 break;
             }
-            let Some(stored) = self.store.inbound_mail(id)? else {
+            let Some(stored) = self.store.inbox().get(id)? else {
                 continue;
             };
             // Everything one mail causes is committed together with its new
@@ -390,7 +403,8 @@ impl MailIn<'_> {
             };
             if let Err(error) = self
                 .store
-                .set_inbound_status(stored.id, status, Some(&note))
+                .inbox_mut()
+                .set_status(stored.id, status, Some(&note))
             {
                 self.store.abandon_work();
                 return Err(error.into());
@@ -398,7 +412,7 @@ impl MailIn<'_> {
             self.store.commit_work()?;
             handled.push((stored.id, note));
         }
-        self.store.release_free_pages()?;
+        self.store.inbox_mut().release_free_pages()?;
         Ok(handled)
     }
 
@@ -435,7 +449,10 @@ impl MailIn<'_> {
                     now,
                 )?;
             }
-            _ => self.store.log_gm(None, now, "error", &note, Some(id))?,
+            _ => self
+                .store
+                .control_mut()
+                .log_gm(None, now, "error", &note, Some(id))?,
         }
         Ok(note)
     }
@@ -458,7 +475,9 @@ impl MailIn<'_> {
             Ok(mail) => mail,
             Err(error) => {
                 let note = format!("unreadable mail: {error}");
-                self.store.log_gm(None, now, "rejected", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "rejected", &note, Some(id))?;
                 let kept = self.keep_head(id, raw, &no_campaign, true, now)?;
                 return Ok((InboundStatus::Rejected, note + &kept));
             }
@@ -493,13 +512,18 @@ impl MailIn<'_> {
         };
         let (stored, plus_secret) = routed;
         let campaign = stored.campaign.clone();
-        if let Some(earlier) = self.store.earlier_mail_with_message_id(id)? {
+        if let Some(earlier) = self.store.inbox().earlier_with_message_id(id)? {
             let note = format!(
                 "mail {id} has the Message-ID of mail {earlier} but another sender or content; \
                  it is read as a mail of its own"
             );
-            self.store
-                .log_gm(Some(&campaign.name), now, "message-id", &note, Some(id))?;
+            self.store.control_mut().log_gm(
+                Some(&campaign.name),
+                now,
+                "message-id",
+                &note,
+                Some(id),
+            )?;
         }
         // Read only for a registered sender: a stranger's text is not copied.
         let password = std::cell::LazyCell::new(|| take_password(&mail.body_text));
@@ -585,8 +609,13 @@ impl MailIn<'_> {
                     "mail from {}, who is not in the campaign; not answered",
                     one_line(&address, ADDRESS_SHOWN)
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "stranger", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "stranger",
+                    &note,
+                    Some(id),
+                )?;
                 Ok(note)
             }
             Refused::GmWithoutSecret => {
@@ -599,8 +628,13 @@ impl MailIn<'_> {
                     campaign.name,
                     db = self.store.db_option()
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let gm = campaign.gm.email.as_str();
                 self.notice(
                     campaign,
@@ -626,8 +660,13 @@ impl MailIn<'_> {
                      never read: write your orders and your `Password:` line in the body of the \
                      mail itself and send it again.\n"
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let to = NoticeTo::Player(&player.name);
                 self.notice(campaign, to, &player.email, "mail not read", &body, id, now)?;
                 Ok(note)
@@ -641,8 +680,13 @@ impl MailIn<'_> {
                      `Password: <your secret>` and send it again. If you did not, someone may be \
                      writing in your name; the GM has been told.\n"
                 );
-                self.store
-                    .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "rejected",
+                    &note,
+                    Some(id),
+                )?;
                 let to = NoticeTo::Player(&player.name);
                 self.notice(
                     campaign,
@@ -679,14 +723,18 @@ impl MailIn<'_> {
             .clone()
             .unwrap_or_default()
             .notice_interval_seconds();
-        match self.store.notice_turn(&campaign.name, to, now, interval)? {
+        match self
+            .store
+            .inbox_mut()
+            .notice_turn(&campaign.name, to, now, interval)?
+        {
             NoticeTurn::Held => {
                 let note = format!(
                     "the notice '{subject}' to {address} was held back: one went there less \
                      than {} ago (mail.notice_interval_minutes)",
                     crate::words::counted(interval / 60, "minute", "minutes")
                 );
-                self.store.log_gm(
+                self.store.control_mut().log_gm(
                     Some(&campaign.name),
                     now,
                     NOTICE_HELD,
@@ -735,7 +783,8 @@ impl MailIn<'_> {
             None
         };
         self.store
-            .keep_inbound_head(id, head, raw.len(), prune_after)?;
+            .inbox_mut()
+            .keep_head(id, head, raw.len(), prune_after)?;
         Ok(if head.len() < raw.len() {
             // `raw` is what was stored, itself perhaps cut: the size that
             // arrived is in the row and in the "too large" line.
@@ -761,16 +810,24 @@ impl MailIn<'_> {
         if let crate::mail::auto::AutoKind::Bounce { failed_recipients } = kind {
             let mut told = false;
             for address in failed_recipients {
-                for (campaign, player) in self.store.players_by_email(address)? {
-                    let count = self.store.record_bounce(&campaign, &player, now, &note)?;
-                    let stored = self.store.load_campaign(&campaign)?;
+                for (campaign, player) in self.store.players().by_email_everywhere(address)? {
+                    let count = self
+                        .store
+                        .players_mut()
+                        .record_bounce(&campaign, &player, now, &note)?;
+                    let stored = self.store.campaigns().load(&campaign)?;
                     let message = format!(
                         "mail to {player} ({address}) bounced ({} so far): {}",
                         crate::words::counted(count, "bounce", "bounces"),
                         quotable(&mail.subject, QUOTED_CHARS)
                     );
-                    self.store
-                        .log_gm(Some(&campaign), now, "bounce", &message, Some(id))?;
+                    self.store.control_mut().log_gm(
+                        Some(&campaign),
+                        now,
+                        "bounce",
+                        &message,
+                        Some(id),
+                    )?;
                     let body = format!(
                         "{} GM notice ===\n\n{message}\n",
                         crate::daemon::orders::confirm::marker(&campaign)
@@ -782,10 +839,14 @@ impl MailIn<'_> {
                 }
             }
             if !told {
-                self.store.log_gm(None, now, "bounce", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "bounce", &note, Some(id))?;
             }
         } else {
-            self.store.log_gm(None, now, "robot", &note, Some(id))?;
+            self.store
+                .control_mut()
+                .log_gm(None, now, "robot", &note, Some(id))?;
         }
         Ok((InboundStatus::Rejected, note))
     }
@@ -803,17 +864,19 @@ impl MailIn<'_> {
         now: i64,
     ) -> anyhow::Result<BySender> {
         let address = from.unwrap_or("(no From)");
-        let mut seats = self.store.players_by_email(address)?;
+        let mut seats = self.store.players().by_email_everywhere(address)?;
         seats.dedup_by(|a, b| a.0 == b.0);
         match seats.as_slice() {
-            [(one, _)] => Ok(BySender::One(Box::new(self.store.load_campaign(one)?))),
+            [(one, _)] => Ok(BySender::One(Box::new(self.store.campaigns().load(one)?))),
             [] => {
                 let note = format!(
                     "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
                      not answered",
                     one_line(address, ADDRESS_SHOWN)
                 );
-                self.store.log_gm(None, now, "stranger", &note, Some(id))?;
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "stranger", &note, Some(id))?;
                 Ok(BySender::Refused {
                     note,
                     settings: Box::default(),
@@ -831,7 +894,7 @@ impl MailIn<'_> {
                     one_line(address, ADDRESS_SHOWN)
                 );
                 let (first, player) = &several[0];
-                let first = self.store.load_campaign(first)?.campaign;
+                let first = self.store.campaigns().load(first)?.campaign;
                 let body = format!(
                     "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
                      It was not read. Send it again with the campaign's tag in the subject, for \
@@ -839,8 +902,13 @@ impl MailIn<'_> {
                     first.name
                 );
                 for (campaign, _) in several {
-                    self.store
-                        .log_gm(Some(campaign), now, "untagged", &note, Some(id))?;
+                    self.store.control_mut().log_gm(
+                        Some(campaign),
+                        now,
+                        "untagged",
+                        &note,
+                        Some(id),
+                    )?;
                 }
                 let to = NoticeTo::Player(player);
                 self.notice(&first, to, address, "which campaign?", &body, id, now)?;
@@ -857,7 +925,7 @@ impl MailIn<'_> {
     /// plus-address.
     fn route(&self, mail: &InboundMail) -> Option<Routed<StoredCampaign>> {
         route(mail, |tag| {
-            let stored = self.store.load_campaign(tag).ok()?;
+            let stored = self.store.campaigns().load(tag).ok()?;
             let gm_local_part = bare_address(&sender(&stored.campaign))
                 .split('@')
                 .next()
@@ -972,13 +1040,13 @@ mod tests {
             daemon.mail_in().poll_imap(&settings, "INBOX", 20).unwrap(),
             0
         );
-        assert!(daemon.store.gm_log(None).unwrap().is_empty());
+        assert!(daemon.store.control().gm_log(None).unwrap().is_empty());
         assert_eq!(
             daemon.mail_in().poll_imap(&settings, "INBOX", 30).unwrap(),
             1
         );
         server.join().unwrap();
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1, "{log:?}");
         assert!(
             log[0].message.contains("UIDVALIDITY changed from 7 to 9")
@@ -986,11 +1054,15 @@ mod tests {
             "{log:?}"
         );
         let key = format!("gm@127.0.0.1:{port}/INBOX");
-        assert_eq!(daemon.store.imap_uid_validity(&key).unwrap(), Some(9));
+        assert_eq!(
+            daemon.store.inbox().imap_uid_validity(&key).unwrap(),
+            Some(9)
+        );
         assert_eq!(
             daemon
                 .store
-                .inbound_with_status(InboundStatus::New)
+                .inbox()
+                .with_status(InboundStatus::New)
                 .unwrap()
                 .len(),
             2
@@ -1049,10 +1121,10 @@ mod tests {
                 MAX_MAIL_BYTES + 1
             )
         );
-        let stored = daemon.store.inbound_mail(1).unwrap().unwrap();
+        let stored = daemon.store.inbox().get(1).unwrap().unwrap();
         assert!(stored.raw.len() <= MAX_MAIL_BYTES, "{}", stored.raw.len());
         assert!(stored.raw.ends_with(b"\r\n"));
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1);
         assert_eq!(log[0].kind, "too large");
         assert!(
@@ -1088,7 +1160,7 @@ mod tests {
             0
         );
         server.join().unwrap();
-        let log = daemon.store.gm_log(None).unwrap();
+        let log = daemon.store.control().gm_log(None).unwrap();
         assert_eq!(log.len(), 1);
         assert_eq!(log[0].kind, "imap");
         assert!(

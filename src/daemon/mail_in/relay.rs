@@ -62,7 +62,7 @@ impl MailIn<'_> {
                     .queue(campaign, &to.email, &subject, &body, None, now)?;
                 // Kept for the report of the turn now pending.
                 let day = self.pending(campaign)?.day;
-                self.store.record_relayed_message(
+                self.store.outbox_mut().record_relayed(
                     &campaign.name,
                     day,
                     &RelayedMessage {
@@ -84,8 +84,13 @@ impl MailIn<'_> {
                     )?;
                 }
                 let note = format!("private message from {} to {}", from.name, to.name);
-                self.store
-                    .log_gm(Some(&campaign.name), now, "relay", &note, letter.inbound_id)?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "relay",
+                    &note,
+                    letter.inbound_id,
+                )?;
                 (
                     format!("{head}Your message was passed on to {}.", signature(to)),
                     note,

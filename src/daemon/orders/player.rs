@@ -107,7 +107,9 @@ impl Orders<'_> {
             }
             Command::Back => {
                 let text = self.welcome_back(stored, &player.name)?;
-                self.store.clear_absence(&campaign.name, &player.name)?;
+                self.store
+                    .players_mut()
+                    .clear_absence(&campaign.name, &player.name)?;
                 ("back".to_string(), text, format!("{} is back", player.name))
             }
             other => {
@@ -161,9 +163,9 @@ impl Orders<'_> {
             ));
         }
         let since_day = self.pending(campaign)?.day;
-        self.store.set_absence(
+        self.store.players_mut().set_absence(
             &campaign.name,
-            &crate::store::absences::Absence {
+            &crate::store::Absence {
                 player: player.name.clone(),
                 until,
                 since_day,
@@ -196,10 +198,15 @@ impl Orders<'_> {
         let head = format!("{} welcome back ===\n\n", marker(&campaign.name));
         let away = self
             .store
+            .players()
             .absences(&campaign.name)?
             .into_iter()
             .find(|a| a.player.eq_ignore_ascii_case(player));
-        let played = self.store.latest_day(&campaign.name)?.map_or(0, |d| d.day);
+        let played = self
+            .store
+            .days()
+            .latest(&campaign.name)?
+            .map_or(0, |d| d.day);
         let pending = self.pending(campaign)?;
         Ok(match away {
             Some(away) if played >= away.since_day => {
@@ -242,7 +249,10 @@ impl Orders<'_> {
     ) -> anyhow::Result<String> {
         let campaign = &stored.campaign;
         let head = |what: &str| format!("{} {what} ===\n\n", marker(&campaign.name));
-        let found = self.store.report(&campaign.name, Some(&player.name), day)?;
+        let found = self
+            .store
+            .days()
+            .report(&campaign.name, Some(&player.name), day)?;
         let (body, parts, note) = match found {
             Some(report) => (
                 format!(
@@ -400,7 +410,7 @@ impl Orders<'_> {
                 pending.day,
                 format_utc(pending.deadline)
             );
-            self.store.log_gm(
+            self.store.control_mut().log_gm(
                 Some(&campaign.name),
                 now,
                 "late",
@@ -465,7 +475,7 @@ impl Orders<'_> {
         );
         let previous = self.accepted_orders(&campaign.name, pending.day, player)?;
         let parsed = read.as_ref().ok().map(serde_json::to_value).transpose()?;
-        let version = self.store.insert_order(&NewOrder {
+        let version = self.store.orders_mut().insert(&NewOrder {
             campaign: &campaign.name,
             player,
             day: pending.day,
@@ -502,7 +512,7 @@ impl Orders<'_> {
         let text = match own {
             Ok(text) => text,
             Err(e) => {
-                self.store.log_gm(
+                self.store.control_mut().log_gm(
                     Some(&campaign.name),
                     now,
                     "template",
@@ -536,7 +546,7 @@ impl Orders<'_> {
         day: u32,
         player: &str,
     ) -> anyhow::Result<Option<AcceptedOrders>> {
-        let latest = match self.store.latest_accepted_order(campaign, day, player) {
+        let latest = match self.store.orders().latest_accepted(campaign, day, player) {
             Ok(latest) => latest,
             // A name the game awaits but the campaign does not seat has
             // sent nothing.

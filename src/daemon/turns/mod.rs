@@ -23,7 +23,7 @@ mod tests {
     #[test]
     fn a_new_campaign_starts_and_waits_for_its_first_day() {
         let mut daemon = demo();
-        assert!(daemon.store.load_day("DEMO", 0).unwrap().is_some());
+        assert!(daemon.store.days().load("DEMO", 0).unwrap().is_some());
         assert_eq!(daemon.pending_day("DEMO").unwrap(), 1);
         let done = daemon.turns().check_turn("DEMO", NOW + 60).unwrap();
         assert!(done.contains("waiting"), "{done}");

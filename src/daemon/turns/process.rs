@@ -102,7 +102,10 @@ impl Turns<'_> {
             .admit(&state, &campaign.rules, &stored.seats())
             .context("a seat cannot join the game")?;
         // The GM's rulings for this turn, carried out as it begins.
-        let rulings = self.store.rulings_given(&campaign.name, pending.day)?;
+        let rulings = self
+            .store
+            .rulings()
+            .given_on_day(&campaign.name, pending.day)?;
         let state = game
             .rule(&state, &campaign.rules, &rulings)
             .context("a ruling of the GM cannot be carried out")?;
@@ -136,7 +139,7 @@ impl Turns<'_> {
                 orders.insert(seat.name.clone(), accepted);
             }
         }
-        let round = self.store.combat_round(&campaign.name, pending.day)?;
+        let round = self.store.rounds().get(&campaign.name, pending.day)?;
         let answers = round
             .as_ref()
             .map_or(serde_json::Value::Null, |r| r.answers.clone());
@@ -173,10 +176,16 @@ impl Turns<'_> {
             .then(|| -> anyhow::Result<i64> {
                 let next = pending.day + 1;
                 Ok(campaign.schedule.deadline(next)
-                    + self.store.deadline_extension(&campaign.name, next)?)
+                    + self
+                        .store
+                        .control()
+                        .deadline_extension(&campaign.name, next)?)
             })
             .transpose()?;
-        let relayed = self.store.relayed_messages(&campaign.name, pending.day)?;
+        let relayed = self
+            .store
+            .outbox()
+            .relayed_messages(&campaign.name, pending.day)?;
         let context = report_context(
             game,
             campaign,
@@ -281,7 +290,7 @@ impl Turns<'_> {
             Ok(Resolved::Paused(pause)) => return self.ask_round(&stored, &pause, now),
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
         };
-        let earlier = self.store.day_runs(name, turn.day)?;
+        let earlier = self.store.days().runs(name, turn.day)?;
         let same_orders = || {
             earlier
                 .iter()
@@ -310,9 +319,11 @@ impl Turns<'_> {
                 short(&first.reports_hash),
                 short(&turn.run.reports_hash)
             );
-            self.store.log_gm(Some(name), now, "rerun", &note, None)?;
+            self.store
+                .control_mut()
+                .log_gm(Some(name), now, "rerun", &note, None)?;
         }
-        match self.store.save_day(name, turn.day, &turn.state, now) {
+        match self.store.days_mut().save(name, turn.day, &turn.state, now) {
             Ok(_) => {}
             Err(StoreError::DayConflict { .. }) => {
                 let reason = format!(
@@ -330,8 +341,12 @@ impl Turns<'_> {
             .iter()
             .map(|e| (e.body.clone(), e.observers.to_list()))
             .collect();
-        self.store.append_events(name, turn.day, &events)?;
-        self.store.record_day_run(name, turn.day, &turn.run, now)?;
+        self.store
+            .days_mut()
+            .append_events(name, turn.day, &events)?;
+        self.store
+            .days_mut()
+            .record_run(name, turn.day, &turn.run, now)?;
         let campaign = stored.campaign.clone();
         let next = self.pending(&campaign)?;
         for (reader, report) in &turn.reports {
@@ -351,8 +366,8 @@ impl Turns<'_> {
             };
             self.keep_and_mail_report(&campaign, reader.as_deref(), &to, report, &mailed, now)?;
         }
-        self.store.set_hold(name, None)?;
-        self.store.set_approved_day(name, None)?;
+        self.store.control_mut().set_hold(name, None)?;
+        self.store.control_mut().set_approved_day(name, None)?;
         let note = format!(
             "day {} processed (state {}){}",
             turn.day,
@@ -364,6 +379,7 @@ impl Turns<'_> {
             }
         );
         self.store
+            .control_mut()
             .log_gm(Some(name), now, "processed", &note, None)?;
         self.escalate_missed_orders(&campaign, turn.day, &turn.no_orders, now)?;
         Ok(TurnOutcome::Processed {
@@ -377,6 +393,7 @@ impl Turns<'_> {
     fn players_away(&self, name: &str, now: i64) -> anyhow::Result<Vec<String>> {
         Ok(self
             .store
+            .players()
             .absences(name)?
             .into_iter()
             .filter(|a| a.until > now)
@@ -387,7 +404,7 @@ impl Turns<'_> {
     /// End the absences that are over, telling each player what he missed.
     fn welcome_returning(&mut self, stored: &StoredCampaign, now: i64) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
-        for absence in self.store.absences(&campaign.name)? {
+        for absence in self.store.players().absences(&campaign.name)? {
             if absence.until > now {
                 continue;
             }
@@ -396,11 +413,15 @@ impl Turns<'_> {
                 .iter()
                 .find(|p| p.name.eq_ignore_ascii_case(&absence.player))
             else {
-                self.store.clear_absence(&campaign.name, &absence.player)?;
+                self.store
+                    .players_mut()
+                    .clear_absence(&campaign.name, &absence.player)?;
                 continue;
             };
             let text = self.orders().welcome_back(stored, &player.name)?;
-            self.store.clear_absence(&campaign.name, &absence.player)?;
+            self.store
+                .players_mut()
+                .clear_absence(&campaign.name, &absence.player)?;
             self.outbox().queue(
                 campaign,
                 player.email.as_str(),
@@ -409,7 +430,7 @@ impl Turns<'_> {
                 None,
                 now,
             )?;
-            self.store.log_gm(
+            self.store.control_mut().log_gm(
                 Some(&campaign.name),
                 now,
                 "away",
@@ -439,7 +460,7 @@ impl Turns<'_> {
             return Ok(());
         }
         let away = self.players_away(&campaign.name, now)?;
-        let seats = self.store.load_campaign(&campaign.name)?.players;
+        let seats = self.store.campaigns().load(&campaign.name)?.players;
         for player in no_orders {
             if away.iter().any(|a| a.eq_ignore_ascii_case(player)) {
                 continue;
@@ -457,12 +478,16 @@ impl Turns<'_> {
                 if earlier < day
                     && self
                         .store
-                        .load_day(&campaign.name, earlier)?
+                        .days()
+                        .load(&campaign.name, earlier)?
                         .is_some_and(|played| played.created < joined)
                 {
                     break;
                 }
-                let sent = self.store.accepted_order_times(&campaign.name, earlier)?;
+                let sent = self
+                    .store
+                    .orders()
+                    .accepted_order_times(&campaign.name, earlier)?;
                 if sent.iter().any(|(p, _)| p.eq_ignore_ascii_case(player)) {
                     break;
                 }
@@ -521,23 +546,23 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<TurnOutcome> {
         let name = &stored.campaign.name;
-        let control = self.store.control(name)?;
+        let control = self.store.control().get(name)?;
         let lifts_itself = kind == HoldKind::Condition;
         // A condition hold already told keeps its notice: its reason may
         // change as it stands (fewer players missing), its cause does not.
         if lifts_itself && control.hold_lifts_itself && control.hold_reason.is_some() {
             if control.hold_reason.as_deref() != Some(reason) {
-                self.store.set_condition_hold(name, reason)?;
+                self.store.control_mut().set_condition_hold(name, reason)?;
             }
         } else if control.hold_reason.as_deref() != Some(reason)
             || control.hold_lifts_itself != lifts_itself
         {
             let lifting = if lifts_itself {
-                self.store.set_condition_hold(name, reason)?;
+                self.store.control_mut().set_condition_hold(name, reason)?;
                 "The daemon checks this again every round and lifts the hold itself once it is \
                  no longer so; you will be told. "
             } else {
-                self.store.set_hold(name, Some(reason))?;
+                self.store.control_mut().set_hold(name, Some(reason))?;
                 ""
             };
             let day = self.pending(&stored.campaign)?.day;
@@ -569,11 +594,11 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<()> {
         let name = &stored.campaign.name;
-        let control = self.store.control(name)?;
+        let control = self.store.control().get(name)?;
         let Some(reason) = control.hold_reason.filter(|_| control.hold_lifts_itself) else {
             return Ok(());
         };
-        self.store.set_hold(name, None)?;
+        self.store.control_mut().set_hold(name, None)?;
         let day = self.pending(&stored.campaign)?.day;
         let message = format!(
             "Day {day} of {name} is no longer held. It was held because {reason}; that is no \
@@ -599,15 +624,15 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<Option<String>> {
         let name = &stored.campaign.name;
-        let reason = match self.store.latest_day(name) {
+        let reason = match self.store.days().latest(name) {
             Ok(_) => return Ok(None),
             Err(error @ (StoreError::StateMismatch { .. } | StoreError::Corrupt { .. })) => {
                 error.to_string()
             }
             Err(other) => return Err(other.into()),
         };
-        if self.store.control(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
-            self.store.set_hold(name, Some(&reason))?;
+        if self.store.control().get(name)?.hold_reason.as_deref() != Some(reason.as_str()) {
+            self.store.control_mut().set_hold(name, Some(&reason))?;
             let db = self.store.db_option();
             let message = format!(
                 "{name} is held, no day is processed and no report is sent: {reason}.\n\nMail \
@@ -636,7 +661,7 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<Option<String>> {
         let campaign = &stored.campaign;
-        if self.store.latest_day(&campaign.name)?.is_some() {
+        if self.store.days().latest(&campaign.name)?.is_some() {
             return Ok(None);
         }
         let game = self.game(campaign)?;
@@ -669,7 +694,7 @@ impl Turns<'_> {
         };
         match started {
             Ok(state) => {
-                self.store.save_day(&campaign.name, 0, &state, now)?;
+                self.store.days_mut().save(&campaign.name, 0, &state, now)?;
                 if game.sends_start_reports() {
                     self.send_start_reports(stored, game, &state, now)?;
                 }
@@ -719,8 +744,8 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
-        let deadline =
-            campaign.schedule.deadline(1) + self.store.deadline_extension(&campaign.name, 1)?;
+        let deadline = campaign.schedule.deadline(1)
+            + self.store.control().deadline_extension(&campaign.name, 1)?;
         let context = report_context(
             game,
             campaign,
@@ -736,8 +761,13 @@ impl Turns<'_> {
                 Ok(report) => report,
                 Err(error) => {
                     let note = format!("no start report for {}: {error:#}", player.name);
-                    self.store
-                        .log_gm(Some(&campaign.name), now, "report", &note, None)?;
+                    self.store.control_mut().log_gm(
+                        Some(&campaign.name),
+                        now,
+                        "report",
+                        &note,
+                        None,
+                    )?;
                     continue;
                 }
             };
@@ -770,7 +800,7 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<()> {
         let attachments = mail_attachments(report);
-        self.store.save_report(
+        self.store.days_mut().save_report(
             &campaign.name,
             reader,
             &StoredReport {
@@ -783,9 +813,10 @@ impl Turns<'_> {
         )?;
         // A day run again after a rollback: its reader must not take the
         // new report for another day's, nor keep playing from the old one.
-        let replaces = self
-            .store
-            .report_mailed_before(&campaign.name, mailed.day, reader)?;
+        let replaces =
+            self.store
+                .outbox()
+                .report_mailed_before(&campaign.name, mailed.day, reader)?;
         let body = report_mail(&campaign.name, mailed, report, replaces);
         let subject = if replaces {
             format!("{} (replaces the earlier one)", report.subject)
@@ -815,26 +846,29 @@ impl Turns<'_> {
     fn tick(&mut self, name: &str, now: i64) -> anyhow::Result<String> {
         let stored = self.campaign(name)?;
         if let Some(reason) = self.hold_unusable_state(&stored, now)? {
-            self.store.set_last_tick(name, now)?;
+            self.store.control_mut().set_last_tick(name, now)?;
             return Ok(format!("held: {reason}"));
         }
         if let Some(reason) = self.ensure_started(&stored, now)? {
-            self.store.set_last_tick(name, now)?;
+            self.store.control_mut().set_last_tick(name, now)?;
             return Ok(format!("held: {reason}"));
         }
         self.welcome_returning(&stored, now)?;
         let campaign = &stored.campaign;
-        let control = self.store.control(name)?;
+        let control = self.store.control().get(name)?;
         let pending = self.pending(campaign)?;
         let (awaited, _) = self.awaited(&stored, &pending)?;
         let over = self.over(&stored, &pending)?;
         if !control.paused
             && let Some(waiting) = self.combat_round_tick(name, pending.day, now)?
         {
-            self.store.set_last_tick(name, now)?;
+            self.store.control_mut().set_last_tick(name, now)?;
             return Ok(waiting);
         }
-        let accepted_at = self.store.accepted_order_times(name, pending.day)?;
+        let accepted_at = self
+            .store
+            .orders()
+            .accepted_order_times(name, pending.day)?;
         // A player away is covered by the NMR policy: the turn neither
         // waits for him, nor reminds him, nor holds for his silence.
         let away = self.players_away(name, now)?;
@@ -913,7 +947,9 @@ impl Turns<'_> {
                         now,
                     )?;
                 }
-                self.store.set_reminded_day(name, pending.day)?;
+                self.store
+                    .control_mut()
+                    .set_reminded_day(name, pending.day)?;
                 format!("reminded {}", players.join(", "))
             }
             Decision::Process { early } => match self.process_turn(name, now)? {
@@ -930,7 +966,7 @@ impl Turns<'_> {
                 held(self.hold_as(&stored, &reason, HoldKind::Condition, now)?)
             }
         };
-        self.store.set_last_tick(name, now)?;
+        self.store.control_mut().set_last_tick(name, now)?;
         Ok(done)
     }
 }

@@ -25,8 +25,8 @@ pub fn season_of(game: &dyn Game, campaign: &Campaign, day: u32) -> Option<Strin
 /// No such campaign, or the database fails.
 pub fn gm_words(store: &Store, campaign: &str, day: u32) -> Result<GmWords, StoreError> {
     Ok(GmWords {
-        announcements: store.announcements(campaign, day)?,
-        narrative: store.narrative(campaign, day)?,
+        announcements: store.announcements().of_day(campaign, day)?,
+        narrative: store.announcements().narrative(campaign, day)?,
     })
 }
 

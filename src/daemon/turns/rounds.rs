@@ -51,7 +51,7 @@ impl Turns<'_> {
         let campaign = &stored.campaign;
         let name = &campaign.name;
         let day = self.pending(campaign)?.day;
-        let earlier = self.store.combat_round(name, day)?;
+        let earlier = self.store.rounds().get(name, day)?;
         let players: Vec<String> = pause.prompts.keys().cloned().collect();
         if earlier.as_ref().is_some_and(|r| r.waiting == pause.waiting) {
             return Ok(TurnOutcome::WaitingForCombat { day, players });
@@ -69,7 +69,7 @@ impl Turns<'_> {
             answers: earlier.map_or(serde_json::Value::Null, |r| r.answers),
             deadline,
         };
-        self.store.save_combat_round(name, day, &round)?;
+        self.store.rounds_mut().save(name, day, &round)?;
         for (player, prompt) in &pause.prompts {
             let Some(record) = stored.players.iter().find(|p| &p.name == player) else {
                 continue;
@@ -90,7 +90,7 @@ impl Turns<'_> {
                 now,
             )?;
         }
-        self.store.log_gm(
+        self.store.control_mut().log_gm(
             Some(name),
             now,
             "combat round",
@@ -116,7 +116,7 @@ impl Turns<'_> {
         day: u32,
         now: i64,
     ) -> anyhow::Result<Option<String>> {
-        let Some(round) = self.store.combat_round(name, day)? else {
+        let Some(round) = self.store.rounds().get(name, day)? else {
             return Ok(None);
         };
         if !round.complete() && now < round.deadline {
@@ -152,7 +152,8 @@ impl Turns<'_> {
         let day = self.pending(&stored.campaign)?.day;
         Ok(self
             .store
-            .combat_round(&stored.campaign.name, day)?
+            .rounds()
+            .get(&stored.campaign.name, day)?
             .is_some_and(|r| r.asked.iter().any(|p| p == player)))
     }
 
@@ -172,7 +173,7 @@ impl Turns<'_> {
         let game = self.game(campaign)?;
         let day = self.pending(campaign)?.day;
         let head = format!("{} day {day} combat answer ===\n\n", marker(&campaign.name));
-        let Some(mut round) = self.store.combat_round(&campaign.name, day)? else {
+        let Some(mut round) = self.store.rounds().get(&campaign.name, day)? else {
             return Ok(format!("no combat round waits for {}", player.name));
         };
         let (note, text) = if now >= round.deadline {
@@ -191,7 +192,7 @@ impl Turns<'_> {
                     if !round.answered.contains(&player.name) {
                         round.answered.push(player.name.clone());
                     }
-                    self.store.save_combat_round(&campaign.name, day, &round)?;
+                    self.store.rounds_mut().save(&campaign.name, day, &round)?;
                     (
                         format!("combat answer of {} for day {day} accepted", player.name),
                         format!(

@@ -36,7 +36,7 @@ impl Turns<'_> {
             .mail
             .as_ref()
             .is_some_and(|m| m.setup_by_mail);
-        Ok(by_mail && self.store.latest_day(&stored.campaign.name)?.is_none())
+        Ok(by_mail && self.store.days().latest(&stored.campaign.name)?.is_none())
     }
 
     /// The setup so far (a new one, seat order, before the first mail).
@@ -48,34 +48,36 @@ impl Turns<'_> {
                 campaign.game
             );
         }
-        Ok(match self.store.setup_progress(&campaign.name)? {
-            Some(json) => {
-                let mut record: SetupByMail = serde_json::from_value(json)?;
-                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
-                record.deal_if_undealt(data, campaign.seed);
-                record
-            }
-            None => {
-                let mut record = SetupByMail::new(
-                    stored.players.iter().map(|p| p.name.clone()).collect(),
-                    &campaign.rules,
-                    crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
-                    campaign.seed,
-                    campaign
-                        .calendar
-                        .as_ref()
-                        .map_or(crate::game::VICTORY_POINTS_PER_MONTH, |c| c.victory_points),
-                );
-                // A character the campaign file gives a player is his
-                // choice: only the others choose by mail.
-                record.characters = stored
-                    .players
-                    .iter()
-                    .filter_map(|p| Some((p.name.clone(), p.character.clone()?)))
-                    .collect();
-                record
-            }
-        })
+        Ok(
+            match self.store.campaigns().setup_progress(&campaign.name)? {
+                Some(json) => {
+                    let mut record: SetupByMail = serde_json::from_value(json)?;
+                    let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
+                    record.deal_if_undealt(data, campaign.seed);
+                    record
+                }
+                None => {
+                    let mut record = SetupByMail::new(
+                        stored.players.iter().map(|p| p.name.clone()).collect(),
+                        &campaign.rules,
+                        crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
+                        campaign.seed,
+                        campaign
+                            .calendar
+                            .as_ref()
+                            .map_or(crate::game::VICTORY_POINTS_PER_MONTH, |c| c.victory_points),
+                    );
+                    // A character the campaign file gives a player is his
+                    // choice: only the others choose by mail.
+                    record.characters = stored
+                        .players
+                        .iter()
+                        .filter_map(|p| Some((p.name.clone(), p.character.clone()?)))
+                        .collect();
+                    record
+                }
+            },
+        )
     }
 
     /// A player's mail while the campaign is set up by mail. Returns a note.
@@ -143,6 +145,7 @@ impl Turns<'_> {
             ),
         };
         self.store
+            .campaigns_mut()
             .save_setup_progress(&campaign.name, &serde_json::to_value(&record)?)?;
         self.outbox()
             .queue(campaign, &player.email, "Re: setup", &body, answering, now)?;
@@ -358,8 +361,10 @@ impl Turns<'_> {
         let name = &stored.campaign.name;
         let record = self.setup_record(stored)?;
         let json = serde_json::to_value(&record)?;
-        if self.store.setup_progress(name)?.is_none() {
-            self.store.save_setup_progress(name, &json)?;
+        if self.store.campaigns().setup_progress(name)?.is_none() {
+            self.store
+                .campaigns_mut()
+                .save_setup_progress(name, &json)?;
             self.announce_stage(stored, &record, now)?;
         }
         match record.stage() {
@@ -382,7 +387,9 @@ impl Turns<'_> {
                 for player in &stored.players {
                     let character = record.characters.get(&player.name).cloned();
                     if let Some(character) = &character {
-                        self.store.set_character(name, &player.name, character)?;
+                        self.store
+                            .players_mut()
+                            .set_character(name, &player.name, character)?;
                     }
                     seats.push(Seat {
                         player: player.name.clone(),

@@ -8,7 +8,7 @@ use rusqlite::ToSql;
 use super::*;
 use crate::campaign::Campaign;
 use crate::store::packed::PackedText;
-use crate::store::{SCHEMA_VERSION, migrate};
+use crate::store::{SCHEMA_VERSION, Store, migrate};
 
 const BIMR3: &str = include_str!("../../../campaigns/bimr3.toml");
 const NOW: i64 = 1_740_000_000;
@@ -60,24 +60,30 @@ fn every_table_is_moved_with_its_campaign_or_named_as_the_hosts() {
 #[test]
 fn what_is_not_one_campaigns_export_is_refused_and_nothing_is_added() {
     let dir = temp("refused");
-    let store = Store::open_in_memory().unwrap();
+    let mut store = Store::open_in_memory().unwrap();
     let text = dir.join("notes.txt");
     std::fs::write(&text, "not a database, only some words of the GM's").unwrap();
-    let error = store.import_campaign(&text).unwrap_err().to_string();
+    let error = store.campaigns_mut().import(&text).unwrap_err().to_string();
     assert!(error.contains("is not a campaign export"), "{error}");
     let missing = store
-        .import_campaign(&dir.join("missing.sqlite"))
+        .campaigns_mut()
+        .import(&dir.join("missing.sqlite"))
         .unwrap_err();
     assert!(missing.to_string().contains("no such file"), "{missing}");
-    let folder = store.import_campaign(&dir).unwrap_err().to_string();
+    let folder = store.campaigns_mut().import(&dir).unwrap_err().to_string();
     assert!(folder.contains("a folder or a device"), "{folder}");
     let empty = dir.join("empty.sqlite");
     drop(Store::open(&empty).unwrap());
-    let none = store.import_campaign(&empty).unwrap_err().to_string();
+    let none = store
+        .campaigns_mut()
+        .import(&empty)
+        .unwrap_err()
+        .to_string();
     assert!(none.contains("holds 0 campaigns"), "{none}");
-    assert!(store.list_campaigns().unwrap().is_empty());
+    assert!(store.campaigns().list().unwrap().is_empty());
     let no_campaign = store
-        .export_campaign("NOPE", &dir.join("nope.sqlite"))
+        .campaigns()
+        .export("NOPE", &dir.join("nope.sqlite"))
         .unwrap_err();
     assert!(!dir.join("nope.sqlite").exists(), "{no_campaign}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -92,13 +98,14 @@ fn an_export_through_a_link_pointing_nowhere_is_refused_and_creates_nothing() {
     let link = dir.join("export.sqlite");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let error = store
-        .export_campaign("HOST", &link)
+        .campaigns()
+        .export("HOST", &link)
         .unwrap_err()
         .to_string();
     assert!(error.contains("exists already"), "{error}");
     assert!(!target.exists(), "the link was followed: {error}");
     let fresh = dir.join("fresh.sqlite");
-    store.export_campaign("HOST", &fresh).unwrap();
+    store.campaigns().export("HOST", &fresh).unwrap();
     let mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{mode:o}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -114,7 +121,7 @@ fn campaign_named(name: &str) -> (Campaign, String) {
 fn receiver() -> Store {
     let mut store = Store::open_in_memory().unwrap();
     let (campaign, text) = campaign_named("HOST");
-    store.insert_campaign(&campaign, &text, NOW).unwrap();
+    store.campaigns_mut().insert(&campaign, &text, NOW).unwrap();
     store
 }
 
@@ -123,12 +130,13 @@ fn receiver() -> Store {
 fn export_edited(dir: &Path, sql: &str) -> PathBuf {
     let mut store = Store::open_in_memory().unwrap();
     let (campaign, text) = campaign_named("MOVED");
-    store.insert_campaign(&campaign, &text, NOW).unwrap();
+    store.campaigns_mut().insert(&campaign, &text, NOW).unwrap();
     store
+        .control_mut()
         .log_gm(Some("MOVED"), NOW, "gm", "started", None)
         .unwrap();
     let file = dir.join("moved.sqlite");
-    store.export_campaign("MOVED", &file).unwrap();
+    store.campaigns().export("MOVED", &file).unwrap();
     let conn = Connection::open(&file).unwrap();
     // A hostile sender is not held to the file's own foreign keys.
     conn.pragma_update(None, "foreign_keys", false).unwrap();
@@ -183,11 +191,12 @@ fn refused_after(dir: &Path, sql: &str, reason: &str) -> String {
 }
 
 fn assert_refused(file: &Path, reason: &str) -> String {
-    let store = receiver();
+    let mut store = receiver();
     let before = snapshot(&store);
     let bytes = std::fs::read(file).unwrap();
     let error = store
-        .import_campaign(file)
+        .campaigns_mut()
+        .import(file)
         .expect_err("the file must be refused")
         .to_string();
     assert!(error.contains(reason), "{error}");
@@ -215,8 +224,8 @@ fn a_column_renamed_to_sql_is_refused_and_injects_nobody() {
         "its table players has a column 'character_stays) SELECT",
     );
     assert!(error.contains("does not have"), "{error}");
-    let store = receiver();
-    let _ = store.import_campaign(&file);
+    let mut store = receiver();
+    let _ = store.campaigns_mut().import(&file);
     let mallory: i64 = store
         .conn
         .query_row(
@@ -234,8 +243,8 @@ fn an_import_leaves_the_file_it_read_unchanged() {
     let dir = temp("unchanged");
     let file = export_edited(&dir, "");
     let bytes = std::fs::read(&file).unwrap();
-    let store = receiver();
-    let moved = store.import_campaign(&file).unwrap();
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&file).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
     assert!(
@@ -335,7 +344,7 @@ fn rows_of_another_campaign_or_pointing_outside_the_file_are_refused() {
         "INSERT INTO outbox (campaign_id, recipient, subject, body, next_attempt, created) \
          VALUES (1, 'erin@example.org, FRANK@example.org', 'Hello', 'Day 1', 0, 0)",
     );
-    let moved = receiver().import_campaign(&players).unwrap();
+    let moved = receiver().campaigns_mut().import(&players).unwrap();
     assert_eq!(
         moved.mails_out, 1,
         "a mail to two players of the campaign is theirs"
@@ -390,8 +399,8 @@ fn an_export_of_an_older_realmgm_is_migrated_in_a_copy_and_imported() {
     conn.execute("DETACH DATABASE current", []).unwrap();
     drop(conn);
     let bytes = std::fs::read(&older).unwrap();
-    let store = receiver();
-    let moved = store.import_campaign(&older).unwrap();
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&older).unwrap();
     assert_eq!((moved.campaign.as_str(), moved.players), ("MOVED", 5));
     assert_eq!(
         std::fs::read(&older).unwrap(),

@@ -74,7 +74,8 @@ fn bases() -> &'static Bases {
         let campaign = Campaign::parse("fuzz.toml", CAMPAIGN).expect("the campaign parses");
         let secrets = daemon
             .store
-            .insert_campaign(&campaign, CAMPAIGN, 0)
+            .campaigns_mut()
+            .insert(&campaign, CAMPAIGN, 0)
             .expect("the campaign is stored");
         daemon
             .turns()
@@ -92,14 +93,16 @@ fn bases() -> &'static Bases {
         let export = scratch("base-export");
         daemon
             .store
-            .export_campaign("FZ", &export)
+            .campaigns()
+            .export("FZ", &export)
             .expect("the campaign exports");
         let host = CAMPAIGN.replacen("\"FZ\"", "\"HOST\"", 1);
         let receiver = scratch("base-receiver");
         let mut store = Store::open(&receiver).expect("a receiving database");
         let campaign = Campaign::parse("host.toml", &host).expect("the campaign parses");
         store
-            .insert_campaign(&campaign, &host, 0)
+            .campaigns_mut()
+            .insert(&campaign, &host, 0)
             .expect("the campaign is stored");
         drop(store);
         let bases = Bases {
@@ -253,7 +256,8 @@ pub fn exercise(export: &[u8]) -> Outcome {
     let before = rows(&db);
     let result = Store::open(&db)
         .expect("the receiver opens")
-        .import_campaign(&file);
+        .campaigns_mut()
+        .import(&file);
     let after = rows(&db);
     assert_eq!(
         std::fs::read(&file).expect("the export is still there"),
@@ -289,9 +293,10 @@ pub fn exercise(export: &[u8]) -> Outcome {
                 .expect("the receiver is readable");
             assert_eq!(strangers, 2, "an import added a player to another campaign");
             let store = Store::open(&db).expect("the receiver opens");
-            store.list_campaigns().expect("every campaign is listed");
+            store.campaigns().list().expect("every campaign is listed");
             store
-                .load_campaign(&moved.campaign)
+                .campaigns()
+                .load(&moved.campaign)
                 .expect("the imported campaign loads");
             Outcome::Imported
         }
