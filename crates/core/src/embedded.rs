@@ -97,6 +97,56 @@ pub fn parse_toml<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, Data
     })
 }
 
+/// The text of a data file, in one of the two forms the data loaders read.
+///
+/// People write TOML; the program reads the JSON a build script compiled the
+/// TOML into (see `build_support/compile_toml.rs`), since a JSON parser does
+/// in a tenth of the instructions what the TOML parser does, and every
+/// command paid for that at start. Both forms go through the same typed
+/// structs and the same checks, so a file is refused alike in either.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A TOML file as written: its errors name the line.
+    Toml(&'a str),
+    /// The compiled JSON of an embedded TOML file, from [`compiled!`].
+    Compiled(&'a str),
+}
+
+impl Source<'_> {
+    /// Parse this text, named `file` in errors, into `T`.
+    ///
+    /// # Errors
+    /// As [`parse_toml`]; for the compiled form, a value of the wrong shape
+    /// (its line is the JSON's, so the message gives it with the column).
+    pub fn parse<T: DeserializeOwned>(self, file: &str) -> Result<T, DataError> {
+        match self {
+            Source::Toml(text) => parse_toml(file, text),
+            Source::Compiled(json) => serde_json::from_str(json).map_err(|err| DataError {
+                file: file.to_string(),
+                line: None,
+                entry: None,
+                field: None,
+                message: format!("its compiled form does not read: {err}"),
+            }),
+        }
+    }
+}
+
+/// The compiled form of an embedded data file, by its TOML file's stem:
+/// `compiled!("armor")` reads `armor.json`, which the calling crate's build
+/// script wrote into its `OUT_DIR` from `armor.toml`.
+#[macro_export]
+macro_rules! compiled {
+    ($stem:literal) => {
+        $crate::embedded::Source::Compiled(include_str!(concat!(
+            env!("OUT_DIR"),
+            "/",
+            $stem,
+            ".json"
+        )))
+    };
+}
+
 /// Refuse a file that lists the same name twice, naming the entry.
 ///
 /// # Errors

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use realmgm_core::embedded::{self, DataError};
+use realmgm_core::embedded::{DataError, Source};
 
 const FILE: &str = "fantasy_realms/cards.toml";
 const CARD_COUNT: usize = 53;
@@ -436,13 +436,13 @@ fn visit_penalty_needs_mut(penalty: &mut Penalty, visit: &mut impl FnMut(&mut Ne
     }
 }
 
-/// Parse `text` as a cards file and check it.
+/// Parse a cards file and check it.
 ///
 /// # Errors
 /// A syntax or shape error, a wrong card count, a repeated name, a rule naming
 /// a card that does not exist, or a rule with impossible numbers.
-pub fn parse(text: &str) -> Result<Deck, DataError> {
-    let file: CardsFile = embedded::parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Deck, DataError> {
+    let file: CardsFile = source.parse(FILE)?;
     let mut cards = file.card;
     if cards.len() != CARD_COUNT {
         return Err(DataError::file(
@@ -573,7 +573,7 @@ fn check_bonus(bonus: &Bonus) -> Result<(), (&'static str, String)> {
 /// # Errors
 /// See [`parse`].
 pub fn load() -> Result<Deck, DataError> {
-    parse(include_str!("cards.toml"))
+    parse(realmgm_core::compiled!("cards"))
 }
 
 /// The embedded deck, loaded once.
@@ -592,6 +592,14 @@ mod tests {
 
     fn deck() -> &'static Deck {
         super::deck().expect("the embedded deck loads")
+    }
+
+    /// The TOML as written passes every check and gives the very deck the
+    /// program reads from the compiled form.
+    #[test]
+    fn the_toml_and_its_compiled_form_give_the_same_deck() {
+        let from_toml = parse(Source::Toml(include_str!("cards.toml"))).expect("the TOML reads");
+        assert_eq!(format!("{from_toml:?}"), format!("{:?}", deck()));
     }
 
     #[test]
@@ -624,7 +632,9 @@ mod tests {
     #[test]
     fn a_rule_naming_a_missing_card_is_reported() {
         let text = include_str!("cards.toml").replace("\"Wildfire\"]]", "\"Wildfyre\"]]");
-        let err = parse(&text).expect_err("broken name").to_string();
+        let err = parse(Source::Toml(&text))
+            .expect_err("broken name")
+            .to_string();
         assert!(
             err.contains("Mountain") && err.contains("did you mean Wildfire"),
             "{err}"
@@ -634,13 +644,15 @@ mod tests {
     #[test]
     fn unknown_fields_and_suits_are_reported_with_a_line() {
         let text = include_str!("cards.toml").replace("points = 50,", "points = 50, pionts = 1,");
-        let err = parse(&text).expect_err("unknown field").to_string();
+        let err = parse(Source::Toml(&text))
+            .expect_err("unknown field")
+            .to_string();
         assert!(err.contains("line"), "{err}");
         let text = include_str!("cards.toml").replace("[\"flood\"] }", "[\"floods\"] }");
-        assert!(parse(&text).is_err());
+        assert!(parse(Source::Toml(&text)).is_err());
         let text = include_str!("cards.toml").replace("strength = 9\n", "strength = 90\n");
         assert!(
-            parse(&text)
+            parse(Source::Toml(&text))
                 .expect_err("strength")
                 .to_string()
                 .contains("outside")

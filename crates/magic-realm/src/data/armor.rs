@@ -7,9 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{AttackDirection, Strength, counted};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "armor.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("armor.toml");
 
 /// Armour counters listed by the reference, duplicates and the three
@@ -148,15 +149,15 @@ struct ArmorFile {
 /// # Errors
 /// A problem naming the file, the piece and the field.
 pub fn load() -> Result<Vec<Armor>, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("armor"))
 }
 
 /// Parse and check armour data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the piece and the field.
-pub fn parse(text: &str) -> Result<Vec<Armor>, DataError> {
-    let file: ArmorFile = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Vec<Armor>, DataError> {
+    let file: ArmorFile = source.parse(FILE)?;
     let pieces = file.armor;
     realmgm_core::embedded::check_unique_names(FILE, "armor", &pieces, |x| x.name.as_str())?;
     for a in &pieces {
@@ -242,7 +243,7 @@ mod tests {
     #[test]
     fn bad_price_names_file_entry_and_field() {
         let text = TEXT.replacen("damaged = 12", "damaged = 40", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("armor \"Armor\""), "{err}");
         assert_eq!(err.field.as_deref(), Some("price.damaged"), "{err}");
@@ -251,7 +252,7 @@ mod tests {
     #[test]
     fn unknown_kind_names_the_field() {
         let text = TEXT.replacen("kind = \"helmet\"", "kind = \"hat\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert!(err.field.as_deref().unwrap().ends_with(".kind"), "{err}");
     }
 }

@@ -13,9 +13,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Activity, Dwelling, MagicType, Place, Roll, Strength, stars};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "characters.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("characters.toml");
 /// How many characters the original game has.
 pub const COUNT: usize = 16;
@@ -459,15 +460,15 @@ struct CharactersFile {
 /// # Errors
 /// A broken file, a wrong count, a malformed chit, a value out of range.
 pub fn load() -> Result<Vec<Character>, DataError> {
-    parse(FILE, TEXT)
+    parse(FILE, realmgm_core::compiled!("characters"))
 }
 
 /// Parse and check character data from `text` (named `file` in errors).
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(file: &str, text: &str) -> Result<Vec<Character>, DataError> {
-    let characters = parse_toml::<CharactersFile>(file, text)?.characters;
+pub fn parse(file: &str, source: Source<'_>) -> Result<Vec<Character>, DataError> {
+    let characters = source.parse::<CharactersFile>(file)?.characters;
     if characters.len() != COUNT {
         return Err(DataError::file(
             file,
@@ -715,7 +716,7 @@ mod tests {
     #[test]
     fn a_bad_chit_names_the_line_and_field() {
         let text = TEXT.replacen("\"MOVE M4\"", "\"MOVE Q4\"", 1);
-        let err = parse("characters.toml", &text).unwrap_err();
+        let err = parse("characters.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, "characters.toml");
         assert_eq!(err.field.as_deref(), Some("characters[0].chits[0]"));
         assert!(err.line.is_some());
@@ -725,7 +726,7 @@ mod tests {
     #[test]
     fn a_wrong_chit_count_names_the_character() {
         let text = TEXT.replacen("\"MOVE M4\", ", "", 1);
-        let err = parse("characters.toml", &text).unwrap_err();
+        let err = parse("characters.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("character \"Amazon\""));
         assert_eq!(err.field.as_deref(), Some("chits"));
     }
@@ -733,7 +734,7 @@ mod tests {
     #[test]
     fn a_badly_spelled_item_names_the_field() {
         let text = TEXT.replacen("weapon = \"Short Sword\"", "weapon = \"short sword\"", 1);
-        let err = parse("characters.toml", &text).unwrap_err();
+        let err = parse("characters.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("character \"Amazon\""));
         assert_eq!(err.field.as_deref(), Some("weapon"));
     }
@@ -741,7 +742,7 @@ mod tests {
     #[test]
     fn a_zero_modifier_names_the_ability_effect() {
         let text = TEXT.replacen("modifier = -1", "modifier = 0", 1);
-        let err = parse("characters.toml", &text).unwrap_err();
+        let err = parse("characters.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("character \"Amazon\""));
         assert_eq!(err.field.as_deref(), Some("abilities[0].effects[0]"));
     }

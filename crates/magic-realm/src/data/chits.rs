@@ -11,9 +11,10 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Colour, Dwelling, MagicType, TileGroup, join};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "chits.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("chits.toml");
 
 pub const SOUNDS: usize = 10;
@@ -377,15 +378,15 @@ impl MapChits {
 /// # Errors
 /// A problem naming the file, the chit and the field.
 pub fn load() -> Result<MapChits, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("chits"))
 }
 
 /// Parse and check map-chit data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the chit and the field.
-pub fn parse(text: &str) -> Result<MapChits, DataError> {
-    let chits: MapChits = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<MapChits, DataError> {
+    let chits: MapChits = source.parse(FILE)?;
     let mut names = BTreeSet::new();
     for chit in chits.all() {
         if !names.insert(chit.name()) {
@@ -568,7 +569,7 @@ mod tests {
     #[test]
     fn bad_clearing_names_file_entry_and_field() {
         let text = TEXT.replacen("clearing = 1", "clearing = 9", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("sound \"Flutter 1\""), "{err}");
         assert_eq!(err.field.as_deref(), Some("clearing"));
@@ -577,7 +578,7 @@ mod tests {
     #[test]
     fn broken_pair_names_the_field() {
         let text = TEXT.replacen("other_side = \"Pillage\"", "other_side = \"Plunder\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("visitor \"Scholar\""), "{err}");
         assert_eq!(err.field.as_deref(), Some("other_side"));
     }

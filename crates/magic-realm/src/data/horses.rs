@@ -6,9 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::Strength;
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "horses.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("horses.toml");
 /// How many horse counters the original game has.
 pub const COUNT: usize = 34;
@@ -82,15 +83,15 @@ struct HorsesFile {
 /// # Errors
 /// A broken file, a wrong count, a duplicate name, a value out of range.
 pub fn load() -> Result<Vec<Horse>, DataError> {
-    parse(FILE, TEXT)
+    parse(FILE, realmgm_core::compiled!("horses"))
 }
 
 /// Parse and check horse data from `text` (named `file` in errors).
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(file: &str, text: &str) -> Result<Vec<Horse>, DataError> {
-    let horses = parse_toml::<HorsesFile>(file, text)?.horses;
+pub fn parse(file: &str, source: Source<'_>) -> Result<Vec<Horse>, DataError> {
+    let horses = source.parse::<HorsesFile>(file)?.horses;
     if horses.len() != COUNT {
         return Err(DataError::file(
             file,
@@ -153,7 +154,7 @@ mod tests {
     #[test]
     fn a_stock_horse_without_price_names_the_entry_and_field() {
         let text = TEXT.replacen("price = 12\n", "", 1);
-        let err = parse("horses.toml", &text).unwrap_err();
+        let err = parse("horses.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, "horses.toml");
         assert_eq!(err.entry.as_deref(), Some("horse \"Pony 1\""));
         assert_eq!(err.field.as_deref(), Some("price"));
@@ -162,7 +163,7 @@ mod tests {
     #[test]
     fn a_bad_strength_letter_names_the_line_and_field() {
         let text = TEXT.replacen("strength = \"M\"", "strength = \"Q\"", 1);
-        let err = parse("horses.toml", &text).unwrap_err();
+        let err = parse("horses.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("horses[0].trot.strength"));
         assert!(err.line.is_some());
     }
@@ -172,7 +173,7 @@ mod tests {
         let cut = TEXT.find("[[horses]]\nname = \"Bashkar Pony 2\"").unwrap();
         let end = TEXT[cut..].find("\n\n").unwrap() + cut + 2;
         let text = format!("{}{}", &TEXT[..cut], &TEXT[end..]);
-        let err = parse("horses.toml", &text).unwrap_err();
+        let err = parse("horses.toml", Source::Toml(&text)).unwrap_err();
         assert!(err.message.contains("expected 34"), "{err}");
     }
 }

@@ -1,8 +1,10 @@
 //! Every component of the original Magic Realm, parsed from TOML files that
-//! are embedded in the binary, and checked once at start.
+//! are embedded in the binary, and checked when a command first needs them.
 //!
 //! Each kind of component has a module with its typed structs, its own TOML
-//! file beside it and a `load` function that parses and validates that file.
+//! file beside it, a `parse` function that parses and validates that file in
+//! either form (`Source`), and a `load` function that reads the compiled form
+//! the build script embeds; the tests below read the TOML itself.
 //! [`load`] gathers them into [`GameData`] and checks the references between
 //! files (a character's starting weapon must exist, a dwelling's natives must
 //! be a known group). Any problem names the file, the entry and the field.
@@ -107,4 +109,85 @@ pub fn load() -> Result<GameData, DataError> {
 pub fn get() -> Result<&'static GameData, &'static DataError> {
     static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
     DATA.get_or_init(load).as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Debug;
+
+    use realmgm_core::embedded::Source;
+
+    use super::*;
+
+    /// The TOML as written passes every typed check and gives the very data
+    /// the program reads from the compiled form.
+    #[test]
+    fn every_file_reads_alike_from_its_toml_and_its_compiled_form() {
+        fn same<T: Debug>(file: &str, toml: Result<T, DataError>, compiled: Result<T, DataError>) {
+            let toml = toml.unwrap_or_else(|err| panic!("{err}"));
+            let compiled = compiled.unwrap_or_else(|err| panic!("{err}"));
+            assert_eq!(format!("{toml:?}"), format!("{compiled:?}"), "{file}");
+        }
+        let toml = |text| Source::Toml(text);
+        same(
+            "tiles",
+            tiles::parse(toml(include_str!("tiles.toml"))),
+            tiles::load(),
+        );
+        same(
+            "characters",
+            characters::parse(characters::FILE, toml(include_str!("characters.toml"))),
+            characters::load(),
+        );
+        same(
+            "monsters",
+            monsters::parse(monsters::FILE, toml(include_str!("monsters.toml"))),
+            monsters::load(),
+        );
+        same(
+            "natives",
+            natives::parse(natives::FILE, toml(include_str!("natives.toml"))),
+            natives::load(),
+        );
+        same(
+            "horses",
+            horses::parse(horses::FILE, toml(include_str!("horses.toml"))),
+            horses::load(),
+        );
+        same(
+            "weapons",
+            weapons::parse(toml(include_str!("weapons.toml"))),
+            weapons::load(),
+        );
+        same(
+            "armor",
+            armor::parse(toml(include_str!("armor.toml"))),
+            armor::load(),
+        );
+        same(
+            "treasures",
+            treasures::parse(toml(include_str!("treasures.toml"))),
+            treasures::load(),
+        );
+        same(
+            "spells",
+            spells::parse(toml(include_str!("spells.toml"))),
+            spells::load(),
+        );
+        same(
+            "chits",
+            chits::parse(toml(include_str!("chits.toml"))),
+            chits::load(),
+        );
+        same(
+            "setup_card",
+            setup_card::parse(toml(include_str!("setup_card.toml"))),
+            setup_card::load(),
+        );
+        same(
+            "seasons",
+            seasons::parse(toml(include_str!("seasons.toml"))),
+            seasons::load(),
+        );
+    }
 }

@@ -8,9 +8,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{DenizenSide, Harm, Strength};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "monsters.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("monsters.toml");
 /// How many monster counters the original game has.
 pub const COUNTER_COUNT: usize = 59;
@@ -135,15 +136,15 @@ struct MonstersFile {
 /// # Errors
 /// A broken file, a wrong counter count, inconsistent sides, an unknown site.
 pub fn load() -> Result<Vec<Monster>, DataError> {
-    parse(FILE, TEXT)
+    parse(FILE, realmgm_core::compiled!("monsters"))
 }
 
 /// Parse and check monster data from `text` (named `file` in errors).
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(file: &str, text: &str) -> Result<Vec<Monster>, DataError> {
-    let monsters = parse_toml::<MonstersFile>(file, text)?.monsters;
+pub fn parse(file: &str, source: Source<'_>) -> Result<Vec<Monster>, DataError> {
+    let monsters = source.parse::<MonstersFile>(file)?.monsters;
     let counters: usize = monsters.iter().map(|m| m.counters.len()).sum();
     if counters != COUNTER_COUNT {
         return Err(DataError::file(
@@ -245,7 +246,7 @@ mod tests {
             "light = { harm = \"RED\", speed = 3, move = 4 }",
             1,
         );
-        let err = parse("monsters.toml", &text).unwrap_err();
+        let err = parse("monsters.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, "monsters.toml");
         assert_eq!(err.entry.as_deref(), Some("monster \"T Flying Dragon\""));
         assert_eq!(err.field.as_deref(), Some("light.harm"));
@@ -254,7 +255,7 @@ mod tests {
     #[test]
     fn a_lost_counter_is_a_count_error() {
         let text = TEXT.replacen("    { at = \"site\", site = \"Lair\" },\n", "", 1);
-        let err = parse("monsters.toml", &text).unwrap_err();
+        let err = parse("monsters.toml", Source::Toml(&text)).unwrap_err();
         assert!(err.message.contains("expected 59"), "{err}");
     }
 }

@@ -6,9 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{DenizenSide, Dwelling, Strength};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "natives.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("natives.toml");
 /// How many native groups and native counters the original game has.
 pub const GROUP_COUNT: usize = 9;
@@ -120,15 +121,15 @@ struct NativesFile {
 /// A broken file, wrong counts, a group without exactly one leader, a
 /// value out of range.
 pub fn load() -> Result<Vec<NativeGroup>, DataError> {
-    parse(FILE, TEXT)
+    parse(FILE, realmgm_core::compiled!("natives"))
 }
 
 /// Parse and check native data from `text` (named `file` in errors).
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(file: &str, text: &str) -> Result<Vec<NativeGroup>, DataError> {
-    let mut groups = parse_toml::<NativesFile>(file, text)?.groups;
+pub fn parse(file: &str, source: Source<'_>) -> Result<Vec<NativeGroup>, DataError> {
+    let mut groups = source.parse::<NativesFile>(file)?.groups;
     if groups.len() != GROUP_COUNT {
         return Err(DataError::file(
             file,
@@ -261,7 +262,7 @@ mod tests {
     #[test]
     fn a_second_leader_names_the_group_and_field() {
         let text = TEXT.replacen("rank = \"1\"", "rank = \"HQ\"", 1);
-        let err = parse("natives.toml", &text).unwrap_err();
+        let err = parse("natives.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("native group \"Bashkars\""));
         assert_eq!(err.field.as_deref(), Some("members"));
     }
@@ -269,7 +270,7 @@ mod tests {
     #[test]
     fn an_attack_without_time_names_the_member_side_field() {
         let text = TEXT.replacen("speed = 3, move = 3 }", "move = 3 }", 1);
-        let err = parse("natives.toml", &text).unwrap_err();
+        let err = parse("natives.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.entry.as_deref(), Some("native group \"Bashkars\""));
         assert_eq!(err.field.as_deref(), Some("members[0].light.speed"));
     }
@@ -281,7 +282,7 @@ mod tests {
             "hire = \"group\"\ngarrison = \"Inn\"\n",
             1,
         );
-        let err = parse("natives.toml", &text).unwrap_err();
+        let err = parse("natives.toml", Source::Toml(&text)).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("garrison"));
     }
 }

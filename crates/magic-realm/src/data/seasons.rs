@@ -9,9 +9,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Colour, Dwelling, join};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "seasons.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("seasons.toml");
 
 /// Seasons of the year, plus "No Seasons" (number 0).
@@ -280,15 +281,15 @@ impl Seasons {
 /// # Errors
 /// A problem naming the file, the season and the field.
 pub fn load() -> Result<Seasons, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("seasons"))
 }
 
 /// Parse and check season data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the season and the field.
-pub fn parse(text: &str) -> Result<Seasons, DataError> {
-    let data: Seasons = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Seasons, DataError> {
+    let data: Seasons = source.parse(FILE)?;
     let cal = &data.calendar;
     if cal.days_per_week == 0 || !cal.days_per_month.is_multiple_of(cal.days_per_week) {
         return Err(DataError::entry(
@@ -432,7 +433,7 @@ mod tests {
     #[test]
     fn bad_days_name_file_entry_and_field() {
         let text = TEXT.replacen("days = 7", "days = 9", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("season \"No Seasons\""), "{err}");
         assert_eq!(err.field.as_deref(), Some("weather.clear.days"));

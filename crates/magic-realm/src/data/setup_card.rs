@@ -18,9 +18,10 @@ use serde::{Deserialize, Serialize};
 
 use super::chits::{Sound, Warning};
 use super::terms::{Dwelling, MagicType, TileGroup, join};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "setup_card.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("setup_card.toml");
 
 pub const SITE_BOXES: usize = 8;
@@ -264,15 +265,15 @@ impl Row<'_> {
 /// # Errors
 /// A problem naming the file, the box and the field.
 pub fn load() -> Result<SetupCard, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("setup_card"))
 }
 
 /// Parse and check setup-card data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the box and the field.
-pub fn parse(text: &str) -> Result<SetupCard, DataError> {
-    let card: SetupCard = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<SetupCard, DataError> {
+    let card: SetupCard = source.parse(FILE)?;
     let mut sites = BTreeSet::new();
     for b in &card.site_box {
         let entry = format!("site_box \"{}\"", b.site);
@@ -428,7 +429,7 @@ mod tests {
     #[test]
     fn bad_row_names_file_entry_and_field() {
         let text = TEXT.replacen("row = 1", "row = 7", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("site_box \"Hoard\""), "{err}");
         assert_eq!(err.field.as_deref(), Some("row"));
@@ -437,7 +438,7 @@ mod tests {
     #[test]
     fn bad_chit_word_names_the_field() {
         let text = TEXT.replacen("\"Flutter\"", "\"Whisper\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert!(
             err.field.as_deref().unwrap().contains("summoned_by"),
             "{err}"

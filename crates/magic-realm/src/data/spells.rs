@@ -8,9 +8,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Colour, MagicType, Strength, TileGroup};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "spells.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("spells.toml");
 
 /// Spells a character can learn and record.
@@ -238,15 +239,15 @@ struct SpellsFile {
 /// # Errors
 /// A problem naming the file, the spell and the field.
 pub fn load() -> Result<Vec<Spell>, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("spells"))
 }
 
 /// Parse and check spell data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the spell and the field.
-pub fn parse(text: &str) -> Result<Vec<Spell>, DataError> {
-    let file: SpellsFile = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Vec<Spell>, DataError> {
+    let file: SpellsFile = source.parse(FILE)?;
     let spells = file.spell;
     realmgm_core::embedded::check_unique_names(FILE, "spell", &spells, |x| x.name.as_str())?;
     for s in &spells {
@@ -332,7 +333,7 @@ mod tests {
             "name = \"Make Whole\"\ntreasure = \"Lucky Charm\"",
             1,
         );
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("spell \"Make Whole\""));
         assert_eq!(err.field.as_deref(), Some("treasure"));
@@ -341,7 +342,7 @@ mod tests {
     #[test]
     fn unknown_duration_names_the_field() {
         let text = TEXT.replacen("duration = \"instant\"", "duration = \"week\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("spell[0].duration"), "{err}");
     }
 }

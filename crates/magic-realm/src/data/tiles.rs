@@ -18,10 +18,11 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Colour, TileGroup};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 use realmgm_core::suggest;
 
 const FILE: &str = "tiles.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("tiles.toml");
 
 /// How many tiles the original game has.
@@ -374,7 +375,15 @@ struct TilesFile {
 /// # Errors
 /// The first problem found, naming the tile and the field.
 pub fn load() -> Result<Tiles, DataError> {
-    let file: TilesFile = parse_toml(FILE, TEXT)?;
+    parse(realmgm_core::compiled!("tiles"))
+}
+
+/// Parse and check tiles data.
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(source: Source<'_>) -> Result<Tiles, DataError> {
+    let file: TilesFile = source.parse(FILE)?;
     check(&file.tiles)?;
     Ok(Tiles { tiles: file.tiles })
 }
@@ -612,8 +621,7 @@ mod tests {
     }
 
     fn with_text(text: &str) -> Result<(), DataError> {
-        let file: TilesFile = parse_toml(FILE, text)?;
-        check(&file.tiles)
+        parse(Source::Toml(text)).map(drop)
     }
 
     #[test]

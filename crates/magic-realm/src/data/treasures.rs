@@ -14,9 +14,10 @@ use super::chits::Warning;
 use super::terms::{
     Activity, AttackDirection, Colour, MagicType, Place, Roll, Strength, TileGroup, join,
 };
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "treasures.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("treasures.toml");
 
 pub const TREASURES: usize = 74;
@@ -474,15 +475,15 @@ struct TreasuresFile {
 /// # Errors
 /// A problem naming the file, the treasure and the field.
 pub fn load() -> Result<Vec<Treasure>, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("treasures"))
 }
 
 /// Parse and check treasure data given as text.
 ///
 /// # Errors
 /// A problem naming the file, the treasure and the field.
-pub fn parse(text: &str) -> Result<Vec<Treasure>, DataError> {
-    let file: TreasuresFile = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Vec<Treasure>, DataError> {
+    let file: TreasuresFile = source.parse(FILE)?;
     let treasures = file.treasure;
     let mut numbers = std::collections::BTreeSet::new();
     realmgm_core::embedded::check_unique_names(FILE, "treasure", &treasures, |x| x.name.as_str())?;
@@ -612,7 +613,7 @@ mod tests {
     #[test]
     fn bad_modifier_names_file_entry_and_field() {
         let text = TEXT.replacen("delta = -1", "delta = -3", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert!(
             err.entry
@@ -627,7 +628,7 @@ mod tests {
     #[test]
     fn unknown_effect_names_the_field() {
         let text = TEXT.replacen("effect = \"one_die\"", "effect = \"two_dice\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert!(err.field.as_deref().unwrap().contains("effects"), "{err}");
     }
 }

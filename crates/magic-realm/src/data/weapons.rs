@@ -7,9 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::terms::{Strength, counted};
-use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::embedded::{DataError, Source};
 
 pub const FILE: &str = "weapons.toml";
+#[cfg(test)]
 const TEXT: &str = include_str!("weapons.toml");
 
 /// Weapon counters in the box (duplicates counted).
@@ -130,7 +131,7 @@ struct WeaponsFile {
 /// # Errors
 /// A problem naming the file, the weapon and the field.
 pub fn load() -> Result<Vec<Weapon>, DataError> {
-    parse(TEXT)
+    parse(realmgm_core::compiled!("weapons"))
 }
 
 /// Parse and check weapon data given as text (the embedded file in
@@ -138,8 +139,8 @@ pub fn load() -> Result<Vec<Weapon>, DataError> {
 ///
 /// # Errors
 /// A problem naming the file, the weapon and the field.
-pub fn parse(text: &str) -> Result<Vec<Weapon>, DataError> {
-    let file: WeaponsFile = parse_toml(FILE, text)?;
+pub fn parse(source: Source<'_>) -> Result<Vec<Weapon>, DataError> {
+    let file: WeaponsFile = source.parse(FILE)?;
     let weapons = file.weapon;
     realmgm_core::embedded::check_unique_names(FILE, "weapon", &weapons, |x| x.name.as_str())?;
     for w in &weapons {
@@ -232,7 +233,7 @@ mod tests {
     #[test]
     fn bad_stars_name_file_entry_and_field() {
         let text = TEXT.replacen("stars = 2", "stars = 9", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.file, FILE);
         assert!(
             err.entry.as_deref().unwrap().starts_with("weapon \""),
@@ -244,14 +245,14 @@ mod tests {
     #[test]
     fn wrong_type_names_the_field() {
         let text = TEXT.replacen("length = 8", "length = \"long\"", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("weapon[0].length"), "{err}");
     }
 
     #[test]
     fn missing_counter_is_a_count_error() {
         let text = TEXT.replacen("start = [\"Lancers\", ", "start = [", 1);
-        let err = parse(&text).unwrap_err();
+        let err = parse(Source::Toml(&text)).unwrap_err();
         assert!(err.message.contains("28 counters"), "{err}");
     }
 }
