@@ -1,4 +1,4 @@
-//! `realmgm analyze` at speed (issue 21 §4): 1,000 seeded months of four
+//! `realmgm analyze` at speed: 1,000 seeded months of four
 //! characters played by the planning bot, every day checked against the
 //! game's invariants, on every core of the machine (target: under 30 s on
 //! two cores). Run with `cargo bench --bench analyze`; under `cargo test`

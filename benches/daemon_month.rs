@@ -1,4 +1,4 @@
-//! A 16-player Magic Realm month on the daemon's path (issue 19 §5): every
+//! A 16-player Magic Realm month on the daemon's path: every
 //! player's orders arrive as a mail each day and are read, checked and
 //! confirmed; the day runs as soon as all are in; every report and the
 //! GM's history are queued and sent (to a transport that only counts).

@@ -1,9 +1,9 @@
 //! Times the Magic Realm day engine: one full day of 16 bot-driven
 //! characters (bot orders plus resolution), the same day with every native
 //! hired and every hired leader taking his own turn (target within twice
-//! the plain day, issue 17), and a whole 28-day month.
+//! the plain day), and a whole 28-day month.
 //! Targets: under 1 ms a day and 30 ms a month in release. Then the same
-//! month on the daemon's path (issue 19 §5): through the game's interface
+//! month on the daemon's path: through the game's interface
 //! and the store, as the daemon handles the state, without mail and reports
 //! (`benches/daemon_month.rs` and `benches/reports.rs` time those); target
 //! within twice the engine's month. Run with `cargo bench --bench day`;
@@ -54,7 +54,7 @@ fn day(data: &GameData, rules: &Rules, state: MrState, seed: u64) -> MrState {
         .0
 }
 
-/// The game with every native hired (issue 17): each of the game's nine
+/// The game with every native hired: each of the game's nine
 /// native groups, leader and all, is hired whole by one character in turn
 /// and stands with him. The game has nine leaders, so nine characters have
 /// a hired leader and a group; the rest have none.

@@ -1,4 +1,4 @@
-//! Times the reports of a 16-player Magic Realm day (issue 7): every
+//! Times the reports of a 16-player Magic Realm day: every
 //! player's report (text, HTML, known map) and the GM's history with the
 //! full map, for a day late in a bot-played month. Target: under 20 ms in
 //! release. Run with `cargo bench --bench reports`; under `cargo test` (no

@@ -1,5 +1,5 @@
-//! Building the public pages of a 28-day, 16-character campaign (issue 20,
-//! "done when": under 2 seconds). The month is played through the daemon
+//! Building the public pages of a 28-day, 16-character campaign (the
+//! aim: under 2 seconds). The month is played through the daemon
 //! once (tests/support/month16.rs); then the whole site is built from the
 //! database several times, under `publish = "end"` after the last day, so
 //! every page shows everything (the most to render). Run with

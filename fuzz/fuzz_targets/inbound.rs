@@ -1,4 +1,4 @@
-//! Fuzz target for the whole inbound path (issue 14 §1): any bytes, taken
+//! Fuzz target for the whole inbound path: any bytes, taken
 //! as a raw mail, are stored, authenticated, read as a command or orders of
 //! a Magic Realm campaign and confirmed. The word `SECRET` in the input is
 //! replaced by Ann's real secret, so the fuzzer reaches the orders reader

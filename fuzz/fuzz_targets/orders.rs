@@ -1,5 +1,5 @@
-//! Fuzz target for the orders language (issue 3 §1: "No input makes the
-//! parser panic (fuzz it)"): any bytes, read as a mail body, go through the
+//! Fuzz target for the orders language (no input makes the
+//! parser panic): any bytes, read as a mail body, go through the
 //! whole orders sheet and the activity-line parser; an error is fine, a
 //! panic is a bug.
 #![no_main]

@@ -1,4 +1,4 @@
-//! Fuzz target for subjects and command lines (issue 14 §1): any text, as
+//! Fuzz target for subjects and command lines: any text, as
 //! a subject and as the first line of a body, is stripped of reply
 //! prefixes and tags, searched for campaign tags and read as a command. A
 //! panic is a bug (a subject sliced inside a character once stopped the

@@ -1,4 +1,4 @@
-//! The game's invariants, checked after every simulated day (issue 21 §3).
+//! The game's invariants, checked after every simulated day.
 //! A violation stops the month with its seed and day, to be replayed as a
 //! regression test.
 //!

@@ -1,4 +1,4 @@
-//! `realmgm analyze` (issue 21): what a house rule does, in numbers. N
+//! `realmgm analyze`: what a house rule does, in numbers. N
 //! seeded months are played by the planning bot under campaign file A, and
 //! the same N seeds under B; each measure is reported per character and
 //! overall with its 95% confidence interval, and every difference B − A

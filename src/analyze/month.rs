@@ -1,4 +1,4 @@
-//! One simulated month (issue 21 §1): a seeded Magic Realm game of the
+//! One simulated month: a seeded Magic Realm game of the
 //! chosen characters, each played by the planning bot
 //! ([`crate::magic_realm::day::bot_plan`]) for every day of the campaign's
 //! calendar, with the game's invariants checked after each day

@@ -1,4 +1,4 @@
-//! The analysis as one HTML page with SVG charts (issue 21 §1, `--out`):
+//! The analysis as one HTML page with SVG charts (`--out`):
 //! for the main measures, each character's mean under A and under B as
 //! bars with their 95% intervals as whiskers, and the whole table below.
 //! One self-contained file, readable in any browser, no scripts.

@@ -1,4 +1,4 @@
-//! The purse invariant (issue 21 §3: "gold and fame change only through
+//! The purse invariant ("gold and fame change only through
 //! recorded events"): a character's gold, fame or notoriety may change on
 //! a day only when one of that day's events names him and speaks of that
 //! record (a sale, a hire, drinks, spoils, a find, a mission, a ruling...),

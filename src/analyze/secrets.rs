@@ -1,4 +1,4 @@
-//! The secrets invariant (issue 21 §3: "hidden things stay hidden in every
+//! The secrets invariant ("hidden things stay hidden in every
 //! player's projection"): what lies in a treasure site is face down until a
 //! character takes it, so no event a player reads may name a treasure that
 //! still lies in a site when the day ends (the GM's history may). A player

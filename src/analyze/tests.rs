@@ -328,7 +328,7 @@ fn hunting_fighters_meet_watchful_natives_when_the_rule_is_on() {
     assert!(joined(&watchful) > 0.0);
 }
 
-/// Month 1723 (issue 21's first sweep with hunting bots): the Toadstool
+/// Month 1723 (found by a sweep of seeded months with hunting bots): the Toadstool
 /// Circle's terror killed the Swordsman's hired Rogue in Daylight, and the
 /// Rogue stayed on his list of hirelings, dead.
 #[test]

@@ -1,5 +1,5 @@
 //! What changes when the GM edits a stored campaign (`realmgm campaign edit
-//! NAME FILE`, issue 16 §2): the edited file against the stored settings,
+//! NAME FILE`): the edited file against the stored settings,
 //! field by field, each change sorted into what can apply now and what
 //! cannot.
 //!

@@ -1,4 +1,4 @@
-//! The optional `[site]` table of a campaign file (issue 20 §2): what the
+//! The optional `[site]` table of a campaign file: what the
 //! campaign's public pages show and when, and where the daemon rebuilds
 //! them after each processed day.
 //!

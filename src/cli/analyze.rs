@@ -1,5 +1,5 @@
 //! `realmgm analyze A.toml [B.toml]`: what a house rule does, measured over
-//! seeded months played by the planning bot (issue 21, [`crate::analyze`]).
+//! seeded months played by the planning bot ([`crate::analyze`]).
 //! Text on the terminal, `--json` for scripts, `--out DIR` for an HTML page
 //! with charts; a progress bar on a terminal; Ctrl-C stops with the months
 //! done so far reported.

@@ -1,4 +1,4 @@
-//! The database's two locks (issues 19 §2 and 31 §2), taken on the real
+//! The database's two locks, taken on the real
 //! database found by [`super::db_path`].
 //!
 //! [`DaemonLock`]: one daemon per database. A second daemon would poll the

@@ -1,4 +1,4 @@
-//! The daemon's log (issue 19 §2) through `tracing`: each line with its UTC
+//! The daemon's log through `tracing`: each line with its UTC
 //! time and level, the campaign or mail id as fields, on standard output
 //! (journald and container runtimes collect it there). Text for a person
 //! by default, `--log-format json` for a log collector. Quiet by default:

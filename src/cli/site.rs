@@ -1,4 +1,4 @@
-//! `realmgm site build`: the campaign's public pages (issue 20), written to
+//! `realmgm site build`: the campaign's public pages, written to
 //! a folder any web host serves, showing what the campaign's `[site]`
 //! table allows.
 

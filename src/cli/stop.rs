@@ -1,4 +1,4 @@
-//! Signals to a running daemon (issue 19 §2). SIGTERM (a service manager)
+//! Signals to a running daemon. SIGTERM (a service manager)
 //! and SIGINT (Ctrl-C) set a flag instead of killing the process: the
 //! daemon finishes the mail or the campaign's day it is at (each is one
 //! transaction), leaves the rest of its round for its next start, and

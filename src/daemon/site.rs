@@ -1,4 +1,4 @@
-//! The daemon keeps a campaign's public pages current (issue 20 §3): after
+//! The daemon keeps a campaign's public pages current: after
 //! each round, when the campaign names `[site] out` and what the pages are
 //! built from has changed (a day processed or rolled back, an announcement,
 //! a narrative, an edited `[site]` table), they are built again and

@@ -1,4 +1,4 @@
-//! Line charts as SVG for the standings pages (issue 20 §1): one line per
+//! Line charts as SVG for the standings pages: one line per
 //! character over the days, drawn in a `viewBox` so the picture scales to
 //! any screen, with a legend a reader takes in at a glance. Pure text
 //! output, no scripts.

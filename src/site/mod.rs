@@ -1,4 +1,4 @@
-//! The campaign's public pages (issue 20): `realmgm site build` and the
+//! The campaign's public pages: `realmgm site build` and the
 //! daemon's rebuild after each processed day. Static HTML, SVG and CSS with
 //! an Atom feed, for any web host, readable on a phone and without
 //! JavaScript.

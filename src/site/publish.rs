@@ -1,4 +1,4 @@
-//! Replacing a published site in one step (issue 20 §3): a reader, or a web
+//! Replacing a published site in one step: a reader, or a web
 //! server, never sees a half-written site.
 //!
 //! The folder the GM names (`--out`, `[site] out`) is a symbolic link to

@@ -1,4 +1,4 @@
-//! A copy of the live database (issue 19 §3), safe while the daemon runs:
+//! A copy of the live database, safe while the daemon runs:
 //! SQLite's online backup copies the pages in small steps, each a consistent
 //! read, pausing between them so the daemon's writes go on; a write during
 //! the copy makes SQLite restart it, so the copy is one moment's database.

@@ -1,4 +1,4 @@
-//! Large texts and files stored compressed (issue 19 §5): a report's text,
+//! Large texts and files stored compressed: a report's text,
 //! HTML and map, and a queued mail's body, are most of what a campaign
 //! stores, and they compress several times over. A value above
 //! [`THRESHOLD`] bytes is written as a BLOB of [`MAGIC`] and its DEFLATE

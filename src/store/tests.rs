@@ -134,7 +134,7 @@ fn holds_standing_before_the_upgrade_lift_themselves_by_their_cause() {
     assert!(!store.control().get("OTHER").unwrap().hold_lifts_itself);
 }
 
-/// Issue 19 §3: a database left at any schema version, with a campaign in
+/// A database left at any schema version, with a campaign in
 /// it, opens at the latest with its campaign and players whole.
 #[test]
 fn a_database_at_every_older_version_migrates_to_the_latest() {

@@ -1,4 +1,4 @@
-//! `realmgm analyze` as a GM runs it (issue 21): two shipped campaign files
+//! `realmgm analyze` as a GM runs it: two shipped campaign files
 //! compared over a few seeded months, as text, as JSON (the same twice),
 //! and as an HTML page with charts; a bad character name is refused with a
 //! suggestion.

@@ -109,7 +109,7 @@ fn daemon_round_gm_status_and_doctor() {
     assert!(log.contains("day 1 processed"), "{log}");
 }
 
-/// Issue 19 §2: a running daemon holds its database, so a second one is
+/// A running daemon holds its database, so a second one is
 /// refused; SIGHUP ends its pause at once; SIGTERM lets it finish its round
 /// and exit cleanly.
 #[test]
@@ -153,7 +153,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     stdout(&realmgm(&["daemon", "--once"], &db.0));
 }
 
-/// Issue 19, "done when": SIGTERM while the daemon works through a heap of
+/// SIGTERM while the daemon works through a heap of
 /// mail. It finishes the mail at hand and exits; every mail is either read
 /// with its answer queued and its orders stored, or still new; none is read
 /// twice. The next start reads the rest, and then each mail has exactly one

@@ -222,7 +222,7 @@ fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
     assert_eq!(live_mail.smtp.unwrap().port, 465);
 }
 
-/// The shipped systemd unit (issue 19 §3) runs the daemon as its own user
+/// The shipped systemd unit runs the daemon as its own user
 /// on a database in its state folder, with the file system read-only
 /// around it, and stops it with the signal it handles.
 #[test]
@@ -253,7 +253,7 @@ fn the_systemd_unit_runs_the_daemon_confined_to_its_state_folder() {
     assert!(help.contains("--poll-seconds"), "{command:?}: {help}");
 }
 
-/// Issue 19 §3: shell completions and the manual page come from the same
+/// Shell completions and the manual page come from the same
 /// command definitions as `--help`, and the database may be named by the
 /// environment.
 #[test]

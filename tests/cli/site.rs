@@ -1,5 +1,5 @@
-//! `realmgm site build` on the demo campaign, checked in a real browser
-//! (issue 20, "done when"): every page loads in headless Chromium (Debian's
+//! `realmgm site build` on the demo campaign, checked in a real browser:
+//! every page loads in headless Chromium (Debian's
 //! package, `scripts/chromium.sh`) with no console message, every link and
 //! picture of every page resolves to a file of the site, the day pages hold
 //! each character's records, and a day page (on a desktop's and a phone's

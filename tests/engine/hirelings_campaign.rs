@@ -1,4 +1,4 @@
-//! Hirelings and dealings in a campaign (issue 17, "Done when"): through
+//! Hirelings and dealings in a campaign, end to end: through
 //! the same `Game` interface the daemon uses, a Captain hires the Soldiers,
 //! leaves two of them guarding a clearing, sends his hired leader on a
 //! route of his own for three days, buys from the Elf, gives him a

@@ -1,4 +1,4 @@
-//! A real browser opens a player's report (issue 7 §6): headless Chromium
+//! A real browser opens a player's report: headless Chromium
 //! (Debian's package, through `scripts/chromium.sh`) renders the HTML part
 //! of a report to a screenshot in `target/test-artifacts/`. Where Chromium
 //! is not installed the test prints SKIPPED and returns.

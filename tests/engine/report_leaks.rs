@@ -1,4 +1,4 @@
-//! The fog-of-war leak test (issue 7 §6): bot campaigns of 16 characters
+//! The fog-of-war leak test: bot campaigns of 16 characters
 //! for a whole month on several seeds, and for every player and every day,
 //! his report (text, HTML and map) names no treasure, site, hidden path or
 //! passage, hidden character, other character's recorded day, or

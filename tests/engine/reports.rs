@@ -1,4 +1,4 @@
-//! Magic Realm reports (issue 7): golden player report, HTML and GM
+//! Magic Realm reports: golden player report, HTML and GM
 //! history; the orders form parses back; the known map shows only what the
 //! character knows. Regenerate the golden files with
 //! `REALMGM_UPDATE_GOLDEN=1 cargo test --test reports`.
@@ -49,7 +49,7 @@ fn golden_player_report_html_and_gm_history() {
     assert_eq!(player.attachments[0].1, "image/svg+xml");
 }
 
-/// A day that begins with the GM's hand (issue 16): a late player's
+/// A day that begins with the GM's hand: a late player's
 /// character enters, the GM rules a gift, a fame change and a character
 /// replaced; read whole, once for a player the rulings concern, once for
 /// the newcomer, and for the GM.
@@ -289,7 +289,7 @@ fn private_messages_and_the_season_reach_only_their_reader() {
     assert!(ann.text.contains("Season: Autumn"));
 }
 
-/// Issue 16 §4: reports never call a character "he" (the Amazon, the Witch
+/// Reports never call a character "he" (the Amazon, the Witch
 /// and the Woods Girl are women): a month of three seeds with only them,
 /// every player's report read line by line.
 #[test]

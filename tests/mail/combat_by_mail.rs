@@ -1,4 +1,4 @@
-//! Round-by-round combat by mail (issue #6 §7): with the
+//! Round-by-round combat by mail: with the
 //! `round_by_round_combat` toggle, a day whose Evening combat reaches a
 //! round the player's orders do not cover stops there; the daemon mails a
 //! round prompt, takes the answer by mail and resumes the day, or lets

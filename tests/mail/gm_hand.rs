@@ -1,4 +1,4 @@
-//! The GM's hand on a running Magic Realm campaign (issue 16 §1–2):
+//! The GM's hand on a running Magic Realm campaign:
 //! rulings made on the command line and by mail, carried out as the next
 //! day begins and read by the players they concern, replayed after a
 //! rollback; a seat handed to a new player and a new character; a player
@@ -285,7 +285,7 @@ fn the_gms_narrative_of_a_day_is_in_his_history_only() {
     assert!(!last_report(&mails, BEN).contains("met at dawn"));
 }
 
-/// Issue 19 §2: `gm status --json` tells a monitoring script how the
+/// `gm status --json` tells a monitoring script how the
 /// campaign and its mail stand.
 #[test]
 fn status_facts_tell_a_monitor_the_latest_day_and_the_mail_backlog() {

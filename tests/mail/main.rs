@@ -29,6 +29,7 @@ mod mail_garbled;
 mod mail_server;
 mod mail_tls;
 mod month_by_mail;
+mod no_issue_numbers;
 mod orders_prose;
 mod report_mail;
 mod secrets_on_disk;

@@ -1,5 +1,5 @@
 //! A month of Magic Realm played by mail through the local Postfix and
-//! Dovecot (issue 16, "done when"): five players send their orders over
+//! Dovecot: five players send their orders over
 //! SMTP and read everything over IMAP; the daemon collects over IMAP and
 //! sends over SMTP. Along the month a player joins on day 3 and chooses his
 //! character by mail, one is away days 5–8, one is killed by the GM's

@@ -1,4 +1,4 @@
-//! Reports by mail (issue 7 §4): the daemon queues each Magic Realm report
+//! Reports by mail: the daemon queues each Magic Realm report
 //! with its HTML alternative and map picture, and both the Maildir mailer
 //! and the local mailboxes deliver a multipart message whose plain text
 //! comes first; read back with mail-parser.

@@ -1,4 +1,4 @@
-//! The public pages (issue 20 §2): for each `[site] publish` setting, no
+//! The public pages: for each `[site] publish` setting, no
 //! page holds a fact the setting does not allow. A 16-character campaign
 //! is played through the daemon (tests/support/month16.rs), the GM adds an
 //! announcement and narratives, a player whispers to another, and the site

@@ -1,4 +1,4 @@
-//! What a long campaign leaves on disk (issue 19 §5): a 16-player Magic
+//! What a long campaign leaves on disk: a 16-player Magic
 //! Realm month played through the daemon stays under 10 MB, because a
 //! report is stored once (its mail refers to it) and compressed.
 

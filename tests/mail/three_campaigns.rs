@@ -1,5 +1,5 @@
 //! One `realmgm daemon` serving three campaigns through the local Postfix
-//! and Dovecot (issue 19, "done when"): the binary runs as a service runs
+//! and Dovecot: the binary runs as a service runs
 //! it, with no `--campaign`, reading one GM mailbox over IMAP and sending
 //! over SMTP. The same three people play in all three campaigns; each sends
 //! his orders, the daemon routes every mail by its campaign's tag, runs

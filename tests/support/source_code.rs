@@ -1,28 +1,23 @@
 //! Source files read as text by the guards that scan the program's code
-//! (the engine's layering, no Debug formatting in messages, typed errors):
-//! the library's files without the test files, and the code without its
-//! test items.
+//! (the engine's layering, no Debug formatting in messages, typed errors,
+//! no issue numbers): every Rust file, the library's files without the test
+//! files, and the code without its test items.
 
 use std::path::{Path, PathBuf};
 
-/// Every `.rs` file under `folder`, sorted, with its text: the files of
-/// tests left out, by name (`tests.rs`, `*_tests.rs`, `test_*.rs`) or
-/// because a parent declares them for tests only.
-pub fn library_files(folder: &Path) -> Vec<(PathBuf, String)> {
+/// Every `.rs` file under `folder`, sorted; build output (`target`) is
+/// not source.
+pub fn rust_files(folder: &Path) -> Vec<PathBuf> {
     fn walk(folder: &Path, files: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(folder) else {
             return;
         };
         for path in entries.flatten().map(|entry| entry.path()) {
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            let test_file =
-                name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_");
             if path.is_dir() {
-                walk(&path, files);
-            } else if name.ends_with(".rs") && !test_file {
+                if !path.ends_with("target") {
+                    walk(&path, files);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
                 files.push(path);
             }
         }
@@ -30,8 +25,21 @@ pub fn library_files(folder: &Path) -> Vec<(PathBuf, String)> {
     let mut paths = Vec::new();
     walk(folder, &mut paths);
     paths.sort();
+    paths
+}
+
+/// Every `.rs` file under `folder`, sorted, with its text: the files of
+/// tests left out, by name (`tests.rs`, `*_tests.rs`, `test_*.rs`) or
+/// because a parent declares them for tests only.
+pub fn library_files(folder: &Path) -> Vec<(PathBuf, String)> {
+    let paths = rust_files(folder).into_iter().filter(|path| {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        !(name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_"))
+    });
     let files: Vec<(PathBuf, String)> = paths
-        .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             (path, text)

@@ -744,7 +744,7 @@ pub trait Game: Sync {
         reader: Reader<'_>,
     ) -> anyhow::Result<Report>;
 
-    /// The public page of the day that ended with `state` (issue 20),
+    /// The public page of the day that ended with `state`,
     /// showing only what `disclosure` lets through; `previous` is the
     /// state the day began with.
     ///

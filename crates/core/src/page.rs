@@ -1,4 +1,4 @@
-//! What a game hands the public pages for one day (issue 20): the day's
+//! What a game hands the public pages for one day: the day's
 //! records grouped the way the BIMR day pages were, the map, the
 //! standings and, after the last day, the scoring arithmetic. The game
 //! decides what each [`Disclosure`] lets through; the plumbing

@@ -1,5 +1,5 @@
 //! Report templates and what a game needs to fill them, shared by every
-//! game (issue 7 §4).
+//! game.
 //!
 //! The wording and layout of reports live in `templates/` as minijinja
 //! files, embedded in the binary; a campaign's `template_folder` may hold

@@ -1,4 +1,4 @@
-//! The mail side of round-by-round combat (issue #6 §7, the
+//! The mail side of round-by-round combat (the
 //! `round_by_round_combat` toggle): the prompt a player gets when a battle
 //! stops at a round of his, and reading his answer, a `Combat:` line for
 //! that round (clauses as in the orders mail, [`combat::orders`]).

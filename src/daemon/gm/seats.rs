@@ -1,4 +1,4 @@
-//! Players coming and going in a running campaign (issue 16 §1): a player
+//! Players coming and going in a running campaign: a player
 //! joins (with a character the GM names, or choosing one by mail with a
 //! `Character:` line), a seat passes to a new address (and, when asked, to
 //! another character), a player leaves (his character leaves the Realm, or

@@ -1,5 +1,5 @@
-//! What the daemon tells a game's reports besides the state and events
-//! (issue 7): the campaign's tag, the next deadline, the season of the day,
+//! What the daemon tells a game's reports besides the state and events:
+//! the campaign's tag, the next deadline, the season of the day,
 //! the private messages each player received, each player's accepted orders (their standing instructions pre-fill his
 //! orders form) and the campaign's own templates.
 

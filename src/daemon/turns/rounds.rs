@@ -1,4 +1,4 @@
-//! Round-by-round combat by mail (issue #6 §7; the game's toggle, e.g.
+//! Round-by-round combat by mail (the game's toggle, e.g.
 //! Magic Realm's `round_by_round_combat`): when the day stops at a combat
 //! round, the players asked get a round prompt; their answers (a reply
 //! with a `Combat:` line) are stored with the round; the day is resolved

@@ -1,4 +1,4 @@
-//! Setup by mail in the daemon (issue §8), for a campaign whose `[mail]`
+//! Setup by mail in the daemon, for a campaign whose `[mail]`
 //! table says `setup_by_mail = true`: before day 1 a player's mail goes to
 //! the game's setup state machine instead of the orders (characters, tiles
 //! when the players build the board, starting info)

@@ -1,5 +1,5 @@
 //! Round-by-round combat by mail (the `round_by_round_combat` toggle, a
-//! realmgm play-by-mail procedure; issue #6 §7): a character without a
+//! realmgm play-by-mail procedure): a character without a
 //! `Combat:` line answers each round of a battle with a `Combat:` line of
 //! his own, given by mail. [`run`] plays a battle with the answers given so
 //! far and stops at the first round nobody answered for him.

@@ -99,7 +99,7 @@ pub enum Out {
         to: String,
     },
     /// Never in this clearing: an employer whose hired natives fight here
-    /// without him (`day::evening`, issue 17).
+    /// without him (`day::evening`).
     Absent,
 }
 

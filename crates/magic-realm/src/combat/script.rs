@@ -1,5 +1,5 @@
 //! Battle files: one clearing's combat set up in TOML for a GM's ruling or
-//! a test (issue 4 §4). The participants (characters with each chit's
+//! a test. The participants (characters with each chit's
 //! condition, weapon, armour, horse, hidden or not; monsters and natives
 //! with their side, employer and whom they battle), standing orders per
 //! character (the `Combat:` line's syntax) with per-round overrides, the
@@ -630,7 +630,7 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     wrong
 }
 
-// The game state behind a battle file's spells (issue 4 §4, issue 5 §3): a
+// The game state behind a battle file's spells: a
 // game set up with the file's characters, all standing in the file's
 // clearing when the board has it (`LD2`), else in the first character's
 // starting clearing, with the file's denizens, knowing the spells the file

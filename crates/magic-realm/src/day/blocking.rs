@@ -4,7 +4,7 @@
 //! ones only after finding Hidden Enemies. Blocker and blocked become
 //! unhidden; the blocked one does no more phases today. Hired leaders
 //! standing in the clearing block and are blocked the same way, with their
-//! employer's `Block:` line (issue 17).
+//! employer's `Block:` line.
 
 use super::Day;
 use super::events::{Happening, PhaseEvent};

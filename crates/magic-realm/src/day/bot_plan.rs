@@ -1,4 +1,4 @@
-//! The planning bot (issue 21 §2): the policy `realmgm analyze` plays every
+//! The planning bot: the policy `realmgm analyze` plays every
 //! character with, so that what a house rule changes is measured on play
 //! that pursues the game's goals, not on a random walk
 //! ([`super::bot::orders_for`], kept for tests and the demo, is the random

@@ -1,5 +1,5 @@
-//! The planning bot's business with the denizens on the map (issue 21 §2:
-//! "hire and trade when they can afford it, fight those they can"): what
+//! The planning bot's business with the denizens on the map ("hire
+//! and trade when they can afford it, fight those they can"): what
 //! its fighters hunt, whom they hire, and where a character with treasure
 //! to spare sells it. Everything here reads only what every player sees:
 //! the counters on the map, the printed counters and the character's own

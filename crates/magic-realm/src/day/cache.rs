@@ -3,7 +3,7 @@
 //! his clearing, or takes them back, as his `Cache:` line says
 //! (`Cache: Spear; 10 gold`, `Cache: take Spear; take all`).
 //!
-//! Rulings, as the rule is played here (issue 18 §3): a character has at
+//! Rulings, as the rule is played here: a character has at
 //! most one cache in a clearing; it is his record alone, so no search finds
 //! it and nobody else sees him fill or empty it; only he can take from it.
 //! Putting in happens before taking out, each entry on its own; an entry

@@ -1,4 +1,4 @@
-//! Dealings between characters (play summary II.D.1.a, IV.A; issue 17 §4):
+//! Dealings between characters (play summary II.D.1.a, IV.A):
 //! characters and hired leaders in the same clearing give, sell or trade
 //! weapons, armour, treasures, horses and gold at any price they agree, and
 //! tell each other the hidden paths, secret passages and treasure locations

@@ -1,5 +1,5 @@
-//! Tests of dealings between characters (issue 17 §4) and of rearranging
-//! belongings by order (§5): matching sides happen, others fail with the
+//! Tests of dealings between characters and of rearranging
+//! belongings by order: matching sides happen, others fail with the
 //! reason told to both players, goods must still be there, a phase deal
 //! waits for the two to meet, and only the parties learn what was told.
 

@@ -12,8 +12,8 @@
 //! Rulings: characters act in seat order; hired natives whose employer is
 //! elsewhere fight for him, with him in the battle as absent (he decides
 //! nothing, his record takes only their spoils), and a hired leader beside
-//! a monster or unhired native starts a combat with no character there
-//! (issue 17); a character who runs away goes to the
+//! a monster or unhired native starts a combat with no character there;
+//! a character who runs away goes to the
 //! first clearing a path he knows leads to; drinks before the battling
 //! roll follow his `Drinks:` line (1 gold a member present).
 

@@ -1,4 +1,4 @@
-//! Tests of hired leaders taking their own turns (issue 17 §1): a line of
+//! Tests of hired leaders taking their own turns: a line of
 //! his own gives him an attention counter and phases; without one he
 //! follows his employer or hides where he stands; he loots, carries and
 //! hands over what he finds; natives sent with him follow him; a killer

@@ -1,5 +1,5 @@
-//! Hired leaders take their own turns (play summary I.B, I.E, II.A–D;
-//! issue 17 §1). A hired leader (a group's `HQ`) with a line of his own in
+//! Hired leaders take their own turns (play summary I.B, I.E, II.A–D).
+//! A hired leader (a group's `HQ`) with a line of his own in
 //! his employer's mail (`Soldier HQ: M CV4, S, T`) draws his own attention
 //! counter, mixed with the characters', and does his recorded phases: move,
 //! hide, search and loot, trade and hire for his employer, block and be

@@ -1,5 +1,5 @@
 //! Rearranging belongings by order (play summary II.D.1.b at the start of
-//! each Daylight phase, IV.A at Midnight; issue 17 §5): a `Phase 3:` line
+//! each Daylight phase, IV.A at Midnight): a `Phase 3:` line
 //! acts before his third phase, a `Midnight:` line after the Evening. Each
 //! step activates, inactivates or abandons one belonging, with the limits
 //! `day::belongings` keeps. A step that cannot be done is skipped and his

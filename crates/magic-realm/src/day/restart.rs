@@ -1,4 +1,4 @@
-//! A killed character comes back (issue 3 "A character killed restarts at
+//! A killed character comes back ("A character killed restarts at
 //! the Inn the next day, as in BIMR play"; BIMR3 rules is the BIMR3 rules
 //! page): at Birdsong after his death he starts again at the Inn.
 //!

@@ -1,5 +1,5 @@
 //! Hirelings stand in a clearing and follow their employer (play summary
-//! I.C, II.C.8; issue 17 §2). A hired native is a counter on the map like
+//! I.C, II.C.8). A hired native is a counter on the map like
 //! any other; what makes him a follower is his employer's turn:
 //!
 //! - The hirelings standing in his clearing when his turn starts move with

@@ -1,4 +1,4 @@
-//! Tests of hirelings following their employer (issue 17 §2): they move
+//! Tests of hirelings following their employer: they move
 //! with him, stay where a `Leave:` line keeps them, fall behind a pony's
 //! double move, fight only beside him and serve out their term where they
 //! stand, the weekly return of prowling natives notwithstanding.

@@ -1,4 +1,4 @@
-//! The GM's rulings carried out first thing at Birdsong (issue 16 §2),
+//! The GM's rulings carried out first thing at Birdsong,
 //! before the dead restart and late joiners enter: each is one event with
 //! the GM's reason, seen by the players it concerns (the character's own
 //! player, and for a move those whose characters stand where it leaves or

@@ -1,5 +1,5 @@
 //! Tests of the GM's rulings: read against the state, carried out at
-//! Birdsong, reported to those they concern (issue 16 §2).
+//! Birdsong, reported to those they concern.
 
 use realmgm_core::game::Observers;
 

@@ -1,5 +1,5 @@
-//! Checking a `Combat:` line against the character who sends it (issue 16
-//! §3): the chits he names must be his, the fighters he names must be in
+//! Checking a `Combat:` line against the character who sends it: the
+//! chits he names must be his, the fighters he names must be in
 //! the game, and the spells and belongings he names should be his.
 //!
 //! A chit he does not have and a fighter nobody in the game is called are

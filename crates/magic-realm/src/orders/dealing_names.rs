@@ -1,6 +1,6 @@
 //! Checking the hired leaders' lines, `Send:`, `Leave:`, `Phase N:`/`Midnight:`
 //! and deal lines against the
-//! character who sends them (issue 17), so the confirmation says at once
+//! character who sends them, so the confirmation says at once
 //! what the day could not do.
 //!
 //! Errors, which no day could make right: a hireling or hired leader he has

@@ -1,5 +1,5 @@
 //! The orders lines for what a character does with his hirelings and his
-//! belongings and with other characters (issue 17; play summary I.C,
+//! belongings and with other characters (play summary I.C,
 //! II.C.8, II.D.1, IV.A):
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Reading a GM's ruling (issue 16 §2), one line as the GM writes it on the
+//! Reading a GM's ruling, one line as the GM writes it on the
 //! command line or in a mail, checked against the state the ruling will
 //! change, so a misspelt name is refused with the nearest ones before
 //! anything is stored:

@@ -1,5 +1,5 @@
-//! A character's clearing as he sees it at the end of the day (issue 7 §2;
-//! the play summary II.A, II.C.5): the counters standing there, the other
+//! A character's clearing as he sees it at the end of the day (the
+//! play summary II.A, II.C.5): the counters standing there, the other
 //! characters who are not hidden, the dwellings, the sites he has found
 //! there, the face-up map chits of the tile, and whether a pile of
 //! abandoned things lies there (not what is in it: he has not looked).

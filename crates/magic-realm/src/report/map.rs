@@ -1,4 +1,4 @@
-//! The map pictures of the reports (issue 7 §2, §3; issue 16 §4), drawn by
+//! The map pictures of the reports, drawn by
 //! [`crate::board::svg`]: a player's known map (the tiles he
 //! has explored with their dwellings, the sites he has found, the routes he
 //! knows, what stands in his clearing, his position ringed) and the GM's

@@ -1,4 +1,4 @@
-//! Magic Realm's reports (issue 7): each player's report of what his
+//! Magic Realm's reports: each player's report of what his
 //! character saw, and the GM's full history, filled into the templates of
 //! [`realmgm_core::report`].
 //!

@@ -1,4 +1,4 @@
-//! The orders form at the end of a player's report (issue 7 §2): tomorrow's
+//! The orders form at the end of a player's report: tomorrow's
 //! orders, pre-filled with his standing instructions from his last accepted
 //! orders (not that day's deals, rearrangements or hired leaders' phases),
 //! ready to fill in and send back as a reply. The form always

@@ -1,4 +1,4 @@
-//! The GM-only part of the history (issue 7 §3): where every character is
+//! The GM-only part of the history: where every character is
 //! and whether he is hidden, what each one knows (tiles, hidden routes,
 //! sites, chits seen), what every treasure site holds and where, and the
 //! map chits still face down. Never part of a player's report.

@@ -1,4 +1,4 @@
-//! A character's sheet as his report shows it (issue 7 §2; play summary II.D,
+//! A character's sheet as his report shows it (play summary II.D,
 //! IV; `day/victory.rs`): his action chits with their condition, weapons,
 //! armour, treasures and horses active or not, spells, gold, fame,
 //! notoriety, hirelings with the days left of their terms, and the victory

@@ -1,4 +1,4 @@
-//! Magic Realm's public day page (issue 20): the day's events grouped as
+//! Magic Realm's public day page: the day's events grouped as
 //! the BIMR GMs published their days (Birdsong; each character's and hired
 //! leader's record in the order they moved, his recorded line, one line per
 //! phase with the dice; the evening's combats by clearing; Midnight), the

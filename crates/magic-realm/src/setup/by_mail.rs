@@ -1,4 +1,4 @@
-//! Setup by mail (issue §8; BIMR3's setup, seed 003 "BOARD BUILDING",
+//! Setup by mail (BIMR3's setup, seed 003 "BOARD BUILDING",
 //! "SELECTING CHARACTERS", "STARTING INFO AND SCORING").
 //!
 //! Without a player-built board the players choose characters one at a

@@ -5,7 +5,7 @@
 //!
 //! A character's active weapon and worn armour may sit in his `weapon` and
 //! `armor` records (what he started with) or among his belongings marked
-//! active; every function here reads both. Rulings (issue 17 §5):
+//! active; every function here reads both. Rulings:
 //! - One weapon, one horse, one piece of armour of each kind, one Boots and
 //!   one Gloves card may be active: activating another puts the old one
 //!   inactive, as the Encounter's activation does (`combat::activation`).

@@ -145,7 +145,7 @@ fn is_standard_victory_points(points: &u32) -> bool {
 }
 
 /// A hired leader's own record: he hides, finds Hidden Enemies and carries
-/// what he finds, buys or loots (play summary I.B, II.A–D; issue 17 §1).
+/// what he finds, buys or loots (play summary I.B, II.A–D).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeaderRecord {

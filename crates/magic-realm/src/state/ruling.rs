@@ -1,7 +1,7 @@
 //! A GM's ruling as the game keeps it between the moment the GM makes it and
 //! the next Birdsong, when the day engine carries it out
 //! (`day::rulings`). The ruling is a change the rules did not make: the GM
-//! mends a mistake or settles what the rules leave open (issue 16 §2).
+//! mends a mistake or settles what the rules leave open.
 //!
 //! Rulings are inputs of a day like orders: the daemon stores them with the
 //! day they apply to and queues them on the state before the day runs, so a
