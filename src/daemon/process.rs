@@ -635,7 +635,7 @@ impl Daemon {
         let started = if self.setting_up_by_mail(stored)? {
             match self.setup_outcome(stored, now)? {
                 SetupOutcome::Ready(seats, chosen) => {
-                    game.new_game_with_setup(&seats, &campaign.rules, &chosen, &mut dice)
+                    game.new_game_with_setup(&seats, &campaign.rules, &*chosen, &mut dice)
                 }
                 SetupOutcome::Waiting(waiting) => {
                     // A set-up failure is gone once the players choose by mail.

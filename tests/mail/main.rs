@@ -9,6 +9,8 @@ mod common;
 mod month16;
 #[path = "../support/printed_commands.rs"]
 mod printed_commands;
+#[path = "../support/program_code.rs"]
+mod program_code;
 #[path = "../support/rust_shaped.rs"]
 mod rust_shaped;
 #[path = "../support/source_code.rs"]
@@ -17,6 +19,7 @@ mod source_code;
 mod support;
 
 mod combat_by_mail;
+mod daemon_knows_no_game;
 mod daemon_maildir;
 mod daemon_robustness;
 mod daemon_server;

@@ -399,29 +399,10 @@ fn help_pages() -> Vec<Read> {
 fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut code = Vec::new();
-    let files: Vec<PathBuf> = ["src", "crates"]
+    for (file, text) in ["src", "crates"]
         .iter()
-        .flat_map(|folder| files_under(&root.join(folder)))
-        .collect();
-    let test_only: Vec<PathBuf> = files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
-        .flat_map(|f| {
-            crate::source_code::test_only_children(f, &std::fs::read_to_string(f).unwrap())
-        })
-        .collect();
-    for file in files {
-        let name = file.file_name().unwrap().to_string_lossy();
-        if file.extension().is_none_or(|e| e != "rs")
-            || test_only.contains(&file)
-            || name == "tests.rs"
-            || name.ends_with("_tests.rs")
-            || name.starts_with("test_")
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        let text = crate::source_code::without_test_items(&text);
+        .flat_map(|folder| crate::program_code::program_code(folder))
+    {
         let mut joined = String::with_capacity(text.len());
         let mut lines = text.lines().filter(|l| !l.trim_start().starts_with("//"));
         while let Some(line) = lines.next() {
@@ -437,7 +418,7 @@ fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
             joined.push('\n');
         }
         code.push(Read {
-            source: file.strip_prefix(root).unwrap().display().to_string(),
+            source: file.display().to_string(),
             text: joined,
         });
     }

@@ -11,8 +11,9 @@ use serde::Deserialize;
 
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
-    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, OrdersProblem,
-    Reader, Report, RuleToggle, Rules, Seat, StartingInfoRefused, TurnPause, TurnResult, TurnStep,
+    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, MailSetup,
+    OrdersProblem, Reader, Report, RuleToggle, Rules, Seat, SetupByMail, StartingInfoRefused,
+    TurnPause, TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -141,12 +142,14 @@ impl Game for MagicRealm {
         &self,
         seats: &[Seat],
         rules: &Rules,
-        chosen: &serde_json::Value,
+        chosen: &dyn MailSetup,
         dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
         let data = game_data()?;
-        let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
-            .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
+        let chosen = &(chosen as &dyn std::any::Any)
+            .downcast_ref::<setup::mail::MailedSetup>()
+            .ok_or_else(|| anyhow!("this setup by mail is not a Magic Realm one"))?
+            .record;
         let inputs = SetupInputs {
             starts: chosen.starts(),
             board: chosen.board(),
@@ -203,6 +206,10 @@ impl Game for MagicRealm {
             day::weather::start(&mut mr, season, dice).map_err(|e| anyhow!("{e}"))?;
         }
         Ok(GameState::from_typed(mr)?)
+    }
+
+    fn setup_by_mail(&self) -> Option<&dyn SetupByMail> {
+        Some(self)
     }
 
     fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {

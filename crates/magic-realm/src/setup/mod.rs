@@ -15,6 +15,7 @@
 pub mod by_mail;
 mod chits;
 mod items;
+pub mod mail;
 #[cfg(test)]
 mod tests;
 

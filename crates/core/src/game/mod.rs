@@ -20,6 +20,9 @@ use sha2::{Digest, Sha256};
 
 use crate::dice::Dice;
 
+mod setup_by_mail;
+pub use setup_by_mail::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable};
+
 /// Whether the engine applies a toggle yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ToggleStatus {
@@ -472,20 +475,26 @@ pub trait Game: Sync {
     fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
     -> anyhow::Result<GameState>;
 
-    /// A new game with what the players chose during a setup by mail (the
-    /// game's own JSON, e.g. where each character starts). A game without
-    /// such choices starts as [`Game::new_game`].
+    /// A new game with what the players chose during a setup by mail
+    /// ([`Game::setup_by_mail`]), e.g. where each character starts. A game
+    /// without such choices starts as [`Game::new_game`].
     ///
     /// # Errors
-    /// As [`Game::new_game`], or choices this game cannot read.
+    /// As [`Game::new_game`], or a setup this game did not begin.
     fn new_game_with_setup(
         &self,
         seats: &[Seat],
         rules: &Rules,
-        _setup: &serde_json::Value,
+        _setup: &dyn MailSetup,
         dice: &mut Dice,
     ) -> anyhow::Result<GameState> {
         self.new_game(seats, rules, dice)
+    }
+
+    /// Setup by mail, for a game whose players can make their setup
+    /// choices by mail.
+    fn setup_by_mail(&self) -> Option<&dyn SetupByMail> {
+        None
     }
 
     /// Start the calendar of a freshly set-up game: its length, starting
