@@ -31,16 +31,16 @@ impl Daemon {
             return Ok(());
         };
         let game = self.game(campaign)?;
-        if !game.accepts_late_players() {
+        let Some(late) = game.seats() else {
             anyhow::bail!(
                 "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
                  new address",
                 campaign.game
             );
-        }
+        };
         let mut seats = stored.seats();
         seats.push(seat.clone());
-        game.admit(&latest.state, &campaign.rules, &seats)?;
+        late.admit(&latest.state, &campaign.rules, &seats)?;
         Ok(())
     }
 
@@ -282,7 +282,7 @@ impl Daemon {
     ) -> anyhow::Result<bool> {
         Ok(player.character.is_none()
             && self.store.latest_day(&stored.campaign.name)?.is_some()
-            && self.game(&stored.campaign)?.accepts_late_players())
+            && self.game(&stored.campaign)?.seats().is_some())
     }
 
     /// A late player's mail while he has no character: its `Character:`
@@ -380,7 +380,8 @@ impl Daemon {
         };
         Ok(self
             .game(&stored.campaign)?
-            .late_starting_info_request(&state, player))
+            .seats()
+            .and_then(|late| late.late_starting_info_request(&state, player)))
     }
 
     /// The starting info `player`'s mail gives, when he owes it: the
@@ -396,6 +397,7 @@ impl Daemon {
         let (_, state) = self.turn_to_come(stored).ok().flatten()?;
         self.game(&stored.campaign)
             .ok()?
+            .seats()?
             .late_starting_info(&state, &player.name, &letter.text)
     }
 
@@ -497,9 +499,11 @@ impl Daemon {
         let Some(latest) = self.store.latest_day(&stored.campaign.name)? else {
             return Ok(Vec::new());
         };
-        let game = self.game(&stored.campaign)?;
-        let admitted = game.admit(&latest.state, &stored.campaign.rules, &stored.seats())?;
-        Ok(game.unplayed(&admitted))
+        let Some(late) = self.game(&stored.campaign)?.seats() else {
+            return Ok(Vec::new());
+        };
+        let admitted = late.admit(&latest.state, &stored.campaign.rules, &stored.seats())?;
+        Ok(late.unplayed(&admitted))
     }
 
     /// The ruling that makes `record`'s seat play `new` from the next turn,
@@ -516,7 +520,8 @@ impl Daemon {
             return Ok(None);
         };
         Ok(game
-            .character_of(&latest.state, &record.name)
+            .seats()
+            .and_then(|late| late.character_of(&latest.state, &record.name))
             .map(|old| GmRuling {
                 text: format!("replace {old} with {new}"),
                 why: "the seat has passed to a new player".to_string(),

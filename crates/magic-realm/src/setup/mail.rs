@@ -5,13 +5,12 @@
 
 use anyhow::anyhow;
 
-use realmgm_core::game::{
-    MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable, VICTORY_POINTS_PER_MONTH,
-};
+use realmgm_core::game::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable};
 
 use super::by_mail::{self, Stage};
 use crate::data::{self, GameData};
 use crate::game::MagicRealm;
+use crate::state::VICTORY_POINTS_PER_MONTH;
 
 /// A Magic Realm setup by mail in progress, with the game data it is
 /// checked against.
