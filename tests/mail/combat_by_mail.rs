@@ -63,7 +63,7 @@ impl Table {
         let here = state.characters[0].position.clone();
         state.denizens.get_mut("Ogre 1").unwrap().at = Whereabouts::Clearing { clearing: here };
         assert!(rules.is_on("round_by_round_combat"));
-        let state = realmgm::game::GameState::from_typed(state).unwrap();
+        let state = realmgm::game::GameState::from_typed(state);
         daemon.store.save_day("C1", 0, &state, START).unwrap();
         let mut table = Table {
             daemon,

@@ -144,7 +144,7 @@ impl Game for MagicRealm {
         if let Some(calendar) = start.calendar {
             start_calendar(&mut state, start.rules, calendar, dice)?;
         }
-        Ok(GameState::from_typed(state)?)
+        Ok(GameState::from_typed(state))
     }
 
     fn setup_by_mail(&self) -> Option<&dyn SetupByMail> {
@@ -199,7 +199,7 @@ impl Game for MagicRealm {
                 why: given.why.clone(),
             });
         }
-        Ok(GameState::from_typed(mr)?)
+        Ok(GameState::from_typed(mr))
     }
 
     /// Parsed, then every name checked against the game's components and
@@ -333,7 +333,7 @@ impl Game for MagicRealm {
             let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
             let finished = state.day >= state.last_day;
             return Ok(TurnStep::Done(TurnResult {
-                state: GameState::from_typed(state)?,
+                state: GameState::from_typed(state),
                 events: to_events(events)?,
                 finished,
             }));
@@ -352,7 +352,7 @@ impl Game for MagicRealm {
             day::DayOutcome::Done(state, events) => {
                 let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
-                    state: GameState::from_typed(state)?,
+                    state: GameState::from_typed(state),
                     events: to_events(events)?,
                     finished,
                 })
@@ -460,7 +460,7 @@ impl Seats for MagicRealm {
             });
         }
         Ok(match mr {
-            Cow::Owned(mr) => GameState::from_typed(mr)?,
+            Cow::Owned(mr) => GameState::from_typed(mr),
             Cow::Borrowed(_) => state.clone(),
         })
     }

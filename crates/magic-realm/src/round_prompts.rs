@@ -145,7 +145,7 @@ mod tests {
             state.denizens.get_mut(*ogre).expect("an ogre").at =
                 Whereabouts::Clearing { clearing: here };
         }
-        GameState::from_typed(state).expect("json")
+        GameState::from_typed(state)
     }
 
     /// The Amazon alone with an Ogre in her clearing.

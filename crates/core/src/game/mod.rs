@@ -135,48 +135,69 @@ pub struct GmRuling {
     pub why: String,
 }
 
-/// A game's whole state as JSON, as the store keeps it, with the game's own
-/// reading of it kept beside once made.
+/// A game's whole state: the game's own typed form, and its JSON as the
+/// store keeps it.
 ///
-/// A state never changes once built, so a game reads its JSON into its typed
-/// form once ([`GameState::typed`]) however many times the daemon asks about
-/// the same state: every orders mail of a day is checked against the same
+/// A state the engine made carries its typed form and is written as JSON
+/// only when its JSON or canonical text is asked for, which the store does
+/// at its edge (saving the day); a state the store read back carries its
+/// JSON, and a game reads it into its typed form once
+/// ([`GameState::typed`]) however many times the daemon asks about the
+/// same state: every orders mail of a day is checked against the same
 /// pending state, and the store hands the same state out again while the
-/// stored day is unchanged (`store::days`). Cloning shares it.
+/// stored day is unchanged (`store::days`). A state never changes once
+/// built; cloning shares it.
 #[derive(Clone)]
 pub struct GameState(Arc<Snapshot>);
 
+/// The typed form of a state, shared.
+type Typed = Arc<dyn Any + Send + Sync>;
+
 struct Snapshot {
-    json: serde_json::Value,
-    /// The game's typed reading of `json`, made at most once.
-    typed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// The JSON, made at most once.
+    json: OnceLock<serde_json::Value>,
+    /// The game's typed reading of the state, made at most once.
+    typed: OnceLock<Typed>,
+    /// Writes the typed form as JSON, for a state made from its typed form.
+    write: Option<fn(&(dyn Any + Send + Sync)) -> serde_json::Value>,
     /// [`GameState::canonical_text`], written at most once.
     canonical: OnceLock<String>,
     /// [`GameState::hash`], computed at most once.
     hash: OnceLock<String>,
 }
 
+/// The JSON of a typed state of type `T`.
+fn write_json<T: Serialize + Any>(typed: &(dyn Any + Send + Sync)) -> serde_json::Value {
+    let typed = typed
+        .downcast_ref::<T>()
+        .expect("a state's writer is made for its own typed form");
+    // A game's state is plain data whose maps are keyed by strings, the
+    // one thing serde_json cannot write being a map with other keys.
+    serde_json::to_value(typed).expect("a game state always writes as JSON")
+}
+
 impl GameState {
     /// A state from its JSON.
     pub fn new(json: serde_json::Value) -> Self {
         GameState(Arc::new(Snapshot {
-            json,
+            json: OnceLock::from(json),
             typed: OnceLock::new(),
+            write: None,
             canonical: OnceLock::new(),
             hash: OnceLock::new(),
         }))
     }
 
-    /// A state from a game's typed form: its JSON is written now, and the
-    /// typed form is kept so the game need not read it back.
-    ///
-    /// # Errors
-    /// The typed form cannot be written as JSON.
-    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> serde_json::Result<Self> {
-        let state = GameState::new(serde_json::to_value(&typed)?);
-        // A fresh OnceLock is empty, so this always keeps it.
-        let _ = state.0.typed.set(Arc::new(typed));
-        Ok(state)
+    /// A state from a game's typed form, kept so the game need not read it
+    /// back; its JSON is written when first asked for.
+    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
+        GameState(Arc::new(Snapshot {
+            json: OnceLock::new(),
+            typed: OnceLock::from(Arc::new(typed) as Typed),
+            write: Some(write_json::<T>),
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }))
     }
 
     /// A state read back from the text the store saved: that text is its
@@ -195,7 +216,17 @@ impl GameState {
 
     /// The state as JSON.
     pub fn json(&self) -> &serde_json::Value {
-        &self.0.json
+        self.0.json.get_or_init(|| self.written())
+    }
+
+    /// The JSON of a state made from its typed form, written now.
+    fn written(&self) -> serde_json::Value {
+        match (self.0.write, self.0.typed.get()) {
+            (Some(write), Some(typed)) => write(&**typed),
+            // A state without a writer was made from its JSON, which is
+            // always there.
+            _ => unreachable!("a state is made from its JSON or from its typed form"),
+        }
     }
 
     /// The game's typed form of the state: read by `read` the first time,
@@ -211,7 +242,7 @@ impl GameState {
         if let Some(Ok(typed)) = self.0.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
             return Ok(typed);
         }
-        let typed = Arc::new(read(&self.0.json)?);
+        let typed = Arc::new(read(self.json())?);
         // Another type may already sit there (two games never share a
         // state, so only a test could do that); it is kept, and this
         // reading is returned unkept.
@@ -221,12 +252,17 @@ impl GameState {
 
     /// The canonical text of the state, as the store saves it: JSON with
     /// object keys in a fixed order, so equal states give equal bytes on
-    /// every machine.
+    /// every machine. A state made from its typed form writes its JSON for
+    /// this alone and keeps only the text.
     pub fn canonical_text(&self) -> &str {
         self.0.canonical.get_or_init(|| {
             // serde_json's Map is a BTreeMap (the preserve_order feature is
             // off), so keys are always sorted.
-            serde_json::to_string(&self.0.json).expect("a JSON value always serializes")
+            let text = match self.0.json.get() {
+                Some(json) => serde_json::to_string(json),
+                None => serde_json::to_string(&self.written()),
+            };
+            text.expect("a JSON value always serializes")
         })
     }
 
@@ -242,19 +278,21 @@ impl GameState {
 
 impl PartialEq for GameState {
     fn eq(&self, other: &Self) -> bool {
-        self.0.json == other.0.json
+        self.canonical_text() == other.canonical_text()
     }
 }
 
 impl std::fmt::Debug for GameState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("GameState").field(&self.0.json).finish()
+        f.debug_tuple("GameState")
+            .field(&self.canonical_text())
+            .finish()
     }
 }
 
 impl Serialize for GameState {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.json.serialize(serializer)
+        self.json().serialize(serializer)
     }
 }
 
@@ -888,6 +926,32 @@ mod tests {
         assert!(two.includes(&Reader::Gm));
         assert!(!Observers::Gm.includes(&Reader::Player("Ann")));
         assert!(Observers::Everyone.includes(&Reader::Player("Cat")));
+    }
+
+    /// A typed state that counts how often it is written as JSON.
+    struct Counted(&'static std::sync::atomic::AtomicUsize);
+
+    impl Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            serde_json::json!({"b": 1, "a": [1, 2]}).serialize(serializer)
+        }
+    }
+
+    #[test]
+    fn a_typed_state_is_written_as_json_only_when_its_text_is_asked_for_and_once() {
+        static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let writes = || WRITES.load(std::sync::atomic::Ordering::SeqCst);
+        let state = GameState::from_typed(Counted(&WRITES));
+        let shared = state.clone();
+        assert!(state.typed(|_| Err::<Counted, ()>(())).is_ok());
+        assert_eq!(writes(), 0, "the engine's own reading needs no JSON");
+        assert_eq!(state.canonical_text(), r#"{"a":[1,2],"b":1}"#);
+        assert_eq!(
+            shared.hash(),
+            GameState::new(serde_json::json!({"a": [1, 2], "b": 1})).hash()
+        );
+        assert_eq!(writes(), 1);
     }
 
     #[test]
