@@ -395,6 +395,17 @@ impl Game for MagicRealm {
     }
 }
 
+impl SetupByMail for MagicRealm {
+    fn setup(
+        &self,
+        progress: Option<serde_json::Value>,
+        table: &realmgm_core::game::SetupTable<'_>,
+    ) -> anyhow::Result<Box<dyn MailSetup>> {
+        let setup = setup::mail::MailedSetup::begin(progress, table, game_data()?)?;
+        Ok(Box::new(setup))
+    }
+}
+
 impl Seats for MagicRealm {
     /// A seat without a character in the game joins with the character it
     /// names, which enters at the Inn at the next Birdsong

@@ -1,15 +1,12 @@
 //! Setup by mail ([`by_mail::SetupByMail`]) as the plumbing drives it
-//! through the game interface ([`realmgm_core::game::SetupByMail`]): the
+//! through the game interface ([`realmgm_core::game::MailSetup`]): the
 //! setup begun or read back, and every word of the mails each stage asks
 //! for, so the daemon only stores, addresses and sends them.
 
-use anyhow::anyhow;
-
-use realmgm_core::game::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable};
+use realmgm_core::game::{MailSetup, SetupAnswer, SetupCall, SetupTable};
 
 use super::by_mail::{self, Stage};
-use crate::data::{self, GameData};
-use crate::game::MagicRealm;
+use crate::data::GameData;
 use crate::state::VICTORY_POINTS_PER_MONTH;
 
 /// A Magic Realm setup by mail in progress, with the game data it is
@@ -19,16 +16,19 @@ pub struct MailedSetup {
     data: &'static GameData,
 }
 
-impl SetupByMail for MagicRealm {
-    /// A setup read back has the tiles dealt that an older realmgm left
-    /// undealt; a new one seats the players in seat order, each character
-    /// the campaign file gives a player being his choice.
-    fn setup(
-        &self,
+impl MailedSetup {
+    /// The setup read back from its stored `progress`, with the tiles
+    /// dealt that an older realmgm left undealt; or, without progress, a
+    /// new one that seats the players in seat order, each character the
+    /// campaign file gives a player being his choice.
+    ///
+    /// # Errors
+    /// The stored progress is not a Magic Realm setup.
+    pub fn begin(
         progress: Option<serde_json::Value>,
         table: &SetupTable<'_>,
-    ) -> anyhow::Result<Box<dyn MailSetup>> {
-        let data = data::get().map_err(|e| anyhow!("{e}"))?;
+        data: &'static GameData,
+    ) -> serde_json::Result<Self> {
         let record = match progress {
             Some(json) => {
                 let mut record: by_mail::SetupByMail = serde_json::from_value(json)?;
@@ -51,7 +51,7 @@ impl SetupByMail for MagicRealm {
                 record
             }
         };
-        Ok(Box::new(MailedSetup { record, data }))
+        Ok(MailedSetup { record, data })
     }
 }
 
