@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use realmgm::campaign::Campaign;
 use realmgm::dice::Dice;
-use realmgm::game::{AcceptedOrders, Game, Rules, Seat};
+use realmgm::game::{AcceptedOrders, Game, Rules, Seat, Start, Turn};
 use realmgm::magic_realm::data::{self, GameData};
 use realmgm::magic_realm::day::{bot, resolve_day};
 use realmgm::magic_realm::game::MagicRealm;
@@ -180,10 +180,10 @@ fn month_on_the_daemons_path(
     store: &mut Store,
     seed: u64,
 ) -> MrState {
-    let game = MagicRealm;
+    let game: &dyn Game = &MagicRealm;
     let seats = seats(data);
     let start = game
-        .new_game(&seats, rules, &mut Dice::new(seed, 0))
+        .start(&Start::new(&seats, rules), &mut Dice::new(seed, 0))
         .expect("setup works");
     store
         .days_mut()
@@ -218,8 +218,10 @@ fn month_on_the_daemons_path(
         let state = game.rule(&state, rules, &[]).expect("no rulings");
         game.awaiting(&state).expect("the awaited players");
         let turn = game
-            .resolve_turn(&state, rules, &accepted, &mut dice)
-            .expect("a bot day resolves");
+            .resolve_turn(&state, &Turn::new(rules, &accepted), &mut dice)
+            .expect("a bot day resolves")
+            .done()
+            .expect("a day without rounds by mail ends");
         store
             .days_mut()
             .save(TAG, day, &turn.state, 0)

@@ -4,6 +4,8 @@
 //! release. Run with `cargo bench --bench reports`; under `cargo test` (no
 //! `--bench` argument) it renders one day's reports once, as a smoke test.
 
+use realmgm::game::Start;
+use realmgm::game::Turn;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -29,7 +31,7 @@ fn played(seed: u64, days: u32) -> (GameState, Vec<Event>, Vec<String>) {
         })
         .collect();
     let mut state = MagicRealm
-        .new_game(&seats, &rules, &mut Dice::new(seed, 0))
+        .start(&Start::new(&seats, &rules), &mut Dice::new(seed, 0))
         .expect("setup works");
     let mut events = Vec::new();
     for day in 1..=days {
@@ -48,8 +50,14 @@ fn played(seed: u64, days: u32) -> (GameState, Vec<Event>, Vec<String>) {
             })
             .collect();
         let turn = MagicRealm
-            .resolve_turn(&state, &rules, &orders, &mut Dice::new(seed, day))
-            .expect("a bot day resolves");
+            .resolve_turn(
+                &state,
+                &Turn::new(&rules, &orders),
+                &mut Dice::new(seed, day),
+            )
+            .expect("a bot day resolves")
+            .done()
+            .expect("the turn is resolved to its end");
         state = turn.state;
         events = turn.events;
     }
@@ -71,7 +79,7 @@ fn all_reports(state: &GameState, events: &[Event], players: &[String]) -> usize
         .chain([Reader::Gm])
     {
         let report = MagicRealm
-            .report_with(state, events, reader, &context)
+            .report(state, events, reader, &context)
             .expect("the report renders");
         bytes += report.text.len()
             + report.html.map_or(0, |h| h.len())

@@ -38,4 +38,20 @@ mod tests {
         assert_eq!(unique.len(), ids.len());
         assert!(game("chess").is_none());
     }
+
+    #[test]
+    fn each_game_offers_the_capabilities_it_has_and_no_other() {
+        let offered = |id: &str| {
+            let game = game(id).unwrap();
+            [
+                game.seats().is_some(),
+                game.calendar().is_some(),
+                game.rounds().is_some(),
+                game.setup_by_mail().is_some(),
+                game.pages().is_some(),
+            ]
+        };
+        assert_eq!(offered("magic-realm"), [true; 5]);
+        assert_eq!(offered("fantasy-realms"), [false; 5]);
+    }
 }

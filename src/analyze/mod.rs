@@ -47,7 +47,7 @@ impl Side {
         Side {
             file: file.to_string(),
             rules,
-            victory_points: crate::game::VICTORY_POINTS_PER_MONTH,
+            victory_points: crate::magic_realm::state::VICTORY_POINTS_PER_MONTH,
             months: 1,
             season: None,
         }

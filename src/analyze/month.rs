@@ -118,7 +118,7 @@ pub fn play(
     let mut setup_dice = Dice::new(seed, 0);
     let mut state = setup::new_game(data, &seats, rules, &inputs, &mut setup_dice)
         .map_err(|e| fail(0, format!("setup: {e}")))?;
-    // The calendar as the daemon starts it (`Game::start_calendar`).
+    // The calendar as the daemon starts it (`Game::start` with the campaign's calendar).
     state.last_day = side.months * DAYS_PER_MONTH;
     state.victory_points = side.victory_points;
     if let Some(season) = side

@@ -120,8 +120,10 @@ pub struct CalendarSettings {
     pub victory_points: u32,
 }
 
+/// Settings stored before the field existed are all of Magic Realm, the
+/// only game with a calendar then.
 fn standard_victory_points() -> u32 {
-    crate::game::VICTORY_POINTS_PER_MONTH
+    crate::magic_realm::state::VICTORY_POINTS_PER_MONTH
 }
 
 /// The most victory points a campaign file may ask for.
@@ -510,7 +512,7 @@ impl Checker<'_> {
                 .sum::<u32>()
         });
         let Some(named) = &section.victory_points else {
-            return Ok(by_seasons.unwrap_or(months * crate::game::VICTORY_POINTS_PER_MONTH));
+            return Ok(by_seasons.unwrap_or(months * known.points_per_month));
         };
         let value = *named.get_ref();
         match by_seasons {

@@ -100,7 +100,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         db_path.display(),
         last.hash
     );
-    if let Some(svg) = campaign.game()?.map_svg(&last.state)? {
+    if let Some(pages) = campaign.game()?.pages() {
+        let svg = pages.map_svg(&last.state)?;
         let map = dir.join("map.svg");
         std::fs::write(&map, svg).with_context(|| format!("cannot write {}", map.display()))?;
         summary.push_str(&format!("  map            {}\n", map.display()));

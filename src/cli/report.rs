@@ -173,5 +173,5 @@ fn rendered(
     let relayed = store.outbox().relayed_messages(&campaign.name, day)?;
     let words = gm_words(store, &campaign.name, day)?;
     let context = report_context(game, campaign, day, deadline, &orders, &relayed, words)?;
-    game.report_with(&snapshot.state, &events, reader, &context)
+    game.report(&snapshot.state, &events, reader, &context)
 }

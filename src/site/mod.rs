@@ -5,7 +5,7 @@
 //!
 //! The plumbing here decides how much of each day the pages show
 //! ([`disclosure`], from the campaign's `[site]` table), asks the game for
-//! each day's page ([`crate::game::Game::site_day`]), gathers the GM's
+//! each day's page ([`crate::game::PublicPages::site_day`]), gathers the GM's
 //! announcements and narrative, draws the charts ([`charts`]), fills the
 //! `site_*` templates (overridable per campaign, like the reports) and
 //! replaces the published folder in one step ([`publish`]).
@@ -187,7 +187,17 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
             .collect();
         let disclosure = disclosure(&settings, day, latest.day, over);
         let page = game
-            .site_day(&snapshot.state, previous.as_ref(), &events, disclosure)
+            .pages()
+            .with_context(|| {
+                format!(
+                    "the public pages are not built for {} campaigns yet; they are built for \
+                     Magic Realm",
+                    game.id()
+                )
+            })
+            .and_then(|pages| {
+                pages.site_day(&snapshot.state, previous.as_ref(), &events, disclosure)
+            })
             .with_context(|| format!("day {day} of campaign {name}"))?;
         let announcements = store.announcements().of_day(name, day)?;
         let narrative = store.announcements().narrative(name, day)?;
@@ -237,23 +247,21 @@ fn gather(store: &Store, name: &str) -> anyhow::Result<Site> {
 
 fn calendar_lines(game: &dyn Game, campaign: &Campaign, latest: u32, over: bool) -> Vec<String> {
     let mut lines = Vec::new();
-    if let Some(calendar) = &campaign.calendar {
-        let days = calendar.months * crate::game::DAYS_PER_MONTH;
+    if let (Some(calendar), Some(known)) = (&campaign.calendar, game.calendar()) {
+        let days = calendar.months * known.days_per_month;
         lines.push(format!(
             "{} month{} of {} days: {days} days in all.",
             calendar.months,
             if calendar.months == 1 { "" } else { "s" },
-            crate::game::DAYS_PER_MONTH
+            known.days_per_month
         ));
         if let Some(season) = &calendar.start_season {
             lines.push(format!("The campaign starts in {season}."));
         }
-        if game.calendar().is_some() {
-            lines.push(format!(
-                "Each character shares {} victory points among the categories.",
-                calendar.victory_points
-            ));
-        }
+        lines.push(format!(
+            "Each character shares {} victory points among the categories.",
+            calendar.victory_points
+        ));
     }
     lines.push(if over {
         format!("The campaign ended after day {latest}.")

@@ -3,6 +3,9 @@
 //! the default for a missing player, hidden draws, determinism, orders
 //! errors, the variants and the shipped campaign file.
 
+use realmgm::game::Start;
+use realmgm::game::Turn;
+use realmgm::report::ReportContext;
 use std::collections::BTreeMap;
 
 use realmgm::campaign::Campaign;
@@ -38,7 +41,10 @@ fn rules(on: &[&str]) -> Rules {
 
 fn start(seed: u64, names: &[&str], on: &[&str]) -> GameState {
     FantasyRealms
-        .new_game(&seats(names), &rules(on), &mut Dice::new(seed, 0))
+        .start(
+            &Start::new(&seats(names), &rules(on)),
+            &mut Dice::new(seed, 0),
+        )
         .expect("a legal setup")
 }
 
@@ -50,8 +56,14 @@ fn read(state: &GameState, player: &str, text: &str) -> AcceptedOrders {
 
 fn resolve(state: &GameState, orders: BTreeMap<String, AcceptedOrders>) -> TurnResult {
     FantasyRealms
-        .resolve_turn(state, &Rules::default(), &orders, &mut Dice::new(1, 1))
+        .resolve_turn(
+            state,
+            &Turn::new(&Rules::default(), &orders),
+            &mut Dice::new(1, 1),
+        )
         .expect("the turn resolves")
+        .done()
+        .expect("Fantasy Realms never pauses a turn")
 }
 
 fn one(player: &str, orders: AcceptedOrders) -> BTreeMap<String, AcceptedOrders> {
@@ -269,7 +281,12 @@ fn hidden_draws_never_reach_another_players_report() {
             }
             for (seat, reader) in now.seats.iter().enumerate() {
                 let report = FantasyRealms
-                    .report(state, events, Reader::Player(&reader.player))
+                    .report(
+                        state,
+                        events,
+                        Reader::Player(&reader.player),
+                        &ReportContext::default(),
+                    )
                     .expect("report");
                 reports += 1;
                 for (other, them) in now.seats.iter().enumerate() {
@@ -346,7 +363,7 @@ fn the_final_report_shows_every_hand_and_why() {
         |_, _| {},
     );
     let report = FantasyRealms
-        .report(&end, &[], Reader::Player("Cat"))
+        .report(&end, &[], Reader::Player("Cat"), &ReportContext::default())
         .expect("report");
     assert!(report.subject.contains("final scores"));
     for player in FOUR {
@@ -357,7 +374,9 @@ fn the_final_report_shows_every_hand_and_why() {
         );
     }
     assert!(report.text.contains("base "), "{}", report.text);
-    let gm = FantasyRealms.report(&end, &[], Reader::Gm).expect("gm");
+    let gm = FantasyRealms
+        .report(&end, &[], Reader::Gm, &ReportContext::default())
+        .expect("gm");
     assert!(gm.text.contains("Ann holds"));
 }
 
@@ -371,7 +390,10 @@ fn two_players_draft_their_hands_first() {
     assert!(end.seats.iter().all(|s| s.hand.len() == 7));
     assert!(end.discard.len() >= 12);
     let err = FantasyRealms
-        .new_game(&seats(&FOUR), &rules(&["two_player"]), &mut Dice::new(1, 0))
+        .start(
+            &Start::new(&seats(&FOUR), &rules(&["two_player"])),
+            &mut Dice::new(1, 0),
+        )
         .expect_err("two only");
     assert!(err.to_string().contains("2 to 2 players"), "{err}");
 }
@@ -412,7 +434,12 @@ fn chaos_realms_trades_one_for_one_and_the_necromancer_keeps_one_of_three() {
     assert_eq!(FantasyRealms.awaiting(&result.state).unwrap(), ["Cat"]);
     // What Cat drew is hers alone; Ann sees only that two players traded.
     let ann = FantasyRealms
-        .report(&result.state, &result.events, Reader::Player("Ann"))
+        .report(
+            &result.state,
+            &result.events,
+            Reader::Player("Ann"),
+            &ReportContext::default(),
+        )
         .unwrap();
     let cat_drew = name(drawn[0]);
     assert!(!ann.text.contains(cat_drew), "{}", ann.text);
@@ -438,9 +465,8 @@ fn the_shipped_campaign_loads_and_deals() {
     );
     let game = campaign.game().expect("registered");
     let state = game
-        .new_game(
-            &campaign.seats(),
-            &campaign.rules,
+        .start(
+            &Start::new(&campaign.seats(), &campaign.rules),
             &mut Dice::new(campaign.seed, 0),
         )
         .expect("deals");

@@ -7,6 +7,8 @@
 //! onlooker, sees the goods change hands but never learns the path; the
 //! Elf never reads the hired leader's day.
 
+use realmgm::game::Start;
+use realmgm::game::Turn;
 use std::collections::BTreeMap;
 
 use realmgm::dice::{Dice, DiceScript};
@@ -95,11 +97,12 @@ impl Campaign {
         let turn = MagicRealm
             .resolve_turn(
                 &self.state,
-                &self.rules,
-                &accepted,
+                &Turn::new(&self.rules, &accepted),
                 &mut Dice::with_script(11, day, script),
             )
-            .expect("the day resolves");
+            .expect("the day resolves")
+            .done()
+            .expect("the turn is resolved to its end");
         self.state = turn.state.clone();
         self.days.push(PlayedDay {
             state: turn.state,
@@ -129,7 +132,7 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
         })
         .collect();
     let start = MagicRealm
-        .new_game(&seats, &rules, &mut Dice::new(11, 0))
+        .start(&Start::new(&seats, &rules), &mut Dice::new(11, 0))
         .expect("setup works");
     let mut mr: MrState = serde_json::from_value(start.json().clone()).unwrap();
     let (a, b, c, d) = places(&mr);

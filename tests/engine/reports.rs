@@ -4,6 +4,7 @@
 //! `REALMGM_UPDATE_GOLDEN=1 cargo test --test reports`.
 
 use crate::report_support;
+use realmgm::game::Turn;
 
 use std::path::PathBuf;
 
@@ -71,7 +72,11 @@ fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
         player: "P05".into(),
         character: Some("Elf".into()),
     });
-    let state = MagicRealm.admit(&days[0].state, &rules, &seats).unwrap();
+    let state = MagicRealm
+        .seats()
+        .expect("Magic Realm takes late players")
+        .admit(&days[0].state, &rules, &seats)
+        .unwrap();
     let ruling = |text: &str, why: &str| GmRuling {
         text: text.into(),
         why: why.into(),
@@ -102,11 +107,12 @@ fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
     let turn = MagicRealm
         .resolve_turn(
             &state,
-            &rules,
-            &orders,
+            &Turn::new(&rules, &orders),
             &mut realmgm::dice::Dice::new(11, 2),
         )
-        .unwrap();
+        .unwrap()
+        .done()
+        .expect("the turn is resolved to its end");
     let day = report_support::PlayedDay {
         state: turn.state,
         events: turn.events,
@@ -164,7 +170,7 @@ fn the_orders_form_parses_and_keeps_the_standing_instructions() {
     for i in 0..CHARACTERS.len() {
         let player = report_support::player(i);
         let report = MagicRealm
-            .report_with(&day.state, &day.events, Reader::Player(&player), &context)
+            .report(&day.state, &day.events, Reader::Player(&player), &context)
             .unwrap();
         let form = orders_form(&report.text);
         let read = MagicRealm
@@ -235,7 +241,7 @@ fn a_campaign_template_changes_the_wording_and_errors_name_the_file() {
     .unwrap();
     let state = &days[0].state;
     let report = MagicRealm
-        .report_with(state, &days[0].events, Reader::Player("P01"), &context)
+        .report(state, &days[0].events, Reader::Player("P01"), &context)
         .unwrap();
     assert_eq!(report.text, "Hail, Amazon!\n");
     context.templates = realmgm::report::Templates::with_overrides(BTreeMap::from([(
@@ -247,7 +253,7 @@ fn a_campaign_template_changes_the_wording_and_errors_name_the_file() {
     )]))
     .unwrap();
     let err = MagicRealm
-        .report_with(state, &days[0].events, Reader::Player("P01"), &context)
+        .report(state, &days[0].events, Reader::Player("P01"), &context)
         .unwrap_err();
     assert!(
         err.to_string().contains("camp/player_report.txt, line 2"),
@@ -270,7 +276,7 @@ fn private_messages_and_the_season_reach_only_their_reader() {
     let state = &days[0].state;
     let render = |player: &str| {
         MagicRealm
-            .report_with(state, &days[0].events, Reader::Player(player), &context)
+            .report(state, &days[0].events, Reader::Player(player), &context)
             .unwrap()
     };
     let ben = render("P02");

@@ -6,6 +6,7 @@
 //! through a Maildir folder, out into another.
 
 use crate::support;
+use realmgm::game::Start;
 
 use mail_parser::MessageParser;
 use realmgm::daemon::Daemon;
@@ -51,7 +52,7 @@ impl Table {
         }];
         let rules = daemon.campaign("C1").unwrap().campaign.rules;
         let state = game
-            .new_game(&seats, &Rules::default(), &mut Dice::new(3, 0))
+            .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(3, 0))
             .unwrap();
         let mut state: MrState = serde_json::from_value(state.json().clone()).unwrap();
         for d in state.denizens.values_mut() {
@@ -62,7 +63,7 @@ impl Table {
         let here = state.characters[0].position.clone();
         state.denizens.get_mut("Ogre 1").unwrap().at = Whereabouts::Clearing { clearing: here };
         assert!(rules.is_on("round_by_round_combat"));
-        let state = realmgm::game::GameState::from_typed(state).unwrap();
+        let state = realmgm::game::GameState::from_typed(state);
         daemon
             .store
             .days_mut()

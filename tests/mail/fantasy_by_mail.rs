@@ -6,6 +6,7 @@
 //! turn that standing orders decide (the game awaits nobody) runs at once.
 
 use crate::support;
+use realmgm::game::Start;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -354,7 +355,9 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
         .collect();
     let stored = daemon.campaign(TAG).unwrap();
     let mut dice = Dice::new(stored.campaign.seed, 0);
-    let fresh = game.new_game(&seats, &Rules::default(), &mut dice).unwrap();
+    let fresh = game
+        .start(&Start::new(&seats, &Rules::default()), &mut dice)
+        .unwrap();
     // Every player already has standing orders that decide his turns.
     let mut json = fresh.json().clone();
     for seat in json["seats"].as_array_mut().unwrap() {

@@ -17,6 +17,7 @@ mod source_code;
 mod support;
 
 mod combat_by_mail;
+mod daemon_knows_no_game;
 mod daemon_maildir;
 mod daemon_robustness;
 mod daemon_server;

@@ -423,7 +423,7 @@ fn messages_in_the_source() -> (Vec<Read>, Vec<Read>) {
             joined.push('\n');
         }
         code.push(Read {
-            source: file.strip_prefix(root).unwrap().display().to_string(),
+            source: file.display().to_string(),
             text: joined,
         });
     }

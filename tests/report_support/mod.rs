@@ -3,6 +3,8 @@
 //! uses.
 #![allow(dead_code)]
 
+use realmgm::game::Start;
+use realmgm::game::Turn;
 use std::collections::BTreeMap;
 
 use realmgm::dice::Dice;
@@ -38,7 +40,7 @@ pub fn play(seed: u64, characters: &[&str], days: u32) -> Vec<PlayedDay> {
         })
         .collect();
     let mut state = MagicRealm
-        .new_game(&seats, &rules, &mut Dice::new(seed, 0))
+        .start(&Start::new(&seats, &rules), &mut Dice::new(seed, 0))
         .expect("setup works");
     let mut played = Vec::new();
     for day in 1..=days {
@@ -58,8 +60,14 @@ pub fn play(seed: u64, characters: &[&str], days: u32) -> Vec<PlayedDay> {
             })
             .collect();
         let turn = MagicRealm
-            .resolve_turn(&state, &rules, &orders, &mut Dice::new(seed, day))
-            .expect("a bot day resolves");
+            .resolve_turn(
+                &state,
+                &Turn::new(&rules, &orders),
+                &mut Dice::new(seed, day),
+            )
+            .expect("a bot day resolves")
+            .done()
+            .expect("the turn is resolved to its end");
         state = turn.state.clone();
         played.push(PlayedDay {
             state: turn.state,
@@ -104,6 +112,6 @@ pub fn context(day: &PlayedDay) -> ReportContext {
 /// The report of `reader` for `day`.
 pub fn report(day: &PlayedDay, reader: Reader<'_>) -> Report {
     MagicRealm
-        .report_with(&day.state, &day.events, reader, &context(day))
+        .report(&day.state, &day.events, reader, &context(day))
         .expect("the report renders")
 }

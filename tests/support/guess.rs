@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use realmgm::dice::{Dice, DiceCount};
 use realmgm::game::{
     AcceptedOrders, Event, Game, GameState, Observers, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Seat, TurnResult,
+    Rules, Seat, Seats, Start, Turn, TurnResult, TurnStep,
 };
+use realmgm::report::ReportContext;
 use serde_json::{Value, json};
 
 pub const MAX_DAYS: u64 = 5;
@@ -228,14 +229,11 @@ macro_rules! guess_game {
             fn toggles(&self) -> &'static [RuleToggle] {
                 realmgm::games::game("magic-realm").map(|g| g.toggles()).unwrap_or(&[])
             }
-            fn new_game(&self, seats: &[Seat], _rules: &Rules, dice: &mut Dice) -> anyhow::Result<GameState> {
-                Ok(new_game(seats, dice))
+            fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
+                Ok(new_game(start.seats, dice))
             }
-            fn accepts_late_players(&self) -> bool {
-                true
-            }
-            fn admit(&self, state: &GameState, _rules: &Rules, seats: &[Seat]) -> anyhow::Result<GameState> {
-                Ok(admit(state, seats))
+            fn seats(&self) -> Option<&dyn Seats> {
+                Some(self)
             }
             fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
                 if state.json()["finished"] == true {
@@ -252,11 +250,17 @@ macro_rules! guess_game {
             fn missing_orders(&self, _state: &GameState, _rules: &Rules, _player: &str) -> anyhow::Result<AcceptedOrders> {
                 Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }), warnings: Vec::new() })
             }
-            fn resolve_turn(&self, state: &GameState, _rules: &Rules, orders: &BTreeMap<String, AcceptedOrders>, dice: &mut Dice) -> anyhow::Result<TurnResult> {
-                resolve(state, orders, dice, $flake, $flake_in_state)
+            fn resolve_turn(&self, state: &GameState, turn: &Turn<'_>, dice: &mut Dice) -> anyhow::Result<TurnStep> {
+                resolve(state, turn.orders, dice, $flake, $flake_in_state).map(TurnStep::Done)
             }
-            fn report(&self, state: &GameState, events: &[Event], reader: Reader<'_>) -> anyhow::Result<Report> {
+            fn report(&self, state: &GameState, events: &[Event], reader: Reader<'_>, _context: &ReportContext) -> anyhow::Result<Report> {
                 Ok(report(state, events, reader))
+            }
+        }
+
+        impl Seats for $type {
+            fn admit(&self, state: &GameState, _rules: &Rules, seats: &[Seat]) -> anyhow::Result<GameState> {
+                Ok(admit(state, seats))
             }
         }
     };
@@ -287,13 +291,8 @@ impl Game for BrokenGuess {
     fn toggles(&self) -> &'static [RuleToggle] {
         Guess.toggles()
     }
-    fn new_game(
-        &self,
-        seats: &[Seat],
-        rules: &Rules,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
-        Guess.new_game(seats, rules, dice)
+    fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
+        Guess.start(start, dice)
     }
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
         Guess.awaiting(state)
@@ -321,10 +320,9 @@ impl Game for BrokenGuess {
     fn resolve_turn(
         &self,
         _state: &GameState,
-        _rules: &Rules,
-        _orders: &BTreeMap<String, AcceptedOrders>,
+        _turn: &Turn<'_>,
         _dice: &mut Dice,
-    ) -> anyhow::Result<TurnResult> {
+    ) -> anyhow::Result<TurnStep> {
         anyhow::bail!("the guessing rules for ties are not implemented yet")
     }
     fn report(
@@ -332,7 +330,8 @@ impl Game for BrokenGuess {
         state: &GameState,
         events: &[Event],
         reader: Reader<'_>,
+        context: &ReportContext,
     ) -> anyhow::Result<Report> {
-        Guess.report(state, events, reader)
+        Guess.report(state, events, reader, context)
     }
 }

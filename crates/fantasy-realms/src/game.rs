@@ -17,8 +17,9 @@ use serde::Deserialize;
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
     AcceptedOrders, Event, Game, GameState, Observers, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Seat, ToggleStatus, TurnResult,
+    Rules, Start, ToggleStatus, Turn, TurnResult, TurnStep,
 };
+use realmgm_core::report::ReportContext;
 
 use super::cards::{self, Deck};
 use super::orders::{self, Orders};
@@ -101,12 +102,10 @@ impl Game for FantasyRealms {
         TOGGLES
     }
 
-    fn new_game(
-        &self,
-        seats: &[Seat],
-        rules: &Rules,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
+    /// Fantasy Realms has neither a setup by mail nor a calendar: the
+    /// seats and the rules deal the hands.
+    fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
+        let (seats, rules) = (start.seats, start.rules);
         let deck = the_deck()?;
         let (variant, range) = if rules.is_on(TWO_PLAYER) {
             (Variant::TwoPlayer, 2..=2)
@@ -260,10 +259,10 @@ impl Game for FantasyRealms {
     fn resolve_turn(
         &self,
         state: &GameState,
-        _rules: &Rules,
-        orders: &BTreeMap<String, AcceptedOrders>,
+        turn: &Turn<'_>,
         _dice: &mut Dice,
-    ) -> anyhow::Result<TurnResult> {
+    ) -> anyhow::Result<TurnStep> {
+        let orders = turn.orders;
         let deck = the_deck()?;
         let mut table = table(state)?;
         let mut play = Play {
@@ -353,11 +352,11 @@ impl Game for FantasyRealms {
                 })
             })
             .collect::<anyhow::Result<Vec<Event>>>()?;
-        Ok(TurnResult {
+        Ok(TurnStep::Done(TurnResult {
             state: to_state(&table)?,
             events,
             finished,
-        })
+        }))
     }
 
     fn report(
@@ -365,6 +364,7 @@ impl Game for FantasyRealms {
         state: &GameState,
         events: &[Event],
         reader: Reader<'_>,
+        _context: &ReportContext,
     ) -> anyhow::Result<Report> {
         let table = table(state)?;
         let seen: Vec<Happening> = realmgm_core::game::observed_by(events, reader)

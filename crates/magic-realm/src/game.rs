@@ -11,8 +11,9 @@ use serde::Deserialize;
 
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
-    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, OrdersProblem,
-    Reader, Report, RuleToggle, Rules, Seat, StartingInfoRefused, TurnPause, TurnResult, TurnStep,
+    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, MailSetup,
+    OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules, Seat, Seats,
+    SetupByMail, Start, StartingInfoRefused, Turn, TurnPause, TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -73,11 +74,11 @@ fn to_events(events: Vec<day::events::DayEvent>) -> anyhow::Result<Vec<Event>> {
         .collect()
 }
 
-/// The round answers given so far (`null` for none).
-fn round_answers(answers: &serde_json::Value) -> anyhow::Result<RoundAnswers> {
-    if answers.is_null() {
+/// The round answers given so far (none, or `null`, for none).
+fn round_answers(answers: Option<&serde_json::Value>) -> anyhow::Result<RoundAnswers> {
+    let Some(answers) = answers.filter(|a| !a.is_null()) else {
         return Ok(RoundAnswers::default());
-    }
+    };
     serde_json::from_value(answers.clone())
         .map_err(|e| anyhow!("the stored combat round answers cannot be read ({e})"))
 }
@@ -112,6 +113,8 @@ impl Game for MagicRealm {
 
     fn calendar(&self) -> Option<Calendar> {
         Some(Calendar {
+            days_per_month: crate::state::DAYS_PER_MONTH,
+            points_per_month: crate::state::VICTORY_POINTS_PER_MONTH,
             seasons: rules::SEASONS,
             seasons_toggle: rules::SEASONS_TOGGLE,
             season_points: |season| {
@@ -120,93 +123,32 @@ impl Game for MagicRealm {
         })
     }
 
-    fn new_game(
-        &self,
-        seats: &[Seat],
-        rules: &Rules,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
+    /// Without a setup by mail the dice choose the starts and the board
+    /// ([`setup::new_game`]). The starts, victory requirements, recorded
+    /// spells and enchanted chits chosen by mail
+    /// ([`setup::by_mail::SetupByMail`]) replace the dice's choices; a
+    /// board and row-6 chits the players placed replace the random ones.
+    /// The campaign's calendar then starts ([`start_calendar`]).
+    fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
         let data = game_data()?;
-        // The campaign does not collect the players' placements yet, so a
-        // player-built board cannot start here; setup says so by name.
-        let state = setup::new_game(data, seats, rules, &SetupInputs::default(), dice)?;
-        Ok(GameState::from_typed(state)?)
-    }
-
-    /// The starts, victory requirements, recorded spells and enchanted
-    /// chits chosen by mail ([`setup::by_mail::SetupByMail`]) replace the
-    /// dice's choices; a board and row-6 chits the players placed replace
-    /// the random ones.
-    fn new_game_with_setup(
-        &self,
-        seats: &[Seat],
-        rules: &Rules,
-        chosen: &serde_json::Value,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
-        let data = game_data()?;
-        let chosen: setup::by_mail::SetupByMail = serde_json::from_value(chosen.clone())
-            .map_err(|e| anyhow!("the stored setup by mail cannot be read: {e}"))?;
-        let inputs = SetupInputs {
-            starts: chosen.starts(),
-            board: chosen.board(),
-            visitors: chosen.visitor_boxes(),
-            victory_requirements: chosen.victory_requirements(),
-            spells: chosen.spells(),
-            equipment: chosen.equipment_groups(),
-            abilities: chosen.abilities(),
-            forms: chosen.forms(),
+        let mut state = match start.setup {
+            Some(chosen) => with_setup(data, start, chosen, dice)?,
+            None => setup::new_game(
+                data,
+                start.seats,
+                start.rules,
+                &SetupInputs::default(),
+                dice,
+            )?,
         };
-        let mut state = setup::new_game(data, seats, rules, &inputs, dice)?;
-        // BIMR3 starting info: MAGIC chits that start enchanted.
-        for (character, chits) in chosen.enchanted() {
-            let Some(who) = state.characters.iter().position(|c| c.name == character) else {
-                continue;
-            };
-            for chit in chits {
-                crate::magic::enchant::enchant_chit(&mut state, who, Some(&chit)).map_err(|e| {
-                    anyhow!("the {character} cannot start with {chit} enchanted: {e}")
-                })?;
-            }
+        if let Some(calendar) = start.calendar {
+            start_calendar(&mut state, start.rules, calendar, dice)?;
         }
-        Ok(GameState::from_typed(state)?)
+        Ok(GameState::from_typed(state))
     }
 
-    /// The game's length (28 days a month) and victory points; the
-    /// requirements recorded at setup must add up to those points; with
-    /// `seasons_and_weather` on, the season of the first month and the
-    /// secret weather chit ([`day::weather::start`]).
-    fn start_calendar(
-        &self,
-        state: GameState,
-        rules: &Rules,
-        calendar: CalendarStart<'_>,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
-        let mut mr = state_to_change(&state)?;
-        mr.last_day = calendar.months * crate::state::DAYS_PER_MONTH;
-        mr.victory_points = calendar.victory_points;
-        for (character, r) in &mr.victory_requirements {
-            let total = r.total();
-            if total != calendar.victory_points {
-                bail!(
-                    "the {character} recorded {total} victory points, but this campaign asks \
-                     {} ([calendar] victory_points, or its seasons)",
-                    calendar.victory_points
-                );
-            }
-        }
-        if let Some(season) = calendar
-            .season
-            .filter(|_| rules.is_on(rules::SEASONS_TOGGLE))
-        {
-            day::weather::start(&mut mr, season, dice).map_err(|e| anyhow!("{e}"))?;
-        }
-        Ok(GameState::from_typed(mr)?)
-    }
-
-    fn map_svg(&self, state: &GameState) -> anyhow::Result<Option<String>> {
-        Ok(Some(crate::board::svg::render(&read_state(state)?.board)))
+    fn setup_by_mail(&self) -> Option<&dyn SetupByMail> {
+        Some(self)
     }
 
     /// A game day is simultaneous: every player with a character records,
@@ -230,114 +172,9 @@ impl Game for MagicRealm {
         Ok(state.day >= state.last_day)
     }
 
-    fn plays(&self, state: &GameState, player: &str) -> bool {
-        self.character_of(state, player).is_some()
-    }
-
-    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
-        let mr = read_state(state).ok()?;
-        mr.characters
-            .iter()
-            .find(|c| c.player == player)
-            .map(|c| c.name.clone())
-    }
-
-    fn unplayed(&self, state: &GameState) -> Vec<String> {
-        match (game_data(), read_state(state)) {
-            (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
-            _ => Vec::new(),
-        }
-    }
-
-    fn accepts_late_players(&self) -> bool {
-        true
-    }
-
     /// A start report shows his character, where he starts and the form.
     fn sends_start_reports(&self) -> bool {
         true
-    }
-
-    /// A seat without a character in the game joins with the character it
-    /// names, which enters at the Inn at the next Birdsong
-    /// (`day::restart::admit_arrivals`); a seat that names none yet waits.
-    /// A character whose seat is gone leaves the Realm at the next Birdsong
-    /// (`day::rulings`).
-    fn admit(
-        &self,
-        state: &GameState,
-        _rules: &Rules,
-        seats: &[Seat],
-    ) -> anyhow::Result<GameState> {
-        let data = game_data()?;
-        let shared = read_state(state)?;
-        // Copied only when a seat changes something: the daemon asks this
-        // on every orders mail, and nearly always nothing changes.
-        let mut mr = Cow::Borrowed(&*shared);
-        let in_play = |mr: &MrState, player: &str| {
-            mr.characters.iter().any(|c| c.player == player)
-                || mr.arrivals.iter().any(|a| a.player == player)
-        };
-        // A character whose seat is gone leaves the Realm at the next
-        // Birdsong (`gm remove-player`).
-        let departed: Vec<String> = mr
-            .characters
-            .iter()
-            .filter(|c| !seats.iter().any(|s| s.player == c.player))
-            .filter(|c| !mr.leaving(&c.name))
-            .map(|c| c.name.clone())
-            .collect();
-        for character in departed {
-            mr.to_mut().rulings.push(QueuedRuling {
-                ruling: Ruling::Retire { character },
-                why: "the player has left the campaign".to_string(),
-            });
-        }
-        for seat in seats {
-            if in_play(&mr, &seat.player) {
-                continue;
-            }
-            // A player still choosing (by mail, `Character: NAME`) waits
-            // outside the game; nobody waits for him.
-            let Some(wanted) = seat.character.as_deref() else {
-                continue;
-            };
-            let taken: Vec<&str> = mr.characters_in_play().collect();
-            let unpicked = mr.unplayed_characters(data).join(", ");
-            let names = data.characters.iter().map(|c| c.name.as_str());
-            let Some(character) = realmgm_core::suggest::find(wanted, names.clone()) else {
-                anyhow::bail!(
-                    "there is no character '{wanted}'{}; unpicked are {unpicked}",
-                    realmgm_core::suggest::did_you_mean(wanted, names)
-                );
-            };
-            if taken.contains(&character) {
-                anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
-            }
-            let character = character.to_string();
-            mr.to_mut().arrivals.push(crate::state::Arrival {
-                player: seat.player.clone(),
-                character,
-                spells: Vec::new(),
-            });
-        }
-        Ok(match mr {
-            Cow::Owned(mr) => GameState::from_typed(mr)?,
-            Cow::Borrowed(_) => state.clone(),
-        })
-    }
-
-    fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
-        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
-    }
-
-    fn late_starting_info(
-        &self,
-        state: &GameState,
-        player: &str,
-        text: &str,
-    ) -> Option<Result<String, StartingInfoRefused>> {
-        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
     }
 
     /// Each ruling read against the pending state
@@ -362,7 +199,7 @@ impl Game for MagicRealm {
                 why: given.why.clone(),
             });
         }
-        Ok(GameState::from_typed(mr)?)
+        Ok(GameState::from_typed(mr))
     }
 
     /// Parsed, then every name checked against the game's components and
@@ -479,46 +316,30 @@ impl Game for MagicRealm {
     }
 
     /// One game day (play summary I–IV), resolved by [`day::resolve_day`].
-    fn resolve_turn(
-        &self,
-        state: &GameState,
-        rules: &Rules,
-        orders: &BTreeMap<String, AcceptedOrders>,
-        dice: &mut Dice,
-    ) -> anyhow::Result<TurnResult> {
-        let data = game_data()?;
-        let state = state_to_change(state)?;
-        let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
-        let finished = state.day >= state.last_day;
-        Ok(TurnResult {
-            state: GameState::from_typed(state)?,
-            events: to_events(events)?,
-            finished,
-        })
-    }
-
     /// With `round_by_round_combat` on, the day stops at a combat round a
     /// character without a `Combat:` line has not answered
     /// ([`combat::by_rounds`](crate::combat::by_rounds)); the answers are
     /// a [`RoundAnswers`].
-    fn resolve_turn_with_answers(
+    fn resolve_turn(
         &self,
         state: &GameState,
-        rules: &Rules,
-        orders: &BTreeMap<String, AcceptedOrders>,
-        answers: &serde_json::Value,
-        deadline_passed: bool,
+        turn: &Turn<'_>,
         dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
-        if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
-            return Ok(TurnStep::Done(
-                self.resolve_turn(state, rules, orders, dice)?,
-            ));
-        }
+        let (rules, orders) = (turn.rules, turn.orders);
         let data = game_data()?;
         let state = state_to_change(state)?;
-        let mut answers = round_answers(answers)?;
-        answers.deadline_passed = deadline_passed;
+        if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
+            let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
+            let finished = state.day >= state.last_day;
+            return Ok(TurnStep::Done(TurnResult {
+                state: GameState::from_typed(state),
+                events: to_events(events)?,
+                finished,
+            }));
+        }
+        let mut answers = round_answers(turn.answers)?;
+        answers.deadline_passed = turn.deadline_passed;
         let outcome = day::resolve_day_by_rounds(
             data,
             rules,
@@ -531,7 +352,7 @@ impl Game for MagicRealm {
             day::DayOutcome::Done(state, events) => {
                 let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
-                    state: GameState::from_typed(state)?,
+                    state: GameState::from_typed(state),
                     events: to_events(events)?,
                     finished,
                 })
@@ -543,6 +364,152 @@ impl Game for MagicRealm {
         })
     }
 
+    /// A player's report or the GM's history ([`crate::report`]).
+    fn report(
+        &self,
+        state: &GameState,
+        events: &[Event],
+        reader: Reader<'_>,
+        context: &ReportContext,
+    ) -> anyhow::Result<Report> {
+        let data = game_data()?;
+        let state = read_state(state)?;
+        match reader {
+            Reader::Player(player) => {
+                crate::report::player_report(data, &state, events, player, context)
+            }
+            Reader::Gm => crate::report::gm_history(data, &state, events, context),
+        }
+    }
+
+    fn seats(&self) -> Option<&dyn Seats> {
+        Some(self)
+    }
+
+    fn rounds(&self) -> Option<&dyn RoundsByMail> {
+        Some(self)
+    }
+
+    fn pages(&self) -> Option<&dyn PublicPages> {
+        Some(self)
+    }
+}
+
+impl SetupByMail for MagicRealm {
+    fn setup(
+        &self,
+        progress: Option<serde_json::Value>,
+        table: &realmgm_core::game::SetupTable<'_>,
+    ) -> anyhow::Result<Box<dyn MailSetup>> {
+        let setup = setup::mail::MailedSetup::begin(progress, table, game_data()?)?;
+        Ok(Box::new(setup))
+    }
+}
+
+impl Seats for MagicRealm {
+    /// A seat without a character in the game joins with the character it
+    /// names, which enters at the Inn at the next Birdsong
+    /// (`day::restart::admit_arrivals`); a seat that names none yet waits.
+    /// A character whose seat is gone leaves the Realm at the next Birdsong
+    /// (`day::rulings`).
+    fn admit(
+        &self,
+        state: &GameState,
+        _rules: &Rules,
+        seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        let data = game_data()?;
+        let shared = read_state(state)?;
+        // Copied only when a seat changes something: the daemon asks this
+        // on every orders mail, and nearly always nothing changes.
+        let mut mr = Cow::Borrowed(&*shared);
+        let in_play = |mr: &MrState, player: &str| {
+            mr.characters.iter().any(|c| c.player == player)
+                || mr.arrivals.iter().any(|a| a.player == player)
+        };
+        // A character whose seat is gone leaves the Realm at the next
+        // Birdsong (`gm remove-player`).
+        let departed: Vec<String> = mr
+            .characters
+            .iter()
+            .filter(|c| !seats.iter().any(|s| s.player == c.player))
+            .filter(|c| !mr.leaving(&c.name))
+            .map(|c| c.name.clone())
+            .collect();
+        for character in departed {
+            mr.to_mut().rulings.push(QueuedRuling {
+                ruling: Ruling::Retire { character },
+                why: "the player has left the campaign".to_string(),
+            });
+        }
+        for seat in seats {
+            if in_play(&mr, &seat.player) {
+                continue;
+            }
+            // A player still choosing (by mail, `Character: NAME`) waits
+            // outside the game; nobody waits for him.
+            let Some(wanted) = seat.character.as_deref() else {
+                continue;
+            };
+            let taken: Vec<&str> = mr.characters_in_play().collect();
+            let unpicked = mr.unplayed_characters(data).join(", ");
+            let names = data.characters.iter().map(|c| c.name.as_str());
+            let Some(character) = realmgm_core::suggest::find(wanted, names.clone()) else {
+                anyhow::bail!(
+                    "there is no character '{wanted}'{}; unpicked are {unpicked}",
+                    realmgm_core::suggest::did_you_mean(wanted, names)
+                );
+            };
+            if taken.contains(&character) {
+                anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
+            }
+            let character = character.to_string();
+            mr.to_mut().arrivals.push(crate::state::Arrival {
+                player: seat.player.clone(),
+                character,
+                spells: Vec::new(),
+            });
+        }
+        Ok(match mr {
+            Cow::Owned(mr) => GameState::from_typed(mr),
+            Cow::Borrowed(_) => state.clone(),
+        })
+    }
+
+    fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
+        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
+    }
+
+    fn late_starting_info(
+        &self,
+        state: &GameState,
+        player: &str,
+        text: &str,
+    ) -> Option<Result<String, StartingInfoRefused>> {
+        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
+    }
+
+    fn plays(&self, state: &GameState, player: &str) -> bool {
+        self.character_of(state, player).is_some()
+    }
+
+    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
+        let mr = read_state(state).ok()?;
+        mr.characters
+            .iter()
+            .find(|c| c.player == player)
+            .map(|c| c.name.clone())
+    }
+
+    fn unplayed(&self, state: &GameState) -> Vec<String> {
+        match (game_data(), read_state(state)) {
+            (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl RoundsByMail for MagicRealm {
     /// A `Combat:` line answering the round ([`crate::round_prompts`]).
     fn read_answer(
         &self,
@@ -560,23 +527,14 @@ impl Game for MagicRealm {
         };
         let waiting: Vec<combat::Decision> =
             serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
-        let answers = round_answers(answers).map_err(|e| broken(e.to_string()))?;
+        let answers = round_answers(Some(answers)).map_err(|e| broken(e.to_string()))?;
         let data = game_data().map_err(broken_data)?;
         let answers = crate::round_prompts::read_answer(&waiting, &answers, player, text, data)?;
         serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
     }
+}
 
-    /// The day as its reader saw it, with the built-in templates and no
-    /// campaign facts (see [`Game::report_with`]).
-    fn report(
-        &self,
-        state: &GameState,
-        events: &[Event],
-        reader: Reader<'_>,
-    ) -> anyhow::Result<Report> {
-        self.report_with(state, events, reader, &ReportContext::default())
-    }
-
+impl PublicPages for MagicRealm {
     /// The public day page ([`crate::report::site`]).
     fn site_day(
         &self,
@@ -595,28 +553,83 @@ impl Game for MagicRealm {
         )
     }
 
-    /// A player's report or the GM's history ([`crate::report`]).
-    fn report_with(
-        &self,
-        state: &GameState,
-        events: &[Event],
-        reader: Reader<'_>,
-        context: &ReportContext,
-    ) -> anyhow::Result<Report> {
-        let data = game_data()?;
-        let state = read_state(state)?;
-        match reader {
-            Reader::Player(player) => {
-                crate::report::player_report(data, &state, events, player, context)
-            }
-            Reader::Gm => crate::report::gm_history(data, &state, events, context),
-        }
+    fn map_svg(&self, state: &GameState) -> anyhow::Result<String> {
+        Ok(crate::board::svg::render(&read_state(state)?.board))
     }
 }
 
 /// The names `day`'s lines give, checked against the game and, once it is
 /// set up, against `player`'s character: the problems (by their line in
 /// `text`, down the mail) and the warnings.
+/// A new game with what the players chose during a setup by mail.
+fn with_setup(
+    data: &GameData,
+    start: &Start<'_>,
+    chosen: &dyn MailSetup,
+    dice: &mut Dice,
+) -> anyhow::Result<MrState> {
+    let chosen = &(chosen as &dyn std::any::Any)
+        .downcast_ref::<setup::mail::MailedSetup>()
+        .ok_or_else(|| anyhow!("this setup by mail is not a Magic Realm one"))?
+        .record;
+    let inputs = SetupInputs {
+        starts: chosen.starts(),
+        board: chosen.board(),
+        visitors: chosen.visitor_boxes(),
+        victory_requirements: chosen.victory_requirements(),
+        spells: chosen.spells(),
+        equipment: chosen.equipment_groups(),
+        abilities: chosen.abilities(),
+        forms: chosen.forms(),
+    };
+    let mut state = setup::new_game(data, start.seats, start.rules, &inputs, dice)?;
+    // BIMR3 starting info: MAGIC chits that start enchanted.
+    for (character, chits) in chosen.enchanted() {
+        let Some(who) = state.characters.iter().position(|c| c.name == character) else {
+            continue;
+        };
+        for chit in chits {
+            crate::magic::enchant::enchant_chit(&mut state, who, Some(&chit))
+                .map_err(|e| anyhow!("the {character} cannot start with {chit} enchanted: {e}"))?;
+        }
+    }
+    Ok(state)
+}
+
+/// The game's length (28 days a month) and victory points; the
+/// requirements recorded at setup must add up to those points; with
+/// `seasons_and_weather` on, the season of the first month and the
+/// secret weather chit ([`day::weather::start`]).
+///
+/// # Errors
+/// Recorded requirements that do not add up, or a season the data lack.
+pub(crate) fn start_calendar(
+    mr: &mut MrState,
+    rules: &Rules,
+    calendar: CalendarStart<'_>,
+    dice: &mut Dice,
+) -> anyhow::Result<()> {
+    mr.last_day = calendar.months * crate::state::DAYS_PER_MONTH;
+    mr.victory_points = calendar.victory_points;
+    for (character, r) in &mr.victory_requirements {
+        let total = r.total();
+        if total != calendar.victory_points {
+            bail!(
+                "the {character} recorded {total} victory points, but this campaign asks \
+                 {} ([calendar] victory_points, or its seasons)",
+                calendar.victory_points
+            );
+        }
+    }
+    if let Some(season) = calendar
+        .season
+        .filter(|_| rules.is_on(rules::SEASONS_TOGGLE))
+    {
+        day::weather::start(mr, season, dice).map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(())
+}
+
 fn name_checks(
     data: &GameData,
     in_play: Option<&Arc<MrState>>,
@@ -672,7 +685,7 @@ mod tests {
             })
             .collect();
         MagicRealm
-            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(7, 0))
             .unwrap()
     }
 
@@ -683,7 +696,7 @@ mod tests {
             MagicRealm.awaiting(&state).unwrap(),
             vec!["Ann".to_string(), "Ben".to_string()]
         );
-        let svg = MagicRealm.map_svg(&state).unwrap().unwrap();
+        let svg = MagicRealm.map_svg(&state).unwrap();
         assert_eq!(svg.matches("<polygon").count(), 20);
         let err = MagicRealm
             .awaiting(&GameState::new(serde_json::json!({"hand": []})))
@@ -719,7 +732,7 @@ mod tests {
             character: Some("Amazon".into()),
         }];
         let state = MagicRealm
-            .new_game(&seats, &Rules::default(), &mut Dice::new(7, 0))
+            .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(7, 0))
             .unwrap();
         let rules = Rules::default();
         let problems = MagicRealm
@@ -784,7 +797,7 @@ mod tests {
         }];
         let start = || {
             MagicRealm
-                .new_game(&seats, &Rules::default(), &mut Dice::new(9, 0))
+                .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(9, 0))
                 .unwrap()
         };
         let state = start();
@@ -797,7 +810,7 @@ mod tests {
     fn a_player_built_board_cannot_start_without_placements() {
         let rules = Rules::new(["player_built_board"], rules::TOGGLES).unwrap();
         let err = MagicRealm
-            .new_game(&[], &rules, &mut Dice::new(1, 0))
+            .start(&Start::new(&[], &rules), &mut Dice::new(1, 0))
             .unwrap_err();
         assert!(err.to_string().contains("player_built_board"), "{err}");
     }
@@ -851,7 +864,7 @@ mod tests {
         }];
         let rules = Rules::default();
         let state = MagicRealm
-            .new_game(&seats, &rules, &mut Dice::new(5, 0))
+            .start(&Start::new(&seats, &rules), &mut Dice::new(5, 0))
             .unwrap();
         let orders: BTreeMap<String, AcceptedOrders> = [(
             "Ann".to_string(),
@@ -859,8 +872,10 @@ mod tests {
         )]
         .into();
         let turn = MagicRealm
-            .resolve_turn(&state, &rules, &orders, &mut Dice::new(5, 1))
-            .unwrap();
+            .resolve_turn(&state, &Turn::new(&rules, &orders), &mut Dice::new(5, 1))
+            .unwrap()
+            .done()
+            .expect("the turn is resolved to its end");
         assert_eq!(turn.state.json()["day"], 1);
         assert!(!turn.finished);
         assert!(
@@ -880,7 +895,7 @@ mod tests {
         )]
         .into();
         let err = MagicRealm
-            .resolve_turn(&state, &rules, &broken, &mut Dice::new(5, 1))
+            .resolve_turn(&state, &Turn::new(&rules, &broken), &mut Dice::new(5, 1))
             .unwrap_err();
         assert!(err.to_string().contains("orders of Ann"), "{err}");
     }

@@ -126,7 +126,9 @@ mod tests {
     use crate::state::{MrState, Whereabouts};
     use crate::test_support::{game_played_by, without_denizens};
     use realmgm_core::dice::Dice;
-    use realmgm_core::game::{AcceptedOrders, Game, GameState, Rules, TurnStep};
+    use realmgm_core::game::{
+        AcceptedOrders, Game, GameState, RoundsByMail, Rules, Turn, TurnStep,
+    };
 
     /// The seeded game of `characters` (played by P1, P2, ...) with no
     /// denizens but one Ogre in each character's clearing, after `arrange`
@@ -143,7 +145,7 @@ mod tests {
             state.denizens.get_mut(*ogre).expect("an ogre").at =
                 Whereabouts::Clearing { clearing: here };
         }
-        GameState::from_typed(state).expect("json")
+        GameState::from_typed(state)
     }
 
     /// The Amazon alone with an Ogre in her clearing.
@@ -172,12 +174,13 @@ mod tests {
         let orders = orders(&state, &rules, "R");
         let resolve = |answers: &serde_json::Value| {
             MagicRealm
-                .resolve_turn_with_answers(
+                .resolve_turn(
                     &state,
-                    &rules,
-                    &orders,
-                    answers,
-                    false,
+                    &Turn {
+                        answers: Some(answers),
+                        deadline_passed: false,
+                        ..Turn::new(&rules, &orders)
+                    },
                     &mut Dice::new(3, 1),
                 )
                 .expect("resolves")
@@ -216,11 +219,15 @@ mod tests {
         let standing = MagicRealm
             .resolve_turn(
                 &state,
-                &Rules::default(),
-                &self::orders(&state, &rules, "R\nCombat: target weakest"),
+                &Turn::new(
+                    &Rules::default(),
+                    &self::orders(&state, &rules, "R\nCombat: target weakest"),
+                ),
                 &mut Dice::new(3, 1),
             )
-            .expect("resolves");
+            .expect("resolves")
+            .done()
+            .expect("the turn is resolved to its end");
         assert_eq!(by_mail.state.hash(), standing.state.hash());
     }
 
@@ -240,12 +247,13 @@ mod tests {
                 .expect("orders"),
         );
         let step = MagicRealm
-            .resolve_turn_with_answers(
+            .resolve_turn(
                 &state,
-                &rules,
-                &orders,
-                &serde_json::Value::Null,
-                false,
+                &Turn {
+                    answers: Some(&serde_json::Value::Null),
+                    deadline_passed: false,
+                    ..Turn::new(&rules, &orders)
+                },
                 &mut Dice::new(3, 1),
             )
             .expect("resolves");
@@ -263,12 +271,13 @@ mod tests {
         let state = amazon_with_an_ogre();
         let step = |rules: &Rules| {
             MagicRealm
-                .resolve_turn_with_answers(
+                .resolve_turn(
                     &state,
-                    rules,
-                    &orders(&state, rules, "R"),
-                    &serde_json::Value::Null,
-                    false,
+                    &Turn {
+                        answers: Some(&serde_json::Value::Null),
+                        deadline_passed: false,
+                        ..Turn::new(rules, &orders(&state, rules, "R"))
+                    },
                     &mut Dice::new(3, 1),
                 )
                 .expect("resolves")
@@ -283,12 +292,13 @@ mod tests {
         let rules = by_rounds();
         let orders = orders(&state, &rules, "R");
         let TurnStep::Done(late) = MagicRealm
-            .resolve_turn_with_answers(
+            .resolve_turn(
                 &state,
-                &rules,
-                &orders,
-                &serde_json::Value::Null,
-                true,
+                &Turn {
+                    answers: Some(&serde_json::Value::Null),
+                    deadline_passed: true,
+                    ..Turn::new(&rules, &orders)
+                },
                 &mut Dice::new(3, 1),
             )
             .expect("resolves")
@@ -296,8 +306,14 @@ mod tests {
             panic!("past the deadline nothing waits");
         };
         let plain = MagicRealm
-            .resolve_turn(&state, &Rules::default(), &orders, &mut Dice::new(3, 1))
-            .expect("resolves");
+            .resolve_turn(
+                &state,
+                &Turn::new(&Rules::default(), &orders),
+                &mut Dice::new(3, 1),
+            )
+            .expect("resolves")
+            .done()
+            .expect("the turn is resolved to its end");
         assert_eq!(late.state.hash(), plain.state.hash());
         let problems = MagicRealm
             .read_answer(

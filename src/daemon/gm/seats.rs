@@ -36,16 +36,16 @@ impl Seats<'_> {
             return Ok(());
         };
         let game = self.game(campaign)?;
-        if !game.accepts_late_players() {
+        let Some(late) = game.seats() else {
             anyhow::bail!(
                 "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
                  new address",
                 campaign.game
             );
-        }
+        };
         let mut seats = stored.seats();
         seats.push(seat.clone());
-        game.admit(&latest.state, &campaign.rules, &seats)?;
+        late.admit(&latest.state, &campaign.rules, &seats)?;
         Ok(())
     }
 
@@ -298,7 +298,7 @@ impl Seats<'_> {
     ) -> anyhow::Result<bool> {
         Ok(player.character.is_none()
             && self.store.days().latest(&stored.campaign.name)?.is_some()
-            && self.game(&stored.campaign)?.accepts_late_players())
+            && self.game(&stored.campaign)?.seats().is_some())
     }
 
     /// A late player's mail while he has no character: its `Character:`
@@ -399,7 +399,8 @@ impl Seats<'_> {
         };
         Ok(self
             .game(&stored.campaign)?
-            .late_starting_info_request(&state, player))
+            .seats()
+            .and_then(|late| late.late_starting_info_request(&state, player)))
     }
 
     /// The starting info `player`'s mail gives, when he owes it: the
@@ -415,6 +416,7 @@ impl Seats<'_> {
         let (_, state) = self.gm().turn_to_come(stored).ok().flatten()?;
         self.game(&stored.campaign)
             .ok()?
+            .seats()?
             .late_starting_info(&state, &player.name, &letter.text)
     }
 
@@ -516,9 +518,11 @@ impl Seats<'_> {
         let Some(latest) = self.store.days().latest(&stored.campaign.name)? else {
             return Ok(Vec::new());
         };
-        let game = self.game(&stored.campaign)?;
-        let admitted = game.admit(&latest.state, &stored.campaign.rules, &stored.seats())?;
-        Ok(game.unplayed(&admitted))
+        let Some(late) = self.game(&stored.campaign)?.seats() else {
+            return Ok(Vec::new());
+        };
+        let admitted = late.admit(&latest.state, &stored.campaign.rules, &stored.seats())?;
+        Ok(late.unplayed(&admitted))
     }
 
     /// The ruling that makes `record`'s seat play `new` from the next turn,
@@ -535,7 +539,8 @@ impl Seats<'_> {
             return Ok(None);
         };
         Ok(game
-            .character_of(&latest.state, &record.name)
+            .seats()
+            .and_then(|late| late.character_of(&latest.state, &record.name))
             .map(|old| GmRuling {
                 text: format!("replace {old} with {new}"),
                 why: "the seat has passed to a new player".to_string(),

@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
-use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, hex};
+use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, Start, Turn, hex};
 use crate::store::{DayRun, MailAttachment, ReportParts, StoreError, StoredCampaign, StoredReport};
 
 use super::Turns;
@@ -159,12 +159,13 @@ impl Turns<'_> {
         };
         let mut dice = Dice::new(campaign.seed, pending.day);
         let step = game
-            .resolve_turn_with_answers(
+            .resolve_turn(
                 &state,
-                &campaign.rules,
-                &orders,
-                &answers,
-                deadline_passed,
+                &Turn {
+                    answers: Some(&answers),
+                    deadline_passed,
+                    ..Turn::new(&campaign.rules, &orders)
+                },
                 &mut dice,
             )
             .with_context(|| format!("{} cannot resolve day {}", campaign.game, pending.day))?;
@@ -203,7 +204,7 @@ impl Turns<'_> {
             .iter()
             .filter(|p| game.plays(&result.state, &p.name))
         {
-            let report = game.report_with(
+            let report = game.report(
                 &result.state,
                 &result.events,
                 Reader::Player(&player.name),
@@ -213,7 +214,7 @@ impl Turns<'_> {
         }
         reports.push((
             None,
-            game.report_with(&result.state, &result.events, Reader::Gm, &context)?,
+            game.report(&result.state, &result.events, Reader::Gm, &context)?,
         ));
         let mut hasher = Sha256::new();
         for (reader, report) in &reports {
@@ -666,11 +667,26 @@ impl Turns<'_> {
         }
         let game = self.game(campaign)?;
         let mut dice = Dice::new(campaign.seed, 0);
+        let seats = stored.seats();
+        let mut start = Start::new(&seats, &campaign.rules);
+        start.calendar = campaign
+            .calendar
+            .as_ref()
+            .map(|calendar| crate::game::CalendarStart {
+                months: calendar.months,
+                season: calendar.start_season.as_deref(),
+                victory_points: calendar.victory_points,
+            });
         let started = if self.setting_up_by_mail(stored)? {
             match self.setup_outcome(stored, now)? {
-                SetupOutcome::Ready(seats, chosen) => {
-                    game.new_game_with_setup(&seats, &campaign.rules, &chosen, &mut dice)
-                }
+                SetupOutcome::Ready(seats, chosen) => game.start(
+                    &Start {
+                        seats: &seats,
+                        setup: Some(&*chosen),
+                        ..start
+                    },
+                    &mut dice,
+                ),
                 SetupOutcome::Waiting(waiting) => {
                     // A set-up failure is gone once the players choose by mail.
                     let next = format!("{}.", self.setup_status(stored)?);
@@ -679,18 +695,7 @@ impl Turns<'_> {
                 }
             }
         } else {
-            game.new_game(&stored.seats(), &campaign.rules, &mut dice)
-        };
-        let started = match (started, &campaign.calendar) {
-            (Ok(state), Some(calendar)) => {
-                let start = crate::game::CalendarStart {
-                    months: calendar.months,
-                    season: calendar.start_season.as_deref(),
-                    victory_points: calendar.victory_points,
-                };
-                game.start_calendar(state, &campaign.rules, start, &mut dice)
-            }
-            (started, _) => started,
+            game.start(&start, &mut dice)
         };
         match started {
             Ok(state) => {
@@ -756,8 +761,7 @@ impl Turns<'_> {
             GmWords::default(),
         )?;
         for player in &stored.players {
-            let report = match game.report_with(state, &[], Reader::Player(&player.name), &context)
-            {
+            let report = match game.report(state, &[], Reader::Player(&player.name), &context) {
                 Ok(report) => report,
                 Err(error) => {
                     let note = format!("no start report for {}: {error:#}", player.name);

@@ -6,17 +6,14 @@
 use std::collections::BTreeMap;
 
 use crate::campaign::{Campaign, format_utc};
-use crate::game::{AcceptedOrders, DAYS_PER_MONTH, Game};
+use crate::game::{AcceptedOrders, Game};
 use crate::report::{GmWords, PrivateMessage, ReportContext};
 use crate::store::{RelayedMessage, Store, StoreError};
 
 /// The season of `day` when the campaign plays with seasons.
 pub fn season_of(game: &dyn Game, campaign: &Campaign, day: u32) -> Option<String> {
-    let calendar = game.calendar()?;
     let start = campaign.calendar.as_ref()?.start_season.as_deref()?;
-    let first = calendar.seasons.iter().position(|s| *s == start)?;
-    let month = usize::try_from(day.saturating_sub(1) / DAYS_PER_MONTH).ok()?;
-    Some(calendar.seasons[(first + month) % calendar.seasons.len()].to_string())
+    game.calendar()?.season_of(start, day).map(str::to_string)
 }
 
 /// What the GM wrote for `day`: announcements and narrative.

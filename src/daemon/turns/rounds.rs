@@ -9,7 +9,7 @@
 //! answers given up front would have made.
 
 use crate::campaign::format_utc;
-use crate::game::TurnPause;
+use crate::game::{OrdersProblem, TurnPause};
 use crate::store::{CombatRound, PlayerRecord, StoredCampaign};
 
 use super::Turns;
@@ -186,7 +186,17 @@ impl Turns<'_> {
                 ),
             )
         } else {
-            match game.read_answer(&round.waiting, &round.answers, &player.name, &letter.text) {
+            let answer = match game.rounds() {
+                Some(rounds) => {
+                    rounds.read_answer(&round.waiting, &round.answers, &player.name, &letter.text)
+                }
+                None => Err(vec![OrdersProblem {
+                    line: 1,
+                    column: 1,
+                    message: "this game never stops a turn for answers; send orders instead".into(),
+                }]),
+            };
+            match answer {
                 Ok(answers) => {
                     round.answers = answers;
                     if !round.answered.contains(&player.name) {

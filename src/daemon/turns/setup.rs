@@ -1,16 +1,13 @@
-//! Setup by mail in the daemon, for a campaign whose `[mail]`
-//! table says `setup_by_mail = true`: before day 1 a player's mail goes to
-//! the game's setup state machine instead of the orders (characters, tiles
-//! when the players build the board, starting info)
-//! ([`crate::magic_realm::setup::by_mail`]); its progress is stored after
-//! every mail; whoever must act next is mailed; every player's starting
-//! info is copied to the GM (it is secret from the other players); and once
-//! it is complete the game starts with the chosen characters and starts.
+//! Setup by mail in the daemon, for a campaign whose `[mail]` table says
+//! `setup_by_mail = true`: before day 1 a player's mail goes to the game's
+//! setup ([`crate::game::SetupByMail`]) instead of the orders; its progress
+//! is stored after every mail; whoever the game asks to act next is mailed;
+//! what the game copies to the GM (secret starting info) reaches him; and
+//! once every choice is in the game starts with them.
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 
-use crate::game::Seat;
-use crate::magic_realm::setup::by_mail::{SetupByMail, Stage};
+use crate::game::{MailSetup, Seat, SetupTable};
 use crate::store::{PlayerRecord, StoredCampaign};
 
 use super::Turns;
@@ -19,10 +16,10 @@ use crate::daemon::orders::confirm::marker;
 
 /// Where a campaign's setup by mail stands.
 pub(crate) enum SetupOutcome {
-    /// What the setup still waits for, as the GM's status shows it.
+    /// What the setup still waits for, as the daemon's log shows it.
     Waiting(String),
-    /// Every choice is in: the seats and the game's record of the choices.
-    Ready(Vec<Seat>, serde_json::Value),
+    /// Every choice is in: the seats and the game's setup.
+    Ready(Vec<Seat>, Box<dyn MailSetup>),
 }
 
 impl Turns<'_> {
@@ -40,43 +37,32 @@ impl Turns<'_> {
     }
 
     /// The setup so far (a new one, seat order, before the first mail).
-    fn setup_record(&self, stored: &StoredCampaign) -> anyhow::Result<SetupByMail> {
+    fn setup_record(&self, stored: &StoredCampaign) -> anyhow::Result<Box<dyn MailSetup>> {
         let campaign = &stored.campaign;
-        if campaign.game != "magic-realm" {
-            bail!(
+        let game = self.game(campaign)?;
+        let by_mail = game.setup_by_mail().ok_or_else(|| {
+            anyhow!(
                 "setup by mail is not implemented for {} yet; remove setup_by_mail from [mail]",
                 campaign.game
-            );
-        }
-        Ok(
-            match self.store.campaigns().setup_progress(&campaign.name)? {
-                Some(json) => {
-                    let mut record: SetupByMail = serde_json::from_value(json)?;
-                    let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
-                    record.deal_if_undealt(data, campaign.seed);
-                    record
-                }
-                None => {
-                    let mut record = SetupByMail::new(
-                        stored.players.iter().map(|p| p.name.clone()).collect(),
-                        &campaign.rules,
-                        crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?,
-                        campaign.seed,
-                        campaign
-                            .calendar
-                            .as_ref()
-                            .map_or(crate::game::VICTORY_POINTS_PER_MONTH, |c| c.victory_points),
-                    );
-                    // A character the campaign file gives a player is his
-                    // choice: only the others choose by mail.
-                    record.characters = stored
-                        .players
-                        .iter()
-                        .filter_map(|p| Some((p.name.clone(), p.character.clone()?)))
-                        .collect();
-                    record
-                }
-            },
+            )
+        })?;
+        let seats: Vec<Seat> = stored
+            .players
+            .iter()
+            .map(|p| Seat {
+                player: p.name.clone(),
+                character: p.character.clone(),
+            })
+            .collect();
+        let table = SetupTable {
+            seats: &seats,
+            rules: &campaign.rules,
+            seed: campaign.seed,
+            victory_points: campaign.calendar.as_ref().map(|c| c.victory_points),
+        };
+        by_mail.setup(
+            self.store.campaigns().setup_progress(&campaign.name)?,
+            &table,
         )
     }
 
@@ -118,13 +104,10 @@ impl Turns<'_> {
         now: i64,
     ) -> anyhow::Result<(String, String)> {
         let campaign = &stored.campaign;
-        let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
         let mut record = self.setup_record(stored)?;
-        let before = record.stage();
         let head = format!("{} setup ===\n\n", marker(&campaign.name));
-        let outcome = record.submit(&player.name, text, data);
-        let info_recorded = matches!(before, Stage::StartingInfo(_)) && outcome.is_ok();
-        let (body, note) = match outcome {
+        let answer = record.submit(&player.name, text);
+        let (body, note) = match answer.outcome {
             Ok(done) => (
                 format!("{head}{done}\n"),
                 format!("setup by mail: {}: {done}", player.name),
@@ -146,39 +129,15 @@ impl Turns<'_> {
         };
         self.store
             .campaigns_mut()
-            .save_setup_progress(&campaign.name, &serde_json::to_value(&record)?)?;
+            .save_setup_progress(&campaign.name, &record.progress()?)?;
         self.outbox()
             .queue(campaign, &player.email, "Re: setup", &body, answering, now)?;
-        if let Some(info) = record.info.get(&player.name).filter(|_| info_recorded) {
-            let character = record
-                .characters
-                .get(&player.name)
-                .cloned()
-                .unwrap_or_default();
-            let text = format!(
-                "Starting info of {} (the {character}), secret from the other players:\n\
-                 Victory: GT {}, SP {}, F {}, N {}, G {}\nStart: {}\nSpells: {}\nEnchanted: {}",
-                player.name,
-                info.victory.great_treasures,
-                info.victory.spells,
-                info.victory.fame,
-                info.victory.notoriety,
-                info.victory.gold,
-                info.start.label(),
-                none_if_empty(&info.spells),
-                none_if_empty(&info.enchanted)
-            ) + &record.extra_choices(&player.name);
+        if let Some(copy) = &answer.gm_copy {
             self.outbox()
-                .tell_gm(campaign, "setup", "starting info", &text, inbound_id, now)?;
+                .tell_gm(campaign, "setup", "starting info", copy, inbound_id, now)?;
         }
-        // The starting info is asked of everyone at once: an answer that
-        // leaves others to answer is no new stage to announce.
-        let next_stage = match (&before, record.stage()) {
-            (Stage::StartingInfo(_), Stage::StartingInfo(_)) => false,
-            (before, after) => *before != after,
-        };
-        if next_stage {
-            self.announce_stage(stored, &record, now)?;
+        if answer.next_stage {
+            self.announce_stage(stored, &*record, now)?;
         }
         Ok((note, body))
     }
@@ -188,160 +147,32 @@ impl Turns<'_> {
     /// # Errors
     /// The store fails.
     pub(crate) fn setup_status(&self, stored: &StoredCampaign) -> anyhow::Result<String> {
-        let record = self.setup_record(stored)?;
-        Ok(match record.stage() {
-            Stage::Choosing(next) => format!(
-                "Setup by mail: {next} chooses a character next ({} of {} chosen)",
-                record.characters.len(),
-                record.order.len()
-            ),
-            Stage::Placing(next) => format!(
-                "Setup by mail: {next} places the next tile ({} of 20 placed)",
-                record.placements.len()
-            ),
-            Stage::PlacingVisitors(next) => format!(
-                "Setup by mail: {next} places the next visitor or mission chit ({} placed)",
-                record.visitors.len()
-            ),
-            Stage::StartingInfo(waiting) => format!(
-                "Setup by mail: waiting for the starting info of {}",
-                waiting.join(", ")
-            ),
-            Stage::Complete => {
-                "Setup by mail: complete; the game starts at the daemon's next look".to_string()
-            }
-        })
+        Ok(self.setup_record(stored)?.status())
     }
 
-    /// Mail whoever must act now; the GM hears when the setup is complete.
+    /// Mail whoever must act now, in seat order; the GM hears when the
+    /// setup is complete.
     fn announce_stage(
         &mut self,
         stored: &StoredCampaign,
-        record: &SetupByMail,
+        record: &dyn MailSetup,
         now: i64,
     ) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
         let head = format!("{} setup ===\n\n", marker(&campaign.name));
-        match record.stage() {
-            Stage::Choosing(next) => {
-                let Some(player) = stored.players.iter().find(|p| p.name == next) else {
-                    return Ok(());
-                };
-                let equipment = if record.build_board {
-                    "You have no tile left, so you pick your character now, and with him the \
-                     native group whose stock supplies his starting weapon and armour. Answer \
-                     with the lines `Character: <name>` and `Equipment: <native group>`"
-                } else {
-                    "It is your turn to choose a character. Answer with a line `Character: \
-                     <name>`"
-                };
-                let body = format!(
-                    "{head}{equipment} (and your `Password:` line).\nTaken so far: {}\n",
-                    none_if_empty(&record.characters.values().cloned().collect::<Vec<_>>())
-                );
-                self.outbox().queue(
-                    campaign,
-                    &player.email,
-                    "your turn to choose",
-                    &body,
-                    None,
-                    now,
-                )?;
-            }
-            Stage::Placing(next) => {
-                let Some(player) = stored.players.iter().find(|p| p.name == next) else {
-                    return Ok(());
-                };
-                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
-                let placed: Vec<String> = record
-                    .placements
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{} at {},{} rotation {}",
-                            p.tile, p.at.q, p.at.r, p.rotation
-                        )
-                    })
-                    .collect();
-                let hint = record
-                    .legal_example(&next, data)
-                    .map_or(String::new(), |p| {
-                        format!(
-                            "\nOne legal place, for example: Place: {} at {},{} rotation {}",
-                            p.tile, p.at.q, p.at.r, p.rotation
-                        )
-                    });
-                let body = format!(
-                    "{head}It is your turn to place a tile. Answer with a line `Place: <tile> at \
-                     <q>,<r> rotation <0-5>` (the Borderland goes first, at 0,0).\nPlaced so far: \
-                     {}\nYour tiles: {}\nTiles left: {}{hint}\n",
-                    none_if_empty(&placed),
-                    none_if_empty(&record.hands.get(&next).cloned().unwrap_or_default()),
-                    record.tiles_left(data).join(", ")
-                );
-                self.outbox().queue(
-                    campaign,
-                    &player.email,
-                    "your turn to place a tile",
-                    &body,
-                    None,
-                    now,
-                )?;
-            }
-            Stage::PlacingVisitors(next) => {
-                let Some(player) = stored.players.iter().find(|p| p.name == next) else {
-                    return Ok(());
-                };
-                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
-                let chits: Vec<String> = record
-                    .chits_left(data)
-                    .iter()
-                    .map(|(a, b)| format!("{a}/{b}"))
-                    .collect();
-                let body = format!(
-                    "{head}It is your turn to place a visitor or mission chit in a row-6 box, \
-                     face up on the side you name. Answer with a line `Visitor: <chit> in \
-                     <box>`.\nChits left: {}\nEmpty boxes: {}\n",
-                    chits.join(", "),
-                    record.boxes_left(data).join(", ")
-                );
-                self.outbox().queue(
-                    campaign,
-                    &player.email,
-                    "your turn to place a chit",
-                    &body,
-                    None,
-                    now,
-                )?;
-            }
-            Stage::StartingInfo(waiting) => {
-                let data = crate::magic_realm::data::get().map_err(|e| anyhow!("{e}"))?;
-                for player in stored.players.iter().filter(|p| waiting.contains(&p.name)) {
-                    let body = format!(
-                        "{head}Every character is chosen. Send the GM your starting info, one \
-                         line each, and your `Password:` line:\n{}",
-                        record.info_asked(&player.name, data)
-                    );
-                    self.outbox().queue(
-                        campaign,
-                        &player.email,
-                        "starting info",
-                        &body,
-                        None,
-                        now,
-                    )?;
-                }
-            }
-            Stage::Complete => {
-                self.outbox().tell_gm(
-                    campaign,
-                    "setup",
-                    "setup complete",
-                    "Every player has chosen and sent the starting info; the game starts at \
-                     the daemon's next look.",
-                    None,
-                    now,
-                )?;
+        let calls = record.calls();
+        for call in calls.iter().filter(|c| c.to.is_none()) {
+            self.outbox()
+                .tell_gm(campaign, "setup", &call.subject, &call.body, None, now)?;
+        }
+        for player in &stored.players {
+            for call in calls
+                .iter()
+                .filter(|c| c.to.as_deref() == Some(player.name.as_str()))
+            {
+                let body = format!("{head}{}", call.body);
+                self.outbox()
+                    .queue(campaign, &player.email, &call.subject, &body, None, now)?;
             }
         }
         Ok(())
@@ -360,52 +191,28 @@ impl Turns<'_> {
     ) -> anyhow::Result<SetupOutcome> {
         let name = &stored.campaign.name;
         let record = self.setup_record(stored)?;
-        let json = serde_json::to_value(&record)?;
         if self.store.campaigns().setup_progress(name)?.is_none() {
             self.store
                 .campaigns_mut()
-                .save_setup_progress(name, &json)?;
-            self.announce_stage(stored, &record, now)?;
+                .save_setup_progress(name, &record.progress()?)?;
+            self.announce_stage(stored, &*record, now)?;
         }
-        match record.stage() {
-            Stage::Choosing(next) => Ok(SetupOutcome::Waiting(format!(
-                "setup by mail: {next} chooses a character next"
-            ))),
-            Stage::Placing(next) => Ok(SetupOutcome::Waiting(format!(
-                "setup by mail: {next} places the next tile ({} of 20 placed)",
-                record.placements.len()
-            ))),
-            Stage::PlacingVisitors(next) => Ok(SetupOutcome::Waiting(format!(
-                "setup by mail: {next} places the next visitor or mission chit"
-            ))),
-            Stage::StartingInfo(waiting) => Ok(SetupOutcome::Waiting(format!(
-                "setup by mail: waiting for the starting info of {}",
-                waiting.join(", ")
-            ))),
-            Stage::Complete => {
-                let mut seats = Vec::new();
-                for player in &stored.players {
-                    let character = record.characters.get(&player.name).cloned();
-                    if let Some(character) = &character {
-                        self.store
-                            .players_mut()
-                            .set_character(name, &player.name, character)?;
-                    }
-                    seats.push(Seat {
-                        player: player.name.clone(),
-                        character,
-                    });
-                }
-                Ok(SetupOutcome::Ready(seats, json))
+        if let Some(waiting) = record.waiting() {
+            return Ok(SetupOutcome::Waiting(waiting));
+        }
+        let mut seats = Vec::new();
+        for player in &stored.players {
+            let character = record.choice_of(&player.name);
+            if let Some(character) = &character {
+                self.store
+                    .players_mut()
+                    .set_character(name, &player.name, character)?;
             }
+            seats.push(Seat {
+                player: player.name.clone(),
+                character,
+            });
         }
-    }
-}
-
-fn none_if_empty(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".to_string()
-    } else {
-        items.join("; ")
+        Ok(SetupOutcome::Ready(seats, record))
     }
 }

@@ -142,7 +142,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             .iter()
             .find(|c| c.name == arrival.character)
         else {
-            // `Game::admit` checked the name against the same data.
+            // `Seats::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
         let character = fresh_at_inn(day, kind, arrival.player.clone(), &inn, &arrival.spells);

@@ -344,21 +344,23 @@ fn setup_draws_the_secret_chit_in_the_starting_season() {
 }
 
 /// A new game of the Amazon, before its calendar starts.
-fn amazon_set_up() -> realmgm_core::game::GameState {
+fn amazon_set_up() -> crate::state::MrState {
     let seats = [realmgm_core::game::Seat {
         player: "P1".into(),
         character: Some("Amazon".into()),
     }];
-    crate::game::MagicRealm
-        .new_game(&seats, &seasons_on(), &mut Dice::new(3, 0))
-        .unwrap()
+    let rules = seasons_on();
+    let start = realmgm_core::game::Start::new(&seats, &rules);
+    let new = crate::game::MagicRealm
+        .start(&start, &mut Dice::new(3, 0))
+        .unwrap();
+    serde_json::from_value(new.json().clone()).unwrap()
 }
 
 #[test]
 fn recorded_victory_points_must_match_the_campaign() {
-    use crate::game::MagicRealm;
-    let new = amazon_set_up();
-    let mut mr: crate::state::MrState = serde_json::from_value(new.json().clone()).unwrap();
+    use crate::game::start_calendar;
+    let mut mr = amazon_set_up();
     mr.victory_requirements.insert(
         "Amazon".into(),
         crate::state::VictoryRequirements {
@@ -366,23 +368,20 @@ fn recorded_victory_points_must_match_the_campaign() {
             ..Default::default()
         },
     );
-    let new = realmgm_core::game::GameState::from_typed(mr).unwrap();
     let calendar = |victory_points| realmgm_core::game::CalendarStart {
         months: 1,
         season: Some("Autumn"),
         victory_points,
     };
-    MagicRealm
-        .start_calendar(
-            new.clone(),
-            &seasons_on(),
-            calendar(5),
-            &mut Dice::new(1, 0),
-        )
-        .unwrap();
-    let err = MagicRealm
-        .start_calendar(new, &seasons_on(), calendar(4), &mut Dice::new(1, 0))
-        .unwrap_err();
+    start_calendar(
+        &mut mr.clone(),
+        &seasons_on(),
+        calendar(5),
+        &mut Dice::new(1, 0),
+    )
+    .unwrap();
+    let err =
+        start_calendar(&mut mr, &seasons_on(), calendar(4), &mut Dice::new(1, 0)).unwrap_err();
     assert!(
         err.to_string()
             .contains("recorded 5 victory points, but this campaign asks 4"),
@@ -399,37 +398,31 @@ fn the_seasons_say_what_a_month_asks() {
 
 #[test]
 fn the_game_starts_its_calendar_only_with_the_rule() {
-    use crate::game::MagicRealm;
+    use crate::game::start_calendar;
     let new = amazon_set_up();
     let calendar = realmgm_core::game::CalendarStart {
         months: 1,
         season: Some("Autumn"),
         victory_points: 5,
     };
-    let started = MagicRealm
-        .start_calendar(new.clone(), &seasons_on(), calendar, &mut Dice::new(3, 0))
-        .unwrap();
-    assert_eq!(started.json()["magic"]["season"], 11);
-    assert!(started.json()["weather"]["chit"].is_u64());
-    let plain = MagicRealm
-        .start_calendar(
-            new.clone(),
-            &Rules::default(),
-            calendar,
-            &mut Dice::new(3, 0),
-        )
-        .unwrap();
-    assert_eq!(plain, new);
+    let started = |rules: &Rules, calendar| {
+        let mut mr = new.clone();
+        start_calendar(&mut mr, rules, calendar, &mut Dice::new(3, 0)).unwrap();
+        serde_json::to_value(&mr).unwrap()
+    };
+    let seasons = started(&seasons_on(), calendar);
+    assert_eq!(seasons["magic"]["season"], 11);
+    assert!(seasons["weather"]["chit"].is_u64());
+    let plain = started(&Rules::default(), calendar);
+    assert_eq!(plain, serde_json::to_value(&new).unwrap());
     let two_months = realmgm_core::game::CalendarStart {
         months: 2,
         season: None,
         victory_points: 10,
     };
-    let long = MagicRealm
-        .start_calendar(new, &Rules::default(), two_months, &mut Dice::new(3, 0))
-        .unwrap();
-    assert_eq!(long.json()["last_day"], 56);
-    assert_eq!(long.json()["victory_points"], 10);
+    let long = started(&Rules::default(), two_months);
+    assert_eq!(long["last_day"], 56);
+    assert_eq!(long["victory_points"], 10);
 }
 
 #[test]

@@ -46,7 +46,7 @@ use realmgm_core::game::Rules;
 use realmgm_core::suggest;
 
 fn standard_victory_points() -> u32 {
-    realmgm_core::game::VICTORY_POINTS_PER_MONTH
+    crate::state::VICTORY_POINTS_PER_MONTH
 }
 
 /// One player's starting info.

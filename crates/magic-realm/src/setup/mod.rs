@@ -15,6 +15,7 @@
 pub mod by_mail;
 mod chits;
 mod items;
+pub mod mail;
 #[cfg(test)]
 mod tests;
 
@@ -183,7 +184,7 @@ pub fn new_game(
         leaders: BTreeMap::new(),
         caches: Vec::new(),
         last_day: super::state::DAYS_PER_MONTH,
-        victory_points: realmgm_core::game::VICTORY_POINTS_PER_MONTH,
+        victory_points: super::state::VICTORY_POINTS_PER_MONTH,
     })
 }
 

@@ -126,7 +126,10 @@ fn is_zero(gold: &u16) -> bool {
 }
 
 /// The days of a month (play summary: the game lasts 28 days).
-pub const DAYS_PER_MONTH: u32 = realmgm_core::game::DAYS_PER_MONTH;
+pub const DAYS_PER_MONTH: u32 = 28;
+
+/// The victory points a month without seasons asks (the standard game).
+pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
 
 fn one_month() -> u32 {
     DAYS_PER_MONTH
@@ -137,11 +140,11 @@ fn is_one_month(day: &u32) -> bool {
 }
 
 fn standard_victory_points() -> u32 {
-    realmgm_core::game::VICTORY_POINTS_PER_MONTH
+    VICTORY_POINTS_PER_MONTH
 }
 
 fn is_standard_victory_points(points: &u32) -> bool {
-    *points == realmgm_core::game::VICTORY_POINTS_PER_MONTH
+    *points == VICTORY_POINTS_PER_MONTH
 }
 
 /// A hired leader's own record: he hides, finds Hidden Enemies and carries

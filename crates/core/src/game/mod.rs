@@ -1,15 +1,19 @@
 //! The small interface every game implements, so campaigns, the store, mail
 //! and scheduling never depend on which game is played.
 //!
-//! Magic Realm ([`crate::magic_realm`]) is the first implementation and
-//! Fantasy Realms the second. The plumbing sees a game only through
-//! [`Game`]: its rule toggles, a new game state built from a seed, whose
-//! orders the next turn waits for, reading a player's orders, resolving a
-//! turn into a new state and events, and a reader's report. State crosses the
-//! boundary as JSON ([`GameState`]) so the store can keep one snapshot per day
-//! and hash it without knowing its shape; events carry who observed them
-//! ([`Observers`]), so a report is a projection of the events, never a
-//! second guess at visibility.
+//! Magic Realm and Fantasy Realms implement it. The plumbing sees a game
+//! only through [`Game`]: a small core that every game has (its rule
+//! toggles, a new game from a seed, whose orders the next turn waits for,
+//! reading a player's orders, resolving a turn into a new state and events,
+//! a reader's report), and capabilities reached through it that a game
+//! offers only when it has them: [`Seats`] for late joiners, [`Calendar`]
+//! for months and seasons, [`RoundsByMail`] for turns that stop for
+//! answers, [`SetupByMail`] for choices made by mail before the first turn
+//! and [`PublicPages`]. State crosses the boundary as a [`GameState`], the
+//! game's typed state with its JSON made only when the store asks for it,
+//! so the store can keep one snapshot per day and hash it without knowing
+//! its shape; events carry who observed them ([`Observers`]), so a report
+//! is a projection of the events, never a second guess at visibility.
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +23,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::dice::Dice;
+
+mod setup_by_mail;
+pub use setup_by_mail::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable};
 
 /// Whether the engine applies a toggle yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -128,48 +135,69 @@ pub struct GmRuling {
     pub why: String,
 }
 
-/// A game's whole state as JSON, as the store keeps it, with the game's own
-/// reading of it kept beside once made.
+/// A game's whole state: the game's own typed form, and its JSON as the
+/// store keeps it.
 ///
-/// A state never changes once built, so a game reads its JSON into its typed
-/// form once ([`GameState::typed`]) however many times the daemon asks about
-/// the same state: every orders mail of a day is checked against the same
+/// A state the engine made carries its typed form and is written as JSON
+/// only when its JSON or canonical text is asked for, which the store does
+/// at its edge (saving the day); a state the store read back carries its
+/// JSON, and a game reads it into its typed form once
+/// ([`GameState::typed`]) however many times the daemon asks about the
+/// same state: every orders mail of a day is checked against the same
 /// pending state, and the store hands the same state out again while the
-/// stored day is unchanged (`store::days`). Cloning shares it.
+/// stored day is unchanged (`store::days`). A state never changes once
+/// built; cloning shares it.
 #[derive(Clone)]
 pub struct GameState(Arc<Snapshot>);
 
+/// The typed form of a state, shared.
+type Typed = Arc<dyn Any + Send + Sync>;
+
 struct Snapshot {
-    json: serde_json::Value,
-    /// The game's typed reading of `json`, made at most once.
-    typed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// The JSON, made at most once.
+    json: OnceLock<serde_json::Value>,
+    /// The game's typed reading of the state, made at most once.
+    typed: OnceLock<Typed>,
+    /// Writes the typed form as JSON, for a state made from its typed form.
+    write: Option<fn(&(dyn Any + Send + Sync)) -> serde_json::Value>,
     /// [`GameState::canonical_text`], written at most once.
     canonical: OnceLock<String>,
     /// [`GameState::hash`], computed at most once.
     hash: OnceLock<String>,
 }
 
+/// The JSON of a typed state of type `T`.
+fn write_json<T: Serialize + Any>(typed: &(dyn Any + Send + Sync)) -> serde_json::Value {
+    let typed = typed
+        .downcast_ref::<T>()
+        .expect("a state's writer is made for its own typed form");
+    // A game's state is plain data whose maps are keyed by strings, the
+    // one thing serde_json cannot write being a map with other keys.
+    serde_json::to_value(typed).expect("a game state always writes as JSON")
+}
+
 impl GameState {
     /// A state from its JSON.
     pub fn new(json: serde_json::Value) -> Self {
         GameState(Arc::new(Snapshot {
-            json,
+            json: OnceLock::from(json),
             typed: OnceLock::new(),
+            write: None,
             canonical: OnceLock::new(),
             hash: OnceLock::new(),
         }))
     }
 
-    /// A state from a game's typed form: its JSON is written now, and the
-    /// typed form is kept so the game need not read it back.
-    ///
-    /// # Errors
-    /// The typed form cannot be written as JSON.
-    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> serde_json::Result<Self> {
-        let state = GameState::new(serde_json::to_value(&typed)?);
-        // A fresh OnceLock is empty, so this always keeps it.
-        let _ = state.0.typed.set(Arc::new(typed));
-        Ok(state)
+    /// A state from a game's typed form, kept so the game need not read it
+    /// back; its JSON is written when first asked for.
+    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
+        GameState(Arc::new(Snapshot {
+            json: OnceLock::new(),
+            typed: OnceLock::from(Arc::new(typed) as Typed),
+            write: Some(write_json::<T>),
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }))
     }
 
     /// A state read back from the text the store saved: that text is its
@@ -188,7 +216,17 @@ impl GameState {
 
     /// The state as JSON.
     pub fn json(&self) -> &serde_json::Value {
-        &self.0.json
+        self.0.json.get_or_init(|| self.written())
+    }
+
+    /// The JSON of a state made from its typed form, written now.
+    fn written(&self) -> serde_json::Value {
+        match (self.0.write, self.0.typed.get()) {
+            (Some(write), Some(typed)) => write(&**typed),
+            // A state without a writer was made from its JSON, which is
+            // always there.
+            _ => unreachable!("a state is made from its JSON or from its typed form"),
+        }
     }
 
     /// The game's typed form of the state: read by `read` the first time,
@@ -204,7 +242,7 @@ impl GameState {
         if let Some(Ok(typed)) = self.0.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
             return Ok(typed);
         }
-        let typed = Arc::new(read(&self.0.json)?);
+        let typed = Arc::new(read(self.json())?);
         // Another type may already sit there (two games never share a
         // state, so only a test could do that); it is kept, and this
         // reading is returned unkept.
@@ -214,12 +252,17 @@ impl GameState {
 
     /// The canonical text of the state, as the store saves it: JSON with
     /// object keys in a fixed order, so equal states give equal bytes on
-    /// every machine.
+    /// every machine. A state made from its typed form writes its JSON for
+    /// this alone and keeps only the text.
     pub fn canonical_text(&self) -> &str {
         self.0.canonical.get_or_init(|| {
             // serde_json's Map is a BTreeMap (the preserve_order feature is
             // off), so keys are always sorted.
-            serde_json::to_string(&self.0.json).expect("a JSON value always serializes")
+            let text = match self.0.json.get() {
+                Some(json) => serde_json::to_string(json),
+                None => serde_json::to_string(&self.written()),
+            };
+            text.expect("a JSON value always serializes")
         })
     }
 
@@ -235,19 +278,21 @@ impl GameState {
 
 impl PartialEq for GameState {
     fn eq(&self, other: &Self) -> bool {
-        self.0.json == other.0.json
+        self.canonical_text() == other.canonical_text()
     }
 }
 
 impl std::fmt::Debug for GameState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("GameState").field(&self.0.json).finish()
+        f.debug_tuple("GameState")
+            .field(&self.canonical_text())
+            .finish()
     }
 }
 
 impl Serialize for GameState {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.json.serialize(serializer)
+        self.json().serialize(serializer)
     }
 }
 
@@ -272,6 +317,10 @@ pub fn hex(bytes: &[u8]) -> String {
 /// each month a season (Magic Realm's Seasons and Weather).
 #[derive(Clone, Copy, Debug)]
 pub struct Calendar {
+    /// Days in a month.
+    pub days_per_month: u32,
+    /// The victory points a month without seasons asks.
+    pub points_per_month: u32,
     /// The seasons in calendar order, as campaign files name them.
     pub seasons: &'static [&'static str],
     /// The rule toggle without which seasons do not exist.
@@ -281,14 +330,18 @@ pub struct Calendar {
     pub season_points: fn(&str) -> u32,
 }
 
-/// The victory points of a month without seasons (the standard game).
-pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
-
-/// Days in a month of a game with a calendar (Magic Realm's lunar month).
-pub const DAYS_PER_MONTH: u32 = 28;
+impl Calendar {
+    /// The season of `day` in a campaign whose first month has the season
+    /// `start`; `None` for a season the calendar does not know.
+    pub fn season_of(&self, start: &str, day: u32) -> Option<&'static str> {
+        let first = self.seasons.iter().position(|s| *s == start)?;
+        let month = usize::try_from(day.saturating_sub(1) / self.days_per_month).ok()?;
+        Some(self.seasons[(first + month) % self.seasons.len()])
+    }
+}
 
 /// How a freshly set-up game's calendar starts: its length, its first
-/// season (with the seasons toggle) and the victory points each character
+/// season (with the seasons toggle) and the victory points each player
 /// records for the whole game.
 #[derive(Clone, Copy, Debug)]
 pub struct CalendarStart<'a> {
@@ -429,7 +482,7 @@ pub struct TurnResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnPause {
     /// The game's own record of the decisions waited for, given back to
-    /// [`Game::read_answer`].
+    /// [`RoundsByMail::read_answer`].
     pub waiting: serde_json::Value,
     /// Each asked player's prompt, ready to mail.
     pub prompts: BTreeMap<String, String>,
@@ -442,6 +495,16 @@ pub enum TurnStep {
     Paused(TurnPause),
 }
 
+impl TurnStep {
+    /// The turn's result, when it was resolved to its end.
+    pub fn done(self) -> Option<TurnResult> {
+        match self {
+            TurnStep::Done(result) => Some(result),
+            TurnStep::Paused(_) => None,
+        }
+    }
+}
+
 /// A report ready to mail: the text part always, HTML and files optionally.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -452,92 +515,30 @@ pub struct Report {
     pub attachments: Vec<(String, String, Vec<u8>)>,
 }
 
-/// One game the plumbing can run.
+/// One game the plumbing can run: the small core every game has, and the
+/// capabilities ([`Game::seats`], [`Game::calendar`], [`Game::rounds`],
+/// [`Game::setup_by_mail`], [`Game::pages`]) a game offers only when it
+/// has them.
 pub trait Game: Sync {
     /// The name campaign files use (`game = "magic-realm"`).
     fn id(&self) -> &'static str;
     /// Every rule toggle the game knows.
     fn toggles(&self) -> &'static [RuleToggle];
-    /// The game's calendar, if it plays in months; campaign files may set
-    /// its length and starting season only when there is one.
-    fn calendar(&self) -> Option<Calendar> {
-        None
-    }
-    /// A new game from the campaign's seats and rules; all randomness comes
-    /// from `dice` (day 0).
-    ///
-    /// # Errors
-    /// A setup the rules do not allow (too many players, an unknown
-    /// character, an illegal board), worded for the GM.
-    fn new_game(&self, seats: &[Seat], rules: &Rules, dice: &mut Dice)
-    -> anyhow::Result<GameState>;
 
-    /// A new game with what the players chose during a setup by mail (the
-    /// game's own JSON, e.g. where each character starts). A game without
-    /// such choices starts as [`Game::new_game`].
+    /// A new game (day 0) from the campaign's seats and rules, the choices
+    /// of a setup by mail and the campaign's calendar; all randomness comes
+    /// from `dice`.
     ///
     /// # Errors
-    /// As [`Game::new_game`], or choices this game cannot read.
-    fn new_game_with_setup(
-        &self,
-        seats: &[Seat],
-        rules: &Rules,
-        _setup: &serde_json::Value,
-        dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
-        self.new_game(seats, rules, dice)
-    }
-
-    /// Start the calendar of a freshly set-up game: its length, starting
-    /// season (a name from [`Game::calendar`]) and victory points, with
-    /// the setup dice. A game without a calendar keeps the state as it is.
-    ///
-    /// # Errors
-    /// A season or a setup the game's calendar cannot start with.
-    fn start_calendar(
-        &self,
-        state: GameState,
-        _rules: &Rules,
-        _calendar: CalendarStart<'_>,
-        _dice: &mut Dice,
-    ) -> anyhow::Result<GameState> {
-        Ok(state)
-    }
-
-    /// The GM's picture of the whole map as SVG, for games played on a map.
-    ///
-    /// # Errors
-    /// The state is not one this game wrote.
-    fn map_svg(&self, _state: &GameState) -> anyhow::Result<Option<String>> {
-        Ok(None)
-    }
+    /// A setup the rules do not allow (too many players, an unknown seat,
+    /// an illegal board, a calendar the game cannot start), worded for the
+    /// GM.
+    fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState>;
 
     /// Whether each player is mailed a start report (his report of the
     /// state before the first turn) when the game is set up.
     fn sends_start_reports(&self) -> bool {
         false
-    }
-
-    /// Whether players may join once the game has begun.
-    fn accepts_late_players(&self) -> bool {
-        false
-    }
-
-    /// The state with every seat that has no part in the game yet let in:
-    /// the game places him at the start of the next turn. Called on the
-    /// pending state before each turn runs, and when the GM seats a player,
-    /// so a bad seat (an unknown or taken character) is refused at once. A
-    /// game that takes nobody late returns the state as it is.
-    ///
-    /// # Errors
-    /// A seat cannot join: the message says why and what the GM can do.
-    fn admit(
-        &self,
-        state: &GameState,
-        _rules: &Rules,
-        _seats: &[Seat],
-    ) -> anyhow::Result<GameState> {
-        Ok(state.clone())
     }
 
     /// The state with the GM's `rulings` queued for the next turn, each
@@ -564,45 +565,6 @@ pub trait Game: Sync {
             );
         }
         Ok(state.clone())
-    }
-
-    /// What a player who joined late still owes before he enters, asked
-    /// of him as of the others at setup (Magic Realm: his victory
-    /// requirements and spells, in a campaign whose players recorded
-    /// theirs); `None` when nothing. `state` is the pending state with the
-    /// late seats admitted and the turn's rulings queued.
-    fn late_starting_info_request(&self, _state: &GameState, _player: &str) -> Option<String> {
-        None
-    }
-
-    /// The ruling text that `player`'s mail makes of the starting info he
-    /// owes ([`Game::late_starting_info_request`]), or the problem, worded
-    /// for him; `None` when he owes nothing or the mail holds no starting
-    /// info (it is something else, e.g. his orders).
-    fn late_starting_info(
-        &self,
-        _state: &GameState,
-        _player: &str,
-        _text: &str,
-    ) -> Option<Result<String, StartingInfoRefused>> {
-        None
-    }
-
-    /// Whether `player` has a part in the game as it stands (Magic Realm:
-    /// a character on the board), so a report of the turn is his to read.
-    fn plays(&self, _state: &GameState, _player: &str) -> bool {
-        true
-    }
-
-    /// The character `player` plays in `state`, for games with characters.
-    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
-        None
-    }
-
-    /// The characters nobody plays in `state`, which a late player may
-    /// choose; empty for games without characters.
-    fn unplayed(&self, _state: &GameState) -> Vec<String> {
-        Vec::new()
     }
 
     /// The players whose orders the next turn waits for: everyone for a
@@ -643,9 +605,9 @@ pub trait Game: Sync {
         true
     }
 
-    /// The most phases one day of `orders` asks of one figure (a character,
-    /// or one he directs), checked against the campaign's
-    /// `mail.max_phases_per_day`; `None` for a game without phases.
+    /// The most phases one turn of `orders` asks of one piece, checked
+    /// against the campaign's `mail.max_phases_per_day`; `None` for a game
+    /// without phases.
     fn phases_asked(&self, _orders: &AcceptedOrders) -> Option<usize> {
         None
     }
@@ -654,17 +616,17 @@ pub trait Game: Sync {
     /// the GM ("hide in every phase").
     fn safe_orders(&self) -> &'static str;
 
-    /// A player's earlier orders played again for a day he sent none (the
-    /// `repeat` NMR policy): what belonged to that day alone is dropped
-    /// (Magic Realm: deals, rearrangements, hired leaders' phases), so a
-    /// gift is not given twice. The default repeats them whole.
+    /// A player's earlier orders played again for a turn he sent none for
+    /// (the `repeat` NMR policy): what belonged to that turn alone is
+    /// dropped, so a gift is not given twice. The default repeats them
+    /// whole.
     fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
         orders
     }
 
-    /// The game's safe orders for a player who sent none (Magic Realm: hide
-    /// in every phase, as the BIMR3 GM did). A campaign that repeats standing
-    /// orders instead reuses the player's last accepted orders itself.
+    /// The game's safe orders for a player who sent none. A campaign that
+    /// repeats standing orders instead reuses the player's last accepted
+    /// orders itself.
     ///
     /// # Errors
     /// The state is not one this game wrote.
@@ -675,8 +637,12 @@ pub trait Game: Sync {
         player: &str,
     ) -> anyhow::Result<AcceptedOrders>;
 
-    /// Resolve the next turn with the orders of every awaited player; all
-    /// randomness comes from `dice` (the turn's day).
+    /// Resolve the next turn with the orders of every awaited player and
+    /// the answers given to its earlier pauses; all randomness comes from
+    /// `dice` (the turn's day). The turn is always resolved from its start
+    /// with the same dice, so answers given after a pause give the same
+    /// result as the same answers given up front. Only a game with
+    /// [`Game::rounds`] ever pauses.
     ///
     /// # Errors
     /// A rule the engine does not implement yet, named; or a state this game
@@ -684,102 +650,223 @@ pub trait Game: Sync {
     fn resolve_turn(
         &self,
         state: &GameState,
-        rules: &Rules,
-        orders: &BTreeMap<String, AcceptedOrders>,
+        turn: &Turn<'_>,
         dice: &mut Dice,
-    ) -> anyhow::Result<TurnResult>;
-
-    /// Resolve the next turn with the answers given to its earlier pauses
-    /// (the game's own JSON from [`Game::read_answer`]; `null` for none).
-    /// The turn is always resolved from its start with the same dice, so
-    /// answers given after a pause give the same result as the same answers
-    /// given up front. With `deadline_passed`, defaults answer what nobody
-    /// did instead of pausing. A game that never pauses resolves as
-    /// [`Game::resolve_turn`].
-    ///
-    /// # Errors
-    /// As [`Game::resolve_turn`].
-    fn resolve_turn_with_answers(
-        &self,
-        state: &GameState,
-        rules: &Rules,
-        orders: &BTreeMap<String, AcceptedOrders>,
-        _answers: &serde_json::Value,
-        _deadline_passed: bool,
-        dice: &mut Dice,
-    ) -> anyhow::Result<TurnStep> {
-        Ok(TurnStep::Done(
-            self.resolve_turn(state, rules, orders, dice)?,
-        ))
-    }
-
-    /// Read `player`'s answer to a pause (`waiting` from [`TurnPause`]) and
-    /// return `answers` with it added.
-    ///
-    /// # Errors
-    /// The answer cannot be read, or nothing of his is waited for.
-    fn read_answer(
-        &self,
-        _waiting: &serde_json::Value,
-        _answers: &serde_json::Value,
-        _player: &str,
-        _text: &str,
-    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
-        Err(vec![OrdersProblem {
-            line: 1,
-            column: 1,
-            message: "this game never stops a turn for answers; send orders instead".into(),
-        }])
-    }
+    ) -> anyhow::Result<TurnStep>;
 
     /// The report of a turn for `reader`: built only from the events he
-    /// observed and what the new `state` shows him.
+    /// observed and what the new `state` shows him, with what only the
+    /// plumbing knows (campaign, deadline, private messages, standing
+    /// orders) and the campaign's templates in `context`, for a game whose
+    /// reports use them.
     ///
     /// # Errors
-    /// The state is not one this game wrote.
+    /// The state is not one this game wrote, or a template fails.
     fn report(
         &self,
         state: &GameState,
         events: &[Event],
         reader: Reader<'_>,
+        context: &crate::report::ReportContext,
     ) -> anyhow::Result<Report>;
 
-    /// The public page of the day that ended with `state`,
-    /// showing only what `disclosure` lets through; `previous` is the
-    /// state the day began with.
-    ///
-    /// # Errors
-    /// The game has no public pages yet, or the state or an event is not
-    /// one this game wrote.
-    fn site_day(
-        &self,
-        _state: &GameState,
-        _previous: Option<&GameState>,
-        _events: &[Event],
-        _disclosure: crate::page::Disclosure,
-    ) -> anyhow::Result<crate::page::SiteDay> {
-        anyhow::bail!(
-            "the public pages are not built for {} campaigns yet; they are built for Magic Realm",
-            self.id()
-        )
+    /// Seats and late joiners, for a game whose players can join once it
+    /// has begun.
+    fn seats(&self) -> Option<&dyn Seats> {
+        None
     }
 
-    /// The report of a turn for `reader` with what only the plumbing knows
-    /// (campaign, deadline, private messages, standing orders) and the
-    /// campaign's templates. A game without templated reports gives its
-    /// plain [`Game::report`].
+    /// The game's calendar, for a game played in months; campaign files
+    /// may set its length and starting season only when there is one.
+    fn calendar(&self) -> Option<Calendar> {
+        None
+    }
+
+    /// Rounds of a turn answered by mail, for a game whose turns can stop
+    /// for its players' answers.
+    fn rounds(&self) -> Option<&dyn RoundsByMail> {
+        None
+    }
+
+    /// Setup by mail, for a game whose players can make their setup
+    /// choices by mail.
+    fn setup_by_mail(&self) -> Option<&dyn SetupByMail> {
+        None
+    }
+
+    /// Public pages of each day, for a game that has them.
+    fn pages(&self) -> Option<&dyn PublicPages> {
+        None
+    }
+}
+
+impl dyn Game + '_ {
+    /// The state with every seat let in that has no part in the game yet
+    /// ([`Seats::admit`]); a game that takes nobody late keeps it as it is.
     ///
     /// # Errors
-    /// The state is not one this game wrote, or a template fails.
-    fn report_with(
+    /// A seat cannot join.
+    pub fn admit(
         &self,
         state: &GameState,
-        events: &[Event],
-        reader: Reader<'_>,
-        _context: &crate::report::ReportContext,
-    ) -> anyhow::Result<Report> {
-        self.report(state, events, reader)
+        rules: &Rules,
+        seats: &[Seat],
+    ) -> anyhow::Result<GameState> {
+        match self.seats() {
+            Some(late) => late.admit(state, rules, seats),
+            None => Ok(state.clone()),
+        }
     }
+
+    /// Whether `player` has a part in the game as it stands
+    /// ([`Seats::plays`]); in a game without late joiners every seat plays.
+    pub fn plays(&self, state: &GameState, player: &str) -> bool {
+        self.seats().is_none_or(|seats| seats.plays(state, player))
+    }
+}
+
+/// How a game starts: [`Game::start`].
+#[derive(Clone, Copy)]
+pub struct Start<'a> {
+    pub seats: &'a [Seat],
+    pub rules: &'a Rules,
+    /// What the players chose during a setup by mail
+    /// ([`Game::setup_by_mail`]), when they did.
+    pub setup: Option<&'a dyn MailSetup>,
+    /// The calendar the campaign sets, for a game with one
+    /// ([`Game::calendar`]).
+    pub calendar: Option<CalendarStart<'a>>,
+}
+
+impl<'a> Start<'a> {
+    /// A start from the seats and rules alone.
+    pub fn new(seats: &'a [Seat], rules: &'a Rules) -> Self {
+        Start {
+            seats,
+            rules,
+            setup: None,
+            calendar: None,
+        }
+    }
+}
+
+/// What a turn is resolved with: [`Game::resolve_turn`].
+#[derive(Clone, Copy, Debug)]
+pub struct Turn<'a> {
+    pub rules: &'a Rules,
+    /// The orders of every awaited player.
+    pub orders: &'a BTreeMap<String, AcceptedOrders>,
+    /// The answers given to the turn's earlier pauses
+    /// ([`RoundsByMail::read_answer`]); `None` for none.
+    pub answers: Option<&'a serde_json::Value>,
+    /// Defaults answer what nobody did instead of pausing.
+    pub deadline_passed: bool,
+}
+
+impl<'a> Turn<'a> {
+    /// A turn from the rules and orders alone: no answers, deadline not
+    /// passed.
+    pub fn new(rules: &'a Rules, orders: &'a BTreeMap<String, AcceptedOrders>) -> Self {
+        Turn {
+            rules,
+            orders,
+            answers: None,
+            deadline_passed: false,
+        }
+    }
+}
+
+/// Seats and late joiners: a game whose players can join once it has
+/// begun, each playing a part (Magic Realm: a character) he chose.
+pub trait Seats: Sync {
+    /// The state with every seat that has no part in the game yet let in:
+    /// the game places him at the start of the next turn. Called on the
+    /// pending state before each turn runs, and when the GM seats a player,
+    /// so a bad seat (an unknown or taken character) is refused at once.
+    ///
+    /// # Errors
+    /// A seat cannot join: the message says why and what the GM can do.
+    fn admit(&self, state: &GameState, rules: &Rules, seats: &[Seat]) -> anyhow::Result<GameState>;
+
+    /// What a player who joined late still owes before he enters, asked
+    /// of him as of the others at setup (Magic Realm: his victory
+    /// requirements and spells, in a campaign whose players recorded
+    /// theirs); `None` when nothing. `state` is the pending state with the
+    /// late seats admitted and the turn's rulings queued.
+    fn late_starting_info_request(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The ruling text that `player`'s mail makes of the starting info he
+    /// owes ([`Seats::late_starting_info_request`]), or the problem, worded
+    /// for him; `None` when he owes nothing or the mail holds no starting
+    /// info (it is something else, e.g. his orders).
+    fn late_starting_info(
+        &self,
+        _state: &GameState,
+        _player: &str,
+        _text: &str,
+    ) -> Option<Result<String, StartingInfoRefused>> {
+        None
+    }
+
+    /// Whether `player` has a part in the game as it stands (Magic Realm:
+    /// a character on the board), so a report of the turn is his to read.
+    fn plays(&self, _state: &GameState, _player: &str) -> bool {
+        true
+    }
+
+    /// The part `player` plays in `state` (Magic Realm: his character),
+    /// for a game whose players choose one.
+    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
+        None
+    }
+
+    /// The parts nobody plays in `state`, which a late player may choose;
+    /// empty for a game whose players choose none.
+    fn unplayed(&self, _state: &GameState) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Rounds of a turn answered by mail: a turn stops at a decision its
+/// players' orders do not cover ([`TurnStep::Paused`]) until they answer.
+pub trait RoundsByMail: Sync {
+    /// Read `player`'s answer to a pause (`waiting` from [`TurnPause`]) and
+    /// return `answers` (`null` for none yet) with it added.
+    ///
+    /// # Errors
+    /// The answer cannot be read, or nothing of his is waited for.
+    fn read_answer(
+        &self,
+        waiting: &serde_json::Value,
+        answers: &serde_json::Value,
+        player: &str,
+        text: &str,
+    ) -> Result<serde_json::Value, Vec<OrdersProblem>>;
+}
+
+/// The public pages of a game: each day's page and the map.
+pub trait PublicPages: Sync {
+    /// The public page of the day that ended with `state`, showing only
+    /// what `disclosure` lets through; `previous` is the state the day
+    /// began with.
+    ///
+    /// # Errors
+    /// The state or an event is not one this game wrote.
+    fn site_day(
+        &self,
+        state: &GameState,
+        previous: Option<&GameState>,
+        events: &[Event],
+        disclosure: crate::page::Disclosure,
+    ) -> anyhow::Result<crate::page::SiteDay>;
+
+    /// The GM's picture of the whole map as SVG.
+    ///
+    /// # Errors
+    /// The state is not one this game wrote.
+    fn map_svg(&self, state: &GameState) -> anyhow::Result<String>;
 }
 
 #[cfg(test)]
@@ -839,6 +926,32 @@ mod tests {
         assert!(two.includes(&Reader::Gm));
         assert!(!Observers::Gm.includes(&Reader::Player("Ann")));
         assert!(Observers::Everyone.includes(&Reader::Player("Cat")));
+    }
+
+    /// A typed state that counts how often it is written as JSON.
+    struct Counted(&'static std::sync::atomic::AtomicUsize);
+
+    impl Serialize for Counted {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            serde_json::json!({"b": 1, "a": [1, 2]}).serialize(serializer)
+        }
+    }
+
+    #[test]
+    fn a_typed_state_is_written_as_json_only_when_its_text_is_asked_for_and_once() {
+        static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let writes = || WRITES.load(std::sync::atomic::Ordering::SeqCst);
+        let state = GameState::from_typed(Counted(&WRITES));
+        let shared = state.clone();
+        assert!(state.typed(|_| Err::<Counted, ()>(())).is_ok());
+        assert_eq!(writes(), 0, "the engine's own reading needs no JSON");
+        assert_eq!(state.canonical_text(), r#"{"a":[1,2],"b":1}"#);
+        assert_eq!(
+            shared.hash(),
+            GameState::new(serde_json::json!({"a": [1, 2], "b": 1})).hash()
+        );
+        assert_eq!(writes(), 1);
     }
 
     #[test]

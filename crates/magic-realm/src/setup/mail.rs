@@ -1,0 +1,247 @@
+//! Setup by mail ([`by_mail::SetupByMail`]) as the plumbing drives it
+//! through the game interface ([`realmgm_core::game::MailSetup`]): the
+//! setup begun or read back, and every word of the mails each stage asks
+//! for, so the daemon only stores, addresses and sends them.
+
+use realmgm_core::game::{MailSetup, SetupAnswer, SetupCall, SetupTable};
+
+use super::by_mail::{self, Stage};
+use crate::data::GameData;
+use crate::state::VICTORY_POINTS_PER_MONTH;
+
+/// A Magic Realm setup by mail in progress, with the game data it is
+/// checked against.
+pub struct MailedSetup {
+    pub(crate) record: by_mail::SetupByMail,
+    data: &'static GameData,
+}
+
+impl MailedSetup {
+    /// The setup read back from its stored `progress`, with the tiles
+    /// dealt that an older realmgm left undealt; or, without progress, a
+    /// new one that seats the players in seat order, each character the
+    /// campaign file gives a player being his choice.
+    ///
+    /// # Errors
+    /// The stored progress is not a Magic Realm setup.
+    pub fn begin(
+        progress: Option<serde_json::Value>,
+        table: &SetupTable<'_>,
+        data: &'static GameData,
+    ) -> serde_json::Result<Self> {
+        let record = match progress {
+            Some(json) => {
+                let mut record: by_mail::SetupByMail = serde_json::from_value(json)?;
+                record.deal_if_undealt(data, table.seed);
+                record
+            }
+            None => {
+                let mut record = by_mail::SetupByMail::new(
+                    table.seats.iter().map(|s| s.player.clone()).collect(),
+                    table.rules,
+                    data,
+                    table.seed,
+                    table.victory_points.unwrap_or(VICTORY_POINTS_PER_MONTH),
+                );
+                record.characters = table
+                    .seats
+                    .iter()
+                    .filter_map(|s| Some((s.player.clone(), s.character.clone()?)))
+                    .collect();
+                record
+            }
+        };
+        Ok(MailedSetup { record, data })
+    }
+}
+
+impl MailSetup for MailedSetup {
+    /// Starting info is secret from the other players, so the GM gets a
+    /// copy of it. It is asked of everyone at once: an answer that leaves
+    /// others to answer is no new stage to announce.
+    fn submit(&mut self, player: &str, text: &str) -> SetupAnswer {
+        let record = &mut self.record;
+        let before = record.stage();
+        let outcome = record.submit(player, text, self.data);
+        let info_recorded = matches!(before, Stage::StartingInfo(_)) && outcome.is_ok();
+        let gm_copy = record
+            .info
+            .get(player)
+            .filter(|_| info_recorded)
+            .map(|info| {
+                let character = record.characters.get(player).cloned().unwrap_or_default();
+                format!(
+                    "Starting info of {player} (the {character}), secret from the other \
+                     players:\nVictory: GT {}, SP {}, F {}, N {}, G {}\nStart: {}\nSpells: \
+                     {}\nEnchanted: {}",
+                    info.victory.great_treasures,
+                    info.victory.spells,
+                    info.victory.fame,
+                    info.victory.notoriety,
+                    info.victory.gold,
+                    info.start.label(),
+                    none_if_empty(&info.spells),
+                    none_if_empty(&info.enchanted)
+                ) + &record.extra_choices(player)
+            });
+        let next_stage = match (&before, record.stage()) {
+            (Stage::StartingInfo(_), Stage::StartingInfo(_)) => false,
+            (before, after) => *before != after,
+        };
+        SetupAnswer {
+            outcome,
+            gm_copy,
+            next_stage,
+        }
+    }
+
+    fn status(&self) -> String {
+        let record = &self.record;
+        match record.stage() {
+            Stage::Choosing(next) => format!(
+                "Setup by mail: {next} chooses a character next ({} of {} chosen)",
+                record.characters.len(),
+                record.order.len()
+            ),
+            Stage::Placing(next) => format!(
+                "Setup by mail: {next} places the next tile ({} of 20 placed)",
+                record.placements.len()
+            ),
+            Stage::PlacingVisitors(next) => format!(
+                "Setup by mail: {next} places the next visitor or mission chit ({} placed)",
+                record.visitors.len()
+            ),
+            Stage::StartingInfo(waiting) => format!(
+                "Setup by mail: waiting for the starting info of {}",
+                waiting.join(", ")
+            ),
+            Stage::Complete => {
+                "Setup by mail: complete; the game starts at the daemon's next look".to_string()
+            }
+        }
+    }
+
+    fn waiting(&self) -> Option<String> {
+        match self.record.stage() {
+            Stage::Choosing(next) => {
+                Some(format!("setup by mail: {next} chooses a character next"))
+            }
+            Stage::Placing(next) => Some(format!(
+                "setup by mail: {next} places the next tile ({} of 20 placed)",
+                self.record.placements.len()
+            )),
+            Stage::PlacingVisitors(next) => Some(format!(
+                "setup by mail: {next} places the next visitor or mission chit"
+            )),
+            Stage::StartingInfo(waiting) => Some(format!(
+                "setup by mail: waiting for the starting info of {}",
+                waiting.join(", ")
+            )),
+            Stage::Complete => None,
+        }
+    }
+
+    fn calls(&self) -> Vec<SetupCall> {
+        let (record, data) = (&self.record, self.data);
+        let call = |to: &str, subject: &str, body: String| SetupCall {
+            to: Some(to.to_string()),
+            subject: subject.to_string(),
+            body,
+        };
+        match record.stage() {
+            Stage::Choosing(next) => {
+                let equipment = if record.build_board {
+                    "You have no tile left, so you pick your character now, and with him the \
+                     native group whose stock supplies his starting weapon and armour. Answer \
+                     with the lines `Character: <name>` and `Equipment: <native group>`"
+                } else {
+                    "It is your turn to choose a character. Answer with a line `Character: \
+                     <name>`"
+                };
+                let body = format!(
+                    "{equipment} (and your `Password:` line).\nTaken so far: {}\n",
+                    none_if_empty(&record.characters.values().cloned().collect::<Vec<_>>())
+                );
+                vec![call(&next, "your turn to choose", body)]
+            }
+            Stage::Placing(next) => {
+                let placed: Vec<String> = record
+                    .placements
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} at {},{} rotation {}",
+                            p.tile, p.at.q, p.at.r, p.rotation
+                        )
+                    })
+                    .collect();
+                let hint = record
+                    .legal_example(&next, data)
+                    .map_or(String::new(), |p| {
+                        format!(
+                            "\nOne legal place, for example: Place: {} at {},{} rotation {}",
+                            p.tile, p.at.q, p.at.r, p.rotation
+                        )
+                    });
+                let body = format!(
+                    "It is your turn to place a tile. Answer with a line `Place: <tile> at \
+                     <q>,<r> rotation <0-5>` (the Borderland goes first, at 0,0).\nPlaced so far: \
+                     {}\nYour tiles: {}\nTiles left: {}{hint}\n",
+                    none_if_empty(&placed),
+                    none_if_empty(&record.hands.get(&next).cloned().unwrap_or_default()),
+                    record.tiles_left(data).join(", ")
+                );
+                vec![call(&next, "your turn to place a tile", body)]
+            }
+            Stage::PlacingVisitors(next) => {
+                let chits: Vec<String> = record
+                    .chits_left(data)
+                    .iter()
+                    .map(|(a, b)| format!("{a}/{b}"))
+                    .collect();
+                let body = format!(
+                    "It is your turn to place a visitor or mission chit in a row-6 box, face up \
+                     on the side you name. Answer with a line `Visitor: <chit> in <box>`.\nChits \
+                     left: {}\nEmpty boxes: {}\n",
+                    chits.join(", "),
+                    record.boxes_left(data).join(", ")
+                );
+                vec![call(&next, "your turn to place a chit", body)]
+            }
+            Stage::StartingInfo(waiting) => waiting
+                .iter()
+                .map(|player| {
+                    let body = format!(
+                        "Every character is chosen. Send the GM your starting info, one line \
+                         each, and your `Password:` line:\n{}",
+                        record.info_asked(player, data)
+                    );
+                    call(player, "starting info", body)
+                })
+                .collect(),
+            Stage::Complete => vec![SetupCall {
+                to: None,
+                subject: "setup complete".to_string(),
+                body: "Every player has chosen and sent the starting info; the game starts at \
+                       the daemon's next look."
+                    .to_string(),
+            }],
+        }
+    }
+
+    fn choice_of(&self, player: &str) -> Option<String> {
+        self.record.characters.get(player).cloned()
+    }
+
+    fn progress(&self) -> serde_json::Result<serde_json::Value> {
+        serde_json::to_value(&self.record)
+    }
+}
+
+fn none_if_empty(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join("; ")
+    }
+}
