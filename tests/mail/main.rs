@@ -16,8 +16,8 @@ mod source_code;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod application_layers;
 mod combat_by_mail;
-mod daemon_knows_no_game;
 mod daemon_maildir;
 mod daemon_robustness;
 mod daemon_server;

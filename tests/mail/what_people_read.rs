@@ -9,7 +9,7 @@
 //! program's source, whose format strings ask for no Debug formatting.
 
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use lettre::Message;
@@ -207,21 +207,6 @@ fn month() -> &'static [Read] {
     })
 }
 
-/// The files under `folder`, sorted.
-fn files_under(folder: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(files_under(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
-
 /// The demo as a new GM first runs it: what it prints, the mail in its
 /// Maildirs and its public pages.
 fn demo() -> &'static [Read] {
@@ -241,10 +226,10 @@ fn demo() -> &'static [Read] {
             source: "`realmgm demo`".to_string(),
             text: printed.into_owned(),
         }];
-        for file in files_under(&dir.join("mail")) {
+        for file in crate::source_code::files_under(&dir.join("mail")) {
             read_mail(&std::fs::read(&file).unwrap(), &mut texts);
         }
-        for file in files_under(&dir.join("site")) {
+        for file in crate::source_code::files_under(&dir.join("site")) {
             if file.extension().is_some_and(|e| e == "html" || e == "xml") {
                 texts.push(Read {
                     source: file.strip_prefix(&dir).unwrap().display().to_string(),

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// Every `.rs` file under `folder`, sorted; build output (`target`) is
-/// not source.
-pub fn rust_files(folder: &Path) -> Vec<PathBuf> {
+/// Every file under `folder`, sorted; build output (`target`) is not
+/// source.
+pub fn files_under(folder: &Path) -> Vec<PathBuf> {
     fn walk(folder: &Path, files: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(folder) else {
             return;
@@ -17,7 +17,7 @@ pub fn rust_files(folder: &Path) -> Vec<PathBuf> {
                 if !path.ends_with("target") {
                     walk(&path, files);
                 }
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else {
                 files.push(path);
             }
         }
@@ -26,6 +26,14 @@ pub fn rust_files(folder: &Path) -> Vec<PathBuf> {
     walk(folder, &mut paths);
     paths.sort();
     paths
+}
+
+/// Every `.rs` file under `folder`, sorted.
+pub fn rust_files(folder: &Path) -> Vec<PathBuf> {
+    files_under(folder)
+        .into_iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .collect()
 }
 
 /// Every `.rs` file under `folder`, sorted, with its text: the files of

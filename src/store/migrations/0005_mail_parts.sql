@@ -13,7 +13,7 @@ CREATE TABLE outbox_attachments (
 );
 
 -- Private messages passed on between players, kept so the day's report can
--- repeat them to the player who received them.
+-- repeat them (issue 7: "private messages received").
 CREATE TABLE relayed_messages (
     id          INTEGER PRIMARY KEY,
     campaign_id INTEGER NOT NULL REFERENCES campaigns (id),

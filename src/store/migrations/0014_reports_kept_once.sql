@@ -1,4 +1,4 @@
--- A report's mail refers to the stored report for its HTML and
+-- Issue 19 §5: a report's mail refers to the stored report for its HTML and
 -- attachments instead of carrying copies; a sent mail's contents are dropped
 -- once older than the campaign's mail.keep_sent_days (the row stays).
 
