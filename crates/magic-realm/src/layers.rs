@@ -9,7 +9,9 @@
 //! code (files named `tests.rs`, `*_tests.rs` or `test_*.rs`, modules
 //! declared for tests only, and the items marked `#[cfg(test)]`, wherever
 //! they stand): every `crate::` path and every `super::` path, in a `use`
-//! or in an expression, brace lists expanded.
+//! or in an expression, brace lists expanded. A path to an item that a
+//! parent module re-exports (`pub use child::Item;`) is a use of the child
+//! that defines it.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -48,6 +50,7 @@ const LOOPS: &[Loop] = &[
         files: &[
             "combat/abandon.rs",
             "combat/activation.rs",
+            "combat/battle.rs",
             "combat/build.rs",
             "combat/casting.rs",
             "combat/charge.rs",
@@ -74,7 +77,8 @@ const LOOPS: &[Loop] = &[
                group battle) and into each other (melee resolves a spell's attack \
                through casting, casting hits through melee's attack and harm), and \
                the battle model holds each step's own record (a hero's kit, a \
-               native's horse).",
+               native's horse). The `Battle` runs the rounds through the encounter, \
+               melee and fatigue, and every step works on the `Battle`.",
     },
     Loop {
         files: &[
@@ -289,16 +293,67 @@ fn violations_in(relative: &str, text: &str) -> Vec<Violation> {
     found
 }
 
+/// The items the module `me` re-exports from its own children, each as
+/// the path it is named by and the path it is defined at, both from the
+/// root of the crate (`pub use battle::{Battle, Step};` in `combat/mod.rs`
+/// → `combat::Battle` is `combat::battle::Battle`, and the same for `Step`).
+fn re_exports_in(me: &[String], code: &str) -> HashMap<Vec<String>, Vec<String>> {
+    let mut found = HashMap::new();
+    for (at, _) in code.match_indices("pub") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut rest = code[at + "pub".len()..].trim_start();
+        if let Some(scope) = rest.strip_prefix('(') {
+            rest = scope
+                .split_once(')')
+                .map_or("", |(_, after)| after.trim_start());
+        }
+        let Some(rest) = rest.strip_prefix("use ") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix("self::").unwrap_or(rest);
+        for path in expand(rest) {
+            let (Some(child), Some(item)) = (path.first(), path.last()) else {
+                continue;
+            };
+            if path.len() < 2 || ["crate", "super", "self"].contains(&child.as_str()) {
+                continue;
+            }
+            let mut named = me.to_vec();
+            named.push(item.clone());
+            let mut defined = me.to_vec();
+            defined.extend(path);
+            found.insert(named, defined);
+        }
+    }
+    found
+}
+
 /// The import loops among `files` (path under `src/`, text): each loop the
 /// files that reach each other through their uses, sorted, the loops
 /// sorted. A module's uses of its own descendants do not count: a parent
-/// declares its children and names them, that is the module tree.
+/// declares its children and names them, that is the module tree. A path
+/// to an item that a parent re-exports from a child leads to that child,
+/// where the item is defined.
 fn loops_in(files: &[(String, String)]) -> Vec<Vec<String>> {
     let modules: HashMap<Vec<String>, usize> = files
         .iter()
         .enumerate()
         .map(|(at, (relative, _))| (module_path(relative), at))
         .collect();
+    let re_exports: HashMap<Vec<String>, Vec<String>> = files
+        .iter()
+        .flat_map(|(relative, text)| re_exports_in(&module_path(relative), &code_of(text)))
+        .collect();
+    let file_of = |path: &[String]| -> Option<usize> {
+        (1..=path.len())
+            .rev()
+            .find_map(|len| modules.get(&path[..len]))
+            .copied()
+    };
     let edges: Vec<BTreeSet<usize>> = files
         .iter()
         .map(|(relative, text)| {
@@ -306,10 +361,13 @@ fn loops_in(files: &[(String, String)]) -> Vec<Vec<String>> {
             uses_in(&me, &code_of(text))
                 .into_iter()
                 .filter_map(|used| {
-                    (1..=used.target.len())
-                        .rev()
-                        .find_map(|len| modules.get(&used.target[..len]))
-                        .copied()
+                    let file = file_of(&used.target)?;
+                    let module = module_path(&files[file].0);
+                    let item = used.target.get(..module.len() + 1);
+                    match item.and_then(|named| re_exports.get(named)) {
+                        Some(defined) => file_of(defined),
+                        None => Some(file),
+                    }
                 })
                 .filter(|&to| !module_path(&files[to].0).starts_with(&me))
                 .collect()
@@ -531,6 +589,36 @@ fn the_guard_finds_a_loop_wherever_the_uses_stand() {
             loops_in(&files(b)),
             vec![vec!["day/a.rs".to_string(), "day/b.rs".to_string()]],
             "{b}"
+        );
+    }
+}
+
+#[test]
+fn the_guard_follows_a_parents_re_export_to_the_child_that_defines_it() {
+    let files = |mod_rs: &str| {
+        [
+            ("day/mod.rs", mod_rs),
+            ("day/a.rs", "pub struct Day;\nuse super::b::Tally;"),
+            ("day/b.rs", "pub struct Tally;\nfn go(day: &super::Day) {}"),
+        ]
+        .map(|(file, text)| (file.to_string(), text.to_string()))
+    };
+    let declared_only = files("pub mod a;\npub mod b;\npub struct Day;");
+    assert!(
+        loops_in(&declared_only).is_empty(),
+        "{:?}",
+        loops_in(&declared_only)
+    );
+    for mod_rs in [
+        "pub mod a;\npub mod b;\npub use a::Day;",
+        "mod a;\nmod b;\npub use a::{Day, Other};",
+        "mod a;\nmod b;\npub(crate) use self::a::Day;",
+        "mod a;\nmod b;\npub use b::Tally;\npub use self::{a::Day};",
+    ] {
+        assert_eq!(
+            loops_in(&files(mod_rs)),
+            vec![vec!["day/a.rs".to_string(), "day/b.rs".to_string()]],
+            "{mod_rs}"
         );
     }
 }
