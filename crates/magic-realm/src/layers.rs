@@ -134,7 +134,7 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// The module path of a file under `src/magic_realm/` (`magic/colour.rs` →
+/// The module path of a file under this crate's `src/` (`magic/colour.rs` →
 /// `["magic", "colour"]`, `state/mod.rs` → `["state"]`, `lib.rs` → `[]`).
 fn module_path(relative: &str) -> Vec<String> {
     let mut parts: Vec<String> = relative.split('/').map(str::to_string).collect();
