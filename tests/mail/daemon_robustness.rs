@@ -315,7 +315,8 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
         .unwrap();
     assert!(note.contains("with 1 problem"), "{note}");
     // After Ann's start report, the answer to her mail.
-    let (_, text) = queued_to(&daemon, ANN).last().unwrap().clone();
+    let (subject, text) = queued_to(&daemon, ANN).last().unwrap().clone();
+    assert_eq!(subject, "[MR] Re: orders not read");
     assert!(
         text.contains("line 3, column 1: these orders ask for 40 phases in one day"),
         "{text}"
@@ -327,6 +328,8 @@ fn orders_asking_more_phases_than_a_day_has_are_not_accepted() {
         .ingest(&mail(ANN, GM, "[MR] orders", "four@x", &body), START + 1)
         .unwrap();
     assert!(note.contains("accepted"), "{note}");
+    let (subject, _) = queued_to(&daemon, ANN).last().unwrap().clone();
+    assert_eq!(subject, "[MR] Re: orders received");
     // A megabyte of phases on one line never reaches the parser.
     let body = format!(
         "Password: {}\n{}",

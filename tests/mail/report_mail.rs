@@ -93,6 +93,32 @@ fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes()
 }
 
 #[test]
+fn the_gms_history_asks_him_for_no_orders() {
+    let mut daemon = daemon();
+    add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
+    daemon.turns().check_turn("R1", START).unwrap();
+    daemon.turns().process_turn("R1", START + 60).unwrap();
+    let queued = daemon.store.outbox().due(i64::MAX).unwrap();
+    let body_to = |address: &str| {
+        queued
+            .iter()
+            .rev()
+            .find(|q| q.mail.recipient == address)
+            .map(|q| q.mail.body.clone())
+            .expect("a day 1 report")
+    };
+    let gm = body_to("gm@realmgm.test");
+    assert!(gm.contains("day 1 report"), "{gm}");
+    assert!(!gm.contains("Password:"), "{gm}");
+    assert!(
+        gm.contains("The players' orders for day 2 are due by 2030-01-02 20:00 UTC."),
+        "{gm}"
+    );
+    let ann = body_to("ann@realmgm.test");
+    assert!(ann.contains("Send your orders for day 2 by"), "{ann}");
+}
+
+#[test]
 fn a_report_sent_again_is_the_same_multipart_mail() {
     let dir = std::env::temp_dir().join(format!("realmgm-report-again-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,7 +14,7 @@ use crate::store::{InboundStatus, ReportParts, StoredCampaign};
 use crate::daemon::mail_in::ingest::Letter;
 use crate::daemon::orders::commands::{self, Command, GmCommand};
 use crate::daemon::orders::confirm::marker;
-use crate::daemon::orders::player::Submission;
+use crate::daemon::orders::player::{Submission, Submitted};
 use crate::daemon::turns::process::TurnOutcome;
 
 pub mod rulings;
@@ -510,7 +510,11 @@ impl GmControl<'_> {
             )?;
             return Ok(answer);
         }
-        let (note, confirmation) = self.orders().submit_orders(
+        let Submitted {
+            note,
+            text: confirmation,
+            ..
+        } = self.orders().submit_orders(
             &stored,
             &Submission {
                 player: &seat.name,

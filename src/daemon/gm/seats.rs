@@ -352,13 +352,13 @@ impl Seats<'_> {
                 );
                 let stored = self.campaign(&name)?;
                 if !rest.trim().is_empty() {
-                    let (_, confirmation) = self.orders().submit_orders(
+                    let confirmation = self.orders().submit_orders(
                         &stored,
                         &Submission::by_mail(&player.name, letter, &rest),
                         now,
                     )?;
                     body.push_str("\n\n");
-                    body.push_str(&confirmation);
+                    body.push_str(&confirmation.text);
                 } else {
                     body.push_str(&format!(" Send your orders for day {day} now."));
                 }

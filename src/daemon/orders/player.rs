@@ -16,6 +16,28 @@ use super::confirm::{Confirmation, confirmation, marker};
 use crate::daemon::mail_in::ingest::Letter;
 use crate::report::Templates;
 
+/// What orders were answered with.
+pub struct Submitted {
+    /// The line for the GM's log.
+    pub note: String,
+    /// The confirmation the player reads.
+    pub text: String,
+    /// Whether orders were read from the mail: the answer's subject says
+    /// so, for a player reads the subject first.
+    pub read: bool,
+}
+
+impl Submitted {
+    /// The subject (after "Re: ") of the answer to an orders mail.
+    pub fn subject(&self) -> &'static str {
+        if self.read {
+            "orders received"
+        } else {
+            "orders not read"
+        }
+    }
+}
+
 /// Orders to read for a player, from his mail or typed by the GM.
 pub struct Submission<'a> {
     pub player: &'a str,
@@ -90,12 +112,16 @@ impl Orders<'_> {
                     .late_starting_info(stored, player, read, letter, now);
             }
             Command::Orders => {
-                let (note, text) = self.submit_orders(
+                let submitted = self.submit_orders(
                     stored,
                     &Submission::by_mail(&player.name, letter, &letter.text),
                     now,
                 )?;
-                ("orders received".to_string(), text, note)
+                (
+                    submitted.subject().to_string(),
+                    submitted.text,
+                    submitted.note,
+                )
             }
             Command::To(target) => {
                 return self.mail_in().relay(stored, player, &target, letter, now);
@@ -383,8 +409,7 @@ impl Orders<'_> {
         })
     }
 
-    /// Read, store and confirm orders. Returns (a note for the log, the
-    /// confirmation text).
+    /// Read, store and confirm orders.
     ///
     /// # Errors
     /// The store fails or the game is unknown.
@@ -393,7 +418,7 @@ impl Orders<'_> {
         stored: &StoredCampaign,
         submission: &Submission<'_>,
         now: i64,
-    ) -> anyhow::Result<(String, String)> {
+    ) -> anyhow::Result<Submitted> {
         let campaign = &stored.campaign;
         let game = self.game(campaign)?;
         let pending = self.pending(campaign)?;
@@ -424,14 +449,19 @@ impl Orders<'_> {
                 pending.day,
                 format_utc(pending.deadline)
             );
-            return Ok((note, text));
+            return Ok(Submitted {
+                note,
+                text,
+                read: true,
+            });
         }
         let (awaited, unknown) = self.awaited(stored, &pending)?;
         if awaited.is_empty() && self.over(stored, &pending)? {
-            return Ok((
-                format!("orders of {player}: no turn waits for orders"),
-                format!("{head}No turn waits for orders: the game is over."),
-            ));
+            return Ok(Submitted {
+                note: format!("orders of {player}: no turn waits for orders"),
+                text: format!("{head}No turn waits for orders: the game is over."),
+                read: true,
+            });
         }
         // Orders from a player the next turn does not wait for are still
         // kept: in a game of turns they replace his standing orders.
@@ -445,9 +475,9 @@ impl Orders<'_> {
             ));
         }
         if submission.text.trim().is_empty() {
-            return Ok((
-                format!("mail of {player} without orders"),
-                format!(
+            return Ok(Submitted {
+                note: format!("mail of {player} without orders"),
+                text: format!(
                     "{head}Your mail had no orders (nothing was left once quoted text was \
                      removed). Write your orders at the top of the mail, or send `help`.{}",
                     submission
@@ -456,7 +486,8 @@ impl Orders<'_> {
                         .map(|n| format!("\n\nNote: {n}"))
                         .collect::<String>()
                 ),
-            ));
+                read: false,
+            });
         }
         let state = pending
             .state
@@ -533,7 +564,11 @@ impl Orders<'_> {
                 crate::words::counted(problems.len(), "problem", "problems")
             ),
         };
-        Ok((note, text))
+        Ok(Submitted {
+            note,
+            text,
+            read: read.is_ok(),
+        })
     }
 
     /// The latest accepted orders of `player` for `day`.

@@ -821,7 +821,7 @@ impl Turns<'_> {
             self.store
                 .outbox()
                 .report_mailed_before(&campaign.name, mailed.day, reader)?;
-        let body = report_mail(&campaign.name, mailed, report, replaces);
+        let body = report_mail(&campaign.name, mailed, report, replaces, reader.is_none());
         let subject = if replaces {
             format!("{} (replaces the earlier one)", report.subject)
         } else {
@@ -1016,8 +1016,15 @@ struct MailedReport {
     next_deadline: i64,
 }
 
-/// The mail body of a report.
-fn report_mail(tag: &str, mailed: &MailedReport, report: &Report, replaces: bool) -> String {
+/// The mail body of a report; the GM's (`to_gm`) says when the players'
+/// orders are due, for he sends none.
+fn report_mail(
+    tag: &str,
+    mailed: &MailedReport,
+    report: &Report,
+    replaces: bool,
+    to_gm: bool,
+) -> String {
     let MailedReport {
         day,
         finished,
@@ -1025,6 +1032,12 @@ fn report_mail(tag: &str, mailed: &MailedReport, report: &Report, replaces: bool
     } = *mailed;
     let footer = if finished {
         "The game is over.".to_string()
+    } else if to_gm {
+        format!(
+            "The players' orders for day {} are due by {}.",
+            day + 1,
+            format_utc(next_deadline)
+        )
     } else {
         format!(
             "Send your orders for day {} by {}: answer this mail with your orders at the top \

@@ -343,27 +343,11 @@ fn use_phase(
         return Ok(false);
     }
     let Some(kind) = bonus_kind(&phase.activity) else {
-        return Err(format!("nothing gives a bonus {} phase", phase.activity.code()).into());
+        return Err(no_bonus_of_its_kind(&phase.activity).into());
     };
     let character = &day.state.characters[who];
-    let dwelling_here = day
-        .state
-        .dwellings
-        .values()
-        .any(|c| c == &character.position);
-    // Advantages, treasures and sites, then the spells on him.
-    let sources_of = |activity: Kind| {
-        let mut sources = abilities::bonus_sources(
-            day.data,
-            day.rules,
-            &day.state,
-            dwelling_here,
-            character,
-            activity,
-        );
-        sources.extend(influence::bonus_phases(&day.state, character, activity));
-        sources
-    };
+    let sources_of =
+        |activity: Kind| bonus_sources_here(day.data, day.rules, &day.state, character, activity);
     let mut sources: Vec<(String, bool)> =
         sources_of(kind).into_iter().map(|s| (s, false)).collect();
     // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
@@ -395,16 +379,43 @@ fn use_phase(
             turn.bonus_used.insert(source);
             Ok(double)
         }
-        None => Err(format!(
-            "no advantage or active item gives another bonus {} phase here",
-            phase.activity.code()
-        )
-        .into()),
+        None => Err(no_bonus_left(&phase.activity).into()),
     }
 }
 
+/// The bonus phases of `activity` that `character` has where he stands:
+/// advantages, treasures and sites, then the spells on him. Each source
+/// gives one a day.
+pub(super) fn bonus_sources_here(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    character: &CharacterState,
+    activity: Kind,
+) -> Vec<String> {
+    let dwelling_here = state.dwellings.values().any(|c| c == &character.position);
+    let mut sources =
+        abilities::bonus_sources(data, rules, state, dwelling_here, character, activity);
+    sources.extend(influence::bonus_phases(state, character, activity));
+    sources
+}
+
+/// Why a starred phase of an activity no bonus is of is lost.
+pub(super) fn no_bonus_of_its_kind(activity: &Activity) -> String {
+    format!("nothing gives a bonus {} phase", activity.code())
+}
+
+/// Why a starred phase is lost when every source of its kind is spent or
+/// there is none where he stands.
+pub(super) fn no_bonus_left(activity: &Activity) -> String {
+    format!(
+        "no advantage or active item gives another bonus {} phase here",
+        activity.code()
+    )
+}
+
 /// The activity as advantages and treasures name it.
-fn bonus_kind(activity: &Activity) -> Option<Kind> {
+pub(super) fn bonus_kind(activity: &Activity) -> Option<Kind> {
     Some(match activity {
         Activity::Move { .. } => Kind::Move,
         Activity::Hide => Kind::Hide,

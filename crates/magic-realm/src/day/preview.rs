@@ -2,16 +2,20 @@
 //! orders: each Move is checked against the routes he knows, from where he
 //! stands, and the phases are counted against those the day gives (caves
 //! give no sunlight phases), for him and for each hired leader he writes a
-//! line for, so a player hears at once that a phase would be lost. Only
+//! line for, and each of his starred phases against the bonus phases he
+//! has, so a player hears at once that a phase would be lost. Only
 //! his own knowledge is read, and the reasons are the day's own
 //! (`movement::check_move_from`, `daylight`), which never tell of paths he
 //! has not found.
 
 use realmgm_core::game::Rules;
 
-use super::{daylight, movement, weather};
+use std::collections::BTreeSet;
+
+use super::{daylight, horses, movement, weather};
 use crate::board::ClearingId;
 use crate::data::GameData;
+use crate::data::terms::Activity as Kind;
 use crate::data::tiles::ClearingKind;
 use crate::orders::{Activities, Activity, DayOrders};
 use crate::state::{MrState, Whereabouts};
@@ -40,6 +44,7 @@ pub fn move_warnings(
         who,
         allowed,
         whose: String::new(),
+        has_bonus_phases: true,
     };
     warnings.extend(own.walk(&me.position, &orders.activities));
     let budget = weather::budget_of(data, rules, state);
@@ -63,6 +68,7 @@ pub fn move_warnings(
         let leader = Walker {
             allowed,
             whose: format!("{}: ", hired.native),
+            has_bonus_phases: false,
             ..own.clone()
         };
         warnings.extend(leader.walk(clearing, &line.activities));
@@ -81,6 +87,9 @@ struct Walker<'a> {
     allowed: usize,
     /// "Soldier HQ: " for a hired leader, nothing for the character.
     whose: String,
+    /// Whether his starred phases are checked against the bonus phases
+    /// he has: a character's are, a hired leader's are not.
+    has_bonus_phases: bool,
 }
 
 impl Walker<'_> {
@@ -100,7 +109,21 @@ impl Walker<'_> {
         let mut used = 0;
         let mut over = Vec::new();
         let mut lost_move = None;
+        let mut lost_bonus = Vec::new();
+        let mut bonus_used = BTreeSet::new();
         for (n, phase) in activities.phases.iter().enumerate() {
+            if phase.bonus
+                && self.has_bonus_phases
+                && let Some(why) = self.no_bonus_phase(&at, &phase.activity, &mut bonus_used)
+            {
+                // A lost phase moves nobody.
+                lost_bonus.push(format!(
+                    "phase {} ({}*): {why}; as things stand it would be lost",
+                    n + 1,
+                    phase.activity.code()
+                ));
+                continue;
+            }
             if !phase.bonus {
                 if used < allowed {
                     used += 1;
@@ -154,7 +177,7 @@ impl Walker<'_> {
                     at = to;
                 }
                 Activity::Follow { .. } | Activity::Fly { .. } => {
-                    return lost_move.into_iter().collect();
+                    return lost_move.into_iter().chain(lost_bonus).collect();
                 }
                 _ => {}
             }
@@ -163,7 +186,7 @@ impl Walker<'_> {
             over.iter().map(|(n, code)| (n.to_string(), *code)).unzip();
         // Each lost phase by its number: a bonus phase between two lost
         // ones is not lost.
-        let mut losses: Vec<String> = lost_move.into_iter().collect();
+        let mut losses: Vec<String> = lost_move.into_iter().chain(lost_bonus).collect();
         let which = match numbers.as_slice() {
             [] => return losses,
             [one] => format!("phase {one}"),
@@ -189,6 +212,45 @@ impl Walker<'_> {
             },
         ));
         losses
+    }
+
+    /// Why his starred `activity` done at `at` would find no bonus phase,
+    /// in the day's words (`daylight`), or None when a source he has not
+    /// yet spent today (recorded in `used`) gives it. A Search may be on
+    /// Peer and an active horse gives a Move: either may give the phase,
+    /// so neither is warned of.
+    fn no_bonus_phase(
+        &self,
+        at: &ClearingId,
+        activity: &Activity,
+        used: &mut BTreeSet<String>,
+    ) -> Option<String> {
+        let Some(kind) = daylight::bonus_kind(activity) else {
+            return Some(daylight::no_bonus_of_its_kind(activity));
+        };
+        let mut me = self.state.characters[self.who].clone();
+        if kind == Kind::Move && horses::active_horse(self.data, &me).is_some() {
+            return None;
+        }
+        me.position = at.clone();
+        let mut sources =
+            daylight::bonus_sources_here(self.data, self.rules, self.state, &me, kind);
+        if kind == Kind::Search {
+            sources.extend(daylight::bonus_sources_here(
+                self.data,
+                self.rules,
+                self.state,
+                &me,
+                Kind::Peer,
+            ));
+        }
+        match sources.into_iter().find(|s| !used.contains(s)) {
+            Some(source) => {
+                used.insert(source);
+                None
+            }
+            None => Some(daylight::no_bonus_left(activity)),
+        }
     }
 }
 
@@ -315,6 +377,43 @@ mod tests {
         assert!(
             warnings[0].starts_with("phase 3 (S): only 2 phases"),
             "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_starred_phase_no_bonus_allows_is_warned_in_the_days_words() {
+        let state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let start = state.characters[0].position.clone();
+        let next = state
+            .board
+            .neighbours(&start)
+            .into_iter()
+            .find(|l| l.kind == PathKind::Normal)
+            .expect("a normal path from where she starts")
+            .to;
+        let rules = Rules::default();
+        let warned = |text: &str| {
+            let orders = parse_day_orders(text, 1, data()).unwrap();
+            move_warnings(data(), &rules, &state, "Ann", &orders)
+        };
+        // Her advantage gives a Move phase, not a Hide phase.
+        assert_eq!(
+            warned(&format!("M {}{}*, H, H*", next.tile, next.clearing)),
+            [
+                "phase 3 (H*): no advantage or active item gives another bonus H phase here; \
+                 as things stand it would be lost"
+            ]
+        );
+        // And only one a day.
+        assert_eq!(
+            warned(&format!(
+                "M {}{}*, M {}{}*",
+                next.tile, next.clearing, start.tile, start.clearing
+            )),
+            [
+                "phase 2 (M*): no advantage or active item gives another bonus M phase here; \
+                 as things stand it would be lost"
+            ]
         );
     }
 

@@ -33,7 +33,16 @@ pub struct OrdersForm {
     pub dropped: Vec<String>,
     /// The phases he may add to the ones asked for, each with its source:
     /// the form asks only for the day's normal phases.
-    pub bonus: Vec<String>,
+    pub bonus: Vec<BonusPhase>,
+}
+
+/// One bonus phase the form tells of.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonusPhase {
+    /// What gives it: "the Amazon's advantage gives one more Move phase a day".
+    pub source: String,
+    /// Starred activities it allows, as he would write them: `M CV2*`.
+    pub starred: &'static str,
 }
 
 /// The form for `character`'s orders of `day`, from his last accepted
@@ -74,7 +83,7 @@ pub fn orders_form(
 /// The bonus phases a character's advantages and active treasures give
 /// him (each written starred, once a day), so that the form tells him of
 /// them: a phase recorded past the normal ones without its star is lost.
-fn bonus_phases(data: &GameData, rules: &Rules, me: &CharacterState) -> Vec<String> {
+fn bonus_phases(data: &GameData, rules: &Rules, me: &CharacterState) -> Vec<BonusPhase> {
     let phase = |activity: Activity| match activity {
         Activity::Any => "one more phase of any kind".to_string(),
         other => format!("one more {} phase", other.word()),
@@ -82,29 +91,53 @@ fn bonus_phases(data: &GameData, rules: &Rules, me: &CharacterState) -> Vec<Stri
     let mut lines = Vec::new();
     for advantage in abilities::advantages(data, rules, me) {
         match advantage {
-            Advantage::ExtraPhase { activity } => {
-                lines.push(format!(
+            Advantage::ExtraPhase { activity } => lines.push(BonusPhase {
+                source: format!(
                     "the {}'s advantage gives {} a day",
                     me.name,
                     phase(activity)
-                ));
-            }
-            Advantage::ExtraPhaseAtDwelling => lines.push(format!(
-                "the {}'s advantage gives one more phase a day at a dwelling",
-                me.name
-            )),
+                ),
+                starred: starred_example(activity),
+            }),
+            Advantage::ExtraPhaseAtDwelling => lines.push(BonusPhase {
+                source: format!(
+                    "the {}'s advantage gives one more phase a day at a dwelling",
+                    me.name
+                ),
+                starred: starred_example(Activity::Any),
+            }),
             _ => {}
         }
     }
     for (treasure, effect) in abilities::active_treasure_effects(data, me) {
         if let TreasureEffect::ExtraPhase { activity, .. } = effect {
-            lines.push(format!(
-                "the active {treasure} gives {} a day where it works",
-                phase(*activity)
-            ));
+            lines.push(BonusPhase {
+                source: format!(
+                    "the active {treasure} gives {} a day where it works",
+                    phase(*activity)
+                ),
+                starred: starred_example(*activity),
+            });
         }
     }
     lines
+}
+
+/// Starred activities a bonus phase of `activity` allows, as examples for
+/// the form: an example the bonus does not allow would be lost on the day.
+fn starred_example(activity: Activity) -> &'static str {
+    match activity {
+        Activity::Any => "H*, M CV2*",
+        Activity::Move => "M CV2*",
+        Activity::Hide => "H*",
+        Activity::Alert => "A*",
+        Activity::Rest => "R*",
+        Activity::Search | Activity::Peer => "S*",
+        Activity::Trade => "T*",
+        Activity::Hire => "HR*",
+        Activity::Spell => "SP*",
+        Activity::Follow => "F Amazon*",
+    }
 }
 
 /// A dead character starts again at the Inn with his starting gold and
@@ -247,7 +280,10 @@ mod tests {
         };
         assert_eq!(
             form(0).bonus,
-            ["the Amazon's advantage gives one more Move phase a day"]
+            [BonusPhase {
+                source: "the Amazon's advantage gives one more Move phase a day".into(),
+                starred: "M CV2*",
+            }]
         );
         assert!(form(1).bonus.is_empty(), "{:?}", form(1).bonus);
     }
