@@ -20,4 +20,8 @@ scripts/chromium.sh install || echo "test.sh: chromium not installed; tests/engi
 # Formatting and lints first: they fail fast and cost little.
 cargo fmt --all --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
+# The fuzz targets are their own workspace, so the lines above never build
+# them; checking them here keeps them in step with the code. They share the
+# main target folder, where the dependencies they have in common are built.
+cargo check --locked --manifest-path fuzz/Cargo.toml --bins --target-dir "${CARGO_TARGET_DIR:-target}"
 cargo test --locked --workspace --all-targets

@@ -21,13 +21,14 @@ fuzz_target!(|bytes: &[u8]| {
     let campaign = Campaign::parse("fuzz.toml", CAMPAIGN).expect("the fuzz campaign parses");
     let secrets = daemon
         .store
-        .insert_campaign(&campaign, CAMPAIGN, 0)
+        .campaigns_mut()
+        .insert(&campaign, CAMPAIGN, 0)
         .expect("the fuzz campaign is stored");
-    daemon.check_turn("FZ", 0).expect("the game is set up");
+    daemon.turns().check_turn("FZ", 0).expect("the game is set up");
     let raw = replace(bytes, b"SECRET", secrets[0].secret.as_bytes());
-    daemon.ingest(&raw, 1).expect("the store works");
+    daemon.mail_in().ingest(&raw, 1).expect("the store works");
     for status in [InboundStatus::New, InboundStatus::Failed] {
-        let left = daemon.store.inbound_with_status(status).expect("the store works");
+        let left = daemon.store.inbox().with_status(status).expect("the store works");
         assert!(left.is_empty(), "a mail was left {}: {:?}", status.as_str(), left[0].note);
     }
 });

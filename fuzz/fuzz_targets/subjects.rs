@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use realmgm::daemon::commands::{after_command, bare_subject, read};
+use realmgm::daemon::orders::commands::{after_command, bare_subject, read};
 use realmgm::mail::route::subject_tags;
 
 fuzz_target!(|bytes: &[u8]| {

@@ -52,7 +52,7 @@ pub struct AnalyzeArgs {
 /// A campaign file cannot be read or is not Magic Realm, an unknown
 /// character, or the output cannot be written.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = data::get()?;
     let (a, seed) = side(&args.a)?;
     let b = args
         .b

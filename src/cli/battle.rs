@@ -23,7 +23,7 @@ pub struct RunArgs {
 /// The file cannot be read or set up, an order is illegal, or the outcome
 /// differs from the file's `[expect]` table.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow!("{e}"))?;
+    let data = data::get()?;
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the battle file {name}; check the path"))?;

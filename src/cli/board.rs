@@ -50,7 +50,7 @@ struct PlacementEntry {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = data::get()?;
     let (board, origin) = match (&args.placements, args.seed) {
         (Some(path), _) => (
             read_placements(path, data)?,

@@ -41,7 +41,7 @@ pub trait Shown: Serialize {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = data::get()?;
     let text = render(data, args)?;
     super::emit(text)
 }

@@ -59,7 +59,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let mailboxes = LocalMailboxes::new(&mail_root);
     let mut daemon = Daemon::new(store);
     daemon.turns().check_turn(&campaign.name, now)?;
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = data::get()?;
     let mut log = String::new();
     for day in 1..=DAYS {
         let stored = daemon

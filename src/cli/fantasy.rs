@@ -47,7 +47,7 @@ pub fn run(command: &FantasyCommand) -> anyhow::Result<()> {
 }
 
 fn score(args: &ScoreArgs) -> anyhow::Result<String> {
-    let deck = cards::deck().map_err(|e| anyhow!("{e}"))?;
+    let deck = cards::deck()?;
     let hand = deck
         .parse_list(&args.hand)
         .map_err(|e| anyhow!("{e}; check the hand"))?;

@@ -20,7 +20,7 @@ pub struct ParseArgs {
 
 /// Print the canonical phases of an activity line.
 pub fn parse(args: &ParseArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = data::get()?;
     let activities = orders::parse_activities(&args.line, 1, &data.tiles)
         .map_err(|e| anyhow::anyhow!("{e}\n  {}\n  {}^", args.line, " ".repeat(e.column - 1)))?;
     if args.json {

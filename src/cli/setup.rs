@@ -31,7 +31,7 @@ pub struct ShowArgs {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let data = data::get().map_err(|e| anyhow!("{e}"))?;
+    let data = data::get()?;
     let seats: Vec<Seat> = args
         .characters
         .iter()

@@ -10,11 +10,16 @@ use std::path::{Path, PathBuf};
 
 /// Write `OUT_DIR/STEM.json` for every `.toml` file directly in `dir`.
 ///
+/// Cargo is told to watch each data file, not `dir`: a folder is watched
+/// with everything in it, and these folders hold the crates' code too, so
+/// every code edit would rerun the build script. A new data file is
+/// therefore not seen until the build script reruns: touch the crate's
+/// `build.rs` after adding one (its `compiled!` then finds the JSON).
+///
 /// # Panics
 /// A file that cannot be read or is not TOML: the build stops and says which.
 pub fn compile_dir(dir: &str) {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    println!("cargo::rerun-if-changed={dir}");
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|err| panic!("cannot list {dir}: {err}"))
         .map(|entry| entry.expect("a readable directory entry").path())

@@ -576,14 +576,20 @@ pub fn load() -> Result<Deck, DataError> {
     parse(realmgm_core::compiled!("cards"))
 }
 
+/// The embedded deck does not load: the one wording every caller shows, so
+/// a broken build reads alike whichever command first needs the cards.
+#[derive(Debug, thiserror::Error)]
+#[error("the embedded Fantasy Realms cards are broken: {0}")]
+pub struct DeckBroken(pub &'static DataError);
+
 /// The embedded deck, loaded once.
 ///
 /// # Errors
 /// The embedded file is broken; only a bad build can do that, and the tests
 /// load it, so a released binary never reports it.
-pub fn deck() -> Result<&'static Deck, &'static DataError> {
+pub fn deck() -> Result<&'static Deck, DeckBroken> {
     static DECK: OnceLock<Result<Deck, DataError>> = OnceLock::new();
-    DECK.get_or_init(load).as_ref()
+    DECK.get_or_init(load).as_ref().map_err(DeckBroken)
 }
 
 #[cfg(test)]
@@ -671,6 +677,20 @@ mod tests {
         assert_eq!(
             deck.rule_suit_sets(great_flood),
             vec![Suit::Army.bit(), Suit::Land.bit(), Suit::Flame.bit()]
+        );
+    }
+
+    /// A broken file reads with the wording every command shows, naming
+    /// the file's own problem after it.
+    #[test]
+    fn a_broken_deck_says_the_embedded_cards_are_broken() {
+        let text = format!("{}\n[unclosed", include_str!("cards.toml"));
+        let error = parse(Source::Toml(&text)).expect_err("mangled TOML");
+        let detail = error.to_string();
+        let message = DeckBroken(Box::leak(Box::new(error))).to_string();
+        assert_eq!(
+            message,
+            format!("the embedded Fantasy Realms cards are broken: {detail}")
         );
     }
 }

@@ -21,7 +21,7 @@ use realmgm_core::game::{
 };
 use realmgm_core::report::ReportContext;
 
-use super::cards::{self, Deck};
+use super::cards;
 use super::orders::{self, Orders};
 use super::report;
 use super::state::{self, Happening, Phase, Play, Seen, Table, Variant};
@@ -54,10 +54,6 @@ pub static TOGGLES: &[RuleToggle] = &[
 /// The game of Fantasy Realms.
 #[derive(Clone, Copy, Debug)]
 pub struct FantasyRealms;
-
-fn the_deck() -> anyhow::Result<&'static Deck> {
-    cards::deck().map_err(|e| anyhow::anyhow!("the Fantasy Realms deck is broken: {e}"))
-}
 
 /// The table a state holds.
 ///
@@ -106,7 +102,7 @@ impl Game for FantasyRealms {
     /// seats and the rules deal the hands.
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
         let (seats, rules) = (start.seats, start.rules);
-        let deck = the_deck()?;
+        let deck = cards::deck()?;
         let (variant, range) = if rules.is_on(TWO_PLAYER) {
             (Variant::TwoPlayer, 2..=2)
         } else if rules.is_on(CHAOS_REALMS) {
@@ -135,7 +131,7 @@ impl Game for FantasyRealms {
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
         let table = table(state)?;
         let play = Play {
-            deck: the_deck()?,
+            deck: cards::deck()?,
             happenings: Vec::new(),
         };
         Ok(match &table.phase {
@@ -167,7 +163,7 @@ impl Game for FantasyRealms {
         player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
-        let deck = the_deck().map_err(|e| problem(e.to_string()))?;
+        let deck = cards::deck().map_err(|e| problem(e.to_string()))?;
         let table = table(state).map_err(|e| problem(format!("{e:#}")))?;
         let Some(seat) = table.seat_of(player) else {
             return Err(problem(format!(
@@ -239,7 +235,7 @@ impl Game for FantasyRealms {
         _rules: &Rules,
         player: &str,
     ) -> anyhow::Result<AcceptedOrders> {
-        let deck = the_deck()?;
+        let deck = cards::deck()?;
         let table = table(state)?;
         if table.seat_of(player).is_none() {
             bail!("{player} has no seat in this game");
@@ -263,7 +259,7 @@ impl Game for FantasyRealms {
         _dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
         let orders = turn.orders;
-        let deck = the_deck()?;
+        let deck = cards::deck()?;
         let mut table = table(state)?;
         let mut play = Play {
             deck,
@@ -372,7 +368,7 @@ impl Game for FantasyRealms {
             .into_iter()
             .map(|(_, happening)| happening)
             .collect();
-        report::render(the_deck()?, &table, &seen, reader)
+        report::render(cards::deck()?, &table, &seen, reader)
     }
 }
 

@@ -87,14 +87,8 @@ fn round_answers(answers: Option<&serde_json::Value>) -> anyhow::Result<RoundAns
 #[derive(Clone, Copy, Debug)]
 pub struct MagicRealm;
 
-/// The embedded game data, loaded once: the one place the game reads them
-/// from the loader; every rule below gets them passed.
-fn game_data() -> anyhow::Result<&'static GameData> {
-    data::get().map_err(|e| anyhow!("the embedded game data are broken: {e}"))
-}
-
 /// A player's mail cannot be read while the game data are broken.
-fn broken_data(e: anyhow::Error) -> Vec<OrdersProblem> {
+fn broken_data(e: data::DataBroken) -> Vec<OrdersProblem> {
     vec![OrdersProblem {
         line: 1,
         column: 1,
@@ -118,7 +112,7 @@ impl Game for MagicRealm {
             seasons: rules::SEASONS,
             seasons_toggle: rules::SEASONS_TOGGLE,
             season_points: |season| {
-                game_data().map_or(0, |data| day::weather::season_points(data, season))
+                data::get().map_or(0, |data| day::weather::season_points(data, season))
             },
         })
     }
@@ -130,7 +124,7 @@ impl Game for MagicRealm {
     /// board and row-6 chits the players placed replace the random ones.
     /// The campaign's calendar then starts ([`start_calendar`]).
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
-        let data = game_data()?;
+        let data = data::get()?;
         let mut state = match start.setup {
             Some(chosen) => with_setup(data, start, chosen, dice)?,
             None => setup::new_game(
@@ -189,7 +183,7 @@ impl Game for MagicRealm {
         if rulings.is_empty() {
             return Ok(state.clone());
         }
-        let data = game_data()?;
+        let data = data::get()?;
         let mut mr = state_to_change(state)?;
         for given in rulings {
             let ruling = parse_ruling(&given.text, data, &mr)
@@ -212,7 +206,7 @@ impl Game for MagicRealm {
         player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
-        let data = game_data().map_err(broken_data)?;
+        let data = data::get().map_err(broken_data)?;
         // Before setup (no state) nobody plays yet: characters go unchecked.
         let in_play = read_state(state).ok();
         let day = match orders::parse_day_orders(text, 1, data) {
@@ -264,7 +258,7 @@ impl Game for MagicRealm {
     }
 
     fn reads_as_orders(&self, line: &str) -> bool {
-        game_data().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
+        data::get().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
     }
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
@@ -327,7 +321,7 @@ impl Game for MagicRealm {
         dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
         let (rules, orders) = (turn.rules, turn.orders);
-        let data = game_data()?;
+        let data = data::get()?;
         let state = state_to_change(state)?;
         if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
             let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
@@ -372,7 +366,7 @@ impl Game for MagicRealm {
         reader: Reader<'_>,
         context: &ReportContext,
     ) -> anyhow::Result<Report> {
-        let data = game_data()?;
+        let data = data::get()?;
         let state = read_state(state)?;
         match reader {
             Reader::Player(player) => {
@@ -401,7 +395,7 @@ impl SetupByMail for MagicRealm {
         progress: Option<serde_json::Value>,
         table: &realmgm_core::game::SetupTable<'_>,
     ) -> anyhow::Result<Box<dyn MailSetup>> {
-        let setup = setup::mail::MailedSetup::begin(progress, table, game_data()?)?;
+        let setup = setup::mail::MailedSetup::begin(progress, table, data::get()?)?;
         Ok(Box::new(setup))
     }
 }
@@ -418,7 +412,7 @@ impl Seats for MagicRealm {
         _rules: &Rules,
         seats: &[Seat],
     ) -> anyhow::Result<GameState> {
-        let data = game_data()?;
+        let data = data::get()?;
         let shared = read_state(state)?;
         // Copied only when a seat changes something: the daemon asks this
         // on every orders mail, and nearly always nothing changes.
@@ -477,7 +471,7 @@ impl Seats for MagicRealm {
     }
 
     fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
-        orders::starting_info::request(game_data().ok()?, &*read_state(state).ok()?, player)
+        orders::starting_info::request(data::get().ok()?, &*read_state(state).ok()?, player)
     }
 
     fn late_starting_info(
@@ -486,7 +480,7 @@ impl Seats for MagicRealm {
         player: &str,
         text: &str,
     ) -> Option<Result<String, StartingInfoRefused>> {
-        orders::starting_info::ruling(game_data().ok()?, &*read_state(state).ok()?, player, text)
+        orders::starting_info::ruling(data::get().ok()?, &*read_state(state).ok()?, player, text)
     }
 
     fn plays(&self, state: &GameState, player: &str) -> bool {
@@ -502,7 +496,7 @@ impl Seats for MagicRealm {
     }
 
     fn unplayed(&self, state: &GameState) -> Vec<String> {
-        match (game_data(), read_state(state)) {
+        match (data::get(), read_state(state)) {
             (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
             _ => Vec::new(),
         }
@@ -528,7 +522,7 @@ impl RoundsByMail for MagicRealm {
         let waiting: Vec<combat::Decision> =
             serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
         let answers = round_answers(Some(answers)).map_err(|e| broken(e.to_string()))?;
-        let data = game_data().map_err(broken_data)?;
+        let data = data::get().map_err(broken_data)?;
         let answers = crate::round_prompts::read_answer(&waiting, &answers, player, text, data)?;
         serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
     }
@@ -545,7 +539,7 @@ impl PublicPages for MagicRealm {
     ) -> anyhow::Result<realmgm_core::page::SiteDay> {
         let previous = previous.map(read_state).transpose()?;
         crate::report::site::site_day(
-            game_data()?,
+            data::get()?,
             &*read_state(state)?,
             previous.as_deref(),
             events,

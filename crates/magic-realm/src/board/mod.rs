@@ -190,7 +190,7 @@ impl From<Board> for BoardRecord {
 impl TryFrom<BoardRecord> for Board {
     type Error = BoardError;
     fn try_from(record: BoardRecord) -> Result<Self, Self::Error> {
-        let data = crate::data::get().map_err(|e| BoardError::Data(e.to_string()))?;
+        let data = crate::data::get().map_err(|e| BoardError::Data(e.0.to_string()))?;
         Board::restore(&data.tiles, record.placements)
     }
 }

@@ -101,14 +101,20 @@ pub fn load() -> Result<GameData, DataError> {
     Ok(data)
 }
 
+/// The embedded data do not load: the one wording every caller shows, so a
+/// broken build reads alike whichever command first needs the data.
+#[derive(Debug, thiserror::Error)]
+#[error("the embedded Magic Realm data is broken: {0}")]
+pub struct DataBroken(pub &'static DataError);
+
 /// The embedded data, loaded once.
 ///
 /// # Errors
 /// The embedded files are broken; only a bad build can do that, and the test
 /// suite loads them, so a released binary never reports it.
-pub fn get() -> Result<&'static GameData, &'static DataError> {
+pub fn get() -> Result<&'static GameData, DataBroken> {
     static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
-    DATA.get_or_init(load).as_ref()
+    DATA.get_or_init(load).as_ref().map_err(DataBroken)
 }
 
 #[cfg(test)]
@@ -188,6 +194,20 @@ mod tests {
             "seasons",
             seasons::parse(toml(include_str!("seasons.toml"))),
             seasons::load(),
+        );
+    }
+
+    /// A broken file reads with the wording every command shows, naming
+    /// the file's own problem after it.
+    #[test]
+    fn a_broken_file_says_the_embedded_data_is_broken() {
+        let text = format!("{}\n[unclosed", include_str!("horses.toml"));
+        let error = horses::parse(horses::FILE, Source::Toml(&text)).expect_err("mangled TOML");
+        let detail = error.to_string();
+        let message = DataBroken(Box::leak(Box::new(error))).to_string();
+        assert_eq!(
+            message,
+            format!("the embedded Magic Realm data is broken: {detail}")
         );
     }
 }
