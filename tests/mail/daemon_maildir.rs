@@ -956,6 +956,46 @@ fn the_gm_commands_by_mail_with_his_secret() {
     assert!(mails[3].body_text.contains("not a GM command"));
 }
 
+/// A GM who forgets the campaign's tag is answered, not dropped: the
+/// campaign he runs when there is one, the tags to choose from when he runs
+/// several; his commands still need his secret.
+#[test]
+fn an_untagged_gm_command_reaches_the_one_campaign_he_runs() {
+    let (mut daemon, _) = two_players("");
+    let capture = Capture::default();
+    let secret = daemon.store.control_mut().new_gm_secret("G1").unwrap();
+    let body = format!("Password: {secret}");
+    send(&mut daemon, mail(GM, GM, "gm status", "u1@x", &body), START);
+    let mails = capture.flush(&mut daemon, START);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(
+        mails[0].body_text.contains("Ann: no orders"),
+        "{}",
+        mails[0].body_text
+    );
+    let note = send(
+        &mut daemon,
+        mail(GM, GM, "gm status", "u2@x", "Password: wrong"),
+        START,
+    );
+    assert!(note.contains("GM address without"), "{note}");
+
+    let text = campaign_text("G2", &[("Cid", "cid@realmgm.test")], "");
+    add_campaign(&mut daemon.store, "guess", &text);
+    capture.flush(&mut daemon, START);
+    // A day later, past the interval that holds back a second notice.
+    let later = START + 86_400;
+    let note = send(&mut daemon, mail(GM, GM, "gm status", "u3@x", &body), later);
+    assert!(note.contains("asked which of [G1], [G2]"), "{note}");
+    let mails = capture.flush(&mut daemon, later);
+    assert!(
+        mails.iter().any(|m| m
+            .body_text
+            .contains("you run several campaigns here: [G1], [G2]")),
+        "{mails:?}"
+    );
+}
+
 #[test]
 fn the_gm_enters_orders_and_seats_players_by_mail() {
     let (mut daemon, secrets) = two_players("");

@@ -492,10 +492,11 @@ impl MailIn<'_> {
         let routed = match self.route(&mail) {
             Some(routed) => (routed.campaign, routed.secret),
             None => match self.route_by_sender(from.as_deref(), id, now)? {
-                BySender::One(stored) => {
+                BySender::One { stored, as_gm } => {
                     untagged_note = Some(format!(
                         "your mail had no campaign tag, so it was read for [{tag}], the one campaign \
-                         you play in; put [{tag}] in the subject to be sure",
+                         you {}; put [{tag}] in the subject to be sure",
+                        if as_gm { "run" } else { "play in" },
                         tag = stored.campaign.name
                     ));
                     (*stored, None)
@@ -867,22 +868,11 @@ impl MailIn<'_> {
         let mut seats = self.store.players().by_email_everywhere(address)?;
         seats.dedup_by(|a, b| a.0 == b.0);
         match seats.as_slice() {
-            [(one, _)] => Ok(BySender::One(Box::new(self.store.campaigns().load(one)?))),
-            [] => {
-                let note = format!(
-                    "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
-                     not answered",
-                    one_line(address, ADDRESS_SHOWN)
-                );
-                self.store
-                    .control_mut()
-                    .log_gm(None, now, "stranger", &note, Some(id))?;
-                Ok(BySender::Refused {
-                    note,
-                    settings: Box::default(),
-                    stranger: true,
-                })
-            }
+            [(one, _)] => Ok(BySender::One {
+                stored: Box::new(self.store.campaigns().load(one)?),
+                as_gm: false,
+            }),
+            [] => self.route_by_gm(address, id, now),
             several => {
                 let tags = several
                     .iter()
@@ -921,6 +911,84 @@ impl MailIn<'_> {
         }
     }
 
+    /// A mail with no campaign tag from someone who plays nowhere: the
+    /// campaign its sender runs, when he is the GM of exactly one (his
+    /// commands are then checked against its GM secret as usual). The GM of
+    /// several is told which tags to put in the subject; anybody else is a
+    /// stranger, logged and not answered.
+    fn route_by_gm(&mut self, address: &str, id: i64, now: i64) -> anyhow::Result<BySender> {
+        let bare = bare_address(address);
+        let mut runs = Vec::new();
+        for summary in self.store.campaigns().list()? {
+            let stored = self.store.campaigns().load(&summary.name)?;
+            if super::auth::is_gm_address(&stored.campaign, bare) {
+                runs.push(stored);
+            }
+        }
+        match runs.len() {
+            0 => {
+                let note = format!(
+                    "no campaign tag or plus-address in mail from {}, who plays in no campaign; \
+                     not answered",
+                    one_line(address, ADDRESS_SHOWN)
+                );
+                self.store
+                    .control_mut()
+                    .log_gm(None, now, "stranger", &note, Some(id))?;
+                Ok(BySender::Refused {
+                    note,
+                    settings: Box::default(),
+                    stranger: true,
+                })
+            }
+            1 => Ok(BySender::One {
+                stored: Box::new(runs.remove(0)),
+                as_gm: true,
+            }),
+            _ => {
+                let tags = runs
+                    .iter()
+                    .map(|stored| format!("[{}]", stored.campaign.name))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let note = format!(
+                    "GM mail from {} without a campaign tag; asked which of {tags}",
+                    one_line(address, ADDRESS_SHOWN)
+                );
+                let first = runs[0].campaign.clone();
+                let body = format!(
+                    "Your mail had no campaign tag, and you run several campaigns here: {tags}. \
+                     It was not read. Send it again with the campaign's tag in the subject, for \
+                     example \"[{}] gm status\".\n",
+                    first.name
+                );
+                for stored in &runs {
+                    self.store.control_mut().log_gm(
+                        Some(&stored.campaign.name),
+                        now,
+                        "untagged",
+                        &note,
+                        Some(id),
+                    )?;
+                }
+                self.notice(
+                    &first,
+                    NoticeTo::Gm,
+                    address,
+                    "which campaign?",
+                    &body,
+                    id,
+                    now,
+                )?;
+                Ok(BySender::Refused {
+                    note,
+                    settings: Box::new(first.mail.clone().unwrap_or_default()),
+                    stranger: false,
+                })
+            }
+        }
+    }
+
     /// The stored campaign `mail` names, with the secret of its
     /// plus-address.
     fn route(&self, mail: &InboundMail) -> Option<Routed<StoredCampaign>> {
@@ -938,8 +1006,11 @@ impl MailIn<'_> {
 
 /// Where a mail without a campaign tag goes.
 enum BySender {
-    /// The one campaign its sender plays in.
-    One(Box<StoredCampaign>),
+    /// The one campaign its sender plays in, or runs `as_gm`.
+    One {
+        stored: Box<StoredCampaign>,
+        as_gm: bool,
+    },
     /// Nowhere: the sender was asked which campaign (under `settings`, of
     /// the first), or was a `stranger`.
     Refused {
