@@ -67,8 +67,9 @@ fn code_cites_no_issue() {
     );
 }
 
-// The citations below are written with an escaped space (`\u{20}`) so that
-// this file, read as text by the guard, cites nothing itself.
+// The citations below are written with an escaped space or line break
+// (`\u{20}`, `\u{0a}`) so that this file, read as text by the guard (or by
+// any scan of the source), cites nothing itself.
 #[test]
 fn the_guard_sees_an_issue_however_it_is_cited() {
     let cited = [
@@ -77,7 +78,7 @@ fn the_guard_sees_an_issue_however_it_is_cited() {
         "//! The database's two locks (issues\u{20}19 §2 and 31 §2)",
         "/// Round-by-round combat (issue\u{20}#6 §7)",
         "//! Setup by mail (issue\u{20}§8)",
-        "//! a hired leader (play summary IV.A; issue\n//! 17 §1)",
+        "//! a hired leader (play summary IV.A; issue\u{0a}//! 17 §1)",
     ];
     for text in cited {
         assert_eq!(issue_citations(text).len(), 1, "{text}");

@@ -7,7 +7,7 @@
 
 use anyhow::anyhow;
 
-use crate::game::{MailSetup, Seat, SetupTable};
+use crate::game::{MailSetup, Seat, SetupRefused, SetupTable};
 use crate::store::{PlayerRecord, StoredCampaign};
 
 use super::Turns;
@@ -112,7 +112,7 @@ impl Turns<'_> {
                 format!("{head}{done}\n"),
                 format!("setup by mail: {}: {done}", player.name),
             ),
-            Err(problems) => (
+            Err(SetupRefused(problems)) => (
                 format!(
                     "{head}Nothing was recorded:\n{}\n",
                     problems

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::dice::Dice;
 
 mod setup_by_mail;
-pub use setup_by_mail::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupTable};
+pub use setup_by_mail::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupRefused, SetupTable};
 
 /// Whether the engine applies a toggle yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

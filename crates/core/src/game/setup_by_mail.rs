@@ -69,12 +69,27 @@ pub trait MailSetup: Any + Send {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupAnswer {
     /// What was recorded, or every problem (nothing was recorded).
-    pub outcome: Result<String, Vec<String>>,
+    pub outcome: Result<String, SetupRefused>,
     /// A copy for the GM of what the mail recorded that only he may see
     /// besides its sender (Magic Realm: secret starting info).
     pub gm_copy: Option<String>,
     /// Whether the setup moved on to a stage whose calls are new.
     pub next_stage: bool,
+}
+
+/// Why a setup mail recorded nothing: every problem found in it, each in
+/// the words its sender reads, so he can mend them all in one answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.join("; "))]
+pub struct SetupRefused(pub Vec<String>);
+
+/// The problems, in the order the mail's lines gave them.
+impl std::ops::Deref for SetupRefused {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
 }
 
 /// A mail the setup asks the daemon to send.

@@ -263,7 +263,7 @@ impl Names<'_> {
             )));
         };
         crate::setup::by_mail::read_spells(card, text, self.data)
-            .map_err(|problems| RulingError::Impossible(problems.join("; ")))
+            .map_err(|refused| RulingError::Impossible(refused.to_string()))
     }
 
     /// The character whose name begins `text`, and the rest of the text.

@@ -42,7 +42,7 @@ use crate::data::characters::{Character, ChitAction, ElfForm, StartLocation};
 use crate::data::tiles::TILE_COUNT;
 use crate::state::VictoryRequirements;
 use realmgm_core::dice::Dice;
-use realmgm_core::game::Rules;
+use realmgm_core::game::{Rules, SetupRefused};
 use realmgm_core::suggest;
 
 fn standard_victory_points() -> u32 {
@@ -295,30 +295,32 @@ impl SetupByMail {
         player: &str,
         text: &str,
         data: &GameData,
-    ) -> Result<String, Vec<String>> {
+    ) -> Result<String, SetupRefused> {
         let Some(player) = self.order.iter().find(|p| p.eq_ignore_ascii_case(player)) else {
-            return Err(vec![format!("{player} does not take part in this setup")]);
+            return Err(SetupRefused(vec![format!(
+                "{player} does not take part in this setup"
+            )]));
         };
         let player = player.clone();
         let lines = key_lines(text);
         match self.stage() {
             Stage::Choosing(next) if next == player => self.choose(&player, &lines, data),
-            Stage::Choosing(next) => Err(vec![format!(
+            Stage::Choosing(next) => Err(SetupRefused(vec![format!(
                 "it is {next}'s turn to choose a character; you will be mailed when it is yours"
-            )]),
+            )])),
             Stage::Placing(next) if next == player => self.place(&player, &lines, data),
-            Stage::Placing(next) => Err(vec![format!(
+            Stage::Placing(next) => Err(SetupRefused(vec![format!(
                 "it is {next}'s turn to place a tile; you will be mailed when it is yours"
-            )]),
+            )])),
             Stage::PlacingVisitors(next) if next == player => self.place_visitor(&lines, data),
-            Stage::PlacingVisitors(next) => Err(vec![format!(
+            Stage::PlacingVisitors(next) => Err(SetupRefused(vec![format!(
                 "it is {next}'s turn to place a visitor or mission chit; you will be mailed when \
                  it is yours"
-            )]),
+            )])),
             Stage::StartingInfo(_) => self.starting_info(&player, &lines, data),
-            Stage::Complete => Err(vec![
+            Stage::Complete => Err(SetupRefused(vec![
                 "the setup is complete; send your orders for day 1".to_string(),
-            ]),
+            ])),
         }
     }
 
@@ -327,7 +329,7 @@ impl SetupByMail {
         player: &str,
         lines: &BTreeMap<String, String>,
         data: &GameData,
-    ) -> Result<String, Vec<String>> {
+    ) -> Result<String, SetupRefused> {
         let ask = if self.build_board {
             "you have no tile left, so it is your turn to choose a character: write \
              `Character: <name>` and `Equipment: <native group>`"
@@ -335,7 +337,7 @@ impl SetupByMail {
             "it is your turn to choose a character: write `Character: <name>`"
         };
         let Some(wanted) = lines.get("character") else {
-            return Err(vec![ask.to_string()]);
+            return Err(SetupRefused(vec![ask.to_string()]));
         };
         let free: Vec<&str> = data
             .characters
@@ -356,10 +358,10 @@ impl SetupByMail {
                     suggest::did_you_mean(wanted, free.iter().copied())
                 )
             };
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "Character: '{wanted}' {why}; still free: {}",
                 free.join(", ")
-            )]);
+            )]));
         };
         let character = character.to_string();
         let group = if self.build_board {
@@ -367,7 +369,7 @@ impl SetupByMail {
             let group = card
                 .map(|card| read_equipment(card, lines.get("equipment"), data))
                 .transpose()
-                .map_err(|e| vec![e.to_string()])?
+                .map_err(|e| SetupRefused(vec![e.to_string()]))?
                 .flatten();
             if let Some(group) = &group {
                 self.equipment.insert(player.to_string(), group.clone());
@@ -393,12 +395,12 @@ impl SetupByMail {
         player: &str,
         lines: &BTreeMap<String, String>,
         data: &GameData,
-    ) -> Result<String, Vec<String>> {
+    ) -> Result<String, SetupRefused> {
         let chosen = self.characters.get(player).cloned().unwrap_or_default();
         let Some(character) = data.characters.iter().find(|c| c.name == chosen) else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "the character '{chosen}' is not in the game data"
-            )]);
+            )]));
         };
         let mut problems = Vec::new();
         let victory = match lines.get("victory") {
@@ -417,9 +419,9 @@ impl SetupByMail {
         let start =
             read_start(character, lines.get("start")).map_err(|e| problems.push(e.to_string()));
         let spells =
-            read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e));
+            read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e.0));
         let enchanted =
-            read_enchanted(character, lines.get("enchanted")).map_err(|e| problems.extend(e));
+            read_enchanted(character, lines.get("enchanted")).map_err(|e| problems.extend(e.0));
         let abilities = if self.choose_abilities {
             read_abilities(character, lines.get("abilities"))
                 .map_err(|e| problems.push(e.to_string()))
@@ -455,7 +457,7 @@ impl SetupByMail {
                     character.name
                 ))
             }
-            _ => Err(problems),
+            _ => Err(SetupRefused(problems)),
         }
     }
 
@@ -464,33 +466,33 @@ impl SetupByMail {
         player: &str,
         lines: &BTreeMap<String, String>,
         data: &GameData,
-    ) -> Result<String, Vec<String>> {
+    ) -> Result<String, SetupRefused> {
         let hand = self.hands.get(player).cloned().unwrap_or_default();
         let Some(text) = lines.get("place") else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "it is your turn to place a tile: write `Place: <tile> at <q>,<r> rotation \
                  <0-5>`; your tiles: {}",
                 hand.join(", ")
-            )]);
+            )]));
         };
         let placement = read_placement(text, data)?;
         let Some(index) = hand.iter().position(|t| *t == placement.tile) else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "Place: {} was not dealt to you; your tiles: {}",
                 placement.tile,
                 hand.join(", ")
-            )]);
+            )]));
         };
         let mut placements = self.placements.clone();
         placements.push(placement);
         let board = Board::from_placements(&data.tiles, placements.iter().cloned())
-            .map_err(|e| vec![format!("Place: {}", e.error)])?;
+            .map_err(|e| SetupRefused(vec![format!("Place: {}", e.error)]))?;
         if placements.len() == TILE_COUNT {
             board.check_players_finished(&data.tiles).map_err(|e| {
-                vec![format!(
+                SetupRefused(vec![format!(
                     "Place: as the last tile this breaks the map: {e}; place it where it joins \
                      the map up"
-                )]
+                )])
             })?;
         }
         self.placements = placements;
@@ -510,32 +512,34 @@ impl SetupByMail {
         &mut self,
         lines: &BTreeMap<String, String>,
         data: &GameData,
-    ) -> Result<String, Vec<String>> {
+    ) -> Result<String, SetupRefused> {
         let form = "write `Visitor: <chit> in <box>`";
         let Some(text) = lines.get("visitor") else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "it is your turn to place a visitor or mission chit: {form}"
-            )]);
+            )]));
         };
         let lower = text.to_lowercase();
         let Some(at) = lower.rfind(" in ") else {
-            return Err(vec![format!("Visitor: '{text}' names no box; {form}")]);
+            return Err(SetupRefused(vec![format!(
+                "Visitor: '{text}' names no box; {form}"
+            )]));
         };
         let (chit, place) = (text[..at].trim(), text[at + 4..].trim());
         let boxes = self.boxes_left(data);
         let Some(place) = suggest::find(place, boxes.iter().map(String::as_str)) else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "Visitor: '{place}' is not an empty row-6 box; the empty ones are {}",
                 boxes.join(", ")
-            )]);
+            )]));
         };
         let chits = self.chits_left(data);
         let sides = chits.iter().flat_map(|(a, b)| [a.as_str(), b.as_str()]);
         let Some(side) = suggest::find(chit, sides.clone()) else {
-            return Err(vec![format!(
+            return Err(SetupRefused(vec![format!(
                 "Visitor: '{chit}' is not a chit left to place{}",
                 suggest::did_you_mean(chit, sides)
-            )]);
+            )]));
         };
         let (place, side) = (place.to_string(), side.to_string());
         self.visitors.insert(place.clone(), side.clone());
@@ -886,16 +890,18 @@ fn read_form(character: &Character, text: Option<&String>) -> Result<ElfForm, Ch
 }
 
 /// `AV at 1,-1 rotation 2` (rotation 0 when left out).
-fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>> {
+fn read_placement(text: &str, data: &GameData) -> Result<Placement, SetupRefused> {
     let form = "write `Place: <tile> at <q>,<r> rotation <0-5>`";
     let lower = text.to_lowercase();
     let Some(at) = lower.find(" at ") else {
-        return Err(vec![format!("Place: '{text}' names no position; {form}")]);
+        return Err(SetupRefused(vec![format!(
+            "Place: '{text}' names no position; {form}"
+        )]));
     };
     let tile = data
         .tiles
         .resolve_or_explain(text[..at].trim())
-        .map_err(|e| vec![format!("Place: {e}")])?;
+        .map_err(|e| SetupRefused(vec![format!("Place: {e}")]))?;
     let rest = &lower[at + 4..];
     let (position, rotation) = match rest.split_once("rotation") {
         Some((position, rotation)) => (position, rotation.trim()),
@@ -907,7 +913,9 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, Vec<String>>
         .map(|n| n.trim().parse::<i32>())
         .collect();
     let (Ok(rotation), [Ok(q), Ok(r)]) = (rotation.parse::<u8>(), numbers.as_slice()) else {
-        return Err(vec![format!("Place: cannot read '{text}'; {form}")]);
+        return Err(SetupRefused(vec![format!(
+            "Place: cannot read '{text}'; {form}"
+        )]));
     };
     Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
@@ -986,7 +994,7 @@ pub(crate) fn read_spells(
     character: &Character,
     text: Option<&String>,
     data: &GameData,
-) -> Result<Vec<String>, Vec<String>> {
+) -> Result<Vec<String>, SetupRefused> {
     let learnable: Vec<&str> = data
         .spells
         .iter()
@@ -1029,7 +1037,7 @@ pub(crate) fn read_spells(
     if problems.is_empty() {
         Ok(spells)
     } else {
-        Err(problems)
+        Err(SetupRefused(problems))
     }
 }
 
@@ -1065,7 +1073,7 @@ fn magic_chits(character: &Character) -> Vec<String> {
 fn read_enchanted(
     character: &Character,
     text: Option<&String>,
-) -> Result<Vec<String>, Vec<String>> {
+) -> Result<Vec<String>, SetupRefused> {
     let magic = magic_chits(character);
     let mut problems = Vec::new();
     let mut chosen = Vec::new();
@@ -1086,7 +1094,7 @@ fn read_enchanted(
     if problems.is_empty() {
         Ok(chosen)
     } else {
-        Err(problems)
+        Err(SetupRefused(problems))
     }
 }
 

@@ -48,10 +48,15 @@ fn held(state: &MrState, kind: ItemKind) -> BTreeMap<&str, usize> {
     counts
 }
 
+/// The first invariant a fresh setup breaks, in words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BrokenInvariant(String);
+
 /// Every invariant of a fresh setup; the message names the first broken.
-fn check(state: &MrState) -> Result<(), String> {
+fn check(state: &MrState) -> Result<(), BrokenInvariant> {
     let data = data();
-    let fail = |what: String| Err(what);
+    let fail = |what: String| Err(BrokenInvariant(what));
     // Denizens: 59 monsters and 42 natives, each once.
     let monsters: usize = data.monsters.iter().map(|m| m.counters.len()).sum();
     let natives: usize = data.natives.iter().map(|g| g.members.len()).sum();
@@ -59,11 +64,11 @@ fn check(state: &MrState) -> Result<(), String> {
         return fail(format!("{} denizens", state.denizens.len()));
     }
     // Every horse, placed weapon and armour counter, and treasure once.
-    let once = |kind, expected: usize| -> Result<(), String> {
+    let once = |kind, expected: usize| -> Result<(), BrokenInvariant> {
         let counts = held(state, kind);
         let total: usize = counts.values().sum();
         if counts.values().any(|c| *c != 1) || total != expected {
-            return Err(format!(
+            return fail(format!(
                 "{kind:?}: {total} held, expected {expected} each once"
             ));
         }
