@@ -874,39 +874,9 @@ impl MailIn<'_> {
             }),
             [] => self.route_by_gm(address, id, now),
             several => {
-                let tags = several
-                    .iter()
-                    .map(|(c, _)| format!("[{c}]"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let note = format!(
-                    "mail from {} without a campaign tag; asked which of {tags}",
-                    one_line(address, ADDRESS_SHOWN)
-                );
-                let (first, player) = &several[0];
-                let first = self.store.campaigns().load(first)?.campaign;
-                let body = format!(
-                    "Your mail had no campaign tag, and you play in several campaigns here: {tags}. \
-                     It was not read. Send it again with the campaign's tag in the subject, for \
-                     example \"[{}] orders\".\n",
-                    first.name
-                );
-                for (campaign, _) in several {
-                    self.store.control_mut().log_gm(
-                        Some(campaign),
-                        now,
-                        "untagged",
-                        &note,
-                        Some(id),
-                    )?;
-                }
-                let to = NoticeTo::Player(player);
-                self.notice(&first, to, address, "which campaign?", &body, id, now)?;
-                Ok(BySender::Refused {
-                    note,
-                    settings: Box::new(first.mail.clone().unwrap_or_default()),
-                    stranger: false,
-                })
+                let names: Vec<String> = several.iter().map(|(c, _)| c.clone()).collect();
+                let to = NoticeTo::Player(&several[0].1);
+                self.ask_which_campaign(address, &names, to, false, id, now)
             }
         }
     }
@@ -946,47 +916,60 @@ impl MailIn<'_> {
                 as_gm: true,
             }),
             _ => {
-                let tags = runs
-                    .iter()
-                    .map(|stored| format!("[{}]", stored.campaign.name))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let note = format!(
-                    "GM mail from {} without a campaign tag; asked which of {tags}",
-                    one_line(address, ADDRESS_SHOWN)
-                );
-                let first = runs[0].campaign.clone();
-                let body = format!(
-                    "Your mail had no campaign tag, and you run several campaigns here: {tags}. \
-                     It was not read. Send it again with the campaign's tag in the subject, for \
-                     example \"[{}] gm status\".\n",
-                    first.name
-                );
-                for stored in &runs {
-                    self.store.control_mut().log_gm(
-                        Some(&stored.campaign.name),
-                        now,
-                        "untagged",
-                        &note,
-                        Some(id),
-                    )?;
-                }
-                self.notice(
-                    &first,
-                    NoticeTo::Gm,
-                    address,
-                    "which campaign?",
-                    &body,
-                    id,
-                    now,
-                )?;
-                Ok(BySender::Refused {
-                    note,
-                    settings: Box::new(first.mail.clone().unwrap_or_default()),
-                    stranger: false,
-                })
+                let names: Vec<String> = runs.iter().map(|r| r.campaign.name.clone()).collect();
+                self.ask_which_campaign(address, &names, NoticeTo::Gm, true, id, now)
             }
         }
+    }
+
+    /// Tells the sender of an untagged mail that it was not read and which
+    /// of `campaigns` (all of which he plays in, or runs `as_gm`) he may tag
+    /// it for, at most once per notice interval (the sender is not
+    /// authenticated); each of those campaigns' GM logs keeps a line.
+    fn ask_which_campaign(
+        &mut self,
+        address: &str,
+        campaigns: &[String],
+        to: NoticeTo<'_>,
+        as_gm: bool,
+        id: i64,
+        now: i64,
+    ) -> anyhow::Result<BySender> {
+        let tags = campaigns
+            .iter()
+            .map(|c| format!("[{c}]"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (sender, role, example) = if as_gm {
+            ("GM mail", "run", "gm status")
+        } else {
+            ("mail", "play in", "orders")
+        };
+        let note = format!(
+            "{sender} from {} without a campaign tag; asked which of {tags}",
+            one_line(address, ADDRESS_SHOWN)
+        );
+        let Some(first) = campaigns.first() else {
+            anyhow::bail!("an untagged mail from {address} was to be asked about no campaign");
+        };
+        let first = self.store.campaigns().load(first)?.campaign;
+        let body = format!(
+            "Your mail had no campaign tag, and you {role} several campaigns here: {tags}. \
+             It was not read. Send it again with the campaign's tag in the subject, for \
+             example \"[{}] {example}\".\n",
+            first.name
+        );
+        for campaign in campaigns {
+            self.store
+                .control_mut()
+                .log_gm(Some(campaign), now, "untagged", &note, Some(id))?;
+        }
+        self.notice(&first, to, address, "which campaign?", &body, id, now)?;
+        Ok(BySender::Refused {
+            note,
+            settings: Box::new(first.mail.clone().unwrap_or_default()),
+            stranger: false,
+        })
     }
 
     /// The stored campaign `mail` names, with the secret of its
