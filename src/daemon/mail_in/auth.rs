@@ -31,13 +31,6 @@ pub enum Refused {
     Stranger(String),
 }
 
-/// Whether `from` (a bare address) is the GM of `campaign`: his own address
-/// or the one the daemon sends the campaign's mail as.
-pub fn is_gm_address(campaign: &Campaign, from: &str) -> bool {
-    from.eq_ignore_ascii_case(campaign.gm.email.as_str())
-        || from.eq_ignore_ascii_case(bare_address(&sender(campaign)))
-}
-
 /// Identify the sender of a mail to `campaign`. `secret` finds the secret
 /// the mail carries; it is asked only of a registered address, so a
 /// stranger's mail is never searched for one.
@@ -55,7 +48,9 @@ pub fn identify(
             "(no From address)".to_string(),
         )));
     };
-    if is_gm_address(campaign, from) {
+    let is_gm = from.eq_ignore_ascii_case(campaign.gm.email.as_str())
+        || from.eq_ignore_ascii_case(bare_address(&sender(campaign)));
+    if is_gm {
         let ok = match secret() {
             Some(secret) => store.control().check_gm_secret(&campaign.name, &secret)?,
             None => false,

@@ -890,9 +890,15 @@ impl MailIn<'_> {
         let bare = bare_address(address);
         let mut runs = Vec::new();
         for summary in self.store.campaigns().list()? {
-            let stored = self.store.campaigns().load(&summary.name)?;
-            if super::auth::is_gm_address(&stored.campaign, bare) {
-                runs.push(stored);
+            // A campaign whose record cannot be read is no reason to leave
+            // the mail unread; it is read loosely, and skipped if it fails.
+            let gm = self.store.campaigns().gm_address(&summary.name);
+            if gm
+                .ok()
+                .flatten()
+                .is_some_and(|gm| gm.eq_ignore_ascii_case(bare))
+            {
+                runs.push(summary.name);
             }
         }
         match runs.len() {
@@ -912,13 +918,10 @@ impl MailIn<'_> {
                 })
             }
             1 => Ok(BySender::One {
-                stored: Box::new(runs.remove(0)),
+                stored: Box::new(self.store.campaigns().load(&runs[0])?),
                 as_gm: true,
             }),
-            _ => {
-                let names: Vec<String> = runs.iter().map(|r| r.campaign.name.clone()).collect();
-                self.ask_which_campaign(address, &names, NoticeTo::Gm, true, id, now)
-            }
+            _ => self.ask_which_campaign(address, &runs, NoticeTo::Gm, true, id, now),
         }
     }
 
