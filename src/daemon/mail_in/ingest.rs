@@ -604,11 +604,12 @@ impl MailIn<'_> {
     ) -> anyhow::Result<String> {
         let marker = crate::daemon::orders::confirm::marker(&campaign.name);
         let subject = quotable(&mail.subject, QUOTED_CHARS);
-        match who {
+        // What the log says, and who is told what under which subject.
+        let (note, to, address, heading, body) = match &who {
             Refused::Stranger(address) => {
                 let note = format!(
                     "mail from {}, who is not in the campaign; not answered",
-                    one_line(&address, ADDRESS_SHOWN)
+                    one_line(address, ADDRESS_SHOWN)
                 );
                 self.store.control_mut().log_gm(
                     Some(&campaign.name),
@@ -617,90 +618,64 @@ impl MailIn<'_> {
                     &note,
                     Some(id),
                 )?;
-                Ok(note)
+                return Ok(note);
             }
-            Refused::GmWithoutSecret => {
-                let note = "mail from the GM address without the right GM secret".to_string();
-                let body = format!(
+            Refused::GmWithoutSecret => (
+                "mail from the GM address without the right GM secret".to_string(),
+                NoticeTo::Gm,
+                campaign.gm.email.as_str().to_string(),
+                "GM mail refused",
+                format!(
                     "{marker} GM notice ===\n\nA mail with the subject '{subject}' arrived from \
                      your address without the right GM secret and was not acted on. Put a line \
                      `Password: <GM secret>` in GM mail; `realmgm gm secret --campaign {}{db}` \
                      makes a new secret.\n",
                     campaign.name,
                     db = self.store.db_option()
-                );
-                self.store.control_mut().log_gm(
-                    Some(&campaign.name),
-                    now,
-                    "rejected",
-                    &note,
-                    Some(id),
-                )?;
-                let gm = campaign.gm.email.as_str();
-                self.notice(
-                    campaign,
-                    NoticeTo::Gm,
-                    gm,
-                    "GM mail refused",
-                    &body,
-                    id,
-                    now,
-                )?;
-                Ok(note)
-            }
+                ),
+            ),
             // A mail with no text at all cannot carry a secret: say what
             // is really wrong with it.
             Refused::PlayerWithoutSecret {
                 player,
                 given: false,
-            } if mail.body_source == BodySource::Empty => {
-                let note = format!("mail from {}'s address with no text", player.name);
-                let body = format!(
+            } if mail.body_source == BodySource::Empty => (
+                format!("mail from {}'s address with no text", player.name),
+                NoticeTo::Player(&player.name),
+                player.email.clone(),
+                "mail not read",
+                format!(
                     "{marker} notice ===\n\nThe mail with the subject '{subject}' had no text, \
                      only attachments or nothing at all, so it was not acted on. Attachments are \
                      never read: write your orders and your `Password:` line in the body of the \
                      mail itself and send it again.\n"
-                );
-                self.store.control_mut().log_gm(
-                    Some(&campaign.name),
-                    now,
-                    "rejected",
-                    &note,
-                    Some(id),
-                )?;
-                let to = NoticeTo::Player(&player.name);
-                self.notice(campaign, to, &player.email, "mail not read", &body, id, now)?;
-                Ok(note)
-            }
+                ),
+            ),
             Refused::PlayerWithoutSecret { player, given } => {
-                let why = if given { "a wrong secret" } else { "no secret" };
-                let note = format!("mail from {}'s address with {why}", player.name);
-                let body = format!(
-                    "{marker} notice ===\n\nA mail with the subject '{subject}' arrived from \
-                     your address with {why}, so it was not acted on. If you sent it, add a line \
-                     `Password: <your secret>` and send it again. If you did not, someone may be \
-                     writing in your name; the GM has been told.\n"
-                );
-                self.store.control_mut().log_gm(
-                    Some(&campaign.name),
-                    now,
-                    "rejected",
-                    &note,
-                    Some(id),
-                )?;
-                let to = NoticeTo::Player(&player.name);
-                self.notice(
-                    campaign,
-                    to,
-                    &player.email,
+                let why = if *given {
+                    "a wrong secret"
+                } else {
+                    "no secret"
+                };
+                (
+                    format!("mail from {}'s address with {why}", player.name),
+                    NoticeTo::Player(&player.name),
+                    player.email.clone(),
                     "mail not accepted",
-                    &body,
-                    id,
-                    now,
-                )?;
-                Ok(note)
+                    format!(
+                        "{marker} notice ===\n\nA mail with the subject '{subject}' arrived from \
+                         your address with {why}, so it was not acted on. If you sent it, add a \
+                         line `Password: <your secret>` and send it again. If you did not, someone \
+                         may be writing in your name; the GM has been told.\n"
+                    ),
+                )
             }
-        }
+        };
+        self.store
+            .control_mut()
+            .log_gm(Some(&campaign.name), now, "rejected", &note, Some(id))?;
+        self.notice(campaign, to, &address, heading, &body, id, now)?;
+        Ok(note)
     }
 
     /// Queue a notice about refused mail `inbound_id` to `address` (`to`),
