@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use realmgm::daemon::Daemon;
 use realmgm::store::{InboundStatus, Store};
-use support::{START, add_campaign, campaign_text, games, mail};
+use support::{GAMES, START, add_campaign, campaign_text, mail};
 
 const CAMPAIGNS: usize = 10;
 const PLAYERS: usize = 4;
@@ -25,7 +25,7 @@ fn main() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
-    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(Store::open(&path, GAMES).unwrap());
     let mut secrets = Vec::new();
     for c in 0..CAMPAIGNS {
         let players: Vec<(String, String)> = (0..PLAYERS)

@@ -158,8 +158,9 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
             seat.character.as_deref().unwrap_or_default()
         ));
     }
-    let campaign = Campaign::parse("bench.toml", &text).expect("the campaign parses");
-    let mut store = Store::open_in_memory().expect("an in-memory store");
+    let campaign =
+        Campaign::parse("bench.toml", &text, realmgm::games::GAMES).expect("the campaign parses");
+    let mut store = Store::open_in_memory(realmgm::games::GAMES).expect("an in-memory store");
     store
         .campaigns_mut()
         .insert(&campaign, &text, 0)

@@ -24,7 +24,7 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let db = dir.join("m16.sqlite");
     month16::play(&db, days);
-    let mut store = Store::open(&db).expect("the played database opens");
+    let mut store = Store::open(&db, realmgm::games::GAMES).expect("the played database opens");
     let mut stored = store
         .campaigns()
         .load("M16")

@@ -1,24 +1,16 @@
-//! The registry of games realmgm can run, by the id campaign files use.
+//! The registry of games realmgm can run, by the id campaign files use: the
+//! one place that names the engines for the plumbing, which gets it passed
+//! in ([`crate::store::Store::open`]).
 //!
 //! Adding a game is one line in [`GAMES`].
 
-use crate::game::Game;
+use crate::game::Games;
 
-/// Every game, in the order `known_ids` lists them.
-static GAMES: &[&dyn Game] = &[
+/// Every game, in the order [`Games::ids`] lists them.
+pub static GAMES: Games = Games::new(&[
     &crate::magic_realm::game::MagicRealm,
     &crate::fantasy_realms::game::FantasyRealms,
-];
-
-/// The game a campaign file names, e.g. `game("magic-realm")`.
-pub fn game(id: &str) -> Option<&'static dyn Game> {
-    GAMES.iter().copied().find(|game| game.id() == id)
-}
-
-/// The ids of every known game, for error messages and help text.
-pub fn known_ids() -> Vec<&'static str> {
-    GAMES.iter().map(|game| game.id()).collect()
-}
+]);
 
 #[cfg(test)]
 mod tests {
@@ -26,23 +18,23 @@ mod tests {
 
     #[test]
     fn games_are_found_by_their_own_id_and_ids_are_unique() {
-        let ids = known_ids();
+        let ids = GAMES.ids();
         assert!(ids.contains(&"magic-realm"));
         assert!(ids.contains(&"fantasy-realms"));
         for id in &ids {
-            assert_eq!(game(id).map(|g| g.id()), Some(*id));
+            assert_eq!(GAMES.find(id).map(|g| g.id()), Some(*id));
         }
         let mut unique = ids.clone();
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), ids.len());
-        assert!(game("chess").is_none());
+        assert!(GAMES.find("chess").is_none());
     }
 
     #[test]
     fn each_game_offers_the_capabilities_it_has_and_no_other() {
         let offered = |id: &str| {
-            let game = game(id).unwrap();
+            let game = GAMES.find(id).unwrap();
             [
                 game.seats().is_some(),
                 game.calendar().is_some(),

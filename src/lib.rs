@@ -4,12 +4,8 @@
 //! See ARCHITECTURE.md for the bird's-eye view and the code map.
 
 pub mod analyze;
-pub mod campaign;
 pub mod cli;
-pub mod daemon;
 pub mod games;
-pub mod site;
-pub mod store;
 
 // The layers below the application, under the names the application, its
 // tests and its benchmarks use for them.
@@ -17,6 +13,7 @@ pub use realmgm_core::{dice, embedded, game, page, report, suggest, words};
 pub use realmgm_fantasy_realms as fantasy_realms;
 pub use realmgm_magic_realm as magic_realm;
 pub use realmgm_mail as mail;
+pub use realmgm_plumbing::{campaign, daemon, site, store};
 
 /// Every realmgm program (the binary, the tests, the benchmarks) allocates
 /// through mimalloc: the engines make many small short-lived allocations

@@ -17,8 +17,8 @@ const CAMPAIGN: &str = "name = \"FZ\"\ngame = \"magic-realm\"\nseed = 1\n\
     [[players]]\nname = \"Ann\"\nemail = \"ann@fuzz.test\"\ncharacter = \"Amazon\"\n";
 
 fuzz_target!(|bytes: &[u8]| {
-    let mut daemon = Daemon::new(Store::open_in_memory().expect("an in-memory store"));
-    let campaign = Campaign::parse("fuzz.toml", CAMPAIGN).expect("the fuzz campaign parses");
+    let mut daemon = Daemon::new(Store::open_in_memory(realmgm::games::GAMES).expect("an in-memory store"));
+    let campaign = Campaign::parse("fuzz.toml", CAMPAIGN, realmgm::games::GAMES).expect("the fuzz campaign parses");
     let secrets = daemon
         .store
         .campaigns_mut()

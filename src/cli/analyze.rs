@@ -13,6 +13,7 @@ use anyhow::{Context, bail};
 
 use crate::analyze::{Analysis, Plan, Side};
 use crate::campaign::Campaign;
+use crate::games::GAMES;
 use crate::magic_realm::data;
 
 use super::emit;
@@ -137,7 +138,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
 fn side(file: &PathBuf) -> anyhow::Result<(Side, u64)> {
     let text = std::fs::read_to_string(file)
         .with_context(|| format!("cannot read the campaign file {}", file.display()))?;
-    let campaign = Campaign::parse(&file.display().to_string(), &text)?;
+    let campaign = Campaign::parse(&file.display().to_string(), &text, GAMES)?;
     if campaign.game != "magic-realm" {
         bail!(
             "{} is a {} campaign; analyze plays Magic Realm months only",

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, format_utc};
+use crate::games::GAMES;
 use crate::store::{PlayerSecret, Store, StoredCampaign};
 
 /// The database file used when neither `--db` nor `REALMGM_DB` names one.
@@ -78,7 +79,7 @@ impl DbArg {
 
 /// The store of the database at its real path `real`.
 pub(crate) fn open_real(real: &Path) -> anyhow::Result<Store> {
-    Store::open(real).with_context(|| format!("cannot open the database {}", real.display()))
+    Store::open(real, GAMES).with_context(|| format!("cannot open the database {}", real.display()))
 }
 
 #[derive(Debug, clap::Args)]
@@ -129,7 +130,7 @@ pub struct EditArgs {
 pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
-    let edited = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let edited = Campaign::parse(&args.file.display().to_string(), &text, GAMES)?;
     let _round = args.db.wait_for_round(false)?;
     let (mut store, _) = args.db.open(false)?;
     let stored = store.campaigns().load(&args.name)?;
@@ -213,7 +214,7 @@ fn render_edit(name: &str, changes: &[crate::campaign::edit::Change]) -> (String
 pub fn new(args: &NewArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
-    let campaign = Campaign::parse(&args.file.display().to_string(), &text)?;
+    let campaign = Campaign::parse(&args.file.display().to_string(), &text, GAMES)?;
     let _round = args.db.wait_for_round(true)?;
     let (mut store, path) = args.db.open(true)?;
     let now = super::now()?;
@@ -390,7 +391,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
         out.push_str(&format!("  {} <{}>{team}: {character}\n", p.name, p.email));
     }
     out.push_str("Schedule:\n");
-    for line in c.schedule_lines() {
+    for line in c.schedule_lines(GAMES) {
         out.push_str(&format!("  {line}\n"));
     }
     if let Some(calendar) = &c.calendar {
@@ -408,7 +409,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     let templates = c.template_folder.as_deref().unwrap_or("built in");
     out.push_str(&format!("Templates: {templates}\n"));
     out.push_str(&format!("Pages:     {}\n", site_line(c)));
-    let toggles = c.toggles_on()?;
+    let toggles = c.toggles_on(GAMES)?;
     if toggles.is_empty() {
         out.push_str("Rules:     none beyond the standard rules\n");
     } else {
@@ -481,8 +482,8 @@ mod tests {
     }
 
     fn stored(file: &str, text: &str) -> StoredCampaign {
-        let mut store = Store::open_in_memory().unwrap();
-        let campaign = Campaign::parse(file, text).unwrap();
+        let mut store = Store::open_in_memory(GAMES).unwrap();
+        let campaign = Campaign::parse(file, text, GAMES).unwrap();
         store.campaigns_mut().insert(&campaign, text, NOW).unwrap();
         store.campaigns().load(&campaign.name).unwrap()
     }
@@ -523,7 +524,7 @@ Rules:     none beyond the standard rules
             shown.contains("Calendar:  1 month, starting in Autumn, 5 victory points\n"),
             "{shown}"
         );
-        for toggle in stored.campaign.toggles_on().unwrap() {
+        for toggle in stored.campaign.toggles_on(GAMES).unwrap() {
             assert!(
                 shown.contains(&format!("  {}\n", toggle.name)),
                 "{}",
@@ -539,7 +540,7 @@ Rules:     none beyond the standard rules
 
     #[test]
     fn new_prints_each_secret_and_warns_of_a_past_deadline() {
-        let campaign = Campaign::parse("bimr3.toml", BIMR3).unwrap();
+        let campaign = Campaign::parse("bimr3.toml", BIMR3, GAMES).unwrap();
         let secrets = vec![PlayerSecret {
             player: "Erin".into(),
             email: "erin@example.org".into(),
@@ -584,7 +585,7 @@ Rules:     none beyond the standard rules
             first,
         )
         .unwrap();
-        let mut unasked = Campaign::parse("standard.toml", STANDARD).unwrap();
+        let mut unasked = Campaign::parse("standard.toml", STANDARD, GAMES).unwrap();
         let seated = render_new(
             &unasked,
             &secrets,

@@ -15,6 +15,7 @@ use anyhow::{Context, bail};
 use crate::campaign::Campaign;
 use crate::daemon::Daemon;
 use crate::dice::Dice;
+use crate::games::GAMES;
 use crate::magic_realm::data;
 use crate::magic_realm::day::bot;
 use crate::magic_realm::state::MrState;
@@ -42,9 +43,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     let campaign_file = dir.join("campaign.toml");
     std::fs::write(&campaign_file, DEMO_CAMPAIGN)
         .with_context(|| format!("cannot write {}", campaign_file.display()))?;
-    let campaign = Campaign::parse("campaign.toml", DEMO_CAMPAIGN)?;
+    let campaign = Campaign::parse("campaign.toml", DEMO_CAMPAIGN, GAMES)?;
     let db_path = dir.join("realmgm.sqlite");
-    let mut store = Store::open(&db_path)
+    let mut store = Store::open(&db_path, GAMES)
         .with_context(|| format!("cannot create the database {}", db_path.display()))?;
     // A virtual clock: the week plays in seconds, the same way every run.
     let mut now = campaign.schedule.first_deadline_unix() - 6 * 3600;
@@ -100,7 +101,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         db_path.display(),
         last.hash
     );
-    if let Some(pages) = campaign.game()?.pages() {
+    if let Some(pages) = campaign.game(GAMES)?.pages() {
         let svg = pages.map_svg(&last.state)?;
         let map = dir.join("map.svg");
         std::fs::write(&map, svg).with_context(|| format!("cannot write {}", map.display()))?;

@@ -48,8 +48,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let (store, _) = args.db.open(false)?;
     let stored = store.campaigns().load(&args.campaign)?;
     let campaign = &stored.campaign;
-    let game = crate::games::game(&campaign.game)
-        .with_context(|| format!("this build does not know the game '{}'", campaign.game))?;
+    let game = campaign.game(store.games())?;
     let day = match args.day {
         Some(day) => day,
         None => store

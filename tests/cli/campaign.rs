@@ -14,7 +14,7 @@ fn new_then_show_gives_back_the_file() {
     let db = TempDb::new("roundtrip");
     let file = "campaigns/bimr3.toml";
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
-    let campaign = Campaign::parse(file, &text).unwrap();
+    let campaign = Campaign::parse(file, &text, realmgm::games::GAMES).unwrap();
 
     let created = stdout(&realmgm(&["campaign", "new", file], &db.0));
     assert!(
@@ -46,10 +46,13 @@ fn new_then_show_gives_back_the_file() {
             player.name, player.email
         )));
     }
-    for line in campaign.schedule_lines() {
+    for line in campaign.schedule_lines(realmgm::games::GAMES) {
         assert!(shown.contains(&format!("  {line}\n")), "{line}");
     }
-    for toggle in campaign.toggles_on().expect("known toggles") {
+    for toggle in campaign
+        .toggles_on(realmgm::games::GAMES)
+        .expect("known toggles")
+    {
         let marked = format!("  {} (not yet implemented)\n", toggle.name);
         let unbuilt = toggle.status == ToggleStatus::NotYetImplemented;
         assert_eq!(shown.contains(&marked), unbuilt, "{}", toggle.name);

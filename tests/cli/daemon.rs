@@ -119,7 +119,7 @@ fn one_daemon_per_database_and_sigterm_ends_it_cleanly() {
     let first = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
     // Its first round sets the game up (day 0 is stored).
     let set_up = || {
-        let store = realmgm::store::Store::open(&db.0).unwrap();
+        let store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
         store.days().latest("SIG").unwrap().is_some()
     };
     for _ in 0..100 {
@@ -366,7 +366,7 @@ fn gm_process_racing_the_daemon_never_runs_the_next_day() {
             String::from_utf8_lossy(&gm.stdout),
             String::from_utf8_lossy(&gm.stderr)
         );
-        let store = realmgm::store::Store::open(&db.0).unwrap();
+        let store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
         let latest = store.days().latest("RACE").unwrap().map(|d| d.day);
         let outcome = if latest != Some(1) {
             lost.push(format!("run {run}: {said}"));
@@ -401,7 +401,7 @@ fn a_second_daemon_through_a_link_is_refused() {
     store_demo_campaign(&db, "LINK");
     let first = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[]);
     let set_up = || {
-        let store = realmgm::store::Store::open(&db.0).unwrap();
+        let store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
         store.days().latest("LINK").unwrap().is_some()
     };
     for _ in 0..100 {
@@ -499,7 +499,9 @@ fn gm_process_waits_for_the_round_and_acts_only_on_the_day_it_saw() {
     let mut gm = spawn_realmgm(&["gm", "--campaign", "RACE", "process"], &db.0);
     assert!(still_waiting(&mut gm), "gm process waits for the round");
     // The round runs day 1 meanwhile.
-    let mut daemon = realmgm::daemon::Daemon::new(realmgm::store::Store::open(&db.0).unwrap());
+    let mut daemon = realmgm::daemon::Daemon::new(
+        realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap(),
+    );
     daemon.turns().process_turn("RACE", 1_893_456_000).unwrap();
     drop(round);
     let said = stderr(&gm.wait_with_output().unwrap());
@@ -579,7 +581,7 @@ fn gm_process_by_mail_written_before_the_day_ran_runs_nothing() {
         .expect("the secret is printed");
     stdout(&realmgm(&["daemon", "--campaign", "RACE", "--once"], &db.0));
     let ran = || {
-        let store = realmgm::store::Store::open(&db.0).unwrap();
+        let store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
         store.days().latest("RACE").unwrap().map(|d| d.day)
     };
     assert_eq!(ran(), Some(1), "the daemon ran day 1");

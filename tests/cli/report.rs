@@ -120,7 +120,7 @@ fn report_prints_the_report_as_it_was_mailed() {
     stdout(&realmgm(&["daemon", "--campaign", "CLIK", "--once"], &db.0));
     stdout(&realmgm(&["gm", "--campaign", "CLIK", "process"], &db.0));
     {
-        let mut store = realmgm::store::Store::open(&db.0).unwrap();
+        let mut store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
         let mut kept = store
             .days()
             .report("CLIK", Some("Ann"), Some(1))

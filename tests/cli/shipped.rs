@@ -113,7 +113,7 @@ fn readme_campaign_file() -> String {
 #[test]
 fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
     let text = readme_campaign_file();
-    let campaign = realmgm::campaign::Campaign::parse("README.md", &text)
+    let campaign = realmgm::campaign::Campaign::parse("README.md", &text, realmgm::games::GAMES)
         .unwrap_or_else(|e| panic!("the README's campaign file: {e}"));
     assert_eq!(campaign.name, "MR1");
     let mail = campaign.mail.expect("the example has [mail]");
@@ -215,7 +215,7 @@ fn the_readmes_campaign_file_reads_and_names_every_mail_setting() {
     let live = text
         .replace("maildir_out = \"mail/MR1/out\"", "")
         .replace("[[players]]", &format!("{servers}\n[[players]]"));
-    let live = realmgm::campaign::Campaign::parse("README.md", &live)
+    let live = realmgm::campaign::Campaign::parse("README.md", &live, realmgm::games::GAMES)
         .unwrap_or_else(|e| panic!("the README's live mail settings: {e}\n{live}"));
     let live_mail = live.mail.unwrap();
     assert_eq!(live_mail.imap.unwrap().folder.as_deref(), Some("INBOX"));

@@ -453,8 +453,12 @@ fn chaos_realms_trades_one_for_one_and_the_necromancer_keeps_one_of_three() {
 
 #[test]
 fn the_shipped_campaign_loads_and_deals() {
-    let campaign =
-        Campaign::parse("campaigns/fantasy-realms.toml", CAMPAIGN).expect("the file loads");
+    let campaign = Campaign::parse(
+        "campaigns/fantasy-realms.toml",
+        CAMPAIGN,
+        realmgm::games::GAMES,
+    )
+    .expect("the file loads");
     assert_eq!(campaign.game, "fantasy-realms");
     assert_eq!(campaign.players.len(), 4);
     assert!(
@@ -463,7 +467,7 @@ fn the_shipped_campaign_loads_and_deals() {
             .iter()
             .all(|p| p.email.as_str().ends_with("@example.org"))
     );
-    let game = campaign.game().expect("registered");
+    let game = campaign.game(realmgm::games::GAMES).expect("registered");
     let state = game
         .start(
             &Start::new(&campaign.seats(), &campaign.rules),

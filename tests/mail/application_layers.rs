@@ -1,9 +1,11 @@
-//! The application's own layers, which one crate cannot make the compiler
-//! hold: the daemon drives every game through the game interface alone (its
-//! code names no game, so setup by mail, seats, calendars and combat rounds
-//! all reach it through what the game offers, and a new game needs no line
-//! of the daemon), and the public pages sit below the daemon (the daemon
-//! rebuilds them; the builder needs nothing of it).
+//! The application's layers. The plumbing (store, campaign files, daemon,
+//! public site) is a crate of its own that depends on no engine, so the
+//! compiler refuses plumbing code that uses one; these tests hold what the
+//! compiler cannot: that its manifest keeps it so, that its code does not
+//! name a game even by the id campaign files give it (setup by mail, seats,
+//! calendars and combat rounds all reach it through what the game offers,
+//! and a new game needs no line of it), and that the public pages sit below
+//! the daemon (the daemon rebuilds them; the builder needs nothing of it).
 
 use std::path::Path;
 
@@ -52,12 +54,42 @@ fn names_the_daemon(line: &str) -> bool {
     line.contains("crate::daemon") || line.contains("daemon::")
 }
 
+/// The crates of this workspace the plumbing may build on.
+const BELOW_THE_PLUMBING: &[&str] = &["realmgm-core", "realmgm-mail"];
+
 #[test]
-fn the_daemons_code_names_no_game() {
-    let found = lines_naming("src/daemon", names_a_game);
+fn the_plumbing_depends_on_no_engine() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/plumbing/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("the plumbing has a manifest");
+    let manifest: toml::Table = text.parse().expect("its manifest is TOML");
+    let ours: Vec<&str> = manifest["dependencies"]
+        .as_table()
+        .expect("it has dependencies")
+        .keys()
+        .map(String::as_str)
+        .filter(|name| name.starts_with("realmgm"))
+        .collect();
+    let above: Vec<&str> = ours
+        .iter()
+        .copied()
+        .filter(|name| !BELOW_THE_PLUMBING.contains(name))
+        .collect();
+    assert!(
+        above.is_empty(),
+        "the plumbing depends on {}; of this workspace it may build on {} only (an engine \
+         belongs in its tests' dev-dependencies)",
+        above.join(", "),
+        BELOW_THE_PLUMBING.join(" and ")
+    );
+    assert_eq!(ours.len(), BELOW_THE_PLUMBING.len(), "{}", ours.join(", "));
+}
+
+#[test]
+fn the_plumbings_code_names_no_game() {
+    let found = lines_naming("crates/plumbing/src", names_a_game);
     assert!(
         found.is_empty(),
-        "the daemon reaches into a game instead of going through the game interface \
+        "the plumbing reaches into a game instead of going through the game interface \
          (crate::game):\n{}",
         found.join("\n")
     );
@@ -65,7 +97,7 @@ fn the_daemons_code_names_no_game() {
 
 #[test]
 fn the_public_pages_do_not_reach_into_the_daemon() {
-    let found = lines_naming("src/site", names_the_daemon);
+    let found = lines_naming("crates/plumbing/src/site", names_the_daemon);
     assert!(
         found.is_empty(),
         "the public pages import the daemon, which sits above them:\n{}",

@@ -45,7 +45,7 @@ impl Table {
         let _ = std::fs::remove_dir_all(&dir);
         let mut daemon = daemon();
         let secrets = add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
-        let game = realmgm::games::game("magic-realm").unwrap();
+        let game = realmgm::games::GAMES.find("magic-realm").unwrap();
         let seats = [Seat {
             player: "Ann".into(),
             character: Some("Amazon".into()),

@@ -545,7 +545,9 @@ const CHARACTERS: [&str; 4] = ["Amazon", "Black Knight", "Wizard", "Swordsman"];
 /// every player's orders for day 1 waiting in the campaigns' inboxes.
 fn killable_fixture(dir: &std::path::Path) {
     std::fs::create_dir_all(dir).unwrap();
-    let mut daemon = Daemon::new(realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap());
+    let mut daemon = Daemon::new(
+        realmgm::store::Store::open(&dir.join("db.sqlite"), realmgm::games::GAMES).unwrap(),
+    );
     for c in 0..killed_campaigns() {
         let tag = format!("K{c}");
         let mut text = format!(
@@ -560,7 +562,8 @@ fn killable_fixture(dir: &std::path::Path) {
                  character = \"{character}\"\n"
             ));
         }
-        let campaign = realmgm::campaign::Campaign::parse("kill.toml", &text).unwrap();
+        let campaign =
+            realmgm::campaign::Campaign::parse("kill.toml", &text, realmgm::games::GAMES).unwrap();
         let secrets = daemon
             .store
             .campaigns_mut()
@@ -757,7 +760,7 @@ fn a_campaign_whose_record_cannot_be_read_is_skipped_and_the_others_are_served()
     }
     let output = run_daemon(&dir).wait_with_output().unwrap();
     assert!(output.status.success(), "{output:?}");
-    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite"), realmgm::games::GAMES).unwrap();
     assert!(store.days().latest("K1").unwrap().unwrap().day == 1);
     assert!(store.days().latest("K3").unwrap().unwrap().day == 1);
     let log = store.control().gm_log(Some("K0")).unwrap();
@@ -800,7 +803,7 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
-    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(realmgm::store::Store::open(&path, support::GAMES).unwrap());
     let secrets = with_campaign(&mut daemon, "G1", ANN, BEN);
     let db = rusqlite::Connection::open(&path).unwrap();
     let state: String = db
@@ -811,7 +814,7 @@ fn a_failed_mail_is_listed_and_read_again_once_its_cause_is_fixed() {
     // Found damaged when the daemon starts: a running one keeps the states
     // it saved, as no realmgm command rewrites a saved day.
     drop(daemon);
-    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(realmgm::store::Store::open(&path, support::GAMES).unwrap());
     let orders = format!("Password: {}\nguess 5", secrets["Ann"]);
     let (inserted, note) = daemon
         .mail_in()
@@ -858,7 +861,7 @@ fn a_state_changed_by_hand_holds_its_campaign_until_a_rollback() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
-    let mut daemon = Daemon::with_games(realmgm::store::Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(realmgm::store::Store::open(&path, support::GAMES).unwrap());
     let secrets = with_campaign(&mut daemon, "F1", ANN, BEN);
     for (n, (player, address)) in [("Ann", ANN), ("Ben", BEN)].into_iter().enumerate() {
         let body = format!("Password: {}\nguess 5", secrets[player]);
@@ -999,7 +1002,7 @@ fn a_campaign_whose_state_was_changed_is_held_and_its_gm_mailed_once() {
     };
     assert!(run_daemon(&dir).wait().unwrap().success());
     assert_eq!(held_notices(), 1);
-    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite"), realmgm::games::GAMES).unwrap();
     assert_eq!(store.days().latest_number("K1").unwrap(), Some(0));
     for other in ["K0", "K2", "K3"] {
         assert_eq!(
@@ -1062,7 +1065,7 @@ fn a_campaign_whose_turn_fails_still_gets_its_gm_notice_sent_once() {
     assert!(daemon.wait().unwrap().success());
     assert_eq!(notices(), 1, "the GM's notice about K2, sent once");
     assert!(players_mail_beyond_the_start(&dir, "K2").is_empty());
-    let store = realmgm::store::Store::open(&dir.join("db.sqlite")).unwrap();
+    let store = realmgm::store::Store::open(&dir.join("db.sqlite"), realmgm::games::GAMES).unwrap();
     assert_eq!(store.days().latest_number("K2").unwrap(), Some(0));
     assert_eq!(store.days().latest_number("K3").unwrap(), Some(1));
     drop(store);

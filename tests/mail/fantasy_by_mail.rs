@@ -58,15 +58,15 @@ fn campaign_text() -> String {
 
 /// A daemon with the campaign stored; returns the players' secrets.
 fn daemon() -> (Daemon, BTreeMap<String, String>) {
-    let mut store = Store::open_in_memory().unwrap();
+    let mut store = Store::open_in_memory(realmgm::games::GAMES).unwrap();
     let text = campaign_text();
-    let campaign = Campaign::parse("fr.toml", &text).unwrap();
+    let campaign = Campaign::parse("fr.toml", &text, realmgm::games::GAMES).unwrap();
     let secrets = store
         .campaigns_mut()
         .insert(&campaign, &text, START)
         .unwrap();
     let secrets = secrets.into_iter().map(|s| (s.player, s.secret)).collect();
-    (Daemon::with_games(store, realmgm::games::game), secrets)
+    (Daemon::new(store), secrets)
 }
 
 fn email(player: &str) -> &'static str {
@@ -345,7 +345,7 @@ fn a_fantasy_realms_campaign_is_played_to_its_end_by_mail() {
 #[test]
 fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
     let (mut daemon, secrets) = daemon();
-    let game = realmgm::games::game("fantasy-realms").unwrap();
+    let game = realmgm::games::GAMES.find("fantasy-realms").unwrap();
     let seats: Vec<Seat> = PLAYERS
         .iter()
         .map(|(name, _)| Seat {

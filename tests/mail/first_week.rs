@@ -104,9 +104,9 @@ fn a_new_campaign_from_the_shipped_file() -> Week {
         }
     }
     assert_eq!(secrets.len(), 4, "{made}");
-    let campaign = Campaign::parse("standard.toml", &forgotten).unwrap();
+    let campaign = Campaign::parse("standard.toml", &forgotten, realmgm::games::GAMES).unwrap();
     let first_deadline = campaign.schedule.first_deadline_unix();
-    let daemon = Daemon::with_games(Store::open(&db.0).unwrap(), support::games);
+    let daemon = Daemon::new(Store::open(&db.0, support::GAMES).unwrap());
     Week {
         db,
         file,

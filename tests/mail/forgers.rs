@@ -319,7 +319,7 @@ fn a_strangers_twenty_megabytes_cost_a_few_kilobytes_each() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.sqlite");
-    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(Store::open(&path, support::GAMES).unwrap());
     campaign(&mut daemon, "");
     let (inserted, note) = daemon
         .mail_in()
@@ -457,7 +457,7 @@ fn a_strangers_twenty_megabytes_delivered_again_cost_no_more_than_its_headers() 
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.sqlite");
-    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(Store::open(&path, support::GAMES).unwrap());
     campaign(&mut daemon, "[mail]\nkeep_strangers_days = 10\n");
     let big = big_mail(EVE, "r0@evil.test", 20);
     let (first, _) = daemon.mail_in().ingest(&big, START).unwrap();

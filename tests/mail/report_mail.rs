@@ -160,7 +160,7 @@ fn a_report_sent_again_is_the_same_multipart_mail() {
         "Now: day 2's orders are due by {}.",
         realmgm::campaign::format_utc(
             realmgm::campaign::Schedule::deadline(
-                &realmgm::campaign::Campaign::parse("c.toml", CAMPAIGN)
+                &realmgm::campaign::Campaign::parse("c.toml", CAMPAIGN, realmgm::games::GAMES)
                     .unwrap()
                     .schedule,
                 2

@@ -163,9 +163,9 @@ fn a_database_open_to_everyone_is_closed_to_them_and_a_group_keeps_its_rights() 
     let open_to_all = dir.dir().join("old.sqlite");
     let for_a_group = dir.dir().join("group.sqlite");
     for (path, mode) in [(&open_to_all, 0o644), (&for_a_group, 0o640)] {
-        drop(Store::open(path).unwrap());
+        drop(Store::open(path, realmgm::games::GAMES).unwrap());
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
-        drop(Store::open(path).unwrap());
+        drop(Store::open(path, realmgm::games::GAMES).unwrap());
     }
     assert_eq!(mode(&open_to_all), 0o640, "others shut out, the group kept");
     assert_eq!(mode(&for_a_group), 0o640, "the GM's choice stays");
@@ -250,7 +250,7 @@ fn quoted_mails(secret: &str) -> String {
 fn no_secret_is_left_in_the_database_once_the_mail_is_handled() {
     let dir = common::TempDb::new("secret-grep");
     let path = dir.0.clone();
-    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(Store::open(&path, support::GAMES).unwrap());
     let capture = Capture::default();
     let text = campaign_text("G1", &[("Ann", ANN), ("Ben", BEN)], "");
     let made = add_campaign(&mut daemon.store, "guess", &text);
@@ -392,7 +392,7 @@ impl MailTransport for Refusing {
 fn a_welcome_that_can_never_be_delivered_keeps_no_secret() {
     let dir = common::TempDb::new("secret-undeliverable");
     let path = dir.0.clone();
-    let mut daemon = Daemon::with_games(Store::open(&path).unwrap(), games);
+    let mut daemon = Daemon::new(Store::open(&path, support::GAMES).unwrap());
     let text = campaign_text("G1", &[("Ann", ANN)], "");
     add_campaign(&mut daemon.store, "guess", &text);
     let cid = daemon

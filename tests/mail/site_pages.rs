@@ -94,7 +94,7 @@ fn each_publish_setting_shows_only_what_it_allows_while_the_campaign_runs() {
     let dir = scratch("running");
     let db = dir.join("m16.sqlite");
     month16::play(&db, 10);
-    let mut store = Store::open(&db).unwrap();
+    let mut store = Store::open(&db, realmgm::games::GAMES).unwrap();
     store
         .announcements_mut()
         .record(TAG, 3, ANNOUNCED, 0)
@@ -247,7 +247,7 @@ fn after_the_last_day_end_shows_everything_and_public_still_keeps_the_secrets() 
     let dir = scratch("ended");
     let db = dir.join("m16.sqlite");
     month16::play(&db, 28);
-    let mut store = Store::open(&db).unwrap();
+    let mut store = Store::open(&db, realmgm::games::GAMES).unwrap();
     let secret_treasures = hidden_treasures(&store, 28);
 
     let end = build(&mut store, setting(Publish::End, None), &dir.join("end"));
@@ -298,7 +298,7 @@ fn the_daemon_rebuilds_the_pages_when_they_are_out_of_date_and_logs_a_failure_on
     let db = dir.join("m16.sqlite");
     month16::play(&db, 3);
     let out = dir.join("www").join("m16");
-    let mut daemon = realmgm::daemon::Daemon::new(Store::open(&db).unwrap());
+    let mut daemon = realmgm::daemon::Daemon::new(Store::open(&db, realmgm::games::GAMES).unwrap());
     let done = daemon.site().refresh_site(TAG, &out, 100).unwrap();
     assert!(
         done.as_deref()

@@ -73,7 +73,7 @@ fn secrets(printed: &str) -> BTreeMap<String, String> {
 /// Wait (60 seconds at most) until every campaign has stored `day`.
 fn wait_for_day(db: &Path, tags: &[String], day: u32, daemon: &mut Child) {
     for _ in 0..300 {
-        let store = Store::open(db).unwrap();
+        let store = Store::open(db, realmgm::games::GAMES).unwrap();
         let reached = tags.iter().all(|tag| {
             store
                 .days()
@@ -131,7 +131,7 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
     let smtp = smtp();
     for day in 1..=DAYS {
         for tag in &tags {
-            let store = Store::open(&db.0).unwrap();
+            let store = Store::open(&db.0, realmgm::games::GAMES).unwrap();
             let latest = store.days().latest(tag).unwrap().unwrap();
             let state: MrState = serde_json::from_value(latest.state.json().clone()).unwrap();
             let rules = store.campaigns().load(tag).unwrap().campaign.rules;
@@ -171,7 +171,7 @@ fn one_daemon_serves_three_campaigns_through_the_mail_servers() {
         }
     }
     // Every mail the players sent was read and accepted, none failed.
-    let store = Store::open(&db.0).unwrap();
+    let store = Store::open(&db.0, realmgm::games::GAMES).unwrap();
     for tag in &tags {
         let status = store.inbox().mail_health(tag).unwrap();
         assert_eq!(status.failed, 0, "{tag}");

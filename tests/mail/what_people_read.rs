@@ -91,7 +91,7 @@ fn month() -> &'static [Read] {
         let played = month16::play_through(&path, 28, &kept);
         let mut texts = Vec::new();
         mails(&kept, &mut texts);
-        let mut daemon = Daemon::new(Store::open(&path).unwrap());
+        let mut daemon = Daemon::new(Store::open(&path, realmgm::games::GAMES).unwrap());
         let mut now = played.ended + 60;
         // What the daemon logs of each mail it handles.
         let notes = RefCell::new(Vec::new());

@@ -227,7 +227,7 @@ macro_rules! guess_game {
                 $id
             }
             fn toggles(&self) -> &'static [RuleToggle] {
-                realmgm::games::game("magic-realm").map(|g| g.toggles()).unwrap_or(&[])
+                realmgm::magic_realm::game::MagicRealm.toggles()
             }
             fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
                 Ok(new_game(start.seats, dice))

@@ -10,20 +10,18 @@ use std::collections::BTreeMap;
 
 use realmgm::campaign::Campaign;
 use realmgm::daemon::Daemon;
-use realmgm::game::Game;
+use realmgm::game::Games;
 use realmgm::store::{PlayerSecret, Store};
 
-/// The test games by id; the daemon's `GameLookup` in tests.
-pub fn games(id: &str) -> Option<&'static dyn Game> {
-    match id {
-        "guess" => Some(&guess::Guess),
-        "guess-flaky" => Some(&guess::FlakyGuess),
-        "guess-reworded" => Some(&guess::RewordedGuess),
-        "guess-broken" => Some(&guess::BrokenGuess),
-        "magic-realm" => realmgm::games::game(id),
-        _ => None,
-    }
-}
+/// The games the daemon tests play: the guessing games, and Magic Realm,
+/// whose checks their campaign files pass.
+pub static GAMES: Games = Games::new(&[
+    &guess::Guess,
+    &guess::FlakyGuess,
+    &guess::RewordedGuess,
+    &guess::BrokenGuess,
+    &realmgm::magic_realm::game::MagicRealm,
+]);
 
 /// 2030-01-01 20:00 UTC, the first deadline of the test campaigns.
 pub const FIRST_DEADLINE: i64 = 1_893_528_000;
@@ -49,7 +47,7 @@ pub fn campaign_text(tag: &str, players: &[(&str, &str)], extra: &str) -> String
 
 /// Store a campaign of `game` and return the players' secrets by name.
 pub fn add_campaign(store: &mut Store, game: &str, text: &str) -> BTreeMap<String, String> {
-    let mut campaign = Campaign::parse("test.toml", text).unwrap();
+    let mut campaign = Campaign::parse("test.toml", text, realmgm::games::GAMES).unwrap();
     campaign.game = game.to_string();
     let secrets: Vec<PlayerSecret> = store
         .campaigns_mut()
@@ -60,7 +58,7 @@ pub fn add_campaign(store: &mut Store, game: &str, text: &str) -> BTreeMap<Strin
 
 /// A daemon over a fresh in-memory store running the test games.
 pub fn daemon() -> Daemon {
-    Daemon::with_games(Store::open_in_memory().unwrap(), games)
+    Daemon::new(Store::open_in_memory(GAMES).unwrap())
 }
 
 /// A plain-text mail.

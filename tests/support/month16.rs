@@ -99,9 +99,10 @@ pub fn play_through(path: &Path, days: u32, transport: &dyn MailTransport) -> Pl
     remove(path);
     let data = data::get().expect("the embedded data loads");
     let text = campaign_text();
-    let campaign = Campaign::parse("month16.toml", &text).expect("the campaign parses");
+    let campaign =
+        Campaign::parse("month16.toml", &text, realmgm::games::GAMES).expect("the campaign parses");
     let first_deadline = campaign.schedule.first_deadline_unix();
-    let mut store = Store::open(path).expect("a new database");
+    let mut store = Store::open(path, realmgm::games::GAMES).expect("a new database");
     let secrets: BTreeMap<String, String> = store
         .campaigns_mut()
         .insert(&campaign, &text, first_deadline - DAY)

@@ -45,7 +45,7 @@ const BUILT_IN: &[(&str, &str)] = &[
         "confirmation.txt",
         include_str!("../../../templates/confirmation.txt"),
     ),
-    // The public pages (src/site/).
+    // The public pages (the plumbing's site/).
     (
         "site_layout.html",
         include_str!("../../../templates/site_layout.html"),

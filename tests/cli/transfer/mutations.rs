@@ -70,8 +70,10 @@ struct Bases {
 fn bases() -> &'static Bases {
     static BASES: OnceLock<Bases> = OnceLock::new();
     BASES.get_or_init(|| {
-        let mut daemon = Daemon::new(Store::open_in_memory().expect("an in-memory store"));
-        let campaign = Campaign::parse("fuzz.toml", CAMPAIGN).expect("the campaign parses");
+        let mut daemon =
+            Daemon::new(Store::open_in_memory(realmgm::games::GAMES).expect("an in-memory store"));
+        let campaign = Campaign::parse("fuzz.toml", CAMPAIGN, realmgm::games::GAMES)
+            .expect("the campaign parses");
         let secrets = daemon
             .store
             .campaigns_mut()
@@ -98,8 +100,10 @@ fn bases() -> &'static Bases {
             .expect("the campaign exports");
         let host = CAMPAIGN.replacen("\"FZ\"", "\"HOST\"", 1);
         let receiver = scratch("base-receiver");
-        let mut store = Store::open(&receiver).expect("a receiving database");
-        let campaign = Campaign::parse("host.toml", &host).expect("the campaign parses");
+        let mut store =
+            Store::open(&receiver, realmgm::games::GAMES).expect("a receiving database");
+        let campaign = Campaign::parse("host.toml", &host, realmgm::games::GAMES)
+            .expect("the campaign parses");
         store
             .campaigns_mut()
             .insert(&campaign, &host, 0)
@@ -254,7 +258,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
     std::fs::write(&file, export).expect("the temporary folder is writable");
     std::fs::write(&db, &bases().receiver).expect("the temporary folder is writable");
     let before = rows(&db);
-    let result = Store::open(&db)
+    let result = Store::open(&db, realmgm::games::GAMES)
         .expect("the receiver opens")
         .campaigns_mut()
         .import(&file);
@@ -292,7 +296,7 @@ pub fn exercise(export: &[u8]) -> Outcome {
                 )
                 .expect("the receiver is readable");
             assert_eq!(strangers, 2, "an import added a player to another campaign");
-            let store = Store::open(&db).expect("the receiver opens");
+            let store = Store::open(&db, realmgm::games::GAMES).expect("the receiver opens");
             store.campaigns().list().expect("every campaign is listed");
             store
                 .campaigns()

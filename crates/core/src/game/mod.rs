@@ -24,7 +24,9 @@ use sha2::{Digest, Sha256};
 
 use crate::dice::Dice;
 
+mod registry;
 mod setup_by_mail;
+pub use registry::Games;
 pub use setup_by_mail::{MailSetup, SetupAnswer, SetupByMail, SetupCall, SetupRefused, SetupTable};
 
 /// Whether the engine applies a toggle yet.

@@ -1,0 +1,302 @@
+//! What changes when the GM edits a stored campaign (`realmgm campaign edit
+//! NAME FILE`): the edited file against the stored settings,
+//! field by field, each change sorted into what can apply now and what
+//! cannot.
+//!
+//! Safe at any time: title, description, the GM, the player limit, the
+//! schedule (deadlines, reminders, the policy for missing orders and its
+//! escalation), the templates folder and the mail settings; they shape what
+//! is mailed and when, never what a past day was.
+//!
+//! Refused once the game has begun (day 0 is stored), because re-running a
+//! past day after a rollback must give the same result: the game, the seed,
+//! the rule toggles and the calendar. Before the game begins they apply.
+//! The tag never changes (it names the campaign in every subject). The
+//! players are kept as stored: they change through `gm add-player`, `gm
+//! replace` and `gm remove-player`, which tell the players concerned; only a
+//! seat's team addresses (`team = [...]`) change by an edit.
+
+use serde_json::Value;
+
+use super::Campaign;
+
+/// One setting that differs between the stored campaign and the edited
+/// file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The campaign file's name for it (`schedule.every_hours`, `rules`).
+    pub field: String,
+    pub before: String,
+    pub after: String,
+    pub verdict: Verdict,
+}
+
+/// What happens to a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Applied,
+    /// Not applied, and why; the edit as a whole is refused.
+    Refused(String),
+    /// Not applied, and what to do instead; the rest still applies.
+    Kept(String),
+}
+
+/// Every field that differs, in the file's order, with its verdict.
+/// `begun` says whether the game is set up (day 0 stored).
+pub fn changes(stored: &Campaign, edited: &Campaign, begun: bool) -> Vec<Change> {
+    let (old, new) = (as_fields(stored), as_fields(edited));
+    let past = "it would change days already played (a rollback and re-run must give the same \
+                result); start a new campaign to play under it";
+    let mut found = Vec::new();
+    for &(field, key) in FIELDS {
+        let (Some(before), Some(after)) = (old.get(key), new.get(key)) else {
+            continue;
+        };
+        if before == after {
+            continue;
+        }
+        let verdict = match field {
+            "name" => Verdict::Refused(
+                "the tag names the campaign in every mail subject and cannot change".into(),
+            ),
+            "game" | "seed" | "rules" | "calendar" if begun => Verdict::Refused(past.into()),
+            "players" if same_seats(stored, edited) => Verdict::Applied,
+            "players" => Verdict::Kept(
+                "players change with `gm add-player`, `gm replace` and `gm remove-player`, which \
+                 tell them; only a seat's team addresses change here"
+                    .into(),
+            ),
+            _ => Verdict::Applied,
+        };
+        for (setting, before, after) in settings(field, before, after) {
+            found.push(Change {
+                field: setting,
+                before,
+                after,
+                verdict: verdict.clone(),
+            });
+        }
+    }
+    found
+}
+
+/// The settings that differ inside one field: each key of a table
+/// (`schedule.every_hours`), the toggle names of `rules`, else the field.
+fn settings(field: &str, before: &Value, after: &Value) -> Vec<(String, String, String)> {
+    match (field, before, after) {
+        ("rules", _, _) => vec![(
+            field.to_string(),
+            shown(&before["enabled"]),
+            shown(&after["enabled"]),
+        )],
+        ("players", Value::Array(old), Value::Array(new)) => {
+            let names: std::collections::BTreeSet<&str> = old
+                .iter()
+                .chain(new)
+                .filter_map(|seat| seat["name"].as_str())
+                .collect();
+            let seat_of = |seats: &[Value], name: &str| {
+                seats
+                    .iter()
+                    .find(|seat| seat["name"] == name)
+                    .map_or_else(|| "(no seat)".to_string(), seat_shown)
+            };
+            names
+                .into_iter()
+                .map(|name| (name, seat_of(old, name), seat_of(new, name)))
+                .filter(|(_, before, after)| before != after)
+                .map(|(name, before, after)| (format!("players.{name}"), before, after))
+                .collect()
+        }
+        (_, Value::Object(old), Value::Object(new)) => {
+            let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            keys.into_iter()
+                .filter(|k| old.get(*k) != new.get(*k))
+                .map(|k| {
+                    let side = |map: &serde_json::Map<String, Value>| {
+                        map.get(k).map_or_else(|| "(none)".to_string(), shown)
+                    };
+                    (format!("{field}.{k}"), side(old), side(new))
+                })
+                .collect()
+        }
+        _ => vec![(field.to_string(), shown(before), shown(after))],
+    }
+}
+
+/// The stored campaign with the applied changes of `edited`; `None` when
+/// a change is refused.
+pub fn apply(stored: &Campaign, edited: &Campaign, changes: &[Change]) -> Option<Campaign> {
+    if changes
+        .iter()
+        .any(|c| matches!(c.verdict, Verdict::Refused(_)))
+    {
+        return None;
+    }
+    // The seats stay as stored; each takes the team addresses the file
+    // gives it now.
+    let players = stored
+        .players
+        .iter()
+        .map(|seat| {
+            let team = edited
+                .players
+                .iter()
+                .find(|p| p.name == seat.name)
+                .map_or_else(|| seat.team.clone(), |p| p.team.clone());
+            crate::campaign::Player {
+                team,
+                ..seat.clone()
+            }
+        })
+        .collect();
+    Some(Campaign {
+        players,
+        name: stored.name.clone(),
+        ..edited.clone()
+    })
+}
+
+/// The same seats (names, addresses, characters) in both, teams aside.
+fn same_seats(stored: &Campaign, edited: &Campaign) -> bool {
+    let seats = |c: &Campaign| -> Vec<(String, String, Option<String>)> {
+        c.players
+            .iter()
+            .map(|p| (p.name.clone(), p.email.to_string(), p.character.clone()))
+            .collect()
+    };
+    seats(stored) == seats(edited)
+}
+
+/// The campaign file's fields and the JSON keys of [`Campaign`] they are.
+const FIELDS: &[(&str, &str)] = &[
+    ("name", "name"),
+    ("game", "game"),
+    ("title", "title"),
+    ("description", "description"),
+    ("seed", "seed"),
+    ("gm", "gm"),
+    ("max_players", "max_players"),
+    ("rules", "rules"),
+    ("schedule", "schedule"),
+    ("calendar", "calendar"),
+    ("templates", "template_folder"),
+    ("players", "players"),
+    ("mail", "mail"),
+    ("site", "site"),
+];
+
+fn as_fields(campaign: &Campaign) -> serde_json::Map<String, Value> {
+    match serde_json::to_value(campaign) {
+        Ok(Value::Object(map)) => map,
+        _ => unreachable!("a campaign serializes to a JSON object"),
+    }
+}
+
+/// A value as the GM reads it in the list of changes.
+/// One seat as the GM reads it: "dave@example.org, Black Knight, team
+/// d2@example.org".
+fn seat_shown(seat: &Value) -> String {
+    let mut words = vec![shown(&seat["email"])];
+    words.push(
+        seat["character"]
+            .as_str()
+            .map_or_else(|| "no character".to_string(), str::to_string),
+    );
+    if let Some(team) = seat["team"].as_array().filter(|t| !t.is_empty()) {
+        let team: Vec<String> = team.iter().map(shown).collect();
+        words.push(format!("team {}", team.join(", ")));
+    }
+    words.join(", ")
+}
+
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Null => "(none)".to_string(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = include_str!("../../../../campaigns/demo.toml");
+
+    fn campaign(text: &str) -> Campaign {
+        Campaign::parse("demo.toml", text, crate::TEST_GAMES).unwrap()
+    }
+
+    #[test]
+    fn the_schedule_applies_and_a_rule_is_refused_once_the_game_has_begun() {
+        let stored = campaign(FILE);
+        let edited_text = FILE
+            .replacen("[schedule]", "[schedule]\nreminder_hours = 7", 1)
+            .replacen("rules = [", "rules = [\"optional_missile_table\", ", 1);
+        let edited = campaign(&edited_text);
+        let found = changes(&stored, &edited, true);
+        let fields: Vec<(&str, bool)> = found
+            .iter()
+            .map(|c| (c.field.as_str(), c.verdict == Verdict::Applied))
+            .collect();
+        assert_eq!(
+            fields,
+            [("rules", false), ("schedule.reminder_hours", true)],
+            "{found:?}"
+        );
+        assert_eq!(
+            (found[1].before.as_str(), found[1].after.as_str()),
+            ("(none)", "7")
+        );
+        assert!(apply(&stored, &edited, &found).is_none());
+        // Before the game begins the rule applies too.
+        let found = changes(&stored, &edited, false);
+        let applied = apply(&stored, &edited, &found).expect("nothing refused");
+        assert!(applied.rules.is_on("optional_missile_table"));
+        assert_eq!(applied.schedule, edited.schedule);
+    }
+
+    #[test]
+    fn a_seats_team_changes_by_an_edit_and_its_address_does_not() {
+        let stored = campaign(FILE);
+        let with_team = FILE.replacen(
+            "email = \"ann@demo.realmgm.test\"",
+            "email = \"ann@demo.realmgm.test\"\nteam = [\"ann2@demo.realmgm.test\"]",
+            1,
+        );
+        let edited = campaign(&with_team);
+        let found = changes(&stored, &edited, true);
+        assert!(
+            found.iter().all(|c| c.verdict == Verdict::Applied),
+            "{found:?}"
+        );
+        let applied = apply(&stored, &edited, &found).unwrap();
+        assert_eq!(
+            applied.players[0].team[0].as_str(),
+            "ann2@demo.realmgm.test"
+        );
+        let moved = with_team.replacen("ann@demo", "anne@demo", 1);
+        let found = changes(&stored, &campaign(&moved), true);
+        assert!(matches!(found[0].verdict, Verdict::Kept(_)), "{found:?}");
+        let kept = apply(&stored, &campaign(&moved), &found).unwrap();
+        assert_eq!(kept.players[0].email.as_str(), "ann@demo.realmgm.test");
+    }
+
+    #[test]
+    fn a_changed_seat_reads_as_words_not_as_json() {
+        let stored = campaign(FILE);
+        let moved = FILE.replacen("ann@demo", "anne@demo", 1);
+        let found = changes(&stored, &campaign(&moved), true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].field, "players.Ann");
+        assert_eq!(found[0].before, "ann@demo.realmgm.test, Amazon");
+        assert_eq!(found[0].after, "anne@demo.realmgm.test, Amazon");
+    }
+
+    #[test]
+    fn an_unchanged_file_changes_nothing() {
+        let stored = campaign(FILE);
+        assert!(changes(&stored, &campaign(FILE), true).is_empty());
+    }
+}
