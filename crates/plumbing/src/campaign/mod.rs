@@ -6,7 +6,8 @@
 //! checks what serde cannot (unknown game or toggle, duplicate players,
 //! exclusive toggles, a season without the seasons rule), again naming the
 //! line. Game-specific knowledge comes only through [`crate::game::Game`],
-//! found in the [`Games`] the caller passes. The BIMR3 rule set this supports is the BIMR3 rules.
+//! found in the [`Games`] the caller passes. The BIMR3 rule set this
+//! supports is the BIMR3 rules.
 
 pub mod edit;
 mod email;
