@@ -1,9 +1,16 @@
-//! The guard of the engine's layering: every module of `src/` belongs to a
-//! layer, and a module uses only modules of its own layer or of the layers
-//! below. Knowledge flows one way, so a change to a rule touches what is
-//! above it and never what is below. ARCHITECTURE.md shows the same order.
-//! Inside a layer the files import each other one way too, but for the
-//! loops listed in `LOOPS`, each with the reason it stays.
+//! The guard of the engine's layering: every module of the engine's crates
+//! belongs to a layer, and a module uses only modules of its own layer or of
+//! the layers below. Knowledge flows one way, so a change to a rule touches
+//! what is above it and never what is below. ARCHITECTURE.md shows the same
+//! order. Inside a layer the files import each other one way too, but for
+//! the loops listed in `LOOPS`, each with the reason it stays.
+//!
+//! The engine is three crates cut along the layers (`CRATES`); each
+//! re-exports the modules of the crates below under their own names, so a
+//! path reads `crate::data::...` in all three and their sources are read
+//! here as one module tree. The compiler holds the cuts between the crates;
+//! this guard holds the layers inside each crate, and checks the cuts
+//! follow the layers.
 //!
 //! The check reads whole source files as text, without comments and test
 //! code (files named `tests.rs`, `*_tests.rs` or `test_*.rs`, modules
@@ -14,7 +21,7 @@
 //! that defines it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[path = "../../../tests/support/source_code.rs"]
 mod source_code;
@@ -111,6 +118,11 @@ const LOOPS: &[Loop] = &[
     },
 ];
 
+/// The engine's crates, lowest first: their folders beside this crate's
+/// (this crate is the last). Each holds a run of layers above the runs of
+/// the crates before it.
+const CRATES: &[&str] = &["mr-base", "mr-combat", "magic-realm"];
+
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|names| names.contains(&module))
 }
@@ -134,7 +146,7 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// The module path of a file under this crate's `src/` (`magic/colour.rs` →
+/// The module path of a file under its crate's `src/` (`magic/colour.rs` →
 /// `["magic", "colour"]`, `state/mod.rs` → `["state"]`, `lib.rs` → `[]`).
 fn module_path(relative: &str) -> Vec<String> {
     let mut parts: Vec<String> = relative.split('/').map(str::to_string).collect();
@@ -445,23 +457,56 @@ fn strongly_connected(edges: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
     walk.components
 }
 
-/// The engine's source files under `src/`, test files and the modules
-/// declared for tests left out: each path under `src/` with its text.
+/// The `src/` folder of the engine crate `name`.
+fn src_of(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(name)
+        .join("src")
+}
+
+/// The source files of every engine crate, test files and the modules
+/// declared for tests left out: each path under its crate's `src/` (one
+/// module tree, as the re-exports make it) with its text.
 fn engine_sources() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let files = source_code::library_files(&root);
-    assert!(files.len() > 100, "read {} files", files.len());
-    files
-        .into_iter()
-        .map(|(file, text)| {
+    let mut sources = Vec::new();
+    for name in CRATES {
+        let root = src_of(name);
+        let files = source_code::library_files(&root);
+        assert!(files.len() > 10, "read {} files of {name}", files.len());
+        sources.extend(files.into_iter().map(|(file, text)| {
             let relative = file
                 .strip_prefix(&root)
                 .unwrap_or(&file)
                 .to_string_lossy()
                 .replace('\\', "/");
             (relative, text)
+        }));
+    }
+    sources
+}
+
+/// The top modules of the engine crate `name`: the files and folders of
+/// its `src/` but the crate root, this guard, the test fixtures and the
+/// modules of tests.
+fn top_modules(name: &str) -> Vec<String> {
+    let mut modules: Vec<String> = std::fs::read_dir(src_of(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .flatten()
+        .map(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
         })
-        .collect()
+        .filter(|module| {
+            !["lib", "layers", "test_support"].contains(&module.as_str())
+                && !module.ends_with("_tests")
+        })
+        .collect();
+    modules.sort();
+    modules
 }
 
 #[test]
@@ -502,20 +547,40 @@ fn no_import_loop_but_the_listed_ones() {
 
 #[test]
 fn every_top_module_has_a_layer() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for entry in std::fs::read_dir(&root).unwrap().flatten() {
-        let name = entry
-            .file_name()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
-        if ["lib", "layers", "test_support"].contains(&name.as_str()) {
-            continue;
+    for name in CRATES {
+        for module in top_modules(name) {
+            assert!(
+                layer(&module).is_some(),
+                "{name}: {module} is in no layer; add it to LAYERS"
+            );
         }
-        assert!(
-            layer(&name).is_some(),
-            "{name} is in no layer; add it to LAYERS"
-        );
+    }
+}
+
+/// The cuts between the crates follow the layers: every module of a crate
+/// is in a higher layer than every module of the crates below it, so the
+/// compiler, which refuses a lower crate's use of a higher one, refuses only
+/// wrong-way uses.
+#[test]
+fn each_crate_holds_layers_above_those_of_the_crates_below() {
+    let mut highest_below: Option<(usize, String)> = None;
+    for name in CRATES {
+        let mut held: Vec<(usize, String)> = top_modules(name)
+            .into_iter()
+            .filter_map(|module| Some((layer(&module)?, module)))
+            .collect();
+        held.sort();
+        let (Some(lowest), Some(highest)) = (held.first(), held.last()) else {
+            panic!("{name} holds no module of a layer");
+        };
+        if let Some((top, module)) = &highest_below {
+            assert!(
+                lowest.0 > *top,
+                "{name} holds {}, which is not above {module} in a crate below",
+                lowest.1
+            );
+        }
+        highest_below = Some(highest.clone());
     }
 }
 

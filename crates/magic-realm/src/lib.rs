@@ -6,23 +6,27 @@
 //! new game's `state` from a seed.
 //! The rules engine modules (board, setup, day, combat, magic) build on it and
 //! stay pure: state + orders + dice in, state + events out, no I/O.
+//!
+//! The engine is three crates along its layers: `realmgm-mr-base` (data up
+//! to setup), `realmgm-mr-combat` (combat and orders) and this one (the day,
+//! reports and the game). Their modules are re-exported here under their
+//! own names, so `crate::data::...` and `realmgm_magic_realm::combat::...`
+//! read as in one crate; an edit to the day rebuilds only this crate.
 
-pub mod abilities;
-pub mod board;
-pub mod combat;
-pub mod data;
+pub use realmgm_mr_base::{abilities, board, data, magic, rules, setup, state, tables};
+pub use realmgm_mr_combat::{combat, orders};
+
 pub mod day;
 pub mod game;
-#[cfg(test)]
-mod layers;
-pub mod magic;
-pub mod orders;
 pub mod report;
 pub mod round_prompts;
-pub mod rules;
-pub mod setup;
-pub mod state;
-pub mod tables;
+
+#[cfg(test)]
+mod combat_spell_tests;
+#[cfg(test)]
+mod layers;
+#[cfg(test)]
+mod magic_tests;
 /// Ready-made games for tests, here and in the application's.
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;

@@ -8,8 +8,8 @@ use crate::test_support::data;
 use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::game::Rules;
 
-use super::cast::{CastRequest, cast};
-use super::effect::SpellEffect;
+use crate::magic::cast::{CastRequest, cast};
+use crate::magic::effect::SpellEffect;
 use crate::state::magic::{Aim, CastWith};
 
 /// Everyone into the clearing of character 0.

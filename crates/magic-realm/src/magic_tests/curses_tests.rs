@@ -10,8 +10,8 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::game::Rules;
 
-use super::curses;
-use super::events::MagicEvent;
+use crate::magic::curses;
+use crate::magic::events::MagicEvent;
 use crate::state::magic::Aim;
 
 use super::test_fixtures::{cast_ok, caster, read, request};

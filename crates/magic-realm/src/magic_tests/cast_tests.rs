@@ -12,11 +12,11 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
-use super::MagicError;
-use super::cast::{CastRequest, cast, check};
-use super::effect::SpellEffect;
-use super::events::MagicEvent;
-use super::{enchant, expiry, spells};
+use crate::magic::MagicError;
+use crate::magic::cast::{CastRequest, cast, check};
+use crate::magic::effect::SpellEffect;
+use crate::magic::events::MagicEvent;
+use crate::magic::{enchant, expiry, spells};
 use crate::state::magic::{Aim, CastWith};
 
 use super::test_fixtures::{cast_ok, caster, forced, me, request, together, who, with_book};
@@ -165,7 +165,7 @@ fn witchs_brew_makes_type_ii_chits_count_as_type_iv() {
         &mut Dice::new(1, 1),
     );
     assert_eq!(
-        super::cast::effective_type(&state, data(), 0, 1),
+        crate::magic::cast::effective_type(&state, data(), 0, 1),
         Some(crate::data::terms::MagicType::IV)
     );
 }
@@ -383,7 +383,7 @@ fn targeting_an_individual_unhides_the_caster_and_a_bad_target_fatigues_the_chit
         Err(MagicError::BadTarget { .. })
     ));
     assert_eq!(
-        super::cast::fizzle(&mut state, &bad).as_deref(),
+        crate::magic::cast::fizzle(&mut state, &bad).as_deref(),
         Some("MAGIC V2*")
     );
     assert_eq!(
@@ -409,7 +409,7 @@ fn an_alert_phase_prepares_a_magic_chit_that_casts_at_speed_zero() {
     let mut state = day.state;
     assert!(state.characters[0].chits[0].prepared);
     let req = request(0, "Curse", vec![who("Amazon")], 14);
-    assert_eq!(super::cast::speed(&state, &req), 0);
+    assert_eq!(crate::magic::cast::speed(&state, &req), 0);
     // Unused, it fatigues at the end of combat.
     let here = state.characters[0].position.clone();
     expiry::end_of_combat(&mut state, &here);
@@ -430,8 +430,8 @@ fn protection_from_magic_ends_with_the_combat() {
         &request(0, "Protection from Magic", vec![who("Amazon")], 28),
         &mut Dice::new(1, 1),
     );
-    assert!(super::cast::shielded(&state, &who("Amazon")).is_some());
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_some());
     let here = state.characters[0].position.clone();
     expiry::end_of_combat(&mut state, &here);
-    assert!(super::cast::shielded(&state, &who("Amazon")).is_none());
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
 }

@@ -11,9 +11,9 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
-use super::cast::check;
-use super::colour::{ColourSource, colours_present, sources_present};
-use super::effect::SpellEffect;
+use crate::magic::cast::check;
+use crate::magic::colour::{ColourSource, colours_present, sources_present};
+use crate::magic::effect::SpellEffect;
 
 use super::test_fixtures::{cast_ok, caster, me, request, together};
 

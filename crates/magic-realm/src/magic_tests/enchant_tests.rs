@@ -13,9 +13,9 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
-use super::colour::colours_present;
-use super::enchant;
-use super::events::MagicEvent;
+use crate::magic::colour::colours_present;
+use crate::magic::enchant;
+use crate::magic::events::MagicEvent;
 
 fn spell_phase(
     state: &mut MrState,

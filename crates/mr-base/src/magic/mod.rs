@@ -9,31 +9,17 @@
 
 pub mod aims;
 pub mod cast;
-#[cfg(test)]
-mod cast_tests;
 pub mod choose;
 pub mod colour;
-#[cfg(test)]
-mod colour_tests;
 pub mod curses;
-#[cfg(test)]
-mod curses_tests;
 pub mod effect;
 pub mod enchant;
-#[cfg(test)]
-mod enchant_tests;
 pub mod error;
 pub mod events;
 pub mod expiry;
 pub mod influence;
 pub mod prepare;
 pub mod spellbook;
-#[cfg(test)]
-mod spellbook_tests;
 pub mod spells;
-#[cfg(test)]
-mod spells_tests;
-#[cfg(test)]
-mod test_fixtures;
 
 pub use error::MagicError;

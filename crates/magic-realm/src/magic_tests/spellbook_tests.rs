@@ -9,8 +9,8 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{Rules, Seat};
 
-use super::events::MagicEvent;
-use super::{curses, spellbook};
+use crate::magic::events::MagicEvent;
+use crate::magic::{curses, spellbook};
 
 use super::test_fixtures::{read, with_book};
 

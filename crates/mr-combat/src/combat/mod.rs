@@ -39,6 +39,4 @@ pub use battle::{Battle, CombatRules, Step};
 pub use decisions::{Action, Answer, Decision, Stage};
 pub use tactics::Tactics;
 #[cfg(test)]
-mod spell_tests;
-#[cfg(test)]
 mod tests;

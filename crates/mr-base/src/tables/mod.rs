@@ -201,7 +201,7 @@ impl<R: fmt::Display> TableRoll<R> {
 
 /// Write a small whole number (a face, a total, a row) without the
 /// formatting machinery: every combat roll's line has several.
-pub(crate) fn push_number(out: &mut String, n: i16) {
+pub fn push_number(out: &mut String, n: i16) {
     if n < 0 {
         out.push('-');
     }

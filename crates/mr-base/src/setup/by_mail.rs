@@ -740,7 +740,7 @@ fn none_or_list(items: &[String]) -> String {
 }
 
 /// `Key: value` lines by lower-case key; later lines win.
-pub(crate) fn key_lines(text: &str) -> BTreeMap<String, String> {
+pub fn key_lines(text: &str) -> BTreeMap<String, String> {
     text.lines()
         .filter_map(|line| line.split_once(':'))
         .map(|(key, value)| (key.trim().to_lowercase(), value.trim().to_string()))
@@ -920,7 +920,13 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, SetupRefused
     Ok(Placement::new(&tile.code, Hex::new(*q, *r), rotation))
 }
 
-pub(crate) fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
+/// Read a `Victory:` line (`GT 1, F 2, G 2`) into the requirements; the
+/// points must add up to `needed`.
+///
+/// # Errors
+/// A part without a category and points, an unknown category, or a total
+/// other than `needed`.
+pub fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
     let mut victory = VictoryRequirements::default();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, points) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
@@ -990,7 +996,13 @@ fn list(text: Option<&String>) -> Vec<String> {
     .unwrap_or_default()
 }
 
-pub(crate) fn read_spells(
+/// Read a `Spells:` line into the learnable spells the character may
+/// start with, as many as the character's card records.
+///
+/// # Errors
+/// Every problem with the line: a spell that is not learnable, named
+/// twice, of a type the character may not learn, or a wrong count.
+pub fn read_spells(
     character: &Character,
     text: Option<&String>,
     data: &GameData,

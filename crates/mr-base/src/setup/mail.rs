@@ -12,7 +12,8 @@ use crate::state::VICTORY_POINTS_PER_MONTH;
 /// A Magic Realm setup by mail in progress, with the game data it is
 /// checked against.
 pub struct MailedSetup {
-    pub(crate) record: by_mail::SetupByMail,
+    /// What the players chose so far, which the game sets the new game up from.
+    pub record: by_mail::SetupByMail,
     data: &'static GameData,
 }
 

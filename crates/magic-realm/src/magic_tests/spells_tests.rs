@@ -11,9 +11,9 @@ use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::game::Rules;
 
-use super::cast::{CastRequest, cast, check};
-use super::effect::SpellEffect;
-use super::{curses, expiry};
+use crate::magic::cast::{CastRequest, cast, check};
+use crate::magic::effect::SpellEffect;
+use crate::magic::{curses, expiry};
 use crate::state::magic::{Aim, CastWith};
 
 use super::test_fixtures::{cast_ok, caster, forced, me, request, together, who};
@@ -432,13 +432,13 @@ fn whistle_for_monsters_brings_a_sound_chit_and_peace_with_nature_quiets_them() 
     assert!(!state.map_chits[&tile].iter().any(|c| c.name == chit));
 
     caster(&mut state, 0, "VII", "Peace with Nature");
-    assert!(!super::influence::peace_with_nature(&state, 0));
+    assert!(!crate::magic::influence::peace_with_nature(&state, 0));
     cast_ok(
         &mut state,
         &request(0, "Peace with Nature", vec![who("Magician")], 28),
         &mut Dice::new(1, 1),
     );
-    assert!(super::influence::peace_with_nature(&state, 0));
+    assert!(crate::magic::influence::peace_with_nature(&state, 0));
 }
 
 #[test]
@@ -617,9 +617,9 @@ fn premonition_lets_its_target_choose_his_turn() {
     let mut state = game(&["Amazon", "Black Knight", "Dwarf", "Magician"]);
     caster(&mut state, 3, "VII", "Premonition");
     let req = request(3, "Premonition", vec![who("Magician")], 14);
-    assert!(!super::influence::premonition(&state, 3));
+    assert!(!crate::magic::influence::premonition(&state, 3));
     cast_ok(&mut state, &req, &mut Dice::new(1, 1));
-    assert!(super::influence::premonition(&state, 3));
+    assert!(crate::magic::influence::premonition(&state, 3));
     let orders: std::collections::BTreeMap<String, crate::orders::DayOrders> =
         ["p0", "p1", "p2", "p3"]
             .iter()
