@@ -56,7 +56,19 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         .map(|s| (s.player, s.secret))
         .collect();
     let mail_root = dir.join("mail");
-    let inbox = Maildir::create(mail_root.join("inbox"))?;
+    // The campaign's own folders, so `realmgm daemon` run on this database
+    // afterwards reads and writes the same ones and the game plays on.
+    let folders = campaign
+        .mail
+        .clone()
+        .map(|mail| mail.anchored_at(dir))
+        .context("the demo campaign names its mail folders")?;
+    let (Some(inbox_path), Some(outbox_path)) = (folders.maildir_in, folders.maildir_out) else {
+        bail!("the demo campaign names no maildir_in or maildir_out");
+    };
+    let (inbox_path, outbox_path) = (PathBuf::from(inbox_path), PathBuf::from(outbox_path));
+    let inbox = Maildir::create(&inbox_path)?;
+    Maildir::create(&outbox_path)?;
     let mailboxes = LocalMailboxes::new(&mail_root);
     let mut daemon = Daemon::new(store);
     daemon.turns().check_turn(&campaign.name, now)?;
@@ -76,9 +88,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             let body = format!("Password: {}\n{orders}", secrets[&player.name]);
             inbox.deliver(&player_mail(&campaign, player.email.as_str(), day, &body))?;
         }
-        daemon
-            .mail_in()
-            .poll_maildir(&mail_root.join("inbox"), now)?;
+        daemon.mail_in().poll_maildir(&inbox_path, now)?;
         daemon.mail_in().handle_stored(now)?;
         now += 60;
         let done = daemon.turns().check_turn(&campaign.name, now)?;
@@ -126,8 +136,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         ));
     }
     summary.push_str(&format!(
-        "  (orders went to the daemon's inbox {})\n",
-        mail_root.join("inbox").display()
+        "  (orders went to the campaign's inbox {})\n",
+        inbox_path.display()
     ));
     // After `cargo run` realmgm is not on the PATH: name the binary that
     // ran, so the command works as printed.
@@ -135,9 +145,16 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         .map_or_else(|_| "realmgm".to_string(), |path| path.display().to_string());
     summary.push_str(&format!(
         "Look around with `{binary} gm --db {} --campaign {} status` or `log`\n\
-         (`cargo install --path .` puts `realmgm` on your PATH).",
+         (`cargo install --path .` puts `realmgm` on your PATH).\n\
+         Play on by hand: put a player's mail in {inbox}/new (From: his address, Subject: [{}] orders,\n\
+         the Password: line of his mails in {inbox}/cur, then his orders), run\n\
+         `{binary} daemon --db {} --once`, and read the answers in {}/new.",
         db_path.display(),
-        campaign.name
+        campaign.name,
+        campaign.name,
+        db_path.display(),
+        outbox_path.display(),
+        inbox = inbox_path.display(),
     ));
     super::emit(summary)
 }
