@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::packed::{PackedBytes, PackedText, UnpackedText};
 use super::{MailAttachment, Store, StoreError};
-use crate::game::{GameState, text_hash};
+use crate::game::{Event, GameState, GameValue, text_hash};
 
 /// The state of a campaign at the end of a day (day 0: after setup).
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,8 @@ pub struct DaySnapshot {
 pub struct StoredEvent {
     /// Position within the day, from 1.
     pub seq: u32,
-    pub event: Value,
+    /// The game's event, as JSON.
+    pub event: GameValue,
     /// The players who may read it; the GM reads everything.
     pub observers: Vec<String>,
 }
@@ -184,7 +185,7 @@ impl<S: Deref<Target = Store>> Days<S> {
             };
             events.push(StoredEvent {
                 seq,
-                event: serde_json::from_str(&event).map_err(corrupt)?,
+                event: GameValue::from_canonical_text(&event).map_err(corrupt)?,
                 observers: serde_json::from_str(&observers).map_err(corrupt)?,
             });
         }
@@ -314,7 +315,10 @@ impl<S: DerefMut<Target = Store>> Days<S> {
         }
     }
 
-    /// Append events to `day`, numbering them after those already stored.
+    /// Append events to `day`, numbering them after those already stored:
+    /// each body in its canonical text (written here, at the store's edge,
+    /// from the game's typed event), who saw it as a list
+    /// ([`crate::game::Observers::to_list`]).
     ///
     /// # Errors
     /// No such campaign.
@@ -322,7 +326,7 @@ impl<S: DerefMut<Target = Store>> Days<S> {
         &mut self,
         campaign: &str,
         day: u32,
-        events: &[(Value, Vec<String>)],
+        events: &[Event],
     ) -> Result<(), StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let tx = self.store.conn.savepoint()?;
@@ -331,12 +335,18 @@ impl<S: DerefMut<Target = Store>> Days<S> {
             params![campaign_id, day],
             |row| row.get(0),
         )?;
-        for (seq, (event, observers)) in (last + 1..).zip(events) {
-            let observers = Value::from(observers.clone()).to_string();
+        for (seq, event) in (last + 1..).zip(events) {
+            let observers = Value::from(event.observers.to_list()).to_string();
             tx.execute(
                 "INSERT INTO events (campaign_id, day, seq, event_json, observers_json) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![campaign_id, day, seq, event.to_string(), observers],
+                params![
+                    campaign_id,
+                    day,
+                    seq,
+                    event.body.canonical_text(),
+                    observers
+                ],
             )?;
         }
         tx.commit()?;
@@ -697,13 +707,13 @@ mod tests {
     fn events_are_numbered_in_order_across_appends() {
         let (mut store, _) = store_with_bimr3();
         let everyone: Vec<String> = vec!["Erin".into(), "Frank".into()];
+        let event = |body, observers: &[String]| Event {
+            observers: crate::game::Observers::from_list(observers),
+            body: GameValue::new(body),
+        };
         store
             .days_mut()
-            .append_events(
-                "BIMR3",
-                1,
-                &[(json!({"monster_roll": 3}), everyone.clone())],
-            )
+            .append_events("BIMR3", 1, &[event(json!({"monster_roll": 3}), &everyone)])
             .unwrap();
         store
             .days_mut()
@@ -711,8 +721,8 @@ mod tests {
                 "BIMR3",
                 1,
                 &[
-                    (json!({"hide": "ok"}), vec!["Erin".into()]),
-                    (json!({"x": 1}), vec![]),
+                    event(json!({"hide": "ok"}), &["Erin".into()]),
+                    event(json!({"x": 1}), &[]),
                 ],
             )
             .unwrap();
@@ -720,7 +730,7 @@ mod tests {
         let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3]);
         assert_eq!(events[0].observers, everyone);
-        assert_eq!(events[1].event, json!({"hide": "ok"}));
+        assert_eq!(events[1].event.json(), &json!({"hide": "ok"}));
         assert!(store.days().events("BIMR3", 2).unwrap().is_empty());
     }
 }

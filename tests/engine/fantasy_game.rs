@@ -74,7 +74,7 @@ fn bodies(result: &TurnResult) -> Vec<Happening> {
     result
         .events
         .iter()
-        .map(|e| serde_json::from_value(e.body.clone()).expect("a Fantasy Realms event"))
+        .map(|e| serde_json::from_value(e.body.json().clone()).expect("a Fantasy Realms event"))
         .collect()
 }
 
