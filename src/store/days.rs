@@ -81,21 +81,34 @@ impl<S: Deref<Target = Store>> Days<S> {
     pub fn load(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare_cached(
-            "SELECT state_json, state_hash, created FROM game_days \
+            "SELECT day, state_json, state_hash, created FROM game_days \
              WHERE campaign_id = ?1 AND day = ?2",
         )?;
         let mut rows = statement.query(params![campaign_id, day])?;
-        let Some(row) = rows.next()? else {
-            return Ok(None);
-        };
-        let hash: String = row.get(1)?;
-        let created: i64 = row.get(2)?;
+        match rows.next()? {
+            Some(row) => self.snapshot(campaign, campaign_id, row).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The state a `game_days` row (day, text, hash, created) holds: the
+    /// one already known when the row holds its very text ([`Days::load`]),
+    /// else read from the text; either way checked against the row's hash.
+    fn snapshot(
+        &self,
+        campaign: &str,
+        campaign_id: i64,
+        row: &rusqlite::Row<'_>,
+    ) -> Result<DaySnapshot, StoreError> {
+        let day: u32 = row.get(0)?;
+        let hash: String = row.get(2)?;
+        let created: i64 = row.get(3)?;
         let mismatch = || StoreError::StateMismatch {
             campaign: campaign.to_string(),
             day,
         };
         // Borrowed from SQLite: the cached path copies nothing.
-        let text = row.get_ref(0)?.as_bytes().map_err(|_| mismatch())?;
+        let text = row.get_ref(1)?.as_bytes().map_err(|_| mismatch())?;
         let (state, fresh) = match self.store.states.get(campaign_id, day, text) {
             Some(known) => (known, false),
             None => {
@@ -126,12 +139,12 @@ impl<S: Deref<Target = Store>> Days<S> {
         if fresh {
             self.store.states.keep(campaign_id, day, &state);
         }
-        Ok(Some(DaySnapshot {
+        Ok(DaySnapshot {
             day,
             state,
             hash,
             created,
-        }))
+        })
     }
 
     /// The highest saved day, if any, without reading its state (a
@@ -153,8 +166,15 @@ impl<S: Deref<Target = Store>> Days<S> {
     /// # Errors
     /// As [`Days::load`].
     pub fn latest(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
-        match self.latest_number(campaign)? {
-            Some(day) => self.load(campaign, day),
+        // One query: the daemon asks this for every orders mail.
+        let campaign_id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare_cached(
+            "SELECT day, state_json, state_hash, created FROM game_days \
+             WHERE campaign_id = ?1 ORDER BY day DESC LIMIT 1",
+        )?;
+        let mut rows = statement.query(params![campaign_id])?;
+        match rows.next()? {
+            Some(row) => self.snapshot(campaign, campaign_id, row).map(Some),
             None => Ok(None),
         }
     }
@@ -273,18 +293,22 @@ impl<S: DerefMut<Target = Store>> Days<S> {
     ) -> Result<String, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let hash = state.hash();
-        let stored: Option<(String, bool)> = self
+        // The text is handed to SQLite only to write it, or to compare it
+        // with a row saved under the same hash (a re-run): the daemon
+        // saves every day, and the text is tens of kilobytes.
+        let stored: Option<String> = self
             .store
             .conn
-            .query_row(
-                "SELECT state_hash, state_json = ?3 FROM game_days \
-                 WHERE campaign_id = ?1 AND day = ?2",
-                params![campaign_id, day, state.canonical_text()],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
+            .prepare_cached("SELECT state_hash FROM game_days WHERE campaign_id = ?1 AND day = ?2")?
+            .query_row(params![campaign_id, day], |row| row.get(0))
             .optional()?;
         match stored {
-            Some((stored, same_text)) if stored == hash => {
+            Some(stored) if stored == hash => {
+                let same_text: bool = self.store.conn.query_row(
+                    "SELECT state_json = ?3 FROM game_days WHERE campaign_id = ?1 AND day = ?2",
+                    params![campaign_id, day, state.canonical_text()],
+                    |row| row.get(0),
+                )?;
                 if same_text {
                     Ok(hash)
                 } else {
@@ -296,17 +320,19 @@ impl<S: DerefMut<Target = Store>> Days<S> {
                     })
                 }
             }
-            Some((stored, _)) => Err(StoreError::DayConflict {
+            Some(stored) => Err(StoreError::DayConflict {
                 campaign: campaign.to_string(),
                 day,
                 stored,
             }),
             None => {
-                self.store.conn.execute(
-                    "INSERT INTO game_days (campaign_id, day, state_json, state_hash, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![campaign_id, day, state.canonical_text(), hash, now],
-                )?;
+                self.store
+                    .conn
+                    .prepare_cached(
+                        "INSERT INTO game_days (campaign_id, day, state_json, state_hash, \
+                         created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    )?
+                    .execute(params![campaign_id, day, state.canonical_text(), hash, now])?;
                 // The next turn starts from this state: keep it with the
                 // game's reading the engine left in it.
                 self.store.states.keep(campaign_id, day, state);

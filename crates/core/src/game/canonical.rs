@@ -35,6 +35,8 @@ struct Entry {
     start: usize,
     key_end: usize,
     end: usize,
+    /// Whether the key holds an escape, so must be unescaped to compare.
+    escaped: bool,
 }
 
 /// An object being written: where its entries start, and whether they came
@@ -66,13 +68,12 @@ struct SortingFormatter {
 fn key<'a>(out: &'a [u8], entry: &Entry) -> std::borrow::Cow<'a, [u8]> {
     // The key is quoted: `"…"` from `start` to `key_end`.
     let quoted = &out[entry.start..entry.key_end];
-    let inner = &quoted[1..quoted.len() - 1];
-    if inner.contains(&b'\\') {
+    if entry.escaped {
         let text: String =
             serde_json::from_slice(quoted).expect("serde_json reads back the key it escaped");
         std::borrow::Cow::Owned(text.into_bytes())
     } else {
-        std::borrow::Cow::Borrowed(inner)
+        std::borrow::Cow::Borrowed(&quoted[1..quoted.len() - 1])
     }
 }
 
@@ -211,6 +212,7 @@ impl Formatter for &mut SortingFormatter {
                 start,
                 key_end: start,
                 end: start,
+                escaped: false,
             });
         self.in_key = true;
         Ok(())
@@ -221,7 +223,9 @@ impl Formatter for &mut SortingFormatter {
         let key_end = self.out.len();
         let open = self.open.last_mut().expect("a key stands in an object");
         let n = open.entries.len();
-        open.entries[n - 1].key_end = key_end;
+        let this = &mut open.entries[n - 1];
+        this.key_end = key_end;
+        this.escaped = self.out[this.start..key_end].contains(&b'\\');
         if open.sorted && n > 1 {
             let (before, this) = (&open.entries[n - 2], &open.entries[n - 1]);
             // Equal keys are not in order either: the tree keeps one.
