@@ -173,7 +173,9 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
 /// from the store, and who is still awaited is asked, as for every orders
 /// mail; each day loads the pending state, admits seats, applies (no)
 /// rulings, resolves the day from the accepted orders and saves the new
-/// state.
+/// state. What the daemon does besides is left out, as reports and mail
+/// are: storing each orders mail and reading the accepted orders back
+/// from the store, and storing the day's events and run hashes.
 fn month_on_the_daemons_path(
     data: &GameData,
     rules: &Rules,

@@ -9,6 +9,8 @@
 //! [`Formatter`] that writes compactly into its own buffer and, as each
 //! object ends, puts its entries in key order when they are not already.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io;
 
 use serde::Serialize;
@@ -61,6 +63,8 @@ struct SortingFormatter {
     in_key: bool,
     /// The sorted entries of the object being closed, reused.
     scratch: Vec<u8>,
+    /// The quoted keys of the object being closed, in written order, reused.
+    shape: Vec<u8>,
 }
 
 /// The key of an entry as `serde_json::Map` compares it: the unescaped text
@@ -82,33 +86,73 @@ fn out_of_range() -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, "number out of range")
 }
 
+/// The most key sequences whose order is kept ([`ORDERS`]); beyond it all
+/// are forgotten (only a map with ever new keys written in no order, which
+/// no game state has, would get there).
+const MOST_ORDERS: usize = 4096;
+
+thread_local! {
+    /// For each sequence of quoted keys an unsorted object was written
+    /// with, the entries to write in order (the last of equal keys): a
+    /// struct writes its fields in the same order every time, so each of
+    /// its shapes is sorted once per thread, not once per object.
+    static ORDERS: RefCell<HashMap<Vec<u8>, Vec<usize>>> = RefCell::new(HashMap::new());
+}
+
+/// The entries of an object in key order, the last of equal keys kept as a
+/// map keeps it.
+fn key_order(out: &[u8], entries: &[Entry]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    // Stable: of equal keys the last written comes last.
+    order.sort_by(|&a, &b| key(out, &entries[a]).cmp(&key(out, &entries[b])));
+    let mut kept = Vec::with_capacity(order.len());
+    for (i, &this) in order.iter().enumerate() {
+        let repeated = order
+            .get(i + 1)
+            .is_some_and(|&next| key(out, &entries[next]) == key(out, &entries[this]));
+        if !repeated {
+            kept.push(this);
+        }
+    }
+    kept
+}
+
 impl SortingFormatter {
     /// Put the entries of the object that starts at `body` (just after its
-    /// `{`) in key order, the last of equal keys kept as a map keeps it.
-    fn sort(&mut self, body: usize, mut entries: Vec<Entry>) -> Vec<Entry> {
-        entries.sort_by(|a, b| key(&self.out, a).cmp(&key(&self.out, b)));
+    /// `{`) in key order ([`key_order`]).
+    fn sort(&mut self, body: usize, entries: &[Entry]) {
+        let mut shape = std::mem::take(&mut self.shape);
+        shape.clear();
+        for entry in entries {
+            shape.extend_from_slice(&self.out[entry.start..entry.key_end]);
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        let mut i = 0;
-        while i < entries.len() {
-            // Stable sort: of equal keys the last written comes last.
-            let mut last = i;
-            while last + 1 < entries.len()
-                && key(&self.out, &entries[last + 1]) == key(&self.out, &entries[i])
-            {
-                last += 1;
+        let out = &self.out;
+        let mut write = |order: &[usize]| {
+            for &i in order {
+                if !scratch.is_empty() {
+                    scratch.push(b',');
+                }
+                scratch.extend_from_slice(&out[entries[i].start..entries[i].end]);
             }
-            if !scratch.is_empty() {
-                scratch.push(b',');
+        };
+        ORDERS.with_borrow_mut(|orders| {
+            if let Some(order) = orders.get(&shape) {
+                write(order);
+                return;
             }
-            let entry = entries[last];
-            scratch.extend_from_slice(&self.out[entry.start..entry.end]);
-            i = last + 1;
-        }
+            let order = key_order(out, entries);
+            write(&order);
+            if orders.len() >= MOST_ORDERS {
+                orders.clear();
+            }
+            orders.insert(shape.clone(), order);
+        });
         self.out.truncate(body);
         self.out.extend_from_slice(&scratch);
         self.scratch = scratch;
-        entries
+        self.shape = shape;
     }
 }
 
@@ -189,8 +233,7 @@ impl Formatter for &mut SortingFormatter {
             sorted,
         } = self.open.pop().expect("an object ends after it began");
         if !sorted {
-            let body = entries[0].start;
-            entries = self.sort(body, entries);
+            self.sort(entries[0].start, &entries);
         }
         entries.clear();
         self.spare.push(entries);
