@@ -136,7 +136,7 @@ fn seats(data: &GameData) -> Vec<Seat> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{:02}", i + 1),
-            character: Some(c.name.clone()),
+            role: Some(c.name.clone()),
         })
         .collect()
 }
@@ -155,7 +155,7 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
         text.push_str(&format!(
             "[[players]]\nname = \"{0}\"\nemail = \"{0}@bench.test\"\ncharacter = \"{1}\"\n",
             seat.player,
-            seat.character.as_deref().unwrap_or_default()
+            seat.role.as_deref().unwrap_or_default()
         ));
     }
     let campaign = Campaign::parse("bench.toml", &text).expect("the campaign parses");

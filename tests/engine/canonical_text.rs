@@ -125,7 +125,7 @@ fn everyone() -> Vec<Seat> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{:02}", i + 1),
-            character: Some(c.name.clone()),
+            role: Some(c.name.clone()),
         })
         .collect()
 }
@@ -170,7 +170,7 @@ fn a_game_of_fantasy_realms_writes_as_the_tree_did() {
         .iter()
         .map(|p| Seat {
             player: (*p).to_string(),
-            character: None,
+            role: None,
         })
         .collect();
     let mut state = game

@@ -30,7 +30,7 @@ fn seats(names: &[&str]) -> Vec<Seat> {
         .iter()
         .map(|n| Seat {
             player: n.to_string(),
-            character: None,
+            role: None,
         })
         .collect()
 }

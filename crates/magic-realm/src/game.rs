@@ -452,7 +452,7 @@ impl Seats for MagicRealm {
             }
             // A player still choosing (by mail, `Character: NAME`) waits
             // outside the game; nobody waits for him.
-            let Some(wanted) = seat.character.as_deref() else {
+            let Some(wanted) = seat.role.as_deref() else {
                 continue;
             };
             let taken: Vec<&str> = mr.characters_in_play().collect();
@@ -494,10 +494,10 @@ impl Seats for MagicRealm {
     }
 
     fn plays(&self, state: &GameState, player: &str) -> bool {
-        self.character_of(state, player).is_some()
+        self.role_of(state, player).is_some()
     }
 
-    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
+    fn role_of(&self, state: &GameState, player: &str) -> Option<String> {
         let mr = read_state(state).ok()?;
         mr.characters
             .iter()
@@ -686,7 +686,7 @@ mod tests {
             .iter()
             .map(|(player, character)| Seat {
                 player: (*player).into(),
-                character: Some((*character).into()),
+                role: Some((*character).into()),
             })
             .collect();
         MagicRealm
@@ -734,7 +734,7 @@ mod tests {
     fn orders_are_checked_by_name_against_the_game_and_the_characters() {
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         let state = MagicRealm
             .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(7, 0))
@@ -798,7 +798,7 @@ mod tests {
     fn new_game_sets_up_the_seats_and_hashes_the_same_twice() {
         let seats = [Seat {
             player: "ann".into(),
-            character: Some("Dwarf".into()),
+            role: Some("Dwarf".into()),
         }];
         let start = || {
             MagicRealm
@@ -865,7 +865,7 @@ mod tests {
     fn a_day_is_resolved_from_the_stored_orders() {
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         let rules = Rules::default();
         let state = MagicRealm

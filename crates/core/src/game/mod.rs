@@ -123,9 +123,11 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     pub player: String,
-    /// The character (Magic Realm) once chosen; games without characters
-    /// leave it empty.
-    pub character: Option<String>,
+    /// The part the player plays (Magic Realm: his character), once
+    /// chosen; a game whose players choose none leaves it empty. Serialised
+    /// as `character`, the name campaign files give it.
+    #[serde(rename = "character")]
+    pub role: Option<String>,
 }
 
 /// A GM's ruling as he wrote it (`give Gold Helmet to Amazon`), with the
@@ -976,7 +978,7 @@ pub trait Seats: Sync {
 
     /// The part `player` plays in `state` (Magic Realm: his character),
     /// for a game whose players choose one.
-    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
+    fn role_of(&self, _state: &GameState, _player: &str) -> Option<String> {
         None
     }
 
@@ -1110,6 +1112,20 @@ mod tests {
             GameState::new(serde_json::json!({"a": [1, 2], "b": 1})).hash()
         );
         assert_eq!(writes(), 1);
+    }
+
+    #[test]
+    fn a_seat_keeps_the_name_campaign_files_give_its_part() {
+        let seat = Seat {
+            player: "Ann".into(),
+            role: Some("Amazon".into()),
+        };
+        let json = serde_json::to_value(&seat).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"player": "Ann", "character": "Amazon"})
+        );
+        assert_eq!(serde_json::from_value::<Seat>(json).unwrap(), seat);
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct Tiles {
     /// place in `tiles`, the first tile for a name two share: every phase
     /// of every orders mail and of every day names a tile.
     #[serde(skip)]
-    by_folded_name: std::collections::HashMap<String, usize>,
+    by_folded_name: std::collections::BTreeMap<String, usize>,
 }
 
 /// One hex tile.
@@ -385,7 +385,7 @@ pub fn load() -> Result<Tiles, DataError> {
 pub fn parse(source: Source<'_>) -> Result<Tiles, DataError> {
     let file: TilesFile = source.parse(FILE)?;
     check(&file.tiles)?;
-    let mut by_folded_name = std::collections::HashMap::new();
+    let mut by_folded_name = std::collections::BTreeMap::new();
     for (place, tile) in file.tiles.iter().enumerate() {
         for name in tile.names() {
             by_folded_name.entry(suggest::fold(name)).or_insert(place);
