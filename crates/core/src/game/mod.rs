@@ -9,11 +9,13 @@
 //! offers only when it has them: [`Seats`] for late joiners, [`Calendar`]
 //! for months and seasons, [`RoundsByMail`] for turns that stop for
 //! answers, [`SetupByMail`] for choices made by mail before the first turn
-//! and [`PublicPages`]. State crosses the boundary as a [`GameState`], the
-//! game's typed state with its JSON made only when the store asks for it,
-//! so the store can keep one snapshot per day and hash it without knowing
-//! its shape; events carry who observed them ([`Observers`]), so a report
-//! is a projection of the events, never a second guess at visibility.
+//! and [`PublicPages`]. State crosses the boundary as a [`GameState`], and
+//! events, parsed orders and round answers as [`GameValue`]s: the game's
+//! typed values, written as JSON ([`canonical`]) only when the store saves
+//! them, so the store can keep one snapshot per day and hash it without
+//! knowing its shape; events carry who observed them ([`Observers`]), so a
+//! report is a projection of the events, never a second guess at
+//! visibility.
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
