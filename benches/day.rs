@@ -136,7 +136,7 @@ fn seats(data: &GameData) -> Vec<Seat> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{:02}", i + 1),
-            character: Some(c.name.clone()),
+            role: Some(c.name.clone()),
         })
         .collect()
 }
@@ -155,7 +155,7 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
         text.push_str(&format!(
             "[[players]]\nname = \"{0}\"\nemail = \"{0}@bench.test\"\ncharacter = \"{1}\"\n",
             seat.player,
-            seat.character.as_deref().unwrap_or_default()
+            seat.role.as_deref().unwrap_or_default()
         ));
     }
     let campaign =
@@ -174,7 +174,9 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
 /// from the store, and who is still awaited is asked, as for every orders
 /// mail; each day loads the pending state, admits seats, applies (no)
 /// rulings, resolves the day from the accepted orders and saves the new
-/// state.
+/// state. What the daemon does besides is left out, as reports and mail
+/// are: storing each orders mail and reading the accepted orders back
+/// from the store, and storing the day's events and run hashes.
 fn month_on_the_daemons_path(
     data: &GameData,
     rules: &Rules,

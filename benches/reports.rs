@@ -27,7 +27,7 @@ fn played(seed: u64, days: u32) -> (GameState, Vec<Event>, Vec<String>) {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{:02}", i + 1),
-            character: Some(c.name.clone()),
+            role: Some(c.name.clone()),
         })
         .collect();
     let mut state = MagicRealm

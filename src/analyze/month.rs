@@ -91,7 +91,7 @@ pub fn play(
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{}", i + 1),
-            character: Some(c.clone()),
+            role: Some(c.clone()),
         })
         .collect();
     // A campaign whose players build the board gets the board the seed

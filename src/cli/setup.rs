@@ -38,7 +38,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("player {}", i + 1),
-            character: Some(c.clone()),
+            role: Some(c.clone()),
         })
         .collect();
     let state = setup::new_game(

@@ -23,7 +23,7 @@ fn new_game(characters: &[&str], seed: u64) -> MrState {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{:02}", i + 1),
-            character: Some((*c).to_string()),
+            role: Some((*c).to_string()),
         })
         .collect();
     setup::new_game(

@@ -30,7 +30,7 @@ fn seats(names: &[&str]) -> Vec<Seat> {
         .iter()
         .map(|n| Seat {
             player: n.to_string(),
-            character: None,
+            role: None,
         })
         .collect()
 }
@@ -74,7 +74,7 @@ fn bodies(result: &TurnResult) -> Vec<Happening> {
     result
         .events
         .iter()
-        .map(|e| serde_json::from_value(e.body.clone()).expect("a Fantasy Realms event"))
+        .map(|e| serde_json::from_value(e.body.json().clone()).expect("a Fantasy Realms event"))
         .collect()
 }
 

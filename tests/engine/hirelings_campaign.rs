@@ -128,7 +128,7 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
         .iter()
         .map(|(p, c)| Seat {
             player: (*p).into(),
-            character: Some((*c).into()),
+            role: Some((*c).into()),
         })
         .collect();
     let start = MagicRealm

@@ -9,6 +9,7 @@ mod browser;
 mod report_support;
 
 mod battles;
+mod canonical_text;
 mod day_engine;
 mod fantasy_game;
 mod fantasy_scoring;

@@ -80,7 +80,7 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                 .collect();
             let everything = observed_by::<Happening>(&day.events, Reader::Gm).unwrap();
             for (_, happening) in &everything {
-                if let Happening::Search(e) = happening {
+                if let Happening::Search(e) = &**happening {
                     match e {
                         SearchEvent::DiscoveredSites { .. } => found[0] += 1,
                         SearchEvent::FoundRoutes { routes, .. } if !routes.is_empty() => {
@@ -99,7 +99,7 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                     .iter()
                     .filter(|e| e.observers.includes(&Reader::Player(&me.player)))
                 {
-                    seen.push_str(&event.body.to_string());
+                    seen.push_str(event.body.canonical_text());
                 }
                 let mine = serde_json::to_string(me).unwrap();
                 let knows = |name: &str| names(seen, name) || names(&mine, name);
@@ -157,7 +157,7 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                         character,
                         clearing,
                         ..
-                    }) = happening
+                    }) = &**happening
                     else {
                         continue;
                     };

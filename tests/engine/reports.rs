@@ -65,12 +65,12 @@ fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
         .enumerate()
         .map(|(i, c)| Seat {
             player: report_support::player(i),
-            character: Some((*c).to_string()),
+            role: Some((*c).to_string()),
         })
         .collect();
     seats.push(Seat {
         player: "P05".into(),
-        character: Some("Elf".into()),
+        role: Some("Elf".into()),
     });
     let state = MagicRealm
         .seats()

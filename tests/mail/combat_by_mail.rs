@@ -48,7 +48,7 @@ impl Table {
         let game = realmgm::games::GAMES.find("magic-realm").unwrap();
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         let rules = daemon.campaign("C1").unwrap().campaign.rules;
         let state = game

@@ -350,7 +350,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
         .iter()
         .map(|(name, _)| Seat {
             player: name.to_string(),
-            character: None,
+            role: None,
         })
         .collect();
     let stored = daemon.campaign(TAG).unwrap();
@@ -366,7 +366,7 @@ fn a_turn_decided_by_standing_orders_runs_at_once_and_the_game_ends() {
             .read_orders(&fresh, &Rules::default(), &player, ANN_ORDERS)
             .unwrap()
             .parsed;
-        seat["orders"] = parsed;
+        seat["orders"] = parsed.json().clone();
     }
     let state = GameState::new(json);
     assert_eq!(game.awaiting(&state).unwrap(), Vec::<String>::new());

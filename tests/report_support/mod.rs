@@ -36,7 +36,7 @@ pub fn play(seed: u64, characters: &[&str], days: u32) -> Vec<PlayedDay> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: player(i),
-            character: Some((*c).to_string()),
+            role: Some((*c).to_string()),
         })
         .collect();
     let mut state = MagicRealm

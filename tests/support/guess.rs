@@ -57,7 +57,7 @@ fn read(player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> 
         if lower == "crash the turn" {
             return Ok(AcceptedOrders {
                 canonical: "Crash the turn".into(),
-                parsed: json!({ "guess": null, "crash": true }),
+                parsed: json!({ "guess": null, "crash": true }).into(),
                 warnings,
             });
         }
@@ -103,7 +103,7 @@ fn read(player: &str, text: &str) -> Result<AcceptedOrders, Vec<OrdersProblem>> 
     let n = guess.unwrap_or_default();
     Ok(AcceptedOrders {
         canonical: format!("Guess: {n}"),
-        parsed: json!({ "guess": n }),
+        parsed: json!({ "guess": n }).into(),
         warnings,
     })
 }
@@ -138,17 +138,17 @@ fn resolve(
         .as_u64()
         .ok_or_else(|| anyhow::anyhow!("not a guess state"))?;
     let day = state.json()["day"].as_u64().unwrap_or(0) + 1;
-    if orders.values().any(|o| o.parsed["crash"] == true) {
+    if orders.values().any(|o| o.parsed.json()["crash"] == true) {
         panic!("a simulated bug in the engine");
     }
     let omen = dice.roll("day/omen", DiceCount::Two).result;
     let mut events = vec![Event {
         observers: Observers::Everyone,
-        body: json!({ "day": day, "guessers": orders.iter().filter(|(_, o)| !o.parsed["guess"].is_null()).map(|(p, _)| p.clone()).collect::<Vec<_>>(), "omen": omen, "flake": flake }),
+        body: json!({ "day": day, "guessers": orders.iter().filter(|(_, o)| !o.parsed.json()["guess"].is_null()).map(|(p, _)| p.clone()).collect::<Vec<_>>(), "omen": omen, "flake": flake }).into(),
     }];
     let mut winners = Vec::new();
     for (player, accepted) in orders {
-        let Some(guess) = accepted.parsed["guess"].as_u64() else {
+        let Some(guess) = accepted.parsed.json()["guess"].as_u64() else {
             continue;
         };
         let hint = match guess.cmp(&target) {
@@ -161,14 +161,14 @@ fn resolve(
         };
         events.push(Event {
             observers: Observers::Players([player.clone()].into()),
-            body: json!({ "player": player, "guess": guess, "hint": hint }),
+            body: json!({ "player": player, "guess": guess, "hint": hint }).into(),
         });
     }
     let finished = !winners.is_empty() || day >= MAX_DAYS;
     if finished {
         events.push(Event {
             observers: Observers::Everyone,
-            body: json!({ "game_over": true, "winners": winners, "target": target }),
+            body: json!({ "game_over": true, "winners": winners, "target": target }).into(),
         });
     }
     let mut next = state.json().clone();
@@ -188,7 +188,7 @@ fn report(state: &GameState, events: &[Event], reader: Reader<'_>) -> Report {
     let day = state.json()["day"].as_u64().unwrap_or(0);
     let mut text = String::new();
     for event in events.iter().filter(|e| e.observers.includes(&reader)) {
-        let body = &event.body;
+        let body = event.body.json();
         if let Some(guessers) = body["guessers"].as_array() {
             let names: Vec<&str> = guessers.iter().filter_map(Value::as_str).collect();
             text.push_str(&format!(
@@ -248,7 +248,7 @@ macro_rules! guess_game {
                 "no guess"
             }
             fn missing_orders(&self, _state: &GameState, _rules: &Rules, _player: &str) -> anyhow::Result<AcceptedOrders> {
-                Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }), warnings: Vec::new() })
+                Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }).into(), warnings: Vec::new() })
             }
             fn resolve_turn(&self, state: &GameState, turn: &Turn<'_>, dice: &mut Dice) -> anyhow::Result<TurnStep> {
                 resolve(state, turn.orders, dice, $flake, $flake_in_state).map(TurnStep::Done)

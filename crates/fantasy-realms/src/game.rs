@@ -10,14 +10,15 @@
 //! has orders that decide his turn.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
-    AcceptedOrders, Event, Game, GameState, Observers, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Start, ToggleStatus, Turn, TurnResult, TurnStep,
+    AcceptedOrders, Event, Game, GameState, GameValue, Observers, OrdersProblem, Reader, Report,
+    RuleToggle, Rules, Start, ToggleStatus, Turn, TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -55,17 +56,25 @@ pub static TOGGLES: &[RuleToggle] = &[
 #[derive(Clone, Copy, Debug)]
 pub struct FantasyRealms;
 
-/// The table a state holds.
+/// The table a state holds, to change.
 ///
 /// # Errors
 /// The state is not a Fantasy Realms table.
 pub fn table(state: &GameState) -> anyhow::Result<Table> {
-    Table::deserialize(state.json())
+    shared_table(state).map(Arc::unwrap_or_clone)
+}
+
+/// The table a state holds, read once and shared ([`GameState::typed`]).
+fn shared_table(state: &GameState) -> anyhow::Result<Arc<Table>> {
+    state
+        .typed(|json| Table::deserialize(json))
         .context("the stored state is not a Fantasy Realms table (was it written by another game?)")
 }
 
-fn to_state(table: &Table) -> anyhow::Result<GameState> {
-    Ok(GameState::new(serde_json::to_value(table)?))
+/// A player's orders as the game reads them: as read, or read back from
+/// the store once.
+fn read_orders_of(orders: &AcceptedOrders) -> serde_json::Result<Arc<Orders>> {
+    orders.parsed.typed(|json| Orders::deserialize(json))
 }
 
 /// Whether `orders` decide the turn of `seat` now (the rule that plays).
@@ -125,11 +134,13 @@ impl Game for FantasyRealms {
             );
         }
         let players: Vec<String> = seats.iter().map(|s| s.player.clone()).collect();
-        to_state(&state::deal(deck, &players, variant, dice))
+        Ok(GameState::from_typed(state::deal(
+            deck, &players, variant, dice,
+        )))
     }
 
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
-        let table = table(state)?;
+        let table = shared_table(state)?;
         let play = Play {
             deck: cards::deck()?,
             happenings: Vec::new(),
@@ -153,7 +164,7 @@ impl Game for FantasyRealms {
     }
 
     fn is_over(&self, state: &GameState) -> anyhow::Result<bool> {
-        Ok(table(state)?.phase == Phase::Finished)
+        Ok(shared_table(state)?.phase == Phase::Finished)
     }
 
     fn read_orders(
@@ -164,7 +175,7 @@ impl Game for FantasyRealms {
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
         let deck = cards::deck().map_err(|e| problem(e.to_string()))?;
-        let table = table(state).map_err(|e| problem(format!("{e:#}")))?;
+        let table = shared_table(state).map_err(|e| problem(format!("{e:#}")))?;
         let Some(seat) = table.seat_of(player) else {
             return Err(problem(format!(
                 "{player} has no seat in this game; only seated players send orders"
@@ -220,7 +231,7 @@ impl Game for FantasyRealms {
         }
         Ok(AcceptedOrders {
             canonical: orders::canonical(deck, &read),
-            parsed: serde_json::to_value(&read).unwrap_or_default(),
+            parsed: GameValue::from_typed(read),
             warnings,
         })
     }
@@ -236,7 +247,7 @@ impl Game for FantasyRealms {
         player: &str,
     ) -> anyhow::Result<AcceptedOrders> {
         let deck = cards::deck()?;
-        let table = table(state)?;
+        let table = shared_table(state)?;
         if table.seat_of(player).is_none() {
             bail!("{player} has no seat in this game");
         }
@@ -247,7 +258,7 @@ impl Game for FantasyRealms {
         }
         Ok(AcceptedOrders {
             canonical: orders::canonical(deck, &missing),
-            parsed: serde_json::to_value(&missing)?,
+            parsed: GameValue::from_typed(missing),
             warnings: Vec::new(),
         })
     }
@@ -272,8 +283,9 @@ impl Game for FantasyRealms {
             let seat = table
                 .seat_of(player)
                 .with_context(|| format!("{player} has no seat in this game"))?;
-            let read: Orders = serde_json::from_value(accepted.parsed.clone())
+            let read = read_orders_of(accepted)
                 .with_context(|| format!("the orders of {player} are not Fantasy Realms orders"))?;
+            let read = Arc::unwrap_or_clone(read);
             if read.standing {
                 table.seats[seat].orders = Some(read.clone());
             }
@@ -338,18 +350,16 @@ impl Game for FantasyRealms {
         let events = play
             .happenings
             .into_iter()
-            .map(|(seen, happening)| {
-                Ok(Event {
-                    observers: match seen {
-                        Seen::Everyone => Observers::Everyone,
-                        Seen::Only(names) => Observers::Players(names.into_iter().collect()),
-                    },
-                    body: serde_json::to_value(&happening)?,
-                })
+            .map(|(seen, happening)| Event {
+                observers: match seen {
+                    Seen::Everyone => Observers::Everyone,
+                    Seen::Only(names) => Observers::Players(names.into_iter().collect()),
+                },
+                body: GameValue::from_typed(happening),
             })
-            .collect::<anyhow::Result<Vec<Event>>>()?;
+            .collect();
         Ok(TurnStep::Done(TurnResult {
-            state: to_state(&table)?,
+            state: GameState::from_typed(table),
             events,
             finished,
         }))
@@ -362,11 +372,11 @@ impl Game for FantasyRealms {
         reader: Reader<'_>,
         _context: &ReportContext,
     ) -> anyhow::Result<Report> {
-        let table = table(state)?;
+        let table = shared_table(state)?;
         let seen: Vec<Happening> = realmgm_core::game::observed_by(events, reader)
             .context("an event is not a Fantasy Realms event")?
             .into_iter()
-            .map(|(_, happening)| happening)
+            .map(|(_, happening)| Arc::unwrap_or_clone(happening))
             .collect();
         report::render(cards::deck()?, &table, &seen, reader)
     }

@@ -11,9 +11,9 @@ use serde::Deserialize;
 
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
-    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GmRuling, MailSetup,
-    OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules, Seat, Seats,
-    SetupByMail, Start, StartingInfoRefused, Turn, TurnPause, TurnResult, TurnStep,
+    AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GameValue, GmRuling,
+    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules, Seat,
+    Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause, TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -46,40 +46,49 @@ fn state_to_change(state: &GameState) -> anyhow::Result<MrState> {
     read_state(state).map(Arc::unwrap_or_clone)
 }
 
-/// The stored orders read back as the engine's day orders.
+/// A player's orders as the engine's day orders: as read, or read back
+/// from the store once.
+fn read_day_orders(orders: &AcceptedOrders) -> serde_json::Result<Arc<orders::DayOrders>> {
+    orders
+        .parsed
+        .typed(|json| orders::DayOrders::deserialize(json))
+}
+
+/// The orders of a turn as the engine's day orders.
 fn day_orders(
     orders: &BTreeMap<String, AcceptedOrders>,
 ) -> anyhow::Result<BTreeMap<String, orders::DayOrders>> {
     let mut parsed = BTreeMap::new();
     for (player, accepted) in orders {
-        let day_orders: orders::DayOrders = serde_json::from_value(accepted.parsed.clone())
-            .map_err(|e| {
-                anyhow!("the stored orders of {player} cannot be read ({e}); have them sent again")
-            })?;
-        parsed.insert(player.clone(), day_orders);
+        let day_orders = read_day_orders(accepted).map_err(|e| {
+            anyhow!("the stored orders of {player} cannot be read ({e}); have them sent again")
+        })?;
+        parsed.insert(player.clone(), Arc::unwrap_or_clone(day_orders));
     }
     Ok(parsed)
 }
 
-/// The day's events in the plumbing's form.
-fn to_events(events: Vec<day::events::DayEvent>) -> anyhow::Result<Vec<Event>> {
+/// The day's events in the plumbing's form, each kept typed.
+fn to_events(events: Vec<day::events::DayEvent>) -> Vec<Event> {
     events
         .into_iter()
-        .map(|e| {
-            Ok(Event {
-                observers: e.observers,
-                body: serde_json::to_value(&e.happening)?,
-            })
+        .map(|e| Event {
+            observers: e.observers,
+            body: GameValue::from_typed(e.happening),
         })
         .collect()
 }
 
 /// The round answers given so far (none, or `null`, for none).
-fn round_answers(answers: Option<&serde_json::Value>) -> anyhow::Result<RoundAnswers> {
-    let Some(answers) = answers.filter(|a| !a.is_null()) else {
+fn round_answers(answers: Option<&GameValue>) -> anyhow::Result<RoundAnswers> {
+    let Some(answers) = answers else {
         return Ok(RoundAnswers::default());
     };
-    serde_json::from_value(answers.clone())
+    let read = answers.typed(|json| match json {
+        serde_json::Value::Null => Ok(RoundAnswers::default()),
+        json => RoundAnswers::deserialize(json),
+    });
+    read.map(Arc::unwrap_or_clone)
         .map_err(|e| anyhow!("the stored combat round answers cannot be read ({e})"))
 }
 
@@ -243,7 +252,6 @@ impl Game for MagicRealm {
         }
         Ok(AcceptedOrders {
             canonical: day.to_string(),
-            parsed: serde_json::to_value(&day).unwrap_or_default(),
             warnings: match &in_play {
                 Some(state) => {
                     let mut warnings = warnings;
@@ -254,6 +262,7 @@ impl Game for MagicRealm {
                 }
                 None => Vec::new(),
             },
+            parsed: GameValue::from_typed(day),
         })
     }
 
@@ -262,7 +271,7 @@ impl Game for MagicRealm {
     }
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
-        let day: orders::DayOrders = serde_json::from_value(orders.parsed.clone()).ok()?;
+        let day = read_day_orders(orders).ok()?;
         [
             Some(&day.activities),
             day.familiar.as_ref(),
@@ -279,13 +288,14 @@ impl Game for MagicRealm {
     }
 
     fn repeated_orders(&self, orders: AcceptedOrders) -> AcceptedOrders {
-        let Ok(mut day) = orders::DayOrders::deserialize(&orders.parsed) else {
+        let Ok(day) = read_day_orders(&orders) else {
             return orders;
         };
+        let mut day = Arc::unwrap_or_clone(day);
         day.for_another_day();
         AcceptedOrders {
             canonical: day.to_string(),
-            parsed: serde_json::to_value(&day).unwrap_or(orders.parsed),
+            parsed: GameValue::from_typed(day),
             warnings: orders.warnings,
         }
     }
@@ -328,7 +338,7 @@ impl Game for MagicRealm {
             let finished = state.day >= state.last_day;
             return Ok(TurnStep::Done(TurnResult {
                 state: GameState::from_typed(state),
-                events: to_events(events)?,
+                events: to_events(events),
                 finished,
             }));
         }
@@ -347,13 +357,13 @@ impl Game for MagicRealm {
                 let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
                     state: GameState::from_typed(state),
-                    events: to_events(events)?,
+                    events: to_events(events),
                     finished,
                 })
             }
             day::DayOutcome::Stopped(decisions, events) => TurnStep::Paused(TurnPause {
                 prompts: crate::round_prompts::prompts(&decisions, &events),
-                waiting: serde_json::to_value(&decisions)?,
+                waiting: GameValue::from_typed(decisions),
             }),
         })
     }
@@ -442,7 +452,7 @@ impl Seats for MagicRealm {
             }
             // A player still choosing (by mail, `Character: NAME`) waits
             // outside the game; nobody waits for him.
-            let Some(wanted) = seat.character.as_deref() else {
+            let Some(wanted) = seat.role.as_deref() else {
                 continue;
             };
             let taken: Vec<&str> = mr.characters_in_play().collect();
@@ -484,10 +494,10 @@ impl Seats for MagicRealm {
     }
 
     fn plays(&self, state: &GameState, player: &str) -> bool {
-        self.character_of(state, player).is_some()
+        self.role_of(state, player).is_some()
     }
 
-    fn character_of(&self, state: &GameState, player: &str) -> Option<String> {
+    fn role_of(&self, state: &GameState, player: &str) -> Option<String> {
         let mr = read_state(state).ok()?;
         mr.characters
             .iter()
@@ -507,11 +517,11 @@ impl RoundsByMail for MagicRealm {
     /// A `Combat:` line answering the round ([`crate::round_prompts`]).
     fn read_answer(
         &self,
-        waiting: &serde_json::Value,
-        answers: &serde_json::Value,
+        waiting: &GameValue,
+        answers: &GameValue,
         player: &str,
         text: &str,
-    ) -> Result<serde_json::Value, Vec<OrdersProblem>> {
+    ) -> Result<GameValue, Vec<OrdersProblem>> {
         let broken = |what: String| {
             vec![OrdersProblem {
                 line: 1,
@@ -519,12 +529,13 @@ impl RoundsByMail for MagicRealm {
                 message: format!("the stored combat round cannot be read ({what}); tell the GM"),
             }]
         };
-        let waiting: Vec<combat::Decision> =
-            serde_json::from_value(waiting.clone()).map_err(|e| broken(e.to_string()))?;
+        let waiting = waiting
+            .typed(|json| Vec::<combat::Decision>::deserialize(json))
+            .map_err(|e| broken(e.to_string()))?;
         let answers = round_answers(Some(answers)).map_err(|e| broken(e.to_string()))?;
         let data = data::get().map_err(broken_data)?;
         let answers = crate::round_prompts::read_answer(&waiting, &answers, player, text, data)?;
-        serde_json::to_value(answers).map_err(|e| broken(e.to_string()))
+        Ok(GameValue::from_typed(answers))
     }
 }
 
@@ -675,7 +686,7 @@ mod tests {
             .iter()
             .map(|(player, character)| Seat {
                 player: (*player).into(),
-                character: Some((*character).into()),
+                role: Some((*character).into()),
             })
             .collect();
         MagicRealm
@@ -715,7 +726,7 @@ mod tests {
             again.canonical
         );
         assert!(!again.canonical.contains("Give:") && !again.canonical.contains("Midnight:"));
-        let day = orders::DayOrders::deserialize(&again.parsed).unwrap();
+        let day = read_day_orders(&again).unwrap();
         assert!(day.deals.is_empty() && day.rearrange.is_empty());
     }
 
@@ -723,7 +734,7 @@ mod tests {
     fn orders_are_checked_by_name_against_the_game_and_the_characters() {
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         let state = MagicRealm
             .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(7, 0))
@@ -787,7 +798,7 @@ mod tests {
     fn new_game_sets_up_the_seats_and_hashes_the_same_twice() {
         let seats = [Seat {
             player: "ann".into(),
-            character: Some("Dwarf".into()),
+            role: Some("Dwarf".into()),
         }];
         let start = || {
             MagicRealm
@@ -827,7 +838,7 @@ mod tests {
             "{}",
             accepted.canonical
         );
-        assert_eq!(accepted.parsed["block"], "everyone");
+        assert_eq!(accepted.parsed.json()["block"], "everyone");
         let problems = MagicRealm
             .read_orders(&state, &Rules::default(), "Ann", "H\nBuy: x up to y")
             .unwrap_err();
@@ -854,7 +865,7 @@ mod tests {
     fn a_day_is_resolved_from_the_stored_orders() {
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         let rules = Rules::default();
         let state = MagicRealm
@@ -875,7 +886,8 @@ mod tests {
         assert!(
             turn.events
                 .iter()
-                .any(|e| e.body["part"] == "phase" && e.body["event"] == "phase_done"),
+                .any(|e| e.body.json()["part"] == "phase"
+                    && e.body.json()["event"] == "phase_done"),
             "{:?}",
             turn.events
         );
@@ -883,7 +895,7 @@ mod tests {
             "Ann".to_string(),
             AcceptedOrders {
                 canonical: String::new(),
-                parsed: serde_json::json!({"hand": 1}),
+                parsed: GameValue::new(serde_json::json!({"hand": 1})),
                 warnings: Vec::new(),
             },
         )]

@@ -172,7 +172,7 @@ mod tests {
         let state = amazon_with_an_ogre();
         let rules = by_rounds();
         let orders = orders(&state, &rules, "R");
-        let resolve = |answers: &serde_json::Value| {
+        let resolve = |answers: &realmgm_core::game::GameValue| {
             MagicRealm
                 .resolve_turn(
                     &state,
@@ -185,7 +185,7 @@ mod tests {
                 )
                 .expect("resolves")
         };
-        let mut answers = serde_json::Value::Null;
+        let mut answers = realmgm_core::game::GameValue::default();
         let mut pauses = 0;
         let by_mail = loop {
             match resolve(&answers) {
@@ -250,7 +250,7 @@ mod tests {
             .resolve_turn(
                 &state,
                 &Turn {
-                    answers: Some(&serde_json::Value::Null),
+                    answers: Some(&realmgm_core::game::GameValue::default()),
                     deadline_passed: false,
                     ..Turn::new(&rules, &orders)
                 },
@@ -274,7 +274,7 @@ mod tests {
                 .resolve_turn(
                     &state,
                     &Turn {
-                        answers: Some(&serde_json::Value::Null),
+                        answers: Some(&realmgm_core::game::GameValue::default()),
                         deadline_passed: false,
                         ..Turn::new(rules, &orders(&state, rules, "R"))
                     },
@@ -295,7 +295,7 @@ mod tests {
             .resolve_turn(
                 &state,
                 &Turn {
-                    answers: Some(&serde_json::Value::Null),
+                    answers: Some(&realmgm_core::game::GameValue::default()),
                     deadline_passed: true,
                     ..Turn::new(&rules, &orders)
                 },
@@ -317,8 +317,8 @@ mod tests {
         assert_eq!(late.state.hash(), plain.state.hash());
         let problems = MagicRealm
             .read_answer(
-                &serde_json::json!([]),
-                &serde_json::Value::Null,
+                &serde_json::json!([]).into(),
+                &realmgm_core::game::GameValue::default(),
                 "P1",
                 "no line",
             )

@@ -24,7 +24,7 @@ pub fn game_played_by(characters: &[&str], player: impl Fn(usize) -> String) -> 
         .enumerate()
         .map(|(i, c)| Seat {
             player: player(i),
-            character: Some((*c).to_string()),
+            role: Some((*c).to_string()),
         })
         .collect();
     setup::new_game(

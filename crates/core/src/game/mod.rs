@@ -9,11 +9,13 @@
 //! offers only when it has them: [`Seats`] for late joiners, [`Calendar`]
 //! for months and seasons, [`RoundsByMail`] for turns that stop for
 //! answers, [`SetupByMail`] for choices made by mail before the first turn
-//! and [`PublicPages`]. State crosses the boundary as a [`GameState`], the
-//! game's typed state with its JSON made only when the store asks for it,
-//! so the store can keep one snapshot per day and hash it without knowing
-//! its shape; events carry who observed them ([`Observers`]), so a report
-//! is a projection of the events, never a second guess at visibility.
+//! and [`PublicPages`]. State crosses the boundary as a [`GameState`], and
+//! events, parsed orders and round answers as [`GameValue`]s: the game's
+//! typed values, written as JSON ([`canonical`]) only when the store saves
+//! them, so the store can keep one snapshot per day and hash it without
+//! knowing its shape; events carry who observed them ([`Observers`]), so a
+//! report is a projection of the events, never a second guess at
+//! visibility.
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,6 +26,7 @@ use sha2::{Digest, Sha256};
 
 use crate::dice::Dice;
 
+pub mod canonical;
 mod registry;
 mod setup_by_mail;
 pub use registry::Games;
@@ -124,9 +127,11 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     pub player: String,
-    /// The character (Magic Realm) once chosen; games without characters
-    /// leave it empty.
-    pub character: Option<String>,
+    /// The part the player plays (Magic Realm: his character), once
+    /// chosen; a game whose players choose none leaves it empty. Serialised
+    /// as `character`, the name campaign files give it.
+    #[serde(rename = "character")]
+    pub role: Option<String>,
 }
 
 /// A GM's ruling as he wrote it (`give Gold Helmet to Amazon`), with the
@@ -137,69 +142,253 @@ pub struct GmRuling {
     pub why: String,
 }
 
-/// A game's whole state: the game's own typed form, and its JSON as the
-/// store keeps it.
+/// A value a game hands the plumbing (its state, an event, a player's
+/// parsed orders, a paused turn's record, round answers): the game's own
+/// typed value when the engine made it, its JSON when the store read it
+/// back.
 ///
-/// A state the engine made carries its typed form and is written as JSON
-/// only when its JSON or canonical text is asked for, which the store does
-/// at its edge (saving the day); a state the store read back carries its
-/// JSON, and a game reads it into its typed form once
-/// ([`GameState::typed`]) however many times the daemon asks about the
-/// same state: every orders mail of a day is checked against the same
-/// pending state, and the store hands the same state out again while the
-/// stored day is unchanged (`store::days`). A state never changes once
-/// built; cloning shares it.
+/// A value the engine made is written as JSON only when its JSON or
+/// canonical text is asked for, which the store does at its edge (saving
+/// it); a value the store read back carries its JSON, and a game reads it
+/// into its typed form once ([`GameValue::typed`]), however often it is
+/// asked. A value never changes once built; cloning shares it.
+///
+/// The value's type is erased (`dyn Any`) rather than named by an
+/// associated type of [`Game`], because the registry of games hands the
+/// plumbing a `&dyn Game`: one campaign runs Magic Realm, the next Fantasy
+/// Realms, through the same daemon code, so the interface cannot name
+/// either game's types; each game downcasts to its own.
 #[derive(Clone)]
-pub struct GameState(Arc<Snapshot>);
+pub struct GameValue(Arc<Carried>);
 
-/// The typed form of a state, shared.
+/// The typed form of a value, shared.
 type Typed = Arc<dyn Any + Send + Sync>;
 
-struct Snapshot {
+/// What a [`GameValue`] and a [`GameState`] carry.
+struct Carried {
     /// The JSON, made at most once.
     json: OnceLock<serde_json::Value>,
-    /// The game's typed reading of the state, made at most once.
+    /// The game's typed reading of the value, made at most once.
     typed: OnceLock<Typed>,
-    /// Writes the typed form as JSON, for a state made from its typed form.
-    write: Option<fn(&(dyn Any + Send + Sync)) -> serde_json::Value>,
-    /// [`GameState::canonical_text`], written at most once.
+    /// Writes the typed form, for a value made from its typed form.
+    writers: Option<Writers>,
+    /// The canonical text, written at most once.
     canonical: OnceLock<String>,
-    /// [`GameState::hash`], computed at most once.
+    /// [`GameState::hash`], computed at most once (only a state's is asked).
     hash: OnceLock<String>,
 }
 
-/// The JSON of a typed state of type `T`.
-fn write_json<T: Serialize + Any>(typed: &(dyn Any + Send + Sync)) -> serde_json::Value {
-    let typed = typed
-        .downcast_ref::<T>()
-        .expect("a state's writer is made for its own typed form");
-    // A game's state is plain data whose maps are keyed by strings, the
-    // one thing serde_json cannot write being a map with other keys.
-    serde_json::to_value(typed).expect("a game state always writes as JSON")
+/// How the typed form of a value is written: as JSON, and as canonical text
+/// straight from it.
+#[derive(Clone, Copy)]
+struct Writers {
+    json: fn(&(dyn Any + Send + Sync)) -> serde_json::Value,
+    text: fn(&(dyn Any + Send + Sync)) -> String,
 }
+
+/// The typed form `typed` as a `T`: a writer is made for its own type.
+fn downcast<T: Any>(typed: &(dyn Any + Send + Sync)) -> &T {
+    typed
+        .downcast_ref::<T>()
+        .expect("a value's writer is made for its own typed form")
+}
+
+// A game's values are plain data whose maps are keyed by strings or
+// numbers, the one thing JSON cannot hold being a map with other keys.
+
+/// The JSON of a typed value of type `T`.
+fn write_json<T: Serialize + Any>(typed: &(dyn Any + Send + Sync)) -> serde_json::Value {
+    serde_json::to_value(downcast::<T>(typed)).expect("a game's value always writes as JSON")
+}
+
+/// The canonical text of a typed value of type `T`.
+fn write_text<T: Serialize + Any>(typed: &(dyn Any + Send + Sync)) -> String {
+    canonical::to_canonical_text(downcast::<T>(typed))
+        .expect("a game's value always writes as JSON")
+}
+
+impl Carried {
+    fn json(json: serde_json::Value) -> Self {
+        Carried {
+            json: OnceLock::from(json),
+            typed: OnceLock::new(),
+            writers: None,
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }
+    }
+
+    fn typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
+        Carried {
+            json: OnceLock::new(),
+            typed: OnceLock::from(Arc::new(typed) as Typed),
+            writers: Some(Writers {
+                json: write_json::<T>,
+                text: write_text::<T>,
+            }),
+            canonical: OnceLock::new(),
+            hash: OnceLock::new(),
+        }
+    }
+
+    /// The typed form and its writers, for a value made from it.
+    fn typed_form(&self) -> (&(dyn Any + Send + Sync), Writers) {
+        match (self.writers, self.typed.get()) {
+            (Some(writers), Some(typed)) => (&**typed, writers),
+            // A value without writers was made from its JSON, which is
+            // always there.
+            _ => unreachable!("a value is made from its JSON or from its typed form"),
+        }
+    }
+
+    fn json_value(&self) -> &serde_json::Value {
+        self.json.get_or_init(|| {
+            let (typed, writers) = self.typed_form();
+            (writers.json)(typed)
+        })
+    }
+
+    fn read<T: Any + Send + Sync, E>(
+        &self,
+        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        if let Some(Ok(typed)) = self.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
+            return Ok(typed);
+        }
+        let typed = Arc::new(read(self.json_value())?);
+        // Another type may already sit there (a game reading another's
+        // value, which only a test does); it is kept, and this reading is
+        // returned unkept.
+        let _ = self.typed.set(typed.clone());
+        Ok(typed)
+    }
+
+    fn canonical_text(&self) -> &str {
+        self.canonical.get_or_init(|| match self.json.get() {
+            // serde_json's Map is a BTreeMap (the preserve_order feature
+            // is off), so a tree's keys are always sorted.
+            Some(json) => json.to_string(),
+            None => {
+                let (typed, writers) = self.typed_form();
+                (writers.text)(typed)
+            }
+        })
+    }
+
+    fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
+        let carried = Carried::json(serde_json::from_str(text)?);
+        // A fresh OnceLock is empty, so this always keeps it.
+        let _ = carried.canonical.set(text.to_string());
+        Ok(carried)
+    }
+}
+
+impl GameValue {
+    /// A value from its JSON.
+    pub fn new(json: serde_json::Value) -> Self {
+        GameValue(Arc::new(Carried::json(json)))
+    }
+
+    /// A value from a game's typed form, kept so the game need not read it
+    /// back; its JSON is written when first asked for.
+    pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
+        GameValue(Arc::new(Carried::typed(typed)))
+    }
+
+    /// A value read back from the canonical text the store saved.
+    ///
+    /// # Errors
+    /// The text is not JSON.
+    pub fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
+        Carried::from_canonical_text(text).map(|c| GameValue(Arc::new(c)))
+    }
+
+    /// The value as JSON.
+    pub fn json(&self) -> &serde_json::Value {
+        self.0.json_value()
+    }
+
+    /// The game's typed form of the value: read by `read` the first time,
+    /// shared afterwards. A reading that fails is not kept (the next call
+    /// reads again and fails the same way).
+    ///
+    /// # Errors
+    /// What `read` returns.
+    pub fn typed<T: Any + Send + Sync, E>(
+        &self,
+        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        self.0.read(read)
+    }
+
+    /// The canonical text of the value, as the store saves it: JSON with
+    /// object keys in a fixed order, so equal values give equal bytes on
+    /// every machine. A value made from its typed form writes it straight
+    /// from that form ([`canonical`]) and keeps only the text.
+    pub fn canonical_text(&self) -> &str {
+        self.0.canonical_text()
+    }
+}
+
+impl Default for GameValue {
+    /// JSON's `null`: nothing.
+    fn default() -> Self {
+        GameValue::new(serde_json::Value::Null)
+    }
+}
+
+impl From<serde_json::Value> for GameValue {
+    fn from(json: serde_json::Value) -> Self {
+        GameValue::new(json)
+    }
+}
+
+impl PartialEq for GameValue {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.canonical_text() == other.canonical_text()
+    }
+}
+
+impl std::fmt::Debug for GameValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.canonical_text())
+    }
+}
+
+/// Written as its JSON, keys sorted whatever the serializer, so anything
+/// holding a value (an event, orders) writes and hashes as it always did.
+impl Serialize for GameValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(GameValue::new)
+    }
+}
+
+/// A game's whole state: a [`GameValue`] the store keeps one of per day and
+/// hashes.
+///
+/// The daemon asks about the same state many times: every orders mail of a
+/// day is checked against the same pending state, and the store hands the
+/// same state out again while the stored day is unchanged (`store::days`),
+/// so the game's reading of it ([`GameState::typed`]) is made once.
+#[derive(Clone)]
+pub struct GameState(Arc<Carried>);
 
 impl GameState {
     /// A state from its JSON.
     pub fn new(json: serde_json::Value) -> Self {
-        GameState(Arc::new(Snapshot {
-            json: OnceLock::from(json),
-            typed: OnceLock::new(),
-            write: None,
-            canonical: OnceLock::new(),
-            hash: OnceLock::new(),
-        }))
+        GameState(Arc::new(Carried::json(json)))
     }
 
     /// A state from a game's typed form, kept so the game need not read it
     /// back; its JSON is written when first asked for.
     pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
-        GameState(Arc::new(Snapshot {
-            json: OnceLock::new(),
-            typed: OnceLock::from(Arc::new(typed) as Typed),
-            write: Some(write_json::<T>),
-            canonical: OnceLock::new(),
-            hash: OnceLock::new(),
-        }))
+        GameState(Arc::new(Carried::typed(typed)))
     }
 
     /// A state read back from the text the store saved: that text is its
@@ -210,30 +399,15 @@ impl GameState {
     /// # Errors
     /// The text is not JSON.
     pub fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
-        let state = GameState::new(serde_json::from_str(text)?);
-        // A fresh OnceLock is empty, so this always keeps it.
-        let _ = state.0.canonical.set(text.to_string());
-        Ok(state)
+        Carried::from_canonical_text(text).map(|c| GameState(Arc::new(c)))
     }
 
     /// The state as JSON.
     pub fn json(&self) -> &serde_json::Value {
-        self.0.json.get_or_init(|| self.written())
+        self.0.json_value()
     }
 
-    /// The JSON of a state made from its typed form, written now.
-    fn written(&self) -> serde_json::Value {
-        match (self.0.write, self.0.typed.get()) {
-            (Some(write), Some(typed)) => write(&**typed),
-            // A state without a writer was made from its JSON, which is
-            // always there.
-            _ => unreachable!("a state is made from its JSON or from its typed form"),
-        }
-    }
-
-    /// The game's typed form of the state: read by `read` the first time,
-    /// shared afterwards. A reading that fails is not kept (the next call
-    /// reads again and fails the same way).
+    /// The game's typed form of the state ([`GameValue::typed`]).
     ///
     /// # Errors
     /// What `read` returns.
@@ -241,31 +415,12 @@ impl GameState {
         &self,
         read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
     ) -> Result<Arc<T>, E> {
-        if let Some(Ok(typed)) = self.0.typed.get().map(|t| Arc::clone(t).downcast::<T>()) {
-            return Ok(typed);
-        }
-        let typed = Arc::new(read(self.json())?);
-        // Another type may already sit there (two games never share a
-        // state, so only a test could do that); it is kept, and this
-        // reading is returned unkept.
-        let _ = self.0.typed.set(typed.clone());
-        Ok(typed)
+        self.0.read(read)
     }
 
-    /// The canonical text of the state, as the store saves it: JSON with
-    /// object keys in a fixed order, so equal states give equal bytes on
-    /// every machine. A state made from its typed form writes its JSON for
-    /// this alone and keeps only the text.
+    /// The canonical text of the state ([`GameValue::canonical_text`]).
     pub fn canonical_text(&self) -> &str {
-        self.0.canonical.get_or_init(|| {
-            // serde_json's Map is a BTreeMap (the preserve_order feature is
-            // off), so keys are always sorted.
-            let text = match self.0.json.get() {
-                Some(json) => serde_json::to_string(json),
-                None => serde_json::to_string(&self.written()),
-            };
-            text.expect("a JSON value always serializes")
-        })
+        self.0.canonical_text()
     }
 
     /// SHA-256 of the canonical text, in hex: what determinism tests and the
@@ -280,7 +435,7 @@ impl GameState {
 
 impl PartialEq for GameState {
     fn eq(&self, other: &Self) -> bool {
-        self.canonical_text() == other.canonical_text()
+        Arc::ptr_eq(&self.0, &other.0) || self.canonical_text() == other.canonical_text()
     }
 }
 
@@ -393,27 +548,33 @@ impl Observers {
     }
 }
 
-/// One thing that happened in a turn, in the game's own JSON form.
+/// One thing that happened in a turn: the game's own event, typed as the
+/// engine made it or JSON as the store read it back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub observers: Observers,
-    pub body: serde_json::Value,
+    pub body: GameValue,
 }
 
 /// The projection of an event stream for a reader: the bodies of the
-/// events he observed, in order, read back as the game's own event type.
-/// Every report is built from this and nothing else.
+/// events he observed, in order, as the game's own event type (each body
+/// read once, shared). Every report is built from this and nothing else.
 ///
 /// # Errors
 /// A body that is not an event of type `T` (a game reading another's events).
-pub fn observed_by<T: serde::de::DeserializeOwned>(
+pub fn observed_by<T: serde::de::DeserializeOwned + Any + Send + Sync>(
     events: &[Event],
     reader: Reader<'_>,
-) -> Result<Vec<(Observers, T)>, serde_json::Error> {
+) -> Result<Vec<(Observers, Arc<T>)>, serde_json::Error> {
     events
         .iter()
         .filter(|e| e.observers.includes(&reader))
-        .map(|e| Ok((e.observers.clone(), serde_json::from_value(e.body.clone())?)))
+        .map(|e| {
+            Ok((
+                e.observers.clone(),
+                e.body.typed(|json| T::deserialize(json))?,
+            ))
+        })
         .collect()
 }
 
@@ -441,8 +602,9 @@ pub struct AcceptedOrders {
     /// The orders in canonical form: echoed in the confirmation, and what the
     /// next report's orders template is filled with.
     pub canonical: String,
-    /// What the engine acts on.
-    pub parsed: serde_json::Value,
+    /// What the engine acts on: the game's typed orders as it read them,
+    /// or their JSON as the store read them back.
+    pub parsed: GameValue,
     /// Things worth a second look that reveal nothing the player does not know.
     pub warnings: Vec<String>,
 }
@@ -485,7 +647,7 @@ pub struct TurnResult {
 pub struct TurnPause {
     /// The game's own record of the decisions waited for, given back to
     /// [`RoundsByMail::read_answer`].
-    pub waiting: serde_json::Value,
+    pub waiting: GameValue,
     /// Each asked player's prompt, ready to mail.
     pub prompts: BTreeMap<String, String>,
 }
@@ -759,8 +921,8 @@ pub struct Turn<'a> {
     /// The orders of every awaited player.
     pub orders: &'a BTreeMap<String, AcceptedOrders>,
     /// The answers given to the turn's earlier pauses
-    /// ([`RoundsByMail::read_answer`]); `None` for none.
-    pub answers: Option<&'a serde_json::Value>,
+    /// ([`RoundsByMail::read_answer`]); `None` (or JSON's `null`) for none.
+    pub answers: Option<&'a GameValue>,
     /// Defaults answer what nobody did instead of pausing.
     pub deadline_passed: bool,
 }
@@ -820,7 +982,7 @@ pub trait Seats: Sync {
 
     /// The part `player` plays in `state` (Magic Realm: his character),
     /// for a game whose players choose one.
-    fn character_of(&self, _state: &GameState, _player: &str) -> Option<String> {
+    fn role_of(&self, _state: &GameState, _player: &str) -> Option<String> {
         None
     }
 
@@ -841,11 +1003,11 @@ pub trait RoundsByMail: Sync {
     /// The answer cannot be read, or nothing of his is waited for.
     fn read_answer(
         &self,
-        waiting: &serde_json::Value,
-        answers: &serde_json::Value,
+        waiting: &GameValue,
+        answers: &GameValue,
         player: &str,
         text: &str,
-    ) -> Result<serde_json::Value, Vec<OrdersProblem>>;
+    ) -> Result<GameValue, Vec<OrdersProblem>>;
 }
 
 /// The public pages of a game: each day's page and the map.
@@ -954,6 +1116,20 @@ mod tests {
             GameState::new(serde_json::json!({"a": [1, 2], "b": 1})).hash()
         );
         assert_eq!(writes(), 1);
+    }
+
+    #[test]
+    fn a_seat_keeps_the_name_campaign_files_give_its_part() {
+        let seat = Seat {
+            player: "Ann".into(),
+            role: Some("Amazon".into()),
+        };
+        let json = serde_json::to_value(&seat).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"player": "Ann", "character": "Amazon"})
+        );
+        assert_eq!(serde_json::from_value::<Seat>(json).unwrap(), seat);
     }
 
     #[test]

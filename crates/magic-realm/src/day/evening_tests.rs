@@ -333,7 +333,7 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
         .into_iter()
         .map(|e| realmgm_core::game::Event {
             observers: e.observers,
-            body: serde_json::to_value(&e.happening).expect("an event body"),
+            body: realmgm_core::game::GameValue::from_typed(e.happening),
         })
         .collect();
     let context = realmgm_core::report::ReportContext {

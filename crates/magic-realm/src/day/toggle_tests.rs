@@ -281,7 +281,7 @@ fn the_elfs_form_leaves_out_the_other_forms_chits() {
     let chits = |on: &[&str], form: Option<ElfForm>| {
         let seats = [realmgm_core::game::Seat {
             player: "P1".into(),
-            character: Some("Elf".into()),
+            role: Some("Elf".into()),
         }];
         let inputs = SetupInputs {
             forms: form.map(|f| ("Elf".to_string(), f)).into_iter().collect(),
@@ -312,7 +312,7 @@ fn the_wizards_elvish_studies_replaces_his_fifth_chit() {
     let fifth = |on: &[&str]| {
         let seats = [realmgm_core::game::Seat {
             player: "P1".into(),
-            character: Some("Wizard".into()),
+            role: Some("Wizard".into()),
         }];
         let state = new_game(
             data(),

@@ -50,7 +50,7 @@ fn requirements_for_an_absent_character_are_refused() {
     use crate::state::VictoryRequirements;
     let seats = [Seat {
         player: "P1".into(),
-        character: Some("Amazon".into()),
+        role: Some("Amazon".into()),
     }];
     let inputs = SetupInputs {
         victory_requirements: [("Wizard".to_string(), VictoryRequirements::default())].into(),

@@ -347,7 +347,7 @@ fn setup_draws_the_secret_chit_in_the_starting_season() {
 fn amazon_set_up() -> crate::state::MrState {
     let seats = [realmgm_core::game::Seat {
         player: "P1".into(),
-        character: Some("Amazon".into()),
+        role: Some("Amazon".into()),
     }];
     let rules = seasons_on();
     let start = realmgm_core::game::Start::new(&seats, &rules);

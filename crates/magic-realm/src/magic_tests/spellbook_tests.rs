@@ -68,7 +68,7 @@ fn the_player_choice_at_setup_is_kept() {
     };
     let seats = [Seat {
         player: "p".into(),
-        character: Some("Wizard".into()),
+        role: Some("Wizard".into()),
     }];
     let state = new_game(
         data(),

@@ -97,7 +97,7 @@ mod tests {
             .enumerate()
             .map(|(i, c)| Seat {
                 player: format!("P{i}"),
-                character: Some((*c).to_string()),
+                role: Some((*c).to_string()),
             })
             .collect();
         let mut state = new_game(

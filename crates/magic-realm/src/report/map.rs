@@ -152,7 +152,7 @@ mod tests {
         let data = data();
         let seats = [Seat {
             player: "Ann".into(),
-            character: Some("Amazon".into()),
+            role: Some("Amazon".into()),
         }];
         new_game(
             data,

@@ -17,6 +17,8 @@ pub mod secrets;
 pub mod sheet;
 pub mod site;
 
+use std::sync::Arc;
+
 use anyhow::{anyhow, bail};
 use serde::Serialize;
 
@@ -85,7 +87,7 @@ fn seen(events: &[Event], reader: Reader<'_>) -> anyhow::Result<Vec<DayEvent>> {
         .into_iter()
         .map(|(observers, happening)| DayEvent {
             observers,
-            happening,
+            happening: Arc::unwrap_or_clone(happening),
         })
         .collect())
 }

@@ -294,7 +294,7 @@ mod tests {
     fn event(observers: Observers, happening: Happening) -> Event {
         Event {
             observers,
-            body: serde_json::to_value(happening).unwrap(),
+            body: realmgm_core::game::GameValue::from_typed(happening),
         }
     }
 

@@ -32,6 +32,11 @@ pub const TILE_COUNT: usize = 20;
 #[derive(Clone, Debug, Serialize)]
 pub struct Tiles {
     tiles: Vec<Tile>,
+    /// Each folded code, alias and name ([`suggest::fold`]) to its tile's
+    /// place in `tiles`, the first tile for a name two share: every phase
+    /// of every orders mail and of every day names a tile.
+    #[serde(skip)]
+    by_folded_name: std::collections::BTreeMap<String, usize>,
 }
 
 /// One hex tile.
@@ -340,13 +345,8 @@ impl Tiles {
     /// The tile named by `text`: its code, an alias or its full name, in
     /// any case (`lw`, `LE`, `linden woods`).
     pub fn resolve(&self, text: &str) -> Option<&Tile> {
-        let wanted = suggest::fold(text);
-        if wanted.is_empty() {
-            return None;
-        }
-        self.tiles
-            .iter()
-            .find(|tile| tile.names().any(|name| suggest::fold(name) == wanted))
+        let place = self.by_folded_name.get(&suggest::fold(text))?;
+        self.tiles.get(*place)
     }
 
     /// [`Tiles::resolve`], or an error naming the closest tiles.
@@ -385,7 +385,18 @@ pub fn load() -> Result<Tiles, DataError> {
 pub fn parse(source: Source<'_>) -> Result<Tiles, DataError> {
     let file: TilesFile = source.parse(FILE)?;
     check(&file.tiles)?;
-    Ok(Tiles { tiles: file.tiles })
+    let mut by_folded_name = std::collections::BTreeMap::new();
+    for (place, tile) in file.tiles.iter().enumerate() {
+        for name in tile.names() {
+            by_folded_name.entry(suggest::fold(name)).or_insert(place);
+        }
+    }
+    // A name that folds to nothing names no tile.
+    by_folded_name.remove("");
+    Ok(Tiles {
+        tiles: file.tiles,
+        by_folded_name,
+    })
 }
 
 fn check(tiles: &[Tile]) -> Result<(), DataError> {

@@ -47,7 +47,7 @@ impl MailedSetup {
                 record.characters = table
                     .seats
                     .iter()
-                    .filter_map(|s| Some((s.player.clone(), s.character.clone()?)))
+                    .filter_map(|s| Some((s.player.clone(), s.role.clone()?)))
                     .collect();
                 record
             }

@@ -406,7 +406,7 @@ fn seat_characters(
     let mut states: Vec<CharacterState> = Vec::new();
     for seat in seats {
         let wanted = seat
-            .character
+            .role
             .as_deref()
             .ok_or_else(|| SetupError::NoCharacter {
                 player: seat.player.clone(),

@@ -20,7 +20,7 @@ fn seats(characters: &[&str]) -> Vec<Seat> {
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("player{i}"),
-            character: Some((*c).to_string()),
+            role: Some((*c).to_string()),
         })
         .collect()
 }
@@ -317,7 +317,7 @@ fn bad_seats_are_refused() {
     assert!(err.to_string().contains("did you mean Amazon"), "{err}");
     let nobody = [Seat {
         player: "ann".into(),
-        character: None,
+        role: None,
     }];
     assert_eq!(
         run(&nobody).unwrap_err(),
@@ -410,7 +410,7 @@ fn players_may_place_the_visitor_chits() {
 fn starting_equipment_leaves_the_named_groups_stock() {
     let seats = [Seat {
         player: "Ann".into(),
-        character: Some("Amazon".into()),
+        role: Some("Amazon".into()),
     }];
     let amazon = data()
         .characters

@@ -662,7 +662,7 @@ pub fn magic_for(
         .enumerate()
         .map(|(i, c)| Seat {
             player: format!("P{}", i + 1),
-            character: Some(c.name.clone()),
+            role: Some(c.name.clone()),
         })
         .collect();
     let mut state = new_game(

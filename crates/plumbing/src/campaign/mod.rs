@@ -216,7 +216,7 @@ impl Campaign {
             .iter()
             .map(|p| Seat {
                 player: p.name.clone(),
-                character: p.character.clone(),
+                role: p.character.clone(),
             })
             .collect()
     }

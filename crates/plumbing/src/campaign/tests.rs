@@ -104,11 +104,11 @@ fn minimal_file_gets_defaults() {
         [
             Seat {
                 player: "Ann".into(),
-                character: None
+                role: None
             },
             Seat {
                 player: "Ben".into(),
-                character: Some("Amazon".into())
+                role: Some("Amazon".into())
             },
         ]
     );

@@ -41,7 +41,7 @@ impl StoredCampaign {
             .chain(&self.left_characters)
             .map(|p| crate::game::Seat {
                 player: p.name.clone(),
-                character: p.character.clone(),
+                role: p.character.clone(),
             })
             .collect()
     }

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::packed::{PackedBytes, PackedText, UnpackedText};
 use super::{MailAttachment, Store, StoreError};
-use crate::game::{GameState, text_hash};
+use crate::game::{Event, GameState, GameValue, text_hash};
 
 /// The state of a campaign at the end of a day (day 0: after setup).
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,8 @@ pub struct DaySnapshot {
 pub struct StoredEvent {
     /// Position within the day, from 1.
     pub seq: u32,
-    pub event: Value,
+    /// The game's event, as JSON.
+    pub event: GameValue,
     /// The players who may read it; the GM reads everything.
     pub observers: Vec<String>,
 }
@@ -80,21 +81,34 @@ impl<S: Deref<Target = Store>> Days<S> {
     pub fn load(&self, campaign: &str, day: u32) -> Result<Option<DaySnapshot>, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare_cached(
-            "SELECT state_json, state_hash, created FROM game_days \
+            "SELECT day, state_json, state_hash, created FROM game_days \
              WHERE campaign_id = ?1 AND day = ?2",
         )?;
         let mut rows = statement.query(params![campaign_id, day])?;
-        let Some(row) = rows.next()? else {
-            return Ok(None);
-        };
-        let hash: String = row.get(1)?;
-        let created: i64 = row.get(2)?;
+        match rows.next()? {
+            Some(row) => self.snapshot(campaign, campaign_id, row).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The state a `game_days` row (day, text, hash, created) holds: the
+    /// one already known when the row holds its very text ([`Days::load`]),
+    /// else read from the text; either way checked against the row's hash.
+    fn snapshot(
+        &self,
+        campaign: &str,
+        campaign_id: i64,
+        row: &rusqlite::Row<'_>,
+    ) -> Result<DaySnapshot, StoreError> {
+        let day: u32 = row.get(0)?;
+        let hash: String = row.get(2)?;
+        let created: i64 = row.get(3)?;
         let mismatch = || StoreError::StateMismatch {
             campaign: campaign.to_string(),
             day,
         };
         // Borrowed from SQLite: the cached path copies nothing.
-        let text = row.get_ref(0)?.as_bytes().map_err(|_| mismatch())?;
+        let text = row.get_ref(1)?.as_bytes().map_err(|_| mismatch())?;
         let (state, fresh) = match self.store.states.get(campaign_id, day, text) {
             Some(known) => (known, false),
             None => {
@@ -125,12 +139,12 @@ impl<S: Deref<Target = Store>> Days<S> {
         if fresh {
             self.store.states.keep(campaign_id, day, &state);
         }
-        Ok(Some(DaySnapshot {
+        Ok(DaySnapshot {
             day,
             state,
             hash,
             created,
-        }))
+        })
     }
 
     /// The highest saved day, if any, without reading its state (a
@@ -152,8 +166,15 @@ impl<S: Deref<Target = Store>> Days<S> {
     /// # Errors
     /// As [`Days::load`].
     pub fn latest(&self, campaign: &str) -> Result<Option<DaySnapshot>, StoreError> {
-        match self.latest_number(campaign)? {
-            Some(day) => self.load(campaign, day),
+        // One query: the daemon asks this for every orders mail.
+        let campaign_id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare_cached(
+            "SELECT day, state_json, state_hash, created FROM game_days \
+             WHERE campaign_id = ?1 ORDER BY day DESC LIMIT 1",
+        )?;
+        let mut rows = statement.query(params![campaign_id])?;
+        match rows.next()? {
+            Some(row) => self.snapshot(campaign, campaign_id, row).map(Some),
             None => Ok(None),
         }
     }
@@ -184,7 +205,7 @@ impl<S: Deref<Target = Store>> Days<S> {
             };
             events.push(StoredEvent {
                 seq,
-                event: serde_json::from_str(&event).map_err(corrupt)?,
+                event: GameValue::from_canonical_text(&event).map_err(corrupt)?,
                 observers: serde_json::from_str(&observers).map_err(corrupt)?,
             });
         }
@@ -272,18 +293,22 @@ impl<S: DerefMut<Target = Store>> Days<S> {
     ) -> Result<String, StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let hash = state.hash();
-        let stored: Option<(String, bool)> = self
+        // The text is handed to SQLite only to write it, or to compare it
+        // with a row saved under the same hash (a re-run): the daemon
+        // saves every day, and the text is tens of kilobytes.
+        let stored: Option<String> = self
             .store
             .conn
-            .query_row(
-                "SELECT state_hash, state_json = ?3 FROM game_days \
-                 WHERE campaign_id = ?1 AND day = ?2",
-                params![campaign_id, day, state.canonical_text()],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
+            .prepare_cached("SELECT state_hash FROM game_days WHERE campaign_id = ?1 AND day = ?2")?
+            .query_row(params![campaign_id, day], |row| row.get(0))
             .optional()?;
         match stored {
-            Some((stored, same_text)) if stored == hash => {
+            Some(stored) if stored == hash => {
+                let same_text: bool = self.store.conn.query_row(
+                    "SELECT state_json = ?3 FROM game_days WHERE campaign_id = ?1 AND day = ?2",
+                    params![campaign_id, day, state.canonical_text()],
+                    |row| row.get(0),
+                )?;
                 if same_text {
                     Ok(hash)
                 } else {
@@ -295,17 +320,19 @@ impl<S: DerefMut<Target = Store>> Days<S> {
                     })
                 }
             }
-            Some((stored, _)) => Err(StoreError::DayConflict {
+            Some(stored) => Err(StoreError::DayConflict {
                 campaign: campaign.to_string(),
                 day,
                 stored,
             }),
             None => {
-                self.store.conn.execute(
-                    "INSERT INTO game_days (campaign_id, day, state_json, state_hash, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![campaign_id, day, state.canonical_text(), hash, now],
-                )?;
+                self.store
+                    .conn
+                    .prepare_cached(
+                        "INSERT INTO game_days (campaign_id, day, state_json, state_hash, \
+                         created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    )?
+                    .execute(params![campaign_id, day, state.canonical_text(), hash, now])?;
                 // The next turn starts from this state: keep it with the
                 // game's reading the engine left in it.
                 self.store.states.keep(campaign_id, day, state);
@@ -314,7 +341,10 @@ impl<S: DerefMut<Target = Store>> Days<S> {
         }
     }
 
-    /// Append events to `day`, numbering them after those already stored.
+    /// Append events to `day`, numbering them after those already stored:
+    /// each body in its canonical text (written here, at the store's edge,
+    /// from the game's typed event), who saw it as a list
+    /// ([`crate::game::Observers::to_list`]).
     ///
     /// # Errors
     /// No such campaign.
@@ -322,7 +352,7 @@ impl<S: DerefMut<Target = Store>> Days<S> {
         &mut self,
         campaign: &str,
         day: u32,
-        events: &[(Value, Vec<String>)],
+        events: &[Event],
     ) -> Result<(), StoreError> {
         let campaign_id = self.store.campaign_id(campaign)?;
         let tx = self.store.conn.savepoint()?;
@@ -331,12 +361,18 @@ impl<S: DerefMut<Target = Store>> Days<S> {
             params![campaign_id, day],
             |row| row.get(0),
         )?;
-        for (seq, (event, observers)) in (last + 1..).zip(events) {
-            let observers = Value::from(observers.clone()).to_string();
+        for (seq, event) in (last + 1..).zip(events) {
+            let observers = Value::from(event.observers.to_list()).to_string();
             tx.execute(
                 "INSERT INTO events (campaign_id, day, seq, event_json, observers_json) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![campaign_id, day, seq, event.to_string(), observers],
+                params![
+                    campaign_id,
+                    day,
+                    seq,
+                    event.body.canonical_text(),
+                    observers
+                ],
             )?;
         }
         tx.commit()?;
@@ -697,13 +733,13 @@ mod tests {
     fn events_are_numbered_in_order_across_appends() {
         let (mut store, _) = store_with_bimr3();
         let everyone: Vec<String> = vec!["Erin".into(), "Frank".into()];
+        let event = |body, observers: &[String]| Event {
+            observers: crate::game::Observers::from_list(observers),
+            body: GameValue::new(body),
+        };
         store
             .days_mut()
-            .append_events(
-                "BIMR3",
-                1,
-                &[(json!({"monster_roll": 3}), everyone.clone())],
-            )
+            .append_events("BIMR3", 1, &[event(json!({"monster_roll": 3}), &everyone)])
             .unwrap();
         store
             .days_mut()
@@ -711,8 +747,8 @@ mod tests {
                 "BIMR3",
                 1,
                 &[
-                    (json!({"hide": "ok"}), vec!["Erin".into()]),
-                    (json!({"x": 1}), vec![]),
+                    event(json!({"hide": "ok"}), &["Erin".into()]),
+                    event(json!({"x": 1}), &[]),
                 ],
             )
             .unwrap();
@@ -720,7 +756,7 @@ mod tests {
         let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 2, 3]);
         assert_eq!(events[0].observers, everyone);
-        assert_eq!(events[1].event, json!({"hide": "ok"}));
+        assert_eq!(events[1].event.json(), &json!({"hide": "ok"}));
         assert!(store.days().events("BIMR3", 2).unwrap().is_empty());
     }
 }

@@ -9,16 +9,17 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::{Store, StoreError};
+use crate::game::GameValue;
 
 /// A day stopped at a combat round.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CombatRound {
     /// The game's record of the decisions waited for.
-    pub waiting: serde_json::Value,
+    pub waiting: GameValue,
     pub asked: Vec<String>,
     pub answered: Vec<String>,
     /// The game's record of every answer of the day so far.
-    pub answers: serde_json::Value,
+    pub answers: GameValue,
     pub deadline: i64,
 }
 
@@ -62,10 +63,10 @@ impl<S: Deref<Target = Store>> Rounds<S> {
             message: format!("combat round of day {day}: {e}"),
         };
         Ok(Some(CombatRound {
-            waiting: serde_json::from_str(&waiting).map_err(corrupt)?,
+            waiting: GameValue::from_canonical_text(&waiting).map_err(corrupt)?,
             asked: serde_json::from_str(&asked).map_err(corrupt)?,
             answered: serde_json::from_str(&answered).map_err(corrupt)?,
-            answers: serde_json::from_str(&answers).map_err(corrupt)?,
+            answers: GameValue::from_canonical_text(&answers).map_err(corrupt)?,
             deadline,
         }))
     }
@@ -93,10 +94,10 @@ impl<S: DerefMut<Target = Store>> Rounds<S> {
             params![
                 id,
                 day,
-                round.waiting.to_string(),
+                round.waiting.canonical_text(),
                 list(&round.asked),
                 list(&round.answered),
-                round.answers.to_string(),
+                round.answers.canonical_text(),
                 round.deadline
             ],
         )?;
@@ -119,10 +120,10 @@ mod tests {
         let name = campaign.name.clone();
         assert_eq!(store.rounds().get(&name, 1).unwrap(), None);
         let mut round = CombatRound {
-            waiting: serde_json::json!([{"round": 1}]),
+            waiting: serde_json::json!([{"round": 1}]).into(),
             asked: vec!["Ann".into()],
             answered: Vec::new(),
-            answers: serde_json::Value::Null,
+            answers: GameValue::default(),
             deadline: 100,
         };
         store.rounds_mut().save(&name, 1, &round).unwrap();

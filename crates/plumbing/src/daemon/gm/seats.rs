@@ -79,7 +79,7 @@ impl Seats<'_> {
             &stored,
             &Seat {
                 player: player.to_string(),
-                character: character.map(str::to_string),
+                role: character.map(str::to_string),
             },
         )?;
         let made = self.store.players_mut().add(
@@ -176,7 +176,7 @@ impl Seats<'_> {
                 &others,
                 &Seat {
                     player: record.name.clone(),
-                    character: Some(new.to_string()),
+                    role: Some(new.to_string()),
                 },
             )?;
         }
@@ -324,7 +324,7 @@ impl Seats<'_> {
             Some(wanted) => {
                 let seat = Seat {
                     player: player.name.clone(),
-                    character: Some(wanted.clone()),
+                    role: Some(wanted.clone()),
                 };
                 match self.check_new_seat(stored, &seat) {
                     Ok(()) => Ok(wanted),
@@ -540,7 +540,7 @@ impl Seats<'_> {
         };
         Ok(game
             .seats()
-            .and_then(|late| late.character_of(&latest.state, &record.name))
+            .and_then(|late| late.role_of(&latest.state, &record.name))
             .map(|old| GmRuling {
                 text: format!("replace {old} with {new}"),
                 why: "the seat has passed to a new player".to_string(),

@@ -191,7 +191,7 @@ mod tests {
     fn orders_accepted_after_an_unread_version_are_the_first_accepted_and_notes_are_a_list() {
         let accepted = AcceptedOrders {
             canonical: "Activities: H / H".into(),
-            parsed: serde_json::Value::Null,
+            parsed: crate::game::GameValue::default(),
             warnings: Vec::new(),
         };
         let notes = [

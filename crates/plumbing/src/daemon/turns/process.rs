@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use crate::campaign::{NmrPolicy, format_utc};
 use crate::dice::Dice;
-use crate::game::{AcceptedOrders, Event, GameState, Reader, Report, Start, Turn, hex};
+use crate::game::{AcceptedOrders, Event, GameState, GameValue, Reader, Report, Start, Turn, hex};
 use crate::store::{DayRun, MailAttachment, ReportParts, StoreError, StoredCampaign, StoredReport};
 
 use super::Turns;
@@ -142,7 +142,7 @@ impl Turns<'_> {
         let round = self.store.rounds().get(&campaign.name, pending.day)?;
         let answers = round
             .as_ref()
-            .map_or(serde_json::Value::Null, |r| r.answers.clone());
+            .map_or_else(GameValue::default, |r| r.answers.clone());
         let deadline_passed = match (now, &round) {
             (None, _) => true,
             (Some(now), Some(round)) => now >= round.deadline,
@@ -150,7 +150,7 @@ impl Turns<'_> {
         };
         // Round answers and rulings are part of what the day is resolved
         // from (hashed only when present, so older days keep their hashes).
-        let orders_hash = match (answers.is_null(), rulings.is_empty()) {
+        let orders_hash = match (answers.json().is_null(), rulings.is_empty()) {
             (true, true) => hex(&Sha256::digest(serde_json::to_vec(&orders)?)),
             (false, true) => hex(&Sha256::digest(serde_json::to_vec(&(&orders, &answers))?)),
             (_, false) => hex(&Sha256::digest(serde_json::to_vec(&(
@@ -337,14 +337,9 @@ impl Turns<'_> {
             }
             Err(other) => return Err(other.into()),
         }
-        let events: Vec<_> = turn
-            .events
-            .iter()
-            .map(|e| (e.body.clone(), e.observers.to_list()))
-            .collect();
         self.store
             .days_mut()
-            .append_events(name, turn.day, &events)?;
+            .append_events(name, turn.day, &turn.events)?;
         self.store
             .days_mut()
             .record_run(name, turn.day, &turn.run, now)?;

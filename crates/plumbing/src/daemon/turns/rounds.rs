@@ -66,7 +66,7 @@ impl Turns<'_> {
             waiting: pause.waiting.clone(),
             asked: players.clone(),
             answered: Vec::new(),
-            answers: earlier.map_or(serde_json::Value::Null, |r| r.answers),
+            answers: earlier.map(|r| r.answers).unwrap_or_default(),
             deadline,
         };
         self.store.rounds_mut().save(name, day, &round)?;

@@ -51,7 +51,7 @@ impl Turns<'_> {
             .iter()
             .map(|p| Seat {
                 player: p.name.clone(),
-                character: p.character.clone(),
+                role: p.character.clone(),
             })
             .collect();
         let table = SetupTable {
@@ -210,7 +210,7 @@ impl Turns<'_> {
             }
             seats.push(Seat {
                 player: player.name.clone(),
-                character,
+                role: character,
             });
         }
         Ok(SetupOutcome::Ready(seats, record))
