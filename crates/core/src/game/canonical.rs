@@ -53,13 +53,13 @@ struct Entry {
     escaped: bool,
 }
 
-/// An object being written: its place among the objects noted, its entries
-/// so far, whether they came in key order (most do not: a struct writes its
+/// An object being written: its place among the objects noted, where its
+/// entries begin among [`SortingFormatter::entries`], whether they came in key order (most do not: a struct writes its
 /// fields in declaration order), and whether an object inside it is out of
 /// order.
 struct Open {
     noted: usize,
-    entries: Vec<Entry>,
+    first_entry: usize,
     sorted: bool,
     inner_unsorted: bool,
 }
@@ -94,8 +94,9 @@ struct SortingFormatter {
     out: Vec<u8>,
     /// The objects open, innermost last.
     open: Vec<Open>,
-    /// Entry lists of closed objects, kept for the next ones.
-    spare: Vec<Vec<Entry>>,
+    /// The entries of the objects open, each object's after those of the
+    /// objects around it.
+    entries: Vec<Entry>,
     /// The objects to rewrite, in the order they began.
     written: Vec<Written>,
     /// The entries of the objects to reorder, each object's in key order.
@@ -247,8 +248,8 @@ fn key_order(out: &[u8], entries: &[Entry]) -> Vec<usize> {
 impl SortingFormatter {
     /// Note the entries of an object out of order in key order
     /// ([`key_order`], found once per shape), as [`Span`]s.
-    fn note_order(&mut self, entries: &[Entry]) -> (usize, usize) {
-        let out = &self.out;
+    fn note_order(&mut self, first_entry: usize) -> (usize, usize) {
+        let (out, entries) = (&self.out, &self.entries[first_entry..]);
         if self.orders.len() >= MOST_ORDERS {
             self.orders.clear();
         }
@@ -363,8 +364,7 @@ impl Formatter for &mut SortingFormatter {
         char_escape: CharEscape,
     ) -> io::Result<()> {
         if self.in_key {
-            let open = self.open.last_mut().expect("a key stands in an object");
-            open.entries.last_mut().expect("a key began").escaped = true;
+            self.entries.last_mut().expect("a key began").escaped = true;
         }
         CompactFormatter.write_char_escape(&mut self.out, char_escape)
     }
@@ -394,11 +394,10 @@ impl Formatter for &mut SortingFormatter {
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        let entries = self.spare.pop().unwrap_or_default();
         let start = self.out.len();
         self.open.push(Open {
             noted: self.written.len(),
-            entries,
+            first_entry: self.entries.len(),
             sorted: true,
             inner_unsorted: false,
         });
@@ -417,7 +416,7 @@ impl Formatter for &mut SortingFormatter {
         CompactFormatter.end_object(&mut self.out)?;
         let Open {
             noted,
-            mut entries,
+            first_entry,
             sorted,
             inner_unsorted,
         } = self.open.pop().expect("an object ends after it began");
@@ -425,7 +424,7 @@ impl Formatter for &mut SortingFormatter {
             // Its bytes are final: nothing inside was kept either.
             self.written.truncate(noted);
         } else {
-            let order = (!sorted).then(|| self.note_order(&entries));
+            let order = (!sorted).then(|| self.note_order(first_entry));
             let (end, after) = (self.out.len(), self.written.len());
             let object = &mut self.written[noted];
             (object.end, object.after, object.order) = (end, after, order);
@@ -433,8 +432,7 @@ impl Formatter for &mut SortingFormatter {
                 outer.inner_unsorted = true;
             }
         }
-        entries.clear();
-        self.spare.push(entries);
+        self.entries.truncate(first_entry);
         Ok(())
     }
 
@@ -446,16 +444,12 @@ impl Formatter for &mut SortingFormatter {
         CompactFormatter.begin_object_key(&mut self.out, first)?;
         let start = self.out.len();
         let first_inner = self.written.len();
-        self.open
-            .last_mut()
-            .expect("a key stands in an object")
-            .entries
-            .push(Entry {
-                start,
-                key_end: start,
-                first_inner,
-                escaped: false,
-            });
+        self.entries.push(Entry {
+            start,
+            key_end: start,
+            first_inner,
+            escaped: false,
+        });
         self.in_key = true;
         Ok(())
     }
@@ -463,12 +457,11 @@ impl Formatter for &mut SortingFormatter {
     fn end_object_key<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
         self.in_key = false;
         let key_end = self.out.len();
+        let n = self.entries.len();
+        self.entries[n - 1].key_end = key_end;
         let open = self.open.last_mut().expect("a key stands in an object");
-        let n = open.entries.len();
-        let this = &mut open.entries[n - 1];
-        this.key_end = key_end;
-        if open.sorted && n > 1 {
-            let (before, this) = (&open.entries[n - 2], &open.entries[n - 1]);
+        if open.sorted && n > open.first_entry + 1 {
+            let (before, this) = (&self.entries[n - 2], &self.entries[n - 1]);
             open.sorted = comes_before(&self.out, before, this);
         }
         Ok(())
