@@ -54,9 +54,9 @@ struct Entry {
 }
 
 /// An object being written: its place among the objects noted, where its
-/// entries begin among [`SortingFormatter::entries`], whether they came in key order (most do not: a struct writes its
-/// fields in declaration order), and whether an object inside it is out of
-/// order.
+/// entries begin among [`SortingFormatter::entries`], whether they came in
+/// key order (most do not: a struct writes its fields in declaration
+/// order), and whether an object inside it is out of order.
 struct Open {
     noted: usize,
     first_entry: usize,
