@@ -172,9 +172,9 @@ fn store_for(name: &str, seats: &[Seat]) -> Store {
 /// `store` (a daemon opens its store once, not once a month): each player's
 /// orders arrive as a text and are read against the pending state loaded
 /// from the store, and who is still awaited is asked, as for every orders
-/// mail; each day loads the pending state, admits seats, applies (no)
-/// rulings, resolves the day from the accepted orders and saves the new
-/// state. What the daemon does besides is left out, as reports and mail
+/// mail; each day loads the pending state, hands it over (the store
+/// forgets it), admits seats, applies (no) rulings, resolves the day from
+/// the accepted orders and saves the new state. What the daemon does besides is left out, as reports and mail
 /// are: storing each orders mail and reading the accepted orders back
 /// from the store, and storing the day's events and run hashes.
 fn month_on_the_daemons_path(
@@ -192,6 +192,8 @@ fn month_on_the_daemons_path(
         .days_mut()
         .save(TAG, 0, &start, 0)
         .expect("day 0 saved");
+    // The daemon keeps no state of its own beyond the store's.
+    drop(start);
     let read = |state: &realmgm::game::GameState| {
         // The state the game keeps beside the JSON: what a player's bot is
         // given to write orders from, as a player reads his report.
@@ -216,12 +218,19 @@ fn month_on_the_daemons_path(
             let admitted = game.admit(&pending, rules, &seats).expect("nobody new");
             game.awaiting(&admitted).expect("the awaited players");
         }
-        let pending = store.days().latest(TAG).unwrap().unwrap().state;
-        let state = game.admit(&pending, rules, &seats).expect("nobody new");
-        let state = game.rule(&state, rules, &[]).expect("no rulings");
+        let pending = store.days().latest(TAG).unwrap().unwrap();
+        // Handed over as the daemon does: the store forgets it and each
+        // step's input is dropped, so the game resolves it in place.
+        store.days().forget(TAG, pending.day).expect("forgotten");
+        let admitted = game
+            .admit(&pending.state, rules, &seats)
+            .expect("nobody new");
+        drop(pending);
+        let state = game.rule(&admitted, rules, &[]).expect("no rulings");
+        drop(admitted);
         game.awaiting(&state).expect("the awaited players");
         let turn = game
-            .resolve_turn(&state, &Turn::new(rules, &accepted), &mut dice)
+            .resolve_turn(state, &Turn::new(rules, &accepted), &mut dice)
             .expect("a bot day resolves")
             .done()
             .expect("a day without rounds by mail ends");

@@ -51,7 +51,7 @@ fn played(seed: u64, days: u32) -> (GameState, Vec<Event>, Vec<String>) {
             .collect();
         let turn = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn::new(&rules, &orders),
                 &mut Dice::new(seed, day),
             )

@@ -85,7 +85,7 @@ fn play(rules: &Rules, mut state: GameState, seed: u64, days: u32) -> GameState 
         let mut dice = Dice::new(seed, day);
         let orders = bot_orders(game, rules, &state, &mut dice);
         let turn = game
-            .resolve_turn(&state, &Turn::new(rules, &orders), &mut dice)
+            .resolve_turn(state.clone(), &Turn::new(rules, &orders), &mut dice)
             .expect("a bot day resolves")
             .done()
             .expect("no rounds by mail");
@@ -198,7 +198,7 @@ fn a_game_of_fantasy_realms_writes_as_the_tree_did() {
             })
             .collect();
         let turn = game
-            .resolve_turn(&state, &Turn::new(&rules, &orders), &mut dice)
+            .resolve_turn(state.clone(), &Turn::new(&rules, &orders), &mut dice)
             .expect("a turn")
             .done()
             .expect("no rounds");

@@ -57,7 +57,7 @@ fn read(state: &GameState, player: &str, text: &str) -> AcceptedOrders {
 fn resolve(state: &GameState, orders: BTreeMap<String, AcceptedOrders>) -> TurnResult {
     FantasyRealms
         .resolve_turn(
-            state,
+            state.clone(),
             &Turn::new(&Rules::default(), &orders),
             &mut Dice::new(1, 1),
         )

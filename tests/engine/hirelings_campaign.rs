@@ -96,7 +96,7 @@ impl Campaign {
         let day = self.days.len() as u32 + 1;
         let turn = MagicRealm
             .resolve_turn(
-                &self.state,
+                self.state.clone(),
                 &Turn::new(&self.rules, &accepted),
                 &mut Dice::with_script(11, day, script),
             )

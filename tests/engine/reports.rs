@@ -106,7 +106,7 @@ fn golden_reports_of_a_day_of_rulings_and_a_late_joiner() {
         .collect();
     let turn = MagicRealm
         .resolve_turn(
-            &state,
+            state.clone(),
             &Turn::new(&rules, &orders),
             &mut realmgm::dice::Dice::new(11, 2),
         )

@@ -61,7 +61,7 @@ pub fn play(seed: u64, characters: &[&str], days: u32) -> Vec<PlayedDay> {
             .collect();
         let turn = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn::new(&rules, &orders),
                 &mut Dice::new(seed, day),
             )

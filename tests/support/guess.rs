@@ -250,8 +250,8 @@ macro_rules! guess_game {
             fn missing_orders(&self, _state: &GameState, _rules: &Rules, _player: &str) -> anyhow::Result<AcceptedOrders> {
                 Ok(AcceptedOrders { canonical: "Guess: none (no orders received)".into(), parsed: json!({ "guess": null }).into(), warnings: Vec::new() })
             }
-            fn resolve_turn(&self, state: &GameState, turn: &Turn<'_>, dice: &mut Dice) -> anyhow::Result<TurnStep> {
-                resolve(state, turn.orders, dice, $flake, $flake_in_state).map(TurnStep::Done)
+            fn resolve_turn(&self, state: GameState, turn: &Turn<'_>, dice: &mut Dice) -> anyhow::Result<TurnStep> {
+                resolve(&state, turn.orders, dice, $flake, $flake_in_state).map(TurnStep::Done)
             }
             fn report(&self, state: &GameState, events: &[Event], reader: Reader<'_>, _context: &ReportContext) -> anyhow::Result<Report> {
                 Ok(report(state, events, reader))
@@ -319,7 +319,7 @@ impl Game for BrokenGuess {
     }
     fn resolve_turn(
         &self,
-        _state: &GameState,
+        _state: GameState,
         _turn: &Turn<'_>,
         _dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {

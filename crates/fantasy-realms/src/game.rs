@@ -64,11 +64,18 @@ pub fn table(state: &GameState) -> anyhow::Result<Table> {
     shared_table(state).map(Arc::unwrap_or_clone)
 }
 
+/// Why a state cannot be read as a table.
+const NOT_A_TABLE: &str =
+    "the stored state is not a Fantasy Realms table (was it written by another game?)";
+
+/// The table in a state's JSON.
+fn read_table(json: &serde_json::Value) -> serde_json::Result<Table> {
+    Table::deserialize(json)
+}
+
 /// The table a state holds, read once and shared ([`GameState::typed`]).
 fn shared_table(state: &GameState) -> anyhow::Result<Arc<Table>> {
-    state
-        .typed(|json| Table::deserialize(json))
-        .context("the stored state is not a Fantasy Realms table (was it written by another game?)")
+    state.typed(read_table).context(NOT_A_TABLE)
 }
 
 /// A player's orders as the game reads them: as read, or read back from
@@ -265,13 +272,13 @@ impl Game for FantasyRealms {
 
     fn resolve_turn(
         &self,
-        state: &GameState,
+        state: GameState,
         turn: &Turn<'_>,
         _dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
         let orders = turn.orders;
         let deck = cards::deck()?;
-        let mut table = table(state)?;
+        let mut table = state.into_typed(read_table).context(NOT_A_TABLE)?;
         let mut play = Play {
             deck,
             happenings: Vec::new(),

@@ -31,19 +31,23 @@ use crate::{combat, data, day, orders, rules};
 /// says once for the whole turn.
 const NO_ORDERS: &str = "Activities: H / H / H / H (No orders received.)";
 
-/// The Magic Realm state inside a stored game state, read from its JSON the
-/// first time and shared after ([`GameState::typed`]).
-fn read_state(state: &GameState) -> anyhow::Result<Arc<MrState>> {
-    state.typed(|json| {
-        MrState::deserialize(json).map_err(|e| {
-            anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
-        })
+/// A Magic Realm state read from a stored game state's JSON.
+fn read_json(json: &serde_json::Value) -> anyhow::Result<MrState> {
+    MrState::deserialize(json).map_err(|e| {
+        anyhow!("this is not a Magic Realm game state ({e}); was the campaign's game changed?")
     })
 }
 
-/// The Magic Realm state to change: a copy of the shared reading.
-fn state_to_change(state: &GameState) -> anyhow::Result<MrState> {
-    read_state(state).map(Arc::unwrap_or_clone)
+/// The Magic Realm state inside a stored game state, read from its JSON the
+/// first time and shared after ([`GameState::typed`]).
+fn read_state(state: &GameState) -> anyhow::Result<Arc<MrState>> {
+    state.typed(read_json)
+}
+
+/// The Magic Realm state to change: the reading itself when `state` was
+/// its last handle, else a copy ([`GameState::into_typed`]).
+fn state_to_change(state: GameState) -> anyhow::Result<MrState> {
+    state.into_typed(read_json)
 }
 
 /// A player's orders as the engine's day orders: as read, or read back
@@ -193,7 +197,7 @@ impl Game for MagicRealm {
             return Ok(state.clone());
         }
         let data = data::get()?;
-        let mut mr = state_to_change(state)?;
+        let mut mr = state_to_change(state.clone())?;
         for given in rulings {
             let ruling = parse_ruling(&given.text, data, &mr)
                 .with_context(|| format!("the ruling '{}'", given.text.trim()))?;
@@ -326,7 +330,7 @@ impl Game for MagicRealm {
     /// a [`RoundAnswers`].
     fn resolve_turn(
         &self,
-        state: &GameState,
+        state: GameState,
         turn: &Turn<'_>,
         dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
@@ -877,7 +881,11 @@ mod tests {
         )]
         .into();
         let turn = MagicRealm
-            .resolve_turn(&state, &Turn::new(&rules, &orders), &mut Dice::new(5, 1))
+            .resolve_turn(
+                state.clone(),
+                &Turn::new(&rules, &orders),
+                &mut Dice::new(5, 1),
+            )
             .unwrap()
             .done()
             .expect("the turn is resolved to its end");
@@ -901,7 +909,11 @@ mod tests {
         )]
         .into();
         let err = MagicRealm
-            .resolve_turn(&state, &Turn::new(&rules, &broken), &mut Dice::new(5, 1))
+            .resolve_turn(
+                state.clone(),
+                &Turn::new(&rules, &broken),
+                &mut Dice::new(5, 1),
+            )
             .unwrap_err();
         assert!(err.to_string().contains("orders of Ann"), "{err}");
     }

@@ -175,7 +175,7 @@ mod tests {
         let resolve = |answers: &realmgm_core::game::GameValue| {
             MagicRealm
                 .resolve_turn(
-                    &state,
+                    state.clone(),
                     &Turn {
                         answers: Some(answers),
                         deadline_passed: false,
@@ -218,7 +218,7 @@ mod tests {
         // Answering every round alike is the same as a standing order.
         let standing = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn::new(
                     &Rules::default(),
                     &self::orders(&state, &rules, "R\nCombat: target weakest"),
@@ -248,7 +248,7 @@ mod tests {
         );
         let step = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn {
                     answers: Some(&realmgm_core::game::GameValue::default()),
                     deadline_passed: false,
@@ -272,7 +272,7 @@ mod tests {
         let step = |rules: &Rules| {
             MagicRealm
                 .resolve_turn(
-                    &state,
+                    state.clone(),
                     &Turn {
                         answers: Some(&realmgm_core::game::GameValue::default()),
                         deadline_passed: false,
@@ -293,7 +293,7 @@ mod tests {
         let orders = orders(&state, &rules, "R");
         let TurnStep::Done(late) = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn {
                     answers: Some(&realmgm_core::game::GameValue::default()),
                     deadline_passed: true,
@@ -307,7 +307,7 @@ mod tests {
         };
         let plain = MagicRealm
             .resolve_turn(
-                &state,
+                state.clone(),
                 &Turn::new(&Rules::default(), &orders),
                 &mut Dice::new(3, 1),
             )

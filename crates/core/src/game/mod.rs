@@ -418,6 +418,23 @@ impl GameState {
         self.0.read(read)
     }
 
+    /// The game's typed form of the state, to change: taken as it is when
+    /// this is the state's only handle (nobody else can see the change),
+    /// else a copy.
+    ///
+    /// # Errors
+    /// What `read` returns.
+    pub fn into_typed<T: Any + Send + Sync + Clone, E>(
+        self,
+        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let typed = self.typed(read)?;
+        // Dropping the last handle drops the carried reading, so `typed`
+        // is then its only owner.
+        drop(self);
+        Ok(Arc::unwrap_or_clone(typed))
+    }
+
     /// The canonical text of the state ([`GameValue::canonical_text`]).
     pub fn canonical_text(&self) -> &str {
         self.0.canonical_text()
@@ -808,12 +825,16 @@ pub trait Game: Sync {
     /// result as the same answers given up front. Only a game with
     /// [`Game::rounds`] ever pauses.
     ///
+    /// The state is handed over: a caller holding its only handle (the
+    /// daemon, once the store has forgotten it) lets the game change its
+    /// typed reading in place; a state held elsewhere too is copied first.
+    ///
     /// # Errors
     /// A rule the engine does not implement yet, named; or a state this game
     /// did not write.
     fn resolve_turn(
         &self,
-        state: &GameState,
+        state: GameState,
         turn: &Turn<'_>,
         dice: &mut Dice,
     ) -> anyhow::Result<TurnStep>;
@@ -1053,6 +1074,21 @@ mod tests {
             excludes: &["optional_missile_table"],
         },
     ];
+
+    #[test]
+    fn a_state_handed_over_by_its_last_holder_is_changed_without_a_copy() {
+        let read = |json: &serde_json::Value| Ok::<_, ()>(json.to_string());
+        let state = GameState::new(serde_json::json!({"day": 3}));
+        let reading = state.typed(read).unwrap().as_ptr();
+        let held = state.clone();
+        // Held elsewhere too: a copy, and the other holder's reading stays.
+        let copy = state.into_typed(read).unwrap();
+        assert_ne!(copy.as_ptr(), reading);
+        assert_eq!(held.typed(read).unwrap().as_ptr(), reading);
+        // The last holder: the reading itself.
+        let taken = held.into_typed(read).unwrap();
+        assert_eq!((taken.as_ptr(), taken), (reading, copy));
+    }
 
     #[test]
     fn rules_accept_known_names_and_refuse_unknown_unbuilt_or_exclusive_ones() {

@@ -22,12 +22,11 @@ pub struct NameCheck {
 /// the campaign.
 pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> NameCheck {
     let mut found = NameCheck::default();
-    let items: Vec<&str> = item_names(data)
-        .chain(["Horse", "Pony", "Warhorse"])
-        .collect();
+    // Walked afresh for each name asked about: most orders ask about none.
+    let items = || item_names(data).chain(["Horse", "Pony", "Warhorse"]);
     for purchase in &orders.buy {
-        if suggest::find(&purchase.what, items.iter().copied()).is_none() {
-            let hint = suggest::did_you_mean(&purchase.what, items.iter().copied());
+        if suggest::find(&purchase.what, items()).is_none() {
+            let hint = suggest::did_you_mean(&purchase.what, items());
             found.errors.push(format!(
                 "Buy: '{}' is not an item of the game{hint}",
                 purchase.what
@@ -48,19 +47,19 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
             Some(_) => {}
         }
     }
-    let hireable: Vec<&str> = data
-        .natives
-        .iter()
-        .flat_map(|group| {
-            std::iter::once(group.name.as_str())
-                .chain(group.members.iter().map(|m| m.name.as_str()))
-        })
-        // Goblins made Neutral by Deal with Goblins can be hired.
-        .chain(["Goblins", "Spear Goblins", "Sword Goblins", "Axe Goblins"])
-        .collect();
+    let hireable = || {
+        data.natives
+            .iter()
+            .flat_map(|group| {
+                std::iter::once(group.name.as_str())
+                    .chain(group.members.iter().map(|m| m.name.as_str()))
+            })
+            // Goblins made Neutral by Deal with Goblins can be hired.
+            .chain(["Goblins", "Spear Goblins", "Sword Goblins", "Axe Goblins"])
+    };
     for hire in &orders.hire {
-        if suggest::find(&hire.what, hireable.iter().copied()).is_none() {
-            let hint = suggest::did_you_mean(&hire.what, hireable.iter().copied());
+        if suggest::find(&hire.what, hireable()).is_none() {
+            let hint = suggest::did_you_mean(&hire.what, hireable());
             found.errors.push(format!(
                 "Hire: '{}' is not a native group or native{hint}",
                 hire.what

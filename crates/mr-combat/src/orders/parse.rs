@@ -227,9 +227,10 @@ fn split_or(chars: &[char], segment: &Segment) -> Vec<Segment> {
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
             c if depth == 0 && c.is_whitespace() && i + 3 <= segment.end => {
-                let word: String = chars[i + 1..i + 3].iter().collect();
+                let or = chars[i + 1].eq_ignore_ascii_case(&'o')
+                    && chars[i + 2].eq_ignore_ascii_case(&'r');
                 let ends = i + 3 == segment.end || chars[i + 3].is_whitespace();
-                if word.eq_ignore_ascii_case("or") && ends {
+                if or && ends {
                     parts.push(Segment { start, end: i });
                     start = i + 3;
                     i += 3;
@@ -494,7 +495,8 @@ impl Reader<'_> {
             .map(char::to_ascii_lowercase)
             .collect();
         for &(word, keyword) in KEYWORDS {
-            let len = word.chars().count();
+            // ASCII, so its bytes are its characters.
+            let len = word.len();
             if lower.len() < len || !lower.iter().take(len).copied().eq(word.chars()) {
                 continue;
             }

@@ -815,19 +815,26 @@ impl DayOrders {
     /// The recorded phases with their alternatives (`M-CV 4 or H`), as the
     /// `Activities:` line reads them.
     pub fn recorded(&self) -> String {
-        self.activities
-            .phases
-            .iter()
-            .enumerate()
-            .map(|(i, phase)| {
-                std::iter::once(phase)
-                    .chain(self.alternatives.get(&i).into_iter().flatten())
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            })
-            .collect::<Vec<_>>()
-            .join(" / ")
+        Recorded(self).to_string()
+    }
+}
+
+/// [`DayOrders::recorded`], written straight into its text: every orders
+/// mail writes it for the canonical orders.
+struct Recorded<'a>(&'a DayOrders);
+
+impl fmt::Display for Recorded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, phase) in self.0.activities.phases.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" / ")?;
+            }
+            write!(f, "{phase}")?;
+            for other in self.0.alternatives.get(&i).into_iter().flatten() {
+                write!(f, " or {other}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -836,7 +843,7 @@ impl DayOrders {
 /// orders.
 impl fmt::Display for DayOrders {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Activities: {}", self.recorded())?;
+        writeln!(f, "Activities: {}", Recorded(self))?;
         let join = |items: Vec<String>| items.join("; ");
         if !self.searches.is_empty() {
             writeln!(

@@ -147,6 +147,20 @@ impl<S: Deref<Target = Store>> Days<S> {
         })
     }
 
+    /// Forget the state of `day` this store keeps, so whoever holds it
+    /// holds its only handle: the daemon hands the pending state over to
+    /// the game to resolve in place ([`crate::game::Game::resolve_turn`])
+    /// and saves the next day right after, which is kept as usual. A later
+    /// load reads the state from its row again.
+    ///
+    /// # Errors
+    /// No such campaign.
+    pub fn forget(&self, campaign: &str, day: u32) -> Result<(), StoreError> {
+        let campaign_id = self.store.campaign_id(campaign)?;
+        self.store.states.forget(campaign_id, day);
+        Ok(())
+    }
+
     /// The highest saved day, if any, without reading its state (a
     /// rollback away from a state that cannot be used must not need it).
     ///
@@ -516,6 +530,10 @@ impl KnownStates {
         (state.canonical_text().as_bytes() == stored_text).then(|| state.clone())
     }
 
+    fn forget(&self, campaign_id: i64, day: u32) {
+        self.0.borrow_mut().remove(&(campaign_id, day));
+    }
+
     fn keep(&self, campaign_id: i64, day: u32, state: &GameState) {
         let mut known = self.0.borrow_mut();
         if known.len() >= KNOWN_IN_ALL {
@@ -727,6 +745,25 @@ mod tests {
         let again = reopened.days().load("BIMR3", 1).unwrap().unwrap();
         assert_eq!((*gold(&again.state), again.hash), (Some(20), second.hash()));
         assert_eq!(readings.get(), 3);
+    }
+
+    #[test]
+    fn a_forgotten_state_is_its_holders_alone_and_read_again_on_the_next_load() {
+        let (mut store, _) = store_with_bimr3();
+        let day0 = GameState::new(json!({"day": 0, "gold": 10}));
+        store.days_mut().save("BIMR3", 0, &day0, NOW).unwrap();
+        drop(day0);
+        let read = |json: &serde_json::Value| Ok::<_, ()>(json.to_string());
+        let pending = store.days().latest("BIMR3").unwrap().unwrap();
+        let reading = pending.state.typed(read).unwrap().as_ptr();
+        store.days().forget("BIMR3", pending.day).unwrap();
+        // Nobody else holds it: the game may change the reading in place.
+        let taken = pending.state.into_typed(read).unwrap();
+        assert_eq!(taken.as_ptr(), reading);
+        // The store reads the same state from its row again.
+        let again = store.days().latest("BIMR3").unwrap().unwrap();
+        assert_eq!(*again.state.typed(read).unwrap(), taken);
+        assert_ne!(again.state.typed(read).unwrap().as_ptr(), reading);
     }
 
     #[test]

@@ -93,22 +93,28 @@ impl Turns<'_> {
     ) -> anyhow::Result<Resolved> {
         let campaign = &stored.campaign;
         let game = self.game(campaign)?;
-        let pending = self.pending(campaign)?;
-        let state = pending.state.clone().with_context(|| {
+        let mut pending = self.pending(campaign)?;
+        let loaded = pending.state.take().with_context(|| {
             format!("the game of {} is not set up yet (no day 0)", campaign.name)
         })?;
+        // The state is handed over to the game: with the store's copy
+        // forgotten and each step's input dropped, the game holds its only
+        // handle and resolves it in place instead of copying it.
+        self.store.days().forget(&campaign.name, pending.day - 1)?;
         // Players seated since the game began enter with this turn.
-        let state = game
-            .admit(&state, &campaign.rules, &stored.seats())
+        let admitted = game
+            .admit(&loaded, &campaign.rules, &stored.seats())
             .context("a seat cannot join the game")?;
+        drop(loaded);
         // The GM's rulings for this turn, carried out as it begins.
         let rulings = self
             .store
             .rulings()
             .given_on_day(&campaign.name, pending.day)?;
         let state = game
-            .rule(&state, &campaign.rules, &rulings)
+            .rule(&admitted, &campaign.rules, &rulings)
             .context("a ruling of the GM cannot be carried out")?;
+        drop(admitted);
         let awaited = game
             .awaiting(&state)
             .context("the game cannot say whose orders the turn needs")?;
@@ -160,7 +166,7 @@ impl Turns<'_> {
         let mut dice = Dice::new(campaign.seed, pending.day);
         let step = game
             .resolve_turn(
-                &state,
+                state,
                 &Turn {
                     answers: Some(&answers),
                     deadline_passed,
