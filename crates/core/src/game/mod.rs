@@ -376,19 +376,32 @@ impl<'de> Deserialize<'de> for GameValue {
 /// day is checked against the same pending state, and the store hands the
 /// same state out again while the stored day is unchanged (`store::days`),
 /// so the game's reading of it ([`GameState::typed`]) is made once.
-#[derive(Clone)]
-pub struct GameState(Arc<Carried>);
+///
+/// It reads as the value it is ([`GameValue::json`], [`GameValue::typed`],
+/// [`GameValue::canonical_text`]) and adds what only a state has: its hash,
+/// and being handed over to be changed.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct GameState(GameValue);
+
+impl std::ops::Deref for GameState {
+    type Target = GameValue;
+
+    fn deref(&self) -> &GameValue {
+        &self.0
+    }
+}
 
 impl GameState {
     /// A state from its JSON.
     pub fn new(json: serde_json::Value) -> Self {
-        GameState(Arc::new(Carried::json(json)))
+        GameState(GameValue::new(json))
     }
 
     /// A state from a game's typed form, kept so the game need not read it
     /// back; its JSON is written when first asked for.
     pub fn from_typed<T: Serialize + Any + Send + Sync>(typed: T) -> Self {
-        GameState(Arc::new(Carried::typed(typed)))
+        GameState(GameValue::from_typed(typed))
     }
 
     /// A state read back from the text the store saved: that text is its
@@ -399,23 +412,7 @@ impl GameState {
     /// # Errors
     /// The text is not JSON.
     pub fn from_canonical_text(text: &str) -> serde_json::Result<Self> {
-        Carried::from_canonical_text(text).map(|c| GameState(Arc::new(c)))
-    }
-
-    /// The state as JSON.
-    pub fn json(&self) -> &serde_json::Value {
-        self.0.json_value()
-    }
-
-    /// The game's typed form of the state ([`GameValue::typed`]).
-    ///
-    /// # Errors
-    /// What `read` returns.
-    pub fn typed<T: Any + Send + Sync, E>(
-        &self,
-        read: impl FnOnce(&serde_json::Value) -> Result<T, E>,
-    ) -> Result<Arc<T>, E> {
-        self.0.read(read)
+        GameValue::from_canonical_text(text).map(GameState)
     }
 
     /// The game's typed form of the state, to change: taken as it is when
@@ -435,24 +432,14 @@ impl GameState {
         Ok(Arc::unwrap_or_clone(typed))
     }
 
-    /// The canonical text of the state ([`GameValue::canonical_text`]).
-    pub fn canonical_text(&self) -> &str {
-        self.0.canonical_text()
-    }
-
     /// SHA-256 of the canonical text, in hex: what determinism tests and the
     /// daemon's re-run check compare.
     pub fn hash(&self) -> String {
         self.0
+            .0
             .hash
             .get_or_init(|| text_hash(self.canonical_text().as_bytes()))
             .clone()
-    }
-}
-
-impl PartialEq for GameState {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.canonical_text() == other.canonical_text()
     }
 }
 
@@ -461,18 +448,6 @@ impl std::fmt::Debug for GameState {
         f.debug_tuple("GameState")
             .field(&self.canonical_text())
             .finish()
-    }
-}
-
-impl Serialize for GameState {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.json().serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for GameState {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_json::Value::deserialize(deserializer).map(GameState::new)
     }
 }
 
