@@ -146,9 +146,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     summary.push_str(&format!(
         "Look around with `{binary} gm --db {} --campaign {} status` or `log`\n\
          (`cargo install --path .` puts `realmgm` on your PATH).\n\
-         Play on by hand: put a player's mail in {inbox}/new (From: his address, Subject: [{}] orders,\n\
+         Play on by hand: put each player's mail in {inbox}/new (From: his address, Subject: [{}] orders,\n\
          the Password: line of his mails in {inbox}/cur, then his orders), run\n\
-         `{binary} daemon --db {} --once`, and read the answers in {}/new.",
+         `{binary} daemon --db {} --once`, and read the answers in {}/new.\n\
+         The next day runs once all three players' orders are in (its deadline is years away on the demo's clock).",
         db_path.display(),
         campaign.name,
         campaign.name,

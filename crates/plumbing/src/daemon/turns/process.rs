@@ -864,16 +864,18 @@ impl Turns<'_> {
         let pending = self.pending(campaign)?;
         let (awaited, _) = self.awaited(&stored, &pending)?;
         let over = self.over(&stored, &pending)?;
+        // Only the day and its deadline are needed from here: the state is
+        // let go, so a turn run below holds the pending state's last handle
+        // and the game resolves it in place instead of copying it.
+        let (day, deadline) = (pending.day, pending.deadline);
+        drop(pending);
         if !control.paused
-            && let Some(waiting) = self.combat_round_tick(name, pending.day, now)?
+            && let Some(waiting) = self.combat_round_tick(name, day, now)?
         {
             self.store.control_mut().set_last_tick(name, now)?;
             return Ok(waiting);
         }
-        let accepted_at = self
-            .store
-            .orders()
-            .accepted_order_times(name, pending.day)?;
+        let accepted_at = self.store.orders().accepted_order_times(name, day)?;
         // A player away is covered by the NMR policy: the turn neither
         // waits for him, nor reminds him, nor holds for his silence.
         let away = self.players_away(name, now)?;
@@ -896,17 +898,17 @@ impl Turns<'_> {
         let held_on_condition = control.hold_lifts_itself && control.hold_reason.is_some();
         let facts = TurnFacts {
             now,
-            deadline: pending.deadline,
+            deadline,
             paused: control.paused,
             held: control.hold_reason.is_some() && !control.hold_lifts_itself,
             over,
-            approved: control.approved_day == Some(pending.day),
+            approved: control.approved_day == Some(day),
             awaited: awaited.len(),
             missing,
             last_orders_at,
             early_after_minutes: campaign.schedule.process_early_after_minutes,
             reminder_hours: campaign.schedule.reminder_hours,
-            reminded: control.reminded_day == Some(pending.day),
+            reminded: control.reminded_day == Some(day),
             last_tick: control.last_tick,
             late_grace_seconds: mail.late_grace_seconds(),
             hold_if_missing_percent: mail.hold_if_missing_percent(),
@@ -919,11 +921,11 @@ impl Turns<'_> {
             && !matches!(decision, Decision::HoldWhile(_) | Decision::Hold(_))
         {
             let next = match decision {
-                Decision::Process { .. } => format!("Day {} runs now.", pending.day),
+                Decision::Process { .. } => format!("Day {} runs now.", day),
                 _ => format!(
                     "Day {} runs by the schedule; its deadline is {}.",
-                    pending.day,
-                    format_utc(pending.deadline)
+                    day,
+                    format_utc(deadline)
                 ),
             };
             self.lift_condition_hold(&stored, &next, now)?;
@@ -939,22 +941,20 @@ impl Turns<'_> {
                         "{} reminder ===\n\nThe game has no orders from you for day {} yet. The \
                          deadline is {}. Without orders: {}.\n",
                         marker(name),
-                        pending.day,
-                        format_utc(pending.deadline),
+                        day,
+                        format_utc(deadline),
                         campaign.missing_orders_rule(self.store.games())
                     );
                     self.outbox().queue(
                         campaign,
                         &record.email,
-                        &format!("day {} reminder", pending.day),
+                        &format!("day {} reminder", day),
                         &body,
                         None,
                         now,
                     )?;
                 }
-                self.store
-                    .control_mut()
-                    .set_reminded_day(name, pending.day)?;
+                self.store.control_mut().set_reminded_day(name, day)?;
                 format!("reminded {}", players.join(", "))
             }
             Decision::Process { early } => match self.process_turn(name, now)? {
