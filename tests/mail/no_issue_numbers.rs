@@ -88,7 +88,7 @@ fn the_guard_sees_an_issue_however_it_is_cited() {
         "//! The rule as played (3.1 rule 7.4.4; play summary II.C.10)",
         "//! the tables (TABLES.md §15.1)",
         "let issued = 3;",
-        "// a tissue 3 ply",
+        "// a tissue\u{20}3 ply",
         "// the issue\n// is the parser",
     ];
     for text in fine {
