@@ -80,7 +80,7 @@ fn a_spell_not_known_or_the_wrong_chit_type_cannot_be_cast() {
 }
 
 #[test]
-fn artifacts_cast_once_a_day_and_only_awakened_spells() {
+fn artifacts_cast_once_per_evening_and_only_awakened_spells() {
     let mut state = game(&["Wizard", "Amazon"]);
     together(&mut state);
     with_book(&mut state, 0, "Book of Lore", "Fiery Blast");
@@ -105,10 +105,11 @@ fn artifacts_cast_once_a_day_and_only_awakened_spells() {
             .any(|e| matches!(e, SpellEffect::Attack { speed: 0, .. })),
         "artifact spells have speed 0"
     );
-    let id = state.magic.in_effect[0].id;
-    expiry::expire(&mut state, id);
+    // The attack spell expired with its attack (3.1 4.6.7b); the book has
+    // had its use for the Evening (8.3.9c.4).
+    assert!(state.magic.in_effect.is_empty());
     let err = check(&state, data(), &Rules::default(), &req).unwrap_err();
-    assert!(err.to_string().contains("once a day"), "{err}");
+    assert!(err.to_string().contains("once per Evening"), "{err}");
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);

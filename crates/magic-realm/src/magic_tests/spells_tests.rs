@@ -12,8 +12,8 @@ use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::game::Rules;
 
 use crate::magic::cast::{CastRequest, cast, check};
+use crate::magic::curses;
 use crate::magic::effect::SpellEffect;
-use crate::magic::{curses, expiry};
 use crate::state::magic::{Aim, CastWith};
 
 use super::test_fixtures::{cast_ok, caster, forced, me, request, together, who};
@@ -45,15 +45,8 @@ fn attack_spells_describe_a_missile_attack_for_combat() {
         (harm.letter(), stars, missile, speed, t),
         ("L", 3, true, 2, targets)
     );
-    assert!(
-        state
-            .magic
-            .in_effect
-            .iter()
-            .any(|s| s.duration == Duration::Attack)
-    );
-    let here = state.characters[0].position.clone();
-    expiry::end_of_combat(&mut state, &here);
+    // An attack spell expires after its one effect, its chit fatiguing at
+    // once (3.1 4.6.7b): nothing is left for the end of combat.
     assert!(state.magic.in_effect.is_empty());
     assert_eq!(
         state.characters[0].chits[0].condition,

@@ -1,25 +1,31 @@
-//! Casting a spell (magic summary "Casting a Spell", "Specifying a Target";
-//! the play summary III.A.4.c): the API the combat engine calls in the Encounter
-//! and Melee steps. A cast needs a MAGIC chit of the spell's type (the
-//! caster must know the spell) or an active artifact or spell book holding
-//! the awakened spell (once a day), and the spell's colour present: shared
-//! in the clearing, or from one of the caster's own colour chits, which
-//! serve only his own spells and fatigue when played. Mountain- and
-//! cave-only spells need such a clearing. The chit or item and the spell
-//! stay tied up until the spell expires ([`super::expiry`]).
+//! Casting a spell (3.1 8.3.9 casting, 8.4.2d targets, 4.6.7 durations):
+//! the API the combat engine calls in the Encounter and Melee steps. A cast
+//! needs a MAGIC chit of the spell's type (the caster must know the spell)
+//! or an active artifact or spell book holding the awakened spell
+//! (8.3.9c), and the spell's colour present: shared in the clearing, or
+//! from one of the caster's own colour chits, which serve only his own
+//! spells and fatigue when played. Mountain- and cave-only spells need such
+//! a clearing. An instant or attack spell expires after its one effect and
+//! its MAGIC chit fatigues then (4.6.7b); any other spell keeps the chit or
+//! item committed until it expires ([`super::expiry`], 8.4.3c). An
+//! artifact or book casts once per Evening and not while a spell it cast
+//! is still in effect (8.3.9c.3-4).
 //!
 //! [`check`] says whether a cast is legal without changing anything;
 //! [`cast`] applies it and returns what happened, or an error and the state
-//! unchanged. Speeds and the order in which spells take effect are
-//! combat's: [`speed`] gives a cast's speed (0 for artifacts and books).
+//! unchanged; [`fizzle`] is a spell cancelled or broken before it goes into
+//! effect: it still costs its chit. Speeds and the order in which spells
+//! take effect are combat's: [`speed`] gives a cast's speed (0 for
+//! artifacts and books).
 //!
 //! Rulings: targeting a character or denizen unhides a hidden caster,
 //! except under the Ambush rule with one individual targeted (combat then
 //! rolls his hide); a spell is "in use" while a spell of that name cast by the same
-//! caster with the same chit or item is in effect; a target protected by an
-//! active Protection from Magic or Pentangle cannot be targeted; the type
-//! changes of Witch's Brew, Faerie Lights and Elemental Spirit count for
-//! the caster's own chits while the spell is in effect.
+//! caster with any of his MAGIC chits, or with the same item, is in effect; a target protected by an
+//! active Protection from Magic or Pentangle cannot be targeted (a cast at
+//! one is broken); the type changes of Witch's Brew, Faerie Lights and
+//! Elemental Spirit count for the caster's own chits while the spell is in
+//! effect.
 
 use serde::{Deserialize, Serialize};
 
@@ -131,7 +137,7 @@ fn check_with(
     let c = &state.characters[request.caster];
     let name = spell.name.as_str();
     let Some(kind) = spell.spell_type else {
-        return check_bound_treasure(c, data, request, spell);
+        return check_bound_treasure(state, c, data, request, spell);
     };
     match &request.with {
         CastWith::Chit { index } => {
@@ -226,16 +232,28 @@ fn check_with(
             if c.magic.artifacts_used_today.contains(item) {
                 return Err(MagicError::cannot(
                     name,
-                    format!("the {item} already cast a spell today (once a day)"),
+                    format!("the {item} already cast a spell this Evening (once per Evening)"),
+                ));
+            }
+            if let Some(held) = committed(state, item) {
+                return Err(MagicError::cannot(
+                    name,
+                    format!(
+                        "the {item} is committed to its {held}, still in effect, and casts \
+                         nothing until it ends"
+                    ),
                 ));
             }
         }
     }
-    let in_use = state
-        .magic
-        .in_effect
-        .iter()
-        .any(|s| s.caster == c.name && s.spell == spell.name && s.with == request.with);
+    // His recorded spell cannot be cast again, by any of his MAGIC chits,
+    // until it ends (8.4.3c); an artifact's or book's spell card is its own.
+    let by_chit = |w: &CastWith| matches!(w, CastWith::Chit { .. });
+    let in_use = state.magic.in_effect.iter().any(|s| {
+        s.caster == c.name
+            && s.spell == spell.name
+            && (s.with == request.with || (by_chit(&s.with) && by_chit(&request.with)))
+    });
     if in_use {
         return Err(MagicError::cannot(
             name,
@@ -250,6 +268,7 @@ fn check_with(
 /// cast only by that treasure, carried active, once a day; it is awake
 /// from the start, as the treasure's own spell.
 fn check_bound_treasure(
+    state: &MrState,
     c: &crate::state::CharacterState,
     data: &GameData,
     request: &CastRequest,
@@ -289,10 +308,26 @@ fn check_bound_treasure(
     if c.magic.artifacts_used_today.contains(item) {
         return Err(MagicError::cannot(
             name,
-            format!("the {item} already cast a spell today (once a day)"),
+            format!("the {item} already cast a spell this Evening (once per Evening)"),
+        ));
+    }
+    if let Some(held) = committed(state, item) {
+        return Err(MagicError::cannot(
+            name,
+            format!("the {item} is committed to its {held}, still in effect"),
         ));
     }
     Ok(())
+}
+
+/// The spell in effect an artifact or book is committed to (8.3.9c.3).
+fn committed<'s>(state: &'s MrState, item: &str) -> Option<&'s str> {
+    state
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| matches!(&s.with, CastWith::Treasure { name } if name == item))
+        .map(|s| s.spell.as_str())
 }
 
 fn check_place(state: &MrState, spell: &Spell, here: &ClearingId) -> Result<(), MagicError> {
@@ -625,7 +660,9 @@ fn apply(
         Build::NotBuilt(why) => return Err(MagicError::not_built(&spell.name, why)),
     });
     let detail = ctx.detail.take();
-    if spell.duration == Duration::Instant || ctx.spent {
+    // An instant or attack spell expires after its one effect, and its
+    // MAGIC chit fatigues then (4.6.7b).
+    if matches!(spell.duration, Duration::Instant | Duration::Attack) || ctx.spent {
         if let CastWith::Chit { index } = request.with
             && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
         {
@@ -654,11 +691,18 @@ fn apply(
     Ok(effects)
 }
 
-/// A spell broken in the Melee step by an unfit target (magic summary
-/// "Specifying a Target"): the MAGIC chit that cast it fatigues at once.
+/// A spell cancelled or broken before it goes into effect (8.4.2d,
+/// 8.4.3b.4): it was cast all the same, so its MAGIC chit fatigues at once
+/// and an artifact or book has had its use for the Evening. Gives the chit.
 pub fn fizzle(state: &mut MrState, request: &CastRequest) -> Option<String> {
-    let CastWith::Chit { index } = request.with else {
-        return None;
+    let index = match &request.with {
+        CastWith::Chit { index } => *index,
+        CastWith::Treasure { name } => {
+            if let Some(c) = state.characters.get_mut(request.caster) {
+                c.magic.artifacts_used_today.insert(name.clone());
+            }
+            return None;
+        }
     };
     let chit = state
         .characters

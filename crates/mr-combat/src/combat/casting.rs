@@ -1,32 +1,44 @@
-//! Casting spells in combat (play summary III.A.4.c and III.B; magic summary
-//! "Casting a Spell", "Specifying a Target", "Attack Spells"). The magic
-//! rules ([`crate::magic::cast`]) check and apply a cast on
-//! the game state; this module ties them to the battle.
+//! Casting spells in combat (3.1 8.3.9 casting in the Encounter step,
+//! 8.4.2d specifying targets, 8.4.3 spells coming to life, 8.4.5l attack
+//! spells). The magic rules ([`crate::magic::cast`]) check and apply a cast
+//! on the game state; this module ties them to the battle.
 //!
 //! A battle that may see spells carries [`CombatMagic`]: a copy of the game
 //! state the magic rules work on, and which character of the state each
 //! fighter is. In the Encounter step a cast is checked (the MAGIC chit of
-//! the spell's type, an artifact or book, the colour, the target) and its
-//! speed held to the speed limit: no slower than the fastest move time of
-//! the attackers on his sheet (equal is allowed). The chit is played and
-//! the cast waits. In the Melee step the waiting casts take effect fastest
-//! first; a caster targeted by a faster spell loses his own (its chit
-//! fatigues). Attack spells join the round's attacks as missile-like
-//! attacks. Whoever runs the battle (the Evening) copies the magic state
-//! back afterwards and calls the end of combat expiry.
+//! the spell's type, an artifact or book, the colour) and its speed held to
+//! the speed limit: no slower than the fastest move time of the attackers
+//! on his sheet (equal is allowed, 8.3.9b.5). The chit is played, the round
+//! is not a quiet one (8.8.2), and the cast waits. In the Melee step the
+//! targets are specified: naming an unhired native makes his group battle
+//! the caster, naming one's own hired native is treachery (8.4.2d.7). Then
+//! the waiting casts come to life fastest first; a caster targeted by a
+//! faster spell loses his own (its chit fatigues, 8.4.3b.4). A spell whose
+//! target is not the sort it needs, or is shielded from magic, is broken
+//! before it goes into effect (8.4.2d) and its chit fatigues all the same.
+//! A character whose spell came to life makes no normal attack this round
+//! (Sequence of Play, Evening 2.3). Attack spells attack like a weapon, in
+//! the direction the caster chose, with the same direction and time against
+//! every target and one Missile-table roll per hit (8.4.5l). Whoever runs
+//! the battle (the Evening) copies the magic state back afterwards and calls
+//! the end of combat expiry.
 //!
-//! Rulings: the target is named with the cast (`cast SPELL on TARGET`,
-//! and `... to PLACE` for a moving spell's destination tile or clearing);
-//! without one, an individual spell aims at the first attacker on the
-//! caster's sheet, else the first opponent in play, and a spell on a
-//! character aims at the caster; attack spells come in the thrust line
-//! (box 1); the MAGIC chit's effort stars do not count toward the
+//! Rulings: the order names the spell, and optionally the chit or item,
+//! the targets and the attack direction: `cast SPELL [with CHIT] [on TARGET
+//! [and TARGET...] [to PLACE]] [thrust|swing|smash]`. 8.4.5l has the
+//! direction played secretly with the maneuver; by mail it is written with
+//! the cast, and an attack spell with none named comes in the thrust line.
+//! Without a chit named, the fastest fitting MAGIC chit casts. Without a
+//! target, an individual spell aims at the first attacker on the caster's
+//! sheet, else the first opponent in play, and a spell on a character aims
+//! at the caster. The MAGIC chit's effort stars do not count toward the
 //! fatigue of the round.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::GameData;
 use crate::data::characters::{ActionChit, ChitAction};
 use crate::data::spells::SpellTarget;
 use crate::magic::MagicError;
@@ -43,7 +55,7 @@ use super::harm::{self, Blow};
 use super::log::{CombatLine, Seen};
 use super::melee::Attack;
 use super::model::{Direction, FighterId};
-use super::tactics::attacker_move_times;
+use super::tactics::{attacker_move_times, same_chit};
 
 /// Why a spell cannot be cast in a battle set up without the game state.
 pub const NOT_BUILT: &str = "this battle was set up without the game state the magic rules need \
@@ -73,6 +85,13 @@ pub struct WaitingCast {
     pub speed: u8,
     /// The chit or item it was cast with, as logged.
     pub with: String,
+    /// An attack spell's direction (8.4.5l).
+    #[serde(default = "thrust")]
+    pub direction: Direction,
+}
+
+fn thrust() -> Direction {
+    Direction::Thrust
 }
 
 impl CombatMagic {
@@ -113,7 +132,9 @@ fn fighter_of(battle: &Battle, aim: &Aim) -> Option<FighterId> {
     }
 }
 
-/// Read `SPELL [on TARGET]` from the `Combat:` line.
+/// Split a `cast` order at its first ` on `: the spell part (`SPELL [with
+/// CHIT]`) and the target part (`TARGET [and TARGET...] [to PLACE]
+/// [DIRECTION]`), both as written; [`read_order`] reads them.
 pub fn split_order(order: &str) -> (String, Option<String>) {
     let lower = order.to_ascii_lowercase();
     match lower.find(" on ") {
@@ -122,6 +143,66 @@ pub fn split_order(order: &str) -> (String, Option<String>) {
             Some(order[at + 4..].trim().to_string()),
         ),
         None => (order.trim().to_string(), None),
+    }
+}
+
+/// A `cast` order read against the spell list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CastOrder {
+    pub spell: String,
+    /// The MAGIC chit or the artifact or book he casts with.
+    pub with: Option<String>,
+    /// The targets as written (`A and B`, `TARGET to PLACE`).
+    pub target: Option<String>,
+    /// An attack spell's direction (8.4.5l).
+    pub direction: Option<Direction>,
+}
+
+/// Read the two parts [`split_order`] gives: a trailing `thrust`, `swing`
+/// or `smash` is the attack direction; a ` with ` in the spell part that
+/// is not part of the spell's name (Deal with Goblins) names the chit or
+/// item.
+pub fn read_order(data: &GameData, spell: &str, target: Option<&str>) -> CastOrder {
+    fn direction_at_end(text: &str) -> (&str, Option<Direction>) {
+        let text = text.trim();
+        let Some((rest, word)) = text.rsplit_once(' ') else {
+            return (text, None);
+        };
+        let word = word.to_ascii_lowercase();
+        match Direction::ALL.into_iter().find(|d| d.attack_word() == word) {
+            Some(d) => (rest.trim(), Some(d)),
+            None => (text, None),
+        }
+    }
+    let is_spell = |name: &str| {
+        data.spells
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(name.trim()))
+    };
+    let (target, direction) = match target {
+        Some(t) => {
+            let (rest, direction) = direction_at_end(t);
+            (Some(rest.to_string()), direction)
+        }
+        None => (None, None),
+    };
+    let (spell, direction) = match direction {
+        Some(d) => (spell.trim(), Some(d)),
+        None if is_spell(spell) => (spell.trim(), None),
+        None => direction_at_end(spell),
+    };
+    let lower = spell.to_ascii_lowercase();
+    let (spell, with) = match lower.rfind(" with ") {
+        Some(at) if !is_spell(spell) && is_spell(&spell[..at]) => {
+            (spell[..at].trim(), Some(spell[at + 6..].trim().to_string()))
+        }
+        _ => (spell, None),
+    };
+    CastOrder {
+        spell: spell.to_string(),
+        with,
+        target,
+        direction,
     }
 }
 
@@ -145,7 +226,20 @@ fn split_destination(named: &str) -> (&str, Option<Aim>) {
     (named[..at].trim(), Some(aim))
 }
 
-/// The targets of a cast: the named one, or the ruling's default.
+/// `A and B and C`: the names of several targets (8.4.2d.2).
+fn split_and(text: &str) -> Vec<&str> {
+    let lower = text.to_ascii_lowercase();
+    let mut names = Vec::new();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find(" and ") {
+        names.push(text[from..from + at].trim());
+        from += at + 5;
+    }
+    names.push(text[from..].trim());
+    names
+}
+
+/// The targets of a cast: the named ones, or the ruling's default.
 fn targets(
     battle: &Battle,
     magic: &CombatMagic,
@@ -162,11 +256,19 @@ fn targets(
         if let Some(aims) = seat.and_then(|s| crate::magic::aims::named(&magic.state, s, named)) {
             return Ok(aims);
         }
-        let (name, to) = split_destination(named);
-        let t = battle
-            .find(name)
-            .ok_or_else(|| format!("nobody called {name} is in this combat"))?;
-        return Ok(std::iter::once(aim_of(battle, t)).chain(to).collect());
+        let (names, to) = split_destination(named);
+        let mut aims = Vec::new();
+        for name in split_and(names) {
+            let t = battle
+                .find(name)
+                .ok_or_else(|| format!("nobody called {name} is in this combat"))?;
+            aims.push(aim_of(battle, t));
+        }
+        if aims.len() > 1 && !kinds.contains(&SpellTarget::Multiple) {
+            return Err(format!("it takes one target, and {} were named", aims.len()).into());
+        }
+        aims.extend(to);
+        return Ok(aims);
     }
     let seat = magic.seats.get(&caster).copied().unwrap_or_default();
     let here = magic.state.characters.get(seat).map(|c| c.position.clone());
@@ -245,12 +347,14 @@ pub(super) fn sync_to_battle(battle: &mut Battle, magic: &CombatMagic) {
 }
 
 /// What he can cast with, best candidates first: MAGIC chits of the
-/// spell's type, other MAGIC chits, then his active treasures.
+/// spell's type, other MAGIC chits, then his active treasures; only the
+/// one he named when he named one.
 fn candidates(
     battle: &Battle,
     magic: &CombatMagic,
     caster: FighterId,
     spell: &str,
+    named: Option<&str>,
 ) -> Vec<CastWith> {
     let Some(&seat) = magic.seats.get(&caster) else {
         return Vec::new();
@@ -279,6 +383,9 @@ fn candidates(
         if spent || played.is_some_and(|p| p.contains(&chit.chit)) {
             continue;
         }
+        if named.is_some_and(|n| !same_chit(&chit.chit, n)) {
+            continue;
+        }
         if kind.is_some() && cast::effective_type(&magic.state, data, seat, index) == kind {
             fitting.push((time, CastWith::Chit { index }));
         } else {
@@ -293,6 +400,7 @@ fn candidates(
         c.belongings
             .iter()
             .filter(|b| b.active)
+            .filter(|b| named.is_none_or(|n| b.item.name.eq_ignore_ascii_case(n)))
             .filter(|b| data.treasures.iter().any(|t| t.name == b.item.name))
             .map(|b| CastWith::Treasure {
                 name: b.item.name.clone(),
@@ -301,9 +409,9 @@ fn candidates(
     fitting
 }
 
-/// Cast `spell` as character `caster`'s Encounter action, at `target` (or
-/// the default target). The chit is played and the cast waits for the
-/// Melee step.
+/// Cast what `order` names as character `caster`'s Encounter action (3.1
+/// 8.3.9b-c): the chit is played, the round is not a quiet one (8.8.2),
+/// and the cast waits for the Melee step.
 ///
 /// # Errors
 /// Why the spell was not cast: no game state, no chit or item that can
@@ -318,7 +426,8 @@ pub fn cast_in_combat(
     let Some(mut magic) = battle.magic.take() else {
         return Err(CombatError::Refused(NOT_BUILT.to_string()));
     };
-    let result = prepare(battle, &mut magic, caster, spell, target);
+    let order = read_order(battle.data, spell, target);
+    let result = prepare(battle, &mut magic, caster, &order, true);
     battle.magic = Some(magic);
     let waiting = result?;
     battle
@@ -328,6 +437,7 @@ pub fn cast_in_combat(
         .or_default()
         .push(waiting.with.clone());
     battle.plays.acted.insert(caster);
+    battle.plays.eventful = true;
     let on: Vec<String> = waiting
         .request
         .targets
@@ -351,12 +461,16 @@ pub fn cast_in_combat(
     Ok(())
 }
 
+/// The cast `order` names, checked. With `may_break`, a target that is not
+/// the sort the spell needs (or is shielded from magic) does not stop the
+/// cast: the chit is played and the spell breaks in the Melee step
+/// (8.4.2d); without it (the options offered), such a cast is refused.
 fn prepare(
     battle: &Battle,
     magic: &mut CombatMagic,
     caster: FighterId,
-    spell: &str,
-    target: Option<&str>,
+    order: &CastOrder,
+    may_break: bool,
 ) -> Result<WaitingCast, CombatError> {
     let data = battle.data;
     let seat = *magic
@@ -366,11 +480,17 @@ fn prepare(
     let found = data
         .spells
         .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(spell.trim()))
-        .ok_or_else(|| format!("there is no spell called {spell}"))?;
+        .find(|s| s.name.eq_ignore_ascii_case(order.spell.trim()))
+        .ok_or_else(|| format!("there is no spell called {}", order.spell))?;
     sync_to_state(battle, magic);
-    let aims = targets(battle, magic, caster, &found.targets, target)?;
-    let options = candidates(battle, magic, caster, &found.name);
+    let aims = targets(
+        battle,
+        magic,
+        caster,
+        &found.targets,
+        order.target.as_deref(),
+    )?;
+    let options = candidates(battle, magic, caster, &found.name, order.with.as_deref());
     let mut first_error = None;
     for with in options {
         let request = CastRequest {
@@ -381,30 +501,9 @@ fn prepare(
             colour_chit: None,
             day: magic.day,
         };
-        match cast::check(&magic.state, data, &magic.rules, &request) {
-            Ok(checked) => {
-                let limit = attacker_move_times(battle, caster).into_iter().min();
-                if let Some(limit) = limit.filter(|&l| checked.speed > l) {
-                    first_error.get_or_insert(format!(
-                        "its speed {} is slower than the move time {limit} of an attacker on \
-                         the caster's sheet",
-                        checked.speed
-                    ));
-                    continue;
-                }
-                let label = match &with {
-                    CastWith::Chit { index } => {
-                        magic.state.characters[seat].chits[*index].chit.clone()
-                    }
-                    CastWith::Treasure { name } => name.clone(),
-                };
-                return Ok(WaitingCast {
-                    caster,
-                    speed: checked.speed,
-                    request,
-                    with: label,
-                });
-            }
+        let speed = match cast::check(&magic.state, data, &magic.rules, &request) {
+            Ok(checked) => checked.speed,
+            Err(MagicError::BadTarget { .. }) if may_break => cast::speed(&magic.state, &request),
             Err(e) => {
                 // The log line already names the spell.
                 let reason = match e {
@@ -412,45 +511,86 @@ fn prepare(
                     other => other.to_string(),
                 };
                 first_error.get_or_insert(reason);
+                continue;
             }
+        };
+        let limit = attacker_move_times(battle, caster).into_iter().min();
+        if let Some(limit) = limit.filter(|&l| speed > l) {
+            first_error.get_or_insert(format!(
+                "its speed {speed} is slower than the move time {limit} of an attacker on \
+                 the caster's sheet"
+            ));
+            continue;
         }
+        let label = match &with {
+            CastWith::Chit { index } => magic.state.characters[seat].chits[*index].chit.clone(),
+            CastWith::Treasure { name } => name.clone(),
+        };
+        return Ok(WaitingCast {
+            caster,
+            speed,
+            request,
+            with: label,
+            direction: order.direction.unwrap_or(Direction::Thrust),
+        });
     }
-    Err(CombatError::Refused(first_error.unwrap_or_else(|| {
-        format!(
-            "the {} has no active MAGIC chit or artifact to cast it with",
-            battle.name(caster)
-        )
-    })))
+    Err(CombatError::Refused(first_error.unwrap_or_else(
+        || match &order.with {
+            Some(named) => format!(
+                "the {} has no active, unplayed MAGIC chit or active artifact called {named}",
+                battle.name(caster)
+            ),
+            None => format!(
+                "the {} has no active MAGIC chit or artifact to cast it with",
+                battle.name(caster)
+            ),
+        },
+    )))
 }
 
-/// The Melee step's spells: the waiting casts take effect fastest first;
-/// attack spells are added to `attacks`.
-pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attack>) {
+/// The Melee step's spells (Sequence of Play, Evening 2.1-2.2): the
+/// targets are specified, then the waiting casts come to life fastest
+/// first; attack spells are added to `attacks`. Gives the casters whose
+/// spell came to life: they make no normal attack this round (2.3).
+pub fn take_effect(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    attacks: &mut Vec<Attack>,
+) -> BTreeSet<FighterId> {
+    let mut alive = BTreeSet::new();
     let here = super::spell_effects::clearing_of(battle);
     let Some(mut magic) = battle.magic.take() else {
-        return;
+        return alive;
     };
     let mut waiting = std::mem::take(&mut magic.waiting);
     waiting.sort_by_key(|w| w.speed);
-    let targeted_at: Vec<(FighterId, u8)> = waiting
+    let targeted_at: Vec<(FighterId, FighterId, u8)> = waiting
         .iter()
+        .filter(|w| battle.in_play(w.caster))
         .flat_map(|w| {
             w.request
                 .targets
                 .iter()
                 .filter_map(|t| fighter_of(battle, t))
-                .map(move |t| (t, w.speed))
+                .map(move |t| (w.caster, t, w.speed))
                 .collect::<Vec<_>>()
         })
         .collect();
+    battle.magic = Some(magic);
+    for &(caster, target, _) in &targeted_at {
+        named_as_target(battle, caster, target);
+    }
+    let Some(mut magic) = battle.magic.take() else {
+        return alive;
+    };
     for w in waiting {
         let name = battle.name(w.caster).to_string();
         if !battle.in_play(w.caster) {
             continue;
         }
-        if let Some(&(_, faster)) = targeted_at
+        if let Some(&(_, _, faster)) = targeted_at
             .iter()
-            .find(|&&(t, speed)| t == w.caster && speed < w.speed)
+            .find(|&&(_, t, speed)| t == w.caster && speed < w.speed)
         {
             sync_to_state(battle, &mut magic);
             let chit = cast::fizzle(&mut magic.state, &w.request);
@@ -469,37 +609,65 @@ pub fn take_effect(battle: &mut Battle, dice: &mut Dice, attacks: &mut Vec<Attac
             );
             continue;
         }
-        resolve_one(battle, &mut magic, dice, &w, attacks);
+        if resolve_one(battle, &mut magic, dice, &w, attacks) {
+            alive.insert(w.caster);
+        }
     }
     battle.magic = Some(magic);
     super::spell_effects::after_casts(battle, here.as_ref());
+    alive
 }
 
+/// `caster` names `target` for his spell (8.4.2d.7): an unhired native's
+/// group battles him; his own hired native's group rebels.
+fn named_as_target(battle: &mut Battle, caster: FighterId, target: FighterId) {
+    if target == caster || battle.denizen(target).is_none() {
+        return;
+    }
+    super::treachery::on_target(battle, caster, target);
+    super::encounter::make_group_battle(battle, target, caster);
+}
+
+/// One waiting cast comes to life; whether it did. A spell that fails now
+/// (its target is not the sort it needs, is shielded, or its effect cannot
+/// be applied) is broken before it goes into effect and its chit fatigues
+/// all the same (8.4.2d, 8.4.3b.4).
 fn resolve_one(
     battle: &mut Battle,
     magic: &mut CombatMagic,
     dice: &mut Dice,
     w: &WaitingCast,
     attacks: &mut Vec<Attack>,
-) {
+) -> bool {
     let name = battle.name(w.caster).to_string();
     let data = battle.data;
     sync_to_state(battle, magic);
     match cast::cast(&mut magic.state, data, &magic.rules, &w.request, dice) {
         Err(e) => {
+            let chit = cast::fizzle(&mut magic.state, &w.request);
+            sync_to_battle(battle, magic);
+            let reason = match e {
+                MagicError::CannotCast { reason, .. } => reason,
+                MagicError::BadTarget { target, reason, .. } => format!("{target}: {reason}"),
+                other => other.to_string(),
+            };
             battle.say(
                 Seen::Clearing,
-                CombatLine::Refused {
+                CombatLine::SpellBroken {
                     character: name,
-                    reason: format!("the spell fails: {e}"),
+                    spell: w.request.spell.clone(),
+                    reason,
+                    chit,
                 },
             );
+            false
         }
         Ok(effects) => {
             sync_to_battle(battle, magic);
             for effect in effects {
                 apply(battle, magic, w, effect, attacks);
             }
+            true
         }
     }
 }
@@ -532,17 +700,28 @@ fn apply(
             missile,
             targets,
         } => {
-            for aim in &targets {
-                let Some(t) = fighter_of(battle, aim).filter(|&t| battle.in_play(t)) else {
-                    continue;
-                };
+            let hit: Vec<FighterId> = targets
+                .iter()
+                .filter_map(|aim| fighter_of(battle, aim))
+                .filter(|&t| battle.in_play(t))
+                .collect();
+            let names: Vec<&str> = hit.iter().map(|&t| battle.name(t)).collect();
+            let text = format!(
+                "the {spell} attacks {} with a {} at speed {speed}",
+                names.join(" and "),
+                w.direction.attack_word()
+            );
+            say(battle, text);
+            // One attack per target, each judged and rolled on the Missile
+            // table on its own (8.4.5l.2).
+            for t in hit {
                 magic.attacked.insert(t);
                 battle.fighters[t].hidden = false;
                 attacks.push(Attack {
                     attacker: w.caster,
                     label: format!("{spell} ({caster})"),
                     target: t,
-                    direction: Direction::Thrust,
+                    direction: w.direction,
                     speed,
                     length,
                     blow: Blow {
@@ -691,7 +870,15 @@ pub fn legal_casts(battle: &Battle, who: FighterId) -> Vec<String> {
     let mut scratch = magic.clone();
     known
         .iter()
-        .filter_map(|spell| prepare(battle, &mut scratch, who, spell, None).ok())
+        .filter_map(|spell| {
+            let order = CastOrder {
+                spell: spell.clone(),
+                with: None,
+                target: None,
+                direction: None,
+            };
+            prepare(battle, &mut scratch, who, &order, false).ok()
+        })
         .map(|w| {
             let on: Vec<String> = w.request.targets.iter().map(ToString::to_string).collect();
             format!("cast {} on {}", w.request.spell, on.join(", "))

@@ -116,6 +116,16 @@ pub enum CombatLine {
         character: String,
         reason: String,
     },
+    /// A spell broken before it went into effect (3.1 8.4.2d: a target not
+    /// of the sort it needs, or shielded from magic): its chit fatigues.
+    SpellBroken {
+        character: String,
+        spell: String,
+        reason: String,
+        /// The MAGIC chit that fatigues (none for an artifact or book).
+        #[serde(default)]
+        chit: Option<String>,
+    },
     /// A play or request the engine refused or cannot do yet, said aloud.
     Refused {
         character: String,
@@ -235,6 +245,7 @@ impl CombatLine {
             | CombatLine::Treachery { .. }
             | CombatLine::CannotRun { .. }
             | CombatLine::Refused { .. }
+            | CombatLine::SpellBroken { .. }
             | CombatLine::Plays { .. }
             | CombatLine::Repositioned { .. }
             | CombatLine::ChangedTactics { .. }
@@ -372,6 +383,18 @@ impl fmt::Display for CombatLine {
             }
             CombatLine::Refused { character, reason } => {
                 write!(f, "the {character}: {reason}")
+            }
+            CombatLine::SpellBroken {
+                character,
+                spell,
+                reason,
+                chit,
+            } => {
+                write!(f, "the {character}'s {spell} is broken ({reason})")?;
+                match chit {
+                    Some(chit) => write!(f, "; {chit} fatigues"),
+                    None => Ok(()),
+                }
             }
             CombatLine::Plays { fighter, text } | CombatLine::Maneuvers { fighter, text } => {
                 write!(f, "{}: {text}", named(fighter))

@@ -62,12 +62,13 @@ pub struct Sheets {
 pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
     let mut sheets = Sheets::default();
     let mut attacks = Vec::new();
-    super::casting::take_effect(battle, dice, &mut attacks);
+    let spell_alive = super::casting::take_effect(battle, dice, &mut attacks);
     for who in battle.characters_in_play() {
         let Some(Answer::Melee(play)) = answers.get(&who) else {
             continue;
         };
-        character_plays(battle, dice, who, play, &mut sheets, &mut attacks);
+        let cast = spell_alive.contains(&who);
+        character_plays(battle, dice, who, play, cast, &mut sheets, &mut attacks);
     }
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
@@ -76,11 +77,15 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
     resolve(battle, dice, &sheets, attacks);
 }
 
+/// One character's Melee plays. `cast`: his spell came to life this round,
+/// so he makes no normal attack (3.1 Sequence of Play, Evening 2.3); an
+/// attack spell attacks for him instead (2.3.2).
 fn character_plays(
     battle: &mut Battle,
     dice: &mut Dice,
     who: FighterId,
     play: &MeleePlay,
+    cast: bool,
     sheets: &mut Sheets,
     attacks: &mut Vec<Attack>,
 ) {
@@ -137,7 +142,13 @@ fn character_plays(
             sheets.boxes.insert(d, *direction);
         }
     }
-    if let (Some(attack), Some(target)) = (&play.attack, &play.target)
+    if cast && play.attack.is_some() && play.target.is_some() {
+        if !said.is_empty() {
+            said.push_str("; ");
+        }
+        said.push_str("no weapon attack: the spell cast this round came to life");
+    }
+    if let (false, Some(attack), Some(target)) = (cast, &play.attack, &play.target)
         && let Some(t) = battle.find(target)
         && let Some(blow) = character_blow(battle, who, &attack.chit)
     {

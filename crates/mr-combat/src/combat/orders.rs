@@ -8,7 +8,9 @@
 //! `HIRELING lure NAME` (a hired native lures one denizen onto his own sheet),
 //! `deploy` (hired natives against the attackers on his sheet), `deploy HIRELING
 //! against NAME` (a denizen or a character), `alert`,
-//! `cast SPELL` or `cast SPELL on TARGET [to PLACE]`, `charge NAME` (play summary III.A.3), `abandon ITEM`,
+//! `cast SPELL [with CHIT] [on TARGET [and TARGET...] [to PLACE]] [thrust|swing|smash]` (the
+//! MAGIC chit or artifact that casts it, several targets for a spell such as Fiery Blast, an attack
+//! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
 //! the Encounter step when he takes no other action, `activation.rs`).
@@ -23,7 +25,8 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, cast SPELL [on TARGET], \
+                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
+                       cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
 
 /// Read the value of a `Combat:` line.

@@ -116,6 +116,10 @@ pub struct CharacterEntry {
     /// Treasures he carries active (artifacts and books that cast).
     #[serde(default)]
     pub artifacts: Vec<String>,
+    /// Of his artifacts and books, those already used this Evening (3.1
+    /// 8.3.9c.4: once per Evening).
+    #[serde(default)]
+    pub artifacts_used: Vec<String>,
     /// Weapons, armour, horses and treasures he carries inactive (he may
     /// activate them in the Encounter step, `activation.rs`).
     #[serde(default)]
@@ -694,6 +698,9 @@ pub fn magic_for(
                 },
                 active: true,
             }));
+        c.magic
+            .artifacts_used_today
+            .extend(entry.artifacts_used.iter().cloned());
         if let Some(f) = battle.find(&entry.name) {
             fighter_seats.insert(f, seat);
         }

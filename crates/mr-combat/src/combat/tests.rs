@@ -192,32 +192,56 @@ fn the_action_decision_lists_the_legal_casts() {
     );
 }
 
+/// 3.1 4.6.7b: an attack spell expires after its one effect and its MAGIC
+/// chit fatigues then, not at the end of combat.
 #[test]
-fn a_cast_ties_its_chit_until_the_end_of_combat_then_it_fatigues() {
+fn an_attack_spell_expires_after_its_attack_and_its_chit_fatigues_then() {
     let mut s = scripted(&SORCEROR_AND_GIANT.replace(
         "spells = [\"Fiery Blast\"]",
-        "spells = [\"Fiery Blast\"]\ntactics = \"cast Fiery Blast on Giant 1\"",
+        "spells = [\"Fiery Blast\"]\ntactics = \"cast Fiery Blast with MAGIC IV3* on Giant 1, \
+         target nobody\"",
     ));
     s.run().expect("runs");
     let magic = s.battle.magic.clone().expect("the battle file has a day");
-    let tied: Vec<&str> = magic
-        .state
-        .magic
-        .in_effect
-        .iter()
-        .map(|x| x.spell.as_str())
-        .collect();
-    assert!(tied.contains(&"Fiery Blast"), "{tied:?}");
-    let mut state = magic.state.clone();
-    let here = state.characters[0].position.clone();
-    crate::magic::expiry::end_of_combat(&mut state, &here);
-    assert!(state.magic.in_effect.is_empty());
-    let fatigued = state.characters[0]
+    assert!(
+        magic.state.magic.in_effect.is_empty(),
+        "{:?}",
+        magic.state.magic.in_effect
+    );
+    let chit = magic.state.characters[0]
         .chits
         .iter()
-        .filter(|c| c.condition == ChitCondition::Fatigued)
-        .count();
-    assert!(fatigued >= 1, "{:?}", state.characters[0].chits);
+        .find(|c| c.chit == "MAGIC IV3*")
+        .expect("the Sorceror has MAGIC IV3*");
+    assert_eq!(chit.condition, ChitCondition::Fatigued);
+}
+
+/// The `cast` order (3.1 8.3.9b-c, 8.4.2d.2, 8.4.5l): the chit, several
+/// targets and the attack direction; a spell whose name holds ` with `.
+#[test]
+fn cast_orders_name_the_chit_the_targets_and_the_direction() {
+    let read = |order: &str| {
+        let (spell, target) = super::casting::split_order(order);
+        super::casting::read_order(data(), &spell, target.as_deref())
+    };
+    let blast = read("Fiery Blast with MAGIC IV3* on Giant 1 and Giant 2 smash");
+    assert_eq!(blast.spell, "Fiery Blast");
+    assert_eq!(blast.with.as_deref(), Some("MAGIC IV3*"));
+    assert_eq!(blast.target.as_deref(), Some("Giant 1 and Giant 2"));
+    assert_eq!(blast.direction, Some(Direction::Smash));
+    let deal = read("Deal with Goblins on Spear Goblin 1");
+    assert_eq!(
+        (deal.spell.as_str(), deal.with),
+        ("Deal with Goblins", None)
+    );
+    let dealt = read("Deal with Goblins with MAGIC II2* on Spear Goblin 1");
+    assert_eq!(dealt.spell, "Deal with Goblins");
+    assert_eq!(dealt.with.as_deref(), Some("MAGIC II2*"));
+    let bare = read("Fiery Blast swing");
+    assert_eq!(
+        (bare.spell.as_str(), bare.target, bare.direction),
+        ("Fiery Blast", None, Some(Direction::Swing))
+    );
 }
 
 #[test]

@@ -129,13 +129,15 @@ pub fn check_tactics(
             ));
         }
     }
-    if let Some(spell) = &tactics.cast {
+    if let Some(order) = &tactics.cast {
+        let (spell, target) = crate::combat::casting::split_order(order);
+        let spell = crate::combat::casting::read_order(data, &spell, target.as_deref()).spell;
         let known = me.magic.spells.iter().map(String::as_str);
-        if !known.clone().any(|s| suggest::same(s, spell)) {
+        if !known.clone().any(|s| suggest::same(s, &spell)) {
             found.warnings.push(format!(
                 "Combat: cast {spell}: the {} knows no such spell now{}",
                 me.name,
-                nearest_or_all(spell, known)
+                nearest_or_all(&spell, known)
             ));
         }
     }

@@ -124,7 +124,14 @@ fn control(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     }])
 }
 
-/// The attack of an attack spell, for combat.
+/// The optional combat rule under which prepared attack spells lose a star.
+pub const OPTIONAL_MISSILE_TABLE: &str = "optional_missile_table";
+
+/// The attack of an attack spell, for combat (3.1 8.4.5l): its harm,
+/// stars, length and missile from the List of Spells, at the speed it was
+/// cast. Under the Optional Missile Table (10.D.3.4.5) a Fiery Blast or
+/// Lightning Bolt cast at speed 0 (a prepared MAGIC chit, an artifact or
+/// book) loses one sharpness star, besides any lost to armour.
 ///
 /// # Errors
 /// The spell has no attack values in the data.
@@ -133,6 +140,15 @@ pub fn attack(ctx: &Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
         .spell
         .attack
         .ok_or_else(|| MagicError::not_built(&ctx.spell.name, "it has no attack values"))?;
+    let speed = a.speed.unwrap_or(ctx.speed);
+    let prepared_blast = speed == 0
+        && matches!(ctx.spell.name.as_str(), "Fiery Blast" | "Lightning Bolt")
+        && ctx.rules.is_on(OPTIONAL_MISSILE_TABLE);
+    let stars = if prepared_blast {
+        a.stars.saturating_sub(1)
+    } else {
+        a.stars
+    };
     let targets = match ctx.targets.first() {
         // An attack on the clearing smashes everyone in it.
         Some(Aim::Clearing { clearing }) => everyone_in(ctx.state, clearing),
@@ -141,9 +157,9 @@ pub fn attack(ctx: &Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(vec![SpellEffect::Attack {
         spell: ctx.spell.name.clone(),
         harm: a.harm,
-        stars: a.stars,
+        stars,
         length: a.length,
-        speed: a.speed.unwrap_or(ctx.speed),
+        speed,
         missile: a.missile,
         targets,
     }])

@@ -267,3 +267,51 @@ fn every_learnable_spell_is_now_built() {
         "the original game's learnable spells"
     );
 }
+
+/// 3.1 8.3.9c.3: an artifact or book stays committed to the spell it cast
+/// while that spell lasts, and casts nothing else until it ends.
+#[test]
+fn an_artifact_committed_to_its_spell_casts_nothing_else() {
+    let mut state = casters(&["Amazon"], "IV", &[]);
+    carry(&mut state, "Enchanter's Skull");
+    state
+        .magic
+        .awakened
+        .entry("Enchanter's Skull".into())
+        .or_default()
+        .insert("Fiery Blast".into());
+    let skull = CastWith::Treasure {
+        name: "Enchanter's Skull".into(),
+    };
+    let giant = Aim::Denizen {
+        id: "Giant 1".into(),
+    };
+    let here = state.characters[0].position.clone();
+    if let Some(d) = state.denizens.get_mut("Giant 1") {
+        d.at = Whereabouts::Clearing { clearing: here };
+    }
+    let blast = request("Fiery Blast", skull.clone(), vec![giant], PURPLE_DAY);
+    let rules = Rules::default();
+    assert!(check(&state, data(), &rules, &blast).is_ok());
+    state
+        .magic
+        .in_effect
+        .push(crate::state::magic::SpellInEffect {
+            id: 0,
+            spell: "Blazing Light".into(),
+            caster: "Amazon".into(),
+            with: skull,
+            targets: vec![me(&state, 0)],
+            duration: crate::data::spells::Duration::Day,
+            cast_on: PURPLE_DAY - 1,
+            inert: false,
+            detail: None,
+        });
+    let Err(MagicError::CannotCast { reason, .. }) = check(&state, data(), &rules, &blast) else {
+        panic!("a committed artifact cast")
+    };
+    assert!(
+        reason.contains("committed to its Blazing Light"),
+        "{reason}"
+    );
+}
