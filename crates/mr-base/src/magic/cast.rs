@@ -265,7 +265,7 @@ fn check_with(
 
 /// A spell bound to a treasure (See/Change Weather in the Eye of the Moon,
 /// Control Dragon in the Dragonfang Necklace; `spells.toml` `treasure`) is
-/// cast only by that treasure, carried active, once a day; it is awake
+/// cast only by that treasure, carried active, once per Evening; it is awake
 /// from the start, as the treasure's own spell.
 fn check_bound_treasure(
     state: &MrState,

@@ -165,7 +165,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_eye_of_the_moon_casts_it_once_a_day() {
+    fn only_the_eye_of_the_moon_casts_it_once_per_evening() {
         use crate::magic::cast::{CastRequest, cast};
         use crate::state::magic::CastWith;
         use crate::state::{Belonging, Item, ItemKind};
@@ -225,6 +225,6 @@ mod tests {
             &mut Dice::new(1, 14),
         )
         .unwrap_err();
-        assert!(again.to_string().contains("once a day"), "{again}");
+        assert!(again.to_string().contains("once per Evening"), "{again}");
     }
 }
