@@ -438,21 +438,17 @@ pub fn cast_in_combat(
         .push(waiting.with.clone());
     battle.plays.acted.insert(caster);
     battle.plays.eventful = true;
-    let on: Vec<String> = waiting
-        .request
-        .targets
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let line = CombatLine::Plays {
+    let line = CombatLine::Casts {
         fighter: battle.name(caster).to_string(),
-        text: format!(
-            "casts {} on {} with {} (speed {})",
-            waiting.request.spell,
-            on.join(", "),
-            waiting.with,
-            waiting.speed
-        ),
+        spell: waiting.request.spell.clone(),
+        targets: waiting
+            .request
+            .targets
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        with: waiting.with.clone(),
+        speed: waiting.speed,
     };
     battle.say(Seen::Clearing, line);
     if let Some(magic) = battle.magic.as_mut() {
@@ -705,13 +701,14 @@ fn apply(
                 .filter_map(|aim| fighter_of(battle, aim))
                 .filter(|&t| battle.in_play(t))
                 .collect();
-            let names: Vec<&str> = hit.iter().map(|&t| battle.name(t)).collect();
-            let text = format!(
-                "the {spell} attacks {} with a {} at speed {speed}",
-                names.join(" and "),
-                w.direction.attack_word()
-            );
-            say(battle, text);
+            let line = CombatLine::SpellAttacks {
+                fighter: caster.clone(),
+                spell: spell.clone(),
+                targets: hit.iter().map(|&t| battle.name(t).to_string()).collect(),
+                direction: w.direction,
+                speed,
+            };
+            battle.say(Seen::Clearing, line);
             // One attack per target, each judged and rolled on the Missile
             // table on its own (8.4.5l.2).
             for t in hit {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use realmgm_core::dice::RollRecord;
 use realmgm_core::words::{agreeing, listed};
 
-use super::model::FighterId;
+use super::model::{Direction, FighterId};
 
 /// Who sees a line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,6 +115,25 @@ pub enum CombatLine {
     CannotRun {
         character: String,
         reason: String,
+    },
+    /// A character casts a spell in the Encounter step (3.1 8.3.9b-c): the
+    /// chit or item played, its targets and its speed.
+    Casts {
+        fighter: String,
+        spell: String,
+        /// The targets as the spell names them (`the Wizard`, `Giant 1`).
+        targets: Vec<String>,
+        with: String,
+        speed: u8,
+    },
+    /// An attack spell comes to life and attacks like a weapon (3.1
+    /// 8.4.5l): one direction and time against every target.
+    SpellAttacks {
+        fighter: String,
+        spell: String,
+        targets: Vec<String>,
+        direction: Direction,
+        speed: u8,
     },
     /// A spell broken before it went into effect (3.1 8.4.2d: a target not
     /// of the sort it needs, or shielded from magic): its chit fatigues.
@@ -246,6 +265,8 @@ impl CombatLine {
             | CombatLine::CannotRun { .. }
             | CombatLine::Refused { .. }
             | CombatLine::SpellBroken { .. }
+            | CombatLine::Casts { .. }
+            | CombatLine::SpellAttacks { .. }
             | CombatLine::Plays { .. }
             | CombatLine::Repositioned { .. }
             | CombatLine::ChangedTactics { .. }
@@ -384,6 +405,31 @@ impl fmt::Display for CombatLine {
             CombatLine::Refused { character, reason } => {
                 write!(f, "the {character}: {reason}")
             }
+            CombatLine::Casts {
+                fighter,
+                spell,
+                targets,
+                with,
+                speed,
+            } => write!(
+                f,
+                "{}: casts {spell} on {} with {with} (speed {speed})",
+                named(fighter),
+                targets.join(", ")
+            ),
+            CombatLine::SpellAttacks {
+                fighter,
+                spell,
+                targets,
+                direction,
+                speed,
+            } => write!(
+                f,
+                "{}: the {spell} attacks {} with a {} at speed {speed}",
+                named(fighter),
+                targets.join(" and "),
+                direction.attack_word()
+            ),
             CombatLine::SpellBroken {
                 character,
                 spell,
