@@ -591,16 +591,13 @@ pub fn take_effect(
             sync_to_state(battle, &mut magic);
             let chit = cast::fizzle(&mut magic.state, &w.request);
             sync_to_battle(battle, &magic);
-            let reason = format!(
-                "the {} is cancelled: a faster spell (speed {faster}) targeted its caster{}",
-                w.request.spell,
-                chit.map(|c| format!("; {c} fatigues")).unwrap_or_default()
-            );
             battle.say(
                 Seen::Clearing,
-                CombatLine::Refused {
+                CombatLine::SpellCancelled {
                     character: name,
-                    reason,
+                    spell: w.request.spell.clone(),
+                    faster,
+                    chit,
                 },
             );
             continue;

@@ -135,6 +135,16 @@ pub enum CombatLine {
         direction: Direction,
         speed: u8,
     },
+    /// A faster spell targeted the caster and stopped his (3.1 8.4.3b): its
+    /// chit fatigues.
+    SpellCancelled {
+        character: String,
+        spell: String,
+        /// The speed of the faster spell.
+        faster: u8,
+        #[serde(default)]
+        chit: Option<String>,
+    },
     /// A spell broken before it went into effect (3.1 8.4.2d: a target not
     /// of the sort it needs, or shielded from magic): its chit fatigues.
     SpellBroken {
@@ -265,6 +275,7 @@ impl CombatLine {
             | CombatLine::CannotRun { .. }
             | CombatLine::Refused { .. }
             | CombatLine::SpellBroken { .. }
+            | CombatLine::SpellCancelled { .. }
             | CombatLine::Casts { .. }
             | CombatLine::SpellAttacks { .. }
             | CombatLine::Plays { .. }
@@ -430,6 +441,22 @@ impl fmt::Display for CombatLine {
                 targets.join(" and "),
                 direction.attack_word()
             ),
+            CombatLine::SpellCancelled {
+                character,
+                spell,
+                faster,
+                chit,
+            } => {
+                write!(
+                    f,
+                    "the {character}: the {spell} is cancelled: a faster spell (speed {faster}) \
+                     targeted its caster"
+                )?;
+                match chit {
+                    Some(chit) => write!(f, "; {chit} fatigues"),
+                    None => Ok(()),
+                }
+            }
             CombatLine::SpellBroken {
                 character,
                 spell,
