@@ -677,7 +677,7 @@ fn apply(
     let say = |battle: &mut Battle, text: String| {
         battle.say(
             Seen::Clearing,
-            CombatLine::Plays {
+            CombatLine::SpellWorks {
                 fighter: caster.clone(),
                 text,
             },
@@ -817,7 +817,7 @@ pub fn adjust_attacks(battle: &mut Battle, attacks: &mut Vec<Attack>) {
         let target = battle.name(target).to_string();
         battle.say(
             Seen::Clearing,
-            CombatLine::Plays {
+            CombatLine::SpellWorks {
                 fighter: label,
                 text: format!(
                     "no attack on {target}: Melt Into Mist (mist neither fights nor is harmed)"

@@ -131,6 +131,11 @@ pub enum CombatLine {
         with: String,
         speed: u8,
     },
+    /// What a spell that came to life does in the battle (3.1 8.4.4).
+    SpellWorks {
+        fighter: String,
+        text: String,
+    },
     /// An attack spell comes to life and attacks like a weapon (3.1
     /// 8.4.5l): one direction and time against every target.
     SpellAttacks {
@@ -274,6 +279,13 @@ impl CombatLine {
             CombatLine::Berserk { .. } => "4.2.2",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
+            // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
+            CombatLine::Casts { with, .. } if with.starts_with("MAGIC ") => "8.3.9b",
+            CombatLine::Casts { .. } => "8.3.9c",
+            CombatLine::SpellWorks { .. } => "8.4.4",
+            CombatLine::SpellCancelled { .. } => "8.4.3b",
+            CombatLine::SpellBroken { .. } => "8.4.2d",
+            CombatLine::SpellAttacks { .. } => "8.4.5l",
             CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
             CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
             CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
@@ -325,6 +337,7 @@ impl CombatLine {
             | CombatLine::SpellCancelled { .. }
             | CombatLine::Casts { .. }
             | CombatLine::SpellAttacks { .. }
+            | CombatLine::SpellWorks { .. }
             | CombatLine::Plays { .. }
             | CombatLine::Repositioned { .. }
             | CombatLine::ChangedTactics { .. }
@@ -518,7 +531,9 @@ impl fmt::Display for CombatLine {
                     None => Ok(()),
                 }
             }
-            CombatLine::Plays { fighter, text } | CombatLine::Maneuvers { fighter, text } => {
+            CombatLine::Plays { fighter, text }
+            | CombatLine::Maneuvers { fighter, text }
+            | CombatLine::SpellWorks { fighter, text } => {
                 write!(f, "{}: {text}", named(fighter))
             }
             CombatLine::Repositioned { sheet, result } => {

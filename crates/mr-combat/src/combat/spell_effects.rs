@@ -214,7 +214,7 @@ fn leave_moved(battle: &mut Battle, here: &ClearingId) {
         let fighter = battle.name(f).to_string();
         battle.say(
             Seen::Clearing,
-            CombatLine::Plays {
+            CombatLine::SpellWorks {
                 fighter,
                 text: format!("leaves the combat, moved to {to} by a spell"),
             },
@@ -407,7 +407,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
         let monster = battle.name(d).to_string();
         battle.say(
             Seen::Clearing,
-            CombatLine::Plays {
+            CombatLine::SpellWorks {
                 fighter: boss.clone(),
                 text: format!(
                     "controls {monster} ({spell}): it fights on the caster's side like a hired native"
