@@ -1,11 +1,16 @@
-//! The HIDE, ALERT and REST activities (play summary II.C.2–4; `tables/hide.rs` and
-//! §13 "Rest", "Alert").
+//! The HIDE, ALERT and REST activities (3.1 rules 7.6–7.9; `tables/hide.rs`).
 //!
 //! Rest heals one asterisk a phase (two with an advantage that makes rest
 //! count double): a wounded chit without asterisks comes back into play, a
 //! wounded one-asterisk chit becomes fatigued, a fatigued one-asterisk chit
 //! comes back; a two-asterisk chit is healed one step by "making change",
-//! fatiguing an active one-asterisk chit in its place.
+//! fatiguing an active one-asterisk chit in its place (7.8.2).
+//!
+//! A character whose every chit is fatigued, wounded or committed to a
+//! spell may only Rest: each other phase he recorded becomes a Rest; if he
+//! cannot rest (the Ill Health curse, or every chit committed to spells) he
+//! is killed (7.8.4, 9.1.1c). Ruling: colour chits are in play (4.6.4g), so
+//! a character holding one is not forced to rest.
 
 use realmgm_core::dice::DiceCount;
 use realmgm_core::game::Observers;
@@ -15,7 +20,8 @@ use super::{Day, PhaseOutcome};
 use crate::abilities;
 use crate::data::characters::{ActionChit, Advantage};
 use crate::data::terms::Roll;
-use crate::state::{CharacterChit, ChitCondition};
+use crate::magic::enchant::tied_up;
+use crate::state::{CharacterChit, ChitCondition, MrState};
 use crate::tables::hide::{Hide, HideResult};
 use crate::tables::read_roll;
 
@@ -110,6 +116,56 @@ pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
     PhaseResult::Rested { changes }
 }
 
+/// Whether every chit of `who` is fatigued, wounded or committed to a
+/// spell in effect (3.1 rule 7.8.4).
+pub fn every_chit_out_of_play(state: &MrState, who: usize) -> bool {
+    state.characters.get(who).is_some_and(|c| {
+        c.chits
+            .iter()
+            .enumerate()
+            .all(|(i, chit)| chit.condition != ChitCondition::Active || tied_up(state, who, i))
+    })
+}
+
+/// The phase of `who` when every chit of his is out of play (3.1 rules
+/// 7.8.4 and 9.1.1c): a recorded Rest is done as usual (`None`); any other
+/// activity is cancelled and he rests instead; if he cannot rest he is
+/// killed, and his turn ends.
+pub fn only_rest(day: &mut Day<'_>, who: usize, resting: bool) -> Option<PhaseResult> {
+    if !every_chit_out_of_play(&day.state, who) {
+        return None;
+    }
+    let c = &day.state.characters[who];
+    let cannot = crate::magic::curses::forbids_rest(c).or_else(|| {
+        (0..c.chits.len())
+            .all(|i| tied_up(&day.state, who, i))
+            .then(|| format!("every chit of the {} is committed to a spell", c.name))
+    });
+    if let Some(why) = cannot {
+        let name = c.name.clone();
+        day.state.characters[who].dead = true;
+        day.today.blocked.insert(who);
+        return Some(PhaseResult::Lost {
+            reason: format!(
+                "the {name} has every chit fatigued, wounded or committed and must rest, but {why}: \
+                 he is killed (3.1 rule 7.8.4)"
+            ),
+        });
+    }
+    if resting {
+        return None;
+    }
+    let reason = format!(
+        "every chit of the {} is fatigued, wounded or committed to a spell, so he may only rest \
+         (3.1 rule 7.8.4)",
+        c.name
+    );
+    Some(PhaseResult::Instead {
+        reason,
+        result: Box::new(rest(day, who, None)),
+    })
+}
+
 fn effort(chit: &CharacterChit) -> u8 {
     ActionChit::parse(&chit.chit).map(|c| c.effort).unwrap_or(0)
 }
@@ -179,4 +235,67 @@ fn rest_once(chits: &mut [CharacterChit], named: Option<&str>) -> Vec<RestChange
         },
     );
     changes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::events::PhaseResult;
+    use super::super::tests::{game, play};
+    use crate::state::ChitCondition;
+    use crate::tables::magic::CurseKind;
+    use crate::test_support::{data, results};
+    use realmgm_core::dice::DiceScript;
+    use realmgm_core::game::Rules;
+
+    /// 3.1 rule 7.8.4: with every chit fatigued or wounded he may only
+    /// rest; his Hide phase becomes a Rest.
+    #[test]
+    fn a_character_with_every_chit_out_of_play_rests_instead() {
+        let mut state = game(&["Black Knight"]);
+        for chit in &mut state.characters[0].chits {
+            chit.condition = ChitCondition::Fatigued;
+        }
+        state.characters[0].chits[0].condition = ChitCondition::Wounded;
+        let (after, events) = play(state, &[("P1", "H")], DiceScript::default());
+        match &results(&events, "Black Knight")[0] {
+            PhaseResult::Instead { reason, result } => {
+                assert!(reason.contains("may only rest"), "{reason}");
+                assert!(matches!(**result, PhaseResult::Rested { .. }), "{result:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!after.characters[0].dead);
+        assert!(
+            after.characters[0]
+                .chits
+                .iter()
+                .any(|c| c.condition == ChitCondition::Active)
+        );
+    }
+
+    /// 3.1 rules 7.8.4 and 9.1.1c: if he cannot rest (Ill Health) he is
+    /// killed.
+    #[test]
+    fn a_character_who_must_rest_and_cannot_is_killed() {
+        let mut state = game(&["Black Knight"]);
+        for chit in &mut state.characters[0].chits {
+            chit.condition = ChitCondition::Fatigued;
+        }
+        crate::magic::curses::inflict(
+            &mut state,
+            data(),
+            &Rules::default(),
+            0,
+            CurseKind::IllHealth,
+            "test",
+        );
+        let (after, events) = play(state, &[("P1", "H / H")], DiceScript::default());
+        let done = results(&events, "Black Knight");
+        match &done[0] {
+            PhaseResult::Lost { reason } => assert!(reason.contains("he is killed"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(done.len(), 1, "his turn ends: {done:?}");
+        assert!(after.characters[0].dead);
+    }
 }

@@ -449,6 +449,10 @@ fn execute(
     turn: &mut Turn,
 ) -> PhaseResult {
     let climbing = turn.climbing.take();
+    let resting = matches!(phase.activity, Activity::Rest { .. });
+    if let Some(forced) = activities::only_rest(day, who, resting) {
+        return forced;
+    }
     match &phase.activity {
         Activity::Move { tile, clearing } => {
             let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {
