@@ -15,12 +15,16 @@
 use realmgm_core::dice::DiceCount;
 use realmgm_core::game::Observers;
 
-use super::events::{PhaseResult, RestChange};
+use super::events::{Happening, PhaseResult, RestChange};
 use super::{Day, PhaseOutcome};
 use crate::abilities;
 use crate::data::characters::{ActionChit, Advantage};
 use crate::data::terms::Roll;
+use crate::magic::colour::fatigue_at_will;
 use crate::magic::enchant::tied_up;
+use crate::magic::events::MagicEvent;
+use crate::orders::DayOrders;
+use crate::orders::dealings::When;
 use crate::state::{CharacterChit, ChitCondition, MrState};
 use crate::tables::hide::{Hide, HideResult};
 use crate::tables::read_roll;
@@ -114,6 +118,35 @@ pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
         crate::magic::curses::wither(&mut day.state.characters[who]);
     }
     PhaseResult::Rested { changes }
+}
+
+/// The colour chits `who` fatigues at will at the start of phase `phase`
+/// (`Phase 2: fatigue MAGIC III2*`; 3.1 rules 4.6.4i and 7.2.3c–d), each
+/// told to him alone, done or not.
+pub fn fatigue_colour_chits(
+    day: &mut Day<'_>,
+    who: usize,
+    phase: u8,
+    orders: &DayOrders,
+    flying: bool,
+) {
+    let named: Vec<String> = orders
+        .rearrange
+        .iter()
+        .filter(|r| r.at == When::Phase(phase))
+        .flat_map(|r| r.fatigue.iter().cloned())
+        .collect();
+    for chit in named {
+        let event = fatigue_at_will(&mut day.state, who, &chit, flying).unwrap_or_else(|e| {
+            MagicEvent::ColourChitKept {
+                character: day.state.characters[who].name.clone(),
+                chit,
+                reason: e.to_string(),
+            }
+        });
+        let observers = day.only(who);
+        day.emit(observers, Happening::Magic(event));
+    }
 }
 
 /// Whether every chit of `who` is fatigued, wounded or committed to a
@@ -239,7 +272,7 @@ fn rest_once(chits: &mut [CharacterChit], named: Option<&str>) -> Vec<RestChange
 
 #[cfg(test)]
 mod tests {
-    use super::super::events::PhaseResult;
+    use super::super::events::{Happening, PhaseResult};
     use super::super::tests::{game, play};
     use crate::state::ChitCondition;
     use crate::tables::magic::CurseKind;
@@ -270,6 +303,43 @@ mod tests {
                 .chits
                 .iter()
                 .any(|c| c.condition == ChitCondition::Active)
+        );
+    }
+
+    /// 3.1 rules 4.6.4i and 7.2.3c: a `Phase N:` line fatigues a colour
+    /// chit at will; it reverts to a MAGIC chit, fatigued.
+    #[test]
+    fn a_colour_chit_is_fatigued_at_will_at_the_start_of_a_phase() {
+        let mut state = game(&["Elf"]);
+        let index = crate::magic::enchant::find_chit(&state, 0, "III2*").expect("the chit");
+        state.characters[0].chits[index].enchanted = true;
+        let (after, events) = play(
+            state,
+            &[(
+                "P1",
+                "H / H\nPhase 2: fatigue MAGIC III2*; fatigue MAGIC III4*",
+            )],
+            DiceScript::default(),
+        );
+        let chit = &after.characters[0].chits[index];
+        assert!(!chit.enchanted);
+        assert_eq!(chit.condition, ChitCondition::Fatigued);
+        let said: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Magic(m) => Some(m.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            said.iter()
+                .any(|l| l.contains("fatigues the colour chit MAGIC III2*")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|l| l.contains("has no colour chit MAGIC III4* in play")),
+            "{said:?}"
         );
     }
 

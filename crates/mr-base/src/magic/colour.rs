@@ -23,6 +23,9 @@ use crate::data::treasures::TreasureEffect;
 use crate::state::{ChitCondition, MrState};
 use realmgm_core::game::Rules;
 
+use super::MagicError;
+use super::events::MagicEvent;
+
 /// The rule toggle that gives the 7th day the season's colours.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
 
@@ -169,6 +172,47 @@ pub fn colour_chits(state: &MrState, who: usize) -> Vec<(usize, String, Colour)>
             Some((i, chit.chit.clone(), colour))
         })
         .collect()
+}
+
+/// Character `who` fatigues his colour chit `named` at will (3.1 rules
+/// 4.6.4i and 7.2.3c–d): it reverts to a MAGIC chit, fatigued. Not while he
+/// is flying (nor on a roadway or in the woods, where realmgm never puts a
+/// character between phases).
+///
+/// # Errors
+/// He is flying, or has no colour chit of that name in play.
+pub fn fatigue_at_will(
+    state: &mut MrState,
+    who: usize,
+    named: &str,
+    flying: bool,
+) -> Result<MagicEvent, MagicError> {
+    let name = state
+        .characters
+        .get(who)
+        .map(|c| c.name.clone())
+        .ok_or(MagicError::NoCharacter(who))?;
+    if flying {
+        return Err(MagicError::Impossible(format!(
+            "the {name} is flying, and no colour chit is played in flight (3.1 rule 7.2.3d)"
+        )));
+    }
+    let (index, chit, colour) = colour_chits(state, who)
+        .into_iter()
+        .find(|(_, chit, _)| super::enchant::names_chit(chit, named))
+        .ok_or_else(|| {
+            MagicError::Impossible(format!(
+                "the {name} has no colour chit {named} in play (an enchanted, active MAGIC chit)"
+            ))
+        })?;
+    let c = &mut state.characters[who];
+    c.chits[index].enchanted = false;
+    c.chits[index].condition = ChitCondition::Fatigued;
+    Ok(MagicEvent::ColourChitFatigued {
+        character: name,
+        chit,
+        colour,
+    })
 }
 
 /// Every colour present for character `who` on game day `day`, with its

@@ -25,12 +25,21 @@ use super::events::MagicEvent;
 
 /// A chit of `who` by its printed name (`MAGIC IV4*`, or `IV4*`).
 pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
+    state
+        .characters
+        .get(who)?
+        .chits
+        .iter()
+        .position(|c| names_chit(&c.chit, named))
+}
+
+/// Whether `named` (`MAGIC IV4*`, or `IV4*`, any case) names the chit
+/// printed `printed`.
+pub fn names_chit(printed: &str, named: &str) -> bool {
     let wanted = named.trim().to_uppercase();
-    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted).to_string();
-    state.characters.get(who)?.chits.iter().position(|c| {
-        let printed = c.chit.to_uppercase();
-        printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted.as_str())
-    })
+    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted);
+    let printed = printed.to_uppercase();
+    printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted)
 }
 
 /// Whether the chit at `index` is tied to a spell in effect.

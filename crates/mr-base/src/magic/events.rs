@@ -28,6 +28,19 @@ pub enum MagicEvent {
         chit: String,
         colour: Colour,
     },
+    /// He fatigued a colour chit at will: it is a plain MAGIC chit again,
+    /// fatigued (3.1 rule 4.6.4i).
+    ColourChitFatigued {
+        character: String,
+        chit: String,
+        colour: Colour,
+    },
+    /// A colour chit he ordered fatigued stays as it was; the reason says why.
+    ColourChitKept {
+        character: String,
+        chit: String,
+        reason: String,
+    },
     /// A tile turned over.
     TileEnchanted {
         character: String,
@@ -140,6 +153,19 @@ impl fmt::Display for MagicEvent {
                 chit,
                 colour,
             } => write!(f, "  {character} enchants {chit} into {colour} magic"),
+            MagicEvent::ColourChitFatigued {
+                character,
+                chit,
+                colour,
+            } => write!(
+                f,
+                "  {character} fatigues the colour chit {chit}: its {colour} magic is gone"
+            ),
+            MagicEvent::ColourChitKept {
+                character,
+                chit,
+                reason,
+            } => write!(f, "  {character} does not fatigue {chit}: {reason}"),
             MagicEvent::TileEnchanted {
                 character,
                 tile,
