@@ -1,14 +1,19 @@
-//! Which colours of magic are present for a character (`magic/colour.rs`,
-//! §11.4; magic summary "Casting a Spell"; play summary III.A.4.c): the colour days
-//! of the month (7th, 14th, 21st, 28th; with the Seasons and Weather rule
+//! Which colours of magic are present for a character (3.1 rule 4.6.2):
+//! the colour days of the month (4.6.2d: the 7th white and black, the 14th
+//! grey, the 21st purple, the 28th gold; with the Seasons and Weather rule
 //! the season names the 7th day's colours), the enchanted side of the tile
-//! in his clearing, a dwelling that supplies colour (the Chapel), active
-//! treasures carried in his clearing that supply colour, and his own colour
-//! chits (enchanted MAGIC chits), which serve only him.
+//! in his clearing (4.6.2e), the Chapel's white (4.6.2c), a discovered
+//! Toadstool Circle's black in its clearing (4.6.2c), the Enchanted cards
+//! face up in his clearing (4.6.2b: carried active by anyone there, or
+//! lying in the clearing's pile), and his own colour chits (enchanted MAGIC
+//! chits, 4.6.4), which serve only him.
 //!
-//! Rulings: a colour source counts in its clearing only; treasures count
-//! when a character in the clearing carries them active; treasures lying in
-//! a site do not count.
+//! Rulings: a colour source counts in its clearing only; an Enchanted card
+//! carried counts once its bearer has activated it (a card is face up
+//! only then), one lying abandoned in the clearing counts (the pile is
+//! face up), one still in a site's or dwelling's pile does not. Roadways
+//! and the woods (4.6.2b.2, 4.6.2e.2) never arise: realmgm puts characters
+//! only in clearings.
 
 use std::collections::BTreeSet;
 
@@ -20,7 +25,7 @@ use crate::data::GameData;
 use crate::data::characters::ActionChit;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
-use crate::state::{ChitCondition, MrState};
+use crate::state::{ChitCondition, ItemKind, MrState, abandoned_pile};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
@@ -41,6 +46,10 @@ pub enum ColourSource {
     Dwelling { dwelling: String },
     /// An active treasure a character in the clearing carries.
     Treasure { carrier: String, treasure: String },
+    /// An Enchanted card lying face up in the clearing's pile.
+    Lying { treasure: String },
+    /// A treasure site found in the clearing (the Toadstool Circle).
+    TreasureSite { site: String },
     /// One of the character's own colour chits (index in his chit list).
     ColourChit { index: usize, chit: String },
 }
@@ -60,6 +69,8 @@ impl ColourSource {
             ColourSource::Treasure { carrier, treasure } => {
                 format!("the {treasure} of the {carrier}")
             }
+            ColourSource::Lying { treasure } => format!("the {treasure} lying here"),
+            ColourSource::TreasureSite { site } => format!("the {site}"),
             ColourSource::ColourChit { chit, .. } => format!("the colour chit {chit}"),
         }
     }
@@ -148,6 +159,46 @@ pub fn clearing_sources(
                     },
                 });
             }
+        }
+    }
+    let supplies = |name: &str| {
+        data.treasures
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| &t.effects)
+            .filter_map(|e| match e {
+                TreasureEffect::ColourSource { colour } => Some(*colour),
+                _ => None,
+            })
+            .collect::<Vec<Colour>>()
+    };
+    for site in state
+        .treasure_sites
+        .iter()
+        .filter(|(_, at)| *at == clearing)
+        .map(|(site, _)| site)
+    {
+        for colour in supplies(site) {
+            found.push(Presence {
+                colour,
+                source: ColourSource::TreasureSite { site: site.clone() },
+            });
+        }
+    }
+    for item in state
+        .holdings
+        .get(&abandoned_pile(clearing))
+        .into_iter()
+        .flatten()
+        .filter(|i| i.kind == ItemKind::Treasure)
+    {
+        for colour in supplies(&item.name) {
+            found.push(Presence {
+                colour,
+                source: ColourSource::Lying {
+                    treasure: item.name.clone(),
+                },
+            });
         }
     }
     found.sort();
