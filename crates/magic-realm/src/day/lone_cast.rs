@@ -24,7 +24,7 @@ use crate::magic::spellbook::find_spell;
 use crate::magic::spells::{Build, build_of};
 use crate::magic::{MagicError, aims, expiry};
 use crate::orders::DayOrders;
-use crate::state::magic::CastWith;
+use crate::state::magic::{Aim, CastWith};
 
 use super::Day;
 use super::events::{CombatEvent, Happening};
@@ -92,7 +92,12 @@ fn attempt(
             )),
         };
     }
+    let me = &day.state.characters[who].name;
     let targets = match target.as_deref() {
+        // Alone, the only individual he can name is himself.
+        Some(text) if text.trim().eq_ignore_ascii_case(me) => {
+            vec![Aim::Character { name: me.clone() }]
+        }
         Some(text) => aims::named(&day.state, who, text).ok_or_else(|| MagicError::BadTarget {
             spell: spell.name.clone(),
             target: text.to_string(),

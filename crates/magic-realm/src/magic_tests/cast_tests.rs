@@ -498,3 +498,40 @@ fn protection_from_magic_ends_with_the_combat() {
     expiry::end_of_combat(&mut state, &here);
     assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
 }
+
+/// 3.1 rule 4.6.10e: a second Combat spell of the same name has no hold on
+/// a target the first one bewitches; with no target left it is broken and
+/// its chit fatigues, and the first spell holds on.
+#[test]
+fn a_duplicate_combat_spell_on_a_bewitched_target_is_broken() {
+    let mut state = game(&["Elf"]);
+    caster(&mut state, 0, "III", "Elven Grace");
+    state.characters[0].chits[1].chit = "MAGIC III3*".into();
+    state.characters[0].chits[1].condition = ChitCondition::Active;
+    state.characters[0].chits[1].enchanted = false;
+    let elf = me(&state, 0);
+    cast_ok(
+        &mut state,
+        &request(0, "Elven Grace", vec![elf.clone()], 28),
+        &mut Dice::new(1, 1),
+    );
+    let mut second = request(0, "Elven Grace", vec![elf], 28);
+    second.with = CastWith::Chit { index: 1 };
+    let effects = cast_ok(&mut state, &second, &mut Dice::new(1, 1));
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            SpellEffect::Magic(MagicEvent::Duplicate { broken: true, .. })
+        )),
+        "{effects:?}"
+    );
+    assert_eq!(state.magic.in_effect.len(), 1);
+    assert_eq!(
+        state.characters[0].chits[1].condition,
+        ChitCondition::Fatigued
+    );
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Active
+    );
+}

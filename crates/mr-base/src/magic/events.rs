@@ -41,6 +41,15 @@ pub enum MagicEvent {
         chit: String,
         reason: String,
     },
+    /// A Combat, Day or Permanent spell met a target already bewitched by
+    /// the same spell: the target is released from the new one (3.1 rule
+    /// 4.6.10e); with no target left it is broken and its chit fatigues.
+    Duplicate {
+        spell: String,
+        caster: String,
+        released: Vec<String>,
+        broken: bool,
+    },
     /// A tile turned over.
     TileEnchanted {
         character: String,
@@ -166,6 +175,23 @@ impl fmt::Display for MagicEvent {
                 chit,
                 reason,
             } => write!(f, "  {character} does not fatigue {chit}: {reason}"),
+            MagicEvent::Duplicate {
+                spell,
+                caster,
+                released,
+                broken,
+            } => {
+                let end = if *broken {
+                    ": the spell is broken and its chit fatigues"
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    "  the {caster}'s {spell} has no hold on {}, already bewitched by {spell}{end}",
+                    released.join(", ")
+                )
+            }
             MagicEvent::TileEnchanted {
                 character,
                 tile,

@@ -24,7 +24,7 @@
 
 use crate::board::ClearingId;
 use crate::data::GameData;
-use crate::data::spells::{Duration, SpellColour};
+use crate::data::spells::{Duration, Spell, SpellColour};
 use crate::data::terms::Colour;
 use crate::state::{ChitCondition, MrState, Whereabouts};
 use realmgm_core::game::Rules;
@@ -218,6 +218,31 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
     expire_where(state, |s| {
         matches!(s.duration, Duration::Attack | Duration::Phase) && casters.contains(&s.caster)
     })
+}
+
+/// The targets of a new cast of `spell` already bewitched by the same
+/// spell (3.1 rule 4.6.10e): a Combat, Day or Permanent spell does not go
+/// into effect on them (inert or not, the first spell holds them), so they
+/// are released from the new one. Instant, Attack, Fly and Phase spells
+/// stack (4.6.10e.3): none is released.
+pub fn already_bewitched(state: &MrState, spell: &Spell, targets: &[Aim]) -> Vec<Aim> {
+    if !matches!(
+        spell.duration,
+        Duration::Combat | Duration::Day | Duration::Permanent
+    ) {
+        return Vec::new();
+    }
+    targets
+        .iter()
+        .filter(|aim| {
+            state
+                .magic
+                .in_effect
+                .iter()
+                .any(|s| s.spell == spell.name && s.targets.contains(aim))
+        })
+        .cloned()
+        .collect()
 }
 
 /// A caster or target killed: every spell he cast or that holds him ends.
