@@ -250,7 +250,7 @@ pub fn fatigue_at_will(
     }
     let (index, chit, colour) = colour_chits(state, who)
         .into_iter()
-        .find(|(_, chit, _)| super::enchant::names_chit(chit, named))
+        .find(|(_, chit, _)| names_chit(chit, named))
         .ok_or_else(|| {
             MagicError::Impossible(format!(
                 "the {name} has no colour chit {named} in play (an enchanted, active MAGIC chit)"
@@ -264,6 +264,15 @@ pub fn fatigue_at_will(
         chit,
         colour,
     })
+}
+
+/// Whether `named` (`MAGIC IV4*`, or `IV4*`, any case) names the chit
+/// printed `printed`.
+pub fn names_chit(printed: &str, named: &str) -> bool {
+    let wanted = named.trim().to_uppercase();
+    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted);
+    let printed = printed.to_uppercase();
+    printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted)
 }
 
 /// Every colour present for character `who` on game day `day`, with its

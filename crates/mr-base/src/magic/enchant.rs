@@ -20,7 +20,7 @@ use crate::magic::error::MagicError;
 use crate::state::{ChitCondition, MrState};
 use realmgm_core::game::Rules;
 
-use super::colour::{chit_colour, colour_chits, list, shared_colours};
+use super::colour::{chit_colour, colour_chits, list, names_chit, shared_colours};
 use super::events::MagicEvent;
 
 /// A chit of `who` by its printed name (`MAGIC IV4*`, or `IV4*`).
@@ -31,15 +31,6 @@ pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
         .chits
         .iter()
         .position(|c| names_chit(&c.chit, named))
-}
-
-/// Whether `named` (`MAGIC IV4*`, or `IV4*`, any case) names the chit
-/// printed `printed`.
-pub fn names_chit(printed: &str, named: &str) -> bool {
-    let wanted = named.trim().to_uppercase();
-    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted);
-    let printed = printed.to_uppercase();
-    printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted)
 }
 
 /// Whether the chit at `index` is tied to a spell in effect.
