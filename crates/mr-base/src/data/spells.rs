@@ -346,6 +346,19 @@ mod tests {
         assert_eq!(err.field.as_deref(), Some("treasure"));
     }
 
+    /// 3.1 rule 4.6.7: the seven durations; the seeds' "move" spells are
+    /// Fly spells, and a stored "move" still reads.
+    #[test]
+    fn fly_spells_are_named_as_3_1_names_them() {
+        let spells = load().unwrap();
+        let broomstick = spells.iter().find(|s| s.name == "Broomstick").unwrap();
+        assert_eq!(broomstick.duration, Duration::Fly);
+        assert_eq!(broomstick.duration.word(), "fly");
+        let stored: Duration = serde_json::from_str("\"move\"").unwrap();
+        assert_eq!(stored, Duration::Fly);
+        assert_eq!(serde_json::to_string(&Duration::Fly).unwrap(), "\"fly\"");
+    }
+
     #[test]
     fn unknown_duration_names_the_field() {
         let text = TEXT.replacen("duration = \"instant\"", "duration = \"week\"", 1);
