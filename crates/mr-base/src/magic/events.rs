@@ -158,6 +158,8 @@ impl MagicEvent {
             MagicEvent::Prepared { .. } => "7.10.1",
             MagicEvent::ChitEnchanted { .. } => "7.10.3",
             MagicEvent::TileEnchanted { .. } => "7.10.4",
+            MagicEvent::ColourChitFatigued { .. } | MagicEvent::ColourChitKept { .. } => "7.2.3c",
+            MagicEvent::Duplicate { .. } => "4.6.10e",
             MagicEvent::Cursed { .. }
             | MagicEvent::CurseMissed { .. }
             | MagicEvent::CurseLifted { .. } => "4.6.8",
