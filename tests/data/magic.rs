@@ -77,11 +77,13 @@ fn spells_match_the_reference() {
             targets(r["target"].as_str().unwrap()),
             "{name} targets"
         );
-        assert_eq!(
-            serde_json::to_value(s.duration).unwrap(),
-            r["duration"],
-            "{name} duration"
-        );
+        // The reference keeps the seeds' "move"; 3.1 rule 4.6.7 calls
+        // these Fly spells.
+        let their_duration = match r["duration"].as_str() {
+            Some("move") => "fly",
+            other => other.unwrap_or_default(),
+        };
+        assert_eq!(s.duration.word(), their_duration, "{name} duration");
         let attrs = &r["attributes"];
         let only_in = attrs["clearing_req"]
             .as_str()

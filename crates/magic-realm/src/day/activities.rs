@@ -1,21 +1,31 @@
-//! The HIDE, ALERT and REST activities (play summary II.C.2–4; `tables/hide.rs` and
-//! §13 "Rest", "Alert").
+//! The HIDE, ALERT and REST activities (3.1 rules 7.6–7.9; `tables/hide.rs`).
 //!
 //! Rest heals one asterisk a phase (two with an advantage that makes rest
 //! count double): a wounded chit without asterisks comes back into play, a
 //! wounded one-asterisk chit becomes fatigued, a fatigued one-asterisk chit
 //! comes back; a two-asterisk chit is healed one step by "making change",
-//! fatiguing an active one-asterisk chit in its place.
+//! fatiguing an active one-asterisk chit in its place (7.8.2).
+//!
+//! A character whose every chit is fatigued, wounded or committed to a
+//! spell may only Rest: each other phase he recorded becomes a Rest; if he
+//! cannot rest (the Ill Health curse, or every chit committed to spells) he
+//! is killed (7.8.4, 9.1.1c). Ruling: colour chits are in play (4.6.4g), so
+//! a character holding one is not forced to rest.
 
 use realmgm_core::dice::DiceCount;
 use realmgm_core::game::Observers;
 
-use super::events::{PhaseResult, RestChange};
+use super::events::{Happening, PhaseResult, RestChange};
 use super::{Day, PhaseOutcome};
 use crate::abilities;
 use crate::data::characters::{ActionChit, Advantage};
 use crate::data::terms::Roll;
-use crate::state::{CharacterChit, ChitCondition};
+use crate::magic::colour::fatigue_at_will;
+use crate::magic::enchant::tied_up;
+use crate::magic::events::MagicEvent;
+use crate::orders::DayOrders;
+use crate::orders::dealings::When;
+use crate::state::{CharacterChit, ChitCondition, MrState};
 use crate::tables::hide::{Hide, HideResult};
 use crate::tables::read_roll;
 
@@ -110,6 +120,85 @@ pub fn rest(day: &mut Day<'_>, who: usize, named: Option<&str>) -> PhaseResult {
     PhaseResult::Rested { changes }
 }
 
+/// The colour chits `who` fatigues at will at the start of phase `phase`
+/// (`Phase 2: fatigue MAGIC III2*`; 3.1 rules 4.6.4i and 7.2.3c–d), each
+/// told to him alone, done or not.
+pub fn fatigue_colour_chits(
+    day: &mut Day<'_>,
+    who: usize,
+    phase: u8,
+    orders: &DayOrders,
+    flying: bool,
+) {
+    let named: Vec<String> = orders
+        .rearrange
+        .iter()
+        .filter(|r| r.at == When::Phase(phase))
+        .flat_map(|r| r.fatigue.iter().cloned())
+        .collect();
+    for chit in named {
+        let event = fatigue_at_will(&mut day.state, who, &chit, flying).unwrap_or_else(|e| {
+            MagicEvent::ColourChitKept {
+                character: day.state.characters[who].name.clone(),
+                chit,
+                reason: e.to_string(),
+            }
+        });
+        let observers = day.only(who);
+        day.emit(observers, Happening::Magic(event));
+    }
+}
+
+/// Whether every chit of `who` is fatigued, wounded or committed to a
+/// spell in effect (3.1 rule 7.8.4).
+pub fn every_chit_out_of_play(state: &MrState, who: usize) -> bool {
+    state.characters.get(who).is_some_and(|c| {
+        c.chits
+            .iter()
+            .enumerate()
+            .all(|(i, chit)| chit.condition != ChitCondition::Active || tied_up(state, who, i))
+    })
+}
+
+/// The phase of `who` when every chit of his is out of play (3.1 rules
+/// 7.8.4 and 9.1.1c): a recorded Rest is done as usual (`None`); any other
+/// activity is cancelled and he rests instead; if he cannot rest he is
+/// killed, and his turn ends.
+pub fn only_rest(day: &mut Day<'_>, who: usize, resting: bool) -> Option<PhaseResult> {
+    if !every_chit_out_of_play(&day.state, who) {
+        return None;
+    }
+    let c = &day.state.characters[who];
+    let cannot = crate::magic::curses::forbids_rest(c).or_else(|| {
+        (0..c.chits.len())
+            .all(|i| tied_up(&day.state, who, i))
+            .then(|| format!("every chit of the {} is committed to a spell", c.name))
+    });
+    if let Some(why) = cannot {
+        let name = c.name.clone();
+        day.state.characters[who].dead = true;
+        day.today.blocked.insert(who);
+        return Some(PhaseResult::Lost {
+            reason: format!(
+                "the {name} has every chit fatigued, wounded or committed and must rest, but {why}: \
+                 he is killed (3.1 rule 7.8.4)"
+            ),
+        });
+    }
+    if resting {
+        return None;
+    }
+    let reason = format!(
+        "every chit of the {} is fatigued, wounded or committed to a spell, so he may only rest \
+         (3.1 rule 7.8.4)",
+        c.name
+    );
+    Some(PhaseResult::Instead {
+        reason,
+        result: Box::new(rest(day, who, None)),
+    })
+}
+
 fn effort(chit: &CharacterChit) -> u8 {
     ActionChit::parse(&chit.chit).map(|c| c.effort).unwrap_or(0)
 }
@@ -179,4 +268,104 @@ fn rest_once(chits: &mut [CharacterChit], named: Option<&str>) -> Vec<RestChange
         },
     );
     changes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::events::{Happening, PhaseResult};
+    use super::super::tests::{game, play};
+    use crate::state::ChitCondition;
+    use crate::tables::magic::CurseKind;
+    use crate::test_support::{data, results};
+    use realmgm_core::dice::DiceScript;
+    use realmgm_core::game::Rules;
+
+    /// 3.1 rule 7.8.4: with every chit fatigued or wounded he may only
+    /// rest; his Hide phase becomes a Rest.
+    #[test]
+    fn a_character_with_every_chit_out_of_play_rests_instead() {
+        let mut state = game(&["Black Knight"]);
+        for chit in &mut state.characters[0].chits {
+            chit.condition = ChitCondition::Fatigued;
+        }
+        state.characters[0].chits[0].condition = ChitCondition::Wounded;
+        let (after, events) = play(state, &[("P1", "H")], DiceScript::default());
+        match &results(&events, "Black Knight")[0] {
+            PhaseResult::Instead { reason, result } => {
+                assert!(reason.contains("may only rest"), "{reason}");
+                assert!(matches!(**result, PhaseResult::Rested { .. }), "{result:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!after.characters[0].dead);
+        assert!(
+            after.characters[0]
+                .chits
+                .iter()
+                .any(|c| c.condition == ChitCondition::Active)
+        );
+    }
+
+    /// 3.1 rules 4.6.4i and 7.2.3c: a `Phase N:` line fatigues a colour
+    /// chit at will; it reverts to a MAGIC chit, fatigued.
+    #[test]
+    fn a_colour_chit_is_fatigued_at_will_at_the_start_of_a_phase() {
+        let mut state = game(&["Elf"]);
+        let index = crate::magic::enchant::find_chit(&state, 0, "III2*").expect("the chit");
+        state.characters[0].chits[index].enchanted = true;
+        let (after, events) = play(
+            state,
+            &[(
+                "P1",
+                "H / H\nPhase 2: fatigue MAGIC III2*; fatigue MAGIC III4*",
+            )],
+            DiceScript::default(),
+        );
+        let chit = &after.characters[0].chits[index];
+        assert!(!chit.enchanted);
+        assert_eq!(chit.condition, ChitCondition::Fatigued);
+        let said: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Magic(m) => Some(m.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            said.iter()
+                .any(|l| l.contains("fatigues the colour chit MAGIC III2*")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|l| l.contains("has no colour chit MAGIC III4* in play")),
+            "{said:?}"
+        );
+    }
+
+    /// 3.1 rules 7.8.4 and 9.1.1c: if he cannot rest (Ill Health) he is
+    /// killed.
+    #[test]
+    fn a_character_who_must_rest_and_cannot_is_killed() {
+        let mut state = game(&["Black Knight"]);
+        for chit in &mut state.characters[0].chits {
+            chit.condition = ChitCondition::Fatigued;
+        }
+        crate::magic::curses::inflict(
+            &mut state,
+            data(),
+            &Rules::default(),
+            0,
+            CurseKind::IllHealth,
+            "test",
+        );
+        let (after, events) = play(state, &[("P1", "H / H")], DiceScript::default());
+        let done = results(&events, "Black Knight");
+        match &done[0] {
+            PhaseResult::Lost { reason } => assert!(reason.contains("he is killed"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(done.len(), 1, "his turn ends: {done:?}");
+        assert!(after.characters[0].dead);
+    }
 }

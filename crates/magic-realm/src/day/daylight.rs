@@ -157,6 +157,7 @@ pub fn take_turn_as(
         if !day.today.blocked.contains(&who) {
             let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
             dealings::at_phase(day, who, number, orders);
+            activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
             rearrange::at_phase(day, who, number, mine);
         }
         if day.today.blocked.contains(&who) {
@@ -449,6 +450,10 @@ fn execute(
     turn: &mut Turn,
 ) -> PhaseResult {
     let climbing = turn.climbing.take();
+    let resting = matches!(phase.activity, Activity::Rest { .. });
+    if let Some(forced) = activities::only_rest(day, who, resting) {
+        return forced;
+    }
     match &phase.activity {
         Activity::Move { tile, clearing } => {
             let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {

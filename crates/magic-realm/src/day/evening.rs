@@ -300,8 +300,9 @@ fn casters_here(
 }
 
 /// The spells cast in the battle enter the game state; then the end of
-/// combat: attack and combat spells of casters here expire (their chits
-/// fatigue), and spells of or on the dead end (magic summary).
+/// combat: attack and phase spells of casters here expire (their chits
+/// fatigue), combat spells last to Midnight (3.1 rule 4.6.7g.1), and spells
+/// of or on the dead end (4.6.10h).
 fn magic_after(
     day: &mut Day<'_>,
     clearing: &ClearingId,

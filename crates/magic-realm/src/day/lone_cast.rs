@@ -1,7 +1,7 @@
-//! A character alone in his clearing at Evening casts a spell (magic summary
-//! "Casting a Spell": spells are cast in the Encounter step of a round of
-//! combat). With nobody else there no battle is fought, but he still has
-//! the Encounter step of a round of his own.
+//! A character alone in his clearing at Evening casts a spell (3.1 rule
+//! 4.6.5b: spells are cast in the Encounter step of a round of combat, even
+//! when no other combat takes place). With nobody else there no battle is
+//! fought, but he still has the Encounter step of a round of his own.
 //!
 //! Rulings: he casts what the `cast SPELL [on TARGET]` clause of his
 //! `Combat:` line names, with the first MAGIC chit or active treasure the
@@ -9,8 +9,9 @@
 //! named target a spell aims at himself, his clearing or tile, his own
 //! chits or the weather, as it allows. An attack spell waits for a battle
 //! (named at a target, it is refused: alone there is none); another spell
-//! that needs someone else is refused with the reason. The round then ends as combat ends: attack,
-//! combat and phase spells expire ([`expiry::end_of_combat`]). Everything
+//! that needs someone else is refused with the reason. The round then ends as combat ends: attack
+//! and phase spells expire ([`expiry::end_of_combat`]); a combat spell
+//! lasts to Midnight (4.6.7g.1). Everything
 //! is reported as the clearing's combat lines, seen by him alone.
 
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ use crate::magic::spellbook::find_spell;
 use crate::magic::spells::{Build, build_of};
 use crate::magic::{MagicError, aims, expiry};
 use crate::orders::DayOrders;
-use crate::state::magic::CastWith;
+use crate::state::magic::{Aim, CastWith};
 
 use super::Day;
 use super::events::{CombatEvent, Happening};
@@ -91,7 +92,12 @@ fn attempt(
             )),
         };
     }
+    let me = &day.state.characters[who].name;
     let targets = match target.as_deref() {
+        // Alone, the only individual he can name is himself.
+        Some(text) if text.trim().eq_ignore_ascii_case(me) => {
+            vec![Aim::Character { name: me.clone() }]
+        }
         Some(text) => aims::named(&day.state, who, text).ok_or_else(|| MagicError::BadTarget {
             spell: spell.name.clone(),
             target: text.to_string(),

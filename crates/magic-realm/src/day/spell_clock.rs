@@ -39,9 +39,11 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
     emit_all(day, woken);
 }
 
-/// Midnight: permanent spells fall inert, attack and combat spells left
-/// expire, prepared chits fatigue (the Witch King's rest), artifacts rest,
-/// the Chapel lifts curses.
+/// Midnight (3.1 rule 8.9.2): Combat spells expire, with any attack or
+/// phase spell left (8.9.2e); permanent spells fall inert (8.9.2d);
+/// alerted MAGIC chits fatigue (8.9.2c; the Magician's optional Charms,
+/// 10.A.6.4, only unalerts his); artifacts rest; the Chapel lifts curses
+/// (8.9.2f).
 pub fn midnight(day: &mut Day<'_>) {
     let ended = expire_where(&mut day.state, |s| {
         matches!(

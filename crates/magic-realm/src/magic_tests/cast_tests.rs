@@ -411,12 +411,75 @@ fn an_alert_phase_prepares_a_magic_chit_that_casts_at_speed_zero() {
     assert!(state.characters[0].chits[0].prepared);
     let req = request(0, "Curse", vec![who("Amazon")], 14);
     assert_eq!(crate::magic::cast::speed(&state, &req), 0);
-    // Unused, it fatigues at the end of combat.
+    // 3.1 rules 7.9.3 and 8.9.2c: unused, it stays alerted through the end
+    // of combat and fatigues at Midnight.
     let here = state.characters[0].position.clone();
     expiry::end_of_combat(&mut state, &here);
-    assert!(!state.characters[0].chits[0].prepared);
+    assert!(state.characters[0].chits[0].prepared);
     assert_eq!(
         state.characters[0].chits[0].condition,
+        ChitCondition::Active
+    );
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    crate::day::spell_clock::midnight(&mut day);
+    assert!(!day.state.characters[0].chits[0].prepared);
+    assert_eq!(
+        day.state.characters[0].chits[0].condition,
+        ChitCondition::Fatigued
+    );
+}
+
+/// 3.1 rule 10.A.6.4 (the Magician's optional ability) overrides 8.9.2c:
+/// at Midnight his alerted chits are only unalerted.
+#[test]
+fn the_magicians_charms_unalert_his_chits_at_midnight_without_fatigue() {
+    let mut state = game(&["Magician"]);
+    caster(&mut state, 0, "IV", "Fiery Blast");
+    state.characters[0].chits[0].prepared = true;
+    let rules = Rules::new(["optional_abilities"], TOGGLES).unwrap();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    crate::day::spell_clock::midnight(&mut day);
+    let chit = &day.state.characters[0].chits[0];
+    assert!(!chit.prepared);
+    assert_eq!(chit.condition, ChitCondition::Active);
+}
+
+/// 3.1 rules 4.6.7g.1 and 8.9.2e: a Combat spell outlasts the end of its
+/// combat (it follows its target into later combats that Evening) and
+/// expires at Midnight, when its chit fatigues.
+#[test]
+fn a_combat_spell_lasts_past_the_end_of_combat_until_midnight() {
+    let mut state = game(&["Elf", "Amazon"]);
+    together(&mut state);
+    caster(&mut state, 0, "III", "Elven Grace");
+    let elf = me(&state, 0);
+    cast_ok(
+        &mut state,
+        &request(0, "Elven Grace", vec![elf], 28),
+        &mut Dice::new(1, 1),
+    );
+    let here = state.characters[0].position.clone();
+    expiry::end_of_combat(&mut state, &here);
+    assert!(
+        state
+            .magic
+            .in_effect
+            .iter()
+            .any(|s| s.spell == "Elven Grace"),
+        "the combat spell ended with the combat"
+    );
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Active
+    );
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    crate::day::spell_clock::midnight(&mut day);
+    assert!(day.state.magic.in_effect.is_empty());
+    assert_eq!(
+        day.state.characters[0].chits[0].condition,
         ChitCondition::Fatigued
     );
 }
@@ -435,4 +498,41 @@ fn protection_from_magic_ends_with_the_combat() {
     let here = state.characters[0].position.clone();
     expiry::end_of_combat(&mut state, &here);
     assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
+}
+
+/// 3.1 rule 4.6.10e: a second Combat spell of the same name has no hold on
+/// a target the first one bewitches; with no target left it is broken and
+/// its chit fatigues, and the first spell holds on.
+#[test]
+fn a_duplicate_combat_spell_on_a_bewitched_target_is_broken() {
+    let mut state = game(&["Elf"]);
+    caster(&mut state, 0, "III", "Elven Grace");
+    state.characters[0].chits[1].chit = "MAGIC III3*".into();
+    state.characters[0].chits[1].condition = ChitCondition::Active;
+    state.characters[0].chits[1].enchanted = false;
+    let elf = me(&state, 0);
+    cast_ok(
+        &mut state,
+        &request(0, "Elven Grace", vec![elf.clone()], 28),
+        &mut Dice::new(1, 1),
+    );
+    let mut second = request(0, "Elven Grace", vec![elf], 28);
+    second.with = CastWith::Chit { index: 1 };
+    let effects = cast_ok(&mut state, &second, &mut Dice::new(1, 1));
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            SpellEffect::Magic(MagicEvent::Duplicate { broken: true, .. })
+        )),
+        "{effects:?}"
+    );
+    assert_eq!(state.magic.in_effect.len(), 1);
+    assert_eq!(
+        state.characters[0].chits[1].condition,
+        ChitCondition::Fatigued
+    );
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Active
+    );
 }

@@ -82,6 +82,46 @@ fn enchanted_tiles_and_the_chapel_supply_colour_in_their_clearing() {
     );
 }
 
+/// 3.1 rules 4.6.2b–c: an Enchanted card lying face up in a clearing's
+/// pile, and a discovered Toadstool Circle, supply their colour to everyone
+/// in that clearing and nowhere else.
+#[test]
+fn an_enchanted_card_lying_here_and_the_toadstool_circle_supply_colour() {
+    let mut state = game(&["Wizard"]);
+    let here = state.characters[0].position.clone();
+    let rules = Rules::default();
+    assert!(colours_present(&state, data(), &rules, 3, 0).is_empty());
+    state
+        .holdings
+        .entry(crate::state::abandoned_pile(&here))
+        .or_default()
+        .push(crate::state::Item {
+            kind: crate::state::ItemKind::Treasure,
+            name: "Golden Icon".into(),
+        });
+    let found = sources_present(&state, data(), &rules, 3, 0);
+    assert!(
+        found.iter().any(|p| p.colour == Colour::Grey
+            && matches!(&p.source, ColourSource::Lying { treasure } if treasure == "Golden Icon")),
+        "{found:?}"
+    );
+    state
+        .treasure_sites
+        .insert("Toadstool Circle".into(), here.clone());
+    assert_eq!(
+        colours_present(&state, data(), &rules, 3, 0),
+        [Colour::Grey, Colour::Black].into()
+    );
+    let elsewhere = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| *c != here)
+        .expect("another clearing");
+    state.characters[0].position = elsewhere;
+    assert!(colours_present(&state, data(), &rules, 3, 0).is_empty());
+}
+
 #[test]
 fn a_colour_chit_serves_only_its_owner() {
     let mut state = game(&["Wizard", "Witch"]);

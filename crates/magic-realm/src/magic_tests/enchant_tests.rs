@@ -92,6 +92,8 @@ fn a_type_viii_chit_has_no_colour() {
     assert!(err.to_string().contains("only types I to V"), "{err}");
 }
 
+/// 3.1 rule 7.10.4: the tile needs the chit's colour; the MAGIC chit that
+/// turns it does not fatigue.
 #[test]
 fn enchanting_the_tile_needs_the_colour_and_changes_its_routes() {
     let mut state = game(&["Wizard"]);
@@ -147,9 +149,11 @@ fn enchanting_the_tile_needs_the_colour_and_changes_its_routes() {
         .flat_map(|c| state.board.neighbours(c))
         .collect();
     assert_ne!(before, after, "turning the tile changes its routes");
+    // 3.1 rule 7.10.4: the MAGIC chit that turns the tile stays in play;
+    // only the colour chit that supplied the colour fatigues.
     assert_eq!(
         state.characters[0].chits[0].condition,
-        ChitCondition::Fatigued
+        ChitCondition::Active
     );
     assert_eq!(
         state.characters[0].chits[1].condition,

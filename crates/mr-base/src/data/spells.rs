@@ -110,14 +110,21 @@ impl SpellTarget {
     }
 }
 
-/// How long a spell's effect lasts.
+/// How long a spell's effect lasts, by the seven durations of 3.1 rule
+/// 4.6.7: Instant, Attack, Fly and Phase spells have one effect and expire
+/// (4.6.7b), Combat spells at Midnight (4.6.7g.1), Day spells at Sunset of
+/// the next day (4.6.7g.2), Permanent spells never (4.6.7h).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Duration {
     Instant,
     Attack,
     Combat,
-    Move,
+    /// A Fly spell (the seeds' "move" spell): it makes a Fly chit that ends
+    /// when it is used (4.6.7e). Stored games and data files saying "move"
+    /// still read.
+    #[serde(alias = "move")]
+    Fly,
     Phase,
     Day,
     Permanent,
@@ -129,7 +136,7 @@ impl Duration {
             Duration::Instant => "instant",
             Duration::Attack => "attack",
             Duration::Combat => "combat",
-            Duration::Move => "move",
+            Duration::Fly => "fly",
             Duration::Phase => "phase",
             Duration::Day => "day",
             Duration::Permanent => "permanent",
@@ -337,6 +344,19 @@ mod tests {
         assert_eq!(err.file, FILE);
         assert_eq!(err.entry.as_deref(), Some("spell \"Make Whole\""));
         assert_eq!(err.field.as_deref(), Some("treasure"));
+    }
+
+    /// 3.1 rule 4.6.7: the seven durations; the seeds' "move" spells are
+    /// Fly spells, and a stored "move" still reads.
+    #[test]
+    fn fly_spells_are_named_as_3_1_names_them() {
+        let spells = load().unwrap();
+        let broomstick = spells.iter().find(|s| s.name == "Broomstick").unwrap();
+        assert_eq!(broomstick.duration, Duration::Fly);
+        assert_eq!(broomstick.duration.word(), "fly");
+        let stored: Duration = serde_json::from_str("\"move\"").unwrap();
+        assert_eq!(stored, Duration::Fly);
+        assert_eq!(serde_json::to_string(&Duration::Fly).unwrap(), "\"fly\"");
     }
 
     #[test]

@@ -639,6 +639,33 @@ fn apply(
             character: caster.clone(),
         });
     }
+    // 3.1 rule 4.6.10e: targets its twin already bewitches are released.
+    let released = super::expiry::already_bewitched(state, spell, &request.targets);
+    let request = &CastRequest {
+        targets: request
+            .targets
+            .iter()
+            .filter(|t| !released.contains(t))
+            .cloned()
+            .collect(),
+        ..request.clone()
+    };
+    if !released.is_empty() {
+        let broken = request
+            .targets
+            .iter()
+            .all(|t| matches!(t, Aim::KnownSpell { .. }));
+        effects.push(SpellEffect::Magic(super::events::MagicEvent::Duplicate {
+            spell: spell.name.clone(),
+            caster: caster.clone(),
+            released: released.iter().map(ToString::to_string).collect(),
+            broken,
+        }));
+        if broken {
+            fizzle(state, request);
+            return Ok(effects);
+        }
+    }
     let mut ctx = spells::Ctx {
         state,
         data,

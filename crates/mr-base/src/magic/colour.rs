@@ -1,14 +1,19 @@
-//! Which colours of magic are present for a character (`magic/colour.rs`,
-//! §11.4; magic summary "Casting a Spell"; play summary III.A.4.c): the colour days
-//! of the month (7th, 14th, 21st, 28th; with the Seasons and Weather rule
+//! Which colours of magic are present for a character (3.1 rule 4.6.2):
+//! the colour days of the month (4.6.2d: the 7th white and black, the 14th
+//! grey, the 21st purple, the 28th gold; with the Seasons and Weather rule
 //! the season names the 7th day's colours), the enchanted side of the tile
-//! in his clearing, a dwelling that supplies colour (the Chapel), active
-//! treasures carried in his clearing that supply colour, and his own colour
-//! chits (enchanted MAGIC chits), which serve only him.
+//! in his clearing (4.6.2e), the Chapel's white (4.6.2c), a discovered
+//! Toadstool Circle's black in its clearing (4.6.2c), the Enchanted cards
+//! face up in his clearing (4.6.2b: carried active by anyone there, or
+//! lying in the clearing's pile), and his own colour chits (enchanted MAGIC
+//! chits, 4.6.4), which serve only him.
 //!
-//! Rulings: a colour source counts in its clearing only; treasures count
-//! when a character in the clearing carries them active; treasures lying in
-//! a site do not count.
+//! Rulings: a colour source counts in its clearing only; an Enchanted card
+//! carried counts once its bearer has activated it (a card is face up
+//! only then), one lying abandoned in the clearing counts (the pile is
+//! face up), one still in a site's or dwelling's pile does not. Roadways
+//! and the woods (4.6.2b.2, 4.6.2e.2) never arise: realmgm puts characters
+//! only in clearings.
 
 use std::collections::BTreeSet;
 
@@ -20,8 +25,11 @@ use crate::data::GameData;
 use crate::data::characters::ActionChit;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
-use crate::state::{ChitCondition, MrState};
+use crate::state::{ChitCondition, ItemKind, MrState, abandoned_pile};
 use realmgm_core::game::Rules;
+
+use super::MagicError;
+use super::events::MagicEvent;
 
 /// The rule toggle that gives the 7th day the season's colours.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
@@ -38,6 +46,10 @@ pub enum ColourSource {
     Dwelling { dwelling: String },
     /// An active treasure a character in the clearing carries.
     Treasure { carrier: String, treasure: String },
+    /// An Enchanted card lying face up in the clearing's pile.
+    Lying { treasure: String },
+    /// A treasure site found in the clearing (the Toadstool Circle).
+    TreasureSite { site: String },
     /// One of the character's own colour chits (index in his chit list).
     ColourChit { index: usize, chit: String },
 }
@@ -57,6 +69,8 @@ impl ColourSource {
             ColourSource::Treasure { carrier, treasure } => {
                 format!("the {treasure} of the {carrier}")
             }
+            ColourSource::Lying { treasure } => format!("the {treasure} lying here"),
+            ColourSource::TreasureSite { site } => format!("the {site}"),
             ColourSource::ColourChit { chit, .. } => format!("the colour chit {chit}"),
         }
     }
@@ -147,6 +161,46 @@ pub fn clearing_sources(
             }
         }
     }
+    let supplies = |name: &str| {
+        data.treasures
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| &t.effects)
+            .filter_map(|e| match e {
+                TreasureEffect::ColourSource { colour } => Some(*colour),
+                _ => None,
+            })
+            .collect::<Vec<Colour>>()
+    };
+    for site in state
+        .treasure_sites
+        .iter()
+        .filter(|(_, at)| *at == clearing)
+        .map(|(site, _)| site)
+    {
+        for colour in supplies(site) {
+            found.push(Presence {
+                colour,
+                source: ColourSource::TreasureSite { site: site.clone() },
+            });
+        }
+    }
+    for item in state
+        .holdings
+        .get(&abandoned_pile(clearing))
+        .into_iter()
+        .flatten()
+        .filter(|i| i.kind == ItemKind::Treasure)
+    {
+        for colour in supplies(&item.name) {
+            found.push(Presence {
+                colour,
+                source: ColourSource::Lying {
+                    treasure: item.name.clone(),
+                },
+            });
+        }
+    }
     found.sort();
     found.dedup();
     found
@@ -169,6 +223,56 @@ pub fn colour_chits(state: &MrState, who: usize) -> Vec<(usize, String, Colour)>
             Some((i, chit.chit.clone(), colour))
         })
         .collect()
+}
+
+/// Character `who` fatigues his colour chit `named` at will (3.1 rules
+/// 4.6.4i and 7.2.3c–d): it reverts to a MAGIC chit, fatigued. Not while he
+/// is flying (nor on a roadway or in the woods, where realmgm never puts a
+/// character between phases).
+///
+/// # Errors
+/// He is flying, or has no colour chit of that name in play.
+pub fn fatigue_at_will(
+    state: &mut MrState,
+    who: usize,
+    named: &str,
+    flying: bool,
+) -> Result<MagicEvent, MagicError> {
+    let name = state
+        .characters
+        .get(who)
+        .map(|c| c.name.clone())
+        .ok_or(MagicError::NoCharacter(who))?;
+    if flying {
+        return Err(MagicError::Impossible(format!(
+            "the {name} is flying, and no colour chit is played in flight (3.1 rule 7.2.3d)"
+        )));
+    }
+    let (index, chit, colour) = colour_chits(state, who)
+        .into_iter()
+        .find(|(_, chit, _)| names_chit(chit, named))
+        .ok_or_else(|| {
+            MagicError::Impossible(format!(
+                "the {name} has no colour chit {named} in play (an enchanted, active MAGIC chit)"
+            ))
+        })?;
+    let c = &mut state.characters[who];
+    c.chits[index].enchanted = false;
+    c.chits[index].condition = ChitCondition::Fatigued;
+    Ok(MagicEvent::ColourChitFatigued {
+        character: name,
+        chit,
+        colour,
+    })
+}
+
+/// Whether `named` (`MAGIC IV4*`, or `IV4*`, any case) names the chit
+/// printed `printed`.
+pub fn names_chit(printed: &str, named: &str) -> bool {
+    let wanted = named.trim().to_uppercase();
+    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted);
+    let printed = printed.to_uppercase();
+    printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted)
 }
 
 /// Every colour present for character `who` on game day `day`, with its

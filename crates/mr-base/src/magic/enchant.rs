@@ -1,11 +1,13 @@
-//! Enchanting in Daylight (play summary II.C.10): after an SPX phase, an SP
+//! Enchanting in Daylight (3.1 rule 7.10): after an SPX phase, an SP
 //! phase either turns one MAGIC chit of type I–V into colour magic of its
-//! colour, or turns the tile over with a MAGIC chit of type I–V while that
-//! chit's colour is present (in the clearing, or from one of his own colour
-//! chits, which is played: it returns to a plain MAGIC chit, fatigued).
+//! colour (7.10.3), or turns the tile over with a MAGIC chit of type I–V
+//! while that chit's colour is present (7.10.4: in the clearing, or from
+//! one of his own colour chits, which is played: it returns to a plain
+//! MAGIC chit, fatigued). The MAGIC chit that turns the tile does not
+//! fatigue: it stays in play (7.10.4).
 //!
-//! Rulings: the MAGIC chit that enchants the tile is fatigued (it was
-//! played); a tile may be enchanted back to its normal side the same way;
+//! Rulings: a tile may be enchanted back to its normal side the same way
+//! (7.10.4b: it turns whichever side is up);
 //! chits tied to a spell in effect cannot enchant; when the order names no
 //! chit, the first chit that can do the job is used, in chit order.
 
@@ -18,17 +20,17 @@ use crate::magic::error::MagicError;
 use crate::state::{ChitCondition, MrState};
 use realmgm_core::game::Rules;
 
-use super::colour::{chit_colour, colour_chits, list, shared_colours};
+use super::colour::{chit_colour, colour_chits, list, names_chit, shared_colours};
 use super::events::MagicEvent;
 
 /// A chit of `who` by its printed name (`MAGIC IV4*`, or `IV4*`).
 pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
-    let wanted = named.trim().to_uppercase();
-    let wanted = wanted.strip_prefix("MAGIC ").unwrap_or(&wanted).to_string();
-    state.characters.get(who)?.chits.iter().position(|c| {
-        let printed = c.chit.to_uppercase();
-        printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted.as_str())
-    })
+    state
+        .characters
+        .get(who)?
+        .chits
+        .iter()
+        .position(|c| names_chit(&c.chit, named))
 }
 
 /// Whether the chit at `index` is tied to a spell in effect.
@@ -90,7 +92,7 @@ fn pick(
     }
 }
 
-/// Turn a MAGIC chit of `who` into colour magic (play summary II.C.10.a).
+/// Turn a MAGIC chit of `who` into colour magic (3.1 rule 7.10.3).
 ///
 /// # Errors
 /// The reason the phase is lost: no such chit, a type without colour, a
@@ -116,7 +118,7 @@ pub fn enchant_chit(
     })
 }
 
-/// Turn the tile of `who` over (play summary II.C.10.b).
+/// Turn the tile of `who` over (3.1 rule 7.10.4).
 ///
 /// # Errors
 /// The reason the phase is lost, naming the colour that is missing.
@@ -185,7 +187,6 @@ pub fn enchant_tile_at(
     };
     state.board.set_side(&tile, to).map_err(|e| e.to_string())?;
     let c = &mut state.characters[who];
-    c.chits[index].condition = ChitCondition::Fatigued;
     if let Some((ci, _)) = &colour_chit {
         c.chits[*ci].enchanted = false;
         c.chits[*ci].condition = ChitCondition::Fatigued;

@@ -28,6 +28,28 @@ pub enum MagicEvent {
         chit: String,
         colour: Colour,
     },
+    /// He fatigued a colour chit at will: it is a plain MAGIC chit again,
+    /// fatigued (3.1 rule 4.6.4i).
+    ColourChitFatigued {
+        character: String,
+        chit: String,
+        colour: Colour,
+    },
+    /// A colour chit he ordered fatigued stays as it was; the reason says why.
+    ColourChitKept {
+        character: String,
+        chit: String,
+        reason: String,
+    },
+    /// A Combat, Day or Permanent spell met a target already bewitched by
+    /// the same spell: the target is released from the new one (3.1 rule
+    /// 4.6.10e); with no target left it is broken and its chit fatigues.
+    Duplicate {
+        spell: String,
+        caster: String,
+        released: Vec<String>,
+        broken: bool,
+    },
     /// A tile turned over.
     TileEnchanted {
         character: String,
@@ -136,6 +158,8 @@ impl MagicEvent {
             MagicEvent::Prepared { .. } => "7.10.1",
             MagicEvent::ChitEnchanted { .. } => "7.10.3",
             MagicEvent::TileEnchanted { .. } => "7.10.4",
+            MagicEvent::ColourChitFatigued { .. } | MagicEvent::ColourChitKept { .. } => "7.2.3c",
+            MagicEvent::Duplicate { .. } => "4.6.10e",
             MagicEvent::Cursed { .. }
             | MagicEvent::CurseMissed { .. }
             | MagicEvent::CurseLifted { .. } => "4.6.8",
@@ -170,6 +194,36 @@ impl fmt::Display for MagicEvent {
                 chit,
                 colour,
             } => write!(f, "  {character} enchants {chit} into {colour} magic"),
+            MagicEvent::ColourChitFatigued {
+                character,
+                chit,
+                colour,
+            } => write!(
+                f,
+                "  {character} fatigues the colour chit {chit}: its {colour} magic is gone"
+            ),
+            MagicEvent::ColourChitKept {
+                character,
+                chit,
+                reason,
+            } => write!(f, "  {character} does not fatigue {chit}: {reason}"),
+            MagicEvent::Duplicate {
+                spell,
+                caster,
+                released,
+                broken,
+            } => {
+                let end = if *broken {
+                    ": the spell is broken and its chit fatigues"
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    "  the {caster}'s {spell} has no hold on {}, already bewitched by {spell}{end}",
+                    released.join(", ")
+                )
+            }
             MagicEvent::TileEnchanted {
                 character,
                 tile,

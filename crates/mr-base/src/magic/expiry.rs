@@ -1,25 +1,30 @@
-//! When spells end (magic summary "Types of Spells"; play summary III, IV.B–C):
-//! instant spells end as they take effect; attack and combat spells at the
-//! end of the combat in their clearing; day spells at Sunset of the day
-//! after they were cast; permanent spells never, but they fall inert at
-//! Midnight and wake again in the presence of their colour — the colour of
-//! the day, the tile, a dwelling or treasure, or a colour chit anyone plays.
-//! When a spell expires the MAGIC chit that cast it fatigues. At Midnight
-//! artifacts and spell books may cast again, and the Chapel lifts the
-//! curses of those in its clearing.
+//! When spells end (3.1 rules 4.6.7, 4.6.10h and 8.9.2): Instant, Attack,
+//! Fly and Phase spells have one effect and then expire (4.6.7b); a Combat
+//! spell lasts the rest of the Evening and expires at Midnight (4.6.7g.1,
+//! 8.9.2e), so it follows its target into any later combat that Evening; a
+//! Day spell expires at Sunset of the day after it was cast (4.6.7g.2); a
+//! Permanent spell never expires, but falls inert at Midnight and is
+//! energized again by its colour (4.6.7h): the colour of the day, the
+//! tile, the Chapel, an Enchanted card, or a colour chit anyone plays. When
+//! a spell expires the MAGIC chit that cast it fatigues (4.6.7b). A spell
+//! ends when its caster or target is killed (4.6.10h). At Midnight the
+//! alerted MAGIC chits fatigue (4.6.3c, 7.9.3, 8.9.2c), artifacts and spell
+//! books may cast again, and the Chapel lifts the curses of those in its
+//! clearing (8.9.2f).
 //!
-//! Rulings: a phase spell (Protection from Magic) protects from the moment
-//! it is cast to the end of that combat; attack, combat and phase spells
-//! still in effect at Midnight expire then (no combat outlasts its
-//! evening); a move spell (Broomstick) waits until its Fly phases and
-//! expires when its flyer lands; shared colour wakes permanent spells at
-//! the start of the day (after Birdsong) and at Sunset; a permanent spell is energized at
-//! Sunset when its colour is shared in its target's clearing; the Witch
-//! King's chits still fatigue (his advantage concerns prepared chits).
+//! Rulings: an Attack or Phase spell still in effect when its combat ends
+//! expires then (its one effect is spent in that combat); a Fly spell
+//! (Broomstick) waits until its flyer lands; shared colour wakes permanent
+//! spells at the start of the day (after Birdsong) and at Sunset; a
+//! permanent spell is energized at Sunset when its colour is shared in its
+//! target's clearing; alerted chits stay alerted through the end of combat
+//! and fatigue at Midnight, unless the owner's special advantage says
+//! otherwise (a special advantage overrides the general rule: the
+//! Magician's optional Charms, 3.1 rule 10.A.6.4, only unalerts them).
 
 use crate::board::ClearingId;
 use crate::data::GameData;
-use crate::data::spells::{Duration, SpellColour};
+use crate::data::spells::{Duration, Spell, SpellColour};
 use crate::data::terms::Colour;
 use crate::state::{ChitCondition, MrState, Whereabouts};
 use realmgm_core::game::Rules;
@@ -200,8 +205,9 @@ pub fn energize_with_chit(
     })
 }
 
-/// The end of combat in `clearing`: attack, combat and phase spells of
-/// casters there expire, and their prepared chits fatigue.
+/// The end of combat in `clearing`: the Attack and Phase spells of casters
+/// there expire. Combat spells last to Midnight (3.1 rule 4.6.7g.1) and
+/// alerted chits stay alerted to Midnight (7.9.3).
 pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEvent> {
     let casters: Vec<String> = state
         .characters
@@ -209,17 +215,34 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
         .filter(|c| &c.position == clearing)
         .map(|c| c.name.clone())
         .collect();
-    for who in 0..state.characters.len() {
-        if &state.characters[who].position == clearing {
-            super::prepare::unprepare(state, who, false);
-        }
-    }
     expire_where(state, |s| {
-        matches!(
-            s.duration,
-            Duration::Attack | Duration::Combat | Duration::Phase
-        ) && casters.contains(&s.caster)
+        matches!(s.duration, Duration::Attack | Duration::Phase) && casters.contains(&s.caster)
     })
+}
+
+/// The targets of a new cast of `spell` already bewitched by the same
+/// spell (3.1 rule 4.6.10e): a Combat, Day or Permanent spell does not go
+/// into effect on them (inert or not, the first spell holds them), so they
+/// are released from the new one. Instant, Attack, Fly and Phase spells
+/// stack (4.6.10e.3): none is released.
+pub fn already_bewitched(state: &MrState, spell: &Spell, targets: &[Aim]) -> Vec<Aim> {
+    if !matches!(
+        spell.duration,
+        Duration::Combat | Duration::Day | Duration::Permanent
+    ) {
+        return Vec::new();
+    }
+    targets
+        .iter()
+        .filter(|aim| {
+            state
+                .magic
+                .in_effect
+                .iter()
+                .any(|s| s.spell == spell.name && s.targets.contains(aim))
+        })
+        .cloned()
+        .collect()
 }
 
 /// A caster or target killed: every spell he cast or that holds him ends.
@@ -232,14 +255,14 @@ pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent>
     })
 }
 
-/// Character `who` has landed: the move spell that flew him (Broomstick)
-/// expires.
+/// Character `who` has landed: the Fly spell that flew him (Broomstick)
+/// expires (3.1 rule 4.6.7e.1).
 pub fn landed(state: &mut MrState, who: usize) -> Vec<MagicEvent> {
     let Some(name) = state.characters.get(who).map(|c| c.name.clone()) else {
         return Vec::new();
     };
     expire_where(state, |s| {
-        s.spell == "Broomstick"
+        s.duration == Duration::Fly
             && s.targets
                 .iter()
                 .any(|t| matches!(t, Aim::Character { name: n } if *n == name))

@@ -1,8 +1,9 @@
-//! Preparing a MAGIC chit in an Alert phase (play summary III.A.4.c, III.C;
-//! the magic summary "Specifying a Target"): a prepared chit casts at speed 0, and
-//! fatigues at the end of combat whether it cast or not; with no combat it
-//! fatigues at Midnight, except for a character whose advantage returns
-//! prepared chits without fatigue (the Witch King).
+//! Alerting a MAGIC chit in an Alert phase (3.1 rules 4.6.3c and 7.9.3): an
+//! alerted chit casts at time 0; it stays alerted through the Evening's
+//! combats and fatigues at Midnight (8.9.2c) whether it cast or not, unless
+//! it is tied to a spell still in effect. A character's special advantage
+//! overrides that: the Magician's optional Charms (10.A.6.4) only unalerts
+//! his chits. The characters cannot start the game with chits alerted.
 //!
 //! Ruling: an Alert phase prepares the MAGIC chit its note names; with no
 //! note and no weapon to alert, his fastest free MAGIC chit.
@@ -45,8 +46,8 @@ pub fn prepare(
     })
 }
 
-/// Prepared chits of `who` end their preparation: those not tied to a
-/// spell fatigue, unless `rest` (the Witch King at Midnight).
+/// Midnight: the alerted chits of `who` are unalerted; those not tied to a
+/// spell fatigue, unless `rest` (his advantage returns them unfatigued).
 pub fn unprepare(state: &mut MrState, who: usize, rest: bool) {
     for index in 0..state.characters.get(who).map_or(0, |c| c.chits.len()) {
         if !state.characters[who].chits[index].prepared {

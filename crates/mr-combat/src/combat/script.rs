@@ -28,8 +28,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::ClearingId;
 use crate::data::GameData;
+use crate::data::characters::{ActionChit, ChitAction};
+use crate::magic::colour::chit_colour;
 use crate::setup::{SetupInputs, new_game};
-use crate::state::{Belonging, ChitCondition, CounterSide, Item, ItemKind, MrState, Whereabouts};
+use crate::state::magic::{Aim, CastWith, SpellInEffect};
+use crate::state::{
+    Belonging, CharacterState, ChitCondition, CounterSide, Item, ItemKind, MrState, Whereabouts,
+};
 use realmgm_core::dice::{Dice, DiceScript};
 use realmgm_core::embedded::{DataError, parse_toml};
 use realmgm_core::game::{Rules, Seat};
@@ -69,6 +74,26 @@ pub struct BattleFile {
     /// The clearing is a cave (no horses are played).
     #[serde(default)]
     pub cave: bool,
+    /// Spells already in effect when the battle starts: a Combat spell
+    /// cast in an earlier clearing this Evening lasts to Midnight (3.1 rule
+    /// 4.6.7g.1), a Day or Permanent spell from an earlier day.
+    #[serde(default)]
+    pub in_effect: Vec<InEffectEntry>,
+}
+
+/// A spell in effect from before the battle: `{ spell = "Elven Grace",
+/// caster = "Elf", on = ["Elf"] }`; `with` names the caster's MAGIC chit
+/// tied to it (default: his first active chit of the spell's type).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InEffectEntry {
+    pub spell: String,
+    /// A character of this battle.
+    pub caster: String,
+    /// Its targets, named as `cast SPELL on TARGET` names them.
+    pub on: Vec<String>,
+    #[serde(default)]
+    pub with: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -124,6 +149,14 @@ pub struct CharacterEntry {
     /// activate them in the Encounter step, `activation.rs`).
     #[serde(default)]
     pub inactive: Vec<String>,
+    /// MAGIC chits he alerted in an Alert phase today: they cast at time 0
+    /// (3.1 rule 7.9.3), `prepared = ["MAGIC IV3*"]`.
+    #[serde(default)]
+    pub prepared: Vec<String>,
+    /// MAGIC chits enchanted into colour chits (3.1 rule 4.6.4, which also
+    /// lets a character start the game with them), `enchanted = ["MAGIC III2*"]`.
+    #[serde(default)]
+    pub enchanted: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -304,6 +337,10 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
     battle.in_cave = parsed.cave;
     battle.magic = magic_for(data, &parsed, &battle, &rules)
         .map_err(|m| DataError::entry(file, "magic", "day", m.to_string()))?;
+    if !parsed.in_effect.is_empty() {
+        // As the Evening does: the spells in effect shape the fight.
+        super::spell_effects::after_casts(&mut battle, None);
+    }
     Ok(Scripted {
         battle,
         dice: Dice::with_script(parsed.seed, 1, script),
@@ -653,10 +690,13 @@ pub fn magic_for(
     rules: &Rules,
 ) -> Result<Option<CombatMagic>, CombatError> {
     let wants = file.day.is_some()
-        || file
-            .character
-            .iter()
-            .any(|c| c.spells.is_some() || !c.artifacts.is_empty());
+        || !file.in_effect.is_empty()
+        || file.character.iter().any(|c| {
+            c.spells.is_some()
+                || !c.artifacts.is_empty()
+                || !c.prepared.is_empty()
+                || !c.enchanted.is_empty()
+        });
     if !wants {
         return Ok(None);
     }
@@ -703,6 +743,7 @@ pub fn magic_for(
             .extend(entry.artifacts_used.iter().cloned());
         if let Some(f) = battle.find(&entry.name) {
             fighter_seats.insert(f, seat);
+            mark_magic_chits(c, battle.hero(f), entry)?;
         }
     }
     for entry in &file.denizen {
@@ -724,12 +765,141 @@ pub fn magic_for(
             .or_default()
             .extend(spells.iter().cloned());
     }
+    for entry in &file.in_effect {
+        put_in_effect(data, &mut state, file, day, entry)?;
+    }
     Ok(Some(CombatMagic::new(
         state,
         rules.clone(),
         day,
         fighter_seats,
     )))
+}
+
+/// Mark the chits a battle file names as alerted or enchanted: each an
+/// active MAGIC chit of his, not already marked; an enchanted one of type
+/// I to V (3.1 rule 4.6.4f).
+fn mark_magic_chits(
+    c: &mut CharacterState,
+    hero: Option<&super::model::Hero>,
+    entry: &CharacterEntry,
+) -> Result<(), CombatError> {
+    for (list, enchanting) in [(&entry.prepared, false), (&entry.enchanted, true)] {
+        for want in list {
+            let index = (0..c.chits.len())
+                .find(|&i| {
+                    let chit = &c.chits[i];
+                    let active = hero
+                        .and_then(|h| h.chits.get(i))
+                        .is_none_or(|h| h.condition == ChitCondition::Active);
+                    let colour = ActionChit::parse(&chit.chit)
+                        .ok()
+                        .filter(|a| a.action == ChitAction::Magic)
+                        .map(|a| a.magic.and_then(chit_colour).is_some());
+                    active
+                        && !chit.prepared
+                        && !chit.enchanted
+                        && same_chit(&chit.chit, want)
+                        && colour.is_some_and(|has| has || !enchanting)
+                })
+                .ok_or_else(|| {
+                    let what = if enchanting {
+                        "to enchant (only MAGIC chits of type I to V become colour chits)"
+                    } else {
+                        "to alert"
+                    };
+                    format!("the {} has no active MAGIC chit {want} {what}", c.name)
+                })?;
+            if enchanting {
+                c.chits[index].enchanted = true;
+            } else {
+                c.chits[index].prepared = true;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Put a spell of the battle file's `in_effect` list on the game state, tied
+/// to its caster's chit.
+fn put_in_effect(
+    data: &GameData,
+    state: &mut MrState,
+    file: &BattleFile,
+    day: u32,
+    entry: &InEffectEntry,
+) -> Result<(), CombatError> {
+    let spell = data
+        .spells
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(&entry.spell))
+        .ok_or_else(|| CombatError::unknown("spell", &entry.spell))?;
+    let seat = file
+        .character
+        .iter()
+        .position(|c| c.name.eq_ignore_ascii_case(&entry.caster))
+        .ok_or_else(|| format!("in_effect: no character {} in this battle", entry.caster))?;
+    let mut targets = Vec::new();
+    for name in &entry.on {
+        if let Some(c) = file
+            .character
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+        {
+            targets.push(Aim::Character {
+                name: state.characters[c].name.clone(),
+            });
+        } else if let Some(d) = file
+            .denizen
+            .iter()
+            .find(|d| d.id.eq_ignore_ascii_case(name))
+        {
+            targets.push(Aim::Denizen { id: d.id.clone() });
+        } else {
+            targets.extend(
+                crate::magic::aims::named(state, seat, name)
+                    .ok_or_else(|| format!("in_effect: {} has no target {name}", spell.name))?,
+            );
+        }
+    }
+    let tied = |state: &MrState, i: usize| {
+        state.magic.in_effect.iter().any(|s| {
+            s.caster == state.characters[seat].name && s.with == CastWith::Chit { index: i }
+        })
+    };
+    let c = &state.characters[seat];
+    let index = (0..c.chits.len())
+        .find(|&i| {
+            let chit = &c.chits[i];
+            let fits = match &entry.with {
+                Some(want) => same_chit(&chit.chit, want),
+                None => ActionChit::parse(&chit.chit)
+                    .is_ok_and(|a| a.action == ChitAction::Magic && a.magic == spell.spell_type),
+            };
+            fits && chit.condition == ChitCondition::Active && !chit.enchanted && !tied(state, i)
+        })
+        .ok_or_else(|| {
+            format!(
+                "in_effect: the {} has no free MAGIC chit {} for {}",
+                c.name,
+                entry.with.as_deref().unwrap_or("of the spell's type"),
+                spell.name
+            )
+        })?;
+    let id = state.magic.next_id;
+    state.magic.next_id += 1;
+    state.magic.in_effect.push(SpellInEffect {
+        id,
+        spell: spell.name.clone(),
+        caster: c.name.clone(),
+        with: CastWith::Chit { index },
+        targets,
+        duration: spell.duration,
+        cast_on: day,
+        inert: false,
+        detail: None,
+    });
+    Ok(())
 }
 
 /// The clearing a battle file names (`LD2`), when the board has it.

@@ -251,11 +251,15 @@ impl fmt::Display for Arrange {
     }
 }
 
-/// The belongings to rearrange at one time, in order (play summary II.D.1.b).
+/// What he does at the start of a phase or at Midnight (3.1 rule 7.2): the
+/// belongings to rearrange, in order (7.2.2), and the colour chits he
+/// fatigues at will (`fatigue MAGIC III2*`, 7.2.3c; Daylight phases only).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rearrangement {
     pub at: When,
     pub steps: Vec<(Arrange, String)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fatigue: Vec<String>,
 }
 
 impl fmt::Display for Rearrangement {
@@ -268,6 +272,7 @@ impl fmt::Display for Rearrangement {
             .steps
             .iter()
             .map(|(how, item)| format!("{how} {item}"))
+            .chain(self.fatigue.iter().map(|chit| format!("fatigue {chit}")))
             .collect();
         write!(f, "{key}: {}", steps.join("; "))
     }
@@ -300,12 +305,17 @@ const MAX_PHASE: u8 = 12;
 /// An entry that does not start with activate, inactivate or abandon.
 pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, OrdersError> {
     let mut steps = Vec::new();
+    let mut fatigue = Vec::new();
     for entry in value
         .split([';', ','])
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
         let (verb, item) = entry.split_once(' ').unwrap_or((entry, ""));
+        if fold(verb) == "fatigue" {
+            fatigue.push(colour_chit_to_fatigue(at, item)?);
+            continue;
+        }
         let how = match fold(verb).as_str() {
             "activate" => Arrange::Activate,
             "inactivate" | "deactivate" => Arrange::Inactivate,
@@ -315,7 +325,8 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
             _ => {
                 return Err(format!(
                     "expected 'activate', 'inactivate', 'abandon', 'load' or 'unload' and a \
-                     belonging, for example 'activate Shield', found '{entry}'"
+                     belonging, for example 'activate Shield', or 'fatigue' and a colour chit, \
+                     found '{entry}'"
                 )
                 .into());
             }
@@ -326,12 +337,31 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
         }
         steps.push((how, item.to_string()));
     }
-    if steps.is_empty() {
+    if steps.is_empty() && fatigue.is_empty() {
         return Err(
             "expected what to rearrange, for example 'activate Shield; abandon Lantern'".into(),
         );
     }
-    Ok(Rearrangement { at, steps })
+    Ok(Rearrangement { at, steps, fatigue })
+}
+
+/// The colour chit a `fatigue` step names: colour chits are fatigued at
+/// will at the start of a Daylight phase (3.1 rule 4.6.4i), not at Midnight.
+fn colour_chit_to_fatigue(at: When, chit: &str) -> Result<String, OrdersError> {
+    let chit = chit.trim();
+    if at == When::Midnight {
+        return Err(
+            "a colour chit is fatigued at will at the start of a Daylight phase \
+             ('Phase 1: fatigue MAGIC III2*'), not at Midnight (3.1 rule 4.6.4i)"
+                .into(),
+        );
+    }
+    if chit.is_empty() {
+        return Err(
+            "expected the colour chit to fatigue, for example 'fatigue MAGIC III2*'".into(),
+        );
+    }
+    Ok(chit.to_string())
 }
 
 /// The kinds of deal line.
@@ -705,5 +735,21 @@ mod tests {
         assert_eq!(r.to_string(), "Phase 3: activate Shield; abandon Lantern");
         let wrong = parse_rearrangement(When::Midnight, "polish Shield").unwrap_err();
         assert!(wrong.to_string().contains("'activate Shield'"));
+    }
+
+    /// 3.1 rules 4.6.4i and 7.2.3c: a colour chit is fatigued at will at
+    /// the start of a Daylight phase, never at Midnight.
+    #[test]
+    fn a_phase_line_fatigues_colour_chits_and_midnight_cannot() {
+        let r = parse_rearrangement(When::Phase(1), "fatigue MAGIC III2*; activate Shield")
+            .expect("reads");
+        assert_eq!(r.fatigue, vec!["MAGIC III2*".to_string()]);
+        assert_eq!(r.steps, vec![(Arrange::Activate, "Shield".to_string())]);
+        assert_eq!(
+            r.to_string(),
+            "Phase 1: activate Shield; fatigue MAGIC III2*"
+        );
+        let wrong = parse_rearrangement(When::Midnight, "fatigue MAGIC III2*").unwrap_err();
+        assert!(wrong.to_string().contains("not at Midnight"), "{wrong}");
     }
 }
