@@ -282,3 +282,68 @@ pub fn denizen(
         sees_hidden: false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::data::horses::HorseKind;
+    use crate::state::CounterSide;
+    use crate::test_support::data;
+
+    /// 3.1 8.4.9e.4–5 and 8.4.5k.3: the armoured denizens are the Dragons,
+    /// Trolls and Serpents (the Viper among them), the Knights, Great
+    /// Swordsmen, Pikemen, Short Swordsmen and Crossbowmen (3.1's Native
+    /// Combat Statistics name each counter's type), and every warhorse.
+    #[test]
+    fn armoured_denizens_are_those_of_3_1_8_4_9e() {
+        let armoured_natives = [
+            "Company HQ",
+            "Company 1",
+            "Company 2",
+            "Company 3",
+            "Company 4",
+            "Company 5",
+            "Company 6",
+            "Guard HQ",
+            "Guard 1",
+            "Guard 2",
+            "Order HQ",
+            "Order 1",
+            "Order 2",
+            "Order 3",
+            "Patrol HQ",
+            "Patrol 1",
+            "Patrol 2",
+            "Rogue 3",
+            "Soldier HQ",
+            "Soldier 1",
+            "Soldier 2",
+            "Soldier 3",
+        ];
+        let mut seen = Vec::new();
+        for group in &data().natives {
+            for member in &group.members {
+                let id = format!("{} {}", group.member_name, member.rank);
+                let den = super::denizen(data(), &id, CounterSide::Light, None).expect("a native");
+                assert_eq!(den.armored, armoured_natives.contains(&id.as_str()), "{id}");
+                seen.push(id);
+            }
+        }
+        for id in armoured_natives {
+            assert!(seen.iter().any(|s| s == id), "{id} is not a native");
+        }
+        for monster in &data().monsters {
+            let armoured = ["Dragon", "Troll", "Serpent", "Viper"]
+                .iter()
+                .any(|kind| monster.name.ends_with(kind));
+            assert_eq!(monster.armored, armoured, "{}", monster.name);
+        }
+        for horse in &data().horses {
+            assert_eq!(
+                horse.armored,
+                horse.kind == HorseKind::Warhorse,
+                "{}",
+                horse.name
+            );
+        }
+    }
+}

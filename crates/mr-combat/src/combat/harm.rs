@@ -9,10 +9,9 @@
 
 use crate::data::terms::Strength;
 use crate::state::CounterSide;
-use crate::tables::missile::{Missile, RevisedMissile};
+use crate::tables::missile::Missile;
 use crate::tables::optional_combat::{
-    Fumble, FumbleResult, ManeuverFaced, OptionalMissile, OptionalMissileResult,
-    attack_time_modifiers,
+    Fumble, FumbleResult, ManeuverFaced, OptionalMissile, attack_time_modifiers,
 };
 use realmgm_core::dice::{Dice, DiceCount};
 
@@ -54,13 +53,6 @@ fn level_word(level: i8) -> &'static str {
         4 => "Tremendous",
         _ => "beyond Tremendous",
     }
-}
-
-/// What the optional tables added besides levels.
-enum Extra {
-    None,
-    /// Optional missile table: a wound to an unarmoured character only.
-    WoundOnly,
 }
 
 /// Resolve one hit.
@@ -132,7 +124,7 @@ pub fn strike(
     let mut notes = String::with_capacity(64);
     notes.push_str(level_word(level));
     notes.push_str(" before tables");
-    let (change, extra) = table_change(battle, dice, attack, faced);
+    let change = table_change(battle, dice, attack, faced);
     if let Some((levels, note)) = change {
         level += levels;
         notes.push_str("; ");
@@ -140,7 +132,7 @@ pub fn strike(
     }
     // Joined in place: a line for every hit of every round.
     let summary = |notes: &str, level: i8| [notes, " → ", level_word(level)].concat();
-    if level <= 0 && !matches!(extra, Extra::WoundOnly) {
+    if level <= 0 {
         let text = summary(&notes, level) + ": no effect";
         say_harm(battle, attacker, target_name, text);
         return;
@@ -186,16 +178,6 @@ pub fn strike(
     // A transformed character is hit as his form (`spell_effects.rs`).
     let vulnerability =
         super::spell_effects::form_vulnerability(battle, target).unwrap_or(vulnerability);
-    if matches!(extra, Extra::WoundOnly) {
-        let text = if armor_index.is_none() {
-            wound(battle, target);
-            "optional missile table: one wound"
-        } else {
-            "optional missile table: a wound stopped by armour"
-        };
-        say_harm(battle, attacker, target_name, text.into());
-        return;
-    }
     // Only a missile attack beyond Tremendous finds the unarmoured spot and
     // kills through armour (seed 002 5.5.1); a striking blow that far (the
     // Fumble table can raise one) hits armour as any other (III.B.9.c).
@@ -265,13 +247,15 @@ pub fn strike(
     }
 }
 
-/// The level change from the Missile, optional missile or Fumble table.
+/// The level change from the Missile, Optional Missile or Fumble table.
+/// The optional tables take the time modifiers fixed when the hit was
+/// judged (`faced`, 3.1 10.D.3.4.3), whatever happened since.
 fn table_change(
     battle: &mut Battle,
     dice: &mut Dice,
     attack: &Attack,
     faced: &[ManeuverFaced],
-) -> (Option<(i8, String)>, Extra) {
+) -> Option<(i8, String)> {
     let what = ["harm/", attack.label.as_str()].concat();
     let own = battle
         .hero(attack.attacker)
@@ -279,30 +263,22 @@ fn table_change(
         .unwrap_or_default();
     let timing = || attack_time_modifiers(attack.speed, faced);
     if attack.blow.missile {
-        if battle.rules.optional_missile_table {
-            let mods = own.merged(timing());
-            let roll = battle.roll_table(dice, &OptionalMissile, &what, &mods);
-            return match roll.result {
-                OptionalMissileResult::Harm(n) => (Some((n, roll.describe())), Extra::None),
-                OptionalMissileResult::Wound => (None, Extra::WoundOnly),
-                OptionalMissileResult::Negligible => (Some((-10, roll.describe())), Extra::None),
-            };
-        }
-        if battle.rules.revised_missile_table {
-            let roll = battle.roll_table(dice, &RevisedMissile, &what, &own);
-            return (Some((roll.result.levels, roll.describe())), Extra::None);
-        }
-        let roll = battle.roll_table(dice, &Missile, &what, &own);
-        return (Some((roll.result.levels, roll.describe())), Extra::None);
+        let roll = if battle.rules.optional_missile_table {
+            battle.roll_table(dice, &OptionalMissile, &what, &own.merged(timing()))
+        } else {
+            battle.roll_table(dice, &Missile, &what, &own)
+        };
+        return Some((roll.result.levels, roll.describe()));
     }
     if battle.rules.fumble && attack.weapon {
         let roll = battle.roll_table(dice, &Fumble, &what, &timing());
-        return match roll.result {
-            FumbleResult::Harm(n) => (Some((n, roll.describe())), Extra::None),
-            FumbleResult::Negligible => (Some((-10, roll.describe())), Extra::None),
+        let levels = match roll.result {
+            FumbleResult::Harm(n) => n,
+            FumbleResult::Negligible => -10,
         };
+        return Some((levels, roll.describe()));
     }
-    (None, Extra::None)
+    None
 }
 
 /// A red-side-down Tremendous monster that hits turns red side up.

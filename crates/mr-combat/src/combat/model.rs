@@ -218,17 +218,12 @@ impl HeroWeapon {
         }
     }
 
-    /// The harm of a striking blow before stars and bonuses. Ruling (seed 000
-    /// III.B.9.a: "determined from the weight of the weapon"): a side that
-    /// prints no harm letter (the unalerted Spear) strikes at the weapon's
-    /// weight; every printed letter equals its weapon's weight anyway.
+    /// The harm of a blow before stars and bonuses: the letter printed on
+    /// the side up (3.1 8.4.9e). A side that prints none (the unalerted
+    /// Spear) is Negligible though the weapon still weighs Medium
+    /// (3.1 2.3.4b.2); the weight only decides the Fight-strength bonus.
     pub fn harm(&self) -> Strength {
-        let side = self.side();
-        if side.harm.is_negligible() {
-            self.weight
-        } else {
-            side.harm
-        }
+        self.side().harm
     }
 }
 

@@ -382,7 +382,6 @@ fn random_battle(seed: u64) -> Battle<'static> {
         stumble: pick(&mut s, 2) == 0,
         fumble: pick(&mut s, 2) == 0,
         optional_missile_table: pick(&mut s, 2) == 0,
-        revised_missile_table: false,
         penetrating_armor: pick(&mut s, 2) == 0,
         ambush: pick(&mut s, 2) == 0,
         riding_horses: pick(&mut s, 2) == 0,
