@@ -195,14 +195,14 @@ pub fn strike(
     if let Some(index) = armor_index {
         if attack.blow.missile && battle.rules.penetrating_armor {
             match penetrate(battle, target, attack, shield, level) {
-                Some(left) => level = left,
-                None => {
-                    say_harm(
-                        battle,
-                        attacker,
-                        target_name,
-                        summary(&notes, level) + ": stopped by armour (Penetrating Armor)",
-                    );
+                Ok(left) => level = left,
+                Err(wounded) => {
+                    let text = if wounded {
+                        ": equals his last armour, one wound (Penetrating Armor)"
+                    } else {
+                        ": stopped by armour (Penetrating Armor)"
+                    };
+                    say_harm(battle, attacker, target_name, summary(&notes, level) + text);
                     return;
                 }
             }
@@ -357,16 +357,19 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     );
 }
 
-/// Penetrating Armor (2nd-edition optional combat rule 5.5): the missile passes each piece it
-/// beats, losing a level per piece; stops at one it cannot beat (a wound
-/// when equal). Returns the harm left for the character.
+/// Penetrating Armor (3.1 10.D.3.5): the missile passes each piece it
+/// beats, losing a level per piece (the one sharpness star for armour is
+/// already off, however many pieces it meets, 10.D.3.5.2); it stops at a
+/// piece it cannot beat. Harm equal to a piece wounds only when that piece
+/// is the last in the way (10.D.3.5.1). Returns the harm left for the
+/// character, or, when the armour stops it, whether it wounded him.
 fn penetrate(
     battle: &mut Battle,
     target: FighterId,
     attack: &Attack,
     shield: Option<super::model::Direction>,
     mut level: i8,
-) -> Option<i8> {
+) -> Result<i8, bool> {
     let pieces: Vec<i8> = battle
         .hero(target)
         .map(|h| {
@@ -377,17 +380,21 @@ fn penetrate(
                 .collect()
         })
         .unwrap_or_default();
-    for toughness in pieces {
+    let last = pieces.len().saturating_sub(1);
+    for (index, toughness) in pieces.into_iter().enumerate() {
         if toughness > level {
-            return None;
+            return Err(false);
         }
         if toughness == level {
-            wound(battle, target);
-            return None;
+            let wounded = index == last;
+            if wounded {
+                wound(battle, target);
+            }
+            return Err(wounded);
         }
         level -= 1;
     }
-    Some(level)
+    Ok(level)
 }
 
 fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, notes: &str) {
