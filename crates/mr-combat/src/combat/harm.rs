@@ -7,7 +7,9 @@
 //! horses taking the hits of their riders; Tremendous monsters turning red
 //! side up when they hit and killing outright when they hit red side up.
 
+use crate::data::armor::ArmorKind;
 use crate::data::terms::Strength;
+use crate::data::{GameData, base_name};
 use crate::state::CounterSide;
 use crate::tables::missile::Missile;
 use crate::tables::optional_combat::{
@@ -332,9 +334,13 @@ fn serious_wounds(battle: &mut Battle, dice: &mut Dice, target: FighterId, name:
 }
 
 /// Armour hit by harm `level`: damaged when equal to its toughness,
-/// destroyed when above it or when already damaged.
+/// destroyed when above it or when already damaged (3.1 8.4.9k). A
+/// destroyed treasure armour counter leaves the game and its owner gains
+/// the gold listed for it (8.4.9k.4); an ordinary one goes back intact to
+/// its natives' box (8.4.9k.3, [`regenerates_with`]).
 fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     let character = battle.name(target).to_string();
+    let data = battle.data;
     let Some(piece) = battle.hero_mut(target).and_then(|h| h.armor.get_mut(index)) else {
         return;
     };
@@ -350,11 +356,61 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     battle.say(
         Seen::Clearing,
         CombatLine::ArmorDamaged {
-            character,
-            armor,
+            character: character.clone(),
+            armor: armor.clone(),
             destroyed,
         },
     );
+    if !destroyed {
+        return;
+    }
+    match regenerates_with(data, &armor) {
+        Some(group) => battle.say(
+            Seen::Clearing,
+            CombatLine::ArmorReturned {
+                armor,
+                group: group.to_string(),
+            },
+        ),
+        None => {
+            let gold = data
+                .armor
+                .iter()
+                .find(|a| a.name == base_name(&armor) || a.name == armor)
+                .and_then(|a| a.price.destroyed)
+                .unwrap_or(0);
+            if let Some(hero) = battle.hero_mut(target) {
+                hero.gold += i32::from(gold);
+            }
+            battle.say(
+                Seen::Clearing,
+                CombatLine::ArmorShattered {
+                    character,
+                    armor,
+                    gold,
+                },
+            );
+        }
+    }
+}
+
+/// The native group in whose box a destroyed ordinary armour counter
+/// reappears intact (3.1 8.4.9k.3): helmets and shields the Soldiers',
+/// breastplates the Guard's, suits of armour the Order's. `None` for
+/// treasure armour, which leaves the game (8.4.9k.4).
+pub fn regenerates_with(data: &GameData, armor: &str) -> Option<&'static str> {
+    let piece = data
+        .armor
+        .iter()
+        .find(|a| a.name == base_name(armor) || a.name == armor)?;
+    if piece.treasure {
+        return None;
+    }
+    Some(match piece.kind {
+        ArmorKind::Helmet | ArmorKind::Shield => "Soldiers",
+        ArmorKind::Breastplate => "Guard",
+        ArmorKind::Suit => "Order",
+    })
 }
 
 /// Penetrating Armor (3.1 10.D.3.5): the missile passes each piece it

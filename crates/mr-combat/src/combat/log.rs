@@ -158,6 +158,19 @@ pub enum CombatLine {
         armor: String,
         destroyed: bool,
     },
+    /// A destroyed ordinary armour counter reappears intact in a native
+    /// group's box (3.1 8.4.9k.3).
+    ArmorReturned {
+        armor: String,
+        group: String,
+    },
+    /// A destroyed treasure armour counter leaves the game; its owner
+    /// gains its gold (3.1 8.4.9k.4).
+    ArmorShattered {
+        character: String,
+        armor: String,
+        gold: u16,
+    },
     TurnsRedSideUp {
         monster: String,
     },
@@ -242,6 +255,8 @@ impl CombatLine {
             | CombatLine::Missed { .. }
             | CombatLine::Harm { .. }
             | CombatLine::ArmorDamaged { .. }
+            | CombatLine::ArmorReturned { .. }
+            | CombatLine::ArmorShattered { .. }
             | CombatLine::TurnsRedSideUp { .. }
             | CombatLine::TurnsRedSideDown { .. }
             | CombatLine::Killed { .. }
@@ -407,6 +422,17 @@ impl fmt::Display for CombatLine {
                 let what = if *destroyed { "destroyed" } else { "damaged" };
                 write!(f, "the {character}'s {armor} is {what}")
             }
+            CombatLine::ArmorReturned { armor, group } => {
+                write!(f, "the {armor} goes back intact to the {group} box")
+            }
+            CombatLine::ArmorShattered {
+                character,
+                armor,
+                gold,
+            } => write!(
+                f,
+                "the {armor} leaves the game: the {character} gains {gold} gold for it"
+            ),
             CombatLine::TurnsRedSideUp { monster } => write!(f, "{monster} turns red side up"),
             CombatLine::TurnsRedSideDown { monster } => {
                 write!(f, "{monster} turns red side down")
