@@ -764,7 +764,13 @@ mod tests {
     fn destroyed_armour_goes_back_to_its_natives_box_3_1_8_4_9k() {
         let data = crate::data::get().expect("the data loads");
         let mut holdings = BTreeMap::new();
-        for armor in ["Helmet 2", "Shield 1", "Breastplate 3", "Armor 1", "Gold Helmet"] {
+        for armor in [
+            "Helmet 2",
+            "Shield 1",
+            "Breastplate 3",
+            "Armor 1",
+            "Gold Helmet",
+        ] {
             super::regenerate_armor(data, &mut holdings, armor);
         }
         let at = |holder: &str| -> Vec<String> {

@@ -275,7 +275,7 @@ pub fn denizen(
             .map(|h| {
                 horse(data, h).map(|horse| super::native_horses::NativeHorse {
                     horse,
-                    galloping: employer.is_some(),
+                    galloping: false,
                 })
             })
             .transpose()?,

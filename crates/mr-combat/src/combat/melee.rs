@@ -20,7 +20,7 @@ use super::decisions::{Answer, MeleePlay};
 use super::encounter::{make_group_battle, spend};
 use super::harm::{self, Blow};
 use super::log::{CombatLine, Seen};
-use super::model::{Direction, FighterId};
+use super::model::{Direction, FighterId, Gait};
 use super::tactics::same_chit;
 
 /// A maneuver on a sheet.
@@ -60,6 +60,7 @@ pub struct Sheets {
 
 /// The Melee step.
 pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    super::native_horses::turn_over(battle);
     let mut sheets = Sheets::default();
     let mut attacks = Vec::new();
     super::casting::take_effect(battle, dice, &mut attacks);
@@ -90,10 +91,7 @@ fn character_plays(
     for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
         let Some(hero) = battle.hero(who) else { return };
         let found = if maneuver.with.eq_ignore_ascii_case("horse") {
-            hero.horse
-                .as_ref()
-                .filter(|h| !h.dead)
-                .map(|h| (h.name.clone(), 0, h.gallop.move_speed, true))
+            character_horse(battle, who, play.gait).map(|(name, time)| (name, 0, time, true))
         } else {
             hero.playable_chits()
                 .find(|c| same_chit(&c.label, &maneuver.with))
@@ -193,6 +191,36 @@ fn character_plays(
         }
     };
     battle.say(seen, line);
+}
+
+/// His living horse as he plays it in the Melee step: its name and side,
+/// and the move time of that side (3.1 8.4.5k). He may turn it either side
+/// up, galloping once a round: a horse played galloping in the Encounter
+/// step has turned over and walks (5.3 step 2). Unsaid, it gallops when it
+/// may. The side must carry him and what he carries; when the side he
+/// wants cannot, he plays the other; neither: he cannot play the horse.
+fn character_horse(battle: &Battle, who: FighterId, wanted: Option<Gait>) -> Option<(String, u8)> {
+    let hero = battle.hero(who)?;
+    let horse = hero.horse.as_ref().filter(|h| !h.dead)?;
+    let may_gallop = !battle.plays.galloped.contains(&who);
+    let first = match wanted {
+        Some(Gait::Walk) => Gait::Walk,
+        _ if may_gallop => Gait::Gallop,
+        _ => Gait::Walk,
+    };
+    let other = match first {
+        Gait::Gallop => Gait::Walk,
+        Gait::Walk if may_gallop => Gait::Gallop,
+        Gait::Walk => Gait::Walk,
+    };
+    [first, other].into_iter().find_map(|gait| {
+        let (side, word) = match gait {
+            Gait::Gallop => (&horse.gallop, "galloping"),
+            Gait::Walk => (&horse.trot, "walking"),
+        };
+        (side.strength >= hero.heaviest)
+            .then(|| (format!("{} {word}", horse.name), side.move_speed))
+    })
 }
 
 /// Targeting unhides the attacker, unless the Ambush rule lets a hidden

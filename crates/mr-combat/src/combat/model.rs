@@ -75,6 +75,15 @@ impl Direction {
     }
 }
 
+/// The side a character's horse is played on (3.1 8.4.5k.2): walking in
+/// both steps if he likes, galloping once a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gait {
+    Walk,
+    Gallop,
+}
+
 /// One participant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fighter {
@@ -353,6 +362,11 @@ pub struct RoundPlays {
     /// time of the MOVE chit or horse he put on that sheet (III.A.3).
     #[serde(default)]
     pub charges: BTreeMap<FighterId, (FighterId, u8)>,
+    /// Characters who played their horse galloping side up in this round's
+    /// Encounter step: it turns over and walks in the Melee step (3.1 5.3
+    /// step 2, 8.4.5k.2).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub galloped: BTreeSet<FighterId>,
     /// The `run when wounded` of characters answering this round alone
     /// (round by round, or a battle file's round orders), so the log can
     /// say why one did not run.

@@ -18,13 +18,14 @@ use std::fmt;
 use crate::data::GameData;
 
 use super::error::CombatError;
-use super::model::Direction;
+use super::model::{Direction, Gait};
 use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, cast SPELL [on TARGET], \
-                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
+                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       gallop, walk";
 
 /// Read the value of a `Combat:` line.
 ///
@@ -183,6 +184,10 @@ fn read_clause(
         tactics.berserk = true;
     } else if clause.eq_ignore_ascii_case("alert") {
         tactics.alert = true;
+    } else if clause.eq_ignore_ascii_case("gallop") {
+        tactics.horse_gait = Some(Gait::Gallop);
+    } else if clause.eq_ignore_ascii_case("walk") {
+        tactics.horse_gait = Some(Gait::Walk);
     } else if let Some(s) = rest(clause, "cast ") {
         tactics.cast = Some(s.to_string());
     } else if let Some(c) = rest(clause, "charge ") {

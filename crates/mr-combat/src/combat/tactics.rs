@@ -91,6 +91,10 @@ pub struct Tactics {
     /// With riding horses: attack the target's horse, not the rider.
     #[serde(default)]
     pub attack_horses: bool,
+    /// `gallop` or `walk`: the side his horse maneuvers on in the Melee
+    /// step (3.1 8.4.5k.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horse_gait: Option<super::model::Gait>,
     /// The Berserker alerts his BERSERK chit when he can.
     #[serde(default)]
     pub berserk: bool,
@@ -547,7 +551,10 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
 
 fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay {
     let mut stars = stars_left(battle, who);
-    let mut play = MeleePlay::default();
+    let mut play = MeleePlay {
+        gait: tactics.horse_gait,
+        ..MeleePlay::default()
+    };
     let rotate = Direction::from_number(u8::try_from(battle.round % 3).unwrap_or(0) + 1)
         .unwrap_or(Direction::Swing);
     let horse_alive = battle
