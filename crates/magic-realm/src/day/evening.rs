@@ -639,6 +639,7 @@ fn write_back(
         c.notoriety = hero.notoriety;
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
+        c.magic.next_fight_tremendous = hero.wish_strength;
         if !hero.dead {
             crate::combat::activation::write_back(c, &hero.kit);
         }

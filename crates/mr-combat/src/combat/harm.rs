@@ -126,7 +126,15 @@ pub fn strike(
     let mut notes = String::with_capacity(64);
     notes.push_str(level_word(level));
     notes.push_str(" before tables");
-    let change = table_change(battle, dice, attack, faced);
+    // A Wish for Strength's attack is Tremendous with no table roll
+    // (3.1 10.D.3.4), as a red-side-up monster's kill is above.
+    let wished = battle.plays.wished.contains(&attack.attacker)
+        && attack.label == battle.name(attack.attacker);
+    let change = if wished {
+        None
+    } else {
+        table_change(battle, dice, attack, faced)
+    };
     if let Some((levels, note)) = change {
         level += levels;
         notes.push_str("; ");
@@ -504,4 +512,49 @@ pub fn kill(battle: &mut Battle, victim: FighterId, killer: FighterId) {
     battle.say(Seen::Clearing, CombatLine::Killed { victim: name, by });
     spoils::award(battle, killer, victim);
     super::native_horses::rider_killed(battle, victim, killer);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::script;
+    use crate::test_support::data;
+
+    /// 3.1 4.6.8b.3 and 10.D.3.4: an attack with the Fight chit a Wish for
+    /// Strength waits for inflicts Tremendous harm whatever the weapon (here
+    /// the dagger, Medium otherwise) and rolls on no optional table: it
+    /// kills the Tremendous Giant, and the wish is used.
+    #[test]
+    fn a_wish_for_strength_strikes_tremendous_with_no_table_roll_3_1_10_d_3_4() {
+        let file = r#"
+clearing = "CV4"
+rules = ["fumble"]
+[[character]]
+name = "Amazon"
+weapon = "none"
+tactics = "target Giant 1, attack with FIGHT M4*, attack thrust, maneuver with MOVE M3*, maneuver duck"
+[[denizen]]
+id = "Giant 1"
+[dice]
+"combat/CV4/round1/reposition" = [[4]]
+"combat/CV4/round1/tactics" = [[1, 1], [1, 1], [1, 1]]
+"combat/CV4/round1/harm/Amazon" = [[6, 6]]
+"#;
+        let mut scripted = script::load(data(), "wish", file).expect("the file loads");
+        let amazon = scripted.battle.find("Amazon").expect("the Amazon");
+        scripted
+            .battle
+            .hero_mut(amazon)
+            .expect("a character")
+            .wish_strength = true;
+        let outcome = scripted.run().expect("the battle runs");
+        let log = script::log_text(&scripted.battle);
+        assert_eq!(outcome.killed, vec!["Giant 1".to_string()], "{log:#?}");
+        assert!(
+            log.iter()
+                .any(|l| l.ends_with("Tremendous before tables → Tremendous: kills")),
+            "{log:#?}"
+        );
+        assert!(!log.iter().any(|l| l.contains("Fumble")), "{log:#?}");
+        assert!(!scripted.battle.hero(amazon).expect("she").wish_strength);
+    }
 }

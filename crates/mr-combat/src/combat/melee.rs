@@ -69,7 +69,9 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
         let Some(Answer::Melee(play)) = answers.get(&who) else {
             continue;
         };
+        let before = attacks.len();
         character_plays(battle, dice, who, play, &mut sheets, &mut attacks);
+        use_wish(battle, who, &attacks[before..]);
     }
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
@@ -194,6 +196,20 @@ fn character_plays(
     battle.say(seen, line);
 }
 
+/// A waiting Wish for Strength goes with the first Fight chit he attacks
+/// with (3.1 4.6.8b.3): this round's attack (`played`, what his plays
+/// added) is Tremendous, and the wish is used.
+fn use_wish(battle: &mut Battle, who: FighterId, played: &[Attack]) {
+    let waiting = battle.hero(who).is_some_and(|h| h.wish_strength);
+    if !waiting || !played.iter().any(|a| a.attacker == who) {
+        return;
+    }
+    if let Some(hero) = battle.hero_mut(who) {
+        hero.wish_strength = false;
+    }
+    battle.plays.wished.insert(who);
+}
+
 /// His living horse as he plays it in the Melee step: its name and side,
 /// and the move time of that side (3.1 8.4.5k). He may turn it either side
 /// up, galloping once a round: a horse played galloping in the Encounter
@@ -276,12 +292,23 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
         ),
     };
     let bonus = !missile && chit.strength() > weight;
-    let blow = Blow {
-        level: harm::level(harm),
-        red: false,
-        stars,
-        striking_bonus: bonus,
-        missile,
+    let blow = if hero.wish_strength && chit.can_fight() {
+        // Tremendous whatever the weapon or chit (3.1 4.6.8b.3).
+        Blow {
+            level: harm::level(Strength::Tremendous),
+            red: false,
+            stars: 0,
+            striking_bonus: false,
+            missile,
+        }
+    } else {
+        Blow {
+            level: harm::level(harm),
+            red: false,
+            stars,
+            striking_bonus: bonus,
+            missile,
+        }
     };
     Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
 }

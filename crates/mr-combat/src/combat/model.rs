@@ -159,6 +159,10 @@ pub struct Hero {
     /// Monsters that can never attack him (`protection.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immune_to: Vec<String>,
+    /// A Wish for Strength waits for his next Fight chit or Gloves card
+    /// (3.1 4.6.8b.3): that attack inflicts Tremendous harm if it hits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wish_strength: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -362,6 +366,11 @@ pub struct RoundPlays {
     /// time of the MOVE chit or horse he put on that sheet (III.A.3).
     #[serde(default)]
     pub charges: BTreeMap<FighterId, (FighterId, u8)>,
+    /// Characters whose attack this round is a Wish for Strength's: it
+    /// inflicts Tremendous harm with no table roll (3.1 4.6.8b.3,
+    /// 10.D.3.4).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub wished: BTreeSet<FighterId>,
     /// Characters who played their horse galloping side up in this round's
     /// Encounter step: it turns over and walks in the Melee step (3.1 5.3
     /// step 2, 8.4.5k.2).

@@ -340,6 +340,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 abandoned: Vec::new(),
                 kit: Default::default(),
                 immune_to: Vec::new(),
+                wish_strength: false,
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,
