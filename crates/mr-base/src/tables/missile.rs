@@ -38,6 +38,10 @@ pub struct Missile;
 
 impl DieTable for Missile {
     type Outcome = HarmChange;
+
+    fn rule(&self) -> &'static str {
+        "8.4.9f.1"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Missile".into()
     }

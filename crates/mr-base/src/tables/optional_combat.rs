@@ -29,6 +29,10 @@ pub struct OptionalMissile;
 
 impl DieTable for OptionalMissile {
     type Outcome = HarmChange;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Optional missile".into()
     }
@@ -73,6 +77,10 @@ pub struct Fumble;
 
 impl DieTable for Fumble {
     type Outcome = FumbleResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Fumble".into()
     }
@@ -112,6 +120,10 @@ pub struct Stumble;
 
 impl DieTable for Stumble {
     type Outcome = StumbleResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.1.3"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Stumble".into()
     }

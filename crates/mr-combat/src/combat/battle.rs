@@ -5,6 +5,7 @@
 //! orders; with neither it stops and says what it needs
 //! ([`Step::Needs`]), so a round can wait for a player's mail and resume.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 
@@ -273,11 +274,13 @@ impl<'d> Battle<'d> {
         purpose
     }
 
-    /// Roll plain dice and log the roll with its meaning.
+    /// Roll plain dice and log the roll with its meaning and the section of
+    /// the rules (`rule`, e.g. "8.3.5") that calls for it.
     pub fn roll(
         &mut self,
         dice: &mut Dice,
         what: &str,
+        rule: &'static str,
         count: DiceCount,
         meaning: impl Display,
     ) -> RollRecord {
@@ -287,6 +290,7 @@ impl<'d> Battle<'d> {
             CombatLine::Roll {
                 record: record.clone(),
                 meaning: meaning.to_string(),
+                rule: Cow::Borrowed(rule),
             },
         );
         record
@@ -309,6 +313,7 @@ impl<'d> Battle<'d> {
             CombatLine::Roll {
                 record: roll.record.clone(),
                 meaning: roll.describe(),
+                rule: Cow::Borrowed(table.rule()),
             },
         );
         roll

@@ -149,7 +149,7 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
                 }
                 meaning.push_str(battle.name(c));
             }
-            let record = battle.roll(dice, &what, DiceCount::One, meaning);
+            let record = battle.roll(dice, &what, "8.3.5", DiceCount::One, meaning);
             to[usize::from(record.result.max(1) - 1) % to.len()]
         };
         assign(battle, d, owner);
