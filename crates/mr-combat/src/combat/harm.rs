@@ -15,6 +15,8 @@ use crate::tables::missile::Missile;
 use crate::tables::optional_combat::{
     Fumble, FumbleResult, ManeuverFaced, OptionalMissile, attack_time_modifiers,
 };
+use std::collections::BTreeSet;
+
 use realmgm_core::dice::{Dice, DiceCount};
 
 use super::Battle;
@@ -57,6 +59,42 @@ fn level_word(level: i8) -> &'static str {
     }
 }
 
+/// What stood when an instant of the Melee step began: the fighters whose
+/// horse lived and the armour pieces not destroyed. Attacks of one instant
+/// (same length and time) all strike a horse or armour piece that stood
+/// then, even one destroyed by another of them (3.1 8.4.9m).
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    horses: BTreeSet<FighterId>,
+    armor: BTreeSet<(FighterId, usize)>,
+}
+
+impl Standing {
+    pub fn now(battle: &Battle) -> Standing {
+        let mut standing = Standing::default();
+        for id in 0..battle.fighters.len() {
+            if let Some(hero) = battle.hero(id) {
+                if hero.horse.as_ref().is_some_and(|h| !h.dead) {
+                    standing.horses.insert(id);
+                }
+                for (i, piece) in hero.armor.iter().enumerate() {
+                    if !piece.destroyed {
+                        standing.armor.insert((id, i));
+                    }
+                }
+            } else if super::native_horses::mount(battle, id).is_some() {
+                standing.horses.insert(id);
+            }
+        }
+        standing
+    }
+
+    /// Whether `id`'s horse stood when the instant began.
+    pub fn horse(&self, id: FighterId) -> bool {
+        self.horses.contains(&id)
+    }
+}
+
 /// Resolve one hit.
 pub fn strike(
     battle: &mut Battle,
@@ -65,6 +103,7 @@ pub fn strike(
     faced: &[ManeuverFaced],
     horse: bool,
     shield: Option<super::model::Direction>,
+    standing: &Standing,
 ) {
     let target = attack.target;
     if !battle.in_play(target) || super::monster_spells::casts(battle, dice, attack) {
@@ -92,17 +131,17 @@ pub fn strike(
         .hero(target)
         .filter(|_| beast.is_none())
         .and_then(|h| {
-            h.armor
-                .iter()
-                .position(|a| a.guards(attack.direction, shield))
+            h.armor.iter().enumerate().position(|(i, a)| {
+                standing.armor.contains(&(target, i)) && a.covers(attack.direction, shield)
+            })
         });
-    let native_mount = super::native_horses::mount(battle, target).map(|m| m.horse.armored);
+    let native_mount = battle
+        .denizen(target)
+        .and_then(|d| d.horse.as_ref())
+        .filter(|_| standing.horse(target) && !battle.in_cave)
+        .map(|m| m.horse.armored);
     let on_horse = horse
-        && (native_mount.is_some()
-            || battle
-                .hero(target)
-                .and_then(|h| h.horse.as_ref())
-                .is_some_and(|h| !h.dead));
+        && (native_mount.is_some() || (battle.hero(target).is_some() && standing.horse(target)));
     let armored = if on_horse {
         native_mount.unwrap_or(false)
             || battle
@@ -354,7 +393,8 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
         return;
     };
     let toughness = self::level(piece.toughness);
-    if level < toughness {
+    // Destroyed earlier in this instant: it took the hit, nothing more.
+    if level < toughness || piece.destroyed {
         return;
     }
     let destroyed = level > toughness || piece.damaged;
@@ -467,7 +507,8 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
     let Some(horse) = battle.hero_mut(rider).and_then(|h| h.horse.as_mut()) else {
         return;
     };
-    let killed = level >= self::level(horse.vulnerability);
+    let was_dead = horse.dead;
+    let killed = level >= self::level(horse.vulnerability) && !was_dead;
     let horse_name = horse.name.clone();
     if killed {
         horse.dead = true;
@@ -478,6 +519,8 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
         level_word(level),
         if killed {
             "the horse dies"
+        } else if was_dead {
+            "the horse, killed in this same instant, takes it"
         } else {
             "the horse is unharmed"
         }

@@ -694,12 +694,19 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
         }
     };
     hits.sort_by_key(|(a, _)| key(a));
-    // Who was killed at which moment: attacks at the same moment all land.
+    // Who was killed at which moment: attacks at the same moment all land,
+    // and all meet the horses and armour that stood when it began.
     let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
+    let mut instant = None;
+    let mut standing = harm::Standing::default();
     for (attack, faced) in hits {
         let now = key(&attack);
         if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
             continue;
+        }
+        if instant != Some(now) {
+            instant = Some(now);
+            standing = harm::Standing::now(battle);
         }
         set_weapon(battle, &attack, false);
         let aimed = sheets.at_horse.contains(&attack.attacker);
@@ -708,16 +715,12 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             .get(&attack.target)
             .and_then(|m| m.first())
             .is_some_and(|m| m.horse);
-        let horse = (rode && super::riding::hits_horse(battle, attack.attacker, aimed))
-            || super::native_horses::hit_falls_on_horse(
-                battle,
-                attack.attacker,
-                attack.target,
-                aimed,
-            );
+        let native_rider = battle.denizen(attack.target).is_some() && standing.horse(attack.target);
+        let horse =
+            (rode || native_rider) && super::riding::hits_horse(battle, attack.attacker, aimed);
         let shield = sheets.shields.get(&attack.target).copied();
         let was_in = battle.in_play(attack.target);
-        harm::strike(battle, dice, &attack, &faced, horse, shield);
+        harm::strike(battle, dice, &attack, &faced, horse, shield, &standing);
         if !attack.blow.red {
             harm::tremendous_hit(battle, attack.attacker);
         }

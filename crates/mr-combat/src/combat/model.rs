@@ -254,9 +254,13 @@ impl HeroArmor {
     /// Whether this piece is in the way of an attack in `direction`; a
     /// shield guards the line its wearer chose this round.
     pub fn guards(&self, direction: Direction, shield: Option<Direction>) -> bool {
-        if self.destroyed {
-            return false;
-        }
+        !self.destroyed && self.covers(direction, shield)
+    }
+
+    /// Whether this piece, destroyed or not, stands in the line of an
+    /// attack in `direction` (attacks of one instant all meet a piece
+    /// destroyed in that instant, 3.1 8.4.9m).
+    pub fn covers(&self, direction: Direction, shield: Option<Direction>) -> bool {
         match self.kind {
             ArmorKind::Suit => true,
             ArmorKind::Breastplate => direction != Direction::Smash,

@@ -113,16 +113,6 @@ pub fn maneuvers(
     Some(list)
 }
 
-/// Whether a hit on `target` falls on his horse.
-pub fn hit_falls_on_horse(
-    battle: &Battle,
-    attacker: FighterId,
-    target: FighterId,
-    aimed_at_horse: bool,
-) -> bool {
-    mount(battle, target).is_some() && super::riding::hits_horse(battle, attacker, aimed_at_horse)
-}
-
 /// The move times of the mounted natives on `owner`'s sheet.
 pub fn move_times_on(battle: &Battle, owner: FighterId) -> Vec<u8> {
     battle
@@ -140,8 +130,15 @@ pub fn horse_hit(battle: &mut Battle, rider: FighterId, level: i8) -> (String, O
     let Some(mount) = battle.denizen_mut(rider).and_then(|d| d.horse.as_mut()) else {
         return ("no horse".into(), None);
     };
-    let killed = level >= super::harm::level(mount.horse.vulnerability);
     let horse = mount.horse.name.clone();
+    if mount.horse.dead {
+        // Killed by another attack of this same instant (3.1 8.4.9m).
+        return (
+            format!("on the {horse}: the horse, killed in this same instant, takes it"),
+            None,
+        );
+    }
+    let killed = level >= super::harm::level(mount.horse.vulnerability);
     if !killed {
         return (format!("on the {horse}: the horse is unharmed"), None);
     }
