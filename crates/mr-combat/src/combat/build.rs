@@ -1,7 +1,7 @@
 //! Participants built from the game data: a character from his state
 //! (chits, weapon, worn armour, active horse, what he carries), a monster
-//! or native counter from its id and side (play summary III; the components'
-//! stats from `data/`).
+//! or native counter from its id and side (3.1 section 8; the components'
+//! stats from `data/`, the armoured ones those of 8.4.9e.4–5).
 
 use crate::data::characters::{ActionChit, Advantage, Character};
 use crate::data::natives::find_member;

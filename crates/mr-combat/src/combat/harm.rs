@@ -1,11 +1,14 @@
-//! Harm (play summary III.B.9): the level of a hit from its harm letter, one
-//! level per sharpness star (less one star for armour), one more for a
-//! striking weapon played with a heavier FIGHT chit; the Missile table for
-//! missiles (or the optional or revised table, 2nd-edition optional combat rule 5.4), the Fumble
-//! table for striking hits (2nd-edition optional combat rule 5.4); kills against vulnerability,
-//! wounds, armour damaged or destroyed, Penetrating Armor (2nd-edition optional combat rule 5.5);
-//! horses taking the hits of their riders; Tremendous monsters turning red
-//! side up when they hit and killing outright when they hit red side up.
+//! Harm (3.1 8.4.9): the level of a hit is its harm letter plus a level per
+//! sharpness star (less one star for armour, 8.4.9e), one more for a
+//! striking weapon played with a heavier Fight chit (8.4.9f); the Missile
+//! table for missiles (8.4.9g) or, with the optional combat rules, the
+//! Optional Missile table and the Fumble table (10.D.3.4); kills against
+//! vulnerability, wounds, armour damaged or destroyed (8.4.9h–n),
+//! Penetrating Armor (10.D.3.5); horses taking the hits of their riders
+//! (8.4.9i–j); attacks of one instant striking what stood when it began
+//! (8.4.9m); Tremendous monsters turning red side up when they hit and
+//! killing outright when they hit red side up (8.4.7c, 10.D.3.4); a Wish
+//! for Strength's Tremendous blow (4.6.8b.3).
 
 use crate::data::armor::ArmorKind;
 use crate::data::terms::Strength;
@@ -228,8 +231,8 @@ pub fn strike(
     let vulnerability =
         super::spell_effects::form_vulnerability(battle, target).unwrap_or(vulnerability);
     // Only a missile attack beyond Tremendous finds the unarmoured spot and
-    // kills through armour (seed 002 5.5.1); a striking blow that far (the
-    // Fumble table can raise one) hits armour as any other (III.B.9.c).
+    // kills through armour (3.1 8.4.9j.2); a striking blow that far (the
+    // Fumble table can raise one) hits armour as any other (8.4.9j.2).
     if level >= 5 && attack.blow.missile {
         say_harm(
             battle,

@@ -1,4 +1,4 @@
-//! The battle model of one clearing's combat (play summary III): every
+//! The battle model of one clearing's combat (3.1 section 8): every
 //! participant with what combat needs to know about it — a character's
 //! chits and their condition, his weapon (alerted or not), his armour
 //! (intact, damaged), his horse, whether he is hidden; a monster's sides
