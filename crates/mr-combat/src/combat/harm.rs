@@ -117,6 +117,7 @@ pub fn strike(
     if attack.blow.red {
         say_harm(
             battle,
+            "8.4.7d",
             attacker,
             target_name,
             "red side: killed outright".into(),
@@ -186,13 +187,29 @@ pub fn strike(
     let summary = |notes: &str, level: i8| [notes, " → ", level_word(level)].concat();
     if level <= 0 {
         let text = summary(&notes, level) + ": no effect";
-        say_harm(battle, attacker, target_name, text);
+        say_harm(
+            battle,
+            if battle.denizen(target).is_some() {
+                "8.4.9h"
+            } else {
+                "8.4.9n"
+            },
+            attacker,
+            target_name,
+            text,
+        );
         return;
     }
     if on_horse && native_mount.is_some() {
         let text = summary(&notes, level);
         let (result, death) = super::native_horses::horse_hit(battle, target, level);
-        say_harm(battle, attacker, target_name, format!("{text} {result}"));
+        say_harm(
+            battle,
+            "8.4.9i",
+            attacker,
+            target_name,
+            format!("{text} {result}"),
+        );
         if let Some(line) = death {
             battle.say(Seen::Clearing, line);
         }
@@ -205,6 +222,7 @@ pub fn strike(
         if level >= self::level(vulnerability) && level > 0 {
             say_harm(
                 battle,
+                "8.4.9h",
                 attacker,
                 target_name,
                 summary(&notes, level) + ": kills",
@@ -213,6 +231,7 @@ pub fn strike(
         } else {
             say_harm(
                 battle,
+                "8.4.9h",
                 attacker,
                 target_name,
                 summary(&notes, level) + ": unharmed",
@@ -236,6 +255,7 @@ pub fn strike(
     if level >= 5 && attack.blow.missile {
         say_harm(
             battle,
+            "8.4.9j.2",
             attacker,
             target_name,
             summary(&notes, level) + ": kills through any armour",
@@ -254,7 +274,13 @@ pub fn strike(
                     } else {
                         ": stopped by armour (Penetrating Armor)"
                     };
-                    say_harm(battle, attacker, target_name, summary(&notes, level) + text);
+                    say_harm(
+                        battle,
+                        "10.D.3.5",
+                        attacker,
+                        target_name,
+                        summary(&notes, level) + text,
+                    );
                     return;
                 }
             }
@@ -266,7 +292,13 @@ pub fn strike(
                 ": armour takes it, unharmed"
             };
             // The blow first, then what it did to the armour.
-            say_harm(battle, attacker, target_name, summary(&notes, level) + text);
+            say_harm(
+                battle,
+                "8.4.9j",
+                attacker,
+                target_name,
+                summary(&notes, level) + text,
+            );
             armor_hit(battle, target, index, level);
             return;
         }
@@ -275,6 +307,7 @@ pub fn strike(
         let count = serious_wounds(battle, dice, target, &target_name);
         say_harm(
             battle,
+            "10.A.1",
             attacker,
             target_name,
             summary(&notes, level)
@@ -283,6 +316,7 @@ pub fn strike(
     } else if level >= self::level(vulnerability) {
         say_harm(
             battle,
+            "8.4.9n",
             attacker,
             target_name,
             summary(&notes, level) + ": kills",
@@ -292,6 +326,7 @@ pub fn strike(
         wound(battle, target);
         say_harm(
             battle,
+            "8.4.9n",
             attacker,
             target_name,
             summary(&notes, level) + ": one wound",
@@ -348,13 +383,21 @@ pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     }
 }
 
-fn say_harm(battle: &mut Battle, attacker: String, target: String, result: String) {
+/// A harm line citing the 3.1 section that decided the hit's effect.
+fn say_harm(
+    battle: &mut Battle,
+    rule: &'static str,
+    attacker: String,
+    target: String,
+    result: String,
+) {
     battle.say(
         Seen::Clearing,
         CombatLine::Harm {
             attacker,
             target,
             result,
+            rule: rule.to_string(),
         },
     );
 }
@@ -530,6 +573,7 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
     );
     say_harm(
         battle,
+        if was_dead { "8.4.9m" } else { "8.4.9j.1" },
         attacker.to_string(),
         format!("{rider_name}'s {horse_name}"),
         text,
@@ -603,5 +647,14 @@ id = "Giant 1"
         );
         assert!(!log.iter().any(|l| l.contains("Fumble")), "{log:#?}");
         assert!(!scripted.battle.hero(amazon).expect("she").wish_strength);
+        // The harm line cites the rule that decided it: a denizen killed.
+        let cited: Vec<&str> = scripted
+            .battle
+            .log
+            .iter()
+            .filter(|l| matches!(l.line, super::CombatLine::Harm { .. }))
+            .map(|l| l.line.rule())
+            .collect();
+        assert_eq!(cited, ["8.4.9h"]);
     }
 }

@@ -157,6 +157,11 @@ pub enum CombatLine {
         attacker: String,
         target: String,
         result: String,
+        /// The 3.1 section that decided the hit's effect (8.4.9h on a
+        /// denizen, 8.4.9n on a character, 10.D.3.5 through armour, ...);
+        /// lines stored before it was kept cite 8.4.9e.
+        #[serde(default = "harm_rule")]
+        rule: String,
     },
     ArmorDamaged {
         character: String,
@@ -224,6 +229,11 @@ pub enum CombatLine {
     },
 }
 
+/// The section a stored harm line without one cites: harm itself.
+fn harm_rule() -> String {
+    "8.4.9e".to_string()
+}
+
 impl CombatLine {
     /// The section of the rules of record (release 3.1) this line applies,
     /// e.g. "8.4.9k": the GM's history cites it after every line, so a
@@ -251,7 +261,7 @@ impl CombatLine {
             CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
             CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
             CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
-            CombatLine::Harm { .. } => "8.4.9e",
+            CombatLine::Harm { rule, .. } => rule,
             CombatLine::ArmorDamaged { .. } => "8.4.9k",
             CombatLine::ArmorReturned { .. } => "8.4.9k.3",
             CombatLine::ArmorShattered { .. } => "8.4.9k.4",
@@ -464,6 +474,7 @@ impl fmt::Display for CombatLine {
                 attacker,
                 target,
                 result,
+                ..
             } => write!(f, "{} on {}: {result}", named(attacker), named(target)),
             CombatLine::ArmorDamaged {
                 character,
