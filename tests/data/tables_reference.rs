@@ -9,9 +9,9 @@ use realmgm::magic_realm::tables::commerce::CommerceTable;
 use realmgm::magic_realm::tables::hide::{Hide, HideResult};
 use realmgm::magic_realm::tables::magic::{Curse, PowerOfThePit, Transform, Wish};
 use realmgm::magic_realm::tables::meeting::MeetingTable;
-use realmgm::magic_realm::tables::missile::{Missile, RevisedMissile};
+use realmgm::magic_realm::tables::missile::Missile;
 use realmgm::magic_realm::tables::optional_combat::{
-    Fumble, FumbleResult, OptionalMissile, OptionalMissileResult, Stumble, StumbleResult,
+    Fumble, FumbleResult, OptionalMissile, Stumble, StumbleResult,
 };
 use realmgm::magic_realm::tables::search::{Locate, Loot, MagicSight, Peer, ReadRunes};
 use realmgm::magic_realm::tables::twt::{CryptOfTheKnight, EnchantedMeadow, ToadstoolCircle};
@@ -363,38 +363,13 @@ fn combat_tables_and_hide_match_realmspeak() {
         let (low, high) = key_range(key);
         for row in low.max(-2)..=high.min(8) {
             let row = i8::try_from(row).unwrap();
-            let ours = i64::from(RevisedMissile.outcome(row).levels);
-            assert_eq!(Some(ours), levels.as_i64(), "revised row {row}");
+            let ours = i64::from(OptionalMissile.outcome(row).levels);
+            assert_eq!(Some(ours), levels.as_i64(), "optional missile row {row}");
         }
     }
 
-    for (key, effect) in combat["missile_optional_OptionalMissileTable"]["by_r"]
-        .as_object()
-        .unwrap()
-    {
-        let (low, high) = key_range(key);
-        for row in low.max(1)..=high.min(10) {
-            let row = i8::try_from(row).unwrap();
-            let ours = OptionalMissile.outcome(row);
-            match (effect.as_i64(), effect.as_str()) {
-                (Some(levels), _) => {
-                    assert_eq!(
-                        ours,
-                        OptionalMissileResult::Harm(i8::try_from(levels).unwrap())
-                    )
-                }
-                (None, Some(text)) if text.starts_with("wound") => {
-                    assert_eq!(ours, OptionalMissileResult::Wound)
-                }
-                // Ruling: row 10 is Negligible as printed; RealmSpeak's code
-                // applies nothing there (TABLES.md §4.2 [uncertain]).
-                (None, Some(text)) if text.starts_with("no change") => {
-                    assert_eq!(ours, OptionalMissileResult::Negligible)
-                }
-                other => panic!("unmapped optional missile {key}: {other:?}"),
-            }
-        }
-    }
+    // 3.1 10.D.3 prints only the corrected table checked above: RealmSpeak's
+    // older "OptionalMissileTable" (1-7, wound, negligible) is retired.
 
     for (key, effect) in combat["fumble_optional"]["by_r"].as_object().unwrap() {
         let (low, high) = key_range(key);

@@ -130,18 +130,20 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "optional_missile_table",
-        summary: "A missile hit rolls on the 1-10 optional Missile table instead of the \
+        summary: "A missile hit rolls on the corrected Optional Missile Table (rows -2 or \
+                  less to 8 or more, with the attack-time modifiers) instead of the \
                   standard one",
-        source: "2nd-edition optional combat rule 5.4",
+        source: "3.1 10.D.3.4 and its Optional Missile Table (Hamblen's correction)",
         status: Built,
-        excludes: &["revised_missile_table"],
+        excludes: &[],
     },
     RuleToggle {
         name: "revised_missile_table",
-        summary: "A missile hit uses the designer's corrected missile table",
-        source: "the 2nd-edition optional combat rules (revised missile table after §5.5)",
+        summary: "The former name of optional_missile_table (the same corrected table), \
+                  kept so campaigns that name it still load",
+        source: "3.1 10.D.3.4 (the 2nd edition's revised missile table is the table 3.1 prints)",
         status: Built,
-        excludes: &["optional_missile_table"],
+        excludes: &[],
     },
     RuleToggle {
         name: "penetrating_armor",
@@ -311,11 +313,11 @@ mod tests {
         }
     }
 
+    /// 3.1 10.D.3 prints one Optional Missile Table: the old toggle name
+    /// still loads, alone or beside the new one.
     #[test]
-    fn the_two_missile_tables_cannot_both_be_on() {
-        let err =
-            Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).unwrap_err();
-        assert!(err.to_string().contains("cannot both be on"), "{err}");
+    fn revised_missile_table_still_loads_as_the_optional_missile_table() {
         assert!(Rules::new(["revised_missile_table", "fumble", "stumble"], TOGGLES).is_ok());
+        assert!(Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).is_ok());
     }
 }

@@ -577,6 +577,29 @@ fn drinks(
 }
 
 /// Carry the battle's results into the game state.
+/// A destroyed ordinary armour counter reappears intact in its natives'
+/// box on the Setup Card, the garrison dwelling's holdings (3.1 8.4.9k.3);
+/// treasure armour has left the game (8.4.9k.4).
+fn regenerate_armor(
+    data: &crate::data::GameData,
+    holdings: &mut BTreeMap<String, Vec<crate::state::Item>>,
+    armor: &str,
+) {
+    let Some(group) = crate::combat::harm::regenerates_with(data, armor) else {
+        return;
+    };
+    let Some(garrison) = data.setup_card.garrison.iter().find(|g| g.group == group) else {
+        return;
+    };
+    holdings
+        .entry(garrison.dwelling.label().to_string())
+        .or_default()
+        .push(crate::state::Item {
+            kind: ItemKind::Armor,
+            name: armor.to_string(),
+        });
+}
+
 fn write_back(
     day: &mut Day<'_>,
     clearing: &ClearingId,
@@ -617,6 +640,7 @@ fn write_back(
         c.notoriety = hero.notoriety;
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
+        c.magic.next_fight_tremendous = hero.wish_strength;
         if !hero.dead {
             crate::combat::activation::write_back(c, &hero.kit);
         }
@@ -632,6 +656,7 @@ fn write_back(
                     c.armor.retain(|a| a != &piece.name);
                     c.belongings.retain(|b| b.item.name != piece.name);
                     c.damaged_armor.retain(|a| a != &piece.name);
+                    regenerate_armor(day.data, &mut day.state.holdings, &piece.name);
                 } else if piece.damaged && !c.damaged_armor.contains(&piece.name) {
                     c.damaged_armor.push(piece.name.clone());
                 }
@@ -724,5 +749,44 @@ fn write_back(
             .entry(group.clone())
             .or_default()
             .push(item.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use crate::state::{Item, ItemKind};
+
+    /// 3.1 8.4.9k.3–4: a destroyed ordinary armour counter reappears intact
+    /// in its natives' box (helmets and shields the Soldiers' at the House,
+    /// breastplates the Guard's, suits the Order's at the Chapel); treasure
+    /// armour goes nowhere.
+    #[test]
+    fn destroyed_armour_goes_back_to_its_natives_box_3_1_8_4_9k() {
+        let data = crate::data::get().expect("the data loads");
+        let mut holdings = BTreeMap::new();
+        for armor in [
+            "Helmet 2",
+            "Shield 1",
+            "Breastplate 3",
+            "Armor 1",
+            "Gold Helmet",
+        ] {
+            super::regenerate_armor(data, &mut holdings, armor);
+        }
+        let at = |holder: &str| -> Vec<String> {
+            holdings
+                .get(holder)
+                .map(|items: &Vec<Item>| {
+                    assert!(items.iter().all(|i| i.kind == ItemKind::Armor));
+                    items.iter().map(|i| i.name.clone()).collect()
+                })
+                .unwrap_or_default()
+        };
+        assert_eq!(at("House"), ["Helmet 2", "Shield 1"]);
+        assert_eq!(at("Guard House"), ["Breastplate 3"]);
+        assert_eq!(at("Chapel"), ["Armor 1"]);
+        assert_eq!(holdings.len(), 3);
     }
 }

@@ -9,7 +9,7 @@ use super::hide::Hide;
 use super::magic::{Curse, PowerOfThePit, Transform, Wish};
 use super::meeting::{self, MeetingRequest, MeetingRules, MeetingUse};
 use super::melee::{ChangeTactics, RepositionTable};
-use super::missile::{Missile, RevisedMissile};
+use super::missile::Missile;
 use super::monster_roll::MonsterRoll;
 use super::optional_combat::{Fumble, OptionalMissile, Stumble};
 use super::search::{Locate, Loot, MagicSight, Peer, ReadRunes};
@@ -35,7 +35,6 @@ pub enum TableId {
     CryptOfTheKnight,
     EnchantedMeadow,
     Missile,
-    RevisedMissile,
     OptionalMissile,
     Fumble,
     Stumble,
@@ -52,7 +51,7 @@ pub enum TableId {
 }
 
 impl TableId {
-    pub const ALL: [TableId; 26] = [
+    pub const ALL: [TableId; 25] = [
         TableId::Hide,
         TableId::Meeting,
         TableId::Commerce,
@@ -65,7 +64,6 @@ impl TableId {
         TableId::CryptOfTheKnight,
         TableId::EnchantedMeadow,
         TableId::Missile,
-        TableId::RevisedMissile,
         TableId::OptionalMissile,
         TableId::Fumble,
         TableId::Stumble,
@@ -96,7 +94,6 @@ impl TableId {
             TableId::CryptOfTheKnight => "crypt-of-the-knight",
             TableId::EnchantedMeadow => "enchanted-meadow",
             TableId::Missile => "missile",
-            TableId::RevisedMissile => "revised-missile",
             TableId::OptionalMissile => "optional-missile",
             TableId::Fumble => "fumble",
             TableId::Stumble => "stumble",
@@ -170,7 +167,6 @@ pub fn show(id: TableId) -> String {
         TableId::CryptOfTheKnight => render(&CryptOfTheKnight),
         TableId::EnchantedMeadow => render(&EnchantedMeadow),
         TableId::Missile => render(&Missile),
-        TableId::RevisedMissile => render(&RevisedMissile),
         TableId::OptionalMissile => render(&OptionalMissile),
         TableId::Fumble => render(&Fumble),
         TableId::Stumble => render(&Stumble),
@@ -316,7 +312,6 @@ pub fn roll(
         }
         TableId::EnchantedMeadow => one(roll_on(&EnchantedMeadow, dice, purpose, mods).describe()),
         TableId::Missile => one(roll_on(&Missile, dice, purpose, mods).describe()),
-        TableId::RevisedMissile => one(roll_on(&RevisedMissile, dice, purpose, mods).describe()),
         TableId::OptionalMissile => one(roll_on(&OptionalMissile, dice, purpose, mods).describe()),
         TableId::Fumble => one(roll_on(&Fumble, dice, purpose, mods).describe()),
         TableId::Stumble => one(roll_on(&Stumble, dice, purpose, mods).describe()),
@@ -361,8 +356,8 @@ mod tests {
             let text = show(id);
             assert!(text.lines().count() >= 6, "{id}: {text}");
         }
-        assert!(show(TableId::RevisedMissile).contains("-2 or less"));
-        assert!(show(TableId::RevisedMissile).contains("8 or more"));
+        assert!(show(TableId::OptionalMissile).contains("-2 or less"));
+        assert!(show(TableId::OptionalMissile).contains("8 or more"));
         assert!(show(TableId::Meeting).contains("ally:"));
         let weather = show(TableId::Weather);
         assert!(weather.contains("  6: clear\n"), "{weather}");

@@ -1,8 +1,8 @@
-//! The Missile table (`tables/missile.rs`; play summary III "Harm" 9a) rolled for
-//! every missile, thrown or attack-spell hit, and Hamblen's revised missile
-//! table (`tables/missile.rs`; 2nd-edition optional combat rules "revised missile table"). Both change
-//! the harm by whole levels; harm pushed above Tremendous ignores armour,
-//! which the combat engine decides.
+//! The Missile table (3.1 8.4.9g and its Missile Table) rolled for every
+//! missile, thrown or attack-spell hit without the optional combat rules
+//! (the optional one is in `optional_combat.rs`). It changes the harm by
+//! whole levels; missile harm pushed above Tremendous ignores armour
+//! (8.4.9j.2), which the combat engine decides.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -52,37 +52,6 @@ impl DieTable for Missile {
     }
 }
 
-/// The revised missile table. Its rows run from "−2 or less" to "8 or
-/// more", so clamping into −2..8 reads the open-ended rows exactly.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RevisedMissile;
-
-impl DieTable for RevisedMissile {
-    type Outcome = HarmChange;
-
-    fn rule(&self) -> &'static str {
-        "10.D.3.4"
-    }
-    fn name(&self) -> Cow<'static, str> {
-        "Revised missile".into()
-    }
-    fn rows(&self) -> std::ops::RangeInclusive<i8> {
-        -2..=8
-    }
-    fn outcome(&self, row: i8) -> HarmChange {
-        let levels = match row {
-            ..=-2 => 3,
-            -1 => 2,
-            0..=1 => 1,
-            2..=4 => 0,
-            5..=6 => -1,
-            7 => -2,
-            _ => -3,
-        };
-        HarmChange { levels }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_dice::{PURPOSE, forced};
@@ -105,22 +74,5 @@ mod tests {
     fn aim_lowers_the_roll_and_clamps_at_row_one() {
         assert_eq!(levels(&Missile, 1, -1), 2);
         assert_eq!(levels(&Missile, 4, -1), 0);
-    }
-
-    #[test]
-    fn revised_missile_rows_without_clamping_to_one() {
-        assert_eq!(levels(&RevisedMissile, 1, -4), 3);
-        assert_eq!(levels(&RevisedMissile, 1, -3), 3);
-        assert_eq!(levels(&RevisedMissile, 1, -2), 2);
-        assert_eq!(levels(&RevisedMissile, 1, -1), 1);
-        assert_eq!(levels(&RevisedMissile, 1, 0), 1);
-        for die in 2..=4 {
-            assert_eq!(levels(&RevisedMissile, die, 0), 0);
-        }
-        assert_eq!(levels(&RevisedMissile, 5, 0), -1);
-        assert_eq!(levels(&RevisedMissile, 6, 0), -1);
-        assert_eq!(levels(&RevisedMissile, 6, 1), -2);
-        assert_eq!(levels(&RevisedMissile, 6, 2), -3);
-        assert_eq!(levels(&RevisedMissile, 6, 7), -3);
     }
 }

@@ -1,13 +1,12 @@
-//! The optional combat tables of the 2nd-edition Optional Combat rules
-//! (2nd-edition optional combat rules rules 5.1 and 5.4, "Explanation of the optional combat
-//! tables"; `tables/optional_combat.rs`): the optional Missile table, Fumble (striking
-//! attacks that hit) and Stumble (running away or picking up with a MOVE
-//! chit, Boots or horse). Adjusted rolls run from 1 to 10: lower is 1,
-//! higher is 10.
+//! The optional combat tables as 3.1 10.D.3 prints them: Stumble (running
+//! away or picking up with a MOVE chit, Boots or horse, 10.D.3.1), Fumble
+//! (striking attacks that hit) and the Optional Missile table (Hamblen's
+//! corrected one; 10.D.3.4). Fumble and Stumble read adjusted rolls from 1
+//! to 10: lower is 1, higher is 10.
 //!
-//! The time-based modifiers of rules 5.1.1 and 5.4.1–5.4.4 are built by
-//! [`stumble_modifiers`] and [`attack_time_modifiers`], each part named, to
-//! be merged with the roller's own modifiers.
+//! The time-based modifiers of 10.D.3.1.1 and 10.D.3.4.1–10.D.3.4.4 are
+//! built by [`stumble_modifiers`] and [`attack_time_modifiers`], each part
+//! named, to be merged with the roller's own modifiers.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -15,44 +14,21 @@ use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 
-use super::missile::write_levels;
+use super::missile::{HarmChange, write_levels};
 use super::{DieTable, Modifiers};
 
 const OPTIONAL_ROWS: RangeInclusive<i8> = 1..=10;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum OptionalMissileResult {
-    /// Raise (positive) or lower the harm by this many levels.
-    Harm(i8),
-    /// One wound if the hit reaches a character without armour; no effect
-    /// on armour or denizens.
-    Wound,
-    /// Negligible harm, but it still counts as a hit.
-    Negligible,
-}
-
-impl fmt::Display for OptionalMissileResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionalMissileResult::Harm(levels) => write_levels(f, *levels),
-            OptionalMissileResult::Wound => {
-                f.write_str("wound: one wound to an unarmoured character, else no effect")
-            }
-            OptionalMissileResult::Negligible => {
-                f.write_str("negligible harm, but it counts as a hit")
-            }
-        }
-    }
-}
-
-/// The optional Missile table, used instead of the standard one.
-/// Ruling: row 10 is Negligible as printed (RealmSpeak applies nothing;
-/// `tables/optional_combat.rs` marks it [uncertain]).
+/// The Optional Missile table 3.1 10.D.3 prints (Hamblen's correction of
+/// the 2nd edition's; the older 1–7/wound table is not in 3.1 and is
+/// retired). Ruling: its rows run from "−2 or less" to "8 or more", so it
+/// is read clamped into −2..8, not into the 1–10 the tables' explanation
+/// names (that would leave its first three rows unreachable).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OptionalMissile;
 
 impl DieTable for OptionalMissile {
-    type Outcome = OptionalMissileResult;
+    type Outcome = HarmChange;
 
     fn rule(&self) -> &'static str {
         "10.D.3.4"
@@ -61,14 +37,19 @@ impl DieTable for OptionalMissile {
         "Optional missile".into()
     }
     fn rows(&self) -> RangeInclusive<i8> {
-        OPTIONAL_ROWS
+        -2..=8
     }
-    fn outcome(&self, row: i8) -> OptionalMissileResult {
-        match row {
-            ..=7 => OptionalMissileResult::Harm(4 - row.max(1)),
-            8..=9 => OptionalMissileResult::Wound,
-            _ => OptionalMissileResult::Negligible,
-        }
+    fn outcome(&self, row: i8) -> HarmChange {
+        let levels = match row {
+            ..=-2 => 3,
+            -1 => 2,
+            0..=1 => 1,
+            2..=4 => 0,
+            5..=6 => -1,
+            7 => -2,
+            _ => -3,
+        };
+        HarmChange { levels }
     }
 }
 
@@ -88,8 +69,9 @@ impl fmt::Display for FumbleResult {
     }
 }
 
-/// The Fumble table, for striking attacks that hit (not magic, not a red
-/// side's attack).
+/// The Fumble table (3.1 10.D.3.4), for striking attacks that hit (not
+/// magic, not a red side's attack); row 10 is Negligible harm that still
+/// counts as a hit.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fumble;
 
@@ -161,9 +143,9 @@ fn small(value: i32) -> i8 {
     i8::try_from(value.clamp(i32::from(i8::MIN), i32::from(i8::MAX))).unwrap_or(0)
 }
 
-/// Stumble modifiers (rule 5.1.1): + the number of attackers on his sheet,
+/// Stumble modifiers (3.1 10.D.3.1.1): + the number of attackers on his sheet,
 /// − his time advantage over the fastest attacker (their move time minus
-/// his). When flying, pass only the flying attackers (5.1.3).
+/// his). When flying, pass only the flying attackers (10.D.3.1.3).
 pub fn stumble_modifiers(own_move_time: u8, attacker_move_times: &[u8]) -> Modifiers {
     let mut mods = Modifiers::none();
     let count = attacker_move_times.len();
@@ -184,29 +166,28 @@ pub fn stumble_modifiers(own_move_time: u8, attacker_move_times: &[u8]) -> Modif
 }
 
 /// One maneuver an attack was resolved against: the target's own, or his
-/// horse's (rule 5.4.2 counts both).
+/// horse's (3.1 10.D.3.4.2 counts both).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManeuverFaced {
     /// The maneuver's move time; `None` when the target played no maneuver,
-    /// which counts as a move time of 8 (rule 5.4.4).
+    /// which counts as a move time of 8 (3.1 10.D.3.4.4).
     pub move_time: Option<u8>,
     /// Did the attack's direction intercept this maneuver?
     pub intercepted: bool,
 }
 
 impl ManeuverFaced {
-    /// A target who played no maneuver. Ruling: with no direction to miss,
-    /// no +4 applies.
+    /// A target who played no maneuver: no +4 applies (3.1 10.D.3.4.4).
     pub const NONE_PLAYED: ManeuverFaced = ManeuverFaced {
         move_time: None,
         intercepted: true,
     };
 }
 
-/// The move time a missing maneuver counts as (rule 5.4.4).
+/// The move time a missing maneuver counts as (3.1 10.D.3.4.4).
 pub const NO_MANEUVER_TIME: u8 = 8;
 
-/// Fumble and optional-missile modifiers (rules 5.4.1–5.4.4): for each
+/// Fumble and optional-missile modifiers (3.1 10.D.3.4.1–10.D.3.4.4): for each
 /// maneuver, − the attack's time advantage (maneuver time minus attack
 /// time), and +4 when the attack did not intercept it. No maneuvers at all
 /// counts as [`ManeuverFaced::NONE_PLAYED`].
@@ -259,29 +240,37 @@ mod tests {
         outcome(table, die, &Modifiers::none().with("test", extra)).1
     }
 
+    /// 3.1 10.D.3's Optional Missile Table, row by row from "−2 or less"
+    /// to "8 or more".
     #[test]
-    fn optional_missile_rows() {
-        use OptionalMissileResult::*;
-        let got: Vec<_> = (1..=10).map(|r| at_row(&OptionalMissile, r)).collect();
-        assert_eq!(
-            got,
-            vec![
-                Harm(3),
-                Harm(2),
-                Harm(1),
-                Harm(0),
-                Harm(-1),
-                Harm(-2),
-                Harm(-3),
-                Wound,
-                Wound,
-                Negligible
-            ]
-        );
+    fn optional_missile_rows_are_the_corrected_table_of_3_1_10_d_3() {
+        let level = |die: u8, modifier: i8| {
+            outcome(
+                &OptionalMissile,
+                die,
+                &Modifiers::none().with("test", modifier),
+            )
+            .1
+            .levels
+        };
+        assert_eq!(level(1, -4), 3);
+        assert_eq!(level(1, -3), 3);
+        assert_eq!(level(1, -2), 2);
+        assert_eq!(level(1, -1), 1);
+        assert_eq!(level(1, 0), 1);
+        for die in 2..=4 {
+            assert_eq!(level(die, 0), 0);
+        }
+        assert_eq!(level(5, 0), -1);
+        assert_eq!(level(6, 0), -1);
+        assert_eq!(level(6, 1), -2);
+        assert_eq!(level(6, 2), -3);
+        assert_eq!(level(6, 7), -3);
     }
 
+    /// 3.1 10.D.3's Fumble table, its row 10 included (Negligible).
     #[test]
-    fn fumble_rows() {
+    fn fumble_rows_of_3_1_10_d_3() {
         use FumbleResult::*;
         let got: Vec<_> = (1..=10).map(|r| at_row(&Fumble, r)).collect();
         assert_eq!(
@@ -312,11 +301,11 @@ mod tests {
     }
 
     #[test]
-    fn optional_tables_clamp_to_one_and_ten() {
+    fn fumble_clamps_to_one_and_ten() {
         let (row, result) = outcome(&Fumble, 6, &Modifiers::none().with("x", 9));
         assert_eq!((row, result), (10, FumbleResult::Negligible));
-        let (row, result) = outcome(&OptionalMissile, 2, &Modifiers::none().with("x", -5));
-        assert_eq!((row, result), (1, OptionalMissileResult::Harm(3)));
+        let (row, result) = outcome(&Fumble, 2, &Modifiers::none().with("x", -5));
+        assert_eq!((row, result), (1, FumbleResult::Harm(2)));
     }
 
     #[test]
@@ -349,7 +338,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_002_horse_and_rider_example() {
+    fn horse_and_rider_example_of_3_1_10_d_3_4_2_nets_minus_one() {
         let horse = |intercepted| ManeuverFaced {
             move_time: Some(5),
             intercepted,

@@ -34,8 +34,9 @@ pub const MAX_ROUNDS: u32 = 60;
 pub struct CombatRules {
     pub stumble: bool,
     pub fumble: bool,
+    /// The corrected Optional Missile Table of 3.1 10.D.3; a campaign that
+    /// still names it `revised_missile_table` gets the same table.
     pub optional_missile_table: bool,
-    pub revised_missile_table: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
     /// 2nd-edition optional combat rule 5.2–5.3 (`riding.rs`).
@@ -57,8 +58,8 @@ impl CombatRules {
         CombatRules {
             stumble: rules.is_on("stumble"),
             fumble: rules.is_on("fumble"),
-            optional_missile_table: rules.is_on("optional_missile_table"),
-            revised_missile_table: rules.is_on("revised_missile_table"),
+            optional_missile_table: rules.is_on("optional_missile_table")
+                || rules.is_on("revised_missile_table"),
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
             riding_horses: rules.is_on("riding_horses"),

@@ -1,7 +1,7 @@
 //! Participants built from the game data: a character from his state
 //! (chits, weapon, worn armour, active horse, what he carries), a monster
-//! or native counter from its id and side (play summary III; the components'
-//! stats from `data/`).
+//! or native counter from its id and side (3.1 section 8; the components'
+//! stats from `data/`, the armoured ones those of 8.4.9e.4–5).
 
 use crate::data::characters::{ActionChit, Advantage, Character};
 use crate::data::natives::find_member;
@@ -206,6 +206,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         abandoned: Vec::new(),
         kit: super::activation::kit(data, c.belongings.iter().map(|b| (&b.item, b.active)))?,
         immune_to: super::protection::immune_to(card),
+        wish_strength: c.magic.next_fight_tremendous,
     })
 }
 
@@ -275,10 +276,75 @@ pub fn denizen(
             .map(|h| {
                 horse(data, h).map(|horse| super::native_horses::NativeHorse {
                     horse,
-                    galloping: employer.is_some(),
+                    galloping: false,
                 })
             })
             .transpose()?,
         sees_hidden: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::data::horses::HorseKind;
+    use crate::state::CounterSide;
+    use crate::test_support::data;
+
+    /// 3.1 8.4.9e.4–5 and 8.4.5k.3: the armoured denizens are the Dragons,
+    /// Trolls and Serpents (the Viper among them), the Knights, Great
+    /// Swordsmen, Pikemen, Short Swordsmen and Crossbowmen (3.1's Native
+    /// Combat Statistics name each counter's type), and every warhorse.
+    #[test]
+    fn armoured_denizens_are_those_of_3_1_8_4_9e() {
+        let armoured_natives = [
+            "Company HQ",
+            "Company 1",
+            "Company 2",
+            "Company 3",
+            "Company 4",
+            "Company 5",
+            "Company 6",
+            "Guard HQ",
+            "Guard 1",
+            "Guard 2",
+            "Order HQ",
+            "Order 1",
+            "Order 2",
+            "Order 3",
+            "Patrol HQ",
+            "Patrol 1",
+            "Patrol 2",
+            "Rogue 3",
+            "Soldier HQ",
+            "Soldier 1",
+            "Soldier 2",
+            "Soldier 3",
+        ];
+        let mut seen = Vec::new();
+        for group in &data().natives {
+            for member in &group.members {
+                let id = format!("{} {}", group.member_name, member.rank);
+                let den = super::denizen(data(), &id, CounterSide::Light, None).expect("a native");
+                assert_eq!(den.armored, armoured_natives.contains(&id.as_str()), "{id}");
+                seen.push(id);
+            }
+        }
+        for id in armoured_natives {
+            assert!(seen.iter().any(|s| s == id), "{id} is not a native");
+        }
+        for monster in &data().monsters {
+            let armoured = ["Dragon", "Troll", "Serpent", "Viper"]
+                .iter()
+                .any(|kind| monster.name.ends_with(kind));
+            assert_eq!(monster.armored, armoured, "{}", monster.name);
+        }
+        for horse in &data().horses {
+            assert_eq!(
+                horse.armored,
+                horse.kind == HorseKind::Warhorse,
+                "{}",
+                horse.name
+            );
+        }
+    }
 }

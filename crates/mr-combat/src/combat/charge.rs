@@ -105,7 +105,10 @@ pub fn charge(battle: &mut Battle, who: FighterId, target: &str, with: &str) {
     else {
         return;
     };
-    if label != "horse" {
+    if label == "horse" {
+        // A charge plays the horse galloping side up (its move time).
+        battle.plays.galloped.insert(who);
+    } else {
         let effort = battle
             .hero(who)
             .and_then(|h| h.playable_chits().find(|c| c.label == label))

@@ -130,6 +130,9 @@ pub struct MeleePlay {
     /// With riding horses: he attacks his target's horse, not the rider.
     #[serde(default)]
     pub at_horse: bool,
+    /// The side his horse maneuvers on; unsaid, galloping when it may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gait: Option<super::model::Gait>,
 }
 
 /// Which chits take his fatigue and wounds.

@@ -1,8 +1,17 @@
-//! The Fatigue step (play summary III.C): a character who played two effort
-//! stars this round fatigues a one-star chit of that kind (or a two-star
-//! chit, taking a fatigued one-star chit back as change); then each wound
-//! takes an active chit, then a fatigued one; with none left to wound he
-//! dies.
+//! The Fatigue step (3.1 8.5): a character who played two or more effort
+//! asterisks of Fight and Move chits this round fatigues one asterisk less
+//! than he played (8.5.1), of the kinds he played, naming the chit; a
+//! two-asterisk chit may make change. MAGIC and colour chits never count
+//! (8.5.2: they fatigue when their spell ends or when used). Each wound
+//! takes a chit (8.5.3, 4.2.5a): first one in play that is neither
+//! enchanted to a colour nor committed to a spell, then an enchanted
+//! colour chit, fatigued chits only when none is left in play; committed
+//! chits never. He dies when every chit is wounded or committed (4.2.5b,
+//! 9.1.1b) — the moment the last one is wounded, not one wound later.
+//!
+//! Ruling: the engine's effort limit is two asterisks (no Potion or Girtle
+//! of Energy, 8.5.1c, is built), so the count "asterisks played − 1" is
+//! always one chit's worth; the step asks for that one chit.
 
 use std::collections::BTreeMap;
 
@@ -56,38 +65,70 @@ fn cheapest_first(chit: &HeroChit) -> (u8, std::cmp::Reverse<u8>) {
     (chit.chit.effort, std::cmp::Reverse(chit.chit.time))
 }
 
-/// Chits that may take wounds now, by label: active ones (less one copy
-/// of the chit that takes the fatigue), slowest first, then fatigued ones.
-/// Labels are borrowed: the explicit-answer check runs this every round.
-fn wound_pools<'a>(
-    battle: &'a Battle,
-    who: FighterId,
-    skip: Option<&str>,
-) -> (Vec<&'a str>, Vec<&'a str>) {
-    let Some(hero) = battle.hero(who) else {
-        return (Vec::new(), Vec::new());
+/// What a chit's magic makes of it for wounds (4.2.5a), by its index in
+/// [`super::model::Hero::chits`]: enchanted to a colour, committed to a
+/// spell in effect. A battle without magic has neither.
+fn magic_marks(battle: &Battle, who: FighterId, index: usize) -> (bool, bool) {
+    let Some(magic) = battle.magic.as_ref() else {
+        return (false, false);
     };
-    let mut active: Vec<_> = hero.chits.iter().filter(|c| c.is_active()).collect();
-    active.sort_by_key(|c| (std::cmp::Reverse(c.chit.time), c.chit.effort));
-    let mut active: Vec<&str> = active.into_iter().map(|c| c.label.as_str()).collect();
-    if let Some(skip) = skip
-        && let Some(i) = active.iter().position(|c| same_chit(c, skip))
-    {
-        active.remove(i);
+    let Some(&seat) = magic.seats.get(&who) else {
+        return (false, false);
+    };
+    let enchanted = magic
+        .state
+        .characters
+        .get(seat)
+        .and_then(|c| c.chits.get(index))
+        .is_some_and(|c| c.enchanted);
+    let committed = crate::magic::enchant::tied_up(&magic.state, seat, index);
+    (enchanted, committed)
+}
+
+/// Which of the three wound pools of 3.1 4.2.5a a chit is in: 0 free in
+/// play (neither enchanted nor committed), 1 an enchanted colour chit, 2
+/// fatigued; `None` when it cannot be wounded (wounded, or committed).
+fn wound_pool(battle: &Battle, who: FighterId, index: usize, chit: &HeroChit) -> Option<usize> {
+    let (colour, committed) = magic_marks(battle, who, index);
+    match chit.condition {
+        _ if committed => None,
+        ChitCondition::Active if colour => Some(1),
+        ChitCondition::Active => Some(0),
+        ChitCondition::Fatigued => Some(2),
+        ChitCondition::Wounded => None,
     }
-    let tired = hero
-        .chits
-        .iter()
-        .filter(|c| c.condition == ChitCondition::Fatigued)
-        .map(|c| c.label.as_str())
-        .collect();
-    (active, tired)
+}
+
+/// Chits that may take wounds now, by label, pool by pool
+/// ([`wound_pool`]); free ones slowest first, less one copy of the chit
+/// that takes the fatigue. Labels are borrowed: the explicit-answer check
+/// runs this every round.
+fn wound_pools<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> [Vec<&'a str>; 3] {
+    let Some(hero) = battle.hero(who) else {
+        return Default::default();
+    };
+    let mut pools: [Vec<&HeroChit>; 3] = Default::default();
+    for (index, chit) in hero.chits.iter().enumerate() {
+        if let Some(pool) = wound_pool(battle, who, index, chit) {
+            pools[pool].push(chit);
+        }
+    }
+    pools[0].sort_by_key(|c| (std::cmp::Reverse(c.chit.time), c.chit.effort));
+    let mut labels = pools.map(|list| {
+        list.into_iter()
+            .map(|c| c.label.as_str())
+            .collect::<Vec<_>>()
+    });
+    if let Some(skip) = skip
+        && let Some(i) = labels[0].iter().position(|c| same_chit(c, skip))
+    {
+        labels[0].remove(i);
+    }
+    labels
 }
 
 fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> Vec<&'a str> {
-    let (mut active, tired) = wound_pools(battle, who, skip);
-    active.extend(tired);
-    active
+    wound_pools(battle, who, skip).concat()
 }
 
 /// The choice a player would not regret: fatigue a one-star chit, wound
@@ -154,33 +195,35 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
         // No wound owed and none named: the usual round, checked at once.
         return Ok(());
     }
-    let (mut active, mut tired) = wound_pools(battle, who, play.fatigue.as_deref());
-    let candidates: Vec<&str> = active.iter().chain(&tired).copied().collect();
+    let mut pools = wound_pools(battle, who, play.fatigue.as_deref());
+    let candidates: Vec<&str> = pools.concat();
     let needed = owed.min(candidates.len());
     if play.wounds.len() != needed {
         return Err(format!("{needed} chits must be wounded, not {}", play.wounds.len()).into());
     }
-    // Each wound takes an active copy of its chit, else a fatigued one;
-    // fatigued chits only once no active chit is left.
-    let mut took_tired = false;
+    // Each wound takes a copy of its chit from the first pool that has one;
+    // a later pool only once the earlier ones are empty (4.2.5a).
+    let mut latest = 0;
     for chit in &play.wounds {
-        if let Some(i) = active.iter().position(|c| same_chit(c, chit)) {
-            active.remove(i);
-        } else if let Some(i) = tired.iter().position(|c| same_chit(c, chit)) {
-            tired.remove(i);
-            took_tired = true;
-        } else {
+        let Some((pool, i)) = pools
+            .iter()
+            .enumerate()
+            .find_map(|(p, list)| list.iter().position(|c| same_chit(c, chit)).map(|i| (p, i)))
+        else {
             return Err(format!(
                 "{chit} cannot be wounded; choose among: {}",
                 candidates.join(", ")
             )
             .into());
-        }
+        };
+        pools[pool].remove(i);
+        latest = latest.max(pool);
     }
-    if took_tired && !active.is_empty() {
+    if let Some(left) = pools[..latest].iter().find(|list| !list.is_empty()) {
         return Err(format!(
-            "wound active chits first ({} still active)",
-            active.join(", ")
+            "wound chits in play that are not enchanted first, then enchanted ones, fatigued \
+             ones last ({} still to take it)",
+            left.join(", ")
         )
         .into());
     }
@@ -206,20 +249,21 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
                 },
             );
         }
-        let owed = usize::from(battle.plays.wounds.get(&who).copied().unwrap_or(0));
         for chit in &play.wounds {
-            // Chits may share a label: take an active one, else a fatigued one.
-            if let Some(hero) = battle.hero_mut(who) {
-                let pick = [ChitCondition::Active, ChitCondition::Fatigued]
-                    .into_iter()
-                    .find_map(|want| {
-                        hero.chits
-                            .iter()
-                            .position(|c| c.condition == want && same_chit(&c.label, chit))
-                    });
-                if let Some(index) = pick {
-                    hero.chits[index].condition = ChitCondition::Wounded;
-                }
+            // Chits may share a label: take the copy in the earliest pool.
+            let pick = battle.hero(who).and_then(|h| {
+                h.chits
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| same_chit(&c.label, chit))
+                    .filter_map(|(i, c)| wound_pool(battle, who, i, c).map(|pool| (pool, i)))
+                    .min()
+                    .map(|(_, i)| i)
+            });
+            if let Some(index) = pick
+                && let Some(hero) = battle.hero_mut(who)
+            {
+                hero.chits[index].condition = ChitCondition::Wounded;
             }
             let seen = battle.seen_by(who);
             battle.say(
@@ -230,10 +274,22 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
                 },
             );
         }
-        if owed > play.wounds.len() {
+    }
+    for who in battle.characters_in_play() {
+        if all_chits_gone(battle, who) {
             die_of_wounds(battle, who);
         }
     }
+}
+
+/// Every chit of his wounded or committed to a spell: he dies (4.2.5b).
+fn all_chits_gone(battle: &Battle, who: FighterId) -> bool {
+    battle.hero(who).is_some_and(|h| {
+        !h.chits.is_empty()
+            && h.chits.iter().enumerate().all(|(i, c)| {
+                c.condition == ChitCondition::Wounded || magic_marks(battle, who, i).1
+            })
+    })
 }
 
 fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str) {
@@ -276,7 +332,88 @@ fn die_of_wounds(battle: &mut Battle, who: FighterId) {
         Seen::Clearing,
         CombatLine::Died {
             character: name,
-            reason: "no chit is left to take the wounds".into(),
+            reason: "every chit is wounded or committed to a spell".into(),
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::data::spells::Duration;
+    use crate::state::magic::{Aim, CastWith, SpellInEffect};
+    use crate::test_support::data;
+
+    use super::super::script;
+
+    /// The Wizard, everything wounded but FIGHT M3* and MAGIC IV4*, and
+    /// one dark-side wolf that undercuts him for one Light wound.
+    const ONE_WOUND: &str = r#"
+clearing = "CV4"
+day = 1
+[[character]]
+name = "Wizard"
+weapon = "none"
+armor = []
+wounded = ["MOVE M5", "MOVE M4*", "FIGHT L4", "MOVE M5", "FIGHT M5", "MAGIC II4*", "MOVE M5", "MAGIC II3*", "MAGIC III3*", "MAGIC IV3*"]
+tactics = "target nobody, maneuver charge"
+[[denizen]]
+id = "Wolf B 1"
+side = "dark"
+[dice]
+"combat/CV4/round1/reposition" = [[4]]
+"#;
+
+    /// Run the file after `mark` set up the Wizard's magic; the outcome
+    /// and the log.
+    fn run(mark: impl FnOnce(&mut crate::state::MrState)) -> (script::Outcome, Vec<String>) {
+        let mut battle = script::load(data(), "one_wound", ONE_WOUND).expect("the file loads");
+        let magic = battle.battle.magic.as_mut().expect("magic");
+        assert_eq!(magic.state.characters[0].chits[7].chit, "MAGIC IV4*");
+        mark(&mut magic.state);
+        let outcome = battle.run().expect("the battle runs");
+        (outcome, script::log_text(&battle.battle))
+    }
+
+    /// 3.1 4.2.5a.1–a.2: a wound takes a chit in play that is neither
+    /// enchanted nor committed before an enchanted colour chit, even the
+    /// faster one (the old order took the slowest active chit first: the
+    /// enchanted MAGIC IV4*). The second round's wound takes the
+    /// enchanted chit, his last, and he dies.
+    #[test]
+    fn wounds_take_free_chits_before_enchanted_ones_3_1_4_2_5a() {
+        let (outcome, log) = run(|state| state.characters[0].chits[7].enchanted = true);
+        let said = |line: &str| log.iter().any(|l| l == line);
+        assert!(said("round 1: the Wizard wounds FIGHT M3*"), "{log:#?}");
+        assert!(said("round 2: the Wizard wounds MAGIC IV4*"), "{log:#?}");
+        assert_eq!(outcome.dead, vec!["Wizard".to_string()]);
+    }
+
+    /// 3.1 4.2.5a.4 and b, 9.1.1b: a chit committed to a spell is never
+    /// wounded, and he dies the moment every chit is wounded or committed
+    /// (the old rule counted the committed chit as one left to wound).
+    #[test]
+    fn death_when_every_chit_is_wounded_or_committed_3_1_4_2_5b() {
+        let (outcome, log) = run(|state| {
+            state.magic.in_effect.push(SpellInEffect {
+                id: 1,
+                spell: "Elven Grace".into(),
+                caster: "Wizard".into(),
+                with: CastWith::Chit { index: 7 },
+                targets: vec![Aim::Character {
+                    name: "Wizard".into(),
+                }],
+                duration: Duration::Day,
+                cast_on: 1,
+                inert: false,
+                detail: None,
+            });
+        });
+        assert_eq!(outcome.dead, vec!["Wizard".to_string()]);
+        assert!(
+            log.iter()
+                .any(|l| l == "round 1: the Wizard wounds FIGHT M3*"),
+            "{log:#?}"
+        );
+        assert_eq!(outcome.rounds, 1);
+    }
 }

@@ -1,19 +1,25 @@
-//! Harm (play summary III.B.9): the level of a hit from its harm letter, one
-//! level per sharpness star (less one star for armour), one more for a
-//! striking weapon played with a heavier FIGHT chit; the Missile table for
-//! missiles (or the optional or revised table, 2nd-edition optional combat rule 5.4), the Fumble
-//! table for striking hits (2nd-edition optional combat rule 5.4); kills against vulnerability,
-//! wounds, armour damaged or destroyed, Penetrating Armor (2nd-edition optional combat rule 5.5);
-//! horses taking the hits of their riders; Tremendous monsters turning red
-//! side up when they hit and killing outright when they hit red side up.
+//! Harm (3.1 8.4.9): the level of a hit is its harm letter plus a level per
+//! sharpness star (less one star for armour, 8.4.9e), one more for a
+//! striking weapon played with a heavier Fight chit (8.4.9f); the Missile
+//! table for missiles (8.4.9g) or, with the optional combat rules, the
+//! Optional Missile table and the Fumble table (10.D.3.4); kills against
+//! vulnerability, wounds, armour damaged or destroyed (8.4.9h–n),
+//! Penetrating Armor (10.D.3.5); horses taking the hits of their riders
+//! (8.4.9i–j); attacks of one instant striking what stood when it began
+//! (8.4.9m); Tremendous monsters turning red side up when they hit and
+//! killing outright when they hit red side up (8.4.7c, 10.D.3.4); a Wish
+//! for Strength's Tremendous blow (4.6.8b.3).
 
+use crate::data::armor::ArmorKind;
 use crate::data::terms::Strength;
+use crate::data::{GameData, base_name};
 use crate::state::CounterSide;
-use crate::tables::missile::{Missile, RevisedMissile};
+use crate::tables::missile::Missile;
 use crate::tables::optional_combat::{
-    Fumble, FumbleResult, ManeuverFaced, OptionalMissile, OptionalMissileResult,
-    attack_time_modifiers,
+    Fumble, FumbleResult, ManeuverFaced, OptionalMissile, attack_time_modifiers,
 };
+use std::collections::BTreeSet;
+
 use realmgm_core::dice::{Dice, DiceCount};
 
 use super::Battle;
@@ -56,11 +62,40 @@ fn level_word(level: i8) -> &'static str {
     }
 }
 
-/// What the optional tables added besides levels.
-enum Extra {
-    None,
-    /// Optional missile table: a wound to an unarmoured character only.
-    WoundOnly,
+/// What stood when an instant of the Melee step began: the fighters whose
+/// horse lived and the armour pieces not destroyed. Attacks of one instant
+/// (same length and time) all strike a horse or armour piece that stood
+/// then, even one destroyed by another of them (3.1 8.4.9m).
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    horses: BTreeSet<FighterId>,
+    armor: BTreeSet<(FighterId, usize)>,
+}
+
+impl Standing {
+    pub fn now(battle: &Battle) -> Standing {
+        let mut standing = Standing::default();
+        for id in 0..battle.fighters.len() {
+            if let Some(hero) = battle.hero(id) {
+                if hero.horse.as_ref().is_some_and(|h| !h.dead) {
+                    standing.horses.insert(id);
+                }
+                for (i, piece) in hero.armor.iter().enumerate() {
+                    if !piece.destroyed {
+                        standing.armor.insert((id, i));
+                    }
+                }
+            } else if super::native_horses::mount(battle, id).is_some() {
+                standing.horses.insert(id);
+            }
+        }
+        standing
+    }
+
+    /// Whether `id`'s horse stood when the instant began.
+    pub fn horse(&self, id: FighterId) -> bool {
+        self.horses.contains(&id)
+    }
 }
 
 /// Resolve one hit.
@@ -71,6 +106,7 @@ pub fn strike(
     faced: &[ManeuverFaced],
     horse: bool,
     shield: Option<super::model::Direction>,
+    standing: &Standing,
 ) {
     let target = attack.target;
     if !battle.in_play(target) || super::monster_spells::casts(battle, dice, attack) {
@@ -81,6 +117,7 @@ pub fn strike(
     if attack.blow.red {
         say_harm(
             battle,
+            "8.4.7d",
             attacker,
             target_name,
             "red side: killed outright".into(),
@@ -98,17 +135,17 @@ pub fn strike(
         .hero(target)
         .filter(|_| beast.is_none())
         .and_then(|h| {
-            h.armor
-                .iter()
-                .position(|a| a.guards(attack.direction, shield))
+            h.armor.iter().enumerate().position(|(i, a)| {
+                standing.armor.contains(&(target, i)) && a.covers(attack.direction, shield)
+            })
         });
-    let native_mount = super::native_horses::mount(battle, target).map(|m| m.horse.armored);
+    let native_mount = battle
+        .denizen(target)
+        .and_then(|d| d.horse.as_ref())
+        .filter(|_| standing.horse(target) && !battle.in_cave)
+        .map(|m| m.horse.armored);
     let on_horse = horse
-        && (native_mount.is_some()
-            || battle
-                .hero(target)
-                .and_then(|h| h.horse.as_ref())
-                .is_some_and(|h| !h.dead));
+        && (native_mount.is_some() || (battle.hero(target).is_some() && standing.horse(target)));
     let armored = if on_horse {
         native_mount.unwrap_or(false)
             || battle
@@ -132,7 +169,15 @@ pub fn strike(
     let mut notes = String::with_capacity(64);
     notes.push_str(level_word(level));
     notes.push_str(" before tables");
-    let (change, extra) = table_change(battle, dice, attack, faced);
+    // A Wish for Strength's attack is Tremendous with no table roll
+    // (3.1 10.D.3.4), as a red-side-up monster's kill is above.
+    let wished = battle.plays.wished.contains(&attack.attacker)
+        && attack.label == battle.name(attack.attacker);
+    let change = if wished {
+        None
+    } else {
+        table_change(battle, dice, attack, faced)
+    };
     if let Some((levels, note)) = change {
         level += levels;
         notes.push_str("; ");
@@ -140,15 +185,31 @@ pub fn strike(
     }
     // Joined in place: a line for every hit of every round.
     let summary = |notes: &str, level: i8| [notes, " → ", level_word(level)].concat();
-    if level <= 0 && !matches!(extra, Extra::WoundOnly) {
+    if level <= 0 {
         let text = summary(&notes, level) + ": no effect";
-        say_harm(battle, attacker, target_name, text);
+        say_harm(
+            battle,
+            if battle.denizen(target).is_some() {
+                "8.4.9h"
+            } else {
+                "8.4.9n"
+            },
+            attacker,
+            target_name,
+            text,
+        );
         return;
     }
     if on_horse && native_mount.is_some() {
         let text = summary(&notes, level);
         let (result, death) = super::native_horses::horse_hit(battle, target, level);
-        say_harm(battle, attacker, target_name, format!("{text} {result}"));
+        say_harm(
+            battle,
+            "8.4.9i",
+            attacker,
+            target_name,
+            format!("{text} {result}"),
+        );
         if let Some(line) = death {
             battle.say(Seen::Clearing, line);
         }
@@ -161,6 +222,7 @@ pub fn strike(
         if level >= self::level(vulnerability) && level > 0 {
             say_harm(
                 battle,
+                "8.4.9h",
                 attacker,
                 target_name,
                 summary(&notes, level) + ": kills",
@@ -169,6 +231,7 @@ pub fn strike(
         } else {
             say_harm(
                 battle,
+                "8.4.9h",
                 attacker,
                 target_name,
                 summary(&notes, level) + ": unharmed",
@@ -186,22 +249,13 @@ pub fn strike(
     // A transformed character is hit as his form (`spell_effects.rs`).
     let vulnerability =
         super::spell_effects::form_vulnerability(battle, target).unwrap_or(vulnerability);
-    if matches!(extra, Extra::WoundOnly) {
-        let text = if armor_index.is_none() {
-            wound(battle, target);
-            "optional missile table: one wound"
-        } else {
-            "optional missile table: a wound stopped by armour"
-        };
-        say_harm(battle, attacker, target_name, text.into());
-        return;
-    }
     // Only a missile attack beyond Tremendous finds the unarmoured spot and
-    // kills through armour (seed 002 5.5.1); a striking blow that far (the
-    // Fumble table can raise one) hits armour as any other (III.B.9.c).
+    // kills through armour (3.1 8.4.9j.2); a striking blow that far (the
+    // Fumble table can raise one) hits armour as any other (8.4.9j.2).
     if level >= 5 && attack.blow.missile {
         say_harm(
             battle,
+            "8.4.9j.2",
             attacker,
             target_name,
             summary(&notes, level) + ": kills through any armour",
@@ -213,13 +267,19 @@ pub fn strike(
     if let Some(index) = armor_index {
         if attack.blow.missile && battle.rules.penetrating_armor {
             match penetrate(battle, target, attack, shield, level) {
-                Some(left) => level = left,
-                None => {
+                Ok(left) => level = left,
+                Err(wounded) => {
+                    let text = if wounded {
+                        ": equals his last armour, one wound (Penetrating Armor)"
+                    } else {
+                        ": stopped by armour (Penetrating Armor)"
+                    };
                     say_harm(
                         battle,
+                        "10.D.3.5",
                         attacker,
                         target_name,
-                        summary(&notes, level) + ": stopped by armour (Penetrating Armor)",
+                        summary(&notes, level) + text,
                     );
                     return;
                 }
@@ -232,7 +292,13 @@ pub fn strike(
                 ": armour takes it, unharmed"
             };
             // The blow first, then what it did to the armour.
-            say_harm(battle, attacker, target_name, summary(&notes, level) + text);
+            say_harm(
+                battle,
+                "8.4.9j",
+                attacker,
+                target_name,
+                summary(&notes, level) + text,
+            );
             armor_hit(battle, target, index, level);
             return;
         }
@@ -241,6 +307,7 @@ pub fn strike(
         let count = serious_wounds(battle, dice, target, &target_name);
         say_harm(
             battle,
+            "10.A.1",
             attacker,
             target_name,
             summary(&notes, level)
@@ -249,6 +316,7 @@ pub fn strike(
     } else if level >= self::level(vulnerability) {
         say_harm(
             battle,
+            "8.4.9n",
             attacker,
             target_name,
             summary(&notes, level) + ": kills",
@@ -258,6 +326,7 @@ pub fn strike(
         wound(battle, target);
         say_harm(
             battle,
+            "8.4.9n",
             attacker,
             target_name,
             summary(&notes, level) + ": one wound",
@@ -265,13 +334,15 @@ pub fn strike(
     }
 }
 
-/// The level change from the Missile, optional missile or Fumble table.
+/// The level change from the Missile, Optional Missile or Fumble table.
+/// The optional tables take the time modifiers fixed when the hit was
+/// judged (`faced`, 3.1 10.D.3.4.3), whatever happened since.
 fn table_change(
     battle: &mut Battle,
     dice: &mut Dice,
     attack: &Attack,
     faced: &[ManeuverFaced],
-) -> (Option<(i8, String)>, Extra) {
+) -> Option<(i8, String)> {
     let what = ["harm/", attack.label.as_str()].concat();
     let own = battle
         .hero(attack.attacker)
@@ -279,30 +350,22 @@ fn table_change(
         .unwrap_or_default();
     let timing = || attack_time_modifiers(attack.speed, faced);
     if attack.blow.missile {
-        if battle.rules.optional_missile_table {
-            let mods = own.merged(timing());
-            let roll = battle.roll_table(dice, &OptionalMissile, &what, &mods);
-            return match roll.result {
-                OptionalMissileResult::Harm(n) => (Some((n, roll.describe())), Extra::None),
-                OptionalMissileResult::Wound => (None, Extra::WoundOnly),
-                OptionalMissileResult::Negligible => (Some((-10, roll.describe())), Extra::None),
-            };
-        }
-        if battle.rules.revised_missile_table {
-            let roll = battle.roll_table(dice, &RevisedMissile, &what, &own);
-            return (Some((roll.result.levels, roll.describe())), Extra::None);
-        }
-        let roll = battle.roll_table(dice, &Missile, &what, &own);
-        return (Some((roll.result.levels, roll.describe())), Extra::None);
+        let roll = if battle.rules.optional_missile_table {
+            battle.roll_table(dice, &OptionalMissile, &what, &own.merged(timing()))
+        } else {
+            battle.roll_table(dice, &Missile, &what, &own)
+        };
+        return Some((roll.result.levels, roll.describe()));
     }
     if battle.rules.fumble && attack.weapon {
         let roll = battle.roll_table(dice, &Fumble, &what, &timing());
-        return match roll.result {
-            FumbleResult::Harm(n) => (Some((n, roll.describe())), Extra::None),
-            FumbleResult::Negligible => (Some((-10, roll.describe())), Extra::None),
+        let levels = match roll.result {
+            FumbleResult::Harm(n) => n,
+            FumbleResult::Negligible => -10,
         };
+        return Some((levels, roll.describe()));
     }
-    (None, Extra::None)
+    None
 }
 
 /// A red-side-down Tremendous monster that hits turns red side up.
@@ -320,13 +383,21 @@ pub fn tremendous_hit(battle: &mut Battle, attacker: FighterId) {
     }
 }
 
-fn say_harm(battle: &mut Battle, attacker: String, target: String, result: String) {
+/// A harm line citing the 3.1 section that decided the hit's effect.
+fn say_harm(
+    battle: &mut Battle,
+    rule: &'static str,
+    attacker: String,
+    target: String,
+    result: String,
+) {
     battle.say(
         Seen::Clearing,
         CombatLine::Harm {
             attacker,
             target,
             result,
+            rule: rule.to_string(),
         },
     );
 }
@@ -357,14 +428,19 @@ fn serious_wounds(battle: &mut Battle, dice: &mut Dice, target: FighterId, name:
 }
 
 /// Armour hit by harm `level`: damaged when equal to its toughness,
-/// destroyed when above it or when already damaged.
+/// destroyed when above it or when already damaged (3.1 8.4.9k). A
+/// destroyed treasure armour counter leaves the game and its owner gains
+/// the gold listed for it (8.4.9k.4); an ordinary one goes back intact to
+/// its natives' box (8.4.9k.3, [`regenerates_with`]).
 fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     let character = battle.name(target).to_string();
+    let data = battle.data;
     let Some(piece) = battle.hero_mut(target).and_then(|h| h.armor.get_mut(index)) else {
         return;
     };
     let toughness = self::level(piece.toughness);
-    if level < toughness {
+    // Destroyed earlier in this instant: it took the hit, nothing more.
+    if level < toughness || piece.destroyed {
         return;
     }
     let destroyed = level > toughness || piece.damaged;
@@ -375,23 +451,76 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
     battle.say(
         Seen::Clearing,
         CombatLine::ArmorDamaged {
-            character,
-            armor,
+            character: character.clone(),
+            armor: armor.clone(),
             destroyed,
         },
     );
+    if !destroyed {
+        return;
+    }
+    match regenerates_with(data, &armor) {
+        Some(group) => battle.say(
+            Seen::Clearing,
+            CombatLine::ArmorReturned {
+                armor,
+                group: group.to_string(),
+            },
+        ),
+        None => {
+            let gold = data
+                .armor
+                .iter()
+                .find(|a| a.name == base_name(&armor) || a.name == armor)
+                .and_then(|a| a.price.destroyed)
+                .unwrap_or(0);
+            if let Some(hero) = battle.hero_mut(target) {
+                hero.gold += i32::from(gold);
+            }
+            battle.say(
+                Seen::Clearing,
+                CombatLine::ArmorShattered {
+                    character,
+                    armor,
+                    gold,
+                },
+            );
+        }
+    }
 }
 
-/// Penetrating Armor (2nd-edition optional combat rule 5.5): the missile passes each piece it
-/// beats, losing a level per piece; stops at one it cannot beat (a wound
-/// when equal). Returns the harm left for the character.
+/// The native group in whose box a destroyed ordinary armour counter
+/// reappears intact (3.1 8.4.9k.3): helmets and shields the Soldiers',
+/// breastplates the Guard's, suits of armour the Order's. `None` for
+/// treasure armour, which leaves the game (8.4.9k.4).
+pub fn regenerates_with(data: &GameData, armor: &str) -> Option<&'static str> {
+    let piece = data
+        .armor
+        .iter()
+        .find(|a| a.name == base_name(armor) || a.name == armor)?;
+    if piece.treasure {
+        return None;
+    }
+    Some(match piece.kind {
+        ArmorKind::Helmet | ArmorKind::Shield => "Soldiers",
+        ArmorKind::Breastplate => "Guard",
+        ArmorKind::Suit => "Order",
+    })
+}
+
+/// Penetrating Armor (3.1 10.D.3.5): the missile passes each piece it
+/// beats, losing a level per piece (the one sharpness star for armour is
+/// already off, however many pieces it meets, 10.D.3.5.2); it stops at a
+/// piece it cannot beat. Harm equal to a piece wounds only when that piece
+/// is the last in the way (10.D.3.5.1). Returns the harm left for the
+/// character, or, when the armour stops it, whether it wounded him.
 fn penetrate(
     battle: &mut Battle,
     target: FighterId,
     attack: &Attack,
     shield: Option<super::model::Direction>,
     mut level: i8,
-) -> Option<i8> {
+) -> Result<i8, bool> {
     let pieces: Vec<i8> = battle
         .hero(target)
         .map(|h| {
@@ -402,17 +531,21 @@ fn penetrate(
                 .collect()
         })
         .unwrap_or_default();
-    for toughness in pieces {
+    let last = pieces.len().saturating_sub(1);
+    for (index, toughness) in pieces.into_iter().enumerate() {
         if toughness > level {
-            return None;
+            return Err(false);
         }
         if toughness == level {
-            wound(battle, target);
-            return None;
+            let wounded = index == last;
+            if wounded {
+                wound(battle, target);
+            }
+            return Err(wounded);
         }
         level -= 1;
     }
-    Some(level)
+    Ok(level)
 }
 
 fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, notes: &str) {
@@ -420,7 +553,8 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
     let Some(horse) = battle.hero_mut(rider).and_then(|h| h.horse.as_mut()) else {
         return;
     };
-    let killed = level >= self::level(horse.vulnerability);
+    let was_dead = horse.dead;
+    let killed = level >= self::level(horse.vulnerability) && !was_dead;
     let horse_name = horse.name.clone();
     if killed {
         horse.dead = true;
@@ -431,12 +565,15 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
         level_word(level),
         if killed {
             "the horse dies"
+        } else if was_dead {
+            "the horse, killed in this same instant, takes it"
         } else {
             "the horse is unharmed"
         }
     );
     say_harm(
         battle,
+        if was_dead { "8.4.9m" } else { "8.4.9j.1" },
         attacker.to_string(),
         format!("{rider_name}'s {horse_name}"),
         text,
@@ -466,4 +603,58 @@ pub fn kill(battle: &mut Battle, victim: FighterId, killer: FighterId) {
     battle.say(Seen::Clearing, CombatLine::Killed { victim: name, by });
     spoils::award(battle, killer, victim);
     super::native_horses::rider_killed(battle, victim, killer);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::script;
+    use crate::test_support::data;
+
+    /// 3.1 4.6.8b.3 and 10.D.3.4: an attack with the Fight chit a Wish for
+    /// Strength waits for inflicts Tremendous harm whatever the weapon (here
+    /// the dagger, Medium otherwise) and rolls on no optional table: it
+    /// kills the Tremendous Giant, and the wish is used.
+    #[test]
+    fn a_wish_for_strength_strikes_tremendous_with_no_table_roll_3_1_10_d_3_4() {
+        let file = r#"
+clearing = "CV4"
+rules = ["fumble"]
+[[character]]
+name = "Amazon"
+weapon = "none"
+tactics = "target Giant 1, attack with FIGHT M4*, attack thrust, maneuver with MOVE M3*, maneuver duck"
+[[denizen]]
+id = "Giant 1"
+[dice]
+"combat/CV4/round1/reposition" = [[4]]
+"combat/CV4/round1/tactics" = [[1, 1], [1, 1], [1, 1]]
+"combat/CV4/round1/harm/Amazon" = [[6, 6]]
+"#;
+        let mut scripted = script::load(data(), "wish", file).expect("the file loads");
+        let amazon = scripted.battle.find("Amazon").expect("the Amazon");
+        scripted
+            .battle
+            .hero_mut(amazon)
+            .expect("a character")
+            .wish_strength = true;
+        let outcome = scripted.run().expect("the battle runs");
+        let log = script::log_text(&scripted.battle);
+        assert_eq!(outcome.killed, vec!["Giant 1".to_string()], "{log:#?}");
+        assert!(
+            log.iter()
+                .any(|l| l.ends_with("Tremendous before tables → Tremendous: kills")),
+            "{log:#?}"
+        );
+        assert!(!log.iter().any(|l| l.contains("Fumble")), "{log:#?}");
+        assert!(!scripted.battle.hero(amazon).expect("she").wish_strength);
+        // The harm line cites the rule that decided it: a denizen killed.
+        let cited: Vec<&str> = scripted
+            .battle
+            .log
+            .iter()
+            .filter(|l| matches!(l.line, super::CombatLine::Harm { .. }))
+            .map(|l| l.line.rule())
+            .collect();
+        assert_eq!(cited, ["8.4.9h"]);
+    }
 }

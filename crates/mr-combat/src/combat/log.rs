@@ -201,11 +201,29 @@ pub enum CombatLine {
         attacker: String,
         target: String,
         result: String,
+        /// The 3.1 section that decided the hit's effect (8.4.9h on a
+        /// denizen, 8.4.9n on a character, 10.D.3.5 through armour, ...);
+        /// lines stored before it was kept cite 8.4.9e.
+        #[serde(default = "harm_rule")]
+        rule: String,
     },
     ArmorDamaged {
         character: String,
         armor: String,
         destroyed: bool,
+    },
+    /// A destroyed ordinary armour counter reappears intact in a native
+    /// group's box (3.1 8.4.9k.3).
+    ArmorReturned {
+        armor: String,
+        group: String,
+    },
+    /// A destroyed treasure armour counter leaves the game; its owner
+    /// gains its gold (3.1 8.4.9k.4).
+    ArmorShattered {
+        character: String,
+        armor: String,
+        gold: u16,
     },
     TurnsRedSideUp {
         monster: String,
@@ -255,6 +273,11 @@ pub enum CombatLine {
     },
 }
 
+/// The section a stored harm line without one cites: harm itself.
+fn harm_rule() -> String {
+    "8.4.9e".to_string()
+}
+
 impl CombatLine {
     /// The section of the rules of record (release 3.1) this line applies,
     /// e.g. "8.4.9k": the GM's history cites it after every line, so a
@@ -289,8 +312,10 @@ impl CombatLine {
             CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
             CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
             CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
-            CombatLine::Harm { .. } => "8.4.9e",
+            CombatLine::Harm { rule, .. } => rule,
             CombatLine::ArmorDamaged { .. } => "8.4.9k",
+            CombatLine::ArmorReturned { .. } => "8.4.9k.3",
+            CombatLine::ArmorShattered { .. } => "8.4.9k.4",
             CombatLine::TurnsRedSideUp { .. } => "8.4.7c",
             CombatLine::TurnsRedSideDown { .. } => "8.6.1",
             CombatLine::Killed { .. } => "8.4.9h",
@@ -345,6 +370,8 @@ impl CombatLine {
             | CombatLine::Missed { .. }
             | CombatLine::Harm { .. }
             | CombatLine::ArmorDamaged { .. }
+            | CombatLine::ArmorReturned { .. }
+            | CombatLine::ArmorShattered { .. }
             | CombatLine::TurnsRedSideUp { .. }
             | CombatLine::TurnsRedSideDown { .. }
             | CombatLine::Killed { .. }
@@ -558,6 +585,7 @@ impl fmt::Display for CombatLine {
                 attacker,
                 target,
                 result,
+                ..
             } => write!(f, "{} on {}: {result}", named(attacker), named(target)),
             CombatLine::ArmorDamaged {
                 character,
@@ -567,6 +595,17 @@ impl fmt::Display for CombatLine {
                 let what = if *destroyed { "destroyed" } else { "damaged" };
                 write!(f, "the {character}'s {armor} is {what}")
             }
+            CombatLine::ArmorReturned { armor, group } => {
+                write!(f, "the {armor} goes back intact to the {group} box")
+            }
+            CombatLine::ArmorShattered {
+                character,
+                armor,
+                gold,
+            } => write!(
+                f,
+                "the {armor} leaves the game: the {character} gains {gold} gold for it"
+            ),
             CombatLine::TurnsRedSideUp { monster } => write!(f, "{monster} turns red side up"),
             CombatLine::TurnsRedSideDown { monster } => {
                 write!(f, "{monster} turns red side down")

@@ -18,9 +18,10 @@ use realmgm_core::dice::Dice;
 use super::Battle;
 use super::decisions::{Answer, MeleePlay};
 use super::encounter::{make_group_battle, spend};
+use super::error::CombatError;
 use super::harm::{self, Blow};
 use super::log::{CombatLine, Seen};
-use super::model::{Direction, FighterId};
+use super::model::{Direction, FighterId, Gait};
 use super::tactics::same_chit;
 
 /// A maneuver on a sheet.
@@ -60,6 +61,7 @@ pub struct Sheets {
 
 /// The Melee step.
 pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    super::native_horses::turn_over(battle);
     let mut sheets = Sheets::default();
     let mut attacks = Vec::new();
     let spell_alive = super::casting::take_effect(battle, dice, &mut attacks);
@@ -68,7 +70,9 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
             continue;
         };
         let cast = spell_alive.contains(&who);
+        let before = attacks.len();
         character_plays(battle, dice, who, play, cast, &mut sheets, &mut attacks);
+        use_wish(battle, who, &attacks[before..]);
     }
     place_hired_defenders(battle, &mut sheets);
     randomize(battle, dice, &mut sheets);
@@ -95,10 +99,7 @@ fn character_plays(
     for maneuver in [&play.maneuver, &play.own_maneuver].into_iter().flatten() {
         let Some(hero) = battle.hero(who) else { return };
         let found = if maneuver.with.eq_ignore_ascii_case("horse") {
-            hero.horse
-                .as_ref()
-                .filter(|h| !h.dead)
-                .map(|h| (h.name.clone(), 0, h.gallop.move_speed, true))
+            character_horse(battle, who, play.gait).map(|(name, time)| (name, 0, time, true))
         } else {
             hero.playable_chits()
                 .find(|c| same_chit(&c.label, &maneuver.with))
@@ -206,6 +207,50 @@ fn character_plays(
     battle.say(seen, line);
 }
 
+/// A waiting Wish for Strength goes with the first Fight chit he attacks
+/// with (3.1 4.6.8b.3): this round's attack (`played`, what his plays
+/// added) is Tremendous, and the wish is used.
+fn use_wish(battle: &mut Battle, who: FighterId, played: &[Attack]) {
+    let waiting = battle.hero(who).is_some_and(|h| h.wish_strength);
+    if !waiting || !played.iter().any(|a| a.attacker == who) {
+        return;
+    }
+    if let Some(hero) = battle.hero_mut(who) {
+        hero.wish_strength = false;
+    }
+    battle.plays.wished.insert(who);
+}
+
+/// His living horse as he plays it in the Melee step: its name and side,
+/// and the move time of that side (3.1 8.4.5k). He may turn it either side
+/// up, galloping once a round: a horse played galloping in the Encounter
+/// step has turned over and walks (5.3 step 2). Unsaid, it gallops when it
+/// may. The side must carry him and what he carries; when the side he
+/// wants cannot, he plays the other; neither: he cannot play the horse.
+fn character_horse(battle: &Battle, who: FighterId, wanted: Option<Gait>) -> Option<(String, u8)> {
+    let hero = battle.hero(who)?;
+    let horse = hero.horse.as_ref().filter(|h| !h.dead)?;
+    let may_gallop = !battle.plays.galloped.contains(&who);
+    let first = match wanted {
+        Some(Gait::Walk) => Gait::Walk,
+        _ if may_gallop => Gait::Gallop,
+        _ => Gait::Walk,
+    };
+    let other = match first {
+        Gait::Gallop => Gait::Walk,
+        Gait::Walk if may_gallop => Gait::Gallop,
+        Gait::Walk => Gait::Walk,
+    };
+    [first, other].into_iter().find_map(|gait| {
+        let (side, word) = match gait {
+            Gait::Gallop => (&horse.gallop, "galloping"),
+            Gait::Walk => (&horse.trot, "walking"),
+        };
+        (side.strength >= hero.heaviest)
+            .then(|| (format!("{} {word}", horse.name), side.move_speed))
+    })
+}
+
 /// Targeting unhides the attacker, unless the Ambush rule lets a hidden
 /// character who attacks with a missile weapon roll to stay hidden
 /// (`tables/hide.rs`, advanced rule A.2).
@@ -258,41 +303,149 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
         ),
     };
     let bonus = !missile && chit.strength() > weight;
-    let blow = Blow {
-        level: harm::level(harm),
-        red: false,
-        stars,
-        striking_bonus: bonus,
-        missile,
+    let blow = if hero.wish_strength && chit.can_fight() {
+        // Tremendous whatever the weapon or chit (3.1 4.6.8b.3).
+        Blow {
+            level: harm::level(Strength::Tremendous),
+            red: false,
+            stars: 0,
+            striking_bonus: false,
+            missile,
+        }
+    } else {
+        Blow {
+            level: harm::level(harm),
+            red: false,
+            stars,
+            striking_bonus: bonus,
+            missile,
+        }
     };
     Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
 }
 
-/// Hired natives attacked on their own sheet stand in box 1; their
-/// attackers fill the boxes in turn.
+/// Hired natives attacked on their own sheet stand in box 1. Every
+/// counter not placed by its sheet's owner is put in a red box
+/// ([`fill_boxes`]).
 fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
-    let owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
+    owners.sort_unstable();
+    owners.dedup();
     for owner in owners {
         if battle.denizen(owner).is_some() {
             sheets.boxes.entry(owner).or_insert(Direction::Thrust);
         }
+        fill_boxes(battle, sheets, owner);
     }
-    let mut filled: BTreeMap<FighterId, usize> = BTreeMap::new();
-    for (&d, &owner) in &battle.sheet {
-        let n = filled.entry(owner).or_default();
-        let next = Direction::ALL[*n % 3];
-        *n += 1;
-        sheets.boxes.entry(d).or_insert(next);
-        if let Some(den) = battle.denizen(d) {
-            let body = sheets.boxes[&d];
-            // A native's horse takes the box after his parts' (none).
-            let horse = super::native_horses::part_index(battle, d).map_or(0, |_| 1);
-            for part in 0..den.parts.len() + horse {
-                let other = Direction::ALL[(usize::from(body.number()) + part) % 3];
-                sheets.part_boxes.insert((d, part), other);
+}
+
+/// Put the counters on `owner`'s sheet that are not placed yet in the red
+/// boxes (3.1 8.4.5m): attacking counters (monsters, natives, heads,
+/// clubs) in as many boxes as possible — each into the box holding the
+/// fewest, the lowest-numbered first — never an unhired, uncontrolled
+/// denizen's head or club in its own box; a native's horse, not an
+/// attacking counter, in the box after its rider's (so never his, 8.4.5m).
+fn fill_boxes(battle: &Battle, sheets: &mut Sheets, owner: FighterId) {
+    let on_sheet = battle.attackers_of(owner);
+    let mut counts = [0usize; 3];
+    let slot = |d: Direction| usize::from(d.number() - 1);
+    for &d in &on_sheet {
+        if let Some(&body) = sheets.boxes.get(&d) {
+            counts[slot(body)] += 1;
+        }
+        let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
+        for part in 0..parts {
+            if let Some(&b) = sheets.part_boxes.get(&(d, part)) {
+                counts[slot(b)] += 1;
             }
         }
     }
+    let emptiest = |counts: &[usize; 3], not: Option<Direction>| {
+        Direction::ALL
+            .into_iter()
+            .filter(|&b| Some(b) != not)
+            .min_by_key(|&b| counts[slot(b)])
+            .unwrap_or(Direction::Thrust)
+    };
+    for d in on_sheet {
+        let Some(den) = battle.denizen(d) else {
+            continue;
+        };
+        let body = match sheets.boxes.get(&d) {
+            Some(&b) => b,
+            None => {
+                let b = emptiest(&counts, None);
+                counts[slot(b)] += 1;
+                sheets.boxes.insert(d, b);
+                b
+            }
+        };
+        let apart = den.employer.is_none();
+        for part in 0..den.parts.len() {
+            if sheets.part_boxes.contains_key(&(d, part)) {
+                continue;
+            }
+            let b = emptiest(&counts, apart.then_some(body));
+            counts[slot(b)] += 1;
+            sheets.part_boxes.insert((d, part), b);
+        }
+        if let Some(horse) = super::native_horses::part_index(battle, d) {
+            let next = Direction::ALL[usize::from(body.number()) % 3];
+            sheets.part_boxes.entry((d, horse)).or_insert(next);
+        }
+    }
+}
+
+/// Check a character's own placements of the counters on his sheet
+/// (3.1 8.4.5m): each names a denizen on his sheet once, and with the
+/// rest put in the boxes the attacking counters fill as many boxes as
+/// they can.
+///
+/// # Errors
+/// A name not on his sheet, named twice, or boxes left empty while
+/// another holds two.
+pub fn check_placements(
+    battle: &Battle,
+    who: FighterId,
+    placements: &[(String, Direction)],
+) -> Result<(), CombatError> {
+    let mut sheets = Sheets::default();
+    for (name, direction) in placements {
+        let on_sheet = battle
+            .find(name)
+            .filter(|d| battle.sheet.get(d) == Some(&who));
+        let Some(d) = on_sheet else {
+            return Err(format!("{name} is not on the {}'s sheet", battle.name(who)).into());
+        };
+        if sheets.boxes.insert(d, *direction).is_some() {
+            return Err(format!("{name} is placed twice").into());
+        }
+    }
+    fill_boxes(battle, &mut sheets, who);
+    let on_sheet = battle.attackers_of(who);
+    let mut filled = [false; 3];
+    let mut attacking = 0usize;
+    for &d in &on_sheet {
+        let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
+        let boxes = sheets
+            .boxes
+            .get(&d)
+            .into_iter()
+            .chain((0..parts).filter_map(|p| sheets.part_boxes.get(&(d, p))));
+        for b in boxes {
+            filled[usize::from(b.number() - 1)] = true;
+            attacking += 1;
+        }
+    }
+    let used = filled.iter().filter(|f| **f).count();
+    if used < attacking.min(3) {
+        return Err(format!(
+            "the attacking counters must fill as many red boxes as they can: {attacking} counters \
+             in {used} boxes"
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// Repositioning by one die per sheet, then change tactics by two dice
@@ -552,12 +705,19 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
         }
     };
     hits.sort_by_key(|(a, _)| key(a));
-    // Who was killed at which moment: attacks at the same moment all land.
+    // Who was killed at which moment: attacks at the same moment all land,
+    // and all meet the horses and armour that stood when it began.
     let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
+    let mut instant = None;
+    let mut standing = harm::Standing::default();
     for (attack, faced) in hits {
         let now = key(&attack);
         if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
             continue;
+        }
+        if instant != Some(now) {
+            instant = Some(now);
+            standing = harm::Standing::now(battle);
         }
         set_weapon(battle, &attack, false);
         let aimed = sheets.at_horse.contains(&attack.attacker);
@@ -566,16 +726,12 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             .get(&attack.target)
             .and_then(|m| m.first())
             .is_some_and(|m| m.horse);
-        let horse = (rode && super::riding::hits_horse(battle, attack.attacker, aimed))
-            || super::native_horses::hit_falls_on_horse(
-                battle,
-                attack.attacker,
-                attack.target,
-                aimed,
-            );
+        let native_rider = battle.denizen(attack.target).is_some() && standing.horse(attack.target);
+        let horse =
+            (rode || native_rider) && super::riding::hits_horse(battle, attack.attacker, aimed);
         let shield = sheets.shields.get(&attack.target).copied();
         let was_in = battle.in_play(attack.target);
-        harm::strike(battle, dice, &attack, &faced, horse, shield);
+        harm::strike(battle, dice, &attack, &faced, horse, shield, &standing);
         if !attack.blow.red {
             harm::tremendous_hit(battle, attack.attacker);
         }
@@ -595,5 +751,52 @@ fn set_weapon(battle: &mut Battle, attack: &Attack, alerted: bool) {
         .and_then(|h| h.weapon.as_mut())
     {
         w.is_alerted = alerted;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::Direction;
+    use super::super::script;
+    use crate::test_support::data;
+
+    /// 3.1 8.4.5m: a character may not double up attacking counters in one
+    /// red box while another is empty.
+    #[test]
+    fn placements_fill_as_many_boxes_as_they_can_3_1_8_4_5m() {
+        let file = r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[denizen]]
+id = "Wolf A 1"
+battling = ["Amazon"]
+[[denizen]]
+id = "Wolf B 1"
+battling = ["Amazon"]
+"#;
+        let mut scripted = script::load(data(), "boxes", file).expect("the file loads");
+        let battle = &mut scripted.battle;
+        let amazon = battle.find("Amazon").expect("the Amazon");
+        for wolf in ["Wolf A 1", "Wolf B 1"] {
+            let id = battle.find(wolf).expect("a wolf");
+            battle.sheet.insert(id, amazon);
+        }
+        let place = |a: u8, b: u8| {
+            let box_of = |n| Direction::from_number(n).expect("a box");
+            vec![
+                ("Wolf A 1".to_string(), box_of(a)),
+                ("Wolf B 1".to_string(), box_of(b)),
+            ]
+        };
+        let doubled = super::check_placements(battle, amazon, &place(1, 1)).unwrap_err();
+        assert!(
+            doubled.to_string().contains("as many red boxes"),
+            "{doubled}"
+        );
+        assert!(super::check_placements(battle, amazon, &place(3, 1)).is_ok());
+        assert!(super::check_placements(battle, amazon, &place(2, 2)[..1]).is_ok());
+        let stranger = vec![("Giant 1".to_string(), Direction::Thrust)];
+        assert!(super::check_placements(battle, amazon, &stranger).is_err());
     }
 }

@@ -1,4 +1,4 @@
-//! The battle model of one clearing's combat (play summary III): every
+//! The battle model of one clearing's combat (3.1 section 8): every
 //! participant with what combat needs to know about it — a character's
 //! chits and their condition, his weapon (alerted or not), his armour
 //! (intact, damaged), his horse, whether he is hidden; a monster's sides
@@ -73,6 +73,15 @@ impl Direction {
             .into_iter()
             .find(|d| d.attack_word() == word || d.maneuver_word() == word)
     }
+}
+
+/// The side a character's horse is played on (3.1 8.4.5k.2): walking in
+/// both steps if he likes, galloping once a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gait {
+    Walk,
+    Gallop,
 }
 
 /// One participant.
@@ -150,6 +159,10 @@ pub struct Hero {
     /// Monsters that can never attack him (`protection.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immune_to: Vec<String>,
+    /// A Wish for Strength waits for his next Fight chit or Gloves card
+    /// (3.1 4.6.8b.3): that attack inflicts Tremendous harm if it hits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wish_strength: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -218,17 +231,12 @@ impl HeroWeapon {
         }
     }
 
-    /// The harm of a striking blow before stars and bonuses. Ruling (seed 000
-    /// III.B.9.a: "determined from the weight of the weapon"): a side that
-    /// prints no harm letter (the unalerted Spear) strikes at the weapon's
-    /// weight; every printed letter equals its weapon's weight anyway.
+    /// The harm of a blow before stars and bonuses: the letter printed on
+    /// the side up (3.1 8.4.9e). A side that prints none (the unalerted
+    /// Spear) is Negligible though the weapon still weighs Medium
+    /// (3.1 2.3.4b.2); the weight only decides the Fight-strength bonus.
     pub fn harm(&self) -> Strength {
-        let side = self.side();
-        if side.harm.is_negligible() {
-            self.weight
-        } else {
-            side.harm
-        }
+        self.side().harm
     }
 }
 
@@ -246,9 +254,13 @@ impl HeroArmor {
     /// Whether this piece is in the way of an attack in `direction`; a
     /// shield guards the line its wearer chose this round.
     pub fn guards(&self, direction: Direction, shield: Option<Direction>) -> bool {
-        if self.destroyed {
-            return false;
-        }
+        !self.destroyed && self.covers(direction, shield)
+    }
+
+    /// Whether this piece, destroyed or not, stands in the line of an
+    /// attack in `direction` (attacks of one instant all meet a piece
+    /// destroyed in that instant, 3.1 8.4.9m).
+    pub fn covers(&self, direction: Direction, shield: Option<Direction>) -> bool {
         match self.kind {
             ArmorKind::Suit => true,
             ArmorKind::Breastplate => direction != Direction::Smash,
@@ -358,6 +370,16 @@ pub struct RoundPlays {
     /// time of the MOVE chit or horse he put on that sheet (III.A.3).
     #[serde(default)]
     pub charges: BTreeMap<FighterId, (FighterId, u8)>,
+    /// Characters whose attack this round is a Wish for Strength's: it
+    /// inflicts Tremendous harm with no table roll (3.1 4.6.8b.3,
+    /// 10.D.3.4).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub wished: BTreeSet<FighterId>,
+    /// Characters who played their horse galloping side up in this round's
+    /// Encounter step: it turns over and walks in the Melee step (3.1 5.3
+    /// step 2, 8.4.5k.2).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub galloped: BTreeSet<FighterId>,
     /// The `run when wounded` of characters answering this round alone
     /// (round by round, or a battle file's round orders), so the log can
     /// say why one did not run.

@@ -1,26 +1,30 @@
-//! Natives who ride (play summary III, III.B.5 and B.9.e; horses.toml for the
-//! counters; 2nd-edition optional combat rule 5.2–5.3 with Riding Horses): a mounted native's
+//! Natives who ride (3.1 8.3.1, 8.4.1, 8.4.5m–n, 8.4.9i; horses.toml for
+//! the counters; 3.1 10.D.3.2–3.3 with Riding Horses): a mounted native's
 //! horse stands in a red box of its own, and its box and move time are
 //! the maneuver an attack on the native must intercept or undercut; the
 //! native himself attacks from his own box. A hit on him falls on the
-//! horse alone while it lives (with Riding Horses a character may aim at
-//! the rider instead, who still must be reached through the horse's
-//! maneuver). Native horses never change tactics. In a cave clearing
-//! nobody plays a horse: natives fight on foot there.
+//! horse alone while it lives; once it is killed, the later hits of the
+//! round (judged against the horse's maneuver) fall on the rider (8.4.9i).
+//! With Riding Horses a character may aim at the rider instead, who still
+//! must be reached through the horse's maneuver. Native horses never
+//! change tactics. In a cave clearing nobody plays a horse: natives fight
+//! on foot there.
+//!
+//! At the start of each Melee step every native horse turns over: those of
+//! unhired natives end dark (galloping) side up, those of hired natives
+//! turn to their other side (8.4.1); each keeps that side for the rest of
+//! the round.
 //!
 //! realmgm's rulings:
-//! - An unhired native's horse starts walking side up and stays so (III:
-//!   turned walking side up at the start; it never changes tactics). A
-//!   hired native's horse gallops: the player places it so that it turns
-//!   to its galloping side in the Melee step (III.B.1), the faster
-//!   maneuver.
+//! - A native's horse enters combat light (walking) side up, as counters
+//!   are set up; 3.1 says no other side for it.
 //! - A horse killed is dead; its rider fights on foot from then on (the
 //!   day state remembers it, `DenizenState::horse_lost`).
 //! - When a rider is killed his living horse is spoils: a character who
 //!   killed him takes it (inactive, like other spoils); otherwise it is
 //!   left in the clearing.
 //! - A native's horse move time counts among the move times on a sheet
-//!   that an Encounter action must beat (III.A.4 names horse counters).
+//!   that an Encounter action must beat (8.4.5k.4 names horse counters).
 
 use serde::{Deserialize, Serialize};
 
@@ -35,8 +39,20 @@ use super::model::{Direction, FighterId, HeroHorse};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NativeHorse {
     pub horse: HeroHorse,
-    /// Galloping side up (hired natives); walking side otherwise.
+    /// Galloping (dark) side up; walking (light) side otherwise.
     pub galloping: bool,
+}
+
+/// The start of the Melee step: unhired natives' horses turn dark
+/// (galloping) side up, hired natives' horses turn over (3.1 8.4.1).
+pub fn turn_over(battle: &mut Battle) {
+    for fighter in &mut battle.fighters {
+        if let super::model::FighterKind::Denizen(den) = &mut fighter.kind
+            && let Some(mount) = den.horse.as_mut()
+        {
+            mount.galloping = den.employer.is_none() || !mount.galloping;
+        }
+    }
 }
 
 impl NativeHorse {
@@ -97,16 +113,6 @@ pub fn maneuvers(
     Some(list)
 }
 
-/// Whether a hit on `target` falls on his horse.
-pub fn hit_falls_on_horse(
-    battle: &Battle,
-    attacker: FighterId,
-    target: FighterId,
-    aimed_at_horse: bool,
-) -> bool {
-    mount(battle, target).is_some() && super::riding::hits_horse(battle, attacker, aimed_at_horse)
-}
-
 /// The move times of the mounted natives on `owner`'s sheet.
 pub fn move_times_on(battle: &Battle, owner: FighterId) -> Vec<u8> {
     battle
@@ -124,8 +130,15 @@ pub fn horse_hit(battle: &mut Battle, rider: FighterId, level: i8) -> (String, O
     let Some(mount) = battle.denizen_mut(rider).and_then(|d| d.horse.as_mut()) else {
         return ("no horse".into(), None);
     };
-    let killed = level >= super::harm::level(mount.horse.vulnerability);
     let horse = mount.horse.name.clone();
+    if mount.horse.dead {
+        // Killed by another attack of this same instant (3.1 8.4.9m).
+        return (
+            format!("on the {horse}: the horse, killed in this same instant, takes it"),
+            None,
+        );
+    }
+    let killed = level >= super::harm::level(mount.horse.vulnerability);
     if !killed {
         return (format!("on the {horse}: the horse is unharmed"), None);
     }
@@ -176,21 +189,50 @@ pub fn rider_killed(battle: &mut Battle, victim: FighterId, killer: FighterId) {
 
 #[cfg(test)]
 mod tests {
-    use crate::combat::build;
+    use crate::combat::{build, script};
     use crate::state::CounterSide;
     use crate::test_support::data;
 
+    /// 3.1 8.4.1: native horses enter combat walking side up; at the
+    /// start of each Melee step an unhired native's horse turns dark
+    /// (galloping) side up and stays so, a hired native's turns over.
     #[test]
-    fn an_unhired_rider_walks_and_a_hired_one_gallops() {
+    fn native_horses_turn_over_at_the_start_of_melee_3_1_8_4_1() {
         let unhired = build::denizen(data(), "Lancer 1", CounterSide::Light, None).expect("lancer");
-        let mount = unhired.horse.expect("Lancer 1 rides");
+        let mount = unhired.horse.as_ref().expect("Lancer 1 rides");
         assert_eq!(mount.horse.name, "Lancer Pony 1");
         assert_eq!(mount.move_time(), 5);
         let hired =
-            build::denizen(data(), "Lancer 1", CounterSide::Light, Some(0)).expect("lancer");
-        assert_eq!(hired.horse.expect("he rides").move_time(), 3);
+            build::denizen(data(), "Lancer 2", CounterSide::Light, Some(0)).expect("lancer");
+        assert_eq!(hired.horse.as_ref().expect("he rides").move_time(), 5);
         let company =
             build::denizen(data(), "Company 1", CounterSide::Light, None).expect("company");
         assert!(company.horse.is_none());
+        let file = r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[denizen]]
+id = "Lancer 1"
+[[denizen]]
+id = "Lancer 2"
+employer = "Amazon"
+"#;
+        let mut scripted = script::load(data(), "turn_over", file).expect("the file loads");
+        let battle = &mut scripted.battle;
+        let times = |battle: &crate::combat::Battle| -> Vec<u8> {
+            ["Lancer 1", "Lancer 2"]
+                .iter()
+                .map(|n| {
+                    let id = battle.find(n).expect("in the battle");
+                    super::mount(battle, id).expect("riding").move_time()
+                })
+                .collect()
+        };
+        assert_eq!(times(battle), [5, 5]);
+        super::turn_over(battle);
+        assert_eq!(times(battle), [3, 4]);
+        super::turn_over(battle);
+        assert_eq!(times(battle), [3, 5]);
     }
 }

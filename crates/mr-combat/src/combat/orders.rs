@@ -20,14 +20,15 @@ use std::fmt;
 use crate::data::GameData;
 
 use super::error::CombatError;
-use super::model::Direction;
+use super::model::{Direction, Gait};
 use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
-                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk";
+                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       gallop, walk, place COUNTER in box N";
 
 /// Read the value of a `Combat:` line.
 ///
@@ -103,6 +104,26 @@ fn deployment(text: &str) -> Option<(String, String)> {
     (!native.is_empty() && !target.is_empty()).then(|| (native.to_string(), target.to_string()))
 }
 
+/// `Wolf 1 in box 2` (after `place `): a counter on his sheet and its red
+/// box, 1 to 3.
+fn placement(text: &str) -> Result<(String, Direction), CombatError> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower
+        .rfind(" in box ")
+        .ok_or("write 'place COUNTER in box N', N from 1 to 3")?;
+    let name = text[..at].trim();
+    let number = text[at + " in box ".len()..].trim();
+    let direction = number
+        .parse::<u8>()
+        .ok()
+        .and_then(Direction::from_number)
+        .ok_or_else(|| format!("'{number}' is not a red box: 1, 2 or 3"))?;
+    if name.is_empty() {
+        return Err("name the counter to place: 'place Wolf 1 in box 2'".into());
+    }
+    Ok((name.to_string(), direction))
+}
+
 /// `Woodfolk 2 lure Troll`: a hired native and the denizen he lures.
 fn hireling_lure(clause: &str) -> Option<(String, String)> {
     let lower = clause.to_ascii_lowercase();
@@ -129,6 +150,9 @@ fn misspelt_opener(clause: &str) -> String {
         "activate",
         "inactivate",
         "berserk",
+        "place",
+        "gallop",
+        "walk",
     ];
     let (first, rest) = clause.split_once(' ').unwrap_or((clause, ""));
     match realmgm_core::suggest::nearest(first, OPENERS.iter().copied()).first() {
@@ -186,6 +210,12 @@ fn read_clause(
         tactics.berserk = true;
     } else if clause.eq_ignore_ascii_case("alert") {
         tactics.alert = true;
+    } else if let Some(p) = rest(clause, "place ") {
+        tactics.placements.push(placement(p)?);
+    } else if clause.eq_ignore_ascii_case("gallop") {
+        tactics.horse_gait = Some(Gait::Gallop);
+    } else if clause.eq_ignore_ascii_case("walk") {
+        tactics.horse_gait = Some(Gait::Walk);
     } else if let Some(s) = rest(clause, "cast ") {
         tactics.cast = Some(s.to_string());
     } else if let Some(c) = rest(clause, "charge ") {
@@ -276,6 +306,14 @@ impl fmt::Display for Tactics {
         if let Some(i) = &self.inactivate {
             parts.push(format!("inactivate {i}"));
         }
+        for (counter, direction) in &self.placements {
+            parts.push(format!("place {counter} in box {}", direction.number()));
+        }
+        match self.horse_gait {
+            Some(Gait::Gallop) => parts.push("gallop".into()),
+            Some(Gait::Walk) => parts.push("walk".into()),
+            None => {}
+        }
         f.write_str(&parts.join(", "))
     }
 }
@@ -306,7 +344,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = read(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, deploy Soldier HQ against Amazon, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, deploy Soldier HQ against Amazon, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse, place Wolf A 1 in box 3, walk",
         )
         .unwrap();
         assert_eq!(
@@ -314,11 +352,22 @@ mod tests {
             [("Woodfolk 2", "Troll"), ("Bashkar 1", "Wolf A 1")]
                 .map(|(n, d)| (n.to_string(), d.to_string()))
         );
+        assert_eq!(t.placements, [("Wolf A 1".to_string(), Direction::Smash)]);
+        assert_eq!(t.horse_gait, Some(Gait::Walk));
         assert_eq!(read(&t.to_string()).unwrap(), t);
         assert_eq!(
             read(&Tactics::default().to_string()).unwrap(),
             Tactics::default()
         );
+    }
+
+    #[test]
+    fn a_placement_names_a_red_box_from_one_to_three() {
+        let (_, message) = read("place Wolf A 1 in box 4").unwrap_err();
+        assert!(message.to_string().contains("not a red box"), "{message}");
+        let (_, message) = read("place Wolf A 1").unwrap_err();
+        assert!(message.to_string().contains("in box N"), "{message}");
+        assert_eq!(read("gallop").unwrap().horse_gait, Some(Gait::Gallop));
     }
 
     #[test]

@@ -464,6 +464,7 @@ fn character(
         abandoned: Vec::new(),
         kit,
         immune_to: super::protection::immune_to(card),
+        wish_strength: false,
     })
 }
 

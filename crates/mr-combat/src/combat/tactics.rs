@@ -91,6 +91,14 @@ pub struct Tactics {
     /// With riding horses: attack the target's horse, not the rider.
     #[serde(default)]
     pub attack_horses: bool,
+    /// `place NAME in box N`: the red box he puts a counter on his sheet
+    /// in, when legal (3.1 8.4.5m).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placements: Vec<(String, Direction)>,
+    /// `gallop` or `walk`: the side his horse maneuvers on in the Melee
+    /// step (3.1 8.4.5k.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horse_gait: Option<super::model::Gait>,
     /// The Berserker alerts his BERSERK chit when he can.
     #[serde(default)]
     pub berserk: bool,
@@ -547,7 +555,10 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
 
 fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay {
     let mut stars = stars_left(battle, who);
-    let mut play = MeleePlay::default();
+    let mut play = MeleePlay {
+        gait: tactics.horse_gait,
+        ..MeleePlay::default()
+    };
     let rotate = Direction::from_number(u8::try_from(battle.round % 3).unwrap_or(0) + 1)
         .unwrap_or(Direction::Swing);
     let horse_alive = battle
@@ -624,12 +635,21 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
             });
         }
     }
-    let own = battle.attackers_of(who);
-    play.placements = own
+    // His standing boxes for the counters on his sheet, when legal; the
+    // rest fill the boxes in turn (`melee::fill_boxes`).
+    play.placements = tactics
+        .placements
         .iter()
-        .zip(Direction::ALL.iter().cycle())
-        .map(|(&d, &dir)| (battle.name(d).to_string(), dir))
+        .filter(|(name, _)| {
+            battle
+                .find(name)
+                .is_some_and(|d| battle.sheet.get(&d) == Some(&who))
+        })
+        .cloned()
         .collect();
+    if super::melee::check_placements(battle, who, &play.placements).is_err() {
+        play.placements.clear();
+    }
     play.shield = Some(Direction::Thrust);
     play
 }
@@ -828,7 +848,10 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
                 .into())
             }
         }
-        Answer::Melee(play) => check_melee(battle, who, play),
+        Answer::Melee(play) => {
+            super::melee::check_placements(battle, who, &play.placements)?;
+            check_melee(battle, who, play)
+        }
         Answer::Fatigue(play) => super::fatigue::check(battle, who, play),
     }
 }
