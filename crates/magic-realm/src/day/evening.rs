@@ -1,5 +1,6 @@
-//! Sunset and Evening (play summary III): combat in every clearing holding a
-//! living character and anyone else. At the start, each unhired native
+//! Sunset and Evening (3.1 8.1-8.8): combat in every clearing holding a
+//! living character and anyone else, the clearings taken in the order their
+//! Attention chits are drawn (8.1.2-8.1.3). At the start, each unhired native
 //! group rolls on the Meeting table against each character there
 //! (Block/Battle: it battles him); heavy and medium monsters turn light
 //! side up and Tremendous monsters red side down. The fight itself is the
@@ -91,7 +92,7 @@ pub fn evening(
         }
     }
     let mut waiting = Vec::new();
-    for (clearing, crowd) in clearings {
+    for (clearing, crowd) in attention_chit_order(day, clearings) {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             if let [alone] = crowd.characters[..] {
                 super::lone_cast::cast_alone(day, alone, orders);
@@ -198,6 +199,11 @@ fn fight(
     combat_rules.ambush &= super::weather::forbids_hide(day).is_none();
     let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
     battle.in_cave = super::movement::is_cave(day, clearing);
+    for (&f, &seat) in &seat_of {
+        battle
+            .roll_mods
+            .insert(f, super::modifiers::for_roll(day, seat, Roll::All));
+    }
     for (&f, &seat) in &seat_of {
         if absent.contains_key(&f) {
             // Not here: nothing to decide, nobody to ask.
@@ -337,6 +343,19 @@ fn magic_after(
     for event in events {
         day.emit(observers.clone(), Happening::Magic(event));
     }
+}
+
+/// The clearings in the order their Attention chits are drawn (3.1
+/// 8.1.2-8.1.3): one chit from each clearing with a character or a hired
+/// leader, mixed and drawn at random; each clearing takes its turn as its
+/// chit comes out.
+fn attention_chit_order(
+    day: &mut Day<'_>,
+    clearings: BTreeMap<ClearingId, Crowd>,
+) -> Vec<(ClearingId, Crowd)> {
+    let mut drawn: Vec<(ClearingId, Crowd)> = clearings.into_iter().collect();
+    day.dice.shuffle("evening/attention-chits", &mut drawn);
+    drawn
 }
 
 /// Clearings where a hired leader stands without his employer beside a

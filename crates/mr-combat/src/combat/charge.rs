@@ -1,7 +1,8 @@
-//! Charging (play summary III.A.3): in the Encounter step a character may put
+//! Charging (3.1 8.3.6b-c): in the Encounter step a character may put
 //! a MOVE chit or his active horse on another character's sheet — an
 //! unhidden one, or a hidden one when he found Hidden Enemies today; both
-//! are then unhidden. The charge counts as the charger's Encounter
+//! are then unhidden. The MOVE chit counts toward his effort and fatigue;
+//! nobody charges with a red-side-up Tremendous monster on his sheet. The charge counts as the charger's Encounter
 //! action; every charge takes effect before the other actions, so the
 //! charged character's own action must be faster than the charge; and in
 //! the Melee step the charger attacks the character he charged or nobody.
@@ -65,6 +66,15 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
                 names.join(", ")
             }
         ).into());
+    }
+    if battle
+        .attackers_of(who)
+        .into_iter()
+        .any(|d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
+    {
+        return Err(
+            "cannot charge: a red-side-up Tremendous monster is on his sheet (3.1 8.3.6b.1)".into(),
+        );
     }
     let chits = charge_chits(battle, who);
     if !chits.iter().any(|(c, _)| same_chit(c, with)) {
