@@ -31,6 +31,7 @@ use crate::combat::error::CombatError;
 use crate::combat::log::{CombatLine, Seen};
 use crate::combat::model::{Fighter, FighterKind, Out};
 use crate::combat::{Battle, CombatRules, Decision, build};
+use crate::data::natives::find_member;
 use crate::data::terms::{Roll, Strength};
 use crate::data::tiles::PathKind;
 use crate::magic::expiry;
@@ -267,8 +268,59 @@ fn fight(
         c.gold = after.gold;
         c.hirelings = after.hirelings;
     }
+    rebels_elsewhere(day, clearing, &battle, &seat_of, &observers);
     magic_after(day, clearing, &battle, &seat_of, &observers);
     Ok(())
+}
+
+/// Treachery rebels every member of the group the traitor hired, wherever
+/// it is (3.1 8.4.2g): those away from this clearing leave his service too,
+/// and each costs him Fame equal to its Notoriety bounty.
+fn rebels_elsewhere(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+) {
+    for (f, group) in &battle.treacheries {
+        let Some(&seat) = seat_of.get(f) else {
+            continue;
+        };
+        let mut rebels = Vec::new();
+        let mut fame = 0;
+        for h in &day.state.characters[seat].hirelings {
+            if let Some((g, native)) = find_member(&day.data.natives, &h.native)
+                && g.name == *group
+                && battle.find(&h.native).is_none()
+            {
+                rebels.push(h.native.clone());
+                fame += i32::from(native.notoriety);
+            }
+        }
+        if rebels.is_empty() {
+            continue;
+        }
+        for native in &rebels {
+            day.state.dismiss(native);
+            day.state.release_leader(native);
+        }
+        let character = &mut day.state.characters[seat];
+        character.fame -= fame;
+        let line = CombatLine::TreacheryFame {
+            character: character.name.clone(),
+            rebels,
+            fame,
+        };
+        day.emit(
+            observers.clone(),
+            Happening::Combat(CombatEvent::Line {
+                clearing: clearing.clone(),
+                round: battle.round,
+                line,
+            }),
+        );
+    }
 }
 
 /// Whether the fight needs the magic rules: a spell is in effect, or

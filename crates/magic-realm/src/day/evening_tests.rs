@@ -468,3 +468,38 @@ fn clearings_fight_in_the_order_their_attention_chits_are_drawn() {
     }
     assert!(reordered, "some draw puts the later clearing first");
 }
+
+/// 3.1 8.4.2g: treachery rebels every member of the group he hired, wherever
+/// it is on the map, and each costs him Fame equal to its Notoriety bounty.
+#[test]
+fn treachery_rebels_his_hired_members_of_the_group_elsewhere_too() {
+    let mut state = amazon_beside(&["Bashkar 1"]);
+    let here = state.characters[0].position.clone();
+    // On another tile, so no prowling of his group's tile brings him to her.
+    let elsewhere = state
+        .dwellings
+        .values()
+        .find(|c| c.tile != here.tile)
+        .expect("a dwelling on another tile")
+        .clone();
+    state.denizens.get_mut("Bashkar HQ").expect("a Bashkar").at = Whereabouts::Clearing {
+        clearing: elsewhere,
+    };
+    for native in ["Bashkar 1", "Bashkar HQ"] {
+        state.characters[0].hirelings.push(crate::state::Hireling {
+            native: native.to_string(),
+            days_left: 14,
+        });
+    }
+    state.characters[0].fame = 20;
+    let (after, events) = evening_of(state, "R\nCombat: target Bashkar 1");
+    let amazon = &after.characters[0];
+    assert!(amazon.hirelings.is_empty(), "{:?}", amazon.hirelings);
+    let told = rounds_told(&events);
+    assert!(
+        told.iter()
+            .any(|l| l == "treachery: the Amazon loses 4 Fame, the Notoriety bounty of Bashkar HQ"),
+        "{told:#?}"
+    );
+    assert_eq!(amazon.fame, 20 - 4 - 4, "{told:#?}");
+}

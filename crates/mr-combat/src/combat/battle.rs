@@ -117,6 +117,11 @@ pub struct Battle<'d> {
     /// `native_horses.rs`, `activation.rs`).
     #[serde(default)]
     pub in_cave: bool,
+    /// Treachery committed, (traitor, native group): his hired members of
+    /// the group elsewhere on the map rebel too, which the day carries out
+    /// (3.1 8.4.2g).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub treacheries: Vec<(FighterId, String)>,
     /// Each character's die-roll modifiers for the rolls of random
     /// assignment (3.1 8.3.5a.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -163,6 +168,7 @@ impl<'d> Battle<'d> {
             to_leaders: Vec::new(),
             magic: None,
             in_cave: false,
+            treacheries: Vec::new(),
             roll_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
         }

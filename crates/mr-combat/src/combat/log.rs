@@ -112,6 +112,13 @@ pub enum CombatLine {
         group: String,
         natives: Vec<String>,
     },
+    /// Treachery costs the traitor Fame equal to the Notoriety bounty of
+    /// each native who rebels, wherever he is (`treachery.rs`).
+    TreacheryFame {
+        character: String,
+        rebels: Vec<String>,
+        fame: i32,
+    },
     CannotRun {
         character: String,
         reason: String,
@@ -233,6 +240,7 @@ impl CombatLine {
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
             | CombatLine::Treachery { .. }
+            | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
             | CombatLine::Refused { .. }
             | CombatLine::Plays { .. }
@@ -366,6 +374,15 @@ impl fmt::Display for CombatLine {
                 "treachery: the {character} attacks a hired native of the {group}; {} {} against the {character}",
                 listed(natives),
                 agreeing(natives.len(), "turns", "turn")
+            ),
+            CombatLine::TreacheryFame {
+                character,
+                rebels,
+                fame,
+            } => write!(
+                f,
+                "treachery: the {character} loses {fame} Fame, the Notoriety bounty of {}",
+                listed(rebels)
             ),
             CombatLine::CannotRun { character, reason } => {
                 write!(f, "the {character} cannot run away: {reason}")
