@@ -504,10 +504,22 @@ fn battling_rolls(
     };
     for group in groups {
         for (&f, &seat) in seat_of {
-            if super::battling_today::battles(&day.state, &group, battle.name(f)) {
-                group_battles(battle, &group, f, "they battle already today (no roll)");
+            let name = battle.name(f).to_string();
+            if super::battling_today::rolled(&day.state, &group, &name) {
+                let seen = battle.seen_by(f);
+                battle.say(
+                    seen,
+                    CombatLine::Battling {
+                        group: group.clone(),
+                        character: name,
+                        result: "no roll: he rolled for them today already, and battling does not \
+                                 carry over from another clearing"
+                            .to_string(),
+                    },
+                );
                 continue;
             }
+            super::battling_today::record(&mut day.state, &group, &name);
             let mut relationship = super::meeting::relationship(day, seat, &group);
             let limit = orders
                 .get(&day.state.characters[seat].player)
@@ -769,7 +781,6 @@ fn write_back(
             .or_default()
             .extend(battle.dropped.iter().cloned());
     }
-    super::battling_today::remember(&mut day.state, battle);
     for (leader, item) in &battle.to_leaders {
         // A leader killed in the same fight cannot carry it: it lies here.
         if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {

@@ -3,8 +3,7 @@
 //! once, wherever it is on the map: they become unhired, and those here
 //! battle him for the rest of the day; he loses Fame equal to the
 //! Notoriety bounty of each rebel. The day's Evening takes them off his
-//! payroll, the members elsewhere included (`day/evening.rs`), and
-//! remembers the grudge until Midnight (`day/battling_today.rs`).
+//! payroll, the members elsewhere included (`day/evening.rs`).
 //! Attacking another character's hired native is no treachery: the native
 //! stays hired, and its death earns the killer its bounty and notoriety
 //! and costs its employer the notoriety (8.7, `spoils.rs`).
