@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::combat::log::CombatLine;
 use crate::orders::parse_day_orders;
 use crate::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
 use crate::test_support::{combat_text, data, game_played_by, without_denizens};
@@ -12,7 +11,7 @@ use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 use super::battling_today;
-use super::events::{CombatEvent, DayEvent, Happening};
+use super::events::{DayEvent, Happening};
 use super::resolve_day;
 use crate::state::Grudge;
 
