@@ -134,9 +134,14 @@ pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
     let _round = args.db.wait_for_round(false)?;
     let (mut store, _) = args.db.open(false)?;
     let stored = store.campaigns().load(&args.name)?;
-    let begun = store.days().latest(&stored.campaign.name)?.is_some();
-    let found = crate::campaign::edit::changes(&stored.campaign, &edited, begun);
-    let (report, applied) = render_edit(&stored.campaign.name, &found);
+    let edited = crate::campaign::edit::as_meant(&stored.campaign, edited, &text);
+    let latest = store.days().latest_number(&stored.campaign.name)?;
+    let found = crate::campaign::edit::changes(&stored.campaign, &edited, latest.is_some());
+    let (mut report, applied) = render_edit(&stored.campaign.name, &found);
+    if edited.rules_version != stored.campaign.rules_version {
+        let next_day = latest.map_or(0, |day| day + 1);
+        report.push_str(&rules_move(&stored.campaign, next_day));
+    }
     let updated = crate::campaign::edit::apply(&stored.campaign, &edited, &found);
     match updated {
         None => bail!(
@@ -171,6 +176,28 @@ Nothing was stored: remove the refused changes from the file and run `campaign e
         }
     }
     Ok(())
+}
+
+/// What moving `campaign` to the rules this realmgm plays changes, version
+/// by version, from day `next_day` on.
+fn rules_move(campaign: &Campaign, next_day: u32) -> String {
+    let Some(game) = GAMES.find(&campaign.game) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "From day {next_day} on the campaign plays rules version {} ({}); the days before keep \
+         the rules they were played under. What changes:\n",
+        game.rules_versions().current.number,
+        game.rules_versions().current.name
+    );
+    for version in game.rules_versions().after(campaign.rules_version) {
+        for change in version.changes {
+            out.push_str("  - ");
+            out.push_str(change);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The changes as the GM reads them, and how many apply.
@@ -263,7 +290,54 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
         });
         return super::emit(serde_json::to_string_pretty(&shown)?);
     }
-    super::emit(render_show(&stored)?.trim_end())
+    let played = store
+        .days()
+        .rules_versions_after(&stored.campaign.name, 0)?;
+    super::emit(render_show(&stored, &played)?.trim_end())
+}
+
+/// The rules version a campaign plays under, and which versions its days
+/// were played under when not all the same one: "version 2 (...); days
+/// 1-11 played under version 1".
+fn rules_line(campaign: &Campaign, played: &[(u32, u32)]) -> String {
+    let Some(game) = GAMES.find(&campaign.game) else {
+        return format!("rules version {}", campaign.rules_version);
+    };
+    let versions = game.rules_versions();
+    let mut line = format!("rules version {}", campaign.rules_version);
+    if let Some(version) = versions.find(campaign.rules_version) {
+        line.push_str(&format!(" ({})", version.name));
+    }
+    if campaign.rules_version != versions.current.number {
+        line.push_str(&format!(
+            "; this realmgm plays only version {}: the campaign is held until `campaign edit` \
+             moves it on",
+            versions.current.number
+        ));
+    }
+    // Runs of days under one version, in order: (version, first, last).
+    let mut spans: Vec<(u32, u32, u32)> = Vec::new();
+    for &(day, version) in played {
+        match spans.last_mut() {
+            Some((v, _, last)) if *v == version => *last = day,
+            _ => spans.push((version, day, day)),
+        }
+    }
+    if spans.iter().any(|&(v, _, _)| v != campaign.rules_version) {
+        let told: Vec<String> = spans
+            .iter()
+            .map(|&(version, first, last)| {
+                let days = if first == last {
+                    format!("day {first}")
+                } else {
+                    format!("days {first}-{last}")
+                };
+                format!("{days} played under version {version}")
+            })
+            .collect();
+        line.push_str(&format!("; {}", told.join(", ")));
+    }
+    line
 }
 
 /// `campaign list`.
@@ -361,7 +435,7 @@ fn render_new(
 
 /// What `campaign show` prints: everything the file said, with the players
 /// as stored now.
-fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
+fn render_show(stored: &StoredCampaign, played: &[(u32, u32)]) -> anyhow::Result<String> {
     let c = &stored.campaign;
     let mut out = format!("Campaign {}", c.name);
     if let Some(title) = &c.title {
@@ -375,6 +449,7 @@ fn render_show(stored: &StoredCampaign) -> anyhow::Result<String> {
     }
     out.push_str(&format!("Game:      {}\n", c.game));
     out.push_str(&format!("Seed:      {}\n", c.seed));
+    out.push_str(&format!("Edition:   {}\n", rules_line(c, played)));
     let gm = match &c.gm.name {
         Some(name) => format!("{name} <{}>", c.gm.email),
         None => c.gm.email.to_string(),
@@ -490,12 +565,13 @@ mod tests {
 
     #[test]
     fn show_prints_what_the_standard_file_says() {
-        let shown = render_show(&stored("standard.toml", STANDARD)).unwrap();
+        let shown = render_show(&stored("standard.toml", STANDARD), &[]).unwrap();
         let expected = "\
 Campaign MR1: Standard Magic Realm
   One month in the Realm on the 2nd-edition rules, no optional rules.
 Game:      magic-realm
 Seed:      20250301
+Edition:   rules version 2 (the third edition, release 3.1: combat and magic)
 GM:        Game Master <gm@example.org>
 Created:   2025-03-01 20:00 UTC
 Players:   4 (at most 6)
@@ -517,9 +593,33 @@ Rules:     none beyond the standard rules
     }
 
     #[test]
+    fn show_names_the_rules_version_and_the_days_played_under_older_rules() {
+        let mut stored = stored("standard.toml", STANDARD);
+        stored.campaign.rules_version = 1;
+        let shown = render_show(&stored, &[(1, 1), (2, 1), (3, 1)]).unwrap();
+        assert!(
+            shown.contains(
+                "Edition:   rules version 1 (the seed summaries (2nd-edition play summary, magic \
+                 primer, optional combat)); this realmgm plays only version 2: the campaign is \
+                 held until `campaign edit` moves it on\n"
+            ),
+            "{shown}"
+        );
+        stored.campaign.rules_version = 2;
+        let shown = render_show(&stored, &[(1, 1), (2, 1), (3, 2)]).unwrap();
+        assert!(
+            shown.contains(
+                "Edition:   rules version 2 (the third edition, release 3.1: combat and magic); \
+                 days 1-2 played under version 1, day 3 played under version 2\n"
+            ),
+            "{shown}"
+        );
+    }
+
+    #[test]
     fn show_lists_the_bimr3_rules_and_calendar() {
         let stored = stored("bimr3.toml", BIMR3);
-        let shown = render_show(&stored).unwrap();
+        let shown = render_show(&stored, &[]).unwrap();
         assert!(
             shown.contains("Calendar:  1 month, starting in Autumn, 5 victory points\n"),
             "{shown}"

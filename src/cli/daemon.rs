@@ -97,6 +97,10 @@ pub enum GmCommand {
     Rollback {
         #[arg(long)]
         day: u32,
+        /// Roll back even past days played under older rules: they are
+        /// played again under the rules this realmgm plays.
+        #[arg(long)]
+        new_rules: bool,
     },
     /// Enter or replace a player's orders for the pending turn (from a file or stdin).
     Orders {
@@ -686,7 +690,10 @@ pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
             ),
         },
         GmCommand::Preview => daemon.gm().preview(&name)?,
-        GmCommand::Rollback { day } => daemon.gm().rollback(&name, *day, now)?,
+        GmCommand::Rollback { day, new_rules } if *new_rules => {
+            daemon.gm().rollback_to_new_rules(&name, *day, now)?
+        }
+        GmCommand::Rollback { day, .. } => daemon.gm().rollback(&name, *day, now)?,
         GmCommand::Orders { player, file } => {
             let text = match file {
                 Some(file) => std::fs::read_to_string(file)

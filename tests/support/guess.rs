@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use realmgm::dice::{Dice, DiceCount};
 use realmgm::game::{
     AcceptedOrders, Event, Game, GameState, Observers, OrdersProblem, Reader, Report, RuleToggle,
-    Rules, Seat, Seats, Start, Turn, TurnResult, TurnStep,
+    Rules, RulesVersions, Seat, Seats, Start, Turn, TurnResult, TurnStep,
 };
 use realmgm::report::ReportContext;
 use serde_json::{Value, json};
@@ -229,6 +229,9 @@ macro_rules! guess_game {
             fn toggles(&self) -> &'static [RuleToggle] {
                 realmgm::magic_realm::game::MagicRealm.toggles()
             }
+            fn rules_versions(&self) -> RulesVersions {
+                realmgm::magic_realm::game::MagicRealm.rules_versions()
+            }
             fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
                 Ok(new_game(start.seats, dice))
             }
@@ -290,6 +293,9 @@ impl Game for BrokenGuess {
     }
     fn toggles(&self) -> &'static [RuleToggle] {
         Guess.toggles()
+    }
+    fn rules_versions(&self) -> RulesVersions {
+        Guess.rules_versions()
     }
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
         Guess.start(start, dice)

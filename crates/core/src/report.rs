@@ -272,6 +272,9 @@ pub struct ReportContext {
     /// The GM's narrative of the day: his history shows it, players'
     /// reports do not.
     pub narrative: Option<String>,
+    /// Whether players' reports name, after each combat and magic line, the
+    /// section of the rules it applied (the GM's history always does).
+    pub cite_rules: bool,
     pub templates: Templates,
 }
 

@@ -18,7 +18,8 @@ use serde::Deserialize;
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
     AcceptedOrders, Event, Game, GameState, GameValue, Observers, OrdersProblem, Reader, Report,
-    RuleToggle, Rules, Start, ToggleStatus, Turn, TurnResult, TurnStep,
+    RuleToggle, Rules, RulesVersion, RulesVersions, Start, ToggleStatus, Turn, TurnResult,
+    TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -112,6 +113,17 @@ impl Game for FantasyRealms {
 
     fn toggles(&self) -> &'static [RuleToggle] {
         TOGGLES
+    }
+
+    fn rules_versions(&self) -> RulesVersions {
+        RulesVersions {
+            earlier: &[],
+            current: RulesVersion {
+                number: 1,
+                name: "the rulebook",
+                changes: &[],
+            },
+        }
     }
 
     /// Fantasy Realms has neither a setup by mail nor a calendar: the

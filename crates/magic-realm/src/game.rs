@@ -12,8 +12,9 @@ use serde::Deserialize;
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
     AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GameValue, GmRuling,
-    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules, Seat,
-    Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause, TurnResult, TurnStep,
+    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules,
+    RulesVersions, Seat, Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause,
+    TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
 
@@ -116,6 +117,10 @@ impl Game for MagicRealm {
 
     fn toggles(&self) -> &'static [RuleToggle] {
         rules::TOGGLES
+    }
+
+    fn rules_versions(&self) -> RulesVersions {
+        rules::RULES_VERSIONS
     }
 
     fn calendar(&self) -> Option<Calendar> {

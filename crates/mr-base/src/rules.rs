@@ -11,9 +11,30 @@
 //! refused with the reason (`game::Rules::new`).
 
 use realmgm_core::game::{
-    RuleToggle,
+    RuleToggle, RulesVersion, RulesVersions,
     ToggleStatus::{Built, NotYetImplemented},
 };
+
+/// The versions of Magic Realm's rules realmgm has played. The engine plays
+/// only the current one; a campaign begun under an earlier one keeps its
+/// days and moves on when its GM edits `rules_version` (README "Rules
+/// versions").
+pub const RULES_VERSIONS: RulesVersions = RulesVersions {
+    earlier: &[RulesVersion {
+        number: 1,
+        name: "the seed summaries (2nd-edition play summary, magic primer, optional combat)",
+        changes: &[],
+    }],
+    current: RulesVersion {
+        number: 2,
+        name: "the third edition, release 3.1: combat and magic",
+        changes: THIRD_EDITION_COMBAT_AND_MAGIC,
+    },
+};
+
+/// What version 2 changed, as a GM weighing the move reads it.
+const THIRD_EDITION_COMBAT_AND_MAGIC: &[&str] =
+    &["every combat and magic line of the GM's history names the 3.1 section it applied"];
 
 /// Every rule toggle of Magic Realm.
 /// The toggle that asks for combat plays by mail, round by round.

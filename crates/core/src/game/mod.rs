@@ -123,6 +123,50 @@ impl Rules {
     }
 }
 
+/// One version of a game's rules. A campaign records the version it plays
+/// under and each stored day the version that made it: a rules change
+/// alters outcomes, so a day re-run after an upgrade is compared only with
+/// runs under the same version, and a campaign moves to new rules only when
+/// its GM says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesVersion {
+    /// Counts up from 1 with every change of the rules.
+    pub number: u32,
+    /// A few words a GM recognises ("the third edition, release 3.1").
+    pub name: &'static str,
+    /// What this version changed from the one before, one line each, for
+    /// the GM deciding whether to move a running campaign to it.
+    pub changes: &'static [&'static str],
+}
+
+/// Every version a game's rules have had: the one it plays and the ones
+/// before, whose code is not kept.
+#[derive(Clone, Copy, Debug)]
+pub struct RulesVersions {
+    /// Oldest first.
+    pub earlier: &'static [RulesVersion],
+    pub current: RulesVersion,
+}
+
+impl RulesVersions {
+    /// Version `number`, if the game's rules ever had it.
+    pub fn find(&self, number: u32) -> Option<&RulesVersion> {
+        self.earlier
+            .iter()
+            .chain(std::iter::once(&self.current))
+            .find(|v| v.number == number)
+    }
+
+    /// The versions after `number` up to the current one, oldest first:
+    /// what a campaign moving on from `number` takes on.
+    pub fn after(&self, number: u32) -> impl Iterator<Item = &RulesVersion> {
+        self.earlier
+            .iter()
+            .chain(std::iter::once(&self.current))
+            .filter(move |v| v.number > number)
+    }
+}
+
 /// A seat at the table as the game needs it when a game starts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
@@ -680,6 +724,8 @@ pub trait Game: Sync {
     fn id(&self) -> &'static str;
     /// Every rule toggle the game knows.
     fn toggles(&self) -> &'static [RuleToggle];
+    /// Every version its rules have had; it plays only the current one.
+    fn rules_versions(&self) -> RulesVersions;
 
     /// A new game (day 0) from the campaign's seats and rules, the choices
     /// of a setup by mail and the campaign's calendar; all randomness comes

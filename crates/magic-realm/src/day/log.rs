@@ -26,6 +26,21 @@ use crate::magic::events::MagicEvent;
 /// events the phase caused. A detail seen without its phase (something a
 /// reader watched another character do) stands at the turn's depth.
 pub fn gm_log(events: &[DayEvent]) -> String {
+    day_log(events, Citations::Shown)
+}
+
+/// Whether a log names, after each combat and magic line, the section of
+/// the rules of record (release 3.1) it applied: always in the GM's
+/// history, in players' reports when the campaign asks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Citations {
+    Shown,
+    Hidden,
+}
+
+/// The log of one day as [`gm_log`] lays it out, with or without the
+/// rules' citations.
+pub fn day_log(events: &[DayEvent], citations: Citations) -> String {
     let mut out = String::new();
     let mut evening = false;
     let mut in_phase = false;
@@ -33,7 +48,16 @@ pub fn gm_log(events: &[DayEvent]) -> String {
     // it starts a paragraph of its own.
     let mut turn_ended = false;
     for event in events {
-        let Some(text) = line(event) else { continue };
+        let Some(mut text) = line(event) else {
+            continue;
+        };
+        if citations == Citations::Shown
+            && let Some(rule) = rule_applied(&event.happening)
+        {
+            text.push_str(" [3.1 ");
+            text.push_str(rule);
+            text.push(']');
+        }
         if matches!(event.happening, Happening::Combat(_)) && !evening {
             evening = true;
             out.push_str("\nEvening:\n");
@@ -62,6 +86,17 @@ pub fn gm_log(events: &[DayEvent]) -> String {
         let _ = writeln!(out, "{text}");
     }
     out
+}
+
+/// The section of the rules a combat or magic event applied; `None` for
+/// other events and for rolls stored before they named their section.
+fn rule_applied(happening: &Happening) -> Option<&str> {
+    let rule = match happening {
+        Happening::Combat(CombatEvent::Line { line, .. }) => line.rule(),
+        Happening::Magic(event) => event.rule(),
+        _ => return None,
+    };
+    (!rule.is_empty()).then_some(rule)
 }
 
 /// Where an event's text stands in the log.

@@ -179,3 +179,58 @@ fn no_orders_are_said_once_at_the_top_of_the_day_not_inside_a_phase() {
     assert_eq!(log.matches("No orders").count(), 1, "{log}");
     assert_eq!(turn[5], "  4. H: is already hidden", "{log}");
 }
+
+/// The GM's log names, after every combat and magic line, the 3.1 section
+/// it applied; a player's log does so only when the campaign asks for it;
+/// a roll stored before rolls named their section is left uncited.
+#[test]
+fn combat_and_magic_lines_cite_the_section_of_3_1_they_applied() {
+    use super::events::CombatEvent;
+    use super::log::{Citations, day_log};
+    use crate::combat::log::CombatLine;
+    use crate::magic::events::MagicEvent;
+    let clearing = ClearingId::new("Cavern", 2);
+    let combat = |line| DayEvent {
+        observers: Observers::Everyone,
+        happening: Happening::Combat(CombatEvent::Line {
+            clearing: clearing.clone(),
+            round: 1,
+            line,
+        }),
+    };
+    let stored_roll: CombatLine = serde_json::from_str(
+        r#"{"line":"roll","record":{"day":1,"purpose":"combat/x","faces":[3],"result":3,"forced":false},
+            "meaning":"assigns Wolf 1 counting round Amazon"}"#,
+    )
+    .unwrap();
+    let events = vec![
+        combat(CombatLine::Fatigued {
+            character: "Amazon".into(),
+            chit: "FIGHT M4*".into(),
+        }),
+        combat(CombatLine::ArmorDamaged {
+            character: "Amazon".into(),
+            armor: "Helmet".into(),
+            destroyed: true,
+        }),
+        combat(stored_roll),
+        DayEvent {
+            observers: Observers::Everyone,
+            happening: Happening::Magic(MagicEvent::ChitEnchanted {
+                character: "Wizard".into(),
+                chit: "MAGIC III2*".into(),
+                colour: crate::data::terms::Colour::Purple,
+            }),
+        },
+    ];
+    let gm = gm_log(&events);
+    assert!(gm.contains("fatigues FIGHT M4*. [3.1 8.5.1]\n"), "{gm}");
+    assert!(gm.contains("Helmet is destroyed. [3.1 8.4.9k]\n"), "{gm}");
+    assert!(gm.contains("into purple magic [3.1 7.10.3]"), "{gm}");
+    assert!(gm.contains("counting round Amazon.\n"), "{gm}");
+    assert_eq!(gm.matches("[3.1 ").count(), 3, "{gm}");
+    assert_eq!(day_log(&events, Citations::Shown), gm);
+    let player = day_log(&events, Citations::Hidden);
+    assert!(!player.contains("[3.1"), "{player}");
+    assert!(player.contains("fatigues FIGHT M4*.\n"), "{player}");
+}

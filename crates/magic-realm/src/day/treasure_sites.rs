@@ -195,6 +195,10 @@ impl fmt::Display for SiteRow {
 
 impl DieTable for SiteTable<'_> {
     type Outcome = SiteRow;
+
+    fn rule(&self) -> &'static str {
+        "7.5.5"
+    }
     fn name(&self) -> Cow<'static, str> {
         self.name.to_string().into()
     }

@@ -27,7 +27,7 @@ use realmgm_core::report::{PrivateMessage, ReportContext};
 
 use crate::data::GameData;
 use crate::day::events::{DayEvent, Happening};
-use crate::day::log::gm_log;
+use crate::day::log::{Citations, day_log};
 use crate::state::MrState;
 
 /// The header every report starts with.
@@ -93,11 +93,14 @@ fn seen(events: &[Event], reader: Reader<'_>) -> anyhow::Result<Vec<DayEvent>> {
 }
 
 /// The day log and the combat log of `events`.
-fn logs(events: Vec<DayEvent>) -> (String, String) {
+fn logs(events: Vec<DayEvent>, citations: Citations) -> (String, String) {
     let (combat, day): (Vec<DayEvent>, Vec<DayEvent>) = events
         .into_iter()
         .partition(|e| matches!(e.happening, Happening::Combat(_)));
-    (gm_log(&day), gm_log(&combat).trim_start().to_string())
+    (
+        day_log(&day, citations),
+        day_log(&combat, citations).trim_start().to_string(),
+    )
 }
 
 fn header<'a>(
@@ -142,7 +145,12 @@ pub fn player_report(
     };
     let observed = seen(events, Reader::Player(player))?;
     let death = death::death(data, state, me, &observed);
-    let (day_log, combat_log) = logs(observed);
+    let citations = if context.cite_rules {
+        Citations::Shown
+    } else {
+        Citations::Hidden
+    };
+    let (day_log, combat_log) = logs(observed, citations);
     let form = orders_form::orders_form(
         data,
         &context.rules,
@@ -206,7 +214,7 @@ fn rules_in_force(rules: &realmgm_core::game::Rules) -> Vec<String> {
         .map(|t| format!("{}: {}", t.name, t.summary))
         .collect();
     if listed.is_empty() {
-        vec!["the 2nd-edition rules as printed, no optional rules".to_string()]
+        vec!["the third edition's rules, release 3.1, with no optional rules".to_string()]
     } else {
         listed
     }
@@ -222,7 +230,7 @@ pub fn gm_history(
     events: &[Event],
     context: &ReportContext,
 ) -> anyhow::Result<Report> {
-    let (day_log, combat_log) = logs(seen(events, Reader::Gm)?);
+    let (day_log, combat_log) = logs(seen(events, Reader::Gm)?, Citations::Shown);
     let map_svg = map::full_map(data, state);
     let map_file = format!("map-day-{}-gm.svg", state.day);
     let view = GmHistory {

@@ -126,6 +126,36 @@ pub enum MagicEvent {
     },
 }
 
+impl MagicEvent {
+    /// The section of the rules of record (release 3.1) this event applies,
+    /// e.g. "7.10.4", or the entry of its List of Spells for a spell's own
+    /// effect: the GM's history cites it after the line.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            MagicEvent::ChitPrepared { .. } => "7.9.3",
+            MagicEvent::Prepared { .. } => "7.10.1",
+            MagicEvent::ChitEnchanted { .. } => "7.10.3",
+            MagicEvent::TileEnchanted { .. } => "7.10.4",
+            MagicEvent::Cursed { .. }
+            | MagicEvent::CurseMissed { .. }
+            | MagicEvent::CurseLifted { .. } => "4.6.8",
+            MagicEvent::Read { .. }
+            | MagicEvent::Learned { .. }
+            | MagicEvent::NotLearned { .. } => "7.5.6",
+            MagicEvent::Awakened { .. } => "4.6.6",
+            MagicEvent::Wandered { .. } => "List of Spells: Lost",
+            MagicEvent::Storm { .. } => "List of Spells: Violent Storm",
+            MagicEvent::NothingPerceived { .. } => "7.5.7",
+            MagicEvent::Expired { .. } => "4.6.7",
+            MagicEvent::FellInert { .. } | MagicEvent::Energized { .. } => "4.6.7h",
+            MagicEvent::AlternativesUnread { .. } => "List of Spells: Prophecy",
+            MagicEvent::PhantasmTurn { .. }
+            | MagicEvent::PhantasmPhase { .. }
+            | MagicEvent::NoPhantasm { .. } => "List of Spells: Phantasm",
+        }
+    }
+}
+
 impl fmt::Display for MagicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -104,6 +104,10 @@ pub struct CommerceTable {
 impl DieTable for CommerceTable {
     type Outcome = CommerceResult;
 
+    fn rule(&self) -> &'static str {
+        "10.D.2.2"
+    }
+
     fn name(&self) -> Cow<'static, str> {
         format!("Commerce ({})", self.column.label()).into()
     }

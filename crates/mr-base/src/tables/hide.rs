@@ -32,6 +32,10 @@ pub struct Hide;
 impl DieTable for Hide {
     type Outcome = HideResult;
 
+    fn rule(&self) -> &'static str {
+        "7.4.1"
+    }
+
     fn name(&self) -> Cow<'static, str> {
         "Hide".into()
     }

@@ -63,6 +63,10 @@ pub struct PowerOfThePit;
 
 impl DieTable for PowerOfThePit {
     type Outcome = PitEvent;
+
+    fn rule(&self) -> &'static str {
+        "4.6.8"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Power of the Pit".into()
     }
@@ -132,6 +136,10 @@ pub struct Curse;
 
 impl DieTable for Curse {
     type Outcome = CurseKind;
+
+    fn rule(&self) -> &'static str {
+        "4.6.8"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Curse".into()
     }
@@ -187,6 +195,10 @@ pub struct Wish;
 
 impl DieTable for Wish {
     type Outcome = WishResult;
+
+    fn rule(&self) -> &'static str {
+        "4.6.8"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Wish".into()
     }
@@ -284,6 +296,10 @@ pub struct Transform;
 
 impl DieTable for Transform {
     type Outcome = TransformForm;
+
+    fn rule(&self) -> &'static str {
+        "4.6.9"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Transform".into()
     }

@@ -95,6 +95,10 @@ pub struct MeetingTable {
 impl DieTable for MeetingTable {
     type Outcome = MeetingResult;
 
+    fn rule(&self) -> &'static str {
+        "7.6.5, 7.7.1"
+    }
+
     fn name(&self) -> Cow<'static, str> {
         format!("Meeting ({})", self.column.label()).into()
     }

@@ -69,6 +69,10 @@ pub struct RepositionTable;
 
 impl DieTable for RepositionTable {
     type Outcome = Reposition;
+
+    fn rule(&self) -> &'static str {
+        "8.4.6"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Reposition".into()
     }
@@ -109,6 +113,10 @@ pub struct ChangeTactics;
 
 impl DieTable for ChangeTactics {
     type Outcome = Tactics;
+
+    fn rule(&self) -> &'static str {
+        "8.4.6"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Change tactics".into()
     }

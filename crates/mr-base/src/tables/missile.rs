@@ -38,6 +38,10 @@ pub struct Missile;
 
 impl DieTable for Missile {
     type Outcome = HarmChange;
+
+    fn rule(&self) -> &'static str {
+        "8.4.9f.1"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Missile".into()
     }
@@ -55,6 +59,10 @@ pub struct RevisedMissile;
 
 impl DieTable for RevisedMissile {
     type Outcome = HarmChange;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Revised missile".into()
     }

@@ -109,6 +109,11 @@ pub trait DieTable {
     /// are fixed text and cost no allocation per roll.
     fn name(&self) -> Cow<'static, str>;
 
+    /// The section of the rules of record (release 3.1) whose rule calls
+    /// for a roll on this table, e.g. "8.4.6": a GM asked why a roll was
+    /// made points at it.
+    fn rule(&self) -> &'static str;
+
     /// The lowest and highest row; adjusted rolls outside are clamped in.
     fn rows(&self) -> RangeInclusive<i8> {
         1..=6
@@ -335,6 +340,10 @@ mod tests {
     struct Plain;
     impl DieTable for Plain {
         type Outcome = i8;
+
+        fn rule(&self) -> &'static str {
+            "4.1"
+        }
         fn name(&self) -> Cow<'static, str> {
             "Plain".into()
         }

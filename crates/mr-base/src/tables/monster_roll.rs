@@ -33,6 +33,10 @@ pub struct MonsterRoll;
 
 impl DieTable for MonsterRoll {
     type Outcome = ProwlingRow;
+
+    fn rule(&self) -> &'static str {
+        "6.3.3"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Monster roll".into()
     }

@@ -53,6 +53,10 @@ pub struct OptionalMissile;
 
 impl DieTable for OptionalMissile {
     type Outcome = OptionalMissileResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Optional missile".into()
     }
@@ -91,6 +95,10 @@ pub struct Fumble;
 
 impl DieTable for Fumble {
     type Outcome = FumbleResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Fumble".into()
     }
@@ -130,6 +138,10 @@ pub struct Stumble;
 
 impl DieTable for Stumble {
     type Outcome = StumbleResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.3.1.3"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Stumble".into()
     }

@@ -93,6 +93,10 @@ pub struct Peer;
 
 impl DieTable for Peer {
     type Outcome = PeerResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Peer".into()
     }
@@ -139,6 +143,10 @@ pub struct Locate;
 
 impl DieTable for Locate {
     type Outcome = LocateResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.4"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Locate".into()
     }
@@ -176,6 +184,10 @@ pub struct Loot;
 
 impl DieTable for Loot {
     type Outcome = LootResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.5"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Loot".into()
     }
@@ -224,6 +236,10 @@ pub struct ReadRunes;
 
 impl DieTable for ReadRunes {
     type Outcome = ReadRunesResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.6"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Reading Runes".into()
     }
@@ -281,6 +297,10 @@ pub struct MagicSight;
 
 impl DieTable for MagicSight {
     type Outcome = MagicSightResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.7"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Magic Sight".into()
     }

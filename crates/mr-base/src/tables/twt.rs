@@ -58,6 +58,10 @@ pub struct ToadstoolCircle;
 
 impl DieTable for ToadstoolCircle {
     type Outcome = ToadstoolResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.5"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Toadstool Circle".into()
     }
@@ -105,6 +109,10 @@ pub struct CryptOfTheKnight;
 
 impl DieTable for CryptOfTheKnight {
     type Outcome = CryptResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.5"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Crypt of the Knight".into()
     }
@@ -153,6 +161,10 @@ pub struct EnchantedMeadow;
 
 impl DieTable for EnchantedMeadow {
     type Outcome = MeadowResult;
+
+    fn rule(&self) -> &'static str {
+        "7.5.5"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Enchanted Meadow".into()
     }

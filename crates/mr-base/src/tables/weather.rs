@@ -51,6 +51,10 @@ pub struct WeatherTable {
 
 impl DieTable for WeatherTable {
     type Outcome = WeatherResult;
+
+    fn rule(&self) -> &'static str {
+        "10.D.1"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Weather".into()
     }

@@ -35,6 +35,10 @@ pub struct ViolentStorm;
 
 impl DieTable for ViolentStorm {
     type Outcome = StormLoss;
+
+    fn rule(&self) -> &'static str {
+        "List of Spells: Violent Storm"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Violent Storm".into()
     }
@@ -67,6 +71,10 @@ pub struct Lost;
 
 impl DieTable for Lost {
     type Outcome = LostResult;
+
+    fn rule(&self) -> &'static str {
+        "List of Spells: Lost"
+    }
     fn name(&self) -> Cow<'static, str> {
         "Lost".into()
     }

@@ -5,6 +5,7 @@
 //! orders; with neither it stops and says what it needs
 //! ([`Step::Needs`]), so a round can wait for a player's mail and resume.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 
@@ -267,11 +268,13 @@ impl<'d> Battle<'d> {
         purpose
     }
 
-    /// Roll plain dice and log the roll with its meaning.
+    /// Roll plain dice and log the roll with its meaning and the section of
+    /// the rules (`rule`, e.g. "8.3.5") that calls for it.
     pub fn roll(
         &mut self,
         dice: &mut Dice,
         what: &str,
+        rule: &'static str,
         count: DiceCount,
         meaning: impl Display,
     ) -> RollRecord {
@@ -281,6 +284,7 @@ impl<'d> Battle<'d> {
             CombatLine::Roll {
                 record: record.clone(),
                 meaning: meaning.to_string(),
+                rule: Cow::Borrowed(rule),
             },
         );
         record
@@ -303,6 +307,7 @@ impl<'d> Battle<'d> {
             CombatLine::Roll {
                 record: roll.record.clone(),
                 meaning: roll.describe(),
+                rule: Cow::Borrowed(table.rule()),
             },
         );
         roll
@@ -482,22 +487,23 @@ impl<'d> Battle<'d> {
         self.stage = Stage::Lure;
         let hired_here = (0..self.fighters.len())
             .any(|i| self.in_play(i) && self.denizen(i).is_some_and(|d| d.employer.is_some()));
-        let reason = if self.characters_in_play().is_empty() && !hired_here {
-            Some(
-                "no character, hired native or controlled monster is left in the fight".to_string(),
-            )
+        let end = if self.characters_in_play().is_empty() && !hired_here {
+            Some(CombatLine::NobodyLeft)
         } else if self.quiet_rounds >= 2 {
-            Some("two rounds in a row in which nothing happened".to_string())
+            Some(CombatLine::Ends {
+                reason: "two rounds in a row in which nothing happened".to_string(),
+            })
         } else if self.round >= MAX_ROUNDS {
-            Some(format!(
+            let reason = format!(
                 "broken off after {MAX_ROUNDS} rounds (realmgm's limit; the rules set none)"
-            ))
+            );
+            Some(CombatLine::Ends { reason })
         } else {
             None
         };
-        if let Some(reason) = reason {
+        if let Some(end) = end {
             self.finished = true;
-            self.say(Seen::Clearing, CombatLine::Ends { reason });
+            self.say(Seen::Clearing, end);
         } else {
             self.round += 1;
             self.say(Seen::Clearing, CombatLine::RoundBegins);

@@ -222,7 +222,14 @@ fn assignment_roll(
     for m in &mods.adjustments {
         meaning.push_str(&format!(" ({} {:+})", m.source, m.amount));
     }
-    battle.say(Seen::Clearing, CombatLine::Roll { record, meaning });
+    battle.say(
+        Seen::Clearing,
+        CombatLine::Roll {
+            record,
+            meaning,
+            rule: "8.3.5a".into(),
+        },
+    );
     result
 }
 

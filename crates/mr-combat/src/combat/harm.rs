@@ -345,6 +345,7 @@ fn serious_wounds(battle: &mut Battle, dice: &mut Dice, target: FighterId, name:
         .roll(
             dice,
             &format!("serious wounds/{name}"),
+            "10.A.1",
             DiceCount::One,
             format_args!("wounds for the {name} (Serious Wounds)"),
         )

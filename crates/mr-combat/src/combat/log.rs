@@ -3,6 +3,7 @@
 //! everyone in the clearing once revealed; a hidden character's private
 //! results are seen by him alone.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -38,10 +39,14 @@ pub enum CombatLine {
         fighters: Vec<String>,
     },
     RoundBegins,
-    /// A die roll, with what it was for and what it meant.
+    /// A die roll, with what it was for, what it meant and the section of
+    /// the rules that called for it (empty in logs stored before rolls
+    /// named their section).
     Roll {
         record: RollRecord,
         meaning: String,
+        #[serde(default)]
+        rule: Cow<'static, str>,
     },
     Battling {
         group: String,
@@ -211,9 +216,56 @@ pub enum CombatLine {
     Ends {
         reason: String,
     },
+    /// The combat ends at once: no character, hired native or controlled
+    /// monster is left in it (3.1 8.8.4).
+    NobodyLeft,
 }
 
 impl CombatLine {
+    /// The section of the rules of record (release 3.1) this line applies,
+    /// e.g. "8.4.9k": the GM's history cites it after every line, so a
+    /// GM asked why something happened points at the rule. Every line
+    /// names one; a roll names the one that called for it.
+    pub fn rule(&self) -> &str {
+        match self {
+            CombatLine::Begins { .. } => "8.1.3",
+            CombatLine::RoundBegins => "5.3",
+            CombatLine::Roll { rule, .. } => rule,
+            CombatLine::Battling { .. } => "8.2.2",
+            CombatLine::Lured { .. } | CombatLine::LuredByHireling { .. } => "8.3.4",
+            CombatLine::Assigned { .. } => "8.3.5",
+            CombatLine::Deployed { .. } | CombatLine::Charged { .. } => "8.3.6",
+            CombatLine::Watchful { .. } => "10.B.4",
+            CombatLine::ExtendedTreachery { .. } => "10.B.5",
+            CombatLine::Alerted { .. } => "8.3.7",
+            CombatLine::Ran { .. } => "8.3.8a",
+            CombatLine::CannotRun { .. } => "8.3.7c",
+            CombatLine::Abandoned { .. } => "4.3.4",
+            CombatLine::Activated { .. } => "4.3.3",
+            CombatLine::Berserk { .. } => "4.2.2",
+            CombatLine::Treachery { .. } => "8.4.2g",
+            CombatLine::Refused { .. } => "8.4.5g",
+            CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
+            CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
+            CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
+            CombatLine::Harm { .. } => "8.4.9e",
+            CombatLine::ArmorDamaged { .. } => "8.4.9k",
+            CombatLine::TurnsRedSideUp { .. } => "8.4.7c",
+            CombatLine::TurnsRedSideDown { .. } => "8.6.1",
+            CombatLine::Killed { .. } => "8.4.9h",
+            CombatLine::HorseKilled { .. } => "8.4.9l",
+            CombatLine::HorseTaken { .. } => "8.4.9q",
+            CombatLine::Fatigued { .. } => "8.5.1",
+            CombatLine::Wounded { .. } => "8.5.3",
+            CombatLine::Died { .. } => "9.1.1",
+            CombatLine::Spoils { .. } => "8.7",
+            CombatLine::StaysHidden { .. } => "10.A.2",
+            CombatLine::Ends { .. } => "8.8.2",
+            CombatLine::NobodyLeft => "8.8.4",
+            CombatLine::TreacheryFame { .. } => "8.4.2g",
+        }
+    }
+
     /// Whether every combat says this line, whatever happens in it: its
     /// start and end, each round's start, the battling checks and the
     /// maneuvers of characters who attack nobody. A combat of such lines
@@ -225,7 +277,8 @@ impl CombatLine {
             | CombatLine::RoundBegins
             | CombatLine::Battling { .. }
             | CombatLine::Maneuvers { .. }
-            | CombatLine::Ends { .. } => true,
+            | CombatLine::Ends { .. }
+            | CombatLine::NobodyLeft => true,
             CombatLine::Roll { .. }
             | CombatLine::Lured { .. }
             | CombatLine::LuredByHireling { .. }
@@ -301,7 +354,9 @@ impl fmt::Display for CombatLine {
             // dice 3 → 3; row 3: ..."); a plain die says what it decides.
             // The roll's purpose is the dice stream's key, not for reading.
             CombatLine::Roll { meaning, .. } if meaning.contains(": dice ") => f.write_str(meaning),
-            CombatLine::Roll { record, meaning } => {
+            CombatLine::Roll {
+                record, meaning, ..
+            } => {
                 let faces: Vec<String> = record.faces.iter().map(u8::to_string).collect();
                 write!(f, "roll {}: {meaning}", faces.join(","))
             }
@@ -477,6 +532,9 @@ impl fmt::Display for CombatLine {
             }
             CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
             CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),
+            CombatLine::NobodyLeft => f.write_str(
+                "combat ends: no character, hired native or controlled monster is left in the fight",
+            ),
         }
     }
 }
@@ -497,6 +555,7 @@ mod tests {
         let table = CombatLine::Roll {
             record: record.clone(),
             meaning: "Reposition: dice 5 → 5; row 5: every box moves down one".into(),
+            rule: "8.4.6".into(),
         };
         assert_eq!(
             table.to_string(),
@@ -505,6 +564,7 @@ mod tests {
         let plain = CombatLine::Roll {
             record,
             meaning: "assigns Wolf A 1 counting round Amazon, Black Knight".into(),
+            rule: "8.3.5".into(),
         };
         assert_eq!(
             plain.to_string(),

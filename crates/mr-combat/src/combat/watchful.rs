@@ -81,7 +81,7 @@ fn rally(battle: &mut Battle, dice: &mut Dice, who: FighterId, group: &str) {
                 battle.name(d),
                 names.join(", ")
             );
-            let record = battle.roll(dice, &what, DiceCount::One, meaning);
+            let record = battle.roll(dice, &what, "10.B.4", DiceCount::One, meaning);
             to[usize::from(record.result.max(1) - 1) % to.len()]
         };
         battle.sheet.insert(d, owner);

@@ -11,6 +11,12 @@
 //! Refused once the game has begun (day 0 is stored), because re-running a
 //! past day after a rollback must give the same result: the game, the seed,
 //! the rule toggles and the calendar. Before the game begins they apply.
+//!
+//! The rules version moves a running campaign to the rules this realmgm
+//! plays from its next day: only upwards (a file naming an older version
+//! does not parse), and only when the file names it, so an edit of the
+//! schedule never changes the rules a campaign plays under. `[report]`
+//! changes wording only and applies at any time.
 //! The tag never changes (it names the campaign in every subject). The
 //! players are kept as stored: they change through `gm add-player`, `gm
 //! replace` and `gm remove-player`, which tell the players concerned; only a
@@ -168,6 +174,21 @@ fn same_seats(stored: &Campaign, edited: &Campaign) -> bool {
     seats(stored) == seats(edited)
 }
 
+/// The edited campaign as the edit means it: a file that does not name
+/// `rules_version` keeps the stored campaign's.
+pub fn as_meant(stored: &Campaign, edited: Campaign, text: &str) -> Campaign {
+    let names_version =
+        toml::from_str::<toml::Table>(text).is_ok_and(|table| table.contains_key("rules_version"));
+    if names_version {
+        edited
+    } else {
+        Campaign {
+            rules_version: stored.rules_version,
+            ..edited
+        }
+    }
+}
+
 /// The campaign file's fields and the JSON keys of [`Campaign`] they are.
 const FIELDS: &[(&str, &str)] = &[
     ("name", "name"),
@@ -184,6 +205,8 @@ const FIELDS: &[(&str, &str)] = &[
     ("players", "players"),
     ("mail", "mail"),
     ("site", "site"),
+    ("rules_version", "rules_version"),
+    ("report", "report"),
 ];
 
 fn as_fields(campaign: &Campaign) -> serde_json::Map<String, Value> {
@@ -255,6 +278,56 @@ mod tests {
         let applied = apply(&stored, &edited, &found).expect("nothing refused");
         assert!(applied.rules.is_on("optional_missile_table"));
         assert_eq!(applied.schedule, edited.schedule);
+    }
+
+    #[test]
+    fn a_running_campaign_moves_to_new_rules_only_when_the_file_names_them() {
+        let mut stored = campaign(FILE);
+        stored.rules_version = 1;
+        // An edit of the schedule alone keeps the rules it plays under.
+        let schedule_only = FILE.replacen("[schedule]", "[schedule]\nreminder_hours = 7", 1);
+        let edited = as_meant(&stored, campaign(&schedule_only), &schedule_only);
+        let found = changes(&stored, &edited, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].field, "schedule.reminder_hours");
+        // Naming the version moves it, even once the game has begun.
+        let moved = format!("rules_version = 2\n{FILE}");
+        let edited = as_meant(&stored, campaign(&moved), &moved);
+        let found = changes(&stored, &edited, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (
+                found[0].field.as_str(),
+                found[0].before.as_str(),
+                found[0].after.as_str()
+            ),
+            ("rules_version", "1", "2")
+        );
+        assert_eq!(found[0].verdict, Verdict::Applied);
+        assert_eq!(apply(&stored, &edited, &found).unwrap().rules_version, 2);
+        // Going back is not even a file that parses.
+        let back = format!("rules_version = 1\n{FILE}");
+        let error = Campaign::parse("demo.toml", &back, crate::TEST_GAMES).unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "rules version 1 (the seed summaries (2nd-edition play summary, magic primer, \
+                 optional combat)) is no longer played: this realmgm plays version 2"
+            ),
+            "{error}"
+        );
+        assert_eq!(error.line, Some(1));
+    }
+
+    #[test]
+    fn citing_the_rules_in_players_reports_applies_at_any_time() {
+        let stored = campaign(FILE);
+        assert!(!stored.report.cite_rules);
+        let cited = format!("{FILE}\n[report]\ncite_rules = true\n");
+        let edited = campaign(&cited);
+        let found = changes(&stored, &edited, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].field, "report.cite_rules");
+        assert!(apply(&stored, &edited, &found).unwrap().report.cite_rules);
     }
 
     #[test]

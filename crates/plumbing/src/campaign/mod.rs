@@ -63,6 +63,28 @@ pub struct Campaign {
     /// them; `None` when the file has no `[site]` table (public only).
     #[serde(default)]
     pub site: Option<SiteSettings>,
+    /// The version of the game's rules its days are played under (README
+    /// "Rules versions"). A campaign stored before versions were recorded
+    /// played the first.
+    #[serde(default = "first_rules_version")]
+    pub rules_version: u32,
+    /// What players' reports show beyond the game itself.
+    #[serde(default)]
+    pub report: ReportSettings,
+}
+
+fn first_rules_version() -> u32 {
+    1
+}
+
+/// The `[report]` table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSettings {
+    /// Players' reports name, after each combat and magic line, the section
+    /// of the rules it applied, as the GM's history always does.
+    #[serde(default)]
+    pub cite_rules: bool,
 }
 
 /// The game master, who receives copies and questions.
@@ -243,6 +265,8 @@ struct CampaignFile {
     players: Vec<PlayerFile>,
     mail: Option<MailSettings>,
     site: Option<SiteSettings>,
+    rules_version: Option<Spanned<u32>>,
+    report: Option<ReportSettings>,
 }
 
 #[derive(Deserialize)]
@@ -275,6 +299,7 @@ impl Checker<'_> {
         self.check_tag(&raw.name)?;
         let game = self.check_game(&raw.game)?;
         let rules = self.check_rules(&raw.rules, game.toggles())?;
+        let rules_version = self.check_rules_version(raw.rules_version.as_ref(), game)?;
         if let Some((field, message)) = raw.schedule.problems().into_iter().next() {
             let line = key_line(self.text, Some("schedule"), field);
             return Err(self.at_line(line, &format!("schedule.{field}"), message));
@@ -329,7 +354,40 @@ impl Checker<'_> {
             players,
             mail: raw.mail,
             site: raw.site,
+            rules_version,
+            report: raw.report.unwrap_or_default(),
         })
+    }
+
+    /// The rules version the file names, which must be the one the game
+    /// plays; the one it plays when the file names none.
+    fn check_rules_version(
+        &self,
+        named: Option<&Spanned<u32>>,
+        game: &dyn Game,
+    ) -> Result<u32, DataError> {
+        let versions = game.rules_versions();
+        let current = versions.current;
+        let Some(named) = named else {
+            return Ok(current.number);
+        };
+        let number = *named.get_ref();
+        if number == current.number {
+            return Ok(number);
+        }
+        let message = match versions.find(number) {
+            Some(old) => format!(
+                "rules version {number} ({}) is no longer played: this realmgm plays version {} \
+                 ({}); write rules_version = {}",
+                old.name, current.number, current.name, current.number
+            ),
+            None => format!(
+                "there is no rules version {number}; this realmgm plays version {} ({}); write \
+                 rules_version = {}",
+                current.number, current.name, current.number
+            ),
+        };
+        Err(self.at(named.span(), "rules_version", message))
     }
 
     fn check_tag(&self, name: &Spanned<String>) -> Result<(), DataError> {

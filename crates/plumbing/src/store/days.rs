@@ -54,6 +54,8 @@ pub struct DayRun {
     pub orders_hash: String,
     pub state_hash: String,
     pub reports_hash: String,
+    /// The version of the game's rules the day was played under.
+    pub rules_version: u32,
 }
 
 /// The days of the campaigns: each day's state, events, reports and runs.
@@ -277,7 +279,7 @@ impl<S: Deref<Target = Store>> Days<S> {
     pub fn runs(&self, campaign: &str, day: u32) -> Result<Vec<DayRun>, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
-            "SELECT orders_hash, state_hash, reports_hash FROM day_runs \
+            "SELECT orders_hash, state_hash, reports_hash, rules_version FROM day_runs \
              WHERE campaign_id = ?1 AND day = ?2 ORDER BY id",
         )?;
         let rows = statement.query_map(params![id, day], |row| {
@@ -285,9 +287,39 @@ impl<S: Deref<Target = Store>> Days<S> {
                 orders_hash: row.get(0)?,
                 state_hash: row.get(1)?,
                 reports_hash: row.get(2)?,
+                rules_version: row.get(3)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The rules version each stored day after `day` was last played under,
+    /// by day; a day stored without a recorded run is left out.
+    ///
+    /// # Errors
+    /// No such campaign, or the database fails.
+    pub fn rules_versions_after(
+        &self,
+        campaign: &str,
+        day: u32,
+    ) -> Result<Vec<(u32, u32)>, StoreError> {
+        let id = self.store.campaign_id(campaign)?;
+        let mut statement = self.store.conn.prepare(
+            "SELECT g.day, (SELECT r.rules_version FROM day_runs r \
+                            WHERE r.campaign_id = g.campaign_id AND r.day = g.day \
+                            ORDER BY r.id DESC LIMIT 1) \
+             FROM game_days g WHERE g.campaign_id = ?1 AND g.day > ?2 ORDER BY g.day",
+        )?;
+        let rows = statement.query_map(params![id, day], |row| {
+            Ok((row.get::<_, u32>(0)?, row.get::<_, Option<u32>>(1)?))
+        })?;
+        let mut found = Vec::new();
+        for row in rows {
+            if let (day, Some(version)) = row? {
+                found.push((day, version));
+            }
+        }
+        Ok(found)
     }
 }
 
@@ -456,15 +488,17 @@ impl<S: DerefMut<Target = Store>> Days<S> {
     ) -> Result<(), StoreError> {
         let id = self.store.campaign_id(campaign)?;
         self.store.conn.execute(
-            "INSERT INTO day_runs (campaign_id, day, orders_hash, state_hash, reports_hash, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO day_runs \
+             (campaign_id, day, orders_hash, state_hash, reports_hash, at, rules_version) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 id,
                 day,
                 run.orders_hash,
                 run.state_hash,
                 run.reports_hash,
-                at
+                at,
+                run.rules_version
             ],
         )?;
         Ok(())

@@ -8,6 +8,8 @@
 //! GM's rulings are in [`rulings`]; players joining and leaving in
 //! [`seats`].
 
+use std::collections::BTreeMap;
+
 use crate::campaign::format_utc;
 use crate::store::{InboundStatus, ReportParts, StoredCampaign};
 
@@ -241,6 +243,32 @@ impl GmControl<'_> {
     /// # Errors
     /// No such day, or the store fails.
     pub fn rollback(&mut self, name: &str, day: u32, now: i64) -> anyhow::Result<String> {
+        self.roll_back(name, day, false, now)
+    }
+
+    /// [`Gm::rollback`] across a change of the rules: the days after `day`
+    /// played under older rules are played again under the rules this
+    /// realmgm plays, and so come out differently; the campaign plays
+    /// under them from `day + 1` on.
+    ///
+    /// # Errors
+    /// No such day, or the store fails.
+    pub fn rollback_to_new_rules(
+        &mut self,
+        name: &str,
+        day: u32,
+        now: i64,
+    ) -> anyhow::Result<String> {
+        self.roll_back(name, day, true, now)
+    }
+
+    fn roll_back(
+        &mut self,
+        name: &str,
+        day: u32,
+        new_rules: bool,
+        now: i64,
+    ) -> anyhow::Result<String> {
         let latest =
             self.store.days().latest_number(name)?.ok_or_else(|| {
                 anyhow::anyhow!("campaign {name} has no stored days to roll back")
@@ -257,13 +285,52 @@ impl GmControl<'_> {
                 db = self.store.db_option()
             );
         }
+        let stored = self.store.campaigns().load(name)?;
+        let game = self
+            .store
+            .games()
+            .find(&stored.campaign.game)
+            .ok_or_else(|| anyhow::anyhow!("campaign {name} plays an unknown game"))?;
+        let current = game.rules_versions().current;
+        let older: Vec<(u32, u32)> = self
+            .store
+            .days()
+            .rules_versions_after(name, day)?
+            .into_iter()
+            .filter(|&(_, version)| version != current.number)
+            .collect();
+        if !older.is_empty() && !new_rules {
+            anyhow::bail!(
+                "{}\nNothing was rolled back. To roll back anyway and play those days again \
+                 under version {}: `realmgm gm rollback --campaign {name} --day {day} \
+                 --new-rules{db}`",
+                older_rules_days(game, &older),
+                current.number,
+                db = self.store.db_option()
+            );
+        }
         self.store.days_mut().rollback_to(name, day)?;
         self.store.control_mut().set_hold(name, None)?;
-        let note = format!(
+        let mut note = format!(
             "rolled back from day {latest} to day {day}; day {} is pending again (its orders are \
              kept)",
             day + 1
         );
+        if stored.campaign.rules_version != current.number && new_rules {
+            let moved = crate::campaign::Campaign {
+                rules_version: current.number,
+                ..stored.campaign.clone()
+            };
+            self.store
+                .campaigns_mut()
+                .update(&moved, &stored.file_text)?;
+            note.push_str(&format!(
+                "; the campaign plays under rules version {} ({}) from day {} on",
+                current.number,
+                current.name,
+                day + 1
+            ));
+        }
         self.store
             .control_mut()
             .log_gm(Some(name), now, "gm", &note, None)?;
@@ -993,9 +1060,124 @@ impl GmControl<'_> {
     }
 }
 
+/// The days `older` (day, rules version) played under rules `game` no
+/// longer plays, as the GM reads them: which days, under which version,
+/// and what re-running them under the current one changes.
+fn older_rules_days(game: &dyn crate::game::Game, older: &[(u32, u32)]) -> String {
+    let versions = game.rules_versions();
+    let current = versions.current;
+    let mut by_version: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for &(day, version) in older {
+        by_version.entry(version).or_default().push(day);
+    }
+    let mut out = String::new();
+    for (version, days) in &by_version {
+        let name = versions
+            .find(*version)
+            .map_or_else(String::new, |v| format!(" ({})", v.name));
+        let (which, were, they) = match days.as_slice() {
+            [day] => (format!("Day {day}"), "was", "it"),
+            _ => {
+                let days: Vec<String> = days.iter().map(u32::to_string).collect();
+                (format!("Days {}", days.join(", ")), "were", "they")
+            }
+        };
+        out.push_str(&format!(
+            "{which} {were} played under rules version {version}{name}, which this realmgm no \
+             longer plays: re-run under version {} ({}) {they} will not come out the same.\n",
+            current.number, current.name
+        ));
+    }
+    let oldest = older
+        .iter()
+        .map(|&(_, v)| v)
+        .min()
+        .unwrap_or(current.number);
+    out.push_str("What changes:");
+    for version in versions.after(oldest) {
+        for change in version.changes {
+            out.push_str("\n  - ");
+            out.push_str(change);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::daemon::testing::{NOW, demo};
+    use crate::daemon::turns::process::TurnOutcome;
+
+    /// A campaign stored before rules versions were recorded played the
+    /// first: the daemon holds it at once, says how to move it on, and
+    /// runs it again once the GM has; a rollback past days played under the
+    /// older rules names them and rolls back only when told to.
+    #[test]
+    fn older_rules_hold_a_campaign_until_its_gm_moves_it_on() {
+        let mut daemon = demo();
+        let outcome = daemon.turns().process_turn("DEMO", NOW + 10).unwrap();
+        assert!(
+            matches!(outcome, TurnOutcome::Processed { day: 1, .. }),
+            "{outcome:?}"
+        );
+        daemon.store.execute_batch(
+            "UPDATE day_runs SET rules_version = 1; \
+             UPDATE campaigns SET parsed_json = json_remove(parsed_json, '$.rules_version');",
+        );
+        let stored = daemon.store.campaigns().load("DEMO").unwrap();
+        assert_eq!(stored.campaign.rules_version, 1);
+        let said = daemon.turns().check_turn("DEMO", NOW + 20).unwrap();
+        assert!(
+            said.contains("held: the campaign plays under rules version 1 (the seed summaries")
+                && said.contains("write `rules_version = 2` in the campaign file"),
+            "{said}"
+        );
+        assert!(
+            daemon
+                .store
+                .control()
+                .get("DEMO")
+                .unwrap()
+                .hold_lifts_itself
+        );
+        // Forcing the turn does not play it under rules it no longer has.
+        let forced = daemon.turns().process_turn("DEMO", NOW + 30).unwrap();
+        assert!(matches!(forced, TurnOutcome::Held(_)), "{forced:?}");
+        // The GM moves the campaign on: the hold lifts itself.
+        let moved = crate::campaign::Campaign {
+            rules_version: 2,
+            ..stored.campaign.clone()
+        };
+        daemon
+            .store
+            .campaigns_mut()
+            .update(&moved, &stored.file_text)
+            .unwrap();
+        daemon.turns().check_turn("DEMO", NOW + 40).unwrap();
+        assert_eq!(
+            daemon.store.control().get("DEMO").unwrap().hold_reason,
+            None
+        );
+        // Day 1 was played under version 1: rolling back past it asks first.
+        let refused = daemon.gm().rollback("DEMO", 0, NOW + 50).unwrap_err();
+        let refused = format!("{refused:#}");
+        assert!(
+            refused.starts_with("Day 1 was played under rules version 1 (the seed summaries")
+                && refused.contains("What changes:\n  - ")
+                && refused.contains("--new-rules"),
+            "{refused}"
+        );
+        assert_eq!(daemon.store.days().latest_number("DEMO").unwrap(), Some(1));
+        let note = daemon
+            .gm()
+            .rollback_to_new_rules("DEMO", 0, NOW + 60)
+            .unwrap();
+        assert!(
+            note.starts_with("rolled back from day 1 to day 0"),
+            "{note}"
+        );
+        assert_eq!(daemon.store.days().latest_number("DEMO").unwrap(), Some(0));
+    }
 
     #[test]
     fn a_paused_campaign_says_so_until_resumed() {

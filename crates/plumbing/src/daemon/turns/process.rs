@@ -18,9 +18,11 @@ use std::collections::BTreeMap;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::campaign::{NmrPolicy, format_utc};
+use crate::campaign::{Campaign, NmrPolicy, format_utc};
 use crate::dice::Dice;
-use crate::game::{AcceptedOrders, Event, GameState, GameValue, Reader, Report, Start, Turn, hex};
+use crate::game::{
+    AcceptedOrders, Event, Game, GameState, GameValue, Reader, Report, Start, Turn, hex,
+};
 use crate::store::{DayRun, MailAttachment, ReportParts, StoreError, StoredCampaign, StoredReport};
 
 use super::Turns;
@@ -93,6 +95,9 @@ impl Turns<'_> {
     ) -> anyhow::Result<Resolved> {
         let campaign = &stored.campaign;
         let game = self.game(campaign)?;
+        if let Some(reason) = rules_behind(game, campaign, &self.store.db_option()) {
+            anyhow::bail!(reason);
+        }
         let mut pending = self.pending(campaign)?;
         let loaded = pending.state.take().with_context(|| {
             format!("the game of {} is not set up yet (no day 0)", campaign.name)
@@ -238,6 +243,7 @@ impl Turns<'_> {
             orders_hash,
             state_hash: result.state.hash(),
             reports_hash: hex(&hasher.finalize()),
+            rules_version: campaign.rules_version,
         };
         Ok(Resolved::Run(Box::new(TurnRun {
             day: pending.day,
@@ -288,6 +294,10 @@ impl Turns<'_> {
 
     fn store_turn(&mut self, name: &str, now: i64) -> anyhow::Result<TurnOutcome> {
         let stored = self.campaign(name)?;
+        let game = self.game(&stored.campaign)?;
+        if let Some(reason) = rules_behind(game, &stored.campaign, &self.store.db_option()) {
+            return self.hold_as(&stored, &reason, HoldKind::Condition, now);
+        }
         // A bug in the engine holds this campaign's turn, with the panic's
         // message for the GM; resolving stores nothing, so nothing is undone.
         let resolved =
@@ -298,10 +308,12 @@ impl Turns<'_> {
             Err(error) => return self.hold(&stored, &format!("{error:#}"), now),
         };
         let earlier = self.store.days().runs(name, turn.day)?;
+        // Runs under other rules may differ: that is what changing the
+        // rules means, and the GM chose it (`campaign edit`, a rollback).
         let same_orders = || {
-            earlier
-                .iter()
-                .filter(|r| r.orders_hash == turn.run.orders_hash)
+            earlier.iter().filter(|r| {
+                r.orders_hash == turn.run.orders_hash && r.rules_version == turn.run.rules_version
+            })
         };
         // The game must come out the same; the reports may not, since a
         // newer realmgm words them differently than the one that first ran
@@ -913,7 +925,13 @@ impl Turns<'_> {
             late_grace_seconds: mail.late_grace_seconds(),
             hold_if_missing_percent: mail.hold_if_missing_percent(),
         };
-        let decision = decide(&facts);
+        let behind = rules_behind(self.game(campaign)?, campaign, &self.store.db_option());
+        let decision = match behind {
+            // Held at once, not at the deadline: the GM has the whole day to
+            // decide, and the hold lifts itself once he has.
+            Some(reason) if !control.paused && !over => Decision::HoldWhile(reason),
+            _ => decide(&facts),
+        };
         if held_on_condition
             && !control.paused
             && !over
@@ -974,6 +992,32 @@ impl Turns<'_> {
         self.store.control_mut().set_last_tick(name, now)?;
         Ok(done)
     }
+}
+
+/// Why `campaign`'s next day cannot run: it plays under a version of the
+/// game's rules this realmgm no longer plays. `None` when it plays the
+/// current one.
+pub fn rules_behind(game: &dyn Game, campaign: &Campaign, db: &str) -> Option<String> {
+    let versions = game.rules_versions();
+    let current = versions.current;
+    if campaign.rules_version == current.number {
+        return None;
+    }
+    let played = versions
+        .find(campaign.rules_version)
+        .map_or_else(String::new, |v| format!(" ({})", v.name));
+    Some(format!(
+        "the campaign plays under rules version {}{played}, which this realmgm no longer plays; \
+         it plays version {} ({}). The days already played keep their rules. To play on under \
+         version {}, write `rules_version = {}` in the campaign file and run `realmgm campaign \
+         edit {} FILE{db}`: it lists what changes, and the hold lifts itself",
+        campaign.rules_version,
+        current.number,
+        current.name,
+        current.number,
+        current.number,
+        campaign.name
+    ))
 }
 
 /// Whether a hold waits for the GM or lifts itself.

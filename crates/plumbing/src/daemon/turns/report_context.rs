@@ -64,6 +64,7 @@ pub fn report_context(
         rules: campaign.rules.clone(),
         announcements: words.announcements,
         narrative: words.narrative,
+        cite_rules: campaign.report.cite_rules,
         templates: campaign.templates()?,
     })
 }
