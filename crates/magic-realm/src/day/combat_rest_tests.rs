@@ -1,11 +1,9 @@
 //! The Evening carries belongings switched in combat into the state
-//! (`combat/activation.rs`), and a group battling a character today
-//! battles him in a later combat without a Meeting roll until Midnight
-//! (`battling_today.rs`).
+//! (`combat/activation.rs`), and a group a character rolled for today
+//! does not roll again (`battling_today.rs`).
 
 use std::collections::BTreeMap;
 
-use crate::combat::log::CombatLine;
 use crate::orders::parse_day_orders;
 use crate::state::{Belonging, Item, ItemKind, MrState, Whereabouts};
 use crate::test_support::{combat_text, data, game_played_by, without_denizens};
@@ -13,7 +11,7 @@ use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 use super::battling_today;
-use super::events::{CombatEvent, DayEvent, Happening};
+use super::events::{DayEvent, Happening};
 use super::resolve_day;
 use crate::state::Grudge;
 
@@ -66,8 +64,11 @@ fn a_weapon_activated_in_combat_is_his_active_weapon_afterwards() {
     assert_eq!(active("Short Sword"), Some(false));
 }
 
+/// 3.1 8.2.2b, 8.2.3b: he rolls once per group per day, and battling does
+/// not carry over from another clearing: a group he rolled for earlier today
+/// neither rolls again nor battles him, and Midnight forgets the rolls.
 #[test]
-fn a_group_battling_him_today_needs_no_meeting_roll_and_midnight_forgets_it() {
+fn a_group_he_rolled_for_today_neither_rolls_again_nor_battles_him() {
     let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
     let here = state.characters[0].position.clone();
     state
@@ -80,14 +81,18 @@ fn a_group_battling_him_today_needs_no_meeting_roll_and_midnight_forgets_it() {
         character: "Amazon".into(),
     });
     let (after, events) = day_with(state, &["target nobody, run when wounded 1"]);
-    let found = events.iter().any(|e| {
-        matches!(&e.happening, Happening::Combat(CombatEvent::Line {
-            line: CombatLine::Battling { result, .. }, .. })
-            if result.contains("already today (no roll)"))
+    let rolled = events.iter().any(|e| {
+        matches!(&e.happening, Happening::Roll(r) if r.purpose.contains("battling/Amazon/Company"))
     });
-    assert!(found, "{:#?}", combat_text(&events));
-    assert!(after.battling_today.is_empty(), "Midnight forgets grudges");
-    assert!(!battling_today::battles(&after, "Company", "Amazon"));
+    assert!(!rolled, "no second roll");
+    // Nobody battles her, so nothing happens and no combat is told.
+    let lines = combat_text(&events);
+    assert!(lines.is_empty(), "{lines:#?}");
+    assert!(
+        after.battling_today.is_empty(),
+        "Midnight forgets the rolls"
+    );
+    assert!(!battling_today::rolled(&after, "Company", "Amazon"));
 }
 
 /// The Amazon and Lancer 1, whose group battles her today.

@@ -213,6 +213,11 @@ fn a_told_path_is_learned_by_the_listener_alone_and_can_be_used() {
     for who in 0..3 {
         place(&mut state, who, &from);
     }
+    // No monster comes to the clearing at Sunset: nothing but the telling
+    // decides what they know.
+    for d in state.denizens.values_mut() {
+        d.at = crate::state::Whereabouts::Dead;
+    }
     let route = if from < to {
         (from.clone(), to.clone())
     } else {

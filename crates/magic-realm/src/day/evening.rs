@@ -1,5 +1,6 @@
-//! Sunset and Evening (play summary III): combat in every clearing holding a
-//! living character and anyone else. At the start, each unhired native
+//! Sunset and Evening (3.1 8.1-8.8): combat in every clearing holding a
+//! living character and anyone else, the clearings taken in the order their
+//! Attention chits are drawn (8.1.2-8.1.3). At the start, each unhired native
 //! group rolls on the Meeting table against each character there
 //! (Block/Battle: it battles him); heavy and medium monsters turn light
 //! side up and Tremendous monsters red side down. The fight itself is the
@@ -30,6 +31,7 @@ use crate::combat::error::CombatError;
 use crate::combat::log::{CombatLine, Seen};
 use crate::combat::model::{Fighter, FighterKind, Out};
 use crate::combat::{Battle, CombatRules, Decision, build};
+use crate::data::natives::find_member;
 use crate::data::terms::{Roll, Strength};
 use crate::data::tiles::PathKind;
 use crate::magic::expiry;
@@ -91,7 +93,7 @@ pub fn evening(
         }
     }
     let mut waiting = Vec::new();
-    for (clearing, crowd) in clearings {
+    for (clearing, crowd) in attention_chit_order(day, clearings) {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             if let [alone] = crowd.characters[..] {
                 super::lone_cast::cast_alone(day, alone, orders);
@@ -199,6 +201,11 @@ fn fight(
     let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
     battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
+        battle
+            .roll_mods
+            .insert(f, super::modifiers::for_roll(day, seat, Roll::All));
+    }
+    for (&f, &seat) in &seat_of {
         if absent.contains_key(&f) {
             // Not here: nothing to decide, nobody to ask.
             battle.tactics.insert(f, Default::default());
@@ -261,8 +268,59 @@ fn fight(
         c.gold = after.gold;
         c.hirelings = after.hirelings;
     }
+    rebels_elsewhere(day, clearing, &battle, &seat_of, &observers);
     magic_after(day, clearing, &battle, &seat_of, &observers);
     Ok(())
+}
+
+/// Treachery rebels every member of the group the traitor hired, wherever
+/// it is (3.1 8.4.2g): those away from this clearing leave his service too,
+/// and each costs him Fame equal to its Notoriety bounty.
+fn rebels_elsewhere(
+    day: &mut Day<'_>,
+    clearing: &ClearingId,
+    battle: &Battle,
+    seat_of: &BTreeMap<usize, usize>,
+    observers: &Observers,
+) {
+    for (f, group) in &battle.treacheries {
+        let Some(&seat) = seat_of.get(f) else {
+            continue;
+        };
+        let mut rebels = Vec::new();
+        let mut fame = 0;
+        for h in &day.state.characters[seat].hirelings {
+            if let Some((g, native)) = find_member(&day.data.natives, &h.native)
+                && g.name == *group
+                && battle.find(&h.native).is_none()
+            {
+                rebels.push(h.native.clone());
+                fame += i32::from(native.notoriety);
+            }
+        }
+        if rebels.is_empty() {
+            continue;
+        }
+        for native in &rebels {
+            day.state.dismiss(native);
+            day.state.release_leader(native);
+        }
+        let character = &mut day.state.characters[seat];
+        character.fame -= fame;
+        let line = CombatLine::TreacheryFame {
+            character: character.name.clone(),
+            rebels,
+            fame,
+        };
+        day.emit(
+            observers.clone(),
+            Happening::Combat(CombatEvent::Line {
+                clearing: clearing.clone(),
+                round: battle.round,
+                line,
+            }),
+        );
+    }
 }
 
 /// Whether the fight needs the magic rules: a spell is in effect, or
@@ -338,6 +396,19 @@ fn magic_after(
     for event in events {
         day.emit(observers.clone(), Happening::Magic(event));
     }
+}
+
+/// The clearings in the order their Attention chits are drawn (3.1
+/// 8.1.2-8.1.3): one chit from each clearing with a character or a hired
+/// leader, mixed and drawn at random; each clearing takes its turn as its
+/// chit comes out.
+fn attention_chit_order(
+    day: &mut Day<'_>,
+    clearings: BTreeMap<ClearingId, Crowd>,
+) -> Vec<(ClearingId, Crowd)> {
+    let mut drawn: Vec<(ClearingId, Crowd)> = clearings.into_iter().collect();
+    day.dice.shuffle("evening/attention-chits", &mut drawn);
+    drawn
 }
 
 /// Clearings where a hired leader stands without his employer beside a
@@ -434,10 +505,22 @@ fn battling_rolls(
     };
     for group in groups {
         for (&f, &seat) in seat_of {
-            if super::battling_today::battles(&day.state, &group, battle.name(f)) {
-                group_battles(battle, &group, f, "they battle already today (no roll)");
+            let name = battle.name(f).to_string();
+            if super::battling_today::rolled(&day.state, &group, &name) {
+                let seen = battle.seen_by(f);
+                battle.say(
+                    seen,
+                    CombatLine::Battling {
+                        group: group.clone(),
+                        character: name,
+                        result: "no roll: he rolled for them today already, and battling does not \
+                                 carry over from another clearing"
+                            .to_string(),
+                    },
+                );
                 continue;
             }
+            super::battling_today::record(&mut day.state, &group, &name);
             let mut relationship = super::meeting::relationship(day, seat, &group);
             let limit = orders
                 .get(&day.state.characters[seat].player)
@@ -724,7 +807,6 @@ fn write_back(
             .or_default()
             .extend(battle.dropped.iter().cloned());
     }
-    super::battling_today::remember(&mut day.state, battle);
     for (leader, item) in &battle.to_leaders {
         // A leader killed in the same fight cannot carry it: it lies here.
         if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {

@@ -413,3 +413,93 @@ fn a_killed_characters_report_opens_with_his_death_and_what_comes_next() {
     assert!(combat.contains("run when wounded 2"), "{combat}");
     parse_day_orders(form, 2, data::get().expect("data")).expect("the form parses");
 }
+
+/// 3.1 8.1.2-8.1.3: the clearings fight in the order their Attention chits
+/// are drawn at random, not in a fixed order of the board.
+#[test]
+fn clearings_fight_in_the_order_their_attention_chits_are_drawn() {
+    let data = data::get().expect("data");
+    let mut state = without_denizens(game_played_by(&["Amazon", "Swordsman"], |i| {
+        format!("P{}", i + 1)
+    }));
+    let elsewhere = state
+        .board
+        .neighbours(&state.characters[0].position)
+        .first()
+        .expect("a neighbour")
+        .to
+        .clone();
+    state.characters[1].position = elsewhere;
+    for (wolf, seat) in [("Wolf A 1", 0), ("Wolf A 2", 1)] {
+        state.denizens.get_mut(wolf).expect("a wolf").at = Whereabouts::Clearing {
+            clearing: state.characters[seat].position.clone(),
+        };
+    }
+    let mut sorted = vec![
+        state.characters[0].position.clone(),
+        state.characters[1].position.clone(),
+    ];
+    sorted.sort();
+    let mut reordered = false;
+    for seed in 1..12 {
+        let orders: BTreeMap<_, _> = state
+            .characters
+            .iter()
+            .map(|c| {
+                let day = parse_day_orders("R\nCombat: target nobody", 1, data).expect("orders");
+                (c.player.clone(), day)
+            })
+            .collect();
+        let mut dice = Dice::new(seed, 1);
+        let (_, events) =
+            resolve_day(data, &Rules::default(), state.clone(), &orders, &mut dice).expect("day");
+        let mut fought = Vec::new();
+        for e in &events {
+            if let Happening::Combat(CombatEvent::Line { clearing, .. }) = &e.happening
+                && !fought.contains(clearing)
+            {
+                fought.push(clearing.clone());
+            }
+        }
+        let mut drawn = sorted.clone();
+        Dice::new(seed, 1).shuffle("evening/attention-chits", &mut drawn);
+        assert_eq!(fought, drawn, "seed {seed}");
+        reordered |= fought != sorted;
+    }
+    assert!(reordered, "some draw puts the later clearing first");
+}
+
+/// 3.1 8.4.2g: treachery rebels every member of the group he hired, wherever
+/// it is on the map, and each costs him Fame equal to its Notoriety bounty.
+#[test]
+fn treachery_rebels_his_hired_members_of_the_group_elsewhere_too() {
+    let mut state = amazon_beside(&["Bashkar 1"]);
+    let here = state.characters[0].position.clone();
+    // On another tile, so no prowling of his group's tile brings him to her.
+    let elsewhere = state
+        .dwellings
+        .values()
+        .find(|c| c.tile != here.tile)
+        .expect("a dwelling on another tile")
+        .clone();
+    state.denizens.get_mut("Bashkar HQ").expect("a Bashkar").at = Whereabouts::Clearing {
+        clearing: elsewhere,
+    };
+    for native in ["Bashkar 1", "Bashkar HQ"] {
+        state.characters[0].hirelings.push(crate::state::Hireling {
+            native: native.to_string(),
+            days_left: 14,
+        });
+    }
+    state.characters[0].fame = 20;
+    let (after, events) = evening_of(state, "R\nCombat: target Bashkar 1");
+    let amazon = &after.characters[0];
+    assert!(amazon.hirelings.is_empty(), "{:?}", amazon.hirelings);
+    let told = rounds_told(&events);
+    assert!(
+        told.iter()
+            .any(|l| l == "treachery: the Amazon loses 4 Fame, the Notoriety bounty of Bashkar HQ"),
+        "{told:#?}"
+    );
+    assert_eq!(amazon.fame, 20 - 4 - 4, "{told:#?}");
+}

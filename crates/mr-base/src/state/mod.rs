@@ -72,8 +72,8 @@ pub struct MrState {
         skip_serializing_if = "crate::state::magic::MagicWorld::is_empty"
     )]
     pub magic: crate::state::magic::MagicWorld,
-    /// Native groups battling a character until Midnight
-    /// (`day/battling_today.rs`).
+    /// The battling rolls each character made today, one per native group,
+    /// until Midnight (`day/battling_today.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battling_today: Vec<Grudge>,
     /// The week's weather and the secret weather chit under the Seasons and
@@ -633,7 +633,8 @@ pub struct WeatherState {
     pub chit: u8,
 }
 
-/// One group battling one character until Midnight (`day::battling_today`).
+/// A character's Meeting-table roll for a battling group today, kept until
+/// Midnight (`day::battling_today`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Grudge {

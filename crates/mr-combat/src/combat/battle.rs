@@ -1,6 +1,6 @@
-//! One clearing's combat as a resumable machine (play summary III): rounds of
+//! One clearing's combat as a resumable machine (3.1 section 8): rounds of
 //! Encounter (luring, random assignment, actions), Melee and Fatigue,
-//! until two quiet rounds pass. At each decision point the engine takes
+//! until two quiet rounds pass (8.8.2). At each decision point the engine takes
 //! an explicit answer ([`Battle::answer`]) or the character's standing
 //! orders; with neither it stops and says what it needs
 //! ([`Step::Needs`]), so a round can wait for a player's mail and resume.
@@ -119,6 +119,15 @@ pub struct Battle<'d> {
     /// `native_horses.rs`, `activation.rs`).
     #[serde(default)]
     pub in_cave: bool,
+    /// Treachery committed, (traitor, native group): his hired members of
+    /// the group elsewhere on the map rebel too, which the day carries out
+    /// (3.1 8.4.2g).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub treacheries: Vec<(FighterId, String)>,
+    /// Each character's die-roll modifiers for the rolls of random
+    /// assignment (3.1 8.3.5a.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub roll_mods: BTreeMap<FighterId, Modifiers>,
     /// Why each character's `run when wounded` did not run, as last said:
     /// the log says it again only when the reason changes.
     #[serde(skip)]
@@ -161,6 +170,8 @@ impl<'d> Battle<'d> {
             to_leaders: Vec::new(),
             magic: None,
             in_cave: false,
+            treacheries: Vec::new(),
+            roll_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
         }
     }
@@ -210,22 +221,6 @@ impl<'d> Battle<'d> {
     }
 
     /// Characters still fighting, in turn order.
-    /// Whether hired natives of an employer absent from the clearing still
-    /// fight someone here: one of them and an unhired denizen are in play
-    /// (play summary III: a clearing with a hired leader and anyone else).
-    fn absent_employers_fight(&self) -> bool {
-        let for_absent = (0..self.fighters.len()).any(|i| {
-            self.in_play(i)
-                && self
-                    .denizen(i)
-                    .and_then(|d| d.employer)
-                    .is_some_and(|e| self.fighters[e].out == Some(super::model::Out::Absent))
-        });
-        let unhired = (0..self.fighters.len())
-            .any(|i| self.in_play(i) && self.denizen(i).is_some_and(|d| d.employer.is_none()));
-        for_absent && unhired
-    }
-
     pub fn characters_in_play(&self) -> Vec<FighterId> {
         self.order
             .iter()
@@ -465,7 +460,12 @@ impl<'d> Battle<'d> {
         tactics::options(self, who)
     }
 
-    /// Disengagement (play summary III): two quiet rounds in a row end it.
+    /// The end of a round (3.1 8.8.1-8.8.4): the combat ends at once when
+    /// no character, hired native or controlled monster is left in it, and
+    /// otherwise after two rounds in a row in which nothing happened, even
+    /// with monsters and unhidden characters still there, or with nobody
+    /// to fight at all (a lone character's clearing does its two rounds,
+    /// 8.1.3a).
     fn end_round(&mut self) {
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())
@@ -486,29 +486,25 @@ impl<'d> Battle<'d> {
         self.sheet = keep.into_iter().collect();
         self.plays = RoundPlays::default();
         self.stage = Stage::Lure;
-        let characters = self.characters_in_play();
-        let opponents =
-            self.fighters.iter().enumerate().any(|(i, f)| {
-                f.out.is_none() && !characters.contains(&i) && !characters.is_empty()
-            });
-        let reason = if self.quiet_rounds >= 2 {
-            Some("two rounds in a row without harm".to_string())
-        } else if characters.is_empty() && self.absent_employers_fight() {
-            None
-        } else if characters.is_empty() {
-            Some("no character is left in the fight".to_string())
-        } else if characters.len() == 1 && !opponents {
-            Some("nobody is left to fight".to_string())
+        let hired_here = (0..self.fighters.len())
+            .any(|i| self.in_play(i) && self.denizen(i).is_some_and(|d| d.employer.is_some()));
+        let end = if self.characters_in_play().is_empty() && !hired_here {
+            Some(CombatLine::NobodyLeft)
+        } else if self.quiet_rounds >= 2 {
+            Some(CombatLine::Ends {
+                reason: "two rounds in a row in which nothing happened".to_string(),
+            })
         } else if self.round >= MAX_ROUNDS {
-            Some(format!(
+            let reason = format!(
                 "broken off after {MAX_ROUNDS} rounds (realmgm's limit; the rules set none)"
-            ))
+            );
+            Some(CombatLine::Ends { reason })
         } else {
             None
         };
-        if let Some(reason) = reason {
+        if let Some(end) = end {
             self.finished = true;
-            self.say(Seen::Clearing, CombatLine::Ends { reason });
+            self.say(Seen::Clearing, end);
         } else {
             self.round += 1;
             self.say(Seen::Clearing, CombatLine::RoundBegins);

@@ -1,7 +1,8 @@
-//! Charging (play summary III.A.3): in the Encounter step a character may put
-//! a MOVE chit or his active horse on another character's sheet — an
+//! Charging (3.1 8.3.6b-c): in the Encounter step a character may put
+//! a MOVE chit (with Riding Horses, his horse) on another character's sheet — an
 //! unhidden one, or a hidden one when he found Hidden Enemies today; both
-//! are then unhidden. The charge counts as the charger's Encounter
+//! are then unhidden. The MOVE chit counts toward his effort and fatigue;
+//! nobody charges with a red-side-up Tremendous monster on his sheet. The charge counts as the charger's Encounter
 //! action; every charge takes effect before the other actions, so the
 //! charged character's own action must be faster than the charge; and in
 //! the Melee step the charger attacks the character he charged or nobody.
@@ -26,27 +27,26 @@ pub fn chargeable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
         .collect()
 }
 
-/// What he may charge with: his legal MOVE chits, and `horse` when he has
-/// a living one; each with its move time.
+/// What he may charge with, each with its move time: his legal MOVE chits
+/// (3.1 8.3.6b names only a Move chit), or, with Riding Horses, his living
+/// horse alone (2nd-edition optional combat rule 5.2: a rider charges on
+/// his horse only).
 pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    // A rider charges on his horse only (2nd-edition optional combat rule 5.2).
-    let chits = if super::riding::rides(battle, who) {
-        Vec::new()
-    } else {
-        move_chits(battle, who, stars_left(battle, who))
-    };
-    let mut out: Vec<(String, u8)> = chits
+    if super::riding::rides(battle, who) {
+        return hero
+            .horse
+            .iter()
+            .map(|horse| ("horse".into(), horse.gallop.move_speed))
+            .collect();
+    }
+    move_chits(battle, who, stars_left(battle, who))
         .into_iter()
         .filter(|c| !super::tactics::is_duck(c))
         .map(|c| (c.label.clone(), c.chit.time))
-        .collect();
-    if let Some(horse) = hero.horse.as_ref().filter(|h| !h.dead) {
-        out.push(("horse".into(), horse.gallop.move_speed));
-    }
-    out
+        .collect()
 }
 
 /// Check a charge is legal now.
@@ -65,6 +65,15 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
                 names.join(", ")
             }
         ).into());
+    }
+    if battle
+        .attackers_of(who)
+        .into_iter()
+        .any(|d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
+    {
+        return Err(
+            "cannot charge: a red-side-up Tremendous monster is on his sheet (3.1 8.3.6b.1)".into(),
+        );
     }
     let chits = charge_chits(battle, who);
     if !chits.iter().any(|(c, _)| same_chit(c, with)) {

@@ -1,6 +1,6 @@
-//! The Encounter step (play summary III.A): luring in turn order, random
-//! assignment of monsters and battling natives to unhidden characters (or
-//! to the hired natives of a hidden employer), then each character's
+//! The Encounter step (3.1 8.3): luring in turn order, random
+//! assignment of monsters and battling natives by the characters' rolls
+//! (8.3.5), then each character's
 //! action — run away with a MOVE chit, alert his weapon with a FIGHT chit,
 //! or cast — under the speed limits; with the Stumble rule (2nd-edition optional combat rule 5.1)
 //! running rolls on the Stumble table instead.
@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 use crate::tables::optional_combat::{Stumble, StumbleResult, stumble_modifiers};
-use realmgm_core::dice::{Dice, DiceCount};
+use crate::tables::{Modifiers, push_number};
+use realmgm_core::dice::Dice;
 
 use super::Battle;
 use super::decisions::{Action, Answer};
@@ -101,56 +102,78 @@ fn lure_by_hirelings(battle: &mut Battle, who: FighterId, pairs: &[(String, Stri
     }
 }
 
-/// Who an unassigned denizen may be assigned to: unhidden characters it
-/// battles; failing them, hired natives of hidden or absent employers.
-fn candidates(battle: &Battle, denizen: FighterId) -> Vec<FighterId> {
+/// The characters who roll for an unassigned `denizen` (3.1 8.3.5a.1),
+/// each with whom he would put it on: himself when he is unhidden and in
+/// the fight, otherwise his unhidden hired natives (a.3). A battling native
+/// is rolled for only by the characters it battles; a caster whose spell
+/// spares the monster does not roll for it.
+fn rollers(battle: &Battle, denizen: FighterId) -> Vec<(FighterId, Vec<FighterId>)> {
     let Some(den) = battle.denizen(denizen) else {
         return Vec::new();
     };
-    let battles = |c: FighterId| den.monster || den.battling.contains(&c);
-    let characters: Vec<FighterId> = battle
-        .characters_in_play()
-        .into_iter()
-        .filter(|&c| !battle.fighters[c].hidden && battles(c))
-        .filter(|&c| !super::protection::spared(battle, denizen, c))
-        .collect();
-    if !characters.is_empty() {
-        return characters;
+    let mut out = Vec::new();
+    for &c in &battle.order {
+        let present = battle.in_play(c);
+        let absent = battle.fighters[c].out == Some(Out::Absent);
+        if !(present || absent) || !(den.monster || den.battling.contains(&c)) {
+            continue;
+        }
+        if super::protection::spared(battle, denizen, c) {
+            continue;
+        }
+        let onto = if present && !battle.fighters[c].hidden {
+            vec![c]
+        } else {
+            (0..battle.fighters.len())
+                .filter(|&h| battle.in_play(h) && !battle.fighters[h].hidden)
+                .filter(|&h| battle.denizen(h).and_then(|d| d.employer) == Some(c))
+                .collect()
+        };
+        if !onto.is_empty() {
+            out.push((c, onto));
+        }
     }
-    (0..battle.fighters.len())
-        .filter(|&h| battle.in_play(h) && !battle.fighters[h].hidden)
-        .filter(|&h| {
-            battle
-                .denizen(h)
-                .and_then(|d| d.employer)
-                .is_some_and(|e| (battle.fighters[e].hidden || !battle.in_play(e)) && battles(e))
-        })
-        .collect()
+    out
 }
 
+/// Random assignment (3.1 8.3.5a): for each unassigned monster or battling
+/// native every character concerned rolls two dice and keeps the higher,
+/// his die-roll modifiers added (not when he is absent; results above 6
+/// stand); the highest puts it on himself or one of his unhidden hired
+/// natives, and those who tie roll again. realmgm's ruling: a character
+/// who must give it to one of his hired natives gives it to the first in
+/// counter order (the rules leave the choice to him).
 fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
     let waiting: Vec<FighterId> = (0..battle.fighters.len())
         .filter(|&d| battle.in_play(d) && !battle.sheet.contains_key(&d))
         .filter(|&d| battle.denizen(d).is_some_and(|den| den.employer.is_none()))
         .collect();
     for d in waiting {
-        let to = candidates(battle, d);
-        if to.is_empty() {
-            continue;
-        }
-        let owner = if to.len() == 1 {
-            to[0]
-        } else {
-            let what = ["assign/", battle.name(d)].concat();
-            let mut meaning = ["assigns ", battle.name(d), " counting round "].concat();
-            for (i, &c) in to.iter().enumerate() {
-                if i > 0 {
-                    meaning.push_str(", ");
+        let rollers = rollers(battle, d);
+        let mut tied: Vec<FighterId> = rollers.iter().map(|(c, _)| *c).collect();
+        let mut again = 0u8;
+        while tied.len() > 1 {
+            let mut best: Option<i16> = None;
+            let mut highest = Vec::new();
+            for c in tied {
+                let result = assignment_roll(battle, dice, d, c, again);
+                if best.is_none_or(|b| result > b) {
+                    best = Some(result);
+                    highest.clear();
                 }
-                meaning.push_str(battle.name(c));
+                if best == Some(result) {
+                    highest.push(c);
+                }
             }
-            let record = battle.roll(dice, &what, "8.3.5", DiceCount::One, meaning);
-            to[usize::from(record.result.max(1) - 1) % to.len()]
+            tied = highest;
+            again = again.saturating_add(1);
+        }
+        let Some(owner) = tied
+            .first()
+            .and_then(|c| rollers.iter().find(|(r, _)| r == c))
+            .and_then(|(_, onto)| onto.first().copied())
+        else {
+            continue;
         };
         assign(battle, d, owner);
         let line = CombatLine::Assigned {
@@ -159,6 +182,55 @@ fn random_assignment(battle: &mut Battle, dice: &mut Dice) {
         };
         battle.say(Seen::Clearing, line);
     }
+}
+
+/// One character's roll for `denizen`: the higher of two dice (one with a
+/// one-die advantage) plus his modifiers, which do not count while he is
+/// absent from the clearing.
+fn assignment_roll(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    denizen: FighterId,
+    character: FighterId,
+    again: u8,
+) -> i16 {
+    let mods = if battle.in_play(character) {
+        battle
+            .roll_mods
+            .get(&character)
+            .cloned()
+            .unwrap_or_default()
+    } else {
+        Modifiers::none()
+    };
+    let mut what = ["assign/", battle.name(denizen), "/", battle.name(character)].concat();
+    if again > 0 {
+        what.push_str("/again");
+        push_number(&mut what, i16::from(again));
+    }
+    let record = dice.roll(&battle.purpose(&what), mods.dice_count());
+    let result = i16::from(record.result) + mods.total();
+    let mut meaning = [
+        "the ",
+        battle.name(character),
+        " rolls for ",
+        battle.name(denizen),
+        ": ",
+    ]
+    .concat();
+    push_number(&mut meaning, result);
+    for m in &mods.adjustments {
+        meaning.push_str(&format!(" ({} {:+})", m.source, m.amount));
+    }
+    battle.say(
+        Seen::Clearing,
+        CombatLine::Roll {
+            record,
+            meaning,
+            rule: "8.3.5a".into(),
+        },
+    );
+    result
 }
 
 /// Deployment (play summary III.A.3): each hired native sent against a
@@ -388,4 +460,38 @@ fn run(battle: &mut Battle, dice: &mut Dice, who: FighterId, chit: &str) {
             chit: label,
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::script;
+    use crate::test_support::data;
+    use realmgm_core::dice::DiceScript;
+
+    /// 3.1 8.3.5a.2: each character's die-roll modifiers count in random
+    /// assignment, and a result above 6 stands: the Amazon's 5 + 2 beats
+    /// the Swordsman's 6.
+    #[test]
+    fn random_assignment_counts_modifiers_and_results_above_six() {
+        let text = "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\n\
+                    [[character]]\nname = \"Swordsman\"\n[[denizen]]\nid = \"Wolf A 1\"\n";
+        let mut battle = script::load(data(), "test.toml", text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .battle;
+        battle.round = 1;
+        battle
+            .roll_mods
+            .insert(0, Modifiers::none().with("a test", 2));
+        let mut script = DiceScript::default();
+        for (who, faces) in [("Amazon", [5, 5]), ("Swordsman", [6, 6])] {
+            script
+                .force(&format!("combat/CV4/round1/assign/Wolf A 1/{who}"), &faces)
+                .expect("faces");
+        }
+        let mut dice = Dice::with_script(0, 1, script);
+        random_assignment(&mut battle, &mut dice);
+        let wolf = battle.find("Wolf A 1").expect("the wolf");
+        assert_eq!(battle.sheet.get(&wolf), Some(&0), "{:#?}", battle.log);
+    }
 }

@@ -117,6 +117,13 @@ pub enum CombatLine {
         group: String,
         natives: Vec<String>,
     },
+    /// Treachery costs the traitor Fame equal to the Notoriety bounty of
+    /// each native who rebels, wherever he is (`treachery.rs`).
+    TreacheryFame {
+        character: String,
+        rebels: Vec<String>,
+        fame: i32,
+    },
     CannotRun {
         character: String,
         reason: String,
@@ -271,6 +278,9 @@ pub enum CombatLine {
     Ends {
         reason: String,
     },
+    /// The combat ends at once: no character, hired native or controlled
+    /// monster is left in it (3.1 8.8.4).
+    NobodyLeft,
 }
 
 /// The section a stored harm line without one cites: harm itself.
@@ -327,6 +337,8 @@ impl CombatLine {
             CombatLine::Spoils { .. } => "8.7",
             CombatLine::StaysHidden { .. } => "10.A.2",
             CombatLine::Ends { .. } => "8.8.2",
+            CombatLine::NobodyLeft => "8.8.4",
+            CombatLine::TreacheryFame { .. } => "8.4.2g",
         }
     }
 
@@ -341,7 +353,8 @@ impl CombatLine {
             | CombatLine::RoundBegins
             | CombatLine::Battling { .. }
             | CombatLine::Maneuvers { .. }
-            | CombatLine::Ends { .. } => true,
+            | CombatLine::Ends { .. }
+            | CombatLine::NobodyLeft => true,
             CombatLine::Roll { .. }
             | CombatLine::Lured { .. }
             | CombatLine::LuredByHireling { .. }
@@ -356,6 +369,7 @@ impl CombatLine {
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
             | CombatLine::Treachery { .. }
+            | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
             | CombatLine::Refused { .. }
             | CombatLine::SpellBroken { .. }
@@ -498,6 +512,15 @@ impl fmt::Display for CombatLine {
                 "treachery: the {character} attacks a hired native of the {group}; {} {} against the {character}",
                 listed(natives),
                 agreeing(natives.len(), "turns", "turn")
+            ),
+            CombatLine::TreacheryFame {
+                character,
+                rebels,
+                fame,
+            } => write!(
+                f,
+                "treachery: the {character} loses {fame} Fame, the Notoriety bounty of {}",
+                listed(rebels)
             ),
             CombatLine::CannotRun { character, reason } => {
                 write!(f, "the {character} cannot run away: {reason}")
@@ -659,6 +682,9 @@ impl fmt::Display for CombatLine {
             }
             CombatLine::StaysHidden { character } => write!(f, "the {character} stays hidden"),
             CombatLine::Ends { reason } => write!(f, "combat ends: {reason}"),
+            CombatLine::NobodyLeft => f.write_str(
+                "combat ends: no character, hired native or controlled monster is left in the fight",
+            ),
         }
     }
 }

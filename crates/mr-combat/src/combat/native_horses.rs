@@ -113,15 +113,6 @@ pub fn maneuvers(
     Some(list)
 }
 
-/// The move times of the mounted natives on `owner`'s sheet.
-pub fn move_times_on(battle: &Battle, owner: FighterId) -> Vec<u8> {
-    battle
-        .attackers_of(owner)
-        .into_iter()
-        .filter_map(|d| mount(battle, d).map(NativeHorse::move_time))
-        .collect()
-}
-
 /// Harm `level` falls on the horse of `rider`: the words for the harm
 /// line, and the line announcing the horse's death when it dies (said
 /// after the harm line).

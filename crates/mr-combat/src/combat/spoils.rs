@@ -1,8 +1,12 @@
-//! Spoils of a kill (play summary III.B.9.d): fame and notoriety for a monster,
-//! notoriety and the gold bounty for a native, a character's notoriety,
-//! gold and belongings for killing him; values multiplied by the order of
-//! each kill a character makes himself that day; a hired native's death
-//! costs his employer the native's notoriety. The belongings of a dead
+//! Spoils of a kill (3.1 8.7): fame and notoriety for a monster,
+//! notoriety and the gold bounty for a native, a character's recorded
+//! notoriety (never multiplied, negative inherited), gold and belongings
+//! for killing him; a monster's or native's points multiplied by the count
+//! of the kills the character made himself that day (8.7.1-8.7.2). His
+//! hirelings' kills earn him the basic points and are not his kills; gold
+//! goes only to a hired leader that kills (8.7.3).
+//! A hired native's death costs his employer the native's notoriety
+//! (8.7.7). The belongings of a dead
 //! character go to the character, unhired native group or hired leader who
 //! killed him, otherwise they are left in the clearing.
 
@@ -46,17 +50,28 @@ pub fn award(battle: &mut Battle, killer: FighterId, victim: FighterId) {
     } else {
         1
     };
+    // Gold, a native's bounty or a character's purse, goes only to a
+    // character who kills himself or to a hired leader (8.7.2a, 8.7.3b); an
+    // underling's or hired monster's victim pays nobody.
+    let takes_gold = himself
+        || battle
+            .denizen(killer)
+            .is_some_and(|d| d.employer.is_some() && d.leader);
     let (mut fame, mut notoriety, mut gold) = (0, 0, 0);
     if let Some(d) = battle.denizen(victim) {
         notoriety = d.notoriety * multiplier;
         if d.monster {
             fame = d.fame * multiplier;
-        } else {
+        } else if takes_gold {
             gold = d.bounty;
         }
     } else if let Some(h) = battle.hero(victim) {
-        notoriety = h.notoriety.max(0) * multiplier;
-        gold = h.gold.max(0);
+        // His recorded Notoriety, never multiplied, and lost when it is
+        // negative (8.7.2b); his Fame vanishes.
+        notoriety = h.notoriety;
+        if takes_gold {
+            gold = h.gold.max(0);
+        }
     }
     if let Some(h) = battle.hero_mut(victim) {
         h.gold = 0;
@@ -146,6 +161,62 @@ mod tests {
         script::load(data(), "test.toml", text)
             .unwrap_or_else(|e| panic!("{e}"))
             .battle
+    }
+
+    /// 3.1 8.7.2b: a killed character's recorded Notoriety passes
+    /// unmultiplied, even as his killer's second kill, and negative
+    /// Notoriety is inherited too.
+    #[test]
+    fn a_killed_characters_notoriety_is_not_multiplied_and_negative_is_inherited() {
+        let (amazon, knight) = (0, 1);
+        let mut b = battle();
+        b.hero_mut(amazon).expect("the Amazon").kills = 1;
+        b.hero_mut(knight).expect("the Knight").notoriety = 10;
+        award(&mut b, amazon, knight);
+        assert_eq!(
+            b.hero(amazon).map(|h| (h.notoriety, h.kills)),
+            Some((10, 2))
+        );
+        let mut b = battle();
+        b.hero_mut(knight).expect("the Knight").notoriety = -3;
+        award(&mut b, amazon, knight);
+        assert_eq!(b.hero(amazon).map(|h| h.notoriety), Some(-3));
+    }
+
+    /// 3.1 8.7.3: a hired underling's kill earns his employer the native's
+    /// basic Notoriety, no Gold bounty, and is not the employer's kill; a
+    /// hired leader's kill brings the Gold bounty as well.
+    #[test]
+    fn an_underlings_kill_brings_no_gold_and_is_not_his_employers_kill() {
+        let text = "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Soldier HQ\"\nemployer = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Soldier 1\"\nemployer = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Rogue 1\"\n";
+        let load = || {
+            script::load(data(), "test.toml", text)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .battle
+        };
+        let mut b = load();
+        let (soldier, rogue) = (
+            b.find("Soldier 1").expect("1"),
+            b.find("Rogue 1").expect("r"),
+        );
+        let bounty = b
+            .denizen(rogue)
+            .map(|d| (d.notoriety, d.bounty))
+            .expect("r");
+        assert!(bounty.1 > 0, "a Rogue has a gold bounty");
+        award(&mut b, soldier, rogue);
+        let amazon = b.hero(0).expect("the Amazon");
+        assert_eq!(
+            (amazon.notoriety, amazon.gold, amazon.kills),
+            (bounty.0, 0, 0)
+        );
+        let mut b = load();
+        let leader = b.find("Soldier HQ").expect("HQ");
+        award(&mut b, leader, rogue);
+        assert_eq!(b.hero(0).map(|h| h.gold), Some(bounty.1));
     }
 
     #[test]

@@ -185,8 +185,12 @@ pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
     battle
         .attackers_of(who)
         .into_iter()
-        .filter_map(|d| battle.denizen(d).map(|d| d.current().move_speed))
-        .chain(super::native_horses::move_times_on(battle, who))
+        .filter_map(|d| match super::native_horses::mount(battle, d) {
+            // A native riding his horse comes at the horse's pace, not his
+            // own (3.1 8.3.7a, 8.4.5k.4).
+            Some(horse) => Some(horse.move_time()),
+            None => battle.denizen(d).map(|d| d.current().move_speed),
+        })
         .chain(super::charge::charge_times_on(battle, who))
         .collect()
 }
@@ -483,7 +487,13 @@ pub fn why_he_stays(battle: &Battle, who: FighterId, action: &Action) -> Option<
     } else if super::riding::rides(battle, who) {
         format!("the horse is not faster than the attackers' move time {slowest}")
     } else if !usable_move_chits(battle, who, stars_left(battle, who)).any(|c| !is_duck(c)) {
-        "no MOVE chit is active and strong enough".to_string()
+        match hero.horse.as_ref().filter(|h| !h.dead) {
+            Some(h) if !horse_carries(hero, h) => format!(
+                "no MOVE chit is active and strong enough, and the {} cannot carry him and what he carries",
+                h.name
+            ),
+            _ => "no MOVE chit is active and strong enough".to_string(),
+        }
     } else {
         format!("no MOVE chit is faster than the attackers' move time {slowest}")
     };
@@ -491,6 +501,13 @@ pub fn why_he_stays(battle: &Battle, who: FighterId, action: &Action) -> Option<
     Some(format!(
         "{why} (run when wounded {n}; {wounds} wounded {chits})"
     ))
+}
+
+/// Whether the horse he runs on carries him and all he carries (3.1
+/// 8.3.7c); a MOVE chit's strength is checked the same way
+/// (`usable_move_chits`).
+fn horse_carries(hero: &super::model::Hero, horse: &super::model::HeroHorse) -> bool {
+    horse.gallop.strength >= hero.heaviest.max(hero.vulnerability)
 }
 
 /// What he may run with: legal MOVE chits, and `horse` when he has one.
@@ -505,7 +522,10 @@ fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
     if red {
         return Vec::new();
     }
-    let horse = hero.horse.as_ref().filter(|h| !h.dead);
+    let horse = hero
+        .horse
+        .as_ref()
+        .filter(|h| !h.dead && horse_carries(hero, h));
     let stars = stars_left(battle, who);
     // A rider runs on his horse only (2nd-edition optional combat rule 5.2).
     let chits = if super::riding::rides(battle, who) {

@@ -127,7 +127,13 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
             }),
         )
         .expect("fatigue a one-star FIGHT chit");
-    assert_eq!(battle.step(dice), Step::Finished);
+    // Alone, she still does two rounds in which nothing happens (3.1 8.8.3).
+    let Step::Needs(next) = battle.step(dice) else {
+        panic!("round 2 is played")
+    };
+    assert_eq!((next.round, next.stage), (2, Stage::Lure));
+    battle.run_with_defaults(dice);
+    assert_eq!(battle.round, 3);
     let outcome = script::outcome(battle);
     assert_eq!(outcome.killed, vec!["Ogre 1".to_string()]);
     assert_eq!(outcome.fatigued["Amazon"], 1);

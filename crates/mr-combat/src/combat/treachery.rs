@@ -1,19 +1,19 @@
-//! Treachery: a character who attacks a native he hired himself breaks
-//! faith with the whole group. realmgm's ruling (the seeds only name the
-//! rule, the BIMR3 rules "Extended Treachery"): when he targets one of his own
-//! hired natives, that native and every other member of its group he has
-//! hired become unhired at once and battle him for the rest of the day;
-//! the day's Evening takes them off his payroll and remembers the grudge
-//! until Midnight (`day/battling_today.rs`). Attacking another
-//! character's hired native is no treachery: the native stays hired, and
-//! its death earns the killer its bounty and notoriety and costs its
-//! employer the notoriety (play summary III.B.9.d, `spoils.rs`).
+//! Treachery (3.1 8.4.2g): when a character names one of his own hired
+//! natives as a target, every member of that group he has hired rebels at
+//! once, wherever it is on the map: they become unhired, and those here
+//! battle him for the rest of the day; he loses Fame equal to the
+//! Notoriety bounty of each rebel. The day's Evening takes them off his
+//! payroll, the members elsewhere included (`day/evening.rs`).
+//! Attacking another character's hired native is no treachery: the native
+//! stays hired, and its death earns the killer its bounty and notoriety
+//! and costs its employer the notoriety (8.7, `spoils.rs`).
 //!
-//! Extended Treachery (the `extended_treachery` toggle, the BIMR3 rules): sending
-//! a hired native against a member of his own group, by luring it onto his
-//! sheet or by deploying him against it, rebels the group the same way; the
-//! rebels are the employer's hired natives of that group, the one sent
-//! included.
+//! Extended Treachery (the `extended_treachery` toggle, 3.1 10.B.5):
+//! sending a hired native against a member of his own group, by luring it
+//! onto his sheet or by deploying him against it, rebels the group the
+//! same way; the rebels are the employer's hired natives of that group,
+//! the one sent included. realmgm's ruling: the traitor loses Fame, as
+//! 8.4.2g states and BIMR3 follows, not the Notoriety 10.B.5.3 names.
 
 use super::Battle;
 use super::log::{CombatLine, Seen};
@@ -39,10 +39,12 @@ pub fn on_target(battle: &mut Battle, who: FighterId, target: FighterId) {
         Seen::Clearing,
         CombatLine::Treachery {
             character,
-            group,
+            group: group.clone(),
             natives,
         },
     );
+    lose_fame(battle, who, &turned);
+    battle.treacheries.push((who, group));
 }
 
 /// Extended Treachery: `who` sent his hired `native` against `target`
@@ -69,6 +71,8 @@ pub fn on_sent_against(battle: &mut Battle, who: FighterId, native: FighterId, t
         natives: turned.iter().map(|&n| battle.name(n).to_string()).collect(),
     };
     battle.say(Seen::Clearing, line);
+    lose_fame(battle, who, &turned);
+    battle.treacheries.push((who, group));
 }
 
 /// Every member of `group` (and `also`) that `who` hired turns unhired and
@@ -105,6 +109,35 @@ fn rebel(
         super::encounter::make_group_battle(battle, first, who);
     }
     turned
+}
+
+/// The traitor loses Fame equal to the Notoriety bounty of each rebel
+/// (3.1 8.4.2g); monsters under him cost none (7.7.5g).
+fn lose_fame(battle: &mut Battle, who: FighterId, turned: &[FighterId]) {
+    let natives: Vec<FighterId> = turned
+        .iter()
+        .copied()
+        .filter(|&n| battle.denizen(n).is_some_and(|d| !d.monster))
+        .collect();
+    if natives.is_empty() {
+        return;
+    }
+    let fame: i32 = natives
+        .iter()
+        .filter_map(|&n| battle.denizen(n).map(|d| d.notoriety))
+        .sum();
+    if let Some(h) = battle.hero_mut(who) {
+        h.fame -= fame;
+    }
+    let line = CombatLine::TreacheryFame {
+        character: battle.name(who).to_string(),
+        rebels: natives
+            .iter()
+            .map(|&n| battle.name(n).to_string())
+            .collect(),
+        fame,
+    };
+    battle.say(Seen::Clearing, line);
 }
 
 #[cfg(test)]
