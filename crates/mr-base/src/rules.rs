@@ -15,6 +15,12 @@ use realmgm_core::game::{
     ToggleStatus::{Built, NotYetImplemented},
 };
 
+/// Whether the Optional Missile Table (3.1 10.D.3.4) is on: a campaign may
+/// still name it by its older name, `revised_missile_table`.
+pub fn optional_missile_table(rules: &realmgm_core::game::Rules) -> bool {
+    rules.is_on("optional_missile_table") || rules.is_on("revised_missile_table")
+}
+
 /// The versions of Magic Realm's rules realmgm has played. The engine plays
 /// only the current one; a campaign begun under an earlier one keeps its
 /// days and moves on when its GM edits `rules_version` (README "Rules

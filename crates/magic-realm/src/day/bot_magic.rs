@@ -94,7 +94,7 @@ fn castable(data: &GameData, rules: &Rules, state: &MrState, who: usize, spell: 
             name: c.name.clone(),
         }]
     });
-    legal_request(state, data, rules, who, spell, aims, state.day + 1).is_ok()
+    legal_request(state, data, rules, who, spell, aims, None).is_ok()
 }
 
 /// Standing combat orders that cast `spell`.

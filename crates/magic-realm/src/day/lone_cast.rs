@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::combat::casting::split_order;
+use crate::combat::casting::{read_order, split_order};
 use crate::combat::log::CombatLine;
 use crate::magic::cast::cast;
 use crate::magic::choose::{default_aims, legal_request};
@@ -81,7 +81,9 @@ fn attempt(
     order: &str,
 ) -> Result<Option<Vec<CombatLine>>, MagicError> {
     let (spell, target) = split_order(order);
-    let spell = find_spell(day.data, &spell)?;
+    let order = read_order(day.data, &spell, target.as_deref());
+    let target = order.target;
+    let spell = find_spell(day.data, &order.spell)?;
     if matches!(build_of(&spell.name), Some(Build::Attack)) {
         return match target {
             // A standing order for battles: with nobody here it waits.
@@ -111,7 +113,6 @@ fn attempt(
             )
         })?,
     };
-    let today = day.state.day + 1;
     let request = legal_request(
         &day.state,
         day.data,
@@ -119,7 +120,7 @@ fn attempt(
         who,
         &spell.name,
         targets,
-        today,
+        order.with.as_deref(),
     )?;
     let character = day.state.characters[who].name.clone();
     let with = match &request.with {

@@ -40,8 +40,9 @@ pub fn default_aims(state: &MrState, who: usize, kinds: &[SpellTarget]) -> Optio
     })
 }
 
-/// A legal cast of `spell` at `targets` by character `who` on game day
-/// `day`, with the first chit or treasure that passes [`check`].
+/// A legal cast of `spell` at `targets` by character `who` on the day being
+/// played (the one after `state`'s), with the chit or item `named`, else
+/// the first chit or treasure that passes [`check`].
 ///
 /// # Errors
 /// Why none does: the first reason [`check`] gave (for a chit of the
@@ -53,8 +54,9 @@ pub fn legal_request(
     who: usize,
     spell: &str,
     targets: Vec<Aim>,
-    day: u32,
+    named: Option<&str>,
 ) -> Result<CastRequest, MagicError> {
+    let day = state.day + 1;
     let c = state
         .characters
         .get(who)
@@ -85,6 +87,22 @@ pub fn legal_request(
             }),
     );
     fitting.extend(others);
+    // The chit or item he names casts, or nothing does (3.1 8.3.9b.3).
+    if let Some(named) = named {
+        fitting.retain(|with| match with {
+            CastWith::Chit { index } => c.chits[*index].chit.eq_ignore_ascii_case(named.trim()),
+            CastWith::Treasure { name } => name.eq_ignore_ascii_case(named.trim()),
+        });
+        if fitting.is_empty() {
+            return Err(MagicError::cannot(
+                &found.name,
+                format!(
+                    "he has no MAGIC chit or active artifact called {}",
+                    named.trim()
+                ),
+            ));
+        }
+    }
     let mut first_error = None;
     for with in fitting {
         let request = CastRequest {

@@ -58,8 +58,7 @@ impl CombatRules {
         CombatRules {
             stumble: rules.is_on("stumble"),
             fumble: rules.is_on("fumble"),
-            optional_missile_table: rules.is_on("optional_missile_table")
-                || rules.is_on("revised_missile_table"),
+            optional_missile_table: crate::rules::optional_missile_table(rules),
             penetrating_armor: rules.is_on("penetrating_armor"),
             ambush: rules.is_on("ambush"),
             riding_horses: rules.is_on("riding_horses"),

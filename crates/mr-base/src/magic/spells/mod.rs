@@ -124,9 +124,6 @@ fn control(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     }])
 }
 
-/// The optional combat rule under which prepared attack spells lose a star.
-pub const OPTIONAL_MISSILE_TABLE: &str = "optional_missile_table";
-
 /// The attack of an attack spell, for combat (3.1 8.4.5l): its harm,
 /// stars, length and missile from the List of Spells, at the speed it was
 /// cast. Under the Optional Missile Table (10.D.3.4.5) a Fiery Blast or
@@ -143,7 +140,7 @@ pub fn attack(ctx: &Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     let speed = a.speed.unwrap_or(ctx.speed);
     let prepared_blast = speed == 0
         && matches!(ctx.spell.name.as_str(), "Fiery Blast" | "Lightning Bolt")
-        && ctx.rules.is_on(OPTIONAL_MISSILE_TABLE);
+        && crate::rules::optional_missile_table(ctx.rules);
     let stars = if prepared_blast {
         a.stars.saturating_sub(1)
     } else {
