@@ -39,8 +39,27 @@ pub const RULES_VERSIONS: RulesVersions = RulesVersions {
 };
 
 /// What version 2 changed, as a GM weighing the move reads it.
-const THIRD_EDITION_COMBAT_AND_MAGIC: &[&str] =
-    &["every combat and magic line of the GM's history names the 3.1 section it applied"];
+const THIRD_EDITION_COMBAT_AND_MAGIC: &[&str] = &[
+    "every combat and magic line of the GM's history names the 3.1 section it applied",
+    "clearings fight in the order their Attention chits are drawn; every such clearing fights two \
+     rounds at least, and a combat ends after two rounds in which nothing happened (8.1, 8.8)",
+    "battling is rolled once a day per group and never carries to another clearing (8.2)",
+    "random assignment: every eligible character rolls two dice with his modifiers (8.3.5a)",
+    "attack spells: the caster picks the direction, one Missile roll per target, the chit fatigues \
+     with the attack, and no weapon blow beside a spell that came to life (8.4.5l, 4.6.7b)",
+    "a spell at the wrong kind of target is cast and broken, and costs its chit (8.4.2d)",
+    "harm comes from the printed harm letter; a side without one is Negligible (8.4.9e)",
+    "native horses turn over each Melee step; a character's horse walks or gallops (8.4.1, 8.4.5k)",
+    "red boxes are filled as far as the counters go (8.4.5m)",
+    "destroyed armour goes back to its natives' box; treasure armour leaves for its gold (8.4.9k)",
+    "wounds fall on free, then colour, then fatigued chits; death when every chit is wounded or \
+     committed (4.2.5, 9.1.1b)",
+    "kill bounties: a killed character's Notoriety unmultiplied, gold only to killers and hired \
+     leaders (8.7)",
+    "treachery rebels the whole hired group anywhere and costs Fame (8.4.2g)",
+    "Combat spells last to Midnight; alerted MAGIC chits fatigue at Midnight (4.6.7g, 8.9.2)",
+    "the Optional Missile Table is the corrected one of 10.D.3; Penetrating Armor costs one star",
+];
 
 /// Every rule toggle of Magic Realm.
 /// The toggle that asks for combat plays by mail, round by round.

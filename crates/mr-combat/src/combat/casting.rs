@@ -262,6 +262,11 @@ fn targets(
             let t = battle
                 .find(name)
                 .ok_or_else(|| format!("nobody called {name} is in this combat"))?;
+            // A standing cast outlives its target: a killed or departed
+            // fighter is named by nobody's spell (3.1 8.4.2d).
+            if !battle.in_play(t) {
+                return Err(format!("{name} is no longer in this combat").into());
+            }
             aims.push(aim_of(battle, t));
         }
         if aims.len() > 1 && !kinds.contains(&SpellTarget::Multiple) {
