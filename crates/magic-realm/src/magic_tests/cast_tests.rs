@@ -505,15 +505,19 @@ fn protection_from_magic_ends_with_the_combat() {
 /// its chit fatigues, and the first spell holds on.
 #[test]
 fn a_duplicate_combat_spell_on_a_bewitched_target_is_broken() {
-    let mut state = game(&["Elf"]);
+    // The Wizard bewitches the Elf first: a caster cannot cast his own
+    // spell again while it lasts (3.1 8.4.3c), so the duplicate is the
+    // Elf's own.
+    let mut state = game(&["Elf", "Wizard"]);
     caster(&mut state, 0, "III", "Elven Grace");
+    caster(&mut state, 1, "III", "Elven Grace");
     state.characters[0].chits[1].chit = "MAGIC III3*".into();
     state.characters[0].chits[1].condition = ChitCondition::Active;
     state.characters[0].chits[1].enchanted = false;
     let elf = me(&state, 0);
     cast_ok(
         &mut state,
-        &request(0, "Elven Grace", vec![elf.clone()], 28),
+        &request(1, "Elven Grace", vec![elf.clone()], 28),
         &mut Dice::new(1, 1),
     );
     let mut second = request(0, "Elven Grace", vec![elf], 28);
