@@ -149,7 +149,7 @@ fn unknown_toggle_suggests_the_nearest_and_names_the_line() {
 fn exclusive_toggles_are_refused() {
     let err = error(&edited(
         r#"rules = ["fumble"]"#,
-        "rules = [\n  \"optional_missile_table\",\n  \"revised_missile_table\",\n]",
+        "rules = [\n  \"optional_abilities\",\n  \"chosen_optional_abilities\",\n]",
     ));
     assert_eq!(err.line, Some(6));
     assert_eq!(err.field.as_deref(), Some("rules[1]"));
