@@ -280,6 +280,44 @@ mod tests {
     use realmgm_core::dice::DiceScript;
     use realmgm_core::game::Rules;
 
+    /// 3.1 rule 7.8.2: each Rest does one of four things: a fatigued
+    /// one-asterisk or wounded no-asterisk chit comes back; a wounded
+    /// one-asterisk chit becomes fatigued; a fatigued or wounded
+    /// two-asterisk chit heals one step by fatiguing an active one-asterisk
+    /// chit ("making change"); without one to fatigue, it does not heal.
+    #[test]
+    fn each_rest_heals_as_3_1_rule_7_8_2_lists() {
+        use crate::state::CharacterChit;
+        let chit = |name: &str, condition| CharacterChit {
+            chit: name.into(),
+            condition,
+            enchanted: false,
+            prepared: false,
+        };
+        let conditions = |chits: &[CharacterChit]| -> Vec<ChitCondition> {
+            chits.iter().map(|c| c.condition).collect()
+        };
+        use ChitCondition::{Active, Fatigued, Wounded};
+        let mut chits = vec![chit("FIGHT L4", Wounded), chit("MOVE M4*", Fatigued)];
+        super::rest_once(&mut chits, Some("FIGHT L4"));
+        assert_eq!(conditions(&chits), [Active, Fatigued]);
+        super::rest_once(&mut chits, None);
+        assert_eq!(conditions(&chits), [Active, Active]);
+        let mut chits = vec![chit("MOVE M4*", Wounded)];
+        super::rest_once(&mut chits, None);
+        assert_eq!(conditions(&chits), [Fatigued]);
+        let mut chits = vec![chit("FIGHT H4**", Fatigued), chit("MOVE M4*", Active)];
+        let changes = super::rest_once(&mut chits, None);
+        assert_eq!(conditions(&chits), [Active, Fatigued]);
+        assert_eq!(changes.len(), 2, "the two-asterisk chit and its change");
+        let mut chits = vec![chit("FIGHT H4**", Wounded), chit("MOVE M4*", Active)];
+        super::rest_once(&mut chits, None);
+        assert_eq!(conditions(&chits), [Fatigued, Fatigued]);
+        let mut chits = vec![chit("FIGHT H4**", Fatigued), chit("MOVE M5", Active)];
+        assert!(super::rest_once(&mut chits, None).is_empty());
+        assert_eq!(conditions(&chits), [Fatigued, Active]);
+    }
+
     /// 3.1 rule 7.8.4: with every chit fatigued or wounded he may only
     /// rest; his Hide phase becomes a Rest.
     #[test]

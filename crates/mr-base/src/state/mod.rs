@@ -459,8 +459,8 @@ pub struct CharacterChit {
     /// II.C.10.a): a colour chit until it is played.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub enchanted: bool,
-    /// A MAGIC chit prepared in an Alert phase (play summary III.C): it casts
-    /// at speed 0 and fatigues at the end of combat, used or not.
+    /// A MAGIC chit prepared (alerted) in an Alert phase (3.1 rule 7.9.3): it
+    /// casts at speed 0 and fatigues at Midnight, used or not (8.9.2c).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prepared: bool,
 }
