@@ -185,8 +185,8 @@ fn rules_move(campaign: &Campaign, next_day: u32) -> String {
         return String::new();
     };
     let mut out = format!(
-        "From day {next_day} on the campaign plays rules version {} ({}); the days before keep \
-         the rules they were played under. What changes:\n",
+        "Once stored, the campaign plays rules version {} ({}) from day {next_day} on; the days \
+         before keep the rules they were played under. What changes:\n",
         game.rules_versions().current.number,
         game.rules_versions().current.name
     );

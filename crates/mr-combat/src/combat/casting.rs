@@ -584,6 +584,10 @@ pub fn take_effect(
     let Some(mut magic) = battle.magic.take() else {
         return alive;
     };
+    // Spells go in speed order, so every spell that could cancel this one
+    // has been judged already; one that was itself cancelled cancels
+    // nothing (3.1 8.4.3b.3).
+    let mut cancelled = BTreeSet::new();
     for w in waiting {
         let name = battle.name(w.caster).to_string();
         if !battle.in_play(w.caster) {
@@ -591,8 +595,9 @@ pub fn take_effect(
         }
         if let Some(&(_, _, faster)) = targeted_at
             .iter()
-            .find(|&&(_, t, speed)| t == w.caster && speed < w.speed)
+            .find(|&&(c, t, speed)| t == w.caster && speed < w.speed && !cancelled.contains(&c))
         {
+            cancelled.insert(w.caster);
             sync_to_state(battle, &mut magic);
             let chit = cast::fizzle(&mut magic.state, &w.request);
             sync_to_battle(battle, &magic);

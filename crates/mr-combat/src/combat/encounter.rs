@@ -233,7 +233,7 @@ fn assignment_roll(
     result
 }
 
-/// Deployment (play summary III.A.3): each hired native sent against a
+/// Deployment (3.1 rule 8.3.6): each hired native sent against a
 /// denizen takes it onto his own sheet, where they fight each other.
 pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
     for who in battle.characters_in_play() {
@@ -250,7 +250,7 @@ pub fn deploy(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId
             }
             if battle.hero(t).is_some() {
                 // Onto the character's sheet, attacking him; a hidden one
-                // is found and unhidden (III.A.3).
+                // is found and unhidden (3.1 rule 8.3.6).
                 battle.fighters[t].hidden = false;
                 battle.sheet.insert(n, t);
                 let line = CombatLine::Deployed {

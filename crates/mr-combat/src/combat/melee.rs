@@ -246,7 +246,8 @@ fn character_horse(battle: &Battle, who: FighterId, wanted: Option<Gait>) -> Opt
             Gait::Gallop => (&horse.gallop, "galloping"),
             Gait::Walk => (&horse.trot, "walking"),
         };
-        (side.strength >= hero.heaviest)
+        // The side must carry him and all he carries (3.1 8.4.5k).
+        (side.strength >= hero.heaviest.max(hero.vulnerability))
             .then(|| (format!("{} {word}", horse.name), side.move_speed))
     })
 }

@@ -308,7 +308,7 @@ pub struct Denizen {
     #[serde(default)]
     pub horse: Option<super::native_horses::NativeHorse>,
     /// A hired leader who found Hidden Enemies today: he may be deployed
-    /// against a hidden target (play summary III.A.3).
+    /// against a hidden target (3.1 rule 8.3.6).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sees_hidden: bool,
 }
@@ -367,7 +367,7 @@ pub struct RoundPlays {
     /// Something happened that keeps the combat going.
     pub eventful: bool,
     /// Charges this round: the charger → whom he charged and the move
-    /// time of the MOVE chit or horse he put on that sheet (III.A.3).
+    /// time of the MOVE chit or horse he put on that sheet (3.1 rule 8.3.6).
     #[serde(default)]
     pub charges: BTreeMap<FighterId, (FighterId, u8)>,
     /// Characters whose attack this round is a Wish for Strength's: it

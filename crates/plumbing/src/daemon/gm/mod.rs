@@ -1126,6 +1126,20 @@ mod tests {
         );
         let stored = daemon.store.campaigns().load("DEMO").unwrap();
         assert_eq!(stored.campaign.rules_version, 1);
+        // A hold the GM placed stays his: the rules hold does not replace it.
+        daemon
+            .store
+            .control_mut()
+            .set_hold("DEMO", Some("the GM checks the orders"))
+            .unwrap();
+        daemon.turns().check_turn("DEMO", NOW + 15).unwrap();
+        let control = daemon.store.control().get("DEMO").unwrap();
+        assert_eq!(
+            control.hold_reason.as_deref(),
+            Some("the GM checks the orders")
+        );
+        assert!(!control.hold_lifts_itself);
+        daemon.store.control_mut().set_hold("DEMO", None).unwrap();
         let said = daemon.turns().check_turn("DEMO", NOW + 20).unwrap();
         assert!(
             said.contains("held: the campaign plays under rules version 1 (the seed summaries")

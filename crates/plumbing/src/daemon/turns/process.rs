@@ -926,10 +926,14 @@ impl Turns<'_> {
             hold_if_missing_percent: mail.hold_if_missing_percent(),
         };
         let behind = rules_behind(self.game(campaign)?, campaign, &self.store.db_option());
+        let held_for_the_gm = control.hold_reason.is_some() && !control.hold_lifts_itself;
         let decision = match behind {
             // Held at once, not at the deadline: the GM has the whole day to
-            // decide, and the hold lifts itself once he has.
-            Some(reason) if !control.paused && !over => Decision::HoldWhile(reason),
+            // decide, and the hold lifts itself once he has. A hold that waits
+            // for the GM stays his: this one must not lift it.
+            Some(reason) if !control.paused && !over && !held_for_the_gm => {
+                Decision::HoldWhile(reason)
+            }
             _ => decide(&facts),
         };
         if held_on_condition

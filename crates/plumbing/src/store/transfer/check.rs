@@ -274,7 +274,8 @@ fn check_values(conn: &Connection) -> Result<(), Problem> {
             } else {
                 ("'text', 'blob', 'null'", "text or bytes")
             };
-            let is_day = column == "day" || column.ends_with("_day");
+            // Read back as u32: days, and the rules version of a day's run.
+            let is_day = column == "day" || column.ends_with("_day") || column == "rules_version";
             let bad: i64 = conn.query_row(
                 &format!(
                     "SELECT COUNT(*) FROM {t} WHERE typeof({c}) NOT IN ({allowed}) \
@@ -442,7 +443,11 @@ fn check_names(conn: &Connection, campaign: i64, tag: &str, games: Games) -> Res
     // stored beside it (what the daemon reads) are that file's.
     let stored = Campaign::parse(&format!("the campaign file of {tag}"), &file_text, games)
         .map_err(|e| Problem::Refused(format!("its campaign file is refused: {e}")))?;
-    let settings_differ = serde_json::from_str::<Campaign>(&json).is_ok_and(|c| c != stored);
+    // A file that names no rules version leaves the campaign's own, which
+    // an export from before versions were recorded does not write (the
+    // first).
+    let settings_differ = serde_json::from_str::<Campaign>(&json)
+        .is_ok_and(|c| c != crate::campaign::edit::as_meant(&c, stored.clone(), &file_text));
     if stored.name != tag || stored.game != game || settings_differ {
         return refuse(format!(
             "its campaign {tag} is stored with settings its campaign file does not give"

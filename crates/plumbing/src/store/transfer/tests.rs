@@ -430,6 +430,35 @@ fn a_text_that_is_not_utf8_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An export from before rules versions were recorded has none in its
+/// stored settings: it imports, as a campaign under the first version.
+#[test]
+fn an_export_from_before_rules_versions_imports_under_the_first() {
+    let dir = temp("versions");
+    let file = export_edited(
+        &dir,
+        "UPDATE campaigns SET parsed_json = json_remove(parsed_json, '$.rules_version')",
+    );
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&file).unwrap();
+    let stored = store.campaigns().load(&moved.campaign).unwrap();
+    assert_eq!(stored.campaign.rules_version, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A day's rules version is read back as a whole number that fits.
+#[test]
+fn a_rules_version_out_of_range_is_refused() {
+    let dir = temp("version-range");
+    refused_after(
+        &dir,
+        "INSERT INTO day_runs (campaign_id, day, orders_hash, state_hash, reports_hash, at, \
+         rules_version) SELECT id, 1, 'o', 's', 'r', 0, -1 FROM campaigns",
+        "values in column rules_version that are not whole numbers",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn settings_that_are_not_the_campaign_files_are_refused() {
     let dir = temp("settings");
