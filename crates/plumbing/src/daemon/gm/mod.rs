@@ -1193,6 +1193,26 @@ mod tests {
         assert_eq!(daemon.store.days().latest_number("DEMO").unwrap(), Some(0));
     }
 
+    /// A campaign stored under older rules that has played no day yet is not
+    /// held: it moves to the rules this realmgm plays, and the log says so.
+    #[test]
+    fn an_unplayed_campaign_under_older_rules_moves_on_by_itself() {
+        let mut daemon = demo();
+        daemon.store.execute_batch(
+            "UPDATE campaigns SET parsed_json = json_remove(parsed_json, '$.rules_version');",
+        );
+        assert_eq!(daemon.campaign("DEMO").unwrap().campaign.rules_version, 1);
+        let said = daemon.turns().check_turn("DEMO", NOW + 10).unwrap();
+        assert!(!said.starts_with("held"), "{said}");
+        assert_eq!(daemon.campaign("DEMO").unwrap().campaign.rules_version, 2);
+        let log = daemon.store.control().gm_log(Some("DEMO")).unwrap();
+        assert!(
+            log.iter()
+                .any(|entry| entry.message.contains("moves to rules version 2")),
+            "{log:?}"
+        );
+    }
+
     #[test]
     fn a_paused_campaign_says_so_until_resumed() {
         let mut daemon = demo();

@@ -540,6 +540,39 @@ impl Turns<'_> {
         Ok(())
     }
 
+    /// A campaign under older rules that has played no day yet moves to the
+    /// rules this realmgm plays: no played day would change. The GM's log
+    /// says so.
+    fn move_unplayed_campaign_on(
+        &mut self,
+        stored: StoredCampaign,
+        now: i64,
+    ) -> anyhow::Result<StoredCampaign> {
+        let current = self.game(&stored.campaign)?.rules_versions().current;
+        let name = stored.campaign.name.clone();
+        if stored.campaign.rules_version == current.number
+            || !self.store.days().rules_versions_after(&name, 0)?.is_empty()
+        {
+            return Ok(stored);
+        }
+        let moved = Campaign {
+            rules_version: current.number,
+            ..stored.campaign.clone()
+        };
+        self.store
+            .campaigns_mut()
+            .update(&moved, &stored.file_text)?;
+        let note = format!(
+            "no day was played yet, so the campaign moves to rules version {} ({}), the one this \
+             realmgm plays",
+            current.number, current.name
+        );
+        self.store
+            .control_mut()
+            .log_gm(Some(&name), now, "rules", &note, None)?;
+        self.campaign(&name)
+    }
+
     /// Hold the pending turn until the GM acts, and tell him, once per
     /// reason.
     fn hold(
@@ -871,6 +904,7 @@ impl Turns<'_> {
             return Ok(format!("held: {reason}"));
         }
         self.welcome_returning(&stored, now)?;
+        let stored = self.move_unplayed_campaign_on(stored, now)?;
         let campaign = &stored.campaign;
         let control = self.store.control().get(name)?;
         let pending = self.pending(campaign)?;
