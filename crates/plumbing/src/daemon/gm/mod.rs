@@ -303,7 +303,7 @@ impl GmControl<'_> {
             anyhow::bail!(
                 "{}\nNothing was rolled back. To roll back anyway and play those days again \
                  under version {}: `realmgm gm rollback --campaign {name} --day {day} \
-                 --new-rules{db}`",
+                 --new-rules{db}`, or by mail `gm rollback {day} new-rules`",
                 older_rules_days(game, &older),
                 current.number,
                 db = self.store.db_option()
@@ -662,7 +662,14 @@ impl GmControl<'_> {
             GmCommand::Resume => self.resume(&name, now),
             GmCommand::Extend(hours) => self.extend(&name, *hours, now),
             GmCommand::Resend { player, day } => self.resend(&name, player, *day, now),
-            GmCommand::Rollback(day) => self.rollback(&name, *day, now),
+            GmCommand::Rollback {
+                day,
+                new_rules: false,
+            } => self.rollback(&name, *day, now),
+            GmCommand::Rollback {
+                day,
+                new_rules: true,
+            } => self.rollback_to_new_rules(&name, *day, now),
             GmCommand::Orders { player } => {
                 let (text, skipped) = commands::after_command(&letter.mail.subject, &letter.text);
                 self.enter_orders(
@@ -727,7 +734,7 @@ impl GmControl<'_> {
             GmCommand::Unknown(text) => Err(anyhow::anyhow!(
                 "'{text}' is not a GM command; use a subject such as `[{name}] gm status` (also \
                  gm process, gm preview, gm pause, gm resume, gm extend HOURS, gm resend PLAYER \
-                 [DAY], gm rollback DAY, gm orders PLAYER with the orders in the body, gm \
+                 [DAY], gm rollback DAY [new-rules], gm orders PLAYER with the orders in the body, gm \
                  announce with the news in the body, gm narrate [DAY] with the narrative in the \
                  body, gm add-player NAME ADDRESS [CHARACTER], gm \
                  replace PLAYER ADDRESS [CHARACTER], gm remove-player PLAYER [keep], gm rule with \
@@ -1179,6 +1186,10 @@ mod tests {
             refused.starts_with("Day 1 was played under rules version 1 (the seed summaries")
                 && refused.contains("What changes:\n  - ")
                 && refused.contains("--new-rules"),
+            "{refused}"
+        );
+        assert!(
+            refused.contains("or by mail `gm rollback 0 new-rules`"),
             "{refused}"
         );
         assert_eq!(daemon.store.days().latest_number("DEMO").unwrap(), Some(1));

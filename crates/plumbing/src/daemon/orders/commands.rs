@@ -7,7 +7,7 @@
 //! message, when the campaign allows unlimited communication). The GM, from
 //! his address with the GM secret: `gm status`, `gm process`, `gm preview`,
 //! `gm pause`, `gm resume`, `gm extend <hours>`, `gm resend <player> [day]`,
-//! `gm rollback <day>`, `gm orders <player>` (the orders follow in the
+//! `gm rollback <day> [new-rules]`, `gm orders <player>` (the orders follow in the
 //! body), `gm add-player <name> <address> [character]` and `gm replace
 //! <player> <address>` (a new address and secret for a seat).
 
@@ -63,7 +63,12 @@ pub enum GmCommand {
         player: String,
         day: Option<u32>,
     },
-    Rollback(u32),
+    /// Back to the end of `day`; `new_rules` past days played under older
+    /// rules (`gm rollback 3 new-rules`).
+    Rollback {
+        day: u32,
+        new_rules: bool,
+    },
     /// Enter or replace a player's orders for the pending turn; the orders
     /// are the rest of the mail.
     Orders {
@@ -117,7 +122,14 @@ impl std::fmt::Display for GmCommand {
                 player,
                 day: Some(day),
             } => write!(f, "gm resend {player} {day}"),
-            GmCommand::Rollback(day) => write!(f, "gm rollback {day}"),
+            GmCommand::Rollback {
+                day,
+                new_rules: false,
+            } => write!(f, "gm rollback {day}"),
+            GmCommand::Rollback {
+                day,
+                new_rules: true,
+            } => write!(f, "gm rollback {day} new-rules"),
             GmCommand::Orders { player } => write!(f, "gm orders {player}"),
             GmCommand::Announce => write!(f, "gm announce"),
             GmCommand::Narrate(None) => write!(f, "gm narrate"),
@@ -263,8 +275,17 @@ fn gm_command(words: &[&str]) -> GmCommand {
             player: owned(player),
             day: number(day),
         },
-        ("rollback", [day]) if number(day).is_some() => {
-            GmCommand::Rollback(number(day).unwrap_or_default())
+        ("rollback", [day]) if number(day).is_some() => GmCommand::Rollback {
+            day: number(day).unwrap_or_default(),
+            new_rules: false,
+        },
+        ("rollback", [day, new_rules])
+            if number(day).is_some() && new_rules.eq_ignore_ascii_case("new-rules") =>
+        {
+            GmCommand::Rollback {
+                day: number(day).unwrap_or_default(),
+                new_rules: true,
+            }
         }
         ("orders", [player]) => GmCommand::Orders {
             player: owned(player),
@@ -426,6 +447,8 @@ mod tests {
             "gm remove-player Ben",
             "gm rule",
             "gm withdraw-ruling 4",
+            "gm rollback 3",
+            "gm rollback 3 new-rules",
         ] {
             let Command::Gm(command) = read(&format!("[T] {text}"), "") else {
                 panic!("{text} is a GM command");
