@@ -190,12 +190,10 @@ fn rules_move(campaign: &Campaign, next_day: u32) -> String {
         game.rules_versions().current.number,
         game.rules_versions().current.name
     );
-    for version in game.rules_versions().after(campaign.rules_version) {
-        for change in version.changes {
-            out.push_str("  - ");
-            out.push_str(change);
-            out.push('\n');
-        }
+    for change in game.rules_versions().changes_after(campaign.rules_version) {
+        out.push_str("  - ");
+        out.push_str(change);
+        out.push('\n');
     }
     out
 }

@@ -157,13 +157,14 @@ impl RulesVersions {
             .find(|v| v.number == number)
     }
 
-    /// The versions after `number` up to the current one, oldest first:
-    /// what a campaign moving on from `number` takes on.
-    pub fn after(&self, number: u32) -> impl Iterator<Item = &RulesVersion> {
+    /// What changes for a campaign moving on from version `number` to the
+    /// current one, oldest version's changes first, one line each.
+    pub fn changes_after(&self, number: u32) -> impl Iterator<Item = &'static str> + '_ {
         self.earlier
             .iter()
             .chain(std::iter::once(&self.current))
             .filter(move |v| v.number > number)
+            .flat_map(|v| v.changes.iter().copied())
     }
 }
 

@@ -90,7 +90,7 @@ pub fn legal_request(
     // The chit or item he names casts, or nothing does (3.1 8.3.9b.3).
     if let Some(named) = named {
         fitting.retain(|with| match with {
-            CastWith::Chit { index } => c.chits[*index].chit.eq_ignore_ascii_case(named.trim()),
+            CastWith::Chit { index } => super::colour::names_chit(&c.chits[*index].chit, named),
             CastWith::Treasure { name } => name.eq_ignore_ascii_case(named.trim()),
         });
         if fitting.is_empty() {

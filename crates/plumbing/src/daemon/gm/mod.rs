@@ -1101,11 +1101,9 @@ fn older_rules_days(game: &dyn crate::game::Game, older: &[(u32, u32)]) -> Strin
         .min()
         .unwrap_or(current.number);
     out.push_str("What changes:");
-    for version in versions.after(oldest) {
-        for change in version.changes {
-            out.push_str("\n  - ");
-            out.push_str(change);
-        }
+    for change in versions.changes_after(oldest) {
+        out.push_str("\n  - ");
+        out.push_str(change);
     }
     out
 }
