@@ -130,7 +130,7 @@ pub struct EditArgs {
 pub fn edit(args: &EditArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read the campaign file {}", args.file.display()))?;
-    let edited = Campaign::parse(&args.file.display().to_string(), &text, GAMES)?;
+    let edited = Campaign::parse_stored(&args.file.display().to_string(), &text, GAMES)?;
     let _round = args.db.wait_for_round(false)?;
     let (mut store, _) = args.db.open(false)?;
     let stored = store.campaigns().load(&args.name)?;

@@ -66,6 +66,11 @@ pub fn changes(stored: &Campaign, edited: &Campaign, begun: bool) -> Vec<Change>
                 "the tag names the campaign in every mail subject and cannot change".into(),
             ),
             "game" | "seed" | "rules" | "calendar" if begun => Verdict::Refused(past.into()),
+            "rules_version" if edited.rules_version < stored.rules_version => Verdict::Refused(
+                "a campaign never goes back to older rules: its days under the newer ones could \
+                 not be re-run; leave rules_version out, or write the version it plays"
+                    .into(),
+            ),
             "players" if same_seats(stored, edited) => Verdict::Applied,
             "players" => Verdict::Kept(
                 "players change with `gm add-player`, `gm replace` and `gm remove-player`, which \
@@ -305,7 +310,7 @@ mod tests {
         );
         assert_eq!(found[0].verdict, Verdict::Applied);
         assert_eq!(apply(&stored, &edited, &found).unwrap().rules_version, 2);
-        // Going back is not even a file that parses.
+        // A new campaign cannot name older rules...
         let back = format!("rules_version = 1\n{FILE}");
         let error = Campaign::parse("demo.toml", &back, crate::TEST_GAMES).unwrap_err();
         assert!(
@@ -316,6 +321,27 @@ mod tests {
             "{error}"
         );
         assert_eq!(error.line, Some(1));
+        // ...but a stored campaign's text names the rules it was played
+        // under, and still reads once newer rules have come: an edit naming
+        // them keeps them, one going back from newer rules is refused.
+        let kept = Campaign::parse_stored("demo.toml", &back, crate::TEST_GAMES).unwrap();
+        assert_eq!(kept.rules_version, 1);
+        assert!(changes(&stored, &as_meant(&stored, kept.clone(), &back), true).is_empty());
+        let newer = Campaign {
+            rules_version: 2,
+            ..stored
+        };
+        let found = changes(&newer, &as_meant(&newer, kept, &back), true);
+        assert!(
+            matches!(&found[0].verdict, Verdict::Refused(why) if why.contains("never goes back")),
+            "{found:?}"
+        );
+        let unknown = format!("rules_version = 9\n{FILE}");
+        let error = Campaign::parse_stored("demo.toml", &unknown, crate::TEST_GAMES).unwrap_err();
+        assert!(
+            error.to_string().contains("there is no rules version 9"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -166,8 +166,34 @@ impl Campaign {
     /// # Errors
     /// The first problem, naming the file, the line and the field.
     pub fn parse(file: &str, text: &str, games: Games) -> Result<Campaign, DataError> {
+        Self::parse_with(file, text, games, Versions::CurrentOnly)
+    }
+
+    /// [`Campaign::parse`] for the text of a campaign already stored (read
+    /// again by `campaign edit` or an import): it may name an older rules
+    /// version, the one the campaign was played under, which the daemon
+    /// holds until the GM moves it on. An unknown version is still refused.
+    ///
+    /// # Errors
+    /// The first problem, naming the file, the line and the field.
+    pub fn parse_stored(file: &str, text: &str, games: Games) -> Result<Campaign, DataError> {
+        Self::parse_with(file, text, games, Versions::AnyKnown)
+    }
+
+    fn parse_with(
+        file: &str,
+        text: &str,
+        games: Games,
+        versions: Versions,
+    ) -> Result<Campaign, DataError> {
         let raw: CampaignFile = parse_toml(file, text).map_err(without_span_markers)?;
-        Checker { file, text, games }.check(raw)
+        Checker {
+            file,
+            text,
+            games,
+            versions,
+        }
+        .check(raw)
     }
 
     /// What the campaign plays for a player without orders, in words:
@@ -287,11 +313,21 @@ struct CalendarFile {
     victory_points: Option<Spanned<u32>>,
 }
 
+/// Which rules versions a campaign file may name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Versions {
+    /// A new campaign, or one played now: only the rules this realmgm plays.
+    CurrentOnly,
+    /// The text of a stored campaign: any version the game has had.
+    AnyKnown,
+}
+
 /// The checks after parsing, with the text at hand to name lines.
 struct Checker<'a> {
     file: &'a str,
     text: &'a str,
     games: Games,
+    versions: Versions,
 }
 
 impl Checker<'_> {
@@ -360,7 +396,8 @@ impl Checker<'_> {
     }
 
     /// The rules version the file names, which must be the one the game
-    /// plays; the one it plays when the file names none.
+    /// plays (or, for a stored campaign's text, one it played); the one it
+    /// plays when the file names none.
     fn check_rules_version(
         &self,
         named: Option<&Spanned<u32>>,
@@ -376,6 +413,7 @@ impl Checker<'_> {
             return Ok(number);
         }
         let message = match versions.find(number) {
+            Some(_) if self.versions == Versions::AnyKnown => return Ok(number),
             Some(old) => format!(
                 "rules version {number} ({}) is no longer played: this realmgm plays version {} \
                  ({}); write rules_version = {}",

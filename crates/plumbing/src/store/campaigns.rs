@@ -335,7 +335,7 @@ fn read_campaign(
     games: Games,
 ) -> Result<Campaign, StoreError> {
     serde_json::from_str(json).or_else(|json_error| {
-        Campaign::parse(&format!("stored campaign {tag}"), file_text, games).map_err(
+        Campaign::parse_stored(&format!("stored campaign {tag}"), file_text, games).map_err(
             |parse_error| StoreError::Corrupt {
                 campaign: tag.to_string(),
                 message: format!("{json_error}; and its file text: {parse_error}"),

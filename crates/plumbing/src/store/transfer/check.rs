@@ -441,7 +441,7 @@ fn check_names(conn: &Connection, campaign: i64, tag: &str, games: Games) -> Res
     )?;
     // The campaign file passes what `campaign new` checks, and the settings
     // stored beside it (what the daemon reads) are that file's.
-    let stored = Campaign::parse(&format!("the campaign file of {tag}"), &file_text, games)
+    let stored = Campaign::parse_stored(&format!("the campaign file of {tag}"), &file_text, games)
         .map_err(|e| Problem::Refused(format!("its campaign file is refused: {e}")))?;
     // A file that names no rules version leaves the campaign's own, which
     // an export from before versions were recorded does not write (the

@@ -446,6 +446,24 @@ fn an_export_from_before_rules_versions_imports_under_the_first() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A campaign played under rules this realmgm no longer plays, whose file
+/// names them, still moves between machines: the daemon holds it there until
+/// its GM moves it on, as it would have here.
+#[test]
+fn an_export_whose_file_names_older_rules_imports_under_them() {
+    let dir = temp("older-rules");
+    let file = export_edited(
+        &dir,
+        "UPDATE campaigns SET parsed_json = json_set(parsed_json, '$.rules_version', 1), \
+         file_text = 'rules_version = 1' || char(10) || file_text",
+    );
+    let mut store = receiver();
+    let moved = store.campaigns_mut().import(&file).unwrap();
+    let stored = store.campaigns().load(&moved.campaign).unwrap();
+    assert_eq!(stored.campaign.rules_version, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A day's rules version is read back as a whole number that fits.
 #[test]
 fn a_rules_version_out_of_range_is_refused() {
