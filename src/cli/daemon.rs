@@ -78,6 +78,7 @@ pub struct GmArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum GmCommand {
     /// Who has orders in for the pending turn; deadline, pause and hold.
+    /// Without `--campaign`, every stored campaign's.
     Status {
         /// Print JSON, for scripts and monitoring.
         #[arg(long)]
@@ -643,9 +644,40 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     ))
 }
 
+/// `realmgm gm status` with no campaign named: every stored campaign's
+/// status, for a GM running several and for a container's health check,
+/// which cannot name them.
+fn every_campaign_status(daemon: &mut Daemon, json: bool) -> anyhow::Result<String> {
+    let names: Vec<String> = daemon
+        .store
+        .campaigns()
+        .list()?
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    if json {
+        let statuses = names
+            .iter()
+            .map(|name| daemon.gm().status_facts(name))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        return Ok(serde_json::to_string_pretty(&statuses)?);
+    }
+    if names.is_empty() {
+        return Ok("no campaign is stored; `realmgm campaign new FILE` stores one".to_string());
+    }
+    let texts = names
+        .iter()
+        .map(|name| daemon.gm().status(name))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(texts.join("\n\n"))
+}
+
 /// `realmgm gm <command> --campaign C`.
 pub fn gm(args: &GmArgs) -> anyhow::Result<()> {
     let mut daemon = open(&args.db)?;
+    if let (None, GmCommand::Status { json }) = (&args.campaign, &args.command) {
+        return emit(every_campaign_status(&mut daemon, *json)?);
+    }
     // clap cannot require an option that may stand on either side.
     let Some(tag) = &args.campaign else {
         let db = db_option(&args.db.path());

@@ -9,6 +9,31 @@ use crate::common;
 
 use common::{TempDb, realmgm, stderr, stdout, store_demo_campaign};
 
+/// With no campaign named, `gm status` speaks of every stored one: a GM
+/// running several sees them at once, and a container's health check, which
+/// cannot name them, reads them all.
+#[test]
+fn gm_status_without_a_campaign_names_every_one() {
+    let db = TempDb::new("status-all");
+    store_demo_campaign(&db, "ALPHA");
+    store_demo_campaign(&db, "BETA");
+    let status = stdout(&realmgm(&["gm", "status"], &db.0));
+    assert!(status.contains("Campaign ALPHA"), "{status}");
+    assert!(status.contains("Campaign BETA"), "{status}");
+    let json = stdout(&realmgm(&["gm", "status", "--json"], &db.0));
+    let statuses: serde_json::Value = serde_json::from_str(&json).expect("status --json is JSON");
+    let names: Vec<&str> = statuses
+        .as_array()
+        .expect("an array, one status per campaign")
+        .iter()
+        .filter_map(|s| s["campaign"].as_str())
+        .collect();
+    assert_eq!(names, ["ALPHA", "BETA"], "{json}");
+    // Other commands still need the campaign named.
+    let refused = stderr(&realmgm(&["gm", "process"], &db.0));
+    assert!(refused.contains("--campaign C"), "{refused}");
+}
+
 #[test]
 fn daemon_round_gm_status_and_doctor() {
     let db = TempDb::new("daemon");
