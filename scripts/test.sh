@@ -25,3 +25,6 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 # main target folder, where the dependencies they have in common are built.
 cargo check --locked --manifest-path fuzz/Cargo.toml --bins --target-dir "${CARGO_TARGET_DIR:-target}"
 cargo test --locked --workspace --all-targets
+# What a GM without a Rust toolchain installs: the static binary and the
+# container image (a part the machine cannot do says SKIPPED).
+packaging/test.sh
