@@ -186,7 +186,7 @@ fn login(args: &LoginArgs) -> anyhow::Result<()> {
         Some(&campaign.name),
         now,
         "oauth",
-        "the GM signed the mailbox in with OAuth (realmgm mail login)",
+        "the GM signed the mailbox in with OAuth (mail login)",
         None,
     )?;
     emit(format!(

@@ -86,7 +86,7 @@ pub enum ImapError {
     NoXOAuth2 { offered: String },
     #[error(
         "the IMAP server refused the OAuth access token: {reply}{detail}; check mail.imap.user is \
-         the account that consented, or sign in again with realmgm mail login"
+         the account that consented, or sign in again with `realmgm mail login --campaign C`"
     )]
     TokenRefused { reply: String, detail: String },
     #[error("no message came back for UID {uid}; it may have been deleted meanwhile")]
@@ -621,7 +621,16 @@ pub mod fake {
     ) -> (u16, thread::JoinHandle<Vec<String>>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let handle = thread::spawn(move || {
+        (port, serve_on(listener, sessions))
+    }
+
+    /// [`serve`] on a listener the test bound before it knew the scripts
+    /// (its port written in a campaign file first).
+    pub fn serve_on(
+        listener: TcpListener,
+        sessions: Vec<Vec<(&'static str, Vec<u8>)>>,
+    ) -> thread::JoinHandle<Vec<String>> {
+        thread::spawn(move || {
             let mut seen = Vec::new();
             for script in sessions {
                 let (mut socket, _) = listener.accept().unwrap();
@@ -651,8 +660,7 @@ pub mod fake {
                 }
             }
             seen
-        });
-        (port, handle)
+        })
     }
 }
 

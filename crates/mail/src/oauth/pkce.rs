@@ -234,9 +234,9 @@ mod tests {
         let provider = server.provider();
         let consent = Consent::begin(&provider, &client(), "http://127.0.0.1:1/").unwrap();
         let state = &consent.state;
-        let forged = format!("http://127.0.0.1:1/?code=c&state=other");
+        let forged = "http://127.0.0.1:1/?code=c&state=other";
         assert!(matches!(
-            consent.code_from(&forged),
+            consent.code_from(forged),
             Err(OAuthError::StateMismatch)
         ));
         let denied = format!("http://127.0.0.1:1/?error=access_denied&state={state}");

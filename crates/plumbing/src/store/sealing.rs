@@ -29,7 +29,7 @@ pub enum SealError {
     )]
     BadVariable,
     #[error(
-        "the key file {0} is not 64 hex digits; remove it and sign in again with realmgm mail login"
+        "the key file {0} is not 64 hex digits; remove it and sign in again with `realmgm mail login --campaign C` for each campaign"
     )]
     BadFile(PathBuf),
     #[error(
@@ -44,7 +44,7 @@ pub enum SealError {
     },
     #[error(
         "the stored sign-in does not open with this key ({KEY_VARIABLE} or the key file beside \
-         the database is not the one the login used); run realmgm mail login again"
+         the database is not the one the login used); run `realmgm mail login --campaign C` again"
     )]
     WrongKey,
     #[error("the system's random source failed: {0}")]
