@@ -21,6 +21,7 @@ use base64::Engine as _;
 use realmgm::mail::fake_smtp::FakeSmtp;
 use realmgm::mail::imap::fake;
 use realmgm::mail::oauth::fake::{Behaviour, TokenServer};
+use realmgm::mail::oauth::form;
 use realmgm::store::Store;
 
 const TAG: &str = "OA1";
@@ -291,4 +292,154 @@ fn a_campaign_signed_in_with_oauth_plays_refreshes_and_is_told_of_a_revoked_gran
         .map(|c| token_of(c))
         .collect();
     assert_eq!(used, ["access-1", "access-2", "access-3", "access-4"]);
+}
+
+/// A campaign reading its mailbox with OAuth at a provider without a
+/// device flow, sending into a Maildir folder.
+fn browser_campaign_file(tokens: &TokenServer, imap: u16) -> String {
+    let base = format!("http://127.0.0.1:{}", tokens.port());
+    format!(
+        "name = \"OA2\"\ngame = \"fantasy-realms\"\nseed = 5\nrules = []\n\
+         [gm]\nemail = \"gm@realmgm.test\"\n\
+         [schedule]\nfirst_deadline = \"2099-01-01\"\nat = \"20:00\"\nevery_hours = 24\n\
+         [mail]\nmaildir_out = \"out\"\n\
+         [mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"none\"\n\
+         user = \"gm@realmgm.test\"\nauth = \"oauth2\"\nprovider = \"custom\"\n\
+         client_id = \"realmgm-test\"\nclient_secret_env = \"REALMGM_TEST_CLIENT_SECRET\"\n\
+         authorization_url = \"{base}/authorize\"\ntoken_url = \"{base}/token\"\n\
+         scopes = [\"mail\", \"offline_access\"]\n\
+         [[players]]\nname = \"Ann\"\nemail = \"ann@realmgm.test\"\n\
+         [[players]]\nname = \"Ben\"\nemail = \"ben@realmgm.test\"\n"
+    )
+}
+
+/// `mail login` started, the authorization address it printed, and the
+/// browser's answer: the redirect with the code the provider gave for the
+/// address's challenge, and its state.
+fn start_browser_login(
+    db: &Path,
+    tokens: &TokenServer,
+    paste: bool,
+) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut args = vec!["mail", "login", "--campaign", "OA2"];
+    if paste {
+        args.push("--paste");
+    }
+    let mut login = Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(&args)
+        .env("REALMGM_DB", db)
+        .env("REALMGM_TEST_CLIENT_SECRET", "desktop-secret")
+        .env_remove("REALMGM_SECRET_KEY")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(login.stdout.take().unwrap()).lines();
+    let prefix = format!("http://127.0.0.1:{}/authorize?", tokens.port());
+    let address = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .find(|line| line.starts_with(&prefix))
+        .expect("the login prints the authorization address");
+    // The rest of its output is not read: let it go on writing.
+    std::thread::spawn(move || lines.for_each(drop));
+    let params = form::pairs(address.split_once('?').unwrap().1);
+    let value = |key: &str| form::value(&params, key).unwrap().to_string();
+    assert_eq!(value("code_challenge_method"), "S256");
+    let redirect = value("redirect_uri");
+    let code = tokens.approve(&value("code_challenge"), &redirect);
+    let answer = form::url_with_query(&redirect, &[("code", &code), ("state", &value("state"))]);
+    (login, answer)
+}
+
+#[test]
+fn the_browser_sign_in_comes_back_to_the_loopback_or_is_pasted_and_the_other_transport_tells_the_gm()
+ {
+    use std::io::{Read, Write};
+    let db = TempDb::new("oauth-browser");
+    let tokens = TokenServer::start(Behaviour::default());
+    let imap = TcpListener::bind("127.0.0.1:0").unwrap();
+    let file = db.dir().join("oa2.toml");
+    std::fs::write(
+        &file,
+        browser_campaign_file(&tokens, imap.local_addr().unwrap().port()),
+    )
+    .unwrap();
+    ok(&["campaign", "new", file.to_str().unwrap()], &db.0);
+    let server = fake::serve_on(imap, vec![session(&[])]);
+
+    // The test plays the browser: the provider sends it to the loopback.
+    let (login, answer) = start_browser_login(&db.0, &tokens, false);
+    let target = answer.strip_prefix("http://").unwrap();
+    let (host, path) = target.split_once('/').unwrap();
+    let mut browser = std::net::TcpStream::connect(host).unwrap();
+    write!(browser, "GET /{path} HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut page = String::new();
+    browser.read_to_string(&mut page).unwrap();
+    assert!(page.contains("close this tab"), "{page}");
+    assert!(login.wait_with_output().unwrap().status.success());
+    let exchange = tokens.requests().pop().unwrap();
+    assert_eq!(exchange.get("client_secret").unwrap(), "desktop-secret");
+
+    // With --paste the GM copies the address the browser ended at.
+    let (mut login, answer) = start_browser_login(&db.0, &tokens, true);
+    assert!(answer.starts_with("http://127.0.0.1:"), "{answer}");
+    writeln!(login.stdin.take().unwrap(), "{answer}").unwrap();
+    assert!(login.wait().unwrap().success());
+    let grant_types: Vec<_> = tokens
+        .requests()
+        .into_iter()
+        .filter_map(|r| r.get("grant_type").cloned())
+        .collect();
+    assert_eq!(grant_types, ["authorization_code", "authorization_code"]);
+
+    // The daemon reads the mailbox with the pasted login's token.
+    let secret = [("REALMGM_TEST_CLIENT_SECRET", "desktop-secret")];
+    let daemon = |db: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_realmgm"))
+            .args(["daemon", "--once"])
+            .env("REALMGM_DB", db)
+            .envs(secret)
+            .env_remove("REALMGM_SECRET_KEY")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    assert!(daemon(&db.0).status.success());
+    let commands = server.join().unwrap();
+    let authenticate = commands
+        .iter()
+        .find(|c| c.starts_with("AUTHENTICATE"))
+        .unwrap();
+    assert_eq!(token_of(authenticate), "access-2");
+
+    // Revoked, the IMAP side fails, and the GM hears of it at once by the
+    // transport that still works, the Maildir folder here.
+    tokens.revoke();
+    expire_access_token(&db.0);
+    let round = text(&daemon(&db.0));
+    assert!(
+        round.contains("run `realmgm mail login --campaign OA2`"),
+        "{round}"
+    );
+    let out = realmgm::mail::maildir::Maildir::open(db.dir().join("out")).unwrap();
+    let notices: Vec<String> = out
+        .list_new()
+        .unwrap()
+        .iter()
+        .map(|entry| String::from_utf8_lossy(&out.read(entry).unwrap()).into_owned())
+        .filter(|mail| mail.contains("mail sign-in refused"))
+        .collect();
+    assert_eq!(notices.len(), 1);
+    assert!(notices[0].contains("To: gm@realmgm.test"), "{}", notices[0]);
+    let body = mail_parser::MessageParser::default()
+        .parse(notices[0].as_bytes())
+        .and_then(|m| m.body_text(0).map(|b| b.into_owned()))
+        .unwrap();
+    assert!(
+        body.contains("run `realmgm mail login --campaign OA2`"),
+        "{body}"
+    );
 }
