@@ -28,7 +28,7 @@ use crate::transport::{Mechanism, Security};
 const MAX_LINE_BYTES: usize = 1024 * 1024;
 
 /// Where and how to connect.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ImapSettings {
     pub host: String,
     pub port: u16,
@@ -41,6 +41,19 @@ pub struct ImapSettings {
     pub timeout: Duration,
     /// An extra CA certificate file (PEM) to trust beside the web roots.
     pub ca_file: Option<PathBuf>,
+}
+
+/// Never shows the password or access token.
+impl std::fmt::Debug for ImapSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImapSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("username", &self.username)
+            .field("mechanism", &self.mechanism)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What SELECT reported about a folder.
@@ -780,6 +793,7 @@ mod tests {
                 ),
             ],
         ]);
+        assert!(!format!("{:?}", oauth(port)).contains("access-1"));
         let mut client = ImapClient::connect(&oauth(port)).unwrap();
         client.select("INBOX").unwrap();
         drop(client);

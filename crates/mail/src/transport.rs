@@ -36,7 +36,7 @@ pub enum Mechanism {
 }
 
 /// Where and how to send over SMTP.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct SmtpSettings {
     pub host: String,
     pub port: u16,
@@ -48,6 +48,19 @@ pub struct SmtpSettings {
     pub mechanism: Mechanism,
     /// An extra CA certificate file (PEM) to trust beside the web roots.
     pub ca_file: Option<PathBuf>,
+}
+
+/// Never shows the password or access token.
+impl std::fmt::Debug for SmtpSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("username", &self.username)
+            .field("mechanism", &self.mechanism)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A failed send, classed for the outbox.

@@ -44,15 +44,12 @@ impl std::fmt::Debug for DeviceCode {
 /// Ask the provider for a device code (RFC 8628 §3.1).
 ///
 /// # Errors
-/// [`OAuthError::Refused`] when the provider has no device endpoint or
-/// refuses the client; others when it cannot be reached.
+/// [`OAuthError::NoDeviceFlow`] when the provider has no device endpoint;
+/// [`OAuthError::Refused`] when it refuses the client; others when it
+/// cannot be reached.
 pub fn start(provider: &Provider, client: &Client) -> Result<DeviceCode, OAuthError> {
     let Some(url) = &provider.device_url else {
-        return Err(OAuthError::Refused {
-            url: provider.authorization_url.clone(),
-            error: "no device authorization endpoint".to_string(),
-            description: "use the browser sign-in".to_string(),
-        });
+        return Err(OAuthError::NoDeviceFlow);
     };
     let json = endpoint::post(url, client, &[("scope", &provider.scope())])?;
     if let Some(error) = endpoint::text(&json, "error") {

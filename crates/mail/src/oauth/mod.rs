@@ -136,6 +136,8 @@ pub enum OAuthError {
     },
     #[error("unexpected answer from the OAuth endpoint {url}: {why}")]
     Protocol { url: String, why: String },
+    #[error("this provider offers no device sign-in; use the sign-in in a browser")]
+    NoDeviceFlow,
     #[error("access was declined at the provider's page; run the login again and approve it")]
     Denied,
     #[error(
