@@ -1,7 +1,8 @@
 //! `realmgm daemon`, `realmgm ingest`, `realmgm gm ...` and `realmgm
 //! doctor`: the mail daemon's loop and the GM's controls on the command
 //! line. Mail settings come from the campaign file's `[mail]` table, with
-//! passwords from the environment variables it names. The clock is read
+//! passwords from the environment variables it names, or with OAuth an
+//! access token got before each session (`mail_login`). The clock is read
 //! here, at the edge.
 
 use std::collections::BTreeMap;
