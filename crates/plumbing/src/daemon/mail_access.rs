@@ -145,3 +145,106 @@ impl MailAccess<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::ClientSecret;
+    use crate::mail::oauth::fake::{Behaviour, TokenServer};
+    use crate::store::Store;
+
+    const BIMR3: &str = include_str!("../../../../campaigns/bimr3.toml");
+
+    fn setup(server: &TokenServer) -> (Daemon, Campaign, OAuthSettings, Client, SealingKey) {
+        let campaign = Campaign::parse("bimr3.toml", BIMR3, crate::TEST_GAMES).unwrap();
+        let mut store = Store::open_in_memory(crate::TEST_GAMES).unwrap();
+        store.campaigns_mut().insert(&campaign, BIMR3, 0).unwrap();
+        let settings = OAuthSettings {
+            provider: server.provider(),
+            client_id: "realmgm-test".to_string(),
+            client_secret: ClientSecret::None,
+        };
+        let client = Client {
+            id: settings.client_id.clone(),
+            secret: None,
+        };
+        (
+            Daemon::new(store),
+            campaign,
+            settings,
+            client,
+            SealingKey::from_bytes(&[5; 32]),
+        )
+    }
+
+    #[test]
+    fn a_stored_token_serves_until_the_margin_and_is_then_refreshed() {
+        let server = TokenServer::start(Behaviour {
+            expires_in: 1000,
+            ..Behaviour::default()
+        });
+        let (mut daemon, campaign, settings, client, key) = setup(&server);
+        let token = |daemon: &mut Daemon, refresh, now| {
+            daemon
+                .mail_access()
+                .access_token(&campaign, &settings, &client, &key, refresh, now)
+        };
+        let missing = token(&mut daemon, Refresh::WhenDue, 0).unwrap_err();
+        assert!(
+            missing
+                .to_string()
+                .contains("run `realmgm mail login --campaign BIMR3`"),
+            "{missing}"
+        );
+        // What a login stores: the first refresh token, no access token.
+        let first = crate::mail::oauth::device::start(&settings.provider, &client).unwrap();
+        let granted =
+            crate::mail::oauth::device::poll(&settings.provider, &client, &first, &mut |_| {})
+                .unwrap();
+        daemon
+            .store
+            .grants_mut()
+            .save(
+                &campaign.name,
+                &key,
+                &grant_owner(&settings),
+                granted.refresh_token.as_deref().unwrap(),
+                None,
+                0,
+            )
+            .unwrap();
+        assert_eq!(
+            token(&mut daemon, Refresh::WhenDue, 0).unwrap(),
+            ("access-2".to_string(), 1000)
+        );
+        // Good for more than the margin: served from the store.
+        let last_served = 1000 - REFRESH_MARGIN_SECONDS - 1;
+        assert_eq!(
+            token(&mut daemon, Refresh::WhenDue, last_served).unwrap().0,
+            "access-2"
+        );
+        assert_eq!(server.refreshes(), 1);
+        // Within the margin: refreshed.
+        let (refreshed, expires) = token(&mut daemon, Refresh::WhenDue, last_served + 1).unwrap();
+        assert_eq!(refreshed, "access-3");
+        assert_eq!(expires, last_served + 1 + 1000);
+        // `doctor` refreshes at once.
+        assert_eq!(
+            token(&mut daemon, Refresh::Now, last_served + 2).unwrap().0,
+            "access-4"
+        );
+        // A campaign file naming another client asks for a new login.
+        let other = OAuthSettings {
+            client_id: "another".to_string(),
+            ..settings.clone()
+        };
+        let refused = daemon
+            .mail_access()
+            .access_token(&campaign, &other, &client, &key, Refresh::WhenDue, 0)
+            .unwrap_err();
+        assert!(
+            matches!(refused, AccessError::OtherSignIn { .. }),
+            "{refused}"
+        );
+    }
+}
