@@ -1,7 +1,8 @@
 //! `realmgm daemon`, `realmgm ingest`, `realmgm gm ...` and `realmgm
 //! doctor`: the mail daemon's loop and the GM's controls on the command
 //! line. Mail settings come from the campaign file's `[mail]` table, with
-//! passwords from the environment variables it names. The clock is read
+//! passwords from the environment variables it names, or with OAuth an
+//! access token got before each session (`mail_login`). The clock is read
 //! here, at the edge.
 
 use std::collections::BTreeMap;
@@ -11,13 +12,13 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-use crate::campaign::{Campaign, MailSettings};
+use crate::campaign::{AuthName, Campaign, MailSettings};
 use crate::daemon::gm::DayToProcess;
 use crate::daemon::turns::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
-use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
+use crate::mail::transport::{MailTransport, MaildirMailer, Mechanism, SmtpMailer, SmtpSettings};
 
 use super::campaign::{DbArg, db_option};
 use super::{emit, now};
@@ -247,22 +248,53 @@ fn password(variable: &str, field: &str) -> anyhow::Result<String> {
     })
 }
 
-fn transport(campaign: &Campaign) -> anyhow::Result<Box<dyn MailTransport>> {
-    let mail = mail_settings(campaign)?;
-    if let Some(smtp) = &mail.smtp {
+/// The campaign's SMTP settings, when it sends by SMTP. With an OAuth
+/// sign-in they carry an access token got now (from the store, or
+/// refreshed).
+fn smtp_settings(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    database: &Path,
+    now: i64,
+) -> anyhow::Result<Option<SmtpSettings>> {
+    let Some(mail) = &campaign.mail else {
+        return Ok(None);
+    };
+    let Some(smtp) = &mail.smtp else {
+        return Ok(None);
+    };
+    let (password, mechanism) = if smtp.auth == AuthName::Oauth2 {
+        let token = super::mail_login::access_token(daemon, campaign, database, now)?;
+        (token, Mechanism::XOAuth2)
+    } else {
         let password = smtp
             .password_env
             .as_deref()
             .map(|v| password(v, "mail.smtp.password_env"))
             .transpose()?;
-        return Ok(Box::new(SmtpMailer::new(&SmtpSettings {
-            host: smtp.host.clone(),
-            port: smtp.port,
-            security: smtp.security.security(),
-            username: smtp.user.clone(),
-            password,
-            ca_file: mail.ca_path(),
-        })?));
+        (password, Mechanism::Password)
+    };
+    Ok(Some(SmtpSettings {
+        host: smtp.host.clone(),
+        port: smtp.port,
+        security: smtp.security.security(),
+        username: smtp.user.clone(),
+        password,
+        mechanism,
+        ca_file: mail.ca_path(),
+    }))
+}
+
+/// The campaign's way to send.
+fn transport(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    database: &Path,
+    now: i64,
+) -> anyhow::Result<Box<dyn MailTransport>> {
+    let mail = mail_settings(campaign)?;
+    if let Some(settings) = smtp_settings(daemon, campaign, database, now)? {
+        return Ok(Box::new(SmtpMailer::new(&settings)?));
     }
     if let Some(folder) = &mail.maildir_out {
         return Ok(Box::new(MaildirMailer::new(folder)?));
@@ -273,9 +305,29 @@ fn transport(campaign: &Campaign) -> anyhow::Result<Box<dyn MailTransport>> {
     )
 }
 
-fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, String)>> {
-    let Some(imap) = &mail.imap else {
+/// The campaign's IMAP settings and folder, when it reads a mailbox. With
+/// an OAuth sign-in they carry an access token got now.
+fn imap_settings(
+    daemon: &mut Daemon,
+    campaign: &Campaign,
+    database: &Path,
+    now: i64,
+) -> anyhow::Result<Option<(ImapSettings, String)>> {
+    let Some(imap) = campaign.mail.as_ref().and_then(|m| m.imap.as_ref()) else {
         return Ok(None);
+    };
+    let (password, mechanism) = match (&imap.auth, &imap.password_env) {
+        (AuthName::Oauth2, _) => (
+            super::mail_login::access_token(daemon, campaign, database, now)?.unwrap_or_default(),
+            Mechanism::XOAuth2,
+        ),
+        (AuthName::Password, Some(variable)) => (
+            password(variable, "mail.imap.password_env")?,
+            Mechanism::Password,
+        ),
+        (AuthName::Password, None) => {
+            bail!("[mail.imap] names no password_env; add it, or sign in with auth = \"oauth2\"")
+        }
     };
     Ok(Some((
         ImapSettings {
@@ -283,9 +335,10 @@ fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, St
             port: imap.port,
             security: imap.security.security(),
             username: imap.user.clone(),
-            password: password(&imap.password_env, "mail.imap.password_env")?,
+            password,
+            mechanism,
             timeout: Duration::from_secs(30),
-            ca_file: mail.ca_path(),
+            ca_file: campaign.mail.as_ref().and_then(MailSettings::ca_path),
         },
         imap.folder.clone().unwrap_or_else(|| "INBOX".to_string()),
     )))
@@ -374,7 +427,7 @@ fn round(
         {
             tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
-        match imap_settings(&mail) {
+        match imap_settings(daemon, campaign, database, now) {
             Ok(Some((settings, folder))) => {
                 if let Err(error) = daemon.mail_in().poll_imap(&settings, &folder, now) {
                     tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
@@ -391,7 +444,7 @@ fn round(
             return Ok(());
         }
         let _turn = RoundLock::hold(database)?;
-        let result = guard::contained(|| turn_and_send(daemon, campaign, now));
+        let result = guard::contained(|| turn_and_send(daemon, campaign, database, now));
         match result {
             Ok(lines) => {
                 served.last_error.remove(&campaign.name);
@@ -426,7 +479,7 @@ fn round(
                 }
                 // The failure came before the campaign's own send step: its
                 // due mail, the notice just queued among it, goes out now.
-                match send_campaign_mail(daemon, campaign, now) {
+                match send_campaign_mail(daemon, campaign, database, now) {
                     Ok(Some(line)) => tracing::info!(campaign = %campaign.name, "{line}"),
                     Ok(None) => {}
                     Err(error) => tracing::error!(campaign = %campaign.name, "outbox: {error:#}"),
@@ -435,7 +488,7 @@ fn round(
         }
         // Notices about unreadable campaigns go out through the first
         // transport that works.
-        if !outside_sent && let Ok(transport) = transport(campaign) {
+        if !outside_sent && let Ok(transport) = transport(daemon, campaign, database, now) {
             outside_sent = true;
             if let Err(error) = daemon
                 .outbox()
@@ -498,6 +551,7 @@ fn answer_mail(
 fn turn_and_send(
     daemon: &mut Daemon,
     campaign: &Campaign,
+    database: &Path,
     now: i64,
 ) -> anyhow::Result<Vec<String>> {
     let mut lines = Vec::new();
@@ -512,7 +566,7 @@ fn turn_and_send(
                 .refresh_site(&campaign.name, std::path::Path::new(out), now)?,
         );
     }
-    lines.extend(send_campaign_mail(daemon, campaign, now)?);
+    lines.extend(send_campaign_mail(daemon, campaign, database, now)?);
     let pruned = daemon.outbox().prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
@@ -526,9 +580,10 @@ fn turn_and_send(
 fn send_campaign_mail(
     daemon: &mut Daemon,
     campaign: &Campaign,
+    database: &Path,
     now: i64,
 ) -> anyhow::Result<Option<String>> {
-    let transport = match transport(campaign) {
+    let transport = match transport(daemon, campaign, database, now) {
         Ok(transport) => transport,
         Err(error) => return Ok(Some(format!("{error:#}"))),
     };
@@ -855,7 +910,9 @@ impl Check {
 /// `realmgm doctor --campaign C`: check the mail settings and say exactly
 /// what is wrong.
 pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
-    let daemon = open(&args.db)?;
+    let mut daemon = open(&args.db)?;
+    let database = args.db.real_path(false)?;
+    let now = now()?;
     let campaign = with_mail_base(daemon.campaign(&args.campaign)?.campaign, &args.db);
     let mail = mail_settings(&campaign)?;
     let mut problems = 0;
@@ -891,20 +948,18 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
                 .map_err(|e| format!("{e}; fix the path or the file")),
         ))?;
     }
+    if let Some(settings) = mail.oauth() {
+        report(Check::of(
+            super::mail_login::check_sign_in(&mut daemon, &campaign, &settings, &database, now)
+                .map_err(|e| format!("OAuth: {e:#}")),
+        ))?;
+    }
     if let Some(smtp) = &mail.smtp {
-        let check = transport(&campaign)
+        let check = smtp_settings(&mut daemon, &campaign, &database, now)
             .map_err(|e| format!("SMTP: {e:#}"))
-            .and_then(|_| {
-                let password = smtp.password_env.as_deref().map(std::env::var).transpose();
-                let mailer = SmtpMailer::new(&SmtpSettings {
-                    host: smtp.host.clone(),
-                    port: smtp.port,
-                    security: smtp.security.security(),
-                    username: smtp.user.clone(),
-                    password: password.map_err(|e| e.to_string())?,
-                    ca_file: mail.ca_path(),
-                })
-                .map_err(|e| e.to_string())?;
+            .and_then(|settings| {
+                let settings = settings.ok_or("SMTP: no [mail.smtp]")?;
+                let mailer = SmtpMailer::new(&settings).map_err(|e| e.to_string())?;
                 mailer
                     .test_connection()
                     .map(|()| format!("SMTP {}:{} answers", smtp.host, smtp.port))
@@ -925,7 +980,7 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             });
         report(Check::of(check))?;
     }
-    match imap_settings(&mail) {
+    match imap_settings(&mut daemon, &campaign, &database, now) {
         Ok(Some((settings, folder))) => {
             let check = ImapClient::connect(&settings)
                 .and_then(|mut client| {

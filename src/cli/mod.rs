@@ -15,6 +15,7 @@ mod fantasy;
 mod item_views;
 mod lock;
 mod log;
+mod mail_login;
 mod orders;
 mod report;
 mod setup;
@@ -95,6 +96,11 @@ enum Command {
     Ingest(daemon::IngestArgs),
     /// The GM's controls: status, process, preview, rollback, orders, pause, resume, ...
     Gm(daemon::GmArgs),
+    /// The campaign's mailbox sign-in: `mail login --campaign C` for OAuth 2.0.
+    Mail {
+        #[command(subcommand)]
+        command: mail_login::MailCommand,
+    },
     /// Check a campaign's mail settings (SMTP, IMAP, Maildir) and say what is wrong.
     Doctor(daemon::DoctorArgs),
     /// Print a stored day's report for a player (--player) or the GM's history (--gm).
@@ -258,6 +264,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Ingest(args) => daemon::ingest(&args),
         Command::Gm(args) => daemon::gm(&args),
         Command::Doctor(args) => daemon::doctor(&args),
+        Command::Mail { command } => mail_login::run(&command),
         Command::Report(args) => report::run(&args),
         Command::Site { command } => site::run(&command),
         Command::Analyze(args) => analyze::run(&args),

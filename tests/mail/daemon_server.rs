@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use lettre::Message;
 use realmgm::mail::imap::ImapSettings;
-use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
+use realmgm::mail::transport::{MailTransport, Mechanism, Security, SmtpMailer, SmtpSettings};
 use support::*;
 
 pub(crate) fn server_is_up() -> bool {
@@ -29,6 +29,7 @@ pub(crate) fn smtp() -> SmtpMailer {
         security: Security::None,
         username: None,
         password: None,
+        mechanism: Mechanism::Password,
         ca_file: None,
     })
     .unwrap()
@@ -41,6 +42,7 @@ pub(crate) fn imap_settings(user: &str) -> ImapSettings {
         security: Security::None,
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
+        mechanism: Mechanism::Password,
         timeout: Duration::from_secs(10),
         ca_file: None,
     }

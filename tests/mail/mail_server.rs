@@ -18,7 +18,7 @@ use realmgm::mail::outbound::{
     thread_headers,
 };
 use realmgm::mail::route::route;
-use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
+use realmgm::mail::transport::{MailTransport, Mechanism, Security, SmtpMailer, SmtpSettings};
 
 const SMTP_PORT: u16 = 2525;
 const IMAP_PORT: u16 = 1143;
@@ -34,6 +34,7 @@ fn smtp() -> SmtpMailer {
         security: Security::None,
         username: None,
         password: None,
+        mechanism: Mechanism::Password,
         ca_file: None,
     })
     .unwrap()
@@ -46,6 +47,7 @@ fn imap(user: &str) -> ImapClient {
         security: Security::None,
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
+        mechanism: Mechanism::Password,
         timeout: Duration::from_secs(10),
         ca_file: None,
     })

@@ -17,7 +17,7 @@ use std::time::Duration;
 use lettre::Message;
 use realmgm::mail::imap::{ImapClient, ImapError, ImapSettings};
 use realmgm::mail::tls;
-use realmgm::mail::transport::{MailTransport, Security, SmtpMailer, SmtpSettings};
+use realmgm::mail::transport::{MailTransport, Mechanism, Security, SmtpMailer, SmtpSettings};
 use support::*;
 
 const CA_FILE: &str = "/etc/realmgm-mail/tls/ca.pem";
@@ -37,6 +37,7 @@ fn smtp(ca_file: Option<PathBuf>) -> SmtpMailer {
         security: Security::StartTls,
         username: None,
         password: None,
+        mechanism: Mechanism::Password,
         ca_file,
     })
     .unwrap()
@@ -49,6 +50,7 @@ fn imap(user: &str, port: u16, security: Security, ca_file: Option<PathBuf>) -> 
         security,
         username: format!("{user}@realmgm.test"),
         password: format!("{user}-secret"),
+        mechanism: Mechanism::Password,
         timeout: Duration::from_secs(10),
         ca_file,
     }

@@ -31,6 +31,7 @@ mod mail_server;
 mod mail_tls;
 mod month_by_mail;
 mod no_issue_numbers;
+mod oauth_mail;
 mod orders_prose;
 mod report_mail;
 mod secrets_on_disk;

@@ -21,24 +21,39 @@ use std::time::Duration;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConnection, StreamOwned};
 
-use crate::transport::Security;
+use crate::transport::{Mechanism, Security};
 
 /// The longest response line accepted outside literals, and the most kept
 /// of a literal in any reply but a fetched message's.
 const MAX_LINE_BYTES: usize = 1024 * 1024;
 
 /// Where and how to connect.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ImapSettings {
     pub host: String,
     pub port: u16,
     pub security: Security,
     pub username: String,
+    /// The password, or with [`Mechanism::XOAuth2`] the access token.
     pub password: String,
+    pub mechanism: Mechanism,
     /// Read/write timeout for every network operation.
     pub timeout: Duration,
     /// An extra CA certificate file (PEM) to trust beside the web roots.
     pub ca_file: Option<PathBuf>,
+}
+
+/// Never shows the password or access token.
+impl std::fmt::Debug for ImapSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImapSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("username", &self.username)
+            .field("mechanism", &self.mechanism)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What SELECT reported about a folder.
@@ -77,6 +92,16 @@ pub enum ImapError {
     Refused { command: String, reply: String },
     #[error("unexpected reply from the IMAP server: {0}")]
     Protocol(String),
+    #[error(
+        "the IMAP server offers no XOAUTH2 sign-in (it offers: {offered}); use auth = \"password\" \
+         for it, or check host and port"
+    )]
+    NoXOAuth2 { offered: String },
+    #[error(
+        "the IMAP server refused the OAuth access token: {reply}{detail}; check mail.imap.user is \
+         the account that consented, or sign in again with `realmgm mail login --campaign C`"
+    )]
+    TokenRefused { reply: String, detail: String },
     #[error("no message came back for UID {uid}; it may have been deleted meanwhile")]
     NoMessage { uid: u32 },
 }
@@ -197,15 +222,93 @@ impl ImapClient {
             };
             client.stream = Stream::Tls(Box::new(tls_stream(settings, tcp)?));
         }
-        let login = format!(
-            "LOGIN {} {}",
-            quote(&settings.username),
-            quote(&settings.password)
-        );
-        client
-            .command(&login)
-            .map_err(|e| hide_password(e, &settings.password))?;
+        match settings.mechanism {
+            Mechanism::Password => {
+                let login = format!(
+                    "LOGIN {} {}",
+                    quote(&settings.username),
+                    quote(&settings.password)
+                );
+                client
+                    .command(&login)
+                    .map_err(|e| hide_password(e, &settings.password))?;
+            }
+            Mechanism::XOAuth2 => client.authenticate_xoauth2(settings)?,
+        }
         Ok(client)
+    }
+
+    /// SASL XOAUTH2 (RFC 3501 AUTHENTICATE, RFC 4959 SASL-IR where the
+    /// server offers it). A refused token comes back as a continuation
+    /// holding the server's JSON reason, which must be answered with an
+    /// empty line before the tagged NO arrives.
+    fn authenticate_xoauth2(&mut self, settings: &ImapSettings) -> Result<(), ImapError> {
+        let capabilities: Vec<String> = self
+            .command("CAPABILITY")?
+            .iter()
+            .filter_map(|line| line.text.strip_prefix("* CAPABILITY"))
+            .flat_map(|rest| rest.split_whitespace().map(str::to_ascii_uppercase))
+            .collect();
+        let offers = |name: &str| capabilities.iter().any(|c| c == name);
+        if !offers("AUTH=XOAUTH2") {
+            let offered: Vec<&str> = capabilities
+                .iter()
+                .filter(|c| c.starts_with("AUTH=") || *c == "LOGINDISABLED")
+                .map(String::as_str)
+                .collect();
+            return Err(ImapError::NoXOAuth2 {
+                offered: if offered.is_empty() {
+                    "no SASL mechanism".to_string()
+                } else {
+                    offered.join(" ")
+                },
+            });
+        }
+        let response = crate::oauth::xoauth2(&settings.username, &settings.password);
+        let tag = format!("A{:04}", self.next_tag);
+        self.next_tag += 1;
+        let mut sent = offers("SASL-IR");
+        let first = if sent {
+            format!("{tag} AUTHENTICATE XOAUTH2 {response}\r\n")
+        } else {
+            format!("{tag} AUTHENTICATE XOAUTH2\r\n")
+        };
+        self.stream.write_all(first.as_bytes())?;
+        self.stream.flush()?;
+        let mut detail = String::new();
+        loop {
+            let line = self.read_line(MAX_LINE_BYTES)?;
+            if let Some(challenge) = line.text.strip_prefix('+') {
+                let answer = if sent {
+                    // The server's reason as JSON: answered empty, as
+                    // the mechanism asks, to get the tagged NO.
+                    detail = format!("; the server said {}", decoded(challenge.trim()));
+                    String::new()
+                } else {
+                    sent = true;
+                    response.clone()
+                };
+                self.stream.write_all(format!("{answer}\r\n").as_bytes())?;
+                self.stream.flush()?;
+                continue;
+            }
+            if let Some(rest) = line.text.strip_prefix(&tag) {
+                let rest = rest.trim_start();
+                if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("OK") {
+                    return Ok(());
+                }
+                return Err(ImapError::TokenRefused {
+                    reply: rest.replace(&settings.password, "********"),
+                    detail,
+                });
+            }
+            if line.text.starts_with("* BYE") {
+                return Err(ImapError::Protocol(format!(
+                    "the server closed the session: {}",
+                    line.text
+                )));
+            }
+        }
     }
 
     /// Select a folder (e.g. `INBOX`).
@@ -461,6 +564,16 @@ fn quote(text: &str) -> String {
     quoted
 }
 
+/// A base64 continuation as text (the JSON of a refused XOAUTH2 token); as
+/// sent when it is not base64.
+fn decoded(challenge: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(challenge)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_else(|_| challenge.to_string())
+}
+
 /// Never let a password reach a log through an error message.
 fn hide_password(error: ImapError, password: &str) -> ImapError {
     match error {
@@ -521,28 +634,46 @@ pub mod fake {
     ) -> (u16, thread::JoinHandle<Vec<String>>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let handle = thread::spawn(move || {
+        (port, serve_on(listener, sessions))
+    }
+
+    /// [`serve`] on a listener the test bound before it knew the scripts
+    /// (its port written in a campaign file first).
+    pub fn serve_on(
+        listener: TcpListener,
+        sessions: Vec<Vec<(&'static str, Vec<u8>)>>,
+    ) -> thread::JoinHandle<Vec<String>> {
+        thread::spawn(move || {
             let mut seen = Vec::new();
             for script in sessions {
                 let (mut socket, _) = listener.accept().unwrap();
                 socket.write_all(b"* OK fake IMAP ready\r\n").unwrap();
                 let mut reader = BufReader::new(socket.try_clone().unwrap());
+                // A line with no space answers a continuation (`+`): it
+                // belongs to the last tagged command, whose tag `TAG` names.
+                let mut tag = String::new();
                 for (expected, reply) in script {
                     let mut line = String::new();
                     reader.read_line(&mut line).unwrap();
-                    let (tag, command) = line.trim_end().split_once(' ').unwrap();
+                    let line = line.trim_end();
+                    let command = match line.split_once(' ') {
+                        Some((tagged, command)) => {
+                            tag = tagged.to_string();
+                            command
+                        }
+                        None => line,
+                    };
                     assert!(
                         command.starts_with(expected),
                         "got '{command}', expected '{expected}'"
                     );
                     seen.push(command.to_string());
-                    let reply = String::from_utf8_lossy(&reply).replace("TAG", tag);
+                    let reply = String::from_utf8_lossy(&reply).replace("TAG", &tag);
                     socket.write_all(reply.as_bytes()).unwrap();
                 }
             }
             seen
-        });
-        (port, handle)
+        })
     }
 }
 
@@ -558,6 +689,7 @@ mod tests {
             security: Security::None,
             username: "gm@realmgm.test".into(),
             password: "p\"w".into(),
+            mechanism: Mechanism::Password,
             timeout: Duration::from_secs(5),
             ca_file: None,
         }
@@ -625,6 +757,94 @@ mod tests {
         assert!(text.contains("refused LOGIN"), "{text}");
         assert!(!text.contains("p\"w"), "{text}");
         server.join().unwrap();
+    }
+
+    fn oauth(port: u16) -> ImapSettings {
+        ImapSettings {
+            mechanism: Mechanism::XOAuth2,
+            password: "access-1".into(),
+            ..settings(port)
+        }
+    }
+
+    #[test]
+    fn xoauth2_sends_the_token_at_once_where_sasl_ir_is_offered() {
+        let response = crate::oauth::xoauth2("gm@realmgm.test", "access-1");
+        let (port, server) = fake::serve(vec![
+            vec![
+                (
+                    "CAPABILITY",
+                    b"* CAPABILITY IMAP4rev1 SASL-IR AUTH=XOAUTH2 AUTH=PLAIN\r\nTAG OK\r\n"
+                        .to_vec(),
+                ),
+                ("AUTHENTICATE XOAUTH2 ", b"TAG OK signed in\r\n".to_vec()),
+                ("SELECT", b"* 0 EXISTS\r\nTAG OK\r\n".to_vec()),
+            ],
+            // Without SASL-IR the token follows the server's empty `+`.
+            vec![
+                (
+                    "CAPABILITY",
+                    b"* CAPABILITY IMAP4rev1 AUTH=XOAUTH2\r\nTAG OK\r\n".to_vec(),
+                ),
+                ("AUTHENTICATE XOAUTH2", b"+ \r\n".to_vec()),
+                (
+                    "",
+                    b"* CAPABILITY IMAP4rev1\r\nTAG OK signed in\r\n".to_vec(),
+                ),
+            ],
+        ]);
+        assert!(!format!("{:?}", oauth(port)).contains("access-1"));
+        let mut client = ImapClient::connect(&oauth(port)).unwrap();
+        client.select("INBOX").unwrap();
+        drop(client);
+        ImapClient::connect(&oauth(port)).unwrap();
+        let seen = server.join().unwrap();
+        assert_eq!(seen[1], format!("AUTHENTICATE XOAUTH2 {response}"));
+        assert_eq!(seen[4], "AUTHENTICATE XOAUTH2");
+        assert_eq!(seen[5], response);
+    }
+
+    #[test]
+    fn a_refused_token_is_answered_empty_and_its_reason_reported() {
+        use base64::Engine as _;
+        let reason = r#"{"status":"401","schemes":"bearer","scope":"https://mail.google.com/"}"#;
+        let challenge = format!(
+            "+ {}\r\n",
+            base64::engine::general_purpose::STANDARD.encode(reason)
+        );
+        let (port, server) = fake::serve(vec![vec![
+            (
+                "CAPABILITY",
+                b"* CAPABILITY IMAP4rev1 SASL-IR AUTH=XOAUTH2\r\nTAG OK\r\n".to_vec(),
+            ),
+            ("AUTHENTICATE XOAUTH2 ", challenge.into_bytes()),
+            (
+                "",
+                b"TAG NO [AUTHENTICATIONFAILED] Invalid credentials access-1\r\n".to_vec(),
+            ),
+        ]]);
+        let error = ImapClient::connect(&oauth(port)).err().unwrap();
+        let text = error.to_string();
+        assert!(matches!(error, ImapError::TokenRefused { .. }), "{text}");
+        assert!(text.contains(r#""status":"401""#), "{text}");
+        assert!(text.contains("AUTHENTICATIONFAILED"), "{text}");
+        assert!(!text.contains("access-1"), "{text}");
+        let seen = server.join().unwrap();
+        assert_eq!(seen[2], "", "the challenge is answered with an empty line");
+    }
+
+    #[test]
+    fn a_server_without_xoauth2_is_named_before_any_token_is_sent() {
+        let (port, server) = fake::serve(vec![vec![(
+            "CAPABILITY",
+            b"* CAPABILITY IMAP4rev1 AUTH=PLAIN AUTH=LOGIN\r\nTAG OK\r\n".to_vec(),
+        )]]);
+        let error = ImapClient::connect(&oauth(port)).err().unwrap();
+        assert!(
+            error.to_string().contains("offers: AUTH=PLAIN AUTH=LOGIN"),
+            "{error}"
+        );
+        assert_eq!(server.join().unwrap(), vec!["CAPABILITY".to_string()]);
     }
 
     #[test]

@@ -13,10 +13,13 @@ pub mod arrival;
 pub mod auto;
 pub mod clean;
 pub mod courtesy;
+#[cfg(any(test, feature = "test-support"))]
+pub mod fake_smtp;
 pub mod html;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;
+pub mod oauth;
 pub mod outbound;
 pub mod route;
 pub mod tls;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use lettre::Message;
 use lettre::Transport;
-use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::authentication::{Credentials, Mechanism as SmtpMechanism};
 use lettre::transport::smtp::client::Tls;
 use lettre::transport::smtp::{Error as SmtpError, SmtpTransport};
 
@@ -25,8 +25,18 @@ pub enum Security {
     None,
 }
 
+/// How a client proves to the server who it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mechanism {
+    /// The account's password (IMAP LOGIN, SMTP PLAIN or LOGIN).
+    #[default]
+    Password,
+    /// An OAuth 2.0 access token in SASL XOAUTH2, in place of the password.
+    XOAuth2,
+}
+
 /// Where and how to send over SMTP.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct SmtpSettings {
     pub host: String,
     pub port: u16,
@@ -34,8 +44,23 @@ pub struct SmtpSettings {
     /// Both or neither: login only happens when a username is given.
     pub username: Option<String>,
     pub password: Option<String>,
+    /// With [`Mechanism::XOAuth2`] the password is the access token.
+    pub mechanism: Mechanism,
     /// An extra CA certificate file (PEM) to trust beside the web roots.
     pub ca_file: Option<PathBuf>,
+}
+
+/// Never shows the password or access token.
+impl std::fmt::Debug for SmtpSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpSettings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("username", &self.username)
+            .field("mechanism", &self.mechanism)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A failed send, classed for the outbox.
@@ -67,6 +92,7 @@ pub trait MailTransport {
 /// SMTP delivery through lettre.
 pub struct SmtpMailer {
     transport: SmtpTransport,
+    mechanism: Mechanism,
 }
 
 impl SmtpMailer {
@@ -94,9 +120,13 @@ impl SmtpMailer {
                 username.clone(),
                 settings.password.clone().unwrap_or_default(),
             ));
+            if settings.mechanism == Mechanism::XOAuth2 {
+                builder = builder.authentication(vec![SmtpMechanism::Xoauth2]);
+            }
         }
         Ok(SmtpMailer {
             transport: builder.build(),
+            mechanism: settings.mechanism,
         })
     }
 }
@@ -113,7 +143,27 @@ impl SmtpMailer {
             Ok(false) => Err(SendError::Temporary(
                 "the server did not answer the connection test".to_string(),
             )),
-            Err(error) => Err(classify_smtp_error(&error)),
+            Err(error) => Err(self.classify(&error)),
+        }
+    }
+
+    /// A refused access token is temporary: the mail waits while the GM
+    /// signs in again, and is not taken for a bounce. The server refuses
+    /// with 53x, or answers the token with a challenge (its reason), which
+    /// lettre's XOAUTH2 takes for a client error.
+    fn classify(&self, error: &SmtpError) -> SendError {
+        let text = error.to_string();
+        let refused = error
+            .status()
+            .is_some_and(|code| code.to_string().starts_with("53"))
+            || text.contains("does not expect a challenge");
+        if self.mechanism == Mechanism::XOAuth2 && refused {
+            SendError::Temporary(format!(
+                "the SMTP server refused the OAuth access token ({text}); the mail waits until \
+                 the sign-in works again"
+            ))
+        } else {
+            classify_smtp_error(error)
         }
     }
 }
@@ -126,7 +176,7 @@ impl MailTransport for SmtpMailer {
                 response.code(),
                 response.message().collect::<Vec<_>>().join(" ")
             )),
-            Err(error) => Err(classify_smtp_error(&error)),
+            Err(error) => Err(self.classify(&error)),
         }
     }
 }
@@ -251,11 +301,38 @@ mod tests {
             security: Security::None,
             username: None,
             password: None,
+            mechanism: Mechanism::Password,
             ca_file: None,
         })
         .unwrap();
         let err = mailer.send(&message()).unwrap_err();
         assert!(err.is_temporary(), "{err}");
+    }
+
+    #[test]
+    fn xoauth2_sends_the_access_token_and_a_refused_one_is_temporary() {
+        use crate::fake_smtp::FakeSmtp;
+        let server = FakeSmtp::start(std::sync::Arc::new(|token: &str| token == "access-1"));
+        let mailer = |token: &str| {
+            SmtpMailer::new(&SmtpSettings {
+                host: "127.0.0.1".into(),
+                port: server.port,
+                security: Security::None,
+                username: Some("gm@realmgm.test".into()),
+                password: Some(token.into()),
+                mechanism: Mechanism::XOAuth2,
+                ca_file: None,
+            })
+            .unwrap()
+        };
+        mailer("access-1").send(&message()).unwrap();
+        let refused = mailer("stale").send(&message()).unwrap_err();
+        assert!(refused.is_temporary(), "{refused}");
+        assert!(refused.to_string().contains("access token"), "{refused}");
+        let seen = server.seen();
+        assert_eq!(seen.tokens, vec!["access-1", "stale"]);
+        assert_eq!(seen.messages.len(), 1);
+        assert!(seen.messages[0].contains("Subject: s"));
     }
 
     #[test]

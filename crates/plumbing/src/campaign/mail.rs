@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::game::Game;
 use crate::mail::transport::Security;
 
+use super::mail_auth::{AuthName, OAuthSettings, ProviderName, SignInKeys};
+
 /// The `[mail]` table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -159,6 +161,53 @@ pub struct SmtpSection {
     /// The environment variable holding the password.
     #[serde(default)]
     pub password_env: Option<String>,
+    /// `password` (the default) or `oauth2`.
+    #[serde(default)]
+    pub auth: AuthName,
+    #[serde(default)]
+    pub provider: Option<ProviderName>,
+    /// The id of the application the GM registered with the provider.
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// The environment variable holding the client secret, where the
+    /// provider wants one.
+    #[serde(default)]
+    pub client_secret_env: Option<String>,
+    /// ... or a file holding it.
+    #[serde(default)]
+    pub client_secret_file: Option<String>,
+    /// Microsoft's tenant [default common].
+    #[serde(default)]
+    pub tenant: Option<String>,
+    /// A custom provider's endpoints and scopes.
+    #[serde(default)]
+    pub authorization_url: Option<String>,
+    #[serde(default)]
+    pub token_url: Option<String>,
+    #[serde(default)]
+    pub device_url: Option<String>,
+    #[serde(default)]
+    pub scopes: Option<Vec<String>>,
+}
+
+impl SmtpSection {
+    /// The keys saying how this section signs in.
+    pub fn sign_in(&self) -> SignInKeys<'_> {
+        SignInKeys {
+            section: "smtp",
+            auth: self.auth,
+            password_env: self.password_env.as_deref(),
+            provider: self.provider,
+            client_id: self.client_id.as_deref(),
+            client_secret_env: self.client_secret_env.as_deref(),
+            client_secret_file: self.client_secret_file.as_deref(),
+            tenant: self.tenant.as_deref(),
+            authorization_url: self.authorization_url.as_deref(),
+            token_url: self.token_url.as_deref(),
+            device_url: self.device_url.as_deref(),
+            scopes: self.scopes.as_deref(),
+        }
+    }
 }
 
 /// `[mail.imap]`.
@@ -169,11 +218,59 @@ pub struct ImapSection {
     pub port: u16,
     pub security: SecurityName,
     pub user: String,
-    /// The environment variable holding the password.
-    pub password_env: String,
+    /// The environment variable holding the password (`auth = "password"`).
+    #[serde(default)]
+    pub password_env: Option<String>,
     /// The folder to read [default INBOX].
     #[serde(default)]
     pub folder: Option<String>,
+    /// `password` (the default) or `oauth2`.
+    #[serde(default)]
+    pub auth: AuthName,
+    #[serde(default)]
+    pub provider: Option<ProviderName>,
+    /// The id of the application the GM registered with the provider.
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// The environment variable holding the client secret, where the
+    /// provider wants one.
+    #[serde(default)]
+    pub client_secret_env: Option<String>,
+    /// ... or a file holding it.
+    #[serde(default)]
+    pub client_secret_file: Option<String>,
+    /// Microsoft's tenant [default common].
+    #[serde(default)]
+    pub tenant: Option<String>,
+    /// A custom provider's endpoints and scopes.
+    #[serde(default)]
+    pub authorization_url: Option<String>,
+    #[serde(default)]
+    pub token_url: Option<String>,
+    #[serde(default)]
+    pub device_url: Option<String>,
+    #[serde(default)]
+    pub scopes: Option<Vec<String>>,
+}
+
+impl ImapSection {
+    /// The keys saying how this section signs in.
+    pub fn sign_in(&self) -> SignInKeys<'_> {
+        SignInKeys {
+            section: "imap",
+            auth: self.auth,
+            password_env: self.password_env.as_deref(),
+            provider: self.provider,
+            client_id: self.client_id.as_deref(),
+            client_secret_env: self.client_secret_env.as_deref(),
+            client_secret_file: self.client_secret_file.as_deref(),
+            tenant: self.tenant.as_deref(),
+            authorization_url: self.authorization_url.as_deref(),
+            token_url: self.token_url.as_deref(),
+            device_url: self.device_url.as_deref(),
+            scopes: self.scopes.as_deref(),
+        }
+    }
 }
 
 impl MailSettings {
@@ -238,19 +335,69 @@ impl MailSettings {
         i64::from(self.round_deadline_hours.unwrap_or(24)) * 3600
     }
 
+    /// The sections' sign-in keys: IMAP's first.
+    fn sign_ins(&self) -> Vec<SignInKeys<'_>> {
+        let imap = self.imap.as_ref().map(ImapSection::sign_in);
+        let smtp = self.smtp.as_ref().map(SmtpSection::sign_in);
+        imap.into_iter().chain(smtp).collect()
+    }
+
+    /// The campaign's OAuth sign-in, when a section uses one.
+    pub fn oauth(&self) -> Option<OAuthSettings> {
+        self.sign_ins().iter().find_map(SignInKeys::oauth)
+    }
+
+    /// Problems of how the sections sign in, as (key, message) pairs with
+    /// keys written `imap.client_id`.
+    fn sign_in_problems(&self) -> Vec<(String, String)> {
+        let sign_ins = self.sign_ins();
+        let mut problems: Vec<(String, String)> =
+            sign_ins.iter().flat_map(SignInKeys::problems).collect();
+        if let Some(imap) = &self.imap
+            && imap.auth == AuthName::Password
+            && imap.password_env.is_none()
+        {
+            problems.push((
+                "imap.password_env".to_string(),
+                "name the environment variable holding the IMAP password (password_env), or \
+                 sign in with auth = \"oauth2\""
+                    .to_string(),
+            ));
+        }
+        if let Some(smtp) = &self.smtp
+            && smtp.auth == AuthName::Oauth2
+            && smtp.user.is_none()
+        {
+            problems.push((
+                "smtp.user".to_string(),
+                "auth = \"oauth2\" signs in as an account: name it with user".to_string(),
+            ));
+        }
+        let oauths: Vec<OAuthSettings> = sign_ins.iter().filter_map(SignInKeys::oauth).collect();
+        if problems.is_empty() && oauths.windows(2).any(|pair| pair[0] != pair[1]) {
+            problems.push((
+                "smtp.provider".to_string(),
+                "one sign-in serves the campaign: [mail.smtp] must name the same provider, \
+                 client and endpoints as [mail.imap]"
+                    .to_string(),
+            ));
+        }
+        problems
+    }
+
     /// Problems serde cannot see for a campaign of `game`, as (field,
     /// message) pairs.
-    pub(crate) fn problems(&self, game: &dyn Game) -> Vec<(&'static str, String)> {
-        let mut problems = Vec::new();
+    pub(crate) fn problems(&self, game: &dyn Game) -> Vec<(String, String)> {
+        let mut problems = self.sign_in_problems();
         if self.setup_by_mail && game.setup_by_mail().is_none() {
             problems.push((
-                "setup_by_mail",
+                "setup_by_mail".to_string(),
                 format!("{} offers no setup by mail; remove it", game.id()),
             ));
         }
         if self.smtp.is_some() && self.maildir_out.is_some() {
             problems.push((
-                "maildir_out",
+                "maildir_out".to_string(),
                 "mail goes out either by SMTP or into maildir_out, not both; remove one"
                     .to_string(),
             ));
@@ -263,7 +410,7 @@ impl MailSettings {
                 .as_deref()
                 .and_then(super::leaves_the_database_folder)
             {
-                problems.push((field, problem));
+                problems.push((field.to_string(), problem));
             }
         }
         for (field, value) in [
@@ -273,7 +420,7 @@ impl MailSettings {
         ] {
             if value == Some(0) {
                 problems.push((
-                    field,
+                    field.to_string(),
                     "a limit of 0 would refuse every mail; give a positive number or remove it"
                         .to_string(),
                 ));
@@ -281,19 +428,19 @@ impl MailSettings {
         }
         if self.hold_if_missing_percent.is_some_and(|p| p > 100) {
             problems.push((
-                "hold_if_missing_percent",
+                "hold_if_missing_percent".to_string(),
                 "a share of players is at most 100 percent".to_string(),
             ));
         }
         if self.round_deadline_hours == Some(0) {
             problems.push((
-                "round_deadline_hours",
+                "round_deadline_hours".to_string(),
                 "a combat round needs at least 1 hour for the answers; write 1 or more".to_string(),
             ));
         }
         if self.poll_seconds == Some(0) {
             problems.push((
-                "poll_seconds",
+                "poll_seconds".to_string(),
                 "polling every 0 seconds would spin; write 1 or more".to_string(),
             ));
         }

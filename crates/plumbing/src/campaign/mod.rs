@@ -12,6 +12,7 @@
 pub mod edit;
 mod email;
 mod mail;
+mod mail_auth;
 mod schedule;
 mod site;
 
@@ -30,6 +31,7 @@ use crate::suggest;
 
 pub use email::Email;
 pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
+pub use mail_auth::{AuthName, ClientSecret, OAuthSettings, ProviderName, SignInKeys};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 pub use site::{MAX_DELAY_DAYS, Publish, SiteSettings};
 
@@ -341,7 +343,20 @@ impl Checker<'_> {
             return Err(self.at_line(line, &format!("schedule.{field}"), message));
         }
         if let Some((field, message)) = raw.mail.iter().flat_map(|m| m.problems(game)).next() {
-            let line = key_line(self.text, Some("mail"), field);
+            // `imap.client_id` is the key client_id of the table [mail.imap].
+            // A key that is missing is named at its table's header.
+            let line = match field.rsplit_once('.') {
+                Some((table, key)) => {
+                    let table = format!("mail.{table}");
+                    key_line(self.text, Some(&table), key).or_else(|| {
+                        self.text
+                            .lines()
+                            .position(|l| l.trim() == format!("[{table}]"))
+                            .map(|at| at + 1)
+                    })
+                }
+                None => key_line(self.text, Some("mail"), &field),
+            };
             return Err(self.at_line(line, &format!("mail.{field}"), message));
         }
         if let Some((field, message)) = raw.site.iter().flat_map(SiteSettings::problems).next() {

@@ -504,3 +504,79 @@ fn settings_stored_before_victory_points_had_a_field_read_magic_realms_points_a_
         realmgm_magic_realm::state::VICTORY_POINTS_PER_MONTH
     );
 }
+
+#[test]
+fn oauth_sign_in_keys_are_read_and_their_problems_named_with_the_line() {
+    let with = |table: &str| {
+        edited(
+            "[[players]]\nname = \"Ann\"",
+            &format!("{table}\n\n[[players]]\nname = \"Ann\""),
+        )
+    };
+    let imap = "[mail.imap]\nhost = \"outlook.office365.com\"\nport = 993\nsecurity = \"tls\"\n\
+                user = \"gm@outlook.com\"\nauth = \"oauth2\"\n";
+    let campaign = parse(&with(&format!(
+        "{imap}provider = \"microsoft\"\nclient_id = \"app\"\ntenant = \"consumers\"\n\n\
+         [mail.smtp]\nhost = \"smtp-mail.outlook.com\"\nport = 587\nsecurity = \"starttls\"\n\
+         user = \"gm@outlook.com\"\nauth = \"oauth2\"\nprovider = \"microsoft\"\n\
+         client_id = \"app\"\ntenant = \"consumers\""
+    )))
+    .unwrap();
+    let oauth = campaign.mail.unwrap().oauth().unwrap();
+    assert_eq!(oauth.client_id, "app");
+    assert_eq!(
+        oauth.provider.token_url,
+        "https://login.microsoftonline.com/consumers/oauth2/v2.0/token"
+    );
+    assert_eq!(oauth.client_secret, crate::campaign::ClientSecret::None);
+    for (keys, field, words, line) in [
+        ("", "mail.imap.provider", "needs provider", 14),
+        (
+            "provider = \"google\"\nclient_id = \"app\"",
+            "mail.imap.client_secret_env",
+            "Desktop app",
+            14,
+        ),
+        (
+            "provider = \"microsoft\"",
+            "mail.imap.client_id",
+            "needs client_id",
+            14,
+        ),
+        (
+            "provider = \"custom\"\nclient_id = \"app\"\ntoken_url = \"https://t\"\nscopes = [\"m\"]",
+            "mail.imap.authorization_url",
+            "needs authorization_url",
+            14,
+        ),
+        (
+            "provider = \"google\"\nclient_id = \"a\"\nclient_secret_env = \"S\"\ntoken_url = \"https://t\"",
+            "mail.imap.token_url",
+            "read only with provider = \"custom\"",
+            23,
+        ),
+        (
+            "provider = \"microsoft\"\nclient_id = \"a\"\npassword_env = \"P\"",
+            "mail.imap.password_env",
+            "no password is used",
+            22,
+        ),
+    ] {
+        let err = error(&with(&format!("{imap}{keys}")));
+        assert_eq!(err.field.as_deref(), Some(field), "{err}");
+        assert!(err.to_string().contains(words), "{err}");
+        assert_eq!(err.line, Some(line), "{err}");
+    }
+    let password = "[mail.imap]\nhost = \"h\"\nport = 993\nsecurity = \"tls\"\nuser = \"u\"\n";
+    let err = error(&with(&format!("{password}client_id = \"x\"")));
+    assert_eq!(err.field.as_deref(), Some("mail.imap.client_id"), "{err}");
+    assert!(err.to_string().contains("auth = \"oauth2\""), "{err}");
+    let err = error(&with(password));
+    assert_eq!(
+        err.field.as_deref(),
+        Some("mail.imap.password_env"),
+        "{err}"
+    );
+    let err = error(&with(&format!("{password}auth = \"token\"")));
+    assert!(err.to_string().contains("auth"), "{err}");
+}

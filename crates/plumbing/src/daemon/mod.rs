@@ -53,6 +53,7 @@ macro_rules! part {
 
 pub mod gm;
 pub mod guard;
+pub mod mail_access;
 pub mod mail_in;
 pub mod orders;
 pub mod outbox;
@@ -183,6 +184,11 @@ impl Daemon {
     /// Players joining, changing seats and leaving.
     pub fn seats(&mut self) -> gm::seats::Seats<'_> {
         gm::seats::Seats { daemon: self }
+    }
+
+    /// Access tokens for mailboxes signed in with OAuth.
+    pub fn mail_access(&mut self) -> mail_access::MailAccess<'_> {
+        mail_access::MailAccess { daemon: self }
     }
 
     /// Mail out.

@@ -23,6 +23,7 @@ pub mod backup;
 pub mod campaigns;
 pub mod control;
 pub mod days;
+pub mod grants;
 pub mod inbox;
 pub mod orders;
 pub mod outbox;
@@ -31,6 +32,7 @@ pub mod players;
 mod redact;
 pub mod rounds;
 pub mod rulings;
+pub mod sealing;
 pub mod secret;
 pub mod transfer;
 pub mod work;
@@ -49,6 +51,7 @@ pub use announcements::Announcements;
 pub use campaigns::{CampaignSummary, Campaigns, PlayerRecord, StoredCampaign};
 pub use control::{CampaignControl, Control, GmLogEntry};
 pub use days::{DayRun, DaySnapshot, Days, StoredEvent, StoredReport};
+pub use grants::{Grant, GrantOwner, GrantState, Grants};
 pub use inbox::{
     InboundInsert, InboundMail, InboundStatus, Inbox, NOTICE_HELD, NoticeTo, NoticeTurn,
     redelivery_note,
@@ -59,6 +62,7 @@ pub use players::{Absence, PlayerSecret, Players};
 pub use redact::Redaction;
 pub use rounds::{CombatRound, Rounds};
 pub use rulings::Rulings;
+pub use sealing::{SealError, SealingKey};
 
 /// The migrations in order; migration `i` (from 0) takes the schema from
 /// version `i` to `i + 1`. Append only: never edit one that has shipped.
@@ -129,6 +133,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0018_rules_versions",
         include_str!("migrations/0018_rules_versions.sql"),
     ),
+    (
+        "0019_oauth_grants",
+        include_str!("migrations/0019_oauth_grants.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -139,6 +147,8 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 pub enum StoreError {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("{0}")]
+    Seal(#[from] sealing::SealError),
     #[error(
         "the database has schema version {found}, newer than this realmgm knows ({known}); \
          use a newer realmgm"
@@ -300,6 +310,16 @@ impl Store {
     /// Change the GM's announcements and narratives.
     pub fn announcements_mut(&mut self) -> Announcements<&mut Store> {
         Announcements { store: self }
+    }
+
+    /// Read the campaigns' OAuth grants.
+    pub fn grants(&self) -> Grants<&Store> {
+        Grants { store: self }
+    }
+
+    /// Keep, refresh and revoke the campaigns' OAuth grants.
+    pub fn grants_mut(&mut self) -> Grants<&mut Store> {
+        Grants { store: self }
     }
 
     /// Read the received mail and the mailboxes it came from.

@@ -26,9 +26,10 @@ pub(super) const OTHER: &str = "other";
 
 /// Tables of the host, not of any campaign: which IMAP messages this
 /// database has fetched belongs to the mailbox it reads, so an imported
-/// campaign starts from the receiving host's record, and an export holds
-/// no rows there.
-const HOST_TABLES: &[&str] = &["imap_mailboxes"];
+/// campaign starts from the receiving host's record; a campaign's OAuth
+/// grant is sealed with this host's key, so on another host the GM signs
+/// in again. An export holds no rows there.
+const HOST_TABLES: &[&str] = &["imap_mailboxes", "oauth_grants"];
 
 /// How a table's rows belong to a campaign, and how its ids and references
 /// are renumbered in the receiving database.

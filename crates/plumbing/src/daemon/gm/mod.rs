@@ -117,6 +117,13 @@ impl GmControl<'_> {
             .map(|p| p.name.clone())
             .collect();
         let health = self.store.inbox().mail_health(name)?;
+        let sign_in = match campaign.mail.as_ref().and_then(|m| m.oauth()) {
+            Some(_) => Some(sign_in_status(
+                name,
+                self.store.grants().state(name)?.as_ref(),
+            )),
+            None => None,
+        };
         Ok(CampaignStatus {
             last_poll: control.last_tick.map(format_utc),
             latest_day: self.store.days().latest(name)?.map(|d| d.day),
@@ -127,6 +134,7 @@ impl GmControl<'_> {
                 unread: health.unread,
                 failed: health.failed,
                 notices_held: health.notices_held,
+                sign_in,
             },
             rulings: self.store.rulings().on_day(name, pending.day)?,
             choosing,
@@ -838,6 +846,31 @@ pub struct MailStatus {
     /// each address (at most one goes per address per
     /// `mail.notice_interval_minutes`).
     pub notices_held: u32,
+    /// Where the OAuth sign-in of the mailbox stands, when it has one.
+    pub sign_in: Option<String>,
+}
+
+/// The OAuth sign-in's standing as `gm status` says it.
+fn sign_in_status(campaign: &str, state: Option<&crate::store::GrantState>) -> String {
+    let login = format!("run `realmgm mail login --campaign {campaign}`");
+    match state {
+        None => format!("NOT SIGNED IN: no mail goes in or out until you {login}"),
+        Some(state) => match &state.revoked {
+            Some((at, reason)) => format!(
+                "REFUSED by the provider since {} ({reason}): no mail goes in or out through \
+                 it until you {login}",
+                format_utc(*at)
+            ),
+            None => format!(
+                "signed in {}{}",
+                format_utc(state.granted),
+                state
+                    .refreshed
+                    .map(|at| format!(", access token last refreshed {}", format_utc(at)))
+                    .unwrap_or_default()
+            ),
+        },
+    }
 }
 
 /// One awaited player's orders for the pending turn.
@@ -877,6 +910,9 @@ impl std::fmt::Display for CampaignStatus {
                 mail.undeliverable,
                 mail.failed
             )?;
+        }
+        if let Some(sign_in) = &mail.sign_in {
+            writeln!(f, "Mail sign-in (OAuth): {sign_in}")?;
         }
         if mail.notices_held > 0 {
             writeln!(

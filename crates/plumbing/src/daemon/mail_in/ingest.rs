@@ -1012,7 +1012,7 @@ fn mailbox_key(settings: &ImapSettings, folder: &str) -> String {
 mod tests {
     use super::*;
     use crate::daemon::Daemon;
-    use crate::mail::transport::Security;
+    use crate::mail::transport::{Mechanism, Security};
     use crate::store::Store;
     use std::time::Duration;
 
@@ -1108,6 +1108,7 @@ mod tests {
             security: Security::None,
             username: "gm".into(),
             password: "pw".into(),
+            mechanism: Mechanism::Password,
             timeout: Duration::from_secs(30),
             ca_file: None,
         }
