@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use lettre::Message;
-use mail_parser::{MessageParser, PartType};
+use mail_parser::{MessageParser, MimeHeaders, PartType};
 use realmgm::daemon::Daemon;
 use realmgm::daemon::orders::commands::{self, Command, GmCommand};
 use realmgm::mail::transport::{MailTransport, SendError};
@@ -78,6 +78,29 @@ fn read_mail(raw: &[u8], texts: &mut Vec<Read>) {
             source: format!("{source} (HTML)"),
             text: html_text(&html),
         });
+    }
+    // A report's JSON document: its words are read as the text's are.
+    for part in message.attachments() {
+        if part.attachment_name().is_some_and(|n| n.ends_with(".json")) {
+            let document: serde_json::Value =
+                serde_json::from_slice(part.contents()).expect("the report's JSON parses");
+            let mut words = Vec::new();
+            strings_of(&document, &mut words);
+            texts.push(Read {
+                source: format!("{source} (JSON)"),
+                text: words.join("\n"),
+            });
+        }
+    }
+}
+
+/// Every string in `value`, in order.
+fn strings_of(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        serde_json::Value::Object(fields) => fields.values().for_each(|v| strings_of(v, out)),
+        _ => {}
     }
 }
 
