@@ -82,16 +82,20 @@ fn read_mail(raw: &[u8], texts: &mut Vec<Read>) {
     // A report's JSON document: its words are read as the text's are.
     for part in message.attachments() {
         if part.attachment_name().is_some_and(|n| n.ends_with(".json")) {
-            let document: serde_json::Value =
-                serde_json::from_slice(part.contents()).expect("the report's JSON parses");
-            let mut words = Vec::new();
-            strings_of(&document, &mut words);
             texts.push(Read {
                 source: format!("{source} (JSON)"),
-                text: words.join("\n"),
+                text: json_text(&String::from_utf8_lossy(part.contents())),
             });
         }
     }
+}
+
+/// The words of a JSON document: its strings, one a line.
+fn json_text(json: &str) -> String {
+    let document: serde_json::Value = serde_json::from_str(json).expect("the report's JSON parses");
+    let mut words = Vec::new();
+    strings_of(&document, &mut words);
+    words.join("\n")
 }
 
 /// Every string in `value`, in order.
@@ -304,10 +308,10 @@ fn golden_reports() -> Vec<Read> {
         .into_iter()
         .map(|file| {
             let text = std::fs::read_to_string(&file).unwrap();
-            let text = if file.extension().is_some_and(|e| e == "html") {
-                html_text(&text)
-            } else {
-                text
+            let text = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => html_text(&text),
+                Some("json") => json_text(&text),
+                _ => text,
             };
             Read {
                 source: file.display().to_string(),
