@@ -170,7 +170,7 @@ pub fn player_report(
         death,
         day_log,
         combat_log,
-        sheet: sheet::sheet(data, state, me),
+        sheet: sheet::sheet(data, &context.rules, state, me),
         clearing: clearing::clearing_view(data, state, me),
         messages: context.messages.get(player).map_or(&[], Vec::as_slice),
         known_tiles: me
