@@ -61,7 +61,7 @@ pub fn attachment<T: Serialize>(
     to: Addressed<'_>,
     part: &T,
 ) -> serde_json::Result<(String, String, Vec<u8>)> {
-    let bytes = serde_json::to_vec_pretty(&Envelope {
+    let bytes = serde_json::to_vec(&Envelope {
         schema: SCHEMA_ID,
         schema_version: SCHEMA_VERSION,
         game: to.game,
