@@ -250,14 +250,14 @@ pub fn render(
         out.extend(news.iter().map(|n| format!("- {n}")));
     }
     out.push(String::new());
-    let seat = me.and_then(|name| table.seat_of(name)).unwrap_or_default();
-    let standing = table.seats[seat]
-        .orders
-        .as_ref()
+    // The reader's seat and standing orders: the GM has neither.
+    let seat = me.and_then(|name| table.seat_of(name));
+    let standing = seat
+        .and_then(|s| table.seats[s].orders.as_ref())
         .map(|o| orders::canonical(deck, o))
         .unwrap_or_default();
-    match me {
-        Some(_) => {
+    match seat {
+        Some(seat) => {
             let hand = &table.seats[seat].hand;
             out.push(format!("Your hand ({}): {}", hand.len(), names(deck, hand)));
             if !standing.is_empty() {
@@ -311,8 +311,8 @@ pub fn render(
     };
     let mut text = out.join("\n");
     text.push('\n');
-    let attachments = match me {
-        Some(player) => vec![attachment(
+    let attachments = match me.zip(seat) {
+        Some((player, seat)) => vec![attachment(
             Addressed {
                 game: GAME,
                 campaign,
