@@ -318,6 +318,32 @@ mod tests {
     }
 
     #[test]
+    fn the_known_map_as_data_lists_explored_tiles_and_a_hidden_path_once_found() {
+        let mut state = game();
+        let (a, b) = a_hidden_path(&state);
+        state.characters[0]
+            .discoveries
+            .tiles_visited
+            .insert(a.tile.clone());
+        let me = state.characters[0].clone();
+        let hidden = |map: &KnownMap| {
+            map.paths.iter().any(|p| {
+                p.kind == "hidden path" && p.from == a.to_string() && p.to == b.to_string()
+            })
+        };
+        let unknown = known_map_data(data(), &state, &me);
+        assert!(!hidden(&unknown), "undiscovered path listed");
+        assert!(unknown.paths.iter().any(|p| p.kind == "road"));
+        let codes: Vec<&str> = unknown.tiles.iter().map(|t| t.code.as_str()).collect();
+        assert_eq!(codes.len(), if a.tile == me.position.tile { 1 } else { 2 });
+        assert!(codes.contains(&a.tile.as_str()) && codes.contains(&me.position.tile.as_str()));
+        assert!(unknown.tiles.iter().all(|t| !t.clearings.is_empty()));
+        let mut knowing = me.clone();
+        knowing.discoveries.routes.insert((a.clone(), b.clone()));
+        assert!(hidden(&known_map_data(data(), &state, &knowing)));
+    }
+
+    #[test]
     fn the_known_map_draws_only_explored_tiles_and_discovered_routes() {
         let mut state = game();
         let (a, b) = a_hidden_path(&state);
