@@ -53,9 +53,11 @@ fn golden_player_report_html_and_gm_history() {
         (name.as_str(), mime.as_str()),
         ("report-day-3.json", "application/json")
     );
+    // Pretty-printed here so that a change reads as a diff; mailed, it is compact.
+    let document: serde_json::Value = serde_json::from_slice(json).unwrap();
     golden(
         "player_day3.json",
-        &String::from_utf8(json.clone()).unwrap(),
+        &serde_json::to_string_pretty(&document).unwrap(),
     );
 }
 
