@@ -9,7 +9,7 @@ pub mod games;
 
 // The layers below the application, under the names the application, its
 // tests and its benchmarks use for them.
-pub use realmgm_core::{dice, embedded, game, page, report, suggest, words};
+pub use realmgm_core::{dice, embedded, game, page, report, report_document, suggest, words};
 pub use realmgm_fantasy_realms as fantasy_realms;
 pub use realmgm_magic_realm as magic_realm;
 pub use realmgm_mail as mail;

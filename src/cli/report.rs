@@ -1,7 +1,8 @@
 //! `realmgm report`: print a day's report for a player, or the GM's
 //! history, as the daemon mailed it (made again from the store's snapshot
 //! and events of that day when no copy is kept); `--html` and `--map` write
-//! its HTML part and its map picture to files.
+//! its HTML part and its map picture to files, and `--json` prints a
+//! player's report as the JSON document attached to his mail.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use anyhow::{Context, bail};
 
 use crate::daemon::turns::report_context::{gm_words, report_context};
 use crate::game::{Event, Game, Observers, Reader, Report};
+use crate::report_document::MIME;
 use crate::store::{Store, StoredCampaign};
 
 use super::campaign::{DbArg, db_option};
@@ -35,6 +37,10 @@ pub struct ReportArgs {
     /// Also write the report's map picture (SVG) to this file.
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
+    /// Print the player's report as the JSON document his mail carries
+    /// (schema `schemas/report-v1.schema.json`) instead of its text.
+    #[arg(long, conflicts_with = "gm")]
+    json: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -82,10 +88,13 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     };
     // The report as it was mailed, when the store keeps it: a day played by
     // an older realmgm reads as its players read it.
-    let report = match store
+    let kept = store
         .days()
         .report(&campaign.name, reader.player(), Some(day))?
-    {
+        // A report mailed before reports carried their JSON document is
+        // made again for `--json`: the same day's data gives the same text.
+        .filter(|kept| !args.json || kept.attachments.iter().any(|a| a.mime == MIME));
+    let report = match kept {
         Some(kept) => Report {
             subject: kept.subject,
             text: kept.text,
@@ -115,6 +124,13 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         };
         std::fs::write(path, bytes)
             .with_context(|| format!("cannot write the map to {}", path.display()))?;
+    }
+    if args.json {
+        let Some((_, _, bytes)) = report.attachments.iter().find(|(_, mime, _)| mime == MIME)
+        else {
+            bail!("the {} report has no JSON document", campaign.game);
+        };
+        return emit(String::from_utf8_lossy(bytes).trim_end());
     }
     emit(report.text.trim_end())
 }

@@ -146,3 +146,52 @@ fn report_prints_the_report_as_it_was_mailed() {
     ));
     assert_eq!(ann.trim_end(), "As an older realmgm mailed it.");
 }
+
+/// `report --json` prints the JSON document the player's mail carried; a
+/// report kept from before reports carried one is made again, the same.
+#[test]
+fn report_json_prints_the_document_the_mail_carried() {
+    let db = TempDb::new("report-json");
+    common::store_demo_campaign(&db, "CLIJ");
+    stdout(&realmgm(&["daemon", "--campaign", "CLIJ", "--once"], &db.0));
+    stdout(&realmgm(&["gm", "--campaign", "CLIJ", "process"], &db.0));
+    let args = [
+        "report",
+        "--campaign",
+        "CLIJ",
+        "--day",
+        "1",
+        "--player",
+        "Ann",
+        "--json",
+    ];
+    let printed = stdout(&realmgm(&args, &db.0));
+    let document: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(document["player"], "Ann");
+    assert_eq!(document["day"], 1);
+    assert_eq!(document["schema_version"], 1);
+    let mut store = realmgm::store::Store::open(&db.0, realmgm::games::GAMES).unwrap();
+    let mut kept = store
+        .days()
+        .report("CLIJ", Some("Ann"), Some(1))
+        .unwrap()
+        .unwrap();
+    let mailed = kept
+        .attachments
+        .iter()
+        .find(|a| a.name == "report-day-1.json")
+        .expect("the mailed report kept its JSON document");
+    assert_eq!(printed.trim_end(), String::from_utf8_lossy(&mailed.bytes));
+    kept.attachments.retain(|a| !a.name.ends_with(".json"));
+    store
+        .days_mut()
+        .save_report("CLIJ", Some("Ann"), &kept)
+        .unwrap();
+    drop(store);
+    assert_eq!(stdout(&realmgm(&args, &db.0)), printed);
+    let gm = stderr(&realmgm(
+        &["report", "--campaign", "CLIJ", "--gm", "--json"],
+        &db.0,
+    ));
+    assert!(gm.contains("--json"), "{gm}");
+}

@@ -15,6 +15,8 @@ use realmgm::fantasy_realms::game::{FantasyRealms, table};
 use realmgm::fantasy_realms::state::{Happening, Phase, Table};
 use realmgm::game::{AcceptedOrders, Event, Game, GameState, Reader, Rules, Seat, TurnResult};
 
+use crate::report_support::{report_json, report_schema, schema_errors};
+
 const CAMPAIGN: &str = include_str!("../../campaigns/fantasy-realms.toml");
 
 fn cards() -> &'static Deck {
@@ -268,6 +270,7 @@ fn a_missing_player_draws_and_discards_the_cheapest_card_once() {
 #[test]
 fn hidden_draws_never_reach_another_players_report() {
     let state = start(99, &FOUR, &[]);
+    let schema = report_schema();
     let mut public: Vec<CardId> = Vec::new();
     let mut reports = 0;
     play_out(
@@ -289,6 +292,10 @@ fn hidden_draws_never_reach_another_players_report() {
                     )
                     .expect("report");
                 reports += 1;
+                // The JSON document is checked as the text is.
+                let document = report_json(&report);
+                assert_eq!(schema_errors(&schema, &document), "", "{document}");
+                let whole = format!("{}\n{document}", report.text);
                 for (other, them) in now.seats.iter().enumerate() {
                     if other == seat {
                         continue;
@@ -298,12 +305,11 @@ fn hidden_draws_never_reach_another_players_report() {
                             continue;
                         }
                         assert!(
-                            !report.text.contains(name(card)),
-                            "{}'s report names {} held by {}:\n{}",
+                            !whole.contains(name(card)),
+                            "{}'s report names {} held by {}:\n{whole}",
                             reader.player,
                             name(card),
                             them.player,
-                            report.text
                         );
                     }
                 }
@@ -374,6 +380,13 @@ fn the_final_report_shows_every_hand_and_why() {
         );
     }
     assert!(report.text.contains("base "), "{}", report.text);
+    let document = report_json(&report);
+    assert_eq!(schema_errors(&report_schema(), &document), "");
+    assert_eq!(document["game"], "fantasy-realms");
+    let scores = document["fantasy_realms"]["final_scores"]
+        .as_array()
+        .unwrap();
+    assert_eq!(scores.len(), FOUR.len());
     let gm = FantasyRealms
         .report(&end, &[], Reader::Gm, &ReportContext::default())
         .expect("gm");

@@ -15,5 +15,6 @@ mod fantasy_game;
 mod fantasy_scoring;
 mod hirelings_campaign;
 mod report_browser;
+mod report_json;
 mod report_leaks;
 mod reports;

@@ -1,8 +1,10 @@
 //! The fog-of-war leak test: bot campaigns of 16 characters
 //! for a whole month on several seeds, and for every player and every day,
-//! his report (text, HTML and map) names no treasure, site, hidden path or
-//! passage, hidden character, other character's recorded day, or
-//! face-down map chit that his character had not observed.
+//! his report (text, HTML, map and JSON document) names no treasure, site,
+//! hidden path or passage, hidden character, other character's recorded
+//! day, or face-down map chit that his character had not observed. Every
+//! JSON document also follows its schema, and each event line it holds is
+//! a line of the text.
 //!
 //! "Observed" is judged independently of the report code: from the raw
 //! events whose observers include him (every day so far), his own
@@ -17,7 +19,7 @@ use realmgm::magic_realm::data;
 use realmgm::magic_realm::day::events::{Happening, PhaseEvent};
 use realmgm::magic_realm::day::search::SearchEvent;
 use realmgm::magic_realm::state::MrState;
-use report_support::{play, player, report};
+use report_support::{play, player, report, report_json, report_schema, schema_errors};
 
 const SEEDS: &[u64] = &[3, 17, 2024];
 
@@ -57,6 +59,7 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
     // to check something: sites found, routes found, items looted.
     let mut found = [0_usize; 3];
     let mut leaks: Vec<String> = Vec::new();
+    let schema = report_schema();
     for &seed in SEEDS {
         let days = play(seed, &characters, 28);
         // Player → the JSON of every event he observed so far.
@@ -106,13 +109,29 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                 let report = report(day, Reader::Player(&me.player));
                 let html = unescape(report.html.as_deref().unwrap());
                 let svg = String::from_utf8(report.attachments[0].2.clone()).unwrap();
-                let whole = format!("{}\n{html}\n{svg}", report.text);
+                let document = report_json(&report);
+                let json = serde_json::to_string_pretty(&document).unwrap();
+                let whole = format!("{}\n{html}\n{svg}\n{json}", report.text);
+                let part = &document["magic_realm"];
+                let events = part["events"].as_array().unwrap();
                 let mut leak = |what: String| {
                     leaks.push(format!(
                         "seed {seed} day {} {} ({}): {what}",
                         state.day, me.player, me.name
                     ));
                 };
+                let errors = schema_errors(&schema, &document);
+                if !errors.is_empty() {
+                    leak(format!("its JSON breaks the schema:\n{errors}"));
+                }
+                for event in events {
+                    let text = event["text"].as_str().unwrap_or_default();
+                    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                        if !report.text.contains(line.trim()) {
+                            leak(format!("its JSON has a line the text lacks: {line}"));
+                        }
+                    }
+                }
                 for name in &treasures {
                     if names(&whole, name) && !knows(name) {
                         leak(format!("names the treasure {name}"));
@@ -151,6 +170,14 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                             leak(format!("shows the hidden {} in {heading}", other.name));
                         }
                     }
+                    let in_json = part["clearing"]["characters"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|c| c == other.name.as_str());
+                    if other.hidden && in_json {
+                        leak(format!("shows the hidden {} in its JSON", other.name));
+                    }
                 }
                 for (observers, happening) in &everything {
                     let Happening::Phase(PhaseEvent::TurnStarts {
@@ -162,11 +189,15 @@ fn no_report_leaks_what_its_reader_did_not_observe() {
                         continue;
                     };
                     let saw = observers.includes(&Reader::Player(&me.player));
+                    let recorded = format!("{character} in {clearing} (");
+                    let in_json = events.iter().any(|e| {
+                        e["text"]
+                            .as_str()
+                            .is_some_and(|t| t.trim_start().starts_with(&recorded))
+                    });
                     if *character != me.name
                         && !saw
-                        && report
-                            .text
-                            .contains(&format!("\n{character} in {clearing} ("))
+                        && (report.text.contains(&format!("\n{recorded}")) || in_json)
                     {
                         leak(format!("shows the recorded day of the {character}"));
                     }

@@ -1,4 +1,4 @@
-//! Magic Realm reports: golden player report, HTML and GM
+//! Magic Realm reports: golden player report, HTML, JSON document and GM
 //! history; the orders form parses back; the known map shows only what the
 //! character knows. Regenerate the golden files with
 //! `REALMGM_UPDATE_GOLDEN=1 cargo test --test reports`.
@@ -45,9 +45,20 @@ fn golden_player_report_html_and_gm_history() {
     golden("player_day3.html", player.html.as_deref().unwrap());
     let gm = report(day, Reader::Gm);
     golden("gm_day3.txt", &gm.text);
-    assert_eq!(player.attachments.len(), 1);
+    assert_eq!(player.attachments.len(), 2);
     assert_eq!(player.attachments[0].0, "map-day-3.svg");
     assert_eq!(player.attachments[0].1, "image/svg+xml");
+    let (name, mime, json) = &player.attachments[1];
+    assert_eq!(
+        (name.as_str(), mime.as_str()),
+        ("report-day-3.json", "application/json")
+    );
+    // Pretty-printed here so that a change reads as a diff; mailed, it is compact.
+    let document: serde_json::Value = serde_json::from_slice(json).unwrap();
+    golden(
+        "player_day3.json",
+        &serde_json::to_string_pretty(&document).unwrap(),
+    );
 }
 
 /// A day that begins with the GM's hand: a late player's

@@ -1,7 +1,7 @@
 //! Reports by mail: the daemon queues each Magic Realm report
-//! with its HTML alternative and map picture, and both the Maildir mailer
-//! and the local mailboxes deliver a multipart message whose plain text
-//! comes first; read back with mail-parser.
+//! with its HTML alternative, map picture and JSON document, and both the
+//! Maildir mailer and the local mailboxes deliver a multipart message whose
+//! plain text comes first; read back with mail-parser.
 
 use crate::support;
 
@@ -27,7 +27,8 @@ fn delivered(maildir: &Maildir) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Check one delivered report: text first, then HTML, then the map.
+/// Check one delivered report: text first, then HTML, then the map, then
+/// the JSON document, which follows its schema.
 fn check_report(raw: &[u8]) {
     let message = MessageParser::default().parse(raw).unwrap();
     let text = message.body_text(0).unwrap();
@@ -44,10 +45,27 @@ fn check_report(raw: &[u8]) {
     let kind = map.content_type().unwrap();
     assert_eq!((kind.ctype(), kind.subtype()), ("image", Some("svg+xml")));
     assert!(map.contents().starts_with(b"<svg"));
+    let json = message.attachments().nth(1).expect("the JSON is attached");
+    assert_eq!(json.attachment_name(), Some("report-day-1.json"));
+    let kind = json.content_type().unwrap();
+    assert_eq!(
+        (kind.ctype(), kind.subtype()),
+        ("application", Some("json"))
+    );
+    let document: serde_json::Value = serde_json::from_slice(json.contents()).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(realmgm::report_document::SCHEMA).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&document)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert_eq!(document["player"], "Ann");
+    assert_eq!(document["campaign"], "R1");
 }
 
 #[test]
-fn reports_are_mailed_as_text_html_and_map_through_maildir_and_local_mailboxes() {
+fn reports_are_mailed_as_text_html_map_and_json_through_maildir_and_local_mailboxes() {
     let dir = std::env::temp_dir().join(format!("realmgm-report-mail-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for local in [false, true] {

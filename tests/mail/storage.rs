@@ -1,11 +1,12 @@
 //! What a long campaign leaves on disk: a 16-player Magic
-//! Realm month played through the daemon stays under 10 MB, because a
-//! report is stored once (its mail refers to it) and compressed.
+//! Realm month played through the daemon stays under 11 MB, because a
+//! report is stored once (its mail refers to it) and compressed. The
+//! reports' JSON documents take about 1 MB of it (9.0 MB without them).
 
 use crate::month16;
 
 #[test]
-fn a_sixteen_player_month_stays_under_ten_megabytes() {
+fn a_sixteen_player_month_stays_under_eleven_megabytes() {
     let path = std::env::temp_dir().join(format!("realmgm-month16-{}.sqlite", std::process::id()));
     let played = month16::play(&path, 28);
     month16::remove(&path);
@@ -24,12 +25,13 @@ fn a_sixteen_player_month_stays_under_ten_megabytes() {
             .map_or(0, |(_, bytes)| *bytes)
     };
     assert!(
-        played.bytes < 10_000_000,
+        played.bytes < 11_000_000,
         "{} bytes: {:?}",
         played.bytes,
         played.tables
     );
-    // The maps are kept with the reports only, not again with their mails.
+    // The maps and JSON documents are kept with the reports only, not again
+    // with their mails.
     assert!(size("report_attachments") > 100_000, "{:?}", played.tables);
     assert_eq!(size("outbox_attachments"), 0, "{:?}", played.tables);
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use lettre::Message;
-use mail_parser::{MessageParser, PartType};
+use mail_parser::{MessageParser, MimeHeaders, PartType};
 use realmgm::daemon::Daemon;
 use realmgm::daemon::orders::commands::{self, Command, GmCommand};
 use realmgm::mail::transport::{MailTransport, SendError};
@@ -78,6 +78,33 @@ fn read_mail(raw: &[u8], texts: &mut Vec<Read>) {
             source: format!("{source} (HTML)"),
             text: html_text(&html),
         });
+    }
+    // A report's JSON document: its words are read as the text's are.
+    for part in message.attachments() {
+        if part.attachment_name().is_some_and(|n| n.ends_with(".json")) {
+            texts.push(Read {
+                source: format!("{source} (JSON)"),
+                text: json_text(&String::from_utf8_lossy(part.contents())),
+            });
+        }
+    }
+}
+
+/// The words of a JSON document: its strings, one a line.
+fn json_text(json: &str) -> String {
+    let document: serde_json::Value = serde_json::from_str(json).expect("the report's JSON parses");
+    let mut words = Vec::new();
+    strings_of(&document, &mut words);
+    words.join("\n")
+}
+
+/// Every string in `value`, in order.
+fn strings_of(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        serde_json::Value::Object(fields) => fields.values().for_each(|v| strings_of(v, out)),
+        _ => {}
     }
 }
 
@@ -281,10 +308,10 @@ fn golden_reports() -> Vec<Read> {
         .into_iter()
         .map(|file| {
             let text = std::fs::read_to_string(&file).unwrap();
-            let text = if file.extension().is_some_and(|e| e == "html") {
-                html_text(&text)
-            } else {
-                text
+            let text = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => html_text(&text),
+                Some("json") => json_text(&text),
+                _ => text,
             };
             Read {
                 source: file.display().to_string(),

@@ -115,3 +115,30 @@ pub fn report(day: &PlayedDay, reader: Reader<'_>) -> Report {
         .report(&day.state, &day.events, reader, &context(day))
         .expect("the report renders")
 }
+
+/// The validator of the players' JSON reports, from the schema file in the
+/// repository.
+pub fn report_schema() -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(realmgm::report_document::SCHEMA).expect("the schema is JSON");
+    jsonschema::draft202012::new(&schema).expect("the schema is a valid draft 2020-12 schema")
+}
+
+/// The JSON document attached to `report`.
+pub fn report_json(report: &Report) -> serde_json::Value {
+    let (_, _, bytes) = report
+        .attachments
+        .iter()
+        .find(|(name, mime, _)| name.ends_with(".json") && mime == realmgm::report_document::MIME)
+        .expect("a player's report carries its JSON document");
+    serde_json::from_slice(bytes).expect("the document is JSON")
+}
+
+/// Every error `validator` finds in `document`, one a line, naming where.
+pub fn schema_errors(validator: &jsonschema::Validator, document: &serde_json::Value) -> String {
+    validator
+        .iter_errors(document)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

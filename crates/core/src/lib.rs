@@ -15,5 +15,6 @@ pub mod embedded;
 pub mod game;
 pub mod page;
 pub mod report;
+pub mod report_document;
 pub mod suggest;
 pub mod words;

@@ -389,7 +389,7 @@ impl Game for FantasyRealms {
         state: &GameState,
         events: &[Event],
         reader: Reader<'_>,
-        _context: &ReportContext,
+        context: &ReportContext,
     ) -> anyhow::Result<Report> {
         let table = shared_table(state)?;
         let seen: Vec<Happening> = realmgm_core::game::observed_by(events, reader)
@@ -397,7 +397,7 @@ impl Game for FantasyRealms {
             .into_iter()
             .map(|(_, happening)| Arc::unwrap_or_clone(happening))
             .collect();
-        report::render(cards::deck()?, &table, &seen, reader)
+        report::render(cards::deck()?, &table, &seen, reader, &context.campaign)
     }
 }
 

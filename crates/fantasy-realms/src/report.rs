@@ -6,17 +6,59 @@
 //! observed; another player's hand is never read for a player's report
 //! before the final scores, which are public.
 
+use serde::Serialize;
+
 use super::cards::{CardId, Deck};
 use super::orders;
 use super::state::{FinalScore, Happening, Phase, Table, Variant};
 use realmgm_core::game::{Reader, Report};
+use realmgm_core::report_document::{Addressed, attachment};
+
+/// The game's id, the report document's discriminator.
+const GAME: &str = "fantasy-realms";
+
+fn card_names<'a>(deck: &'a Deck, cards: &[CardId]) -> Vec<&'a str> {
+    cards.iter().map(|&c| deck.card(c).name.as_str()).collect()
+}
 
 fn names(deck: &Deck, cards: &[CardId]) -> String {
     if cards.is_empty() {
         return "(none)".to_string();
     }
-    let names: Vec<&str> = cards.iter().map(|&c| deck.card(c).name.as_str()).collect();
-    names.join(", ")
+    card_names(deck, cards).join(", ")
+}
+
+/// A player's report as a JSON document: its part under `fantasy_realms`,
+/// holding what his text shows, from the same values.
+#[derive(Serialize)]
+struct Part<'a> {
+    fantasy_realms: FantasyRealms<'a>,
+}
+
+#[derive(Serialize)]
+struct FantasyRealms<'a> {
+    /// Turns played so far.
+    turns: u32,
+    variant: Variant,
+    /// What he saw since his last report, one line each.
+    news: Vec<String>,
+    hand: Vec<&'a str>,
+    standing_orders: Vec<&'a str>,
+    /// The face-up discard area; `None` in Chaos Realms, which has none.
+    discard: Option<Vec<&'a str>>,
+    deck: usize,
+    /// Every player in turn order with the number of cards he holds.
+    players: Vec<Holding<'a>>,
+    /// Whose turn it is and what to send.
+    now: String,
+    /// Every hand's scoring, once the game is over.
+    final_scores: &'a [FinalScore],
+}
+
+#[derive(Serialize)]
+struct Holding<'a> {
+    player: &'a str,
+    cards: usize,
 }
 
 /// One line for a happening, from `me`'s point of view (`None`: the GM).
@@ -165,6 +207,7 @@ pub fn render(
     table: &Table,
     seen: &[Happening],
     reader: Reader<'_>,
+    campaign: &str,
 ) -> anyhow::Result<Report> {
     let me = match reader {
         Reader::Player(name) => {
@@ -199,22 +242,27 @@ pub fn render(
             Happening::Drew { player, .. } => me.is_some_and(|me| me != player),
             _ => true,
         })
-        .map(|h| format!("- {}", line(h, me)))
+        .map(|h| line(h, me))
         .collect();
     if news.is_empty() {
         out.push("- nothing you could see".to_string());
     } else {
-        out.extend(news);
+        out.extend(news.iter().map(|n| format!("- {n}")));
     }
     out.push(String::new());
-    match me {
-        Some(name) => {
-            let seat = table.seat_of(name).unwrap_or_default();
+    // The reader's seat and standing orders: the GM has neither.
+    let seat = me.and_then(|name| table.seat_of(name));
+    let standing = seat
+        .and_then(|s| table.seats[s].orders.as_ref())
+        .map(|o| orders::canonical(deck, o))
+        .unwrap_or_default();
+    match seat {
+        Some(seat) => {
             let hand = &table.seats[seat].hand;
             out.push(format!("Your hand ({}): {}", hand.len(), names(deck, hand)));
-            if let Some(standing) = &table.seats[seat].orders {
+            if !standing.is_empty() {
                 out.push("Your standing orders:".to_string());
-                for rule in orders::canonical(deck, standing).lines() {
+                for rule in standing.lines() {
                     out.push(format!("  {rule}"));
                 }
             }
@@ -251,7 +299,8 @@ pub fn render(
         .map(|s| format!("{} ({} cards)", s.player, s.hand.len()))
         .collect();
     out.push(format!("Players in turn order: {}", seats.join(", ")));
-    out.push(phase_text(table, me));
+    let now = phase_text(table, me);
+    out.push(now.clone());
     if !table.scores.is_empty() {
         scores_text(&table.scores, &mut out);
     }
@@ -262,10 +311,43 @@ pub fn render(
     };
     let mut text = out.join("\n");
     text.push('\n');
+    let attachments = match me.zip(seat) {
+        Some((player, seat)) => vec![attachment(
+            Addressed {
+                game: GAME,
+                campaign,
+                day: table.turns,
+                player,
+            },
+            &Part {
+                fantasy_realms: FantasyRealms {
+                    turns: table.turns,
+                    variant: table.variant,
+                    news,
+                    hand: card_names(deck, &table.seats[seat].hand),
+                    standing_orders: standing.lines().collect(),
+                    discard: (table.variant != Variant::ChaosRealms)
+                        .then(|| card_names(deck, &table.discard)),
+                    deck: table.deck.len(),
+                    players: table
+                        .seats
+                        .iter()
+                        .map(|s| Holding {
+                            player: &s.player,
+                            cards: s.hand.len(),
+                        })
+                        .collect(),
+                    now,
+                    final_scores: &table.scores,
+                },
+            },
+        )?],
+        None => Vec::new(),
+    };
     Ok(Report {
         subject,
         text,
         html: None,
-        attachments: Vec::new(),
+        attachments,
     })
 }

@@ -85,7 +85,12 @@ fn a_cache_holds_what_its_owner_left_and_only_he_sees_it() {
             "the Elf beside her sees nothing"
         );
     }
-    let sheet = crate::report::sheet::sheet(data(), &after, amazon);
+    let sheet = crate::report::sheet::sheet(
+        data(),
+        &realmgm_core::game::Rules::default(),
+        &after,
+        amazon,
+    );
     assert_eq!(sheet.caches, [format!("{}: Short Sword, 5 gold", cache.at)]);
     // The next day she takes everything back.
     let (after, _) = day(after, &["caching"], "C\nCache: take all");

@@ -90,7 +90,7 @@ pub fn day_log(events: &[DayEvent], citations: Citations) -> String {
 
 /// The section of the rules a combat or magic event applied; `None` for
 /// other events and for rolls stored before they named their section.
-fn rule_applied(happening: &Happening) -> Option<&str> {
+pub fn rule_applied(happening: &Happening) -> Option<&str> {
     let rule = match happening {
         Happening::Combat(CombatEvent::Line { line, .. }) => line.rule(),
         Happening::Magic(event) => event.rule(),
@@ -146,7 +146,7 @@ fn depth_of(text: &str) -> usize {
 
 /// `text` moved so its shallowest line starts `depth` spaces in; deeper
 /// lines keep their depth relative to it.
-fn indented(text: &str, depth: usize) -> String {
+pub fn indented(text: &str, depth: usize) -> String {
     let shift = depth_of(text);
     text.lines()
         .map(|l| {
@@ -184,6 +184,31 @@ pub fn line(event: &DayEvent) -> Option<String> {
         Happening::Cache(e) => e.log_line(),
         Happening::Dealing(e) => e.log_line(),
     })
+}
+
+/// The kind of a happening, as the report's JSON names it.
+pub fn kind(happening: &Happening) -> &'static str {
+    match happening {
+        Happening::Roll(_) => "roll",
+        Happening::Birdsong(_) => "birdsong",
+        Happening::Phase(_) => "phase",
+        Happening::Arrival(_) => "arrival",
+        Happening::Combat(_) => "combat",
+        Happening::Midnight(_) => "midnight",
+        Happening::Search(_) => "search",
+        Happening::Trade(_) => "trade",
+        Happening::Hire(_) => "hire",
+        Happening::Restart(_) => "restart",
+        Happening::Visitors(_) => "visitors",
+        Happening::TreasureSite(_) => "treasure_site",
+        Happening::Familiar(_) => "familiar",
+        Happening::Magic(_) => "magic",
+        Happening::Weather(_) => "weather",
+        Happening::Ruling(_) => "ruling",
+        Happening::Rearranged(_) => "rearranged",
+        Happening::Cache(_) => "cache",
+        Happening::Dealing(_) => "dealing",
+    }
 }
 
 fn birdsong(event: &BirdsongEvent) -> String {

@@ -16,13 +16,16 @@ use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
 use super::{Day, modifiers};
+use crate::data::GameData;
 use crate::data::characters::Relationship;
 use crate::data::terms::Roll;
 use crate::orders::Settle;
+use crate::state::{CharacterState, MrState};
 use crate::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column, column_after_drinks,
     drinks_price, meet,
 };
+use realmgm_core::game::Rules;
 
 /// The steps of a deal that Trade and Hire share.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,16 +89,33 @@ pub struct Deal<'a> {
 
 /// The relationship of a group or visitor to character `who`.
 pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
-    let name = &day.state.characters[who].name;
-    if let Some(spelled) = crate::magic::influence::relationship(&day.state, day.data, name, group)
-    {
+    relationship_of(
+        day.data,
+        day.rules,
+        &day.state,
+        &day.state.characters[who],
+        group,
+    )
+}
+
+/// The relationship of a group or visitor to `me`, a character of
+/// `state`: a Persuade spell's, else his campaign's, else his card's (with
+/// the Knights' Adjustment when it is on).
+pub fn relationship_of(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    me: &CharacterState,
+    group: &str,
+) -> Relationship {
+    let name = &me.name;
+    if let Some(spelled) = crate::magic::influence::relationship(state, data, name, group) {
         return spelled;
     }
-    if let Some(campaign) = super::missions::campaign_relationship(day, who, group) {
+    if let Some(campaign) = super::missions::campaign_relationship(data, me, group) {
         return campaign;
     }
-    let base = day
-        .data
+    let base = data
         .characters
         .iter()
         .find(|c| &c.name == name)
@@ -104,7 +124,7 @@ pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
         (name.as_str(), group),
         ("White Knight", "Order") | ("Black Knight", "Company")
     );
-    if adjusted && base == Relationship::Ally && day.rules.is_on("knights_adjustment") {
+    if adjusted && base == Relationship::Ally && rules.is_on("knights_adjustment") {
         Relationship::Friendly
     } else {
         base

@@ -49,7 +49,7 @@ use crate::day::refusal::PhaseError;
 use crate::magic::colour::SEASONS_TOGGLE;
 use realmgm_core::suggest;
 
-use crate::state::{Delivery, TakenChit};
+use crate::state::{CharacterState, Delivery, TakenChit};
 
 use super::Day;
 use super::events::Happening;
@@ -192,7 +192,11 @@ fn emit(day: &mut Day<'_>, who: usize, event: MissionEvent) {
 }
 
 fn chit_data<'d>(day: &Day<'d>, name: &str) -> Option<&'d GoldSpecial> {
-    day.data.chits.gold_special.iter().find(|g| g.name == name)
+    gold_special(day.data, name)
+}
+
+fn gold_special<'d>(data: &'d GameData, name: &str) -> Option<&'d GoldSpecial> {
+    data.chits.gold_special.iter().find(|g| g.name == name)
 }
 
 /// The last game day of a chit taken on `taken_on`.
@@ -449,13 +453,16 @@ pub fn route_length(day: &Day<'_>, from: &ClearingId, to: &ClearingId) -> Option
     None
 }
 
-/// The relationship a campaign `who` wages gives him with `group`, if it
+/// The relationship a campaign `me` wages gives him with `group`, if it
 /// names the group.
-pub fn campaign_relationship(day: &Day<'_>, who: usize, group: &str) -> Option<Relationship> {
-    day.state.characters[who]
-        .gold_specials
+pub fn campaign_relationship(
+    data: &GameData,
+    me: &CharacterState,
+    group: &str,
+) -> Option<Relationship> {
+    me.gold_specials
         .iter()
-        .filter_map(|t| chit_data(day, &t.chit))
+        .filter_map(|t| gold_special(data, &t.chit))
         .filter(|g| g.kind == GoldSpecialKind::Campaign)
         .find_map(|g| {
             if g.allies.iter().any(|a| a == group) {

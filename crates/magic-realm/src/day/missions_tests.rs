@@ -93,7 +93,13 @@ fn a_mission_is_taken_and_delivered_for_its_reward() {
     assert!(!state.visitors_on_map.contains_key("Escort Party"));
     assert_eq!(state.characters[0].gold_specials.len(), 1);
     // His sheet tells him where to go, for how much, and by when.
-    let shown = sheet(data(), &state, &state.characters[0]).missions;
+    let shown = sheet(
+        data(),
+        &realmgm_core::game::Rules::default(),
+        &state,
+        &state.characters[0],
+    )
+    .missions;
     assert_eq!(
         shown,
         vec![format!(

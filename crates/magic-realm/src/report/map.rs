@@ -5,20 +5,69 @@
 //! full map with every character ringed and every dwelling, site and
 //! denizen noted. Labels in one clearing are stacked, never overlapped.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
 
 use crate::board::ClearingId;
 use crate::board::svg::{MapView, render_view};
+use crate::data::tiles::PathKind;
 use crate::data::{GameData, base_name};
 use crate::state::{CharacterState, MrState, Whereabouts};
 
 /// The most denizen names written under one clearing; more are counted.
 const MAX_DENIZEN_NOTES: usize = 3;
 
-/// The known map of `me`: the tiles he has explored with their dwellings,
-/// the sites he has found, the routes he knows, the monsters and natives
-/// he sees in his own clearing, his position ringed.
-pub fn known_map(data: &GameData, state: &MrState, me: &CharacterState) -> String {
+/// What a player's known map shows, as data: the report's JSON carries it
+/// and [`known_map`] draws it, so the two never differ.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnownMap {
+    /// His clearing, ringed on the picture.
+    pub position: String,
+    /// The tiles he has explored (visited, and the one he stands in), with
+    /// their clearings.
+    pub tiles: Vec<KnownTile>,
+    /// The paths drawn between clearings of those tiles: roads and cave
+    /// tunnels, and the hidden paths and secret passages he has found.
+    pub paths: Vec<KnownPath>,
+    /// The notes written under clearings: dwellings of explored tiles, the
+    /// sites he has found, the monsters and natives in his own clearing.
+    pub notes: Vec<MapNote>,
+}
+
+/// An explored tile.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnownTile {
+    pub code: String,
+    pub name: String,
+    pub clearings: Vec<KnownClearing>,
+}
+
+/// A clearing of an explored tile.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnownClearing {
+    pub clearing: String,
+    pub kind: String,
+}
+
+/// A path he knows, once, from the lower clearing to the higher.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnownPath {
+    pub from: String,
+    pub to: String,
+    /// `road`, `cave`, `hidden path` or `secret passage`.
+    pub kind: &'static str,
+}
+
+/// A note written under a clearing.
+#[derive(Clone, Debug, Serialize)]
+pub struct MapNote {
+    pub clearing: String,
+    pub note: String,
+}
+
+/// The tiles `me` has explored and the notes of his map.
+fn known(data: &GameData, state: &MrState, me: &CharacterState) -> (BTreeSet<String>, Notes) {
     let mut explored = me.discoveries.tiles_visited.clone();
     explored.insert(me.position.tile.clone());
     let mut notes = dwellings(state, |tile| explored.contains(tile));
@@ -28,6 +77,16 @@ pub fn known_map(data: &GameData, state: &MrState, me: &CharacterState) -> Strin
         me.discoveries.sites.iter().map(String::as_str),
     ));
     notes.extend(denizens(state, |clearing| clearing == &me.position));
+    (explored, notes)
+}
+
+type Notes = Vec<(ClearingId, String)>;
+
+/// The known map of `me`: the tiles he has explored with their dwellings,
+/// the sites he has found, the routes he knows, the monsters and natives
+/// he sees in his own clearing, his position ringed.
+pub fn known_map(data: &GameData, state: &MrState, me: &CharacterState) -> String {
+    let (explored, notes) = known(data, state, me);
     render_view(
         &state.board,
         &MapView {
@@ -37,6 +96,82 @@ pub fn known_map(data: &GameData, state: &MrState, me: &CharacterState) -> Strin
             notes,
         },
     )
+}
+
+/// [`known_map`] as data. A path is listed when both its clearings lie on
+/// explored tiles, as the picture draws it whole.
+pub fn known_map_data(data: &GameData, state: &MrState, me: &CharacterState) -> KnownMap {
+    let (explored, notes) = known(data, state, me);
+    let view = MapView {
+        explored: Some(&explored),
+        known_routes: Some(&me.discoveries.routes),
+        marks: Vec::new(),
+        notes: Vec::new(),
+    };
+    let clearings: Vec<ClearingId> = state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|c| explored.contains(&c.tile))
+        .collect();
+    let tiles = explored
+        .iter()
+        .map(|code| KnownTile {
+            code: code.clone(),
+            name: data
+                .tiles
+                .by_code(code)
+                .map_or_else(|| code.clone(), |t| t.name.clone()),
+            clearings: clearings
+                .iter()
+                .filter(|c| &c.tile == code)
+                .map(|c| KnownClearing {
+                    clearing: c.to_string(),
+                    kind: state
+                        .board
+                        .clearing(c)
+                        .map(|found| found.kind.to_string())
+                        .unwrap_or_default(),
+                })
+                .collect(),
+        })
+        .collect();
+    let mut paths = BTreeSet::new();
+    for from in &clearings {
+        for link in state.board.neighbours(from) {
+            let secret = matches!(link.kind, PathKind::Hidden | PathKind::Secret);
+            if from < &link.to
+                && explored.contains(&link.to.tile)
+                && (!secret || view.knows(from, Some(&link.to)))
+            {
+                paths.insert((from.clone(), link.to, link.kind));
+            }
+        }
+    }
+    KnownMap {
+        position: me.position.to_string(),
+        tiles,
+        paths: paths
+            .into_iter()
+            .map(|(from, to, kind)| KnownPath {
+                from: from.to_string(),
+                to: to.to_string(),
+                kind: match kind {
+                    PathKind::Normal => "road",
+                    PathKind::Cave => "cave",
+                    PathKind::Hidden => "hidden path",
+                    PathKind::Secret => "secret passage",
+                },
+            })
+            .collect(),
+        notes: notes
+            .into_iter()
+            .map(|(clearing, note)| MapNote {
+                clearing: clearing.to_string(),
+                note,
+            })
+            .collect(),
+    }
 }
 
 /// The GM's map: everything, every character marked (hidden ones in
@@ -70,7 +205,7 @@ pub fn full_map(data: &GameData, state: &MrState) -> String {
 }
 
 /// The dwellings on the tiles `shown` accepts.
-fn dwellings(state: &MrState, shown: impl Fn(&str) -> bool) -> Vec<(ClearingId, String)> {
+fn dwellings(state: &MrState, shown: impl Fn(&str) -> bool) -> Notes {
     state
         .dwellings
         .iter()
@@ -180,6 +315,32 @@ mod tests {
                 })
             })
             .expect("the board has a hidden path")
+    }
+
+    #[test]
+    fn the_known_map_as_data_lists_explored_tiles_and_a_hidden_path_once_found() {
+        let mut state = game();
+        let (a, b) = a_hidden_path(&state);
+        state.characters[0]
+            .discoveries
+            .tiles_visited
+            .insert(a.tile.clone());
+        let me = state.characters[0].clone();
+        let hidden = |map: &KnownMap| {
+            map.paths.iter().any(|p| {
+                p.kind == "hidden path" && p.from == a.to_string() && p.to == b.to_string()
+            })
+        };
+        let unknown = known_map_data(data(), &state, &me);
+        assert!(!hidden(&unknown), "undiscovered path listed");
+        assert!(unknown.paths.iter().any(|p| p.kind == "road"));
+        let codes: Vec<&str> = unknown.tiles.iter().map(|t| t.code.as_str()).collect();
+        assert_eq!(codes.len(), if a.tile == me.position.tile { 1 } else { 2 });
+        assert!(codes.contains(&a.tile.as_str()) && codes.contains(&me.position.tile.as_str()));
+        assert!(unknown.tiles.iter().all(|t| !t.clearings.is_empty()));
+        let mut knowing = me.clone();
+        knowing.discoveries.routes.insert((a.clone(), b.clone()));
+        assert!(hidden(&known_map_data(data(), &state, &knowing)));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 pub mod clearing;
 pub mod death;
+pub mod document;
 pub mod map;
 pub mod orders_form;
 pub mod secrets;
@@ -150,6 +151,7 @@ pub fn player_report(
     } else {
         Citations::Hidden
     };
+    let seen_events = document::seen_events(&observed, citations);
     let (day_log, combat_log) = logs(observed, citations);
     let form = orders_form::orders_form(
         data,
@@ -168,7 +170,7 @@ pub fn player_report(
         death,
         day_log,
         combat_log,
-        sheet: sheet::sheet(data, state, me),
+        sheet: sheet::sheet(data, &context.rules, state, me),
         clearing: clearing::clearing_view(data, state, me),
         messages: context.messages.get(player).map_or(&[], Vec::as_slice),
         known_tiles: me
@@ -188,6 +190,8 @@ pub fn player_report(
     };
     let text = context.templates.render("player_report.txt", &view)?;
     let html = context.templates.render("player_report.html", &view)?;
+    let known_map = map::known_map_data(data, state, me);
+    let json = document::document(&view, seen_events, &known_map, &form)?;
     Ok(Report {
         subject: if state.day == 0 {
             format!("The game begins: you play the {}", me.name)
@@ -201,7 +205,10 @@ pub fn player_report(
         },
         text,
         html: Some(html),
-        attachments: vec![(map_file, "image/svg+xml".to_string(), map_svg.into_bytes())],
+        attachments: vec![
+            (map_file, "image/svg+xml".to_string(), map_svg.into_bytes()),
+            json,
+        ],
     })
 }
 

@@ -1,16 +1,20 @@
 //! A character's sheet as his report shows it (play summary II.D,
 //! IV; `day/victory.rs`): his action chits with their condition, weapons,
 //! armour, treasures and horses active or not, spells, gold, fame,
-//! notoriety, hirelings with the days left of their terms, and the victory
-//! points he would score now. Everything here is his own.
+//! notoriety, hirelings with the days left of their terms, his
+//! relationships that are not neutral, and the victory points he would
+//! score now. Everything here is his own.
 
 use serde::Serialize;
 
 use crate::data::GameData;
+use crate::data::characters::Relationship;
 use crate::day::events::Score;
 use crate::day::events::condition_word;
+use crate::day::meeting::relationship_of;
 use crate::day::victory;
 use crate::state::{CharacterState, ItemKind, MrState};
+use realmgm_core::game::Rules;
 
 /// One line of the sheet's item list.
 #[derive(Clone, Debug, Serialize)]
@@ -42,6 +46,14 @@ pub struct HirelingLine {
     pub hidden: bool,
     /// What a hired leader carries for his employer.
     pub carries: Vec<String>,
+}
+
+/// A native group or visitor that is not neutral to him.
+#[derive(Clone, Debug, Serialize)]
+pub struct RelationshipLine {
+    pub group: String,
+    /// `ally`, `friendly`, `unfriendly` or `enemy`.
+    pub relationship: &'static str,
 }
 
 /// The victory points he would score if the game ended now.
@@ -77,6 +89,10 @@ pub struct Sheet {
     /// The curses on him, each with what it does.
     pub curses: Vec<String>,
     pub hirelings: Vec<HirelingLine>,
+    /// The native groups and visitors not neutral to him as things stand
+    /// (his card, a campaign he wages, a Persuade spell): the ones he
+    /// meets in trade and hire (play summary II.C.6–7).
+    pub relationships: Vec<RelationshipLine>,
     pub victory: VictoryLine,
     /// Mission and campaign chits he holds, each with its terms.
     pub missions: Vec<String>,
@@ -96,8 +112,34 @@ fn kind_word(kind: ItemKind) -> &'static str {
     }
 }
 
-/// The sheet of `me`, a character of `state`.
-pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
+/// The native groups and visitors not neutral to `me`, the groups first.
+fn relationships(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    me: &CharacterState,
+) -> Vec<RelationshipLine> {
+    let card = data.characters.iter().find(|c| c.name == me.name);
+    let mut names: Vec<&str> = data.natives.iter().map(|g| g.name.as_str()).collect();
+    for listed in card.into_iter().flat_map(|c| c.relationships.keys()) {
+        if !names.contains(&listed.as_str()) {
+            names.push(listed);
+        }
+    }
+    names
+        .into_iter()
+        .filter_map(|group| {
+            let relationship = relationship_of(data, rules, state, me, group);
+            (relationship != Relationship::Neutral).then(|| RelationshipLine {
+                group: group.to_string(),
+                relationship: relationship.label(),
+            })
+        })
+        .collect()
+}
+
+/// The sheet of `me`, a character of `state`, in a game under `rules`.
+pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterState) -> Sheet {
     let requirements = state.victory_requirements.get(&me.name);
     let score = victory::score(data, me, requirements);
     Sheet {
@@ -163,6 +205,7 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
                     .unwrap_or_default(),
             })
             .collect(),
+        relationships: relationships(data, rules, state, me),
         victory: VictoryLine {
             dead: me.dead,
             score,
@@ -232,7 +275,7 @@ mod tests {
         wizard.chits[0].enchanted = true;
         wizard.damaged_armor.push("Helmet".into());
         let wizard = &state.characters[0];
-        let sheet = sheet(data(), &state, wizard);
+        let sheet = sheet(data(), &Rules::default(), &state, wizard);
         assert_eq!(sheet.spells, wizard.magic.spells);
         assert_eq!(sheet.curses.len(), 1);
         assert!(sheet.curses[0].starts_with("Squeak"), "{:?}", sheet.curses);
@@ -255,7 +298,7 @@ mod tests {
                 gold: 1,
             },
         );
-        let sheet = sheet(data(), &state, &state.characters[0]);
+        let sheet = sheet(data(), &Rules::default(), &state, &state.characters[0]);
         assert_eq!(
             sheet.victory.requirements.as_deref(),
             Some("great treasures 1, spells 0, fame 2, notoriety 1, gold 1 (victory points)")
@@ -263,10 +306,28 @@ mod tests {
     }
 
     #[test]
+    fn the_sheet_lists_the_relationships_that_are_not_neutral_as_the_rules_set_them() {
+        let state = game_played_by(&["White Knight"], |_| "Ann".into());
+        let me = &state.characters[0];
+        let order = |rules: &Rules| {
+            let shown = sheet(data(), rules, &state, me).relationships;
+            assert!(!shown.is_empty());
+            assert!(shown.iter().all(|r| r.relationship != "neutral"));
+            shown
+                .iter()
+                .find(|r| r.group == "Order")
+                .map(|r| r.relationship)
+        };
+        assert_eq!(order(&Rules::default()), Some("ally"));
+        let adjusted = Rules::new(["knights_adjustment"], crate::rules::TOGGLES).unwrap();
+        assert_eq!(order(&adjusted), Some("friendly"));
+    }
+
+    #[test]
     fn the_suit_of_armour_is_named_in_full() {
         let mut state = game_played_by(&["Black Knight"], |_| "Ann".into());
         state.characters[0].damaged_armor.push("Armor".into());
-        let knights = sheet(data(), &state, &state.characters[0]);
+        let knights = sheet(data(), &Rules::default(), &state, &state.characters[0]);
         assert_eq!(
             knights.armor,
             ["Suit of Armor", "Shield"],

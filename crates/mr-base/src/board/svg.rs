@@ -205,7 +205,7 @@ impl MapView<'_> {
     }
 
     /// Whether the hidden route from `a` to `b` (nowhere: `None`) is drawn.
-    fn knows(&self, a: &ClearingId, b: Option<&ClearingId>) -> bool {
+    pub fn knows(&self, a: &ClearingId, b: Option<&ClearingId>) -> bool {
         self.known_routes.is_none_or(|routes| {
             b.is_some_and(|b| {
                 let pair = if a <= b {
