@@ -14,12 +14,15 @@ use anyhow::{Context, bail};
 use crate::campaign::{Campaign, MailSettings};
 use crate::daemon::gm::DayToProcess;
 use crate::daemon::turns::process::TurnOutcome;
+use crate::daemon::mail_in::ingest::mailbox_key;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
+use crate::store::MailboxMode;
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
 
 use super::campaign::{DbArg, db_option};
+use super::idle::{self, Watchers};
 use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
@@ -286,8 +289,82 @@ fn imap_settings(mail: &MailSettings) -> anyhow::Result<Option<(ImapSettings, St
             timeout: Duration::from_secs(30),
             ca_file: mail.ca_path(),
         },
-        imap.folder.clone().unwrap_or_else(|| "INBOX".to_string()),
+        imap.folder_or_inbox(),
     )))
+}
+
+/// The key the store and the watchers know an IMAP mailbox by.
+fn mailbox(settings: &ImapSettings, folder: &str) -> String {
+    mailbox_key(&settings.username, &settings.host, settings.port, folder)
+}
+
+/// The IMAP mailboxes of the served campaigns, for their IDLE watchers.
+fn imap_mailboxes(campaigns: &[Campaign]) -> Vec<(String, ImapSettings, String)> {
+    campaigns
+        .iter()
+        .filter_map(|c| imap_settings(c.mail.as_ref()?).ok().flatten())
+        .map(|(settings, folder)| (mailbox(&settings, &folder), settings, folder))
+        .collect()
+}
+
+/// Record in the store how each served IMAP mailbox is read now, for `gm
+/// status`, and tell the GM's log when a connection drops or comes back.
+fn record_mailbox_modes(daemon: &mut Daemon, campaigns: &[Campaign], watchers: &Watchers) {
+    for (campaign, settings, folder) in campaigns.iter().filter_map(|c| {
+        let (settings, folder) = imap_settings(c.mail.as_ref()?).ok().flatten()?;
+        Some((c, settings, folder))
+    }) {
+        let key = mailbox(&settings, &folder);
+        let Some((mode, since)) = watchers.mode(&key) else {
+            continue;
+        };
+        let detail = match &mode {
+            idle::Mode::Reconnecting { error } => Some(error.clone()),
+            _ => None,
+        };
+        let now_mode = MailboxMode {
+            mode: mode.name().to_string(),
+            since,
+            detail,
+        };
+        let before = daemon.store.news().mailbox_mode(&key).ok().flatten();
+        if before.as_ref() == Some(&now_mode) {
+            continue;
+        }
+        let note = match (&mode, before.as_ref().map(|b| b.mode.as_str())) {
+            (idle::Mode::Reconnecting { error }, Some("reconnecting")) => {
+                format!("IMAP mailbox {key}: still unreachable ({error}); tried again with growing pauses")
+            }
+            (idle::Mode::Reconnecting { error }, _) => format!(
+                "IMAP mailbox {key}: the connection dropped ({error}); reconnecting with growing                  pauses, and polled every round meanwhile"
+            ),
+            (idle::Mode::Idle, Some("reconnecting")) => {
+                format!("IMAP mailbox {key}: reconnected; waiting in IDLE again")
+            }
+            (idle::Mode::Idle, _) => {
+                format!("IMAP mailbox {key}: waiting in IDLE, so mail is read as it arrives")
+            }
+            (_, _) => format!(
+                "IMAP mailbox {key}: the server offers no IDLE; polled every mail.poll_seconds"
+            ),
+        };
+        let logged = daemon
+            .store
+            .news_mut()
+            .set_mailbox_mode(&key, &now_mode)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| {
+                daemon
+                    .store
+                    .control_mut()
+                    .log_gm(Some(&campaign.name), since, "imap", &note, None)
+                    .map_err(anyhow::Error::from)
+            });
+        match logged {
+            Ok(()) => tracing::info!(campaign = %campaign.name, "{note}"),
+            Err(error) => tracing::error!(campaign = %campaign.name, "cannot record it: {error:#}"),
+        }
+    }
 }
 
 /// The campaigns one daemon serves, read again from the store every round
@@ -358,6 +435,7 @@ impl Served {
 fn round(
     daemon: &mut Daemon,
     served: &mut Served,
+    watchers: &Watchers,
     database: &Path,
     stopping: &dyn Fn() -> bool,
 ) -> anyhow::Result<()> {
@@ -374,6 +452,8 @@ fn round(
             tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
         match imap_settings(&mail) {
+            // A mailbox watched in IDLE is read when mail arrives.
+            Ok(Some((settings, folder))) if !watchers.must_fetch(&mailbox(&settings, &folder)) => {}
             Ok(Some((settings, folder))) => {
                 if let Err(error) = daemon.mail_in().poll_imap(&settings, &folder, now) {
                     tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
@@ -512,6 +592,18 @@ fn turn_and_send(
         );
     }
     lines.extend(send_campaign_mail(daemon, campaign, now)?);
+    if campaign.notify.is_some() {
+        if daemon.news().deadline_near(&campaign.name, now)? {
+            lines.push("the deadline is near: news queued for [notify]".to_string());
+        }
+        let news = daemon.news().send_due(campaign, now)?;
+        if news.sent + news.deferred + news.failed > 0 {
+            lines.push(format!(
+                "news sent {}, deferred {}, given up {}",
+                news.sent, news.deferred, news.failed
+            ));
+        }
+    }
     let pruned = daemon.outbox().prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
@@ -571,11 +663,16 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         );
     }
     let stopping = || signals.stopping();
+    let mut watchers = Watchers::default();
     loop {
-        round(&mut daemon, &mut served, &database, &stopping)?;
+        if !args.once {
+            watchers.serve(&imap_mailboxes(&served.campaigns));
+        }
+        round(&mut daemon, &mut served, &watchers, &database, &stopping)?;
         if args.once {
             return Ok(());
         }
+        record_mailbox_modes(&mut daemon, &served.campaigns, &watchers);
         let poll = args.poll_seconds.unwrap_or_else(|| {
             served
                 .campaigns
@@ -584,7 +681,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 .min()
                 .unwrap_or(60)
         });
-        match signals.wait(Duration::from_secs(poll.max(1))) {
+        match signals.wait(Duration::from_secs(poll.max(1)), &|| watchers.any_new_mail()) {
             super::stop::Wake::Stop => {
                 tracing::info!(
                     "stopping: each mail and day begun was finished, and what the round had left \
@@ -596,6 +693,9 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 tracing::info!("SIGHUP: the campaigns are read again and served now");
             }
             super::stop::Wake::Time => {}
+            super::stop::Wake::Woken => {
+                tracing::debug!("IMAP IDLE: mail arrived; read now");
+            }
         }
         served.refresh(&mut daemon)?;
     }

@@ -12,6 +12,7 @@
 pub mod edit;
 mod email;
 mod mail;
+mod notify;
 mod schedule;
 mod site;
 
@@ -30,6 +31,9 @@ use crate::suggest;
 
 pub use email::Email;
 pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
+pub use notify::{
+    DEFAULT_DEADLINE_HOURS, Hook, HookError, HookKindName, NewsKind, NotifySettings,
+};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 pub use site::{MAX_DELAY_DAYS, Publish, SiteSettings};
 
@@ -63,6 +67,10 @@ pub struct Campaign {
     /// them; `None` when the file has no `[site]` table (public only).
     #[serde(default)]
     pub site: Option<SiteSettings>,
+    /// Webhooks that carry the campaign's public news to where its players
+    /// chat; `None` when the file has no `[notify]` table.
+    #[serde(default)]
+    pub notify: Option<NotifySettings>,
     /// The version of the game's rules its days are played under (README
     /// "Rules versions"). A campaign stored before versions were recorded
     /// played the first.
@@ -265,6 +273,7 @@ struct CampaignFile {
     players: Vec<PlayerFile>,
     mail: Option<MailSettings>,
     site: Option<SiteSettings>,
+    notify: Option<NotifySettings>,
     rules_version: Option<Spanned<u32>>,
     report: Option<ReportSettings>,
 }
@@ -312,6 +321,12 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("site"), field);
             return Err(self.at_line(line, &format!("site.{field}"), message));
         }
+        if let Some((field, message)) = raw.notify.iter().flat_map(NotifySettings::problems).next()
+        {
+            let line = key_line(self.text, Some("notify.hooks"), field)
+                .or_else(|| key_line(self.text, Some("notify"), field));
+            return Err(self.at_line(line, &format!("notify.{field}"), message));
+        }
         // Both are printed on one line in mail headers, the CLI and the log,
         // where a line break would start a line the file's author wrote.
         let one_line = [
@@ -354,6 +369,7 @@ impl Checker<'_> {
             players,
             mail: raw.mail,
             site: raw.site,
+            notify: raw.notify,
             rules_version,
             report: raw.report.unwrap_or_default(),
         })

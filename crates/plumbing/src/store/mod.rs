@@ -12,13 +12,14 @@
 //! written through a view borrowing the store, in the module beside its
 //! tables: `store.days()` reads days, `store.days_mut()` changes them, and
 //! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
-//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail
-//! and the [`outbox`]; [`Redaction`] masks secrets in stored mail. A change
+//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail,
+//! the [`outbox`] and the webhooks' [`news`]; [`Redaction`] masks secrets in stored mail. A change
 //! that spans several kinds of records (a new campaign with its players, a
 //! rollback of states, events, reports and combat rounds) is one method of
 //! one view, in one transaction.
 
 pub mod announcements;
+pub mod news;
 pub mod backup;
 pub mod campaigns;
 pub mod control;
@@ -46,6 +47,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Games;
 
 pub use announcements::Announcements;
+pub use news::{MailboxMode, News, NewsHealth, QueuedNews};
 pub use campaigns::{CampaignSummary, Campaigns, PlayerRecord, StoredCampaign};
 pub use control::{CampaignControl, Control, GmLogEntry};
 pub use days::{DayRun, DaySnapshot, Days, StoredEvent, StoredReport};
@@ -128,6 +130,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0018_rules_versions",
         include_str!("migrations/0018_rules_versions.sql"),
+    ),
+    (
+        "0020_news_and_idle",
+        include_str!("migrations/0020_news_and_idle.sql"),
     ),
 ];
 
@@ -290,6 +296,16 @@ impl Store {
     /// Change the GM's rulings.
     pub fn rulings_mut(&mut self) -> Rulings<&mut Store> {
         Rulings { store: self }
+    }
+
+    /// Read the webhooks' news queue and the mailboxes' watch.
+    pub fn news(&self) -> News<&Store> {
+        News { store: self }
+    }
+
+    /// Change the webhooks' news queue and the mailboxes' watch.
+    pub fn news_mut(&mut self) -> News<&mut Store> {
+        News { store: self }
     }
 
     /// Read the GM's announcements and narratives.
