@@ -54,7 +54,8 @@ pub struct News<S> {
 }
 
 impl<S: Deref<Target = Store>> News<S> {
-    /// `campaign`'s news due at `now`, oldest first.
+    /// `campaign`'s news due at `now`, in the order it was queued, so a chat
+    /// reads day 1's news before day 2's even after retries.
     ///
     /// # Errors
     /// No such campaign, or the database fails or holds unreadable news.
@@ -63,7 +64,7 @@ impl<S: Deref<Target = Store>> News<S> {
         let mut statement = self.store.conn.prepare(
             "SELECT n.id, c.name, n.hook, n.attempts, n.news_json FROM news_deliveries n \
              JOIN campaigns c ON c.id = n.campaign_id WHERE n.campaign_id = ?1 \
-             AND n.status = 'pending' AND n.next_attempt <= ?2 ORDER BY n.next_attempt, n.id",
+             AND n.status = 'pending' AND n.next_attempt <= ?2 ORDER BY n.id",
         )?;
         let rows = statement.query_map(params![id, now], |row| {
             let text: String = row.get(4)?;
