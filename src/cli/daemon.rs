@@ -13,13 +13,13 @@ use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, MailSettings};
 use crate::daemon::gm::DayToProcess;
-use crate::daemon::turns::process::TurnOutcome;
 use crate::daemon::mail_in::ingest::mailbox_key;
+use crate::daemon::turns::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
-use crate::store::MailboxMode;
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, SmtpMailer, SmtpSettings};
+use crate::store::MailboxMode;
 
 use super::campaign::{DbArg, db_option};
 use super::idle::{self, Watchers};
@@ -332,37 +332,40 @@ fn record_mailbox_modes(daemon: &mut Daemon, campaigns: &[Campaign], watchers: &
             continue;
         }
         let note = match (&mode, before.as_ref().map(|b| b.mode.as_str())) {
-            (idle::Mode::Reconnecting { error }, Some("reconnecting")) => {
-                format!("IMAP mailbox {key}: still unreachable ({error}); tried again with growing pauses")
-            }
-            (idle::Mode::Reconnecting { error }, _) => format!(
+            // Said when it dropped; the status shows the latest error.
+            (idle::Mode::Reconnecting { .. }, Some("reconnecting")) => None,
+            (idle::Mode::Reconnecting { error }, _) => Some(format!(
                 "IMAP mailbox {key}: the connection dropped ({error}); reconnecting with growing                  pauses, and polled every round meanwhile"
-            ),
-            (idle::Mode::Idle, Some("reconnecting")) => {
-                format!("IMAP mailbox {key}: reconnected; waiting in IDLE again")
-            }
-            (idle::Mode::Idle, _) => {
-                format!("IMAP mailbox {key}: waiting in IDLE, so mail is read as it arrives")
-            }
-            (_, _) => format!(
+            )),
+            (idle::Mode::Idle, Some("reconnecting")) => Some(format!(
+                "IMAP mailbox {key}: reconnected; waiting in IDLE again"
+            )),
+            (idle::Mode::Idle, _) => Some(format!(
+                "IMAP mailbox {key}: waiting in IDLE, so mail is read as it arrives"
+            )),
+            (_, _) => Some(format!(
                 "IMAP mailbox {key}: the server offers no IDLE; polled every mail.poll_seconds"
-            ),
+            )),
         };
         let logged = daemon
             .store
             .news_mut()
             .set_mailbox_mode(&key, &now_mode)
             .map_err(anyhow::Error::from)
-            .and_then(|()| {
-                daemon
+            .and_then(|()| match &note {
+                Some(note) => daemon
                     .store
                     .control_mut()
-                    .log_gm(Some(&campaign.name), since, "imap", &note, None)
-                    .map_err(anyhow::Error::from)
+                    .log_gm(Some(&campaign.name), since, "imap", note, None)
+                    .map_err(anyhow::Error::from),
+                None => Ok(()),
             });
-        match logged {
-            Ok(()) => tracing::info!(campaign = %campaign.name, "{note}"),
-            Err(error) => tracing::error!(campaign = %campaign.name, "cannot record it: {error:#}"),
+        match (logged, note) {
+            (Ok(()), Some(note)) => tracing::info!(campaign = %campaign.name, "{note}"),
+            (Ok(()), None) => {}
+            (Err(error), _) => {
+                tracing::error!(campaign = %campaign.name, "cannot record it: {error:#}");
+            }
         }
     }
 }
@@ -681,7 +684,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 .min()
                 .unwrap_or(60)
         });
-        match signals.wait(Duration::from_secs(poll.max(1)), &|| watchers.any_new_mail()) {
+        match signals.wait(Duration::from_secs(poll.max(1)), &|| watchers.any_news()) {
             super::stop::Wake::Stop => {
                 tracing::info!(
                     "stopping: each mail and day begun was finished, and what the round had left \
@@ -694,7 +697,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
             }
             super::stop::Wake::Time => {}
             super::stop::Wake::Woken => {
-                tracing::debug!("IMAP IDLE: mail arrived; read now");
+                tracing::debug!("IMAP IDLE: mail arrived or a connection changed; a round now");
             }
         }
         served.refresh(&mut daemon)?;

@@ -60,6 +60,8 @@ struct Watched {
     since: i64,
     /// The server said a message arrived since the loop last looked.
     new_mail: bool,
+    /// The mode changed since the loop last recorded it.
+    changed: bool,
 }
 
 struct Watcher {
@@ -100,6 +102,7 @@ impl Watchers {
                     mode: Mode::Starting,
                     since: now(),
                     new_mail: false,
+                    changed: false,
                 })),
                 stop: Arc::new(AtomicBool::new(false)),
             };
@@ -110,11 +113,12 @@ impl Watchers {
         }
     }
 
-    /// Whether any mailbox has news for the loop.
-    pub fn any_new_mail(&self) -> bool {
+    /// Whether any mailbox has news for the loop: mail arrived, or its
+    /// mode changed (the GM's log and the status are told at once).
+    pub fn any_news(&self) -> bool {
         self.watchers
             .values()
-            .any(|w| w.shared.lock().is_ok_and(|s| s.new_mail))
+            .any(|w| w.shared.lock().is_ok_and(|s| s.new_mail || s.changed))
     }
 
     /// Whether the daemon must fetch `key`'s mail in this round: it is not
@@ -132,9 +136,11 @@ impl Watchers {
         fetch
     }
 
-    /// `key`'s mode and since when, once its watcher has connected.
+    /// `key`'s mode and since when, once its watcher has connected; the
+    /// change is taken as recorded.
     pub fn mode(&self, key: &str) -> Option<(Mode, i64)> {
-        let shared = self.watchers.get(key)?.shared.lock().ok()?;
+        let mut shared = self.watchers.get(key)?.shared.lock().ok()?;
+        shared.changed = false;
         (shared.mode != Mode::Starting).then(|| (shared.mode.clone(), shared.since))
     }
 }
@@ -162,6 +168,7 @@ fn set_mode(shared: &Mutex<Watched>, mode: Mode) {
         );
         if !still_down {
             shared.since = now();
+            shared.changed = true;
         }
         // Entering IDLE: mail may have come while it connected.
         shared.new_mail |= mode == Mode::Idle;

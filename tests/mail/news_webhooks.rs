@@ -124,7 +124,8 @@ fn answer(socket: TcpStream, status: u16) -> Option<Request> {
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
-    let reply = format!("HTTP/1.1 {status} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
+    let reply =
+        format!("HTTP/1.1 {status} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
     let mut out = socket;
     out.write_all(reply.as_bytes()).ok()?;
     Some(Request {
@@ -140,9 +141,10 @@ fn answer(socket: TcpStream, status: u16) -> Option<Request> {
 /// with one hook of each kind at `recorder`; the Matrix token in a file.
 fn campaign_text(recorder: &Recorder, token_file: &std::path::Path, notify: &str) -> String {
     let demo = std::fs::read_to_string("campaigns/demo.toml").expect("the demo campaign");
-    let demo = demo
-        .replace("name = \"DEMO\"", "name = \"NEWS\"")
-        .replace("out = \"site\"", "out = \"site\"\nurl = \"https://realm.example.org/news/\"");
+    let demo = demo.replace("name = \"DEMO\"", "name = \"NEWS\"").replace(
+        "out = \"site\"",
+        "out = \"site\"\nurl = \"https://realm.example.org/news/\"",
+    );
     format!(
         "{demo}\n[notify]\n{notify}\n\
          [[notify.hooks]]\nkind = \"discord\"\nurl = \"{discord}\"\n\
@@ -176,10 +178,8 @@ impl Drop for Folder {
 
 /// The NEWS campaign stored and set up (day 1 pending).
 fn news_campaign(recorder: &Recorder, test: &str, notify: &str) -> Played {
-    let folder = Folder(std::env::temp_dir().join(format!(
-        "realmgm-news-{}-{test}",
-        std::process::id()
-    )));
+    let folder =
+        Folder(std::env::temp_dir().join(format!("realmgm-news-{}-{test}", std::process::id())));
     std::fs::create_dir_all(&folder.0).unwrap();
     let token = folder.0.join("matrix-token");
     std::fs::write(&token, "MATRIXTOKEN\n").unwrap();
@@ -218,7 +218,10 @@ fn send(played: &mut Played, now: i64) -> realmgm::daemon::news::NewsSummary {
 }
 
 fn at<'a>(requests: &'a [Request], path: &str) -> Vec<&'a Request> {
-    requests.iter().filter(|r| r.path.starts_with(path)).collect()
+    requests
+        .iter()
+        .filter(|r| r.path.starts_with(path))
+        .collect()
 }
 
 #[test]
@@ -259,11 +262,21 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
         .unwrap();
     send(&mut played, now);
     let requests = recorder.requests();
-    let matrix = at(&requests, "/_matrix/client/v3/rooms/%21room%3Atest/send/m.room.message/");
+    let matrix = at(
+        &requests,
+        "/_matrix/client/v3/rooms/%21room%3Atest/send/m.room.message/",
+    );
     assert_eq!(matrix.len(), 1, "{requests:?}");
     assert_eq!(matrix[0].method, "PUT");
-    assert!(matrix[0].path.contains("/m.room.message/realmgm-NEWS-"), "{}", matrix[0].path);
-    assert_eq!(matrix[0].authorization.as_deref(), Some("Bearer MATRIXTOKEN"));
+    assert!(
+        matrix[0].path.contains("/m.room.message/realmgm-NEWS-"),
+        "{}",
+        matrix[0].path
+    );
+    assert_eq!(
+        matrix[0].authorization.as_deref(),
+        Some("Bearer MATRIXTOKEN")
+    );
     assert_eq!(
         matrix[0].body,
         json!({"msgtype": "m.text",
@@ -295,9 +308,27 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
 
     // The deadline near: once, with how many are awaited and no names.
     let deadline = 1_893_528_000 + 24 * 3600;
-    assert!(!played.daemon.news().deadline_near("NEWS", deadline - 13 * 3600).unwrap());
-    assert!(played.daemon.news().deadline_near("NEWS", deadline - 11 * 3600).unwrap());
-    assert!(!played.daemon.news().deadline_near("NEWS", deadline - 10 * 3600).unwrap());
+    assert!(
+        !played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 13 * 3600)
+            .unwrap()
+    );
+    assert!(
+        played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 11 * 3600)
+            .unwrap()
+    );
+    assert!(
+        !played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 10 * 3600)
+            .unwrap()
+    );
     send(&mut played, deadline - 10 * 3600);
     let requests = recorder.requests();
     let near = at(&requests, "/json")
@@ -313,7 +344,9 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
     assert_eq!(near["awaited"], Value::Null);
     for player in ["Ann", "Ben", "Cat"] {
         assert!(
-            requests.iter().all(|r| !r.body.to_string().contains(player)),
+            requests
+                .iter()
+                .all(|r| !r.body.to_string().contains(player)),
             "{player} named without name_awaited"
         );
     }
@@ -322,10 +355,26 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
 #[test]
 fn awaited_players_are_named_only_when_the_gm_allows() {
     let recorder = Recorder::start();
-    let mut played = news_campaign(&recorder, "named", "name_awaited = true\ndeadline_hours = 2");
+    let mut played = news_campaign(
+        &recorder,
+        "named",
+        "name_awaited = true\ndeadline_hours = 2",
+    );
     let deadline = 1_893_528_000;
-    assert!(!played.daemon.news().deadline_near("NEWS", deadline - 3 * 3600).unwrap());
-    assert!(played.daemon.news().deadline_near("NEWS", deadline - 3600).unwrap());
+    assert!(
+        !played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 3 * 3600)
+            .unwrap()
+    );
+    assert!(
+        played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 3600)
+            .unwrap()
+    );
     send(&mut played, deadline - 3600);
     let requests = recorder.requests();
     assert_eq!(
@@ -346,7 +395,11 @@ fn a_failing_endpoint_holds_nothing_and_gets_the_news_once_it_recovers() {
     let log = played.daemon.store.control().gm_log(Some("NEWS")).unwrap();
     let failed: Vec<_> = log.iter().filter(|e| e.kind == "notify").collect();
     assert_eq!(failed.len(), 3, "{log:?}");
-    assert!(failed[0].message.contains("HTTP 500"), "{}", failed[0].message);
+    assert!(
+        failed[0].message.contains("HTTP 500"),
+        "{}",
+        failed[0].message
+    );
     assert!(
         !failed.iter().any(|e| e.message.contains("SECRET")),
         "the GM's log shows a webhook's secret path"
@@ -386,7 +439,10 @@ fn a_failing_endpoint_holds_nothing_and_gets_the_news_once_it_recovers() {
         .filter(|r| r.status == 200)
         .map(|r| (r.path.clone(), r.body["day"].as_u64().unwrap_or(0)))
         .collect();
-    let discord: Vec<&(String, u64)> = delivered.iter().filter(|d| d.0.starts_with("/discord")).collect();
+    let discord: Vec<&(String, u64)> = delivered
+        .iter()
+        .filter(|d| d.0.starts_with("/discord"))
+        .collect();
     assert_eq!(discord.len(), 2, "{delivered:?}");
     let json_days: Vec<u64> = delivered
         .iter()
@@ -415,10 +471,18 @@ fn no_news_names_a_place_or_a_secret() {
     let mut now = NOW;
     for day in 1..=4 {
         let deadline = 1_893_528_000 + i64::from(day - 1) * 24 * 3600;
-        played.daemon.news().deadline_near("NEWS", deadline - 3600).unwrap();
+        played
+            .daemon
+            .news()
+            .deadline_near("NEWS", deadline - 3600)
+            .unwrap();
         now = deadline + 60;
         process(&mut played, day, now);
-        played.daemon.site().refresh_site("NEWS", &out, now).unwrap();
+        played
+            .daemon
+            .site()
+            .refresh_site("NEWS", &out, now)
+            .unwrap();
         send(&mut played, now);
     }
     let requests = recorder.requests();
@@ -443,17 +507,26 @@ fn no_news_names_a_place_or_a_secret() {
                 .map(str::to_string),
         );
     }
-    assert!(!private.is_empty(), "the reports name the characters' places");
+    assert!(
+        !private.is_empty(),
+        "the reports name the characters' places"
+    );
     for request in &requests {
         let text = request.body.to_string();
         for tile in &tiles {
             assert!(!text.contains(tile), "news names the tile {tile}: {text}");
         }
         for secret in &played.secrets {
-            assert!(!text.contains(secret.as_str()), "news carries a secret: {text}");
+            assert!(
+                !text.contains(secret.as_str()),
+                "news carries a secret: {text}"
+            );
         }
         for line in &private {
-            assert!(!text.contains(line.trim()), "news repeats a private report: {text}");
+            assert!(
+                !text.contains(line.trim()),
+                "news repeats a private report: {text}"
+            );
         }
     }
 }

@@ -387,9 +387,10 @@ impl ImapClient {
     pub fn offers_idle(&mut self) -> Result<bool, ImapError> {
         let lines = self.command("CAPABILITY")?;
         Ok(lines.iter().any(|line| {
-            line.text
-                .strip_prefix("* CAPABILITY")
-                .is_some_and(|caps| caps.split_whitespace().any(|c| c.eq_ignore_ascii_case("IDLE")))
+            line.text.strip_prefix("* CAPABILITY").is_some_and(|caps| {
+                caps.split_whitespace()
+                    .any(|c| c.eq_ignore_ascii_case("IDLE"))
+            })
         }))
     }
 
@@ -408,7 +409,8 @@ impl ImapClient {
         stop: &dyn Fn() -> bool,
     ) -> Result<IdleEnd, ImapError> {
         let tag = self.tag();
-        self.stream.write_all(format!("{tag} IDLE\r\n").as_bytes())?;
+        self.stream
+            .write_all(format!("{tag} IDLE\r\n").as_bytes())?;
         self.stream.flush()?;
         let mut end = None;
         loop {
@@ -1042,13 +1044,18 @@ mod tests {
                 "CAPABILITY",
                 b"* CAPABILITY IMAP4rev1 IDLE\r\nTAG OK\r\n".to_vec(),
             ),
-            ("IDLE", b"+ idling\r\n* 1 EXPUNGE\r\n* 4 EXISTS\r\n".to_vec()),
+            (
+                "IDLE",
+                b"+ idling\r\n* 1 EXPUNGE\r\n* 4 EXISTS\r\n".to_vec(),
+            ),
             ("DONE", b"TAG OK IDLE terminated\r\n".to_vec()),
         ]]);
         let mut client = ImapClient::connect(&settings(port)).unwrap();
         assert!(client.offers_idle().unwrap());
         let end = client
-            .idle(Duration::from_secs(60), Duration::from_millis(50), &|| false)
+            .idle(Duration::from_secs(60), Duration::from_millis(50), &|| {
+                false
+            })
             .unwrap();
         assert_eq!(end, IdleEnd::NewMail);
         drop(client);
@@ -1066,7 +1073,10 @@ mod tests {
         };
         let mut script = vec![
             ("LOGIN", b"TAG OK\r\n".to_vec()),
-            ("CAPABILITY", b"* CAPABILITY IMAP4rev1\r\nTAG OK\r\n".to_vec()),
+            (
+                "CAPABILITY",
+                b"* CAPABILITY IMAP4rev1\r\nTAG OK\r\n".to_vec(),
+            ),
         ];
         script.extend(idle_session());
         script.extend(idle_session());
@@ -1078,7 +1088,9 @@ mod tests {
             .idle(Duration::from_millis(100), tick, &|| false)
             .unwrap();
         assert_eq!(end, IdleEnd::TimeUp);
-        let end = client.idle(Duration::from_secs(60), tick, &|| true).unwrap();
+        let end = client
+            .idle(Duration::from_secs(60), tick, &|| true)
+            .unwrap();
         assert_eq!(end, IdleEnd::Stopped);
         drop(client);
         server.join().unwrap();
@@ -1092,7 +1104,9 @@ mod tests {
         ]]);
         let mut client = ImapClient::connect(&settings(port)).unwrap();
         let error = client
-            .idle(Duration::from_secs(60), Duration::from_millis(20), &|| false)
+            .idle(Duration::from_secs(60), Duration::from_millis(20), &|| {
+                false
+            })
             .unwrap_err();
         assert!(error.to_string().contains("closed the session"), "{error}");
         drop(client);
@@ -1112,7 +1126,9 @@ mod tests {
             deliverer.deliver(b"Subject: hi\r\n\r\nhello\r\n");
         });
         let end = client
-            .idle(Duration::from_secs(30), Duration::from_millis(50), &|| false)
+            .idle(Duration::from_secs(30), Duration::from_millis(50), &|| {
+                false
+            })
             .unwrap();
         assert_eq!(end, IdleEnd::NewMail);
         delivery.join().unwrap();

@@ -108,7 +108,10 @@ pub fn post(
         }
     };
     let response = sent.map_err(|error| {
-        SendError::Temporary(format!("cannot reach the webhook at {host}: {}", kind_of(&error)))
+        SendError::Temporary(format!(
+            "cannot reach the webhook at {host}: {}",
+            kind_of(&error)
+        ))
     })?;
     let status = response.status().as_u16();
     match status {
@@ -190,7 +193,10 @@ mod tests {
             host_of("https://discord.com/api/webhooks/123/SECRET"),
             "discord.com"
         );
-        assert_eq!(host_of("http://user:pw@127.0.0.1:8080/x?y"), "127.0.0.1:8080");
+        assert_eq!(
+            host_of("http://user:pw@127.0.0.1:8080/x?y"),
+            "127.0.0.1:8080"
+        );
         let target = HookTarget {
             kind: HookKind::Matrix,
             url: "https://matrix.example.org/SECRET".into(),
@@ -198,7 +204,10 @@ mod tests {
             token: Some("TOKEN".into()),
         };
         let shown = format!("{target:?}");
-        assert!(!shown.contains("SECRET") && !shown.contains("TOKEN"), "{shown}");
+        assert!(
+            !shown.contains("SECRET") && !shown.contains("TOKEN"),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -31,9 +31,7 @@ use crate::suggest;
 
 pub use email::Email;
 pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
-pub use notify::{
-    DEFAULT_DEADLINE_HOURS, Hook, HookError, HookKindName, NewsKind, NotifySettings,
-};
+pub use notify::{DEFAULT_DEADLINE_HOURS, Hook, HookError, HookKindName, NewsKind, NotifySettings};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 pub use site::{MAX_DELAY_DAYS, Publish, SiteSettings};
 

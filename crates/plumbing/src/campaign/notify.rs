@@ -271,7 +271,11 @@ impl Hook {
                     ),
                 ));
             }
-            found.extend(self.homeserver.as_deref().and_then(|u| web("homeserver", u)));
+            found.extend(
+                self.homeserver
+                    .as_deref()
+                    .and_then(|u| web("homeserver", u)),
+            );
             if self.url.is_some() || self.url_env.is_some() {
                 found.push((
                     "url",

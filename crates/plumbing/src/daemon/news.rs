@@ -71,9 +71,14 @@ impl Newsroom<'_> {
         }
         let mut queued = 0;
         for hook in notify.hooks.iter().filter(|h| h.takes(kind)) {
-            self.store
-                .news_mut()
-                .enqueue(&campaign.name, hook.name(), kind.name(), day, &news, now)?;
+            self.store.news_mut().enqueue(
+                &campaign.name,
+                hook.name(),
+                kind.name(),
+                day,
+                &news,
+                now,
+            )?;
             queued += 1;
         }
         Ok(queued)
@@ -172,7 +177,10 @@ impl Newsroom<'_> {
         if now >= deadline
             || deadline - now > window
             || self.store.control().get(name)?.paused
-            || self.store.news().queued(name, NewsKind::Deadline.name(), day)?
+            || self
+                .store
+                .news()
+                .queued(name, NewsKind::Deadline.name(), day)?
         {
             return Ok(false);
         }
@@ -285,9 +293,13 @@ impl Newsroom<'_> {
                 }
             };
             if let Some(note) = note {
-                self.store
-                    .control_mut()
-                    .log_gm(Some(&campaign.name), now, "notify", &note, None)?;
+                self.store.control_mut().log_gm(
+                    Some(&campaign.name),
+                    now,
+                    "notify",
+                    &note,
+                    None,
+                )?;
             }
         }
         Ok(summary)

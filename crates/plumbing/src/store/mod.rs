@@ -19,12 +19,12 @@
 //! one view, in one transaction.
 
 pub mod announcements;
-pub mod news;
 pub mod backup;
 pub mod campaigns;
 pub mod control;
 pub mod days;
 pub mod inbox;
+pub mod news;
 pub mod orders;
 pub mod outbox;
 mod packed;
@@ -47,7 +47,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Games;
 
 pub use announcements::Announcements;
-pub use news::{MailboxMode, News, NewsHealth, QueuedNews};
 pub use campaigns::{CampaignSummary, Campaigns, PlayerRecord, StoredCampaign};
 pub use control::{CampaignControl, Control, GmLogEntry};
 pub use days::{DayRun, DaySnapshot, Days, StoredEvent, StoredReport};
@@ -55,6 +54,7 @@ pub use inbox::{
     InboundInsert, InboundMail, InboundStatus, Inbox, NOTICE_HELD, NoticeTo, NoticeTurn,
     redelivery_note,
 };
+pub use news::{MailboxMode, News, NewsHealth, QueuedNews};
 pub use orders::{NewOrder, OrderSubmission, Orders};
 pub use outbox::{MailAttachment, Outbox, OutgoingMail, QueuedMail, RelayedMessage, ReportParts};
 pub use players::{Absence, PlayerSecret, Players};

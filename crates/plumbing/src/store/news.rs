@@ -117,7 +117,13 @@ impl<S: Deref<Target = Store>> News<S> {
                 "SELECT hook, last_error FROM news_deliveries WHERE campaign_id = ?1 \
                  AND last_error IS NOT NULL ORDER BY next_attempt DESC, id DESC LIMIT 1",
                 params![id],
-                |row| Ok(format!("{}: {}", row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
+                |row| {
+                    Ok(format!(
+                        "{}: {}",
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?
+                    ))
+                },
             )
             .optional()?;
         Ok(NewsHealth {
@@ -242,8 +248,14 @@ mod tests {
     fn news_is_queued_retried_given_up_and_counted() {
         let (mut store, _) = store_with_bimr3();
         let news = serde_json::json!({"event": "day", "text": "Day 1 is out"});
-        let first = store.news_mut().enqueue(TAG, "discord", "day", 1, &news, 100).unwrap();
-        let second = store.news_mut().enqueue(TAG, "slack", "day", 1, &news, 100).unwrap();
+        let first = store
+            .news_mut()
+            .enqueue(TAG, "discord", "day", 1, &news, 100)
+            .unwrap();
+        let second = store
+            .news_mut()
+            .enqueue(TAG, "slack", "day", 1, &news, 100)
+            .unwrap();
         assert!(store.news().queued(TAG, "day", 1).unwrap());
         assert!(!store.news().queued(TAG, "deadline", 1).unwrap());
         let due = store.news().due(TAG, 100).unwrap();
@@ -253,11 +265,17 @@ mod tests {
             .news_mut()
             .mark_failed(first, "HTTP 500", Some(160))
             .unwrap();
-        store.news_mut().mark_failed(second, "HTTP 404", None).unwrap();
+        store
+            .news_mut()
+            .mark_failed(second, "HTTP 404", None)
+            .unwrap();
         assert!(store.news().due(TAG, 159).unwrap().is_empty());
         assert_eq!(store.news().due(TAG, 160).unwrap()[0].attempts, 1);
         let health = store.news().health(TAG).unwrap();
-        assert_eq!((health.to_send, health.failing, health.undeliverable), (1, 1, 1));
+        assert_eq!(
+            (health.to_send, health.failing, health.undeliverable),
+            (1, 1, 1)
+        );
         assert!(health.last_error.is_some());
         store.news_mut().mark_sent(first).unwrap();
         let health = store.news().health(TAG).unwrap();
@@ -274,7 +292,10 @@ mod tests {
             since: 5,
             detail: None,
         };
-        store.news_mut().set_mailbox_mode("gm@h:993/INBOX", &idle).unwrap();
+        store
+            .news_mut()
+            .set_mailbox_mode("gm@h:993/INBOX", &idle)
+            .unwrap();
         let dropped = MailboxMode {
             mode: "reconnecting".into(),
             since: 9,
