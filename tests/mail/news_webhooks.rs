@@ -32,6 +32,10 @@ struct Request {
     status: u16,
 }
 
+/// The requests a recorder received and the statuses it will answer with,
+/// kept across a stop and a start on the same port.
+type Kept = (Arc<Mutex<Vec<Request>>>, Arc<Mutex<VecDeque<u16>>>);
+
 /// A local HTTP server recording every request, answering each with the
 /// next scripted status (200 when the script is empty); stopped, nobody
 /// listens on its port until it starts again.
@@ -81,14 +85,14 @@ impl Recorder {
     }
 
     /// Stop listening: connections are refused from now on.
-    fn stop(self) -> (u16, Arc<Mutex<Vec<Request>>>, Arc<Mutex<VecDeque<u16>>>) {
+    fn stop(self) -> (u16, Kept) {
         self.stop.store(true, Ordering::Relaxed);
         // Wake the accept loop so it drops the listener.
         let _ = TcpStream::connect(("127.0.0.1", self.port));
         while TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        (self.port, self.requests, self.script)
+        (self.port, (self.requests, self.script))
     }
 
     fn url(&self, path: &str) -> String {
@@ -164,7 +168,7 @@ struct Played {
     daemon: Daemon,
     campaign: Campaign,
     secrets: Vec<String>,
-    _folder: Folder,
+    folder: Folder,
 }
 
 /// A folder removed when dropped.
@@ -200,7 +204,7 @@ fn news_campaign(recorder: &Recorder, test: &str, notify: &str) -> Played {
         daemon,
         campaign,
         secrets,
-        _folder: folder,
+        folder,
     }
 }
 
@@ -286,7 +290,7 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
     assert_eq!(at(&requests, "/slack").len(), 1);
 
     // The public pages rebuilt: their link, from [site] url.
-    let out = played._folder.0.join("site");
+    let out = played.folder.0.join("site");
     played
         .daemon
         .site()
@@ -410,7 +414,7 @@ fn a_failing_endpoint_holds_nothing_and_gets_the_news_once_it_recovers() {
     assert_eq!(send(&mut played, now + 30), Default::default());
 
     // Now nobody listens at all; the game goes on meanwhile.
-    let (port, requests, script) = recorder.stop();
+    let (port, (requests, script)) = recorder.stop();
     now += 24 * 3600;
     process(&mut played, 2, now);
     let summary = send(&mut played, now);
@@ -467,8 +471,7 @@ fn a_failing_endpoint_holds_nothing_and_gets_the_news_once_it_recovers() {
 fn no_news_names_a_place_or_a_secret() {
     let recorder = Recorder::start();
     let mut played = news_campaign(&recorder, "leak", "name_awaited = true");
-    let out = played._folder.0.join("site");
-    let mut now = NOW;
+    let out = played.folder.0.join("site");
     for day in 1..=4 {
         let deadline = 1_893_528_000 + i64::from(day - 1) * 24 * 3600;
         played
@@ -476,7 +479,7 @@ fn no_news_names_a_place_or_a_secret() {
             .news()
             .deadline_near("NEWS", deadline - 3600)
             .unwrap();
-        now = deadline + 60;
+        let now = deadline + 60;
         process(&mut played, day, now);
         played
             .daemon
