@@ -427,7 +427,9 @@ impl Served {
     }
 }
 
-/// One round for the campaigns: collect, answer, schedule, send. A failure
+/// One round for the campaigns: collect (an IMAP mailbox waiting in IDLE
+/// only when its watcher saw mail arrive), answer, schedule, send (mail,
+/// then the webhooks' news). A failure
 /// of one campaign is logged against it and the others go on; only an
 /// unreadable clock or round lock ends the loop. When `stopping` turns true
 /// the round ends after the mail or the campaign it is at, whose work is

@@ -201,10 +201,16 @@ fn dovecot_reports_a_delivery_to_a_session_in_idle() {
     });
     let started = std::time::Instant::now();
     let end = client
-        .idle(Duration::from_secs(60), Duration::from_millis(200), &|| false)
+        .idle(Duration::from_secs(60), Duration::from_millis(200), &|| {
+            false
+        })
         .unwrap();
     assert_eq!(end, realmgm::mail::imap::IdleEnd::NewMail);
-    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
     sender.join().unwrap();
     client.logout();
     let mail = wait_for("player6", |m| m.subject == subject);

@@ -77,11 +77,14 @@ pub fn post(
     news: &Value,
     txn: &str,
     timeout: Duration,
-) -> Result<u16, SendError> {
+) -> Result<(), SendError> {
     let host = host_of(&target.url);
+    // No redirects: a token must not follow one to another host, and a
+    // webhook that moved is told to the GM to write its new address.
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
+        .max_redirects(0)
         .build()
         .into();
     let body = payload(target.kind, news);
@@ -115,7 +118,10 @@ pub fn post(
     })?;
     let status = response.status().as_u16();
     match status {
-        200..=299 => Ok(status),
+        200..=299 => Ok(()),
+        300..=399 => Err(SendError::Permanent(format!(
+            "the webhook at {host} moved (HTTP {status}); write its new address in [notify]"
+        ))),
         408 | 429 => Err(SendError::Temporary(format!(
             "the webhook at {host} answered HTTP {status}; tried again later"
         ))),

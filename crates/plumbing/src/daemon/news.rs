@@ -54,9 +54,9 @@ impl Newsroom<'_> {
         text: &str,
         extra: Value,
         now: i64,
-    ) -> anyhow::Result<usize> {
+    ) -> anyhow::Result<()> {
         let Some(notify) = &campaign.notify else {
-            return Ok(0);
+            return Ok(());
         };
         let mut news = json!({
             "version": 1,
@@ -69,7 +69,6 @@ impl Newsroom<'_> {
         if let (Value::Object(news), Value::Object(extra)) = (&mut news, extra) {
             news.extend(extra);
         }
-        let mut queued = 0;
         for hook in notify.hooks.iter().filter(|h| h.takes(kind)) {
             self.store.news_mut().enqueue(
                 &campaign.name,
@@ -79,9 +78,8 @@ impl Newsroom<'_> {
                 &news,
                 now,
             )?;
-            queued += 1;
         }
-        Ok(queued)
+        Ok(())
     }
 
     /// A day was processed: its number and the next deadline, or that the
@@ -113,8 +111,7 @@ impl Newsroom<'_> {
                 json!({ "finished": false, "deadline": deadline }),
             )
         };
-        self.queue(campaign, NewsKind::Day, day, &text, extra, now)?;
-        Ok(())
+        self.queue(campaign, NewsKind::Day, day, &text, extra, now)
     }
 
     /// The public pages were rebuilt up to `day`: their link when `[site]`
@@ -135,8 +132,7 @@ impl Newsroom<'_> {
             &text,
             json!({ "link": link }),
             now,
-        )?;
-        Ok(())
+        )
     }
 
     /// The GM announced `text` while `day` was pending.
@@ -151,8 +147,7 @@ impl Newsroom<'_> {
         now: i64,
     ) -> anyhow::Result<()> {
         let line = format!("The GM announces: {text}");
-        self.queue(campaign, NewsKind::Announcement, day, &line, json!({}), now)?;
-        Ok(())
+        self.queue(campaign, NewsKind::Announcement, day, &line, json!({}), now)
     }
 
     /// When the pending day's deadline is `[notify] deadline_hours` away or
@@ -244,7 +239,7 @@ impl Newsroom<'_> {
                 Some(hook) => match hook.target() {
                     Ok(target) => {
                         let txn = format!("realmgm-{}-{}", campaign.name, queued.id);
-                        webhook::post(&target, &queued.news, &txn, POST_TIMEOUT).map(|_| ())
+                        webhook::post(&target, &queued.news, &txn, POST_TIMEOUT)
                     }
                     Err(error) => Err(crate::mail::transport::SendError::Temporary(
                         error.to_string(),
