@@ -1003,13 +1003,21 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             let check = ImapClient::connect(&settings)
                 .and_then(|mut client| {
                     let status = client.select(&folder)?;
+                    let idle = client.offers_idle()?;
                     client.logout();
-                    Ok(status)
+                    Ok((status, idle))
                 })
-                .map(|status| {
+                .map(|(status, idle)| {
                     format!(
-                        "IMAP {}:{} folder {folder} ({} messages)",
-                        settings.host, settings.port, status.exists
+                        "IMAP {}:{} folder {folder} ({} messages; {})",
+                        settings.host,
+                        settings.port,
+                        status.exists,
+                        if idle {
+                            "IDLE offered: mail is read as it arrives"
+                        } else {
+                            "no IDLE: polled every mail.poll_seconds"
+                        }
                     )
                 })
                 .map_err(|e| {
@@ -1043,6 +1051,20 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     if mail.imap.is_none() && mail.maildir_in.is_none() {
         report(Check::Works(
             "no mailbox to poll; mail must come through `realmgm ingest` from the MTA".to_string(),
+        ))?;
+    }
+    // Nothing is posted: a test message would land in the players' chat.
+    for hook in campaign.notify.iter().flat_map(|n| &n.hooks) {
+        report(Check::of(
+            hook.target()
+                .map(|target| {
+                    format!(
+                        "notify hook '{}' posts to {} (its address and secret are found; nothing                          was posted)",
+                        hook.name(),
+                        crate::mail::webhook::host_of(&target.url)
+                    )
+                })
+                .map_err(|e| e.to_string()),
         ))?;
     }
     if !daemon.store.control().get(&campaign.name)?.has_gm_secret {

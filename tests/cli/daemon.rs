@@ -769,3 +769,31 @@ fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
         "{no_database}"
     );
 }
+
+/// Doctor checks each `[notify]` hook's address and secret without posting
+/// anything, and names the variable a missing secret should be in.
+#[test]
+fn doctor_finds_each_notify_hooks_secret_or_names_the_missing_one() {
+    let db = TempDb::new("doctor-notify");
+    let file = db.dir().join("notify.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap()
+        + "\n[notify]\n[[notify.hooks]]\nkind = \"discord\"\n\
+           url = \"https://discord.example.org/api/webhooks/1/SECRET\"\n\
+           [[notify.hooks]]\nkind = \"slack\"\nurl_env = \"REALMGM_TEST_UNSET_SLACK_URL\"\n";
+    std::fs::write(&file, text).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let out = realmgm(&["doctor", "--campaign", "DEMO"], &db.0);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("OK       notify hook 'discord' posts to discord.example.org"),
+        "{said}"
+    );
+    assert!(!said.contains("SECRET"), "{said}");
+    assert!(
+        said.contains("PROBLEM  the environment variable REALMGM_TEST_UNSET_SLACK_URL"),
+        "{said}"
+    );
+}

@@ -82,6 +82,18 @@ fn answered(db: &TempDb, n: usize) -> bool {
     })
 }
 
+/// What `realmgm doctor` says of the campaign, with the IMAP password set.
+fn doctor(db: &Path) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_realmgm"))
+        .args(["doctor", "--campaign", "DEMO"])
+        .env("REALMGM_DB", db)
+        .env(PASSWORD_ENV, "pw")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the realmgm binary runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn status(db: &Path) -> serde_json::Value {
     let json = stdout(&realmgm(
         &["gm", "--campaign", "DEMO", "status", "--json"],
@@ -95,6 +107,11 @@ fn mail_delivered_while_the_daemon_idles_is_confirmed_at_once() {
     let mailbox = Mailbox::start(true);
     let db = TempDb::new("imap-idle");
     let secrets = store_campaign(&db, mailbox.port());
+    let said = doctor(&db.0);
+    assert!(
+        said.contains("IDLE offered: mail is read as it arrives"),
+        "{said}"
+    );
     let daemon = common::spawn_daemon(&db.0, &["--poll-seconds", "3600"], &[(PASSWORD_ENV, "pw")]);
     let minute = Duration::from_secs(60);
     // Recorded after the first round: its own poll is behind it, and from
@@ -137,6 +154,11 @@ fn a_server_without_idle_is_polled() {
     let mailbox = Mailbox::start(false);
     let db = TempDb::new("imap-poll");
     let secrets = store_campaign(&db, mailbox.port());
+    let said = doctor(&db.0);
+    assert!(
+        said.contains("no IDLE: polled every mail.poll_seconds"),
+        "{said}"
+    );
     let daemon = common::spawn_daemon(&db.0, &["--poll-seconds", "1"], &[(PASSWORD_ENV, "pw")]);
     let minute = Duration::from_secs(60);
     wait_for(minute, "the polling mode to be recorded", &|| {
