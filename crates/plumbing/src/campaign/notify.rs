@@ -16,12 +16,15 @@
 //! news = ["day", "site", "deadline", "announcement"]   # the default: all
 //!
 //! [[notify.hooks]]
-//! name = "matrix"        # how the GM's log names it; the default is its kind
+//! name = "room"          # how the GM's log names it; the default is its kind
 //! kind = "matrix"
 //! homeserver = "https://matrix.example.org"
 //! room = "!abcdef:example.org"
 //! token_env = "BIMR3_MATRIX_TOKEN"  # or token_file = "/etc/realmgm/matrix-token"
 //! ```
+//!
+//! A Matrix room reached through a bridge's webhook (matrix-hookshot) is
+//! `kind = "matrix"` with `url` and no homeserver: it gets `{"text": ...}`.
 
 use serde::{Deserialize, Serialize};
 
@@ -200,8 +203,14 @@ impl Hook {
             ),
             (None, None) => None,
         };
+        // A bridge's webhook (matrix-hookshot and its kind) takes the
+        // Slack-style `{"text": ...}`, not the client-server API's event.
+        let kind = match (self.kind, &self.homeserver) {
+            (HookKindName::Matrix, None) => HookKind::Slack,
+            (kind, _) => kind.kind(),
+        };
         Ok(HookTarget {
-            kind: self.kind.kind(),
+            kind,
             url,
             room: self.room.clone(),
             token,
@@ -351,6 +360,9 @@ mod tests {
         assert!(good.hooks[2].takes(NewsKind::Day));
         assert!(!good.hooks[2].takes(NewsKind::Site));
         assert!(good.hooks[0].takes(NewsKind::Announcement));
+        let bridge = good.hooks[2].target().unwrap();
+        assert_eq!(bridge.kind, HookKind::Slack);
+        assert_eq!(bridge.url, "http://127.0.0.1:1/hook");
         let bad = parse(
             "deadline_hours = 0\n[[hooks]]\nkind = \"slack\"\n\n[[hooks]]\nkind = \"matrix\"\n\
              homeserver = \"matrix.example.org\"\n\n[[hooks]]\nkind = \"slack\"\n\
