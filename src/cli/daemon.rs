@@ -429,7 +429,7 @@ impl Served {
 
 /// One round for the campaigns: collect (an IMAP mailbox waiting in IDLE
 /// only when its watcher saw mail arrive), answer, schedule, send (mail,
-/// then the webhooks' news). A failure
+/// then, outside the round lock, the webhooks' news). A failure
 /// of one campaign is logged against it and the others go on; only an
 /// unreadable clock or round lock ends the loop. When `stopping` turns true
 /// the round ends after the mail or the campaign it is at, whose work is
@@ -474,7 +474,7 @@ fn round(
         if stopping() {
             return Ok(());
         }
-        let _turn = RoundLock::hold(database)?;
+        let turn = RoundLock::hold(database)?;
         let result = guard::contained(|| turn_and_send(daemon, campaign, now));
         match result {
             Ok(lines) => {
@@ -516,6 +516,14 @@ fn round(
                     Err(error) => tracing::error!(campaign = %campaign.name, "outbox: {error:#}"),
                 }
             }
+        }
+        // Posting touches only the news' own rows: a slow webhook keeps no
+        // GM command waiting for the round.
+        drop(turn);
+        match guard::contained(|| post_news(daemon, campaign, now)) {
+            Ok(Some(line)) => tracing::info!(campaign = %campaign.name, "{line}"),
+            Ok(None) => {}
+            Err(error) => tracing::error!(campaign = %campaign.name, "news: {error:#}"),
         }
         // Notices about unreadable campaigns go out through the first
         // transport that works.
@@ -597,17 +605,8 @@ fn turn_and_send(
         );
     }
     lines.extend(send_campaign_mail(daemon, campaign, now)?);
-    if campaign.notify.is_some() {
-        if daemon.news().deadline_near(&campaign.name, now)? {
-            lines.push("the deadline is near: news queued for [notify]".to_string());
-        }
-        let news = daemon.news().send_due(campaign, now)?;
-        if news.sent + news.deferred + news.failed > 0 {
-            lines.push(format!(
-                "news sent {}, deferred {}, given up {}",
-                news.sent, news.deferred, news.failed
-            ));
-        }
+    if campaign.notify.is_some() && daemon.news().deadline_near(&campaign.name, now)? {
+        lines.push("the deadline is near: news queued for [notify]".to_string());
     }
     let pruned = daemon.outbox().prune_sent(campaign, now)?;
     if pruned > 0 {
@@ -616,6 +615,21 @@ fn turn_and_send(
         ));
     }
     Ok(lines)
+}
+
+/// Post a campaign's due news to its webhooks; the line to log, if any
+/// was due.
+fn post_news(daemon: &mut Daemon, campaign: &Campaign, now: i64) -> anyhow::Result<Option<String>> {
+    if campaign.notify.is_none() {
+        return Ok(None);
+    }
+    let news = daemon.news().send_due(campaign, now)?;
+    Ok((news.sent + news.deferred + news.failed > 0).then(|| {
+        format!(
+            "news sent {}, deferred {}, given up {}",
+            news.sent, news.deferred, news.failed
+        )
+    }))
 }
 
 /// Send a campaign's due mail; the line to log, if any was due.
