@@ -13,7 +13,6 @@ use super::{Store, StoreError};
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueuedNews {
     pub id: i64,
-    pub campaign: String,
     /// The hook's name in the campaign's `[notify]` table.
     pub hook: String,
     pub attempts: u32,
@@ -62,20 +61,18 @@ impl<S: Deref<Target = Store>> News<S> {
     pub fn due(&self, campaign: &str, now: i64) -> Result<Vec<QueuedNews>, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
-            "SELECT n.id, c.name, n.hook, n.attempts, n.news_json FROM news_deliveries n \
-             JOIN campaigns c ON c.id = n.campaign_id WHERE n.campaign_id = ?1 \
-             AND n.status = 'pending' AND n.next_attempt <= ?2 ORDER BY n.id",
+            "SELECT id, hook, attempts, news_json FROM news_deliveries WHERE campaign_id = ?1 \
+             AND status = 'pending' AND next_attempt <= ?2 ORDER BY id",
         )?;
         let rows = statement.query_map(params![id, now], |row| {
-            let text: String = row.get(4)?;
+            let text: String = row.get(3)?;
             let news = serde_json::from_str(&text).map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, e.into())
+                rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, e.into())
             })?;
             Ok(QueuedNews {
                 id: row.get(0)?,
-                campaign: row.get(1)?,
-                hook: row.get(2)?,
-                attempts: row.get(3)?,
+                hook: row.get(1)?,
+                attempts: row.get(2)?,
                 news,
             })
         })?;
