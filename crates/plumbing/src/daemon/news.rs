@@ -226,7 +226,13 @@ impl Newsroom<'_> {
     /// The store fails.
     pub fn send_due(&mut self, campaign: &Campaign, now: i64) -> anyhow::Result<NewsSummary> {
         let mut summary = NewsSummary::default();
+        // A hook that failed once in this pass is not tried again in it: an
+        // endpoint that hangs costs one timeout a round, not one per news.
+        let mut failing = std::collections::BTreeSet::new();
         for queued in self.store.news().due(&campaign.name, now)? {
+            if failing.contains(&queued.hook) {
+                continue;
+            }
             let hook = campaign
                 .notify
                 .as_ref()
@@ -263,6 +269,7 @@ impl Newsroom<'_> {
                     })
                 }
                 Err(error) if error.is_temporary() => {
+                    failing.insert(queued.hook.clone());
                     let next = retry_at(now, queued.attempts);
                     self.store
                         .news_mut()
