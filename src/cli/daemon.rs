@@ -335,7 +335,8 @@ fn record_mailbox_modes(daemon: &mut Daemon, campaigns: &[Campaign], watchers: &
             // Said when it dropped; the status shows the latest error.
             (idle::Mode::Reconnecting { .. }, Some("reconnecting")) => None,
             (idle::Mode::Reconnecting { error }, _) => Some(format!(
-                "IMAP mailbox {key}: the connection dropped ({error}); reconnecting with growing                  pauses, and polled every round meanwhile"
+                "IMAP mailbox {key}: the connection dropped ({error}); reconnecting with growing \
+                 pauses, and polled every round meanwhile"
             )),
             (idle::Mode::Idle, Some("reconnecting")) => Some(format!(
                 "IMAP mailbox {key}: reconnected; waiting in IDLE again"
@@ -1073,7 +1074,8 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             hook.target()
                 .map(|target| {
                     format!(
-                        "notify hook '{}' posts to {} (its address and secret are found; nothing                          was posted)",
+                        "notify hook '{}' posts to {} (its address and secret are found; nothing \
+                         was posted)",
                         hook.name(),
                         crate::mail::webhook::host_of(&target.url)
                     )
