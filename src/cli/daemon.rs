@@ -14,13 +14,16 @@ use anyhow::{Context, bail};
 
 use crate::campaign::{AuthName, Campaign, MailSettings};
 use crate::daemon::gm::DayToProcess;
+use crate::daemon::mail_in::ingest::mailbox_key;
 use crate::daemon::turns::process::TurnOutcome;
 use crate::daemon::{Daemon, guard};
 use crate::mail::imap::{ImapClient, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::transport::{MailTransport, MaildirMailer, Mechanism, SmtpMailer, SmtpSettings};
+use crate::store::MailboxMode;
 
 use super::campaign::{DbArg, db_option};
+use super::idle::{self, Watchers};
 use super::{emit, now};
 
 #[derive(Debug, clap::Args)]
@@ -340,8 +343,103 @@ fn imap_settings(
             timeout: Duration::from_secs(30),
             ca_file: campaign.mail.as_ref().and_then(MailSettings::ca_path),
         },
-        imap.folder.clone().unwrap_or_else(|| "INBOX".to_string()),
+        imap.folder_or_inbox(),
     )))
+}
+
+/// The key the store and the watchers know an IMAP mailbox by.
+fn mailbox(settings: &ImapSettings, folder: &str) -> String {
+    mailbox_key(&settings.username, &settings.host, settings.port, folder)
+}
+
+/// The key of the campaign's IMAP mailbox, when it reads one.
+fn campaign_mailbox(campaign: &Campaign) -> Option<String> {
+    let imap = campaign.mail.as_ref()?.imap.as_ref()?;
+    Some(mailbox_key(
+        &imap.user,
+        &imap.host,
+        imap.port,
+        &imap.folder_or_inbox(),
+    ))
+}
+
+/// The IMAP mailboxes of the served campaigns, for their IDLE watchers.
+/// Got every round: a watcher whose settings changed (a refreshed OAuth
+/// access token among them) starts a new session with them.
+fn imap_mailboxes(
+    daemon: &mut Daemon,
+    campaigns: &[Campaign],
+    database: &Path,
+    now: i64,
+) -> Vec<(String, ImapSettings, String)> {
+    campaigns
+        .iter()
+        .filter_map(|c| imap_settings(daemon, c, database, now).ok().flatten())
+        .map(|(settings, folder)| (mailbox(&settings, &folder), settings, folder))
+        .collect()
+}
+
+/// Record in the store how each served IMAP mailbox is read now, for `gm
+/// status`, and tell the GM's log when a connection drops or comes back.
+fn record_mailbox_modes(daemon: &mut Daemon, campaigns: &[Campaign], watchers: &Watchers) {
+    for (campaign, key) in campaigns
+        .iter()
+        .filter_map(|c| Some((c, campaign_mailbox(c)?)))
+    {
+        let Some((mode, since)) = watchers.mode(&key) else {
+            continue;
+        };
+        let detail = match &mode {
+            idle::Mode::Reconnecting { error } => Some(error.clone()),
+            _ => None,
+        };
+        let now_mode = MailboxMode {
+            mode: mode.name().to_string(),
+            since,
+            detail,
+        };
+        let before = daemon.store.news().mailbox_mode(&key).ok().flatten();
+        if before.as_ref() == Some(&now_mode) {
+            continue;
+        }
+        let note = match (&mode, before.as_ref().map(|b| b.mode.as_str())) {
+            // Said when it dropped; the status shows the latest error.
+            (idle::Mode::Reconnecting { .. }, Some("reconnecting")) => None,
+            (idle::Mode::Reconnecting { error }, _) => Some(format!(
+                "IMAP mailbox {key}: the connection dropped ({error}); reconnecting with growing \
+                 pauses, and polled every round meanwhile"
+            )),
+            (idle::Mode::Idle, Some("reconnecting")) => Some(format!(
+                "IMAP mailbox {key}: reconnected; waiting in IDLE again"
+            )),
+            (idle::Mode::Idle, _) => Some(format!(
+                "IMAP mailbox {key}: waiting in IDLE, so mail is read as it arrives"
+            )),
+            (_, _) => Some(format!(
+                "IMAP mailbox {key}: the server offers no IDLE; polled every mail.poll_seconds"
+            )),
+        };
+        let logged = daemon
+            .store
+            .news_mut()
+            .set_mailbox_mode(&key, &now_mode)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| match &note {
+                Some(note) => daemon
+                    .store
+                    .control_mut()
+                    .log_gm(Some(&campaign.name), since, "imap", note, None)
+                    .map_err(anyhow::Error::from),
+                None => Ok(()),
+            });
+        match (logged, note) {
+            (Ok(()), Some(note)) => tracing::info!(campaign = %campaign.name, "{note}"),
+            (Ok(()), None) => {}
+            (Err(error), _) => {
+                tracing::error!(campaign = %campaign.name, "cannot record it: {error:#}");
+            }
+        }
+    }
 }
 
 /// The campaigns one daemon serves, read again from the store every round
@@ -401,7 +499,9 @@ impl Served {
     }
 }
 
-/// One round for the campaigns: collect, answer, schedule, send. A failure
+/// One round for the campaigns: collect (an IMAP mailbox waiting in IDLE
+/// only when its watcher saw mail arrive), answer, schedule, send (mail,
+/// then, outside the round lock, the webhooks' news). A failure
 /// of one campaign is logged against it and the others go on; only an
 /// unreadable clock or round lock ends the loop. When `stopping` turns true
 /// the round ends after the mail or the campaign it is at, whose work is
@@ -412,6 +512,7 @@ impl Served {
 fn round(
     daemon: &mut Daemon,
     served: &mut Served,
+    watchers: &Watchers,
     database: &Path,
     stopping: &dyn Fn() -> bool,
 ) -> anyhow::Result<()> {
@@ -428,6 +529,8 @@ fn round(
             tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
         match imap_settings(daemon, campaign, database, now) {
+            // A mailbox watched in IDLE is read when mail arrives.
+            Ok(Some((settings, folder))) if !watchers.must_fetch(&mailbox(&settings, &folder)) => {}
             Ok(Some((settings, folder))) => {
                 if let Err(error) = daemon.mail_in().poll_imap(&settings, &folder, now) {
                     tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
@@ -443,7 +546,7 @@ fn round(
         if stopping() {
             return Ok(());
         }
-        let _turn = RoundLock::hold(database)?;
+        let turn = RoundLock::hold(database)?;
         let result = guard::contained(|| turn_and_send(daemon, campaign, database, now));
         match result {
             Ok(lines) => {
@@ -485,6 +588,14 @@ fn round(
                     Err(error) => tracing::error!(campaign = %campaign.name, "outbox: {error:#}"),
                 }
             }
+        }
+        // Posting touches only the news' own rows: a slow webhook keeps no
+        // GM command waiting for the round.
+        drop(turn);
+        match guard::contained(|| post_news(daemon, campaign, now)) {
+            Ok(Some(line)) => tracing::info!(campaign = %campaign.name, "{line}"),
+            Ok(None) => {}
+            Err(error) => tracing::error!(campaign = %campaign.name, "news: {error:#}"),
         }
         // Notices about unreadable campaigns go out through the first
         // transport that works.
@@ -567,6 +678,9 @@ fn turn_and_send(
         );
     }
     lines.extend(send_campaign_mail(daemon, campaign, database, now)?);
+    if campaign.notify.is_some() && daemon.news().deadline_near(&campaign.name, now)? {
+        lines.push("the deadline is near: news queued for [notify]".to_string());
+    }
     let pruned = daemon.outbox().prune_sent(campaign, now)?;
     if pruned > 0 {
         lines.push(format!(
@@ -574,6 +688,21 @@ fn turn_and_send(
         ));
     }
     Ok(lines)
+}
+
+/// Post a campaign's due news to its webhooks; the line to log, if any
+/// was due.
+fn post_news(daemon: &mut Daemon, campaign: &Campaign, now: i64) -> anyhow::Result<Option<String>> {
+    if campaign.notify.is_none() {
+        return Ok(None);
+    }
+    let news = daemon.news().send_due(campaign, now)?;
+    Ok((news.sent + news.deferred + news.failed > 0).then(|| {
+        format!(
+            "news sent {}, deferred {}, given up {}",
+            news.sent, news.deferred, news.failed
+        )
+    }))
 }
 
 /// Send a campaign's due mail; the line to log, if any was due.
@@ -627,11 +756,17 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         );
     }
     let stopping = || signals.stopping();
+    let mut watchers = Watchers::default();
     loop {
-        round(&mut daemon, &mut served, &database, &stopping)?;
+        if !args.once {
+            let mailboxes = imap_mailboxes(&mut daemon, &served.campaigns, &database, now()?);
+            watchers.serve(&mailboxes);
+        }
+        round(&mut daemon, &mut served, &watchers, &database, &stopping)?;
         if args.once {
             return Ok(());
         }
+        record_mailbox_modes(&mut daemon, &served.campaigns, &watchers);
         let poll = args.poll_seconds.unwrap_or_else(|| {
             served
                 .campaigns
@@ -640,7 +775,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 .min()
                 .unwrap_or(60)
         });
-        match signals.wait(Duration::from_secs(poll.max(1))) {
+        match signals.wait(Duration::from_secs(poll.max(1)), &|| watchers.any_news()) {
             super::stop::Wake::Stop => {
                 tracing::info!(
                     "stopping: each mail and day begun was finished, and what the round had left \
@@ -652,6 +787,9 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
                 tracing::info!("SIGHUP: the campaigns are read again and served now");
             }
             super::stop::Wake::Time => {}
+            super::stop::Wake::Woken => {
+                tracing::debug!("IMAP IDLE: mail arrived or a connection changed; a round now");
+            }
         }
         served.refresh(&mut daemon)?;
     }
@@ -985,13 +1123,21 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
             let check = ImapClient::connect(&settings)
                 .and_then(|mut client| {
                     let status = client.select(&folder)?;
+                    let idle = client.offers_idle()?;
                     client.logout();
-                    Ok(status)
+                    Ok((status, idle))
                 })
-                .map(|status| {
+                .map(|(status, idle)| {
                     format!(
-                        "IMAP {}:{} folder {folder} ({} messages)",
-                        settings.host, settings.port, status.exists
+                        "IMAP {}:{} folder {folder} ({} messages; {})",
+                        settings.host,
+                        settings.port,
+                        status.exists,
+                        if idle {
+                            "IDLE offered: mail is read as it arrives"
+                        } else {
+                            "no IDLE: polled every mail.poll_seconds"
+                        }
                     )
                 })
                 .map_err(|e| {
@@ -1025,6 +1171,21 @@ pub fn doctor(args: &DoctorArgs) -> anyhow::Result<()> {
     if mail.imap.is_none() && mail.maildir_in.is_none() {
         report(Check::Works(
             "no mailbox to poll; mail must come through `realmgm ingest` from the MTA".to_string(),
+        ))?;
+    }
+    // Nothing is posted: a test message would land in the players' chat.
+    for hook in campaign.notify.iter().flat_map(|n| &n.hooks) {
+        report(Check::of(
+            hook.target()
+                .map(|target| {
+                    format!(
+                        "notify hook '{}' posts to {} (its address and secret are found; nothing \
+                         was posted)",
+                        hook.name(),
+                        crate::mail::webhook::host_of(&target.url)
+                    )
+                })
+                .map_err(|e| e.to_string()),
         ))?;
     }
     if !daemon.store.control().get(&campaign.name)?.has_gm_secret {

@@ -12,6 +12,7 @@ mod data;
 mod db_path;
 mod demo;
 mod fantasy;
+mod idle;
 mod item_views;
 mod lock;
 mod log;

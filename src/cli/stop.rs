@@ -21,6 +21,8 @@ pub enum Wake {
     Reload,
     /// The pause is over.
     Time,
+    /// Something the daemon waits for came (mail announced by IMAP IDLE).
+    Woken,
 }
 
 /// The flags the daemon's signals set.
@@ -52,8 +54,8 @@ impl Signals {
         self.stopping.load(Ordering::Relaxed)
     }
 
-    /// Wait `pause`, or less when a signal comes.
-    pub fn wait(&self, pause: Duration) -> Wake {
+    /// Wait `pause`, or less when a signal comes or `woken` turns true.
+    pub fn wait(&self, pause: Duration, woken: &dyn Fn() -> bool) -> Wake {
         let until = Instant::now() + pause;
         loop {
             if self.stopping() {
@@ -61,6 +63,9 @@ impl Signals {
             }
             if self.reloading.swap(false, Ordering::Relaxed) {
                 return Wake::Reload;
+            }
+            if woken() {
+                return Wake::Woken;
             }
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {

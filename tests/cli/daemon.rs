@@ -794,3 +794,89 @@ fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
         "{no_database}"
     );
 }
+
+/// Doctor checks each `[notify]` hook's address and secret without posting
+/// anything, and names the variable a missing secret should be in.
+#[test]
+fn doctor_finds_each_notify_hooks_secret_or_names_the_missing_one() {
+    let db = TempDb::new("doctor-notify");
+    let file = db.dir().join("notify.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap()
+        + "\n[notify]\n[[notify.hooks]]\nkind = \"discord\"\n\
+           url = \"https://discord.example.org/api/webhooks/1/SECRET\"\n\
+           [[notify.hooks]]\nkind = \"slack\"\nurl_env = \"REALMGM_TEST_UNSET_SLACK_URL\"\n";
+    std::fs::write(&file, text).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let out = realmgm(&["doctor", "--campaign", "DEMO"], &db.0);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("OK       notify hook 'discord' posts to discord.example.org"),
+        "{said}"
+    );
+    assert!(!said.contains("SECRET"), "{said}");
+    assert!(
+        said.contains("PROBLEM  the environment variable REALMGM_TEST_UNSET_SLACK_URL"),
+        "{said}"
+    );
+}
+
+/// The daemon posts a processed day's news to the campaign's webhook in
+/// its round: a local server that answers 200 and keeps each body.
+#[test]
+fn the_daemons_round_posts_the_days_news_to_the_webhook() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, bodies) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for socket in listener.incoming().flatten() {
+            let mut reader = BufReader::new(socket.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                let line = line.trim_end().to_ascii_lowercase();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(value) = line.strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let mut out = socket;
+            out.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+                .unwrap();
+            tx.send(String::from_utf8(body).unwrap()).unwrap();
+        }
+    });
+    let db = TempDb::new("daemon-news");
+    let file = db.dir().join("news.toml");
+    let text = std::fs::read_to_string("campaigns/demo.toml").unwrap()
+        + &format!(
+            "\n[notify]\n[[notify.hooks]]\nkind = \"slack\"\nurl = \"http://127.0.0.1:{port}/hook\"\n\
+             news = [\"day\"]\n"
+        );
+    std::fs::write(&file, text).unwrap();
+    stdout(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    stdout(&realmgm(&["daemon", "--once"], &db.0));
+    stdout(&realmgm(&["gm", "--campaign", "DEMO", "process"], &db.0));
+    stdout(&realmgm(&["daemon", "--once"], &db.0));
+    let body = bodies
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the day's news reached the webhook");
+    let news: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        news["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("[DEMO] Day 1 is processed")),
+        "{body}"
+    );
+}

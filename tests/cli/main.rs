@@ -13,6 +13,7 @@ mod board;
 mod campaign;
 mod daemon;
 mod demo;
+mod imap_idle;
 mod magic;
 mod orders;
 mod report;

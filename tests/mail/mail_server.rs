@@ -178,3 +178,43 @@ fn smtp_to_imap_round_trip_and_bounce() {
     );
     assert!(bounce.from.is_some());
 }
+
+/// Dovecot offers IDLE, and a session waiting in it hears of a delivery at
+/// once: what the daemon's IMAP watcher relies on.
+#[test]
+fn dovecot_reports_a_delivery_to_a_session_in_idle() {
+    if !server_is_up() {
+        eprintln!("SKIPPED: no local mail server; run scripts/mailserver.sh start");
+        return;
+    }
+    let mut client = imap("player6");
+    assert!(client.offers_idle().unwrap(), "Dovecot offers IDLE");
+    client.select("INBOX").unwrap();
+    let subject = format!("idle {}", common::run_marker());
+    let message = lettre::Message::builder()
+        .from("gm@realmgm.test".parse().unwrap())
+        .to("player6@realmgm.test".parse().unwrap())
+        .subject(subject.clone())
+        .body("arrives while the reader idles".to_string())
+        .unwrap();
+    let sender = std::thread::spawn(move || {
+        sleep(Duration::from_millis(500));
+        smtp().send(&message).unwrap();
+    });
+    let started = std::time::Instant::now();
+    let end = client
+        .idle(Duration::from_secs(60), Duration::from_millis(200), &|| {
+            false
+        })
+        .unwrap();
+    assert_eq!(end, realmgm::mail::imap::IdleEnd::NewMail);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    sender.join().unwrap();
+    client.logout();
+    let mail = wait_for("player6", |m| m.subject == subject);
+    assert_eq!(mail.subject, subject);
+}

@@ -30,6 +30,7 @@ mod mail_garbled;
 mod mail_server;
 mod mail_tls;
 mod month_by_mail;
+mod news_webhooks;
 mod no_issue_numbers;
 mod oauth_mail;
 mod orders_prose;

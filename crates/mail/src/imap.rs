@@ -16,7 +16,7 @@
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustls::pki_types::ServerName;
 use rustls::{ClientConnection, StreamOwned};
@@ -71,6 +71,17 @@ pub struct Fetched {
     pub head: Vec<u8>,
     /// How many bytes the whole message has (`head.len()` when it is whole).
     pub size: usize,
+}
+
+/// How a wait in IDLE ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdleEnd {
+    /// The server reported a message arrived in the folder.
+    NewMail,
+    /// The wait reached its longest, with nothing new.
+    TimeUp,
+    /// The caller asked it to stop.
+    Stopped,
 }
 
 /// An IMAP failure.
@@ -128,6 +139,16 @@ impl Read for Stream {
         match self {
             Stream::Plain(s) => s.read(buf),
             Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Stream {
+    /// The connection under the TLS, whose read timeout is the client's.
+    fn socket(&self) -> &TcpStream {
+        match self {
+            Stream::Plain(s) => s,
+            Stream::Tls(s) => s.get_ref(),
         }
     }
 }
@@ -427,8 +448,7 @@ impl ImapClient {
         command: &str,
         keep: usize,
     ) -> Result<Vec<ResponseLine>, ImapError> {
-        let tag = format!("A{:04}", self.next_tag);
-        self.next_tag += 1;
+        let tag = self.tag();
         self.stream
             .write_all(format!("{tag} {command}\r\n").as_bytes())?;
         self.stream.flush()?;
@@ -453,6 +473,108 @@ impl ImapClient {
                 )));
             }
             untagged.push(line);
+        }
+    }
+
+    /// The tag of the next command.
+    fn tag(&mut self) -> String {
+        let tag = format!("A{:04}", self.next_tag);
+        self.next_tag += 1;
+        tag
+    }
+
+    /// Whether the server offers IDLE (RFC 2177), by its CAPABILITY.
+    ///
+    /// # Errors
+    /// [`ImapError`] when the command fails.
+    pub fn offers_idle(&mut self) -> Result<bool, ImapError> {
+        let lines = self.command("CAPABILITY")?;
+        Ok(lines.iter().any(|line| {
+            line.text.strip_prefix("* CAPABILITY").is_some_and(|caps| {
+                caps.split_whitespace()
+                    .any(|c| c.eq_ignore_ascii_case("IDLE"))
+            })
+        }))
+    }
+
+    /// Wait in IDLE (RFC 2177) on the selected folder until the server says
+    /// a message arrived (`EXISTS`), `longest` has passed or `stop` says so,
+    /// then end it with DONE. `stop` is asked every `tick`, the longest
+    /// the connection is read without a look at it.
+    ///
+    /// # Errors
+    /// [`ImapError`] when the server refuses IDLE, closes the session or
+    /// the connection fails.
+    pub fn idle(
+        &mut self,
+        longest: Duration,
+        tick: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<IdleEnd, ImapError> {
+        let tag = self.tag();
+        self.stream
+            .write_all(format!("{tag} IDLE\r\n").as_bytes())?;
+        self.stream.flush()?;
+        let mut end = None;
+        loop {
+            let line = self.read_line(MAX_LINE_BYTES)?;
+            if line.text.starts_with('+') {
+                break;
+            }
+            if let Some(rest) = line.text.strip_prefix(&tag) {
+                return Err(ImapError::Refused {
+                    command: "IDLE".to_string(),
+                    reply: rest.trim_start().to_string(),
+                });
+            }
+            end = end.or(untagged_news(&line.text)?);
+        }
+        let normal = self.stream.socket().read_timeout()?;
+        self.stream.socket().set_read_timeout(Some(tick))?;
+        let started = Instant::now();
+        let waited = loop {
+            if let Some(end) = end {
+                break Ok(end);
+            }
+            if stop() {
+                break Ok(IdleEnd::Stopped);
+            }
+            if started.elapsed() >= longest {
+                break Ok(IdleEnd::TimeUp);
+            }
+            match self.read_line(MAX_LINE_BYTES) {
+                Ok(line) => match untagged_news(&line.text) {
+                    Ok(news) => end = news,
+                    Err(error) => break Err(error),
+                },
+                Err(ImapError::Io(error))
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) => {}
+                Err(error) => break Err(error),
+            }
+        };
+        self.stream.socket().set_read_timeout(normal)?;
+        let mut end = waited?;
+        self.stream.write_all(b"DONE\r\n")?;
+        self.stream.flush()?;
+        loop {
+            let line = self.read_line(MAX_LINE_BYTES)?;
+            if let Some(rest) = line.text.strip_prefix(&tag) {
+                let rest = rest.trim_start();
+                if rest.len() >= 2 && rest[..2].eq_ignore_ascii_case("OK") {
+                    return Ok(end);
+                }
+                return Err(ImapError::Refused {
+                    command: "IDLE".to_string(),
+                    reply: rest.to_string(),
+                });
+            }
+            // Mail that came between the last look and DONE counts too.
+            if let Some(news) = untagged_news(&line.text)? {
+                end = news;
+            }
         }
     }
 
@@ -522,6 +644,22 @@ impl ImapClient {
         }
         Ok(kept)
     }
+}
+
+/// What an untagged line in IDLE means: new mail when it reports a
+/// message count (`* n EXISTS`), an error when the server ends the session (`* BYE`).
+fn untagged_news(line: &str) -> Result<Option<IdleEnd>, ImapError> {
+    if line.starts_with("* BYE") {
+        return Err(ImapError::Protocol(format!(
+            "the server closed the session: {line}"
+        )));
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let counted = words.len() >= 3
+        && words[0] == "*"
+        && words[1].parse::<u32>().is_ok()
+        && words[2].eq_ignore_ascii_case("EXISTS");
+    Ok(counted.then_some(IdleEnd::NewMail))
 }
 
 /// The command's name as an error names it: `UID FETCH`, `LOGIN`.
@@ -622,7 +760,8 @@ fn tls_failure(error: ImapError) -> ImapError {
 #[cfg(any(test, feature = "test-support"))]
 pub mod fake {
     use std::io::{BufRead, BufReader, Write};
-    use std::net::TcpListener;
+    use std::net::{TcpListener, TcpStream};
+    use std::sync::{Arc, Mutex};
     use std::thread;
 
     /// Serve `sessions` in turn on a free local port: in each, every
@@ -674,6 +813,186 @@ pub mod fake {
             }
             seen
         })
+    }
+
+    /// A fake IMAP mailbox that keeps its messages and serves any number
+    /// of sessions at once, for the daemon's tests: LOGIN, CAPABILITY,
+    /// SELECT, UID SEARCH, UID FETCH, UID STORE, LOGOUT, and IDLE when it
+    /// offers it. A message delivered while a session waits in IDLE is
+    /// reported to it at once (`* n EXISTS`).
+    #[derive(Clone)]
+    pub struct Mailbox {
+        port: u16,
+        state: Arc<Mutex<State>>,
+    }
+
+    #[derive(Default)]
+    struct State {
+        offers_idle: bool,
+        /// (UID, message, seen), by UID.
+        messages: Vec<(u32, Vec<u8>, bool)>,
+        /// The sessions waiting in IDLE, by session number.
+        idlers: Vec<(usize, TcpStream)>,
+        /// How many sessions were opened.
+        sessions: usize,
+        /// Every open session, to cut them all.
+        open: Vec<TcpStream>,
+        /// Every command received, without its tag.
+        commands: Vec<String>,
+        /// While set, new connections are refused (closed at once).
+        refusing: bool,
+    }
+
+    impl Mailbox {
+        /// Start serving on a free local port, offering IDLE or not.
+        pub fn start(offers_idle: bool) -> Mailbox {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let state = Arc::new(Mutex::new(State {
+                offers_idle,
+                ..State::default()
+            }));
+            let shared = Arc::clone(&state);
+            thread::spawn(move || {
+                for socket in listener.incoming().flatten() {
+                    if shared.lock().unwrap().refusing {
+                        continue;
+                    }
+                    let state = Arc::clone(&shared);
+                    thread::spawn(move || {
+                        // A session cut by the test ends with a write or
+                        // read error, which is all it needs to do.
+                        let _ = session(&state, socket);
+                    });
+                }
+            });
+            Mailbox { port, state }
+        }
+
+        pub fn port(&self) -> u16 {
+            self.port
+        }
+
+        /// Add a message, unseen, and tell every session in IDLE.
+        pub fn deliver(&self, raw: &[u8]) {
+            let mut state = self.state.lock().unwrap();
+            let uid = state.messages.last().map_or(1, |m| m.0 + 1);
+            state.messages.push((uid, raw.to_vec(), false));
+            let exists = format!("* {} EXISTS\r\n", state.messages.len());
+            state
+                .idlers
+                .retain_mut(|(_, idler)| idler.write_all(exists.as_bytes()).is_ok());
+        }
+
+        /// Every command received so far, without tags.
+        pub fn commands(&self) -> Vec<String> {
+            self.state.lock().unwrap().commands.clone()
+        }
+
+        /// How many sessions wait in IDLE now.
+        pub fn idling(&self) -> usize {
+            self.state.lock().unwrap().idlers.len()
+        }
+
+        /// Cut every open session, and refuse new ones until
+        /// [`Mailbox::accept`]: the server went away.
+        pub fn cut(&self) {
+            let mut state = self.state.lock().unwrap();
+            state.refusing = true;
+            for socket in state.open.drain(..) {
+                let _ = socket.shutdown(std::net::Shutdown::Both);
+            }
+            state.idlers.clear();
+        }
+
+        /// Take sessions again after [`Mailbox::cut`].
+        pub fn accept(&self) {
+            self.state.lock().unwrap().refusing = false;
+        }
+    }
+
+    fn session(state: &Mutex<State>, socket: TcpStream) -> std::io::Result<()> {
+        let mut out = socket.try_clone()?;
+        let id = {
+            let mut held = state.lock().unwrap();
+            held.open.push(socket.try_clone()?);
+            held.sessions += 1;
+            held.sessions
+        };
+        out.write_all(b"* OK fake IMAP ready\r\n")?;
+        let mut reader = BufReader::new(socket);
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line)? == 0 {
+                return Ok(());
+            }
+            let line = line.trim_end();
+            let (tag, command) = line.split_once(' ').unwrap_or((line, ""));
+            let upper = command.to_ascii_uppercase();
+            let mut held = state.lock().unwrap();
+            held.commands.push(command.to_string());
+            let reply = if upper == "CAPABILITY" {
+                let idle = if held.offers_idle { " IDLE" } else { "" };
+                format!("* CAPABILITY IMAP4rev1{idle}\r\n{tag} OK done\r\n")
+            } else if upper.starts_with("LOGIN") {
+                format!("{tag} OK logged in\r\n")
+            } else if upper.starts_with("SELECT") {
+                format!(
+                    "* {} EXISTS\r\n* OK [UIDVALIDITY 1] ok\r\n{tag} OK [READ-WRITE] done\r\n",
+                    held.messages.len()
+                )
+            } else if upper.starts_with("UID SEARCH") {
+                let all = upper.ends_with("ALL");
+                let uids: Vec<String> = held
+                    .messages
+                    .iter()
+                    .filter(|m| all || !m.2)
+                    .map(|m| m.0.to_string())
+                    .collect();
+                format!("* SEARCH {}\r\n{tag} OK done\r\n", uids.join(" "))
+            } else if let Some(rest) = upper.strip_prefix("UID FETCH ") {
+                let uid: u32 = rest.split(' ').next().unwrap_or("").parse().unwrap_or(0);
+                match held.messages.iter().position(|m| m.0 == uid) {
+                    Some(at) => {
+                        let body = String::from_utf8_lossy(&held.messages[at].1).into_owned();
+                        format!(
+                            "* {} FETCH (UID {uid} RFC822.SIZE {len} BODY[]<0> {{{len}}}\r\n\
+                             {body})\r\n{tag} OK done\r\n",
+                            at + 1,
+                            len = body.len()
+                        )
+                    }
+                    None => format!("{tag} OK nothing\r\n"),
+                }
+            } else if let Some(rest) = upper.strip_prefix("UID STORE ") {
+                let uid: u32 = rest.split(' ').next().unwrap_or("").parse().unwrap_or(0);
+                if let Some(message) = held.messages.iter_mut().find(|m| m.0 == uid) {
+                    message.2 = true;
+                }
+                format!("{tag} OK done\r\n")
+            } else if upper == "IDLE" && held.offers_idle {
+                // Registered under the lock, so a delivery after the
+                // continuation line is never missed.
+                out.write_all(b"+ idling\r\n")?;
+                held.idlers.push((id, out.try_clone()?));
+                drop(held);
+                let mut done = String::new();
+                let read = reader.read_line(&mut done);
+                let mut held = state.lock().unwrap();
+                held.idlers.retain(|(idler, _)| *idler != id);
+                if read? == 0 {
+                    return Ok(());
+                }
+                held.commands.push(done.trim_end().to_string());
+                format!("{tag} OK IDLE terminated\r\n")
+            } else if upper == "LOGOUT" {
+                out.write_all(format!("* BYE bye\r\n{tag} OK done\r\n").as_bytes())?;
+                return Ok(());
+            } else {
+                format!("{tag} BAD unknown command\r\n")
+            };
+            out.write_all(reply.as_bytes())?;
+        }
     }
 }
 
@@ -928,6 +1247,112 @@ mod tests {
         server.join().unwrap();
         let closed = ImapError::Protocol("the server closed the connection".into());
         assert!(!closed.leaves_session_usable());
+    }
+
+    #[test]
+    fn idle_ends_when_the_server_reports_new_mail() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            (
+                "CAPABILITY",
+                b"* CAPABILITY IMAP4rev1 IDLE\r\nTAG OK\r\n".to_vec(),
+            ),
+            (
+                "IDLE",
+                b"+ idling\r\n* 1 EXPUNGE\r\n* 4 EXISTS\r\n".to_vec(),
+            ),
+            ("DONE", b"TAG OK IDLE terminated\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        assert!(client.offers_idle().unwrap());
+        let end = client
+            .idle(Duration::from_secs(60), Duration::from_millis(50), &|| {
+                false
+            })
+            .unwrap();
+        assert_eq!(end, IdleEnd::NewMail);
+        drop(client);
+        let seen = server.join().unwrap();
+        assert_eq!(seen[2..], ["IDLE", "DONE"]);
+    }
+
+    #[test]
+    fn idle_ends_at_its_longest_or_when_told_to_stop() {
+        let idle_session = || {
+            vec![
+                ("IDLE", b"+ idling\r\n".to_vec()),
+                ("DONE", b"TAG OK IDLE terminated\r\n".to_vec()),
+            ]
+        };
+        let mut script = vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            (
+                "CAPABILITY",
+                b"* CAPABILITY IMAP4rev1\r\nTAG OK\r\n".to_vec(),
+            ),
+        ];
+        script.extend(idle_session());
+        script.extend(idle_session());
+        let (port, server) = fake::serve(vec![script]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        assert!(!client.offers_idle().unwrap());
+        let tick = Duration::from_millis(20);
+        let end = client
+            .idle(Duration::from_millis(100), tick, &|| false)
+            .unwrap();
+        assert_eq!(end, IdleEnd::TimeUp);
+        let end = client
+            .idle(Duration::from_secs(60), tick, &|| true)
+            .unwrap();
+        assert_eq!(end, IdleEnd::Stopped);
+        drop(client);
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn a_server_ending_the_session_in_idle_is_an_error() {
+        let (port, server) = fake::serve(vec![vec![
+            ("LOGIN", b"TAG OK\r\n".to_vec()),
+            ("IDLE", b"+ idling\r\n* BYE shutting down\r\n".to_vec()),
+        ]]);
+        let mut client = ImapClient::connect(&settings(port)).unwrap();
+        let error = client
+            .idle(Duration::from_secs(60), Duration::from_millis(20), &|| {
+                false
+            })
+            .unwrap_err();
+        assert!(error.to_string().contains("closed the session"), "{error}");
+        drop(client);
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn the_fake_mailbox_reports_a_delivery_to_a_session_in_idle() {
+        let mailbox = fake::Mailbox::start(true);
+        let mut client = ImapClient::connect(&settings(mailbox.port())).unwrap();
+        assert_eq!(client.select("INBOX").unwrap().exists, 0);
+        let deliverer = mailbox.clone();
+        let delivery = std::thread::spawn(move || {
+            while deliverer.idling() == 0 {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            deliverer.deliver(b"Subject: hi\r\n\r\nhello\r\n");
+        });
+        let end = client
+            .idle(Duration::from_secs(30), Duration::from_millis(50), &|| {
+                false
+            })
+            .unwrap();
+        assert_eq!(end, IdleEnd::NewMail);
+        delivery.join().unwrap();
+        assert_eq!(client.search_unseen().unwrap(), vec![1]);
+        assert_eq!(
+            client.fetch(1, 1000).unwrap().head,
+            b"Subject: hi\r\n\r\nhello\r\n"
+        );
+        client.mark_seen(1).unwrap();
+        assert!(client.search_unseen().unwrap().is_empty());
+        client.logout();
     }
 
     #[test]

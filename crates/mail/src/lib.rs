@@ -1,6 +1,7 @@
 //! Mail plumbing for play-by-email campaigns: reading, cleaning, classifying
 //! and routing inbound mail, building and sending outbound mail, and the
-//! mailbox access (Maildir, IMAP) the daemon polls.
+//! mailbox access (Maildir, IMAP) the daemon polls, and the webhooks that
+//! carry a campaign's public news to where its players chat.
 //!
 //! Everything here is game-agnostic: it knows nothing of Magic Realm rules and
 //! nothing of the campaign store. The shape follows the practice of the long
@@ -24,3 +25,4 @@ pub mod outbound;
 pub mod route;
 pub mod tls;
 pub mod transport;
+pub mod webhook;

@@ -210,6 +210,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("players", "players"),
     ("mail", "mail"),
     ("site", "site"),
+    ("notify", "notify"),
     ("rules_version", "rules_version"),
     ("report", "report"),
 ];

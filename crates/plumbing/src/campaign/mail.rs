@@ -273,6 +273,13 @@ impl ImapSection {
     }
 }
 
+impl ImapSection {
+    /// The folder read: the one named, else INBOX.
+    pub fn folder_or_inbox(&self) -> String {
+        self.folder.clone().unwrap_or_else(|| "INBOX".to_string())
+    }
+}
+
 impl MailSettings {
     /// The extra CA file, as a path.
     pub fn ca_path(&self) -> Option<std::path::PathBuf> {

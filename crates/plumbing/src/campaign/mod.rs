@@ -13,6 +13,7 @@ pub mod edit;
 mod email;
 mod mail;
 mod mail_auth;
+mod notify;
 mod schedule;
 mod site;
 
@@ -32,6 +33,7 @@ use crate::suggest;
 pub use email::Email;
 pub use mail::{CONFIRMATION_PROBLEMS_SHOWN, ImapSection, MailSettings, SecurityName, SmtpSection};
 pub use mail_auth::{AuthName, ClientSecret, OAuthSettings, ProviderName, SignInKeys};
+pub use notify::{DEFAULT_DEADLINE_HOURS, Hook, HookError, HookKindName, NewsKind, NotifySettings};
 pub use schedule::{Date, MAX_EVERY_HOURS, NmrPolicy, Schedule, TimeOfDay, format_utc};
 pub use site::{MAX_DELAY_DAYS, Publish, SiteSettings};
 
@@ -65,6 +67,10 @@ pub struct Campaign {
     /// them; `None` when the file has no `[site]` table (public only).
     #[serde(default)]
     pub site: Option<SiteSettings>,
+    /// Webhooks that carry the campaign's public news to where its players
+    /// chat; `None` when the file has no `[notify]` table.
+    #[serde(default)]
+    pub notify: Option<NotifySettings>,
     /// The version of the game's rules its days are played under (README
     /// "Rules versions"). A campaign stored before versions were recorded
     /// played the first.
@@ -293,6 +299,7 @@ struct CampaignFile {
     players: Vec<PlayerFile>,
     mail: Option<MailSettings>,
     site: Option<SiteSettings>,
+    notify: Option<NotifySettings>,
     rules_version: Option<Spanned<u32>>,
     report: Option<ReportSettings>,
 }
@@ -363,6 +370,12 @@ impl Checker<'_> {
             let line = key_line(self.text, Some("site"), field);
             return Err(self.at_line(line, &format!("site.{field}"), message));
         }
+        if let Some((field, message)) = raw.notify.iter().flat_map(NotifySettings::problems).next()
+        {
+            let line = key_line(self.text, Some("notify.hooks"), field)
+                .or_else(|| key_line(self.text, Some("notify"), field));
+            return Err(self.at_line(line, &format!("notify.{field}"), message));
+        }
         // Both are printed on one line in mail headers, the CLI and the log,
         // where a line break would start a line the file's author wrote.
         let one_line = [
@@ -405,6 +418,7 @@ impl Checker<'_> {
             players,
             mail: raw.mail,
             site: raw.site,
+            notify: raw.notify,
             rules_version,
             report: raw.report.unwrap_or_default(),
         })

@@ -580,3 +580,32 @@ fn oauth_sign_in_keys_are_read_and_their_problems_named_with_the_line() {
     let err = error(&with(&format!("{password}auth = \"token\"")));
     assert!(err.to_string().contains("auth"), "{err}");
 }
+
+#[test]
+fn a_notify_hook_without_its_address_is_refused_at_its_line() {
+    let with = |table: &str| {
+        edited(
+            "[[players]]\nname = \"Ann\"",
+            &format!("{table}\n\n[[players]]\nname = \"Ann\""),
+        )
+    };
+    let err = error(&with(
+        "[notify]\nname_awaited = true\n\n[[notify.hooks]]\nkind = \"discord\"\n\
+         news = [\"day\"]\nurl = \"discord.com/api/webhooks/1\"",
+    ));
+    assert_eq!(err.field.as_deref(), Some("notify.url"), "{err}");
+    assert_eq!(err.line, Some(20), "{err}");
+    assert!(err.to_string().contains("is not a web address"), "{err}");
+    let err = error(&with(
+        "[[notify.hooks]]\nkind = \"telegram\"\nurl = \"https://x/\"",
+    ));
+    assert!(err.to_string().contains("telegram"), "{err}");
+    let campaign = parse(&with(
+        "[notify]\ndeadline_hours = 6\n\n[[notify.hooks]]\nkind = \"slack\"\n\
+         url_env = \"SLACK_HOOK\"",
+    ))
+    .unwrap();
+    let notify = campaign.notify.unwrap();
+    assert_eq!(notify.deadline_hours(), 6);
+    assert_eq!(notify.hooks[0].name(), "slack");
+}

@@ -55,6 +55,7 @@ pub mod gm;
 pub mod guard;
 pub mod mail_access;
 pub mod mail_in;
+pub mod news;
 pub mod orders;
 pub mod outbox;
 pub mod site;
@@ -199,6 +200,11 @@ impl Daemon {
     /// The public pages.
     pub fn site(&mut self) -> site::SitePages<'_> {
         site::SitePages { daemon: self }
+    }
+
+    /// The public news for the campaign's webhooks.
+    pub fn news(&mut self) -> news::Newsroom<'_> {
+        news::Newsroom { daemon: self }
     }
 }
 

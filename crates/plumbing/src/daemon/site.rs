@@ -2,8 +2,9 @@
 //! each round, when the campaign names `[site] out` and what the pages are
 //! built from has changed (a day processed or rolled back, an announcement,
 //! a narrative, an edited `[site]` table), they are built again and
-//! switched in one step ([`crate::site::publish`]). A failed build never
-//! holds the game: it goes to the GM's log, once until its reason changes.
+//! switched in one step ([`crate::site::publish`]), and the campaign's
+//! webhooks are told, with the link. A failed build never holds the game:
+//! it goes to the GM's log, once until its reason changes.
 
 use std::path::Path;
 
@@ -50,6 +51,9 @@ impl SitePages<'_> {
                 self.store
                     .control_mut()
                     .log_gm(Some(campaign), now, "site", &note, None)?;
+                let latest = self.store.days().latest_number(campaign)?.unwrap_or(0);
+                let stored = self.campaign(campaign)?.campaign;
+                self.news().site_rebuilt(&stored, latest, now)?;
                 Ok(Some(note))
             }
             Err(error) => {

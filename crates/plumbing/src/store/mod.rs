@@ -12,8 +12,8 @@
 //! written through a view borrowing the store, in the module beside its
 //! tables: `store.days()` reads days, `store.days_mut()` changes them, and
 //! so on for [`campaigns`], [`control`], [`players`], [`days`], [`orders`],
-//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail
-//! and the [`outbox`]; [`Redaction`] masks secrets in stored mail. A change
+//! [`rounds`], [`rulings`], [`announcements`], the [`inbox`] of received mail,
+//! the [`outbox`] and the webhooks' [`news`]; [`Redaction`] masks secrets in stored mail. A change
 //! that spans several kinds of records (a new campaign with its players, a
 //! rollback of states, events, reports and combat rounds) is one method of
 //! one view, in one transaction.
@@ -25,6 +25,7 @@ pub mod control;
 pub mod days;
 pub mod grants;
 pub mod inbox;
+pub mod news;
 pub mod orders;
 pub mod outbox;
 mod packed;
@@ -56,6 +57,7 @@ pub use inbox::{
     InboundInsert, InboundMail, InboundStatus, Inbox, NOTICE_HELD, NoticeTo, NoticeTurn,
     redelivery_note,
 };
+pub use news::{MailboxMode, News, NewsHealth, QueuedNews};
 pub use orders::{NewOrder, OrderSubmission, Orders};
 pub use outbox::{MailAttachment, Outbox, OutgoingMail, QueuedMail, RelayedMessage, ReportParts};
 pub use players::{Absence, PlayerSecret, Players};
@@ -136,6 +138,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0019_oauth_grants",
         include_str!("migrations/0019_oauth_grants.sql"),
+    ),
+    (
+        "0020_news_and_idle",
+        include_str!("migrations/0020_news_and_idle.sql"),
     ),
 ];
 
@@ -300,6 +306,16 @@ impl Store {
     /// Change the GM's rulings.
     pub fn rulings_mut(&mut self) -> Rulings<&mut Store> {
         Rulings { store: self }
+    }
+
+    /// Read the webhooks' news queue and the mailboxes' watch.
+    pub fn news(&self) -> News<&Store> {
+        News { store: self }
+    }
+
+    /// Change the webhooks' news queue and the mailboxes' watch.
+    pub fn news_mut(&mut self) -> News<&mut Store> {
+        News { store: self }
     }
 
     /// Read the GM's announcements and narratives.

@@ -25,11 +25,12 @@ use super::StoreError;
 pub(super) const OTHER: &str = "other";
 
 /// Tables of the host, not of any campaign: which IMAP messages this
-/// database has fetched belongs to the mailbox it reads, so an imported
-/// campaign starts from the receiving host's record; a campaign's OAuth
-/// grant is sealed with this host's key, so on another host the GM signs
-/// in again. An export holds no rows there.
-const HOST_TABLES: &[&str] = &["imap_mailboxes", "oauth_grants"];
+/// database has fetched, and how its daemon watches that mailbox, belong
+/// to the mailbox it reads, so an imported campaign starts from the
+/// receiving host's record; a campaign's OAuth grant is sealed with this
+/// host's key, so on another host the GM signs in again. An export holds
+/// no rows there.
+const HOST_TABLES: &[&str] = &["imap_mailboxes", "mailbox_watch", "oauth_grants"];
 
 /// How a table's rows belong to a campaign, and how its ids and references
 /// are renumbered in the receiving database.
@@ -189,6 +190,12 @@ const TABLES: &[Table] = &[
     },
     Table {
         name: "relayed_messages",
+        rows: "s.campaign_id = {c}",
+        id: Id::Fresh,
+        references: &[],
+    },
+    Table {
+        name: "news_deliveries",
         rows: "s.campaign_id = {c}",
         id: Id::Fresh,
         references: &[],

@@ -10,7 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::campaign::format_utc;
+use crate::campaign::{Campaign, format_utc};
+use crate::daemon::mail_in::ingest::mailbox_key;
 use crate::store::{InboundStatus, ReportParts, StoredCampaign};
 
 use crate::daemon::mail_in::ingest::Letter;
@@ -124,7 +125,11 @@ impl GmControl<'_> {
             )),
             None => None,
         };
+        let mailbox = self.mailbox_status(campaign)?;
+        let news = self.store.news().health(name)?;
         Ok(CampaignStatus {
+            mailbox,
+            news,
             last_poll: control.last_tick.map(format_utc),
             latest_day: self.store.days().latest(name)?.map(|d| d.day),
             mail: MailStatus {
@@ -151,6 +156,41 @@ impl GmControl<'_> {
             unknown_awaited: unknown,
             over,
             players,
+        })
+    }
+
+    /// How the daemon reads `campaign`'s mail: from a Maildir folder, or
+    /// from an IMAP mailbox as the daemon last said (waiting in IDLE,
+    /// polling, reconnecting), or not at all (mail comes by `ingest`).
+    ///
+    /// # Errors
+    /// The store fails.
+    fn mailbox_status(&self, campaign: &Campaign) -> anyhow::Result<MailboxStatus> {
+        let mail = campaign.mail.as_ref();
+        if let Some(imap) = mail.and_then(|m| m.imap.as_ref()) {
+            let key = mailbox_key(&imap.user, &imap.host, imap.port, &imap.folder_or_inbox());
+            return Ok(match self.store.news().mailbox_mode(&key)? {
+                Some(watch) => MailboxStatus {
+                    mode: watch.mode,
+                    since: Some(format_utc(watch.since)),
+                    detail: watch.detail,
+                },
+                None => MailboxStatus {
+                    mode: "polling".to_string(),
+                    since: None,
+                    detail: None,
+                },
+            });
+        }
+        let mode = if mail.is_some_and(|m| m.maildir_in.is_some()) {
+            "maildir"
+        } else {
+            "ingest"
+        };
+        Ok(MailboxStatus {
+            mode: mode.to_string(),
+            since: None,
+            detail: None,
         })
     }
 
@@ -417,6 +457,7 @@ impl GmControl<'_> {
                 now,
             )?;
         }
+        self.news().announced(&stored.campaign, day, text, now)?;
         self.store.control_mut().log_gm(
             Some(name),
             now,
@@ -828,6 +869,24 @@ pub struct CampaignStatus {
     /// The last day processed (0: set up only).
     pub latest_day: Option<u32>,
     pub mail: MailStatus,
+    /// How the daemon reads the campaign's mail.
+    pub mailbox: MailboxStatus,
+    /// The news for the campaign's webhooks.
+    pub news: crate::store::NewsHealth,
+}
+
+/// How the daemon reads a campaign's mail (`gm status --json`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MailboxStatus {
+    /// `idle` (an IMAP mailbox watched in IDLE, read as mail arrives),
+    /// `polling` (read every mail.poll_seconds), `reconnecting` (the
+    /// connection dropped; tried again with growing pauses), `maildir` or
+    /// `ingest` (mail handed over by the MTA).
+    pub mode: String,
+    /// Since when (UTC), as the daemon last said.
+    pub since: Option<String>,
+    /// Why it reconnects.
+    pub detail: Option<String>,
 }
 
 /// A campaign's mail, for monitoring (`gm status --json`).
@@ -913,6 +972,38 @@ impl std::fmt::Display for CampaignStatus {
         }
         if let Some(sign_in) = &mail.sign_in {
             writeln!(f, "Mail sign-in (OAuth): {sign_in}")?;
+        }
+        match (self.mailbox.mode.as_str(), &self.mailbox.since) {
+            ("reconnecting", since) => writeln!(
+                f,
+                "Mailbox: reconnecting{}{}",
+                since
+                    .as_ref()
+                    .map(|t| format!(" since {t}"))
+                    .unwrap_or_default(),
+                self.mailbox
+                    .detail
+                    .as_ref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            )?,
+            ("idle", _) => writeln!(f, "Mailbox: IMAP IDLE (mail is read as it arrives)")?,
+            ("polling", _) => writeln!(f, "Mailbox: IMAP, polled every round")?,
+            _ => {}
+        }
+        let news = &self.news;
+        if news.failing + news.undeliverable > 0 {
+            writeln!(
+                f,
+                "News: {} to send, {} failing and retried, {} given up{} (the GM's log has each)",
+                news.to_send,
+                news.failing,
+                news.undeliverable,
+                news.last_error
+                    .as_ref()
+                    .map(|e| format!("; last error: {e}"))
+                    .unwrap_or_default()
+            )?;
         }
         if mail.notices_held > 0 {
             writeln!(

@@ -289,7 +289,7 @@ impl MailIn<'_> {
         let status = client
             .select(folder)
             .with_context(|| format!("cannot open the IMAP folder '{folder}'"))?;
-        let mailbox = mailbox_key(settings, folder);
+        let mailbox = mailbox_key(&settings.username, &settings.host, settings.port, folder);
         let remembered = self.store.inbox().imap_uid_validity(&mailbox)?;
         let scan = scan_for(remembered, status.uid_validity);
         let uids = match scan {
@@ -1001,11 +1001,8 @@ pub fn scan_for(remembered: Option<u32>, reported: Option<u32>) -> Scan {
 }
 
 /// The key a mailbox is remembered by: `user@host:port/folder`.
-fn mailbox_key(settings: &ImapSettings, folder: &str) -> String {
-    format!(
-        "{}@{}:{}/{folder}",
-        settings.username, settings.host, settings.port
-    )
+pub fn mailbox_key(user: &str, host: &str, port: u16, folder: &str) -> String {
+    format!("{user}@{host}:{port}/{folder}")
 }
 
 #[cfg(test)]

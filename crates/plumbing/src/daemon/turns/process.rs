@@ -396,6 +396,8 @@ impl Turns<'_> {
             .control_mut()
             .log_gm(Some(name), now, "processed", &note, None)?;
         self.escalate_missed_orders(&campaign, turn.day, &turn.no_orders, now)?;
+        self.news()
+            .day_processed(&campaign, turn.day, turn.finished, next.deadline, now)?;
         Ok(TurnOutcome::Processed {
             day: turn.day,
             finished: turn.finished,
