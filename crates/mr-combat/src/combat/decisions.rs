@@ -138,7 +138,9 @@ pub struct MeleePlay {
 /// Which chits take his fatigue and wounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FatiguePlay {
-    pub fatigue: Option<String>,
+    /// The chits that pay his fatigue: one, or more when he played more
+    /// than two asterisks (3.1 8.5.1c).
+    pub fatigue: Vec<String>,
     pub wounds: Vec<String>,
 }
 

@@ -711,12 +711,16 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
     let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
     let mut instant = None;
     let mut standing = harm::Standing::default();
+    // The spoils of each instant's kills are given when it ends: kills of
+    // one instant may be shared, or count from the most valuable.
+    super::spoils::hold(battle);
     for (attack, faced) in hits {
         let now = key(&attack);
         if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
             continue;
         }
         if instant != Some(now) {
+            super::spoils::settle(battle, false);
             instant = Some(now);
             standing = harm::Standing::now(battle);
         }
@@ -740,6 +744,7 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             killed_at.insert(attack.target, now);
         }
     }
+    super::spoils::settle(battle, true);
 }
 
 /// Unalert a weapon that hit, alert one that missed (III.B.10).

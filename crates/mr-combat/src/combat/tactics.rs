@@ -115,7 +115,34 @@ pub struct Tactics {
 pub fn stars_left(battle: &Battle, who: FighterId) -> u8 {
     let used = battle.plays.fight_stars.get(&who).copied().unwrap_or(0)
         + battle.plays.move_stars.get(&who).copied().unwrap_or(0);
-    2u8.saturating_sub(used)
+    effort_limit(battle, who).saturating_sub(used)
+}
+
+/// The effort asterisks he may play in a round: two, three with an active
+/// Girtle of Energy, no limit with an active Potion of Energy, which wins
+/// over the Girtle when both are active (3.1 8.4.5f.2, 8.5.1c, and the
+/// Increased effort cards of the treasure list).
+pub fn effort_limit(battle: &Battle, who: FighterId) -> u8 {
+    use crate::data::treasures::TreasureEffect;
+    let Some(hero) = battle.hero(who) else {
+        return 2;
+    };
+    let effects = hero
+        .kit
+        .treasures
+        .iter()
+        .filter(|t| t.active)
+        .filter_map(|t| battle.data.treasures.iter().find(|d| d.name == t.name))
+        .flat_map(|t| t.effects.iter());
+    let mut limit = 2;
+    for effect in effects {
+        match effect {
+            TreasureEffect::NoEffortLimit => return u8::MAX,
+            TreasureEffect::EffortLimit { asterisks } => limit = limit.max(*asterisks),
+            _ => {}
+        }
+    }
+    limit
 }
 
 fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
