@@ -74,7 +74,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
         character_plays(battle, dice, who, play, cast, &mut sheets, &mut attacks);
         use_wish(battle, who, &attacks[before..]);
     }
-    place_hired_defenders(battle, &mut sheets);
+    place_hired_defenders(battle, &mut sheets, &attacks);
     randomize(battle, dice, &mut sheets);
     denizen_attacks(battle, &sheets, &mut attacks);
     super::casting::adjust_attacks(battle, &mut attacks);
@@ -138,7 +138,8 @@ fn character_plays(
     }
     for (denizen, direction) in &play.placements {
         if let Some(d) = battle.find(denizen)
-            && battle.sheet.get(&d) == Some(&who)
+            && (battle.sheet.get(&d) == Some(&who)
+                || (hired_by(battle, d, who) && !battle.sheet.contains_key(&d)))
         {
             sheets.boxes.insert(d, *direction);
         }
@@ -325,19 +326,45 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
     Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
 }
 
-/// Hired natives attacked on their own sheet stand in box 1. Every
-/// counter not placed by its sheet's owner is put in a red box
+/// A hired native or controlled monster that is attacked, by denizens on
+/// its sheet or by characters only, defends on its own Melee Section (3.1
+/// 8.4.5n): its hirer puts it in the red box he names (`place Soldier 1 in
+/// box 2`), box 1 when he names none, and its horse in the box after it;
+/// it neither moves nor changes tactics there (Sequence of Play, Evening
+/// 2.4). Every counter not placed by its sheet's owner is put in a red box
 /// ([`fill_boxes`]).
-fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
+fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets, attacks: &[Attack]) {
     let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
     owners.sort_unstable();
     owners.dedup();
+    let mut defenders: Vec<FighterId> = owners
+        .iter()
+        .copied()
+        .chain(attacks.iter().map(|a| a.target))
+        .filter(|&d| battle.denizen(d).is_some_and(|den| den.employer.is_some()))
+        .collect();
+    defenders.sort_unstable();
+    defenders.dedup();
+    for d in defenders {
+        let body = *sheets.boxes.entry(d).or_insert(Direction::Thrust);
+        if let Some(horse) = super::native_horses::part_index(battle, d) {
+            let next = Direction::ALL[usize::from(body.number()) % 3];
+            sheets.part_boxes.entry((d, horse)).or_insert(next);
+        }
+    }
     for owner in owners {
         if battle.denizen(owner).is_some() {
             sheets.boxes.entry(owner).or_insert(Direction::Thrust);
         }
         fill_boxes(battle, sheets, owner);
     }
+}
+
+/// Whether `denizen` is hired by (or under the control of) `who`.
+fn hired_by(battle: &Battle, denizen: FighterId, who: FighterId) -> bool {
+    battle
+        .denizen(denizen)
+        .is_some_and(|d| d.employer == Some(who))
 }
 
 /// Put the counters on `owner`'s sheet that are not placed yet in the red
@@ -412,11 +439,18 @@ pub fn check_placements(
 ) -> Result<(), CombatError> {
     let mut sheets = Sheets::default();
     for (name, direction) in placements {
-        let on_sheet = battle
-            .find(name)
-            .filter(|d| battle.sheet.get(d) == Some(&who));
+        let found = battle.find(name);
+        if found.is_some_and(|d| hired_by(battle, d, who) && !battle.sheet.contains_key(&d)) {
+            // His hireling defending on its own sheet (3.1 8.4.5n.1).
+            continue;
+        }
+        let on_sheet = found.filter(|d| battle.sheet.get(d) == Some(&who));
         let Some(d) = on_sheet else {
-            return Err(format!("{name} is not on the {}'s sheet", battle.name(who)).into());
+            return Err(format!(
+                "{name} is neither on the {}'s sheet nor one of his hirelings",
+                battle.name(who)
+            )
+            .into());
         };
         if sheets.boxes.insert(d, *direction).is_some() {
             return Err(format!("{name} is placed twice").into());

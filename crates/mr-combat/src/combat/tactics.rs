@@ -92,7 +92,8 @@ pub struct Tactics {
     #[serde(default)]
     pub attack_horses: bool,
     /// `place NAME in box N`: the red box he puts a counter on his sheet
-    /// in, when legal (3.1 8.4.5m).
+    /// in, when legal (3.1 8.4.5m), or one of his hirelings defending on
+    /// its own sheet (8.4.5n.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placements: Vec<(String, Direction)>,
     /// `gallop` or `walk`: the side his horse maneuvers on in the Melee
@@ -688,9 +689,13 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .placements
         .iter()
         .filter(|(name, _)| {
-            battle
-                .find(name)
-                .is_some_and(|d| battle.sheet.get(&d) == Some(&who))
+            battle.find(name).is_some_and(|d| {
+                battle.sheet.get(&d) == Some(&who)
+                    || (battle
+                        .denizen(d)
+                        .is_some_and(|den| den.employer == Some(who))
+                        && !battle.sheet.contains_key(&d))
+            })
         })
         .cloned()
         .collect();
