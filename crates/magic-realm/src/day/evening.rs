@@ -96,7 +96,7 @@ pub fn evening(
     for (clearing, crowd) in attention_chit_order(day, clearings) {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             if let [alone] = crowd.characters[..] {
-                super::lone_cast::cast_alone(day, alone, orders);
+                super::lone_cast::rounds_alone(day, alone, orders);
             }
             continue;
         }
@@ -745,15 +745,7 @@ fn write_back(
                 }
             }
             // Left in the clearing (the battle drops them there).
-            for item in &hero.abandoned {
-                c.belongings.retain(|b| b.item != *item);
-                c.armor.retain(|a| a != &item.name);
-                c.damaged_armor.retain(|a| a != &item.name);
-                if c.weapon.as_ref() == Some(&item.name) {
-                    c.weapon = None;
-                    c.weapon_alerted = false;
-                }
-            }
+            crate::combat::abandon::write_back(c, &hero.abandoned);
             if let Some(horse) = hero.horse.as_ref().filter(|h| h.dead) {
                 c.belongings
                     .retain(|b| !(b.item.kind == ItemKind::Horse && b.item.name == horse.name));
