@@ -127,6 +127,10 @@ pub struct MeleePlay {
     /// The box of each attacker on his sheet, in sheet order; missing ones
     /// fill the boxes in turn.
     pub placements: Vec<(String, Direction)>,
+    /// The side he turns up each hireling defending on its own sheet
+    /// (3.1 8.4.5n.1); unnamed ones keep theirs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<(String, crate::state::CounterSide)>,
     /// With riding horses: he attacks his target's horse, not the rider.
     #[serde(default)]
     pub at_horse: bool,

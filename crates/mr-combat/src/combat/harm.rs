@@ -120,9 +120,14 @@ pub fn strike(
     let target = attack.target;
     // A denizen another character killed in this instant is struck all the
     // same by a character's attack of the instant: a kill shares it.
-    let killed_now = !battle.in_play(target)
-        && standing.denizens.contains(&target)
-        && battle.hero(attack.attacker).is_some();
+    let killed_now = standing.denizens.contains(&target)
+        && battle.hero(attack.attacker).is_some()
+        && match &battle.fighters[target].out {
+            Some(Out::Killed { by }) => battle
+                .find(by)
+                .is_some_and(|k| k != attack.attacker && battle.hero(k).is_some()),
+            _ => false,
+        };
     if !(battle.in_play(target) || killed_now) || super::monster_spells::casts(battle, dice, attack)
     {
         return;

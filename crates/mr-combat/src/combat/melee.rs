@@ -136,6 +136,13 @@ fn character_plays(
     if play.at_horse {
         sheets.at_horse.insert(who);
     }
+    for (denizen, side) in &play.sides {
+        if check_side(battle, who, denizen).is_ok()
+            && let Some(d) = battle.find(denizen).and_then(|d| battle.denizen_mut(d))
+        {
+            d.side = *side;
+        }
+    }
     for (denizen, direction) in &play.placements {
         if let Some(d) = battle.find(denizen)
             && (battle.sheet.get(&d) == Some(&who)
@@ -329,7 +336,8 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
 /// A hired native or controlled monster that is attacked, by denizens on
 /// its sheet or by characters only, defends on its own Melee Section (3.1
 /// 8.4.5n): its hirer puts it in the red box he names (`place Soldier 1 in
-/// box 2`), box 1 when he names none, and its horse in the box after it;
+/// box 2`, with `dark side up` or `light side up` if he turns it), box 1
+/// when he names none, and its horse in the box after it;
 /// it neither moves nor changes tactics there (Sequence of Play, Evening
 /// 2.4). Every counter not placed by its sheet's owner is put in a red box
 /// ([`fill_boxes`]).
@@ -358,6 +366,31 @@ fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets, attacks: &[Attack
         }
         fill_boxes(battle, sheets, owner);
     }
+}
+
+/// Check that `who` may turn `name` either side up: his hireling or
+/// controlled monster defending on its own sheet, not a Tremendous monster
+/// (3.1 8.4.5n.1, 8.4.7c).
+///
+/// # Errors
+/// Anything else, saying what may be turned.
+pub fn check_side(battle: &Battle, who: FighterId, name: &str) -> Result<(), CombatError> {
+    let Some(d) = battle.find(name) else {
+        return Err(format!("nobody called {name} is in this combat").into());
+    };
+    if !hired_by(battle, d, who) || battle.sheet.contains_key(&d) {
+        return Err(format!(
+            "only a hireling of the {} defending on its own sheet may be put either side up, not {name}",
+            battle.name(who)
+        )
+        .into());
+    }
+    if battle.denizen(d).is_some_and(|den| den.tremendous) {
+        return Err(
+            format!("{name} is a Tremendous monster: it is not turned over by choice").into(),
+        );
+    }
+    Ok(())
 }
 
 /// Whether `denizen` is hired by (or under the control of) `who`.

@@ -96,6 +96,10 @@ pub struct Tactics {
     /// its own sheet (8.4.5n.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placements: Vec<(String, Direction)>,
+    /// `place NAME in box N dark side up`: the side he turns up a hireling
+    /// defending on its own sheet (3.1 8.4.5n.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<(String, crate::state::CounterSide)>,
     /// `gallop` or `walk`: the side his horse maneuvers on in the Melee
     /// step (3.1 8.4.5k.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -702,6 +706,12 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
     if super::melee::check_placements(battle, who, &play.placements).is_err() {
         play.placements.clear();
     }
+    play.sides = tactics
+        .sides
+        .iter()
+        .filter(|(name, _)| super::melee::check_side(battle, who, name).is_ok())
+        .cloned()
+        .collect();
     play.shield = Some(Direction::Thrust);
     play
 }
@@ -902,6 +912,9 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
         }
         Answer::Melee(play) => {
             super::melee::check_placements(battle, who, &play.placements)?;
+            for (name, _) in &play.sides {
+                super::melee::check_side(battle, who, name)?;
+            }
             check_melee(battle, who, play)
         }
         Answer::Fatigue(play) => super::fatigue::check(battle, who, play),
