@@ -426,7 +426,7 @@ fn named(fighter: &str) -> String {
 }
 
 /// "the Amazon's", "Lancer 1's".
-fn whose(fighter: &str) -> String {
+pub(super) fn whose(fighter: &str) -> String {
     format!("{}'s", named(fighter))
 }
 

@@ -145,8 +145,7 @@ fn character_plays(
     }
     for (denizen, direction) in &play.placements {
         if let Some(d) = battle.find(denizen)
-            && (battle.sheet.get(&d) == Some(&who)
-                || (hired_by(battle, d, who) && !battle.sheet.contains_key(&d)))
+            && positions(battle, who, d)
         {
             sheets.boxes.insert(d, *direction);
         }
@@ -393,6 +392,16 @@ pub fn check_side(battle: &Battle, who: FighterId, name: &str) -> Result<(), Com
     Ok(())
 }
 
+/// Whether `who` positions counter `d` in the Melee step: one on his own
+/// sheet (3.1 8.4.5m), his hireling defending on its own sheet or one on
+/// that hireling's sheet (8.4.5n).
+pub fn positions(battle: &Battle, who: FighterId, d: FighterId) -> bool {
+    match battle.sheet.get(&d) {
+        Some(&owner) => owner == who || hired_by(battle, owner, who),
+        None => hired_by(battle, d, who),
+    }
+}
+
 /// Whether `denizen` is hired by (or under the control of) `who`.
 fn hired_by(battle: &Battle, denizen: FighterId, who: FighterId) -> bool {
     battle
@@ -457,9 +466,10 @@ fn fill_boxes(battle: &Battle, sheets: &mut Sheets, owner: FighterId) {
     }
 }
 
-/// Check a character's own placements of the counters on his sheet
-/// (3.1 8.4.5m): each names a denizen on his sheet once, and with the
-/// rest put in the boxes the attacking counters fill as many boxes as
+/// Check a character's placements of the counters on his sheet (3.1
+/// 8.4.5m) and on his hirelings' sheets (8.4.5n): each names a counter he
+/// positions once, and on each sheet, with the rest put in the boxes, the
+/// attacking counters fill as many boxes as
 /// they can.
 ///
 /// # Errors
@@ -471,47 +481,53 @@ pub fn check_placements(
     placements: &[(String, Direction)],
 ) -> Result<(), CombatError> {
     let mut sheets = Sheets::default();
+    let mut owners = vec![who];
     for (name, direction) in placements {
-        let found = battle.find(name);
-        if found.is_some_and(|d| hired_by(battle, d, who) && !battle.sheet.contains_key(&d)) {
-            // His hireling defending on its own sheet (3.1 8.4.5n.1).
-            continue;
-        }
-        let on_sheet = found.filter(|d| battle.sheet.get(d) == Some(&who));
-        let Some(d) = on_sheet else {
+        let found = battle.find(name).filter(|&d| positions(battle, who, d));
+        let Some(d) = found else {
             return Err(format!(
-                "{name} is neither on the {}'s sheet nor one of his hirelings",
+                "{name} is neither on the {}'s sheet, nor one of his hirelings, nor on a \
+                 hireling's sheet",
                 battle.name(who)
             )
             .into());
         };
+        let Some(&owner) = battle.sheet.get(&d) else {
+            // His hireling defending on its own sheet (8.4.5n.1).
+            continue;
+        };
         if sheets.boxes.insert(d, *direction).is_some() {
             return Err(format!("{name} is placed twice").into());
         }
-    }
-    fill_boxes(battle, &mut sheets, who);
-    let on_sheet = battle.attackers_of(who);
-    let mut filled = [false; 3];
-    let mut attacking = 0usize;
-    for &d in &on_sheet {
-        let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
-        let boxes = sheets
-            .boxes
-            .get(&d)
-            .into_iter()
-            .chain((0..parts).filter_map(|p| sheets.part_boxes.get(&(d, p))));
-        for b in boxes {
-            filled[usize::from(b.number() - 1)] = true;
-            attacking += 1;
+        if !owners.contains(&owner) {
+            owners.push(owner);
         }
     }
-    let used = filled.iter().filter(|f| **f).count();
-    if used < attacking.min(3) {
-        return Err(format!(
-            "the attacking counters must fill as many red boxes as they can: {attacking} counters \
-             in {used} boxes"
-        )
-        .into());
+    for owner in owners {
+        fill_boxes(battle, &mut sheets, owner);
+        let mut filled = [false; 3];
+        let mut attacking = 0usize;
+        for d in battle.attackers_of(owner) {
+            let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
+            let boxes = sheets
+                .boxes
+                .get(&d)
+                .into_iter()
+                .chain((0..parts).filter_map(|p| sheets.part_boxes.get(&(d, p))));
+            for b in boxes {
+                filled[usize::from(b.number() - 1)] = true;
+                attacking += 1;
+            }
+        }
+        let used = filled.iter().filter(|f| **f).count();
+        if used < attacking.min(3) {
+            return Err(format!(
+                "the attacking counters on {} sheet must fill as many red boxes as they can: \
+                 {attacking} counters in {used} boxes",
+                super::log::whose(battle.name(owner))
+            )
+            .into());
+        }
     }
     Ok(())
 }
@@ -871,5 +887,54 @@ battling = ["Amazon"]
         assert!(super::check_placements(battle, amazon, &place(2, 2)[..1]).is_ok());
         let stranger = vec![("Giant 1".to_string(), Direction::Thrust)];
         assert!(super::check_placements(battle, amazon, &stranger).is_err());
+    }
+
+    /// 3.1 8.4.5n: the hiring character positions the counters on his
+    /// hireling's sheet, filling as many boxes as they can, and names his
+    /// hireling's own box; another character positions neither.
+    #[test]
+    fn the_hirer_places_the_counters_on_his_hirelings_sheet_3_1_8_4_5n() {
+        let file = r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[character]]
+name = "Black Knight"
+[[denizen]]
+id = "Bashkar 1"
+employer = "Amazon"
+[[denizen]]
+id = "Wolf A 1"
+[[denizen]]
+id = "Wolf B 1"
+"#;
+        let mut scripted = script::load(data(), "hireling", file).expect("the file loads");
+        let battle = &mut scripted.battle;
+        let (amazon, knight) = (0, 1);
+        let bashkar = battle.find("Bashkar 1").expect("Bashkar");
+        for wolf in ["Wolf A 1", "Wolf B 1"] {
+            let id = battle.find(wolf).expect("a wolf");
+            battle.sheet.insert(id, bashkar);
+        }
+        let place = |names: &[(&str, u8)]| {
+            names
+                .iter()
+                .map(|&(n, b)| (n.to_string(), Direction::from_number(b).expect("a box")))
+                .collect::<Vec<_>>()
+        };
+        let doubled =
+            super::check_placements(battle, amazon, &place(&[("Wolf A 1", 1), ("Wolf B 1", 1)]))
+                .unwrap_err();
+        assert!(
+            doubled.to_string().contains("on Bashkar 1's sheet"),
+            "{doubled}"
+        );
+        let legal = place(&[("Wolf A 1", 3), ("Wolf B 1", 1), ("Bashkar 1", 2)]);
+        assert!(super::check_placements(battle, amazon, &legal).is_ok());
+        assert!(super::check_placements(battle, knight, &legal[..1]).is_err());
+        // She turns her defender either side up, not the wolves on his sheet.
+        assert!(super::check_side(battle, amazon, "Bashkar 1").is_ok());
+        assert!(super::check_side(battle, knight, "Bashkar 1").is_err());
+        assert!(super::check_side(battle, amazon, "Wolf A 1").is_err());
     }
 }

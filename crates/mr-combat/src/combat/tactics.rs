@@ -693,13 +693,9 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .placements
         .iter()
         .filter(|(name, _)| {
-            battle.find(name).is_some_and(|d| {
-                battle.sheet.get(&d) == Some(&who)
-                    || (battle
-                        .denizen(d)
-                        .is_some_and(|den| den.employer == Some(who))
-                        && !battle.sheet.contains_key(&d))
-            })
+            battle
+                .find(name)
+                .is_some_and(|d| super::melee::positions(battle, who, d))
         })
         .cloned()
         .collect();
