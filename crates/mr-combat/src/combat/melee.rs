@@ -144,7 +144,9 @@ fn character_plays(
         }
     }
     for (denizen, direction) in &play.placements {
-        if let Some(d) = battle.find(denizen)
+        if let Some((rider, horse)) = defenders_horse(battle, who, denizen) {
+            sheets.part_boxes.insert((rider, horse), *direction);
+        } else if let Some(d) = battle.find(denizen)
             && positions(battle, who, d)
         {
             sheets.boxes.insert(d, *direction);
@@ -336,7 +338,8 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
 /// its sheet or by characters only, defends on its own Melee Section (3.1
 /// 8.4.5n): its hirer puts it in the red box he names (`place Soldier 1 in
 /// box 2`, with `dark side up` or `light side up` if he turns it), box 1
-/// when he names none, and its horse in the box after it;
+/// when he names none, and its horse where he names (`place Bashkar 1's
+/// horse in box 3`), else in the box after it;
 /// it neither moves nor changes tactics there (Sequence of Play, Evening
 /// 2.4). Every counter not placed by its sheet's owner is put in a red box
 /// ([`fill_boxes`]).
@@ -400,6 +403,19 @@ pub fn positions(battle: &Battle, who: FighterId, d: FighterId) -> bool {
         Some(&owner) => owner == who || hired_by(battle, owner, who),
         None => hired_by(battle, d, who),
     }
+}
+
+/// `Bashkar 1's horse`, when Bashkar 1 is a mounted hireling of `who`
+/// defending on his own sheet: the rider and the horse's part index. Its
+/// hirer puts it in any box, his rider's or another (3.1 8.4.5n.1).
+pub fn defenders_horse(battle: &Battle, who: FighterId, name: &str) -> Option<(FighterId, usize)> {
+    let lower = name.trim().to_ascii_lowercase();
+    let rider = lower.strip_suffix("'s horse")?;
+    let d = battle.find(rider)?;
+    if !hired_by(battle, d, who) || battle.sheet.contains_key(&d) {
+        return None;
+    }
+    super::native_horses::part_index(battle, d).map(|horse| (d, horse))
 }
 
 /// Whether `denizen` is hired by (or under the control of) `who`.
@@ -483,6 +499,10 @@ pub fn check_placements(
     let mut sheets = Sheets::default();
     let mut owners = vec![who];
     for (name, direction) in placements {
+        if defenders_horse(battle, who, name).is_some() {
+            // His defending hireling's horse: any box (8.4.5n.1).
+            continue;
+        }
         let found = battle.find(name).filter(|&d| positions(battle, who, d));
         let Some(d) = found else {
             return Err(format!(

@@ -693,9 +693,10 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .placements
         .iter()
         .filter(|(name, _)| {
-            battle
-                .find(name)
-                .is_some_and(|d| super::melee::positions(battle, who, d))
+            super::melee::defenders_horse(battle, who, name).is_some()
+                || battle
+                    .find(name)
+                    .is_some_and(|d| super::melee::positions(battle, who, d))
         })
         .cloned()
         .collect();
