@@ -721,6 +721,7 @@ fn write_back(
         c.hidden = battle.fighters[f].hidden;
         c.fame = hero.fame;
         c.notoriety = hero.notoriety;
+        c.points_kept = hero.kept;
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
         c.magic.next_fight_tremendous = hero.wish_strength;

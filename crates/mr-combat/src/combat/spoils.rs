@@ -22,98 +22,15 @@
 //! own it hands them to him. A shared denizen's Gold bounty (not "points")
 //! is split equally, each share rounded down. Only characters share: a
 //! hireling's kill of the same instant as a character's goes to whichever
-//! struck first. Fractions of points add up through the combat; the whole
-//! points are recorded, and a fraction left when it ends is dropped, since
-//! the record keeps whole points.
-
-use serde::{Deserialize, Serialize};
+//! struck first. Fractions of points are kept on his record until they
+//! make whole ones (`state/points.rs`).
 
 use crate::state::Item;
+use crate::state::points::{Fraction, Kept};
 
 use super::Battle;
 use super::log::{CombatLine, Seen};
 use super::model::FighterId;
-
-/// Fame and notoriety a character won as parts of points from shared
-/// kills, waiting to make whole ones.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Kept {
-    pub fame: Fraction,
-    pub notoriety: Fraction,
-}
-
-impl Kept {
-    pub fn is_zero(&self) -> bool {
-        self.fame.is_zero() && self.notoriety.is_zero()
-    }
-}
-
-/// A number of points, `num / den` (`den` 0 stands for zero).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fraction {
-    pub num: i64,
-    pub den: i64,
-}
-
-impl Fraction {
-    pub fn new(num: i64, den: i64) -> Fraction {
-        if num == 0 || den == 0 {
-            return Fraction::default();
-        }
-        let g = gcd(num.unsigned_abs(), den.unsigned_abs());
-        let g = i64::try_from(g).unwrap_or(1);
-        Fraction {
-            num: num / g,
-            den: den / g,
-        }
-    }
-
-    pub fn is_zero(&self) -> bool {
-        self.num == 0 || self.den == 0
-    }
-
-    fn plus(self, other: Fraction) -> Fraction {
-        match (self.is_zero(), other.is_zero()) {
-            (true, _) => other,
-            (_, true) => self,
-            _ => Fraction::new(
-                self.num * other.den + other.num * self.den,
-                self.den * other.den,
-            ),
-        }
-    }
-
-    /// The whole points in it, and what is left.
-    fn split(self) -> (i32, Fraction) {
-        if self.is_zero() {
-            return (0, self);
-        }
-        let whole = self.num / self.den;
-        (
-            i32::try_from(whole).unwrap_or(0),
-            Fraction::new(self.num - whole * self.den, self.den),
-        )
-    }
-}
-
-impl std::fmt::Display for Fraction {
-    /// `2`, `1/2`, `1 1/2`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_zero() {
-            return write!(f, "0");
-        }
-        let (whole, part) = (self.num / self.den, self.num % self.den);
-        match (whole, part) {
-            (w, 0) => write!(f, "{w}"),
-            (0, p) => write!(f, "{p}/{}", self.den),
-            (w, p) => write!(f, "{w} {}/{}", p.abs(), self.den),
-        }
-    }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a.max(1) } else { gcd(b, a % b) }
-}
 
 /// From now on kills wait for [`settle`] (the Melee step, an instant at a
 /// time).
