@@ -96,7 +96,7 @@ pub fn evening(
     for (clearing, crowd) in attention_chit_order(day, clearings) {
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             if let [alone] = crowd.characters[..] {
-                super::lone_cast::cast_alone(day, alone, orders);
+                super::lone_cast::rounds_alone(day, alone, orders);
             }
             continue;
         }
@@ -721,6 +721,7 @@ fn write_back(
         c.hidden = battle.fighters[f].hidden;
         c.fame = hero.fame;
         c.notoriety = hero.notoriety;
+        c.points_kept = hero.kept;
         c.gold = u16::try_from(hero.gold.max(0)).unwrap_or(u16::MAX);
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
         c.magic.next_fight_tremendous = hero.wish_strength;
@@ -745,15 +746,7 @@ fn write_back(
                 }
             }
             // Left in the clearing (the battle drops them there).
-            for item in &hero.abandoned {
-                c.belongings.retain(|b| b.item != *item);
-                c.armor.retain(|a| a != &item.name);
-                c.damaged_armor.retain(|a| a != &item.name);
-                if c.weapon.as_ref() == Some(&item.name) {
-                    c.weapon = None;
-                    c.weapon_alerted = false;
-                }
-            }
+            crate::combat::abandon::write_back(c, &hero.abandoned);
             if let Some(horse) = hero.horse.as_ref().filter(|h| h.dead) {
                 c.belongings
                     .retain(|b| !(b.item.kind == ItemKind::Horse && b.item.name == horse.name));

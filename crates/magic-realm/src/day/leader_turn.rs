@@ -85,6 +85,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         hidden: record.hidden,
         fame: 0,
         notoriety: 0,
+        points_kept: Default::default(),
         belongings: record
             .carries
             .iter()

@@ -1,77 +1,180 @@
-//! A character alone in his clearing at Evening casts a spell (3.1 rule
-//! 4.6.5b: spells are cast in the Encounter step of a round of combat, even
-//! when no other combat takes place). With nobody else there no battle is
-//! fought, but he still has the Encounter step of a round of his own.
+//! A character alone in his clearing at Evening still does two rounds of
+//! combat, in which he may cast a spell, activate or inactivate a
+//! belonging, abandon belongings, run away or do nothing (3.1 rule 8.1.3a;
+//! spells are cast in the Encounter step of a round of combat, 4.6.5b).
+//! With nobody else there no battle is fought: realmgm plays his two
+//! rounds from the clauses of his `Combat:` line.
 //!
-//! Rulings: he casts what the `cast SPELL [on TARGET]` clause of his
-//! `Combat:` line names, with the first MAGIC chit or active treasure the
-//! magic rules accept ([`crate::magic::choose`]); without a
-//! named target a spell aims at himself, his clearing or tile, his own
-//! chits or the weather, as it allows. An attack spell waits for a battle
-//! (named at a target, it is refused: alone there is none); another spell
-//! that needs someone else is refused with the reason. The round then ends as combat ends: attack
-//! and phase spells expire ([`expiry::end_of_combat`]); a combat spell
-//! lasts to Midnight (4.6.7g.1). Everything
-//! is reported as the clearing's combat lines, seen by him alone.
+//! Rulings:
+//! - Each clause is done once, though a standing line holds for every
+//!   round of a battle: his `cast` clause is cast once, and his
+//!   `abandon`, then his `activate`/`inactivate` clauses take a round each
+//!   in which he casts nothing (3.1 Sequence of Play, Encounter step 1.5:
+//!   a character who does an action switches no belonging). Belongings go
+//!   first, so a spell may be cast with what he just activated; with a
+//!   cast named, one belongings round is left for it. Switching and
+//!   abandoning follow the combat's own rules (`combat/activation.rs`,
+//!   `combat/abandon.rs`), and what he abandons lies in the clearing.
+//! - He does not run: his `run` clauses are for fleeing a fight, and
+//!   with nobody to flee the clearing is not left (a `run when wounded`
+//!   would otherwise send a character wounded earlier in the day out of an
+//!   empty clearing). Alerting a weapon and charging need a fight too.
+//! - He casts what the `cast SPELL [on TARGET]` clause names, with the first
+//!   MAGIC chit or active treasure the magic rules accept
+//!   ([`crate::magic::choose`]); without a named target a spell aims at
+//!   himself, his clearing or tile, his own chits or the weather, as it
+//!   allows. An attack spell waits for a battle (named at a target, it is
+//!   refused: alone there is none); another spell that needs someone else
+//!   is refused with the reason.
+//!
+//! The rounds then end as combat ends: attack and phase spells expire
+//! ([`expiry::end_of_combat`]); a combat spell lasts to Midnight
+//! (4.6.7g.1). Everything is reported as the clearing's combat lines, seen
+//! by him alone.
 
 use std::collections::BTreeMap;
 
 use crate::combat::casting::{read_order, split_order};
 use crate::combat::log::CombatLine;
+use crate::combat::model::{Fighter, FighterKind};
+use crate::combat::tactics::Tactics;
+use crate::combat::{Battle, CombatRules, abandon, activation, build};
 use crate::magic::cast::cast;
 use crate::magic::choose::{default_aims, legal_request};
 use crate::magic::spellbook::find_spell;
 use crate::magic::spells::{Build, build_of};
 use crate::magic::{MagicError, aims, expiry};
 use crate::orders::DayOrders;
+use crate::state::abandoned_pile;
 use crate::state::magic::{Aim, CastWith};
 
 use super::Day;
 use super::events::{CombatEvent, Happening};
 
-/// Character `who`, alone in his clearing, casts what his orders name.
-pub fn cast_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) {
+/// Character `who`, alone in his clearing, plays his two rounds by his
+/// orders' `Combat:` line.
+pub fn rounds_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) {
     let c = &day.state.characters[who];
-    let Some(order) = orders
-        .get(&c.player)
-        .and_then(|o| o.combat.as_ref())
-        .and_then(|t| t.cast.clone())
-    else {
+    let Some(tactics) = orders.get(&c.player).and_then(|o| o.combat.clone()) else {
         return;
     };
     if c.dead {
         return;
     }
-    let name = c.name.clone();
-    let clearing = c.position.clone();
-    let lines = match attempt(day, who, &order) {
-        Ok(None) => return,
-        Ok(Some(lines)) => lines,
-        Err(e) => {
-            let reason = match e {
-                MagicError::CannotCast { reason, .. } => format!("the {order} fails: {reason}"),
-                other => format!("the {order} fails: {other}"),
-            };
-            vec![CombatLine::Refused {
-                character: name.clone(),
-                reason,
-            }]
-        }
-    };
+    let mut round = 1;
+    if belongings(day, who, &tactics, round) {
+        round += 1;
+    }
+    if let Some(order) = &tactics.cast
+        && cast_alone(day, who, order, round)
+    {
+        round += 1;
+    }
+    if round <= 2 && belongings(day, who, &tactics, round) {
+        round += 1;
+    }
+    // Nothing named for his rounds: nothing of his ends with them.
+    if round == 1 && tactics.cast.is_none() {
+        return;
+    }
+    let clearing = day.state.characters[who].position.clone();
+    let observers = day.only(who);
+    for event in expiry::end_of_combat(&mut day.state, &clearing) {
+        day.emit(observers.clone(), Happening::Magic(event));
+    }
+}
+
+/// Tell him `lines` of his round `round`.
+fn tell(day: &mut Day<'_>, who: usize, round: u32, lines: Vec<CombatLine>) {
+    let clearing = day.state.characters[who].position.clone();
     let observers = day.only(who);
     for line in lines {
         day.emit(
             observers.clone(),
             Happening::Combat(CombatEvent::Line {
                 clearing: clearing.clone(),
-                round: 1,
+                round,
                 line,
             }),
         );
     }
-    for event in expiry::end_of_combat(&mut day.state, &clearing) {
-        day.emit(observers.clone(), Happening::Magic(event));
+}
+
+/// His belongings round: abandon what his `abandon` clause names, else
+/// switch what his `activate`/`inactivate` clauses name, when he can.
+/// Whether he did either.
+fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> bool {
+    let c = &day.state.characters[who];
+    let Ok(hero) = build::hero(day.data, c) else {
+        return false;
+    };
+    let clearing = c.position.clone();
+    let fighter = Fighter {
+        name: c.name.clone(),
+        kind: FighterKind::Character(hero),
+        hidden: c.hidden,
+        out: None,
+    };
+    let label = format!("{}{}", clearing.tile, clearing.clearing);
+    let mut battle = Battle::new(
+        day.data,
+        &label,
+        vec![fighter],
+        CombatRules::from_rules(day.rules),
+    );
+    battle.in_cave = super::movement::is_cave(day, &clearing);
+    battle.round = round;
+    if let Some(item) = tactics
+        .abandon
+        .as_deref()
+        .filter(|i| abandon::check(&battle, 0, i).is_ok())
+    {
+        abandon::abandon(&mut battle, 0, item);
+    } else if let Some((on, off)) = activation::standing(&battle, 0, tactics) {
+        activation::switch(&mut battle, 0, on.as_deref(), off.as_deref());
+    } else {
+        return false;
     }
+    let lines = battle.log.iter().map(|l| l.line.clone()).collect();
+    tell(day, who, round, lines);
+    if let Some(hero) = battle.hero(0) {
+        let c = &mut day.state.characters[who];
+        activation::write_back(c, &hero.kit);
+        abandon::write_back(c, &hero.abandoned);
+    }
+    if !battle.dropped.is_empty() {
+        day.state
+            .holdings
+            .entry(abandoned_pile(&clearing))
+            .or_default()
+            .extend(battle.dropped);
+    }
+    true
+}
+
+/// His `cast` clause in round `round`; whether he spent the round's action
+/// on it (a refused cast spends none).
+fn cast_alone(day: &mut Day<'_>, who: usize, order: &str, round: u32) -> bool {
+    let name = day.state.characters[who].name.clone();
+    let (lines, cast) = match attempt(day, who, order) {
+        Ok(None) => return false,
+        Ok(Some(lines)) => (lines, true),
+        Err(e) => {
+            let reason = match e {
+                MagicError::CannotCast { reason, .. } => format!("the {order} fails: {reason}"),
+                other => format!("the {order} fails: {other}"),
+            };
+            (
+                vec![CombatLine::Refused {
+                    character: name,
+                    reason,
+                }],
+                false,
+            )
+        }
+    };
+    tell(day, who, round, lines);
+    cast
 }
 
 /// The cast and its lines; `None` when an attack spell has nobody here.

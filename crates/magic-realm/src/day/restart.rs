@@ -198,6 +198,7 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
         character.hidden = false;
         character.fame = 0;
         character.notoriety = 0;
+        character.points_kept = Default::default();
         character.discoveries = Discoveries {
             tiles_visited: [inn.tile.clone()].into(),
             ..Discoveries::default()

@@ -439,3 +439,82 @@ fn he_sells_to_the_goblins_his_spell_made_neutral() {
         "the goblins hold what they bought"
     );
 }
+
+/// The Wizard alone with a Shield and a Girtle of Energy carried inactive.
+fn alone_carrying() -> MrState {
+    let mut state = alone("Wizard");
+    state.day = 20;
+    let c = &mut state.characters[0];
+    c.chits[0].chit = "MAGIC II2*".into();
+    c.chits[0].condition = ChitCondition::Active;
+    c.magic.spells = vec!["Prophecy".into()];
+    for (kind, name) in [
+        (crate::state::ItemKind::Armor, "Shield"),
+        (crate::state::ItemKind::Treasure, "Girtle of Energy"),
+    ] {
+        c.belongings.push(crate::state::Belonging {
+            item: crate::state::Item {
+                kind,
+                name: name.into(),
+            },
+            active: false,
+        });
+    }
+    state
+}
+
+fn active(state: &MrState, name: &str) -> Option<bool> {
+    state.characters[0]
+        .belongings
+        .iter()
+        .find(|b| b.item.name == name)
+        .map(|b| b.active)
+}
+
+/// 3.1 8.1.3a: alone, his two rounds may activate a belonging: his
+/// standing `activate` clause makes the Shield active, as a battle's
+/// Encounter step would.
+#[test]
+fn alone_he_activates_a_belonging_in_his_two_rounds_3_1_8_1_3a() {
+    let (after, events) = play(alone_carrying(), "H\nCombat: activate Shield", 4);
+    assert_eq!(active(&after, "Shield"), Some(true));
+    let lines = combat_lines(&events);
+    assert!(
+        lines.iter().any(
+            |l| matches!(l, CombatLine::Activated { item, active: true, .. } if item == "Shield")
+        ),
+        "{lines:#?}"
+    );
+}
+
+/// 3.1 8.1.3a: each clause once, belongings first: round 1 abandons the
+/// Shield (it lies in the clearing), round 2 casts Prophecy once, and no
+/// round is left to activate the Girtle. Wounded, he does not run out of
+/// the empty clearing.
+#[test]
+fn alone_his_clauses_take_a_round_each_and_he_does_not_run_3_1_8_1_3a() {
+    let mut state = alone_carrying();
+    state.characters[0].chits[5].condition = ChitCondition::Wounded;
+    let home = state.characters[0].position.clone();
+    let (after, events) = play(
+        state,
+        "H\nCombat: run when wounded 1, cast Prophecy, abandon Shield, activate Girtle of Energy",
+        4,
+    );
+    let c = &after.characters[0];
+    assert_eq!(c.position, home, "he stays");
+    assert_eq!(active(&after, "Shield"), None, "abandoned");
+    assert!(
+        after
+            .holdings
+            .get(&crate::state::abandoned_pile(&home))
+            .is_some_and(|pile| pile.iter().any(|i| i.name == "Shield"))
+    );
+    assert_eq!(active(&after, "Girtle of Energy"), Some(false));
+    let casts = combat_lines(&events)
+        .iter()
+        .filter(|l| l.to_string().contains("alone, casts Prophecy"))
+        .count();
+    assert_eq!(casts, 1);
+    assert!(after.magic.in_effect.iter().any(|s| s.spell == "Prophecy"));
+}

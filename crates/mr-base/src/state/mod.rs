@@ -12,6 +12,7 @@
 pub mod belongings;
 pub mod hiring;
 pub mod magic;
+pub mod points;
 pub mod ruling;
 
 use std::collections::BTreeMap;
@@ -327,6 +328,10 @@ pub struct CharacterState {
     pub hidden: bool,
     pub fame: i32,
     pub notoriety: i32,
+    /// Parts of Fame and Notoriety points from shared kills, kept until
+    /// they make whole ones (3.1 8.7.1b).
+    #[serde(default, skip_serializing_if = "points::Kept::is_zero")]
+    pub points_kept: points::Kept,
     /// What the character carries besides his starting weapon and armour:
     /// treasures, horses, bought or looted weapons and armour, each active
     /// or not (play summary II.D.1.b).
@@ -396,6 +401,7 @@ impl CharacterState {
             hidden: false,
             fame: 0,
             notoriety: 0,
+            points_kept: Default::default(),
             belongings: Vec::new(),
             discoveries: Discoveries {
                 tiles_visited: [position.tile.clone()].into(),

@@ -7,7 +7,7 @@
 //! the next day. Activating or inactivating a belonging instead is
 //! `activation.rs`.
 
-use crate::state::Item;
+use crate::state::{CharacterState, Item};
 
 use super::Battle;
 use super::error::CombatError;
@@ -45,6 +45,20 @@ pub fn check(battle: &Battle, who: FighterId, item: &str) -> Result<(), CombatEr
             }
         )
         .into())
+    }
+}
+
+/// Take what he abandoned in combat off his state: it lies in the clearing
+/// (the battle's dropped belongings).
+pub fn write_back(c: &mut CharacterState, abandoned: &[Item]) {
+    for item in abandoned {
+        c.belongings.retain(|b| b.item != *item);
+        c.armor.retain(|a| a != &item.name);
+        c.damaged_armor.retain(|a| a != &item.name);
+        if c.weapon.as_ref() == Some(&item.name) {
+            c.weapon = None;
+            c.weapon_alerted = false;
+        }
     }
 }
 

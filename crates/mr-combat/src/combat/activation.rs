@@ -21,7 +21,7 @@
 //!   as a FIGHT chit of the strength and time printed on it (2nd-edition optional combat rule 5.1
 //!   and §5.2 name Boots cards among the MOVE plays). A card has no effort
 //!   asterisks: playing it costs no effort, so it never counts toward the
-//!   two-star limit and is never fatigued, and wounds never fall on it. It
+//!   effort limit and is never fatigued, and wounds never fall on it. It
 //!   is played once a round, like a chit.
 
 use serde::{Deserialize, Serialize};

@@ -131,6 +131,10 @@ pub struct Battle<'d> {
     /// the log says it again only when the reason changes.
     #[serde(skip)]
     pub stays_because: BTreeMap<FighterId, String>,
+    /// Kills (killer, victim) of the Melee step's current instant, whose
+    /// spoils wait until it ends (`spoils.rs`); `None` outside it.
+    #[serde(skip)]
+    pub held_kills: Option<Vec<(FighterId, FighterId)>>,
 }
 
 impl<'d> Battle<'d> {
@@ -172,6 +176,7 @@ impl<'d> Battle<'d> {
             treacheries: Vec::new(),
             roll_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
+            held_kills: None,
         }
     }
 

@@ -199,6 +199,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         notoriety: c.notoriety,
         belongings,
         kills: 0,
+        kept: c.points_kept,
         taken: Vec::new(),
         dead: false,
         missile: ability_modifiers(card, Roll::Missile),

@@ -127,6 +127,10 @@ pub struct MeleePlay {
     /// The box of each attacker on his sheet, in sheet order; missing ones
     /// fill the boxes in turn.
     pub placements: Vec<(String, Direction)>,
+    /// The side he turns up each hireling defending on its own sheet
+    /// (3.1 8.4.5n.1); unnamed ones keep theirs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<(String, crate::state::CounterSide)>,
     /// With riding horses: he attacks his target's horse, not the rider.
     #[serde(default)]
     pub at_horse: bool,
@@ -138,7 +142,9 @@ pub struct MeleePlay {
 /// Which chits take his fatigue and wounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FatiguePlay {
-    pub fatigue: Option<String>,
+    /// The chits that pay his fatigue: one, or more when he played more
+    /// than two asterisks (3.1 8.5.1c).
+    pub fatigue: Vec<String>,
     pub wounds: Vec<String>,
 }
 

@@ -1,7 +1,8 @@
 //! The Fatigue step (3.1 8.5): a character who played two or more effort
 //! asterisks of Fight and Move chits this round fatigues one asterisk less
-//! than he played (8.5.1), of the kinds he played, naming the chit; a
-//! two-asterisk chit may make change. MAGIC and colour chits never count
+//! than he played (8.5.1, 8.5.1c: three played with a Girtle or Potion of
+//! Energy fatigue two), of the kinds he played, naming the chits; a
+//! two-asterisk chit may make change when one asterisk is left to pay. MAGIC and colour chits never count
 //! (8.5.2: they fatigue when their spell ends or when used). Each wound
 //! takes a chit (8.5.3, 4.2.5a): first one in play that is neither
 //! enchanted to a colour nor committed to a spell, then an enchanted
@@ -9,9 +10,9 @@
 //! chits never. He dies when every chit is wounded or committed (4.2.5b,
 //! 9.1.1b) — the moment the last one is wounded, not one wound later.
 //!
-//! Ruling: the engine's effort limit is two asterisks (no Potion or Girtle
-//! of Energy, 8.5.1c, is built), so the count "asterisks played − 1" is
-//! always one chit's worth; the step asks for that one chit.
+//! Ruling: the chits he names must pay the count exactly, or overpay by the
+//! one asterisk a two-asterisk chit makes change for (4.2.5); the choice
+//! made for him takes one-asterisk chits first, slowest first.
 
 use std::collections::BTreeMap;
 
@@ -26,8 +27,13 @@ use super::tactics::same_chit;
 
 /// Whether `who` has fatigue or wounds to take this round.
 pub fn owes(battle: &Battle, who: FighterId) -> bool {
-    stars(battle, who).0 + stars(battle, who).1 >= 2
-        || battle.plays.wounds.get(&who).copied().unwrap_or(0) > 0
+    owed(battle, who) > 0 || battle.plays.wounds.get(&who).copied().unwrap_or(0) > 0
+}
+
+/// The asterisks he must fatigue: one less than he played, none for one.
+fn owed(battle: &Battle, who: FighterId) -> u8 {
+    let (fight, moved) = stars(battle, who);
+    fight.saturating_add(moved).saturating_sub(1)
 }
 
 fn stars(battle: &Battle, who: FighterId) -> (u8, u8) {
@@ -53,7 +59,7 @@ fn could_take_fatigue<'b>(
     let (fight, moved) = stars(battle, who);
     battle
         .hero(who)
-        .filter(|_| fight + moved >= 2)
+        .filter(|_| owed(battle, who) > 0)
         .into_iter()
         .flat_map(|hero| hero.chits.iter())
         .filter(|c| c.is_active() && c.chit.effort > 0)
@@ -103,7 +109,7 @@ fn wound_pool(battle: &Battle, who: FighterId, index: usize, chit: &HeroChit) ->
 /// ([`wound_pool`]); free ones slowest first, less one copy of the chit
 /// that takes the fatigue. Labels are borrowed: the explicit-answer check
 /// runs this every round.
-fn wound_pools<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> [Vec<&'a str>; 3] {
+fn wound_pools<'a>(battle: &'a Battle, who: FighterId, skip: &[&str]) -> [Vec<&'a str>; 3] {
     let Some(hero) = battle.hero(who) else {
         return Default::default();
     };
@@ -119,38 +125,49 @@ fn wound_pools<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> [V
             .map(|c| c.label.as_str())
             .collect::<Vec<_>>()
     });
-    if let Some(skip) = skip
-        && let Some(i) = labels[0].iter().position(|c| same_chit(c, skip))
-    {
-        labels[0].remove(i);
+    for skip in skip {
+        if let Some(i) = labels[0].iter().position(|c| same_chit(c, skip)) {
+            labels[0].remove(i);
+        }
     }
     labels
 }
 
-fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: Option<&str>) -> Vec<&'a str> {
+fn wound_candidates<'a>(battle: &'a Battle, who: FighterId, skip: &[&str]) -> Vec<&'a str> {
     wound_pools(battle, who, skip).concat()
 }
 
-/// The choice a player would not regret: fatigue a one-star chit, wound
+/// The choice a player would not regret: fatigue one-star chits, wound
 /// the slowest chits.
 pub fn default_choice(battle: &Battle, who: FighterId) -> FatiguePlay {
-    // The first of the sorted candidates, found without sorting.
-    let fatigue = could_take_fatigue(battle, who)
-        .min_by_key(|c| cheapest_first(c))
-        .map(|c| c.label.as_str());
+    let mut left = owed(battle, who);
+    let mut fatigue = Vec::new();
+    if left > 0 {
+        let mut chits: Vec<&HeroChit> = could_take_fatigue(battle, who).collect();
+        chits.sort_by_key(|c| cheapest_first(c));
+        // One-star chits while they last, then two-star ones; a two-star
+        // chit for the last asterisk makes change.
+        for chit in chits {
+            if left == 0 {
+                break;
+            }
+            fatigue.push(chit.label.as_str());
+            left = left.saturating_sub(chit.chit.effort);
+        }
+    }
     let wounds = battle.plays.wounds.get(&who).copied().unwrap_or(0);
     // Most rounds he takes no wound: then the chits are not worth sorting.
     let wounds = if wounds == 0 {
         Vec::new()
     } else {
-        wound_candidates(battle, who, fatigue)
+        wound_candidates(battle, who, &fatigue)
             .into_iter()
             .take(usize::from(wounds))
             .map(str::to_string)
             .collect()
     };
     FatiguePlay {
-        fatigue: fatigue.map(str::to_string),
+        fatigue: fatigue.into_iter().map(str::to_string).collect(),
         wounds,
     }
 }
@@ -163,7 +180,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
     let wounds = battle.plays.wounds.get(&who).copied().unwrap_or(0);
     if wounds > 0 {
         out.extend(
-            wound_candidates(battle, who, None)
+            wound_candidates(battle, who, &[])
                 .into_iter()
                 .map(|c| format!("wound {c} ({wounds} wounds to take)")),
         );
@@ -176,26 +193,14 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
 /// # Errors
 /// A chit that cannot take the fatigue or a wound, or the wrong count.
 pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), CombatError> {
-    let can = fatigue_candidates(battle, who);
-    match (&play.fatigue, can.is_empty()) {
-        (None, false) => {
-            return Err(format!("one of these must fatigue: {}", can.join(", ")).into());
-        }
-        (Some(chit), _) if !can.iter().any(|c| same_chit(c, chit)) => {
-            return Err(format!(
-                "{chit} cannot take the fatigue; choose one of: {}",
-                can.join(", ")
-            )
-            .into());
-        }
-        _ => {}
-    }
+    check_fatigue(battle, who, &play.fatigue)?;
     let owed = usize::from(battle.plays.wounds.get(&who).copied().unwrap_or(0));
     if owed == 0 && play.wounds.is_empty() {
         // No wound owed and none named: the usual round, checked at once.
         return Ok(());
     }
-    let mut pools = wound_pools(battle, who, play.fatigue.as_deref());
+    let fatigued: Vec<&str> = play.fatigue.iter().map(String::as_str).collect();
+    let mut pools = wound_pools(battle, who, &fatigued);
     let candidates: Vec<&str> = pools.concat();
     let needed = owed.min(candidates.len());
     if play.wounds.len() != needed {
@@ -230,6 +235,42 @@ pub fn check(battle: &Battle, who: FighterId, play: &FatiguePlay) -> Result<(), 
     Ok(())
 }
 
+/// Check the chits named to fatigue: each can take it, and together they
+/// pay what he owes, none named once it is paid; a two-asterisk chit may
+/// pay the last single asterisk, making change.
+fn check_fatigue(battle: &Battle, who: FighterId, named: &[String]) -> Result<(), CombatError> {
+    let can = fatigue_candidates(battle, who);
+    let mut unused: Vec<&HeroChit> = could_take_fatigue(battle, who).collect();
+    let due = owed(battle, who).min(unused.iter().map(|c| c.chit.effort).sum());
+    let (mut left, mut paid, mut beyond) = (due, 0u8, false);
+    for chit in named {
+        let Some(i) = unused.iter().position(|c| same_chit(&c.label, chit)) else {
+            return Err(format!(
+                "{chit} cannot take the fatigue; choose among: {}",
+                can.join(", ")
+            )
+            .into());
+        };
+        let effort = unused.remove(i).chit.effort;
+        paid = paid.saturating_add(effort);
+        beyond |= left == 0;
+        left = left.saturating_sub(effort);
+    }
+    if left == 0 && !beyond {
+        return Ok(());
+    }
+    let what = if due == 1 {
+        "1 asterisk".to_string()
+    } else {
+        format!("{due} asterisks")
+    };
+    Err(format!(
+        "{what} must fatigue (one less than he played), not {paid}; choose among: {}",
+        can.join(", ")
+    )
+    .into())
+}
+
 /// Apply everyone's fatigue and wounds.
 pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
     for who in battle.characters_in_play() {
@@ -237,8 +278,9 @@ pub fn fatigue(battle: &mut Battle, answers: &BTreeMap<FighterId, Answer>) {
             continue;
         };
         let name = battle.name(who).to_string();
-        if let Some(chit) = &play.fatigue {
-            fatigue_chit(battle, who, chit);
+        let mut left = owed(battle, who);
+        for chit in &play.fatigue {
+            left = fatigue_chit(battle, who, chit, left);
             battle.plays.eventful = true;
             let seen = battle.seen_by(who);
             battle.say(
@@ -292,20 +334,22 @@ fn all_chits_gone(battle: &Battle, who: FighterId) -> bool {
     })
 }
 
-fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str) {
+/// Fatigue `chit` toward the `left` asterisks he still owes; what he owes
+/// after it.
+fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str, left: u8) -> u8 {
     let Some(hero) = battle.hero_mut(who) else {
-        return;
+        return left;
     };
     let Some(index) = hero
         .chits
         .iter()
         .position(|c| c.is_active() && same_chit(&c.label, chit))
     else {
-        return;
+        return left;
     };
     hero.chits[index].condition = ChitCondition::Fatigued;
     let tired = hero.chits[index].clone();
-    if tired.chit.effort == 2 {
+    if tired.chit.effort == 2 && left == 1 {
         // Making change: a fatigued one-star chit of the same kind returns.
         if let Some(change) = hero.chits.iter_mut().find(|c| {
             c.condition == ChitCondition::Fatigued
@@ -315,6 +359,7 @@ fn fatigue_chit(battle: &mut Battle, who: FighterId, chit: &str) {
             change.condition = ChitCondition::Active;
         }
     }
+    left.saturating_sub(tired.chit.effort)
 }
 
 fn die_of_wounds(battle: &mut Battle, who: FighterId) {
@@ -415,5 +460,64 @@ side = "dark"
             "{log:#?}"
         );
         assert_eq!(outcome.rounds, 1);
+    }
+
+    /// The Amazon with her active treasures, having played FIGHT M3** and
+    /// MOVE M3* this round.
+    fn three_stars(treasures: &str) -> super::Battle<'static> {
+        let text = format!(
+            "clearing = \"CV4\"\n[[character]]\nname = \"Amazon\"\nartifacts = [{treasures}]\n"
+        );
+        let mut battle = script::load(data(), "three", &text)
+            .expect("the file loads")
+            .battle;
+        battle.plays.fight_stars.insert(0, 2);
+        battle.plays.move_stars.insert(0, 1);
+        battle
+    }
+
+    /// 3.1 8.4.5f.2 and the Increased effort cards: two asterisks a round,
+    /// three with the Girtle of Energy, no limit with the Potion of Energy,
+    /// which wins when both are active.
+    #[test]
+    fn effort_limit_two_girtle_three_potion_none_3_1_8_4_5f() {
+        let limit = |t: &str| super::super::tactics::effort_limit(&three_stars(t), 0);
+        assert_eq!(limit(""), 2);
+        assert_eq!(limit("\"Girtle of Energy\""), 3);
+        assert_eq!(limit("\"Potion of Energy\""), u8::MAX);
+        assert_eq!(limit("\"Girtle of Energy\", \"Potion of Energy\""), u8::MAX);
+    }
+
+    /// 3.1 8.5.1c: three asterisks played fatigue two, paid by two
+    /// one-asterisk chits or one two-asterisk chit (no change made); one
+    /// one-asterisk chit is too little, and the choice made for her takes
+    /// two one-asterisk chits.
+    #[test]
+    fn three_asterisks_played_fatigue_two_3_1_8_5_1c() {
+        let battle = three_stars("\"Girtle of Energy\"");
+        let check = |chits: &[&str]| {
+            super::check_fatigue(
+                &battle,
+                0,
+                &chits.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        let err = check(&["FIGHT M4*"]).expect_err("one asterisk is not enough");
+        assert!(
+            err.to_string()
+                .starts_with("2 asterisks must fatigue (one less than he played), not 1"),
+            "{err}"
+        );
+        check(&["FIGHT M4*", "MOVE M3*"]).expect("two one-asterisk chits");
+        check(&["FIGHT M3**"]).expect("one two-asterisk chit");
+        check(&["FIGHT M3**", "FIGHT M4*"]).expect_err("three asterisks are too many");
+        let choice = super::default_choice(&battle, 0);
+        assert_eq!(choice.fatigue.len(), 2, "{choice:?}");
+        assert!(
+            choice
+                .fatigue
+                .iter()
+                .all(|c| c.ends_with('*') && !c.ends_with("**"))
+        );
     }
 }

@@ -70,6 +70,10 @@ fn level_word(level: i8) -> &'static str {
 pub struct Standing {
     horses: BTreeSet<FighterId>,
     armor: BTreeSet<(FighterId, usize)>,
+    /// Denizens in the fight: one killed in the instant is still struck
+    /// by the instant's other attacks, which may share the kill (3.1
+    /// 8.7.1b–c).
+    denizens: BTreeSet<FighterId>,
 }
 
 impl Standing {
@@ -85,8 +89,13 @@ impl Standing {
                         standing.armor.insert((id, i));
                     }
                 }
-            } else if super::native_horses::mount(battle, id).is_some() {
-                standing.horses.insert(id);
+            } else {
+                if battle.in_play(id) {
+                    standing.denizens.insert(id);
+                }
+                if super::native_horses::mount(battle, id).is_some() {
+                    standing.horses.insert(id);
+                }
             }
         }
         standing
@@ -109,7 +118,18 @@ pub fn strike(
     standing: &Standing,
 ) {
     let target = attack.target;
-    if !battle.in_play(target) || super::monster_spells::casts(battle, dice, attack) {
+    // A denizen another character killed in this instant is struck all the
+    // same by a character's attack of the instant: a kill shares it.
+    let killed_now = standing.denizens.contains(&target)
+        && battle.hero(attack.attacker).is_some()
+        && match &battle.fighters[target].out {
+            Some(Out::Killed { by }) => battle
+                .find(by)
+                .is_some_and(|k| k != attack.attacker && battle.hero(k).is_some()),
+            _ => false,
+        };
+    if !(battle.in_play(target) || killed_now) || super::monster_spells::casts(battle, dice, attack)
+    {
         return;
     }
     let attacker = attack.label.clone();
@@ -198,6 +218,10 @@ pub fn strike(
             target_name,
             text,
         );
+        return;
+    }
+    if killed_now && on_horse {
+        // The hit falls on the dead rider's horse: it kills no rider.
         return;
     }
     if on_horse && native_mount.is_some() {
@@ -592,6 +616,11 @@ fn horse_hit(battle: &mut Battle, rider: FighterId, attacker: &str, level: i8, n
 
 /// Kill `victim`: out of the fight, off every sheet, spoils to the killer.
 pub fn kill(battle: &mut Battle, victim: FighterId, killer: FighterId) {
+    if matches!(battle.fighters[victim].out, Some(Out::Killed { .. })) {
+        // Killed earlier in this same instant: the kill is shared.
+        spoils::award(battle, killer, victim);
+        return;
+    }
     let by = battle.name(killer).to_string();
     battle.fighters[victim].out = Some(Out::Killed { by: by.clone() });
     if let Some(h) = battle.hero_mut(victim) {

@@ -272,6 +272,17 @@ pub enum CombatLine {
         gold: i32,
         items: Vec<String>,
     },
+    /// Characters whose attacks of one instant killed the same denizen
+    /// share it (3.1 8.7.1b): each his share of its points, times his
+    /// count of kills, as a fraction when it is one.
+    SharedKill {
+        character: String,
+        victim: String,
+        with: Vec<String>,
+        fame: String,
+        notoriety: String,
+        gold: i32,
+    },
     StaysHidden {
         character: String,
     },
@@ -339,6 +350,7 @@ impl CombatLine {
             CombatLine::Ends { .. } => "8.8.2",
             CombatLine::NobodyLeft => "8.8.4",
             CombatLine::TreacheryFame { .. } => "8.4.2g",
+            CombatLine::SharedKill { .. } => "8.7.1b",
         }
     }
 
@@ -395,6 +407,7 @@ impl CombatLine {
             | CombatLine::Wounded { .. }
             | CombatLine::Died { .. }
             | CombatLine::Spoils { .. }
+            | CombatLine::SharedKill { .. }
             | CombatLine::StaysHidden { .. } => false,
         }
     }
@@ -413,7 +426,7 @@ fn named(fighter: &str) -> String {
 }
 
 /// "the Amazon's", "Lancer 1's".
-fn whose(fighter: &str) -> String {
+pub(super) fn whose(fighter: &str) -> String {
     format!("{}'s", named(fighter))
 }
 
@@ -648,6 +661,33 @@ impl fmt::Display for CombatLine {
             }
             CombatLine::Wounded { character, chit } => write!(f, "the {character} wounds {chit}"),
             CombatLine::Died { character, reason } => write!(f, "the {character} dies: {reason}"),
+            CombatLine::SharedKill {
+                character,
+                victim,
+                with,
+                fame,
+                notoriety,
+                gold,
+            } => {
+                let mut gains: Vec<String> = [(fame, "fame"), (notoriety, "notoriety")]
+                    .into_iter()
+                    .filter(|(amount, _)| amount.as_str() != "0")
+                    .map(|(amount, what)| format!("{amount} {what}"))
+                    .collect();
+                if *gold != 0 {
+                    gains.push(format!("{gold} gold"));
+                }
+                let gains = if gains.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    gains.join(", ")
+                };
+                write!(
+                    f,
+                    "the {character} shares the kill of {victim} with {} and gains {gains}",
+                    all_named(with)
+                )
+            }
             CombatLine::Spoils {
                 character,
                 fame,

@@ -74,7 +74,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
         character_plays(battle, dice, who, play, cast, &mut sheets, &mut attacks);
         use_wish(battle, who, &attacks[before..]);
     }
-    place_hired_defenders(battle, &mut sheets);
+    place_hired_defenders(battle, &mut sheets, &attacks);
     randomize(battle, dice, &mut sheets);
     denizen_attacks(battle, &sheets, &mut attacks);
     super::casting::adjust_attacks(battle, &mut attacks);
@@ -136,9 +136,18 @@ fn character_plays(
     if play.at_horse {
         sheets.at_horse.insert(who);
     }
+    for (denizen, side) in &play.sides {
+        if check_side(battle, who, denizen).is_ok()
+            && let Some(d) = battle.find(denizen).and_then(|d| battle.denizen_mut(d))
+        {
+            d.side = *side;
+        }
+    }
     for (denizen, direction) in &play.placements {
-        if let Some(d) = battle.find(denizen)
-            && battle.sheet.get(&d) == Some(&who)
+        if let Some((rider, horse)) = defenders_horse(battle, who, denizen) {
+            sheets.part_boxes.insert((rider, horse), *direction);
+        } else if let Some(d) = battle.find(denizen)
+            && positions(battle, who, d)
         {
             sheets.boxes.insert(d, *direction);
         }
@@ -325,19 +334,95 @@ fn character_blow(battle: &Battle, who: FighterId, chit: &str) -> Option<(Blow, 
     Some((blow, (chit.label.clone(), chit.chit.effort, speed, length)))
 }
 
-/// Hired natives attacked on their own sheet stand in box 1. Every
-/// counter not placed by its sheet's owner is put in a red box
+/// A hired native or controlled monster that is attacked, by denizens on
+/// its sheet or by characters only, defends on its own Melee Section (3.1
+/// 8.4.5n): its hirer puts it in the red box he names (`place Soldier 1 in
+/// box 2`, with `dark side up` or `light side up` if he turns it), box 1
+/// when he names none, and its horse where he names (`place Bashkar 1's
+/// horse in box 3`), else in the box after it;
+/// it neither moves nor changes tactics there (Sequence of Play, Evening
+/// 2.4). Every counter not placed by its sheet's owner is put in a red box
 /// ([`fill_boxes`]).
-fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets) {
+fn place_hired_defenders(battle: &Battle, sheets: &mut Sheets, attacks: &[Attack]) {
     let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
     owners.sort_unstable();
     owners.dedup();
+    let mut defenders: Vec<FighterId> = owners
+        .iter()
+        .copied()
+        .chain(attacks.iter().map(|a| a.target))
+        .filter(|&d| battle.denizen(d).is_some_and(|den| den.employer.is_some()))
+        .collect();
+    defenders.sort_unstable();
+    defenders.dedup();
+    for d in defenders {
+        let body = *sheets.boxes.entry(d).or_insert(Direction::Thrust);
+        if let Some(horse) = super::native_horses::part_index(battle, d) {
+            let next = Direction::ALL[usize::from(body.number()) % 3];
+            sheets.part_boxes.entry((d, horse)).or_insert(next);
+        }
+    }
     for owner in owners {
         if battle.denizen(owner).is_some() {
             sheets.boxes.entry(owner).or_insert(Direction::Thrust);
         }
         fill_boxes(battle, sheets, owner);
     }
+}
+
+/// Check that `who` may turn `name` either side up: his hireling or
+/// controlled monster defending on its own sheet, not a Tremendous monster
+/// (3.1 8.4.5n.1, 8.4.7c).
+///
+/// # Errors
+/// Anything else, saying what may be turned.
+pub fn check_side(battle: &Battle, who: FighterId, name: &str) -> Result<(), CombatError> {
+    let Some(d) = battle.find(name) else {
+        return Err(format!("nobody called {name} is in this combat").into());
+    };
+    if !hired_by(battle, d, who) || battle.sheet.contains_key(&d) {
+        return Err(format!(
+            "only a hireling of the {} defending on its own sheet may be put either side up, not {name}",
+            battle.name(who)
+        )
+        .into());
+    }
+    if battle.denizen(d).is_some_and(|den| den.tremendous) {
+        return Err(
+            format!("{name} is a Tremendous monster: it is not turned over by choice").into(),
+        );
+    }
+    Ok(())
+}
+
+/// Whether `who` positions counter `d` in the Melee step: one on his own
+/// sheet (3.1 8.4.5m), his hireling defending on its own sheet or one on
+/// that hireling's sheet (8.4.5n).
+pub fn positions(battle: &Battle, who: FighterId, d: FighterId) -> bool {
+    match battle.sheet.get(&d) {
+        Some(&owner) => owner == who || hired_by(battle, owner, who),
+        None => hired_by(battle, d, who),
+    }
+}
+
+/// `Bashkar 1's horse`, when Bashkar 1 is a mounted hireling of `who`
+/// defending on his own sheet: the rider and the horse's part index. Its
+/// hirer puts it in any box, his rider's or another (3.1 8.4.5n.1).
+pub fn defenders_horse(battle: &Battle, who: FighterId, name: &str) -> Option<(FighterId, usize)> {
+    let lower = name.trim().to_ascii_lowercase();
+    let rider = lower.strip_suffix("'s horse")?;
+    let d = battle.find(rider)?;
+    if !hired_by(battle, d, who) || battle.sheet.contains_key(&d) {
+        return None;
+    }
+    super::native_horses::part_index(battle, d).map(|horse| (d, horse))
+}
+
+/// Whether `denizen` is hired by (or under the control of) `who`.
+fn hired_by(battle: &Battle, denizen: FighterId, who: FighterId) -> bool {
+    battle
+        .denizen(denizen)
+        .is_some_and(|d| d.employer == Some(who))
 }
 
 /// Put the counters on `owner`'s sheet that are not placed yet in the red
@@ -397,9 +482,10 @@ fn fill_boxes(battle: &Battle, sheets: &mut Sheets, owner: FighterId) {
     }
 }
 
-/// Check a character's own placements of the counters on his sheet
-/// (3.1 8.4.5m): each names a denizen on his sheet once, and with the
-/// rest put in the boxes the attacking counters fill as many boxes as
+/// Check a character's placements of the counters on his sheet (3.1
+/// 8.4.5m) and on his hirelings' sheets (8.4.5n): each names a counter he
+/// positions once, and on each sheet, with the rest put in the boxes, the
+/// attacking counters fill as many boxes as
 /// they can.
 ///
 /// # Errors
@@ -411,40 +497,57 @@ pub fn check_placements(
     placements: &[(String, Direction)],
 ) -> Result<(), CombatError> {
     let mut sheets = Sheets::default();
+    let mut owners = vec![who];
     for (name, direction) in placements {
-        let on_sheet = battle
-            .find(name)
-            .filter(|d| battle.sheet.get(d) == Some(&who));
-        let Some(d) = on_sheet else {
-            return Err(format!("{name} is not on the {}'s sheet", battle.name(who)).into());
+        if defenders_horse(battle, who, name).is_some() {
+            // His defending hireling's horse: any box (8.4.5n.1).
+            continue;
+        }
+        let found = battle.find(name).filter(|&d| positions(battle, who, d));
+        let Some(d) = found else {
+            return Err(format!(
+                "{name} is neither on the {}'s sheet, nor one of his hirelings, nor on a \
+                 hireling's sheet",
+                battle.name(who)
+            )
+            .into());
+        };
+        let Some(&owner) = battle.sheet.get(&d) else {
+            // His hireling defending on its own sheet (8.4.5n.1).
+            continue;
         };
         if sheets.boxes.insert(d, *direction).is_some() {
             return Err(format!("{name} is placed twice").into());
         }
-    }
-    fill_boxes(battle, &mut sheets, who);
-    let on_sheet = battle.attackers_of(who);
-    let mut filled = [false; 3];
-    let mut attacking = 0usize;
-    for &d in &on_sheet {
-        let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
-        let boxes = sheets
-            .boxes
-            .get(&d)
-            .into_iter()
-            .chain((0..parts).filter_map(|p| sheets.part_boxes.get(&(d, p))));
-        for b in boxes {
-            filled[usize::from(b.number() - 1)] = true;
-            attacking += 1;
+        if !owners.contains(&owner) {
+            owners.push(owner);
         }
     }
-    let used = filled.iter().filter(|f| **f).count();
-    if used < attacking.min(3) {
-        return Err(format!(
-            "the attacking counters must fill as many red boxes as they can: {attacking} counters \
-             in {used} boxes"
-        )
-        .into());
+    for owner in owners {
+        fill_boxes(battle, &mut sheets, owner);
+        let mut filled = [false; 3];
+        let mut attacking = 0usize;
+        for d in battle.attackers_of(owner) {
+            let parts = battle.denizen(d).map_or(0, |den| den.parts.len());
+            let boxes = sheets
+                .boxes
+                .get(&d)
+                .into_iter()
+                .chain((0..parts).filter_map(|p| sheets.part_boxes.get(&(d, p))));
+            for b in boxes {
+                filled[usize::from(b.number() - 1)] = true;
+                attacking += 1;
+            }
+        }
+        let used = filled.iter().filter(|f| **f).count();
+        if used < attacking.min(3) {
+            return Err(format!(
+                "the attacking counters on {} sheet must fill as many red boxes as they can: \
+                 {attacking} counters in {used} boxes",
+                super::log::whose(battle.name(owner))
+            )
+            .into());
+        }
     }
     Ok(())
 }
@@ -711,12 +814,16 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
     let mut killed_at: BTreeMap<FighterId, (std::cmp::Reverse<u8>, u8)> = BTreeMap::new();
     let mut instant = None;
     let mut standing = harm::Standing::default();
+    // The spoils of each instant's kills are given when it ends: kills of
+    // one instant may be shared, or count from the most valuable.
+    super::spoils::hold(battle);
     for (attack, faced) in hits {
         let now = key(&attack);
         if killed_at.get(&attack.attacker).is_some_and(|&k| k < now) {
             continue;
         }
         if instant != Some(now) {
+            super::spoils::settle(battle, false);
             instant = Some(now);
             standing = harm::Standing::now(battle);
         }
@@ -740,6 +847,7 @@ fn resolve(battle: &mut Battle, dice: &mut Dice, sheets: &Sheets, attacks: Vec<A
             killed_at.insert(attack.target, now);
         }
     }
+    super::spoils::settle(battle, true);
 }
 
 /// Unalert a weapon that hit, alert one that missed (III.B.10).
@@ -799,5 +907,54 @@ battling = ["Amazon"]
         assert!(super::check_placements(battle, amazon, &place(2, 2)[..1]).is_ok());
         let stranger = vec![("Giant 1".to_string(), Direction::Thrust)];
         assert!(super::check_placements(battle, amazon, &stranger).is_err());
+    }
+
+    /// 3.1 8.4.5n: the hiring character positions the counters on his
+    /// hireling's sheet, filling as many boxes as they can, and names his
+    /// hireling's own box; another character positions neither.
+    #[test]
+    fn the_hirer_places_the_counters_on_his_hirelings_sheet_3_1_8_4_5n() {
+        let file = r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[character]]
+name = "Black Knight"
+[[denizen]]
+id = "Bashkar 1"
+employer = "Amazon"
+[[denizen]]
+id = "Wolf A 1"
+[[denizen]]
+id = "Wolf B 1"
+"#;
+        let mut scripted = script::load(data(), "hireling", file).expect("the file loads");
+        let battle = &mut scripted.battle;
+        let (amazon, knight) = (0, 1);
+        let bashkar = battle.find("Bashkar 1").expect("Bashkar");
+        for wolf in ["Wolf A 1", "Wolf B 1"] {
+            let id = battle.find(wolf).expect("a wolf");
+            battle.sheet.insert(id, bashkar);
+        }
+        let place = |names: &[(&str, u8)]| {
+            names
+                .iter()
+                .map(|&(n, b)| (n.to_string(), Direction::from_number(b).expect("a box")))
+                .collect::<Vec<_>>()
+        };
+        let doubled =
+            super::check_placements(battle, amazon, &place(&[("Wolf A 1", 1), ("Wolf B 1", 1)]))
+                .unwrap_err();
+        assert!(
+            doubled.to_string().contains("on Bashkar 1's sheet"),
+            "{doubled}"
+        );
+        let legal = place(&[("Wolf A 1", 3), ("Wolf B 1", 1), ("Bashkar 1", 2)]);
+        assert!(super::check_placements(battle, amazon, &legal).is_ok());
+        assert!(super::check_placements(battle, knight, &legal[..1]).is_err());
+        // She turns her defender either side up, not the wolves on his sheet.
+        assert!(super::check_side(battle, amazon, "Bashkar 1").is_ok());
+        assert!(super::check_side(battle, knight, "Bashkar 1").is_err());
+        assert!(super::check_side(battle, amazon, "Wolf A 1").is_err());
     }
 }

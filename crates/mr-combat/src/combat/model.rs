@@ -139,6 +139,9 @@ pub struct Hero {
     /// Kills he made this combat, for the multiplied values (play summary
     /// III.B.9.d).
     pub kills: u32,
+    /// Parts of points from shared kills, not yet whole (3.1 8.7.1b).
+    #[serde(default, skip_serializing_if = "crate::state::points::Kept::is_zero")]
+    pub kept: crate::state::points::Kept,
     /// Items taken from characters he killed.
     pub taken: Vec<Item>,
     /// He died: killed by a hit, or out of chits to wound.

@@ -18,6 +18,7 @@
 use std::fmt;
 
 use crate::data::GameData;
+use crate::state::CounterSide;
 
 use super::error::CombatError;
 use super::model::{Direction, Gait};
@@ -106,13 +107,26 @@ fn deployment(text: &str) -> Option<(String, String)> {
 
 /// `Wolf 1 in box 2` (after `place `): a counter on his sheet and its red
 /// box, 1 to 3.
-fn placement(text: &str) -> Result<(String, Direction), CombatError> {
+/// `Wolf 1 in box 2` (after `place `), or for a hireling defending on his
+/// own sheet `Soldier 1 in box 2 dark side up` (3.1 8.4.5n.1).
+fn placement(text: &str) -> Result<(String, Direction, Option<CounterSide>), CombatError> {
     let lower = text.to_ascii_lowercase();
     let at = lower
         .rfind(" in box ")
         .ok_or("write 'place COUNTER in box N', N from 1 to 3")?;
     let name = text[..at].trim();
-    let number = text[at + " in box ".len()..].trim();
+    let after = lower[at + " in box ".len()..].trim();
+    let (number, side) = match after.split_once(' ') {
+        Some((n, "light side up")) => (n, Some(CounterSide::Light)),
+        Some((n, "dark side up")) => (n, Some(CounterSide::Dark)),
+        Some((_, other)) => {
+            return Err(format!(
+                "'{other}' after the box: write 'light side up' or 'dark side up', or nothing"
+            )
+            .into());
+        }
+        None => (after, None),
+    };
     let direction = number
         .parse::<u8>()
         .ok()
@@ -121,7 +135,7 @@ fn placement(text: &str) -> Result<(String, Direction), CombatError> {
     if name.is_empty() {
         return Err("name the counter to place: 'place Wolf 1 in box 2'".into());
     }
-    Ok((name.to_string(), direction))
+    Ok((name.to_string(), direction, side))
 }
 
 /// `Woodfolk 2 lure Troll`: a hired native and the denizen he lures.
@@ -211,7 +225,11 @@ fn read_clause(
     } else if clause.eq_ignore_ascii_case("alert") {
         tactics.alert = true;
     } else if let Some(p) = rest(clause, "place ") {
-        tactics.placements.push(placement(p)?);
+        let (name, direction, side) = placement(p)?;
+        if let Some(side) = side {
+            tactics.sides.push((name.clone(), side));
+        }
+        tactics.placements.push((name, direction));
     } else if clause.eq_ignore_ascii_case("gallop") {
         tactics.horse_gait = Some(Gait::Gallop);
     } else if clause.eq_ignore_ascii_case("walk") {
@@ -307,7 +325,15 @@ impl fmt::Display for Tactics {
             parts.push(format!("inactivate {i}"));
         }
         for (counter, direction) in &self.placements {
-            parts.push(format!("place {counter} in box {}", direction.number()));
+            let side = match self.sides.iter().find(|(c, _)| c == counter) {
+                Some((_, CounterSide::Light)) => " light side up",
+                Some((_, CounterSide::Dark)) => " dark side up",
+                None => "",
+            };
+            parts.push(format!(
+                "place {counter} in box {}{side}",
+                direction.number()
+            ));
         }
         match self.horse_gait {
             Some(Gait::Gallop) => parts.push("gallop".into()),
@@ -344,7 +370,7 @@ mod tests {
     #[test]
     fn the_canonical_line_reads_back_the_same() {
         let t = read(
-            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, deploy Soldier HQ against Amazon, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse, place Wolf A 1 in box 3, walk",
+            "cast Fiery Blast, alert, deploy, lure Giant 1 and Wolf A 2, Woodfolk 2 lure Troll, Bashkar 1 lure Wolf A 1, deploy Soldier HQ against Amazon, target Amazon, maneuver with horse, attack swing, charge Amazon, abandon Suit of Armor, attack horses, berserk, activate Shield, inactivate Tremendous Horse, place Wolf A 1 in box 3, place Soldier 1 in box 2 dark side up, walk",
         )
         .unwrap();
         assert_eq!(
@@ -352,7 +378,14 @@ mod tests {
             [("Woodfolk 2", "Troll"), ("Bashkar 1", "Wolf A 1")]
                 .map(|(n, d)| (n.to_string(), d.to_string()))
         );
-        assert_eq!(t.placements, [("Wolf A 1".to_string(), Direction::Smash)]);
+        assert_eq!(
+            t.placements,
+            [
+                ("Wolf A 1".to_string(), Direction::Smash),
+                ("Soldier 1".to_string(), Direction::Swing)
+            ]
+        );
+        assert_eq!(t.sides, [("Soldier 1".to_string(), CounterSide::Dark)]);
         assert_eq!(t.horse_gait, Some(Gait::Walk));
         assert_eq!(read(&t.to_string()).unwrap(), t);
         assert_eq!(

@@ -457,6 +457,7 @@ fn character(
         notoriety: entry.notoriety,
         belongings,
         kills: 0,
+        kept: Default::default(),
         taken: Vec::new(),
         dead: false,
         missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),

@@ -92,9 +92,14 @@ pub struct Tactics {
     #[serde(default)]
     pub attack_horses: bool,
     /// `place NAME in box N`: the red box he puts a counter on his sheet
-    /// in, when legal (3.1 8.4.5m).
+    /// in, when legal (3.1 8.4.5m), or one of his hirelings defending on
+    /// its own sheet (8.4.5n.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placements: Vec<(String, Direction)>,
+    /// `place NAME in box N dark side up`: the side he turns up a hireling
+    /// defending on its own sheet (3.1 8.4.5n.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<(String, crate::state::CounterSide)>,
     /// `gallop` or `walk`: the side his horse maneuvers on in the Melee
     /// step (3.1 8.4.5k.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,7 +120,34 @@ pub struct Tactics {
 pub fn stars_left(battle: &Battle, who: FighterId) -> u8 {
     let used = battle.plays.fight_stars.get(&who).copied().unwrap_or(0)
         + battle.plays.move_stars.get(&who).copied().unwrap_or(0);
-    2u8.saturating_sub(used)
+    effort_limit(battle, who).saturating_sub(used)
+}
+
+/// The effort asterisks he may play in a round: two, three with an active
+/// Girtle of Energy, no limit with an active Potion of Energy, which wins
+/// over the Girtle when both are active (3.1 8.4.5f.2, 8.5.1c, and the
+/// Increased effort cards of the treasure list).
+pub fn effort_limit(battle: &Battle, who: FighterId) -> u8 {
+    use crate::data::treasures::TreasureEffect;
+    let Some(hero) = battle.hero(who) else {
+        return 2;
+    };
+    let effects = hero
+        .kit
+        .treasures
+        .iter()
+        .filter(|t| t.active)
+        .filter_map(|t| battle.data.treasures.iter().find(|d| d.name == t.name))
+        .flat_map(|t| t.effects.iter());
+    let mut limit = 2;
+    for effect in effects {
+        match effect {
+            TreasureEffect::NoEffortLimit => return u8::MAX,
+            TreasureEffect::EffortLimit { asterisks } => limit = limit.max(*asterisks),
+            _ => {}
+        }
+    }
+    limit
 }
 
 fn played(battle: &Battle, who: FighterId, label: &str) -> bool {
@@ -661,15 +693,22 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
         .placements
         .iter()
         .filter(|(name, _)| {
-            battle
-                .find(name)
-                .is_some_and(|d| battle.sheet.get(&d) == Some(&who))
+            super::melee::defenders_horse(battle, who, name).is_some()
+                || battle
+                    .find(name)
+                    .is_some_and(|d| super::melee::positions(battle, who, d))
         })
         .cloned()
         .collect();
     if super::melee::check_placements(battle, who, &play.placements).is_err() {
         play.placements.clear();
     }
+    play.sides = tactics
+        .sides
+        .iter()
+        .filter(|(name, _)| super::melee::check_side(battle, who, name).is_ok())
+        .cloned()
+        .collect();
     play.shield = Some(Direction::Thrust);
     play
 }
@@ -870,6 +909,9 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
         }
         Answer::Melee(play) => {
             super::melee::check_placements(battle, who, &play.placements)?;
+            for (name, _) in &play.sides {
+                super::melee::check_side(battle, who, name)?;
+            }
             check_melee(battle, who, play)
         }
         Answer::Fatigue(play) => super::fatigue::check(battle, who, play),

@@ -122,7 +122,7 @@ fn the_engine_stops_at_each_decision_and_resumes_with_an_answer() {
         .answer(
             0,
             Answer::Fatigue(FatiguePlay {
-                fatigue: Some("FIGHT M4*".into()),
+                fatigue: vec!["FIGHT M4*".into()],
                 wounds: vec![],
             }),
         )
@@ -363,6 +363,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 notoriety: 0,
                 belongings,
                 kills: 0,
+                kept: Default::default(),
                 taken: Vec::new(),
                 dead: false,
                 missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
