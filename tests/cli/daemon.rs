@@ -719,7 +719,7 @@ fn the_campaign_option_stands_on_either_side_of_the_gm_command() {
     let after = stdout(&realmgm(&["gm", "status", "--campaign", "SIDE"], &db.0));
     assert!(before.starts_with("Campaign SIDE"), "{before}");
     assert_eq!(before, after);
-    let missing = stderr(&realmgm(&["gm", "status"], &db.0));
+    let missing = stderr(&realmgm(&["gm", "log"], &db.0));
     assert!(
         missing.contains("name the campaign with `--campaign C`, before or after the command"),
         "{missing}"
@@ -763,7 +763,7 @@ fn the_commands_an_error_suggests_name_the_database_it_was_run_on() {
     let db = TempDb::new("hint-db");
     store_demo_campaign(&db, "HINT");
     let with_db = format!("--db {}", db.0.display());
-    let unnamed = stderr(&realmgm(&["gm", "status"], &db.0));
+    let unnamed = stderr(&realmgm(&["gm", "log"], &db.0));
     assert!(
         unnamed.contains(&format!("`realmgm campaign list {with_db}`")),
         "{unnamed}"
