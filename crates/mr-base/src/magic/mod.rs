@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod expiry;
 pub mod influence;
+pub mod item_caster;
 pub mod prepare;
 pub mod spellbook;
 pub mod spells;
