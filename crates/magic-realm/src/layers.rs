@@ -61,6 +61,7 @@ const LOOPS: &[Loop] = &[
             "combat/build.rs",
             "combat/casting.rs",
             "combat/charge.rs",
+            "combat/colour_fatigue.rs",
             "combat/decisions.rs",
             "combat/encounter.rs",
             "combat/fatigue.rs",

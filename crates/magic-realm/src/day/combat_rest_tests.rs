@@ -148,3 +148,32 @@ fn a_native_without_his_horse_fights_on_foot() {
         "{lines:#?}"
     );
 }
+
+/// 3.1 rule 8.3.8b, d: a character who runs away ends the day on the
+/// roadway out of his clearing, by the clearing he ran out of, not in the
+/// clearing at its far end.
+#[test]
+fn a_runaway_ends_the_day_on_the_roadway_3_1_8_3_8d() {
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Ogre 1").expect("an Ogre").at = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    let (after, events) = day_with(state, &["target nobody, run when wounded 0"]);
+    let lines = combat_text(&events);
+    assert!(
+        lines.iter().any(|l| l.contains("the Amazon runs away")),
+        "{lines:#?}"
+    );
+    let amazon = &after.characters[0];
+    assert_eq!(amazon.position, here);
+    let road = amazon.roadway.as_ref().expect("on the roadway");
+    assert_eq!(road.from, here);
+    assert!(
+        after
+            .board
+            .neighbours(&here)
+            .iter()
+            .any(|l| l.to == road.to)
+    );
+}

@@ -174,7 +174,9 @@ pub fn take_turn_as(
         }
         let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
-        let result = match use_phase(day, who, phase, mine, &mut turn) {
+        let result = match on_roadway(day, who, phase)
+            .map_or_else(|| use_phase(day, who, phase, mine, &mut turn), Err)
+        {
             Err(reason) => PhaseResult::Lost {
                 reason: reason.to_string(),
             },
@@ -263,6 +265,28 @@ pub fn take_turn_as(
     }
     summoning::end_of_turn(day, who, &with_him);
     super::missions::end_of_turn(day, who, &mine.missions);
+}
+
+/// Why `phase` cannot be done while he is still on a roadway: only a Move
+/// to one of its ends can (3.1 rule 8.3.8d.1); every other phase is lost
+/// until he has made it.
+fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
+    let road = day.state.characters[who].roadway.as_ref()?;
+    let to_an_end = match &phase.activity {
+        Activity::Move { tile, clearing } => day
+            .data
+            .tiles
+            .resolve(tile)
+            .is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))),
+        _ => false,
+    };
+    (!to_an_end).then(|| {
+        PhaseError::Refused(format!(
+            "he is on {road}, and his turn must start with a Move to {} or {} (3.1 rule \
+             8.3.8d.1)",
+            road.from, road.to
+        ))
+    })
 }
 
 /// The remark on the orders made up for a player who sent none.
@@ -510,7 +534,12 @@ fn move_phase(
     climbing: Option<ClearingId>,
     turn: &mut Turn,
 ) -> PhaseResult {
-    if let Err(reason) = movement::check_move(day, who, &to) {
+    // Off the roadway he ran onto, to either end (3.1 rule 8.3.8d.1).
+    let off_road = day.state.characters[who]
+        .roadway
+        .as_ref()
+        .is_some_and(|r| r.ends_at(&to));
+    if !off_road && let Err(reason) = movement::check_move(day, who, &to) {
         return PhaseResult::Lost {
             reason: reason.to_string(),
         };
@@ -562,6 +591,17 @@ fn move_phase(
         };
     }
     turn.moves += 1;
+    if off_road {
+        // The MOVE chit he ran with already paid for what he carries.
+        let c = &mut day.state.characters[who];
+        c.roadway = None;
+        c.position = to.clone();
+        c.discoveries.tiles_visited.insert(to.tile.clone());
+        return PhaseResult::Moved {
+            to,
+            left_behind: Vec::new(),
+        };
+    }
     let from = day.state.characters[who].position.tile.clone();
     let to = crate::day::wilderness::lost_destination(day, who, to);
     let left_behind = movement::make_move(day, who, &to);

@@ -189,6 +189,7 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
         let done = match how {
+            _ if day.state.characters[who].roadway.is_some() => Err(StepRefused::OnRoadway),
             Arrange::Activate => {
                 belongings::activate(day.data, &mut day.state.characters[who], &item, in_cave)
                     .map(|(item, old)| (item.name, old.map(|o| o.name)))
@@ -254,6 +255,11 @@ enum StepRefused {
     Belonging(#[from] BelongingRefused),
     #[error("this campaign does not use the Pack Horses rule (add \"pack_horses\" to its rules)")]
     NoPackHorses,
+    #[error(
+        "he is between clearings on the roadway he ran away onto, where nothing is rearranged \
+         or abandoned (3.1 rule 8.3.8d); Move to one of its ends first"
+    )]
+    OnRoadway,
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.

@@ -102,7 +102,10 @@ pub fn sheet(data: &GameData, state: &MrState, me: &CharacterState) -> Sheet {
     let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
-        position: me.position.to_string(),
+        position: me.roadway.as_ref().map_or_else(
+            || me.position.to_string(),
+            |road| format!("on {road}, out of {}: Move to one of its ends first", road.from),
+        ),
         hidden: me.hidden,
         gold: me.gold,
         fame: me.fame,

@@ -32,9 +32,11 @@ pub fn controller<'s>(state: &'s MrState, spell: &'s SpellInEffect) -> Option<&'
 }
 
 /// Whether `spell` holds its targets now: neither inert (a Permanent spell
-/// waiting for colour, 4.6.7h) nor nullified (its item owned by nobody).
+/// waiting for colour, 4.6.7h) nor nullified: its item owned by nobody, or
+/// a stronger conflicting spell on its target (`conflicts.rs`, 4.6.10f).
 pub fn works(state: &MrState, spell: &SpellInEffect) -> bool {
-    !spell.inert && controller(state, spell).is_some()
+    let live = |s: &SpellInEffect| !s.inert && controller(state, s).is_some();
+    live(spell) && super::conflicts::nullified_by(state, spell, live).is_none()
 }
 
 /// Whether `spell` is one that killing `name` ends as its caster: only a

@@ -11,6 +11,7 @@ pub mod aims;
 pub mod cast;
 pub mod choose;
 pub mod colour;
+pub mod conflicts;
 pub mod curses;
 pub mod effect;
 pub mod enchant;

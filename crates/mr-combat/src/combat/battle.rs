@@ -404,6 +404,11 @@ impl<'d> Battle<'d> {
         if let Some(n) = tactics.run_when_wounded {
             self.plays.run_when_wounded.insert(who, n);
         }
+        if !tactics.fatigue.is_empty() {
+            self.plays
+                .colour_fatigue
+                .insert(who, tactics.fatigue.clone());
+        }
         self.tactics.insert(who, tactics);
         let answer = tactics::standing_answer(self, who);
         self.tactics.remove(&who);

@@ -111,6 +111,14 @@ pub enum CombatLine {
     Berserk {
         character: String,
     },
+    /// He fatigued a colour chit without casting (3.1 8.3.9a.3); `kept`
+    /// says why he could not, when he could not.
+    ColourChitFatigued {
+        character: String,
+        chit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<String>,
+    },
     /// He attacked his own hired native: these of the group turn on him.
     Treachery {
         character: String,
@@ -310,6 +318,7 @@ impl CombatLine {
             CombatLine::Abandoned { .. } => "4.3.4",
             CombatLine::Activated { .. } => "4.3.3",
             CombatLine::Berserk { .. } => "4.2.2",
+            CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
             // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
@@ -368,6 +377,7 @@ impl CombatLine {
             | CombatLine::Abandoned { .. }
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
+            | CombatLine::ColourChitFatigued { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
@@ -503,6 +513,19 @@ impl fmt::Display for CombatLine {
             CombatLine::Berserk { character } => {
                 write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
+            CombatLine::ColourChitFatigued {
+                character,
+                chit,
+                kept: None,
+            } => write!(
+                f,
+                "the {character} fatigues the colour chit {chit}: it is a MAGIC chit again"
+            ),
+            CombatLine::ColourChitFatigued {
+                character,
+                chit,
+                kept: Some(reason),
+            } => write!(f, "the {character} does not fatigue {chit}: {reason}"),
             CombatLine::Treachery {
                 character,
                 group,

@@ -15,6 +15,7 @@ pub mod build;
 pub mod by_rounds;
 pub mod casting;
 pub mod charge;
+pub mod colour_fatigue;
 pub mod decisions;
 pub mod encounter;
 pub mod error;

@@ -385,4 +385,8 @@ pub struct RoundPlays {
     /// say why one did not run.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub run_when_wounded: BTreeMap<FighterId, u8>,
+    /// The colour chits characters answering this round alone fatigue in
+    /// its Encounter step (`colour_fatigue.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colour_fatigue: BTreeMap<FighterId, Vec<String>>,
 }

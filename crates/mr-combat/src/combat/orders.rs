@@ -12,7 +12,8 @@
 //! MAGIC chit or artifact that casts it, several targets for a spell such as Fiery Blast, an attack
 //! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
-//! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
+//! BERSERK chit), `fatigue CHIT` (a colour chit fatigued without casting, beside his action;
+//! 3.1 8.3.9a.3), `activate ITEM` and `inactivate ITEM` (one of each in
 //! the Encounter step when he takes no other action, `activation.rs`).
 
 use std::fmt;
@@ -28,6 +29,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
                        run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       fatigue COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
 /// Read the value of a `Combat:` line.
@@ -94,6 +96,24 @@ impl ChitCards for GameData {
     }
 }
 
+/// A MAGIC chit as a colour chit is named (`MAGIC III2*`, or `III2*`).
+fn colour_chit(text: &str) -> Result<String, CombatError> {
+    let upper = text.trim().to_ascii_uppercase();
+    let label = if upper.starts_with("MAGIC ") {
+        upper
+    } else {
+        format!("MAGIC {upper}")
+    };
+    match crate::data::characters::ActionChit::parse(&label) {
+        Ok(chit) if chit.action == crate::data::characters::ChitAction::Magic => Ok(label),
+        _ => Err(format!(
+            "'{text}' is not a MAGIC chit; write the colour chit to fatigue, e.g. \
+             'fatigue MAGIC III2*'"
+        )
+        .into()),
+    }
+}
+
 /// `Soldier HQ against Amazon` (after `deploy `): a hired native and his
 /// target.
 fn deployment(text: &str) -> Option<(String, String)> {
@@ -153,6 +173,7 @@ fn misspelt_opener(clause: &str) -> String {
         "place",
         "gallop",
         "walk",
+        "fatigue",
     ];
     let (first, rest) = clause.split_once(' ').unwrap_or((clause, ""));
     match realmgm_core::suggest::nearest(first, OPENERS.iter().copied()).first() {
@@ -218,6 +239,8 @@ fn read_clause(
         tactics.horse_gait = Some(Gait::Walk);
     } else if let Some(s) = rest(clause, "cast ") {
         tactics.cast = Some(s.to_string());
+    } else if let Some(c) = rest(clause, "fatigue ") {
+        tactics.fatigue.push(colour_chit(c)?);
     } else if let Some(c) = rest(clause, "charge ") {
         tactics.charge = Some(c.to_string());
     } else if let Some(i) = rest(clause, "abandon ") {
@@ -305,6 +328,9 @@ impl fmt::Display for Tactics {
         }
         if let Some(i) = &self.inactivate {
             parts.push(format!("inactivate {i}"));
+        }
+        for c in &self.fatigue {
+            parts.push(format!("fatigue {c}"));
         }
         for (counter, direction) in &self.placements {
             parts.push(format!("place {counter} in box {}", direction.number()));

@@ -109,6 +109,10 @@ pub struct Tactics {
     /// A belonging to make inactive while it is active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inactivate: Option<String>,
+    /// Colour chits to fatigue in the Encounter step without casting
+    /// (`fatigue MAGIC III2*`; 3.1 8.3.9a.3): not his action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fatigue: Vec<String>,
 }
 
 /// The effort stars a character may still play this round.
