@@ -71,6 +71,7 @@ const LOOPS: &[Loop] = &[
             "combat/model.rs",
             "combat/monster_spells.rs",
             "combat/native_horses.rs",
+            "combat/phase_chit.rs",
             "combat/protection.rs",
             "combat/riding.rs",
             "combat/spell_effects.rs",

@@ -255,6 +255,11 @@ pub fn take_turn_as(
                 result,
             }),
         );
+        // A Phase spell activated for this phase expires with it (3.1
+        // rule 4.6.7f.1).
+        for event in crate::magic::phase_chit::expire_activated(&mut day.state, who) {
+            day.emit(observers.clone(), Happening::Magic(event));
+        }
         if turn.aloft.is_none() {
             blocking::end_of_phase(day, who, orders);
         }

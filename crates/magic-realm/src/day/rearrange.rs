@@ -188,8 +188,15 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
     for (how, item) in steps {
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
+        let on_road = day.state.characters[who].roadway.is_some();
+        // A Phase spell's chit is activated like an item at the start of a
+        // phase, and holds him for that phase (3.1 rule 4.6.7f.1).
+        let phase_chit = (how == Arrange::Activate && !on_road && matches!(at, When::Phase(_)))
+            .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
+            .flatten();
         let done = match how {
-            _ if day.state.characters[who].roadway.is_some() => Err(StepRefused::OnRoadway),
+            _ if on_road => Err(StepRefused::OnRoadway),
+            Arrange::Activate if phase_chit.is_some() => Ok((phase_chit.unwrap_or_default(), None)),
             Arrange::Activate => {
                 belongings::activate(day.data, &mut day.state.characters[who], &item, in_cave)
                     .map(|(item, old)| (item.name, old.map(|o| o.name)))

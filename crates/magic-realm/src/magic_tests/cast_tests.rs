@@ -484,8 +484,10 @@ fn a_combat_spell_lasts_past_the_end_of_combat_until_midnight() {
     );
 }
 
+/// 3.1 rule 4.6.7f: cast, Protection from Magic waits as a chit with its
+/// target, through the end of combat, and shields only once activated.
 #[test]
-fn protection_from_magic_ends_with_the_combat() {
+fn protection_from_magic_shields_once_activated_and_ends_with_the_combat() {
     let mut state = game(&["Magician", "Amazon"]);
     together(&mut state);
     caster(&mut state, 0, "VII", "Protection from Magic");
@@ -494,8 +496,12 @@ fn protection_from_magic_ends_with_the_combat() {
         &request(0, "Protection from Magic", vec![who("Amazon")], 28),
         &mut Dice::new(1, 1),
     );
-    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_some());
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
     let here = state.characters[0].position.clone();
+    expiry::end_of_combat(&mut state, &here);
+    assert_eq!(state.magic.in_effect.len(), 1, "the held chit waits");
+    crate::magic::phase_chit::activate(&mut state, 1, "protection from magic").expect("held");
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_some());
     expiry::end_of_combat(&mut state, &here);
     assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
 }

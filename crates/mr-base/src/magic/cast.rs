@@ -709,6 +709,9 @@ fn apply(
         duration: spell.duration,
         cast_on: request.day,
         inert: false,
+        // A Phase spell's chit waits with its target until he activates
+        // it (4.6.7f).
+        held: spell.duration == Duration::Phase,
         detail,
     });
     effects.push(SpellEffect::InEffect {

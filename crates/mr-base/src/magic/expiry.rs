@@ -216,7 +216,9 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
         .map(|c| c.name.clone())
         .collect();
     expire_where(state, |s| {
-        matches!(s.duration, Duration::Attack | Duration::Phase) && casters.contains(&s.caster)
+        matches!(s.duration, Duration::Attack | Duration::Phase)
+            && !s.held
+            && casters.contains(&s.caster)
     })
 }
 

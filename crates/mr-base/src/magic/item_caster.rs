@@ -32,10 +32,11 @@ pub fn controller<'s>(state: &'s MrState, spell: &'s SpellInEffect) -> Option<&'
 }
 
 /// Whether `spell` holds its targets now: neither inert (a Permanent spell
-/// waiting for colour, 4.6.7h) nor nullified: its item owned by nobody, or
+/// waiting for colour, 4.6.7h), nor a Phase spell's chit not yet
+/// activated (4.6.7f), nor nullified: its item owned by nobody, or
 /// a stronger conflicting spell on its target (`conflicts.rs`, 4.6.10f).
 pub fn works(state: &MrState, spell: &SpellInEffect) -> bool {
-    let live = |s: &SpellInEffect| !s.inert && controller(state, s).is_some();
+    let live = |s: &SpellInEffect| !s.inert && !s.held && controller(state, s).is_some();
     live(spell) && super::conflicts::nullified_by(state, spell, live).is_none()
 }
 

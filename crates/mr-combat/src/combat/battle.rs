@@ -471,6 +471,7 @@ impl<'d> Battle<'d> {
     /// to fight at all (a lone character's clearing does its two rounds,
     /// 8.1.3a).
     fn end_round(&mut self) {
+        super::phase_chit::end_of_round(self);
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())
         });

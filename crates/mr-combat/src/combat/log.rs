@@ -111,6 +111,13 @@ pub enum CombatLine {
     Berserk {
         character: String,
     },
+    /// A Phase spell's chit activated as his action, or expired at the end
+    /// of the round it was activated in (3.1 4.6.7f.1).
+    PhaseChit {
+        character: String,
+        spell: String,
+        expired: bool,
+    },
     /// He fatigued a colour chit without casting (3.1 8.3.9a.3); `kept`
     /// says why he could not, when he could not.
     ColourChitFatigued {
@@ -319,6 +326,7 @@ impl CombatLine {
             CombatLine::Activated { .. } => "4.3.3",
             CombatLine::Berserk { .. } => "4.2.2",
             CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
+            CombatLine::PhaseChit { .. } => "4.6.7f.1",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
             // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
@@ -378,6 +386,7 @@ impl CombatLine {
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
             | CombatLine::ColourChitFatigued { .. }
+            | CombatLine::PhaseChit { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
@@ -513,6 +522,19 @@ impl fmt::Display for CombatLine {
             CombatLine::Berserk { character } => {
                 write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
+            CombatLine::PhaseChit {
+                character,
+                spell,
+                expired: false,
+            } => write!(
+                f,
+                "the {character} activates the {spell} chit: it protects to the end of the round"
+            ),
+            CombatLine::PhaseChit {
+                character,
+                spell,
+                expired: true,
+            } => write!(f, "the {character}'s {spell} expires with the round"),
             CombatLine::ColourChitFatigued {
                 character,
                 chit,

@@ -27,6 +27,7 @@ pub mod model;
 pub mod monster_spells;
 pub mod native_horses;
 pub mod orders;
+pub mod phase_chit;
 pub mod protection;
 pub mod riding;
 pub mod script;

@@ -898,6 +898,7 @@ fn put_in_effect(
         duration: spell.duration,
         cast_on: day,
         inert: false,
+        held: spell.duration == crate::data::spells::Duration::Phase,
         detail: None,
     });
     Ok(())
