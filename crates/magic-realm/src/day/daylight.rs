@@ -599,7 +599,10 @@ fn move_phase(
     if off_road {
         // The MOVE chit he ran with already paid for what he carries.
         let c = &mut day.state.characters[who];
-        c.roadway = None;
+        if let Some(road) = c.roadway.take() {
+            let other_end = if to == road.from { road.to } else { road.from };
+            day.today.entered_by.insert(who, (other_end, to.clone()));
+        }
         c.position = to.clone();
         c.discoveries.tiles_visited.insert(to.tile.clone());
         return PhaseResult::Moved {
@@ -640,6 +643,16 @@ fn carry_followers(day: &mut Day<'_>, who: usize, followers: &[usize], result: &
     let position = day.state.characters[who].position.clone();
     let hidden = day.state.characters[who].hidden;
     for &f in followers {
+        let follower = &mut day.state.characters[f];
+        // Walking with his guide, he entered by the guide's roadway.
+        if matches!(result, PhaseResult::Moved { .. })
+            && let Some((_, into)) = day.today.entered_by.get(&who).cloned()
+            && into == position
+        {
+            day.today
+                .entered_by
+                .insert(f, (follower.position.clone(), position.clone()));
+        }
         let follower = &mut day.state.characters[f];
         follower.position = position.clone();
         follower

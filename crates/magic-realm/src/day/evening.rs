@@ -702,7 +702,18 @@ fn write_back(
     for (&f, &seat) in seat_of {
         let Some(hero) = battle.hero(f) else { continue };
         let fled = battle.fighters[f].out == Some(Out::Ran);
-        let runaway = if fled {
+        // He runs back onto the roadway he walked in by today; one who
+        // started the day here (or flew in) onto any he knows (3.1 rule
+        // 8.3.8b, g).
+        let entered_by = day
+            .today
+            .entered_by
+            .get(&seat)
+            .filter(|(_, into)| into == clearing)
+            .map(|(from, _)| from.clone());
+        let runaway = if let Some(from) = entered_by.filter(|_| fled) {
+            Some(from)
+        } else if fled {
             let known = &day.state.characters[seat].discoveries.routes;
             day.state
                 .board
