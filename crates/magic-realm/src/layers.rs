@@ -65,6 +65,7 @@ const LOOPS: &[Loop] = &[
             "combat/decisions.rs",
             "combat/encounter.rs",
             "combat/fatigue.rs",
+            "combat/fly_chit.rs",
             "combat/harm.rs",
             "combat/log.rs",
             "combat/melee.rs",

@@ -357,6 +357,7 @@ impl<'d> Battle<'d> {
                     .map(|f| f.name.clone())
                     .collect();
                 self.round = 1;
+                super::fly_chit::grant(self);
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
@@ -388,6 +389,7 @@ impl<'d> Battle<'d> {
                 }
                 Stage::Melee => {
                     melee::melee(self, dice, &answers);
+                    super::fly_chit::after_melee(self);
                     self.stage = Stage::Fatigue;
                 }
                 Stage::Fatigue => {

@@ -111,6 +111,12 @@ pub enum CombatLine {
     Berserk {
         character: String,
     },
+    /// His Fly chit was played this Melee step: its spell expires (3.1
+    /// 4.6.7e.1).
+    FlyChitUsed {
+        character: String,
+        spell: String,
+    },
     /// A Phase spell's chit activated as his action, or expired at the end
     /// of the round it was activated in (3.1 4.6.7f.1).
     PhaseChit {
@@ -327,6 +333,7 @@ impl CombatLine {
             CombatLine::Berserk { .. } => "4.2.2",
             CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
             CombatLine::PhaseChit { .. } => "4.6.7f.1",
+            CombatLine::FlyChitUsed { .. } => "4.6.7e.1",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
             // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
@@ -387,6 +394,7 @@ impl CombatLine {
             | CombatLine::Berserk { .. }
             | CombatLine::ColourChitFatigued { .. }
             | CombatLine::PhaseChit { .. }
+            | CombatLine::FlyChitUsed { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
@@ -522,6 +530,10 @@ impl fmt::Display for CombatLine {
             CombatLine::Berserk { character } => {
                 write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
+            CombatLine::FlyChitUsed { character, spell } => write!(
+                f,
+                "the {character}'s Fly chit is used up: the {spell} expires"
+            ),
             CombatLine::PhaseChit {
                 character,
                 spell,

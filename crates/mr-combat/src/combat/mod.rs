@@ -20,6 +20,7 @@ pub mod decisions;
 pub mod encounter;
 pub mod error;
 pub mod fatigue;
+pub mod fly_chit;
 pub mod harm;
 pub mod log;
 pub mod melee;

@@ -26,7 +26,7 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
+                       maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
                        fatigue COLOUR-CHIT, \
@@ -64,6 +64,9 @@ fn rest<'a>(clause: &'a str, prefix: &str) -> Option<&'a str> {
 fn chit(text: &str, cards: &dyn ChitCards) -> Result<String, CombatError> {
     if text.eq_ignore_ascii_case("horse") {
         return Ok("horse".into());
+    }
+    if text.eq_ignore_ascii_case("fly") || text.eq_ignore_ascii_case(super::fly_chit::LABEL) {
+        return Ok(super::fly_chit::LABEL.into());
     }
     if let Some(card) = cards.chit_card(text) {
         return Ok(card.to_string());

@@ -465,6 +465,7 @@ fn character(
         kit,
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
+        fly: None,
     })
 }
 
