@@ -411,6 +411,11 @@ impl<'d> Battle<'d> {
                 .colour_fatigue
                 .insert(who, tactics.fatigue.clone());
         }
+        if !tactics.energize.is_empty() {
+            self.plays
+                .colour_energize
+                .insert(who, tactics.energize.clone());
+        }
         self.tactics.insert(who, tactics);
         let answer = tactics::standing_answer(self, who);
         self.tactics.remove(&who);

@@ -111,6 +111,15 @@ pub enum CombatLine {
     Berserk {
         character: String,
     },
+    /// He played a colour chit to energize an inert Permanent spell (3.1
+    /// 8.3.9a.1); `kept` says why he could not, when he could not.
+    ColourChitEnergized {
+        character: String,
+        spell: String,
+        chit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<String>,
+    },
     /// His Fly chit was played this Melee step: its spell expires (3.1
     /// 4.6.7e.1).
     FlyChitUsed {
@@ -334,6 +343,7 @@ impl CombatLine {
             CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
             CombatLine::PhaseChit { .. } => "4.6.7f.1",
             CombatLine::FlyChitUsed { .. } => "4.6.7e.1",
+            CombatLine::ColourChitEnergized { .. } => "8.3.9a.1",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
             // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
@@ -395,6 +405,7 @@ impl CombatLine {
             | CombatLine::ColourChitFatigued { .. }
             | CombatLine::PhaseChit { .. }
             | CombatLine::FlyChitUsed { .. }
+            | CombatLine::ColourChitEnergized { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
@@ -530,6 +541,22 @@ impl fmt::Display for CombatLine {
             CombatLine::Berserk { character } => {
                 write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
+            CombatLine::ColourChitEnergized {
+                character,
+                spell,
+                chit,
+                kept: None,
+            } => write!(
+                f,
+                "the {character} plays the colour chit {chit} to energize {spell}: it is in force \
+                 again, and the chit is a MAGIC chit again"
+            ),
+            CombatLine::ColourChitEnergized {
+                character,
+                spell,
+                chit,
+                kept: Some(reason),
+            } => write!(f, "the {character} does not energize {spell} with {chit}: {reason}"),
             CombatLine::FlyChitUsed { character, spell } => write!(
                 f,
                 "the {character}'s Fly chit is used up: the {spell} expires"

@@ -396,4 +396,7 @@ pub struct RoundPlays {
     /// its Encounter step (`colour_fatigue.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub colour_fatigue: BTreeMap<FighterId, Vec<String>>,
+    /// The spells they energize with colour chits, (spell, chit).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colour_energize: BTreeMap<FighterId, Vec<(String, String)>>,
 }

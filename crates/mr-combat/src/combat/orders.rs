@@ -13,7 +13,8 @@
 //! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `fatigue CHIT` (a colour chit fatigued without casting, beside his action;
-//! 3.1 8.3.9a.3), `activate ITEM` and `inactivate ITEM` (one of each in
+//! 3.1 8.3.9a.3), `energize SPELL with CHIT` (a colour chit energizing an inert Permanent
+//! spell here; 8.3.9a.1), `activate ITEM` and `inactivate ITEM` (one of each in
 //! the Encounter step when he takes no other action, `activation.rs`).
 
 use std::fmt;
@@ -29,7 +30,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
                        maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
-                       fatigue COLOUR-CHIT, \
+                       fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
 /// Read the value of a `Combat:` line.
@@ -110,8 +111,8 @@ fn colour_chit(text: &str) -> Result<String, CombatError> {
     match crate::data::characters::ActionChit::parse(&label) {
         Ok(chit) if chit.action == crate::data::characters::ChitAction::Magic => Ok(label),
         _ => Err(format!(
-            "'{text}' is not a MAGIC chit; write the colour chit to fatigue, e.g. \
-             'fatigue MAGIC III2*'"
+            "'{text}' is not a MAGIC chit; name the colour chit as it is printed, e.g. \
+             'MAGIC III2*'"
         )
         .into()),
     }
@@ -177,6 +178,7 @@ fn misspelt_opener(clause: &str) -> String {
         "gallop",
         "walk",
         "fatigue",
+        "energize",
     ];
     let (first, rest) = clause.split_once(' ').unwrap_or((clause, ""));
     match realmgm_core::suggest::nearest(first, OPENERS.iter().copied()).first() {
@@ -244,6 +246,17 @@ fn read_clause(
         tactics.cast = Some(s.to_string());
     } else if let Some(c) = rest(clause, "fatigue ") {
         tactics.fatigue.push(colour_chit(c)?);
+    } else if let Some(e) = rest(clause, "energize ") {
+        let lower = e.to_ascii_lowercase();
+        let at = lower.rfind(" with ").ok_or(
+            "write 'energize SPELL with COLOUR-CHIT', e.g. 'energize Transform with MAGIC IV3*'",
+        )?;
+        let spell = e[..at].trim();
+        if spell.is_empty() {
+            return Err("name the spell to energize: 'energize Transform with MAGIC IV3*'".into());
+        }
+        let chit = colour_chit(&e[at + " with ".len()..])?;
+        tactics.energize.push((spell.to_string(), chit));
     } else if let Some(c) = rest(clause, "charge ") {
         tactics.charge = Some(c.to_string());
     } else if let Some(i) = rest(clause, "abandon ") {
@@ -334,6 +347,9 @@ impl fmt::Display for Tactics {
         }
         for c in &self.fatigue {
             parts.push(format!("fatigue {c}"));
+        }
+        for (spell, chit) in &self.energize {
+            parts.push(format!("energize {spell} with {chit}"));
         }
         for (counter, direction) in &self.placements {
             parts.push(format!("place {counter} in box {}", direction.number()));

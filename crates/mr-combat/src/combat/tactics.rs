@@ -113,6 +113,11 @@ pub struct Tactics {
     /// (`fatigue MAGIC III2*`; 3.1 8.3.9a.3): not his action.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fatigue: Vec<String>,
+    /// Inert Permanent spells to energize with a colour chit in the
+    /// Encounter step, (spell, chit): `energize Transform with MAGIC
+    /// IV3*` (3.1 8.3.9a.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energize: Vec<(String, String)>,
 }
 
 /// The effort stars a character may still play this round.

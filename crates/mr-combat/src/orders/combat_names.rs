@@ -164,13 +164,21 @@ pub fn check_tactics(
     let colour_chits = seat
         .map(|i| crate::magic::colour::colour_chits(state, i))
         .unwrap_or_default();
-    for chit in &tactics.fatigue {
+    let energizing = tactics
+        .energize
+        .iter()
+        .map(|(spell, chit)| (format!("energize {spell} with {chit}"), chit));
+    let fatiguing = tactics
+        .fatigue
+        .iter()
+        .map(|chit| (format!("fatigue {chit}"), chit));
+    for (clause, chit) in fatiguing.chain(energizing) {
         if !colour_chits
             .iter()
             .any(|(_, printed, _)| crate::magic::colour::names_chit(printed, chit))
         {
             found.warnings.push(format!(
-                "Combat: fatigue {chit}: the {} holds no such colour chit now (an enchanted, \
+                "Combat: {clause}: the {} holds no such colour chit now (an enchanted, \
                  active MAGIC chit); the clause counts only while he does",
                 me.name
             ));
