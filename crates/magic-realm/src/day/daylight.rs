@@ -41,7 +41,13 @@ pub fn normal_phases(
 ) -> usize {
     let budget = weather::budget_of(data, rules, state);
     let no_sunlight = abilities::has(data, rules, character, &Advantage::NoSunlightPhases);
-    if no_sunlight || movement::is_cave_in(state, &character.position) {
+    // One who ran out of a cave toward a clearing that is not one starts on
+    // the roadway, out of the cave (3.1 rule 8.3.8d.2).
+    let out_of_cave = character
+        .roadway
+        .as_ref()
+        .is_some_and(|r| !movement::is_cave_in(state, &r.to));
+    if no_sunlight || (movement::is_cave_in(state, &character.position) && !out_of_cave) {
         budget.basic
     } else {
         budget.basic + budget.sunlight
@@ -172,7 +178,8 @@ pub fn take_turn_as(
             );
             break;
         }
-        let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
+        let was_in_cave = day.state.characters[who].roadway.is_none()
+            && movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
         let result = match on_roadway(day, who, phase)
             .map_or_else(|| use_phase(day, who, phase, mine, &mut turn), Err)
