@@ -75,6 +75,7 @@ const LOOPS: &[Loop] = &[
             "combat/phase_chit.rs",
             "combat/protection.rs",
             "combat/riding.rs",
+            "combat/spell_deaths.rs",
             "combat/spell_effects.rs",
             "combat/spoils.rs",
             "combat/tactics.rs",

@@ -479,6 +479,7 @@ impl<'d> Battle<'d> {
     /// 8.1.3a).
     fn end_round(&mut self) {
         super::phase_chit::end_of_round(self);
+        super::spell_deaths::end_of_round(self);
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())
         });

@@ -120,6 +120,13 @@ pub enum CombatLine {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kept: Option<String>,
     },
+    /// A spell ended because its caster or target was killed (3.1
+    /// 4.6.10h).
+    SpellEnded {
+        spell: String,
+        caster: String,
+        killed: String,
+    },
     /// His Fly chit was played this Melee step: its spell expires (3.1
     /// 4.6.7e.1).
     FlyChitUsed {
@@ -343,6 +350,7 @@ impl CombatLine {
             CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
             CombatLine::PhaseChit { .. } => "4.6.7f.1",
             CombatLine::FlyChitUsed { .. } => "4.6.7e.1",
+            CombatLine::SpellEnded { .. } => "4.6.10h",
             CombatLine::ColourChitEnergized { .. } => "8.3.9a.1",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
@@ -405,6 +413,7 @@ impl CombatLine {
             | CombatLine::ColourChitFatigued { .. }
             | CombatLine::PhaseChit { .. }
             | CombatLine::FlyChitUsed { .. }
+            | CombatLine::SpellEnded { .. }
             | CombatLine::ColourChitEnergized { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
@@ -557,6 +566,16 @@ impl fmt::Display for CombatLine {
                 chit,
                 kept: Some(reason),
             } => write!(f, "the {character} does not energize {spell} with {chit}: {reason}"),
+            CombatLine::SpellEnded {
+                spell,
+                caster,
+                killed,
+            } => write!(
+                f,
+                "{} {spell} ends: {} is killed",
+                whose(caster),
+                named(killed)
+            ),
             CombatLine::FlyChitUsed { character, spell } => write!(
                 f,
                 "the {character}'s Fly chit is used up: the {spell} expires"

@@ -32,6 +32,7 @@ pub mod phase_chit;
 pub mod protection;
 pub mod riding;
 pub mod script;
+pub mod spell_deaths;
 pub mod spell_effects;
 pub mod spoils;
 pub mod tactics;
