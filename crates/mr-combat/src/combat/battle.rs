@@ -480,6 +480,8 @@ impl<'d> Battle<'d> {
     fn end_round(&mut self) {
         super::phase_chit::end_of_round(self);
         super::spell_deaths::end_of_round(self);
+        // A Broomstick cast this round gives its Fly chit from the next.
+        super::fly_chit::grant(self);
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())
         });

@@ -30,8 +30,9 @@ pub fn is_fly(chit: &HeroChit) -> bool {
     chit.label == LABEL
 }
 
-/// At the start of combat each character a working Fly spell holds gets
-/// its Fly chit.
+/// At the start of combat, and after each round (a Fly spell cast in it
+/// has come to life, or one was broken), each character a working Fly
+/// spell holds has its Fly chit, and nobody else has one.
 pub fn grant(battle: &mut Battle) {
     let Some(magic) = battle.magic.as_ref() else {
         return;
@@ -48,13 +49,11 @@ pub fn grant(battle: &mut Battle) {
             let (_, values) = FLY_SPELLS.iter().find(|(name, _)| *name == s.spell)?;
             (works(&magic.state, s) && s.targets.first() == Some(&me)).then_some(*values)
         });
-        if let Some(chit) = values.and_then(|v| ActionChit::parse(v).ok()) {
-            grants.push((who, chit));
-        }
+        grants.push((who, values.and_then(|v| ActionChit::parse(v).ok())));
     }
     for (who, chit) in grants {
         if let Some(hero) = battle.hero_mut(who) {
-            hero.fly = Some(HeroChit {
+            hero.fly = chit.map(|chit| HeroChit {
                 label: LABEL.to_string(),
                 chit,
                 condition: ChitCondition::Active,
