@@ -38,6 +38,10 @@ fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
 /// Block `who` (and let him block) at the end of his phase. Returns true
 /// when he is blocked.
 pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> bool {
+    // Between clearings he neither blocks nor is blocked (3.1 rule 8.3.8d).
+    if day.state.characters[who].roadway.is_some() {
+        return false;
+    }
     let here = day.state.characters[who].position.clone();
     let name = day.state.characters[who].name.clone();
     if !day.state.characters[who].hidden
@@ -50,6 +54,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     let player = day.state.characters[who].player.clone();
     let others: Vec<usize> = (0..day.state.characters.len())
         .filter(|&i| i != who && day.state.characters[i].position == here)
+        .filter(|&i| day.state.characters[i].roadway.is_none())
         .filter(|&i| day.state.characters[i].player != player)
         .collect();
     for other in others {

@@ -55,18 +55,33 @@ pub fn orders_for(
             .map(bot_magic::casting)
     };
     let mut phases = Vec::new();
+    let mut here = who.position.clone();
+    // A runaway on a roadway first moves off it, on to its far end (3.1
+    // rule 8.3.8d.1).
+    if let Some(road) = &who.roadway
+        && let Some(tile) = data.tiles.by_code(&road.to.tile).map(|t| t.name.clone())
+    {
+        let step = Activity::Move {
+            tile,
+            clearing: road.to.clearing,
+        };
+        if kind(&road.to) == Some(ClearingKind::Mountain) {
+            phases.push(plain(step.clone()));
+        }
+        phases.push(plain(step));
+        here = road.to.clone();
+    }
     if needs_rest(who) {
-        for _ in 0..allowed {
+        for _ in phases.len()..allowed {
             phases.push(plain(Activity::Rest { chit: None }));
         }
         return Some(DayOrders {
             familiar,
-            combat: casting(&who.position),
+            combat: casting(&here),
             ..with(phases)
         });
     }
     let stays = day_spell.is_some();
-    let mut here = who.position.clone();
     let mut moves = 0;
     while !stays && phases.len() + 1 < allowed && moves < move_limit {
         let options = routes(

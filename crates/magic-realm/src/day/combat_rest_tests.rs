@@ -148,3 +148,76 @@ fn a_native_without_his_horse_fights_on_foot() {
         "{lines:#?}"
     );
 }
+
+/// 3.1 rule 8.3.8b, d: a character who runs away ends the day on the
+/// roadway out of his clearing, by the clearing he ran out of, not in the
+/// clearing at its far end.
+#[test]
+fn a_runaway_ends_the_day_on_the_roadway_3_1_8_3_8d() {
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
+    let here = state.characters[0].position.clone();
+    state.denizens.get_mut("Ogre 1").expect("an Ogre").at = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    let (after, events) = day_with(state, &["target nobody, run when wounded 0"]);
+    let lines = combat_text(&events);
+    assert!(
+        lines.iter().any(|l| l.contains("the Amazon runs away")),
+        "{lines:#?}"
+    );
+    let amazon = &after.characters[0];
+    assert_eq!(amazon.position, here);
+    let road = amazon.roadway.as_ref().expect("on the roadway");
+    assert_eq!(road.from, here);
+    assert!(
+        after
+            .board
+            .neighbours(&here)
+            .iter()
+            .any(|l| l.to == road.to)
+    );
+}
+
+/// 3.1 rule 8.3.8b: one who walked into the clearing today runs back onto
+/// the roadway he came by.
+#[test]
+fn a_runaway_who_walked_in_today_runs_onto_the_roadway_he_came_by_3_1_8_3_8b() {
+    let mut state = without_denizens(game_played_by(&["Amazon"], |_| "P1".into()));
+    let (a, b, c) = super::travel_tests::open_walk(&state);
+    // He comes from the side that is not b's first roadway, which one who
+    // started the day in b would take.
+    let first = state
+        .board
+        .neighbours(&b)
+        .into_iter()
+        .find(|l| l.kind == crate::data::tiles::PathKind::Normal)
+        .expect("a road")
+        .to;
+    let start = if first == a { c } else { a };
+    state.characters[0].position = start.clone();
+    state.denizens.get_mut("Ogre 1").expect("an Ogre").at = Whereabouts::Clearing {
+        clearing: b.clone(),
+    };
+    let text = format!(
+        "{}\nCombat: target nobody, run when wounded 0",
+        crate::test_support::move_to(&b)
+    );
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        parse_day_orders(&text, 1, data()).expect("orders"),
+    )]
+    .into();
+    let (after, _) = resolve_day(
+        data(),
+        &Rules::default(),
+        state,
+        &orders,
+        &mut Dice::new(5, 1),
+    )
+    .expect("the day");
+    let road = after.characters[0]
+        .roadway
+        .as_ref()
+        .expect("on the roadway");
+    assert_eq!((&road.from, &road.to), (&b, &start));
+}

@@ -41,7 +41,13 @@ pub fn normal_phases(
 ) -> usize {
     let budget = weather::budget_of(data, rules, state);
     let no_sunlight = abilities::has(data, rules, character, &Advantage::NoSunlightPhases);
-    if no_sunlight || movement::is_cave_in(state, &character.position) {
+    // One who ran out of a cave toward a clearing that is not one starts on
+    // the roadway, out of the cave (3.1 rule 8.3.8d.2).
+    let out_of_cave = character
+        .roadway
+        .as_ref()
+        .is_some_and(|r| !movement::is_cave_in(state, &r.to));
+    if no_sunlight || (movement::is_cave_in(state, &character.position) && !out_of_cave) {
         budget.basic
     } else {
         budget.basic + budget.sunlight
@@ -172,9 +178,12 @@ pub fn take_turn_as(
             );
             break;
         }
-        let was_in_cave = movement::is_cave(day, &day.state.characters[who].position);
+        let was_in_cave = day.state.characters[who].roadway.is_none()
+            && movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
-        let result = match use_phase(day, who, phase, mine, &mut turn) {
+        let result = match on_roadway(day, who, phase)
+            .map_or_else(|| use_phase(day, who, phase, mine, &mut turn), Err)
+        {
             Err(reason) => PhaseResult::Lost {
                 reason: reason.to_string(),
             },
@@ -253,6 +262,11 @@ pub fn take_turn_as(
                 result,
             }),
         );
+        // A Phase spell activated for this phase expires with it (3.1
+        // rule 4.6.7f.1).
+        for event in crate::magic::phase_chit::expire_activated(&mut day.state, who) {
+            day.emit(observers.clone(), Happening::Magic(event));
+        }
         if turn.aloft.is_none() {
             blocking::end_of_phase(day, who, orders);
         }
@@ -263,6 +277,28 @@ pub fn take_turn_as(
     }
     summoning::end_of_turn(day, who, &with_him);
     super::missions::end_of_turn(day, who, &mine.missions);
+}
+
+/// Why `phase` cannot be done while he is still on a roadway: only a Move
+/// to one of its ends can (3.1 rule 8.3.8d.1); every other phase is lost
+/// until he has made it.
+fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
+    let road = day.state.characters[who].roadway.as_ref()?;
+    let to_an_end = match &phase.activity {
+        Activity::Move { tile, clearing } => day
+            .data
+            .tiles
+            .resolve(tile)
+            .is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))),
+        _ => false,
+    };
+    (!to_an_end).then(|| {
+        PhaseError::Refused(format!(
+            "he is on {road}, and his turn must start with a Move to {} or {} (3.1 rule \
+             8.3.8d.1)",
+            road.from, road.to
+        ))
+    })
 }
 
 /// The remark on the orders made up for a player who sent none.
@@ -510,7 +546,12 @@ fn move_phase(
     climbing: Option<ClearingId>,
     turn: &mut Turn,
 ) -> PhaseResult {
-    if let Err(reason) = movement::check_move(day, who, &to) {
+    // Off the roadway he ran onto, to either end (3.1 rule 8.3.8d.1).
+    let off_road = day.state.characters[who]
+        .roadway
+        .as_ref()
+        .is_some_and(|r| r.ends_at(&to));
+    if !off_road && let Err(reason) = movement::check_move(day, who, &to) {
         return PhaseResult::Lost {
             reason: reason.to_string(),
         };
@@ -562,6 +603,20 @@ fn move_phase(
         };
     }
     turn.moves += 1;
+    if off_road {
+        // The MOVE chit he ran with already paid for what he carries.
+        let c = &mut day.state.characters[who];
+        if let Some(road) = c.roadway.take() {
+            let other_end = if to == road.from { road.to } else { road.from };
+            day.today.entered_by.insert(who, (other_end, to.clone()));
+        }
+        c.position = to.clone();
+        c.discoveries.tiles_visited.insert(to.tile.clone());
+        return PhaseResult::Moved {
+            to,
+            left_behind: Vec::new(),
+        };
+    }
     let from = day.state.characters[who].position.tile.clone();
     let to = crate::day::wilderness::lost_destination(day, who, to);
     let left_behind = movement::make_move(day, who, &to);
@@ -595,6 +650,16 @@ fn carry_followers(day: &mut Day<'_>, who: usize, followers: &[usize], result: &
     let position = day.state.characters[who].position.clone();
     let hidden = day.state.characters[who].hidden;
     for &f in followers {
+        let follower = &mut day.state.characters[f];
+        // Walking with his guide, he entered by the guide's roadway.
+        if matches!(result, PhaseResult::Moved { .. })
+            && let Some((_, into)) = day.today.entered_by.get(&who).cloned()
+            && into == position
+        {
+            day.today
+                .entered_by
+                .insert(f, (follower.position.clone(), position.clone()));
+        }
         let follower = &mut day.state.characters[f];
         follower.position = position.clone();
         follower

@@ -358,6 +358,21 @@ fn settle(
             fail(day, who, index, &deal, reason);
             continue;
         }
+        // Between clearings nobody trades (3.1 rule 8.3.8d); at a phase,
+        // his Move off the roadway may still bring them together.
+        if let Some(on_road) = [who, other.seat()]
+            .into_iter()
+            .find(|&s| day.state.characters[s].roadway.is_some())
+        {
+            if at == When::Midnight {
+                let reason = format!(
+                    "the {} is between clearings on a roadway, where nobody trades",
+                    day.state.characters[on_road].name
+                );
+                fail(day, who, index, &deal, reason);
+            }
+            continue;
+        }
         if other.position(day) != mine.position(day) {
             // At a phase, the other's turn may still bring them together.
             if at == When::Midnight {

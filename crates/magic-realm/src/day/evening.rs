@@ -36,7 +36,9 @@ use crate::data::terms::{Roll, Strength};
 use crate::data::tiles::PathKind;
 use crate::magic::expiry;
 use crate::orders::{DayOrders, Settle};
-use crate::state::{Belonging, CounterSide, DenizenKind, ItemKind, Whereabouts, abandoned_pile};
+use crate::state::{
+    Belonging, CounterSide, DenizenKind, ItemKind, Roadway, Whereabouts, abandoned_pile,
+};
 use crate::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column_after_drinks, meet,
 };
@@ -68,7 +70,9 @@ pub fn evening(
 ) -> Result<(), Vec<Decision>> {
     let mut clearings: BTreeMap<ClearingId, Crowd> = BTreeMap::new();
     for (i, c) in day.state.characters.iter().enumerate() {
-        if !c.dead {
+        // One still on a roadway is between clearings: in no combat
+        // (3.1 rule 8.3.8d).
+        if !c.dead && c.roadway.is_none() {
             clearings
                 .entry(c.position.clone())
                 .or_default()
@@ -374,6 +378,11 @@ fn magic_after(
         for &seat in seat_of.values() {
             if let Some(c) = magic.state.characters.get(seat) {
                 day.state.characters[seat].magic = c.magic.clone();
+                // A colour chit played or fatigued in combat is a plain
+                // MAGIC chit again (3.1 4.6.4h-i).
+                for (chit, fought) in day.state.characters[seat].chits.iter_mut().zip(&c.chits) {
+                    chit.enchanted = fought.enchanted;
+                }
             }
         }
     }
@@ -693,7 +702,18 @@ fn write_back(
     for (&f, &seat) in seat_of {
         let Some(hero) = battle.hero(f) else { continue };
         let fled = battle.fighters[f].out == Some(Out::Ran);
-        let runaway = if fled {
+        // He runs back onto the roadway he walked in by today; one who
+        // started the day here (or flew in) onto any he knows (3.1 rule
+        // 8.3.8b, g).
+        let entered_by = day
+            .today
+            .entered_by
+            .get(&seat)
+            .filter(|(_, into)| into == clearing)
+            .map(|(from, _)| from.clone());
+        let runaway = if let Some(from) = entered_by.filter(|_| fled) {
+            Some(from)
+        } else if fled {
             let known = &day.state.characters[seat].discoveries.routes;
             day.state
                 .board
@@ -756,10 +776,12 @@ fn write_back(
                 active: false,
             }));
         }
-        if let Some(to) = runaway {
-            c.position = to.clone();
-            c.discoveries.tiles_visited.insert(to.tile.clone());
-        }
+        // He ends the day on the roadway, still by the clearing he ran
+        // out of (3.1 rule 8.3.8b, d).
+        c.roadway = runaway.map(|to| Roadway {
+            from: clearing.clone(),
+            to,
+        });
     }
     for (&f, id) in counters {
         let Some(den) = battle.denizen(f) else {

@@ -105,6 +105,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         optional_abilities: Vec::new(),
         pack: BTreeMap::new(),
         elf_form: None,
+        roadway: None,
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();

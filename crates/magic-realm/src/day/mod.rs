@@ -109,6 +109,10 @@ pub struct Today {
     /// Hired leaders blocked today outside their own turn: if their turn is
     /// still to come, they do no phases (`blocking`, `leader_turn`).
     pub blocked_leaders: BTreeSet<String>,
+    /// The roadway each character (by index) last walked into a clearing
+    /// by today, as (from, into): one who runs away from that clearing
+    /// must run onto it (3.1 rule 8.3.8b; `evening`).
+    pub entered_by: BTreeMap<usize, (ClearingId, ClearingId)>,
 }
 
 impl<'a> Day<'a> {

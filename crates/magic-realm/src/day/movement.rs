@@ -105,6 +105,9 @@ pub fn is_cave_in(state: &MrState, clearing: &ClearingId) -> bool {
 pub fn make_move(day: &mut Day<'_>, who: usize, to: &ClearingId) -> Vec<String> {
     let left_behind = drop_heavy_items(day, who);
     let character = &mut day.state.characters[who];
+    day.today
+        .entered_by
+        .insert(who, (character.position.clone(), to.clone()));
     character.position = to.clone();
     character.discoveries.tiles_visited.insert(to.tile.clone());
     left_behind

@@ -45,7 +45,20 @@ pub fn move_warnings(
         allowed,
         whose: String::new(),
         has_bonus_phases: true,
+        roadway: me.roadway.as_ref(),
     };
+    if let Some(road) = &me.roadway {
+        let first = orders.activities.phases.first().map(|p| &p.activity);
+        let to_an_end = matches!(first, Some(Activity::Move { tile, clearing })
+            if data.tiles.resolve(tile).is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))));
+        if !to_an_end {
+            warnings.push(format!(
+                "you are on {road}: your turn must start with a Move to {} or {} (3.1 rule \
+                 8.3.8d.1); as things stand every phase before such a Move would be lost",
+                road.from, road.to
+            ));
+        }
+    }
     warnings.extend(own.walk(&me.position, &orders.activities));
     let budget = weather::budget_of(data, rules, state);
     for line in &orders.leaders {
@@ -69,6 +82,7 @@ pub fn move_warnings(
             allowed,
             whose: format!("{}: ", hired.native),
             has_bonus_phases: false,
+            roadway: None,
             ..own.clone()
         };
         warnings.extend(leader.walk(clearing, &line.activities));
@@ -90,6 +104,8 @@ struct Walker<'a> {
     /// Whether his starred phases are checked against the bonus phases
     /// he has: a character's are, a hired leader's are not.
     has_bonus_phases: bool,
+    /// The roadway he stands on, whose ends his first Move may reach.
+    roadway: Option<&'a crate::state::Roadway>,
 }
 
 impl Walker<'_> {
@@ -157,9 +173,12 @@ impl Walker<'_> {
                     if climbing {
                         continue;
                     }
-                    if let Err(reason) = movement::check_move_from(
-                        self.data, self.rules, self.state, self.who, &at, &to,
-                    ) {
+                    let off_road = n == 0 && self.roadway.is_some_and(|r| r.ends_at(&to));
+                    if !off_road
+                        && let Err(reason) = movement::check_move_from(
+                            self.data, self.rules, self.state, self.who, &at, &to,
+                        )
+                    {
                         lost_move = Some(format!(
                             "{}phase {} (M {to}): {reason}; as things stand the phase would be lost",
                             self.whose,

@@ -188,7 +188,15 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
     for (how, item) in steps {
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
+        let on_road = day.state.characters[who].roadway.is_some();
+        // A Phase spell's chit is activated like an item at the start of a
+        // phase, and holds him for that phase (3.1 rule 4.6.7f.1).
+        let phase_chit = (how == Arrange::Activate && !on_road && matches!(at, When::Phase(_)))
+            .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
+            .flatten();
         let done = match how {
+            _ if on_road => Err(StepRefused::OnRoadway),
+            Arrange::Activate if phase_chit.is_some() => Ok((phase_chit.unwrap_or_default(), None)),
             Arrange::Activate => {
                 belongings::activate(day.data, &mut day.state.characters[who], &item, in_cave)
                     .map(|(item, old)| (item.name, old.map(|o| o.name)))
@@ -254,6 +262,11 @@ enum StepRefused {
     Belonging(#[from] BelongingRefused),
     #[error("this campaign does not use the Pack Horses rule (add \"pack_horses\" to its rules)")]
     NoPackHorses,
+    #[error(
+        "he is between clearings on the roadway he ran away onto, where nothing is rearranged \
+         or abandoned (3.1 rule 8.3.8d); Move to one of its ends first"
+    )]
+    OnRoadway,
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.

@@ -187,6 +187,7 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
         let character = &mut day.state.characters[who];
         character.dead = false;
         character.position = inn.clone();
+        character.roadway = None;
         character.gold = kind.gold;
         character.weapon = kind.weapon.clone();
         character.armor = kind.armor.clone();

@@ -298,6 +298,8 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
             let who = who_is(day, character)?;
             let character = &mut day.state.characters[who];
             character.position = to.clone();
+            // Put in a clearing, he is off any roadway he ran onto.
+            character.roadway = None;
             character.discoveries.tiles_visited.insert(to.tile.clone());
         }
         Ruling::MoveDenizen { denizen, to } => {

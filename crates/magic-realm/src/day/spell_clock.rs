@@ -45,11 +45,13 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
 /// 10.A.6.4, only unalerts his); artifacts rest; the Chapel lifts curses
 /// (8.9.2f).
 pub fn midnight(day: &mut Day<'_>) {
+    // A Phase spell's chit not yet activated waits for its target (3.1
+    // rule 4.6.7f; 8.9.2e ends only Combat spells).
     let ended = expire_where(&mut day.state, |s| {
         matches!(
             s.duration,
             Duration::Attack | Duration::Combat | Duration::Phase | Duration::Instant
-        )
+        ) && !s.held
     });
     emit_all(day, ended);
     let mut inert = Vec::new();

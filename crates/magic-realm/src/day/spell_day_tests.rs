@@ -56,6 +56,7 @@ fn in_effect(state: &mut MrState, spell: &str, targets: Vec<Aim>) -> u32 {
         duration: Duration::Day,
         cast_on: state.day,
         inert: false,
+        held: false,
         detail: None,
     });
     id
@@ -517,4 +518,39 @@ fn alone_his_clauses_take_a_round_each_and_he_does_not_run_3_1_8_1_3a() {
         .count();
     assert_eq!(casts, 1);
     assert!(after.magic.in_effect.iter().any(|s| s.spell == "Prophecy"));
+}
+
+/// 3.1 rule 4.6.7f.1: a Protection from Magic chit held by its target
+/// shields nothing until he activates it at the start of a phase; it then
+/// protects him for that phase and expires at its end, its chit fatigued.
+#[test]
+fn a_phase_chit_activated_at_a_phase_protects_for_that_phase_then_expires() {
+    let mut state = alone("Elf");
+    let index = crate::magic::enchant::find_chit(&state, 0, "VII3*").expect("the chit");
+    let aim = me(&state);
+    let id = in_effect(&mut state, "Protection from Magic", vec![aim.clone()]);
+    let spell = state
+        .magic
+        .in_effect
+        .iter_mut()
+        .find(|s| s.id == id)
+        .expect("it");
+    spell.duration = Duration::Phase;
+    spell.with = CastWith::Chit { index };
+    spell.held = true;
+    assert_eq!(
+        crate::magic::cast::shielded(&state, &aim),
+        None,
+        "held: no effect"
+    );
+    let (after, events) = play(state, "H / H\nPhase 2: activate Protection from Magic", 3);
+    assert!(after.magic.in_effect.is_empty());
+    assert_eq!(
+        after.characters[0].chits[index].condition,
+        ChitCondition::Fatigued
+    );
+    let expired = magic_events(&events).into_iter().any(
+        |m| matches!(m, MagicEvent::Expired { spell, .. } if spell == "Protection from Magic"),
+    );
+    assert!(expired);
 }

@@ -212,3 +212,64 @@ fn the_carpet_leaves_heavy_items_and_cannot_lift_a_heavy_flyer() {
         "{berserker:?}"
     );
 }
+
+/// 3.1 rule 8.3.8d.1: a runaway on the roadway between a and b must start
+/// his turn with a Move to one of its ends. A Hide first is lost with the
+/// reason; the Move back into the clearing he ran out of takes him off the
+/// roadway, and he carries what he ran with (no MOVE chit is needed for
+/// it).
+#[test]
+fn a_runaway_on_the_roadway_must_first_move_to_one_of_its_ends_3_1_8_3_8d() {
+    let mut state = game(&["Amazon"]);
+    let (a, b, _) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    state.characters[0].roadway = Some(crate::state::Roadway {
+        from: a.clone(),
+        to: b.clone(),
+    });
+    let line = format!("H, {}", move_to(&a));
+    let (after, events) = play(state.clone(), &[("P1", &line)], &[("hide", &[6])]);
+    let results = results(&events, "Amazon");
+    assert!(
+        matches!(&results[0], PhaseResult::Lost { reason } if reason.contains("must start with a Move")),
+        "{results:?}"
+    );
+    assert!(matches!(&results[1], PhaseResult::Moved { to, .. } if *to == a));
+    assert_eq!(after.characters[0].roadway, None);
+    assert_eq!(after.characters[0].position, a);
+    // A Move to the far end takes him off the roadway as well.
+    let (after, _) = play(state, &[("P1", &move_to(&b))], &[]);
+    assert_eq!(after.characters[0].position, b);
+    assert_eq!(after.characters[0].roadway, None);
+}
+
+/// 3.1 rule 8.3.8d.2: one who ran out of a cave toward a clearing that is
+/// not a cave may record Sunlight phases on his next turn.
+#[test]
+fn a_runaway_out_of_a_cave_has_sunlight_phases_3_1_8_3_8d_2() {
+    let mut state = game(&["Amazon"]);
+    let (cave, outside) = state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|c| state.board.clearing(c).map(|k| k.kind) == Some(ClearingKind::Cave))
+        .find_map(|c| {
+            let out = state.board.neighbours(&c).into_iter().find(|l| {
+                state.board.clearing(&l.to).map(|k| k.kind) != Some(ClearingKind::Cave)
+            })?;
+            Some((c, out.to))
+        })
+        .expect("a cave with a way out");
+    state.characters[0].position = cave.clone();
+    let rules = realmgm_core::game::Rules::default();
+    let in_cave = super::daylight::normal_phases(data(), &rules, &state, &state.characters[0]);
+    state.characters[0].roadway = Some(crate::state::Roadway {
+        from: cave,
+        to: outside,
+    });
+    let out = super::daylight::normal_phases(data(), &rules, &state, &state.characters[0]);
+    assert!(
+        out > in_cave,
+        "{out} phases on the roadway, {in_cave} in the cave"
+    );
+}

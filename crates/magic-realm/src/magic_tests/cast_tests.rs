@@ -484,8 +484,10 @@ fn a_combat_spell_lasts_past_the_end_of_combat_until_midnight() {
     );
 }
 
+/// 3.1 rule 4.6.7f: cast, Protection from Magic waits as a chit with its
+/// target, through the end of combat, and shields only once activated.
 #[test]
-fn protection_from_magic_ends_with_the_combat() {
+fn protection_from_magic_shields_once_activated_and_ends_with_the_combat() {
     let mut state = game(&["Magician", "Amazon"]);
     together(&mut state);
     caster(&mut state, 0, "VII", "Protection from Magic");
@@ -494,8 +496,12 @@ fn protection_from_magic_ends_with_the_combat() {
         &request(0, "Protection from Magic", vec![who("Amazon")], 28),
         &mut Dice::new(1, 1),
     );
-    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_some());
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
     let here = state.characters[0].position.clone();
+    expiry::end_of_combat(&mut state, &here);
+    assert_eq!(state.magic.in_effect.len(), 1, "the held chit waits");
+    crate::magic::phase_chit::activate(&mut state, 1, "protection from magic").expect("held");
+    assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_some());
     expiry::end_of_combat(&mut state, &here);
     assert!(crate::magic::cast::shielded(&state, &who("Amazon")).is_none());
 }
@@ -538,5 +544,45 @@ fn a_duplicate_combat_spell_on_a_bewitched_target_is_broken() {
     assert_eq!(
         state.characters[0].chits[0].condition,
         ChitCondition::Active
+    );
+}
+
+/// 3.1 rules 8.3.9c.5-6: the Scroll of Nature is the spellcaster. Killing the Wizard
+/// who played it does not end its Fog; while the Scroll lies unowned the Fog
+/// is nullified, not broken; once the Amazon carries the Scroll it holds the
+/// tile again, under her control.
+#[test]
+fn an_items_spell_outlives_its_owner_and_is_nullified_while_unowned_3_1_8_3_9c_5() {
+    let mut state = game(&["Wizard", "Amazon"]);
+    together(&mut state);
+    with_book(&mut state, 0, "Scroll of Nature", "Fog");
+    state
+        .magic
+        .awakened
+        .entry("Scroll of Nature".into())
+        .or_default()
+        .insert("Fog".into());
+    let tile = state.characters[0].position.tile.clone();
+    let req = CastRequest {
+        with: CastWith::Treasure {
+            name: "Scroll of Nature".into(),
+        },
+        ..request(0, "Fog", vec![Aim::Tile { code: tile.clone() }], 14)
+    };
+    cast_ok(&mut state, &req, &mut Dice::new(1, 1));
+    assert!(crate::magic::cast::fogged(&state, &tile));
+    // The Wizard dies; his belongings lie in the clearing.
+    let events = expiry::caster_or_target_gone(&mut state, "Wizard");
+    assert!(events.is_empty(), "{events:?}");
+    let book = state.characters[0].belongings.remove(0);
+    state.characters[0].dead = true;
+    assert_eq!(state.magic.in_effect.len(), 1, "the spell is not broken");
+    assert!(!crate::magic::cast::fogged(&state, &tile), "nullified");
+    state.characters[1].belongings.push(book);
+    assert!(crate::magic::cast::fogged(&state, &tile));
+    let spell = &state.magic.in_effect[0];
+    assert_eq!(
+        crate::magic::item_caster::controller(&state, spell),
+        Some("Amazon")
     );
 }

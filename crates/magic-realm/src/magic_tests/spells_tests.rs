@@ -127,6 +127,7 @@ fn exorcise_kills_imps_and_breaks_spells_here() {
             duration: Duration::Combat,
             cast_on: 7,
             inert: false,
+            held: false,
             detail: None,
         });
     caster(&mut state, 0, "I", "Exorcise");
@@ -213,6 +214,7 @@ fn dissolve_spell_breaks_a_spell_and_protection_from_magic_shields() {
         &mut Dice::new(1, 1),
     );
     let id = state.magic.in_effect[0].id;
+    crate::magic::phase_chit::activate(&mut state, 1, "Protection from Magic").expect("held");
     state.characters[0].chits[1].chit = "MAGIC VI3*".into();
     state.characters[0].chits[1].condition = ChitCondition::Active;
     state.characters[0].magic.spells.push("Transform".into());

@@ -144,7 +144,10 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
     let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
-        position: me.position.to_string(),
+        position: me.roadway.as_ref().map_or_else(
+            || me.position.to_string(),
+            |road| format!("on {road}, out of {}: Move to one of its ends first", road.from),
+        ),
         hidden: me.hidden,
         gold: me.gold,
         fame: me.fame,

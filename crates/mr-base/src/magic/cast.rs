@@ -44,6 +44,7 @@ use super::MagicError;
 use super::colour::{colour_chits, list, shared_colours};
 use super::effect::SpellEffect;
 use super::enchant::tied_up;
+use super::item_caster::works;
 use super::spellbook::find_spell;
 use super::spells::{self, Build};
 use crate::state::magic::{Aim, CastWith, SpellInEffect};
@@ -81,7 +82,7 @@ pub struct Checked<'d> {
 }
 
 fn chit_type_for(state: &MrState, data: &GameData, caster: &str, printed: MagicType) -> MagicType {
-    for s in state.magic.in_effect.iter().filter(|s| !s.inert) {
+    for s in state.magic.in_effect.iter().filter(|s| works(state, s)) {
         let own = s
             .targets
             .iter()
@@ -481,7 +482,7 @@ pub fn shielded(state: &MrState, aim: &Aim) -> Option<String> {
         .in_effect
         .iter()
         .find(|s| {
-            !s.inert
+            works(state, s)
                 && matches!(s.spell.as_str(), "Protection from Magic" | "Pentangle")
                 && s.targets.first() == Some(aim)
         })
@@ -708,6 +709,9 @@ fn apply(
         duration: spell.duration,
         cast_on: request.day,
         inert: false,
+        // A Phase spell's chit waits with its target until he activates
+        // it (4.6.7f).
+        held: spell.duration == Duration::Phase,
         detail,
     });
     effects.push(SpellEffect::InEffect {
@@ -740,13 +744,13 @@ pub fn fizzle(state: &mut MrState, request: &CastRequest) -> Option<String> {
     Some(chit.chit.clone())
 }
 
-/// Spells in effect (not inert) named `spell` whose first target is `aim`.
+/// Spells in effect (neither inert nor nullified) named `spell` whose first target is `aim`.
 pub fn active_on<'s>(state: &'s MrState, aim: &Aim, spell: &str) -> Option<&'s SpellInEffect> {
     state
         .magic
         .in_effect
         .iter()
-        .find(|s| !s.inert && s.spell == spell && s.targets.first() == Some(aim))
+        .find(|s| works(state, s) && s.spell == spell && s.targets.first() == Some(aim))
 }
 
 /// Fog: nobody in a fogged tile may use the Peer table.

@@ -109,6 +109,15 @@ impl std::fmt::Display for SpellEffect {
             }
         };
         match self {
+            SpellEffect::InEffect {
+                id,
+                spell,
+                duration: crate::data::spells::Duration::Phase,
+            } => write!(
+                f,
+                "{spell} waits as a chit with its target, who activates it like an item for a \
+                 phase or a round (spell #{id})"
+            ),
             SpellEffect::InEffect { id, spell, .. } => {
                 write!(f, "{spell} is in effect (spell #{id})")
             }

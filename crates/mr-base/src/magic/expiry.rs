@@ -216,7 +216,9 @@ pub fn end_of_combat(state: &mut MrState, clearing: &ClearingId) -> Vec<MagicEve
         .map(|c| c.name.clone())
         .collect();
     expire_where(state, |s| {
-        matches!(s.duration, Duration::Attack | Duration::Phase) && casters.contains(&s.caster)
+        matches!(s.duration, Duration::Attack | Duration::Phase)
+            && !s.held
+            && casters.contains(&s.caster)
     })
 }
 
@@ -245,10 +247,11 @@ pub fn already_bewitched(state: &MrState, spell: &Spell, targets: &[Aim]) -> Vec
         .collect()
 }
 
-/// A caster or target killed: every spell he cast or that holds him ends.
+/// A caster or target killed: every spell he cast or that holds him ends;
+/// a spell an artifact or book cast outlives him (3.1 rule 8.3.9c.6).
 pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent> {
     expire_where(state, |s| {
-        s.caster == name
+        super::item_caster::cast_by(s, name)
             || s.targets
                 .iter()
                 .any(|t| matches!(t, Aim::Character { name: n } if n == name))

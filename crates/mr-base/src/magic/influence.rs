@@ -63,9 +63,9 @@ pub fn relationship(
         .in_effect
         .iter()
         .any(|s| {
-            !s.inert
+            super::item_caster::works(state, s)
                 && s.spell == "Persuade"
-                && s.caster == character
+                && super::item_caster::controller(state, s) == Some(character)
                 && s.targets
                     .iter()
                     .any(|t| matches!(t, Aim::Denizen { id } if members.contains(&id.as_str())))

@@ -164,6 +164,10 @@ pub struct SpellInEffect {
     /// A permanent spell after Midnight, until colour energizes it again.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inert: bool,
+    /// A Phase spell's chit held with its target's inactive items until he
+    /// activates it (3.1 rule 4.6.7f): until then it has no effect.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
     /// What the spell made of its target, when it says (a Transform form,
     /// an absorbed monster).
     #[serde(default, skip_serializing_if = "Option::is_none")]

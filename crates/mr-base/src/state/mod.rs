@@ -378,6 +378,34 @@ pub struct CharacterState {
     /// ability is in force (`abilities::shape_chits`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elf_form: Option<crate::data::characters::ElfForm>,
+    /// Between clearings on the roadway he ran away onto (3.1 rule
+    /// 8.3.8d): `position` is still the clearing he ran out of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roadway: Option<Roadway>,
+}
+
+/// The roadway a runaway ends the day on (3.1 rule 8.3.8b, d): he cannot
+/// block or be blocked, rearrange, abandon or trade, and must start his
+/// next turn with a Move to one of its ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roadway {
+    /// The clearing he ran out of.
+    pub from: ClearingId,
+    /// The clearing at its other end.
+    pub to: ClearingId,
+}
+
+impl Roadway {
+    /// Whether `clearing` is one of its two ends.
+    pub fn ends_at(&self, clearing: &ClearingId) -> bool {
+        clearing == &self.from || clearing == &self.to
+    }
+}
+
+impl std::fmt::Display for Roadway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the roadway between {} and {}", self.from, self.to)
+    }
 }
 
 impl CharacterState {
@@ -418,6 +446,7 @@ impl CharacterState {
             optional_abilities: Vec::new(),
             pack: BTreeMap::new(),
             elf_form: None,
+            roadway: None,
         }
     }
 }

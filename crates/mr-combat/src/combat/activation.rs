@@ -203,6 +203,8 @@ pub fn activatable(battle: &Battle, who: FighterId) -> Vec<String> {
             .filter(|t| !t.active)
             .map(|t| t.name.clone()),
     );
+    // A Phase spell's chit is activated like an item (3.1 4.6.7f).
+    names.extend(super::phase_chit::held(battle, who));
     names
 }
 
@@ -448,6 +450,9 @@ fn put_away(battle: &mut Battle, who: FighterId, name: &str) {
 
 /// Make the inactive belonging `name` active.
 fn take_up(battle: &mut Battle, who: FighterId, name: &str) {
+    if super::phase_chit::activate(battle, who, name) {
+        return;
+    }
     let Some(hero) = battle.hero_mut(who) else {
         return;
     };

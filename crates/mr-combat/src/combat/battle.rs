@@ -362,6 +362,7 @@ impl<'d> Battle<'d> {
                     .map(|f| f.name.clone())
                     .collect();
                 self.round = 1;
+                super::fly_chit::grant(self);
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
@@ -393,6 +394,7 @@ impl<'d> Battle<'d> {
                 }
                 Stage::Melee => {
                     melee::melee(self, dice, &answers);
+                    super::fly_chit::after_melee(self);
                     self.stage = Stage::Fatigue;
                 }
                 Stage::Fatigue => {
@@ -408,6 +410,16 @@ impl<'d> Battle<'d> {
     pub fn round_answer(&mut self, who: FighterId, tactics: Tactics) -> Answer {
         if let Some(n) = tactics.run_when_wounded {
             self.plays.run_when_wounded.insert(who, n);
+        }
+        if !tactics.fatigue.is_empty() {
+            self.plays
+                .colour_fatigue
+                .insert(who, tactics.fatigue.clone());
+        }
+        if !tactics.energize.is_empty() {
+            self.plays
+                .colour_energize
+                .insert(who, tactics.energize.clone());
         }
         self.tactics.insert(who, tactics);
         let answer = tactics::standing_answer(self, who);
@@ -471,6 +483,10 @@ impl<'d> Battle<'d> {
     /// to fight at all (a lone character's clearing does its two rounds,
     /// 8.1.3a).
     fn end_round(&mut self) {
+        super::phase_chit::end_of_round(self);
+        super::spell_deaths::end_of_round(self);
+        // A Broomstick cast this round gives its Fly chit from the next.
+        super::fly_chit::grant(self);
         let red_up = self.fighters.iter().any(|f| {
             f.out.is_none() && matches!(&f.kind, FighterKind::Denizen(d) if d.red_side_up())
         });

@@ -208,6 +208,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         kit: super::activation::kit(data, c.belongings.iter().map(|b| (&b.item, b.active)))?,
         immune_to: super::protection::immune_to(card),
         wish_strength: c.magic.next_fight_tremendous,
+        fly: None,
     })
 }
 

@@ -16,7 +16,7 @@ use super::decisions::{Action, Answer};
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, Out};
 use super::tactics::{attacker_move_times, same_chit, why_he_stays};
-use super::{abandon, activation, casting, charge};
+use super::{abandon, activation, casting, charge, colour_fatigue};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
 /// battling the owner's side (play summary III: luring or attacking one of a
@@ -301,6 +301,7 @@ fn chit_effort(battle: &Battle, who: FighterId, label: &str) -> Option<(String, 
 /// Each character's Encounter action, in turn order; every charge is put
 /// down first (they belong to the Deployment step, III.A.3).
 pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId, Answer>) {
+    colour_fatigue::fatigue_ordered(battle);
     for who in battle.characters_in_play() {
         if let Some(Answer::Action(Action::Charge { target, with })) = answers.get(&who) {
             charge::charge(battle, who, target, with);

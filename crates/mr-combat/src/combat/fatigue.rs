@@ -450,6 +450,7 @@ side = "dark"
                 duration: Duration::Day,
                 cast_on: 1,
                 inert: false,
+                held: false,
                 detail: None,
             });
         });

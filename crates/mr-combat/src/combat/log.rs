@@ -111,6 +111,43 @@ pub enum CombatLine {
     Berserk {
         character: String,
     },
+    /// He played a colour chit to energize an inert Permanent spell (3.1
+    /// 8.3.9a.1); `kept` says why he could not, when he could not.
+    ColourChitEnergized {
+        character: String,
+        spell: String,
+        chit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<String>,
+    },
+    /// A spell ended because its caster or target was killed (3.1
+    /// 4.6.10h).
+    SpellEnded {
+        spell: String,
+        caster: String,
+        killed: String,
+    },
+    /// His Fly chit was played this Melee step: its spell expires (3.1
+    /// 4.6.7e.1).
+    FlyChitUsed {
+        character: String,
+        spell: String,
+    },
+    /// A Phase spell's chit activated as his action, or expired at the end
+    /// of the round it was activated in (3.1 4.6.7f.1).
+    PhaseChit {
+        character: String,
+        spell: String,
+        expired: bool,
+    },
+    /// He fatigued a colour chit without casting (3.1 8.3.9a.3); `kept`
+    /// says why he could not, when he could not.
+    ColourChitFatigued {
+        character: String,
+        chit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<String>,
+    },
     /// He attacked his own hired native: these of the group turn on him.
     Treachery {
         character: String,
@@ -321,6 +358,11 @@ impl CombatLine {
             CombatLine::Abandoned { .. } => "4.3.4",
             CombatLine::Activated { .. } => "4.3.3",
             CombatLine::Berserk { .. } => "4.2.2",
+            CombatLine::ColourChitFatigued { .. } => "8.3.9a.3",
+            CombatLine::PhaseChit { .. } => "4.6.7f.1",
+            CombatLine::FlyChitUsed { .. } => "4.6.7e.1",
+            CombatLine::SpellEnded { .. } => "4.6.10h",
+            CombatLine::ColourChitEnergized { .. } => "8.3.9a.1",
             CombatLine::Treachery { .. } => "8.4.2g",
             CombatLine::Refused { .. } => "8.4.5g",
             // A MAGIC chit casts (8.3.9b); an artifact or book (8.3.9c).
@@ -380,6 +422,11 @@ impl CombatLine {
             | CombatLine::Abandoned { .. }
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
+            | CombatLine::ColourChitFatigued { .. }
+            | CombatLine::PhaseChit { .. }
+            | CombatLine::FlyChitUsed { .. }
+            | CombatLine::SpellEnded { .. }
+            | CombatLine::ColourChitEnergized { .. }
             | CombatLine::Treachery { .. }
             | CombatLine::TreacheryFame { .. }
             | CombatLine::CannotRun { .. }
@@ -516,6 +563,62 @@ impl fmt::Display for CombatLine {
             CombatLine::Berserk { character } => {
                 write!(f, "the {character} goes berserk: vulnerability Tremendous")
             }
+            CombatLine::ColourChitEnergized {
+                character,
+                spell,
+                chit,
+                kept: None,
+            } => write!(
+                f,
+                "the {character} plays the colour chit {chit} to energize {spell}: it is in force \
+                 again, and the chit is a MAGIC chit again"
+            ),
+            CombatLine::ColourChitEnergized {
+                character,
+                spell,
+                chit,
+                kept: Some(reason),
+            } => write!(f, "the {character} does not energize {spell} with {chit}: {reason}"),
+            CombatLine::SpellEnded {
+                spell,
+                caster,
+                killed,
+            } => write!(
+                f,
+                "{} {spell} ends: {} is killed",
+                whose(caster),
+                named(killed)
+            ),
+            CombatLine::FlyChitUsed { character, spell } => write!(
+                f,
+                "the {character}'s Fly chit is used up: the {spell} expires"
+            ),
+            CombatLine::PhaseChit {
+                character,
+                spell,
+                expired: false,
+            } => write!(
+                f,
+                "the {character} activates the {spell} chit: it protects to the end of the round"
+            ),
+            CombatLine::PhaseChit {
+                character,
+                spell,
+                expired: true,
+            } => write!(f, "the {character}'s {spell} expires with the round"),
+            CombatLine::ColourChitFatigued {
+                character,
+                chit,
+                kept: None,
+            } => write!(
+                f,
+                "the {character} fatigues the colour chit {chit}: it is a MAGIC chit again"
+            ),
+            CombatLine::ColourChitFatigued {
+                character,
+                chit,
+                kept: Some(reason),
+            } => write!(f, "the {character} does not fatigue {chit}: {reason}"),
             CombatLine::Treachery {
                 character,
                 group,

@@ -166,6 +166,10 @@ pub struct Hero {
     /// (3.1 4.6.8b.3): that attack inflicts Tremendous harm if it hits.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub wish_strength: bool,
+    /// The Fly chit a Fly spell on him gives (3.1 4.6.7e): played like a
+    /// MOVE chit when named, never fatigued or wounded (`fly_chit.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fly: Option<HeroChit>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,16 +186,19 @@ pub struct HeroChit {
 
 impl Hero {
     /// What he may play as a chit: his own chits, then his active Boots and
-    /// Gloves cards (`activation.rs`). Fatigue and wounds take his own
-    /// chits only.
+    /// Gloves cards (`activation.rs`), then a Fly chit (`fly_chit.rs`).
+    /// Fatigue and wounds take his own chits only.
     pub fn playable_chits(&self) -> impl Iterator<Item = &HeroChit> {
-        self.chits.iter().chain(
-            self.kit
-                .treasures
-                .iter()
-                .filter(|t| t.active)
-                .filter_map(|t| t.card.as_ref()),
-        )
+        self.chits
+            .iter()
+            .chain(
+                self.kit
+                    .treasures
+                    .iter()
+                    .filter(|t| t.active)
+                    .filter_map(|t| t.card.as_ref()),
+            )
+            .chain(self.fly.iter())
     }
 }
 
@@ -388,4 +395,11 @@ pub struct RoundPlays {
     /// say why one did not run.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub run_when_wounded: BTreeMap<FighterId, u8>,
+    /// The colour chits characters answering this round alone fatigue in
+    /// its Encounter step (`colour_fatigue.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colour_fatigue: BTreeMap<FighterId, Vec<String>>,
+    /// The spells they energize with colour chits, (spell, chit).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub colour_energize: BTreeMap<FighterId, Vec<(String, String)>>,
 }

@@ -12,7 +12,9 @@
 //! MAGIC chit or artifact that casts it, several targets for a spell such as Fiery Blast, an attack
 //! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME` (play summary III.A.3), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
-//! BERSERK chit), `activate ITEM` and `inactivate ITEM` (one of each in
+//! BERSERK chit), `fatigue CHIT` (a colour chit fatigued without casting, beside his action;
+//! 3.1 8.3.9a.3), `energize SPELL with CHIT` (a colour chit energizing an inert Permanent
+//! spell here; 8.3.9a.1), `activate ITEM` and `inactivate ITEM` (one of each in
 //! the Encounter step when he takes no other action, `activation.rs`).
 
 use std::fmt;
@@ -26,9 +28,10 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
+                       maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
 /// Read the value of a `Combat:` line.
@@ -64,6 +67,9 @@ fn chit(text: &str, cards: &dyn ChitCards) -> Result<String, CombatError> {
     if text.eq_ignore_ascii_case("horse") {
         return Ok("horse".into());
     }
+    if text.eq_ignore_ascii_case("fly") || text.eq_ignore_ascii_case(super::fly_chit::LABEL) {
+        return Ok(super::fly_chit::LABEL.into());
+    }
     if let Some(card) = cards.chit_card(text) {
         return Ok(card.to_string());
     }
@@ -92,6 +98,24 @@ impl ChitCards for GameData {
                         .any(|e| super::activation::card_chit(e).is_some())
             })
             .map(|t| t.name.as_str())
+    }
+}
+
+/// A MAGIC chit as a colour chit is named (`MAGIC III2*`, or `III2*`).
+fn colour_chit(text: &str) -> Result<String, CombatError> {
+    let upper = text.trim().to_ascii_uppercase();
+    let label = if upper.starts_with("MAGIC ") {
+        upper
+    } else {
+        format!("MAGIC {upper}")
+    };
+    match crate::data::characters::ActionChit::parse(&label) {
+        Ok(chit) if chit.action == crate::data::characters::ChitAction::Magic => Ok(label),
+        _ => Err(format!(
+            "'{text}' is not a MAGIC chit; name the colour chit as it is printed, e.g. \
+             'MAGIC III2*'"
+        )
+        .into()),
     }
 }
 
@@ -167,6 +191,8 @@ fn misspelt_opener(clause: &str) -> String {
         "place",
         "gallop",
         "walk",
+        "fatigue",
+        "energize",
     ];
     let (first, rest) = clause.split_once(' ').unwrap_or((clause, ""));
     match realmgm_core::suggest::nearest(first, OPENERS.iter().copied()).first() {
@@ -236,6 +262,19 @@ fn read_clause(
         tactics.horse_gait = Some(Gait::Walk);
     } else if let Some(s) = rest(clause, "cast ") {
         tactics.cast = Some(s.to_string());
+    } else if let Some(c) = rest(clause, "fatigue ") {
+        tactics.fatigue.push(colour_chit(c)?);
+    } else if let Some(e) = rest(clause, "energize ") {
+        let lower = e.to_ascii_lowercase();
+        let at = lower.rfind(" with ").ok_or(
+            "write 'energize SPELL with COLOUR-CHIT', e.g. 'energize Transform with MAGIC IV3*'",
+        )?;
+        let spell = e[..at].trim();
+        if spell.is_empty() {
+            return Err("name the spell to energize: 'energize Transform with MAGIC IV3*'".into());
+        }
+        let chit = colour_chit(&e[at + " with ".len()..])?;
+        tactics.energize.push((spell.to_string(), chit));
     } else if let Some(c) = rest(clause, "charge ") {
         tactics.charge = Some(c.to_string());
     } else if let Some(i) = rest(clause, "abandon ") {
@@ -323,6 +362,12 @@ impl fmt::Display for Tactics {
         }
         if let Some(i) = &self.inactivate {
             parts.push(format!("inactivate {i}"));
+        }
+        for c in &self.fatigue {
+            parts.push(format!("fatigue {c}"));
+        }
+        for (spell, chit) in &self.energize {
+            parts.push(format!("energize {spell} with {chit}"));
         }
         for (counter, direction) in &self.placements {
             let side = match self.sides.iter().find(|(c, _)| c == counter) {

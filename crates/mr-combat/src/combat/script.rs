@@ -83,7 +83,8 @@ pub struct BattleFile {
 
 /// A spell in effect from before the battle: `{ spell = "Elven Grace",
 /// caster = "Elf", on = ["Elf"] }`; `with` names the caster's MAGIC chit
-/// tied to it (default: his first active chit of the spell's type).
+/// tied to it (default: his first active chit of the spell's type);
+/// `inert = true` for a Permanent spell fallen inert at Midnight.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InEffectEntry {
@@ -94,6 +95,8 @@ pub struct InEffectEntry {
     pub on: Vec<String>,
     #[serde(default)]
     pub with: Option<String>,
+    #[serde(default)]
+    pub inert: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -466,6 +469,7 @@ fn character(
         kit,
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
+        fly: None,
     })
 }
 
@@ -898,7 +902,8 @@ fn put_in_effect(
         targets,
         duration: spell.duration,
         cast_on: day,
-        inert: false,
+        inert: entry.inert && spell.duration == crate::data::spells::Duration::Permanent,
+        held: spell.duration == crate::data::spells::Duration::Phase,
         detail: None,
     });
     Ok(())

@@ -31,6 +31,7 @@ use crate::board::ClearingId;
 use crate::data::characters::{ActionChit, ChitAction};
 use crate::data::terms::{DenizenSide, Harm, Strength};
 use crate::magic::cast;
+use crate::magic::item_caster::{controller, works};
 use crate::state::magic::Aim;
 use crate::state::{CounterSide, MrState, Whereabouts};
 use crate::tables::magic::{TransformForm, transform_forms};
@@ -84,9 +85,9 @@ pub fn form_of(battle: &Battle, f: FighterId) -> Option<Form> {
         name: name.to_string(),
     };
     let spell = magic.state.magic.in_effect.iter().find(|s| {
-        !s.inert
+        works(&magic.state, s)
             && ((s.spell == "Transform" && s.targets.first() == Some(&aim))
-                || (s.spell == "Absorb Essence" && s.caster == name))
+                || (s.spell == "Absorb Essence" && controller(&magic.state, s) == Some(name)))
     })?;
     let detail = spell.detail.as_deref()?;
     if spell.spell == "Transform" {
@@ -257,12 +258,9 @@ fn denizen_form(battle: &Battle, f: FighterId) -> Option<&'static TransformForm>
     battle.denizen(f)?;
     let magic = battle.magic.as_ref()?;
     let aim = aim_of(battle, f);
-    let spell = magic
-        .state
-        .magic
-        .in_effect
-        .iter()
-        .find(|s| !s.inert && s.spell == "Transform" && s.targets.first() == Some(&aim))?;
+    let spell = magic.state.magic.in_effect.iter().find(|s| {
+        works(&magic.state, s) && s.spell == "Transform" && s.targets.first() == Some(&aim)
+    })?;
     let detail = spell.detail.as_deref()?;
     transform_forms().iter().find(|x| x.name == detail)
 }

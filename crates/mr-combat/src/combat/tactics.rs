@@ -114,6 +114,15 @@ pub struct Tactics {
     /// A belonging to make inactive while it is active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inactivate: Option<String>,
+    /// Colour chits to fatigue in the Encounter step without casting
+    /// (`fatigue MAGIC III2*`; 3.1 8.3.9a.3): not his action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fatigue: Vec<String>,
+    /// Inert Permanent spells to energize with a colour chit in the
+    /// Encounter step, (spell, chit): `energize Transform with MAGIC
+    /// IV3*` (3.1 8.3.9a.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energize: Vec<(String, String)>,
 }
 
 /// The effort stars a character may still play this round.
@@ -189,7 +198,12 @@ fn fastest_first(mut chits: Vec<&HeroChit>) -> Vec<&HeroChit> {
 /// Active MOVE chits he may maneuver or run with (strong enough for what he
 /// carries), fastest first.
 pub fn move_chits<'b>(battle: &'b Battle<'_>, who: FighterId, stars: u8) -> Vec<&'b HeroChit> {
-    fastest_first(usable_move_chits(battle, who, stars).collect())
+    // A Fly chit is played only when named (`fly_chit.rs`).
+    fastest_first(
+        usable_move_chits(battle, who, stars)
+            .filter(|c| !super::fly_chit::is_fly(c))
+            .collect(),
+    )
 }
 
 /// [`move_chits`] in sheet order, for a search by label.
@@ -663,10 +677,15 @@ fn melee_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> MeleePlay
             .filter(|c| threatened || c.chit.effort == 0)
             .filter(|c| !is_duck(c) || maneuver_direction == Direction::Smash)
             .collect();
+        let named_fly = tactics.maneuver_with.as_ref().and_then(|want| {
+            usable_move_chits(battle, who, stars)
+                .find(|c| super::fly_chit::is_fly(c) && same_chit(&c.label, want))
+        });
         let chosen = tactics
             .maneuver_with
             .as_ref()
             .and_then(|want| moves.iter().find(|c| same_chit(&c.label, want)))
+            .or(named_fly.as_ref())
             .or_else(|| moves.first());
         if let Some(chit) = chosen {
             stars -= chit.chit.effort;

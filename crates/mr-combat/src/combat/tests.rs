@@ -372,6 +372,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 kit: Default::default(),
                 immune_to: Vec::new(),
                 wish_strength: false,
+                fly: None,
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,

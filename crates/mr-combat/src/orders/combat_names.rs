@@ -141,17 +141,46 @@ pub fn check_tactics(
             ));
         }
     }
+    let seat = state.characters.iter().position(|c| c.name == me.name);
+    // A Phase spell's chit he holds is activated like an item (3.1 4.6.7f).
+    let held = seat
+        .map(|i| crate::magic::phase_chit::held(state, i))
+        .unwrap_or_default();
     for (clause, item) in [
         ("abandon", &tactics.abandon),
         ("activate", &tactics.activate),
         ("inactivate", &tactics.inactivate),
     ] {
         let Some(item) = item else { continue };
-        if !carried.iter().any(|c| suggest::same(c, item)) {
+        let a_held_chit = clause == "activate" && held.iter().any(|h| suggest::same(h, item));
+        if !a_held_chit && !carried.iter().any(|c| suggest::same(c, item)) {
             found.warnings.push(format!(
                 "Combat: {clause} {item}: the {} does not carry it now{}",
                 me.name,
                 nearest_or_all(item, carried.iter().copied())
+            ));
+        }
+    }
+    let colour_chits = seat
+        .map(|i| crate::magic::colour::colour_chits(state, i))
+        .unwrap_or_default();
+    let energizing = tactics
+        .energize
+        .iter()
+        .map(|(spell, chit)| (format!("energize {spell} with {chit}"), chit));
+    let fatiguing = tactics
+        .fatigue
+        .iter()
+        .map(|chit| (format!("fatigue {chit}"), chit));
+    for (clause, chit) in fatiguing.chain(energizing) {
+        if !colour_chits
+            .iter()
+            .any(|(_, printed, _)| crate::magic::colour::names_chit(printed, chit))
+        {
+            found.warnings.push(format!(
+                "Combat: {clause}: the {} holds no such colour chit now (an enchanted, \
+                 active MAGIC chit); the clause counts only while he does",
+                me.name
             ));
         }
     }
@@ -334,5 +363,44 @@ mod tests {
         assert_eq!(found.warnings.len(), 2, "{found:?}");
         assert!(found.warnings[0].contains("the Amazon knows no such spell now"));
         assert!(found.warnings[1].contains("does not carry it now"));
+    }
+
+    /// A held Protection from Magic chit is activated like an item (3.1
+    /// 4.6.7f), and a colour chit to fatigue must be one he holds (8.3.9a.3).
+    #[test]
+    fn a_held_phase_chit_may_be_activated_and_a_colour_chit_he_lacks_is_a_warning() {
+        let mut state = game_played_by(&["Amazon", "Elf"], |i| format!("P{}", i + 1));
+        state
+            .magic
+            .in_effect
+            .push(crate::state::magic::SpellInEffect {
+                id: 0,
+                spell: "Protection from Magic".into(),
+                caster: "Elf".into(),
+                with: crate::state::magic::CastWith::Chit { index: 0 },
+                targets: vec![crate::state::magic::Aim::Character {
+                    name: "Amazon".into(),
+                }],
+                duration: crate::data::spells::Duration::Phase,
+                cast_on: 1,
+                inert: false,
+                held: true,
+                detail: None,
+            });
+        let tactics = parse_tactics(
+            "activate Protection from Magic, fatigue MAGIC III2*",
+            data(),
+        )
+        .expect("the line reads");
+        let found = check_tactics(
+            &tactics,
+            &DayOrders::default(),
+            data(),
+            &state,
+            &state.characters[0],
+        );
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(found.warnings.len(), 1, "{found:?}");
+        assert!(found.warnings[0].contains("holds no such colour chit"));
     }
 }

@@ -34,6 +34,13 @@ pub fn check_dealings(
     check_hire_order(orders, data, state, &mut found);
     check_leave(orders, data, me, &mut found);
     check_leaders(orders, data, me, &mut found);
+    // A Phase spell's chit he holds is activated like an item (3.1 4.6.7f).
+    let held = state
+        .characters
+        .iter()
+        .position(|c| c.name == me.name)
+        .map(|i| crate::magic::phase_chit::held(state, i))
+        .unwrap_or_default();
     for rearrangement in &orders.rearrange {
         let key = match rearrangement.at {
             When::Phase(n) => format!("Phase {n}"),
@@ -51,6 +58,7 @@ pub fn check_dealings(
                 .any(|i| belongings::names(item, &i.name));
             let missing = match how {
                 Arrange::Unload => !(on_a_pack_horse || suggest::same(item, "all")),
+                Arrange::Activate if held.iter().any(|h| suggest::same(h, item)) => false,
                 _ => belongings::find(me, item).is_none(),
             };
             if missing {
@@ -585,5 +593,33 @@ mod tests {
         let unload = check("H\nMidnight: unload Lantern; unload all", &state);
         assert_eq!(unload.warnings.len(), 1, "{unload:?}");
         assert!(unload.warnings[0].starts_with("Midnight: you carry no Lantern"));
+    }
+
+    /// 3.1 4.6.7f: a held Protection from Magic chit is activated at the
+    /// start of a phase like an item he carries.
+    #[test]
+    fn a_held_phase_chit_may_be_activated_at_a_phase() {
+        let mut state = game_played_by(&["Amazon", "Elf"], |i| format!("P{i}"));
+        let text = "H\nPhase 1: activate Protection from Magic";
+        assert_eq!(check(text, &state).warnings.len(), 1);
+        state
+            .magic
+            .in_effect
+            .push(crate::state::magic::SpellInEffect {
+                id: 0,
+                spell: "Protection from Magic".into(),
+                caster: "Elf".into(),
+                with: crate::state::magic::CastWith::Chit { index: 0 },
+                targets: vec![crate::state::magic::Aim::Character {
+                    name: "Amazon".into(),
+                }],
+                duration: crate::data::spells::Duration::Phase,
+                cast_on: 1,
+                inert: false,
+                held: true,
+                detail: None,
+            });
+        let found = check(text, &state);
+        assert!(found.warnings.is_empty(), "{found:?}");
     }
 }

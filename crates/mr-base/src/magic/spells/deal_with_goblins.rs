@@ -24,6 +24,7 @@ use crate::state::{MrState, Whereabouts};
 use super::Ctx;
 use crate::magic::MagicError;
 use crate::magic::effect::SpellEffect;
+use crate::magic::item_caster;
 use crate::state::magic::Aim;
 
 pub const NAME: &str = "Deal with Goblins";
@@ -66,7 +67,11 @@ pub fn dealing(
         .magic
         .in_effect
         .iter()
-        .filter(|s| !s.inert && s.spell == NAME && &s.caster == caster)
+        .filter(|s| {
+            item_caster::works(state, s)
+                && s.spell == NAME
+                && item_caster::controller(state, s) == Some(caster.as_str())
+        })
         .find_map(|s| {
             let Some(Aim::Denizen { id }) = s.targets.first() else {
                 return None;

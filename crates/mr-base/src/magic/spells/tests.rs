@@ -305,6 +305,7 @@ fn an_artifact_committed_to_its_spell_casts_nothing_else() {
             duration: crate::data::spells::Duration::Day,
             cast_on: PURPLE_DAY - 1,
             inert: false,
+            held: false,
             detail: None,
         });
     let Err(MagicError::CannotCast { reason, .. }) = check(&state, data(), &rules, &blast) else {

@@ -1,8 +1,9 @@
 //! Type VII spells (magic summary; `spells.toml`): Control Bats, Sense Danger,
 //! Premonition, Protection from Magic, Peace with Nature.
 //!
-//! Protection from Magic shields its target from being targeted while in
-//! effect (read by the cast check); Control Bats stays in effect and combat
+//! Protection from Magic is a Phase spell: its chit waits with its target
+//! until he activates it, and then shields him from being targeted for
+//! that phase or round (`magic/phase_chit.rs`, read by the cast check); Control Bats stays in effect and combat
 //! puts the bats under the caster (`combat/spell_effects.rs`; moving with
 //! the bats in Daylight is not built); Sense Danger
 //! gives a bonus Alert phase and Peace with Nature stops summoning for its

@@ -1,0 +1,72 @@
+//! Conflicting spells (3.1 rules 4.6.10f, 4.6.9g): different spells with
+//! mutually exclusive effects on the same target at the same time. The
+//! stronger nullifies the weaker until it ends; equals nullify each other.
+//! The strengths realmgm knows are those the rules and the List of Spells
+//! name: the transmorphizing spells, Melt Into Mist strongest, Transform
+//! second, Absorb Essence weakest (4.6.9g); and the spells that nullify
+//! every other spell bewitching their target: Melt Into Mist, Pentangle
+//! and Protection from Magic (List of Spells).
+//!
+//! Rulings: the spells that nullify every other spell do not nullify one
+//! another (they shield alike, 4.6.10f.5); a spell is nullified as a whole when the individual it
+//! bewitches (its first target; for Absorb Essence, the caster it turns
+//! into the monster) is bewitched by a stronger conflicting spell; only a
+//! working spell (neither inert, 4.6.10f.4, nor its item unowned)
+//! nullifies another. Attack and Instant spells never stay in effect, so
+//! they never meet here (4.6.10f.2).
+
+use crate::state::MrState;
+use crate::state::magic::{Aim, SpellInEffect};
+
+/// The transmorphizing spells, weakest first (4.6.9g).
+const TRANSMORPHING: [&str; 3] = ["Absorb Essence", "Transform", "Melt Into Mist"];
+
+/// Spells that nullify every other spell bewitching their target (List
+/// of Spells: Melt Into Mist 2, Pentangle, Protection from Magic).
+const NULLIFY_ALL: [&str; 3] = ["Melt Into Mist", "Pentangle", "Protection from Magic"];
+
+/// The individual `spell` bewitches, if it bewitches one.
+fn bewitched(spell: &SpellInEffect) -> Option<Aim> {
+    if spell.spell == "Absorb Essence" {
+        return Some(Aim::Character {
+            name: spell.caster.clone(),
+        });
+    }
+    spell
+        .targets
+        .first()
+        .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
+        .cloned()
+}
+
+fn rank(spell: &str) -> Option<usize> {
+    TRANSMORPHING.iter().position(|s| *s == spell)
+}
+
+/// Whether `other` nullifies `spell` on their shared target.
+fn beats(other: &SpellInEffect, spell: &SpellInEffect) -> bool {
+    if NULLIFY_ALL.contains(&other.spell.as_str()) {
+        // They all shield the target alike: no effect of one excludes
+        // another's, so they do not conflict (4.6.10f.5).
+        return !NULLIFY_ALL.contains(&spell.spell.as_str());
+    }
+    match (rank(&other.spell), rank(&spell.spell)) {
+        (Some(a), Some(b)) => other.spell != spell.spell && a >= b,
+        _ => false,
+    }
+}
+
+/// The stronger (or equal) conflicting spell that nullifies `spell` now.
+pub fn nullified_by<'s>(
+    state: &'s MrState,
+    spell: &SpellInEffect,
+    working: impl Fn(&SpellInEffect) -> bool,
+) -> Option<&'s SpellInEffect> {
+    let target = bewitched(spell)?;
+    state.magic.in_effect.iter().find(|other| {
+        other.id != spell.id
+            && working(other)
+            && bewitched(other).as_ref() == Some(&target)
+            && beats(other, spell)
+    })
+}
