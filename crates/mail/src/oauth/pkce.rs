@@ -13,6 +13,10 @@ use sha2::{Digest, Sha256};
 
 use super::{Client, OAuthError, Provider, Tokens, form};
 
+/// The most header lines read from the browser's request; a browser sends
+/// a few dozen at most.
+const MAX_HEADER_LINES: usize = 200;
+
 /// One sign-in begun: the URL to open and what its answer is checked with.
 pub struct Consent {
     /// Where the GM's browser goes.
@@ -152,8 +156,19 @@ impl Loopback {
         let base = self.redirect_uri()?;
         loop {
             let (socket, _) = self.listener.accept()?;
+            let mut request = BufReader::new(&socket);
             let mut line = String::new();
-            BufReader::new(&socket).read_line(&mut line)?;
+            request.read_line(&mut line)?;
+            // The headers are read to their end before answering: a socket
+            // closed with unread bytes is reset, and the browser may then
+            // lose the page.
+            let mut header = String::new();
+            for _ in 0..MAX_HEADER_LINES {
+                header.clear();
+                if request.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
+                    break;
+                }
+            }
             let target = line.split_whitespace().nth(1).unwrap_or("/");
             let answers = target.contains("code=") || target.contains("error=");
             let (status, page) = if answers {
@@ -172,6 +187,7 @@ impl Loopback {
                  Content-Length: {}\r\nConnection: close\r\n\r\n{page}",
                 page.len()
             );
+            let _ = socket.shutdown(std::net::Shutdown::Write);
             if answers {
                 return Ok(format!("{}{}", base.trim_end_matches('/'), target));
             }
