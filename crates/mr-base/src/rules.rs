@@ -26,17 +26,43 @@ pub fn optional_missile_table(rules: &realmgm_core::game::Rules) -> bool {
 /// days and moves on when its GM edits `rules_version` (README "Rules
 /// versions").
 pub const RULES_VERSIONS: RulesVersions = RulesVersions {
-    earlier: &[RulesVersion {
-        number: 1,
-        name: "the seed summaries (2nd-edition play summary, magic primer, optional combat)",
-        changes: &[],
-    }],
+    earlier: &[
+        RulesVersion {
+            number: 1,
+            name: "the seed summaries (2nd-edition play summary, magic primer, optional combat)",
+            changes: &[],
+        },
+        RulesVersion {
+            number: 2,
+            name: "the third edition, release 3.1: combat and magic",
+            changes: THIRD_EDITION_COMBAT_AND_MAGIC,
+        },
+    ],
     current: RulesVersion {
-        number: 2,
-        name: "the third edition, release 3.1: combat and magic",
-        changes: THIRD_EDITION_COMBAT_AND_MAGIC,
+        number: 3,
+        name: "the third edition, release 3.1: combat and magic in full",
+        changes: THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL,
     },
 };
+
+/// What version 3 changed, as a GM weighing the move reads it.
+const THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL: &[&str] = &[
+    "characters striking a denizen in the same instant share its kill, parts of points kept; a \
+     spell's several kills count from the most valuable; a controlled monster's kills bring its \
+     employer gold and belongings (8.7)",
+    "a hired native or controlled monster that is attacked defends on its own sheet, placed and \
+     turned by its hirer (8.4.5n)",
+    "three effort stars with an active Girtle of Energy, no limit with a Potion of Energy; fatigue \
+     one star less than played (8.4.5f.2, 8.5.1c)",
+    "a character alone at Evening plays his Combat: line's abandon and activate clauses, then his \
+     cast (8.1.3a)",
+    "colour chits fatigued or energizing a spell in the Encounter step; conflicting spells \
+     nullified; Protection from Magic a Phase chit; a Broomstick's Fly chit (8.3.9a, 4.6.10f, \
+     4.6.7e-f)",
+    "an item's spell outlives the one who played it (8.3.9c.5-6); a character killed loses his \
+     spells at the end of that round (4.6.10h)",
+    "a runaway ends the day on the roadway and must Move off it first (8.3.8b, d)",
+];
 
 /// What version 2 changed, as a GM weighing the move reads it.
 const THIRD_EDITION_COMBAT_AND_MAGIC: &[&str] = &[
