@@ -63,15 +63,16 @@ impl std::fmt::Debug for SmtpSettings {
     }
 }
 
-/// A failed send, classed for the outbox.
+/// A failed send (a mail or a webhook post), classed for the outbox; the
+/// message around it says which.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
     /// Worth retrying later: the server was unreachable, busy or said 4xx.
-    #[error("temporary mail failure (will retry): {0}")]
+    #[error("temporary failure (will retry): {0}")]
     Temporary(String),
     /// Retrying will not help: the server refused with 5xx or the mail or
     /// settings are wrong.
-    #[error("permanent mail failure (not retried): {0}")]
+    #[error("permanent failure (not retried): {0}")]
     Permanent(String),
 }
 
