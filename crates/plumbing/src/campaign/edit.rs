@@ -119,8 +119,25 @@ fn settings(field: &str, before: &Value, after: &Value) -> Vec<(String, String, 
                 .map(|(name, before, after)| (format!("players.{name}"), before, after))
                 .collect()
         }
+        // A table the file adds or removes is listed key by key too.
+        (_, Value::Null, Value::Object(_)) | (_, Value::Object(_), Value::Null) => {
+            let empty = Value::Object(serde_json::Map::new());
+            let side = |v: &Value| {
+                if v.is_null() {
+                    empty.clone()
+                } else {
+                    v.clone()
+                }
+            };
+            settings(field, &side(before), &side(after))
+        }
         (_, Value::Object(old), Value::Object(new)) => {
-            let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            let keys: std::collections::BTreeSet<&String> = old
+                .iter()
+                .chain(new)
+                .filter(|(_, value)| !value.is_null())
+                .map(|(key, _)| key)
+                .collect();
             keys.into_iter()
                 .filter(|k| old.get(*k) != new.get(*k))
                 .map(|k| {
@@ -243,7 +260,22 @@ fn shown(value: &Value) -> String {
     match value {
         Value::Null => "(none)".to_string(),
         Value::String(text) => text.clone(),
-        other => other.to_string(),
+        other => without_unset_keys(other).to_string(),
+    }
+}
+
+/// The value with the keys the file left out (null) dropped, at any depth:
+/// the GM reads what he wrote.
+fn without_unset_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_unset_keys(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_unset_keys).collect()),
+        other => other.clone(),
     }
 }
 
@@ -294,6 +326,34 @@ mod tests {
         let applied = apply(&stored, &edited, &found).expect("nothing refused");
         assert!(applied.rules.is_on("optional_missile_table"));
         assert_eq!(applied.schedule, edited.schedule);
+    }
+
+    /// A table the edit adds is listed key by key, with the defaults it
+    /// takes, and without the keys a hook leaves out.
+    #[test]
+    fn an_added_table_is_listed_key_by_key_as_written() {
+        let stored = campaign(FILE);
+        let text = format!(
+            "{FILE}\n[notify]\ndeadline_hours = 6\n\n[[notify.hooks]]\nkind = \"slack\"\n\
+             url_env = \"SLACK_HOOK\"\n"
+        );
+        let found = changes(&stored, &campaign(&text), true);
+        let lines: Vec<(&str, &str, &str)> = found
+            .iter()
+            .map(|c| (c.field.as_str(), c.before.as_str(), c.after.as_str()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("notify.deadline_hours", "(none)", "6"),
+                (
+                    "notify.hooks",
+                    "(none)",
+                    r#"[{"kind":"slack","url_env":"SLACK_HOOK"}]"#
+                ),
+                ("notify.name_awaited", "(none)", "false"),
+            ]
+        );
     }
 
     #[test]
