@@ -607,3 +607,54 @@ fn the_blow_is_told_before_what_it_did_to_the_armour() {
         "{lines:#?}"
     );
 }
+
+/// 3.1 8.3.6b.4 and 8.3.8e.2: the Witch's Fly chit (Broomstick) is offered
+/// to charge, and flying away with it is refused with the reason.
+#[test]
+fn a_fly_chit_charges_and_flying_away_is_refused_with_the_reason() {
+    let mut s = scripted(
+        r#"
+clearing = "CV4"
+day = 7
+in_effect = [{ spell = "Broomstick", caster = "Witch", on = ["Witch"], with = "MAGIC V4*" }]
+[[character]]
+name = "Witch"
+[[character]]
+name = "Amazon"
+tactics = "target nobody"
+"#,
+    );
+    let (battle, dice) = (&mut s.battle, &mut s.dice);
+    let action = loop {
+        let Step::Needs(decision) = battle.step(dice) else {
+            panic!("the Witch has no standing orders: she is asked")
+        };
+        if decision.stage == Stage::Action {
+            break decision;
+        }
+        let nothing = Answer::Lure {
+            denizens: vec![],
+            hirelings: vec![],
+        };
+        battle
+            .answer(decision.fighter, nothing)
+            .expect("lure nobody");
+    };
+    let options = battle.options(action.fighter);
+    assert!(
+        options.iter().any(|o| o == "charge Amazon with Fly chit"),
+        "{options:?}"
+    );
+    let err = battle
+        .answer(
+            action.fighter,
+            Answer::Action(Action::Run {
+                chit: "Fly chit".into(),
+            }),
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("half in two tiles") && err.to_string().contains("8.3.8e.2"),
+        "{err}"
+    );
+}
