@@ -390,11 +390,12 @@ impl<'d> Battle<'d> {
                 }
                 Stage::Action => {
                     encounter::actions(self, dice, &answers);
+                    super::fly_chit::use_up(self);
                     self.stage = Stage::Melee;
                 }
                 Stage::Melee => {
                     melee::melee(self, dice, &answers);
-                    super::fly_chit::after_melee(self);
+                    super::fly_chit::use_up(self);
                     self.stage = Stage::Fatigue;
                 }
                 Stage::Fatigue => {

@@ -205,7 +205,10 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         missile: ability_modifiers(card, Roll::Missile),
         found_hidden_enemies: c.found_hidden_enemies,
         abandoned: Vec::new(),
-        kit: super::activation::kit(data, c.belongings.iter().map(|b| (&b.item, b.active)))?,
+        kit: Box::new(super::activation::kit(
+            data,
+            c.belongings.iter().map(|b| (&b.item, b.active)),
+        )?),
         immune_to: super::protection::immune_to(card),
         wish_strength: c.magic.next_fight_tremendous,
         fly: None,

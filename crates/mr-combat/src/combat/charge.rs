@@ -6,6 +6,8 @@
 //! action; every charge takes effect before the other actions, so the
 //! charged character's own action must be faster than the charge; and in
 //! the Melee step the charger attacks the character he charged or nobody.
+//! A Fly chit charges too (8.3.6b.4); it is used up at the end of the
+//! Encounter step (`fly_chit.rs`).
 //! realmgm's ruling: charges are answered with the Encounter action (the
 //! Deployment step asks only characters with free hired natives), and all
 //! charges of the round are put down before any other action is done.
@@ -30,23 +32,26 @@ pub fn chargeable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
 /// What he may charge with, each with its move time: his legal MOVE chits
 /// (3.1 8.3.6b names only a Move chit), or, with Riding Horses, his living
 /// horse alone (2nd-edition optional combat rule 5.2: a rider charges on
-/// his horse only).
+/// his horse only); and last his Fly chit, whose flying values charge like
+/// move values (8.3.6b.4): he flies, so it is his whether he rides or not.
 pub fn charge_chits(battle: &Battle, who: FighterId) -> Vec<(String, u8)> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    if super::riding::rides(battle, who) {
-        return hero
-            .horse
+    let mut out: Vec<(String, u8)> = if super::riding::rides(battle, who) {
+        hero.horse
             .iter()
             .map(|horse| ("horse".into(), horse.gallop.move_speed))
-            .collect();
-    }
-    move_chits(battle, who, stars_left(battle, who))
-        .into_iter()
-        .filter(|c| !super::tactics::is_duck(c))
-        .map(|c| (c.label.clone(), c.chit.time))
-        .collect()
+            .collect()
+    } else {
+        move_chits(battle, who, stars_left(battle, who))
+            .into_iter()
+            .filter(|c| !super::tactics::is_duck(c))
+            .map(|c| (c.label.clone(), c.chit.time))
+            .collect()
+    };
+    out.extend(hero.fly.iter().map(|f| (f.label.clone(), f.chit.time)));
+    out
 }
 
 /// Check a charge is legal now.

@@ -4,11 +4,14 @@
 //! played it is used up: the spell expires at the end of that Melee step
 //! (4.6.7e.1) and the MAGIC chit that cast it fatigues.
 //!
+//! It charges as well (8.3.6b.4): used to charge, it is used up at the end
+//! of the Encounter step (4.6.7e.1).
+//!
 //! Rulings: the Fly chit is played only when his orders name it
-//! (`maneuver with fly`), never as a default maneuver, so a spell the
-//! player keeps for travel is not spent by accident. Charging and flying
-//! away with it are not built (flying away needs a position half in two
-//! tiles, 8.3.8e.2): it is never offered for either.
+//! (`maneuver with fly`, `charge NAME with fly`), never as a default, so a
+//! spell the player keeps for travel is not spent by accident. Flying away
+//! with it is refused with the reason: it leaves him half in two tiles
+//! until a Fly phase next day (8.3.8e.2), a position realmgm does not keep.
 
 use super::Battle;
 use super::casting::{sync_to_battle, sync_to_state};
@@ -63,15 +66,23 @@ pub fn grant(battle: &mut Battle) {
     }
 }
 
-/// The end of a Melee step: each Fly chit played in it is used up, and its
-/// spell expires.
-pub fn after_melee(battle: &mut Battle) {
+/// Why a character may not fly away with his Fly chit.
+pub const NO_FLYING_AWAY: &str = "cannot fly away with the Fly chit: flying away leaves him half in \
+     two tiles until a Fly phase on his next turn (3.1 rule 8.3.8e.2), and realmgm does not keep \
+     that position yet; run with a MOVE chit, or keep the Fly chit to maneuver with it \
+     (`maneuver with fly`) or to charge (`charge NAME with fly`)";
+
+/// The end of the Encounter step and of the Melee step: each Fly chit
+/// played this round (to charge, or to maneuver) and not yet used up is
+/// used up now, and its spell expires (4.6.7e.1).
+pub fn use_up(battle: &mut Battle) {
     let used: Vec<_> = battle
         .plays
         .chits_played
         .iter()
         .filter(|(_, labels)| labels.iter().any(|l| l == LABEL))
         .map(|(&who, _)| who)
+        .filter(|&who| battle.hero(who).is_some_and(|h| h.fly.is_some()))
         .collect();
     if used.is_empty() {
         return;

@@ -161,9 +161,9 @@ pub struct Hero {
     #[serde(default)]
     pub abandoned: Vec<Item>,
     /// What he may activate or inactivate, and what he switched
-    /// (`activation.rs`).
+    /// (`activation.rs`). Boxed to keep a fighter small.
     #[serde(default)]
-    pub kit: super::activation::Kit,
+    pub kit: Box<super::activation::Kit>,
     /// Monsters that can never attack him (`protection.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immune_to: Vec<String>,

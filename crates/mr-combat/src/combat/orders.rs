@@ -10,7 +10,8 @@
 //! against NAME` (a denizen or a character), `alert`,
 //! `cast SPELL [with CHIT] [on TARGET [and TARGET...] [to PLACE]] [thrust|swing|smash]` (the
 //! MAGIC chit or artifact that casts it, several targets for a spell such as Fiery Blast, an attack
-//! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME` (play summary III.A.3), `abandon ITEM`,
+//! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME [with CHIT]` (play summary III.A.3; `with fly` charges with
+//! a Fly chit, 3.1 8.3.6b.4), `abandon ITEM`,
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `fatigue CHIT` (a colour chit fatigued without casting, beside his action;
 //! 3.1 8.3.9a.3), `energize SPELL with CHIT` (a colour chit energizing an inert Permanent
@@ -30,7 +31,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
-                       charge NAME, abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       charge NAME [with CHIT/fly], abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
                        fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
@@ -276,7 +277,14 @@ fn read_clause(
         let chit = colour_chit(&e[at + " with ".len()..])?;
         tactics.energize.push((spell.to_string(), chit));
     } else if let Some(c) = rest(clause, "charge ") {
-        tactics.charge = Some(c.to_string());
+        let lower = c.to_ascii_lowercase();
+        match lower.rfind(" with ") {
+            Some(at) => {
+                tactics.charge = Some(c[..at].trim().to_string());
+                tactics.charge_with = Some(chit(c[at + " with ".len()..].trim(), cards)?);
+            }
+            None => tactics.charge = Some(c.to_string()),
+        }
     } else if let Some(i) = rest(clause, "abandon ") {
         tactics.abandon = Some(i.to_string());
     } else if let Some(i) = rest(clause, "activate ") {
@@ -352,7 +360,10 @@ impl fmt::Display for Tactics {
             parts.push("attack horses".into());
         }
         if let Some(c) = &self.charge {
-            parts.push(format!("charge {c}"));
+            match &self.charge_with {
+                Some(w) => parts.push(format!("charge {c} with {w}")),
+                None => parts.push(format!("charge {c}")),
+            }
         }
         if let Some(i) = &self.abandon {
             parts.push(format!("abandon {i}"));
@@ -437,6 +448,13 @@ mod tests {
             read(&Tactics::default().to_string()).unwrap(),
             Tactics::default()
         );
+        // 3.1 8.3.6b.4: a Fly chit charges when named.
+        let fly = read("charge White Knight with fly").unwrap();
+        assert_eq!(
+            (fly.charge.as_deref(), fly.charge_with.as_deref()),
+            (Some("White Knight"), Some("Fly chit"))
+        );
+        assert_eq!(read(&fly.to_string()).unwrap(), fly);
     }
 
     #[test]

@@ -466,7 +466,7 @@ fn character(
         missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
         found_hidden_enemies: entry.found_hidden_enemies,
         abandoned: Vec::new(),
-        kit,
+        kit: Box::new(kit),
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
         fly: None,

@@ -85,6 +85,10 @@ pub struct Tactics {
     /// A character to charge whenever he is in the fight.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge: Option<String>,
+    /// What he charges with when his orders name it (`charge NAME with
+    /// fly`): the Fly chit is never a default (`fly_chit.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge_with: Option<String>,
     /// A belonging to abandon in the Encounter step while he carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandon: Option<String>,
@@ -447,12 +451,18 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
         return Action::Run { chit };
     }
     if let Some(target) = &tactics.charge
-        && let Some(with) = super::charge::charge_chits(battle, who).into_iter().next()
-        && super::charge::check(battle, who, target, &with.0).is_ok()
+        && let Some(with) = super::charge::charge_chits(battle, who)
+            .into_iter()
+            .map(|(c, _)| c)
+            .find(|c| match &tactics.charge_with {
+                Some(want) => same_chit(c, want),
+                None => c != super::fly_chit::LABEL,
+            })
+        && super::charge::check(battle, who, target, &with).is_ok()
     {
         return Action::Charge {
             target: target.clone(),
-            with: with.0,
+            with,
         };
     }
     if let Some(item) = &tactics.abandon
@@ -901,6 +911,9 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             activate,
             inactivate,
         }) => super::activation::check(battle, who, activate.as_deref(), inactivate.as_deref()),
+        Answer::Action(Action::Run { chit }) if same_chit(chit, super::fly_chit::LABEL) => {
+            Err(super::fly_chit::NO_FLYING_AWAY.into())
+        }
         Answer::Action(Action::Run { chit }) => {
             if run_chits(battle, who).iter().any(|c| same_chit(c, chit)) {
                 Ok(())

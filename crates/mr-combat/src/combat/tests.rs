@@ -607,3 +607,99 @@ fn the_blow_is_told_before_what_it_did_to_the_armour() {
         "{lines:#?}"
     );
 }
+
+/// 3.1 8.3.6b.4 and 8.3.8e.2: the Witch's Fly chit (Broomstick) is offered
+/// to charge, and flying away with it is refused with the reason.
+#[test]
+fn a_fly_chit_charges_and_flying_away_is_refused_with_the_reason() {
+    let mut s = scripted(
+        r#"
+clearing = "CV4"
+day = 7
+in_effect = [{ spell = "Broomstick", caster = "Witch", on = ["Witch"], with = "MAGIC V4*" }]
+[[character]]
+name = "Witch"
+[[character]]
+name = "Amazon"
+tactics = "target nobody"
+"#,
+    );
+    let (battle, dice) = (&mut s.battle, &mut s.dice);
+    let action = loop {
+        let Step::Needs(decision) = battle.step(dice) else {
+            panic!("the Witch has no standing orders: she is asked")
+        };
+        if decision.stage == Stage::Action {
+            break decision;
+        }
+        let nothing = Answer::Lure {
+            denizens: vec![],
+            hirelings: vec![],
+        };
+        battle
+            .answer(decision.fighter, nothing)
+            .expect("lure nobody");
+    };
+    let options = battle.options(action.fighter);
+    assert!(
+        options.iter().any(|o| o == "charge Amazon with Fly chit"),
+        "{options:?}"
+    );
+    let err = battle
+        .answer(
+            action.fighter,
+            Answer::Action(Action::Run {
+                chit: "Fly chit".into(),
+            }),
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("half in two tiles") && err.to_string().contains("8.3.8e.2"),
+        "{err}"
+    );
+}
+
+/// 3.1 4.6.7e.1: a Fly chit played to charge is used up at the end of the
+/// Encounter step, before the Melee step asks for her plays.
+#[test]
+fn a_fly_chit_that_charged_is_used_up_before_the_melee_step() {
+    let mut s = scripted(
+        r#"
+clearing = "CV4"
+day = 7
+in_effect = [{ spell = "Broomstick", caster = "Witch", on = ["Witch"], with = "MAGIC V4*" }]
+[[character]]
+name = "Witch"
+[[character]]
+name = "Amazon"
+tactics = "target nobody"
+"#,
+    );
+    let (battle, dice) = (&mut s.battle, &mut s.dice);
+    let melee = loop {
+        let Step::Needs(decision) = battle.step(dice) else {
+            panic!("the Witch has no standing orders: she is asked")
+        };
+        let answer = match decision.stage {
+            Stage::Lure => Answer::Lure {
+                denizens: vec![],
+                hirelings: vec![],
+            },
+            Stage::Action if decision.character == "Witch" => Answer::Action(Action::Charge {
+                target: "Amazon".into(),
+                with: "Fly chit".into(),
+            }),
+            Stage::Action => Answer::Action(Action::Nothing),
+            _ if decision.character == "Witch" => break decision,
+            _ => Answer::Melee(MeleePlay::default()),
+        };
+        battle.answer(decision.fighter, answer).expect("legal");
+    };
+    assert_eq!(melee.stage, Stage::Melee);
+    let log = script::log_text(battle);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("the Witch's Fly chit is used up: the Broomstick expires")),
+        "{log:#?}"
+    );
+}
