@@ -114,11 +114,6 @@ pub enum Out {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "a battle holds tens of fighters, so a character's larger sheet costs little; boxing it \
-              would only move the same bytes behind a pointer"
-)]
 pub enum FighterKind {
     Character(Hero),
     Denizen(Denizen),
