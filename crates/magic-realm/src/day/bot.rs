@@ -57,19 +57,20 @@ pub fn orders_for(
     let mut phases = Vec::new();
     let mut here = who.position.clone();
     // A runaway on a roadway first moves off it, on to its far end (3.1
-    // rule 8.3.8d.1).
-    if let Some(road) = &who.roadway
-        && let Some(tile) = data.tiles.by_code(&road.to.tile).map(|t| t.name.clone())
-    {
-        let step = Activity::Move {
-            tile,
-            clearing: road.to.clearing,
-        };
-        if kind(&road.to) == Some(ClearingKind::Mountain) {
-            phases.push(plain(step.clone()));
+    // rule 8.3.8d.1), or back where he ran from when it vanished (d.3).
+    if let Some(road) = &who.roadway {
+        let end = if road.vanished { &road.from } else { &road.to };
+        if let Some(tile) = data.tiles.by_code(&end.tile).map(|t| t.name.clone()) {
+            let step = Activity::Move {
+                tile,
+                clearing: end.clearing,
+            };
+            if kind(end) == Some(ClearingKind::Mountain) {
+                phases.push(plain(step.clone()));
+            }
+            phases.push(plain(step));
+            here = end.clone();
         }
-        phases.push(plain(step));
-        here = road.to.clone();
     }
     if needs_rest(who) {
         for _ in phases.len()..allowed {

@@ -294,9 +294,9 @@ fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
     };
     (!to_an_end).then(|| {
         PhaseError::Refused(format!(
-            "he is on {road}, and his turn must start with a Move to {} or {} (3.1 rule \
-             8.3.8d.1)",
-            road.from, road.to
+            "he is on {road}, and his turn must start with a Move to {} (3.1 rule 8.3.8d.1, \
+             d.3)",
+            road.ways_off()
         ))
     })
 }

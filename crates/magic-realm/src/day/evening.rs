@@ -781,6 +781,7 @@ fn write_back(
         c.roadway = runaway.map(|to| Roadway {
             from: clearing.clone(),
             to,
+            vanished: false,
         });
     }
     for (&f, id) in counters {

@@ -12,6 +12,7 @@ use crate::data::characters::Advantage;
 use crate::data::terms::Strength;
 use crate::data::tiles::{ClearingKind, PathKind};
 use crate::day::refusal::PhaseError;
+use crate::magic::events::MagicEvent;
 use crate::state::MrState;
 use crate::state::{Belonging, CharacterState, Item, ItemKind};
 use realmgm_core::game::Rules;
@@ -58,6 +59,40 @@ pub fn check_move_from(
             }
         }
     }
+}
+
+/// After a tile turned over: each runaway whose roadway is gone, or is now
+/// a hidden path or secret passage he has not discovered, is put in the
+/// forest by the clearing he ran out of (3.1 rule 8.3.8d.3). Each such
+/// runaway, with what he is told.
+pub fn roadways_vanish(
+    data: &GameData,
+    rules: &Rules,
+    state: &mut MrState,
+) -> Vec<(usize, MagicEvent)> {
+    let mut gone = Vec::new();
+    for who in 0..state.characters.len() {
+        let Some(road) = state.characters[who]
+            .roadway
+            .as_ref()
+            .filter(|r| !r.vanished)
+        else {
+            continue;
+        };
+        if check_move_from(data, rules, state, who, &road.from, &road.to).is_ok() {
+            continue;
+        }
+        let event = MagicEvent::RoadwayVanished {
+            character: state.characters[who].name.clone(),
+            from: road.from.clone(),
+            to: road.to.clone(),
+        };
+        if let Some(road) = state.characters[who].roadway.as_mut() {
+            road.vanished = true;
+        }
+        gone.push((who, event));
+    }
+    gone
 }
 
 /// The reason a move fails for want of a route: the same words whether

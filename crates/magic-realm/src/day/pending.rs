@@ -94,6 +94,14 @@ pub fn enchant(
                 day.only(who)
             };
             day.emit(observers, Happening::Magic(event));
+            if wants_tile {
+                for (runaway, gone) in
+                    super::movement::roadways_vanish(day.data, day.rules, &mut day.state)
+                {
+                    let observers = day.only(runaway);
+                    day.emit(observers, Happening::Magic(gone));
+                }
+            }
             PhaseOutcome::Done
         }
         Err(reason) => PhaseOutcome::Lost {

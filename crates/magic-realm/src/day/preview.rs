@@ -53,9 +53,9 @@ pub fn move_warnings(
             if data.tiles.resolve(tile).is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))));
         if !to_an_end {
             warnings.push(format!(
-                "you are on {road}: your turn must start with a Move to {} or {} (3.1 rule \
-                 8.3.8d.1); as things stand every phase before such a Move would be lost",
-                road.from, road.to
+                "you are on {road}: your turn must start with a Move to {} (3.1 rule \
+                 8.3.8d.1, d.3); as things stand every phase before such a Move would be lost",
+                road.ways_off()
             ));
         }
     }

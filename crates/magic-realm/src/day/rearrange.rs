@@ -264,7 +264,7 @@ enum StepRefused {
     NoPackHorses,
     #[error(
         "he is between clearings on the roadway he ran away onto, where nothing is rearranged \
-         or abandoned (3.1 rule 8.3.8d); Move to one of its ends first"
+         or abandoned (3.1 rule 8.3.8d); Move off it first"
     )]
     OnRoadway,
 }

@@ -226,6 +226,7 @@ fn a_runaway_on_the_roadway_must_first_move_to_one_of_its_ends_3_1_8_3_8d() {
     state.characters[0].roadway = Some(crate::state::Roadway {
         from: a.clone(),
         to: b.clone(),
+        vanished: false,
     });
     let line = format!("H, {}", move_to(&a));
     let (after, events) = play(state.clone(), &[("P1", &line)], &[("hide", &[6])]);
@@ -266,10 +267,77 @@ fn a_runaway_out_of_a_cave_has_sunlight_phases_3_1_8_3_8d_2() {
     state.characters[0].roadway = Some(crate::state::Roadway {
         from: cave,
         to: outside,
+        vanished: false,
     });
     let out = super::daylight::normal_phases(data(), &rules, &state, &state.characters[0]);
     assert!(
         out > in_cave,
         "{out} phases on the roadway, {in_cave} in the cave"
     );
+}
+
+/// 3.1 rule 8.3.8d.3: a tile turned over while a runaway stands on one of
+/// its roadways, and that roadway gone (or now a path he has not found):
+/// he is in the forest, and his turn must start with a Move back to the
+/// clearing he ran out of. A roadway still there leaves him where he is.
+#[test]
+fn a_roadway_vanishing_under_a_runaway_puts_him_in_the_forest_3_1_8_3_8d_3() {
+    use crate::data::tiles::Side;
+    let mut state = game(&["Amazon"]);
+    let plain = |state: &MrState, c: &ClearingId| {
+        state
+            .board
+            .clearing(c)
+            .is_some_and(|k| k.kind != ClearingKind::Cave && k.kind != ClearingKind::Mountain)
+    };
+    let (a, b) = state
+        .board
+        .clearings()
+        .into_iter()
+        .filter(|a| plain(&state, a))
+        .find_map(|a| {
+            let b = state.board.neighbours(&a).into_iter().find(|l| {
+                l.kind == PathKind::Normal && l.to.tile == a.tile && plain(&state, &l.to)
+            })?;
+            let mut turned = state.clone();
+            turned.board.set_side(&a.tile, Side::Enchanted).ok()?;
+            let kept = turned
+                .board
+                .neighbours(&a)
+                .into_iter()
+                .any(|l| l.to == b.to && l.kind == PathKind::Normal);
+            (!kept).then_some((a, b.to))
+        })
+        .expect("a road that the enchanted side of its tile takes away");
+    state.characters[0].position = a.clone();
+    state.characters[0].roadway = Some(crate::state::Roadway {
+        from: a.clone(),
+        to: b.clone(),
+        vanished: false,
+    });
+    let rules = realmgm_core::game::Rules::default();
+    assert!(super::movement::roadways_vanish(data(), &rules, &mut state).is_empty());
+    state
+        .board
+        .set_side(&a.tile, Side::Enchanted)
+        .expect("on the map");
+    let gone = super::movement::roadways_vanish(data(), &rules, &mut state);
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].1.rule(), "8.3.8d.3");
+    assert!(
+        state.characters[0]
+            .roadway
+            .as_ref()
+            .is_some_and(|r| r.vanished)
+    );
+    let line = format!("{}, {}", move_to(&b), move_to(&a));
+    let (after, events) = play(state, &[("P1", &line)], &[]);
+    let results = results(&events, "Amazon");
+    assert!(
+        matches!(&results[0], PhaseResult::Lost { reason }
+            if reason.contains(&format!("must start with a Move to {a} ("))),
+        "{results:?}"
+    );
+    assert!(matches!(&results[1], PhaseResult::Moved { to, .. } if *to == a));
+    assert_eq!(after.characters[0].roadway, None);
 }

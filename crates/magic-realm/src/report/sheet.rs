@@ -146,7 +146,7 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
         character: me.name.clone(),
         position: me.roadway.as_ref().map_or_else(
             || me.position.to_string(),
-            |road| format!("on {road}, out of {}: Move to one of its ends first", road.from),
+            |road| format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off()),
         ),
         hidden: me.hidden,
         gold: me.gold,

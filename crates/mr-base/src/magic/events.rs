@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::ClearingId;
 use crate::data::terms::Colour;
 use crate::tables::magic::CurseKind;
 
@@ -59,6 +60,14 @@ pub enum MagicEvent {
         /// The colour chit played for the colour, if one was.
         colour_chit: Option<String>,
         now_enchanted: bool,
+    },
+    /// The roadway a runaway stood on is gone, or is now a hidden path or
+    /// secret passage he has not discovered: he is in the forest by the
+    /// clearing he ran out of (3.1 rule 8.3.8d.3).
+    RoadwayVanished {
+        character: String,
+        from: ClearingId,
+        to: ClearingId,
     },
     Cursed {
         character: String,
@@ -158,6 +167,7 @@ impl MagicEvent {
             MagicEvent::Prepared { .. } => "7.10.1",
             MagicEvent::ChitEnchanted { .. } => "7.10.3",
             MagicEvent::TileEnchanted { .. } => "7.10.4",
+            MagicEvent::RoadwayVanished { .. } => "8.3.8d.3",
             MagicEvent::ColourChitFatigued { .. } | MagicEvent::ColourChitKept { .. } => "7.2.3c",
             MagicEvent::Duplicate { .. } => "4.6.10e",
             MagicEvent::Cursed { .. }
@@ -246,6 +256,15 @@ impl fmt::Display for MagicEvent {
                     "  {character} turns {tile} to its {side} side with {chit} and {colour} magic{by}"
                 )
             }
+            MagicEvent::RoadwayVanished {
+                character,
+                from,
+                to,
+            } => write!(
+                f,
+                "  the roadway between {from} and {to} vanishes under the {character}: he is in \
+                 the forest, and must start his next turn with a Move back to {from}"
+            ),
             MagicEvent::Cursed {
                 character,
                 curse,

@@ -247,14 +247,20 @@ pub fn already_bewitched(state: &MrState, spell: &Spell, targets: &[Aim]) -> Vec
         .collect()
 }
 
-/// A caster or target killed: every spell he cast or that holds him ends;
-/// a spell an artifact or book cast outlives him (3.1 rule 8.3.9c.6).
+/// A caster or target killed (a character by name, a monster or native by
+/// id): every spell he cast or that holds him ends (3.1 rule 4.6.10h.2-3);
+/// a spell an artifact or book cast outlives him (8.3.9c.6), and Absorb
+/// Essence outlives the monster it absorbed.
 pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent> {
     expire_where(state, |s| {
         super::item_caster::cast_by(s, name)
-            || s.targets
-                .iter()
-                .any(|t| matches!(t, Aim::Character { name: n } if n == name))
+            || s.targets.iter().any(|t| match t {
+                Aim::Character { name: n } => n == name,
+                // Absorb Essence kills the monster it names as its effect
+                // and from then on holds its caster, not the monster.
+                Aim::Denizen { id } => id == name && s.spell != "Absorb Essence",
+                _ => false,
+            })
     })
 }
 

@@ -393,18 +393,41 @@ pub struct Roadway {
     pub from: ClearingId,
     /// The clearing at its other end.
     pub to: ClearingId,
+    /// The roadway vanished under him (the tile turned over): he is in
+    /// the forest, and his only way off is back to `from` (3.1 rule
+    /// 8.3.8d.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub vanished: bool,
 }
 
 impl Roadway {
-    /// Whether `clearing` is one of its two ends.
+    /// Whether his first Move may go to `clearing`: either end, or only
+    /// back to `from` once the roadway vanished.
     pub fn ends_at(&self, clearing: &ClearingId) -> bool {
-        clearing == &self.from || clearing == &self.to
+        clearing == &self.from || (!self.vanished && clearing == &self.to)
+    }
+
+    /// Where his first Move may go, as a sentence names it.
+    pub fn ways_off(&self) -> String {
+        if self.vanished {
+            self.from.to_string()
+        } else {
+            format!("{} or {}", self.from, self.to)
+        }
     }
 }
 
 impl std::fmt::Display for Roadway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the roadway between {} and {}", self.from, self.to)
+        if self.vanished {
+            write!(
+                f,
+                "the roadway between {} and {}, which vanished (he is in the forest by {})",
+                self.from, self.to, self.from
+            )
+        } else {
+            write!(f, "the roadway between {} and {}", self.from, self.to)
+        }
     }
 }
 

@@ -242,6 +242,13 @@ impl<'d> Battle<'d> {
             .collect()
     }
 
+    /// The target of a denizen defending on its own sheet: the first
+    /// attacker there, whom it strikes back at.
+    pub fn defenders_target(&self, owner: FighterId) -> Option<FighterId> {
+        self.denizen(owner)?;
+        self.attackers_of(owner).first().copied()
+    }
+
     /// Who sees what `who` plays: everyone, unless he is hidden.
     pub fn seen_by(&self, who: FighterId) -> Seen {
         if self.fighters[who].hidden {

@@ -31,6 +31,20 @@ pub struct LogLine {
     pub line: CombatLine,
 }
 
+/// Which counters on a sheet one repositioning roll moves (3.1 8.4.6a,
+/// d.1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repositions {
+    /// Every counter on a character's sheet.
+    #[default]
+    Sheet,
+    /// The defender's target on a denizen's sheet.
+    Target { counter: String },
+    /// The other attackers on a denizen's sheet.
+    Others { counters: Vec<String> },
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "line", rename_all = "snake_case")]
@@ -227,6 +241,9 @@ pub enum CombatLine {
     Repositioned {
         sheet: String,
         result: String,
+        /// Absent in lines logged before a denizen's sheet rolled twice.
+        #[serde(default)]
+        moves: Repositions,
     },
     ChangedTactics {
         sheet: String,
@@ -702,9 +719,25 @@ impl fmt::Display for CombatLine {
             | CombatLine::SpellWorks { fighter, text } => {
                 write!(f, "{}: {text}", named(fighter))
             }
-            CombatLine::Repositioned { sheet, result } => {
-                write!(f, "on {} sheet: {result}", whose(sheet))
-            }
+            CombatLine::Repositioned {
+                sheet,
+                result,
+                moves,
+            } => match moves {
+                Repositions::Sheet => write!(f, "on {} sheet: {result}", whose(sheet)),
+                Repositions::Target { counter } => write!(
+                    f,
+                    "on {} sheet, its target {}: {result}",
+                    whose(sheet),
+                    named(counter)
+                ),
+                Repositions::Others { counters } => write!(
+                    f,
+                    "on {} sheet, the other attackers ({}): {result}",
+                    whose(sheet),
+                    all_named(counters)
+                ),
+            },
             CombatLine::ChangedTactics { sheet, counters } => write!(
                 f,
                 "on {} sheet: {} {} tactics",

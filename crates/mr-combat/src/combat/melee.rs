@@ -20,7 +20,7 @@ use super::decisions::{Answer, MeleePlay};
 use super::encounter::{make_group_battle, spend};
 use super::error::CombatError;
 use super::harm::{self, Blow};
-use super::log::{CombatLine, Seen};
+use super::log::{CombatLine, Repositions, Seen};
 use super::model::{Direction, FighterId, Gait};
 use super::tactics::same_chit;
 
@@ -553,7 +553,9 @@ pub fn check_placements(
 }
 
 /// Repositioning by one die per sheet, then change tactics by two dice
-/// per box holding Medium or Heavy counters (play summary III.B.6).
+/// per box holding Medium or Heavy counters (play summary III.B.6). On a
+/// denizen's sheet the defender's target and the other attackers each
+/// roll apart, for repositioning and for tactics (3.1 8.4.6d.1).
 fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
     let mut owners: Vec<FighterId> = battle.sheet.values().copied().collect();
     owners.sort_unstable();
@@ -563,66 +565,110 @@ fn randomize(battle: &mut Battle, dice: &mut Dice, sheets: &mut Sheets) {
         if on_sheet.is_empty() {
             continue;
         }
-        let owner_name = battle.name(owner).to_string();
-        let what = ["reposition/", owner_name.as_str()].concat();
-        let roll = battle.roll_table(dice, &RepositionTable, &what, &Modifiers::none());
-        let moved = |dir: Direction| {
-            Direction::from_number(roll.result.destination(dir.number()).unwrap_or(1))
-                .unwrap_or(dir)
+        let Some(target) = battle.defenders_target(owner) else {
+            reposition(battle, dice, sheets, owner, &on_sheet, Repositions::Sheet);
+            continue;
         };
-        for &d in &on_sheet {
-            if let Some(dir) = sheets.boxes.get_mut(&d) {
-                *dir = moved(*dir);
-            }
-        }
-        for ((d, _), dir) in sheets.part_boxes.iter_mut() {
-            if on_sheet.contains(d) {
-                *dir = moved(*dir);
-            }
-        }
-        battle.say(
-            Seen::Clearing,
-            CombatLine::Repositioned {
-                sheet: owner_name.clone(),
-                result: roll.result.to_string(),
-            },
+        let counter = battle.name(target).to_string();
+        reposition(
+            battle,
+            dice,
+            sheets,
+            owner,
+            &[target],
+            Repositions::Target { counter },
         );
-        for line in Direction::ALL {
-            let flippers: Vec<FighterId> = on_sheet
-                .iter()
-                .copied()
-                .filter(|d| sheets.boxes.get(d) == Some(&line))
-                .filter(|&d| battle.denizen(d).is_some_and(|den| den.changes_tactics()))
-                .collect();
-            if flippers.is_empty() {
-                continue;
-            }
-            let mut what = ["tactics/", owner_name.as_str(), "/box"].concat();
-            crate::tables::push_number(&mut what, i16::from(line.number()));
-            let roll = battle.roll_table(
+        let others: Vec<FighterId> = on_sheet.into_iter().filter(|&d| d != target).collect();
+        if !others.is_empty() {
+            let counters = others.iter().map(|&d| battle.name(d).to_string()).collect();
+            reposition(
+                battle,
                 dice,
-                &crate::tables::melee::ChangeTactics,
-                &what,
-                &Modifiers::none(),
+                sheets,
+                owner,
+                &others,
+                Repositions::Others { counters },
             );
-            if roll.result == Flip::Flip {
-                let names: Vec<String> = flippers
-                    .iter()
-                    .map(|&d| battle.name(d).to_string())
-                    .collect();
-                for d in flippers {
-                    if let Some(den) = battle.denizen_mut(d) {
-                        den.flip();
-                    }
+        }
+    }
+}
+
+/// One repositioning roll for the counters `group` on `owner`'s sheet,
+/// then their change-tactics rolls, one per box.
+fn reposition(
+    battle: &mut Battle,
+    dice: &mut Dice,
+    sheets: &mut Sheets,
+    owner: FighterId,
+    group: &[FighterId],
+    moves: Repositions,
+) {
+    let owner_name = battle.name(owner).to_string();
+    // A character's sheet keeps the purposes it always had, so stored
+    // games and battle files roll as before.
+    let part = match moves {
+        Repositions::Sheet => "",
+        Repositions::Target { .. } => "/target",
+        Repositions::Others { .. } => "/attackers",
+    };
+    let what = ["reposition/", owner_name.as_str(), part].concat();
+    let roll = battle.roll_table(dice, &RepositionTable, &what, &Modifiers::none());
+    let moved = |dir: Direction| {
+        Direction::from_number(roll.result.destination(dir.number()).unwrap_or(1)).unwrap_or(dir)
+    };
+    for &d in group {
+        if let Some(dir) = sheets.boxes.get_mut(&d) {
+            *dir = moved(*dir);
+        }
+    }
+    for ((d, _), dir) in sheets.part_boxes.iter_mut() {
+        if group.contains(d) {
+            *dir = moved(*dir);
+        }
+    }
+    battle.say(
+        Seen::Clearing,
+        CombatLine::Repositioned {
+            sheet: owner_name.clone(),
+            result: roll.result.to_string(),
+            moves,
+        },
+    );
+    for line in Direction::ALL {
+        let flippers: Vec<FighterId> = group
+            .iter()
+            .copied()
+            .filter(|d| sheets.boxes.get(d) == Some(&line))
+            .filter(|&d| battle.denizen(d).is_some_and(|den| den.changes_tactics()))
+            .collect();
+        if flippers.is_empty() {
+            continue;
+        }
+        let mut what = ["tactics/", owner_name.as_str(), part, "/box"].concat();
+        crate::tables::push_number(&mut what, i16::from(line.number()));
+        let roll = battle.roll_table(
+            dice,
+            &crate::tables::melee::ChangeTactics,
+            &what,
+            &Modifiers::none(),
+        );
+        if roll.result == Flip::Flip {
+            let names: Vec<String> = flippers
+                .iter()
+                .map(|&d| battle.name(d).to_string())
+                .collect();
+            for d in flippers {
+                if let Some(den) = battle.denizen_mut(d) {
+                    den.flip();
                 }
-                battle.say(
-                    Seen::Clearing,
-                    CombatLine::ChangedTactics {
-                        sheet: owner_name.clone(),
-                        counters: names,
-                    },
-                );
             }
+            battle.say(
+                Seen::Clearing,
+                CombatLine::ChangedTactics {
+                    sheet: owner_name.clone(),
+                    counters: names,
+                },
+            );
         }
     }
 }
@@ -638,7 +684,7 @@ fn denizen_attacks(battle: &mut Battle, sheets: &Sheets, attacks: &mut Vec<Attac
         // A hired native attacked on his own sheet strikes back at the
         // first attacker there.
         if battle.denizen(owner).is_some_and(|o| o.employer.is_some())
-            && battle.attackers_of(owner).first() == Some(&d)
+            && battle.defenders_target(owner) == Some(d)
         {
             push_denizen_attacks(battle, owner, d, sheets, attacks);
         }

@@ -1,8 +1,10 @@
 //! Spells end with their caster or target (3.1 rule 4.6.10h): when a round
 //! ends, every spell a character killed in it cast with a MAGIC chit, and
-//! every spell holding him, ends at once, so it does not hold on through
-//! the rounds still to come. A spell an Artifact or Spell Book cast
-//! outlives him (8.3.9c.6).
+//! every spell holding anyone killed in it (character, monster or native),
+//! ends at once, so it does not hold on through the rounds still to come.
+//! A spell an Artifact or Spell Book cast outlives him (8.3.9c.6). A
+//! denizen's own spells (Power of the Pit, Curse) take effect at once and
+//! leave nothing in effect to end.
 
 use super::Battle;
 use super::casting::{sync_to_battle, sync_to_state};
@@ -11,10 +13,9 @@ use super::model::Out;
 use crate::magic::events::MagicEvent;
 use crate::magic::expiry::caster_or_target_gone;
 
-/// The end of a round: the spells of characters killed in it end.
+/// The end of a round: the spells of those killed in it end.
 pub fn end_of_round(battle: &mut Battle) {
     let killed: Vec<String> = (0..battle.fighters.len())
-        .filter(|&f| battle.hero(f).is_some())
         .filter(|&f| matches!(battle.fighters[f].out, Some(Out::Killed { .. })))
         .map(|f| battle.name(f).to_string())
         .collect();
