@@ -57,11 +57,13 @@ const THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL: &[&str] = &[
     "a character alone at Evening plays his Combat: line's abandon and activate clauses, then his \
      cast (8.1.3a)",
     "colour chits fatigued or energizing a spell in the Encounter step; conflicting spells \
-     nullified; Protection from Magic a Phase chit; a Broomstick's Fly chit (8.3.9a, 4.6.10f, \
-     4.6.7e-f)",
-    "an item's spell outlives the one who played it (8.3.9c.5-6); a character killed loses his \
-     spells at the end of that round (4.6.10h)",
-    "a runaway ends the day on the roadway and must Move off it first (8.3.8b, d)",
+     nullified; Protection from Magic a Phase chit; a Broomstick's Fly chit to maneuver or charge \
+     (8.3.9a, 4.6.10f, 4.6.7e-f)",
+    "an item's spell outlives the one who played it (8.3.9c.5-6); a character or denizen killed \
+     loses the spells on him at the end of that round (4.6.10h)",
+    "a denizen's sheet rolls separately to reposition its target and the other attackers (8.4.6d.1)",
+    "a runaway ends the day on the roadway and must Move off it first; a roadway can vanish under \
+     him (8.3.8b, d)",
 ];
 
 /// What version 2 changed, as a GM weighing the move reads it.
