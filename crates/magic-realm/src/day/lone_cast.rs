@@ -15,6 +15,9 @@
 //!   cast named, one belongings round is left for it. Switching and
 //!   abandoning follow the combat's own rules (`combat/activation.rs`,
 //!   `combat/abandon.rs`), and what he abandons lies in the clearing.
+//! - His `fatigue CHIT` clauses are played in the first round's Encounter
+//!   step, beside whatever else he does: fatiguing a colour chit is not an
+//!   action (8.3.9a.3).
 //! - He does not run: his `run` clauses are for fleeing a fight, and
 //!   with nobody to flee the clearing is not left (a `run when wounded`
 //!   would otherwise send a character wounded earlier in the day out of an
@@ -41,6 +44,7 @@ use crate::combat::tactics::Tactics;
 use crate::combat::{Battle, CombatRules, abandon, activation, build};
 use crate::magic::cast::cast;
 use crate::magic::choose::{default_aims, legal_request};
+use crate::magic::colour::fatigue_at_will;
 use crate::magic::spellbook::find_spell;
 use crate::magic::spells::{Build, build_of};
 use crate::magic::{MagicError, aims, expiry};
@@ -61,6 +65,7 @@ pub fn rounds_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     if c.dead {
         return;
     }
+    let fatigued = colour_chits_fatigued(day, who, &tactics);
     let mut round = 1;
     if belongings(day, who, &tactics, round) {
         round += 1;
@@ -74,7 +79,7 @@ pub fn rounds_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
         round += 1;
     }
     // Nothing named for his rounds: nothing of his ends with them.
-    if round == 1 && tactics.cast.is_none() {
+    if round == 1 && tactics.cast.is_none() && !fatigued {
         return;
     }
     let clearing = day.state.characters[who].position.clone();
@@ -82,6 +87,29 @@ pub fn rounds_alone(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     for event in expiry::end_of_combat(&mut day.state, &clearing) {
         day.emit(observers.clone(), Happening::Magic(event));
     }
+}
+
+/// His `fatigue CHIT` clauses, in the Encounter step of his first round,
+/// beside whatever else he does there: fatiguing a colour chit is not his
+/// action (3.1 8.3.9a.3). Whether any clause was played.
+fn colour_chits_fatigued(day: &mut Day<'_>, who: usize, tactics: &Tactics) -> bool {
+    if tactics.fatigue.is_empty() {
+        return false;
+    }
+    let character = day.state.characters[who].name.clone();
+    let lines = tactics
+        .fatigue
+        .iter()
+        .map(|chit| CombatLine::ColourChitFatigued {
+            character: character.clone(),
+            chit: chit.clone(),
+            kept: fatigue_at_will(&mut day.state, who, chit, false)
+                .err()
+                .map(|e| e.to_string()),
+        })
+        .collect();
+    tell(day, who, 1, lines);
+    true
 }
 
 /// Tell him `lines` of his round `round`.

@@ -554,3 +554,27 @@ fn a_phase_chit_activated_at_a_phase_protects_for_that_phase_then_expires() {
     );
     assert!(expired);
 }
+
+/// 3.1 8.3.9a.3 in 8.1.3a: alone, his `fatigue` clause fatigues his colour
+/// chit in his first round's Encounter step; it is a MAGIC chit again.
+#[test]
+fn alone_he_fatigues_a_colour_chit_3_1_8_3_9a_3() {
+    let mut state = alone("Wizard");
+    state.day = 20;
+    let c = &mut state.characters[0];
+    c.chits[0].chit = "MAGIC III2*".into();
+    c.chits[0].condition = ChitCondition::Active;
+    c.chits[0].enchanted = true;
+    let (after, events) = play(state, "H\nCombat: fatigue MAGIC III2*", 4);
+    let chit = &after.characters[0].chits[0];
+    assert!(!chit.enchanted);
+    assert_eq!(chit.condition, ChitCondition::Fatigued);
+    let lines = combat_lines(&events);
+    assert!(
+        lines.iter().any(|l| matches!(
+            l,
+            CombatLine::ColourChitFatigued { chit, kept: None, .. } if chit == "MAGIC III2*"
+        )),
+        "{lines:#?}"
+    );
+}
