@@ -347,6 +347,21 @@ fn imap_settings(
     )))
 }
 
+/// Whether the campaign's pending day is past its deadline (with the GM's
+/// extensions): its turn may run in this round.
+fn deadline_passed(daemon: &Daemon, campaign: &Campaign, now: i64) -> bool {
+    let day = match daemon.store.days().latest_number(&campaign.name) {
+        Ok(latest) => latest.map_or(1, |day| day + 1),
+        Err(_) => return true,
+    };
+    let extension = daemon
+        .store
+        .control()
+        .deadline_extension(&campaign.name, day)
+        .unwrap_or_default();
+    campaign.schedule.deadline(day) + extension <= now
+}
+
 /// The key the store and the watchers know an IMAP mailbox by.
 fn mailbox(settings: &ImapSettings, folder: &str) -> String {
     mailbox_key(&settings.username, &settings.host, settings.port, folder)
@@ -529,11 +544,18 @@ fn round(
             tracing::error!(campaign = %campaign.name, "cannot read {folder}: {error:#}");
         }
         match imap_settings(daemon, campaign, database, now) {
-            // A mailbox watched in IDLE is read when mail arrives.
-            Ok(Some((settings, folder))) if !watchers.must_fetch(&mailbox(&settings, &folder)) => {}
             Ok(Some((settings, folder))) => {
-                if let Err(error) = daemon.mail_in().poll_imap(&settings, &folder, now) {
-                    tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}");
+                let key = mailbox(&settings, &folder);
+                // A mailbox watched in IDLE is read when mail arrives, and
+                // always before a turn whose deadline has passed.
+                let fetch = watchers.to_fetch(&key, now).or_else(|| {
+                    deadline_passed(daemon, campaign, now).then(|| watchers.fetch_now(&key))
+                });
+                if let Some(fetch) = fetch {
+                    match daemon.mail_in().poll_imap(&settings, &folder, now) {
+                        Ok(_) => watchers.fetched(&key, fetch, now),
+                        Err(error) => tracing::warn!(campaign = %campaign.name, "IMAP: {error:#}"),
+                    }
                 }
             }
             Ok(None) => {}

@@ -10,7 +10,14 @@
 //! polled every round, as before; a dropped connection is tried again
 //! after pauses that double up to [`MAX_BACKOFF`], and IDLE is re-issued
 //! every [`IDLE_LONGEST`], before the 29 minutes after which a server may
-//! drop an idle client.
+//! drop an idle client, and soon enough that a connection that died
+//! without a word is found within minutes.
+//!
+//! A mailbox in IDLE is still fetched every [`SAFETY_POLL`], and an arrival
+//! counts as handled only once a fetch after it succeeded: a failed fetch,
+//! or a watcher that has not yet noticed its connection is dead, never
+//! leaves a player's mail unread for long. (The daemon also fetches before
+//! a turn whose deadline has passed, whatever the watcher says.)
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +27,9 @@ use std::time::Duration;
 use crate::mail::imap::{IdleEnd, ImapClient, ImapError, ImapSettings};
 
 /// The longest one IDLE lasts before it is re-issued.
-const IDLE_LONGEST: Duration = Duration::from_secs(25 * 60);
+const IDLE_LONGEST: Duration = Duration::from_secs(10 * 60);
+/// How long a mailbox in IDLE goes without a fetch at most, in seconds.
+const SAFETY_POLL: i64 = 10 * 60;
 /// How often a watcher looks whether the daemon stops.
 const TICK: Duration = Duration::from_millis(500);
 /// The first pause before a reconnection; each later one is twice as long.
@@ -52,14 +61,26 @@ impl Mode {
     }
 }
 
+/// A fetch the loop is to make, and what it will have read.
+pub struct Fetch {
+    /// The watcher's arrival count when the fetch was decided; `None` for a
+    /// mailbox no watcher waits on.
+    arrivals: Option<u64>,
+}
+
 /// What a watcher shares with the daemon's loop.
 #[derive(Debug)]
 struct Watched {
     mode: Mode,
     /// When it entered `mode`, Unix seconds.
     since: i64,
-    /// The server said a message arrived since the loop last looked.
-    new_mail: bool,
+    /// Arrivals the server announced (and IDLE sessions begun, during whose
+    /// connecting mail may have come), counted up.
+    arrivals: u64,
+    /// The arrivals a successful fetch has read.
+    handled: u64,
+    /// When the loop last fetched this mailbox successfully, Unix seconds.
+    fetched_at: i64,
     /// The mode changed since the loop last recorded it.
     changed: bool,
 }
@@ -101,7 +122,9 @@ impl Watchers {
                 shared: Arc::new(Mutex::new(Watched {
                     mode: Mode::Starting,
                     since: now(),
-                    new_mail: false,
+                    arrivals: 0,
+                    handled: 0,
+                    fetched_at: now(),
                     changed: false,
                 })),
                 stop: Arc::new(AtomicBool::new(false)),
@@ -116,24 +139,51 @@ impl Watchers {
     /// Whether any mailbox has news for the loop: mail arrived, or its
     /// mode changed (the GM's log and the status are told at once).
     pub fn any_news(&self) -> bool {
-        self.watchers
-            .values()
-            .any(|w| w.shared.lock().is_ok_and(|s| s.new_mail || s.changed))
+        self.watchers.values().any(|w| {
+            w.shared
+                .lock()
+                .is_ok_and(|s| s.arrivals > s.handled || s.changed)
+        })
     }
 
-    /// Whether the daemon must fetch `key`'s mail in this round: it is not
-    /// watched in IDLE, or its watcher saw a message arrive (the flag is
-    /// cleared).
-    pub fn must_fetch(&self, key: &str) -> bool {
+    /// Whether the daemon fetches `key`'s mail in this round, and what a
+    /// successful fetch then marks handled ([`Watchers::fetched`]): it is
+    /// not watched in IDLE, its watcher saw a message arrive, or its last
+    /// fetch is [`SAFETY_POLL`] old.
+    pub fn to_fetch(&self, key: &str, now: i64) -> Option<Fetch> {
         let Some(watcher) = self.watchers.get(key) else {
-            return true;
+            return Some(Fetch { arrivals: None });
         };
-        let Ok(mut shared) = watcher.shared.lock() else {
-            return true;
+        let Ok(shared) = watcher.shared.lock() else {
+            return Some(Fetch { arrivals: None });
         };
-        let fetch = shared.mode != Mode::Idle || shared.new_mail;
-        shared.new_mail = false;
-        fetch
+        let due = shared.mode != Mode::Idle
+            || shared.arrivals > shared.handled
+            || now - shared.fetched_at >= SAFETY_POLL;
+        due.then_some(Fetch {
+            arrivals: Some(shared.arrivals),
+        })
+    }
+
+    /// A fetch of `key` made whatever its watcher says (a turn is due).
+    pub fn fetch_now(&self, key: &str) -> Fetch {
+        let arrivals = self
+            .watchers
+            .get(key)
+            .and_then(|w| w.shared.lock().ok().map(|s| s.arrivals));
+        Fetch { arrivals }
+    }
+
+    /// `key` was fetched successfully: the arrivals counted before the
+    /// fetch began are handled; one announced meanwhile is not.
+    pub fn fetched(&self, key: &str, fetch: Fetch, now: i64) {
+        let (Some(watcher), Some(arrivals)) = (self.watchers.get(key), fetch.arrivals) else {
+            return;
+        };
+        if let Ok(mut shared) = watcher.shared.lock() {
+            shared.handled = shared.handled.max(arrivals);
+            shared.fetched_at = now;
+        }
     }
 
     /// `key`'s mode and since when, once its watcher has connected; the
@@ -171,7 +221,9 @@ fn set_mode(shared: &Mutex<Watched>, mode: Mode) {
             shared.changed = true;
         }
         // Entering IDLE: mail may have come while it connected.
-        shared.new_mail |= mode == Mode::Idle;
+        if mode == Mode::Idle {
+            shared.arrivals += 1;
+        }
         shared.mode = mode;
     }
 }
@@ -235,7 +287,7 @@ fn session(
         match client.idle(IDLE_LONGEST, TICK, &stopping)? {
             IdleEnd::NewMail => {
                 if let Ok(mut shared) = shared.lock() {
-                    shared.new_mail = true;
+                    shared.arrivals += 1;
                 }
             }
             IdleEnd::TimeUp => {}
@@ -244,5 +296,83 @@ fn session(
                 return Ok(Ended::Stopped);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::transport::{Mechanism, Security};
+
+    const KEY: &str = "gm@imap.example.org:993/INBOX";
+
+    /// Watchers holding one mailbox in `mode`, with no thread behind it.
+    fn watching(mode: Mode, fetched_at: i64) -> (Watchers, Arc<Mutex<Watched>>) {
+        let shared = Arc::new(Mutex::new(Watched {
+            mode,
+            since: 0,
+            arrivals: 0,
+            handled: 0,
+            fetched_at,
+            changed: false,
+        }));
+        let watcher = Watcher {
+            settings: ImapSettings {
+                host: "imap.example.org".into(),
+                port: 993,
+                security: Security::Tls,
+                username: "gm".into(),
+                password: String::new(),
+                mechanism: Mechanism::Password,
+                timeout: Duration::from_secs(1),
+                ca_file: None,
+            },
+            folder: "INBOX".into(),
+            shared: Arc::clone(&shared),
+            // Stopped already: dropping the watchers stops nothing real.
+            stop: Arc::new(AtomicBool::new(true)),
+        };
+        let mut watchers = Watchers::default();
+        watchers.watchers.insert(KEY.into(), watcher);
+        (watchers, shared)
+    }
+
+    fn arrive(shared: &Mutex<Watched>) {
+        shared.lock().unwrap().arrivals += 1;
+    }
+
+    #[test]
+    fn an_arrival_stays_to_fetch_until_a_fetch_succeeds() {
+        let (watchers, shared) = watching(Mode::Idle, 100);
+        assert!(watchers.to_fetch(KEY, 110).is_none(), "nothing arrived");
+        arrive(&shared);
+        assert!(watchers.any_news());
+        // The fetch fails: nothing is marked, the next round fetches again.
+        assert!(watchers.to_fetch(KEY, 120).is_some());
+        let fetch = watchers.to_fetch(KEY, 130).expect("still to fetch");
+        watchers.fetched(KEY, fetch, 130);
+        assert!(watchers.to_fetch(KEY, 140).is_none());
+        assert!(!watchers.any_news());
+    }
+
+    #[test]
+    fn an_arrival_during_a_fetch_is_fetched_in_the_next_round() {
+        let (watchers, shared) = watching(Mode::Idle, 100);
+        arrive(&shared);
+        let fetch = watchers.to_fetch(KEY, 110).expect("to fetch");
+        arrive(&shared);
+        watchers.fetched(KEY, fetch, 111);
+        assert!(watchers.to_fetch(KEY, 112).is_some());
+    }
+
+    #[test]
+    fn a_mailbox_in_idle_is_fetched_at_least_every_safety_poll() {
+        let (watchers, _) = watching(Mode::Idle, 100);
+        assert!(watchers.to_fetch(KEY, 100 + SAFETY_POLL - 1).is_none());
+        assert!(watchers.to_fetch(KEY, 100 + SAFETY_POLL).is_some());
+        // A mailbox not in IDLE, or not watched, is fetched every round.
+        let (polled, _) = watching(Mode::Polling, 100);
+        assert!(polled.to_fetch(KEY, 101).is_some());
+        assert!(polled.to_fetch("other", 101).is_some());
     }
 }
