@@ -94,6 +94,14 @@ pub fn changes(stored: &Campaign, edited: &Campaign, begun: bool) -> Vec<Change>
 /// The settings that differ inside one field: each key of a table
 /// (`schedule.every_hours`), the toggle names of `rules`, else the field.
 fn settings(field: &str, before: &Value, after: &Value) -> Vec<(String, String, String)> {
+    if field == "notify" {
+        return settings("[notify]", &masked(before), &masked(after))
+            .into_iter()
+            .map(|(setting, before, after)| {
+                (setting.replacen("[notify]", "notify", 1), before, after)
+            })
+            .collect();
+    }
     match (field, before, after) {
         ("rules", _, _) => vec![(
             field.to_string(),
@@ -264,6 +272,23 @@ fn shown(value: &Value) -> String {
     }
 }
 
+/// `[notify]` as the GM's log may keep it: a hook's address (its password)
+/// cut to its host.
+fn masked(notify: &Value) -> Value {
+    let mut notify = notify.clone();
+    if let Some(hooks) = notify.get_mut("hooks").and_then(Value::as_array_mut) {
+        for url in hooks.iter_mut().filter_map(|hook| hook.get_mut("url")) {
+            if let Some(text) = url.as_str() {
+                *url = Value::String(format!(
+                    "https://{}/...",
+                    crate::mail::webhook::host_of(text)
+                ));
+            }
+        }
+    }
+    notify
+}
+
 /// The value with the keys the file left out (null) dropped, at any depth:
 /// the GM reads what he wrote.
 fn without_unset_keys(value: &Value) -> Value {
@@ -329,13 +354,15 @@ mod tests {
     }
 
     /// A table the edit adds is listed key by key, with the defaults it
-    /// takes, and without the keys a hook leaves out.
+    /// takes, and without the keys a hook leaves out; a hook's address, its
+    /// password, only by its host (the list goes to the GM's log).
     #[test]
     fn an_added_table_is_listed_key_by_key_as_written() {
         let stored = campaign(FILE);
         let text = format!(
             "{FILE}\n[notify]\ndeadline_hours = 6\n\n[[notify.hooks]]\nkind = \"slack\"\n\
-             url_env = \"SLACK_HOOK\"\n"
+             url_env = \"SLACK_HOOK\"\n\n[[notify.hooks]]\nname = \"chat\"\nkind = \"discord\"\n\
+             url = \"https://discord.com/api/webhooks/1/SECRET\"\n"
         );
         let found = changes(&stored, &campaign(&text), true);
         let lines: Vec<(&str, &str, &str)> = found
@@ -349,7 +376,7 @@ mod tests {
                 (
                     "notify.hooks",
                     "(none)",
-                    r#"[{"kind":"slack","url_env":"SLACK_HOOK"}]"#
+                    r#"[{"kind":"slack","url_env":"SLACK_HOOK"},{"kind":"discord","name":"chat","url":"https://discord.com/..."}]"#
                 ),
                 ("notify.name_awaited", "(none)", "false"),
             ]

@@ -260,7 +260,12 @@ impl Hook {
             (!(url.starts_with("https://") || url.starts_with("http://"))).then(|| {
                 (
                     field,
-                    format!("hook '{name}': '{url}' is not a web address; write it as https://..."),
+                    // Only its start: a webhook's address is its password.
+                    format!(
+                        "hook '{name}': its address (beginning '{}') is not a web address; write \
+                         it as https://...",
+                        crate::mail::webhook::host_of(url)
+                    ),
                 )
             })
         };
