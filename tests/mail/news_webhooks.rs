@@ -71,9 +71,7 @@ impl Recorder {
                 }
                 let Ok(socket) = socket else { continue };
                 let status = answers.lock().unwrap().pop_front().unwrap_or(200);
-                if let Some(request) = answer(socket, status) {
-                    kept.lock().unwrap().push(request);
-                }
+                answer(socket, status, &kept);
             }
         });
         Recorder {
@@ -104,8 +102,9 @@ impl Recorder {
     }
 }
 
-/// Read one HTTP/1.1 request and answer it with `status`.
-fn answer(socket: TcpStream, status: u16) -> Option<Request> {
+/// Read one HTTP/1.1 request, record it in `kept` and answer it with
+/// `status`: recorded first, so a test that has its answer sees it.
+fn answer(socket: TcpStream, status: u16, kept: &Mutex<Vec<Request>>) -> Option<()> {
     let mut reader = BufReader::new(socket.try_clone().ok()?);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
@@ -128,17 +127,17 @@ fn answer(socket: TcpStream, status: u16) -> Option<Request> {
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
-    let reply =
-        format!("HTTP/1.1 {status} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
-    let mut out = socket;
-    out.write_all(reply.as_bytes()).ok()?;
-    Some(Request {
+    kept.lock().unwrap().push(Request {
         method,
         path,
         authorization,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
         status,
-    })
+    });
+    let reply =
+        format!("HTTP/1.1 {status} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
+    let mut out = socket;
+    out.write_all(reply.as_bytes()).ok()
 }
 
 /// The demo campaign tagged NEWS, its pages served at a public address,
@@ -308,6 +307,30 @@ fn the_days_news_reaches_each_hook_in_its_shape() {
     assert_eq!(
         site["text"],
         "[NEWS] The public pages are updated to day 1: https://realm.example.org/news/"
+    );
+    // The GM's narrative of day 1 rebuilds the pages, but day 1's pages
+    // are no news again: the chat hears nothing more.
+    played
+        .daemon
+        .store
+        .announcements_mut()
+        .set_narrative("NEWS", 1, "A quiet first day in the valley.", now + 120)
+        .unwrap();
+    let rebuilt = played
+        .daemon
+        .site()
+        .refresh_site("NEWS", &out, now + 180)
+        .unwrap();
+    assert!(rebuilt.is_some(), "the narrative rebuilds the pages");
+    send(&mut played, now + 180);
+    let requests = recorder.requests();
+    let events: Vec<&Value> = at(&requests, "/json")
+        .into_iter()
+        .map(|r| &r.body["event"])
+        .collect();
+    assert_eq!(
+        events,
+        [&json!("day"), &json!("announcement"), &json!("site")]
     );
 
     // The deadline near: once, with how many are awaited and no names.

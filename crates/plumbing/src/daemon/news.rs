@@ -115,11 +115,20 @@ impl Newsroom<'_> {
     }
 
     /// The public pages were rebuilt up to `day`: their link when `[site]`
-    /// names the address they are served from.
+    /// names the address they are served from, once per day.
     ///
     /// # Errors
     /// The store fails.
     pub fn site_rebuilt(&mut self, campaign: &Campaign, day: u32, now: i64) -> anyhow::Result<()> {
+        // Pages rebuilt for an announcement, a narrative or an edited
+        // `[site]` table are no news to the players: only a new day is.
+        if self
+            .store
+            .news()
+            .queued(&campaign.name, NewsKind::Site.name(), day)?
+        {
+            return Ok(());
+        }
         let link = campaign.site.as_ref().and_then(|s| s.url.clone());
         let text = match &link {
             Some(link) => format!("The public pages are updated to day {day}: {link}"),
@@ -255,7 +264,14 @@ impl Newsroom<'_> {
             let hook = &queued.hook;
             let note = match outcome {
                 Ok(()) => {
-                    self.store.news_mut().mark_sent(queued.id)?;
+                    // The post went out: if recording it fails (the store
+                    // busy past its timeout), try once more, since a piece
+                    // left pending is posted again next round. News is
+                    // still posted before it is marked, so a crash between
+                    // the two repeats a post rather than losing one.
+                    if self.store.news_mut().mark_sent(queued.id).is_err() {
+                        self.store.news_mut().mark_sent(queued.id)?;
+                    }
                     summary.sent += 1;
                     (queued.attempts > 0).then(|| {
                         format!(

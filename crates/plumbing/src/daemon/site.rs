@@ -3,7 +3,7 @@
 //! built from has changed (a day processed or rolled back, an announcement,
 //! a narrative, an edited `[site]` table), they are built again and
 //! switched in one step ([`crate::site::publish`]), and the campaign's
-//! webhooks are told, with the link. A failed build never holds the game:
+//! webhooks are told, with the link, once per new day. A failed build never holds the game:
 //! it goes to the GM's log, once until its reason changes.
 
 use std::path::Path;

@@ -9,6 +9,14 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError};
 
+/// The news rows that still matter to `gm status`: waiting, or given up
+/// after their hook's last delivery.
+const CURRENT: &str = "WITH current AS (SELECT * FROM news_deliveries AS n \
+             WHERE campaign_id = ?1 AND (status = 'pending' OR (status = 'failed' \
+             AND NOT EXISTS (SELECT 1 FROM news_deliveries AS later WHERE \
+                 later.campaign_id = n.campaign_id AND later.hook = n.hook \
+                 AND later.status = 'sent' AND later.id > n.id)))) ";
+
 /// A piece of news waiting for its hook.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueuedNews {
@@ -54,15 +62,21 @@ pub struct News<S> {
 
 impl<S: Deref<Target = Store>> News<S> {
     /// `campaign`'s news due at `now`, in the order it was queued, so a chat
-    /// reads day 1's news before day 2's even after retries.
+    /// reads day 1's news before day 2's even after retries: news queued
+    /// behind a piece still waiting out its backoff waits for it too.
     ///
     /// # Errors
     /// No such campaign, or the database fails or holds unreadable news.
     pub fn due(&self, campaign: &str, now: i64) -> Result<Vec<QueuedNews>, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let mut statement = self.store.conn.prepare(
-            "SELECT id, hook, attempts, news_json FROM news_deliveries WHERE campaign_id = ?1 \
-             AND status = 'pending' AND next_attempt <= ?2 ORDER BY id",
+            "SELECT id, hook, attempts, news_json FROM news_deliveries AS n WHERE \
+             campaign_id = ?1 AND status = 'pending' AND next_attempt <= ?2 \
+             AND NOT EXISTS (SELECT 1 FROM news_deliveries AS earlier WHERE \
+                 earlier.campaign_id = n.campaign_id AND earlier.hook = n.hook \
+                 AND earlier.status = 'pending' AND earlier.id < n.id \
+                 AND earlier.next_attempt > ?2) \
+             ORDER BY id",
         )?;
         let rows = statement.query_map(params![id, now], |row| {
             let text: String = row.get(3)?;
@@ -93,17 +107,20 @@ impl<S: Deref<Target = Store>> News<S> {
         )?)
     }
 
-    /// How `campaign`'s news stands.
+    /// How `campaign`'s news stands. News given up counts only until its
+    /// hook delivers a later piece: then the GM has fixed `[notify]` (or the
+    /// endpoint came back) and the old failure is history, in the GM's log.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
     pub fn health(&self, campaign: &str) -> Result<NewsHealth, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let (to_send, failing, undeliverable) = self.store.conn.query_row(
-            "SELECT COUNT(*) FILTER (WHERE status = 'pending'), \
+            &format!(
+                "{CURRENT}SELECT COUNT(*) FILTER (WHERE status = 'pending'), \
                     COUNT(*) FILTER (WHERE status = 'pending' AND last_error IS NOT NULL), \
-                    COUNT(*) FILTER (WHERE status = 'failed') \
-             FROM news_deliveries WHERE campaign_id = ?1",
+                    COUNT(*) FILTER (WHERE status = 'failed') FROM current"
+            ),
             params![id],
             |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
         )?;
@@ -111,8 +128,10 @@ impl<S: Deref<Target = Store>> News<S> {
             .store
             .conn
             .query_row(
-                "SELECT hook, last_error FROM news_deliveries WHERE campaign_id = ?1 \
-                 AND last_error IS NOT NULL ORDER BY next_attempt DESC, id DESC LIMIT 1",
+                &format!(
+                    "{CURRENT}SELECT hook, last_error FROM current WHERE last_error IS NOT NULL \
+                     ORDER BY next_attempt DESC, id DESC LIMIT 1"
+                ),
                 params![id],
                 |row| {
                     Ok(format!(
@@ -127,7 +146,7 @@ impl<S: Deref<Target = Store>> News<S> {
             to_send,
             failing,
             undeliverable,
-            last_error: last_error.filter(|_| failing + undeliverable > 0),
+            last_error,
         })
     }
 
@@ -278,6 +297,83 @@ mod tests {
         let health = store.news().health(TAG).unwrap();
         assert_eq!((health.to_send, health.failing), (0, 0));
         assert_eq!(health.last_error.as_deref(), Some("slack: HTTP 404"));
+    }
+
+    #[test]
+    fn later_news_waits_behind_a_piece_in_backoff() {
+        let (mut store, _) = store_with_bimr3();
+        let day = |n: u32| serde_json::json!({"event": "day", "day": n});
+        let third = store
+            .news_mut()
+            .enqueue(TAG, "discord", "day", 3, &day(3), 100)
+            .unwrap();
+        store
+            .news_mut()
+            .mark_failed(third, "HTTP 500", Some(500))
+            .unwrap();
+        store
+            .news_mut()
+            .enqueue(TAG, "discord", "day", 4, &day(4), 200)
+            .unwrap();
+        store
+            .news_mut()
+            .enqueue(TAG, "slack", "day", 4, &day(4), 200)
+            .unwrap();
+        // Day 4 waits for day 3 on Discord; Slack owes nothing earlier.
+        let due = store.news().due(TAG, 200).unwrap();
+        let hooks: Vec<&str> = due.iter().map(|q| q.hook.as_str()).collect();
+        assert_eq!(hooks, ["slack"]);
+        let due = store.news().due(TAG, 500).unwrap();
+        let days: Vec<(&str, &serde_json::Value)> = due
+            .iter()
+            .map(|q| (q.hook.as_str(), &q.news["day"]))
+            .collect();
+        assert_eq!(
+            days,
+            [
+                ("discord", &day(3)["day"]),
+                ("discord", &day(4)["day"]),
+                ("slack", &day(4)["day"])
+            ]
+        );
+    }
+
+    #[test]
+    fn news_given_up_is_forgotten_once_its_hook_delivers_again() {
+        let (mut store, _) = store_with_bimr3();
+        let news = serde_json::json!({"event": "day", "day": 1});
+        let refused = store
+            .news_mut()
+            .enqueue(TAG, "discord", "day", 1, &news, 100)
+            .unwrap();
+        store
+            .news_mut()
+            .mark_failed(refused, "HTTP 404", None)
+            .unwrap();
+        let other = store
+            .news_mut()
+            .enqueue(TAG, "slack", "day", 1, &news, 100)
+            .unwrap();
+        store
+            .news_mut()
+            .mark_failed(other, "HTTP 410", None)
+            .unwrap();
+        assert_eq!(store.news().health(TAG).unwrap().undeliverable, 2);
+        // The GM fixed the Discord hook: its next news arrives.
+        let fixed = store
+            .news_mut()
+            .enqueue(TAG, "discord", "day", 2, &news, 200)
+            .unwrap();
+        store.news_mut().mark_sent(fixed).unwrap();
+        let health = store.news().health(TAG).unwrap();
+        assert_eq!((health.to_send, health.undeliverable), (0, 1));
+        assert_eq!(health.last_error.as_deref(), Some("slack: HTTP 410"));
+        let fixed = store
+            .news_mut()
+            .enqueue(TAG, "slack", "day", 2, &news, 200)
+            .unwrap();
+        store.news_mut().mark_sent(fixed).unwrap();
+        assert_eq!(store.news().health(TAG).unwrap(), NewsHealth::default());
     }
 
     #[test]
