@@ -14,7 +14,7 @@ use anyhow::{Context, bail};
 
 use crate::campaign::{Campaign, ClientSecret, OAuthSettings};
 use crate::daemon::Daemon;
-use crate::daemon::mail_access::{Refresh, grant_owner};
+use crate::daemon::mail_access::grant_owner;
 use crate::mail::oauth::pkce::{Consent, Loopback};
 use crate::mail::oauth::{Client, Tokens, device};
 use crate::store::SealingKey;
@@ -95,19 +95,15 @@ pub(super) fn access_token(
     };
     let client = client(&settings)?;
     let key = sealing_key(database)?;
-    let (token, _) = daemon.mail_access().access_token(
-        campaign,
-        &settings,
-        &client,
-        &key,
-        Refresh::WhenDue,
-        now,
-    )?;
+    let (token, _) = daemon
+        .mail_access()
+        .access_token(campaign, &settings, &client, &key, now)?;
     Ok(Some(token))
 }
 
-/// `doctor`'s check of the sign-in: the token endpoint answers and the
-/// grant refreshes now. The token it gives serves the IMAP and SMTP checks.
+/// `doctor`'s check of the sign-in: an access token, the stored one while
+/// good, else refreshed as the daemon would (not out of turn, which could
+/// race the daemon's refresh). The token serves the IMAP and SMTP checks.
 pub(super) fn check_sign_in(
     daemon: &mut Daemon,
     campaign: &Campaign,
@@ -117,15 +113,13 @@ pub(super) fn check_sign_in(
 ) -> anyhow::Result<String> {
     let client = client(settings)?;
     let key = sealing_key(database)?;
-    let (_, expires) =
-        daemon
-            .mail_access()
-            .access_token(campaign, settings, &client, &key, Refresh::Now, now)?;
+    let (_, expires) = daemon
+        .mail_access()
+        .access_token(campaign, settings, &client, &key, now)?;
     Ok(format!(
-        "OAuth token endpoint {} answers and the sign-in refreshes (access token good for {} \
-         minutes)",
-        settings.provider.token_url,
-        (expires - now) / 60
+        "OAuth sign-in works (access token good for {} more minutes, then refreshed at {})",
+        (expires - now) / 60,
+        settings.provider.token_url
     ))
 }
 

@@ -187,6 +187,9 @@ fn a_campaign_signed_in_with_oauth_plays_refreshes_and_is_told_of_a_revoked_gran
     // Before the login the daemon cannot sign in, and says what to run.
     let status = ok(&["gm", "status", "--campaign", TAG], &db.0);
     assert!(status.contains("NOT SIGNED IN"), "{status}");
+    let unread =
+        format!("Mailbox: IMAP, not read until you run `realmgm mail login --campaign {TAG}`");
+    assert!(status.contains(&unread), "{status}");
 
     let login = ok(&["mail", "login", "--campaign", TAG], &db.0);
     assert!(login.contains("enter the code WDJB-MJHT"), "{login}");
@@ -200,9 +203,17 @@ fn a_campaign_signed_in_with_oauth_plays_refreshes_and_is_told_of_a_revoked_gran
         "the refresh token is never stored in clear"
     );
 
+    let status = ok(&["gm", "status", "--campaign", TAG], &db.0);
+    assert!(status.contains("Mailbox: IMAP, not read yet"), "{status}");
+
     // Day 0 is set up with the token of the login, from the store.
     ok(&["daemon", "--once"], &db.0);
     assert_eq!(tokens.refreshes(), 0);
+    let status = ok(&["gm", "status", "--campaign", TAG], &db.0);
+    assert!(
+        status.contains("Mailbox: IMAP, polled every round"),
+        "{status}"
+    );
 
     // The access token runs out: the next session refreshes it first, and
     // the players' orders come in and the day's reports go out.
@@ -250,6 +261,7 @@ fn a_campaign_signed_in_with_oauth_plays_refreshes_and_is_told_of_a_revoked_gran
     assert!(round.contains(&advice), "{round}");
     let status = ok(&["gm", "status", "--campaign", TAG], &db.0);
     assert!(status.contains("REFUSED by the provider"), "{status}");
+    assert!(status.contains(&unread), "{status}");
     assert!(status.contains(&advice), "{status}");
     let log = ok(&["gm", "log", "--campaign", TAG], &db.0);
     assert_eq!(

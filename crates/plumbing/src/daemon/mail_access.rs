@@ -54,15 +54,6 @@ pub fn grant_owner(settings: &OAuthSettings) -> GrantOwner {
     }
 }
 
-/// When to ask the provider for a new access token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refresh {
-    /// Only when the stored one is about to expire (the daemon).
-    WhenDue,
-    /// At once, to check the grant still works (`doctor`).
-    Now,
-}
-
 /// The daemon's access tokens, borrowing it for one call.
 pub struct MailAccess<'d> {
     pub(super) daemon: &'d mut Daemon,
@@ -70,7 +61,11 @@ pub struct MailAccess<'d> {
 
 impl MailAccess<'_> {
     /// An access token for `campaign`'s mailbox, good for at least
-    /// [`REFRESH_MARGIN_SECONDS`] more, and when it expires.
+    /// [`REFRESH_MARGIN_SECONDS`] more, and when it expires. Refreshed
+    /// only when due, also for `doctor`: a refresh out of turn could race
+    /// the daemon's, and providers that rotate refresh tokens refuse the
+    /// reuse. A refresh or refusal that comes back after a login or another
+    /// refresh replaced the grant leaves the newer grant as it is.
     ///
     /// # Errors
     /// [`AccessError`] saying what the GM must do.
@@ -80,7 +75,6 @@ impl MailAccess<'_> {
         settings: &OAuthSettings,
         client: &Client,
         key: &SealingKey,
-        refresh: Refresh,
         now: i64,
     ) -> Result<(String, i64), AccessError> {
         let name = &campaign.name;
@@ -103,7 +97,6 @@ impl MailAccess<'_> {
         }
         if let Some((token, expires)) = grant.access
             && expires - now > REFRESH_MARGIN_SECONDS
-            && refresh == Refresh::WhenDue
         {
             return Ok((token, expires));
         }
@@ -111,11 +104,13 @@ impl MailAccess<'_> {
             Ok(tokens) => {
                 let lifetime = tokens.expires_in.unwrap_or(ASSUMED_LIFETIME_SECONDS);
                 let expires = now.saturating_add(i64::try_from(lifetime).unwrap_or(i64::MAX));
+                // False when a newer grant stands; the token got is
+                // still good for this session.
                 store.grants_mut().refreshed(
                     name,
                     key,
-                    &tokens.access_token,
-                    expires,
+                    grant.generation,
+                    (&tokens.access_token, expires),
                     tokens.refresh_token.as_deref(),
                     now,
                 )?;
@@ -126,7 +121,10 @@ impl MailAccess<'_> {
                     campaign: name.clone(),
                     reason: description.clone(),
                 };
-                if store.grants_mut().revoke(name, &description, now)? {
+                if store
+                    .grants_mut()
+                    .revoke(name, grant.generation, &description, now)?
+                {
                     self.daemon
                         .outbox()
                         .tell_gm(
@@ -184,12 +182,12 @@ mod tests {
             ..Behaviour::default()
         });
         let (mut daemon, campaign, settings, client, key) = setup(&server);
-        let token = |daemon: &mut Daemon, refresh, now| {
+        let token = |daemon: &mut Daemon, now| {
             daemon
                 .mail_access()
-                .access_token(&campaign, &settings, &client, &key, refresh, now)
+                .access_token(&campaign, &settings, &client, &key, now)
         };
-        let missing = token(&mut daemon, Refresh::WhenDue, 0).unwrap_err();
+        let missing = token(&mut daemon, 0).unwrap_err();
         assert!(
             missing
                 .to_string()
@@ -214,25 +212,17 @@ mod tests {
             )
             .unwrap();
         assert_eq!(
-            token(&mut daemon, Refresh::WhenDue, 0).unwrap(),
+            token(&mut daemon, 0).unwrap(),
             ("access-2".to_string(), 1000)
         );
         // Good for more than the margin: served from the store.
         let last_served = 1000 - REFRESH_MARGIN_SECONDS - 1;
-        assert_eq!(
-            token(&mut daemon, Refresh::WhenDue, last_served).unwrap().0,
-            "access-2"
-        );
+        assert_eq!(token(&mut daemon, last_served).unwrap().0, "access-2");
         assert_eq!(server.refreshes(), 1);
         // Within the margin: refreshed.
-        let (refreshed, expires) = token(&mut daemon, Refresh::WhenDue, last_served + 1).unwrap();
+        let (refreshed, expires) = token(&mut daemon, last_served + 1).unwrap();
         assert_eq!(refreshed, "access-3");
         assert_eq!(expires, last_served + 1 + 1000);
-        // `doctor` refreshes at once.
-        assert_eq!(
-            token(&mut daemon, Refresh::Now, last_served + 2).unwrap().0,
-            "access-4"
-        );
         // A campaign file naming another client asks for a new login.
         let other = OAuthSettings {
             client_id: "another".to_string(),
@@ -240,7 +230,7 @@ mod tests {
         };
         let refused = daemon
             .mail_access()
-            .access_token(&campaign, &other, &client, &key, Refresh::WhenDue, 0)
+            .access_token(&campaign, &other, &client, &key, 0)
             .unwrap_err();
         assert!(
             matches!(refused, AccessError::OtherSignIn { .. }),

@@ -1,7 +1,8 @@
 //! The GM's OAuth consent for a campaign's mailbox (table `oauth_grants`):
 //! the refresh token and the latest access token, sealed with the host's
 //! key ([`super::sealing`]); when they were got; and whether the provider
-//! revoked the grant.
+//! revoked the grant. Each change bumps the grant's generation, and a
+//! refresh or revoke applies only to the generation it read.
 
 use std::ops::{Deref, DerefMut};
 
@@ -27,6 +28,9 @@ pub struct Grant {
     pub granted: i64,
     /// When and why the provider refused it.
     pub revoked: Option<(i64, String)>,
+    /// Which version of the tokens this is; [`Grants::refreshed`] and
+    /// [`Grants::revoke`] change only this one.
+    pub generation: i64,
 }
 
 /// Never shows a token.
@@ -36,6 +40,7 @@ impl std::fmt::Debug for Grant {
             .field("owner", &self.owner)
             .field("granted", &self.granted)
             .field("revoked", &self.revoked)
+            .field("generation", &self.generation)
             .finish()
     }
 }
@@ -77,13 +82,15 @@ impl<S: Deref<Target = Store>> Grants<S> {
             i64,
             Option<i64>,
             Option<String>,
+            i64,
         );
         let row: Option<Row> = self
             .store
             .conn
             .query_row(
                 "SELECT token_url, client_id, refresh_token, access_token, access_expires, \
-                 granted, revoked, revoked_reason FROM oauth_grants WHERE campaign_id = ?1",
+                 granted, revoked, revoked_reason, generation FROM oauth_grants \
+                 WHERE campaign_id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -95,11 +102,22 @@ impl<S: Deref<Target = Store>> Grants<S> {
                         r.get(5)?,
                         r.get(6)?,
                         r.get(7)?,
+                        r.get(8)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((token_url, client_id, refresh, access, expires, granted, revoked, reason)) = row
+        let Some((
+            token_url,
+            client_id,
+            refresh,
+            access,
+            expires,
+            granted,
+            revoked,
+            reason,
+            generation,
+        )) = row
         else {
             return Ok(None);
         };
@@ -120,6 +138,7 @@ impl<S: Deref<Target = Store>> Grants<S> {
             access,
             granted,
             revoked: revoked.map(|at| (at, reason.unwrap_or_default())),
+            generation,
         }))
     }
 
@@ -151,7 +170,8 @@ impl<S: Deref<Target = Store>> Grants<S> {
 }
 
 impl<S: DerefMut<Target = Store>> Grants<S> {
-    /// Keep a new grant for the campaign, replacing any before it.
+    /// Keep a new grant for the campaign, replacing any before it, as the
+    /// next generation.
     ///
     /// # Errors
     /// No such campaign, no nonce, or the database fails.
@@ -171,8 +191,9 @@ impl<S: DerefMut<Target = Store>> Grants<S> {
             .transpose()?;
         self.store.conn.execute(
             "INSERT OR REPLACE INTO oauth_grants (campaign_id, token_url, client_id, \
-             refresh_token, access_token, access_expires, granted) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             refresh_token, access_token, access_expires, granted, generation) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1 + COALESCE((SELECT generation \
+             FROM oauth_grants WHERE campaign_id = ?1), 0))",
             params![
                 id,
                 owner.token_url,
@@ -186,8 +207,11 @@ impl<S: DerefMut<Target = Store>> Grants<S> {
         Ok(())
     }
 
-    /// Keep a refreshed access token, and the new refresh token when the
-    /// provider rotated it.
+    /// Keep a refreshed access token `(token, expires)`, and the new
+    /// refresh token when the provider rotated it, all at once and only
+    /// when the grant is still `generation` and not revoked; true when
+    /// written. False means a login or another refresh replaced the grant
+    /// meanwhile, and the newer one stands.
     ///
     /// # Errors
     /// No such campaign, no nonce, or the database fails.
@@ -195,39 +219,45 @@ impl<S: DerefMut<Target = Store>> Grants<S> {
         &mut self,
         campaign: &str,
         key: &SealingKey,
-        access_token: &str,
-        expires: i64,
+        generation: i64,
+        access: (&str, i64),
         rotated: Option<&str>,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let id = self.store.campaign_id(campaign)?;
+        let (access_token, expires) = access;
         let access = key.seal(access_token.as_bytes(), &context(campaign, "access"))?;
-        self.store.conn.execute(
-            "UPDATE oauth_grants SET access_token = ?2, access_expires = ?3, refreshed = ?4 \
-             WHERE campaign_id = ?1",
-            params![id, access, expires, now],
+        let refresh = rotated
+            .map(|token| key.seal(token.as_bytes(), &context(campaign, "refresh")))
+            .transpose()?;
+        let changed = self.store.conn.execute(
+            "UPDATE oauth_grants SET access_token = ?3, access_expires = ?4, refreshed = ?5, \
+             refresh_token = COALESCE(?6, refresh_token), generation = generation + 1 \
+             WHERE campaign_id = ?1 AND generation = ?2 AND revoked IS NULL",
+            params![id, generation, access, expires, now, refresh],
         )?;
-        if let Some(refresh_token) = rotated {
-            let refresh = key.seal(refresh_token.as_bytes(), &context(campaign, "refresh"))?;
-            self.store.conn.execute(
-                "UPDATE oauth_grants SET refresh_token = ?2 WHERE campaign_id = ?1",
-                params![id, refresh],
-            )?;
-        }
-        Ok(())
+        Ok(changed > 0)
     }
 
-    /// Mark the grant revoked, dropping its access token; true when it was
-    /// not marked before, so the GM is told once.
+    /// Mark the grant revoked, dropping its access token, when it is still
+    /// `generation`; true when it was not marked before, so the GM is told
+    /// once. A grant a login or refresh replaced meanwhile stays as it is.
     ///
     /// # Errors
     /// No such campaign, or the database fails.
-    pub fn revoke(&mut self, campaign: &str, reason: &str, now: i64) -> Result<bool, StoreError> {
+    pub fn revoke(
+        &mut self,
+        campaign: &str,
+        generation: i64,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
         let id = self.store.campaign_id(campaign)?;
         let changed = self.store.conn.execute(
-            "UPDATE oauth_grants SET revoked = ?2, revoked_reason = ?3, access_token = NULL, \
-             access_expires = NULL WHERE campaign_id = ?1 AND revoked IS NULL",
-            params![id, now, reason],
+            "UPDATE oauth_grants SET revoked = ?3, revoked_reason = ?4, access_token = NULL, \
+             access_expires = NULL WHERE campaign_id = ?1 AND generation = ?2 \
+             AND revoked IS NULL",
+            params![id, generation, now, reason],
         )?;
         Ok(changed > 0)
     }
@@ -267,20 +297,35 @@ mod tests {
         assert_eq!(grant.owner, owner);
         assert_eq!(grant.refresh_token, "refresh-1");
         assert_eq!(grant.access, Some(("access-1".to_string(), 100)));
-        store
-            .grants_mut()
-            .refreshed(&campaign, &key, "access-2", 200, Some("refresh-2"), 20)
-            .unwrap();
-        let grant = store.grants().get(&campaign, &key).unwrap().unwrap();
-        assert_eq!(grant.refresh_token, "refresh-2");
-        assert_eq!(grant.access, Some(("access-2".to_string(), 200)));
         assert!(
             store
                 .grants_mut()
-                .revoke(&campaign, "invalid_grant", 30)
+                .refreshed(
+                    &campaign,
+                    &key,
+                    grant.generation,
+                    ("access-2", 200),
+                    Some("refresh-2"),
+                    20
+                )
                 .unwrap()
         );
-        assert!(!store.grants_mut().revoke(&campaign, "again", 40).unwrap());
+        let refreshed = store.grants().get(&campaign, &key).unwrap().unwrap();
+        assert_eq!(refreshed.refresh_token, "refresh-2");
+        assert_eq!(refreshed.access, Some(("access-2".to_string(), 200)));
+        let now = refreshed.generation;
+        assert!(
+            store
+                .grants_mut()
+                .revoke(&campaign, now, "invalid_grant", 30)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .grants_mut()
+                .revoke(&campaign, now, "again", 40)
+                .unwrap()
+        );
         let state = store.grants().state(&campaign).unwrap().unwrap();
         assert_eq!(state.revoked, Some((30, "invalid_grant".to_string())));
         assert_eq!(state.refreshed, Some(20));
@@ -295,5 +340,76 @@ mod tests {
             store.grants().state(&campaign).unwrap().unwrap().revoked,
             None
         );
+    }
+
+    #[test]
+    fn a_stale_refresh_or_revoke_leaves_the_newer_grant_alone() {
+        let (mut store, _) = crate::store::tests::store_with_bimr3();
+        let campaign = crate::store::tests::bimr3().name;
+        let key = SealingKey::from_bytes(&[3; 32]);
+        let owner = GrantOwner {
+            token_url: "http://127.0.0.1:9/token".into(),
+            client_id: "id".into(),
+        };
+        let mut grants = store.grants_mut();
+        grants
+            .save(
+                &campaign,
+                &key,
+                &owner,
+                "old",
+                Some(("old-access", 100)),
+                10,
+            )
+            .unwrap();
+        let read = grants.get(&campaign, &key).unwrap().unwrap();
+        // Two refreshes read the grant; the first writes and rotates.
+        assert!(
+            grants
+                .refreshed(
+                    &campaign,
+                    &key,
+                    read.generation,
+                    ("first", 200),
+                    Some("rotated"),
+                    20
+                )
+                .unwrap()
+        );
+        assert!(
+            !grants
+                .refreshed(&campaign, &key, read.generation, ("second", 300), None, 21)
+                .unwrap()
+        );
+        let rotated = grants.get(&campaign, &key).unwrap().unwrap();
+        assert_eq!(rotated.refresh_token, "rotated");
+        assert_eq!(rotated.access, Some(("first".to_string(), 200)));
+        // The GM signs in again while a refresh of the rotated grant is
+        // out; its late answer, good or refused, changes nothing.
+        grants
+            .save(&campaign, &key, &owner, "login", None, 30)
+            .unwrap();
+        assert!(
+            !grants
+                .refreshed(
+                    &campaign,
+                    &key,
+                    rotated.generation,
+                    ("late", 400),
+                    Some("late-rotated"),
+                    31
+                )
+                .unwrap()
+        );
+        assert!(
+            !grants
+                .revoke(&campaign, rotated.generation, "invalid_grant", 32)
+                .unwrap()
+        );
+        let login = grants.get(&campaign, &key).unwrap().unwrap();
+        assert_eq!(login.refresh_token, "login");
+        assert_eq!(login.access, None);
+        assert_eq!(login.revoked, None);
+        assert!(login.generation > rotated.generation);
     }
 }

@@ -118,14 +118,19 @@ impl GmControl<'_> {
             .map(|p| p.name.clone())
             .collect();
         let health = self.store.inbox().mail_health(name)?;
-        let sign_in = match campaign.mail.as_ref().and_then(|m| m.oauth()) {
-            Some(_) => Some(sign_in_status(
-                name,
-                self.store.grants().state(name)?.as_ref(),
-            )),
+        let grant = match campaign.mail.as_ref().and_then(|m| m.oauth()) {
+            Some(_) => Some(self.store.grants().state(name)?),
             None => None,
         };
-        let mailbox = self.mailbox_status(campaign)?;
+        let sign_in = grant
+            .as_ref()
+            .map(|state| sign_in_status(name, state.as_ref()));
+        // Without a sign-in, or with one the provider refused, the daemon
+        // opens no session, whatever a watcher said before.
+        let signed_out = grant
+            .as_ref()
+            .is_some_and(|state| state.as_ref().is_none_or(|s| s.revoked.is_some()));
+        let mailbox = self.mailbox_status(campaign, signed_out, control.last_tick.is_some())?;
         let news = self.store.news().health(name)?;
         Ok(CampaignStatus {
             mailbox,
@@ -161,25 +166,35 @@ impl GmControl<'_> {
 
     /// How the daemon reads `campaign`'s mail: from a Maildir folder, or
     /// from an IMAP mailbox as the daemon last said (waiting in IDLE,
-    /// polling, reconnecting), or not at all (mail comes by `ingest`).
+    /// polling, reconnecting), or not at all (mail comes by `ingest`, the
+    /// OAuth sign-in is `signed_out`, or no round `ran` yet).
     ///
     /// # Errors
     /// The store fails.
-    fn mailbox_status(&self, campaign: &Campaign) -> anyhow::Result<MailboxStatus> {
+    fn mailbox_status(
+        &self,
+        campaign: &Campaign,
+        signed_out: bool,
+        ran: bool,
+    ) -> anyhow::Result<MailboxStatus> {
         let mail = campaign.mail.as_ref();
         if let Some(imap) = mail.and_then(|m| m.imap.as_ref()) {
             let key = mailbox_key(&imap.user, &imap.host, imap.port, &imap.folder_or_inbox());
+            let unwatched = |mode: &str| MailboxStatus {
+                mode: mode.to_string(),
+                since: None,
+                detail: None,
+            };
             return Ok(match self.store.news().mailbox_mode(&key)? {
+                _ if signed_out => unwatched("signed-out"),
                 Some(watch) => MailboxStatus {
                     mode: watch.mode,
                     since: Some(format_utc(watch.since)),
                     detail: watch.detail,
                 },
-                None => MailboxStatus {
-                    mode: "polling".to_string(),
-                    since: None,
-                    detail: None,
-                },
+                // `daemon --once` watches nothing and reads it in its round.
+                None if ran => unwatched("polling"),
+                None => unwatched("unknown"),
             });
         }
         let mode = if mail.is_some_and(|m| m.maildir_in.is_some()) {
@@ -880,8 +895,9 @@ pub struct CampaignStatus {
 pub struct MailboxStatus {
     /// `idle` (an IMAP mailbox watched in IDLE, read as mail arrives),
     /// `polling` (read every mail.poll_seconds), `reconnecting` (the
-    /// connection dropped; tried again with growing pauses), `maildir` or
-    /// `ingest` (mail handed over by the MTA).
+    /// connection dropped; tried again with growing pauses), `unknown`
+    /// (not read yet), `signed-out` (not read until `mail login`),
+    /// `maildir` or `ingest` (mail handed over by the MTA).
     pub mode: String,
     /// Since when (UTC), as the daemon last said.
     pub since: Option<String>,
@@ -989,6 +1005,12 @@ impl std::fmt::Display for CampaignStatus {
             )?,
             ("idle", _) => writeln!(f, "Mailbox: IMAP IDLE (mail is read as it arrives)")?,
             ("polling", _) => writeln!(f, "Mailbox: IMAP, polled every round")?,
+            ("unknown", _) => writeln!(f, "Mailbox: IMAP, not read yet")?,
+            ("signed-out", _) => writeln!(
+                f,
+                "Mailbox: IMAP, not read until you run `realmgm mail login --campaign {}`",
+                self.campaign
+            )?,
             _ => {}
         }
         let news = &self.news;

@@ -5,6 +5,10 @@
 -- the grant belongs to, so a campaign file naming another asks for a new
 -- login. A revoked grant stays, marked, until the GM signs in again. A
 -- host's table: another host has another key, so an export holds none.
+-- The generation counts each change of the tokens (login, refresh): a
+-- refresh writes, and a refused one revokes, only the generation it read,
+-- so one that started before a new login or another refresh cannot
+-- overwrite or revoke the newer grant.
 
 CREATE TABLE oauth_grants (
     campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
@@ -16,5 +20,6 @@ CREATE TABLE oauth_grants (
     granted INTEGER NOT NULL,
     refreshed INTEGER,
     revoked INTEGER,
-    revoked_reason TEXT
+    revoked_reason TEXT,
+    generation INTEGER NOT NULL
 );
