@@ -202,12 +202,7 @@ impl<S: DerefMut<Target = Store>> News<S> {
     /// # Errors
     /// The database fails.
     pub fn mark_sent(&mut self, id: i64) -> Result<(), StoreError> {
-        self.store.conn.execute(
-            "UPDATE news_deliveries SET status = 'sent', attempts = attempts + 1, \
-             last_error = NULL WHERE id = ?1",
-            params![id],
-        )?;
-        Ok(())
+        super::outbox::record_sent(&self.store, "news_deliveries", id)
     }
 
     /// Record a failed attempt: retry at `retry_at`, or give up (status
@@ -221,17 +216,7 @@ impl<S: DerefMut<Target = Store>> News<S> {
         error: &str,
         retry_at: Option<i64>,
     ) -> Result<(), StoreError> {
-        let status = if retry_at.is_some() {
-            "pending"
-        } else {
-            "failed"
-        };
-        self.store.conn.execute(
-            "UPDATE news_deliveries SET status = ?1, attempts = attempts + 1, last_error = ?2, \
-             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4",
-            params![status, error, retry_at, id],
-        )?;
-        Ok(())
+        super::outbox::record_failed(&self.store, "news_deliveries", id, error, retry_at)
     }
 
     /// Record how the daemon watches `mailbox` from `since` on.

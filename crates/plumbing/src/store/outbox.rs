@@ -286,12 +286,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
     /// # Errors
     /// The database fails.
     pub fn mark_sent(&mut self, id: i64) -> Result<(), StoreError> {
-        self.store.conn.execute(
-            "UPDATE outbox SET status = 'sent', attempts = attempts + 1, last_error = NULL \
-             WHERE id = ?1",
-            params![id],
-        )?;
-        Ok(())
+        record_sent(&self.store, "outbox", id)
     }
 
     /// Record a failed attempt: retry at `retry_at`, or give up (status
@@ -305,17 +300,7 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
         error: &str,
         retry_at: Option<i64>,
     ) -> Result<(), StoreError> {
-        let status = if retry_at.is_some() {
-            "pending"
-        } else {
-            "failed"
-        };
-        self.store.conn.execute(
-            "UPDATE outbox SET status = ?1, attempts = attempts + 1, last_error = ?2, \
-             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4",
-            params![status, error, retry_at, id],
-        )?;
-        Ok(())
+        record_failed(&self.store, "outbox", id, error, retry_at)
     }
 
     /// Keep a message passed on while `day` was pending.
@@ -344,6 +329,43 @@ impl<S: DerefMut<Target = Store>> Outbox<S> {
         )?;
         Ok(())
     }
+}
+
+/// A delivery of `table` (the outbox, or the news deliveries, which share
+/// its columns) handed over at last.
+pub(super) fn record_sent(store: &Store, table: &'static str, id: i64) -> Result<(), StoreError> {
+    store.conn.execute(
+        &format!(
+            "UPDATE {table} SET status = 'sent', attempts = attempts + 1, last_error = NULL \
+             WHERE id = ?1"
+        ),
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// A failed attempt at a delivery of `table`: tried again at `retry_at`, or
+/// given up (status `failed`) when `retry_at` is `None`.
+pub(super) fn record_failed(
+    store: &Store,
+    table: &'static str,
+    id: i64,
+    error: &str,
+    retry_at: Option<i64>,
+) -> Result<(), StoreError> {
+    let status = if retry_at.is_some() {
+        "pending"
+    } else {
+        "failed"
+    };
+    store.conn.execute(
+        &format!(
+            "UPDATE {table} SET status = ?1, attempts = attempts + 1, last_error = ?2, \
+             next_attempt = COALESCE(?3, next_attempt) WHERE id = ?4"
+        ),
+        params![status, error, retry_at, id],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
