@@ -22,7 +22,8 @@ cargo build --locked --profile "$profile" --target "$target" --bin realmgm >&2
 # Cargo names the dev profile's folder `debug`.
 folder="$profile"
 [ "$profile" = dev ] && folder=debug
-binary="${CARGO_TARGET_DIR:-target}/$target/$folder/realmgm"
+# Printed whole, so it stays right from any folder.
+binary="$(realpath "${CARGO_TARGET_DIR:-target}/$target/$folder/realmgm")"
 # A static binary names no interpreter and no shared library.
 if readelf --program-headers "$binary" | grep -q INTERP || readelf --dynamic "$binary" | grep -q NEEDED; then
     echo "static.sh: $binary is not statically linked" >&2
