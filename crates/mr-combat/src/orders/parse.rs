@@ -58,7 +58,10 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The activities a player can record, with every spelling accepted, longest
-/// first so that `HR` wins over `H` and `SPX` over `SP` and `S`.
+/// first so that `HR` wins over `H` and `SPX` over `SP` and `S`. The third
+/// edition's codes stand beside the older ones players also wrote (3.1
+/// 7.10.1): `EM`, the day's first Enchant, is `SPX`; `E`, each later one,
+/// is `SP`.
 const KEYWORDS: &[(&str, Keyword)] = &[
     ("follows the", Keyword::Follow),
     ("follows", Keyword::Follow),
@@ -75,6 +78,7 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("fly", Keyword::Fly),
     ("fl", Keyword::Fly),
     ("hr", Keyword::Hire),
+    ("em", Keyword::SpellPrep),
     ("sp", Keyword::Spell),
     ("m", Keyword::Move),
     ("h", Keyword::Hide),
@@ -84,6 +88,7 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("t", Keyword::Trade),
     ("f", Keyword::Follow),
     ("c", Keyword::Cache),
+    ("e", Keyword::Spell),
 ];
 
 /// Whether a phase as written opens with an activity code as a whole word
@@ -105,7 +110,7 @@ pub fn opens_with_activity(phase: &str) -> bool {
             .any(|&(code, _)| code == word && code != "a")
 }
 
-const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, SPX, SP or C (cache)";
+const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, EM or SPX, E or SP, or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keyword {
@@ -789,6 +794,15 @@ mod tests {
         }
         assert_eq!(canon("MM4"), "M-Mountain 4");
         assert_eq!(canon("MR2 / MB1"), "M-Ruins 2 / M-Borderland 1");
+    }
+
+    /// 3.1 7.10.1 writes the Enchant activity `EM` (the day's first) and `E`
+    /// (each later one); the BIMR records wrote `SPX` and `SP`.
+    #[test]
+    fn the_third_editions_enchant_codes_read_as_the_older_ones() {
+        assert_eq!(canon("EM / E / E"), canon("SPX / SP / SP"));
+        assert_eq!(canon("em, e"), canon("SPX, SP"));
+        assert_eq!(canon("M CV4, EM, E"), canon("M CV4, SPX, SP"));
     }
 
     #[test]
