@@ -350,16 +350,8 @@ fn imap_settings(
 /// Whether the campaign's pending day is past its deadline (with the GM's
 /// extensions): its turn may run in this round.
 fn deadline_passed(daemon: &Daemon, campaign: &Campaign, now: i64) -> bool {
-    let day = match daemon.store.days().latest_number(&campaign.name) {
-        Ok(latest) => latest.map_or(1, |day| day + 1),
-        Err(_) => return true,
-    };
-    let extension = daemon
-        .store
-        .control()
-        .deadline_extension(&campaign.name, day)
-        .unwrap_or_default();
-    campaign.schedule.deadline(day) + extension <= now
+    // A store that cannot tell is read rather than risk a day without mail.
+    !matches!(daemon.pending_deadline(campaign), Ok(deadline) if deadline > now)
 }
 
 /// The key the store and the watchers know an IMAP mailbox by.

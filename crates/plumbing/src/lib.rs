@@ -20,3 +20,15 @@ pub(crate) static TEST_GAMES: game::Games = game::Games::new(&[
     &realmgm_magic_realm::game::MagicRealm,
     &realmgm_fantasy_realms::game::FantasyRealms,
 ]);
+
+/// The version of Magic Realm's rules this realmgm plays, for tests that
+/// must not name it.
+#[cfg(test)]
+pub(crate) fn current_rules() -> u32 {
+    TEST_GAMES
+        .find("magic-realm")
+        .expect("the test games have Magic Realm")
+        .rules_versions()
+        .current
+        .number
+}

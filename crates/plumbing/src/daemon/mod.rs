@@ -125,16 +125,31 @@ impl Daemon {
     pub fn pending(&self, campaign: &Campaign) -> anyhow::Result<Pending> {
         let latest = self.store.days().latest(&campaign.name)?;
         let day = latest.as_ref().map_or(1, |snapshot| snapshot.day + 1);
-        let deadline = campaign.schedule.deadline(day)
-            + self
-                .store
-                .control()
-                .deadline_extension(&campaign.name, day)?;
+        let deadline = self.deadline_of(campaign, day)?;
         Ok(Pending {
             day,
             state: latest.map(|snapshot| snapshot.state),
             deadline,
         })
+    }
+
+    /// The pending day's deadline, without loading its state: whether its
+    /// turn may run is known before its mail is read.
+    ///
+    /// # Errors
+    /// The store fails.
+    pub fn pending_deadline(&self, campaign: &Campaign) -> anyhow::Result<i64> {
+        let latest = self.store.days().latest_number(&campaign.name)?;
+        self.deadline_of(campaign, latest.map_or(1, |day| day + 1))
+    }
+
+    /// Day `day`'s deadline with the GM's extensions, Unix seconds.
+    fn deadline_of(&self, campaign: &Campaign, day: u32) -> anyhow::Result<i64> {
+        Ok(campaign.schedule.deadline(day)
+            + self
+                .store
+                .control()
+                .deadline_extension(&campaign.name, day)?)
     }
 
     /// Who the pending turn waits for: the game's answer, or every player

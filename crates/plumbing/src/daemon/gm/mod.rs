@@ -1295,7 +1295,7 @@ mod tests {
         assert!(!control.hold_lifts_itself);
         daemon.store.control_mut().set_hold("DEMO", None).unwrap();
         let said = daemon.turns().check_turn("DEMO", NOW + 20).unwrap();
-        let current = current_rules();
+        let current = crate::current_rules();
         assert!(
             said.contains("held: the campaign plays under rules version 1 (the seed summaries")
                 && said.contains(&format!(
@@ -1354,16 +1354,6 @@ mod tests {
         assert_eq!(daemon.store.days().latest_number("DEMO").unwrap(), Some(0));
     }
 
-    /// The version of Magic Realm's rules this realmgm plays.
-    fn current_rules() -> u32 {
-        crate::TEST_GAMES
-            .find("magic-realm")
-            .expect("the test games have Magic Realm")
-            .rules_versions()
-            .current
-            .number
-    }
-
     /// A campaign stored under older rules that has played no day yet is not
     /// held: it moves to the rules this realmgm plays, and the log says so.
     #[test]
@@ -1375,7 +1365,7 @@ mod tests {
         assert_eq!(daemon.campaign("DEMO").unwrap().campaign.rules_version, 1);
         let said = daemon.turns().check_turn("DEMO", NOW + 10).unwrap();
         assert!(!said.starts_with("held"), "{said}");
-        let current = current_rules();
+        let current = crate::current_rules();
         assert_eq!(
             daemon.campaign("DEMO").unwrap().campaign.rules_version,
             current
