@@ -279,8 +279,9 @@ fn masked(notify: &Value) -> Value {
     if let Some(hooks) = notify.get_mut("hooks").and_then(Value::as_array_mut) {
         for url in hooks.iter_mut().filter_map(|hook| hook.get_mut("url")) {
             if let Some(text) = url.as_str() {
+                let scheme = text.split_once("://").map_or("https", |(scheme, _)| scheme);
                 *url = Value::String(format!(
-                    "https://{}/...",
+                    "{scheme}://{}/...",
                     crate::mail::webhook::host_of(text)
                 ));
             }
