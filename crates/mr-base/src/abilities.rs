@@ -1,7 +1,7 @@
 //! What a character's advantages (`data/characters.toml`) and active treasures give
 //! him during the day: extra phases (`day/daylight.rs` "Bonus phases"), one-die
-//! rolls and die modifiers (`tables/mod.rs`), and the weights and strengths of
-//! the play summary II.C.1 ("items heavier than the strongest MOVE chit").
+//! rolls and die modifiers (`tables/mod.rs`), and the weights and strengths
+//! that decide what he carries when he moves (3.1 7.3.1e).
 
 use crate::board::ClearingId;
 use crate::data::GameData;
@@ -177,15 +177,35 @@ pub fn has(data: &GameData, rules: &Rules, who: &CharacterState, wanted: &Advant
     advantages(data, rules, who).contains(wanted)
 }
 
-/// The strongest MOVE chit he has in play (play summary II.C.1); negligible
-/// when none is active.
-pub fn strongest_move(who: &CharacterState) -> Strength {
-    who.chits
+/// What carries his items when he moves (3.1 7.3.1e): the strongest of his
+/// active MOVE chits, active Boots cards (a treasure played as a Move
+/// chit, 7.3.1f) and active horse (its trot side, 7.3.2c); negligible when
+/// none is active (7.3.1e.4). Items his pack horses carry are not his to
+/// carry (7.3.1i.4).
+pub fn carrying_strength(data: &GameData, who: &CharacterState) -> Strength {
+    let chits = who
+        .chits
         .iter()
         .filter(|c| c.condition == ChitCondition::Active)
         .filter_map(|c| ActionChit::parse(&c.chit).ok())
         .filter(|c| c.action == ChitAction::Move)
-        .filter_map(|c| c.strength)
+        .filter_map(|c| c.strength);
+    let boots =
+        active_treasure_effects(data, who)
+            .into_iter()
+            .filter_map(|(_, effect)| match effect {
+                TreasureEffect::MoveChit { strength, .. } => Some(*strength),
+                _ => None,
+            });
+    let horse = who
+        .belongings
+        .iter()
+        .filter(|b| b.active && b.item.kind == ItemKind::Horse)
+        .filter_map(|b| data.horses.iter().find(|h| h.name == b.item.name))
+        .map(|h| h.trot.strength);
+    chits
+        .chain(boots)
+        .chain(horse)
         .max()
         .unwrap_or(Strength::Negligible)
 }

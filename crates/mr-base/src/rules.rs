@@ -8,11 +8,12 @@
 //! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
 //! `Built` and has an on/off test (`day::toggle_tests` checks that); every
 //! other is `NotYetImplemented`, and a campaign file that names it is
-//! refused with the reason (`game::Rules::new`).
+//! refused with the reason (`game::Rules::new`). A rule 3.1 made basic is
+//! `Basic`: always played, its old name still accepted.
 
 use realmgm_core::game::{
     RuleToggle, RulesVersion, RulesVersions,
-    ToggleStatus::{Built, NotYetImplemented},
+    ToggleStatus::{Basic, Built, NotYetImplemented},
 };
 
 /// Whether the Optional Missile Table (3.1 10.D.3.4) is on: a campaign may
@@ -234,11 +235,11 @@ pub const TOGGLES: &[RuleToggle] = &[
     RuleToggle {
         name: "pack_horses",
         summary: "A horse a character leads inactive carries belongings loaded on it, up to its \
-                  trot strength; loading and unloading are rearrangements (load X on HORSE, \
-                  unload X)",
-        source: "the BIMR5 rules (Pack Horses: \"Swordsman places Spear and Medium Bow on pack \
-                 horse\"); 2nd-edition advanced rules",
-        status: Built,
+                  trot strength (load X on HORSE, unload X); a basic rule in 3.1, always \
+                  played, the name kept so older campaign files load",
+        source: "3.1 7.3.1i (Pack Horses, a basic rule); formerly the BIMR5 rules and the \
+                 2nd-edition advanced rules",
+        status: Basic,
         excludes: &[],
     },
     RuleToggle {

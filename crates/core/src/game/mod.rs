@@ -39,6 +39,10 @@ pub enum ToggleStatus {
     /// Known by name but not built: a campaign file that switches it on is
     /// refused with the reason, never silently run without it.
     NotYetImplemented,
+    /// Once optional, now part of the game's basic rules: always played.
+    /// The name is still accepted so that older campaign files load, and
+    /// switches nothing (the rule is on either way).
+    Basic,
 }
 
 /// An optional or house rule that a campaign file can switch on by name.
@@ -100,6 +104,9 @@ impl Rules {
                     name: toggle.name.to_string(),
                     summary: toggle.summary.to_string(),
                 });
+            }
+            if toggle.status == ToggleStatus::Basic {
+                continue;
             }
             enabled.insert(toggle.name.to_string());
         }
@@ -1095,6 +1102,13 @@ mod tests {
             status: ToggleStatus::NotYetImplemented,
             excludes: &["optional_missile_table"],
         },
+        RuleToggle {
+            name: "pack_horses",
+            summary: "",
+            source: "",
+            status: ToggleStatus::Basic,
+            excludes: &[],
+        },
     ];
 
     #[test]
@@ -1135,6 +1149,18 @@ mod tests {
         let err =
             Rules::new(["optional_missile_table", "revised_missile_table"], &both).unwrap_err();
         assert!(err.to_string().contains("cannot both be on"), "{err}");
+    }
+
+    /// A rule that became basic still loads by its old name and switches
+    /// nothing on: the game plays it always.
+    #[test]
+    fn a_basic_rule_is_accepted_by_name_and_is_not_a_toggle_that_is_on() {
+        let rules = Rules::new(["pack_horses", "optional_missile_table"], KNOWN).unwrap();
+        assert!(!rules.is_on("pack_horses"));
+        assert_eq!(
+            rules.names().collect::<Vec<_>>(),
+            ["optional_missile_table"]
+        );
     }
 
     #[test]

@@ -104,36 +104,36 @@ fn a_cache_holds_what_its_owner_left_and_only_he_sees_it() {
     );
 }
 
-/// Pack Horses (BIMR5): the Amazon, whose MOVE chits are Medium, loads her
-/// Great Axe (Heavy) on the horse she leads and walks on with it; without
-/// the rule the load is refused and the axe stays behind.
+/// Pack horses are a basic rule (3.1 7.3.1i): the Amazon, whose MOVE chits
+/// are Medium, loads her Great Axe (Heavy) on the horse she leads and walks
+/// on with it, in a campaign naming no rule; the old toggle name still
+/// loads and changes nothing. Without the load the axe stays behind.
 #[test]
-fn a_pack_horse_carries_what_its_leader_could_not() {
+fn a_pack_horse_carries_what_its_leader_could_not_3_1_7_3_1i() {
     use crate::state::{ItemKind, abandoned_pile};
     use crate::test_support::{give, move_to};
-    let walk = |on: &[&str]| {
+    let walk = |on: &[&str], load: bool| {
         let mut state = together();
         let (from, to, _) = super::travel_tests::open_walk(&state);
         state.characters[0].position = from.clone();
         state.characters[1].position = from.clone();
         give(&mut state, 0, ItemKind::Horse, "Horse 1", false);
         give(&mut state, 0, ItemKind::Weapon, "Great Axe", false);
-        let orders = format!("{}\nPhase 1: load Great Axe on Horse 1", move_to(&to));
+        let mut orders = move_to(&to);
+        if load {
+            orders.push_str("\nPhase 1: load Great Axe on Horse 1");
+        }
         let (after, events) = day(state, on, &orders);
         (after, events, from)
     };
-    let (after, events, _) = walk(&["pack_horses"]);
-    let amazon = &after.characters[0];
-    assert_eq!(amazon.pack["Horse 1"][0].name, "Great Axe", "{events:#?}");
-    assert!(amazon.belongings.iter().all(|b| b.item.name != "Great Axe"));
-    let (after, events, from) = walk(&[]);
-    assert!(
-        events
-            .iter()
-            .any(|e| format!("{e:?}").contains("does not use the Pack Horses rule")),
-        "{events:#?}"
-    );
-    assert!(after.characters[0].pack.is_empty());
+    for on in [&[][..], &["pack_horses"][..]] {
+        let (after, events, _) = walk(on, true);
+        let amazon = &after.characters[0];
+        assert_eq!(amazon.pack["Horse 1"][0].name, "Great Axe", "{events:#?}");
+        assert!(amazon.belongings.iter().all(|b| b.item.name != "Great Axe"));
+    }
+    let (after, events, from) = walk(&[], false);
+    assert!(after.characters[0].pack.is_empty(), "{events:#?}");
     assert!(
         after.holdings[&abandoned_pile(&from)]
             .iter()
@@ -149,11 +149,7 @@ fn a_horse_lost_drops_its_load_at_midnight_and_a_ridden_horse_takes_none() {
     let mut state = together();
     give(&mut state, 0, ItemKind::Horse, "Horse 1", true);
     give(&mut state, 0, ItemKind::Weapon, "Great Axe", false);
-    let (after, events) = day(
-        state,
-        &["pack_horses"],
-        "H\nPhase 1: load Great Axe on Horse 1",
-    );
+    let (after, events) = day(state, &[], "H\nPhase 1: load Great Axe on Horse 1");
     assert!(
         events
             .iter()
@@ -164,7 +160,7 @@ fn a_horse_lost_drops_its_load_at_midnight_and_a_ridden_horse_takes_none() {
     let here = state.characters[0].position.clone();
     let (after, _) = day(
         state.clone(),
-        &["pack_horses"],
+        &[],
         "H\nPhase 1: inactivate Horse 1; load Great Axe on Horse 1",
     );
     assert_eq!(after.characters[0].pack["Horse 1"].len(), 1);
@@ -173,7 +169,7 @@ fn a_horse_lost_drops_its_load_at_midnight_and_a_ridden_horse_takes_none() {
     state.characters[0]
         .belongings
         .retain(|b| b.item.name != "Horse 1");
-    let (after, events) = day(state, &["pack_horses"], "H");
+    let (after, events) = day(state, &[], "H");
     assert!(after.characters[0].pack.is_empty());
     assert!(
         after.holdings[&abandoned_pile(&here)]

@@ -2,7 +2,8 @@
 //! paths"): a move goes to a neighbouring clearing along a route the
 //! character knows — normal roads and cave tunnels always, hidden paths and
 //! secret passages once discovered (or with an advantage that knows them);
-//! items heavier than his strongest active MOVE chit are left behind.
+//! items heavier than his strongest active MOVE chit, Boots card or horse
+//! are left behind (3.1 7.3.1e).
 
 use super::Day;
 use crate::abilities;
@@ -154,7 +155,7 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 fn drop_heavy_items(day: &mut Day<'_>, who: usize) -> Vec<String> {
-    let strength = abilities::strongest_move(&day.state.characters[who]);
+    let strength = abilities::carrying_strength(day.data, &day.state.characters[who]);
     drop_items_heavier_than(day, who, strength)
 }
 

@@ -5,12 +5,12 @@
 //! `day::belongings` keeps. A step that cannot be done is skipped and his
 //! report says why; the other steps still happen.
 //!
-//! Weight is not checked here: a Move phase leaves behind what his MOVE
-//! chits cannot carry (`day::movement`), whatever is active. Under the Pack
-//! Horses rule (BIMR5) `load Spear on Workhorse` puts a belonging on a
-//! horse he leads inactive, up to the horse's trot strength, and `unload
-//! Spear` (or `unload all`) takes it back; a load weighs nothing for his
-//! MOVE chits. At Midnight the load of a horse he no longer leads (sold,
+//! Weight is not checked here: a Move phase leaves behind what his active
+//! MOVE chit, Boots card or horse cannot carry (`day::movement`). Pack
+//! horses are a basic rule (3.1 7.3.1i): `load Spear on Workhorse` puts a
+//! belonging on a horse he leads inactive, up to the horse's trot strength,
+//! and `unload Spear` (or `unload all`) takes it back; a load weighs
+//! nothing for what carries him. At Midnight the load of a horse he no longer leads (sold,
 //! given, killed, taken with him dead) falls into the pile of his clearing.
 //! Activating and inactivating are seen by himself only; an abandoned
 //! belonging lies in the clearing's pile for everyone there to see.
@@ -111,9 +111,6 @@ fn title(at: When) -> String {
     }
 }
 
-/// The toggle under which a horse he leads carries a load.
-pub const PACK_HORSES: &str = "pack_horses";
-
 /// The rearrangements `who` ordered for the start of phase `phase`.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &DayOrders) {
     rearrange(day, who, When::Phase(phase), orders);
@@ -208,9 +205,6 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
             Arrange::Abandon => abandon(day, who, &item)
                 .map(|name| (name, None))
                 .map_err(StepRefused::from),
-            Arrange::Load | Arrange::Unload if !day.rules.is_on(PACK_HORSES) => {
-                Err(StepRefused::NoPackHorses)
-            }
             Arrange::Load => {
                 let (thing, horse) = load_target(&item);
                 let data = day.data;
@@ -260,8 +254,6 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
 enum StepRefused {
     #[error(transparent)]
     Belonging(#[from] BelongingRefused),
-    #[error("this campaign does not use the Pack Horses rule (add \"pack_horses\" to its rules)")]
-    NoPackHorses,
     #[error(
         "he is between clearings on the roadway he ran away onto, where nothing is rearranged \
          or abandoned (3.1 rule 8.3.8d); Move off it first"

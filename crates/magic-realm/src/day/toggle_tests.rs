@@ -56,10 +56,6 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
          day::cache_tests::a_cache_holds_what_its_owner_left_and_only_he_sees_it",
     ),
     (
-        "pack_horses",
-        "day::cache_tests::a_pack_horse_carries_what_its_leader_could_not",
-    ),
-    (
         "expanded_meeting_table_opportunities",
         "day::trade_tests::opportunity_with_and_without_the_bimr3_rule",
     ),

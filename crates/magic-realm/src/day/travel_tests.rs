@@ -341,3 +341,31 @@ fn a_roadway_vanishing_under_a_runaway_puts_him_in_the_forest_3_1_8_3_8d_3() {
     assert!(matches!(&results[1], PhaseResult::Moved { to, .. } if *to == a));
     assert_eq!(after.characters[0].roadway, None);
 }
+
+/// 3.1 7.3.1e: an active horse or Boots card carries items in place of a
+/// MOVE chit. The Amazon's MOVE chits are Medium: her Great Axe (Heavy) goes
+/// with her when she rides Horse 1 (trot T) or wears the Power Boots (H),
+/// and stays behind with the horse led inactive and the boots inactive.
+#[test]
+fn an_active_horse_or_boots_card_carries_what_move_chits_cannot_3_1_7_3_1e() {
+    let walk = |kind: ItemKind, name: &str, active: bool| {
+        let mut state = game(&["Amazon"]);
+        let (a, b, _) = open_walk(&state);
+        state.characters[0].position = a.clone();
+        give(&mut state, 0, kind, name, active);
+        give(&mut state, 0, ItemKind::Weapon, "Great Axe", false);
+        let (after, _) = play(state, &[("P1", &move_to(&b))], &[]);
+        assert_eq!(after.characters[0].position, b);
+        after.characters[0]
+            .belongings
+            .iter()
+            .any(|x| x.item.name == "Great Axe")
+    };
+    for (kind, name) in [
+        (ItemKind::Horse, "Horse 1"),
+        (ItemKind::Treasure, "Power Boots"),
+    ] {
+        assert!(walk(kind, name, true), "carried by the active {name}");
+        assert!(!walk(kind, name, false), "left behind, the {name} inactive");
+    }
+}
