@@ -76,8 +76,10 @@ struct Turn {
     /// Search phases done so far: the `Search:` line names a table for each
     /// in order, and later searches reuse the last.
     searches: usize,
-    /// The phase before moved him (a pony doubles that move).
-    just_moved: bool,
+    /// A Move phase not caused by his pony is done and no pony Move has
+    /// followed it yet: the pony may double it, with other phases between
+    /// (3.1 6.2.4c, 7.3.2b.3).
+    undoubled_move: bool,
 }
 
 /// Do the turn of character `who`, with his `followers` moving along.
@@ -122,7 +124,7 @@ pub fn take_turn_as(
         climbing: None,
         aloft: None,
         searches: 0,
-        just_moved: false,
+        undoubled_move: false,
     };
     // Flying leaves his followers behind for the rest of the day.
     let mut with_him = followers.to_vec();
@@ -242,7 +244,15 @@ pub fn take_turn_as(
                 .collect();
             retinue::say_left_behind(day, who, names, "no longer in the clearing", &observers);
         }
-        turn.just_moved = matches!(result, PhaseResult::Moved { .. });
+        let moved = matches!(
+            result,
+            PhaseResult::Moved { .. } | PhaseResult::Climbing { .. }
+        );
+        if pony_move {
+            turn.undoubled_move = false;
+        } else if moved {
+            turn.undoubled_move = true;
+        }
         carry_followers(day, who, &with_him, &result);
         let here = day.state.characters[who].position.clone();
         retinue::carry(day, &hirelings, &here);
@@ -399,7 +409,7 @@ fn use_phase(
         sources.extend(sources_of(Kind::Peer).into_iter().map(|s| (s, false)));
     }
     if kind == Kind::Move
-        && let Some((horse, double)) = horses::bonus_move(day, who, turn.moves, turn.just_moved)
+        && let Some((horse, double)) = horses::bonus_move(day, who, turn.undoubled_move)
     {
         // The pony's move is renewed by every move: spend it first.
         if double {
@@ -413,7 +423,10 @@ fn use_phase(
         .find(|(s, _)| !turn.bonus_used.contains(s))
     {
         Some((source, double)) => {
-            turn.bonus_used.insert(source);
+            // The pony's phase is limited by the alternation, not once a day.
+            if !double {
+                turn.bonus_used.insert(source);
+            }
             Ok(double)
         }
         None => Err(no_bonus_left(&phase.activity).into()),

@@ -2,9 +2,12 @@
 //! an item, it must be active" and II.C.8 "a double move with a pony";
 //! `day/daylight.rs` "Horses", §16).
 //!
-//! - A pony doubles his moves: after each Move phase that brought him to a
-//!   clearing, a bonus Move (`*M ...`) recorded next is his. Followers
-//!   without an active pony of their own are left behind by that move.
+//! - A pony doubles his moves (3.1 6.2.4c, 7.3.2b.3): each Move phase not
+//!   caused by the pony that he did (moved or climbed) may be followed by one
+//!   bonus Move (`*M ...`) of the pony's, later in the turn, with other
+//!   phases between; pony Moves alternate with other Moves and never come
+//!   first. Followers without an active pony of their own are left behind
+//!   by that move.
 //! - A workhorse (the `horse` kind) gives one bonus Move phase a day.
 //! - A warhorse gives none.
 //!
@@ -35,27 +38,19 @@ pub fn rides_pony(data: &GameData, who: &CharacterState) -> bool {
     active_horse(data, who).is_some_and(|h| h.kind == HorseKind::Pony)
 }
 
-/// What his horse gives for a bonus Move phase now, as a source name that
-/// is used up once spent (the pony's names the move it doubles, so each
-/// move earns its own), and whether it is the pony's double move.
-/// `moves_done` counts his completed moves today; `just_moved` says the
-/// phase before this one moved him.
-pub fn bonus_move(
-    day: &Day<'_>,
-    who: usize,
-    moves_done: usize,
-    just_moved: bool,
-) -> Option<(String, bool)> {
+/// What his horse gives for a bonus Move phase now, as a source name, and
+/// whether it is the pony's double move. `undoubled_move` says a Move not
+/// caused by the pony was done since the pony's last one.
+pub fn bonus_move(day: &Day<'_>, who: usize, undoubled_move: bool) -> Option<(String, bool)> {
     let character = &day.state.characters[who];
     if movement::is_cave(day, &character.position) {
         return None;
     }
     let horse = active_horse(day.data, character)?;
     match horse.kind {
-        HorseKind::Pony if just_moved => Some((
-            format!("{} (pony, doubling move {moves_done})", horse.name),
-            true,
-        )),
+        HorseKind::Pony if undoubled_move => {
+            Some((format!("{} (pony, doubling a move)", horse.name), true))
+        }
         HorseKind::Horse => Some((format!("{} (workhorse)", horse.name), false)),
         HorseKind::Pony | HorseKind::Warhorse => None,
     }

@@ -369,3 +369,32 @@ fn an_active_horse_or_boots_card_carries_what_move_chits_cannot_3_1_7_3_1e() {
         assert!(!walk(kind, name, false), "left behind, the {name} inactive");
     }
 }
+
+/// 3.1 6.2.4c, 7.3.2b.3: a pony's Move follows a Move of his own, with other
+/// phases between allowed; pony Moves alternate with his other Moves, so a
+/// second pony Move straight after the first is lost.
+#[test]
+fn pony_moves_alternate_with_other_moves_and_may_come_later_3_1_7_3_2b_3() {
+    let mut state = game(&["Black Knight"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    give(&mut state, 0, ItemKind::Horse, "Pony 7", true);
+    let later = format!("{}, H, *{}", move_to(&b), move_to(&c));
+    let (after, events) = play(state.clone(), &[("P1", &later)], &[("hide", &[6])]);
+    assert_eq!(
+        after.characters[0].position,
+        c,
+        "{:?}",
+        results(&events, "Black Knight")
+    );
+
+    let twice = format!("{}, *{}, *{}", move_to(&b), move_to(&c), move_to(&b));
+    let (after, events) = play(state, &[("P1", &twice)], &[]);
+    let phases = results(&events, "Black Knight");
+    assert!(
+        matches!(&phases[1], PhaseResult::Moved { .. }),
+        "{phases:?}"
+    );
+    assert!(matches!(&phases[2], PhaseResult::Lost { .. }), "{phases:?}");
+    assert_eq!(after.characters[0].position, c);
+}
