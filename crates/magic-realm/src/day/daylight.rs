@@ -27,7 +27,7 @@ use crate::board::ClearingId;
 use crate::data::characters::Advantage;
 use crate::data::terms::Activity as Kind;
 use crate::magic::influence;
-use crate::orders::{Activity, DayOrders, Phase, SearchTable, WhenImpossible};
+use crate::orders::{Activities, Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 
 /// The phases a character has for his recorded activities, bonus phases
 /// apart: the day's basic and sunlight phases, only the basic ones when he
@@ -54,6 +54,20 @@ pub fn normal_phases(
     }
 }
 
+/// Whether his recorded activities hold a Move into a cave clearing: then
+/// the day gives him no sunlight phases, wherever that Move comes in his
+/// turn and whether or not it can be done (3.1 6.2.2b), so he never enters a
+/// cave on a day he used a sunlight phase (7.3.1c.2).
+pub fn records_move_into_cave(data: &GameData, state: &MrState, activities: &Activities) -> bool {
+    activities.phases.iter().any(|p| match &p.activity {
+        Activity::Move { tile, clearing } => data
+            .tiles
+            .resolve(tile)
+            .is_some_and(|t| movement::is_cave_in(state, &ClearingId::new(&t.code, *clearing))),
+        _ => false,
+    })
+}
+
 /// Where the turn stands between phases.
 struct Turn {
     /// Normal (non-bonus) phases he may use.
@@ -73,6 +87,9 @@ struct Turn {
     climbing: Option<ClearingId>,
     /// The tile he flies over, from his first Fly phase until he lands.
     aloft: Option<String>,
+    /// He landed in a cave after using a sunlight phase: the rest of his
+    /// turn is cancelled (3.1 7.3.3b.1).
+    grounded: bool,
     /// Search phases done so far: the `Search:` line names a table for each
     /// in order, and later searches reuse the last.
     searches: usize,
@@ -112,8 +129,12 @@ pub fn take_turn_as(
     let character = &day.state.characters[who];
     let budget = weather::budget(day);
     let full = budget.basic + budget.sunlight;
+    let mut allowed = normal_phases(day.data, day.rules, &day.state, character);
+    if records_move_into_cave(day.data, &day.state, &mine.activities) {
+        allowed = allowed.min(budget.basic);
+    }
     let mut turn = Turn {
-        allowed: normal_phases(day.data, day.rules, &day.state, character),
+        allowed,
         used: 0,
         basic: budget.basic,
         full,
@@ -123,6 +144,7 @@ pub fn take_turn_as(
         bonus_used: BTreeSet::new(),
         climbing: None,
         aloft: None,
+        grounded: false,
         searches: 0,
         undoubled_move: false,
     };
@@ -168,14 +190,21 @@ pub fn take_turn_as(
             activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
             rearrange::at_phase(day, who, number, mine);
         }
-        if day.today.blocked.contains(&who) {
+        let stopped = if day.today.blocked.contains(&who) {
+            Some("blocked")
+        } else if turn.grounded {
+            Some("he landed in a cave clearing after using a sunlight phase (3.1 7.3.3b.1)")
+        } else {
+            None
+        };
+        if let Some(reason) = stopped {
             day.emit_at(
                 phase_starts,
                 observers.clone(),
                 Happening::Phase(PhaseEvent::PhasesLeft {
                     character: day.state.characters[who].name.clone(),
                     count: phases.len() - index,
-                    reason: "blocked".into(),
+                    reason: reason.into(),
                 }),
             );
             break;
@@ -331,13 +360,15 @@ fn as_shown(mine: &DayOrders) -> (DayOrders, bool) {
 
 /// Land him if he is flying (then, as at the end of a phase, he may be
 /// blocked where he lands); a cave clearing takes away the sunlight phases
-/// he has not used, as entering one on foot does. True when he landed.
+/// he has not used, and after a sunlight phase ends his turn (3.1
+/// 7.3.3b.1). True when he landed.
 fn touch_down(day: &mut Day<'_>, who: usize, turn: &mut Turn) -> bool {
     let Some(tile) = turn.aloft.take() else {
         return false;
     };
     let landed = fly::land(day, who, &tile);
     if movement::is_cave(day, &landed) {
+        turn.grounded = turn.used > turn.basic;
         turn.allowed = turn.allowed.min(turn.used.max(turn.basic));
         let observers = day.only(who);
         horses::unsaddle(day, who, &[], &observers);
@@ -373,7 +404,8 @@ fn use_phase(
             }
             let why = if turn.allowed < turn.full {
                 format!(
-                    "only {} phases today (no sunlight phases in caves or for this character)",
+                    "only {} phases today (no sunlight phases on a day he starts in or records a \
+                     Move into a cave clearing, 3.1 6.2.2b, or for this character)",
                     turn.allowed
                 )
             } else {

@@ -11,14 +11,14 @@
 //!   Once aloft he keeps flying until he lands.
 //! - His flying ends before the first phase of his turn that is not a Fly
 //!   phase, or at the end of his turn. While aloft nobody blocks him.
-//! - Landing rolls one die (`daylight/land/<character>`): the clearing of
-//!   that number, or, when the tile has none, the nearest lower one, or
-//!   else the lowest clearing of the tile.
-//! - What it carries (play summary II.C.1 applied to flight): the flying item's
+//! - Landing rolls one die (`daylight/land/<character>`), unmodified, and
+//!   again until it names a clearing of the tile; he lands there, even in a
+//!   cave (3.1 7.3.3b.1).
+//! - Taking off (3.1 7.3.3a.3) he becomes unhidden and abandons his horses,
+//!   his pack horses with their loads (7.3.1i.3), and every item heavier
+//!   than the flying strength, in the clearing's abandoned pile. The flying
 //!   strength must be at least his own weight (his vulnerability), or he
-//!   cannot take off; on take-off every item heavier than that strength is
-//!   left in the clearing's abandoned pile, as when walking. Horses carry
-//!   themselves and stay with him, as on foot.
+//!   cannot take off (7.3.3a.2).
 //! - A Broomstick spell in effect on him flies him like an item of Light
 //!   strength that needs no colour; it expires when he lands.
 
@@ -28,6 +28,7 @@ use crate::abilities;
 use crate::board::ClearingId;
 use crate::data::terms::{Colour, Strength};
 use crate::data::treasures::TreasureEffect;
+use crate::state::{Belonging, Item, ItemKind, abandoned_pile};
 use realmgm_core::dice::DiceCount;
 
 /// The active belonging of `who` that flies, its strength and the colour
@@ -125,6 +126,8 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
             };
         }
         left_behind = super::movement::drop_items_heavier_than(day, who, strength);
+        left_behind.extend(leave_horses(day, who));
+        day.state.characters[who].hidden = false;
     }
     *aloft = Some(code.clone());
     // The turn fills in the followers he leaves behind.
@@ -136,14 +139,27 @@ pub fn fly(day: &mut Day<'_>, who: usize, tile: &str, aloft: &mut Option<String>
     }
 }
 
-/// End his flying over `tile`: roll one die and land in that clearing, or
-/// as the ruling in the module comment says.
+/// His horses, and the pack horses' loads, left in the clearing he flies
+/// from (3.1 7.3.3a.3, 7.3.1i.3); their names.
+fn leave_horses(day: &mut Day<'_>, who: usize) -> Vec<String> {
+    let character = &mut day.state.characters[who];
+    let (horses, kept): (Vec<Belonging>, Vec<Belonging>) = character
+        .belongings
+        .drain(..)
+        .partition(|b| b.item.kind == ItemKind::Horse);
+    character.belongings = kept;
+    let mut left: Vec<Item> = horses.into_iter().map(|b| b.item).collect();
+    left.extend(std::mem::take(&mut character.pack).into_values().flatten());
+    let names = left.iter().map(|i| i.name.clone()).collect();
+    let pile = abandoned_pile(&character.position);
+    day.state.holdings.entry(pile).or_default().extend(left);
+    names
+}
+
+/// End his flying over `tile`: roll one die until it names a clearing of
+/// the tile, and land there (3.1 7.3.3b.1).
 pub fn land(day: &mut Day<'_>, who: usize, tile: &str) -> ClearingId {
     let name = day.state.characters[who].name.clone();
-    let observers = day.only(who);
-    let die = day
-        .roll(&format!("daylight/land/{name}"), DiceCount::One, observers)
-        .result;
     let numbers: Vec<u8> = day
         .state
         .board
@@ -152,13 +168,22 @@ pub fn land(day: &mut Day<'_>, who: usize, tile: &str) -> ClearingId {
         .filter(|c| c.tile == tile)
         .map(|c| c.clearing)
         .collect();
-    let number = numbers
-        .iter()
-        .copied()
-        .filter(|&n| n <= die)
-        .max()
-        .or_else(|| numbers.iter().copied().min())
-        .unwrap_or(die);
+    let die = loop {
+        let observers = day.only(who);
+        let die = day
+            .roll(&format!("daylight/land/{name}"), DiceCount::One, observers)
+            .result;
+        // Every tile has a clearing numbered 1 to 6; the check only keeps a
+        // broken board from rolling for ever.
+        if numbers.contains(&die) || !numbers.iter().any(|n| (1..=6).contains(n)) {
+            break die;
+        }
+    };
+    let number = if numbers.contains(&die) {
+        die
+    } else {
+        numbers.iter().copied().min().unwrap_or(die)
+    };
     let to = ClearingId::new(tile, number);
     let character = &mut day.state.characters[who];
     character.position = to.clone();

@@ -1,7 +1,8 @@
 //! A dry run of a character's recorded day for the confirmation of his
 //! orders: each Move is checked against the routes he knows, from where he
-//! stands, and the phases are counted against those the day gives (caves
-//! give no sunlight phases), for him and for each hired leader he writes a
+//! stands, and the phases are counted against those the day gives (no
+//! sunlight phases on a day he starts in or records a Move into a cave,
+//! 3.1 6.2.2b), for him and for each hired leader he writes a
 //! line for, and each of his starred phases against the bonus phases he
 //! has, so a player hears at once that a phase would be lost. Only
 //! his own knowledge is read, and the reasons are the day's own
@@ -36,7 +37,10 @@ pub fn move_warnings(
     };
     let me = &state.characters[who];
     let mut warnings = Vec::new();
-    let allowed = daylight::normal_phases(data, rules, state, me);
+    let mut allowed = daylight::normal_phases(data, rules, state, me);
+    if daylight::records_move_into_cave(data, state, &orders.activities) {
+        allowed = allowed.min(weather::budget_of(data, rules, state).basic);
+    }
     let own = Walker {
         data,
         rules,
@@ -116,12 +120,12 @@ impl Walker<'_> {
     /// is not his own to plan.
     fn walk(&self, start: &ClearingId, activities: &Activities) -> Vec<String> {
         let budget = weather::budget_of(self.data, self.rules, self.state);
-        let (basic, mut sheltered_left) = (budget.basic, budget.sheltered);
+        let mut sheltered_left = budget.sheltered;
         let in_shelter = |at: &ClearingId| {
             movement::is_cave_in(self.state, at) || self.state.dwellings.values().any(|c| c == at)
         };
         let mut at = start.clone();
-        let mut allowed = self.allowed;
+        let allowed = self.allowed;
         let mut used = 0;
         let mut over = Vec::new();
         let mut lost_move = None;
@@ -186,13 +190,6 @@ impl Walker<'_> {
                         ));
                         continue;
                     }
-                    // A move into a cave takes away the sunlight phases not
-                    // yet used (3.1 rule 6.2.2b), as the day does.
-                    if !movement::is_cave_in(self.state, &at)
-                        && movement::is_cave_in(self.state, &to)
-                    {
-                        allowed = allowed.min(used.max(basic));
-                    }
                     at = to;
                 }
                 Activity::Follow { .. } | Activity::Fly { .. } => {
@@ -213,8 +210,9 @@ impl Walker<'_> {
         };
         let why = if allowed < budget.basic + budget.sunlight {
             format!(
-                "only {allowed} phases today: no sunlight phases are done in a cave clearing \
-                 (3.1 rule 6.2.2b) or by a character without them"
+                "only {allowed} phases today: no sunlight phases on a day that starts in a \
+                 cave clearing or records a Move into one (3.1 rule 6.2.2b), nor for a \
+                 character without them"
             )
         } else {
             format!("only {allowed} phases today")
@@ -381,10 +379,20 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "phases 3 and 4 (S, S): only 2 phases today: no sunlight phases are done in a cave \
-              clearing (3.1 rule 6.2.2b) or by a character without them; as things stand they \
-              would be lost; record 2 phases, or bonus phases marked *"
+                "phases 3 and 4 (S, S): only 2 phases today: no sunlight phases on a day that \
+                 starts in a cave clearing or records a Move into one (3.1 rule 6.2.2b), nor for \
+                 a character without them; as things stand they would be lost; record 2 \
+                 phases, or bonus phases marked *"
             ]
+        );
+        // The Move into the cave recorded last takes the sunlight phases too.
+        let last = format!("H, S, S, M {}{}", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&last, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("phases 3 and 4 (S, M): only 2 phases"),
+            "{warnings:?}"
         );
         let two = format!("M {}{}, H", cave.tile, cave.clearing);
         let orders = parse_day_orders(&two, 1, data()).unwrap();

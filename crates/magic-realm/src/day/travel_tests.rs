@@ -398,3 +398,183 @@ fn pony_moves_alternate_with_other_moves_and_may_come_later_3_1_7_3_2b_3() {
     assert!(matches!(&phases[2], PhaseResult::Lost { .. }), "{phases:?}");
     assert_eq!(after.characters[0].position, c);
 }
+
+/// A cave clearing and a clearing of another kind reached from it by a
+/// normal path or tunnel: (cave, outside).
+fn cave_and_way_in(state: &MrState) -> (ClearingId, ClearingId) {
+    let board = &state.board;
+    board
+        .clearings()
+        .into_iter()
+        .filter(|c| {
+            board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+        })
+        .find_map(|cave| {
+            board
+                .neighbours(&cave)
+                .into_iter()
+                .find(|l| {
+                    matches!(l.kind, PathKind::Normal | PathKind::Cave)
+                        && board.clearing(&l.to).is_some_and(|k| {
+                            k.kind != ClearingKind::Cave && k.kind != ClearingKind::Mountain
+                        })
+                })
+                .map(|l| (cave.clone(), l.to))
+        })
+        .expect("a way into a cave")
+}
+
+/// 3.1 6.2.2b, 7.3.1c.2: recording a Move into a cave clearing takes away
+/// the day's sunlight phases from the start, so the Move recorded fourth
+/// is lost and he never enters the cave after a sunlight phase.
+#[test]
+fn a_recorded_move_into_a_cave_leaves_only_the_basic_phases_3_1_6_2_2b() {
+    let mut state = game(&["Amazon"]);
+    let (cave, outside) = cave_and_way_in(&state);
+    state.characters[0].position = outside.clone();
+    let line = format!("H, H, H, {}", move_to(&cave));
+    let (after, events) = play(state, &[("P1", &line)], &[("hide", &[6])]);
+    let phases = results(&events, "Amazon");
+    assert_eq!(after.characters[0].position, outside, "{phases:?}");
+    assert!(matches!(&phases[2], PhaseResult::Lost { .. }), "{phases:?}");
+    assert!(
+        events.iter().any(|e| matches!(
+            &e.happening,
+            Happening::Phase(PhaseEvent::TurnStarts { phases: 2, .. })
+        )),
+        "{events:#?}"
+    );
+}
+
+/// The Amazon with the Flying Carpet and purple magic where she stands.
+fn flyer(state: &mut MrState) {
+    let purple = crate::data::terms::Colour::Purple;
+    let source = data()
+        .treasures
+        .iter()
+        .find(|t| {
+            t.effects
+                .contains(&crate::data::treasures::TreasureEffect::ColourSource { colour: purple })
+        })
+        .expect("a purple source")
+        .name
+        .clone();
+    give(state, 0, ItemKind::Treasure, "Flying Carpet", true);
+    give(state, 0, ItemKind::Treasure, &source, true);
+}
+
+/// 3.1 7.3.3b.1: landing after a sunlight phase in a cave clearing cancels
+/// the rest of the turn.
+#[test]
+fn landing_in_a_cave_after_sunlight_ends_the_turn_3_1_7_3_3b_1() {
+    let mut state = game(&["Amazon"]);
+    let board = &state.board;
+    let (outside, cave) = board
+        .clearings()
+        .into_iter()
+        .filter(|c| {
+            board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Cave)
+        })
+        .find_map(|cave| {
+            let outside = board.clearings().into_iter().find(|c| {
+                c.tile == cave.tile
+                    && board
+                        .clearing(c)
+                        .is_some_and(|k| k.kind != ClearingKind::Cave)
+            })?;
+            Some((outside, cave))
+        })
+        .expect("a tile with a cave and another clearing");
+    state.characters[0].position = outside;
+    flyer(&mut state);
+    let line = format!("H, H, FL {}, H", cave.tile);
+    let (after, events) = play(
+        state,
+        &[("P1", &line)],
+        &[("hide", &[6]), ("daylight/land", &[cave.clearing])],
+    );
+    assert_eq!(after.characters[0].position, cave);
+    assert!(
+        events.iter().any(|e| matches!(
+            &e.happening,
+            Happening::Phase(PhaseEvent::PhasesLeft { count: 1, reason, .. })
+                if reason.contains("7.3.3b.1")
+        )),
+        "{events:#?}"
+    );
+    assert_eq!(results(&events, "Amazon").len(), 3);
+}
+
+/// 3.1 7.3.3b.1: the landing die is rolled again until it names a
+/// clearing of the tile.
+#[test]
+fn the_landing_die_is_rolled_again_until_it_names_a_clearing_3_1_7_3_3b_1() {
+    let mut state = game(&["Amazon"]);
+    let board = &state.board;
+    // A clearing other than the one the nearest lower number would give.
+    let (start, missing) = board
+        .clearings()
+        .into_iter()
+        .find_map(|c| {
+            let numbers: Vec<u8> = board
+                .clearings()
+                .into_iter()
+                .filter(|o| o.tile == c.tile)
+                .map(|o| o.clearing)
+                .collect();
+            let missing = (1..=6).find(|n| !numbers.contains(n))?;
+            let nearest = numbers.iter().copied().filter(|&n| n <= missing).max();
+            let lowest = numbers.iter().copied().min();
+            (Some(c.clearing) != nearest.or(lowest)).then_some((c, missing))
+        })
+        .expect("a tile without one of the numbers 1 to 6");
+    state.characters[0].position = start.clone();
+    flyer(&mut state);
+    let line = format!("FL {}", start.tile);
+    let (after, _) = play(
+        state,
+        &[("P1", &line)],
+        &[
+            ("daylight/land", &[missing]),
+            ("daylight/land", &[start.clearing]),
+        ],
+    );
+    assert_eq!(after.characters[0].position, start);
+}
+
+/// 3.1 7.3.3a.3, 7.3.1i.3: taking off he becomes unhidden and leaves his
+/// horses, and his pack horse's load, in the clearing he flies from.
+#[test]
+fn flying_unhides_and_leaves_the_horses_behind_3_1_7_3_3a_3() {
+    let mut state = game(&["Amazon"]);
+    let here = state.characters[0].position.clone();
+    flyer(&mut state);
+    give(&mut state, 0, ItemKind::Horse, "Pony 7", true);
+    give(&mut state, 0, ItemKind::Horse, "Horse 1", false);
+    state.characters[0]
+        .pack
+        .insert("Horse 1".into(), vec![item(ItemKind::Weapon, "Spear")]);
+    let line = format!("H, FL {}", here.tile);
+    let (after, events) = play(state, &[("P1", &line)], &[("hide", &[1])]);
+    let amazon = &after.characters[0];
+    assert!(!amazon.hidden, "{events:#?}");
+    assert!(
+        amazon
+            .belongings
+            .iter()
+            .all(|b| b.item.kind != ItemKind::Horse)
+    );
+    assert!(amazon.pack.is_empty());
+    let pile = &after.holdings[&abandoned_pile(&here)];
+    for (kind, name) in [
+        (ItemKind::Horse, "Pony 7"),
+        (ItemKind::Horse, "Horse 1"),
+        (ItemKind::Weapon, "Spear"),
+    ] {
+        assert!(pile.contains(&item(kind, name)), "{name}: {pile:?}");
+    }
+}
