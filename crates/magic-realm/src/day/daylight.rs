@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::GameData;
 use crate::day::refusal::PhaseError;
-use crate::state::{CharacterState, MrState};
+use crate::state::{CharacterState, ItemKind, MrState};
 use realmgm_core::game::{Observers, Rules};
 
 use super::events::{Happening, PhaseEvent, PhaseResult};
@@ -66,6 +66,45 @@ pub fn records_move_into_cave(data: &GameData, state: &MrState, activities: &Act
             .is_some_and(|t| movement::is_cave_in(state, &ClearingId::new(&t.code, *clearing))),
         _ => false,
     })
+}
+
+/// Note the treasures and horses each character has active at Birdsong:
+/// an extra phase comes only from one active then (3.1 6.2.2c.1, 7.3.2b).
+pub fn note_active_at_birdsong(day: &mut Day<'_>) {
+    day.today.active_at_birdsong = day
+        .state
+        .characters
+        .iter()
+        .enumerate()
+        .map(|(who, c)| {
+            let active = c
+                .belongings
+                .iter()
+                .filter(|b| b.active && matches!(b.item.kind, ItemKind::Treasure | ItemKind::Horse))
+                .map(|b| b.item.name.clone())
+                .collect();
+            (who, active)
+        })
+        .collect();
+}
+
+/// Whether `source` may give `who` an extra phase today: a treasure of his
+/// only if it was active at Birdsong (3.1 6.2.2c.1); advantages, sites and
+/// spells always.
+fn counts_today(day: &Day<'_>, who: usize, source: &str) -> bool {
+    let his_treasure = day.state.characters[who]
+        .belongings
+        .iter()
+        .any(|b| b.item.kind == ItemKind::Treasure && b.item.name == source);
+    !his_treasure || was_active_at_birdsong(day, who, source)
+}
+
+/// Whether his treasure or horse `name` was active at Birdsong.
+pub(super) fn was_active_at_birdsong(day: &Day<'_>, who: usize, name: &str) -> bool {
+    day.today
+        .active_at_birdsong
+        .get(&who)
+        .is_some_and(|active| active.contains(name))
 }
 
 /// Where the turn stands between phases.
@@ -425,8 +464,12 @@ fn use_phase(
         return Err(no_bonus_of_its_kind(&phase.activity).into());
     };
     let character = &day.state.characters[who];
-    let sources_of =
-        |activity: Kind| bonus_sources_here(day.data, day.rules, &day.state, character, activity);
+    let sources_of = |activity: Kind| {
+        bonus_sources_here(day.data, day.rules, &day.state, character, activity)
+            .into_iter()
+            .filter(|s| counts_today(day, who, s))
+            .collect::<Vec<_>>()
+    };
     let mut sources: Vec<(String, bool)> =
         sources_of(kind).into_iter().map(|s| (s, false)).collect();
     // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.

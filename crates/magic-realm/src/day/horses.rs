@@ -10,6 +10,8 @@
 //!   by that move.
 //! - A workhorse (the `horse` kind) gives one bonus Move phase a day.
 //! - A warhorse gives none.
+//! - Only a horse active at Birdsong, and still active, gives them (3.1
+//!   6.2.2c.1, 7.3.2b).
 //!
 //! Horses become inactive on entering a cave (play summary II.C): his and his
 //! followers' active horses turn inactive when he enters a cave clearing.
@@ -47,6 +49,10 @@ pub fn bonus_move(day: &Day<'_>, who: usize, undoubled_move: bool) -> Option<(St
         return None;
     }
     let horse = active_horse(day.data, character)?;
+    // Only a horse he rode at Birdsong gives him Moves (3.1 7.3.2b).
+    if !super::daylight::was_active_at_birdsong(day, who, &horse.name) {
+        return None;
+    }
     match horse.kind {
         HorseKind::Pony if undoubled_move => {
             Some((format!("{} (pony, doubling a move)", horse.name), true))

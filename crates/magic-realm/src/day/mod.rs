@@ -113,6 +113,10 @@ pub struct Today {
     /// by today, as (from, into): one who runs away from that clearing
     /// must run onto it (3.1 rule 8.3.8b; `evening`).
     pub entered_by: BTreeMap<usize, (ClearingId, ClearingId)>,
+    /// The treasures and horses each character (by index) had active at
+    /// Birdsong: only these give him extra phases today (3.1 6.2.2c.1,
+    /// 7.3.2b).
+    pub active_at_birdsong: BTreeMap<usize, BTreeSet<String>>,
 }
 
 impl<'a> Day<'a> {

@@ -578,3 +578,28 @@ fn flying_unhides_and_leaves_the_horses_behind_3_1_7_3_3a_3() {
         assert!(pile.contains(&item(kind, name)), "{name}: {pile:?}");
     }
 }
+
+/// 3.1 6.2.2c.1, 7.3.2b: a horse gives its extra Move only if it was active
+/// at Birdsong; activated at the start of his first phase it gives none.
+#[test]
+fn a_horse_activated_during_the_day_gives_no_extra_move_3_1_6_2_2c_1() {
+    let mut state = game(&["Black Knight"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    give(&mut state, 0, ItemKind::Horse, "Horse 1", false);
+    let line = format!(
+        "{}, *{}\nPhase 1: activate Horse 1",
+        move_to(&b),
+        move_to(&c)
+    );
+    let (after, events) = play(state.clone(), &[("P1", &line)], &[]);
+    let phases = results(&events, "Black Knight");
+    assert!(matches!(&phases[1], PhaseResult::Lost { .. }), "{phases:?}");
+    assert_eq!(after.characters[0].position, b);
+    state.characters[0].belongings[0].active = true;
+    let (after, _) = play(state, &[("P1", &line)], &[]);
+    assert_eq!(
+        after.characters[0].position, c,
+        "active at Birdsong, it gives the Move"
+    );
+}
