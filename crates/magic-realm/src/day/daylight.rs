@@ -96,15 +96,7 @@ fn counts_today(day: &Day<'_>, who: usize, source: &str) -> bool {
         .belongings
         .iter()
         .any(|b| b.item.kind == ItemKind::Treasure && b.item.name == source);
-    !his_treasure || was_active_at_birdsong(day, who, source)
-}
-
-/// Whether his treasure or horse `name` was active at Birdsong.
-pub(super) fn was_active_at_birdsong(day: &Day<'_>, who: usize, name: &str) -> bool {
-    day.today
-        .active_at_birdsong
-        .get(&who)
-        .is_some_and(|active| active.contains(name))
+    !his_treasure || day.today.was_active_at_birdsong(who, source)
 }
 
 /// Where the turn stands between phases.

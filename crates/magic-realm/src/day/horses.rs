@@ -50,7 +50,7 @@ pub fn bonus_move(day: &Day<'_>, who: usize, undoubled_move: bool) -> Option<(St
     }
     let horse = active_horse(day.data, character)?;
     // Only a horse he rode at Birdsong gives him Moves (3.1 7.3.2b).
-    if !super::daylight::was_active_at_birdsong(day, who, &horse.name) {
+    if !day.today.was_active_at_birdsong(who, &horse.name) {
         return None;
     }
     match horse.kind {

@@ -119,6 +119,16 @@ pub struct Today {
     pub active_at_birdsong: BTreeMap<usize, BTreeSet<String>>,
 }
 
+impl Today {
+    /// Whether character `who`'s treasure or horse `name` was active at
+    /// Birdsong.
+    pub fn was_active_at_birdsong(&self, who: usize, name: &str) -> bool {
+        self.active_at_birdsong
+            .get(&who)
+            .is_some_and(|active| active.contains(name))
+    }
+}
+
 impl<'a> Day<'a> {
     pub fn new(data: &'a GameData, rules: &'a Rules, state: MrState, dice: &'a mut Dice) -> Self {
         Day {

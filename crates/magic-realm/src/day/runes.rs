@@ -1,14 +1,17 @@
-//! Reading Runes (`tables/search.rs`; play summary II.C.5): a Search on the Reading
-//! Runes table at a discovered site holding spells (with a MAGIC chit of the
-//! spell's type) or with an active artifact or spell book. 1–3 learn (when
-//! his MAGIC types allow) and awaken the spell, 4 awakens it, 5 curses him
-//! (Curse table), 6 nothing. Also Magic Sight's Perceive Spell (see and
-//! learn, no awakening) and the curse rolls other rules ask for.
+//! Reading Runes (`tables/search.rs`; 3.1 7.5.6): anyone may roll on the
+//! Reading Runes table with an active artifact or spell book of his, or at
+//! a discovered site holding spells in his clearing. 1–3 learn (only with a
+//! MAGIC chit of the spell's type, in any condition: his card's types, 7.5.6c.2)
+//! and awaken the spell, 4 awakens it, 5 curses him (Curse table), 6
+//! nothing. Also Magic Sight's Perceive Spell (see and learn, no awakening)
+//! and the curse rolls other rules ask for.
 //!
-//! Rulings (the orders cannot name a spell): he reads the first spell he
-//! does not know, from his active artifacts and books first, then from the
-//! discovered sites in his clearing in name order; a spell read at a site
-//! goes to the bottom of the site's pile (BIMR3 practice).
+//! He reads the top Spell card (7.5.6b): at a site the first of its pile,
+//! which goes to the bottom only when awakened (7.5.6c.1, c.3); of an
+//! artifact or book the first card not yet awakened, or when all are, the
+//! first awakened one he does not know. Ruling (the orders cannot name the
+//! item or site): his active artifacts and books first, then the
+//! discovered sites in his clearing in name order.
 
 use crate::abilities::active_treasure_effects;
 use crate::data::terms::Roll;
@@ -22,7 +25,6 @@ use crate::tables::read_roll;
 use crate::tables::search::{ReadRunes, ReadRunesResult};
 use realmgm_core::dice::DiceCount;
 
-use crate::magic::enchant::usable_magic_chits;
 use crate::magic::events::MagicEvent;
 use crate::magic::{curses, spellbook};
 
@@ -58,32 +60,24 @@ fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
     let mut sites = discovered_sites_here(day, who);
     sites.sort();
     holders.extend(sites.into_iter().map(|s| (s, true)));
-    let chit_types: Vec<_> = usable_magic_chits(&day.state, who)
-        .into_iter()
-        .filter_map(|(_, a)| a.magic)
-        .collect();
-    for (holder, at_site) in holders {
-        for spell in spells_in(day, &holder) {
-            if known.contains(&spell) {
-                continue;
-            }
-            let kind = day
-                .data
-                .spells
+    holders.into_iter().find_map(|(holder, at_site)| {
+        let spells = spells_in(day, &holder);
+        let awakened = day.state.magic.awakened.get(&holder);
+        let is_awake = |s: &String| awakened.is_some_and(|a| a.contains(s));
+        let top = if at_site {
+            spells.first()
+        } else {
+            spells
                 .iter()
-                .find(|s| s.name == spell)
-                .and_then(|s| s.spell_type);
-            if at_site && !kind.is_some_and(|k| chit_types.contains(&k)) {
-                continue;
-            }
-            return Some(Runes {
-                holder,
-                spell,
-                at_site,
-            });
-        }
-    }
-    None
+                .find(|s| !is_awake(s))
+                .or_else(|| spells.iter().find(|s| !known.contains(*s)))
+        };
+        top.map(|spell| Runes {
+            holder: holder.clone(),
+            spell: spell.clone(),
+            at_site,
+        })
+    })
 }
 
 /// A Search phase on the Reading Runes table.
@@ -91,8 +85,7 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
     let Some(runes) = find_runes(day, who) else {
         return PhaseOutcome::Lost {
             reason: "there are no runes to read: that needs an active artifact or spell book, or \
-                     a discovered site here holding a spell not yet known and an active \
-                     MAGIC chit of its type"
+                     a discovered site here holding a spell (3.1 7.5.6)"
                 .into(),
         };
     };
@@ -146,6 +139,7 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
         );
     }
     if runes.at_site
+        && awaken
         && let Some(pile) = day.state.holdings.get_mut(&runes.holder)
         && let Some(at) = pile
             .iter()

@@ -5,8 +5,11 @@
 //! from a discovered site or a clearing's abandoned pile.
 //!
 //! Rulings (the orders cannot express a choice): a Choice result gives
-//! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight; the
-//! Witch King searches on Magic Sight whatever table he named; looted items
+//! Clues and Paths on Peer and Discover Chits on Locate and Magic Sight.
+//! Magic Sight (3.1 7.5.7) comes from the Witch King's Disembodied, an
+//! active Phantom Glass and the World Fades spell: under one cause, or all
+//! three, he searches on the Magic Sight table whatever table he named;
+//! two cancel, and he uses the others. Looted items
 //! are kept inactive unless a `Take:` line names them with `activate`.
 //! Reading Runes and the curses of found treasures are done by the magic
 //! rules (`magic::runes`), and so is Magic Sight's Perceive Spell. Treasure
@@ -137,14 +140,19 @@ pub fn search_ordered(
     if let Some(reason) = crate::magic::curses::forbids_search(character) {
         return lost(reason);
     }
-    let witch_king = has_advantage(day, who, |a| matches!(a, Advantage::SearchesByMagicSight));
-    let table = if witch_king && *table != SearchTable::MagicSight {
+    let causes = magic_sight_causes(day, who);
+    // An odd number of causes forces Magic Sight; two cancel (3.1 7.5.7b).
+    let forced = causes % 2 == 1;
+    // A Treasures Within Treasures site card keeps its own table (7.5.7a).
+    let own_table = *table == SearchTable::Loot && treasure_site_to_loot(day, who).is_some();
+    let table = if forced && !own_table && *table != SearchTable::MagicSight {
         day.emit(
             day.only(who),
             Happening::Search(SearchEvent::NotApplied {
                 character: name.clone(),
                 what: format!("the {} search", table_label(table)),
-                reason: "Magic Sight allows only its own table, so it is used instead".into(),
+                reason: "Magic Sight allows only its own table, so it is used instead (3.1 7.5.7)"
+                    .into(),
             }),
         );
         &SearchTable::MagicSight
@@ -188,20 +196,39 @@ pub fn search_ordered(
         SearchTable::Loot => loot(day, who, takes, teleport),
         SearchTable::ReadingRunes => crate::day::runes::read_runes(day, who),
         SearchTable::MagicSight => {
-            if !witch_king
-                && !has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight)
-                && !crate::magic::influence::world_fades(&day.state, who)
-            {
-                return lost(format!(
-                    "only the Witch King or a character with an active Phantom Glass may search \
-                     on the Magic Sight table, and the {name} is neither"
-                ));
+            if !forced {
+                let why = if causes == 0 {
+                    format!(
+                        "only a character with Magic Sight (the Witch King, an active Phantom \
+                         Glass, the World Fades spell) searches on the Magic Sight table, and \
+                         the {name} has none"
+                    )
+                } else {
+                    format!(
+                        "the {name}'s {causes} causes of Magic Sight cancel each other out, so he \
+                         searches on the other tables (3.1 7.5.7b)"
+                    )
+                };
+                return lost(why);
             }
             let roll = roll_table(day, who, &MagicSight, Roll::MagicSight, "magic sight");
             apply_magic_sight(day, who, roll.result, takes);
             PhaseOutcome::Done
         }
     }
+}
+
+/// How many causes of Magic Sight he is under: the Disembodied advantage,
+/// an active Phantom Glass, the World Fades spell (3.1 7.5.7).
+fn magic_sight_causes(day: &Day<'_>, who: usize) -> usize {
+    [
+        has_advantage(day, who, |a| matches!(a, Advantage::SearchesByMagicSight)),
+        has_active_effect(day, who, |e| *e == TreasureEffect::MagicSight),
+        crate::magic::influence::world_fades(&day.state, who),
+    ]
+    .into_iter()
+    .filter(|&cause| cause)
+    .count()
 }
 
 fn table_label(table: &SearchTable) -> &'static str {
@@ -269,7 +296,8 @@ where
 }
 
 /// The clearing a Peer looks into: his own, or from a mountain clearing a
-/// non-cave clearing of an adjacent tile (play summary II.C.5).
+/// clearing that is not a cave in his own tile or an adjacent one (3.1
+/// 7.5.4b).
 fn peer_target(
     day: &Day<'_>,
     who: usize,
@@ -310,9 +338,9 @@ fn peer_target(
             .any(|&e| from.at.neighbour(e) == to.at),
         _ => false,
     };
-    if !adjacent {
+    if code != here.tile && !adjacent {
         return Err(format!(
-            "{target} is not on a tile next to {}, so it cannot be peered into",
+            "{target} is neither on {} nor on a tile next to it, so it cannot be peered into",
             here.tile
         )
         .into());
@@ -511,6 +539,23 @@ fn discover_sites(day: &mut Day<'_>, who: usize) {
     day.emit(day.only(who), Happening::Search(event));
 }
 
+/// The Treasures Within Treasures site card a Loot here would search on
+/// its own table: one he discovered here, when no discovered site chit here
+/// holds items to loot.
+fn treasure_site_to_loot(day: &Day<'_>, who: usize) -> Option<String> {
+    let site = discovered_sites_here(day, who).into_iter().next();
+    let site_has_items = site.as_ref().is_some_and(|s| {
+        day.state
+            .holdings
+            .get(s)
+            .is_some_and(|p| p.iter().any(|i| i.kind != ItemKind::Spell))
+    });
+    if site_has_items {
+        return None;
+    }
+    super::treasure_sites::discovered_here(day, who)
+}
+
 /// Loot a discovered site in the clearing, else the abandoned pile.
 fn loot(
     day: &mut Day<'_>,
@@ -520,13 +565,7 @@ fn loot(
 ) -> PhaseOutcome {
     let here = day.state.characters[who].position.clone();
     let site = discovered_sites_here(day, who).into_iter().next();
-    let site_has_items = site.as_ref().is_some_and(|s| {
-        day.state
-            .holdings
-            .get(s)
-            .is_some_and(|p| p.iter().any(|i| i.kind != ItemKind::Spell))
-    });
-    if !site_has_items && let Some(found) = super::treasure_sites::discovered_here(day, who) {
+    if let Some(found) = treasure_site_to_loot(day, who) {
         return super::treasure_sites::search(day, who, &found, takes, teleport);
     }
     let pile_name = match site {

@@ -334,3 +334,70 @@ fn reading_runes_and_magic_sight_limits() {
         "Magic Sight 5 discovers chits"
     );
 }
+
+/// 3.1 7.5.4b: from a mountain clearing he may Peer into a clearing of his
+/// own tile (not a cave), as well as of an adjacent tile.
+#[test]
+fn peer_from_a_mountain_into_a_clearing_of_his_own_tile_3_1_7_5_4b() {
+    let mut state = game(&["Amazon"]);
+    let board = &state.board;
+    let (peak, other) = board
+        .clearings()
+        .into_iter()
+        .filter(|c| {
+            board
+                .clearing(c)
+                .is_some_and(|k| k.kind == ClearingKind::Mountain)
+        })
+        .find_map(|peak| {
+            let other = board.clearings().into_iter().find(|c| {
+                c.tile == peak.tile
+                    && c != &peak
+                    && board
+                        .clearing(c)
+                        .is_some_and(|k| k.kind != ClearingKind::Cave)
+            })?;
+            Some((peak, other))
+        })
+        .expect("a mountain clearing with another clearing on its tile");
+    state.characters[0].position = peak;
+    let table = SearchTable::Peer {
+        tile: Some(other.tile.clone()),
+        clearing: Some(other.clearing),
+    };
+    let (outcome, events) = searching(&mut state, &[6], table);
+    assert_eq!(outcome, PhaseOutcome::Done, "{events:#?}");
+}
+
+/// 3.1 7.5.7, 7.5.7b: one cause of Magic Sight (an active Phantom Glass)
+/// forces the Magic Sight table on a Search; two (the Witch King's
+/// Disembodied and the Glass) cancel, so he uses the table he named and
+/// cannot use Magic Sight.
+#[test]
+fn causes_of_magic_sight_force_it_and_two_cancel_3_1_7_5_7b() {
+    use crate::test_support::give;
+    let mut state = game(&["Amazon", "Witch King"]);
+    for who in [0, 1] {
+        give(&mut state, who, ItemKind::Treasure, "Phantom Glass", true);
+    }
+    let switched = |events: &[DayEvent]| {
+        search_events(events)
+            .iter()
+            .any(|e| matches!(e, SearchEvent::NotApplied { .. }))
+    };
+    let (outcome, events) = searching(&mut state, &[6], SearchTable::Locate);
+    assert_eq!(outcome, PhaseOutcome::Done);
+    assert!(switched(&events), "the Glass alone forces Magic Sight");
+    let (outcome, events) = run(&mut state, &Rules::default(), &[("search", &[6])], |day| {
+        search(day, 1, &SearchTable::Locate)
+    });
+    assert_eq!(outcome, PhaseOutcome::Done);
+    assert!(!switched(&events), "two causes cancel: Locate stands");
+    let (outcome, _) = run(&mut state, &Rules::default(), &[("search", &[6])], |day| {
+        search(day, 1, &SearchTable::MagicSight)
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("cancel")),
+        "{outcome:?}"
+    );
+}

@@ -157,3 +157,51 @@ fn perceive_spell_learns_without_awakening() {
     assert_eq!(day.state.characters[0].magic.spells, ["Fiery Blast"]);
     assert!(day.state.magic.awakened.is_empty());
 }
+
+/// 3.1 7.5.6: anyone may read the runes at a discovered site in his
+/// clearing, MAGIC chit or not; he reads the top Spell card, which goes to
+/// the bottom of the pile only when awakened, and a "learn" result records
+/// it only with a MAGIC chit of its type.
+#[test]
+fn reading_runes_at_a_site_needs_no_chit_and_reads_the_top_card_3_1_7_5_6() {
+    use crate::state::{Item, ItemKind};
+    let mut state = game(&["Amazon"]);
+    let site = crate::test_support::place_site(&mut state, true, "Shrine");
+    state.characters[0].position = site;
+    state.characters[0]
+        .discoveries
+        .sites
+        .insert("Shrine".to_string());
+    let spell = |name: &str| Item {
+        kind: ItemKind::Spell,
+        name: name.into(),
+    };
+    state
+        .holdings
+        .insert("Shrine".into(), vec![spell("Fog"), spell("Peace")]);
+    let read_card = |events: &[Happening]| {
+        events.iter().find_map(|e| match e {
+            Happening::Magic(MagicEvent::Read { spell, .. }) => Some(spell.clone()),
+            _ => None,
+        })
+    };
+    let (outcome, events) = read(&mut state, &[&[6]]);
+    assert_eq!(outcome, PhaseOutcome::Done, "{events:?}");
+    assert_eq!(read_card(&events).as_deref(), Some("Fog"));
+    assert_eq!(
+        state.holdings["Shrine"][0],
+        spell("Fog"),
+        "not awakened, it stays on top"
+    );
+    let (_, events) = read(&mut state, &[&[1]]);
+    assert_eq!(read_card(&events).as_deref(), Some("Fog"));
+    assert!(
+        state.characters[0].magic.spells.is_empty(),
+        "no MAGIC chit of its type"
+    );
+    assert_eq!(
+        state.holdings["Shrine"],
+        [spell("Peace"), spell("Fog")],
+        "awakened, it goes to the bottom"
+    );
+}
