@@ -1,13 +1,14 @@
-//! The SPELL activity in Daylight (play summary II.C.10): the first Spell phase
-//! of the day (SPX) only prepares; a later one (SP) enchants one MAGIC chit
+//! The Enchant activity in Daylight (3.1 7.10.1): the first Enchant phase
+//! of the day (EM, formerly SPX) only prepares; a later one (E, formerly SP)
+//! enchants one MAGIC chit
 //! into colour magic or, when its note says `tile`, turns the tile over.
 //! The work is done by [`crate::magic::enchant`]; a note
 //! `tile <clearing>` names another clearing's tile, allowed on a day the
 //! Toadstool Circle gave the gift (`site_magic`).
 //!
 //! Rulings: a character with the advantage "enchants without a
-//! spellcasting step" needs no SPX; an SP without an earlier SPX the same
-//! day is lost with that reason; an SPX when one was already done prepares
+//! spellcasting step" needs no EM; an E without an earlier EM the same
+//! day is lost with that reason; an EM when one was already done prepares
 //! nothing more and is lost.
 
 use super::events::Happening;
@@ -19,7 +20,7 @@ use crate::magic::enchant;
 use crate::magic::events::MagicEvent;
 use crate::orders::Activity;
 
-/// An SPX or SP phase; `note` is the phase's note (`tile` enchants the
+/// An EM or E phase; `note` is the phase's note (`tile` enchants the
 /// tile).
 pub fn enchant(
     day: &mut Day<'_>,
@@ -43,7 +44,9 @@ pub fn enchant(
         Activity::SpellPrep => {
             if !day.today.spell_prepared.insert(who) {
                 return PhaseOutcome::Lost {
-                    reason: "already prepared today; record SP to enchant".into(),
+                    reason:
+                        "already prepared today (one EM a day, 3.1 7.10.1); record E to enchant"
+                            .into(),
                 };
             }
             let observers = day.only(who);
@@ -56,13 +59,14 @@ pub fn enchant(
         Activity::Spell { chit } => chit.as_deref(),
         _ => {
             return PhaseOutcome::Lost {
-                reason: "only SPX and SP phases enchant".into(),
+                reason: "only EM and E phases enchant".into(),
             };
         }
     };
     if !without_prep && !day.today.spell_prepared.contains(&who) {
         return PhaseOutcome::Lost {
-            reason: "an SP phase enchants only after an SPX phase earlier the same day".into(),
+            reason: "an E phase enchants only after an EM phase earlier the same day (3.1 7.10.1)"
+                .into(),
         };
     }
     let wants_tile = note.is_some_and(|n| n.to_lowercase().contains("tile"));

@@ -58,7 +58,7 @@ fn sp_needs_spx_first_and_then_enchants_a_chit_to_its_colour() {
     };
     let (outcome, _) = spell_phase(&mut state, 0, sp.clone(), None);
     assert!(
-        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("after an SPX")),
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("after an EM")),
         "{outcome:?}"
     );
     let (outcome, _) = spell_phase(&mut state, 0, Activity::SpellPrep, None);

@@ -3,7 +3,9 @@
 //!
 //! The canonical text follows the BIMR GMs' record lines (BIMR3 rules and
 //! the recorded notation in README "Orders"): phases joined by ` / `, moves as `M-CV4`, a bonus
-//! phase starred after its code, notes in parentheses.
+//! phase starred after its code, notes in parentheses; the codes are the
+//! third edition's (3.1 7.7.1 and the Activities Table: `HR`, `FL`, `EM`,
+//! `E`), though players may still write the older `Fly`, `SPX` and `SP`.
 
 use std::fmt;
 
@@ -36,9 +38,11 @@ pub enum Activity {
     Fly {
         tile: String,
     },
-    /// The preparation phase before an enchantment (`SPX`).
+    /// The day's first Enchant phase, which prepares the later ones (`EM`,
+    /// formerly `SPX`; 3.1 7.10.1).
     SpellPrep,
-    /// Enchant a chit or a tile (`SP`), optionally naming the chit.
+    /// Enchant a chit or a tile (`E`, formerly `SP`), optionally naming the
+    /// chit.
     Spell {
         #[serde(skip_serializing_if = "Option::is_none")]
         chit: Option<String>,
@@ -77,9 +81,9 @@ impl Activity {
             Activity::Trade => "T",
             Activity::Hire => "HR",
             Activity::Follow { .. } => "F",
-            Activity::Fly { .. } => "Fly",
-            Activity::SpellPrep => "SPX",
-            Activity::Spell { .. } => "SP",
+            Activity::Fly { .. } => "FL",
+            Activity::SpellPrep => "EM",
+            Activity::Spell { .. } => "E",
             Activity::Cache => "C",
         }
     }
@@ -90,10 +94,10 @@ impl fmt::Display for Phase {
         let star = if self.bonus { "*" } else { "" };
         match &self.activity {
             Activity::Move { tile, clearing } => write!(f, "M-{tile} {clearing}{star}")?,
-            Activity::Fly { tile } => write!(f, "Fly-{tile}{star}")?,
+            Activity::Fly { tile } => write!(f, "FL-{tile}{star}")?,
             Activity::Follow { leader } => write!(f, "F {leader}{star}")?,
             Activity::Rest { chit: Some(chit) } => write!(f, "R{star}-{chit}")?,
-            Activity::Spell { chit: Some(chit) } => write!(f, "SP{star}-{chit}")?,
+            Activity::Spell { chit: Some(chit) } => write!(f, "E{star}-{chit}")?,
             other => write!(f, "{}{star}", other.code())?,
         }
         if let Some(note) = &self.note {

@@ -110,7 +110,7 @@ pub fn opens_with_activity(phase: &str) -> bool {
             .any(|&(code, _)| code == word && code != "a")
 }
 
-const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), Fly, EM or SPX, E or SP, or C (cache)";
+const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), FL (fly), EM or SPX (the first enchant), E or SP (each later enchant), or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keyword {
@@ -390,7 +390,7 @@ impl Reader<'_> {
                 let (arg_end, star) = self.strip_stars(j, body_end);
                 bonus |= star;
                 if j == arg_end {
-                    return Err(self.error(j, "expected the tile to fly to, for example Fly-OW"));
+                    return Err(self.error(j, "expected the tile to fly to, for example FL-OW"));
                 }
                 Activity::Fly {
                     tile: self.tile(j, arg_end)?,
@@ -521,8 +521,8 @@ impl Reader<'_> {
             .map_or(end, |p| start + p);
         let word = self.text(start, word_end);
         let codes = [
-            "M", "H", "S", "A", "R", "T", "HR", "F", "Fly", "SPX", "SP", "C", "Move", "Hide",
-            "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
+            "M", "H", "S", "A", "R", "T", "HR", "F", "FL", "EM", "E", "Fly", "SPX", "SP", "C",
+            "Move", "Hide", "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
         ];
         let hint = realmgm_core::suggest::did_you_mean(&word, codes);
         Err(self.error(
@@ -805,6 +805,16 @@ mod tests {
         assert_eq!(canon("M CV4, EM, E"), canon("M CV4, SPX, SP"));
     }
 
+    /// 3.1 7.7.1 and its Activities Table: the orders print the third
+    /// edition's codes (`EM`, `E`, `FL`, `HR`) whatever the player wrote, and
+    /// what they print reads back as the same day.
+    #[test]
+    fn the_canonical_text_prints_the_third_editions_codes_3_1_7_7_1() {
+        let printed = canon("SPX / SP-V4* / Fly-OW / hire");
+        assert_eq!(printed, "EM / E-MAGIC V4* / FL-Oak Woods / HR");
+        assert_eq!(canon(&printed), printed);
+    }
+
     #[test]
     fn bimr_record_lines_parse() {
         assert_eq!(
@@ -813,7 +823,7 @@ mod tests {
         );
         assert_eq!(
             canon("M-CV2 / R-V3* / R-V4* / SPX / SP (enchant V4*)"),
-            "M-Curst Valley 2 / R-MAGIC V3* / R-MAGIC V4* / SPX / SP-MAGIC V4*"
+            "M-Curst Valley 2 / R-MAGIC V3* / R-MAGIC V4* / EM / E-MAGIC V4*"
         );
         assert_eq!(
             canon("H / MDW2 / MDW6/ MNW5"),
@@ -821,7 +831,7 @@ mod tests {
         );
         assert_eq!(
             canon("Fly-OW / R-V5* / M-NW2"),
-            "Fly-Oak Woods / R-MAGIC V5* / M-Nut Woods 2"
+            "FL-Oak Woods / R-MAGIC V5* / M-Nut Woods 2"
         );
         assert_eq!(
             canon("S / S* (Magic Spectacles) / M-MN4"),
@@ -850,8 +860,8 @@ mod tests {
         for text in ["F Elf", "Follow Elf", "follows the Elf", "Follows Elf"] {
             assert_eq!(canon(text), "F Elf", "{text}");
         }
-        assert_eq!(canon("FL OW"), "Fly-Oak Woods");
-        assert_eq!(canon("fly ow"), "Fly-Oak Woods");
+        assert_eq!(canon("FL OW"), "FL-Oak Woods");
+        assert_eq!(canon("fly ow"), "FL-Oak Woods");
     }
 
     #[test]

@@ -1162,7 +1162,7 @@ If impossible: hide
         assert_eq!(phantasm.phases[2].note.as_deref(), Some("tile"));
         let echoed = orders.to_string();
         assert!(
-            echoed.contains("Phantasm: M-Dark Valley 5 / S / SP (tile)"),
+            echoed.contains("Phantasm: M-Dark Valley 5 / S / E (tile)"),
             "{echoed}"
         );
         assert_eq!(parse_day_orders(&echoed, 1, &TwoTiles).unwrap(), orders);
