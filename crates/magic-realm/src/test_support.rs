@@ -74,6 +74,16 @@ pub fn play_day(
     given: &[(&str, &str)],
     forced: &[(&str, &[u8])],
 ) -> (MrState, Vec<DayEvent>) {
+    play_day_under(&Rules::default(), state, given, forced)
+}
+
+/// [`play_day`] under the optional rules `rules`.
+pub fn play_day_under(
+    rules: &Rules,
+    state: MrState,
+    given: &[(&str, &str)],
+    forced: &[(&str, &[u8])],
+) -> (MrState, Vec<DayEvent>) {
     let all: BTreeMap<String, DayOrders> = given
         .iter()
         .map(|(p, text)| {
@@ -82,7 +92,7 @@ pub fn play_day(
         })
         .collect();
     let mut dice = Dice::with_script(3, state.day + 1, script(forced));
-    resolve_day(data(), &Rules::default(), state, &all, &mut dice).expect("the day resolves")
+    resolve_day(data(), rules, state, &all, &mut dice).expect("the day resolves")
 }
 
 /// Run `act` on a day with forced rolls and the monster roll `row`.

@@ -243,6 +243,15 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "flying_activities",
+        summary: "A flying character may Alert, and Peer into any clearing but a cave of the \
+                  tile he flies over or a tile next to it (a Search with `Search: peer \
+                  <clearing>`), without landing",
+        source: "3.1 10.A.3 (Flying Activities)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "enhanced_visitors",
         summary: "The BIMR5 campaign's house rule for the visitors; its text is not in the \
                   project's references",

@@ -6,7 +6,9 @@
 //! active treasure, an active horse (see `horses`) or a treasure site in
 //! the clearing gives them; a bonus Search counts a Peer source when the
 //! search is on Peer. A run of Fly phases ends with a landing
-//! before his next other phase or at the end of his turn (see `fly`). An
+//! before his next other phase or at the end of his turn (see `fly`);
+//! under Flying Activities (3.1 10.A.3) an Alert or an enhanced Peer is done
+//! aloft. An
 //! impossible phase is lost, or replaced by the `If impossible:`
 //! instruction; a blocked character stops.
 
@@ -208,7 +210,7 @@ pub fn take_turn_as(
     retinue::say_left_behind(day, who, stay, reason, &observers);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
-        if !matches!(phase.activity, Activity::Fly { .. }) && touch_down(day, who, &mut turn) {
+        if !stays_aloft(day, phase, mine, &turn) && touch_down(day, who, &mut turn) {
             blocking::end_of_phase(day, who, orders);
         }
         // Everything this phase sets off is told under its numbered line:
@@ -347,6 +349,37 @@ pub fn take_turn_as(
     }
     summoning::end_of_turn(day, who, &with_him);
     super::missions::end_of_turn(day, who, &mine.missions);
+}
+
+/// Whether he does `phase` without landing: a Fly phase, or under Flying
+/// Activities (3.1 10.A.3) an Alert, or a Search on the Peer table naming a
+/// clearing (the enhanced Peer), while he is aloft.
+fn stays_aloft(day: &Day<'_>, phase: &Phase, orders: &DayOrders, turn: &Turn) -> bool {
+    match &phase.activity {
+        Activity::Fly { .. } => true,
+        _ if turn.aloft.is_none() || !day.rules.is_on(fly::FLYING_ACTIVITIES) => false,
+        Activity::Alert => true,
+        Activity::Search => matches!(
+            search_table(orders, turn),
+            SearchTable::Peer {
+                tile: Some(_),
+                clearing: Some(_)
+            }
+        ),
+        _ => false,
+    }
+}
+
+/// The table of the next Search phase: the `Search:` line names one for
+/// each in order, later searches reuse the last, and without the line it is
+/// Locate, the table that finds treasure sites.
+fn search_table(orders: &DayOrders, turn: &Turn) -> SearchTable {
+    orders
+        .searches
+        .get(turn.searches)
+        .or(orders.searches.last())
+        .cloned()
+        .unwrap_or(SearchTable::Locate)
 }
 
 /// Why `phase` cannot be done while he is still on a roadway: only a Move
@@ -589,18 +622,15 @@ fn execute(
         }
         Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
         Activity::Search => {
-            let table = orders
-                .searches
-                .get(turn.searches)
-                .or(orders.searches.last())
-                .cloned()
-                // No `Search:` line: Locate, the table that finds treasure sites.
-                .unwrap_or(SearchTable::Locate);
+            let table = search_table(orders, turn);
             turn.searches += 1;
-            lost(
-                search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref()),
-                "search",
-            )
+            let outcome = match &turn.aloft {
+                Some(over) => search::peer_from_the_air(day, who, over, &table),
+                None => {
+                    search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref())
+                }
+            };
+            lost(outcome, "search")
         }
         Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
         Activity::Hire => lost(hire::hire(day, who, orders), "hire"),

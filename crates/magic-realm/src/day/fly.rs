@@ -10,7 +10,9 @@
 //!   dwellings, colour sources carried there, his own colour chits).
 //!   Once aloft he keeps flying until he lands.
 //! - His flying ends before the first phase of his turn that is not a Fly
-//!   phase, or at the end of his turn. While aloft nobody blocks him.
+//!   phase, or at the end of his turn (3.1 7.3.3b); under Flying Activities
+//!   (10.A.3) an Alert or an enhanced Peer (`Search: peer <clearing>`) is
+//!   done aloft. While aloft nobody blocks him.
 //! - Landing rolls one die (`daylight/land/<character>`), unmodified, and
 //!   again until it names a clearing of the tile; he lands there, even in a
 //!   cave (3.1 7.3.3b.1).
@@ -23,6 +25,10 @@
 //!   strength that needs no colour; it expires when he lands.
 
 use super::Day;
+
+/// The optional rule under which a flyer may Alert and Peer without
+/// landing (3.1 10.A.3, Flying Activities).
+pub const FLYING_ACTIVITIES: &str = "flying_activities";
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use crate::abilities;
 use crate::board::ClearingId;

@@ -161,22 +161,10 @@ pub fn search_ordered(
     };
     match table {
         SearchTable::Peer { tile, clearing } => {
-            let here = &day.state.characters[who].position.tile;
-            if crate::magic::cast::fogged(&day.state, here) {
-                return lost(format!(
-                    "Fog lies on tile {here}: nobody there can use the Peer table today"
-                ));
-            }
-            if let Some(reason) = super::weather::forbids_peer(day) {
-                return lost(reason);
-            }
-            let target = match peer_target(day, who, tile.as_deref(), *clearing) {
-                Ok(target) => target,
-                Err(reason) => return lost(reason.to_string()),
-            };
-            let roll = roll_table(day, who, &Peer, Roll::Peer, "peer");
-            apply_peer(day, who, &target, roll.result);
-            PhaseOutcome::Done
+            let here = day.state.characters[who].position.tile.clone();
+            peer(day, who, &here, |day| {
+                peer_target(day, who, tile.as_deref(), *clearing)
+            })
         }
         SearchTable::Locate => {
             let roll = roll_table(day, who, &Locate, Roll::Locate, "locate");
@@ -295,6 +283,93 @@ where
     roll
 }
 
+/// A Peer from tile `from` into the clearing `target` finds, unless Fog on
+/// that tile or the weather forbids the Peer table.
+fn peer(
+    day: &mut Day<'_>,
+    who: usize,
+    from: &str,
+    target: impl FnOnce(&Day<'_>) -> Result<ClearingId, PhaseError>,
+) -> PhaseOutcome {
+    if crate::magic::cast::fogged(&day.state, from) {
+        return lost(format!(
+            "Fog lies on tile {from}: nobody there can use the Peer table today"
+        ));
+    }
+    if let Some(reason) = super::weather::forbids_peer(day) {
+        return lost(reason);
+    }
+    let target = match target(day) {
+        Ok(target) => target,
+        Err(reason) => return lost(reason.to_string()),
+    };
+    let roll = roll_table(day, who, &Peer, Roll::Peer, "peer");
+    apply_peer(day, who, &target, roll.result);
+    PhaseOutcome::Done
+}
+
+/// The enhanced Peer of one flying over tile `over` (3.1 10.A.3, Flying
+/// Activities): the Peer table on the clearing his `Search:` line names,
+/// any clearing but a cave on that tile or a tile next to it. Magic Sight
+/// does not touch it (7.5.7a).
+pub fn peer_from_the_air(
+    day: &mut Day<'_>,
+    who: usize,
+    over: &str,
+    table: &SearchTable,
+) -> PhaseOutcome {
+    let SearchTable::Peer {
+        tile: Some(tile),
+        clearing: Some(clearing),
+    } = table
+    else {
+        return lost(
+            "flying, he can only Peer into a clearing his Search: line names (Search: peer \
+             <tile> <clearing>); he lands for any other search"
+                .into(),
+        );
+    };
+    peer(day, who, over, |day| {
+        let target = named_clearing(day, tile, *clearing)?;
+        if target.tile != over && !tiles_adjacent(day, over, &target.tile) {
+            return Err(format!(
+                "{target} is neither on {over}, where he flies, nor on a tile next to it"
+            )
+            .into());
+        }
+        if day.state.board.clearing(&target).map(|c| c.kind) == Some(ClearingKind::Cave) {
+            return Err(format!("{target} is a cave clearing, which cannot be peered into").into());
+        }
+        Ok(target)
+    })
+}
+
+/// The clearing `number` of the tile `tile` names, on the map.
+fn named_clearing(day: &Day<'_>, tile: &str, number: u8) -> Result<ClearingId, PhaseError> {
+    let code = day
+        .data
+        .tiles
+        .resolve(tile)
+        .map(|t| t.code.clone())
+        .ok_or_else(|| format!("there is no tile '{tile}' to peer into"))?;
+    let target = ClearingId::new(&code, number);
+    if day.state.board.clearing(&target).is_none() {
+        return Err(format!("{target} is not a clearing on the map").into());
+    }
+    Ok(target)
+}
+
+/// Whether tiles `a` and `b` lie next to each other on the map.
+fn tiles_adjacent(day: &Day<'_>, a: &str, b: &str) -> bool {
+    let board = &day.state.board;
+    match (board.placement_of(a), board.placement_of(b)) {
+        (Some(from), Some(to)) => crate::data::tiles::Edge::ALL
+            .iter()
+            .any(|&e| from.at.neighbour(e) == to.at),
+        _ => false,
+    }
+}
+
 /// The clearing a Peer looks into: his own, or from a mountain clearing a
 /// clearing that is not a cave in his own tile or an adjacent one (3.1
 /// 7.5.4b).
@@ -308,20 +383,12 @@ fn peer_target(
     let (Some(tile), Some(number)) = (tile, clearing) else {
         return Ok(here);
     };
-    let code = day
-        .data
-        .tiles
-        .resolve(tile)
-        .map(|t| t.code.clone())
-        .ok_or_else(|| format!("there is no tile '{tile}' to peer into"))?;
-    let target = ClearingId::new(&code, number);
+    let target = named_clearing(day, tile, number)?;
     if target == here {
         return Ok(here);
     }
     let board = &day.state.board;
-    let Some(kind) = board.clearing(&target).map(|c| c.kind) else {
-        return Err(format!("{target} is not a clearing on the map").into());
-    };
+    let kind = board.clearing(&target).map(|c| c.kind);
     // The Toadstool Circle's gift: any clearing today (`tables/twt.rs`).
     if day.today.peer_anywhere.contains(&who) {
         return Ok(target);
@@ -332,20 +399,14 @@ fn peer_target(
         )
         .into());
     }
-    let adjacent = match (board.placement_of(&here.tile), board.placement_of(&code)) {
-        (Some(from), Some(to)) => crate::data::tiles::Edge::ALL
-            .iter()
-            .any(|&e| from.at.neighbour(e) == to.at),
-        _ => false,
-    };
-    if code != here.tile && !adjacent {
+    if target.tile != here.tile && !tiles_adjacent(day, &here.tile, &target.tile) {
         return Err(format!(
             "{target} is neither on {} nor on a tile next to it, so it cannot be peered into",
             here.tile
         )
         .into());
     }
-    if kind == ClearingKind::Cave {
+    if kind == Some(ClearingKind::Cave) {
         return Err(format!("{target} is a cave clearing, which cannot be peered into").into());
     }
     Ok(target)

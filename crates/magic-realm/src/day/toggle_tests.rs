@@ -74,6 +74,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::weather_tests::the_toggle_changes_the_phases_of_a_storm_week",
     ),
     (
+        "flying_activities",
+        "day::travel_tests::flying_activities_peer_without_landing_3_1_10_a_3",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),

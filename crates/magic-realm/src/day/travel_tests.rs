@@ -603,3 +603,56 @@ fn a_horse_activated_during_the_day_gives_no_extra_move_3_1_6_2_2c_1() {
         "active at Birdsong, it gives the Move"
     );
 }
+
+/// 3.1 10.A.3 (Flying Activities): aloft, he Peers into a clearing of the
+/// tile he flies over without landing; without the rule he lands first,
+/// and from a clearing that is not a mountain the Peer into another
+/// clearing is lost.
+#[test]
+fn flying_activities_peer_without_landing_3_1_10_a_3() {
+    use crate::rules::TOGGLES;
+    use crate::test_support::play_day_under;
+    use realmgm_core::game::Rules;
+    let mut state = game(&["Amazon"]);
+    let board = &state.board;
+    let kind = |c: &ClearingId| board.clearing(c).map(|k| k.kind);
+    // A tile with a clearing to peer into (not a cave) and another, not a
+    // mountain, to take off from and land in.
+    let (target, ground) = board
+        .clearings()
+        .into_iter()
+        .filter(|c| kind(c) != Some(ClearingKind::Cave))
+        .find_map(|target| {
+            let ground = board.clearings().into_iter().find(|c| {
+                c.tile == target.tile
+                    && c != &target
+                    && !matches!(kind(c), Some(ClearingKind::Mountain | ClearingKind::Cave))
+            })?;
+            Some((target, ground))
+        })
+        .expect("a tile with two such clearings");
+    state.characters[0].position = ground.clone();
+    flyer(&mut state);
+    let name = &data().tiles.by_code(&target.tile).expect("tile").name;
+    let line = format!(
+        "FL {}, S\nSearch: peer {name} {}",
+        target.tile, target.clearing
+    );
+    let day = |on: &[&str]| {
+        let rules = Rules::new(on.iter().copied(), TOGGLES).expect("known toggles");
+        let (_, events) = play_day_under(
+            &rules,
+            state.clone(),
+            &[("P1", &line)],
+            &[("daylight/land", &[ground.clearing]), ("search", &[6])],
+        );
+        results(&events, "Amazon")
+    };
+    let on = day(&["flying_activities"]);
+    assert!(matches!(&on[1], PhaseResult::Done { .. }), "{on:?}");
+    let off = day(&[]);
+    assert!(
+        matches!(&off[1], PhaseResult::Lost { reason } if reason.contains("mountain")),
+        "{off:?}"
+    );
+}
