@@ -27,7 +27,9 @@ use super::{
 use crate::abilities;
 use crate::board::ClearingId;
 use crate::data::characters::Advantage;
+use crate::data::horses::HorseKind;
 use crate::data::terms::Activity as Kind;
+use crate::data::treasures::TreasureEffect;
 use crate::magic::influence;
 use crate::orders::{Activities, Activity, DayOrders, Phase, SearchTable, WhenImpossible};
 
@@ -99,6 +101,52 @@ fn counts_today(day: &Day<'_>, who: usize, source: &str) -> bool {
         .iter()
         .any(|b| b.item.kind == ItemKind::Treasure && b.item.name == source);
     !his_treasure || day.today.was_active_at_birdsong(who, source)
+}
+
+/// The treasures and horses `who` may not abandon at the start of phase
+/// `phase` (3.1 6.2.4d): those active at Birdsong that give the kind of
+/// extra phase a starred phase recorded from this one on asks for.
+pub(super) fn committed_sources(
+    day: &Day<'_>,
+    who: usize,
+    phase: u8,
+    orders: &DayOrders,
+) -> Vec<String> {
+    let kinds: Vec<Kind> = orders
+        .activities
+        .phases
+        .iter()
+        .skip(usize::from(phase).saturating_sub(1))
+        .filter(|p| p.bonus)
+        .filter_map(|p| bonus_kind(&p.activity))
+        .collect();
+    let gives = |b: &crate::state::Belonging| match b.item.kind {
+        ItemKind::Horse => {
+            kinds.contains(&Kind::Move)
+                && day
+                    .data
+                    .horses
+                    .iter()
+                    .any(|h| h.name == b.item.name && h.kind != HorseKind::Warhorse)
+        }
+        ItemKind::Treasure => day
+            .data
+            .treasures
+            .iter()
+            .filter(|t| t.name == b.item.name)
+            .flat_map(|t| t.effects.iter())
+            .any(|e| {
+                matches!(e, TreasureEffect::ExtraPhase { activity, .. }
+                    if *activity == Kind::Any || kinds.contains(activity))
+            }),
+        _ => false,
+    };
+    day.state.characters[who]
+        .belongings
+        .iter()
+        .filter(|b| day.today.was_active_at_birdsong(who, &b.item.name) && gives(b))
+        .map(|b| b.item.name.clone())
+        .collect()
 }
 
 /// Where the turn stands between phases.
@@ -221,7 +269,8 @@ pub fn take_turn_as(
             let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
             dealings::at_phase(day, who, number, orders);
             activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
-            rearrange::at_phase(day, who, number, mine);
+            let committed = committed_sources(day, who, number, mine);
+            rearrange::at_phase(day, who, number, mine, &committed);
         }
         let stopped = if day.today.blocked.contains(&who) {
             Some("blocked")

@@ -111,9 +111,17 @@ fn title(at: When) -> String {
     }
 }
 
-/// The rearrangements `who` ordered for the start of phase `phase`.
-pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &DayOrders) {
-    rearrange(day, who, When::Phase(phase), orders);
+/// The rearrangements `who` ordered for the start of phase `phase`;
+/// `committed` are the belongings he may not abandon yet, since an extra
+/// phase recorded from this one on relies on them (3.1 6.2.4d).
+pub fn at_phase(
+    day: &mut Day<'_>,
+    who: usize,
+    phase: u8,
+    orders: &DayOrders,
+    committed: &[String],
+) {
+    rearrange(day, who, When::Phase(phase), orders, committed);
 }
 
 /// Every living character's `Midnight:` rearrangements, in seat order.
@@ -124,7 +132,7 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
             continue;
         }
         if let Some(mine) = orders.get(&character.player) {
-            rearrange(day, who, When::Midnight, mine);
+            rearrange(day, who, When::Midnight, mine, &[]);
         }
     }
     for who in 0..day.state.characters.len() {
@@ -175,7 +183,7 @@ fn drop_stray_loads(day: &mut Day<'_>, who: usize) {
     }
 }
 
-fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
+fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, committed: &[String]) {
     let steps: Vec<(Arrange, String)> = orders
         .rearrange
         .iter()
@@ -202,6 +210,12 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
             Arrange::Inactivate => belongings::inactivate(&mut day.state.characters[who], &item)
                 .map(|item| (item.name, None))
                 .map_err(StepRefused::from),
+            Arrange::Abandon
+                if belongings::find(&day.state.characters[who], &item)
+                    .is_some_and(|(found, _)| committed.contains(&found.name)) =>
+            {
+                Err(StepRefused::Committed)
+            }
             Arrange::Abandon => abandon(day, who, &item)
                 .map(|name| (name, None))
                 .map_err(StepRefused::from),
@@ -259,6 +273,11 @@ enum StepRefused {
          or abandoned (3.1 rule 8.3.8d); Move off it first"
     )]
     OnRoadway,
+    #[error(
+        "he recorded an extra phase that this belonging gives, and keeps it until that phase \
+         is done (3.1 6.2.4d); abandon it at a later phase"
+    )]
+    Committed,
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.

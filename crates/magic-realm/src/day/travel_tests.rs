@@ -656,3 +656,26 @@ fn flying_activities_peer_without_landing_3_1_10_a_3() {
         "{off:?}"
     );
 }
+
+/// 3.1 6.2.4d: a horse that gives an extra Move he recorded is kept until
+/// that phase is done; abandoning it before is refused, and the Move is his.
+#[test]
+fn a_horse_his_recorded_extra_move_needs_cannot_be_abandoned_first_3_1_6_2_4d() {
+    let mut state = game(&["Black Knight"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    give(&mut state, 0, ItemKind::Horse, "Horse 1", true);
+    let line = format!(
+        "{}, *{}\nPhase 1: abandon Horse 1",
+        move_to(&b),
+        move_to(&c)
+    );
+    let (after, events) = play(state, &[("P1", &line)], &[]);
+    assert_eq!(after.characters[0].position, c, "{events:#?}");
+    assert!(
+        after.characters[0]
+            .belongings
+            .iter()
+            .any(|x| x.item.name == "Horse 1")
+    );
+}
