@@ -99,7 +99,7 @@ pub struct Today {
     /// clearing's tile, for the rest of the day (the Toadstool Circle's
     /// row 4).
     pub peer_anywhere: BTreeSet<usize>,
-    /// Characters (by index) who did an SPX phase today (play summary II.C.10).
+    /// Characters (by index) who did an EM phase today (3.1 7.10.1).
     pub spell_prepared: BTreeSet<usize>,
     /// Weather fatigue (asterisks) each character owes, paid in the Evening
     /// (`weather`).

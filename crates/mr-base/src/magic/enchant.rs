@@ -1,4 +1,4 @@
-//! Enchanting in Daylight (3.1 rule 7.10): after an SPX phase, an SP
+//! Enchanting in Daylight (3.1 rule 7.10): after an EM phase, an E
 //! phase either turns one MAGIC chit of type I–V into colour magic of its
 //! colour (7.10.3), or turns the tile over with a MAGIC chit of type I–V
 //! while that chit's colour is present (7.10.4: in the clearing, or from

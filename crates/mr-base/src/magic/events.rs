@@ -19,7 +19,7 @@ pub enum MagicEvent {
         character: String,
         chit: String,
     },
-    /// An SPX phase: he prepares to enchant.
+    /// An EM phase (formerly SPX): he prepares to enchant.
     Prepared {
         character: String,
     },

@@ -13,9 +13,9 @@
 //!   in caves), no bonus phases; it moves along roads and the hidden paths
 //!   and secret passages he knows, a mountain taking two moves in a row.
 //! - A search phase is a Peer from its clearing; what it finds is his. An
-//!   SPX or SP phase is his Spell phase done from its clearing (a `tile`
+//!   EM or E phase is his Spell phase done from its clearing (a `tile`
 //!   note enchants the phantasm's tile; otherwise one of his MAGIC chits;
-//!   an SPX by either of them readies an SP by either that day).
+//!   an EM by either of them readies an E by either that day).
 //!   Other activities are lost with the reason.
 //! - Nobody sees it: it never blocks or is blocked, and summons nothing.
 
