@@ -75,8 +75,11 @@ pub fn move_warnings(
             continue;
         };
         // A hired leader has the day's basic and sunlight phases, only the
-        // basic ones when he starts in a cave, as a character does.
-        let allowed = if movement::is_cave_in(state, clearing) {
+        // basic ones when he starts in a cave or records a Move into one, as
+        // a character does (3.1 6.2.2b).
+        let allowed = if movement::is_cave_in(state, clearing)
+            || daylight::records_move_into_cave(data, state, &line.activities)
+        {
             budget.basic
         } else {
             budget.basic + budget.sunlight
@@ -397,6 +400,23 @@ mod tests {
         let two = format!("M {}{}, H", cave.tile, cave.clearing);
         let orders = parse_day_orders(&two, 1, data()).unwrap();
         assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        // A hired leader's line is counted the same way.
+        let mut hiring = state.clone();
+        hiring.characters[0].hirelings.push(Hireling {
+            native: "Soldier HQ".into(),
+            days_left: 14,
+        });
+        hiring.denizens.get_mut("Soldier HQ").unwrap().at = Whereabouts::Clearing {
+            clearing: hiring.characters[0].position.clone(),
+        };
+        let led = format!("H\nSoldier HQ: H, S, S, M {}{}", cave.tile, cave.clearing);
+        let orders = parse_day_orders(&led, 1, data()).unwrap();
+        let warnings = move_warnings(data(), &rules, &hiring, "Ann", &orders);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("Soldier HQ: phases 3 and 4 (S, M): only 2 phases"),
+            "{warnings:?}"
+        );
         state.characters[0].position = cave;
         let orders = parse_day_orders("H, S, S", 1, data()).unwrap();
         let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
