@@ -319,7 +319,7 @@ impl fmt::Display for PhaseResult {
             } => {
                 write!(f, "flies over {over} on the {item}")?;
                 if !left_behind.is_empty() {
-                    write!(f, ", too heavy to carry: {}", left_behind.join(", "))?;
+                    write!(f, ", abandoning {}", left_behind.join(", "))?;
                 }
                 if !followers_left.is_empty() {
                     write!(f, ", leaving {} behind", followers_left.join(", "))?;
