@@ -75,7 +75,7 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
     ),
     (
         "flying_activities",
-        "day::travel_tests::flying_activities_peer_without_landing_3_1_10_a_3",
+        "day::travel_tests::flying_activities_peer_and_alert_without_landing_3_1_10_a_3",
     ),
     (
         "round_by_round_combat",

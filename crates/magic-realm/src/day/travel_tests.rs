@@ -605,11 +605,11 @@ fn a_horse_activated_during_the_day_gives_no_extra_move_3_1_6_2_2c_1() {
 }
 
 /// 3.1 10.A.3 (Flying Activities): aloft, he Peers into a clearing of the
-/// tile he flies over without landing; without the rule he lands first,
-/// and from a clearing that is not a mountain the Peer into another
-/// clearing is lost.
+/// tile he flies over, and Alerts, without landing; without the rule he
+/// lands first, and from a clearing that is not a mountain the Peer into
+/// another clearing is lost.
 #[test]
-fn flying_activities_peer_without_landing_3_1_10_a_3() {
+fn flying_activities_peer_and_alert_without_landing_3_1_10_a_3() {
     use crate::rules::TOGGLES;
     use crate::test_support::play_day_under;
     use realmgm_core::game::Rules;
@@ -655,6 +655,31 @@ fn flying_activities_peer_without_landing_3_1_10_a_3() {
         matches!(&off[1], PhaseResult::Lost { reason } if reason.contains("mountain")),
         "{off:?}"
     );
+
+    // An Alert aloft: with the rule he lands after it, at the end of his
+    // turn; without it, before it.
+    let alert = format!("FL {}, A", target.tile);
+    let lands_after_the_alert = |on: &[&str]| {
+        let rules = Rules::new(on.iter().copied(), TOGGLES).expect("known toggles");
+        let (_, events) = play_day_under(
+            &rules,
+            state.clone(),
+            &[("P1", &alert)],
+            &[("daylight/land", &[ground.clearing])],
+        );
+        let at = |wanted: fn(&PhaseEvent) -> bool| {
+            events.iter().position(|e| match &e.happening {
+                Happening::Phase(p) => wanted(p),
+                _ => false,
+            })
+        };
+        let landed = at(|p| matches!(p, PhaseEvent::Landed { .. })).expect("he lands");
+        let alerted =
+            at(|p| matches!(p, PhaseEvent::PhaseDone { number: 2, .. })).expect("the Alert phase");
+        landed > alerted
+    };
+    assert!(lands_after_the_alert(&["flying_activities"]));
+    assert!(!lands_after_the_alert(&[]));
 }
 
 /// 3.1 6.2.4d: a horse that gives an extra Move he recorded is kept until
