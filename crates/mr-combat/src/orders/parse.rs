@@ -3,7 +3,8 @@
 //! Accepts every notation the PBEM GMs used (README "Orders"): phases
 //! split by `,` or `/`; `M CV4`, `M-CV4`, `MCV4`, `M Curst Valley 4`; `H`, `S`,
 //! `A`, `R`, `T`, `HR`; `R-V3*` and `R(Fight L3*)` naming the chit to rest;
-//! `F Elf`, `Follow Swordsman`, `Follows the Swordsman`; `FL OW` and `Fly-OW`;
+//! `F Elf`, `Follow Swordsman`, `Follows the Swordsman`; `FL OW`, `Fly-OW` and
+//! `F OW` (F with a tile is Fly, as 3.1's Daylight Activities table writes it);
 //! `SPX` and `SP`; bonus phases starred before or after the code (`*M DV5`,
 //! `H*`, `M-NW5*(workhorse)`), except that in `R-V3*` the star is the chit's
 //! effort star; parenthesised notes; any case; tile codes or full names.
@@ -409,7 +410,14 @@ impl Reader<'_> {
                 if leader.is_empty() {
                     return Err(self.error(j, "expected whom to follow, for example F Elf"));
                 }
-                Activity::Follow { leader }
+                // 3.1's Daylight Activities table writes Fly `F (tile)`: a
+                // tile is never a character or leader to follow.
+                match self.tiles.resolve(&leader) {
+                    Some(tile) => Activity::Fly {
+                        tile: tile.to_string(),
+                    },
+                    None => Activity::Follow { leader },
+                }
             }
             Keyword::Rest => Activity::Rest {
                 chit: self.named_chit(j, body_end, &mut notes, false)?,
@@ -813,6 +821,16 @@ mod tests {
         let printed = canon("SPX / SP-V4* / Fly-OW / hire");
         assert_eq!(printed, "EM / E-MAGIC V4* / FL-Oak Woods / HR");
         assert_eq!(canon(&printed), printed);
+    }
+
+    /// 3.1's Daylight Activities table writes Fly `F (tile)` (7.3.3a.1 writes
+    /// `FL`): `F` with a tile flies there, `F` with anyone else follows him.
+    #[test]
+    fn f_with_a_tile_is_fly_and_with_a_name_is_follow_3_1_7_3_3a_1() {
+        assert_eq!(canon("F OW"), "FL-Oak Woods");
+        assert_eq!(canon("F Oak Woods*"), "FL-Oak Woods*");
+        assert_eq!(canon("F Elf"), "F Elf");
+        assert_eq!(canon("Follow the Swordsman"), "F Swordsman");
     }
 
     #[test]
