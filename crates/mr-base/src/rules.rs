@@ -257,10 +257,30 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "grudges_and_gratitude",
+        summary: "A native group's relationship to a character changes for good when he harms \
+                  or helps it: killing an unhired Friendly native costs 2 levels, an Ally 4, \
+                  treachery 5; selling a group the card naming it for a Fame reward wins a \
+                  level, buying it loses one; levels past Ally and Enemy are kept",
+        source: "3.1 10.B.6 (Grudges and Gratitude)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "grudges_and_gratitudes",
-        summary: "A native group's attitude to a character changes when he harms or helps it",
-        source: "2nd-edition optional rule B.6",
-        status: NotYetImplemented,
+        summary: "The former name of grudges_and_gratitude (the same rule), kept so campaigns \
+                  that name it still load",
+        source: "3.1 10.B.6 (Grudges and Gratitude)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_grudges",
+        summary: "Grudges and Gratitude, and killing an unhired Neutral, Unfriendly or Enemy \
+                  native costs a level with its group too; naming it brings in \
+                  grudges_and_gratitude, which it extends",
+        source: "3.1 10.B.7 (Extended Grudges and Gratitude)",
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

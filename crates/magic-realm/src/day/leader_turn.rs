@@ -106,6 +106,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         pack: BTreeMap::new(),
         elf_form: None,
         roadway: None,
+        relationship_shift: BTreeMap::new(),
+        boons_owed: Vec::new(),
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();

@@ -41,7 +41,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::ClearingId;
 use crate::data::GameData;
-use crate::data::characters::Relationship;
 use crate::data::chits::{GoldSpecial, GoldSpecialKind};
 use crate::data::seasons::Season;
 use crate::data::terms::Dwelling;
@@ -53,6 +52,7 @@ use crate::state::{CharacterState, Delivery, TakenChit};
 
 use super::Day;
 use super::events::Happening;
+use super::meeting::CampaignSide;
 use super::visitors::VisitorEvent;
 
 /// What happened to mission and campaign chits.
@@ -453,26 +453,23 @@ pub fn route_length(day: &Day<'_>, from: &ClearingId, to: &ClearingId) -> Option
     None
 }
 
-/// The relationship a campaign `me` wages gives him with `group`, if it
-/// names the group.
-pub fn campaign_relationship(
-    data: &GameData,
-    me: &CharacterState,
-    group: &str,
-) -> Option<Relationship> {
+/// Whether the campaign `me` wages makes `group` his partner or his foe
+/// (3.1 7.2.4f).
+pub fn campaign_side(data: &GameData, me: &CharacterState, group: &str) -> CampaignSide {
     me.gold_specials
         .iter()
         .filter_map(|t| gold_special(data, &t.chit))
         .filter(|g| g.kind == GoldSpecialKind::Campaign)
         .find_map(|g| {
             if g.allies.iter().any(|a| a == group) {
-                Some(Relationship::Ally)
+                Some(CampaignSide::Partner)
             } else if g.enemies.iter().any(|e| e == group) {
-                Some(Relationship::Enemy)
+                Some(CampaignSide::Foe)
             } else {
                 None
             }
         })
+        .unwrap_or(CampaignSide::Neither)
 }
 
 /// Midnight of game day `today`: chits whose days are over end (a mission

@@ -211,9 +211,15 @@ fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
             relationship(day, 0, "Soldiers"),
         )
     });
+    // Partners two levels warmer (the Amazon's Unfriendly Bashkars become
+    // Friendly), foes Enemy (3.1 7.2.4h).
     assert_eq!(
         seen,
-        (Relationship::Ally, Relationship::Enemy, Relationship::Enemy)
+        (
+            Relationship::Friendly,
+            Relationship::Enemy,
+            Relationship::Enemy
+        )
     );
 
     // A second campaign waits for the first to end.

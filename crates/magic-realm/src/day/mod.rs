@@ -22,6 +22,7 @@ pub mod events;
 pub mod familiar;
 pub mod fly;
 pub mod goblins;
+pub mod grudges;
 pub mod hire;
 pub mod hired_leaders;
 pub mod horses;
@@ -226,6 +227,8 @@ mod dealings_tests;
 mod evening_tests;
 #[cfg(test)]
 mod familiar_tests;
+#[cfg(test)]
+mod grudges_tests;
 #[cfg(test)]
 mod hire_tests;
 #[cfg(test)]

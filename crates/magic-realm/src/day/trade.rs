@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
-use super::meeting::{Deal, DealStep, negotiate, pay, relationship};
+use super::meeting::{Cause, Deal, DealStep, move_relationship, negotiate, pay, relationship};
 use super::search::wants_active;
 use super::visitor_spells::{SpellWanted, learn_from_visitor};
 use super::visitors::visitors_in;
@@ -34,7 +34,7 @@ use crate::data::base_name;
 use crate::data::natives::NativeGroup;
 use crate::data::terms::Roll;
 use crate::orders::DayOrders;
-use crate::state::hiring::unhired_in;
+use crate::state::hiring::{members_in, unhired_in};
 use crate::state::{Belonging, Item, ItemKind};
 use crate::tables::commerce::{CommerceResult, sell as commerce_roll};
 use crate::tables::meeting::MeetingUse;
@@ -57,6 +57,14 @@ pub enum TradeEvent {
         group: String,
         item: Item,
         gold: u32,
+    },
+    /// The card names the group for a Fame reward: selling it to them
+    /// earned `fame`, buying it from them cost it (negative; 3.1 7.6.6).
+    FameReward {
+        character: String,
+        group: String,
+        card: String,
+        fame: i32,
     },
     /// A visitor taught him a spell for `gold` (`visitor_spells`).
     Taught {
@@ -108,10 +116,12 @@ pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
 struct Trader {
     /// The group's or the visitor's name (its relationship name too).
     name: String,
-    /// Unhired members there (drinks); 0 for a visitor.
+    /// Members there, hired or not (drinks); 0 for a visitor.
     members_present: u32,
     /// The holders whose items it sells.
     holders: Vec<String>,
+    /// A visitor, who never buys spells (3.1 7.6.7e).
+    visitor: bool,
 }
 
 /// Everyone who trades in the character's clearing: native groups whose
@@ -136,20 +146,23 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
             }
             Trader {
                 name: g.name.clone(),
-                members_present: count(unhired_in(&day.state, g, &here).len()),
+                members_present: members_in(&day.state, g, &here),
                 holders,
+                visitor: false,
             }
         });
     let visitors = visitors_in(day, &here).into_iter().map(|v| Trader {
         name: v.clone(),
         members_present: 0,
         holders: vec![v],
+        visitor: true,
     });
     // Goblins made Neutral by his own Deal with Goblins trade as a group.
     let goblins = crate::magic::spells::deal_with_goblins::dealing(&day.state, who, &here).map(
         |(name, members)| Trader {
             members_present: count(members.len()),
             holders: vec![name.clone()],
+            visitor: false,
             name,
         },
     );
@@ -277,13 +290,56 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         let event = TradeEvent::Bought {
             character: character.name.clone(),
             group: group.name.clone(),
-            item,
+            item: item.clone(),
             gold,
             active,
         };
         day.emit(day.seen_acting(who), Happening::Trade(event));
+        reward_card(day, who, &group.name, &item, false);
     }
     PhaseOutcome::Done
+}
+
+/// `card` went between `who` and `group`, sold to them or bought (or
+/// taken as a boon) from them: when it names the group for a Fame reward,
+/// his principal gains or loses the Fame (3.1 7.6.6) and, under Grudges
+/// and Gratitude, a level with them (10.B.6.3).
+pub(super) fn reward_card(day: &mut Day<'_>, who: usize, group: &str, card: &Item, sold: bool) {
+    let Some(treasure) = day
+        .data
+        .treasures
+        .iter()
+        .find(|t| t.name == card.name && t.fame_buyer.as_deref() == Some(group))
+    else {
+        return;
+    };
+    let fame = if sold {
+        i32::from(treasure.fame)
+    } else {
+        -i32::from(treasure.fame)
+    };
+    let owner = super::meeting::principal(day, who);
+    let c = &mut day.state.characters[owner];
+    c.fame += fame;
+    let event = TradeEvent::FameReward {
+        character: c.name.clone(),
+        group: group.to_string(),
+        card: card.name.clone(),
+        fame,
+    };
+    day.emit(day.seen_acting(who), Happening::Trade(event));
+    if super::grudges::on(day.rules) {
+        let cause = if sold {
+            Cause::SoldRewardCard {
+                card: card.name.clone(),
+            }
+        } else {
+            Cause::BoughtRewardCard {
+                card: card.name.clone(),
+            }
+        };
+        move_relationship(day, who, group, if sold { 1 } else { -1 }, cause);
+    }
 }
 
 /// Sell each of `items` in turn. The first fails only when nobody here
@@ -330,6 +386,14 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
     };
     let sold = character.belongings[position].item.clone();
+    if sold.kind == ItemKind::Spell && group.visitor {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "the {} buys no spells (3.1 7.6.7e): visitors teach spells, they never buy them",
+                group.name
+            ),
+        };
+    }
     let price = offered_price(day.data, &group.name, &sold);
     let gold = if day.rules.is_on("commerce") {
         let mods = modifiers::for_roll(day, who, Roll::Trade);
@@ -379,18 +443,15 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
     character.gold = character
         .gold
         .saturating_add(u16::try_from(gold).unwrap_or(u16::MAX));
-    day.state
-        .holdings
-        .entry(group.name.clone())
-        .or_default()
-        .push(sold.clone());
+    day.state.put_in_box(&group.name, sold.clone());
     let event = TradeEvent::Sold {
         character: day.state.characters[who].name.clone(),
         group: group.name.clone(),
-        item: sold,
+        item: sold.clone(),
         gold,
     };
     day.emit(day.seen_acting(who), Happening::Trade(event));
+    reward_card(day, who, &group.name, &sold, true);
     PhaseOutcome::Done
 }
 

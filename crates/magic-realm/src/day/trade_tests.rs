@@ -279,3 +279,99 @@ fn an_insult_is_paid_or_refused_as_the_orders_say() {
         Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
     )));
 }
+
+/// 3.1 7.6.5b: drinks cost a gold for every member of the group in the
+/// clearing, hired and unhired.
+#[test]
+fn drinks_are_bought_for_hired_members_too() {
+    let (mut state, horse, price) = at_inn();
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: "Rogue 7".into(),
+        days_left: 14,
+    });
+    let orders = DayOrders {
+        drinks_up_to: Some(20),
+        ..buying(&horse, None)
+    };
+    trading(&mut state, &Rules::default(), &[&[2]], &orders);
+    // 7 unhired Rogues and her own Rogue 7: 8 gold.
+    assert_eq!(u32::from(state.characters[0].gold), 100 - 8 - 2 * price);
+}
+
+/// 3.1 Meeting table, Challenge: he cannot pay under the Disgust curse, so
+/// the group blocks him as if he refused.
+#[test]
+fn a_challenge_cannot_be_paid_under_disgust() {
+    use crate::day::meeting::DealStep;
+    use crate::orders::Settle;
+    let challenged = |disgusted: bool| {
+        let (mut state, horse, _) = at_inn();
+        state.characters[0].fame = 12;
+        if disgusted {
+            crate::magic::curses::inflict(
+                &mut state,
+                data(),
+                &Rules::default(),
+                0,
+                crate::tables::magic::CurseKind::Disgust,
+                "test",
+            );
+        }
+        let orders = DayOrders {
+            challenge: Settle::Pay,
+            ..buying(&horse, None)
+        };
+        // Trouble, then Challenge on the Unfriendly column.
+        let events = trading(&mut state, &Rules::default(), &[&[6], &[5]], &orders);
+        let refused = events.iter().any(|e| {
+            matches!(
+                &e.happening,
+                Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
+            )
+        });
+        (state.characters[0].fame, refused)
+    };
+    assert_eq!(challenged(false), (7, false));
+    assert_eq!(challenged(true), (12, true));
+}
+
+/// 3.1 7.6.4: a sold item goes into the buyer's box by counter size, under
+/// the items of its own kind: weapons on top, then armour, horses, cards.
+#[test]
+fn a_sold_item_goes_under_its_own_kind_by_counter_size() {
+    let (mut state, _, _) = at_inn();
+    let weapon = |name: &str| Item {
+        kind: ItemKind::Weapon,
+        name: name.into(),
+    };
+    let horse = |name: &str| Item {
+        kind: ItemKind::Horse,
+        name: name.into(),
+    };
+    let card = priced_treasure();
+    state.holdings.insert(
+        "Rogues".into(),
+        vec![weapon("Mace"), horse("Pony"), card.clone()],
+    );
+    for item in [horse("Warhorse"), weapon("Axe")] {
+        state.characters[0].belongings.push(Belonging {
+            item,
+            active: false,
+        });
+    }
+    let orders = DayOrders {
+        sell: vec!["Warhorse".into(), "Axe".into()],
+        ..DayOrders::default()
+    };
+    trading(&mut state, &Rules::default(), &[], &orders);
+    assert_eq!(
+        state.holdings["Rogues"],
+        vec![
+            weapon("Mace"),
+            weapon("Axe"),
+            horse("Pony"),
+            horse("Warhorse"),
+            card
+        ]
+    );
+}
