@@ -14,6 +14,7 @@ use super::events::Happening;
 use super::hire::HireEvent;
 use super::meeting::{Deal, DealStep, negotiate};
 use super::{Day, PhaseOutcome};
+use crate::orders::BoonChoice;
 
 /// Whether a `Hire:` entry names goblins.
 fn names_goblins(what: &str) -> bool {
@@ -72,6 +73,7 @@ pub fn hire(
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: BoonChoice::Pay,
     };
     let wrap = |step: DealStep| Happening::Hire(HireEvent::Deal(step));
     if let Some(gold) = negotiate(day, who, &deal, wrap) {

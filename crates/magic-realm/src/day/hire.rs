@@ -143,6 +143,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: orders.boon,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         let names: Vec<String> = natives.iter().map(|m| m.name.clone()).collect();

@@ -1,16 +1,22 @@
-//! One Meeting-table deal for the Trade and Hire activities (play summary
-//! II.C.6–7; `tables/meeting.rs`, `data/characters.toml`): the group's relationship to the
+//! One Meeting-table deal for the Trade and Hire activities (3.1 7.6.5,
+//! 7.7.1; `tables/meeting.rs`, `data/characters.toml`): the group's relationship to the
 //! character (Knight's Adjustment when the campaign uses it), drinks when
 //! the `Drinks:` line allows them, the roll chain with Trouble and
 //! Opportunity, and what a result that is not a price does (block, insult,
 //! challenge).
 //!
-//! Rulings, because the orders cannot answer the table's questions: a
-//! Boon is taken at price ×1 (taking it free would turn the group colder);
-//! an Insult or a Challenge is answered by the player's `Insult:` and
+//! The orders answer the table's questions: a Boon is paid at price ×1
+//! unless the `Boon: free` line takes it free, which makes the group a
+//! level colder until a Trade phase buys the level back (3.1 7.6.5e); an
+//! Insult or a Challenge is answered by the player's `Insult:` and
 //! `Challenge:` lines (default: give up the 5 points; `fight`: he is
-//! blocked as by a Block/Battle result); under the BIMR3 house rule an Opportunity is declined
-//! when the column's "2" result is a price the player would pay.
+//! blocked as by a Block/Battle result). Ruling: under the BIMR3 house
+//! rule an Opportunity is declined when the column's "2" result is a price
+//! the player would pay.
+//!
+//! A group's relationship is read only through [`level_of`]: the card, the
+//! levels moved for good (`CharacterState::relationship_shift`), a
+//! campaign and a Persuade spell.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,8 +25,8 @@ use super::{Day, modifiers};
 use crate::data::GameData;
 use crate::data::characters::Relationship;
 use crate::data::terms::Roll;
-use crate::orders::Settle;
-use crate::state::{CharacterState, MrState};
+use crate::orders::{BoonChoice, Settle};
+use crate::state::{BoonOwed, CharacterState, MrState};
 use crate::tables::magic::CurseKind;
 use crate::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column, column_after_drinks,
@@ -160,6 +166,9 @@ pub struct Deal<'a> {
     /// His answers to an Insult and a Challenge (`Insult:`, `Challenge:`).
     pub insult: Settle,
     pub challenge: Settle,
+    /// What he does with a Boon (`Boon:`); always `Pay` where no boon may
+    /// be taken (monsters, 3.1 7.7.5b; buying a boon back).
+    pub boon: BoonChoice,
 }
 
 /// The relationship of a group or visitor to character `who`.
@@ -366,6 +375,10 @@ pub fn negotiate(
     };
     let multiplier = match outcome.result {
         MeetingResult::Price(n) => u32::from(n),
+        MeetingResult::Boon if deal.boon == BoonChoice::Free => {
+            take_boon(day, who, &group, deal.price);
+            return Some(0);
+        }
         MeetingResult::Boon => 1,
         MeetingResult::NoDeal | MeetingResult::Trouble | MeetingResult::Opportunity => {
             day.emit(observers, wrap(no_deal("the table says no deal".into())));
@@ -419,6 +432,18 @@ pub fn negotiate(
         return None;
     }
     Some(asked)
+}
+
+/// Character `who` takes a boon worth `price` free from `group`: the group
+/// grows a level colder to his principal until he buys the level back
+/// (3.1 7.6.5e); under Persuade it is the lasting relationship that drops.
+fn take_boon(day: &mut Day<'_>, who: usize, group: &str, price: u32) {
+    let owner = principal(day, who);
+    day.state.characters[owner].boons_owed.push(BoonOwed {
+        group: group.to_string(),
+        price,
+    });
+    move_relationship(day, who, group, -1, Cause::BoonTaken { price });
 }
 
 /// His answer to an Insult or a Challenge (`Insult:`, `Challenge:`); `None`

@@ -13,6 +13,11 @@
 //! first `Buy:` entry on sale here is bid for; a bought item arrives
 //! inactive unless a `Take:` line names it with `activate`.
 //!
+//! A `Buy: boon` entry buys back the level a boon taken free cost him, at
+//! the boon's price, on one Meeting roll (3.1 7.6.5e.1); a card naming the
+//! group for a Fame reward earns or costs its Fame when it changes hands
+//! (7.6.6), and a level under Grudges and Gratitude (10.B.6.3).
+//!
 //! A visitor on the map (see `visitors`) trades the same way in its
 //! clearing: it sells what it holds through the Meeting table (no drinks:
 //! it has no group), and buys a belonging at its own price when the
@@ -33,7 +38,7 @@ use crate::data::GameData;
 use crate::data::base_name;
 use crate::data::natives::NativeGroup;
 use crate::data::terms::Roll;
-use crate::orders::DayOrders;
+use crate::orders::{BoonChoice, DayOrders};
 use crate::state::hiring::{members_in, unhired_in};
 use crate::state::{Belonging, Item, ItemKind};
 use crate::tables::commerce::{CommerceResult, sell as commerce_roll};
@@ -217,6 +222,9 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         return PhaseOutcome::Lost { reason };
     }
     let sellers = traders(day, who);
+    if let Some(outcome) = buy_back_boon(day, who, orders, &sellers) {
+        return outcome;
+    }
     let found = orders.buy.iter().find_map(|wanted| {
         sellers.iter().find_map(|seller| {
             seller.holders.iter().find_map(|holder| {
@@ -275,6 +283,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: orders.boon,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         pay(day, who, gold);
@@ -298,6 +307,53 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         reward_card(day, who, &group.name, &item, false);
     }
     PhaseOutcome::Done
+}
+
+/// A `Buy: boon` entry: one try to buy back, at the boon's price, the
+/// level the oldest boon owed to a group trading here cost; the try is
+/// the only one, so the debt is settled either way and a failed try
+/// leaves the level lost for good (3.1 7.6.5e.1). `None` when no entry
+/// asks it or no such group trades here.
+fn buy_back_boon(
+    day: &mut Day<'_>,
+    who: usize,
+    orders: &DayOrders,
+    sellers: &[Trader],
+) -> Option<PhaseOutcome> {
+    let wanted = orders.buy.iter().find(|p| same(&p.what, "boon"))?;
+    let owner = super::meeting::principal(day, who);
+    let owed = &mut day.state.characters[owner].boons_owed;
+    let index = owed
+        .iter()
+        .position(|b| sellers.iter().any(|s| s.name == b.group))?;
+    let boon = owed.remove(index);
+    let seller = sellers.iter().find(|s| s.name == boon.group)?;
+    let deal = Deal {
+        group: &seller.name,
+        members_present: seller.members_present,
+        activity: MeetingUse::Trade,
+        price: boon.price,
+        max_gold: wanted.max_gold,
+        drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
+        boon: BoonChoice::Pay,
+    };
+    match negotiate(day, who, &deal, wrap) {
+        Some(gold) => {
+            pay(day, who, gold);
+            move_relationship(day, who, &seller.name, 1, Cause::BoonRepaid);
+        }
+        None => {
+            let step = DealStep::NoDeal {
+                character: day.state.characters[owner].name.clone(),
+                group: seller.name.clone(),
+                reason: "the level the boon cost is lost for good".into(),
+            };
+            day.emit(day.only(owner), wrap(step));
+        }
+    }
+    Some(PhaseOutcome::Done)
 }
 
 /// `card` went between `who` and `group`, sold to them or bought (or

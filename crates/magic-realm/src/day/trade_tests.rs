@@ -375,3 +375,74 @@ fn a_sold_item_goes_under_its_own_kind_by_counter_size() {
         ]
     );
 }
+
+/// 3.1 7.6.5e: a Boon taken free costs no gold and makes the group a
+/// level colder until repaid; one Trade roll buys the level back at the
+/// boon's price (e.1), and a failed roll leaves it lost for good.
+#[test]
+fn a_boon_taken_free_is_bought_back_once() {
+    use crate::orders::BoonChoice;
+    let (mut state, horse, price) = at_inn();
+    // Two levels won: the Rogues are her Allies, whose row 1 is a Boon.
+    state.characters[0].shift_relationship("Rogues", 2);
+    let paid = {
+        let mut state = state.clone();
+        trading(
+            &mut state,
+            &Rules::default(),
+            &[&[1]],
+            &buying(&horse, None),
+        );
+        state.characters[0].gold
+    };
+    assert_eq!(u32::from(paid), 100 - price, "Boon: pay is Price x1");
+    let free = DayOrders {
+        boon: BoonChoice::Free,
+        ..buying(&horse, None)
+    };
+    trading(&mut state, &Rules::default(), &[&[1]], &free);
+    let amazon = &state.characters[0];
+    assert_eq!(amazon.gold, 100);
+    assert!(amazon.belongings.iter().any(|b| b.item.name == horse));
+    assert_eq!(amazon.relationship_shift("Rogues"), 1);
+    assert_eq!(amazon.boons_owed.len(), 1);
+
+    // A failed try (Friendly row 6, No Deal) loses the level for good.
+    let mut failed = state.clone();
+    trading(
+        &mut failed,
+        &Rules::default(),
+        &[&[6]],
+        &buying("boon", None),
+    );
+    assert!(failed.characters[0].boons_owed.is_empty());
+    assert_eq!(failed.characters[0].relationship_shift("Rogues"), 1);
+    assert_eq!(failed.characters[0].gold, 100);
+
+    // Friendly row 2 is Price x2: she pays and the level comes back.
+    trading(
+        &mut state,
+        &Rules::default(),
+        &[&[2]],
+        &buying("boon", None),
+    );
+    let amazon = &state.characters[0];
+    assert!(amazon.boons_owed.is_empty());
+    assert_eq!(amazon.relationship_shift("Rogues"), 2);
+    assert_eq!(u32::from(amazon.gold), 100 - 2 * price);
+}
+
+/// 3.1 Meeting table, Boon: the `Boon:` line chooses to pay Price x1 or
+/// take it free; it is read and written back, and a wrong word is told.
+#[test]
+fn the_boon_line_is_read_and_written_back() {
+    use crate::orders::{BoonChoice, parse_day_orders};
+    let orders = parse_day_orders("T\nBuy: boon\nBoon: free", 1, data()).expect("parses");
+    assert_eq!(orders.boon, BoonChoice::Free);
+    assert!(orders.to_string().contains("Boon: free"));
+    let default = parse_day_orders("T\nBuy: boon", 1, data()).expect("parses");
+    assert_eq!(default.boon, BoonChoice::Pay);
+    assert!(!default.to_string().contains("Boon:"));
+    let errors = parse_day_orders("T\nBoon: maybe", 1, data()).expect_err("unknown word");
+    assert!(errors[0].message.contains("expected pay"), "{errors:?}");
+}
