@@ -21,6 +21,19 @@ pub fn optional_missile_table(rules: &realmgm_core::game::Rules) -> bool {
     rules.is_on("optional_missile_table") || rules.is_on("revised_missile_table")
 }
 
+/// Whether Grudges and Gratitude (3.1 10.B.6) is in force: by its name, its
+/// former spelling `grudges_and_gratitudes`, or brought in by Extended
+/// Grudges (10.B.7), which extends it.
+pub fn grudges_and_gratitude(rules: &realmgm_core::game::Rules) -> bool {
+    [
+        "grudges_and_gratitude",
+        "grudges_and_gratitudes",
+        "extended_grudges",
+    ]
+    .iter()
+    .any(|name| rules.is_on(name))
+}
+
 /// The versions of Magic Realm's rules realmgm has played. The engine plays
 /// only the current one; a campaign begun under an earlier one keeps its
 /// days and moves on when its GM edits `rules_version` (README "Rules

@@ -23,18 +23,8 @@ use crate::combat::model::FighterKind;
 use crate::data::characters::Relationship;
 use realmgm_core::game::Rules;
 
-/// The rule's name in campaign files.
-pub const GRUDGES: &str = "grudges_and_gratitude";
-/// Its former spelling, still accepted.
-pub const GRUDGES_FORMER: &str = "grudges_and_gratitudes";
 /// Extended Grudges and Gratitude (3.1 10.B.7).
-pub const EXTENDED: &str = "extended_grudges";
-
-/// Whether Grudges and Gratitude is in force: by either spelling, or
-/// brought in by Extended Grudges, which extends it (3.1 10.B.7).
-pub fn on(rules: &Rules) -> bool {
-    rules.is_on(GRUDGES) || rules.is_on(GRUDGES_FORMER) || rules.is_on(EXTENDED)
-}
+const EXTENDED: &str = "extended_grudges";
 
 /// Levels lost for killing an unhired member of a group standing at
 /// `now` with the killer (3.1 10.B.6.1-2, 10.B.7.1).
@@ -50,7 +40,7 @@ fn kill_cost(rules: &Rules, now: Relationship) -> i8 {
 /// Move relationships for the kills and treachery of a finished battle;
 /// `seat_of` maps its character fighters to their seats.
 pub fn after_battle(day: &mut Day<'_>, battle: &Battle, seat_of: &BTreeMap<usize, usize>) {
-    if !on(day.rules) {
+    if !crate::rules::grudges_and_gratitude(day.rules) {
         return;
     }
     for line in &battle.log {

@@ -384,7 +384,7 @@ pub(super) fn reward_card(day: &mut Day<'_>, who: usize, group: &str, card: &Ite
         fame,
     };
     day.emit(day.seen_acting(who), Happening::Trade(event));
-    if super::grudges::on(day.rules) {
+    if crate::rules::grudges_and_gratitude(day.rules) {
         let cause = if sold {
             Cause::SoldRewardCard {
                 card: card.name.clone(),
