@@ -642,7 +642,10 @@ fn drinks(
     let limit = limit?;
     // Only a character in the clearing buys drinks (3.1 8.2.2a), for every
     // member of the group there, hired and unhired (7.6.5b).
-    if battle.fighters[fighter].out == Some(Out::Absent) {
+    // Nor for foes of his campaign (7.2.4h).
+    if battle.fighters[fighter].out == Some(Out::Absent)
+        || super::meeting::is_campaign_foe(day, seat, group)
+    {
         return None;
     }
     let members = battle

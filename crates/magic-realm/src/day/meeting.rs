@@ -243,6 +243,13 @@ pub fn level_of(
     card.level() + i16::from(me.relationship_shift(group)) + partner
 }
 
+/// Whether `group` is a foe of the campaign `who`'s principal wages: he
+/// cannot buy them drinks (3.1 7.2.4h).
+pub fn is_campaign_foe(day: &Day<'_>, who: usize, group: &str) -> bool {
+    let owner = &day.state.characters[principal(day, who)];
+    super::missions::campaign_side(day.data, owner, group) == CampaignSide::Foe
+}
+
 /// How the campaign a character wages names a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CampaignSide {
@@ -272,7 +279,11 @@ pub fn negotiate(
             &day.state.characters[who],
         ));
         // Drinks cost a gold for each member of the group present.
-        let bought = if cost > limit {
+        let bought = if is_campaign_foe(day, who, deal.group) {
+            Err(format!(
+                "the {group} are foes of his campaign, who take no drinks from him"
+            ))
+        } else if cost > limit {
             Err(format!(
                 "drinks for the {} present cost {cost} gold, more than the {limit} of the \
                  Drinks: line",

@@ -28,7 +28,9 @@
 //!   (7.2.4g). While he holds it his partners are two levels warmer (the
 //!   extra above Ally kept) and his foes Enemy (h; `meeting::level_of`).
 //!   It is done when every foe is dead at once (i), which Midnight
-//!   checks, since foes come back only at a week's regeneration.
+//!   checks, since foes come back only at a week's regeneration. While
+//!   none of his foes is on the map he may abandon it with an `abandon`
+//!   entry (`Missions: abandon Raid`): no cost back, no penalty (j).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -153,6 +155,16 @@ pub enum MissionEvent {
         chit: String,
         left_in: ClearingId,
     },
+    /// He gave his campaign up, no foe being on the map: no cost back, no
+    /// penalty; the chit lies in `left_in`.
+    Abandoned {
+        character: String,
+        chit: String,
+        left_in: ClearingId,
+    },
+    /// His `Missions:` line abandons a campaign whose foes are still on
+    /// the map.
+    NotAbandoned { character: String, chit: String },
 }
 
 impl MissionEvent {
@@ -233,6 +245,18 @@ impl MissionEvent {
                 chit,
                 left_in,
             } => format!("  The dead {character}'s {chit} lies in {left_in}."),
+            MissionEvent::Abandoned {
+                character,
+                chit,
+                left_in,
+            } => format!(
+                "  The {character} abandons the {chit} campaign, none of its foes being on the \
+                 map; the chit lies in {left_in}."
+            ),
+            MissionEvent::NotAbandoned { character, chit } => format!(
+                "  The {character} cannot abandon the {chit} campaign while any of its foes is \
+                 on the map."
+            ),
         }
     }
 }
@@ -288,14 +312,71 @@ pub fn terms(data: &GameData, t: &TakenChit) -> String {
 }
 
 /// The start of a phase of `who`: take the chits his `Missions:` line
-/// names that lie in his clearing (3.1 7.2.4).
+/// names that lie in his clearing (3.1 7.2.4), and abandon the campaign an
+/// `abandon CHIT` entry names (7.2.4j).
 pub fn at_phase(day: &mut Day<'_>, who: usize, wanted: &[String]) {
     if day.state.characters[who].dead {
         return;
     }
     for name in wanted {
-        take(day, who, name);
+        match abandoned_name(name) {
+            Some(chit) => abandon(day, who, chit),
+            None => take(day, who, name),
+        }
     }
+}
+
+/// The chit an `abandon CHIT` entry names.
+fn abandoned_name(entry: &str) -> Option<&str> {
+    let (word, rest) = entry.trim().split_once(char::is_whitespace)?;
+    word.eq_ignore_ascii_case("abandon").then(|| rest.trim())
+}
+
+/// Abandon the campaign `wanted` when none of its foes is on the map: no
+/// cost back and no penalty; the chit lies in his clearing (3.1 7.2.4j).
+fn abandon(day: &mut Day<'_>, who: usize, wanted: &str) {
+    let c = &day.state.characters[who];
+    let Some(held) = c
+        .gold_specials
+        .iter()
+        .find(|t| suggest::same(&t.chit, wanted))
+        .cloned()
+    else {
+        return;
+    };
+    let Some(chit) = chit_data(day, &held.chit).filter(|g| g.kind == GoldSpecialKind::Campaign)
+    else {
+        return;
+    };
+    let character = c.name.clone();
+    let left_in = c.position.clone();
+    let on_map = foes(day, chit)
+        .into_iter()
+        .any(|at| matches!(at, crate::state::Whereabouts::Clearing { .. }));
+    if on_map {
+        let event = MissionEvent::NotAbandoned {
+            character,
+            chit: held.chit,
+        };
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Visitors(VisitorEvent::Mission { what: event }),
+        );
+        return;
+    }
+    day.state.characters[who]
+        .gold_specials
+        .retain(|t| t.chit != held.chit);
+    day.state
+        .visitors_on_map
+        .insert(held.chit.clone(), left_in.clone());
+    let event = MissionEvent::Abandoned {
+        character,
+        chit: held.chit,
+        left_in,
+    };
+    emit(day, who, event);
 }
 
 /// `who` has just entered a clearing: a mission he carries whose dwelling

@@ -373,3 +373,33 @@ fn a_mission_with_no_route_pays_thirty_gold() {
         "{events:?}"
     );
 }
+
+/// 3.1 7.2.4j: a campaign may be abandoned only while none of its foes is
+/// on the map; no cost comes back and none is paid again.
+#[test]
+fn a_campaign_is_abandoned_only_with_no_foe_on_the_map() {
+    let mut state = game();
+    let here = chit_here(&mut state, "Raid");
+    state.characters[0].fame = 8;
+    state.denizens.get_mut("Rogue 1").expect("a Rogue").at = crate::state::Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    take(&mut state, &["Raid"]);
+    let events = take(&mut state, &["abandon Raid"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::NotAbandoned { .. }]),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].gold_specials.len(), 1);
+    state.denizens.get_mut("Rogue 1").expect("a Rogue").at = crate::state::Whereabouts::SetupBox {
+        name: "Rogues".into(),
+    };
+    let events = take(&mut state, &["abandon raid"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::Abandoned { .. }]),
+        "{events:?}"
+    );
+    assert!(state.characters[0].gold_specials.is_empty());
+    assert_eq!(state.characters[0].fame, 0, "no cost back");
+    assert_eq!(state.visitors_on_map.get("Raid"), Some(&here));
+}

@@ -446,3 +446,27 @@ fn the_boon_line_is_read_and_written_back() {
     let errors = parse_day_orders("T\nBoon: maybe", 1, data()).expect_err("unknown word");
     assert!(errors[0].message.contains("expected pay"), "{errors:?}");
 }
+
+/// 3.1 7.2.4h: a campaign's foes are always Enemy to him and take no
+/// drinks from him.
+#[test]
+fn a_campaigns_foes_take_no_drinks() {
+    use crate::day::meeting::DealStep;
+    let (mut state, horse, _) = at_inn();
+    state.characters[0]
+        .gold_specials
+        .push(crate::state::TakenChit {
+            chit: "Raid".into(),
+            taken_on: 1,
+            deliver_to: None,
+        });
+    let orders = DayOrders {
+        drinks_up_to: Some(20),
+        ..buying(&horse, None)
+    };
+    let events = trading(&mut state, &Rules::default(), &[&[3]], &orders);
+    assert_eq!(state.characters[0].gold, 100, "no drinks, and blocked");
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::NoDrinks { reason, .. })) if reason.contains("foes"))));
+    assert!(events.iter().any(is_blocked));
+}
