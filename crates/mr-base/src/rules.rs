@@ -451,6 +451,8 @@ const ALL_OPTIONAL: &[&str] = &[
     "quiet_monsters",
     "watchful_natives",
     "extended_treachery",
+    "grudges_and_gratitude",
+    "extended_grudges",
     "seasons_and_weather",
     "commerce",
     "stumble",
