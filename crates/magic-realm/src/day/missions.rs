@@ -13,8 +13,8 @@
 //!   cannot take it with negative Fame or Notoriety or if paying would
 //!   make either negative (7.2.4c). Hired leaders take none. One campaign
 //!   at a time (7.2.4a).
-//! * Done in time, he gets the cost back; his days run out (or the game
-//!   ends) first, he pays the cost again and the chit lies where he stands
+//! * Done in time, he gets the cost back; his days run out or the game
+//!   ends first, he pays the cost again and the chit lies where he stands
 //!   (7.2.4d). Killed, he drops it where he fell, with no loss (7.2.4b).
 //!   His days are the chit's, the day he took it counting as the first.
 //! * A mission goes to the season's first dwelling of its column (without
@@ -679,7 +679,9 @@ pub fn midnight(day: &mut Day<'_>, today: u32) {
                         .into_iter()
                         .all(|at| *at == crate::state::Whereabouts::Dead)
             });
-            let over = data.is_none_or(|g| last_day(g, t.taken_on) <= today);
+            // The game's end fails what is still undone (3.1 7.2.4d).
+            let over = data.is_none_or(|g| last_day(g, t.taken_on) <= today)
+                || today >= day.state.last_day;
             let end = if c.dead {
                 End::Dropped
             } else if won {

@@ -403,3 +403,22 @@ fn a_campaign_is_abandoned_only_with_no_foe_on_the_map() {
     assert_eq!(state.characters[0].fame, 0, "no cost back");
     assert_eq!(state.visitors_on_map.get("Raid"), Some(&here));
 }
+
+/// 3.1 7.2.4d: a chit still undone when the game ends fails, even with
+/// days left.
+#[test]
+fn the_games_end_fails_an_undone_mission() {
+    let mut state = game();
+    chit_here(&mut state, "Escort Party");
+    take(&mut state, &["Escort Party"]);
+    let taken_on = state.characters[0].gold_specials[0].taken_on;
+    state.last_day = taken_on + 2;
+    let (_, events) = run(&mut state, |day| midnight(day, taken_on + 1));
+    assert!(events.is_empty(), "{events:?}");
+    let (_, events) = run(&mut state, |day| midnight(day, taken_on + 2));
+    assert!(
+        matches!(&events[..], [MissionEvent::TimeUp { .. }]),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].notoriety, 5 - 5 - 5);
+}
