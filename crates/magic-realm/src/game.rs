@@ -73,17 +73,6 @@ fn day_orders(
     Ok(parsed)
 }
 
-/// The day's events in the plumbing's form, each kept typed.
-fn to_events(events: Vec<day::events::DayEvent>) -> Vec<Event> {
-    events
-        .into_iter()
-        .map(|e| Event {
-            observers: e.observers,
-            body: GameValue::from_typed(e.happening),
-        })
-        .collect()
-}
-
 /// The round answers given so far (none, or `null`, for none).
 fn round_answers(answers: Option<&GameValue>) -> anyhow::Result<RoundAnswers> {
     let Some(answers) = answers else {
@@ -351,7 +340,7 @@ impl Game for MagicRealm {
             let finished = state.day >= state.last_day;
             return Ok(TurnStep::Done(TurnResult {
                 state: GameState::from_typed(state),
-                events: to_events(events),
+                events: day::events::to_events(events),
                 finished,
             }));
         }
@@ -370,7 +359,7 @@ impl Game for MagicRealm {
                 let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
                     state: GameState::from_typed(state),
-                    events: to_events(events),
+                    events: day::events::to_events(events),
                     finished,
                 })
             }
