@@ -101,6 +101,7 @@ const LOOPS: &[Loop] = &[
             "day/hire.rs",
             "day/meeting.rs",
             "day/missions.rs",
+            "day/movement.rs",
             "day/rearrange.rs",
             "day/restart.rs",
             "day/rulings.rs",
@@ -118,7 +119,8 @@ const LOOPS: &[Loop] = &[
                hire, rulings, ...), and every handler reports through `Happening`. \
                Below that, handlers call each other where one rule leads into \
                another: search, runes and treasure sites; hire, goblins and meeting; \
-               trade and visitor spells; missions and visitors.",
+               trade and visitor spells; missions and visitors; a move that \
+               delivers a mission on entering its dwelling's clearing.",
     },
 ];
 

@@ -22,6 +22,19 @@ pub fn optional_missile_table(rules: &realmgm_core::game::Rules) -> bool {
     rules.is_on("optional_missile_table") || rules.is_on("revised_missile_table")
 }
 
+/// Whether Grudges and Gratitude (3.1 10.B.6) is in force: by its name, its
+/// former spelling `grudges_and_gratitudes`, or brought in by Extended
+/// Grudges (10.B.7), which extends it.
+pub fn grudges_and_gratitude(rules: &realmgm_core::game::Rules) -> bool {
+    [
+        "grudges_and_gratitude",
+        "grudges_and_gratitudes",
+        "extended_grudges",
+    ]
+    .iter()
+    .any(|name| rules.is_on(name))
+}
+
 /// The versions of Magic Realm's rules realmgm has played. The engine plays
 /// only the current one; a campaign begun under an earlier one keeps its
 /// days and moves on when its GM edits `rules_version` (README "Rules
@@ -267,10 +280,30 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "grudges_and_gratitude",
+        summary: "A native group's relationship to a character changes for good when he harms \
+                  or helps it: killing an unhired Friendly native costs 2 levels, an Ally 4, \
+                  treachery 5; selling a group the card naming it for a Fame reward wins a \
+                  level, buying it loses one; levels past Ally and Enemy are kept",
+        source: "3.1 10.B.6 (Grudges and Gratitude)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "grudges_and_gratitudes",
-        summary: "A native group's attitude to a character changes when he harms or helps it",
-        source: "2nd-edition optional rule B.6",
-        status: NotYetImplemented,
+        summary: "The former name of grudges_and_gratitude (the same rule), kept so campaigns \
+                  that name it still load",
+        source: "3.1 10.B.6 (Grudges and Gratitude)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_grudges",
+        summary: "Grudges and Gratitude, and killing an unhired Neutral, Unfriendly or Enemy \
+                  native costs a level with its group too; naming it brings in \
+                  grudges_and_gratitude, which it extends",
+        source: "3.1 10.B.7 (Extended Grudges and Gratitude)",
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -429,6 +462,8 @@ const ALL_OPTIONAL: &[&str] = &[
     "quiet_monsters",
     "watchful_natives",
     "extended_treachery",
+    "grudges_and_gratitude",
+    "extended_grudges",
     "seasons_and_weather",
     "commerce",
     "stumble",

@@ -268,6 +268,7 @@ pub fn take_turn_as(
         if !day.today.blocked.contains(&who) {
             let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
             dealings::at_phase(day, who, number, orders);
+            super::missions::at_phase(day, who, &mine.missions);
             activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
             let committed = committed_sources(day, who, number, mine);
             rearrange::at_phase(day, who, number, mine, &committed);
@@ -397,7 +398,6 @@ pub fn take_turn_as(
         blocking::end_of_phase(day, who, orders);
     }
     summoning::end_of_turn(day, who, &with_him);
-    super::missions::end_of_turn(day, who, &mine.missions);
 }
 
 /// Whether he does `phase` without landing: a Fly phase, or under Flying

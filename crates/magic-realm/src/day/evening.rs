@@ -272,6 +272,7 @@ fn fight(
         c.gold = after.gold;
         c.hirelings = after.hirelings;
     }
+    super::grudges::after_battle(day, &battle, &seat_of);
     rebels_elsewhere(day, clearing, &battle, &seat_of, &observers);
     magic_after(day, clearing, &battle, &seat_of, &observers);
     Ok(())
@@ -567,6 +568,7 @@ fn battling_rolls(
                 outcome.result,
                 his.map_or(Settle::Pay, |o| o.insult),
                 his.map_or(Settle::Pay, |o| o.challenge),
+                &day.state.characters[seat],
             );
             let battles = matches!(outcome.result, MeetingResult::BlockBattle)
                 || answer == Some(Settle::Fight);
@@ -626,7 +628,7 @@ fn group_battles(battle: &mut Battle, group: &str, f: usize, result: &str) {
     );
 }
 
-/// Drinks before the battling roll (play summary III): 1 gold a member of the
+/// Drinks before the battling roll (3.1 8.2.2a): 1 gold a member of the
 /// group present, when his `Drinks:` line allows it and it helps.
 fn drinks(
     day: &mut Day<'_>,
@@ -638,11 +640,19 @@ fn drinks(
     limit: Option<u32>,
 ) -> Option<crate::data::characters::Relationship> {
     let limit = limit?;
+    // Only a character in the clearing buys drinks (3.1 8.2.2a), for every
+    // member of the group there, hired and unhired (7.6.5b).
+    // Nor for foes of his campaign (7.2.4h).
+    if battle.fighters[fighter].out == Some(Out::Absent)
+        || super::meeting::is_campaign_foe(day, seat, group)
+    {
+        return None;
+    }
     let members = battle
         .fighters
         .iter()
         .filter(|f| f.out.is_none())
-        .filter(|f| matches!(&f.kind, FighterKind::Denizen(d) if d.employer.is_none() && d.group.as_deref() == Some(group)))
+        .filter(|f| matches!(&f.kind, FighterKind::Denizen(d) if d.group.as_deref() == Some(group)))
         .count();
     let cost = u32::try_from(members).unwrap_or(u32::MAX);
     let gold = u32::from(day.state.characters[seat].gold);

@@ -5,8 +5,9 @@
 //! Meeting table like a native group, for the usual term of hire.
 
 use crate::day::refusal::PhaseError;
-use crate::magic::spells::deal_with_goblins::{KINDS, dealing};
+use crate::magic::spells::deal_with_goblins::{KINDS, dealing, kind_of};
 use crate::orders::Purchase;
+use crate::state::Whereabouts;
 use crate::tables::meeting::MeetingUse;
 use realmgm_core::suggest::fold;
 
@@ -14,6 +15,7 @@ use super::events::Happening;
 use super::hire::HireEvent;
 use super::meeting::{Deal, DealStep, negotiate};
 use super::{Day, PhaseOutcome};
+use crate::orders::BoonChoice;
 
 /// Whether a `Hire:` entry names goblins.
 fn names_goblins(what: &str) -> bool {
@@ -63,15 +65,27 @@ pub fn hire(
         .find(|m| m.name == kind)
         .map_or(0, |m| u32::from(m.price))
         * u32::try_from(members.len()).unwrap_or(u32::MAX);
+    // Drinks are for every goblin of the kind here, hired or not (3.1
+    // 7.7.5a, 7.7.1b).
+    let standing_here = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    let present = day
+        .state
+        .denizens
+        .iter()
+        .filter(|(id, d)| kind_of(id) == Some(kind) && d.at == standing_here)
+        .count();
     let deal = Deal {
         group: &group,
-        members_present: u32::try_from(members.len()).unwrap_or(u32::MAX),
+        members_present: u32::try_from(present).unwrap_or(u32::MAX),
         activity: MeetingUse::Hire,
         price,
         max_gold: wanted.max_gold,
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: BoonChoice::Pay,
     };
     let wrap = |step: DealStep| Happening::Hire(HireEvent::Deal(step));
     if let Some(gold) = negotiate(day, who, &deal, wrap) {

@@ -16,10 +16,10 @@ use super::Day;
 use super::PhaseOutcome;
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay};
-use crate::data::natives::{Hire, find_member};
+use crate::data::natives::{Hire, Native, NativeGroup, find_member};
 use crate::orders::DayOrders;
-use crate::state::hiring::next_to_hire;
-use crate::state::hiring::unhired_in;
+use crate::state::hiring::members_in;
+use crate::state::hiring::{next_among, next_to_hire};
 use crate::state::{Hireling, Whereabouts};
 use crate::tables::meeting::MeetingUse;
 use realmgm_core::suggest::same;
@@ -33,6 +33,14 @@ pub const TERM_OF_HIRE: u8 = 14;
 pub enum HireEvent {
     Deal(DealStep),
     Hired {
+        character: String,
+        natives: Vec<String>,
+        gold: u32,
+        days: u8,
+    },
+    /// He hired his own natives again: `days` more on each term (3.1
+    /// 7.7.1d).
+    Rehired {
         character: String,
         natives: Vec<String>,
         gold: u32,
@@ -93,13 +101,19 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             refusals.push(format!("there are no natives called '{}'", wanted.what));
             continue;
         };
+        let named_member = group.members.iter().find(|m| same(&m.name, what));
+        let own = his_own_here(day, who, group, named_member);
         let next = next_to_hire(&day.state, group, &here);
+        // A member of his own named, or none unhired here: he rehires.
+        if !own.is_empty() && (next.is_empty() || named_member.is_some_and(|m| own.contains(&m))) {
+            chosen = Some((group, own, wanted.max_gold, true));
+            break;
+        }
         if next.is_empty() {
             refusals.push(format!("no unhired {} are in {here}", group.name));
             continue;
         }
         let single = next.len() == 1 && group.hire == Hire::Single;
-        let named_member = group.members.iter().find(|m| same(&m.name, what));
         if let Some(member) = named_member
             && single
             && member.name != next[0].name
@@ -111,31 +125,86 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             ));
             continue;
         }
-        chosen = Some((group, next, wanted.max_gold));
+        chosen = Some((group, next, wanted.max_gold, false));
         break;
     }
-    let Some((group, natives, max_gold)) = chosen else {
+    let Some((group, natives, max_gold, rehire)) = chosen else {
         return PhaseOutcome::Lost {
             reason: refusals.join("; "),
         };
     };
     let wages: u32 = natives.iter().map(|m| u32::from(m.wage)).sum();
-    let present = unhired_in(&day.state, group, &here).len();
     let deal = Deal {
         group: &group.name,
-        members_present: u32::try_from(present).unwrap_or(u32::MAX),
+        members_present: members_in(&day.state, group, &here),
         activity: MeetingUse::Hire,
         price: wages,
         max_gold,
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: orders.boon,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         let names: Vec<String> = natives.iter().map(|m| m.name.clone()).collect();
-        take_on(day, who, names, gold);
+        if rehire {
+            extend_terms(day, who, names, gold);
+        } else {
+            take_on(day, who, names, gold);
+        }
     }
     PhaseOutcome::Done
+}
+
+/// The natives of `group` hired by `who` and standing with him, whom a
+/// Hire phase may rehire (3.1 7.7.1d): all of them, or for a
+/// one-at-a-time group the member the `Hire:` entry names, else the
+/// highest-numbered one.
+fn his_own_here<'g>(
+    day: &Day<'_>,
+    who: usize,
+    group: &'g NativeGroup,
+    named: Option<&'g Native>,
+) -> Vec<&'g Native> {
+    let c = &day.state.characters[who];
+    let here = Whereabouts::Clearing {
+        clearing: c.position.clone(),
+    };
+    let present: Vec<&Native> = group
+        .members
+        .iter()
+        .filter(|m| {
+            c.hirelings.iter().any(|h| h.native == m.name)
+                && day
+                    .state
+                    .denizens
+                    .get(&m.name)
+                    .is_some_and(|d| d.at == here)
+        })
+        .collect();
+    match (group.hire, named) {
+        (Hire::Single, Some(m)) if present.contains(&m) => vec![m],
+        _ => next_among(group, present),
+    }
+}
+
+/// Pay `gold` and add a term of hire to each of `natives`, his already
+/// (3.1 7.7.1d).
+fn extend_terms(day: &mut Day<'_>, who: usize, natives: Vec<String>, gold: u32) {
+    pay(day, who, gold);
+    let character = &mut day.state.characters[who];
+    for hireling in &mut character.hirelings {
+        if natives.contains(&hireling.native) {
+            hireling.days_left = hireling.days_left.saturating_add(TERM_OF_HIRE);
+        }
+    }
+    let event = HireEvent::Rehired {
+        character: character.name.clone(),
+        natives,
+        gold,
+        days: TERM_OF_HIRE,
+    };
+    day.emit(day.seen_acting(who), Happening::Hire(event));
 }
 
 /// Pay `gold` and take `natives` on for the term of hire; seen by those

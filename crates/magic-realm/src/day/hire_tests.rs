@@ -196,3 +196,54 @@ fn drinks_too_dear_for_the_drinks_line_are_told_and_not_bought() {
     );
     assert_eq!(state.characters[0].gold, gold - 3, "only Rogue 7's wage");
 }
+
+/// 3.1 7.7.1d: the employer rehires his own natives in his clearing with
+/// the same procedure, and each rehiring adds 14 days to their term.
+#[test]
+fn rehiring_his_own_natives_adds_a_term() {
+    let mut state = game(&["Amazon"]);
+    state.characters[0].position = state.dwellings[&Dwelling::House].clone();
+    state.characters[0].gold = 100;
+    hiring(&mut state, &[2], "Soldiers");
+    for h in &mut state.characters[0].hirelings {
+        h.days_left = 3;
+    }
+    let gold = state.characters[0].gold;
+    let (outcome, events) = hiring(&mut state, &[2], "Soldiers");
+    assert_eq!(outcome, PhaseOutcome::Done, "{events:#?}");
+    let hired = &state.characters[0].hirelings;
+    assert_eq!(hired.len(), 4);
+    assert!(hired.iter().all(|h| h.days_left == 3 + 14), "{hired:?}");
+    assert!(state.characters[0].gold < gold, "the rehiring is paid");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.happening, Happening::Hire(HireEvent::Rehired { .. })))
+    );
+}
+
+/// 3.1 7.7.1b.1: natives hired free as a boon cost no gold and make the
+/// group a level colder until the boon is repaid.
+#[test]
+fn natives_hired_as_a_boon_cost_a_level() {
+    let mut state = game(&["Amazon"]);
+    state.characters[0].position = state.dwellings[&Dwelling::House].clone();
+    state.characters[0].gold = 100;
+    state.characters[0].shift_relationship("Soldiers", 2);
+    let orders = DayOrders {
+        hire: vec![Purchase {
+            what: "Soldiers".into(),
+            max_gold: None,
+        }],
+        boon: crate::orders::BoonChoice::Free,
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, &Rules::default(), &[("meeting", &[1])], |day| {
+        hire(day, 0, &orders)
+    });
+    assert_eq!(outcome, PhaseOutcome::Done);
+    let amazon = &state.characters[0];
+    assert_eq!((amazon.gold, amazon.hirelings.len()), (100, 4));
+    assert_eq!(amazon.relationship_shift("Soldiers"), 1);
+    assert_eq!(amazon.boons_owed[0].group, "Soldiers");
+}

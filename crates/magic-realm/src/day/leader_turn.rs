@@ -106,6 +106,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         pack: BTreeMap::new(),
         elf_form: None,
         roadway: None,
+        relationship_shift: BTreeMap::new(),
+        boons_owed: Vec::new(),
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();
@@ -135,6 +137,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         drinks_up_to: theirs.drinks_up_to,
         insult: theirs.insult,
         challenge: theirs.challenge,
+        boon: theirs.boon,
         take: theirs.take.clone(),
         block: theirs.block.clone(),
         when_impossible: theirs.when_impossible,

@@ -525,6 +525,21 @@ fn deal(step: &DealStep) -> String {
             group,
             points,
         } => format!("The {character} gives up {points} to the {group}."),
+        DealStep::Moved {
+            character,
+            group,
+            levels,
+            now,
+            cause,
+        } => {
+            let way = if *levels < 0 { "colder" } else { "warmer" };
+            format!(
+                "The {group} grow {} {way} to the {character}, now {}: {}.",
+                realmgm_core::words::counted(u32::from(levels.unsigned_abs()), "level", "levels"),
+                now.label(),
+                cause.words()
+            )
+        }
     };
     format!("    {text}")
 }
@@ -556,6 +571,21 @@ fn trade(event: &TradeEvent) -> String {
                 item.name
             )
         }
+        TradeEvent::FameReward {
+            character,
+            group,
+            card,
+            fame,
+        } => {
+            if *fame >= 0 {
+                format!("    The {character} earns {fame} fame for the {card} from the {group}.")
+            } else {
+                format!(
+                    "    The {character} loses {} fame for taking the {card} from the {group}.",
+                    -fame
+                )
+            }
+        }
         TradeEvent::Taught {
             character,
             visitor,
@@ -576,6 +606,17 @@ fn hire(event: &HireEvent) -> String {
         } => {
             format!(
                 "    The {character} hires {} for {gold} gold, {days} days.",
+                listed(natives)
+            )
+        }
+        HireEvent::Rehired {
+            character,
+            natives,
+            gold,
+            days,
+        } => {
+            format!(
+                "    The {character} hires {} again for {gold} gold, {days} more days.",
                 listed(natives)
             )
         }

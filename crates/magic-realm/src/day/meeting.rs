@@ -1,16 +1,22 @@
-//! One Meeting-table deal for the Trade and Hire activities (play summary
-//! II.C.6–7; `tables/meeting.rs`, `data/characters.toml`): the group's relationship to the
+//! One Meeting-table deal for the Trade and Hire activities (3.1 7.6.5,
+//! 7.7.1; `tables/meeting.rs`, `data/characters.toml`): the group's relationship to the
 //! character (Knight's Adjustment when the campaign uses it), drinks when
 //! the `Drinks:` line allows them, the roll chain with Trouble and
 //! Opportunity, and what a result that is not a price does (block, insult,
 //! challenge).
 //!
-//! Rulings, because the orders cannot answer the table's questions: a
-//! Boon is taken at price ×1 (taking it free would turn the group colder);
-//! an Insult or a Challenge is answered by the player's `Insult:` and
+//! The orders answer the table's questions: a Boon is paid at price ×1
+//! unless the `Boon: free` line takes it free, which makes the group a
+//! level colder until a Trade phase buys the level back (3.1 7.6.5e); an
+//! Insult or a Challenge is answered by the player's `Insult:` and
 //! `Challenge:` lines (default: give up the 5 points; `fight`: he is
-//! blocked as by a Block/Battle result); under the BIMR3 house rule an Opportunity is declined
-//! when the column's "2" result is a price the player would pay.
+//! blocked as by a Block/Battle result). Ruling: under the BIMR3 house
+//! rule an Opportunity is declined when the column's "2" result is a price
+//! the player would pay.
+//!
+//! A group's relationship is read only through [`level_of`]: the card, the
+//! levels moved for good (`CharacterState::relationship_shift`), a
+//! campaign and a Persuade spell.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,8 +25,9 @@ use super::{Day, modifiers};
 use crate::data::GameData;
 use crate::data::characters::Relationship;
 use crate::data::terms::Roll;
-use crate::orders::Settle;
-use crate::state::{CharacterState, MrState};
+use crate::orders::{BoonChoice, Settle};
+use crate::state::{BoonOwed, CharacterState, MrState};
+use crate::tables::magic::CurseKind;
 use crate::tables::meeting::{
     MeetingRequest, MeetingResult, MeetingRules, MeetingUse, column, column_after_drinks,
     drinks_price, meet,
@@ -67,14 +74,88 @@ pub enum DealStep {
         group: String,
         points: String,
     },
+    /// His relationship with the group moved for good by `levels`
+    /// (negative colder), now `now` on the Meeting table.
+    Moved {
+        character: String,
+        group: String,
+        levels: i8,
+        now: Relationship,
+        cause: Cause,
+    },
+}
+
+/// Why a relationship moved for good.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum Cause {
+    /// He took a boon free (3.1 7.6.5e).
+    BoonTaken { price: u32 },
+    /// He bought the lost level back (3.1 7.6.5e.1).
+    BoonRepaid,
+    /// He or his hireling killed a member of the group (3.1 10.B.6.1,
+    /// 10.B.7.1).
+    Killed { native: String },
+    /// He committed treachery against the group (3.1 10.B.6.1).
+    Treachery,
+    /// He sold the group the card that names it for a Fame reward (3.1
+    /// 10.B.6.3).
+    SoldRewardCard { card: String },
+    /// He bought or took as a boon the card naming the group (3.1
+    /// 10.B.6.3).
+    BoughtRewardCard { card: String },
+}
+
+impl Cause {
+    /// Why, in words, after a colon.
+    pub fn words(&self) -> String {
+        match self {
+            Cause::BoonTaken { price } => format!("he took a boon worth {price} gold free"),
+            Cause::BoonRepaid => "he bought back the level a boon cost him".into(),
+            Cause::Killed { native } => format!("{native} was killed by him or his hirelings"),
+            Cause::Treachery => "he turned on his hirelings of the group".into(),
+            Cause::SoldRewardCard { card } => format!("he sold them the {card}"),
+            Cause::BoughtRewardCard { card } => format!("he took the {card} from them"),
+        }
+    }
+}
+
+/// Who deals for character `who`: himself, or for a hired leader taking
+/// his turn his employer, whose relationships, fame and notoriety his
+/// deals change (3.1 7.6.1c, 7.7.2b).
+pub fn principal(day: &Day<'_>, who: usize) -> usize {
+    let name = &day.state.characters[who].name;
+    day.state.employer_of(name).unwrap_or(who)
+}
+
+/// Move the relationship of `who`'s principal with `group` by `levels`
+/// for good, and tell him alone (it is his own record, 3.1 7.6.5e.2).
+pub fn move_relationship(day: &mut Day<'_>, who: usize, group: &str, levels: i8, cause: Cause) {
+    if levels == 0 {
+        return;
+    }
+    let owner = principal(day, who);
+    day.state.characters[owner].shift_relationship(group, levels);
+    let now = relationship(day, owner, group);
+    let step = DealStep::Moved {
+        character: day.state.characters[owner].name.clone(),
+        group: group.to_string(),
+        levels,
+        now,
+        cause,
+    };
+    day.emit(
+        day.only(owner),
+        Happening::Trade(super::trade::TradeEvent::Deal(step)),
+    );
 }
 
 /// What is being dealt for.
 pub struct Deal<'a> {
     /// Relationship name: the native group or visitor.
     pub group: &'a str,
-    /// Unhired members of the group in the clearing (drinks cost 1 each);
-    /// 0 for a visitor, who takes no drinks.
+    /// Members of the group in the clearing, hired and unhired (drinks
+    /// cost 1 each, 3.1 7.6.5b); 0 for a visitor, who takes no drinks.
     pub members_present: u32,
     pub activity: MeetingUse,
     /// The basic price (of the item, or the wages of those hired).
@@ -85,6 +166,9 @@ pub struct Deal<'a> {
     /// His answers to an Insult and a Challenge (`Insult:`, `Challenge:`).
     pub insult: Settle,
     pub challenge: Settle,
+    /// What he does with a Boon (`Boon:`); always `Pay` where no boon may
+    /// be taken (monsters, 3.1 7.7.5b; buying a boon back).
+    pub boon: BoonChoice,
 }
 
 /// The relationship of a group or visitor to character `who`.
@@ -99,8 +183,8 @@ pub fn relationship(day: &Day<'_>, who: usize, group: &str) -> Relationship {
 }
 
 /// The relationship of a group or visitor to `me`, a character of
-/// `state`: a Persuade spell's, else his campaign's, else his card's (with
-/// the Knights' Adjustment when it is on).
+/// `state`, as the Meeting table reads it: [`level_of`] with the levels
+/// past Ally and past Enemy standing for those columns.
 pub fn relationship_of(
     data: &GameData,
     rules: &Rules,
@@ -108,12 +192,34 @@ pub fn relationship_of(
     me: &CharacterState,
     group: &str,
 ) -> Relationship {
+    Relationship::at_level(level_of(data, rules, state, me, group))
+}
+
+/// The step of a group's or visitor's relationship to `me` (0 Enemy to 4
+/// Ally, more or less when levels past either end are kept): a Persuade
+/// spell's; else Enemy for a foe of the campaign he wages (3.1 7.2.4h);
+/// else his card's (with the Knights' Adjustment when it is on), moved by
+/// the levels he has won or lost for good and by two for a partner of his
+/// campaign (3.1 7.2.4h.1, 7.6.5e, 10.B.6). A hired leader deals with his
+/// employer's relationships (3.1 7.6.5a).
+pub fn level_of(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    me: &CharacterState,
+    group: &str,
+) -> i16 {
+    let me = state
+        .employer_of(&me.name)
+        .and_then(|boss| state.characters.get(boss))
+        .unwrap_or(me);
     let name = &me.name;
     if let Some(spelled) = crate::magic::influence::relationship(state, data, name, group) {
-        return spelled;
+        return spelled.level();
     }
-    if let Some(campaign) = super::missions::campaign_relationship(data, me, group) {
-        return campaign;
+    let campaign = super::missions::campaign_side(data, me, group);
+    if campaign == CampaignSide::Foe {
+        return Relationship::Enemy.level();
     }
     let base = data
         .characters
@@ -124,11 +230,32 @@ pub fn relationship_of(
         (name.as_str(), group),
         ("White Knight", "Order") | ("Black Knight", "Company")
     );
-    if adjusted && base == Relationship::Ally && rules.is_on("knights_adjustment") {
+    let card = if adjusted && base == Relationship::Ally && rules.is_on("knights_adjustment") {
         Relationship::Friendly
     } else {
         base
-    }
+    };
+    let partner = if campaign == CampaignSide::Partner {
+        2
+    } else {
+        0
+    };
+    card.level() + i16::from(me.relationship_shift(group)) + partner
+}
+
+/// Whether `group` is a foe of the campaign `who`'s principal wages: he
+/// cannot buy them drinks (3.1 7.2.4h).
+pub fn is_campaign_foe(day: &Day<'_>, who: usize, group: &str) -> bool {
+    let owner = &day.state.characters[principal(day, who)];
+    super::missions::campaign_side(day.data, owner, group) == CampaignSide::Foe
+}
+
+/// How the campaign a character wages names a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CampaignSide {
+    Partner,
+    Foe,
+    Neither,
 }
 
 /// Make the deal: drinks, the Meeting rolls (each a day event seen by the
@@ -152,7 +279,11 @@ pub fn negotiate(
             &day.state.characters[who],
         ));
         // Drinks cost a gold for each member of the group present.
-        let bought = if cost > limit {
+        let bought = if is_campaign_foe(day, who, deal.group) {
+            Err(format!(
+                "the {group} are foes of his campaign, who take no drinks from him"
+            ))
+        } else if cost > limit {
             Err(format!(
                 "drinks for the {} present cost {cost} gold, more than the {limit} of the \
                  Drinks: line",
@@ -255,13 +386,18 @@ pub fn negotiate(
     };
     let multiplier = match outcome.result {
         MeetingResult::Price(n) => u32::from(n),
+        MeetingResult::Boon if deal.boon == BoonChoice::Free => {
+            take_boon(day, who, &group, deal.price);
+            return Some(0);
+        }
         MeetingResult::Boon => 1,
         MeetingResult::NoDeal | MeetingResult::Trouble | MeetingResult::Opportunity => {
             day.emit(observers, wrap(no_deal("the table says no deal".into())));
             return None;
         }
         MeetingResult::Insult | MeetingResult::Challenge => {
-            if answer_to(outcome.result, deal.insult, deal.challenge) == Some(Settle::Fight) {
+            let me = &day.state.characters[who];
+            if answer_to(outcome.result, deal.insult, deal.challenge, me) == Some(Settle::Fight) {
                 blocked(day, who);
                 day.emit(
                     observers,
@@ -309,11 +445,33 @@ pub fn negotiate(
     Some(asked)
 }
 
+/// Character `who` takes a boon worth `price` free from `group`: the group
+/// grows a level colder to his principal until he buys the level back
+/// (3.1 7.6.5e); under Persuade it is the lasting relationship that drops.
+fn take_boon(day: &mut Day<'_>, who: usize, group: &str, price: u32) {
+    let owner = principal(day, who);
+    day.state.characters[owner].boons_owed.push(BoonOwed {
+        group: group.to_string(),
+        price,
+    });
+    move_relationship(day, who, group, -1, Cause::BoonTaken { price });
+}
+
 /// His answer to an Insult or a Challenge (`Insult:`, `Challenge:`); `None`
-/// for any other result.
-pub fn answer_to(result: MeetingResult, insult: Settle, challenge: Settle) -> Option<Settle> {
+/// for any other result. Under the Disgust curse his fame cannot pay a
+/// Challenge, so he is blocked or battled as if he refused (3.1 Meeting
+/// table, Challenge; 4.6.8a.4).
+pub fn answer_to(
+    result: MeetingResult,
+    insult: Settle,
+    challenge: Settle,
+    me: &CharacterState,
+) -> Option<Settle> {
     match result {
         MeetingResult::Insult => Some(insult),
+        MeetingResult::Challenge if crate::magic::curses::has(me, CurseKind::Disgust) => {
+            Some(Settle::Fight)
+        }
         MeetingResult::Challenge => Some(challenge),
         _ => None,
     }

@@ -1,39 +1,36 @@
-//! Taking and finishing the row-6 mission and campaign chits (`data/setup_card.toml`
-//! "Row 6 visitor/mission boxes", `data/seasons.toml` "Food/Ale to", "Escort to",
-//! "Reward"; the chits' data in `chits.toml`, `gold_special`). A chit that
-//! came to the map (see `visitors`) lies in its clearing until a character
-//! takes it with the `Missions:` line of his orders:
+//! Taking and finishing the mission and campaign chits (3.1 7.2.4;
+//! `data/chits.toml` `gold_special`, `data/seasons.toml` "Food/Ale to",
+//! "Escort to", "Reward"). A chit that came to the map (see `visitors`)
+//! lies in its clearing until a character takes it with the `Missions:`
+//! line of his orders:
 //!
 //! ```text
 //! Missions: Escort Party; Conquer
 //! ```
 //!
-//! Rulings (the reference gives the chits' numbers, not the procedure):
-//! * Taking or delivering a chit takes no phase: it happens where he ends
-//!   his turn (after the row-6 chits have come out there), deliveries
-//!   first, so he may take a chit again where he just delivered one. A dead
-//!   character takes and delivers nothing.
-//! * A mission (Escort Party, Food and Ale) goes to the season's first
-//!   dwelling of its column (without the Seasons rule: "No Seasons"), or
-//!   to the second when he stands at the first or the first is not on the
-//!   map. Its reward, fixed when taken, is the season's gold per clearing
-//!   times the clearings of the shortest route there over every path
-//!   (hidden ones too). Ending a turn in the destination's clearing
-//!   delivers it: he records the gold and the chit stays there.
-//! * He has the chit's days to finish, the day he takes it counting as the
-//!   first. At Midnight of the last day an undelivered mission fails: he
-//!   loses the chit's notoriety (recorded notoriety may go below zero, as
-//!   an Insult can take it) and the chit lies where he stands.
-//! * Taking a campaign costs the notoriety printed on the chit, which he
-//!   must have recorded; he holds one campaign at a time. Until Midnight of
-//!   its last day the chit's allied groups are his Allies and its enemy
-//!   groups his Enemies on the Meeting table (before the character card's
-//!   relationships, after spells such as Persuade), then the chit lies
-//!   where he stands. The campaign's war — enemy groups and the Quest's
-//!   dragons fighting him on sight, the groups fighting each other — needs
-//!   combat rules and is reported as not implemented yet when he takes it.
-//! * A character killed drops his chits where he fell at Midnight, without
-//!   any loss.
+//! * He takes a chit lying in his clearing at the start of a phase (3.1
+//!   7.2.4), paying its cost in recorded Notoriety and Fame at once; he
+//!   cannot take it with negative Fame or Notoriety or if paying would
+//!   make either negative (7.2.4c). Hired leaders take none. One campaign
+//!   at a time (7.2.4a).
+//! * Done in time, he gets the cost back; his days run out or the game
+//!   ends first, he pays the cost again and the chit lies where he stands
+//!   (7.2.4d). Killed, he drops it where he fell, with no loss (7.2.4b).
+//!   His days are the chit's, the day he took it counting as the first.
+//! * A mission goes to the season's first dwelling of its column (without
+//!   the Seasons rule the Inn for Food and Ale, the Chapel for the Escort
+//!   Party), or to the second when he takes it at the first (7.2.4e.2-3).
+//!   Its reward, fixed when taken, is the season's gold (2 without
+//!   Seasons) for each clearing of the shortest route over every path,
+//!   hidden ones too, or 30 gold when no route leads there yet (e.1). He
+//!   delivers it the moment he enters the dwelling's clearing (e.4).
+//! * A campaign can be taken only while one of its foes is on the map
+//!   (7.2.4g). While he holds it his partners are two levels warmer (the
+//!   extra above Ally kept) and his foes Enemy (h; `meeting::level_of`).
+//!   It is done when every foe is dead at once (i), which Midnight
+//!   checks, since foes come back only at a week's regeneration. While
+//!   none of his foes is on the map he may abandon it with an `abandon`
+//!   entry (`Missions: abandon Raid`): no cost back, no penalty (j).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -41,7 +38,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::ClearingId;
 use crate::data::GameData;
-use crate::data::characters::Relationship;
 use crate::data::chits::{GoldSpecial, GoldSpecialKind};
 use crate::data::seasons::Season;
 use crate::data::terms::Dwelling;
@@ -53,31 +49,73 @@ use crate::state::{CharacterState, Delivery, TakenChit};
 
 use super::Day;
 use super::events::Happening;
+use super::meeting::CampaignSide;
 use super::visitors::VisitorEvent;
+
+/// What taking a chit costs, paid when taken, given back when the task is
+/// done and paid again when it fails (3.1 7.2.4c-d).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    #[serde(default)]
+    pub notoriety: u16,
+    #[serde(default)]
+    pub fame: u16,
+}
+
+impl Cost {
+    fn of(chit: &GoldSpecial) -> Cost {
+        Cost {
+            notoriety: chit.notoriety.unwrap_or(0),
+            fame: chit.fame.unwrap_or(0),
+        }
+    }
+
+    /// Add `sign` times the cost to his record.
+    fn apply(self, c: &mut CharacterState, sign: i32) {
+        c.notoriety += sign * i32::from(self.notoriety);
+        c.fame += sign * i32::from(self.fame);
+    }
+
+    /// In words: "5 notoriety", "10 fame and 15 notoriety", "nothing".
+    fn words(self) -> String {
+        let parts: Vec<String> = [(self.fame, "fame"), (self.notoriety, "notoriety")]
+            .into_iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        if parts.is_empty() {
+            "nothing".into()
+        } else {
+            parts.join(" and ")
+        }
+    }
+}
 
 /// What happened to mission and campaign chits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum MissionEvent {
-    /// He took a mission: where to and for how much.
+    /// He took a mission: where to and for how much; `route` is `None`
+    /// when no route led there (the reward is then 30 gold).
     MissionTaken {
         character: String,
         chit: String,
         to: Dwelling,
-        route: u16,
+        route: Option<u16>,
         reward: u16,
         last_day: u32,
+        #[serde(default)]
+        cost: Cost,
     },
-    /// He took a campaign, paying its notoriety.
+    /// He took a campaign, paying its cost.
     CampaignTaken {
         character: String,
         chit: String,
-        notoriety: u16,
+        #[serde(default)]
+        cost: Cost,
         allies: Vec<String>,
         enemies: Vec<String>,
         last_day: u32,
-        /// What of the campaign is not built yet.
-        not_implemented: String,
     },
     /// The `Missions:` line named a chit he could not take.
     NotTaken {
@@ -85,18 +123,30 @@ pub enum MissionEvent {
         chit: String,
         reason: String,
     },
+    /// He delivered a mission: its reward, and its cost back.
     Delivered {
         character: String,
         chit: String,
         at: ClearingId,
         gold: u16,
+        #[serde(default)]
+        refund: Cost,
     },
-    /// Its days ran out: a mission failed (notoriety lost), a campaign
-    /// ended; the chit lies in `left_in`.
+    /// Every foe of his campaign is dead: its cost back; the chit lies in
+    /// `left_in`.
+    CampaignWon {
+        character: String,
+        chit: String,
+        refund: Cost,
+        left_in: ClearingId,
+    },
+    /// Its days ran out: he pays its cost again; the chit lies in
+    /// `left_in`.
     TimeUp {
         character: String,
         chit: String,
-        notoriety_lost: u16,
+        #[serde(default)]
+        penalty: Cost,
         left_in: ClearingId,
     },
     /// He died holding it; it lies where he fell.
@@ -105,6 +155,16 @@ pub enum MissionEvent {
         chit: String,
         left_in: ClearingId,
     },
+    /// He gave his campaign up, no foe being on the map: no cost back, no
+    /// penalty; the chit lies in `left_in`.
+    Abandoned {
+        character: String,
+        chit: String,
+        left_in: ClearingId,
+    },
+    /// His `Missions:` line abandons a campaign whose foes are still on
+    /// the map.
+    NotAbandoned { character: String, chit: String },
 }
 
 impl MissionEvent {
@@ -118,22 +178,30 @@ impl MissionEvent {
                 route,
                 reward,
                 last_day,
-            } => format!(
-                "  The {character} takes {chit}: to the {} ({route} clearings), {reward} gold, \
-                 by day {last_day}.",
-                to.label()
-            ),
+                cost,
+            } => {
+                let way = route.map_or_else(
+                    || "no route there yet".to_string(),
+                    |n| realmgm_core::words::counted(u32::from(n), "clearing", "clearings"),
+                );
+                format!(
+                    "  The {character} takes {chit} for {}: to the {} ({way}), {reward} gold, by \
+                     day {last_day}.",
+                    cost.words(),
+                    to.label()
+                )
+            }
             MissionEvent::CampaignTaken {
                 character,
                 chit,
-                notoriety,
+                cost,
                 allies,
                 enemies,
                 last_day,
-                not_implemented,
             } => format!(
-                "  The {character} takes the {chit} campaign for {notoriety} notoriety until day \
-                 {last_day}: allies {}, enemies {} ({not_implemented}).",
+                "  The {character} takes the {chit} campaign for {} until day {last_day}: \
+                 partners {}, foes {}.",
+                cost.words(),
                 names(allies),
                 names(enemies)
             ),
@@ -147,25 +215,48 @@ impl MissionEvent {
                 chit,
                 at,
                 gold,
-            } => format!("  The {character} delivers {chit} in {at} and records {gold} gold."),
+                refund,
+            } => format!(
+                "  The {character} delivers {chit} in {at}, records {gold} gold and gets back {}.",
+                refund.words()
+            ),
+            MissionEvent::CampaignWon {
+                character,
+                chit,
+                refund,
+                left_in,
+            } => format!(
+                "  Every foe of the {character}'s {chit} campaign is dead: he gets back {}; the \
+                 chit lies in {left_in}.",
+                refund.words()
+            ),
             MissionEvent::TimeUp {
                 character,
                 chit,
-                notoriety_lost,
+                penalty,
                 left_in,
-            } => {
-                let lost = if *notoriety_lost > 0 {
-                    format!("; {notoriety_lost} notoriety lost")
-                } else {
-                    String::new()
-                };
-                format!("  The {character}'s {chit} is over{lost}; the chit lies in {left_in}.")
-            }
+            } => format!(
+                "  The {character}'s {chit} is over undone: he pays {} again; the chit lies in \
+                 {left_in}.",
+                penalty.words()
+            ),
             MissionEvent::Dropped {
                 character,
                 chit,
                 left_in,
             } => format!("  The dead {character}'s {chit} lies in {left_in}."),
+            MissionEvent::Abandoned {
+                character,
+                chit,
+                left_in,
+            } => format!(
+                "  The {character} abandons the {chit} campaign, none of its foes being on the \
+                 map; the chit lies in {left_in}."
+            ),
+            MissionEvent::NotAbandoned { character, chit } => format!(
+                "  The {character} cannot abandon the {chit} campaign while any of its foes is \
+                 on the map."
+            ),
         }
     }
 }
@@ -177,11 +268,6 @@ fn names(list: &[String]) -> String {
         list.join(", ")
     }
 }
-
-/// What a campaign cannot do yet.
-const WAR_NOT_BUILT: &str = "the war itself — enemy groups and monsters fighting the character on sight, \
-                             the groups fighting each other — is not implemented yet; the chit \
-                             changes the Meeting table's relationships";
 
 fn emit(day: &mut Day<'_>, who: usize, event: MissionEvent) {
     let observers = day.clearing_of(who);
@@ -225,19 +311,78 @@ pub fn terms(data: &GameData, t: &TakenChit) -> String {
     }
 }
 
-/// The end of the turn of `who`: deliver what he can here, then take the
-/// chits his `Missions:` line names that lie here.
-pub fn end_of_turn(day: &mut Day<'_>, who: usize, wanted: &[String]) {
+/// The start of a phase of `who`: take the chits his `Missions:` line
+/// names that lie in his clearing (3.1 7.2.4), and abandon the campaign an
+/// `abandon CHIT` entry names (7.2.4j).
+pub fn at_phase(day: &mut Day<'_>, who: usize, wanted: &[String]) {
     if day.state.characters[who].dead {
         return;
     }
-    deliver(day, who);
     for name in wanted {
-        take(day, who, name);
+        match abandoned_name(name) {
+            Some(chit) => abandon(day, who, chit),
+            None => take(day, who, name),
+        }
     }
 }
 
-fn deliver(day: &mut Day<'_>, who: usize) {
+/// The chit an `abandon CHIT` entry names.
+fn abandoned_name(entry: &str) -> Option<&str> {
+    let (word, rest) = entry.trim().split_once(char::is_whitespace)?;
+    word.eq_ignore_ascii_case("abandon").then(|| rest.trim())
+}
+
+/// Abandon the campaign `wanted` when none of its foes is on the map: no
+/// cost back and no penalty; the chit lies in his clearing (3.1 7.2.4j).
+fn abandon(day: &mut Day<'_>, who: usize, wanted: &str) {
+    let c = &day.state.characters[who];
+    let Some(held) = c
+        .gold_specials
+        .iter()
+        .find(|t| suggest::same(&t.chit, wanted))
+        .cloned()
+    else {
+        return;
+    };
+    let Some(chit) = chit_data(day, &held.chit).filter(|g| g.kind == GoldSpecialKind::Campaign)
+    else {
+        return;
+    };
+    let character = c.name.clone();
+    let left_in = c.position.clone();
+    let on_map = foes(day, chit)
+        .into_iter()
+        .any(|at| matches!(at, crate::state::Whereabouts::Clearing { .. }));
+    if on_map {
+        let event = MissionEvent::NotAbandoned {
+            character,
+            chit: held.chit,
+        };
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Visitors(VisitorEvent::Mission { what: event }),
+        );
+        return;
+    }
+    day.state.characters[who]
+        .gold_specials
+        .retain(|t| t.chit != held.chit);
+    day.state
+        .visitors_on_map
+        .insert(held.chit.clone(), left_in.clone());
+    let event = MissionEvent::Abandoned {
+        character,
+        chit: held.chit,
+        left_in,
+    };
+    emit(day, who, event);
+}
+
+/// `who` has just entered a clearing: a mission he carries whose dwelling
+/// stands there is delivered at once (3.1 7.2.4e.4): the reward recorded,
+/// the cost given back, the chit left at the dwelling.
+pub fn on_entering(day: &mut Day<'_>, who: usize) {
     let here = day.state.characters[who].position.clone();
     let due: Vec<TakenChit> = day.state.characters[who]
         .gold_specials
@@ -251,9 +396,13 @@ fn deliver(day: &mut Day<'_>, who: usize) {
         .collect();
     for taken in due {
         let gold = taken.deliver_to.as_ref().map_or(0, |d| d.reward);
+        let refund = chit_data(day, &taken.chit)
+            .map(Cost::of)
+            .unwrap_or_default();
         let c = &mut day.state.characters[who];
         c.gold_specials.retain(|t| t.chit != taken.chit);
         c.gold = c.gold.saturating_add(gold);
+        refund.apply(c, 1);
         let character = c.name.clone();
         day.state
             .visitors_on_map
@@ -266,6 +415,7 @@ fn deliver(day: &mut Day<'_>, who: usize) {
                 chit: taken.chit,
                 at: here.clone(),
                 gold,
+                refund,
             },
         );
     }
@@ -344,48 +494,91 @@ fn season<'d>(day: &Day<'d>) -> &'d Season {
         .unwrap_or_else(|| seasons.no_seasons())
 }
 
+/// Whether `c` can pay `cost` without a negative record (3.1 7.2.4c).
+fn can_pay(c: &CharacterState, cost: Cost) -> Result<(), PhaseError> {
+    let short = c.notoriety < i32::from(cost.notoriety) || c.fame < i32::from(cost.fame);
+    if c.notoriety < 0 || c.fame < 0 || short {
+        return Err(format!(
+            "it costs {} and he has {} fame and {} notoriety recorded; neither may go below zero",
+            cost.words(),
+            c.fame,
+            c.notoriety
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The gold a mission pays when no route leads to its dwelling as it is
+/// taken (3.1 7.2.4e.1).
+const NO_ROUTE_REWARD: u16 = 30;
+
 fn take_mission(
-    day: &Day<'_>,
+    day: &mut Day<'_>,
     who: usize,
     chit: &GoldSpecial,
     taken_on: u32,
 ) -> Result<(TakenChit, MissionEvent), PhaseError> {
+    let cost = Cost::of(chit);
+    can_pay(&day.state.characters[who], cost)?;
     let season = season(day);
     let column = if chit.name == "Escort Party" {
         &season.escort_party
     } else {
         &season.food_and_ale
     };
-    let here = &day.state.characters[who].position;
-    let (dwelling, at) = column
-        .iter()
-        .filter_map(|d| day.state.dwellings.get(d).map(|at| (*d, at)))
-        .find(|(_, at)| *at != here)
-        .ok_or_else(|| {
-            let wanted: Vec<&str> = column.iter().map(|d| d.label()).collect();
-            format!(
-                "its destinations this season ({}) are not on the map or are here",
-                wanted.join(", ")
-            )
-        })?;
-    let route = route_length(day, here, at)
-        .ok_or_else(|| format!("no path leads from {here} to the {}", dwelling.label()))?;
-    let reward = route.saturating_mul(u16::from(season.reward));
-    let last = last_day(chit, taken_on);
+    let here = day.state.characters[who].position.clone();
+    let at_first = column
+        .first()
+        .is_some_and(|d| day.state.dwellings.get(d) == Some(&here));
+    let dwelling = *column
+        .get(usize::from(at_first))
+        .ok_or_else(|| format!("the season names no destination for {}", chit.name))?;
+    let route = day
+        .state
+        .dwellings
+        .get(&dwelling)
+        .and_then(|at| route_length(day, &here, at));
+    let reward = route.map_or(NO_ROUTE_REWARD, |n| {
+        n.saturating_mul(u16::from(season.reward))
+    });
+    let c = &mut day.state.characters[who];
+    cost.apply(c, -1);
     let taken = TakenChit {
         chit: chit.name.clone(),
         taken_on,
         deliver_to: Some(Delivery { dwelling, reward }),
     };
     let event = MissionEvent::MissionTaken {
-        character: day.state.characters[who].name.clone(),
+        character: c.name.clone(),
         chit: chit.name.clone(),
         to: dwelling,
         route,
         reward,
-        last_day: last,
+        last_day: last_day(chit, taken_on),
+        cost,
     };
     Ok((taken, event))
+}
+
+/// The counters a campaign is waged against: its foe groups' members and
+/// its foe monsters (3.1 7.2.4f).
+fn foes<'s>(day: &'s Day<'_>, chit: &GoldSpecial) -> Vec<&'s crate::state::Whereabouts> {
+    day.state
+        .denizens
+        .iter()
+        .filter(|(id, _)| {
+            let in_group = day.data.natives.iter().any(|g| {
+                chit.enemies.contains(&g.name) && g.members.iter().any(|m| &m.name == *id)
+            });
+            let monster = day
+                .data
+                .monster_of(id)
+                .is_some_and(|m| chit.enemy_monsters.contains(&m.name));
+            in_group || monster
+        })
+        .map(|(_, d)| &d.at)
+        .collect()
 }
 
 fn take_campaign(
@@ -406,16 +599,16 @@ fn take_campaign(
         )
         .into());
     }
-    let cost = chit.notoriety.unwrap_or(0);
-    if c.notoriety < i32::from(cost) {
-        return Err(format!(
-            "it costs {cost} notoriety and only {} is recorded",
-            c.notoriety
-        )
-        .into());
+    let on_map = foes(day, chit)
+        .into_iter()
+        .any(|at| matches!(at, crate::state::Whereabouts::Clearing { .. }));
+    if !on_map {
+        return Err("none of its foes is on the map (3.1 7.2.4g)".into());
     }
+    let cost = Cost::of(chit);
+    can_pay(c, cost)?;
     let c = &mut day.state.characters[who];
-    c.notoriety -= i32::from(cost);
+    cost.apply(c, -1);
     let mut enemies = chit.enemies.clone();
     enemies.extend(chit.enemy_monsters.iter().cloned());
     let taken = TakenChit {
@@ -426,11 +619,10 @@ fn take_campaign(
     let event = MissionEvent::CampaignTaken {
         character: c.name.clone(),
         chit: chit.name.clone(),
-        notoriety: cost,
+        cost,
         allies: chit.allies.clone(),
         enemies,
         last_day: last_day(chit, taken_on),
-        not_implemented: WAR_NOT_BUILT.into(),
     };
     Ok((taken, event))
 }
@@ -453,71 +645,98 @@ pub fn route_length(day: &Day<'_>, from: &ClearingId, to: &ClearingId) -> Option
     None
 }
 
-/// The relationship a campaign `me` wages gives him with `group`, if it
-/// names the group.
-pub fn campaign_relationship(
-    data: &GameData,
-    me: &CharacterState,
-    group: &str,
-) -> Option<Relationship> {
+/// Whether the campaign `me` wages makes `group` his partner or his foe
+/// (3.1 7.2.4f).
+pub fn campaign_side(data: &GameData, me: &CharacterState, group: &str) -> CampaignSide {
     me.gold_specials
         .iter()
         .filter_map(|t| gold_special(data, &t.chit))
         .filter(|g| g.kind == GoldSpecialKind::Campaign)
         .find_map(|g| {
             if g.allies.iter().any(|a| a == group) {
-                Some(Relationship::Ally)
+                Some(CampaignSide::Partner)
             } else if g.enemies.iter().any(|e| e == group) {
-                Some(Relationship::Enemy)
+                Some(CampaignSide::Foe)
             } else {
                 None
             }
         })
+        .unwrap_or(CampaignSide::Neither)
 }
 
-/// Midnight of game day `today`: chits whose days are over end (a mission
-/// undelivered costs its notoriety); the dead drop theirs.
+/// Midnight of game day `today`: a campaign whose foes are all dead is
+/// won (its cost back); chits whose days are over fail (their cost paid
+/// again); the dead drop theirs. Each chit ended lies where its holder
+/// stands.
 pub fn midnight(day: &mut Day<'_>, today: u32) {
-    let mut ended: BTreeMap<usize, Vec<TakenChit>> = BTreeMap::new();
+    let mut ended: BTreeMap<usize, Vec<(TakenChit, End)>> = BTreeMap::new();
     for (who, c) in day.state.characters.iter().enumerate() {
         for t in &c.gold_specials {
-            let over = chit_data(day, &t.chit).is_none_or(|g| last_day(g, t.taken_on) <= today);
-            if c.dead || over {
-                ended.entry(who).or_default().push(t.clone());
-            }
+            let data = chit_data(day, &t.chit);
+            let won = data.is_some_and(|g| {
+                g.kind == GoldSpecialKind::Campaign
+                    && foes(day, g)
+                        .into_iter()
+                        .all(|at| *at == crate::state::Whereabouts::Dead)
+            });
+            // The game's end fails what is still undone (3.1 7.2.4d).
+            let over = data.is_none_or(|g| last_day(g, t.taken_on) <= today)
+                || today >= day.state.last_day;
+            let end = if c.dead {
+                End::Dropped
+            } else if won {
+                End::Won
+            } else if over {
+                End::Failed
+            } else {
+                continue;
+            };
+            ended.entry(who).or_default().push((t.clone(), end));
         }
     }
     for (who, chits) in ended {
-        for t in chits {
+        for (t, end) in chits {
+            let cost = chit_data(day, &t.chit).map(Cost::of).unwrap_or_default();
             let c = &mut day.state.characters[who];
             c.gold_specials.retain(|held| held.chit != t.chit);
             let left_in = c.position.clone();
             let character = c.name.clone();
-            let event = if c.dead {
-                MissionEvent::Dropped {
+            let chit = t.chit.clone();
+            let event = match end {
+                End::Dropped => MissionEvent::Dropped {
                     character,
-                    chit: t.chit.clone(),
+                    chit,
                     left_in: left_in.clone(),
+                },
+                End::Won => {
+                    cost.apply(c, 1);
+                    MissionEvent::CampaignWon {
+                        character,
+                        chit,
+                        refund: cost,
+                        left_in: left_in.clone(),
+                    }
                 }
-            } else {
-                let penalty = if t.deliver_to.is_some() {
-                    chit_data(day, &t.chit)
-                        .and_then(|g| g.notoriety)
-                        .unwrap_or(0)
-                } else {
-                    0
-                };
-                let c = &mut day.state.characters[who];
-                c.notoriety -= i32::from(penalty);
-                MissionEvent::TimeUp {
-                    character,
-                    chit: t.chit.clone(),
-                    notoriety_lost: penalty,
-                    left_in: left_in.clone(),
+                End::Failed => {
+                    cost.apply(c, -1);
+                    MissionEvent::TimeUp {
+                        character,
+                        chit,
+                        penalty: cost,
+                        left_in: left_in.clone(),
+                    }
                 }
             };
             day.state.visitors_on_map.insert(t.chit, left_in);
             emit(day, who, event);
         }
     }
+}
+
+/// How a held chit ends at Midnight.
+#[derive(Clone, Copy)]
+enum End {
+    Dropped,
+    Won,
+    Failed,
 }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::events::{DayEvent, Happening};
 use super::meeting::relationship;
-use super::missions::{MissionEvent, end_of_turn, midnight, route_length};
+use super::missions::{Cost, MissionEvent, at_phase, midnight, on_entering, route_length};
 use super::visitors::VisitorEvent;
 use super::{Day, resolve_day};
 use crate::board::ClearingId;
@@ -17,9 +17,11 @@ use crate::test_support::{data, game_played_by, script, without_denizens};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
+/// The Amazon, with 5 notoriety to pay for a mission.
 fn game() -> MrState {
     let mut state = without_denizens(game_played_by(&["Amazon"], |i| format!("P{}", i + 1)));
     state.map_chits.values_mut().for_each(Vec::clear);
+    state.characters[0].notoriety = 5;
     state
 }
 
@@ -44,7 +46,7 @@ fn missions(events: &[DayEvent]) -> Vec<MissionEvent> {
 
 fn take(state: &mut MrState, names: &[&str]) -> Vec<MissionEvent> {
     let wanted: Vec<String> = names.iter().map(|n| (*n).to_string()).collect();
-    run(state, |day| end_of_turn(day, 0, &wanted)).1
+    run(state, |day| at_phase(day, 0, &wanted)).1
 }
 
 /// The chit `chit` lying in the Amazon's clearing.
@@ -56,6 +58,9 @@ fn chit_here(state: &mut MrState, chit: &str) -> ClearingId {
 
 // --- Missions ------------------------------------------------------------------
 
+/// 3.1 7.2.4c-e: a mission costs 5 notoriety when taken, pays 2 gold a
+/// clearing of the shortest route and gives the notoriety back when
+/// delivered, the moment he enters the dwelling's clearing.
 #[test]
 fn a_mission_is_taken_and_delivered_for_its_reward() {
     let mut state = game();
@@ -88,8 +93,9 @@ fn a_mission_is_taken_and_delivered_for_its_reward() {
         other => panic!("one mission taken: {other:?}"),
     };
     let expected = run(&mut state, |day| route_length(day, &here, &at)).0;
-    assert_eq!(Some(route), expected);
-    assert_eq!(reward, 2 * route);
+    assert_eq!(route, expected);
+    assert_eq!(Some(reward), route.map(|n| 2 * n));
+    assert_eq!(state.characters[0].notoriety, 0, "5 notoriety paid");
     assert!(!state.visitors_on_map.contains_key("Escort Party"));
     assert_eq!(state.characters[0].gold_specials.len(), 1);
     // His sheet tells him where to go, for how much, and by when.
@@ -109,20 +115,22 @@ fn a_mission_is_taken_and_delivered_for_its_reward() {
         )]
     );
 
-    // Ending his turn at the destination delivers it.
+    // Entering the destination delivers it.
     let gold = state.characters[0].gold;
     state.characters[0].position = at.clone();
-    let events = take(&mut state, &[]);
+    let events = run(&mut state, |day| on_entering(day, 0)).1;
     assert!(
         matches!(&events[..], [MissionEvent::Delivered { gold: g, .. }] if *g == reward),
         "{events:?}"
     );
     assert_eq!(state.characters[0].gold, gold + reward);
+    assert_eq!(state.characters[0].notoriety, 5, "its cost back");
     assert!(state.characters[0].gold_specials.is_empty());
     assert_eq!(state.visitors_on_map.get("Escort Party"), Some(&at));
 }
 
 #[test]
+/// 3.1 7.2.4d: a mission not done in time costs its 5 notoriety again.
 fn a_mission_not_delivered_in_time_costs_its_notoriety() {
     let mut state = game();
     chit_here(&mut state, "Food and Ale");
@@ -137,13 +145,16 @@ fn a_mission_not_delivered_in_time_costs_its_notoriety() {
         matches!(
             &events[..],
             [MissionEvent::TimeUp {
-                notoriety_lost: 5,
+                penalty: Cost {
+                    notoriety: 5,
+                    fame: 0
+                },
                 ..
             }]
         ),
         "{events:?}"
     );
-    assert_eq!(state.characters[0].notoriety, 2);
+    assert_eq!(state.characters[0].notoriety, 7 - 5 - 5);
     assert!(state.characters[0].gold_specials.is_empty());
     assert_eq!(
         state.visitors_on_map.get("Food and Ale"),
@@ -182,15 +193,29 @@ fn a_dead_characters_chits_drop_where_he_fell() {
     let (_, events) = run(&mut state, |day| midnight(day, today));
     assert!(matches!(&events[..], [MissionEvent::Dropped { .. }]));
     assert_eq!(state.visitors_on_map.get("Escort Party"), Some(&here));
-    assert_eq!(state.characters[0].notoriety, 0);
+    assert_eq!(
+        state.characters[0].notoriety, 0,
+        "the cost paid, no penalty"
+    );
 }
 
 // --- Campaigns -----------------------------------------------------------------
 
+/// 3.1 7.2.4f-h, d: a campaign costs its notoriety, needs a foe on the
+/// map, makes partners two levels warmer and foes Enemy while held, and
+/// undone in time costs its notoriety again.
 #[test]
 fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
     let mut state = game();
-    chit_here(&mut state, "Pillage");
+    let here = chit_here(&mut state, "Pillage");
+    state.characters[0].notoriety = 12;
+    let events = take(&mut state, &["Pillage"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::NotTaken { reason, .. }] if reason.contains("none of its foes")),
+        "{events:?}"
+    );
+    state.denizens.get_mut("Patrol 1").expect("a Patrol").at =
+        crate::state::Whereabouts::Clearing { clearing: here };
     state.characters[0].notoriety = 4;
     let events = take(&mut state, &["Pillage"]);
     assert!(
@@ -200,7 +225,7 @@ fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
     state.characters[0].notoriety = 12;
     let events = take(&mut state, &["Pillage"]);
     assert!(
-        matches!(&events[..], [MissionEvent::CampaignTaken { not_implemented, .. }] if not_implemented.contains("not implemented yet")),
+        matches!(&events[..], [MissionEvent::CampaignTaken { cost, .. }] if cost.notoriety == 10),
         "{events:?}"
     );
     assert_eq!(state.characters[0].notoriety, 2);
@@ -211,9 +236,15 @@ fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
             relationship(day, 0, "Soldiers"),
         )
     });
+    // Partners two levels warmer (the Amazon's Unfriendly Bashkars become
+    // Friendly), foes Enemy (3.1 7.2.4h).
     assert_eq!(
         seen,
-        (Relationship::Ally, Relationship::Enemy, Relationship::Enemy)
+        (
+            Relationship::Friendly,
+            Relationship::Enemy,
+            Relationship::Enemy
+        )
     );
 
     // A second campaign waits for the first to end.
@@ -224,16 +255,14 @@ fn a_campaign_costs_its_notoriety_and_sets_the_relationships_while_it_lasts() {
         "{events:?}"
     );
 
-    // At Midnight of its 14th day it ends, with no loss.
+    // At Midnight of its 14th day it ends undone: its cost again.
     let taken_on = state.characters[0].gold_specials[0].taken_on;
     let (_, events) = run(&mut state, |day| midnight(day, taken_on + 13));
-    assert!(matches!(
-        &events[..],
-        [MissionEvent::TimeUp {
-            notoriety_lost: 0,
-            ..
-        }]
-    ));
+    assert!(
+        matches!(&events[..], [MissionEvent::TimeUp { penalty, .. }] if penalty.notoriety == 10),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].notoriety, 2 - 10);
     let (after, _) = run(&mut state, |day| relationship(day, 0, "Bashkars"));
     let card = data()
         .characters
@@ -266,7 +295,7 @@ fn the_missions_line_is_read_and_written_back() {
 }
 
 #[test]
-fn a_day_with_a_missions_line_takes_the_chit_at_the_end_of_his_turn() {
+fn a_day_with_a_missions_line_takes_the_chit_at_the_start_of_a_phase() {
     let mut state = game();
     chit_here(&mut state, "Escort Party");
     let orders: BTreeMap<String, DayOrders> = [(
@@ -285,4 +314,111 @@ fn a_day_with_a_missions_line_takes_the_chit_at_the_end_of_his_turn() {
     );
     assert_eq!(after.characters[0].gold_specials.len(), 1);
     assert!(after.characters[0].gold_specials[0].deliver_to.is_some());
+}
+
+/// 3.1 7.2.4i, d: a campaign whose foes are all dead at once is won at
+/// Midnight and its cost (Fame for the Raid, 7.2.4f.5) comes back.
+#[test]
+fn a_campaign_is_won_when_every_foe_is_dead() {
+    let mut state = game();
+    let here = chit_here(&mut state, "Raid");
+    state.characters[0].fame = 8;
+    state.denizens.get_mut("Rogue 1").expect("a Rogue").at =
+        crate::state::Whereabouts::Clearing { clearing: here };
+    let events = take(&mut state, &["Raid"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::CampaignTaken { cost, .. }] if cost.fame == 8),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].fame, 0);
+    let today = state.day + 1;
+    let (_, events) = run(&mut state, |day| midnight(day, today));
+    assert!(events.is_empty(), "foes still stand: {events:?}");
+    for (id, counter) in &mut state.denizens {
+        if id.starts_with("Rogue") || id.starts_with("Bashkar") {
+            counter.at = crate::state::Whereabouts::Dead;
+        }
+    }
+    let (_, events) = run(&mut state, |day| midnight(day, today));
+    assert!(
+        matches!(&events[..], [MissionEvent::CampaignWon { refund, .. }] if refund.fame == 8),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].fame, 8);
+    assert!(state.characters[0].gold_specials.is_empty());
+}
+
+/// 3.1 7.2.4e.1: with no route to the dwelling when he takes the mission,
+/// the reward is 30 gold.
+#[test]
+fn a_mission_with_no_route_pays_thirty_gold() {
+    let mut state = game();
+    chit_here(&mut state, "Food and Ale");
+    let inn = state.dwellings[&Dwelling::Inn].clone();
+    if inn == state.characters[0].position {
+        state.dwellings.remove(&Dwelling::House);
+    } else {
+        state.dwellings.remove(&Dwelling::Inn);
+    }
+    let events = take(&mut state, &["Food and Ale"]);
+    assert!(
+        matches!(
+            &events[..],
+            [MissionEvent::MissionTaken {
+                route: None,
+                reward: 30,
+                ..
+            }]
+        ),
+        "{events:?}"
+    );
+}
+
+/// 3.1 7.2.4j: a campaign may be abandoned only while none of its foes is
+/// on the map; no cost comes back and none is paid again.
+#[test]
+fn a_campaign_is_abandoned_only_with_no_foe_on_the_map() {
+    let mut state = game();
+    let here = chit_here(&mut state, "Raid");
+    state.characters[0].fame = 8;
+    state.denizens.get_mut("Rogue 1").expect("a Rogue").at = crate::state::Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    take(&mut state, &["Raid"]);
+    let events = take(&mut state, &["abandon Raid"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::NotAbandoned { .. }]),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].gold_specials.len(), 1);
+    state.denizens.get_mut("Rogue 1").expect("a Rogue").at = crate::state::Whereabouts::SetupBox {
+        name: "Rogues".into(),
+    };
+    let events = take(&mut state, &["abandon raid"]);
+    assert!(
+        matches!(&events[..], [MissionEvent::Abandoned { .. }]),
+        "{events:?}"
+    );
+    assert!(state.characters[0].gold_specials.is_empty());
+    assert_eq!(state.characters[0].fame, 0, "no cost back");
+    assert_eq!(state.visitors_on_map.get("Raid"), Some(&here));
+}
+
+/// 3.1 7.2.4d: a chit still undone when the game ends fails, even with
+/// days left.
+#[test]
+fn the_games_end_fails_an_undone_mission() {
+    let mut state = game();
+    chit_here(&mut state, "Escort Party");
+    take(&mut state, &["Escort Party"]);
+    let taken_on = state.characters[0].gold_specials[0].taken_on;
+    state.last_day = taken_on + 2;
+    let (_, events) = run(&mut state, |day| midnight(day, taken_on + 1));
+    assert!(events.is_empty(), "{events:?}");
+    let (_, events) = run(&mut state, |day| midnight(day, taken_on + 2));
+    assert!(
+        matches!(&events[..], [MissionEvent::TimeUp { .. }]),
+        "{events:?}"
+    );
+    assert_eq!(state.characters[0].notoriety, 5 - 5 - 5);
 }

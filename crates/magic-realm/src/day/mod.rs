@@ -23,6 +23,7 @@ pub mod familiar;
 pub mod file;
 pub mod fly;
 pub mod goblins;
+pub mod grudges;
 pub mod hire;
 pub mod hired_leaders;
 pub mod horses;
@@ -241,6 +242,8 @@ mod dealings_tests;
 mod evening_tests;
 #[cfg(test)]
 mod familiar_tests;
+#[cfg(test)]
+mod grudges_tests;
 #[cfg(test)]
 mod hire_tests;
 #[cfg(test)]

@@ -146,6 +146,7 @@ pub fn make_move(day: &mut Day<'_>, who: usize, to: &ClearingId) -> Vec<String> 
         .insert(who, (character.position.clone(), to.clone()));
     character.position = to.clone();
     character.discoveries.tiles_visited.insert(to.tile.clone());
+    super::missions::on_entering(day, who);
     left_behind
 }
 

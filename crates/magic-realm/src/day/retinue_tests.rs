@@ -165,3 +165,25 @@ fn hired_natives_are_not_sent_home_on_the_seventh_day() {
         assert_eq!(at(&after, soldier), standing(&next), "{soldier} serves on");
     }
 }
+
+/// 3.1 8.2.2a: an employer away from the clearing still rolls for the
+/// natives battling his hirelings there, but buys them no drinks.
+#[test]
+fn an_absent_employer_buys_no_drinks() {
+    let (here, next) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = captain_of_soldiers(&here);
+    state.denizens.get_mut("Bashkar 1").expect("a Bashkar").at = standing(&here);
+    state.characters[0].gold = 50;
+    let (after, events) = play(
+        state,
+        &[("P1", &format!("{}\nLeave: all\nDrinks: 5", move_to(&next)))],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(
+        log.contains("Bashkars"),
+        "she rolls for the Bashkars: {log}"
+    );
+    assert!(!log.contains("buys drinks"), "{log}");
+    assert_eq!(after.characters[0].gold, 50, "{log}");
+}

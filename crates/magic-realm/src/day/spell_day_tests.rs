@@ -578,3 +578,31 @@ fn alone_he_fatigues_a_colour_chit_3_1_8_3_9a_3() {
         "{lines:#?}"
     );
 }
+
+/// 3.1 7.7.5a, 7.7.1b: drinks before hiring goblins under Deal with
+/// Goblins cost a gold for each goblin of the kind present, his own hired
+/// ones too.
+#[test]
+fn drinks_for_goblins_count_the_hired_ones_too() {
+    let mut state = alone("Wizard");
+    state.characters[0].gold = 40;
+    let spears = goblins_here(&mut state);
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: spears[0].clone(),
+        days_left: 14,
+    });
+    let target = vec![Aim::Denizen {
+        id: spears[1].clone(),
+    }];
+    in_effect(&mut state, "Deal with Goblins", target);
+    let (_, events) = play(state, "HR\nHire: Spear Goblins\nDrinks: 5", 9);
+    assert!(
+        events.iter().any(|e| matches!(
+            &e.happening,
+            Happening::Hire(super::hire::HireEvent::Deal(
+                super::meeting::DealStep::DrinksBought { gold: 2, .. }
+            ))
+        )),
+        "{events:#?}"
+    );
+}

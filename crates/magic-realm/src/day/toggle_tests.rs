@@ -78,6 +78,20 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::travel_tests::flying_activities_peer_and_alert_without_landing_3_1_10_a_3",
     ),
     (
+        "grudges_and_gratitude",
+        "day::grudges_tests::grudges_and_gratitude_makes_a_friendly_group_colder_for_a_kill; \
+         day::grudges_tests::treachery_costs_five_levels_kept_past_enemy; \
+         day::grudges_tests::selling_a_fame_reward_card_to_its_group_wins_fame_and_a_level",
+    ),
+    (
+        "grudges_and_gratitudes",
+        "day::grudges_tests::grudges_and_gratitude_makes_a_friendly_group_colder_for_a_kill",
+    ),
+    (
+        "extended_grudges",
+        "day::grudges_tests::extended_grudges_costs_a_level_for_a_group_that_is_no_friend",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),

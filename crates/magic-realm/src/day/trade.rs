@@ -13,6 +13,11 @@
 //! first `Buy:` entry on sale here is bid for; a bought item arrives
 //! inactive unless a `Take:` line names it with `activate`.
 //!
+//! A `Buy: boon` entry buys back the level a boon taken free cost him, at
+//! the boon's price, on one Meeting roll (3.1 7.6.5e.1); a card naming the
+//! group for a Fame reward earns or costs its Fame when it changes hands
+//! (7.6.6), and a level under Grudges and Gratitude (10.B.6.3).
+//!
 //! A visitor on the map (see `visitors`) trades the same way in its
 //! clearing: it sells what it holds through the Meeting table (no drinks:
 //! it has no group), and buys a belonging at its own price when the
@@ -24,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::Happening;
-use super::meeting::{Deal, DealStep, negotiate, pay, relationship};
+use super::meeting::{Cause, Deal, DealStep, move_relationship, negotiate, pay, relationship};
 use super::search::wants_active;
 use super::visitor_spells::{SpellWanted, learn_from_visitor};
 use super::visitors::visitors_in;
@@ -33,8 +38,8 @@ use crate::data::GameData;
 use crate::data::base_name;
 use crate::data::natives::NativeGroup;
 use crate::data::terms::Roll;
-use crate::orders::DayOrders;
-use crate::state::hiring::unhired_in;
+use crate::orders::{BoonChoice, DayOrders};
+use crate::state::hiring::{members_in, unhired_in};
 use crate::state::{Belonging, Item, ItemKind};
 use crate::tables::commerce::{CommerceResult, sell as commerce_roll};
 use crate::tables::meeting::MeetingUse;
@@ -57,6 +62,14 @@ pub enum TradeEvent {
         group: String,
         item: Item,
         gold: u32,
+    },
+    /// The card names the group for a Fame reward: selling it to them
+    /// earned `fame`, buying it from them cost it (negative; 3.1 7.6.6).
+    FameReward {
+        character: String,
+        group: String,
+        card: String,
+        fame: i32,
     },
     /// A visitor taught him a spell for `gold` (`visitor_spells`).
     Taught {
@@ -108,10 +121,12 @@ pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
 struct Trader {
     /// The group's or the visitor's name (its relationship name too).
     name: String,
-    /// Unhired members there (drinks); 0 for a visitor.
+    /// Members there, hired or not (drinks); 0 for a visitor.
     members_present: u32,
     /// The holders whose items it sells.
     holders: Vec<String>,
+    /// A visitor, who never buys spells (3.1 7.6.7e).
+    visitor: bool,
 }
 
 /// Everyone who trades in the character's clearing: native groups whose
@@ -136,20 +151,23 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
             }
             Trader {
                 name: g.name.clone(),
-                members_present: count(unhired_in(&day.state, g, &here).len()),
+                members_present: members_in(&day.state, g, &here),
                 holders,
+                visitor: false,
             }
         });
     let visitors = visitors_in(day, &here).into_iter().map(|v| Trader {
         name: v.clone(),
         members_present: 0,
         holders: vec![v],
+        visitor: true,
     });
     // Goblins made Neutral by his own Deal with Goblins trade as a group.
     let goblins = crate::magic::spells::deal_with_goblins::dealing(&day.state, who, &here).map(
         |(name, members)| Trader {
             members_present: count(members.len()),
             holders: vec![name.clone()],
+            visitor: false,
             name,
         },
     );
@@ -204,6 +222,9 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         return PhaseOutcome::Lost { reason };
     }
     let sellers = traders(day, who);
+    if let Some(outcome) = buy_back_boon(day, who, orders, &sellers) {
+        return outcome;
+    }
     let found = orders.buy.iter().find_map(|wanted| {
         sellers.iter().find_map(|seller| {
             seller.holders.iter().find_map(|holder| {
@@ -262,6 +283,7 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
         challenge: orders.challenge,
+        boon: orders.boon,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
         pay(day, who, gold);
@@ -277,13 +299,103 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
         let event = TradeEvent::Bought {
             character: character.name.clone(),
             group: group.name.clone(),
-            item,
+            item: item.clone(),
             gold,
             active,
         };
         day.emit(day.seen_acting(who), Happening::Trade(event));
+        reward_card(day, who, &group.name, &item, false);
     }
     PhaseOutcome::Done
+}
+
+/// A `Buy: boon` entry: one try to buy back, at the boon's price, the
+/// level the oldest boon owed to a group trading here cost; the try is
+/// the only one, so the debt is settled either way and a failed try
+/// leaves the level lost for good (3.1 7.6.5e.1). `None` when no entry
+/// asks it or no such group trades here.
+fn buy_back_boon(
+    day: &mut Day<'_>,
+    who: usize,
+    orders: &DayOrders,
+    sellers: &[Trader],
+) -> Option<PhaseOutcome> {
+    let wanted = orders.buy.iter().find(|p| same(&p.what, "boon"))?;
+    let owner = super::meeting::principal(day, who);
+    let owed = &mut day.state.characters[owner].boons_owed;
+    let index = owed
+        .iter()
+        .position(|b| sellers.iter().any(|s| s.name == b.group))?;
+    let boon = owed.remove(index);
+    let seller = sellers.iter().find(|s| s.name == boon.group)?;
+    let deal = Deal {
+        group: &seller.name,
+        members_present: seller.members_present,
+        activity: MeetingUse::Trade,
+        price: boon.price,
+        max_gold: wanted.max_gold,
+        drinks_up_to: orders.drinks_up_to,
+        insult: orders.insult,
+        challenge: orders.challenge,
+        boon: BoonChoice::Pay,
+    };
+    match negotiate(day, who, &deal, wrap) {
+        Some(gold) => {
+            pay(day, who, gold);
+            move_relationship(day, who, &seller.name, 1, Cause::BoonRepaid);
+        }
+        None => {
+            let step = DealStep::NoDeal {
+                character: day.state.characters[owner].name.clone(),
+                group: seller.name.clone(),
+                reason: "the level the boon cost is lost for good".into(),
+            };
+            day.emit(day.only(owner), wrap(step));
+        }
+    }
+    Some(PhaseOutcome::Done)
+}
+
+/// `card` went between `who` and `group`, sold to them or bought (or
+/// taken as a boon) from them: when it names the group for a Fame reward,
+/// his principal gains or loses the Fame (3.1 7.6.6) and, under Grudges
+/// and Gratitude, a level with them (10.B.6.3).
+pub(super) fn reward_card(day: &mut Day<'_>, who: usize, group: &str, card: &Item, sold: bool) {
+    let Some(treasure) = day
+        .data
+        .treasures
+        .iter()
+        .find(|t| t.name == card.name && t.fame_buyer.as_deref() == Some(group))
+    else {
+        return;
+    };
+    let fame = if sold {
+        i32::from(treasure.fame)
+    } else {
+        -i32::from(treasure.fame)
+    };
+    let owner = super::meeting::principal(day, who);
+    let c = &mut day.state.characters[owner];
+    c.fame += fame;
+    let event = TradeEvent::FameReward {
+        character: c.name.clone(),
+        group: group.to_string(),
+        card: card.name.clone(),
+        fame,
+    };
+    day.emit(day.seen_acting(who), Happening::Trade(event));
+    if crate::rules::grudges_and_gratitude(day.rules) {
+        let cause = if sold {
+            Cause::SoldRewardCard {
+                card: card.name.clone(),
+            }
+        } else {
+            Cause::BoughtRewardCard {
+                card: card.name.clone(),
+            }
+        };
+        move_relationship(day, who, group, if sold { 1 } else { -1 }, cause);
+    }
 }
 
 /// Sell each of `items` in turn. The first fails only when nobody here
@@ -330,6 +442,14 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
     };
     let sold = character.belongings[position].item.clone();
+    if sold.kind == ItemKind::Spell && group.visitor {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "the {} buys no spells (3.1 7.6.7e): visitors teach spells, they never buy them",
+                group.name
+            ),
+        };
+    }
     let price = offered_price(day.data, &group.name, &sold);
     let gold = if day.rules.is_on("commerce") {
         let mods = modifiers::for_roll(day, who, Roll::Trade);
@@ -379,18 +499,15 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
     character.gold = character
         .gold
         .saturating_add(u16::try_from(gold).unwrap_or(u16::MAX));
-    day.state
-        .holdings
-        .entry(group.name.clone())
-        .or_default()
-        .push(sold.clone());
+    day.state.put_in_box(&group.name, sold.clone());
     let event = TradeEvent::Sold {
         character: day.state.characters[who].name.clone(),
         group: group.name.clone(),
-        item: sold,
+        item: sold.clone(),
         gold,
     };
     day.emit(day.seen_acting(who), Happening::Trade(event));
+    reward_card(day, who, &group.name, &sold, true);
     PhaseOutcome::Done
 }
 

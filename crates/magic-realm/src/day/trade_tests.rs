@@ -279,3 +279,194 @@ fn an_insult_is_paid_or_refused_as_the_orders_say() {
         Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
     )));
 }
+
+/// 3.1 7.6.5b: drinks cost a gold for every member of the group in the
+/// clearing, hired and unhired.
+#[test]
+fn drinks_are_bought_for_hired_members_too() {
+    let (mut state, horse, price) = at_inn();
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: "Rogue 7".into(),
+        days_left: 14,
+    });
+    let orders = DayOrders {
+        drinks_up_to: Some(20),
+        ..buying(&horse, None)
+    };
+    trading(&mut state, &Rules::default(), &[&[2]], &orders);
+    // 7 unhired Rogues and her own Rogue 7: 8 gold.
+    assert_eq!(u32::from(state.characters[0].gold), 100 - 8 - 2 * price);
+}
+
+/// 3.1 Meeting table, Challenge: he cannot pay under the Disgust curse, so
+/// the group blocks him as if he refused.
+#[test]
+fn a_challenge_cannot_be_paid_under_disgust() {
+    use crate::day::meeting::DealStep;
+    use crate::orders::Settle;
+    let challenged = |disgusted: bool| {
+        let (mut state, horse, _) = at_inn();
+        state.characters[0].fame = 12;
+        if disgusted {
+            crate::magic::curses::inflict(
+                &mut state,
+                data(),
+                &Rules::default(),
+                0,
+                crate::tables::magic::CurseKind::Disgust,
+                "test",
+            );
+        }
+        let orders = DayOrders {
+            challenge: Settle::Pay,
+            ..buying(&horse, None)
+        };
+        // Trouble, then Challenge on the Unfriendly column.
+        let events = trading(&mut state, &Rules::default(), &[&[6], &[5]], &orders);
+        let refused = events.iter().any(|e| {
+            matches!(
+                &e.happening,
+                Happening::Trade(TradeEvent::Deal(DealStep::Refused { .. }))
+            )
+        });
+        (state.characters[0].fame, refused)
+    };
+    assert_eq!(challenged(false), (7, false));
+    assert_eq!(challenged(true), (12, true));
+}
+
+/// 3.1 7.6.4: a sold item goes into the buyer's box by counter size, under
+/// the items of its own kind: weapons on top, then armour, horses, cards.
+#[test]
+fn a_sold_item_goes_under_its_own_kind_by_counter_size() {
+    let (mut state, _, _) = at_inn();
+    let weapon = |name: &str| Item {
+        kind: ItemKind::Weapon,
+        name: name.into(),
+    };
+    let horse = |name: &str| Item {
+        kind: ItemKind::Horse,
+        name: name.into(),
+    };
+    let card = priced_treasure();
+    state.holdings.insert(
+        "Rogues".into(),
+        vec![weapon("Mace"), horse("Pony"), card.clone()],
+    );
+    for item in [horse("Warhorse"), weapon("Axe")] {
+        state.characters[0].belongings.push(Belonging {
+            item,
+            active: false,
+        });
+    }
+    let orders = DayOrders {
+        sell: vec!["Warhorse".into(), "Axe".into()],
+        ..DayOrders::default()
+    };
+    trading(&mut state, &Rules::default(), &[], &orders);
+    assert_eq!(
+        state.holdings["Rogues"],
+        vec![
+            weapon("Mace"),
+            weapon("Axe"),
+            horse("Pony"),
+            horse("Warhorse"),
+            card
+        ]
+    );
+}
+
+/// 3.1 7.6.5e: a Boon taken free costs no gold and makes the group a
+/// level colder until repaid; one Trade roll buys the level back at the
+/// boon's price (e.1), and a failed roll leaves it lost for good.
+#[test]
+fn a_boon_taken_free_is_bought_back_once() {
+    use crate::orders::BoonChoice;
+    let (mut state, horse, price) = at_inn();
+    // Two levels won: the Rogues are her Allies, whose row 1 is a Boon.
+    state.characters[0].shift_relationship("Rogues", 2);
+    let paid = {
+        let mut state = state.clone();
+        trading(
+            &mut state,
+            &Rules::default(),
+            &[&[1]],
+            &buying(&horse, None),
+        );
+        state.characters[0].gold
+    };
+    assert_eq!(u32::from(paid), 100 - price, "Boon: pay is Price x1");
+    let free = DayOrders {
+        boon: BoonChoice::Free,
+        ..buying(&horse, None)
+    };
+    trading(&mut state, &Rules::default(), &[&[1]], &free);
+    let amazon = &state.characters[0];
+    assert_eq!(amazon.gold, 100);
+    assert!(amazon.belongings.iter().any(|b| b.item.name == horse));
+    assert_eq!(amazon.relationship_shift("Rogues"), 1);
+    assert_eq!(amazon.boons_owed.len(), 1);
+
+    // A failed try (Friendly row 6, No Deal) loses the level for good.
+    let mut failed = state.clone();
+    trading(
+        &mut failed,
+        &Rules::default(),
+        &[&[6]],
+        &buying("boon", None),
+    );
+    assert!(failed.characters[0].boons_owed.is_empty());
+    assert_eq!(failed.characters[0].relationship_shift("Rogues"), 1);
+    assert_eq!(failed.characters[0].gold, 100);
+
+    // Friendly row 2 is Price x2: she pays and the level comes back.
+    trading(
+        &mut state,
+        &Rules::default(),
+        &[&[2]],
+        &buying("boon", None),
+    );
+    let amazon = &state.characters[0];
+    assert!(amazon.boons_owed.is_empty());
+    assert_eq!(amazon.relationship_shift("Rogues"), 2);
+    assert_eq!(u32::from(amazon.gold), 100 - 2 * price);
+}
+
+/// 3.1 Meeting table, Boon: the `Boon:` line chooses to pay Price x1 or
+/// take it free; it is read and written back, and a wrong word is told.
+#[test]
+fn the_boon_line_is_read_and_written_back() {
+    use crate::orders::{BoonChoice, parse_day_orders};
+    let orders = parse_day_orders("T\nBuy: boon\nBoon: free", 1, data()).expect("parses");
+    assert_eq!(orders.boon, BoonChoice::Free);
+    assert!(orders.to_string().contains("Boon: free"));
+    let default = parse_day_orders("T\nBuy: boon", 1, data()).expect("parses");
+    assert_eq!(default.boon, BoonChoice::Pay);
+    assert!(!default.to_string().contains("Boon:"));
+    let errors = parse_day_orders("T\nBoon: maybe", 1, data()).expect_err("unknown word");
+    assert!(errors[0].message.contains("expected pay"), "{errors:?}");
+}
+
+/// 3.1 7.2.4h: a campaign's foes are always Enemy to him and take no
+/// drinks from him.
+#[test]
+fn a_campaigns_foes_take_no_drinks() {
+    use crate::day::meeting::DealStep;
+    let (mut state, horse, _) = at_inn();
+    state.characters[0]
+        .gold_specials
+        .push(crate::state::TakenChit {
+            chit: "Raid".into(),
+            taken_on: 1,
+            deliver_to: None,
+        });
+    let orders = DayOrders {
+        drinks_up_to: Some(20),
+        ..buying(&horse, None)
+    };
+    let events = trading(&mut state, &Rules::default(), &[&[3]], &orders);
+    assert_eq!(state.characters[0].gold, 100, "no drinks, and blocked");
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Trade(TradeEvent::Deal(DealStep::NoDrinks { reason, .. })) if reason.contains("foes"))));
+    assert!(events.iter().any(is_blocked));
+}

@@ -17,7 +17,7 @@
 
 use crate::magic::events::MagicEvent;
 use crate::magic::spellbook::{self, find_spell, may_learn};
-use crate::orders::Settle;
+use crate::orders::{BoonChoice, Settle};
 use crate::tables::meeting::MeetingUse;
 
 use super::events::Happening;
@@ -65,6 +65,7 @@ pub fn learn_from_visitor(day: &mut Day<'_>, who: usize, wanted: &SpellWanted<'_
         drinks_up_to: None,
         insult: Settle::Pay,
         challenge: Settle::Pay,
+        boon: BoonChoice::Pay,
     };
     let Some(gold) = negotiate(day, who, &deal, wrap) else {
         return PhaseOutcome::Done;

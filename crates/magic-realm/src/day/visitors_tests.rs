@@ -185,3 +185,25 @@ fn a_visitor_teaches_no_spell_to_who_cannot_learn_it() {
         matches!(outcome, PhaseOutcome::Lost { reason } if reason.contains("Shaman cannot teach"))
     );
 }
+
+/// 3.1 7.6.7e: a visitor never buys a spell.
+#[test]
+fn a_visitor_buys_no_spell() {
+    let mut state = with_scholar();
+    give(&mut state, 0, ItemKind::Spell, "Peace", false);
+    let orders = DayOrders {
+        sell: vec!["Peace".into()],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, 1, &[], |day| trade(day, 0, &orders));
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("buys no spells")),
+        "{outcome:?}"
+    );
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item.name == "Peace")
+    );
+}

@@ -11,7 +11,7 @@ use crate::data::GameData;
 use crate::data::characters::Relationship;
 use crate::day::events::Score;
 use crate::day::events::condition_word;
-use crate::day::meeting::relationship_of;
+use crate::day::meeting::level_of;
 use crate::day::victory;
 use crate::state::{CharacterState, ItemKind, MrState};
 use realmgm_core::game::Rules;
@@ -54,6 +54,9 @@ pub struct RelationshipLine {
     pub group: String,
     /// `ally`, `friendly`, `unfriendly` or `enemy`.
     pub relationship: &'static str,
+    /// Levels kept past Ally or past Enemy (3.1 7.2.4h.1, 10.B.6): they
+    /// count against later changes but not on the Meeting table.
+    pub levels_beyond: u16,
 }
 
 /// The victory points he would score if the game ended now.
@@ -129,10 +132,14 @@ fn relationships(
     names
         .into_iter()
         .filter_map(|group| {
-            let relationship = relationship_of(data, rules, state, me, group);
+            let level = level_of(data, rules, state, me, group);
+            let relationship = Relationship::at_level(level);
+            let beyond =
+                (level - Relationship::Ally.level()).max(Relationship::Enemy.level() - level);
             (relationship != Relationship::Neutral).then(|| RelationshipLine {
                 group: group.to_string(),
                 relationship: relationship.label(),
+                levels_beyond: u16::try_from(beyond).unwrap_or(0),
             })
         })
         .collect()
@@ -324,6 +331,24 @@ mod tests {
         assert_eq!(order(&Rules::default()), Some("ally"));
         let adjusted = Rules::new(["knights_adjustment"], crate::rules::TOGGLES).unwrap();
         assert_eq!(order(&adjusted), Some("friendly"));
+    }
+
+    /// 3.1 7.2.4h.1, 10.B.6: levels past Ally or Enemy are kept and shown,
+    /// while the Meeting column stays at the end of the scale.
+    #[test]
+    fn the_sheet_shows_levels_kept_past_ally_and_enemy() {
+        let mut state = game_played_by(&["White Knight"], |_| "Ann".into());
+        state.characters[0].shift_relationship("Order", 2);
+        state.characters[0].shift_relationship("Bashkars", -3);
+        let shown = sheet(data(), &Rules::default(), &state, &state.characters[0]).relationships;
+        let of = |group: &str| {
+            shown
+                .iter()
+                .find(|r| r.group == group)
+                .map(|r| (r.relationship, r.levels_beyond))
+        };
+        assert_eq!(of("Order"), Some(("ally", 2)));
+        assert_eq!(of("Bashkars"), Some(("enemy", 2)));
     }
 
     #[test]

@@ -198,8 +198,21 @@ impl Relationship {
             .iter()
             .position(|&r| r == self)
             .unwrap_or(2);
-        let moved = (index as i8 + steps).clamp(0, 4) as usize;
-        Relationship::SCALE[moved]
+        Relationship::at_level(index as i16 + i16::from(steps))
+    }
+
+    /// Its step on the scale: 0 for Enemy to 4 for Ally.
+    pub fn level(self) -> i16 {
+        Relationship::SCALE
+            .iter()
+            .position(|&r| r == self)
+            .map_or(2, |i| i as i16)
+    }
+
+    /// The relationship at step `level`, the ends standing for every step
+    /// beyond them.
+    pub fn at_level(level: i16) -> Relationship {
+        Relationship::SCALE[level.clamp(0, 4) as usize]
     }
 
     pub fn label(self) -> &'static str {

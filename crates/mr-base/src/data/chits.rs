@@ -198,9 +198,14 @@ pub struct GoldSpecial {
     pub other_side: String,
     /// Days allowed to finish it once taken.
     pub days: u8,
-    /// Notoriety printed on the chit, when it has one.
+    /// Notoriety printed on the chit, when it has one: what taking it
+    /// costs (3.1 7.2.4c, e.1, f).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notoriety: Option<u16>,
+    /// Fame taking it costs, when it costs any (the Raid and War, 3.1
+    /// 7.2.4f.5, f.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fame: Option<u16>,
     /// Native groups on the campaign's side.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allies: Vec<String>,

@@ -26,6 +26,20 @@ pub fn unhired_in<'g>(
         .collect()
 }
 
+/// How many members of `group` stand in `clearing`, hired or not: what
+/// drinks for the group cost there, a gold each (3.1 7.6.5b, 7.7.1b).
+pub fn members_in(state: &MrState, group: &NativeGroup, clearing: &ClearingId) -> u32 {
+    let here = Whereabouts::Clearing {
+        clearing: clearing.clone(),
+    };
+    let count = group
+        .members
+        .iter()
+        .filter(|m| state.denizens.get(&m.name).is_some_and(|d| d.at == here))
+        .count();
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
+
 /// Who of `group` is hired next in `clearing`: all unhired members
 /// present, or for a one-at-a-time group the highest-numbered one present
 /// (the leader only when no other member is left; 3.1 rule 7.7.1 a.1).

@@ -382,6 +382,47 @@ pub struct CharacterState {
     /// 8.3.8d): `position` is still the clearing he ran out of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roadway: Option<Roadway>,
+    /// Levels his trading relationship with each native group or visitor
+    /// has moved for good, warmer positive (boons taken and repaid, 3.1
+    /// 7.6.5e; Grudges and Gratitude, 10.B.6). Kept past Ally and past
+    /// Enemy: the Meeting table stops at its end columns, the count does
+    /// not (10.B.6). Read through `day::meeting::relationship`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub relationship_shift: BTreeMap<String, i8>,
+    /// Boons he took free and has not yet tried to repay, oldest first
+    /// (3.1 7.6.5e.1): each made its group a level colder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boons_owed: Vec<BoonOwed>,
+}
+
+/// A boon taken free: the group it came from and the gold price a Trade
+/// phase must meet, on one Meeting roll, to win the lost level back (3.1
+/// 7.6.5e.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoonOwed {
+    pub group: String,
+    pub price: u32,
+}
+
+impl CharacterState {
+    /// Move his relationship with `group` by `levels` for good (negative
+    /// colder), keeping the levels past either end of the scale.
+    pub fn shift_relationship(&mut self, group: &str, levels: i8) {
+        let entry = self
+            .relationship_shift
+            .entry(group.to_string())
+            .or_insert(0);
+        *entry = entry.saturating_add(levels);
+        if *entry == 0 {
+            self.relationship_shift.remove(group);
+        }
+    }
+
+    /// The levels his relationship with `group` has moved for good.
+    pub fn relationship_shift(&self, group: &str) -> i8 {
+        self.relationship_shift.get(group).copied().unwrap_or(0)
+    }
 }
 
 /// The roadway a runaway ends the day on (3.1 rule 8.3.8b, d): he cannot
@@ -470,6 +511,8 @@ impl CharacterState {
             pack: BTreeMap::new(),
             elf_form: None,
             roadway: None,
+            relationship_shift: BTreeMap::new(),
+            boons_owed: Vec::new(),
         }
     }
 }
@@ -559,6 +602,28 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// Put `item` in `holder`'s box as a sale puts it (3.1 7.6.4): the
+    /// pile runs from the smallest counters on top (weapons, then armour,
+    /// then horses) to the cards below, and the item goes under those of
+    /// its own kind already there.
+    pub fn put_in_box(&mut self, holder: &str, item: Item) {
+        fn depth(kind: ItemKind) -> u8 {
+            match kind {
+                ItemKind::Weapon => 0,
+                ItemKind::Armor => 1,
+                ItemKind::Horse => 2,
+                ItemKind::Spell => 3,
+                ItemKind::Treasure => 4,
+            }
+        }
+        let pile = self.holdings.entry(holder.to_string()).or_default();
+        let at = pile
+            .iter()
+            .position(|held| depth(held.kind) > depth(item.kind))
+            .unwrap_or(pile.len());
+        pile.insert(at, item);
+    }
+
     /// Take every monster and native off the map (they are dead to the
     /// game), so nothing blocks or fights unless put there again: the start
     /// of a test or a day file that places its own.

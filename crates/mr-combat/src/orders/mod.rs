@@ -20,8 +20,8 @@ pub use parse::{
     Alternatives, OrderNames, ParseError, TileNames, parse_activities, parse_chit, parse_recorded,
 };
 pub use sheet::{
-    Blocking, DayOrders, Purchase, SearchTable, Settle, Take, TurnChoice, WhenImpossible,
-    parse_day_orders,
+    Blocking, BoonChoice, DayOrders, Purchase, SearchTable, Settle, Take, TurnChoice,
+    WhenImpossible, parse_day_orders,
 };
 
 use crate::data::GameData;

@@ -23,7 +23,8 @@ pub struct NameCheck {
 pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> NameCheck {
     let mut found = NameCheck::default();
     // Walked afresh for each name asked about: most orders ask about none.
-    let items = || item_names(data).chain(["Horse", "Pony", "Warhorse"]);
+    // `boon` buys back the level a boon cost (3.1 7.6.5e.1).
+    let items = || item_names(data).chain(["Horse", "Pony", "Warhorse", "boon"]);
     for purchase in &orders.buy {
         if suggest::find(&purchase.what, items()).is_none() {
             let hint = suggest::did_you_mean(&purchase.what, items());

@@ -140,6 +140,36 @@ impl Settle {
     }
 }
 
+/// What a character does with a Boon on the Meeting table (`Boon:`; 3.1
+/// Meeting table, Boon; 7.6.5e): pay the basic price, or take it free and
+/// let the group grow a level colder until he buys the level back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoonChoice {
+    /// Treat it as Price ×1 (the default).
+    #[default]
+    Pay,
+    /// Take the belonging or the natives free, as a boon.
+    Free,
+}
+
+impl BoonChoice {
+    pub fn is_pay(&self) -> bool {
+        *self == BoonChoice::Pay
+    }
+
+    fn parse(text: &str) -> Result<BoonChoice, OrdersError> {
+        match text.trim().to_lowercase().as_str() {
+            "pay" => Ok(BoonChoice::Pay),
+            "free" | "take" | "take free" => Ok(BoonChoice::Free),
+            other => Err(OrdersError::Unreadable(format!(
+                "expected pay (the basic price) or free (take it as a boon, the group a level \
+                 colder until repaid), found '{other}'"
+            ))),
+        }
+    }
+}
+
 /// One character's orders for one day.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayOrders {
@@ -162,6 +192,9 @@ pub struct DayOrders {
     /// How he answers a Challenge on the Meeting table (`Challenge:`).
     #[serde(default, skip_serializing_if = "Settle::is_pay")]
     pub challenge: Settle,
+    /// What he does with a Boon on the Meeting table (`Boon:`).
+    #[serde(default, skip_serializing_if = "BoonChoice::is_pay")]
+    pub boon: BoonChoice,
     pub take: Vec<Take>,
     pub block: Blocking,
     /// Where he takes his turn, when he may choose; None: drawn at random.
@@ -227,6 +260,7 @@ const KEYS: &[&str] = &[
     "Cache",
     "Insult",
     "Challenge",
+    "Boon",
     "Take",
     "Block",
     "Turn",
@@ -382,6 +416,9 @@ pub fn parse_day_orders(
                 .map_err(|m| vec![error(value_col, m)]),
             Some("challenge") => Settle::parse(value)
                 .map(|a| orders.challenge = a)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("boon") => BoonChoice::parse(value)
+                .map(|b| orders.boon = b)
                 .map_err(|m| vec![error(value_col, m)]),
             Some("turn") => parse_turn(value)
                 .map(|t| orders.turn = t)
@@ -881,6 +918,9 @@ impl fmt::Display for DayOrders {
         }
         if !self.challenge.is_pay() {
             writeln!(f, "Challenge: fight")?;
+        }
+        if !self.boon.is_pay() {
+            writeln!(f, "Boon: free")?;
         }
         if !self.take.is_empty() {
             let items = self
