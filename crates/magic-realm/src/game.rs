@@ -672,6 +672,10 @@ fn name_checks(
         names.errors.extend(dealings.errors);
         names.warnings.extend(dealings.warnings);
     }
+    if let (Some(victory), Some(state)) = (&day.victory, in_play) {
+        let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
+        names.errors.extend(total.err().map(|e| e.to_string()));
+    }
     let mut problems: Vec<OrdersProblem> = names
         .errors
         .into_iter()

@@ -269,6 +269,19 @@ pub enum MidnightEvent {
     ChitsTurnedDown {
         tile: String,
     },
+    /// A potion he activated today expires and goes back, face down, to
+    /// the box named on its card (3.1 8.9.2a).
+    PotionReturned {
+        character: String,
+        potion: String,
+        to: String,
+    },
+    /// He kills himself; what he carried lies in his clearing (3.1 9.2.2a).
+    Suicide {
+        character: String,
+        left_behind: Vec<String>,
+        rejoins_on: u32,
+    },
     /// Day 28: the final scores.
     VictoryPoints {
         scores: Vec<Score>,

@@ -376,6 +376,26 @@ fn midnight(event: &MidnightEvent) -> String {
         MidnightEvent::ChitsTurnedDown { tile } => {
             format!("Midnight: the chits of {tile} turn face down.")
         }
+        MidnightEvent::PotionReturned {
+            character,
+            potion,
+            to,
+        } => format!("Midnight: the {character}'s {potion} expires and goes back to the {to}."),
+        MidnightEvent::Suicide {
+            character,
+            left_behind,
+            rejoins_on,
+        } => {
+            let left = if left_behind.is_empty() {
+                String::new()
+            } else {
+                format!(" He leaves {} where he stood.", left_behind.join(", "))
+            };
+            format!(
+                "Midnight: the {character} takes his own life.{left} His player may start over \
+                 on day {rejoins_on} at the earliest."
+            )
+        }
         MidnightEvent::VictoryPoints { scores, note } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {
@@ -385,6 +405,7 @@ fn midnight(event: &MidnightEvent) -> String {
                     s.character, s.total, s.great_treasures, s.spells, s.fame, s.notoriety, s.gold
                 );
             }
+            text.push_str(&super::victory::outcome(scores));
             text
         }
     }

@@ -235,6 +235,8 @@ mod log_tests;
 #[cfg(test)]
 mod magic_rows_tests;
 #[cfg(test)]
+mod midnight_tests;
+#[cfg(test)]
 mod missions_tests;
 #[cfg(test)]
 mod restart_tests;

@@ -120,7 +120,7 @@ pub fn resolve_day_by_rounds(
     dealings::at_midnight(&mut day, orders);
     leader_turn::at_midnight(&mut day);
     rearrange::at_midnight(&mut day, orders);
-    midnight::midnight(&mut day, day_number);
+    midnight::midnight(&mut day, day_number, orders);
     day.state.day = day_number + weather::end_of_week(&mut day, day_number);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

@@ -198,6 +198,17 @@ pub struct VictoryRequirements {
     pub gold: u8,
 }
 
+/// As a `Victory:` line reads them: `GT 1, SP 0, F 2, N 1, G 1`.
+impl std::fmt::Display for VictoryRequirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GT {}, SP {}, F {}, N {}, G {}",
+            self.great_treasures, self.spells, self.fame, self.notoriety, self.gold
+        )
+    }
+}
+
 impl VictoryRequirements {
     /// The victory points recorded in all five categories.
     pub fn total(&self) -> u32 {
@@ -349,10 +360,14 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (play summary II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
-    /// He was killed (play summary III.B.9.d); he restarts at the Inn the next
-    /// day (BIMR play, `day::restart`).
+    /// He was killed (3.1 9.1.1); he may start over at the Inn the next
+    /// day (3.1 9.1.2, `day::restart`).
     #[serde(default)]
     pub dead: bool,
+    /// Dead by his own hand, he sits out a whole day and may start over
+    /// no sooner than this day (3.1 9.2.2a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejoins_on: Option<u32>,
     /// His spells and curses (magic summary; `tables/magic.rs`).
     #[serde(
         default,
@@ -463,6 +478,7 @@ impl CharacterState {
             hirelings: Vec::new(),
             weapon_alerted: false,
             dead: false,
+            rejoins_on: None,
             magic: Default::default(),
             damaged_armor: Vec::new(),
             gold_specials: Vec::new(),
