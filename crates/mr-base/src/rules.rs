@@ -265,9 +265,11 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "automatic_enchanting",
-        summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
-        source: "2nd-edition optional rule C.5",
-        status: NotYetImplemented,
+        summary: "At the start of each 7th day the day's colour magic turns over every tile whose \
+                  enchanted side shows it and every tile holding a Dwelling or Enchanted card \
+                  that supplies it",
+        source: "3.1 10.C.5 (Automatic Enchanting)",
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

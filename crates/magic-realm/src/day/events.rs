@@ -65,6 +65,7 @@ pub enum Happening {
     /// Characters dealing with each other (play summary II.D.1.a, IV.A;
     /// `day/dealings.rs`).
     Dealing(super::dealings::DealEvent),
+    AutoEnchant(super::auto_enchant::AutoEnchantEvent),
 }
 
 /// What happens before Daylight.

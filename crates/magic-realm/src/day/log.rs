@@ -183,6 +183,7 @@ pub fn line(event: &DayEvent) -> Option<String> {
         Happening::Rearranged(e) => e.log_line(),
         Happening::Cache(e) => e.log_line(),
         Happening::Dealing(e) => e.log_line(),
+        Happening::AutoEnchant(e) => e.log_line(),
     })
 }
 
@@ -208,6 +209,7 @@ pub fn kind(happening: &Happening) -> &'static str {
         Happening::Rearranged(_) => "rearranged",
         Happening::Cache(_) => "cache",
         Happening::Dealing(_) => "dealing",
+        Happening::AutoEnchant(_) => "auto_enchant",
     }
 }
 

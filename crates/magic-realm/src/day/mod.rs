@@ -7,6 +7,7 @@
 //! event to [`events::Happening`]; every event names who observed it.
 
 pub mod activities;
+pub mod auto_enchant;
 pub mod battling_today;
 pub mod birdsong;
 pub mod blocking;

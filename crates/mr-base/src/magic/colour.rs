@@ -101,6 +101,21 @@ pub fn day_of_month(day: u32) -> u8 {
     (day.max(1).saturating_sub(1) % 28 + 1) as u8
 }
 
+/// The colour magic game day `day` itself supplies everywhere (the 7th
+/// days of the week; with Seasons, the season's colour on its 7th day).
+pub fn day_colours(state: &MrState, data: &GameData, rules: &Rules, day: u32) -> Vec<Colour> {
+    let season = if rules.is_on(SEASONS_TOGGLE) {
+        state
+            .magic
+            .season
+            .and_then(|n| data.seasons.season(n))
+            .or_else(|| Some(data.seasons.no_seasons()))
+    } else {
+        None
+    };
+    data.seasons.colour_magic(day_of_month(day), season)
+}
+
 /// Colours everyone in `clearing` shares on game day `day`, with sources.
 pub fn clearing_sources(
     state: &MrState,
@@ -111,16 +126,7 @@ pub fn clearing_sources(
 ) -> Vec<Presence> {
     let mut found = Vec::new();
     let dom = day_of_month(day);
-    let season = if rules.is_on(SEASONS_TOGGLE) {
-        state
-            .magic
-            .season
-            .and_then(|n| data.seasons.season(n))
-            .or_else(|| Some(data.seasons.no_seasons()))
-    } else {
-        None
-    };
-    for colour in data.seasons.colour_magic(dom, season) {
+    for colour in day_colours(state, data, rules, day) {
         found.push(Presence {
             colour,
             source: ColourSource::DayOfMonth { day: dom },
