@@ -64,7 +64,7 @@ impl AutoEnchantEvent {
 /// Turn the tiles over at the start of day `day_number`, when it is a 7th
 /// day and the rule is on.
 pub fn at_dawn(day: &mut Day<'_>, day_number: u32) {
-    if !day.rules.is_on(AUTOMATIC_ENCHANTING) || day_of_month(day_number) % 7 != 0 {
+    if !day.rules.is_on(AUTOMATIC_ENCHANTING) || !day_of_month(day_number).is_multiple_of(7) {
         return;
     }
     let mut turned = BTreeSet::new();
