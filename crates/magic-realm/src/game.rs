@@ -126,7 +126,8 @@ impl Game for MagicRealm {
     fn calendar(&self) -> Option<Calendar> {
         Some(Calendar {
             days_per_month: crate::state::DAYS_PER_MONTH,
-            points_per_month: crate::state::VICTORY_POINTS_PER_MONTH,
+            points_per_month: crate::state::WEEKS_PER_MONTH,
+            points_per_game: crate::state::VICTORY_POINTS_PER_GAME,
             seasons: rules::SEASONS,
             seasons_toggle: rules::SEASONS_TOGGLE,
             season_points: |season| {

@@ -283,6 +283,17 @@ pub enum MidnightEvent {
         left_behind: Vec<String>,
         rejoins_on: u32,
     },
+    /// Under Sudden Death he meets every victory requirement and ends the
+    /// game tonight (3.1 10.E.3.2).
+    GameEnded {
+        character: String,
+    },
+    /// Under Sudden Death he asked to end the game but falls short in
+    /// these categories (3.1 10.E.3.2).
+    CannotEndGame {
+        character: String,
+        short: Vec<String>,
+    },
     /// Day 28: the final scores.
     VictoryPoints {
         scores: Vec<Score>,

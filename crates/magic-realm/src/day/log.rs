@@ -398,6 +398,14 @@ fn midnight(event: &MidnightEvent) -> String {
                  on day {rejoins_on} at the earliest."
             )
         }
+        MidnightEvent::GameEnded { character } => format!(
+            "Midnight: the {character} meets every victory requirement and ends the game \
+             (Sudden Death)."
+        ),
+        MidnightEvent::CannotEndGame { character, short } => format!(
+            "Midnight: the {character} cannot end the game yet: he falls short in {}.",
+            realmgm_core::words::listed(short)
+        ),
         MidnightEvent::VictoryPoints { scores, note } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {

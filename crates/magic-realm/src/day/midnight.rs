@@ -37,6 +37,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     super::missions::midnight(day, day_number);
+    sudden_death(day, day_number, orders);
     if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
         let scores = day
@@ -150,6 +151,51 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
         );
     }
 }
+
+/// Under Sudden Death a living character whose orders say `End game: yes`
+/// ends the game tonight when he scores zero or more in every category
+/// against his recorded requirements (3.1 10.E.3.2); one without recorded
+/// requirements has none to meet and cannot. The first of several in seat
+/// order is named; the game ends for all.
+fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
+    if !day.rules.is_on(SUDDEN_DEATH) || day_number >= day.state.last_day {
+        return;
+    }
+    for who in 0..day.state.characters.len() {
+        let c = &day.state.characters[who];
+        if c.dead || !orders.get(&c.player).is_some_and(|o| o.end_game) {
+            continue;
+        }
+        let short: Vec<String> = match day.state.victory_requirements.get(&c.name) {
+            Some(required) => {
+                let score = victory::score(day.data, c, Some(required));
+                victory::workings(&score, required)
+                    .into_iter()
+                    .filter(|(_, w)| w.acquired < w.required)
+                    .map(|(name, _)| name.to_string())
+                    .collect()
+            }
+            None => vec!["the victory requirements he never recorded".to_string()],
+        };
+        let character = c.name.clone();
+        if short.is_empty() {
+            day.state.last_day = day_number;
+            day.emit(
+                Observers::Everyone,
+                Happening::Midnight(MidnightEvent::GameEnded { character }),
+            );
+            return;
+        }
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Midnight(MidnightEvent::CannotEndGame { character, short }),
+        );
+    }
+}
+
+/// The name of the Sudden Death toggle (3.1 10.E.3).
+pub const SUDDEN_DEATH: &str = "sudden_death";
 
 /// Every face-up map chit turns face down again (3.1 8.9.5); the Lost City
 /// and Castle, once revealed, stay replaced by their chits, which turn

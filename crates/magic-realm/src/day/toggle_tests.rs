@@ -82,6 +82,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::automatic_enchanting_turns_the_grey_tiles_over_on_day_14_3_1_10_c_5",
     ),
     (
+        "sudden_death",
+        "day::toggle_tests::sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),
@@ -413,4 +417,55 @@ fn automatic_enchanting_turns_over_the_tile_holding_the_sacred_grail_3_1_10_c_5_
         sides.iter().find(|(t, _)| *t == here).map(|(_, s)| *s)
     };
     assert_ne!(side(&before), side(&with_grail));
+}
+
+/// The Amazon, meeting her requirements (1 VP on gold: 30 beyond her
+/// starting worth of 35) or not, asks to end the game on day 5.
+fn end_game_on_day_5(on: &[&str], gold: u16) -> (crate::state::MrState, Vec<DayEvent>) {
+    use crate::state::VictoryRequirements;
+    let mut state = game(&["Amazon"]);
+    state.day = 4;
+    state.characters[0].gold = gold;
+    state.victory_requirements.insert(
+        "Amazon".into(),
+        VictoryRequirements {
+            gold: 1,
+            ..VictoryRequirements::default()
+        },
+    );
+    let orders = [(
+        state.characters[0].player.clone(),
+        crate::orders::parse_day_orders("H\nEnd game: yes", 1, data()).expect("orders read"),
+    )]
+    .into();
+    let mut dice = Dice::new(1, 5);
+    super::resolve_day(data(), &rules(on), state, &orders, &mut dice).expect("day 5 resolves")
+}
+
+/// Under Sudden Death a character meeting every requirement ends the game
+/// at Midnight when he asks; short in a category he cannot; without the
+/// rule the game goes on (3.1 10.E.3.2).
+#[test]
+fn sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3() {
+    use super::events::MidnightEvent;
+    let scored = |events: &[DayEvent]| {
+        events.iter().any(|e| {
+            matches!(
+                e.happening,
+                Happening::Midnight(MidnightEvent::VictoryPoints { .. })
+            )
+        })
+    };
+    let (after, events) = end_game_on_day_5(&["sudden_death"], 65);
+    assert_eq!(after.last_day, 5);
+    assert!(scored(&events));
+    let (after, events) = end_game_on_day_5(&[], 65);
+    assert_eq!(after.last_day, 28);
+    assert!(!scored(&events));
+    let (after, events) = end_game_on_day_5(&["sudden_death"], 64);
+    assert_eq!(after.last_day, 28);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Midnight(MidnightEvent::CannotEndGame { short, .. }) if short == &["gold"]
+    )));
 }

@@ -129,8 +129,15 @@ fn is_zero(gold: &u16) -> bool {
 /// The days of a month (play summary: the game lasts 28 days).
 pub const DAYS_PER_MONTH: u32 = 28;
 
-/// The victory points a month without seasons asks (the standard game).
-pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
+/// The victory points a one-month game without seasons asks (the standard
+/// game): one basic point and one a week (3.1 10.E.2.2).
+pub const VICTORY_POINTS_PER_MONTH: u32 = VICTORY_POINTS_PER_GAME + WEEKS_PER_MONTH;
+
+/// The basic victory point every game asks (3.1 10.E.2.2).
+pub const VICTORY_POINTS_PER_GAME: u32 = 1;
+
+/// The weeks of a month, each asking one victory point (3.1 10.E.2.2).
+pub const WEEKS_PER_MONTH: u32 = 4;
 
 fn one_month() -> u32 {
     DAYS_PER_MONTH

@@ -19,6 +19,7 @@
 //! Victory: GT 1, SP 0, F 2, N 1, G 1   (if he was killed: his new character's requirements)
 //! Restart: no                      (if he was killed: he stays out of the game)
 //! Suicide: yes                     (he kills himself at this day's Midnight)
+//! End game: yes                    (under Sudden Death: he ends the game at Midnight)
 //! Leave: Soldier 2; Soldier 3      (hirelings who stay where they stand)
 //! Phase 3: activate Shield; abandon Lantern   (also Midnight:)
 //! Give: Lantern to Elf             (also Receive:, Trade:, Tell:; see `dealings`)
@@ -225,6 +226,10 @@ pub struct DayOrders {
     /// (`Restart: no`; 3.1 9.1.2a; `day::restart`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_restart: bool,
+    /// Under Sudden Death, he ends the game at this day's Midnight if he
+    /// meets every victory requirement then (`End game: yes`; 3.1 10.E.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub end_game: bool,
     /// The victory requirements his new character records when he starts
     /// over (`Victory: GT 1, SP 0, F 2, N 1, G 1`; 3.1 9.1.2a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -254,6 +259,7 @@ const KEYS: &[&str] = &[
     "Character",
     "Restart",
     "Suicide",
+    "End game",
     "Victory",
     "Leave",
     "Send",
@@ -456,6 +462,9 @@ pub fn parse_day_orders(
             Some("victory") => crate::setup::by_mail::read_victory_categories(value)
                 .map(|v| orders.victory = Some(v))
                 .map_err(|e| vec![error(value_col, e.to_string().into())]),
+            Some("endgame") => parse_yes_no(value, "end the game at Midnight")
+                .map(|yes| orders.end_game = yes)
+                .map_err(|m| vec![error(value_col, m)]),
             Some("suicide") => parse_yes_no(value, "kill himself at Midnight")
                 .map(|yes| orders.suicide = yes)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -848,6 +857,7 @@ impl DayOrders {
     /// stands until changed.
     pub fn for_another_day(&mut self) {
         self.suicide = false;
+        self.end_game = false;
         self.deals.clear();
         self.cache.clear();
         self.rearrange.clear();
@@ -976,6 +986,9 @@ impl fmt::Display for DayOrders {
         if self.suicide {
             writeln!(f, "Suicide: yes")?;
         }
+        if self.end_game {
+            writeln!(f, "End game: yes")?;
+        }
         if !self.leave.is_empty() {
             writeln!(f, "Leave: {}", self.leave.join("; "))?;
         }
@@ -1044,9 +1057,9 @@ If impossible: hide
     /// 9.2.2a).
     #[test]
     fn suicide_restart_and_victory_lines_read_and_write_back_3_1_9_1_2() {
-        let text = "Activities: H\nRestart: no\nSuicide: yes\nVictory: GT 1, F 2, N 1, G 1\n";
+        let text = "Activities: H\nRestart: no\nSuicide: yes\nEnd game: yes\nVictory: GT 1, F 2, N 1, G 1\n";
         let orders = parse_day_orders(text, 1, &TwoTiles).expect("orders read");
-        assert!(orders.suicide && orders.no_restart);
+        assert!(orders.suicide && orders.no_restart && orders.end_game);
         let victory = orders.victory.expect("a Victory line");
         assert_eq!((victory.fame, victory.spells), (2, 0));
         let written = orders.to_string();
@@ -1059,7 +1072,7 @@ If impossible: hide
         assert_eq!(parse_day_orders(&written, 1, &TwoTiles), Ok(orders.clone()));
         let mut tomorrow = orders;
         tomorrow.for_another_day();
-        assert!(!tomorrow.suicide && tomorrow.no_restart);
+        assert!(!tomorrow.suicide && !tomorrow.end_game && tomorrow.no_restart);
         let errors = parse_day_orders("H\nSuicide: maybe", 1, &TwoTiles).unwrap_err();
         assert!(errors[0].message.contains("'yes' or 'no'"), "{errors:?}");
     }
