@@ -391,11 +391,11 @@ fn midnight(event: &MidnightEvent) -> String {
             let left = if left_behind.is_empty() {
                 String::new()
             } else {
-                format!(" He leaves {} where he stood.", left_behind.join(", "))
+                format!(" {} lie abandoned in the clearing.", left_behind.join(", "))
             };
             format!(
-                "Midnight: the {character} takes his own life.{left} His player may start over \
-                 on day {rejoins_on} at the earliest."
+                "Midnight: the {character} dies by suicide.{left} The player may start over on \
+                 day {rejoins_on} at the earliest."
             )
         }
         MidnightEvent::GameEnded { character } => format!(
@@ -403,7 +403,7 @@ fn midnight(event: &MidnightEvent) -> String {
              (Sudden Death)."
         ),
         MidnightEvent::CannotEndGame { character, short } => format!(
-            "Midnight: the {character} cannot end the game yet: he falls short in {}.",
+            "Midnight: the {character} cannot end the game yet, falling short in {}.",
             realmgm_core::words::listed(short)
         ),
         MidnightEvent::VictoryPoints { scores, note } => {

@@ -169,7 +169,7 @@ pub fn outcome(scores: &[Score]) -> String {
     let winners = names(&|s| s.total >= 0);
     let victors = names(&|s| s.total == best);
     let won = if winners.is_empty() {
-        "Nobody met his victory requirements".to_string()
+        "Nobody scored 0 or more".to_string()
     } else {
         format!("Won (0 or more): {}", realmgm_core::words::listed(&winners))
     };

@@ -104,8 +104,8 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
     )];
     next.push(format!(
         "Record your new character's victory requirements in those orders with a line such as \
-         `Victory: GT 1, SP 0, F 2, N 1, G 1` ({} points in all); without one he scores each \
-         category's raw points. To stay out of the game instead, write `Restart: no`: you then \
+         `Victory: GT 1, SP 0, F 2, N 1, G 1` ({} points in all); without one, each category \
+         scores its raw points. To stay out of the game instead, write `Restart: no`: you then \
          score -100 at the end.",
         state.victory_points
     ));
