@@ -737,6 +737,23 @@ mod tests {
         assert!(day.deals.is_empty() && day.rearrange.is_empty());
     }
 
+    /// A restarted character's `Victory:` line must record the game's
+    /// victory points, as at setup (3.1 9.1.2a, 3.3.6).
+    #[test]
+    fn a_victory_line_must_add_up_to_the_games_points_3_1_9_1_2a() {
+        let state = new_game(&[("Ann", "Amazon")]);
+        let rules = Rules::default();
+        let read = |text: &str| MagicRealm.read_orders(&state, &rules, "Ann", text);
+        assert!(read("H\nVictory: GT 1, SP 1, F 1, N 1, G 1").is_ok());
+        let problems = read("H\nVictory: GT 1, F 2, G 1").unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert_eq!(
+            problems[0].message,
+            "Victory: the points add up to 4; they must add up to 5"
+        );
+    }
+
     #[test]
     fn orders_are_checked_by_name_against_the_game_and_the_characters() {
         let seats = [Seat {
