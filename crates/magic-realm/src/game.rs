@@ -119,7 +119,8 @@ impl Game for MagicRealm {
     fn calendar(&self) -> Option<Calendar> {
         Some(Calendar {
             days_per_month: crate::state::DAYS_PER_MONTH,
-            points_per_month: crate::state::VICTORY_POINTS_PER_MONTH,
+            points_per_month: crate::state::WEEKS_PER_MONTH,
+            points_per_game: crate::state::VICTORY_POINTS_PER_GAME,
             seasons: rules::SEASONS,
             seasons_toggle: rules::SEASONS_TOGGLE,
             season_points: |season| {
@@ -665,6 +666,10 @@ fn name_checks(
         names.errors.extend(dealings.errors);
         names.warnings.extend(dealings.warnings);
     }
+    if let (Some(victory), Some(state)) = (&day.victory, in_play) {
+        let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
+        names.errors.extend(total.err().map(|e| e.to_string()));
+    }
     let mut problems: Vec<OrdersProblem> = names
         .errors
         .into_iter()
@@ -730,6 +735,23 @@ mod tests {
         assert!(!again.canonical.contains("Give:") && !again.canonical.contains("Midnight:"));
         let day = read_day_orders(&again).unwrap();
         assert!(day.deals.is_empty() && day.rearrange.is_empty());
+    }
+
+    /// A restarted character's `Victory:` line must record the game's
+    /// victory points, as at setup (3.1 9.1.2a, 3.3.6).
+    #[test]
+    fn a_victory_line_must_add_up_to_the_games_points_3_1_9_1_2a() {
+        let state = new_game(&[("Ann", "Amazon")]);
+        let rules = Rules::default();
+        let read = |text: &str| MagicRealm.read_orders(&state, &rules, "Ann", text);
+        assert!(read("H\nVictory: GT 1, SP 1, F 1, N 1, G 1").is_ok());
+        let problems = read("H\nVictory: GT 1, F 2, G 1").unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, 2);
+        assert_eq!(
+            problems[0].message,
+            "Victory: the points add up to 4; they must add up to 5"
+        );
     }
 
     #[test]

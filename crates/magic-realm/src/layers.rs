@@ -93,6 +93,7 @@ const LOOPS: &[Loop] = &[
     },
     Loop {
         files: &[
+            "day/auto_enchant.rs",
             "day/cache.rs",
             "day/dealings.rs",
             "day/events.rs",

@@ -308,9 +308,11 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "automatic_enchanting",
-        summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
-        source: "2nd-edition optional rule C.5",
-        status: NotYetImplemented,
+        summary: "At the start of each 7th day the day's colour magic turns over every tile whose \
+                  enchanted side shows it and every tile holding a Dwelling or Enchanted card \
+                  that supplies it",
+        source: "3.1 10.C.5 (Automatic Enchanting)",
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -339,10 +341,65 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &["optional_abilities"],
     },
     RuleToggle {
+        name: "sudden_death",
+        summary: "A character who scores zero or more in every category of his victory \
+                  requirements may end the game at any Midnight (orders line `End game: yes`); \
+                  the calendar's last day still ends it, so give a long game several months",
+        source: "3.1 10.E.3 (Sudden Death Game)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "development",
-        summary: "Characters may start below level 4 and grow by experience; they record \
-                  fewer victory points",
-        source: "2nd-edition development rule E.5",
+        summary: "Characters may start below 4th level and advance as they earn victory \
+                  points. Not built: choosing a starting level at setup; the chits of that level \
+                  and the levels before it, its weapon, armour and spells (the data holds each \
+                  character's development block); advantages gained by level; relationships \
+                  only from 3rd level; one victory point fewer per level below 4th (at least \
+                  2) and the gold requirement by the level's column of 'Value of gold and \
+                  starting equipment'; advancing a level during play",
+        source: "3.1 10.E.5 (Development)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "solitaire",
+        summary: "One player alone. Not offered: the board drawn tile by tile from the \
+                  Borderland with Woods and Valleys kept apart, Valley chits left face down, \
+                  entering from the map's edge and two prowling rows a day are a setup and a \
+                  Birdsong that realmgm does not have; a campaign with one player plays the \
+                  standard game instead",
+        source: "3.1 10.E.1 (Solitaire Play)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "multiple_characters",
+        summary: "A player controls several characters. Not built: a seat plays one character, \
+                  so seats, setup by mail, orders and reports would each need a character per \
+                  section; one more victory point for each further character; the player's \
+                  score as the average of his characters'",
+        source: "3.1 10.E.4 (Multiple Characters)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_development",
+        summary: "A character kept from game to game, developing stage by stage. Not built: it \
+                  needs Development, a stage carried from one campaign to the next as a setup \
+                  input, the victory points of the next stage as each game's requirement, and \
+                  the rewards of the stages above 4th",
+        source: "3.1 10.E.6 (Extended Development)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "combined_realms",
+        summary: "Two games of Magic Realm on one double board. Not built: the game data holds \
+                  one set, so a second marked set of every chit, denizen, treasure and \
+                  character piece, a board of forty tiles and a setup mixing the two sets' \
+                  treasures would all be new",
+        source: "3.1 10.E.7 (Combining Realms)",
         status: NotYetImplemented,
         excludes: &[],
     },

@@ -537,6 +537,9 @@ pub struct Calendar {
     pub days_per_month: u32,
     /// The victory points a month without seasons asks.
     pub points_per_month: u32,
+    /// The victory points a game without seasons asks besides its months'
+    /// (Magic Realm: one basic point, 3.1 10.E.2.2).
+    pub points_per_game: u32,
     /// The seasons in calendar order, as campaign files name them.
     pub seasons: &'static [&'static str],
     /// The rule toggle without which seasons do not exist.
@@ -547,6 +550,11 @@ pub struct Calendar {
 }
 
 impl Calendar {
+    /// The victory points a game of `months` months without seasons asks.
+    pub fn points_for(&self, months: u32) -> u32 {
+        self.points_per_game + months * self.points_per_month
+    }
+
     /// The season of `day` in a campaign whose first month has the season
     /// `start`; `None` for a season the calendar does not know.
     pub fn season_of(&self, start: &str, day: u32) -> Option<&'static str> {

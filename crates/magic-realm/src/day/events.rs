@@ -77,6 +77,7 @@ pub enum Happening {
     /// Characters dealing with each other (play summary II.D.1.a, IV.A;
     /// `day/dealings.rs`).
     Dealing(super::dealings::DealEvent),
+    AutoEnchant(super::auto_enchant::AutoEnchantEvent),
 }
 
 /// What happens before Daylight.
@@ -280,6 +281,30 @@ pub enum MidnightEvent {
     },
     ChitsTurnedDown {
         tile: String,
+    },
+    /// A potion he activated today expires and goes back, face down, to
+    /// the box named on its card (3.1 8.9.2a).
+    PotionReturned {
+        character: String,
+        potion: String,
+        to: String,
+    },
+    /// He kills himself; what he carried lies in his clearing (3.1 9.2.2a).
+    Suicide {
+        character: String,
+        left_behind: Vec<String>,
+        rejoins_on: u32,
+    },
+    /// Under Sudden Death he meets every victory requirement and ends the
+    /// game tonight (3.1 10.E.3.2).
+    GameEnded {
+        character: String,
+    },
+    /// Under Sudden Death he asked to end the game but falls short in
+    /// these categories (3.1 10.E.3.2).
+    CannotEndGame {
+        character: String,
+        short: Vec<String>,
     },
     /// Day 28: the final scores.
     VictoryPoints {

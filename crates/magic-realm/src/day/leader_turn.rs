@@ -99,6 +99,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         hirelings: sent.clone(),
         weapon_alerted: false,
         dead: false,
+        rejoins_on: None,
         magic: Default::default(),
         damaged_armor: Vec::new(),
         gold_specials: Vec::new(),

@@ -183,6 +183,7 @@ pub fn line(event: &DayEvent) -> Option<String> {
         Happening::Rearranged(e) => e.log_line(),
         Happening::Cache(e) => e.log_line(),
         Happening::Dealing(e) => e.log_line(),
+        Happening::AutoEnchant(e) => e.log_line(),
     })
 }
 
@@ -208,6 +209,7 @@ pub fn kind(happening: &Happening) -> &'static str {
         Happening::Rearranged(_) => "rearranged",
         Happening::Cache(_) => "cache",
         Happening::Dealing(_) => "dealing",
+        Happening::AutoEnchant(_) => "auto_enchant",
     }
 }
 
@@ -376,6 +378,34 @@ fn midnight(event: &MidnightEvent) -> String {
         MidnightEvent::ChitsTurnedDown { tile } => {
             format!("Midnight: the chits of {tile} turn face down.")
         }
+        MidnightEvent::PotionReturned {
+            character,
+            potion,
+            to,
+        } => format!("Midnight: the {character}'s {potion} expires and goes back to the {to}."),
+        MidnightEvent::Suicide {
+            character,
+            left_behind,
+            rejoins_on,
+        } => {
+            let left = if left_behind.is_empty() {
+                String::new()
+            } else {
+                format!(" {} lie abandoned in the clearing.", left_behind.join(", "))
+            };
+            format!(
+                "Midnight: the {character} dies by suicide.{left} The player may start over on \
+                 day {rejoins_on} at the earliest."
+            )
+        }
+        MidnightEvent::GameEnded { character } => format!(
+            "Midnight: the {character} meets every victory requirement and ends the game \
+             (Sudden Death)."
+        ),
+        MidnightEvent::CannotEndGame { character, short } => format!(
+            "Midnight: the {character} cannot end the game yet, falling short in {}.",
+            realmgm_core::words::listed(short)
+        ),
         MidnightEvent::VictoryPoints { scores, note } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {
@@ -385,6 +415,7 @@ fn midnight(event: &MidnightEvent) -> String {
                     s.character, s.total, s.great_treasures, s.spells, s.fame, s.notoriety, s.gold
                 );
             }
+            text.push_str(&super::victory::outcome(scores));
             text
         }
     }

@@ -1,15 +1,21 @@
-//! Midnight (play summary IV; `data/setup_card.toml` last note, §14): weapons are
-//! unalerted, Hidden Enemies found today are forgotten, the map chits of
-//! tiles without characters turn face down again, and after the game's
-//! last day (day 28 of its last month, `MrState::last_day`) the victory
-//! points are counted in all five categories (`victory`).
+//! Midnight (3.1 8.9): weapons are unalerted, Hidden Enemies found today
+//! are forgotten, potions activated today go back to their boxes, a
+//! character whose orders say so kills himself, every face-up map chit
+//! turns face down again, and after the game's last day (day 28 of its
+//! last month, `MrState::last_day`) the victory points are counted in all
+//! five categories (`victory`).
+
+use std::collections::BTreeMap;
 
 use realmgm_core::game::Observers;
 
 use super::events::{Happening, MidnightEvent};
 use super::{Day, victory};
+use crate::data::treasures::TreasureEffect;
+use crate::orders::DayOrders;
+use crate::state::{Item, ItemKind};
 
-pub fn midnight(day: &mut Day<'_>, day_number: u32) {
+pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
     for i in 0..day.state.characters.len() {
         let c = &mut day.state.characters[i];
         c.found_hidden_enemies = false;
@@ -24,9 +30,14 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     }
     super::battling_today::forget(&mut day.state);
     crate::day::spell_clock::midnight(day);
+    if day_number != day.state.last_day {
+        return_potions(day);
+    }
+    suicides(day, day_number, orders);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
     super::missions::midnight(day, day_number);
+    sudden_death(day, day_number, orders);
     if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
         let scores = day
@@ -39,7 +50,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
             "no victory requirements were recorded, so each category scores its raw total \
              divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
         } else {
-            "each category scored against the recorded requirements (`day/victory.rs`); a \
+            "each category scored against the recorded requirements (3.1 9.3.2); a \
              character without requirements scores raw totals; a dead one -100"
         };
         day.emit(
@@ -52,18 +63,147 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32) {
     }
 }
 
-/// Face-up chits in tiles without a character turn face down again; the
-/// Lost City and Castle stay replaced by their chits.
+/// Every potion a character activated today expires and goes back, face
+/// down, to the visitor or dwelling named on its card, to be bought again
+/// (3.1 8.9.2a). A potion is active only on the day it is used.
+fn return_potions(day: &mut Day<'_>) {
+    for who in 0..day.state.characters.len() {
+        let data = day.data;
+        let returns_to = |name: &str| {
+            let treasure = data.treasures.iter().find(|t| t.name == name)?;
+            treasure.effects.iter().find_map(|e| match e {
+                TreasureEffect::Potion { returns_to } => Some(returns_to.clone()),
+                _ => None,
+            })
+        };
+        let character = &mut day.state.characters[who];
+        let mut returned = Vec::new();
+        character.belongings.retain(|b| {
+            let back = (b.active && b.item.kind == ItemKind::Treasure)
+                .then(|| returns_to(&b.item.name))
+                .flatten();
+            if let Some(to) = back {
+                returned.push((b.item.clone(), to));
+                false
+            } else {
+                true
+            }
+        });
+        let name = character.name.clone();
+        for (potion, to) in returned {
+            day.state
+                .holdings
+                .entry(to.clone())
+                .or_default()
+                .push(potion.clone());
+            let observers = day.only(who);
+            day.emit(
+                observers,
+                Happening::Midnight(MidnightEvent::PotionReturned {
+                    character: name.clone(),
+                    potion: potion.name,
+                    to,
+                }),
+            );
+        }
+    }
+}
+
+/// A character whose orders say `Suicide: yes` dies now; what he carried
+/// is abandoned in his clearing, and he sits out the whole next day
+/// before he may start over (3.1 9.2.2a).
+fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
+    for who in 0..day.state.characters.len() {
+        let c = &day.state.characters[who];
+        if c.dead || !orders.get(&c.player).is_some_and(|o| o.suicide) {
+            continue;
+        }
+        let c = &mut day.state.characters[who];
+        let mut left: Vec<Item> = c
+            .weapon
+            .take()
+            .map(|name| Item {
+                kind: ItemKind::Weapon,
+                name,
+            })
+            .into_iter()
+            .collect();
+        left.extend(c.armor.drain(..).map(|name| Item {
+            kind: ItemKind::Armor,
+            name,
+        }));
+        left.extend(c.belongings.drain(..).map(|b| b.item));
+        c.damaged_armor.clear();
+        c.weapon_alerted = false;
+        c.dead = true;
+        let rejoins_on = day_number + 2;
+        c.rejoins_on = Some(rejoins_on);
+        let (name, at) = (c.name.clone(), c.position.clone());
+        super::restart::drop_where_he_fell(day, &at, &left);
+        // A death is news to every player, as a restart is.
+        day.emit(
+            Observers::Everyone,
+            Happening::Midnight(MidnightEvent::Suicide {
+                character: name,
+                left_behind: left.into_iter().map(|i| i.name).collect(),
+                rejoins_on,
+            }),
+        );
+    }
+}
+
+/// Under Sudden Death a living character whose orders say `End game: yes`
+/// ends the game tonight when he scores zero or more in every category
+/// against his recorded requirements (3.1 10.E.3.2); one without recorded
+/// requirements has none to meet and cannot. The first of several in seat
+/// order is named; the game ends for all.
+fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
+    if !day.rules.is_on(SUDDEN_DEATH) || day_number >= day.state.last_day {
+        return;
+    }
+    for who in 0..day.state.characters.len() {
+        let c = &day.state.characters[who];
+        if c.dead || !orders.get(&c.player).is_some_and(|o| o.end_game) {
+            continue;
+        }
+        let short: Vec<String> = match day.state.victory_requirements.get(&c.name) {
+            Some(required) => {
+                let score = victory::score(day.data, c, Some(required));
+                victory::workings(&score, required)
+                    .into_iter()
+                    .filter(|(_, w)| w.acquired < w.required)
+                    .map(|(name, _)| name.to_string())
+                    .collect()
+            }
+            None => vec!["the victory requirements he never recorded".to_string()],
+        };
+        let character = c.name.clone();
+        if short.is_empty() {
+            day.state.last_day = day_number;
+            day.emit(
+                Observers::Everyone,
+                Happening::Midnight(MidnightEvent::GameEnded { character }),
+            );
+            return;
+        }
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Midnight(MidnightEvent::CannotEndGame { character, short }),
+        );
+    }
+}
+
+/// The name of the Sudden Death toggle (3.1 10.E.3).
+pub const SUDDEN_DEATH: &str = "sudden_death";
+
+/// Every face-up map chit turns face down again (3.1 8.9.5); the Lost City
+/// and Castle, once revealed, stay replaced by their chits, which turn
+/// down with the rest.
 fn turn_chits_down(day: &mut Day<'_>) {
-    let occupied: std::collections::BTreeSet<&str> = day
-        .state
-        .characters
-        .iter()
-        .map(|c| c.position.tile.as_str())
-        .collect();
     let mut turned = Vec::new();
     for (tile, chits) in &mut day.state.map_chits {
-        if occupied.contains(tile.as_str()) || !chits.iter().any(|c| c.face_up) {
+        if !chits.iter().any(|c| c.face_up) {
             continue;
         }
         for chit in chits.iter_mut() {

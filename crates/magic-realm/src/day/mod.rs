@@ -7,6 +7,7 @@
 //! event to [`events::Happening`]; every event names who observed it.
 
 pub mod activities;
+pub mod auto_enchant;
 pub mod battling_today;
 pub mod birdsong;
 pub mod blocking;
@@ -252,6 +253,8 @@ mod leader_tests;
 mod log_tests;
 #[cfg(test)]
 mod magic_rows_tests;
+#[cfg(test)]
+mod midnight_tests;
 #[cfg(test)]
 mod missions_tests;
 #[cfg(test)]

@@ -11,8 +11,8 @@ use realmgm_core::game::Rules;
 
 use super::events::DayEvent;
 use super::{
-    Day, birdsong, daylight, dealings, evening, familiar, leader_turn, midnight, phantasm,
-    rearrange, weather,
+    Day, auto_enchant, birdsong, daylight, dealings, evening, familiar, leader_turn, midnight,
+    phantasm, rearrange, weather,
 };
 use crate::combat::Decision;
 use crate::combat::by_rounds::RoundAnswers;
@@ -86,6 +86,7 @@ pub fn resolve_day_by_rounds(
     }
     let day_number = state.day + 1;
     let mut day = Day::new(data, rules, state, dice);
+    auto_enchant::at_dawn(&mut day, day_number);
     let plan = birdsong::birdsong(&mut day, day_number, orders);
     weather::at_birdsong(&mut day);
     daylight::note_active_at_birdsong(&mut day);
@@ -121,7 +122,7 @@ pub fn resolve_day_by_rounds(
     dealings::at_midnight(&mut day, orders);
     leader_turn::at_midnight(&mut day);
     rearrange::at_midnight(&mut day, orders);
-    midnight::midnight(&mut day, day_number);
+    midnight::midnight(&mut day, day_number, orders);
     day.state.day = day_number + weather::end_of_week(&mut day, day_number);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

@@ -1,14 +1,21 @@
-//! A killed character comes back ("A character killed restarts at
-//! the Inn the next day, as in BIMR play"; BIMR3 rules is the BIMR3 rules
-//! page): at Birdsong after his death he starts again at the Inn.
+//! A killed character's fresh start (3.1 9.1.2): at Birdsong of the day
+//! after his death his player may start over with any character nobody
+//! plays, the one just killed included, as a new individual: at the Inn,
+//! with the character's starting gold and chits, spells recorded afresh,
+//! no fame, notoriety or discoveries, and the victory requirements his
+//! orders' `Victory:` line records. A `Restart: no` line keeps him out
+//! (he then scores −100, 3.1 9.3.1a); a suicide sits out a whole day first
+//! (3.1 9.2.2a). His starting weapon and armour come from the natives'
+//! stock, else from an abandoned pile on the map; one found in neither he
+//! does without and gets its gold price instead. Whatever he carried lies
+//! in the clearing where he fell, for anyone to loot.
 //!
-//! Ruling (BIMR3 rules says nothing of what he keeps): he comes back as a new
-//! character of the same kind, as at setup — the character's starting gold,
-//! weapon and armour, every chit fresh, no fame or notoriety, unhidden, no
-//! hirelings (they are free again where they stand), nothing learned
-//! (routes, sites, chits seen are forgotten; the tiles he visits start with
-//! the Inn's). Whatever he still carried lies in the abandoned pile of the
-//! clearing where he fell, for anyone to loot.
+//! Rulings: a player who names no character starts over with the one he
+//! lost; two players wanting one character are served in seat order (3.1
+//! 9.1.2b gives the first killed the first pick, which a day's resolution
+//! does not record). The same character keeps the optional abilities and
+//! Elf form his player chose, as those are choices of the player. Without a
+//! `Victory:` line he records none, and scores each category's raw points.
 
 use std::collections::BTreeMap;
 
@@ -22,7 +29,7 @@ use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
-use crate::state::{CharacterState, Discoveries, Item, abandoned_pile};
+use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandoned_pile};
 
 /// A dead character coming back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,6 +49,16 @@ pub enum RestartEvent {
     NoInn { character: String },
     /// A joining character waits: there is no Inn on the map to enter at.
     CannotEnter { character: String },
+    /// He cannot start over as the character he had: another player took
+    /// it first.
+    Taken { character: String },
+    /// A starting weapon or armour found neither with the natives nor on
+    /// the map: he does without and gets its gold price (3.1 9.1.2a).
+    PaidInstead {
+        character: String,
+        item: String,
+        gold: u16,
+    },
     /// A player who joined the running game: his character enters at the
     /// Inn, fresh as at setup.
     Arrived {
@@ -83,6 +100,18 @@ impl RestartEvent {
             RestartEvent::CannotEnter { character } => {
                 format!("The {character} cannot enter the Realm: the Inn is not on the map.")
             }
+            RestartEvent::Taken { character } => format!(
+                "The {character} cannot start over as the {character}: another player took that \
+                 character. Name a free one on a 'Character:' line."
+            ),
+            RestartEvent::PaidInstead {
+                character,
+                item,
+                gold,
+            } => format!(
+                "The {character} finds no {item} with the natives or on the map and takes its price, \
+                 {gold} gold, instead."
+            ),
             RestartEvent::Arrived {
                 character,
                 player,
@@ -92,19 +121,41 @@ impl RestartEvent {
     }
 }
 
-/// Bring every dead character back at the Inn (called first at Birdsong),
-/// as the character his player's `Character:` line names when nobody plays
-/// it (play summary III.B.9.d: a killed character's player may return with
-/// another character), else as his own kind.
+/// Start every dead character over at the Inn (called first at Birdsong;
+/// 3.1 9.1.2) whose player wants it and whose wait after a suicide is over,
+/// as the character his `Character:` line names when nobody plays it,
+/// else as his own kind.
 pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+    let today = day.state.day + 1;
     for who in 0..day.state.characters.len() {
-        if day.state.characters[who].dead {
-            let wanted = orders
-                .get(&day.state.characters[who].player)
-                .and_then(|o| o.character.as_deref());
-            let became = wanted.and_then(|w| unplayed_character(day, w));
-            restart(day, who, became);
+        let c = &day.state.characters[who];
+        if !c.dead || c.rejoins_on.is_some_and(|first| today < first) {
+            continue;
         }
+        let his = orders.get(&c.player);
+        if his.is_some_and(|o| o.no_restart) {
+            continue;
+        }
+        let became = his
+            .and_then(|o| o.character.as_deref())
+            .and_then(|w| unplayed_character(day, w))
+            .filter(|new| *new != c.name);
+        let victory = his.and_then(|o| o.victory);
+        let others = day.state.characters.iter().enumerate();
+        let taken = others
+            .filter(|(i, _)| *i != who)
+            .map(|(_, o)| o.name.as_str())
+            .chain(day.state.arrivals.iter().map(|a| a.character.as_str()))
+            .any(|n| n == c.name);
+        if became.is_none() && taken {
+            let event = RestartEvent::Taken {
+                character: c.name.clone(),
+            };
+            let observers = day.only(who);
+            day.emit(observers, Happening::Restart(event));
+            continue;
+        }
+        restart(day, who, became, victory);
     }
 }
 
@@ -145,7 +196,14 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             // `Seats::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
-        let character = fresh_at_inn(day, kind, arrival.player.clone(), &inn, &arrival.spells);
+        let character = fresh_at_inn(
+            day,
+            kind,
+            arrival.player.clone(),
+            &inn,
+            &arrival.spells,
+            Choices::default(),
+        );
         day.state.characters.push(character);
         day.emit(
             Observers::Everyone,
@@ -158,7 +216,12 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
     }
 }
 
-fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
+fn restart(
+    day: &mut Day<'_>,
+    who: usize,
+    became: Option<String>,
+    victory: Option<VictoryRequirements>,
+) {
     let name = day.state.characters[who].name.clone();
     let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
         day.emit(
@@ -173,44 +236,44 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
     };
     let fell_in = day.state.characters[who].position.clone();
     day.state.release_hired_leaders(who);
-    let left_behind: Vec<Item> = day.state.characters[who]
-        .belongings
-        .drain(..)
-        .map(|b| b.item)
+    let old = &mut day.state.characters[who];
+    let mut left_behind: Vec<Item> = old
+        .weapon
+        .take()
+        .map(|name| Item {
+            kind: ItemKind::Weapon,
+            name,
+        })
+        .into_iter()
         .collect();
-    if became.is_some() {
-        // Another character: fresh as at setup, with no requirements yet.
-        let player = day.state.characters[who].player.clone();
-        day.state.characters[who] = fresh_at_inn(day, kind, player, &inn, &[]);
-        day.state.victory_requirements.remove(&name);
+    left_behind.extend(old.armor.drain(..).map(|name| Item {
+        kind: ItemKind::Armor,
+        name,
+    }));
+    left_behind.extend(old.belongings.drain(..).map(|b| b.item));
+    left_behind.extend(std::mem::take(&mut old.pack).into_values().flatten());
+    let player = old.player.clone();
+    // The player's own choices for the character stay with him.
+    let choices = if became.is_none() {
+        Choices {
+            abilities: old.optional_abilities.clone(),
+            form: old.elf_form,
+        }
     } else {
-        let character = &mut day.state.characters[who];
-        character.dead = false;
-        character.position = inn.clone();
-        character.roadway = None;
-        character.gold = kind.gold;
-        character.weapon = kind.weapon.clone();
-        character.armor = kind.armor.clone();
-        // His chosen abilities and form stay with him (`abilities::shape_chits`).
-        crate::abilities::shape_chits(day.data, day.rules, character);
-        // He keeps the spells he knows; curses die with him.
-        character.magic.curses.clear();
-        character.magic.next_fight_tremendous = false;
-        character.hidden = false;
-        character.fame = 0;
-        character.notoriety = 0;
-        character.points_kept = Default::default();
-        character.discoveries = Discoveries {
-            tiles_visited: [inn.tile.clone()].into(),
-            ..Discoveries::default()
-        };
-        character.found_hidden_enemies = false;
-        character.hirelings.clear();
-        character.weapon_alerted = false;
+        Choices::default()
+    };
+    drop_where_he_fell(day, &fell_in, &left_behind);
+    let mut character = fresh_at_inn(day, kind, player, &inn, &[], choices);
+    let paid = equip_from_the_realm(day, &mut character, &fell_in);
+    day.state.characters[who] = character;
+    day.state.victory_requirements.remove(&name);
+    if let Some(victory) = victory {
+        day.state
+            .victory_requirements
+            .insert(kind_name.clone(), victory);
     }
     // His familiar, if he has one, starts again with him.
     day.state.familiars.remove(&name);
-    drop_where_he_fell(day, &fell_in, &left_behind);
     day.emit(
         Observers::Everyone,
         Happening::Restart(RestartEvent::Restarted {
@@ -221,6 +284,97 @@ fn restart(day: &mut Day<'_>, who: usize, became: Option<String>) {
             became,
         }),
     );
+    for (item, gold) in paid {
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Restart(RestartEvent::PaidInstead {
+                character: kind_name.clone(),
+                item,
+                gold,
+            }),
+        );
+    }
+}
+
+/// What a player chose for his character that a fresh start of the same
+/// character keeps: optional abilities and the Elf's form.
+#[derive(Default)]
+pub(super) struct Choices {
+    pub abilities: Vec<String>,
+    pub form: Option<crate::data::characters::ElfForm>,
+}
+
+/// Take the fresh `character`'s starting weapon and armour out of the
+/// Realm (3.1 9.1.2a): from a native group's stock, else from an abandoned
+/// pile (the one where he fell first); what is in neither he does without
+/// and gets its gold price for. Returns the items paid for, with the gold.
+fn equip_from_the_realm(
+    day: &mut Day<'_>,
+    character: &mut CharacterState,
+    fell_in: &ClearingId,
+) -> Vec<(String, u16)> {
+    let data = day.data;
+    let his_pile = abandoned_pile(fell_in);
+    let mut holders: Vec<String> = data
+        .natives
+        .iter()
+        .flat_map(|g| g.stock_holders())
+        .map(str::to_string)
+        .collect();
+    holders.push(his_pile.clone());
+    holders.extend(
+        day.state
+            .holdings
+            .keys()
+            .filter(|k| k.starts_with("Abandoned in ") && **k != his_pile)
+            .cloned(),
+    );
+    let wanted: Vec<(ItemKind, String)> = character
+        .weapon
+        .iter()
+        .map(|w| (ItemKind::Weapon, w.clone()))
+        .chain(character.armor.iter().map(|a| (ItemKind::Armor, a.clone())))
+        .collect();
+    let mut paid = Vec::new();
+    for (kind, item) in wanted {
+        let found = holders.iter().any(|holder| {
+            let Some(pile) = day.state.holdings.get_mut(holder) else {
+                return false;
+            };
+            let Some(at) = pile
+                .iter()
+                .position(|i| i.kind == kind && crate::data::base_name(&i.name) == item)
+            else {
+                return false;
+            };
+            pile.remove(at);
+            true
+        });
+        if found {
+            continue;
+        }
+        let price = match kind {
+            ItemKind::Weapon => {
+                character.weapon = None;
+                data.weapons
+                    .iter()
+                    .find(|w| w.name == item)
+                    .map_or(0, |w| w.price)
+            }
+            _ => {
+                character.armor.retain(|a| *a != item);
+                data.armor
+                    .iter()
+                    .find(|a| a.name == item)
+                    .map_or(0, |a| a.price.intact)
+            }
+        };
+        character.gold = character.gold.saturating_add(price);
+        paid.push((item, price));
+    }
+    day.state.holdings.retain(|_, pile| !pile.is_empty());
+    paid
 }
 
 /// A character of `kind` for `player` entering at the Inn as at setup: his
@@ -232,6 +386,7 @@ pub(super) fn fresh_at_inn(
     player: String,
     inn: &ClearingId,
     spells: &[String],
+    choices: Choices,
 ) -> CharacterState {
     let mut entering = [CharacterState::entering(
         kind,
@@ -251,7 +406,8 @@ pub(super) fn fresh_at_inn(
         unreachable!("recording spells of a fresh character cannot fail: {e}");
     }
     let [mut character] = entering;
-    crate::setup::choose_form(day.data, day.rules, &mut character, None, day.dice);
+    character.optional_abilities = choices.abilities;
+    crate::setup::choose_form(day.data, day.rules, &mut character, choices.form, day.dice);
     character
 }
 

@@ -1,5 +1,5 @@
-//! Tests of a killed character restarting at the Inn the next day (BIMR
-//! play, the BIMR3 rules).
+//! Tests of a killed character's fresh start at the Inn the next day (3.1
+//! 9.1.2) and of a suicide (3.1 9.2.2a).
 
 use super::events::Happening;
 use super::restart::RestartEvent;
@@ -92,6 +92,129 @@ fn a_killed_character_may_come_back_as_another_nobody_plays() {
     });
     assert_eq!(
         restarted.as_deref(),
-        Some(format!("The Amazon, killed, comes back as the Swordsman at the Inn ({inn}). Lost Keys left in {fell_in}.").as_str())
+        Some(format!("The Amazon, killed, comes back as the Swordsman at the Inn ({inn}). Short Sword, Helmet, Breastplate, Shield, Lost Keys left in {fell_in}.").as_str())
     );
+}
+
+fn restarted(events: &[super::events::DayEvent]) -> bool {
+    events.iter().any(|e| {
+        matches!(
+            e.happening,
+            Happening::Restart(RestartEvent::Restarted { .. })
+        )
+    })
+}
+
+/// A player may decline a fresh start: with `Restart: no` his character
+/// stays dead (3.1 9.1.2a "can start over").
+#[test]
+fn a_player_may_decline_to_start_over_3_1_9_1_2a() {
+    let mut state = game(&["Amazon"]);
+    state.characters[0].dead = true;
+    let (after, events) = play(state.clone(), &[("P1", "H\nRestart: no")], &[]);
+    assert!(after.characters[0].dead);
+    assert!(!restarted(&events));
+    let (after, events) = play(state, &[("P1", "H\nRestart: yes")], &[]);
+    assert!(!after.characters[0].dead);
+    assert!(restarted(&events));
+}
+
+/// Starting over as the same character is a new individual (3.1 9.1.2a,
+/// 9.1.1d): spells recorded afresh (the learned ones are lost), the
+/// victory requirements of his `Victory:` line replace the old ones.
+#[test]
+fn the_same_character_starts_over_with_fresh_spells_and_requirements_3_1_9_1_2a() {
+    use crate::state::VictoryRequirements;
+    let mut state = game(&["Wizard"]);
+    let wizard = &mut state.characters[0];
+    wizard.dead = true;
+    wizard.magic.spells.push("Peace".into());
+    let learned = wizard.magic.spells.len();
+    state.victory_requirements.insert(
+        "Wizard".into(),
+        VictoryRequirements {
+            gold: 5,
+            ..VictoryRequirements::default()
+        },
+    );
+    let (after, _) = play(
+        state,
+        &[("P1", "H\nVictory: GT 1, SP 1, F 1, N 1, G 1")],
+        &[],
+    );
+    let wizard = &after.characters[0];
+    assert!(!wizard.dead);
+    assert_eq!(wizard.magic.spells.len(), learned - 1);
+    assert_eq!(wizard.magic.starting_spells, Some(2));
+    assert_eq!(
+        after.victory_requirements["Wizard"],
+        VictoryRequirements {
+            great_treasures: 1,
+            spells: 1,
+            fame: 1,
+            notoriety: 1,
+            gold: 1,
+        }
+    );
+}
+
+/// His starting weapon and armour come out of the natives' stock, else an
+/// abandoned pile, else he gets their gold price (3.1 9.1.2a).
+#[test]
+fn starting_gear_comes_from_the_natives_then_the_map_then_gold_3_1_9_1_2a() {
+    let swords = |state: &crate::state::MrState| {
+        state
+            .holdings
+            .values()
+            .flatten()
+            .filter(|i| crate::data::base_name(&i.name) == "Short Sword")
+            .count()
+    };
+    let mut state = game(&["Amazon"]);
+    state.characters[0].dead = true;
+    // Killed in combat: the battle left his gear where he fell.
+    state.characters[0].weapon = None;
+    let before = swords(&state);
+    assert!(before > 0, "the natives stock short swords");
+    let (after, _) = play(state.clone(), &[], &[]);
+    assert_eq!(after.characters[0].weapon.as_deref(), Some("Short Sword"));
+    assert_eq!(swords(&after), before - 1, "one left the natives' stock");
+    assert_eq!(after.characters[0].gold, 10);
+    // No short sword anywhere in the Realm: he takes its price, 4 gold.
+    for pile in state.holdings.values_mut() {
+        pile.retain(|i| crate::data::base_name(&i.name) != "Short Sword");
+    }
+    let (after, events) = play(state, &[], &[]);
+    assert_eq!(after.characters[0].weapon, None);
+    assert_eq!(after.characters[0].gold, 14);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Restart(RestartEvent::PaidInstead { item, gold: 4, .. }) if item == "Short Sword"
+    )));
+}
+
+/// `Suicide: yes` kills him at Midnight, his belongings abandoned in his
+/// clearing; he sits out the whole next day and may start over the day
+/// after (3.1 9.2.2a).
+#[test]
+fn a_suicide_sits_out_a_whole_day_before_starting_over_3_1_9_2_2a() {
+    let mut state = game(&["Amazon"]);
+    let here = state.characters[0].position.clone();
+    give(&mut state, 0, ItemKind::Treasure, "Lost Keys", false);
+    let (after, events) = play(state, &[("P1", "H\nSuicide: yes")], &[]);
+    assert!(after.characters[0].dead);
+    let pile = &after.holdings[&abandoned_pile(&here)];
+    assert!(pile.contains(&item(ItemKind::Treasure, "Lost Keys")));
+    assert!(pile.contains(&item(ItemKind::Weapon, "Short Sword")));
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Midnight(super::events::MidnightEvent::Suicide { character, .. })
+            if character == "Amazon"
+    )));
+    let (after, events) = play(after, &[("P1", "H")], &[]);
+    assert!(after.characters[0].dead, "he sits out the next day");
+    assert!(!restarted(&events));
+    let (after, events) = play(after, &[("P1", "H")], &[]);
+    assert!(!after.characters[0].dead);
+    assert!(restarted(&events));
 }

@@ -16,7 +16,7 @@ use realmgm_core::game::Observers;
 
 use super::Day;
 use super::events::Happening;
-use super::restart::{drop_where_he_fell, fresh_at_inn};
+use super::restart::{Choices, drop_where_he_fell, fresh_at_inn};
 use crate::data::terms::Dwelling;
 use crate::state::ruling::{Discovery, GM_BOX, QueuedRuling, Record, Ruling};
 use crate::state::{Belonging, ChitCondition, Item, Whereabouts};
@@ -411,7 +411,8 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
                 })?;
             leave_the_realm(day, who);
             let player = day.state.characters[who].player.clone();
-            day.state.characters[who] = fresh_at_inn(day, kind, player, &inn, &[]);
+            day.state.characters[who] =
+                fresh_at_inn(day, kind, player, &inn, &[], Choices::default());
         }
     }
     Ok(())

@@ -538,9 +538,10 @@ fn combat_is_announced_where_it_would_start_and_day_28_scores() {
             _ => None,
         })
         .expect("victory points on day 28");
+    // Gold 61 less his starting worth, 40 (3.1 9.3.2e): 21 → 0; fame 25 → 2.
     assert_eq!(
         (scores[0].gold, scores[0].fame, scores[0].total),
-        (61, 25, 4)
+        (21, 25, 2)
     );
 }
 

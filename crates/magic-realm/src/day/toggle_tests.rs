@@ -92,6 +92,14 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::grudges_tests::extended_grudges_costs_a_level_for_a_group_that_is_no_friend",
     ),
     (
+        "automatic_enchanting",
+        "day::toggle_tests::automatic_enchanting_turns_the_grey_tiles_over_on_day_14_3_1_10_c_5",
+    ),
+    (
+        "sudden_death",
+        "day::toggle_tests::sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),
@@ -340,4 +348,138 @@ fn the_wizards_elvish_studies_replaces_his_fifth_chit() {
     };
     assert_eq!(fifth(&[]), "MOVE M5");
     assert_eq!(fifth(&["optional_abilities"]), "MAGIC III2*");
+}
+
+/// The sides of every tile on the map after the start of day `day_number`
+/// under the rules `on`, with the Amazon carrying `carried`.
+fn sides_at_dawn(
+    on: &[&str],
+    day_number: u32,
+    carried: Option<&str>,
+) -> (Vec<(String, crate::data::tiles::Side)>, Vec<DayEvent>) {
+    let mut state = game(&["Amazon"]);
+    if let Some(name) = carried {
+        state.characters[0].belongings.push(Belonging {
+            item: Item {
+                kind: ItemKind::Treasure,
+                name: name.into(),
+            },
+            active: false,
+        });
+    }
+    let rules = rules(on);
+    let mut dice = Dice::new(1, day_number);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    super::auto_enchant::at_dawn(&mut day, day_number);
+    let sides = day
+        .state
+        .board
+        .placements()
+        .map(|p| (p.tile.clone(), p.side))
+        .collect();
+    (sides, day.events)
+}
+
+/// Day 14's Grey magic turns over every tile whose enchanted side shows
+/// Grey (the five Valleys, Ruins, Crag, Borderland), once; off, or on a day
+/// that is not a 7th day, nothing turns (3.1 10.C.5.1, 10.C.5.3.1).
+#[test]
+fn automatic_enchanting_turns_the_grey_tiles_over_on_day_14_3_1_10_c_5() {
+    use crate::data::tiles::Side;
+    let (before, _) = sides_at_dawn(&[], 13, None);
+    let (off, _) = sides_at_dawn(&[], 14, None);
+    assert_eq!(off, before);
+    let (not_seventh, _) = sides_at_dawn(&["automatic_enchanting"], 13, None);
+    assert_eq!(not_seventh, before);
+    let (on, events) = sides_at_dawn(&["automatic_enchanting"], 14, None);
+    let turned: Vec<&str> = on
+        .iter()
+        .zip(&before)
+        .filter(|(a, b)| a.1 != b.1)
+        .map(|(a, _)| a.0.as_str())
+        .collect();
+    let grey: Vec<&str> = before
+        .iter()
+        .map(|(code, _)| code.as_str())
+        .filter(|code| {
+            data().tiles.by_code(code).is_some_and(|t| {
+                t.enchanted
+                    .clearings
+                    .iter()
+                    .any(|c| c.magic.contains(&crate::data::terms::Colour::Grey))
+            })
+        })
+        .collect();
+    assert!(grey.len() >= 8, "{grey:?}");
+    assert_eq!(turned, grey);
+    assert!(
+        on.iter()
+            .filter(|(t, _)| grey.contains(&t.as_str()))
+            .all(|(_, s)| *s == Side::Enchanted)
+    );
+    assert_eq!(events.len(), grey.len());
+}
+
+/// On day 7 White magic turns over the tile of whoever carries the Sacred
+/// Grail, an Enchanted card supplying White (3.1 10.C.5.2-3).
+#[test]
+fn automatic_enchanting_turns_over_the_tile_holding_the_sacred_grail_3_1_10_c_5_3() {
+    let (before, _) = sides_at_dawn(&["automatic_enchanting"], 7, None);
+    let (with_grail, _) = sides_at_dawn(&["automatic_enchanting"], 7, Some("Sacred Grail"));
+    let here = game(&["Amazon"]).characters[0].position.tile.clone();
+    let side = |sides: &[(String, crate::data::tiles::Side)]| {
+        sides.iter().find(|(t, _)| *t == here).map(|(_, s)| *s)
+    };
+    assert_ne!(side(&before), side(&with_grail));
+}
+
+/// The Amazon, meeting her requirements (1 VP on gold: 30 beyond her
+/// starting worth of 35) or not, asks to end the game on day 5.
+fn end_game_on_day_5(on: &[&str], gold: u16) -> (crate::state::MrState, Vec<DayEvent>) {
+    use crate::state::VictoryRequirements;
+    let mut state = game(&["Amazon"]);
+    state.day = 4;
+    state.characters[0].gold = gold;
+    state.victory_requirements.insert(
+        "Amazon".into(),
+        VictoryRequirements {
+            gold: 1,
+            ..VictoryRequirements::default()
+        },
+    );
+    let orders = [(
+        state.characters[0].player.clone(),
+        crate::orders::parse_day_orders("H\nEnd game: yes", 1, data()).expect("orders read"),
+    )]
+    .into();
+    let mut dice = Dice::new(1, 5);
+    super::resolve_day(data(), &rules(on), state, &orders, &mut dice).expect("day 5 resolves")
+}
+
+/// Under Sudden Death a character meeting every requirement ends the game
+/// at Midnight when he asks; short in a category he cannot; without the
+/// rule the game goes on (3.1 10.E.3.2).
+#[test]
+fn sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3() {
+    use super::events::MidnightEvent;
+    let scored = |events: &[DayEvent]| {
+        events.iter().any(|e| {
+            matches!(
+                e.happening,
+                Happening::Midnight(MidnightEvent::VictoryPoints { .. })
+            )
+        })
+    };
+    let (after, events) = end_game_on_day_5(&["sudden_death"], 65);
+    assert_eq!(after.last_day, 5);
+    assert!(scored(&events));
+    let (after, events) = end_game_on_day_5(&[], 65);
+    assert_eq!(after.last_day, 28);
+    assert!(!scored(&events));
+    let (after, events) = end_game_on_day_5(&["sudden_death"], 64);
+    assert_eq!(after.last_day, 28);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Midnight(MidnightEvent::CannotEndGame { short, .. }) if short == &["gold"]
+    )));
 }

@@ -1,35 +1,39 @@
-//! Victory points at the end of the month (play summary introduction: the five
-//! categories; `day/victory.rs`): great treasures (1 point per VP), usable
-//! spells (2), fame (10), notoriety (20) and gold (30).
+//! Scoring at the end of the game (3.1 9.3): each category's points earned
+//! minus his recorded requirement (3.1 3.3.6), tripled when short, divided
+//! by the category's factor and rounded down (toward minus infinity), plus
+//! that basic score times the victory points he assigned there. Without
+//! recorded requirements each category scores its points ÷ factor.
 //!
-//! With the victory requirements a player recorded (5 VPs shared among the
-//! categories; `MrState::victory_requirements`), each category scores as
-//! `day/victory.rs` works it out: required = factor × VPs assigned; the
-//! points minus that, tripled when negative; divided by the factor and
-//! rounded down (toward minus infinity); plus that result times the VPs
-//! assigned. Without recorded requirements each category scores its points
-//! ÷ factor, rounded down.
+//! What counts (3.1 9.3.1-9.3.2): only what he can still carry with his
+//! strongest active Move chit, active horse or active Boots card; Great
+//! Treasures owned; spells learned during the game, never the ones he
+//! started with; recorded Fame and Notoriety plus the Fame and Notoriety
+//! values of his belongings, negative ones subtracting, but not a Fame
+//! reward (a card a native group pays Fame for); recorded gold only, less
+//! the gold he started with (10) and the price of his starting weapon and
+//! armour. A character dead at the end scores −100 (3.1 9.3.1a).
 //!
-//! Rulings: gold counts the recorded gold only (README.md "Rulings" leaves the
-//! starting worth open); a character dead at the end scores −100 (BIMR6);
-//! spells count those he holds. As the BIMR4 GM published his scoring,
-//! notoriety includes the notoriety of everything he carries (treasures,
-//! the Bane Sword, the Crypt's armour) and fame is reduced by what he
-//! carries of negative fame; a positive fame price counts only once
-//! earned by selling to its buyer.
+//! Rulings: the Magician, who has no row in 3.1's "Value of gold and
+//! starting equipment" table, starts with 10 gold and no weapon or armour,
+//! so his starting worth is 10, as that table's rows are 10 plus the
+//! equipment's price; a horse carries by its trot side, the side it shows
+//! outside combat. The BIMR4 GM's published arithmetic agrees with 3.1
+//! figure by figure, so there is one formula.
 
 use super::events::Score;
 use crate::data::GameData;
+use crate::data::terms::Strength;
+use crate::data::treasures::TreasureEffect;
 use crate::state::{CharacterState, ItemKind, VictoryRequirements};
 
-/// Points per victory point, by category (`day/victory.rs`).
+/// Points per victory point, by category (3.1 9.3.2f).
 pub const GREAT_TREASURE_FACTOR: i32 = 1;
 pub const SPELL_FACTOR: i32 = 2;
 pub const FAME_FACTOR: i32 = 10;
 pub const NOTORIETY_FACTOR: i32 = 20;
 pub const GOLD_FACTOR: i32 = 30;
 
-/// What a dead character scores (BIMR6, `day/victory.rs`).
+/// What a character killed and not restarted scores (3.1 9.3.1a).
 pub const DEAD_SCORE: i32 = -100;
 
 /// One category's victory points: `points` counted, `factor` points per
@@ -42,8 +46,8 @@ pub fn category(points: i32, factor: i32, assigned: Option<u8>) -> i32 {
     working.basic + working.bonus
 }
 
-/// One category's score worked out step by step, as the BIMR4 GM
-/// published it (the final page of the public pages shows it).
+/// One category's score worked out step by step (3.1 9.3.2f-g), as the
+/// final page of the public pages shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Working {
     pub factor: i32,
@@ -98,34 +102,32 @@ pub fn workings(score: &Score, requirements: &VictoryRequirements) -> [(&'static
     ]
 }
 
+/// The gold every character starts with, which his gold score gives back
+/// (3.1 9.3.2e).
+pub const STARTING_GOLD: i32 = 10;
+
 /// The character's points in the five categories and his victory points.
 pub fn score(
     data: &GameData,
     who: &CharacterState,
     requirements: Option<&VictoryRequirements>,
 ) -> Score {
-    let treasures: Vec<_> = who
-        .belongings
-        .iter()
-        .filter(|b| b.item.kind == ItemKind::Treasure)
-        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
-        .collect();
-    let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
-    let great_treasures = count(treasures.iter().filter(|t| t.great).count());
-    let spells = count(
-        who.belongings
-            .iter()
-            .filter(|b| b.item.kind == ItemKind::Spell)
-            .count()
-            + who.magic.spells.len(),
+    let kept = carried_at_the_end(data, who);
+    let great_treasures = count(
+        kept.iter()
+            .filter(|(kind, name)| {
+                *kind == ItemKind::Treasure
+                    && data.treasures.iter().any(|t| &t.name == name && t.great)
+            })
+            .count(),
     );
-    // Under Disgust his fame, under Ashes his gold, counts as -1 (magic summary).
-    // As the BIMR4 GM scored: his possessions' notoriety counts, and their
-    // fame only when negative (a positive fame price is earned by selling).
-    let (possessed_fame, possessed_notoriety) = possessions_fame_and_notoriety(data, who);
-    let fame = crate::magic::curses::fame_for_points(who) + possessed_fame;
-    let notoriety = who.notoriety + possessed_notoriety;
-    let gold = crate::magic::curses::gold_for_points(who);
+    let spells = count(spells_learned(data, who));
+    // Under Disgust his fame, under Ashes his gold, counts as -1 (3.1
+    // 9.3.2c, 9.3.2e).
+    let (held_fame, held_notoriety) = fame_and_notoriety_values(data, &kept);
+    let fame = crate::magic::curses::fame_for_points(who) + held_fame;
+    let notoriety = who.notoriety + held_notoriety;
+    let gold = crate::magic::curses::gold_for_points(who) - starting_worth(data, &who.name);
     let total = if who.dead {
         DEAD_SCORE
     } else {
@@ -150,33 +152,139 @@ pub fn score(
     }
 }
 
-/// The negative fame and all the notoriety of what `who` carries: his
-/// treasures, and weapons and armour that print fame or notoriety (the
-/// Bane Sword, the Crypt's armour).
-fn possessions_fame_and_notoriety(data: &GameData, who: &CharacterState) -> (i32, i32) {
-    let values = who.belongings.iter().filter_map(|b| {
-        let name = crate::data::base_name(&b.item.name);
-        match b.item.kind {
-            ItemKind::Treasure => data
-                .treasures
+/// Who won and who is the victor, as a sentence after the scores: every
+/// character scoring 0 or more has won, and the highest score is the
+/// victor even when nobody won (3.1 9.3.2i-j).
+pub fn outcome(scores: &[Score]) -> String {
+    let Some(best) = scores.iter().map(|s| s.total).max() else {
+        return String::new();
+    };
+    let names = |keep: &dyn Fn(&Score) -> bool| -> Vec<String> {
+        scores
+            .iter()
+            .filter(|s| keep(s))
+            .map(|s| format!("the {}", s.character))
+            .collect()
+    };
+    let winners = names(&|s| s.total >= 0);
+    let victors = names(&|s| s.total == best);
+    let won = if winners.is_empty() {
+        "Nobody scored 0 or more".to_string()
+    } else {
+        format!("Won (0 or more): {}", realmgm_core::words::listed(&winners))
+    };
+    let victor = realmgm_core::words::listed(&victors);
+    let verb = if victors.len() == 1 {
+        "is the victor"
+    } else {
+        "share the victory"
+    };
+    format!("\n{won}; {victor} {verb} with {best}.")
+}
+
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// What the character `kind` names started with, in gold: 10 plus the
+/// price of his starting weapon and armour (3.1 9.3.2e and its table
+/// "Value of gold and starting equipment", 4th level).
+pub fn starting_worth(data: &GameData, kind: &str) -> i32 {
+    let Some(card) = data.characters.iter().find(|c| c.name == kind) else {
+        return STARTING_GOLD;
+    };
+    let weapon = card
+        .weapon
+        .iter()
+        .filter_map(|w| data.weapons.iter().find(|d| &d.name == w))
+        .map(|w| i32::from(w.price));
+    let armour = card
+        .armor
+        .iter()
+        .filter_map(|a| data.armor.iter().find(|d| &d.name == a))
+        .map(|a| i32::from(a.price.intact));
+    STARTING_GOLD + weapon.chain(armour).sum::<i32>()
+}
+
+/// How many spells he learned during the game: those he knows beyond the
+/// ones he recorded at the start (3.1 9.3.2b). A Spell card held but not
+/// learned counts nothing.
+fn spells_learned(data: &GameData, who: &CharacterState) -> usize {
+    let starting = who.magic.starting_spells.unwrap_or_else(|| {
+        data.characters
+            .iter()
+            .find(|c| c.name == who.name)
+            .map_or(0, |c| c.spells)
+    });
+    who.magic.spells.len().saturating_sub(usize::from(starting))
+}
+
+/// The strength that carries his belongings at the end of the game: his
+/// strongest active Move chit, active horse or active Boots card (3.1
+/// 9.3.1, as 7.3.1e for a move).
+pub fn carrying_strength(data: &GameData, who: &CharacterState) -> Strength {
+    let horse = super::horses::active_horse(data, who).map(|h| h.trot.strength);
+    let boots = who
+        .belongings
+        .iter()
+        .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
+        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
+        .flat_map(|t| t.effects.iter())
+        .filter_map(|e| match e {
+            TreasureEffect::MoveChit { strength, .. } => Some(*strength),
+            _ => None,
+        });
+    std::iter::once(crate::abilities::strongest_move(who))
+        .chain(horse)
+        .chain(boots)
+        .max()
+        .unwrap_or(Strength::Negligible)
+}
+
+/// Every item he owns at the end that his [`carrying_strength`] carries,
+/// by kind and name: his weapon, armour and belongings; what is too heavy
+/// is discarded and counts nothing (3.1 9.3.1).
+fn carried_at_the_end(data: &GameData, who: &CharacterState) -> Vec<(ItemKind, String)> {
+    let strength = carrying_strength(data, who);
+    who.weapon
+        .iter()
+        .map(|w| (ItemKind::Weapon, w.clone()))
+        .chain(who.armor.iter().map(|a| (ItemKind::Armor, a.clone())))
+        .chain(
+            who.belongings
                 .iter()
-                .find(|t| t.name == b.item.name)
-                .map(|t| (t.fame, t.notoriety)),
+                .map(|b| (b.item.kind, b.item.name.clone())),
+        )
+        .filter(|(kind, name)| crate::abilities::weight(data, *kind, name) <= strength)
+        .collect()
+}
+
+/// The Fame and Notoriety values of `items` (3.1 9.3.2c-d): a treasure's,
+/// unless its Fame is a reward a native group pays, and a treasure
+/// weapon's or armour's.
+fn fame_and_notoriety_values(data: &GameData, items: &[(ItemKind, String)]) -> (i32, i32) {
+    let values = items.iter().filter_map(|(kind, name)| {
+        let base = crate::data::base_name(name);
+        match kind {
+            ItemKind::Treasure => data.treasures.iter().find(|t| &t.name == name).map(|t| {
+                let fame = if t.fame_buyer.is_some() { 0 } else { t.fame };
+                (fame, t.notoriety)
+            }),
             ItemKind::Weapon => data
                 .weapons
                 .iter()
-                .find(|w| w.name == name)
+                .find(|w| w.name == base)
                 .map(|w| (w.fame.unwrap_or(0), w.notoriety.unwrap_or(0))),
             ItemKind::Armor => data
                 .armor
                 .iter()
-                .find(|a| a.name == name)
+                .find(|a| a.name == base)
                 .map(|a| (a.fame.unwrap_or(0), a.notoriety.unwrap_or(0))),
             ItemKind::Spell | ItemKind::Horse => None,
         }
     });
     values.fold((0, 0), |(fame, notoriety), (f, n)| {
-        (fame + i32::from(f.min(0)), notoriety + i32::from(n))
+        (fame + i32::from(f), notoriety + i32::from(n))
     })
 }
 

@@ -11,7 +11,7 @@ fn day_28_scores_against_the_recorded_requirements() {
     use crate::state::VictoryRequirements;
     let mut state = game(&["Amazon", "Black Knight"]);
     state.day = 27;
-    state.characters[0].gold = 65;
+    state.characters[0].gold = 95;
     state.characters[0].fame = 25;
     state.victory_requirements.insert(
         "Amazon".into(),
@@ -31,10 +31,11 @@ fn day_28_scores_against_the_recorded_requirements() {
             _ => None,
         })
         .expect("day 28 is scored");
-    // Gold: 65 − 60 = 5 → 0. Fame: (25 − 30) × 3 = −15 → −2, bonus −6.
+    // Gold: 95 − 35 (her starting worth) − 60 = 0 → 0. Fame: (25 − 30) × 3
+    // = −15 → −2, bonus −6.
     assert_eq!(scores[0].total, -8);
-    // No requirements: raw totals (10 gold → 0).
-    assert_eq!(scores[1].total, 0);
+    // No requirements: raw totals (10 gold − 40 starting worth → −1).
+    assert_eq!(scores[1].total, -1);
 }
 
 #[test]
@@ -67,30 +68,36 @@ fn requirements_for_an_absent_character_are_refused() {
     assert!(err.to_string().contains("Wizard"), "{err}");
 }
 
-/// A final score worked by hand as the BIMR4 GM published his: per
-/// category basic = (acquired − required) ÷ unit, a shortfall tripled
-/// first; bonus = basic × the VPs recorded there.
+fn give(c: &mut crate::state::CharacterState, kind: crate::state::ItemKind, name: &str) {
+    use crate::state::{Belonging, Item};
+    c.belongings.push(Belonging {
+        item: Item {
+            kind,
+            name: name.into(),
+        },
+        active: false,
+    });
+}
+
+/// A final score worked by hand (3.1 9.3.2): per category basic =
+/// (acquired − required) ÷ factor, a shortfall tripled first; bonus =
+/// basic × the VPs recorded there. Fame values count, a Fame reward does
+/// not; gold loses the starting worth.
 #[test]
-fn a_final_score_worked_by_hand_as_bimr4_scored() {
-    use crate::state::{Belonging, Item, ItemKind, VictoryRequirements};
+fn a_final_score_worked_by_hand_3_1_9_3_2() {
+    use crate::state::{ItemKind, VictoryRequirements};
     let mut state = game(&["Amazon"]);
     let amazon = &mut state.characters[0];
     amazon.fame = 12;
     amazon.notoriety = 25;
     amazon.gold = 47;
-    for (kind, name) in [
-        (ItemKind::Treasure, "Dragon Essence"),
-        (ItemKind::Treasure, "Sacred Statue"),
-        (ItemKind::Weapon, "Bane Sword"),
-    ] {
-        amazon.belongings.push(Belonging {
-            item: Item {
-                kind,
-                name: name.into(),
-            },
-            active: false,
-        });
-    }
+    give(amazon, ItemKind::Treasure, "Dragon Essence");
+    give(amazon, ItemKind::Treasure, "Sacred Statue");
+    give(amazon, ItemKind::Weapon, "Bane Sword");
+    // The Bane Sword is Tremendous: only an active T Move chit would carry it.
+    amazon.chits.iter_mut().for_each(|c| {
+        c.condition = crate::state::ChitCondition::Active;
+    });
     let required = VictoryRequirements {
         great_treasures: 1,
         spells: 0,
@@ -101,19 +108,134 @@ fn a_final_score_worked_by_hand_as_bimr4_scored() {
     let score = super::victory::score(data(), &state.characters[0], Some(&required));
     // Great treasures: 2 (both treasures are great) − 1 = 1 → basic 1, bonus 1: 2.
     assert_eq!(score.great_treasures, 2);
-    // Spells: none required, none held: 0.
+    // Spells: none required, none learned: 0.
     assert_eq!(score.spells, 0);
-    // Fame: 12 recorded − 10 (the Dragon Essence's negative fame; the
-    // Statue's and the Bane Sword's positive fame do not count) = 2;
-    // (2 − 20) × 3 = −54 → basic −6, bonus −12: −18.
+    // Fame: 12 recorded − 10 (the Dragon Essence's Fame value); the
+    // Statue's 10 is a reward from the Order and counts nothing; the Bane
+    // Sword, too heavy for her strongest Move chit (M), is discarded.
+    // 2 − 20 = −18 × 3 = −54 → basic −6, bonus −12: −18.
     assert_eq!(score.fame, 2);
-    // Notoriety: 25 + 20 (Essence) − 5 (Statue) + 3 (Bane Sword) = 43;
-    // 43 − 20 = 23 → basic 1, bonus 1: 2.
-    assert_eq!(score.notoriety, 43);
-    // Gold: 47 − 30 = 17 → basic 0: 0.
-    assert_eq!(score.gold, 47);
-    // Total: 2 + 0 − 18 + 2 + 0.
-    assert_eq!(score.total, -14);
+    // Notoriety: 25 + 20 (Essence) − 5 (Statue) = 40; 40 − 20 = 20 → basic
+    // 1, bonus 1: 2.
+    assert_eq!(score.notoriety, 40);
+    // Gold: 47 − 35 (10 + Short Sword 4, Helmet 5, Breastplate 9, Shield 7)
+    // = 12; 12 − 30 = −18 × 3 = −54 → basic −2, bonus −2: −4.
+    assert_eq!(score.gold, 12);
+    // Total: 2 + 0 − 18 + 2 − 4.
+    assert_eq!(score.total, -18);
+}
+
+/// The scoring example of 3.1 9.3.2: the Wizard, 1 Great Treasure (the
+/// Scroll of Alchemy, Fame −10, Notoriety 15) and the Scroll of Nature
+/// (Notoriety 5), 16 Fame, 11 Notoriety, 8 spells learned beyond his 2,
+/// 43 gold under the Curse of Ashes, scores 0 and wins.
+#[test]
+fn the_wizard_of_the_3_1_scoring_example_scores_0_3_1_9_3_2() {
+    use crate::state::{ItemKind, VictoryRequirements};
+    use crate::tables::magic::CurseKind;
+    let mut state = game(&["Wizard"]);
+    let wizard = &mut state.characters[0];
+    wizard.fame = 16;
+    wizard.notoriety = 11;
+    wizard.gold = 43;
+    wizard.magic.curses.insert(CurseKind::Ashes);
+    wizard.magic.spells = (0..10).map(|n| format!("spell {n}")).collect();
+    wizard.magic.starting_spells = Some(2);
+    give(wizard, ItemKind::Treasure, "Scroll of Alchemy");
+    give(wizard, ItemKind::Treasure, "Scroll of Nature");
+    let required = VictoryRequirements {
+        great_treasures: 1,
+        spells: 2,
+        fame: 1,
+        notoriety: 1,
+        gold: 0,
+    };
+    let score = super::victory::score(data(), &state.characters[0], Some(&required));
+    assert_eq!(score.great_treasures, 1);
+    assert_eq!(score.fame, 6);
+    assert_eq!(score.notoriety, 31);
+    assert_eq!(score.spells, 8);
+    // −1 (Ashes) − 11 (10 gold and his Staff).
+    assert_eq!(score.gold, -12);
+    // Basic 0 − 2 + 0 + 2 − 2 = −2, bonus 0 − 2 + 0 + 4 + 0 = +2.
+    assert_eq!(score.total, 0);
+}
+
+/// 3.1's table "Value of gold and starting equipment" (4th level) is 10
+/// gold plus the price of each character's starting weapon and armour
+/// (3.1 9.3.2e); the Magician, with no row, is worth 10.
+#[test]
+fn starting_worth_follows_the_3_1_table_3_1_9_3_2e() {
+    let table = [
+        ("Amazon", 35),
+        ("Berserker", 23),
+        ("Black Knight", 40),
+        ("Captain", 35),
+        ("Druid", 10),
+        ("Dwarf", 23),
+        ("Elf", 16),
+        ("Pilgrim", 11),
+        ("Sorceror", 10),
+        ("Swordsman", 16),
+        ("White Knight", 37),
+        ("Witch", 10),
+        ("Witch King", 10),
+        ("Wizard", 11),
+        ("Woods Girl", 16),
+        ("Magician", 10),
+    ];
+    for (name, worth) in table {
+        assert!(data().characters.iter().any(|c| c.name == name), "{name}");
+        assert_eq!(
+            super::victory::starting_worth(data(), name),
+            worth,
+            "{name}"
+        );
+    }
+}
+
+/// Only spells learned during the game count; the starting ones and a
+/// Spell card held but not learned do not (3.1 9.3.2b).
+#[test]
+fn starting_spells_and_unlearned_spell_cards_do_not_count_3_1_9_3_2b() {
+    use crate::state::ItemKind;
+    let mut state = game(&["Wizard"]);
+    let wizard = &mut state.characters[0];
+    assert_eq!(wizard.magic.starting_spells, Some(2));
+    assert_eq!(super::victory::score(data(), wizard, None).spells, 0);
+    wizard.magic.spells.push("Peace".into());
+    give(wizard, ItemKind::Spell, "Exorcise");
+    assert_eq!(super::victory::score(data(), wizard, None).spells, 1);
+}
+
+/// At the end he discards what his strongest active Move chit, active
+/// horse or active Boots card cannot carry, and it counts nothing (3.1
+/// 9.3.1): the Amazon's Scroll of Alchemy (light) counts with an active
+/// Move chit and not with every Move chit fatigued; active Seven League
+/// Boots (T5) carry it again.
+#[test]
+fn what_he_cannot_carry_at_the_end_counts_nothing_3_1_9_3_1() {
+    use crate::state::{ChitCondition, ItemKind};
+    let mut state = game(&["Amazon"]);
+    let amazon = &mut state.characters[0];
+    give(amazon, ItemKind::Treasure, "Scroll of Alchemy");
+    let fame = |c: &crate::state::CharacterState| super::victory::score(data(), c, None).fame;
+    assert_eq!(fame(amazon), -10);
+    for chit in amazon
+        .chits
+        .iter_mut()
+        .filter(|c| c.chit.starts_with("MOVE"))
+    {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    assert_eq!(
+        fame(amazon),
+        0,
+        "with no Move chit active she carries nothing"
+    );
+    give(amazon, ItemKind::Treasure, "Seven League Boots");
+    amazon.belongings.last_mut().unwrap().active = true;
+    assert_eq!(fame(amazon), -10, "active Boots carry it");
 }
 
 /// A campaign of two months plays past day 28 and is scored only after

@@ -66,10 +66,12 @@ fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
     format!("The {} is dead: your day above says how.", me.name)
 }
 
-/// What happens at the next Birdsong (`day/restart.rs`): he starts again at
-/// the Inn as a fresh character of his kind, or as another one nobody plays
-/// when tomorrow's orders name it; with no Inn on the map he cannot. On the
-/// last day there is no next one (`day/victory.rs` scores the dead).
+/// What happens at the next Birdsong (`day/restart.rs`, 3.1 9.1.2): he may
+/// start over at the Inn as a new character of his kind, or as another one
+/// nobody plays when tomorrow's orders name it, recording new victory
+/// requirements, or stay out; after a suicide he first sits out a day;
+/// with no Inn on the map he cannot. On the last day there is no next one
+/// (`day/victory.rs` scores the dead).
 fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
     if state.day >= state.last_day {
         return vec![format!(
@@ -85,12 +87,28 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
         ];
     };
     let name = &me.name;
+    let first_day = me.rejoins_on.unwrap_or(0).max(state.day + 1);
+    let when = if first_day > state.day + 1 {
+        format!(
+            "Having taken your own life, you sit out tomorrow; at Birdsong of day {first_day} you \
+             may start again"
+        )
+    } else {
+        "Tomorrow at Birdsong you start again".to_string()
+    };
     let mut next = vec![format!(
-        "Tomorrow at Birdsong you start again at the Inn ({inn}) as a new {name}: the {name}'s \
-         starting gold, weapon and armour, every chit fresh, no fame, notoriety or hirelings, and \
-         nothing learned of the map; the spells you knew stay with you. All you carried is lost \
-         to you."
+        "{when} at the Inn ({inn}) as a new {name}: the {name}'s starting gold, every chit fresh, \
+         spells recorded afresh, no fame, notoriety or hirelings, and nothing learned of the map. \
+         Your starting weapon and armour come from the natives' stock or from what lies abandoned \
+         on the map, or you get their price in gold. All you carried lies where you fell."
     )];
+    next.push(format!(
+        "Record your new character's victory requirements in those orders with a line such as \
+         `Victory: GT 1, SP 0, F 2, N 1, G 1` ({} points in all); without one, each category \
+         scores its raw points. To stay out of the game instead, write `Restart: no`: you then \
+         score -100 at the end.",
+        state.victory_points
+    ));
     let free = state.unplayed_characters(data);
     if !free.is_empty() {
         next.push(format!(
@@ -100,7 +118,7 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
         ));
     }
     next.push(
-        "The orders form below is for tomorrow: plan the day from the Inn, where you start."
+        "The orders form below is for your first day back: plan it from the Inn, where you start."
             .to_string(),
     );
     next
@@ -145,6 +163,23 @@ mod tests {
             format!("You died in {here}'s combat, round 3: no chit is left to take the wounds.")
         );
         assert!(notice.next[0].starts_with("Tomorrow at Birdsong you start again at the Inn"));
+        assert!(
+            notice.next[1].contains("`Restart: no`"),
+            "{:?}",
+            notice.next
+        );
+        // A suicide sits out a whole day first (3.1 9.2.2a).
+        state.characters[0].rejoins_on = Some(state.day + 2);
+        let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        let first = state.day + 2;
+        assert!(
+            notice.next[0].starts_with(&format!(
+                "Having taken your own life, you sit out tomorrow; at Birdsong of day {first}"
+            )),
+            "{:?}",
+            notice.next
+        );
+        state.characters[0].rejoins_on = None;
         state.day = state.last_day;
         let notice = death(data(), &state, &state.characters[0], &events).expect("a notice");
         assert_eq!(

@@ -25,7 +25,7 @@ use crate::data::GameData;
 use crate::data::characters::ActionChit;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
-use crate::state::{ChitCondition, ItemKind, MrState, abandoned_pile};
+use crate::state::{ChitCondition, DAYS_PER_MONTH, ItemKind, MrState, abandoned_pile};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
@@ -101,6 +101,34 @@ pub fn day_of_month(day: u32) -> u8 {
     (day.max(1).saturating_sub(1) % 28 + 1) as u8
 }
 
+/// The colour magic game day `day` itself supplies everywhere (the 7th
+/// days of the week; with Seasons, the season's colour on its 7th day). In
+/// a game longer than a month without Seasons, day 7 supplies White in the
+/// first month, Black in the second, and so on (3.1 10.E.2.3).
+pub fn day_colours(state: &MrState, data: &GameData, rules: &Rules, day: u32) -> Vec<Colour> {
+    let season = if rules.is_on(SEASONS_TOGGLE) {
+        state
+            .magic
+            .season
+            .and_then(|n| data.seasons.season(n))
+            .or_else(|| Some(data.seasons.no_seasons()))
+    } else {
+        None
+    };
+    let mut colours = data.seasons.colour_magic(day_of_month(day), season);
+    let both = colours.contains(&Colour::White) && colours.contains(&Colour::Black);
+    if season.is_none() && both && state.last_day > DAYS_PER_MONTH {
+        let month = day.saturating_sub(1) / DAYS_PER_MONTH;
+        let unused = if month.is_multiple_of(2) {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        colours.retain(|c| *c != unused);
+    }
+    colours
+}
+
 /// Colours everyone in `clearing` shares on game day `day`, with sources.
 pub fn clearing_sources(
     state: &MrState,
@@ -111,16 +139,7 @@ pub fn clearing_sources(
 ) -> Vec<Presence> {
     let mut found = Vec::new();
     let dom = day_of_month(day);
-    let season = if rules.is_on(SEASONS_TOGGLE) {
-        state
-            .magic
-            .season
-            .and_then(|n| data.seasons.season(n))
-            .or_else(|| Some(data.seasons.no_seasons()))
-    } else {
-        None
-    };
-    for colour in data.seasons.colour_magic(dom, season) {
+    for colour in day_colours(state, data, rules, day) {
         found.push(Presence {
             colour,
             source: ColourSource::DayOfMonth { day: dom },
@@ -336,4 +355,25 @@ pub fn list(colours: &BTreeSet<Colour>) -> String {
         .map(|c| c.word())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{data, quiet_game};
+
+    /// A one-month game's day 7 supplies White and Black; a longer one's
+    /// supplies White in its first month and Black in its second (3.1
+    /// 10.E.2.3).
+    #[test]
+    fn day_7_alternates_white_and_black_in_a_longer_game_3_1_10_e_2_3() {
+        let rules = Rules::default();
+        let mut state = quiet_game(&["Amazon"]);
+        let on = |state: &MrState, day| day_colours(state, data(), &rules, day);
+        assert_eq!(on(&state, 7), [Colour::White, Colour::Black]);
+        state.last_day = 56;
+        assert_eq!(on(&state, 7), [Colour::White]);
+        assert_eq!(on(&state, 35), [Colour::Black]);
+        assert_eq!(on(&state, 42), [Colour::Grey]);
+    }
 }

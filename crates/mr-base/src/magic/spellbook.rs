@@ -126,6 +126,7 @@ pub fn record_starting(
     for name in names {
         learn(data, c, name)?;
     }
+    c.magic.starting_spells = Some(u8::try_from(c.magic.spells.len()).unwrap_or(u8::MAX));
     Ok(())
 }
 

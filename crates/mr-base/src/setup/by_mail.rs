@@ -927,6 +927,30 @@ fn read_placement(text: &str, data: &GameData) -> Result<Placement, SetupRefused
 /// A part without a category and points, an unknown category, or a total
 /// other than `needed`.
 pub fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, SetupError> {
+    let victory = read_victory_categories(text)?;
+    check_victory_total(&victory, needed)?;
+    Ok(victory)
+}
+
+/// Whether `victory`'s points add up to `needed`.
+///
+/// # Errors
+/// They add up to another total, named with `needed`.
+pub fn check_victory_total(victory: &VictoryRequirements, needed: u32) -> Result<(), SetupError> {
+    let total = victory.total();
+    if total != needed {
+        return Err(SetupError::MailLine(format!(
+            "Victory: the points add up to {total}; they must add up to {needed}"
+        )));
+    }
+    Ok(())
+}
+
+/// Read a `Victory:` line's categories and points, whatever their total.
+///
+/// # Errors
+/// A part without a category and points, or an unknown category.
+pub fn read_victory_categories(text: &str) -> Result<VictoryRequirements, SetupError> {
     let mut victory = VictoryRequirements::default();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, points) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
@@ -952,12 +976,6 @@ pub fn read_victory(text: &str, needed: u32) -> Result<VictoryRequirements, Setu
             }
         };
         *slot = slot.saturating_add(points);
-    }
-    let total = victory.total();
-    if total != needed {
-        return Err(SetupError::MailLine(format!(
-            "Victory: the points add up to {total}; they must add up to {needed}"
-        )));
     }
     Ok(victory)
 }

@@ -21,6 +21,11 @@ pub struct CharacterMagic {
     /// Spells recorded at the start or learned since, in the order gained.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// How many of `spells`, the first ones, he recorded at the start: they
+    /// never count toward his victory (3.1 9.3.2b). None in a state saved
+    /// before this was kept: his character card's allowance then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starting_spells: Option<u8>,
     /// Curses on him (`tables/magic.rs`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub curses: BTreeSet<CurseKind>,

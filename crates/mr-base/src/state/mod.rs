@@ -129,8 +129,15 @@ fn is_zero(gold: &u16) -> bool {
 /// The days of a month (play summary: the game lasts 28 days).
 pub const DAYS_PER_MONTH: u32 = 28;
 
-/// The victory points a month without seasons asks (the standard game).
-pub const VICTORY_POINTS_PER_MONTH: u32 = 5;
+/// The victory points a one-month game without seasons asks (the standard
+/// game): one basic point and one a week (3.1 10.E.2.2).
+pub const VICTORY_POINTS_PER_MONTH: u32 = VICTORY_POINTS_PER_GAME + WEEKS_PER_MONTH;
+
+/// The basic victory point every game asks (3.1 10.E.2.2).
+pub const VICTORY_POINTS_PER_GAME: u32 = 1;
+
+/// The weeks of a month, each asking one victory point (3.1 10.E.2.2).
+pub const WEEKS_PER_MONTH: u32 = 4;
 
 fn one_month() -> u32 {
     DAYS_PER_MONTH
@@ -196,6 +203,17 @@ pub struct VictoryRequirements {
     pub notoriety: u8,
     #[serde(default)]
     pub gold: u8,
+}
+
+/// As a `Victory:` line reads them: `GT 1, SP 0, F 2, N 1, G 1`.
+impl std::fmt::Display for VictoryRequirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GT {}, SP {}, F {}, N {}, G {}",
+            self.great_treasures, self.spells, self.fame, self.notoriety, self.gold
+        )
+    }
 }
 
 impl VictoryRequirements {
@@ -349,10 +367,14 @@ pub struct CharacterState {
     /// combat; unalerted at Midnight (play summary II.C.3, IV.B).
     #[serde(default)]
     pub weapon_alerted: bool,
-    /// He was killed (play summary III.B.9.d); he restarts at the Inn the next
-    /// day (BIMR play, `day::restart`).
+    /// He was killed (3.1 9.1.1); he may start over at the Inn the next
+    /// day (3.1 9.1.2, `day::restart`).
     #[serde(default)]
     pub dead: bool,
+    /// Dead by his own hand, he sits out a whole day and may start over
+    /// no sooner than this day (3.1 9.2.2a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejoins_on: Option<u32>,
     /// His spells and curses (magic summary; `tables/magic.rs`).
     #[serde(
         default,
@@ -504,6 +526,7 @@ impl CharacterState {
             hirelings: Vec::new(),
             weapon_alerted: false,
             dead: false,
+            rejoins_on: None,
             magic: Default::default(),
             damaged_armor: Vec::new(),
             gold_specials: Vec::new(),

@@ -16,6 +16,10 @@
 //! Teleport: CN2                    (where the Toadstool Circle sends him)
 //! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
 //! Character: Elf                   (if he was killed: the character he comes back as)
+//! Victory: GT 1, SP 0, F 2, N 1, G 1   (if he was killed: his new character's requirements)
+//! Restart: no                      (if he was killed: he stays out of the game)
+//! Suicide: yes                     (he kills himself at this day's Midnight)
+//! End game: yes                    (under Sudden Death: he ends the game at Midnight)
 //! Leave: Soldier 2; Soldier 3      (hirelings who stay where they stand)
 //! Phase 3: activate Shield; abandon Lantern   (also Midnight:)
 //! Give: Lantern to Elf             (also Receive:, Trade:, Tell:; see `dealings`)
@@ -247,6 +251,22 @@ pub struct DayOrders {
     /// Hirelings who follow a hired leader instead of him (`Send:` lines).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub send: Vec<SendLine>,
+    /// He kills himself at this day's Midnight (`Suicide: yes`; 3.1
+    /// 9.2.2a; `day::midnight`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suicide: bool,
+    /// Killed, he stays out of the game instead of starting over
+    /// (`Restart: no`; 3.1 9.1.2a; `day::restart`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_restart: bool,
+    /// Under Sudden Death, he ends the game at this day's Midnight if he
+    /// meets every victory requirement then (`End game: yes`; 3.1 10.E.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub end_game: bool,
+    /// The victory requirements his new character records when he starts
+    /// over (`Victory: GT 1, SP 0, F 2, N 1, G 1`; 3.1 9.1.2a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory: Option<crate::state::VictoryRequirements>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -271,6 +291,10 @@ const KEYS: &[&str] = &[
     "Phantasm",
     "Missions",
     "Character",
+    "Restart",
+    "Suicide",
+    "End game",
+    "Victory",
     "Leave",
     "Send",
     "LEADER HQ",
@@ -472,6 +496,18 @@ pub fn parse_day_orders(
                         vec![e]
                     })
             }
+            Some("victory") => crate::setup::by_mail::read_victory_categories(value)
+                .map(|v| orders.victory = Some(v))
+                .map_err(|e| vec![error(value_col, e.to_string().into())]),
+            Some("endgame") => parse_yes_no(value, "end the game at Midnight")
+                .map(|yes| orders.end_game = yes)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("suicide") => parse_yes_no(value, "kill himself at Midnight")
+                .map(|yes| orders.suicide = yes)
+                .map_err(|m| vec![error(value_col, m)]),
+            Some("restart") => parse_yes_no(value, "start over once killed")
+                .map(|yes| orders.no_restart = !yes)
+                .map_err(|m| vec![error(value_col, m)]),
             Some("leave") => {
                 orders.leave = parse_leave(value);
                 Ok(())
@@ -774,6 +810,19 @@ fn parse_takes(value: &str) -> Result<Vec<Take>, OrdersError> {
     Ok(takes)
 }
 
+/// `yes` or `no` for a line whose meaning `does` words.
+fn parse_yes_no(value: &str, does: &str) -> Result<bool, OrdersError> {
+    match realmgm_core::suggest::fold(value).as_str() {
+        "yes" | "y" | "true" => Ok(true),
+        "no" | "n" | "false" => Ok(false),
+        _ => Err(format!(
+            "expected 'yes' or 'no' (whether he will {does}), not '{}'",
+            value.trim()
+        )
+        .into()),
+    }
+}
+
 fn parse_blocking(value: &str) -> Blocking {
     match realmgm_core::suggest::fold(value).as_str() {
         "" | "nobody" | "none" | "no" => Blocking::Nobody,
@@ -839,10 +888,13 @@ impl fmt::Display for Purchase {
 }
 
 impl DayOrders {
-    /// These orders as they stand for another day: deals, rearrangements and
-    /// hired leaders' phases belong to the day they were written for and go;
-    /// which hirelings are left or sent with whom stands until changed.
+    /// These orders as they stand for another day: deals, rearrangements,
+    /// hired leaders' phases and a suicide belong to the day they were
+    /// written for and go; which hirelings are left or sent with whom
+    /// stands until changed.
     pub fn for_another_day(&mut self) {
+        self.suicide = false;
+        self.end_game = false;
         self.deals.clear();
         self.cache.clear();
         self.rearrange.clear();
@@ -965,6 +1017,18 @@ impl fmt::Display for DayOrders {
         if let Some(character) = &self.character {
             writeln!(f, "Character: {character}")?;
         }
+        if self.no_restart {
+            writeln!(f, "Restart: no")?;
+        }
+        if let Some(victory) = &self.victory {
+            writeln!(f, "Victory: {victory}")?;
+        }
+        if self.suicide {
+            writeln!(f, "Suicide: yes")?;
+        }
+        if self.end_game {
+            writeln!(f, "End game: yes")?;
+        }
         if !self.leave.is_empty() {
             writeln!(f, "Leave: {}", self.leave.join("; "))?;
         }
@@ -1027,6 +1091,31 @@ Block: Amazon, Elf
 Turn: Last
 If impossible: hide
 ";
+
+    /// The lines of a death and a fresh start read and write back as
+    /// given; a suicide is for the day it was written for (3.1 9.1.2a,
+    /// 9.2.2a).
+    #[test]
+    fn suicide_restart_and_victory_lines_read_and_write_back_3_1_9_1_2() {
+        let text = "Activities: H\nRestart: no\nSuicide: yes\nEnd game: yes\nVictory: GT 1, F 2, N 1, G 1\n";
+        let orders = parse_day_orders(text, 1, &TwoTiles).expect("orders read");
+        assert!(orders.suicide && orders.no_restart && orders.end_game);
+        let victory = orders.victory.expect("a Victory line");
+        assert_eq!((victory.fame, victory.spells), (2, 0));
+        let written = orders.to_string();
+        assert!(written.contains("Restart: no\n"), "{written}");
+        assert!(written.contains("Suicide: yes\n"), "{written}");
+        assert!(
+            written.contains("Victory: GT 1, SP 0, F 2, N 1, G 1\n"),
+            "{written}"
+        );
+        assert_eq!(parse_day_orders(&written, 1, &TwoTiles), Ok(orders.clone()));
+        let mut tomorrow = orders;
+        tomorrow.for_another_day();
+        assert!(!tomorrow.suicide && !tomorrow.end_game && tomorrow.no_restart);
+        let errors = parse_day_orders("H\nSuicide: maybe", 1, &TwoTiles).unwrap_err();
+        assert!(errors[0].message.contains("'yes' or 'no'"), "{errors:?}");
+    }
 
     #[test]
     fn orders_even_faulty_ones_read_as_orders_and_prose_does_not() {

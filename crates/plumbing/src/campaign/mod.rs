@@ -715,8 +715,8 @@ impl Checker<'_> {
 
     /// The victory points of the whole game. With seasons each month asks
     /// its season's points and a file that names another total is refused,
-    /// never changed; without them the file may name any total (default 5
-    /// a month).
+    /// never changed; without them the file may name any total (by default
+    /// the calendar's: for Magic Realm one point plus one a week).
     fn victory_points(
         &self,
         section: &CalendarFile,
@@ -731,7 +731,7 @@ impl Checker<'_> {
                 .sum::<u32>()
         });
         let Some(named) = &section.victory_points else {
-            return Ok(by_seasons.unwrap_or(months * known.points_per_month));
+            return Ok(by_seasons.unwrap_or_else(|| known.points_for(months)));
         };
         let value = *named.get_ref();
         match by_seasons {

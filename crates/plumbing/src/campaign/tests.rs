@@ -397,7 +397,8 @@ fn victory_points_follow_the_seasons_or_the_file() {
     );
     assert!(err.message.contains("ask 11, not 10"), "{err}");
     let plain = MINIMAL.to_string() + "\n[calendar]\nmonths = 3\n";
-    assert_eq!(parse(&plain).unwrap().calendar.unwrap().victory_points, 15);
+    // One basic point and one a week: 13 for 12 weeks (3.1 10.E.2.2).
+    assert_eq!(parse(&plain).unwrap().calendar.unwrap().victory_points, 13);
     let chosen = plain.clone() + "victory_points = 7\n";
     assert_eq!(parse(&chosen).unwrap().calendar.unwrap().victory_points, 7);
     assert!(

@@ -1,0 +1,157 @@
+//! Automatic Enchanting (3.1 10.C.5, optional `automatic_enchanting`): at
+//! the very start of each 7th day of the week, right after the Midnight
+//! before, the colour magic that day supplies turns certain tiles over, as
+//! an Enchant Tile would (3.1 7.10.4), whichever side is up: every tile
+//! whose enchanted side shows that colour, and every tile holding a
+//! Dwelling or an Enchanted card (or site) that supplies it. A tile turns
+//! over once however many causes it has. Colour chits never count.
+//!
+//! A card is in a tile when a character there carries it, it lies in an
+//! abandoned pile there, or it is a site card on the map; cards in the
+//! setup card's boxes are off the map. The pairs of 3.1 10.C.5.4 (the
+//! Chapel with the Sacred Grail, a card in a clearing of its own colour)
+//! turn over tiles that 10.C.5.2 already turns over, so they need no rule
+//! of their own here.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use realmgm_core::game::Observers;
+
+use super::Day;
+use super::events::Happening;
+use crate::data::terms::Colour;
+use crate::data::tiles::Side;
+use crate::data::treasures::TreasureEffect;
+use crate::magic::colour::{day_colours, day_of_month};
+use crate::state::ItemKind;
+
+/// The name of the toggle.
+pub const AUTOMATIC_ENCHANTING: &str = "automatic_enchanting";
+
+/// A tile turned over by the week's colour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum AutoEnchantEvent {
+    TileTurned {
+        tile: String,
+        colour: Colour,
+        now_enchanted: bool,
+    },
+}
+
+impl AutoEnchantEvent {
+    /// The line every reader sees.
+    pub fn log_line(&self) -> String {
+        match self {
+            AutoEnchantEvent::TileTurned {
+                tile,
+                colour,
+                now_enchanted,
+            } => {
+                let side = if *now_enchanted {
+                    "its enchanted side"
+                } else {
+                    "its green side"
+                };
+                format!("The 7th day's {colour} magic turns the {tile} tile over to {side}.")
+            }
+        }
+    }
+}
+
+/// Turn the tiles over at the start of day `day_number`, when it is a 7th
+/// day and the rule is on.
+pub fn at_dawn(day: &mut Day<'_>, day_number: u32) {
+    if !day.rules.is_on(AUTOMATIC_ENCHANTING) || !day_of_month(day_number).is_multiple_of(7) {
+        return;
+    }
+    let mut turned = BTreeSet::new();
+    for colour in day_colours(&day.state, day.data, day.rules, day_number) {
+        for tile in tiles_turned_by(day, colour) {
+            if !turned.insert(tile.clone()) {
+                continue;
+            }
+            let Some(now) = day.state.board.placement_of(&tile).map(|p| p.side) else {
+                continue;
+            };
+            let to = match now {
+                Side::Normal => Side::Enchanted,
+                Side::Enchanted => Side::Normal,
+            };
+            if day.state.board.set_side(&tile, to).is_err() {
+                continue;
+            }
+            day.emit(
+                Observers::Everyone,
+                Happening::AutoEnchant(AutoEnchantEvent::TileTurned {
+                    tile,
+                    colour,
+                    now_enchanted: to == Side::Enchanted,
+                }),
+            );
+        }
+    }
+}
+
+/// The tiles on the map that `colour` turns over (3.1 10.C.5.2), by code.
+fn tiles_turned_by(day: &Day<'_>, colour: Colour) -> BTreeSet<String> {
+    let data = day.data;
+    let state = &day.state;
+    let supplies = |name: &str| {
+        data.treasures
+            .iter()
+            .filter(|t| t.name == name)
+            .flat_map(|t| &t.effects)
+            .any(|e| matches!(e, TreasureEffect::ColourSource { colour: c } if *c == colour))
+    };
+    let mut tiles: BTreeSet<String> = state
+        .board
+        .placements()
+        .filter(|p| {
+            data.tiles.by_code(&p.tile).is_some_and(|t| {
+                t.enchanted
+                    .clearings
+                    .iter()
+                    .any(|c| c.magic.contains(&colour))
+            })
+        })
+        .map(|p| p.tile.clone())
+        .collect();
+    for (dwelling, at) in &state.dwellings {
+        if data.chits.dwelling(*dwelling).and_then(|d| d.colour_source) == Some(colour) {
+            tiles.insert(at.tile.clone());
+        }
+    }
+    for (site, at) in &state.treasure_sites {
+        if supplies(site) {
+            tiles.insert(at.tile.clone());
+        }
+    }
+    for c in &state.characters {
+        if c.belongings
+            .iter()
+            .any(|b| b.item.kind == ItemKind::Treasure && supplies(&b.item.name))
+        {
+            tiles.insert(c.position.tile.clone());
+        }
+    }
+    for (holder, items) in &state.holdings {
+        let Some(clearing) = holder.strip_prefix("Abandoned in ") else {
+            continue;
+        };
+        if items
+            .iter()
+            .any(|i| i.kind == ItemKind::Treasure && supplies(&i.name))
+        {
+            tiles.insert(
+                clearing
+                    .trim_end_matches(|c: char| c.is_ascii_digit())
+                    .to_string(),
+            );
+        }
+    }
+    tiles.retain(|t| state.board.placement_of(t).is_some());
+    tiles
+}
