@@ -57,6 +57,7 @@ const LOOPS: &[Loop] = &[
         files: &[
             "combat/abandon.rs",
             "combat/activation.rs",
+            "combat/altering.rs",
             "combat/battle.rs",
             "combat/build.rs",
             "combat/casting.rs",

@@ -380,7 +380,10 @@ fn candidates(
         let Some(time) = ActionChit::parse(&chit.chit)
             .ok()
             .filter(|a| a.action == ChitAction::Magic)
-            .map(|a| if chit.prepared { 0 } else { a.time })
+            .map(|a| match chit.prepared {
+                true => 0,
+                false => super::altering::time_now(battle, caster, &chit.chit).unwrap_or(a.time),
+            })
         else {
             continue;
         };
@@ -515,6 +518,7 @@ fn prepare(
                 continue;
             }
         };
+        let speed = super::altering::cast_time(battle, magic, caster, &with, speed);
         let limit = attacker_move_times(battle, caster).into_iter().min();
         if let Some(limit) = limit.filter(|&l| speed > l) {
             first_error.get_or_insert(format!(
