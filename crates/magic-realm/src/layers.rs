@@ -62,6 +62,7 @@ const LOOPS: &[Loop] = &[
             "combat/build.rs",
             "combat/casting.rs",
             "combat/charge.rs",
+            "combat/chit_conflicts.rs",
             "combat/colour_fatigue.rs",
             "combat/decisions.rs",
             "combat/encounter.rs",

@@ -124,7 +124,7 @@ pub fn unleashed(time: u8) -> Strength {
 
 /// The values of a chit printed as `printed`, under `cards` and `spells`.
 pub fn chit_now(printed: &ActionChit, cards: Cards, spells: Spells<'_>) -> ActionChit {
-    let mut now = printed.clone();
+    let mut now = *printed;
     let moves = matches!(printed.action, ChitAction::Move);
     if let Some(form) = spells.form {
         match printed.action {

@@ -592,11 +592,13 @@ pub fn take_effect(
     // has been judged already; one that was itself cancelled cancels
     // nothing (3.1 8.4.3b.3).
     let mut cancelled = BTreeSet::new();
+    let mut group = super::chit_conflicts::Group::default();
     for w in waiting {
         let name = battle.name(w.caster).to_string();
         if !battle.in_play(w.caster) {
             continue;
         }
+        group.next(battle, &mut magic, &w);
         if let Some(&(_, _, faster)) = targeted_at
             .iter()
             .find(|&&(c, t, speed)| t == w.caster && speed < w.speed && !cancelled.contains(&c))
@@ -616,10 +618,11 @@ pub fn take_effect(
             );
             continue;
         }
-        if resolve_one(battle, &mut magic, dice, &w, attacks) {
+        if resolve_one(battle, &mut magic, dice, &w, attacks, &mut group) {
             alive.insert(w.caster);
         }
     }
+    group.settle(battle, &mut magic);
     battle.magic = Some(magic);
     super::spell_effects::after_casts(battle, here.as_ref());
     alive
@@ -645,6 +648,7 @@ fn resolve_one(
     dice: &mut Dice,
     w: &WaitingCast,
     attacks: &mut Vec<Attack>,
+    group: &mut super::chit_conflicts::Group,
 ) -> bool {
     let name = battle.name(w.caster).to_string();
     let data = battle.data;
@@ -671,6 +675,7 @@ fn resolve_one(
         }
         Ok(effects) => {
             sync_to_battle(battle, magic);
+            group.note(w, &effects);
             for effect in effects {
                 apply(battle, magic, w, effect, attacks);
             }

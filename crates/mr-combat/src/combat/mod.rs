@@ -16,6 +16,7 @@ pub mod build;
 pub mod by_rounds;
 pub mod casting;
 pub mod charge;
+pub mod chit_conflicts;
 pub mod colour_fatigue;
 pub mod decisions;
 pub mod encounter;
