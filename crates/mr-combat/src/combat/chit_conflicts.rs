@@ -15,14 +15,15 @@
 //! whatever its condition (3.1's own example keeps them all unchanged);
 //! Blight and Forget act only on the chits that were active, so against
 //! them the healing stands everywhere. A MAGIC chit that cast a spell of the
-//! group fatigues as its spell says, never given back.
+//! group, and a colour chit played for one, fatigue as casting says, never
+//! given back.
 
 use std::collections::BTreeMap;
 
 use crate::data::characters::ActionChit;
 use crate::magic::effect::SpellEffect;
-use crate::state::ChitCondition;
 use crate::state::magic::CastWith;
+use crate::state::{CharacterChit, ChitCondition};
 use crate::tables::magic::PitEvent;
 
 use super::Battle;
@@ -33,14 +34,16 @@ use super::log::{CombatLine, Seen};
 #[derive(Debug, Default)]
 pub struct Group {
     speed: Option<u8>,
-    /// Each character's chit conditions before the group (by seat).
-    before: BTreeMap<usize, Vec<ChitCondition>>,
+    /// Each character's chits before the group (by seat).
+    before: BTreeMap<usize, Vec<CharacterChit>>,
     /// Characters healed in the group, with the spell that healed them.
     healed: Vec<(String, String)>,
     /// Pit results of the group and the characters they acted on.
     pits: Vec<(PitEvent, Vec<String>)>,
     /// The MAGIC chits that cast the group's spells: (seat, chit index).
     casting: Vec<(usize, usize)>,
+    /// Colour chits played for the group's spells: (character, chit).
+    colour: Vec<(String, String)>,
 }
 
 impl Group {
@@ -57,7 +60,7 @@ impl Group {
                     .characters
                     .iter()
                     .enumerate()
-                    .map(|(seat, c)| (seat, c.chits.iter().map(|x| x.condition).collect()))
+                    .map(|(seat, c)| (seat, c.chits.clone()))
                     .collect(),
                 ..Group::default()
             };
@@ -83,6 +86,9 @@ impl Group {
                 SpellEffect::Healed { character } => self
                     .healed
                     .push((character.clone(), w.request.spell.clone())),
+                SpellEffect::ColourChitPlayed { character, chit } => {
+                    self.colour.push((character.clone(), chit.clone()));
+                }
                 SpellEffect::ChitsWounded { character, .. }
                 | SpellEffect::ChitsFatigued { character, .. } => touched.push(character.clone()),
                 _ => {}
@@ -93,8 +99,9 @@ impl Group {
         }
     }
 
-    /// After the group: chits a healing and a Pit result both acted on keep
-    /// their condition from before the group.
+    /// After the group: chits a healing and a Pit result both acted on are
+    /// as they were before the group (a colour chit stays one); the healed character's other
+    /// chits are active.
     pub fn settle(&mut self, battle: &mut Battle, magic: &mut CombatMagic) {
         let mut lines = Vec::new();
         for (character, healing) in &self.healed {
@@ -115,12 +122,23 @@ impl Group {
                 }
                 let mut kept = Vec::new();
                 let chits = &mut magic.state.characters[seat].chits;
-                for (index, (chit, &was)) in chits.iter_mut().zip(before).enumerate() {
+                for (index, (chit, was)) in chits.iter_mut().zip(before).enumerate() {
                     let acts = ActionChit::parse(&chit.chit).is_ok_and(|a| pit.touches(&a))
-                        && (*pit == PitEvent::Terror || was == ChitCondition::Active);
-                    if acts && !self.casting.contains(&(seat, index)) {
-                        chit.condition = was;
+                        && (*pit == PitEvent::Terror || was.condition == ChitCondition::Active);
+                    let spent = self.casting.contains(&(seat, index))
+                        || self
+                            .colour
+                            .contains(&(character.clone(), chit.chit.clone()));
+                    if spent {
+                        continue;
+                    }
+                    if acts {
+                        *chit = was.clone();
                         kept.push(chit.chit.clone());
+                    } else {
+                        // Only the healing acts here, whichever of the two
+                        // happened to be worked first.
+                        chit.condition = ChitCondition::Active;
                     }
                 }
                 lines.push(CombatLine::ChitsUnchanged {
