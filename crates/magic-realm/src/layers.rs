@@ -57,10 +57,12 @@ const LOOPS: &[Loop] = &[
         files: &[
             "combat/abandon.rs",
             "combat/activation.rs",
+            "combat/altering.rs",
             "combat/battle.rs",
             "combat/build.rs",
             "combat/casting.rs",
             "combat/charge.rs",
+            "combat/chit_conflicts.rs",
             "combat/colour_fatigue.rs",
             "combat/decisions.rs",
             "combat/encounter.rs",

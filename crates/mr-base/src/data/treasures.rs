@@ -238,14 +238,15 @@ pub enum TreasureEffect {
         warning: Warning,
         tiles: Vec<TileGroup>,
     },
-    /// Sharpness of the owner's Fight/Move chits sets their time: two
-    /// stars, one star, none.
+    /// The effort asterisks of each of the owner's action chits, MAGIC
+    /// chits included, set its time: two, one, none.
     ChitSpeedByStars {
         two: u8,
         one: u8,
         none: u8,
     },
-    /// Sharpness of the owner's Fight chits sets their strength.
+    /// The effort asterisks of the owner's MOVE, FIGHT, DUCK and BERSERK
+    /// chits set their strength: two, one, none.
     ChitStrengthByStars {
         two: Strength,
         one: Strength,
@@ -369,7 +370,9 @@ impl TreasureEffect {
                 format!("chit time by stars: ** {two}, * {one}, none {none}")
             }
             E::ChitStrengthByStars { two, one, none } => {
-                format!("Fight strength by stars: ** {two}, * {one}, none {none}")
+                format!(
+                    "Move, Fight, Duck and Berserk strength by stars: ** {two}, * {one}, none {none}"
+                )
             }
             E::EffortLimit { asterisks } => format!("effort limit {asterisks} asterisks a round"),
             E::NoEffortLimit => "no effort limit this combat".to_string(),

@@ -10,6 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{DieTable, six_row_index};
+use crate::data::characters::{ActionChit, ChitAction};
 use crate::data::terms::Strength;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +46,24 @@ impl fmt::Display for PitEvent {
             PitEvent::Forget => "forget: the target's active Magic chits are fatigued",
             PitEvent::Rust => "rust: the target's active armour counters take damage",
         })
+    }
+}
+
+impl PitEvent {
+    /// Whether this result acts on an action chit printed as `chit` (3.1
+    /// Spell Tables, Power of the Pit): Terror on every Light or Medium MOVE
+    /// or FIGHT chit, Blight on chits with effort asterisks, Forget on MAGIC
+    /// chits. Blight and Forget change only the active ones.
+    pub fn touches(self, chit: &ActionChit) -> bool {
+        match self {
+            PitEvent::Terror => {
+                matches!(chit.action, ChitAction::Move | ChitAction::Fight)
+                    && matches!(chit.strength, Some(Strength::Light | Strength::Medium))
+            }
+            PitEvent::Blight => chit.effort > 0,
+            PitEvent::Forget => chit.action == ChitAction::Magic,
+            PitEvent::FieryChasm | PitEvent::CarriedAway | PitEvent::Rust => false,
+        }
     }
 }
 

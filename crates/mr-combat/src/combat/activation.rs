@@ -389,6 +389,9 @@ pub fn switch(
     if let Some(name) = activate {
         take_up(battle, who, name);
     }
+    // A Belt or a speed card switched changes his chits at once (3.1 List
+    // of Treasures, group 6).
+    super::spell_effects::revalue(battle, who);
 }
 
 fn say(battle: &mut Battle, who: FighterId, item: &Item, active: bool) {

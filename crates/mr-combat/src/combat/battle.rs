@@ -151,7 +151,7 @@ impl<'d> Battle<'d> {
             .filter(|(_, f)| matches!(f.kind, FighterKind::Character(_)))
             .map(|(i, _)| i)
             .collect();
-        Battle {
+        let mut battle = Battle {
             data,
             clearing: clearing.to_string(),
             round: 0,
@@ -177,7 +177,13 @@ impl<'d> Battle<'d> {
             roll_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
             held_kills: None,
+        };
+        // Active altering treasure cards set the chits' values from the start
+        // (3.1 List of Treasures, group 6).
+        for f in 0..battle.fighters.len() {
+            super::spell_effects::revalue(&mut battle, f);
         }
+        battle
     }
 
     /// The fighter named `name` (character name or counter id, any case).

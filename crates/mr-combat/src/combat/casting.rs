@@ -380,7 +380,10 @@ fn candidates(
         let Some(time) = ActionChit::parse(&chit.chit)
             .ok()
             .filter(|a| a.action == ChitAction::Magic)
-            .map(|a| if chit.prepared { 0 } else { a.time })
+            .map(|a| match chit.prepared {
+                true => 0,
+                false => super::altering::time_now(battle, caster, &chit.chit).unwrap_or(a.time),
+            })
         else {
             continue;
         };
@@ -515,6 +518,7 @@ fn prepare(
                 continue;
             }
         };
+        let speed = super::altering::cast_time(battle, magic, caster, &with, speed);
         let limit = attacker_move_times(battle, caster).into_iter().min();
         if let Some(limit) = limit.filter(|&l| speed > l) {
             first_error.get_or_insert(format!(
@@ -588,11 +592,13 @@ pub fn take_effect(
     // has been judged already; one that was itself cancelled cancels
     // nothing (3.1 8.4.3b.3).
     let mut cancelled = BTreeSet::new();
+    let mut group = super::chit_conflicts::Group::default();
     for w in waiting {
         let name = battle.name(w.caster).to_string();
         if !battle.in_play(w.caster) {
             continue;
         }
+        group.next(battle, &mut magic, &w);
         if let Some(&(_, _, faster)) = targeted_at
             .iter()
             .find(|&&(c, t, speed)| t == w.caster && speed < w.speed && !cancelled.contains(&c))
@@ -612,10 +618,11 @@ pub fn take_effect(
             );
             continue;
         }
-        if resolve_one(battle, &mut magic, dice, &w, attacks) {
+        if resolve_one(battle, &mut magic, dice, &w, attacks, &mut group) {
             alive.insert(w.caster);
         }
     }
+    group.settle(battle, &mut magic);
     battle.magic = Some(magic);
     super::spell_effects::after_casts(battle, here.as_ref());
     alive
@@ -641,6 +648,7 @@ fn resolve_one(
     dice: &mut Dice,
     w: &WaitingCast,
     attacks: &mut Vec<Attack>,
+    group: &mut super::chit_conflicts::Group,
 ) -> bool {
     let name = battle.name(w.caster).to_string();
     let data = battle.data;
@@ -667,6 +675,7 @@ fn resolve_one(
         }
         Ok(effects) => {
             sync_to_battle(battle, magic);
+            group.note(w, &effects);
             for effect in effects {
                 apply(battle, magic, w, effect, attacks);
             }

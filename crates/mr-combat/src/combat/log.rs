@@ -194,6 +194,14 @@ pub enum CombatLine {
         fighter: String,
         text: String,
     },
+    /// A healing and a Power of the Pit result acted on the same chits at
+    /// once: those chits stay as they were (3.1 4.6.10f.2).
+    ChitsUnchanged {
+        character: String,
+        /// The healing spell, then the Pit result.
+        spells: [String; 2],
+        chits: Vec<String>,
+    },
     /// An attack spell comes to life and attacks like a weapon (3.1
     /// 8.4.5l): one direction and time against every target.
     SpellAttacks {
@@ -386,6 +394,7 @@ impl CombatLine {
             CombatLine::Casts { with, .. } if with.starts_with("MAGIC ") => "8.3.9b",
             CombatLine::Casts { .. } => "8.3.9c",
             CombatLine::SpellWorks { .. } => "8.4.4",
+            CombatLine::ChitsUnchanged { .. } => "4.6.10f.2",
             CombatLine::SpellCancelled { .. } => "8.4.3b",
             CombatLine::SpellBroken { .. } => "8.4.2d",
             CombatLine::SpellAttacks { .. } => "8.4.5l",
@@ -453,6 +462,7 @@ impl CombatLine {
             | CombatLine::Casts { .. }
             | CombatLine::SpellAttacks { .. }
             | CombatLine::SpellWorks { .. }
+            | CombatLine::ChitsUnchanged { .. }
             | CombatLine::Plays { .. }
             | CombatLine::Repositioned { .. }
             | CombatLine::ChangedTactics { .. }
@@ -712,6 +722,22 @@ impl fmt::Display for CombatLine {
                 match chit {
                     Some(chit) => write!(f, "; {chit} fatigues"),
                     None => Ok(()),
+                }
+            }
+            CombatLine::ChitsUnchanged {
+                character,
+                spells: [healing, pit],
+                chits,
+            } => {
+                write!(f, "{healing} and {pit} act on the {character} at once")?;
+                if chits.is_empty() {
+                    write!(f, ": on no chit together, so each works in full")
+                } else {
+                    write!(
+                        f,
+                        ": on {} they cancel each other and the chits stay as they were",
+                        chits.join(", ")
+                    )
                 }
             }
             CombatLine::Plays { fighter, text }

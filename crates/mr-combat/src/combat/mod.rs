@@ -10,11 +10,13 @@
 
 pub mod abandon;
 pub mod activation;
+pub mod altering;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
 pub mod casting;
 pub mod charge;
+pub mod chit_conflicts;
 pub mod colour_fatigue;
 pub mod decisions;
 pub mod encounter;

@@ -141,7 +141,8 @@ pub struct CharacterEntry {
     /// The spells he knows (default: those setup records for him).
     #[serde(default)]
     pub spells: Option<Vec<String>>,
-    /// Treasures he carries active (artifacts and books that cast).
+    /// Treasures he carries active: artifacts and books that cast, and any
+    /// other card (the Garb of Speed, the Belt of Strength).
     #[serde(default)]
     pub artifacts: Vec<String>,
     /// Of his artifacts and books, those already used this Evening (3.1

@@ -8,11 +8,13 @@
 //! are set from their printed ones and the spells on them. Control spells
 //! act once, as they take effect ([`control`]).
 //!
-//! Rulings: Elven Grace sets the move time of every MOVE chit (and DUCK
-//! chit), horse side and denizen side of its target by strength or
-//! vulnerability: L 1, M 2, H 3, T 4. Unleash Power lets its caster play
-//! each MAGIC chit as a MOVE or FIGHT chit of its time and effort, with the
-//! strength its time gives: 1 to 3 L, 4 M, 5 H, 6 or more T. Control Bats
+//! Rulings: Elven Grace sets the move time of its target's MOVE chits by
+//! their printed strength, and both sides of a denizen by its
+//! vulnerability: L 1, M 2, H 3, T 4 (3.1 List of Spells: not DUCK chits,
+//! horses or Boots cards). Unleash Power lets its caster play each MAGIC
+//! chit as a MOVE or FIGHT chit of its time and effort, with the strength
+//! its printed time gives: 1 to 3 L, 4 M, 5 H, 6 or more T. How these meet
+//! the Belt, Draught and Garb of Speed is in `altering.rs`. Control Bats
 //! puts every Giant Bat in the clearing under its caster, Guide Spider or
 //! Octopus its one target: each fights for him like a hired native for the
 //! rest of the combat (it leaves the sheet it attacked from). A character
@@ -37,6 +39,7 @@ use crate::state::{CounterSide, MrState, Whereabouts};
 use crate::tables::magic::{TransformForm, transform_forms};
 
 use super::Battle;
+use super::altering;
 use super::build;
 use super::casting::aim_of;
 use super::harm::{self, Blow};
@@ -54,26 +57,6 @@ pub struct Form {
     pub move_time: u8,
     pub vulnerability: Strength,
     pub armoured: bool,
-}
-
-/// The move time Elven Grace gives a strength.
-fn graced(strength: Strength) -> u8 {
-    match strength {
-        Strength::Negligible | Strength::Light => 1,
-        Strength::Medium => 2,
-        Strength::Heavy => 3,
-        Strength::Tremendous => 4,
-    }
-}
-
-/// The strength Unleash Power gives a MAGIC chit of `time`.
-fn unleashed(time: u8) -> Strength {
-    match time {
-        ..=3 => Strength::Light,
-        4 => Strength::Medium,
-        5 => Strength::Heavy,
-        _ => Strength::Tremendous,
-    }
 }
 
 /// The form character fighter `f` is transformed into, if he is.
@@ -303,68 +286,53 @@ fn refresh(battle: &mut Battle) {
     }
     let data = battle.data;
     for f in 0..battle.fighters.len() {
+        if battle.hero(f).is_some() {
+            revalue(battle, f);
+            continue;
+        }
         let on = on_fighter(battle, f);
         let name = battle.name(f).to_string();
-        match &mut battle.fighters[f].kind {
-            FighterKind::Character(hero) => {
-                for chit in &mut hero.chits {
-                    let Ok(mut now) = ActionChit::parse(&chit.label) else {
-                        continue;
-                    };
-                    if let Some(form) = &on.form {
-                        match now.action {
-                            ChitAction::Move | ChitAction::Duck => {
-                                now.strength = Some(form.move_strength);
-                                now.time = form.move_time;
-                            }
-                            ChitAction::Fight | ChitAction::Berserk => {
-                                if let Some((blow, speed, _)) = &form.attack {
-                                    now.time = *speed;
-                                    now.strength = Some(strength_of(blow.level));
-                                }
-                            }
-                            ChitAction::Magic => {}
-                        }
-                    }
-                    chit.unleashed = on.unleashed && now.action == ChitAction::Magic;
-                    if chit.unleashed {
-                        now.strength = Some(unleashed(now.time));
-                    }
-                    let moves =
-                        matches!(now.action, ChitAction::Move | ChitAction::Duck) || chit.unleashed;
-                    if on.graced && moves {
-                        now.time = graced(now.strength.unwrap_or_default());
-                    }
-                    chit.chit = now;
-                }
-                if let Some(horse) = hero.horse.as_mut()
-                    && let Ok(printed) = build::horse(data, &horse.name)
-                {
-                    horse.trot = printed.trot;
-                    horse.gallop = printed.gallop;
-                    if on.graced {
-                        horse.trot.move_speed = graced(horse.trot.strength);
-                        horse.gallop.move_speed = graced(horse.gallop.strength);
-                    }
-                }
+        if let FighterKind::Denizen(den) = &mut battle.fighters[f].kind {
+            if let Some(form) = on.beast {
+                take_form(den, form);
+            } else if let Ok(printed) = build::denizen(data, &name, den.side, den.employer) {
+                den.light.move_speed = printed.light.move_speed;
+                den.dark.move_speed = printed.dark.move_speed;
             }
-            FighterKind::Denizen(den) => {
-                if let Some(form) = on.beast {
-                    take_form(den, form);
-                } else if let Ok(printed) = build::denizen(data, &name, den.side, den.employer) {
-                    den.light.move_speed = printed.light.move_speed;
-                    den.dark.move_speed = printed.dark.move_speed;
-                }
-                if on.graced {
-                    den.light.move_speed = graced(den.vulnerability);
-                    den.dark.move_speed = graced(den.vulnerability);
-                }
+            if on.graced {
+                den.light.move_speed = altering::graced(den.vulnerability);
+                den.dark.move_speed = altering::graced(den.vulnerability);
             }
         }
     }
 }
 
-fn strength_of(level: i8) -> Strength {
+/// Set character fighter `f`'s chit values from the printed ones, his
+/// active altering treasure cards and the spells on him (`altering.rs`).
+/// His horse keeps its printed values: Elven Grace does not touch horses
+/// (3.1 List of Spells, Elven Grace).
+pub fn revalue(battle: &mut Battle, f: FighterId) {
+    let on = on_fighter(battle, f);
+    let data = battle.data;
+    let Some(hero) = battle.hero_mut(f) else {
+        return;
+    };
+    let cards = altering::cards(data, hero);
+    for chit in &mut hero.chits {
+        let Ok(printed) = ActionChit::parse(&chit.label) else {
+            continue;
+        };
+        chit.unleashed = on.unleashed && printed.action == ChitAction::Magic;
+        let spells = altering::Spells {
+            graced: on.graced,
+            unleashed: chit.unleashed,
+            form: on.form.as_ref(),
+        };
+        chit.chit = altering::chit_now(&printed, cards, spells);
+    }
+}
+
+pub(super) fn strength_of(level: i8) -> Strength {
     match level {
         ..=0 => Strength::Negligible,
         1 => Strength::Light,

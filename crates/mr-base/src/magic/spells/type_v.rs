@@ -10,7 +10,7 @@
 //! question to put to the demon's owner; Broomstick waits in effect until
 //! its target's Fly phases and ends when he lands.
 
-use crate::data::characters::{ActionChit, ChitAction};
+use crate::data::characters::ActionChit;
 use crate::data::terms::Strength;
 use crate::state::ChitCondition;
 use crate::tables::magic::{Curse, PitEvent, PowerOfThePit};
@@ -134,10 +134,7 @@ fn power_of_the_pit(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
                 let chits = chits_where(
                     ctx,
                     who,
-                    |a| {
-                        matches!(a.action, ChitAction::Move | ChitAction::Fight)
-                            && matches!(a.strength, Some(Strength::Light | Strength::Medium))
-                    },
+                    |a| PitEvent::Terror.touches(a),
                     ChitCondition::Wounded,
                 );
                 effects.push(SpellEffect::ChitsWounded {
@@ -162,7 +159,12 @@ fn power_of_the_pit(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
         }
         PitEvent::Blight => {
             if let Some(who) = target_character {
-                let chits = chits_where(ctx, who, |a| a.effort > 0, ChitCondition::Wounded);
+                let chits = chits_where(
+                    ctx,
+                    who,
+                    |a| PitEvent::Blight.touches(a),
+                    ChitCondition::Wounded,
+                );
                 effects.push(SpellEffect::ChitsWounded {
                     character: ctx.state.characters[who].name.clone(),
                     chits,
@@ -174,7 +176,7 @@ fn power_of_the_pit(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
                 let chits = chits_where(
                     ctx,
                     who,
-                    |a| a.action == ChitAction::Magic,
+                    |a| PitEvent::Forget.touches(a),
                     ChitCondition::Fatigued,
                 );
                 effects.push(SpellEffect::ChitsFatigued {
