@@ -183,20 +183,31 @@ pub fn has(data: &GameData, rules: &Rules, who: &CharacterState, wanted: &Advant
 /// none is active (7.3.1e.4). Items his pack horses carry are not his to
 /// carry (7.3.1i.4).
 pub fn carrying_strength(data: &GameData, who: &CharacterState) -> Strength {
+    let effects = active_treasure_effects(data, who);
+    // An active Belt of Strength sets each MOVE chit's strength by its
+    // asterisks (3.1 List of Treasures, Altering Chits).
+    let belt = effects.iter().find_map(|(_, effect)| match effect {
+        TreasureEffect::ChitStrengthByStars { two, one, none } => Some((*two, *one, *none)),
+        _ => None,
+    });
     let chits = who
         .chits
         .iter()
         .filter(|c| c.condition == ChitCondition::Active)
         .filter_map(|c| ActionChit::parse(&c.chit).ok())
         .filter(|c| c.action == ChitAction::Move)
-        .filter_map(|c| c.strength);
-    let boots =
-        active_treasure_effects(data, who)
-            .into_iter()
-            .filter_map(|(_, effect)| match effect {
-                TreasureEffect::MoveChit { strength, .. } => Some(*strength),
-                _ => None,
-            });
+        .filter_map(move |c| match belt {
+            Some((two, one, none)) => Some(match c.effort {
+                2.. => two,
+                1 => one,
+                0 => none,
+            }),
+            None => c.strength,
+        });
+    let boots = effects.iter().filter_map(|(_, effect)| match effect {
+        TreasureEffect::MoveChit { strength, .. } => Some(*strength),
+        _ => None,
+    });
     let horse = who
         .belongings
         .iter()
@@ -232,4 +243,32 @@ pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
         ItemKind::Horse | ItemKind::Spell => None,
     };
     found.unwrap_or(Strength::Negligible)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{data, give, test_game};
+
+    /// An active Belt of Strength makes each MOVE chit as strong as its
+    /// asterisks say (List of Treasures, Altering Chits), so the Amazon's
+    /// MOVE M3* carries Heavy items (3.1 7.3.1e); inactive, it does nothing.
+    #[test]
+    fn an_active_belt_of_strength_carries_by_the_move_chits_asterisks() {
+        let mut state = test_game(&["Amazon"]);
+        assert_eq!(
+            carrying_strength(data(), &state.characters[0]),
+            Strength::Medium
+        );
+        give(&mut state, 0, ItemKind::Treasure, "Belt of Strength", false);
+        assert_eq!(
+            carrying_strength(data(), &state.characters[0]),
+            Strength::Medium
+        );
+        state.characters[0].belongings.last_mut().unwrap().active = true;
+        assert_eq!(
+            carrying_strength(data(), &state.characters[0]),
+            Strength::Heavy
+        );
+    }
 }

@@ -22,8 +22,6 @@
 
 use super::events::Score;
 use crate::data::GameData;
-use crate::data::terms::Strength;
-use crate::data::treasures::TreasureEffect;
 use crate::state::{CharacterState, ItemKind, VictoryRequirements};
 
 /// Points per victory point, by category (3.1 9.3.2f).
@@ -219,33 +217,12 @@ fn spells_learned(data: &GameData, who: &CharacterState) -> usize {
     who.magic.spells.len().saturating_sub(usize::from(starting))
 }
 
-/// The strength that carries his belongings at the end of the game: his
-/// strongest active Move chit, active horse or active Boots card (3.1
-/// 9.3.1, as 7.3.1e for a move).
-pub fn carrying_strength(data: &GameData, who: &CharacterState) -> Strength {
-    let horse = super::horses::active_horse(data, who).map(|h| h.trot.strength);
-    let boots = who
-        .belongings
-        .iter()
-        .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
-        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
-        .flat_map(|t| t.effects.iter())
-        .filter_map(|e| match e {
-            TreasureEffect::MoveChit { strength, .. } => Some(*strength),
-            _ => None,
-        });
-    std::iter::once(crate::abilities::strongest_move(who))
-        .chain(horse)
-        .chain(boots)
-        .max()
-        .unwrap_or(Strength::Negligible)
-}
-
-/// Every item he owns at the end that his [`carrying_strength`] carries,
+/// Every item he owns at the end that his carrying strength (3.1 9.3.1,
+/// as 7.3.1e for a move) carries,
 /// by kind and name: his weapon, armour and belongings; what is too heavy
 /// is discarded and counts nothing (3.1 9.3.1).
 fn carried_at_the_end(data: &GameData, who: &CharacterState) -> Vec<(ItemKind, String)> {
-    let strength = carrying_strength(data, who);
+    let strength = crate::abilities::carrying_strength(data, who);
     who.weapon
         .iter()
         .map(|w| (ItemKind::Weapon, w.clone()))
