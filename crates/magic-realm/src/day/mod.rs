@@ -49,6 +49,8 @@ pub mod site_magic;
 pub mod spell_clock;
 pub mod summoning;
 #[cfg(test)]
+mod summoning_tests;
+#[cfg(test)]
 mod tests;
 pub mod trade;
 pub mod treasure_sites;
@@ -88,7 +90,8 @@ pub struct Today {
     pub prowling_row: u8,
     /// Characters (by index) blocked today: they do no more phases.
     pub blocked: BTreeSet<usize>,
-    /// Map chits that already summoned today (each summons once a day).
+    /// Map chits that were face up when an individual ended his turn
+    /// today: they summon nothing more until Midnight (3.1 7.13.3b.2).
     pub summoned_by: BTreeSet<String>,
     /// Monster counters that blocked someone today: they stop prowling.
     pub blocking_monsters: BTreeSet<String>,
