@@ -39,6 +39,8 @@ pub mod preview;
 pub mod prophecy;
 pub mod rearrange;
 pub mod refusal;
+#[cfg(test)]
+mod regeneration_tests;
 pub mod resolve;
 pub mod restart;
 pub mod retinue;

@@ -276,6 +276,7 @@ fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
             d.kind == DenizenKind::Monster
                 && matches!(&d.at, Whereabouts::Clearing { clearing } if clearing.tile == here.tile && clearing != here)
                 && day.state.employer_of(id).is_none()
+                && !crate::magic::influence::controlled(&day.state, id)
                 && !day.today.blocking_monsters.contains(*id)
                 && prowls(day.data, row, id)
         })
