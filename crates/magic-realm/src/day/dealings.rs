@@ -7,6 +7,10 @@
 //! knowledge, and carries what he gets (during his own turn, on his
 //! stand-in, `day::leader_turn`).
 //!
+//! Nobody trades while flying or on a roadway, nor while blocked; hidden
+//! parties trade without being seen and stay hidden (3.1 7.2.1b, 7.2.1d,
+//! 7.12.4b).
+//!
 //! Each player writes his side (`orders::dealings`). A deal happens when
 //! both sides match (each gives what the other gets) and name the same time:
 //! - `at phase N`: at the start of phase N of either party's turn, the
@@ -29,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::Day;
-use super::events::Happening;
+use super::events::{Happening, PhaseEvent, PhaseResult};
 use crate::board::ClearingId;
 use crate::data::base_name;
 use crate::data::tiles::PathKind;
@@ -189,6 +193,19 @@ impl Party {
         })
     }
 
+    /// Blocked today: a character, or a hired leader blocked outside or
+    /// during his own turn.
+    fn blocked(&self, day: &Day<'_>) -> bool {
+        match self {
+            Party::Seat(s) => day.today.blocked.contains(s),
+            Party::Leader { native, .. } => {
+                day.today.blocked_leaders.contains(native)
+                    || super::hired_leaders::stand_in_of(day, native)
+                        .is_some_and(|s| day.today.blocked.contains(&s))
+            }
+        }
+    }
+
     /// Whose deal lines speak for this party.
     fn seat(&self) -> usize {
         match self {
@@ -252,6 +269,11 @@ impl Party {
 /// The start of phase `phase` of the turn of `who`: his deals for that
 /// phase; in a hired leader's turn, the deals made by him or with him.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<String, DayOrders>) {
+    // Nobody trades while flying (3.1 7.2.1d): a deal for this phase
+    // waits for the other's turn.
+    if aloft(day, who) {
+        return;
+    }
     let at = When::Phase(phase);
     let name = day.state.characters[who].name.clone();
     if super::hired_leaders::stand_in_of(day, &name) == Some(who) {
@@ -268,6 +290,26 @@ pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<Stri
         return;
     }
     settle(day, who, at, orders, |d| d.by.is_none());
+}
+
+/// Whether `who` starts this phase in the air: his last phase flew him and
+/// he has not landed since (his flying lasts through his Fly phases,
+/// `day::fly`).
+fn aloft(day: &Day<'_>, who: usize) -> bool {
+    let name = &day.state.characters[who].name;
+    day.events
+        .iter()
+        .rev()
+        .find_map(|e| match &e.happening {
+            Happening::Phase(
+                PhaseEvent::Landed { character, .. } | PhaseEvent::TurnStarts { character, .. },
+            ) if character == name => Some(false),
+            Happening::Phase(PhaseEvent::PhaseDone {
+                character, result, ..
+            }) if character == name => Some(matches!(result, PhaseResult::Flew { .. })),
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 /// The end of Daylight: deals for a phase that never found the two
@@ -355,6 +397,17 @@ fn settle(
         let other_name = other.name(day);
         if other.gone(day) {
             let reason = format!("the {other_name} was killed or is gone");
+            fail(day, who, index, &deal, reason);
+            continue;
+        }
+        // Nobody trades or tells anything while blocked (3.1 7.2.1d).
+        if at != When::Midnight
+            && let Some(stuck) = [&mine, &other].into_iter().find(|p| p.blocked(day))
+        {
+            let reason = format!(
+                "the {} is blocked today, and nobody trades while blocked",
+                stuck.name(day)
+            );
             fail(day, who, index, &deal, reason);
             continue;
         }

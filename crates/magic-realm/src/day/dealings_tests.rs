@@ -4,7 +4,7 @@
 //! waits for the two to meet, and only the parties learn what was told.
 
 use super::dealings::DealEvent;
-use super::events::{DayEvent, Happening};
+use super::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::rearrange::RearrangeEvent;
 use super::tests::{border, game, hidden_way, place, play};
 use crate::board::ClearingId;
@@ -379,5 +379,75 @@ fn telling_names_the_teller_and_says_when_nothing_was_new() {
         line.contains("the Amazon shares paths and passages with the Captain")
             && line.ends_with("the Captain learns nothing new."),
         "{line}"
+    );
+}
+
+/// The Amazon's and the Elf's sides of a phase-2 sale of the Telescope.
+fn telescope_sale() -> std::collections::BTreeMap<String, crate::orders::DayOrders> {
+    [
+        (
+            "P1",
+            "R / R\nTrade: Ancient Telescope to Elf for 10 gold at phase 2",
+        ),
+        (
+            "P2",
+            "R / R\nTrade: 10 gold to Amazon for Ancient Telescope at phase 2",
+        ),
+    ]
+    .into_iter()
+    .map(|(p, text)| (p.to_string(), super::tests::orders(text)))
+    .collect()
+}
+
+/// The Amazon's phase 2 starts, after `before` has set the day up.
+fn amazon_phase_two(before: impl FnOnce(&mut super::Day<'_>)) -> (MrState, Vec<DayEvent>) {
+    let mut state = three_together(&here());
+    let orders = telescope_sale();
+    let rules = realmgm_core::game::Rules::default();
+    let (_, events) = crate::test_support::run_on_day(&mut state, &rules, &[], |day| {
+        before(day);
+        super::dealings::at_phase(day, 0, 2, &orders);
+    });
+    (state, events)
+}
+
+/// 3.1 7.2.1d: nobody trades while blocked, so a deal with a blocked
+/// partner fails and says why.
+#[test]
+fn a_deal_with_a_blocked_partner_fails_7_2_1d() {
+    let (after, events) = amazon_phase_two(|day| {
+        day.today.blocked.insert(1);
+    });
+    assert!(carries(&after, 0, TELESCOPE));
+    let failed = deal_events(&events).into_iter().any(
+        |(_, d)| matches!(d, DealEvent::Failed { reason, .. } if reason.contains("Elf is blocked")),
+    );
+    assert!(failed, "{events:?}");
+    let (after, _) = amazon_phase_two(|_| {});
+    assert!(carries(&after, 1, TELESCOPE), "unblocked, the sale happens");
+}
+
+/// 3.1 7.2.1d: nobody trades while flying: at the start of a phase he
+/// begins in the air, his deals wait.
+#[test]
+fn no_deal_while_aloft_7_2_1d() {
+    let (after, events) = amazon_phase_two(|day| {
+        let flew = PhaseEvent::PhaseDone {
+            character: "Amazon".into(),
+            number: 1,
+            recorded: "FL".into(),
+            result: PhaseResult::Flew {
+                over: here().tile,
+                item: "Flying Carpet".into(),
+                followers_left: Vec::new(),
+                left_behind: Vec::new(),
+            },
+        };
+        day.emit(Observers::Everyone, Happening::Phase(flew));
+    });
+    assert!(carries(&after, 0, TELESCOPE));
+    assert!(
+        deal_events(&events).is_empty(),
+        "the deal waits: {events:?}"
     );
 }

@@ -204,7 +204,7 @@ fn campfire_clearing(day: &Day<'_>, tile: &str) -> Option<ClearingId> {
 }
 
 /// Put `counters` into `clearing`, say so to those there, and block the
-/// unhidden characters there.
+/// unhidden characters there (3.1 7.12.3a).
 fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause: String) {
     if counters.is_empty() {
         return;
