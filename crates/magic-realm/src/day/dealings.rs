@@ -11,6 +11,9 @@
 //! parties trade without being seen and stay hidden (3.1 7.2.1b, 7.2.1d,
 //! 7.12.4b).
 //!
+//! Discoveries are told only in the clearing of the site, hidden path or
+//! secret passage: what the teller knows elsewhere stays his (3.1 4.5.5a).
+//!
 //! Each player writes his side (`orders::dealings`). A deal happens when
 //! both sides match (each gives what the other gets) and name the same time:
 //! - `at phase N`: at the start of phase N of either party's turn, the
@@ -66,6 +69,13 @@ pub enum DealEvent {
         listener: String,
         secrets: Vec<Secret>,
         learned: Vec<String>,
+    },
+    /// A face-down site chit whose location was told, shown to everyone
+    /// and put back face down (3.1 4.5.5d).
+    SiteShown {
+        at: When,
+        teller: String,
+        site: String,
     },
     /// One side of a deal that did not happen, told to its own player.
     Failed {
@@ -129,6 +139,11 @@ impl DealEvent {
                     listed(&what)
                 )
             }
+            DealEvent::SiteShown { at, teller, site } => format!(
+                "  {}: the {teller} turns up the {site} chit for all to see, then lays it \
+                 face down again.",
+                title(*at)
+            ),
             DealEvent::Failed {
                 at,
                 character,
@@ -559,12 +574,25 @@ fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &Dea
         if secrets.is_empty() {
             continue;
         }
-        let learned = tell(
+        let (learned, shown) = tell(
             day,
             teller.record_seat(day),
             listener.record_seat(day),
             &secrets,
         );
+        // A face-down site chit told is turned up for all to see, then
+        // put back face down (3.1 4.5.5d).
+        for site in shown {
+            for c in &mut day.state.characters {
+                c.discoveries.chits_seen.insert(site.clone());
+            }
+            let event = DealEvent::SiteShown {
+                at,
+                teller: teller.name(day),
+                site,
+            };
+            day.emit(Observers::Everyone, Happening::Dealing(event));
+        }
         let event = DealEvent::Told {
             at,
             teller: teller.name(day),
@@ -699,9 +727,19 @@ fn onlookers(day: &Day<'_>, a: &Party, b: &Party) -> Observers {
     Observers::Players(players)
 }
 
-/// The listener learns what the teller knows of `secrets`; the new
-/// knowledge, in words.
-fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -> Vec<String> {
+/// The listener learns what the teller knows of `secrets` that lies in the
+/// clearing where they meet (3.1 4.5.5a): a hidden path or secret passage
+/// with an end there, a treasure site there. A Treasures Within Treasures
+/// site goes with the site chit of its clearing the teller knows, told by
+/// the same rule (4.5.5c). Returns the new knowledge, in words, and the
+/// face-down site chits told, which are shown to all (4.5.5d).
+fn tell(
+    day: &mut Day<'_>,
+    teller: usize,
+    listener: usize,
+    secrets: &[Secret],
+) -> (Vec<String>, Vec<String>) {
+    let here = day.state.characters[listener].position.clone();
     let known = day.state.characters[teller].discoveries.clone();
     let mut learned = Vec::new();
     for (a, b) in &known.routes {
@@ -712,6 +750,7 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             _ => false,
         };
         if wanted
+            && (*a == here || *b == here)
             && day.state.characters[listener]
                 .discoveries
                 .routes
@@ -725,8 +764,12 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             learned.push(format!("{what} {a}-{b}"));
         }
     }
+    let mut shown = Vec::new();
     if secrets.contains(&Secret::Sites) {
         for site in &known.sites {
+            if site_clearing(day, site).as_ref() != Some(&here) {
+                continue;
+            }
             if day.state.characters[listener]
                 .discoveries
                 .sites
@@ -734,9 +777,28 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             {
                 learned.push(format!("where the {site} lies"));
             }
+            let face_down = day
+                .state
+                .map_chits
+                .get(&here.tile)
+                .is_some_and(|chits| chits.iter().any(|c| &c.name == site && !c.face_up));
+            if face_down {
+                shown.push(site.clone());
+            }
         }
     }
-    learned
+    (learned, shown)
+}
+
+/// The clearing a discovered treasure location lies in: a site chit's
+/// numbered clearing of its tile, or where a treasure-site card lies.
+fn site_clearing(day: &Day<'_>, site: &str) -> Option<ClearingId> {
+    if let Some(at) = day.state.treasure_sites.get(site) {
+        return Some(at.clone());
+    }
+    let tile = day.state.tile_of_chit(site)?;
+    let number = day.data.chits.site(site)?.clearing;
+    Some(ClearingId::new(tile, number))
 }
 
 /// Whether the route between two clearings is a hidden path or a secret

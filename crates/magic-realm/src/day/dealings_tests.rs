@@ -451,3 +451,40 @@ fn no_deal_while_aloft_7_2_1d() {
         "the deal waits: {events:?}"
     );
 }
+
+/// 3.1 4.5.5a and d: only what lies in the clearing where they meet is
+/// told, and a face-down site chit told is shown to everyone.
+#[test]
+fn discoveries_are_told_only_where_they_lie_and_a_face_down_site_is_shown_4_5_5() {
+    let mut state = game(&["Amazon", "Elf", "Black Knight"]);
+    let vault = crate::test_support::place_site(&mut state, false, "Vault");
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden]);
+    assert!(from != vault && to != vault);
+    for who in 0..2 {
+        place(&mut state, who, &vault);
+    }
+    for d in state.denizens.values_mut() {
+        d.at = crate::state::Whereabouts::Dead;
+    }
+    let far = if from < to { (from, to) } else { (to, from) };
+    let known = &mut state.characters[0].discoveries;
+    known.routes.insert(far.clone());
+    known.sites.insert("Vault".into());
+    let (after, events) = play(
+        state,
+        &[
+            ("P1", "R\nTell: Elf my paths and sites at phase 1"),
+            ("P2", "R"),
+        ],
+        DiceScript::default(),
+    );
+    let elf = &after.characters[1].discoveries;
+    assert!(elf.sites.contains("Vault"));
+    assert!(!elf.routes.contains(&far), "the path lies elsewhere");
+    let shown = deal_events(&events)
+        .into_iter()
+        .find(|(_, d)| matches!(d, DealEvent::SiteShown { site, .. } if site == "Vault"));
+    let (seen, _) = shown.expect("the Vault chit is shown");
+    assert!(seen_by(seen, "P3"));
+    assert!(after.characters[2].discoveries.chits_seen.contains("Vault"));
+}
