@@ -101,12 +101,14 @@ const LOOPS: &[Loop] = &[
             "day/hire.rs",
             "day/meeting.rs",
             "day/missions.rs",
+            "day/movement.rs",
             "day/rearrange.rs",
             "day/restart.rs",
             "day/rulings.rs",
             "day/runes.rs",
             "day/search.rs",
             "day/site_magic.rs",
+            "day/spying.rs",
             "day/trade.rs",
             "day/treasure_sites.rs",
             "day/visitor_spells.rs",
@@ -118,7 +120,8 @@ const LOOPS: &[Loop] = &[
                hire, rulings, ...), and every handler reports through `Happening`. \
                Below that, handlers call each other where one rule leads into \
                another: search, runes and treasure sites; hire, goblins and meeting; \
-               trade and visitor spells; missions and visitors.",
+               trade and visitor spells; missions and visitors; a move and the \
+               spies who learn the hidden road it takes.",
     },
 ];
 

@@ -29,7 +29,8 @@
 //!
 //! Who sees what: the two parties see the whole deal. The characters in the
 //! clearing who are not hidden see belongings and gold change hands; what
-//! was told stays between the two (the leak test in `dealings_tests`).
+//! was told is learned also by those spying on the teller (3.1 4.5.6b.3,
+//! `day::spying`), and by nobody else (the leak test in `dealings_tests`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -68,6 +69,13 @@ pub enum DealEvent {
         teller: String,
         listener: String,
         secrets: Vec<Secret>,
+        learned: Vec<String>,
+    },
+    /// A spy learned what the teller told someone else (3.1 4.5.6b.3).
+    Spied {
+        at: When,
+        teller: String,
+        spy: String,
         learned: Vec<String>,
     },
     /// A face-down site chit whose location was told, shown to everyone
@@ -139,6 +147,16 @@ impl DealEvent {
                     listed(&what)
                 )
             }
+            DealEvent::Spied {
+                at,
+                teller,
+                spy,
+                learned,
+            } => format!(
+                "  {}: the {spy}, spying on the {teller} as he tells, learns {}.",
+                title(*at),
+                listed(learned)
+            ),
             DealEvent::SiteShown { at, teller, site } => format!(
                 "  {}: the {teller} turns up the {site} chit for all to see, then lays it \
                  face down again.",
@@ -574,12 +592,25 @@ fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &Dea
         if secrets.is_empty() {
             continue;
         }
-        let (learned, shown) = tell(
-            day,
-            teller.record_seat(day),
-            listener.record_seat(day),
-            &secrets,
-        );
+        let (teller_seat, listener_seat) = (teller.record_seat(day), listener.record_seat(day));
+        let (learned, shown) = tell(day, teller_seat, listener_seat, &secrets);
+        // Those spying on the teller learn what he tells (3.1 4.5.6b.3).
+        let here = day.state.characters[teller_seat].position.clone();
+        for spy in super::spying::spies(day, teller_seat, &[&here]) {
+            if spy == listener_seat {
+                continue;
+            }
+            let (learned, _) = tell(day, teller_seat, spy, &secrets);
+            if !learned.is_empty() {
+                let event = DealEvent::Spied {
+                    at,
+                    teller: teller.name(day),
+                    spy: day.state.characters[spy].name.clone(),
+                    learned,
+                };
+                day.emit(day.only(spy), Happening::Dealing(event));
+            }
+        }
         // A face-down site chit told is turned up for all to see, then
         // put back face down (3.1 4.5.5d).
         for site in shown {

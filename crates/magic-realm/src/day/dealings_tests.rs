@@ -224,11 +224,14 @@ fn a_told_path_is_learned_by_the_listener_alone_and_can_be_used() {
         (to.clone(), from.clone())
     };
     state.characters[0].discoveries.routes.insert(route.clone());
+    // She tells hidden, so the Black Knight, who found no hidden enemies,
+    // cannot spy on her (3.1 4.5.6a).
     let (after, events) = play(
         state,
-        &[("P1", "R\nTell: Elf my paths and passages"), ("P2", "R")],
-        DiceScript::default(),
+        &[("P1", "H\nTell: Elf my paths and passages"), ("P2", "R")],
+        crate::test_support::script(&[("daylight/hide/Amazon", &[1])]),
     );
+    assert!(after.characters[0].hidden);
     assert!(after.characters[1].discoveries.routes.contains(&route));
     assert!(!after.characters[2].discoveries.routes.contains(&route));
     let told = deal_events(&events);
@@ -487,4 +490,29 @@ fn discoveries_are_told_only_where_they_lie_and_a_face_down_site_is_shown_4_5_5(
     let (seen, _) = shown.expect("the Vault chit is shown");
     assert!(seen_by(seen, "P3"));
     assert!(after.characters[2].discoveries.chits_seen.contains("Vault"));
+}
+
+/// 3.1 4.5.6b.3: those spying on an unhidden teller learn what he tells.
+#[test]
+fn a_spy_learns_what_an_unhidden_teller_tells_4_5_6() {
+    let mut state = game(&["Amazon", "Elf", "Black Knight"]);
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden]);
+    for who in 0..3 {
+        place(&mut state, who, &from);
+    }
+    for d in state.denizens.values_mut() {
+        d.at = crate::state::Whereabouts::Dead;
+    }
+    let route = if from < to { (from, to) } else { (to, from) };
+    state.characters[0].discoveries.routes.insert(route.clone());
+    let (after, events) = play(
+        state,
+        &[("P1", "R\nTell: Elf my paths"), ("P2", "R"), ("P3", "R")],
+        DiceScript::default(),
+    );
+    assert!(after.characters[2].discoveries.routes.contains(&route));
+    let spied = deal_events(&events).into_iter().any(|(seen, d)| {
+        matches!(d, DealEvent::Spied { spy, .. } if spy == "Black Knight") && seen_by(seen, "P3")
+    });
+    assert!(spied, "{events:?}");
 }

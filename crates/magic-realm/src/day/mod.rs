@@ -49,6 +49,9 @@ pub mod runes;
 pub mod search;
 pub mod site_magic;
 pub mod spell_clock;
+pub mod spying;
+#[cfg(test)]
+mod spying_tests;
 pub mod summoning;
 #[cfg(test)]
 mod summoning_tests;
