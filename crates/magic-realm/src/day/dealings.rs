@@ -665,6 +665,15 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
 /// with his employer's gold.
 fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
+    // Frozen belongings and gold are not traded (3.1 4.6.9b.2). Ruling:
+    // all he has counts as frozen, the engine not telling apart what he
+    // picked up since.
+    let gives_goods = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
+    if gives_goods && let Some(spell) = crate::magic::conflicts::transmorphized(&day.state, &name) {
+        return Some(format!(
+            "the {name}'s belongings and gold are frozen while the {spell} spell holds him"
+        ));
+    }
     let purse = day.state.characters[party.record_seat(day)].gold;
     let gold: u32 = goods
         .iter()

@@ -516,3 +516,53 @@ fn a_spy_learns_what_an_unhidden_teller_tells_4_5_6() {
     });
     assert!(spied, "{events:?}");
 }
+
+/// 3.1 4.6.9b.2: while a Transform spell holds him, his belongings and
+/// gold are frozen: he neither abandons nor gives them.
+#[test]
+fn transmorphized_belongings_are_frozen_4_6_9b() {
+    use crate::data::spells::Duration;
+    use crate::state::magic::{Aim, CastWith, SpellInEffect};
+    let mut state = three_together(&here());
+    state.magic.in_effect.push(SpellInEffect {
+        id: 7,
+        spell: "Transform".into(),
+        caster: "Black Knight".into(),
+        with: CastWith::Treasure {
+            name: "Black Book".into(),
+        },
+        targets: vec![Aim::Character {
+            name: "Amazon".into(),
+        }],
+        duration: Duration::Permanent,
+        cast_on: 1,
+        inert: false,
+        held: false,
+        detail: Some("Squirrel".into()),
+    });
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R / R\nPhase 1: abandon Ancient Telescope\nTrade: Ancient Telescope to Elf for 10 gold at phase 2",
+            ),
+            (
+                "P2",
+                "R / R\nTrade: 10 gold to Amazon for Ancient Telescope at phase 2",
+            ),
+        ],
+        DiceScript::default(),
+    );
+    assert!(carries(&after, 0, TELESCOPE), "kept, frozen");
+    let frozen = |text: &str| text.contains("frozen");
+    let refused = events.iter().any(|e| match &e.happening {
+        Happening::Rearranged(r) => frozen(&r.log_line()),
+        _ => false,
+    });
+    assert!(refused, "the abandon step is refused");
+    let failed = deal_events(&events)
+        .into_iter()
+        .any(|(_, d)| matches!(d, DealEvent::Failed { reason, .. } if frozen(reason)));
+    assert!(failed, "the sale fails");
+}

@@ -5,6 +5,9 @@
 //! `day::belongings` keeps. A step that cannot be done is skipped and his
 //! report says why; the other steps still happen.
 //!
+//! While a transmorphizing spell holds him his belongings are frozen:
+//! nothing is activated, inactivated, abandoned or loaded (3.1 4.6.9b.2).
+//!
 //! Weight is not checked here: a Move phase leaves behind what his MOVE
 //! chits cannot carry (`day::movement`), whatever is active. Under the Pack
 //! Horses rule (BIMR5) `load Spear on Workhorse` puts a belonging on a
@@ -189,12 +192,19 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders) {
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
         let on_road = day.state.characters[who].roadway.is_some();
+        let frozen =
+            crate::magic::conflicts::transmorphized(&day.state, &character).map(str::to_string);
         // A Phase spell's chit is activated like an item at the start of a
         // phase, and holds him for that phase (3.1 rule 4.6.7f.1).
-        let phase_chit = (how == Arrange::Activate && !on_road && matches!(at, When::Phase(_)))
-            .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
-            .flatten();
+        let phase_chit = (how == Arrange::Activate
+            && !on_road
+            && frozen.is_none()
+            && matches!(at, When::Phase(_)))
+        .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
+        .flatten();
         let done = match how {
+            // Frozen while transmorphized (3.1 4.6.9b.2).
+            _ if let Some(spell) = frozen.clone() => Err(StepRefused::Transmorphized { spell }),
             _ if on_road => Err(StepRefused::OnRoadway),
             Arrange::Activate if phase_chit.is_some() => Ok((phase_chit.unwrap_or_default(), None)),
             Arrange::Activate => {
@@ -267,6 +277,11 @@ enum StepRefused {
          or abandoned (3.1 rule 8.3.8d); Move off it first"
     )]
     OnRoadway,
+    #[error(
+        "the {spell} spell holds him: his belongings are frozen as they are until it ends \
+         (3.1 rule 4.6.9b.2)"
+    )]
+    Transmorphized { spell: String },
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.
