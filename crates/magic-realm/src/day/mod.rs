@@ -121,6 +121,9 @@ pub struct Today {
     /// by today, as (from, into): one who runs away from that clearing
     /// must run onto it (3.1 rule 8.3.8b; `evening`).
     pub entered_by: BTreeMap<usize, (ClearingId, ClearingId)>,
+    /// Clearings where a Wish for Peace made in Daylight ends combat for
+    /// the rest of the day (3.1 Wishes table, 4.6.8b; `site_magic`).
+    pub peace_in: BTreeSet<ClearingId>,
 }
 
 impl<'a> Day<'a> {
