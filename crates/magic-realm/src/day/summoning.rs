@@ -321,7 +321,7 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
 fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     let row = day.today.prowling_row;
     for name in fresh {
-        let Some(site) = day.data.chits.site(&name) else {
+        let Some(site) = day.data.chits.site(name) else {
             continue;
         };
         let on_row = day
