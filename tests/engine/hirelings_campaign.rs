@@ -226,7 +226,9 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
     assert!(!carries(0, TELESCOPE) && !carries(1, GLOVES));
     assert_eq!(mr.characters[0].gold, gold_after_hiring - 10);
     assert!(mr.characters[1].discoveries.routes.contains(&route));
-    assert!(!mr.characters[2].discoveries.routes.contains(&route));
+    // The Amazon stands by and the Captain tells unhidden: she spies on him
+    // and learns the path too (3.1 4.5.6b.3).
+    assert!(mr.characters[2].discoveries.routes.contains(&route));
 
     // Day 3: the Elf takes the path he was told; the HQ hides at D.
     campaign.day(
@@ -276,9 +278,16 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
         amazon_day2.contains(TELESCOPE),
         "the unhidden onlooker sees the goods: {amazon_day2}"
     );
+    assert!(
+        amazon_day2
+            .contains("the Amazon, spying on the Captain as he tells, learns the hidden path"),
+        "{amazon_day2}"
+    );
     for day in 1..=4 {
         let amazon = campaign.report(day, "P3");
-        assert!(!amazon.contains("hidden path"), "day {day}: {amazon}");
+        if day != 2 {
+            assert!(!amazon.contains("hidden path"), "day {day}: {amazon}");
+        }
         assert!(!amazon.contains("with the Elf;"), "day {day}");
         assert!(!amazon.contains("Soldier HQ in "), "day {day}");
     }

@@ -111,6 +111,7 @@ const LOOPS: &[Loop] = &[
             "day/runes.rs",
             "day/search.rs",
             "day/site_magic.rs",
+            "day/spying.rs",
             "day/trade.rs",
             "day/treasure_sites.rs",
             "day/visitor_spells.rs",
@@ -123,7 +124,8 @@ const LOOPS: &[Loop] = &[
                Below that, handlers call each other where one rule leads into \
                another: search, runes and treasure sites; hire, goblins and meeting; \
                trade and visitor spells; missions and visitors; a move that \
-               delivers a mission on entering its dwelling's clearing.",
+               delivers a mission on entering its dwelling's clearing, and the \
+               spies who learn the hidden road it takes.",
     },
 ];
 

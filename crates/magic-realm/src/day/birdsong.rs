@@ -1,7 +1,7 @@
 //! Birdsong and Sunrise (play summary I.C–E; `tables/monster_roll.rs`, §6.4): followers
 //! join their guides, the monster roll picks the prowling row (the ghosts
-//! always prowl), on days 7, 14, 21 and 28 that row's unhired denizens come
-//! back to where they started, and the turn order is drawn at random —
+//! always prowl), on days 7, 14, 21 and 28 that row's unhired denizens and
+//! every ghost come back to where they started (3.1 6.3.4), and the turn order is drawn at random —
 //! except for a character who may choose when to take his turn (the
 //! Swordsman's Clever, `data/characters.toml`) and says so on a `Turn:` line.
 //!
@@ -23,10 +23,11 @@ use super::summoning::prowls;
 use crate::abilities;
 use crate::board::ClearingId;
 use crate::data::characters::Advantage;
+use crate::data::horses::HorseStart;
 use crate::data::monsters::CounterStart;
 use crate::orders::{Activity, DayOrders, TurnChoice};
 use crate::setup::counter_ids;
-use crate::state::Whereabouts;
+use crate::state::{Item, ItemKind, Whereabouts};
 
 /// The warning chit the ghosts start at, and its clearing (as at setup).
 const GHOSTS_CHIT: &str = "Bones V";
@@ -241,10 +242,9 @@ fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
                 CounterStart::Box { name } => Some(Whereabouts::SetupBox { name: name.clone() }),
                 CounterStart::Site { site } => Some(Whereabouts::Guarding { site: site.clone() }),
                 CounterStart::Ghosts => {
-                    // Only dead ghosts come back, to the valley Bones clearing.
-                    let dead =
-                        day.state.denizens.get(id).map(|d| &d.at) == Some(&Whereabouts::Dead);
-                    let tile = day.state.tile_of_chit(GHOSTS_CHIT).filter(|_| dead)?;
+                    // Every ghost goes back to the clearing it started in,
+                    // dead or not (3.1 6.3.4, 6.3.4a).
+                    let tile = day.state.tile_of_chit(GHOSTS_CHIT)?;
                     Some(Whereabouts::Clearing {
                         clearing: ClearingId::new(tile, GHOSTS_CLEARING),
                     })
@@ -274,18 +274,23 @@ fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
     }
 }
 
-/// Seventh-day regeneration of row `row`; dead ghosts come back too.
+/// Seventh-day regeneration of row `row` (3.1 6.3.4): its unhired natives
+/// and monsters, dead or alive, and every ghost go back where they
+/// started; hired natives and controlled monsters stay (6.3.4c). Natives
+/// get their own horses back (6.3.4a), and the regenerated are freed
+/// from every spell (6.3.4e).
 fn regenerate(day: &mut Day<'_>, row: u8) {
     let mut returned = Vec::new();
+    let mut regenerated = Vec::new();
     let ids: Vec<String> = day.state.denizens.keys().cloned().collect();
     for id in ids {
         let on_map_or_dead = matches!(
             day.state.denizens[&id].at,
             Whereabouts::Clearing { .. } | Whereabouts::Dead
         );
-        // A hired native serves out his term wherever he stands.
-        let hired = day.state.employer_of(&id).is_some();
-        if !on_map_or_dead || hired || !prowls_on_row(day, row, &id) {
+        let kept = day.state.employer_of(&id).is_some()
+            || crate::magic::influence::controlled(&day.state, &id);
+        if !on_map_or_dead || kept || !prowls_on_row(day, row, &id) {
             continue;
         }
         let Some(home) = home(day, row, &id) else {
@@ -295,13 +300,46 @@ fn regenerate(day: &mut Day<'_>, row: u8) {
             if let Some(d) = day.state.denizens.get_mut(&id) {
                 d.at = home;
             }
-            returned.push(id);
+            returned.push(id.clone());
         }
+        give_back_horse(day, &id);
+        regenerated.push(id);
     }
     day.emit(
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::Regenerated { row, returned }),
     );
+    for event in crate::magic::expiry::regenerated(&mut day.state, &regenerated) {
+        day.emit(Observers::Everyone, Happening::Magic(event));
+    }
+}
+
+/// The horse native `id` rides comes back to him, from wherever it went:
+/// native horses regenerate with their riders (3.1 6.3.4a) and are
+/// theirs alone (2.3.3a-b). Ruling: a rider's horse a character took as
+/// spoils goes back to the rider then.
+fn give_back_horse(day: &mut Day<'_>, id: &str) {
+    let state = &mut day.state;
+    for horse in &day.data.horses {
+        if !matches!(&horse.start, HorseStart::Rider { native } if native == id) {
+            continue;
+        }
+        let is_it = |item: &Item| item.kind == ItemKind::Horse && item.name == horse.name;
+        for held in state.holdings.values_mut() {
+            held.retain(|i| !is_it(i));
+        }
+        for c in &mut state.characters {
+            c.belongings.retain(|b| !is_it(&b.item));
+        }
+        state
+            .holdings
+            .entry(id.to_string())
+            .or_default()
+            .push(Item {
+                kind: ItemKind::Horse,
+                name: horse.name.clone(),
+            });
+    }
 }
 
 /// Denizens of the row, garrisons included (they regenerate at home).

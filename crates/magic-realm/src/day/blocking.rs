@@ -1,8 +1,11 @@
-//! Blocking at the end of a phase (play summary II.D.2; `day/daylight.rs`
+//! Blocking at the end of a phase (3.1 7.12.2; `day/daylight.rs`
 //! "Blocking"): monsters always block an unhidden character in their
-//! clearing; characters block as their `Block:` instruction says, hidden
+//! clearing, but only the one ending his phase there: those present since
+//! the start of the day block nobody else in it at another's turn end,
+//! only monsters arriving do (7.12.3, `day::summoning`); characters block as their `Block:` instruction says, hidden
 //! ones only after finding Hidden Enemies. Blocker and blocked become
-//! unhidden; the blocked one does no more phases today. Hired leaders
+//! unhidden; the blocked one does no more phases today, nor a turn if it
+//! is still to come, nor trades (7.12.4). Hired leaders
 //! standing in the clearing block and are blocked the same way, with their
 //! employer's `Block:` line.
 

@@ -219,7 +219,7 @@ pub fn take_turn_as(
         used: 0,
         basic: budget.basic,
         full,
-        sheltered_left: budget.sheltered,
+        sheltered_left: weather::sheltered_phases(day, who, mine),
         climb_left: 0,
         moves: 0,
         bonus_used: BTreeSet::new(),

@@ -7,6 +7,13 @@
 //! knowledge, and carries what he gets (during his own turn, on his
 //! stand-in, `day::leader_turn`).
 //!
+//! Nobody trades while flying or on a roadway, nor while blocked; hidden
+//! parties trade without being seen and stay hidden (3.1 7.2.1b, 7.2.1d,
+//! 7.12.4b).
+//!
+//! Discoveries are told only in the clearing of the site, hidden path or
+//! secret passage: what the teller knows elsewhere stays his (3.1 4.5.5a).
+//!
 //! Each player writes his side (`orders::dealings`). A deal happens when
 //! both sides match (each gives what the other gets) and name the same time:
 //! - `at phase N`: at the start of phase N of either party's turn, the
@@ -22,14 +29,15 @@
 //!
 //! Who sees what: the two parties see the whole deal. The characters in the
 //! clearing who are not hidden see belongings and gold change hands; what
-//! was told stays between the two (the leak test in `dealings_tests`).
+//! was told is learned also by those spying on the teller (3.1 4.5.6b.3,
+//! `day::spying`), and by nobody else (the leak test in `dealings_tests`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::Day;
-use super::events::Happening;
+use super::events::{Happening, PhaseEvent, PhaseResult};
 use crate::board::ClearingId;
 use crate::data::base_name;
 use crate::data::tiles::PathKind;
@@ -62,6 +70,20 @@ pub enum DealEvent {
         listener: String,
         secrets: Vec<Secret>,
         learned: Vec<String>,
+    },
+    /// A spy learned what the teller told someone else (3.1 4.5.6b.3).
+    Spied {
+        at: When,
+        teller: String,
+        spy: String,
+        learned: Vec<String>,
+    },
+    /// A face-down site chit whose location was told, shown to everyone
+    /// and put back face down (3.1 4.5.5d).
+    SiteShown {
+        at: When,
+        teller: String,
+        site: String,
     },
     /// One side of a deal that did not happen, told to its own player.
     Failed {
@@ -125,6 +147,21 @@ impl DealEvent {
                     listed(&what)
                 )
             }
+            DealEvent::Spied {
+                at,
+                teller,
+                spy,
+                learned,
+            } => format!(
+                "  {}: the {spy}, spying on the {teller} as he tells, learns {}.",
+                title(*at),
+                listed(learned)
+            ),
+            DealEvent::SiteShown { at, teller, site } => format!(
+                "  {}: the {teller} turns up the {site} chit for all to see, then lays it \
+                 face down again.",
+                title(*at)
+            ),
             DealEvent::Failed {
                 at,
                 character,
@@ -187,6 +224,19 @@ impl Party {
             native: native.clone(),
             employer,
         })
+    }
+
+    /// Blocked today: a character, or a hired leader blocked outside or
+    /// during his own turn.
+    fn blocked(&self, day: &Day<'_>) -> bool {
+        match self {
+            Party::Seat(s) => day.today.blocked.contains(s),
+            Party::Leader { native, .. } => {
+                day.today.blocked_leaders.contains(native)
+                    || super::hired_leaders::stand_in_of(day, native)
+                        .is_some_and(|s| day.today.blocked.contains(&s))
+            }
+        }
     }
 
     /// Whose deal lines speak for this party.
@@ -252,6 +302,11 @@ impl Party {
 /// The start of phase `phase` of the turn of `who`: his deals for that
 /// phase; in a hired leader's turn, the deals made by him or with him.
 pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<String, DayOrders>) {
+    // Nobody trades while flying (3.1 7.2.1d): a deal for this phase
+    // waits for the other's turn.
+    if aloft(day, who) {
+        return;
+    }
     let at = When::Phase(phase);
     let name = day.state.characters[who].name.clone();
     if super::hired_leaders::stand_in_of(day, &name) == Some(who) {
@@ -268,6 +323,26 @@ pub fn at_phase(day: &mut Day<'_>, who: usize, phase: u8, orders: &BTreeMap<Stri
         return;
     }
     settle(day, who, at, orders, |d| d.by.is_none());
+}
+
+/// Whether `who` starts this phase in the air: his last phase flew him and
+/// he has not landed since (his flying lasts through his Fly phases,
+/// `day::fly`).
+fn aloft(day: &Day<'_>, who: usize) -> bool {
+    let name = &day.state.characters[who].name;
+    day.events
+        .iter()
+        .rev()
+        .find_map(|e| match &e.happening {
+            Happening::Phase(
+                PhaseEvent::Landed { character, .. } | PhaseEvent::TurnStarts { character, .. },
+            ) if character == name => Some(false),
+            Happening::Phase(PhaseEvent::PhaseDone {
+                character, result, ..
+            }) if character == name => Some(matches!(result, PhaseResult::Flew { .. })),
+            _ => None,
+        })
+        .unwrap_or(false)
 }
 
 /// The end of Daylight: deals for a phase that never found the two
@@ -355,6 +430,17 @@ fn settle(
         let other_name = other.name(day);
         if other.gone(day) {
             let reason = format!("the {other_name} was killed or is gone");
+            fail(day, who, index, &deal, reason);
+            continue;
+        }
+        // Nobody trades or tells anything while blocked (3.1 7.2.1d).
+        if at != When::Midnight
+            && let Some(stuck) = [&mine, &other].into_iter().find(|p| p.blocked(day))
+        {
+            let reason = format!(
+                "the {} is blocked today, and nobody trades while blocked",
+                stuck.name(day)
+            );
             fail(day, who, index, &deal, reason);
             continue;
         }
@@ -506,12 +592,38 @@ fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &Dea
         if secrets.is_empty() {
             continue;
         }
-        let learned = tell(
-            day,
-            teller.record_seat(day),
-            listener.record_seat(day),
-            &secrets,
-        );
+        let (teller_seat, listener_seat) = (teller.record_seat(day), listener.record_seat(day));
+        let (learned, shown) = tell(day, teller_seat, listener_seat, &secrets);
+        // Those spying on the teller learn what he tells (3.1 4.5.6b.3).
+        let here = day.state.characters[teller_seat].position.clone();
+        for spy in super::spying::spies(day, teller_seat, &[&here]) {
+            if spy == listener_seat {
+                continue;
+            }
+            let (learned, _) = tell(day, teller_seat, spy, &secrets);
+            if !learned.is_empty() {
+                let event = DealEvent::Spied {
+                    at,
+                    teller: teller.name(day),
+                    spy: day.state.characters[spy].name.clone(),
+                    learned,
+                };
+                day.emit(day.only(spy), Happening::Dealing(event));
+            }
+        }
+        // A face-down site chit told is turned up for all to see, then
+        // put back face down (3.1 4.5.5d).
+        for site in shown {
+            for c in &mut day.state.characters {
+                c.discoveries.chits_seen.insert(site.clone());
+            }
+            let event = DealEvent::SiteShown {
+                at,
+                teller: teller.name(day),
+                site,
+            };
+            day.emit(Observers::Everyone, Happening::Dealing(event));
+        }
         let event = DealEvent::Told {
             at,
             teller: teller.name(day),
@@ -553,6 +665,15 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
 /// with his employer's gold.
 fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
+    // Frozen belongings and gold are not traded (3.1 4.6.9b.2). Ruling:
+    // all he has counts as frozen, the engine not telling apart what he
+    // picked up since.
+    let gives_goods = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
+    if gives_goods && let Some(spell) = crate::magic::conflicts::transmorphized(&day.state, &name) {
+        return Some(format!(
+            "the {name}'s belongings and gold are frozen while the {spell} spell holds him"
+        ));
+    }
     let purse = day.state.characters[party.record_seat(day)].gold;
     let gold: u32 = goods
         .iter()
@@ -646,9 +767,19 @@ fn onlookers(day: &Day<'_>, a: &Party, b: &Party) -> Observers {
     Observers::Players(players)
 }
 
-/// The listener learns what the teller knows of `secrets`; the new
-/// knowledge, in words.
-fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -> Vec<String> {
+/// The listener learns what the teller knows of `secrets` that lies in the
+/// clearing where they meet (3.1 4.5.5a): a hidden path or secret passage
+/// with an end there, a treasure site there. A Treasures Within Treasures
+/// site goes with the site chit of its clearing the teller knows, told by
+/// the same rule (4.5.5c). Returns the new knowledge, in words, and the
+/// face-down site chits told, which are shown to all (4.5.5d).
+fn tell(
+    day: &mut Day<'_>,
+    teller: usize,
+    listener: usize,
+    secrets: &[Secret],
+) -> (Vec<String>, Vec<String>) {
+    let here = day.state.characters[listener].position.clone();
     let known = day.state.characters[teller].discoveries.clone();
     let mut learned = Vec::new();
     for (a, b) in &known.routes {
@@ -659,6 +790,7 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             _ => false,
         };
         if wanted
+            && (*a == here || *b == here)
             && day.state.characters[listener]
                 .discoveries
                 .routes
@@ -672,8 +804,12 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             learned.push(format!("{what} {a}-{b}"));
         }
     }
+    let mut shown = Vec::new();
     if secrets.contains(&Secret::Sites) {
         for site in &known.sites {
+            if site_clearing(day, site).as_ref() != Some(&here) {
+                continue;
+            }
             if day.state.characters[listener]
                 .discoveries
                 .sites
@@ -681,9 +817,28 @@ fn tell(day: &mut Day<'_>, teller: usize, listener: usize, secrets: &[Secret]) -
             {
                 learned.push(format!("where the {site} lies"));
             }
+            let face_down = day
+                .state
+                .map_chits
+                .get(&here.tile)
+                .is_some_and(|chits| chits.iter().any(|c| &c.name == site && !c.face_up));
+            if face_down {
+                shown.push(site.clone());
+            }
         }
     }
-    learned
+    (learned, shown)
+}
+
+/// The clearing a discovered treasure location lies in: a site chit's
+/// numbered clearing of its tile, or where a treasure-site card lies.
+fn site_clearing(day: &Day<'_>, site: &str) -> Option<ClearingId> {
+    if let Some(at) = day.state.treasure_sites.get(site) {
+        return Some(at.clone());
+    }
+    let tile = day.state.tile_of_chit(site)?;
+    let number = day.data.chits.site(site)?.clearing;
+    Some(ClearingId::new(tile, number))
 }
 
 /// Whether the route between two clearings is a hidden path or a secret

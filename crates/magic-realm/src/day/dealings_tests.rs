@@ -4,7 +4,7 @@
 //! waits for the two to meet, and only the parties learn what was told.
 
 use super::dealings::DealEvent;
-use super::events::{DayEvent, Happening};
+use super::events::{DayEvent, Happening, PhaseEvent, PhaseResult};
 use super::rearrange::RearrangeEvent;
 use super::tests::{border, game, hidden_way, place, play};
 use crate::board::ClearingId;
@@ -224,11 +224,14 @@ fn a_told_path_is_learned_by_the_listener_alone_and_can_be_used() {
         (to.clone(), from.clone())
     };
     state.characters[0].discoveries.routes.insert(route.clone());
+    // She tells hidden, so the Black Knight, who found no hidden enemies,
+    // cannot spy on her (3.1 4.5.6a).
     let (after, events) = play(
         state,
-        &[("P1", "R\nTell: Elf my paths and passages"), ("P2", "R")],
-        DiceScript::default(),
+        &[("P1", "H\nTell: Elf my paths and passages"), ("P2", "R")],
+        crate::test_support::script(&[("daylight/hide/Amazon", &[1])]),
     );
+    assert!(after.characters[0].hidden);
     assert!(after.characters[1].discoveries.routes.contains(&route));
     assert!(!after.characters[2].discoveries.routes.contains(&route));
     let told = deal_events(&events);
@@ -380,4 +383,186 @@ fn telling_names_the_teller_and_says_when_nothing_was_new() {
             && line.ends_with("the Captain learns nothing new."),
         "{line}"
     );
+}
+
+/// The Amazon's and the Elf's sides of a phase-2 sale of the Telescope.
+fn telescope_sale() -> std::collections::BTreeMap<String, crate::orders::DayOrders> {
+    [
+        (
+            "P1",
+            "R / R\nTrade: Ancient Telescope to Elf for 10 gold at phase 2",
+        ),
+        (
+            "P2",
+            "R / R\nTrade: 10 gold to Amazon for Ancient Telescope at phase 2",
+        ),
+    ]
+    .into_iter()
+    .map(|(p, text)| (p.to_string(), super::tests::orders(text)))
+    .collect()
+}
+
+/// The Amazon's phase 2 starts, after `before` has set the day up.
+fn amazon_phase_two(before: impl FnOnce(&mut super::Day<'_>)) -> (MrState, Vec<DayEvent>) {
+    let mut state = three_together(&here());
+    let orders = telescope_sale();
+    let rules = realmgm_core::game::Rules::default();
+    let (_, events) = crate::test_support::run_on_day(&mut state, &rules, &[], |day| {
+        before(day);
+        super::dealings::at_phase(day, 0, 2, &orders);
+    });
+    (state, events)
+}
+
+/// 3.1 7.2.1d: nobody trades while blocked, so a deal with a blocked
+/// partner fails and says why.
+#[test]
+fn a_deal_with_a_blocked_partner_fails_7_2_1d() {
+    let (after, events) = amazon_phase_two(|day| {
+        day.today.blocked.insert(1);
+    });
+    assert!(carries(&after, 0, TELESCOPE));
+    let failed = deal_events(&events).into_iter().any(
+        |(_, d)| matches!(d, DealEvent::Failed { reason, .. } if reason.contains("Elf is blocked")),
+    );
+    assert!(failed, "{events:?}");
+    let (after, _) = amazon_phase_two(|_| {});
+    assert!(carries(&after, 1, TELESCOPE), "unblocked, the sale happens");
+}
+
+/// 3.1 7.2.1d: nobody trades while flying: at the start of a phase he
+/// begins in the air, his deals wait.
+#[test]
+fn no_deal_while_aloft_7_2_1d() {
+    let (after, events) = amazon_phase_two(|day| {
+        let flew = PhaseEvent::PhaseDone {
+            character: "Amazon".into(),
+            number: 1,
+            recorded: "FL".into(),
+            result: PhaseResult::Flew {
+                over: here().tile,
+                item: "Flying Carpet".into(),
+                followers_left: Vec::new(),
+                left_behind: Vec::new(),
+            },
+        };
+        day.emit(Observers::Everyone, Happening::Phase(flew));
+    });
+    assert!(carries(&after, 0, TELESCOPE));
+    assert!(
+        deal_events(&events).is_empty(),
+        "the deal waits: {events:?}"
+    );
+}
+
+/// 3.1 4.5.5a and d: only what lies in the clearing where they meet is
+/// told, and a face-down site chit told is shown to everyone.
+#[test]
+fn discoveries_are_told_only_where_they_lie_and_a_face_down_site_is_shown_4_5_5() {
+    let mut state = game(&["Amazon", "Elf", "Black Knight"]);
+    let vault = crate::test_support::place_site(&mut state, false, "Vault");
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden]);
+    assert!(from != vault && to != vault);
+    for who in 0..2 {
+        place(&mut state, who, &vault);
+    }
+    for d in state.denizens.values_mut() {
+        d.at = crate::state::Whereabouts::Dead;
+    }
+    let far = if from < to { (from, to) } else { (to, from) };
+    let known = &mut state.characters[0].discoveries;
+    known.routes.insert(far.clone());
+    known.sites.insert("Vault".into());
+    let (after, events) = play(
+        state,
+        &[
+            ("P1", "R\nTell: Elf my paths and sites at phase 1"),
+            ("P2", "R"),
+        ],
+        DiceScript::default(),
+    );
+    let elf = &after.characters[1].discoveries;
+    assert!(elf.sites.contains("Vault"));
+    assert!(!elf.routes.contains(&far), "the path lies elsewhere");
+    let shown = deal_events(&events)
+        .into_iter()
+        .find(|(_, d)| matches!(d, DealEvent::SiteShown { site, .. } if site == "Vault"));
+    let (seen, _) = shown.expect("the Vault chit is shown");
+    assert!(seen_by(seen, "P3"));
+    assert!(after.characters[2].discoveries.chits_seen.contains("Vault"));
+}
+
+/// 3.1 4.5.6b.3: those spying on an unhidden teller learn what he tells.
+#[test]
+fn a_spy_learns_what_an_unhidden_teller_tells_4_5_6() {
+    let mut state = game(&["Amazon", "Elf", "Black Knight"]);
+    let (from, to) = hidden_way(&state, &[PathKind::Hidden]);
+    for who in 0..3 {
+        place(&mut state, who, &from);
+    }
+    for d in state.denizens.values_mut() {
+        d.at = crate::state::Whereabouts::Dead;
+    }
+    let route = if from < to { (from, to) } else { (to, from) };
+    state.characters[0].discoveries.routes.insert(route.clone());
+    let (after, events) = play(
+        state,
+        &[("P1", "R\nTell: Elf my paths"), ("P2", "R"), ("P3", "R")],
+        DiceScript::default(),
+    );
+    assert!(after.characters[2].discoveries.routes.contains(&route));
+    let spied = deal_events(&events).into_iter().any(|(seen, d)| {
+        matches!(d, DealEvent::Spied { spy, .. } if spy == "Black Knight") && seen_by(seen, "P3")
+    });
+    assert!(spied, "{events:?}");
+}
+
+/// 3.1 4.6.9b.2: while a Transform spell holds him, his belongings and
+/// gold are frozen: he neither abandons nor gives them.
+#[test]
+fn transmorphized_belongings_are_frozen_4_6_9b() {
+    use crate::data::spells::Duration;
+    use crate::state::magic::{Aim, CastWith, SpellInEffect};
+    let mut state = three_together(&here());
+    state.magic.in_effect.push(SpellInEffect {
+        id: 7,
+        spell: "Transform".into(),
+        caster: "Black Knight".into(),
+        with: CastWith::Treasure {
+            name: "Black Book".into(),
+        },
+        targets: vec![Aim::Character {
+            name: "Amazon".into(),
+        }],
+        duration: Duration::Permanent,
+        cast_on: 1,
+        inert: false,
+        held: false,
+        detail: Some("Squirrel".into()),
+    });
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R / R\nPhase 1: abandon Ancient Telescope\nTrade: Ancient Telescope to Elf for 10 gold at phase 2",
+            ),
+            (
+                "P2",
+                "R / R\nTrade: 10 gold to Amazon for Ancient Telescope at phase 2",
+            ),
+        ],
+        DiceScript::default(),
+    );
+    assert!(carries(&after, 0, TELESCOPE), "kept, frozen");
+    let frozen = |text: &str| text.contains("frozen");
+    let refused = events.iter().any(|e| match &e.happening {
+        Happening::Rearranged(r) => frozen(&r.log_line()),
+        _ => false,
+    });
+    assert!(refused, "the abandon step is refused");
+    let failed = deal_events(&events)
+        .into_iter()
+        .any(|(_, d)| matches!(d, DealEvent::Failed { reason, .. } if frozen(reason)));
+    assert!(failed, "the sale fails");
 }

@@ -98,6 +98,25 @@ pub fn evening(
     }
     let mut waiting = Vec::new();
     for (clearing, crowd) in attention_chit_order(day, clearings) {
+        if day.today.peace_in.contains(&clearing) {
+            // Nobody attacks or picks targets there for the rest of the
+            // day (3.1 Wishes table, "I wish for peace").
+            let line = CombatLine::Ends {
+                reason: "a Wish for Peace made here today holds it: nobody attacks or picks \
+                         targets until Midnight"
+                    .into(),
+            };
+            let event = CombatEvent::Line {
+                clearing: clearing.clone(),
+                round: 0,
+                line,
+            };
+            day.emit(
+                Observers::Players(day.players_in(&clearing)),
+                Happening::Combat(event),
+            );
+            continue;
+        }
         if crowd.characters.len() + crowd.denizens.len() < 2 {
             if let [alone] = crowd.characters[..] {
                 super::lone_cast::rounds_alone(day, alone, orders);

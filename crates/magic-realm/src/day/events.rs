@@ -166,6 +166,9 @@ pub enum PhaseEvent {
         followers: Vec<String>,
         reason: String,
     },
+    /// Phases recorded for a hired leader that he may not do (Alert, Rest,
+    /// Enchant), struck from his turn.
+    StruckForLeader { leader: String, phases: Vec<String> },
     /// Phases not done because the turn ended early.
     PhasesLeft {
         character: String,

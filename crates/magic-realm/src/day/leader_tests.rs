@@ -252,3 +252,30 @@ fn a_hired_leader_follows_the_character_his_line_names() {
         "no turn of his own"
     );
 }
+
+/// 3.1 6.2.5: a hired leader may not Alert, Rest or Enchant for himself;
+/// such phases are struck from his turn and his employer is told.
+#[test]
+fn a_hired_leader_does_not_rest_alert_or_enchant_6_2_5() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = captain(&here);
+    let orders = format!("H\nSoldier HQ: R, A, {}, EM", move_to(&next));
+    let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
+    let his = results(&events, "Soldier HQ");
+    assert_eq!(his.len(), 1, "{his:?}");
+    assert!(
+        matches!(&his[0], PhaseResult::Moved { to, .. } if to == &next),
+        "{his:?}"
+    );
+    assert_eq!(at(&after, "Soldier HQ"), standing(&next));
+    let struck = events.iter().find_map(|e| match &e.happening {
+        Happening::Phase(PhaseEvent::StruckForLeader { leader, phases }) => {
+            Some((leader.clone(), phases.clone()))
+        }
+        _ => None,
+    });
+    let (leader, phases) = struck.expect("the struck phases are told");
+    assert_eq!(leader, "Soldier HQ");
+    assert_eq!(phases.len(), 3, "{phases:?}");
+    assert_eq!(phases[..2], ["R", "A"]);
+}

@@ -27,6 +27,8 @@
 //!   line `Soldier HQ: F Elf` has him follow that character for the day,
 //!   with the hirelings sent with him, from the clearing where the guide's
 //!   turn starts; elsewhere he stays where he is.
+//! - He may not Alert, Rest or Enchant (3.1 6.2.5): such phases recorded
+//!   for him are struck from his turn, the later ones coming earlier.
 //! - He meets natives as Neutral (no character card gives him
 //!   relationships); hired natives never activate belongings, so all he
 //!   carries is inactive.
@@ -43,6 +45,7 @@ use std::collections::BTreeMap;
 
 use super::Day;
 use super::daylight;
+use super::events::{Happening, PhaseEvent};
 use super::hired_leaders::{own_line, sent_with};
 use crate::data::natives::find_member;
 use crate::orders::DayOrders;
@@ -129,6 +132,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
             hide_in_place(phases)
         }
     };
+    let activities = strike_what_leaders_cannot_do(day, employer, native, activities);
     let his = DayOrders {
         activities,
         searches: theirs.searches.clone(),
@@ -178,6 +182,35 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         day.state.leaders.insert(native.to_string(), record);
     }
     hand_over_if_together(day, native);
+}
+
+/// A hired leader's turn without the Alert, Rest and Enchant phases
+/// recorded for him: he may not use them (3.1 6.2.5); his employer is told
+/// which were struck. (The orders check refuses them in mail; this keeps
+/// orders that reach the day another way to the rule.)
+fn strike_what_leaders_cannot_do(
+    day: &mut Day<'_>,
+    employer: usize,
+    native: &str,
+    activities: Activities,
+) -> Activities {
+    let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
+        matches!(
+            p.activity,
+            Activity::Alert | Activity::Rest { .. } | Activity::SpellPrep | Activity::Spell { .. }
+        )
+    });
+    if !struck.is_empty() {
+        let event = PhaseEvent::StruckForLeader {
+            leader: native.to_string(),
+            phases: struck
+                .iter()
+                .map(|p| p.activity.code().to_string())
+                .collect(),
+        };
+        day.emit(day.only(employer), Happening::Phase(event));
+    }
+    Activities { phases: kept }
 }
 
 /// `n` Hide phases: what a hired leader without orders does where he stands.

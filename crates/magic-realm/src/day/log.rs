@@ -123,6 +123,7 @@ fn place(happening: &Happening) -> Place {
         Happening::Phase(
             PhaseEvent::TurnStarts { .. }
             | PhaseEvent::PhasesLeft { .. }
+            | PhaseEvent::StruckForLeader { .. }
             | PhaseEvent::HandedOver { .. },
         )
         | Happening::Familiar(FamiliarEvent::TurnStarts { .. } | FamiliarEvent::Rejoined { .. })
@@ -307,6 +308,12 @@ fn phase(event: &PhaseEvent) -> String {
             "  {} {} behind: {reason}.",
             listed(followers),
             agreeing(followers.len(), "stays", "stay")
+        ),
+        PhaseEvent::StruckForLeader { leader, phases } => format!(
+            "  The {leader}'s recorded {} {} struck: a hired leader does not Alert, Rest or \
+             Enchant for himself.",
+            phases.join(", "),
+            agreeing(phases.len(), "is", "are")
         ),
         PhaseEvent::PhasesLeft {
             character,

@@ -134,13 +134,23 @@ fn a_wish_to_be_elsewhere_uses_the_teleport_line() {
     assert_eq!(state.characters[0].position, far);
 }
 
+/// 3.1 Wishes table, 4.6.8b: a Wish for Peace made in Daylight ends combat
+/// in his clearing for the rest of the day: the monster there does not
+/// fight him that Evening.
 #[test]
-fn a_wish_for_peace_outside_combat_says_it_is_not_applied() {
-    let (mut state, _) = at_site(&["Amazon"], "Enchanted Meadow");
-    let events = search_site(&mut state, "Enchanted Meadow", 3, &[4, 4], None);
-    assert!(effects(&events).iter().any(
-        |e| matches!(e, SpellEffect::NotApplied { reason, .. } if reason.contains("not implemented"))
-    ));
+fn a_wish_for_peace_in_daylight_keeps_combat_out_of_his_clearing_tonight() {
+    let (mut state, here) = at_site(&["Amazon"], "Enchanted Meadow");
+    state.denizens.get_mut("Wolf A 1").expect("wolf").at = crate::state::Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    let forced: &[(&str, &[u8])] = &[("search", &[3]), ("magic", &[4, 4])];
+    let (_, events) = run(&mut state, forced, |day| {
+        search(day, 0, "Enchanted Meadow", &[], None);
+        super::evening::evening(day, &std::collections::BTreeMap::new(), None)
+    });
+    let lines = crate::test_support::combat_text(&events);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("Wish for Peace"), "{lines:?}");
 }
 
 // --- The Toadstool Circle ----------------------------------------------------

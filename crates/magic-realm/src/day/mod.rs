@@ -42,6 +42,8 @@ pub mod preview;
 pub mod prophecy;
 pub mod rearrange;
 pub mod refusal;
+#[cfg(test)]
+mod regeneration_tests;
 pub mod resolve;
 pub mod restart;
 pub mod retinue;
@@ -50,7 +52,12 @@ pub mod runes;
 pub mod search;
 pub mod site_magic;
 pub mod spell_clock;
+pub mod spying;
+#[cfg(test)]
+mod spying_tests;
 pub mod summoning;
+#[cfg(test)]
+mod summoning_tests;
 #[cfg(test)]
 mod tests;
 pub mod trade;
@@ -91,7 +98,8 @@ pub struct Today {
     pub prowling_row: u8,
     /// Characters (by index) blocked today: they do no more phases.
     pub blocked: BTreeSet<usize>,
-    /// Map chits that already summoned today (each summons once a day).
+    /// Map chits that were face up when an individual ended his turn
+    /// today: they summon nothing more until Midnight (3.1 7.13.3b.2).
     pub summoned_by: BTreeSet<String>,
     /// Monster counters that blocked someone today: they stop prowling.
     pub blocking_monsters: BTreeSet<String>,
@@ -120,6 +128,9 @@ pub struct Today {
     /// Birdsong: only these give him extra phases today (3.1 6.2.2c.1,
     /// 7.3.2b).
     pub active_at_birdsong: BTreeMap<usize, BTreeSet<String>>,
+    /// Clearings where a Wish for Peace made in Daylight ends combat for
+    /// the rest of the day (3.1 Wishes table, 4.6.8b; `site_magic`).
+    pub peace_in: BTreeSet<ClearingId>,
 }
 
 impl Today {

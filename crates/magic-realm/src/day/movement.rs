@@ -139,6 +139,7 @@ pub fn is_cave_in(state: &MrState, clearing: &ClearingId) -> bool {
 /// abandoned items lie in the clearing he left, in the holder
 /// `Abandoned in <clearing>`. Returns what was left behind.
 pub fn make_move(day: &mut Day<'_>, who: usize, to: &ClearingId) -> Vec<String> {
+    super::spying::moving(day, who, to);
     let left_behind = drop_heavy_items(day, who);
     let character = &mut day.state.characters[who];
     day.today

@@ -5,6 +5,9 @@
 //! `day::belongings` keeps. A step that cannot be done is skipped and his
 //! report says why; the other steps still happen.
 //!
+//! While a transmorphizing spell holds him his belongings are frozen:
+//! nothing is activated, inactivated, abandoned or loaded (3.1 4.6.9b.2).
+//!
 //! Weight is not checked here: a Move phase leaves behind what his active
 //! MOVE chit, Boots card or horse cannot carry (`day::movement`). Pack
 //! horses are a basic rule (3.1 7.3.1i): `load Spear on Workhorse` puts a
@@ -194,12 +197,19 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, commit
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
         let on_road = day.state.characters[who].roadway.is_some();
+        let frozen =
+            crate::magic::conflicts::transmorphized(&day.state, &character).map(str::to_string);
         // A Phase spell's chit is activated like an item at the start of a
         // phase, and holds him for that phase (3.1 rule 4.6.7f.1).
-        let phase_chit = (how == Arrange::Activate && !on_road && matches!(at, When::Phase(_)))
-            .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
-            .flatten();
+        let phase_chit = (how == Arrange::Activate
+            && !on_road
+            && frozen.is_none()
+            && matches!(at, When::Phase(_)))
+        .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
+        .flatten();
         let done = match how {
+            // Frozen while transmorphized (3.1 4.6.9b.2).
+            _ if let Some(spell) = frozen.clone() => Err(StepRefused::Transmorphized { spell }),
             _ if on_road => Err(StepRefused::OnRoadway),
             Arrange::Activate if phase_chit.is_some() => Ok((phase_chit.unwrap_or_default(), None)),
             Arrange::Activate => {
@@ -278,6 +288,11 @@ enum StepRefused {
          is done (3.1 6.2.4d); abandon it at a later phase"
     )]
     Committed,
+    #[error(
+        "the {spell} spell holds him: his belongings are frozen as they are until it ends \
+         (3.1 rule 4.6.9b.2)"
+    )]
+    Transmorphized { spell: String },
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.

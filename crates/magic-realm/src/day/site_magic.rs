@@ -10,9 +10,9 @@
 //! * The roll is made in the site's name: purpose `magic/<site>/<character>`.
 //! * A Wish that sends him elsewhere takes him to the clearing his
 //!   `Teleport:` line names (any clearing on the map), without followers;
-//!   with no line he stays and the GM is told. A Wish for Peace ends combat
-//!   in his clearing tonight only through the spell engine, which is
-//!   combat's: outside combat it is reported as not applied.
+//!   with no line he stays and the GM is told. A Wish for Peace made in
+//!   Daylight holds the clearing he made it in for the rest of the day:
+//!   no combat there that Evening (3.1 Wishes table, 4.6.8b).
 //! * Power of the Pit killing him (Carried Away, or the Fiery Chasm while
 //!   unhidden) kills him at once: he does nothing more today and starts
 //!   again at the Inn at Birdsong, as one killed in combat.
@@ -201,8 +201,8 @@ fn run_as_spell(
     }
 }
 
-/// Carry one effect out in Daylight: a character killed dies now; ending
-/// combat is combat's and is said not to apply.
+/// Carry one effect out in Daylight: a character killed dies now; a Wish
+/// for Peace holds his clearing through the Evening (`evening`).
 fn out_of_combat(day: &mut Day<'_>, effect: SpellEffect) -> SpellEffect {
     match effect {
         SpellEffect::Killed {
@@ -214,10 +214,10 @@ fn out_of_combat(day: &mut Day<'_>, effect: SpellEffect) -> SpellEffect {
             }
             effect
         }
-        SpellEffect::CombatEnds { clearing } => SpellEffect::NotApplied {
-            what: format!("ending combat in {clearing} tonight"),
-            reason: "a Wish for Peace outside combat is not implemented yet".into(),
-        },
+        SpellEffect::CombatEnds { ref clearing } => {
+            day.today.peace_in.insert(clearing.clone());
+            effect
+        }
         other => other,
     }
 }

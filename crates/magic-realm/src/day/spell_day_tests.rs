@@ -329,7 +329,7 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
     let mut casts = Vec::new();
     for _ in 0..28 {
         let day = state.day + 1;
-        let mut bot_dice = Dice::new(17, day);
+        let mut bot_dice = Dice::new(18, day);
         let orders: BTreeMap<String, DayOrders> = state
             .characters
             .iter()
@@ -339,7 +339,7 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
             })
             .collect();
         let (next, events) =
-            resolve_day(data(), &rules, state, &orders, &mut Dice::new(17, day)).expect("day");
+            resolve_day(data(), &rules, state, &orders, &mut Dice::new(18, day)).expect("day");
         for line in combat_lines(&events) {
             let text = line.to_string();
             if text.contains("casts") {

@@ -1,11 +1,14 @@
-//! The end of a character's turn (play summary II.E; `data/setup_card.toml`): the map
-//! chits of his tile turn face up (the Lost City and Castle give up their
-//! five chits, warning chits show their campfires), prowling denizens in
-//! the tile come to his clearing, the row's roving natives come to a
-//! dwelling he stands at, face-up sites of the row release their guardians,
-//! warning chits summon into his clearing and sound chits into their
-//! numbered clearing. Each chit summons once a day; arrivals block unhidden
-//! characters.
+//! The end of an individual's turn (3.1 7.13.2-7.13.5), in the rulebook's
+//! order: the prowling monsters already in his tile come to his clearing
+//! (7.13.2a), the map chits of his tile turn face up (7.13.2b; the Lost
+//! City and Castle give up their five chits) and Smoke and Stink show
+//! their campfires (7.13.2c), then the chits summon (7.13.3): Warnings into
+//! his clearing first, then Sounds, lowest number first, into their
+//! numbered clearings, then sites release their guardians; then the
+//! row's roving natives come to a dwelling in his clearing (7.13.4) and
+//! visitor and campaign chits to their leader or site there (7.13.5).
+//! Only the first individual to end his turn with a chit face up makes it
+//! summon that day (7.13.3b.2); arrivals block unhidden characters.
 
 use realmgm_core::game::Observers;
 
@@ -14,16 +17,19 @@ use super::blocking;
 use super::events::{ArrivalEvent, Happening};
 use crate::abilities;
 use crate::board::ClearingId;
+use crate::board::layout::FIRST_TILE;
 use crate::data::GameData;
 use crate::data::characters::{Advantage, SummonChit};
 use crate::data::natives::NativeGroup;
 use crate::data::setup_card::ChitWord;
+use crate::data::tiles::PathKind;
 use crate::state::{DenizenKind, MapChit, Whereabouts};
 
 /// The rule that keeps a hidden character's tile chits face down.
 const QUIET_MONSTERS: &str = "quiet_monsters";
-/// Where campfires appear (the same clearing setup reveals dwellings in).
-const CAMPFIRE_CLEARING: u8 = 5;
+/// Where a campfire goes, in order of preference: the first of these
+/// clearings that connects to the Borderland by road (3.1 7.13.2c).
+const CAMPFIRE_CLEARINGS: [u8; 3] = [5, 4, 2];
 
 /// The native group a member counter belongs to.
 pub fn group_of<'a>(data: &'a GameData, id: &str) -> Option<&'a NativeGroup> {
@@ -55,6 +61,8 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
         day.emit(observers, Happening::Arrival(event));
     }
     let here = day.state.characters[who].position.clone();
+    let before = day.events.len();
+    prowlers_come(day, &here);
     let quiet = day.rules.is_on(QUIET_MONSTERS) && day.state.characters[who].hidden;
     if !quiet {
         reveal_tile(day, &here.tile);
@@ -64,10 +72,14 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
         let known = &mut day.state.characters[i].discoveries.chits_seen;
         known.extend(seen.iter().cloned());
     }
-    let before = day.events.len();
-    prowlers_come(day, &here);
-    natives_come(day, &here);
-    super::visitors::end_of_turn(day, who);
+    // Chits face up when an earlier individual ended his turn today have
+    // summoned all they may (3.1 7.13.2d, 7.13.3b.2).
+    let fresh: Vec<String> = seen
+        .iter()
+        .filter(|name| !day.today.summoned_by.contains(*name))
+        .cloned()
+        .collect();
+    day.today.summoned_by.extend(seen);
     let advantages = abilities::advantages(day.data, day.rules, &day.state.characters[who]);
     let peace_with_nature = crate::magic::influence::peace_with_nature(&day.state, who);
     let immune = |kind| {
@@ -76,15 +88,17 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize, followers: &[usize]) {
                 .iter()
                 .any(|a| matches!(a, Advantage::NotSummonedBy { chits } if chits.contains(&kind)))
     };
-    if !immune(SummonChit::Site) {
-        guardians_come(day, &here.tile);
-    }
     if !immune(SummonChit::Warning) {
-        warnings_summon(day, &here);
+        warnings_summon(day, &here, &fresh);
     }
     if !immune(SummonChit::Sound) {
-        sounds_summon(day, &here.tile);
+        sounds_summon(day, &here.tile, &fresh);
     }
+    if !immune(SummonChit::Site) {
+        guardians_come(day, &here.tile, &fresh);
+    }
+    natives_come(day, &here);
+    super::visitors::end_of_turn(day, who);
     let arrived_here = day.events[before..].iter().any(|e| {
         matches!(&e.happening, Happening::Arrival(ArrivalEvent::Arrived { clearing, .. }) if clearing == &here)
     });
@@ -152,12 +166,12 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
         else {
             continue;
         };
-        let clearing = ClearingId::new(tile, CAMPFIRE_CLEARING);
-        if day.state.dwellings.contains_key(&dwelling)
-            || day.state.board.clearing(&clearing).is_none()
-        {
+        if day.state.dwellings.contains_key(&dwelling) {
             continue;
         }
+        let Some(clearing) = campfire_clearing(day, tile) else {
+            continue;
+        };
         day.state.dwellings.insert(dwelling, clearing.clone());
         day.emit(
             Observers::Everyone,
@@ -169,8 +183,28 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
     }
 }
 
+/// The clearing of `tile` a campfire goes to: 5, else 4, else 2, the first
+/// that reaches the Borderland by roads anyone may walk, on the sides of
+/// the tiles face up now (3.1 7.13.2c). Ruling: hidden paths and secret
+/// passages are not roads for this, as no one need have found them;
+/// clearing 2 takes it even unconnected, the rule naming no other.
+fn campfire_clearing(day: &Day<'_>, tile: &str) -> Option<ClearingId> {
+    let board = &day.state.board;
+    let open = |kind| matches!(kind, PathKind::Normal | PathKind::Cave);
+    let candidates: Vec<ClearingId> = CAMPFIRE_CLEARINGS
+        .iter()
+        .map(|&n| ClearingId::new(tile, n))
+        .filter(|c| board.clearing(c).is_some())
+        .collect();
+    candidates
+        .iter()
+        .find(|c| board.reaches_tile(c, FIRST_TILE, open))
+        .or(candidates.last())
+        .cloned()
+}
+
 /// Put `counters` into `clearing`, say so to those there, and block the
-/// unhidden characters there.
+/// unhidden characters there (3.1 7.12.3a).
 fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause: String) {
     if counters.is_empty() {
         return;
@@ -236,7 +270,13 @@ fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
         .denizens
         .iter()
         .filter(|(id, d)| {
-            matches!(&d.at, Whereabouts::Clearing { clearing } if clearing.tile == here.tile && clearing != here)
+            // Only monsters move once on the map, and hired or
+            // controlled ones only at their master's word (3.1 7.13.2a,
+            // 7.13.3e).
+            d.kind == DenizenKind::Monster
+                && matches!(&d.at, Whereabouts::Clearing { clearing } if clearing.tile == here.tile && clearing != here)
+                && day.state.employer_of(id).is_none()
+                && !crate::magic::influence::controlled(&day.state, id)
                 && !day.today.blocking_monsters.contains(*id)
                 && prowls(day.data, row, id)
         })
@@ -278,10 +318,10 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
     }
 }
 
-fn guardians_come(day: &mut Day<'_>, tile: &str) {
+fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     let row = day.today.prowling_row;
-    for name in day.state.face_up_chits(tile) {
-        let Some(site) = day.data.chits.site(&name) else {
+    for name in fresh {
+        let Some(site) = day.data.chits.site(name) else {
             continue;
         };
         let on_row = day
@@ -290,10 +330,9 @@ fn guardians_come(day: &mut Day<'_>, tile: &str) {
             .site_box
             .iter()
             .any(|b| b.site == site.name && b.row == row);
-        if !on_row || day.today.summoned_by.contains(&name) {
+        if !on_row {
             continue;
         }
-        day.today.summoned_by.insert(name.clone());
         let guardians = counters_at(
             day,
             &Whereabouts::Guarding {
@@ -335,47 +374,32 @@ fn summoned_box(
         .unwrap_or_default()
 }
 
-fn warnings_summon(day: &mut Day<'_>, here: &ClearingId) {
-    for name in day.state.face_up_chits(&here.tile) {
-        let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == name) else {
+fn warnings_summon(day: &mut Day<'_>, here: &ClearingId, fresh: &[String]) {
+    for name in fresh {
+        let Some(warning) = day.data.chits.warning.iter().find(|w| &w.name == name) else {
             continue;
         };
-        if day.today.summoned_by.contains(&name) {
-            continue;
-        }
         let counters = summoned_box(day, ChitWord::Warning(warning.warning), warning.tiles);
-        if counters.is_empty() {
-            continue;
-        }
-        day.today.summoned_by.insert(name.clone());
         arrive(day, counters, here, format!("summoned by {name}"));
     }
 }
 
-fn sounds_summon(day: &mut Day<'_>, tile: &str) {
+fn sounds_summon(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     let Some(group) = day.state.board.tile(tile).map(|t| t.group) else {
         return;
     };
-    let mut sounds: Vec<_> = day
-        .state
-        .face_up_chits(tile)
-        .into_iter()
-        .filter_map(|name| day.data.chits.sound.iter().find(|s| s.name == name))
+    let mut sounds: Vec<_> = fresh
+        .iter()
+        .filter_map(|name| day.data.chits.sound.iter().find(|s| &s.name == name))
         .collect();
+    // Lower numbers summon first (3.1 7.13.3c.2).
     sounds.sort_by_key(|s| s.clearing);
     for sound in sounds {
-        if day.today.summoned_by.contains(&sound.name) {
-            continue;
-        }
         let clearing = ClearingId::new(tile, sound.clearing);
         if day.state.board.clearing(&clearing).is_none() {
             continue;
         }
         let counters = summoned_box(day, ChitWord::Sound(sound.sound), group);
-        if counters.is_empty() {
-            continue;
-        }
-        day.today.summoned_by.insert(sound.name.clone());
         arrive(
             day,
             counters,

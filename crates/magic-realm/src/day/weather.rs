@@ -11,8 +11,9 @@
 //!   drawn. A week of fewer than 7 days skips its first days at once: the
 //!   game day jumps past them, and hirelings' terms count them.
 //! - The week's weather sets each day's basic, sunlight and sheltered
-//!   phases ([`budget`]; sheltered phases only in a cave or dwelling
-//!   clearing, [`in_shelter`]), and its special note: no Hide table
+//!   phases ([`budget`]; sheltered phases only for a turn spent wholly in
+//!   caves and buildings, without flying, [`sheltered_phases`], 3.1
+//!   10.D.1.2.3b), and its special note: no Hide table
 //!   ([`forbids_hide`]), no Peer table ([`forbids_peer`]), or weather
 //!   fatigue owed at Birdsong ([`at_birdsong`]) or at the end of phases
 //!   ([`end_of_phase`]) and paid in the Evening ([`pay_fatigue`]).
@@ -24,7 +25,8 @@
 //! with the cheapest chit (one-asterisk chits first, slowest first; a
 //! two-asterisk chit makes change), a character with no active asterisk
 //! chit wounds his slowest active chit instead; the campfires count as
-//! dwellings for shelter (RealmSpeak's test); no weather roll after the last
+//! dwellings for shelter from weather fatigue (the Weather chits' notes say
+//! "cave or Dwelling"), not for sheltered phases; no weather roll after the last
 //! day of the game.
 
 use serde::{Deserialize, Serialize};
@@ -34,6 +36,7 @@ use crate::data::GameData;
 use crate::data::characters::ActionChit;
 use crate::data::seasons::{Season, WeatherKind, WeatherNote, WeatherWeek};
 use crate::day::refusal::PhaseError;
+use crate::orders::{Activity, DayOrders};
 use crate::rules::{SEASONS, SEASONS_TOGGLE};
 use crate::state::{ChitCondition, MrState, WeatherState};
 use crate::tables::weather::{draw_chit, roll_weather};
@@ -239,8 +242,38 @@ pub fn mountain_cost(day: &Day<'_>) -> usize {
         .map_or(2, |(season, _)| usize::from(season.mountain_cost))
 }
 
-/// Whether `clearing` gives shelter: a cave, or a dwelling (the campfires
-/// included) stands there.
+/// The sheltered phases `who` may use in the turn `orders` record: the
+/// week's, if he spends the whole turn in caves and buildings, else none
+/// (3.1 10.D.1.2.3b). The turn is judged as recorded, at its start: he
+/// starts in a cave or building clearing, every Move goes to one, and he
+/// does not fly. The four buildings are the Inn, Chapel, House and Guard
+/// house; a campfire is no building.
+pub fn sheltered_phases(day: &Day<'_>, who: usize, orders: &DayOrders) -> usize {
+    let c = &day.state.characters[who];
+    let housed = |clearing: &ClearingId| {
+        movement::is_cave(day, clearing)
+            || day
+                .state
+                .dwellings
+                .iter()
+                .any(|(d, at)| at == clearing && !d.is_campfire())
+    };
+    let stays = c.roadway.is_none()
+        && housed(&c.position)
+        && orders.activities.phases.iter().all(|p| match &p.activity {
+            Activity::Fly { .. } => false,
+            Activity::Move { tile, clearing } => day
+                .data
+                .tiles
+                .resolve(tile)
+                .is_some_and(|t| housed(&ClearingId::new(&t.code, *clearing))),
+            _ => true,
+        });
+    if stays { budget(day).sheltered } else { 0 }
+}
+
+/// Whether `clearing` gives shelter from the weather's fatigue: a cave, or a
+/// dwelling (the campfires included) stands there.
 pub fn in_shelter(day: &Day<'_>, clearing: &ClearingId) -> bool {
     movement::is_cave(day, clearing) || day.state.dwellings.values().any(|c| c == clearing)
 }

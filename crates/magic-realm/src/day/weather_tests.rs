@@ -187,7 +187,51 @@ fn sheltered_phases_need_a_cave_or_dwelling() {
     let (_, outdoors) = play(state, &seasons_on(), four, DiceScript::default());
     let reasons = lost(&results(&outdoors, "Amazon"));
     assert_eq!(reasons.len(), 1, "{reasons:?}");
-    assert!(reasons[0].contains("sheltered phases need a cave or dwelling"));
+    assert!(reasons[0].contains("only 3 phases"), "{reasons:?}");
+}
+
+/// 3.1 10.D.1.2.3b: sheltered phases need a whole turn in caves and the
+/// four buildings; a campfire is no building.
+#[test]
+fn no_sheltered_phase_at_a_campfire_10_d_1_2_3b() {
+    let mut state = game(1, WeatherKind::Storm, 3);
+    let fire = outside(&state);
+    state
+        .dwellings
+        .insert(crate::data::terms::Dwelling::SmallCampfire, fire.clone());
+    state.characters[0].position = fire;
+    let (_, events) = play(state, &seasons_on(), "H / H / H / H", DiceScript::default());
+    let reasons = lost(&results(&events, "Amazon"));
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+}
+
+/// 3.1 10.D.1.2.3b: one who leaves the buildings during his turn has no
+/// sheltered phase, even back inside when it comes.
+#[test]
+fn leaving_shelter_during_the_turn_costs_the_sheltered_phase_10_d_1_2_3b() {
+    let mut state = game(1, WeatherKind::Storm, 3);
+    let home = inn(&state);
+    let out = state
+        .board
+        .neighbours(&home)
+        .into_iter()
+        .find(|l| {
+            l.kind == PathKind::Normal
+                && state.board.clearing(&l.to).map(|k| k.kind) == Some(ClearingKind::Normal)
+                && !state.dwellings.values().any(|d| *d == l.to)
+        })
+        .map(|l| l.to)
+        .expect("a plain clearing beside the Inn");
+    state.characters[0].position = home.clone();
+    let text = format!(
+        "{} / {} / H / H",
+        crate::test_support::move_to(&out),
+        crate::test_support::move_to(&home)
+    );
+    let (after, events) = play(state, &seasons_on(), &text, DiceScript::default());
+    assert_eq!(after.characters[0].position, home);
+    let reasons = lost(&results(&events, "Amazon"));
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ pub mod generate;
 pub mod layout;
 pub mod svg;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -443,6 +443,30 @@ impl Board {
             region.sort_by_key(|c| order.get(c).copied().unwrap_or(usize::MAX));
         }
         regions
+    }
+
+    /// Whether `from` reaches a clearing of `tile` along paths whose kind
+    /// `open` lets through (the campfire rule asks for roads anyone may
+    /// walk, 3.1 7.13.2c).
+    pub fn reaches_tile(
+        &self,
+        from: &ClearingId,
+        tile: &str,
+        open: impl Fn(PathKind) -> bool,
+    ) -> bool {
+        let mut seen: BTreeSet<ClearingId> = [from.clone()].into();
+        let mut queue = vec![from.clone()];
+        while let Some(at) = queue.pop() {
+            if at.tile == tile {
+                return true;
+            }
+            for link in self.neighbours(&at) {
+                if open(link.kind) && seen.insert(link.to.clone()) {
+                    queue.push(link.to);
+                }
+            }
+        }
+        false
     }
 
     /// Clearings that cannot be reached from the first placed tile.

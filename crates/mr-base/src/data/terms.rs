@@ -284,6 +284,11 @@ impl Dwelling {
         }
     }
 
+    /// A campfire: a dwelling, but no building (3.1 10.D.1.2.3b).
+    pub fn is_campfire(self) -> bool {
+        matches!(self, Dwelling::LargeCampfire | Dwelling::SmallCampfire)
+    }
+
     /// The dwelling with this label, ignoring case.
     pub fn from_label(label: &str) -> Option<Dwelling> {
         Dwelling::ALL

@@ -39,6 +39,21 @@ fn bewitched(spell: &SpellInEffect) -> Option<Aim> {
         .cloned()
 }
 
+/// The transmorphizing spell holding character `name` now (not inert),
+/// if any: while it does, his belongings and gold are frozen (3.1 4.6.9b.2).
+pub fn transmorphized<'s>(state: &'s MrState, name: &str) -> Option<&'s str> {
+    let him = Aim::Character {
+        name: name.to_string(),
+    };
+    state
+        .magic
+        .in_effect
+        .iter()
+        .filter(|s| !s.inert && rank(&s.spell).is_some())
+        .find(|s| bewitched(s).as_ref() == Some(&him))
+        .map(|s| s.spell.as_str())
+}
+
 fn rank(spell: &str) -> Option<usize> {
     TRANSMORPHING.iter().position(|s| *s == spell)
 }

@@ -264,6 +264,23 @@ pub fn caster_or_target_gone(state: &mut MrState, name: &str) -> Vec<MagicEvent>
     })
 }
 
+/// Denizens that regenerated are freed from every spell (3.1 6.3.4e): a
+/// spell whose targets all regenerated is broken, one with other targets
+/// left lets go of them. Absorb Essence holds its caster, not the monster
+/// (as when a target is killed).
+pub fn regenerated(state: &mut MrState, ids: &[String]) -> Vec<MagicEvent> {
+    let freed = |t: &Aim| matches!(t, Aim::Denizen { id } if ids.contains(id));
+    let events = expire_where(state, |s| {
+        s.spell != "Absorb Essence" && !s.targets.is_empty() && s.targets.iter().all(freed)
+    });
+    for s in &mut state.magic.in_effect {
+        if s.spell != "Absorb Essence" {
+            s.targets.retain(|t| !freed(t));
+        }
+    }
+    events
+}
+
 /// Character `who` has landed: the Fly spell that flew him (Broomstick)
 /// expires (3.1 rule 4.6.7e.1).
 pub fn landed(state: &mut MrState, who: usize) -> Vec<MagicEvent> {

@@ -6,7 +6,8 @@
 //! day; See Hidden Signs, Blend Into Background, Sense Danger and Blazing
 //! Light give bonus phases; Peace with Nature stops warning and sound chits
 //! summoning for its target; Premonition lets its target choose his turn;
-//! World Fades opens the Magic Sight table to its target.
+//! World Fades opens the Magic Sight table to its target; a control spell
+//! keeps its monsters from prowling and regenerating.
 //! Only spells awake (not inert) count.
 
 use crate::data::GameData;
@@ -106,6 +107,20 @@ pub fn peace_with_nature(state: &MrState, who: usize) -> bool {
             name: c.name.clone(),
         };
         active_on(state, &me, "Peace with Nature").is_some()
+    })
+}
+
+/// The spells that put monsters under a character's control.
+pub const CONTROL_SPELLS: [&str; 3] = ["Control Bats", "Guide Spider or Octopus", "Control Dragon"];
+
+/// Whether the monster `id` is under a control spell in effect: it neither
+/// prowls nor regenerates (3.1 6.3.4c, 7.13.3e).
+pub fn controlled(state: &MrState, id: &str) -> bool {
+    state.magic.in_effect.iter().any(|s| {
+        CONTROL_SPELLS.contains(&s.spell.as_str())
+            && s.targets
+                .iter()
+                .any(|t| matches!(t, Aim::Denizen { id: d } if d == id))
     })
 }
 
