@@ -41,10 +41,11 @@ use realmgm_core::game::Rules;
 use super::events::DayEvent;
 use super::resolve::{DayError, resolve_day};
 use crate::data::GameData;
+use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, parse_day_orders};
-use crate::state::{CounterSide, DenizenKind, MrState};
+use crate::state::{CounterSide, DenizenKind, MrState, VictoryRequirements};
 
-pub use expect::{Expect, Outcome, ReportExpect, check, outcome};
+pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
 /// The purpose of the Birdsong draw of attention chits a file's
 /// `turn_order` forces (`day/birdsong.rs`).
@@ -72,6 +73,20 @@ pub struct DayFile {
     pub character: Vec<CharacterEntry>,
     #[serde(default)]
     pub denizen: Vec<DenizenEntry>,
+    /// Map chits (sites, sounds, warnings) moved onto a tile, face up or
+    /// down.
+    #[serde(default)]
+    pub chit: Vec<ChitEntry>,
+    /// Holder (a site, dwelling, native group, visitor, treasure or book)
+    /// → what it holds, top first; replaces what the setup dealt it.
+    #[serde(default)]
+    pub holdings: BTreeMap<String, Vec<String>>,
+    /// Holder (a site, artifact or book) → its awakened spells.
+    #[serde(default)]
+    pub awakened: BTreeMap<String, Vec<String>>,
+    /// The season and this week's weather, with `seasons_and_weather`.
+    #[serde(default)]
+    pub weather: Option<WeatherEntry>,
     /// The turn order the Birdsong draw gives (characters and hired
     /// leaders, by name); those not named follow as drawn.
     #[serde(default)]
@@ -133,6 +148,15 @@ pub struct CharacterEntry {
     /// He found Hidden Enemies today.
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// What he has discovered; given, it replaces the setup's.
+    #[serde(default)]
+    pub discoveries: Option<DiscoveriesEntry>,
+    /// The natives he has hired.
+    #[serde(default)]
+    pub hirelings: Vec<HirelingEntry>,
+    /// The victory points he recorded in each category.
+    #[serde(default)]
+    pub victory: Option<VictoryRequirements>,
     /// His orders, the text his player mails.
     #[serde(default)]
     pub orders: String,
@@ -165,6 +189,59 @@ pub struct ChitsEntry {
     /// MAGIC chits prepared in an Alert phase.
     #[serde(default)]
     pub prepared: Vec<String>,
+}
+
+/// `{ routes = ["CV4-CV5"], sites = ["Vault"], chits_seen = ["Howl 4"] }`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoveriesEntry {
+    /// Hidden paths and secret passages, as the two clearings they join.
+    #[serde(default)]
+    pub routes: Vec<String>,
+    #[serde(default)]
+    pub sites: Vec<String>,
+    #[serde(default)]
+    pub chits_seen: Vec<String>,
+}
+
+/// `{ id = "Company 3", days_left = 10, at = "CV4", hidden = false }`:
+/// a native he has hired, where it stands (default: with him), and for a
+/// hired leader whether he is hidden.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HirelingEntry {
+    pub id: String,
+    #[serde(default = "a_full_term")]
+    pub days_left: u8,
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// The term of hire a Hire phase gives (3.1 7.7.1c).
+fn a_full_term() -> u8 {
+    14
+}
+
+/// `{ tile = "CV", name = "Howl 4", face_up = false }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChitEntry {
+    pub name: String,
+    pub tile: String,
+    #[serde(default)]
+    pub face_up: bool,
+}
+
+/// `{ season = 3, weather = "storm", chit = 4 }`: the season of the month
+/// (1 to 13), this week's weather and the secret weather chit.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherEntry {
+    pub season: u8,
+    pub weather: WeatherKind,
+    pub chit: u8,
 }
 
 /// A monster or native counter (by its id, `Giant 1`, `Company 3`): in a

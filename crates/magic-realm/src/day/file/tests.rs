@@ -86,3 +86,44 @@ fn bad_fields_are_named_with_what_to_write() {
         assert!(err.contains(wanted), "{text}: {err}");
     }
 }
+
+/// The world a file sets: a map chit moved, a holder's pile, awakened
+/// spells, the weather (3.1 10.D.1), discoveries and victory requirements.
+#[test]
+fn the_world_fields_set_the_state() {
+    let text = r#"
+seed = 11
+rules = ["seasons_and_weather"]
+weather = { season = 3, weather = "storm", chit = 4 }
+holdings = { Company = ["Broadsword", "Helmet 6"] }
+awakened = { "Book of Lore" = ["Fog"] }
+[[chit]]
+name = "Howl 4"
+tile = "CV"
+face_up = true
+[[character]]
+name = "Amazon"
+discoveries = { routes = ["AV5-AV4"], sites = ["Vault"] }
+victory = { fame = 2, gold = 3 }
+"#;
+    let state = load(data(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state;
+    assert!(
+        state.map_chits["CV"]
+            .iter()
+            .any(|c| c.name == "Howl 4" && c.face_up)
+    );
+    let company: Vec<&str> = state.holdings["Company"]
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    assert_eq!(company, ["Broadsword", "Helmet 6"]);
+    assert!(state.magic.awakened["Book of Lore"].contains("Fog"));
+    assert_eq!(state.magic.season, Some(3));
+    assert_eq!(state.weather.map(|w| w.chit), Some(4));
+    let amazon = &state.characters[0];
+    assert_eq!(amazon.discoveries.routes.len(), 1);
+    assert!(amazon.discoveries.sites.contains("Vault"));
+    assert_eq!(state.victory_requirements["Amazon"].total(), 5);
+}
