@@ -12,8 +12,8 @@ use serde::Deserialize;
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
     AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GameValue, GmRuling,
-    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules,
-    RulesVersions, Seat, Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause,
+    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleProfile, RuleToggle,
+    Rules, RulesVersions, Seat, Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause,
     TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
@@ -110,6 +110,10 @@ impl Game for MagicRealm {
 
     fn rules_versions(&self) -> RulesVersions {
         rules::RULES_VERSIONS
+    }
+
+    fn rule_profiles(&self) -> &'static [RuleProfile] {
+        rules::PROFILES
     }
 
     fn calendar(&self) -> Option<Calendar> {
