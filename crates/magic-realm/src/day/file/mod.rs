@@ -62,9 +62,16 @@ pub struct DayFile {
     /// The seed of the board, the setup and the day's dice.
     #[serde(default)]
     pub seed: u64,
-    /// The optional rules in force, by toggle name.
+    /// A published rule set by name (`3.1-basic`, `bimr4`), as a campaign
+    /// file names it.
+    #[serde(default)]
+    pub rules_profile: Option<String>,
+    /// The optional rules in force besides the rule set's, by toggle name.
     #[serde(default)]
     pub rules: Vec<String>,
+    /// Toggles of the rule set taken away.
+    #[serde(default)]
+    pub rules_off: Vec<String>,
     /// Start from a map without monsters and natives: only the file's
     /// `[[denizen]]` entries stand on it.
     #[serde(default)]
@@ -290,11 +297,8 @@ pub struct Played {
 /// field.
 pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataError> {
     let parsed: DayFile = parse_toml(file, text)?;
-    let rules = Rules::new(
-        parsed.rules.iter().map(String::as_str),
-        crate::rules::TOGGLES,
-    )
-    .map_err(|e| DataError::entry(file, "rules", "rules", e.to_string()))?;
+    let rules =
+        rules_in_force(&parsed).map_err(|(field, m)| DataError::entry(file, "rules", field, m))?;
     let state = setup::position(data, &rules, file, &parsed)?;
     let mut orders = BTreeMap::new();
     for (entry, character) in parsed.character.iter().zip(&state.characters) {
@@ -344,6 +348,42 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
         orders,
         expect: parsed.expect,
     })
+}
+
+/// The toggles in force: the rule set's without `rules_off`, with
+/// `rules`.
+fn rules_in_force(parsed: &DayFile) -> Result<Rules, (&'static str, String)> {
+    let profile = match &parsed.rules_profile {
+        Some(name) => Some(
+            crate::rules::PROFILES
+                .iter()
+                .find(|p| p.name == name)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = crate::rules::PROFILES.iter().map(|p| p.name).collect();
+                    (
+                        "rules_profile",
+                        format!(
+                            "no rule set is called {name}; write one of {}",
+                            known.join(", ")
+                        ),
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    let on = profile.map_or(&[][..], |p| p.on);
+    if let Some(off) = parsed.rules_off.iter().find(|o| !on.contains(&o.as_str())) {
+        return Err((
+            "rules_off",
+            format!("{off} is not in the rule set the file names; remove it from rules_off"),
+        ));
+    }
+    let names = on
+        .iter()
+        .copied()
+        .filter(|n| !parsed.rules_off.iter().any(|o| o == n))
+        .chain(parsed.rules.iter().map(String::as_str));
+    Rules::new(names, crate::rules::TOGGLES).map_err(|e| ("rules", e.to_string()))
 }
 
 impl DayScript {

@@ -48,7 +48,7 @@ pub(super) fn position(
         &SetupInputs::default(),
         &mut Dice::new(parsed.seed, 0),
     )
-    .map_err(|e| DataError::entry(file, "character", "name", e.to_string()))?;
+    .map_err(|e| DataError::entry(file, "setup", "", e.to_string()))?;
     if parsed.day == 0 || parsed.day > state.last_day {
         return Err(DataError::entry(
             file,

@@ -41,6 +41,18 @@ fn the_turn_order_is_the_files_7_1_1() {
     }
 }
 
+/// A rule set by name, less what `rules_off` takes away, plus `rules`.
+#[test]
+fn a_rule_set_by_name_with_rules_added_and_taken_away() {
+    let text = "rules_profile = \"bimr4\"\nrules_off = [\"fumble\", \"player_built_board\"]\nrules = [\"caching\"]\n\
+                [[character]]\nname = \"Amazon\"\n";
+    let rules = load(data(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .rules;
+    assert!(rules.is_on("stumble") && rules.is_on("caching"));
+    assert!(!rules.is_on("fumble"));
+}
+
 #[test]
 fn bad_fields_are_named_with_what_to_write() {
     let cases = [
