@@ -40,6 +40,7 @@ use realmgm_core::game::Rules;
 
 use super::events::DayEvent;
 use super::resolve::{DayError, resolve_day};
+use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, parse_day_orders};
@@ -62,6 +63,10 @@ pub struct DayFile {
     /// The seed of the board, the setup and the day's dice.
     #[serde(default)]
     pub seed: u64,
+    /// A board built by the players instead of the seed's (with the
+    /// `player_built_board` rule): `[{ tile = "BL", at = [0, 0], rotation = 0 }, ...]`.
+    #[serde(default)]
+    pub tiles: Option<Vec<Placement>>,
     /// A published rule set by name (`3.1-basic`, `bimr4`), as a campaign
     /// file names it.
     #[serde(default)]

@@ -45,7 +45,10 @@ pub(super) fn position(
         data,
         &seats,
         rules,
-        &SetupInputs::default(),
+        &SetupInputs {
+            board: parsed.tiles.clone(),
+            ..SetupInputs::default()
+        },
         &mut Dice::new(parsed.seed, 0),
     )
     .map_err(|e| DataError::entry(file, "setup", "", e.to_string()))?;

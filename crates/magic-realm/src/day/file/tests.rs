@@ -53,6 +53,43 @@ fn a_rule_set_by_name_with_rules_added_and_taken_away() {
     assert!(!rules.is_on("fumble"));
 }
 
+/// A board the players built (3.1 3.2) replaces the seed's: here seed
+/// 11's tiles placed by hand, with the seed changed so only the placements
+/// can make the same board.
+#[test]
+fn placed_tiles_make_the_board() {
+    let seed_board =
+        crate::board::generate::generate(&data().tiles, &mut realmgm_core::dice::Dice::new(11, 0));
+    let tiles: Vec<String> = seed_board
+        .placements()
+        .map(|p| {
+            format!(
+                "{{ tile = \"{}\", at = [{}, {}], rotation = {} }}",
+                p.tile, p.at.q, p.at.r, p.rotation
+            )
+        })
+        .collect();
+    let text = format!(
+        "seed = 12\nrules = [\"player_built_board\"]\ntiles = [{}]\n[[character]]\nname = \"Amazon\"\n",
+        tiles.join(", ")
+    );
+    let state = load(data(), "t.toml", &text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state;
+    assert_eq!(state.board, seed_board);
+    let refused = load(
+        data(),
+        "t.toml",
+        &text.replace("rules = [\"player_built_board\"]\n", ""),
+    )
+    .expect_err("placements without the rule")
+    .to_string();
+    assert!(
+        refused.contains("player_built_board rule is off"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn bad_fields_are_named_with_what_to_write() {
     let cases = [
