@@ -43,7 +43,7 @@ use super::resolve::{DayError, resolve_day};
 use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
-use crate::orders::{DayOrders, parse_day_orders};
+use crate::orders::{DayOrders, names, parse_day_orders};
 use crate::state::{CounterSide, DenizenKind, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
@@ -316,6 +316,21 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             DataError::entry(file, &what, "orders", lines.join("; "))
         })?;
+        // The names checked as the daemon checks a mailed order.
+        let (problems, _) = names::problems(
+            data,
+            Some(&state),
+            &character.player,
+            &day_orders,
+            &entry.orders,
+        );
+        if !problems.is_empty() {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| format!("line {}: {}", p.line, p.message))
+                .collect();
+            return Err(DataError::entry(file, &what, "orders", lines.join("; ")));
+        }
         orders.insert(character.player.clone(), day_orders);
     }
     let mut script = DiceScript::default();

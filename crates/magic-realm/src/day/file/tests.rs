@@ -126,6 +126,10 @@ fn bad_fields_are_named_with_what_to_write() {
             "field `orders`",
         ),
         (
+            "[[character]]\nname = \"Amazon\"\norders = \"HR\\nHire: Rogers\"\n",
+            "line 2: ",
+        ),
+        (
             "rules = [\"no_such_rule\"]\n[[character]]\nname = \"Amazon\"\n",
             "no_such_rule",
         ),
