@@ -242,7 +242,7 @@ impl Game for MagicRealm {
                     .join("\n");
                 if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
                     let (more, _) =
-                        orders::names::problems(data, in_play.as_deref(), player, &day, text);
+                        orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
                     problems.extend(more);
                     problems.sort_by_key(|p| p.line);
                 }
@@ -250,7 +250,7 @@ impl Game for MagicRealm {
             }
         };
         let (problems, warnings) =
-            orders::names::problems(data, in_play.as_deref(), player, &day, text);
+            orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
         if !problems.is_empty() {
             return Err(problems);
         }

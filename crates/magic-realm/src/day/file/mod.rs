@@ -43,7 +43,7 @@ use super::resolve::{DayError, resolve_day};
 use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
-use crate::orders::{DayOrders, names, parse_day_orders};
+use crate::orders::{DayOrders, mail_check, parse_day_orders};
 use crate::state::{CounterSide, DenizenKind, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
@@ -317,7 +317,7 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
             DataError::entry(file, &what, "orders", lines.join("; "))
         })?;
         // The names checked as the daemon checks a mailed order.
-        let (problems, _) = names::problems(
+        let (problems, _) = mail_check::problems(
             data,
             Some(&state),
             &character.player,
