@@ -242,14 +242,16 @@ impl Game for MagicRealm {
                     .collect::<Vec<_>>()
                     .join("\n");
                 if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
-                    let (more, _) = name_checks(data, in_play.as_ref(), player, &day, text);
+                    let (more, _) =
+                        orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
                     problems.extend(more);
                     problems.sort_by_key(|p| p.line);
                 }
                 return Err(problems);
             }
         };
-        let (problems, warnings) = name_checks(data, in_play.as_ref(), player, &day, text);
+        let (problems, warnings) =
+            orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -636,51 +638,6 @@ pub(crate) fn start_calendar(
         day::weather::start(mr, season, dice).map_err(|e| anyhow!("{e}"))?;
     }
     Ok(())
-}
-
-fn name_checks(
-    data: &GameData,
-    in_play: Option<&Arc<MrState>>,
-    player: &str,
-    day: &orders::DayOrders,
-    text: &str,
-) -> (Vec<OrdersProblem>, Vec<String>) {
-    let characters: Vec<&str> = in_play
-        .iter()
-        .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
-        .collect();
-    let mut names = orders::check_names(day, data, &characters);
-    let me = in_play.and_then(|s| {
-        s.characters
-            .iter()
-            .find(|c| c.player == player)
-            .map(|c| (&**s, c))
-    });
-    if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
-        let combat = orders::combat_names::check_tactics(tactics, day, data, state, me);
-        names.errors.extend(combat.errors);
-        names.warnings.extend(combat.warnings);
-    }
-    if let Some((state, me)) = me {
-        let dealings = orders::dealing_names::check_dealings(day, data, state, me);
-        names.errors.extend(dealings.errors);
-        names.warnings.extend(dealings.warnings);
-    }
-    if let (Some(victory), Some(state)) = (&day.victory, in_play) {
-        let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
-        names.errors.extend(total.err().map(|e| e.to_string()));
-    }
-    let mut problems: Vec<OrdersProblem> = names
-        .errors
-        .into_iter()
-        .map(|message| OrdersProblem {
-            line: orders::names::line_of_key(text, &message),
-            column: 1,
-            message,
-        })
-        .collect();
-    problems.sort_by_key(|p| p.line);
-    (problems, names.warnings)
 }
 
 #[cfg(test)]

@@ -62,26 +62,19 @@ pub fn script(forced: &[(&str, &[u8])]) -> DiceScript {
 /// down; returns that clearing.
 pub fn place_site(state: &mut MrState, face_up: bool, site: &str) -> ClearingId {
     let number = data().chits.site(site).map_or(1, |s| s.clearing);
-    for chits in state.map_chits.values_mut() {
-        chits.retain(|c| c.name != site);
-    }
-    for chits in state.lost.values_mut() {
-        chits.retain(|c| c != site);
-    }
     let at = state
         .board
         .clearings()
         .into_iter()
         .find(|c| c.clearing == number)
         .unwrap_or_else(|| panic!("no clearing {number}"));
-    state
-        .map_chits
-        .entry(at.tile.clone())
-        .or_default()
-        .push(MapChit {
+    state.move_map_chit(
+        &at.tile,
+        MapChit {
             name: site.to_string(),
             face_up,
-        });
+        },
+    );
     at
 }
 

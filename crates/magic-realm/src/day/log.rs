@@ -88,13 +88,15 @@ pub fn day_log(events: &[DayEvent], citations: Citations) -> String {
     out
 }
 
-/// The section of the rules a combat or magic event applied; `None` for
-/// other events and for rolls stored before they named their section.
+/// The section of the rules an event applied: a combat or magic event
+/// names its own, a day event's is [`super::citations::section`]'s;
+/// `None` for events that apply no rule and for rolls stored before they
+/// named their section.
 pub fn rule_applied(happening: &Happening) -> Option<&str> {
     let rule = match happening {
         Happening::Combat(CombatEvent::Line { line, .. }) => line.rule(),
         Happening::Magic(event) => event.rule(),
-        _ => return None,
+        day => return super::citations::section(day),
     };
     (!rule.is_empty()).then_some(rule)
 }

@@ -60,7 +60,8 @@ fn log_of(events: &[DayEvent], player: &str) -> String {
         })
         .cloned()
         .collect();
-    gm_log(&seen)
+    // As his report prints it: without the rules' citations.
+    super::log::day_log(&seen, super::log::Citations::Hidden)
 }
 
 /// The lines of `character`'s turn in `log`, from its heading to its end.
@@ -118,7 +119,11 @@ fn each_phase_s_details_stand_under_its_own_line_one_step_deeper() {
         "the roll under 2. S:\n{log}"
     );
     let meets = where_is("The Swordsman meets the Rogues");
-    assert!(turn[meets].ends_with("row 2: price ×2."), "{}", turn[meets]);
+    assert!(
+        turn[meets].ends_with("row 2: price ×2. [3.1 7.7.1]"),
+        "{}",
+        turn[meets]
+    );
     let hires = where_is("The Swordsman hires Rogue 7");
     assert!(
         hire < meets && meets < hires,
@@ -178,6 +183,26 @@ fn no_orders_are_said_once_at_the_top_of_the_day_not_inside_a_phase() {
     );
     assert_eq!(log.matches("No orders").count(), 1, "{log}");
     assert_eq!(turn[5], "  4. H: is already hidden", "{log}");
+}
+
+/// The GM's log names after each Birdsong, Daylight, hire and arrival
+/// line the 3.1 section it applied (the monster roll 6.3.3, the Hide
+/// activity 7.4.1, the Hire activity's Meeting roll 7.7.1, the end of a
+/// turn 7.13.2); a player's log does not unless the campaign asks.
+#[test]
+fn day_events_cite_their_3_1_section_in_the_gm_log() {
+    let events = swordsman_day("H");
+    let log = gm_log(&events);
+    for cited in [
+        "prowling. [3.1 6.3.3]",
+        "H: hides (1,1) [3.1 7.4.1]",
+        "row 2: price ×2. [3.1 7.7.1]",
+        "Nothing arrives in the Swordsman's clearing. [3.1 7.13.2]",
+    ] {
+        assert!(log.contains(cited), "no {cited:?} in\n{log}");
+    }
+    let player = log_of(&events, "P3");
+    assert!(!player.contains("[3.1"), "{player}");
 }
 
 /// The GM's log names, after every combat and magic line, the 3.1 section

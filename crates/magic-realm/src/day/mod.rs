@@ -16,6 +16,7 @@ pub mod bot_magic;
 pub mod bot_plan;
 pub mod bot_targets;
 pub mod cache;
+pub mod citations;
 pub mod daylight;
 pub mod dealings;
 pub mod evening;

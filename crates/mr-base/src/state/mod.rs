@@ -647,6 +647,21 @@ impl MrState {
         pile.insert(at, item);
     }
 
+    /// Put the map chit `chit` on `tile`, taking it from wherever it lay
+    /// (another tile, or under a Lost City or Lost Castle).
+    pub fn move_map_chit(&mut self, tile: &str, chit: MapChit) {
+        for chits in self.map_chits.values_mut() {
+            chits.retain(|c| c.name != chit.name);
+        }
+        for chits in self.lost.values_mut() {
+            chits.retain(|c| *c != chit.name);
+        }
+        self.map_chits
+            .entry(tile.to_string())
+            .or_default()
+            .push(chit);
+    }
+
     /// Take every monster and native off the map (they are dead to the
     /// game), so nothing blocks or fights unless put there again: the start
     /// of a test or a day file that places its own.

@@ -8,6 +8,7 @@ pub mod combat_names;
 pub mod dealing_names;
 pub mod dealings;
 pub mod error;
+pub mod mail_check;
 pub mod names;
 pub mod parse;
 pub mod ruling;

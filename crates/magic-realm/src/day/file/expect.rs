@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Played;
-use crate::state::{MrState, Whereabouts};
+use crate::day::events::{Happening, PhaseEvent};
+use crate::state::{CharacterChit, CharacterState, ChitCondition, MrState, Whereabouts};
 
 /// The expected result; every field left out is not checked.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -25,8 +26,32 @@ pub struct Expect {
     pub dead: Option<Vec<String>>,
     /// Exactly these denizens were killed today.
     pub killed: Option<Vec<String>>,
+    /// Character → exactly these are his weapon, armour and belongings.
+    pub belongings_exact: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → his action chits in each state named (exactly those).
+    pub chits: Option<BTreeMap<String, Chits>>,
+    /// Character → how each of his phases went, in order, each as the
+    /// start of the result the GM's history prints (`moves to CV5`,
+    /// `hides`, `lost`).
+    pub phases: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → exactly these natives are hired by him at the end.
+    pub hirelings: Option<BTreeMap<String, Vec<String>>>,
     /// Text a report must or must not contain.
     pub report: Option<Vec<ReportExpect>>,
+}
+
+/// A character's action chits by state, each as printed (`MOVE M4*`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chits {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fatigued: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wounded: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enchanted: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<Vec<String>>,
 }
 
 /// `{ player = "ann", contains = [...], lacks = [...] }`: the report of a
@@ -55,6 +80,12 @@ pub struct Outcome {
     pub dead: Vec<String>,
     /// Denizens alive before the day and dead after it.
     pub killed: Vec<String>,
+    /// Character → his chits that are not plain active, by state.
+    pub chits: BTreeMap<String, Chits>,
+    /// Character → how each of his phases went, as printed.
+    pub phases: BTreeMap<String, Vec<String>>,
+    /// Character → the natives he has hired.
+    pub hirelings: BTreeMap<String, Vec<String>>,
 }
 
 /// Sum up a played day.
@@ -77,6 +108,11 @@ pub fn outcome(played: &Played) -> Outcome {
             .chain(c.belongings.iter().map(|b| b.item.name.clone()))
             .collect();
         out.belongings.insert(c.name.clone(), carried);
+        out.chits.insert(c.name.clone(), chit_states(c));
+        out.hirelings.insert(
+            c.name.clone(),
+            c.hirelings.iter().map(|h| h.native.clone()).collect(),
+        );
         out.gold.insert(c.name.clone(), i32::from(c.gold));
         out.fame.insert(c.name.clone(), c.fame);
         out.notoriety.insert(c.name.clone(), c.notoriety);
@@ -86,8 +122,55 @@ pub fn outcome(played: &Played) -> Outcome {
             out.positions.insert(id.clone(), clearing.to_string());
         }
     }
+    for (id, record) in &state.leaders {
+        if record.hidden {
+            out.hidden.push(id.clone());
+        }
+    }
     out.killed = killed(&played.before, state);
+    for e in &played.events {
+        if let Happening::Phase(PhaseEvent::PhaseDone {
+            character, result, ..
+        }) = &e.happening
+        {
+            out.phases
+                .entry(character.clone())
+                .or_default()
+                .push(result.to_string());
+        }
+    }
     out
+}
+
+fn chit_states(c: &CharacterState) -> Chits {
+    let named = |keep: &dyn Fn(&CharacterChit) -> bool| {
+        Some(
+            c.chits
+                .iter()
+                .filter(|x| keep(x))
+                .map(|x| x.chit.clone())
+                .collect(),
+        )
+    };
+    Chits {
+        fatigued: named(&|x| x.condition == ChitCondition::Fatigued),
+        wounded: named(&|x| x.condition == ChitCondition::Wounded),
+        enchanted: named(&|x| x.enchanted),
+        prepared: named(&|x| x.prepared),
+    }
+}
+
+/// Phases in order, as `1. moves to CV5; 2. hides (1,1)`.
+fn listed(phases: &[String]) -> String {
+    if phases.is_empty() {
+        return "no phase".to_string();
+    }
+    phases
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{}. {p}", i + 1))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn killed(before: &MrState, after: &MrState) -> Vec<String> {
@@ -175,6 +258,57 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
                     sorted(have)
                 ));
             }
+        }
+    }
+    for (name, items) in expect.belongings_exact.iter().flatten() {
+        let have = got.belongings.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("belongings of {name}"),
+            sorted(items),
+            sorted(&have),
+        );
+    }
+    for (name, want) in expect.hirelings.iter().flatten() {
+        let have = got.hirelings.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("hirelings of {name}"),
+            sorted(want),
+            sorted(&have),
+        );
+    }
+    for (name, want) in expect.chits.iter().flatten() {
+        let have = got.chits.get(name).cloned().unwrap_or_default();
+        for (state, want, have) in [
+            ("fatigued", &want.fatigued, &have.fatigued),
+            ("wounded", &want.wounded, &have.wounded),
+            ("enchanted", &want.enchanted, &have.enchanted),
+            ("prepared", &want.prepared, &have.prepared),
+        ] {
+            if let Some(want) = want {
+                same(
+                    &mut wrong,
+                    &format!("{state} chits of {name}"),
+                    sorted(want),
+                    sorted(have.as_deref().unwrap_or_default()),
+                );
+            }
+        }
+    }
+    for (name, want) in expect.phases.iter().flatten() {
+        let have = got.phases.get(name).cloned().unwrap_or_default();
+        let agrees = want.len() == have.len()
+            && want
+                .iter()
+                .zip(&have)
+                .all(|(w, h)| h.starts_with(w.as_str()));
+        if !agrees {
+            wrong.push(format!(
+                "phases of {name}: expected {}, got {}",
+                listed(want),
+                listed(&have)
+            ));
         }
     }
     for r in expect.report.iter().flatten() {

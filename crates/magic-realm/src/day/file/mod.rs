@@ -40,11 +40,13 @@ use realmgm_core::game::Rules;
 
 use super::events::DayEvent;
 use super::resolve::{DayError, resolve_day};
+use crate::board::Placement;
 use crate::data::GameData;
-use crate::orders::{DayOrders, parse_day_orders};
-use crate::state::{CounterSide, DenizenKind, MrState};
+use crate::data::seasons::WeatherKind;
+use crate::orders::{DayOrders, mail_check, parse_day_orders};
+use crate::state::{CounterSide, DenizenKind, MrState, VictoryRequirements};
 
-pub use expect::{Expect, Outcome, ReportExpect, check, outcome};
+pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
 /// The purpose of the Birdsong draw of attention chits a file's
 /// `turn_order` forces (`day/birdsong.rs`).
@@ -61,9 +63,20 @@ pub struct DayFile {
     /// The seed of the board, the setup and the day's dice.
     #[serde(default)]
     pub seed: u64,
-    /// The optional rules in force, by toggle name.
+    /// A board built by the players instead of the seed's (with the
+    /// `player_built_board` rule): `[{ tile = "BL", at = [0, 0], rotation = 0 }, ...]`.
+    #[serde(default)]
+    pub tiles: Option<Vec<Placement>>,
+    /// A published rule set by name (`3.1-basic`, `bimr4`), as a campaign
+    /// file names it.
+    #[serde(default)]
+    pub rules_profile: Option<String>,
+    /// The optional rules in force besides the rule set's, by toggle name.
     #[serde(default)]
     pub rules: Vec<String>,
+    /// Toggles of the rule set taken away.
+    #[serde(default)]
+    pub rules_off: Vec<String>,
     /// Start from a map without monsters and natives: only the file's
     /// `[[denizen]]` entries stand on it.
     #[serde(default)]
@@ -72,6 +85,20 @@ pub struct DayFile {
     pub character: Vec<CharacterEntry>,
     #[serde(default)]
     pub denizen: Vec<DenizenEntry>,
+    /// Map chits (sites, sounds, warnings) moved onto a tile, face up or
+    /// down.
+    #[serde(default)]
+    pub chit: Vec<ChitEntry>,
+    /// Holder (a site, dwelling, native group, visitor, treasure or book)
+    /// → what it holds, top first; replaces what the setup dealt it.
+    #[serde(default)]
+    pub holdings: BTreeMap<String, Vec<String>>,
+    /// Holder (a site, artifact or book) → its awakened spells.
+    #[serde(default)]
+    pub awakened: BTreeMap<String, Vec<String>>,
+    /// The season and this week's weather, with `seasons_and_weather`.
+    #[serde(default)]
+    pub weather: Option<WeatherEntry>,
     /// The turn order the Birdsong draw gives (characters and hired
     /// leaders, by name); those not named follow as drawn.
     #[serde(default)]
@@ -133,6 +160,15 @@ pub struct CharacterEntry {
     /// He found Hidden Enemies today.
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// What he has discovered; given, it replaces the setup's.
+    #[serde(default)]
+    pub discoveries: Option<DiscoveriesEntry>,
+    /// The natives he has hired.
+    #[serde(default)]
+    pub hirelings: Vec<HirelingEntry>,
+    /// The victory points he recorded in each category.
+    #[serde(default)]
+    pub victory: Option<VictoryRequirements>,
     /// His orders, the text his player mails.
     #[serde(default)]
     pub orders: String,
@@ -165,6 +201,59 @@ pub struct ChitsEntry {
     /// MAGIC chits prepared in an Alert phase.
     #[serde(default)]
     pub prepared: Vec<String>,
+}
+
+/// `{ routes = ["CV4-CV5"], sites = ["Vault"], chits_seen = ["Howl 4"] }`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoveriesEntry {
+    /// Hidden paths and secret passages, as the two clearings they join.
+    #[serde(default)]
+    pub routes: Vec<String>,
+    #[serde(default)]
+    pub sites: Vec<String>,
+    #[serde(default)]
+    pub chits_seen: Vec<String>,
+}
+
+/// `{ id = "Company 3", days_left = 10, at = "CV4", hidden = false }`:
+/// a native he has hired, where it stands (default: with him), and for a
+/// hired leader whether he is hidden.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HirelingEntry {
+    pub id: String,
+    #[serde(default = "a_full_term")]
+    pub days_left: u8,
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// The term of hire a Hire phase gives (3.1 7.7.1c).
+fn a_full_term() -> u8 {
+    14
+}
+
+/// `{ tile = "CV", name = "Howl 4", face_up = false }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChitEntry {
+    pub name: String,
+    pub tile: String,
+    #[serde(default)]
+    pub face_up: bool,
+}
+
+/// `{ season = 3, weather = "storm", chit = 4 }`: the season of the month
+/// (1 to 13), this week's weather and the secret weather chit.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherEntry {
+    pub season: u8,
+    pub weather: WeatherKind,
+    pub chit: u8,
 }
 
 /// A monster or native counter (by its id, `Giant 1`, `Company 3`): in a
@@ -213,11 +302,8 @@ pub struct Played {
 /// field.
 pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataError> {
     let parsed: DayFile = parse_toml(file, text)?;
-    let rules = Rules::new(
-        parsed.rules.iter().map(String::as_str),
-        crate::rules::TOGGLES,
-    )
-    .map_err(|e| DataError::entry(file, "rules", "rules", e.to_string()))?;
+    let rules =
+        rules_in_force(&parsed).map_err(|(field, m)| DataError::entry(file, "rules", field, m))?;
     let state = setup::position(data, &rules, file, &parsed)?;
     let mut orders = BTreeMap::new();
     for (entry, character) in parsed.character.iter().zip(&state.characters) {
@@ -230,6 +316,21 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             DataError::entry(file, &what, "orders", lines.join("; "))
         })?;
+        // The names checked as the daemon checks a mailed order.
+        let (problems, _) = mail_check::problems(
+            data,
+            Some(&state),
+            &character.player,
+            &day_orders,
+            &entry.orders,
+        );
+        if !problems.is_empty() {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| format!("line {}: {}", p.line, p.message))
+                .collect();
+            return Err(DataError::entry(file, &what, "orders", lines.join("; ")));
+        }
         orders.insert(character.player.clone(), day_orders);
     }
     let mut script = DiceScript::default();
@@ -267,6 +368,42 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
         orders,
         expect: parsed.expect,
     })
+}
+
+/// The toggles in force: the rule set's without `rules_off`, with
+/// `rules`.
+fn rules_in_force(parsed: &DayFile) -> Result<Rules, (&'static str, String)> {
+    let profile = match &parsed.rules_profile {
+        Some(name) => Some(
+            crate::rules::PROFILES
+                .iter()
+                .find(|p| p.name == name)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = crate::rules::PROFILES.iter().map(|p| p.name).collect();
+                    (
+                        "rules_profile",
+                        format!(
+                            "no rule set is called {name}; write one of {}",
+                            known.join(", ")
+                        ),
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    let on = profile.map_or(&[][..], |p| p.on);
+    if let Some(off) = parsed.rules_off.iter().find(|o| !on.contains(&o.as_str())) {
+        return Err((
+            "rules_off",
+            format!("{off} is not in the rule set the file names; remove it from rules_off"),
+        ));
+    }
+    let names = on
+        .iter()
+        .copied()
+        .filter(|n| !parsed.rules_off.iter().any(|o| o == n))
+        .chain(parsed.rules.iter().map(String::as_str));
+    Rules::new(names, crate::rules::TOGGLES).map_err(|e| ("rules", e.to_string()))
 }
 
 impl DayScript {

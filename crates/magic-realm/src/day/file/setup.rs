@@ -6,14 +6,15 @@ use realmgm_core::dice::Dice;
 use realmgm_core::embedded::DataError;
 use realmgm_core::game::{Rules, Seat};
 
-use super::{CharacterEntry, DayFile, DenizenEntry};
+use super::{CharacterEntry, DayFile, DenizenEntry, DiscoveriesEntry};
 use crate::board::ClearingId;
 use crate::combat::script::item_named;
 use crate::combat::tactics::same_chit;
 use crate::data::GameData;
 use crate::setup::{SetupInputs, new_game};
 use crate::state::{
-    Belonging, CharacterState, ChitCondition, Item, ItemKind, MrState, Whereabouts,
+    Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
+    MrState, WeatherState, Whereabouts,
 };
 
 /// The state at the end of the day before the file's day.
@@ -44,10 +45,13 @@ pub(super) fn position(
         data,
         &seats,
         rules,
-        &SetupInputs::default(),
+        &SetupInputs {
+            board: parsed.tiles.clone(),
+            ..SetupInputs::default()
+        },
         &mut Dice::new(parsed.seed, 0),
     )
-    .map_err(|e| DataError::entry(file, "character", "name", e.to_string()))?;
+    .map_err(|e| DataError::entry(file, "setup", "", e.to_string()))?;
     if parsed.day == 0 || parsed.day > state.last_day {
         return Err(DataError::entry(
             file,
@@ -74,7 +78,192 @@ pub(super) fn position(
     for entry in &parsed.denizen {
         denizen(data, file, entry, &mut state)?;
     }
+    for (entry, i) in parsed.character.iter().zip(0..) {
+        let what = format!("character \"{}\"", entry.name);
+        let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
+        hirelings(data, entry, i, &mut state).map_err(|m| fail("hirelings", m))?;
+        if let Some(d) = &entry.discoveries {
+            discoveries(data, d, i, &mut state).map_err(|m| fail("discoveries", m))?;
+        }
+        if let Some(v) = entry.victory {
+            state.victory_requirements.insert(entry.name.clone(), v);
+        }
+    }
+    world(data, rules, file, parsed, &mut state)?;
     Ok(state)
+}
+
+/// The natives a character has hired: each his for `days_left` more days,
+/// standing with him unless the entry says where.
+fn hirelings(
+    data: &GameData,
+    entry: &CharacterEntry,
+    who: usize,
+    state: &mut MrState,
+) -> Result<(), String> {
+    for h in &entry.hirelings {
+        let at = match &h.at {
+            Some(at) => clearing(data, &state.board, at)?,
+            None => state.characters[who].position.clone(),
+        };
+        let native = state
+            .denizens
+            .get_mut(&h.id)
+            .filter(|d| d.kind == DenizenKind::Native)
+            .ok_or_else(|| {
+                format!(
+                    "no native is called {}; name one as the setup does, e.g. \"Company 3\"",
+                    h.id
+                )
+            })?;
+        native.at = Whereabouts::Clearing { clearing: at };
+        state.characters[who].hirelings.push(Hireling {
+            native: h.id.clone(),
+            days_left: h.days_left,
+        });
+        if h.hidden {
+            state.leaders.entry(h.id.clone()).or_default().hidden = true;
+        }
+    }
+    Ok(())
+}
+
+fn discoveries(
+    data: &GameData,
+    entry: &DiscoveriesEntry,
+    who: usize,
+    state: &mut MrState,
+) -> Result<(), String> {
+    let mut routes = std::collections::BTreeSet::new();
+    for r in &entry.routes {
+        let (a, b) = r
+            .split_once('-')
+            .ok_or_else(|| format!("the route {r} is not two clearings; write it as CV4-CV5"))?;
+        let (a, b) = (
+            clearing(data, &state.board, a)?,
+            clearing(data, &state.board, b)?,
+        );
+        routes.insert(if a <= b { (a, b) } else { (b, a) });
+    }
+    let known = &mut state.characters[who].discoveries;
+    known.routes = routes;
+    known.sites = entry.sites.iter().cloned().collect();
+    known.chits_seen = entry.chits_seen.iter().cloned().collect();
+    Ok(())
+}
+
+/// The map chits, holdings, awakened spells and weather the file sets.
+fn world(
+    data: &GameData,
+    rules: &Rules,
+    file: &str,
+    parsed: &DayFile,
+    state: &mut MrState,
+) -> Result<(), DataError> {
+    for c in &parsed.chit {
+        let what = format!("chit \"{}\"", c.name);
+        let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
+        let tile = data
+            .tiles
+            .resolve(&c.tile)
+            .map(|t| t.code.clone())
+            .filter(|code| state.board.clearings().iter().any(|x| &x.tile == code))
+            .ok_or_else(|| fail("tile", format!("the board has no tile {}", c.tile)))?;
+        let dealt = state.map_chits.values().flatten().any(|m| m.name == c.name)
+            || state.lost.values().flatten().any(|m| *m == c.name);
+        if !dealt {
+            return Err(fail(
+                "name",
+                format!(
+                    "no map chit {} is in this game; name one as the GM's history does, \
+                     e.g. \"Howl 4\" or \"Vault\"",
+                    c.name
+                ),
+            ));
+        }
+        state.move_map_chit(
+            &tile,
+            MapChit {
+                name: c.name.clone(),
+                face_up: c.face_up,
+            },
+        );
+    }
+    for (holder, names) in &parsed.holdings {
+        let what = format!("holdings \"{holder}\"");
+        if !state.holdings.contains_key(holder) {
+            return Err(DataError::entry(
+                file,
+                &what,
+                "",
+                format!(
+                    "nothing in this game holds things under the name {holder}; name a site, dwelling, native group or visitor"
+                ),
+            ));
+        }
+        let items = names
+            .iter()
+            .map(|n| {
+                item_named(data, n)
+                    .or_else(|| {
+                        data.spells.iter().any(|s| &s.name == n).then(|| Item {
+                            kind: ItemKind::Spell,
+                            name: n.clone(),
+                        })
+                    })
+                    .ok_or_else(|| {
+                        DataError::entry(
+                            file,
+                            &what,
+                            n.as_str(),
+                            "no weapon, armour, horse, treasure or spell is called so",
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        state.holdings.insert(holder.clone(), items);
+    }
+    for (holder, spells) in &parsed.awakened {
+        if let Some(s) = spells
+            .iter()
+            .find(|s| !data.spells.iter().any(|x| &x.name == *s))
+        {
+            return Err(DataError::entry(
+                file,
+                "awakened",
+                holder.as_str(),
+                format!("no spell is called {s}"),
+            ));
+        }
+        state
+            .magic
+            .awakened
+            .insert(holder.clone(), spells.iter().cloned().collect());
+    }
+    if let Some(w) = &parsed.weather {
+        if !rules.is_on(crate::rules::SEASONS_TOGGLE) {
+            return Err(DataError::entry(
+                file,
+                "weather",
+                "",
+                "weather needs the seasons_and_weather rule; add it to rules",
+            ));
+        }
+        if !(1..=13).contains(&w.season) || !(1..=6).contains(&w.chit) {
+            return Err(DataError::entry(
+                file,
+                "weather",
+                "",
+                "the season is 1 to 13 and the weather chit 1 to 6",
+            ));
+        }
+        state.magic.season = Some(w.season);
+        state.weather = Some(WeatherState {
+            weather: w.weather,
+            chit: w.chit,
+        });
+    }
+    Ok(())
 }
 
 /// The clearing a file names: a tile's code or name and the clearing's

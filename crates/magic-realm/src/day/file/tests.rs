@@ -41,6 +41,55 @@ fn the_turn_order_is_the_files_7_1_1() {
     }
 }
 
+/// A rule set by name, less what `rules_off` takes away, plus `rules`.
+#[test]
+fn a_rule_set_by_name_with_rules_added_and_taken_away() {
+    let text = "rules_profile = \"bimr4\"\nrules_off = [\"fumble\", \"player_built_board\"]\nrules = [\"caching\"]\n\
+                [[character]]\nname = \"Amazon\"\n";
+    let rules = load(data(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .rules;
+    assert!(rules.is_on("stumble") && rules.is_on("caching"));
+    assert!(!rules.is_on("fumble"));
+}
+
+/// A board the players built (3.1 3.2) replaces the seed's: here seed
+/// 11's tiles placed by hand, with the seed changed so only the placements
+/// can make the same board.
+#[test]
+fn placed_tiles_make_the_board() {
+    let seed_board =
+        crate::board::generate::generate(&data().tiles, &mut realmgm_core::dice::Dice::new(11, 0));
+    let tiles: Vec<String> = seed_board
+        .placements()
+        .map(|p| {
+            format!(
+                "{{ tile = \"{}\", at = [{}, {}], rotation = {} }}",
+                p.tile, p.at.q, p.at.r, p.rotation
+            )
+        })
+        .collect();
+    let text = format!(
+        "seed = 12\nrules = [\"player_built_board\"]\ntiles = [{}]\n[[character]]\nname = \"Amazon\"\n",
+        tiles.join(", ")
+    );
+    let state = load(data(), "t.toml", &text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state;
+    assert_eq!(state.board, seed_board);
+    let refused = load(
+        data(),
+        "t.toml",
+        &text.replace("rules = [\"player_built_board\"]\n", ""),
+    )
+    .expect_err("placements without the rule")
+    .to_string();
+    assert!(
+        refused.contains("player_built_board rule is off"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn bad_fields_are_named_with_what_to_write() {
     let cases = [
@@ -77,6 +126,10 @@ fn bad_fields_are_named_with_what_to_write() {
             "field `orders`",
         ),
         (
+            "[[character]]\nname = \"Amazon\"\norders = \"HR\\nHire: Rogers\"\n",
+            "line 2: ",
+        ),
+        (
             "rules = [\"no_such_rule\"]\n[[character]]\nname = \"Amazon\"\n",
             "no_such_rule",
         ),
@@ -85,4 +138,45 @@ fn bad_fields_are_named_with_what_to_write() {
         let err = load(data(), "t.toml", text).expect_err(text).to_string();
         assert!(err.contains(wanted), "{text}: {err}");
     }
+}
+
+/// The world a file sets: a map chit moved, a holder's pile, awakened
+/// spells, the weather (3.1 10.D.1), discoveries and victory requirements.
+#[test]
+fn the_world_fields_set_the_state() {
+    let text = r#"
+seed = 11
+rules = ["seasons_and_weather"]
+weather = { season = 3, weather = "storm", chit = 4 }
+holdings = { Company = ["Broadsword", "Helmet 6"] }
+awakened = { "Book of Lore" = ["Fog"] }
+[[chit]]
+name = "Howl 4"
+tile = "CV"
+face_up = true
+[[character]]
+name = "Amazon"
+discoveries = { routes = ["AV5-AV4"], sites = ["Vault"] }
+victory = { fame = 2, gold = 3 }
+"#;
+    let state = load(data(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state;
+    assert!(
+        state.map_chits["CV"]
+            .iter()
+            .any(|c| c.name == "Howl 4" && c.face_up)
+    );
+    let company: Vec<&str> = state.holdings["Company"]
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    assert_eq!(company, ["Broadsword", "Helmet 6"]);
+    assert!(state.magic.awakened["Book of Lore"].contains("Fog"));
+    assert_eq!(state.magic.season, Some(3));
+    assert_eq!(state.weather.map(|w| w.chit), Some(4));
+    let amazon = &state.characters[0];
+    assert_eq!(amazon.discoveries.routes.len(), 1);
+    assert!(amazon.discoveries.sites.contains("Vault"));
+    assert_eq!(state.victory_requirements["Amazon"].total(), 5);
 }

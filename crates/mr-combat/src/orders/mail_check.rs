@@ -1,0 +1,59 @@
+//! The check a mailed order passes before the daemon accepts it, shared
+//! with day files: every name it uses ([`super::names`]), its `Combat:`
+//! line ([`super::combat_names`]) and its dealings
+//! ([`super::dealing_names`]), and a restart's `Victory:` total, as
+//! problems on their line and warnings.
+
+use super::sheet::DayOrders;
+use crate::data::GameData;
+use crate::state::MrState;
+use realmgm_core::game::OrdersProblem;
+
+/// Every name an orders mail uses, checked as the daemon checks a mail
+/// before accepting it: unknown items and natives are problems on their
+/// line, unknown characters warnings; the `Combat:` line and dealings are
+/// checked against `player`'s character in `in_play` (none before setup).
+pub fn problems(
+    data: &GameData,
+    in_play: Option<&MrState>,
+    player: &str,
+    day: &DayOrders,
+    text: &str,
+) -> (Vec<OrdersProblem>, Vec<String>) {
+    let characters: Vec<&str> = in_play
+        .iter()
+        .flat_map(|s| s.characters.iter().map(|c| c.name.as_str()))
+        .collect();
+    let mut names = super::names::check_names(day, data, &characters);
+    let me = in_play.and_then(|s| {
+        s.characters
+            .iter()
+            .find(|c| c.player == player)
+            .map(|c| (s, c))
+    });
+    if let (Some(tactics), Some((state, me))) = (&day.combat, me) {
+        let combat = super::combat_names::check_tactics(tactics, day, data, state, me);
+        names.errors.extend(combat.errors);
+        names.warnings.extend(combat.warnings);
+    }
+    if let Some((state, me)) = me {
+        let dealings = super::dealing_names::check_dealings(day, data, state, me);
+        names.errors.extend(dealings.errors);
+        names.warnings.extend(dealings.warnings);
+    }
+    if let (Some(victory), Some(state)) = (&day.victory, in_play) {
+        let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
+        names.errors.extend(total.err().map(|e| e.to_string()));
+    }
+    let mut problems: Vec<OrdersProblem> = names
+        .errors
+        .into_iter()
+        .map(|message| OrdersProblem {
+            line: super::names::line_of_key(text, &message),
+            column: 1,
+            message,
+        })
+        .collect();
+    problems.sort_by_key(|p| p.line);
+    (problems, names.warnings)
+}
