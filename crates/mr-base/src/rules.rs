@@ -2,13 +2,14 @@
 //! name, and the seasons a campaign can start in.
 //!
 //! The names are what campaign files write in `rules = [...]`. Each entry
-//! says in one line what it changes and where it is written down: the play summary
-//! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
-//! BIMR3 campaign's rules), or the 2nd edition's advanced and optional rules (A.1 to E.5) by their
-//! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
-//! `Built` and has an on/off test (`day::toggle_tests` checks that); every
-//! other is `NotYetImplemented`, and a campaign file that names it is
-//! refused with the reason (`game::Rules::new`).
+//! says in one line what it changes and where it is written down: the
+//! section of the third edition, release 3.1, that states it (section 10's
+//! advanced and optional rules, "3.1 10.B.4"), then the published campaign
+//! whose GM used it (BIMR3, BIMR5); a house rule 3.1 does not have says so.
+//! A rule the engine or the daemon applies is `Built` and has an on/off test
+//! (`day::toggle_tests` checks that); every other is `NotYetImplemented`, and
+//! a campaign file that names it is refused with the reason
+//! (`game::Rules::new`).
 
 use realmgm_core::game::{
     RuleToggle, RulesVersion, RulesVersions,
@@ -98,7 +99,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "seasons_and_weather",
         summary: "A calendar of 13 seasons: each month's season sets the victory points and \
                   the 7th-day colour magic, each week's weather the days and phases",
-        source: "the BIMR3 rules (Optional Rules, 2nd edition); 2nd-edition optional rule D.1",
+        source: "3.1 10.D.1 (Seasons and Weather); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -106,7 +107,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "watchful_natives",
         summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
                   puts its whole watchful group on the attacker's sheet at once",
-        source: "the BIMR3 rules (Watchful Natives)",
+        source: "3.1 10.B.4 (Watchful Natives); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -114,7 +115,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "extended_treachery",
         summary: "Sending a hired native against a member of his own group makes every \
                   hired native of that group rebel",
-        source: "the BIMR3 rules (Extended Treachery)",
+        source: "3.1 10.B.5 (Extended Treachery); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -122,7 +123,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "knights_adjustment",
         summary: "The Black Knight starts only Friendly with the Company and the White \
                   Knight only Friendly with the Order, instead of Allied",
-        source: "the BIMR3 rules (Knight's Adjustment)",
+        source: "3.1 10.A.6.8 (Optional Abilities: the Knights); the BIMR3 rules (Knight's Adjustment)",
         status: Built,
         excludes: &[],
     },
@@ -130,7 +131,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "expanded_meeting_table_opportunities",
         summary: "On an Opportunity result of the Meeting table a player may take the \
                   result for a roll of 2 in the same column instead",
-        source: "the BIMR3 rules (Expanded Meeting Table Opportunities)",
+        source: "the BIMR3 rules (Expanded Meeting Table Opportunities; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
@@ -139,14 +140,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Players are dealt the map tiles and place them in turn, pick characters \
                   (and the native group that equips them) when out of tiles, then place \
                   the Visitor/Mission chits",
-        source: "the BIMR3 rules (Board Building; Selecting Characters)",
+        source: "the BIMR3 rules (Board Building; Selecting Characters; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "unlimited_communication",
         summary: "Characters may send each other private messages wherever they are on the map",
-        source: "the BIMR3 rules (Unlimited Communication)",
+        source: "the BIMR3 rules (Unlimited Communication; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
@@ -162,7 +163,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "stumble",
         summary: "Running away or picking up a dropped belonging in combat needs a roll \
                   on the Stumble table",
-        source: "2nd-edition optional combat rule 5.1",
+        source: "3.1 10.D.3.1 (Optional Combat Rules: Move actions and the Stumble Table)",
         status: Built,
         excludes: &[],
     },
@@ -170,14 +171,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "riding_horses",
         summary: "A character with an active horse maneuvers with it and may add a \
                   maneuver of his own; attackers choose the rider or the horse",
-        source: "2nd-edition optional combat rule 5.2-5.3",
+        source: "3.1 10.D.3.2-10.D.3.3 (Optional Combat Rules: Riding Horses)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "fumble",
         summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
-        source: "2nd-edition optional combat rule 5.4",
+        source: "3.1 10.D.3.4 (Optional Combat Rules: Attacks and the Fumble Table)",
         status: Built,
         excludes: &[],
     },
@@ -202,7 +203,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "penetrating_armor",
         summary: "A missile hit on a character passes through armor, losing one harm level \
                   per piece, and never damages it",
-        source: "2nd-edition optional combat rule 5.5",
+        source: "3.1 10.D.3.5 (Optional Combat Rules: Penetrating Armor)",
         status: Built,
         excludes: &[],
     },
@@ -210,8 +211,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "ambush",
         summary: "A hidden character who makes a missile attack rolls on the Hide table to \
                   stay hidden instead of being revealed",
-        source: "the play summary (Melee, targeting); magic summary (spells and hiding); 2nd-edition \
-                 advanced rule A.2",
+        source: "3.1 10.A.2 (Ambushes)",
         status: Built,
         excludes: &[],
     },
@@ -219,7 +219,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "serious_wounds",
         summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
                   of wounds instead of killing him",
-        source: "2nd-edition advanced rule A.1",
+        source: "3.1 10.A.1 (Serious Wounds)",
         status: Built,
         excludes: &[],
     },
@@ -227,7 +227,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "caching",
         summary: "Characters may leave belongings and gold in a cache in a clearing that only \
                   they know, and take them back (activity C, the Cache: line)",
-        source: "2nd-edition advanced rule A.4; the BIMR5 rules",
+        source: "3.1 10.A.4 (Caching); the BIMR5 rules",
         status: Built,
         excludes: &[],
     },
@@ -236,8 +236,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A horse a character leads inactive carries belongings loaded on it, up to its \
                   trot strength; loading and unloading are rearrangements (load X on HORSE, \
                   unload X)",
-        source: "the BIMR5 rules (Pack Horses: \"Swordsman places Spear and Medium Bow on pack \
-                 horse\"); 2nd-edition advanced rules",
+        source: "3.1 7.3.1i (Pack Horses); the BIMR5 rules (\"Swordsman places Spear and Medium Bow on pack horse\")",
         status: Built,
         excludes: &[],
     },
@@ -245,28 +244,28 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "enhanced_visitors",
         summary: "The BIMR5 campaign's house rule for the visitors; its text is not in the \
                   project's references",
-        source: "the BIMR5 rules (Enhanced Visitors)",
+        source: "the BIMR5 rules (Enhanced Visitors; a house rule, not in 3.1)",
         status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {
         name: "quiet_monsters",
         summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
-        source: "2nd-edition optional rule B.1",
+        source: "3.1 10.B.1 (Quiet Monsters)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "grudges_and_gratitudes",
         summary: "A native group's attitude to a character changes when he harms or helps it",
-        source: "2nd-edition optional rule B.6",
+        source: "3.1 10.B.6 (Grudges and Gratitude)",
         status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {
         name: "automatic_enchanting",
         summary: "Some tiles turn to their enchanted side by themselves at the end of each week",
-        source: "2nd-edition optional rule C.5",
+        source: "3.1 10.C.5 (Automatic Enchanting)",
         status: NotYetImplemented,
         excludes: &[],
     },
@@ -274,7 +273,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "commerce",
         summary: "Selling to natives and visitors rolls on the Commerce table instead of \
                   fetching the basic price",
-        source: "the play summary (Trade); 2nd-edition optional rule D.2",
+        source: "3.1 10.D.2 (Commerce)",
         status: Built,
         excludes: &[],
     },
@@ -282,7 +281,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "optional_abilities",
         summary: "Characters also get the abilities marked optional on their cards (the \
                   Captain's Leadership, the Wizard's Long Practice and others)",
-        source: "2nd-edition Optional Abilities",
+        source: "3.1 10.A.6 (Optional Abilities)",
         status: Built,
         excludes: &["chosen_optional_abilities"],
     },
@@ -290,8 +289,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "chosen_optional_abilities",
         summary: "Each player chooses at setup which of his character's optional abilities \
                   he takes; the Elf always chooses his form (Light or Great)",
-        source: "the BIMR5 rules (optional abilities truly optional); 2nd-edition Optional \
-                 Abilities",
+        source: "3.1 10.A.6.1 (players choose which characters are modified); the BIMR5 rules (optional abilities truly optional)",
         status: Built,
         excludes: &["optional_abilities"],
     },
@@ -299,7 +297,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "development",
         summary: "Characters may start below level 4 and grow by experience; they record \
                   fewer victory points",
-        source: "2nd-edition development rule E.5",
+        source: "3.1 10.E.5 (Development)",
         status: NotYetImplemented,
         excludes: &[],
     },
