@@ -301,6 +301,24 @@ pub const TOGGLES: &[RuleToggle] = &[
         status: NotYetImplemented,
         excludes: &[],
     },
+    RuleToggle {
+        name: "alerted_monsters",
+        summary: "When a combat starts with a character or his hired or controlled denizens \
+                  in sight, the unhired denizens there (and their heads and clubs) start dark \
+                  side up; Tremendous monsters stay red side down",
+        source: "3.1 10.B.2 (Alerted Monsters)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "benevolent_spells",
+        summary: "Day spells, Combat spells and Peace with Nature cast on one's own hired \
+                  natives are no treachery, and cast on unhired natives do not make them \
+                  battle the caster",
+        source: "3.1 10.C.2 (Benevolent Spells)",
+        status: Built,
+        excludes: &[],
+    },
 ];
 
 /// The toggle that switches the season calendar on.

@@ -51,6 +51,12 @@ pub struct CombatRules {
     /// The BIMR3 rules "Extended Treachery" (`treachery.rs`).
     #[serde(default)]
     pub extended_treachery: bool,
+    /// 3.1 10.B.2 (`alerted.rs`).
+    #[serde(default)]
+    pub alerted_monsters: bool,
+    /// 3.1 10.C.2 (`casting.rs`).
+    #[serde(default)]
+    pub benevolent_spells: bool,
 }
 
 impl CombatRules {
@@ -65,6 +71,8 @@ impl CombatRules {
             serious_wounds: rules.is_on("serious_wounds"),
             watchful_natives: rules.is_on("watchful_natives"),
             extended_treachery: rules.is_on("extended_treachery"),
+            alerted_monsters: rules.is_on("alerted_monsters"),
+            benevolent_spells: rules.is_on("benevolent_spells"),
         }
     }
 }
@@ -371,6 +379,7 @@ impl<'d> Battle<'d> {
                 self.round = 1;
                 super::fly_chit::grant(self);
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
+                super::alerted::at_start(self);
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
             let deciders = self.deciders();

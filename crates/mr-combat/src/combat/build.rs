@@ -242,6 +242,7 @@ pub fn denizen(
                     length: p.length,
                     light: p.light,
                     dark: p.dark,
+                    dark_up: false,
                 })
                 .collect(),
             vulnerability: m.vulnerability,

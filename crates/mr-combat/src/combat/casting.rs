@@ -11,7 +11,8 @@
 //! on his sheet (equal is allowed, 8.3.9b.5). The chit is played, the round
 //! is not a quiet one (8.8.2), and the cast waits. In the Melee step the
 //! targets are specified: naming an unhired native makes his group battle
-//! the caster, naming one's own hired native is treachery (8.4.2d.7). Then
+//! the caster, naming one's own hired native is treachery (8.4.2d.7),
+//! unless Benevolent Spells (10.C.2) is on and the spell is benevolent. Then
 //! the waiting casts come to life fastest first; a caster targeted by a
 //! faster spell loses his own (its chit fatigues, 8.4.3b.4). A spell whose
 //! target is not the sort it needs, or is shielded from magic, is broken
@@ -577,9 +578,16 @@ pub fn take_effect(
                 .collect::<Vec<_>>()
         })
         .collect();
+    let benevolent: BTreeSet<FighterId> = waiting
+        .iter()
+        .filter(|w| battle.rules.benevolent_spells && benevolent(battle, &w.request.spell))
+        .map(|w| w.caster)
+        .collect();
     battle.magic = Some(magic);
     for &(caster, target, _) in &targeted_at {
-        named_as_target(battle, caster, target);
+        if !benevolent.contains(&caster) {
+            named_as_target(battle, caster, target);
+        }
     }
     let Some(mut magic) = battle.magic.take() else {
         return alive;
@@ -619,6 +627,18 @@ pub fn take_effect(
     battle.magic = Some(magic);
     super::spell_effects::after_casts(battle, here.as_ref());
     alive
+}
+
+/// Whether `spell` is benevolent (3.1 10.C.2.2): with Benevolent Spells
+/// on, naming a native as its target is neither treachery nor a cause of
+/// battling (10.C.2.1).
+fn benevolent(battle: &Battle, spell: &str) -> bool {
+    battle
+        .data
+        .spells
+        .iter()
+        .find(|s| s.name == spell)
+        .is_some_and(crate::data::spells::Spell::benevolent)
 }
 
 /// `caster` names `target` for his spell (8.4.2d.7): an unhired native's

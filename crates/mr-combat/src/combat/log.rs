@@ -84,6 +84,11 @@ pub enum CombatLine {
         native: String,
         target: String,
     },
+    /// Alerted Monsters: these unhired denizens (or their heads and
+    /// clubs) start the combat dark side up (`alerted.rs`).
+    MonstersAlerted {
+        counters: Vec<String>,
+    },
     /// A watchful native joins the fight on a sheet (`watchful.rs`).
     Watchful {
         native: String,
@@ -368,6 +373,7 @@ impl CombatLine {
             CombatLine::Assigned { .. } => "8.3.5",
             CombatLine::Deployed { .. } | CombatLine::Charged { .. } => "8.3.6",
             CombatLine::Watchful { .. } => "10.B.4",
+            CombatLine::MonstersAlerted { .. } => "10.B.2",
             CombatLine::ExtendedTreachery { .. } => "10.B.5",
             CombatLine::Alerted { .. } => "8.3.7",
             CombatLine::Ran { .. } => "8.3.8a",
@@ -432,6 +438,7 @@ impl CombatLine {
             | CombatLine::Assigned { .. }
             | CombatLine::Deployed { .. }
             | CombatLine::Watchful { .. }
+            | CombatLine::MonstersAlerted { .. }
             | CombatLine::ExtendedTreachery { .. }
             | CombatLine::Alerted { .. }
             | CombatLine::Ran { .. }
@@ -532,6 +539,12 @@ impl fmt::Display for CombatLine {
                 write!(f, "{native} lures {denizen} onto his own sheet")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
+            CombatLine::MonstersAlerted { counters } => write!(
+                f,
+                "alerted by enemies in sight, {} {} dark side up",
+                listed(counters),
+                agreeing(counters.len(), "turns", "turn")
+            ),
             CombatLine::Watchful { native, to } => {
                 write!(
                     f,

@@ -739,10 +739,7 @@ fn push_denizen_attacks(
         attacks.push(spell);
     }
     for (i, p) in den.parts.iter().enumerate() {
-        let s = match den.side {
-            crate::state::CounterSide::Light => p.light,
-            crate::state::CounterSide::Dark => p.dark,
-        };
+        let s = p.side(den.side);
         attacks.push(Attack {
             attacker: d,
             label: [name, " (", p.name.as_str(), ")"].concat(),

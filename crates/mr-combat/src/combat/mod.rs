@@ -10,6 +10,7 @@
 
 pub mod abandon;
 pub mod activation;
+pub mod alerted;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;

@@ -356,6 +356,22 @@ pub struct DenizenPart {
     pub length: u8,
     pub light: PartSide,
     pub dark: PartSide,
+    /// Turned dark side up while its owner stays light side up: a
+    /// Tremendous monster's head or club under Alerted Monsters (3.1
+    /// 10.B.2, `alerted.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark_up: bool,
+}
+
+impl DenizenPart {
+    /// The side it attacks with while its owner is on `owner`.
+    pub fn side(&self, owner: CounterSide) -> PartSide {
+        if owner == CounterSide::Dark || self.dark_up {
+            self.dark
+        } else {
+            self.light
+        }
+    }
 }
 
 /// What one round has seen so far: the plays made and what changed, for

@@ -421,6 +421,8 @@ fn random_battle(seed: u64) -> Battle<'static> {
         serious_wounds: pick(&mut s, 2) == 0,
         watchful_natives: pick(&mut s, 2) == 0,
         extended_treachery: pick(&mut s, 2) == 0,
+        alerted_monsters: pick(&mut s, 2) == 0,
+        benevolent_spells: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new(data, "CV4", fighters, rules);
     for c in 0..characters {
