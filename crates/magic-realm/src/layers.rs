@@ -57,6 +57,8 @@ const LOOPS: &[Loop] = &[
         files: &[
             "combat/abandon.rs",
             "combat/activation.rs",
+            "combat/alerted.rs",
+            "combat/ambush.rs",
             "combat/battle.rs",
             "combat/build.rs",
             "combat/casting.rs",

@@ -135,6 +135,10 @@ pub struct Battle<'d> {
     /// assignment (3.1 8.3.5a.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub roll_mods: BTreeMap<FighterId, Modifiers>,
+    /// Each character's modifiers to a Hide roll where he stands: an
+    /// Ambush roll is modified normally (3.1 10.A.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hide_mods: BTreeMap<FighterId, Modifiers>,
     /// Why each character's `run when wounded` did not run, as last said:
     /// the log says it again only when the reason changes.
     #[serde(skip)]
@@ -183,6 +187,7 @@ impl<'d> Battle<'d> {
             in_cave: false,
             treacheries: Vec::new(),
             roll_mods: BTreeMap::new(),
+            hide_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
             held_kills: None,
         }

@@ -584,6 +584,18 @@ pub fn take_effect(
         .map(|w| w.caster)
         .collect();
     battle.magic = Some(magic);
+    for w in &waiting {
+        if !battle.in_play(w.caster) {
+            continue;
+        }
+        let individuals = w
+            .request
+            .targets
+            .iter()
+            .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
+            .count();
+        super::ambush::spell_targets(battle, dice, w.caster, individuals);
+    }
     for &(caster, target, _) in &targeted_at {
         if !benevolent.contains(&caster) {
             named_as_target(battle, caster, target);

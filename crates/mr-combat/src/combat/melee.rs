@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 
 use crate::data::terms::{Harm, Strength};
-use crate::tables::hide::{Hide, HideResult};
 use crate::tables::melee::{RepositionTable, Tactics as Flip};
 use crate::tables::{Modifiers, optional_combat::ManeuverFaced};
 use realmgm_core::dice::Dice;
@@ -172,7 +171,7 @@ fn character_plays(
         said.push_str(target);
         said.push_str(" with ");
         said.push_str(&label);
-        ambush_or_unhide(battle, dice, who);
+        super::ambush::weapon_attack(battle, dice, who);
         super::treachery::on_target(battle, who, t);
         super::watchful::on_target(battle, dice, who, t);
         if battle.denizen(t).is_some() {
@@ -259,25 +258,6 @@ fn character_horse(battle: &Battle, who: FighterId, wanted: Option<Gait>) -> Opt
         (side.strength >= hero.heaviest.max(hero.vulnerability))
             .then(|| (format!("{} {word}", horse.name), side.move_speed))
     })
-}
-
-/// Targeting unhides the attacker, unless the Ambush rule lets a hidden
-/// character who attacks with a missile weapon roll to stay hidden
-/// (`tables/hide.rs`, advanced rule A.2).
-fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
-    let missile = battle
-        .hero(who)
-        .and_then(|h| h.weapon.as_ref())
-        .is_some_and(|w| w.missile);
-    if battle.rules.ambush && missile && battle.fighters[who].hidden {
-        let name = battle.name(who).to_string();
-        let roll = battle.roll_table(dice, &Hide, &format!("ambush/{name}"), &Modifiers::none());
-        if roll.result == HideResult::Hidden {
-            battle.say(Seen::Clearing, CombatLine::StaysHidden { character: name });
-            return;
-        }
-    }
-    battle.fighters[who].hidden = false;
 }
 
 type ChitFacts = (String, u8, u8, u8);

@@ -11,6 +11,7 @@
 pub mod abandon;
 pub mod activation;
 pub mod alerted;
+pub mod ambush;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
