@@ -319,6 +319,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         status: Built,
         excludes: &[],
     },
+    RuleToggle {
+        name: "dragon_heads",
+        summary: "The heads of Tremendous Dragons breathe fire: a missile attack (length 15, \
+                  13 for the Flying Dragon's) whose hit rolls on the Missile table",
+        source: "3.1 10.B.3 (Dragon Heads)",
+        status: Built,
+        excludes: &[],
+    },
 ];
 
 /// The toggle that switches the season calendar on.

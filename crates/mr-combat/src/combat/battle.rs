@@ -57,6 +57,9 @@ pub struct CombatRules {
     /// 3.1 10.C.2 (`casting.rs`).
     #[serde(default)]
     pub benevolent_spells: bool,
+    /// 3.1 10.B.3 (`melee.rs`, a head's attack).
+    #[serde(default)]
+    pub dragon_heads: bool,
 }
 
 impl CombatRules {
@@ -73,6 +76,7 @@ impl CombatRules {
             extended_treachery: rules.is_on("extended_treachery"),
             alerted_monsters: rules.is_on("alerted_monsters"),
             benevolent_spells: rules.is_on("benevolent_spells"),
+            dragon_heads: rules.is_on("dragon_heads"),
         }
     }
 }

@@ -248,6 +248,7 @@ pub fn denizen(
                     light: p.light,
                     dark: p.dark,
                     dark_up: false,
+                    fire_length: p.fire_length,
                 })
                 .collect(),
             vulnerability: m.vulnerability,

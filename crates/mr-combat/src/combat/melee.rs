@@ -720,14 +720,17 @@ fn push_denizen_attacks(
     }
     for (i, p) in den.parts.iter().enumerate() {
         let s = p.side(den.side);
+        // Dragon Heads (3.1 10.B.3): the head breathes fire, a missile
+        // attack of its own length, instead of striking.
+        let fire = p.fire_length.filter(|_| battle.rules.dragon_heads);
         attacks.push(Attack {
             attacker: d,
             label: [name, " (", p.name.as_str(), ")"].concat(),
             target,
             direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
             speed: s.speed,
-            length: p.length,
-            blow: denizen_blow(s.harm, s.stars, false),
+            length: fire.unwrap_or(p.length),
+            blow: denizen_blow(s.harm, s.stars, fire.is_some()),
             weapon: false,
         });
     }

@@ -361,6 +361,10 @@ pub struct DenizenPart {
     /// 10.B.2, `alerted.rs`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dark_up: bool,
+    /// The length of its fire under Dragon Heads (3.1 10.B.3), for a
+    /// Tremendous Dragon's head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_length: Option<u8>,
 }
 
 impl DenizenPart {
