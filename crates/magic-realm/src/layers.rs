@@ -75,6 +75,7 @@ const LOOPS: &[Loop] = &[
             "combat/monster_spells.rs",
             "combat/native_horses.rs",
             "combat/phase_chit.rs",
+            "combat/pit_attack.rs",
             "combat/protection.rs",
             "combat/riding.rs",
             "combat/spell_deaths.rs",

@@ -327,6 +327,16 @@ pub const TOGGLES: &[RuleToggle] = &[
         status: Built,
         excludes: &[],
     },
+    RuleToggle {
+        name: "advanced_power_of_the_pit",
+        summary: "Power of the Pit hits like an attack spell: a character's is resolved in the \
+                  Melee step and works only if it hits; a Demon's comes to life at its attack \
+                  time, cancelling its target's slower spell, and a faster spell at the Demon \
+                  cancels it",
+        source: "3.1 10.C.4 (Power of the Pit)",
+        status: Built,
+        excludes: &[],
+    },
 ];
 
 /// The toggle that switches the season calendar on.

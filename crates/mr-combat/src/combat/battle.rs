@@ -60,6 +60,9 @@ pub struct CombatRules {
     /// 3.1 10.B.3 (`melee.rs`, a head's attack).
     #[serde(default)]
     pub dragon_heads: bool,
+    /// 3.1 10.C.4 (`pit_attack.rs`).
+    #[serde(default)]
+    pub advanced_power_of_the_pit: bool,
 }
 
 impl CombatRules {
@@ -77,6 +80,7 @@ impl CombatRules {
             alerted_monsters: rules.is_on("alerted_monsters"),
             benevolent_spells: rules.is_on("benevolent_spells"),
             dragon_heads: rules.is_on("dragon_heads"),
+            advanced_power_of_the_pit: rules.is_on("advanced_power_of_the_pit"),
         }
     }
 }

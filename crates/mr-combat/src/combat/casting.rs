@@ -76,6 +76,10 @@ pub struct CombatMagic {
     pub waiting: Vec<WaitingCast>,
     /// Denizens something attacked: Peace no longer holds them.
     pub attacked: BTreeSet<FighterId>,
+    /// Power of the Pit casts held as attacks in this Melee step (3.1
+    /// 10.C.4, `pit_attack.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pits: Vec<WaitingCast>,
 }
 
 /// A cast made in the Encounter step.
@@ -110,6 +114,7 @@ impl CombatMagic {
             seats,
             waiting: Vec::new(),
             attacked: BTreeSet::new(),
+            pits: Vec::new(),
         }
     }
 }
@@ -601,6 +606,7 @@ pub fn take_effect(
             named_as_target(battle, caster, target);
         }
     }
+    let by_demons = super::pit_attack::demons_first(battle, &waiting, &targeted_at);
     let Some(mut magic) = battle.magic.take() else {
         return alive;
     };
@@ -613,10 +619,15 @@ pub fn take_effect(
         if !battle.in_play(w.caster) {
             continue;
         }
-        if let Some(&(_, _, faster)) = targeted_at
+        let by_caster = targeted_at
             .iter()
             .find(|&&(c, t, speed)| t == w.caster && speed < w.speed && !cancelled.contains(&c))
-        {
+            .map(|&(_, _, faster)| faster);
+        let by_demon = by_demons
+            .iter()
+            .find(|&&(c, _)| c == w.caster)
+            .map(|&(_, faster)| faster);
+        if let Some(faster) = by_caster.or(by_demon) {
             cancelled.insert(w.caster);
             sync_to_state(battle, &mut magic);
             let chit = cast::fizzle(&mut magic.state, &w.request);
@@ -632,7 +643,14 @@ pub fn take_effect(
             );
             continue;
         }
-        if resolve_one(battle, &mut magic, dice, &w, attacks) {
+        let target = w
+            .request
+            .targets
+            .first()
+            .and_then(|t| fighter_of(battle, t));
+        if super::pit_attack::held(battle, &mut magic, &w, target, attacks)
+            || resolve_one(battle, &mut magic, dice, &w, attacks)
+        {
             alive.insert(w.caster);
         }
     }
@@ -667,7 +685,7 @@ fn named_as_target(battle: &mut Battle, caster: FighterId, target: FighterId) {
 /// (its target is not the sort it needs, is shielded, or its effect cannot
 /// be applied) is broken before it goes into effect and its chit fatigues
 /// all the same (8.4.2d, 8.4.3b.4).
-fn resolve_one(
+pub(super) fn resolve_one(
     battle: &mut Battle,
     magic: &mut CombatMagic,
     dice: &mut Dice,

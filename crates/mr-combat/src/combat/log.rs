@@ -208,6 +208,13 @@ pub enum CombatLine {
         direction: Direction,
         speed: u8,
     },
+    /// A character's Power of the Pit held as an attack (`pit_attack.rs`).
+    PitAttacks {
+        fighter: String,
+        target: String,
+        direction: Direction,
+        speed: u8,
+    },
     /// A faster spell targeted the caster and stopped his (3.1 8.4.3b): its
     /// chit fatigues.
     SpellCancelled {
@@ -395,6 +402,7 @@ impl CombatLine {
             CombatLine::SpellCancelled { .. } => "8.4.3b",
             CombatLine::SpellBroken { .. } => "8.4.2d",
             CombatLine::SpellAttacks { .. } => "8.4.5l",
+            CombatLine::PitAttacks { .. } => "10.C.4",
             CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
             CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
             CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
@@ -459,6 +467,7 @@ impl CombatLine {
             | CombatLine::SpellCancelled { .. }
             | CombatLine::Casts { .. }
             | CombatLine::SpellAttacks { .. }
+            | CombatLine::PitAttacks { .. }
             | CombatLine::SpellWorks { .. }
             | CombatLine::Plays { .. }
             | CombatLine::Repositioned { .. }
@@ -697,6 +706,18 @@ impl fmt::Display for CombatLine {
                 "{}: the {spell} attacks {} with a {} at speed {speed}",
                 named(fighter),
                 targets.join(" and "),
+                direction.attack_word()
+            ),
+            CombatLine::PitAttacks {
+                fighter,
+                target,
+                direction,
+                speed,
+            } => write!(
+                f,
+                "{}: the Power of the Pit attacks {} with a {} at speed {speed}; it works only if it hits",
+                named(fighter),
+                named(target),
                 direction.attack_word()
             ),
             CombatLine::SpellCancelled {

@@ -78,6 +78,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
     denizen_attacks(battle, &sheets, &mut attacks);
     super::casting::adjust_attacks(battle, &mut attacks);
     resolve(battle, dice, &sheets, attacks);
+    super::pit_attack::missed(battle);
 }
 
 /// One character's Melee plays. `cast`: his spell came to life this round,

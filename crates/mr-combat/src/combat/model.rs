@@ -422,4 +422,8 @@ pub struct RoundPlays {
     /// The spells they energize with colour chits, (spell, chit).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub colour_energize: BTreeMap<FighterId, Vec<(String, String)>>,
+    /// Demons whose Power of the Pit a faster spell cancelled this round
+    /// (3.1 10.C.4.2, `pit_attack.rs`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub pit_silenced: BTreeSet<FighterId>,
 }
