@@ -337,6 +337,49 @@ pub const TOGGLES: &[RuleToggle] = &[
         status: Built,
         excludes: &[],
     },
+    RuleToggle {
+        name: "dwarf_short_legs_optional",
+        summary: "The Dwarf's Short Legs give him Sunlight phases but at most two moves a day \
+                  (each rest still counts twice); Optional Abilities alone does not bring it",
+        source: "a house rule, not in 3.1 (10.A.6 lists no optional ability for the Dwarf); \
+                 the project's data carried it as the Dwarf's optional ability",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_magic",
+        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues at \
+                  the end of the round and the spell may be cast again; an artifact or book \
+                  still casts once an Evening. Not built: the magic rules tie a chit to its \
+                  spell in effect (in-use checks, expiry freeing the chit) and would need a \
+                  second path",
+        source: "3.1 10.C.1 (Enhanced Magic)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_artifacts",
+        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type and \
+                  time 0: enchanted to colour, enchanting tiles, recording and casting spells. \
+                  Not built: items as chits in casting, enchanting and Reading Runes, their \
+                  colour state and what it forbids (selling, Enchant Artifact), and the victory \
+                  count of spells recorded in them",
+        source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "dropping_belongings",
+        summary: "A character abandoning a belonging of his own will may drop it in plain \
+                  sight (anyone in the clearing may pick it up at the start or end of a phase, \
+                  or one per Encounter step) instead of losing it to a pile found only by \
+                  looting. Not built: the drop and lose choice in orders, dropped piles kept \
+                  in clearings, the pick-up times with blocking, and the combat pick-up \
+                  (abandon.rs)",
+        source: "3.1 10.A.5 (Dropping and Losing Belongings)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
 ];
 
 /// The toggle that switches the season calendar on.
@@ -396,6 +439,23 @@ mod tests {
                     toggle.name,
                     other.name
                 );
+            }
+        }
+    }
+
+    /// An optional ability outside 3.1 10.A.6 names a toggle that exists.
+    #[test]
+    fn every_ability_toggle_is_a_rule_toggle() {
+        let data = crate::test_support::data();
+        for card in &data.characters {
+            for ability in &card.abilities {
+                if let Some(toggle) = &ability.toggle {
+                    assert!(
+                        TOGGLES.iter().any(|t| &t.name == toggle),
+                        "{}: {toggle}",
+                        ability.name
+                    );
+                }
             }
         }
     }
