@@ -451,7 +451,7 @@ mod tests {
             for ability in &card.abilities {
                 if let Some(toggle) = &ability.toggle {
                     assert!(
-                        TOGGLES.iter().any(|t| &t.name == toggle),
+                        TOGGLES.iter().any(|t| t.name == toggle),
                         "{}: {toggle}",
                         ability.name
                     );

@@ -29,7 +29,8 @@ use super::{encounter, fatigue, melee, tactics};
 /// ever).
 pub const MAX_ROUNDS: u32 = 60;
 
-/// The optional combat rules a campaign switched on (2nd-edition optional combat rules; `rules.rs`).
+/// The optional and advanced combat rules a campaign switched on (3.1
+/// section 10; `rules.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatRules {
     pub stumble: bool,
@@ -39,16 +40,16 @@ pub struct CombatRules {
     pub optional_missile_table: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
-    /// 2nd-edition optional combat rule 5.2–5.3 (`riding.rs`).
+    /// 3.1 10.D.3.2–10.D.3.3 (`riding.rs`).
     #[serde(default)]
     pub riding_horses: bool,
-    /// Advanced rule A.1 (`harm.rs`).
+    /// 3.1 10.A.1 (`harm.rs`).
     #[serde(default)]
     pub serious_wounds: bool,
-    /// The BIMR3 rules "Watchful Natives" (`watchful.rs`).
+    /// 3.1 10.B.4 (`watchful.rs`).
     #[serde(default)]
     pub watchful_natives: bool,
-    /// The BIMR3 rules "Extended Treachery" (`treachery.rs`).
+    /// 3.1 10.B.5 (`treachery.rs`).
     #[serde(default)]
     pub extended_treachery: bool,
     /// 3.1 10.B.2 (`alerted.rs`).
