@@ -6,7 +6,11 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("realmgm: error: {err:#}");
-            std::process::ExitCode::FAILURE
+            if err.is::<realmgm::cli::day::BadFile>() {
+                std::process::ExitCode::from(2)
+            } else {
+                std::process::ExitCode::FAILURE
+            }
         }
     }
 }

@@ -27,6 +27,10 @@ pub struct AnalyzeArgs {
     a: PathBuf,
     /// A second campaign file to compare with A on the same seeds (B).
     b: Option<PathBuf>,
+    /// Compare A with A plus this rule toggle switched on, instead of a
+    /// second file; may be given several times.
+    #[arg(long = "with", value_name = "RULE")]
+    with: Vec<String>,
     /// How many months to play under each file.
     #[arg(long, default_value_t = 200)]
     months: usize,
@@ -55,11 +59,12 @@ pub struct AnalyzeArgs {
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let data = data::get()?;
     let (a, seed) = side(&args.a)?;
-    let b = args
-        .b
-        .as_ref()
-        .map(|b| side(b).map(|(side, _)| side))
-        .transpose()?;
+    let b = match (&args.b, args.with.is_empty()) {
+        (Some(_), false) => bail!("compare A with a second file or with --with, not both"),
+        (Some(b), true) => Some(side(b)?.0),
+        (None, false) => Some(with_rules(&a, &args.with)?),
+        (None, true) => None,
+    };
     if args.months == 0 {
         bail!("--months must be at least 1");
     }
@@ -132,6 +137,30 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A's side with more rules switched on, named by what it adds.
+fn with_rules(a: &Side, added: &[String]) -> anyhow::Result<Side> {
+    let game = GAMES
+        .find("magic-realm")
+        .context("this realmgm has no Magic Realm")?;
+    for name in added {
+        if a.rules.is_on(name) {
+            bail!(
+                "{} already has the rule '{name}'; --with adds a rule it lacks",
+                a.file
+            );
+        }
+    }
+    let rules = crate::game::Rules::new(
+        a.rules.names().chain(added.iter().map(String::as_str)),
+        game.toggles(),
+    )?;
+    Ok(Side {
+        file: format!("{} with {}", a.file, added.join(", ")),
+        rules,
+        ..a.clone()
+    })
 }
 
 /// A campaign file's rules and victory points, and its seed.

@@ -482,6 +482,9 @@ fn render_show(stored: &StoredCampaign, played: &[(u32, u32)]) -> anyhow::Result
     let templates = c.template_folder.as_deref().unwrap_or("built in");
     out.push_str(&format!("Templates: {templates}\n"));
     out.push_str(&format!("Pages:     {}\n", site_line(c)));
+    if let Some(profile) = &c.rules_profile {
+        out.push_str(&format!("Rule set:  {profile}\n"));
+    }
     let toggles = c.toggles_on(GAMES)?;
     if toggles.is_empty() {
         out.push_str("Rules:     none beyond the standard rules\n");

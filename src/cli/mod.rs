@@ -9,6 +9,7 @@ mod board;
 mod campaign;
 mod daemon;
 mod data;
+pub mod day;
 mod db_path;
 mod demo;
 mod fantasy;
@@ -91,6 +92,11 @@ enum Command {
         #[command(subcommand)]
         command: BattleCommand,
     },
+    /// Play one day from a day file (a what-if), e.g. `day run tests/days/pony_move.toml`.
+    Day {
+        #[command(subcommand)]
+        command: DayCommand,
+    },
     /// Run the mail daemon: collect mail, answer it, run turns on schedule, send mail.
     Daemon(daemon::DaemonArgs),
     /// Store and answer one mail read from stdin (for an MTA pipe).
@@ -119,6 +125,12 @@ enum Command {
 enum BattleCommand {
     /// Run a battle file and print the round-by-round log and the outcome.
     Run(battle::RunArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum DayCommand {
+    /// Run a day file and print the GM's history, each player's report and the outcome.
+    Run(day::RunArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -261,6 +273,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Battle {
             command: BattleCommand::Run(args),
         } => battle::run(&args),
+        Command::Day {
+            command: DayCommand::Run(args),
+        } => day::run(&args),
         Command::Daemon(args) => daemon::run(&args),
         Command::Ingest(args) => daemon::ingest(&args),
         Command::Gm(args) => daemon::gm(&args),

@@ -79,3 +79,49 @@ fn an_unknown_character_is_refused_with_the_nearest_name() {
         "{err}"
     );
 }
+
+/// `--with` measures one rule against the same file without it: B is A
+/// with the rule added, named so in the text; a rule A already has, or a
+/// second file beside `--with`, is refused.
+#[test]
+fn with_compares_a_file_against_itself_plus_a_rule() {
+    let db = TempDb::new("analyze-with");
+    let args = [
+        "analyze",
+        "campaigns/bimr3.toml",
+        "--with",
+        "fumble",
+        "--months",
+        "1",
+        "--characters",
+        "Amazon",
+    ];
+    let text = stdout(&realmgm(&args, &db.0));
+    assert!(
+        text.contains("B: campaigns/bimr3.toml with fumble"),
+        "{text}"
+    );
+    let already = realmgm(
+        &[
+            "analyze",
+            "campaigns/bimr3.toml",
+            "--with",
+            "watchful_natives",
+        ],
+        &db.0,
+    );
+    assert!(!already.status.success());
+    assert!(stderr(&already).contains("already has the rule 'watchful_natives'"));
+    let both = realmgm(
+        &[
+            "analyze",
+            "campaigns/demo.toml",
+            "campaigns/bimr3.toml",
+            "--with",
+            "fumble",
+        ],
+        &db.0,
+    );
+    assert!(!both.status.success());
+    assert!(stderr(&both).contains("not both"), "{}", stderr(&both));
+}

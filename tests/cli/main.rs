@@ -12,6 +12,7 @@ mod analyze;
 mod board;
 mod campaign;
 mod daemon;
+mod day;
 mod demo;
 mod imap_idle;
 mod magic;

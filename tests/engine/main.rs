@@ -11,6 +11,7 @@ mod report_support;
 mod battles;
 mod canonical_text;
 mod day_engine;
+mod days;
 mod fantasy_game;
 mod fantasy_scoring;
 mod hirelings_campaign;

@@ -139,6 +139,10 @@ pub enum ForcedRollError {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceScript {
     forced: BTreeMap<String, VecDeque<Faces>>,
+    /// Purpose → the order a shuffle of named things must come out in
+    /// (a day file's turn order), see [`Dice::shuffle_named`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    orders: BTreeMap<String, Vec<String>>,
 }
 
 impl DiceScript {
@@ -194,6 +198,12 @@ impl DiceScript {
             }
         }
         Ok(script)
+    }
+
+    /// Force every shuffle of named things for `purpose` to put the names
+    /// listed first, in this order; the others follow as drawn.
+    pub fn force_order(&mut self, purpose: &str, names: &[String]) {
+        self.orders.insert(purpose.to_string(), names.to_vec());
     }
 
     /// True when no forced result is left.
@@ -306,6 +316,26 @@ impl Dice {
         for i in (1..items.len()).rev() {
             let j = self.below(purpose, (i + 1) as u32) as usize;
             items.swap(i, j);
+        }
+    }
+
+    /// [`Dice::shuffle`] of things named by `name`, unless the script
+    /// forces an order for `purpose` ([`DiceScript::force_order`]): then the
+    /// named ones come first in the forced order and the rest follow in the
+    /// order drawn. The draw is made either way, so forcing one shuffle
+    /// moves no other stream.
+    pub fn shuffle_named<T>(
+        &mut self,
+        purpose: &str,
+        items: &mut [T],
+        name: impl Fn(&T) -> String,
+    ) {
+        self.shuffle(purpose, items);
+        if let Some(order) = self.script.orders.get(purpose) {
+            items.sort_by_key(|item| {
+                let name = name(item);
+                order.iter().position(|n| *n == name).unwrap_or(order.len())
+            });
         }
     }
 
@@ -557,6 +587,36 @@ mod tests {
             &interleaved.log()[0].purpose,
             &interleaved.log()[2].purpose
         ));
+    }
+
+    #[test]
+    fn a_forced_order_puts_the_named_first_and_the_rest_as_drawn() {
+        let names = |v: &[&str]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let all = names(&["Amazon", "Berserker", "Captain", "Druid"]);
+        let mut drawn = all.clone();
+        Dice::new(9, 2).shuffle("birdsong/turn-order", &mut drawn);
+        let mut script = DiceScript::default();
+        script.force_order("birdsong/turn-order", &names(&["Druid", "Amazon"]));
+        let mut forced = all.clone();
+        Dice::with_script(9, 2, script).shuffle_named(
+            "birdsong/turn-order",
+            &mut forced,
+            Clone::clone,
+        );
+        let rest: Vec<String> = drawn
+            .into_iter()
+            .filter(|n| n != "Druid" && n != "Amazon")
+            .collect();
+        assert_eq!(forced[..2], names(&["Druid", "Amazon"]));
+        assert_eq!(forced[2..], rest);
+        let mut unforced = all.clone();
+        Dice::new(9, 2).shuffle_named("birdsong/turn-order", &mut unforced, Clone::clone);
+        let mut plain = all;
+        Dice::new(9, 2).shuffle("birdsong/turn-order", &mut plain);
+        assert_eq!(
+            unforced, plain,
+            "without a forced order it is the plain shuffle"
+        );
     }
 
     #[test]

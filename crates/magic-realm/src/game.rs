@@ -12,8 +12,8 @@ use serde::Deserialize;
 use realmgm_core::dice::Dice;
 use realmgm_core::game::{
     AcceptedOrders, Calendar, CalendarStart, Event, Game, GameState, GameValue, GmRuling,
-    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleToggle, Rules,
-    RulesVersions, Seat, Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause,
+    MailSetup, OrdersProblem, PublicPages, Reader, Report, RoundsByMail, RuleProfile, RuleToggle,
+    Rules, RulesVersions, Seat, Seats, SetupByMail, Start, StartingInfoRefused, Turn, TurnPause,
     TurnResult, TurnStep,
 };
 use realmgm_core::report::ReportContext;
@@ -73,17 +73,6 @@ fn day_orders(
     Ok(parsed)
 }
 
-/// The day's events in the plumbing's form, each kept typed.
-fn to_events(events: Vec<day::events::DayEvent>) -> Vec<Event> {
-    events
-        .into_iter()
-        .map(|e| Event {
-            observers: e.observers,
-            body: GameValue::from_typed(e.happening),
-        })
-        .collect()
-}
-
 /// The round answers given so far (none, or `null`, for none).
 fn round_answers(answers: Option<&GameValue>) -> anyhow::Result<RoundAnswers> {
     let Some(answers) = answers else {
@@ -121,6 +110,10 @@ impl Game for MagicRealm {
 
     fn rules_versions(&self) -> RulesVersions {
         rules::RULES_VERSIONS
+    }
+
+    fn rule_profiles(&self) -> &'static [RuleProfile] {
+        rules::PROFILES
     }
 
     fn calendar(&self) -> Option<Calendar> {
@@ -347,7 +340,7 @@ impl Game for MagicRealm {
             let finished = state.day >= state.last_day;
             return Ok(TurnStep::Done(TurnResult {
                 state: GameState::from_typed(state),
-                events: to_events(events),
+                events: day::events::to_events(events),
                 finished,
             }));
         }
@@ -366,7 +359,7 @@ impl Game for MagicRealm {
                 let finished = state.day >= state.last_day;
                 TurnStep::Done(TurnResult {
                     state: GameState::from_typed(state),
-                    events: to_events(events),
+                    events: day::events::to_events(events),
                     finished,
                 })
             }

@@ -12,7 +12,7 @@
 //! (`game::Rules::new`).
 
 use realmgm_core::game::{
-    RuleToggle, RulesVersion, RulesVersions,
+    RuleProfile, RuleToggle, RulesVersion, RulesVersions,
     ToggleStatus::{Built, NotYetImplemented},
 };
 
@@ -403,6 +403,107 @@ pub const SEASONS: &[&str] = &[
     "Desolate",
 ];
 
+/// The published rule sets a campaign file can name by one word
+/// (`rules_profile = "bimr3"`). Each is the list its source gives; a file
+/// adds to it with `rules` and takes from it with `rules_off`.
+pub const PROFILES: &[RuleProfile] = &[
+    RuleProfile {
+        name: "bimr3",
+        summary: "the BIMR3 campaign: Seasons and Weather, Watchful Natives, Extended Treachery, \
+                  Knight's Adjustment, a board built by the players, unlimited communication and \
+                  the expanded Meeting table opportunities",
+        source: "the BIMR3 rules page (seed 003)",
+        on: BIMR3,
+    },
+    RuleProfile {
+        name: "bimr4",
+        summary: "BIMR3's rules with the optional combat rules: Stumble, Riding Horses, Fumble, \
+                  the Optional Missile Table and Penetrating Armor",
+        source: "the BIMR4 rules page (thewinternet.com/BIMR4/rules.html), which adds the \
+                 optional combat section it reproduces in full (3.1 10.D.3)",
+        on: BIMR4,
+    },
+    RuleProfile {
+        name: "bimr5",
+        summary: "Seasons and Weather, Caching, Pack Horses, Ambushes, Serious Wounds, optional \
+                  abilities chosen by each player (the Elf's and Knight's Adjustment always), a \
+                  board built by the players, unlimited communication, the expanded Meeting \
+                  table opportunities",
+        source: "the BIMR5 rules page (thewinternet.com/BIMR5/rules.html); its Enhanced Visitors \
+                 is not in the set because no source gives its text",
+        on: BIMR5,
+    },
+    RuleProfile {
+        name: "3.1-basic",
+        summary: "the third edition's basic rules and nothing else",
+        source: "3.1 sections 1 to 9",
+        on: &[],
+    },
+    RuleProfile {
+        name: "3.1-all-optional",
+        summary: "every advanced and optional rule of 3.1 sections 10.A to 10.D; the rules that \
+                  change the game's shape (10.E) are named one by one",
+        source: "3.1 section 10",
+        on: ALL_OPTIONAL,
+    },
+];
+
+const BIMR3: &[&str] = &[
+    "seasons_and_weather",
+    "watchful_natives",
+    "extended_treachery",
+    "knights_adjustment",
+    "expanded_meeting_table_opportunities",
+    "player_built_board",
+    "unlimited_communication",
+];
+
+const BIMR4: &[&str] = &[
+    "seasons_and_weather",
+    "watchful_natives",
+    "extended_treachery",
+    "knights_adjustment",
+    "expanded_meeting_table_opportunities",
+    "player_built_board",
+    "unlimited_communication",
+    "stumble",
+    "riding_horses",
+    "fumble",
+    "optional_missile_table",
+    "penetrating_armor",
+];
+
+const BIMR5: &[&str] = &[
+    "seasons_and_weather",
+    "knights_adjustment",
+    "chosen_optional_abilities",
+    "expanded_meeting_table_opportunities",
+    "player_built_board",
+    "unlimited_communication",
+    "caching",
+    "pack_horses",
+    "ambush",
+    "serious_wounds",
+];
+
+const ALL_OPTIONAL: &[&str] = &[
+    "serious_wounds",
+    "ambush",
+    "caching",
+    "optional_abilities",
+    "knights_adjustment",
+    "quiet_monsters",
+    "watchful_natives",
+    "extended_treachery",
+    "seasons_and_weather",
+    "commerce",
+    "stumble",
+    "riding_horses",
+    "fumble",
+    "optional_missile_table",
+    "penetrating_armor",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,5 +567,25 @@ mod tests {
     fn revised_missile_table_still_loads_as_the_optional_missile_table() {
         assert!(Rules::new(["revised_missile_table", "fumble", "stumble"], TOGGLES).is_ok());
         assert!(Rules::new(["optional_missile_table", "revised_missile_table"], TOGGLES).is_ok());
+    }
+
+    /// A profile is only worth naming if a campaign can start with it: every
+    /// toggle it lists is known, built and compatible with the rest.
+    #[test]
+    fn every_profile_is_a_rule_set_a_campaign_can_start_with() {
+        for profile in PROFILES {
+            let mut names = profile.on.to_vec();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                profile.on.len(),
+                "{} lists a toggle twice",
+                profile.name
+            );
+            if let Err(refused) = Rules::new(profile.on.iter().copied(), TOGGLES) {
+                panic!("profile {}: {refused}", profile.name);
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ use realmgm_core::game::{Rules, Seat};
 use crate::board::ClearingId;
 use crate::data::{self, GameData};
 use crate::setup::{self, SetupInputs};
-use crate::state::{Belonging, Item, ItemKind, MapChit, MrState, Whereabouts};
+use crate::state::{Belonging, Item, ItemKind, MapChit, MrState};
 
 /// The embedded game data.
 pub fn data() -> &'static GameData {
@@ -45,11 +45,7 @@ pub fn test_game(characters: &[&str]) -> MrState {
 /// The same game with every monster and native taken off the map, so
 /// nothing blocks or fights unless a test puts it there.
 pub fn without_denizens(mut state: MrState) -> MrState {
-    for d in state.denizens.values_mut() {
-        if matches!(d.at, Whereabouts::Clearing { .. }) {
-            d.at = Whereabouts::Dead;
-        }
-    }
+    state.clear_denizens_from_map();
     state
 }
 

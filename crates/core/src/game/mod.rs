@@ -55,6 +55,21 @@ pub struct RuleToggle {
     pub excludes: &'static [&'static str],
 }
 
+/// A published rule set a campaign file can name in one word
+/// (`rules_profile = "bimr3"`) instead of listing its toggles; the file may
+/// still add toggles (`rules`) and take some away (`rules_off`).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleProfile {
+    /// The word campaign files write.
+    pub name: &'static str,
+    /// One line saying what the set is.
+    pub summary: &'static str,
+    /// Where the set is written down.
+    pub source: &'static str,
+    /// The toggles it switches on.
+    pub on: &'static [&'static str],
+}
+
 /// Why a list of rule toggles is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
@@ -727,6 +742,11 @@ pub trait Game: Sync {
     fn toggles(&self) -> &'static [RuleToggle];
     /// Every version its rules have had; it plays only the current one.
     fn rules_versions(&self) -> RulesVersions;
+
+    /// The published rule sets a campaign file may name by one word.
+    fn rule_profiles(&self) -> &'static [RuleProfile] {
+        &[]
+    }
 
     /// A new game (day 0) from the campaign's seats and rules, the choices
     /// of a setup by mail and the campaign's calendar; all randomness comes

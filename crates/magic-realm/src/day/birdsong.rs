@@ -132,7 +132,12 @@ fn turn_order(
         }
     }
     drawn.extend(leaders.into_iter().map(Turn::Leader));
-    day.dice.shuffle("birdsong/turn-order", &mut drawn);
+    let characters = &day.state.characters;
+    day.dice
+        .shuffle_named("birdsong/turn-order", &mut drawn, |turn| match turn {
+            Turn::Character(i) => characters[*i].name.clone(),
+            Turn::Leader(native) => native.clone(),
+        });
     for (i, choice) in choosers {
         let (at, place) = match choice {
             TurnChoice::First => (0, "first".to_string()),

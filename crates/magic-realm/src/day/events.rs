@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use realmgm_core::dice::{Faces, RollRecord};
-use realmgm_core::game::Observers;
+use realmgm_core::game::{Event, GameValue, Observers};
 
 use crate::board::ClearingId;
 use crate::state::ChitCondition;
@@ -18,6 +18,18 @@ use crate::state::ChitCondition;
 pub struct DayEvent {
     pub observers: Observers,
     pub happening: Happening,
+}
+
+/// The day's events in the plumbing's form, each kept typed: what the
+/// reports read.
+pub fn to_events(events: Vec<DayEvent>) -> Vec<Event> {
+    events
+        .into_iter()
+        .map(|e| Event {
+            observers: e.observers,
+            body: GameValue::from_typed(e.happening),
+        })
+        .collect()
 }
 
 /// What happened.

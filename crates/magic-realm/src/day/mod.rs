@@ -20,6 +20,7 @@ pub mod dealings;
 pub mod evening;
 pub mod events;
 pub mod familiar;
+pub mod file;
 pub mod fly;
 pub mod goblins;
 pub mod hire;

@@ -10,6 +10,7 @@
 //! and the full map.
 
 pub mod clearing;
+pub mod day_file;
 pub mod death;
 pub mod document;
 pub mod map;

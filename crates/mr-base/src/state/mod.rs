@@ -559,6 +559,17 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// Take every monster and native off the map (they are dead to the
+    /// game), so nothing blocks or fights unless put there again: the start
+    /// of a test or a day file that places its own.
+    pub fn clear_denizens_from_map(&mut self) {
+        for d in self.denizens.values_mut() {
+            if matches!(d.at, Whereabouts::Clearing { .. }) {
+                d.at = Whereabouts::Dead;
+            }
+        }
+    }
+
     /// A hired leader leaves his employer's service (his term ends, his
     /// employer dies or leaves, treachery, a spell kills him): what he
     /// carries lies where he stands; his record is gone.

@@ -487,6 +487,14 @@ fn character(
 
 /// A belonging a battle file names as carried inactive, by its kind.
 fn inactive_item(data: &GameData, name: &str) -> Result<Item, CombatError> {
+    item_named(data, name).ok_or_else(|| {
+        format!("inactive: no weapon, armour, horse or treasure is called {name}").into()
+    })
+}
+
+/// The weapon, armour, horse or treasure a file names (`Spear 2`, `Pony`,
+/// `Deft Gloves`), with its kind; `None` when nothing is called so.
+pub fn item_named(data: &GameData, name: &str) -> Option<Item> {
     let base = crate::data::base_name(name);
     let is = |n: &str| n == name || n == base;
     let kind = if data.weapons.iter().any(|w| is(&w.name)) {
@@ -498,11 +506,9 @@ fn inactive_item(data: &GameData, name: &str) -> Result<Item, CombatError> {
     } else if data.treasures.iter().any(|t| t.name == name) {
         ItemKind::Treasure
     } else {
-        return Err(
-            format!("inactive: no weapon, armour, horse or treasure is called {name}").into(),
-        );
+        return None;
     };
-    Ok(Item {
+    Some(Item {
         kind,
         name: name.to_string(),
     })

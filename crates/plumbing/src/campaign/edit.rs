@@ -228,6 +228,7 @@ const FIELDS: &[(&str, &str)] = &[
     ("seed", "seed"),
     ("gm", "gm"),
     ("max_players", "max_players"),
+    ("rules_profile", "rules_profile"),
     ("rules", "rules"),
     ("schedule", "schedule"),
     ("calendar", "calendar"),

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::embedded::{DataError, parse_toml};
-use crate::game::{Game, Games, RuleToggle, Rules, RulesError, Seat};
+use crate::game::{Game, Games, RuleProfile, RuleToggle, Rules, RulesError, Seat};
 use crate::report::Templates;
 use crate::suggest;
 
@@ -50,7 +50,11 @@ pub struct Campaign {
     pub seed: u64,
     pub gm: Gm,
     pub max_players: Option<u32>,
-    /// The rule toggles switched on, checked against the game's list.
+    /// The published rule set the file names (`rules_profile`), if any.
+    #[serde(default)]
+    pub rules_profile: Option<String>,
+    /// The rule toggles switched on: the profile's, with the file's `rules`
+    /// added and its `rules_off` taken away, checked against the game's list.
     pub rules: Rules,
     pub schedule: Schedule,
     /// Length and starting season, for games with a calendar; filled with
@@ -289,8 +293,11 @@ struct CampaignFile {
     description: Option<String>,
     seed: u64,
     max_players: Option<Spanned<u32>>,
+    rules_profile: Option<Spanned<String>>,
     #[serde(default)]
     rules: Vec<Spanned<String>>,
+    #[serde(default)]
+    rules_off: Vec<Spanned<String>>,
     template_folder: Option<Spanned<String>>,
     gm: Gm,
     schedule: Schedule,
@@ -343,7 +350,8 @@ impl Checker<'_> {
     fn check(&self, raw: CampaignFile) -> Result<Campaign, DataError> {
         self.check_tag(&raw.name)?;
         let game = self.check_game(&raw.game)?;
-        let rules = self.check_rules(&raw.rules, game.toggles())?;
+        let profile = self.check_profile(raw.rules_profile.as_ref(), game)?;
+        let rules = self.check_rules(&raw.rules, profile, &raw.rules_off, game.toggles())?;
         let rules_version = self.check_rules_version(raw.rules_version.as_ref(), game)?;
         if let Some((field, message)) = raw.schedule.problems().into_iter().next() {
             let line = key_line(self.text, Some("schedule"), field);
@@ -411,6 +419,7 @@ impl Checker<'_> {
             seed: raw.seed,
             gm: raw.gm,
             max_players: raw.max_players.map(Spanned::into_inner),
+            rules_profile: profile.map(|p| p.name.to_string()),
             rules,
             schedule: raw.schedule,
             calendar,
@@ -489,39 +498,121 @@ impl Checker<'_> {
         })
     }
 
+    /// The published rule set the file names, one of the game's.
+    fn check_profile(
+        &self,
+        named: Option<&Spanned<String>>,
+        game: &dyn Game,
+    ) -> Result<Option<&'static RuleProfile>, DataError> {
+        let Some(named) = named else {
+            return Ok(None);
+        };
+        let profiles = game.rule_profiles();
+        if let Some(found) = profiles.iter().find(|p| p.name == named.get_ref()) {
+            return Ok(Some(found));
+        }
+        let known: Vec<&str> = profiles.iter().map(|p| p.name).collect();
+        let message = if known.is_empty() {
+            format!(
+                "{} has no published rule sets; remove rules_profile",
+                game.id()
+            )
+        } else {
+            format!(
+                "unknown rules_profile '{}'; write one of the rule sets {}",
+                named.get_ref(),
+                known.join(", ")
+            )
+        };
+        Err(self.at(named.span(), "rules_profile", message))
+    }
+
+    /// The toggles in force: the profile's, plus `rules`, minus
+    /// `rules_off`. Each name is checked where it is written, so a refusal
+    /// names its line.
     fn check_rules(
         &self,
         names: &[Spanned<String>],
+        profile: Option<&RuleProfile>,
+        off: &[Spanned<String>],
         known: &[RuleToggle],
     ) -> Result<Rules, DataError> {
+        let in_profile = |name: &str| profile.is_some_and(|p| p.on.contains(&name));
         for (index, name) in names.iter().enumerate() {
             let field = format!("rules[{index}]");
             Rules::new([name.get_ref().as_str()], known)
                 .map_err(|refused| self.at(name.span(), &field, refused.to_string()))?;
+            if let Some(profile) = profile.filter(|_| in_profile(name.get_ref())) {
+                let message = format!(
+                    "'{}' is already in the rule set '{}'; remove it from rules",
+                    name.get_ref(),
+                    profile.name
+                );
+                return Err(self.at(name.span(), &field, message));
+            }
             for earlier in &names[..index] {
                 if earlier.get_ref() == name.get_ref() {
                     let message = format!("'{}' is listed twice; remove one", name.get_ref());
                     return Err(self.at(name.span(), &field, message));
                 }
-                let excluded = known
-                    .iter()
-                    .find(|t| t.name == name.get_ref())
-                    .is_some_and(|t| t.excludes.contains(&earlier.get_ref().as_str()));
-                if excluded {
-                    let refused = RulesError::Exclusive {
-                        first: earlier.get_ref().clone(),
-                        second: name.get_ref().clone(),
-                    };
-                    return Err(self.at(name.span(), &field, refused.to_string()));
-                }
             }
         }
-        Rules::new(names.iter().map(|n| n.get_ref().as_str()), known).map_err(|refused| {
-            self.at_line(
-                key_line(self.text, None, "rules"),
-                "rules",
-                refused.to_string(),
-            )
+        for (index, name) in off.iter().enumerate() {
+            let field = format!("rules_off[{index}]");
+            let message = match profile {
+                None => Some(
+                    "rules_off takes rules away from a rules_profile, and the file names none; \
+                     remove rules_off, or name the rule set it changes"
+                        .to_string(),
+                ),
+                Some(profile) if !in_profile(name.get_ref()) => Some(format!(
+                    "'{}' is not in the rule set '{}' (it has {}); remove it from rules_off",
+                    name.get_ref(),
+                    profile.name,
+                    if profile.on.is_empty() {
+                        "none".to_string()
+                    } else {
+                        profile.on.join(", ")
+                    }
+                )),
+                Some(_) if off[..index].iter().any(|e| e.get_ref() == name.get_ref()) => {
+                    Some(format!("'{}' is listed twice; remove one", name.get_ref()))
+                }
+                Some(_) => None,
+            };
+            if let Some(message) = message {
+                return Err(self.at(name.span(), &field, message));
+            }
+        }
+        let from_profile: Vec<&str> = profile
+            .into_iter()
+            .flat_map(|p| p.on.iter().copied())
+            .filter(|name| !off.iter().any(|o| o.get_ref() == name))
+            .collect();
+        for (index, name) in names.iter().enumerate() {
+            let before = from_profile
+                .iter()
+                .copied()
+                .chain(names[..index].iter().map(|n| n.get_ref().as_str()));
+            let excludes = known
+                .iter()
+                .find(|t| t.name == name.get_ref())
+                .map_or(&[][..], |t| t.excludes);
+            if let Some(other) = before.into_iter().find(|b| excludes.contains(b)) {
+                let refused = RulesError::Exclusive {
+                    first: other.to_string(),
+                    second: name.get_ref().clone(),
+                };
+                return Err(self.at(name.span(), &format!("rules[{index}]"), refused.to_string()));
+            }
+        }
+        let in_force = from_profile
+            .into_iter()
+            .chain(names.iter().map(|n| n.get_ref().as_str()));
+        Rules::new(in_force, known).map_err(|refused| {
+            let line = key_line(self.text, None, "rules_profile")
+                .or_else(|| key_line(self.text, None, "rules"));
+            self.at_line(line, "rules", refused.to_string())
         })
     }
 

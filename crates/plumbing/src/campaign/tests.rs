@@ -609,3 +609,91 @@ fn a_notify_hook_without_its_address_is_refused_at_its_line() {
     assert_eq!(notify.deadline_hours(), 6);
     assert_eq!(notify.hooks[0].name(), "slack");
 }
+
+#[test]
+fn a_rules_profile_switches_its_set_on_and_the_file_adds_and_takes_away() {
+    let campaign = parse(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"bimr3\"\nrules = [\"fumble\"]\nrules_off = [\"watchful_natives\"]\n\
+         [calendar]\nstart_season = \"Autumn\"",
+    ))
+    .unwrap();
+    assert_eq!(campaign.rules_profile.as_deref(), Some("bimr3"));
+    let on: Vec<&str> = campaign.rules.names().collect();
+    assert_eq!(
+        on,
+        [
+            "expanded_meeting_table_opportunities",
+            "extended_treachery",
+            "fumble",
+            "knights_adjustment",
+            "player_built_board",
+            "seasons_and_weather",
+            "unlimited_communication",
+        ]
+    );
+}
+
+#[test]
+fn the_shipped_bimr3_file_and_its_profile_switch_on_the_same_rules() {
+    let shipped = Campaign::parse("campaigns/bimr3.toml", BIMR3, crate::TEST_GAMES).unwrap();
+    let by_profile = parse(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"bimr3\"\n[calendar]\nstart_season = \"Autumn\"",
+    ))
+    .unwrap();
+    assert_eq!(shipped.rules, by_profile.rules);
+}
+
+#[test]
+fn profile_mistakes_are_refused_at_their_line_saying_what_to_do() {
+    let unknown = error(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"bimr33\"",
+    ));
+    assert_eq!(unknown.line, Some(4));
+    assert_eq!(unknown.field.as_deref(), Some("rules_profile"));
+    assert!(
+        unknown
+            .message
+            .contains("write one of the rule sets bimr3, bimr4"),
+        "{unknown}"
+    );
+
+    let twice = error(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"bimr4\"\nrules = [\"fumble\"]",
+    ));
+    assert_eq!(twice.field.as_deref(), Some("rules[0]"));
+    assert!(
+        twice.message.contains("already in the rule set 'bimr4'"),
+        "{twice}"
+    );
+
+    let not_in_set = error(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"3.1-basic\"\nrules_off = [\"fumble\"]",
+    ));
+    assert_eq!(not_in_set.line, Some(5));
+    assert_eq!(not_in_set.field.as_deref(), Some("rules_off[0]"));
+    assert!(
+        not_in_set
+            .message
+            .contains("not in the rule set '3.1-basic'"),
+        "{not_in_set}"
+    );
+
+    let no_profile = error(&edited(r#"rules = ["fumble"]"#, "rules_off = [\"fumble\"]"));
+    assert_eq!(no_profile.field.as_deref(), Some("rules_off[0]"));
+    assert!(no_profile.message.contains("names none"), "{no_profile}");
+
+    let exclusive = error(&edited(
+        r#"rules = ["fumble"]"#,
+        "rules_profile = \"bimr5\"\nrules = [\"optional_abilities\"]",
+    ));
+    assert_eq!(exclusive.field.as_deref(), Some("rules[0]"));
+    assert!(
+        exclusive.message.contains("cannot both be on"),
+        "{exclusive}"
+    );
+}

@@ -1,0 +1,289 @@
+//! Day files: one whole day set up in TOML for a GM's what-if or a test,
+//! as a battle file is for one clearing's combat
+//! ([`crate::combat::script`]). The file sets a position (the board and
+//! setup of a seed, then where each character and denizen stands and what
+//! each character has), the rules in force, each character's orders as his
+//! player mails them, forced dice and the turn order; [`DayScript::play`]
+//! resolves the day as the daemon would, and [`check`] compares the result
+//! with the file's `[expect]` table. The reports the day gives are the
+//! report layer's (`report::day_file`). Example:
+//!
+//! ```toml
+//! day = 2
+//! seed = 11
+//! clear_denizens = true
+//! [[character]]
+//! name = "Amazon"
+//! at = "CV4"
+//! orders = "M CV5 / H"
+//! [dice]
+//! "daylight/hide/Amazon" = [[1, 2]]
+//! [expect]
+//! positions = { Amazon = "CV5" }
+//! hidden = ["Amazon"]
+//! ```
+//!
+//! `tests/days/README.md` lists every field.
+
+mod expect;
+mod setup;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use realmgm_core::dice::{Dice, DiceScript};
+use realmgm_core::embedded::{DataError, parse_toml};
+use realmgm_core::game::Rules;
+
+use super::events::DayEvent;
+use super::resolve::{DayError, resolve_day};
+use crate::data::GameData;
+use crate::orders::{DayOrders, parse_day_orders};
+use crate::state::{CounterSide, DenizenKind, MrState};
+
+pub use expect::{Expect, Outcome, ReportExpect, check, outcome};
+
+/// The purpose of the Birdsong draw of attention chits a file's
+/// `turn_order` forces (`day/birdsong.rs`).
+const TURN_ORDER: &str = "birdsong/turn-order";
+
+/// A day file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DayFile {
+    /// The day to play, from 1; the position is the one at the end of the
+    /// day before.
+    #[serde(default = "first_day")]
+    pub day: u32,
+    /// The seed of the board, the setup and the day's dice.
+    #[serde(default)]
+    pub seed: u64,
+    /// The optional rules in force, by toggle name.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Start from a map without monsters and natives: only the file's
+    /// `[[denizen]]` entries stand on it.
+    #[serde(default)]
+    pub clear_denizens: bool,
+    #[serde(default)]
+    pub character: Vec<CharacterEntry>,
+    #[serde(default)]
+    pub denizen: Vec<DenizenEntry>,
+    /// The turn order the Birdsong draw gives (characters and hired
+    /// leaders, by name); those not named follow as drawn.
+    #[serde(default)]
+    pub turn_order: Vec<String>,
+    /// Purpose → the rolls to force for it, in order.
+    #[serde(default)]
+    pub dice: BTreeMap<String, Vec<Vec<u8>>>,
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+fn first_day() -> u32 {
+    1
+}
+
+/// A character of the file: every field left out keeps what the seed's
+/// setup gave him.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterEntry {
+    pub name: String,
+    /// Default: P1, P2... by the order of the entries.
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The clearing he stands in (`CV4`).
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub hidden: bool,
+    #[serde(default)]
+    pub gold: Option<u16>,
+    #[serde(default)]
+    pub fame: Option<i32>,
+    #[serde(default)]
+    pub notoriety: Option<i32>,
+    /// `"none"` for none.
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// His weapon is alerted.
+    #[serde(default)]
+    pub alerted: bool,
+    #[serde(default)]
+    pub armor: Option<Vec<String>>,
+    #[serde(default)]
+    pub damaged_armor: Vec<String>,
+    /// A horse he has active, besides his `belongings`.
+    #[serde(default)]
+    pub horse: Option<String>,
+    /// What he carries besides weapon, armour and `horse`; given, it
+    /// replaces what the setup gave him.
+    #[serde(default)]
+    pub belongings: Option<Vec<BelongingEntry>>,
+    /// His action chits that are not plain active.
+    #[serde(default)]
+    pub chits: ChitsEntry,
+    /// The spells he has recorded; given, they replace the setup's.
+    #[serde(default)]
+    pub spells: Option<Vec<String>>,
+    /// He found Hidden Enemies today.
+    #[serde(default)]
+    pub found_hidden_enemies: bool,
+    /// His orders, the text his player mails.
+    #[serde(default)]
+    pub orders: String,
+}
+
+/// A belonging: `{ name = "Crossbow", active = false }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BelongingEntry {
+    pub name: String,
+    #[serde(default = "active_by_default")]
+    pub active: bool,
+}
+
+fn active_by_default() -> bool {
+    true
+}
+
+/// Action chits by state, each named as printed (`MOVE M4*`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChitsEntry {
+    #[serde(default)]
+    pub fatigued: Vec<String>,
+    #[serde(default)]
+    pub wounded: Vec<String>,
+    /// MAGIC chits enchanted into colour chits.
+    #[serde(default)]
+    pub enchanted: Vec<String>,
+    /// MAGIC chits prepared in an Alert phase.
+    #[serde(default)]
+    pub prepared: Vec<String>,
+}
+
+/// A monster or native counter (by its id, `Giant 1`, `Company 3`): in a
+/// clearing (`at`), in a box of the setup card (`box`), or dead.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenizenEntry {
+    pub id: String,
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default, rename = "box")]
+    pub in_box: Option<String>,
+    #[serde(default)]
+    pub dead: bool,
+    #[serde(default)]
+    pub side: Option<CounterSide>,
+}
+
+/// A day ready to play: the position, the rules, the orders by player and
+/// the dice.
+#[derive(Debug)]
+pub struct DayScript {
+    pub state: MrState,
+    pub rules: Rules,
+    pub orders: BTreeMap<String, DayOrders>,
+    pub dice: Dice,
+    pub expect: Option<Expect>,
+}
+
+/// A day played from a file: the position before, the state after and
+/// what happened.
+#[derive(Debug)]
+pub struct Played {
+    pub before: MrState,
+    pub after: MrState,
+    pub events: Vec<DayEvent>,
+    pub rules: Rules,
+    pub expect: Option<Expect>,
+}
+
+/// Read a day file and set its day up.
+///
+/// # Errors
+/// A broken file, an unknown character, denizen, clearing, item, chit or
+/// toggle, or orders that do not read, naming the file, the entry and the
+/// field.
+pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataError> {
+    let parsed: DayFile = parse_toml(file, text)?;
+    let rules = Rules::new(
+        parsed.rules.iter().map(String::as_str),
+        crate::rules::TOGGLES,
+    )
+    .map_err(|e| DataError::entry(file, "rules", "rules", e.to_string()))?;
+    let state = setup::position(data, &rules, file, &parsed)?;
+    let mut orders = BTreeMap::new();
+    for (entry, character) in parsed.character.iter().zip(&state.characters) {
+        if entry.orders.trim().is_empty() {
+            // As a player who sends no orders: he does nothing today.
+            continue;
+        }
+        let what = format!("character \"{}\"", entry.name);
+        let day_orders = parse_day_orders(&entry.orders, 1, data).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            DataError::entry(file, &what, "orders", lines.join("; "))
+        })?;
+        orders.insert(character.player.clone(), day_orders);
+    }
+    let mut script = DiceScript::default();
+    for (purpose, rolls) in &parsed.dice {
+        for faces in rolls {
+            script
+                .force(purpose, faces)
+                .map_err(|e| DataError::entry(file, "dice", purpose.as_str(), e.to_string()))?;
+        }
+    }
+    if !parsed.turn_order.is_empty() {
+        for name in &parsed.turn_order {
+            let known = state.characters.iter().any(|c| &c.name == name)
+                || state
+                    .denizens
+                    .get(name)
+                    .is_some_and(|d| d.kind == DenizenKind::Native);
+            if !known {
+                return Err(DataError::entry(
+                    file,
+                    "turn_order",
+                    name.as_str(),
+                    "no character of the file and no native is called so; name the file's \
+                     characters (and hired leaders, as \"Company HQ\") in the order they take \
+                     their turns",
+                ));
+            }
+        }
+        script.force_order(TURN_ORDER, &parsed.turn_order);
+    }
+    Ok(DayScript {
+        dice: Dice::with_script(parsed.seed, parsed.day, script),
+        state,
+        rules,
+        orders,
+        expect: parsed.expect,
+    })
+}
+
+impl DayScript {
+    /// Resolve the day as the daemon does.
+    ///
+    /// # Errors
+    /// The day cannot be played (the game is over).
+    pub fn play(mut self, data: &GameData) -> Result<Played, DayError> {
+        let before = self.state.clone();
+        let (after, events) =
+            resolve_day(data, &self.rules, self.state, &self.orders, &mut self.dice)?;
+        Ok(Played {
+            before,
+            after,
+            events,
+            rules: self.rules,
+            expect: self.expect,
+        })
+    }
+}
