@@ -308,7 +308,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   side up; Tremendous monsters stay red side down",
         source: "3.1 10.B.2 (Alerted Monsters)",
         status: Built,
-        excludes: &[],
+        excludes: &["alerted_monsters_variant"],
     },
     RuleToggle {
         name: "benevolent_spells",
@@ -379,6 +379,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         source: "3.1 10.A.5 (Dropping and Losing Belongings)",
         status: NotYetImplemented,
         excludes: &[],
+    },
+    RuleToggle {
+        name: "alerted_monsters_variant",
+        summary: "As a combat starts, two dice for each unhired Medium or Heavy monster, head \
+                  and club, whoever is hidden: a 6 on either die starts it dark side up",
+        source: "3.1 10.B.2 (Alerted Monsters: the Variant)",
+        status: Built,
+        excludes: &["alerted_monsters"],
     },
 ];
 

@@ -6,8 +6,12 @@
 //! When everyone on the characters' side is hidden the denizens start
 //! light side up as usual. From then on they change tactics normally.
 //!
-//! realmgm's reading: the rule's Variant (rolling each counter's start
-//! side) is not played; the rule as printed is.
+//! The rule's Variant (the `alerted_monsters_variant` toggle) instead rolls
+//! two dice for each unhired Medium or Heavy monster, head and club as the
+//! combat begins, hidden characters or not: a 6 on either die starts it
+//! dark side up.
+
+use realmgm_core::dice::{Dice, DiceCount};
 
 use super::Battle;
 use super::log::{CombatLine, Seen};
@@ -15,8 +19,13 @@ use super::model::FighterKind;
 use crate::state::CounterSide;
 
 /// Turn the unhired denizens dark side up if anyone on the characters'
-/// side is in sight; call once, as the combat begins.
-pub fn at_start(battle: &mut Battle) {
+/// side is in sight, or as the Variant's dice say; call once, as the combat
+/// begins.
+pub fn at_start(battle: &mut Battle, dice: &mut Dice) {
+    if battle.rules.alerted_monsters_variant {
+        variant(battle, dice);
+        return;
+    }
     if !battle.rules.alerted_monsters {
         return;
     }
@@ -51,11 +60,59 @@ pub fn at_start(battle: &mut Battle) {
         }
     }
     if !turned.is_empty() {
-        battle.say(
-            Seen::Clearing,
-            CombatLine::MonstersAlerted { counters: turned },
-        );
+        let line = CombatLine::MonstersAlerted {
+            counters: turned,
+            rolled: false,
+        };
+        battle.say(Seen::Clearing, line);
     }
+}
+
+/// The Variant: a roll per unhired Medium or Heavy monster, head and club.
+fn variant(battle: &mut Battle, dice: &mut Dice) {
+    let mut turned = Vec::new();
+    for id in 0..battle.fighters.len() {
+        let Some(den) = battle.denizen(id) else {
+            continue;
+        };
+        if !battle.in_play(id) || den.employer.is_some() {
+            continue;
+        }
+        let name = battle.name(id).to_string();
+        let body = den.changes_tactics() && den.side == CounterSide::Light;
+        let parts: Vec<String> = den.parts.iter().map(|p| p.name.clone()).collect();
+        if body && rolls_a_six(battle, dice, &name) {
+            if let Some(d) = battle.denizen_mut(id) {
+                d.side = CounterSide::Dark;
+            }
+            turned.push(name.clone());
+            continue;
+        }
+        for (i, part) in parts.iter().enumerate() {
+            let label = [name.as_str(), " (", part.as_str(), ")"].concat();
+            if rolls_a_six(battle, dice, &label) {
+                if let Some(p) = battle.denizen_mut(id).and_then(|d| d.parts.get_mut(i)) {
+                    p.dark_up = true;
+                }
+                turned.push(label);
+            }
+        }
+    }
+    if !turned.is_empty() {
+        let line = CombatLine::MonstersAlerted {
+            counters: turned,
+            rolled: true,
+        };
+        battle.say(Seen::Clearing, line);
+    }
+}
+
+/// Two dice for `counter`'s start side: a 6 on either turns it.
+fn rolls_a_six(battle: &mut Battle, dice: &mut Dice, counter: &str) -> bool {
+    let what = format!("alerted/{counter}");
+    let meaning = format!("{counter} starts dark side up on a 6");
+    let record = battle.roll(dice, &what, "10.B.2", DiceCount::Two, meaning);
+    record.faces.contains(&6)
 }
 
 #[cfg(test)]
@@ -88,7 +145,7 @@ mod tests {
             false,
             &["Wolf A 1", "Company 1", "Giant 1"],
         );
-        at_start(&mut s.battle);
+        at_start(&mut s.battle, &mut s.dice);
         assert_eq!(side(&s, 1), CounterSide::Dark);
         assert_eq!(side(&s, 2), CounterSide::Dark);
         assert_eq!(side(&s, 3), CounterSide::Light, "Tremendous: red side down");
@@ -100,10 +157,10 @@ mod tests {
     #[test]
     fn alerted_monsters_stay_light_when_nobody_is_in_sight_or_the_rule_is_off() {
         let mut hidden = battle("\"alerted_monsters\"", true, &["Wolf A 1"]);
-        at_start(&mut hidden.battle);
+        at_start(&mut hidden.battle, &mut hidden.dice);
         assert_eq!(side(&hidden, 1), CounterSide::Light);
         let mut off = battle("", false, &["Wolf A 1"]);
-        at_start(&mut off.battle);
+        at_start(&mut off.battle, &mut off.dice);
         assert_eq!(side(&off, 1), CounterSide::Light);
     }
 }

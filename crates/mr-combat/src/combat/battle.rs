@@ -64,6 +64,9 @@ pub struct CombatRules {
     /// 3.1 10.C.4 (`pit_attack.rs`).
     #[serde(default)]
     pub advanced_power_of_the_pit: bool,
+    /// 3.1 10.B.2's Variant (`alerted.rs`).
+    #[serde(default)]
+    pub alerted_monsters_variant: bool,
 }
 
 impl CombatRules {
@@ -82,6 +85,7 @@ impl CombatRules {
             benevolent_spells: rules.is_on("benevolent_spells"),
             dragon_heads: rules.is_on("dragon_heads"),
             advanced_power_of_the_pit: rules.is_on("advanced_power_of_the_pit"),
+            alerted_monsters_variant: rules.is_on("alerted_monsters_variant"),
         }
     }
 }
@@ -393,7 +397,7 @@ impl<'d> Battle<'d> {
                 self.round = 1;
                 super::fly_chit::grant(self);
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
-                super::alerted::at_start(self);
+                super::alerted::at_start(self, dice);
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
             let deciders = self.deciders();

@@ -88,6 +88,9 @@ pub enum CombatLine {
     /// clubs) start the combat dark side up (`alerted.rs`).
     MonstersAlerted {
         counters: Vec<String>,
+        /// By the Variant's dice rather than by who is in sight.
+        #[serde(default)]
+        rolled: bool,
     },
     /// A watchful native joins the fight on a sheet (`watchful.rs`).
     Watchful {
@@ -548,9 +551,14 @@ impl fmt::Display for CombatLine {
                 write!(f, "{native} lures {denizen} onto his own sheet")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
-            CombatLine::MonstersAlerted { counters } => write!(
+            CombatLine::MonstersAlerted { counters, rolled } => write!(
                 f,
-                "alerted by enemies in sight, {} {} dark side up",
+                "{}, {} {} dark side up",
+                if *rolled {
+                    "alerted by the dice"
+                } else {
+                    "alerted by enemies in sight"
+                },
                 listed(counters),
                 agreeing(counters.len(), "turns", "turn")
             ),
