@@ -57,7 +57,9 @@ const LOOPS: &[Loop] = &[
         files: &[
             "combat/abandon.rs",
             "combat/activation.rs",
+            "combat/alerted.rs",
             "combat/altering.rs",
+            "combat/ambush.rs",
             "combat/battle.rs",
             "combat/build.rs",
             "combat/casting.rs",
@@ -75,6 +77,7 @@ const LOOPS: &[Loop] = &[
             "combat/monster_spells.rs",
             "combat/native_horses.rs",
             "combat/phase_chit.rs",
+            "combat/pit_attack.rs",
             "combat/protection.rs",
             "combat/riding.rs",
             "combat/spell_deaths.rs",

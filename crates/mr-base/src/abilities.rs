@@ -19,9 +19,18 @@ pub const OPTIONAL_ABILITIES: &str = "optional_abilities";
 pub const CHOSEN_OPTIONAL_ABILITIES: &str = "chosen_optional_abilities";
 
 /// Whether the optional ability `ability` is in force for `who`: all of
-/// them with Optional Abilities; with chosen ones, those his player chose,
+/// those 3.1 10.A.6 lists with Optional Abilities, and one it does not list
+/// only under its own toggle; with chosen ones, those his player chose,
 /// and the Elf's form always (BIMR5 makes it required).
 pub fn takes(rules: &Rules, who: &CharacterState, ability: &Ability) -> bool {
+    if let Some(toggle) = &ability.toggle {
+        if rules.is_on(toggle) {
+            return true;
+        }
+        if rules.is_on(OPTIONAL_ABILITIES) {
+            return false;
+        }
+    }
     if rules.is_on(OPTIONAL_ABILITIES) {
         return true;
     }
@@ -248,7 +257,30 @@ pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::TOGGLES;
     use crate::test_support::{data, give, test_game};
+
+    fn dwarf_abilities(on: &[&str]) -> Vec<String> {
+        let rules = Rules::new(on.iter().copied(), TOGGLES).expect("known toggles");
+        let state = test_game(&["Dwarf"]);
+        in_force(data(), &rules, &state.characters[0])
+            .into_iter()
+            .map(|a| a.name.clone())
+            .collect()
+    }
+
+    /// 3.1 10.A.6 lists no optional ability for the Dwarf: Optional
+    /// Abilities leaves his Short Legs as printed, and only the house
+    /// rule's own toggle swaps in the two-moves version.
+    #[test]
+    fn the_dwarfs_optional_short_legs_come_only_with_their_own_toggle() {
+        let short = "Short Legs".to_string();
+        let optional = "Short Legs (optional)".to_string();
+        let with_3_1 = dwarf_abilities(&["optional_abilities"]);
+        assert!(with_3_1.contains(&short) && !with_3_1.contains(&optional));
+        let with_toggle = dwarf_abilities(&["dwarf_short_legs_optional"]);
+        assert!(with_toggle.contains(&optional) && !with_toggle.contains(&short));
+    }
 
     /// An active Belt of Strength makes each MOVE chit as strong as its
     /// asterisks say (List of Treasures, Altering Chits), so the Amazon's

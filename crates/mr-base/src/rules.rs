@@ -2,14 +2,15 @@
 //! name, and the seasons a campaign can start in.
 //!
 //! The names are what campaign files write in `rules = [...]`. Each entry
-//! says in one line what it changes and where it is written down: the play summary
-//! (play summary), 002 (2nd-edition optional combat, section 5), 003 (the
-//! BIMR3 campaign's rules), or the 2nd edition's advanced and optional rules (A.1 to E.5) by their
-//! letters when the seeds only mention the rule. A rule the engine or the daemon applies is
-//! `Built` and has an on/off test (`day::toggle_tests` checks that); every
-//! other is `NotYetImplemented`, and a campaign file that names it is
-//! refused with the reason (`game::Rules::new`). A rule 3.1 made basic is
-//! `Basic`: always played, its old name still accepted.
+//! says in one line what it changes and where it is written down: the
+//! section of the third edition, release 3.1, that states it (section 10's
+//! advanced and optional rules, "3.1 10.B.4"), then the published campaign
+//! whose GM used it (BIMR3, BIMR5); a house rule 3.1 does not have says so.
+//! A rule the engine or the daemon applies is `Built` and has an on/off test
+//! (`day::toggle_tests` checks that); every other is `NotYetImplemented`, and
+//! a campaign file that names it is refused with the reason
+//! (`game::Rules::new`). A rule 3.1 made basic is `Basic`: always played,
+//! its old name still accepted.
 
 use realmgm_core::game::{
     RuleProfile, RuleToggle, RulesVersion, RulesVersions,
@@ -112,7 +113,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "seasons_and_weather",
         summary: "A calendar of 13 seasons: each month's season sets the victory points and \
                   the 7th-day colour magic, each week's weather the days and phases",
-        source: "the BIMR3 rules (Optional Rules, 2nd edition); 2nd-edition optional rule D.1",
+        source: "3.1 10.D.1 (Seasons and Weather); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -120,7 +121,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "watchful_natives",
         summary: "Unassigned unhired natives cannot be attacked by surprise: targeting one \
                   puts its whole watchful group on the attacker's sheet at once",
-        source: "the BIMR3 rules (Watchful Natives)",
+        source: "3.1 10.B.4 (Watchful Natives); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -128,7 +129,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "extended_treachery",
         summary: "Sending a hired native against a member of his own group makes every \
                   hired native of that group rebel",
-        source: "the BIMR3 rules (Extended Treachery)",
+        source: "3.1 10.B.5 (Extended Treachery); the BIMR3 rules",
         status: Built,
         excludes: &[],
     },
@@ -136,7 +137,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "knights_adjustment",
         summary: "The Black Knight starts only Friendly with the Company and the White \
                   Knight only Friendly with the Order, instead of Allied",
-        source: "the BIMR3 rules (Knight's Adjustment)",
+        source: "3.1 10.A.6.8 (Optional Abilities: the Knights); the BIMR3 rules (Knight's Adjustment)",
         status: Built,
         excludes: &[],
     },
@@ -144,7 +145,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "expanded_meeting_table_opportunities",
         summary: "On an Opportunity result of the Meeting table a player may take the \
                   result for a roll of 2 in the same column instead",
-        source: "the BIMR3 rules (Expanded Meeting Table Opportunities)",
+        source: "the BIMR3 rules (Expanded Meeting Table Opportunities; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
@@ -153,14 +154,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "Players are dealt the map tiles and place them in turn, pick characters \
                   (and the native group that equips them) when out of tiles, then place \
                   the Visitor/Mission chits",
-        source: "the BIMR3 rules (Board Building; Selecting Characters)",
+        source: "the BIMR3 rules (Board Building; Selecting Characters; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "unlimited_communication",
         summary: "Characters may send each other private messages wherever they are on the map",
-        source: "the BIMR3 rules (Unlimited Communication)",
+        source: "the BIMR3 rules (Unlimited Communication; a house rule, not in 3.1)",
         status: Built,
         excludes: &[],
     },
@@ -176,7 +177,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "stumble",
         summary: "Running away or picking up a dropped belonging in combat needs a roll \
                   on the Stumble table",
-        source: "2nd-edition optional combat rule 5.1",
+        source: "3.1 10.D.3.1 (Optional Combat Rules: Move actions and the Stumble Table)",
         status: Built,
         excludes: &[],
     },
@@ -184,14 +185,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "riding_horses",
         summary: "A character with an active horse maneuvers with it and may add a \
                   maneuver of his own; attackers choose the rider or the horse",
-        source: "2nd-edition optional combat rule 5.2-5.3",
+        source: "3.1 10.D.3.2-10.D.3.3 (Optional Combat Rules: Riding Horses)",
         status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "fumble",
         summary: "A striking hit rolls on the Fumble table, which can raise or lower the harm",
-        source: "2nd-edition optional combat rule 5.4",
+        source: "3.1 10.D.3.4 (Optional Combat Rules: Attacks and the Fumble Table)",
         status: Built,
         excludes: &[],
     },
@@ -216,7 +217,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "penetrating_armor",
         summary: "A missile hit on a character passes through armor, losing one harm level \
                   per piece, and never damages it",
-        source: "2nd-edition optional combat rule 5.5",
+        source: "3.1 10.D.3.5 (Optional Combat Rules: Penetrating Armor)",
         status: Built,
         excludes: &[],
     },
@@ -224,8 +225,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "ambush",
         summary: "A hidden character who makes a missile attack rolls on the Hide table to \
                   stay hidden instead of being revealed",
-        source: "the play summary (Melee, targeting); magic summary (spells and hiding); 2nd-edition \
-                 advanced rule A.2",
+        source: "3.1 10.A.2 (Ambushes)",
         status: Built,
         excludes: &[],
     },
@@ -233,7 +233,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "serious_wounds",
         summary: "Harm equal to an unarmored character's vulnerability gives him a die roll \
                   of wounds instead of killing him",
-        source: "2nd-edition advanced rule A.1",
+        source: "3.1 10.A.1 (Serious Wounds)",
         status: Built,
         excludes: &[],
     },
@@ -241,7 +241,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "caching",
         summary: "Characters may leave belongings and gold in a cache in a clearing that only \
                   they know, and take them back (activity C, the Cache: line)",
-        source: "2nd-edition advanced rule A.4; the BIMR5 rules",
+        source: "3.1 10.A.4 (Caching); the BIMR5 rules",
         status: Built,
         excludes: &[],
     },
@@ -268,14 +268,14 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "enhanced_visitors",
         summary: "The BIMR5 campaign's house rule for the visitors; its text is not in the \
                   project's references",
-        source: "the BIMR5 rules (Enhanced Visitors)",
+        source: "the BIMR5 rules (Enhanced Visitors; a house rule, not in 3.1)",
         status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {
         name: "quiet_monsters",
         summary: "Map chits in a hidden character's tile stay face down at the end of his turn",
-        source: "2nd-edition optional rule B.1",
+        source: "3.1 10.B.1 (Quiet Monsters)",
         status: Built,
         excludes: &[],
     },
@@ -319,7 +319,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "commerce",
         summary: "Selling to natives and visitors rolls on the Commerce table instead of \
                   fetching the basic price",
-        source: "the play summary (Trade); 2nd-edition optional rule D.2",
+        source: "3.1 10.D.2 (Commerce)",
         status: Built,
         excludes: &[],
     },
@@ -327,7 +327,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "optional_abilities",
         summary: "Characters also get the abilities marked optional on their cards (the \
                   Captain's Leadership, the Wizard's Long Practice and others)",
-        source: "2nd-edition Optional Abilities",
+        source: "3.1 10.A.6 (Optional Abilities)",
         status: Built,
         excludes: &["chosen_optional_abilities"],
     },
@@ -335,8 +335,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "chosen_optional_abilities",
         summary: "Each player chooses at setup which of his character's optional abilities \
                   he takes; the Elf always chooses his form (Light or Great)",
-        source: "the BIMR5 rules (optional abilities truly optional); 2nd-edition Optional \
-                 Abilities",
+        source: "3.1 10.A.6.1 (players choose which characters are modified); the BIMR5 rules (optional abilities truly optional)",
         status: Built,
         excludes: &["optional_abilities"],
     },
@@ -402,6 +401,93 @@ pub const TOGGLES: &[RuleToggle] = &[
         source: "3.1 10.E.7 (Combining Realms)",
         status: NotYetImplemented,
         excludes: &[],
+    },
+    RuleToggle {
+        name: "alerted_monsters",
+        summary: "When a combat starts with a character or his hired or controlled denizens \
+                  in sight, the unhired denizens there (and their heads and clubs) start dark \
+                  side up; Tremendous monsters stay red side down",
+        source: "3.1 10.B.2 (Alerted Monsters)",
+        status: Built,
+        excludes: &["alerted_monsters_variant"],
+    },
+    RuleToggle {
+        name: "benevolent_spells",
+        summary: "Day spells, Combat spells and Peace with Nature cast on one's own hired \
+                  natives are no treachery, and cast on unhired natives do not make them \
+                  battle the caster",
+        source: "3.1 10.C.2 (Benevolent Spells)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "dragon_heads",
+        summary: "The heads of Tremendous Dragons breathe fire: a missile attack (length 15, \
+                  13 for the Flying Dragon's) whose hit rolls on the Missile table",
+        source: "3.1 10.B.3 (Dragon Heads)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "advanced_power_of_the_pit",
+        summary: "Power of the Pit hits like an attack spell: a character's is resolved in the \
+                  Melee step and works only if it hits; a Demon's comes to life at its attack \
+                  time, cancelling its target's slower spell, and a faster spell at the Demon \
+                  cancels it",
+        source: "3.1 10.C.4 (Power of the Pit)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "dwarf_short_legs_optional",
+        summary: "The Dwarf's Short Legs give him Sunlight phases but at most two moves a day \
+                  (each rest still counts twice); Optional Abilities alone does not bring it",
+        source: "a house rule, not in 3.1 (10.A.6 lists no optional ability for the Dwarf); \
+                 the project's data carried it as the Dwarf's optional ability",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_magic",
+        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues at \
+                  the end of the round and the spell may be cast again; an artifact or book \
+                  still casts once an Evening. Not built: the magic rules tie a chit to its \
+                  spell in effect (in-use checks, expiry freeing the chit) and would need a \
+                  second path",
+        source: "3.1 10.C.1 (Enhanced Magic)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "enhanced_artifacts",
+        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type and \
+                  time 0: enchanted to colour, enchanting tiles, recording and casting spells. \
+                  Not built: items as chits in casting, enchanting and Reading Runes, their \
+                  colour state and what it forbids (selling, Enchant Artifact), and the victory \
+                  count of spells recorded in them",
+        source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "dropping_belongings",
+        summary: "A character abandoning a belonging of his own will may drop it in plain \
+                  sight (anyone in the clearing may pick it up at the start or end of a phase, \
+                  or one per Encounter step) instead of losing it to a pile found only by \
+                  looting. Not built: the drop and lose choice in orders, dropped piles kept \
+                  in clearings, the pick-up times with blocking, and the combat pick-up \
+                  (abandon.rs)",
+        source: "3.1 10.A.5 (Dropping and Losing Belongings)",
+        status: NotYetImplemented,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "alerted_monsters_variant",
+        summary: "As a combat starts, two dice for each unhired Medium or Heavy monster, head \
+                  and club, whoever is hidden: a 6 on either die starts it dark side up",
+        source: "3.1 10.B.2 (Alerted Monsters: the Variant)",
+        status: Built,
+        excludes: &["alerted_monsters"],
     },
 ];
 
@@ -517,10 +603,14 @@ const ALL_OPTIONAL: &[&str] = &[
     "optional_abilities",
     "knights_adjustment",
     "quiet_monsters",
+    "alerted_monsters",
+    "dragon_heads",
     "watchful_natives",
     "extended_treachery",
     "grudges_and_gratitude",
     "extended_grudges",
+    "benevolent_spells",
+    "advanced_power_of_the_pit",
     "seasons_and_weather",
     "commerce",
     "stumble",
@@ -566,6 +656,23 @@ mod tests {
                     toggle.name,
                     other.name
                 );
+            }
+        }
+    }
+
+    /// An optional ability outside 3.1 10.A.6 names a toggle that exists.
+    #[test]
+    fn every_ability_toggle_is_a_rule_toggle() {
+        let data = crate::test_support::data();
+        for card in &data.characters {
+            for ability in &card.abilities {
+                if let Some(toggle) = &ability.toggle {
+                    assert!(
+                        TOGGLES.iter().any(|t| t.name == toggle),
+                        "{}: {toggle}",
+                        ability.name
+                    );
+                }
             }
         }
     }

@@ -227,6 +227,9 @@ fn fight(
         battle
             .roll_mods
             .insert(f, super::modifiers::for_roll(day, seat, Roll::All));
+        battle
+            .hide_mods
+            .insert(f, super::modifiers::for_roll(day, seat, Roll::Hide));
     }
     for (&f, &seat) in &seat_of {
         if absent.contains_key(&f) {

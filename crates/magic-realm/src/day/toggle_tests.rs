@@ -103,6 +103,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),
+    (
+        "dwarf_short_legs_optional",
+        "abilities::tests::the_dwarfs_optional_short_legs_come_only_with_their_own_toggle",
+    ),
 ];
 
 fn rules(on: &[&str]) -> Rules {

@@ -338,6 +338,10 @@ pub struct Ability {
     /// The standard ability this optional one takes the place of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaces: Option<String>,
+    /// An optional ability 3.1 10.A.6 does not list: the rule toggle that
+    /// alone brings it in (Optional Abilities does not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toggle: Option<String>,
     /// Short description in the project's words.
     pub text: String,
     pub effects: Vec<Advantage>,

@@ -76,6 +76,10 @@ pub struct MonsterPart {
     pub length: u8,
     pub light: PartSide,
     pub dark: PartSide,
+    /// A Tremendous Dragon's head breathes fire under Dragon Heads (3.1
+    /// 10.B.3): a missile attack of this length instead of its strike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_length: Option<u8>,
 }
 
 /// One kind of monster and all its counters.

@@ -201,6 +201,13 @@ impl Spell {
         self.spell_type.is_some()
     }
 
+    /// Benevolent under 3.1 10.C.2.2: every Day and Combat spell, and
+    /// Peace with Nature, the one Permanent spell that harms nobody.
+    pub fn benevolent(&self) -> bool {
+        matches!(self.duration, Duration::Day | Duration::Combat)
+            || self.name == "Peace with Nature"
+    }
+
     pub fn describe(&self) -> String {
         let kind = match self.spell_type {
             Some(t) => format!("type {t}"),

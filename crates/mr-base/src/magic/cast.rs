@@ -19,8 +19,9 @@
 //! artifacts and books).
 //!
 //! Rulings: targeting a character or denizen unhides a hidden caster,
-//! except under the Ambush rule with one individual targeted (combat then
-//! rolls his hide); a spell is "in use" while a spell of that name cast by the same
+//! except under the Ambush rule with one individual targeted (combat rolls
+//! his hide when he names the target and unhides him if he fails,
+//! `combat/ambush.rs`); a spell is "in use" while a spell of that name cast by the same
 //! caster with any of his MAGIC chits, or with the same item, is in effect; a target protected by an
 //! active Protection from Magic or Pentangle cannot be targeted (a cast at
 //! one is broken); the type changes of Witch's Brew, Faerie Lights and

@@ -29,7 +29,8 @@ use super::{encounter, fatigue, melee, tactics};
 /// ever).
 pub const MAX_ROUNDS: u32 = 60;
 
-/// The optional combat rules a campaign switched on (2nd-edition optional combat rules; `rules.rs`).
+/// The optional and advanced combat rules a campaign switched on (3.1
+/// section 10; `rules.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatRules {
     pub stumble: bool,
@@ -39,18 +40,33 @@ pub struct CombatRules {
     pub optional_missile_table: bool,
     pub penetrating_armor: bool,
     pub ambush: bool,
-    /// 2nd-edition optional combat rule 5.2–5.3 (`riding.rs`).
+    /// 3.1 10.D.3.2–10.D.3.3 (`riding.rs`).
     #[serde(default)]
     pub riding_horses: bool,
-    /// Advanced rule A.1 (`harm.rs`).
+    /// 3.1 10.A.1 (`harm.rs`).
     #[serde(default)]
     pub serious_wounds: bool,
-    /// The BIMR3 rules "Watchful Natives" (`watchful.rs`).
+    /// 3.1 10.B.4 (`watchful.rs`).
     #[serde(default)]
     pub watchful_natives: bool,
-    /// The BIMR3 rules "Extended Treachery" (`treachery.rs`).
+    /// 3.1 10.B.5 (`treachery.rs`).
     #[serde(default)]
     pub extended_treachery: bool,
+    /// 3.1 10.B.2 (`alerted.rs`).
+    #[serde(default)]
+    pub alerted_monsters: bool,
+    /// 3.1 10.C.2 (`casting.rs`).
+    #[serde(default)]
+    pub benevolent_spells: bool,
+    /// 3.1 10.B.3 (`melee.rs`, a head's attack).
+    #[serde(default)]
+    pub dragon_heads: bool,
+    /// 3.1 10.C.4 (`pit_attack.rs`).
+    #[serde(default)]
+    pub advanced_power_of_the_pit: bool,
+    /// 3.1 10.B.2's Variant (`alerted.rs`).
+    #[serde(default)]
+    pub alerted_monsters_variant: bool,
 }
 
 impl CombatRules {
@@ -65,6 +81,11 @@ impl CombatRules {
             serious_wounds: rules.is_on("serious_wounds"),
             watchful_natives: rules.is_on("watchful_natives"),
             extended_treachery: rules.is_on("extended_treachery"),
+            alerted_monsters: rules.is_on("alerted_monsters"),
+            benevolent_spells: rules.is_on("benevolent_spells"),
+            dragon_heads: rules.is_on("dragon_heads"),
+            advanced_power_of_the_pit: rules.is_on("advanced_power_of_the_pit"),
+            alerted_monsters_variant: rules.is_on("alerted_monsters_variant"),
         }
     }
 }
@@ -127,6 +148,10 @@ pub struct Battle<'d> {
     /// assignment (3.1 8.3.5a.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub roll_mods: BTreeMap<FighterId, Modifiers>,
+    /// Each character's modifiers to a Hide roll where he stands: an
+    /// Ambush roll is modified normally (3.1 10.A.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hide_mods: BTreeMap<FighterId, Modifiers>,
     /// Why each character's `run when wounded` did not run, as last said:
     /// the log says it again only when the reason changes.
     #[serde(skip)]
@@ -175,6 +200,7 @@ impl<'d> Battle<'d> {
             in_cave: false,
             treacheries: Vec::new(),
             roll_mods: BTreeMap::new(),
+            hide_mods: BTreeMap::new(),
             stays_because: BTreeMap::new(),
             held_kills: None,
         };
@@ -377,6 +403,7 @@ impl<'d> Battle<'d> {
                 self.round = 1;
                 super::fly_chit::grant(self);
                 self.say(Seen::Clearing, CombatLine::Begins { fighters });
+                super::alerted::at_start(self, dice);
                 self.say(Seen::Clearing, CombatLine::RoundBegins);
             }
             let deciders = self.deciders();

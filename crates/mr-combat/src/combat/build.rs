@@ -5,8 +5,8 @@
 
 use crate::data::characters::{ActionChit, Advantage, Character};
 use crate::data::natives::find_member;
-use crate::data::terms::Roll;
 use crate::data::terms::Strength;
+use crate::data::terms::{Place, Roll};
 use crate::data::{GameData, base_name};
 use crate::state::{CharacterState, ChitCondition, CounterSide, Item, ItemKind};
 use crate::tables::Modifiers;
@@ -16,19 +16,24 @@ use super::model::{
     Denizen, DenizenPart, FighterId, Hero, HeroArmor, HeroChit, HeroHorse, HeroWeapon,
 };
 
-/// The modifiers a character's own abilities give a kind of roll (where
-/// he stands is not checked: the day's `modifiers::for_roll` does that).
+/// The modifiers a character's own abilities give a kind of roll
+/// anywhere; those that hold only in some places are left out (the day's
+/// `modifiers::for_roll` knows where he stands).
 pub fn ability_modifiers(card: &Character, roll: Roll) -> Modifiers {
     let mut mods = Modifiers::none();
     for ability in card.abilities_in_force(|_| false) {
         for effect in &ability.effects {
             match effect {
-                Advantage::RollOneDie { rolls, .. } if rolls.iter().any(|r| r.covers(roll)) => {
+                Advantage::RollOneDie { rolls, place }
+                    if *place == Place::Anywhere && rolls.iter().any(|r| r.covers(roll)) =>
+                {
                     mods = mods.with_one_die(format!("{} ({})", ability.name, card.name));
                 }
                 Advantage::RollModifier {
-                    rolls, modifier, ..
-                } if rolls.iter().any(|r| r.covers(roll)) => {
+                    rolls,
+                    modifier,
+                    place,
+                } if *place == Place::Anywhere && rolls.iter().any(|r| r.covers(roll)) => {
                     mods = mods.with(format!("{} ({})", ability.name, card.name), *modifier);
                 }
                 _ => {}
@@ -242,6 +247,8 @@ pub fn denizen(
                     length: p.length,
                     light: p.light,
                     dark: p.dark,
+                    dark_up: false,
+                    fire_length: p.fire_length,
                 })
                 .collect(),
             vulnerability: m.vulnerability,

@@ -11,7 +11,8 @@
 //! on his sheet (equal is allowed, 8.3.9b.5). The chit is played, the round
 //! is not a quiet one (8.8.2), and the cast waits. In the Melee step the
 //! targets are specified: naming an unhired native makes his group battle
-//! the caster, naming one's own hired native is treachery (8.4.2d.7). Then
+//! the caster, naming one's own hired native is treachery (8.4.2d.7),
+//! unless Benevolent Spells (10.C.2) is on and the spell is benevolent. Then
 //! the waiting casts come to life fastest first; a caster targeted by a
 //! faster spell loses his own (its chit fatigues, 8.4.3b.4). A spell whose
 //! target is not the sort it needs, or is shielded from magic, is broken
@@ -75,6 +76,10 @@ pub struct CombatMagic {
     pub waiting: Vec<WaitingCast>,
     /// Denizens something attacked: Peace no longer holds them.
     pub attacked: BTreeSet<FighterId>,
+    /// Power of the Pit casts held as attacks in this Melee step (3.1
+    /// 10.C.4, `pit_attack.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pits: Vec<WaitingCast>,
 }
 
 /// A cast made in the Encounter step.
@@ -109,6 +114,7 @@ impl CombatMagic {
             seats,
             waiting: Vec::new(),
             attacked: BTreeSet::new(),
+            pits: Vec::new(),
         }
     }
 }
@@ -581,10 +587,30 @@ pub fn take_effect(
                 .collect::<Vec<_>>()
         })
         .collect();
+    let benevolent: BTreeSet<FighterId> = waiting
+        .iter()
+        .filter(|w| battle.rules.benevolent_spells && benevolent(battle, &w.request.spell))
+        .map(|w| w.caster)
+        .collect();
     battle.magic = Some(magic);
-    for &(caster, target, _) in &targeted_at {
-        named_as_target(battle, caster, target);
+    for w in &waiting {
+        if !battle.in_play(w.caster) {
+            continue;
+        }
+        let individuals = w
+            .request
+            .targets
+            .iter()
+            .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
+            .count();
+        super::ambush::spell_targets(battle, dice, w.caster, individuals);
     }
+    for &(caster, target, _) in &targeted_at {
+        if !benevolent.contains(&caster) {
+            named_as_target(battle, caster, target);
+        }
+    }
+    let by_demons = super::pit_attack::demons_first(battle, &waiting, &targeted_at);
     let Some(mut magic) = battle.magic.take() else {
         return alive;
     };
@@ -599,10 +625,15 @@ pub fn take_effect(
             continue;
         }
         group.next(battle, &mut magic, &w);
-        if let Some(&(_, _, faster)) = targeted_at
+        let by_caster = targeted_at
             .iter()
             .find(|&&(c, t, speed)| t == w.caster && speed < w.speed && !cancelled.contains(&c))
-        {
+            .map(|&(_, _, faster)| faster);
+        let by_demon = by_demons
+            .iter()
+            .find(|&&(c, _)| c == w.caster)
+            .map(|&(_, faster)| faster);
+        if let Some(faster) = by_caster.or(by_demon) {
             cancelled.insert(w.caster);
             sync_to_state(battle, &mut magic);
             let chit = cast::fizzle(&mut magic.state, &w.request);
@@ -618,7 +649,14 @@ pub fn take_effect(
             );
             continue;
         }
-        if resolve_one(battle, &mut magic, dice, &w, attacks, &mut group) {
+        let target = w
+            .request
+            .targets
+            .first()
+            .and_then(|t| fighter_of(battle, t));
+        if super::pit_attack::held(battle, &mut magic, &w, target, attacks)
+            || resolve_one(battle, &mut magic, dice, &w, attacks, &mut group)
+        {
             alive.insert(w.caster);
         }
     }
@@ -626,6 +664,18 @@ pub fn take_effect(
     battle.magic = Some(magic);
     super::spell_effects::after_casts(battle, here.as_ref());
     alive
+}
+
+/// Whether `spell` is benevolent (3.1 10.C.2.2): with Benevolent Spells
+/// on, naming a native as its target is neither treachery nor a cause of
+/// battling (10.C.2.1).
+fn benevolent(battle: &Battle, spell: &str) -> bool {
+    battle
+        .data
+        .spells
+        .iter()
+        .find(|s| s.name == spell)
+        .is_some_and(crate::data::spells::Spell::benevolent)
 }
 
 /// `caster` names `target` for his spell (8.4.2d.7): an unhired native's
@@ -642,7 +692,7 @@ fn named_as_target(battle: &mut Battle, caster: FighterId, target: FighterId) {
 /// (its target is not the sort it needs, is shielded, or its effect cannot
 /// be applied) is broken before it goes into effect and its chit fatigues
 /// all the same (8.4.2d, 8.4.3b.4).
-fn resolve_one(
+pub(super) fn resolve_one(
     battle: &mut Battle,
     magic: &mut CombatMagic,
     dice: &mut Dice,

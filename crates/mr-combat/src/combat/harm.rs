@@ -128,7 +128,9 @@ pub fn strike(
                 .is_some_and(|k| k != attack.attacker && battle.hero(k).is_some()),
             _ => false,
         };
-    if !(battle.in_play(target) || killed_now) || super::monster_spells::casts(battle, dice, attack)
+    if !(battle.in_play(target) || killed_now)
+        || super::monster_spells::casts(battle, dice, attack)
+        || super::pit_attack::lands(battle, dice, attack)
     {
         return;
     }

@@ -84,6 +84,14 @@ pub enum CombatLine {
         native: String,
         target: String,
     },
+    /// Alerted Monsters: these unhired denizens (or their heads and
+    /// clubs) start the combat dark side up (`alerted.rs`).
+    MonstersAlerted {
+        counters: Vec<String>,
+        /// By the Variant's dice rather than by who is in sight.
+        #[serde(default)]
+        rolled: bool,
+    },
     /// A watchful native joins the fight on a sheet (`watchful.rs`).
     Watchful {
         native: String,
@@ -208,6 +216,13 @@ pub enum CombatLine {
         fighter: String,
         spell: String,
         targets: Vec<String>,
+        direction: Direction,
+        speed: u8,
+    },
+    /// A character's Power of the Pit held as an attack (`pit_attack.rs`).
+    PitAttacks {
+        fighter: String,
+        target: String,
         direction: Direction,
         speed: u8,
     },
@@ -376,6 +391,7 @@ impl CombatLine {
             CombatLine::Assigned { .. } => "8.3.5",
             CombatLine::Deployed { .. } | CombatLine::Charged { .. } => "8.3.6",
             CombatLine::Watchful { .. } => "10.B.4",
+            CombatLine::MonstersAlerted { .. } => "10.B.2",
             CombatLine::ExtendedTreachery { .. } => "10.B.5",
             CombatLine::Alerted { .. } => "8.3.7",
             CombatLine::Ran { .. } => "8.3.8a",
@@ -398,6 +414,7 @@ impl CombatLine {
             CombatLine::SpellCancelled { .. } => "8.4.3b",
             CombatLine::SpellBroken { .. } => "8.4.2d",
             CombatLine::SpellAttacks { .. } => "8.4.5l",
+            CombatLine::PitAttacks { .. } => "10.C.4",
             CombatLine::Plays { .. } | CombatLine::Maneuvers { .. } => "8.4.5e",
             CombatLine::Repositioned { .. } | CombatLine::ChangedTactics { .. } => "8.4.6",
             CombatLine::Hit { .. } | CombatLine::Missed { .. } => "8.4.8",
@@ -441,6 +458,7 @@ impl CombatLine {
             | CombatLine::Assigned { .. }
             | CombatLine::Deployed { .. }
             | CombatLine::Watchful { .. }
+            | CombatLine::MonstersAlerted { .. }
             | CombatLine::ExtendedTreachery { .. }
             | CombatLine::Alerted { .. }
             | CombatLine::Ran { .. }
@@ -461,6 +479,7 @@ impl CombatLine {
             | CombatLine::SpellCancelled { .. }
             | CombatLine::Casts { .. }
             | CombatLine::SpellAttacks { .. }
+            | CombatLine::PitAttacks { .. }
             | CombatLine::SpellWorks { .. }
             | CombatLine::ChitsUnchanged { .. }
             | CombatLine::Plays { .. }
@@ -542,6 +561,17 @@ impl fmt::Display for CombatLine {
                 write!(f, "{native} lures {denizen} onto his own sheet")
             }
             CombatLine::Assigned { denizen, to } => write!(f, "{denizen} attacks {}", named(to)),
+            CombatLine::MonstersAlerted { counters, rolled } => write!(
+                f,
+                "{}, {} {} dark side up",
+                if *rolled {
+                    "alerted by the dice"
+                } else {
+                    "alerted by enemies in sight"
+                },
+                listed(counters),
+                agreeing(counters.len(), "turns", "turn")
+            ),
             CombatLine::Watchful { native, to } => {
                 write!(
                     f,
@@ -694,6 +724,18 @@ impl fmt::Display for CombatLine {
                 "{}: the {spell} attacks {} with a {} at speed {speed}",
                 named(fighter),
                 targets.join(" and "),
+                direction.attack_word()
+            ),
+            CombatLine::PitAttacks {
+                fighter,
+                target,
+                direction,
+                speed,
+            } => write!(
+                f,
+                "{}: the Power of the Pit attacks {} with a {} at speed {speed}; it works only if it hits",
+                named(fighter),
+                named(target),
                 direction.attack_word()
             ),
             CombatLine::SpellCancelled {

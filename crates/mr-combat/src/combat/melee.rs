@@ -10,7 +10,6 @@
 use std::collections::BTreeMap;
 
 use crate::data::terms::{Harm, Strength};
-use crate::tables::hide::{Hide, HideResult};
 use crate::tables::melee::{RepositionTable, Tactics as Flip};
 use crate::tables::{Modifiers, optional_combat::ManeuverFaced};
 use realmgm_core::dice::Dice;
@@ -79,6 +78,7 @@ pub fn melee(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterId,
     denizen_attacks(battle, &sheets, &mut attacks);
     super::casting::adjust_attacks(battle, &mut attacks);
     resolve(battle, dice, &sheets, attacks);
+    super::pit_attack::missed(battle);
 }
 
 /// One character's Melee plays. `cast`: his spell came to life this round,
@@ -172,7 +172,7 @@ fn character_plays(
         said.push_str(target);
         said.push_str(" with ");
         said.push_str(&label);
-        ambush_or_unhide(battle, dice, who);
+        super::ambush::weapon_attack(battle, dice, who);
         super::treachery::on_target(battle, who, t);
         super::watchful::on_target(battle, dice, who, t);
         if battle.denizen(t).is_some() {
@@ -259,25 +259,6 @@ fn character_horse(battle: &Battle, who: FighterId, wanted: Option<Gait>) -> Opt
         (side.strength >= hero.heaviest.max(hero.vulnerability))
             .then(|| (format!("{} {word}", horse.name), side.move_speed))
     })
-}
-
-/// Targeting unhides the attacker, unless the Ambush rule lets a hidden
-/// character who attacks with a missile weapon roll to stay hidden
-/// (`tables/hide.rs`, advanced rule A.2).
-fn ambush_or_unhide(battle: &mut Battle, dice: &mut Dice, who: FighterId) {
-    let missile = battle
-        .hero(who)
-        .and_then(|h| h.weapon.as_ref())
-        .is_some_and(|w| w.missile);
-    if battle.rules.ambush && missile && battle.fighters[who].hidden {
-        let name = battle.name(who).to_string();
-        let roll = battle.roll_table(dice, &Hide, &format!("ambush/{name}"), &Modifiers::none());
-        if roll.result == HideResult::Hidden {
-            battle.say(Seen::Clearing, CombatLine::StaysHidden { character: name });
-            return;
-        }
-    }
-    battle.fighters[who].hidden = false;
 }
 
 type ChitFacts = (String, u8, u8, u8);
@@ -739,18 +720,18 @@ fn push_denizen_attacks(
         attacks.push(spell);
     }
     for (i, p) in den.parts.iter().enumerate() {
-        let s = match den.side {
-            crate::state::CounterSide::Light => p.light,
-            crate::state::CounterSide::Dark => p.dark,
-        };
+        let s = p.side(den.side);
+        // Dragon Heads (3.1 10.B.3): the head breathes fire, a missile
+        // attack of its own length, instead of striking.
+        let fire = p.fire_length.filter(|_| battle.rules.dragon_heads);
         attacks.push(Attack {
             attacker: d,
             label: [name, " (", p.name.as_str(), ")"].concat(),
             target,
             direction: sheets.part_boxes.get(&(d, i)).copied().unwrap_or(body),
             speed: s.speed,
-            length: p.length,
-            blow: denizen_blow(s.harm, s.stars, false),
+            length: fire.unwrap_or(p.length),
+            blow: denizen_blow(s.harm, s.stars, fire.is_some()),
             weapon: false,
         });
     }

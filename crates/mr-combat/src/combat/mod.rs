@@ -10,7 +10,9 @@
 
 pub mod abandon;
 pub mod activation;
+pub mod alerted;
 pub mod altering;
+pub mod ambush;
 pub mod battle;
 pub mod build;
 pub mod by_rounds;
@@ -31,6 +33,7 @@ pub mod monster_spells;
 pub mod native_horses;
 pub mod orders;
 pub mod phase_chit;
+pub mod pit_attack;
 pub mod protection;
 pub mod riding;
 pub mod script;

@@ -356,6 +356,26 @@ pub struct DenizenPart {
     pub length: u8,
     pub light: PartSide,
     pub dark: PartSide,
+    /// Turned dark side up while its owner stays light side up: a
+    /// Tremendous monster's head or club under Alerted Monsters (3.1
+    /// 10.B.2, `alerted.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark_up: bool,
+    /// The length of its fire under Dragon Heads (3.1 10.B.3), for a
+    /// Tremendous Dragon's head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_length: Option<u8>,
+}
+
+impl DenizenPart {
+    /// The side it attacks with while its owner is on `owner`.
+    pub fn side(&self, owner: CounterSide) -> PartSide {
+        if owner == CounterSide::Dark || self.dark_up {
+            self.dark
+        } else {
+            self.light
+        }
+    }
 }
 
 /// What one round has seen so far: the plays made and what changed, for
@@ -402,4 +422,8 @@ pub struct RoundPlays {
     /// The spells they energize with colour chits, (spell, chit).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub colour_energize: BTreeMap<FighterId, Vec<(String, String)>>,
+    /// Demons whose Power of the Pit a faster spell cancelled this round
+    /// (3.1 10.C.4.2, `pit_attack.rs`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub pit_silenced: BTreeSet<FighterId>,
 }

@@ -40,6 +40,11 @@ pub fn attack(
     target: FighterId,
     direction: Direction,
 ) -> Option<Attack> {
+    if battle.plays.pit_silenced.contains(&d) {
+        // A faster spell named this Demon: its spell is cancelled for the
+        // round (3.1 10.C.4.2).
+        return None;
+    }
     let den = battle.denizen(d)?;
     let side = den.current();
     side.spell.as_ref()?;

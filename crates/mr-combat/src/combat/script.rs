@@ -339,6 +339,18 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
         CombatRules::from_rules(&rules),
     );
     battle.in_cave = parsed.cave;
+    // A battle file stands nowhere: only the Hide modifiers a character
+    // has anywhere apply to his Ambush rolls.
+    for (i, entry) in parsed.character.iter().enumerate() {
+        if let Some(card) = data
+            .characters
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(&entry.name))
+        {
+            let hide = build::ability_modifiers(card, crate::data::terms::Roll::Hide);
+            battle.hide_mods.insert(i, hide);
+        }
+    }
     battle.magic = magic_for(data, &parsed, &battle, &rules)
         .map_err(|m| DataError::entry(file, "magic", "day", m.to_string()))?;
     if !parsed.in_effect.is_empty() {

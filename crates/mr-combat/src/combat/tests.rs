@@ -421,6 +421,11 @@ fn random_battle(seed: u64) -> Battle<'static> {
         serious_wounds: pick(&mut s, 2) == 0,
         watchful_natives: pick(&mut s, 2) == 0,
         extended_treachery: pick(&mut s, 2) == 0,
+        alerted_monsters: pick(&mut s, 2) == 0,
+        benevolent_spells: pick(&mut s, 2) == 0,
+        dragon_heads: pick(&mut s, 2) == 0,
+        advanced_power_of_the_pit: pick(&mut s, 2) == 0,
+        alerted_monsters_variant: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new(data, "CV4", fighters, rules);
     for c in 0..characters {

@@ -12,7 +12,10 @@
 //! sending a hired native against a member of his own group, by luring it
 //! onto his sheet or by deploying him against it, rebels the group the
 //! same way; the rebels are the employer's hired natives of that group,
-//! the one sent included. realmgm's ruling: the traitor loses Fame, as
+//! the one sent included. Either way, rebels fighting unhired natives or
+//! monsters leave them; rebels fighting characters or hirelings stay on
+//! those sheets and battle those characters for the rest of the day
+//! (8.4.2g.1-2, 10.B.5.2). realmgm's ruling: the traitor loses Fame, as
 //! 8.4.2g states and BIMR3 follows, not the Notoriety 10.B.5.3 names.
 
 use super::Battle;
@@ -100,15 +103,48 @@ fn rebel(
             turned.push(id);
         }
     }
-    battle
-        .sheet
-        .retain(|d, owner| !turned.contains(owner) && !turned.contains(d));
+    // A rebel fighting a character or a hireling stays where he is and
+    // battles that character for the day; his fights with monsters and
+    // unhired natives are cancelled (3.1 8.4.2g.1-2, 10.B.5.2).
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for (&d, &owner) in &battle.sheet {
+        let (rebel, foe) = if turned.contains(&d) {
+            (d, owner)
+        } else if turned.contains(&owner) {
+            (owner, d)
+        } else {
+            continue;
+        };
+        match side_of(battle, foe) {
+            Some(side) => kept.push((rebel, side)),
+            None => dropped.push(d),
+        }
+    }
+    for d in dropped {
+        battle.sheet.remove(&d);
+    }
+    for (rebel, side) in kept {
+        if let Some(d) = battle.denizen_mut(rebel) {
+            d.battling.insert(side);
+        }
+    }
     battle.plays.eventful = true;
     // The rest of the group battles the traitor as well.
     if let Some(&first) = turned.first() {
         super::encounter::make_group_battle(battle, first, who);
     }
     turned
+}
+
+/// The character on whose side `foe` fights: `foe` himself, or the
+/// employer of a hired native; none for a monster or an unhired native.
+fn side_of(battle: &Battle, foe: FighterId) -> Option<FighterId> {
+    if battle.hero(foe).is_some() {
+        Some(foe)
+    } else {
+        battle.denizen(foe)?.employer
+    }
 }
 
 /// The traitor loses Fame equal to the Notoriety bounty of each rebel
@@ -177,5 +213,27 @@ mod tests {
             assert!(d.battling.contains(&0));
         }
         assert!(on.denizen(3).expect("Company 2").battling.contains(&0));
+    }
+
+    /// 3.1 10.B.5.2: of the rebels, the one sent against his own group
+    /// leaves it; the one fighting the Black Knight stays on his sheet and
+    /// battles him for the day.
+    #[test]
+    fn rebels_fighting_another_character_stay_on_his_sheet_and_battle_him() {
+        let text = "clearing = \"CV4\"\nrules = [\"extended_treachery\"]\n\
+                    [[character]]\nname = \"Amazon\"\n[[character]]\nname = \"Black Knight\"\n\
+                    [[denizen]]\nid = \"Company 1\"\nemployer = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Company 3\"\nemployer = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Company 2\"\n";
+        let mut b = script::load(data(), "test.toml", text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .battle;
+        b.sheet.insert(2, 1);
+        b.sheet.insert(4, 3);
+        on_sent_against(&mut b, 0, 3, 4);
+        assert_eq!(b.sheet.get(&2), Some(&1), "still on the Knight's sheet");
+        assert!(b.denizen(2).expect("Company 1").battling.contains(&1));
+        assert_eq!(b.denizen(2).and_then(|d| d.employer), None);
+        assert_eq!(b.sheet.get(&4), None, "Company 3 leaves Company 2");
     }
 }

@@ -1,14 +1,15 @@
-//! Watchful Natives (the `watchful_natives` toggle, the BIMR3 rules "Watchful
-//! Natives"): unhired natives left off every sheet after random
+//! Watchful Natives (the `watchful_natives` toggle, 3.1 10.B.4; the BIMR3
+//! rules): unhired natives left off every sheet after random
 //! assignment (or left behind by a character who ran) watch for a
-//! surprise attack. A character who targets one in the Melee step gets
-//! it and every other watchful member of its group on his own sheet at
-//! once, and they attack him that same round (§1.1). A character who
-//! deploys a hired native against one gets the rest of its group's
-//! watchful members on his sheet once he has deployed them all; those
-//! with a hired native against them fight that native (§1.2). A hidden
-//! attacker (Ambush) leaves them watchful; a hidden deployer's unhidden
-//! hired natives take them instead, as in random assignment (§1.3).
+//! surprise attack (10.B.4.1). A character who targets one in the Melee
+//! step gets it and every other watchful member of its group on his own
+//! sheet at once, light side up on galloping horses, and they attack him
+//! that same round (10.B.4.2). A character who deploys a hired native
+//! against one gets the rest of its group's watchful members on his sheet
+//! once he has deployed them all; those with a hired native against them
+//! fight that native (10.B.4.3). A hidden attacker (Ambush) leaves them
+//! watchful; a hidden deployer's unhidden hired natives take them
+//! instead, as in random assignment (10.B.4.4).
 //!
 //! realmgm's reading: a native is watchful exactly when the rule is on,
 //! he is unhired and in play, random assignment has happened this round,
@@ -22,6 +23,7 @@ use super::Battle;
 use super::encounter::make_group_battle;
 use super::log::{CombatLine, Seen};
 use super::model::FighterId;
+use crate::state::CounterSide;
 
 /// Whether `id` is watchful now.
 pub fn is_watchful(battle: &Battle, id: FighterId) -> bool {
@@ -86,6 +88,13 @@ fn rally(battle: &mut Battle, dice: &mut Dice, who: FighterId, group: &str) {
         };
         battle.sheet.insert(d, owner);
         battle.plays.fresh.remove(&d);
+        // They come light side up on galloping horses (10.B.4.2).
+        if let Some(den) = battle.denizen_mut(d) {
+            den.side = CounterSide::Light;
+            if let Some(mount) = den.horse.as_mut() {
+                mount.galloping = true;
+            }
+        }
         let line = CombatLine::Watchful {
             native: battle.name(d).to_string(),
             to: battle.name(owner).to_string(),
@@ -107,7 +116,7 @@ fn make_group_battle_of(battle: &mut Battle, group: &str, who: FighterId) {
     }
 }
 
-/// §1.1: `who` targets `target` in the Melee step (after his Ambush roll,
+/// 10.B.4.2: `who` targets `target` in the Melee step (after his Ambush roll,
 /// so a hidden attacker is one who stayed hidden).
 pub fn on_target(battle: &mut Battle, dice: &mut Dice, who: FighterId, target: FighterId) {
     if let Some(group) = watchful_group(battle, target) {
@@ -115,7 +124,7 @@ pub fn on_target(battle: &mut Battle, dice: &mut Dice, who: FighterId, target: F
     }
 }
 
-/// §1.2: the groups of the watchful natives `who` is about to deploy
+/// 10.B.4.3: the groups of the watchful natives `who` is about to deploy
 /// against (call before each deployment).
 pub fn deployed_against(battle: &Battle, target: FighterId, groups: &mut Vec<String>) {
     if let Some(group) = watchful_group(battle, target)
@@ -125,7 +134,7 @@ pub fn deployed_against(battle: &Battle, target: FighterId, groups: &mut Vec<Str
     }
 }
 
-/// §1.2: once `who` has deployed, the rest of each group he deployed
+/// 10.B.4.3: once `who` has deployed, the rest of each group he deployed
 /// against comes for him.
 pub fn after_deploying(battle: &mut Battle, dice: &mut Dice, who: FighterId, groups: &[String]) {
     for group in groups {
@@ -170,6 +179,27 @@ mod tests {
         assert_eq!(s.battle.attackers_of(0), vec![1, 2]);
         let company = s.battle.denizen(2).expect("Company 2");
         assert!(company.battling.contains(&0));
+    }
+
+    /// 3.1 10.B.4.2: the watchers come light side up, their horses
+    /// galloping, whatever side they stood on.
+    #[test]
+    fn watchful_natives_join_light_side_up_with_horses_galloping() {
+        let text = "clearing = \"CV4\"\nrules = [\"watchful_natives\"]\n\
+                    [[character]]\nname = \"Amazon\"\n\
+                    [[denizen]]\nid = \"Lancer 1\"\nside = \"dark\"\n\
+                    [[denizen]]\nid = \"Lancer 2\"\nside = \"dark\"\n";
+        let mut s = script::load(data(), "test.toml", text).unwrap_or_else(|e| panic!("{e}"));
+        for d in [1, 2] {
+            let mount = s.battle.denizen(d).and_then(|x| x.horse.as_ref());
+            assert!(mount.is_some_and(|m| !m.galloping), "a Lancer rides");
+        }
+        on_target(&mut s.battle, &mut s.dice, 0, 1);
+        for d in [1, 2] {
+            let lancer = s.battle.denizen(d).expect("a Lancer");
+            assert_eq!(lancer.side, CounterSide::Light);
+            assert!(lancer.horse.as_ref().is_some_and(|m| m.galloping));
+        }
     }
 
     #[test]
