@@ -16,7 +16,7 @@ use super::events::{
 };
 use super::familiar::FamiliarEvent;
 use super::hire::HireEvent;
-use super::meeting::DealStep;
+use super::meeting::{Cause, DealStep};
 use super::missions::MissionEvent;
 use super::rearrange::RearrangeEvent;
 use super::restart::RestartEvent;
@@ -51,6 +51,7 @@ pub fn section(happening: &Happening) -> Option<&'static str> {
         Happening::Rearranged(e) => Some(rearranged(e)),
         Happening::Cache(e) => Some(cache(e)),
         Happening::Dealing(e) => Some(dealing(e)),
+        Happening::AutoEnchant(_) => Some("10.C.5"),
     }
 }
 
@@ -76,6 +77,7 @@ fn trade(e: &TradeEvent) -> Option<&'static str> {
         TradeEvent::Bought { .. } => "7.6.5",
         TradeEvent::Sold { .. } => "7.6.4",
         TradeEvent::Taught { .. } => "7.6.7",
+        TradeEvent::FameReward { .. } => "7.6.6",
     })
 }
 
@@ -84,6 +86,7 @@ fn hire(e: &HireEvent) -> Option<&'static str> {
         HireEvent::Deal(step) => return deal_step(step, "7.7.1"),
         HireEvent::Hired { .. } => "7.7.1b",
         HireEvent::TermEnded { .. } => "8.9.3",
+        HireEvent::Rehired { .. } => "7.7.1d",
     })
 }
 
@@ -94,6 +97,15 @@ fn deal_step(step: &DealStep, meeting: &'static str) -> Option<&'static str> {
         DealStep::DrinksBought { .. } | DealStep::NoDrinks { .. } => "7.6.5b",
         DealStep::Met { .. } | DealStep::GaveUp { .. } => meeting,
         DealStep::NoDeal { .. } | DealStep::Blocked { .. } | DealStep::Refused { .. } => "7.6.5d",
+        DealStep::Moved { cause, levels, .. } => match cause {
+            Cause::BoonTaken { .. } => "7.6.5e",
+            Cause::BoonRepaid => "7.6.5e.1",
+            // Extended Grudges costs one level where Grudges and Gratitude
+            // costs two or four.
+            Cause::Killed { .. } if *levels == -1 => "10.B.7.1",
+            Cause::Killed { .. } | Cause::Treachery => "10.B.6.1",
+            Cause::SoldRewardCard { .. } | Cause::BoughtRewardCard { .. } => "10.B.6.3",
+        },
     })
 }
 
@@ -120,6 +132,7 @@ fn phase(e: &PhaseEvent) -> Option<&'static str> {
         PhaseEvent::HorsesInactive { .. } => "7.3.2a.1",
         PhaseEvent::FollowersLeft { .. } => "7.11.5",
         PhaseEvent::PhasesLeft { .. } => "7.12.4",
+        PhaseEvent::StruckForLeader { .. } => "6.2.5",
     })
 }
 
@@ -154,12 +167,17 @@ fn midnight(e: &MidnightEvent) -> &'static str {
         MidnightEvent::WeaponUnalerted { .. } => "8.9.2b",
         MidnightEvent::ChitsTurnedDown { .. } => "8.9.5",
         MidnightEvent::VictoryPoints { .. } => "9.3.2",
+        MidnightEvent::PotionReturned { .. } => "8.9.2a",
+        MidnightEvent::Suicide { .. } => "9.2.2a",
+        MidnightEvent::GameEnded { .. } | MidnightEvent::CannotEndGame { .. } => "10.E.3.2",
     }
 }
 
 fn restart(e: &RestartEvent) -> Option<&'static str> {
     Some(match e {
         RestartEvent::Restarted { .. } | RestartEvent::NoInn { .. } => "9.1.2",
+        RestartEvent::Taken { .. } => "9.1.2b",
+        RestartEvent::PaidInstead { .. } => "9.1.2a",
         // Joining a running game is this tool's campaign play, not a
         // rule of 3.1.
         RestartEvent::CannotEnter { .. } | RestartEvent::Arrived { .. } => return None,
@@ -171,12 +189,14 @@ fn visitors(e: &VisitorEvent) -> &'static str {
         VisitorEvent::VisitorArrives { .. } | VisitorEvent::MissionArrives { .. } => "7.13.5",
         VisitorEvent::Flipped { .. } => "6.3.4",
         VisitorEvent::Mission { what } => match what {
-            MissionEvent::MissionTaken { .. }
-            | MissionEvent::CampaignTaken { .. }
-            | MissionEvent::NotTaken { .. }
-            | MissionEvent::Dropped { .. } => "7.2.4",
-            MissionEvent::Delivered { .. } => "7.2.4e",
-            MissionEvent::TimeUp { .. } => "7.2.4e.1",
+            MissionEvent::MissionTaken { .. } => "7.2.4c",
+            MissionEvent::CampaignTaken { .. } => "7.2.4f",
+            MissionEvent::NotTaken { .. } => "7.2.4",
+            MissionEvent::Dropped { .. } => "7.2.4b",
+            MissionEvent::Delivered { .. } => "7.2.4e.4",
+            MissionEvent::TimeUp { .. } => "7.2.4d",
+            MissionEvent::CampaignWon { .. } => "7.2.4i",
+            MissionEvent::Abandoned { .. } | MissionEvent::NotAbandoned { .. } => "7.2.4j",
         },
     }
 }
@@ -241,5 +261,7 @@ fn dealing(e: &DealEvent) -> &'static str {
     match e {
         DealEvent::Exchanged { .. } | DealEvent::Failed { .. } => "7.2.1",
         DealEvent::Told { .. } => "4.5.5",
+        DealEvent::SiteShown { .. } => "4.5.5d",
+        DealEvent::Spied { .. } => "4.5.6b.3",
     }
 }

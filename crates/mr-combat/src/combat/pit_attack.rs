@@ -86,7 +86,10 @@ pub fn lands(battle: &mut Battle, dice: &mut Dice, attack: &Attack) -> bool {
     };
     let w = magic.pits.remove(at);
     let mut none = Vec::new();
-    casting::resolve_one(battle, &mut magic, dice, &w, &mut none);
+    // A held Pit lands alone in the Melee step, never at one time with a
+    // healing spell, so its group has nothing to settle (3.1 4.6.10f.2).
+    let mut alone = super::chit_conflicts::Group::default();
+    casting::resolve_one(battle, &mut magic, dice, &w, &mut none, &mut alone);
     battle.magic = Some(magic);
     battle.plays.eventful = true;
     true

@@ -416,7 +416,7 @@ fn a_rule_not_built_yet_is_refused_with_its_name() {
     ));
     assert!(
         err.message
-            .contains("the rule 'development' (Characters may start below level 4"),
+            .contains("the rule 'development' (Characters may start below 4th level"),
         "{err}"
     );
     assert!(err.message.contains("is not implemented yet"), "{err}");

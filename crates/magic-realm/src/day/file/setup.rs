@@ -17,6 +17,18 @@ use crate::state::{
     MrState, WeatherState, Whereabouts,
 };
 
+/// Why a value a day file names cannot be put in place, in the words the
+/// GM reads after the file, entry and field.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Unplaceable(String);
+
+impl From<String> for Unplaceable {
+    fn from(message: String) -> Self {
+        Unplaceable(message)
+    }
+}
+
 /// The state at the end of the day before the file's day.
 pub(super) fn position(
     data: &GameData,
@@ -71,7 +83,7 @@ pub(super) fn position(
         let what = format!("character \"{}\"", entry.name);
         let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
         if let Some(at) = &entry.at {
-            character.position = clearing(data, &state.board, at).map_err(|m| fail("at", m))?;
+            character.position = clearing(data, &state.board, at).map_err(|m| fail("at", m.0))?;
         }
         character_fields(data, entry, character, &fail)?;
     }
@@ -81,9 +93,9 @@ pub(super) fn position(
     for (entry, i) in parsed.character.iter().zip(0..) {
         let what = format!("character \"{}\"", entry.name);
         let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
-        hirelings(data, entry, i, &mut state).map_err(|m| fail("hirelings", m))?;
+        hirelings(data, entry, i, &mut state).map_err(|m| fail("hirelings", m.0))?;
         if let Some(d) = &entry.discoveries {
-            discoveries(data, d, i, &mut state).map_err(|m| fail("discoveries", m))?;
+            discoveries(data, d, i, &mut state).map_err(|m| fail("discoveries", m.0))?;
         }
         if let Some(v) = entry.victory {
             state.victory_requirements.insert(entry.name.clone(), v);
@@ -100,7 +112,7 @@ fn hirelings(
     entry: &CharacterEntry,
     who: usize,
     state: &mut MrState,
-) -> Result<(), String> {
+) -> Result<(), Unplaceable> {
     for h in &entry.hirelings {
         let at = match &h.at {
             Some(at) => clearing(data, &state.board, at)?,
@@ -133,7 +145,7 @@ fn discoveries(
     entry: &DiscoveriesEntry,
     who: usize,
     state: &mut MrState,
-) -> Result<(), String> {
+) -> Result<(), Unplaceable> {
     let mut routes = std::collections::BTreeSet::new();
     for r in &entry.routes {
         let (a, b) = r
@@ -272,7 +284,7 @@ pub(super) fn clearing(
     data: &GameData,
     board: &crate::board::Board,
     text: &str,
-) -> Result<ClearingId, String> {
+) -> Result<ClearingId, Unplaceable> {
     let text = text.trim();
     let digits = text.chars().rev().take_while(char::is_ascii_digit).count();
     let (tile_text, number) = text.split_at(text.len() - digits);
@@ -283,10 +295,11 @@ pub(super) fn clearing(
         )
     })?;
     let id = ClearingId::new(&tile.code, number.parse().unwrap_or(0));
-    board
-        .clearing(&id)
-        .map(|_| id.clone())
-        .ok_or_else(|| format!("the board has no clearing {id}; write a clearing as CV4"))
+    board.clearing(&id).map(|_| id.clone()).ok_or_else(|| {
+        Unplaceable(format!(
+            "the board has no clearing {id}; write a clearing as CV4"
+        ))
+    })
 }
 
 fn character_fields(
@@ -304,14 +317,14 @@ fn character_fields(
     match entry.weapon.as_deref() {
         Some("none") => character.weapon = None,
         Some(w) => {
-            known(data, w, ItemKind::Weapon).map_err(|m| fail("weapon", m))?;
+            known(data, w, ItemKind::Weapon).map_err(|m| fail("weapon", m.0))?;
             character.weapon = Some(w.to_string());
         }
         None => {}
     }
     if let Some(armor) = &entry.armor {
         for a in armor {
-            known(data, a, ItemKind::Armor).map_err(|m| fail("armor", m))?;
+            known(data, a, ItemKind::Armor).map_err(|m| fail("armor", m.0))?;
         }
         character.armor.clone_from(armor);
     }
@@ -343,7 +356,7 @@ fn character_fields(
             .collect::<Result<_, _>>()?;
     }
     if let Some(horse) = &entry.horse {
-        known(data, horse, ItemKind::Horse).map_err(|m| fail("horse", m))?;
+        known(data, horse, ItemKind::Horse).map_err(|m| fail("horse", m.0))?;
         character.belongings.push(Belonging {
             item: Item {
                 kind: ItemKind::Horse,
@@ -360,19 +373,19 @@ fn character_fields(
         }
         character.magic.spells.clone_from(spells);
     }
-    chits(entry, character).map_err(|m| fail("chits", m))
+    chits(entry, character).map_err(|m| fail("chits", m.0))
 }
 
 /// Refuse a name that is no item of `kind`.
-fn known(data: &GameData, name: &str, kind: ItemKind) -> Result<(), String> {
+fn known(data: &GameData, name: &str, kind: ItemKind) -> Result<(), Unplaceable> {
     match item_named(data, name) {
         Some(item) if item.kind == kind => Ok(()),
-        _ => Err(format!("no {kind} is called {name}")),
+        _ => Err(Unplaceable(format!("no {kind} is called {name}"))),
     }
 }
 
 /// Mark the chits the entry lists, each an active one of his.
-fn chits(entry: &CharacterEntry, character: &mut CharacterState) -> Result<(), String> {
+fn chits(entry: &CharacterEntry, character: &mut CharacterState) -> Result<(), Unplaceable> {
     let marks: [(&Vec<String>, &str); 4] = [
         (&entry.chits.fatigued, "fatigued"),
         (&entry.chits.wounded, "wounded"),
@@ -418,7 +431,7 @@ fn denizen(
     let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
     let at = match (&entry.at, &entry.in_box, entry.dead) {
         (Some(at), None, false) => Whereabouts::Clearing {
-            clearing: clearing(data, &state.board, at).map_err(|m| fail("at", m))?,
+            clearing: clearing(data, &state.board, at).map_err(|m| fail("at", m.0))?,
         },
         (None, Some(name), false) => {
             let boxes = data.setup_card.monster_box.iter().map(|b| b.name.as_str());
