@@ -572,7 +572,7 @@ Campaign MR1: Standard Magic Realm
   One month in the Realm on the 2nd-edition rules, no optional rules.
 Game:      magic-realm
 Seed:      20250301
-Edition:   rules version 3 (the third edition, release 3.1: combat and magic in full)
+Edition:   rules version 4 (the third edition, release 3.1: the day, trade, Midnight and scoring)
 GM:        Game Master <gm@example.org>
 Created:   2025-03-01 20:00 UTC
 Players:   4 (at most 6)
@@ -601,18 +601,18 @@ Rules:     none beyond the standard rules
         assert!(
             shown.contains(
                 "Edition:   rules version 1 (the seed summaries (2nd-edition play summary, magic \
-                 primer, optional combat)); this realmgm plays only version 3: the campaign is \
+                 primer, optional combat)); this realmgm plays only version 4: the campaign is \
                  held until `campaign edit` moves it on\n"
             ),
             "{shown}"
         );
-        stored.campaign.rules_version = 3;
+        stored.campaign.rules_version = 4;
         let shown = render_show(&stored, &[(1, 1), (2, 2), (3, 3)]).unwrap();
         assert!(
             shown.contains(
-                "Edition:   rules version 3 (the third edition, release 3.1: combat and magic in \
-                 full); day 1 played under version 1, day 2 played under version 2, day 3 played \
-                 under version 3\n"
+                "Edition:   rules version 4 (the third edition, release 3.1: the day, trade, \
+                 Midnight and scoring); day 1 played under version 1, day 2 played under version \
+                 2, day 3 played under version 3\n"
             ),
             "{shown}"
         );

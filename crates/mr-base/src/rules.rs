@@ -52,13 +52,67 @@ pub const RULES_VERSIONS: RulesVersions = RulesVersions {
             name: "the third edition, release 3.1: combat and magic",
             changes: THIRD_EDITION_COMBAT_AND_MAGIC,
         },
+        RulesVersion {
+            number: 3,
+            name: "the third edition, release 3.1: combat and magic in full",
+            changes: THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL,
+        },
     ],
     current: RulesVersion {
-        number: 3,
-        name: "the third edition, release 3.1: combat and magic in full",
-        changes: THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL,
+        number: 4,
+        name: "the third edition, release 3.1: the day, trade, Midnight and scoring",
+        changes: THIRD_EDITION_DAY_TRADE_AND_SCORING,
     },
 };
+
+/// What version 4 changed, as a GM weighing the move reads it.
+const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
+    "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \
+     applied",
+    "a Move carries what the strongest active MOVE chit, Boots card or horse can; pack horses are \
+     basic (7.3.1e, 7.3.1i)",
+    "a pony's Move follows an earlier Move of the rider's own and alternates with them (6.2.4c, \
+     7.3.2b.3); no Sunlight phases on a day whose orders record a Move into a cave (6.2.2b)",
+    "extra phases only from treasures and horses active at Birdsong, kept until that phase \
+     (6.2.2c.1, 6.2.4d)",
+    "landing re-rolls until the die names a clearing; taking off unhides and leaves the horses; a \
+     cave landing after Sunlight ends the turn (7.3.3)",
+    "Peer from a mountain into his own tile; Reading Runes without a chit, on the top card; Magic \
+     Sight forced by one or three causes (7.5.4b, 7.5.6, 7.5.7)",
+    "the end of a turn in 3.1 order: prowlers, chits up, Warnings, Sounds, sites; a chit already \
+     face up that day summons nothing more; campfires by road to the Borderland (7.13.2-7.13.5)",
+    "7th-day regeneration brings every ghost home and native horses back, breaks spells on the \
+     regenerated, leaves controlled monsters (6.3.4)",
+    "hired leaders' Alert, Rest and Enchant phases are struck (6.2.5); no deals while aloft or \
+     blocked (7.2.1d); discoveries told only where they lie; spies learn hidden roads walked \
+     (4.5.5, 4.5.6)",
+    "a transmorphized character's belongings are frozen (4.6.9b.2); a Wish for Peace in Daylight \
+     keeps combat out of its clearing (4.6.8b); sheltered phases only for a whole turn in caves \
+     and the four buildings (10.D.1.2.3b)",
+    "drinks cost a gold for every member present, hired or not; a Challenge cannot be paid under \
+     Disgust; a Boon is taken free with `Boon: free` and bought back with `Buy: boon`; the \
+     employer rehires his own natives (7.6.5, 7.7.1d)",
+    "a sold item goes into the buyer's box by counter size; visitors buy no spells; Fame rewards \
+     are earned and paid (7.6.4, 7.6.6); relationships moved for good are kept past Ally and \
+     Enemy; a hired leader deals with his employer's relationships (7.6.5a)",
+    "missions and campaigns are taken at the start of a phase and cost Notoriety and Fame, \
+     refunded when done; a mission is delivered on entering; campaign partners are two levels \
+     warmer (7.2.4)",
+    "Midnight turns every face-up map chit down; activated potions return to their boxes; \
+     `Suicide: yes` (8.9.5, 8.9.2a, 9.2.2a)",
+    "a restart is optional, a new individual with a new `Victory:` line, his gear from the \
+     natives, a pile or its price (9.1.2)",
+    "scoring counts what he can carry, Fame values but not rewards, spells learned in play, gold \
+     less 10 and his starting equipment (9.3); without victory_points a campaign asks 1 + a point \
+     a week; day 7 alternates White and Black without Seasons (10.E.2)",
+    "under Ambushes a hidden caster naming one individual rolls to stay hidden, with his Hide \
+     modifiers (10.A.2); watchful natives join light side up, galloping (10.B.4.2); rebels keep \
+     battling the characters they fought (10.B.5.2)",
+    "the Belt of Strength, Draught and Garb of Speed alter action chits in combat; Elven Grace sets \
+     MOVE times only and yields to them; Make Whole and Power of the Pit at one instant settle chit \
+     by chit (List of Treasures, 4.6.10f.2)",
+    "the Dwarf's optional Short Legs come only with their own toggle (10.A.6)",
+];
 
 /// What version 3 changed, as a GM weighing the move reads it.
 const THIRD_EDITION_COMBAT_AND_MAGIC_IN_FULL: &[&str] = &[

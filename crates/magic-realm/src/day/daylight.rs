@@ -517,8 +517,9 @@ fn use_phase(
             }
             let why = if turn.allowed < turn.full {
                 format!(
-                    "only {} phases today (no sunlight phases on a day he starts in or records a \
-                     Move into a cave clearing, 3.1 6.2.2b, or for this character)",
+                    "only {} phases today (no sunlight phases on a day that starts in a cave \
+                     clearing or records a Move into one, 3.1 6.2.2b, nor for a character \
+                     without them)",
                     turn.allowed
                 )
             } else {
