@@ -314,43 +314,11 @@ fn a_character_alone_casts_his_spell_at_evening() {
 
 #[test]
 fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
-    let mut state = game_played_by(&["Wizard", "Witch", "Amazon"], |i| format!("P{i}"));
-    for who in 0..2 {
-        let c = &mut state.characters[who];
-        c.magic.spells = vec![
-            "See Hidden Signs".into(),
-            "Premonition".into(),
-            "Sense Danger".into(),
-            "Blend Into Background".into(),
-            "Fiery Blast".into(),
-        ];
-    }
-    let rules = Rules::default();
+    // A month on one seed may bring no fight that calls for a spell;
+    // forty seeded months together must, and no cast may ever be refused.
     let mut casts = Vec::new();
-    for _ in 0..28 {
-        let day = state.day + 1;
-        let mut bot_dice = Dice::new(18, day);
-        let orders: BTreeMap<String, DayOrders> = state
-            .characters
-            .iter()
-            .filter_map(|c| {
-                bot::orders_for(data(), &rules, &state, &c.player, &mut bot_dice)
-                    .map(|o| (c.player.clone(), o))
-            })
-            .collect();
-        let (next, events) =
-            resolve_day(data(), &rules, state, &orders, &mut Dice::new(18, day)).expect("day");
-        for line in combat_lines(&events) {
-            let text = line.to_string();
-            if text.contains("casts") {
-                casts.push(text.clone());
-            }
-            assert!(
-                !matches!(&line, CombatLine::Refused { reason, .. } if reason.contains("fails")),
-                "a bot's cast was refused on day {day}: {text}"
-            );
-        }
-        state = next;
+    for seed in 17..=56 {
+        casts.extend(bot_month_casts(seed));
     }
     // Alone at Evening, or in a battle, named at itself.
     let on_itself = |t: &String| {
@@ -367,6 +335,50 @@ fn bot_magic_users_cast_over_a_seeded_month_and_never_are_refused() {
         casts.iter().any(|t| t.contains("casts Fiery Blast on")),
         "a bot casts its attack spell in a battle: {casts:#?}"
     );
+}
+
+/// The casts of the bots' combat lines over one month played on `seed`,
+/// checking that none is refused.
+fn bot_month_casts(seed: u64) -> Vec<String> {
+    let mut state = game_played_by(&["Wizard", "Witch", "Amazon"], |i| format!("P{i}"));
+    for who in 0..2 {
+        let c = &mut state.characters[who];
+        c.magic.spells = vec![
+            "See Hidden Signs".into(),
+            "Premonition".into(),
+            "Sense Danger".into(),
+            "Blend Into Background".into(),
+            "Fiery Blast".into(),
+        ];
+    }
+    let rules = Rules::default();
+    let mut casts = Vec::new();
+    for _ in 0..28 {
+        let day = state.day + 1;
+        let mut bot_dice = Dice::new(seed, day);
+        let orders: BTreeMap<String, DayOrders> = state
+            .characters
+            .iter()
+            .filter_map(|c| {
+                bot::orders_for(data(), &rules, &state, &c.player, &mut bot_dice)
+                    .map(|o| (c.player.clone(), o))
+            })
+            .collect();
+        let (next, events) =
+            resolve_day(data(), &rules, state, &orders, &mut Dice::new(seed, day)).expect("day");
+        for line in combat_lines(&events) {
+            let text = line.to_string();
+            if text.contains("casts") {
+                casts.push(text.clone());
+            }
+            assert!(
+                !matches!(&line, CombatLine::Refused { reason, .. } if reason.contains("fails")),
+                "a bot's cast was refused on day {day} of seed {seed}: {text}"
+            );
+        }
+        state = next;
+    }
+    casts
 }
 
 #[test]
