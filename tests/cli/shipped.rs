@@ -35,7 +35,7 @@ fn every_shipped_campaign_file_starts() {
     files.sort();
     assert_eq!(
         files.len(),
-        6,
+        7,
         "a new shipped file gets its case below: {files:?}"
     );
     for file in files {
@@ -87,6 +87,17 @@ fn every_shipped_campaign_file_starts() {
                     "{round}"
                 );
                 assert_eq!(sent(&db, &tag).len(), 1);
+            }
+            // No player has a character yet: the first in the file chooses.
+            "magenta" => {
+                assert!(
+                    round.contains(
+                        "INFO held: setup by mail: Nora chooses a character next \
+                         campaign=MAGENTA"
+                    ),
+                    "{round}"
+                );
+                assert_eq!(sent(&db, "MAGENTA").len(), 1);
             }
             "demo" | "fantasy-realms" => {
                 let tag = if name == "demo" { "DEMO" } else { "FR1" };
