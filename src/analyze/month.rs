@@ -14,6 +14,7 @@ use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::GameData;
 use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
 use crate::magic_realm::day::hire::HireEvent;
+use crate::magic_realm::day::meeting::{Cause, DealStep};
 use crate::magic_realm::day::trade::TradeEvent;
 use crate::magic_realm::day::weather::{self, WeatherEvent};
 use crate::magic_realm::day::{bot, bot_plan, resolve_day, victory};
@@ -225,7 +226,7 @@ pub(super) fn measure_day(
     tally: &mut BTreeMap<String, Tally>,
     rule_events: &mut BTreeMap<String, f64>,
 ) {
-    let mut count = |name: &str| *rule_events.entry(name.to_string()).or_default() += 1.0;
+    let mut add = |name: &str, n: f64| *rule_events.entry(name.to_string()).or_default() += n;
     for event in events {
         match &event.happening {
             Happening::Combat(CombatEvent::Line { line, .. }) => match line {
@@ -252,7 +253,7 @@ pub(super) fn measure_day(
                         _ => {}
                     }
                     if group.is_some() {
-                        count("natives killed");
+                        add("natives killed", 1.0);
                     }
                     if let Some(t) = tally.get_mut(victim) {
                         t.deaths += 1;
@@ -266,27 +267,27 @@ pub(super) fn measure_day(
                         t.first_death.get_or_insert(day);
                     }
                 }
-                CombatLine::Watchful { .. } => count("watchful natives join"),
+                CombatLine::Watchful { .. } => add("watchful natives join", 1.0),
                 CombatLine::Treachery { .. } | CombatLine::ExtendedTreachery { .. } => {
-                    count("treachery");
+                    add("treachery", 1.0);
                 }
                 CombatLine::Roll { record, .. } => {
                     if let Some(kind) = rule_roll(&record.purpose) {
-                        count(kind);
+                        add(kind, 1.0);
                     }
                 }
                 _ => {}
             },
             Happening::Roll(record) => {
                 if let Some(kind) = rule_roll(&record.purpose) {
-                    count(kind);
+                    add(kind, 1.0);
                 }
             }
             Happening::Phase(PhaseEvent::Blocked { blocked, .. }) => {
                 if let Some(t) = tally.get_mut(blocked) {
                     t.blocked += 1;
                 }
-                count("blocks");
+                add("blocks", 1.0);
             }
             Happening::Phase(PhaseEvent::PhaseDone {
                 character,
@@ -304,13 +305,31 @@ pub(super) fn measure_day(
                     t.hired += u32::try_from(natives.len()).unwrap_or(u32::MAX);
                 }
             }
+            // Levels a group's relationship moved for good (Grudges and
+            // Gratitude, boons), counted one per level.
+            Happening::Trade(TradeEvent::Deal(DealStep::Moved { levels, cause, .. })) => {
+                let name = match cause {
+                    Cause::Killed { .. } | Cause::Treachery => {
+                        "relationship levels lost to grudges"
+                    }
+                    Cause::SoldRewardCard { .. } | Cause::BoughtRewardCard { .. } => {
+                        "relationship levels moved by Fame reward cards"
+                    }
+                    Cause::BoonTaken { .. } | Cause::BoonRepaid => {
+                        "relationship levels moved by boons"
+                    }
+                };
+                add(name, f64::from(levels.unsigned_abs()));
+            }
             Happening::Trade(TradeEvent::Sold { character, .. }) => {
                 if let Some(t) = tally.get_mut(character) {
                     t.sold += 1;
                 }
             }
-            Happening::Weather(WeatherEvent::DaySkipped { .. }) => count("days skipped by weather"),
-            Happening::Weather(WeatherEvent::Week { .. }) => count("weather weeks"),
+            Happening::Weather(WeatherEvent::DaySkipped { .. }) => {
+                add("days skipped by weather", 1.0)
+            }
+            Happening::Weather(WeatherEvent::Week { .. }) => add("weather weeks", 1.0),
             _ => {}
         }
     }
