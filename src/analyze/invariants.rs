@@ -7,7 +7,7 @@
 //!   place only: a holder's pile, a character's belongings, a pack horse's
 //!   load, a cache or what a hired leader carries;
 //! - no item comes from nowhere: a day never ends with more items than it
-//!   began with, nor with more of the characters' own weapons and armour
+//!   began with (a native's horse coming back at regeneration aside), nor with more of the characters' own weapons and armour
 //!   (unnumbered; two characters may each bring a Shield) unless a
 //!   character started again with fresh gear;
 //! - every native a character has hired is a counter of the game, alive;
@@ -25,15 +25,22 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::game::Observers;
 use crate::magic_realm::combat::log::CombatLine;
 use crate::magic_realm::data::GameData;
-use crate::magic_realm::day::events::{CombatEvent, DayEvent, Happening, PhaseEvent};
+use crate::magic_realm::day::events::{
+    BirdsongEvent, CombatEvent, DayEvent, Happening, PhaseEvent,
+};
 use crate::magic_realm::day::restart::RestartEvent;
 use crate::magic_realm::state::{Item, ItemKind, MrState, Whereabouts};
 
 /// An invariant the day broke, in words.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InvariantBroken {
-    #[error("the day ended with {now} counted items where it began with {was}")]
-    MoreItems { now: usize, was: usize },
+    #[error("the day ended with {now} counted items where it began with {was}: new {new}")]
+    MoreItems {
+        now: usize,
+        was: usize,
+        /// The items that came from nowhere, each with where it is.
+        new: String,
+    },
     #[error("there are {count} of the characters' own {name} where there were {had}")]
     MoreOwnGear {
         name: String,
@@ -74,10 +81,25 @@ pub fn check(
 ) -> Result<(), InvariantBroken> {
     let (places, gear) = item_places(after)?;
     let (places_before, gear_before) = item_places(before)?;
-    if places.len() > places_before.len() {
+    // Seventh-day regeneration brings natives back with their horses,
+    // killed ones too (3.1 6.3.4a): only those horses may come back.
+    let regenerated = events.iter().any(|e| {
+        matches!(
+            e.happening,
+            Happening::Birdsong(BirdsongEvent::Regenerated { .. })
+        )
+    });
+    let new: Vec<String> = places
+        .iter()
+        .filter(|(item, _)| !places_before.contains_key(*item))
+        .filter(|(item, _)| !(regenerated && item.kind == ItemKind::Horse))
+        .map(|(item, place)| format!("{} ({place})", item.name))
+        .collect();
+    if !new.is_empty() && places.len() > places_before.len() {
         return Err(InvariantBroken::MoreItems {
             now: places.len(),
             was: places_before.len(),
+            new: new.join(", "),
         });
     }
     // A character who starts again (or arrives) brings fresh gear of his

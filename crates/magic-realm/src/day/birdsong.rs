@@ -331,6 +331,12 @@ fn give_back_horse(day: &mut Day<'_>, id: &str) {
         for c in &mut state.characters {
             c.belongings.retain(|b| !is_it(&b.item));
         }
+        for cache in &mut state.caches {
+            cache.items.retain(|i| !is_it(i));
+        }
+        for record in state.leaders.values_mut() {
+            record.carries.retain(|i| !is_it(i));
+        }
         state
             .holdings
             .entry(id.to_string())
