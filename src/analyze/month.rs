@@ -309,15 +309,11 @@ pub(super) fn measure_day(
             // Gratitude, boons), counted one per level.
             Happening::Trade(TradeEvent::Deal(DealStep::Moved { levels, cause, .. })) => {
                 let name = match cause {
-                    Cause::Killed { .. } | Cause::Treachery => {
-                        "relationship levels lost to grudges"
-                    }
+                    Cause::Killed { .. } | Cause::Treachery => "grudge levels lost",
                     Cause::SoldRewardCard { .. } | Cause::BoughtRewardCard { .. } => {
-                        "relationship levels moved by Fame reward cards"
+                        "reward-card levels moved"
                     }
-                    Cause::BoonTaken { .. } | Cause::BoonRepaid => {
-                        "relationship levels moved by boons"
-                    }
+                    Cause::BoonTaken { .. } | Cause::BoonRepaid => "boon levels moved",
                 };
                 add(name, f64::from(levels.unsigned_abs()));
             }
