@@ -13,7 +13,7 @@ use super::events::{Happening, MidnightEvent};
 use super::{Day, victory};
 use crate::data::treasures::TreasureEffect;
 use crate::orders::DayOrders;
-use crate::state::{Item, ItemKind};
+use crate::state::ItemKind;
 
 pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
     for i in 0..day.state.characters.len() {
@@ -119,22 +119,7 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
             continue;
         }
         let c = &mut day.state.characters[who];
-        let mut left: Vec<Item> = c
-            .weapon
-            .take()
-            .map(|name| Item {
-                kind: ItemKind::Weapon,
-                name,
-            })
-            .into_iter()
-            .collect();
-        left.extend(c.armor.drain(..).map(|name| Item {
-            kind: ItemKind::Armor,
-            name,
-        }));
-        left.extend(c.belongings.drain(..).map(|b| b.item));
-        c.damaged_armor.clear();
-        c.weapon_alerted = false;
+        let left = c.give_up_everything();
         c.dead = true;
         let rejoins_on = day_number + 2;
         c.rejoins_on = Some(rejoins_on);

@@ -237,21 +237,7 @@ fn restart(
     let fell_in = day.state.characters[who].position.clone();
     day.state.release_hired_leaders(who);
     let old = &mut day.state.characters[who];
-    let mut left_behind: Vec<Item> = old
-        .weapon
-        .take()
-        .map(|name| Item {
-            kind: ItemKind::Weapon,
-            name,
-        })
-        .into_iter()
-        .collect();
-    left_behind.extend(old.armor.drain(..).map(|name| Item {
-        kind: ItemKind::Armor,
-        name,
-    }));
-    left_behind.extend(old.belongings.drain(..).map(|b| b.item));
-    left_behind.extend(std::mem::take(&mut old.pack).into_values().flatten());
+    let left_behind = old.give_up_everything();
     let player = old.player.clone();
     // The player's own choices for the character stay with him.
     let choices = if became.is_none() {

@@ -428,6 +428,30 @@ pub struct BoonOwed {
 }
 
 impl CharacterState {
+    /// Everything he carries, taken off him: his weapon (unalerted), armour
+    /// (its damage forgotten), belongings and his pack horses' loads, for a
+    /// character who leaves it all where he stands (a death, a suicide).
+    pub fn give_up_everything(&mut self) -> Vec<Item> {
+        let mut all: Vec<Item> = self
+            .weapon
+            .take()
+            .map(|name| Item {
+                kind: ItemKind::Weapon,
+                name,
+            })
+            .into_iter()
+            .collect();
+        all.extend(self.armor.drain(..).map(|name| Item {
+            kind: ItemKind::Armor,
+            name,
+        }));
+        all.extend(self.belongings.drain(..).map(|b| b.item));
+        all.extend(std::mem::take(&mut self.pack).into_values().flatten());
+        self.damaged_armor.clear();
+        self.weapon_alerted = false;
+        all
+    }
+
     /// Move his relationship with `group` by `levels` for good (negative
     /// colder), keeping the levels past either end of the scale.
     pub fn shift_relationship(&mut self, group: &str, levels: i8) {
