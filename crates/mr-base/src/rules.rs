@@ -36,6 +36,13 @@ pub fn grudges_and_gratitude(rules: &realmgm_core::game::Rules) -> bool {
     .any(|name| rules.is_on(name))
 }
 
+/// Whether Ambushes (3.1 10.A.2) are in force: by name, or brought in by
+/// the Magenta campaign's Semi-Restricted Ambush, which only adds to the
+/// Ambush roll and means nothing without it.
+pub fn ambush(rules: &realmgm_core::game::Rules) -> bool {
+    rules.is_on("ambush") || rules.is_on("semi_restricted_ambush")
+}
+
 /// The versions of Magic Realm's rules realmgm has played. The engine plays
 /// only the current one; a campaign begun under an earlier one keeps its
 /// days and moves on when its GM edits `rules_version` (README "Rules
@@ -112,6 +119,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      MOVE times only and yields to them; Make Whole and Power of the Pit at one instant settle chit \
      by chit (List of Treasures, 4.6.10f.2)",
     "the Dwarf's optional Short Legs come only with their own toggle (10.A.6)",
+    "`semi_restricted_ambush` (the Magenta campaign's Ambushes): the Ambush roll adds 1 for each \
+     hireling, horse, suit of armor and shield the ambusher has with him (10.A.2 as modified)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -280,6 +289,16 @@ pub const TOGGLES: &[RuleToggle] = &[
         summary: "A hidden character who makes a missile attack rolls on the Hide table to \
                   stay hidden instead of being revealed",
         source: "3.1 10.A.2 (Ambushes)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "semi_restricted_ambush",
+        summary: "Ambushes, and the Ambush roll adds 1 for each hired native or controlled \
+                  monster with him and each horse, suit of armor or shield he has, active or \
+                  not; naming it brings in ambush, which it modifies",
+        source: "3.1 10.A.2 (Ambushes) as the Magenta campaign modified it (Book of Quests Q5 \
+                 option Semi-Restricted Ambush, on that campaign's rules page)",
         status: Built,
         excludes: &[],
     },

@@ -17,7 +17,7 @@
 //!   unhidden) kills him at once: he does nothing more today and starts
 //!   again at the Inn at Birdsong, as one killed in combat.
 //! * Enchanting anywhere: for the rest of the day an SP phase whose note is
-//!   `tile <clearing>` (e.g. `SP (tile CV5)`) turns that clearing's tile over,
+//!   `tile <clearing>` (3.1's `RE (CV5)`, or `E (tile CV5)`) turns that clearing's tile over,
 //!   with the colour present in that clearing (`magic::enchant`).
 
 use crate::board::ClearingId;
@@ -77,7 +77,7 @@ pub fn grant_peer_and_enchant(day: &mut Day<'_>, who: usize, site: &str) -> Site
         character: day.state.characters[who].name.clone(),
         site: site.to_string(),
         what: "any clearing may be peered into ('Search: peer <clearing>') and any \
-               clearing's tile enchanted ('SP (tile <clearing>)') for the rest of the day"
+               clearing's tile enchanted ('RE (<clearing>)') for the rest of the day"
             .into(),
     }
 }

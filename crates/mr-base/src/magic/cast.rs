@@ -50,10 +50,6 @@ use super::spellbook::find_spell;
 use super::spells::{self, Build};
 use crate::state::magic::{Aim, CastWith, SpellInEffect};
 
-/// The rule toggle under which a hidden caster may target one individual
-/// and stay hidden if he passes a hide roll (combat rolls it).
-pub const AMBUSH: &str = "ambush";
-
 /// A cast as combat asks for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CastRequest {
@@ -634,7 +630,7 @@ fn apply(
         .iter()
         .filter(|t| matches!(t, Aim::Character { .. } | Aim::Denizen { .. }))
         .count();
-    let ambush = rules.is_on(AMBUSH) && individuals == 1;
+    let ambush = crate::rules::ambush(rules) && individuals == 1;
     if individuals > 0 && !ambush && state.characters[request.caster].hidden {
         state.characters[request.caster].hidden = false;
         effects.push(SpellEffect::Unhidden {

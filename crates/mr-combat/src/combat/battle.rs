@@ -67,6 +67,9 @@ pub struct CombatRules {
     /// 3.1 10.B.2's Variant (`alerted.rs`).
     #[serde(default)]
     pub alerted_monsters_variant: bool,
+    /// The Magenta campaign's Semi-Restricted Ambush (`ambush.rs`).
+    #[serde(default)]
+    pub semi_restricted_ambush: bool,
 }
 
 impl CombatRules {
@@ -76,7 +79,7 @@ impl CombatRules {
             fumble: rules.is_on("fumble"),
             optional_missile_table: crate::rules::optional_missile_table(rules),
             penetrating_armor: rules.is_on("penetrating_armor"),
-            ambush: rules.is_on("ambush"),
+            ambush: crate::rules::ambush(rules),
             riding_horses: rules.is_on("riding_horses"),
             serious_wounds: rules.is_on("serious_wounds"),
             watchful_natives: rules.is_on("watchful_natives"),
@@ -86,6 +89,7 @@ impl CombatRules {
             dragon_heads: rules.is_on("dragon_heads"),
             advanced_power_of_the_pit: rules.is_on("advanced_power_of_the_pit"),
             alerted_monsters_variant: rules.is_on("alerted_monsters_variant"),
+            semi_restricted_ambush: rules.is_on("semi_restricted_ambush"),
         }
     }
 }

@@ -5,7 +5,8 @@
 //! the recorded notation in README "Orders"): phases joined by ` / `, moves as `M-CV4`, a bonus
 //! phase starred after its code, notes in parentheses; the codes are the
 //! third edition's (3.1 7.7.1 and the Activities Table: `HR`, `FL`, `EM`,
-//! `E`), though players may still write the older `Fly`, `SPX` and `SP`.
+//! `E`, `RE`), though players may still write the older `Fly`, `SPX` and
+//! `SP`, and `E (tile CV5)` for `RE (CV5)`.
 
 use std::fmt;
 
@@ -98,12 +99,36 @@ impl fmt::Display for Phase {
             Activity::Follow { leader } => write!(f, "F {leader}{star}")?,
             Activity::Rest { chit: Some(chit) } => write!(f, "R{star}-{chit}")?,
             Activity::Spell { chit: Some(chit) } => write!(f, "E{star}-{chit}")?,
+            Activity::Spell { chit: None } if self.remote_clearing().is_some() => {
+                write!(f, "RE{star}")?;
+            }
             other => write!(f, "{}{star}", other.code())?,
         }
-        if let Some(note) = &self.note {
-            write!(f, " ({note})")?;
+        match (self.remote_clearing(), &self.note) {
+            // 3.1 7.10.1 writes a remote enchant `RE (clearing)`: the
+            // clearing is the first note, with no `tile` before it.
+            (Some(clearing), Some(note)) => {
+                write!(f, " ({clearing})")?;
+                if let Some((_, rest)) = note.split_once("; ") {
+                    write!(f, " ({rest})")?;
+                }
+            }
+            (_, Some(note)) => write!(f, " ({note})")?,
+            (_, None) => {}
         }
         Ok(())
+    }
+}
+
+impl Phase {
+    /// The clearing a remote Enchant names (`RE (CV5)`, kept as a first
+    /// note `tile CV5`, how the day reads it).
+    fn remote_clearing(&self) -> Option<&str> {
+        if self.activity != (Activity::Spell { chit: None }) {
+            return None;
+        }
+        let first = self.note.as_deref()?.split("; ").next()?;
+        first.strip_prefix("tile ").filter(|c| !c.trim().is_empty())
     }
 }
 

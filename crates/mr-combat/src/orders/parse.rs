@@ -62,7 +62,8 @@ impl std::error::Error for ParseError {}
 /// first so that `HR` wins over `H` and `SPX` over `SP` and `S`. The third
 /// edition's codes stand beside the older ones players also wrote (3.1
 /// 7.10.1): `EM`, the day's first Enchant, is `SPX`; `E`, each later one,
-/// is `SP`.
+/// is `SP`; `RE`, a remote Enchant, is `E` with the clearing whose tile it
+/// turns in a `tile` note (7.5.4).
 const KEYWORDS: &[(&str, Keyword)] = &[
     ("follows the", Keyword::Follow),
     ("follows", Keyword::Follow),
@@ -80,6 +81,7 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("fl", Keyword::Fly),
     ("hr", Keyword::Hire),
     ("em", Keyword::SpellPrep),
+    ("re", Keyword::RemoteSpell),
     ("sp", Keyword::Spell),
     ("m", Keyword::Move),
     ("h", Keyword::Hide),
@@ -111,7 +113,7 @@ pub fn opens_with_activity(phase: &str) -> bool {
             .any(|&(code, _)| code == word && code != "a")
 }
 
-const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), FL (fly), EM or SPX (the first enchant), E or SP (each later enchant), or C (cache)";
+const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), FL (fly), EM or SPX (the first enchant), E or SP (each later enchant), RE (a remote enchant), or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keyword {
@@ -126,6 +128,7 @@ enum Keyword {
     Fly,
     SpellPrep,
     Spell,
+    RemoteSpell,
     Cache,
 }
 
@@ -425,6 +428,24 @@ impl Reader<'_> {
             Keyword::Spell => Activity::Spell {
                 chit: self.named_chit(j, body_end, &mut notes, true)?,
             },
+            Keyword::RemoteSpell => {
+                let (arg_end, star) = self.strip_stars(j, body_end);
+                bonus |= star;
+                let (tile, clearing) = if j < arg_end {
+                    self.destination(j, arg_end, i)?
+                } else {
+                    let clearing = self.first_note(body_end, end).ok_or_else(|| {
+                        self.error(
+                            i,
+                            "expected the clearing whose tile to enchant, for example RE (CV5)",
+                        )
+                    })?;
+                    notes.remove(0);
+                    self.destination(clearing.0, clearing.1, i)?
+                };
+                notes.insert(0, format!("tile {tile} {clearing}"));
+                Activity::Spell { chit: None }
+            }
             simple => {
                 if j < body_end {
                     return Err(self.error(
@@ -529,8 +550,8 @@ impl Reader<'_> {
             .map_or(end, |p| start + p);
         let word = self.text(start, word_end);
         let codes = [
-            "M", "H", "S", "A", "R", "T", "HR", "F", "FL", "EM", "E", "Fly", "SPX", "SP", "C",
-            "Move", "Hide", "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
+            "M", "H", "S", "A", "R", "T", "HR", "F", "FL", "EM", "E", "RE", "Fly", "SPX", "SP",
+            "C", "Move", "Hide", "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
         ];
         let hint = realmgm_core::suggest::did_you_mean(&word, codes);
         Err(self.error(
@@ -546,6 +567,16 @@ impl Reader<'_> {
             e -= 1;
         }
         (self.trim_end(start, e), e < end)
+    }
+
+    /// Where the text inside the first parentheses from `start` begins and
+    /// ends, trimmed, when they hold anything.
+    fn first_note(&self, start: usize, end: usize) -> Option<(usize, usize)> {
+        let open = (start..end).find(|&k| self.chars[k] == '(')?;
+        let close = (open..end).find(|&k| self.chars[k] == ')')?;
+        let from = self.skip_space(open + 1, close);
+        let to = self.trim_end(from, close);
+        (from < to).then_some((from, to))
     }
 
     /// `CV4`, `CV 4`, `Curst Valley 4`, `CV-4`.
@@ -821,6 +852,35 @@ mod tests {
         let printed = canon("SPX / SP-V4* / Fly-OW / hire");
         assert_eq!(printed, "EM / E-MAGIC V4* / FL-Oak Woods / HR");
         assert_eq!(canon(&printed), printed);
+    }
+
+    /// 3.1 7.10.1 and 7.5.4: a remote enchant is written `RE (clearing)`;
+    /// `RE CV5` and the older `E (tile CV5)` read the same, and all print
+    /// the 3.1 code, which reads back as the same day.
+    #[test]
+    fn a_remote_enchant_is_re_with_its_clearing_3_1_7_10_1() {
+        for text in [
+            "RE (CV5)",
+            "RE CV5",
+            "re-Curst Valley 5",
+            "E (tile Curst Valley 5)",
+        ] {
+            assert_eq!(canon(text), "RE (Curst Valley 5)", "{text}");
+        }
+        let printed = canon("M CV4, RE* (CV 5) (with the Eye), E");
+        assert_eq!(
+            printed,
+            "M-Curst Valley 4 / RE* (Curst Valley 5) (with the Eye) / E"
+        );
+        assert_eq!(canon(&printed), printed);
+        let day = parse("RE CV5").unwrap();
+        assert_eq!(day.phases[0].activity, Activity::Spell { chit: None });
+        assert_eq!(day.phases[0].note.as_deref(), Some("tile Curst Valley 5"));
+        let err = parse("M CV4, RE").unwrap_err();
+        assert_eq!(err.column, 8, "{err}");
+        assert!(err.message.contains("RE (CV5)"), "{err}");
+        let err = parse("RE (CV9)").unwrap_err();
+        assert!(err.message.contains("clearing number from 1 to 6"), "{err}");
     }
 
     /// 3.1's Daylight Activities table writes Fly `F (tile)` (7.3.3a.1 writes
