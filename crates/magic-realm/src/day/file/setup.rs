@@ -16,6 +16,7 @@ use crate::state::{
     Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
     MrState, WeatherState, Whereabouts,
 };
+use crate::tables::magic::CURSES;
 
 /// Why a value a day file names cannot be put in place, in the words the
 /// GM reads after the file, entry and field.
@@ -373,7 +374,56 @@ fn character_fields(
         }
         character.magic.spells.clone_from(spells);
     }
-    chits(entry, character).map_err(|m| fail("chits", m.0))
+    chits(entry, character).map_err(|m| fail("chits", m.0))?;
+    relationships(data, entry, character, fail)?;
+    for name in &entry.curses {
+        let curse = CURSES
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let known: Vec<&str> = CURSES.iter().map(|k| k.name()).collect();
+                fail(
+                    "curses",
+                    format!(
+                        "no curse is called {name}; write one of {}",
+                        known.join(", ")
+                    ),
+                )
+            })?;
+        character.magic.curses.insert(curse);
+    }
+    Ok(())
+}
+
+/// The levels his relationships have moved for good and the boons he
+/// owes, each naming a group or visitor of the game.
+fn relationships(
+    data: &GameData,
+    entry: &CharacterEntry,
+    character: &mut CharacterState,
+    fail: &dyn Fn(&str, String) -> DataError,
+) -> Result<(), DataError> {
+    let groups = super::trading_groups(data);
+    let unknown = |name: &str| {
+        format!(
+            "no native group or visitor is called {name}; name one as the character sheet does, \
+             e.g. \"Company\" or \"Scholar\""
+        )
+    };
+    for (group, levels) in &entry.relationships {
+        if !groups.contains(&group.as_str()) {
+            return Err(fail("relationships", unknown(group)));
+        }
+        character.relationship_shift.remove(group);
+        character.shift_relationship(group, *levels);
+    }
+    for boon in &entry.boons_owed {
+        if !groups.contains(&boon.group.as_str()) {
+            return Err(fail("boons_owed", unknown(&boon.group)));
+        }
+    }
+    character.boons_owed.clone_from(&entry.boons_owed);
+    Ok(())
 }
 
 /// Refuse a name that is no item of `kind`.
