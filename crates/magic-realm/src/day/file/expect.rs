@@ -10,7 +10,7 @@ use crate::data::GameData;
 use crate::data::characters::Relationship;
 use crate::day::events::{Happening, PhaseEvent};
 use crate::day::meeting::level_of;
-use crate::state::{CharacterChit, CharacterState, ChitCondition, MrState, Whereabouts};
+use crate::state::{BoonOwed, CharacterChit, CharacterState, ChitCondition, MrState, Whereabouts};
 
 /// The expected result; every field left out is not checked.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -47,6 +47,8 @@ pub struct Expect {
     pub shifts: Option<BTreeMap<String, BTreeMap<String, i8>>>,
     /// Character → exactly these curses are on him.
     pub curses: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → exactly these boons he owes, oldest first.
+    pub boons_owed: Option<BTreeMap<String, Vec<BoonOwed>>>,
     /// Text a report must or must not contain.
     pub report: Option<Vec<ReportExpect>>,
 }
@@ -104,6 +106,8 @@ pub struct Outcome {
     pub shifts: BTreeMap<String, BTreeMap<String, i8>>,
     /// Character → the curses on him.
     pub curses: BTreeMap<String, Vec<String>>,
+    /// Character → the boons he owes, oldest first.
+    pub boons_owed: BTreeMap<String, Vec<BoonOwed>>,
 }
 
 /// Sum up a played day.
@@ -125,6 +129,7 @@ pub fn outcome(data: &GameData, played: &Played) -> Outcome {
         out.relationships.insert(c.name.clone(), levels);
         out.shifts
             .insert(c.name.clone(), c.relationship_shift.clone());
+        out.boons_owed.insert(c.name.clone(), c.boons_owed.clone());
         out.curses.insert(
             c.name.clone(),
             c.magic
@@ -352,6 +357,26 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
             &format!("curses on {name}"),
             sorted(want),
             sorted(&have),
+        );
+    }
+    let boons = |owed: &[BoonOwed]| {
+        let listed: Vec<String> = owed
+            .iter()
+            .map(|b| format!("{} ({} gold)", b.group, b.price))
+            .collect();
+        if listed.is_empty() {
+            "none".to_string()
+        } else {
+            listed.join(", ")
+        }
+    };
+    for (name, want) in expect.boons_owed.iter().flatten() {
+        let have = got.boons_owed.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("boons {name} owes"),
+            boons(want),
+            boons(&have),
         );
     }
     for (name, want) in expect.chits.iter().flatten() {
