@@ -49,6 +49,8 @@ pub struct Expect {
     pub curses: Option<BTreeMap<String, Vec<String>>>,
     /// Character → exactly these boons he owes, oldest first.
     pub boons_owed: Option<BTreeMap<String, Vec<BoonOwed>>>,
+    /// Character → exactly these mission and campaign chits he holds.
+    pub missions: Option<BTreeMap<String, Vec<String>>>,
     /// Text a report must or must not contain.
     pub report: Option<Vec<ReportExpect>>,
 }
@@ -108,6 +110,8 @@ pub struct Outcome {
     pub curses: BTreeMap<String, Vec<String>>,
     /// Character → the boons he owes, oldest first.
     pub boons_owed: BTreeMap<String, Vec<BoonOwed>>,
+    /// Character → the mission and campaign chits he holds.
+    pub missions: BTreeMap<String, Vec<String>>,
 }
 
 /// Sum up a played day.
@@ -130,6 +134,10 @@ pub fn outcome(data: &GameData, played: &Played) -> Outcome {
         out.shifts
             .insert(c.name.clone(), c.relationship_shift.clone());
         out.boons_owed.insert(c.name.clone(), c.boons_owed.clone());
+        out.missions.insert(
+            c.name.clone(),
+            c.gold_specials.iter().map(|t| t.chit.clone()).collect(),
+        );
         out.curses.insert(
             c.name.clone(),
             c.magic
@@ -377,6 +385,15 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
             &format!("boons {name} owes"),
             boons(want),
             boons(&have),
+        );
+    }
+    for (name, want) in expect.missions.iter().flatten() {
+        let have = got.missions.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("mission and campaign chits of {name}"),
+            sorted(want),
+            sorted(&have),
         );
     }
     for (name, want) in expect.chits.iter().flatten() {

@@ -44,7 +44,7 @@ use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, mail_check, parse_day_orders};
-use crate::state::{BoonOwed, CounterSide, DenizenKind, MrState, VictoryRequirements};
+use crate::state::{BoonOwed, CounterSide, Delivery, DenizenKind, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
@@ -177,6 +177,10 @@ pub struct CharacterEntry {
     /// the gold price that buys the lost level back.
     #[serde(default)]
     pub boons_owed: Vec<BoonOwed>,
+    /// Mission and campaign chits he holds: `{ chit = "Food and Ale",
+    /// taken_on = 1, deliver_to = { dwelling = "Chapel", reward = 8 } }`.
+    #[serde(default)]
+    pub missions: Vec<MissionEntry>,
     /// The curses on him, as the rules print them (`["Disgust", "Ill Health"]`).
     #[serde(default)]
     pub curses: Vec<String>,
@@ -245,6 +249,19 @@ pub struct HirelingEntry {
 /// The term of hire a Hire phase gives (3.1 7.7.1c).
 fn a_full_term() -> u8 {
     14
+}
+
+/// A mission or campaign chit held: its name, the day he took it (default:
+/// the file's day) and, for a mission, where it is delivered and the gold
+/// it pays there.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MissionEntry {
+    pub chit: String,
+    #[serde(default)]
+    pub taken_on: Option<u32>,
+    #[serde(default)]
+    pub deliver_to: Option<Delivery>,
 }
 
 /// `{ tile = "CV", name = "Howl 4", face_up = false }`.

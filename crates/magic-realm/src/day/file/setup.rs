@@ -11,10 +11,11 @@ use crate::board::ClearingId;
 use crate::combat::script::item_named;
 use crate::combat::tactics::same_chit;
 use crate::data::GameData;
+use crate::data::chits::GoldSpecialKind;
 use crate::setup::{SetupInputs, new_game};
 use crate::state::{
     Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
-    MrState, WeatherState, Whereabouts,
+    MrState, TakenChit, WeatherState, Whereabouts,
 };
 use crate::tables::magic::CURSES;
 
@@ -98,6 +99,7 @@ pub(super) fn position(
         if let Some(d) = &entry.discoveries {
             discoveries(data, d, i, &mut state).map_err(|m| fail("discoveries", m.0))?;
         }
+        missions(data, entry, i, parsed.day, &mut state).map_err(|m| fail("missions", m.0))?;
         if let Some(v) = entry.victory {
             state.victory_requirements.insert(entry.name.clone(), v);
         }
@@ -162,6 +164,60 @@ fn discoveries(
     known.routes = routes;
     known.sites = entry.sites.iter().cloned().collect();
     known.chits_seen = entry.chits_seen.iter().cloned().collect();
+    Ok(())
+}
+
+/// The mission and campaign chits a character holds, off the map while
+/// he has them (the visitor on the chit's other side too).
+fn missions(
+    data: &GameData,
+    entry: &CharacterEntry,
+    who: usize,
+    day: u32,
+    state: &mut MrState,
+) -> Result<(), Unplaceable> {
+    for m in &entry.missions {
+        let chit = data
+            .chits
+            .gold_special
+            .iter()
+            .find(|g| g.name == m.chit)
+            .ok_or_else(|| {
+                let known: Vec<&str> = data
+                    .chits
+                    .gold_special
+                    .iter()
+                    .map(|g| g.name.as_str())
+                    .collect();
+                format!(
+                    "no mission or campaign chit is called {}; write one of {}",
+                    m.chit,
+                    known.join(", ")
+                )
+            })?;
+        let deliver_to = match (chit.kind, &m.deliver_to) {
+            (GoldSpecialKind::Campaign, Some(_)) => {
+                return Err(Unplaceable(format!(
+                    "{} is a campaign chit and is not delivered; remove deliver_to",
+                    chit.name
+                )));
+            }
+            (GoldSpecialKind::Mission, None) => {
+                return Err(Unplaceable(format!(
+                    "the mission {} needs deliver_to = {{ dwelling = \"Chapel\", reward = 8 }}",
+                    chit.name
+                )));
+            }
+            (_, d) => d.clone(),
+        };
+        state.visitors_on_map.remove(&chit.name);
+        state.visitors_on_map.remove(&chit.other_side);
+        state.characters[who].gold_specials.push(TakenChit {
+            chit: chit.name.clone(),
+            taken_on: m.taken_on.unwrap_or(day),
+            deliver_to,
+        });
+    }
     Ok(())
 }
 

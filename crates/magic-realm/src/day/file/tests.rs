@@ -145,6 +145,18 @@ fn bad_fields_are_named_with_what_to_write() {
             "[[character]]\nname = \"Amazon\"\ncurses = [\"Gloom\"]\n",
             "no curse is called Gloom; write one of Eyemist",
         ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Food and Ale\" }]\n",
+            "the mission Food and Ale needs deliver_to",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Raid\", deliver_to = { dwelling = \"Inn\", reward = 1 } }]\n",
+            "Raid is a campaign chit and is not delivered",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Picnic\" }]\n",
+            "no mission or campaign chit is called Picnic",
+        ),
     ];
     for (text, wanted) in cases {
         let err = load(data(), "t.toml", text).expect_err(text).to_string();
