@@ -71,7 +71,7 @@ pub fn run(data: &GameData, file: &str, text: &str) -> Result<DayRun, DayRunErro
             .map_err(report_error)?;
         reports.push((c.player.clone(), report.text));
     }
-    let outcome = file::outcome(&played);
+    let outcome = file::outcome(data, &played);
     let mut texts: BTreeMap<String, String> = reports.iter().cloned().collect();
     texts.insert("gm".to_string(), gm_history.clone());
     let mismatches = played

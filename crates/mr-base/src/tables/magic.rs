@@ -140,7 +140,8 @@ impl fmt::Display for CurseKind {
     }
 }
 
-const CURSES: [CurseKind; 6] = [
+/// The six curses, in the Curse table's order.
+pub const CURSES: [CurseKind; 6] = [
     CurseKind::Eyemist,
     CurseKind::Squeak,
     CurseKind::Wither,

@@ -6,8 +6,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Played;
+use crate::data::GameData;
+use crate::data::characters::Relationship;
 use crate::day::events::{Happening, PhaseEvent};
-use crate::state::{CharacterChit, CharacterState, ChitCondition, MrState, Whereabouts};
+use crate::day::meeting::level_of;
+use crate::state::{BoonOwed, CharacterChit, CharacterState, ChitCondition, MrState, Whereabouts};
 
 /// The expected result; every field left out is not checked.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -36,6 +39,18 @@ pub struct Expect {
     pub phases: Option<BTreeMap<String, Vec<String>>>,
     /// Character → exactly these natives are hired by him at the end.
     pub hirelings: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → group or visitor → his relationship with it as the
+    /// Meeting table reads it and his sheet prints it (`"friendly"`).
+    pub relationships: Option<BTreeMap<String, BTreeMap<String, String>>>,
+    /// Character → group or visitor → the levels his relationship has
+    /// moved for good (a group left out: none).
+    pub shifts: Option<BTreeMap<String, BTreeMap<String, i8>>>,
+    /// Character → exactly these curses are on him.
+    pub curses: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → exactly these boons he owes, oldest first.
+    pub boons_owed: Option<BTreeMap<String, Vec<BoonOwed>>>,
+    /// Character → exactly these mission and campaign chits he holds.
+    pub missions: Option<BTreeMap<String, Vec<String>>>,
     /// Text a report must or must not contain.
     pub report: Option<Vec<ReportExpect>>,
 }
@@ -86,13 +101,51 @@ pub struct Outcome {
     pub phases: BTreeMap<String, Vec<String>>,
     /// Character → the natives he has hired.
     pub hirelings: BTreeMap<String, Vec<String>>,
+    /// Character → group or visitor → his relationship, as the Meeting
+    /// table reads it.
+    pub relationships: BTreeMap<String, BTreeMap<String, String>>,
+    /// Character → group or visitor → levels moved for good.
+    pub shifts: BTreeMap<String, BTreeMap<String, i8>>,
+    /// Character → the curses on him.
+    pub curses: BTreeMap<String, Vec<String>>,
+    /// Character → the boons he owes, oldest first.
+    pub boons_owed: BTreeMap<String, Vec<BoonOwed>>,
+    /// Character → the mission and campaign chits he holds.
+    pub missions: BTreeMap<String, Vec<String>>,
 }
 
 /// Sum up a played day.
-pub fn outcome(played: &Played) -> Outcome {
+pub fn outcome(data: &GameData, played: &Played) -> Outcome {
     let state = &played.after;
     let mut out = Outcome::default();
+    let groups = super::trading_groups(data);
     for c in &state.characters {
+        let levels = groups
+            .iter()
+            .map(|g| {
+                let level = level_of(data, &played.rules, state, c, g);
+                (
+                    g.to_string(),
+                    Relationship::at_level(level).label().to_string(),
+                )
+            })
+            .collect();
+        out.relationships.insert(c.name.clone(), levels);
+        out.shifts
+            .insert(c.name.clone(), c.relationship_shift.clone());
+        out.boons_owed.insert(c.name.clone(), c.boons_owed.clone());
+        out.missions.insert(
+            c.name.clone(),
+            c.gold_specials.iter().map(|t| t.chit.clone()).collect(),
+        );
+        out.curses.insert(
+            c.name.clone(),
+            c.magic
+                .curses
+                .iter()
+                .map(|k| k.name().to_string())
+                .collect(),
+        );
         out.positions.insert(c.name.clone(), c.position.to_string());
         if c.hidden {
             out.hidden.push(c.name.clone());
@@ -274,6 +327,71 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
         same(
             &mut wrong,
             &format!("hirelings of {name}"),
+            sorted(want),
+            sorted(&have),
+        );
+    }
+    for (name, want) in expect.relationships.iter().flatten() {
+        for (group, level) in want {
+            let have = got
+                .relationships
+                .get(name)
+                .and_then(|r| r.get(group))
+                .map_or("no such group or character", String::as_str);
+            same(
+                &mut wrong,
+                &format!("relationship of {name} with {group}"),
+                level.clone(),
+                have.to_string(),
+            );
+        }
+    }
+    for (name, want) in expect.shifts.iter().flatten() {
+        let have = got.shifts.get(name);
+        for (group, levels) in want {
+            let have = have.and_then(|s| s.get(group)).copied().unwrap_or(0);
+            same(
+                &mut wrong,
+                &format!("levels {name}'s relationship with {group} moved"),
+                levels.to_string(),
+                have.to_string(),
+            );
+        }
+    }
+    for (name, want) in expect.curses.iter().flatten() {
+        let have = got.curses.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("curses on {name}"),
+            sorted(want),
+            sorted(&have),
+        );
+    }
+    let boons = |owed: &[BoonOwed]| {
+        let listed: Vec<String> = owed
+            .iter()
+            .map(|b| format!("{} ({} gold)", b.group, b.price))
+            .collect();
+        if listed.is_empty() {
+            "none".to_string()
+        } else {
+            listed.join(", ")
+        }
+    };
+    for (name, want) in expect.boons_owed.iter().flatten() {
+        let have = got.boons_owed.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("boons {name} owes"),
+            boons(want),
+            boons(&have),
+        );
+    }
+    for (name, want) in expect.missions.iter().flatten() {
+        let have = got.missions.get(name).cloned().unwrap_or_default();
+        same(
+            &mut wrong,
+            &format!("mission and campaign chits of {name}"),
             sorted(want),
             sorted(&have),
         );

@@ -44,7 +44,7 @@ use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, mail_check, parse_day_orders};
-use crate::state::{CounterSide, DenizenKind, MrState, VictoryRequirements};
+use crate::state::{BoonOwed, CounterSide, Delivery, DenizenKind, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
@@ -169,6 +169,21 @@ pub struct CharacterEntry {
     /// The victory points he recorded in each category.
     #[serde(default)]
     pub victory: Option<VictoryRequirements>,
+    /// Group or visitor → the levels his relationship has moved from his
+    /// card for good, warmer positive (kept past Ally and Enemy).
+    #[serde(default)]
+    pub relationships: BTreeMap<String, i8>,
+    /// Boons he took free and has not repaid, oldest first: the group and
+    /// the gold price that buys the lost level back.
+    #[serde(default)]
+    pub boons_owed: Vec<BoonOwed>,
+    /// Mission and campaign chits he holds: `{ chit = "Food and Ale",
+    /// taken_on = 1, deliver_to = { dwelling = "Chapel", reward = 8 } }`.
+    #[serde(default)]
+    pub missions: Vec<MissionEntry>,
+    /// The curses on him, as the rules print them (`["Disgust", "Ill Health"]`).
+    #[serde(default)]
+    pub curses: Vec<String>,
     /// His orders, the text his player mails.
     #[serde(default)]
     pub orders: String,
@@ -234,6 +249,19 @@ pub struct HirelingEntry {
 /// The term of hire a Hire phase gives (3.1 7.7.1c).
 fn a_full_term() -> u8 {
     14
+}
+
+/// A mission or campaign chit held: its name, the day he took it (default:
+/// the file's day) and, for a mission, where it is delivered and the gold
+/// it pays there.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MissionEntry {
+    pub chit: String,
+    #[serde(default)]
+    pub taken_on: Option<u32>,
+    #[serde(default)]
+    pub deliver_to: Option<Delivery>,
 }
 
 /// `{ tile = "CV", name = "Howl 4", face_up = false }`.
@@ -404,6 +432,18 @@ fn rules_in_force(parsed: &DayFile) -> Result<Rules, (&'static str, String)> {
         .filter(|n| !parsed.rules_off.iter().any(|o| o == n))
         .chain(parsed.rules.iter().map(String::as_str));
     Rules::new(names, crate::rules::TOGGLES).map_err(|e| ("rules", e.to_string()))
+}
+
+/// The native groups and visitors a character can have a relationship
+/// with: every group, and every name a character card lists.
+fn trading_groups(data: &GameData) -> Vec<&str> {
+    let mut names: Vec<&str> = data.natives.iter().map(|g| g.name.as_str()).collect();
+    for listed in data.characters.iter().flat_map(|c| c.relationships.keys()) {
+        if !names.contains(&listed.as_str()) {
+            names.push(listed);
+        }
+    }
+    names
 }
 
 impl DayScript {

@@ -11,11 +11,13 @@ use crate::board::ClearingId;
 use crate::combat::script::item_named;
 use crate::combat::tactics::same_chit;
 use crate::data::GameData;
+use crate::data::chits::GoldSpecialKind;
 use crate::setup::{SetupInputs, new_game};
 use crate::state::{
     Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
-    MrState, WeatherState, Whereabouts,
+    MrState, TakenChit, WeatherState, Whereabouts,
 };
+use crate::tables::magic::CURSES;
 
 /// Why a value a day file names cannot be put in place, in the words the
 /// GM reads after the file, entry and field.
@@ -97,6 +99,7 @@ pub(super) fn position(
         if let Some(d) = &entry.discoveries {
             discoveries(data, d, i, &mut state).map_err(|m| fail("discoveries", m.0))?;
         }
+        missions(data, entry, i, parsed.day, &mut state).map_err(|m| fail("missions", m.0))?;
         if let Some(v) = entry.victory {
             state.victory_requirements.insert(entry.name.clone(), v);
         }
@@ -161,6 +164,60 @@ fn discoveries(
     known.routes = routes;
     known.sites = entry.sites.iter().cloned().collect();
     known.chits_seen = entry.chits_seen.iter().cloned().collect();
+    Ok(())
+}
+
+/// The mission and campaign chits a character holds, off the map while
+/// he has them (the visitor on the chit's other side too).
+fn missions(
+    data: &GameData,
+    entry: &CharacterEntry,
+    who: usize,
+    day: u32,
+    state: &mut MrState,
+) -> Result<(), Unplaceable> {
+    for m in &entry.missions {
+        let chit = data
+            .chits
+            .gold_special
+            .iter()
+            .find(|g| g.name == m.chit)
+            .ok_or_else(|| {
+                let known: Vec<&str> = data
+                    .chits
+                    .gold_special
+                    .iter()
+                    .map(|g| g.name.as_str())
+                    .collect();
+                format!(
+                    "no mission or campaign chit is called {}; write one of {}",
+                    m.chit,
+                    known.join(", ")
+                )
+            })?;
+        let deliver_to = match (chit.kind, &m.deliver_to) {
+            (GoldSpecialKind::Campaign, Some(_)) => {
+                return Err(Unplaceable(format!(
+                    "{} is a campaign chit and is not delivered; remove deliver_to",
+                    chit.name
+                )));
+            }
+            (GoldSpecialKind::Mission, None) => {
+                return Err(Unplaceable(format!(
+                    "the mission {} needs deliver_to = {{ dwelling = \"Chapel\", reward = 8 }}",
+                    chit.name
+                )));
+            }
+            (_, d) => d.clone(),
+        };
+        state.visitors_on_map.remove(&chit.name);
+        state.visitors_on_map.remove(&chit.other_side);
+        state.characters[who].gold_specials.push(TakenChit {
+            chit: chit.name.clone(),
+            taken_on: m.taken_on.unwrap_or(day),
+            deliver_to,
+        });
+    }
     Ok(())
 }
 
@@ -373,7 +430,56 @@ fn character_fields(
         }
         character.magic.spells.clone_from(spells);
     }
-    chits(entry, character).map_err(|m| fail("chits", m.0))
+    chits(entry, character).map_err(|m| fail("chits", m.0))?;
+    relationships(data, entry, character, fail)?;
+    for name in &entry.curses {
+        let curse = CURSES
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let known: Vec<&str> = CURSES.iter().map(|k| k.name()).collect();
+                fail(
+                    "curses",
+                    format!(
+                        "no curse is called {name}; write one of {}",
+                        known.join(", ")
+                    ),
+                )
+            })?;
+        character.magic.curses.insert(curse);
+    }
+    Ok(())
+}
+
+/// The levels his relationships have moved for good and the boons he
+/// owes, each naming a group or visitor of the game.
+fn relationships(
+    data: &GameData,
+    entry: &CharacterEntry,
+    character: &mut CharacterState,
+    fail: &dyn Fn(&str, String) -> DataError,
+) -> Result<(), DataError> {
+    let groups = super::trading_groups(data);
+    let unknown = |name: &str| {
+        format!(
+            "no native group or visitor is called {name}; name one as the character sheet does, \
+             e.g. \"Company\" or \"Scholar\""
+        )
+    };
+    for (group, levels) in &entry.relationships {
+        if !groups.contains(&group.as_str()) {
+            return Err(fail("relationships", unknown(group)));
+        }
+        character.relationship_shift.remove(group);
+        character.shift_relationship(group, *levels);
+    }
+    for boon in &entry.boons_owed {
+        if !groups.contains(&boon.group.as_str()) {
+            return Err(fail("boons_owed", unknown(&boon.group)));
+        }
+    }
+    character.boons_owed.clone_from(&entry.boons_owed);
+    Ok(())
 }
 
 /// Refuse a name that is no item of `kind`.

@@ -133,6 +133,30 @@ fn bad_fields_are_named_with_what_to_write() {
             "rules = [\"no_such_rule\"]\n[[character]]\nname = \"Amazon\"\n",
             "no_such_rule",
         ),
+        (
+            "[[character]]\nname = \"Amazon\"\nrelationships = { Pirates = 1 }\n",
+            "no native group or visitor is called Pirates",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nboons_owed = [{ group = \"Pirates\", price = 5 }]\n",
+            "field `boons_owed`",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\ncurses = [\"Gloom\"]\n",
+            "no curse is called Gloom; write one of Eyemist",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Food and Ale\" }]\n",
+            "the mission Food and Ale needs deliver_to",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Raid\", deliver_to = { dwelling = \"Inn\", reward = 1 } }]\n",
+            "Raid is a campaign chit and is not delivered",
+        ),
+        (
+            "[[character]]\nname = \"Amazon\"\nmissions = [{ chit = \"Picnic\" }]\n",
+            "no mission or campaign chit is called Picnic",
+        ),
     ];
     for (text, wanted) in cases {
         let err = load(data(), "t.toml", text).expect_err(text).to_string();
@@ -179,4 +203,33 @@ victory = { fame = 2, gold = 3 }
     assert_eq!(amazon.discoveries.routes.len(), 1);
     assert!(amazon.discoveries.sites.contains("Vault"));
     assert_eq!(state.victory_requirements["Amazon"].total(), 5);
+}
+
+/// A character's relationships moved for good, boons owed (3.1 7.6.5e.1)
+/// and curses, as a file sets them.
+#[test]
+fn relationships_boons_and_curses_set_the_character() {
+    let text = r#"
+seed = 11
+[[character]]
+name = "White Knight"
+relationships = { Order = -1, Scholar = 2 }
+boons_owed = [{ group = "Order", price = 10 }]
+curses = ["Disgust", "ill health"]
+"#;
+    let state = load(data(), "t.toml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state;
+    let knight = &state.characters[0];
+    assert_eq!(knight.relationship_shift("Order"), -1);
+    assert_eq!(knight.relationship_shift("Scholar"), 2);
+    assert_eq!(
+        knight.boons_owed,
+        [crate::state::BoonOwed {
+            group: "Order".into(),
+            price: 10
+        }]
+    );
+    let curses: Vec<&str> = knight.magic.curses.iter().map(|c| c.name()).collect();
+    assert_eq!(curses, ["Ill Health", "Disgust"]);
 }
