@@ -558,7 +558,7 @@ fn deal(step: &DealStep) -> String {
         } => format!("No deal between the {character} and the {group}: {reason}."),
         DealStep::Blocked { character, group } => format!("The {group} block the {character}."),
         DealStep::Refused { character, group } => {
-            format!("The {character} refuses to give way; the {group} block him.")
+            format!("The {character} refuses to give way and is blocked by the {group}.")
         }
         DealStep::GaveUp {
             character,
@@ -577,7 +577,7 @@ fn deal(step: &DealStep) -> String {
                 "The {group} grow {} {way} to the {character}, now {}: {}.",
                 realmgm_core::words::counted(u32::from(levels.unsigned_abs()), "level", "levels"),
                 now.label(),
-                cause.words()
+                cause.words(character)
             )
         }
     };

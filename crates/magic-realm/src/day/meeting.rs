@@ -107,15 +107,21 @@ pub enum Cause {
 }
 
 impl Cause {
-    /// Why, in words, after a colon.
-    pub fn words(&self) -> String {
+    /// Why, in words, after a colon, for `character`'s line.
+    pub fn words(&self, character: &str) -> String {
         match self {
-            Cause::BoonTaken { price } => format!("he took a boon worth {price} gold free"),
-            Cause::BoonRepaid => "he bought back the level a boon cost him".into(),
-            Cause::Killed { native } => format!("{native} was killed by him or his hirelings"),
-            Cause::Treachery => "he turned on his hirelings of the group".into(),
-            Cause::SoldRewardCard { card } => format!("he sold them the {card}"),
-            Cause::BoughtRewardCard { card } => format!("he took the {card} from them"),
+            Cause::BoonTaken { price } => {
+                format!("the {character} took a boon worth {price} gold free")
+            }
+            Cause::BoonRepaid => format!("the {character} bought back the level a boon cost"),
+            Cause::Killed { native } => {
+                format!("the {character} or a hireling killed {native}")
+            }
+            Cause::Treachery => format!("the {character} turned on hirelings of the group"),
+            Cause::SoldRewardCard { card } => format!("the {character} sold them the {card}"),
+            Cause::BoughtRewardCard { card } => {
+                format!("the {character} took the {card} from them")
+            }
         }
     }
 }
@@ -281,7 +287,8 @@ pub fn negotiate(
         // Drinks cost a gold for each member of the group present.
         let bought = if is_campaign_foe(day, who, deal.group) {
             Err(format!(
-                "the {group} are foes of his campaign, who take no drinks from him"
+                "the {group} are foes of the campaign the {} carries and take no drinks",
+                day.state.characters[who].name
             ))
         } else if cost > limit {
             Err(format!(
