@@ -280,7 +280,7 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
     );
     assert!(
         amazon_day2
-            .contains("the Amazon, spying on the Captain as he tells, learns the hidden path"),
+            .contains("the Amazon, spying on what the Captain tells, learns the hidden path"),
         "{amazon_day2}"
     );
     for day in 1..=4 {

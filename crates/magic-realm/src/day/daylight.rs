@@ -276,7 +276,7 @@ pub fn take_turn_as(
         let stopped = if day.today.blocked.contains(&who) {
             Some("blocked")
         } else if turn.grounded {
-            Some("he landed in a cave clearing after using a sunlight phase (3.1 7.3.3b.1)")
+            Some("a landing in a cave clearing after a sunlight phase ends the turn (3.1 7.3.3b.1)")
         } else {
             None
         };

@@ -153,7 +153,7 @@ impl DealEvent {
                 spy,
                 learned,
             } => format!(
-                "  {}: the {spy}, spying on the {teller} as he tells, learns {}.",
+                "  {}: the {spy}, spying on what the {teller} tells, learns {}.",
                 title(*at),
                 listed(learned)
             ),
@@ -671,7 +671,7 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let gives_goods = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
     if gives_goods && let Some(spell) = crate::magic::conflicts::transmorphized(&day.state, &name) {
         return Some(format!(
-            "the {name}'s belongings and gold are frozen while the {spell} spell holds him"
+            "the {name}'s belongings and gold are frozen while the {spell} spell lasts"
         ));
     }
     let purse = day.state.characters[party.record_seat(day)].gold;

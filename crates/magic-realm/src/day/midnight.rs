@@ -160,7 +160,7 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
                     .map(|(name, _)| name.to_string())
                     .collect()
             }
-            None => vec!["the victory requirements he never recorded".to_string()],
+            None => vec!["victory requirements, never recorded".to_string()],
         };
         let character = c.name.clone();
         if short.is_empty() {

@@ -499,7 +499,7 @@ fn can_pay(c: &CharacterState, cost: Cost) -> Result<(), PhaseError> {
     let short = c.notoriety < i32::from(cost.notoriety) || c.fame < i32::from(cost.fame);
     if c.notoriety < 0 || c.fame < 0 || short {
         return Err(format!(
-            "it costs {} and he has {} fame and {} notoriety recorded; neither may go below zero",
+            "it costs {} against {} fame and {} notoriety recorded; neither may go below zero",
             cost.words(),
             c.fame,
             c.notoriety

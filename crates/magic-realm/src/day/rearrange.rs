@@ -289,7 +289,7 @@ enum StepRefused {
     )]
     Committed,
     #[error(
-        "the {spell} spell holds him: his belongings are frozen as they are until it ends \
+        "the {spell} spell holds this character: belongings stay frozen as they are until it ends \
          (3.1 rule 4.6.9b.2)"
     )]
     Transmorphized { spell: String },

@@ -333,7 +333,7 @@ pub fn peer_from_the_air(
         let target = named_clearing(day, tile, *clearing)?;
         if target.tile != over && !tiles_adjacent(day, over, &target.tile) {
             return Err(format!(
-                "{target} is neither on {over}, where he flies, nor on a tile next to it"
+                "{target} is neither on {over}, the tile below the flight, nor on a tile next to it"
             )
             .into());
         }

@@ -502,7 +502,7 @@ pub fn parse_day_orders(
             Some("endgame") => parse_yes_no(value, "end the game at Midnight")
                 .map(|yes| orders.end_game = yes)
                 .map_err(|m| vec![error(value_col, m)]),
-            Some("suicide") => parse_yes_no(value, "kill himself at Midnight")
+            Some("suicide") => parse_yes_no(value, "die by suicide at Midnight")
                 .map(|yes| orders.suicide = yes)
                 .map_err(|m| vec![error(value_col, m)]),
             Some("restart") => parse_yes_no(value, "start over once killed")
@@ -816,7 +816,7 @@ fn parse_yes_no(value: &str, does: &str) -> Result<bool, OrdersError> {
         "yes" | "y" | "true" => Ok(true),
         "no" | "n" | "false" => Ok(false),
         _ => Err(format!(
-            "expected 'yes' or 'no' (whether he will {does}), not '{}'",
+            "expected 'yes' or 'no' (whether the character is to {does}), not '{}'",
             value.trim()
         )
         .into()),
