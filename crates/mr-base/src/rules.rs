@@ -112,6 +112,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      MOVE times only and yields to them; Make Whole and Power of the Pit at one instant settle chit \
      by chit (List of Treasures, 4.6.10f.2)",
     "the Dwarf's optional Short Legs come only with their own toggle (10.A.6)",
+    "hirelings with a character or hired leader hide when he hides and are unhidden when he is; \
+     hidden, they stay out of the Evening's combat until they enter it and end it still hidden \
+     (4.2, 7.4.5, 8.1.4b)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
