@@ -656,6 +656,9 @@ fn execute(
     if let Some(forced) = activities::only_rest(day, who, resting) {
         return forced;
     }
+    if let Some(refused) = activities::transmorphized_forbids(day, who, &phase.activity) {
+        return refused;
+    }
     match &phase.activity {
         Activity::Move { tile, clearing } => {
             let Some(code) = day.data.tiles.resolve(tile).map(|t| t.code.clone()) else {

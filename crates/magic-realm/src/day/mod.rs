@@ -287,6 +287,8 @@ mod toggle_tests;
 #[cfg(test)]
 mod trade_tests;
 #[cfg(test)]
+mod transmorph_tests;
+#[cfg(test)]
 mod travel_tests;
 #[cfg(test)]
 mod treasures_tests;
