@@ -116,7 +116,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      hidden, they stay out of the Evening's combat until they enter it and end it still hidden \
      (4.2, 7.4.5, 8.1.4b)",
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
-     his Search too while he is mist; what he loots he keeps inactive (4.6.9b.4, 4.6.9c)",
+     his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
+     (4.6.9b.4, 4.6.9c, 4.6.9e)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
