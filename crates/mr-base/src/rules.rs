@@ -121,6 +121,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "the Dwarf's optional Short Legs come only with their own toggle (10.A.6)",
     "`semi_restricted_ambush` (the Magenta campaign's Ambushes): the Ambush roll adds 1 for each \
      hireling, horse, suit of armor and shield the ambusher has with him (10.A.2 as modified)",
+    "hirelings with a character or hired leader hide when he hides and are unhidden when he is; \
+     hidden, they stay out of the Evening's combat until they enter it and end it still hidden \
+     (4.2, 7.4.5, 8.1.4b)",
+    "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
+     his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
+     (4.6.9b.4, 4.6.9c, 4.6.9e)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -23,8 +23,8 @@ use crate::data::terms::Roll;
 use crate::magic::colour::fatigue_at_will;
 use crate::magic::enchant::tied_up;
 use crate::magic::events::MagicEvent;
-use crate::orders::DayOrders;
 use crate::orders::dealings::When;
+use crate::orders::{Activity, DayOrders};
 use crate::state::{CharacterChit, ChitCondition, MrState};
 use crate::tables::hide::{Hide, HideResult};
 use crate::tables::read_roll;
@@ -157,6 +157,33 @@ pub fn every_chit_out_of_play(state: &MrState, who: usize) -> bool {
             .iter()
             .enumerate()
             .all(|(i, chit)| chit.condition != ChitCondition::Active || tied_up(state, who, i))
+    })
+}
+
+/// A transmorphized individual still records his activities but must
+/// cancel some when he comes to them (3.1 4.6.9c): never Trade, Hire,
+/// Rest, Alert or Enchant; turned to mist, no Search either.
+pub fn transmorphized_forbids(
+    day: &Day<'_>,
+    who: usize,
+    activity: &Activity,
+) -> Option<PhaseResult> {
+    let name = &day.state.characters[who].name;
+    let spell = crate::magic::conflicts::transmorphized(&day.state, name)?;
+    let (what, section) = match activity {
+        Activity::Trade => ("Trade", "4.6.9c.1"),
+        Activity::Hire => ("Hire", "4.6.9c.1"),
+        Activity::Rest { .. } => ("Rest", "4.6.9c.1"),
+        Activity::Alert => ("Alert", "4.6.9c.1"),
+        Activity::SpellPrep | Activity::Spell { .. } => ("Enchant", "4.6.9c.1"),
+        Activity::Search if spell == "Melt Into Mist" => ("Search", "4.6.9c.2"),
+        _ => return None,
+    };
+    Some(PhaseResult::Lost {
+        reason: format!(
+            "the {name} is transmorphized by {spell} and may not {what} while it lasts \
+             (3.1 rule {section})"
+        ),
     })
 }
 

@@ -238,6 +238,7 @@ pub fn take_turn_as(
             hirelings.push(native);
         }
     }
+    retinue::hide_with_guide(day, who, &hirelings);
     let character = &day.state.characters[who];
     day.emit(
         observers.clone(),
@@ -393,9 +394,11 @@ pub fn take_turn_as(
             blocking::end_of_phase(day, who, orders);
         }
         weather::end_of_phase(day, who, &with_him, turn.climbing.is_some());
+        retinue::hide_with_guide(day, who, &hirelings);
     }
     if touch_down(day, who, &mut turn) {
         blocking::end_of_phase(day, who, orders);
+        retinue::hide_with_guide(day, who, &hirelings);
     }
     summoning::end_of_turn(day, who, &with_him);
 }
@@ -652,6 +655,9 @@ fn execute(
     let resting = matches!(phase.activity, Activity::Rest { .. });
     if let Some(forced) = activities::only_rest(day, who, resting) {
         return forced;
+    }
+    if let Some(refused) = activities::transmorphized_forbids(day, who, &phase.activity) {
+        return refused;
     }
     match &phase.activity {
         Activity::Move { tile, clearing } => {

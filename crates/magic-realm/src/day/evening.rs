@@ -202,8 +202,10 @@ fn fight(
                     .get(id)
                     .is_some_and(|l| l.found_hidden_enemies);
                 counters.insert(fighters.len(), id.clone());
-                // A hired leader who hid keeps hidden into the Evening.
-                let hidden = day.state.leaders.get(id).is_some_and(|l| l.hidden);
+                // A hireling who hid keeps hidden into the Evening: put
+                // aside, no target, until he enters the fight (3.1 8.1.4b).
+                let hidden = day.state.leaders.get(id).is_some_and(|l| l.hidden)
+                    || day.today.hidden_underlings.contains(id);
                 fighters.push(Fighter {
                     name: id.clone(),
                     kind: FighterKind::Denizen(denizen),
@@ -821,8 +823,14 @@ fn write_back(
             continue;
         };
         let killed = matches!(battle.fighters[f].out, Some(Out::Killed { .. }));
+        // Those still hidden when combat ends go back hidden (3.1 8.1.4b).
+        let hidden = battle.fighters[f].hidden;
         if let Some(record) = day.state.leaders.get_mut(id) {
-            record.hidden = battle.fighters[f].hidden;
+            record.hidden = hidden;
+        } else if hidden {
+            day.today.hidden_underlings.insert(id.clone());
+        } else {
+            day.today.hidden_underlings.remove(id);
         }
         // A hired leader's belongings: to his killer, or left here when
         // he dies otherwise or turns on his employer (`leader_turn`).

@@ -132,6 +132,9 @@ pub struct Today {
     /// Clearings where a Wish for Peace made in Daylight ends combat for
     /// the rest of the day (3.1 Wishes table, 4.6.8b; `site_magic`).
     pub peace_in: BTreeSet<ClearingId>,
+    /// Hired non-leaders hidden with their guide today: they can hide only
+    /// so, and every day starts with them unhidden (3.1 7.4.5, 6.3.1b).
+    pub hidden_underlings: BTreeSet<String>,
 }
 
 impl Today {
@@ -283,6 +286,8 @@ mod spell_day_tests;
 mod toggle_tests;
 #[cfg(test)]
 mod trade_tests;
+#[cfg(test)]
+mod transmorph_tests;
 #[cfg(test)]
 mod travel_tests;
 #[cfg(test)]

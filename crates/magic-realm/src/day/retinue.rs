@@ -15,6 +15,10 @@
 //!   and realmgm already rules that a follower must start in his guide's
 //!   clearing.
 //!
+//! - They hide when he hides and are unhidden when he is (3.1 4.2, 7.4.5);
+//!   a hired non-leader hidden so stays hidden into the Evening's combat
+//!   (3.1 8.1.4b) and until the next day begins.
+//!
 //! In the Evening a hireling fights where he stands, for his employer even
 //! when the employer is elsewhere (`day::evening`); hired non-leaders alone
 //! never start combat.
@@ -93,6 +97,27 @@ pub fn carry(day: &mut Day<'_>, natives: &[String], clearing: &ClearingId) {
             counter.at = Whereabouts::Clearing {
                 clearing: clearing.clone(),
             };
+        }
+    }
+}
+
+/// The hirelings with `who` share his hiding: hidden while he is, unhidden
+/// when he is (3.1 4.2, 6.3.1b). A hired non-leader hides no other way, and
+/// each day starts with him unhidden (3.1 7.4.5), so his hiding lasts the
+/// day; a hired leader's is kept on his record.
+pub fn hide_with_guide(day: &mut Day<'_>, who: usize, natives: &[String]) {
+    let hidden = day.state.characters[who].hidden;
+    for native in natives {
+        if super::hired_leaders::is_leader(day.data, native) {
+            if hidden {
+                day.state.leaders.entry(native.clone()).or_default().hidden = true;
+            } else if let Some(record) = day.state.leaders.get_mut(native) {
+                record.hidden = false;
+            }
+        } else if hidden {
+            day.today.hidden_underlings.insert(native.clone());
+        } else {
+            day.today.hidden_underlings.remove(native);
         }
     }
 }

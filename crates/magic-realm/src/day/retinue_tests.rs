@@ -187,3 +187,26 @@ fn an_absent_employer_buys_no_drinks() {
     assert!(!log.contains("buys drinks"), "{log}");
     assert_eq!(after.characters[0].gold, 50, "{log}");
 }
+
+/// 3.1 8.1.4b, 7.4.5: hirelings who hid with their employer keep hidden
+/// into the Evening, where the monster in their clearing cannot attack
+/// them, and go back hidden when combat ends.
+#[test]
+fn hirelings_hidden_with_their_guide_stay_hidden_in_combat_8_1_4b() {
+    let (here, _) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = captain_of_soldiers(&here);
+    state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
+    let hide = crate::test_support::script(&[("daylight/hide", &[1])]);
+    let (after, events) = play(state.clone(), &[("P1", "H")], hide);
+    let log = super::log::gm_log(&events);
+    assert!(after.characters[0].hidden, "{log}");
+    assert!(!log.contains("Wolf A 1 attacks"), "{log}");
+    assert!(after.leaders["Soldier HQ"].hidden, "{log}");
+    for soldier in SOLDIERS {
+        assert_eq!(at(&after, soldier), standing(&here), "{log}");
+    }
+    // Had they not hidden, the wolf would attack.
+    let (_, events) = play(state, &[("P1", "S")], DiceScript::default());
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("Wolf A 1 attacks"), "{log}");
+}

@@ -806,7 +806,7 @@ fn take_item(
     if let Some(items) = day.state.holdings.get_mut(pile) {
         items.remove(index);
     }
-    let active = wants_active(takes, &item.name);
+    let active = takes_active(day, who, takes, &item.name);
     day.state.characters[who].belongings.push(Belonging {
         item: item.clone(),
         active,
@@ -846,7 +846,7 @@ fn take_item(
         // Remains of Thief: the finder takes what it holds and its gold.
         let contents = day.state.holdings.remove(&item.name).unwrap_or_default();
         for content in contents {
-            let active = wants_active(takes, &content.name);
+            let active = takes_active(day, who, takes, &content.name);
             day.state.characters[who].belongings.push(Belonging {
                 item: content.clone(),
                 active,
@@ -882,6 +882,14 @@ fn take_item(
 
 /// Whether a `Take:` entry names this item (or its kind of counter, `Spear`
 /// for `Spear 2`) with `activate`.
+/// Whether he takes `item` active: as his `Take:` line asks, unless a
+/// transmorphizing spell holds him, who must keep what he picks up
+/// inactive (3.1 4.6.9b.4).
+fn takes_active(day: &Day<'_>, who: usize, takes: &[Take], item: &str) -> bool {
+    let name = &day.state.characters[who].name;
+    wants_active(takes, item) && crate::magic::conflicts::transmorphized(&day.state, name).is_none()
+}
+
 pub fn wants_active(takes: &[Take], item: &str) -> bool {
     let base = crate::data::base_name(item);
     takes.iter().any(|t| {

@@ -187,7 +187,7 @@ fn locate_finds_passages_clues_and_site_chits() {
 }
 
 /// Amazon at a discovered Hoard whose pile holds only plain treasures.
-fn at_hoard(characters: &[&str]) -> (MrState, ClearingId) {
+pub(super) fn at_hoard(characters: &[&str]) -> (MrState, ClearingId) {
     let mut state = game(characters);
     let at = place_site(&mut state, false, "Hoard");
     let plain: Vec<String> = data()

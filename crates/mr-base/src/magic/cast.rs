@@ -565,6 +565,18 @@ pub fn check<'d>(
     if let Some(Build::NotBuilt(why)) = spells::build_of(&spell.name) {
         return Err(MagicError::not_built(&spell.name, why));
     }
+    // His chits are frozen and he names no spell target while a
+    // transmorphizing spell holds him (3.1 4.6.9c.1, 4.6.9e).
+    if let Some(holding) = super::conflicts::transmorphized(state, &c.name) {
+        return Err(MagicError::cannot(
+            &spell.name,
+            format!(
+                "the {} is transmorphized by {holding} and casts no spell while it lasts \
+                 (3.1 rule 4.6.9c.1, 4.6.9e)",
+                c.name
+            ),
+        ));
+    }
     check_with(state, data, request, spell)?;
     check_place(state, spell, &c.position)?;
     let (colour, colour_chit) = check_colour(state, data, rules, request, spell)?;

@@ -316,3 +316,51 @@ fn an_artifact_committed_to_its_spell_casts_nothing_else() {
         "{reason}"
     );
 }
+
+/// 3.1 4.6.9c.1, 4.6.9e: a character held by a transmorphizing spell casts
+/// nothing, not even from a treasure, until it ends.
+#[test]
+fn a_transmorphized_character_casts_no_spell_4_6_9c_1() {
+    let mut state = casters(&["Amazon"], "IV", &[]);
+    carry(&mut state, "Enchanter's Skull");
+    state
+        .magic
+        .awakened
+        .entry("Enchanter's Skull".into())
+        .or_default()
+        .insert("Fiery Blast".into());
+    let skull = CastWith::Treasure {
+        name: "Enchanter's Skull".into(),
+    };
+    let giant = Aim::Denizen {
+        id: "Giant 1".into(),
+    };
+    let here = state.characters[0].position.clone();
+    if let Some(d) = state.denizens.get_mut("Giant 1") {
+        d.at = Whereabouts::Clearing { clearing: here };
+    }
+    let blast = request("Fiery Blast", skull, vec![giant], PURPLE_DAY);
+    let rules = Rules::default();
+    assert!(check(&state, data(), &rules, &blast).is_ok());
+    state
+        .magic
+        .in_effect
+        .push(crate::state::magic::SpellInEffect {
+            id: 7,
+            spell: "Transform".into(),
+            caster: "Amazon".into(),
+            with: CastWith::Treasure {
+                name: "Black Book".into(),
+            },
+            targets: vec![Aim::Character {
+                name: "Amazon".into(),
+            }],
+            duration: crate::data::spells::Duration::Permanent,
+            cast_on: 1,
+            inert: false,
+            held: false,
+            detail: Some("Squirrel".into()),
+        });
+    let refused = check(&state, data(), &rules, &blast).unwrap_err();
+    assert!(refused.to_string().contains("4.6.9c.1"), "{refused}");
+}
