@@ -100,8 +100,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      warmer (7.2.4)",
     "Midnight turns every face-up map chit down; activated potions return to their boxes; \
      `Suicide: yes` (8.9.5, 8.9.2a, 9.2.2a)",
-    "a restart is optional, a new individual with a new `Victory:` line, his gear from the \
-     natives, a pile or its price (9.1.2)",
+    "a restart is optional, a new individual with a new `Victory:` line and the spells of a \
+     `Spells:` line (else by the dice), his gear from the natives, a pile or its price (9.1.2)",
     "scoring counts what he can carry, a pack horse's load with it, Fame values but not rewards, \
      spells learned in play, gold less 10 and his starting equipment (9.3, 7.3.1i); without \
      victory_points a campaign asks 1 + a point a week, a player joining part way the basic point \
