@@ -404,6 +404,15 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "sudden_death_at_start",
+        summary: "With sudden_death, the recommended limit: a character ends the game only in \
+                  the clearing of the dwelling where he started (the Inn after a restart or a \
+                  late entry); one who started elsewhere than a dwelling may end it anywhere",
+        source: "3.1 10.E.3.3 (Sudden Death Game, Recommended)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
         name: "development",
         summary: "Characters may start below 4th level and advance as they earn victory \
                   points. Not built: choosing a starting level at setup; the chits of that level \
