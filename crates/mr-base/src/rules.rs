@@ -107,11 +107,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      warmer (7.2.4)",
     "Midnight turns every face-up map chit down; activated potions return to their boxes; \
      `Suicide: yes` (8.9.5, 8.9.2a, 9.2.2a)",
-    "a restart is optional, a new individual with a new `Victory:` line, his gear from the \
-     natives, a pile or its price (9.1.2)",
-    "scoring counts what he can carry, Fame values but not rewards, spells learned in play, gold \
-     less 10 and his starting equipment (9.3); without victory_points a campaign asks 1 + a point \
-     a week; day 7 alternates White and Black without Seasons (10.E.2)",
+    "a restart is optional, a new individual with a new `Victory:` line and the spells of a \
+     `Spells:` line (else by the dice), his gear from the natives, a pile or its price (9.1.2)",
+    "scoring counts what he can carry, a pack horse's load with it, Fame values but not rewards, \
+     spells learned in play, gold less 10 and his starting equipment (9.3, 7.3.1i); without \
+     victory_points a campaign asks 1 + a point a week, a player joining part way the basic point \
+     and the weeks left (10.E.2.5); day 7 alternates White and Black without Seasons (10.E.2)",
     "under Ambushes a hidden caster naming one individual rolls to stay hidden, with his Hide \
      modifiers (10.A.2); watchful natives join light side up, galloping (10.B.4.2); rebels keep \
      battling the characters they fought (10.B.5.2)",
@@ -424,6 +425,15 @@ pub const TOGGLES: &[RuleToggle] = &[
                   requirements may end the game at any Midnight (orders line `End game: yes`); \
                   the calendar's last day still ends it, so give a long game several months",
         source: "3.1 10.E.3 (Sudden Death Game)",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "sudden_death_at_start",
+        summary: "With sudden_death, the recommended limit: a character ends the game only in \
+                  the clearing of the dwelling where he started (the Inn after a restart or a \
+                  late entry); one who started elsewhere than a dwelling may end it anywhere",
+        source: "3.1 10.E.3.3 (Sudden Death Game, Recommended)",
         status: Built,
         excludes: &[],
     },

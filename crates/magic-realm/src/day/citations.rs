@@ -170,6 +170,7 @@ fn midnight(e: &MidnightEvent) -> &'static str {
         MidnightEvent::PotionReturned { .. } => "8.9.2a",
         MidnightEvent::Suicide { .. } => "9.2.2a",
         MidnightEvent::GameEnded { .. } | MidnightEvent::CannotEndGame { .. } => "10.E.3.2",
+        MidnightEvent::NotWhereHeStarted { .. } => "10.E.3.3",
     }
 }
 

@@ -309,6 +309,12 @@ pub enum MidnightEvent {
         character: String,
         short: Vec<String>,
     },
+    /// Under Sudden Death with its recommended limit he asked to end the
+    /// game away from the clearing where he started (3.1 10.E.3.3).
+    NotWhereHeStarted {
+        character: String,
+        start: ClearingId,
+    },
     /// Day 28: the final scores.
     VictoryPoints {
         scores: Vec<Score>,

@@ -411,6 +411,10 @@ fn midnight(event: &MidnightEvent) -> String {
             "Midnight: the {character} meets every victory requirement and ends the game \
              (Sudden Death)."
         ),
+        MidnightEvent::NotWhereHeStarted { character, start } => format!(
+            "Midnight: the {character} cannot end the game here: he may end it only in {start}, \
+             where he started."
+        ),
         MidnightEvent::CannotEndGame { character, short } => format!(
             "Midnight: the {character} cannot end the game yet, falling short in {}.",
             realmgm_core::words::listed(short)

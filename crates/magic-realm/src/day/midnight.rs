@@ -140,8 +140,9 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
 /// Under Sudden Death a living character whose orders say `End game: yes`
 /// ends the game tonight when he scores zero or more in every category
 /// against his recorded requirements (3.1 10.E.3.2); one without recorded
-/// requirements has none to meet and cannot. The first of several in seat
-/// order is named; the game ends for all.
+/// requirements has none to meet and cannot; with the recommended limit
+/// he must stand in the clearing where he started (3.1 10.E.3.3). The
+/// first of several in seat order is named; the game ends for all.
 fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
     if !day.rules.is_on(SUDDEN_DEATH) || day_number >= day.state.last_day {
         return;
@@ -163,6 +164,18 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             None => vec!["victory requirements, never recorded".to_string()],
         };
         let character = c.name.clone();
+        let start = c.start.dwelling().and_then(|d| day.state.dwellings.get(&d));
+        if let Some(start) = start.filter(|s| {
+            day.rules.is_on(SUDDEN_DEATH_AT_START) && short.is_empty() && **s != c.position
+        }) {
+            let event = MidnightEvent::NotWhereHeStarted {
+                character,
+                start: start.clone(),
+            };
+            let observers = day.only(who);
+            day.emit(observers, Happening::Midnight(event));
+            continue;
+        }
         if short.is_empty() {
             day.state.last_day = day_number;
             day.emit(
@@ -181,6 +194,10 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
 
 /// The name of the Sudden Death toggle (3.1 10.E.3).
 pub const SUDDEN_DEATH: &str = "sudden_death";
+
+/// The name of Sudden Death's recommended limit: he ends the game only
+/// where he started (3.1 10.E.3.3).
+pub const SUDDEN_DEATH_AT_START: &str = "sudden_death_at_start";
 
 /// Every face-up map chit turns face down again (3.1 8.9.5); the Lost City
 /// and Castle, once revealed, stay replaced by their chits, which turn

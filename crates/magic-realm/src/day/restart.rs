@@ -1,7 +1,8 @@
 //! A killed character's fresh start (3.1 9.1.2): at Birdsong of the day
 //! after his death his player may start over with any character nobody
 //! plays, the one just killed included, as a new individual: at the Inn,
-//! with the character's starting gold and chits, spells recorded afresh,
+//! with the character's starting gold and chits, spells recorded afresh
+//! (those of his orders' `Spells:` line, else by the dice),
 //! no fame, notoriety or discoveries, and the victory requirements his
 //! orders' `Victory:` line records. A `Restart: no` line keeps him out
 //! (he then scores −100, 3.1 9.3.1a); a suicide sits out a whole day first
@@ -141,6 +142,7 @@ pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>)
             .and_then(|w| unplayed_character(day, w))
             .filter(|new| *new != c.name);
         let victory = his.and_then(|o| o.victory);
+        let spells = his.and_then(|o| o.spells.clone());
         let others = day.state.characters.iter().enumerate();
         let taken = others
             .filter(|(i, _)| *i != who)
@@ -155,7 +157,7 @@ pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>)
             day.emit(observers, Happening::Restart(event));
             continue;
         }
-        restart(day, who, became, victory);
+        restart(day, who, became, victory, spells.as_ref());
     }
 }
 
@@ -221,6 +223,7 @@ fn restart(
     who: usize,
     became: Option<String>,
     victory: Option<VictoryRequirements>,
+    spells: Option<&String>,
 ) {
     let name = day.state.characters[who].name.clone();
     let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
@@ -249,7 +252,12 @@ fn restart(
         Choices::default()
     };
     drop_where_he_fell(day, &fell_in, &left_behind);
-    let mut character = fresh_at_inn(day, kind, player, &inn, &[], choices);
+    // Spells that do not read for the character he comes back as (the
+    // one his orders named was taken) are recorded by the dice instead.
+    let spells = spells
+        .and_then(|text| crate::setup::by_mail::read_spells(kind, Some(text), day.data).ok())
+        .unwrap_or_default();
+    let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
     let paid = equip_from_the_realm(day, &mut character, &fell_in);
     day.state.characters[who] = character;
     day.state.victory_requirements.remove(&name);

@@ -158,6 +158,50 @@ fn the_same_character_starts_over_with_fresh_spells_and_requirements_3_1_9_1_2a(
     );
 }
 
+/// Starting over, he records his spells afresh as at the start (3.1
+/// 9.1.2a): the orders' `Spells:` line names them, read as setup by mail
+/// reads it, and the mail check refuses a line that does not fit the
+/// character he comes back as.
+#[test]
+fn a_spells_line_records_the_restarted_characters_spells_3_1_9_1_2a() {
+    let mut state = game(&["Wizard"]);
+    state.characters[0].dead = true;
+    let wizard = data()
+        .characters
+        .iter()
+        .find(|c| c.name == "Wizard")
+        .expect("Wizard");
+    let mut chosen: Vec<String> = data()
+        .spells
+        .iter()
+        .filter(|s| s.learnable() && crate::magic::spellbook::type_allowed(wizard, s).is_ok())
+        .map(|s| s.name.clone())
+        .rev()
+        .take(usize::from(wizard.spells))
+        .collect();
+    let text = format!("H\nSpells: {}", chosen.join("; "));
+    let (after, _) = play(state.clone(), &[("P1", &text)], &[]);
+    let mut recorded = after.characters[0].magic.spells.clone();
+    recorded.sort();
+    chosen.sort();
+    assert_eq!(recorded, chosen);
+    let one = format!("H\nSpells: {}", chosen[0]);
+    let orders = crate::orders::parse_day_orders(&one, 1, data()).expect("parses");
+    let (problems, _) = crate::orders::mail_check::problems(
+        data(),
+        Some(&state),
+        "P1",
+        &orders,
+        "H\nSpells: Peace",
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.line == 2 && p.message.contains("records 2 spells; 1 named")),
+        "{problems:?}"
+    );
+}
+
 /// His starting weapon and armour come out of the natives' stock, else an
 /// abandoned pile, else he gets their gold price (3.1 9.1.2a).
 #[test]

@@ -330,6 +330,43 @@ fn bad_rulings_are_refused_with_what_was_expected_or_the_nearest_names() {
     );
 }
 
+/// A player joining part way records the basic point and one for each
+/// week left, the week he enters in counted whole (3.1 10.E.2.5); a
+/// two-month game's points a week stay one; a Season's six over four weeks
+/// prorate rounding up (10.E.2.4.1).
+#[test]
+fn a_late_joiner_records_victory_points_by_the_weeks_left_3_1_10_e_2_5() {
+    use crate::state::Arrival;
+    let mut state = game(&["Amazon"]);
+    state.arrivals.push(Arrival {
+        player: "Erin".into(),
+        character: "Black Knight".into(),
+        spells: Vec::new(),
+    });
+    let points = |state: &crate::state::MrState| state.joiner_victory_points();
+    assert_eq!(points(&state), 5, "before day 1: the whole game");
+    state.day = 7;
+    assert_eq!(points(&state), 4, "entering on day 8: three weeks left");
+    state.day = 10;
+    assert_eq!(points(&state), 4, "day 11 is part of the second week");
+    state.day = 27;
+    assert_eq!(points(&state), 2, "the last day counts its whole week");
+    state.day = 14;
+    let refused = parse_ruling("starting Black Knight victory F 5", data(), &state)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("they must add up to 3"), "{refused}");
+    assert!(parse_ruling("starting Black Knight victory F 2, G 1", data(), &state).is_ok());
+    state.last_day = 56;
+    state.victory_points = 9;
+    state.day = 27;
+    assert_eq!(points(&state), 6, "five weeks of eight left");
+    state.last_day = 28;
+    state.victory_points = 6;
+    state.day = 14;
+    assert_eq!(points(&state), 4, "1 + 5 × 2 ÷ 4 rounded up");
+}
+
 #[test]
 fn a_starting_ruling_is_for_a_character_about_to_enter_and_reads_as_at_setup() {
     use crate::state::Arrival;

@@ -100,6 +100,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3",
     ),
     (
+        "sudden_death_at_start",
+        "day::toggle_tests::sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3",
+    ),
+    (
         "round_by_round_combat",
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),
@@ -486,4 +490,53 @@ fn sudden_death_ends_the_game_when_every_requirement_is_met_3_1_10_e_3() {
         &e.happening,
         Happening::Midnight(MidnightEvent::CannotEndGame { short, .. }) if short == &["gold"]
     )));
+}
+
+/// With the recommended limit the Amazon, meeting every requirement, ends
+/// the game only in the clearing of the dwelling where she started; away
+/// from it she is told where; without the limit she ends it anywhere (3.1
+/// 10.E.3.3).
+#[test]
+fn sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3() {
+    use super::events::MidnightEvent;
+    let (after, _) = end_game_on_day_5(&["sudden_death", "sudden_death_at_start"], 65);
+    assert_eq!(after.last_day, 5, "at her starting dwelling she ends it");
+    let away = |on: &[&str]| {
+        use crate::state::VictoryRequirements;
+        let mut state = game(&["Amazon"]);
+        state.day = 4;
+        state.characters[0].gold = 65;
+        let start = state.characters[0].position.clone();
+        let elsewhere = state
+            .dwellings
+            .values()
+            .find(|c| **c != start)
+            .expect("another dwelling")
+            .clone();
+        state.characters[0].position = elsewhere;
+        state.victory_requirements.insert(
+            "Amazon".into(),
+            VictoryRequirements {
+                gold: 1,
+                ..VictoryRequirements::default()
+            },
+        );
+        let orders = [(
+            state.characters[0].player.clone(),
+            crate::orders::parse_day_orders("H\nEnd game: yes", 1, data()).expect("orders read"),
+        )]
+        .into();
+        let mut dice = Dice::new(1, 5);
+        let (after, events) =
+            super::resolve_day(data(), &rules(on), state, &orders, &mut dice).expect("resolves");
+        (after, events, start)
+    };
+    let (after, events, start) = away(&["sudden_death", "sudden_death_at_start"]);
+    assert_eq!(after.last_day, 28);
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Midnight(MidnightEvent::NotWhereHeStarted { start: s, .. }) if *s == start
+    )));
+    let (after, _, _) = away(&["sudden_death"]);
+    assert_eq!(after.last_day, 5, "without the limit she ends it anywhere");
 }

@@ -220,10 +220,13 @@ fn spells_learned(data: &GameData, who: &CharacterState) -> usize {
 /// Every item he owns at the end that his carrying strength (3.1 9.3.1,
 /// as 7.3.1e for a move) carries,
 /// by kind and name: his weapon, armour and belongings; what is too heavy
-/// is discarded and counts nothing (3.1 9.3.1).
+/// is discarded and counts nothing (3.1 9.3.1). A pack horse he still leads
+/// carries its load for him (3.1 7.3.1i), so a loaded item counts when that
+/// horse's strength or his own carries it.
 fn carried_at_the_end(data: &GameData, who: &CharacterState) -> Vec<(ItemKind, String)> {
     let strength = crate::abilities::carrying_strength(data, who);
-    who.weapon
+    let own = who
+        .weapon
         .iter()
         .map(|w| (ItemKind::Weapon, w.clone()))
         .chain(who.armor.iter().map(|a| (ItemKind::Armor, a.clone())))
@@ -232,8 +235,28 @@ fn carried_at_the_end(data: &GameData, who: &CharacterState) -> Vec<(ItemKind, S
                 .iter()
                 .map(|b| (b.item.kind, b.item.name.clone())),
         )
-        .filter(|(kind, name)| crate::abilities::weight(data, *kind, name) <= strength)
-        .collect()
+        .filter(|(kind, name)| crate::abilities::weight(data, *kind, name) <= strength);
+    let packed = who
+        .pack
+        .iter()
+        .filter_map(|(horse, load)| {
+            let leads = who
+                .belongings
+                .iter()
+                .any(|b| b.item.kind == ItemKind::Horse && &b.item.name == horse);
+            leads.then(|| {
+                (
+                    crate::abilities::pack_strength(data, horse).max(strength),
+                    load,
+                )
+            })
+        })
+        .flat_map(|(carries, load)| {
+            load.iter()
+                .filter(move |i| crate::abilities::weight(data, i.kind, &i.name) <= carries)
+                .map(|i| (i.kind, i.name.clone()))
+        });
+    own.chain(packed).collect()
 }
 
 /// The Fame and Notoriety values of `items` (3.1 9.3.2c-d): a treasure's,

@@ -238,6 +238,36 @@ fn what_he_cannot_carry_at_the_end_counts_nothing_3_1_9_3_1() {
     assert_eq!(fame(amazon), -10, "active Boots carry it");
 }
 
+/// At the end a pack horse he still leads carries its load for him (3.1
+/// 9.3.1 with 7.3.1i): with every Move chit fatigued the Amazon carries
+/// nothing herself, yet the Scroll of Alchemy on her horse counts; once
+/// the horse is gone its load counts nothing.
+#[test]
+fn a_pack_horse_load_counts_at_the_end_3_1_9_3_1() {
+    use crate::state::{ChitCondition, Item, ItemKind};
+    let mut state = game(&["Amazon"]);
+    let amazon = &mut state.characters[0];
+    for chit in amazon
+        .chits
+        .iter_mut()
+        .filter(|c| c.chit.starts_with("MOVE"))
+    {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    give(amazon, ItemKind::Horse, "Horse 1");
+    amazon.pack.insert(
+        "Horse 1".into(),
+        vec![Item {
+            kind: ItemKind::Treasure,
+            name: "Scroll of Alchemy".into(),
+        }],
+    );
+    let fame = |c: &crate::state::CharacterState| super::victory::score(data(), c, None).fame;
+    assert_eq!(fame(amazon), -10, "the pack horse carries the scroll");
+    amazon.belongings.retain(|b| b.item.kind != ItemKind::Horse);
+    assert_eq!(fame(amazon), 0, "a load without its horse is not carried");
+}
+
 /// A campaign of two months plays past day 28 and is scored only after
 /// day 56.
 #[test]

@@ -109,6 +109,12 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
          score -100 at the end.",
         state.victory_points
     ));
+    let kind = data.characters.iter().find(|c| &c.name == name);
+    if let Some(line) = kind.and_then(crate::setup::by_mail::spells_asked) {
+        next.push(format!(
+            "Choose the spells he records with a line `{line}`; without one the dice choose              them. A `Character:` line changes whose spells the line names."
+        ));
+    }
     let free = state.unplayed_characters(data);
     if !free.is_empty() {
         next.push(format!(
@@ -196,6 +202,31 @@ mod tests {
                 "There is no Inn on this map, so you cannot start again: write to your GM, who can \
               give you another character."
             ]
+        );
+    }
+
+    /// A dead Wizard is told how to choose the spells he records afresh
+    /// (3.1 9.1.2a); the Amazon, who records none, is not.
+    #[test]
+    fn a_dead_spellcaster_is_told_of_the_spells_line_3_1_9_1_2a() {
+        let mut state = game_played_by(&["Wizard", "Amazon"], |c| c.to_string());
+        state.characters[0].dead = true;
+        state.characters[1].dead = true;
+        let events = died_of_wounds(&state);
+        let wizard = death(data(), &state, &state.characters[0], &events).expect("a notice");
+        assert!(
+            wizard
+                .next
+                .iter()
+                .any(|l| l.contains("`Spells: <the 2 spells")),
+            "{:?}",
+            wizard.next
+        );
+        let amazon = death(data(), &state, &state.characters[1], &events).expect("a notice");
+        assert!(
+            !amazon.next.iter().any(|l| l.contains("Spells:")),
+            "{:?}",
+            amazon.next
         );
     }
 }

@@ -136,6 +136,9 @@ pub const VICTORY_POINTS_PER_MONTH: u32 = VICTORY_POINTS_PER_GAME + WEEKS_PER_MO
 /// The basic victory point every game asks (3.1 10.E.2.2).
 pub const VICTORY_POINTS_PER_GAME: u32 = 1;
 
+/// The days of a week (3.1 10.E.2.1: a game starts and ends with a week).
+pub const DAYS_PER_WEEK: u32 = 7;
+
 /// The weeks of a month, each asking one victory point (3.1 10.E.2.2).
 pub const WEEKS_PER_MONTH: u32 = 4;
 
@@ -767,6 +770,20 @@ impl MrState {
             .iter()
             .map(|c| c.name.as_str())
             .chain(self.arrivals.iter().map(|a| a.character.as_str()))
+    }
+
+    /// The victory points a player joining the game in progress records
+    /// for a character entering at the next Birdsong (3.1 10.E.2.5): the
+    /// weeks left, the one he enters in counted whole, define them as the
+    /// game's length does at the start (10.E.2.2): the basic point, plus
+    /// the game's points a week for each week left, a fraction rounded up
+    /// as 10.E.2.4.1 rounds a part of a Season. Before day 1 it is the
+    /// game's full total.
+    pub fn joiner_victory_points(&self) -> u32 {
+        let weeks = self.last_day.div_ceil(DAYS_PER_WEEK).max(1);
+        let left = weeks.saturating_sub(self.day / DAYS_PER_WEEK).max(1);
+        let weekly = self.victory_points.saturating_sub(VICTORY_POINTS_PER_GAME);
+        VICTORY_POINTS_PER_GAME + (weekly * left).div_ceil(weeks)
     }
 
     /// The characters of the game data nobody plays, in data order.

@@ -1,8 +1,8 @@
 //! The check a mailed order passes before the daemon accepts it, shared
 //! with day files: every name it uses ([`super::names`]), its `Combat:`
 //! line ([`super::combat_names`]) and its dealings
-//! ([`super::dealing_names`]), and a restart's `Victory:` total, as
-//! problems on their line and warnings.
+//! ([`super::dealing_names`]), and a restart's `Victory:` total and
+//! `Spells:` line, as problems on their line and warnings.
 
 use super::sheet::DayOrders;
 use crate::data::GameData;
@@ -45,6 +45,15 @@ pub fn problems(
         let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
         names.errors.extend(total.err().map(|e| e.to_string()));
     }
+    if let (Some(spells), Some((_, me))) = (&day.spells, me) {
+        let kind = restart_kind(data, day, &me.name);
+        if let Some(kind) = kind {
+            let read = crate::setup::by_mail::read_spells(kind, Some(spells), data);
+            names
+                .errors
+                .extend(read.err().into_iter().flat_map(|e| e.0));
+        }
+    }
     let mut problems: Vec<OrdersProblem> = names
         .errors
         .into_iter()
@@ -56,4 +65,21 @@ pub fn problems(
         .collect();
     problems.sort_by_key(|p| p.line);
     (problems, names.warnings)
+}
+
+/// The character a restart's `Spells:` line is read for: the one his
+/// `Character:` line names, else the one he plays (`day::restart` starts
+/// him over as the same when the named one is taken).
+fn restart_kind<'d>(
+    data: &'d GameData,
+    day: &DayOrders,
+    his: &str,
+) -> Option<&'d crate::data::characters::Character> {
+    let names = data.characters.iter().map(|c| c.name.as_str());
+    let wanted = day
+        .character
+        .as_deref()
+        .and_then(|w| realmgm_core::suggest::find(w, names))
+        .unwrap_or(his);
+    data.characters.iter().find(|c| c.name == wanted)
 }

@@ -164,8 +164,9 @@ pub fn parse_ruling(text: &str, data: &GameData, state: &MrState) -> Result<Ruli
             };
             let (who, victory) = split_keyword(front, "victory").ok_or_else(|| unreadable(form))?;
             let character = names.arriving_character(who)?;
-            let victory = crate::setup::by_mail::read_victory(victory, state.victory_points)
-                .map_err(|e| RulingError::Impossible(e.to_string()))?;
+            let victory =
+                crate::setup::by_mail::read_victory(victory, state.joiner_victory_points())
+                    .map_err(|e| RulingError::Impossible(e.to_string()))?;
             let spells = names.starting_spells(&character, spells.as_ref())?;
             Ok(Ruling::StartingInfo {
                 character,

@@ -17,6 +17,7 @@
 //! Missions: Escort Party; Conquer  (chits to take where he ends his turn)
 //! Character: Elf                   (if he was killed: the character he comes back as)
 //! Victory: GT 1, SP 0, F 2, N 1, G 1   (if he was killed: his new character's requirements)
+//! Spells: Peace; Exorcise              (if he was killed: his new character's spells)
 //! Restart: no                      (if he was killed: he stays out of the game)
 //! Suicide: yes                     (he kills himself at this day's Midnight)
 //! End game: yes                    (under Sudden Death: he ends the game at Midnight)
@@ -267,6 +268,11 @@ pub struct DayOrders {
     /// over (`Victory: GT 1, SP 0, F 2, N 1, G 1`; 3.1 9.1.2a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory: Option<crate::state::VictoryRequirements>,
+    /// The spells his new character records when he starts over, as the
+    /// `Spells:` line of setup by mail reads them (`Spells: Peace;
+    /// Exorcise`; 3.1 9.1.2a); none given: the dice record them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spells: Option<String>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -295,6 +301,7 @@ const KEYS: &[&str] = &[
     "Suicide",
     "End game",
     "Victory",
+    "Spells",
     "Leave",
     "Send",
     "LEADER HQ",
@@ -499,6 +506,16 @@ pub fn parse_day_orders(
             Some("victory") => crate::setup::by_mail::read_victory_categories(value)
                 .map(|v| orders.victory = Some(v))
                 .map_err(|e| vec![error(value_col, e.to_string().into())]),
+            Some("spells") if !value.trim().is_empty() => {
+                orders.spells = Some(value.trim().to_string());
+                Ok(())
+            }
+            Some("spells") => Err(vec![error(
+                value_col,
+                "expected the spells his new character records, for example 'Spells: Peace; \
+                 Exorcise'"
+                    .into(),
+            )]),
             Some("endgame") => parse_yes_no(value, "end the game at Midnight")
                 .map(|yes| orders.end_game = yes)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -1023,6 +1040,9 @@ impl fmt::Display for DayOrders {
         if let Some(victory) = &self.victory {
             writeln!(f, "Victory: {victory}")?;
         }
+        if let Some(spells) = &self.spells {
+            writeln!(f, "Spells: {spells}")?;
+        }
         if self.suicide {
             writeln!(f, "Suicide: yes")?;
         }
@@ -1097,14 +1117,16 @@ If impossible: hide
     /// 9.2.2a).
     #[test]
     fn suicide_restart_and_victory_lines_read_and_write_back_3_1_9_1_2() {
-        let text = "Activities: H\nRestart: no\nSuicide: yes\nEnd game: yes\nVictory: GT 1, F 2, N 1, G 1\n";
+        let text = "Activities: H\nRestart: no\nSuicide: yes\nEnd game: yes\nVictory: GT 1, F 2, N 1, G 1\nSpells: Peace; Exorcise\n";
         let orders = parse_day_orders(text, 1, &TwoTiles).expect("orders read");
+        assert_eq!(orders.spells.as_deref(), Some("Peace; Exorcise"));
         assert!(orders.suicide && orders.no_restart && orders.end_game);
         let victory = orders.victory.expect("a Victory line");
         assert_eq!((victory.fame, victory.spells), (2, 0));
         let written = orders.to_string();
         assert!(written.contains("Restart: no\n"), "{written}");
         assert!(written.contains("Suicide: yes\n"), "{written}");
+        assert!(written.contains("Spells: Peace; Exorcise\n"), "{written}");
         assert!(
             written.contains("Victory: GT 1, SP 0, F 2, N 1, G 1\n"),
             "{written}"

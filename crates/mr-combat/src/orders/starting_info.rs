@@ -37,10 +37,10 @@ pub fn request(data: &GameData, state: &MrState, player: &str) -> Option<String>
         .unwrap_or_default();
     Some(format!(
         "The players of this campaign recorded their victory requirements at setup, secret from \
-         each other. Record yours before the {character} enters the Realm: answer with one line \
-         each (and your `Password:` line):\n  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points \
-         in all){spells}",
-        state.victory_points
+         each other; joining part way, yours count the weeks left (3.1 10.E.2.5). Record yours \
+         before the {character} enters the Realm: answer with one line each (and your \
+         `Password:` line):\n  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all){spells}",
+        state.joiner_victory_points()
     ))
 }
 
