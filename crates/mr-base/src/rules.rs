@@ -430,9 +430,10 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "sudden_death_at_start",
-        summary: "With sudden_death, the recommended limit: a character ends the game only in \
-                  the clearing of the dwelling where he started (the Inn after a restart or a \
-                  late entry); one who started elsewhere than a dwelling may end it anywhere",
+        summary: "Sudden Death with its recommended limit (naming it brings sudden_death in): a \
+                  character ends the game only in the clearing of the dwelling where he started \
+                  (the Inn after a restart or a late entry); one who started elsewhere than a \
+                  dwelling may end it anywhere",
         source: "3.1 10.E.3.3 (Sudden Death Game, Recommended)",
         status: Built,
         excludes: &[],

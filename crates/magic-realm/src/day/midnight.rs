@@ -144,7 +144,9 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
 /// he must stand in the clearing where he started (3.1 10.E.3.3). The
 /// first of several in seat order is named; the game ends for all.
 fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrders>) {
-    if !day.rules.is_on(SUDDEN_DEATH) || day_number >= day.state.last_day {
+    // The recommended limit brings the rule it limits with it (10.E.3.3).
+    let on = day.rules.is_on(SUDDEN_DEATH) || day.rules.is_on(SUDDEN_DEATH_AT_START);
+    if !on || day_number >= day.state.last_day {
         return;
     }
     for who in 0..day.state.characters.len() {

@@ -539,4 +539,7 @@ fn sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3() {
     )));
     let (after, _, _) = away(&["sudden_death"]);
     assert_eq!(after.last_day, 5, "without the limit she ends it anywhere");
+    // Named alone, the limit brings Sudden Death in with it.
+    let (alone, _) = end_game_on_day_5(&["sudden_death_at_start"], 65);
+    assert_eq!(alone.last_day, 5, "the limit alone plays Sudden Death");
 }
