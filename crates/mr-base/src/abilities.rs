@@ -230,15 +230,6 @@ pub fn carrying_strength(data: &GameData, who: &CharacterState) -> Strength {
         .unwrap_or(Strength::Negligible)
 }
 
-/// What the horse `horse` carries as a pack horse: its trot side's
-/// strength, the side it shows outside combat (3.1 7.3.1i.1-2).
-pub fn pack_strength(data: &GameData, horse: &str) -> Strength {
-    data.horses
-        .iter()
-        .find(|h| h.name == horse)
-        .map_or(Strength::Negligible, |h| h.trot.strength)
-}
-
 /// The weight of a carried item; horses carry themselves and have none here.
 pub fn weight(data: &GameData, kind: ItemKind, name: &str) -> Strength {
     let base = crate::data::base_name(name);

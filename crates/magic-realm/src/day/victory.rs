@@ -244,12 +244,7 @@ fn carried_at_the_end(data: &GameData, who: &CharacterState) -> Vec<(ItemKind, S
                 .belongings
                 .iter()
                 .any(|b| b.item.kind == ItemKind::Horse && &b.item.name == horse);
-            leads.then(|| {
-                (
-                    crate::abilities::pack_strength(data, horse).max(strength),
-                    load,
-                )
-            })
+            leads.then(|| (data.pack_strength(horse).max(strength), load))
         })
         .flat_map(|(carries, load)| {
             load.iter()

@@ -112,7 +112,8 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
     let kind = data.characters.iter().find(|c| &c.name == name);
     if let Some(line) = kind.and_then(crate::setup::by_mail::spells_asked) {
         next.push(format!(
-            "Choose the spells he records with a line `{line}`; without one the dice choose              them. A `Character:` line changes whose spells the line names."
+            "Choose the spells to record with a line `{line}`; without one the dice choose \
+             them. A `Character:` line changes whose spells the line names."
         ));
     }
     let free = state.unplayed_characters(data);

@@ -66,6 +66,15 @@ pub struct GameData {
 }
 
 impl GameData {
+    /// What the horse `horse` carries as a pack horse: its trot side's
+    /// strength, the side it shows outside combat (3.1 7.3.1i.1-2).
+    pub fn pack_strength(&self, horse: &str) -> terms::Strength {
+        self.horses
+            .iter()
+            .find(|h| h.name == horse)
+            .map_or(terms::Strength::Negligible, |h| h.trot.strength)
+    }
+
     /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
     pub fn monster_of(&self, id: &str) -> Option<&monsters::Monster> {
         let base = base_name(id);

@@ -181,7 +181,7 @@ pub fn load(
         None => led.first().ok_or(BelongingRefused::NoHorseToLoad)?,
     };
     let horse = chosen.item.name.clone();
-    let strength = crate::abilities::pack_strength(data, &horse);
+    let strength = data.pack_strength(&horse);
     let (item, _) = find(c, name).ok_or_else(|| not_carried(c, name))?;
     if item.kind == ItemKind::Horse {
         return Err(BelongingRefused::HorseAsLoad { item: item.name });
