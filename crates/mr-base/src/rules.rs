@@ -701,6 +701,7 @@ const ALL_OPTIONAL: &[&str] = &[
     "extended_grudges",
     "benevolent_spells",
     "advanced_power_of_the_pit",
+    "automatic_enchanting",
     "seasons_and_weather",
     "commerce",
     "stumble",

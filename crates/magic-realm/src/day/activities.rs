@@ -208,7 +208,7 @@ pub fn only_rest(day: &mut Day<'_>, who: usize, resting: bool) -> Option<PhaseRe
         return Some(PhaseResult::Lost {
             reason: format!(
                 "the {name} has every chit fatigued, wounded or committed and must rest, but {why}: \
-                 he is killed (3.1 rule 7.8.4)"
+                 the {name} is killed (3.1 rule 7.8.4)"
             ),
         });
     }
@@ -427,7 +427,9 @@ mod tests {
         let (after, events) = play(state, &[("P1", "H / H")], DiceScript::default());
         let done = results(&events, "Black Knight");
         match &done[0] {
-            PhaseResult::Lost { reason } => assert!(reason.contains("he is killed"), "{reason}"),
+            PhaseResult::Lost { reason } => {
+                assert!(reason.contains("the Black Knight is killed"), "{reason}")
+            }
             other => panic!("{other:?}"),
         }
         assert_eq!(done.len(), 1, "his turn ends: {done:?}");

@@ -27,7 +27,7 @@ use crate::data::horses::HorseStart;
 use crate::data::monsters::CounterStart;
 use crate::orders::{Activity, DayOrders, TurnChoice};
 use crate::setup::counter_ids;
-use crate::state::{Item, ItemKind, Whereabouts};
+use crate::state::{Belonging, Item, ItemKind, Whereabouts};
 
 /// The warning chit the ghosts start at, and its clearing (as at setup).
 const GHOSTS_CHIT: &str = "Bones V";
@@ -330,6 +330,14 @@ fn give_back_horse(day: &mut Day<'_>, id: &str) {
         }
         for c in &mut state.characters {
             c.belongings.retain(|b| !is_it(&b.item));
+            // What it carried for him as a pack horse stays with him,
+            // inactive, as if unloaded.
+            if let Some(load) = c.pack.remove(&horse.name) {
+                c.belongings.extend(load.into_iter().map(|item| Belonging {
+                    item,
+                    active: false,
+                }));
+            }
         }
         for cache in &mut state.caches {
             cache.items.retain(|i| !is_it(i));

@@ -412,8 +412,8 @@ fn midnight(event: &MidnightEvent) -> String {
              (Sudden Death)."
         ),
         MidnightEvent::NotWhereHeStarted { character, start } => format!(
-            "Midnight: the {character} cannot end the game here: he may end it only in {start}, \
-             where he started."
+            "Midnight: the {character} cannot end the game here, only in {start}, the starting \
+             place."
         ),
         MidnightEvent::CannotEndGame { character, short } => format!(
             "Midnight: the {character} cannot end the game yet, falling short in {}.",

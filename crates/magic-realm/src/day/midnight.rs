@@ -36,8 +36,10 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     suicides(day, day_number, orders);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
-    super::missions::midnight(day, day_number);
+    // Sudden Death may make tonight the game's end, when missions and
+    // campaigns still held fail (3.1 7.2.4d): decide it first.
     sudden_death(day, day_number, orders);
+    super::missions::midnight(day, day_number);
     if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
         let scores = day
@@ -125,15 +127,36 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
         c.rejoins_on = Some(rejoins_on);
         let (name, at) = (c.name.clone(), c.position.clone());
         super::restart::drop_where_he_fell(day, &at, &left);
-        // A death is news to every player, as a restart is.
+        day.state.release_hired_leaders(who);
+        day.state.characters[who].hirelings.clear();
+        // A death is news to every player, as a restart is; what he left
+        // is seen only by those in his clearing.
+        let there = day.players_in(&at);
+        let elsewhere: std::collections::BTreeSet<String> = day
+            .state
+            .characters
+            .iter()
+            .map(|c| c.player.clone())
+            .filter(|p| !there.contains(p))
+            .collect();
         day.emit(
-            Observers::Everyone,
+            Observers::Players(there),
             Happening::Midnight(MidnightEvent::Suicide {
-                character: name,
+                character: name.clone(),
                 left_behind: left.into_iter().map(|i| i.name).collect(),
                 rejoins_on,
             }),
         );
+        if !elsewhere.is_empty() {
+            day.emit(
+                Observers::Players(elsewhere),
+                Happening::Midnight(MidnightEvent::Suicide {
+                    character: name,
+                    left_behind: Vec::new(),
+                    rejoins_on,
+                }),
+            );
+        }
     }
 }
 

@@ -226,8 +226,8 @@ impl MissionEvent {
                 refund,
                 left_in,
             } => format!(
-                "  Every foe of the {character}'s {chit} campaign is dead: he gets back {}; the \
-                 chit lies in {left_in}.",
+                "  Every foe of the {character}'s {chit} campaign is dead: the {character} gets \
+                 back {}; the chit lies in {left_in}.",
                 refund.words()
             ),
             MissionEvent::TimeUp {
@@ -236,8 +236,8 @@ impl MissionEvent {
                 penalty,
                 left_in,
             } => format!(
-                "  The {character}'s {chit} is over undone: he pays {} again; the chit lies in \
-                 {left_in}.",
+                "  The {character}'s {chit} is over undone: the {character} pays {} again; the \
+                 chit lies in {left_in}.",
                 penalty.words()
             ),
             MissionEvent::Dropped {

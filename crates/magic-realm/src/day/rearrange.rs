@@ -284,8 +284,8 @@ enum StepRefused {
     )]
     OnRoadway,
     #[error(
-        "he recorded an extra phase that this belonging gives, and keeps it until that phase \
-         is done (3.1 6.2.4d); abandon it at a later phase"
+        "this belonging gives an extra phase recorded today and stays until that phase is \
+         done (3.1 6.2.4d); abandon it at a later phase"
     )]
     Committed,
     #[error(

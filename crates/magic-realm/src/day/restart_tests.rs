@@ -262,3 +262,50 @@ fn a_suicide_sits_out_a_whole_day_before_starting_over_3_1_9_2_2a() {
     assert!(!after.characters[0].dead);
     assert!(restarted(&events));
 }
+
+/// A suicide is news to every player, but what he left lies in his
+/// clearing: only those there read the list (3.1 9.2.2a, what a player
+/// sees).
+#[test]
+fn a_suicides_belongings_are_seen_only_in_his_clearing_3_1_9_2_2a() {
+    use realmgm_core::game::Observers;
+    let mut state = game(&["Amazon", "Black Knight"]);
+    let elsewhere = state
+        .dwellings
+        .values()
+        .find(|c| **c != state.characters[0].position)
+        .expect("another dwelling")
+        .clone();
+    state.characters[1].position = elsewhere;
+    give(&mut state, 0, ItemKind::Treasure, "Lost Keys", false);
+    let (after, events) = play(state, &[("P1", "H\nSuicide: yes"), ("P2", "H")], &[]);
+    assert!(after.characters[0].dead);
+    let told: Vec<(&Observers, &Vec<String>)> = events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Midnight(super::events::MidnightEvent::Suicide { left_behind, .. }) => {
+                Some((&e.observers, left_behind))
+            }
+            _ => None,
+        })
+        .collect();
+    let reads = |player: &str, o: &Observers| match o {
+        Observers::Players(p) => p.contains(player),
+        _ => true,
+    };
+    assert!(
+        told.iter()
+            .any(|(o, left)| reads("P2", o) && left.is_empty()),
+        "{told:?}"
+    );
+    assert!(
+        !told
+            .iter()
+            .any(|(o, left)| reads("P2", o) && !left.is_empty()),
+        "{told:?}"
+    );
+    assert!(
+        told.iter()
+            .any(|(o, left)| reads("P1", o) && left.contains(&"Lost Keys".to_string()))
+    );
+}

@@ -193,8 +193,8 @@ pub fn search_ordered(
                     )
                 } else {
                     format!(
-                        "the {name}'s {causes} causes of Magic Sight cancel each other out, so he \
-                         searches on the other tables (3.1 7.5.7b)"
+                        "the {name}'s {causes} causes of Magic Sight cancel each other out, so the \
+                         search is on the other tables (3.1 7.5.7b)"
                     )
                 };
                 return lost(why);
@@ -324,8 +324,8 @@ pub fn peer_from_the_air(
     } = table
     else {
         return lost(
-            "flying, he can only Peer into a clearing his Search: line names (Search: peer \
-             <tile> <clearing>); he lands for any other search"
+            "in flight a Search can only Peer into a clearing the Search: line names (Search: \
+             peer <tile> <clearing>); any other search needs a landing first"
                 .into(),
         );
     };
