@@ -135,6 +135,13 @@ pub fn restart_the_dead(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>)
         }
         let his = orders.get(&c.player);
         if his.is_some_and(|o| o.no_restart) {
+            // He stays out: what a death outside combat left on him lies
+            // where he fell, and his hirelings are free (3.1 9.1.1d).
+            let fell_in = c.position.clone();
+            let left = day.state.characters[who].give_up_everything();
+            drop_where_he_fell(day, &fell_in, &left);
+            day.state.release_hired_leaders(who);
+            day.state.characters[who].hirelings.clear();
             continue;
         }
         let became = his

@@ -111,9 +111,15 @@ fn restarted(events: &[super::events::DayEvent]) -> bool {
 fn a_player_may_decline_to_start_over_3_1_9_1_2a() {
     let mut state = game(&["Amazon"]);
     state.characters[0].dead = true;
+    let here = state.characters[0].position.clone();
     let (after, events) = play(state.clone(), &[("P1", "H\nRestart: no")], &[]);
     assert!(after.characters[0].dead);
     assert!(!restarted(&events));
+    // What he still carried lies where he fell (9.1.1d).
+    assert!(after.characters[0].weapon.is_none());
+    assert!(
+        after.holdings[&abandoned_pile(&here)].contains(&item(ItemKind::Weapon, "Short Sword"))
+    );
     let (after, events) = play(state, &[("P1", "H\nRestart: yes")], &[]);
     assert!(!after.characters[0].dead);
     assert!(restarted(&events));
