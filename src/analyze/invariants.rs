@@ -104,9 +104,12 @@ pub fn check(
     }
     // A character who starts again (or arrives) brings fresh gear of his
     // own, as a new character would; his old gear stays where he fell.
-    let fresh_gear = events
-        .iter()
-        .any(|e| matches!(e.happening, Happening::Restart(_)));
+    let fresh_gear = events.iter().any(|e| {
+        matches!(
+            e.happening,
+            Happening::Restart(RestartEvent::Restarted { .. } | RestartEvent::Arrived { .. })
+        )
+    });
     for (name, count) in gear.iter().filter(|_| !fresh_gear) {
         let had = gear_before.get(name).copied().unwrap_or(0);
         if *count > had {

@@ -178,6 +178,7 @@ fn restart(e: &RestartEvent) -> Option<&'static str> {
     Some(match e {
         RestartEvent::Restarted { .. } | RestartEvent::NoInn { .. } => "9.1.2",
         RestartEvent::Taken { .. } => "9.1.2b",
+        RestartEvent::LeftBehind { .. } => "9.1.1d",
         RestartEvent::PaidInstead { .. } => "9.1.2a",
         // Joining a running game is this tool's campaign play, not a
         // rule of 3.1.

@@ -295,7 +295,6 @@ pub enum MidnightEvent {
     /// He kills himself; what he carried lies in his clearing (3.1 9.2.2a).
     Suicide {
         character: String,
-        left_behind: Vec<String>,
         rejoins_on: u32,
     },
     /// Under Sudden Death he meets every victory requirement and ends the

@@ -394,17 +394,11 @@ fn midnight(event: &MidnightEvent) -> String {
         } => format!("Midnight: the {character}'s {potion} expires and goes back to the {to}."),
         MidnightEvent::Suicide {
             character,
-            left_behind,
             rejoins_on,
         } => {
-            let left = if left_behind.is_empty() {
-                String::new()
-            } else {
-                format!(" {} lie abandoned in the clearing.", left_behind.join(", "))
-            };
             format!(
-                "Midnight: the {character} dies by suicide.{left} The player may start over on \
-                 day {rejoins_on} at the earliest."
+                "Midnight: the {character} dies by suicide. The player may start over on day \
+                 {rejoins_on} at the earliest."
             )
         }
         MidnightEvent::GameEnded { character } => format!(

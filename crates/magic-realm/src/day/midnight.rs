@@ -130,33 +130,15 @@ fn suicides(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, DayOrd
         day.state.release_hired_leaders(who);
         day.state.characters[who].hirelings.clear();
         // A death is news to every player, as a restart is; what he left
-        // is seen only by those in his clearing.
-        let there = day.players_in(&at);
-        let elsewhere: std::collections::BTreeSet<String> = day
-            .state
-            .characters
-            .iter()
-            .map(|c| c.player.clone())
-            .filter(|p| !there.contains(p))
-            .collect();
+        // is told only to those in his clearing.
+        super::restart::tell_left_behind(day, &name, &at, &left, who);
         day.emit(
-            Observers::Players(there),
+            Observers::Everyone,
             Happening::Midnight(MidnightEvent::Suicide {
-                character: name.clone(),
-                left_behind: left.into_iter().map(|i| i.name).collect(),
+                character: name,
                 rejoins_on,
             }),
         );
-        if !elsewhere.is_empty() {
-            day.emit(
-                Observers::Players(elsewhere),
-                Happening::Midnight(MidnightEvent::Suicide {
-                    character: name,
-                    left_behind: Vec::new(),
-                    rejoins_on,
-                }),
-            );
-        }
     }
 }
 

@@ -36,15 +36,22 @@ use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandone
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum RestartEvent {
-    /// He starts again at the Inn; what he carried was left where he fell.
+    /// He starts again at the Inn; what he carried was left where he fell
+    /// (told apart, to those there: [`RestartEvent::LeftBehind`]).
     Restarted {
         character: String,
         fell_in: ClearingId,
         at: ClearingId,
-        left_behind: Vec<Item>,
         /// The character he comes back as, when his player named another.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         became: Option<String>,
+    },
+    /// What a dead character carried lies where he fell (3.1 9.1.1d,
+    /// 9.2.2a): seen by those in that clearing and his own player.
+    LeftBehind {
+        character: String,
+        fell_in: ClearingId,
+        items: Vec<String>,
     },
     /// He cannot come back: there is no Inn on the map.
     NoInn { character: String },
@@ -75,26 +82,23 @@ impl RestartEvent {
         match self {
             RestartEvent::Restarted {
                 character,
-                fell_in,
                 at,
-                left_behind,
                 became,
-            } => {
-                let left = if left_behind.is_empty() {
-                    String::new()
-                } else {
-                    let names: Vec<&str> = left_behind.iter().map(|i| i.name.as_str()).collect();
-                    format!(" {} left in {fell_in}.", names.join(", "))
-                };
-                match became {
-                    Some(new) => format!(
-                        "The {character}, killed, comes back as the {new} at the Inn ({at}).{left}"
-                    ),
-                    None => {
-                        format!("The {character}, killed, starts again at the Inn ({at}).{left}")
-                    }
+                ..
+            } => match became {
+                Some(new) => {
+                    format!("The {character}, killed, comes back as the {new} at the Inn ({at}).")
                 }
-            }
+                None => format!("The {character}, killed, starts again at the Inn ({at})."),
+            },
+            RestartEvent::LeftBehind {
+                character,
+                fell_in,
+                items,
+            } => format!(
+                "What the {character} carried lies in {fell_in}: {}.",
+                items.join(", ")
+            ),
             RestartEvent::NoInn { character } => {
                 format!("The {character} is dead and cannot restart: the Inn is not on the map.")
             }
@@ -120,6 +124,30 @@ impl RestartEvent {
             } => format!("The {character} ({player}) enters the Realm at the Inn ({at})."),
         }
     }
+}
+
+/// Tell those in clearing `fell_in`, and the dead character's own player
+/// (`who`), what he left there; other players learn only of his death.
+pub fn tell_left_behind(
+    day: &mut Day<'_>,
+    character: &str,
+    fell_in: &ClearingId,
+    items: &[Item],
+    who: usize,
+) {
+    if items.is_empty() {
+        return;
+    }
+    let mut there = day.players_in(fell_in);
+    there.insert(day.state.characters[who].player.clone());
+    day.emit(
+        Observers::Players(there),
+        Happening::Restart(RestartEvent::LeftBehind {
+            character: character.to_string(),
+            fell_in: fell_in.clone(),
+            items: items.iter().map(|i| i.name.clone()).collect(),
+        }),
+    );
 }
 
 /// Start every dead character over at the Inn (called first at Birdsong;
@@ -275,13 +303,13 @@ fn restart(
     }
     // His familiar, if he has one, starts again with him.
     day.state.familiars.remove(&name);
+    tell_left_behind(day, &name, &fell_in, &left_behind, who);
     day.emit(
         Observers::Everyone,
         Happening::Restart(RestartEvent::Restarted {
             character: name,
             fell_in,
             at: inn,
-            left_behind,
             became,
         }),
     );
