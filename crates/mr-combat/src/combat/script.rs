@@ -608,23 +608,32 @@ pub fn log_text(battle: &Battle) -> Vec<String> {
         .collect()
 }
 
+/// Note a mismatch in `wrong` when `want` and `have` differ, as a fixture's
+/// check reports it (battle files and day files alike).
+pub fn note_mismatch(wrong: &mut Vec<String>, what: &str, want: String, have: String) {
+    if want != have {
+        wrong.push(format!("{what}: expected {want}, got {have}"));
+    }
+}
+
+/// A list of names as a fixture's check compares it: sorted, `none` when
+/// empty.
+pub fn sorted_names(v: &[String]) -> String {
+    let mut v = v.to_vec();
+    v.sort();
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(", ")
+    }
+}
+
 /// Compare an outcome with what the file expects; empty when it matches.
 pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     let mut wrong = Vec::new();
-    let mut same = |what: &str, want: String, have: String| {
-        if want != have {
-            wrong.push(format!("{what}: expected {want}, got {have}"));
-        }
-    };
-    let sorted = |v: &[String]| {
-        let mut v = v.to_vec();
-        v.sort();
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
+    let mut same =
+        |what: &str, want: String, have: String| note_mismatch(&mut wrong, what, want, have);
+    let sorted = sorted_names;
     if let Some(v) = &expect.killed {
         same("killed", sorted(v), sorted(&got.killed));
     }

@@ -245,20 +245,8 @@ fn killed(before: &MrState, after: &MrState) -> Vec<String> {
 /// history) with what the file expects; empty when all agree.
 pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>) -> Vec<String> {
     let mut wrong = Vec::new();
-    let same = |wrong: &mut Vec<String>, what: &str, want: String, have: String| {
-        if want != have {
-            wrong.push(format!("{what}: expected {want}, got {have}"));
-        }
-    };
-    let sorted = |v: &[String]| {
-        let mut v = v.to_vec();
-        v.sort();
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
+    let same = crate::combat::script::note_mismatch;
+    let sorted = crate::combat::script::sorted_names;
     for (name, at) in expect.positions.iter().flatten() {
         let have = got
             .positions
