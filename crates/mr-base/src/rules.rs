@@ -128,6 +128,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
      his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
+    "`enhanced_magic`: a cast fatigues its MAGIC chit at once and ties up neither chit, spell nor \
+     artifact, so the spell may be cast again while it lasts (10.C.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -539,13 +541,12 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "enhanced_magic",
-        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues at \
-                  the end of the round and the spell may be cast again; an artifact or book \
-                  still casts once an Evening. Not built: the magic rules tie a chit to its \
-                  spell in effect (in-use checks, expiry freeing the chit) and would need a \
-                  second path",
+        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues in \
+                  the round it is played and the spell may be cast again while the earlier \
+                  casting lasts; an artifact or book is not tied up either but still casts \
+                  once an Evening",
         source: "3.1 10.C.1 (Enhanced Magic)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -580,6 +581,9 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &["alerted_monsters"],
     },
 ];
+
+/// The toggle under which casting ties up neither spell nor MAGIC chit.
+pub const ENHANCED_MAGIC: &str = "enhanced_magic";
 
 /// The toggle that switches the season calendar on.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
@@ -700,6 +704,7 @@ const ALL_OPTIONAL: &[&str] = &[
     "grudges_and_gratitude",
     "extended_grudges",
     "benevolent_spells",
+    "enhanced_magic",
     "advanced_power_of_the_pit",
     "automatic_enchanting",
     "seasons_and_weather",

@@ -9,7 +9,9 @@
 //! its MAGIC chit fatigues then (4.6.7b); any other spell keeps the chit or
 //! item committed until it expires ([`super::expiry`], 8.4.3c). An
 //! artifact or book casts once per Evening and not while a spell it cast
-//! is still in effect (8.3.9c.3-4).
+//! is still in effect (8.3.9c.3-4). Under Enhanced Magic (10.C.1) no cast
+//! ties anything up: the MAGIC chit fatigues at once and the spell, chit
+//! and item are free to cast again (the item still once an Evening).
 //!
 //! [`check`] says whether a cast is legal without changing anything;
 //! [`cast`] applies it and returns what happened, or an error and the state
@@ -37,6 +39,7 @@ use crate::data::spells::{Duration, Spell, SpellColour, SpellTarget};
 use crate::data::terms::{Colour, MagicType, TileGroup};
 use crate::data::tiles::ClearingKind;
 use crate::data::treasures::TreasureEffect;
+use crate::rules::ENHANCED_MAGIC;
 use crate::state::{ChitCondition, DenizenKind, MrState, Whereabouts};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
@@ -246,9 +249,11 @@ fn check_with(
     }
     // His recorded spell cannot be cast again, by any of his MAGIC chits,
     // until it ends (8.4.3c); an artifact's or book's spell card is its own.
+    // Under Enhanced Magic a casting ties up no spell (3.1 10.C.1.1).
     let by_chit = |w: &CastWith| matches!(w, CastWith::Chit { .. });
     let in_use = state.magic.in_effect.iter().any(|s| {
-        s.caster == c.name
+        !s.untied
+            && s.caster == c.name
             && s.spell == spell.name
             && (s.with == request.with || (by_chit(&s.with) && by_chit(&request.with)))
     });
@@ -318,13 +323,14 @@ fn check_bound_treasure(
     Ok(())
 }
 
-/// The spell in effect an artifact or book is committed to (8.3.9c.3).
+/// The spell in effect an artifact or book is committed to (8.3.9c.3);
+/// one cast under Enhanced Magic commits it to nothing (3.1 10.C.1.2).
 fn committed<'s>(state: &'s MrState, item: &str) -> Option<&'s str> {
     state
         .magic
         .in_effect
         .iter()
-        .find(|s| matches!(&s.with, CastWith::Treasure { name } if name == item))
+        .find(|s| !s.untied && matches!(&s.with, CastWith::Treasure { name } if name == item))
         .map(|s| s.spell.as_str())
 }
 
@@ -698,13 +704,19 @@ fn apply(
     });
     let detail = ctx.detail.take();
     // An instant or attack spell expires after its one effect, and its
-    // MAGIC chit fatigues then (4.6.7b).
-    if matches!(spell.duration, Duration::Instant | Duration::Attack) || ctx.spent {
-        if let CastWith::Chit { index } = request.with
-            && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
-        {
-            chit.condition = ChitCondition::Fatigued;
-        }
+    // MAGIC chit fatigues then (4.6.7b). Under Enhanced Magic no spell ties
+    // up its chit: the chit must fatigue as the round it was played in
+    // ends (3.1 10.C.1.1), and nothing can play it again before then, so it
+    // fatigues now.
+    let spent = matches!(spell.duration, Duration::Instant | Duration::Attack) || ctx.spent;
+    let untied = rules.is_on(ENHANCED_MAGIC);
+    if (spent || untied)
+        && let CastWith::Chit { index } = request.with
+        && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
+    {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    if spent {
         return Ok(effects);
     }
     let id = state.magic.next_id;
@@ -722,6 +734,7 @@ fn apply(
         // it (4.6.7f).
         held: spell.duration == Duration::Phase,
         detail,
+        untied,
     });
     effects.push(SpellEffect::InEffect {
         id,

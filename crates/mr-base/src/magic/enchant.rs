@@ -33,16 +33,15 @@ pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
         .position(|c| names_chit(&c.chit, named))
 }
 
-/// Whether the chit at `index` is tied to a spell in effect.
+/// Whether the chit at `index` is tied to a spell in effect; a spell cast
+/// under Enhanced Magic (3.1 10.C.1) ties none.
 pub fn tied_up(state: &MrState, who: usize, index: usize) -> bool {
     let Some(c) = state.characters.get(who) else {
         return false;
     };
-    state
-        .magic
-        .in_effect
-        .iter()
-        .any(|s| s.caster == c.name && s.with == crate::state::magic::CastWith::Chit { index })
+    state.magic.in_effect.iter().any(|s| {
+        !s.untied && s.caster == c.name && s.with == crate::state::magic::CastWith::Chit { index }
+    })
 }
 
 /// Chits of `who` that could serve as a plain MAGIC chit now: active, not

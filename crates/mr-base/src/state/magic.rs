@@ -76,7 +76,8 @@ impl MagicWorld {
     }
 }
 
-/// What a spell was cast with; it stays tied up until the spell expires.
+/// What a spell was cast with; it stays tied up until the spell expires,
+/// unless Enhanced Magic (3.1 10.C.1) released it ([`SpellInEffect::untied`]).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "with", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CastWith {
@@ -177,4 +178,9 @@ pub struct SpellInEffect {
     /// an absorbed monster).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Cast under Enhanced Magic (3.1 10.C.1): it holds neither the MAGIC
+    /// chit, which fatigued when it was cast, nor the artifact or book, so
+    /// its ending gives nothing back and the spell may be cast again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untied: bool,
 }
