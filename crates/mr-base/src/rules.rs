@@ -551,13 +551,17 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "enhanced_artifacts",
-        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type and \
-                  time 0: enchanted to colour, enchanting tiles, recording and casting spells. \
-                  Not built: items as chits in casting, enchanting and Reading Runes, their \
-                  colour state and what it forbids (selling, Enchant Artifact), and the victory \
-                  count of spells recorded in them",
+        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type with \
+                  time 0, once an Evening: they cast recorded spells, are enchanted into colour \
+                  (`E (enchant Good Book)`), enchant the tile (`E (tile with Good Book)`); the \
+                  Spell cards awakened in them are cast by MAGIC chits; one enchanted into \
+                  colour casts, reads and sells nothing until its colour is spent or expended \
+                  (`Phase 1: fatigue Good Book`). Not built: recording (learning) a spell \
+                  through an item's numeral, and the victory counts that go with it \
+                  (10.C.3.1's special case, 10.C.3.2's count); a spell of a type the character \
+                  has no MAGIC chit of is refused as before",
         source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -584,6 +588,9 @@ pub const TOGGLES: &[RuleToggle] = &[
 
 /// The toggle under which casting ties up neither spell nor MAGIC chit.
 pub const ENHANCED_MAGIC: &str = "enhanced_magic";
+
+/// The toggle under which artifacts and spell books act as MAGIC chits.
+pub const ENHANCED_ARTIFACTS: &str = "enhanced_artifacts";
 
 /// The toggle that switches the season calendar on.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
@@ -705,6 +712,7 @@ const ALL_OPTIONAL: &[&str] = &[
     "extended_grudges",
     "benevolent_spells",
     "enhanced_magic",
+    "enhanced_artifacts",
     "advanced_power_of_the_pit",
     "automatic_enchanting",
     "seasons_and_weather",

@@ -55,6 +55,8 @@ fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
     let mut holders: Vec<(String, bool)> = active_treasure_effects(day.data, c)
         .into_iter()
         .filter(|(_, e)| matches!(e, TreasureEffect::Spells { .. }))
+        // An item enchanted into colour has no runes to read (3.1 10.C.3.3).
+        .filter(|(name, _)| crate::magic::item_chit::colour_of(&day.state, who, name).is_none())
         .map(|(name, _)| (name.to_string(), false))
         .collect();
     let mut sites = discovered_sites_here(day, who);

@@ -78,6 +78,9 @@ pub struct Checked<'d> {
     pub colour: Colour,
     /// His colour chit to play, when the colour is not shared.
     pub colour_chit: Option<usize>,
+    /// His artifact or book enchanted into colour whose colour is spent,
+    /// when neither shared colour nor a colour chit serves (3.1 10.C.3.3).
+    pub colour_item: Option<String>,
     pub speed: u8,
 }
 
@@ -132,6 +135,7 @@ pub fn speed(state: &MrState, request: &CastRequest) -> u8 {
 fn check_with(
     state: &MrState,
     data: &GameData,
+    rules: &Rules,
     request: &CastRequest,
     spell: &Spell,
 ) -> Result<(), MagicError> {
@@ -142,7 +146,12 @@ fn check_with(
     };
     match &request.with {
         CastWith::Chit { index } => {
-            if !c.magic.spells.contains(&spell.name) {
+            // Under Enhanced Artifacts the Spell cards awakened in his
+            // artifacts and books are cast by his MAGIC chits as if
+            // recorded (3.1 10.C.3.2).
+            let from_item =
+                super::item_chit::awakened_in_his_item(state, rules, request.caster, &spell.name);
+            if !c.magic.spells.contains(&spell.name) && from_item.is_none() {
                 return Err(MagicError::cannot(
                     name,
                     format!("the {} has not recorded or learned it", c.name),
@@ -200,6 +209,21 @@ fn check_with(
                     format!("the {} does not carry the {item} active", c.name),
                 ));
             }
+            if let Some(why) = super::item_chit::is_colour(state, request.caster, item) {
+                return Err(MagicError::cannot(name, why));
+            }
+            // Under Enhanced Artifacts it is also a MAGIC chit of its red
+            // numeral, casting his recorded spells of that type (3.1
+            // 10.C.3.1).
+            let as_chit = super::item_chit::casts_recorded(
+                state,
+                data,
+                rules,
+                request.caster,
+                item,
+                &spell.name,
+                kind,
+            );
             let types: Vec<MagicType> = data
                 .treasures
                 .iter()
@@ -213,7 +237,7 @@ fn check_with(
                 .flatten()
                 .collect();
             let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
-            if !types.contains(&kind) && !enchanted {
+            if !types.contains(&kind) && !enchanted && !as_chit {
                 return Err(MagicError::cannot(
                     name,
                     format!("the {item} casts no type {kind} spells"),
@@ -224,7 +248,7 @@ fn check_with(
                 .awakened
                 .get(item)
                 .is_some_and(|s| s.contains(&spell.name));
-            if !awake && !enchanted {
+            if !awake && !enchanted && !as_chit {
                 return Err(MagicError::cannot(
                     name,
                     format!("it is not awakened in the {item}; read its runes first"),
@@ -357,14 +381,19 @@ fn check_place(state: &MrState, spell: &Spell, here: &ClearingId) -> Result<(), 
     }
 }
 
-/// The colour for the cast and, when not shared, the colour chit to play.
+/// How a cast's colour is supplied: shared, or one of his colour chits, or
+/// one of his artifacts or books enchanted into colour (3.1 10.C.3.3).
+type ColourSupply = (Colour, Option<usize>, Option<String>);
+
+/// The colour for the cast and, when not shared, the colour chit or
+/// coloured item to play.
 fn check_colour(
     state: &MrState,
     data: &GameData,
     rules: &Rules,
     request: &CastRequest,
     spell: &Spell,
-) -> Result<(Colour, Option<usize>), MagicError> {
+) -> Result<ColourSupply, MagicError> {
     let c = &state.characters[request.caster];
     let shared = shared_colours(state, data, rules, request.day, &c.position);
     let own = colour_chits(state, request.caster);
@@ -388,16 +417,21 @@ fn check_colour(
                 ),
             ));
         }
-        return Ok((*colour, Some(index)));
+        return Ok((*colour, Some(index), None));
     }
     if let Some(colour) = shared.iter().copied().find(|c| fits(*c)) {
-        return Ok((colour, None));
+        return Ok((colour, None, None));
     }
     if let Some((index, _, colour)) = own.iter().find(|o| fits(o.2)) {
-        return Ok((*colour, Some(*index)));
+        return Ok((*colour, Some(*index), None));
+    }
+    let items = super::item_chit::colour_items(state, request.caster);
+    if let Some((item, colour)) = items.iter().find(|(_, colour)| fits(*colour)) {
+        return Ok((*colour, None, Some(item.clone())));
     }
     let mut present = shared.clone();
     present.extend(own.iter().map(|o| o.2));
+    present.extend(items.iter().map(|(_, colour)| *colour));
     Err(MagicError::cannot(
         &spell.name,
         format!(
@@ -583,14 +617,15 @@ pub fn check<'d>(
             ),
         ));
     }
-    check_with(state, data, request, spell)?;
+    check_with(state, data, rules, request, spell)?;
     check_place(state, spell, &c.position)?;
-    let (colour, colour_chit) = check_colour(state, data, rules, request, spell)?;
+    let (colour, colour_chit, colour_item) = check_colour(state, data, rules, request, spell)?;
     check_targets(state, request, spell)?;
     Ok(Checked {
         spell,
         colour,
         colour_chit,
+        colour_item,
         speed: speed(state, request),
     })
 }
@@ -635,6 +670,14 @@ fn apply(
         effects.push(SpellEffect::ColourChitPlayed {
             character: caster.clone(),
             chit: chit.chit.clone(),
+        });
+    }
+    if let Some(item) = &checked.colour_item {
+        super::item_chit::expend(state, request.caster, item);
+        effects.push(SpellEffect::ColourItemPlayed {
+            character: caster.clone(),
+            item: item.clone(),
+            colour: checked.colour,
         });
     }
     if let CastWith::Treasure { name } = &request.with {

@@ -32,6 +32,11 @@ pub struct CharacterMagic {
     /// Artifacts and spell books that cast a spell today (once a day each).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub artifacts_used_today: BTreeSet<String>,
+    /// His artifacts and spell books enchanted into colour magic under
+    /// Enhanced Artifacts (3.1 10.C.3.3), with their colours; an item he no
+    /// longer carries has none ([`crate::magic::item_chit`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coloured_items: BTreeMap<String, crate::data::terms::Colour>,
     /// A Wish for Strength: his next Fight chit (or Gloves) is Tremendous.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next_fight_tremendous: bool,
