@@ -130,6 +130,10 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
     "`enhanced_magic`: a cast fatigues its MAGIC chit at once and ties up neither chit, spell nor \
      artifact, so the spell may be cast again while it lasts (10.C.1)",
+    "`enhanced_artifacts`: artifacts and books cast recorded spells of their red numeral, record \
+     spells, turn to colour magic and enchant tiles; their awakened cards are cast by MAGIC chits \
+     (10.C.3); without it an E phase naming an artifact or book is lost instead of enchanting \
+     another chit (7.10.6)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -552,14 +556,14 @@ pub const TOGGLES: &[RuleToggle] = &[
     RuleToggle {
         name: "enhanced_artifacts",
         summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type with \
-                  time 0, once an Evening: they cast recorded spells, are enchanted into colour \
-                  (`E (enchant Good Book)`), enchant the tile (`E (tile with Good Book)`); the \
-                  Spell cards awakened in them are cast by MAGIC chits; one enchanted into \
-                  colour casts, reads and sells nothing until its colour is spent or expended \
-                  (`Phase 1: fatigue Good Book`). Not built: recording (learning) a spell \
-                  through an item's numeral, and the victory counts that go with it \
-                  (10.C.3.1's special case, 10.C.3.2's count); a spell of a type the character \
-                  has no MAGIC chit of is refused as before",
+                  time 0, once an Evening: they cast recorded spells, let their owner record \
+                  spells of that type (counted for victory only if he has the item at the end), \
+                  are enchanted into colour (`E (enchant Good Book)`) and enchant the tile \
+                  (`E (enchant tile with Sacred Statue)`); the Spell cards awakened in them are \
+                  cast by MAGIC chits; one enchanted into colour casts, reads, sells and is \
+                  given nothing until its colour is spent or expended (`Phase 1: fatigue Good \
+                  Book`). Not built: the victory count of awakened Spell cards (10.C.3.2) and \
+                  colour from an Enchant Artifact numeral (10.C.3.4.1-2), which is refused",
         source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
         status: Built,
         excludes: &[],

@@ -112,7 +112,12 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
         ReadRunesResult::Nothing => (false, false),
     };
     if learn {
-        let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+        let event = match spellbook::learn(
+            day.data,
+            day.rules,
+            &mut day.state.characters[who],
+            &runes.spell,
+        ) {
             Ok(()) => MagicEvent::Learned {
                 character: name.clone(),
                 spell: runes.spell.clone(),
@@ -174,7 +179,12 @@ pub fn perceive(day: &mut Day<'_>, who: usize) {
             holder: runes.holder.clone(),
         }),
     );
-    let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+    let event = match spellbook::learn(
+        day.data,
+        day.rules,
+        &mut day.state.characters[who],
+        &runes.spell,
+    ) {
         Ok(()) => MagicEvent::Learned {
             character: name,
             spell: runes.spell,

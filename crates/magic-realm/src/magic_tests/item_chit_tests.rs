@@ -11,9 +11,10 @@ use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 use crate::data::terms::Colour;
+use crate::day::victory;
 use crate::magic::cast::{CastRequest, cast, check};
 use crate::magic::effect::SpellEffect;
-use crate::magic::item_chit;
+use crate::magic::{item_chit, spellbook};
 
 use super::test_fixtures::{caster, request};
 
@@ -98,4 +99,30 @@ fn an_items_colour_is_gone_once_it_leaves_him_3_1_10_c_3_3() {
     item_chit::forget_departed(&mut state);
     state.characters[0].belongings.push(book);
     assert_eq!(item_chit::colour_of(&state, 0, "Good Book"), None);
+}
+
+/// 3.1 10.C.3.1: an artifact or book lets its owner record spells of its
+/// red numeral's type though he has no MAGIC chit of it; such a spell
+/// counts toward victory only while he has the item at the end.
+#[test]
+fn a_book_records_spells_of_its_numeral_that_count_only_with_it_3_1_10_c_3_1() {
+    let mut state = game(&["Amazon"]);
+    carry(&mut state, 0, "Book of Lore");
+    let amazon = &mut state.characters[0];
+    let err = spellbook::learn(data(), &Rules::default(), amazon, "Fiery Blast")
+        .expect_err("the Amazon has no MAGIC chit");
+    assert!(err.to_string().contains("type none"), "{err}");
+    spellbook::learn(data(), &enhanced(), amazon, "Fiery Blast").expect("through the book");
+    assert_eq!(
+        amazon
+            .magic
+            .recorded_through
+            .get("Fiery Blast")
+            .map(String::as_str),
+        Some("Book of Lore")
+    );
+    let with_book = victory::score(data(), amazon, None).spells;
+    amazon.belongings.retain(|b| b.item.name != "Book of Lore");
+    let without = victory::score(data(), amazon, None).spells;
+    assert_eq!((with_book, without), (1, 0));
 }

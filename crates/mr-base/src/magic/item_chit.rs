@@ -24,9 +24,10 @@
 use std::collections::BTreeMap;
 
 use crate::data::GameData;
+use crate::data::spells::Spell;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
-use crate::state::MrState;
+use crate::state::{CharacterState, MrState};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
@@ -94,7 +95,7 @@ pub fn is_colour(state: &MrState, who: usize, item: &str) -> Option<String> {
     let colour = colour_of(state, who, item)?;
     Some(format!(
         "the {item} is {colour} magic now and no artifact or book until its colour is expended \
-         (3.1 10.C.3.3); write `Phase 1: fatigue {item}` to expend it"
+         (3.1 10.C.3.3); write `Phase N: fatigue {item}` to expend it at the start of phase N"
     ))
 }
 
@@ -140,6 +141,27 @@ pub fn awakened_in_his_item<'s>(
                 .get(*item)
                 .is_some_and(|s| s.contains(spell))
         })
+}
+
+/// The artifact or book character `c` carries active, not colour magic,
+/// whose red numeral is the type of `spell`: under Enhanced Artifacts it
+/// lets him record the spell though no MAGIC chit of his has that type
+/// (3.1 10.C.3.1).
+pub fn records_through(
+    data: &GameData,
+    rules: &Rules,
+    c: &CharacterState,
+    spell: &Spell,
+) -> Option<String> {
+    let kind = spell.spell_type?;
+    if !on(rules) {
+        return None;
+    }
+    c.belongings
+        .iter()
+        .filter(|b| b.active && !c.magic.coloured_items.contains_key(&b.item.name))
+        .find(|b| red_numeral(data, &b.item.name) == Some(kind))
+        .map(|b| b.item.name.clone())
 }
 
 /// Enchant the artifact or book `named` of character `who` into the colour

@@ -37,6 +37,11 @@ pub struct CharacterMagic {
     /// longer carries has none ([`crate::magic::item_chit`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub coloured_items: BTreeMap<String, crate::data::terms::Colour>,
+    /// Spells he recorded through an artifact or book, no MAGIC chit of his
+    /// having their type (3.1 10.C.3.1): spell → item. Such a spell counts
+    /// toward victory only if he has the item at the end.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub recorded_through: BTreeMap<String, String>,
     /// A Wish for Strength: his next Fight chit (or Gloves) is Tremendous.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next_fight_tremendous: bool,
