@@ -128,6 +128,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
      his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
+    "`enhanced_magic`: a cast fatigues its MAGIC chit at once and ties up neither chit, spell nor \
+     artifact, so the spell may be cast again while it lasts (10.C.1)",
+    "`enhanced_artifacts`: artifacts and books cast recorded spells of their red numeral, record \
+     spells, turn to colour magic and enchant tiles; their awakened cards are cast by MAGIC chits \
+     (10.C.3); without it an E phase naming an artifact or book is lost instead of enchanting \
+     another chit (7.10.6)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -539,24 +545,27 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "enhanced_magic",
-        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues at \
-                  the end of the round and the spell may be cast again; an artifact or book \
-                  still casts once an Evening. Not built: the magic rules tie a chit to its \
-                  spell in effect (in-use checks, expiry freeing the chit) and would need a \
-                  second path",
+        summary: "Casting ties up neither the spell nor the MAGIC chit: the chit fatigues in \
+                  the round it is played and the spell may be cast again while the earlier \
+                  casting lasts; an artifact or book is not tied up either but still casts \
+                  once an Evening",
         source: "3.1 10.C.1 (Enhanced Magic)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
         name: "enhanced_artifacts",
-        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type and \
-                  time 0: enchanted to colour, enchanting tiles, recording and casting spells. \
-                  Not built: items as chits in casting, enchanting and Reading Runes, their \
-                  colour state and what it forbids (selling, Enchant Artifact), and the victory \
-                  count of spells recorded in them",
+        summary: "Artifacts and Spell Books act as MAGIC chits of their red numeral's type with \
+                  time 0, once an Evening: they cast recorded spells, let their owner record \
+                  spells of that type (counted for victory only if he has the item at the end), \
+                  are enchanted into colour (`E (enchant Good Book)`) and enchant the tile \
+                  (`E (enchant tile with Sacred Statue)`); the Spell cards awakened in them are \
+                  cast by MAGIC chits; one enchanted into colour casts, reads, sells and is \
+                  given nothing until its colour is spent or expended (`Phase 1: fatigue Good \
+                  Book`). Not built: the victory count of awakened Spell cards (10.C.3.2) and \
+                  colour from an Enchant Artifact numeral (10.C.3.4.1-2), which is refused",
         source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -580,6 +589,12 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &["alerted_monsters"],
     },
 ];
+
+/// The toggle under which casting ties up neither spell nor MAGIC chit.
+pub const ENHANCED_MAGIC: &str = "enhanced_magic";
+
+/// The toggle under which artifacts and spell books act as MAGIC chits.
+pub const ENHANCED_ARTIFACTS: &str = "enhanced_artifacts";
 
 /// The toggle that switches the season calendar on.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
@@ -700,6 +715,8 @@ const ALL_OPTIONAL: &[&str] = &[
     "grudges_and_gratitude",
     "extended_grudges",
     "benevolent_spells",
+    "enhanced_magic",
+    "enhanced_artifacts",
     "advanced_power_of_the_pit",
     "automatic_enchanting",
     "seasons_and_weather",

@@ -137,12 +137,14 @@ pub fn fatigue_colour_chits(
         .flat_map(|r| r.fatigue.iter().cloned())
         .collect();
     for chit in named {
-        let event = fatigue_at_will(&mut day.state, who, &chit, flying).unwrap_or_else(|e| {
-            MagicEvent::ColourChitKept {
-                character: day.state.characters[who].name.clone(),
-                chit,
-                reason: e.to_string(),
-            }
+        // An artifact or book enchanted into colour is expended the same way
+        // (3.1 10.C.3.3).
+        let item = crate::magic::item_chit::expend_at_will(&mut day.state, who, &chit);
+        let event = item.map_or_else(|| fatigue_at_will(&mut day.state, who, &chit, flying), Ok);
+        let event = event.unwrap_or_else(|e| MagicEvent::ColourChitKept {
+            character: day.state.characters[who].name.clone(),
+            chit,
+            reason: e.to_string(),
         });
         let observers = day.only(who);
         day.emit(observers, Happening::Magic(event));

@@ -385,6 +385,9 @@ pub fn take_turn_as(
                 result,
             }),
         );
+        // An item enchanted into colour that left him this phase lost its
+        // colour (3.1 10.C.3.3).
+        crate::magic::item_chit::forget_departed(&mut day.state);
         // A Phase spell activated for this phase expires with it (3.1
         // rule 4.6.7f.1).
         for event in crate::magic::phase_chit::expire_activated(&mut day.state, who) {

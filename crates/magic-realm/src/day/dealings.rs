@@ -690,7 +690,14 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
         let Goods::Item(wanted) = goods else { continue };
         match left.iter().position(|item| belongings::names(wanted, item)) {
             Some(at) => {
-                left.remove(at);
+                let item = left.remove(at);
+                // An item enchanted into colour is not given away (3.1
+                // 10.C.3.3).
+                if let Holder::Seat(s) = party.holder(day)
+                    && let Some(why) = crate::magic::item_chit::is_colour(&day.state, s, &item)
+                {
+                    return Some(why);
+                }
             }
             None => return Some(format!("the {name} does not carry the {wanted}")),
         }

@@ -539,6 +539,7 @@ fn transmorphized_belongings_are_frozen_4_6_9b() {
         inert: false,
         held: false,
         detail: Some("Squirrel".into()),
+        untied: false,
     });
     let (after, events) = play(
         state,

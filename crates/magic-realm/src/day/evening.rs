@@ -410,6 +410,8 @@ fn magic_after(
                 }
             }
         }
+        // What a character lost in combat loses its colour (3.1 10.C.3.3).
+        crate::magic::item_chit::forget_departed(&mut day.state);
     }
     let mut events = expiry::end_of_combat(&mut day.state, clearing);
     for f in battle

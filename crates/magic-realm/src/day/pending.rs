@@ -4,7 +4,8 @@
 //! into colour magic or, when its note says `tile`, turns the tile over.
 //! The work is done by [`crate::magic::enchant`]; a note
 //! `tile <clearing>` names another clearing's tile, allowed on a day the
-//! Toadstool Circle gave the gift (`site_magic`).
+//! Toadstool Circle gave the gift (`site_magic`). Under Enhanced Artifacts
+//! (3.1 10.C.3) the note may name an artifact or book instead of a chit.
 //!
 //! Rulings: a character with the advantage "enchants without a
 //! spellcasting step" needs no EM; an E without an earlier EM the same
@@ -16,9 +17,35 @@ use super::{Day, PhaseOutcome, site_magic};
 use crate::abilities;
 use crate::data::characters::Advantage;
 use crate::day::refusal::PhaseError;
-use crate::magic::enchant;
 use crate::magic::events::MagicEvent;
+use crate::magic::{enchant, item_chit};
 use crate::orders::Activity;
+
+/// The artifact or book an E phase's note names (3.1 10.C.3.1, under
+/// Enhanced Artifacts): `E (enchant ITEM)` enchants it into colour, `E
+/// (enchant tile with ITEM)` enchants the tile with it, and `RE (CV5) (with
+/// ITEM)` another clearing's tile. Gives the note without the item, and
+/// the item as the player wrote it; the magic rules say why it cannot.
+fn named_item<'n>(day: &Day<'_>, note: Option<&'n str>) -> (Option<&'n str>, Option<String>) {
+    let Some(text) = note else {
+        return (note, None);
+    };
+    let lower = text.to_ascii_lowercase();
+    let (rest, named) = if let Some(at) = lower.find(" with ") {
+        let rest = text[..at].trim().trim_end_matches(';').trim_end();
+        (Some(rest), text[at + 6..].trim())
+    } else if let Some(named) = lower.strip_prefix("with ") {
+        (None, text[text.len() - named.len()..].trim())
+    } else if let Some(named) = lower.strip_prefix("enchant ") {
+        (None, text[text.len() - named.len()..].trim())
+    } else {
+        return (note, None);
+    };
+    match item_chit::red_numeral(day.data, named) {
+        Some(_) => (rest, Some(named.to_string())),
+        None => (note, None),
+    }
+}
 
 /// An EM or E phase; `note` is the phase's note (`tile` enchants the
 /// tile).
@@ -29,7 +56,8 @@ pub fn enchant(
     note: Option<&str>,
 ) -> PhaseOutcome {
     let name = day.state.characters[who].name.clone();
-    if enchant::usable_magic_chits(&day.state, who).is_empty() {
+    let (note, item) = named_item(day, note);
+    if item.is_none() && enchant::usable_magic_chits(&day.state, who).is_empty() {
         return PhaseOutcome::Lost {
             reason: format!("the {name} has no active MAGIC chit free to enchant with"),
         };
@@ -56,7 +84,7 @@ pub fn enchant(
             );
             return PhaseOutcome::Done;
         }
-        Activity::Spell { chit } => chit.as_deref(),
+        Activity::Spell { chit } => chit.as_deref().or(item.as_deref()),
         _ => {
             return PhaseOutcome::Lost {
                 reason: "only EM and E phases enchant".into(),
@@ -70,6 +98,7 @@ pub fn enchant(
         };
     }
     let wants_tile = note.is_some_and(|n| n.to_lowercase().contains("tile"));
+    let wants_item = item.is_some() && !wants_tile;
     let today = day.state.day + 1;
     let remote = match note.filter(|_| wants_tile) {
         Some(n) => match site_magic::enchant_target(day, who, n) {
@@ -86,6 +115,9 @@ pub fn enchant(
         site_magic::enchant_remote(day, who, chit, at)
     } else if wants_tile {
         enchant::enchant_tile(&mut day.state, day.data, day.rules, today, who, chit)
+            .map_err(PhaseError::from)
+    } else if let Some(item) = item.as_deref().filter(|_| wants_item) {
+        item_chit::enchant_item(&mut day.state, day.data, day.rules, who, item)
             .map_err(PhaseError::from)
     } else {
         enchant::enchant_chit(&mut day.state, who, chit).map_err(PhaseError::from)

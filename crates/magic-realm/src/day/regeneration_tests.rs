@@ -46,6 +46,7 @@ fn spell_on(id: &str, spell: &str, duration: Duration) -> SpellInEffect {
         inert: false,
         held: false,
         detail: None,
+        untied: false,
     }
 }
 

@@ -55,6 +55,8 @@ fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
     let mut holders: Vec<(String, bool)> = active_treasure_effects(day.data, c)
         .into_iter()
         .filter(|(_, e)| matches!(e, TreasureEffect::Spells { .. }))
+        // An item enchanted into colour has no runes to read (3.1 10.C.3.3).
+        .filter(|(name, _)| crate::magic::item_chit::colour_of(&day.state, who, name).is_none())
         .map(|(name, _)| (name.to_string(), false))
         .collect();
     let mut sites = discovered_sites_here(day, who);
@@ -110,7 +112,12 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
         ReadRunesResult::Nothing => (false, false),
     };
     if learn {
-        let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+        let event = match spellbook::learn(
+            day.data,
+            day.rules,
+            &mut day.state.characters[who],
+            &runes.spell,
+        ) {
             Ok(()) => MagicEvent::Learned {
                 character: name.clone(),
                 spell: runes.spell.clone(),
@@ -172,7 +179,12 @@ pub fn perceive(day: &mut Day<'_>, who: usize) {
             holder: runes.holder.clone(),
         }),
     );
-    let event = match spellbook::learn(day.data, &mut day.state.characters[who], &runes.spell) {
+    let event = match spellbook::learn(
+        day.data,
+        day.rules,
+        &mut day.state.characters[who],
+        &runes.spell,
+    ) {
         Ok(()) => MagicEvent::Learned {
             character: name,
             spell: runes.spell,

@@ -58,6 +58,7 @@ fn in_effect(state: &mut MrState, spell: &str, targets: Vec<Aim>) -> u32 {
         inert: false,
         held: false,
         detail: None,
+        untied: false,
     });
     id
 }

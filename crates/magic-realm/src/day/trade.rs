@@ -442,6 +442,10 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
     };
     let sold = character.belongings[position].item.clone();
+    // An item enchanted into colour cannot be sold (3.1 10.C.3.3).
+    if let Some(reason) = crate::magic::item_chit::is_colour(&day.state, who, &sold.name) {
+        return PhaseOutcome::Lost { reason };
+    }
     if sold.kind == ItemKind::Spell && group.visitor {
         return PhaseOutcome::Lost {
             reason: format!(

@@ -31,6 +31,7 @@ fn held_by(state: &mut MrState, spell: &str) {
         inert: false,
         held: false,
         detail: Some("Squirrel".into()),
+        untied: false,
     });
 }
 

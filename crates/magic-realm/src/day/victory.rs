@@ -119,7 +119,7 @@ pub fn score(
             })
             .count(),
     );
-    let spells = count(spells_learned(data, who));
+    let spells = count(spells_learned(data, who, &kept));
     // Under Disgust his fame, under Ashes his gold, counts as -1 (3.1
     // 9.3.2c, 9.3.2e).
     let (held_fame, held_notoriety) = fame_and_notoriety_values(data, &kept);
@@ -205,16 +205,27 @@ pub fn starting_worth(data: &GameData, kind: &str) -> i32 {
 }
 
 /// How many spells he learned during the game: those he knows beyond the
-/// ones he recorded at the start (3.1 9.3.2b). A Spell card held but not
-/// learned counts nothing.
-fn spells_learned(data: &GameData, who: &CharacterState) -> usize {
+/// ones he recorded at the start (3.1 9.3.2b), less those he recorded
+/// through an artifact or book he no longer has (3.1 10.C.3.1). A Spell
+/// card held but not learned counts nothing.
+fn spells_learned(data: &GameData, who: &CharacterState, kept: &[(ItemKind, String)]) -> usize {
     let starting = who.magic.starting_spells.unwrap_or_else(|| {
         data.characters
             .iter()
             .find(|c| c.name == who.name)
             .map_or(0, |c| c.spells)
     });
-    who.magic.spells.len().saturating_sub(usize::from(starting))
+    let without_their_item = who
+        .magic
+        .recorded_through
+        .values()
+        .filter(|item| !kept.iter().any(|(_, name)| name == *item))
+        .count();
+    who.magic
+        .spells
+        .len()
+        .saturating_sub(usize::from(starting))
+        .saturating_sub(without_their_item)
 }
 
 /// Every item he owns at the end that his carrying strength (3.1 9.3.1,

@@ -51,7 +51,7 @@ pub fn learn_from_visitor(day: &mut Day<'_>, who: usize, wanted: &SpellWanted<'_
             };
         }
     };
-    if let Err(e) = may_learn(day.data, &day.state.characters[who], spell) {
+    if let Err(e) = may_learn(day.data, day.rules, &day.state.characters[who], spell) {
         return PhaseOutcome::Lost {
             reason: format!("the {} cannot teach it: {e}", wanted.visitor),
         };
@@ -71,7 +71,12 @@ pub fn learn_from_visitor(day: &mut Day<'_>, who: usize, wanted: &SpellWanted<'_
         return PhaseOutcome::Done;
     };
     let name = day.state.characters[who].name.clone();
-    let event = match spellbook::learn(day.data, &mut day.state.characters[who], &spell.name) {
+    let event = match spellbook::learn(
+        day.data,
+        day.rules,
+        &mut day.state.characters[who],
+        &spell.name,
+    ) {
         Ok(()) => {
             pay(day, who, gold);
             let observers = day.seen_acting(who);

@@ -151,6 +151,36 @@ fn a_chit_stays_tied_up_until_the_spell_expires_then_fatigues() {
     );
 }
 
+/// Enhanced Magic (3.1 10.C.1.1): the cast fatigues its MAGIC chit at once
+/// and ties up neither chit nor spell, so a rested chit casts the same spell
+/// again while the first casting lasts, and the spell's end fatigues
+/// nothing.
+#[test]
+fn enhanced_magic_ties_up_neither_chit_nor_spell_3_1_10_c_1() {
+    let rules = Rules::new(["enhanced_magic"], TOGGLES).expect("a built toggle");
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "II", "Fog");
+    let tile = state.characters[0].position.tile.clone();
+    let req = request(0, "Fog", vec![Aim::Tile { code: tile }], 14);
+    cast(&mut state, data(), &rules, &req, &mut Dice::new(1, 1)).expect("cast");
+    assert_eq!(
+        state.characters[0].chits[0].condition,
+        ChitCondition::Fatigued
+    );
+    assert!(!enchant::tied_up(&state, 0, 0));
+    state.characters[0].chits[0].condition = ChitCondition::Active;
+    check(&state, data(), &rules, &req).expect("the spell is free to be cast again");
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    crate::day::spell_clock::sunset(&mut day, 15);
+    assert!(day.state.magic.in_effect.is_empty());
+    assert_eq!(
+        day.state.characters[0].chits[0].condition,
+        ChitCondition::Active,
+        "the spell's end gives back no chit to fatigue"
+    );
+}
+
 #[test]
 fn witchs_brew_makes_type_ii_chits_count_as_type_iv() {
     let mut state = game(&["Wizard"]);

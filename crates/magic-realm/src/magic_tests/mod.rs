@@ -7,6 +7,7 @@ mod cast_tests;
 mod colour_tests;
 mod curses_tests;
 mod enchant_tests;
+mod item_chit_tests;
 mod spellbook_tests;
 mod spells_tests;
 mod test_fixtures;

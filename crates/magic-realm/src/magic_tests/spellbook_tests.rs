@@ -100,7 +100,7 @@ fn no_more_than_fourteen_spells() {
     let mut state = game(&["Magician"]);
     let c = &mut state.characters[0];
     c.magic.spells = (0..14).map(|i| format!("spell {i}")).collect();
-    let err = spellbook::learn(data(), c, "Fog").unwrap_err();
+    let err = spellbook::learn(data(), &Rules::default(), c, "Fog").unwrap_err();
     assert!(err.to_string().contains("14"), "{err}");
 }
 

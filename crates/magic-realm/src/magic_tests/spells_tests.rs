@@ -129,6 +129,7 @@ fn exorcise_kills_imps_and_breaks_spells_here() {
             inert: false,
             held: false,
             detail: None,
+            untied: false,
         });
     caster(&mut state, 0, "I", "Exorcise");
     let here = state.characters[0].position.clone();

@@ -9,7 +9,9 @@
 //! its MAGIC chit fatigues then (4.6.7b); any other spell keeps the chit or
 //! item committed until it expires ([`super::expiry`], 8.4.3c). An
 //! artifact or book casts once per Evening and not while a spell it cast
-//! is still in effect (8.3.9c.3-4).
+//! is still in effect (8.3.9c.3-4). Under Enhanced Magic (10.C.1) no cast
+//! ties anything up: the MAGIC chit fatigues at once and the spell, chit
+//! and item are free to cast again (the item still once an Evening).
 //!
 //! [`check`] says whether a cast is legal without changing anything;
 //! [`cast`] applies it and returns what happened, or an error and the state
@@ -37,6 +39,7 @@ use crate::data::spells::{Duration, Spell, SpellColour, SpellTarget};
 use crate::data::terms::{Colour, MagicType, TileGroup};
 use crate::data::tiles::ClearingKind;
 use crate::data::treasures::TreasureEffect;
+use crate::rules::ENHANCED_MAGIC;
 use crate::state::{ChitCondition, DenizenKind, MrState, Whereabouts};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
@@ -75,6 +78,9 @@ pub struct Checked<'d> {
     pub colour: Colour,
     /// His colour chit to play, when the colour is not shared.
     pub colour_chit: Option<usize>,
+    /// His artifact or book enchanted into colour whose colour is spent,
+    /// when neither shared colour nor a colour chit serves (3.1 10.C.3.3).
+    pub colour_item: Option<String>,
     pub speed: u8,
 }
 
@@ -129,6 +135,7 @@ pub fn speed(state: &MrState, request: &CastRequest) -> u8 {
 fn check_with(
     state: &MrState,
     data: &GameData,
+    rules: &Rules,
     request: &CastRequest,
     spell: &Spell,
 ) -> Result<(), MagicError> {
@@ -139,7 +146,12 @@ fn check_with(
     };
     match &request.with {
         CastWith::Chit { index } => {
-            if !c.magic.spells.contains(&spell.name) {
+            // Under Enhanced Artifacts the Spell cards awakened in his
+            // artifacts and books are cast by his MAGIC chits as if
+            // recorded (3.1 10.C.3.2).
+            let from_item =
+                super::item_chit::awakened_in_his_item(state, rules, request.caster, &spell.name);
+            if !c.magic.spells.contains(&spell.name) && from_item.is_none() {
                 return Err(MagicError::cannot(
                     name,
                     format!("the {} has not recorded or learned it", c.name),
@@ -197,6 +209,21 @@ fn check_with(
                     format!("the {} does not carry the {item} active", c.name),
                 ));
             }
+            if let Some(why) = super::item_chit::is_colour(state, request.caster, item) {
+                return Err(MagicError::cannot(name, why));
+            }
+            // Under Enhanced Artifacts it is also a MAGIC chit of its red
+            // numeral, casting his recorded spells of that type (3.1
+            // 10.C.3.1).
+            let as_chit = super::item_chit::casts_recorded(
+                state,
+                data,
+                rules,
+                request.caster,
+                item,
+                &spell.name,
+                kind,
+            );
             let types: Vec<MagicType> = data
                 .treasures
                 .iter()
@@ -210,7 +237,7 @@ fn check_with(
                 .flatten()
                 .collect();
             let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
-            if !types.contains(&kind) && !enchanted {
+            if !types.contains(&kind) && !enchanted && !as_chit {
                 return Err(MagicError::cannot(
                     name,
                     format!("the {item} casts no type {kind} spells"),
@@ -221,7 +248,7 @@ fn check_with(
                 .awakened
                 .get(item)
                 .is_some_and(|s| s.contains(&spell.name));
-            if !awake && !enchanted {
+            if !awake && !enchanted && !as_chit {
                 return Err(MagicError::cannot(
                     name,
                     format!("it is not awakened in the {item}; read its runes first"),
@@ -246,9 +273,11 @@ fn check_with(
     }
     // His recorded spell cannot be cast again, by any of his MAGIC chits,
     // until it ends (8.4.3c); an artifact's or book's spell card is its own.
+    // Under Enhanced Magic a casting ties up no spell (3.1 10.C.1.1).
     let by_chit = |w: &CastWith| matches!(w, CastWith::Chit { .. });
     let in_use = state.magic.in_effect.iter().any(|s| {
-        s.caster == c.name
+        !s.untied
+            && s.caster == c.name
             && s.spell == spell.name
             && (s.with == request.with || (by_chit(&s.with) && by_chit(&request.with)))
     });
@@ -318,13 +347,14 @@ fn check_bound_treasure(
     Ok(())
 }
 
-/// The spell in effect an artifact or book is committed to (8.3.9c.3).
+/// The spell in effect an artifact or book is committed to (8.3.9c.3);
+/// one cast under Enhanced Magic commits it to nothing (3.1 10.C.1.2).
 fn committed<'s>(state: &'s MrState, item: &str) -> Option<&'s str> {
     state
         .magic
         .in_effect
         .iter()
-        .find(|s| matches!(&s.with, CastWith::Treasure { name } if name == item))
+        .find(|s| !s.untied && matches!(&s.with, CastWith::Treasure { name } if name == item))
         .map(|s| s.spell.as_str())
 }
 
@@ -351,14 +381,19 @@ fn check_place(state: &MrState, spell: &Spell, here: &ClearingId) -> Result<(), 
     }
 }
 
-/// The colour for the cast and, when not shared, the colour chit to play.
+/// How a cast's colour is supplied: shared, or one of his colour chits, or
+/// one of his artifacts or books enchanted into colour (3.1 10.C.3.3).
+type ColourSupply = (Colour, Option<usize>, Option<String>);
+
+/// The colour for the cast and, when not shared, the colour chit or
+/// coloured item to play.
 fn check_colour(
     state: &MrState,
     data: &GameData,
     rules: &Rules,
     request: &CastRequest,
     spell: &Spell,
-) -> Result<(Colour, Option<usize>), MagicError> {
+) -> Result<ColourSupply, MagicError> {
     let c = &state.characters[request.caster];
     let shared = shared_colours(state, data, rules, request.day, &c.position);
     let own = colour_chits(state, request.caster);
@@ -382,16 +417,21 @@ fn check_colour(
                 ),
             ));
         }
-        return Ok((*colour, Some(index)));
+        return Ok((*colour, Some(index), None));
     }
     if let Some(colour) = shared.iter().copied().find(|c| fits(*c)) {
-        return Ok((colour, None));
+        return Ok((colour, None, None));
     }
     if let Some((index, _, colour)) = own.iter().find(|o| fits(o.2)) {
-        return Ok((*colour, Some(*index)));
+        return Ok((*colour, Some(*index), None));
+    }
+    let items = super::item_chit::colour_items(state, request.caster);
+    if let Some((item, colour)) = items.iter().find(|(_, colour)| fits(*colour)) {
+        return Ok((*colour, None, Some(item.clone())));
     }
     let mut present = shared.clone();
     present.extend(own.iter().map(|o| o.2));
+    present.extend(items.iter().map(|(_, colour)| *colour));
     Err(MagicError::cannot(
         &spell.name,
         format!(
@@ -577,14 +617,15 @@ pub fn check<'d>(
             ),
         ));
     }
-    check_with(state, data, request, spell)?;
+    check_with(state, data, rules, request, spell)?;
     check_place(state, spell, &c.position)?;
-    let (colour, colour_chit) = check_colour(state, data, rules, request, spell)?;
+    let (colour, colour_chit, colour_item) = check_colour(state, data, rules, request, spell)?;
     check_targets(state, request, spell)?;
     Ok(Checked {
         spell,
         colour,
         colour_chit,
+        colour_item,
         speed: speed(state, request),
     })
 }
@@ -629,6 +670,14 @@ fn apply(
         effects.push(SpellEffect::ColourChitPlayed {
             character: caster.clone(),
             chit: chit.chit.clone(),
+        });
+    }
+    if let Some(item) = &checked.colour_item {
+        super::item_chit::expend(state, request.caster, item);
+        effects.push(SpellEffect::ColourItemPlayed {
+            character: caster.clone(),
+            item: item.clone(),
+            colour: checked.colour,
         });
     }
     if let CastWith::Treasure { name } = &request.with {
@@ -698,13 +747,19 @@ fn apply(
     });
     let detail = ctx.detail.take();
     // An instant or attack spell expires after its one effect, and its
-    // MAGIC chit fatigues then (4.6.7b).
-    if matches!(spell.duration, Duration::Instant | Duration::Attack) || ctx.spent {
-        if let CastWith::Chit { index } = request.with
-            && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
-        {
-            chit.condition = ChitCondition::Fatigued;
-        }
+    // MAGIC chit fatigues then (4.6.7b). Under Enhanced Magic no spell ties
+    // up its chit: the chit must fatigue as the round it was played in
+    // ends (3.1 10.C.1.1), and nothing can play it again before then, so it
+    // fatigues now.
+    let spent = matches!(spell.duration, Duration::Instant | Duration::Attack) || ctx.spent;
+    let untied = rules.is_on(ENHANCED_MAGIC);
+    if (spent || untied)
+        && let CastWith::Chit { index } = request.with
+        && let Some(chit) = state.characters[request.caster].chits.get_mut(index)
+    {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    if spent {
         return Ok(effects);
     }
     let id = state.magic.next_id;
@@ -722,6 +777,7 @@ fn apply(
         // it (4.6.7f).
         held: spell.duration == Duration::Phase,
         detail,
+        untied,
     });
     effects.push(SpellEffect::InEffect {
         id,

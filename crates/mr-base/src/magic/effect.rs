@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::ClearingId;
 use crate::data::spells::Duration;
-use crate::data::terms::Strength;
+use crate::data::terms::{Colour, Strength};
 use crate::state::magic::Aim;
 use realmgm_core::dice::Faces;
 
@@ -30,6 +30,13 @@ pub enum SpellEffect {
     ColourChitPlayed {
         character: String,
         chit: String,
+    },
+    /// An artifact or book's colour magic was spent for the colour: it is
+    /// an artifact or book again (3.1 10.C.3.3).
+    ColourItemPlayed {
+        character: String,
+        item: String,
+        colour: Colour,
     },
     /// A die roll made for the spell, read on its table.
     Rolled {
@@ -125,6 +132,11 @@ impl std::fmt::Display for SpellEffect {
             SpellEffect::ColourChitPlayed { character, chit } => {
                 write!(f, "the {character} plays the colour chit {chit}")
             }
+            SpellEffect::ColourItemPlayed {
+                character,
+                item,
+                colour,
+            } => write!(f, "the {character} spends the {colour} magic of the {item}"),
             SpellEffect::Rolled {
                 purpose, result, ..
             } => write!(f, "the spell's roll ({purpose}): {result}"),

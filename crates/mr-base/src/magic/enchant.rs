@@ -14,7 +14,7 @@
 use crate::board::ClearingId;
 use crate::data::GameData;
 use crate::data::characters::{ActionChit, ChitAction};
-use crate::data::terms::Colour;
+use crate::data::terms::{Colour, MagicType};
 use crate::data::tiles::Side;
 use crate::magic::error::MagicError;
 use crate::state::{ChitCondition, MrState};
@@ -22,6 +22,7 @@ use realmgm_core::game::Rules;
 
 use super::colour::{chit_colour, colour_chits, list, names_chit, shared_colours};
 use super::events::MagicEvent;
+use super::item_chit;
 
 /// A chit of `who` by its printed name (`MAGIC IV4*`, or `IV4*`).
 pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
@@ -33,16 +34,15 @@ pub fn find_chit(state: &MrState, who: usize, named: &str) -> Option<usize> {
         .position(|c| names_chit(&c.chit, named))
 }
 
-/// Whether the chit at `index` is tied to a spell in effect.
+/// Whether the chit at `index` is tied to a spell in effect; a spell cast
+/// under Enhanced Magic (3.1 10.C.1) ties none.
 pub fn tied_up(state: &MrState, who: usize, index: usize) -> bool {
     let Some(c) = state.characters.get(who) else {
         return false;
     };
-    state
-        .magic
-        .in_effect
-        .iter()
-        .any(|s| s.caster == c.name && s.with == crate::state::magic::CastWith::Chit { index })
+    state.magic.in_effect.iter().any(|s| {
+        !s.untied && s.caster == c.name && s.with == crate::state::magic::CastWith::Chit { index }
+    })
 }
 
 /// Chits of `who` that could serve as a plain MAGIC chit now: active, not
@@ -118,6 +118,46 @@ pub fn enchant_chit(
     })
 }
 
+/// What turns a tile, or pays its colour: a MAGIC chit (by index) or,
+/// under Enhanced Artifacts, an artifact or book (3.1 10.C.3.1).
+enum Enchanter {
+    Chit(usize),
+    Item(String),
+}
+
+/// The artifact or book `named` that enchants the tile as a MAGIC chit of
+/// its red numeral (3.1 10.C.3.1), when the order names one under
+/// Enhanced Artifacts; `None` when it names a chit, or nothing.
+fn tile_item(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    who: usize,
+    named: Option<&str>,
+) -> Result<Option<(String, MagicType)>, MagicError> {
+    let Some(named) = named.filter(|n| item_chit::red_numeral(data, n).is_some()) else {
+        return Ok(None);
+    };
+    if !item_chit::on(rules) {
+        return Err(MagicError::Impossible(format!(
+            "the {named} cannot enchant a tile: artifacts and spell books do only under \
+             Enhanced Artifacts and Spell Books (3.1 7.10.6, 10.C.3); name a MAGIC chit"
+        )));
+    }
+    let item = item_chit::carried_active(state, data, who, named).ok_or_else(|| {
+        MagicError::Impossible(format!(
+            "the {} carries no active artifact or spell book called {named}",
+            state.characters[who].name
+        ))
+    })?;
+    if let Some(why) = item_chit::is_colour(state, who, &item) {
+        return Err(MagicError::Impossible(why));
+    }
+    let magic = item_chit::red_numeral(data, &item)
+        .ok_or_else(|| format!("the {item} holds no spells and is no MAGIC chit"))?;
+    Ok(Some((item, magic)))
+}
+
 /// Turn the tile of `who` over (3.1 rule 7.10.4).
 ///
 /// # Errors
@@ -151,16 +191,29 @@ pub fn enchant_tile_at(
 ) -> Result<MagicEvent, MagicError> {
     let shared = shared_colours(state, data, rules, day, here);
     let own = colour_chits(state, who);
-    let present = |colour: Colour| shared.contains(&colour) || own.iter().any(|o| o.2 == colour);
-    let (index, parsed) = pick(state, who, named, |a| {
-        a.magic.and_then(chit_colour).is_some_and(present)
-    })?;
-    let magic = parsed.magic.ok_or("only MAGIC chits can enchant a tile")?;
+    let items = item_chit::colour_items(state, who);
+    let present = |colour: Colour| {
+        shared.contains(&colour)
+            || own.iter().any(|o| o.2 == colour)
+            || items.iter().any(|i| i.1 == colour)
+    };
+    let (magic, with) = match tile_item(state, data, rules, who, named)? {
+        Some((item, magic)) => (magic, Enchanter::Item(item)),
+        None => {
+            let (index, parsed) = pick(state, who, named, |a| {
+                a.magic.and_then(chit_colour).is_some_and(present)
+            })?;
+            let magic = parsed.magic.ok_or("only MAGIC chits can enchant a tile")?;
+            (magic, Enchanter::Chit(index))
+        }
+    };
     let colour = chit_colour(magic).ok_or_else(|| {
         format!("a type {magic} MAGIC chit cannot enchant a tile: only types I to V can")
     })?;
     let colour_chit = if shared.contains(&colour) {
         None
+    } else if let Some((item, _)) = items.iter().find(|i| i.1 == colour) {
+        Some((Enchanter::Item(item.clone()), format!("the {item}")))
     } else {
         let mut all = shared.clone();
         all.extend(own.iter().map(|o| o.2));
@@ -173,7 +226,7 @@ pub fn enchant_tile_at(
             )
             .into());
         };
-        Some((*ci, name.clone()))
+        Some((Enchanter::Chit(*ci), name.clone()))
     };
     let tile = here.tile.clone();
     let now = state
@@ -186,15 +239,24 @@ pub fn enchant_tile_at(
         Side::Enchanted => Side::Normal,
     };
     state.board.set_side(&tile, to).map_err(|e| e.to_string())?;
-    let c = &mut state.characters[who];
-    if let Some((ci, _)) = &colour_chit {
-        c.chits[*ci].enchanted = false;
-        c.chits[*ci].condition = ChitCondition::Fatigued;
+    match &colour_chit {
+        Some((Enchanter::Chit(ci), _)) => {
+            let chit = &mut state.characters[who].chits[*ci];
+            chit.enchanted = false;
+            chit.condition = ChitCondition::Fatigued;
+        }
+        Some((Enchanter::Item(item), _)) => item_chit::expend(state, who, item),
+        None => {}
     }
+    let c = &state.characters[who];
+    let chit = match with {
+        Enchanter::Chit(index) => c.chits[index].chit.clone(),
+        Enchanter::Item(item) => format!("the {item}"),
+    };
     Ok(MagicEvent::TileEnchanted {
         character: c.name.clone(),
         tile,
-        chit: c.chits[index].chit.clone(),
+        chit,
         colour,
         colour_chit: colour_chit.map(|(_, n)| n),
         now_enchanted: to == Side::Enchanted,

@@ -29,6 +29,19 @@ pub enum MagicEvent {
         chit: String,
         colour: Colour,
     },
+    /// An artifact or spell book enchanted into colour magic (3.1 10.C.3.1).
+    ItemEnchanted {
+        character: String,
+        item: String,
+        colour: Colour,
+    },
+    /// An item's colour magic expended at will: it is an artifact or book
+    /// again (3.1 10.C.3.3).
+    ItemColourExpended {
+        character: String,
+        item: String,
+        colour: Colour,
+    },
     /// He fatigued a colour chit at will: it is a plain MAGIC chit again,
     /// fatigued (3.1 rule 4.6.4i).
     ColourChitFatigued {
@@ -166,6 +179,8 @@ impl MagicEvent {
             MagicEvent::ChitPrepared { .. } => "7.9.3",
             MagicEvent::Prepared { .. } => "7.10.1",
             MagicEvent::ChitEnchanted { .. } => "7.10.3",
+            MagicEvent::ItemEnchanted { .. } => "10.C.3.1",
+            MagicEvent::ItemColourExpended { .. } => "10.C.3.3",
             MagicEvent::TileEnchanted { .. } => "7.10.4",
             MagicEvent::RoadwayVanished { .. } => "8.3.8d.3",
             MagicEvent::ColourChitFatigued { .. } | MagicEvent::ColourChitKept { .. } => "7.2.3c",
@@ -204,6 +219,19 @@ impl fmt::Display for MagicEvent {
                 chit,
                 colour,
             } => write!(f, "  {character} enchants {chit} into {colour} magic"),
+            MagicEvent::ItemEnchanted {
+                character,
+                item,
+                colour,
+            } => write!(f, "  {character} enchants the {item} into {colour} magic"),
+            MagicEvent::ItemColourExpended {
+                character,
+                item,
+                colour,
+            } => write!(
+                f,
+                "  {character} expends the {colour} magic of the {item}, which casts again"
+            ),
             MagicEvent::ColourChitFatigued {
                 character,
                 chit,

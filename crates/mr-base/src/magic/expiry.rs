@@ -34,12 +34,14 @@ use super::colour::{colour_chits, shared_colours};
 use super::events::MagicEvent;
 use crate::state::magic::{Aim, CastWith, SpellInEffect};
 
-/// End spell `id`: take it off the board and fatigue its chit.
+/// End spell `id`: take it off the board and fatigue its chit, unless
+/// Enhanced Magic fatigued the chit when it was cast (3.1 10.C.1.1).
 pub fn expire(state: &mut MrState, id: u32) -> Option<MagicEvent> {
     let at = state.magic.in_effect.iter().position(|s| s.id == id)?;
     let spell = state.magic.in_effect.remove(at);
     state.magic.phantasms.remove(&id);
     if let CastWith::Chit { index } = spell.with
+        && !spell.untied
         && let Some(c) = state.characters.iter_mut().find(|c| c.name == spell.caster)
         && let Some(chit) = c.chits.get_mut(index)
         && chit.condition == ChitCondition::Active

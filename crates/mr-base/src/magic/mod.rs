@@ -20,6 +20,7 @@ pub mod events;
 pub mod expiry;
 pub mod influence;
 pub mod item_caster;
+pub mod item_chit;
 pub mod phase_chit;
 pub mod prepare;
 pub mod spellbook;

@@ -14,6 +14,7 @@ use crate::data::characters::Character;
 use crate::data::spells::Spell;
 use crate::state::CharacterState;
 use realmgm_core::dice::Dice;
+use realmgm_core::game::Rules;
 use realmgm_core::suggest;
 
 use super::MagicError;
@@ -71,12 +72,24 @@ pub fn type_allowed(card: &Character, spell: &Spell) -> Result<(), MagicError> {
 }
 
 /// Whether `c` may learn `spell` now: a learnable spell, of a type of one
-/// of his MAGIC chits, not known yet, under the limit.
+/// of his MAGIC chits (or, under Enhanced Artifacts, of an artifact or
+/// book he carries, 3.1 10.C.3.1), not known yet, under the limit. Gives
+/// the item he records it through, when no chit of his allows it.
 ///
 /// # Errors
 /// Why not, worded for the player.
-pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(), MagicError> {
-    type_allowed(character_data(data, c)?, spell)?;
+pub fn may_learn(
+    data: &GameData,
+    rules: &Rules,
+    c: &CharacterState,
+    spell: &Spell,
+) -> Result<Option<String>, MagicError> {
+    let through = match type_allowed(character_data(data, c)?, spell) {
+        Ok(()) => None,
+        Err(by_chits) => {
+            Some(super::item_chit::records_through(data, rules, c, spell).ok_or(by_chits)?)
+        }
+    };
     if c.magic.spells.contains(&spell.name) {
         return Err(MagicError::Spellbook(format!(
             "the {} already knows {}",
@@ -89,17 +102,25 @@ pub fn may_learn(data: &GameData, c: &CharacterState, spell: &Spell) -> Result<(
             c.name
         )));
     }
-    Ok(())
+    Ok(through)
 }
 
-/// Add `spell` to what `c` knows.
+/// Add `spell` to what `c` knows, noting the item he recorded it through.
 ///
 /// # Errors
 /// See [`may_learn`].
-pub fn learn(data: &GameData, c: &mut CharacterState, spell: &str) -> Result<(), MagicError> {
+pub fn learn(
+    data: &GameData,
+    rules: &Rules,
+    c: &mut CharacterState,
+    spell: &str,
+) -> Result<(), MagicError> {
     let spell = find_spell(data, spell)?;
-    may_learn(data, c, spell)?;
+    let through = may_learn(data, rules, c, spell)?;
     c.magic.spells.push(spell.name.clone());
+    if let Some(item) = through {
+        c.magic.recorded_through.insert(spell.name.clone(), item);
+    }
     Ok(())
 }
 
@@ -123,8 +144,10 @@ pub fn record_starting(
             names.len() - allowance
         )));
     }
+    // A character starts with no artifact or book, so only his MAGIC
+    // chits' types record his starting spells, whatever the rules.
     for name in names {
-        learn(data, c, name)?;
+        learn(data, &Rules::default(), c, name)?;
     }
     c.magic.starting_spells = Some(u8::try_from(c.magic.spells.len()).unwrap_or(u8::MAX));
     Ok(())

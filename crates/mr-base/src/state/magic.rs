@@ -32,6 +32,16 @@ pub struct CharacterMagic {
     /// Artifacts and spell books that cast a spell today (once a day each).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub artifacts_used_today: BTreeSet<String>,
+    /// His artifacts and spell books enchanted into colour magic under
+    /// Enhanced Artifacts (3.1 10.C.3.3), with their colours; an item he no
+    /// longer carries has none ([`crate::magic::item_chit`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coloured_items: BTreeMap<String, crate::data::terms::Colour>,
+    /// Spells he recorded through an artifact or book, no MAGIC chit of his
+    /// having their type (3.1 10.C.3.1): spell → item. Such a spell counts
+    /// toward victory only if he has the item at the end.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub recorded_through: BTreeMap<String, String>,
     /// A Wish for Strength: his next Fight chit (or Gloves) is Tremendous.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next_fight_tremendous: bool,
@@ -76,7 +86,8 @@ impl MagicWorld {
     }
 }
 
-/// What a spell was cast with; it stays tied up until the spell expires.
+/// What a spell was cast with; it stays tied up until the spell expires,
+/// unless Enhanced Magic (3.1 10.C.1) released it ([`SpellInEffect::untied`]).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "with", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CastWith {
@@ -177,4 +188,9 @@ pub struct SpellInEffect {
     /// an absorbed monster).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Cast under Enhanced Magic (3.1 10.C.1): it holds neither the MAGIC
+    /// chit, which fatigued when it was cast, nor the artifact or book, so
+    /// its ending gives nothing back and the spell may be cast again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untied: bool,
 }

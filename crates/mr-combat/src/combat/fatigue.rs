@@ -452,6 +452,7 @@ side = "dark"
                 inert: false,
                 held: false,
                 detail: None,
+                untied: false,
             });
         });
         assert_eq!(outcome.dead, vec!["Wizard".to_string()]);

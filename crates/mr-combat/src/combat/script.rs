@@ -898,7 +898,9 @@ fn put_in_effect(
     }
     let tied = |state: &MrState, i: usize| {
         state.magic.in_effect.iter().any(|s| {
-            s.caster == state.characters[seat].name && s.with == CastWith::Chit { index: i }
+            !s.untied
+                && s.caster == state.characters[seat].name
+                && s.with == CastWith::Chit { index: i }
         })
     };
     let c = &state.characters[seat];
@@ -933,6 +935,7 @@ fn put_in_effect(
         inert: entry.inert && spell.duration == crate::data::spells::Duration::Permanent,
         held: spell.duration == crate::data::spells::Duration::Phase,
         detail: None,
+        untied: false,
     });
     Ok(())
 }

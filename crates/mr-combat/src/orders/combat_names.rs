@@ -386,6 +386,7 @@ mod tests {
                 inert: false,
                 held: true,
                 detail: None,
+                untied: false,
             });
         let tactics = parse_tactics(
             "activate Protection from Magic, fatigue MAGIC III2*",

@@ -618,6 +618,7 @@ mod tests {
                 inert: false,
                 held: true,
                 detail: None,
+                untied: false,
             });
         let found = check(text, &state);
         assert!(found.warnings.is_empty(), "{found:?}");

@@ -42,6 +42,9 @@ pub fn enchant(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     if holder != caster || !carried || !treasure {
         return Err(ctx.bad_target(0, "it must be a treasure the caster carries"));
     }
+    if let Some(why) = crate::magic::item_chit::is_colour(ctx.state, ctx.caster, &item) {
+        return Err(ctx.bad_target(0, &why));
+    }
     let Some(Aim::KnownSpell { name }) = ctx.targets.get(1).cloned() else {
         return Err(ctx.bad_target(
             1,

@@ -307,6 +307,7 @@ fn an_artifact_committed_to_its_spell_casts_nothing_else() {
             inert: false,
             held: false,
             detail: None,
+            untied: false,
         });
     let Err(MagicError::CannotCast { reason, .. }) = check(&state, data(), &rules, &blast) else {
         panic!("a committed artifact cast")
@@ -360,6 +361,7 @@ fn a_transmorphized_character_casts_no_spell_4_6_9c_1() {
             inert: false,
             held: false,
             detail: Some("Squirrel".into()),
+            untied: false,
         });
     let refused = check(&state, data(), &rules, &blast).unwrap_err();
     assert!(refused.to_string().contains("4.6.9c.1"), "{refused}");

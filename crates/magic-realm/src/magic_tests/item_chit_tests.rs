@@ -1,0 +1,128 @@
+//! Tests of Enhanced Artifacts and Spell Books (3.1 10.C.3): an item
+//! enchanted into colour pays a cast's colour and is an artifact or book
+//! again, casts nothing while it is colour, is expended at will, and loses
+//! its colour when it leaves its owner.
+
+use crate::rules::TOGGLES;
+use crate::state::magic::{Aim, CastWith};
+use crate::state::{Belonging, Item, ItemKind};
+use crate::test_support::{data, test_game as game};
+use realmgm_core::dice::Dice;
+use realmgm_core::game::Rules;
+
+use crate::data::terms::Colour;
+use crate::day::victory;
+use crate::magic::cast::{CastRequest, cast, check};
+use crate::magic::effect::SpellEffect;
+use crate::magic::{item_chit, spellbook};
+
+use super::test_fixtures::{caster, request};
+
+fn enhanced() -> Rules {
+    Rules::new(["enhanced_artifacts"], TOGGLES).expect("a built toggle")
+}
+
+fn carry(state: &mut crate::state::MrState, who: usize, item: &str) {
+    state.characters[who].belongings.push(Belonging {
+        item: Item {
+            kind: ItemKind::Treasure,
+            name: item.into(),
+        },
+        active: true,
+    });
+}
+
+/// 3.1 10.C.3.3-10.C.3.4: the Scroll of Nature (red numeral II) enchanted
+/// into grey pays for Fog on a day without grey, and is a book again.
+#[test]
+fn a_coloured_book_pays_a_casts_colour_and_is_a_book_again_3_1_10_c_3_3() {
+    let rules = enhanced();
+    let mut state = game(&["Wizard"]);
+    caster(&mut state, 0, "II", "Fog");
+    carry(&mut state, 0, "Scroll of Nature");
+    let tile = state.characters[0].position.tile.clone();
+    let fog = request(0, "Fog", vec![Aim::Tile { code: tile }], 1);
+    let err = check(&state, data(), &rules, &fog).expect_err("no grey on day 1");
+    assert!(err.to_string().contains("needs grey magic"), "{err}");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "scroll of nature").expect("enchant");
+    assert_eq!(
+        item_chit::colour_of(&state, 0, "Scroll of Nature"),
+        Some(Colour::Grey)
+    );
+    let effects = cast(&mut state, data(), &rules, &fog, &mut Dice::new(1, 1)).expect("cast");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, SpellEffect::ColourItemPlayed { item, .. } if item == "Scroll of Nature")),
+        "{effects:?}"
+    );
+    assert_eq!(item_chit::colour_of(&state, 0, "Scroll of Nature"), None);
+}
+
+/// 3.1 10.C.3.3: an item that is colour magic casts nothing until its
+/// colour is expended, which its owner may do at will.
+#[test]
+fn a_coloured_artifact_casts_nothing_until_expended_3_1_10_c_3_3() {
+    let rules = enhanced();
+    let mut state = game(&["Amazon"]);
+    carry(&mut state, 0, "Enchanter's Skull");
+    state.characters[0].magic.spells.push("Fiery Blast".into());
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Enchanter's Skull").expect("enchant");
+    let me = Aim::Character {
+        name: "Amazon".into(),
+    };
+    let blast = CastRequest {
+        with: CastWith::Treasure {
+            name: "Enchanter's Skull".into(),
+        },
+        ..request(0, "Fiery Blast", vec![me], 21)
+    };
+    let err = check(&state, data(), &rules, &blast).expect_err("it is colour");
+    assert!(err.to_string().contains("purple magic now"), "{err}");
+    let event = item_chit::expend_at_will(&mut state, 0, "enchanter's skull").expect("expended");
+    assert!(
+        event.to_string().contains("expends the purple magic"),
+        "{event}"
+    );
+    check(&state, data(), &rules, &blast).expect("an artifact again, it casts");
+}
+
+/// 3.1 10.C.3.3: the colour disappears when the item leaves its owner, and
+/// does not come back when he takes it again.
+#[test]
+fn an_items_colour_is_gone_once_it_leaves_him_3_1_10_c_3_3() {
+    let rules = enhanced();
+    let mut state = game(&["Wizard"]);
+    carry(&mut state, 0, "Good Book");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book").expect("enchant");
+    let book = state.characters[0].belongings.pop().expect("the book");
+    item_chit::forget_departed(&mut state);
+    state.characters[0].belongings.push(book);
+    assert_eq!(item_chit::colour_of(&state, 0, "Good Book"), None);
+}
+
+/// 3.1 10.C.3.1: an artifact or book lets its owner record spells of its
+/// red numeral's type though he has no MAGIC chit of it; such a spell
+/// counts toward victory only while he has the item at the end.
+#[test]
+fn a_book_records_spells_of_its_numeral_that_count_only_with_it_3_1_10_c_3_1() {
+    let mut state = game(&["Amazon"]);
+    carry(&mut state, 0, "Book of Lore");
+    let amazon = &mut state.characters[0];
+    let err = spellbook::learn(data(), &Rules::default(), amazon, "Fiery Blast")
+        .expect_err("the Amazon has no MAGIC chit");
+    assert!(err.to_string().contains("type none"), "{err}");
+    spellbook::learn(data(), &enhanced(), amazon, "Fiery Blast").expect("through the book");
+    assert_eq!(
+        amazon
+            .magic
+            .recorded_through
+            .get("Fiery Blast")
+            .map(String::as_str),
+        Some("Book of Lore")
+    );
+    let with_book = victory::score(data(), amazon, None).spells;
+    amazon.belongings.retain(|b| b.item.name != "Book of Lore");
+    let without = victory::score(data(), amazon, None).spells;
+    assert_eq!((with_book, without), (1, 0));
+}

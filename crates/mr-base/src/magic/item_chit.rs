@@ -1,0 +1,253 @@
+//! Enhanced Artifacts and Spell Books (3.1 10.C.3): with the rule on, an
+//! artifact or spell book its owner carries active serves him as a MAGIC
+//! chit of its red Roman numeral's type with time 0 (10.C.3.1.1), still
+//! once an Evening (10.C.3.1.2): it casts his recorded spells of that type,
+//! it can be enchanted into the colour of that type, and it can enchant
+//! the tile. The Spell cards awakened in it can be cast by his MAGIC chits
+//! as if recorded (10.C.3.2).
+//!
+//! An item enchanted into colour magic is no artifact or book while the
+//! colour lasts (10.C.3.3): it casts nothing, has no runes to read, is no
+//! target of Enchant Artifact and cannot be sold or given away. Its colour
+//! serves only its owner, like a colour chit's; it is expended when used,
+//! at will, or the moment the item leaves him.
+//!
+//! Rulings: the red numeral is the first type its card lists (every
+//! artifact lists one type; each spell book lists its red numeral's
+//! spells first, as the Good Book's I before its VII); an item is
+//! enchanted only to the colour of that printed numeral (the second
+//! numeral an energized Enchant Artifact adds, 10.C.3.4.1, is not
+//! offered, and an enchanting that names it is refused saying so); an
+//! item counts as "used" for the Evening's once when it casts, not when
+//! it enchants in Daylight.
+
+use std::collections::BTreeMap;
+
+use crate::data::GameData;
+use crate::data::spells::Spell;
+use crate::data::terms::{Colour, MagicType};
+use crate::data::treasures::TreasureEffect;
+use crate::state::{CharacterState, MrState};
+use realmgm_core::game::Rules;
+
+use super::MagicError;
+use super::colour::chit_colour;
+use super::events::MagicEvent;
+
+/// Whether Enhanced Artifacts and Spell Books is in force.
+pub fn on(rules: &Rules) -> bool {
+    rules.is_on(crate::rules::ENHANCED_ARTIFACTS)
+}
+
+/// The type of MAGIC chit `item` acts as: its red Roman numeral
+/// (3.1 10.C.3.1.1, 4.6.5b). `None` for a treasure holding no spells.
+pub fn red_numeral(data: &GameData, item: &str) -> Option<MagicType> {
+    data.treasures
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(item))?
+        .effects
+        .iter()
+        .find_map(|e| match e {
+            TreasureEffect::Spells { spells, .. } => spells.first().copied(),
+            _ => None,
+        })
+}
+
+/// The name, as the card spells it, of the artifact or book `named` that
+/// character `who` carries active.
+pub fn carried_active(state: &MrState, data: &GameData, who: usize, named: &str) -> Option<String> {
+    let c = state.characters.get(who)?;
+    c.belongings
+        .iter()
+        .find(|b| b.active && b.item.name.eq_ignore_ascii_case(named.trim()))
+        .map(|b| b.item.name.clone())
+        .filter(|name| red_numeral(data, name).is_some())
+}
+
+/// The colour `item` of character `who` is enchanted into now: none once
+/// it has left him (3.1 10.C.3.3).
+pub fn colour_of(state: &MrState, who: usize, item: &str) -> Option<Colour> {
+    let c = state.characters.get(who)?;
+    let colour = *c.magic.coloured_items.get(item)?;
+    c.belongings
+        .iter()
+        .any(|b| b.item.name == item)
+        .then_some(colour)
+}
+
+/// His items enchanted into colour magic that he still carries, with their
+/// colours.
+pub fn colour_items(state: &MrState, who: usize) -> Vec<(String, Colour)> {
+    let Some(c) = state.characters.get(who) else {
+        return Vec::new();
+    };
+    c.magic
+        .coloured_items
+        .iter()
+        .filter(|(item, _)| c.belongings.iter().any(|b| &&b.item.name == item))
+        .map(|(item, colour)| (item.clone(), *colour))
+        .collect()
+}
+
+/// Why `item` of character `who` cannot act as an artifact or book now, if
+/// it cannot: it is colour magic (3.1 10.C.3.3).
+pub fn is_colour(state: &MrState, who: usize, item: &str) -> Option<String> {
+    let colour = colour_of(state, who, item)?;
+    Some(format!(
+        "the {item} is {colour} magic now and no artifact or book until its colour is expended \
+         (3.1 10.C.3.3); write `Phase N: fatigue {item}` to expend it at the start of phase N"
+    ))
+}
+
+/// Whether `item` may cast `spell` of type `kind` as a MAGIC chit of its
+/// red numeral for character `who`, who has recorded it (3.1 10.C.3.1).
+pub fn casts_recorded(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    who: usize,
+    item: &str,
+    spell: &str,
+    kind: MagicType,
+) -> bool {
+    on(rules)
+        && red_numeral(data, item) == Some(kind)
+        && state
+            .characters
+            .get(who)
+            .is_some_and(|c| c.magic.spells.iter().any(|s| s == spell))
+}
+
+/// The artifact or book character `who` carries whose awakened Spell card
+/// `spell` is: his MAGIC chits cast it as if recorded (3.1 10.C.3.2).
+pub fn awakened_in_his_item<'s>(
+    state: &'s MrState,
+    rules: &Rules,
+    who: usize,
+    spell: &str,
+) -> Option<&'s str> {
+    if !on(rules) {
+        return None;
+    }
+    let c = state.characters.get(who)?;
+    c.belongings
+        .iter()
+        .map(|b| b.item.name.as_str())
+        .filter(|item| colour_of(state, who, item).is_none())
+        .find(|item| {
+            state
+                .magic
+                .awakened
+                .get(*item)
+                .is_some_and(|s| s.contains(spell))
+        })
+}
+
+/// The artifact or book character `c` carries active, not colour magic,
+/// whose red numeral is the type of `spell`: under Enhanced Artifacts it
+/// lets him record the spell though no MAGIC chit of his has that type
+/// (3.1 10.C.3.1).
+pub fn records_through(
+    data: &GameData,
+    rules: &Rules,
+    c: &CharacterState,
+    spell: &Spell,
+) -> Option<String> {
+    let kind = spell.spell_type?;
+    if !on(rules) {
+        return None;
+    }
+    c.belongings
+        .iter()
+        .filter(|b| b.active && !c.magic.coloured_items.contains_key(&b.item.name))
+        .find(|b| red_numeral(data, &b.item.name) == Some(kind))
+        .map(|b| b.item.name.clone())
+}
+
+/// Enchant the artifact or book `named` of character `who` into the colour
+/// of its red numeral (3.1 10.C.3.1, 10.C.3.4), in an E phase.
+///
+/// # Errors
+/// The reason the phase is lost: the rule off, no such item carried
+/// active, a numeral without colour (VI to VIII), already colour magic.
+pub fn enchant_item(
+    state: &mut MrState,
+    data: &GameData,
+    rules: &Rules,
+    who: usize,
+    named: &str,
+) -> Result<MagicEvent, MagicError> {
+    if !on(rules) {
+        return Err(MagicError::Impossible(
+            "artifacts and spell books are enchanted only under Enhanced Artifacts and Spell \
+             Books (3.1 10.C.3, 7.10.6); name a MAGIC chit instead"
+                .into(),
+        ));
+    }
+    let character = state
+        .characters
+        .get(who)
+        .map(|c| c.name.clone())
+        .ok_or(MagicError::NoCharacter(who))?;
+    let item = carried_active(state, data, who, named).ok_or_else(|| {
+        MagicError::Impossible(format!(
+            "the {character} carries no active artifact or spell book called {named}"
+        ))
+    })?;
+    if let Some(why) = is_colour(state, who, &item) {
+        return Err(MagicError::Impossible(why));
+    }
+    let numeral = red_numeral(data, &item).ok_or_else(|| {
+        MagicError::Impossible(format!("the {item} holds no spells and is no MAGIC chit"))
+    })?;
+    let colour = chit_colour(numeral).ok_or_else(|| {
+        MagicError::Impossible(format!(
+            "the {item}'s red numeral is {numeral}, and only types I to V become colour magic \
+             (3.1 10.C.3.4); an Enchant Artifact numeral is not offered by realmgm"
+        ))
+    })?;
+    state.characters[who]
+        .magic
+        .coloured_items
+        .insert(item.clone(), colour);
+    Ok(MagicEvent::ItemEnchanted {
+        character,
+        item,
+        colour,
+    })
+}
+
+/// Use up the colour of `item` (cast or tile paid with it): it is an
+/// artifact or book again (3.1 10.C.3.3).
+pub fn expend(state: &mut MrState, who: usize, item: &str) {
+    if let Some(c) = state.characters.get_mut(who) {
+        c.magic.coloured_items.remove(item);
+    }
+}
+
+/// Character `who` expends the colour of his item `named` at will (3.1
+/// 10.C.3.3); `None` when he has no coloured item of that name.
+pub fn expend_at_will(state: &mut MrState, who: usize, named: &str) -> Option<MagicEvent> {
+    let (item, colour) = colour_items(state, who)
+        .into_iter()
+        .find(|(item, _)| item.eq_ignore_ascii_case(named.trim()))?;
+    expend(state, who, &item);
+    Some(MagicEvent::ItemColourExpended {
+        character: state.characters[who].name.clone(),
+        item,
+        colour,
+    })
+}
+
+/// Forget the colour of every item its owner no longer carries: the colour
+/// disappears the moment an item is dropped, lost, stolen or taken (3.1
+/// 10.C.3.3), so it does not come back if he picks the item up again.
+pub fn forget_departed(state: &mut MrState) {
+    for c in &mut state.characters {
+        let carried: BTreeMap<String, Colour> = std::mem::take(&mut c.magic.coloured_items)
+            .into_iter()
+            .filter(|(item, _)| c.belongings.iter().any(|b| &b.item.name == item))
+            .collect();
+        c.magic.coloured_items = carried;
+    }
+}
