@@ -22,7 +22,7 @@ use realmgm_core::game::{Observers, Rules};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, activities, blocking, cache, dealings, fly, hire, horses, movement, pending,
-    prophecy, rearrange, retinue, search, summoning, trade, weather,
+    pick_up, prophecy, rearrange, retinue, search, summoning, trade, weather,
 };
 use crate::abilities;
 use crate::board::ClearingId;
@@ -272,7 +272,7 @@ pub fn take_turn_as(
             super::missions::at_phase(day, who, &mine.missions);
             activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
             let committed = committed_sources(day, who, number, mine);
-            rearrange::at_phase(day, who, number, mine, &committed);
+            rearrange::at_phase(day, who, number, mine, &committed, turn.aloft.is_some());
         }
         let stopped = if day.today.blocked.contains(&who) {
             Some("blocked")
@@ -390,6 +390,8 @@ pub fn take_turn_as(
         for event in crate::magic::phase_chit::expire_activated(&mut day.state, who) {
             day.emit(observers.clone(), Happening::Magic(event));
         }
+        let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
+        pick_up::at_phase_end(day, who, number, mine, orders, turn.aloft.is_some());
         if turn.aloft.is_none() {
             blocking::end_of_phase(day, who, orders);
         }

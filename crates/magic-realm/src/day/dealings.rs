@@ -178,6 +178,7 @@ impl DealEvent {
 fn title(at: When) -> String {
     match at {
         When::Phase(n) => format!("Deal before phase {n}"),
+        When::AfterPhase(n) => format!("Deal after phase {n}"),
         When::Midnight => "Deal at Midnight".into(),
     }
 }

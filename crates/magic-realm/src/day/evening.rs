@@ -733,6 +733,7 @@ fn write_back(
     seat_of: &BTreeMap<usize, usize>,
     counters: &BTreeMap<usize, String>,
 ) {
+    day.today.fought_in.insert(clearing.clone());
     for (&f, &seat) in seat_of {
         let Some(hero) = battle.hero(f) else { continue };
         let fled = battle.fighters[f].out == Some(Out::Ran);

@@ -39,6 +39,7 @@ pub mod modifiers;
 pub mod movement;
 pub mod pending;
 pub mod phantasm;
+pub mod pick_up;
 pub mod preview;
 pub mod prophecy;
 pub mod rearrange;
@@ -135,6 +136,9 @@ pub struct Today {
     /// Hired non-leaders hidden with their guide today: they can hide only
     /// so, and every day starts with them unhidden (3.1 7.4.5, 6.3.1b).
     pub hidden_underlings: BTreeSet<String>,
+    /// Clearings where a combat was fought this Evening: there dropped
+    /// belongings are claimed in turn at Midnight (3.1 10.A.5.6; `pick_up`).
+    pub fought_in: BTreeSet<ClearingId>,
 }
 
 impl Today {
@@ -272,6 +276,8 @@ mod magic_rows_tests;
 mod midnight_tests;
 #[cfg(test)]
 mod missions_tests;
+#[cfg(test)]
+mod pick_up_tests;
 #[cfg(test)]
 mod restart_tests;
 #[cfg(test)]
