@@ -568,8 +568,9 @@ pub const TOGGLES: &[RuleToggle] = &[
                   dropped belongings lie in front of the one who dropped them until he leaves \
                   the clearing, and are picked up at the start of a phase (those in front of \
                   him), at its end ('After phase N: pick up ...', unhiding him and open to \
-                  blocking) or at Midnight after a combat in the clearing. In combat a \
-                  belonging is lost, never dropped, and none is picked up during the rounds",
+                  blocking) or at Midnight after a combat in the clearing; in combat 'drop \
+                  ITEM' drops it too. Not built: picking up during the rounds of combat \
+                  (10.A.5.5), which a Combat line refuses, naming the Midnight claim instead",
         source: "3.1 10.A.5 (Dropping and Losing Belongings)",
         status: Built,
         excludes: &[],

@@ -864,6 +864,9 @@ fn write_back(
             .or_default()
             .extend(battle.dropped.iter().cloned());
     }
+    for (who, item) in &battle.dropped_in_sight {
+        day.state.drop_in_front(who, clearing, item.clone());
+    }
     for (leader, item) in &battle.to_leaders {
         // A leader killed in the same fight cannot carry it: it lies here.
         if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {

@@ -32,6 +32,14 @@ fn read_holder(holder: &str) -> Option<(Option<&str>, &str)> {
     Some((Some(who), clearing))
 }
 
+/// The clearing (as written in holder names) a pile lying on the map is
+/// in: the abandoned pile or dropped belongings; `None` for other holders.
+pub fn clearing_of_pile(holder: &str) -> Option<&str> {
+    holder
+        .strip_prefix("Abandoned in ")
+        .or_else(|| read_holder(holder).map(|(_, clearing)| clearing))
+}
+
 /// A dropped belonging taken up: the item, and whether it lay in front of
 /// the one who took it.
 #[derive(Clone, Debug, PartialEq, Eq)]
