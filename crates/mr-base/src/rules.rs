@@ -74,6 +74,8 @@ pub const RULES_VERSIONS: RulesVersions = RulesVersions {
 
 /// What version 4 changed, as a GM weighing the move reads it.
 const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
+    "a treasure or horse an extra phase recorded today relies on is not given or sold before \
+     that phase is done (6.2.4d)",
     "under Dropping and Losing Belongings a character drops a belonging in plain sight or loses it \
      to the pile, and picks dropped ones up at a phase's start or end or after combat (10.A.5)",
     "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \

@@ -90,6 +90,7 @@ pub fn resolve_day_by_rounds(
     let plan = birdsong::birdsong(&mut day, day_number, orders);
     weather::at_birdsong(&mut day);
     daylight::note_active_at_birdsong(&mut day);
+    daylight::note_committed_at_birdsong(&mut day, orders);
     let mut familiars_following = BTreeMap::new();
     crate::day::spell_clock::dawn(&mut day, day_number);
     for turn in &plan.order {

@@ -442,6 +442,15 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
     };
     let sold = character.belongings[position].item.clone();
+    if day.today.keeps(who, &sold.name) {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "the {} gives the {name} an extra phase recorded today, and he keeps it until \
+                 that phase is done (3.1 6.2.4d); sell it at a later Trade phase",
+                sold.name
+            ),
+        };
+    }
     if sold.kind == ItemKind::Spell && group.visitor {
         return PhaseOutcome::Lost {
             reason: format!(
