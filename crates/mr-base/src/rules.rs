@@ -696,6 +696,7 @@ const ALL_OPTIONAL: &[&str] = &[
     "ambush",
     "flying_activities",
     "caching",
+    "dropping_belongings",
     "optional_abilities",
     "knights_adjustment",
     "quiet_monsters",
