@@ -74,6 +74,10 @@ pub const RULES_VERSIONS: RulesVersions = RulesVersions {
 
 /// What version 4 changed, as a GM weighing the move reads it.
 const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
+    "a treasure or horse an extra phase recorded today relies on is not given or sold before \
+     that phase is done (6.2.4d)",
+    "under Dropping and Losing Belongings a character drops a belonging in plain sight or loses it \
+     to the pile, and picks dropped ones up at a phase's start or end or after combat (10.A.5)",
     "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \
      applied",
     "a Move carries what the strongest active MOVE chit, Boots card or horse can; pack horses are \
@@ -570,14 +574,16 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "dropping_belongings",
-        summary: "A character abandoning a belonging of his own will may drop it in plain \
-                  sight (anyone in the clearing may pick it up at the start or end of a phase, \
-                  or one per Encounter step) instead of losing it to a pile found only by \
-                  looting. Not built: the drop and lose choice in orders, dropped piles kept \
-                  in clearings, the pick-up times with blocking, and the combat pick-up \
-                  (abandon.rs)",
+        summary: "A belonging given up of one's own will is dropped in plain sight ('drop') or \
+                  lost to the clearing's pile ('abandon', 'lose'), found only by looting; \
+                  dropped belongings lie in front of the one who dropped them until he leaves \
+                  the clearing, and are picked up at the start of a phase (those in front of \
+                  him), at its end ('After phase N: pick up ...', unhiding him and open to \
+                  blocking) or at Midnight after a combat in the clearing; in combat 'drop \
+                  ITEM' drops it too. Not built: picking up during the rounds of combat \
+                  (10.A.5.5), which a Combat line refuses, naming the Midnight claim instead",
         source: "3.1 10.A.5 (Dropping and Losing Belongings)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -705,6 +711,7 @@ const ALL_OPTIONAL: &[&str] = &[
     "ambush",
     "flying_activities",
     "caching",
+    "dropping_belongings",
     "optional_abilities",
     "knights_adjustment",
     "quiet_monsters",

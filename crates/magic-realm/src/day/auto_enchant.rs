@@ -138,7 +138,9 @@ fn tiles_turned_by(day: &Day<'_>, colour: Colour) -> BTreeSet<String> {
         }
     }
     for (holder, items) in &state.holdings {
-        let Some(clearing) = holder.strip_prefix("Abandoned in ") else {
+        // Abandoned or dropped, a treasure lying in a clearing supplies
+        // colour there (3.1 10.A.5.2 puts dropped ones on the map).
+        let Some(clearing) = crate::state::dropped::clearing_of_pile(holder) else {
             continue;
         };
         if items

@@ -48,6 +48,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     let here = day.state.characters[who].position.clone();
     let name = day.state.characters[who].name.clone();
     if !day.state.characters[who].hidden
+        && !day.today.blocked.contains(&who)
         && let Some(monster) = monsters_with(day, who).into_iter().next()
     {
         day.today.blocking_monsters.insert(monster.clone());

@@ -26,6 +26,7 @@ use super::trade::TradeEvent;
 use super::treasure_sites::SiteEvent;
 use super::visitors::VisitorEvent;
 use super::weather::WeatherEvent;
+use crate::orders::dealings::{Arrange, When};
 
 /// The 3.1 section a day event applied (`7.3.1`, `10.D.1.6`); `None` for
 /// combat and magic events, which name their own, and for events that
@@ -248,6 +249,30 @@ fn ruling(e: &RulingEvent) -> Option<&'static str> {
 
 fn rearranged(e: &RearrangeEvent) -> &'static str {
     match e {
+        RearrangeEvent::Done {
+            how: Arrange::Drop, ..
+        }
+        | RearrangeEvent::NotDone {
+            how: Arrange::Drop, ..
+        } => "10.A.5.2",
+        RearrangeEvent::Done {
+            how: Arrange::PickUp,
+            at: When::Midnight,
+            ..
+        }
+        | RearrangeEvent::NotDone {
+            how: Arrange::PickUp,
+            at: When::Midnight,
+            ..
+        } => "10.A.5.6",
+        RearrangeEvent::Done {
+            how: Arrange::PickUp,
+            ..
+        }
+        | RearrangeEvent::NotDone {
+            how: Arrange::PickUp,
+            ..
+        } => "10.A.5.4",
         RearrangeEvent::Done { .. } | RearrangeEvent::NotDone { .. } => "7.2.2",
         RearrangeEvent::LoadFell { .. } => "7.3.1i",
     }

@@ -22,7 +22,7 @@ use realmgm_core::game::{Observers, Rules};
 use super::events::{Happening, PhaseEvent, PhaseResult};
 use super::{
     Day, PhaseOutcome, activities, blocking, cache, dealings, fly, hire, horses, movement, pending,
-    prophecy, rearrange, retinue, search, summoning, trade, weather,
+    pick_up, prophecy, rearrange, retinue, search, summoning, trade, weather,
 };
 use crate::abilities;
 use crate::board::ClearingId;
@@ -90,6 +90,21 @@ pub fn note_active_at_birdsong(day: &mut Day<'_>) {
             (who, active)
         })
         .collect();
+}
+
+/// At Birdsong: what each character is committed to keep for the extra
+/// phases his recorded turn asks for (3.1 6.2.4d), until his turn starts
+/// and each of its phases narrows it.
+pub fn note_committed_at_birdsong(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+    for who in 0..day.state.characters.len() {
+        let Some(mine) = orders.get(&day.state.characters[who].player) else {
+            continue;
+        };
+        let kept = committed_sources(day, who, 1, mine);
+        if !kept.is_empty() {
+            day.today.committed.insert(who, kept);
+        }
+    }
 }
 
 /// Whether `source` may give `who` an extra phase today: a treasure of his
@@ -268,11 +283,13 @@ pub fn take_turn_as(
         let phase_starts = day.events.len();
         if !day.today.blocked.contains(&who) {
             let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
+            let committed = committed_sources(day, who, number, mine);
+            day.today.committed.insert(who, committed);
             dealings::at_phase(day, who, number, orders);
             super::missions::at_phase(day, who, &mine.missions);
             activities::fatigue_colour_chits(day, who, number, mine, turn.aloft.is_some());
-            let committed = committed_sources(day, who, number, mine);
-            rearrange::at_phase(day, who, number, mine, &committed);
+            let committed = day.today.committed.get(&who).cloned().unwrap_or_default();
+            rearrange::at_phase(day, who, number, mine, &committed, turn.aloft.is_some());
         }
         let stopped = if day.today.blocked.contains(&who) {
             Some("blocked")
@@ -393,6 +410,8 @@ pub fn take_turn_as(
         for event in crate::magic::phase_chit::expire_activated(&mut day.state, who) {
             day.emit(observers.clone(), Happening::Magic(event));
         }
+        let number = u8::try_from(index + 1).unwrap_or(u8::MAX);
+        pick_up::at_phase_end(day, who, number, mine, orders, turn.aloft.is_some());
         if turn.aloft.is_none() {
             blocking::end_of_phase(day, who, orders);
         }
@@ -403,6 +422,8 @@ pub fn take_turn_as(
         blocking::end_of_phase(day, who, orders);
         retinue::hide_with_guide(day, who, &hirelings);
     }
+    // His turn done, no extra phase of his is still to come.
+    day.today.committed.remove(&who);
     summoning::end_of_turn(day, who, &with_him);
 }
 

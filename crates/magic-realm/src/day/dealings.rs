@@ -178,6 +178,7 @@ impl DealEvent {
 fn title(at: When) -> String {
     match at {
         When::Phase(n) => format!("Deal before phase {n}"),
+        When::AfterPhase(n) => format!("Deal after phase {n}"),
         When::Midnight => "Deal at Midnight".into(),
     }
 }
@@ -688,6 +689,14 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let mut left = carried(day, party);
     for goods in goods {
         let Goods::Item(wanted) = goods else { continue };
+        if let Party::Seat(seat) = party
+            && day.today.keeps(*seat, wanted)
+        {
+            return Some(format!(
+                "the {wanted} gives the {name} an extra phase recorded today, and he keeps it \
+                 until that phase is done (3.1 6.2.4d); give it at a later phase or at Midnight"
+            ));
+        }
         match left.iter().position(|item| belongings::names(wanted, item)) {
             Some(at) => {
                 let item = left.remove(at);

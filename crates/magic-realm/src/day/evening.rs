@@ -735,6 +735,7 @@ fn write_back(
     seat_of: &BTreeMap<usize, usize>,
     counters: &BTreeMap<usize, String>,
 ) {
+    day.today.fought_in.insert(clearing.clone());
     for (&f, &seat) in seat_of {
         let Some(hero) = battle.hero(f) else { continue };
         let fled = battle.fighters[f].out == Some(Out::Ran);
@@ -864,6 +865,9 @@ fn write_back(
             .entry(abandoned_pile(clearing))
             .or_default()
             .extend(battle.dropped.iter().cloned());
+    }
+    for (who, item) in &battle.dropped_in_sight {
+        day.state.drop_in_front(who, clearing, item.clone());
     }
     for (leader, item) in &battle.to_leaders {
         // A leader killed in the same fight cannot carry it: it lies here.

@@ -157,7 +157,8 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
         .as_deref()
         .filter(|i| abandon::check(&battle, 0, i).is_ok())
     {
-        abandon::abandon(&mut battle, 0, item);
+        let drop = tactics.drops_in_sight(&battle.rules);
+        abandon::abandon(&mut battle, 0, item, drop);
     } else if let Some((on, off)) = activation::standing(&battle, 0, tactics) {
         activation::switch(&mut battle, 0, on.as_deref(), off.as_deref());
     } else {
@@ -176,6 +177,9 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
             .entry(abandoned_pile(&clearing))
             .or_default()
             .extend(battle.dropped);
+    }
+    for (name, item) in battle.dropped_in_sight {
+        day.state.drop_in_front(&name, &clearing, item);
     }
     true
 }

@@ -39,6 +39,7 @@ pub mod modifiers;
 pub mod movement;
 pub mod pending;
 pub mod phantasm;
+pub mod pick_up;
 pub mod preview;
 pub mod prophecy;
 pub mod rearrange;
@@ -135,9 +136,25 @@ pub struct Today {
     /// Hired non-leaders hidden with their guide today: they can hide only
     /// so, and every day starts with them unhidden (3.1 7.4.5, 6.3.1b).
     pub hidden_underlings: BTreeSet<String>,
+    /// Clearings where a combat was fought this Evening: there dropped
+    /// belongings are claimed in turn at Midnight (3.1 10.A.5.6; `pick_up`).
+    pub fought_in: BTreeSet<ClearingId>,
+    /// The treasures and horses each character (by index) is committed to
+    /// keep now, as an extra phase of his still to come relies on them: he
+    /// may not give, sell or abandon them (3.1 6.2.4d; `daylight`).
+    pub committed: BTreeMap<usize, Vec<String>>,
 }
 
 impl Today {
+    /// Whether character `who` is committed to keep the belonging `name`
+    /// now (3.1 6.2.4d).
+    pub fn keeps(&self, who: usize, name: &str) -> bool {
+        self.committed.get(&who).is_some_and(|kept| {
+            kept.iter()
+                .any(|k| crate::state::belongings::names(name, k))
+        })
+    }
+
     /// Whether character `who`'s treasure or horse `name` was active at
     /// Birdsong.
     pub fn was_active_at_birdsong(&self, who: usize, name: &str) -> bool {
@@ -272,6 +289,8 @@ mod magic_rows_tests;
 mod midnight_tests;
 #[cfg(test)]
 mod missions_tests;
+#[cfg(test)]
+mod pick_up_tests;
 #[cfg(test)]
 mod restart_tests;
 #[cfg(test)]

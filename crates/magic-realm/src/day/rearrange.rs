@@ -17,6 +17,13 @@
 //! given, killed, taken with him dead) falls into the pile of his clearing.
 //! Activating and inactivating are seen by himself only; an abandoned
 //! belonging lies in the clearing's pile for everyone there to see.
+//!
+//! Under Dropping and Losing Belongings (3.1 10.A.5) `drop Spear` puts it in
+//! plain sight in front of him (a flying character's drop is lost where he
+//! stands, 10.A.5.1.2), `abandon` or `lose` puts it in the pile, and
+//! `pick up Spear` on a `Phase N:` line takes back only what lies in front of
+//! him, unblocked and still hidden (10.A.5.4); picking up at the end of a
+//! phase and after combat is `day::pick_up`.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +35,7 @@ use crate::orders::DayOrders;
 use crate::orders::dealings::{Arrange, When, load_target};
 use crate::state::abandoned_pile;
 use crate::state::belongings::{self, BelongingRefused};
+use crate::state::dropped;
 
 /// One step of a rearrangement, done or not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,13 +82,16 @@ impl RearrangeEvent {
                     Arrange::Activate => "activates",
                     Arrange::Inactivate => "inactivates",
                     Arrange::Abandon => "abandons",
+                    Arrange::Drop => "drops",
+                    Arrange::PickUp => "picks up",
                     Arrange::Load => "loads",
                     Arrange::Unload => "unloads",
                 };
-                let also = displaced
-                    .as_ref()
-                    .map(|old| format!(", putting the {old} inactive"))
-                    .unwrap_or_default();
+                let also = match displaced {
+                    Some(old) => format!(", putting the {old} inactive"),
+                    None if *how == Arrange::Drop => " in plain sight".to_string(),
+                    None => String::new(),
+                };
                 format!("  {}: the {character} {done} the {item}{also}.", title(*at))
             }
             RearrangeEvent::NotDone {
@@ -110,21 +121,24 @@ impl RearrangeEvent {
 fn title(at: When) -> String {
     match at {
         When::Phase(n) => format!("Before phase {n}"),
+        When::AfterPhase(n) => format!("After phase {n}"),
         When::Midnight => "Midnight".into(),
     }
 }
 
 /// The rearrangements `who` ordered for the start of phase `phase`;
 /// `committed` are the belongings he may not abandon yet, since an extra
-/// phase recorded from this one on relies on them (3.1 6.2.4d).
+/// phase recorded from this one on relies on them (3.1 6.2.4d); `aloft`:
+/// he is flying, so what he drops is lost (3.1 10.A.5.1.2).
 pub fn at_phase(
     day: &mut Day<'_>,
     who: usize,
     phase: u8,
     orders: &DayOrders,
     committed: &[String],
+    aloft: bool,
 ) {
-    rearrange(day, who, When::Phase(phase), orders, committed);
+    rearrange(day, who, When::Phase(phase), orders, committed, aloft);
 }
 
 /// Every living character's `Midnight:` rearrangements, in seat order.
@@ -135,7 +149,7 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
             continue;
         }
         if let Some(mine) = orders.get(&character.player) {
-            rearrange(day, who, When::Midnight, mine, &[]);
+            rearrange(day, who, When::Midnight, mine, &[], false);
         }
     }
     for who in 0..day.state.characters.len() {
@@ -186,14 +200,31 @@ fn drop_stray_loads(day: &mut Day<'_>, who: usize) {
     }
 }
 
-fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, committed: &[String]) {
+fn rearrange(
+    day: &mut Day<'_>,
+    who: usize,
+    at: When,
+    orders: &DayOrders,
+    committed: &[String],
+    aloft: bool,
+) {
+    let dropping = day.rules.is_on(dropped::TOGGLE);
     let steps: Vec<(Arrange, String)> = orders
         .rearrange
         .iter()
         .filter(|r| r.at == at)
         .flat_map(|r| r.steps.iter().cloned())
+        // Picking up after combat is done for everyone at once, in turn
+        // (`day::pick_up`, 3.1 10.A.5.6).
+        .filter(|(how, _)| !(at == When::Midnight && *how == Arrange::PickUp))
         .collect();
     for (how, item) in steps {
+        // Without the rule, or in flight, a drop is an abandoning (3.1
+        // 4.3.4, 10.A.5.1.2).
+        let how = match how {
+            Arrange::Drop if !dropping || aloft => Arrange::Abandon,
+            other => other,
+        };
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
         let on_road = day.state.characters[who].roadway.is_some();
@@ -220,7 +251,7 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, commit
             Arrange::Inactivate => belongings::inactivate(&mut day.state.characters[who], &item)
                 .map(|item| (item.name, None))
                 .map_err(StepRefused::from),
-            Arrange::Abandon
+            Arrange::Abandon | Arrange::Drop
                 if belongings::find(&day.state.characters[who], &item)
                     .is_some_and(|(found, _)| committed.contains(&found.name)) =>
             {
@@ -229,6 +260,10 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, commit
             Arrange::Abandon => abandon(day, who, &item)
                 .map(|name| (name, None))
                 .map_err(StepRefused::from),
+            Arrange::Drop => drop_in_front(day, who, &item)
+                .map(|name| (name, None))
+                .map_err(StepRefused::from),
+            Arrange::PickUp => pick_up(day, who, &item, true).map(|name| (name, None)),
             Arrange::Load => {
                 let (thing, horse) = load_target(&item);
                 let data = day.data;
@@ -244,10 +279,12 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, commit
         };
         let (observers, event) = match done {
             Ok((item, displaced)) => {
-                let seen = if how == Arrange::Abandon {
-                    day.clearing_of(who)
-                } else {
-                    day.only(who)
+                let seen = match how {
+                    Arrange::Abandon | Arrange::Drop => day.clearing_of(who),
+                    // He stays hidden taking what lies in front of him
+                    // (3.1 10.A.5.3).
+                    Arrange::PickUp => day.seen_acting(who),
+                    _ => day.only(who),
                 };
                 let event = RearrangeEvent::Done {
                     character,
@@ -275,7 +312,7 @@ fn rearrange(day: &mut Day<'_>, who: usize, at: When, orders: &DayOrders, commit
 
 /// Why a step of rearranging is not done, in the player's words.
 #[derive(Debug, thiserror::Error)]
-enum StepRefused {
+pub enum StepRefused {
     #[error(transparent)]
     Belonging(#[from] BelongingRefused),
     #[error(
@@ -293,6 +330,93 @@ enum StepRefused {
          (3.1 rule 4.6.9b.2)"
     )]
     Transmorphized { spell: String },
+    #[error(
+        "nothing is dropped in plain sight without the rule Dropping and Losing Belongings \
+         (3.1 10.A.5), which this campaign does not play; loot the clearing's pile with a \
+         Search instead"
+    )]
+    NoDropping,
+    #[error(
+        "no {name} lies dropped in front of him, and only that is picked up at the start of a \
+         phase (3.1 10.A.5.4); pick up what lies elsewhere in the clearing at the end of a \
+         phase ('After phase 2: pick up {name}')"
+    )]
+    NotInFront { name: String },
+    #[error("no {name} lies dropped in his clearing (3.1 10.A.5.3); dropped here: {here}")]
+    NotDropped { name: String, here: String },
+    #[error(
+        "dropped belongings are picked up at Midnight only where a combat was fought this \
+         Evening (3.1 10.A.5.6); pick it up at the start or end of a phase tomorrow \
+         ('After phase 1: pick up {name}')"
+    )]
+    AfterCombatOnly { name: String },
+    #[error("he was blocked, and picks up nothing more today (3.1 10.A.5.4)")]
+    Blocked,
+    #[error(
+        "he is flying above the clearing and picks up nothing until he lands (3.1 10.A.5.3); \
+         pick it up at the end of a phase on the ground"
+    )]
+    Aloft,
+}
+
+/// Put the belonging `name` down in plain sight in front of him (3.1
+/// 10.A.5.2).
+fn drop_in_front(day: &mut Day<'_>, who: usize, name: &str) -> Result<String, BelongingRefused> {
+    let character = &mut day.state.characters[who];
+    let item = belongings::take_out(character, name)
+        .ok_or_else(|| belongings::not_carried(character, name))?;
+    let named = item.name.clone();
+    let (me, here) = (character.name.clone(), character.position.clone());
+    day.state.drop_in_front(&me, &here, item);
+    Ok(named)
+}
+
+/// Pick up the dropped belonging `name` in his clearing, inactive (3.1
+/// 10.A.5.3, 4.3.2); `in_front_only`: at the start of a phase, only what
+/// lies in front of him. Whoever takes up what lies elsewhere is unhidden
+/// and may be blocked first (`day::pick_up`).
+pub fn pick_up(
+    day: &mut Day<'_>,
+    who: usize,
+    name: &str,
+    in_front_only: bool,
+) -> Result<String, StepRefused> {
+    if !day.rules.is_on(dropped::TOGGLE) {
+        return Err(StepRefused::NoDropping);
+    }
+    day.state.settle_dropped();
+    let character = &day.state.characters[who];
+    let (me, here) = (character.name.clone(), character.position.clone());
+    let Some(taken) = day.state.take_dropped(&here, &me, name, in_front_only) else {
+        return Err(if in_front_only {
+            StepRefused::NotInFront {
+                name: name.to_string(),
+            }
+        } else {
+            let lying: Vec<&str> = day
+                .state
+                .dropped_in(&here)
+                .into_iter()
+                .map(|(_, item)| item.name.as_str())
+                .collect();
+            StepRefused::NotDropped {
+                name: name.to_string(),
+                here: if lying.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    lying.join(", ")
+                },
+            }
+        });
+    };
+    let named = taken.item.name.clone();
+    day.state.characters[who]
+        .belongings
+        .push(crate::state::Belonging {
+            item: taken.item,
+            active: false,
+        });
+    Ok(named)
 }
 
 /// Leave the belonging `name` in his clearing's abandoned pile.

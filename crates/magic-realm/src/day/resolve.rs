@@ -12,7 +12,7 @@ use realmgm_core::game::Rules;
 use super::events::DayEvent;
 use super::{
     Day, auto_enchant, birdsong, daylight, dealings, evening, familiar, leader_turn, midnight,
-    phantasm, rearrange, weather,
+    phantasm, pick_up, rearrange, weather,
 };
 use crate::combat::Decision;
 use crate::combat::by_rounds::RoundAnswers;
@@ -90,6 +90,7 @@ pub fn resolve_day_by_rounds(
     let plan = birdsong::birdsong(&mut day, day_number, orders);
     weather::at_birdsong(&mut day);
     daylight::note_active_at_birdsong(&mut day);
+    daylight::note_committed_at_birdsong(&mut day, orders);
     let mut familiars_following = BTreeMap::new();
     crate::day::spell_clock::dawn(&mut day, day_number);
     for turn in &plan.order {
@@ -119,10 +120,12 @@ pub fn resolve_day_by_rounds(
         return Ok(DayOutcome::Stopped(decisions, day.events));
     }
     weather::pay_fatigue(&mut day);
+    pick_up::at_midnight(&mut day, orders);
     dealings::at_midnight(&mut day, orders);
     leader_turn::at_midnight(&mut day);
     rearrange::at_midnight(&mut day, orders);
     midnight::midnight(&mut day, day_number, orders);
+    day.state.settle_dropped();
     day.state.day = day_number + weather::end_of_week(&mut day, day_number);
     Ok(DayOutcome::Done(Box::new(day.state), day.events))
 }

@@ -30,6 +30,10 @@ use realmgm_core::game::{Rules, ToggleStatus};
 /// a battle-file pair.
 const ON_OFF_TESTS: &[(&str, &str)] = &[
     (
+        "dropping_belongings",
+        "day::pick_up_tests::dropping_belongings_on_drops_in_plain_sight_and_off_abandons",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),

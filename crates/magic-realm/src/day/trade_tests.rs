@@ -470,3 +470,33 @@ fn a_campaigns_foes_take_no_drinks() {
         Happening::Trade(TradeEvent::Deal(DealStep::NoDrinks { reason, .. })) if reason.contains("foes"))));
     assert!(events.iter().any(is_blocked));
 }
+
+/// 3.1 6.2.4d: a treasure an extra phase still to come relies on is not
+/// sold; the Trade phase is lost with the reason.
+#[test]
+fn a_belonging_kept_for_an_extra_phase_is_not_sold_3_1_6_2_4d() {
+    let (mut state, _, _) = at_inn();
+    let sold = priced_treasure();
+    state.characters[0].belongings.push(Belonging {
+        item: sold.clone(),
+        active: true,
+    });
+    let orders = DayOrders {
+        sell: vec![sold.name.clone()],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = run(&mut state, &Rules::default(), &[], |day| {
+        day.today.committed.insert(0, vec![sold.name.clone()]);
+        trade(day, 0, &orders)
+    });
+    assert!(
+        matches!(&outcome, PhaseOutcome::Lost { reason } if reason.contains("6.2.4d")),
+        "{outcome:?}"
+    );
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item == sold)
+    );
+}

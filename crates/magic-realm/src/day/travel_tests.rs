@@ -704,3 +704,47 @@ fn a_horse_his_recorded_extra_move_needs_cannot_be_abandoned_first_3_1_6_2_4d() 
             .any(|x| x.item.name == "Horse 1")
     );
 }
+
+/// 3.1 6.2.4d: nor can he give that horse away before the extra Move it
+/// gives is done: a give at phase 1 fails with the reason, and the same
+/// give with no extra Move recorded is done.
+#[test]
+fn a_horse_his_recorded_extra_move_needs_cannot_be_given_first_3_1_6_2_4d() {
+    let mut state = game(&["Black Knight", "Amazon"]);
+    let (a, b, c) = open_walk(&state);
+    state.characters[0].position = a.clone();
+    state.characters[1].position = a.clone();
+    give(&mut state, 0, ItemKind::Horse, "Horse 1", true);
+    let walk = format!("{}, *{}", move_to(&b), move_to(&c));
+    let early = format!("{walk}\nGive: Horse 1 to Amazon at phase 1");
+    let (after, events) = play(
+        state.clone(),
+        &[
+            ("P1", &early),
+            ("P2", "R\nReceive: Horse 1 from Black Knight at phase 1"),
+        ],
+        &[],
+    );
+    assert_eq!(after.characters[0].position, c, "{events:#?}");
+    let kept = |s: &MrState, who: usize| {
+        s.characters[who]
+            .belongings
+            .iter()
+            .any(|x| x.item.name == "Horse 1")
+    };
+    assert!(kept(&after, 0));
+    assert!(events.iter().any(|e| matches!(&e.happening,
+        Happening::Dealing(super::dealings::DealEvent::Failed { reason, .. })
+            if reason.contains("6.2.4d"))));
+    // The same give on a day with no extra Move recorded is done.
+    let plain = "R\nGive: Horse 1 to Amazon at phase 1";
+    let (after, _) = play(
+        state,
+        &[
+            ("P1", plain),
+            ("P2", "R\nReceive: Horse 1 from Black Knight at phase 1"),
+        ],
+        &[],
+    );
+    assert!(kept(&after, 1), "no extra phase relies on it");
+}

@@ -1,8 +1,9 @@
 //! A character's clearing as he sees it at the end of the day (the
 //! play summary II.A, II.C.5): the counters standing there, the other
 //! characters who are not hidden, the dwellings, the sites he has found
-//! there, the face-up map chits of the tile, and whether a pile of
-//! abandoned things lies there (not what is in it: he has not looked).
+//! there, the face-up map chits of the tile, whether a pile of
+//! abandoned things lies there (not what is in it: he has not looked), and
+//! the belongings dropped there in plain sight.
 
 use serde::Serialize;
 
@@ -26,6 +27,10 @@ pub struct ClearingView {
     pub chits_face_up: Vec<String>,
     /// How many abandoned things lie here.
     pub pile: usize,
+    /// Belongings dropped in plain sight here (3.1 10.A.5.2), those in
+    /// front of him marked so; whom the others lie in front of is not
+    /// told, as that could show a hidden character.
+    pub dropped: Vec<String>,
 }
 
 /// The clearing of `me` in `state`.
@@ -81,6 +86,14 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .holdings
             .get(&abandoned_pile(here))
             .map_or(0, Vec::len),
+        dropped: state
+            .dropped_in(here)
+            .into_iter()
+            .map(|(before, item)| match before {
+                Some(who) if who == me.name => format!("{} (in front of you)", item.name),
+                _ => item.name.clone(),
+            })
+            .collect(),
     }
 }
 

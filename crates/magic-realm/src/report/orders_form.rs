@@ -244,7 +244,10 @@ fn drop_what_cannot_apply(
     });
     if me.dead {
         let held = [
-            ("abandon", tactics.abandon.take()),
+            (
+                if tactics.drops { "drop" } else { "abandon" },
+                tactics.abandon.take(),
+            ),
             ("activate", tactics.activate.take()),
             ("inactivate", tactics.inactivate.take()),
         ];

@@ -204,11 +204,14 @@ pub fn clearing_sources(
             });
         }
     }
+    // Dropped in plain sight, a treasure lies in the clearing as an
+    // abandoned one does (3.1 10.A.5.2).
     for item in state
         .holdings
         .get(&abandoned_pile(clearing))
         .into_iter()
         .flatten()
+        .chain(state.dropped_in(clearing).into_iter().map(|(_, item)| item))
         .filter(|i| i.kind == ItemKind::Treasure)
     {
         for colour in supplies(&item.name) {

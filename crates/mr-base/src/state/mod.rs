@@ -10,6 +10,7 @@
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod belongings;
+pub mod dropped;
 pub mod hiring;
 pub mod magic;
 pub mod points;

@@ -62,8 +62,9 @@ pub fn write_back(c: &mut CharacterState, abandoned: &[Item]) {
     }
 }
 
-/// Leave `item` in the clearing.
-pub fn abandon(battle: &mut Battle, who: FighterId, item: &str) {
+/// Leave `item` in the clearing: lost to the pile, or with `drop` dropped
+/// in plain sight in front of him (3.1 10.A.5.1.2).
+pub fn abandon(battle: &mut Battle, who: FighterId, item: &str, drop: bool) {
     let name = battle.name(who).to_string();
     let Some(hero) = battle.hero_mut(who) else {
         return;
@@ -101,10 +102,15 @@ pub fn abandon(battle: &mut Battle, who: FighterId, item: &str) {
     };
     hero.abandoned.push(left.clone());
     let line = CombatLine::Abandoned {
-        character: name,
+        character: name.clone(),
         item: left.name.clone(),
+        dropped: drop,
     };
-    battle.dropped.push(left);
+    if drop {
+        battle.dropped_in_sight.push((name, left));
+    } else {
+        battle.dropped.push(left);
+    }
     let seen = battle.seen_by(who);
     battle.say(seen, line);
 }

@@ -70,6 +70,9 @@ pub struct CombatRules {
     /// The Magenta campaign's Semi-Restricted Ambush (`ambush.rs`).
     #[serde(default)]
     pub semi_restricted_ambush: bool,
+    /// 3.1 10.A.5 (`abandon.rs`).
+    #[serde(default)]
+    pub dropping_belongings: bool,
 }
 
 impl CombatRules {
@@ -90,6 +93,7 @@ impl CombatRules {
             advanced_power_of_the_pit: rules.is_on("advanced_power_of_the_pit"),
             alerted_monsters_variant: rules.is_on("alerted_monsters_variant"),
             semi_restricted_ambush: rules.is_on("semi_restricted_ambush"),
+            dropping_belongings: rules.is_on(crate::state::dropped::TOGGLE),
         }
     }
 }
@@ -129,6 +133,9 @@ pub struct Battle<'d> {
     pub finished: bool,
     /// Belongings of the dead left in the clearing.
     pub dropped: Vec<Item>,
+    /// Belongings dropped in plain sight, by whom (3.1 10.A.5.2): they lie
+    /// in front of him once the combat is over.
+    pub dropped_in_sight: Vec<(String, Item)>,
     /// Belongings taken by an unhired native group: (group, item).
     pub to_groups: Vec<(String, Item)>,
     /// The belongings of characters killed by a hired leader, by leader:
@@ -198,6 +205,7 @@ impl<'d> Battle<'d> {
             log: Vec::with_capacity(256),
             finished: false,
             dropped: Vec::new(),
+            dropped_in_sight: Vec::new(),
             to_groups: Vec::new(),
             to_leaders: Vec::new(),
             magic: None,

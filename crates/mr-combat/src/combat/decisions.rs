@@ -86,6 +86,10 @@ pub enum Action {
     /// other action).
     Abandon {
         item: String,
+        /// Dropped in plain sight in front of him rather than lost (3.1
+        /// 10.A.5.1.2, with Dropping and Losing Belongings).
+        #[serde(default)]
+        drop: bool,
     },
     /// Make one belonging active and/or one inactive (III.A.4, when he
     /// takes no other action; `activation.rs`).

@@ -338,7 +338,7 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
         }
         match action {
             Action::Nothing | Action::Charge { .. } => {}
-            Action::Abandon { item } => abandon::abandon(battle, who, item),
+            Action::Abandon { item, drop } => abandon::abandon(battle, who, item, *drop),
             Action::Switch {
                 activate,
                 inactivate,

@@ -122,6 +122,9 @@ pub enum CombatLine {
     Abandoned {
         character: String,
         item: String,
+        /// Dropped in plain sight rather than lost (3.1 10.A.5.2).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        dropped: bool,
     },
     /// He made a belonging active or inactive (`activation.rs`).
     Activated {
@@ -396,6 +399,7 @@ impl CombatLine {
             CombatLine::Alerted { .. } => "8.3.7",
             CombatLine::Ran { .. } => "8.3.8a",
             CombatLine::CannotRun { .. } => "8.3.7c",
+            CombatLine::Abandoned { dropped: true, .. } => "10.A.5.2",
             CombatLine::Abandoned { .. } => "4.3.4",
             CombatLine::Activated { .. } => "4.3.3",
             CombatLine::Berserk { .. } => "4.2.2",
@@ -606,9 +610,16 @@ impl fmt::Display for CombatLine {
                 target,
                 with,
             } => write!(f, "the {character} charges the {target} with {with}"),
-            CombatLine::Abandoned { character, item } => {
-                write!(f, "the {character} abandons the {item} in the clearing")
-            }
+            CombatLine::Abandoned {
+                character,
+                item,
+                dropped: false,
+            } => write!(f, "the {character} abandons the {item} in the clearing"),
+            CombatLine::Abandoned {
+                character,
+                item,
+                dropped: true,
+            } => write!(f, "the {character} drops the {item} in plain sight"),
             CombatLine::Activated {
                 character,
                 item,

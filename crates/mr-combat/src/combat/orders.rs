@@ -31,7 +31,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
-                       charge NAME [with CHIT/fly], abandon ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       charge NAME [with CHIT/fly], abandon ITEM, drop ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
                        fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
@@ -186,6 +186,7 @@ fn misspelt_opener(clause: &str) -> String {
         "cast",
         "charge",
         "abandon",
+        "drop",
         "activate",
         "inactivate",
         "berserk",
@@ -285,8 +286,18 @@ fn read_clause(
             }
             None => tactics.charge = Some(c.to_string()),
         }
-    } else if let Some(i) = rest(clause, "abandon ") {
+    } else if let Some(i) = rest(clause, "abandon ").or_else(|| rest(clause, "lose ")) {
         tactics.abandon = Some(i.to_string());
+        tactics.drops = false;
+    } else if let Some(i) = rest(clause, "drop ") {
+        tactics.abandon = Some(i.to_string());
+        tactics.drops = true;
+    } else if rest(clause, "pick up ").is_some() {
+        return Err(
+            "picking up a dropped belonging during the rounds of combat (3.1 10.A.5.5) is not \
+             built; write 'Midnight: pick up ITEM' to claim it when the combat ends (10.A.5.6)"
+                .into(),
+        );
     } else if let Some(i) = rest(clause, "activate ") {
         tactics.activate = Some(i.to_string());
     } else if let Some(i) = rest(clause, "inactivate ").or_else(|| rest(clause, "deactivate ")) {
@@ -366,7 +377,8 @@ impl fmt::Display for Tactics {
             }
         }
         if let Some(i) = &self.abandon {
-            parts.push(format!("abandon {i}"));
+            let verb = if self.drops { "drop" } else { "abandon" };
+            parts.push(format!("{verb} {i}"));
         }
         if let Some(i) = &self.activate {
             parts.push(format!("activate {i}"));
@@ -421,6 +433,22 @@ mod tests {
         assert_eq!(t.run_when_wounded, Some(2));
         assert_eq!(t.attack_direction, Some(Direction::Smash));
         assert_eq!(t.maneuver_direction, Some(Direction::Swing));
+    }
+
+    /// 3.1 10.A.5.1.2: `drop` is abandoning in plain sight, and picking up
+    /// during the rounds (10.A.5.5) is refused with what to write instead.
+    #[test]
+    fn drop_reads_and_a_pick_up_in_combat_is_refused() {
+        let t = read("drop Helmet").unwrap();
+        assert_eq!((t.abandon.as_deref(), t.drops), (Some("Helmet"), true));
+        assert!(t.to_string().ends_with(", drop Helmet"), "{t}");
+        let t = read("lose Helmet").unwrap();
+        assert_eq!((t.abandon.as_deref(), t.drops), (Some("Helmet"), false));
+        let (_, refused) = read("pick up Helmet").unwrap_err();
+        assert!(
+            refused.to_string().contains("Midnight: pick up"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -92,6 +92,10 @@ pub struct Tactics {
     /// A belonging to abandon in the Encounter step while he carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandon: Option<String>,
+    /// `drop ITEM` rather than `abandon ITEM`: under Dropping and Losing
+    /// Belongings it is dropped in plain sight, not lost (3.1 10.A.5.1.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drops: bool,
     /// With riding horses: attack the target's horse, not the rider.
     #[serde(default)]
     pub attack_horses: bool,
@@ -127,6 +131,15 @@ pub struct Tactics {
     /// IV3*` (3.1 8.3.9a.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub energize: Vec<(String, String)>,
+}
+
+impl Tactics {
+    /// Whether his abandoning drops the belonging in plain sight: he wrote
+    /// `drop` and the campaign plays Dropping and Losing Belongings (3.1
+    /// 10.A.5.1.2); else it is lost to the pile.
+    pub fn drops_in_sight(&self, rules: &super::battle::CombatRules) -> bool {
+        self.drops && rules.dropping_belongings
+    }
 }
 
 /// The effort stars a character may still play this round.
@@ -468,7 +481,10 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
     if let Some(item) = &tactics.abandon
         && super::abandon::check(battle, who, item).is_ok()
     {
-        return Action::Abandon { item: item.clone() };
+        return Action::Abandon {
+            item: item.clone(),
+            drop: tactics.drops_in_sight(&battle.rules),
+        };
     }
     if let Some((activate, inactivate)) = super::activation::standing(battle, who, tactics) {
         return Action::Switch {
@@ -906,7 +922,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
         Answer::Action(Action::Charge { target, with }) => {
             super::charge::check(battle, who, target, with)
         }
-        Answer::Action(Action::Abandon { item }) => super::abandon::check(battle, who, item),
+        Answer::Action(Action::Abandon { item, .. }) => super::abandon::check(battle, who, item),
         Answer::Action(Action::Switch {
             activate,
             inactivate,

@@ -427,6 +427,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
         advanced_power_of_the_pit: pick(&mut s, 2) == 0,
         alerted_monsters_variant: pick(&mut s, 2) == 0,
         semi_restricted_ambush: pick(&mut s, 2) == 0,
+        dropping_belongings: pick(&mut s, 2) == 0,
     };
     let mut battle = Battle::new(data, "CV4", fighters, rules);
     for c in 0..characters {

@@ -13,7 +13,7 @@
 //! "there".
 
 use super::activity::Activity;
-use super::dealings::{Arrange, DealLine, Goods, When, load_target};
+use super::dealings::{Arrange, DealLine, Goods, load_target};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
 use crate::board::ClearingId;
@@ -42,10 +42,7 @@ pub fn check_dealings(
         .map(|i| crate::magic::phase_chit::held(state, i))
         .unwrap_or_default();
     for rearrangement in &orders.rearrange {
-        let key = match rearrangement.at {
-            When::Phase(n) => format!("Phase {n}"),
-            When::Midnight => "Midnight".into(),
-        };
+        let key = rearrangement.at.line_key();
         for (how, step) in &rearrangement.steps {
             let (item, horse) = match how {
                 Arrange::Load => load_target(step),
@@ -57,6 +54,15 @@ pub fn check_dealings(
                 .flatten()
                 .any(|i| belongings::names(item, &i.name));
             let missing = match how {
+                Arrange::PickUp => {
+                    if !dropped_here(state, me, item) {
+                        found.warnings.push(format!(
+                            "{key}: no {item} lies dropped in your clearing now; unless someone \
+                             drops it there first, that step will not happen"
+                        ));
+                    }
+                    false
+                }
                 Arrange::Unload => !(on_a_pack_horse || suggest::same(item, "all")),
                 Arrange::Activate if held.iter().any(|h| suggest::same(h, item)) => false,
                 _ => belongings::find(me, item).is_none(),
@@ -80,6 +86,15 @@ pub fn check_dealings(
         check_deal(deal, data, state, me, &mut found);
     }
     found
+}
+
+/// Whether a belonging `name` lies dropped in plain sight in the clearing of
+/// `me` (3.1 10.A.5.2).
+fn dropped_here(state: &MrState, me: &CharacterState, name: &str) -> bool {
+    state
+        .dropped_in(&me.position)
+        .into_iter()
+        .any(|(_, item)| belongings::names(name, &item.name))
 }
 
 /// The native group `name` names: the group, its member word, or a member.

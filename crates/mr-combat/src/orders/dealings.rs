@@ -7,6 +7,7 @@
 //! Send: Soldier 1; Soldier 2 with Soldier HQ   hirelings who follow him, not me
 //! Leave: Soldier 2; Soldier 3          hirelings who stay where they stand today
 //! Phase 3: activate Shield; abandon Lantern
+//! After phase 3: pick up Spear         Dropping and Losing Belongings only
 //! Midnight: inactivate Spear
 //! Give: Lantern to Elf                 at Midnight unless 'at phase N' follows
 //! Receive: Lantern from Amazon         the other side of a Give
@@ -29,18 +30,33 @@ use super::error::OrdersError;
 use realmgm_core::suggest::fold;
 
 /// When a deal or a rearrangement happens: at the start of a Daylight phase
-/// (of either party's turn, for a deal) or at Midnight.
+/// (of either party's turn, for a deal) or at Midnight; picking up dropped
+/// belongings also at the end of a phase of his turn (3.1 10.A.5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum When {
     Phase(u8),
+    AfterPhase(u8),
     Midnight,
+}
+
+impl When {
+    /// The orders line key that names this time: `Phase 3`, `After phase 3`,
+    /// `Midnight`.
+    pub fn line_key(self) -> String {
+        match self {
+            When::Phase(n) => format!("Phase {n}"),
+            When::AfterPhase(n) => format!("After phase {n}"),
+            When::Midnight => "Midnight".to_string(),
+        }
+    }
 }
 
 impl fmt::Display for When {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             When::Phase(n) => write!(f, "phase {n}"),
+            When::AfterPhase(n) => write!(f, "the end of phase {n}"),
             When::Midnight => f.write_str("Midnight"),
         }
     }
@@ -191,7 +207,8 @@ impl DealLine {
             .unwrap_or_default();
         let at = match self.at {
             When::Midnight => by,
-            When::Phase(n) => format!("{by} at phase {n}"),
+            // A deal line reads no end-of-phase time (`split_time`).
+            When::Phase(n) | When::AfterPhase(n) => format!("{by} at phase {n}"),
         };
         if self.is_telling() {
             ("Tell", format!("{} {}{at}", self.with, list(&self.gives)))
@@ -232,7 +249,14 @@ impl fmt::Display for DealLine {
 pub enum Arrange {
     Activate,
     Inactivate,
+    /// Lose it (3.1 10.A.5.1): it goes to the clearing's pile, found only by
+    /// looting; under the basic rules every abandoned belonging goes there.
     Abandon,
+    /// Drop it in plain sight in front of himself (3.1 10.A.5.2); without
+    /// Dropping and Losing Belongings it is abandoned as under the basic rules.
+    Drop,
+    /// Pick up a dropped belonging (3.1 10.A.5.3–4).
+    PickUp,
     /// Load a belonging on a pack horse (`load Spear on Workhorse`).
     Load,
     /// Take a belonging (or `all`) off his pack horses.
@@ -245,6 +269,8 @@ impl fmt::Display for Arrange {
             Arrange::Activate => "activate",
             Arrange::Inactivate => "inactivate",
             Arrange::Abandon => "abandon",
+            Arrange::Drop => "drop",
+            Arrange::PickUp => "pick up",
             Arrange::Load => "load",
             Arrange::Unload => "unload",
         })
@@ -264,10 +290,7 @@ pub struct Rearrangement {
 
 impl fmt::Display for Rearrangement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let key = match self.at {
-            When::Phase(n) => format!("Phase {n}"),
-            When::Midnight => "Midnight".to_string(),
-        };
+        let key = self.at.line_key();
         let steps: Vec<String> = self
             .steps
             .iter()
@@ -287,13 +310,23 @@ pub fn load_target(step: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// The time a folded key names: `phase3` → phase 3, `midnight`.
+/// The time a folded key names: `phase3` → phase 3, `afterphase3` → the
+/// end of phase 3, `midnight`.
 pub fn when_of_key(folded_key: &str) -> Option<When> {
     if folded_key == "midnight" {
         return Some(When::Midnight);
     }
-    let n: u8 = folded_key.strip_prefix("phase")?.parse().ok()?;
-    (1..=MAX_PHASE).contains(&n).then_some(When::Phase(n))
+    let (after, key) = match folded_key.strip_prefix("after") {
+        Some(rest) => (true, rest),
+        None => (false, folded_key),
+    };
+    let n: u8 = key.strip_prefix("phase")?.parse().ok()?;
+    let at = if after {
+        When::AfterPhase(n)
+    } else {
+        When::Phase(n)
+    };
+    (1..=MAX_PHASE).contains(&n).then_some(at)
 }
 
 /// No day has more phases than this (four, bonus and sheltered phases).
@@ -312,6 +345,11 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
         .filter(|s| !s.is_empty())
     {
         let (verb, item) = entry.split_once(' ').unwrap_or((entry, ""));
+        // `pick up Spear` is one verb of two words.
+        let (verb, item) = match (fold(verb).as_str(), item.split_once(' ')) {
+            ("pick", Some((up, rest))) if fold(up) == "up" => ("pickup", rest),
+            _ => (verb, item),
+        };
         if fold(verb) == "fatigue" {
             fatigue.push(colour_chit_to_fatigue(at, item)?);
             continue;
@@ -319,18 +357,29 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
         let how = match fold(verb).as_str() {
             "activate" => Arrange::Activate,
             "inactivate" | "deactivate" => Arrange::Inactivate,
-            "abandon" | "drop" => Arrange::Abandon,
+            "abandon" | "lose" => Arrange::Abandon,
+            "drop" => Arrange::Drop,
+            "pickup" => Arrange::PickUp,
             "load" | "place" => Arrange::Load,
             "unload" => Arrange::Unload,
             _ => {
                 return Err(format!(
-                    "expected 'activate', 'inactivate', 'abandon', 'load' or 'unload' and a \
-                     belonging, for example 'activate Shield', or 'fatigue' and a colour chit, \
-                     found '{entry}'"
+                    "expected 'activate', 'inactivate', 'abandon', 'drop', 'pick up', 'load' or \
+                     'unload' and a belonging, for example 'activate Shield', or 'fatigue' and a \
+                     colour chit, found '{entry}'"
                 )
                 .into());
             }
         };
+        if matches!(at, When::AfterPhase(_)) && how != Arrange::PickUp {
+            return Err(format!(
+                "at the end of a phase only dropped belongings are picked up ('pick up \
+                 Spear', 3.1 10.A.5.4); to {how} the {} write it on the next phase's line \
+                 ('Phase N: {how} ...')",
+                item.trim()
+            )
+            .into());
+        }
         let item = item.trim();
         if item.is_empty() {
             return Err(format!("expected the belonging to {how} after '{verb}'").into());
@@ -349,12 +398,12 @@ pub fn parse_rearrangement(at: When, value: &str) -> Result<Rearrangement, Order
 /// will at the start of a Daylight phase (3.1 rule 4.6.4i), not at Midnight.
 fn colour_chit_to_fatigue(at: When, chit: &str) -> Result<String, OrdersError> {
     let chit = chit.trim();
-    if at == When::Midnight {
-        return Err(
+    if !matches!(at, When::Phase(_)) {
+        return Err(format!(
             "a colour chit is fatigued at will at the start of a Daylight phase \
-             ('Phase 1: fatigue MAGIC III2*'), not at Midnight (3.1 rule 4.6.4i)"
-                .into(),
-        );
+             ('Phase 1: fatigue MAGIC III2*'), not at {at} (3.1 rule 4.6.4i)"
+        )
+        .into());
     }
     if chit.is_empty() {
         return Err(
@@ -735,6 +784,34 @@ mod tests {
         assert_eq!(r.to_string(), "Phase 3: activate Shield; abandon Lantern");
         let wrong = parse_rearrangement(When::Midnight, "polish Shield").unwrap_err();
         assert!(wrong.to_string().contains("'activate Shield'"));
+    }
+
+    /// 3.1 10.A.5.1–4: `drop` and `lose` are two choices, and the end of a
+    /// phase reads only `pick up`.
+    #[test]
+    fn drop_lose_and_pick_up_read_as_three_steps() {
+        assert_eq!(when_of_key("afterphase2"), Some(When::AfterPhase(2)));
+        let r = parse_rearrangement(When::Phase(1), "drop Spear; lose Lantern; pick up Shield")
+            .expect("reads");
+        assert_eq!(
+            r.steps,
+            vec![
+                (Arrange::Drop, "Spear".to_string()),
+                (Arrange::Abandon, "Lantern".to_string()),
+                (Arrange::PickUp, "Shield".to_string())
+            ]
+        );
+        assert_eq!(
+            r.to_string(),
+            "Phase 1: drop Spear; abandon Lantern; pick up Shield"
+        );
+        let after = parse_rearrangement(When::AfterPhase(2), "Pick Up Shield").expect("reads");
+        assert_eq!(after.to_string(), "After phase 2: pick up Shield");
+        let wrong = parse_rearrangement(When::AfterPhase(2), "activate Shield").unwrap_err();
+        assert!(
+            wrong.to_string().contains("only dropped belongings"),
+            "{wrong}"
+        );
     }
 
     /// 3.1 rules 4.6.4i and 7.2.3c: a colour chit is fatigued at will at
