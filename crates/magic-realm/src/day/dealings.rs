@@ -693,7 +693,7 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
             && day.today.keeps(*seat, wanted)
         {
             return Some(format!(
-                "the {wanted} gives the {name} an extra phase recorded today, and he keeps it \
+                "the {wanted} gives the {name} an extra phase recorded today, kept \
                  until that phase is done (3.1 6.2.4d); give it at a later phase or at Midnight"
             ));
         }

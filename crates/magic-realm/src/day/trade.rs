@@ -449,7 +449,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
     if day.today.keeps(who, &sold.name) {
         return PhaseOutcome::Lost {
             reason: format!(
-                "the {} gives the {name} an extra phase recorded today, and he keeps it until \
+                "the {} gives the {name} an extra phase recorded today, kept until \
                  that phase is done (3.1 6.2.4d); sell it at a later Trade phase",
                 sold.name
             ),
