@@ -13,7 +13,8 @@
 //!    shared edge.
 //! 4. It must touch at least two placed tiles whenever any placement of that
 //!    tile allowed by rules 2 and 3 does.
-//! 5. The finished map (all twenty tiles) must be connected: every clearing
+//! 5. The finished map (all twenty tiles, or forty on a double board, where
+//!    the first Borderland dealt starts the map: 3.1 10.E.7.4) must be connected: every clearing
 //!    reachable from every other by paths of any kind, hidden paths and
 //!    secret passages included, with the tiles normal side up. A road that
 //!    meets a roadless edge or the map's outside is a dead end and is
@@ -32,11 +33,17 @@ use crate::data::tiles::{Edge, Side, TILE_COUNT, Tile, Tiles};
 /// The code of the tile placed first.
 pub const FIRST_TILE: &str = "BL";
 
+/// Whether `tile` is a Borderland of either realm: on a double board the
+/// first Borderland dealt starts the map (3.1 10.E.7.4).
+pub fn is_borderland(tile: &Tile) -> bool {
+    crate::data::realms::base_code(&tile.code) == FIRST_TILE
+}
+
 /// Why a board as a whole is not a legal map, or cannot be rebuilt.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {
-    #[error("only {placed} of the {TILE_COUNT} tiles are placed")]
-    Unfinished { placed: usize },
+    #[error("only {placed} of the {expected} tiles are placed")]
+    Unfinished { placed: usize, expected: usize },
     #[error(
         "the map is not connected: {clearings} cannot be reached from the Borderland by any path"
     )]
@@ -148,7 +155,7 @@ impl Board {
             });
         }
         if self.is_empty() {
-            if tile.code != FIRST_TILE {
+            if !is_borderland(tile) {
                 return Err(PlacementError::BorderlandFirst {
                     tile: tile.name.clone(),
                 });
@@ -226,7 +233,7 @@ impl Board {
             return Vec::new();
         }
         if self.is_empty() {
-            return if tile.code == FIRST_TILE {
+            return if is_borderland(tile) {
                 (0..6)
                     .map(|rotation| Placement::new(&tile.code, Hex::ORIGIN, rotation))
                     .collect()
@@ -327,8 +334,12 @@ impl Board {
     /// # Errors
     /// Tiles are missing, or some clearings cannot be reached.
     pub fn check_finished(&self) -> Result<(), BoardError> {
-        if self.len() != TILE_COUNT {
-            return Err(BoardError::Unfinished { placed: self.len() });
+        let expected = TILE_COUNT * self.realms();
+        if self.len() != expected {
+            return Err(BoardError::Unfinished {
+                placed: self.len(),
+                expected,
+            });
         }
         let unreachable = self.unreachable();
         if unreachable.is_empty() {
@@ -462,7 +473,13 @@ mod tests {
     fn an_unfinished_board_is_not_finished() {
         let b = board(&[("BL", 0, 0, 0), ("AV", 0, 1, 0)]);
         let err = b.check_finished().unwrap_err();
-        assert_eq!(err, BoardError::Unfinished { placed: 2 });
+        assert_eq!(
+            err,
+            BoardError::Unfinished {
+                placed: 2,
+                expected: 20
+            }
+        );
         assert!(err.to_string().contains("only 2 of the 20"), "{err}");
     }
 
