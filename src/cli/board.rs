@@ -12,6 +12,7 @@ use crate::magic_realm::board::generate::{generate, generate_double};
 use crate::magic_realm::board::{Board, Hex, Placement, svg};
 use crate::magic_realm::data::{
     self,
+    realms::MOST_REALMS,
     tiles::{Side, Tiles},
 };
 
@@ -38,7 +39,7 @@ pub struct ShowArgs {
     /// How many Realms' tiles make the board: 2 deals both sets' forty tiles
     /// together on a double board (3.1 10.E.7.4), second-realm tiles marked
     /// II (`AVII`, `Awful Valley II`).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(MOST_REALMS)))]
     realms: u8,
 }
 
@@ -59,7 +60,7 @@ struct PlacementEntry {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let tiles = if args.realms == 2 {
+    let tiles = if args.realms > 1 {
         data::double_board_tiles()?
     } else {
         &data::get()?.tiles
@@ -69,7 +70,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
             read_placements(path, tiles)?,
             format!("from {}", path.display()),
         ),
-        (None, Some(seed)) if args.realms == 2 => (
+        (None, Some(seed)) if args.realms > 1 => (
             generate_double(tiles, &mut Dice::new(seed, 0)),
             format!("seed {seed}, two Realms"),
         ),

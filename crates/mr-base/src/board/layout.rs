@@ -5,7 +5,8 @@
 //! The play summary says nothing about building the map, so realmgm follows the
 //! second-edition construction rule, as ruled here:
 //!
-//! 1. The Borderland is placed first, at `(0,0)`, turned any way.
+//! 1. The Borderland is placed first, at `(0,0)`, turned any way; on a
+//!    double board, either Borderland (3.1 10.E.7.4: the first one dealt).
 //! 2. Every tile is placed with the side it starts with face up (the normal
 //!    side for all twenty), on an empty hex next to at least one placed tile,
 //!    turned any of the six ways.
@@ -13,10 +14,10 @@
 //!    shared edge.
 //! 4. It must touch at least two placed tiles whenever any placement of that
 //!    tile allowed by rules 2 and 3 does.
-//! 5. The finished map (all twenty tiles, or forty on a double board, where
-//!    the first Borderland dealt starts the map: 3.1 10.E.7.4) must be connected: every clearing
-//!    reachable from every other by paths of any kind, hidden paths and
-//!    secret passages included, with the tiles normal side up. A road that
+//! 5. The finished map (all twenty tiles, forty on a double board) must be
+//!    connected: every clearing reachable from every other by paths of any
+//!    kind, hidden paths and secret passages included, with the tiles normal
+//!    side up. A road that
 //!    meets a roadless edge or the map's outside is a dead end and is
 //!    allowed. Rule 5 can only be judged at the end, so
 //!    [`Board::check_finished`] checks it rather than [`Board::place`]. A map
