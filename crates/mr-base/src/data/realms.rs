@@ -2,11 +2,10 @@
 //! components are copies of the embedded ones carrying a realm mark, the
 //! suffix `II` (`Awful Valley II`, code `AVII`, clearing `AVII5`), so every
 //! component keyed by its name or code stays distinct without a new key.
-//! The copies are made here from the embedded data, never written as data
-//! files. A rule that asks for a component's printed identity (which tile is
-//! a Borderland) looks through the mark with [`base_code`].
-
-use super::tiles::Tile;
+//! The copies are made from the embedded data (a tile's by
+//! [`super::tiles::Tile::second_realm_copy`]), never written as data
+//! files. A rule that asks for a component's printed identity (which tile
+//! is a Borderland) looks through the mark with [`base_code`].
 
 /// The mark the second Realm's components carry after their name and code.
 /// Roman, so a clearing written without separators (`AVII5`) still ends in
@@ -45,21 +44,6 @@ pub fn base_code(code: &str) -> &str {
 fn marked_base(code: &str) -> Option<&str> {
     code.strip_suffix(SECOND_REALM_MARK)
         .filter(|base| !base.is_empty())
-}
-
-/// The second Realm's copy of a tile: the same clearings and paths, its
-/// name, code and aliases marked (`Ledges II`, `LDII`, `LEII`, `LII`).
-pub fn second_copy(tile: &Tile) -> Tile {
-    Tile {
-        name: format!("{} {SECOND_REALM_MARK}", tile.name),
-        code: format!("{}{SECOND_REALM_MARK}", tile.code),
-        aliases: tile
-            .aliases
-            .iter()
-            .map(|alias| format!("{alias}{SECOND_REALM_MARK}"))
-            .collect(),
-        ..tile.clone()
-    }
 }
 
 #[cfg(test)]

@@ -301,6 +301,23 @@ impl Tile {
         }
     }
 
+    /// The second Realm's copy of this tile (3.1 10.E.7.2): the same
+    /// clearings and paths, its name, code and aliases marked (`Ledges II`,
+    /// `LDII`, `LEII`, `LII`).
+    pub fn second_realm_copy(&self) -> Tile {
+        let mark = super::realms::SECOND_REALM_MARK;
+        Tile {
+            name: format!("{} {mark}", self.name),
+            code: format!("{}{mark}", self.code),
+            aliases: self
+                .aliases
+                .iter()
+                .map(|alias| format!("{alias}{mark}"))
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     /// The code, the aliases and the full name: every way to name the tile.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.code.as_str())
@@ -351,7 +368,7 @@ impl Tiles {
     /// These tiles and the second Realm's copies of them, in that order: the
     /// tiles of a double board (3.1 10.E.7.4).
     pub fn double(&self) -> Tiles {
-        let second = self.tiles.iter().map(super::realms::second_copy);
+        let second = self.tiles.iter().map(Tile::second_realm_copy);
         Tiles::indexed(self.tiles.iter().cloned().chain(second).collect())
     }
 
