@@ -8,8 +8,13 @@ use serde::Deserialize;
 
 use crate::dice::Dice;
 use crate::embedded::parse_toml;
-use crate::magic_realm::board::{Board, Hex, Placement, generate::generate, svg};
-use crate::magic_realm::data::{self, tiles::Side};
+use crate::magic_realm::board::generate::{generate, generate_double};
+use crate::magic_realm::board::{Board, Hex, Placement, svg};
+use crate::magic_realm::data::{
+    self,
+    realms::MOST_REALMS,
+    tiles::{Side, Tiles},
+};
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
@@ -31,6 +36,11 @@ pub struct ShowArgs {
     /// Print the board as JSON (as stored in the game state) instead of text.
     #[arg(long)]
     json: bool,
+    /// How many Realms' tiles make the board: 2 deals both sets' forty tiles
+    /// together on a double board (3.1 10.E.7.4), second-realm tiles marked
+    /// II (`AVII`, `Awful Valley II`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(MOST_REALMS)))]
+    realms: u8,
 }
 
 #[derive(Deserialize)]
@@ -50,14 +60,22 @@ struct PlacementEntry {
 }
 
 pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
-    let data = data::get()?;
+    let tiles = if args.realms > 1 {
+        data::double_board_tiles()?
+    } else {
+        &data::get()?.tiles
+    };
     let (board, origin) = match (&args.placements, args.seed) {
         (Some(path), _) => (
-            read_placements(path, data)?,
+            read_placements(path, tiles)?,
             format!("from {}", path.display()),
         ),
+        (None, Some(seed)) if args.realms > 1 => (
+            generate_double(tiles, &mut Dice::new(seed, 0)),
+            format!("seed {seed}, two Realms"),
+        ),
         (None, Some(seed)) => (
-            generate(&data.tiles, &mut Dice::new(seed, 0)),
+            generate(tiles, &mut Dice::new(seed, 0)),
             format!("seed {seed}"),
         ),
         (None, None) => {
@@ -75,7 +93,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     } else {
         super::emit(describe(&board, &origin))?;
     }
-    if args.placements.is_some() && board.len() == data::tiles::TILE_COUNT {
+    if args.placements.is_some() && board.len() == data::tiles::TILE_COUNT * board.realms() {
         board
             .check_finished()
             .map_err(|e| anyhow::anyhow!("{e}; move tiles so every clearing can be reached"))?;
@@ -83,15 +101,14 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn read_placements(path: &PathBuf, data: &data::GameData) -> anyhow::Result<Board> {
+fn read_placements(path: &PathBuf, tiles: &Tiles) -> anyhow::Result<Board> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the placement file {}", path.display()))?;
     let file_name = path.display().to_string();
     let file: PlacementsFile = parse_toml(&file_name, &text)?;
     let mut placements = Vec::new();
     for (index, entry) in file.placements.into_iter().enumerate() {
-        let tile = data
-            .tiles
+        let tile = tiles
             .resolve_or_explain(&entry.tile)
             .map_err(|e| anyhow::anyhow!("{file_name}: placements[{index}].tile: {e}"))?;
         placements.push(Placement {
@@ -99,7 +116,7 @@ fn read_placements(path: &PathBuf, data: &data::GameData) -> anyhow::Result<Boar
             ..Placement::new(&tile.code, Hex::from(entry.at), entry.rotation)
         });
     }
-    Board::from_placements(&data.tiles, placements).map_err(|e| {
+    Board::from_placements(tiles, placements).map_err(|e| {
         anyhow::anyhow!("{file_name}: {e}; fix that placement and run the check again")
     })
 }
@@ -145,7 +162,7 @@ fn describe(board: &Board, origin: &str) -> String {
     } else {
         let names: Vec<String> = unreachable.iter().map(ToString::to_string).collect();
         out.push_str(&format!(
-            "\nNot reachable from the Borderland: {}",
+            "\nNot reachable from the starting Borderland: {}",
             names.join(", ")
         ));
     }

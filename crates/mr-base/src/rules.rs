@@ -494,10 +494,14 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "combined_realms",
-        summary: "Two games of Magic Realm on one double board. Not built: the game data holds \
-                  one set, so a second marked set of every chit, denizen, treasure and \
-                  character piece, a board of forty tiles and a setup mixing the two sets' \
-                  treasures would all be new",
+        summary: "Two games of Magic Realm on one double board. Built: the double board of \
+                  forty tiles, the second set marked II, the first Borderland dealt starting \
+                  the map (`realmgm board show --realms 2`). Not built: the second set of map \
+                  chits mixed with the first and each realm's dwellings, denizens, spells and \
+                  setup card with the treasures mixed across both cards; natives of the two \
+                  realms as separate groups, Fame prices and missions per realm; summoning, \
+                  regeneration, loot, Lost Keys, potions and armour returning to their own \
+                  card; orders naming the second realm's tiles",
         source: "3.1 10.E.7 (Combining Realms)",
         status: NotYetImplemented,
         excludes: &[],

@@ -2,7 +2,9 @@
 //! connectedness included.
 //!
 //! The Borderland goes first at `(0,0)`, turned at random; the other nineteen
-//! tiles are shuffled and placed in that order. Each tile takes one of its
+//! tiles are shuffled and placed in that order. On a double board (3.1
+//! 10.E.7.4) all forty are shuffled together and the first Borderland in the
+//! deal starts the map. Each tile takes one of its
 //! legal placements, chosen at random among those that leave the fewest
 //! separate groups of clearings, so roads get joined up as the map grows. A
 //! finished map that is still not connected is thrown away and built again
@@ -13,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use super::layout::is_borderland;
 use super::{Board, ClearingId, Placement};
 use crate::data::tiles::{Edge, PathEnd, Tile, Tiles};
 use realmgm_core::dice::Dice;
@@ -24,9 +27,49 @@ const ATTEMPTS: usize = 500;
 
 /// A legal, connected map built from `dice`.
 pub fn generate(tiles: &Tiles, dice: &mut Dice) -> Board {
+    build(tiles, dice, deal_borderland_first)
+}
+
+/// A legal, connected double board (3.1 10.E.7.4) built from `dice`:
+/// `tiles` are both Realms' ([`Tiles::double`]), mixed and dealt together;
+/// the first Borderland dealt starts the map and the other is placed like
+/// any tile, in the order dealt.
+pub fn generate_double(tiles: &Tiles, dice: &mut Dice) -> Board {
+    build(tiles, dice, deal_all_mixed)
+}
+
+/// The order tiles are placed in: the starting tile, then the rest.
+type Deal = for<'t> fn(&'t Tiles, &mut Dice) -> Option<(&'t Tile, Vec<&'t Tile>)>;
+
+/// One Realm: the Borderland first, the other nineteen shuffled.
+fn deal_borderland_first<'t>(
+    tiles: &'t Tiles,
+    dice: &mut Dice,
+) -> Option<(&'t Tile, Vec<&'t Tile>)> {
+    let first = tiles.by_code(super::layout::FIRST_TILE)?;
+    let mut rest: Vec<&Tile> = tiles
+        .all()
+        .iter()
+        .filter(|t| t.code != first.code)
+        .collect();
+    dice.shuffle("setup/board/deal", &mut rest);
+    Some((first, rest))
+}
+
+/// Combined Realms: every tile shuffled together; the first Borderland in
+/// the deal comes out to start the map, the rest keep their order.
+fn deal_all_mixed<'t>(tiles: &'t Tiles, dice: &mut Dice) -> Option<(&'t Tile, Vec<&'t Tile>)> {
+    let mut dealt: Vec<&Tile> = tiles.all().iter().collect();
+    dice.shuffle("setup/board/deal", &mut dealt);
+    let first = dealt.iter().position(|t| is_borderland(t))?;
+    let first = dealt.remove(first);
+    Some((first, dealt))
+}
+
+fn build(tiles: &Tiles, dice: &mut Dice, deal: Deal) -> Board {
     let mut best: Option<(usize, Board)> = None;
     for _ in 0..ATTEMPTS {
-        let Some(board) = attempt(tiles, dice) else {
+        let Some(board) = attempt(tiles, dice, deal) else {
             continue;
         };
         let regions = board.regions().len();
@@ -41,10 +84,12 @@ pub fn generate(tiles: &Tiles, dice: &mut Dice) -> Board {
 }
 
 /// One try: every tile placed legally, or `None` when some tile had
-/// nowhere to go.
-fn attempt(tiles: &Tiles, dice: &mut Dice) -> Option<Board> {
+/// nowhere to go. The deal and the rotations draw on separate dice streams,
+/// so dealing before turning the first tile leaves the one-Realm map as it
+/// always was.
+fn attempt(tiles: &Tiles, dice: &mut Dice, deal: Deal) -> Option<Board> {
     let mut board = Board::new();
-    let first = tiles.by_code(super::layout::FIRST_TILE)?;
+    let (first, rest) = deal(tiles, dice)?;
     let rotation = dice.below("setup/board/place", 6) as u8;
     board
         .place(
@@ -52,12 +97,6 @@ fn attempt(tiles: &Tiles, dice: &mut Dice) -> Option<Board> {
             Placement::new(&first.code, super::Hex::ORIGIN, rotation),
         )
         .ok()?;
-    let mut rest: Vec<&Tile> = tiles
-        .all()
-        .iter()
-        .filter(|t| t.code != first.code)
-        .collect();
-    dice.shuffle("setup/board/deal", &mut rest);
     for tile in rest {
         let best = joining_placements(&board, tile);
         if best.is_empty() {
@@ -176,6 +215,37 @@ mod tests {
                 "seed {seed}"
             );
         }
+    }
+
+    /// 3.1 10.E.7.4: both Realms' forty tiles make one connected map,
+    /// started by whichever Borderland was dealt first, the other placed
+    /// like any tile; the stored board reads back as it was.
+    #[test]
+    fn a_double_board_deals_forty_tiles_and_starts_with_the_first_borderland() {
+        let double = crate::data::double_board_tiles().unwrap();
+        let mut starts = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let board = generate_double(double, &mut Dice::new(seed, 0));
+            assert_eq!(board.len(), 40, "seed {seed}");
+            assert_eq!(board.realms(), 2, "seed {seed}");
+            board
+                .check_finished()
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let first = board.placements().next().unwrap();
+            assert_eq!(first.at, crate::board::Hex::ORIGIN, "seed {seed}");
+            starts.insert(first.tile.clone());
+            let other = if first.tile == "BL" { "BLII" } else { "BL" };
+            assert!(board.placement_of(other).is_some(), "seed {seed}");
+            let replay = Board::from_placements(double, board.placements().cloned())
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert_eq!(replay, board);
+            let stored: Board =
+                serde_json::from_slice(&serde_json::to_vec(&board).unwrap()).unwrap();
+            assert_eq!(stored, board, "seed {seed}");
+        }
+        let both: std::collections::BTreeSet<String> =
+            ["BL".to_string(), "BLII".to_string()].into();
+        assert_eq!(starts, both, "either Borderland may be dealt first");
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! The play summary says nothing about building the map, so realmgm follows the
 //! second-edition construction rule, as ruled here:
 //!
-//! 1. The Borderland is placed first, at `(0,0)`, turned any way.
+//! 1. The Borderland is placed first, at `(0,0)`, turned any way; on a
+//!    double board, either Borderland (3.1 10.E.7.4: the first one dealt).
 //! 2. Every tile is placed with the side it starts with face up (the normal
 //!    side for all twenty), on an empty hex next to at least one placed tile,
 //!    turned any of the six ways.
@@ -13,9 +14,10 @@
 //!    shared edge.
 //! 4. It must touch at least two placed tiles whenever any placement of that
 //!    tile allowed by rules 2 and 3 does.
-//! 5. The finished map (all twenty tiles) must be connected: every clearing
-//!    reachable from every other by paths of any kind, hidden paths and
-//!    secret passages included, with the tiles normal side up. A road that
+//! 5. The finished map (all twenty tiles, forty on a double board) must be
+//!    connected: every clearing reachable from every other by paths of any
+//!    kind, hidden paths and secret passages included, with the tiles normal
+//!    side up. A road that
 //!    meets a roadless edge or the map's outside is a dead end and is
 //!    allowed. Rule 5 can only be judged at the end, so
 //!    [`Board::check_finished`] checks it rather than [`Board::place`]. A map
@@ -32,11 +34,17 @@ use crate::data::tiles::{Edge, Side, TILE_COUNT, Tile, Tiles};
 /// The code of the tile placed first.
 pub const FIRST_TILE: &str = "BL";
 
+/// Whether `tile` is a Borderland of either realm: on a double board the
+/// first Borderland dealt starts the map (3.1 10.E.7.4).
+pub fn is_borderland(tile: &Tile) -> bool {
+    crate::data::realms::base_code(&tile.code) == FIRST_TILE
+}
+
 /// Why a board as a whole is not a legal map, or cannot be rebuilt.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {
-    #[error("only {placed} of the {TILE_COUNT} tiles are placed")]
-    Unfinished { placed: usize },
+    #[error("only {placed} of the {expected} tiles are placed")]
+    Unfinished { placed: usize, expected: usize },
     #[error(
         "the map is not connected: {clearings} cannot be reached from the Borderland by any path"
     )]
@@ -148,7 +156,7 @@ impl Board {
             });
         }
         if self.is_empty() {
-            if tile.code != FIRST_TILE {
+            if !is_borderland(tile) {
                 return Err(PlacementError::BorderlandFirst {
                     tile: tile.name.clone(),
                 });
@@ -226,7 +234,7 @@ impl Board {
             return Vec::new();
         }
         if self.is_empty() {
-            return if tile.code == FIRST_TILE {
+            return if is_borderland(tile) {
                 (0..6)
                     .map(|rotation| Placement::new(&tile.code, Hex::ORIGIN, rotation))
                     .collect()
@@ -327,8 +335,12 @@ impl Board {
     /// # Errors
     /// Tiles are missing, or some clearings cannot be reached.
     pub fn check_finished(&self) -> Result<(), BoardError> {
-        if self.len() != TILE_COUNT {
-            return Err(BoardError::Unfinished { placed: self.len() });
+        let expected = TILE_COUNT * self.realms();
+        if self.len() != expected {
+            return Err(BoardError::Unfinished {
+                placed: self.len(),
+                expected,
+            });
         }
         let unreachable = self.unreachable();
         if unreachable.is_empty() {
@@ -462,7 +474,13 @@ mod tests {
     fn an_unfinished_board_is_not_finished() {
         let b = board(&[("BL", 0, 0, 0), ("AV", 0, 1, 0)]);
         let err = b.check_finished().unwrap_err();
-        assert_eq!(err, BoardError::Unfinished { placed: 2 });
+        assert_eq!(
+            err,
+            BoardError::Unfinished {
+                placed: 2,
+                expected: 20
+            }
+        );
         assert!(err.to_string().contains("only 2 of the 20"), "{err}");
     }
 

@@ -27,6 +27,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::realms::Realm;
 use crate::data::tiles::{Clearing, Edge, PathEnd, PathKind, Side, Tile, Tiles};
 
 pub use layout::{BoardError, BuildError, PlacementError};
@@ -190,8 +191,9 @@ impl From<Board> for BoardRecord {
 impl TryFrom<BoardRecord> for Board {
     type Error = BoardError;
     fn try_from(record: BoardRecord) -> Result<Self, Self::Error> {
-        let data = crate::data::get().map_err(|e| BoardError::Data(e.0.to_string()))?;
-        Board::restore(&data.tiles, record.placements)
+        let tiles =
+            crate::data::double_board_tiles().map_err(|e| BoardError::Data(e.0.to_string()))?;
+        Board::restore(tiles, record.placements)
     }
 }
 
@@ -230,6 +232,16 @@ impl Board {
 
     pub fn len(&self) -> usize {
         self.placed.len()
+    }
+
+    /// How many Realms' tiles make up the map: 2 once a second-realm tile
+    /// lies on it (3.1 10.E.7.4), else 1.
+    pub fn realms(&self) -> usize {
+        let second = self
+            .placed
+            .iter()
+            .any(|p| Realm::of_code(&p.placement.tile) == Realm::Second);
+        if second { 2 } else { 1 }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -16,6 +16,7 @@ pub mod chits;
 mod cross_checks;
 pub mod item_links;
 pub mod notation;
+pub mod realms;
 pub mod seasons;
 pub mod setup_card;
 pub mod spells;
@@ -124,6 +125,18 @@ pub struct DataBroken(pub &'static DataError);
 pub fn get() -> Result<&'static GameData, DataBroken> {
     static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
     DATA.get_or_init(load).as_ref().map_err(DataBroken)
+}
+
+/// The forty tiles of two Realms combined (3.1 10.E.7.4): the embedded
+/// twenty and their second-realm copies, made once. A stored board is read
+/// against them, since a one-Realm board names only tiles they hold too.
+///
+/// # Errors
+/// As [`get`].
+pub fn double_board_tiles() -> Result<&'static tiles::Tiles, DataBroken> {
+    static TILES: OnceLock<tiles::Tiles> = OnceLock::new();
+    let data = get()?;
+    Ok(TILES.get_or_init(|| data.tiles.double()))
 }
 
 #[cfg(test)]

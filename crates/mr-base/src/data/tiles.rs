@@ -301,6 +301,23 @@ impl Tile {
         }
     }
 
+    /// The second Realm's copy of this tile (3.1 10.E.7.2): the same
+    /// clearings and paths, its name, code and aliases marked (`Ledges II`,
+    /// `LDII`, `LEII`, `LII`).
+    pub fn second_realm_copy(&self) -> Tile {
+        let mark = super::realms::SECOND_REALM_MARK;
+        Tile {
+            name: format!("{} {mark}", self.name),
+            code: format!("{}{mark}", self.code),
+            aliases: self
+                .aliases
+                .iter()
+                .map(|alias| format!("{alias}{mark}"))
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     /// The code, the aliases and the full name: every way to name the tile.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.code.as_str())
@@ -332,6 +349,29 @@ impl TileSide {
 }
 
 impl Tiles {
+    /// Tiles with every name of each folded to its place.
+    fn indexed(tiles: Vec<Tile>) -> Tiles {
+        let mut by_folded_name = std::collections::BTreeMap::new();
+        for (place, tile) in tiles.iter().enumerate() {
+            for name in tile.names() {
+                by_folded_name.entry(suggest::fold(name)).or_insert(place);
+            }
+        }
+        // A name that folds to nothing names no tile.
+        by_folded_name.remove("");
+        Tiles {
+            tiles,
+            by_folded_name,
+        }
+    }
+
+    /// These tiles and the second Realm's copies of them, in that order: the
+    /// tiles of a double board (3.1 10.E.7.4).
+    pub fn double(&self) -> Tiles {
+        let second = self.tiles.iter().map(Tile::second_realm_copy);
+        Tiles::indexed(self.tiles.iter().cloned().chain(second).collect())
+    }
+
     /// Every tile, in the order of the data file.
     pub fn all(&self) -> &[Tile] {
         &self.tiles
@@ -385,18 +425,7 @@ pub fn load() -> Result<Tiles, DataError> {
 pub fn parse(source: Source<'_>) -> Result<Tiles, DataError> {
     let file: TilesFile = source.parse(FILE)?;
     check(&file.tiles)?;
-    let mut by_folded_name = std::collections::BTreeMap::new();
-    for (place, tile) in file.tiles.iter().enumerate() {
-        for name in tile.names() {
-            by_folded_name.entry(suggest::fold(name)).or_insert(place);
-        }
-    }
-    // A name that folds to nothing names no tile.
-    by_folded_name.remove("");
-    Ok(Tiles {
-        tiles: file.tiles,
-        by_folded_name,
-    })
+    Ok(Tiles::indexed(file.tiles))
 }
 
 fn check(tiles: &[Tile]) -> Result<(), DataError> {
@@ -588,6 +617,33 @@ mod tests {
         }
         assert!(tiles.resolve("").is_none());
         assert!(tiles.resolve("Swamp").is_none());
+    }
+
+    /// The double board's forty tiles each answer to their own names only
+    /// (3.1 10.E.7.2: the second game's pieces are told apart by a mark).
+    #[test]
+    fn every_name_of_a_double_board_names_one_tile() {
+        let double = tiles().double();
+        assert_eq!(double.all().len(), 2 * TILE_COUNT);
+        let mut seen = std::collections::BTreeMap::new();
+        for tile in double.all() {
+            for name in tile.names() {
+                let other = seen.insert(suggest::fold(name), tile.code.clone());
+                assert!(other.is_none(), "{name} names {other:?} and {}", tile.code);
+            }
+        }
+        for (text, code) in [
+            ("avii", "AVII"),
+            ("Ledges II", "LDII"),
+            ("LII", "LDII"),
+            ("l", "LD"),
+        ] {
+            assert_eq!(
+                double.resolve(text).map(|t| t.code.as_str()),
+                Some(code),
+                "{text}"
+            );
+        }
     }
 
     #[test]
