@@ -30,6 +30,10 @@ use realmgm_core::game::{Rules, ToggleStatus};
 /// a battle-file pair.
 const ON_OFF_TESTS: &[(&str, &str)] = &[
     (
+        "multiple_characters",
+        "game::several_tests::multiple_characters_seat_each_of_a_players_characters_3_1_10_e_4",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),
