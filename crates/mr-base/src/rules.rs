@@ -473,11 +473,12 @@ pub const TOGGLES: &[RuleToggle] = &[
                   character, then more_characters): each has his own seat, turn, belongings and \
                   view, and records one victory point more than the player's character before \
                   him; the player's mail gives each one's orders under an 'Orders for: NAME' \
-                  line and his report joins each one's report; a killed one is replaced in his \
-                  seat; the player's score is his characters' total over the number he started \
-                  with. Not built: choosing them one a turn by setup by mail (refused with it), \
-                  and luring and acting in combat as one player (each character takes his own \
-                  place in the combat order)",
+                  line and his report joins each one's report; in combat his characters in a \
+                  clearing lure and act together in the turn of his who went first that day; \
+                  a killed one is replaced in his seat; the player's score is his characters' \
+                  total over the number he started with. Not built: choosing them one a turn by \
+                  setup by mail (a campaign with both is refused) and combat round by round \
+                  (excluded)",
         source: "3.1 10.E.4 (Multiple Characters)",
         status: Built,
         excludes: &[ROUND_BY_ROUND_COMBAT],
