@@ -100,6 +100,11 @@ fn a_player_of_two_characters_orders_both_in_one_mail_and_reads_both_3_1_10_e_4_
         !text[amazon..berserker].contains("Recorded: H / H"),
         "{text}"
     );
+    // Each part's orders form is headed as the next mail needs it.
+    assert!(
+        text[berserker..].contains("Orders for: Berserker\n# Orders of the Berserker for day 2."),
+        "{text}"
+    );
     assert_eq!(
         reports
             .iter()

@@ -184,7 +184,7 @@ fn character_report(
     } else {
         &[]
     };
-    let form = orders_form::orders_form(
+    let mut form = orders_form::orders_form(
         data,
         &context.rules,
         state,
@@ -192,6 +192,9 @@ fn character_report(
         state.day + 1,
         standing.as_deref(),
     );
+    if part.is_some() {
+        form.heading = Some(format!("{} {}", crate::orders::sections::HEADER, me.name));
+    }
     let orders_form = context.templates.render("orders_form.txt", &form)?;
     let map_svg = map::known_map(data, state, me);
     let map_file = match part {
