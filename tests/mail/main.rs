@@ -36,6 +36,7 @@ mod oauth_mail;
 mod orders_prose;
 mod report_mail;
 mod secrets_on_disk;
+mod several_characters;
 mod site_pages;
 mod storage;
 mod three_campaigns;

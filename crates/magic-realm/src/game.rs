@@ -26,6 +26,10 @@ use crate::state::MrState;
 use crate::state::ruling::{QueuedRuling, Ruling};
 use crate::{combat, data, day, orders, rules};
 
+mod several;
+#[cfg(test)]
+mod several_tests;
+
 /// The orders of a character whose player sent none: hide in every phase,
 /// as the BIMR3 GM recorded them (the recorded notation in README "Orders").
 /// Its remark is [`day::daylight::NO_ORDERS_REMARK`], which the day log
@@ -59,8 +63,11 @@ fn read_day_orders(orders: &AcceptedOrders) -> serde_json::Result<Arc<orders::Da
         .typed(|json| orders::DayOrders::deserialize(json))
 }
 
-/// The orders of a turn as the engine's day orders.
+/// The orders of a turn as the engine's day orders, by seat: a player who
+/// plays several characters gives each of his characters' seats its part
+/// ([`several::by_seat`]).
 fn day_orders(
+    state: &MrState,
     orders: &BTreeMap<String, AcceptedOrders>,
 ) -> anyhow::Result<BTreeMap<String, orders::DayOrders>> {
     let mut parsed = BTreeMap::new();
@@ -68,7 +75,12 @@ fn day_orders(
         let day_orders = read_day_orders(accepted).map_err(|e| {
             anyhow!("the stored orders of {player} cannot be read ({e}); have them sent again")
         })?;
-        parsed.insert(player.clone(), Arc::unwrap_or_clone(day_orders));
+        let day_orders = Arc::unwrap_or_clone(day_orders);
+        if day_orders.characters.is_empty() {
+            parsed.insert(player.clone(), day_orders);
+        } else {
+            parsed.extend(several::by_seat(state, player, day_orders));
+        }
     }
     Ok(parsed)
 }
@@ -84,6 +96,58 @@ fn round_answers(answers: Option<&GameValue>) -> anyhow::Result<RoundAnswers> {
     });
     read.map(Arc::unwrap_or_clone)
         .map_err(|e| anyhow!("the stored combat round answers cannot be read ({e})"))
+}
+
+/// One character's orders in `text`, read for the seat `seat`: parsed,
+/// then every name checked against the game's components and the
+/// characters in play ([`orders::check_names`]): unknown items and natives
+/// are problems on their line, unknown characters warnings.
+pub(crate) fn read_one(
+    data: &GameData,
+    in_play: Option<&MrState>,
+    rules: &Rules,
+    seat: &str,
+    text: &str,
+) -> Result<(orders::DayOrders, Vec<String>), Vec<OrdersProblem>> {
+    let day = match orders::parse_day_orders(text, 1, data) {
+        Ok(day) => day,
+        Err(errors) => {
+            let mut problems: Vec<OrdersProblem> = errors
+                .into_iter()
+                .map(|e| OrdersProblem {
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })
+                .collect();
+            // The lines that do read are checked by name too, so a
+            // second mistake is told now, not after the first is fixed.
+            let faulty: Vec<usize> = problems.iter().map(|p| p.line).collect();
+            let rest: String = text
+                .lines()
+                .enumerate()
+                .map(|(i, line)| if faulty.contains(&(i + 1)) { "" } else { line })
+                .collect::<Vec<_>>()
+                .join("\n");
+            if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
+                let (more, _) = orders::mail_check::problems(data, in_play, seat, &day, text);
+                problems.extend(more);
+                problems.sort_by_key(|p| p.line);
+            }
+            return Err(problems);
+        }
+    };
+    let (problems, mut warnings) = orders::mail_check::problems(data, in_play, seat, &day, text);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    match in_play {
+        Some(state) => warnings.extend(crate::day::preview::move_warnings(
+            data, rules, state, seat, &day,
+        )),
+        None => warnings.clear(),
+    }
+    Ok((day, warnings))
 }
 
 /// The game of Magic Realm (2nd edition rules with optional and house rules).
@@ -161,14 +225,21 @@ impl Game for MagicRealm {
     /// and every player whose character enters the Realm that day.
     fn awaiting(&self, state: &GameState) -> anyhow::Result<Vec<String>> {
         let state = read_state(state)?;
-        // A character leaving the Realm as the turn begins waits for nothing.
-        Ok(state
+        // A character leaving the Realm as the turn begins waits for nothing;
+        // a player of several characters is waited for once (3.1 10.E.4).
+        let mut awaited: Vec<String> = Vec::new();
+        let players = state
             .characters
             .iter()
             .filter(|c| !state.leaving(&c.name))
-            .map(|c| c.player.clone())
-            .chain(state.arrivals.iter().map(|a| a.player.clone()))
-            .collect())
+            .map(|c| c.played_by())
+            .chain(state.arrivals.iter().map(|a| a.player.as_str()));
+        for player in players {
+            if !awaited.iter().any(|p| p == player) {
+                awaited.push(player.to_string());
+            }
+        }
+        Ok(awaited)
     }
 
     /// The game ends with its last day (day 28 of its last month): the
@@ -208,9 +279,8 @@ impl Game for MagicRealm {
         Ok(GameState::from_typed(mr))
     }
 
-    /// Parsed, then every name checked against the game's components and
-    /// the characters in play ([`orders::check_names`]): unknown items and
-    /// natives are problems on their line, unknown characters warnings.
+    /// One character's orders ([`read_one`]); a player who plays several
+    /// characters heads each one's part with `Orders for:` ([`several`]).
     fn read_orders(
         &self,
         state: &GameState,
@@ -221,52 +291,13 @@ impl Game for MagicRealm {
         let data = data::get().map_err(broken_data)?;
         // Before setup (no state) nobody plays yet: characters go unchecked.
         let in_play = read_state(state).ok();
-        let day = match orders::parse_day_orders(text, 1, data) {
-            Ok(day) => day,
-            Err(errors) => {
-                let mut problems: Vec<OrdersProblem> = errors
-                    .into_iter()
-                    .map(|e| OrdersProblem {
-                        line: e.line,
-                        column: e.column,
-                        message: e.message,
-                    })
-                    .collect();
-                // The lines that do read are checked by name too, so a
-                // second mistake is told now, not after the first is fixed.
-                let faulty: Vec<usize> = problems.iter().map(|p| p.line).collect();
-                let rest: String = text
-                    .lines()
-                    .enumerate()
-                    .map(|(i, line)| if faulty.contains(&(i + 1)) { "" } else { line })
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                if let Ok(day) = orders::parse_day_orders(&rest, 1, data) {
-                    let (more, _) =
-                        orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
-                    problems.extend(more);
-                    problems.sort_by_key(|p| p.line);
-                }
-                return Err(problems);
-            }
-        };
-        let (problems, warnings) =
-            orders::mail_check::problems(data, in_play.as_deref(), player, &day, text);
-        if !problems.is_empty() {
-            return Err(problems);
+        if let Some(mr) = in_play.as_deref().filter(|mr| mr.plays_several(player)) {
+            return several::read(data, mr, rules, player, text);
         }
+        let (day, warnings) = read_one(data, in_play.as_deref(), rules, player, text)?;
         Ok(AcceptedOrders {
             canonical: day.to_string(),
-            warnings: match &in_play {
-                Some(state) => {
-                    let mut warnings = warnings;
-                    warnings.extend(crate::day::preview::move_warnings(
-                        data, rules, state, player, &day,
-                    ));
-                    warnings
-                }
-                None => Vec::new(),
-            },
+            warnings,
             parsed: GameValue::from_typed(day),
         })
     }
@@ -277,15 +308,18 @@ impl Game for MagicRealm {
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
         let day = read_day_orders(orders).ok()?;
-        [
-            Some(&day.activities),
-            day.familiar.as_ref(),
-            day.phantasm.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|activities| activities.phases.len())
-        .max()
+        std::iter::once(&*day)
+            .chain(day.characters.values())
+            .flat_map(|day| {
+                [
+                    Some(&day.activities),
+                    day.familiar.as_ref(),
+                    day.phantasm.as_ref(),
+                ]
+            })
+            .flatten()
+            .map(|activities| activities.phases.len())
+            .max()
     }
 
     fn safe_orders(&self) -> &'static str {
@@ -311,17 +345,26 @@ impl Game for MagicRealm {
         rules: &Rules,
         player: &str,
     ) -> anyhow::Result<AcceptedOrders> {
-        self.read_orders(state, rules, player, NO_ORDERS)
-            .map_err(|problems| {
-                anyhow::anyhow!(
-                    "the built-in orders for a missing player do not parse: {}",
-                    problems
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                )
-            })
+        let several = read_state(state)
+            .ok()
+            .filter(|mr| mr.plays_several(player))
+            .map(|mr| several::no_orders(&mr, player, NO_ORDERS));
+        self.read_orders(
+            state,
+            rules,
+            player,
+            several.as_deref().unwrap_or(NO_ORDERS),
+        )
+        .map_err(|problems| {
+            anyhow::anyhow!(
+                "the built-in orders for a missing player do not parse: {}",
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        })
     }
 
     /// One game day (play summary I–IV), resolved by [`day::resolve_day`].
@@ -338,8 +381,9 @@ impl Game for MagicRealm {
         let (rules, orders) = (turn.rules, turn.orders);
         let data = data::get()?;
         let state = state_to_change(state)?;
+        let orders = day_orders(&state, orders)?;
         if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
-            let (state, events) = day::resolve_day(data, rules, state, &day_orders(orders)?, dice)?;
+            let (state, events) = day::resolve_day(data, rules, state, &orders, dice)?;
             let finished = state.day >= state.last_day;
             return Ok(TurnStep::Done(TurnResult {
                 state: GameState::from_typed(state),
@@ -349,14 +393,8 @@ impl Game for MagicRealm {
         }
         let mut answers = round_answers(turn.answers)?;
         answers.deadline_passed = turn.deadline_passed;
-        let outcome = day::resolve_day_by_rounds(
-            data,
-            rules,
-            state,
-            &day_orders(orders)?,
-            Some(&answers),
-            dice,
-        )?;
+        let outcome =
+            day::resolve_day_by_rounds(data, rules, state, &orders, Some(&answers), dice)?;
         Ok(match outcome {
             day::DayOutcome::Done(state, events) => {
                 let finished = state.day >= state.last_day;
@@ -433,7 +471,7 @@ impl Seats for MagicRealm {
         // on every orders mail, and nearly always nothing changes.
         let mut mr = Cow::Borrowed(&*shared);
         let in_play = |mr: &MrState, player: &str| {
-            mr.characters.iter().any(|c| c.player == player)
+            mr.characters.iter().any(|c| c.played_by() == player)
                 || mr.arrivals.iter().any(|a| a.player == player)
         };
         // A character whose seat is gone leaves the Realm at the next
@@ -441,7 +479,7 @@ impl Seats for MagicRealm {
         let departed: Vec<String> = mr
             .characters
             .iter()
-            .filter(|c| !seats.iter().any(|s| s.player == c.player))
+            .filter(|c| !seats.iter().any(|s| s.player == c.played_by()))
             .filter(|c| !mr.leaving(&c.name))
             .map(|c| c.name.clone())
             .collect();
@@ -504,10 +542,8 @@ impl Seats for MagicRealm {
 
     fn role_of(&self, state: &GameState, player: &str) -> Option<String> {
         let mr = read_state(state).ok()?;
-        mr.characters
-            .iter()
-            .find(|c| c.player == player)
-            .map(|c| c.name.clone())
+        // A player of several characters (3.1 10.E.4) is named by his first.
+        mr.characters_of(player).next().map(|c| c.name.clone())
     }
 
     fn unplayed(&self, state: &GameState) -> Vec<String> {
@@ -623,11 +659,14 @@ pub(crate) fn start_calendar(
     mr.victory_points = calendar.victory_points;
     for (character, r) in &mr.victory_requirements {
         let total = r.total();
-        if total != calendar.victory_points {
+        // Under Multiple Characters each further character of a player
+        // records one point more (3.1 10.E.4.3).
+        let asked = mr.victory_points_for(character);
+        if total != asked {
             bail!(
                 "the {character} recorded {total} victory points, but this campaign asks \
-                 {} ([calendar] victory_points, or its seasons)",
-                calendar.victory_points
+                 {asked} ([calendar] victory_points, or its seasons, and one more for each \
+                 character his player took before him)"
             );
         }
     }

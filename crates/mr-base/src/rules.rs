@@ -138,6 +138,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      spells, turn to colour magic and enchant tiles; their awakened cards are cast by MAGIC chits \
      (10.C.3); without it an E phase naming an artifact or book is lost instead of enchanting \
      another chit (7.10.6)",
+    "Multiple Characters can be switched on: a player plays several characters, each further one \
+     recording one victory point more, his orders in one mail under 'Orders for:' lines, scored \
+     by his characters' average (10.E.4)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -251,7 +254,9 @@ pub const TOGGLES: &[RuleToggle] = &[
                   round by round; the day waits for the answers or the round deadline",
         source: "realmgm play-by-mail procedure (not a printed rule; no seed)",
         status: Built,
-        excludes: &[],
+        // A round's question goes to a player by his seat, and a player of
+        // several characters has one for each.
+        excludes: &[MULTIPLE_CHARACTERS],
     },
     RuleToggle {
         name: "stumble",
@@ -474,13 +479,19 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "multiple_characters",
-        summary: "A player controls several characters. Not built: a seat plays one character, \
-                  so seats, setup by mail, orders and reports would each need a character per \
-                  section; one more victory point for each further character; the player's \
-                  score as the average of his characters'",
+        summary: "A player plays several characters, named in the campaign file (a player's \
+                  character, then more_characters): each has his own seat, turn, belongings and \
+                  view, and records one victory point more than the player's character before \
+                  him; the player's mail gives each one's orders under an 'Orders for: NAME' \
+                  line and his report joins each one's report; in combat his characters in a \
+                  clearing lure and act together in the turn of his who went first that day; \
+                  a killed one is replaced in his seat; the player's score is his characters' \
+                  total over the number he started with. Not built: choosing them one a turn by \
+                  setup by mail (a campaign with both is refused) and combat round by round \
+                  (excluded)",
         source: "3.1 10.E.4 (Multiple Characters)",
-        status: NotYetImplemented,
-        excludes: &[],
+        status: Built,
+        excludes: &[ROUND_BY_ROUND_COMBAT],
     },
     RuleToggle {
         name: "extended_development",
@@ -608,6 +619,9 @@ pub const ENHANCED_ARTIFACTS: &str = "enhanced_artifacts";
 
 /// The toggle that switches the season calendar on.
 pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
+
+/// The toggle under which a player may play several characters (3.1 10.E.4).
+pub const MULTIPLE_CHARACTERS: &str = "multiple_characters";
 
 /// The seasons of the year in calendar order (`data/seasons.toml`); a campaign
 /// with `seasons_and_weather` names the one it starts in.

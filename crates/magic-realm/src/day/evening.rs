@@ -224,6 +224,9 @@ fn fight(
     // Soft Ground / Early Snow: nobody rolls on the Hide table, so no Ambush.
     combat_rules.ambush &= super::weather::forbids_hide(day).is_none();
     let mut battle = Battle::new(day.data, &label, fighters, combat_rules);
+    battle.order = together_by_player(&battle.order, |f| {
+        day.state.characters[seat_of[&f]].played_by()
+    });
     battle.in_cave = super::movement::is_cave(day, clearing);
     for (&f, &seat) in &seat_of {
         battle
@@ -305,6 +308,26 @@ fn fight(
 /// Treachery rebels every member of the group the traitor hired, wherever
 /// it is (3.1 8.4.2g): those away from this clearing leave his service too,
 /// and each costs him Fame equal to its Notoriety bounty.
+/// The characters' order in a combat with each player's characters side
+/// by side, in the place of his who took his turn first today: under
+/// Multiple Characters the players go in turn, and all of a player's
+/// characters lure, then act, in his (3.1 10.E.4.5). With a character to a
+/// player it is the day's turn order unchanged.
+pub(super) fn together_by_player<'a>(
+    order: &[usize],
+    player: impl Fn(usize) -> &'a str,
+) -> Vec<usize> {
+    let mut grouped: Vec<usize> = Vec::with_capacity(order.len());
+    for &f in order {
+        if grouped.contains(&f) {
+            continue;
+        }
+        let his = player(f);
+        grouped.extend(order.iter().copied().filter(|&g| player(g) == his));
+    }
+    grouped
+}
+
 fn rebels_elsewhere(
     day: &mut Day<'_>,
     clearing: &ClearingId,

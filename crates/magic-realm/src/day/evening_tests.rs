@@ -503,3 +503,17 @@ fn treachery_rebels_his_hired_members_of_the_group_elsewhere_too() {
     );
     assert_eq!(amazon.fame, 20 - 4 - 4, "{told:#?}");
 }
+
+/// Under Multiple Characters a player's characters lure and act together,
+/// in the turn of his who went first today (3.1 10.E.4.5): Ann's Amazon
+/// went first and her Berserker third, so the Berserker comes before Ben's
+/// Wizard; with one character a player the day's order stands.
+#[test]
+fn a_players_characters_take_their_combat_turns_together_3_1_10_e_4_5() {
+    let players = ["Ann", "Ben", "Ann", "Cid"];
+    let grouped = super::evening::together_by_player(&[0, 1, 2, 3], |f| players[f]);
+    assert_eq!(grouped, vec![0, 2, 1, 3]);
+    let one_each = ["Ann", "Ben", "Cid"];
+    let same = super::evening::together_by_player(&[2, 0, 1], |f| one_each[f]);
+    assert_eq!(same, vec![2, 0, 1]);
+}

@@ -318,7 +318,24 @@ pub enum MidnightEvent {
     VictoryPoints {
         scores: Vec<Score>,
         note: String,
+        /// Under Multiple Characters, each player's score: his characters'
+        /// total over the number he started with (3.1 10.E.4.6); empty
+        /// when every player plays one.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        players: Vec<PlayerScore>,
     },
+}
+
+/// A player's score under Multiple Characters (3.1 10.E.4.6,
+/// `day/victory.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerScore {
+    pub player: String,
+    /// His characters' victory points summed; a killed one counts none
+    /// (10.E.4.7).
+    pub total: i32,
+    /// The characters he had at the start, which the total is divided by.
+    pub characters: u32,
 }
 
 /// One character's victory points (`day/victory.rs`).

@@ -79,6 +79,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
     let stand_in = CharacterState {
         name: native.to_string(),
         player: player.clone(),
+        controller: boss.controller.clone(),
         start: boss.start,
         position: clearing.clone(),
         gold: boss.gold,

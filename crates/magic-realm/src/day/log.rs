@@ -413,7 +413,11 @@ fn midnight(event: &MidnightEvent) -> String {
             "Midnight: the {character} cannot end the game yet, falling short in {}.",
             realmgm_core::words::listed(short)
         ),
-        MidnightEvent::VictoryPoints { scores, note } => {
+        MidnightEvent::VictoryPoints {
+            scores,
+            note,
+            players,
+        } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {
                 let _ = write!(
@@ -422,7 +426,11 @@ fn midnight(event: &MidnightEvent) -> String {
                     s.character, s.total, s.great_treasures, s.spells, s.fame, s.notoriety, s.gold
                 );
             }
-            text.push_str(&super::victory::outcome(scores));
+            if players.is_empty() {
+                text.push_str(&super::victory::outcome(scores));
+            } else {
+                text.push_str(&super::victory::players_outcome(players));
+            }
             text
         }
     }

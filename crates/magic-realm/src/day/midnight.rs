@@ -42,12 +42,13 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     super::missions::midnight(day, day_number);
     if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
-        let scores = day
+        let scores: Vec<_> = day
             .state
             .characters
             .iter()
             .map(|c| victory::score(day.data, c, requirements.get(&c.name)))
             .collect();
+        let players = victory::player_scores(&day.state, &scores);
         let note = if requirements.is_empty() {
             "no victory requirements were recorded, so each category scores its raw total \
              divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
@@ -60,6 +61,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             Happening::Midnight(MidnightEvent::VictoryPoints {
                 scores,
                 note: note.into(),
+                players,
             }),
         );
     }

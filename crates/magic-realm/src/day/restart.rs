@@ -277,6 +277,7 @@ fn restart(
     let old = &mut day.state.characters[who];
     let left_behind = old.give_up_everything();
     let player = old.player.clone();
+    let controller = old.controller.clone();
     // The player's own choices for the character stay with him.
     let choices = if became.is_none() {
         Choices {
@@ -293,6 +294,9 @@ fn restart(
         .and_then(|text| crate::setup::by_mail::read_spells(kind, Some(text), day.data).ok())
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
+    // A replacement keeps the seat of the character he replaces, and so his
+    // player (3.1 10.E.4.7).
+    character.controller = controller;
     let paid = equip_from_the_realm(day, &mut character, &fell_in);
     day.state.characters[who] = character;
     day.state.victory_requirements.remove(&name);

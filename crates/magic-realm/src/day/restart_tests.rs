@@ -327,3 +327,26 @@ fn a_suicides_belongings_are_seen_only_in_his_clearing_3_1_9_2_2a() {
         "the Black Knight, elsewhere, reads no list of what she left"
     );
 }
+
+/// Under Multiple Characters a killed character's replacement takes his
+/// seat: the same player plays him and records the killed one's victory
+/// points (3.1 10.E.4.7).
+#[test]
+fn a_replacement_keeps_the_killed_characters_seat_and_points_3_1_10_e_4_7() {
+    let mut state = game(&["Amazon", "Elf"]);
+    for (n, c) in state.characters.iter_mut().enumerate() {
+        c.player = format!("Ann/{}", n + 1);
+        c.controller = Some("Ann".into());
+    }
+    state.characters[1].dead = true;
+    let points = state.victory_points_for("Elf");
+    assert_eq!(points, state.victory_points + 1);
+    let (after, _) = play(state, &[("Ann/2", "H\nCharacter: Swordsman")], &[]);
+    let back = &after.characters[1];
+    assert_eq!(back.name, "Swordsman");
+    assert_eq!(
+        (back.player.as_str(), back.controller.as_deref()),
+        ("Ann/2", Some("Ann"))
+    );
+    assert_eq!(after.victory_points_for("Swordsman"), points);
+}

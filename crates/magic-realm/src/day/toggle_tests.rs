@@ -34,6 +34,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::pick_up_tests::dropping_belongings_on_drops_in_plain_sight_and_off_abandons",
     ),
     (
+        "multiple_characters",
+        "game::several_tests::multiple_characters_seat_each_of_a_players_characters_3_1_10_e_4",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),

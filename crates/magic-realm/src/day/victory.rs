@@ -20,9 +20,11 @@
 //! outside combat. The BIMR4 GM's published arithmetic agrees with 3.1
 //! figure by figure, so there is one formula.
 
-use super::events::Score;
+use std::fmt::Write as _;
+
+use super::events::{PlayerScore, Score};
 use crate::data::GameData;
-use crate::state::{CharacterState, ItemKind, VictoryRequirements};
+use crate::state::{CharacterState, ItemKind, MrState, VictoryRequirements};
 
 /// Points per victory point, by category (3.1 9.3.2f).
 pub const GREAT_TREASURE_FACTOR: i32 = 1;
@@ -180,6 +182,99 @@ pub fn outcome(scores: &[Score]) -> String {
     format!("\n{won}; {victor} {verb} with {best}.")
 }
 
+/// Each player's score when one plays several characters (3.1 10.E.4.6):
+/// his characters' points summed, a killed one counting none (10.E.4.7),
+/// over the number of characters he had at the start, which is the number
+/// of his seats (a replacement takes the killed one's seat). Empty when
+/// every player plays one character, whose score is his player's.
+pub fn player_scores(state: &MrState, scores: &[Score]) -> Vec<PlayerScore> {
+    if !state.characters.iter().any(|c| c.controller.is_some()) {
+        return Vec::new();
+    }
+    let mut players: Vec<PlayerScore> = Vec::new();
+    for (c, score) in state.characters.iter().zip(scores) {
+        let points = if c.dead { 0 } else { score.total };
+        match players.iter_mut().find(|p| p.player == c.played_by()) {
+            Some(p) => {
+                p.total += points;
+                p.characters += 1;
+            }
+            None => players.push(PlayerScore {
+                player: c.played_by().to_string(),
+                total: points,
+                characters: 1,
+            }),
+        }
+    }
+    players
+}
+
+/// A player's average as it reads: `7/2 = 3.5`, or `4` for one character.
+fn average(p: &PlayerScore) -> String {
+    let n = i64::from(p.characters.max(1));
+    let total = i64::from(p.total);
+    if n == 1 {
+        return total.to_string();
+    }
+    // Two decimals, rounded toward zero, from whole numbers alone.
+    let hundredths = total * 100 / n;
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let (whole, part) = (hundredths.abs() / 100, hundredths.abs() % 100);
+    format!("{total}/{n} = {sign}{whole}.{part:02}")
+}
+
+/// Who won and who is the victor by the players' averages (3.1 10.E.4.6):
+/// every player whose total is 0 or more has won, and the largest average
+/// is the victor.
+pub fn players_outcome(players: &[PlayerScore]) -> String {
+    // a/m > b/n exactly when a*n > b*m, the counts being positive.
+    let above = |a: &PlayerScore, b: &PlayerScore| {
+        i64::from(a.total) * i64::from(b.characters.max(1))
+            > i64::from(b.total) * i64::from(a.characters.max(1))
+    };
+    let Some(best) = players
+        .iter()
+        .fold(None, |best: Option<&PlayerScore>, p| match best {
+            Some(b) if !above(p, b) => Some(b),
+            _ => Some(p),
+        })
+    else {
+        return String::new();
+    };
+    let mut text =
+        String::from("\nEach player's score, his characters' total over those he started with:");
+    for p in players {
+        let _ = write!(text, "\n  {}: {}", p.player, average(p));
+    }
+    let winners: Vec<&str> = players
+        .iter()
+        .filter(|p| p.total >= 0)
+        .map(|p| p.player.as_str())
+        .collect();
+    let victors: Vec<&str> = players
+        .iter()
+        .filter(|p| !above(best, p))
+        .map(|p| p.player.as_str())
+        .collect();
+    let won = if winners.is_empty() {
+        "Nobody scored 0 or more".to_string()
+    } else {
+        format!("Won (0 or more): {}", realmgm_core::words::listed(&winners))
+    };
+    let verb = if victors.len() == 1 {
+        "is the victor"
+    } else {
+        "share the victory"
+    };
+    let _ = write!(
+        text,
+        "\n{won}; {} {verb} with {}.",
+        realmgm_core::words::listed(&victors),
+        average(best)
+    );
+    text
+}
+
 fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
@@ -297,6 +392,71 @@ fn fame_and_notoriety_values(data: &GameData, items: &[(ItemKind, String)]) -> (
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn scored(character: &str, total: i32) -> Score {
+        Score {
+            character: character.into(),
+            great_treasures: 0,
+            spells: 0,
+            fame: 0,
+            notoriety: 0,
+            gold: 0,
+            total,
+        }
+    }
+
+    /// A player's score is his characters' total over the number he
+    /// started with, a killed one counting none, and the largest average is
+    /// the victor (3.1 10.E.4.6, 10.E.4.7).
+    #[test]
+    fn a_player_of_several_characters_scores_their_average_3_1_10_e_4_6() {
+        let mut state = crate::test_support::game_played_by(
+            &["Amazon", "Berserker", "Dwarf", "Wizard"],
+            |seat| match seat {
+                3 => "Ben".into(),
+                n => format!("Ann/{}", n + 1),
+            },
+        );
+        for (n, c) in state.characters.iter_mut().take(3).enumerate() {
+            c.controller = Some("Ann".into());
+            c.player = format!("Ann/{}", n + 1);
+        }
+        state.characters[2].dead = true;
+        let scores = [
+            scored("Amazon", 9),
+            scored("Berserker", 2),
+            scored("Dwarf", DEAD_SCORE),
+            scored("Wizard", 3),
+        ];
+        let players = player_scores(&state, &scores);
+        assert_eq!(
+            players,
+            vec![
+                PlayerScore {
+                    player: "Ann".into(),
+                    total: 11,
+                    characters: 3,
+                },
+                PlayerScore {
+                    player: "Ben".into(),
+                    total: 3,
+                    characters: 1,
+                },
+            ]
+        );
+        let text = players_outcome(&players);
+        assert!(text.contains("Ann: 11/3 = 3.66"), "{text}");
+        assert!(text.contains("Ben: 3"), "{text}");
+        assert!(
+            text.ends_with("Won (0 or more): Ann and Ben; Ann is the victor with 11/3 = 3.66."),
+            "{text}"
+        );
+        // Every player with one character: the characters' own outcome.
+        for c in &mut state.characters {
+            c.controller = None;
+        }
+        assert!(player_scores(&state, &scores).is_empty());
+    }
 
     #[test]
     fn the_bimr4_worked_examples() {

@@ -65,11 +65,19 @@ pub fn run(data: &GameData, file: &str, text: &str) -> Result<DayRun, DayRunErro
     let gm_history = super::gm_history(data, &played.after, &events, &context)
         .map_err(report_error)?
         .text;
-    let mut reports = Vec::new();
+    // One report a player, whatever number of characters he plays (3.1
+    // 10.E.4).
+    let mut players: Vec<&str> = Vec::new();
     for c in &played.after.characters {
-        let report = super::player_report(data, &played.after, &events, &c.player, &context)
+        if !players.contains(&c.played_by()) {
+            players.push(c.played_by());
+        }
+    }
+    let mut reports = Vec::new();
+    for player in players {
+        let report = super::player_report(data, &played.after, &events, player, &context)
             .map_err(report_error)?;
-        reports.push((c.player.clone(), report.text));
+        reports.push((player.to_string(), report.text));
     }
     let outcome = file::outcome(data, &played);
     let mut texts: BTreeMap<String, String> = reports.iter().cloned().collect();

@@ -16,6 +16,7 @@ pub mod document;
 pub mod map;
 pub mod orders_form;
 pub mod secrets;
+mod several;
 pub mod sheet;
 pub mod site;
 
@@ -30,7 +31,7 @@ use realmgm_core::report::{PrivateMessage, ReportContext};
 use crate::data::GameData;
 use crate::day::events::{DayEvent, Happening};
 use crate::day::log::{Citations, day_log};
-use crate::state::MrState;
+use crate::state::{CharacterState, MrState};
 
 /// The header every report starts with.
 #[derive(Clone, Debug, Serialize)]
@@ -142,10 +143,28 @@ pub fn player_report(
     player: &str,
     context: &ReportContext,
 ) -> anyhow::Result<Report> {
-    let Some(me) = state.characters.iter().find(|c| c.player == player) else {
-        bail!("{player} has no character in this game");
-    };
-    let observed = seen(events, Reader::Player(player))?;
+    let mine: Vec<&CharacterState> = state.characters_of(player).collect();
+    match mine.as_slice() {
+        [] => bail!("{player} has no character in this game"),
+        [me] => character_report(data, state, events, player, me, context, None),
+        several => several::report(data, state, events, player, several, context),
+    }
+}
+
+/// The report of the character `me`, played by `player`: what his seat
+/// saw. `part` names him when he is one of several characters of the
+/// player (3.1 10.E.4.4), whose parts his one report joins: his map is then
+/// named after him, and his standing orders are his part of the player's.
+fn character_report(
+    data: &GameData,
+    state: &MrState,
+    events: &[Event],
+    player: &str,
+    me: &CharacterState,
+    context: &ReportContext,
+    part: Option<&str>,
+) -> anyhow::Result<Report> {
+    let observed = seen(events, Reader::Player(&me.player))?;
     let death = death::death(data, state, me, &observed);
     let citations = if context.cite_rules {
         Citations::Shown
@@ -154,17 +173,34 @@ pub fn player_report(
     };
     let seen_events = document::seen_events(&observed, citations);
     let (day_log, combat_log) = logs(observed, citations);
-    let form = orders_form::orders_form(
+    let standing = context.standing_orders.get(player).map(|text| match part {
+        Some(_) => several::part_of(text, &me.name),
+        None => text.clone(),
+    });
+    // The player's messages are told once, in his first character's part.
+    let first = state.characters_of(player).next().map(|c| c.name.as_str());
+    let messages = if part.is_none() || first == Some(me.name.as_str()) {
+        context.messages.get(player).map_or(&[][..], Vec::as_slice)
+    } else {
+        &[]
+    };
+    let mut form = orders_form::orders_form(
         data,
         &context.rules,
         state,
         me,
         state.day + 1,
-        context.standing_orders.get(player).map(String::as_str),
+        standing.as_deref(),
     );
+    if part.is_some() {
+        form.heading = Some(format!("{} {}", crate::orders::sections::HEADER, me.name));
+    }
     let orders_form = context.templates.render("orders_form.txt", &form)?;
     let map_svg = map::known_map(data, state, me);
-    let map_file = format!("map-day-{}.svg", state.day);
+    let map_file = match part {
+        Some(slug) => format!("map-day-{}-{slug}.svg", state.day),
+        None => format!("map-day-{}.svg", state.day),
+    };
     let view = PlayerReport {
         header: header(data, state, context, Reader::Player(player)),
         player,
@@ -173,7 +209,7 @@ pub fn player_report(
         combat_log,
         sheet: sheet::sheet(data, &context.rules, state, me),
         clearing: clearing::clearing_view(data, state, me),
-        messages: context.messages.get(player).map_or(&[], Vec::as_slice),
+        messages,
         known_tiles: me
             .discoveries
             .tiles_visited

@@ -23,6 +23,10 @@ use realmgm_core::game::Rules;
 /// What the orders form template is filled with.
 #[derive(Clone, Debug, Serialize)]
 pub struct OrdersForm {
+    /// The line that heads his orders when his player plays several
+    /// characters (`Orders for: Amazon`; 3.1 10.E.4.4); none otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
     pub character: String,
     pub day: u32,
     /// The activities line's pre-filled value.
@@ -73,6 +77,7 @@ pub fn orders_form(
     OrdersForm {
         character: character.name.clone(),
         day,
+        heading: None,
         activities: vec!["H"; normal_phases(data, rules, state, character)].join(" / "),
         standing: text.lines().skip(1).map(str::to_string).collect(),
         dropped,

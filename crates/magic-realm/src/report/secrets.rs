@@ -55,7 +55,7 @@ pub fn secrets(state: &MrState) -> Secrets {
             .iter()
             .map(|c| CharacterSecrets {
                 character: c.name.clone(),
-                player: c.player.clone(),
+                player: c.played_by().to_string(),
                 position: c.position.to_string(),
                 hidden: c.hidden,
                 tiles_visited: c.discoveries.tiles_visited.iter().cloned().collect(),

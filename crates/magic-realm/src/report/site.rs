@@ -215,7 +215,7 @@ fn standings(data: &GameData, state: &MrState) -> Vec<Standing> {
             ];
             Standing {
                 character: c.name.clone(),
-                player: c.player.clone(),
+                player: c.played_by().to_string(),
                 dead: c.dead,
                 values: MEASURES
                     .iter()
@@ -275,7 +275,7 @@ fn final_scores(data: &GameData, state: &MrState) -> Vec<FinalScore> {
             };
             FinalScore {
                 character: c.name.clone(),
-                player: c.player.clone(),
+                player: c.played_by().to_string(),
                 categories,
                 total: score.total.into(),
                 note,

@@ -97,6 +97,16 @@ pub enum SetupError {
     UnknownCharacter { name: String, hint: String },
     #[error("the {name} is chosen by two players; each character plays once")]
     CharacterTwice { name: String },
+    #[error(
+        "{player} is seated for several characters, which only the multiple_characters rule \
+         allows (3.1 10.E.4); switch it on or give {player} one character"
+    )]
+    SeveralCharacters { player: String },
+    #[error(
+        "{player} plays several characters, whose seats are named {player}/1, {player}/2 and \
+         so on, but {seat} is another player's name; rename that player"
+    )]
+    SeatTaken { player: String, seat: String },
     #[error("the {name} may not start at {start}; allowed: {allowed}")]
     BadStart {
         name: String,
@@ -137,6 +147,10 @@ pub fn new_game(
     take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    seat_several(
+        &mut characters,
+        rules.is_on(crate::rules::MULTIPLE_CHARACTERS),
+    )?;
     for character in &mut characters {
         character.optional_abilities = inputs
             .abilities
@@ -394,6 +408,40 @@ fn place_visitors(
         )));
     }
     Ok(chosen.clone())
+}
+
+/// Under Multiple Characters (3.1 10.E.4.1) a player seated several times
+/// plays a character at each seat: each of his characters gets a seat of
+/// his own, `player/1`, `player/2`, ..., in the order the player took them,
+/// so each takes his own turn and sees for himself (10.E.4.4), and the
+/// player is his controller. Without the rule a player plays one.
+fn seat_several(characters: &mut [CharacterState], allowed: bool) -> Result<(), SetupError> {
+    let mut taken: BTreeMap<String, usize> = BTreeMap::new();
+    for c in characters.iter() {
+        *taken.entry(c.player.clone()).or_default() += 1;
+    }
+    let mut seated: BTreeMap<String, usize> = BTreeMap::new();
+    for c in characters.iter_mut() {
+        if taken[&c.player] < 2 {
+            continue;
+        }
+        if !allowed {
+            return Err(SetupError::SeveralCharacters {
+                player: c.player.clone(),
+            });
+        }
+        let n = seated.entry(c.player.clone()).or_default();
+        *n += 1;
+        let seat = format!("{}/{n}", c.player);
+        if taken.contains_key(&seat) {
+            return Err(SetupError::SeatTaken {
+                player: c.player.clone(),
+                seat,
+            });
+        }
+        c.controller = Some(std::mem::replace(&mut c.player, seat));
+    }
+    Ok(())
 }
 
 fn seat_characters(

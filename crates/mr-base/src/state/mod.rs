@@ -338,7 +338,14 @@ impl std::fmt::Display for ItemKind {
 #[serde(deny_unknown_fields)]
 pub struct CharacterState {
     pub name: String,
+    /// His seat: the player who plays him, or under Multiple Characters
+    /// (3.1 10.E.4) a seat of his own (`controller` plays it), which his
+    /// orders, his turn and what he sees go by.
     pub player: String,
+    /// The player who plays him when that player plays several characters
+    /// (3.1 10.E.4); `None` when `player` is the player himself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
     /// The start the player chose among the character's allowed ones.
     pub start: StartLocation,
     pub position: ClearingId,
@@ -432,6 +439,12 @@ pub struct BoonOwed {
 }
 
 impl CharacterState {
+    /// The player who plays him (3.1 10.E.4: his controller, when he is one
+    /// of several characters of one player).
+    pub fn played_by(&self) -> &str {
+        self.controller.as_deref().unwrap_or(&self.player)
+    }
+
     /// Everything he carries, taken off him: his weapon (unalerted), armour
     /// (its damage forgotten), belongings and his pack horses' loads, for a
     /// character who leaves it all where he stands (a death, a suicide).
@@ -535,6 +548,7 @@ impl CharacterState {
         CharacterState {
             name: card.name.clone(),
             player,
+            controller: None,
             start,
             gold: card.gold,
             weapon: card.weapon.clone(),
@@ -785,6 +799,37 @@ impl MrState {
         let left = weeks.saturating_sub(self.day / DAYS_PER_WEEK).max(1);
         let weekly = self.victory_points.saturating_sub(VICTORY_POINTS_PER_GAME);
         VICTORY_POINTS_PER_GAME + (weekly * left).div_ceil(weeks)
+    }
+
+    /// The characters `player` plays, in seat order: one, or under Multiple
+    /// Characters (3.1 10.E.4) several.
+    pub fn characters_of<'a>(
+        &'a self,
+        player: &'a str,
+    ) -> impl Iterator<Item = &'a CharacterState> + 'a {
+        self.characters
+            .iter()
+            .filter(move |c| c.played_by() == player)
+    }
+
+    /// Whether `player` plays several characters (3.1 10.E.4).
+    pub fn plays_several(&self, player: &str) -> bool {
+        self.characters_of(player).nth(1).is_some()
+    }
+
+    /// The victory points the character `name` records (3.1 10.E.4.3): the
+    /// game's, and one more for each character his player took before him;
+    /// a character who replaces a killed one takes his seat and so his
+    /// points (10.E.4.7).
+    pub fn victory_points_for(&self, name: &str) -> u32 {
+        let Some(me) = self.characters.iter().find(|c| c.name == name) else {
+            return self.victory_points;
+        };
+        let before = self
+            .characters_of(me.played_by())
+            .take_while(|c| c.name != name)
+            .count();
+        self.victory_points + u32::try_from(before).unwrap_or(u32::MAX)
     }
 
     /// The characters of the game data nobody plays, in data order.

@@ -42,7 +42,10 @@ pub fn problems(
         names.warnings.extend(dealings.warnings);
     }
     if let (Some(victory), Some(state)) = (&day.victory, in_play) {
-        let total = crate::setup::by_mail::check_victory_total(victory, state.victory_points);
+        let points = me.map_or(state.victory_points, |(_, me)| {
+            state.victory_points_for(&me.name)
+        });
+        let total = crate::setup::by_mail::check_victory_total(victory, points);
         names.errors.extend(total.err().map(|e| e.to_string()));
     }
     if let (Some(spells), Some((_, me))) = (&day.spells, me) {

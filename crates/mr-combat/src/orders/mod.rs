@@ -12,6 +12,7 @@ pub mod mail_check;
 pub mod names;
 pub mod parse;
 pub mod ruling;
+pub mod sections;
 pub mod sheet;
 pub mod starting_info;
 

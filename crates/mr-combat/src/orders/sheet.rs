@@ -273,6 +273,12 @@ pub struct DayOrders {
     /// Exorcise`; 3.1 9.1.2a); none given: the dice record them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spells: Option<String>,
+    /// Under Multiple Characters, the orders of each character of a player
+    /// who plays several, by the character's name, each under its own
+    /// `Orders for:` line (3.1 10.E.4.4; `orders::sections`); the fields
+    /// above are then left empty.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub characters: std::collections::BTreeMap<String, DayOrders>,
 }
 
 /// The keys a line may start with, for errors and suggestions.
@@ -590,6 +596,9 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
     let trimmed = line.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return false;
+    }
+    if super::sections::is_header(trimmed) {
+        return true;
     }
     if let Some((key, _, _)) = split_key(trimmed) {
         // A signature's or a forwarded header's key (`Tel:`, `Sent:`) is
@@ -910,6 +919,9 @@ impl DayOrders {
     /// written for and go; which hirelings are left or sent with whom
     /// stands until changed.
     pub fn for_another_day(&mut self) {
+        for each in self.characters.values_mut() {
+            each.for_another_day();
+        }
         self.suicide = false;
         self.end_game = false;
         self.deals.clear();
@@ -949,6 +961,13 @@ impl fmt::Display for Recorded<'_> {
 /// orders.
 impl fmt::Display for DayOrders {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.characters.is_empty() {
+            for (name, orders) in &self.characters {
+                writeln!(f, "{} {name}", super::sections::HEADER)?;
+                write!(f, "{orders}")?;
+            }
+            return Ok(());
+        }
         writeln!(f, "Activities: {}", Recorded(self))?;
         let join = |items: Vec<String>| items.join("; ");
         if !self.searches.is_empty() {

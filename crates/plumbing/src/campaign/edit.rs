@@ -193,12 +193,13 @@ pub fn apply(stored: &Campaign, edited: &Campaign, changes: &[Change]) -> Option
     })
 }
 
-/// The same seats (names, addresses, characters) in both, teams aside.
+/// The same seats (names, addresses, characters, further characters) in
+/// both, teams aside.
 fn same_seats(stored: &Campaign, edited: &Campaign) -> bool {
-    let seats = |c: &Campaign| -> Vec<(String, String, Option<String>)> {
+    let seats = |c: &Campaign| -> Vec<(String, String, Vec<crate::game::Seat>)> {
         c.players
             .iter()
-            .map(|p| (p.name.clone(), p.email.to_string(), p.character.clone()))
+            .map(|p| (p.name.clone(), p.email.to_string(), p.seats().collect()))
             .collect()
     };
     seats(stored) == seats(edited)

@@ -120,6 +120,11 @@ pub struct Player {
     /// secret, and every mail to the seat goes to all of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub team: Vec<Email>,
+    /// The further characters of a player who plays several, each at a
+    /// seat of its own after his first (`character`), when the game's
+    /// rules let a player play several (Magic Realm: 3.1 10.E.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_characters: Vec<String>,
 }
 
 impl Campaign {
@@ -135,6 +140,17 @@ impl Campaign {
 }
 
 impl Player {
+    /// The seats of this player: his character's, then one for each of
+    /// his further characters.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        std::iter::once(self.character.clone())
+            .chain(self.more_characters.iter().cloned().map(Some))
+            .map(|role| Seat {
+                player: self.name.clone(),
+                role,
+            })
+    }
+
     /// Every address of the seat: its own first, then its team's.
     pub fn addresses(&self) -> impl Iterator<Item = &Email> {
         std::iter::once(&self.email).chain(&self.team)
@@ -272,13 +288,7 @@ impl Campaign {
 
     /// The seats in the order the file lists the players.
     pub fn seats(&self) -> Vec<Seat> {
-        self.players
-            .iter()
-            .map(|p| Seat {
-                player: p.name.clone(),
-                role: p.character.clone(),
-            })
-            .collect()
+        self.players.iter().flat_map(Player::seats).collect()
     }
 }
 
@@ -319,6 +329,8 @@ struct PlayerFile {
     character: Option<Spanned<String>>,
     #[serde(default)]
     team: Vec<Spanned<Email>>,
+    #[serde(default)]
+    more_characters: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -402,6 +414,21 @@ impl Checker<'_> {
         }
         let calendar = self.check_calendar(raw.calendar.as_ref(), game, &rules, &raw.rules)?;
         let players = self.check_players(&raw.players, &raw.gm, raw.max_players.as_ref())?;
+        if raw.mail.as_ref().is_some_and(|m| m.setup_by_mail)
+            && let Some((index, more)) = raw
+                .players
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| p.more_characters.first().map(|m| (i, m)))
+        {
+            return Err(self.at(
+                more.span(),
+                &format!("players[{index}].more_characters"),
+                "several characters for one player are named in the file, and setup by mail \
+                 would choose them one to a player; remove setup_by_mail from [mail], or \
+                 remove more_characters and let each player choose one by mail",
+            ));
+        }
         if let Some(folder) = &raw.template_folder
             && folder.get_ref().trim().is_empty()
         {
@@ -831,32 +858,59 @@ impl Checker<'_> {
                     return Err(self.at(player.name.span(), &field("name"), message));
                 }
             }
-            if let Some(character) = &player.character {
+            if player.character.is_none()
+                && let Some(more) = player.more_characters.first()
+            {
+                let message = "more_characters follow the player's first character; name it \
+                               in character";
+                return Err(self.at(more.span(), &field("more_characters"), message));
+            }
+            let named = player
+                .character
+                .iter()
+                .map(|c| (c, field("character")))
+                .chain(
+                    player
+                        .more_characters
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| (c, field(&format!("more_characters[{i}]")))),
+                );
+            let mut mine: Vec<&str> = Vec::new();
+            for (character, key) in named {
                 let wanted = character.get_ref();
                 if wanted.trim().is_empty() {
                     let message = "the character is empty; name it or remove the line";
-                    return Err(self.at(character.span(), &field("character"), message));
+                    return Err(self.at(character.span(), &key, message));
                 }
-                let taken = checked.iter().position(|other| {
-                    other
-                        .character
-                        .as_deref()
-                        .is_some_and(|c| suggest::fold(c) == suggest::fold(wanted))
-                });
+                let same = |c: &str| suggest::fold(c) == suggest::fold(wanted);
+                let taken = checked
+                    .iter()
+                    .position(|other| other.seats().any(|s| s.role.as_deref().is_some_and(same)));
                 if let Some(other_index) = taken {
                     let message = format!(
                         "{wanted} is already played by {} (players[{other_index}]); each \
                          character can be played once",
                         checked[other_index].name
                     );
-                    return Err(self.at(character.span(), &field("character"), message));
+                    return Err(self.at(character.span(), &key, message));
                 }
+                if mine.iter().any(|c| same(c)) {
+                    let message = format!("{name} names {wanted} twice; each character plays once");
+                    return Err(self.at(character.span(), &key, message));
+                }
+                mine.push(wanted);
             }
             checked.push(Player {
                 name: name.clone(),
                 email: email.clone(),
                 character: player.character.as_ref().map(|c| c.get_ref().clone()),
                 team: player.team.iter().map(|e| e.get_ref().clone()).collect(),
+                more_characters: player
+                    .more_characters
+                    .iter()
+                    .map(|c| c.get_ref().clone())
+                    .collect(),
             });
         }
         Ok(checked)

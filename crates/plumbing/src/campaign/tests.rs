@@ -698,3 +698,55 @@ fn profile_mistakes_are_refused_at_their_line_saying_what_to_do() {
         "{exclusive}"
     );
 }
+
+/// A player's further characters each take a seat after his first; they
+/// need his first, may not repeat a character, and are not chosen by a
+/// setup by mail (Magic Realm: 3.1 10.E.4).
+#[test]
+fn more_characters_give_a_player_a_seat_each() {
+    let several = edited(
+        "character = \"Amazon\"\n",
+        "character = \"Amazon\"\nmore_characters = [\"Berserker\", \"Dwarf\"]\n",
+    )
+    .replace("rules = [\"fumble\"]", "rules = [\"multiple_characters\"]");
+    let campaign = parse(&several).unwrap();
+    let roles: Vec<(String, Option<String>)> = campaign
+        .seats()
+        .into_iter()
+        .map(|s| (s.player, s.role))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("Ann".into(), None),
+            ("Ben".into(), Some("Amazon".into())),
+            ("Ben".into(), Some("Berserker".into())),
+            ("Ben".into(), Some("Dwarf".into())),
+        ]
+    );
+    let twice = error(&several.replace("\"Dwarf\"", "\"amazon\""));
+    assert_eq!(
+        twice.field.as_deref(),
+        Some("players[1].more_characters[1]"),
+        "{twice}"
+    );
+    let without_first = error(&several.replace("character = \"Amazon\"\n", ""));
+    assert_eq!(
+        without_first.field.as_deref(),
+        Some("players[1].more_characters"),
+        "{without_first}"
+    );
+    let by_mail = error(&several.replace(
+        "[[players]]\nname = \"Ann\"",
+        "[mail]\nsetup_by_mail = true\n\n[[players]]\nname = \"Ann\"",
+    ));
+    assert_eq!(
+        by_mail.field.as_deref(),
+        Some("players[1].more_characters"),
+        "{by_mail}"
+    );
+    assert!(
+        by_mail.to_string().contains("remove setup_by_mail"),
+        "{by_mail}"
+    );
+}

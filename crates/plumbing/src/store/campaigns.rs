@@ -35,15 +35,25 @@ pub struct StoredCampaign {
 impl StoredCampaign {
     /// Every seat the game knows: each player and the character he plays,
     /// if chosen, and the seats of those who left their character behind.
+    /// A player who plays several characters has a seat for each: his
+    /// first is his record's, the further ones the campaign file's
+    /// `more_characters`.
     pub fn seats(&self) -> Vec<crate::game::Seat> {
-        self.players
-            .iter()
-            .chain(&self.left_characters)
-            .map(|p| crate::game::Seat {
+        let mut seats = Vec::new();
+        for p in self.players.iter().chain(&self.left_characters) {
+            seats.push(crate::game::Seat {
                 player: p.name.clone(),
                 role: p.character.clone(),
-            })
-            .collect()
+            });
+            let more = self
+                .campaign
+                .players
+                .iter()
+                .filter(|filed| filed.name == p.name)
+                .flat_map(|filed| filed.seats().skip(1));
+            seats.extend(more);
+        }
+        seats
     }
 }
 

@@ -401,6 +401,7 @@ mod tests {
             email: Email::try_from("judy@example.org".to_string()).unwrap(),
             character: None,
             team: Vec::new(),
+            more_characters: Vec::new(),
         };
         store.players_mut().add("BIMR3", &judy, NOW + 5).unwrap();
         let err = store

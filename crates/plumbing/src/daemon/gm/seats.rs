@@ -89,6 +89,7 @@ impl Seats<'_> {
                 email,
                 character: character.map(str::to_string),
                 team: Vec::new(),
+                more_characters: Vec::new(),
             },
             now,
         )?;

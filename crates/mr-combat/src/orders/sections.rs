@@ -1,0 +1,88 @@
+//! Orders for several characters in one mail (3.1 10.E.4.4): a player who
+//! plays several characters heads each one's orders with a line
+//! `Orders for: Amazon`, and each part is read as that character's orders.
+
+/// The line that starts a character's orders.
+pub const HEADER: &str = "Orders for:";
+
+/// One character's part of a mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The name its header gives, as written.
+    pub name: String,
+    /// The header's line in the mail, from 1.
+    pub line: usize,
+    /// The whole mail with every line outside the part blanked, so what
+    /// reads it names the mail's own line numbers.
+    pub text: String,
+}
+
+/// A mail cut at its `Orders for:` lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    pub sections: Vec<Section>,
+    /// The lines with words before the first header (from 1): they belong
+    /// to no character.
+    pub stray: Vec<usize>,
+}
+
+/// The name an `Orders for:` line gives, or `None` for another line.
+fn header_name(line: &str) -> Option<&str> {
+    let line = line.trim();
+    let head = line.get(..HEADER.len())?;
+    head.eq_ignore_ascii_case(HEADER)
+        .then(|| line[HEADER.len()..].trim())
+}
+
+/// Whether `line` starts a character's orders.
+pub fn is_header(line: &str) -> bool {
+    header_name(line).is_some()
+}
+
+/// Cut `text` at its `Orders for:` lines.
+pub fn split(text: &str) -> Split {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut split = Split::default();
+    let mut current: Option<(String, usize, Vec<usize>)> = None;
+    let mut done = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(name) = header_name(line) {
+            done.extend(current.take());
+            current = Some((name.to_string(), i + 1, Vec::new()));
+        } else if let Some((_, _, mine)) = current.as_mut() {
+            mine.push(i);
+        } else if !line.trim().is_empty() {
+            split.stray.push(i + 1);
+        }
+    }
+    done.extend(current);
+    for (name, line, mine) in done {
+        let text = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if mine.contains(&i) { *l } else { "" })
+            .collect::<Vec<_>>()
+            .join("\n");
+        split.sections.push(Section { name, line, text });
+    }
+    split
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each part keeps the mail's line numbers; lines before the first
+    /// header belong to nobody (3.1 10.E.4.4).
+    #[test]
+    fn a_mail_is_cut_at_each_orders_for_line_3_1_10_e_4_4() {
+        let split = split("Hello\nOrders for: Amazon\nM CV4\n\norders FOR:Berserker\nH");
+        assert_eq!(split.stray, vec![1]);
+        assert_eq!(split.sections.len(), 2);
+        assert_eq!(split.sections[0].name, "Amazon");
+        assert_eq!(split.sections[0].line, 2);
+        assert_eq!(split.sections[0].text, "\n\nM CV4\n\n\n");
+        assert_eq!(split.sections[1].name, "Berserker");
+        assert_eq!(split.sections[1].text, "\n\n\n\n\nH");
+    }
+}
