@@ -128,6 +128,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
      his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
+    "a monster under Control Bats, Guide Spider or Octopus or the Dragonfang Necklace takes the \
+     next day's turn its controller records (`Giant Bat 1: M CV1, H`), never Trade or Hire, and \
+     blocks nobody by standing there; Control Bats holds every Bat it took (6.2.5, 7.13.3e)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -44,7 +44,7 @@ use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, mail_check, parse_day_orders};
-use crate::state::{BoonOwed, CounterSide, Delivery, DenizenKind, MrState, VictoryRequirements};
+use crate::state::{BoonOwed, CounterSide, Delivery, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
@@ -99,6 +99,9 @@ pub struct DayFile {
     /// The season and this week's weather, with `seasons_and_weather`.
     #[serde(default)]
     pub weather: Option<WeatherEntry>,
+    /// Spells in effect as the day begins, each cast the day before.
+    #[serde(default)]
+    pub in_effect: Vec<InEffectEntry>,
     /// The turn order the Birdsong draw gives (characters and hired
     /// leaders, by name); those not named follow as drawn.
     #[serde(default)]
@@ -284,6 +287,20 @@ pub struct WeatherEntry {
     pub chit: u8,
 }
 
+/// `{ spell = "Control Bats", caster = "Magician", targets = ["Giant Bat
+/// 1"], item = "Dragonfang Necklace" }`: a spell in effect, cast the day
+/// before by the character named (with the item named, for an Artifact's,
+/// Spell Book's or treasure's spell), on characters and denizens by name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InEffectEntry {
+    pub spell: String,
+    pub caster: String,
+    pub targets: Vec<String>,
+    #[serde(default)]
+    pub item: Option<String>,
+}
+
 /// A monster or native counter (by its id, `Giant 1`, `Company 3`): in a
 /// clearing (`at`), in a box of the setup card (`box`), or dead.
 #[derive(Clone, Debug, Deserialize)]
@@ -372,18 +389,15 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
     if !parsed.turn_order.is_empty() {
         for name in &parsed.turn_order {
             let known = state.characters.iter().any(|c| &c.name == name)
-                || state
-                    .denizens
-                    .get(name)
-                    .is_some_and(|d| d.kind == DenizenKind::Native);
+                || state.denizens.contains_key(name);
             if !known {
                 return Err(DataError::entry(
                     file,
                     "turn_order",
                     name.as_str(),
-                    "no character of the file and no native is called so; name the file's \
-                     characters (and hired leaders, as \"Company HQ\") in the order they take \
-                     their turns",
+                    "no character of the file and no denizen is called so; name the file's \
+                     characters (and hired leaders, as \"Company HQ\", and controlled monsters, \
+                     as \"Giant Bat 1\") in the order they take their turns",
                 ));
             }
         }
