@@ -99,9 +99,11 @@ pub struct DayFile {
     /// The season and this week's weather, with `seasons_and_weather`.
     #[serde(default)]
     pub weather: Option<WeatherEntry>,
-    /// Spells in effect as the day begins, each cast the day before.
+    /// Spells in effect as the day begins, each cast the day before, as a
+    /// battle file writes them: `{ spell = "Control Bats", caster =
+    /// "Magician", on = ["Giant Bat 1"] }`.
     #[serde(default)]
-    pub in_effect: Vec<InEffectEntry>,
+    pub in_effect: Vec<crate::combat::script::InEffectEntry>,
     /// The turn order the Birdsong draw gives (characters and hired
     /// leaders, by name); those not named follow as drawn.
     #[serde(default)]
@@ -285,20 +287,6 @@ pub struct WeatherEntry {
     pub season: u8,
     pub weather: WeatherKind,
     pub chit: u8,
-}
-
-/// `{ spell = "Control Bats", caster = "Magician", targets = ["Giant Bat
-/// 1"], item = "Dragonfang Necklace" }`: a spell in effect, cast the day
-/// before by the character named (with the item named, for an Artifact's,
-/// Spell Book's or treasure's spell), on characters and denizens by name.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct InEffectEntry {
-    pub spell: String,
-    pub caster: String,
-    pub targets: Vec<String>,
-    #[serde(default)]
-    pub item: Option<String>,
 }
 
 /// A monster or native counter (by its id, `Giant 1`, `Company 3`): in a

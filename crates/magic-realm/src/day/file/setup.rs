@@ -6,14 +6,13 @@ use realmgm_core::dice::Dice;
 use realmgm_core::embedded::DataError;
 use realmgm_core::game::{Rules, Seat};
 
-use super::{CharacterEntry, DayFile, DenizenEntry, DiscoveriesEntry, InEffectEntry};
+use super::{CharacterEntry, DayFile, DenizenEntry, DiscoveriesEntry};
 use crate::board::ClearingId;
 use crate::combat::script::item_named;
 use crate::combat::tactics::same_chit;
 use crate::data::GameData;
 use crate::data::chits::GoldSpecialKind;
 use crate::setup::{SetupInputs, new_game};
-use crate::state::magic::{Aim, CastWith, SpellInEffect};
 use crate::state::{
     Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
     MrState, TakenChit, WeatherState, Whereabouts,
@@ -311,7 +310,14 @@ fn world(
             .insert(holder.clone(), spells.iter().cloned().collect());
     }
     for entry in &parsed.in_effect {
-        spell_in_effect(data, file, parsed.day, entry, state)?;
+        crate::combat::script::put_in_effect(data, state, parsed.day - 1, entry).map_err(|e| {
+            DataError::entry(
+                file,
+                format!("in_effect \"{}\"", entry.spell),
+                "",
+                e.to_string(),
+            )
+        })?;
     }
     if let Some(w) = &parsed.weather {
         if !rules.is_on(crate::rules::SEASONS_TOGGLE) {
@@ -336,71 +342,6 @@ fn world(
             chit: w.chit,
         });
     }
-    Ok(())
-}
-
-/// A spell the file puts in effect, cast on the day before the file's day.
-fn spell_in_effect(
-    data: &GameData,
-    file: &str,
-    day: u32,
-    entry: &InEffectEntry,
-    state: &mut MrState,
-) -> Result<(), DataError> {
-    let what = format!("in_effect \"{}\"", entry.spell);
-    let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
-    let spell = data
-        .spells
-        .iter()
-        .find(|s| s.name == entry.spell)
-        .ok_or_else(|| fail("spell", format!("no spell is called {}", entry.spell)))?;
-    let Some(caster) = state.characters.iter().find(|c| c.name == entry.caster) else {
-        return Err(fail(
-            "caster",
-            format!("{} is not a character of this file", entry.caster),
-        ));
-    };
-    // A chit's spell is held by his first MAGIC chit, which fatigues when
-    // the spell ends.
-    let chit = caster
-        .chits
-        .iter()
-        .position(|c| c.chit.starts_with("MAGIC"))
-        .unwrap_or(0);
-    let targets = entry
-        .targets
-        .iter()
-        .map(|t| {
-            if state.characters.iter().any(|c| &c.name == t) {
-                Ok(Aim::Character { name: t.clone() })
-            } else if state.denizens.contains_key(t) {
-                Ok(Aim::Denizen { id: t.clone() })
-            } else {
-                Err(fail(
-                    "targets",
-                    format!("{t} is neither a character of this file nor a denizen's counter"),
-                ))
-            }
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let with = match &entry.item {
-        Some(name) => CastWith::Treasure { name: name.clone() },
-        None => CastWith::Chit { index: chit },
-    };
-    let id = state.magic.next_id;
-    state.magic.next_id += 1;
-    state.magic.in_effect.push(SpellInEffect {
-        id,
-        spell: spell.name.clone(),
-        caster: entry.caster.clone(),
-        with,
-        targets,
-        duration: spell.duration,
-        cast_on: day.saturating_sub(1),
-        inert: false,
-        held: false,
-        detail: None,
-    });
     Ok(())
 }
 
