@@ -45,7 +45,7 @@ fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
 /// when he is blocked.
 pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> bool {
     // Between clearings he neither blocks nor is blocked (3.1 rule 8.3.8d).
-    if day.state.characters[who].roadway.is_some() {
+    if day.state.characters[who].between_clearings() {
         return false;
     }
     let here = day.state.characters[who].position.clone();
@@ -60,7 +60,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     let player = day.state.characters[who].player.clone();
     let others: Vec<usize> = (0..day.state.characters.len())
         .filter(|&i| i != who && day.state.characters[i].position == here)
-        .filter(|&i| day.state.characters[i].roadway.is_none())
+        .filter(|&i| !day.state.characters[i].between_clearings())
         .filter(|&i| day.state.characters[i].player != player)
         .collect();
     for other in others {

@@ -132,6 +132,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         pack: BTreeMap::new(),
         elf_form: None,
         roadway: None,
+        flown_away: None,
         relationship_shift: BTreeMap::new(),
         boons_owed: Vec::new(),
     };

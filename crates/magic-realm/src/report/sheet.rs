@@ -151,10 +151,17 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
     let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
-        position: me.roadway.as_ref().map_or_else(
-            || me.position.to_string(),
-            |road| format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off()),
-        ),
+        position: match (&me.roadway, &me.flown_away) {
+            (Some(road), _) => {
+                format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off())
+            }
+            (None, Some(from)) => format!(
+                "{from}, flown away: aloft over {} and a tile next to it; start with a Fly \
+                 phase down into {} or a tile next to it ('FL {}')",
+                from.tile, from.tile, from.tile
+            ),
+            (None, None) => me.position.to_string(),
+        },
         hidden: me.hidden,
         gold: me.gold,
         fame: me.fame,

@@ -483,6 +483,7 @@ fn character(
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
         fly: None,
+        flew_away: false,
     })
 }
 

@@ -165,6 +165,10 @@ pub struct CharacterEntry {
     /// He found Hidden Enemies today.
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// He flew away from `at` in last Evening's combat: aloft half over its
+    /// tile and half over one next to it (3.1 8.3.8e.2).
+    #[serde(default)]
+    pub flown_away: bool,
     /// What he has discovered; given, it replaces the setup's.
     #[serde(default)]
     pub discoveries: Option<DiscoveriesEntry>,

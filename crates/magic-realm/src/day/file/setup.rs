@@ -381,6 +381,9 @@ fn character_fields(
     character.notoriety = entry.notoriety.unwrap_or(character.notoriety);
     character.weapon_alerted = entry.alerted;
     character.found_hidden_enemies = entry.found_hidden_enemies;
+    if entry.flown_away {
+        character.flown_away = Some(character.position.clone());
+    }
     match entry.weapon.as_deref() {
         Some("none") => character.weapon = None,
         Some(w) => {
