@@ -170,3 +170,24 @@ fn a_monster_set_free_leaves_what_it_carried() {
             .is_some_and(|pile| pile.contains(&telescope))
     );
 }
+
+/// 3.1 6.2.5: his sheet names each monster he controls, where it stands
+/// and how he records its turn.
+#[test]
+fn his_sheet_names_the_monsters_he_controls_6_2_5() {
+    let (here, _) = border(&game(&["Magician"]), ClearingKind::Woods);
+    let state = magician_with_bat(&here);
+    let sheet = crate::report::sheet::sheet(
+        crate::test_support::data(),
+        &realmgm_core::game::Rules::default(),
+        &state,
+        &state.characters[0],
+    );
+    assert_eq!(sheet.controlled.len(), 1, "{:?}", sheet.controlled);
+    assert!(
+        sheet.controlled[0].starts_with(&format!("{BAT}, ")),
+        "{:?}",
+        sheet.controlled
+    );
+    assert!(sheet.controlled[0].contains(&format!("'{BAT}: M <clearing>, H'")));
+}
