@@ -131,3 +131,42 @@ fn elven_grace_expires_at_the_end_of_the_combat() {
         "{seen:#?}"
     );
 }
+
+/// 3.1 6.2.5, Control Bats: the spell holds every Bat it took in combat,
+/// not only the one named, so each takes the next day's turns its
+/// controller records.
+#[test]
+fn control_bats_holds_every_bat_it_took() {
+    let (mut state, here) = alone_with("Elf", "Giant Bat 1", None);
+    state.denizens.get_mut("Giant Bat 2").expect("bat").at = Whereabouts::Clearing {
+        clearing: here.clone(),
+    };
+    state.characters[0].magic.spells = vec!["Control Bats".into()];
+    // Day 28, a day of every colour, is resolved next.
+    state.day = 27;
+    let label = format!("{here}");
+    let forced = [
+        ("birdsong/monster-roll".to_string(), vec![1]),
+        (format!("combat/{label}/round1/reposition"), vec![4]),
+        (format!("combat/{label}/round1/tactics"), vec![1, 1]),
+    ];
+    let (after, events) = play(
+        state,
+        "cast Control Bats on Giant Bat 1, maneuver with MOVE L2*, maneuver dodge, target nobody",
+        &forced,
+    );
+    let seen = combat_text(&events);
+    let spell = after
+        .magic
+        .in_effect
+        .iter()
+        .find(|s| s.spell == "Control Bats")
+        .unwrap_or_else(|| panic!("Control Bats in effect: {seen:#?}"));
+    for bat in ["Giant Bat 1", "Giant Bat 2"] {
+        assert!(
+            crate::magic::influence::controller_of(&after, bat) == Some(0),
+            "{bat} in {:?}: {seen:#?}",
+            spell.targets
+        );
+    }
+}

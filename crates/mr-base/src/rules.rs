@@ -141,6 +141,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "Multiple Characters can be switched on: a player plays several characters, each further one \
      recording one victory point more, his orders in one mail under 'Orders for:' lines, scored \
      by his characters' average (10.E.4)",
+    "a monster under Control Bats, Guide Spider or Octopus or the Dragonfang Necklace takes the \
+     next day's turn its controller records (`Giant Bat 1: M CV1, H`), never Trade or Hire, and \
+     blocks nobody by standing there; Control Bats holds every Bat it took (6.2.5, 7.13.3e)",
+    "a character with a Fly chit flies away (`Combat: fly away`): aloft over his tile and one \
+     next to it, in no clearing, until his next turn's first phase, a Fly phase, lands him in \
+     either (8.3.8e)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

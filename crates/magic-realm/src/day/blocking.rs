@@ -5,9 +5,9 @@
 //! only monsters arriving do (7.12.3, `day::summoning`); characters block as their `Block:` instruction says, hidden
 //! ones only after finding Hidden Enemies. Blocker and blocked become
 //! unhidden; the blocked one does no more phases today, nor a turn if it
-//! is still to come, nor trades (7.12.4). Hired leaders
-//! standing in the clearing block and are blocked the same way, with their
-//! employer's `Block:` line.
+//! is still to come, nor trades (7.12.4). Hired leaders and controlled
+//! monsters standing in the clearing block and are blocked the same way,
+//! with their master's `Block:` line (6.2.5).
 
 use super::Day;
 use super::events::{Happening, PhaseEvent};
@@ -15,15 +15,18 @@ use crate::orders::{Blocking, DayOrders};
 use crate::state::{DenizenKind, Whereabouts};
 use std::collections::BTreeMap;
 
-/// The monsters on the map in the clearing of character `who`.
+/// The unhired, uncontrolled monsters on the map in the clearing of
+/// character `who`: those that block him by being there (3.1 7.12.2; a
+/// hired or controlled monster blocks only at its master's word).
 pub fn monsters_with(day: &Day<'_>, who: usize) -> Vec<String> {
     let here = &day.state.characters[who].position;
     day.state
         .denizens
         .iter()
-        .filter(|(_, d)| {
+        .filter(|(id, d)| {
             d.kind == DenizenKind::Monster
                 && matches!(&d.at, Whereabouts::Clearing { clearing } if clearing == here)
+                && super::hired_leaders::master_of(&day.state, id).is_none()
         })
         .map(|(id, _)| id.clone())
         .collect()
@@ -42,7 +45,7 @@ fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
 /// when he is blocked.
 pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> bool {
     // Between clearings he neither blocks nor is blocked (3.1 rule 8.3.8d).
-    if day.state.characters[who].roadway.is_some() {
+    if day.state.characters[who].between_clearings() {
         return false;
     }
     let here = day.state.characters[who].position.clone();
@@ -58,7 +61,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     let player = day.state.characters[who].player.clone();
     let others: Vec<usize> = (0..day.state.characters.len())
         .filter(|&i| i != who && day.state.characters[i].position == here)
-        .filter(|&i| day.state.characters[i].roadway.is_none())
+        .filter(|&i| !day.state.characters[i].between_clearings())
         .filter(|&i| day.state.characters[i].player != player)
         .collect();
     for other in others {

@@ -313,20 +313,29 @@ pub fn take_turn_as(
         let was_in_cave = day.state.characters[who].roadway.is_none()
             && movement::is_cave(day, &day.state.characters[who].position);
         let mut pony_move = false;
-        let result = match on_roadway(day, who, phase)
-            .map_or_else(|| use_phase(day, who, phase, mine, &mut turn), Err)
-        {
-            Err(reason) => PhaseResult::Lost {
-                reason: reason.to_string(),
-            },
-            Ok(pony) => {
-                pony_move = pony;
-                let next = phases.get(index + 1);
-                let result = execute(day, who, phase, next, mine, &mut turn);
-                let result = prophecy::choose(day, who, index, result, mine, |day, other| {
-                    execute(day, who, other, next, mine, &mut turn)
-                });
-                fallback(day, who, result, mine.when_impossible)
+        let landed = fly::land_after_flying_away(day, who, &phase.activity);
+        let result = if let Some(landed) = landed {
+            // The first phase of his turn, a phase like any other.
+            if !phase.bonus {
+                turn.used += 1;
+            }
+            landed
+        } else {
+            match on_roadway(day, who, phase)
+                .map_or_else(|| use_phase(day, who, phase, mine, &mut turn), Err)
+            {
+                Err(reason) => PhaseResult::Lost {
+                    reason: reason.to_string(),
+                },
+                Ok(pony) => {
+                    pony_move = pony;
+                    let next = phases.get(index + 1);
+                    let result = execute(day, who, phase, next, mine, &mut turn);
+                    let result = prophecy::choose(day, who, index, result, mine, |day, other| {
+                        execute(day, who, other, next, mine, &mut turn)
+                    });
+                    fallback(day, who, result, mine.when_impossible)
+                }
             }
         };
         let result = match result {

@@ -449,11 +449,11 @@ fn settle(
         // his Move off the roadway may still bring them together.
         if let Some(on_road) = [who, other.seat()]
             .into_iter()
-            .find(|&s| day.state.characters[s].roadway.is_some())
+            .find(|&s| day.state.characters[s].between_clearings())
         {
             if at == When::Midnight {
                 let reason = format!(
-                    "the {} is between clearings on a roadway, where nobody trades",
+                    "the {} is between clearings, on a roadway or aloft, where nobody trades",
                     day.state.characters[on_road].name
                 );
                 fail(day, who, index, &deal, reason);

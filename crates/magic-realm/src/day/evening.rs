@@ -72,7 +72,7 @@ pub fn evening(
     for (i, c) in day.state.characters.iter().enumerate() {
         // One still on a roadway is between clearings: in no combat
         // (3.1 rule 8.3.8d).
-        if !c.dead && c.roadway.is_none() {
+        if !c.dead && !c.between_clearings() {
             clearings
                 .entry(c.position.clone())
                 .or_default()
@@ -835,6 +835,13 @@ fn write_back(
                 item: item.clone(),
                 active: false,
             }));
+        }
+        if fled && hero.flew_away {
+            // Flown away with a Fly chit: aloft, half over this tile and
+            // half over one next to it, until his next turn's Fly phase
+            // (3.1 rule 8.3.8e.2).
+            c.flown_away = Some(clearing.clone());
+            continue;
         }
         // He ends the day on the roadway, still by the clearing he ran
         // out of (3.1 rule 8.3.8b, d).

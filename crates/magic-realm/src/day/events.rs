@@ -167,8 +167,14 @@ pub enum PhaseEvent {
         reason: String,
     },
     /// Phases recorded for a hired leader that he may not do (Alert, Rest,
-    /// Enchant), struck from his turn.
-    StruckForLeader { leader: String, phases: Vec<String> },
+    /// Enchant), or for a controlled monster (those, Trade and Hire),
+    /// struck from his turn.
+    StruckForLeader {
+        leader: String,
+        phases: Vec<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        monster: bool,
+    },
     /// Phases not done because the turn ended early.
     PhasesLeft {
         character: String,

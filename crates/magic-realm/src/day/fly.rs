@@ -23,6 +23,9 @@
 //!   cannot take off (7.3.3a.2).
 //! - A Broomstick spell in effect on him flies him like an item of Light
 //!   strength that needs no colour; it expires when he lands.
+//! - One who flew away in combat with a Fly chit starts his next turn
+//!   aloft, and its first phase brings him down (3.1 8.3.8e.2,
+//!   [`land_after_flying_away`]).
 
 use super::Day;
 
@@ -160,6 +163,48 @@ fn leave_horses(day: &mut Day<'_>, who: usize) -> Vec<String> {
     let pile = abandoned_pile(&character.position);
     day.state.holdings.entry(pile).or_default().extend(left);
     names
+}
+
+/// The first phase of one who flew away in combat (3.1 8.3.8e.2): aloft
+/// half over the tile he flew out of and half over one next to it, he
+/// starts his turn with a Fly phase into either and lands there, even with
+/// no flying values left. Ruling: the tile next to his is the one his Fly
+/// phase names (any next to the tile he left), asked of him by mail then
+/// rather than in the middle of a combat round. A first phase that is not
+/// such a Fly takes him down into the tile he left, and is lost.
+/// `None` for one not aloft so.
+pub fn land_after_flying_away(
+    day: &mut Day<'_>,
+    who: usize,
+    activity: &crate::orders::activity::Activity,
+) -> Option<PhaseResult> {
+    let from = day.state.characters[who].flown_away.take()?;
+    let named = match activity {
+        crate::orders::activity::Activity::Fly { tile } => day
+            .data
+            .tiles
+            .resolve(tile)
+            .map(|t| t.code.clone())
+            .filter(|code| code == &from.tile || adjacent_tiles(day, &from.tile).contains(code)),
+        _ => None,
+    };
+    let tile = named.clone().unwrap_or_else(|| from.tile.clone());
+    land(day, who, &tile);
+    Some(match named {
+        Some(over) => PhaseResult::Flew {
+            over,
+            item: "flight after flying away".into(),
+            followers_left: Vec::new(),
+            left_behind: Vec::new(),
+        },
+        None => PhaseResult::Lost {
+            reason: format!(
+                "flown away from {from}, a turn must start with a Fly phase down into {} or a \
+                 tile next to it (3.1 rule 8.3.8e.2); this one came down into {} instead",
+                from.tile, from.tile
+            ),
+        },
+    })
 }
 
 /// End his flying over `tile`: roll one die until it names a clearing of

@@ -1,8 +1,9 @@
-//! Who the hired leaders are and where they stand: the bookkeeping that
-//! blocking, dealings, hiring, the retinue and summoning read about hired
-//! leaders, kept below the code that plays a leader's own turn
-//! (`leader_turn`, which plays it through `daylight`) so that none of them
-//! depends on the turn machinery.
+//! Who the hired leaders and controlled monsters are and where they stand:
+//! the bookkeeping that blocking, dealings, hiring, the retinue and
+//! summoning read about them, kept below the code that plays their own
+//! turns (`leader_turn`, which plays them through `daylight`) so that none
+//! of them depends on the turn machinery. A monster under its controller's
+//! control spell takes turns as a hired leader does (3.1 6.2.5).
 
 use std::collections::BTreeMap;
 
@@ -10,10 +11,11 @@ use super::Day;
 use crate::board::ClearingId;
 use crate::data::GameData;
 use crate::data::natives::find_member;
+use crate::magic::influence::{controlled_by, controller_of};
 use crate::orders::DayOrders;
 use crate::orders::activity::Activity;
 use crate::orders::dealings::LeaderLine;
-use crate::state::Whereabouts;
+use crate::state::{MrState, Whereabouts};
 use realmgm_core::suggest::same;
 
 /// Whether the native is a group's leader. Every leader is his group's
@@ -21,6 +23,26 @@ use realmgm_core::suggest::same;
 /// are answered without a look through the groups.
 pub fn is_leader(data: &GameData, native: &str) -> bool {
     native.ends_with("HQ") && find_member(&data.natives, native).is_some_and(|(_, m)| m.is_leader())
+}
+
+/// The character a hired leader works for or a controlled monster obeys:
+/// his employer, or the monster's controller (3.1 6.2.5).
+pub fn master_of(state: &MrState, native: &str) -> Option<usize> {
+    state
+        .employer_of(native)
+        .or_else(|| controller_of(state, native))
+}
+
+/// Those of character `who` who take turns like a character: his hired
+/// leaders and the monsters he controls.
+fn turn_takers(day: &Day<'_>, who: usize) -> Vec<String> {
+    day.state.characters[who]
+        .hirelings
+        .iter()
+        .map(|h| h.native.clone())
+        .filter(|n| is_leader(day.data, n))
+        .chain(controlled_by(&day.state, who))
+        .collect()
 }
 
 /// His employer's line for the hired leader `native`, if any.
@@ -51,9 +73,9 @@ pub fn follows<'o>(orders: &'o DayOrders, native: &str) -> Option<&'o str> {
     }
 }
 
-/// Whether the hired leader `native` takes a turn of his own today: his
-/// employer wrote him a line that is not a Follow, or he stands away from
-/// his employer with no line.
+/// Whether the hired leader or controlled monster `native` takes a turn of
+/// his own today: his master wrote him a line that is not a Follow, or he
+/// is a hired leader standing away from his employer with no line.
 pub fn takes_own_turn(
     day: &Day<'_>,
     employer: usize,
@@ -61,7 +83,8 @@ pub fn takes_own_turn(
     orders: Option<&DayOrders>,
 ) -> bool {
     let boss = &day.state.characters[employer];
-    if boss.dead || !is_leader(day.data, native) {
+    let monster = !is_leader(day.data, native);
+    if boss.dead || (monster && controller_of(&day.state, native) != Some(employer)) {
         return false;
     }
     let Some(Whereabouts::Clearing { clearing }) = day.state.denizens.get(native).map(|d| &d.at)
@@ -70,7 +93,9 @@ pub fn takes_own_turn(
     };
     match orders.and_then(|o| own_line(o, native)) {
         Some(_) => orders.and_then(|o| follows(o, native)).is_none(),
-        None => clearing != &boss.position,
+        // A controlled monster moves only as its controller records
+        // (7.13.3e): without a line it stays where it stands.
+        None => !monster && clearing != &boss.position,
     }
 }
 
@@ -84,7 +109,7 @@ pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>
     };
     let standing_here = |native: &str| day.state.denizens.get(native).map(|d| &d.at) == Some(&here);
     let mut with_him = Vec::new();
-    for employer in &day.state.characters {
+    for (seat, employer) in day.state.characters.iter().enumerate() {
         let Some(theirs) = orders.get(&employer.player) else {
             continue;
         };
@@ -97,8 +122,7 @@ pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>
         if !any_follows {
             continue;
         }
-        for hireling in &employer.hirelings {
-            let native = &hireling.native;
+        for native in &turn_takers(day, seat) {
             if !standing_here(native)
                 || !follows(theirs, native).is_some_and(|g| same(g, &guide.name))
             {
@@ -118,17 +142,15 @@ pub fn following(day: &Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>
     with_him
 }
 
-/// The hired leaders standing in `clearing` outside their own turn, with
-/// their employers' seats. Read from the employers' hirelings, a few
-/// counters, not from every denizen.
+/// The hired leaders and controlled monsters standing in `clearing`
+/// outside their own turn, with their masters' seats. Read from the
+/// masters' hirelings and control spells, a few counters, not from every
+/// denizen.
 pub fn hired_leaders_in(day: &Day<'_>, clearing: &ClearingId) -> Vec<(String, usize)> {
     let mut found = Vec::new();
-    for (employer, c) in day.state.characters.iter().enumerate() {
-        for hireling in &c.hirelings {
-            let native = hireling.native.as_str();
-            if !is_leader(day.data, native) {
-                continue;
-            }
+    for employer in 0..day.state.characters.len() {
+        for native in turn_takers(day, employer) {
+            let native = native.as_str();
             let here = matches!(
                 day.state.denizens.get(native).map(|d| &d.at),
                 Some(Whereabouts::Clearing { clearing: at }) if at == clearing
@@ -145,19 +167,19 @@ pub fn hired_leaders_in(day: &Day<'_>, clearing: &ClearingId) -> Vec<(String, us
 pub fn stand_in_of(day: &Day<'_>, native: &str) -> Option<usize> {
     // Stand-ins sit after the seated characters, one at a time.
     let last = day.state.characters.len().checked_sub(1)?;
-    (day.state.characters[last].name == native && day.state.employer_of(native).is_some())
+    (day.state.characters[last].name == native && master_of(&day.state, native).is_some())
         .then_some(last)
 }
 
-/// The hired leaders who take turns of their own today, in seat order of
-/// their employers.
+/// The hired leaders and controlled monsters who take turns of their own
+/// today, in seat order of their masters.
 pub fn taking_turns(day: &Day<'_>, orders: &BTreeMap<String, DayOrders>) -> Vec<String> {
     let mut leaders = Vec::new();
     for (employer, c) in day.state.characters.iter().enumerate() {
         let mine = orders.get(&c.player);
-        for hireling in &c.hirelings {
-            if takes_own_turn(day, employer, &hireling.native, mine) {
-                leaders.push(hireling.native.clone());
+        for native in turn_takers(day, employer) {
+            if takes_own_turn(day, employer, &native, mine) {
+                leaders.push(native);
             }
         }
     }

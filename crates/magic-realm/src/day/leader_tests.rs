@@ -269,7 +269,7 @@ fn a_hired_leader_does_not_rest_alert_or_enchant_6_2_5() {
     );
     assert_eq!(at(&after, "Soldier HQ"), standing(&next));
     let struck = events.iter().find_map(|e| match &e.happening {
-        Happening::Phase(PhaseEvent::StruckForLeader { leader, phases }) => {
+        Happening::Phase(PhaseEvent::StruckForLeader { leader, phases, .. }) => {
             Some((leader.clone(), phases.clone()))
         }
         _ => None,

@@ -40,22 +40,35 @@
 //! - When he stands with his employer at the end of his turn or at Midnight,
 //!   he hands what he carries to his employer (his belongings are his
 //!   employer's to use when they meet).
+//!
+//! A controlled monster takes turns the same way (3.1 6.2.5), its
+//! controller recording them on a line keyed by its counter (`Giant Bat 2:
+//! M CV5, H`), while the spell that controls it works: a control spell cast
+//! in an Evening lasts until Sunset of the next day, so the monster has the
+//! next Daylight. It carries by its own vulnerability, may not Trade or
+//! Hire besides Alert, Rest and Enchant, and without a line it stays where
+//! it stands (7.13.3e: it moves only at its controller's word). Rulings:
+//! hirelings are sent only with hired leaders; a flying monster moves by
+//! Move phases like any other; a monster whose control has ended by
+//! Midnight leaves what it carried in its clearing.
 
 use std::collections::BTreeMap;
 
 use super::Day;
 use super::daylight;
 use super::events::{Happening, PhaseEvent};
-use super::hired_leaders::{own_line, sent_with};
+use super::hired_leaders::{is_leader, master_of, own_line, sent_with};
 use crate::data::natives::find_member;
 use crate::orders::DayOrders;
 use crate::orders::activity::{Activities, Activity, Phase};
-use crate::state::{Belonging, CharacterChit, CharacterState, Hireling, LeaderRecord, Whereabouts};
+use crate::state::{
+    Belonging, CharacterChit, CharacterState, Hireling, LeaderRecord, Whereabouts, abandoned_pile,
+};
 use realmgm_core::suggest::same;
 
-/// The turn of the hired leader `native`.
+/// The turn of the hired leader or controlled monster `native`.
 pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayOrders>) {
-    let Some(employer) = day.state.employer_of(native) else {
+    let Some(employer) = master_of(&day.state, native) else {
         return;
     };
     let Some(Whereabouts::Clearing { clearing }) =
@@ -68,8 +81,17 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
     let empty = DayOrders::default();
     let theirs = orders.get(&player).unwrap_or(&empty);
     let record = day.state.leaders.remove(native).unwrap_or_default();
-    let strength =
-        find_member(&day.data.natives, native).map_or("M", |(_, m)| m.vulnerability.letter());
+    let strength = find_member(&day.data.natives, native)
+        .map(|(_, m)| m.vulnerability)
+        .or_else(|| {
+            let kind = crate::data::base_name(native);
+            day.data
+                .monsters
+                .iter()
+                .find(|m| m.name == kind)
+                .map(|m| m.vulnerability)
+        })
+        .map_or("M", |v| v.letter());
     let sent: Vec<Hireling> = boss
         .hirelings
         .iter()
@@ -111,6 +133,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         pack: BTreeMap::new(),
         elf_form: None,
         roadway: None,
+        flown_away: None,
         relationship_shift: BTreeMap::new(),
         boons_owed: Vec::new(),
     };
@@ -133,7 +156,8 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
             hide_in_place(phases)
         }
     };
-    let activities = strike_what_leaders_cannot_do(day, employer, native, activities);
+    let monster = !is_leader(day.data, native);
+    let activities = strike_what_leaders_cannot_do(day, employer, native, monster, activities);
     let his = DayOrders {
         activities,
         searches: theirs.searches.clone(),
@@ -186,20 +210,22 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
 }
 
 /// A hired leader's turn without the Alert, Rest and Enchant phases
-/// recorded for him: he may not use them (3.1 6.2.5); his employer is told
-/// which were struck. (The orders check refuses them in mail; this keeps
-/// orders that reach the day another way to the rule.)
+/// recorded for him, and a controlled monster's without those and Trade and
+/// Hire: they may not use them (3.1 6.2.5); the master is told which were
+/// struck. (The orders check refuses them in mail; this keeps orders that
+/// reach the day another way to the rule.)
 fn strike_what_leaders_cannot_do(
     day: &mut Day<'_>,
     employer: usize,
     native: &str,
+    monster: bool,
     activities: Activities,
 ) -> Activities {
     let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
         matches!(
             p.activity,
             Activity::Alert | Activity::Rest { .. } | Activity::SpellPrep | Activity::Spell { .. }
-        )
+        ) || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
     });
     if !struck.is_empty() {
         let event = PhaseEvent::StruckForLeader {
@@ -208,6 +234,7 @@ fn strike_what_leaders_cannot_do(
                 .iter()
                 .map(|p| p.activity.code().to_string())
                 .collect(),
+            monster,
         };
         day.emit(day.only(employer), Happening::Phase(event));
     }
@@ -239,9 +266,10 @@ fn forget_the_seat(day: &mut Day<'_>, seat: usize) {
     today.deals_settled.retain(|(who, _)| *who != seat);
 }
 
-/// A hired leader standing with his employer hands him what he carries.
+/// A hired leader or controlled monster standing with its master hands
+/// him what it carries.
 pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
-    let Some(employer) = day.state.employer_of(native) else {
+    let Some(employer) = master_of(&day.state, native) else {
         return;
     };
     let here = Whereabouts::Clearing {
@@ -275,11 +303,16 @@ pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
     day.emit(day.only(employer), super::events::Happening::Phase(event));
 }
 
-/// Midnight: hired leaders forget Hidden Enemies and hand over what they
-/// carry to an employer beside them.
+/// Midnight: hired leaders and controlled monsters forget Hidden Enemies
+/// and hand over what they carry to a master beside them; a monster no
+/// longer controlled leaves what it carried where it stands.
 pub fn at_midnight(day: &mut Day<'_>) {
     let natives: Vec<String> = day.state.leaders.keys().cloned().collect();
     for native in natives {
+        if !is_leader(day.data, &native) && master_of(&day.state, &native).is_none() {
+            set_free(day, &native);
+            continue;
+        }
         if let Some(record) = day.state.leaders.get_mut(&native) {
             record.found_hidden_enemies = false;
         }
@@ -292,5 +325,23 @@ pub fn at_midnight(day: &mut Day<'_>) {
         {
             day.state.leaders.remove(&native);
         }
+    }
+}
+
+/// The monster `native`, its control ended, drops what it carried in its
+/// clearing's abandoned pile and keeps no record.
+fn set_free(day: &mut Day<'_>, native: &str) {
+    let Some(record) = day.state.leaders.remove(native) else {
+        return;
+    };
+    if let Some(Whereabouts::Clearing { clearing }) = day.state.denizens.get(native).map(|d| &d.at)
+        && !record.carries.is_empty()
+    {
+        let pile = abandoned_pile(clearing);
+        day.state
+            .holdings
+            .entry(pile)
+            .or_default()
+            .extend(record.carries);
     }
 }

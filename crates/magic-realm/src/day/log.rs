@@ -311,11 +311,19 @@ fn phase(event: &PhaseEvent) -> String {
             listed(followers),
             agreeing(followers.len(), "stays", "stay")
         ),
-        PhaseEvent::StruckForLeader { leader, phases } => format!(
-            "  The {leader}'s recorded {} {} struck: a hired leader does not Alert, Rest or \
-             Enchant for himself.",
+        PhaseEvent::StruckForLeader {
+            leader,
+            phases,
+            monster,
+        } => format!(
+            "  The {leader}'s recorded {} {} struck: {}.",
             phases.join(", "),
-            agreeing(phases.len(), "is", "are")
+            agreeing(phases.len(), "is", "are"),
+            if *monster {
+                "a controlled monster does not Alert, Rest, Enchant, Trade or Hire"
+            } else {
+                "a hired leader does not Alert, Rest or Enchant for himself"
+            }
         ),
         PhaseEvent::PhasesLeft {
             character,

@@ -270,6 +270,8 @@ mod cache_tests;
 #[cfg(test)]
 mod combat_rest_tests;
 #[cfg(test)]
+mod control_tests;
+#[cfg(test)]
 mod dealings_tests;
 #[cfg(test)]
 mod evening_tests;

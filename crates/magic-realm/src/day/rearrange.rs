@@ -227,7 +227,7 @@ fn rearrange(
         };
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
-        let on_road = day.state.characters[who].roadway.is_some();
+        let on_road = day.state.characters[who].between_clearings();
         let frozen =
             crate::magic::conflicts::transmorphized(&day.state, &character).map(str::to_string);
         // A Phase spell's chit is activated like an item at the start of a
@@ -316,8 +316,9 @@ pub enum StepRefused {
     #[error(transparent)]
     Belonging(#[from] BelongingRefused),
     #[error(
-        "he is between clearings on the roadway he ran away onto, where nothing is rearranged \
-         or abandoned (3.1 rule 8.3.8d); Move off it first"
+        "he is between clearings, on the roadway he ran away onto or aloft after flying away, \
+         where nothing is rearranged or abandoned (3.1 rules 8.3.8d, 8.3.8e.2); Move off the \
+         roadway or Fly down first"
     )]
     OnRoadway,
     #[error(

@@ -258,7 +258,7 @@ pub fn sheltered_phases(day: &Day<'_>, who: usize, orders: &DayOrders) -> usize 
                 .iter()
                 .any(|(d, at)| at == clearing && !d.is_campfire())
     };
-    let stays = c.roadway.is_none()
+    let stays = !c.between_clearings()
         && housed(&c.position)
         && orders.activities.phases.iter().all(|p| match &p.activity {
             Activity::Fly { .. } => false,

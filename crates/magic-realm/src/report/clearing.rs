@@ -71,7 +71,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .iter()
             .filter(|c| c.player != me.player && &c.position == here && !c.hidden)
             // One on a roadway is between clearings (3.1 rule 8.3.8d).
-            .filter(|c| c.roadway.is_none())
+            .filter(|c| !c.between_clearings())
             .map(|c| c.name.clone())
             .collect(),
         dwellings: state

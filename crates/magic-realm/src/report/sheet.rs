@@ -92,6 +92,10 @@ pub struct Sheet {
     /// The curses on him, each with what it does.
     pub curses: Vec<String>,
     pub hirelings: Vec<HirelingLine>,
+    /// The monsters he controls, each where it stands and how he records
+    /// its turn (3.1 6.2.5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub controlled: Vec<String>,
     /// The native groups and visitors not neutral to him as things stand
     /// (his card, a campaign he wages, a Persuade spell): the ones he
     /// meets in trade and hire (play summary II.C.6–7).
@@ -151,10 +155,17 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
     let score = victory::score(data, me, requirements);
     Sheet {
         character: me.name.clone(),
-        position: me.roadway.as_ref().map_or_else(
-            || me.position.to_string(),
-            |road| format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off()),
-        ),
+        position: match (&me.roadway, &me.flown_away) {
+            (Some(road), _) => {
+                format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off())
+            }
+            (None, Some(from)) => format!(
+                "{from}, flown away: aloft over {} and a tile next to it; start with a Fly \
+                 phase down into {} or a tile next to it ('FL {}')",
+                from.tile, from.tile, from.tile
+            ),
+            (None, None) => me.position.to_string(),
+        },
         hidden: me.hidden,
         gold: me.gold,
         fame: me.fame,
@@ -215,6 +226,7 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
                     .unwrap_or_default(),
             })
             .collect(),
+        controlled: controlled(state, me),
         relationships: relationships(data, rules, state, me),
         victory: VictoryLine {
             dead: me.dead,
@@ -265,6 +277,29 @@ fn armour_label(name: &str) -> String {
         "T Armor" => name.replacen("T Armor", "Tremendous Suit of Armor", 1),
         _ => name.to_string(),
     }
+}
+
+/// The monsters `me` controls by a spell in effect, each with where it
+/// stands and the line that records its turn (3.1 6.2.5): the control
+/// lasts until the Sunset after the Evening it was cast.
+fn controlled(state: &MrState, me: &CharacterState) -> Vec<String> {
+    let Some(seat) = state.characters.iter().position(|c| c.name == me.name) else {
+        return Vec::new();
+    };
+    crate::magic::influence::controlled_by(state, seat)
+        .into_iter()
+        .map(|id| {
+            let at = state
+                .denizens
+                .get(&id)
+                .map(|d| d.at.to_string())
+                .unwrap_or_default();
+            format!(
+                "{id}, {at}: it takes the turn you record for it on a line of its own, as \
+                 '{id}: M <clearing>, H' (no Trade, Hire, Alert, Rest or Enchant), until tomorrow's Sunset"
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

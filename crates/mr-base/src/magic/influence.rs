@@ -7,7 +7,8 @@
 //! Light give bonus phases; Peace with Nature stops warning and sound chits
 //! summoning for its target; Premonition lets its target choose his turn;
 //! World Fades opens the Magic Sight table to its target; a control spell
-//! keeps its monsters from prowling and regenerating.
+//! keeps its monsters from prowling and regenerating, and gives them to
+//! its controller to take turns (`day::leader_turn`).
 //! Only spells awake (not inert) count.
 
 use crate::data::GameData;
@@ -122,6 +123,41 @@ pub fn controlled(state: &MrState, id: &str) -> bool {
                 .iter()
                 .any(|t| matches!(t, Aim::Denizen { id: d } if d == id))
     })
+}
+
+/// The seat of the character who controls the monster `id` now: the
+/// caster of a control spell on it that works, or the owner of the item
+/// that cast it (3.1 8.3.9c.5). He records its turns (6.2.5).
+pub fn controller_of(state: &MrState, id: &str) -> Option<usize> {
+    let aim = Aim::Denizen { id: id.to_string() };
+    let spell = state.magic.in_effect.iter().find(|s| {
+        CONTROL_SPELLS.contains(&s.spell.as_str())
+            && s.targets.contains(&aim)
+            && super::item_caster::works(state, s)
+    })?;
+    let name = super::item_caster::controller(state, spell)?;
+    state
+        .characters
+        .iter()
+        .position(|c| c.name == name && !c.dead)
+}
+
+/// The monsters character `who` controls now, by counter id.
+pub fn controlled_by(state: &MrState, who: usize) -> Vec<String> {
+    let mut ids: Vec<String> = state
+        .magic
+        .in_effect
+        .iter()
+        .filter(|s| CONTROL_SPELLS.contains(&s.spell.as_str()))
+        .flat_map(|s| &s.targets)
+        .filter_map(|t| match t {
+            Aim::Denizen { id } if controller_of(state, id) == Some(who) => Some(id.clone()),
+            _ => None,
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// Premonition (awake) on character `who`: he chooses when in the day his

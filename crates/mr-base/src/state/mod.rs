@@ -415,6 +415,12 @@ pub struct CharacterState {
     /// 8.3.8d): `position` is still the clearing he ran out of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roadway: Option<Roadway>,
+    /// Aloft after flying away from this clearing in combat (3.1 rule
+    /// 8.3.8e.2): half over its tile and half over one next to it, his
+    /// next turn starting with a Fly phase down into either; `position` is
+    /// still that clearing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flown_away: Option<ClearingId>,
     /// Levels his trading relationship with each native group or visitor
     /// has moved for good, warmer positive (boons taken and repaid, 3.1
     /// 7.6.5e; Grudges and Gratitude, 10.B.6). Kept past Ally and past
@@ -467,6 +473,13 @@ impl CharacterState {
         self.damaged_armor.clear();
         self.weapon_alerted = false;
         all
+    }
+
+    /// Whether he is between clearings, on the roadway he ran onto or aloft
+    /// after flying away: he neither blocks nor is blocked, trades,
+    /// rearranges or fights there (3.1 rules 8.3.8d, 8.3.8e.2).
+    pub fn between_clearings(&self) -> bool {
+        self.roadway.is_some() || self.flown_away.is_some()
     }
 
     /// Move his relationship with `group` by `levels` for good (negative
@@ -576,6 +589,7 @@ impl CharacterState {
             pack: BTreeMap::new(),
             elf_form: None,
             roadway: None,
+            flown_away: None,
             relationship_shift: BTreeMap::new(),
             boons_owed: Vec::new(),
         }

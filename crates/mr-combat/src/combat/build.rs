@@ -217,6 +217,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         immune_to: super::protection::immune_to(card),
         wish_strength: c.magic.next_fight_tremendous,
         fly: None,
+        flew_away: false,
     })
 }
 

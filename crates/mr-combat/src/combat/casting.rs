@@ -835,7 +835,17 @@ fn apply(
         }
         SpellEffect::InEffect { id, spell, .. } => {
             say(battle, format!("{spell} is in effect (spell #{id})"));
-            super::spell_effects::control(battle, w.caster, &spell, &w.request.targets);
+            let taken = super::spell_effects::control(battle, w.caster, &spell, &w.request.targets);
+            // The spell holds every monster it took, so the Daylight after
+            // knows them all as controlled (3.1 6.2.5, 7.13.3e).
+            if let Some(held) = magic.state.magic.in_effect.iter_mut().find(|s| s.id == id) {
+                for monster in taken {
+                    let aim = Aim::Denizen { id: monster };
+                    if !held.targets.contains(&aim) {
+                        held.targets.push(aim);
+                    }
+                }
+            }
         }
         other => say(battle, other.to_string()),
     }

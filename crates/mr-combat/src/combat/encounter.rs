@@ -452,15 +452,21 @@ fn run(battle: &mut Battle, dice: &mut Dice, who: FighterId, chit: &str) {
         }
     }
     battle.fighters[who].out = Some(Out::Ran);
+    let flew = label == super::fly_chit::LABEL;
+    if flew && let Some(hero) = battle.hero_mut(who) {
+        hero.flew_away = true;
+    }
     battle.sheet.retain(|_, owner| *owner != who);
     let seen = battle.seen_by(who);
-    battle.say(
-        seen,
+    let line = if flew {
+        CombatLine::FlewAway { character: name }
+    } else {
         CombatLine::Ran {
             character: name,
             chit: label,
-        },
-    );
+        }
+    };
+    battle.say(seen, line);
 }
 
 #[cfg(test)]

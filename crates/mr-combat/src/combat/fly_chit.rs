@@ -9,9 +9,10 @@
 //!
 //! Rulings: the Fly chit is played only when his orders name it
 //! (`maneuver with fly`, `charge NAME with fly`), never as a default, so a
-//! spell the player keeps for travel is not spent by accident. Flying away
-//! with it is refused with the reason: it leaves him half in two tiles
-//! until a Fly phase next day (8.3.8e.2), a position realmgm does not keep.
+//! spell the player keeps for travel is not spent by accident. Played to
+//! run away (`run with Fly chit`) he flies away (8.3.8e): he ends the day
+//! aloft, half over his tile and half over one next to it, and starts his
+//! next turn with a Fly phase into either (8.3.8e.2, `day::fly`).
 
 use super::Battle;
 use super::casting::{sync_to_battle, sync_to_state};
@@ -66,11 +67,9 @@ pub fn grant(battle: &mut Battle) {
     }
 }
 
-/// Why a character may not fly away with his Fly chit.
-pub const NO_FLYING_AWAY: &str = "cannot fly away with the Fly chit: flying away leaves him half in \
-     two tiles until a Fly phase on his next turn (3.1 rule 8.3.8e.2), and realmgm does not keep \
-     that position yet; run with a MOVE chit, or keep the Fly chit to maneuver with it \
-     (`maneuver with fly`) or to charge (`charge NAME with fly`)";
+/// Why a character may not run with a Fly chit he does not have.
+pub const NO_FLY_CHIT: &str = "cannot fly away: no Fly spell gives him a Fly chit now; run with a \
+     MOVE chit instead";
 
 /// The end of the Encounter step and of the Melee step: each Fly chit
 /// played this round (to charge, or to maneuver) and not yet used up is

@@ -114,6 +114,10 @@ pub enum CombatLine {
         character: String,
         chit: String,
     },
+    /// He flew away with a Fly chit instead of running (3.1 8.3.8e).
+    FlewAway {
+        character: String,
+    },
     Charged {
         character: String,
         target: String,
@@ -398,6 +402,7 @@ impl CombatLine {
             CombatLine::ExtendedTreachery { .. } => "10.B.5",
             CombatLine::Alerted { .. } => "8.3.7",
             CombatLine::Ran { .. } => "8.3.8a",
+            CombatLine::FlewAway { .. } => "8.3.8e",
             CombatLine::CannotRun { .. } => "8.3.7c",
             CombatLine::Abandoned { dropped: true, .. } => "10.A.5.2",
             CombatLine::Abandoned { .. } => "4.3.4",
@@ -466,6 +471,7 @@ impl CombatLine {
             | CombatLine::ExtendedTreachery { .. }
             | CombatLine::Alerted { .. }
             | CombatLine::Ran { .. }
+            | CombatLine::FlewAway { .. }
             | CombatLine::Charged { .. }
             | CombatLine::Abandoned { .. }
             | CombatLine::Activated { .. }
@@ -605,6 +611,10 @@ impl fmt::Display for CombatLine {
             CombatLine::Ran { character, chit } => {
                 write!(f, "the {character} runs away with {chit}")
             }
+            CombatLine::FlewAway { character } => write!(
+                f,
+                "the {character} flies away with the Fly chit, aloft until a Fly phase next turn"
+            ),
             CombatLine::Charged {
                 character,
                 target,

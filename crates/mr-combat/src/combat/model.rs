@@ -170,6 +170,10 @@ pub struct Hero {
     /// MOVE chit when named, never fatigued or wounded (`fly_chit.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fly: Option<HeroChit>,
+    /// He ran away with his Fly chit: he flew away, and ends the day aloft
+    /// half over his tile and half over one next to it (3.1 8.3.8e.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flew_away: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,8 @@
 //! run when wounded 2, lure nobody`. Clauses: `attack with CHIT`,
 //! `maneuver with CHIT` (a CHIT may be an active Boots or Gloves card), `attack thrust|swing|smash`,
 //! `maneuver charge|dodge|duck`, `target own|weakest|strongest|NAME`,
-//! `run when wounded N`, `lure nobody|everyone|weakest|NAME and NAME`,
+//! `run when wounded N`, `fly away` (with a Fly chit, 3.1 8.3.8e),
+//! `lure nobody|everyone|weakest|NAME and NAME`,
 //! `HIRELING lure NAME` (a hired native lures one denizen onto his own sheet),
 //! `deploy` (hired natives against the attackers on his sheet), `deploy HIRELING
 //! against NAME` (a denizen or a character), `alert`,
@@ -29,7 +30,7 @@ use super::tactics::{Lure, Tactics, Target};
 
 const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust/swing/smash, \
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
-                       maneuver with fly, run when wounded N, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
+                       maneuver with fly, run when wounded N, fly away, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
                        charge NAME [with CHIT/fly], abandon ITEM, drop ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
                        fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
@@ -180,6 +181,7 @@ fn misspelt_opener(clause: &str) -> String {
         "maneuver",
         "target",
         "run",
+        "fly",
         "lure",
         "deploy",
         "alert",
@@ -211,6 +213,8 @@ fn read_clause(
 ) -> Result<(), CombatError> {
     if clause.eq_ignore_ascii_case("attack horses") {
         tactics.attack_horses = true;
+    } else if clause.eq_ignore_ascii_case("fly away") {
+        tactics.fly_away = true;
     } else if let Some(c) = rest(clause, "attack with ") {
         tactics.attack_with = Some(chit(c, cards)?);
     } else if let Some(c) = rest(clause, "maneuver with ") {
@@ -342,6 +346,9 @@ impl fmt::Display for Tactics {
         });
         if let Some(n) = self.run_when_wounded {
             parts.push(format!("run when wounded {n}"));
+        }
+        if self.fly_away {
+            parts.push("fly away".to_string());
         }
         parts.push(match &self.lure {
             Lure::Nobody => "lure nobody".to_string(),

@@ -483,6 +483,7 @@ fn character(
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
         fly: None,
+        flew_away: false,
     })
 }
 
@@ -800,7 +801,7 @@ pub fn magic_for(
             .extend(spells.iter().cloned());
     }
     for entry in &file.in_effect {
-        put_in_effect(data, &mut state, file, day, entry)?;
+        put_in_effect(data, &mut state, day, entry)?;
     }
     Ok(Some(CombatMagic::new(
         state,
@@ -854,12 +855,15 @@ fn mark_magic_chits(
     Ok(())
 }
 
-/// Put a spell of the battle file's `in_effect` list on the game state, tied
-/// to its caster's chit.
-fn put_in_effect(
+/// Put a spell of a battle or day file's `in_effect` list on the game
+/// state, cast on `day` and tied to its caster's chit; its targets are the
+/// characters and denizens named, or what `cast SPELL on TARGET` names.
+///
+/// # Errors
+/// The spell, caster, a target or a free MAGIC chit for it is not there.
+pub fn put_in_effect(
     data: &GameData,
     state: &mut MrState,
-    file: &BattleFile,
     day: u32,
     entry: &InEffectEntry,
 ) -> Result<(), CombatError> {
@@ -868,27 +872,23 @@ fn put_in_effect(
         .iter()
         .find(|s| s.name.eq_ignore_ascii_case(&entry.spell))
         .ok_or_else(|| CombatError::unknown("spell", &entry.spell))?;
-    let seat = file
-        .character
+    let seat = state
+        .characters
         .iter()
         .position(|c| c.name.eq_ignore_ascii_case(&entry.caster))
-        .ok_or_else(|| format!("in_effect: no character {} in this battle", entry.caster))?;
+        .ok_or_else(|| format!("in_effect: no character {} here", entry.caster))?;
     let mut targets = Vec::new();
     for name in &entry.on {
-        if let Some(c) = file
-            .character
+        if let Some(c) = state
+            .characters
             .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(name))
+            .find(|c| c.name.eq_ignore_ascii_case(name))
         {
             targets.push(Aim::Character {
-                name: state.characters[c].name.clone(),
+                name: c.name.clone(),
             });
-        } else if let Some(d) = file
-            .denizen
-            .iter()
-            .find(|d| d.id.eq_ignore_ascii_case(name))
-        {
-            targets.push(Aim::Denizen { id: d.id.clone() });
+        } else if let Some(id) = state.denizens.keys().find(|d| d.eq_ignore_ascii_case(name)) {
+            targets.push(Aim::Denizen { id: id.clone() });
         } else {
             targets.extend(
                 crate::magic::aims::named(state, seat, name)

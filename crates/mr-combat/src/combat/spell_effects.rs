@@ -343,8 +343,14 @@ pub(super) fn strength_of(level: i8) -> Strength {
 }
 
 /// A control spell that just took effect: the monsters it names fight for
-/// `caster` like hired natives.
-pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[Aim]) {
+/// `caster` like hired natives. Returns the ids of the monsters it took:
+/// all the Bats present for Control Bats, whichever one was named.
+pub fn control(
+    battle: &mut Battle,
+    caster: FighterId,
+    spell: &str,
+    targets: &[Aim],
+) -> Vec<String> {
     let taken: Vec<FighterId> = match spell {
         "Control Bats" => (0..battle.fighters.len())
             .filter(|&f| battle.in_play(f))
@@ -357,9 +363,10 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
                 _ => None,
             })
             .collect(),
-        _ => return,
+        _ => return Vec::new(),
     };
     let boss = battle.name(caster).to_string();
+    let mut ids = Vec::new();
     for d in taken {
         let Some(den) = battle
             .denizen_mut(d)
@@ -371,6 +378,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
         den.battling.clear();
         battle.sheet.remove(&d);
         let monster = battle.name(d).to_string();
+        ids.push(monster.clone());
         battle.say(
             Seen::Clearing,
             CombatLine::SpellWorks {
@@ -381,6 +389,7 @@ pub fn control(battle: &mut Battle, caster: FighterId, spell: &str, targets: &[A
             },
         );
     }
+    ids
 }
 
 /// After an Evening's battle: a fighter a spell moved is where the magic

@@ -62,6 +62,10 @@ pub struct Tactics {
     /// Run away once he has this many wounded chits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_when_wounded: Option<u8>,
+    /// Fly away with his Fly chit as his action while he has one (3.1
+    /// 8.3.8e): `fly away`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fly_away: bool,
     #[serde(default)]
     pub lure: Lure,
     /// Hired natives each luring one denizen onto his own sheet (play
@@ -456,6 +460,11 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
         let (spell, target) = super::casting::split_order(order);
         return Action::Cast { spell, target };
     }
+    if tactics.fly_away && hero.fly.is_some() {
+        return Action::Run {
+            chit: super::fly_chit::LABEL.into(),
+        };
+    }
     if tactics
         .run_when_wounded
         .is_some_and(|n| wounded_chits(hero) >= usize::from(n))
@@ -807,6 +816,9 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .into_iter()
                     .map(|c| format!("run with {c}")),
             );
+            if battle.hero(who).is_some_and(|h| h.fly.is_some()) {
+                out.push(format!("run with {}", super::fly_chit::LABEL));
+            }
             let stars = stars_left(battle, who);
             out.extend(
                 fight_chits(battle, who, stars)
@@ -928,7 +940,11 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             inactivate,
         }) => super::activation::check(battle, who, activate.as_deref(), inactivate.as_deref()),
         Answer::Action(Action::Run { chit }) if same_chit(chit, super::fly_chit::LABEL) => {
-            Err(super::fly_chit::NO_FLYING_AWAY.into())
+            if battle.hero(who).is_some_and(|h| h.fly.is_some()) {
+                Ok(())
+            } else {
+                Err(super::fly_chit::NO_FLY_CHIT.into())
+            }
         }
         Answer::Action(Action::Run { chit }) => {
             if run_chits(battle, who).iter().any(|c| same_chit(c, chit)) {

@@ -7,7 +7,7 @@ use crate::state::{ChitCondition, CounterSide};
 use realmgm_core::dice::Dice;
 
 use super::decisions::{Action, AttackPlay, FatiguePlay, ManeuverPlay, MeleePlay};
-use super::model::{Direction, Fighter, FighterKind};
+use super::model::{Direction, Fighter, FighterKind, Out};
 use super::script::{self, Scripted};
 use super::{Answer, Battle, CombatRules, Stage, Step, build};
 
@@ -373,6 +373,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 immune_to: Vec::new(),
                 wish_strength: false,
                 fly: None,
+                flew_away: false,
             }),
             hidden: pick(&mut s, 4) == 0,
             out: None,
@@ -615,10 +616,11 @@ fn the_blow_is_told_before_what_it_did_to_the_armour() {
     );
 }
 
-/// 3.1 8.3.6b.4 and 8.3.8e.2: the Witch's Fly chit (Broomstick) is offered
-/// to charge, and flying away with it is refused with the reason.
+/// 3.1 8.3.6b.4 and 8.3.8e: the Witch's Fly chit (Broomstick) is offered
+/// to charge and to run with; run with, she flies away, and the chit is
+/// used up (4.6.7e.1).
 #[test]
-fn a_fly_chit_charges_and_flying_away_is_refused_with_the_reason() {
+fn a_fly_chit_charges_or_flies_her_away_8_3_8e() {
     let mut s = scripted(
         r#"
 clearing = "CV4"
@@ -652,17 +654,37 @@ tactics = "target nobody"
         options.iter().any(|o| o == "charge Amazon with Fly chit"),
         "{options:?}"
     );
-    let err = battle
+    assert!(
+        options.iter().any(|o| o == "run with Fly chit"),
+        "{options:?}"
+    );
+    let witch = action.fighter;
+    battle
         .answer(
-            action.fighter,
+            witch,
             Answer::Action(Action::Run {
                 chit: "Fly chit".into(),
             }),
         )
-        .unwrap_err();
+        .expect("she may fly away");
+    while let Step::Needs(decision) = battle.step(dice) {
+        let answer = match decision.stage {
+            Stage::Lure => Answer::Lure {
+                denizens: vec![],
+                hirelings: vec![],
+            },
+            Stage::Action => Answer::Action(Action::Nothing),
+            _ => Answer::Melee(MeleePlay::default()),
+        };
+        battle.answer(decision.fighter, answer).expect("legal");
+    }
+    assert_eq!(battle.fighters[witch].out, Some(Out::Ran));
+    assert!(battle.hero(witch).is_some_and(|h| h.flew_away));
+    let log = script::log_text(battle);
     assert!(
-        err.to_string().contains("half in two tiles") && err.to_string().contains("8.3.8e.2"),
-        "{err}"
+        log.iter()
+            .any(|l| l.contains("the Witch's Fly chit is used up: the Broomstick expires")),
+        "{log:#?}"
     );
 }
 

@@ -33,7 +33,7 @@ pub fn check_dealings(
     let mut found = NameCheck::default();
     check_hire_order(orders, data, state, &mut found);
     check_leave(orders, data, me, &mut found);
-    check_leaders(orders, data, me, &mut found);
+    check_leaders(orders, data, state, me, &mut found);
     // A Phase spell's chit he holds is activated like an item (3.1 4.6.7f).
     let held = state
         .characters
@@ -222,8 +222,22 @@ fn hired_leaders<'c>(data: &GameData, me: &'c CharacterState) -> Vec<&'c str> {
         .collect()
 }
 
-fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found: &mut NameCheck) {
+/// The lines of his hired leaders and controlled monsters: each names one
+/// of his, and records only what it may do (3.1 6.2.5).
+fn check_leaders(
+    orders: &DayOrders,
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+    found: &mut NameCheck,
+) {
     let leaders = hired_leaders(data, me);
+    let monsters = state
+        .characters
+        .iter()
+        .position(|c| c.name == me.name)
+        .map(|seat| crate::magic::influence::controlled_by(state, seat))
+        .unwrap_or_default();
     let not_his = |name: &str| -> String {
         let yours = if leaders.is_empty() {
             "you have no hired leader".to_string()
@@ -236,7 +250,8 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
         )
     };
     for line in &orders.leaders {
-        if !leaders.iter().any(|l| suggest::same(l, &line.leader)) {
+        let monster = monsters.iter().any(|m| suggest::same(m, &line.leader));
+        if !monster && !leaders.iter().any(|l| suggest::same(l, &line.leader)) {
             if hired_by_these_orders(orders, data, &line.leader) {
                 // The leaders taking turns are drawn at Birdsong, before
                 // anyone is hired (`day::birdsong`).
@@ -245,6 +260,23 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
                      from the next day, so this line does nothing today: write it again then",
                     line.leader
                 ));
+            } else if data
+                .monsters
+                .iter()
+                .any(|m| suggest::same(&m.name, crate::data::base_name(&line.leader)))
+            {
+                let yours = if monsters.is_empty() {
+                    "you control none now".to_string()
+                } else {
+                    format!("yours are {}", monsters.join(", "))
+                };
+                found.errors.push(format!(
+                    "{}: you do not control this monster; a monster takes the turns its \
+                     controller records only while his Control Bats, Guide Spider or Octopus or \
+                     Dragonfang Necklace holds it (until Sunset of the day after the cast); {yours}",
+                    line.leader
+                ));
+                continue;
             } else {
                 found
                     .errors
@@ -268,22 +300,25 @@ fn check_leaders(orders: &DayOrders, data: &GameData, me: &CharacterState, found
             let allowed = follows
                 || matches!(
                     phase.activity,
-                    Activity::Move { .. }
-                        | Activity::Hide
-                        | Activity::Search
-                        | Activity::Trade
-                        | Activity::Hire
-                );
-            if !allowed {
-                found.errors.push(format!(
-                    "{}: phase {} ({}): a hired leader moves, hides, searches, trades, hires or \
-                     follows a character for the day ('F Elf'); to have him follow you, leave \
-                     his line out",
-                    line.leader,
-                    n + 1,
-                    phase.activity.code()
-                ));
+                    Activity::Move { .. } | Activity::Hide | Activity::Search
+                )
+                || (!monster && matches!(phase.activity, Activity::Trade | Activity::Hire));
+            if allowed {
+                continue;
             }
+            let what = if monster {
+                "a controlled monster moves, hides, searches or follows a character for the day \
+                 ('F Elf'); it does not trade or hire (3.1 6.2.5)"
+            } else {
+                "a hired leader moves, hides, searches, trades, hires or follows a character for \
+                 the day ('F Elf'); to have him follow you, leave his line out"
+            };
+            found.errors.push(format!(
+                "{}: phase {} ({}): {what}",
+                line.leader,
+                n + 1,
+                phase.activity.code()
+            ));
         }
     }
     let hired: Vec<&str> = me.hirelings.iter().map(|h| h.native.as_str()).collect();

@@ -632,7 +632,8 @@ fn parse_secrets(text: &str) -> Result<Vec<Goods>, OrdersError> {
 }
 
 /// The recorded phases of one hired leader, written by his employer on a
-/// line keyed by the leader's name (`Soldier HQ: M CV4, S, T`).
+/// line keyed by the leader's name (`Soldier HQ: M CV4, S, T`), or of one
+/// controlled monster, by its controller (`Giant Bat 2: M CV5, H`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LeaderLine {
     pub leader: String,
@@ -649,6 +650,18 @@ impl fmt::Display for LeaderLine {
 /// group's `HQ` (`Soldier HQ`, `Rogue HQ`).
 pub fn is_leader_key(folded_key: &str) -> bool {
     folded_key.len() > 2 && folded_key.ends_with("hq")
+}
+
+/// Whether a line key names a monster's counter (`Giant Bat 2`, `T
+/// Flying Dragon`): a controlled monster's phases, recorded by its
+/// controller as a hired leader's are (3.1 6.2.5).
+pub fn is_monster_key(folded_key: &str) -> bool {
+    let kind = folded_key.trim_end_matches(|c: char| c.is_ascii_digit());
+    crate::data::get().is_ok_and(|data| {
+        data.monsters
+            .iter()
+            .any(|m| realmgm_core::suggest::fold(&m.name) == kind)
+    })
 }
 
 /// Hirelings sent with a hired leader: they follow him, not their employer.

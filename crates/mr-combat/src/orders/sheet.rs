@@ -42,8 +42,8 @@ use serde::{Deserialize, Serialize};
 
 use super::activity::Activities;
 use super::dealings::{
-    DealKey, DealLine, LeaderLine, Rearrangement, SendLine, is_leader_key, parse_deal, parse_leave,
-    parse_rearrangement, parse_send, when_of_key,
+    DealKey, DealLine, LeaderLine, Rearrangement, SendLine, is_leader_key, is_monster_key,
+    parse_deal, parse_leave, parse_rearrangement, parse_send, when_of_key,
 };
 use super::error::OrdersError;
 use super::parse::{OrderNames, ParseError, TileNames, parse_activities, parse_recorded};
@@ -495,7 +495,7 @@ pub fn parse_day_orders(
             Some("send") => parse_send(value)
                 .map(|line| orders.send.push(line))
                 .map_err(|m| vec![error(value_col, m)]),
-            Some(leader) if is_leader_key(leader) => {
+            Some(leader) if is_leader_key(leader) || is_monster_key(leader) => {
                 let name = trimmed.split(':').next().unwrap_or_default().trim();
                 parse_activities(value, line, tiles)
                     .map(|activities| {
@@ -607,6 +607,7 @@ pub fn reads_as_orders(line: &str, tiles: &dyn TileNames) -> bool {
             return false;
         }
         return is_leader_key(&key)
+            || is_monster_key(&key)
             || when_of_key(&key).is_some()
             || DealKey::of(&key).is_some()
             // `Campaigns:` is read as `Missions:`, and listed only as it.

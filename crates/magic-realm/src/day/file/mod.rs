@@ -44,7 +44,7 @@ use crate::board::Placement;
 use crate::data::GameData;
 use crate::data::seasons::WeatherKind;
 use crate::orders::{DayOrders, mail_check, parse_day_orders};
-use crate::state::{BoonOwed, CounterSide, Delivery, DenizenKind, MrState, VictoryRequirements};
+use crate::state::{BoonOwed, CounterSide, Delivery, MrState, VictoryRequirements};
 
 pub use expect::{Chits, Expect, Outcome, ReportExpect, check, outcome};
 
@@ -99,6 +99,11 @@ pub struct DayFile {
     /// The season and this week's weather, with `seasons_and_weather`.
     #[serde(default)]
     pub weather: Option<WeatherEntry>,
+    /// Spells in effect as the day begins, each cast the day before, as a
+    /// battle file writes them: `{ spell = "Control Bats", caster =
+    /// "Magician", on = ["Giant Bat 1"] }`.
+    #[serde(default)]
+    pub in_effect: Vec<crate::combat::script::InEffectEntry>,
     /// The turn order the Birdsong draw gives (characters and hired
     /// leaders, by name); those not named follow as drawn.
     #[serde(default)]
@@ -160,6 +165,10 @@ pub struct CharacterEntry {
     /// He found Hidden Enemies today.
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// He flew away from `at` in last Evening's combat: aloft half over its
+    /// tile and half over one next to it (3.1 8.3.8e.2).
+    #[serde(default)]
+    pub flown_away: bool,
     /// What he has discovered; given, it replaces the setup's.
     #[serde(default)]
     pub discoveries: Option<DiscoveriesEntry>,
@@ -372,18 +381,15 @@ pub fn load(data: &GameData, file: &str, text: &str) -> Result<DayScript, DataEr
     if !parsed.turn_order.is_empty() {
         for name in &parsed.turn_order {
             let known = state.characters.iter().any(|c| &c.name == name)
-                || state
-                    .denizens
-                    .get(name)
-                    .is_some_and(|d| d.kind == DenizenKind::Native);
+                || state.denizens.contains_key(name);
             if !known {
                 return Err(DataError::entry(
                     file,
                     "turn_order",
                     name.as_str(),
-                    "no character of the file and no native is called so; name the file's \
-                     characters (and hired leaders, as \"Company HQ\") in the order they take \
-                     their turns",
+                    "no character of the file and no denizen is called so; name the file's \
+                     characters (and hired leaders, as \"Company HQ\", and controlled monsters, \
+                     as \"Giant Bat 1\") in the order they take their turns",
                 ));
             }
         }

@@ -309,6 +309,16 @@ fn world(
             .awakened
             .insert(holder.clone(), spells.iter().cloned().collect());
     }
+    for entry in &parsed.in_effect {
+        crate::combat::script::put_in_effect(data, state, parsed.day - 1, entry).map_err(|e| {
+            DataError::entry(
+                file,
+                format!("in_effect \"{}\"", entry.spell),
+                "",
+                e.to_string(),
+            )
+        })?;
+    }
     if let Some(w) = &parsed.weather {
         if !rules.is_on(crate::rules::SEASONS_TOGGLE) {
             return Err(DataError::entry(
@@ -371,6 +381,9 @@ fn character_fields(
     character.notoriety = entry.notoriety.unwrap_or(character.notoriety);
     character.weapon_alerted = entry.alerted;
     character.found_hidden_enemies = entry.found_hidden_enemies;
+    if entry.flown_away {
+        character.flown_away = Some(character.position.clone());
+    }
     match entry.weapon.as_deref() {
         Some("none") => character.weapon = None,
         Some(w) => {

@@ -115,13 +115,10 @@ fn in_effect(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
 
 /// A control spell (Control Bats, Guide Spider or Octopus, Control
 /// Dragon): in effect for the day; in combat the monsters fight for the
-/// caster (`combat::spell_effects::control`). Moving with them in Daylight
-/// is not built, and the cast says so.
-fn control(_: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
-    Ok(vec![SpellEffect::NotApplied {
-        what: "moving with the controlled monsters in Daylight".into(),
-        reason: "not implemented yet; they fight for the caster in combat".into(),
-    }])
+/// caster (`combat::spell_effects::control`), and in the next Daylight
+/// each takes a turn its controller records (3.1 6.2.5, `day::leader_turn`).
+fn control(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
+    in_effect(ctx)
 }
 
 /// The attack of an attack spell, for combat (3.1 8.4.5l): its harm,

@@ -4,8 +4,8 @@
 //! Protection from Magic is a Phase spell: its chit waits with its target
 //! until he activates it, and then shields him from being targeted for
 //! that phase or round (`magic/phase_chit.rs`, read by the cast check); Control Bats stays in effect and combat
-//! puts the bats under the caster (`combat/spell_effects.rs`; moving with
-//! the bats in Daylight is not built); Sense Danger
+//! puts the bats under the caster (`combat/spell_effects.rs`), who records
+//! their turns in the next Daylight (`day::leader_turn`); Sense Danger
 //! gives a bonus Alert phase and Peace with Nature stops summoning for its
 //! target and Premonition lets its target choose his turn while awake
 //! ([`crate::magic::influence`]).
