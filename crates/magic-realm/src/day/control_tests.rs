@@ -34,6 +34,7 @@ fn magician_with_bat(here: &ClearingId) -> MrState {
         cast_on: state.day,
         inert: false,
         held: false,
+        untied: false,
         detail: None,
     });
     state
