@@ -591,6 +591,7 @@ fn with_setup(
         equipment: chosen.equipment_groups(),
         abilities: chosen.abilities(),
         forms: chosen.forms(),
+        levels: chosen.levels(),
     };
     let mut state = setup::new_game(data, start.seats, start.rules, &inputs, dice)?;
     // BIMR3 starting info: MAGIC chits that start enchanted.
@@ -623,11 +624,20 @@ pub(crate) fn start_calendar(
     mr.victory_points = calendar.victory_points;
     for (character, r) in &mr.victory_requirements {
         let total = r.total();
-        if total != calendar.victory_points {
+        // Under Development a character below 4th level records fewer
+        // (3.1 10.E.5.3).
+        let asked = mr
+            .characters
+            .iter()
+            .find(|c| &c.name == character)
+            .map_or(calendar.victory_points, |c| {
+                crate::development::victory_points_of(c, calendar.victory_points)
+            });
+        if total != asked {
             bail!(
                 "the {character} recorded {total} victory points, but this campaign asks \
-                 {} ([calendar] victory_points, or its seasons)",
-                calendar.victory_points
+                 {asked} ([calendar] victory_points, or its seasons, less a point a level \
+                 below 4th under development)"
             );
         }
     }

@@ -74,6 +74,9 @@ pub const RULES_VERSIONS: RulesVersions = RulesVersions {
 
 /// What version 4 changed, as a GM weighing the move reads it.
 const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
+    "Development is built: a starting level by mail (`Level: 2`), the level's kit, chits, \
+     advantages, relationships and victory points, and chits and levels earned at Midnight as \
+     victory points are gained, chosen by a `Develop:` line (10.E.5)",
     "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \
      applied",
     "a Move carries what the strongest active MOVE chit, Boots card or horse can; pack horses are \
@@ -440,15 +443,17 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "development",
-        summary: "Characters may start below 4th level and advance as they earn victory \
-                  points. Not built: choosing a starting level at setup; the chits of that level \
-                  and the levels before it, its weapon, armour and spells (the data holds each \
-                  character's development block); advantages gained by level; relationships \
-                  only from 3rd level; one victory point fewer per level below 4th (at least \
-                  2) and the gold requirement by the level's column of 'Value of gold and \
-                  starting equipment'; advancing a level during play",
+        summary: "Each player names his character's starting level, 1 to 4, with his start \
+                  (setup line `Level: 2`): that level's weapon, armour and spells and the chits \
+                  of that level and the ones before it; Special Advantage no. 1 from 2nd level, \
+                  both at 4th; his card's relationships only if he starts at 3rd or 4th; a \
+                  victory point fewer per level below 4th (never under 2) and his gold counted \
+                  from that level's starting worth. Each victory point he gains toward his \
+                  requirements (as many as his level's number) brings a chit of his next level \
+                  at Midnight, the one his `Develop:` line names first; the third makes him \
+                  that level",
         source: "3.1 10.E.5 (Development)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

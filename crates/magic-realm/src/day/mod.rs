@@ -19,6 +19,7 @@ pub mod cache;
 pub mod citations;
 pub mod daylight;
 pub mod dealings;
+pub mod development;
 pub mod evening;
 pub mod events;
 pub mod familiar;

@@ -30,6 +30,10 @@ use realmgm_core::game::{Rules, ToggleStatus};
 /// a battle-file pair.
 const ON_OFF_TESTS: &[(&str, &str)] = &[
     (
+        "development",
+        "day::toggle_tests::development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),
@@ -542,4 +546,73 @@ fn sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3() {
     // Named alone, the limit brings Sudden Death in with it.
     let (alone, _) = end_game_on_day_5(&["sudden_death_at_start"], 65);
     assert_eq!(alone.last_day, 5, "the limit alone plays Sudden Death");
+}
+
+/// The Amazon with 3 victory points of gold beyond her 1st-level starting
+/// worth (16), 2 of them recorded: under Development, started at 1st level,
+/// each of the 2 points that count brings a 2nd-level chit at Midnight,
+/// her `Develop:` line's first; without the rule she is the whole Amazon
+/// and earns nothing (3.1 10.E.5.4, 10.E.5.4.2).
+#[test]
+fn development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4() {
+    use crate::setup::{SetupInputs, new_game};
+    use crate::state::VictoryRequirements;
+    let play = |on: &[&str]| {
+        let seats = [realmgm_core::game::Seat {
+            player: "P1".into(),
+            role: Some("Amazon".into()),
+        }];
+        let inputs = SetupInputs {
+            levels: if on.is_empty() {
+                Default::default()
+            } else {
+                [("Amazon".to_string(), 1)].into()
+            },
+            ..SetupInputs::default()
+        };
+        let mut state =
+            new_game(data(), &seats, &rules(on), &inputs, &mut Dice::new(2, 0)).unwrap();
+        state.characters[0].gold = 16 + 90;
+        state.victory_requirements.insert(
+            "Amazon".into(),
+            VictoryRequirements {
+                gold: 2,
+                ..VictoryRequirements::default()
+            },
+        );
+        let orders = [(
+            "P1".to_string(),
+            crate::orders::parse_day_orders("R\nDevelop: FIGHT M4*", 1, data())
+                .expect("orders read"),
+        )]
+        .into();
+        let mut dice = Dice::with_script(1, 1, script(&[]));
+        let (after, events) = super::resolve_day(data(), &rules(on), state, &orders, &mut dice)
+            .expect("the day resolves");
+        let gained: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(super::development::DevelopmentEvent::ChitGained {
+                    chit,
+                    ..
+                }) => Some(chit.clone()),
+                _ => None,
+            })
+            .collect();
+        let chits: Vec<String> = after.characters[0]
+            .chits
+            .iter()
+            .map(|c| c.chit.clone())
+            .collect();
+        (gained, chits)
+    };
+    let (gained, chits) = play(&["development"]);
+    assert_eq!(gained, ["FIGHT M4*", "MOVE M4"]);
+    assert_eq!(
+        chits,
+        ["MOVE M4", "MOVE M3*", "FIGHT L4", "MOVE M4", "FIGHT M4*"]
+    );
+    let (gained, chits) = play(&[]);
+    assert!(gained.is_empty());
+    assert_eq!(chits.len(), 12);
 }

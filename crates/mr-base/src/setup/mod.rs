@@ -67,6 +67,9 @@ pub struct SetupInputs {
     /// The Elf's form, when his player chose it; otherwise the dice choose
     /// when his form ability is in force.
     pub forms: BTreeMap<String, crate::data::characters::ElfForm>,
+    /// Character → the level he starts at under the development rule (3.1
+    /// 10.E.5.3); a character not listed starts at 4th.
+    pub levels: BTreeMap<String, u8>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -138,6 +141,10 @@ pub fn new_game(
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
     for character in &mut characters {
+        if let Some(level) = inputs.levels.get(&character.name) {
+            crate::development::start_at(data, rules, character, *level)
+                .map_err(|e| SetupError::MailLine(e.to_string()))?;
+        }
         character.optional_abilities = inputs
             .abilities
             .get(&character.name)

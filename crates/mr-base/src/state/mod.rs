@@ -418,6 +418,10 @@ pub struct CharacterState {
     /// (3.1 7.6.5e.1): each made its group a level colder.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boons_owed: Vec<BoonOwed>,
+    /// His level and progress under the development rule (3.1 10.E.5);
+    /// `None`: 4th level, the character as his card shows him.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub development: Option<crate::development::Development>,
 }
 
 /// A boon taken free: the group it came from and the gold price a Trade
@@ -563,6 +567,7 @@ impl CharacterState {
             roadway: None,
             relationship_shift: BTreeMap::new(),
             boons_owed: Vec::new(),
+            development: None,
         }
     }
 }

@@ -412,11 +412,11 @@ fn victory_points_follow_the_seasons_or_the_file() {
 fn a_rule_not_built_yet_is_refused_with_its_name() {
     let err = error(&edited(
         "rules = [\"fumble\"]",
-        "rules = [\"fumble\", \"development\"]",
+        "rules = [\"fumble\", \"enhanced_visitors\"]",
     ));
     assert!(
         err.message
-            .contains("the rule 'development' (Characters may start below 4th level"),
+            .contains("the rule 'enhanced_visitors' (The BIMR5 campaign"),
         "{err}"
     );
     assert!(err.message.contains("is not implemented yet"), "{err}");

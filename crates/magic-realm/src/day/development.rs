@@ -1,0 +1,250 @@
+//! Advancing under Development (3.1 10.E.5.4): at each Midnight a
+//! developing character's victory points toward his requirements are
+//! counted (`victory::points_toward_requirements`: whole points, within
+//! what he recorded in each category, Great Treasures and his belongings'
+//! Fame and Notoriety values included). Points above the best total he
+//! has reached are gains; points lost must be won back first. Each gain of
+//! as many points as his level's number brings one chit of his next level,
+//! the one his `Develop:` line names first among those left, else the
+//! first left in the card's order; the third makes him that level, and
+//! its Special Advantage comes with 2nd and 4th level (10.E.5.4.3).
+//!
+//! Ruling: gains are counted once a day, at Midnight, so a point won and
+//! lost the same day counts nothing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::Day;
+use super::events::Happening;
+use super::victory;
+use crate::data::GameData;
+use crate::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
+use crate::orders::DayOrders;
+use crate::state::CharacterState;
+use realmgm_core::game::Rules;
+
+/// A developing character's progress, told to his player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum DevelopmentEvent {
+    /// He earned a chit of his next level (3.1 10.E.5.4).
+    ChitGained {
+        character: String,
+        chit: String,
+        /// The level the chit belongs to.
+        level: u8,
+        /// How many of that level's three chits he now has.
+        of_level: u8,
+        /// His victory points toward his requirements now.
+        points: i32,
+    },
+    /// With all three chits he reaches the level, and the advantages it
+    /// brings (3.1 10.E.5.4.3).
+    LevelReached {
+        character: String,
+        level: u8,
+        advantages: Vec<String>,
+    },
+}
+
+impl DevelopmentEvent {
+    /// The line his player reads.
+    pub fn log_line(&self) -> String {
+        match self {
+            DevelopmentEvent::ChitGained {
+                character,
+                chit,
+                level,
+                of_level,
+                points,
+            } => format!(
+                "The {character} has {} toward the victory requirements and gains {chit}, \
+                 chit {of_level} of 3 of the {} level.",
+                realmgm_core::words::counted(*points, "victory point", "victory points"),
+                ordinal(*level)
+            ),
+            DevelopmentEvent::LevelReached {
+                character,
+                level,
+                advantages,
+            } => {
+                let gained = if advantages.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " and with it the Special Advantage {}",
+                        realmgm_core::words::listed(advantages)
+                    )
+                };
+                format!(
+                    "The {character} reaches the {} level{gained}.",
+                    ordinal(*level)
+                )
+            }
+        }
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`.
+pub fn ordinal(level: u8) -> String {
+    let suffix = match level {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{level}{suffix}")
+}
+
+/// His level and progress as his sheet shows it.
+pub fn progress(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    development: &Development,
+) -> String {
+    let level = ordinal(development.level);
+    if development.level >= TOP_LEVEL {
+        return format!("{level} level, fully developed");
+    }
+    let next = ordinal(development.level + 1);
+    let left: Vec<String> = next_level_chits(data, rules, who)
+        .into_iter()
+        .filter(|(stage, _)| !development.gained.contains(stage))
+        .map(|(_, chit)| chit)
+        .collect();
+    format!(
+        "{level} level; {} of the 3 chits of the {next} level gained ({} left); {} banked \
+         toward the next chit, which costs {}; best total toward the requirements {}",
+        development.gained.len(),
+        left.join(", "),
+        realmgm_core::words::counted(development.banked, "victory point", "victory points"),
+        development.points_per_chit(),
+        development.best_points
+    )
+}
+
+/// The chits of his next level, by stage, named as his abilities shape
+/// them (the Wizard's Elvish Studies), whether gained or not.
+fn next_level_chits(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<(u8, String)> {
+    let Some(development) = &who.development else {
+        return Vec::new();
+    };
+    let stages = development.next_stages();
+    let mut all = who.clone();
+    if let Some(d) = &mut all.development {
+        d.gained = stages.clone();
+    }
+    crate::abilities::shaped_chits(data, rules, &all)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(stage, _)| stages.contains(stage))
+        .map(|(stage, chit)| (stage, chit.chit))
+        .collect()
+}
+
+/// Count each developing character's gains at Midnight and give him the
+/// chits and levels they earn.
+pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+    for i in 0..day.state.characters.len() {
+        let who = &day.state.characters[i];
+        let Some(development) = who.development.clone() else {
+            continue;
+        };
+        if who.dead {
+            continue;
+        }
+        let requirements = day.state.victory_requirements.get(&who.name);
+        let points = victory::points_toward_requirements(day.data, who, requirements);
+        if points <= development.best_points {
+            continue;
+        }
+        let wanted = orders
+            .get(&who.player)
+            .map(|o| o.develop.clone())
+            .unwrap_or_default();
+        let mut development = development;
+        development.banked += points - development.best_points;
+        development.best_points = points;
+        day.state.characters[i].development = Some(development);
+        earn(day, i, points, &wanted);
+    }
+}
+
+/// Turn his banked points into chits while they last.
+fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
+    loop {
+        let who = &day.state.characters[i];
+        let Some(development) = who.development.clone() else {
+            return;
+        };
+        if development.level >= TOP_LEVEL || development.banked < development.points_per_chit() {
+            return;
+        }
+        let left: Vec<(u8, String)> = next_level_chits(day.data, day.rules, who)
+            .into_iter()
+            .filter(|(stage, _)| !development.gained.contains(stage))
+            .collect();
+        let chosen = wanted
+            .iter()
+            .find_map(|name| {
+                left.iter()
+                    .find(|(_, chit)| chit.eq_ignore_ascii_case(name))
+            })
+            .or_else(|| left.first())
+            .cloned();
+        let Some((stage, chit)) = chosen else {
+            return;
+        };
+        let before: Vec<String> = names_in_force(day, i);
+        let next_level = development.level + 1;
+        let (data, rules) = (day.data, day.rules);
+        crate::abilities::reshape_keeping(data, rules, &mut day.state.characters[i], |who| {
+            if let Some(d) = &mut who.development {
+                d.banked -= d.points_per_chit();
+                d.gained.push(stage);
+                if d.gained.len() == usize::from(CHITS_PER_LEVEL) {
+                    d.level += 1;
+                    d.gained.clear();
+                }
+            }
+        });
+        let character = day.state.characters[i].name.clone();
+        let observers = day.only(i);
+        let of_level = u8::try_from(development.gained.len() + 1).unwrap_or(CHITS_PER_LEVEL);
+        day.emit(
+            observers.clone(),
+            Happening::Development(DevelopmentEvent::ChitGained {
+                character: character.clone(),
+                chit,
+                level: next_level,
+                of_level,
+                points,
+            }),
+        );
+        if of_level == CHITS_PER_LEVEL {
+            let advantages = names_in_force(day, i)
+                .into_iter()
+                .filter(|a| !before.contains(a))
+                .collect();
+            day.emit(
+                observers,
+                Happening::Development(DevelopmentEvent::LevelReached {
+                    character,
+                    level: next_level,
+                    advantages,
+                }),
+            );
+        }
+    }
+}
+
+/// The names of his abilities in force.
+fn names_in_force(day: &Day<'_>, i: usize) -> Vec<String> {
+    crate::abilities::in_force(day.data, day.rules, &day.state.characters[i])
+        .into_iter()
+        .map(|a| a.name.clone())
+        .collect()
+}
