@@ -256,6 +256,8 @@ mod combat_rest_tests;
 #[cfg(test)]
 mod dealings_tests;
 #[cfg(test)]
+mod development_tests;
+#[cfg(test)]
 mod evening_tests;
 #[cfg(test)]
 mod familiar_tests;

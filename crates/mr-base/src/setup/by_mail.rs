@@ -1543,6 +1543,43 @@ mod tests {
         assert_eq!(setup.extra_choices("Ben"), "\nAbilities: Leadership");
     }
 
+    /// Under Development each player writes his starting level with his
+    /// start, and records a victory point fewer per level below 4th, never
+    /// under two (3.1 10.E.5.3).
+    #[test]
+    fn players_name_a_starting_level_and_record_fewer_points_3_1_10_e_5_3() {
+        let rules = Rules::new(["development"], crate::rules::TOGGLES).unwrap();
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &rules, data(), 1, 5);
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup.submit("Ben", "Character: Berserker", data()).unwrap();
+        let asked = setup.info_asked("Ann", data());
+        assert!(asked.contains("Level: <1 to 4"), "{asked}");
+        assert!(asked.contains("level 1 records 2"), "{asked}");
+        let err = setup
+            .submit("Ann", "Victory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains("Level: missing")), "{err:?}");
+        let err = setup
+            .submit("Ann", "Level: 5\nVictory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains("1, 2, 3 or 4")), "{err:?}");
+        let err = setup
+            .submit("Ann", "Level: 1\nVictory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains('2')), "{err:?}");
+        setup
+            .submit("Ann", "Level: 1st\nVictory: G 2\nStart: Inn", data())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        setup
+            .submit("Ben", "Level: 3\nVictory: G 4\nStart: Inn", data())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            setup.levels(),
+            [("Amazon".to_string(), 1), ("Berserker".to_string(), 3)].into()
+        );
+        assert_eq!(setup.extra_choices("Ann"), "\nLevel: 1");
+    }
+
     /// Whose turn to place it is.
     fn placing(setup: &SetupByMail) -> String {
         match setup.stage() {
