@@ -137,13 +137,17 @@ impl Game for MagicRealm {
     /// The campaign's calendar then starts ([`start_calendar`]).
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
         let data = data::get()?;
+        let carried = crate::development::carried(start.carry_over)?;
         let mut state = match start.setup {
-            Some(chosen) => with_setup(data, start, chosen, dice)?,
+            Some(chosen) => with_setup(data, start, chosen, carried, dice)?,
             None => setup::new_game(
                 data,
                 start.seats,
                 start.rules,
-                &SetupInputs::default(),
+                &SetupInputs {
+                    carried,
+                    ..SetupInputs::default()
+                },
                 dice,
             )?,
         };
@@ -576,6 +580,7 @@ fn with_setup(
     data: &GameData,
     start: &Start<'_>,
     chosen: &dyn MailSetup,
+    carried: BTreeMap<String, crate::development::Carried>,
     dice: &mut Dice,
 ) -> anyhow::Result<MrState> {
     let chosen = &(chosen as &dyn std::any::Any)
@@ -592,6 +597,7 @@ fn with_setup(
         abilities: chosen.abilities(),
         forms: chosen.forms(),
         levels: chosen.levels(),
+        carried,
     };
     let mut state = setup::new_game(data, start.seats, start.rules, &inputs, dice)?;
     // BIMR3 starting info: MAGIC chits that start enchanted.

@@ -29,6 +29,13 @@ use realmgm_core::game::Rules;
 /// The name of the toggle.
 pub const DEVELOPMENT: &str = "development";
 
+/// The toggle keeping a character's stage from campaign to campaign.
+pub const EXTENDED_DEVELOPMENT: &str = "extended_development";
+
+/// The highest stage a campaign may start a character at: the rewards of
+/// the 6th stage and above (3.1 10.E.6.7.2-10.E.6.7.7) are not built.
+pub const HIGHEST_STAGE_BUILT: u8 = 5;
+
 /// The highest level: the character as his card shows him.
 pub const TOP_LEVEL: u8 = 4;
 
@@ -55,6 +62,48 @@ pub struct Development {
     /// Points gained at this level not yet worth a chit.
     #[serde(default)]
     pub banked: i32,
+    /// Under Extended Development: his stage may pass 4th (`level` counts
+    /// it), his victory points are the next stage's (3.1 10.E.6.2), and
+    /// chits earned at 4th stage and above are kept on record only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extended: bool,
+    /// Chits earned toward his next stage above 4th, on record (3.1
+    /// 10.E.6.6).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub beyond: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// A character's stage and extra chits, as a campaign file carries them
+/// from the campaign before (3.1 10.E.6): `[carry_over.development]`
+/// `Amazon = { stage = 2, extra_chits = ["MOVE M4"] }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Carried {
+    pub stage: u8,
+    /// Chits of his next stage he has already (below 4th stage), as printed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_chits: Vec<String>,
+    /// Chits toward his next stage, at 4th stage and above (on record).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra: u8,
+}
+
+/// The stages a campaign file's `[carry_over]` table carries, by character
+/// (its `development` table).
+///
+/// # Errors
+/// The table does not read as `Name = { stage = N, extra_chits = [...] }`.
+pub fn carried(
+    carry_over: Option<&serde_json::Value>,
+) -> Result<std::collections::BTreeMap<String, Carried>, DevelopmentError> {
+    let Some(table) = carry_over.and_then(|v| v.get("development")) else {
+        return Ok(Default::default());
+    };
+    serde_json::from_value(table.clone()).map_err(|e| DevelopmentError::CarryOver(e.to_string()))
 }
 
 impl Development {
@@ -66,6 +115,8 @@ impl Development {
             gained: Vec::new(),
             best_points: 0,
             banked: 0,
+            extended: false,
+            beyond: 0,
         }
     }
 
@@ -95,6 +146,43 @@ pub enum DevelopmentError {
          \"development\" to the campaign's rules or leave the level out"
     )]
     RuleOff(String),
+    #[error(
+        "[carry_over.development] does not read: {0}; write one line a character, e.g. \
+         Amazon = {{ stage = 2, extra_chits = [\"MOVE M4\"] }}"
+    )]
+    CarryOver(String),
+    #[error(
+        "[carry_over.development] gives the {character} stage {stage}: stages run from 1, and \
+         the rewards of the 6th stage and above (a Treasure card, a horse, a weapon, armour \
+         or spell taken from the natives, retiring as an immortal; 3.1 10.E.6.7.2-7) are not \
+         built, so give stage 1 to 5"
+    )]
+    BadStage { character: String, stage: u8 },
+    #[error(
+        "[carry_over.development] gives the {character} the extra chit '{chit}', which is not \
+         a chit of his next stage; name them as printed: {allowed}"
+    )]
+    BadExtraChit {
+        character: String,
+        chit: String,
+        allowed: String,
+    },
+    #[error(
+        "[carry_over.development] gives the {character} {count} extra chits; a stage has 3, so \
+         give at most 2 (the third makes the next stage)"
+    )]
+    TooManyExtra { character: String, count: usize },
+    #[error(
+        "[carry_over.development] is given but the extended_development rule is off; add it \
+         to the campaign's rules or remove the table"
+    )]
+    ExtendedOff,
+}
+
+/// Whether Development is in force: by its name, or brought in by
+/// Extended Development, which builds on it.
+pub fn in_force(rules: &Rules) -> bool {
+    rules.is_on(DEVELOPMENT) || rules.is_on(EXTENDED_DEVELOPMENT)
 }
 
 /// Read a starting level (`2`, or `2nd`), 1-4.
@@ -159,12 +247,85 @@ pub fn victory_points(points: u32, level: u8) -> u32 {
         .max(2)
 }
 
-/// The victory points `who` records in a game asking `points`.
+/// The victory points `who` records in a game asking `points`: under
+/// Extended Development those of his next stage (3.1 10.E.6.2, 10.E.6.8).
 pub fn victory_points_of(who: &CharacterState, points: u32) -> u32 {
     match &who.development {
+        Some(d) if d.extended => u32::from(d.start_level) + 1,
         Some(d) => victory_points(points, d.start_level),
         None => points,
     }
+}
+
+/// Start `who` at the stage the campaign carries for him under Extended
+/// Development (1st stage when none, 3.1 10.E.6.1): the level of his stage
+/// (4th above it), his extra chits in play, and for a stage above 4th its
+/// rewards, taken as he enters (3.1 10.E.6.7): 15 gold at 5th.
+///
+/// # Errors
+/// A stage not built, or extra chits that are not his next stage's.
+pub fn start_extended(
+    data: &GameData,
+    rules: &Rules,
+    who: &mut CharacterState,
+    carried: Option<&Carried>,
+) -> Result<(), DevelopmentError> {
+    let carried = carried.cloned().unwrap_or(Carried {
+        stage: 1,
+        ..Carried::default()
+    });
+    let stage = carried.stage;
+    if !(1..=HIGHEST_STAGE_BUILT).contains(&stage) {
+        return Err(DevelopmentError::BadStage {
+            character: who.name.clone(),
+            stage,
+        });
+    }
+    let extra = carried.extra_chits.len().max(usize::from(carried.extra));
+    if extra >= usize::from(CHITS_PER_LEVEL) {
+        return Err(DevelopmentError::TooManyExtra {
+            character: who.name.clone(),
+            count: extra,
+        });
+    }
+    start_at(data, rules, who, stage.min(TOP_LEVEL))?;
+    let mut development = Development::starting_at(stage);
+    development.extended = true;
+    let card = data.characters.iter().find(|c| c.name == who.name);
+    if stage < TOP_LEVEL {
+        let next: Vec<(u8, String)> = card
+            .map(|c| {
+                (stage * CHITS_PER_LEVEL + 1..=(stage + 1) * CHITS_PER_LEVEL)
+                    .filter_map(|s| Some((s, c.chits.get(usize::from(s) - 1)?.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for chit in &carried.extra_chits {
+            let Some((s, _)) = next
+                .iter()
+                .find(|(s, c)| c.eq_ignore_ascii_case(chit) && !development.gained.contains(s))
+            else {
+                return Err(DevelopmentError::BadExtraChit {
+                    character: who.name.clone(),
+                    chit: chit.clone(),
+                    allowed: next
+                        .iter()
+                        .map(|(_, c)| c.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            };
+            development.gained.push(*s);
+        }
+    } else {
+        development.beyond = carried.extra;
+    }
+    who.development = Some(development);
+    crate::abilities::shape_chits(data, rules, who);
+    if stage >= 5 {
+        who.gold += 15;
+    }
+    Ok(())
 }
 
 /// His card as it reads at `level`: that level's weapon, armour and spell
@@ -195,7 +356,7 @@ pub fn start_at(
     who: &mut CharacterState,
     level: u8,
 ) -> Result<(), DevelopmentError> {
-    if !rules.is_on(DEVELOPMENT) {
+    if !in_force(rules) {
         return Err(DevelopmentError::RuleOff(who.name.clone()));
     }
     if !(1..=TOP_LEVEL).contains(&level) {

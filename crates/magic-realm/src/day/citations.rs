@@ -61,6 +61,8 @@ fn development(e: &DevelopmentEvent) -> &'static str {
     match e {
         DevelopmentEvent::ChitGained { .. } => "10.E.5.4",
         DevelopmentEvent::LevelReached { .. } => "10.E.5.4.3",
+        DevelopmentEvent::ChitOnRecord { .. } => "10.E.6.6",
+        DevelopmentEvent::CarryOver { .. } => "10.E.6.3",
     }
 }
 

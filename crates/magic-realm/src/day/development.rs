@@ -47,6 +47,17 @@ pub enum DevelopmentEvent {
         level: u8,
         advantages: Vec<String>,
     },
+    /// Under Extended Development at 4th stage or above, a chit toward his
+    /// next stage, kept on record only (3.1 10.E.6.6).
+    ChitOnRecord {
+        character: String,
+        stage: u8,
+        of_stage: u8,
+        points: i32,
+    },
+    /// The game is over: each character's stage and extra chits for the
+    /// next campaign file, as the GM reads them (3.1 10.E.6.3).
+    CarryOver { lines: Vec<String> },
 }
 
 impl DevelopmentEvent {
@@ -64,6 +75,22 @@ impl DevelopmentEvent {
                  chit {of_level} of 3 of the {} level.",
                 realmgm_core::words::counted(*points, "victory point", "victory points"),
                 ordinal(*level)
+            ),
+            DevelopmentEvent::ChitOnRecord {
+                character,
+                stage,
+                of_stage,
+                points,
+            } => format!(
+                "The {character} has {} toward the victory requirements and earns chit \
+                 {of_stage} of 3 of the {} stage, kept on record.",
+                realmgm_core::words::counted(*points, "victory point", "victory points"),
+                ordinal(*stage)
+            ),
+            DevelopmentEvent::CarryOver { lines } => format!(
+                "Extended Development: the stages to carry over into the next campaign file \
+                 (3.1 10.E.6.3):\n[carry_over.development]\n{}",
+                lines.join("\n")
             ),
             DevelopmentEvent::LevelReached {
                 character,
@@ -180,8 +207,15 @@ fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
         let Some(development) = who.development.clone() else {
             return;
         };
-        if development.level >= TOP_LEVEL || development.banked < development.points_per_chit() {
+        if development.banked < development.points_per_chit() {
             return;
+        }
+        if development.level >= TOP_LEVEL {
+            if !development.extended {
+                return;
+            }
+            on_record(day, i, points);
+            continue;
         }
         let left: Vec<(u8, String)> = next_level_chits(day.data, day.rules, who)
             .into_iter()
@@ -239,6 +273,146 @@ fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
             );
         }
     }
+}
+
+/// A chit toward his next stage above 4th, on record (3.1 10.E.6.6).
+fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
+    let who = &mut day.state.characters[i];
+    let Some(d) = &mut who.development else {
+        return;
+    };
+    d.banked -= d.points_per_chit();
+    d.beyond += 1;
+    let stage = d.level + 1;
+    let of_stage = d.beyond;
+    if d.beyond == CHITS_PER_LEVEL {
+        d.level += 1;
+        d.beyond = 0;
+    }
+    let character = who.name.clone();
+    let observers = day.only(i);
+    day.emit(
+        observers,
+        Happening::Development(DevelopmentEvent::ChitOnRecord {
+            character,
+            stage,
+            of_stage,
+            points,
+        }),
+    );
+}
+
+/// At the game's end under Extended Development, tell the GM what each
+/// character carries into the next campaign (3.1 10.E.6.3): one chit more
+/// for surviving, a whole stage more for the victor (the highest score,
+/// when 0 or more), a whole stage less for a character dead at the end,
+/// never below 1st stage (10.E.6.5).
+pub fn carry_over(day: &mut Day<'_>) {
+    if !day.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
+        return;
+    }
+    let requirements = &day.state.victory_requirements;
+    let totals: Vec<i32> = day
+        .state
+        .characters
+        .iter()
+        .map(|c| victory::score(day.data, c, requirements.get(&c.name)).total)
+        .collect();
+    let best = totals.iter().copied().max().filter(|b| *b >= 0);
+    let lines = day
+        .state
+        .characters
+        .iter()
+        .zip(&totals)
+        .filter_map(|(who, total)| {
+            let d = who.development.as_ref()?;
+            let won = Some(*total) == best && !who.dead;
+            Some(carried_line(day.data, day.rules, who, d, won))
+        })
+        .collect();
+    day.emit(
+        realmgm_core::game::Observers::Gm,
+        Happening::Development(DevelopmentEvent::CarryOver { lines }),
+    );
+}
+
+/// One character's line of `[carry_over.development]`, with why.
+fn carried_line(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    d: &Development,
+    won: bool,
+) -> String {
+    let earned = if d.level >= TOP_LEVEL {
+        d.beyond
+    } else {
+        u8::try_from(d.gained.len()).unwrap_or(0)
+    };
+    let chits = i32::from(d.level) * i32::from(CHITS_PER_LEVEL) + i32::from(earned);
+    let (change, why) = if who.dead {
+        (-i32::from(CHITS_PER_LEVEL), "killed: a stage less")
+    } else if won {
+        (
+            1 + i32::from(CHITS_PER_LEVEL),
+            "survived and won: a chit and a stage more",
+        )
+    } else {
+        (1, "survived: a chit more")
+    };
+    let after = (chits + change).max(i32::from(CHITS_PER_LEVEL));
+    let per = i32::from(CHITS_PER_LEVEL);
+    let stage = u8::try_from(after / per).unwrap_or(u8::MAX);
+    let extra = usize::try_from(after % per).unwrap_or(0);
+    let detail = if stage >= TOP_LEVEL {
+        if extra == 0 {
+            String::new()
+        } else {
+            format!(", extra = {extra}")
+        }
+    } else {
+        // Chits gained this game come first, then the card's order.
+        let mut next = who.clone();
+        if let Some(n) = &mut next.development {
+            n.level = stage;
+            n.gained = if stage == d.level {
+                d.gained.clone()
+            } else {
+                Vec::new()
+            };
+        }
+        let names: Vec<String> = next
+            .development
+            .as_ref()
+            .map(|n| {
+                let mut stages = n.gained.clone();
+                stages.extend(
+                    n.next_stages()
+                        .into_iter()
+                        .filter(|s| !n.gained.contains(s)),
+                );
+                let all = next_level_chits(data, rules, &next);
+                stages
+                    .into_iter()
+                    .filter_map(|s| all.iter().find(|(t, _)| *t == s).map(|(_, c)| c.clone()))
+                    .take(extra)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", extra_chits = [{}]",
+                names
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    };
+    format!("\"{}\" = {{ stage = {stage}{detail} }}   # {why}", who.name)
 }
 
 /// The names of his abilities in force.

@@ -64,6 +64,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
                 note: note.into(),
             }),
         );
+        super::development::carry_over(day);
     }
 }
 

@@ -120,6 +120,11 @@ pub struct SetupByMail {
     /// (the development rule, 3.1 10.E.5.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub choose_level: bool,
+    /// Character → the stage the campaign carries for him, under Extended
+    /// Development, whose victory points are the next stage's (3.1
+    /// 10.E.6.2); a character not listed is at 1st stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<BTreeMap<String, u8>>,
 }
 
 /// What the setup waits for.
@@ -156,7 +161,8 @@ impl SetupByMail {
             victory_points,
             choose_abilities,
             choose_form: choose_abilities || rules.is_on(OPTIONAL_ABILITIES),
-            choose_level: rules.is_on(crate::development::DEVELOPMENT),
+            choose_level: rules.is_on(crate::development::DEVELOPMENT)
+                && !rules.is_on(crate::development::EXTENDED_DEVELOPMENT),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -434,7 +440,10 @@ impl SetupByMail {
         } else {
             None
         };
-        let points = self.points_at(level);
+        let points = match &self.stages {
+            Some(stages) => u32::from(stages.get(&character.name).copied().unwrap_or(1)) + 1,
+            None => self.points_at(level),
+        };
         let character = &level.map_or_else(
             || character.clone(),
             |l| crate::development::card_at_level(character, l),
@@ -716,9 +725,15 @@ impl SetupByMail {
             return String::new();
         };
         let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
+        let points = match &self.stages {
+            Some(stages) => format!(
+                "{} points in all: your stage's next, Extended Development",
+                u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
+            ),
+            None => format!("{} points in all", self.victory_points),
+        };
         let mut lines = format!(
-            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  Start: {}\n",
-            self.victory_points,
+            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n  Start: {}\n",
             if let [only] = starts.as_slice() {
                 (*only).to_string()
             } else {

@@ -70,6 +70,10 @@ pub struct SetupInputs {
     /// Character → the level he starts at under the development rule (3.1
     /// 10.E.5.3); a character not listed starts at 4th.
     pub levels: BTreeMap<String, u8>,
+    /// Character → the stage and extra chits the campaign carries for him
+    /// under Extended Development (3.1 10.E.6); a character not listed
+    /// starts at 1st stage.
+    pub carried: BTreeMap<String, crate::development::Carried>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -141,7 +145,15 @@ pub fn new_game(
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
     for character in &mut characters {
-        if let Some(level) = inputs.levels.get(&character.name) {
+        if rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
+            crate::development::start_extended(
+                data,
+                rules,
+                character,
+                inputs.carried.get(&character.name),
+            )
+            .map_err(|e| SetupError::MailLine(e.to_string()))?;
+        } else if let Some(level) = inputs.levels.get(&character.name) {
             crate::development::start_at(data, rules, character, *level)
                 .map_err(|e| SetupError::MailLine(e.to_string()))?;
         }
@@ -157,6 +169,11 @@ pub fn new_game(
             inputs.forms.get(&character.name).copied(),
             dice,
         );
+    }
+    if !rules.is_on(crate::development::EXTENDED_DEVELOPMENT) && !inputs.carried.is_empty() {
+        return Err(SetupError::MailLine(
+            crate::development::DevelopmentError::ExtendedOff.to_string(),
+        ));
     }
     crate::magic::spellbook::record_at_setup(data, &mut characters, &inputs.spells, dice)
         .map_err(|e| SetupError::Spells(e.to_string()))?;
