@@ -674,6 +674,34 @@ mod tests {
             .unwrap()
     }
 
+    /// The campaign file's `[carry_over.development]` starts each
+    /// character at his stage under Extended Development, a 5th-stage one
+    /// with his 15 gold (3.1 10.E.6.7.1); a stage whose rewards are not
+    /// built is refused with what to write.
+    #[test]
+    fn the_carry_over_sets_each_stage_3_1_10_e_6() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            role: Some("Amazon".into()),
+        }];
+        let rules = Rules::new(["extended_development"], crate::rules::TOGGLES).unwrap();
+        let start = |stage: u8| {
+            let carried = serde_json::json!({"development": {"Amazon": {"stage": stage}}});
+            let start = Start {
+                carry_over: Some(&carried),
+                ..Start::new(&seats, &rules)
+            };
+            MagicRealm.start(&start, &mut Dice::new(7, 0))
+        };
+        let state = start(5).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert_eq!(amazon.gold, 10 + 15);
+        assert_eq!(crate::development::level(amazon), 5);
+        assert_eq!(amazon.chits.len(), 12);
+        let err = start(6).unwrap_err().to_string();
+        assert!(err.contains("give stage 1 to 5"), "{err}");
+    }
+
     #[test]
     fn a_new_game_awaits_every_player_and_draws_its_map() {
         let state = new_game(&[("Ann", "Amazon"), ("Ben", "Wizard")]);

@@ -698,3 +698,20 @@ fn profile_mistakes_are_refused_at_their_line_saying_what_to_do() {
         "{exclusive}"
     );
 }
+
+/// A `[carry_over]` table reaches the game as JSON, as written (Extended
+/// Development's stages, 3.1 10.E.6).
+#[test]
+fn a_carry_over_table_is_kept_for_the_game() {
+    let campaign = parse(&format!(
+        "{MINIMAL}\n[carry_over.development]\nAmazon = {{ stage = 2, extra_chits = [\"MOVE M3*\"] }}\n"
+    ))
+    .unwrap();
+    let carried = campaign.carry_over.expect("kept");
+    assert_eq!(carried["development"]["Amazon"]["stage"], 2);
+    assert_eq!(
+        carried["development"]["Amazon"]["extra_chits"][0],
+        "MOVE M3*"
+    );
+    assert!(parse(MINIMAL).unwrap().carry_over.is_none());
+}
