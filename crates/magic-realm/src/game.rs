@@ -580,7 +580,7 @@ fn with_setup(
     data: &GameData,
     start: &Start<'_>,
     chosen: &dyn MailSetup,
-    carried: BTreeMap<String, crate::development::Carried>,
+    carried: BTreeMap<String, crate::state::development::Carried>,
     dice: &mut Dice,
 ) -> anyhow::Result<MrState> {
     let chosen = &(chosen as &dyn std::any::Any)

@@ -11,19 +11,20 @@
 //! (10.E.5.3), and his gold is counted against that level's column of
 //! "Value of gold and starting equipment" (3.3.6b.5).
 //!
-//! Advancing (10.E.5.4) is worked out at Midnight by `day::development`,
-//! which reads his points; this module keeps the state it advances.
+//! This module answers what a level gives; the level and progress are kept
+//! in `state::development`, a character is started at his level or stage
+//! by `setup::development`, and advancing (10.E.5.4) is worked out at
+//! Midnight by `day::development`, which reads his points.
 //!
 //! Rulings: an optional ability (10.A.6) comes at the level of the
 //! standard one it replaces; a character without a `Development` record
 //! is at 4th level.
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::data::GameData;
 use crate::data::characters::{Ability, Character};
 use crate::state::CharacterState;
+use crate::state::development::Carried;
 use realmgm_core::game::Rules;
 
 /// The name of the toggle.
@@ -36,61 +37,7 @@ pub const EXTENDED_DEVELOPMENT: &str = "extended_development";
 /// the 6th stage and above (3.1 10.E.6.7.2-10.E.6.7.7) are not built.
 pub const HIGHEST_STAGE_BUILT: u8 = 5;
 
-/// The highest level: the character as his card shows him.
-pub const TOP_LEVEL: u8 = 4;
-
-/// Chits a level brings (3.1 10.E.5.1).
-pub const CHITS_PER_LEVEL: u8 = 3;
-
-/// A developing character's level and his progress toward the next.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Development {
-    /// The level he started the game at: it decides his trading
-    /// relationships and his gold column for good.
-    pub start_level: u8,
-    /// His level now (1-4).
-    pub level: u8,
-    /// The development stages (1-12) of his next level he has gained.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub gained: Vec<u8>,
-    /// The highest total of victory points toward his requirements he has
-    /// reached: points lost must be regained before they count again
-    /// (3.1 10.E.5.4.2).
-    #[serde(default)]
-    pub best_points: i32,
-    /// Points gained at this level not yet worth a chit.
-    #[serde(default)]
-    pub banked: i32,
-    /// Under Extended Development: his stage may pass 4th (`level` counts
-    /// it), his victory points are the next stage's (3.1 10.E.6.2), and
-    /// chits earned at 4th stage and above are kept on record only.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub extended: bool,
-    /// Chits earned toward his next stage above 4th, on record (3.1
-    /// 10.E.6.6).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub beyond: u8,
-}
-
-fn is_zero(n: &u8) -> bool {
-    *n == 0
-}
-
-/// A character's stage and extra chits, as a campaign file carries them
-/// from the campaign before (3.1 10.E.6): `[carry_over.development]`
-/// `Amazon = { stage = 2, extra_chits = ["MOVE M4"] }`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Carried {
-    pub stage: u8,
-    /// Chits of his next stage he has already (below 4th stage), as printed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub extra_chits: Vec<String>,
-    /// Chits toward his next stage, at 4th stage and above (on record).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub extra: u8,
-}
+pub use crate::state::development::{CHITS_PER_LEVEL, TOP_LEVEL};
 
 /// The stages a campaign file's `[carry_over]` table carries, by character
 /// (its `development` table).
@@ -104,36 +51,6 @@ pub fn carried(
         return Ok(Default::default());
     };
     serde_json::from_value(table.clone()).map_err(|e| DevelopmentError::CarryOver(e.to_string()))
-}
-
-impl Development {
-    /// A character starting at `level`.
-    pub fn starting_at(level: u8) -> Development {
-        Development {
-            start_level: level,
-            level,
-            gained: Vec::new(),
-            best_points: 0,
-            banked: 0,
-            extended: false,
-            beyond: 0,
-        }
-    }
-
-    /// Victory points each chit of the next level costs at this level
-    /// (3.1 10.E.5.4.1: one at 1st level, two at 2nd, and so on).
-    pub fn points_per_chit(&self) -> i32 {
-        i32::from(self.level)
-    }
-
-    /// The stages (1-12) of his next level; none at 4th level.
-    pub fn next_stages(&self) -> Vec<u8> {
-        if self.level >= TOP_LEVEL {
-            return Vec::new();
-        }
-        let first = self.level * CHITS_PER_LEVEL + 1;
-        (first..first + CHITS_PER_LEVEL).collect()
-    }
 }
 
 /// Why a starting level cannot be set; worded for the GM or player.
@@ -257,77 +174,6 @@ pub fn victory_points_of(who: &CharacterState, points: u32) -> u32 {
     }
 }
 
-/// Start `who` at the stage the campaign carries for him under Extended
-/// Development (1st stage when none, 3.1 10.E.6.1): the level of his stage
-/// (4th above it), his extra chits in play, and for a stage above 4th its
-/// rewards, taken as he enters (3.1 10.E.6.7): 15 gold at 5th.
-///
-/// # Errors
-/// A stage not built, or extra chits that are not his next stage's.
-pub fn start_extended(
-    data: &GameData,
-    rules: &Rules,
-    who: &mut CharacterState,
-    carried: Option<&Carried>,
-) -> Result<(), DevelopmentError> {
-    let carried = carried.cloned().unwrap_or(Carried {
-        stage: 1,
-        ..Carried::default()
-    });
-    let stage = carried.stage;
-    if !(1..=HIGHEST_STAGE_BUILT).contains(&stage) {
-        return Err(DevelopmentError::BadStage {
-            character: who.name.clone(),
-            stage,
-        });
-    }
-    let extra = carried.extra_chits.len().max(usize::from(carried.extra));
-    if extra >= usize::from(CHITS_PER_LEVEL) {
-        return Err(DevelopmentError::TooManyExtra {
-            character: who.name.clone(),
-            count: extra,
-        });
-    }
-    start_at(data, rules, who, stage.min(TOP_LEVEL))?;
-    let mut development = Development::starting_at(stage);
-    development.extended = true;
-    let card = data.characters.iter().find(|c| c.name == who.name);
-    if stage < TOP_LEVEL {
-        let next: Vec<(u8, String)> = card
-            .map(|c| {
-                (stage * CHITS_PER_LEVEL + 1..=(stage + 1) * CHITS_PER_LEVEL)
-                    .filter_map(|s| Some((s, c.chits.get(usize::from(s) - 1)?.to_string())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for chit in &carried.extra_chits {
-            let Some((s, _)) = next
-                .iter()
-                .find(|(s, c)| c.eq_ignore_ascii_case(chit) && !development.gained.contains(s))
-            else {
-                return Err(DevelopmentError::BadExtraChit {
-                    character: who.name.clone(),
-                    chit: chit.clone(),
-                    allowed: next
-                        .iter()
-                        .map(|(_, c)| c.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
-            };
-            development.gained.push(*s);
-        }
-    } else {
-        development.beyond = carried.extra;
-    }
-    who.development = Some(development);
-    crate::abilities::shape_chits(data, rules, who);
-    if stage >= 5 {
-        who.gold += 15;
-    }
-    Ok(())
-}
-
 /// His card as it reads at `level`: that level's weapon, armour and spell
 /// allowance, and only the chits of that level and before (3.1 10.E.5.2).
 pub fn card_at_level(card: &Character, level: u8) -> Character {
@@ -342,92 +188,4 @@ pub fn card_at_level(card: &Character, level: u8) -> Character {
         at.chits.truncate(usize::from(level * CHITS_PER_LEVEL));
     }
     at
-}
-
-/// Start `who` at `level` under the development rule: his level's weapon
-/// and armour, and his chits as the level and his abilities shape them.
-/// His spells are recorded afterwards, by his level's allowance.
-///
-/// # Errors
-/// The rule is off, or the level is not 1-4.
-pub fn start_at(
-    data: &GameData,
-    rules: &Rules,
-    who: &mut CharacterState,
-    level: u8,
-) -> Result<(), DevelopmentError> {
-    if !in_force(rules) {
-        return Err(DevelopmentError::RuleOff(who.name.clone()));
-    }
-    if !(1..=TOP_LEVEL).contains(&level) {
-        return Err(DevelopmentError::BadLevel(level.to_string()));
-    }
-    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
-        return Ok(());
-    };
-    let kit = card_at_level(card, level);
-    who.weapon = kit.weapon;
-    who.armor = kit.armor;
-    who.development = Some(Development::starting_at(level));
-    crate::abilities::shape_chits(data, rules, who);
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::TOGGLES;
-    use crate::test_support::{data, test_game};
-
-    fn rules() -> Rules {
-        Rules::new([DEVELOPMENT], TOGGLES).expect("known toggle")
-    }
-
-    /// 3.1 10.E.5.2: a 1st-level Amazon is a Scout with a Light Bow and
-    /// no armour, and has only her three 1st-level chits.
-    #[test]
-    fn a_first_level_amazon_has_her_first_three_chits_and_a_light_bow_3_1_10_e_5_2() {
-        let mut state = test_game(&["Amazon"]);
-        let amazon = &mut state.characters[0];
-        start_at(data(), &rules(), amazon, 1).unwrap();
-        let chits: Vec<&str> = amazon.chits.iter().map(|c| c.chit.as_str()).collect();
-        assert_eq!(chits, ["MOVE M4", "MOVE M3*", "FIGHT L4"]);
-        assert_eq!(amazon.weapon.as_deref(), Some("Light Bow"));
-        assert!(amazon.armor.is_empty());
-    }
-
-    /// 3.1 10.E.5.2.1: no advantage at 1st level (the Dwarf's example),
-    /// the first at 2nd and 3rd, both at 4th.
-    #[test]
-    fn advantages_come_at_2nd_and_4th_level_3_1_10_e_5_2_1() {
-        let names = |level: u8| {
-            let mut state = test_game(&["Dwarf"]);
-            start_at(data(), &rules(), &mut state.characters[0], level).unwrap();
-            crate::abilities::in_force(data(), &rules(), &state.characters[0])
-                .into_iter()
-                .map(|a| a.name.clone())
-                .collect::<Vec<_>>()
-        };
-        assert!(names(1).is_empty());
-        assert_eq!(names(2), names(3));
-        assert_eq!(names(2).len(), 1);
-        assert_eq!(names(4).len(), 2);
-    }
-
-    /// 3.1 10.E.5.3: one point fewer a level below 4th, never under two.
-    #[test]
-    fn victory_points_drop_a_point_a_level_but_not_under_two_3_1_10_e_5_3() {
-        assert_eq!(victory_points(5, 4), 5);
-        assert_eq!(victory_points(5, 2), 3);
-        assert_eq!(victory_points(5, 1), 2);
-        assert_eq!(victory_points(3, 1), 2);
-    }
-
-    #[test]
-    fn a_level_reads_as_a_number_or_an_ordinal() {
-        assert_eq!(read_level("2"), Ok(2));
-        assert_eq!(read_level(" 3rd"), Ok(3));
-        assert!(read_level("5").is_err());
-        assert!(read_level("first").is_err());
-    }
 }

@@ -20,9 +20,9 @@ use super::Day;
 use super::events::Happening;
 use super::victory;
 use crate::data::GameData;
-use crate::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
 use crate::orders::DayOrders;
 use crate::state::CharacterState;
+use crate::state::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
 use realmgm_core::game::Rules;
 
 /// A developing character's progress, told to his player.

@@ -1,7 +1,8 @@
 //! A `Develop:` line checked as the daemon checks a mail (3.1 10.E.5.4).
 
-use crate::development::{DEVELOPMENT, start_at};
+use crate::development::DEVELOPMENT;
 use crate::rules::TOGGLES;
+use crate::setup::development::start_at;
 use crate::test_support::{data, test_game};
 use realmgm_core::game::Rules;
 

@@ -631,8 +631,9 @@ fn development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4() {
 /// Without the rule a carry-over is refused.
 #[test]
 fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
-    use crate::development::{Carried, victory_points_of};
+    use crate::development::victory_points_of;
     use crate::setup::{SetupInputs, new_game};
+    use crate::state::development::Carried;
     let seats = [("P1", "Amazon"), ("P2", "Berserker")].map(|(p, c)| realmgm_core::game::Seat {
         player: p.into(),
         role: Some(c.into()),

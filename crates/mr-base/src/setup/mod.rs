@@ -14,6 +14,7 @@
 
 pub mod by_mail;
 mod chits;
+pub mod development;
 mod items;
 pub mod mail;
 #[cfg(test)]
@@ -73,7 +74,7 @@ pub struct SetupInputs {
     /// Character → the stage and extra chits the campaign carries for him
     /// under Extended Development (3.1 10.E.6); a character not listed
     /// starts at 1st stage.
-    pub carried: BTreeMap<String, crate::development::Carried>,
+    pub carried: BTreeMap<String, crate::state::development::Carried>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -146,7 +147,7 @@ pub fn new_game(
     let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
     for character in &mut characters {
         if rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
-            crate::development::start_extended(
+            development::start_extended(
                 data,
                 rules,
                 character,
@@ -154,7 +155,7 @@ pub fn new_game(
             )
             .map_err(|e| SetupError::MailLine(e.to_string()))?;
         } else if let Some(level) = inputs.levels.get(&character.name) {
-            crate::development::start_at(data, rules, character, *level)
+            development::start_at(data, rules, character, *level)
                 .map_err(|e| SetupError::MailLine(e.to_string()))?;
         }
         character.optional_abilities = inputs

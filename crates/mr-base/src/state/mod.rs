@@ -10,6 +10,7 @@
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod belongings;
+pub mod development;
 pub mod hiring;
 pub mod magic;
 pub mod points;
@@ -421,7 +422,7 @@ pub struct CharacterState {
     /// His level and progress under the development rule (3.1 10.E.5);
     /// `None`: 4th level, the character as his card shows him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub development: Option<crate::development::Development>,
+    pub development: Option<development::Development>,
 }
 
 /// A boon taken free: the group it came from and the gold price a Trade
