@@ -676,8 +676,10 @@ mod tests {
 
     /// The campaign file's `[carry_over.development]` starts each
     /// character at his stage under Extended Development, a 5th-stage one
-    /// with his 15 gold (3.1 10.E.6.7.1); a stage whose rewards are not
-    /// built is refused with what to write.
+    /// with his 15 gold (3.1 10.E.6.7.1), a 10th-stage one also with a
+    /// Treasure card, a horse and a weapon or armour counter from the
+    /// natives, 10 notoriety and 5 fame, and a bonus phase a day (3.1
+    /// 10.E.6.7.2-6); an 11th-stage immortal is refused (10.E.6.7.7).
     #[test]
     fn the_carry_over_sets_each_stage_3_1_10_e_6() {
         let seats = [Seat {
@@ -698,8 +700,33 @@ mod tests {
         assert_eq!(amazon.gold, 10 + 15);
         assert_eq!(crate::development::level(amazon), 5);
         assert_eq!(amazon.chits.len(), 12);
-        let err = start(6).unwrap_err().to_string();
-        assert!(err.contains("give stage 1 to 5"), "{err}");
+        let state = start(10).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert_eq!((amazon.gold, amazon.notoriety, amazon.fame), (25, 10, 5));
+        let kinds: Vec<crate::state::ItemKind> =
+            amazon.belongings.iter().map(|b| b.item.kind).collect();
+        assert_eq!(kinds.len(), 3, "{kinds:?}");
+        assert_eq!(kinds[0], crate::state::ItemKind::Treasure);
+        assert_eq!(kinds[1], crate::state::ItemKind::Horse);
+        assert!(matches!(
+            kinds[2],
+            crate::state::ItemKind::Weapon | crate::state::ItemKind::Armor
+        ));
+        let mr = read_state(&state).unwrap();
+        let phases = crate::abilities::bonus_sources(
+            data::get().unwrap(),
+            &rules,
+            &mr,
+            false,
+            amazon,
+            crate::data::terms::Activity::Hide,
+        );
+        assert!(
+            phases.contains(&"the Amazon's 9th stage".to_string()),
+            "{phases:?}"
+        );
+        let err = start(11).unwrap_err().to_string();
+        assert!(err.contains("immortal"), "{err}");
     }
 
     #[test]

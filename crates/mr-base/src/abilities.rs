@@ -192,6 +192,15 @@ pub fn bonus_sources(
     activity: Activity,
 ) -> Vec<String> {
     let mut sources = Vec::new();
+    // Under Extended Development the 9th stage brings a bonus phase a day
+    // (3.1 10.E.6.7.5).
+    if who
+        .development
+        .as_ref()
+        .is_some_and(|d| d.extended && d.level >= 9)
+    {
+        sources.push(format!("the {}'s 9th stage", who.name));
+    }
     for advantage in advantages(data, rules, who) {
         match advantage {
             Advantage::ExtraPhase { activity: a } if a == activity || a == Activity::Any => {

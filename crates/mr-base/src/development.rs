@@ -33,9 +33,9 @@ pub const DEVELOPMENT: &str = "development";
 /// The toggle keeping a character's stage from campaign to campaign.
 pub const EXTENDED_DEVELOPMENT: &str = "extended_development";
 
-/// The highest stage a campaign may start a character at: the rewards of
-/// the 6th stage and above (3.1 10.E.6.7.2-10.E.6.7.7) are not built.
-pub const HIGHEST_STAGE_BUILT: u8 = 5;
+/// The highest stage a campaign may start a character at: an 11th-stage
+/// character is an "immortal", retired (3.1 10.E.6.7.7).
+pub const HIGHEST_STAGE: u8 = 10;
 
 pub use crate::state::development::{CHITS_PER_LEVEL, TOP_LEVEL};
 
@@ -69,10 +69,9 @@ pub enum DevelopmentError {
     )]
     CarryOver(String),
     #[error(
-        "[carry_over.development] gives the {character} stage {stage}: stages run from 1, and \
-         the rewards of the 6th stage and above (a Treasure card, a horse, a weapon, armour \
-         or spell taken from the natives, retiring as an immortal; 3.1 10.E.6.7.2-7) are not \
-         built, so give stage 1 to 5"
+        "[carry_over.development] gives the {character} stage {stage}: stages run from 1 to 10; \
+         an 11th-stage character is an immortal and retires (3.1 10.E.6.7.7), so his player \
+         starts over with another character"
     )]
     BadStage { character: String, stage: u8 },
     #[error(

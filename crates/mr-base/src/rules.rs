@@ -77,9 +77,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "Development is built: a starting level by mail (`Level: 2`), the level's kit, chits, \
      advantages, relationships and victory points, and chits and levels earned at Midnight as \
      victory points are gained, chosen by a `Develop:` line (10.E.5)",
-    "Extended Development is built to the 5th stage: `[carry_over.development]` in the campaign \
-     file, the next stage's victory points, and the next campaign's lines printed at the game's \
-     end (10.E.6)",
+    "Extended Development is built: `[carry_over.development]` in the campaign file, stages 1 \
+     to 10 with their rewards, the next stage's victory points, and the next campaign's lines \
+     printed at the game's end (10.E.6)",
     "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \
      applied",
     "a Move carries what the strongest active MOVE chit, Boots card or horse can; pack horses are \
@@ -487,10 +487,11 @@ pub const TOGGLES: &[RuleToggle] = &[
                   gives each character's stage and extra chits (none: 1st stage), he records \
                   the next stage's victory points, and at the game's end the GM's history \
                   prints the lines for the next campaign file (a chit more for surviving, a \
-                  stage more for the victor, a stage less for the dead). Stages run 1 to 5 (5th: \
-                  15 gold); not built: the rewards of the 6th stage and above (a Treasure card, \
-                  a horse, a weapon, armour or spell from the natives, a bonus phase a day, \
-                  retiring as an immortal) and 10.E.6.10's play without requirements",
+                  stage more for the victor, a stage less for the dead). Stages run 1 to 10 with \
+                  their rewards (15 gold, a Treasure card, 10 notoriety and 5 fame, a horse, a \
+                  bonus phase a day, a weapon or armour counter; the natives' by the dice); an \
+                  11th-stage immortal is refused. Not built: 10.E.6.10's play without \
+                  requirements, and 10th stage's extra spell instead of a counter",
         source: "3.1 10.E.6 (Extended Development)",
         status: Built,
         excludes: &[],

@@ -3,9 +3,13 @@
 //! stage carried from the campaign before with its rewards.
 
 use crate::data::GameData;
-use crate::development::{DevelopmentError, HIGHEST_STAGE_BUILT, card_at_level, in_force};
+use std::collections::BTreeMap;
+
+use crate::development::{DevelopmentError, HIGHEST_STAGE, card_at_level, in_force};
 use crate::state::CharacterState;
 use crate::state::development::{CHITS_PER_LEVEL, Carried, Development, TOP_LEVEL};
+use crate::state::{Belonging, Item, ItemKind};
+use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
 
 /// Start `who` at `level` under the development rule: his level's weapon
@@ -55,7 +59,7 @@ pub fn start_extended(
         ..Carried::default()
     });
     let stage = carried.stage;
-    if !(1..=HIGHEST_STAGE_BUILT).contains(&stage) {
+    if !(1..=HIGHEST_STAGE).contains(&stage) {
         return Err(DevelopmentError::BadStage {
             character: who.name.clone(),
             stage,
@@ -105,7 +109,76 @@ pub fn start_extended(
     if stage >= 5 {
         who.gold += 15;
     }
+    if stage >= 7 {
+        who.notoriety += 10;
+        who.fame += 5;
+    }
     Ok(())
+}
+
+/// The rewards of a stage above 4th that come from the natives, taken as
+/// he enters (3.1 10.E.6.7.2, 10.E.6.7.4, 10.E.6.7.6): at 6th a Treasure
+/// card, at 8th a horse, at 10th a weapon or armour counter, each from any
+/// native group. Ruling: the dice choose among every native group's
+/// holdings (`setup/development/<character>/<kind>`), as a player choosing
+/// "any group" blind would; 10th stage's extra spell instead is not
+/// offered. None left: nothing.
+pub fn native_rewards(
+    data: &GameData,
+    characters: &mut [CharacterState],
+    holdings: &mut BTreeMap<String, Vec<Item>>,
+    dice: &mut Dice,
+) {
+    for who in characters {
+        let stage = who
+            .development
+            .as_ref()
+            .filter(|d| d.extended)
+            .map_or(0, |d| d.level);
+        let wanted: &[(u8, &[ItemKind])] = &[
+            (6, &[ItemKind::Treasure]),
+            (8, &[ItemKind::Horse]),
+            (10, &[ItemKind::Weapon, ItemKind::Armor]),
+        ];
+        for (from, kinds) in wanted {
+            if stage < *from {
+                continue;
+            }
+            let holders: Vec<&str> = data
+                .natives
+                .iter()
+                .flat_map(|g| {
+                    g.stock_holders()
+                        .into_iter()
+                        .chain(g.members.iter().map(|m| m.name.as_str()))
+                })
+                .collect();
+            let choices: Vec<(String, usize)> = holders
+                .iter()
+                .filter_map(|h| holdings.get(*h).map(|items| (*h, items)))
+                .flat_map(|(h, items)| {
+                    items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, i)| kinds.contains(&i.kind))
+                        .map(move |(at, _)| (h.to_string(), at))
+                })
+                .collect();
+            if choices.is_empty() {
+                continue;
+            }
+            let purpose = format!("setup/development/{}/{}", who.name, kinds[0]);
+            let pick = dice.below(&purpose, u32::try_from(choices.len()).unwrap_or(u32::MAX));
+            let (holder, at) = &choices[pick as usize];
+            if let Some(items) = holdings.get_mut(holder) {
+                let item = items.remove(*at);
+                who.belongings.push(Belonging {
+                    active: item.kind == ItemKind::Horse,
+                    item,
+                });
+            }
+        }
+    }
 }
 
 #[cfg(test)]

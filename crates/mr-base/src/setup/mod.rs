@@ -176,6 +176,7 @@ pub fn new_game(
             crate::development::DevelopmentError::ExtendedOff.to_string(),
         ));
     }
+    development::native_rewards(data, &mut characters, &mut holdings, dice);
     crate::magic::spellbook::record_at_setup(data, &mut characters, &inputs.spells, dice)
         .map_err(|e| SetupError::Spells(e.to_string()))?;
     if let Some(absent) = inputs
