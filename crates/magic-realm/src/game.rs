@@ -201,13 +201,17 @@ impl Game for MagicRealm {
     /// The campaign's calendar then starts ([`start_calendar`]).
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
         let data = data::get()?;
+        let carried = crate::development::carried(start.carry_over)?;
         let mut state = match start.setup {
-            Some(chosen) => with_setup(data, start, chosen, dice)?,
+            Some(chosen) => with_setup(data, start, chosen, carried, dice)?,
             None => setup::new_game(
                 data,
                 start.seats,
                 start.rules,
-                &SetupInputs::default(),
+                &SetupInputs {
+                    carried,
+                    ..SetupInputs::default()
+                },
                 dice,
             )?,
         };
@@ -612,6 +616,7 @@ fn with_setup(
     data: &GameData,
     start: &Start<'_>,
     chosen: &dyn MailSetup,
+    carried: BTreeMap<String, crate::state::development::Carried>,
     dice: &mut Dice,
 ) -> anyhow::Result<MrState> {
     let chosen = &(chosen as &dyn std::any::Any)
@@ -627,6 +632,8 @@ fn with_setup(
         equipment: chosen.equipment_groups(),
         abilities: chosen.abilities(),
         forms: chosen.forms(),
+        levels: chosen.levels(),
+        carried,
     };
     let mut state = setup::new_game(data, start.seats, start.rules, &inputs, dice)?;
     // BIMR3 starting info: MAGIC chits that start enchanted.
@@ -660,13 +667,21 @@ pub(crate) fn start_calendar(
     for (character, r) in &mr.victory_requirements {
         let total = r.total();
         // Under Multiple Characters each further character of a player
-        // records one point more (3.1 10.E.4.3).
+        // records one point more (3.1 10.E.4.3); under Development a
+        // character below 4th level records fewer (3.1 10.E.5.3). The two
+        // add up, as 3.1 10.E's preamble says.
         let asked = mr.victory_points_for(character);
+        let asked = mr
+            .characters
+            .iter()
+            .find(|c| &c.name == character)
+            .map_or(asked, |c| crate::development::victory_points_of(c, asked));
         if total != asked {
             bail!(
                 "the {character} recorded {total} victory points, but this campaign asks \
-                 {asked} ([calendar] victory_points, or its seasons, and one more for each \
-                 character his player took before him)"
+                 {asked} ([calendar] victory_points, or its seasons, one more for each \
+                 character his player took before him, less a point a level below 4th \
+                 under development)"
             );
         }
     }
@@ -695,6 +710,61 @@ mod tests {
         MagicRealm
             .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(7, 0))
             .unwrap()
+    }
+
+    /// The campaign file's `[carry_over.development]` starts each
+    /// character at his stage under Extended Development, a 5th-stage one
+    /// with his 15 gold (3.1 10.E.6.7.1), a 10th-stage one also with a
+    /// Treasure card, a horse and a weapon or armour counter from the
+    /// natives, 10 notoriety and 5 fame, and a bonus phase a day (3.1
+    /// 10.E.6.7.2-6); an 11th-stage immortal is refused (10.E.6.7.7).
+    #[test]
+    fn the_carry_over_sets_each_stage_3_1_10_e_6() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            role: Some("Amazon".into()),
+        }];
+        let rules = Rules::new(["extended_development"], crate::rules::TOGGLES).unwrap();
+        let start = |stage: u8| {
+            let carried = serde_json::json!({"development": {"Amazon": {"stage": stage}}});
+            let start = Start {
+                carry_over: Some(&carried),
+                ..Start::new(&seats, &rules)
+            };
+            MagicRealm.start(&start, &mut Dice::new(7, 0))
+        };
+        let state = start(5).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert_eq!(amazon.gold, 10 + 15);
+        assert_eq!(crate::development::level(amazon), 5);
+        assert_eq!(amazon.chits.len(), 12);
+        let state = start(10).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert_eq!((amazon.gold, amazon.notoriety, amazon.fame), (25, 10, 5));
+        let kinds: Vec<crate::state::ItemKind> =
+            amazon.belongings.iter().map(|b| b.item.kind).collect();
+        assert_eq!(kinds.len(), 3, "{kinds:?}");
+        assert_eq!(kinds[0], crate::state::ItemKind::Treasure);
+        assert_eq!(kinds[1], crate::state::ItemKind::Horse);
+        assert!(matches!(
+            kinds[2],
+            crate::state::ItemKind::Weapon | crate::state::ItemKind::Armor
+        ));
+        let mr = read_state(&state).unwrap();
+        let phases = crate::abilities::bonus_sources(
+            data::get().unwrap(),
+            &rules,
+            &mr,
+            false,
+            amazon,
+            crate::data::terms::Activity::Hide,
+        );
+        assert!(
+            phases.contains(&"the Amazon's 9th stage".to_string()),
+            "{phases:?}"
+        );
+        let err = start(11).unwrap_err().to_string();
+        assert!(err.contains("immortal"), "{err}");
     }
 
     #[test]

@@ -32,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
     &["data", "rules"],
     &["board", "tables"],
     &["state"],
+    &["development"],
     &["abilities"],
     &["magic"],
     &["setup"],
@@ -101,6 +102,7 @@ const LOOPS: &[Loop] = &[
             "day/auto_enchant.rs",
             "day/cache.rs",
             "day/dealings.rs",
+            "day/development.rs",
             "day/events.rs",
             "day/familiar.rs",
             "day/goblins.rs",
@@ -117,6 +119,7 @@ const LOOPS: &[Loop] = &[
             "day/spying.rs",
             "day/trade.rs",
             "day/treasure_sites.rs",
+            "day/victory.rs",
             "day/visitor_spells.rs",
             "day/visitors.rs",
             "day/weather.rs",
@@ -127,8 +130,9 @@ const LOOPS: &[Loop] = &[
                Below that, handlers call each other where one rule leads into \
                another: search, runes and treasure sites; hire, goblins and meeting; \
                trade and visitor spells; missions and visitors; a move that \
-               delivers a mission on entering its dwelling's clearing, and the \
-               spies who learn the hidden road it takes.",
+               delivers a mission on entering its dwelling's clearing, the \
+               spies who learn the hidden road it takes, and Development's \
+               advancing, which reads the score victory reports.",
     },
 ];
 

@@ -13,7 +13,9 @@
 //! own names, so `crate::data::...` and `realmgm_magic_realm::combat::...`
 //! read as in one crate; an edit to the day rebuilds only this crate.
 
-pub use realmgm_mr_base::{abilities, board, data, magic, rules, setup, state, tables};
+pub use realmgm_mr_base::{
+    abilities, board, data, development, magic, rules, setup, state, tables,
+};
 pub use realmgm_mr_combat::{combat, orders};
 
 pub mod day;

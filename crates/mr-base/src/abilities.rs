@@ -38,12 +38,18 @@ pub fn takes(rules: &Rules, who: &CharacterState, ability: &Ability) -> bool {
         && (who.optional_abilities.contains(&ability.name) || ability.is_form_choice())
 }
 
-/// The character's abilities in force under the campaign's rules.
+/// The character's abilities in force under the campaign's rules and, under
+/// Development, at his level (3.1 10.E.5.2.1).
 pub fn in_force<'d>(data: &'d GameData, rules: &Rules, who: &CharacterState) -> Vec<&'d Ability> {
     data.characters
         .iter()
         .find(|c| c.name == who.name)
-        .map(|c| c.abilities_in_force(|a| takes(rules, who, a)))
+        .map(|c| {
+            c.abilities_in_force(|a| takes(rules, who, a))
+                .into_iter()
+                .filter(|a| crate::development::has_ability(c, who, a))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -57,11 +63,53 @@ pub fn advantages(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<A
 
 /// His chits as his abilities in force shape them, from the printed set:
 /// a chit replaced (the Wizard's Elvish Studies) and, for the Elf, the
-/// stages his form may not use left out ("Light or Great Elf").
+/// stages his form may not use left out ("Light or Great Elf"); under
+/// Development, the stages of levels he has not reached left out too
+/// (3.1 10.E.5.2).
 pub fn shape_chits(data: &GameData, rules: &Rules, who: &mut CharacterState) {
-    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
+    if let Some(shaped) = shaped_chits(data, rules, who) {
+        who.chits = shaped.into_iter().map(|(_, chit)| chit).collect();
+    }
+}
+
+/// Make `change` to him (a chit gained, a level reached under
+/// Development, 3.1 10.E.5.4.3) and shape his chits anew: those he keeps
+/// keep their condition, a chit coming into play comes in active.
+pub fn reshape_keeping(
+    data: &GameData,
+    rules: &Rules,
+    who: &mut CharacterState,
+    change: impl FnOnce(&mut CharacterState),
+) {
+    let before: Vec<u8> = shaped_chits(data, rules, who)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    change(who);
+    let Some(after) = shaped_chits(data, rules, who) else {
         return;
     };
+    who.chits = after
+        .into_iter()
+        .map(|(s, fresh)| {
+            before
+                .iter()
+                .position(|b| *b == s)
+                .and_then(|at| who.chits.get(at).cloned())
+                .unwrap_or(fresh)
+        })
+        .collect();
+}
+
+/// The printed chit of each stage he may play, by stage, as his abilities
+/// and level shape them; `None` when he has no card.
+pub fn shaped_chits(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+) -> Option<Vec<(u8, CharacterChit)>> {
+    let card = data.characters.iter().find(|c| c.name == who.name)?;
     let mut chits = CharacterChit::fresh_set(card);
     let mut left_out: Vec<u8> = Vec::new();
     for effect in in_force(data, rules, who).iter().flat_map(|a| &a.effects) {
@@ -82,12 +130,14 @@ pub fn shape_chits(data: &GameData, rules: &Rules, who: &mut CharacterState) {
             _ => {}
         }
     }
-    who.chits = chits
-        .into_iter()
-        .zip(1u8..)
-        .filter(|(_, stage)| !left_out.contains(stage))
-        .map(|(chit, _)| chit)
-        .collect();
+    Some(
+        (1u8..)
+            .zip(chits)
+            .filter(|(stage, _)| {
+                !left_out.contains(stage) && crate::development::in_play(who, *stage)
+            })
+            .collect(),
+    )
 }
 
 /// The effects of the treasures he carries active, with the treasure's name.
@@ -142,6 +192,15 @@ pub fn bonus_sources(
     activity: Activity,
 ) -> Vec<String> {
     let mut sources = Vec::new();
+    // Under Extended Development the 9th stage brings a bonus phase a day
+    // (3.1 10.E.6.7.5).
+    if who
+        .development
+        .as_ref()
+        .is_some_and(|d| d.extended && d.level >= 9)
+    {
+        sources.push(format!("the {}'s 9th stage", who.name));
+    }
     for advantage in advantages(data, rules, who) {
         match advantage {
             Advantage::ExtraPhase { activity: a } if a == activity || a == Activity::Any => {

@@ -12,6 +12,7 @@
 pub mod abilities;
 pub mod board;
 pub mod data;
+pub mod development;
 pub mod magic;
 pub mod rules;
 pub mod setup;

@@ -78,6 +78,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      that phase is done (6.2.4d)",
     "under Dropping and Losing Belongings a character drops a belonging in plain sight or loses it \
      to the pile, and picks dropped ones up at a phase's start or end or after combat (10.A.5)",
+    "Development is built: a starting level by mail (`Level: 2`), the level's kit, chits, \
+     advantages, relationships and victory points, and chits and levels earned at Midnight as \
+     victory points are gained, chosen by a `Develop:` line (10.E.5)",
+    "Extended Development is built: `[carry_over.development]` in the campaign file, stages 1 \
+     to 10 with their rewards, the next stage's victory points, and the next campaign's lines \
+     printed at the game's end (10.E.6)",
     "every daylight, trade, Midnight and scoring line of the GM's history names the 3.1 section it \
      applied",
     "a Move carries what the strongest active MOVE chit, Boots card or horse can; pack horses are \
@@ -461,15 +467,17 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "development",
-        summary: "Characters may start below 4th level and advance as they earn victory \
-                  points. Not built: choosing a starting level at setup; the chits of that level \
-                  and the levels before it, its weapon, armour and spells (the data holds each \
-                  character's development block); advantages gained by level; relationships \
-                  only from 3rd level; one victory point fewer per level below 4th (at least \
-                  2) and the gold requirement by the level's column of 'Value of gold and \
-                  starting equipment'; advancing a level during play",
+        summary: "Each player names his character's starting level, 1 to 4, with his start \
+                  (setup line `Level: 2`): that level's weapon, armour and spells and the chits \
+                  of that level and the ones before it; Special Advantage no. 1 from 2nd level, \
+                  both at 4th; his card's relationships only if he starts at 3rd or 4th; a \
+                  victory point fewer per level below 4th (never under 2) and his gold counted \
+                  from that level's starting worth. Each victory point he gains toward his \
+                  requirements (as many as his level's number) brings a chit of his next level \
+                  at Midnight, the one his `Develop:` line names first; the third makes him \
+                  that level",
         source: "3.1 10.E.5 (Development)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {
@@ -501,12 +509,18 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "extended_development",
-        summary: "A character kept from game to game, developing stage by stage. Not built: it \
-                  needs Development, a stage carried from one campaign to the next as a setup \
-                  input, the victory points of the next stage as each game's requirement, and \
-                  the rewards of the stages above 4th",
+        summary: "A character kept from campaign to campaign, developing stage by stage (naming \
+                  it brings development in): the campaign file's `[carry_over.development]` \
+                  gives each character's stage and extra chits (none: 1st stage), he records \
+                  the next stage's victory points, and at the game's end the GM's history \
+                  prints the lines for the next campaign file (a chit more for surviving, a \
+                  stage more for the victor, a stage less for the dead). Stages run 1 to 10 with \
+                  their rewards (15 gold, a Treasure card, 10 notoriety and 5 fame, a horse, a \
+                  bonus phase a day, a weapon or armour counter; the natives' by the dice); an \
+                  11th-stage immortal is refused. Not built: 10.E.6.10's play without \
+                  requirements, and 10th stage's extra spell instead of a counter",
         source: "3.1 10.E.6 (Extended Development)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

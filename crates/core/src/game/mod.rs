@@ -978,6 +978,10 @@ pub struct Start<'a> {
     /// The calendar the campaign sets, for a game with one
     /// ([`Game::calendar`]).
     pub calendar: Option<CalendarStart<'a>>,
+    /// What the campaign file carries over from an earlier campaign
+    /// (its `[carry_over]` table, as JSON), for the game to read: Magic
+    /// Realm's characters' stages under Extended Development.
+    pub carry_over: Option<&'a serde_json::Value>,
 }
 
 impl<'a> Start<'a> {
@@ -988,6 +992,7 @@ impl<'a> Start<'a> {
             rules,
             setup: None,
             calendar: None,
+            carry_over: None,
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct SetupTable<'a> {
     /// The victory points the campaign asks for the whole game, when it
     /// sets them.
     pub victory_points: Option<u32>,
+    /// The campaign file's `[carry_over]` table, as JSON ([`super::Start`]).
+    pub carry_over: Option<&'a serde_json::Value>,
 }
 
 /// One setup by mail in progress.

@@ -11,6 +11,7 @@
 
 use super::cache::CacheEvent;
 use super::dealings::DealEvent;
+use super::development::DevelopmentEvent;
 use super::events::{
     ArrivalEvent, BirdsongEvent, Happening, MidnightEvent, PhaseEvent, PhaseResult,
 };
@@ -53,6 +54,16 @@ pub fn section(happening: &Happening) -> Option<&'static str> {
         Happening::Cache(e) => Some(cache(e)),
         Happening::Dealing(e) => Some(dealing(e)),
         Happening::AutoEnchant(_) => Some("10.C.5"),
+        Happening::Development(e) => Some(development(e)),
+    }
+}
+
+fn development(e: &DevelopmentEvent) -> &'static str {
+    match e {
+        DevelopmentEvent::ChitGained { .. } => "10.E.5.4",
+        DevelopmentEvent::LevelReached { .. } => "10.E.5.4.3",
+        DevelopmentEvent::ChitOnRecord { .. } => "10.E.6.6",
+        DevelopmentEvent::CarryOver { .. } => "10.E.6.3",
     }
 }
 

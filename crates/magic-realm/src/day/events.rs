@@ -78,6 +78,8 @@ pub enum Happening {
     /// `day/dealings.rs`).
     Dealing(super::dealings::DealEvent),
     AutoEnchant(super::auto_enchant::AutoEnchantEvent),
+    /// A developing character's chits and levels (3.1 10.E.5.4).
+    Development(super::development::DevelopmentEvent),
 }
 
 /// What happens before Daylight.

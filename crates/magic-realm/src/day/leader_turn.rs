@@ -136,6 +136,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         flown_away: None,
         relationship_shift: BTreeMap::new(),
         boons_owed: Vec::new(),
+        development: None,
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();

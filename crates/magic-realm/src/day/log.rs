@@ -187,6 +187,7 @@ pub fn line(event: &DayEvent) -> Option<String> {
         Happening::Cache(e) => e.log_line(),
         Happening::Dealing(e) => e.log_line(),
         Happening::AutoEnchant(e) => e.log_line(),
+        Happening::Development(e) => e.log_line(),
     })
 }
 
@@ -213,6 +214,7 @@ pub fn kind(happening: &Happening) -> &'static str {
         Happening::Cache(_) => "cache",
         Happening::Dealing(_) => "dealing",
         Happening::AutoEnchant(_) => "auto_enchant",
+        Happening::Development(_) => "development",
     }
 }
 

@@ -204,7 +204,8 @@ pub fn relationship_of(
 /// The step of a group's or visitor's relationship to `me` (0 Enemy to 4
 /// Ally, more or less when levels past either end are kept): a Persuade
 /// spell's; else Enemy for a foe of the campaign he wages (3.1 7.2.4h);
-/// else his card's (with the Knights' Adjustment when it is on), moved by
+/// else his card's (with the Knights' Adjustment when it is on; none for a
+/// character who started below 3rd level under Development), moved by
 /// the levels he has won or lost for good and by two for a partner of his
 /// campaign (3.1 7.2.4h.1, 7.6.5e, 10.B.6). A hired leader deals with his
 /// employer's relationships (3.1 7.6.5a).
@@ -227,10 +228,13 @@ pub fn level_of(
     if campaign == CampaignSide::Foe {
         return Relationship::Enemy.level();
     }
+    // Under Development only a character who started at 3rd or 4th level
+    // has his card's relationships (3.1 10.E.5.2.2).
     let base = data
         .characters
         .iter()
         .find(|c| &c.name == name)
+        .filter(|_| crate::development::has_card_relationships(me))
         .map_or(Relationship::Neutral, |c| c.relationship(group));
     let adjusted = matches!(
         (name.as_str(), group),

@@ -1,7 +1,8 @@
 //! Midnight (3.1 8.9): weapons are unalerted, Hidden Enemies found today
 //! are forgotten, potions activated today go back to their boxes, a
 //! character whose orders say so kills himself, every face-up map chit
-//! turns face down again, and after the game's last day (day 28 of its
+//! turns face down again, a developing character's gains bring him chits
+//! and levels (`development`), and after the game's last day (day 28 of its
 //! last month, `MrState::last_day`) the victory points are counted in all
 //! five categories (`victory`).
 
@@ -40,6 +41,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     // campaigns still held fail (3.1 7.2.4d): decide it first.
     sudden_death(day, day_number, orders);
     super::missions::midnight(day, day_number);
+    super::development::at_midnight(day, orders);
     if day_number == day.state.last_day {
         let requirements = &day.state.victory_requirements;
         let scores: Vec<_> = day
@@ -64,6 +66,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
                 players,
             }),
         );
+        super::development::carry_over(day);
     }
 }
 

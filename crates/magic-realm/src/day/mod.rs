@@ -19,6 +19,7 @@ pub mod cache;
 pub mod citations;
 pub mod daylight;
 pub mod dealings;
+pub mod development;
 pub mod evening;
 pub mod events;
 pub mod familiar;
@@ -273,6 +274,8 @@ mod combat_rest_tests;
 mod control_tests;
 #[cfg(test)]
 mod dealings_tests;
+#[cfg(test)]
+mod development_tests;
 #[cfg(test)]
 mod evening_tests;
 #[cfg(test)]

@@ -38,6 +38,14 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "game::several_tests::multiple_characters_seat_each_of_a_players_characters_3_1_10_e_4",
     ),
     (
+        "extended_development",
+        "day::toggle_tests::extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6",
+    ),
+    (
+        "development",
+        "day::toggle_tests::development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),
@@ -550,4 +558,145 @@ fn sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3() {
     // Named alone, the limit brings Sudden Death in with it.
     let (alone, _) = end_game_on_day_5(&["sudden_death_at_start"], 65);
     assert_eq!(alone.last_day, 5, "the limit alone plays Sudden Death");
+}
+
+/// The Amazon with 3 victory points of gold beyond her 1st-level starting
+/// worth (16), 2 of them recorded: under Development, started at 1st level,
+/// each of the 2 points that count brings a 2nd-level chit at Midnight,
+/// her `Develop:` line's first; without the rule she is the whole Amazon
+/// and earns nothing (3.1 10.E.5.4, 10.E.5.4.2).
+#[test]
+fn development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4() {
+    use crate::setup::{SetupInputs, new_game};
+    use crate::state::VictoryRequirements;
+    let play = |on: &[&str]| {
+        let seats = [realmgm_core::game::Seat {
+            player: "P1".into(),
+            role: Some("Amazon".into()),
+        }];
+        let inputs = SetupInputs {
+            levels: if on.is_empty() {
+                Default::default()
+            } else {
+                [("Amazon".to_string(), 1)].into()
+            },
+            ..SetupInputs::default()
+        };
+        let mut state =
+            new_game(data(), &seats, &rules(on), &inputs, &mut Dice::new(2, 0)).unwrap();
+        state.characters[0].gold = 16 + 90;
+        state.victory_requirements.insert(
+            "Amazon".into(),
+            VictoryRequirements {
+                gold: 2,
+                ..VictoryRequirements::default()
+            },
+        );
+        let orders = [(
+            "P1".to_string(),
+            crate::orders::parse_day_orders("R\nDevelop: FIGHT M4*", 1, data())
+                .expect("orders read"),
+        )]
+        .into();
+        let mut dice = Dice::with_script(1, 1, script(&[]));
+        let (after, events) = super::resolve_day(data(), &rules(on), state, &orders, &mut dice)
+            .expect("the day resolves");
+        let gained: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(super::development::DevelopmentEvent::ChitGained {
+                    chit,
+                    ..
+                }) => Some(chit.clone()),
+                _ => None,
+            })
+            .collect();
+        let chits: Vec<String> = after.characters[0]
+            .chits
+            .iter()
+            .map(|c| c.chit.clone())
+            .collect();
+        (gained, chits)
+    };
+    let (gained, chits) = play(&["development"]);
+    assert_eq!(gained, ["FIGHT M4*", "MOVE M4"]);
+    assert_eq!(
+        chits,
+        ["MOVE M4", "MOVE M3*", "FIGHT L4", "MOVE M4", "FIGHT M4*"]
+    );
+    let (gained, chits) = play(&[]);
+    assert!(gained.is_empty());
+    assert_eq!(chits.len(), 12);
+}
+
+/// Under Extended Development the campaign file's carry-over sets each
+/// stage: the Amazon (none carried) starts at 1st stage and records 2
+/// points, the Berserker at 2nd with an extra 3rd-stage chit records 3
+/// (3.1 10.E.6.1-6.2); on the game's last day the GM reads what each
+/// carries into the next campaign: a chit more for surviving, a stage more
+/// for the victor (3.1 10.E.6.3); the Berserker's 2 points of gold also
+/// brought him a chit that day (10.E.5.4), so he reaches 4th stage.
+/// Without the rule a carry-over is refused.
+#[test]
+fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
+    use crate::development::victory_points_of;
+    use crate::setup::{SetupInputs, new_game};
+    use crate::state::development::Carried;
+    let seats = [("P1", "Amazon"), ("P2", "Berserker")].map(|(p, c)| realmgm_core::game::Seat {
+        player: p.into(),
+        role: Some(c.into()),
+    });
+    let inputs = SetupInputs {
+        carried: [(
+            "Berserker".to_string(),
+            Carried {
+                stage: 2,
+                extra_chits: vec!["FIGHT T6*".into()],
+                extra: 0,
+            },
+        )]
+        .into(),
+        ..SetupInputs::default()
+    };
+    let off = new_game(data(), &seats, &rules(&[]), &inputs, &mut Dice::new(2, 0));
+    assert!(
+        off.is_err_and(|e| e.to_string().contains("extended_development rule is off")),
+        "without the rule the carry-over is refused"
+    );
+    let on = rules(&["extended_development"]);
+    let mut state = new_game(data(), &seats, &on, &inputs, &mut Dice::new(2, 0)).unwrap();
+    let chits = |i: usize, state: &crate::state::MrState| state.characters[i].chits.len();
+    assert_eq!((chits(0, &state), chits(1, &state)), (3, 7));
+    assert_eq!(victory_points_of(&state.characters[0], 5), 2);
+    assert_eq!(victory_points_of(&state.characters[1], 5), 3);
+    state.last_day = 1;
+    state.characters[1].gold = 26 + 60;
+    let orders = [("P1", "R"), ("P2", "R")]
+        .map(|(p, text)| {
+            (
+                p.to_string(),
+                crate::orders::parse_day_orders(text, 1, data()).expect("orders read"),
+            )
+        })
+        .into();
+    let mut dice = Dice::with_script(1, 1, script(&[]));
+    let (_, events) =
+        super::resolve_day(data(), &on, state, &orders, &mut dice).expect("the day resolves");
+    let carried: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Development(super::development::DevelopmentEvent::CarryOver { lines }) => {
+                Some(lines.clone())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(
+        carried,
+        [
+            "\"Amazon\" = { stage = 1, extra_chits = [\"MOVE M4\"] }   # survived: a chit more",
+            "\"Berserker\" = { stage = 4 }   # survived and won: a chit and a stage more",
+        ]
+    );
 }

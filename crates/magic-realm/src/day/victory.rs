@@ -127,7 +127,12 @@ pub fn score(
     let (held_fame, held_notoriety) = fame_and_notoriety_values(data, &kept);
     let fame = crate::magic::curses::fame_for_points(who) + held_fame;
     let notoriety = who.notoriety + held_notoriety;
-    let gold = crate::magic::curses::gold_for_points(who) - starting_worth(data, &who.name);
+    let start_level = who
+        .development
+        .as_ref()
+        .map_or(crate::development::TOP_LEVEL, |d| d.start_level);
+    let gold =
+        crate::magic::curses::gold_for_points(who) - starting_worth(data, &who.name, start_level);
     let total = if who.dead {
         DEAD_SCORE
     } else {
@@ -150,6 +155,35 @@ pub fn score(
         gold,
         total,
     }
+}
+
+/// The victory points he has toward his requirements, as Development
+/// counts them (3.1 10.E.5.4.2): each category's whole points, none below
+/// zero, and no more than he recorded there (without requirements, all).
+pub fn points_toward_requirements(
+    data: &GameData,
+    who: &CharacterState,
+    requirements: Option<&VictoryRequirements>,
+) -> i32 {
+    let score = score(data, who, None);
+    let r = requirements;
+    [
+        (
+            score.great_treasures,
+            GREAT_TREASURE_FACTOR,
+            r.map(|r| r.great_treasures),
+        ),
+        (score.spells, SPELL_FACTOR, r.map(|r| r.spells)),
+        (score.fame, FAME_FACTOR, r.map(|r| r.fame)),
+        (score.notoriety, NOTORIETY_FACTOR, r.map(|r| r.notoriety)),
+        (score.gold, GOLD_FACTOR, r.map(|r| r.gold)),
+    ]
+    .into_iter()
+    .map(|(points, factor, assigned)| {
+        let whole = points.div_euclid(factor).max(0);
+        assigned.map_or(whole, |a| whole.min(i32::from(a)))
+    })
+    .sum()
 }
 
 /// Who won and who is the victor, as a sentence after the scores: every
@@ -279,13 +313,15 @@ fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
-/// What the character `kind` names started with, in gold: 10 plus the
-/// price of his starting weapon and armour (3.1 9.3.2e and its table
-/// "Value of gold and starting equipment", 4th level).
-pub fn starting_worth(data: &GameData, kind: &str) -> i32 {
+/// What the character `kind` names started with at development `level`
+/// (4 without Development), in gold: 10 plus the price of that level's
+/// weapon and armour (3.1 9.3.2e and its table "Value of gold and starting
+/// equipment", whose column is the starting level's, 3.3.6b.5).
+pub fn starting_worth(data: &GameData, kind: &str, level: u8) -> i32 {
     let Some(card) = data.characters.iter().find(|c| c.name == kind) else {
         return STARTING_GOLD;
     };
+    let card = &crate::development::card_at_level(card, level);
     let weapon = card
         .weapon
         .iter()

@@ -161,36 +161,39 @@ fn the_wizard_of_the_3_1_scoring_example_scores_0_3_1_9_3_2() {
     assert_eq!(score.total, 0);
 }
 
-/// 3.1's table "Value of gold and starting equipment" (4th level) is 10
-/// gold plus the price of each character's starting weapon and armour
-/// (3.1 9.3.2e); the Magician, with no row, is worth 10.
+/// 3.1's table "Value of gold and starting equipment" is 10 gold plus the
+/// price of each character's weapon and armour at the level he starts at,
+/// 1st to 4th (3.1 9.3.2e, 3.3.6b.5); the Magician, with no row, is worth
+/// 10 at every level.
 #[test]
-fn starting_worth_follows_the_3_1_table_3_1_9_3_2e() {
+fn starting_worth_follows_the_3_1_table_by_level_3_1_9_3_2e_3_3_6b_5() {
     let table = [
-        ("Amazon", 35),
-        ("Berserker", 23),
-        ("Black Knight", 40),
-        ("Captain", 35),
-        ("Druid", 10),
-        ("Dwarf", 23),
-        ("Elf", 16),
-        ("Pilgrim", 11),
-        ("Sorceror", 10),
-        ("Swordsman", 16),
-        ("White Knight", 37),
-        ("Witch", 10),
-        ("Witch King", 10),
-        ("Wizard", 11),
-        ("Woods Girl", 16),
-        ("Magician", 10),
+        ("Amazon", [16, 37, 37, 35]),
+        ("Berserker", [19, 26, 35, 23]),
+        ("Black Knight", [30, 34, 37, 40]),
+        ("Captain", [23, 35, 35, 35]),
+        ("Druid", [10, 10, 10, 10]),
+        ("Dwarf", [19, 19, 23, 23]),
+        ("Elf", [10, 10, 16, 16]),
+        ("Pilgrim", [10, 11, 11, 11]),
+        ("Sorceror", [10, 10, 10, 10]),
+        ("Swordsman", [10, 10, 16, 16]),
+        ("White Knight", [39, 42, 42, 37]),
+        ("Witch", [10, 10, 10, 10]),
+        ("Witch King", [10, 10, 10, 10]),
+        ("Wizard", [10, 10, 11, 11]),
+        ("Woods Girl", [10, 10, 16, 16]),
+        ("Magician", [10, 10, 10, 10]),
     ];
-    for (name, worth) in table {
+    for (name, worths) in table {
         assert!(data().characters.iter().any(|c| c.name == name), "{name}");
-        assert_eq!(
-            super::victory::starting_worth(data(), name),
-            worth,
-            "{name}"
-        );
+        for (level, worth) in (1u8..).zip(worths) {
+            assert_eq!(
+                super::victory::starting_worth(data(), name, level),
+                worth,
+                "{name} at level {level}"
+            );
+        }
     }
 }
 

@@ -107,6 +107,9 @@ pub struct Sheet {
     pub caches: Vec<String>,
     /// What his pack horses carry (Pack Horses), one line a horse.
     pub pack: Vec<String>,
+    /// Under Development: his level and his progress toward the next
+    /// (3.1 10.E.5.4).
+    pub development: Option<String>,
 }
 
 fn kind_word(kind: ItemKind) -> &'static str {
@@ -253,6 +256,10 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
                 format!("{horse}: {}", items.join(", "))
             })
             .collect(),
+        development: me
+            .development
+            .as_ref()
+            .map(|d| crate::day::development::progress(data, rules, me, d)),
         caches: state
             .caches
             .iter()

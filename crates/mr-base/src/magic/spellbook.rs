@@ -133,7 +133,10 @@ pub fn record_starting(
     c: &mut CharacterState,
     names: &[String],
 ) -> Result<(), MagicError> {
-    let allowance = usize::from(character_data(data, c)?.spells);
+    // Under Development his level sets the allowance (3.1 10.E.5.2).
+    let level = crate::development::level(c);
+    let allowance =
+        usize::from(crate::development::card_at_level(character_data(data, c)?, level).spells);
     if names.len() > allowance {
         return Err(MagicError::Spellbook(format!(
             "the {} may record {} at the start, and {} {} given; drop {}",
@@ -177,7 +180,10 @@ pub fn record_at_setup(
             record_starting(data, c, names)?;
             continue;
         }
-        let card = character_data(data, c)?;
+        let card = crate::development::card_at_level(
+            character_data(data, c)?,
+            crate::development::level(c),
+        );
         let types = card.spell_types();
         let mut pool: Vec<&str> = data
             .spells

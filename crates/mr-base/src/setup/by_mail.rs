@@ -62,6 +62,9 @@ pub struct StartingInfo {
     /// The Elf's form, when he chooses one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<ElfForm>,
+    /// The level he starts at, under the development rule (3.1 10.E.5.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 /// The setup so far.
@@ -113,6 +116,15 @@ pub struct SetupByMail {
     /// optional-abilities rule): his player names his form.
     #[serde(default)]
     pub choose_form: bool,
+    /// Each player names his character's starting level with his start
+    /// (the development rule, 3.1 10.E.5.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub choose_level: bool,
+    /// Character → the stage the campaign carries for him, under Extended
+    /// Development, whose victory points are the next stage's (3.1
+    /// 10.E.6.2); a character not listed is at 1st stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<BTreeMap<String, u8>>,
 }
 
 /// What the setup waits for.
@@ -149,6 +161,8 @@ impl SetupByMail {
             victory_points,
             choose_abilities,
             choose_form: choose_abilities || rules.is_on(OPTIONAL_ABILITIES),
+            choose_level: rules.is_on(crate::development::DEVELOPMENT)
+                && !rules.is_on(crate::development::EXTENDED_DEVELOPMENT),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -403,15 +417,45 @@ impl SetupByMail {
             )]));
         };
         let mut problems = Vec::new();
+        let level = if self.choose_level {
+            match lines
+                .get("level")
+                .map(|l| crate::development::read_level(l))
+            {
+                Some(Ok(level)) => Some(level),
+                Some(Err(e)) => {
+                    problems.push(format!("Level: {e}"));
+                    None
+                }
+                None => {
+                    problems.push(
+                        "Level: missing; the development rule is on, so write the level your \
+                         character starts at, 1 to 4, e.g. `Level: 2` (4 is the character as \
+                         his card shows him)"
+                            .to_string(),
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let points = match &self.stages {
+            Some(stages) => u32::from(stages.get(&character.name).copied().unwrap_or(1)) + 1,
+            None => self.points_at(level),
+        };
+        let character = &level.map_or_else(
+            || character.clone(),
+            |l| crate::development::card_at_level(character, l),
+        );
         let victory = match lines.get("victory") {
-            Some(text) => read_victory(text, self.victory_points)
+            Some(text) => read_victory(text, points)
                 .map_err(|e| problems.push(e.to_string()))
                 .ok(),
             None => {
                 problems.push(format!(
                     "Victory: missing; write e.g. `Victory: GT 1, SP 0, F 2, N 1, G 1` \
-                     ({} points in all)",
-                    self.victory_points
+                     ({points} points in all)"
                 ));
                 None
             }
@@ -449,6 +493,7 @@ impl SetupByMail {
                         enchanted,
                         abilities,
                         form,
+                        level,
                     },
                 );
                 let verb = if replaced { "replaced" } else { "recorded" };
@@ -651,6 +696,22 @@ impl SetupByMail {
             .collect()
     }
 
+    /// The victory points a character starting at `level` records (3.1
+    /// 10.E.5.3); the campaign's points without Development.
+    fn points_at(&self, level: Option<u8>) -> u32 {
+        level.map_or(self.victory_points, |l| {
+            crate::development::victory_points(self.victory_points, l)
+        })
+    }
+
+    /// The level each character starts at, under the development rule.
+    pub fn levels(&self) -> BTreeMap<String, u8> {
+        self.by_character(|info| info.level)
+            .into_iter()
+            .filter_map(|(character, level)| Some((character, level?)))
+            .collect()
+    }
+
     /// The starting info `player`'s character asks for, one line each:
     /// his victory requirements, the starts his card allows, the spells and
     /// MAGIC chits he has (none asked of a character without), his optional
@@ -664,15 +725,35 @@ impl SetupByMail {
             return String::new();
         };
         let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
+        let points = match &self.stages {
+            Some(stages) => format!(
+                "{} points in all: your stage's next, Extended Development",
+                u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
+            ),
+            None => format!("{} points in all", self.victory_points),
+        };
         let mut lines = format!(
-            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({} points in all)\n  Start: {}\n",
-            self.victory_points,
+            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n  Start: {}\n",
             if let [only] = starts.as_slice() {
                 (*only).to_string()
             } else {
                 format!("<{}>", starts.join(" or "))
             }
         );
+        if self.choose_level {
+            lines.push_str(&format!(
+                "  Level: <1 to 4, the development level your character starts at (4: as his \
+                 card shows him); each level below 4th records a victory point fewer, never \
+                 under 2, and takes that level's weapon, armour, spells and chits: {}>\n",
+                (1..=crate::development::TOP_LEVEL)
+                    .map(|l| format!(
+                        "level {l} records {}",
+                        crate::development::victory_points(self.victory_points, l)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if let Some(spells) = spells_asked(card) {
             lines.push_str(&format!("  {spells}\n"));
         }
@@ -708,6 +789,9 @@ impl SetupByMail {
         }
         if let Some(form) = info.form {
             lines.push_str(&format!("\nForm: {} Elf", form.label()));
+        }
+        if let Some(level) = info.level {
+            lines.push_str(&format!("\nLevel: {level}"));
         }
         lines
     }
@@ -1472,6 +1556,43 @@ mod tests {
         assert_eq!(setup.forms()["Elf"], ElfForm::Great);
         assert_eq!(setup.abilities()["Captain"], vec!["Leadership".to_string()]);
         assert_eq!(setup.extra_choices("Ben"), "\nAbilities: Leadership");
+    }
+
+    /// Under Development each player writes his starting level with his
+    /// start, and records a victory point fewer per level below 4th, never
+    /// under two (3.1 10.E.5.3).
+    #[test]
+    fn players_name_a_starting_level_and_record_fewer_points_3_1_10_e_5_3() {
+        let rules = Rules::new(["development"], crate::rules::TOGGLES).unwrap();
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &rules, data(), 1, 5);
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup.submit("Ben", "Character: Berserker", data()).unwrap();
+        let asked = setup.info_asked("Ann", data());
+        assert!(asked.contains("Level: <1 to 4"), "{asked}");
+        assert!(asked.contains("level 1 records 2"), "{asked}");
+        let err = setup
+            .submit("Ann", "Victory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains("Level: missing")), "{err:?}");
+        let err = setup
+            .submit("Ann", "Level: 5\nVictory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains("1, 2, 3 or 4")), "{err:?}");
+        let err = setup
+            .submit("Ann", "Level: 1\nVictory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err.iter().any(|e| e.contains('2')), "{err:?}");
+        setup
+            .submit("Ann", "Level: 1st\nVictory: G 2\nStart: Inn", data())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        setup
+            .submit("Ben", "Level: 3\nVictory: G 4\nStart: Inn", data())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            setup.levels(),
+            [("Amazon".to_string(), 1), ("Berserker".to_string(), 3)].into()
+        );
+        assert_eq!(setup.extra_choices("Ann"), "\nLevel: 1");
     }
 
     /// Whose turn to place it is.

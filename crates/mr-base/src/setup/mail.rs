@@ -49,6 +49,17 @@ impl MailedSetup {
                     .iter()
                     .filter_map(|s| Some((s.player.clone(), s.role.clone()?)))
                     .collect();
+                // A carry-over that does not read is refused as the game
+                // starts; until then the players see 1st stage's points.
+                if table.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
+                    record.stages = Some(
+                        crate::development::carried(table.carry_over)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|(character, c)| (character, c.stage))
+                            .collect(),
+                    );
+                }
                 record
             }
         };

@@ -14,6 +14,7 @@
 
 pub mod by_mail;
 mod chits;
+pub mod development;
 mod items;
 pub mod mail;
 #[cfg(test)]
@@ -67,6 +68,13 @@ pub struct SetupInputs {
     /// The Elf's form, when his player chose it; otherwise the dice choose
     /// when his form ability is in force.
     pub forms: BTreeMap<String, crate::data::characters::ElfForm>,
+    /// Character → the level he starts at under the development rule (3.1
+    /// 10.E.5.3); a character not listed starts at 4th.
+    pub levels: BTreeMap<String, u8>,
+    /// Character → the stage and extra chits the campaign carries for him
+    /// under Extended Development (3.1 10.E.6); a character not listed
+    /// starts at 1st stage.
+    pub carried: BTreeMap<String, crate::state::development::Carried>,
 }
 
 /// Why a game cannot be set up; worded for the GM.
@@ -152,6 +160,18 @@ pub fn new_game(
         rules.is_on(crate::rules::MULTIPLE_CHARACTERS),
     )?;
     for character in &mut characters {
+        if rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
+            development::start_extended(
+                data,
+                rules,
+                character,
+                inputs.carried.get(&character.name),
+            )
+            .map_err(|e| SetupError::MailLine(e.to_string()))?;
+        } else if let Some(level) = inputs.levels.get(&character.name) {
+            development::start_at(data, rules, character, *level)
+                .map_err(|e| SetupError::MailLine(e.to_string()))?;
+        }
         character.optional_abilities = inputs
             .abilities
             .get(&character.name)
@@ -165,6 +185,12 @@ pub fn new_game(
             dice,
         );
     }
+    if !rules.is_on(crate::development::EXTENDED_DEVELOPMENT) && !inputs.carried.is_empty() {
+        return Err(SetupError::MailLine(
+            crate::development::DevelopmentError::ExtendedOff.to_string(),
+        ));
+    }
+    development::native_rewards(data, &mut characters, &mut holdings, dice);
     crate::magic::spellbook::record_at_setup(data, &mut characters, &inputs.spells, dice)
         .map_err(|e| SetupError::Spells(e.to_string()))?;
     if let Some(absent) = inputs

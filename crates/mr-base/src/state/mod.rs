@@ -11,6 +11,7 @@
 
 pub mod belongings;
 pub mod dropped;
+pub mod development;
 pub mod hiring;
 pub mod magic;
 pub mod points;
@@ -432,6 +433,10 @@ pub struct CharacterState {
     /// (3.1 7.6.5e.1): each made its group a level colder.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boons_owed: Vec<BoonOwed>,
+    /// His level and progress under the development rule (3.1 10.E.5);
+    /// `None`: 4th level, the character as his card shows him.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub development: Option<development::Development>,
 }
 
 /// A boon taken free: the group it came from and the gold price a Trade
@@ -592,6 +597,7 @@ impl CharacterState {
             flown_away: None,
             relationship_shift: BTreeMap::new(),
             boons_owed: Vec::new(),
+            development: None,
         }
     }
 }

@@ -41,6 +41,9 @@ pub fn problems(
         names.errors.extend(dealings.errors);
         names.warnings.extend(dealings.warnings);
     }
+    if let Some((_, me)) = me {
+        names.errors.extend(develop_problems(data, day, me));
+    }
     if let (Some(victory), Some(state)) = (&day.victory, in_play) {
         let points = me.map_or(state.victory_points, |(_, me)| {
             state.victory_points_for(&me.name)
@@ -68,6 +71,44 @@ pub fn problems(
         .collect();
     problems.sort_by_key(|p| p.line);
     (problems, names.warnings)
+}
+
+/// The chits a `Develop:` line names that are no chit of a level above
+/// his starting one on his card (3.1 10.E.5.4), each a problem.
+fn develop_problems(
+    data: &GameData,
+    day: &DayOrders,
+    me: &crate::state::CharacterState,
+) -> Vec<String> {
+    let Some(card) = data.characters.iter().find(|c| c.name == me.name) else {
+        return Vec::new();
+    };
+    let start = me.development.as_ref().map_or(0, |d| d.start_level);
+    let later: Vec<String> = card
+        .chits
+        .iter()
+        .skip(usize::from(start * crate::development::CHITS_PER_LEVEL))
+        .map(ToString::to_string)
+        .collect();
+    if me.development.is_none() && !day.develop.is_empty() {
+        return vec![format!(
+            "Develop: the {} is not developing (the development rule is off, or he started at \
+             4th level); leave the line out",
+            me.name
+        )];
+    }
+    day.develop
+        .iter()
+        .filter(|name| !later.iter().any(|c| c.eq_ignore_ascii_case(name)))
+        .map(|name| {
+            format!(
+                "Develop: '{name}' is not one of the {}'s chits of the levels to come; name \
+                 them as printed: {}",
+                me.name,
+                later.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// The character a restart's `Spells:` line is read for: the one his

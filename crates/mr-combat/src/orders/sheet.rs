@@ -21,6 +21,7 @@
 //! Restart: no                      (if he was killed: he stays out of the game)
 //! Suicide: yes                     (he kills himself at this day's Midnight)
 //! End game: yes                    (under Sudden Death: he ends the game at Midnight)
+//! Develop: FIGHT M5; MOVE M4       (under Development: the next level's chits he takes first)
 //! Leave: Soldier 2; Soldier 3      (hirelings who stay where they stand)
 //! Phase 3: activate Shield; abandon Lantern   (also Midnight:)
 //! Give: Lantern to Elf             (also Receive:, Trade:, Tell:; see `dealings`)
@@ -264,6 +265,11 @@ pub struct DayOrders {
     /// meets every victory requirement then (`End game: yes`; 3.1 10.E.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub end_game: bool,
+    /// Under Development, the chits of his next level he takes as he earns
+    /// them, first named first (`Develop: FIGHT M5; MOVE M4`; 3.1
+    /// 10.E.5.4); a standing choice, the card's order after those named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub develop: Vec<String>,
     /// The victory requirements his new character records when he starts
     /// over (`Victory: GT 1, SP 0, F 2, N 1, G 1`; 3.1 9.1.2a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -306,6 +312,7 @@ const KEYS: &[&str] = &[
     "Restart",
     "Suicide",
     "End game",
+    "Develop",
     "Victory",
     "Spells",
     "Leave",
@@ -525,6 +532,25 @@ pub fn parse_day_orders(
             Some("endgame") => parse_yes_no(value, "end the game at Midnight")
                 .map(|yes| orders.end_game = yes)
                 .map_err(|m| vec![error(value_col, m)]),
+            Some("develop") => {
+                let chits: Vec<String> = value
+                    .split([';', ','])
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                if chits.is_empty() {
+                    Err(vec![error(
+                        value_col,
+                        "expected the chits of your next level you take first, for example \
+                         'Develop: FIGHT M5; MOVE M4'"
+                            .into(),
+                    )])
+                } else {
+                    orders.develop = chits;
+                    Ok(())
+                }
+            }
             Some("suicide") => parse_yes_no(value, "die by suicide at Midnight")
                 .map(|yes| orders.suicide = yes)
                 .map_err(|m| vec![error(value_col, m)]),
@@ -1068,6 +1094,9 @@ impl fmt::Display for DayOrders {
         }
         if self.end_game {
             writeln!(f, "End game: yes")?;
+        }
+        if !self.develop.is_empty() {
+            writeln!(f, "Develop: {}", self.develop.join("; "))?;
         }
         if !self.leave.is_empty() {
             writeln!(f, "Leave: {}", self.leave.join("; "))?;

@@ -83,6 +83,11 @@ pub struct Campaign {
     /// What players' reports show beyond the game itself.
     #[serde(default)]
     pub report: ReportSettings,
+    /// The `[carry_over]` table: what this campaign carries over from an
+    /// earlier one, read by the game as it sets up (Magic Realm: each
+    /// character's stage under Extended Development).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry_over: Option<serde_json::Value>,
 }
 
 fn first_rules_version() -> u32 {
@@ -319,6 +324,7 @@ struct CampaignFile {
     notify: Option<NotifySettings>,
     rules_version: Option<Spanned<u32>>,
     report: Option<ReportSettings>,
+    carry_over: Option<toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -457,6 +463,9 @@ impl Checker<'_> {
             notify: raw.notify,
             rules_version,
             report: raw.report.unwrap_or_default(),
+            carry_over: raw
+                .carry_over
+                .map(|table| serde_json::to_value(table).unwrap_or_default()),
         })
     }
 

@@ -412,11 +412,11 @@ fn victory_points_follow_the_seasons_or_the_file() {
 fn a_rule_not_built_yet_is_refused_with_its_name() {
     let err = error(&edited(
         "rules = [\"fumble\"]",
-        "rules = [\"fumble\", \"development\"]",
+        "rules = [\"fumble\", \"enhanced_visitors\"]",
     ));
     assert!(
         err.message
-            .contains("the rule 'development' (Characters may start below 4th level"),
+            .contains("the rule 'enhanced_visitors' (The BIMR5 campaign"),
         "{err}"
     );
     assert!(err.message.contains("is not implemented yet"), "{err}");
@@ -749,4 +749,21 @@ fn more_characters_give_a_player_a_seat_each() {
         by_mail.to_string().contains("remove setup_by_mail"),
         "{by_mail}"
     );
+}
+
+/// A `[carry_over]` table reaches the game as JSON, as written (Extended
+/// Development's stages, 3.1 10.E.6).
+#[test]
+fn a_carry_over_table_is_kept_for_the_game() {
+    let campaign = parse(&format!(
+        "{MINIMAL}\n[carry_over.development]\nAmazon = {{ stage = 2, extra_chits = [\"MOVE M3*\"] }}\n"
+    ))
+    .unwrap();
+    let carried = campaign.carry_over.expect("kept");
+    assert_eq!(carried["development"]["Amazon"]["stage"], 2);
+    assert_eq!(
+        carried["development"]["Amazon"]["extra_chits"][0],
+        "MOVE M3*"
+    );
+    assert!(parse(MINIMAL).unwrap().carry_over.is_none());
 }

@@ -51,6 +51,9 @@ pub struct Expect {
     pub boons_owed: Option<BTreeMap<String, Vec<BoonOwed>>>,
     /// Character → exactly these mission and campaign chits he holds.
     pub missions: Option<BTreeMap<String, Vec<String>>>,
+    /// Character → his development level at the end (3.1 10.E.5; 4
+    /// without Development).
+    pub levels: Option<BTreeMap<String, u8>>,
     /// Text a report must or must not contain.
     pub report: Option<Vec<ReportExpect>>,
 }
@@ -59,6 +62,10 @@ pub struct Expect {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chits {
+    /// Every chit he has in play that is active (under Development, only
+    /// the chits of his level and those he has gained are in play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fatigued: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,6 +119,8 @@ pub struct Outcome {
     pub boons_owed: BTreeMap<String, Vec<BoonOwed>>,
     /// Character → the mission and campaign chits he holds.
     pub missions: BTreeMap<String, Vec<String>>,
+    /// Character → his development level.
+    pub levels: BTreeMap<String, u8>,
 }
 
 /// Sum up a played day.
@@ -134,6 +143,8 @@ pub fn outcome(data: &GameData, played: &Played) -> Outcome {
         out.shifts
             .insert(c.name.clone(), c.relationship_shift.clone());
         out.boons_owed.insert(c.name.clone(), c.boons_owed.clone());
+        out.levels
+            .insert(c.name.clone(), crate::development::level(c));
         out.missions.insert(
             c.name.clone(),
             c.gold_specials.iter().map(|t| t.chit.clone()).collect(),
@@ -206,6 +217,7 @@ fn chit_states(c: &CharacterState) -> Chits {
         )
     };
     Chits {
+        active: named(&|x| x.condition == ChitCondition::Active),
         fatigued: named(&|x| x.condition == ChitCondition::Fatigued),
         wounded: named(&|x| x.condition == ChitCondition::Wounded),
         enchanted: named(&|x| x.enchanted),
@@ -375,6 +387,15 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
             boons(&have),
         );
     }
+    for (name, want) in expect.levels.iter().flatten() {
+        let have = got.levels.get(name).copied().unwrap_or(0);
+        same(
+            &mut wrong,
+            &format!("development level of {name}"),
+            want.to_string(),
+            have.to_string(),
+        );
+    }
     for (name, want) in expect.missions.iter().flatten() {
         let have = got.missions.get(name).cloned().unwrap_or_default();
         same(
@@ -387,6 +408,7 @@ pub fn check(expect: &Expect, got: &Outcome, reports: &BTreeMap<String, String>)
     for (name, want) in expect.chits.iter().flatten() {
         let have = got.chits.get(name).cloned().unwrap_or_default();
         for (state, want, have) in [
+            ("active", &want.active, &have.active),
             ("fatigued", &want.fatigued, &have.fatigued),
             ("wounded", &want.wounded, &have.wounded),
             ("enchanted", &want.enchanted, &have.enchanted),

@@ -193,6 +193,14 @@ pub struct CharacterEntry {
     /// The curses on him, as the rules print them (`["Disgust", "Ill Health"]`).
     #[serde(default)]
     pub curses: Vec<String>,
+    /// The level he started the game at, under the development rule (3.1
+    /// 10.E.5.3): that level's weapon, armour and chits.
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// Under Development, the best total of victory points toward his
+    /// requirements he has reached so far (3.1 10.E.5.4.2).
+    #[serde(default)]
+    pub best_points: Option<i32>,
     /// His orders, the text his player mails.
     #[serde(default)]
     pub orders: String,

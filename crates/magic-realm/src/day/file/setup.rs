@@ -61,6 +61,11 @@ pub(super) fn position(
         rules,
         &SetupInputs {
             board: parsed.tiles.clone(),
+            levels: parsed
+                .character
+                .iter()
+                .filter_map(|c| Some((c.name.clone(), c.level?)))
+                .collect(),
             ..SetupInputs::default()
         },
         &mut Dice::new(parsed.seed, 0),
@@ -88,6 +93,17 @@ pub(super) fn position(
             character.position = clearing(data, &state.board, at).map_err(|m| fail("at", m.0))?;
         }
         character_fields(data, entry, character, &fail)?;
+        if let Some(best) = entry.best_points {
+            let development = character.development.as_mut().ok_or_else(|| {
+                fail(
+                    "best_points",
+                    "best_points is a development level's progress; give the level he started \
+                     at too (level = 1)"
+                        .into(),
+                )
+            })?;
+            development.best_points = best;
+        }
     }
     for entry in &parsed.denizen {
         denizen(data, file, entry, &mut state)?;

@@ -717,6 +717,7 @@ impl Turns<'_> {
         let mut dice = Dice::new(campaign.seed, 0);
         let seats = stored.seats();
         let mut start = Start::new(&seats, &campaign.rules);
+        start.carry_over = campaign.carry_over.as_ref();
         start.calendar = campaign
             .calendar
             .as_ref()

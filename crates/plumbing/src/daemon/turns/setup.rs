@@ -59,6 +59,7 @@ impl Turns<'_> {
             rules: &campaign.rules,
             seed: campaign.seed,
             victory_points: campaign.calendar.as_ref().map(|c| c.victory_points),
+            carry_over: campaign.carry_over.as_ref(),
         };
         by_mail.setup(
             self.store.campaigns().setup_progress(&campaign.name)?,

@@ -1,0 +1,424 @@
+//! Advancing under Development (3.1 10.E.5.4): at each Midnight a
+//! developing character's victory points toward his requirements are
+//! counted (`victory::points_toward_requirements`: whole points, within
+//! what he recorded in each category, Great Treasures and his belongings'
+//! Fame and Notoriety values included). Points above the best total he
+//! has reached are gains; points lost must be won back first. Each gain of
+//! as many points as his level's number brings one chit of his next level,
+//! the one his `Develop:` line names first among those left, else the
+//! first left in the card's order; the third makes him that level, and
+//! its Special Advantage comes with 2nd and 4th level (10.E.5.4.3).
+//!
+//! Ruling: gains are counted once a day, at Midnight, so a point won and
+//! lost the same day counts nothing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::Day;
+use super::events::Happening;
+use super::victory;
+use crate::data::GameData;
+use crate::orders::DayOrders;
+use crate::state::CharacterState;
+use crate::state::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
+use realmgm_core::game::Rules;
+
+/// A developing character's progress, told to his player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum DevelopmentEvent {
+    /// He earned a chit of his next level (3.1 10.E.5.4).
+    ChitGained {
+        character: String,
+        chit: String,
+        /// The level the chit belongs to.
+        level: u8,
+        /// How many of that level's three chits he now has.
+        of_level: u8,
+        /// His victory points toward his requirements now.
+        points: i32,
+    },
+    /// With all three chits he reaches the level, and the advantages it
+    /// brings (3.1 10.E.5.4.3).
+    LevelReached {
+        character: String,
+        level: u8,
+        advantages: Vec<String>,
+    },
+    /// Under Extended Development at 4th stage or above, a chit toward his
+    /// next stage, kept on record only (3.1 10.E.6.6).
+    ChitOnRecord {
+        character: String,
+        stage: u8,
+        of_stage: u8,
+        points: i32,
+    },
+    /// The game is over: each character's stage and extra chits for the
+    /// next campaign file, as the GM reads them (3.1 10.E.6.3).
+    CarryOver { lines: Vec<String> },
+}
+
+impl DevelopmentEvent {
+    /// The line his player reads.
+    pub fn log_line(&self) -> String {
+        match self {
+            DevelopmentEvent::ChitGained {
+                character,
+                chit,
+                level,
+                of_level,
+                points,
+            } => format!(
+                "The {character} has {} toward the victory requirements and gains {chit}, \
+                 chit {of_level} of 3 of the {} level.",
+                realmgm_core::words::counted(*points, "victory point", "victory points"),
+                ordinal(*level)
+            ),
+            DevelopmentEvent::ChitOnRecord {
+                character,
+                stage,
+                of_stage,
+                points,
+            } => format!(
+                "The {character} has {} toward the victory requirements and earns chit \
+                 {of_stage} of 3 of the {} stage, kept on record.",
+                realmgm_core::words::counted(*points, "victory point", "victory points"),
+                ordinal(*stage)
+            ),
+            DevelopmentEvent::CarryOver { lines } => format!(
+                "Extended Development: the stages to carry over into the next campaign file \
+                 (3.1 10.E.6.3):\n[carry_over.development]\n{}",
+                lines.join("\n")
+            ),
+            DevelopmentEvent::LevelReached {
+                character,
+                level,
+                advantages,
+            } => {
+                let gained = if advantages.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " and with it the Special Advantage {}",
+                        realmgm_core::words::listed(advantages)
+                    )
+                };
+                format!(
+                    "The {character} reaches the {} level{gained}.",
+                    ordinal(*level)
+                )
+            }
+        }
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`.
+pub fn ordinal(level: u8) -> String {
+    let suffix = match level {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{level}{suffix}")
+}
+
+/// His level and progress as his sheet shows it.
+pub fn progress(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    development: &Development,
+) -> String {
+    let level = ordinal(development.level);
+    if development.level >= TOP_LEVEL {
+        return format!("{level} level, fully developed");
+    }
+    let next = ordinal(development.level + 1);
+    let left: Vec<String> = next_level_chits(data, rules, who)
+        .into_iter()
+        .filter(|(stage, _)| !development.gained.contains(stage))
+        .map(|(_, chit)| chit)
+        .collect();
+    format!(
+        "{level} level; {} of the 3 chits of the {next} level gained ({} left); {} banked \
+         toward the next chit, which costs {}; best total toward the requirements {}",
+        development.gained.len(),
+        left.join(", "),
+        realmgm_core::words::counted(development.banked, "victory point", "victory points"),
+        development.points_per_chit(),
+        development.best_points
+    )
+}
+
+/// The chits of his next level, by stage, named as his abilities shape
+/// them (the Wizard's Elvish Studies), whether gained or not.
+fn next_level_chits(data: &GameData, rules: &Rules, who: &CharacterState) -> Vec<(u8, String)> {
+    let Some(development) = &who.development else {
+        return Vec::new();
+    };
+    let stages = development.next_stages();
+    let mut all = who.clone();
+    if let Some(d) = &mut all.development {
+        d.gained = stages.clone();
+    }
+    crate::abilities::shaped_chits(data, rules, &all)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(stage, _)| stages.contains(stage))
+        .map(|(stage, chit)| (stage, chit.chit))
+        .collect()
+}
+
+/// Count each developing character's gains at Midnight and give him the
+/// chits and levels they earn.
+pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
+    for i in 0..day.state.characters.len() {
+        let who = &day.state.characters[i];
+        let Some(development) = who.development.clone() else {
+            continue;
+        };
+        if who.dead {
+            continue;
+        }
+        let requirements = day.state.victory_requirements.get(&who.name);
+        let points = victory::points_toward_requirements(day.data, who, requirements);
+        if points <= development.best_points {
+            continue;
+        }
+        let wanted = orders
+            .get(&who.player)
+            .map(|o| o.develop.clone())
+            .unwrap_or_default();
+        let mut development = development;
+        development.banked += points - development.best_points;
+        development.best_points = points;
+        day.state.characters[i].development = Some(development);
+        earn(day, i, points, &wanted);
+    }
+}
+
+/// Turn his banked points into chits while they last.
+fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
+    loop {
+        let who = &day.state.characters[i];
+        let Some(development) = who.development.clone() else {
+            return;
+        };
+        if development.banked < development.points_per_chit() {
+            return;
+        }
+        if development.level >= TOP_LEVEL {
+            if !development.extended {
+                return;
+            }
+            on_record(day, i, points);
+            continue;
+        }
+        let left: Vec<(u8, String)> = next_level_chits(day.data, day.rules, who)
+            .into_iter()
+            .filter(|(stage, _)| !development.gained.contains(stage))
+            .collect();
+        let chosen = wanted
+            .iter()
+            .find_map(|name| {
+                left.iter()
+                    .find(|(_, chit)| chit.eq_ignore_ascii_case(name))
+            })
+            .or_else(|| left.first())
+            .cloned();
+        let Some((stage, chit)) = chosen else {
+            return;
+        };
+        let before: Vec<String> = names_in_force(day, i);
+        let next_level = development.level + 1;
+        let (data, rules) = (day.data, day.rules);
+        crate::abilities::reshape_keeping(data, rules, &mut day.state.characters[i], |who| {
+            if let Some(d) = &mut who.development {
+                d.banked -= d.points_per_chit();
+                d.gained.push(stage);
+                if d.gained.len() == usize::from(CHITS_PER_LEVEL) {
+                    d.level += 1;
+                    d.gained.clear();
+                }
+            }
+        });
+        let character = day.state.characters[i].name.clone();
+        let observers = day.only(i);
+        let of_level = u8::try_from(development.gained.len() + 1).unwrap_or(CHITS_PER_LEVEL);
+        day.emit(
+            observers.clone(),
+            Happening::Development(DevelopmentEvent::ChitGained {
+                character: character.clone(),
+                chit,
+                level: next_level,
+                of_level,
+                points,
+            }),
+        );
+        if of_level == CHITS_PER_LEVEL {
+            let advantages = names_in_force(day, i)
+                .into_iter()
+                .filter(|a| !before.contains(a))
+                .collect();
+            day.emit(
+                observers,
+                Happening::Development(DevelopmentEvent::LevelReached {
+                    character,
+                    level: next_level,
+                    advantages,
+                }),
+            );
+        }
+    }
+}
+
+/// A chit toward his next stage above 4th, on record (3.1 10.E.6.6).
+fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
+    let who = &mut day.state.characters[i];
+    let Some(d) = &mut who.development else {
+        return;
+    };
+    d.banked -= d.points_per_chit();
+    d.beyond += 1;
+    let stage = d.level + 1;
+    let of_stage = d.beyond;
+    if d.beyond == CHITS_PER_LEVEL {
+        d.level += 1;
+        d.beyond = 0;
+    }
+    let character = who.name.clone();
+    let observers = day.only(i);
+    day.emit(
+        observers,
+        Happening::Development(DevelopmentEvent::ChitOnRecord {
+            character,
+            stage,
+            of_stage,
+            points,
+        }),
+    );
+}
+
+/// At the game's end under Extended Development, tell the GM what each
+/// character carries into the next campaign (3.1 10.E.6.3): one chit more
+/// for surviving, a whole stage more for the victor (the highest score,
+/// when 0 or more), a whole stage less for a character dead at the end,
+/// never below 1st stage (10.E.6.5).
+pub fn carry_over(day: &mut Day<'_>) {
+    if !day.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
+        return;
+    }
+    let requirements = &day.state.victory_requirements;
+    let totals: Vec<i32> = day
+        .state
+        .characters
+        .iter()
+        .map(|c| victory::score(day.data, c, requirements.get(&c.name)).total)
+        .collect();
+    let best = totals.iter().copied().max().filter(|b| *b >= 0);
+    let lines = day
+        .state
+        .characters
+        .iter()
+        .zip(&totals)
+        .filter_map(|(who, total)| {
+            let d = who.development.as_ref()?;
+            let won = Some(*total) == best && !who.dead;
+            Some(carried_line(day.data, day.rules, who, d, won))
+        })
+        .collect();
+    day.emit(
+        realmgm_core::game::Observers::Gm,
+        Happening::Development(DevelopmentEvent::CarryOver { lines }),
+    );
+}
+
+/// One character's line of `[carry_over.development]`, with why.
+fn carried_line(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    d: &Development,
+    won: bool,
+) -> String {
+    let earned = if d.level >= TOP_LEVEL {
+        d.beyond
+    } else {
+        u8::try_from(d.gained.len()).unwrap_or(0)
+    };
+    let chits = i32::from(d.level) * i32::from(CHITS_PER_LEVEL) + i32::from(earned);
+    let (change, why) = if who.dead {
+        (-i32::from(CHITS_PER_LEVEL), "killed: a stage less")
+    } else if won {
+        (
+            1 + i32::from(CHITS_PER_LEVEL),
+            "survived and won: a chit and a stage more",
+        )
+    } else {
+        (1, "survived: a chit more")
+    };
+    let after = (chits + change).max(i32::from(CHITS_PER_LEVEL));
+    let per = i32::from(CHITS_PER_LEVEL);
+    let stage = u8::try_from(after / per).unwrap_or(u8::MAX);
+    let extra = usize::try_from(after % per).unwrap_or(0);
+    let detail = if stage >= TOP_LEVEL {
+        if extra == 0 {
+            String::new()
+        } else {
+            format!(", extra = {extra}")
+        }
+    } else {
+        // Chits gained this game come first, then the card's order.
+        let mut next = who.clone();
+        if let Some(n) = &mut next.development {
+            n.level = stage;
+            n.gained = if stage == d.level {
+                d.gained.clone()
+            } else {
+                Vec::new()
+            };
+        }
+        let names: Vec<String> = next
+            .development
+            .as_ref()
+            .map(|n| {
+                let mut stages = n.gained.clone();
+                stages.extend(
+                    n.next_stages()
+                        .into_iter()
+                        .filter(|s| !n.gained.contains(s)),
+                );
+                let all = next_level_chits(data, rules, &next);
+                stages
+                    .into_iter()
+                    .filter_map(|s| all.iter().find(|(t, _)| *t == s).map(|(_, c)| c.clone()))
+                    .take(extra)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", extra_chits = [{}]",
+                names
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    };
+    format!("\"{}\" = {{ stage = {stage}{detail} }}   # {why}", who.name)
+}
+
+/// The names of his abilities in force.
+fn names_in_force(day: &Day<'_>, i: usize) -> Vec<String> {
+    crate::abilities::in_force(day.data, day.rules, &day.state.characters[i])
+        .into_iter()
+        .map(|a| a.name.clone())
+        .collect()
+}

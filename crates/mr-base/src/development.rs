@@ -1,0 +1,190 @@
+//! Development (3.1 10.E.5, optional `development`): a character may start
+//! below his 4th level and grow during the game.
+//!
+//! Starting at a level (10.E.5.2) he has that level's weapon, armour and
+//! spell allowance (the `development` block of `data/characters.toml`), and
+//! the action chits of that level and every level before it; the chits of
+//! later levels are out of play. His Special Advantage no. 1 comes at 2nd
+//! level and no. 2 at 4th (10.E.5.2.1); he has his card's trading
+//! relationships only if he starts at 3rd or 4th (10.E.5.2.2); he records
+//! one victory point fewer for each level below 4th, never fewer than two
+//! (10.E.5.3), and his gold is counted against that level's column of
+//! "Value of gold and starting equipment" (3.3.6b.5).
+//!
+//! This module answers what a level gives; the level and progress are kept
+//! in `state::development`, a character is started at his level or stage
+//! by `setup::development`, and advancing (10.E.5.4) is worked out at
+//! Midnight by `day::development`, which reads his points.
+//!
+//! Rulings: an optional ability (10.A.6) comes at the level of the
+//! standard one it replaces; a character without a `Development` record
+//! is at 4th level.
+
+use thiserror::Error;
+
+use crate::data::characters::{Ability, Character};
+use crate::state::CharacterState;
+use crate::state::development::Carried;
+use realmgm_core::game::Rules;
+
+/// The name of the toggle.
+pub const DEVELOPMENT: &str = "development";
+
+/// The toggle keeping a character's stage from campaign to campaign.
+pub const EXTENDED_DEVELOPMENT: &str = "extended_development";
+
+/// The highest stage a campaign may start a character at: an 11th-stage
+/// character is an "immortal", retired (3.1 10.E.6.7.7).
+pub const HIGHEST_STAGE: u8 = 10;
+
+pub use crate::state::development::{CHITS_PER_LEVEL, TOP_LEVEL};
+
+/// The stages a campaign file's `[carry_over]` table carries, by character
+/// (its `development` table).
+///
+/// # Errors
+/// The table does not read as `Name = { stage = N, extra_chits = [...] }`.
+pub fn carried(
+    carry_over: Option<&serde_json::Value>,
+) -> Result<std::collections::BTreeMap<String, Carried>, DevelopmentError> {
+    let Some(table) = carry_over.and_then(|v| v.get("development")) else {
+        return Ok(Default::default());
+    };
+    serde_json::from_value(table.clone()).map_err(|e| DevelopmentError::CarryOver(e.to_string()))
+}
+
+/// Why a starting level cannot be set; worded for the GM or player.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum DevelopmentError {
+    #[error("the level must be 1, 2, 3 or 4, not {0}; write e.g. `Level: 2`")]
+    BadLevel(String),
+    #[error(
+        "a starting level was given for the {0}, but the development rule is off; add \
+         \"development\" to the campaign's rules or leave the level out"
+    )]
+    RuleOff(String),
+    #[error(
+        "[carry_over.development] does not read: {0}; write one line a character, e.g. \
+         Amazon = {{ stage = 2, extra_chits = [\"MOVE M4\"] }}"
+    )]
+    CarryOver(String),
+    #[error(
+        "[carry_over.development] gives the {character} stage {stage}: stages run from 1 to 10; \
+         an 11th-stage character is an immortal and retires (3.1 10.E.6.7.7), so his player \
+         starts over with another character"
+    )]
+    BadStage { character: String, stage: u8 },
+    #[error(
+        "[carry_over.development] gives the {character} the extra chit '{chit}', which is not \
+         a chit of his next stage; name them as printed: {allowed}"
+    )]
+    BadExtraChit {
+        character: String,
+        chit: String,
+        allowed: String,
+    },
+    #[error(
+        "[carry_over.development] gives the {character} {count} extra chits; a stage has 3, so \
+         give at most 2 (the third makes the next stage)"
+    )]
+    TooManyExtra { character: String, count: usize },
+    #[error(
+        "[carry_over.development] is given but the extended_development rule is off; add it \
+         to the campaign's rules or remove the table"
+    )]
+    ExtendedOff,
+}
+
+/// Whether Development is in force: by its name, or brought in by
+/// Extended Development, which builds on it.
+pub fn in_force(rules: &Rules) -> bool {
+    rules.is_on(DEVELOPMENT) || rules.is_on(EXTENDED_DEVELOPMENT)
+}
+
+/// Read a starting level (`2`, or `2nd`), 1-4.
+///
+/// # Errors
+/// Anything but a level from 1 to 4.
+pub fn read_level(text: &str) -> Result<u8, DevelopmentError> {
+    let trimmed = text.trim().to_lowercase();
+    let digits = trimmed
+        .trim_end_matches("st")
+        .trim_end_matches("nd")
+        .trim_end_matches("rd")
+        .trim_end_matches("th");
+    digits
+        .parse::<u8>()
+        .ok()
+        .filter(|l| (1..=TOP_LEVEL).contains(l))
+        .ok_or_else(|| DevelopmentError::BadLevel(text.trim().to_string()))
+}
+
+/// His level now: 4th without Development.
+pub fn level(who: &CharacterState) -> u8 {
+    who.development.as_ref().map_or(TOP_LEVEL, |d| d.level)
+}
+
+/// Whether the chit of development stage `stage` (1-12) is his to play:
+/// those of his level and the levels before it, and those of the next
+/// level he has gained (3.1 10.E.5.2, 10.E.5.4.3).
+pub fn in_play(who: &CharacterState, stage: u8) -> bool {
+    who.development
+        .as_ref()
+        .is_none_or(|d| Character::level_of_stage(stage) <= d.level || d.gained.contains(&stage))
+}
+
+/// Whether `ability` of `card` is his at his level (3.1 10.E.5.2.1):
+/// advantage no. 1 (listed for 2nd level) from 2nd level, no. 2 at 4th;
+/// an optional ability at the level of the one it replaces (ruling).
+pub fn has_ability(card: &Character, who: &CharacterState, ability: &Ability) -> bool {
+    let at = ability.level.or_else(|| {
+        let replaced = ability.replaces.as_deref()?;
+        card.abilities
+            .iter()
+            .find(|a| a.name == replaced)
+            .and_then(|a| a.level)
+    });
+    at.is_none_or(|at| at <= level(who))
+}
+
+/// Whether his card's trading relationships hold for him: only when he
+/// started at 3rd or 4th level; otherwise every native group and visitor
+/// is Neutral to him (3.1 10.E.5.2.2).
+pub fn has_card_relationships(who: &CharacterState) -> bool {
+    who.development.as_ref().is_none_or(|d| d.start_level >= 3)
+}
+
+/// The victory points a character starting at `level` records in a game
+/// asking `points`: one fewer per level below 4th, never fewer than two
+/// (3.1 10.E.5.3).
+pub fn victory_points(points: u32, level: u8) -> u32 {
+    points
+        .saturating_sub(u32::from(TOP_LEVEL.saturating_sub(level)))
+        .max(2)
+}
+
+/// The victory points `who` records in a game asking `points`: under
+/// Extended Development those of his next stage (3.1 10.E.6.2, 10.E.6.8).
+pub fn victory_points_of(who: &CharacterState, points: u32) -> u32 {
+    match &who.development {
+        Some(d) if d.extended => u32::from(d.start_level) + 1,
+        Some(d) => victory_points(points, d.start_level),
+        None => points,
+    }
+}
+
+/// His card as it reads at `level`: that level's weapon, armour and spell
+/// allowance, and only the chits of that level and before (3.1 10.E.5.2).
+pub fn card_at_level(card: &Character, level: u8) -> Character {
+    let mut at = card.clone();
+    if let Some(kit) = level
+        .checked_sub(1)
+        .and_then(|i| card.development.get(usize::from(i)))
+    {
+        at.weapon = kit.weapon.clone();
+        at.armor = kit.armor.clone();
+        at.spells = kit.spells;
+        at.chits.truncate(usize::from(level * CHITS_PER_LEVEL));
+    }
+    at
+}

@@ -1,0 +1,92 @@
+//! A developing character's level and progress (3.1 10.E.5, 10.E.6), as
+//! the state keeps it; the rules that read and move it are in
+//! `development` (above the state), `setup::development` and
+//! `day::development`.
+
+use serde::{Deserialize, Serialize};
+
+/// The highest level: the character as his card shows him.
+pub const TOP_LEVEL: u8 = 4;
+
+/// Chits a level brings (3.1 10.E.5.1).
+pub const CHITS_PER_LEVEL: u8 = 3;
+
+/// A developing character's level and his progress toward the next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Development {
+    /// The level he started the game at: it decides his trading
+    /// relationships and his gold column for good.
+    pub start_level: u8,
+    /// His level now (1-4).
+    pub level: u8,
+    /// The development stages (1-12) of his next level he has gained.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gained: Vec<u8>,
+    /// The highest total of victory points toward his requirements he has
+    /// reached: points lost must be regained before they count again
+    /// (3.1 10.E.5.4.2).
+    #[serde(default)]
+    pub best_points: i32,
+    /// Points gained at this level not yet worth a chit.
+    #[serde(default)]
+    pub banked: i32,
+    /// Under Extended Development: his stage may pass 4th (`level` counts
+    /// it), his victory points are the next stage's (3.1 10.E.6.2), and
+    /// chits earned at 4th stage and above are kept on record only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extended: bool,
+    /// Chits earned toward his next stage above 4th, on record (3.1
+    /// 10.E.6.6).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub beyond: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+impl Development {
+    /// A character starting at `level`.
+    pub fn starting_at(level: u8) -> Development {
+        Development {
+            start_level: level,
+            level,
+            gained: Vec::new(),
+            best_points: 0,
+            banked: 0,
+            extended: false,
+            beyond: 0,
+        }
+    }
+
+    /// Victory points each chit of the next level costs at this level
+    /// (3.1 10.E.5.4.1: one at 1st level, two at 2nd, and so on).
+    pub fn points_per_chit(&self) -> i32 {
+        i32::from(self.level)
+    }
+
+    /// The stages (1-12) of his next level; none at 4th level.
+    pub fn next_stages(&self) -> Vec<u8> {
+        if self.level >= TOP_LEVEL {
+            return Vec::new();
+        }
+        let first = self.level * CHITS_PER_LEVEL + 1;
+        (first..first + CHITS_PER_LEVEL).collect()
+    }
+}
+
+/// A character's stage and extra chits, as a campaign file carries them
+/// from the campaign before (3.1 10.E.6): `[carry_over.development]`
+/// `Amazon = { stage = 2, extra_chits = ["MOVE M4"] }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Carried {
+    pub stage: u8,
+    /// Chits of his next stage he has already (below 4th stage), as printed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_chits: Vec<String>,
+    /// Chits toward his next stage, at 4th stage and above (on record).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra: u8,
+}
