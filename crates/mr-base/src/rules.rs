@@ -128,6 +128,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
      his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
+    "`solitaire` plays: one player, the map built from a pile, Valley chits face down until they \
+     turn up, entry by a road from the map's edge, two Monster Rolls each Sunrise (10.E.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -453,14 +455,17 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "solitaire",
-        summary: "One player alone. Not offered: the board drawn tile by tile from the \
-                  Borderland with Woods and Valleys kept apart, Valley chits left face down, \
-                  entering from the map's edge and two prowling rows a day are a setup and a \
-                  Birdsong that realmgm does not have; a campaign with one player plays the \
-                  standard game instead",
+        summary: "One player alone (a campaign with a second player is refused): the map built \
+                  from the Borderland out of a shuffled pile, top tile first, Woods and Valley \
+                  tiles kept apart while they can be, a tile that cannot go to the bottom, a \
+                  map begun again when the last cannot; Valley chits left face down, their \
+                  dwellings, natives and ghosts coming when the chit turns up; the character \
+                  entering by a road from the map's edge with his first Move, and again by it \
+                  after a restart; two Monster Rolls each Sunrise, both rows prowling, or one \
+                  on doubles",
         source: "3.1 10.E.1 (Solitaire Play)",
-        status: NotYetImplemented,
-        excludes: &[],
+        status: Built,
+        excludes: &["player_built_board"],
     },
     RuleToggle {
         name: "multiple_characters",

@@ -400,6 +400,15 @@ pub fn take_turn_as(
         blocking::end_of_phase(day, who, orders);
         retinue::hide_with_guide(day, who, &hirelings);
     }
+    // One still off the map ends no turn on it: nothing of the tile he
+    // waits by turns up or comes to him (3.1 10.E.1.6).
+    if day.state.characters[who]
+        .roadway
+        .as_ref()
+        .is_some_and(|r| r.from_edge)
+    {
+        return;
+    }
     summoning::end_of_turn(day, who, &with_him);
 }
 
@@ -439,6 +448,20 @@ fn search_table(orders: &DayOrders, turn: &Turn) -> SearchTable {
 /// until he has made it.
 fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
     let road = day.state.characters[who].roadway.as_ref()?;
+    if road.from_edge {
+        let entering = matches!(&phase.activity, Activity::Move { tile, clearing } if day
+            .data
+            .tiles
+            .resolve(tile)
+            .is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))));
+        return (!entering).then(|| {
+            PhaseError::Refused(format!(
+                "he is not on the map yet: his first activity must be a Move to {}, along the \
+                 road from the map's edge (3.1 10.E.1.6)",
+                road.to
+            ))
+        });
+    }
     let to_an_end = match &phase.activity {
         Activity::Move { tile, clearing } => day
             .data
@@ -772,7 +795,7 @@ fn move_phase(
     if off_road {
         // The MOVE chit he ran with already paid for what he carries.
         let c = &mut day.state.characters[who];
-        if let Some(road) = c.roadway.take() {
+        if let Some(road) = c.roadway.take().filter(|r| !r.from_edge) {
             let other_end = if to == road.from { road.to } else { road.from };
             day.today.entered_by.insert(who, (other_end, to.clone()));
         }

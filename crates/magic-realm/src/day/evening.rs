@@ -816,6 +816,7 @@ fn write_back(
             from: clearing.clone(),
             to,
             vanished: false,
+            from_edge: false,
         });
     }
     for (&f, id) in counters {

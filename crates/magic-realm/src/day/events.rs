@@ -101,6 +101,14 @@ pub enum BirdsongEvent {
         /// ghosts.
         prowling: Vec<String>,
     },
+    /// A solitaire player's second Monster Roll (3.1 10.E.1.7): its row
+    /// prowls too, or on doubles the first row alone.
+    SecondMonsterRoll {
+        die: u8,
+        /// What prowls because of it; empty on doubles.
+        prowling: Vec<String>,
+        doubles: bool,
+    },
     /// Seventh-day regeneration: these counters went back to where they
     /// started the game.
     Regenerated { row: u8, returned: Vec<String> },

@@ -153,7 +153,13 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
         character: me.name.clone(),
         position: me.roadway.as_ref().map_or_else(
             || me.position.to_string(),
-            |road| format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off()),
+            |road| {
+                if road.from_edge {
+                    format!("on {road}, off the map: Move to {} first", road.to)
+                } else {
+                    format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off())
+                }
+            },
         ),
         hidden: me.hidden,
         gold: me.gold,

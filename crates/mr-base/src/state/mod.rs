@@ -108,6 +108,11 @@ pub struct MrState {
         skip_serializing_if = "is_standard_victory_points"
     )]
     pub victory_points: u32,
+    /// Under Solitaire Play, the clearing where the road from the map's edge
+    /// that the character entered by comes onto the map: a character who
+    /// starts over enters by it again (3.1 10.E.1.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solitaire_entry: Option<ClearingId>,
 }
 
 /// A character's cache in a clearing: what he left there and only he knows.
@@ -488,9 +493,25 @@ pub struct Roadway {
     /// 8.3.8d.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub vanished: bool,
+    /// The road from the map's edge a solitaire character has yet to enter
+    /// the map by (3.1 10.E.1.6): both ends are the clearing it comes to,
+    /// his only way on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_edge: bool,
 }
 
 impl Roadway {
+    /// The road from the map's edge into `entry`, where a solitaire
+    /// character waits to enter the map with his first Move (3.1 10.E.1.6).
+    pub fn from_edge(entry: &ClearingId) -> Roadway {
+        Roadway {
+            from: entry.clone(),
+            to: entry.clone(),
+            vanished: false,
+            from_edge: true,
+        }
+    }
+
     /// Whether his first Move may go to `clearing`: either end, or only
     /// back to `from` once the roadway vanished.
     pub fn ends_at(&self, clearing: &ClearingId) -> bool {
@@ -499,7 +520,7 @@ impl Roadway {
 
     /// Where his first Move may go, as a sentence names it.
     pub fn ways_off(&self) -> String {
-        if self.vanished {
+        if self.vanished || self.from_edge {
             self.from.to_string()
         } else {
             format!("{} or {}", self.from, self.to)
@@ -509,7 +530,9 @@ impl Roadway {
 
 impl std::fmt::Display for Roadway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.vanished {
+        if self.from_edge {
+            write!(f, "the road from the map's edge into {}", self.to)
+        } else if self.vanished {
             write!(
                 f,
                 "the roadway between {} and {}, which vanished (he is in the forest by {})",
