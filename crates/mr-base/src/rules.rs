@@ -228,7 +228,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the Visitor/Mission chits",
         source: "the BIMR3 rules (Board Building; Selecting Characters; a house rule, not in 3.1)",
         status: Built,
-        excludes: &[],
+        excludes: &["solitaire"],
     },
     RuleToggle {
         name: "unlimited_communication",
