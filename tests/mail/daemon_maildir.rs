@@ -693,8 +693,9 @@ fn magic_realm_days_run_through_the_daemon() {
 }
 
 /// A solitaire campaign by mail (3.1 10.E.1): the lone player is told he
-/// waits on a road from the map's edge, enters the map with his first
-/// Move, reads two Monster Rolls in his report, and nobody else may join.
+/// waits at the map's edge and by which roads he may come in, enters the
+/// map with his first Move, reads two Monster Rolls in his report, and
+/// nobody else may join.
 #[test]
 fn a_solitaire_campaign_is_played_by_mail_3_1_10_e_1() {
     let mut daemon = support::daemon();
@@ -714,7 +715,7 @@ fn a_solitaire_campaign_is_played_by_mail_3_1_10_e_1() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(
-        start.contains("on the road from the map's edge into DV4, off the map: Move to DV4 first"),
+        start.contains("At the map's edge, off the map: Move to BV1, CL2, CS1, DV4,"),
         "{start}"
     );
     let refused = daemon

@@ -405,7 +405,7 @@ pub fn take_turn_as(
     if day.state.characters[who]
         .roadway
         .as_ref()
-        .is_some_and(|r| r.from_edge)
+        .is_some_and(|r| r.is_from_edge())
     {
         return;
     }
@@ -448,7 +448,7 @@ fn search_table(orders: &DayOrders, turn: &Turn) -> SearchTable {
 /// until he has made it.
 fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
     let road = day.state.characters[who].roadway.as_ref()?;
-    if road.from_edge {
+    if road.is_from_edge() {
         let entering = matches!(&phase.activity, Activity::Move { tile, clearing } if day
             .data
             .tiles
@@ -456,9 +456,9 @@ fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
             .is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))));
         return (!entering).then(|| {
             PhaseError::Refused(format!(
-                "he is not on the map yet: his first activity must be a Move to {}, along the \
+                "he is not on the map yet: his first activity must be a Move to {}, along a \
                  road from the map's edge (3.1 10.E.1.6)",
-                road.to
+                road.ways_off()
             ))
         });
     }
@@ -794,11 +794,15 @@ fn move_phase(
     turn.moves += 1;
     if off_road {
         // The MOVE chit he ran with already paid for what he carries.
-        let c = &mut day.state.characters[who];
-        if let Some(road) = c.roadway.take().filter(|r| !r.from_edge) {
+        let road = day.state.characters[who].roadway.take();
+        if road.as_ref().is_some_and(|r| r.is_from_edge()) {
+            // The road he came in by is the one a fresh start takes.
+            day.state.solitaire_entry = Some(to.clone());
+        } else if let Some(road) = road {
             let other_end = if to == road.from { road.to } else { road.from };
             day.today.entered_by.insert(who, (other_end, to.clone()));
         }
+        let c = &mut day.state.characters[who];
         c.position = to.clone();
         c.discoveries.tiles_visited.insert(to.tile.clone());
         return PhaseResult::Moved {

@@ -816,7 +816,7 @@ fn write_back(
             from: clearing.clone(),
             to,
             vanished: false,
-            from_edge: false,
+            edge_entries: Vec::new(),
         });
     }
     for (&f, id) in counters {

@@ -78,7 +78,7 @@ pub fn roadways_vanish(
             .as_ref()
             // Ruling: the road from the map's edge a solitaire character
             // waits on stays, whichever side its tile shows.
-            .filter(|r| !r.vanished && !r.from_edge)
+            .filter(|r| !r.vanished && !r.is_from_edge())
         else {
             continue;
         };

@@ -323,7 +323,7 @@ fn restart(
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
     if let Some(entry) = &entry {
-        character.roadway = Some(crate::state::Roadway::from_edge(entry));
+        character.roadway = crate::state::Roadway::from_edge(vec![entry.clone()]);
     }
     let paid = equip_from_the_realm(day, &mut character, &fell_in);
     day.state.characters[who] = character;

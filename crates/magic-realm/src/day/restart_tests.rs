@@ -350,7 +350,10 @@ fn a_solitaire_character_restarts_on_the_road_he_first_entered_by_3_1_10_e_1_6()
         &mut Dice::new(11, 0),
     )
     .expect("a solitaire game sets up");
-    let entry = state.solitaire_entry.clone().expect("an entry road");
+    // She entered by the last of the roads from the map's edge.
+    let road = state.characters[0].roadway.clone().expect("at the edge");
+    let entry = road.edge_entries.last().expect("a road in").clone();
+    state.solitaire_entry = Some(entry.clone());
     // She entered, walked on and was killed elsewhere.
     let fell_in = state
         .board
@@ -370,7 +373,7 @@ fn a_solitaire_character_restarts_on_the_road_he_first_entered_by_3_1_10_e_1_6()
         amazon
             .roadway
             .as_ref()
-            .is_some_and(|r| r.from_edge && r.to == entry)
+            .is_some_and(|r| r.edge_entries == [entry.clone()])
     );
     assert!(events.iter().any(|e| matches!(
         &e.happening,

@@ -599,8 +599,8 @@ fn solitaire_sets_out_a_lone_game_and_rolls_twice_3_1_10_e_1() {
     assert!(ghosts_in_box(&lone) && !ghosts_in_box(&standard));
     assert!(lone.dwellings.keys().all(|d| d.is_campfire()));
     let road = lone.characters[0].roadway.clone().expect("on the road in");
-    assert!(road.from_edge);
-    assert_eq!(lone.solitaire_entry.as_ref(), Some(&road.to));
+    assert!(road.is_from_edge() && road.ends_at(&road.to));
+    assert_eq!(lone.characters[0].position, road.to);
     assert!(standard.characters[0].roadway.is_none());
     assert!(standard.solitaire_entry.is_none());
 

@@ -154,8 +154,8 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
         position: me.roadway.as_ref().map_or_else(
             || me.position.to_string(),
             |road| {
-                if road.from_edge {
-                    format!("on {road}, off the map: Move to {} first", road.to)
+                if road.is_from_edge() {
+                    format!("the map's edge, off the map: Move to {} first", road.ways_off())
                 } else {
                     format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off())
                 }

@@ -156,11 +156,15 @@ pub fn new_game(
     // A solitaire player leaves the Valley chits face down (3.1 10.E.1.5).
     let dealt = chits::deal(data, &board, !solitaire, dice)?;
     let denizens = place_denizens(data, &dealt.dwellings, dealt.ghosts.as_ref());
-    let entry = solitaire.then(|| entry_road(&board, dice)).transpose()?;
+    let entries = if solitaire {
+        edge_entries(&board)?
+    } else {
+        Vec::new()
+    };
     let mut holdings = items::deal(data, dice);
     take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
-    let mut characters = seat_characters(data, seats, inputs, &dealt, entry.as_ref(), dice)?;
+    let mut characters = seat_characters(data, seats, inputs, &dealt, &entries, dice)?;
     for character in &mut characters {
         character.optional_abilities = inputs
             .abilities
@@ -209,18 +213,17 @@ pub fn new_game(
         caches: Vec::new(),
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: super::state::VICTORY_POINTS_PER_MONTH,
-        solitaire_entry: entry,
+        solitaire_entry: None,
     })
 }
 
-/// The road a solitaire character enters the map by (3.1 10.E.1.6): one
-/// of the roads that run from the map's edge to the Borderland, chosen by
-/// the dice (`setup/solitaire/entry`) as the rule leaves it to the player.
-/// Returns the clearing the road comes to. Such a road leaves a clearing
-/// through a tile edge with nothing beyond, and that clearing reaches the
-/// Borderland by roads anyone may walk (ruling: hidden paths and secret
-/// passages are not roads a newcomer knows).
-fn entry_road(board: &Board, dice: &mut Dice) -> Result<ClearingId, SetupError> {
+/// The clearings a solitaire character may enter the map at, in order
+/// (3.1 10.E.1.6): those of the roads that run from the map's edge to the
+/// Borderland; his player chooses one with his first Move. Such a road
+/// leaves a clearing through a tile edge with nothing beyond, and that
+/// clearing reaches the Borderland by roads anyone may walk (ruling: hidden
+/// paths and secret passages are not roads a newcomer knows).
+fn edge_entries(board: &Board) -> Result<Vec<ClearingId>, SetupError> {
     use super::data::tiles::PathKind;
     let open = |kind| matches!(kind, PathKind::Normal | PathKind::Cave);
     let mut entries: Vec<ClearingId> = board
@@ -239,8 +242,7 @@ fn entry_road(board: &Board, dice: &mut Dice) -> Result<ClearingId, SetupError> 
                 .to_string(),
         ));
     }
-    let pick = dice.below("setup/solitaire/entry", entries.len() as u32) as usize;
-    Ok(entries.swap_remove(pick))
+    Ok(entries)
 }
 
 /// The Elf's form when his "Light or Great Elf" ability is in force: his
@@ -461,7 +463,7 @@ fn seat_characters(
     seats: &[Seat],
     inputs: &SetupInputs,
     dealt: &chits::Dealt,
-    entry: Option<&ClearingId>,
+    edge_entries: &[ClearingId],
     dice: &mut Dice,
 ) -> Result<Vec<CharacterState>, SetupError> {
     let mut states: Vec<CharacterState> = Vec::new();
@@ -506,11 +508,11 @@ fn seat_characters(
                 character.start[dice.below(&purpose, character.start.len() as u32) as usize]
             }
         };
-        if let Some(entry) = entry {
-            // He waits on the road from the map's edge (3.1 10.E.1.6).
+        if let Some(road) = super::state::Roadway::from_edge(edge_entries.to_vec()) {
+            // He waits at the map's edge (3.1 10.E.1.6).
             let mut state =
-                CharacterState::entering(character, seat.player.clone(), start, entry.clone());
-            state.roadway = Some(super::state::Roadway::from_edge(entry));
+                CharacterState::entering(character, seat.player.clone(), start, road.to.clone());
+            state.roadway = Some(road);
             states.push(state);
             continue;
         }
