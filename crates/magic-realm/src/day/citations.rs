@@ -158,6 +158,9 @@ fn arrival(e: &ArrivalEvent) -> Option<&'static str> {
         ArrivalEvent::TurnEnds { .. }
         | ArrivalEvent::ChitsRevealed { .. }
         | ArrivalEvent::NothingArrives { .. } => "7.13.2",
+        ArrivalEvent::DwellingAppears {
+            in_valley: true, ..
+        } => "10.E.1.5",
         ArrivalEvent::DwellingAppears { .. } => "7.13.2c",
         ArrivalEvent::Arrived { .. } => "7.13.3",
     })

@@ -257,10 +257,14 @@ pub enum ArrivalEvent {
     },
     /// Map chits of a tile turned face up.
     ChitsRevealed { tile: String, chits: Vec<String> },
-    /// A campfire (dwelling) appears with its warning chit.
+    /// A campfire (dwelling) appears with its warning chit; under Solitaire
+    /// Play a Valley dwelling too, its chit having stayed face down at
+    /// setup (3.1 10.E.1.5).
     DwellingAppears {
         dwelling: String,
         clearing: ClearingId,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        in_valley: bool,
     },
     /// Denizens came into a clearing.
     Arrived {

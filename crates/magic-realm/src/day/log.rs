@@ -354,7 +354,9 @@ fn arrival(event: &ArrivalEvent) -> String {
         ArrivalEvent::ChitsRevealed { tile, chits } => {
             format!("  Chits turn up in {tile}: {}.", chits.join(", "))
         }
-        ArrivalEvent::DwellingAppears { dwelling, clearing } => {
+        ArrivalEvent::DwellingAppears {
+            dwelling, clearing, ..
+        } => {
             format!("  The {dwelling} appears in {clearing}.")
         }
         ArrivalEvent::Arrived {

@@ -182,6 +182,7 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
                 Happening::Arrival(ArrivalEvent::DwellingAppears {
                     dwelling: dwelling.label().to_string(),
                     clearing: clearing.clone(),
+                    in_valley,
                 }),
             );
             garrison_comes(day, dwelling, &clearing);
