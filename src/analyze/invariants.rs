@@ -107,7 +107,11 @@ pub fn check(
     let fresh_gear = events.iter().any(|e| {
         matches!(
             e.happening,
-            Happening::Restart(RestartEvent::Restarted { .. } | RestartEvent::Arrived { .. })
+            Happening::Restart(
+                RestartEvent::Restarted { .. }
+                    | RestartEvent::RestartedAtEdge { .. }
+                    | RestartEvent::Arrived { .. }
+            )
         )
     });
     for (name, count) in gear.iter().filter(|_| !fresh_gear) {
@@ -155,7 +159,10 @@ pub fn check(
         .collect();
     for event in events {
         match &event.happening {
-            Happening::Restart(RestartEvent::Restarted { character, .. }) => {
+            Happening::Restart(
+                RestartEvent::Restarted { character, .. }
+                | RestartEvent::RestartedAtEdge { character, .. },
+            ) => {
                 dead.remove(character);
             }
             Happening::Combat(CombatEvent::Line {

@@ -35,7 +35,7 @@ fn every_shipped_campaign_file_starts() {
     files.sort();
     assert_eq!(
         files.len(),
-        7,
+        8,
         "a new shipped file gets its case below: {files:?}"
     );
     for file in files {
@@ -99,8 +99,12 @@ fn every_shipped_campaign_file_starts() {
                 );
                 assert_eq!(sent(&db, "MAGENTA").len(), 1);
             }
-            "demo" | "fantasy-realms" => {
-                let tag = if name == "demo" { "DEMO" } else { "FR1" };
+            "demo" | "fantasy-realms" | "solitaire" => {
+                let tag = match name.as_str() {
+                    "demo" => "DEMO",
+                    "solitaire" => "SOLO",
+                    _ => "FR1",
+                };
                 let status = stdout(&realmgm(&["gm", "--campaign", tag, "status"], &db.0));
                 assert!(status.contains("day 1 pending"), "{status}");
                 assert!(!status.contains("not set up"), "{file}: {status}");

@@ -692,6 +692,58 @@ fn magic_realm_days_run_through_the_daemon() {
     );
 }
 
+/// A solitaire campaign by mail (3.1 10.E.1): the lone player is told he
+/// waits at the map's edge and by which roads he may come in, enters the
+/// map with his first Move, reads two Monster Rolls in his report, and
+/// nobody else may join.
+#[test]
+fn a_solitaire_campaign_is_played_by_mail_3_1_10_e_1() {
+    let mut daemon = support::daemon();
+    let text = campaign_text("SO", &[("Ann", ANN)], "")
+        .replace("Annchar", "Amazon")
+        .replace(
+            "rules = [\"unlimited_communication\"]",
+            "rules = [\"solitaire\"]",
+        );
+    let secrets = add_campaign(&mut daemon.store, "magic-realm", &text);
+    let capture = Capture::default();
+    daemon.turns().check_turn("SO", START).unwrap();
+    let started = capture.flush(&mut daemon, START);
+    let start = to(&started, ANN)
+        .into_iter()
+        .map(|m| m.body_text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        start.contains("At the map's edge, off the map: Move to BV1, CL2, CS1, DV4,"),
+        "{start}"
+    );
+    let refused = daemon
+        .seats()
+        .add_player("SO", "Ben", BEN, Some("Dwarf"), START + 10)
+        .unwrap_err();
+    assert!(
+        format!("{refused:#}").contains("the solitaire rule, which seats at most 1"),
+        "{refused:#}"
+    );
+    let body = format!("Password: {}\nM DV4, H", secrets["Ann"]);
+    let note = send(
+        &mut daemon,
+        mail(ANN, GM, "[SO] o", "so@x", &body),
+        START + 20,
+    );
+    assert!(note.contains("accepted"), "{note}");
+    let done = daemon.turns().check_turn("SO", START + 900).unwrap();
+    assert_eq!(done, "processed day 1 early");
+    let mails = capture.flush(&mut daemon, START + 900);
+    let report = to(&mails, ANN).last().unwrap().body_text.clone();
+    assert!(report.contains("Second monster roll = "), "{report}");
+    assert!(
+        report.contains("1. M-Dark Valley 4: moves to DV4"),
+        "{report}"
+    );
+}
+
 /// A seat played by a team (BIMR4's "Team 1", the team game BIMR5): any of
 /// its addresses sends orders with the seat's secret, the latest stand, and
 /// every mail to the seat goes to all of them.

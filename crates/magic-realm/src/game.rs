@@ -180,6 +180,13 @@ impl Game for MagicRealm {
         rules::PROFILES
     }
 
+    /// Solitaire Play is one player's game (3.1 10.E.1.1).
+    fn most_players(&self, rules: &Rules) -> Option<(usize, &'static str)> {
+        rules
+            .is_on(setup::SOLITAIRE)
+            .then_some((1, setup::SOLITAIRE))
+    }
+
     fn calendar(&self) -> Option<Calendar> {
         Some(Calendar {
             days_per_month: crate::state::DAYS_PER_MONTH,

@@ -153,6 +153,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a character with a Fly chit flies away (`Combat: fly away`): aloft over his tile and one \
      next to it, in no clearing, until his next turn's first phase, a Fly phase, lands him in \
      either (8.3.8e)",
+    "`solitaire` plays: one player, the map built from a pile, Valley chits face down until they \
+     turn up, entry by a road from the map's edge, two Monster Rolls each Sunrise (10.E.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -251,7 +253,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the Visitor/Mission chits",
         source: "the BIMR3 rules (Board Building; Selecting Characters; a house rule, not in 3.1)",
         status: Built,
-        excludes: &[],
+        excludes: &["solitaire"],
     },
     RuleToggle {
         name: "unlimited_communication",
@@ -482,14 +484,17 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "solitaire",
-        summary: "One player alone. Not offered: the board drawn tile by tile from the \
-                  Borderland with Woods and Valleys kept apart, Valley chits left face down, \
-                  entering from the map's edge and two prowling rows a day are a setup and a \
-                  Birdsong that realmgm does not have; a campaign with one player plays the \
-                  standard game instead",
+        summary: "One player alone (a campaign with a second player is refused): the map built \
+                  from the Borderland out of a shuffled pile, top tile first, Woods and Valley \
+                  tiles kept apart while they can be, a tile that cannot go to the bottom, a \
+                  map begun again when the last cannot; Valley chits left face down, their \
+                  dwellings, natives and ghosts coming when the chit turns up; the character \
+                  entering by a road from the map's edge with his first Move, and again by it \
+                  after a restart; two Monster Rolls each Sunrise, both rows prowling, or one \
+                  on doubles",
         source: "3.1 10.E.1 (Solitaire Play)",
-        status: NotYetImplemented,
-        excludes: &[],
+        status: Built,
+        excludes: &["player_built_board"],
     },
     RuleToggle {
         name: "multiple_characters",

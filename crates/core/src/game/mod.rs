@@ -763,6 +763,13 @@ pub trait Game: Sync {
         &[]
     }
 
+    /// The most players a campaign under `rules` may seat, with the rule
+    /// that sets it; `None` when the rules set no limit (a rule for one
+    /// player alone sets one).
+    fn most_players(&self, _rules: &Rules) -> Option<(usize, &'static str)> {
+        None
+    }
+
     /// A new game (day 0) from the campaign's seats and rules, the choices
     /// of a setup by mail and the campaign's calendar; all randomness comes
     /// from `dice`.

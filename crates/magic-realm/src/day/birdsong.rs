@@ -208,26 +208,61 @@ fn join(
     }
 }
 
-/// The monster roll, who prowls, and the seventh-day regeneration.
+/// The monster roll, who prowls, and the seventh-day regeneration; a
+/// solitaire player rolls twice, and both rows prowl unless the rolls are
+/// doubles (3.1 10.E.1.7).
 fn monster_roll(day: &mut Day<'_>, day_number: u32) {
     let record = day.roll("birdsong/monster-roll", DiceCount::One, Observers::Everyone);
     let row = record.result;
     day.today.prowling_row = row;
-    let card = day.data.setup_card.row(row);
-    let mut prowling: Vec<String> = card.sites.iter().map(|s| s.guardian.clone()).collect();
-    prowling.extend(card.monster_boxes.iter().map(|b| b.name.clone()));
-    prowling.extend(card.natives.iter().map(|n| n.group.clone()));
+    let mut prowling = prowling_in_row(day, row);
     prowling.extend(day.data.setup_card.prowl_every_day.iter().cloned());
     day.emit(
         Observers::Everyone,
         Happening::Birdsong(BirdsongEvent::MonsterRoll { die: row, prowling }),
     );
+    if day.rules.is_on(crate::setup::SOLITAIRE) {
+        let second = day
+            .roll(
+                "birdsong/second-monster-roll",
+                DiceCount::One,
+                Observers::Everyone,
+            )
+            .result;
+        let doubles = second == row;
+        let prowling = if doubles {
+            Vec::new()
+        } else {
+            day.today.second_row = Some(second);
+            prowling_in_row(day, second)
+        };
+        day.emit(
+            Observers::Everyone,
+            Happening::Birdsong(BirdsongEvent::SecondMonsterRoll {
+                die: second,
+                prowling,
+                doubles,
+            }),
+        );
+    }
     if day_number.is_multiple_of(WEEK) {
-        regenerate(day, row);
-        if row == 6 {
-            super::visitors::flip_on_card(day);
+        let rows: Vec<u8> = day.today.prowling_rows().collect();
+        for row in rows {
+            regenerate(day, row);
+            if row == 6 {
+                super::visitors::flip_on_card(day);
+            }
         }
     }
+}
+
+/// The sites' guardians, setup-card boxes and native groups of `row`.
+fn prowling_in_row(day: &Day<'_>, row: u8) -> Vec<String> {
+    let card = day.data.setup_card.row(row);
+    let mut prowling: Vec<String> = card.sites.iter().map(|s| s.guardian.clone()).collect();
+    prowling.extend(card.monster_boxes.iter().map(|b| b.name.clone()));
+    prowling.extend(card.natives.iter().map(|n| n.group.clone()));
+    prowling
 }
 
 /// Where a counter started the game, if it is of the rolled row.

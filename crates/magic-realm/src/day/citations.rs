@@ -126,6 +126,7 @@ fn birdsong(e: &BirdsongEvent) -> Option<&'static str> {
         BirdsongEvent::DayBegins { .. } => "6.1.1",
         BirdsongEvent::Follows { .. } | BirdsongEvent::CannotFollow { .. } => "7.11.3",
         BirdsongEvent::MonsterRoll { .. } => "6.3.3",
+        BirdsongEvent::SecondMonsterRoll { .. } => "10.E.1.7",
         BirdsongEvent::Regenerated { .. } => "6.3.4",
         BirdsongEvent::TurnChosen { .. } | BirdsongEvent::TurnOrder { .. } => "7.1.1",
         // A part of the rules the day does not apply, said out loud.
@@ -169,6 +170,9 @@ fn arrival(e: &ArrivalEvent) -> Option<&'static str> {
         ArrivalEvent::TurnEnds { .. }
         | ArrivalEvent::ChitsRevealed { .. }
         | ArrivalEvent::NothingArrives { .. } => "7.13.2",
+        ArrivalEvent::DwellingAppears {
+            in_valley: true, ..
+        } => "10.E.1.5",
         ArrivalEvent::DwellingAppears { .. } => "7.13.2c",
         ArrivalEvent::Arrived { .. } => "7.13.3",
     })
@@ -189,6 +193,7 @@ fn midnight(e: &MidnightEvent) -> &'static str {
 fn restart(e: &RestartEvent) -> Option<&'static str> {
     Some(match e {
         RestartEvent::Restarted { .. } | RestartEvent::NoInn { .. } => "9.1.2",
+        RestartEvent::RestartedAtEdge { .. } => "10.E.1.6",
         RestartEvent::Taken { .. } => "9.1.2b",
         RestartEvent::LeftBehind { .. } => "9.1.1d",
         RestartEvent::PaidInstead { .. } => "9.1.2a",

@@ -433,6 +433,15 @@ pub fn take_turn_as(
     }
     // His turn done, no extra phase of his is still to come.
     day.today.committed.remove(&who);
+    // One still off the map ends no turn on it: nothing of the tile he
+    // waits by turns up or comes to him (3.1 10.E.1.6).
+    if day.state.characters[who]
+        .roadway
+        .as_ref()
+        .is_some_and(|r| r.is_from_edge())
+    {
+        return;
+    }
     summoning::end_of_turn(day, who, &with_him);
 }
 
@@ -472,6 +481,20 @@ fn search_table(orders: &DayOrders, turn: &Turn) -> SearchTable {
 /// until he has made it.
 fn on_roadway(day: &Day<'_>, who: usize, phase: &Phase) -> Option<PhaseError> {
     let road = day.state.characters[who].roadway.as_ref()?;
+    if road.is_from_edge() {
+        let entering = matches!(&phase.activity, Activity::Move { tile, clearing } if day
+            .data
+            .tiles
+            .resolve(tile)
+            .is_some_and(|t| road.ends_at(&ClearingId::new(&t.code, *clearing))));
+        return (!entering).then(|| {
+            PhaseError::Refused(format!(
+                "he is not on the map yet: his first activity must be a Move to {}, along a \
+                 road from the map's edge (3.1 10.E.1.6)",
+                road.ways_off()
+            ))
+        });
+    }
     let to_an_end = match &phase.activity {
         Activity::Move { tile, clearing } => day
             .data
@@ -804,11 +827,15 @@ fn move_phase(
     turn.moves += 1;
     if off_road {
         // The MOVE chit he ran with already paid for what he carries.
-        let c = &mut day.state.characters[who];
-        if let Some(road) = c.roadway.take() {
+        let road = day.state.characters[who].roadway.take();
+        if road.as_ref().is_some_and(|r| r.is_from_edge()) {
+            // The road he came in by is the one a fresh start takes.
+            day.state.solitaire_entry = Some(to.clone());
+        } else if let Some(road) = road {
             let other_end = if to == road.from { road.to } else { road.from };
             day.today.entered_by.insert(who, (other_end, to.clone()));
         }
+        let c = &mut day.state.characters[who];
         c.position = to.clone();
         c.discoveries.tiles_visited.insert(to.tile.clone());
         return PhaseResult::Moved {

@@ -849,6 +849,7 @@ fn write_back(
             from: clearing.clone(),
             to,
             vanished: false,
+            edge_entries: Vec::new(),
         });
     }
     for (&f, id) in counters {

@@ -103,6 +103,14 @@ pub enum BirdsongEvent {
         /// ghosts.
         prowling: Vec<String>,
     },
+    /// A solitaire player's second Monster Roll (3.1 10.E.1.7): its row
+    /// prowls too, or on doubles the first row alone.
+    SecondMonsterRoll {
+        die: u8,
+        /// What prowls because of it; empty on doubles.
+        prowling: Vec<String>,
+        doubles: bool,
+    },
     /// Seventh-day regeneration: these counters went back to where they
     /// started the game.
     Regenerated { row: u8, returned: Vec<String> },
@@ -257,10 +265,14 @@ pub enum ArrivalEvent {
     },
     /// Map chits of a tile turned face up.
     ChitsRevealed { tile: String, chits: Vec<String> },
-    /// A campfire (dwelling) appears with its warning chit.
+    /// A campfire (dwelling) appears with its warning chit; under Solitaire
+    /// Play a Valley dwelling too, its chit having stayed face down at
+    /// setup (3.1 10.E.1.5).
     DwellingAppears {
         dwelling: String,
         clearing: ClearingId,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        in_valley: bool,
     },
     /// Denizens came into a clearing.
     Arrived {

@@ -232,6 +232,15 @@ fn birdsong(event: &BirdsongEvent) -> String {
         BirdsongEvent::MonsterRoll { die, prowling } => {
             format!("Monster roll = {die}: {} prowling.", prowling.join(", "))
         }
+        BirdsongEvent::SecondMonsterRoll {
+            die, doubles: true, ..
+        } => format!("Second monster roll = {die}: doubles, so that row alone prowls."),
+        BirdsongEvent::SecondMonsterRoll { die, prowling, .. } => {
+            format!(
+                "Second monster roll = {die}: {} prowling too.",
+                prowling.join(", ")
+            )
+        }
         BirdsongEvent::Regenerated { row, returned } => {
             if returned.is_empty() {
                 format!("Regeneration of row {row}: nothing returns.")
@@ -355,7 +364,9 @@ fn arrival(event: &ArrivalEvent) -> String {
         ArrivalEvent::ChitsRevealed { tile, chits } => {
             format!("  Chits turn up in {tile}: {}.", chits.join(", "))
         }
-        ArrivalEvent::DwellingAppears { dwelling, clearing } => {
+        ArrivalEvent::DwellingAppears {
+            dwelling, clearing, ..
+        } => {
             format!("  The {dwelling} appears in {clearing}.")
         }
         ArrivalEvent::Arrived {

@@ -99,6 +99,9 @@ pub struct Day<'a> {
 pub struct Today {
     /// The setup-card row the monster roll picked (0 before Sunrise).
     pub prowling_row: u8,
+    /// The row of a solitaire player's second Monster Roll, when it is not
+    /// the first's (3.1 10.E.1.7): both rows prowl.
+    pub second_row: Option<u8>,
     /// Characters (by index) blocked today: they do no more phases.
     pub blocked: BTreeSet<usize>,
     /// Map chits that were face up when an individual ended his turn
@@ -162,6 +165,17 @@ impl Today {
         self.active_at_birdsong
             .get(&who)
             .is_some_and(|active| active.contains(name))
+    }
+
+    /// The rows prowling today: the Monster Roll's, and a solitaire
+    /// player's second (3.1 6.3.3, 10.E.1.7).
+    pub fn prowling_rows(&self) -> impl Iterator<Item = u8> + '_ {
+        std::iter::once(self.prowling_row).chain(self.second_row)
+    }
+
+    /// Whether row `row` of the setup card prowls today.
+    pub fn prowls_row(&self, row: u8) -> bool {
+        self.prowling_rows().any(|r| r == row)
     }
 }
 

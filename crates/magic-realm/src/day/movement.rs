@@ -76,7 +76,9 @@ pub fn roadways_vanish(
         let Some(road) = state.characters[who]
             .roadway
             .as_ref()
-            .filter(|r| !r.vanished)
+            // Ruling: the road from the map's edge a solitaire character
+            // waits on stays, whichever side its tile shows.
+            .filter(|r| !r.vanished && !r.is_from_edge())
         else {
             continue;
         };

@@ -46,6 +46,16 @@ pub enum RestartEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         became: Option<String>,
     },
+    /// Under Solitaire Play he starts again on the road from the map's edge
+    /// his first character entered by (3.1 10.E.1.6).
+    RestartedAtEdge {
+        character: String,
+        fell_in: ClearingId,
+        /// The clearing the road comes onto the map at.
+        at: ClearingId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        became: Option<String>,
+    },
     /// What a dead character carried lies where he fell (3.1 9.1.1d,
     /// 9.2.2a): seen by those in that clearing and his own player.
     LeftBehind {
@@ -91,6 +101,21 @@ impl RestartEvent {
                 }
                 None => format!("The {character}, killed, starts again at the Inn ({at})."),
             },
+            RestartEvent::RestartedAtEdge {
+                character,
+                at,
+                became,
+                ..
+            } => {
+                let who = match became {
+                    Some(new) => format!("The {character}, killed, comes back as the {new}"),
+                    None => format!("The {character}, killed, starts again"),
+                };
+                format!(
+                    "{who} on the road from the map's edge into {at}, the road the first \
+                     character entered by; the first activity must be a Move to {at}."
+                )
+            }
             RestartEvent::LeftBehind {
                 character,
                 fell_in,
@@ -261,7 +286,11 @@ fn restart(
     spells: Option<&String>,
 ) {
     let name = day.state.characters[who].name.clone();
-    let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
+    let entry = day.state.solitaire_entry.clone();
+    let Some(inn) = entry
+        .clone()
+        .or_else(|| day.state.dwellings.get(&Dwelling::Inn).cloned())
+    else {
         day.emit(
             Observers::Everyone,
             Happening::Restart(RestartEvent::NoInn { character: name }),
@@ -297,6 +326,9 @@ fn restart(
     // A replacement keeps the seat of the character he replaces, and so his
     // player (3.1 10.E.4.7).
     character.controller = controller;
+    if let Some(entry) = &entry {
+        character.roadway = crate::state::Roadway::from_edge(vec![entry.clone()]);
+    }
     let paid = equip_from_the_realm(day, &mut character, &fell_in);
     day.state.characters[who] = character;
     day.state.victory_requirements.remove(&name);
@@ -308,15 +340,22 @@ fn restart(
     // His familiar, if he has one, starts again with him.
     day.state.familiars.remove(&name);
     tell_left_behind(day, &name, &fell_in, &left_behind, who);
-    day.emit(
-        Observers::Everyone,
-        Happening::Restart(RestartEvent::Restarted {
+    let event = if entry.is_some() {
+        RestartEvent::RestartedAtEdge {
             character: name,
             fell_in,
             at: inn,
             became,
-        }),
-    );
+        }
+    } else {
+        RestartEvent::Restarted {
+            character: name,
+            fell_in,
+            at: inn,
+            became,
+        }
+    };
+    day.emit(Observers::Everyone, Happening::Restart(event));
     for (item, gold) in paid {
         let observers = day.only(who);
         day.emit(

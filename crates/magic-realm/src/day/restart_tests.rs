@@ -350,3 +350,61 @@ fn a_replacement_keeps_the_killed_characters_seat_and_points_3_1_10_e_4_7() {
     );
     assert_eq!(after.victory_points_for("Swordsman"), points);
 }
+
+/// Under Solitaire Play a killed character starts again on the road from
+/// the map's edge the first one entered by, off the map until his first
+/// Move, not at the Inn (3.1 10.E.1.6).
+#[test]
+fn a_solitaire_character_restarts_on_the_road_he_first_entered_by_3_1_10_e_1_6() {
+    use crate::setup::{SOLITAIRE, SetupInputs, new_game};
+    use crate::test_support::play_day_under;
+    use realmgm_core::dice::Dice;
+    use realmgm_core::game::{Rules, Seat};
+    let rules = Rules::new([SOLITAIRE], crate::rules::TOGGLES).expect("a built toggle");
+    let seats = [Seat {
+        player: "ann".into(),
+        role: Some("Amazon".into()),
+    }];
+    let mut state = new_game(
+        data(),
+        &seats,
+        &rules,
+        &SetupInputs::default(),
+        &mut Dice::new(11, 0),
+    )
+    .expect("a solitaire game sets up");
+    // She entered by the last of the roads from the map's edge.
+    let road = state.characters[0].roadway.clone().expect("at the edge");
+    let entry = road.edge_entries.last().expect("a road in").clone();
+    state.solitaire_entry = Some(entry.clone());
+    // She entered, walked on and was killed elsewhere.
+    let fell_in = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.tile != entry.tile)
+        .expect("another tile");
+    let c = &mut state.characters[0];
+    c.roadway = None;
+    c.position = fell_in.clone();
+    c.dead = true;
+    let (after, events) = play_day_under(&rules, state, &[], &[]);
+    let amazon = &after.characters[0];
+    assert!(!amazon.dead);
+    assert_eq!(amazon.position, entry);
+    assert!(
+        amazon
+            .roadway
+            .as_ref()
+            .is_some_and(|r| r.edge_entries == [entry.clone()])
+    );
+    assert!(events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Restart(RestartEvent::RestartedAtEdge { character, at, .. })
+            if character == "Amazon" && *at == entry
+    )));
+    assert!(!events.iter().any(|e| matches!(
+        &e.happening,
+        Happening::Restart(RestartEvent::Restarted { .. })
+    )));
+}

@@ -22,7 +22,9 @@ use crate::data::GameData;
 use crate::data::characters::{Advantage, SummonChit};
 use crate::data::natives::NativeGroup;
 use crate::data::setup_card::ChitWord;
+use crate::data::terms::{Dwelling, TileGroup};
 use crate::data::tiles::PathKind;
+use crate::setup::{DWELLING_CLEARING, GHOSTS_BOX};
 use crate::state::{DenizenKind, MapChit, Whereabouts};
 
 /// The rule that keeps a hidden character's tile chits face down.
@@ -156,29 +158,63 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
         }),
     );
     for name in names {
-        let Some(dwelling) = day
-            .data
-            .chits
-            .warning
-            .iter()
-            .find(|w| w.name == name)
-            .and_then(|w| w.dwelling)
-        else {
+        let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == name) else {
             continue;
         };
-        if day.state.dwellings.contains_key(&dwelling) {
+        // A Valley chit turns up in play only under Solitaire Play: its
+        // dwelling and ghosts come where setup would have put them (3.1
+        // 10.E.1.5).
+        let in_valley = warning.tiles == TileGroup::Valley;
+        let Some(clearing) = (if in_valley {
+            Some(ClearingId::new(tile, DWELLING_CLEARING))
+                .filter(|c| day.state.board.clearing(c).is_some())
+        } else {
+            campfire_clearing(day, tile)
+        }) else {
             continue;
+        };
+        if let Some(dwelling) = warning.dwelling
+            && !day.state.dwellings.contains_key(&dwelling)
+        {
+            day.state.dwellings.insert(dwelling, clearing.clone());
+            day.emit(
+                Observers::Everyone,
+                Happening::Arrival(ArrivalEvent::DwellingAppears {
+                    dwelling: dwelling.label().to_string(),
+                    clearing: clearing.clone(),
+                    in_valley,
+                }),
+            );
+            garrison_comes(day, dwelling, &clearing);
         }
-        let Some(clearing) = campfire_clearing(day, tile) else {
-            continue;
-        };
-        day.state.dwellings.insert(dwelling, clearing.clone());
-        day.emit(
-            Observers::Everyone,
-            Happening::Arrival(ArrivalEvent::DwellingAppears {
-                dwelling: dwelling.label().to_string(),
-                clearing,
-            }),
+        if in_valley && warning.ghosts > 0 {
+            let ghosts = counters_at(
+                day,
+                &Whereabouts::SetupBox {
+                    name: GHOSTS_BOX.to_string(),
+                },
+            );
+            arrive(day, ghosts, &clearing, format!("the ghosts of {name}"));
+        }
+    }
+}
+
+/// The natives who live at `dwelling`, waiting off the map while its chit
+/// was face down, come to it as it appears (3.1 10.E.1.5).
+fn garrison_comes(day: &mut Day<'_>, dwelling: Dwelling, clearing: &ClearingId) {
+    let data = day.data;
+    for group in data.natives.iter().filter(|g| g.garrison == Some(dwelling)) {
+        let members = counters_at(
+            day,
+            &Whereabouts::SetupBox {
+                name: group.name.clone(),
+            },
+        );
+        arrive(
+            day,
+            members,
+            clearing,
+            format!("the {} live at the {}", group.name, dwelling.label()),
         );
     }
 }
@@ -264,7 +300,6 @@ fn counters_at(day: &Day<'_>, where_: &Whereabouts) -> Vec<String> {
 }
 
 fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
-    let row = day.today.prowling_row;
     let movers: Vec<String> = day
         .state
         .denizens
@@ -278,7 +313,7 @@ fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
                 && day.state.employer_of(id).is_none()
                 && !crate::magic::influence::controlled(&day.state, id)
                 && !day.today.blocking_monsters.contains(*id)
-                && prowls(day.data, row, id)
+                && day.today.prowling_rows().any(|row| prowls(day.data, row, id))
         })
         .map(|(id, _)| id.clone())
         .collect();
@@ -286,7 +321,6 @@ fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
 }
 
 fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
-    let row = day.today.prowling_row;
     let dwellings: Vec<_> = day
         .state
         .dwellings
@@ -294,11 +328,12 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
         .filter(|(_, c)| *c == here)
         .map(|(d, _)| *d)
         .collect();
+    let rows: Vec<u8> = day.today.prowling_rows().collect();
     for group in day
         .data
         .natives
         .iter()
-        .filter(|g| g.row == row && g.garrison.is_none())
+        .filter(|g| rows.contains(&g.row) && g.garrison.is_none())
     {
         if !group.appears_at.iter().any(|d| dwellings.contains(d)) {
             continue;
@@ -319,7 +354,6 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
 }
 
 fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
-    let row = day.today.prowling_row;
     for name in fresh {
         let Some(site) = day.data.chits.site(name) else {
             continue;
@@ -329,7 +363,7 @@ fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
             .setup_card
             .site_box
             .iter()
-            .any(|b| b.site == site.name && b.row == row);
+            .any(|b| b.site == site.name && day.today.prowls_row(b.row));
         if !on_row {
             continue;
         }
@@ -349,29 +383,30 @@ fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     }
 }
 
-/// The counters of the first non-empty box of the row that answers `word`
-/// in a tile of `group`.
-fn summoned_box(
-    day: &Day<'_>,
-    word: ChitWord,
-    group: crate::data::terms::TileGroup,
-) -> Vec<String> {
-    let row = day.today.prowling_row;
-    day.data
-        .setup_card
-        .monster_box
-        .iter()
-        .filter(|b| b.row == row && b.summoned_by.iter().any(|m| m.matches(word, group)))
-        .map(|b| {
-            counters_at(
-                day,
-                &Whereabouts::SetupBox {
-                    name: b.name.clone(),
-                },
-            )
+/// The counters of the first non-empty box that answers `word` in a tile
+/// of `group`, in each prowling row (a solitaire player's two rows both
+/// answer, 3.1 10.E.1.7).
+fn summoned_box(day: &Day<'_>, word: ChitWord, group: TileGroup) -> Vec<String> {
+    day.today
+        .prowling_rows()
+        .flat_map(|row| {
+            day.data
+                .setup_card
+                .monster_box
+                .iter()
+                .filter(|b| b.row == row && b.summoned_by.iter().any(|m| m.matches(word, group)))
+                .map(|b| {
+                    counters_at(
+                        day,
+                        &Whereabouts::SetupBox {
+                            name: b.name.clone(),
+                        },
+                    )
+                })
+                .find(|c| !c.is_empty())
+                .unwrap_or_default()
         })
-        .find(|c| !c.is_empty())
-        .unwrap_or_default()
+        .collect()
 }
 
 fn warnings_summon(day: &mut Day<'_>, here: &ClearingId, fresh: &[String]) {

@@ -124,6 +124,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "round_prompts::tests::without_the_rule_the_day_never_waits_for_a_round",
     ),
     (
+        "solitaire",
+        "day::toggle_tests::solitaire_sets_out_a_lone_game_and_rolls_twice_3_1_10_e_1",
+    ),
+    (
         "dwarf_short_legs_optional",
         "abilities::tests::the_dwarfs_optional_short_legs_come_only_with_their_own_toggle",
     ),
@@ -699,4 +703,85 @@ fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
             "\"Berserker\" = { stage = 4 }   # survived and won: a chit and a stage more",
         ]
     );
+}
+
+/// A lone player's game under Solitaire Play against the standard one: the
+/// Valley chits stay face down with the ghosts off the map (3.1 10.E.1.5),
+/// the character waits on a road from the map's edge that reaches the
+/// Borderland (10.E.1.6), and each Sunrise has a second Monster Roll whose
+/// row prowls too (10.E.1.7); without the rule none of it.
+#[test]
+fn solitaire_sets_out_a_lone_game_and_rolls_twice_3_1_10_e_1() {
+    use crate::data::terms::TileGroup;
+    use crate::setup::{GHOSTS_BOX, SetupInputs, new_game};
+    use crate::state::Whereabouts;
+    use realmgm_core::game::Seat;
+    let set_up = |on: &[&str]| {
+        let seats = [Seat {
+            player: "ann".into(),
+            role: Some("Amazon".into()),
+        }];
+        new_game(
+            data(),
+            &seats,
+            &rules(on),
+            &SetupInputs::default(),
+            &mut Dice::new(11, 0),
+        )
+        .expect("a one-player game sets up")
+    };
+    let valley_face_up = |state: &crate::state::MrState| {
+        state
+            .map_chits
+            .iter()
+            .filter(|(tile, _)| state.board.tile(tile).map(|t| t.group) == Some(TileGroup::Valley))
+            .flat_map(|(_, chits)| chits)
+            .filter(|c| data().chits.warning.iter().any(|w| w.name == c.name))
+            .all(|c| c.face_up)
+    };
+    let ghosts_in_box = |state: &crate::state::MrState| {
+        state
+            .denizens
+            .iter()
+            .filter(|(id, _)| id.starts_with("Ghost"))
+            .all(|(_, d)| {
+                d.at == Whereabouts::SetupBox {
+                    name: GHOSTS_BOX.into(),
+                }
+            })
+    };
+    let lone = set_up(&["solitaire"]);
+    let standard = set_up(&[]);
+    assert!(!valley_face_up(&lone) && valley_face_up(&standard));
+    assert!(ghosts_in_box(&lone) && !ghosts_in_box(&standard));
+    assert!(lone.dwellings.keys().all(|d| d.is_campfire()));
+    let road = lone.characters[0].roadway.clone().expect("on the road in");
+    assert!(road.is_from_edge() && road.ends_at(&road.to));
+    assert_eq!(lone.characters[0].position, road.to);
+    assert!(standard.characters[0].roadway.is_none());
+    assert!(standard.solitaire_entry.is_none());
+
+    let second_roll = |state: crate::state::MrState, on: &[&str]| {
+        let mut dice = Dice::with_script(
+            3,
+            1,
+            script(&[
+                ("birdsong/monster-roll", &[2]),
+                ("birdsong/second-monster-roll", &[5]),
+            ]),
+        );
+        let (_, events) =
+            super::resolve_day(data(), &rules(on), state, &Default::default(), &mut dice)
+                .expect("the day resolves");
+        events.iter().find_map(|e| match &e.happening {
+            Happening::Birdsong(super::events::BirdsongEvent::SecondMonsterRoll {
+                die,
+                doubles,
+                ..
+            }) => Some((*die, *doubles)),
+            _ => None,
+        })
+    };
+    assert_eq!(second_roll(lone, &["solitaire"]), Some((5, false)));
+    assert_eq!(second_roll(standard, &[]), None);
 }

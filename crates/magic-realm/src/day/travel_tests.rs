@@ -227,6 +227,7 @@ fn a_runaway_on_the_roadway_must_first_move_to_one_of_its_ends_3_1_8_3_8d() {
         from: a.clone(),
         to: b.clone(),
         vanished: false,
+        edge_entries: Vec::new(),
     });
     let line = format!("H, {}", move_to(&a));
     let (after, events) = play(state.clone(), &[("P1", &line)], &[("hide", &[6])]);
@@ -268,6 +269,7 @@ fn a_runaway_out_of_a_cave_has_sunlight_phases_3_1_8_3_8d_2() {
         from: cave,
         to: outside,
         vanished: false,
+        edge_entries: Vec::new(),
     });
     let out = super::daylight::normal_phases(data(), &rules, &state, &state.characters[0]);
     assert!(
@@ -314,6 +316,7 @@ fn a_roadway_vanishing_under_a_runaway_puts_him_in_the_forest_3_1_8_3_8d_3() {
         from: a.clone(),
         to: b.clone(),
         vanished: false,
+        edge_entries: Vec::new(),
     });
     let rules = realmgm_core::game::Rules::default();
     assert!(super::movement::roadways_vanish(data(), &rules, &mut state).is_empty());

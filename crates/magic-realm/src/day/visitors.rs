@@ -84,7 +84,7 @@ const HOW_TO_TAKE: &str = "a character who ends a turn here takes it with a 'Mis
 /// End of the turn of character `who`: on a roll of 6, every box whose
 /// chit belongs in his clearing empties onto the map there.
 pub fn end_of_turn(day: &mut Day<'_>, who: usize) {
-    if day.today.prowling_row != VISITOR_ROW {
+    if !day.today.prowls_row(VISITOR_ROW) {
         return;
     }
     let here = day.state.characters[who].position.clone();

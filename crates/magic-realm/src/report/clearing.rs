@@ -36,8 +36,12 @@ pub struct ClearingView {
 /// The clearing of `me` in `state`.
 pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> ClearingView {
     let here = &me.position;
-    let on_map_here =
-        |at: &Whereabouts| matches!(at, Whereabouts::Clearing { clearing } if clearing == here);
+    // Waiting at the map's edge he sees nothing of the clearings there
+    // yet (3.1 10.E.1.6).
+    let off_map = me.roadway.as_ref().is_some_and(|r| r.is_from_edge());
+    let on_map_here = |at: &Whereabouts| {
+        !off_map && matches!(at, Whereabouts::Clearing { clearing } if clearing == here)
+    };
     let counters = |kind: DenizenKind| -> Vec<String> {
         state
             .denizens
@@ -56,7 +60,9 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
         .chits
         .site
         .iter()
-        .filter(|s| s.clearing == here.clearing && me.discoveries.sites.contains(&s.name))
+        .filter(|s| {
+            !off_map && s.clearing == here.clearing && me.discoveries.sites.contains(&s.name)
+        })
         .filter(|s| state.tile_of_chit(&s.name) == Some(here.tile.as_str()))
         .map(|s| s.name.clone())
         .collect();
@@ -69,7 +75,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
         characters: state
             .characters
             .iter()
-            .filter(|c| c.player != me.player && &c.position == here && !c.hidden)
+            .filter(|c| c.player != me.player && &c.position == here && !c.hidden && !off_map)
             // One on a roadway is between clearings (3.1 rule 8.3.8d).
             .filter(|c| !c.between_clearings())
             .map(|c| c.name.clone())
@@ -77,23 +83,35 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
         dwellings: state
             .dwellings
             .iter()
-            .filter(|(_, at)| *at == here)
+            .filter(|(_, at)| *at == here && !off_map)
             .map(|(d, _)| d.to_string())
             .collect(),
         sites,
-        chits_face_up: state.face_up_chits(&here.tile),
-        pile: state
-            .holdings
-            .get(&abandoned_pile(here))
-            .map_or(0, Vec::len),
-        dropped: state
-            .dropped_in(here)
-            .into_iter()
-            .map(|(before, item)| match before {
-                Some(who) if who == me.name => format!("{} (in front of you)", item.name),
-                _ => item.name.clone(),
-            })
-            .collect(),
+        chits_face_up: if off_map {
+            Vec::new()
+        } else {
+            state.face_up_chits(&here.tile)
+        },
+        pile: if off_map {
+            0
+        } else {
+            state
+                .holdings
+                .get(&abandoned_pile(here))
+                .map_or(0, Vec::len)
+        },
+        dropped: if off_map {
+            Vec::new()
+        } else {
+            state
+                .dropped_in(here)
+                .into_iter()
+                .map(|(before, item)| match before {
+                    Some(who) if who == me.name => format!("{} (in front of you)", item.name),
+                    _ => item.name.clone(),
+                })
+                .collect()
+        },
     }
 }
 

@@ -159,6 +159,9 @@ pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterStat
     Sheet {
         character: me.name.clone(),
         position: match (&me.roadway, &me.flown_away) {
+            (Some(road), _) if road.is_from_edge() => {
+                format!("the map's edge, off the map: Move to {} first", road.ways_off())
+            }
             (Some(road), _) => {
                 format!("on {road}, out of {}: Move to {} first", road.from, road.ways_off())
             }

@@ -113,7 +113,12 @@ fn attempt(tiles: &Tiles, dice: &mut Dice, deal: Deal) -> Option<Board> {
 /// nowhere to go. The random map picks among them; a player building the
 /// map is shown one.
 pub fn joining_placements(board: &Board, tile: &Tile) -> Vec<Placement> {
-    let choices = board.legal_placements(tile);
+    fewest_groups(board, tile, board.legal_placements(tile))
+}
+
+/// Those of `choices` (placements of `tile`) that leave the fewest separate
+/// groups of clearings; empty when `choices` is.
+pub fn fewest_groups(board: &Board, tile: &Tile, choices: Vec<Placement>) -> Vec<Placement> {
     let groups = Groups::of(board);
     let scores: Vec<usize> = choices
         .iter()

@@ -16,10 +16,12 @@
 //! its two halves (in the original tiles every edge road is a normal road).
 //!
 //! The placement rules are in [`layout`], the seeded random board in
-//! [`generate`], the picture in [`svg`]. Everything here is pure.
+//! [`generate`], the solitaire player's map in [`solitaire`], the picture in
+//! [`svg`]. Everything here is pure.
 
 pub mod generate;
 pub mod layout;
+pub mod solitaire;
 pub mod svg;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -125,6 +125,10 @@ pub struct SetupByMail {
     /// 10.E.6.2); a character not listed is at 1st stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stages: Option<BTreeMap<String, u8>>,
+    /// Under Solitaire Play the character enters from the map's edge (3.1
+    /// 10.E.1.6), so no start is asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_the_edge: bool,
 }
 
 /// What the setup waits for.
@@ -163,6 +167,7 @@ impl SetupByMail {
             choose_form: choose_abilities || rules.is_on(OPTIONAL_ABILITIES),
             choose_level: rules.is_on(crate::development::DEVELOPMENT)
                 && !rules.is_on(crate::development::EXTENDED_DEVELOPMENT),
+            from_the_edge: rules.is_on(super::SOLITAIRE),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -460,8 +465,13 @@ impl SetupByMail {
                 None
             }
         };
-        let start =
-            read_start(character, lines.get("start")).map_err(|e| problems.push(e.to_string()));
+        let start = match (self.from_the_edge, character.start.first()) {
+            // He enters from the map's edge; the start is never used.
+            (true, Some(&first)) => Ok(first),
+            _ => {
+                read_start(character, lines.get("start")).map_err(|e| problems.push(e.to_string()))
+            }
+        };
         let spells =
             read_spells(character, lines.get("spells"), data).map_err(|e| problems.extend(e.0));
         let enchanted =
@@ -733,13 +743,18 @@ impl SetupByMail {
             None => format!("{} points in all", self.victory_points),
         };
         let mut lines = format!(
-            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n  Start: {}\n",
-            if let [only] = starts.as_slice() {
-                (*only).to_string()
-            } else {
-                format!("<{}>", starts.join(" or "))
-            }
+            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n",
         );
+        if !self.from_the_edge {
+            lines.push_str(&format!(
+                "  Start: {}\n",
+                if let [only] = starts.as_slice() {
+                    (*only).to_string()
+                } else {
+                    format!("<{}>", starts.join(" or "))
+                }
+            ));
+        }
         if self.choose_level {
             lines.push_str(&format!(
                 "  Level: <1 to 4, the development level your character starts at (4: as his \
@@ -1251,6 +1266,27 @@ mod tests {
             "{knight}"
         );
         assert!(knight.contains("MAGIC I5**"), "{knight}");
+    }
+
+    /// Under Solitaire Play the lone player is asked no start and sends
+    /// none: he enters from the map's edge (3.1 10.E.1.6).
+    #[test]
+    fn a_solitaire_player_is_asked_no_start_3_1_10_e_1_6() {
+        let rules = Rules::new([super::super::SOLITAIRE], crate::rules::TOGGLES).unwrap();
+        let mut setup = SetupByMail::new(vec!["Ann".into()], &rules, data(), 1, 5);
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        assert!(!setup.info_asked("Ann", data()).contains("Start:"));
+        setup
+            .submit("Ann", "Victory: GT 1, SP 0, F 2, N 1, G 1", data())
+            .unwrap();
+        assert_eq!(setup.stage(), Stage::Complete);
+        let mut standard = SetupByMail::new(vec!["Ann".into()], &Rules::default(), data(), 1, 5);
+        standard.submit("Ann", "Character: Amazon", data()).unwrap();
+        assert!(standard.info_asked("Ann", data()).contains("Start: Inn"));
+        let err = standard
+            .submit("Ann", "Victory: GT 1, SP 0, F 2, N 1, G 1", data())
+            .unwrap_err();
+        assert!(err[0].contains("Start: missing"), "{err:?}");
     }
 
     #[test]

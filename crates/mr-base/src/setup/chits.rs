@@ -27,7 +27,8 @@ pub struct Dealt {
     pub map_chits: BTreeMap<String, Vec<MapChit>>,
     pub lost: BTreeMap<String, Vec<String>>,
     pub dwellings: BTreeMap<Dwelling, ClearingId>,
-    pub ghosts: ClearingId,
+    /// `None` while the chit that shows them is face down (Solitaire Play).
+    pub ghosts: Option<ClearingId>,
 }
 
 /// Tile codes of each group, in placing order.
@@ -41,12 +42,19 @@ fn tiles_by_group(board: &Board) -> BTreeMap<TileGroup, Vec<String>> {
     groups
 }
 
-/// Deal every map chit and reveal the valley dwellings and the ghosts.
+/// Deal every map chit and, when `valley_face_up`, reveal the valley
+/// dwellings and the ghosts (a solitaire player leaves them face down, 3.1
+/// 10.E.1.5).
 ///
 /// # Errors
 /// The board's tile groups do not match the chits (a board without the
 /// twenty original tiles), or a revealing tile has no clearing 5.
-pub fn deal(data: &GameData, board: &Board, dice: &mut Dice) -> Result<Dealt, SetupError> {
+pub fn deal(
+    data: &GameData,
+    board: &Board,
+    valley_face_up: bool,
+    dice: &mut Dice,
+) -> Result<Dealt, SetupError> {
     let groups = tiles_by_group(board);
     let tiles_of = |group: TileGroup| groups.get(&group).cloned().unwrap_or_default();
     let mut map_chits: BTreeMap<String, Vec<MapChit>> = BTreeMap::new();
@@ -78,7 +86,7 @@ pub fn deal(data: &GameData, board: &Board, dice: &mut Dice) -> Result<Dealt, Se
         }
         dice.shuffle(&format!("setup/chits/warnings/{group}"), &mut warnings);
         for (tile, warning) in tiles.iter().zip(warnings) {
-            put(tile, warning, group == TileGroup::Valley);
+            put(tile, warning, valley_face_up && group == TileGroup::Valley);
         }
     }
 
@@ -145,8 +153,11 @@ pub fn deal(data: &GameData, board: &Board, dice: &mut Dice) -> Result<Dealt, Se
             ghosts = Some(clearing);
         }
     }
-    let ghosts =
-        ghosts.ok_or_else(|| SetupError::Map("no warning chit revealed the ghosts".to_string()))?;
+    if valley_face_up && ghosts.is_none() {
+        return Err(SetupError::Map(
+            "no warning chit revealed the ghosts".to_string(),
+        ));
+    }
     Ok(Dealt {
         map_chits,
         lost,

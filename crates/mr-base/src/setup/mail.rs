@@ -91,7 +91,11 @@ impl MailSetup for MailedSetup {
                     info.victory.fame,
                     info.victory.notoriety,
                     info.victory.gold,
-                    info.start.label(),
+                    if record.from_the_edge {
+                        "the map's edge (solitaire)"
+                    } else {
+                        info.start.label()
+                    },
                     none_if_empty(&info.spells),
                     none_if_empty(&info.enchanted)
                 ) + &record.extra_choices(player)

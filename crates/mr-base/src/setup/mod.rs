@@ -20,11 +20,13 @@ pub mod mail;
 #[cfg(test)]
 mod tests;
 
+pub use chits::DWELLING_CLEARING;
+
 use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use super::board::{Board, ClearingId, Placement, generate::generate};
+use super::board::{Board, ClearingId, Placement, generate::generate, solitaire};
 use super::data::GameData;
 use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
@@ -38,6 +40,13 @@ use realmgm_core::suggest;
 
 /// The rule toggle under which players build the board.
 pub const PLAYER_BUILT_BOARD: &str = "player_built_board";
+
+/// The rule toggle of Solitaire Play (3.1 10.E.1).
+pub const SOLITAIRE: &str = "solitaire";
+
+/// Where the ghosts wait under Solitaire Play until the Valley chit that
+/// shows them turns face up (3.1 10.E.1.5).
+pub const GHOSTS_BOX: &str = "Ghosts";
 
 /// Choices players make at setup instead of the dice.
 #[derive(Clone, Debug, Default)]
@@ -95,6 +104,11 @@ pub enum SetupError {
     Board(String),
     #[error("the map does not fit the setup: {0}")]
     Map(String),
+    #[error(
+        "the solitaire rule is on, so the game has exactly one player, and {count} are seated; \
+         remove players until one is left, or switch the rule off"
+    )]
+    SolitaireSeats { count: usize },
     /// A line of a player's setup mail that does not read; the text says
     /// what to write.
     #[error("{0}")]
@@ -148,13 +162,27 @@ pub fn new_game(
     inputs: &SetupInputs,
     dice: &mut Dice,
 ) -> Result<MrState, SetupError> {
-    let board = build_board(data, rules, inputs)?.unwrap_or_else(|| generate(&data.tiles, dice));
-    let dealt = chits::deal(data, &board, dice)?;
-    let denizens = place_denizens(data, &dealt.dwellings, &dealt.ghosts);
+    let solitaire = rules.is_on(SOLITAIRE);
+    if solitaire && seats.len() != 1 {
+        return Err(SetupError::SolitaireSeats { count: seats.len() });
+    }
+    let board = match build_board(data, rules, inputs)? {
+        Some(board) => board,
+        None if solitaire => solitaire::generate(&data.tiles, dice),
+        None => generate(&data.tiles, dice),
+    };
+    // A solitaire player leaves the Valley chits face down (3.1 10.E.1.5).
+    let dealt = chits::deal(data, &board, !solitaire, dice)?;
+    let denizens = place_denizens(data, &dealt.dwellings, dealt.ghosts.as_ref());
+    let entries = if solitaire {
+        edge_entries(&board)?
+    } else {
+        Vec::new()
+    };
     let mut holdings = items::deal(data, dice);
     take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
     let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
-    let mut characters = seat_characters(data, seats, inputs, &dealt, dice)?;
+    let mut characters = seat_characters(data, seats, inputs, &dealt, &entries, dice)?;
     seat_several(
         &mut characters,
         rules.is_on(crate::rules::MULTIPLE_CHARACTERS),
@@ -225,7 +253,36 @@ pub fn new_game(
         caches: Vec::new(),
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: super::state::VICTORY_POINTS_PER_MONTH,
+        solitaire_entry: None,
     })
+}
+
+/// The clearings a solitaire character may enter the map at, in order
+/// (3.1 10.E.1.6): those of the roads that run from the map's edge to the
+/// Borderland; his player chooses one with his first Move. Such a road
+/// leaves a clearing through a tile edge with nothing beyond, and that
+/// clearing reaches the Borderland by roads anyone may walk (ruling: hidden
+/// paths and secret passages are not roads a newcomer knows).
+fn edge_entries(board: &Board) -> Result<Vec<ClearingId>, SetupError> {
+    use super::data::tiles::PathKind;
+    let open = |kind| matches!(kind, PathKind::Normal | PathKind::Cave);
+    let mut entries: Vec<ClearingId> = board
+        .dead_ends()
+        .into_iter()
+        .filter(|end| !end.blocked_by_tile)
+        .map(|end| end.from)
+        .filter(|c| board.reaches_tile(c, super::board::layout::FIRST_TILE, open))
+        .collect();
+    entries.sort();
+    entries.dedup();
+    if entries.is_empty() {
+        return Err(SetupError::Map(
+            "no road runs from the map's edge to the Borderland, so a solitaire character \
+             cannot enter"
+                .to_string(),
+        ));
+    }
+    Ok(entries)
 }
 
 /// The Elf's form when his "Light or Great Elf" ability is in force: his
@@ -324,7 +381,7 @@ pub(crate) fn numbered(name: &str, copies: usize) -> Vec<String> {
 fn place_denizens(
     data: &GameData,
     dwellings: &BTreeMap<super::data::terms::Dwelling, ClearingId>,
-    ghosts: &ClearingId,
+    ghosts: Option<&ClearingId>,
 ) -> BTreeMap<String, DenizenState> {
     let mut denizens = BTreeMap::new();
     let state = |kind, at| DenizenState {
@@ -337,8 +394,13 @@ fn place_denizens(
             let at = match start {
                 CounterStart::Box { name } => Whereabouts::SetupBox { name: name.clone() },
                 CounterStart::Site { site } => Whereabouts::Guarding { site: site.clone() },
-                CounterStart::Ghosts => Whereabouts::Clearing {
-                    clearing: ghosts.clone(),
+                CounterStart::Ghosts => match ghosts {
+                    Some(clearing) => Whereabouts::Clearing {
+                        clearing: clearing.clone(),
+                    },
+                    None => Whereabouts::SetupBox {
+                        name: GHOSTS_BOX.to_string(),
+                    },
                 },
             };
             denizens.insert(id, state(DenizenKind::Monster, at));
@@ -475,6 +537,7 @@ fn seat_characters(
     seats: &[Seat],
     inputs: &SetupInputs,
     dealt: &chits::Dealt,
+    edge_entries: &[ClearingId],
     dice: &mut Dice,
 ) -> Result<Vec<CharacterState>, SetupError> {
     let mut states: Vec<CharacterState> = Vec::new();
@@ -519,9 +582,17 @@ fn seat_characters(
                 character.start[dice.below(&purpose, character.start.len() as u32) as usize]
             }
         };
+        if let Some(road) = super::state::Roadway::from_edge(edge_entries.to_vec()) {
+            // He waits at the map's edge (3.1 10.E.1.6).
+            let mut state =
+                CharacterState::entering(character, seat.player.clone(), start, road.to.clone());
+            state.roadway = Some(road);
+            states.push(state);
+            continue;
+        }
         let position = match start.dwelling() {
             Some(dwelling) => dealt.dwellings.get(&dwelling).cloned(),
-            None => Some(dealt.ghosts.clone()),
+            None => dealt.ghosts.clone(),
         }
         .ok_or_else(|| SetupError::Map(format!("the {} start is not on the map", start.label())))?;
         states.push(CharacterState::entering(

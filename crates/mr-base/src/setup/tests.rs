@@ -460,3 +460,59 @@ fn starting_equipment_leaves_the_named_groups_stock() {
     let err = set_up(&unknown).unwrap_err();
     assert!(matches!(err, SetupError::Equipment { .. }), "{err}");
 }
+
+/// Solitaire Play is one player's game (3.1 10.E.1.1): two seats are
+/// refused with the reason; over many seeds a lone player waits at the
+/// map's edge, free to enter by any road from it whose clearing reaches
+/// the Borderland (10.E.1.6),
+/// and no Valley dwelling is out at setup (10.E.1.5).
+#[test]
+fn a_solitaire_setup_seats_one_player_on_a_road_from_the_edge_3_1_10_e_1() {
+    let rules = Rules::new([SOLITAIRE], crate::rules::TOGGLES).unwrap();
+    let err = new_game(
+        data(),
+        &seats(&["Amazon", "Dwarf"]),
+        &rules,
+        &SetupInputs::default(),
+        &mut Dice::new(1, 0),
+    )
+    .unwrap_err();
+    assert_eq!(err, SetupError::SolitaireSeats { count: 2 });
+    assert!(err.to_string().contains("exactly one player"), "{err}");
+    for seed in 0..40 {
+        let state = new_game(
+            data(),
+            &seats(&["Amazon"]),
+            &rules,
+            &SetupInputs::default(),
+            &mut Dice::new(seed, 0),
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(state.solitaire_entry.is_none(), "seed {seed}");
+        let road = state.characters[0].roadway.clone().expect("at the edge");
+        assert!(road.is_from_edge(), "seed {seed}");
+        for entry in &road.edge_entries {
+            assert!(
+                state
+                    .board
+                    .dead_ends()
+                    .iter()
+                    .any(|end| &end.from == entry && !end.blocked_by_tile),
+                "seed {seed}: {entry} has no road to the map's edge"
+            );
+            assert!(
+                state
+                    .board
+                    .reaches_tile(entry, crate::board::layout::FIRST_TILE, |kind| matches!(
+                        kind,
+                        crate::data::tiles::PathKind::Normal | crate::data::tiles::PathKind::Cave
+                    )),
+                "seed {seed}"
+            );
+        }
+        assert!(
+            state.dwellings.is_empty(),
+            "seed {seed}: a dwelling is out at setup"
+        );
+    }
+}

@@ -110,6 +110,11 @@ pub struct MrState {
         skip_serializing_if = "is_standard_victory_points"
     )]
     pub victory_points: u32,
+    /// Under Solitaire Play, the clearing where the road from the map's edge
+    /// that the character entered by comes onto the map, once he has: a
+    /// character who starts over enters by it again (3.1 10.E.1.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solitaire_entry: Option<ClearingId>,
 }
 
 /// A character's cache in a clearing: what he left there and only he knows.
@@ -520,17 +525,53 @@ pub struct Roadway {
     /// 8.3.8d.3).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub vanished: bool,
+    /// A solitaire character off the map, at its edge (3.1 10.E.1.6): the
+    /// clearings the roads from the edge to the Borderland come to, one of
+    /// which his first Move must reach; `from` and `to` are the first.
+    /// Empty for a runaway.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edge_entries: Vec<ClearingId>,
 }
 
 impl Roadway {
+    /// A solitaire character waiting at the map's edge to come onto it by
+    /// one of the roads into `entries` with his first Move (3.1 10.E.1.6);
+    /// `None` when there is none.
+    pub fn from_edge(entries: Vec<ClearingId>) -> Option<Roadway> {
+        let first = entries.first()?.clone();
+        Some(Roadway {
+            from: first.clone(),
+            to: first,
+            vanished: false,
+            edge_entries: entries,
+        })
+    }
+
+    /// Whether he waits at the map's edge rather than between clearings.
+    pub fn is_from_edge(&self) -> bool {
+        !self.edge_entries.is_empty()
+    }
+
     /// Whether his first Move may go to `clearing`: either end, or only
-    /// back to `from` once the roadway vanished.
+    /// back to `from` once the roadway vanished; from the map's edge, the
+    /// clearing of one of its roads.
     pub fn ends_at(&self, clearing: &ClearingId) -> bool {
+        if self.is_from_edge() {
+            return self.edge_entries.contains(clearing);
+        }
         clearing == &self.from || (!self.vanished && clearing == &self.to)
     }
 
     /// Where his first Move may go, as a sentence names it.
     pub fn ways_off(&self) -> String {
+        if let [rest @ .., last] = self.edge_entries.as_slice() {
+            let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+            return if rest.is_empty() {
+                last.to_string()
+            } else {
+                format!("{} or {last}", rest.join(", "))
+            };
+        }
         if self.vanished {
             self.from.to_string()
         } else {
@@ -541,7 +582,11 @@ impl Roadway {
 
 impl std::fmt::Display for Roadway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.vanished {
+        if let [only] = self.edge_entries.as_slice() {
+            write!(f, "the road from the map's edge into {only}")
+        } else if self.is_from_edge() {
+            write!(f, "the map's edge, by the roads into {}", self.ways_off())
+        } else if self.vanished {
             write!(
                 f,
                 "the roadway between {} and {}, which vanished (he is in the forest by {})",

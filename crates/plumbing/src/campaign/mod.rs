@@ -435,6 +435,16 @@ impl Checker<'_> {
                  remove more_characters and let each player choose one by mail",
             ));
         }
+        if let Some((most, rule)) = game.most_players(&rules)
+            && players.len() > most
+        {
+            let message = format!(
+                "the {rule} rule seats at most {most}, and the file lists {} players; remove \
+                 players or switch the rule off",
+                players.len()
+            );
+            return Err(self.at_line(key_line(self.text, None, "rules"), "players", message));
+        }
         if let Some(folder) = &raw.template_folder
             && folder.get_ref().trim().is_empty()
         {

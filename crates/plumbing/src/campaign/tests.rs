@@ -281,6 +281,26 @@ fn too_many_players_for_max_players() {
     assert!(err.message.contains("lists 2 players"), "{err}");
 }
 
+/// A rule for one player alone (Magic Realm's Solitaire Play, 3.1
+/// 10.E.1.1) refuses a file listing two, at its `rules` line; one player
+/// is accepted.
+#[test]
+fn a_one_player_rule_refuses_a_second_player() {
+    let err = error(&edited(r#"rules = ["fumble"]"#, r#"rules = ["solitaire"]"#));
+    assert_eq!((err.line, err.field.as_deref()), (Some(4), Some("players")));
+    assert!(
+        err.message.contains("the solitaire rule seats at most 1") && err.message.contains("2"),
+        "{err}"
+    );
+    let alone = edited(r#"rules = ["fumble"]"#, r#"rules = ["solitaire"]"#).replacen(
+        "\n[[players]]\nname = \"Ben\"\nemail = \"ben@example.org\"\ncharacter = \"Amazon\"\n",
+        "",
+        1,
+    );
+    let campaign = parse(&alone).expect("one player under solitaire");
+    assert_eq!(campaign.players.len(), 1);
+}
+
 #[test]
 fn seasons_need_a_start_season_and_the_seasons_rule() {
     let with_seasons = edited(

@@ -91,6 +91,9 @@ pub(super) fn position(
         let fail = |field: &str, message: String| DataError::entry(file, &what, field, message);
         if let Some(at) = &entry.at {
             character.position = clearing(data, &state.board, at).map_err(|m| fail("at", m.0))?;
+            // Set in a clearing, he is on the map (a solitaire character
+            // starts on the road from its edge).
+            character.roadway = None;
         }
         character_fields(data, entry, character, &fail)?;
         if let Some(best) = entry.best_points {

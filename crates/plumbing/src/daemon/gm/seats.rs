@@ -32,10 +32,20 @@ impl Seats<'_> {
     /// The seat cannot join, and why.
     pub fn check_new_seat(&self, stored: &StoredCampaign, seat: &Seat) -> anyhow::Result<()> {
         let campaign = &stored.campaign;
+        let game = self.game(campaign)?;
+        if let Some((most, rule)) = game.most_players(&campaign.rules)
+            && stored.seats().len() >= most
+        {
+            anyhow::bail!(
+                "{} plays under the {rule} rule, which seats at most {most}, and it has {}; \
+                 `gm replace` gives a seat to a new address",
+                campaign.name,
+                stored.seats().len()
+            );
+        }
         let Some(latest) = self.store.days().latest(&campaign.name)? else {
             return Ok(());
         };
-        let game = self.game(campaign)?;
         let Some(late) = game.seats() else {
             anyhow::bail!(
                 "{} takes no new players once the game has begun; `gm replace` gives a seat to a \
