@@ -532,7 +532,7 @@ pub const TOGGLES: &[RuleToggle] = &[
         name: "combined_realms",
         summary: "Two games of Magic Realm on one double board. Built: the double board of \
                   forty tiles, the second set marked II, the first Borderland dealt starting \
-                  the map (`realmgm board show --realms 2`). Not built: the second set of map \
+                  the map (`realmgm board show --seed 2003 --realms 2`). Not built: the second set of map \
                   chits mixed with the first and each realm's dwellings, denizens, spells and \
                   setup card with the treasures mixed across both cards; natives of the two \
                   realms as separate groups, Fame prices and missions per realm; summoning, \
