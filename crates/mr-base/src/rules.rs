@@ -128,6 +128,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's Rest, Alert, Trade, Hire and Enchant phases are cancelled, and \
      his Search too while he is mist; he casts no spell, and what he loots he keeps inactive \
      (4.6.9b.4, 4.6.9c, 4.6.9e)",
+    "hired leaders spy and are spied on outside their own turns: one standing where a discovery \
+     is used or told learns it for his employer, and what one tells at Midnight is learnt by \
+     those spying on him where he stands (4.5.6)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -650,9 +650,10 @@ fn loot(
     let roll = roll_table(day, who, &Loot, Roll::Loot, "loot");
     let from_top = roll.result.from_top;
     let observers = day.seen_acting(who);
-    // Those who see him loot a site learn where it is (play summary II.C.8).
+    // Those spying on him as he loots a site learn where it is (3.1
+    // 4.5.6b.2).
     if day.data.chits.site(&pile_name).is_some() {
-        share_site(day, who, &pile_name, &observers);
+        share_site(day, who, &pile_name);
     }
     // Spells at a site are read with Reading Runes, not looted: the pile is
     // the other items, top first.
@@ -755,22 +756,21 @@ pub(super) fn open_with_key_or_effort(
     Ok(())
 }
 
-/// Everyone who saw the looter now knows the site too.
-fn share_site(day: &mut Day<'_>, who: usize, site: &str, observers: &Observers) {
-    let Observers::Players(players) = observers else {
-        return;
-    };
-    for index in 0..day.state.characters.len() {
-        let other = &mut day.state.characters[index];
-        if index == who || !players.contains(&other.player) {
-            continue;
-        }
-        if other.discoveries.sites.insert(site.to_string()) {
+/// Everyone spying on the looter, characters and hired leaders, now knows
+/// the site too.
+fn share_site(day: &mut Day<'_>, who: usize, site: &str) {
+    let here = day.state.characters[who].position.clone();
+    for spy in super::spying::spies(day, who, &[&here]) {
+        if day.state.characters[spy.learner]
+            .discoveries
+            .sites
+            .insert(site.to_string())
+        {
             let event = SearchEvent::DiscoveredSites {
-                character: other.name.clone(),
+                character: spy.name(day),
                 sites: vec![site.to_string()],
             };
-            day.emit(day.only(index), Happening::Search(event));
+            day.emit(day.only(spy.learner), Happening::Search(event));
         }
     }
 }
