@@ -131,6 +131,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "hired leaders spy and are spied on outside their own turns: one standing where a discovery \
      is used or told learns it for his employer, and what one tells at Midnight is learnt by \
      those spying on him where he stands (4.5.6)",
+    "hirelings' counters end combat dark side up when still hidden and light side up when not \
+     (8.1.4b)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
