@@ -133,6 +133,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      those spying on him where he stands (4.5.6)",
     "hirelings' counters end combat dark side up when still hidden and light side up when not \
      (8.1.4b)",
+    "Magic Sight's Counters, Treasure Cards and Spells results let the searcher see, for the rest \
+     of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -609,7 +609,11 @@ fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &Dea
         // Those spying on the teller learn what he tells (3.1 4.5.6b.3), a
         // hired leader telling outside his own turn too.
         let player = day.state.characters[teller.seat()].player.clone();
-        let spies = super::spying::spies_on(day, &player, teller.hidden(day), &[&here]);
+        let target = match teller.holder(day) {
+            Holder::Seat(s) => Some(&day.state.characters[s]),
+            Holder::Record(_) => None,
+        };
+        let spies = super::spying::spies_on(day, &player, teller.hidden(day), target, &[&here]);
         for spy in spies {
             if spy.learner == listener_seat {
                 continue;

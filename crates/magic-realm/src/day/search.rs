@@ -29,6 +29,7 @@ use crate::data::tiles::{ClearingKind, PathKind};
 use crate::data::treasures::TreasureEffect;
 use crate::day::refusal::PhaseError;
 use crate::orders::{SearchTable, Take};
+use crate::state::SightOf;
 use crate::state::{Belonging, ChitCondition, Item, ItemKind, abandoned_pile};
 use crate::tables::search::{
     Locate, LocateResult, Loot, MagicSight, MagicSightResult, Peer, PeerResult, SearchChoice,
@@ -55,6 +56,11 @@ pub enum SearchEvent {
         character: String,
         tile: String,
         chits: Vec<String>,
+    },
+    /// Magic Sight: he sees the hidden enemies owning `sight` today.
+    SeesHiddenOwning {
+        character: String,
+        sight: SightOf,
     },
     FoundHiddenEnemies {
         character: String,
@@ -445,14 +451,12 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
         MagicSightResult::Choice => choose(day, who, SearchChoice::DiscoverChits),
         MagicSightResult::Counters | MagicSightResult::TreasureCards => {
             let cards = result == MagicSightResult::TreasureCards;
-            day.emit(
-                day.only(who),
-                Happening::Search(SearchEvent::NotApplied {
-                    character: name,
-                    what: "finding hidden enemies who carry such items".into(),
-                    reason: "not implemented yet; only the site's top item is taken".into(),
-                }),
-            );
+            let sight = if cards {
+                SightOf::TreasureCards
+            } else {
+                SightOf::Counters
+            };
+            see_by_magic_sight(day, who, name, sight);
             let piles = discovered_sites_here(day, who);
             let found = piles.iter().find_map(|site| {
                 let pile = day.state.holdings.get(site)?;
@@ -469,10 +473,27 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
                 take_item(day, who, &site, index, takes, day.only(who));
             }
         }
-        MagicSightResult::PerceiveSpell => crate::day::runes::perceive(day, who),
+        MagicSightResult::PerceiveSpell => {
+            see_by_magic_sight(day, who, name, SightOf::Spells);
+            crate::day::runes::perceive(day, who);
+        }
         MagicSightResult::DiscoverChits => discover_sites(day, who),
         MagicSightResult::Nothing => {}
     }
+}
+
+/// For the rest of the day he sees the hidden enemies who own what `sight`
+/// names, to spy on and block them (3.1 7.5.7c).
+fn see_by_magic_sight(day: &mut Day<'_>, who: usize, name: String, sight: SightOf) {
+    let sights = &mut day.state.characters[who].magic_sight;
+    if !sights.contains(&sight) {
+        sights.push(sight);
+    }
+    let event = SearchEvent::SeesHiddenOwning {
+        character: name,
+        sight,
+    };
+    day.emit(day.only(who), Happening::Search(event));
 }
 
 /// Apply a Choice row as the option `choice`.

@@ -19,6 +19,7 @@ use super::hired_leaders::hired_leaders_in;
 use super::search::SearchEvent;
 use crate::board::ClearingId;
 use crate::data::tiles::PathKind;
+use crate::state::CharacterState;
 use crate::state::magic::Aim;
 
 /// Character `who` is about to move from his clearing to `to`: if the road
@@ -87,15 +88,21 @@ impl Spy {
 /// included), standing in any of `clearings`.
 pub fn spies(day: &Day<'_>, who: usize, clearings: &[&ClearingId]) -> Vec<Spy> {
     let me = &day.state.characters[who];
-    spies_on(day, &me.player, me.hidden, clearings)
+    spies_on(day, &me.player, me.hidden, Some(me), clearings)
 }
 
 /// The characters and hired leaders spying now on someone of `player`'s
 /// who is `hidden` or not, standing in any of `clearings`: everyone there
 /// if he is unhidden, those who found hidden enemies if he is hidden (3.1
-/// 4.5.6a). Nobody spies on his own player's people: they share what they
-/// know.
-pub fn spies_on(day: &Day<'_>, player: &str, hidden: bool, clearings: &[&ClearingId]) -> Vec<Spy> {
+/// 4.5.6a), or whom Magic Sight lets see what `target` owns (7.5.7c).
+/// Nobody spies on his own player's people: they share what they know.
+pub fn spies_on(
+    day: &Day<'_>,
+    player: &str,
+    hidden: bool,
+    target: Option<&CharacterState>,
+    clearings: &[&ClearingId],
+) -> Vec<Spy> {
     let mut found: Vec<Spy> = day
         .state
         .characters
@@ -105,7 +112,7 @@ pub fn spies_on(day: &Day<'_>, player: &str, hidden: bool, clearings: &[&Clearin
             !c.dead
                 && c.player != player
                 && clearings.contains(&&c.position)
-                && (!hidden || c.found_hidden_enemies)
+                && (!hidden || target.map_or(c.found_hidden_enemies, |t| c.sees_hidden(t)))
         })
         .map(|(learner, _)| Spy {
             learner,
