@@ -101,7 +101,7 @@ fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, D
         let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();
         let mover = &day.state.characters[who];
         if wants_to_block(orders.get(&player), &leader)
-            && (!record.hidden || mover.found_hidden_enemies)
+            && (!record.hidden || mover.sees_hidden_native())
             && !day.today.blocked_leaders.contains(&leader)
         {
             day.state.characters[who].hidden = false;

@@ -88,13 +88,18 @@ impl Spy {
 /// included), standing in any of `clearings`.
 pub fn spies(day: &Day<'_>, who: usize, clearings: &[&ClearingId]) -> Vec<Spy> {
     let me = &day.state.characters[who];
-    spies_on(day, &me.player, me.hidden, Some(me), clearings)
+    // A hired leader in his own turn is a native, seen as natives are.
+    let target = super::hired_leaders::stand_in_of(day, &me.name)
+        .is_none_or(|seat| seat != who)
+        .then_some(me);
+    spies_on(day, &me.player, me.hidden, target, clearings)
 }
 
 /// The characters and hired leaders spying now on someone of `player`'s
 /// who is `hidden` or not, standing in any of `clearings`: everyone there
 /// if he is unhidden, those who found hidden enemies if he is hidden (3.1
-/// 4.5.6a), or whom Magic Sight lets see what `target` owns (7.5.7c).
+/// 4.5.6a), or whom Magic Sight lets see what `target` owns (7.5.7c);
+/// no `target` is a hired leader, a native, whom its Counters show.
 /// Nobody spies on his own player's people: they share what they know.
 pub fn spies_on(
     day: &Day<'_>,
@@ -112,7 +117,7 @@ pub fn spies_on(
             !c.dead
                 && c.player != player
                 && clearings.contains(&&c.position)
-                && (!hidden || target.map_or(c.found_hidden_enemies, |t| c.sees_hidden(t)))
+                && (!hidden || target.map_or(c.sees_hidden_native(), |t| c.sees_hidden(t)))
         })
         .map(|(learner, _)| Spy {
             learner,

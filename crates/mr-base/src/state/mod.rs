@@ -453,6 +453,13 @@ impl CharacterState {
         self.found_hidden_enemies || self.magic_sight.iter().any(|s| target.owns(*s))
     }
 
+    /// Whether he can see a hidden native, a hired leader among them: every
+    /// native owns weapon counters, so Magic Sight's Counters result shows
+    /// them all (3.1 7.5.7c).
+    pub fn sees_hidden_native(&self) -> bool {
+        self.found_hidden_enemies || self.magic_sight.contains(&SightOf::Counters)
+    }
+
     /// Whether he owns what Magic Sight's `sight` shows (3.1 7.5.7c).
     pub fn owns(&self, sight: SightOf) -> bool {
         let carries =
