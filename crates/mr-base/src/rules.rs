@@ -155,6 +155,13 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      either (8.3.8e)",
     "`solitaire` plays: one player, the map built from a pile, Valley chits face down until they \
      turn up, entry by a road from the map's edge, two Monster Rolls each Sunrise (10.E.1)",
+    "hired leaders spy and are spied on outside their own turns: one standing where a discovery \
+     is used or told learns it for his employer, and what one tells at Midnight is learnt by \
+     those spying on him where he stands (4.5.6)",
+    "hirelings' counters end combat dark side up when still hidden and light side up when not \
+     (8.1.4b)",
+    "Magic Sight's Counters, Treasure Cards and Spells results let the searcher see, for the rest \
+     of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -68,7 +68,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
         let blocker = &day.state.characters[other];
         let target = &day.state.characters[who];
         if wants_to_block(orders.get(&blocker.player), &name)
-            && (!target.hidden || blocker.found_hidden_enemies)
+            && (!target.hidden || blocker.sees_hidden(target))
             && !day.today.blocked.contains(&who)
         {
             let blocker_name = blocker.name.clone();
@@ -77,7 +77,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
         let mover = &day.state.characters[who];
         let target = &day.state.characters[other];
         if wants_to_block(orders.get(&mover.player), &target.name)
-            && (!target.hidden || mover.found_hidden_enemies)
+            && (!target.hidden || mover.sees_hidden(target))
             && !day.today.blocked.contains(&other)
         {
             block(day, &name, Some(who), other);
@@ -105,7 +105,7 @@ fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, D
         let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();
         let mover = &day.state.characters[who];
         if wants_to_block(orders.get(&player), &leader)
-            && (!record.hidden || mover.found_hidden_enemies)
+            && (!record.hidden || mover.sees_hidden_native())
             && !day.today.blocked_leaders.contains(&leader)
         {
             day.state.characters[who].hidden = false;

@@ -72,6 +72,7 @@ fn search(e: &SearchEvent) -> Option<&'static str> {
         SearchEvent::Rolled { .. } | SearchEvent::Chose { .. } => "7.5.1",
         SearchEvent::SawChits { .. } => "7.5.4c",
         SearchEvent::FoundHiddenEnemies { .. } => "7.5.4g",
+        SearchEvent::SeesHiddenOwning { .. } => "7.5.7c",
         SearchEvent::FoundRoutes { .. } | SearchEvent::DiscoveredSites { .. } => "7.5.4a",
         SearchEvent::Paid { .. } => "7.5.5d",
         SearchEvent::Looted { .. }

@@ -276,6 +276,15 @@ impl Party {
         }
     }
 
+    /// Whether he is hidden now: a hired leader outside his own turn keeps
+    /// it in his record.
+    fn hidden(&self, day: &Day<'_>) -> bool {
+        match self.holder(day) {
+            Holder::Seat(s) => day.state.characters[s].hidden,
+            Holder::Record(native) => day.state.leaders.get(&native).is_some_and(|r| r.hidden),
+        }
+    }
+
     fn position(&self, day: &Day<'_>) -> Option<ClearingId> {
         match self {
             Party::Seat(s) => Some(day.state.characters[*s].position.clone()),
@@ -594,22 +603,31 @@ fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &Dea
             continue;
         }
         let (teller_seat, listener_seat) = (teller.record_seat(day), listener.record_seat(day));
-        let (learned, shown) = tell(day, teller_seat, listener_seat, &secrets);
-        // Those spying on the teller learn what he tells (3.1 4.5.6b.3).
-        let here = day.state.characters[teller_seat].position.clone();
-        for spy in super::spying::spies(day, teller_seat, &[&here]) {
-            if spy == listener_seat {
+        let Some(here) = teller.position(day) else {
+            continue;
+        };
+        let (learned, shown) = tell(day, &here, teller_seat, listener_seat, &secrets);
+        // Those spying on the teller learn what he tells (3.1 4.5.6b.3), a
+        // hired leader telling outside his own turn too.
+        let player = day.state.characters[teller.seat()].player.clone();
+        let target = match teller.holder(day) {
+            Holder::Seat(s) => Some(&day.state.characters[s]),
+            Holder::Record(_) => None,
+        };
+        let spies = super::spying::spies_on(day, &player, teller.hidden(day), target, &[&here]);
+        for spy in spies {
+            if spy.learner == listener_seat {
                 continue;
             }
-            let (learned, _) = tell(day, teller_seat, spy, &secrets);
+            let (learned, _) = tell(day, &here, teller_seat, spy.learner, &secrets);
             if !learned.is_empty() {
                 let event = DealEvent::Spied {
                     at,
                     teller: teller.name(day),
-                    spy: day.state.characters[spy].name.clone(),
+                    spy: spy.name(day),
                     learned,
                 };
-                day.emit(day.only(spy), Happening::Dealing(event));
+                day.emit(day.only(spy.learner), Happening::Dealing(event));
             }
         }
         // A face-down site chit told is turned up for all to see, then
@@ -791,11 +809,11 @@ fn onlookers(day: &Day<'_>, a: &Party, b: &Party) -> Observers {
 /// face-down site chits told, which are shown to all (4.5.5d).
 fn tell(
     day: &mut Day<'_>,
+    here: &ClearingId,
     teller: usize,
     listener: usize,
     secrets: &[Secret],
 ) -> (Vec<String>, Vec<String>) {
-    let here = day.state.characters[listener].position.clone();
     let known = day.state.characters[teller].discoveries.clone();
     let mut learned = Vec::new();
     for (a, b) in &known.routes {
@@ -806,7 +824,7 @@ fn tell(
             _ => false,
         };
         if wanted
-            && (*a == here || *b == here)
+            && (a == here || b == here)
             && day.state.characters[listener]
                 .discoveries
                 .routes
@@ -823,7 +841,7 @@ fn tell(
     let mut shown = Vec::new();
     if secrets.contains(&Secret::Sites) {
         for site in &known.sites {
-            if site_clearing(day, site).as_ref() != Some(&here) {
+            if site_clearing(day, site).as_ref() != Some(here) {
                 continue;
             }
             if day.state.characters[listener]

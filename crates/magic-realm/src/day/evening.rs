@@ -874,7 +874,14 @@ fn write_back(
             day.state.release_leader(id);
         }
         if let Some(state) = day.state.denizens.get_mut(id) {
-            state.side = den.side;
+            // A hireling's counter ends combat dark side up when he is
+            // hidden and light side up when he is not, whatever side the
+            // fight left it on (3.1 8.1.4b).
+            state.side = match (den.employer, hidden) {
+                (Some(_), true) => CounterSide::Dark,
+                (Some(_), false) => CounterSide::Light,
+                (None, _) => den.side,
+            };
             if killed {
                 state.at = Whereabouts::Dead;
             }

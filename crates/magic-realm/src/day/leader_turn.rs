@@ -122,6 +122,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
             .collect(),
         discoveries: boss.discoveries.clone(),
         found_hidden_enemies: record.found_hidden_enemies,
+        magic_sight: Vec::new(),
         hirelings: sent.clone(),
         weapon_alerted: false,
         dead: false,

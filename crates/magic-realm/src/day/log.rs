@@ -472,6 +472,11 @@ fn search(event: &SearchEvent) -> String {
                 chits.join(", ")
             )
         }
+        SearchEvent::SeesHiddenOwning { character, sight } => {
+            format!(
+                "The {character} sees, for the rest of the day, the hidden enemies who own {sight}."
+            )
+        }
         SearchEvent::FoundHiddenEnemies { character } => {
             format!("The {character} finds hidden enemies.")
         }

@@ -20,6 +20,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     for i in 0..day.state.characters.len() {
         let c = &mut day.state.characters[i];
         c.found_hidden_enemies = false;
+        c.magic_sight.clear();
         if c.weapon_alerted {
             c.weapon_alerted = false;
             let event = MidnightEvent::WeaponUnalerted {

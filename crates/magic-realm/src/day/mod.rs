@@ -251,8 +251,7 @@ impl<'a> Day<'a> {
                 .iter()
                 .enumerate()
                 .filter(|(i, c)| {
-                    *i == who
-                        || (c.position == me.position && (!me.hidden || c.found_hidden_enemies))
+                    *i == who || (c.position == me.position && (!me.hidden || c.sees_hidden(me)))
                 })
                 .map(|(_, c)| c.player.clone())
                 .collect(),

@@ -7,7 +7,7 @@ use super::events::{CombatEvent, Happening, PhaseEvent};
 use super::tests::{border, game, place, play};
 use crate::board::ClearingId;
 use crate::data::tiles::ClearingKind;
-use crate::state::{Hireling, MrState, Whereabouts};
+use crate::state::{CounterSide, Hireling, MrState, Whereabouts};
 use crate::test_support::move_to;
 use realmgm_core::dice::DiceScript;
 
@@ -209,4 +209,35 @@ fn hirelings_hidden_with_their_guide_stay_hidden_in_combat_8_1_4b() {
     let (_, events) = play(state, &[("P1", "S")], DiceScript::default());
     let log = super::log::gm_log(&events);
     assert!(log.contains("Wolf A 1 attacks"), "{log}");
+}
+
+/// 3.1 8.1.4b: at the end of combat the hirelings' counters show their
+/// hiding: dark side up for those still hidden, light side up for the
+/// others, whatever side they started on.
+#[test]
+fn hirelings_end_combat_dark_side_up_if_hidden_8_1_4b() {
+    let (here, _) = border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = captain_of_soldiers(&here);
+    state.denizens.get_mut("Wolf A 1").expect("a wolf").at = standing(&here);
+    let side = |s: &MrState, id: &str| s.denizens[id].side;
+    let hide = crate::test_support::script(&[("daylight/hide", &[1])]);
+    let (after, _) = play(state.clone(), &[("P1", "H")], hide);
+    for soldier in SOLDIERS {
+        assert_eq!(side(&after, soldier), CounterSide::Dark, "{soldier}");
+    }
+    for soldier in SOLDIERS {
+        state.denizens.get_mut(soldier).expect("a soldier").side = CounterSide::Dark;
+    }
+    let (after, events) = play(state, &[("P1", "S")], DiceScript::default());
+    let log = super::log::gm_log(&events);
+    assert!(log.contains("Wolf A 1 attacks"), "{log}");
+    for soldier in SOLDIERS {
+        if !matches!(after.denizens[soldier].at, Whereabouts::Dead) {
+            assert_eq!(
+                side(&after, soldier),
+                CounterSide::Light,
+                "{soldier}: {log}"
+            );
+        }
+    }
 }

@@ -29,6 +29,7 @@ use crate::data::tiles::{ClearingKind, PathKind};
 use crate::data::treasures::TreasureEffect;
 use crate::day::refusal::PhaseError;
 use crate::orders::{SearchTable, Take};
+use crate::state::SightOf;
 use crate::state::{Belonging, ChitCondition, Item, ItemKind, abandoned_pile};
 use crate::tables::search::{
     Locate, LocateResult, Loot, MagicSight, MagicSightResult, Peer, PeerResult, SearchChoice,
@@ -55,6 +56,11 @@ pub enum SearchEvent {
         character: String,
         tile: String,
         chits: Vec<String>,
+    },
+    /// Magic Sight: he sees the hidden enemies owning `sight` today.
+    SeesHiddenOwning {
+        character: String,
+        sight: SightOf,
     },
     FoundHiddenEnemies {
         character: String,
@@ -445,14 +451,12 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
         MagicSightResult::Choice => choose(day, who, SearchChoice::DiscoverChits),
         MagicSightResult::Counters | MagicSightResult::TreasureCards => {
             let cards = result == MagicSightResult::TreasureCards;
-            day.emit(
-                day.only(who),
-                Happening::Search(SearchEvent::NotApplied {
-                    character: name,
-                    what: "finding hidden enemies who carry such items".into(),
-                    reason: "not implemented yet; only the site's top item is taken".into(),
-                }),
-            );
+            let sight = if cards {
+                SightOf::TreasureCards
+            } else {
+                SightOf::Counters
+            };
+            see_by_magic_sight(day, who, name, sight);
             let piles = discovered_sites_here(day, who);
             let found = piles.iter().find_map(|site| {
                 let pile = day.state.holdings.get(site)?;
@@ -469,10 +473,27 @@ fn apply_magic_sight(day: &mut Day<'_>, who: usize, result: MagicSightResult, ta
                 take_item(day, who, &site, index, takes, day.only(who));
             }
         }
-        MagicSightResult::PerceiveSpell => crate::day::runes::perceive(day, who),
+        MagicSightResult::PerceiveSpell => {
+            see_by_magic_sight(day, who, name, SightOf::Spells);
+            crate::day::runes::perceive(day, who);
+        }
         MagicSightResult::DiscoverChits => discover_sites(day, who),
         MagicSightResult::Nothing => {}
     }
+}
+
+/// For the rest of the day he sees the hidden enemies who own what `sight`
+/// names, to spy on and block them (3.1 7.5.7c).
+fn see_by_magic_sight(day: &mut Day<'_>, who: usize, name: String, sight: SightOf) {
+    let sights = &mut day.state.characters[who].magic_sight;
+    if !sights.contains(&sight) {
+        sights.push(sight);
+    }
+    let event = SearchEvent::SeesHiddenOwning {
+        character: name,
+        sight,
+    };
+    day.emit(day.only(who), Happening::Search(event));
 }
 
 /// Apply a Choice row as the option `choice`.
@@ -650,9 +671,10 @@ fn loot(
     let roll = roll_table(day, who, &Loot, Roll::Loot, "loot");
     let from_top = roll.result.from_top;
     let observers = day.seen_acting(who);
-    // Those who see him loot a site learn where it is (play summary II.C.8).
+    // Those spying on him as he loots a site learn where it is (3.1
+    // 4.5.6b.2).
     if day.data.chits.site(&pile_name).is_some() {
-        share_site(day, who, &pile_name, &observers);
+        share_site(day, who, &pile_name);
     }
     // Spells at a site are read with Reading Runes, not looted: the pile is
     // the other items, top first.
@@ -755,22 +777,21 @@ pub(super) fn open_with_key_or_effort(
     Ok(())
 }
 
-/// Everyone who saw the looter now knows the site too.
-fn share_site(day: &mut Day<'_>, who: usize, site: &str, observers: &Observers) {
-    let Observers::Players(players) = observers else {
-        return;
-    };
-    for index in 0..day.state.characters.len() {
-        let other = &mut day.state.characters[index];
-        if index == who || !players.contains(&other.player) {
-            continue;
-        }
-        if other.discoveries.sites.insert(site.to_string()) {
+/// Everyone spying on the looter, characters and hired leaders, now knows
+/// the site too.
+fn share_site(day: &mut Day<'_>, who: usize, site: &str) {
+    let here = day.state.characters[who].position.clone();
+    for spy in super::spying::spies(day, who, &[&here]) {
+        if day.state.characters[spy.learner]
+            .discoveries
+            .sites
+            .insert(site.to_string())
+        {
             let event = SearchEvent::DiscoveredSites {
-                character: other.name.clone(),
+                character: spy.name(day),
                 sites: vec![site.to_string()],
             };
-            day.emit(day.only(index), Happening::Search(event));
+            day.emit(day.only(spy.learner), Happening::Search(event));
         }
     }
 }

@@ -232,14 +232,21 @@ pub fn found(day: &mut Day<'_>, who: usize, pile: &str, index: usize, observers:
     day.state
         .treasure_sites
         .insert(card.name.clone(), here.clone());
-    for (i, c) in day.state.characters.iter_mut().enumerate() {
-        let saw = match observers {
-            Observers::Players(players) => players.contains(&c.player),
-            Observers::Everyone => true,
-            Observers::Gm => false,
-        };
-        if i == who || saw {
-            c.discoveries.sites.insert(card.name.clone());
+    day.state.characters[who]
+        .discoveries
+        .sites
+        .insert(card.name.clone());
+    // Those spying on him learn the card (3.1 4.5.6b.2); the characters
+    // among them read it in the event below, a hired leader's employer is
+    // told apart.
+    for spy in super::spying::spies(day, who, &[&here]) {
+        let learner = &mut day.state.characters[spy.learner];
+        if learner.discoveries.sites.insert(card.name.clone()) && spy.leader.is_some() {
+            let event = super::search::SearchEvent::DiscoveredSites {
+                character: spy.name(day),
+                sites: vec![card.name.clone()],
+            };
+            day.emit(day.only(spy.learner), Happening::Search(event));
         }
     }
     let event = SiteEvent::Found {

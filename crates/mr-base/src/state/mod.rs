@@ -376,6 +376,10 @@ pub struct CharacterState {
     /// Today only: he found Hidden Enemies, so he may block hidden
     /// characters (play summary II.C.2); cleared at Midnight.
     pub found_hidden_enemies: bool,
+    /// Today only: the hidden enemies Magic Sight let him see, by what
+    /// they own (3.1 7.5.7c); cleared at Midnight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub magic_sight: Vec<SightOf>,
     /// Natives he has hired, each with the days left of its term (play summary
     /// II.C.7).
     #[serde(default)]
@@ -442,6 +446,58 @@ pub struct CharacterState {
     /// `None`: 4th level, the character as his card shows him.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub development: Option<development::Development>,
+}
+
+/// What a hidden enemy must own to be seen by Magic Sight's result (3.1
+/// 7.5.7c): recorded spells, a weapon, armour or horse counter, or a
+/// Treasure card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SightOf {
+    Spells,
+    Counters,
+    TreasureCards,
+}
+
+impl std::fmt::Display for SightOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SightOf::Spells => "spells recorded",
+            SightOf::Counters => "a weapon, armour or horse counter",
+            SightOf::TreasureCards => "Treasure cards",
+        })
+    }
+}
+
+impl CharacterState {
+    /// Whether he can see `target` when `target` is hidden: he found
+    /// hidden enemies today, or Magic Sight showed him those owning what
+    /// `target` owns (3.1 7.5.4g, 7.5.7c).
+    pub fn sees_hidden(&self, target: &CharacterState) -> bool {
+        self.found_hidden_enemies || self.magic_sight.iter().any(|s| target.owns(*s))
+    }
+
+    /// Whether he can see a hidden native, a hired leader among them: every
+    /// native owns weapon counters, so Magic Sight's Counters result shows
+    /// them all (3.1 7.5.7c).
+    pub fn sees_hidden_native(&self) -> bool {
+        self.found_hidden_enemies || self.magic_sight.contains(&SightOf::Counters)
+    }
+
+    /// Whether he owns what Magic Sight's `sight` shows (3.1 7.5.7c).
+    pub fn owns(&self, sight: SightOf) -> bool {
+        let carries =
+            |kinds: &[ItemKind]| self.belongings.iter().any(|b| kinds.contains(&b.item.kind));
+        match sight {
+            SightOf::Spells => !self.magic.spells.is_empty(),
+            SightOf::Counters => {
+                self.weapon.is_some()
+                    || !self.armor.is_empty()
+                    || carries(&[ItemKind::Weapon, ItemKind::Armor, ItemKind::Horse])
+            }
+            SightOf::TreasureCards => carries(&[ItemKind::Treasure]),
+        }
+    }
 }
 
 /// A boon taken free: the group it came from and the gold price a Trade
@@ -628,6 +684,7 @@ impl CharacterState {
             },
             position,
             found_hidden_enemies: false,
+            magic_sight: Vec::new(),
             hirelings: Vec::new(),
             weapon_alerted: false,
             dead: false,
