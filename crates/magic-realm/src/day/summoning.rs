@@ -204,15 +204,9 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
 fn garrison_comes(day: &mut Day<'_>, dwelling: Dwelling, clearing: &ClearingId) {
     let data = day.data;
     for group in data.natives.iter().filter(|g| g.garrison == Some(dwelling)) {
-        let members = counters_at(
+        group_arrives(
             day,
-            &Whereabouts::SetupBox {
-                name: group.name.clone(),
-            },
-        );
-        arrive(
-            day,
-            members,
+            &group.name,
             clearing,
             format!("the {} live at the {}", group.name, dwelling.label()),
         );
@@ -290,6 +284,17 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
 }
 
 /// Counters that stand in `where_`.
+/// A native group's members still in its setup box come to `clearing`.
+fn group_arrives(day: &mut Day<'_>, group: &str, clearing: &ClearingId, cause: String) {
+    let members = counters_at(
+        day,
+        &Whereabouts::SetupBox {
+            name: group.to_string(),
+        },
+    );
+    arrive(day, members, clearing, cause);
+}
+
 fn counters_at(day: &Day<'_>, where_: &Whereabouts) -> Vec<String> {
     day.state
         .denizens
@@ -338,15 +343,9 @@ fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
         if !group.appears_at.iter().any(|d| dwellings.contains(d)) {
             continue;
         }
-        let members = counters_at(
+        group_arrives(
             day,
-            &Whereabouts::SetupBox {
-                name: group.name.clone(),
-            },
-        );
-        arrive(
-            day,
-            members,
+            &group.name,
             here,
             format!("the {} come to the dwelling", group.name),
         );

@@ -742,9 +742,7 @@ impl SetupByMail {
             ),
             None => format!("{} points in all", self.victory_points),
         };
-        let mut lines = format!(
-            "  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n",
-        );
+        let mut lines = format!("  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n",);
         if !self.from_the_edge {
             lines.push_str(&format!(
                 "  Start: {}\n",

@@ -10,8 +10,8 @@
 //! §6.2, §7.2, §7.3, §8.
 
 pub mod belongings;
-pub mod dropped;
 pub mod development;
+pub mod dropped;
 pub mod hiring;
 pub mod magic;
 pub mod points;
