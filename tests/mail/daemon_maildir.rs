@@ -718,6 +718,11 @@ fn a_solitaire_campaign_is_played_by_mail_3_1_10_e_1() {
         start.contains("At the map's edge, off the map: Move to BV1, CL2, CS1, DV4,"),
         "{start}"
     );
+    // Off the map he is in no clearing yet (3.1 10.E.1.6).
+    assert!(
+        start.contains("== Your clearing ==\nNone yet: you wait at the map's edge"),
+        "{start}"
+    );
     let refused = daemon
         .seats()
         .add_player("SO", "Ben", BEN, Some("Dwarf"), START + 10)

@@ -31,6 +31,10 @@ pub struct ClearingView {
     /// front of him marked so; whom the others lie in front of is not
     /// told, as that could show a hidden character.
     pub dropped: Vec<String>,
+    /// He waits at the map's edge under Solitaire Play, in no clearing yet
+    /// (3.1 10.E.1.6); the clearing named is the first his roads reach.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub off_map: bool,
 }
 
 /// The clearing of `me` in `state`.
@@ -112,6 +116,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
                 })
                 .collect()
         },
+        off_map,
     }
 }
 
@@ -164,5 +169,34 @@ mod tests {
         let mut knowing = me.clone();
         knowing.discoveries.sites.insert(site.name.clone());
         assert_eq!(clearing_view(data, &state, &knowing).sites, vec![site.name]);
+    }
+
+    /// Waiting at the map's edge under Solitaire Play he is in no clearing
+    /// yet, and his report says so rather than naming the clearing his
+    /// roads reach first (3.1 10.E.1.6); once on the map he is in one.
+    #[test]
+    fn a_solitaire_character_at_the_maps_edge_is_in_no_clearing_3_1_10_e_1_6() {
+        let data = crate::data::get().unwrap();
+        let seats = [Seat {
+            player: "ann".into(),
+            role: Some("Amazon".into()),
+        }];
+        let rules = Rules::new([crate::setup::SOLITAIRE], crate::rules::TOGGLES).unwrap();
+        let mut state = new_game(
+            data,
+            &seats,
+            &rules,
+            &SetupInputs::default(),
+            &mut Dice::new(11, 0),
+        )
+        .unwrap();
+        let me = state.characters[0].clone();
+        assert!(clearing_view(data, &state, &me).off_map);
+        let report = serde_json::to_value(clearing_view(data, &state, &me)).unwrap();
+        assert_eq!(report["off_map"], true);
+        state.characters[0].roadway = None;
+        let entered = state.characters[0].clone();
+        let view = serde_json::to_value(clearing_view(data, &state, &entered)).unwrap();
+        assert!(view.get("off_map").is_none(), "{view}");
     }
 }
