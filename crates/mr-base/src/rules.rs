@@ -162,6 +162,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      (8.1.4b)",
     "Magic Sight's Counters, Treasure Cards and Spells results let the searcher see, for the rest \
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
+    "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
+     taking no table from the `Search:` line (7.5.4i)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -31,7 +31,9 @@ use crate::data::horses::HorseKind;
 use crate::data::terms::Activity as Kind;
 use crate::data::treasures::TreasureEffect;
 use crate::magic::influence;
-use crate::orders::{Activities, Activity, DayOrders, Phase, SearchTable, WhenImpossible};
+use crate::orders::{
+    Activities, Activity, DayOrders, Phase, SearchTable, WhenImpossible, peer_table,
+};
 
 /// The phases a character has for his recorded activities, bonus phases
 /// apart: the day's basic and sunlight phases, only the basic ones when he
@@ -454,7 +456,7 @@ fn stays_aloft(day: &Day<'_>, phase: &Phase, orders: &DayOrders, turn: &Turn) ->
         _ if turn.aloft.is_none() || !day.rules.is_on(fly::FLYING_ACTIVITIES) => false,
         Activity::Alert => true,
         Activity::Search => matches!(
-            search_table(orders, turn),
+            search_table(phase, orders, turn),
             SearchTable::Peer {
                 tile: Some(_),
                 clearing: Some(_)
@@ -464,10 +466,14 @@ fn stays_aloft(day: &Day<'_>, phase: &Phase, orders: &DayOrders, turn: &Turn) ->
     }
 }
 
-/// The table of the next Search phase: the `Search:` line names one for
-/// each in order, later searches reuse the last, and without the line it is
-/// Locate, the table that finds treasure sites.
-fn search_table(orders: &DayOrders, turn: &Turn) -> SearchTable {
+/// The table of a Search phase: a Peer recorded as `P` (3.1 7.5.4i) says its
+/// own; otherwise the `Search:` line names one for each in order, later
+/// searches reuse the last, and without the line it is Locate, the table
+/// that finds treasure sites.
+fn search_table(phase: &Phase, orders: &DayOrders, turn: &Turn) -> SearchTable {
+    if let Some(peer) = peer_table(phase) {
+        return peer;
+    }
     orders
         .searches
         .get(turn.searches)
@@ -607,13 +613,7 @@ fn use_phase(
     let mut sources: Vec<(String, bool)> =
         sources_of(kind).into_iter().map(|s| (s, false)).collect();
     // A bonus Peer phase (the Ancient Telescope's) is a search on Peer.
-    let peering = matches!(
-        orders
-            .searches
-            .get(turn.searches)
-            .or(orders.searches.last()),
-        Some(SearchTable::Peer { .. })
-    );
+    let peering = matches!(search_table(phase, orders, turn), SearchTable::Peer { .. });
     if kind == Kind::Search && peering {
         sources.extend(sources_of(Kind::Peer).into_iter().map(|s| (s, false)));
     }
@@ -734,8 +734,11 @@ fn execute(
         }
         Activity::Rest { chit } => activities::rest(day, who, chit.as_deref()),
         Activity::Search => {
-            let table = search_table(orders, turn);
-            turn.searches += 1;
+            let table = search_table(phase, orders, turn);
+            // A `P` phase takes no table from the `Search:` line.
+            if peer_table(phase).is_none() {
+                turn.searches += 1;
+            }
             let outcome = match &turn.aloft {
                 Some(over) => search::peer_from_the_air(day, who, over, &table),
                 None => {

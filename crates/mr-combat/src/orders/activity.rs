@@ -102,13 +102,16 @@ impl fmt::Display for Phase {
             Activity::Spell { chit: None } if self.remote_clearing().is_some() => {
                 write!(f, "RE{star}")?;
             }
+            Activity::Search if self.peer_clearing().is_some() => write!(f, "P{star}")?,
             other => write!(f, "{}{star}", other.code())?,
         }
-        match (self.remote_clearing(), &self.note) {
+        match (self.remote_clearing().or(self.peer_clearing()), &self.note) {
             // 3.1 7.10.1 writes a remote enchant `RE (clearing)`: the
             // clearing is the first note, with no `tile` before it.
             (Some(clearing), Some(note)) => {
-                write!(f, " ({clearing})")?;
+                if !clearing.is_empty() {
+                    write!(f, " ({clearing})")?;
+                }
                 if let Some((_, rest)) = note.split_once("; ") {
                     write!(f, " ({rest})")?;
                 }
@@ -120,7 +123,26 @@ impl fmt::Display for Phase {
     }
 }
 
+/// The first note of a Search phase recorded as 3.1's `P` (7.5.4i): a Peer,
+/// followed by the clearing of an enhanced Peer (`peer Curst Valley 5`).
+pub const PEER_NOTE: &str = "peer";
+
 impl Phase {
+    /// The clearing a Peer recorded as `P` names (3.1 7.5.4i, kept as a
+    /// first note `peer CV 5`), empty for a Peer in his own clearing.
+    pub fn peer_clearing(&self) -> Option<&str> {
+        if self.activity != Activity::Search {
+            return None;
+        }
+        let first = self.note.as_deref()?.split("; ").next()?;
+        let target = first.strip_prefix(PEER_NOTE)?;
+        if target.is_empty() {
+            Some("")
+        } else {
+            target.strip_prefix(' ').filter(|c| !c.trim().is_empty())
+        }
+    }
+
     /// The clearing a remote Enchant names (`RE (CV5)`, kept as a first
     /// note `tile CV5`, how the day reads it).
     fn remote_clearing(&self) -> Option<&str> {

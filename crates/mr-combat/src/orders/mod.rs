@@ -23,7 +23,7 @@ pub use parse::{
 };
 pub use sheet::{
     Blocking, BoonChoice, DayOrders, Purchase, SearchTable, Settle, Take, TurnChoice,
-    WhenImpossible, parse_day_orders,
+    WhenImpossible, parse_day_orders, peer_table,
 };
 
 use crate::data::GameData;

@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::combat::orders::ChitCards;
 
-use super::activity::{Activities, Activity, Phase};
+use super::activity::{Activities, Activity, PEER_NOTE, Phase};
 use super::error::OrdersError;
 
 /// Where the parser looks up tile names: codes, aliases and full names.
@@ -63,7 +63,9 @@ impl std::error::Error for ParseError {}
 /// edition's codes stand beside the older ones players also wrote (3.1
 /// 7.10.1): `EM`, the day's first Enchant, is `SPX`; `E`, each later one,
 /// is `SP`; `RE`, a remote Enchant, is `E` with the clearing whose tile it
-/// turns in a `tile` note (7.5.4).
+/// turns in a `tile` note (7.5.4); `P`, a Peer, is `S` with a `peer` note
+/// naming the clearing of an enhanced Peer (7.5.4i), or none for a Peer in
+/// his own clearing.
 const KEYWORDS: &[(&str, Keyword)] = &[
     ("follows the", Keyword::Follow),
     ("follows", Keyword::Follow),
@@ -92,12 +94,13 @@ const KEYWORDS: &[(&str, Keyword)] = &[
     ("f", Keyword::Follow),
     ("c", Keyword::Cache),
     ("e", Keyword::Spell),
+    ("p", Keyword::Peer),
 ];
 
 /// Whether a phase as written opens with an activity code as a whole word
 /// (`M CV4`, `MCV4`, `Hide`, `F Elf`), even one whose argument does not read:
-/// such a line is a faulty order, not prose. `A` alone is not enough (it
-/// opens English sentences); a phase of it must read whole.
+/// such a line is a faulty order, not prose. `A` and `P` alone are not enough (they
+/// open English sentences and a "P.S."); a phase of one must read whole.
 pub fn opens_with_activity(phase: &str) -> bool {
     let phase = phase.trim_start().trim_start_matches('*').trim_start();
     let word: String = phase
@@ -110,10 +113,10 @@ pub fn opens_with_activity(phase: &str) -> bool {
     run_into_destination
         || KEYWORDS
             .iter()
-            .any(|&(code, _)| code == word && code != "a")
+            .any(|&(code, _)| code == word && code != "a" && code != "p")
 }
 
-const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), FL (fly), EM or SPX (the first enchant), E or SP (each later enchant), RE (a remote enchant), or C (cache)";
+const ACTIVITY_LIST: &str = "M (move), H (hide), S (search), A (alert), R (rest), T (trade), HR (hire), F (follow), FL (fly), EM or SPX (the first enchant), E or SP (each later enchant), RE (a remote enchant), P (a peer, P (CV5) an enhanced one), or C (cache)";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keyword {
@@ -129,6 +132,7 @@ enum Keyword {
     SpellPrep,
     Spell,
     RemoteSpell,
+    Peer,
     Cache,
 }
 
@@ -446,6 +450,35 @@ impl Reader<'_> {
                 notes.insert(0, format!("tile {tile} {clearing}"));
                 Activity::Spell { chit: None }
             }
+            Keyword::Peer => {
+                let (arg_end, star) = self.strip_stars(j, body_end);
+                bonus |= star;
+                let clearing = if j < arg_end {
+                    Some(self.destination(j, arg_end, i)?)
+                } else {
+                    // A first note ending in a number names the clearing
+                    // (`P (CV5)`); any other is a remark (`P (the ball)`).
+                    match self.first_note(body_end, end) {
+                        Some((from, to))
+                            if self.chars[from..to]
+                                .last()
+                                .is_some_and(char::is_ascii_digit) =>
+                        {
+                            notes.remove(0);
+                            Some(self.destination(from, to, i)?)
+                        }
+                        _ => None,
+                    }
+                };
+                notes.insert(
+                    0,
+                    match clearing {
+                        Some((tile, clearing)) => format!("{PEER_NOTE} {tile} {clearing}"),
+                        None => PEER_NOTE.to_string(),
+                    },
+                );
+                Activity::Search
+            }
             simple => {
                 if j < body_end {
                     return Err(self.error(
@@ -551,7 +584,8 @@ impl Reader<'_> {
         let word = self.text(start, word_end);
         let codes = [
             "M", "H", "S", "A", "R", "T", "HR", "F", "FL", "EM", "E", "RE", "Fly", "SPX", "SP",
-            "C", "Move", "Hide", "Search", "Alert", "Rest", "Trade", "Hire", "Follow", "Cache",
+            "P", "C", "Move", "Hide", "Search", "Alert", "Rest", "Trade", "Hire", "Follow",
+            "Cache",
         ];
         let hint = realmgm_core::suggest::did_you_mean(&word, codes);
         Err(self.error(
@@ -852,6 +886,30 @@ mod tests {
         let printed = canon("SPX / SP-V4* / Fly-OW / hire");
         assert_eq!(printed, "EM / E-MAGIC V4* / FL-Oak Woods / HR");
         assert_eq!(canon(&printed), printed);
+    }
+
+    /// 3.1 7.5.4i: a Peer is written `P`, an enhanced one with the clearing
+    /// (`P (CV5)`, `P CV5`); both print as 3.1 writes them and read back the
+    /// same; a "P.S." line is prose, not an activity.
+    #[test]
+    fn a_peer_is_p_and_an_enhanced_one_names_its_clearing_3_1_7_5_4i() {
+        for text in ["P (CV5)", "P CV5", "p-Curst Valley 5"] {
+            assert_eq!(canon(text), "P (Curst Valley 5)", "{text}");
+        }
+        assert_eq!(
+            canon("P, P* (CV 5) (the ball)"),
+            "P / P* (Curst Valley 5) (the ball)"
+        );
+        let day = parse("M CV4, P (CV5), P").unwrap();
+        assert_eq!(day.phases[1].activity, Activity::Search);
+        assert_eq!(day.phases[1].peer_clearing(), Some("Curst Valley 5"));
+        assert_eq!(day.phases[2].peer_clearing(), Some(""));
+        assert_eq!(
+            canon(&canon("M CV4, P (CV5), P")),
+            canon("M CV4, P (CV5), P")
+        );
+        assert!(!opens_with_activity("P.S. see you"));
+        assert!(parse("P (XX5)").is_err());
     }
 
     /// 3.1 7.10.1 and 7.5.4: a remote enchant is written `RE (clearing)`;

@@ -722,6 +722,24 @@ fn parse_clearing(
     Ok((tile.to_string(), clearing))
 }
 
+/// The table of a Search phase recorded as `P`: the Peer table, into the
+/// clearing it names (an enhanced Peer, 3.1 7.5.4i) or his own. Such a phase
+/// takes no table from the `Search:` line.
+pub fn peer_table(phase: &super::activity::Phase) -> Option<SearchTable> {
+    let target = phase.peer_clearing()?;
+    if target.is_empty() {
+        return Some(SearchTable::Peer {
+            tile: None,
+            clearing: None,
+        });
+    }
+    let (tile, clearing) = target.rsplit_once(' ')?;
+    Some(SearchTable::Peer {
+        tile: Some(tile.to_string()),
+        clearing: Some(clearing.parse().ok()?),
+    })
+}
+
 fn parse_search(item: &str, tiles: &dyn TileNames) -> Result<SearchTable, OrdersError> {
     let folded = realmgm_core::suggest::fold(item);
     let table = match folded.as_str() {
