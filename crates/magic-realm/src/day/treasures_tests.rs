@@ -298,11 +298,9 @@ fn a_tremendous_effort_opens_the_crypt() {
     assert!(tired[0].contains('T'), "{tired:?}");
 }
 
-/// 3.1 7.5.4i: the enhanced Peer recorded as 3.1 writes it, `P` and the
-/// clearing, does what `S` with `Search: peer <clearing>` does, and takes no
-/// table from the `Search:` line.
-#[test]
-fn an_enhanced_peer_recorded_as_p_and_a_clearing_3_1_7_5_4i() {
+/// The Black Knight at a Toadstool Circle he has discovered, and a clearing
+/// of another tile to peer into once its row 4 lets him.
+fn at_a_discovered_toadstool_circle() -> (crate::state::MrState, crate::board::ClearingId) {
     let mut state = game(&["Black Knight"]);
     let here = state.characters[0].position.clone();
     state
@@ -318,6 +316,15 @@ fn an_enhanced_peer_recorded_as_p_and_a_clearing_3_1_7_5_4i() {
         .into_iter()
         .find(|c| c.tile != here.tile)
         .expect("another tile");
+    (state, far)
+}
+
+/// 3.1 7.5.4i: the enhanced Peer recorded as 3.1 writes it, `P` and the
+/// clearing, does what `S` with `Search: peer <clearing>` does, and takes no
+/// table from the `Search:` line.
+#[test]
+fn an_enhanced_peer_recorded_as_p_and_a_clearing_3_1_7_5_4i() {
+    let (state, far) = at_a_discovered_toadstool_circle();
     let text = format!("S, P ({}{})\nSearch: loot", far.tile, far.clearing);
     let forced: &[(&str, &[u8])] = &[("search", &[4]), ("search", &[5])];
     let (_, events) = play(state, &[("P1", &text)], forced);
@@ -327,21 +334,7 @@ fn an_enhanced_peer_recorded_as_p_and_a_clearing_3_1_7_5_4i() {
 
 #[test]
 fn the_toadstool_circle_row_4_lets_him_peer_anywhere_today() {
-    let mut state = game(&["Black Knight"]);
-    let here = state.characters[0].position.clone();
-    state
-        .treasure_sites
-        .insert("Toadstool Circle".into(), here.clone());
-    state.characters[0]
-        .discoveries
-        .sites
-        .insert("Toadstool Circle".into());
-    let far = state
-        .board
-        .clearings()
-        .into_iter()
-        .find(|c| c.tile != here.tile)
-        .expect("another tile");
+    let (state, far) = at_a_discovered_toadstool_circle();
     let name = &data().tiles.by_code(&far.tile).expect("tile").name;
     let text = format!("S, S\nSearch: loot; peer {name} {}", far.clearing);
     let forced: &[(&str, &[u8])] = &[("search", &[4]), ("search", &[5])];
