@@ -682,6 +682,24 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
 
 /// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
 /// with his employer's gold.
+/// Why character `seat` keeps `item` now, if he does: an extra phase he
+/// recorded today relies on it until that phase is done (3.1 6.2.4d);
+/// `instead` tells him when he may part with it.
+pub(super) fn kept_for_its_phase(
+    day: &Day<'_>,
+    seat: usize,
+    item: &str,
+    instead: &str,
+) -> Option<String> {
+    let name = &day.state.characters[seat].name;
+    day.today.keeps(seat, item).then(|| {
+        format!(
+            "the {item} gives the {name} an extra phase recorded today, kept until that phase \
+             is done (3.1 6.2.4d); {instead}"
+        )
+    })
+}
+
 fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
     // Frozen belongings and gold are not traded (3.1 4.6.9b.2). Ruling:
@@ -708,12 +726,14 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     for goods in goods {
         let Goods::Item(wanted) = goods else { continue };
         if let Party::Seat(seat) = party
-            && day.today.keeps(*seat, wanted)
+            && let Some(why) = kept_for_its_phase(
+                day,
+                *seat,
+                wanted,
+                "give it at a later phase or at Midnight",
+            )
         {
-            return Some(format!(
-                "the {wanted} gives the {name} an extra phase recorded today, kept \
-                 until that phase is done (3.1 6.2.4d); give it at a later phase or at Midnight"
-            ));
+            return Some(why);
         }
         match left.iter().position(|item| belongings::names(wanted, item)) {
             Some(at) => {

@@ -464,10 +464,20 @@ fn automatic_enchanting_turns_over_the_tile_holding_the_sacred_grail_3_1_10_c_5_
 /// The Amazon, meeting her requirements (1 VP on gold: 30 beyond her
 /// starting worth of 35) or not, asks to end the game on day 5.
 fn end_game_on_day_5(on: &[&str], gold: u16) -> (crate::state::MrState, Vec<DayEvent>) {
+    end_game_on_day_5_after(on, gold, |_| {})
+}
+
+/// As [`end_game_on_day_5`], with `arrange` changing the position first.
+fn end_game_on_day_5_after(
+    on: &[&str],
+    gold: u16,
+    arrange: impl FnOnce(&mut crate::state::MrState),
+) -> (crate::state::MrState, Vec<DayEvent>) {
     use crate::state::VictoryRequirements;
     let mut state = game(&["Amazon"]);
     state.day = 4;
     state.characters[0].gold = gold;
+    arrange(&mut state);
     state.victory_requirements.insert(
         "Amazon".into(),
         VictoryRequirements {
@@ -522,34 +532,19 @@ fn sudden_death_at_start_ends_the_game_only_where_he_started_3_1_10_e_3_3() {
     let (after, _) = end_game_on_day_5(&["sudden_death", "sudden_death_at_start"], 65);
     assert_eq!(after.last_day, 5, "at her starting dwelling she ends it");
     let away = |on: &[&str]| {
-        use crate::state::VictoryRequirements;
-        let mut state = game(&["Amazon"]);
-        state.day = 4;
-        state.characters[0].gold = 65;
-        let start = state.characters[0].position.clone();
-        let elsewhere = state
-            .dwellings
-            .values()
-            .find(|c| **c != start)
-            .expect("another dwelling")
-            .clone();
-        state.characters[0].position = elsewhere;
-        state.victory_requirements.insert(
-            "Amazon".into(),
-            VictoryRequirements {
-                gold: 1,
-                ..VictoryRequirements::default()
-            },
-        );
-        let orders = [(
-            state.characters[0].player.clone(),
-            crate::orders::parse_day_orders("H\nEnd game: yes", 1, data()).expect("orders read"),
-        )]
-        .into();
-        let mut dice = Dice::new(1, 5);
-        let (after, events) =
-            super::resolve_day(data(), &rules(on), state, &orders, &mut dice).expect("resolves");
-        (after, events, start)
+        let mut start = None;
+        let (after, events) = end_game_on_day_5_after(on, 65, |state| {
+            let from = state.characters[0].position.clone();
+            let elsewhere = state
+                .dwellings
+                .values()
+                .find(|c| **c != from)
+                .expect("another dwelling")
+                .clone();
+            state.characters[0].position = elsewhere;
+            start = Some(from);
+        });
+        (after, events, start.expect("arranged"))
     };
     let (after, events, start) = away(&["sudden_death", "sudden_death_at_start"]);
     assert_eq!(after.last_day, 28);

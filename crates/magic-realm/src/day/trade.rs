@@ -446,14 +446,10 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
     if let Some(reason) = crate::magic::item_chit::is_colour(&day.state, who, &sold.name) {
         return PhaseOutcome::Lost { reason };
     }
-    if day.today.keeps(who, &sold.name) {
-        return PhaseOutcome::Lost {
-            reason: format!(
-                "the {} gives the {name} an extra phase recorded today, kept until \
-                 that phase is done (3.1 6.2.4d); sell it at a later Trade phase",
-                sold.name
-            ),
-        };
+    if let Some(reason) =
+        super::dealings::kept_for_its_phase(day, who, &sold.name, "sell it at a later Trade phase")
+    {
+        return PhaseOutcome::Lost { reason };
     }
     if sold.kind == ItemKind::Spell && group.visitor {
         return PhaseOutcome::Lost {

@@ -40,46 +40,62 @@ pub struct ClearingView {
 /// The clearing of `me` in `state`.
 pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> ClearingView {
     let here = &me.position;
-    // Waiting at the map's edge he sees nothing of the clearings there
-    // yet (3.1 10.E.1.6).
-    let off_map = me.roadway.as_ref().is_some_and(|r| r.is_from_edge());
-    let on_map_here = |at: &Whereabouts| {
-        !off_map && matches!(at, Whereabouts::Clearing { clearing } if clearing == here)
-    };
-    let counters = |kind: DenizenKind| -> Vec<String> {
-        state
-            .denizens
-            .iter()
-            .filter(|(_, d)| d.kind == kind && on_map_here(&d.at))
-            .map(|(id, _)| id.clone())
-            .collect()
-    };
-    let tile = data.tiles.by_code(&here.tile);
+    let tile = data
+        .tiles
+        .by_code(&here.tile)
+        .map_or_else(|| here.tile.clone(), |t| t.name.clone());
     let kind = state
         .board
         .clearing(here)
         .map(|c| c.kind.to_string())
         .unwrap_or_default();
+    // Waiting at the map's edge he sees nothing of the clearings there
+    // yet (3.1 10.E.1.6).
+    if me.roadway.as_ref().is_some_and(|r| r.is_from_edge()) {
+        return ClearingView {
+            clearing: here.to_string(),
+            tile,
+            kind,
+            monsters: Vec::new(),
+            natives: Vec::new(),
+            characters: Vec::new(),
+            dwellings: Vec::new(),
+            sites: Vec::new(),
+            chits_face_up: Vec::new(),
+            pile: 0,
+            dropped: Vec::new(),
+            off_map: true,
+        };
+    }
+    let counters = |kind: DenizenKind| -> Vec<String> {
+        state
+            .denizens
+            .iter()
+            .filter(|(_, d)| {
+                d.kind == kind
+                    && matches!(&d.at, Whereabouts::Clearing { clearing } if clearing == here)
+            })
+            .map(|(id, _)| id.clone())
+            .collect()
+    };
     let sites = data
         .chits
         .site
         .iter()
-        .filter(|s| {
-            !off_map && s.clearing == here.clearing && me.discoveries.sites.contains(&s.name)
-        })
+        .filter(|s| s.clearing == here.clearing && me.discoveries.sites.contains(&s.name))
         .filter(|s| state.tile_of_chit(&s.name) == Some(here.tile.as_str()))
         .map(|s| s.name.clone())
         .collect();
     ClearingView {
         clearing: here.to_string(),
-        tile: tile.map_or_else(|| here.tile.clone(), |t| t.name.clone()),
+        tile,
         kind,
         monsters: counters(DenizenKind::Monster),
         natives: counters(DenizenKind::Native),
         characters: state
             .characters
             .iter()
-            .filter(|c| c.player != me.player && &c.position == here && !c.hidden && !off_map)
+            .filter(|c| c.player != me.player && &c.position == here && !c.hidden)
             // One on a roadway is between clearings (3.1 rule 8.3.8d).
             .filter(|c| !c.between_clearings())
             .map(|c| c.name.clone())
@@ -87,36 +103,24 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
         dwellings: state
             .dwellings
             .iter()
-            .filter(|(_, at)| *at == here && !off_map)
+            .filter(|(_, at)| *at == here)
             .map(|(d, _)| d.to_string())
             .collect(),
         sites,
-        chits_face_up: if off_map {
-            Vec::new()
-        } else {
-            state.face_up_chits(&here.tile)
-        },
-        pile: if off_map {
-            0
-        } else {
-            state
-                .holdings
-                .get(&abandoned_pile(here))
-                .map_or(0, Vec::len)
-        },
-        dropped: if off_map {
-            Vec::new()
-        } else {
-            state
-                .dropped_in(here)
-                .into_iter()
-                .map(|(before, item)| match before {
-                    Some(who) if who == me.name => format!("{} (in front of you)", item.name),
-                    _ => item.name.clone(),
-                })
-                .collect()
-        },
-        off_map,
+        chits_face_up: state.face_up_chits(&here.tile),
+        pile: state
+            .holdings
+            .get(&abandoned_pile(here))
+            .map_or(0, Vec::len),
+        dropped: state
+            .dropped_in(here)
+            .into_iter()
+            .map(|(before, item)| match before {
+                Some(who) if who == me.name => format!("{} (in front of you)", item.name),
+                _ => item.name.clone(),
+            })
+            .collect(),
+        off_map: false,
     }
 }
 

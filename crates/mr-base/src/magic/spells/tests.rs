@@ -36,6 +36,30 @@ fn me(state: &MrState, who: usize) -> Aim {
     }
 }
 
+/// The first character carrying an Enchanter's Skull awakened to Fiery
+/// Blast, a Giant in his clearing: the skull, and its blast at the Giant.
+fn skull_blasting_a_giant(state: &mut MrState) -> (CastWith, CastRequest) {
+    carry(state, "Enchanter's Skull");
+    state
+        .magic
+        .awakened
+        .entry("Enchanter's Skull".into())
+        .or_default()
+        .insert("Fiery Blast".into());
+    let skull = CastWith::Treasure {
+        name: "Enchanter's Skull".into(),
+    };
+    let giant = Aim::Denizen {
+        id: "Giant 1".into(),
+    };
+    let here = state.characters[0].position.clone();
+    if let Some(d) = state.denizens.get_mut("Giant 1") {
+        d.at = Whereabouts::Clearing { clearing: here };
+    }
+    let blast = request("Fiery Blast", skull.clone(), vec![giant], PURPLE_DAY);
+    (skull, blast)
+}
+
 fn request(spell: &str, with: CastWith, targets: Vec<Aim>, day: u32) -> CastRequest {
     CastRequest {
         caster: 0,
@@ -273,24 +297,7 @@ fn every_learnable_spell_is_now_built() {
 #[test]
 fn an_artifact_committed_to_its_spell_casts_nothing_else() {
     let mut state = casters(&["Amazon"], "IV", &[]);
-    carry(&mut state, "Enchanter's Skull");
-    state
-        .magic
-        .awakened
-        .entry("Enchanter's Skull".into())
-        .or_default()
-        .insert("Fiery Blast".into());
-    let skull = CastWith::Treasure {
-        name: "Enchanter's Skull".into(),
-    };
-    let giant = Aim::Denizen {
-        id: "Giant 1".into(),
-    };
-    let here = state.characters[0].position.clone();
-    if let Some(d) = state.denizens.get_mut("Giant 1") {
-        d.at = Whereabouts::Clearing { clearing: here };
-    }
-    let blast = request("Fiery Blast", skull.clone(), vec![giant], PURPLE_DAY);
+    let (skull, blast) = skull_blasting_a_giant(&mut state);
     let rules = Rules::default();
     assert!(check(&state, data(), &rules, &blast).is_ok());
     state
@@ -323,24 +330,7 @@ fn an_artifact_committed_to_its_spell_casts_nothing_else() {
 #[test]
 fn a_transmorphized_character_casts_no_spell_4_6_9c_1() {
     let mut state = casters(&["Amazon"], "IV", &[]);
-    carry(&mut state, "Enchanter's Skull");
-    state
-        .magic
-        .awakened
-        .entry("Enchanter's Skull".into())
-        .or_default()
-        .insert("Fiery Blast".into());
-    let skull = CastWith::Treasure {
-        name: "Enchanter's Skull".into(),
-    };
-    let giant = Aim::Denizen {
-        id: "Giant 1".into(),
-    };
-    let here = state.characters[0].position.clone();
-    if let Some(d) = state.denizens.get_mut("Giant 1") {
-        d.at = Whereabouts::Clearing { clearing: here };
-    }
-    let blast = request("Fiery Blast", skull, vec![giant], PURPLE_DAY);
+    let (_, blast) = skull_blasting_a_giant(&mut state);
     let rules = Rules::default();
     assert!(check(&state, data(), &rules, &blast).is_ok());
     state
