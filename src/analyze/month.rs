@@ -166,7 +166,7 @@ pub fn play(
             continue;
         };
         let requirements = state.victory_requirements.get(&c.name);
-        let score = victory::score(data, c, requirements);
+        let score = victory::score(data, rules, &state, c, requirements);
         let mut m = BTreeMap::new();
         let mut put = |name: &str, value: f64| {
             m.insert(name.to_string(), value);

@@ -49,7 +49,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             .state
             .characters
             .iter()
-            .map(|c| victory::score(day.data, c, requirements.get(&c.name)))
+            .map(|c| victory::score(day.data, day.rules, &day.state, c, requirements.get(&c.name)))
             .collect();
         let players = victory::player_scores(&day.state, &scores);
         let note = if requirements.is_empty() {
@@ -167,7 +167,7 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         }
         let short: Vec<String> = match day.state.victory_requirements.get(&c.name) {
             Some(required) => {
-                let score = victory::score(day.data, c, Some(required));
+                let score = victory::score(day.data, day.rules, &day.state, c, Some(required));
                 victory::workings(&score, required)
                     .into_iter()
                     .filter(|(_, w)| w.acquired < w.required)

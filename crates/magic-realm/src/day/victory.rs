@@ -7,7 +7,9 @@
 //! What counts (3.1 9.3.1-9.3.2): only what he can still carry with his
 //! strongest active Move chit, active horse or active Boots card; Great
 //! Treasures owned; spells learned during the game, never the ones he
-//! started with; recorded Fame and Notoriety plus the Fame and Notoriety
+//! started with (under Enhanced Artifacts also the Spell cards awakened in
+//! his artifacts and books that his MAGIC chits could cast, 3.1 10.C.3.2);
+//! recorded Fame and Notoriety plus the Fame and Notoriety
 //! values of his belongings, negative ones subtracting, but not a Fame
 //! reward (a card a native group pays Fame for); recorded gold only, less
 //! the gold he started with (10) and the price of his starting weapon and
@@ -20,7 +22,10 @@
 //! outside combat. The BIMR4 GM's published arithmetic agrees with 3.1
 //! figure by figure, so there is one formula.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
+
+use realmgm_core::game::Rules;
 
 use super::events::{PlayerScore, Score};
 use crate::data::GameData;
@@ -106,9 +111,12 @@ pub fn workings(score: &Score, requirements: &VictoryRequirements) -> [(&'static
 /// (3.1 9.3.2e).
 pub const STARTING_GOLD: i32 = 10;
 
-/// The character's points in the five categories and his victory points.
+/// The points of `who`, a character of `state` in a game under `rules`,
+/// in the five categories, and his victory points.
 pub fn score(
     data: &GameData,
+    rules: &Rules,
+    state: &MrState,
     who: &CharacterState,
     requirements: Option<&VictoryRequirements>,
 ) -> Score {
@@ -121,7 +129,7 @@ pub fn score(
             })
             .count(),
     );
-    let spells = count(spells_learned(data, who, &kept));
+    let spells = count(spells_counted(data, rules, state, who, &kept));
     // Under Disgust his fame, under Ashes his gold, counts as -1 (3.1
     // 9.3.2c, 9.3.2e).
     let (held_fame, held_notoriety) = fame_and_notoriety_values(data, &kept);
@@ -162,10 +170,12 @@ pub fn score(
 /// zero, and no more than he recorded there (without requirements, all).
 pub fn points_toward_requirements(
     data: &GameData,
+    rules: &Rules,
+    state: &MrState,
     who: &CharacterState,
     requirements: Option<&VictoryRequirements>,
 ) -> i32 {
-    let score = score(data, who, None);
+    let score = score(data, rules, state, who, None);
     let r = requirements;
     [
         (
@@ -335,28 +345,48 @@ pub fn starting_worth(data: &GameData, kind: &str, level: u8) -> i32 {
     STARTING_GOLD + weapon.chain(armour).sum::<i32>()
 }
 
-/// How many spells he learned during the game: those he knows beyond the
-/// ones he recorded at the start (3.1 9.3.2b), less those he recorded
-/// through an artifact or book he no longer has (3.1 10.C.3.1). A Spell
-/// card held but not learned counts nothing.
-fn spells_learned(data: &GameData, who: &CharacterState, kept: &[(ItemKind, String)]) -> usize {
+/// The spells he learned during the game: those he knows beyond the ones
+/// he recorded at the start (3.1 9.3.2b), less those he recorded through
+/// an artifact or book he no longer has (3.1 10.C.3.1). A Spell card held
+/// but not learned counts nothing.
+fn spells_learned<'c>(
+    data: &GameData,
+    who: &'c CharacterState,
+    kept: &[(ItemKind, String)],
+) -> BTreeSet<&'c str> {
     let starting = who.magic.starting_spells.unwrap_or_else(|| {
         data.characters
             .iter()
             .find(|c| c.name == who.name)
             .map_or(0, |c| c.spells)
     });
-    let without_their_item = who
-        .magic
-        .recorded_through
-        .values()
-        .filter(|item| !kept.iter().any(|(_, name)| name == *item))
-        .count();
+    let has = |item: &String| kept.iter().any(|(_, name)| name == item);
     who.magic
         .spells
-        .len()
-        .saturating_sub(usize::from(starting))
-        .saturating_sub(without_their_item)
+        .iter()
+        .skip(usize::from(starting))
+        .filter(|spell| who.magic.recorded_through.get(*spell).is_none_or(has))
+        .map(String::as_str)
+        .collect()
+}
+
+/// How many spells count toward his victory: those he learned, and under
+/// Enhanced Artifacts the Spell cards awakened in the artifacts and books
+/// he has at the end that his MAGIC chits could cast (3.1 10.C.3.2); a
+/// card whose spell he also learned is the one spell, counted once.
+fn spells_counted(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: &CharacterState,
+    kept: &[(ItemKind, String)],
+) -> usize {
+    let mut spells = spells_learned(data, who, kept);
+    let items: Vec<&str> = kept.iter().map(|(_, name)| name.as_str()).collect();
+    spells.extend(crate::magic::item_chit::spell_cards_for_victory(
+        state, data, rules, who, &items,
+    ));
+    spells.len()
 }
 
 /// Every item he owns at the end that his carrying strength (3.1 9.3.1,

@@ -42,7 +42,7 @@ fn day_28_scores_against_the_recorded_requirements() {
 fn a_dead_character_scores_minus_100() {
     let mut state = game(&["Amazon"]);
     state.characters[0].dead = true;
-    let score = super::victory::score(data(), &state.characters[0], None);
+    let score = basic_score(&state.characters[0], None);
     assert_eq!(score.total, super::victory::DEAD_SCORE);
 }
 
@@ -66,6 +66,15 @@ fn requirements_for_an_absent_character_are_refused() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("Wizard"), "{err}");
+}
+
+/// The score of `c` with no optional rule in force, which reads nothing of
+/// the world around him.
+fn basic_score(
+    c: &crate::state::CharacterState,
+    required: Option<&crate::state::VictoryRequirements>,
+) -> super::events::Score {
+    super::victory::score(data(), &Rules::default(), &game(&["Amazon"]), c, required)
 }
 
 fn give(c: &mut crate::state::CharacterState, kind: crate::state::ItemKind, name: &str) {
@@ -105,7 +114,7 @@ fn a_final_score_worked_by_hand_3_1_9_3_2() {
         notoriety: 1,
         gold: 1,
     };
-    let score = super::victory::score(data(), &state.characters[0], Some(&required));
+    let score = basic_score(&state.characters[0], Some(&required));
     // Great treasures: 2 (both treasures are great) − 1 = 1 → basic 1, bonus 1: 2.
     assert_eq!(score.great_treasures, 2);
     // Spells: none required, none learned: 0.
@@ -150,7 +159,7 @@ fn the_wizard_of_the_3_1_scoring_example_scores_0_3_1_9_3_2() {
         notoriety: 1,
         gold: 0,
     };
-    let score = super::victory::score(data(), &state.characters[0], Some(&required));
+    let score = basic_score(&state.characters[0], Some(&required));
     assert_eq!(score.great_treasures, 1);
     assert_eq!(score.fame, 6);
     assert_eq!(score.notoriety, 31);
@@ -205,10 +214,10 @@ fn starting_spells_and_unlearned_spell_cards_do_not_count_3_1_9_3_2b() {
     let mut state = game(&["Wizard"]);
     let wizard = &mut state.characters[0];
     assert_eq!(wizard.magic.starting_spells, Some(2));
-    assert_eq!(super::victory::score(data(), wizard, None).spells, 0);
+    assert_eq!(basic_score(wizard, None).spells, 0);
     wizard.magic.spells.push("Peace".into());
     give(wizard, ItemKind::Spell, "Exorcise");
-    assert_eq!(super::victory::score(data(), wizard, None).spells, 1);
+    assert_eq!(basic_score(wizard, None).spells, 1);
 }
 
 /// At the end he discards what his strongest active Move chit, active
@@ -222,7 +231,7 @@ fn what_he_cannot_carry_at_the_end_counts_nothing_3_1_9_3_1() {
     let mut state = game(&["Amazon"]);
     let amazon = &mut state.characters[0];
     give(amazon, ItemKind::Treasure, "Scroll of Alchemy");
-    let fame = |c: &crate::state::CharacterState| super::victory::score(data(), c, None).fame;
+    let fame = |c: &crate::state::CharacterState| basic_score(c, None).fame;
     assert_eq!(fame(amazon), -10);
     for chit in amazon
         .chits
@@ -265,7 +274,7 @@ fn a_pack_horse_load_counts_at_the_end_3_1_9_3_1() {
             name: "Scroll of Alchemy".into(),
         }],
     );
-    let fame = |c: &crate::state::CharacterState| super::victory::score(data(), c, None).fame;
+    let fame = |c: &crate::state::CharacterState| basic_score(c, None).fame;
     assert_eq!(fame(amazon), -10, "the pack horse carries the scroll");
     amazon.belongings.retain(|b| b.item.kind != ItemKind::Horse);
     assert_eq!(fame(amazon), 0, "a load without its horse is not carried");

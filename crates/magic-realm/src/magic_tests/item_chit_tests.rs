@@ -121,8 +121,45 @@ fn a_book_records_spells_of_its_numeral_that_count_only_with_it_3_1_10_c_3_1() {
             .map(String::as_str),
         Some("Book of Lore")
     );
-    let with_book = victory::score(data(), amazon, None).spells;
-    amazon.belongings.retain(|b| b.item.name != "Book of Lore");
-    let without = victory::score(data(), amazon, None).spells;
-    assert_eq!((with_book, without), (1, 0));
+    let spells = |state: &crate::state::MrState| {
+        victory::score(data(), &enhanced(), state, &state.characters[0], None).spells
+    };
+    let with_book = spells(&state);
+    state.characters[0]
+        .belongings
+        .retain(|b| b.item.name != "Book of Lore");
+    assert_eq!((with_book, spells(&state)), (1, 0));
+}
+
+/// 3.1 10.C.3.2: the Spell cards awakened in an artifact or book he has at
+/// the end count toward his victory when a MAGIC chit of his has their
+/// type: the Wizard (MAGIC II, III, IV) counts Fog (II) in the Scroll of
+/// Nature but not Make Whole (I) in the Good Book, nothing without the
+/// rule (9.3.2b) or without the scroll, and a card whose spell he learned
+/// too once.
+#[test]
+fn awakened_spell_cards_he_could_cast_count_for_victory_3_1_10_c_3_2() {
+    let mut state = game(&["Wizard"]);
+    carry(&mut state, 0, "Scroll of Nature");
+    carry(&mut state, 0, "Good Book");
+    let awakened = [("Scroll of Nature", "Fog"), ("Good Book", "Make Whole")];
+    for (item, spell) in awakened {
+        state
+            .magic
+            .awakened
+            .insert(item.into(), [spell.to_string()].into());
+    }
+    let spells = |state: &crate::state::MrState, rules: &Rules| {
+        victory::score(data(), rules, state, &state.characters[0], None).spells
+    };
+    assert_eq!(spells(&state, &Rules::default()), 0, "a card is no spell learned");
+    assert_eq!(spells(&state, &enhanced()), 1, "Fog counts, Make Whole does not");
+    state.characters[0].magic.spells.push("Fog".into());
+    assert_eq!(spells(&state, &enhanced()), 1, "Fog learned and awakened is one spell");
+    state.characters[0]
+        .belongings
+        .retain(|b| b.item.name != "Scroll of Nature");
+    assert_eq!(spells(&state, &enhanced()), 1, "Fog learned still counts");
+    state.characters[0].magic.spells.pop();
+    assert_eq!(spells(&state, &enhanced()), 0, "without the scroll its card is not his");
 }

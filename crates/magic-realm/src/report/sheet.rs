@@ -155,7 +155,7 @@ fn relationships(
 /// The sheet of `me`, a character of `state`, in a game under `rules`.
 pub fn sheet(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterState) -> Sheet {
     let requirements = state.victory_requirements.get(&me.name);
-    let score = victory::score(data, me, requirements);
+    let score = victory::score(data, rules, state, me, requirements);
     Sheet {
         character: me.name.clone(),
         position: match (&me.roadway, &me.flown_away) {

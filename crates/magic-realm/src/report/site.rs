@@ -11,7 +11,7 @@
 //!   characters where they ended the day, no sites, chits or denizens;
 //! - `Everything`: the GM's view, and the scoring arithmetic.
 
-use realmgm_core::game::{Event, Observers, Reader};
+use realmgm_core::game::{Event, Observers, Reader, Rules};
 use realmgm_core::page::{
     Block, CategoryScore, Disclosure, FinalScore, Measure, Section, SiteDay, Standing,
 };
@@ -19,7 +19,7 @@ use realmgm_core::page::{
 use crate::board::svg::{MapView, render, render_view};
 use crate::data::GameData;
 use crate::day::events::{
-    BirdsongEvent, CombatEvent, DayEvent, Happening, MidnightEvent, PhaseEvent,
+    BirdsongEvent, CombatEvent, DayEvent, Happening, MidnightEvent, PhaseEvent, Score,
 };
 use crate::day::log;
 use crate::day::victory;
@@ -54,7 +54,7 @@ pub fn site_day(
         weather: crate::day::weather::describe(data, state),
         sections: sections(&day_events),
         map_svg: Some(map(data, state, disclosure)),
-        standings: standings(data, state),
+        standings: standings(data, state, final_day_scores(&day_events)),
         deaths: state
             .characters
             .iter()
@@ -64,10 +64,9 @@ pub fn site_day(
             })
             .map(|c| c.name.clone())
             .collect(),
-        final_scores: if disclosure == Disclosure::Everything && is_scored(&day_events) {
-            final_scores(data, state)
-        } else {
-            Vec::new()
+        final_scores: match final_day_scores(&day_events) {
+            Some(scores) if disclosure == Disclosure::Everything => final_scores(state, scores),
+            _ => Vec::new(),
         },
     })
 }
@@ -199,13 +198,20 @@ fn map(data: &GameData, state: &MrState, disclosure: Disclosure) -> String {
     }
 }
 
-/// Each character's points in the victory categories.
-fn standings(data: &GameData, state: &MrState) -> Vec<Standing> {
+/// Each character's points in the victory categories: on the day that
+/// ended the game, those its Midnight scored; before, those the page can
+/// count without the campaign's optional rules, which it is not told, so
+/// the Spell cards that Enhanced Artifacts counts only at the end (3.1
+/// 10.C.3.2) join the spells on that day.
+fn standings(data: &GameData, state: &MrState, scored: Option<&[Score]>) -> Vec<Standing> {
     state
         .characters
         .iter()
         .map(|c| {
-            let score = victory::score(data, c, None);
+            let score = scored
+                .and_then(|scores| scores.iter().find(|s| s.character == c.name))
+                .cloned()
+                .unwrap_or_else(|| victory::score(data, &Rules::default(), state, c, None));
             let values = [
                 score.fame,
                 score.notoriety,
@@ -230,26 +236,28 @@ fn standings(data: &GameData, state: &MrState) -> Vec<Standing> {
         .collect()
 }
 
-fn is_scored(events: &[DayEvent]) -> bool {
-    events.iter().any(|e| {
-        matches!(
-            e.happening,
-            Happening::Midnight(MidnightEvent::VictoryPoints { .. })
-        )
+/// The scores of the day's Midnight when it ended the game, worked out
+/// under the campaign's rules.
+fn final_day_scores(events: &[DayEvent]) -> Option<&[Score]> {
+    events.iter().find_map(|e| match &e.happening {
+        Happening::Midnight(MidnightEvent::VictoryPoints { scores, .. }) => {
+            Some(scores.as_slice())
+        }
+        _ => None,
     })
 }
 
-/// Each character's victory points worked out per category.
-fn final_scores(data: &GameData, state: &MrState) -> Vec<FinalScore> {
+/// Each character's victory points of `scores` worked out per category.
+fn final_scores(state: &MrState, scores: &[Score]) -> Vec<FinalScore> {
     state
         .characters
         .iter()
-        .map(|c| {
+        .filter_map(|c| Some((c, scores.iter().find(|s| s.character == c.name)?)))
+        .map(|(c, score)| {
             let requirements = state.victory_requirements.get(&c.name);
-            let score = victory::score(data, c, requirements);
             let categories = requirements
                 .map(|r| {
-                    victory::workings(&score, r)
+                    victory::workings(score, r)
                         .into_iter()
                         .map(|(name, w)| CategoryScore {
                             category: name.to_string(),

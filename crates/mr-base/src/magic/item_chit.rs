@@ -21,9 +21,10 @@
 //! item counts as "used" for the Evening's once when it casts, not when
 //! it enchants in Daylight.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::GameData;
+use crate::data::characters::{ActionChit, ChitAction};
 use crate::data::spells::Spell;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
@@ -162,6 +163,45 @@ pub fn records_through(
         .filter(|b| b.active && !c.magic.coloured_items.contains_key(&b.item.name))
         .find(|b| red_numeral(data, &b.item.name) == Some(kind))
         .map(|b| b.item.name.clone())
+}
+
+/// The Spell cards awakened in `items`, the artifacts and books character
+/// `c` has at the end of the game, that count toward his victory under
+/// Enhanced Artifacts: those of a type one of his MAGIC chits has, so that
+/// he could cast them (3.1 10.C.3.2). Ruling: a chit counts whatever its
+/// state, fatigued, wounded or colour, being still his, and by its printed
+/// type, a day's change of type being over by the end.
+pub fn spell_cards_for_victory<'s>(
+    state: &'s MrState,
+    data: &GameData,
+    rules: &Rules,
+    c: &CharacterState,
+    items: &[&str],
+) -> BTreeSet<&'s str> {
+    if !on(rules) {
+        return BTreeSet::new();
+    }
+    let chit_types: BTreeSet<MagicType> = c
+        .chits
+        .iter()
+        .filter_map(|chit| ActionChit::parse(&chit.chit).ok())
+        .filter(|a| a.action == ChitAction::Magic)
+        .filter_map(|a| a.magic)
+        .collect();
+    let castable = |spell: &str| {
+        data.spells
+            .iter()
+            .find(|s| s.name == spell)
+            .and_then(|s| s.spell_type)
+            .is_some_and(|kind| chit_types.contains(&kind))
+    };
+    items
+        .iter()
+        .filter_map(|item| state.magic.awakened.get(*item))
+        .flatten()
+        .map(String::as_str)
+        .filter(|spell| castable(spell))
+        .collect()
 }
 
 /// Enchant the artifact or book `named` of character `who` into the colour
