@@ -23,12 +23,19 @@ use crate::orders::Activity;
 
 /// The artifact or book an E phase's note names (3.1 10.C.3.1, under
 /// Enhanced Artifacts): `E (enchant ITEM)` enchants it into colour, `E
-/// (enchant tile with ITEM)` enchants the tile with it, and `RE (CV5) (with
-/// ITEM)` another clearing's tile. Gives the note without the item, and
-/// the item as the player wrote it; the magic rules say why it cannot.
-fn named_item<'n>(day: &Day<'_>, note: Option<&'n str>) -> (Option<&'n str>, Option<String>) {
+/// (enchant ITEM into COLOUR)` into the colour of one of its red numerals
+/// (10.C.3.4.1), `E (enchant tile with ITEM)` enchants the tile with it,
+/// and `RE (CV5) (with ITEM)` another clearing's tile. Gives the note
+/// without the item, the item as the player wrote it and the colour he
+/// named; the magic rules say why it cannot.
+fn named_item<'n>(day: &Day<'_>, note: Option<&'n str>) -> NamedItem<'n> {
+    let unnamed = NamedItem {
+        note,
+        item: None,
+        into: None,
+    };
     let Some(text) = note else {
-        return (note, None);
+        return unnamed;
     };
     let lower = text.to_ascii_lowercase();
     let (rest, named) = if let Some(at) = lower.find(" with ") {
@@ -39,12 +46,29 @@ fn named_item<'n>(day: &Day<'_>, note: Option<&'n str>) -> (Option<&'n str>, Opt
     } else if let Some(named) = lower.strip_prefix("enchant ") {
         (None, text[text.len() - named.len()..].trim())
     } else {
-        return (note, None);
+        return unnamed;
+    };
+    let (named, into) = match named.to_ascii_lowercase().rfind(" into ") {
+        Some(at) => (named[..at].trim(), Some(named[at + 6..].trim())),
+        None => (named, None),
     };
     match item_chit::red_numeral(day.data, named) {
-        Some(_) => (rest, Some(named.to_string())),
-        None => (note, None),
+        Some(_) => NamedItem {
+            note: rest,
+            item: Some(named.to_string()),
+            into,
+        },
+        None => unnamed,
     }
+}
+
+/// What [`named_item`] reads in an E phase's note.
+struct NamedItem<'n> {
+    /// The note without the item.
+    note: Option<&'n str>,
+    item: Option<String>,
+    /// The colour named after `into`, as written.
+    into: Option<&'n str>,
 }
 
 /// An EM or E phase; `note` is the phase's note (`tile` enchants the
@@ -56,7 +80,7 @@ pub fn enchant(
     note: Option<&str>,
 ) -> PhaseOutcome {
     let name = day.state.characters[who].name.clone();
-    let (note, item) = named_item(day, note);
+    let NamedItem { note, item, into } = named_item(day, note);
     if item.is_none() && enchant::usable_magic_chits(&day.state, who).is_empty() {
         return PhaseOutcome::Lost {
             reason: format!("the {name} has no active MAGIC chit free to enchant with"),
@@ -117,7 +141,7 @@ pub fn enchant(
         enchant::enchant_tile(&mut day.state, day.data, day.rules, today, who, chit)
             .map_err(PhaseError::from)
     } else if let Some(item) = item.as_deref().filter(|_| wants_item) {
-        item_chit::enchant_item(&mut day.state, day.data, day.rules, who, item)
+        item_chit::enchant_item(&mut day.state, day.data, day.rules, who, item, into)
             .map_err(PhaseError::from)
     } else {
         enchant::enchant_chit(&mut day.state, who, chit).map_err(PhaseError::from)

@@ -9,7 +9,7 @@ use crate::data::spells::Duration;
 use crate::data::terms::Dwelling;
 use crate::magic::events::MagicEvent;
 use crate::magic::expiry::{energize_by_presence, expire_where};
-use crate::magic::{curses, prepare};
+use crate::magic::{curses, item_chit, prepare};
 use realmgm_core::game::Observers;
 
 use super::Day;
@@ -40,10 +40,11 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
 }
 
 /// Midnight (3.1 rule 8.9.2): Combat spells expire, with any attack or
-/// phase spell left (8.9.2e); permanent spells fall inert (8.9.2d);
-/// alerted MAGIC chits fatigue (8.9.2c; the Magician's optional Charms,
-/// 10.A.6.4, only unalerts his); artifacts rest; the Chapel lifts curses
-/// (8.9.2f).
+/// phase spell left (8.9.2e); permanent spells fall inert (8.9.2d), and an
+/// item's colour from an Enchant Artifact numeral is expended with them
+/// (10.C.3.4.2); alerted MAGIC chits fatigue (8.9.2c; the Magician's
+/// optional Charms, 10.A.6.4, only unalerts his); artifacts rest; the
+/// Chapel lifts curses (8.9.2f).
 pub fn midnight(day: &mut Day<'_>) {
     // A Phase spell's chit not yet activated waits for its target (3.1
     // rule 4.6.7f; 8.9.2e ends only Combat spells).
@@ -65,6 +66,12 @@ pub fn midnight(day: &mut Day<'_>) {
         }
     }
     emit_all(day, inert);
+    // The colour an Enchant Artifact's numeral gave an item goes as that
+    // spell falls inert (3.1 10.C.3.4.2).
+    for (who, faded) in item_chit::expend_added_colours(&mut day.state, day.data) {
+        let observers = day.only(who);
+        day.emit(observers, Happening::Magic(faded));
+    }
     let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();

@@ -44,7 +44,7 @@ fn a_coloured_book_pays_a_casts_colour_and_is_a_book_again_3_1_10_c_3_3() {
     let fog = request(0, "Fog", vec![Aim::Tile { code: tile }], 1);
     let err = check(&state, data(), &rules, &fog).expect_err("no grey on day 1");
     assert!(err.to_string().contains("needs grey magic"), "{err}");
-    item_chit::enchant_item(&mut state, data(), &rules, 0, "scroll of nature").expect("enchant");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "scroll of nature", None).expect("enchant");
     assert_eq!(
         item_chit::colour_of(&state, 0, "Scroll of Nature"),
         Some(Colour::Grey)
@@ -67,7 +67,7 @@ fn a_coloured_artifact_casts_nothing_until_expended_3_1_10_c_3_3() {
     let mut state = game(&["Amazon"]);
     carry(&mut state, 0, "Enchanter's Skull");
     state.characters[0].magic.spells.push("Fiery Blast".into());
-    item_chit::enchant_item(&mut state, data(), &rules, 0, "Enchanter's Skull").expect("enchant");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Enchanter's Skull", None).expect("enchant");
     let me = Aim::Character {
         name: "Amazon".into(),
     };
@@ -94,7 +94,7 @@ fn an_items_colour_is_gone_once_it_leaves_him_3_1_10_c_3_3() {
     let rules = enhanced();
     let mut state = game(&["Wizard"]);
     carry(&mut state, 0, "Good Book");
-    item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book").expect("enchant");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", None).expect("enchant");
     let book = state.characters[0].belongings.pop().expect("the book");
     item_chit::forget_departed(&mut state);
     state.characters[0].belongings.push(book);
@@ -162,4 +162,96 @@ fn awakened_spell_cards_he_could_cast_count_for_victory_3_1_10_c_3_2() {
     assert_eq!(spells(&state, &enhanced()), 1, "Fog learned still counts");
     state.characters[0].magic.spells.pop();
     assert_eq!(spells(&state, &enhanced()), 0, "without the scroll its card is not his");
+}
+
+/// An Enchant Artifact the Magician cast with his MAGIC VI4* has put
+/// `spell` in his `item`, awake unless `inert`.
+fn enchant_artifact(
+    state: &mut crate::state::MrState,
+    item: &str,
+    spell: &str,
+    inert: bool,
+) {
+    let index = state.characters[0]
+        .chits
+        .iter()
+        .position(|c| c.chit == "MAGIC VI4*")
+        .expect("the Magician's VI chit");
+    let id = state.magic.next_id;
+    state.magic.next_id += 1;
+    state.magic.in_effect.push(crate::state::magic::SpellInEffect {
+        id,
+        spell: "Enchant Artifact".into(),
+        caster: "Magician".into(),
+        with: CastWith::Chit { index },
+        targets: vec![
+            Aim::Item {
+                holder: "Magician".into(),
+                item: item.into(),
+            },
+            Aim::KnownSpell { name: spell.into() },
+        ],
+        duration: crate::data::spells::Duration::Permanent,
+        cast_on: 1,
+        inert,
+        held: false,
+        detail: Some(spell.into()),
+        untied: false,
+    });
+}
+
+/// 3.1 10.C.3.4.1: an Enchant Artifact that put Fiery Blast (IV) in the
+/// Good Book (printed I) adds a IV numeral while energized, so the book
+/// can become purple as well as white; inert, it adds none.
+#[test]
+fn an_energized_enchant_artifact_adds_its_spells_colour_3_1_10_c_3_4_1() {
+    let rules = enhanced();
+    let mut state = game(&["Magician"]);
+    carry(&mut state, 0, "Good Book");
+    enchant_artifact(&mut state, "Good Book", "Fiery Blast", true);
+    let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("purple"))
+        .expect_err("an inert Enchant Artifact adds no numeral");
+    assert!(err.to_string().contains("red numerals are I (printed, white)"), "{err}");
+    state.magic.in_effect[0].inert = false;
+    let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("mauve"))
+        .expect_err("no colour");
+    assert!(err.to_string().contains("'mauve' is no colour of magic"), "{err}");
+    let event =
+        item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("Purple"))
+            .expect("the added IV numeral");
+    assert!(event.to_string().contains("into purple magic"), "{event}");
+    let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("white"))
+        .expect_err("one colour at a time");
+    assert!(err.to_string().contains("purple magic now"), "{err}");
+    item_chit::expend_at_will(&mut state, 0, "Good Book").expect("expended");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", None).expect("enchant");
+    assert_eq!(item_chit::colour_of(&state, 0, "Good Book"), Some(Colour::White));
+}
+
+/// 3.1 10.C.3.4.2: at Midnight the colour an item took from an Enchant
+/// Artifact numeral is expended; that of its printed numeral stays.
+#[test]
+fn colour_from_an_enchant_artifact_numeral_is_expended_at_midnight_3_1_10_c_3_4_2() {
+    let rules = enhanced();
+    let mut state = game(&["Magician"]);
+    carry(&mut state, 0, "Good Book");
+    carry(&mut state, 0, "Scroll of Nature");
+    enchant_artifact(&mut state, "Good Book", "Fiery Blast", false);
+    enchant_artifact(&mut state, "Scroll of Nature", "Fiery Blast", false);
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("purple"))
+        .expect("the added numeral's purple");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Scroll of Nature", None)
+        .expect("the printed numeral's grey");
+    let faded = item_chit::expend_added_colours(&mut state, data());
+    assert_eq!(faded.len(), 1, "{faded:?}");
+    assert!(
+        faded[0].1.to_string().contains("purple magic of the Good Book"),
+        "{}",
+        faded[0].1
+    );
+    assert_eq!(item_chit::colour_of(&state, 0, "Good Book"), None);
+    assert_eq!(
+        item_chit::colour_of(&state, 0, "Scroll of Nature"),
+        Some(Colour::Grey)
+    );
 }

@@ -180,6 +180,15 @@ impl Colour {
         Colour::Black,
     ];
 
+    /// The colour a player names, in any case (`grey` or `gray`).
+    pub fn named(word: &str) -> Option<Colour> {
+        let word = word.trim();
+        Colour::ALL
+            .into_iter()
+            .find(|c| c.word().eq_ignore_ascii_case(word))
+            .or_else(|| word.eq_ignore_ascii_case("gray").then_some(Colour::Grey))
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             Colour::White => "white",

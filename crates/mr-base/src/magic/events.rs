@@ -42,6 +42,14 @@ pub enum MagicEvent {
         item: String,
         colour: Colour,
     },
+    /// At Midnight, its Enchant Artifact falling inert, an item's unused
+    /// colour from the numeral that spell added is expended (3.1
+    /// 10.C.3.4.2).
+    ItemColourFaded {
+        character: String,
+        item: String,
+        colour: Colour,
+    },
     /// He fatigued a colour chit at will: it is a plain MAGIC chit again,
     /// fatigued (3.1 rule 4.6.4i).
     ColourChitFatigued {
@@ -181,6 +189,7 @@ impl MagicEvent {
             MagicEvent::ChitEnchanted { .. } => "7.10.3",
             MagicEvent::ItemEnchanted { .. } => "10.C.3.1",
             MagicEvent::ItemColourExpended { .. } => "10.C.3.3",
+            MagicEvent::ItemColourFaded { .. } => "10.C.3.4.2",
             MagicEvent::TileEnchanted { .. } => "7.10.4",
             MagicEvent::RoadwayVanished { .. } => "8.3.8d.3",
             MagicEvent::ColourChitFatigued { .. } | MagicEvent::ColourChitKept { .. } => "7.2.3c",
@@ -231,6 +240,16 @@ impl fmt::Display for MagicEvent {
             } => write!(
                 f,
                 "  {character} expends the {colour} magic of the {item}, which casts again"
+            ),
+            MagicEvent::ItemColourFaded {
+                character,
+                item,
+                colour,
+            } => write!(
+                f,
+                "  the {colour} magic of the {item} of {character} is expended at Midnight, \
+                 unused: the numeral its Enchant Artifact gave it is gone while that spell \
+                 is inert"
             ),
             MagicEvent::ColourChitFatigued {
                 character,

@@ -28,12 +28,14 @@ use crate::data::characters::{ActionChit, ChitAction};
 use crate::data::spells::Spell;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
+use crate::state::magic::{Aim, SpellInEffect};
 use crate::state::{CharacterState, MrState};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
 use super::colour::chit_colour;
 use super::events::MagicEvent;
+use super::item_caster::works;
 
 /// Whether Enhanced Artifacts and Spell Books is in force.
 pub fn on(rules: &Rules) -> bool {
@@ -204,18 +206,56 @@ pub fn spell_cards_for_victory<'s>(
         .collect()
 }
 
-/// Enchant the artifact or book `named` of character `who` into the colour
-/// of its red numeral (3.1 10.C.3.1, 10.C.3.4), in an E phase.
+/// The red numerals of `item` that colour magic can come from, each with
+/// whether an energized Enchant Artifact added it (3.1 10.C.3.4.1): its
+/// printed numeral, then one for the type of each spell an Enchant
+/// Artifact that works now (awake, not nullified) has put in it, oldest
+/// first.
+fn numerals(state: &MrState, data: &GameData, item: &str) -> Vec<(MagicType, bool)> {
+    let printed = red_numeral(data, item).map(|n| (n, false));
+    let added = state
+        .magic
+        .in_effect
+        .iter()
+        .filter(|s| works(state, s))
+        .filter_map(|s| enchant_artifact_spell(s, item))
+        .filter_map(|spell| {
+            data.spells
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(spell))
+        })
+        .filter_map(|spell| spell.spell_type.map(|n| (n, true)));
+    printed.into_iter().chain(added).collect()
+}
+
+/// The spell `spell` in effect, when it is an Enchant Artifact on `item`,
+/// put in it: the one spell whose targets are a treasure and the spell
+/// it adds ([`Aim::KnownSpell`]), named as the caster knows it.
+fn enchant_artifact_spell<'s>(spell: &'s SpellInEffect, item: &str) -> Option<&'s str> {
+    let on_item = matches!(spell.targets.first(), Some(Aim::Item { item: i, .. }) if i == item);
+    let added = spell.targets.iter().find_map(|t| match t {
+        Aim::KnownSpell { name } => Some(name.as_str()),
+        _ => None,
+    })?;
+    on_item.then(|| spell.detail.as_deref().unwrap_or(added))
+}
+
+/// Enchant the artifact or book `named` of character `who` into colour
+/// magic (3.1 10.C.3.1, 10.C.3.4), in an E phase: into the colour `into`
+/// names, or else that of its printed red numeral, or else that of a
+/// numeral an energized Enchant Artifact added (10.C.3.4.1).
 ///
 /// # Errors
 /// The reason the phase is lost: the rule off, no such item carried
-/// active, a numeral without colour (VI to VIII), already colour magic.
+/// active, no numeral of a colour (VI to VIII have none) or none of the
+/// colour named, already colour magic.
 pub fn enchant_item(
     state: &mut MrState,
     data: &GameData,
     rules: &Rules,
     who: usize,
     named: &str,
+    into: Option<&str>,
 ) -> Result<MagicEvent, MagicError> {
     if !on(rules) {
         return Err(MagicError::Impossible(
@@ -237,13 +277,35 @@ pub fn enchant_item(
     if let Some(why) = is_colour(state, who, &item) {
         return Err(MagicError::Impossible(why));
     }
-    let numeral = red_numeral(data, &item).ok_or_else(|| {
-        MagicError::Impossible(format!("the {item} holds no spells and is no MAGIC chit"))
-    })?;
-    let colour = chit_colour(numeral).ok_or_else(|| {
+    let numerals = numerals(state, data, &item);
+    let colours: Vec<Colour> = numerals
+        .iter()
+        .filter_map(|(numeral, _)| chit_colour(*numeral))
+        .collect();
+    let colour = match into {
+        Some(word) => {
+            let wanted = Colour::named(word).ok_or_else(|| {
+                MagicError::Impossible(format!(
+                    "'{word}' is no colour of magic: write white, grey, gold, purple or black"
+                ))
+            })?;
+            colours.contains(&wanted).then_some(wanted)
+        }
+        None => colours.first().copied(),
+    };
+    let colour = colour.ok_or_else(|| {
+        let listed: Vec<String> = numerals
+            .iter()
+            .map(|(numeral, added)| {
+                let colour = chit_colour(*numeral).map_or("no colour", Colour::word);
+                let source = if *added { "added by Enchant Artifact" } else { "printed" };
+                format!("{numeral} ({source}, {colour})")
+            })
+            .collect();
         MagicError::Impossible(format!(
-            "the {item}'s red numeral is {numeral}, and only types I to V become colour magic \
-             (3.1 10.C.3.4); an Enchant Artifact numeral is not offered by realmgm"
+            "the {item}'s red numerals are {}, and it becomes only the colour of one of them, \
+             types I to V having colours (3.1 10.C.3.4, 10.C.3.4.1)",
+            realmgm_core::words::listed(&listed)
         ))
     })?;
     state.characters[who]
@@ -255,6 +317,31 @@ pub fn enchant_item(
         item,
         colour,
     })
+}
+
+/// At Midnight, when every Enchant Artifact falls inert, the colour an item
+/// took from a numeral one added and did not use is expended (3.1
+/// 10.C.3.4.2): the colour of an item that is not its printed numeral's.
+/// Gives each owner with the event he reads.
+pub fn expend_added_colours(state: &mut MrState, data: &GameData) -> Vec<(usize, MagicEvent)> {
+    let mut faded = Vec::new();
+    for who in 0..state.characters.len() {
+        for (item, colour) in colour_items(state, who) {
+            if red_numeral(data, &item).and_then(chit_colour) == Some(colour) {
+                continue;
+            }
+            expend(state, who, &item);
+            faded.push((
+                who,
+                MagicEvent::ItemColourFaded {
+                    character: state.characters[who].name.clone(),
+                    item,
+                    colour,
+                },
+            ));
+        }
+    }
+    faded
 }
 
 /// Use up the colour of `item` (cast or tile paid with it): it is an

@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::combat::orders::ChitCards;
+use crate::data::terms::Colour;
 
 use super::activity::{Activities, Activity, PEER_NOTE, Phase};
 use super::error::OrdersError;
@@ -734,6 +735,20 @@ impl Reader<'_> {
             if let Ok(chit) = parse_chit(spec) {
                 notes.remove(0);
                 return Ok(Some(chit));
+            }
+            // `E (enchant ITEM into COLOUR)`: an artifact or book into the
+            // colour of one of its red numerals (3.1 10.C.3.4.1).
+            if let Some(at) = spec.to_ascii_lowercase().rfind(" into ").filter(|_| enchant) {
+                let colour = spec[at + 6..].trim();
+                if Colour::named(colour).is_none() {
+                    return Err(self.error(
+                        start,
+                        format!(
+                            "expected a colour of magic after 'into' (white, grey, gold, \
+                             purple or black), found '{colour}'"
+                        ),
+                    ));
+                }
             }
         }
         Ok(None)
