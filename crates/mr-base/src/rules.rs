@@ -164,6 +164,10 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
     "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
      taking no table from the `Search:` line (7.5.4i)",
+    "`enhanced_artifacts`: the Spell cards awakened in a character's artifacts and books count \
+     toward his spells at the end when a MAGIC chit of his has their type (10.C.3.2); an \
+     energized Enchant Artifact adds its spell's numeral, whose colour the item can take \
+     (`E (enchant Good Book into purple)`) until Midnight (10.C.3.4.1-2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -613,10 +617,12 @@ pub const TOGGLES: &[RuleToggle] = &[
                   spells of that type (counted for victory only if he has the item at the end), \
                   are enchanted into colour (`E (enchant Good Book)`) and enchant the tile \
                   (`E (enchant tile with Sacred Statue)`); the Spell cards awakened in them are \
-                  cast by MAGIC chits; one enchanted into colour casts, reads, sells and is \
+                  cast by MAGIC chits and count for victory at the end when a MAGIC chit of the \
+                  owner has their type; one enchanted into colour casts, reads, sells and is \
                   given nothing until its colour is spent or expended (`Phase 1: fatigue Good \
-                  Book`). Not built: the victory count of awakened Spell cards (10.C.3.2) and \
-                  colour from an Enchant Artifact numeral (10.C.3.4.1-2), which is refused",
+                  Book`); an energized Enchant Artifact adds a numeral of its spell's type, \
+                  whose colour the item may take instead (`E (enchant Good Book into purple)`), \
+                  expended at Midnight if unused",
         source: "3.1 10.C.3 (Enhanced Artifacts and Spell Books)",
         status: Built,
         excludes: &[],

@@ -372,8 +372,10 @@ fn spells_learned<'c>(
 
 /// How many spells count toward his victory: those he learned, and under
 /// Enhanced Artifacts the Spell cards awakened in the artifacts and books
-/// he has at the end that his MAGIC chits could cast (3.1 10.C.3.2); a
-/// card whose spell he also learned is the one spell, counted once.
+/// he has at the end that his MAGIC chits could cast (3.1 10.C.3.2).
+/// Rulings: a card whose spell he also learned is the one spell, counted
+/// once; a card repeating a spell he started with counts, as a learned
+/// spell repeating one does (9.3.2b).
 fn spells_counted(
     data: &GameData,
     rules: &Rules,

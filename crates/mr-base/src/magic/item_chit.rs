@@ -4,22 +4,30 @@
 //! once an Evening (10.C.3.1.2): it casts his recorded spells of that type,
 //! it can be enchanted into the colour of that type, and it can enchant
 //! the tile. The Spell cards awakened in it can be cast by his MAGIC chits
-//! as if recorded (10.C.3.2).
+//! as if recorded, and count toward his victory at the end when he has
+//! MAGIC chits of their types (10.C.3.2).
 //!
 //! An item enchanted into colour magic is no artifact or book while the
 //! colour lasts (10.C.3.3): it casts nothing, has no runes to read, is no
 //! target of Enchant Artifact and cannot be sold or given away. Its colour
 //! serves only its owner, like a colour chit's; it is expended when used,
-//! at will, or the moment the item leaves him.
+//! at will, or the moment the item leaves him. While an Enchant Artifact
+//! that put a spell in it is energized, the item has a second red numeral
+//! of that spell's type and may take its colour instead (10.C.3.4.1); that
+//! colour, unused, is expended at Midnight as the spell falls inert
+//! (10.C.3.4.2).
 //!
 //! Rulings: the red numeral is the first type its card lists (every
 //! artifact lists one type; each spell book lists its red numeral's
-//! spells first, as the Good Book's I before its VII); an item is
-//! enchanted only to the colour of that printed numeral (the second
-//! numeral an energized Enchant Artifact adds, 10.C.3.4.1, is not
-//! offered, and an enchanting that names it is refused saying so); an
-//! item counts as "used" for the Evening's once when it casts, not when
-//! it enchants in Daylight.
+//! spells first, as the Good Book's I before its VII); an added numeral
+//! serves only colour, the one use 10.C.3.4.1 gives it, the item casting
+//! and enchanting tiles by its printed numeral; an item whose colour is
+//! its printed numeral's keeps it past Midnight even when an added numeral
+//! has that colour too, and one whose colour is not keeps it until that
+//! Midnight even if its Enchant Artifact is broken sooner; `E (enchant
+//! ITEM)` takes the printed numeral's colour when it has one, else the
+//! first added numeral's; an item counts as "used" for the Evening's once
+//! when it casts, not when it enchants in Daylight.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -303,8 +311,9 @@ pub fn enchant_item(
             })
             .collect();
         MagicError::Impossible(format!(
-            "the {item}'s red numerals are {}, and it becomes only the colour of one of them, \
-             types I to V having colours (3.1 10.C.3.4, 10.C.3.4.1)",
+            "the {item}'s red numerals are {}, and it takes only the colour of one of them, \
+             types I to V having colours; an Enchant Artifact adds its spell's numeral only while \
+             it is energized (3.1 10.C.3.4, 10.C.3.4.1)",
             realmgm_core::words::listed(&listed)
         ))
     })?;

@@ -927,6 +927,23 @@ mod tests {
         assert!(parse("P (XX5)").is_err());
     }
 
+    /// 3.1 10.C.3.4.1: `E (enchant ITEM into COLOUR)` keeps its note for
+    /// the day to read and prints as written; a word after `into` that is
+    /// no colour of magic is refused at once, naming the colours.
+    #[test]
+    fn an_item_enchanted_into_a_colour_names_one_3_1_10_c_3_4_1() {
+        assert_eq!(
+            canon("EM / E (enchant Good Book into Purple)"),
+            "EM / E (enchant Good Book into Purple)"
+        );
+        let err = parse("EM / E (enchant Good Book into mauve)").expect_err("no colour");
+        assert!(
+            err.to_string()
+                .contains("expected a colour of magic after 'into' (white, grey, gold, purple or black), found 'mauve'"),
+            "{err}"
+        );
+    }
+
     /// 3.1 7.10.1 and 7.5.4: a remote enchant is written `RE (clearing)`;
     /// `RE CV5` and the older `E (tile CV5)` read the same, and all print
     /// the 3.1 code, which reads back as the same day.
