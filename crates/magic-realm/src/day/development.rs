@@ -184,7 +184,8 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
             continue;
         }
         let requirements = day.state.victory_requirements.get(&who.name);
-        let points = victory::points_toward_requirements(day.data, day.rules, &day.state, who, requirements);
+        let points =
+            victory::points_toward_requirements(day.data, day.rules, &day.state, who, requirements);
         if points <= development.best_points {
             continue;
         }
@@ -316,7 +317,16 @@ pub fn carry_over(day: &mut Day<'_>) {
         .state
         .characters
         .iter()
-        .map(|c| victory::score(day.data, day.rules, &day.state, c, requirements.get(&c.name)).total)
+        .map(|c| {
+            victory::score(
+                day.data,
+                day.rules,
+                &day.state,
+                c,
+                requirements.get(&c.name),
+            )
+            .total
+        })
         .collect();
     let best = totals.iter().copied().max().filter(|b| *b >= 0);
     let lines = day

@@ -49,7 +49,15 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             .state
             .characters
             .iter()
-            .map(|c| victory::score(day.data, day.rules, &day.state, c, requirements.get(&c.name)))
+            .map(|c| {
+                victory::score(
+                    day.data,
+                    day.rules,
+                    &day.state,
+                    c,
+                    requirements.get(&c.name),
+                )
+            })
             .collect();
         let players = victory::player_scores(&day.state, &scores);
         let note = if requirements.is_empty() {

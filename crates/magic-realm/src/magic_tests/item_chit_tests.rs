@@ -44,7 +44,8 @@ fn a_coloured_book_pays_a_casts_colour_and_is_a_book_again_3_1_10_c_3_3() {
     let fog = request(0, "Fog", vec![Aim::Tile { code: tile }], 1);
     let err = check(&state, data(), &rules, &fog).expect_err("no grey on day 1");
     assert!(err.to_string().contains("needs grey magic"), "{err}");
-    item_chit::enchant_item(&mut state, data(), &rules, 0, "scroll of nature", None).expect("enchant");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "scroll of nature", None)
+        .expect("enchant");
     assert_eq!(
         item_chit::colour_of(&state, 0, "Scroll of Nature"),
         Some(Colour::Grey)
@@ -67,7 +68,8 @@ fn a_coloured_artifact_casts_nothing_until_expended_3_1_10_c_3_3() {
     let mut state = game(&["Amazon"]);
     carry(&mut state, 0, "Enchanter's Skull");
     state.characters[0].magic.spells.push("Fiery Blast".into());
-    item_chit::enchant_item(&mut state, data(), &rules, 0, "Enchanter's Skull", None).expect("enchant");
+    item_chit::enchant_item(&mut state, data(), &rules, 0, "Enchanter's Skull", None)
+        .expect("enchant");
     let me = Aim::Character {
         name: "Amazon".into(),
     };
@@ -152,26 +154,37 @@ fn awakened_spell_cards_he_could_cast_count_for_victory_3_1_10_c_3_2() {
     let spells = |state: &crate::state::MrState, rules: &Rules| {
         victory::score(data(), rules, state, &state.characters[0], None).spells
     };
-    assert_eq!(spells(&state, &Rules::default()), 0, "a card is no spell learned");
-    assert_eq!(spells(&state, &enhanced()), 1, "Fog counts, Make Whole does not");
+    assert_eq!(
+        spells(&state, &Rules::default()),
+        0,
+        "a card is no spell learned"
+    );
+    assert_eq!(
+        spells(&state, &enhanced()),
+        1,
+        "Fog counts, Make Whole does not"
+    );
     state.characters[0].magic.spells.push("Fog".into());
-    assert_eq!(spells(&state, &enhanced()), 1, "Fog learned and awakened is one spell");
+    assert_eq!(
+        spells(&state, &enhanced()),
+        1,
+        "Fog learned and awakened is one spell"
+    );
     state.characters[0]
         .belongings
         .retain(|b| b.item.name != "Scroll of Nature");
     assert_eq!(spells(&state, &enhanced()), 1, "Fog learned still counts");
     state.characters[0].magic.spells.pop();
-    assert_eq!(spells(&state, &enhanced()), 0, "without the scroll its card is not his");
+    assert_eq!(
+        spells(&state, &enhanced()),
+        0,
+        "without the scroll its card is not his"
+    );
 }
 
 /// An Enchant Artifact the Magician cast with his MAGIC VI4* has put
 /// `spell` in his `item`, awake unless `inert`.
-fn enchant_artifact(
-    state: &mut crate::state::MrState,
-    item: &str,
-    spell: &str,
-    inert: bool,
-) {
+fn enchant_artifact(state: &mut crate::state::MrState, item: &str, spell: &str, inert: bool) {
     let index = state.characters[0]
         .chits
         .iter()
@@ -179,25 +192,28 @@ fn enchant_artifact(
         .expect("the Magician's VI chit");
     let id = state.magic.next_id;
     state.magic.next_id += 1;
-    state.magic.in_effect.push(crate::state::magic::SpellInEffect {
-        id,
-        spell: "Enchant Artifact".into(),
-        caster: "Magician".into(),
-        with: CastWith::Chit { index },
-        targets: vec![
-            Aim::Item {
-                holder: "Magician".into(),
-                item: item.into(),
-            },
-            Aim::KnownSpell { name: spell.into() },
-        ],
-        duration: crate::data::spells::Duration::Permanent,
-        cast_on: 1,
-        inert,
-        held: false,
-        detail: Some(spell.into()),
-        untied: false,
-    });
+    state
+        .magic
+        .in_effect
+        .push(crate::state::magic::SpellInEffect {
+            id,
+            spell: "Enchant Artifact".into(),
+            caster: "Magician".into(),
+            with: CastWith::Chit { index },
+            targets: vec![
+                Aim::Item {
+                    holder: "Magician".into(),
+                    item: item.into(),
+                },
+                Aim::KnownSpell { name: spell.into() },
+            ],
+            duration: crate::data::spells::Duration::Permanent,
+            cast_on: 1,
+            inert,
+            held: false,
+            detail: Some(spell.into()),
+            untied: false,
+        });
 }
 
 /// 3.1 10.C.3.4.1: an Enchant Artifact that put Fiery Blast (IV) in the
@@ -211,21 +227,30 @@ fn an_energized_enchant_artifact_adds_its_spells_colour_3_1_10_c_3_4_1() {
     enchant_artifact(&mut state, "Good Book", "Fiery Blast", true);
     let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("purple"))
         .expect_err("an inert Enchant Artifact adds no numeral");
-    assert!(err.to_string().contains("red numerals are I (printed, white)"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("red numerals are I (printed, white)"),
+        "{err}"
+    );
     state.magic.in_effect[0].inert = false;
     let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("mauve"))
         .expect_err("no colour");
-    assert!(err.to_string().contains("'mauve' is no colour of magic"), "{err}");
-    let event =
-        item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("Purple"))
-            .expect("the added IV numeral");
+    assert!(
+        err.to_string().contains("'mauve' is no colour of magic"),
+        "{err}"
+    );
+    let event = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("Purple"))
+        .expect("the added IV numeral");
     assert!(event.to_string().contains("into purple magic"), "{event}");
     let err = item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", Some("white"))
         .expect_err("one colour at a time");
     assert!(err.to_string().contains("purple magic now"), "{err}");
     item_chit::expend_at_will(&mut state, 0, "Good Book").expect("expended");
     item_chit::enchant_item(&mut state, data(), &rules, 0, "Good Book", None).expect("enchant");
-    assert_eq!(item_chit::colour_of(&state, 0, "Good Book"), Some(Colour::White));
+    assert_eq!(
+        item_chit::colour_of(&state, 0, "Good Book"),
+        Some(Colour::White)
+    );
 }
 
 /// 3.1 10.C.3.4.2: at Midnight the colour an item took from an Enchant
@@ -245,7 +270,10 @@ fn colour_from_an_enchant_artifact_numeral_is_expended_at_midnight_3_1_10_c_3_4_
     let faded = item_chit::expend_added_colours(&mut state, data());
     assert_eq!(faded.len(), 1, "{faded:?}");
     assert!(
-        faded[0].1.to_string().contains("purple magic of the Good Book"),
+        faded[0]
+            .1
+            .to_string()
+            .contains("purple magic of the Good Book"),
         "{}",
         faded[0].1
     );

@@ -240,9 +240,7 @@ fn standings(data: &GameData, state: &MrState, scored: Option<&[Score]>) -> Vec<
 /// under the campaign's rules.
 fn final_day_scores(events: &[DayEvent]) -> Option<&[Score]> {
     events.iter().find_map(|e| match &e.happening {
-        Happening::Midnight(MidnightEvent::VictoryPoints { scores, .. }) => {
-            Some(scores.as_slice())
-        }
+        Happening::Midnight(MidnightEvent::VictoryPoints { scores, .. }) => Some(scores.as_slice()),
         _ => None,
     })
 }

@@ -306,7 +306,11 @@ pub fn enchant_item(
             .iter()
             .map(|(numeral, added)| {
                 let colour = chit_colour(*numeral).map_or("no colour", Colour::word);
-                let source = if *added { "added by Enchant Artifact" } else { "printed" };
+                let source = if *added {
+                    "added by Enchant Artifact"
+                } else {
+                    "printed"
+                };
                 format!("{numeral} ({source}, {colour})")
             })
             .collect();

@@ -738,7 +738,11 @@ impl Reader<'_> {
             }
             // `E (enchant ITEM into COLOUR)`: an artifact or book into the
             // colour of one of its red numerals (3.1 10.C.3.4.1).
-            if let Some(at) = spec.to_ascii_lowercase().rfind(" into ").filter(|_| enchant) {
+            if let Some(at) = spec
+                .to_ascii_lowercase()
+                .rfind(" into ")
+                .filter(|_| enchant)
+            {
                 let colour = spec[at + 6..].trim();
                 if Colour::named(colour).is_none() {
                     return Err(self.error(
