@@ -229,7 +229,7 @@ fn an_energized_enchant_artifact_adds_its_spells_colour_3_1_10_c_3_4_1() {
         .expect_err("an inert Enchant Artifact adds no numeral");
     assert!(
         err.to_string()
-            .contains("red numerals are I (printed, white)"),
+            .contains("red numeral is I (printed, white)"),
         "{err}"
     );
     state.magic.in_effect[0].inert = false;

@@ -236,9 +236,9 @@ fn numerals(state: &MrState, data: &GameData, item: &str) -> Vec<(MagicType, boo
     printed.into_iter().chain(added).collect()
 }
 
-/// The spell `spell` in effect, when it is an Enchant Artifact on `item`,
-/// put in it: the one spell whose targets are a treasure and the spell
-/// it adds ([`Aim::KnownSpell`]), named as the caster knows it.
+/// What `spell`, when it is an Enchant Artifact on `item`, has put in
+/// it, named as its caster knows it: Enchant Artifact is the one spell
+/// whose targets are a treasure and a spell to add ([`Aim::KnownSpell`]).
 fn enchant_artifact_spell<'s>(spell: &'s SpellInEffect, item: &str) -> Option<&'s str> {
     let on_item = matches!(spell.targets.first(), Some(Aim::Item { item: i, .. }) if i == item);
     let added = spell.targets.iter().find_map(|t| match t {
@@ -314,10 +314,15 @@ pub fn enchant_item(
                 format!("{numeral} ({source}, {colour})")
             })
             .collect();
+        let has = if listed.len() == 1 {
+            "red numeral is"
+        } else {
+            "red numerals are"
+        };
         MagicError::Impossible(format!(
-            "the {item}'s red numerals are {}, and it takes only the colour of one of them, \
-             types I to V having colours; an Enchant Artifact adds its spell's numeral only while \
-             it is energized (3.1 10.C.3.4, 10.C.3.4.1)",
+            "the {item}'s {has} {}, and it takes only the colour of a numeral of types I to V; \
+             an Enchant Artifact adds its spell's numeral only while it is energized (3.1 \
+             10.C.3.4, 10.C.3.4.1)",
             realmgm_core::words::listed(&listed)
         ))
     })?;
