@@ -164,6 +164,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
     "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
      taking no table from the `Search:` line (7.5.4i)",
+    "`Buy: boon` makes no roll when its cap or the gold carried is below the boon's price, \
+     keeping the one try to buy the level back; a rolled price above the cap spends it, and the \
+     report says so (7.6.5e.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
