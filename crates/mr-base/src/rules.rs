@@ -167,6 +167,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "`Buy: boon` makes no roll when its cap or the gold carried is below the boon's price, \
      keeping the one try to buy the level back; a rolled price above the cap spends it, and the \
      report says so (7.6.5e.1)",
+    "a starred phase recorded for a hired leader or a controlled monster is refused in mail and \
+     struck in the day: 3.1 gives a leader extra phases only from his native horse, a monster \
+     none (6.2.5)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -680,11 +680,13 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
     }
 }
 
-/// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
-/// with his employer's gold.
 /// Why character `seat` keeps `item` now, if he does: an extra phase he
 /// recorded today relies on it until that phase is done (3.1 6.2.4d);
-/// `instead` tells him when he may part with it.
+/// `instead` tells him when he may part with it. Ruling: a hired leader's
+/// gives, trades and sales are never held back so: 3.1 6.2.5 gives him
+/// extra phases only from his own native horse, which never changes hands
+/// (2.3.3a-b: the natives' square horses are theirs alone), and realmgm strikes
+/// any starred phase recorded for him.
 pub(super) fn kept_for_its_phase(
     day: &Day<'_>,
     seat: usize,
@@ -700,6 +702,8 @@ pub(super) fn kept_for_its_phase(
     })
 }
 
+/// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
+/// with his employer's gold.
 fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
     // Frozen belongings and gold are not traded (3.1 4.6.9b.2). Ruling:
