@@ -170,6 +170,10 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a starred phase recorded for a hired leader or a controlled monster is refused in mail and \
      struck in the day: 3.1 gives a leader extra phases only from his native horse, a monster \
      none (6.2.5)",
+    "one aloft after flying away draws colour magic from both tiles below him (every colour an \
+     enchanted one shows, the second named by his first Fly) and from his own Enchanted cards, \
+     which supply nobody in the clearing he left; a runaway's cards leave that clearing too \
+     (8.3.8e.2, 4.6.2b.2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -222,9 +222,9 @@ fn permanent_spells_fall_inert_at_midnight_and_wake_on_a_colour_day() {
     assert!(day.state.magic.in_effect[0].inert);
     crate::day::spell_clock::sunset(&mut day, 22);
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 22");
-    crate::day::spell_clock::dawn(&mut day, 23);
+    crate::day::spell_clock::dawn(&mut day, 23, &Default::default());
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 23");
-    crate::day::spell_clock::dawn(&mut day, 49);
+    crate::day::spell_clock::dawn(&mut day, 49, &Default::default());
     assert!(
         !day.state.magic.in_effect[0].inert,
         "purple on day 21 of the second month, from dawn"
