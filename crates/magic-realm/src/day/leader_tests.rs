@@ -330,7 +330,10 @@ fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
     );
     assert_eq!(results(&events, "Soldier HQ").len(), 1, "{log}");
     assert!(
-        after.characters[1].belongings.iter().any(|b| b.item == cloak),
+        after.characters[1]
+            .belongings
+            .iter()
+            .any(|b| b.item == cloak),
         "{log}"
     );
 }

@@ -230,7 +230,10 @@ fn strike_what_leaders_cannot_do(
         p.bonus
             || matches!(
                 p.activity,
-                Activity::Alert | Activity::Rest { .. } | Activity::SpellPrep | Activity::Spell { .. }
+                Activity::Alert
+                    | Activity::Rest { .. }
+                    | Activity::SpellPrep
+                    | Activity::Spell { .. }
             )
             || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
     });

@@ -42,13 +42,7 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
     });
     emit_all(day, ended);
     // Everyone aloft after flying away has come down in his turn by now.
-    let woken = energize_by_presence(
-        &mut day.state,
-        day.data,
-        day.rules,
-        today,
-        &BTreeMap::new(),
-    );
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today, &BTreeMap::new());
     emit_all(day, woken);
 }
 
@@ -78,6 +72,8 @@ pub fn midnight(day: &mut Day<'_>) {
         }
     }
     emit_all(day, inert);
+    // Transmorphized belongings reappear as they were (3.1 4.6.9b.1).
+    crate::magic::transmorph::release_all(&mut day.state);
     let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();

@@ -167,7 +167,11 @@ fn purple_next_door(state: &mut MrState) -> (String, String) {
             .clearings()
             .iter()
             .filter(|c| c.tile == tile)
-            .any(|c| board.clearing(c).is_some_and(|c| c.magic.contains(&Colour::Purple)))
+            .any(|c| {
+                board
+                    .clearing(c)
+                    .is_some_and(|c| c.magic.contains(&Colour::Purple))
+            })
     };
     let pair = board
         .clearings()

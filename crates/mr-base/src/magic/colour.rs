@@ -192,7 +192,11 @@ pub fn aloft_sources(
         let Some(tile) = tiles.iter().find(|t| **t == clearing.tile) else {
             continue;
         };
-        for &colour in state.board.clearing(&clearing).map_or(&[][..], |c| &c.magic) {
+        for &colour in state
+            .board
+            .clearing(&clearing)
+            .map_or(&[][..], |c| &c.magic)
+        {
             found.push(Presence {
                 colour,
                 source: ColourSource::TileBelow { tile: tile.clone() },

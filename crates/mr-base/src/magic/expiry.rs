@@ -151,6 +151,8 @@ pub fn energize_by_presence(
                 caster: spell.caster.clone(),
                 colour,
             });
+            let woken = spell.clone();
+            super::transmorph::take_hold(state, &woken);
         }
     }
     events
@@ -220,9 +222,11 @@ pub fn energize_with_chit(
         .find(|s| s.id == id)
         .ok_or_else(|| MagicError::Spellbook(format!("there is no spell #{id}")))?;
     spell.inert = false;
+    let woken = spell.clone();
+    super::transmorph::take_hold(state, &woken);
     Ok(MagicEvent::Energized {
-        spell: spell.spell.clone(),
-        caster: spell.caster.clone(),
+        spell: woken.spell,
+        caster: woken.caster,
         colour,
     })
 }
