@@ -174,6 +174,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      enchanted one shows, the second named by his first Fly) and from his own Enchanted cards, \
      which supply nobody in the clearing he left; a runaway's cards leave that clearing too \
      (8.3.8e.2, 4.6.2b.2)",
+    "a transmorphized character's frozen belongings and gold are what he had as the spell took \
+     hold; what he takes on since as a creature is carried by its move strength and traded, \
+     kept inactive, and mist takes on nothing (4.6.9b.4)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
