@@ -193,7 +193,6 @@ fn a_creature_trades_and_rearranges_only_what_it_took_on_4_6_9b_4() {
         "{log}"
     );
 
-    let mut state = state;
     state.magic.in_effect[0].spell = "Melt Into Mist".into();
     let (after, events) = play(
         state,
