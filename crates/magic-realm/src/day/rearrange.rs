@@ -362,9 +362,9 @@ pub enum StepRefused {
     )]
     Committed,
     #[error(
-        "the {spell} spell holds this character: what was had as it took hold stays frozen as it \
-         is until it ends (3.1 rule 4.6.9b.2); only what was taken on since as a creature is \
-         rearranged (4.6.9b.4)"
+        "the {spell} spell holds this character: what the character had when it took hold stays \
+         frozen until it ends (3.1 rule 4.6.9b.2); only what was taken on since, as a creature, \
+         can be rearranged (4.6.9b.4)"
     )]
     Transmorphized { spell: String },
     #[error(
