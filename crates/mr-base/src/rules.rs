@@ -168,6 +168,19 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      toward his spells at the end when a MAGIC chit of his has their type (10.C.3.2); an \
      energized Enchant Artifact adds its spell's numeral, whose colour the item can take \
      (`E (enchant Good Book into purple)`) until Midnight (10.C.3.4.1-2)",
+    "`Buy: boon` makes no roll when its cap or the gold carried is below the boon's price, \
+     keeping the one try to buy the level back; a rolled price above the cap spends it, and the \
+     report says so (7.6.5e.1)",
+    "a starred phase recorded for a hired leader or a controlled monster is refused in mail and \
+     struck in the day: 3.1 gives a leader extra phases only from his native horse, a monster \
+     none (6.2.5)",
+    "one aloft after flying away draws colour magic from both tiles below him (every colour an \
+     enchanted one shows, the second named by his first Fly) and from his own Enchanted cards, \
+     which supply nobody in the clearing he left; a runaway's cards leave that clearing too \
+     (8.3.8e.2, 4.6.2b.2)",
+    "a transmorphized character's frozen belongings and gold are what he had as the spell took \
+     hold; what he takes on since as a creature is carried by its move strength and traded, \
+     kept inactive, and mist takes on nothing (4.6.9b.4)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

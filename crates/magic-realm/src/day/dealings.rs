@@ -569,7 +569,10 @@ fn tell_failure(day: &mut Day<'_>, who: usize, deal: &DealLine, reason: String) 
 fn carry_out(day: &mut Day<'_>, mine: (&Party, &DealLine), theirs: (&Party, &DealLine), at: When) {
     let (a, a_deal) = mine;
     let (b, b_deal) = theirs;
-    let missing = lacking(day, a, &a_deal.gives).or_else(|| lacking(day, b, &b_deal.gives));
+    let missing = lacking(day, a, &a_deal.gives)
+        .or_else(|| lacking(day, b, &b_deal.gives))
+        .or_else(|| mist_takes(day, a, &b_deal.gives))
+        .or_else(|| mist_takes(day, b, &a_deal.gives));
     if let Some(reason) = missing {
         tell_failure(day, a.seat(), a_deal, reason.clone());
         if !a_deal.is_telling() {
@@ -680,11 +683,13 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
     }
 }
 
-/// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
-/// with his employer's gold.
 /// Why character `seat` keeps `item` now, if he does: an extra phase he
 /// recorded today relies on it until that phase is done (3.1 6.2.4d);
-/// `instead` tells him when he may part with it.
+/// `instead` tells him when he may part with it. Ruling: a hired leader's
+/// gives, trades and sales are never held back so: 3.1 6.2.5 gives him
+/// extra phases only from his own native horse, which never changes hands
+/// (2.3.3a-b: the natives' square horses are theirs alone), and realmgm strikes
+/// any starred phase recorded for him.
 pub(super) fn kept_for_its_phase(
     day: &Day<'_>,
     seat: usize,
@@ -700,17 +705,10 @@ pub(super) fn kept_for_its_phase(
     })
 }
 
+/// Why `party` cannot give `goods` now, if he cannot. A hired leader pays
+/// with his employer's gold.
 fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
-    // Frozen belongings and gold are not traded (3.1 4.6.9b.2). Ruling:
-    // all he has counts as frozen, the engine not telling apart what he
-    // picked up since.
-    let gives_goods = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
-    if gives_goods && let Some(spell) = crate::magic::conflicts::transmorphized(&day.state, &name) {
-        return Some(format!(
-            "the {name}'s belongings and gold are frozen while the {spell} spell lasts"
-        ));
-    }
     let purse = day.state.characters[party.record_seat(day)].gold;
     let gold: u32 = goods
         .iter()
@@ -721,6 +719,20 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
         .sum();
     if gold > u32::from(purse) {
         return Some(format!("the {name} has only {purse} gold, not {gold}"));
+    }
+    // Transmorphized, he trades only what he took on as a creature; what
+    // he had as the spell took hold is frozen (3.1 4.6.9b.2, 4.6.9b.4).
+    if let Holder::Seat(seat) = party.holder(day)
+        && let Some(spell) = crate::magic::conflicts::transmorphized(&day.state, &name)
+    {
+        let me = &day.state.characters[seat];
+        let loose = crate::magic::transmorph::gold_as_creature(&day.state, me);
+        if gold > u32::from(loose) {
+            return Some(format!(
+                "the {name}'s gold is frozen while the {spell} spell lasts, but for the {loose} \
+                 gained since (3.1 4.6.9b.2), not {gold}"
+            ));
+        }
     }
     let mut left = carried(day, party);
     for goods in goods {
@@ -738,6 +750,15 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
         match left.iter().position(|item| belongings::names(wanted, item)) {
             Some(at) => {
                 let item = left.remove(at);
+                if let Holder::Seat(s) = party.holder(day)
+                    && let Some(why) = crate::magic::transmorph::frozen(
+                        &day.state,
+                        &day.state.characters[s],
+                        &item,
+                    )
+                {
+                    return Some(why);
+                }
                 // An item enchanted into colour is not given away (3.1
                 // 10.C.3.3).
                 if let Holder::Seat(s) = party.holder(day)
@@ -750,6 +771,23 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
         }
     }
     None
+}
+
+/// Why `party`, turned into mist, cannot take `goods` (gold or items),
+/// if he is: mist carries nothing that was not transmorphized with it
+/// (3.1 4.6.9b.4).
+fn mist_takes(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
+    let name = party.name(day);
+    let takes = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
+    (takes
+        && matches!(party.holder(day), Holder::Seat(_))
+        && crate::magic::transmorph::is_mist(&day.state, &name))
+    .then(|| {
+        format!(
+            "the {name} is mist under Melt Into Mist and can take on no gold or belongings \
+             (3.1 4.6.9b.4)"
+        )
+    })
 }
 
 /// Move the items and gold of `goods` from `from` to `to`; what moved.

@@ -177,8 +177,8 @@ pub enum PhaseEvent {
         reason: String,
     },
     /// Phases recorded for a hired leader that he may not do (Alert, Rest,
-    /// Enchant), or for a controlled monster (those, Trade and Hire),
-    /// struck from his turn.
+    /// Enchant, starred phases), or for a controlled monster (those, Trade
+    /// and Hire), struck from his turn; a starred one is named with its star.
     StruckForLeader {
         leader: String,
         phases: Vec<String>,

@@ -25,7 +25,8 @@
 //!   strength that needs no colour; it expires when he lands.
 //! - One who flew away in combat with a Fly chit starts his next turn
 //!   aloft, and its first phase brings him down (3.1 8.3.8e.2,
-//!   [`land_after_flying_away`]).
+//!   [`land_after_flying_away`]). Aloft so, both tiles supply him colour
+//!   magic ([`tiles_next_below`], `magic::colour::aloft_sources`).
 
 use super::Day;
 
@@ -37,8 +38,11 @@ use crate::abilities;
 use crate::board::ClearingId;
 use crate::data::terms::{Colour, Strength};
 use crate::data::treasures::TreasureEffect;
+use crate::orders::DayOrders;
+use crate::orders::activity::Activity;
 use crate::state::{Belonging, Item, ItemKind, abandoned_pile};
 use realmgm_core::dice::DiceCount;
+use std::collections::BTreeMap;
 
 /// The active belonging of `who` that flies, its strength and the colour
 /// it needs.
@@ -176,18 +180,10 @@ fn leave_horses(day: &mut Day<'_>, who: usize) -> Vec<String> {
 pub fn land_after_flying_away(
     day: &mut Day<'_>,
     who: usize,
-    activity: &crate::orders::activity::Activity,
+    activity: &Activity,
 ) -> Option<PhaseResult> {
     let from = day.state.characters[who].flown_away.take()?;
-    let named = match activity {
-        crate::orders::activity::Activity::Fly { tile } => day
-            .data
-            .tiles
-            .resolve(tile)
-            .map(|t| t.code.clone())
-            .filter(|code| code == &from.tile || adjacent_tiles(day, &from.tile).contains(code)),
-        _ => None,
-    };
+    let named = tile_flown_down_into(day, &from, activity);
     let tile = named.clone().unwrap_or_else(|| from.tile.clone());
     land(day, who, &tile);
     Some(match named {
@@ -205,6 +201,39 @@ pub fn land_after_flying_away(
             ),
         },
     })
+}
+
+/// The tile a Fly phase `activity` brings one who flew away from `from`
+/// down into: the tile it names, when that is his or one next to it.
+fn tile_flown_down_into(day: &Day<'_>, from: &ClearingId, activity: &Activity) -> Option<String> {
+    let Activity::Fly { tile } = activity else {
+        return None;
+    };
+    day.data
+        .tiles
+        .resolve(tile)
+        .map(|t| t.code.clone())
+        .filter(|code| code == &from.tile || adjacent_tiles(day, &from.tile).contains(code))
+}
+
+/// For each character aloft after flying away whose recorded turn starts
+/// with a Fly into the tile next to his, that tile: the second one he is
+/// over, which supplies him colour magic from the start of the day (3.1
+/// 8.3.8e.2; `magic::colour::aloft_sources`).
+pub fn tiles_next_below(
+    day: &Day<'_>,
+    orders: &BTreeMap<String, DayOrders>,
+) -> BTreeMap<String, String> {
+    day.state
+        .characters
+        .iter()
+        .filter_map(|c| {
+            let from = c.flown_away.as_ref()?;
+            let first = orders.get(&c.player)?.activities.phases.first()?;
+            let tile = tile_flown_down_into(day, from, &first.activity)?;
+            (tile != from.tile).then(|| (c.name.clone(), tile))
+        })
+        .collect()
 }
 
 /// End his flying over `tile`: roll one die until it names a clearing of

@@ -279,3 +279,61 @@ fn a_hired_leader_does_not_rest_alert_or_enchant_6_2_5() {
     assert_eq!(phases.len(), 3, "{phases:?}");
     assert_eq!(phases[..2], ["R", "A"]);
 }
+
+/// 3.1 6.2.5: a hired leader's only extra phases are his native horse's,
+/// so a starred phase recorded for him is struck, and a treasure he
+/// carries that gives a character an extra phase (the Cloak of Mist) gives
+/// him none: nothing holds it back, and he gives it away at his first
+/// phase (3.1 6.2.4d has nothing to keep for him).
+#[test]
+fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain", "Elf"]);
+    super::tests::place(&mut state, 0, &next);
+    super::tests::place(&mut state, 1, &here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: "Soldier HQ".into(),
+        days_left: 9,
+    });
+    let cloak = Item {
+        kind: ItemKind::Treasure,
+        name: "Cloak of Mist".into(),
+    };
+    state.leaders.insert(
+        "Soldier HQ".into(),
+        crate::state::LeaderRecord {
+            carries: vec![cloak.clone()],
+            ..Default::default()
+        },
+    );
+    let (after, events) = play(
+        state,
+        &[
+            (
+                "P1",
+                "R\nSoldier HQ: H*, H\nGive: Cloak of Mist to Elf by Soldier HQ at phase 1",
+            ),
+            ("P2", "R\nReceive: Cloak of Mist from Soldier HQ at phase 1"),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    let struck = events.iter().find_map(|e| match &e.happening {
+        Happening::Phase(PhaseEvent::StruckForLeader { phases, .. }) => Some(phases.clone()),
+        _ => None,
+    });
+    assert_eq!(struck, Some(vec!["H*".to_string()]), "{log}");
+    assert!(
+        log.contains("his only extra phases, his native horse's Moves, are not given yet"),
+        "{log}"
+    );
+    assert_eq!(results(&events, "Soldier HQ").len(), 1, "{log}");
+    assert!(
+        after.characters[1]
+            .belongings
+            .iter()
+            .any(|b| b.item == cloak),
+        "{log}"
+    );
+}

@@ -213,9 +213,12 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
 
 /// A hired leader's turn without the Alert, Rest and Enchant phases
 /// recorded for him, and a controlled monster's without those and Trade and
-/// Hire: they may not use them (3.1 6.2.5); the master is told which were
-/// struck. (The orders check refuses them in mail; this keeps orders that
-/// reach the day another way to the rule.)
+/// Hire: they may not use them (3.1 6.2.5); nor the starred phases recorded
+/// for either, as 6.2.5 gives a leader extra phases only from his native
+/// horse, which realmgm does not give him yet, and a monster none (it rides
+/// no horse, 7.3.2e). The master is told which were struck. (The orders
+/// check refuses them in mail; this keeps orders that reach the day another
+/// way to the rule.)
 fn strike_what_leaders_cannot_do(
     day: &mut Day<'_>,
     employer: usize,
@@ -224,17 +227,25 @@ fn strike_what_leaders_cannot_do(
     activities: Activities,
 ) -> Activities {
     let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
-        matches!(
-            p.activity,
-            Activity::Alert | Activity::Rest { .. } | Activity::SpellPrep | Activity::Spell { .. }
-        ) || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
+        p.bonus
+            || matches!(
+                p.activity,
+                Activity::Alert
+                    | Activity::Rest { .. }
+                    | Activity::SpellPrep
+                    | Activity::Spell { .. }
+            )
+            || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
     });
     if !struck.is_empty() {
         let event = PhaseEvent::StruckForLeader {
             leader: native.to_string(),
             phases: struck
                 .iter()
-                .map(|p| p.activity.code().to_string())
+                .map(|p| {
+                    let star = if p.bonus { "*" } else { "" };
+                    format!("{}{star}", p.activity.code())
+                })
                 .collect(),
             monster,
         };

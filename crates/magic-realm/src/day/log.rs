@@ -331,9 +331,11 @@ fn phase(event: &PhaseEvent) -> String {
             phases.join(", "),
             agreeing(phases.len(), "is", "are"),
             if *monster {
-                "a controlled monster does not Alert, Rest, Enchant, Trade or Hire"
+                "a controlled monster does not Alert, Rest, Enchant, Trade or Hire, and has no \
+                 extra phases"
             } else {
-                "a hired leader does not Alert, Rest or Enchant for himself"
+                "a hired leader does not Alert, Rest or Enchant for himself, and his only extra \
+                 phases, his native horse's Moves, are not given yet"
             }
         ),
         PhaseEvent::PhasesLeft {

@@ -445,8 +445,12 @@ pub fn negotiate(
     };
     let asked = deal.price * multiplier;
     if asked > limit {
-        let why = if deal.max_gold.is_some_and(|m| asked > m) {
-            format!("the price {asked} is above the limit")
+        let why = if let Some(cap) = deal.max_gold.filter(|cap| asked > *cap) {
+            let line = match deal.activity {
+                MeetingUse::Hire => "Hire:",
+                _ => "Buy:",
+            };
+            format!("the price of {asked} gold is above the cap of {cap} gold on the {line} line")
         } else {
             format!("the price {asked} is more gold than is carried")
         };

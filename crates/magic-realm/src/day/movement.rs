@@ -158,16 +158,38 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
     format!("Abandoned in {clearing}")
 }
 
+/// Leave behind what is too heavy for what carries him: his active MOVE
+/// chit, Boots card or horse; transmorphized, the creature's move strength
+/// carries what he took on since (nothing for mist), and what was frozen
+/// with him weighs nothing (3.1 4.6.9b.2, 4.6.9b.4).
 fn drop_heavy_items(day: &mut Day<'_>, who: usize) -> Vec<String> {
-    let strength = abilities::carrying_strength(day.data, &day.state.characters[who]);
+    let character = &day.state.characters[who];
+    if crate::magic::conflicts::holding(&day.state, &character.name).is_some() {
+        let loose = crate::magic::transmorph::carried_as_creature(&day.state, character);
+        let strength = crate::magic::transmorph::creature_strength(day.data, &day.state, character)
+            .unwrap_or(Strength::Negligible);
+        return drop_heavier_than(day, who, strength, |name| loose.iter().any(|l| l == name));
+    }
+    let strength = abilities::carrying_strength(day.data, character);
     drop_items_heavier_than(day, who, strength)
 }
 
 /// Leave every item heavier than `strength` in the clearing's abandoned
 /// pile (horses carry themselves); the names of those left.
 pub fn drop_items_heavier_than(day: &mut Day<'_>, who: usize, strength: Strength) -> Vec<String> {
+    drop_heavier_than(day, who, strength, |_| true)
+}
+
+/// [`drop_items_heavier_than`] for the items `weighed` names only.
+fn drop_heavier_than(
+    day: &mut Day<'_>,
+    who: usize,
+    strength: Strength,
+    weighed: impl Fn(&str) -> bool,
+) -> Vec<String> {
     let data = day.data;
-    let too_heavy = |kind, name: &str| abilities::weight(data, kind, name) > strength;
+    let too_heavy =
+        |kind, name: &str| weighed(name) && abilities::weight(data, kind, name) > strength;
     let mut dropped: Vec<Item> = Vec::new();
     let character = &mut day.state.characters[who];
     if let Some(weapon) = character.weapon.clone()

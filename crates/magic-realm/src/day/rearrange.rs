@@ -5,8 +5,11 @@
 //! `day::belongings` keeps. A step that cannot be done is skipped and his
 //! report says why; the other steps still happen.
 //!
-//! While a transmorphizing spell holds him his belongings are frozen:
-//! nothing is activated, inactivated, abandoned or loaded (3.1 4.6.9b.2).
+//! While a transmorphizing spell holds him what he had as it took hold is
+//! frozen: none of it is activated, inactivated, abandoned or loaded (3.1
+//! 4.6.9b.2). What he took on since as a creature he rearranges normally
+//! but keeps inactive, an Enchanted card excepted; as mist he picks up
+//! nothing (4.6.9b.4, `magic::transmorph`).
 //!
 //! Weight is not checked here: a Move phase leaves behind what his active
 //! MOVE chit, Boots card or horse cannot carry (`day::movement`). Pack
@@ -228,19 +231,16 @@ fn rearrange(
         let character = day.state.characters[who].name.clone();
         let in_cave = super::movement::is_cave(day, &day.state.characters[who].position);
         let on_road = day.state.characters[who].between_clearings();
-        let frozen =
-            crate::magic::conflicts::transmorphized(&day.state, &character).map(str::to_string);
+        // His action chits are frozen too (3.1 4.6.9e).
+        let frozen = crate::magic::conflicts::transmorphized(&day.state, &character).is_some();
         // A Phase spell's chit is activated like an item at the start of a
         // phase, and holds him for that phase (3.1 rule 4.6.7f.1).
-        let phase_chit = (how == Arrange::Activate
-            && !on_road
-            && frozen.is_none()
-            && matches!(at, When::Phase(_)))
-        .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
-        .flatten();
+        let phase_chit =
+            (how == Arrange::Activate && !on_road && !frozen && matches!(at, When::Phase(_)))
+                .then(|| crate::magic::phase_chit::activate(&mut day.state, who, &item))
+                .flatten();
         let done = match how {
-            // Frozen while transmorphized (3.1 4.6.9b.2).
-            _ if let Some(spell) = frozen.clone() => Err(StepRefused::Transmorphized { spell }),
+            _ if let Some(refused) = transmorphized_refusal(day, who, how, &item) => Err(refused),
             _ if on_road => Err(StepRefused::OnRoadway),
             Arrange::Activate if phase_chit.is_some() => Ok((phase_chit.unwrap_or_default(), None)),
             Arrange::Activate => {
@@ -310,6 +310,41 @@ fn rearrange(
     }
 }
 
+/// Why a transmorphized character may not take this step, if he may not
+/// (3.1 4.6.9b): the items it names must be ones he took on as a creature,
+/// kept inactive but an Enchanted card.
+fn transmorphized_refusal(
+    day: &Day<'_>,
+    who: usize,
+    how: Arrange,
+    item: &str,
+) -> Option<StepRefused> {
+    let c = &day.state.characters[who];
+    let spell = crate::magic::conflicts::transmorphized(&day.state, &c.name)?.to_string();
+    if how == Arrange::PickUp {
+        // [`pick_up`] refuses mist, at any time it picks up.
+        return None;
+    }
+    let named: Vec<&str> = match how {
+        Arrange::Load => {
+            let (thing, horse) = load_target(item);
+            std::iter::once(thing).chain(horse).collect()
+        }
+        _ => vec![item],
+    };
+    let loose = crate::magic::transmorph::carried_as_creature(&day.state, c);
+    if !named
+        .iter()
+        .all(|n| loose.iter().any(|l| belongings::names(n, l)))
+    {
+        return Some(StepRefused::Transmorphized { spell });
+    }
+    let enchanted_card = belongings::find(c, item).is_some_and(|(found, _)| {
+        crate::magic::transmorph::is_enchanted_card(day.data, found.kind, &found.name)
+    });
+    (how == Arrange::Activate && !enchanted_card).then_some(StepRefused::KeptInactive)
+}
+
 /// Why a step of rearranging is not done, in the player's words.
 #[derive(Debug, thiserror::Error)]
 pub enum StepRefused {
@@ -327,10 +362,21 @@ pub enum StepRefused {
     )]
     Committed,
     #[error(
-        "the {spell} spell holds this character: belongings stay frozen as they are until it ends \
-         (3.1 rule 4.6.9b.2)"
+        "the {spell} spell holds this character: what the character had when it took hold stays \
+         frozen until it ends (3.1 rule 4.6.9b.2); only what was taken on since, as a creature, \
+         can be rearranged (4.6.9b.4)"
     )]
     Transmorphized { spell: String },
+    #[error(
+        "a transmorphized character keeps what was taken on as a creature inactive, an \
+         Enchanted card excepted (3.1 4.6.9b.4)"
+    )]
+    KeptInactive,
+    #[error(
+        "turned into mist by Melt Into Mist, this character can take on no belongings (3.1 \
+         4.6.9b.4); pick it up once the spell has ended"
+    )]
+    Mist,
     #[error(
         "nothing is dropped in plain sight without the rule Dropping and Losing Belongings \
          (3.1 10.A.5), which this campaign does not play; loot the clearing's pile with a \
@@ -384,6 +430,9 @@ pub fn pick_up(
 ) -> Result<String, StepRefused> {
     if !day.rules.is_on(dropped::TOGGLE) {
         return Err(StepRefused::NoDropping);
+    }
+    if crate::magic::transmorph::is_mist(&day.state, &day.state.characters[who].name) {
+        return Err(StepRefused::Mist);
     }
     day.state.settle_dropped();
     let character = &day.state.characters[who];

@@ -92,7 +92,7 @@ pub fn resolve_day_by_rounds(
     daylight::note_active_at_birdsong(&mut day);
     daylight::note_committed_at_birdsong(&mut day, orders);
     let mut familiars_following = BTreeMap::new();
-    crate::day::spell_clock::dawn(&mut day, day_number);
+    crate::day::spell_clock::dawn(&mut day, day_number, orders);
     for turn in &plan.order {
         let who = match turn {
             birdsong::Turn::Character(who) => *who,

@@ -827,7 +827,7 @@ fn take_item(
     if let Some(items) = day.state.holdings.get_mut(pile) {
         items.remove(index);
     }
-    let active = takes_active(day, who, takes, &item.name);
+    let active = takes_active(day, who, takes, &item);
     day.state.characters[who].belongings.push(Belonging {
         item: item.clone(),
         active,
@@ -867,7 +867,7 @@ fn take_item(
         // Remains of Thief: the finder takes what it holds and its gold.
         let contents = day.state.holdings.remove(&item.name).unwrap_or_default();
         for content in contents {
-            let active = takes_active(day, who, takes, &content.name);
+            let active = takes_active(day, who, takes, &content);
             day.state.characters[who].belongings.push(Belonging {
                 item: content.clone(),
                 active,
@@ -901,16 +901,19 @@ fn take_item(
     }
 }
 
-/// Whether a `Take:` entry names this item (or its kind of counter, `Spear`
-/// for `Spear 2`) with `activate`.
 /// Whether he takes `item` active: as his `Take:` line asks, unless a
 /// transmorphizing spell holds him, who must keep what he picks up
-/// inactive (3.1 4.6.9b.4).
-fn takes_active(day: &Day<'_>, who: usize, takes: &[Take], item: &str) -> bool {
+/// inactive but an Enchanted card (3.1 4.6.9b.4). What he takes then he
+/// carries as the creature (`magic::transmorph`).
+fn takes_active(day: &Day<'_>, who: usize, takes: &[Take], item: &Item) -> bool {
     let name = &day.state.characters[who].name;
-    wants_active(takes, item) && crate::magic::conflicts::transmorphized(&day.state, name).is_none()
+    wants_active(takes, &item.name)
+        && (crate::magic::conflicts::transmorphized(&day.state, name).is_none()
+            || crate::magic::transmorph::is_enchanted_card(day.data, item.kind, &item.name))
 }
 
+/// Whether a `Take:` entry names this item (or its kind of counter, `Spear`
+/// for `Spear 2`) with `activate`.
 pub fn wants_active(takes: &[Take], item: &str) -> bool {
     let base = crate::data::base_name(item);
     takes.iter().any(|t| {

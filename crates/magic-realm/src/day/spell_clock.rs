@@ -3,13 +3,20 @@
 //! [`crate::magic::expiry`] and tells everyone what ended,
 //! fell inert or woke.
 
+use std::collections::BTreeMap;
+
 use crate::abilities;
 use crate::data::characters::Advantage;
 use crate::data::spells::Duration;
 use crate::data::terms::Dwelling;
 use crate::magic::events::MagicEvent;
 use crate::magic::expiry::{energize_by_presence, expire_where};
+<<<<<<< HEAD
 use crate::magic::{curses, item_chit, prepare};
+=======
+use crate::magic::{curses, prepare};
+use crate::orders::DayOrders;
+>>>>>>> h-F
 use realmgm_core::game::Observers;
 
 use super::Day;
@@ -22,9 +29,12 @@ fn emit_all(day: &mut Day<'_>, events: Vec<MagicEvent>) {
 }
 
 /// The start of game day `today` (after Birdsong): inert permanent spells
-/// wake where their colour is shared, so a colour day's spells act all day.
-pub fn dawn(day: &mut Day<'_>, today: u32) {
-    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
+/// wake where their colour is shared, so a colour day's spells act all day;
+/// one aloft after flying away draws on both tiles below him, the second
+/// named by the Fly his `orders` start his turn with (3.1 8.3.8e.2).
+pub fn dawn(day: &mut Day<'_>, today: u32, orders: &BTreeMap<String, DayOrders>) {
+    let next_tiles = super::fly::tiles_next_below(day, orders);
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today, &next_tiles);
     emit_all(day, woken);
 }
 
@@ -35,7 +45,8 @@ pub fn sunset(day: &mut Day<'_>, today: u32) {
         s.duration == Duration::Day && s.cast_on < today
     });
     emit_all(day, ended);
-    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today);
+    // Everyone aloft after flying away has come down in his turn by now.
+    let woken = energize_by_presence(&mut day.state, day.data, day.rules, today, &BTreeMap::new());
     emit_all(day, woken);
 }
 
@@ -66,12 +77,17 @@ pub fn midnight(day: &mut Day<'_>) {
         }
     }
     emit_all(day, inert);
+<<<<<<< HEAD
     // The colour an Enchant Artifact's numeral gave an item goes as that
     // spell falls inert (3.1 10.C.3.4.2).
     for (who, faded) in item_chit::expend_added_colours(&mut day.state, day.data) {
         let observers = day.only(who);
         day.emit(observers, Happening::Magic(faded));
     }
+=======
+    // Transmorphized belongings reappear as they were (3.1 4.6.9b.1).
+    crate::magic::transmorph::release_all(&mut day.state);
+>>>>>>> h-F
     let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();

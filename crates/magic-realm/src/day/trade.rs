@@ -310,9 +310,13 @@ pub fn trade(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome 
 }
 
 /// A `Buy: boon` entry: one try to buy back, at the boon's price, the
-/// level the oldest boon owed to a group trading here cost; the try is
-/// the only one, so the debt is settled either way and a failed try
-/// leaves the level lost for good (3.1 7.6.5e.1). `None` when no entry
+/// level the oldest boon owed to a group trading here cost (3.1 7.6.5e.1).
+/// The try is the Meeting roll: once rolled the debt is settled either
+/// way, and a roll that does not buy (No Deal, or a price above the
+/// `Buy:` line's cap or the gold carried) leaves the level lost for good.
+/// Ruling: the table never asks less than the boon's price (Price x1), so
+/// when the cap or the gold carried is below it no roll could buy: none is
+/// made and the try waits for a later Trade phase. `None` when no entry
 /// asks it or no such group trades here.
 fn buy_back_boon(
     day: &mut Day<'_>,
@@ -322,17 +326,21 @@ fn buy_back_boon(
 ) -> Option<PhaseOutcome> {
     let wanted = orders.buy.iter().find(|p| same(&p.what, "boon"))?;
     let owner = super::meeting::principal(day, who);
-    let owed = &mut day.state.characters[owner].boons_owed;
-    let index = owed
+    let index = day.state.characters[owner]
+        .boons_owed
         .iter()
         .position(|b| sellers.iter().any(|s| s.name == b.group))?;
-    let boon = owed.remove(index);
-    let seller = sellers.iter().find(|s| s.name == boon.group)?;
+    let owed = day.state.characters[owner].boons_owed[index].clone();
+    let seller = sellers.iter().find(|s| s.name == owed.group)?;
+    if let Some(reason) = cannot_pay_the_least(day, who, wanted.max_gold, &owed) {
+        return Some(PhaseOutcome::Lost { reason });
+    }
+    day.state.characters[owner].boons_owed.remove(index);
     let deal = Deal {
         group: &seller.name,
         members_present: seller.members_present,
         activity: MeetingUse::Trade,
-        price: boon.price,
+        price: owed.price,
         max_gold: wanted.max_gold,
         drinks_up_to: orders.drinks_up_to,
         insult: orders.insult,
@@ -345,15 +353,43 @@ fn buy_back_boon(
             move_relationship(day, who, &seller.name, 1, Cause::BoonRepaid);
         }
         None => {
+            let character = day.state.characters[owner].name.clone();
             let step = DealStep::NoDeal {
-                character: day.state.characters[owner].name.clone(),
+                reason: format!(
+                    "that roll was the {character}'s one try to buy back the level the boon \
+                     cost, so the level is lost for good (3.1 7.6.5e.1)"
+                ),
+                character,
                 group: seller.name.clone(),
-                reason: "the level the boon cost is lost for good".into(),
             };
             day.emit(day.only(owner), wrap(step));
         }
     }
     Some(PhaseOutcome::Done)
+}
+
+/// Why character `who` makes no roll to buy back `owed`, if he makes none:
+/// the least the Meeting table asks, the boon's price, is above the cap
+/// of his `Buy: boon` entry or the gold he may spend (3.1 7.6.5c).
+fn cannot_pay_the_least(
+    day: &Day<'_>,
+    who: usize,
+    cap: Option<u32>,
+    owed: &crate::state::BoonOwed,
+) -> Option<String> {
+    let character = &day.state.characters[who];
+    let gold = u32::from(crate::magic::curses::spendable_gold(character));
+    let stop = match cap {
+        Some(cap) if cap < owed.price => format!("the Buy: line caps the boon at {cap} gold"),
+        _ if gold < owed.price => format!("the {} has only {gold} gold", character.name),
+        _ => return None,
+    };
+    Some(format!(
+        "{stop}, below its price of {} gold, the least the Meeting table asks: no roll is made, \
+         and the one try to buy back the level owed to the {} waits for a later Trade phase \
+         (3.1 7.6.5e.1)",
+        owed.price, owed.group
+    ))
 }
 
 /// `card` went between `who` and `group`, sold to them or bought (or

@@ -1,22 +1,25 @@
 //! Tests of what a transmorphized character may not do by day (3.1
-//! 4.6.9c) and how he carries what he picks up (3.1 4.6.9b.4).
+//! 4.6.9c) and how he carries what he picks up (3.1 4.6.9b.4): frozen
+//! what he had as the spell took hold, carried by the creature's strength
+//! and traded what he took on since, nothing more as mist.
 
 use super::events::PhaseResult;
 use super::search::search_taking;
 use super::search_tests::at_hoard;
 use super::tests::{game, play};
 use crate::data::spells::Duration;
+use crate::data::tiles::ClearingKind;
 use crate::orders::{SearchTable, Take};
-use crate::state::MrState;
-use crate::state::abandoned_pile;
 use crate::state::magic::{Aim, CastWith, SpellInEffect};
+use crate::state::{Belonging, Item, ItemKind, MrState, abandoned_pile};
 use crate::test_support::{results, run_on_day as run};
 use realmgm_core::dice::DiceScript;
 use realmgm_core::game::Rules;
 
-/// The Amazon held by `spell`, cast by the Black Knight.
+/// The Amazon held by `spell`, cast by the Black Knight: what she has now
+/// is frozen with her, as when a cast takes hold.
 fn held_by(state: &mut MrState, spell: &str) {
-    state.magic.in_effect.push(SpellInEffect {
+    let spell = SpellInEffect {
         id: 7,
         spell: spell.into(),
         caster: "Black Knight".into(),
@@ -32,7 +35,23 @@ fn held_by(state: &mut MrState, spell: &str) {
         held: false,
         detail: Some("Squirrel".into()),
         untied: false,
-    });
+    };
+    state.magic.in_effect.push(spell.clone());
+    crate::magic::transmorph::take_hold(state, &spell);
+}
+
+fn weapon(name: &str) -> Item {
+    Item {
+        kind: ItemKind::Weapon,
+        name: name.into(),
+    }
+}
+
+fn carries(state: &MrState, who: usize, item: &str) -> bool {
+    state.characters[who]
+        .belongings
+        .iter()
+        .any(|b| b.item.name == item)
 }
 
 fn refused_for(result: &PhaseResult, section: &str) -> bool {
@@ -89,4 +108,101 @@ fn what_a_transformed_character_loots_stays_inactive_4_6_9b_4() {
     let taken = &state.characters[0].belongings[0];
     assert_eq!(taken.item, item);
     assert!(!taken.active);
+}
+
+/// 3.1 4.6.9b.2 and b.4: what she had as Transform took hold (the Great
+/// Axe, Heavy) is frozen, weighs nothing and moves with her; the Mace she
+/// took on since as a Squirrel (Light) is too heavy for the creature and
+/// stays behind when she moves. At Midnight the spell falls inert and the
+/// note of what froze goes.
+#[test]
+fn a_creature_carries_what_it_took_on_by_its_own_strength_4_6_9b_4() {
+    let (here, next) = super::tests::border(&game(&["Amazon"]), ClearingKind::Woods);
+    let mut state = game(&["Amazon"]);
+    super::tests::place(&mut state, 0, &here);
+    state.characters[0].belongings.push(Belonging {
+        item: weapon("Great Axe"),
+        active: false,
+    });
+    held_by(&mut state, "Transform");
+    state.characters[0].belongings.push(Belonging {
+        item: weapon("Mace"),
+        active: false,
+    });
+    let move_on = crate::test_support::move_to(&next);
+    let (after, events) = play(state, &[("P1", &move_on)], DiceScript::default());
+    let log = super::log::gm_log(&events);
+    assert_eq!(after.characters[0].position, next, "{log}");
+    assert!(
+        carries(&after, 0, "Great Axe"),
+        "frozen, it moves with her: {log}"
+    );
+    assert!(!carries(&after, 0, "Mace"), "{log}");
+    assert!(
+        after.holdings[&abandoned_pile(&here)].contains(&weapon("Mace")),
+        "{log}"
+    );
+    assert_eq!(after.characters[0].magic.transmorphized_with, None);
+}
+
+/// 3.1 4.6.9b.4: a creature trades what it took on (and gold gained since)
+/// but not what froze with it, keeps it inactive but an Enchanted card,
+/// and may abandon it; mist takes on nothing, not even a gift.
+#[test]
+fn a_creature_trades_and_rearranges_only_what_it_took_on_4_6_9b_4() {
+    let mut state = game(&["Amazon", "Elf"]);
+    let here = state.characters[1].position.clone();
+    super::tests::place(&mut state, 0, &here);
+    state.characters[0].gold = 10;
+    held_by(&mut state, "Transform");
+    state.characters[0].gold = 13;
+    for name in ["Mace", "Broadsword"] {
+        state.characters[0].belongings.push(Belonging {
+            item: weapon(name),
+            active: false,
+        });
+    }
+    let elf_gold = state.characters[1].gold;
+    let (after, events) = play(
+        state.clone(),
+        &[
+            (
+                "P1",
+                "H / H\nPhase 1: activate Broadsword\nPhase 2: abandon Broadsword\n\
+                 Give: Mace, 3 gold to Elf at phase 1\nGive: Short Sword to Elf at phase 2",
+            ),
+            (
+                "P2",
+                "H / H\nReceive: Mace, 3 gold from Amazon at phase 1\n\
+                 Receive: Short Sword from Amazon at phase 2",
+            ),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert!(
+        log.contains("keeps what was taken on as a creature inactive"),
+        "{log}"
+    );
+    assert!(carries(&after, 1, "Mace"), "{log}");
+    assert_eq!(after.characters[1].gold, elf_gold + 3, "{log}");
+    assert!(!carries(&after, 0, "Broadsword"), "abandoned: {log}");
+    assert_eq!(after.characters[0].weapon.as_deref(), Some("Short Sword"));
+    assert!(
+        log.contains("the Short Sword of the Amazon is frozen"),
+        "{log}"
+    );
+
+    state.magic.in_effect[0].spell = "Melt Into Mist".into();
+    let (after, events) = play(
+        state,
+        &[
+            ("P1", "H\nReceive: 2 gold from Elf"),
+            ("P2", "H\nGive: 2 gold to Amazon"),
+        ],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert_eq!(after.characters[1].gold, elf_gold, "{log}");
+    assert!(log.contains("can take on no gold or belongings"), "{log}");
 }

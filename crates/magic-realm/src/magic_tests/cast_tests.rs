@@ -215,19 +215,34 @@ fn permanent_spells_fall_inert_at_midnight_and_wake_on_a_colour_day() {
             .any(|e| matches!(e, SpellEffect::Transformed { form, .. } if form == "Frog"))
     );
     assert_eq!(state.magic.in_effect[0].detail.as_deref(), Some("Frog"));
+    // What she has as it takes hold is frozen with her (3.1 4.6.9b.1),
+    // and reappears as it was when the spell falls inert at Midnight.
+    let noted =
+        |state: &crate::state::MrState| state.characters[1].magic.transmorphized_with.clone();
+    let frozen = noted(&state).expect("noted as the cast takes hold");
+    assert_eq!(frozen.gold, state.characters[1].gold);
+    assert!(
+        frozen.items.iter().any(|i| i == "Short Sword"),
+        "{frozen:?}"
+    );
     let rules = Rules::default();
     let mut dice = Dice::new(1, 1);
     let mut day = Day::new(data(), &rules, state, &mut dice);
     crate::day::spell_clock::midnight(&mut day);
     assert!(day.state.magic.in_effect[0].inert);
+    assert_eq!(noted(&day.state), None);
     crate::day::spell_clock::sunset(&mut day, 22);
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 22");
-    crate::day::spell_clock::dawn(&mut day, 23);
+    crate::day::spell_clock::dawn(&mut day, 23, &Default::default());
     assert!(day.state.magic.in_effect[0].inert, "no purple on day 23");
-    crate::day::spell_clock::dawn(&mut day, 49);
+    crate::day::spell_clock::dawn(&mut day, 49, &Default::default());
     assert!(
         !day.state.magic.in_effect[0].inert,
         "purple on day 21 of the second month, from dawn"
+    );
+    assert!(
+        noted(&day.state).is_some(),
+        "energized, it takes hold again"
     );
     crate::day::spell_clock::midnight(&mut day);
     crate::day::spell_clock::sunset(&mut day, 49);

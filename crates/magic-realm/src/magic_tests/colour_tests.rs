@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::data::terms::{Colour, Dwelling};
 use crate::data::tiles::Side;
 use crate::rules::TOGGLES;
-use crate::state::ChitCondition;
+use crate::state::{ChitCondition, MrState};
 use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
@@ -15,7 +15,7 @@ use crate::magic::cast::check;
 use crate::magic::colour::{ColourSource, colours_present, sources_present};
 use crate::magic::effect::SpellEffect;
 
-use super::test_fixtures::{cast_ok, caster, me, request, together};
+use super::test_fixtures::{cast_ok, caster, forced, me, request, together};
 
 #[test]
 fn colour_days_and_no_colour_between() {
@@ -154,4 +154,122 @@ fn a_colour_chit_serves_only_its_owner() {
         state.characters[0].chits[1].condition,
         ChitCondition::Fatigued
     );
+}
+
+/// Two tiles next to each other, the second's enchanted side showing
+/// purple and the first's not, both turned enchanted side up.
+fn purple_next_door(state: &mut MrState) -> (String, String) {
+    let board = &state.board;
+    let purple = |board: &crate::board::Board, tile: &str| {
+        let mut board = board.clone();
+        board.set_side(tile, Side::Enchanted).expect("a tile");
+        board
+            .clearings()
+            .iter()
+            .filter(|c| c.tile == tile)
+            .any(|c| {
+                board
+                    .clearing(c)
+                    .is_some_and(|c| c.magic.contains(&Colour::Purple))
+            })
+    };
+    let pair = board
+        .clearings()
+        .iter()
+        .map(|c| c.tile.clone())
+        .find_map(|from| {
+            let at = board.placement_of(&from)?.at;
+            let next = crate::data::tiles::Edge::ALL
+                .iter()
+                .filter_map(|&edge| board.placement_at(at.neighbour(edge)))
+                .map(|p| p.tile.clone())
+                .find(|next| purple(board, next))?;
+            (!purple(board, &from)).then_some((from, next))
+        })
+        .expect("a tile without purple next to one with it");
+    for tile in [&pair.0, &pair.1] {
+        state.board.set_side(tile, Side::Enchanted).expect("a tile");
+    }
+    pair
+}
+
+/// The Amazon, transformed by the Witch King's Transform (purple), aloft
+/// after flying away from a clearing of `from`; the spell inert.
+fn transformed_aloft_over(state: &mut MrState, from: &str) {
+    together(state);
+    caster(state, 0, "VI", "Transform");
+    let req = request(0, "Transform", vec![me(state, 1)], 21);
+    cast_ok(state, &req, &mut forced("magic/Transform/Witch King", &[6]));
+    state.magic.in_effect[0].inert = true;
+    let clearing = state
+        .board
+        .clearings()
+        .into_iter()
+        .find(|c| c.tile == from)
+        .expect("a clearing");
+    for c in &mut state.characters {
+        c.position = clearing.clone();
+    }
+    state.characters[1].flown_away = Some(clearing);
+}
+
+/// 3.1 8.3.8e.2: aloft after flying away, a character is half over the
+/// tile he flew from and half over the one next to it, and both supply
+/// him colour magic (4.6.2e, 4.6.7h.3): the purple of the enchanted tile
+/// his first Fly phase names wakes the Transform on him at dawn; his own
+/// tile, without purple, does not.
+#[test]
+fn aloft_after_flying_away_both_tiles_below_supply_colour_8_3_8e_2() {
+    use crate::day::Day;
+    use crate::orders::parse_day_orders;
+    let mut state = game(&["Witch King", "Amazon"]);
+    let (from, next) = purple_next_door(&mut state);
+    transformed_aloft_over(&mut state, &from);
+    let rules = Rules::default();
+    let mut dice = Dice::new(1, 1);
+    let mut day = Day::new(data(), &rules, state, &mut dice);
+    let down_into = |tile: &str| {
+        let orders = parse_day_orders(&format!("FL {tile}"), 1, data()).expect("parses");
+        [("p1".to_string(), orders)].into()
+    };
+    crate::day::spell_clock::dawn(&mut day, 3, &down_into(&from));
+    assert!(day.state.magic.in_effect[0].inert, "no purple over {from}");
+    crate::day::spell_clock::dawn(&mut day, 3, &down_into(&next));
+    assert!(
+        !day.state.magic.in_effect[0].inert,
+        "the purple of {next} below wakes it"
+    );
+}
+
+/// 3.1 8.3.8e.2 with 4.6.2b.2: the face-up Enchanted card one aloft
+/// carries supplies him, not the clearing he flew out of.
+#[test]
+fn a_card_carried_aloft_supplies_its_bearer_not_the_clearing_left_4_6_2b_2() {
+    use crate::magic::colour::shared_with;
+    use crate::state::{Belonging, Item, ItemKind};
+    let mut state = game(&["Witch King", "Amazon"]);
+    let home = state.characters[0].position.tile.clone();
+    transformed_aloft_over(&mut state, &home);
+    state.characters[1].belongings.push(Belonging {
+        item: Item {
+            kind: ItemKind::Treasure,
+            name: "Dragon Essence".into(),
+        },
+        active: true,
+    });
+    let rules = Rules::default();
+    assert!(!colours_present(&state, data(), &rules, 3, 0).contains(&Colour::Purple));
+    let hers = shared_with(&state, data(), &rules, 3, &state.characters[1], None);
+    assert!(hers.iter().any(|p| p.colour == Colour::Purple), "{hers:?}");
+    let woken = crate::magic::expiry::energize_by_presence(
+        &mut state,
+        data(),
+        &rules,
+        3,
+        &Default::default(),
+    );
+    assert_eq!(woken.len(), 1, "{woken:?}");
+    // Landed, she is back in the clearing, and so is her card's colour.
+    state.characters[1].flown_away = None;
+    assert!(colours_present(&state, data(), &rules, 3, 0).contains(&Colour::Purple));
 }

@@ -779,6 +779,9 @@ fn apply(
         detail,
         untied,
     });
+    if let Some(spell) = state.magic.in_effect.last().cloned() {
+        super::transmorph::take_hold(state, &spell);
+    }
     effects.push(SpellEffect::InEffect {
         id,
         spell: spell.name.clone(),

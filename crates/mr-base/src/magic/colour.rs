@@ -8,12 +8,22 @@
 //! lying in the clearing's pile), and his own colour chits (enchanted MAGIC
 //! chits, 4.6.4), which serve only him.
 //!
+//! One aloft after flying away (8.3.8e.2) is in no clearing: both tiles he
+//! is over supply him ([`aloft_sources`]), and what he carries supplies
+//! nobody in the clearing he left, as a card on a roadway supplies only
+//! those on it (4.6.2b.2); one on the roadway he ran onto adds nothing to
+//! either clearing either. Neither plays his colour chits there (7.2.3d).
+//!
 //! Rulings: a colour source counts in its clearing only; an Enchanted card
 //! carried counts once its bearer has activated it (a card is face up
 //! only then), one lying abandoned in the clearing counts (the pile is
-//! face up), one still in a site's or dwelling's pile does not. Roadways
-//! and the woods (4.6.2b.2, 4.6.2e.2) never arise: realmgm puts characters
-//! only in clearings.
+//! face up), one still in a site's or dwelling's pile does not. Aloft, an
+//! enchanted tile below supplies every colour its clearings show, as the
+//! whole tile supplies one in its woods (8.3.8f), and his own face-up
+//! Enchanted cards supply him; the Chapel, a Toadstool Circle and cards in
+//! the clearing he left do not. One on a roadway draws on the clearing he
+//! ran out of and on the cards he carries; the colours of the roadway's
+//! two ends (4.6.2e.2) are not worked out.
 
 use std::collections::BTreeSet;
 
@@ -25,7 +35,9 @@ use crate::data::GameData;
 use crate::data::characters::ActionChit;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
-use crate::state::{ChitCondition, DAYS_PER_MONTH, ItemKind, MrState, abandoned_pile};
+use crate::state::{
+    CharacterState, ChitCondition, DAYS_PER_MONTH, ItemKind, MrState, abandoned_pile,
+};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
@@ -50,6 +62,8 @@ pub enum ColourSource {
     Lying { treasure: String },
     /// A treasure site found in the clearing (the Toadstool Circle).
     TreasureSite { site: String },
+    /// The enchanted side of a tile one aloft after flying away is over.
+    TileBelow { tile: String },
     /// One of the character's own colour chits (index in his chit list).
     ColourChit { index: usize, chit: String },
 }
@@ -71,6 +85,7 @@ impl ColourSource {
             }
             ColourSource::Lying { treasure } => format!("the {treasure} lying here"),
             ColourSource::TreasureSite { site } => format!("the {site}"),
+            ColourSource::TileBelow { tile } => format!("the enchanted tile {tile} below"),
             ColourSource::ColourChit { chit, .. } => format!("the colour chit {chit}"),
         }
     }
@@ -129,6 +144,71 @@ pub fn day_colours(state: &MrState, data: &GameData, rules: &Rules, day: u32) ->
     colours
 }
 
+/// The colours game day `day` itself supplies everywhere, as sources.
+fn day_sources(state: &MrState, data: &GameData, rules: &Rules, day: u32) -> Vec<Presence> {
+    let dom = day_of_month(day);
+    day_colours(state, data, rules, day)
+        .into_iter()
+        .map(|colour| Presence {
+            colour,
+            source: ColourSource::DayOfMonth { day: dom },
+        })
+        .collect()
+}
+
+/// The colours character `c`'s active treasures supply (the Enchanted
+/// cards, face up once activated).
+fn carried_sources(data: &GameData, c: &CharacterState) -> Vec<Presence> {
+    active_treasure_effects(data, c)
+        .into_iter()
+        .filter_map(|(treasure, effect)| match effect {
+            TreasureEffect::ColourSource { colour } => Some(Presence {
+                colour: *colour,
+                source: ColourSource::Treasure {
+                    carrier: c.name.clone(),
+                    treasure: treasure.to_string(),
+                },
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Colours character `c` draws aloft after flying away (3.1 8.3.8e.2) on
+/// game day `day`, over `tiles` (the tile he flew from, and the one next
+/// to it once his Fly phase names it): the day's colours, every colour
+/// the enchanted ones among them show in their clearings, and his own
+/// face-up Enchanted cards. See the rulings above.
+pub fn aloft_sources(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    c: &CharacterState,
+    tiles: &[String],
+) -> Vec<Presence> {
+    let mut found = day_sources(state, data, rules, day);
+    for clearing in state.board.clearings() {
+        let Some(tile) = tiles.iter().find(|t| **t == clearing.tile) else {
+            continue;
+        };
+        for &colour in state
+            .board
+            .clearing(&clearing)
+            .map_or(&[][..], |c| &c.magic)
+        {
+            found.push(Presence {
+                colour,
+                source: ColourSource::TileBelow { tile: tile.clone() },
+            });
+        }
+    }
+    found.extend(carried_sources(data, c));
+    found.sort();
+    found.dedup();
+    found
+}
+
 /// Colours everyone in `clearing` shares on game day `day`, with sources.
 pub fn clearing_sources(
     state: &MrState,
@@ -137,14 +217,7 @@ pub fn clearing_sources(
     day: u32,
     clearing: &ClearingId,
 ) -> Vec<Presence> {
-    let mut found = Vec::new();
-    let dom = day_of_month(day);
-    for colour in day_colours(state, data, rules, day) {
-        found.push(Presence {
-            colour,
-            source: ColourSource::DayOfMonth { day: dom },
-        });
-    }
+    let mut found = day_sources(state, data, rules, day);
     if let Some(c) = state.board.clearing(clearing) {
         for &colour in &c.magic {
             found.push(Presence {
@@ -167,18 +240,13 @@ pub fn clearing_sources(
             });
         }
     }
-    for c in state.characters.iter().filter(|c| &c.position == clearing) {
-        for (treasure, effect) in active_treasure_effects(data, c) {
-            if let TreasureEffect::ColourSource { colour } = effect {
-                found.push(Presence {
-                    colour: *colour,
-                    source: ColourSource::Treasure {
-                        carrier: c.name.clone(),
-                        treasure: treasure.to_string(),
-                    },
-                });
-            }
-        }
+    // One aloft or on a roadway keeps `position`, but is not there.
+    for c in state
+        .characters
+        .iter()
+        .filter(|c| &c.position == clearing && !c.between_clearings())
+    {
+        found.extend(carried_sources(data, c));
     }
     let supplies = |name: &str| {
         data.treasures
@@ -297,8 +365,38 @@ pub fn names_chit(printed: &str, named: &str) -> bool {
     printed == wanted || printed.strip_prefix("MAGIC ") == Some(wanted)
 }
 
+/// The colours shared with character `c` where he is on game day `day`:
+/// his clearing's; aloft after flying away, those of the tile he flew from
+/// and of `next_tile`, the one next to it his Fly phase names, once known
+/// ([`aloft_sources`]); on the roadway he ran onto, the clearing he ran out
+/// of and the cards he carries (4.6.2b.2).
+pub fn shared_with(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    c: &CharacterState,
+    next_tile: Option<&str>,
+) -> Vec<Presence> {
+    if let Some(from) = &c.flown_away {
+        let tiles: Vec<String> = std::iter::once(from.tile.as_str())
+            .chain(next_tile)
+            .map(str::to_string)
+            .collect();
+        return aloft_sources(state, data, rules, day, c, &tiles);
+    }
+    let mut found = clearing_sources(state, data, rules, day, &c.position);
+    if c.roadway.is_some() {
+        found.extend(carried_sources(data, c));
+        found.sort();
+        found.dedup();
+    }
+    found
+}
+
 /// Every colour present for character `who` on game day `day`, with its
-/// source: the clearing's shared colours and his own colour chits.
+/// source: the colours shared with him and his own colour chits, which he
+/// cannot play between clearings (3.1 7.2.3d).
 pub fn sources_present(
     state: &MrState,
     data: &GameData,
@@ -309,7 +407,10 @@ pub fn sources_present(
     let Some(c) = state.characters.get(who) else {
         return Vec::new();
     };
-    let mut found = clearing_sources(state, data, rules, day, &c.position);
+    let mut found = shared_with(state, data, rules, day, c, None);
+    if c.between_clearings() {
+        return found;
+    }
     for (index, chit, colour) in colour_chits(state, who) {
         found.push(Presence {
             colour,

@@ -39,9 +39,15 @@ fn bewitched(spell: &SpellInEffect) -> Option<Aim> {
         .cloned()
 }
 
-/// The transmorphizing spell holding character `name` now (not inert),
-/// if any: while it does, his belongings and gold are frozen (3.1 4.6.9b.2).
+/// The name of the transmorphizing spell holding character `name` now (not
+/// inert), if any: while it does, what he had as it took hold is frozen
+/// (3.1 4.6.9b.2; `magic::transmorph`).
 pub fn transmorphized<'s>(state: &'s MrState, name: &str) -> Option<&'s str> {
+    holding(state, name).map(|s| s.spell.as_str())
+}
+
+/// The transmorphizing spell holding character `name` now (not inert).
+pub fn holding<'s>(state: &'s MrState, name: &str) -> Option<&'s SpellInEffect> {
     let him = Aim::Character {
         name: name.to_string(),
     };
@@ -49,9 +55,21 @@ pub fn transmorphized<'s>(state: &'s MrState, name: &str) -> Option<&'s str> {
         .magic
         .in_effect
         .iter()
-        .filter(|s| !s.inert && rank(&s.spell).is_some())
+        .filter(|s| !s.inert && is_transmorphizing(&s.spell))
         .find(|s| bewitched(s).as_ref() == Some(&him))
-        .map(|s| s.spell.as_str())
+}
+
+/// Whether `spell` transmorphizes its target (4.6.9).
+pub fn is_transmorphizing(spell: &str) -> bool {
+    rank(spell).is_some()
+}
+
+/// The character `spell` transmorphizes, if it bewitches one.
+pub fn transmorphized_character(spell: &SpellInEffect) -> Option<String> {
+    match bewitched(spell)? {
+        Aim::Character { name } if is_transmorphizing(&spell.spell) => Some(name),
+        _ => None,
+    }
 }
 
 fn rank(spell: &str) -> Option<usize> {

@@ -22,15 +22,17 @@
 //! otherwise (a special advantage overrides the general rule: the
 //! Magician's optional Charms, 3.1 rule 10.A.6.4, only unalerts them).
 
+use std::collections::BTreeMap;
+
 use crate::board::ClearingId;
 use crate::data::GameData;
 use crate::data::spells::{Duration, Spell, SpellColour};
 use crate::data::terms::Colour;
-use crate::state::{ChitCondition, MrState, Whereabouts};
+use crate::state::{CharacterState, ChitCondition, MrState, Whereabouts};
 use realmgm_core::game::Rules;
 
 use super::MagicError;
-use super::colour::{colour_chits, shared_colours};
+use super::colour::{colour_chits, shared_colours, shared_with};
 use super::events::MagicEvent;
 use crate::state::magic::{Aim, CastWith, SpellInEffect};
 
@@ -68,25 +70,27 @@ pub fn expire_where(state: &mut MrState, ends: impl Fn(&SpellInEffect) -> bool) 
 
 /// The clearing a spell's target is in (the caster's when it has none).
 pub fn target_clearing(state: &MrState, spell: &SpellInEffect) -> Option<ClearingId> {
-    let of_character = |name: &str| {
-        state
-            .characters
-            .iter()
-            .find(|c| c.name == name)
-            .map(|c| c.position.clone())
-    };
     match spell.targets.first() {
-        Some(Aim::Character { name }) | Some(Aim::OwnChits { character: name }) => {
-            of_character(name)
-        }
         Some(Aim::Denizen { id }) => match state.denizens.get(id).map(|d| &d.at) {
             Some(Whereabouts::Clearing { clearing }) => Some(clearing.clone()),
             _ => None,
         },
         Some(Aim::Clearing { clearing }) => Some(clearing.clone()),
-        Some(Aim::Item { holder, .. }) => of_character(holder),
-        _ => of_character(&spell.caster),
+        _ => target_character(state, spell).map(|c| c.position.clone()),
     }
+}
+
+/// The character a spell's target is, or is held or carried by (the
+/// caster when it has no target); `None` for a denizen or a clearing.
+fn target_character<'s>(state: &'s MrState, spell: &SpellInEffect) -> Option<&'s CharacterState> {
+    let name = match spell.targets.first() {
+        Some(Aim::Denizen { .. } | Aim::Clearing { .. }) => return None,
+        Some(Aim::Character { name })
+        | Some(Aim::OwnChits { character: name })
+        | Some(Aim::Item { holder: name, .. }) => name,
+        _ => &spell.caster,
+    };
+    state.characters.iter().find(|c| &c.name == name)
 }
 
 /// Whether `colour` wakes a spell of colour `needed`.
@@ -98,12 +102,15 @@ fn wakes(needed: SpellColour, colour: Colour) -> bool {
 }
 
 /// Wake every inert permanent spell whose colour is shared in its target's
-/// clearing on game day `day`.
+/// clearing on game day `day`, or, for a target aloft after flying away,
+/// over the tiles he is over (3.1 8.3.8e.2): the one he flew from and the
+/// one next to it that `next_tiles` names for him (his first Fly phase's).
 pub fn energize_by_presence(
     state: &mut MrState,
     data: &GameData,
     rules: &Rules,
     day: u32,
+    next_tiles: &BTreeMap<String, String>,
 ) -> Vec<MagicEvent> {
     let mut events = Vec::new();
     for i in 0..state.magic.in_effect.len() {
@@ -119,10 +126,23 @@ pub fn energize_by_presence(
         else {
             continue;
         };
-        let Some(clearing) = target_clearing(state, spell) else {
-            continue;
+        let present: Vec<Colour> = match target_character(state, spell) {
+            Some(c) => {
+                let next = next_tiles.get(&c.name).map(String::as_str);
+                shared_with(state, data, rules, day, c, next)
+                    .into_iter()
+                    .map(|p| p.colour)
+                    .collect()
+            }
+            None => {
+                let Some(clearing) = target_clearing(state, spell) else {
+                    continue;
+                };
+                shared_colours(state, data, rules, day, &clearing)
+                    .into_iter()
+                    .collect()
+            }
         };
-        let present = shared_colours(state, data, rules, day, &clearing);
         if let Some(colour) = present.into_iter().find(|c| wakes(needed, *c)) {
             let spell = &mut state.magic.in_effect[i];
             spell.inert = false;
@@ -131,6 +151,8 @@ pub fn energize_by_presence(
                 caster: spell.caster.clone(),
                 colour,
             });
+            let woken = spell.clone();
+            super::transmorph::take_hold(state, &woken);
         }
     }
     events
@@ -200,9 +222,11 @@ pub fn energize_with_chit(
         .find(|s| s.id == id)
         .ok_or_else(|| MagicError::Spellbook(format!("there is no spell #{id}")))?;
     spell.inert = false;
+    let woken = spell.clone();
+    super::transmorph::take_hold(state, &woken);
     Ok(MagicEvent::Energized {
-        spell: spell.spell.clone(),
-        caster: spell.caster.clone(),
+        spell: woken.spell,
+        caster: woken.caster,
         colour,
     })
 }

@@ -25,5 +25,6 @@ pub mod phase_chit;
 pub mod prepare;
 pub mod spellbook;
 pub mod spells;
+pub mod transmorph;
 
 pub use error::MagicError;

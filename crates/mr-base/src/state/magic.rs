@@ -45,6 +45,20 @@ pub struct CharacterMagic {
     /// A Wish for Strength: his next Fight chit (or Gloves) is Tremendous.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next_fight_tremendous: bool,
+    /// What he had as the transmorphizing spell holding him took hold,
+    /// frozen with him while it holds (3.1 4.6.9b.1; `magic::transmorph`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transmorphized_with: Option<TransmorphizedWith>,
+}
+
+/// The gold and items (weapon, armour, belongings and pack loads, by name)
+/// a character had as spell `spell` transmorphized him (3.1 4.6.9b.1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransmorphizedWith {
+    pub spell: u32,
+    pub gold: u16,
+    pub items: Vec<String>,
 }
 
 impl CharacterMagic {

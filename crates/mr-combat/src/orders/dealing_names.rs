@@ -297,6 +297,22 @@ fn check_leaders(
             continue;
         }
         for (n, phase) in line.activities.phases.iter().enumerate() {
+            if phase.bonus {
+                let why = if monster {
+                    "a controlled monster has no extra phases (3.1 6.2.5: it rides no horse, \
+                     7.3.2e)"
+                } else {
+                    "a hired leader's only extra phases are his native horse's Moves (3.1 \
+                     6.2.5; no treasure gives him one), and realmgm does not give him those yet"
+                };
+                found.errors.push(format!(
+                    "{}: phase {} ({}*): {why}; record it without the star",
+                    line.leader,
+                    n + 1,
+                    phase.activity.code()
+                ));
+                continue;
+            }
             let allowed = follows
                 || matches!(
                     phase.activity,
@@ -585,6 +601,15 @@ mod tests {
         assert!(leader.errors[0].starts_with("Rogue HQ: 'Rogue HQ' is not one of your hired leaders; your hired leaders are Soldier HQ"));
         assert!(leader.errors[1].starts_with("Soldier HQ: phase 2 (R): a hired leader moves"));
         assert!(leader.errors[2].starts_with("Send: 'Soldier 7' is not one of your hirelings"));
+        // 3.1 6.2.5: his extra phases are his native horse's alone.
+        let starred = check("H\nSoldier HQ: H*, H", &state);
+        assert!(
+            starred.errors[0].starts_with(
+                "Soldier HQ: phase 1 (H*): a hired leader's only extra phases are his native \
+                 horse's Moves (3.1 6.2.5"
+            ),
+            "{starred:?}"
+        );
         let wrong = check("H\nLeave: Soldier 9", &state);
         assert!(wrong.errors[0].starts_with("Leave: 'Soldier 9' is not one of your hirelings"));
         assert!(wrong.errors[0].contains("Soldier 1"), "{wrong:?}");
