@@ -210,6 +210,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         missile: ability_modifiers(card, Roll::Missile),
         found_hidden_enemies: c.found_hidden_enemies,
         abandoned: Vec::new(),
+        picked_up: Vec::new(),
         kit: Box::new(super::activation::kit(
             data,
             c.belongings.iter().map(|b| (&b.item, b.active)),

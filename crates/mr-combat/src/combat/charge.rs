@@ -71,11 +71,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
             }
         ).into());
     }
-    if battle
-        .attackers_of(who)
-        .into_iter()
-        .any(|d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
-    {
+    if super::tactics::red_side_up_on(battle, who) {
         return Err(
             "cannot charge: a red-side-up Tremendous monster is on his sheet (3.1 8.3.6b.1)".into(),
         );

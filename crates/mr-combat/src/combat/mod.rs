@@ -33,6 +33,7 @@ pub mod monster_spells;
 pub mod native_horses;
 pub mod orders;
 pub mod phase_chit;
+pub mod pick_up;
 pub mod pit_attack;
 pub mod protection;
 pub mod riding;

@@ -100,6 +100,12 @@ pub struct Tactics {
     /// Belongings it is dropped in plain sight, not lost (3.1 10.A.5.1.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drops: bool,
+    /// Dropped belongings to pick up, one an Encounter step, the first
+    /// still lying here that he can reach, each with the MOVE chit he
+    /// named, if any: `pick up Helmet [with MOVE M4]` (3.1 10.A.5.5,
+    /// `pick_up.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pick_up: Vec<(String, Option<String>)>,
     /// With riding horses: attack the target's horse, not the rider.
     #[serde(default)]
     pub attack_horses: bool,
@@ -263,7 +269,7 @@ pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
 }
 
 /// Whether an Encounter chit of this time beats every attacker's move time.
-fn fast_enough(battle: &Battle, who: FighterId, time: u8) -> bool {
+pub fn fast_enough(battle: &Battle, who: FighterId, time: u8) -> bool {
     attacker_move_times(battle, who).iter().all(|&m| time < m)
 }
 
@@ -495,6 +501,16 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
             drop: tactics.drops_in_sight(&battle.rules),
         };
     }
+    if let Some((item, with)) = tactics
+        .pick_up
+        .iter()
+        .find(|(item, with)| super::pick_up::reach(battle, who, item, with.as_deref()).is_ok())
+    {
+        return Action::PickUp {
+            item: item.clone(),
+            with: with.clone(),
+        };
+    }
     if let Some((activate, inactivate)) = super::activation::standing(battle, who, tactics) {
         return Action::Switch {
             activate,
@@ -591,16 +607,22 @@ fn horse_carries(hero: &super::model::Hero, horse: &super::model::HeroHorse) -> 
     horse.gallop.strength >= hero.heaviest.max(hero.vulnerability)
 }
 
+/// Whether a red-side-up Tremendous monster is on his sheet: he then
+/// plays no MOVE chit to run, charge or pick up a belonging (play summary
+/// III.A.4, 3.1 8.3.6b.1, 10.A.5.5.2).
+pub fn red_side_up_on(battle: &Battle, who: FighterId) -> bool {
+    battle
+        .attackers_of(who)
+        .iter()
+        .any(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
+}
+
 /// What he may run with: legal MOVE chits, and `horse` when he has one.
 fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    let red = battle
-        .attackers_of(who)
-        .iter()
-        .any(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()));
-    if red {
+    if red_side_up_on(battle, who) {
         return Vec::new();
     }
     let horse = hero
@@ -840,6 +862,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .into_iter()
                     .map(|i| format!("abandon {i}")),
             );
+            out.extend(super::pick_up::options(battle, who));
             out.extend(super::activation::options(battle, who));
             out.extend(super::casting::legal_casts(battle, who));
             out
@@ -935,6 +958,9 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             super::charge::check(battle, who, target, with)
         }
         Answer::Action(Action::Abandon { item, .. }) => super::abandon::check(battle, who, item),
+        Answer::Action(Action::PickUp { item, with }) => {
+            super::pick_up::reach(battle, who, item, with.as_deref()).map(|_| ())
+        }
         Answer::Action(Action::Switch {
             activate,
             inactivate,

@@ -369,6 +369,7 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
                 found_hidden_enemies: pick(&mut s, 2) == 0,
                 abandoned: Vec::new(),
+                picked_up: Vec::new(),
                 kit: Default::default(),
                 immune_to: Vec::new(),
                 wish_strength: false,
