@@ -209,3 +209,108 @@ pub fn write_back(c: &mut CharacterState, picked_up: &[Item]) {
         active: false,
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::decisions::{Action, Answer};
+    use crate::combat::script;
+    use crate::combat::{Stage, Step};
+    use crate::test_support::data;
+
+    /// The Elf (no standing orders) with a Spear and a Short Sword lying in
+    /// the open and a Helmet in front of him, at his Encounter action
+    /// after luring `denizen` onto his sheet.
+    fn elf_at_action(rules: &str, denizen: &str, side: &str) -> script::Scripted<'static> {
+        let text = format!(
+            "clearing = \"CV4\"\nrules = [{rules}]\n\
+             lying = [{{ item = \"Spear\" }}, {{ item = \"Short Sword\" }}, \
+             {{ item = \"Helmet\", before = \"Elf\" }}]\n\
+             [[character]]\nname = \"Elf\"\n\
+             [[denizen]]\nid = \"{denizen}\"\nside = \"{side}\"\n"
+        );
+        let mut s = script::load(data(), "test.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+        let Step::Needs(lure) = s.battle.step(&mut s.dice) else {
+            panic!("he is asked to lure")
+        };
+        assert_eq!(lure.stage, Stage::Lure);
+        let lured = Answer::Lure {
+            denizens: vec![denizen.to_string()],
+            hirelings: vec![],
+        };
+        s.battle.answer(0, lured).expect("he lures it");
+        let Step::Needs(action) = s.battle.step(&mut s.dice) else {
+            panic!("he is asked for his action")
+        };
+        assert_eq!(action.stage, Stage::Action);
+        s
+    }
+
+    fn pick(item: &str, with: Option<&str>) -> Answer {
+        Answer::Action(Action::PickUp {
+            item: item.to_string(),
+            with: with.map(str::to_string),
+        })
+    }
+
+    /// 3.1 10.A.5.5.2: with the wolf (move time 3) on his sheet only his
+    /// MOVE L2* undercuts it; it lifts the Light Short Sword, not the
+    /// Medium Spear. The Helmet in front of him needs no chit (10.A.5.5.1).
+    #[test]
+    fn a_move_chit_must_undercut_his_attackers_and_lift_the_belonging() {
+        let s = elf_at_action("\"dropping_belongings\"", "Wolf A 1", "light");
+        let options = s.battle.options(0);
+        for want in ["pick up Short Sword with MOVE L2*", "pick up Helmet"] {
+            assert!(options.contains(&want.to_string()), "{want}: {options:?}");
+        }
+        assert!(!options.iter().any(|o| o.contains("Spear")), "{options:?}");
+        assert_eq!(
+            reach(&s.battle, 0, "short sword", None).unwrap(),
+            Some("MOVE L2*".to_string())
+        );
+        assert_eq!(reach(&s.battle, 0, "Helmet", Some("MOVE M4")).unwrap(), None);
+        let mut battle = s.battle;
+        let refused = battle.answer(0, pick("Spear", None)).unwrap_err();
+        assert!(
+            refused.to_string().contains("(3.1 10.A.5.5.2); no MOVE chit can do it now"),
+            "{refused}"
+        );
+        let refused = battle
+            .answer(0, pick("Short Sword", Some("MOVE M4")))
+            .unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("MOVE M4 cannot do it now; it may be played with MOVE L2*"),
+            "{refused}"
+        );
+        let refused = battle.answer(0, pick("Lantern", None)).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .ends_with("dropped here: Spear, Short Sword, Helmet"),
+            "{refused}"
+        );
+    }
+
+    /// 3.1 10.A.5.5.2: a red-side-up Tremendous monster on his sheet stops
+    /// every MOVE chit, not what lies in front of him (10.A.5.5.1).
+    #[test]
+    fn a_red_side_up_monster_leaves_him_only_what_lies_in_front_of_him() {
+        let s = elf_at_action("\"dropping_belongings\"", "Giant 1", "dark");
+        assert_eq!(options(&s.battle, 0), ["pick up Helmet"]);
+        assert!(reach(&s.battle, 0, "Short Sword", None).is_err());
+        assert_eq!(reach(&s.battle, 0, "Helmet", None).unwrap(), None);
+    }
+
+    /// Without Dropping and Losing Belongings nothing is picked up, and
+    /// the answer says why (3.1 10.A.5).
+    #[test]
+    fn without_the_rule_nothing_is_picked_up() {
+        let s = elf_at_action("", "Wolf A 1", "light");
+        assert!(options(&s.battle, 0).is_empty());
+        let mut battle = s.battle;
+        let refused = battle.answer(0, pick("Helmet", None)).unwrap_err();
+        assert_eq!(refused.to_string(), NOT_PLAYED);
+    }
+}
