@@ -629,8 +629,10 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the clearing, and are picked up at the start of a phase (those in front of \
                   him), at its end ('After phase N: pick up ...', unhiding him and open to \
                   blocking) or at Midnight after a combat in the clearing; in combat 'drop \
-                  ITEM' drops it too. Not built: picking up during the rounds of combat \
-                  (10.A.5.5), which a Combat line refuses, naming the Midnight claim instead",
+                  ITEM' drops it too, and 'pick up ITEM [with CHIT]' takes one up as a \
+                  character's Encounter action: one in front of him with no chit, staying \
+                  hidden, any other with a MOVE chit that undercuts his attackers and lifts \
+                  it, unhiding him (10.A.5.5)",
         source: "3.1 10.A.5 (Dropping and Losing Belongings)",
         status: Built,
         excludes: &[],
