@@ -26,6 +26,7 @@ pub mod error;
 pub mod fatigue;
 pub mod fly_chit;
 pub mod harm;
+pub mod hidden_enemies;
 pub mod log;
 pub mod melee;
 pub mod model;

@@ -150,9 +150,14 @@ pub struct CharacterEntry {
     /// Orders that replace the standing ones for one round.
     #[serde(default)]
     pub rounds: Vec<RoundOrders>,
-    /// He found Hidden Enemies today (he may charge hidden characters).
+    /// He found Hidden Enemies today (he may charge, attack and cast at
+    /// hidden fighters).
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// What Magic Sight showed him today (3.1 7.5.7c): the hidden enemies
+    /// owning `spells`, `counters` or `treasure_cards`.
+    #[serde(default)]
+    pub magic_sight: Vec<crate::state::SightOf>,
     /// The spells he knows (default: those setup records for him).
     #[serde(default)]
     pub spells: Option<Vec<String>>,
@@ -522,6 +527,11 @@ fn character(
         dead: false,
         missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
         found_hidden_enemies: entry.found_hidden_enemies,
+        magic_sight: entry.magic_sight.clone(),
+        records_spells: entry
+            .spells
+            .as_ref()
+            .map_or(card.spells > 0, |spells| !spells.is_empty()),
         abandoned: Vec::new(),
         picked_up: Vec::new(),
         kit: Box::new(kit),

@@ -662,7 +662,7 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
         && let Some(id) = battle.find(name)
         && id != who
         && battle.in_play(id)
-        && !battle.fighters[id].hidden
+        && super::hidden_enemies::sees(battle, who, id)
     {
         return Some(id);
     }
@@ -883,7 +883,9 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .fighters
                     .iter()
                     .enumerate()
-                    .filter(|&(i, f)| i != who && f.out.is_none() && !f.hidden)
+                    .filter(|&(i, f)| {
+                        i != who && f.out.is_none() && super::hidden_enemies::sees(battle, who, i)
+                    })
                     .map(|(_, f)| format!("target {}", f.name)),
             );
             out
@@ -1089,10 +1091,13 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     }
     if let Some(target) = &play.target {
         match battle.find(target) {
-            Some(t) if t != who && battle.in_play(t) && !battle.fighters[t].hidden => {}
+            Some(t)
+                if t != who && battle.in_play(t) && super::hidden_enemies::sees(battle, who, t) => {}
             _ => {
                 return Err(format!(
-                    "{target} is not someone in this fight who can be attacked (hidden characters cannot be targeted)"
+                    "{target} is not someone in this fight who can be attacked (a hidden one only \
+                     after finding Hidden Enemies today, or when Magic Sight shows that one; \
+                     3.1 8.4.2b.5, 7.5.7c)"
                 ).into());
             }
         }
