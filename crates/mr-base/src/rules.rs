@@ -164,6 +164,10 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
     "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
      taking no table from the `Search:` line (7.5.4i)",
+    "in combat a hidden fighter is charged, picked as a melee target or named by a spell only by \
+     one who found Hidden Enemies today or whom Magic Sight shows that one by what he owns then; \
+     before, no hidden fighter could be a melee target and a spell named any (7.5.7c, 8.4.2b.5, \
+     8.4.2d.6)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

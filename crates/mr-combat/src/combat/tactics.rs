@@ -326,10 +326,9 @@ pub fn may_deploy(battle: &Battle, who: FighterId, native: FighterId, target: Fi
         return false;
     }
     if battle.hero(target).is_some() {
-        let sees_hidden = battle.denizen(native).is_some_and(|d| d.sees_hidden);
         return target != who
             && battle.in_play(target)
-            && (!battle.fighters[target].hidden || sees_hidden);
+            && super::hidden_enemies::sees(battle, native, target);
     }
     deployable(battle, target)
 }
