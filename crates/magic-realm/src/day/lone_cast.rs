@@ -41,10 +41,10 @@
 use std::collections::BTreeMap;
 
 use crate::combat::casting::{read_order, split_order};
+use crate::combat::encounter::chit_effort;
 use crate::combat::log::CombatLine;
 use crate::combat::model::{Fighter, FighterKind};
 use crate::combat::tactics::Tactics;
-use crate::combat::encounter::chit_effort;
 use crate::combat::{Battle, CombatRules, abandon, activation, build, pick_up};
 use crate::magic::cast::cast;
 use crate::magic::choose::{default_aims, legal_request};

@@ -62,9 +62,8 @@ fn owns(battle: &Battle, fighter: FighterId, sight: SightOf) -> bool {
 
 /// The monsters 3.1 7.5.7c counts among those owning weapon counters.
 fn carries_weapon(data: &GameData, id: &str) -> bool {
-    data.monster_of(id).is_some_and(|m| {
-        m.name == "Giant" || m.name == "Ogre" || m.name.ends_with(" Goblin")
-    })
+    data.monster_of(id)
+        .is_some_and(|m| m.name == "Giant" || m.name == "Ogre" || m.name.ends_with(" Goblin"))
 }
 
 #[cfg(test)]

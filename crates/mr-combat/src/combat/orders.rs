@@ -179,17 +179,21 @@ fn pick_up(text: &str, cards: &dyn ChitCards) -> Result<(String, Option<String>)
     };
     let item = item.trim();
     if item.is_empty() {
-        return Err("name the belonging to pick up: 'pick up Helmet' or 'pick up Spear with \
+        return Err(
+            "name the belonging to pick up: 'pick up Helmet' or 'pick up Spear with \
                     MOVE M4'"
-            .into());
+                .into(),
+        );
     }
     if with
         .as_deref()
         .is_some_and(|c| c == "horse" || c == super::fly_chit::LABEL)
     {
-        return Err("a dropped belonging is picked up with a MOVE chit (3.1 10.A.5.5.2), not a \
+        return Err(
+            "a dropped belonging is picked up with a MOVE chit (3.1 10.A.5.5.2), not a \
                     horse or a Fly chit: 'pick up Spear with MOVE M4'"
-            .into());
+                .into(),
+        );
     }
     Ok((item.to_string(), with))
 }
@@ -499,9 +503,16 @@ mod tests {
             "{t}"
         );
         assert_eq!(read(&t.to_string()).unwrap(), t);
-        for wrong in ["pick up Spear with horse", "pick up", "pick up with MOVE M4"] {
+        for wrong in [
+            "pick up Spear with horse",
+            "pick up",
+            "pick up with MOVE M4",
+        ] {
             let (_, refused) = read(wrong).unwrap_err();
-            assert!(refused.to_string().contains("pick up"), "{wrong}: {refused}");
+            assert!(
+                refused.to_string().contains("pick up"),
+                "{wrong}: {refused}"
+            );
         }
     }
 

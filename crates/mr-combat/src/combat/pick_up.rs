@@ -268,11 +268,16 @@ mod tests {
             reach(&s.battle, 0, "short sword", None).unwrap(),
             Some("MOVE L2*".to_string())
         );
-        assert_eq!(reach(&s.battle, 0, "Helmet", Some("MOVE M4")).unwrap(), None);
+        assert_eq!(
+            reach(&s.battle, 0, "Helmet", Some("MOVE M4")).unwrap(),
+            None
+        );
         let mut battle = s.battle;
         let refused = battle.answer(0, pick("Spear", None)).unwrap_err();
         assert!(
-            refused.to_string().contains("(3.1 10.A.5.5.2); no MOVE chit can do it now"),
+            refused
+                .to_string()
+                .contains("(3.1 10.A.5.5.2); no MOVE chit can do it now"),
             "{refused}"
         );
         let refused = battle

@@ -1091,13 +1091,15 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     if let Some(target) = &play.target {
         match battle.find(target) {
             Some(t)
-                if t != who && battle.in_play(t) && super::hidden_enemies::sees(battle, who, t) => {}
+                if t != who && battle.in_play(t) && super::hidden_enemies::sees(battle, who, t) => {
+            }
             _ => {
                 return Err(format!(
                     "{target} is not someone in this fight who can be attacked (a hidden one only \
                      after finding Hidden Enemies today, or when Magic Sight shows that one; \
                      3.1 8.4.2b.5, 7.5.7c)"
-                ).into());
+                )
+                .into());
             }
         }
     }
