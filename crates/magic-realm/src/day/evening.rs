@@ -808,7 +808,7 @@ fn write_back(
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
         c.magic.next_fight_tremendous = hero.wish_strength;
         if !hero.dead {
-            crate::combat::pick_up::write_back(c, &hero.picked_up);
+            crate::combat::pick_up::write_back(c, &hero.kit.picked_up);
             crate::combat::activation::write_back(c, &hero.kit);
         }
         if hero.dead {

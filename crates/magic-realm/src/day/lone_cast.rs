@@ -182,7 +182,7 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
     tell(day, who, round, lines);
     if let Some(hero) = battle.hero(0) {
         let c = &mut day.state.characters[who];
-        pick_up::write_back(c, &hero.picked_up);
+        pick_up::write_back(c, &hero.kit.picked_up);
         activation::write_back(c, &hero.kit);
         abandon::write_back(c, &hero.abandoned);
         c.hidden = battle.fighters[0].hidden;

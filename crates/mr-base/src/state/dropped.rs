@@ -148,7 +148,7 @@ impl MrState {
     pub fn lay_dropped(&mut self, clearing: &ClearingId, lying: &[(Option<String>, Item)]) {
         let here = clearing.to_string();
         self.holdings
-            .retain(|holder, _| !read_holder(holder).is_some_and(|(_, at)| at == here));
+            .retain(|holder, _| read_holder(holder).is_none_or(|(_, at)| at != here));
         for (before, item) in lying {
             let holder = before
                 .as_deref()

@@ -212,7 +212,6 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         magic_sight: c.magic_sight.clone(),
         records_spells: !c.magic.spells.is_empty(),
         abandoned: Vec::new(),
-        picked_up: Vec::new(),
         kit: Box::new(super::activation::kit(
             data,
             c.belongings.iter().map(|b| (&b.item, b.active)),

@@ -164,10 +164,6 @@ pub struct Hero {
     /// Belongings he abandoned in the clearing this combat.
     #[serde(default)]
     pub abandoned: Vec<Item>,
-    /// Dropped belongings he picked up this combat (3.1 10.A.5.5), also
-    /// among his `belongings`: the day gives them to him inactive.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub picked_up: Vec<Item>,
     /// What he may activate or inactivate, and what he switched
     /// (`activation.rs`). Boxed to keep a fighter small.
     #[serde(default)]

@@ -185,7 +185,7 @@ pub fn pick_up(battle: &mut Battle, who: FighterId, name: &str, with: Option<&st
     if let Some(hero) = battle.hero_mut(who) {
         hero.heaviest = hero.heaviest.max(heavy);
         hero.belongings.push(item.clone());
-        hero.picked_up.push(item.clone());
+        hero.kit.picked_up.push(item.clone());
         hero.kit.spare.extend(spare.spare);
         hero.kit.treasures.extend(spare.treasures);
     }

@@ -533,7 +533,6 @@ fn character(
             .as_ref()
             .map_or(card.spells > 0, |spells| !spells.is_empty()),
         abandoned: Vec::new(),
-        picked_up: Vec::new(),
         kit: Box::new(kit),
         immune_to: super::protection::immune_to(card),
         wish_strength: false,
@@ -635,8 +634,8 @@ pub fn outcome(battle: &Battle) -> Outcome {
         out.fame.insert(f.name.clone(), h.fame);
         out.notoriety.insert(f.name.clone(), h.notoriety);
         out.gold.insert(f.name.clone(), h.gold);
-        if !h.picked_up.is_empty() {
-            let names = h.picked_up.iter().map(|i| i.name.clone()).collect();
+        if !h.kit.picked_up.is_empty() {
+            let names = h.kit.picked_up.iter().map(|i| i.name.clone()).collect();
             out.picked_up.insert(f.name.clone(), names);
         }
     }

@@ -371,7 +371,6 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 magic_sight: Vec::new(),
                 records_spells: false,
                 abandoned: Vec::new(),
-                picked_up: Vec::new(),
                 kit: Default::default(),
                 immune_to: Vec::new(),
                 wish_strength: false,
