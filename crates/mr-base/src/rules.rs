@@ -181,6 +181,10 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's frozen belongings and gold are what he had as the spell took \
      hold; what he takes on since as a creature is carried by its move strength and traded, \
      kept inactive, and mist takes on nothing (4.6.9b.4)",
+    "in combat a hidden fighter is charged, picked as a melee target or named by a spell only by \
+     one who found Hidden Enemies today or whom Magic Sight shows that one by what he owns then; \
+     before, no hidden fighter could be a melee target and a spell named any (7.5.7c, 8.4.2b.5, \
+     8.4.2d.6)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -648,8 +652,10 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the clearing, and are picked up at the start of a phase (those in front of \
                   him), at its end ('After phase N: pick up ...', unhiding him and open to \
                   blocking) or at Midnight after a combat in the clearing; in combat 'drop \
-                  ITEM' drops it too. Not built: picking up during the rounds of combat \
-                  (10.A.5.5), which a Combat line refuses, naming the Midnight claim instead",
+                  ITEM' drops it too, and 'pick up ITEM [with CHIT]' takes one up as a \
+                  character's Encounter action: one in front of him with no chit, staying \
+                  hidden, any other with a MOVE chit that undercuts his attackers and lifts \
+                  it, unhiding him (10.A.5.5)",
         source: "3.1 10.A.5 (Dropping and Losing Belongings)",
         status: Built,
         excludes: &[],

@@ -12,4 +12,4 @@ pub mod orders;
 
 #[cfg(test)]
 use realmgm_mr_base::test_support;
-use realmgm_mr_base::{board, data, development, magic, rules, setup, state, tables};
+use realmgm_mr_base::{abilities, board, data, development, magic, rules, setup, state, tables};

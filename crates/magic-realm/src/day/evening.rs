@@ -228,6 +228,8 @@ fn fight(
         day.state.characters[seat_of[&f]].played_by()
     });
     battle.in_cave = super::movement::is_cave(day, clearing);
+    // What lies dropped here may be picked up in the rounds (3.1 10.A.5.5).
+    battle.dropped_in_sight = day.state.dropped_list(clearing);
     for (&f, &seat) in &seat_of {
         battle
             .roll_mods
@@ -806,6 +808,7 @@ fn write_back(
         c.weapon_alerted = hero.weapon.as_ref().is_some_and(|w| w.is_alerted);
         c.magic.next_fight_tremendous = hero.wish_strength;
         if !hero.dead {
+            crate::combat::pick_up::write_back(c, &hero.kit.picked_up);
             crate::combat::activation::write_back(c, &hero.kit);
         }
         if hero.dead {
@@ -904,9 +907,7 @@ fn write_back(
             .or_default()
             .extend(battle.dropped.iter().cloned());
     }
-    for (who, item) in &battle.dropped_in_sight {
-        day.state.drop_in_front(who, clearing, item.clone());
-    }
+    day.state.lay_dropped(clearing, &battle.dropped_in_sight);
     for (leader, item) in &battle.to_leaders {
         // A leader killed in the same fight cannot carry it: it lies here.
         if day.state.denizens.get(leader).map(|d| &d.at) == Some(&Whereabouts::Dead) {

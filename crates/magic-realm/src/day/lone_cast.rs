@@ -8,13 +8,16 @@
 //! Rulings:
 //! - Each clause is done once, though a standing line holds for every
 //!   round of a battle: his `cast` clause is cast once, and his
-//!   `abandon`, then his `activate`/`inactivate` clauses take a round each
-//!   in which he casts nothing (3.1 Sequence of Play, Encounter step 1.5:
-//!   a character who does an action switches no belonging). Belongings go
-//!   first, so a spell may be cast with what he just activated; with a
-//!   cast named, one belongings round is left for it. Switching and
-//!   abandoning follow the combat's own rules (`combat/activation.rs`,
-//!   `combat/abandon.rs`), and what he abandons lies in the clearing.
+//!   `abandon`, then his `pick up`, then his `activate`/`inactivate`
+//!   clauses take a round each in which he casts nothing (3.1 Sequence of
+//!   Play, Encounter step 1.5: a character who does an action switches no
+//!   belonging; 10.A.5.5: a pick-up is his action). Belongings go first,
+//!   so a spell may be cast with what he just activated; with a cast
+//!   named, one belongings round is left for it. Switching, abandoning and
+//!   picking up follow the combat's own rules (`combat/activation.rs`,
+//!   `combat/abandon.rs`, `combat/pick_up.rs`), and what he abandons lies
+//!   in the clearing. Alone he plays no Fatigue step, so he picks nothing
+//!   up with a MOVE chit of two asterisks, which would owe one (8.5.1).
 //! - His `fatigue CHIT` clauses are played in the first round's Encounter
 //!   step, beside whatever else he does: fatiguing a colour chit is not an
 //!   action (8.3.9a.3).
@@ -38,10 +41,11 @@
 use std::collections::BTreeMap;
 
 use crate::combat::casting::{read_order, split_order};
+use crate::combat::encounter::chit_effort;
 use crate::combat::log::CombatLine;
 use crate::combat::model::{Fighter, FighterKind};
 use crate::combat::tactics::Tactics;
-use crate::combat::{Battle, CombatRules, abandon, activation, build};
+use crate::combat::{Battle, CombatRules, abandon, activation, build, pick_up};
 use crate::magic::cast::cast;
 use crate::magic::choose::{default_aims, legal_request};
 use crate::magic::colour::fatigue_at_will;
@@ -129,8 +133,9 @@ fn tell(day: &mut Day<'_>, who: usize, round: u32, lines: Vec<CombatLine>) {
 }
 
 /// His belongings round: abandon what his `abandon` clause names, else
-/// switch what his `activate`/`inactivate` clauses name, when he can.
-/// Whether he did either.
+/// pick up the first dropped belonging his `pick up` clauses name that he
+/// can reach, else switch what his `activate`/`inactivate` clauses name,
+/// when he can. Whether he did any.
 fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> bool {
     let c = &day.state.characters[who];
     let Ok(hero) = build::hero(day.data, c) else {
@@ -152,6 +157,13 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
     );
     battle.in_cave = super::movement::is_cave(day, &clearing);
     battle.round = round;
+    battle.dropped_in_sight = day.state.dropped_list(&clearing);
+    let reachable = tactics.pick_up.iter().find(|(item, with)| {
+        pick_up::reach(&battle, 0, item, with.as_deref()).is_ok_and(|chit| {
+            chit.and_then(|c| chit_effort(&battle, 0, &c))
+                .is_none_or(|(_, effort, _)| effort < 2)
+        })
+    });
     if let Some(item) = tactics
         .abandon
         .as_deref()
@@ -159,6 +171,8 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
     {
         let drop = tactics.drops_in_sight(&battle.rules);
         abandon::abandon(&mut battle, 0, item, drop);
+    } else if let Some((item, with)) = reachable {
+        pick_up::pick_up(&mut battle, 0, item, with.as_deref());
     } else if let Some((on, off)) = activation::standing(&battle, 0, tactics) {
         activation::switch(&mut battle, 0, on.as_deref(), off.as_deref());
     } else {
@@ -168,8 +182,10 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
     tell(day, who, round, lines);
     if let Some(hero) = battle.hero(0) {
         let c = &mut day.state.characters[who];
+        pick_up::write_back(c, &hero.kit.picked_up);
         activation::write_back(c, &hero.kit);
         abandon::write_back(c, &hero.abandoned);
+        c.hidden = battle.fighters[0].hidden;
     }
     if !battle.dropped.is_empty() {
         day.state
@@ -178,9 +194,7 @@ fn belongings(day: &mut Day<'_>, who: usize, tactics: &Tactics, round: u32) -> b
             .or_default()
             .extend(battle.dropped);
     }
-    for (name, item) in battle.dropped_in_sight {
-        day.state.drop_in_front(&name, &clearing, item);
-    }
+    day.state.lay_dropped(&clearing, &battle.dropped_in_sight);
     true
 }
 

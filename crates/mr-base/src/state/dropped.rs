@@ -132,6 +132,31 @@ impl MrState {
         None
     }
 
+    /// What lies dropped in `clearing` as a combat there holds it: whom
+    /// each belonging lies in front of (none: in the open), in the order
+    /// [`MrState::lay_dropped`] puts them back.
+    pub fn dropped_list(&self, clearing: &ClearingId) -> Vec<(Option<String>, Item)> {
+        self.dropped_in(clearing)
+            .into_iter()
+            .map(|(who, item)| (who.map(str::to_string), item.clone()))
+            .collect()
+    }
+
+    /// Replace what lies dropped in `clearing` by `lying`, as a combat
+    /// there left it: some picked up, some dropped, the rest where it lay
+    /// (3.1 10.A.5.2, 10.A.5.5).
+    pub fn lay_dropped(&mut self, clearing: &ClearingId, lying: &[(Option<String>, Item)]) {
+        let here = clearing.to_string();
+        self.holdings
+            .retain(|holder, _| read_holder(holder).is_none_or(|(_, at)| at != here));
+        for (before, item) in lying {
+            let holder = before
+                .as_deref()
+                .map_or_else(|| in_the_open(clearing), |who| in_front_of(who, clearing));
+            self.holdings.entry(holder).or_default().push(item.clone());
+        }
+    }
+
     /// Put `item` down in front of `who` in `clearing` (3.1 10.A.5.2).
     pub fn drop_in_front(&mut self, who: &str, clearing: &ClearingId, item: Item) {
         self.holdings

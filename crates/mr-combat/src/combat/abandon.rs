@@ -107,7 +107,7 @@ pub fn abandon(battle: &mut Battle, who: FighterId, item: &str, drop: bool) {
         dropped: drop,
     };
     if drop {
-        battle.dropped_in_sight.push((name, left));
+        battle.dropped_in_sight.push((Some(name), left));
     } else {
         battle.dropped.push(left);
     }

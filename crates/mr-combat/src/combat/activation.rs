@@ -38,8 +38,8 @@ use super::log::CombatLine;
 use super::model::{FighterId, HeroArmor, HeroChit, HeroHorse, HeroWeapon};
 use super::tactics::Tactics;
 
-/// What a character carries beyond what he fights with, and the switches
-/// he made this combat.
+/// What a character carries beyond what he fights with, what he picked up
+/// and the switches he made this combat.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Kit {
     /// Inactive weapons, armour and horses, with their combat stats.
@@ -51,6 +51,11 @@ pub struct Kit {
     /// Every switch in order: the item and whether it is now active.
     #[serde(default)]
     pub switched: Vec<(Item, bool)>,
+    /// Dropped belongings he picked up this combat (3.1 10.A.5.5,
+    /// `pick_up.rs`), also among his belongings: the day gives them to
+    /// him inactive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picked_up: Vec<Item>,
 }
 
 /// An inactive weapon, piece of armour or horse.

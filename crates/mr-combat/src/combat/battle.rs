@@ -133,9 +133,11 @@ pub struct Battle<'d> {
     pub finished: bool,
     /// Belongings of the dead left in the clearing.
     pub dropped: Vec<Item>,
-    /// Belongings dropped in plain sight, by whom (3.1 10.A.5.2): they lie
-    /// in front of him once the combat is over.
-    pub dropped_in_sight: Vec<(String, Item)>,
+    /// Belongings dropped in plain sight in the clearing, each with whom it
+    /// lies in front of (none: in the open; 3.1 10.A.5.2): what lay there
+    /// when the combat began and what was dropped during it, less what was
+    /// picked up (`pick_up.rs`). The day lays them back when it is over.
+    pub dropped_in_sight: Vec<(Option<String>, Item)>,
     /// Belongings taken by an unhired native group: (group, item).
     pub to_groups: Vec<(String, Item)>,
     /// The belongings of characters killed by a hired leader, by leader:

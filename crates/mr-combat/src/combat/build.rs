@@ -209,6 +209,8 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
         dead: false,
         missile: ability_modifiers(card, Roll::Missile),
         found_hidden_enemies: c.found_hidden_enemies,
+        magic_sight: c.magic_sight.clone(),
+        records_spells: !c.magic.spells.is_empty(),
         abandoned: Vec::new(),
         kit: Box::new(super::activation::kit(
             data,

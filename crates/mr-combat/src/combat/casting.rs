@@ -273,6 +273,14 @@ fn targets(
             if !battle.in_play(t) {
                 return Err(format!("{name} is no longer in this combat").into());
             }
+            // He may always cast on himself (3.1 8.4.2d.6).
+            if t != caster && !super::hidden_enemies::sees(battle, caster, t) {
+                return Err(format!(
+                    "{name} is hidden: a hidden target is named only after finding Hidden \
+                     Enemies today, or when Magic Sight shows that one (3.1 8.4.2d.6, 7.5.7c)"
+                )
+                .into());
+            }
             aims.push(aim_of(battle, t));
         }
         if aims.len() > 1 && !kinds.contains(&SpellTarget::Multiple) {

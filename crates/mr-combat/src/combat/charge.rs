@@ -1,6 +1,7 @@
 //! Charging (3.1 8.3.6b-c): in the Encounter step a character may put
 //! a MOVE chit (with Riding Horses, his horse) on another character's sheet — an
-//! unhidden one, or a hidden one when he found Hidden Enemies today; both
+//! unhidden one, or a hidden one when he found Hidden Enemies today or
+//! Magic Sight shows him that one (`hidden_enemies.rs`); both
 //! are then unhidden. The MOVE chit counts toward his effort and fatigue;
 //! nobody charges with a red-side-up Tremendous monster on his sheet. The charge counts as the charger's Encounter
 //! action; every charge takes effect before the other actions, so the
@@ -21,11 +22,10 @@ use super::tactics::{move_chits, same_chit, stars_left};
 
 /// The characters `who` may charge now.
 pub fn chargeable(battle: &Battle, who: FighterId) -> Vec<FighterId> {
-    let sees_hidden = battle.hero(who).is_some_and(|h| h.found_hidden_enemies);
     battle
         .characters_in_play()
         .into_iter()
-        .filter(|&c| c != who && (sees_hidden || !battle.fighters[c].hidden))
+        .filter(|&c| c != who && super::hidden_enemies::sees(battle, who, c))
         .collect()
 }
 
@@ -63,7 +63,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
     if !battle.find(target).is_some_and(|t| targets.contains(&t)) {
         let names: Vec<&str> = targets.iter().map(|&t| battle.name(t)).collect();
         return Err(format!(
-            "cannot charge {target} (only unhidden characters, or hidden ones after finding Hidden Enemies); may charge: {}",
+            "cannot charge {target} (only unhidden characters, or hidden ones after finding Hidden Enemies or those Magic Sight shows); may charge: {}",
             if names.is_empty() {
                 "nobody".to_string()
             } else {
@@ -71,11 +71,7 @@ pub fn check(battle: &Battle, who: FighterId, target: &str, with: &str) -> Resul
             }
         ).into());
     }
-    if battle
-        .attackers_of(who)
-        .into_iter()
-        .any(|d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
-    {
+    if super::tactics::red_side_up_on(battle, who) {
         return Err(
             "cannot charge: a red-side-up Tremendous monster is on his sheet (3.1 8.3.6b.1)".into(),
         );

@@ -91,6 +91,14 @@ pub enum Action {
         #[serde(default)]
         drop: bool,
     },
+    /// Pick up a dropped belonging (3.1 10.A.5.5, with Dropping and Losing
+    /// Belongings): one lying in front of him needs no chit; any other
+    /// needs a MOVE chit, `with` when he named one (`pick_up.rs`).
+    PickUp {
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        with: Option<String>,
+    },
     /// Make one belonging active and/or one inactive (III.A.4, when he
     /// takes no other action; `activation.rs`).
     Switch {

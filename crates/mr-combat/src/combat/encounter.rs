@@ -16,7 +16,7 @@ use super::decisions::{Action, Answer};
 use super::log::{CombatLine, Seen};
 use super::model::{FighterId, Out};
 use super::tactics::{attacker_move_times, same_chit, why_he_stays};
-use super::{abandon, activation, casting, charge, colour_fatigue};
+use super::{abandon, activation, casting, charge, colour_fatigue, pick_up};
 
 /// Put `denizen` on the sheet of `owner`; an unhired native's group starts
 /// battling the owner's side (play summary III: luring or attacking one of a
@@ -290,7 +290,7 @@ pub fn spend(battle: &mut Battle, who: FighterId, label: &str, effort: u8, fight
 }
 
 /// The chit of `who` printed as `label` (stars optional), with its effort.
-fn chit_effort(battle: &Battle, who: FighterId, label: &str) -> Option<(String, u8, u8)> {
+pub fn chit_effort(battle: &Battle, who: FighterId, label: &str) -> Option<(String, u8, u8)> {
     battle.hero(who).and_then(|h| {
         h.playable_chits()
             .find(|c| same_chit(&c.label, label))
@@ -339,6 +339,7 @@ pub fn actions(battle: &mut Battle, dice: &mut Dice, answers: &BTreeMap<FighterI
         match action {
             Action::Nothing | Action::Charge { .. } => {}
             Action::Abandon { item, drop } => abandon::abandon(battle, who, item, *drop),
+            Action::PickUp { item, with } => pick_up::pick_up(battle, who, item, with.as_deref()),
             Action::Switch {
                 activate,
                 inactivate,

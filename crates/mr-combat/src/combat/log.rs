@@ -130,6 +130,14 @@ pub enum CombatLine {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         dropped: bool,
     },
+    /// He picked up a dropped belonging (3.1 10.A.5.5, `pick_up.rs`): one
+    /// lying in front of him with no chit, any other with this MOVE chit.
+    PickedUp {
+        character: String,
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        with: Option<String>,
+    },
     /// He made a belonging active or inactive (`activation.rs`).
     Activated {
         character: String,
@@ -405,6 +413,8 @@ impl CombatLine {
             CombatLine::FlewAway { .. } => "8.3.8e",
             CombatLine::CannotRun { .. } => "8.3.7c",
             CombatLine::Abandoned { dropped: true, .. } => "10.A.5.2",
+            CombatLine::PickedUp { with: None, .. } => "10.A.5.5.1",
+            CombatLine::PickedUp { .. } => "10.A.5.5.2",
             CombatLine::Abandoned { .. } => "4.3.4",
             CombatLine::Activated { .. } => "4.3.3",
             CombatLine::Berserk { .. } => "4.2.2",
@@ -474,6 +484,7 @@ impl CombatLine {
             | CombatLine::FlewAway { .. }
             | CombatLine::Charged { .. }
             | CombatLine::Abandoned { .. }
+            | CombatLine::PickedUp { .. }
             | CombatLine::Activated { .. }
             | CombatLine::Berserk { .. }
             | CombatLine::ColourChitFatigued { .. }
@@ -630,6 +641,16 @@ impl fmt::Display for CombatLine {
                 item,
                 dropped: true,
             } => write!(f, "the {character} drops the {item} in plain sight"),
+            CombatLine::PickedUp {
+                character,
+                item,
+                with: None,
+            } => write!(f, "the {character} picks up the {item} lying in front of the {character}"),
+            CombatLine::PickedUp {
+                character,
+                item,
+                with: Some(chit),
+            } => write!(f, "the {character} picks up the dropped {item} with {chit}"),
             CombatLine::Activated {
                 character,
                 item,

@@ -149,9 +149,18 @@ pub struct Hero {
     /// His modifiers to Missile table rolls (the Amazon's Aim, ...).
     #[serde(default)]
     pub missile: crate::tables::Modifiers,
-    /// He found Hidden Enemies today: he may charge a hidden character.
+    /// He found Hidden Enemies today: he may charge, attack and cast at a
+    /// hidden fighter (`hidden_enemies.rs`).
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// The hidden enemies Magic Sight showed him today, by what they own
+    /// (3.1 7.5.7c): those he may name though they are hidden.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub magic_sight: Vec<crate::state::SightOf>,
+    /// He has spells recorded: Magic Sight's Spells result shows him when
+    /// he hides (3.1 7.5.7c).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub records_spells: bool,
     /// Belongings he abandoned in the clearing this combat.
     #[serde(default)]
     pub abandoned: Vec<Item>,

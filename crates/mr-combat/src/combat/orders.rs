@@ -12,7 +12,8 @@
 //! `cast SPELL [with CHIT] [on TARGET [and TARGET...] [to PLACE]] [thrust|swing|smash]` (the
 //! MAGIC chit or artifact that casts it, several targets for a spell such as Fiery Blast, an attack
 //! spell's direction; 3.1 8.3.9, 8.4.2d, 8.4.5l), `charge NAME [with CHIT]` (play summary III.A.3; `with fly` charges with
-//! a Fly chit, 3.1 8.3.6b.4), `abandon ITEM`,
+//! a Fly chit, 3.1 8.3.6b.4), `abandon ITEM`, `drop ITEM` and `pick up ITEM [with CHIT]`
+//! (Dropping and Losing Belongings, 3.1 10.A.5.1.2, 10.A.5.5),
 //! `attack horses` (Riding Horses, 2nd-edition optional combat rule 5.3), `berserk` (alert the
 //! BERSERK chit), `fatigue CHIT` (a colour chit fatigued without casting, beside his action;
 //! 3.1 8.3.9a.3), `energize SPELL with CHIT` (a colour chit energizing an inert Permanent
@@ -32,7 +33,7 @@ const CLAUSES: &str = "attack with CHIT, maneuver with CHIT/horse, attack thrust
                        maneuver charge/dodge/duck, target own/weakest/strongest/nobody/NAME, \
                        maneuver with fly, run when wounded N, fly away, lure nobody/everyone/weakest/NAME, HIRELING lure NAME, deploy, deploy HIRELING against NAME, alert, \
                        cast SPELL [with CHIT] [on TARGET [and TARGET]] [thrust/swing/smash], \
-                       charge NAME [with CHIT/fly], abandon ITEM, drop ITEM, activate ITEM, inactivate ITEM, attack horses, berserk, \
+                       charge NAME [with CHIT/fly], abandon ITEM, drop ITEM, pick up ITEM [with CHIT], activate ITEM, inactivate ITEM, attack horses, berserk, \
                        fatigue COLOUR-CHIT, energize SPELL with COLOUR-CHIT, \
                        gallop, walk, place COUNTER in box N";
 
@@ -164,6 +165,39 @@ fn placement(text: &str) -> Result<(String, Direction, Option<CounterSide>), Com
     Ok((name.to_string(), direction, side))
 }
 
+/// `Helmet` or `Spear with MOVE M4` (after `pick up `): a dropped belonging
+/// and the MOVE chit he picks it up with, if named (3.1 10.A.5.5.2).
+fn pick_up(text: &str, cards: &dyn ChitCards) -> Result<(String, Option<String>), CombatError> {
+    // Padded, so that a line naming no belonging (`with MOVE M4`) is seen.
+    let padded = format!(" {}", text.to_ascii_lowercase());
+    let (item, with) = match padded.rfind(" with ") {
+        Some(at) => (
+            &text[..at.saturating_sub(1)],
+            Some(chit(&text[at + "with ".len()..], cards)?),
+        ),
+        None => (text, None),
+    };
+    let item = item.trim();
+    if item.is_empty() {
+        return Err(
+            "name the belonging to pick up: 'pick up Helmet' or 'pick up Spear with \
+                    MOVE M4'"
+                .into(),
+        );
+    }
+    if with
+        .as_deref()
+        .is_some_and(|c| c == "horse" || c == super::fly_chit::LABEL)
+    {
+        return Err(
+            "a dropped belonging is picked up with a MOVE chit (3.1 10.A.5.5.2), not a \
+                    horse or a Fly chit: 'pick up Spear with MOVE M4'"
+                .into(),
+        );
+    }
+    Ok((item.to_string(), with))
+}
+
 /// `Woodfolk 2 lure Troll`: a hired native and the denizen he lures.
 fn hireling_lure(clause: &str) -> Option<(String, String)> {
     let lower = clause.to_ascii_lowercase();
@@ -189,6 +223,7 @@ fn misspelt_opener(clause: &str) -> String {
         "charge",
         "abandon",
         "drop",
+        "pick",
         "activate",
         "inactivate",
         "berserk",
@@ -296,17 +331,13 @@ fn read_clause(
     } else if let Some(i) = rest(clause, "drop ") {
         tactics.abandon = Some(i.to_string());
         tactics.drops = true;
-    } else if rest(clause, "pick up ").is_some() {
-        return Err(
-            "picking up a dropped belonging during the rounds of combat (3.1 10.A.5.5) is not \
-             built; write 'Midnight: pick up ITEM' to claim it when the combat ends (10.A.5.6)"
-                .into(),
-        );
+    } else if let Some(p) = rest(clause, "pick up ") {
+        tactics.pick_up.push(pick_up(p, cards)?);
     } else if let Some(i) = rest(clause, "activate ") {
         tactics.activate = Some(i.to_string());
     } else if let Some(i) = rest(clause, "inactivate ").or_else(|| rest(clause, "deactivate ")) {
         tactics.inactivate = Some(i.to_string());
-    } else if let Some(verb) = ["activate", "inactivate", "deactivate"]
+    } else if let Some(verb) = ["activate", "inactivate", "deactivate", "pick up"]
         .into_iter()
         .find(|v| clause.eq_ignore_ascii_case(v))
     {
@@ -387,6 +418,12 @@ impl fmt::Display for Tactics {
             let verb = if self.drops { "drop" } else { "abandon" };
             parts.push(format!("{verb} {i}"));
         }
+        for (item, with) in &self.pick_up {
+            match with {
+                Some(chit) => parts.push(format!("pick up {item} with {chit}")),
+                None => parts.push(format!("pick up {item}")),
+            }
+        }
         if let Some(i) = &self.activate {
             parts.push(format!("activate {i}"));
         }
@@ -442,20 +479,41 @@ mod tests {
         assert_eq!(t.maneuver_direction, Some(Direction::Swing));
     }
 
-    /// 3.1 10.A.5.1.2: `drop` is abandoning in plain sight, and picking up
-    /// during the rounds (10.A.5.5) is refused with what to write instead.
+    /// 3.1 10.A.5.1.2, 10.A.5.5: `drop` is abandoning in plain sight;
+    /// `pick up` names a dropped belonging and, for one not lying in front
+    /// of him, the MOVE chit he may name, never a horse or a Fly chit.
     #[test]
-    fn drop_reads_and_a_pick_up_in_combat_is_refused() {
+    fn drop_and_pick_up_read_and_echo() {
         let t = read("drop Helmet").unwrap();
         assert_eq!((t.abandon.as_deref(), t.drops), (Some("Helmet"), true));
         assert!(t.to_string().ends_with(", drop Helmet"), "{t}");
         let t = read("lose Helmet").unwrap();
         assert_eq!((t.abandon.as_deref(), t.drops), (Some("Helmet"), false));
-        let (_, refused) = read("pick up Helmet").unwrap_err();
-        assert!(
-            refused.to_string().contains("Midnight: pick up"),
-            "{refused}"
+        let t = read("pick up Helmet, pick up Spear with move m4").unwrap();
+        assert_eq!(
+            t.pick_up,
+            [
+                ("Helmet".to_string(), None),
+                ("Spear".to_string(), Some("MOVE M4".to_string()))
+            ]
         );
+        assert!(
+            t.to_string()
+                .ends_with(", pick up Helmet, pick up Spear with MOVE M4"),
+            "{t}"
+        );
+        assert_eq!(read(&t.to_string()).unwrap(), t);
+        for wrong in [
+            "pick up Spear with horse",
+            "pick up",
+            "pick up with MOVE M4",
+        ] {
+            let (_, refused) = read(wrong).unwrap_err();
+            assert!(
+                refused.to_string().contains("pick up"),
+                "{wrong}: {refused}"
+            );
+        }
     }
 
     #[test]

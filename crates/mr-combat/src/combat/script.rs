@@ -79,6 +79,21 @@ pub struct BattleFile {
     /// 4.6.7g.1), a Day or Permanent spell from an earlier day.
     #[serde(default)]
     pub in_effect: Vec<InEffectEntry>,
+    /// Belongings lying dropped in plain sight in the clearing when the
+    /// battle starts (3.1 10.A.5.2): `{ item = "Helmet", before = "Amazon" }`,
+    /// `before` naming whom it lies in front of (none: in the open).
+    #[serde(default)]
+    pub lying: Vec<LyingEntry>,
+}
+
+/// A belonging lying dropped in the clearing, in front of a character of
+/// the battle or in the open.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LyingEntry {
+    pub item: String,
+    #[serde(default)]
+    pub before: Option<String>,
 }
 
 /// A spell in effect from before the battle: `{ spell = "Elven Grace",
@@ -135,9 +150,14 @@ pub struct CharacterEntry {
     /// Orders that replace the standing ones for one round.
     #[serde(default)]
     pub rounds: Vec<RoundOrders>,
-    /// He found Hidden Enemies today (he may charge hidden characters).
+    /// He found Hidden Enemies today (he may charge, attack and cast at
+    /// hidden fighters).
     #[serde(default)]
     pub found_hidden_enemies: bool,
+    /// What Magic Sight showed him today (3.1 7.5.7c): the hidden enemies
+    /// owning `spells`, `counters` or `treasure_cards`.
+    #[serde(default)]
+    pub magic_sight: Vec<crate::state::SightOf>,
     /// The spells he knows (default: those setup records for him).
     #[serde(default)]
     pub spells: Option<Vec<String>>,
@@ -207,6 +227,11 @@ pub struct Expect {
     pub hidden: Option<Vec<String>>,
     /// Belongings left in the clearing.
     pub dropped: Option<Vec<String>>,
+    /// Belongings lying dropped in plain sight when it is over (3.1
+    /// 10.A.5.2).
+    pub in_sight: Option<Vec<String>>,
+    /// Dropped belongings each character picked up (3.1 10.A.5.5).
+    pub picked_up: Option<BTreeMap<String, Vec<String>>>,
     /// Lines the log must contain (as printed).
     pub log_contains: Option<Vec<String>>,
     /// Text no line of the log may contain.
@@ -232,6 +257,8 @@ pub struct Outcome {
     pub red_side_up: Vec<String>,
     pub horses_killed: Vec<String>,
     pub dropped: Vec<String>,
+    pub in_sight: Vec<String>,
+    pub picked_up: BTreeMap<String, Vec<String>>,
     /// Characters still hidden at the end.
     pub hidden: Vec<String>,
     /// Fighters a spell moved out of the clearing.
@@ -339,6 +366,28 @@ pub fn load<'d>(data: &'d GameData, file: &str, text: &str) -> Result<Scripted<'
         CombatRules::from_rules(&rules),
     );
     battle.in_cave = parsed.cave;
+    for entry in &parsed.lying {
+        let what = format!("lying \"{}\"", entry.item);
+        let item = item_named(data, &entry.item).ok_or_else(|| {
+            DataError::entry(
+                file,
+                &what,
+                "item",
+                "no weapon, armour, horse or treasure is called so",
+            )
+        })?;
+        let before = match entry.before.as_deref() {
+            Some(b) => {
+                let at = find(b).ok_or_else(|| {
+                    let missing = format!("no character {b} in this battle");
+                    DataError::entry(file, &what, "before", missing)
+                })?;
+                Some(parsed.character[at].name.clone())
+            }
+            None => None,
+        };
+        battle.dropped_in_sight.push((before, item));
+    }
     // A battle file stands nowhere: only the Hide modifiers a character
     // has anywhere apply to his Ambush rolls.
     for (i, entry) in parsed.character.iter().enumerate() {
@@ -478,6 +527,11 @@ fn character(
         dead: false,
         missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
         found_hidden_enemies: entry.found_hidden_enemies,
+        magic_sight: entry.magic_sight.clone(),
+        records_spells: entry
+            .spells
+            .as_ref()
+            .map_or(card.spells > 0, |spells| !spells.is_empty()),
         abandoned: Vec::new(),
         kit: Box::new(kit),
         immune_to: super::protection::immune_to(card),
@@ -580,6 +634,10 @@ pub fn outcome(battle: &Battle) -> Outcome {
         out.fame.insert(f.name.clone(), h.fame);
         out.notoriety.insert(f.name.clone(), h.notoriety);
         out.gold.insert(f.name.clone(), h.gold);
+        if !h.kit.picked_up.is_empty() {
+            let names = h.kit.picked_up.iter().map(|i| i.name.clone()).collect();
+            out.picked_up.insert(f.name.clone(), names);
+        }
     }
     for line in &battle.log {
         match &line.line {
@@ -597,6 +655,11 @@ pub fn outcome(battle: &Battle) -> Outcome {
         }
     }
     out.dropped = battle.dropped.iter().map(|i| i.name.clone()).collect();
+    out.in_sight = battle
+        .dropped_in_sight
+        .iter()
+        .map(|(_, i)| i.name.clone())
+        .collect();
     out
 }
 
@@ -658,6 +721,13 @@ pub fn check(expect: &Expect, got: &Outcome, log: &[String]) -> Vec<String> {
     }
     if let Some(v) = &expect.dropped {
         same("dropped", sorted(v), sorted(&got.dropped));
+    }
+    if let Some(v) = &expect.in_sight {
+        same("in sight", sorted(v), sorted(&got.in_sight));
+    }
+    for (name, want) in expect.picked_up.iter().flatten() {
+        let have = got.picked_up.get(name).cloned().unwrap_or_default();
+        same(&format!("picked up by {name}"), sorted(want), sorted(&have));
     }
     if let Some(v) = &expect.hidden {
         same("hidden", sorted(v), sorted(&got.hidden));

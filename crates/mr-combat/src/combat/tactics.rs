@@ -100,6 +100,12 @@ pub struct Tactics {
     /// Belongings it is dropped in plain sight, not lost (3.1 10.A.5.1.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drops: bool,
+    /// Dropped belongings to pick up, one an Encounter step, the first
+    /// still lying here that he can reach, each with the MOVE chit he
+    /// named, if any: `pick up Helmet [with MOVE M4]` (3.1 10.A.5.5,
+    /// `pick_up.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pick_up: Vec<(String, Option<String>)>,
     /// With riding horses: attack the target's horse, not the rider.
     #[serde(default)]
     pub attack_horses: bool,
@@ -263,7 +269,7 @@ pub fn attacker_move_times(battle: &Battle, who: FighterId) -> Vec<u8> {
 }
 
 /// Whether an Encounter chit of this time beats every attacker's move time.
-fn fast_enough(battle: &Battle, who: FighterId, time: u8) -> bool {
+pub fn fast_enough(battle: &Battle, who: FighterId, time: u8) -> bool {
     attacker_move_times(battle, who).iter().all(|&m| time < m)
 }
 
@@ -320,10 +326,9 @@ pub fn may_deploy(battle: &Battle, who: FighterId, native: FighterId, target: Fi
         return false;
     }
     if battle.hero(target).is_some() {
-        let sees_hidden = battle.denizen(native).is_some_and(|d| d.sees_hidden);
         return target != who
             && battle.in_play(target)
-            && (!battle.fighters[target].hidden || sees_hidden);
+            && super::hidden_enemies::sees(battle, native, target);
     }
     deployable(battle, target)
 }
@@ -495,6 +500,16 @@ fn action_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Action {
             drop: tactics.drops_in_sight(&battle.rules),
         };
     }
+    if let Some((item, with)) = tactics
+        .pick_up
+        .iter()
+        .find(|(item, with)| super::pick_up::reach(battle, who, item, with.as_deref()).is_ok())
+    {
+        return Action::PickUp {
+            item: item.clone(),
+            with: with.clone(),
+        };
+    }
     if let Some((activate, inactivate)) = super::activation::standing(battle, who, tactics) {
         return Action::Switch {
             activate,
@@ -591,16 +606,22 @@ fn horse_carries(hero: &super::model::Hero, horse: &super::model::HeroHorse) -> 
     horse.gallop.strength >= hero.heaviest.max(hero.vulnerability)
 }
 
+/// Whether a red-side-up Tremendous monster is on his sheet: he then
+/// plays no MOVE chit to run, charge or pick up a belonging (play summary
+/// III.A.4, 3.1 8.3.6b.1, 10.A.5.5.2).
+pub fn red_side_up_on(battle: &Battle, who: FighterId) -> bool {
+    battle
+        .attackers_of(who)
+        .iter()
+        .any(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()))
+}
+
 /// What he may run with: legal MOVE chits, and `horse` when he has one.
 fn run_chits(battle: &Battle, who: FighterId) -> Vec<String> {
     let Some(hero) = battle.hero(who) else {
         return Vec::new();
     };
-    let red = battle
-        .attackers_of(who)
-        .iter()
-        .any(|&d| battle.denizen(d).is_some_and(|d| d.red_side_up()));
-    if red {
+    if red_side_up_on(battle, who) {
         return Vec::new();
     }
     let horse = hero
@@ -640,7 +661,7 @@ fn target_choice(battle: &Battle, who: FighterId, tactics: &Tactics) -> Option<F
         && let Some(id) = battle.find(name)
         && id != who
         && battle.in_play(id)
-        && !battle.fighters[id].hidden
+        && super::hidden_enemies::sees(battle, who, id)
     {
         return Some(id);
     }
@@ -840,6 +861,7 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .into_iter()
                     .map(|i| format!("abandon {i}")),
             );
+            out.extend(super::pick_up::options(battle, who));
             out.extend(super::activation::options(battle, who));
             out.extend(super::casting::legal_casts(battle, who));
             out
@@ -860,7 +882,9 @@ pub fn options(battle: &Battle, who: FighterId) -> Vec<String> {
                     .fighters
                     .iter()
                     .enumerate()
-                    .filter(|&(i, f)| i != who && f.out.is_none() && !f.hidden)
+                    .filter(|&(i, f)| {
+                        i != who && f.out.is_none() && super::hidden_enemies::sees(battle, who, i)
+                    })
                     .map(|(_, f)| format!("target {}", f.name)),
             );
             out
@@ -935,6 +959,9 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             super::charge::check(battle, who, target, with)
         }
         Answer::Action(Action::Abandon { item, .. }) => super::abandon::check(battle, who, item),
+        Answer::Action(Action::PickUp { item, with }) => {
+            super::pick_up::reach(battle, who, item, with.as_deref()).map(|_| ())
+        }
         Answer::Action(Action::Switch {
             activate,
             inactivate,
@@ -1063,11 +1090,16 @@ fn check_melee(battle: &Battle, who: FighterId, play: &MeleePlay) -> Result<(), 
     }
     if let Some(target) = &play.target {
         match battle.find(target) {
-            Some(t) if t != who && battle.in_play(t) && !battle.fighters[t].hidden => {}
+            Some(t)
+                if t != who && battle.in_play(t) && super::hidden_enemies::sees(battle, who, t) => {
+            }
             _ => {
                 return Err(format!(
-                    "{target} is not someone in this fight who can be attacked (hidden characters cannot be targeted)"
-                ).into());
+                    "{target} is not someone in this fight who can be attacked (a hidden one only \
+                     after finding Hidden Enemies today, or when Magic Sight shows that one; \
+                     3.1 8.4.2b.5, 7.5.7c)"
+                )
+                .into());
             }
         }
     }

@@ -368,6 +368,8 @@ fn random_battle(seed: u64) -> Battle<'static> {
                 dead: false,
                 missile: build::ability_modifiers(card, crate::data::terms::Roll::Missile),
                 found_hidden_enemies: pick(&mut s, 2) == 0,
+                magic_sight: Vec::new(),
+                records_spells: false,
                 abandoned: Vec::new(),
                 kit: Default::default(),
                 immune_to: Vec::new(),

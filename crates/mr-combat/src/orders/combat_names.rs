@@ -7,7 +7,7 @@
 //! spell he does not know or a belonging he does not carry are warnings,
 //! since he may learn or find it before the evening.
 
-use super::dealing_names::hired_by_these_orders;
+use super::dealing_names::{dropped_here, hired_by_these_orders};
 use super::names::NameCheck;
 use super::sheet::DayOrders;
 use crate::combat::Tactics;
@@ -158,6 +158,16 @@ pub fn check_tactics(
                 "Combat: {clause} {item}: the {} does not carry it now{}",
                 me.name,
                 nearest_or_all(item, carried.iter().copied())
+            ));
+        }
+    }
+    // Picked up in the rounds of combat (3.1 10.A.5.5): it may be dropped
+    // there before then, by day or in the combat itself.
+    for (item, _) in &tactics.pick_up {
+        if !dropped_here(state, me, item) {
+            found.warnings.push(format!(
+                "Combat: pick up {item}: no {item} lies dropped in your clearing now; unless \
+                 someone drops it there first, the clause is not played"
             ));
         }
     }
@@ -354,6 +364,25 @@ mod tests {
               yet; the clause counts if the Hire: line hires him by the evening"
             ]
         );
+    }
+
+    /// 3.1 10.A.5.5: a belonging to pick up in combat need not lie there
+    /// yet, so naming one that does not is a warning.
+    #[test]
+    fn a_pick_up_of_nothing_dropped_here_is_a_warning() {
+        let mut state = game_played_by(&["Amazon"], |_| "P1".into());
+        let here = state.characters[0].position.clone();
+        let spear = crate::state::Item {
+            kind: crate::state::ItemKind::Weapon,
+            name: "Spear".into(),
+        };
+        state.drop_in_front("Elf", &here, spear);
+        let tactics = parse_tactics("pick up Spear, pick up Helmet", data()).unwrap();
+        let orders = DayOrders::default();
+        let found = check_tactics(&tactics, &orders, data(), &state, &state.characters[0]);
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(found.warnings.len(), 1, "{found:?}");
+        assert!(found.warnings[0].starts_with("Combat: pick up Helmet: no Helmet lies dropped"));
     }
 
     #[test]

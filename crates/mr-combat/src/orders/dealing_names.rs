@@ -90,7 +90,7 @@ pub fn check_dealings(
 
 /// Whether a belonging `name` lies dropped in plain sight in the clearing of
 /// `me` (3.1 10.A.5.2).
-fn dropped_here(state: &MrState, me: &CharacterState, name: &str) -> bool {
+pub fn dropped_here(state: &MrState, me: &CharacterState, name: &str) -> bool {
     state
         .dropped_in(&me.position)
         .into_iter()
