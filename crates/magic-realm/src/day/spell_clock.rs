@@ -11,12 +11,8 @@ use crate::data::spells::Duration;
 use crate::data::terms::Dwelling;
 use crate::magic::events::MagicEvent;
 use crate::magic::expiry::{energize_by_presence, expire_where};
-<<<<<<< HEAD
 use crate::magic::{curses, item_chit, prepare};
-=======
-use crate::magic::{curses, prepare};
 use crate::orders::DayOrders;
->>>>>>> h-F
 use realmgm_core::game::Observers;
 
 use super::Day;
@@ -77,17 +73,14 @@ pub fn midnight(day: &mut Day<'_>) {
         }
     }
     emit_all(day, inert);
-<<<<<<< HEAD
     // The colour an Enchant Artifact's numeral gave an item goes as that
     // spell falls inert (3.1 10.C.3.4.2).
     for (who, faded) in item_chit::expend_added_colours(&mut day.state, day.data) {
         let observers = day.only(who);
         day.emit(observers, Happening::Magic(faded));
     }
-=======
     // Transmorphized belongings reappear as they were (3.1 4.6.9b.1).
     crate::magic::transmorph::release_all(&mut day.state);
->>>>>>> h-F
     let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();
