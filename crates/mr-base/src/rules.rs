@@ -530,11 +530,66 @@ pub const TOGGLES: &[RuleToggle] = &[
                   prints the lines for the next campaign file (a chit more for surviving, a \
                   stage more for the victor, a stage less for the dead). Stages run 1 to 10 with \
                   their rewards (15 gold, a Treasure card, 10 notoriety and 5 fame, a horse, a \
-                  bonus phase a day, a weapon or armour counter; the natives' by the dice); an \
-                  11th-stage immortal is refused. Not built: 10.E.6.10's play without \
-                  requirements, and 10th stage's extra spell instead of a counter",
+                  bonus phase a day, a weapon or armour counter; the natives' by the dice, or \
+                  at 10th the spell of any type a character's `extra_spell` names instead of \
+                  the counter); an 11th-stage immortal is refused. Its options are toggles of \
+                  their own, each refused without it. Not built: 10.E.6.10's play without \
+                  victory requirements (extended_development_without_requirements)",
         source: "3.1 10.E.6 (Extended Development)",
         status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_development_double_points",
+        summary: "A longer Extended Development game: each character records and must gain \
+                  twice his next stage's victory points (a 1st-stage character 4); the GM's \
+                  carry-over lines are unchanged",
+        source: "3.1 10.E.6.2 (Extended Development, longer games)",
+        status: Built,
+        excludes: &["extended_development_triple_points"],
+    },
+    RuleToggle {
+        name: "extended_development_triple_points",
+        summary: "A longer Extended Development game: each character records and must gain \
+                  three times his next stage's victory points (a 1st-stage character 6)",
+        source: "3.1 10.E.6.2 (Extended Development, longer games)",
+        status: Built,
+        excludes: &["extended_development_double_points"],
+    },
+    RuleToggle {
+        name: "extended_development_winner_one_chit",
+        summary: "Under Extended Development the victor carries one extra chit into the next \
+                  campaign beside his survivor's chit, instead of a whole stage",
+        source: "3.1 10.E.6.3.4 (option)",
+        status: Built,
+        excludes: &["extended_development_winner_no_jump"],
+    },
+    RuleToggle {
+        name: "extended_development_winner_no_jump",
+        summary: "Under Extended Development the victor carries nothing extra for winning, \
+                  only his survivor's chit",
+        source: "3.1 10.E.6.3.4 (option)",
+        status: Built,
+        excludes: &["extended_development_winner_one_chit"],
+    },
+    RuleToggle {
+        name: "extended_development_revival",
+        summary: "Under Extended Development a killed character who starts over as himself is \
+                  revived: the same individual three chits down (each death another stage, \
+                  never below 1st), at the Inn with his stage's kit, chits and spells, \
+                  recording his new next stage's victory points; he carries no survivor's \
+                  chit. A start as another character is a new individual, as without it",
+        source: "3.1 10.E.6.4",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_development_without_requirements",
+        summary: "Extended Development played without victory requirements: victory points \
+                  of any kind earn chits, negative Fame and Notoriety must be made up, and the \
+                  victor is the character who gained the most chits",
+        source: "3.1 10.E.6.10 (option)",
+        status: NotYetImplemented,
         excludes: &[],
     },
     RuleToggle {

@@ -55,6 +55,9 @@ pub enum DevelopmentEvent {
         of_stage: u8,
         points: i32,
     },
+    /// Under Extended Development's revival a killed character comes back
+    /// as himself, three chits down, now at `stage` (3.1 10.E.6.4).
+    Revived { character: String, stage: u8 },
     /// The game is over: each character's stage and extra chits for the
     /// next campaign file, as the GM reads them (3.1 10.E.6.3).
     CarryOver { lines: Vec<String> },
@@ -85,6 +88,11 @@ impl DevelopmentEvent {
                 "The {character} has {} toward the victory requirements and earns chit \
                  {of_stage} of 3 of the {} stage, kept on record.",
                 realmgm_core::words::counted(*points, "victory point", "victory points"),
+                ordinal(*stage)
+            ),
+            DevelopmentEvent::Revived { character, stage } => format!(
+                "The {character} is revived, three chits of development lost: now at the {} \
+                 stage.",
                 ordinal(*stage)
             ),
             DevelopmentEvent::CarryOver { lines } => format!(
@@ -304,9 +312,11 @@ fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
 
 /// At the game's end under Extended Development, tell the GM what each
 /// character carries into the next campaign (3.1 10.E.6.3): one chit more
-/// for surviving, a whole stage more for the victor (the highest score,
-/// when 0 or more), a whole stage less for a character dead at the end,
-/// never below 1st stage (10.E.6.5).
+/// for surviving unkilled, for the victor (the highest score, when 0 or
+/// more) a whole stage more, or under the option of 10.E.6.3.4 one chit
+/// more or nothing, a whole stage less for a character dead at the end,
+/// never below 1st stage (10.E.6.5). A character revived (10.E.6.4) lost
+/// his three chits then, and earns no survivor's chit.
 pub fn carry_over(day: &mut Day<'_>) {
     if !day.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
         return;
@@ -336,6 +346,19 @@ pub fn carry_over(day: &mut Day<'_>) {
     );
 }
 
+/// The chits a victor gains for winning, and why (3.1 10.E.6.3.4 and its
+/// option).
+fn winners_gain(rules: &Rules) -> (i32, &'static str) {
+    use crate::development::{WINNER_NO_JUMP, WINNER_ONE_CHIT};
+    if rules.is_on(WINNER_NO_JUMP) {
+        (0, "nothing for winning (10.E.6.3.4 option)")
+    } else if rules.is_on(WINNER_ONE_CHIT) {
+        (1, "a chit for winning (10.E.6.3.4 option)")
+    } else {
+        (i32::from(CHITS_PER_LEVEL), "a stage for winning")
+    }
+}
+
 /// One character's line of `[carry_over.development]`, with why.
 fn carried_line(
     data: &GameData,
@@ -344,75 +367,46 @@ fn carried_line(
     d: &Development,
     won: bool,
 ) -> String {
-    let earned = if d.level >= TOP_LEVEL {
-        d.beyond
-    } else {
-        u8::try_from(d.gained.len()).unwrap_or(0)
-    };
-    let chits = i32::from(d.level) * i32::from(CHITS_PER_LEVEL) + i32::from(earned);
-    let (change, why) = if who.dead {
-        (-i32::from(CHITS_PER_LEVEL), "killed: a stage less")
-    } else if won {
-        (
-            1 + i32::from(CHITS_PER_LEVEL),
-            "survived and won: a chit and a stage more",
-        )
-    } else {
-        (1, "survived: a chit more")
-    };
-    let after = (chits + change).max(i32::from(CHITS_PER_LEVEL));
     let per = i32::from(CHITS_PER_LEVEL);
-    let stage = u8::try_from(after / per).unwrap_or(u8::MAX);
-    let extra = usize::try_from(after % per).unwrap_or(0);
-    let detail = if stage >= TOP_LEVEL {
-        if extra == 0 {
+    let (survived, survived_why) = if d.revived > 0 {
+        (0, "revived, a stage down already: no chit for surviving")
+    } else {
+        (1, "survived: a chit")
+    };
+    let (change, why) = if who.dead {
+        (-per, "killed: a stage less".to_string())
+    } else if won {
+        let (gain, gain_why) = winners_gain(rules);
+        (survived + gain, format!("{survived_why}; won: {gain_why}"))
+    } else {
+        (survived, survived_why.to_string())
+    };
+    let after = d.moved_by(change);
+    let detail = if after.level >= TOP_LEVEL {
+        if after.beyond == 0 {
             String::new()
         } else {
-            format!(", extra = {extra}")
+            format!(", extra = {}", after.beyond)
         }
     } else {
-        // Chits gained this game come first, then the card's order.
         let mut next = who.clone();
-        if let Some(n) = &mut next.development {
-            n.level = stage;
-            n.gained = if stage == d.level {
-                d.gained.clone()
-            } else {
-                Vec::new()
-            };
-        }
-        let names: Vec<String> = next
-            .development
-            .as_ref()
-            .map(|n| {
-                let mut stages = n.gained.clone();
-                stages.extend(
-                    n.next_stages()
-                        .into_iter()
-                        .filter(|s| !n.gained.contains(s)),
-                );
-                let all = next_level_chits(data, rules, &next);
-                stages
-                    .into_iter()
-                    .filter_map(|s| all.iter().find(|(t, _)| *t == s).map(|(_, c)| c.clone()))
-                    .take(extra)
-                    .collect()
-            })
-            .unwrap_or_default();
+        next.development = Some(after.clone());
+        let all = next_level_chits(data, rules, &next);
+        let names: Vec<String> = after
+            .gained
+            .iter()
+            .filter_map(|s| all.iter().find(|(t, _)| t == s).map(|(_, c)| format!("\"{c}\"")))
+            .collect();
         if names.is_empty() {
             String::new()
         } else {
-            format!(
-                ", extra_chits = [{}]",
-                names
-                    .iter()
-                    .map(|n| format!("\"{n}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!(", extra_chits = [{}]", names.join(", "))
         }
     };
-    format!("\"{}\" = {{ stage = {stage}{detail} }}   # {why}", who.name)
+    format!(
+        "\"{}\" = {{ stage = {}{detail} }}   # {why}",
+        who.name, after.level
+    )
 }
 
 /// The names of his abilities in force.

@@ -30,6 +30,8 @@ use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
+use super::development::DevelopmentEvent;
+use crate::state::development::{CHITS_PER_LEVEL, Development};
 use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandoned_pile};
 
 /// A dead character coming back.
@@ -307,15 +309,23 @@ fn restart(
     let left_behind = old.give_up_everything();
     let player = old.player.clone();
     let controller = old.controller.clone();
-    // The player's own choices for the character stay with him.
+    // The player's own choices for the character stay with him, and under
+    // Extended Development's revival he is himself, three chits down (3.1
+    // 10.E.6.4).
     let choices = if became.is_none() {
         Choices {
             abilities: old.optional_abilities.clone(),
             form: old.elf_form,
+            development: old.development.as_ref().filter(|d| d.revives).map(|d| {
+                let mut revived = d.moved_by(-i32::from(CHITS_PER_LEVEL));
+                revived.revived += 1;
+                revived
+            }),
         }
     } else {
         Choices::default()
     };
+    let revived_at = choices.development.as_ref().map(|d| d.level);
     drop_where_he_fell(day, &fell_in, &left_behind);
     // Spells that do not read for the character he comes back as (the
     // one his orders named was taken) are recorded by the dice instead.
@@ -356,6 +366,16 @@ fn restart(
         }
     };
     day.emit(Observers::Everyone, Happening::Restart(event));
+    if let Some(stage) = revived_at {
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Development(DevelopmentEvent::Revived {
+                character: kind_name.clone(),
+                stage,
+            }),
+        );
+    }
     for (item, gold) in paid {
         let observers = day.only(who);
         day.emit(
@@ -370,11 +390,13 @@ fn restart(
 }
 
 /// What a player chose for his character that a fresh start of the same
-/// character keeps: optional abilities and the Elf's form.
+/// character keeps: optional abilities and the Elf's form; and under
+/// Extended Development's revival his development, three chits down.
 #[derive(Default)]
 pub(super) struct Choices {
     pub abilities: Vec<String>,
     pub form: Option<crate::data::characters::ElfForm>,
+    pub development: Option<Development>,
 }
 
 /// Take the fresh `character`'s starting weapon and armour out of the
@@ -466,6 +488,13 @@ pub(super) fn fresh_at_inn(
         StartLocation::Inn,
         inn.clone(),
     )];
+    if let Some(development) = choices.development {
+        // His stage's kit and chits come before his spells are recorded,
+        // by his stage's allowance; its rewards came once, as the game
+        // began (3.1 10.E.6.7).
+        let [entering] = &mut entering;
+        crate::setup::development::develop(day.data, day.rules, entering, development);
+    }
     let chosen = if spells.is_empty() {
         BTreeMap::new()
     } else {

@@ -49,6 +49,14 @@ fn standard_victory_points() -> u32 {
     crate::state::VICTORY_POINTS_PER_MONTH
 }
 
+fn one_point() -> u8 {
+    1
+}
+
+fn is_one_point(points: &u8) -> bool {
+    *points == 1
+}
+
 /// One player's starting info.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartingInfo {
@@ -125,6 +133,10 @@ pub struct SetupByMail {
     /// 10.E.6.2); a character not listed is at 1st stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stages: Option<BTreeMap<String, u8>>,
+    /// Under Extended Development, the victory points each stage asks: 1,
+    /// or 2 or 3 in a longer game (3.1 10.E.6.2).
+    #[serde(default = "one_point", skip_serializing_if = "is_one_point")]
+    pub stage_points: u8,
     /// Under Solitaire Play the character enters from the map's edge (3.1
     /// 10.E.1.6), so no start is asked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -168,6 +180,7 @@ impl SetupByMail {
             choose_level: rules.is_on(crate::development::DEVELOPMENT)
                 && !rules.is_on(crate::development::EXTENDED_DEVELOPMENT),
             from_the_edge: rules.is_on(super::SOLITAIRE),
+            stage_points: crate::development::points_per_stage(rules),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -446,7 +459,10 @@ impl SetupByMail {
             None
         };
         let points = match &self.stages {
-            Some(stages) => u32::from(stages.get(&character.name).copied().unwrap_or(1)) + 1,
+            Some(stages) => crate::development::next_stage_points(
+                stages.get(&character.name).copied().unwrap_or(1),
+                self.stage_points,
+            ),
             None => self.points_at(level),
         };
         let character = &level.map_or_else(
@@ -737,8 +753,16 @@ impl SetupByMail {
         let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
         let points = match &self.stages {
             Some(stages) => format!(
-                "{} points in all: your stage's next, Extended Development",
-                u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
+                "{} points in all: your stage's next{}, Extended Development",
+                crate::development::next_stage_points(
+                    stages.get(&card.name).copied().unwrap_or(1),
+                    self.stage_points
+                ),
+                match self.stage_points {
+                    1 => "",
+                    2 => ", doubled",
+                    _ => ", tripled",
+                }
             ),
             None => format!("{} points in all", self.victory_points),
         };

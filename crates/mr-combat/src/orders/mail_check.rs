@@ -46,7 +46,7 @@ pub fn problems(
     }
     if let (Some(victory), Some(state)) = (&day.victory, in_play) {
         let points = me.map_or(state.victory_points, |(_, me)| {
-            state.victory_points_for(&me.name)
+            crate::development::restart_victory_points(me, state.victory_points_for(&me.name))
         });
         let total = crate::setup::by_mail::check_victory_total(victory, points);
         names.errors.extend(total.err().map(|e| e.to_string()));
