@@ -671,6 +671,14 @@ pub(crate) fn start_calendar(
 ) -> anyhow::Result<()> {
     mr.last_day = calendar.months * crate::state::DAYS_PER_MONTH;
     mr.victory_points = calendar.victory_points;
+    if rules.is_on(crate::development::WITHOUT_REQUIREMENTS)
+        && let Some(character) = mr.victory_requirements.keys().next()
+    {
+        bail!(
+            "the {character} recorded victory requirements, but this campaign plays Extended \
+             Development without them (3.1 10.E.6.10); record none"
+        );
+    }
     for (character, r) in &mr.victory_requirements {
         let total = r.total();
         // Under Multiple Characters each further character of a player

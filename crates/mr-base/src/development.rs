@@ -52,6 +52,10 @@ pub const WINNER_NO_JUMP: &str = "extended_development_winner_no_jump";
 /// 10.E.6.4).
 pub const REVIVAL: &str = "extended_development_revival";
 
+/// Extended Development without victory requirements: points of any kind
+/// earn chits, and the victor is who earned the most (3.1 10.E.6.10).
+pub const WITHOUT_REQUIREMENTS: &str = "extended_development_without_requirements";
+
 /// The options of Extended Development, each meaningful only with it.
 const EXTENDED_OPTIONS: &[&str] = &[
     DOUBLE_POINTS,
@@ -59,6 +63,7 @@ const EXTENDED_OPTIONS: &[&str] = &[
     WINNER_ONE_CHIT,
     WINNER_NO_JUMP,
     REVIVAL,
+    WITHOUT_REQUIREMENTS,
 ];
 
 /// The stage whose reward may be an extra spell instead of a counter

@@ -533,8 +533,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   bonus phase a day, a weapon or armour counter; the natives' by the dice, or \
                   at 10th the spell of any type a character's `extra_spell` names instead of \
                   the counter); an 11th-stage immortal is refused. Its options are toggles of \
-                  their own, each refused without it. Not built: 10.E.6.10's play without \
-                  victory requirements (extended_development_without_requirements)",
+                  their own, each refused without it",
         source: "3.1 10.E.6 (Extended Development)",
         status: Built,
         excludes: &[],
@@ -585,12 +584,14 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "extended_development_without_requirements",
-        summary: "Extended Development played without victory requirements: victory points \
-                  of any kind earn chits, negative Fame and Notoriety must be made up, and the \
-                  victor is the character who gained the most chits",
+        summary: "Extended Development played without victory requirements: none is asked \
+                  or taken at setup; victory points of any kind earn chits at Midnight, \
+                  negative Fame and Notoriety (rounded down, not tripled) to be made up first; \
+                  at the end the character alive who earned the most chits this game is the \
+                  victor (none when nobody earned one), and the scores name none",
         source: "3.1 10.E.6.10 (option)",
-        status: NotYetImplemented,
-        excludes: &[],
+        status: Built,
+        excludes: &["sudden_death", "sudden_death_at_start"],
     },
     RuleToggle {
         name: "combined_realms",

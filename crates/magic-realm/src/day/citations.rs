@@ -64,6 +64,7 @@ fn development(e: &DevelopmentEvent) -> &'static str {
         DevelopmentEvent::LevelReached { .. } => "10.E.5.4.3",
         DevelopmentEvent::ChitOnRecord { .. } => "10.E.6.6",
         DevelopmentEvent::Revived { .. } => "10.E.6.4",
+        DevelopmentEvent::VictorByChits { .. } => "10.E.6.10",
         DevelopmentEvent::CarryOver { .. } => "10.E.6.3",
     }
 }

@@ -20,6 +20,7 @@ use super::Day;
 use super::events::Happening;
 use super::victory;
 use crate::data::GameData;
+use crate::development::WITHOUT_REQUIREMENTS;
 use crate::orders::DayOrders;
 use crate::state::CharacterState;
 use crate::state::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
@@ -58,6 +59,12 @@ pub enum DevelopmentEvent {
     /// Under Extended Development's revival a killed character comes back
     /// as himself, three chits down, now at `stage` (3.1 10.E.6.4).
     Revived { character: String, stage: u8 },
+    /// Without victory requirements, the chits each character earned this
+    /// game and the victor, who earned the most (3.1 10.E.6.10).
+    VictorByChits {
+        earned: Vec<(String, u8)>,
+        victors: Vec<String>,
+    },
     /// The game is over: each character's stage and extra chits for the
     /// next campaign file, as the GM reads them (3.1 10.E.6.3).
     CarryOver { lines: Vec<String> },
@@ -95,6 +102,28 @@ impl DevelopmentEvent {
                  stage.",
                 ordinal(*stage)
             ),
+            DevelopmentEvent::VictorByChits { earned, victors } => {
+                let counts: Vec<String> = earned
+                    .iter()
+                    .map(|(character, chits)| {
+                        format!(
+                            "the {character} {}",
+                            realmgm_core::words::counted(*chits, "chit", "chits")
+                        )
+                    })
+                    .collect();
+                let victors: Vec<String> = victors.iter().map(|v| format!("the {v}")).collect();
+                let outcome = match victors.len() {
+                    0 => "nobody alive earned one, so there is no victor".to_string(),
+                    1 => format!("{} is the victor", victors[0]),
+                    _ => format!("{} share the victory", realmgm_core::words::listed(&victors)),
+                };
+                format!(
+                    "Extended Development without victory requirements: the victor is who \
+                     earned the most chits this game: {}; {outcome}.",
+                    realmgm_core::words::listed(&counts)
+                )
+            }
             DevelopmentEvent::CarryOver { lines } => format!(
                 "Extended Development: the stages to carry over into the next campaign file \
                  (3.1 10.E.6.3):\n[carry_over.development]\n{}",
@@ -191,8 +220,12 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
         if who.dead {
             continue;
         }
-        let requirements = day.state.victory_requirements.get(&who.name);
-        let points = victory::points_toward_requirements(day.data, who, requirements);
+        let points = if day.rules.is_on(WITHOUT_REQUIREMENTS) {
+            victory::points_of_any_kind(day.data, who)
+        } else {
+            let requirements = day.state.victory_requirements.get(&who.name);
+            victory::points_toward_requirements(day.data, who, requirements)
+        };
         if points <= development.best_points {
             continue;
         }
@@ -246,6 +279,7 @@ fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
         crate::abilities::reshape_keeping(data, rules, &mut day.state.characters[i], |who| {
             if let Some(d) = &mut who.development {
                 d.banked -= d.points_per_chit();
+                d.earned = d.earned.saturating_add(1);
                 d.gained.push(stage);
                 if d.gained.len() == usize::from(CHITS_PER_LEVEL) {
                     d.level += 1;
@@ -290,6 +324,7 @@ fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
         return;
     };
     d.banked -= d.points_per_chit();
+    d.earned = d.earned.saturating_add(1);
     d.beyond += 1;
     let stage = d.level + 1;
     let of_stage = d.beyond;
@@ -322,13 +357,46 @@ pub fn carry_over(day: &mut Day<'_>) {
         return;
     }
     let requirements = &day.state.victory_requirements;
+    let by_chits = day.rules.is_on(WITHOUT_REQUIREMENTS);
+    // Without requirements the victor earned the most chits (3.1
+    // 10.E.6.10); ruling: at least one, and alive at the end, as a victor
+    // by score must be.
     let totals: Vec<i32> = day
         .state
         .characters
         .iter()
-        .map(|c| victory::score(day.data, c, requirements.get(&c.name)).total)
+        .map(|c| {
+            if by_chits {
+                i32::from(c.development.as_ref().map_or(0, |d| d.earned))
+            } else {
+                victory::score(day.data, c, requirements.get(&c.name)).total
+            }
+        })
         .collect();
-    let best = totals.iter().copied().max().filter(|b| *b >= 0);
+    let least = i32::from(by_chits);
+    let best = totals.iter().copied().max().filter(|b| *b >= least);
+    if by_chits {
+        let victors: Vec<String> = day
+            .state
+            .characters
+            .iter()
+            .zip(&totals)
+            .filter(|(who, total)| Some(**total) == best && !who.dead)
+            .map(|(who, _)| who.name.clone())
+            .collect();
+        let earned = day
+            .state
+            .characters
+            .iter()
+            .zip(&totals)
+            .filter(|(who, _)| who.development.is_some())
+            .map(|(who, total)| (who.name.clone(), u8::try_from(*total).unwrap_or(0)))
+            .collect();
+        day.emit(
+            realmgm_core::game::Observers::Everyone,
+            Happening::Development(DevelopmentEvent::VictorByChits { earned, victors }),
+        );
+    }
     let lines = day
         .state
         .characters

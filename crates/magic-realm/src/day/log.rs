@@ -438,6 +438,7 @@ fn midnight(event: &MidnightEvent) -> String {
             scores,
             note,
             players,
+            victor_by_chits,
         } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {
@@ -447,7 +448,9 @@ fn midnight(event: &MidnightEvent) -> String {
                     s.character, s.total, s.great_treasures, s.spells, s.fame, s.notoriety, s.gold
                 );
             }
-            if players.is_empty() {
+            if *victor_by_chits {
+                // The chits earned name the victor, in their own line.
+            } else if players.is_empty() {
                 text.push_str(&super::victory::outcome(scores));
             } else {
                 text.push_str(&super::victory::players_outcome(players));

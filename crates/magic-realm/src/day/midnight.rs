@@ -52,7 +52,13 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             .map(|c| victory::score(day.data, c, requirements.get(&c.name)))
             .collect();
         let players = victory::player_scores(&day.state, &scores);
-        let note = if requirements.is_empty() {
+        let victor_by_chits = day
+            .rules
+            .is_on(crate::development::WITHOUT_REQUIREMENTS);
+        let note = if victor_by_chits {
+            "Extended Development without victory requirements: each category scores its raw \
+             total divided by its factor, and the chits earned name the victor (3.1 10.E.6.10)"
+        } else if requirements.is_empty() {
             "no victory requirements were recorded, so each category scores its raw total \
              divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
         } else {
@@ -65,6 +71,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
                 scores,
                 note: note.into(),
                 players,
+                victor_by_chits,
             }),
         );
         super::development::carry_over(day);

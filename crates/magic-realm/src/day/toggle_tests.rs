@@ -62,6 +62,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::extended_development_winner_jumps_a_stage_a_chit_or_nothing_3_1_10_e_6_3_4",
     ),
     (
+        "extended_development_without_requirements",
+        "day::toggle_tests::extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10",
+    ),
+    (
         "extended_development_revival",
         "day::toggle_tests::extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4",
     ),
@@ -833,6 +837,60 @@ fn extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4() 
     assert_eq!(berserker.chits.len(), 12);
     assert!(berserker.development.is_none());
     assert_eq!(carried.len(), 1, "{carried:?}");
+}
+
+/// Without victory requirements (3.1 10.E.6.10) points of any kind earn
+/// chits, negative Fame rounded down and subtracting: the 1st-stage
+/// Amazon's 3 points of gold less 2 for her -15 Fame bring her one chit,
+/// the 2nd-stage Berserker's 4 points of gold two, so he earned the most
+/// and is the victor, his stage jumping; the scores name no victor.
+/// Without the option her Fame counts for nothing, her gold brings three
+/// chits, and the victor is the best score's.
+#[test]
+fn extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10() {
+    use super::development::DevelopmentEvent;
+    let play = |on: &[&str]| {
+        let mut state = extended_game(on).unwrap();
+        state.characters[0].gold = 16 + 90;
+        state.characters[0].fame = -15;
+        state.characters[1].gold = 26 + 120;
+        let (after, events, carried) = last_day(on, state);
+        let earned: Vec<u8> = after
+            .characters
+            .iter()
+            .map(|c| c.development.as_ref().map_or(0, |d| d.earned))
+            .collect();
+        let told: Vec<String> = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.happening,
+                    Happening::Development(DevelopmentEvent::VictorByChits { .. })
+                        | Happening::Midnight(super::events::MidnightEvent::VictoryPoints { .. })
+                )
+            })
+            .filter_map(super::log::line)
+            .collect();
+        (earned, told, carried)
+    };
+    let on = [
+        "extended_development",
+        "extended_development_without_requirements",
+    ];
+    let (earned, told, carried) = play(&on);
+    assert_eq!(earned, [1, 2]);
+    assert!(!told[0].contains("is the victor"), "{}", told[0]);
+    assert!(
+        told[1].ends_with("the Amazon 1 chit and the Berserker 2 chits; the Berserker is the victor."),
+        "{}",
+        told[1]
+    );
+    assert!(carried[1].contains("won: a stage for winning"), "{carried:?}");
+    let (earned, told, carried) = play(&["extended_development"]);
+    assert_eq!(earned, [3, 2]);
+    assert_eq!(told.len(), 1);
+    assert!(told[0].ends_with("the Berserker is the victor with 4."), "{}", told[0]);
+    assert!(carried[1].contains("won: a stage for winning"), "{carried:?}");
 }
 
 /// A lone player's game under Solitaire Play against the standard one: the

@@ -186,6 +186,25 @@ pub fn points_toward_requirements(
     .sum()
 }
 
+/// The victory points of any kind he has, as Extended Development
+/// without requirements counts them toward chits (3.1 10.E.6.10): each
+/// category's whole points, negative Fame and Notoriety rounded down and
+/// subtracting (not tripled), the other categories never below zero.
+pub fn points_of_any_kind(data: &GameData, who: &CharacterState) -> i32 {
+    let score = score(data, who, None);
+    let at_least_none = [
+        (score.great_treasures, GREAT_TREASURE_FACTOR),
+        (score.spells, SPELL_FACTOR),
+        (score.gold, GOLD_FACTOR),
+    ]
+    .into_iter()
+    .map(|(points, factor)| points.div_euclid(factor).max(0));
+    let signed = [(score.fame, FAME_FACTOR), (score.notoriety, NOTORIETY_FACTOR)]
+        .into_iter()
+        .map(|(points, factor)| points.div_euclid(factor));
+    at_least_none.chain(signed).sum()
+}
+
 /// Who won and who is the victor, as a sentence after the scores: every
 /// character scoring 0 or more has won, and the highest score is the
 /// victor even when nobody won (3.1 9.3.2i-j).

@@ -54,6 +54,10 @@ pub struct Development {
     /// did not survive unkilled, so earns no survivor's chit (3.1 10.E.6.3.1).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub revived: u8,
+    /// Chits he earned this game, those lost to a death since included:
+    /// without victory requirements the most of them wins (3.1 10.E.6.10).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub earned: u8,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -82,6 +86,7 @@ impl Development {
             points_per_stage: 1,
             revives: false,
             revived: 0,
+            earned: 0,
         }
     }
 
