@@ -351,7 +351,8 @@ fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
 /// more) a whole stage more, or under the option of 10.E.6.3.4 one chit
 /// more or nothing, a whole stage less for a character dead at the end,
 /// never below 1st stage (10.E.6.5). A character revived (10.E.6.4) lost
-/// his three chits then, and earns no survivor's chit.
+/// his three chits then, and earns no survivor's chit; one killed and
+/// started over as a new individual left his line as he fell.
 pub fn carry_over(day: &mut Day<'_>) {
     if !day.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
         return;
@@ -397,7 +398,7 @@ pub fn carry_over(day: &mut Day<'_>) {
             Happening::Development(DevelopmentEvent::VictorByChits { earned, victors }),
         );
     }
-    let lines = day
+    let living = day
         .state
         .characters
         .iter()
@@ -406,8 +407,8 @@ pub fn carry_over(day: &mut Day<'_>) {
             let d = who.development.as_ref()?;
             let won = Some(*total) == best && !who.dead;
             Some(carried_line(day.data, day.rules, who, d, won))
-        })
-        .collect();
+        });
+    let lines = day.state.fallen.iter().cloned().chain(living).collect();
     day.emit(
         realmgm_core::game::Observers::Gm,
         Happening::Development(DevelopmentEvent::CarryOver { lines }),
@@ -428,7 +429,7 @@ fn winners_gain(rules: &Rules) -> (i32, &'static str) {
 }
 
 /// One character's line of `[carry_over.development]`, with why.
-fn carried_line(
+pub(super) fn carried_line(
     data: &GameData,
     rules: &Rules,
     who: &CharacterState,

@@ -326,6 +326,14 @@ fn restart(
         Choices::default()
     };
     let revived_at = choices.development.as_ref().map(|d| d.level);
+    // One not revived is a new individual: the one who fell carries his
+    // stage, a stage down, into the next campaign (3.1 10.E.6.3.5).
+    if revived_at.is_none()
+        && let Some(d) = old.development.as_ref().filter(|d| d.extended)
+    {
+        let line = super::development::carried_line(day.data, day.rules, old, d, false);
+        day.state.fallen.push(line);
+    }
     drop_where_he_fell(day, &fell_in, &left_behind);
     // Spells that do not read for the character he comes back as (the
     // one his orders named was taken) are recorded by the dice instead.

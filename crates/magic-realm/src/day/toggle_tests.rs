@@ -797,7 +797,8 @@ fn extended_development_winner_jumps_a_stage_a_chit_or_nothing_3_1_10_e_6_3_4() 
 /// T6*), recording 2nd stage's 2 victory points,
 /// told so, and carrying no survivor's chit at the end (3.1 10.E.6.4).
 /// Without it he starts over as a new individual with his whole card, and
-/// no stage to carry.
+/// the one who fell carries his stage, a stage down, into the next
+/// campaign (10.E.6.3.5).
 #[test]
 fn extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4() {
     use crate::development::{restart_victory_points, victory_points_of};
@@ -836,7 +837,11 @@ fn extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4() 
     assert_eq!(asked, 5);
     assert_eq!(berserker.chits.len(), 12);
     assert!(berserker.development.is_none());
-    assert_eq!(carried.len(), 1, "{carried:?}");
+    assert_eq!(
+        carried[0],
+        "\"Berserker\" = { stage = 1, extra_chits = [\"MOVE T6*\"] }   # killed: a stage less"
+    );
+    assert_eq!(carried.len(), 2, "{carried:?}");
 }
 
 /// Without victory requirements (3.1 10.E.6.10) points of any kind earn

@@ -255,6 +255,7 @@ pub fn new_game(
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: super::state::VICTORY_POINTS_PER_MONTH,
         solitaire_entry: None,
+        fallen: Vec::new(),
     })
 }
 
