@@ -164,6 +164,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
     "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
      taking no table from the `Search:` line (7.5.4i)",
+    "Extended Development: a 10th-stage character's `extra_spell` in `[carry_over.development]` \
+     records a spell of any type instead of a counter; a character killed and started over as a \
+     new individual keeps his next-campaign line, a stage down (10.E.6.7.6, 10.E.6.3.5)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
