@@ -809,7 +809,10 @@ mod tests {
             amazon.belongings.iter().map(|b| b.item.kind).collect();
         assert_eq!(
             kinds,
-            [crate::state::ItemKind::Treasure, crate::state::ItemKind::Horse]
+            [
+                crate::state::ItemKind::Treasure,
+                crate::state::ItemKind::Horse
+            ]
         );
         let state = start(serde_json::json!({"stage": 10})).unwrap();
         let amazon = &read_state(&state).unwrap().characters[0];

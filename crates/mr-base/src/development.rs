@@ -141,9 +141,7 @@ pub enum DevelopmentError {
          counter (3.1 10.E.6.7.6); take extra_spell out"
     )]
     ExtraSpellBelowTenth { character: String, stage: u8 },
-    #[error(
-        "[carry_over.development] gives the {character} the extra spell '{spell}': {why}"
-    )]
+    #[error("[carry_over.development] gives the {character} the extra spell '{spell}': {why}")]
     ExtraSpell {
         character: String,
         spell: String,

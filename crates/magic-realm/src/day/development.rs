@@ -116,7 +116,10 @@ impl DevelopmentEvent {
                 let outcome = match victors.len() {
                     0 => "nobody alive earned one, so there is no victor".to_string(),
                     1 => format!("{} is the victor", victors[0]),
-                    _ => format!("{} share the victory", realmgm_core::words::listed(&victors)),
+                    _ => format!(
+                        "{} share the victory",
+                        realmgm_core::words::listed(&victors)
+                    ),
                 };
                 format!(
                     "Extended Development without victory requirements: the victor is who \
@@ -464,7 +467,11 @@ pub(super) fn carried_line(
         let names: Vec<String> = after
             .gained
             .iter()
-            .filter_map(|s| all.iter().find(|(t, _)| t == s).map(|(_, c)| format!("\"{c}\"")))
+            .filter_map(|s| {
+                all.iter()
+                    .find(|(t, _)| t == s)
+                    .map(|(_, c)| format!("\"{c}\""))
+            })
             .collect();
         if names.is_empty() {
             String::new()

@@ -52,9 +52,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             .map(|c| victory::score(day.data, c, requirements.get(&c.name)))
             .collect();
         let players = victory::player_scores(&day.state, &scores);
-        let victor_by_chits = day
-            .rules
-            .is_on(crate::development::WITHOUT_REQUIREMENTS);
+        let victor_by_chits = day.rules.is_on(crate::development::WITHOUT_REQUIREMENTS);
         let note = if victor_by_chits {
             "Extended Development without victory requirements: each category scores its raw \
              total divided by its factor, and the chits earned name the victor (3.1 10.E.6.10)"

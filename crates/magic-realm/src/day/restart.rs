@@ -25,12 +25,12 @@ use serde::{Deserialize, Serialize};
 use realmgm_core::game::Observers;
 
 use super::Day;
+use super::development::DevelopmentEvent;
 use super::events::Happening;
 use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
-use super::development::DevelopmentEvent;
 use crate::state::development::{CHITS_PER_LEVEL, Development};
 use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandoned_pile};
 

@@ -886,16 +886,27 @@ fn extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10
     assert_eq!(earned, [1, 2]);
     assert!(!told[0].contains("is the victor"), "{}", told[0]);
     assert!(
-        told[1].ends_with("the Amazon 1 chit and the Berserker 2 chits; the Berserker is the victor."),
+        told[1]
+            .ends_with("the Amazon 1 chit and the Berserker 2 chits; the Berserker is the victor."),
         "{}",
         told[1]
     );
-    assert!(carried[1].contains("won: a stage for winning"), "{carried:?}");
+    assert!(
+        carried[1].contains("won: a stage for winning"),
+        "{carried:?}"
+    );
     let (earned, told, carried) = play(&["extended_development"]);
     assert_eq!(earned, [3, 2]);
     assert_eq!(told.len(), 1);
-    assert!(told[0].ends_with("the Berserker is the victor with 4."), "{}", told[0]);
-    assert!(carried[1].contains("won: a stage for winning"), "{carried:?}");
+    assert!(
+        told[0].ends_with("the Berserker is the victor with 4."),
+        "{}",
+        told[0]
+    );
+    assert!(
+        carried[1].contains("won: a stage for winning"),
+        "{carried:?}"
+    );
 }
 
 /// A lone player's game under Solitaire Play against the standard one: the

@@ -199,9 +199,12 @@ pub fn points_of_any_kind(data: &GameData, who: &CharacterState) -> i32 {
     ]
     .into_iter()
     .map(|(points, factor)| points.div_euclid(factor).max(0));
-    let signed = [(score.fame, FAME_FACTOR), (score.notoriety, NOTORIETY_FACTOR)]
-        .into_iter()
-        .map(|(points, factor)| points.div_euclid(factor));
+    let signed = [
+        (score.fame, FAME_FACTOR),
+        (score.notoriety, NOTORIETY_FACTOR),
+    ]
+    .into_iter()
+    .map(|(points, factor)| points.div_euclid(factor));
     at_least_none.chain(signed).sum()
 }
 

@@ -1350,12 +1350,13 @@ mod tests {
     fn a_longer_extended_game_asks_twice_the_next_stages_points_3_1_10_e_6_2() {
         let plain = extended_setup(&["extended_development"]);
         assert!(plain.info_asked("Ann", data()).contains("(2 points in all"));
-        let mut doubled = extended_setup(&[
-            "extended_development",
-            "extended_development_double_points",
-        ]);
+        let mut doubled =
+            extended_setup(&["extended_development", "extended_development_double_points"]);
         let asked = doubled.info_asked("Ann", data());
-        assert!(asked.contains("(4 points in all: your stage's next, doubled"), "{asked}");
+        assert!(
+            asked.contains("(4 points in all: your stage's next, doubled"),
+            "{asked}"
+        );
         let err = doubled
             .submit("Ann", "Victory: GT 1, F 1\nStart: Inn", data())
             .unwrap_err();

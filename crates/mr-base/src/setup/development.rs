@@ -152,7 +152,8 @@ fn record_extra_spell(
         spell: spell.to_string(),
         why,
     };
-    let found = crate::magic::spellbook::find_spell(data, spell).map_err(|e| refused(e.to_string()))?;
+    let found =
+        crate::magic::spellbook::find_spell(data, spell).map_err(|e| refused(e.to_string()))?;
     who.magic.spells.push(found.name.clone());
     Ok(())
 }
