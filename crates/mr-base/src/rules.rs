@@ -467,7 +467,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the calendar's last day still ends it, so give a long game several months",
         source: "3.1 10.E.3 (Sudden Death Game)",
         status: Built,
-        excludes: &[],
+        excludes: &["extended_development_without_requirements"],
     },
     RuleToggle {
         name: "sudden_death_at_start",
@@ -477,7 +477,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   dwelling may end it anywhere",
         source: "3.1 10.E.3.3 (Sudden Death Game, Recommended)",
         status: Built,
-        excludes: &[],
+        excludes: &["extended_development_without_requirements"],
     },
     RuleToggle {
         name: "development",
