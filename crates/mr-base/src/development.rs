@@ -263,12 +263,28 @@ pub fn victory_points_of(who: &CharacterState, points: u32) -> u32 {
 /// asking `points`: under Extended Development's revival his next stage's
 /// once three chits are gone (3.1 10.E.6.4); else the game's.
 pub fn restart_victory_points(who: &CharacterState, points: u32) -> u32 {
-    match &who.development {
-        Some(d) if d.extended && d.revives && who.dead => {
-            let revived = d.moved_by(-i32::from(CHITS_PER_LEVEL));
-            next_stage_points(revived.level, revived.points_per_stage)
-        }
-        _ => points,
+    revived(who).map_or(points, |r| next_stage_points(r.level, r.points_per_stage))
+}
+
+/// A killed `who`'s development as he is revived under Extended
+/// Development's revival: three chits down, one revival more (3.1
+/// 10.E.6.4); `None` when he is not dead or not revived.
+pub fn revived(who: &CharacterState) -> Option<crate::state::development::Development> {
+    let d = who.development.as_ref()?;
+    (d.extended && d.revives && who.dead).then(|| {
+        let mut revived = d.moved_by(-i32::from(CHITS_PER_LEVEL));
+        revived.revived += 1;
+        revived
+    })
+}
+
+/// The card a killed `who` starts over with as `kind`: under Extended
+/// Development's revival, as himself, his card at the stage he is revived
+/// at, three chits down (3.1 10.E.6.4); else `kind` whole.
+pub fn restart_card(who: &CharacterState, kind: &Character) -> Character {
+    match revived(who).filter(|_| who.name == kind.name) {
+        Some(revived) => card_at_level(kind, revived.level.min(TOP_LEVEL)),
+        None => kind.clone(),
     }
 }
 

@@ -31,7 +31,7 @@ use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
-use crate::state::development::{CHITS_PER_LEVEL, Development};
+use crate::state::development::Development;
 use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandoned_pile};
 
 /// A dead character coming back.
@@ -316,11 +316,7 @@ fn restart(
         Choices {
             abilities: old.optional_abilities.clone(),
             form: old.elf_form,
-            development: old.development.as_ref().filter(|d| d.revives).map(|d| {
-                let mut revived = d.moved_by(-i32::from(CHITS_PER_LEVEL));
-                revived.revived += 1;
-                revived
-            }),
+            development: crate::development::revived(old),
         }
     } else {
         Choices::default()
@@ -336,9 +332,11 @@ fn restart(
     }
     drop_where_he_fell(day, &fell_in, &left_behind);
     // Spells that do not read for the character he comes back as (the
-    // one his orders named was taken) are recorded by the dice instead.
+    // one his orders named was taken, or a revived one's stage allows
+    // fewer or other types) are recorded by the dice instead.
+    let card = crate::development::restart_card(&day.state.characters[who], kind);
     let spells = spells
-        .and_then(|text| crate::setup::by_mail::read_spells(kind, Some(text), day.data).ok())
+        .and_then(|text| crate::setup::by_mail::read_spells(&card, Some(text), day.data).ok())
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
     // A replacement keeps the seat of the character he replaces, and so his
