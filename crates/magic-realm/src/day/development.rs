@@ -479,8 +479,15 @@ pub(super) fn carried_line(
             format!(", extra_chits = [{}]", names.join(", "))
         }
     };
+    let hint = if after.level > crate::development::HIGHEST_STAGE {
+        "; an immortal: retired, the player starts over with another character (10.E.6.7.7)"
+    } else if after.level == crate::development::SPELL_STAGE {
+        "; add extra_spell = \"SPELL\" to record a spell instead of a counter (10.E.6.7.6)"
+    } else {
+        ""
+    };
     format!(
-        "\"{}\" = {{ stage = {}{detail} }}   # {why}",
+        "\"{}\" = {{ stage = {}{detail} }}   # {why}{hint}",
         who.name, after.level
     )
 }

@@ -740,6 +740,37 @@ fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
     );
 }
 
+/// A line carrying a character to 10th stage reminds the GM of its extra
+/// spell (3.1 10.E.6.7.6), one carrying him past it of his retirement as an
+/// immortal (10.E.6.7.7).
+#[test]
+fn the_carry_over_line_names_the_tenth_stages_spell_and_the_immortal_3_1_10_e_6_7() {
+    use crate::state::development::Development;
+    let state = game(&["Amazon"]);
+    let line = |stage: u8, won: bool| {
+        let mut development = Development::starting_at(stage);
+        development.extended = true;
+        development.beyond = 2;
+        let on = rules(&["extended_development"]);
+        super::development::carried_line(data(), &on, &state.characters[0], &development, won)
+    };
+    let tenth = line(9, false);
+    assert!(
+        tenth.starts_with("\"Amazon\" = { stage = 10 }")
+            && tenth.ends_with(
+                "add extra_spell = \"SPELL\" to record a spell instead of a counter (10.E.6.7.6)"
+            ),
+        "{tenth}"
+    );
+    let immortal = line(10, false);
+    assert!(
+        immortal.starts_with("\"Amazon\" = { stage = 11 }")
+            && immortal.contains("an immortal: retired"),
+        "{immortal}"
+    );
+    assert!(!line(5, false).contains("extra_spell"));
+}
+
 /// Players wanting a longer game double or triple the victory points each
 /// stage asks (3.1 10.E.6.2): the 1st-stage Amazon records 2, 4 or 6, the
 /// 2nd-stage Berserker 3, 6 or 9. Either option without Extended
