@@ -11,7 +11,8 @@
 //! the same time names the native group whose stock supplies his starting
 //! weapon and armour. When the map is done and everyone has a character,
 //! the players place the row-6 visitor, mission and campaign chits in turn.
-//! Last, each sends the GM his secret victory requirements, his starting
+//! Last, each sends the GM his secret victory requirements (none under
+//! Extended Development without them, 3.1 10.E.6.10), his starting
 //! location, the spells he records and the MAGIC chits he starts enchanted.
 //!
 //! A pure state machine: [`SetupByMail::stage`] says whom it waits for,
