@@ -56,8 +56,13 @@ pub const REVIVAL: &str = "extended_development_revival";
 /// earn chits, and the victor is who earned the most (3.1 10.E.6.10).
 pub const WITHOUT_REQUIREMENTS: &str = "extended_development_without_requirements";
 
+/// The game ends when a character has met his victory requirements, and
+/// he wins (3.1 10.E.6.3; without it, its option: the calendar's length).
+pub const ENDS_AT_VICTORY: &str = "extended_development_ends_at_victory";
+
 /// The options of Extended Development, each meaningful only with it.
 const EXTENDED_OPTIONS: &[&str] = &[
+    ENDS_AT_VICTORY,
     DOUBLE_POINTS,
     TRIPLE_POINTS,
     WINNER_ONE_CHIT,

@@ -542,6 +542,16 @@ pub const TOGGLES: &[RuleToggle] = &[
         excludes: &[],
     },
     RuleToggle {
+        name: "extended_development_ends_at_victory",
+        summary: "Under Extended Development the game ends at the Midnight a living character \
+                  has met every category of his victory requirements, and he wins (several \
+                  the same night all win); without it the game runs the calendar's length and \
+                  the best score of 0 or more is the victor, 10.E.6.3's option (9.3)",
+        source: "3.1 10.E.6.3",
+        status: Built,
+        excludes: &["extended_development_without_requirements"],
+    },
+    RuleToggle {
         name: "extended_development_double_points",
         summary: "A longer Extended Development game: each character records and must gain \
                   twice his next stage's victory points (a 1st-stage character 4); the GM's \
@@ -594,7 +604,11 @@ pub const TOGGLES: &[RuleToggle] = &[
                   victor (none when nobody earned one), and the scores name none",
         source: "3.1 10.E.6.10 (option)",
         status: Built,
-        excludes: &["sudden_death", "sudden_death_at_start"],
+        excludes: &[
+            "sudden_death",
+            "sudden_death_at_start",
+            "extended_development_ends_at_victory",
+        ],
     },
     RuleToggle {
         name: "combined_realms",

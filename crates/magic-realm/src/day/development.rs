@@ -20,7 +20,7 @@ use super::Day;
 use super::events::Happening;
 use super::victory;
 use crate::data::GameData;
-use crate::development::WITHOUT_REQUIREMENTS;
+use crate::development::{ENDS_AT_VICTORY, WITHOUT_REQUIREMENTS};
 use crate::orders::DayOrders;
 use crate::state::CharacterState;
 use crate::state::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
@@ -65,6 +65,9 @@ pub enum DevelopmentEvent {
         earned: Vec<(String, u8)>,
         victors: Vec<String>,
     },
+    /// The game ends tonight: these characters met their victory
+    /// requirements and win (3.1 10.E.6.3).
+    RequirementsMet { characters: Vec<String> },
     /// The game is over: each character's stage and extra chits for the
     /// next campaign file, as the GM reads them (3.1 10.E.6.3).
     CarryOver { lines: Vec<String> },
@@ -125,6 +128,15 @@ impl DevelopmentEvent {
                     "Extended Development without victory requirements: the victor is who \
                      earned the most chits this game: {}; {outcome}.",
                     realmgm_core::words::listed(&counts)
+                )
+            }
+            DevelopmentEvent::RequirementsMet { characters } => {
+                let named: Vec<String> = characters.iter().map(|c| format!("the {c}")).collect();
+                format!(
+                    "Midnight: {} met every victory requirement and {}; the game ends tonight \
+                     (Extended Development).",
+                    realmgm_core::words::listed(&named),
+                    realmgm_core::words::agreeing(named.len(), "wins", "win")
                 )
             }
             DevelopmentEvent::CarryOver { lines } => format!(
@@ -379,6 +391,13 @@ pub fn carry_over(day: &mut Day<'_>) {
         .collect();
     let least = i32::from(by_chits);
     let best = totals.iter().copied().max().filter(|b| *b >= least);
+    // Who met his requirements won, when the game ends so (3.1 10.E.6.3);
+    // ruling: when nobody did by the calendar's end, the best score.
+    let met = if day.rules.is_on(ENDS_AT_VICTORY) {
+        requirements_met(day)
+    } else {
+        Vec::new()
+    };
     if by_chits {
         let victors: Vec<String> = day
             .state
@@ -408,13 +427,51 @@ pub fn carry_over(day: &mut Day<'_>) {
         .zip(&totals)
         .filter_map(|(who, total)| {
             let d = who.development.as_ref()?;
-            let won = Some(*total) == best && !who.dead;
+            let won = if met.is_empty() {
+                Some(*total) == best && !who.dead
+            } else {
+                met.contains(&who.name)
+            };
             Some(carried_line(day.data, day.rules, who, d, won))
         });
     let lines = day.state.fallen.iter().cloned().chain(living).collect();
     day.emit(
         realmgm_core::game::Observers::Gm,
         Happening::Development(DevelopmentEvent::CarryOver { lines }),
+    );
+}
+
+/// The living characters who have met every category of their victory
+/// requirements.
+fn requirements_met(day: &Day<'_>) -> Vec<String> {
+    let requirements = &day.state.victory_requirements;
+    day.state
+        .characters
+        .iter()
+        .filter(|c| !c.dead)
+        .filter(|c| {
+            victory::short_of_requirements(day.data, c, requirements.get(&c.name)).is_empty()
+        })
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Under `extended_development_ends_at_victory` the game ends at the
+/// Midnight a living character has met every category of his victory
+/// requirements: he wins (3.1 10.E.6.3). Ruling: several meeting theirs
+/// the same Midnight all win.
+pub fn end_at_victory(day: &mut Day<'_>, day_number: u32) {
+    if !day.rules.is_on(ENDS_AT_VICTORY) || day_number >= day.state.last_day {
+        return;
+    }
+    let characters = requirements_met(day);
+    if characters.is_empty() {
+        return;
+    }
+    day.state.last_day = day_number;
+    day.emit(
+        realmgm_core::game::Observers::Everyone,
+        Happening::Development(DevelopmentEvent::RequirementsMet { characters }),
     );
 }
 

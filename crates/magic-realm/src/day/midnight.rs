@@ -38,9 +38,11 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     suicides(day, day_number, orders);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
-    // Sudden Death may make tonight the game's end, when missions and
-    // campaigns still held fail (3.1 7.2.4d): decide it first.
+    // Sudden Death, or a victory under Extended Development, may make
+    // tonight the game's end, when missions and campaigns still held fail
+    // (3.1 7.2.4d): decide it first.
     sudden_death(day, day_number, orders);
+    super::development::end_at_victory(day, day_number);
     super::missions::midnight(day, day_number);
     super::development::at_midnight(day, orders);
     if day_number == day.state.last_day {
@@ -170,17 +172,8 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         if c.dead || !orders.get(&c.player).is_some_and(|o| o.end_game) {
             continue;
         }
-        let short: Vec<String> = match day.state.victory_requirements.get(&c.name) {
-            Some(required) => {
-                let score = victory::score(day.data, c, Some(required));
-                victory::workings(&score, required)
-                    .into_iter()
-                    .filter(|(_, w)| w.acquired < w.required)
-                    .map(|(name, _)| name.to_string())
-                    .collect()
-            }
-            None => vec!["victory requirements, never recorded".to_string()],
-        };
+        let requirements = day.state.victory_requirements.get(&c.name);
+        let short = victory::short_of_requirements(day.data, c, requirements);
         let character = c.name.clone();
         let start = c.start.dwelling().and_then(|d| day.state.dwellings.get(&d));
         if let Some(start) = start.filter(|s| {

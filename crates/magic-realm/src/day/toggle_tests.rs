@@ -66,6 +66,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10",
     ),
     (
+        "extended_development_ends_at_victory",
+        "day::toggle_tests::extended_development_ends_at_victory_when_requirements_are_met_3_1_10_e_6_3",
+    ),
+    (
         "extended_development_revival",
         "day::toggle_tests::extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4",
     ),
@@ -769,6 +773,76 @@ fn the_carry_over_line_names_the_tenth_stages_spell_and_the_immortal_3_1_10_e_6_
         "{immortal}"
     );
     assert!(!line(5, false).contains("extra_spell"));
+}
+
+/// The game ends the Midnight a character has met his victory requirements,
+/// and he wins (3.1 10.E.6.3): the Berserker, with the 3 points of gold he
+/// recorded, ends a game with days to run and jumps a stage; the Amazon,
+/// short of her gold, does not win. Without the rule (10.E.6.3's option)
+/// the game runs on.
+#[test]
+fn extended_development_ends_at_victory_when_requirements_are_met_3_1_10_e_6_3() {
+    use super::development::DevelopmentEvent;
+    use crate::state::VictoryRequirements;
+    let play = |on: &[&str]| {
+        let mut state = extended_game(on).unwrap();
+        state.last_day = 28;
+        state.characters[1].gold = 26 + 90;
+        for (character, gold) in [("Amazon", 2), ("Berserker", 3)] {
+            state.victory_requirements.insert(
+                character.into(),
+                VictoryRequirements {
+                    gold,
+                    ..VictoryRequirements::default()
+                },
+            );
+        }
+        let orders = [("P1", "R"), ("P2", "R")]
+            .map(|(p, text)| {
+                (
+                    p.to_string(),
+                    crate::orders::parse_day_orders(text, 1, data()).expect("orders read"),
+                )
+            })
+            .into();
+        let mut dice = Dice::with_script(1, 1, script(&[]));
+        let (after, events) = super::resolve_day(data(), &rules(on), state, &orders, &mut dice)
+            .expect("the day resolves");
+        let met: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(DevelopmentEvent::RequirementsMet { characters }) => {
+                    Some(characters.clone())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let carried: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(DevelopmentEvent::CarryOver { lines }) => {
+                    Some(lines.clone())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        (after.last_day, met, carried)
+    };
+    let (last_day, met, carried) = play(&[
+        "extended_development",
+        "extended_development_ends_at_victory",
+    ]);
+    assert_eq!(last_day, 1);
+    assert_eq!(met, ["Berserker"]);
+    assert!(
+        carried[1].ends_with("won: a stage for winning"),
+        "{carried:?}"
+    );
+    let (last_day, met, carried) = play(&["extended_development"]);
+    assert_eq!(last_day, 28);
+    assert!(met.is_empty() && carried.is_empty());
 }
 
 /// Players wanting a longer game double or triple the victory points each

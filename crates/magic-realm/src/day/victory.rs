@@ -186,6 +186,27 @@ pub fn points_toward_requirements(
     .sum()
 }
 
+/// The categories of his victory requirements `who` falls short in (3.1
+/// 10.E.3.2, 10.E.6.3): those whose points acquired are fewer than
+/// required; with none recorded, the requirements themselves.
+pub fn short_of_requirements(
+    data: &GameData,
+    who: &CharacterState,
+    requirements: Option<&VictoryRequirements>,
+) -> Vec<String> {
+    match requirements {
+        Some(required) => {
+            let score = score(data, who, Some(required));
+            workings(&score, required)
+                .into_iter()
+                .filter(|(_, w)| w.acquired < w.required)
+                .map(|(name, _)| name.to_string())
+                .collect()
+        }
+        None => vec!["victory requirements, never recorded".to_string()],
+    }
+}
+
 /// The victory points of any kind he has, as Extended Development
 /// without requirements counts them toward chits (3.1 10.E.6.10): each
 /// category's whole points, negative Fame and Notoriety rounded down and
