@@ -671,6 +671,14 @@ pub(crate) fn start_calendar(
 ) -> anyhow::Result<()> {
     mr.last_day = calendar.months * crate::state::DAYS_PER_MONTH;
     mr.victory_points = calendar.victory_points;
+    if rules.is_on(crate::development::WITHOUT_REQUIREMENTS)
+        && let Some(character) = mr.victory_requirements.keys().next()
+    {
+        bail!(
+            "the {character} recorded victory requirements, but this campaign plays Extended \
+             Development without them (3.1 10.E.6.10); record none"
+        );
+    }
     for (character, r) in &mr.victory_requirements {
         let total = r.total();
         // Under Multiple Characters each further character of a player
@@ -772,6 +780,52 @@ mod tests {
         );
         let err = start(11).unwrap_err().to_string();
         assert!(err.contains("immortal"), "{err}");
+    }
+
+    /// A 10th-stage character may record one extra spell of any type
+    /// instead of taking a weapon or armour counter from the natives (3.1
+    /// 10.E.6.7.6): the Amazon, who has no MAGIC chit, records Peace and
+    /// takes only the Treasure card and the horse; below 10th stage, or
+    /// naming no spell, the carry-over is refused.
+    #[test]
+    fn a_tenth_stage_character_may_record_an_extra_spell_instead_of_a_counter_3_1_10_e_6_7_6() {
+        let seats = [Seat {
+            player: "Ann".into(),
+            role: Some("Amazon".into()),
+        }];
+        let rules = Rules::new(["extended_development"], crate::rules::TOGGLES).unwrap();
+        let start = |carried: serde_json::Value| {
+            let carried = serde_json::json!({"development": {"Amazon": carried}});
+            let start = Start {
+                carry_over: Some(&carried),
+                ..Start::new(&seats, &rules)
+            };
+            MagicRealm.start(&start, &mut Dice::new(7, 0))
+        };
+        let state = start(serde_json::json!({"stage": 10, "extra_spell": "peace"})).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert_eq!(amazon.magic.spells, ["Peace"]);
+        let kinds: Vec<crate::state::ItemKind> =
+            amazon.belongings.iter().map(|b| b.item.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                crate::state::ItemKind::Treasure,
+                crate::state::ItemKind::Horse
+            ]
+        );
+        let state = start(serde_json::json!({"stage": 10})).unwrap();
+        let amazon = &read_state(&state).unwrap().characters[0];
+        assert!(amazon.magic.spells.is_empty());
+        assert_eq!(amazon.belongings.len(), 3);
+        let err = start(serde_json::json!({"stage": 9, "extra_spell": "Peace"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("only a 10th-stage character"), "{err}");
+        let err = start(serde_json::json!({"stage": 10, "extra_spell": "Pease and Quiet"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the extra spell 'Pease and Quiet'"), "{err}");
     }
 
     #[test]

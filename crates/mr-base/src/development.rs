@@ -33,6 +33,48 @@ pub const DEVELOPMENT: &str = "development";
 /// The toggle keeping a character's stage from campaign to campaign.
 pub const EXTENDED_DEVELOPMENT: &str = "extended_development";
 
+/// Extended Development's longer game: twice the victory points a stage
+/// (3.1 10.E.6.2).
+pub const DOUBLE_POINTS: &str = "extended_development_double_points";
+
+/// Extended Development's longer game: three times the victory points a
+/// stage (3.1 10.E.6.2).
+pub const TRIPLE_POINTS: &str = "extended_development_triple_points";
+
+/// The winner gains one extra chit instead of a whole stage (3.1
+/// 10.E.6.3.4, option).
+pub const WINNER_ONE_CHIT: &str = "extended_development_winner_one_chit";
+
+/// The winner gains nothing for winning (3.1 10.E.6.3.4, option).
+pub const WINNER_NO_JUMP: &str = "extended_development_winner_no_jump";
+
+/// A killed character comes back as himself, three chits down (3.1
+/// 10.E.6.4).
+pub const REVIVAL: &str = "extended_development_revival";
+
+/// Extended Development without victory requirements: points of any kind
+/// earn chits, and the victor is who earned the most (3.1 10.E.6.10).
+pub const WITHOUT_REQUIREMENTS: &str = "extended_development_without_requirements";
+
+/// The game ends when a character has met his victory requirements, and
+/// he wins (3.1 10.E.6.3; without it, its option: the calendar's length).
+pub const ENDS_AT_VICTORY: &str = "extended_development_ends_at_victory";
+
+/// The options of Extended Development, each meaningful only with it.
+const EXTENDED_OPTIONS: &[&str] = &[
+    ENDS_AT_VICTORY,
+    DOUBLE_POINTS,
+    TRIPLE_POINTS,
+    WINNER_ONE_CHIT,
+    WINNER_NO_JUMP,
+    REVIVAL,
+    WITHOUT_REQUIREMENTS,
+];
+
+/// The stage whose reward may be an extra spell instead of a counter
+/// (3.1 10.E.6.7.6).
+pub const SPELL_STAGE: u8 = 10;
+
 /// The highest stage a campaign may start a character at: an 11th-stage
 /// character is an "immortal", retired (3.1 10.E.6.7.7).
 pub const HIGHEST_STAGE: u8 = 10;
@@ -93,6 +135,55 @@ pub enum DevelopmentError {
          to the campaign's rules or remove the table"
     )]
     ExtendedOff,
+    #[error(
+        "the rule {0} is an option of Extended Development (3.1 10.E.6), which is off; add \
+         \"extended_development\" to the campaign's rules or take {0} out"
+    )]
+    OptionWithoutExtended(&'static str),
+    #[error(
+        "[carry_over.development] gives the {character} an extra_spell at stage {stage}: only \
+         a 10th-stage character records an extra spell, instead of taking a weapon or armour \
+         counter (3.1 10.E.6.7.6); take extra_spell out"
+    )]
+    ExtraSpellBelowTenth { character: String, stage: u8 },
+    #[error("[carry_over.development] gives the {character} the extra spell '{spell}': {why}")]
+    ExtraSpell {
+        character: String,
+        spell: String,
+        why: String,
+    },
+}
+
+/// Refuse an option of Extended Development named without it.
+///
+/// # Errors
+/// The first such option.
+pub fn check_options(rules: &Rules) -> Result<(), DevelopmentError> {
+    if rules.is_on(EXTENDED_DEVELOPMENT) {
+        return Ok(());
+    }
+    match EXTENDED_OPTIONS.iter().find(|o| rules.is_on(o)) {
+        Some(option) => Err(DevelopmentError::OptionWithoutExtended(option)),
+        None => Ok(()),
+    }
+}
+
+/// The victory points each stage asks under Extended Development: 1, or
+/// 2 or 3 when the players lengthen the game (3.1 10.E.6.2).
+pub fn points_per_stage(rules: &Rules) -> u8 {
+    if rules.is_on(TRIPLE_POINTS) {
+        3
+    } else if rules.is_on(DOUBLE_POINTS) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The victory points a character at `stage` records: his next stage's
+/// number, times `per_stage` (3.1 10.E.6.2, 10.E.6.8).
+pub fn next_stage_points(stage: u8, per_stage: u8) -> u32 {
+    (u32::from(stage) + 1) * u32::from(per_stage)
 }
 
 /// Whether Development is in force: by its name, or brought in by
@@ -167,9 +258,38 @@ pub fn victory_points(points: u32, level: u8) -> u32 {
 /// Extended Development those of his next stage (3.1 10.E.6.2, 10.E.6.8).
 pub fn victory_points_of(who: &CharacterState, points: u32) -> u32 {
     match &who.development {
-        Some(d) if d.extended => u32::from(d.start_level) + 1,
+        Some(d) if d.extended => next_stage_points(d.start_level, d.points_per_stage),
         Some(d) => victory_points(points, d.start_level),
         None => points,
+    }
+}
+
+/// The victory points a killed `who` records as he starts over in a game
+/// asking `points`: under Extended Development's revival his next stage's
+/// once three chits are gone (3.1 10.E.6.4); else the game's.
+pub fn restart_victory_points(who: &CharacterState, points: u32) -> u32 {
+    revived(who).map_or(points, |r| next_stage_points(r.level, r.points_per_stage))
+}
+
+/// A killed `who`'s development as he is revived under Extended
+/// Development's revival: three chits down, one revival more (3.1
+/// 10.E.6.4); `None` when he is not dead or not revived.
+pub fn revived(who: &CharacterState) -> Option<crate::state::development::Development> {
+    let d = who.development.as_ref()?;
+    (d.extended && d.revives && who.dead).then(|| {
+        let mut revived = d.moved_by(-i32::from(CHITS_PER_LEVEL));
+        revived.revived += 1;
+        revived
+    })
+}
+
+/// The card a killed `who` starts over with as `kind`: under Extended
+/// Development's revival, as himself, his card at the stage he is revived
+/// at, three chits down (3.1 10.E.6.4); else `kind` whole.
+pub fn restart_card(who: &CharacterState, kind: &Character) -> Character {
+    match revived(who).filter(|_| who.name == kind.name) {
+        Some(revived) => card_at_level(kind, revived.level.min(TOP_LEVEL)),
+        None => kind.clone(),
     }
 }
 

@@ -185,6 +185,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      one who found Hidden Enemies today or whom Magic Sight shows that one by what he owns then; \
      before, no hidden fighter could be a melee target and a spell named any (7.5.7c, 8.4.2b.5, \
      8.4.2d.6)",
+    "Extended Development: a 10th-stage character's `extra_spell` in `[carry_over.development]` \
+     records a spell of any type instead of a counter; a character killed and started over as a \
+     new individual keeps his next-campaign line, a stage down (10.E.6.7.6, 10.E.6.3.5)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
@@ -485,7 +488,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   the calendar's last day still ends it, so give a long game several months",
         source: "3.1 10.E.3 (Sudden Death Game)",
         status: Built,
-        excludes: &[],
+        excludes: &["extended_development_without_requirements"],
     },
     RuleToggle {
         name: "sudden_death_at_start",
@@ -495,7 +498,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   dwelling may end it anywhere",
         source: "3.1 10.E.3.3 (Sudden Death Game, Recommended)",
         status: Built,
-        excludes: &[],
+        excludes: &["extended_development_without_requirements"],
     },
     RuleToggle {
         name: "development",
@@ -551,12 +554,82 @@ pub const TOGGLES: &[RuleToggle] = &[
                   prints the lines for the next campaign file (a chit more for surviving, a \
                   stage more for the victor, a stage less for the dead). Stages run 1 to 10 with \
                   their rewards (15 gold, a Treasure card, 10 notoriety and 5 fame, a horse, a \
-                  bonus phase a day, a weapon or armour counter; the natives' by the dice); an \
-                  11th-stage immortal is refused. Not built: 10.E.6.10's play without \
-                  requirements, and 10th stage's extra spell instead of a counter",
+                  bonus phase a day, a weapon or armour counter; the natives' by the dice, or \
+                  at 10th the spell of any type a character's `extra_spell` names instead of \
+                  the counter); an 11th-stage immortal is refused. Its options are toggles of \
+                  their own, each refused without it",
         source: "3.1 10.E.6 (Extended Development)",
         status: Built,
         excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_development_ends_at_victory",
+        summary: "Under Extended Development the game ends at the Midnight a living character \
+                  has met every category of his victory requirements, and he wins (several \
+                  the same night all win); without it the game runs the calendar's length and \
+                  the best score of 0 or more is the victor, 10.E.6.3's option (9.3)",
+        source: "3.1 10.E.6.3",
+        status: Built,
+        excludes: &["extended_development_without_requirements"],
+    },
+    RuleToggle {
+        name: "extended_development_double_points",
+        summary: "A longer Extended Development game: each character records and must gain \
+                  twice his next stage's victory points (a 1st-stage character 4); the GM's \
+                  carry-over lines are unchanged",
+        source: "3.1 10.E.6.2 (Extended Development, longer games)",
+        status: Built,
+        excludes: &["extended_development_triple_points"],
+    },
+    RuleToggle {
+        name: "extended_development_triple_points",
+        summary: "A longer Extended Development game: each character records and must gain \
+                  three times his next stage's victory points (a 1st-stage character 6)",
+        source: "3.1 10.E.6.2 (Extended Development, longer games)",
+        status: Built,
+        excludes: &["extended_development_double_points"],
+    },
+    RuleToggle {
+        name: "extended_development_winner_one_chit",
+        summary: "Under Extended Development the victor carries one extra chit into the next \
+                  campaign beside his survivor's chit, instead of a whole stage",
+        source: "3.1 10.E.6.3.4 (option)",
+        status: Built,
+        excludes: &["extended_development_winner_no_jump"],
+    },
+    RuleToggle {
+        name: "extended_development_winner_no_jump",
+        summary: "Under Extended Development the victor carries nothing extra for winning, \
+                  only his survivor's chit",
+        source: "3.1 10.E.6.3.4 (option)",
+        status: Built,
+        excludes: &["extended_development_winner_one_chit"],
+    },
+    RuleToggle {
+        name: "extended_development_revival",
+        summary: "Under Extended Development a killed character who starts over as himself is \
+                  revived: the same individual three chits down (each death another stage, \
+                  never below 1st), at the Inn with his stage's kit, chits and spells, \
+                  recording his new next stage's victory points; he carries no survivor's \
+                  chit. A start as another character is a new individual, as without it",
+        source: "3.1 10.E.6.4",
+        status: Built,
+        excludes: &[],
+    },
+    RuleToggle {
+        name: "extended_development_without_requirements",
+        summary: "Extended Development played without victory requirements: none is asked \
+                  or taken at setup; victory points of any kind earn chits at Midnight, \
+                  negative Fame and Notoriety (rounded down, not tripled) to be made up first; \
+                  at the end the character alive who earned the most chits this game is the \
+                  victor (none when nobody earned one), and the scores name none",
+        source: "3.1 10.E.6.10 (option)",
+        status: Built,
+        excludes: &[
+            "sudden_death",
+            "sudden_death_at_start",
+            "extended_development_ends_at_victory",
+        ],
     },
     RuleToggle {
         name: "combined_realms",

@@ -63,6 +63,9 @@ fn development(e: &DevelopmentEvent) -> &'static str {
         DevelopmentEvent::ChitGained { .. } => "10.E.5.4",
         DevelopmentEvent::LevelReached { .. } => "10.E.5.4.3",
         DevelopmentEvent::ChitOnRecord { .. } => "10.E.6.6",
+        DevelopmentEvent::Revived { .. } => "10.E.6.4",
+        DevelopmentEvent::VictorByChits { .. } => "10.E.6.10",
+        DevelopmentEvent::RequirementsMet { .. } => "10.E.6.3",
         DevelopmentEvent::CarryOver { .. } => "10.E.6.3",
     }
 }

@@ -20,6 +20,7 @@ use super::Day;
 use super::events::Happening;
 use super::victory;
 use crate::data::GameData;
+use crate::development::{ENDS_AT_VICTORY, WITHOUT_REQUIREMENTS};
 use crate::orders::DayOrders;
 use crate::state::CharacterState;
 use crate::state::development::{CHITS_PER_LEVEL, Development, TOP_LEVEL};
@@ -55,6 +56,18 @@ pub enum DevelopmentEvent {
         of_stage: u8,
         points: i32,
     },
+    /// Under Extended Development's revival a killed character comes back
+    /// as himself, three chits down, now at `stage` (3.1 10.E.6.4).
+    Revived { character: String, stage: u8 },
+    /// Without victory requirements, the chits each character earned this
+    /// game and the victor, who earned the most (3.1 10.E.6.10).
+    VictorByChits {
+        earned: Vec<(String, u8)>,
+        victors: Vec<String>,
+    },
+    /// The game ends tonight: these characters met their victory
+    /// requirements and win (3.1 10.E.6.3).
+    RequirementsMet { characters: Vec<String> },
     /// The game is over: each character's stage and extra chits for the
     /// next campaign file, as the GM reads them (3.1 10.E.6.3).
     CarryOver { lines: Vec<String> },
@@ -87,6 +100,45 @@ impl DevelopmentEvent {
                 realmgm_core::words::counted(*points, "victory point", "victory points"),
                 ordinal(*stage)
             ),
+            DevelopmentEvent::Revived { character, stage } => format!(
+                "The {character} is revived, three chits of development lost: now at the {} \
+                 stage.",
+                ordinal(*stage)
+            ),
+            DevelopmentEvent::VictorByChits { earned, victors } => {
+                let counts: Vec<String> = earned
+                    .iter()
+                    .map(|(character, chits)| {
+                        format!(
+                            "the {character} {}",
+                            realmgm_core::words::counted(*chits, "chit", "chits")
+                        )
+                    })
+                    .collect();
+                let victors: Vec<String> = victors.iter().map(|v| format!("the {v}")).collect();
+                let outcome = match victors.len() {
+                    0 => "nobody alive earned one, so there is no victor".to_string(),
+                    1 => format!("{} is the victor", victors[0]),
+                    _ => format!(
+                        "{} share the victory",
+                        realmgm_core::words::listed(&victors)
+                    ),
+                };
+                format!(
+                    "Extended Development without victory requirements: the victor is who \
+                     earned the most chits this game: {}; {outcome}.",
+                    realmgm_core::words::listed(&counts)
+                )
+            }
+            DevelopmentEvent::RequirementsMet { characters } => {
+                let named: Vec<String> = characters.iter().map(|c| format!("the {c}")).collect();
+                format!(
+                    "Midnight: {} met every victory requirement and {}; the game ends tonight \
+                     (Extended Development).",
+                    realmgm_core::words::listed(&named),
+                    realmgm_core::words::agreeing(named.len(), "wins", "win")
+                )
+            }
             DevelopmentEvent::CarryOver { lines } => format!(
                 "Extended Development: the stages to carry over into the next campaign file \
                  (3.1 10.E.6.3):\n[carry_over.development]\n{}",
@@ -183,9 +235,12 @@ pub fn at_midnight(day: &mut Day<'_>, orders: &BTreeMap<String, DayOrders>) {
         if who.dead {
             continue;
         }
-        let requirements = day.state.victory_requirements.get(&who.name);
-        let points =
-            victory::points_toward_requirements(day.data, day.rules, &day.state, who, requirements);
+        let points = if day.rules.is_on(WITHOUT_REQUIREMENTS) {
+            victory::points_of_any_kind(day.data, day.rules, &day.state, who)
+        } else {
+            let requirements = day.state.victory_requirements.get(&who.name);
+            victory::points_toward_requirements(day.data, day.rules, &day.state, who, requirements)
+        };
         if points <= development.best_points {
             continue;
         }
@@ -239,6 +294,7 @@ fn earn(day: &mut Day<'_>, i: usize, points: i32, wanted: &[String]) {
         crate::abilities::reshape_keeping(data, rules, &mut day.state.characters[i], |who| {
             if let Some(d) = &mut who.development {
                 d.banked -= d.points_per_chit();
+                d.earned = d.earned.saturating_add(1);
                 d.gained.push(stage);
                 if d.gained.len() == usize::from(CHITS_PER_LEVEL) {
                     d.level += 1;
@@ -283,6 +339,7 @@ fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
         return;
     };
     d.banked -= d.points_per_chit();
+    d.earned = d.earned.saturating_add(1);
     d.beyond += 1;
     let stage = d.level + 1;
     let of_stage = d.beyond;
@@ -305,124 +362,205 @@ fn on_record(day: &mut Day<'_>, i: usize, points: i32) {
 
 /// At the game's end under Extended Development, tell the GM what each
 /// character carries into the next campaign (3.1 10.E.6.3): one chit more
-/// for surviving, a whole stage more for the victor (the highest score,
-/// when 0 or more), a whole stage less for a character dead at the end,
-/// never below 1st stage (10.E.6.5).
+/// for surviving unkilled, for the victor (the highest score, when 0 or
+/// more) a whole stage more, or under the option of 10.E.6.3.4 one chit
+/// more or nothing, a whole stage less for a character dead at the end,
+/// never below 1st stage (10.E.6.5). A character revived (10.E.6.4) lost
+/// his three chits then, and earns no survivor's chit; one killed and
+/// started over as a new individual left his line as he fell.
 pub fn carry_over(day: &mut Day<'_>) {
     if !day.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
         return;
     }
     let requirements = &day.state.victory_requirements;
+    let by_chits = day.rules.is_on(WITHOUT_REQUIREMENTS);
+    // Without requirements the victor earned the most chits (3.1
+    // 10.E.6.10); ruling: at least one, and alive at the end, as a victor
+    // by score must be.
     let totals: Vec<i32> = day
         .state
         .characters
         .iter()
         .map(|c| {
-            victory::score(
-                day.data,
-                day.rules,
-                &day.state,
-                c,
-                requirements.get(&c.name),
-            )
-            .total
+            if by_chits {
+                i32::from(c.development.as_ref().map_or(0, |d| d.earned))
+            } else {
+                victory::score(
+                    day.data,
+                    day.rules,
+                    &day.state,
+                    c,
+                    requirements.get(&c.name),
+                )
+                .total
+            }
         })
         .collect();
-    let best = totals.iter().copied().max().filter(|b| *b >= 0);
-    let lines = day
+    let least = i32::from(by_chits);
+    let best = totals.iter().copied().max().filter(|b| *b >= least);
+    // Who met his requirements won, when the game ends so (3.1 10.E.6.3);
+    // ruling: when nobody did by the calendar's end, the best score.
+    let met = if day.rules.is_on(ENDS_AT_VICTORY) {
+        requirements_met(day)
+    } else {
+        Vec::new()
+    };
+    if by_chits {
+        let victors: Vec<String> = day
+            .state
+            .characters
+            .iter()
+            .zip(&totals)
+            .filter(|(who, total)| Some(**total) == best && !who.dead)
+            .map(|(who, _)| who.name.clone())
+            .collect();
+        let earned = day
+            .state
+            .characters
+            .iter()
+            .zip(&totals)
+            .filter(|(who, _)| who.development.is_some())
+            .map(|(who, total)| (who.name.clone(), u8::try_from(*total).unwrap_or(0)))
+            .collect();
+        day.emit(
+            realmgm_core::game::Observers::Everyone,
+            Happening::Development(DevelopmentEvent::VictorByChits { earned, victors }),
+        );
+    }
+    let living = day
         .state
         .characters
         .iter()
         .zip(&totals)
         .filter_map(|(who, total)| {
             let d = who.development.as_ref()?;
-            let won = Some(*total) == best && !who.dead;
+            let won = if met.is_empty() {
+                Some(*total) == best && !who.dead
+            } else {
+                met.contains(&who.name)
+            };
             Some(carried_line(day.data, day.rules, who, d, won))
-        })
-        .collect();
+        });
+    let lines = day.state.fallen.iter().cloned().chain(living).collect();
     day.emit(
         realmgm_core::game::Observers::Gm,
         Happening::Development(DevelopmentEvent::CarryOver { lines }),
     );
 }
 
+/// The living characters who have met every category of their victory
+/// requirements.
+fn requirements_met(day: &Day<'_>) -> Vec<String> {
+    let requirements = &day.state.victory_requirements;
+    day.state
+        .characters
+        .iter()
+        .filter(|c| !c.dead)
+        .filter(|c| {
+            victory::short_of_requirements(
+                day.data,
+                day.rules,
+                &day.state,
+                c,
+                requirements.get(&c.name),
+            )
+            .is_empty()
+        })
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Under `extended_development_ends_at_victory` the game ends at the
+/// Midnight a living character has met every category of his victory
+/// requirements: he wins (3.1 10.E.6.3). Ruling: several meeting theirs
+/// the same Midnight all win.
+pub fn end_at_victory(day: &mut Day<'_>, day_number: u32) {
+    if !day.rules.is_on(ENDS_AT_VICTORY) || day_number >= day.state.last_day {
+        return;
+    }
+    let characters = requirements_met(day);
+    if characters.is_empty() {
+        return;
+    }
+    day.state.last_day = day_number;
+    day.emit(
+        realmgm_core::game::Observers::Everyone,
+        Happening::Development(DevelopmentEvent::RequirementsMet { characters }),
+    );
+}
+
+/// The chits a victor gains for winning, and why (3.1 10.E.6.3.4 and its
+/// option).
+fn winners_gain(rules: &Rules) -> (i32, &'static str) {
+    use crate::development::{WINNER_NO_JUMP, WINNER_ONE_CHIT};
+    if rules.is_on(WINNER_NO_JUMP) {
+        (0, "nothing for winning (10.E.6.3.4 option)")
+    } else if rules.is_on(WINNER_ONE_CHIT) {
+        (1, "a chit for winning (10.E.6.3.4 option)")
+    } else {
+        (i32::from(CHITS_PER_LEVEL), "a stage for winning")
+    }
+}
+
 /// One character's line of `[carry_over.development]`, with why.
-fn carried_line(
+pub(super) fn carried_line(
     data: &GameData,
     rules: &Rules,
     who: &CharacterState,
     d: &Development,
     won: bool,
 ) -> String {
-    let earned = if d.level >= TOP_LEVEL {
-        d.beyond
-    } else {
-        u8::try_from(d.gained.len()).unwrap_or(0)
-    };
-    let chits = i32::from(d.level) * i32::from(CHITS_PER_LEVEL) + i32::from(earned);
-    let (change, why) = if who.dead {
-        (-i32::from(CHITS_PER_LEVEL), "killed: a stage less")
-    } else if won {
-        (
-            1 + i32::from(CHITS_PER_LEVEL),
-            "survived and won: a chit and a stage more",
-        )
-    } else {
-        (1, "survived: a chit more")
-    };
-    let after = (chits + change).max(i32::from(CHITS_PER_LEVEL));
     let per = i32::from(CHITS_PER_LEVEL);
-    let stage = u8::try_from(after / per).unwrap_or(u8::MAX);
-    let extra = usize::try_from(after % per).unwrap_or(0);
-    let detail = if stage >= TOP_LEVEL {
-        if extra == 0 {
+    let (survived, survived_why) = if d.revived > 0 {
+        (0, "revived, a stage down already: no chit for surviving")
+    } else {
+        (1, "survived: a chit")
+    };
+    let (change, why) = if who.dead {
+        (-per, "killed: a stage less".to_string())
+    } else if won {
+        let (gain, gain_why) = winners_gain(rules);
+        (survived + gain, format!("{survived_why}; won: {gain_why}"))
+    } else {
+        (survived, survived_why.to_string())
+    };
+    let after = d.moved_by(change);
+    let detail = if after.level >= TOP_LEVEL {
+        if after.beyond == 0 {
             String::new()
         } else {
-            format!(", extra = {extra}")
+            format!(", extra = {}", after.beyond)
         }
     } else {
-        // Chits gained this game come first, then the card's order.
         let mut next = who.clone();
-        if let Some(n) = &mut next.development {
-            n.level = stage;
-            n.gained = if stage == d.level {
-                d.gained.clone()
-            } else {
-                Vec::new()
-            };
-        }
-        let names: Vec<String> = next
-            .development
-            .as_ref()
-            .map(|n| {
-                let mut stages = n.gained.clone();
-                stages.extend(
-                    n.next_stages()
-                        .into_iter()
-                        .filter(|s| !n.gained.contains(s)),
-                );
-                let all = next_level_chits(data, rules, &next);
-                stages
-                    .into_iter()
-                    .filter_map(|s| all.iter().find(|(t, _)| *t == s).map(|(_, c)| c.clone()))
-                    .take(extra)
-                    .collect()
+        next.development = Some(after.clone());
+        let all = next_level_chits(data, rules, &next);
+        let names: Vec<String> = after
+            .gained
+            .iter()
+            .filter_map(|s| {
+                all.iter()
+                    .find(|(t, _)| t == s)
+                    .map(|(_, c)| format!("\"{c}\""))
             })
-            .unwrap_or_default();
+            .collect();
         if names.is_empty() {
             String::new()
         } else {
-            format!(
-                ", extra_chits = [{}]",
-                names
-                    .iter()
-                    .map(|n| format!("\"{n}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!(", extra_chits = [{}]", names.join(", "))
         }
     };
-    format!("\"{}\" = {{ stage = {stage}{detail} }}   # {why}", who.name)
+    let hint = if after.level > crate::development::HIGHEST_STAGE {
+        "; an immortal: retired, the player starts over with another character (10.E.6.7.7)"
+    } else if after.level == crate::development::SPELL_STAGE {
+        "; add extra_spell = \"SPELL\" to record a spell instead of a counter (10.E.6.7.6)"
+    } else {
+        ""
+    };
+    format!(
+        "\"{}\" = {{ stage = {}{detail} }}   # {why}{hint}",
+        who.name, after.level
+    )
 }
 
 /// The names of his abilities in force.

@@ -91,3 +91,71 @@ fn at_4th_stage_chits_are_kept_on_record_3_1_10_e_6_6() {
     assert_eq!(amazon.chits.len(), 12);
     assert_eq!(amazon.development.as_ref().map(|d| d.beyond), Some(1));
 }
+
+/// A Wizard carried at 4th stage, killed and revived under Extended
+/// Development (3.1 10.E.6.4), comes back at 3rd stage, whose card records
+/// one spell: a `Spells:` line naming his 4th level's two does not fit
+/// him, so the mail check refuses it and, sent anyway, the dice record his
+/// one; he records the victory points of his new next stage, 4.
+#[test]
+fn a_revived_wizard_records_his_revived_stages_spells_3_1_10_e_6_4() {
+    use crate::setup::{SetupInputs, new_game};
+    use crate::state::development::Carried;
+    let rules = Rules::new(
+        ["extended_development", "extended_development_revival"],
+        TOGGLES,
+    )
+    .expect("known toggles");
+    let seats = [realmgm_core::game::Seat {
+        player: "P1".into(),
+        role: Some("Wizard".into()),
+    }];
+    let inputs = SetupInputs {
+        carried: [(
+            "Wizard".to_string(),
+            Carried {
+                stage: 4,
+                ..Carried::default()
+            },
+        )]
+        .into(),
+        ..SetupInputs::default()
+    };
+    let mut dice = realmgm_core::dice::Dice::new(2, 0);
+    let mut state = new_game(data(), &seats, &rules, &inputs, &mut dice).expect("sets up");
+    state.characters[0].dead = true;
+    let wizard = &state.characters[0];
+    assert_eq!(
+        crate::development::restart_victory_points(wizard, 5),
+        4,
+        "3rd stage records 4th's points"
+    );
+    let card = data()
+        .characters
+        .iter()
+        .find(|c| c.name == "Wizard")
+        .expect("Wizard");
+    let two: Vec<String> = data()
+        .spells
+        .iter()
+        .filter(|s| s.learnable() && crate::magic::spellbook::type_allowed(card, s).is_ok())
+        .map(|s| s.name.clone())
+        .take(2)
+        .collect();
+    let text = format!("H\nSpells: {}", two.join("; "));
+    let orders = crate::orders::parse_day_orders(&text, 1, data()).expect("parses");
+    let (problems, _) =
+        crate::orders::mail_check::problems(data(), Some(&state), "P1", &orders, &text);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.line == 2 && p.message.contains("records 1 spell; 2 named")),
+        "{problems:?}"
+    );
+    let (after, _) =
+        crate::test_support::play_day_under(&rules, state, &[("P1", text.as_str())], &[]);
+    let wizard = &after.characters[0];
+    assert!(!wizard.dead);
+    assert_eq!(crate::development::level(wizard), 3);
+    assert_eq!(wizard.magic.spells.len(), 1, "{:?}", wizard.magic.spells);
+}

@@ -343,6 +343,11 @@ pub enum MidnightEvent {
         /// when every player plays one.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         players: Vec<PlayerScore>,
+        /// Under Extended Development without victory requirements the
+        /// scores name no victor: the most chits earned does (3.1
+        /// 10.E.6.10).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        victor_by_chits: bool,
     },
 }
 

@@ -440,6 +440,7 @@ fn midnight(event: &MidnightEvent) -> String {
             scores,
             note,
             players,
+            victor_by_chits,
         } => {
             let mut text = format!("Victory points ({note}):");
             for s in scores {
@@ -449,7 +450,9 @@ fn midnight(event: &MidnightEvent) -> String {
                     s.character, s.total, s.great_treasures, s.spells, s.fame, s.notoriety, s.gold
                 );
             }
-            if players.is_empty() {
+            if *victor_by_chits {
+                // The chits earned name the victor, in their own line.
+            } else if players.is_empty() {
                 text.push_str(&super::victory::outcome(scores));
             } else {
                 text.push_str(&super::victory::players_outcome(players));

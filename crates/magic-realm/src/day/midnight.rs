@@ -38,9 +38,11 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
     suicides(day, day_number, orders);
     turn_chits_down(day);
     super::hire::count_down_hire_terms(day);
-    // Sudden Death may make tonight the game's end, when missions and
-    // campaigns still held fail (3.1 7.2.4d): decide it first.
+    // Sudden Death, or a victory under Extended Development, may make
+    // tonight the game's end, when missions and campaigns still held fail
+    // (3.1 7.2.4d): decide it first.
     sudden_death(day, day_number, orders);
+    super::development::end_at_victory(day, day_number);
     super::missions::midnight(day, day_number);
     super::development::at_midnight(day, orders);
     if day_number == day.state.last_day {
@@ -60,7 +62,11 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
             })
             .collect();
         let players = victory::player_scores(&day.state, &scores);
-        let note = if requirements.is_empty() {
+        let victor_by_chits = day.rules.is_on(crate::development::WITHOUT_REQUIREMENTS);
+        let note = if victor_by_chits {
+            "Extended Development without victory requirements: each category scores its raw \
+             total divided by its factor, and the chits earned name the victor (3.1 10.E.6.10)"
+        } else if requirements.is_empty() {
             "no victory requirements were recorded, so each category scores its raw total \
              divided by its factor (GT 1, spells 2, fame 10, notoriety 20, gold 30)"
         } else {
@@ -73,6 +79,7 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
                 scores,
                 note: note.into(),
                 players,
+                victor_by_chits,
             }),
         );
         super::development::carry_over(day);
@@ -173,17 +180,9 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         if c.dead || !orders.get(&c.player).is_some_and(|o| o.end_game) {
             continue;
         }
-        let short: Vec<String> = match day.state.victory_requirements.get(&c.name) {
-            Some(required) => {
-                let score = victory::score(day.data, day.rules, &day.state, c, Some(required));
-                victory::workings(&score, required)
-                    .into_iter()
-                    .filter(|(_, w)| w.acquired < w.required)
-                    .map(|(name, _)| name.to_string())
-                    .collect()
-            }
-            None => vec!["victory requirements, never recorded".to_string()],
-        };
+        let requirements = day.state.victory_requirements.get(&c.name);
+        let short =
+            victory::short_of_requirements(day.data, day.rules, &day.state, c, requirements);
         let character = c.name.clone();
         let start = c.start.dwelling().and_then(|d| day.state.dwellings.get(&d));
         if let Some(start) = start.filter(|s| {

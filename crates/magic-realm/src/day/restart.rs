@@ -25,11 +25,13 @@ use serde::{Deserialize, Serialize};
 use realmgm_core::game::Observers;
 
 use super::Day;
+use super::development::DevelopmentEvent;
 use super::events::Happening;
 use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
+use crate::state::development::Development;
 use crate::state::{CharacterState, Item, ItemKind, VictoryRequirements, abandoned_pile};
 
 /// A dead character coming back.
@@ -307,20 +309,34 @@ fn restart(
     let left_behind = old.give_up_everything();
     let player = old.player.clone();
     let controller = old.controller.clone();
-    // The player's own choices for the character stay with him.
+    // The player's own choices for the character stay with him, and under
+    // Extended Development's revival he is himself, three chits down (3.1
+    // 10.E.6.4).
     let choices = if became.is_none() {
         Choices {
             abilities: old.optional_abilities.clone(),
             form: old.elf_form,
+            development: crate::development::revived(old),
         }
     } else {
         Choices::default()
     };
+    let revived_at = choices.development.as_ref().map(|d| d.level);
+    // One not revived is a new individual: the one who fell carries his
+    // stage, a stage down, into the next campaign (3.1 10.E.6.3.5).
+    if revived_at.is_none()
+        && let Some(d) = old.development.as_ref().filter(|d| d.extended)
+    {
+        let line = super::development::carried_line(day.data, day.rules, old, d, false);
+        day.state.fallen.push(line);
+    }
     drop_where_he_fell(day, &fell_in, &left_behind);
     // Spells that do not read for the character he comes back as (the
-    // one his orders named was taken) are recorded by the dice instead.
+    // one his orders named was taken, or a revived one's stage allows
+    // fewer or other types) are recorded by the dice instead.
+    let card = crate::development::restart_card(&day.state.characters[who], kind);
     let spells = spells
-        .and_then(|text| crate::setup::by_mail::read_spells(kind, Some(text), day.data).ok())
+        .and_then(|text| crate::setup::by_mail::read_spells(&card, Some(text), day.data).ok())
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
     // A replacement keeps the seat of the character he replaces, and so his
@@ -356,6 +372,16 @@ fn restart(
         }
     };
     day.emit(Observers::Everyone, Happening::Restart(event));
+    if let Some(stage) = revived_at {
+        let observers = day.only(who);
+        day.emit(
+            observers,
+            Happening::Development(DevelopmentEvent::Revived {
+                character: kind_name.clone(),
+                stage,
+            }),
+        );
+    }
     for (item, gold) in paid {
         let observers = day.only(who);
         day.emit(
@@ -370,11 +396,13 @@ fn restart(
 }
 
 /// What a player chose for his character that a fresh start of the same
-/// character keeps: optional abilities and the Elf's form.
+/// character keeps: optional abilities and the Elf's form; and under
+/// Extended Development's revival his development, three chits down.
 #[derive(Default)]
 pub(super) struct Choices {
     pub abilities: Vec<String>,
     pub form: Option<crate::data::characters::ElfForm>,
+    pub development: Option<Development>,
 }
 
 /// Take the fresh `character`'s starting weapon and armour out of the
@@ -466,6 +494,13 @@ pub(super) fn fresh_at_inn(
         StartLocation::Inn,
         inn.clone(),
     )];
+    if let Some(development) = choices.development {
+        // His stage's kit and chits come before his spells are recorded,
+        // by his stage's allowance; its rewards came once, as the game
+        // began (3.1 10.E.6.7).
+        let [entering] = &mut entering;
+        crate::setup::development::develop(day.data, day.rules, entering, development);
+    }
     let chosen = if spells.is_empty() {
         BTreeMap::new()
     } else {

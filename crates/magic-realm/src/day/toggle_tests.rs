@@ -46,6 +46,34 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4",
     ),
     (
+        "extended_development_double_points",
+        "day::toggle_tests::extended_development_double_and_triple_points_lengthen_the_game_3_1_10_e_6_2",
+    ),
+    (
+        "extended_development_triple_points",
+        "day::toggle_tests::extended_development_double_and_triple_points_lengthen_the_game_3_1_10_e_6_2",
+    ),
+    (
+        "extended_development_winner_one_chit",
+        "day::toggle_tests::extended_development_winner_jumps_a_stage_a_chit_or_nothing_3_1_10_e_6_3_4",
+    ),
+    (
+        "extended_development_winner_no_jump",
+        "day::toggle_tests::extended_development_winner_jumps_a_stage_a_chit_or_nothing_3_1_10_e_6_3_4",
+    ),
+    (
+        "extended_development_without_requirements",
+        "day::toggle_tests::extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10",
+    ),
+    (
+        "extended_development_ends_at_victory",
+        "day::toggle_tests::extended_development_ends_at_victory_when_requirements_are_met_3_1_10_e_6_3",
+    ),
+    (
+        "extended_development_revival",
+        "day::toggle_tests::extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4",
+    ),
+    (
         "knights_adjustment",
         "day::toggle_tests::knights_adjustment_makes_the_white_knight_only_friendly",
     ),
@@ -628,17 +656,9 @@ fn development_turns_victory_points_into_next_level_chits_3_1_10_e_5_4() {
     assert_eq!(chits.len(), 12);
 }
 
-/// Under Extended Development the campaign file's carry-over sets each
-/// stage: the Amazon (none carried) starts at 1st stage and records 2
-/// points, the Berserker at 2nd with an extra 3rd-stage chit records 3
-/// (3.1 10.E.6.1-6.2); on the game's last day the GM reads what each
-/// carries into the next campaign: a chit more for surviving, a stage more
-/// for the victor (3.1 10.E.6.3); the Berserker's 2 points of gold also
-/// brought him a chit that day (10.E.5.4), so he reaches 4th stage.
-/// Without the rule a carry-over is refused.
-#[test]
-fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
-    use crate::development::victory_points_of;
+/// The Amazon (none carried: 1st stage) and the Berserker (2nd stage with
+/// an extra 3rd-stage chit) set up under Extended Development and `on`.
+fn extended_game(on: &[&str]) -> Result<crate::state::MrState, crate::setup::SetupError> {
     use crate::setup::{SetupInputs, new_game};
     use crate::state::development::Carried;
     let seats = [("P1", "Amazon"), ("P2", "Berserker")].map(|(p, c)| realmgm_core::game::Seat {
@@ -651,25 +671,22 @@ fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
             Carried {
                 stage: 2,
                 extra_chits: vec!["FIGHT T6*".into()],
-                extra: 0,
+                ..Carried::default()
             },
         )]
         .into(),
         ..SetupInputs::default()
     };
-    let off = new_game(data(), &seats, &rules(&[]), &inputs, &mut Dice::new(2, 0));
-    assert!(
-        off.is_err_and(|e| e.to_string().contains("extended_development rule is off")),
-        "without the rule the carry-over is refused"
-    );
-    let on = rules(&["extended_development"]);
-    let mut state = new_game(data(), &seats, &on, &inputs, &mut Dice::new(2, 0)).unwrap();
-    let chits = |i: usize, state: &crate::state::MrState| state.characters[i].chits.len();
-    assert_eq!((chits(0, &state), chits(1, &state)), (3, 7));
-    assert_eq!(victory_points_of(&state.characters[0], 5), 2);
-    assert_eq!(victory_points_of(&state.characters[1], 5), 3);
-    state.last_day = 1;
-    state.characters[1].gold = 26 + 60;
+    new_game(data(), &seats, &rules(on), &inputs, &mut Dice::new(2, 0))
+}
+
+/// The game's last day played from `state` with both resting: its events
+/// and the lines the GM reads for the next campaign file.
+fn last_day(
+    on: &[&str],
+    mut state: crate::state::MrState,
+) -> (crate::state::MrState, Vec<DayEvent>, Vec<String>) {
+    state.last_day = state.day + 1;
     let orders = [("P1", "R"), ("P2", "R")]
         .map(|(p, text)| {
             (
@@ -679,9 +696,9 @@ fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
         })
         .into();
     let mut dice = Dice::with_script(1, 1, script(&[]));
-    let (_, events) =
-        super::resolve_day(data(), &on, state, &orders, &mut dice).expect("the day resolves");
-    let carried: Vec<String> = events
+    let (after, events) = super::resolve_day(data(), &rules(on), state, &orders, &mut dice)
+        .expect("the day resolves");
+    let carried = events
         .iter()
         .filter_map(|e| match &e.happening {
             Happening::Development(super::development::DevelopmentEvent::CarryOver { lines }) => {
@@ -691,12 +708,309 @@ fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
         })
         .flatten()
         .collect();
+    (after, events, carried)
+}
+
+/// Under Extended Development the campaign file's carry-over sets each
+/// stage: the Amazon (none carried) starts at 1st stage and records 2
+/// points, the Berserker at 2nd with an extra 3rd-stage chit records 3
+/// (3.1 10.E.6.1-6.2); on the game's last day the GM reads what each
+/// carries into the next campaign: a chit more for surviving, a stage more
+/// for the victor (3.1 10.E.6.3); the Berserker's 2 points of gold also
+/// brought him a chit that day (10.E.5.4), so he reaches 4th stage.
+/// Without the rule a carry-over is refused.
+#[test]
+fn extended_development_carries_stages_from_campaign_to_campaign_3_1_10_e_6() {
+    use crate::development::victory_points_of;
+    let off = extended_game(&[]);
+    assert!(
+        off.is_err_and(|e| e.to_string().contains("extended_development rule is off")),
+        "without the rule the carry-over is refused"
+    );
+    let on = ["extended_development"];
+    let mut state = extended_game(&on).unwrap();
+    let chits = |i: usize, state: &crate::state::MrState| state.characters[i].chits.len();
+    assert_eq!((chits(0, &state), chits(1, &state)), (3, 7));
+    assert_eq!(victory_points_of(&state.characters[0], 5), 2);
+    assert_eq!(victory_points_of(&state.characters[1], 5), 3);
+    state.characters[1].gold = 26 + 60;
+    let (_, _, carried) = last_day(&on, state);
     assert_eq!(
         carried,
         [
-            "\"Amazon\" = { stage = 1, extra_chits = [\"MOVE M4\"] }   # survived: a chit more",
-            "\"Berserker\" = { stage = 4 }   # survived and won: a chit and a stage more",
+            "\"Amazon\" = { stage = 1, extra_chits = [\"MOVE M4\"] }   # survived: a chit",
+            "\"Berserker\" = { stage = 4 }   # survived: a chit; won: a stage for winning",
         ]
+    );
+}
+
+/// A line carrying a character to 10th stage reminds the GM of its extra
+/// spell (3.1 10.E.6.7.6), one carrying him past it of his retirement as an
+/// immortal (10.E.6.7.7).
+#[test]
+fn the_carry_over_line_names_the_tenth_stages_spell_and_the_immortal_3_1_10_e_6_7() {
+    use crate::state::development::Development;
+    let state = game(&["Amazon"]);
+    let line = |stage: u8, won: bool| {
+        let mut development = Development::starting_at(stage);
+        development.extended = true;
+        development.beyond = 2;
+        let on = rules(&["extended_development"]);
+        super::development::carried_line(data(), &on, &state.characters[0], &development, won)
+    };
+    let tenth = line(9, false);
+    assert!(
+        tenth.starts_with("\"Amazon\" = { stage = 10 }")
+            && tenth.ends_with(
+                "add extra_spell = \"SPELL\" to record a spell instead of a counter (10.E.6.7.6)"
+            ),
+        "{tenth}"
+    );
+    let immortal = line(10, false);
+    assert!(
+        immortal.starts_with("\"Amazon\" = { stage = 11 }")
+            && immortal.contains("an immortal: retired"),
+        "{immortal}"
+    );
+    assert!(!line(5, false).contains("extra_spell"));
+}
+
+/// The game ends the Midnight a character has met his victory requirements,
+/// and he wins (3.1 10.E.6.3): the Berserker, with the 3 points of gold he
+/// recorded, ends a game with days to run and jumps a stage; the Amazon,
+/// short of her gold, does not win. Without the rule (10.E.6.3's option)
+/// the game runs on.
+#[test]
+fn extended_development_ends_at_victory_when_requirements_are_met_3_1_10_e_6_3() {
+    use super::development::DevelopmentEvent;
+    use crate::state::VictoryRequirements;
+    let play = |on: &[&str]| {
+        let mut state = extended_game(on).unwrap();
+        state.last_day = 28;
+        state.characters[1].gold = 26 + 90;
+        for (character, gold) in [("Amazon", 2), ("Berserker", 3)] {
+            state.victory_requirements.insert(
+                character.into(),
+                VictoryRequirements {
+                    gold,
+                    ..VictoryRequirements::default()
+                },
+            );
+        }
+        let orders = [("P1", "R"), ("P2", "R")]
+            .map(|(p, text)| {
+                (
+                    p.to_string(),
+                    crate::orders::parse_day_orders(text, 1, data()).expect("orders read"),
+                )
+            })
+            .into();
+        let mut dice = Dice::with_script(1, 1, script(&[]));
+        let (after, events) = super::resolve_day(data(), &rules(on), state, &orders, &mut dice)
+            .expect("the day resolves");
+        let met: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(DevelopmentEvent::RequirementsMet { characters }) => {
+                    Some(characters.clone())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let carried: Vec<String> = events
+            .iter()
+            .filter_map(|e| match &e.happening {
+                Happening::Development(DevelopmentEvent::CarryOver { lines }) => {
+                    Some(lines.clone())
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        (after.last_day, met, carried)
+    };
+    let (last_day, met, carried) = play(&[
+        "extended_development",
+        "extended_development_ends_at_victory",
+    ]);
+    assert_eq!(last_day, 1);
+    assert_eq!(met, ["Berserker"]);
+    assert!(
+        carried[1].ends_with("won: a stage for winning"),
+        "{carried:?}"
+    );
+    let (last_day, met, carried) = play(&["extended_development"]);
+    assert_eq!(last_day, 28);
+    assert!(met.is_empty() && carried.is_empty());
+}
+
+/// Players wanting a longer game double or triple the victory points each
+/// stage asks (3.1 10.E.6.2): the 1st-stage Amazon records 2, 4 or 6, the
+/// 2nd-stage Berserker 3, 6 or 9. Either option without Extended
+/// Development is refused by name.
+#[test]
+fn extended_development_double_and_triple_points_lengthen_the_game_3_1_10_e_6_2() {
+    use crate::development::victory_points_of;
+    let points = |on: &[&str]| {
+        let state = extended_game(on).unwrap();
+        [0, 1].map(|i| victory_points_of(&state.characters[i], 5))
+    };
+    assert_eq!(points(&["extended_development"]), [2, 3]);
+    let doubled = ["extended_development", "extended_development_double_points"];
+    assert_eq!(points(&doubled), [4, 6]);
+    let tripled = ["extended_development", "extended_development_triple_points"];
+    assert_eq!(points(&tripled), [6, 9]);
+    let alone = extended_game(&["extended_development_double_points"]).unwrap_err();
+    assert!(
+        alone
+            .to_string()
+            .contains("extended_development_double_points is an option of Extended Development"),
+        "{alone}"
+    );
+}
+
+/// The victor jumps a whole stage (3.1 10.E.6.3.4); under its option he
+/// gains one chit more, or nothing, beside his survivor's chit. The
+/// Berserker ends the game with 8 chits (2nd stage, two toward 3rd).
+#[test]
+fn extended_development_winner_jumps_a_stage_a_chit_or_nothing_3_1_10_e_6_3_4() {
+    let berserker = |option: Option<&str>| {
+        let on: Vec<&str> = ["extended_development"].into_iter().chain(option).collect();
+        let mut state = extended_game(&on).unwrap();
+        state.characters[1].gold = 26 + 60;
+        let (_, _, carried) = last_day(&on, state);
+        carried[1].clone()
+    };
+    assert!(berserker(None).starts_with("\"Berserker\" = { stage = 4 }"));
+    let one_chit = berserker(Some("extended_development_winner_one_chit"));
+    assert!(
+        one_chit.starts_with("\"Berserker\" = { stage = 3, extra_chits = [\"BERSERK T4**\"] }"),
+        "{one_chit}"
+    );
+    assert!(one_chit.ends_with("won: a chit for winning (10.E.6.3.4 option)"));
+    let nothing = berserker(Some("extended_development_winner_no_jump"));
+    assert!(
+        nothing.starts_with("\"Berserker\" = { stage = 3 }   # survived: a chit; won: nothing"),
+        "{nothing}"
+    );
+}
+
+/// Under the revival option the Berserker, killed at 2nd stage with one
+/// chit toward 3rd, comes back at the Inn as himself three chits down: 1st
+/// stage with one chit toward 2nd (its first in his card's order, MOVE
+/// T6*), recording 2nd stage's 2 victory points,
+/// told so, and carrying no survivor's chit at the end (3.1 10.E.6.4).
+/// Without it he starts over as a new individual with his whole card, and
+/// the one who fell carries his stage, a stage down, into the next
+/// campaign (10.E.6.3.5).
+#[test]
+fn extended_development_revival_brings_him_back_three_chits_down_3_1_10_e_6_4() {
+    use crate::development::{restart_victory_points, victory_points_of};
+    let play = |on: &[&str]| {
+        let mut state = extended_game(on).unwrap();
+        state.characters[1].dead = true;
+        let asked = restart_victory_points(&state.characters[1], 5);
+        let (after, events, carried) = last_day(on, state);
+        let revived = events.iter().any(|e| {
+            matches!(
+                &e.happening,
+                Happening::Development(super::development::DevelopmentEvent::Revived {
+                    character,
+                    stage: 1,
+                }) if character == "Berserker"
+            )
+        });
+        (asked, after, revived, carried)
+    };
+    let on = ["extended_development", "extended_development_revival"];
+    let (asked, after, revived, carried) = play(&on);
+    let berserker = &after.characters[1];
+    assert!(revived && !berserker.dead);
+    assert_eq!(asked, 2);
+    assert_eq!(victory_points_of(berserker, 5), 2);
+    assert_eq!(berserker.chits.len(), 4);
+    assert_eq!(berserker.development.as_ref().map(|d| d.revived), Some(1));
+    assert_eq!(
+        carried[1],
+        "\"Berserker\" = { stage = 1, extra_chits = [\"MOVE T6*\"] }   # revived, a stage down \
+         already: no chit for surviving"
+    );
+    let (asked, after, revived, carried) = play(&["extended_development"]);
+    let berserker = &after.characters[1];
+    assert!(!revived && !berserker.dead);
+    assert_eq!(asked, 5);
+    assert_eq!(berserker.chits.len(), 12);
+    assert!(berserker.development.is_none());
+    assert_eq!(
+        carried[0],
+        "\"Berserker\" = { stage = 1, extra_chits = [\"MOVE T6*\"] }   # killed: a stage less"
+    );
+    assert_eq!(carried.len(), 2, "{carried:?}");
+}
+
+/// Without victory requirements (3.1 10.E.6.10) points of any kind earn
+/// chits, negative Fame rounded down and subtracting: the 1st-stage
+/// Amazon's 3 points of gold less 2 for her -15 Fame bring her one chit,
+/// the 2nd-stage Berserker's 4 points of gold two, so he earned the most
+/// and is the victor, his stage jumping; the scores name no victor.
+/// Without the option her Fame counts for nothing, her gold brings three
+/// chits, and the victor is the best score's.
+#[test]
+fn extended_development_without_requirements_crowns_the_most_chits_3_1_10_e_6_10() {
+    use super::development::DevelopmentEvent;
+    let play = |on: &[&str]| {
+        let mut state = extended_game(on).unwrap();
+        state.characters[0].gold = 16 + 90;
+        state.characters[0].fame = -15;
+        state.characters[1].gold = 26 + 120;
+        let (after, events, carried) = last_day(on, state);
+        let earned: Vec<u8> = after
+            .characters
+            .iter()
+            .map(|c| c.development.as_ref().map_or(0, |d| d.earned))
+            .collect();
+        let told: Vec<String> = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.happening,
+                    Happening::Development(DevelopmentEvent::VictorByChits { .. })
+                        | Happening::Midnight(super::events::MidnightEvent::VictoryPoints { .. })
+                )
+            })
+            .filter_map(super::log::line)
+            .collect();
+        (earned, told, carried)
+    };
+    let on = [
+        "extended_development",
+        "extended_development_without_requirements",
+    ];
+    let (earned, told, carried) = play(&on);
+    assert_eq!(earned, [1, 2]);
+    assert!(!told[0].contains("is the victor"), "{}", told[0]);
+    assert!(
+        told[1]
+            .ends_with("the Amazon 1 chit and the Berserker 2 chits; the Berserker is the victor."),
+        "{}",
+        told[1]
+    );
+    assert!(
+        carried[1].contains("won: a stage for winning"),
+        "{carried:?}"
+    );
+    let (earned, told, carried) = play(&["extended_development"]);
+    assert_eq!(earned, [3, 2]);
+    assert_eq!(told.len(), 1);
+    assert!(
+        told[0].ends_with("the Berserker is the victor with 4."),
+        "{}",
+        told[0]
+    );
+    assert!(
+        carried[1].contains("won: a stage for winning"),
+        "{carried:?}"
     );
 }
 

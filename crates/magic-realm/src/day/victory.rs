@@ -196,6 +196,56 @@ pub fn points_toward_requirements(
     .sum()
 }
 
+/// The categories of his victory requirements `who` falls short in (3.1
+/// 10.E.3.2, 10.E.6.3): those whose points acquired are fewer than
+/// required; with none recorded, the requirements themselves.
+pub fn short_of_requirements(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: &CharacterState,
+    requirements: Option<&VictoryRequirements>,
+) -> Vec<String> {
+    match requirements {
+        Some(required) => {
+            let score = score(data, rules, state, who, Some(required));
+            workings(&score, required)
+                .into_iter()
+                .filter(|(_, w)| w.acquired < w.required)
+                .map(|(name, _)| name.to_string())
+                .collect()
+        }
+        None => vec!["victory requirements, never recorded".to_string()],
+    }
+}
+
+/// The victory points of any kind he has, as Extended Development
+/// without requirements counts them toward chits (3.1 10.E.6.10): each
+/// category's whole points, negative Fame and Notoriety rounded down and
+/// subtracting (not tripled), the other categories never below zero.
+pub fn points_of_any_kind(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    who: &CharacterState,
+) -> i32 {
+    let score = score(data, rules, state, who, None);
+    let at_least_none = [
+        (score.great_treasures, GREAT_TREASURE_FACTOR),
+        (score.spells, SPELL_FACTOR),
+        (score.gold, GOLD_FACTOR),
+    ]
+    .into_iter()
+    .map(|(points, factor)| points.div_euclid(factor).max(0));
+    let signed = [
+        (score.fame, FAME_FACTOR),
+        (score.notoriety, NOTORIETY_FACTOR),
+    ]
+    .into_iter()
+    .map(|(points, factor)| points.div_euclid(factor));
+    at_least_none.chain(signed).sum()
+}
+
 /// Who won and who is the victor, as a sentence after the scores: every
 /// character scoring 0 or more has won, and the highest score is the
 /// victor even when nobody won (3.1 9.3.2i-j).

@@ -189,6 +189,7 @@ pub fn record_at_setup(
             .spells
             .iter()
             .filter(|s| s.spell_type.is_some_and(|t| types.contains(&t)))
+            .filter(|s| !c.magic.spells.contains(&s.name))
             .map(|s| s.name.as_str())
             .collect();
         dice.shuffle(&format!("setup/spells/{}", c.name), &mut pool);

@@ -11,7 +11,8 @@
 //! the same time names the native group whose stock supplies his starting
 //! weapon and armour. When the map is done and everyone has a character,
 //! the players place the row-6 visitor, mission and campaign chits in turn.
-//! Last, each sends the GM his secret victory requirements, his starting
+//! Last, each sends the GM his secret victory requirements (none under
+//! Extended Development without them, 3.1 10.E.6.10), his starting
 //! location, the spells he records and the MAGIC chits he starts enchanted.
 //!
 //! A pure state machine: [`SetupByMail::stage`] says whom it waits for,
@@ -47,6 +48,14 @@ use realmgm_core::suggest;
 
 fn standard_victory_points() -> u32 {
     crate::state::VICTORY_POINTS_PER_MONTH
+}
+
+fn one_point() -> u8 {
+    1
+}
+
+fn is_one_point(points: &u8) -> bool {
+    *points == 1
 }
 
 /// One player's starting info.
@@ -125,6 +134,14 @@ pub struct SetupByMail {
     /// 10.E.6.2); a character not listed is at 1st stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stages: Option<BTreeMap<String, u8>>,
+    /// Under Extended Development, the victory points each stage asks: 1,
+    /// or 2 or 3 in a longer game (3.1 10.E.6.2).
+    #[serde(default = "one_point", skip_serializing_if = "is_one_point")]
+    pub stage_points: u8,
+    /// Extended Development without victory requirements: no `Victory:`
+    /// line is asked or taken (3.1 10.E.6.10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_requirements: bool,
     /// Under Solitaire Play the character enters from the map's edge (3.1
     /// 10.E.1.6), so no start is asked.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -168,6 +185,8 @@ impl SetupByMail {
             choose_level: rules.is_on(crate::development::DEVELOPMENT)
                 && !rules.is_on(crate::development::EXTENDED_DEVELOPMENT),
             from_the_edge: rules.is_on(super::SOLITAIRE),
+            stage_points: crate::development::points_per_stage(rules),
+            no_requirements: rules.is_on(crate::development::WITHOUT_REQUIREMENTS),
             ..SetupByMail::default()
         };
         if build_board && !players.is_empty() {
@@ -446,7 +465,10 @@ impl SetupByMail {
             None
         };
         let points = match &self.stages {
-            Some(stages) => u32::from(stages.get(&character.name).copied().unwrap_or(1)) + 1,
+            Some(stages) => crate::development::next_stage_points(
+                stages.get(&character.name).copied().unwrap_or(1),
+                self.stage_points,
+            ),
             None => self.points_at(level),
         };
         let character = &level.map_or_else(
@@ -454,6 +476,15 @@ impl SetupByMail {
             |l| crate::development::card_at_level(character, l),
         );
         let victory = match lines.get("victory") {
+            None if self.no_requirements => Some(VictoryRequirements::default()),
+            Some(_) if self.no_requirements => {
+                problems.push(
+                    "Victory: this campaign plays Extended Development without victory \
+                     requirements (3.1 10.E.6.10), so none are recorded; leave the line out"
+                        .to_string(),
+                );
+                None
+            }
             Some(text) => read_victory(text, points)
                 .map_err(|e| problems.push(e.to_string()))
                 .ok(),
@@ -686,7 +717,11 @@ impl SetupByMail {
     }
 
     /// The secret victory requirements, by character.
+    /// None without victory requirements (3.1 10.E.6.10).
     pub fn victory_requirements(&self) -> BTreeMap<String, VictoryRequirements> {
+        if self.no_requirements {
+            return BTreeMap::new();
+        }
         self.by_character(|info| info.victory)
     }
 
@@ -737,12 +772,24 @@ impl SetupByMail {
         let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
         let points = match &self.stages {
             Some(stages) => format!(
-                "{} points in all: your stage's next, Extended Development",
-                u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
+                "{} points in all: your stage's next{}, Extended Development",
+                crate::development::next_stage_points(
+                    stages.get(&card.name).copied().unwrap_or(1),
+                    self.stage_points
+                ),
+                match self.stage_points {
+                    1 => "",
+                    2 => ", doubled",
+                    _ => ", tripled",
+                }
             ),
             None => format!("{} points in all", self.victory_points),
         };
-        let mut lines = format!("  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n",);
+        let mut lines = if self.no_requirements {
+            String::new()
+        } else {
+            format!("  Victory: GT 1, SP 0, F 2, N 1, G 1   ({points})\n")
+        };
         if !self.from_the_edge {
             lines.push_str(&format!(
                 "  Start: {}\n",
@@ -1285,6 +1332,63 @@ mod tests {
             .submit("Ann", "Victory: GT 1, SP 0, F 2, N 1, G 1", data())
             .unwrap_err();
         assert!(err[0].contains("Start: missing"), "{err:?}");
+    }
+
+    /// A setup by mail under Extended Development with `on`, the Amazon
+    /// chosen at 1st stage (none carried).
+    fn extended_setup(on: &[&str]) -> SetupByMail {
+        let rules = Rules::new(on.iter().copied(), crate::rules::TOGGLES).unwrap();
+        let mut setup = SetupByMail::new(vec!["Ann".into()], &rules, data(), 1, 5);
+        setup.stages = Some(BTreeMap::new());
+        setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        setup
+    }
+
+    /// In a longer game the 1st-stage Amazon is asked twice her next
+    /// stage's victory points, 4, and a `Victory:` line of 2 is refused
+    /// (3.1 10.E.6.2).
+    #[test]
+    fn a_longer_extended_game_asks_twice_the_next_stages_points_3_1_10_e_6_2() {
+        let plain = extended_setup(&["extended_development"]);
+        assert!(plain.info_asked("Ann", data()).contains("(2 points in all"));
+        let mut doubled =
+            extended_setup(&["extended_development", "extended_development_double_points"]);
+        let asked = doubled.info_asked("Ann", data());
+        assert!(
+            asked.contains("(4 points in all: your stage's next, doubled"),
+            "{asked}"
+        );
+        let err = doubled
+            .submit("Ann", "Victory: GT 1, F 1\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err[0].contains('4'), "{err:?}");
+        doubled
+            .submit("Ann", "Victory: GT 2, F 2\nStart: Inn", data())
+            .unwrap();
+        assert_eq!(doubled.stage(), Stage::Complete);
+    }
+
+    /// Without victory requirements no `Victory:` line is asked, one sent
+    /// is refused, and none is recorded (3.1 10.E.6.10); with them it is
+    /// asked and needed.
+    #[test]
+    fn an_extended_game_without_requirements_takes_no_victory_line_3_1_10_e_6_10() {
+        let mut free = extended_setup(&[
+            "extended_development",
+            "extended_development_without_requirements",
+        ]);
+        assert!(!free.info_asked("Ann", data()).contains("Victory:"));
+        let err = free
+            .submit("Ann", "Victory: GT 1, F 1\nStart: Inn", data())
+            .unwrap_err();
+        assert!(err[0].contains("without victory requirements"), "{err:?}");
+        free.submit("Ann", "Start: Inn", data()).unwrap();
+        assert_eq!(free.stage(), Stage::Complete);
+        assert!(free.victory_requirements().is_empty());
+        let mut asked = extended_setup(&["extended_development"]);
+        assert!(asked.info_asked("Ann", data()).contains("Victory:"));
+        let err = asked.submit("Ann", "Start: Inn", data()).unwrap_err();
+        assert!(err[0].contains("Victory: missing"), "{err:?}");
     }
 
     #[test]

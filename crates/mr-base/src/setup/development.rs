@@ -5,7 +5,10 @@
 use crate::data::GameData;
 use std::collections::BTreeMap;
 
-use crate::development::{DevelopmentError, HIGHEST_STAGE, card_at_level, in_force};
+use crate::development::{
+    DevelopmentError, HIGHEST_STAGE, REVIVAL, SPELL_STAGE, card_at_level, in_force,
+    points_per_stage,
+};
 use crate::state::CharacterState;
 use crate::state::development::{CHITS_PER_LEVEL, Carried, Development, TOP_LEVEL};
 use crate::state::{Belonging, Item, ItemKind};
@@ -30,24 +33,21 @@ pub fn start_at(
     if !(1..=TOP_LEVEL).contains(&level) {
         return Err(DevelopmentError::BadLevel(level.to_string()));
     }
-    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
-        return Ok(());
-    };
-    let kit = card_at_level(card, level);
-    who.weapon = kit.weapon;
-    who.armor = kit.armor;
-    who.development = Some(Development::starting_at(level));
-    crate::abilities::shape_chits(data, rules, who);
+    develop(data, rules, who, Development::starting_at(level));
     Ok(())
 }
 
 /// Start `who` at the stage the campaign carries for him under Extended
 /// Development (1st stage when none, 3.1 10.E.6.1): the level of his stage
-/// (4th above it), his extra chits in play, and for a stage above 4th its
-/// rewards, taken as he enters (3.1 10.E.6.7): 15 gold at 5th.
+/// (4th above it), his extra chits in play, the victory points a stage
+/// asks in this campaign (10.E.6.2), and for a stage above 4th its
+/// rewards, taken as he enters (3.1 10.E.6.7): 15 gold at 5th, 10
+/// notoriety and 5 fame at 7th, and at 10th the extra spell his carry-over
+/// names, of any type, recorded before his starting spells.
 ///
 /// # Errors
-/// A stage not built, or extra chits that are not his next stage's.
+/// A stage not built, extra chits that are not his next stage's, an
+/// extra spell below 10th stage or one that is no spell.
 pub fn start_extended(
     data: &GameData,
     rules: &Rules,
@@ -72,9 +72,10 @@ pub fn start_extended(
             count: extra,
         });
     }
-    start_at(data, rules, who, stage.min(TOP_LEVEL))?;
     let mut development = Development::starting_at(stage);
     development.extended = true;
+    development.points_per_stage = points_per_stage(rules);
+    development.revives = rules.is_on(REVIVAL);
     let card = data.characters.iter().find(|c| c.name == who.name);
     if stage < TOP_LEVEL {
         let next: Vec<(u8, String)> = card
@@ -104,8 +105,7 @@ pub fn start_extended(
     } else {
         development.beyond = carried.extra;
     }
-    who.development = Some(development);
-    crate::abilities::shape_chits(data, rules, who);
+    develop(data, rules, who, development);
     if stage >= 5 {
         who.gold += 15;
     }
@@ -113,6 +113,48 @@ pub fn start_extended(
         who.notoriety += 10;
         who.fame += 5;
     }
+    if let Some(spell) = &carried.extra_spell {
+        record_extra_spell(data, who, stage, spell)?;
+    }
+    Ok(())
+}
+
+/// Give `who` the weapon, armour and chits of `development`'s level (4th
+/// for a stage above it), as a character starting at it (3.1 10.E.5.2).
+pub fn develop(data: &GameData, rules: &Rules, who: &mut CharacterState, development: Development) {
+    let Some(card) = data.characters.iter().find(|c| c.name == who.name) else {
+        return;
+    };
+    let kit = card_at_level(card, development.level.min(TOP_LEVEL));
+    who.weapon = kit.weapon;
+    who.armor = kit.armor;
+    who.development = Some(development);
+    crate::abilities::shape_chits(data, rules, who);
+}
+
+/// Record the 10th stage's extra spell of any type (3.1 10.E.6.7.6): not
+/// through his MAGIC chits, so any spell. Ruling: it is one of his
+/// starting spells, so it scores no Spell points (9.3.2b).
+fn record_extra_spell(
+    data: &GameData,
+    who: &mut CharacterState,
+    stage: u8,
+    spell: &str,
+) -> Result<(), DevelopmentError> {
+    if stage < SPELL_STAGE {
+        return Err(DevelopmentError::ExtraSpellBelowTenth {
+            character: who.name.clone(),
+            stage,
+        });
+    }
+    let refused = |why: String| DevelopmentError::ExtraSpell {
+        character: who.name.clone(),
+        spell: spell.to_string(),
+        why,
+    };
+    let found =
+        crate::magic::spellbook::find_spell(data, spell).map_err(|e| refused(e.to_string()))?;
+    who.magic.spells.push(found.name.clone());
     Ok(())
 }
 
@@ -121,11 +163,12 @@ pub fn start_extended(
 /// card, at 8th a horse, at 10th a weapon or armour counter, each from any
 /// native group. Ruling: the dice choose among every native group's
 /// holdings (`setup/development/<character>/<kind>`), as a player choosing
-/// "any group" blind would; 10th stage's extra spell instead is not
-/// offered. None left: nothing.
+/// "any group" blind would. A 10th-stage character whose carry-over names
+/// an extra spell takes no counter. None left: nothing.
 pub fn native_rewards(
     data: &GameData,
     characters: &mut [CharacterState],
+    carried: &BTreeMap<String, Carried>,
     holdings: &mut BTreeMap<String, Vec<Item>>,
     dice: &mut Dice,
 ) {
@@ -138,10 +181,13 @@ pub fn native_rewards(
         let wanted: &[(u8, &[ItemKind])] = &[
             (6, &[ItemKind::Treasure]),
             (8, &[ItemKind::Horse]),
-            (10, &[ItemKind::Weapon, ItemKind::Armor]),
+            (SPELL_STAGE, &[ItemKind::Weapon, ItemKind::Armor]),
         ];
         for (from, kinds) in wanted {
-            if stage < *from {
+            let spell_instead = carried
+                .get(&who.name)
+                .is_some_and(|c| c.extra_spell.is_some());
+            if stage < *from || (*from == SPELL_STAGE && spell_instead) {
                 continue;
             }
             let holders: Vec<&str> = data

@@ -82,15 +82,21 @@ impl MailSetup for MailedSetup {
             .filter(|_| info_recorded)
             .map(|info| {
                 let character = record.characters.get(player).cloned().unwrap_or_default();
+                let victory = if record.no_requirements {
+                    "none (Extended Development without requirements, 3.1 10.E.6.10)".to_string()
+                } else {
+                    format!(
+                        "GT {}, SP {}, F {}, N {}, G {}",
+                        info.victory.great_treasures,
+                        info.victory.spells,
+                        info.victory.fame,
+                        info.victory.notoriety,
+                        info.victory.gold
+                    )
+                };
                 format!(
                     "Starting info of {player} (the {character}), secret from the other \
-                     players:\nVictory: GT {}, SP {}, F {}, N {}, G {}\nStart: {}\nSpells: \
-                     {}\nEnchanted: {}",
-                    info.victory.great_treasures,
-                    info.victory.spells,
-                    info.victory.fame,
-                    info.victory.notoriety,
-                    info.victory.gold,
+                     players:\nVictory: {victory}\nStart: {}\nSpells: {}\nEnchanted: {}",
                     if record.from_the_edge {
                         "the map's edge (solitaire)"
                     } else {

@@ -187,6 +187,7 @@ pub fn new_game(
         &mut characters,
         rules.is_on(crate::rules::MULTIPLE_CHARACTERS),
     )?;
+    crate::development::check_options(rules).map_err(|e| SetupError::MailLine(e.to_string()))?;
     for character in &mut characters {
         if rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
             development::start_extended(
@@ -218,7 +219,7 @@ pub fn new_game(
             crate::development::DevelopmentError::ExtendedOff.to_string(),
         ));
     }
-    development::native_rewards(data, &mut characters, &mut holdings, dice);
+    development::native_rewards(data, &mut characters, &inputs.carried, &mut holdings, dice);
     crate::magic::spellbook::record_at_setup(data, &mut characters, &inputs.spells, dice)
         .map_err(|e| SetupError::Spells(e.to_string()))?;
     if let Some(absent) = inputs
@@ -254,6 +255,7 @@ pub fn new_game(
         last_day: super::state::DAYS_PER_MONTH,
         victory_points: super::state::VICTORY_POINTS_PER_MONTH,
         solitaire_entry: None,
+        fallen: Vec::new(),
     })
 }
 

@@ -40,10 +40,36 @@ pub struct Development {
     /// 10.E.6.6).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub beyond: u8,
+    /// Under Extended Development, the victory points each stage asks of
+    /// him: 1, or 2 or 3 in a campaign the players agreed to lengthen (3.1
+    /// 10.E.6.2, `extended_development_double_points`, `_triple_points`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub points_per_stage: u8,
+    /// Under Extended Development's revival option a killed character
+    /// comes back as himself, three chits down (3.1 10.E.6.4,
+    /// `extended_development_revival`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub revives: bool,
+    /// How often he was killed and revived this game: a revived character
+    /// did not survive unkilled, so earns no survivor's chit (3.1 10.E.6.3.1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revived: u8,
+    /// Chits he earned this game, those lost to a death since included:
+    /// without victory requirements the most of them wins (3.1 10.E.6.10).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub earned: u8,
 }
 
 fn is_zero(n: &u8) -> bool {
     *n == 0
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 impl Development {
@@ -57,7 +83,59 @@ impl Development {
             banked: 0,
             extended: false,
             beyond: 0,
+            points_per_stage: 1,
+            revives: false,
+            revived: 0,
+            earned: 0,
         }
+    }
+
+    /// Every chit he has: three for each stage reached and those earned
+    /// toward the next (3.1 10.E.6.3.2, 10.E.6.6).
+    pub fn chits(&self) -> u8 {
+        let toward = if self.level >= TOP_LEVEL {
+            self.beyond
+        } else {
+            u8::try_from(self.gained.len()).unwrap_or(0)
+        };
+        self.level * CHITS_PER_LEVEL + toward
+    }
+
+    /// His stage and chits after `change` chits more or fewer, never below
+    /// 1st stage's three (3.1 10.E.6.3, 10.E.6.5), with no points banked.
+    /// Toward a stage below 4th the chits he had toward it stay his first,
+    /// then come the next in his card's order.
+    pub fn moved_by(&self, change: i32) -> Development {
+        let per = i32::from(CHITS_PER_LEVEL);
+        let after = (i32::from(self.chits()) + change).max(per);
+        let level = u8::try_from(after / per).unwrap_or(u8::MAX);
+        let toward = u8::try_from(after % per).unwrap_or(0);
+        let mut moved = Development {
+            start_level: level,
+            level,
+            gained: Vec::new(),
+            best_points: 0,
+            banked: 0,
+            beyond: 0,
+            ..self.clone()
+        };
+        if level >= TOP_LEVEL {
+            moved.beyond = toward;
+        } else {
+            let mut stages = if level == self.level {
+                self.gained.clone()
+            } else {
+                Vec::new()
+            };
+            for next in moved.next_stages() {
+                if !stages.contains(&next) {
+                    stages.push(next);
+                }
+            }
+            stages.truncate(usize::from(toward));
+            moved.gained = stages;
+        }
+        moved
     }
 
     /// Victory points each chit of the next level costs at this level
@@ -89,4 +167,8 @@ pub struct Carried {
     /// Chits toward his next stage, at 4th stage and above (on record).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub extra: u8,
+    /// At 10th stage, the spell of any type he records instead of taking a
+    /// weapon or armour counter from the natives (3.1 10.E.6.7.6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_spell: Option<String>,
 }

@@ -115,6 +115,11 @@ pub struct MrState {
     /// character who starts over enters by it again (3.1 10.E.1.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solitaire_entry: Option<ClearingId>,
+    /// Under Extended Development, the next campaign's line of each
+    /// character killed and started over as a new individual, a stage
+    /// down (3.1 10.E.6.3.5), for the GM's lines at the game's end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallen: Vec<String>,
 }
 
 /// A character's cache in a clearing: what he left there and only he knows.

@@ -46,7 +46,7 @@ pub fn problems(
     }
     if let (Some(victory), Some(state)) = (&day.victory, in_play) {
         let points = me.map_or(state.victory_points, |(_, me)| {
-            state.victory_points_for(&me.name)
+            crate::development::restart_victory_points(me, state.victory_points_for(&me.name))
         });
         let total = crate::setup::by_mail::check_victory_total(victory, points);
         names.errors.extend(total.err().map(|e| e.to_string()));
@@ -54,7 +54,8 @@ pub fn problems(
     if let (Some(spells), Some((_, me))) = (&day.spells, me) {
         let kind = restart_kind(data, day, &me.name);
         if let Some(kind) = kind {
-            let read = crate::setup::by_mail::read_spells(kind, Some(spells), data);
+            let card = crate::development::restart_card(me, kind);
+            let read = crate::setup::by_mail::read_spells(&card, Some(spells), data);
             names
                 .errors
                 .extend(read.err().into_iter().flat_map(|e| e.0));
