@@ -168,7 +168,11 @@ pub struct CastOrder {
 /// Why `order` is refused whatever the day brings: it names an artifact or
 /// book to cast a spell of a type the item does not cast (3.1 4.6.6b,
 /// 8.3.9c.1), as `cast SPELL with ITEM: reason`. `None` when it names no
-/// such item or the type fits.
+/// such item or the type fits. The orders check refuses such a `Combat:`
+/// line when it is read; a round answer, read without the game state (an
+/// Enchant Artifact may add a type), is refused with the same reason in
+/// the Encounter step ([`cast_in_combat`]), since an illegal answer there
+/// would hand the round to default standing orders unsaid.
 pub fn wrong_item_type(data: &GameData, state: &MrState, order: &CastOrder) -> Option<String> {
     let with = order.with.as_deref()?;
     let item = data.treasures.iter().find(|t| suggest::same(&t.name, with))?;

@@ -930,15 +930,7 @@ pub fn check_answer(battle: &Battle, who: FighterId, answer: &Answer) -> Result<
             }
             Ok(())
         }
-        Answer::Action(Action::Nothing) => Ok(()),
-        Answer::Action(Action::Cast { spell, target }) => {
-            let order = super::casting::read_order(battle.data, spell, target.as_deref());
-            let refusal = battle
-                .magic
-                .as_ref()
-                .and_then(|m| super::casting::wrong_item_type(battle.data, &m.state, &order));
-            refusal.map_or(Ok(()), |why| Err(why.into()))
-        }
+        Answer::Action(Action::Nothing | Action::Cast { .. }) => Ok(()),
         Answer::Action(Action::Charge { target, with }) => {
             super::charge::check(battle, who, target, with)
         }
