@@ -175,8 +175,14 @@ pub struct CastOrder {
 /// would hand the round to default standing orders unsaid.
 pub fn wrong_item_type(data: &GameData, state: &MrState, order: &CastOrder) -> Option<String> {
     let with = order.with.as_deref()?;
-    let item = data.treasures.iter().find(|t| suggest::same(&t.name, with))?;
-    let spell = data.spells.iter().find(|s| suggest::same(&s.name, &order.spell))?;
+    let item = data
+        .treasures
+        .iter()
+        .find(|t| suggest::same(&t.name, with))?;
+    let spell = data
+        .spells
+        .iter()
+        .find(|s| suggest::same(&s.name, &order.spell))?;
     let why = cast::item_wrong_type(state, data, &item.name, spell)?;
     Some(format!("cast {} with {}: {why}", spell.name, item.name))
 }

@@ -385,8 +385,10 @@ mod tests {
         let found = check("cast Control Bats with Good Book on Giant Bat 1");
         assert_eq!(
             found.errors,
-            ["Combat: cast Control Bats with Good Book: Control Bats is type VII and the Good \
-              Book casts only type I spells (the red numeral on its card, 3.1 4.6.6b)"]
+            [
+                "Combat: cast Control Bats with Good Book: Control Bats is type VII and the Good \
+              Book casts only type I spells (the red numeral on its card, 3.1 4.6.6b)"
+            ]
         );
         let found = check("cast Peace with Good Book on Giant 1");
         assert_eq!(found, NameCheck::default());

@@ -70,6 +70,7 @@ pub fn enchant(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(vec![SpellEffect::Magic(MagicEvent::Awakened {
         spell,
         holder: item,
+        uncastable: None,
     })])
 }
 
