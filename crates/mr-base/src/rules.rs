@@ -164,6 +164,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      of the day, the hidden enemies who own such things, to spy on and block them (7.5.7c)",
     "a Peer is read as 3.1 writes it: `P`, or `P (CV5)` for an enhanced Peer into that clearing, \
      taking no table from the `Search:` line (7.5.4i)",
+    "an artifact or spell book casts only Spell cards of its red numeral's type (or of a type an \
+     Enchant Artifact added to it); the Good Book no longer casts its type VII cards (4.6.6b, \
+     8.3.9c.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
