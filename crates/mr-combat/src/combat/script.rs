@@ -896,6 +896,7 @@ pub fn put_in_effect(
             );
         }
     }
+    let detail = enchanted_spell(state, seat, &spell.name, &targets)?;
     let tied = |state: &MrState, i: usize| {
         state.magic.in_effect.iter().any(|s| {
             !s.untied
@@ -934,10 +935,45 @@ pub fn put_in_effect(
         cast_on: day,
         inert: entry.inert && spell.duration == crate::data::spells::Duration::Permanent,
         held: spell.duration == crate::data::spells::Duration::Phase,
-        detail: None,
+        detail,
         untied: false,
     });
     Ok(())
+}
+
+/// The spell an Enchant Artifact set up in effect put in its item (`on =
+/// ["Good Book with Premonition"]`): one its caster knows, other than
+/// Enchant Artifact, as casting it asks (List of Spells, Enchant Artifact).
+/// `None` for any other spell.
+fn enchanted_spell(
+    state: &MrState,
+    seat: usize,
+    spell: &str,
+    targets: &[Aim],
+) -> Result<Option<String>, CombatError> {
+    if spell != crate::magic::spells::enchant_artifact::NAME {
+        return Ok(None);
+    }
+    let known = &state.characters[seat].magic.spells;
+    match targets {
+        [Aim::Item { .. }, Aim::KnownSpell { name }] => known
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(name) && k.as_str() != spell)
+            .map(|k| Some(k.clone()))
+            .ok_or_else(|| {
+                format!(
+                    "in_effect: {spell} puts in its item a spell the {} knows, other than \
+                     {spell}; {name} is not one",
+                    state.characters[seat].name
+                )
+                .into()
+            }),
+        _ => Err(format!(
+            "in_effect: write {spell}'s target as `on = [\"ITEM with SPELL\"]`: an item its \
+             caster carries and a spell he knows"
+        )
+        .into()),
+    }
 }
 
 /// The clearing a battle file names (`LD2`), when the board has it.
