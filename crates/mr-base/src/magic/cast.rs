@@ -1,8 +1,9 @@
 //! Casting a spell (3.1 8.3.9 casting, 8.4.2d targets, 4.6.7 durations):
 //! the API the combat engine calls in the Encounter and Melee steps. A cast
 //! needs a MAGIC chit of the spell's type (the caster must know the spell)
-//! or an active artifact or spell book holding the awakened spell
-//! (8.3.9c), and the spell's colour present: shared in the clearing, or
+//! or an active artifact or spell book holding the awakened spell, of the
+//! type of its red numeral (8.3.9c.1, 4.6.6b; [`item_types`]), and the
+//! spell's colour present: shared in the clearing, or
 //! from one of the caster's own colour chits, which serve only his own
 //! spells and fatigue when played. Mountain- and cave-only spells need such
 //! a clearing. An instant or attack spell expires after its one effect and
