@@ -1008,3 +1008,37 @@ mod check_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod in_effect_tests {
+    use crate::test_support::data;
+
+    /// An Enchant Artifact set up in effect must name the spell it put in
+    /// its item, one its caster knows; else the file is refused, never
+    /// loaded with an enchantment holding nothing.
+    #[test]
+    fn an_enchant_artifact_names_a_spell_its_caster_knows() {
+        let file = |on: &str| {
+            format!(
+                "clearing = \"CV4\"\nday = 28\n[[character]]\nname = \"Magician\"\nspells = \
+                 [\"Enchant Artifact\", \"Premonition\"]\nartifacts = [\"Good Book\"]\n\
+                 [[in_effect]]\nspell = \"Enchant Artifact\"\ncaster = \"Magician\"\non = \
+                 [\"{on}\"]\n[expect]\n"
+            )
+        };
+        let refused = |on: &str| match super::load(data(), "enchanted", &file(on)) {
+            Ok(_) => panic!("{on}: loaded"),
+            Err(e) => e.to_string(),
+        };
+        assert!(refused("Good Book").contains("ITEM with SPELL"));
+        assert!(refused("Good Book with Fiery Blast").contains("Fiery Blast is not one"));
+        let loaded = super::load(data(), "enchanted", &file("Good Book with premonition"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let magic = loaded.battle.magic.as_ref().expect("the battle's magic");
+        assert!(crate::magic::spells::enchant_artifact::holds(
+            &magic.state,
+            "Good Book",
+            "Premonition"
+        ));
+    }
+}
