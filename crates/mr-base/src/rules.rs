@@ -188,6 +188,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "Extended Development: a 10th-stage character's `extra_spell` in `[carry_over.development]` \
      records a spell of any type instead of a counter; a character killed and started over as a \
      new individual keeps his next-campaign line, a stage down (10.E.6.7.6, 10.E.6.3.5)",
+    "an artifact or spell book casts only Spell cards of its red numeral's type (or of a type an \
+     Enchant Artifact added to it); the Good Book no longer casts its type VII cards (4.6.6b, \
+     8.3.9c.1)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -137,11 +137,23 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
             .entry(runes.holder.clone())
             .or_default()
             .insert(runes.spell.clone());
+        // A Spell card of another type still awakens, but its artifact or
+        // book never casts it (3.1 4.6.6b): the reader is told so.
+        let uncastable = day
+            .data
+            .spells
+            .iter()
+            .find(|s| s.name == runes.spell)
+            .filter(|_| !runes.at_site)
+            .and_then(|s| {
+                crate::magic::cast::item_wrong_type(&day.state, day.data, &runes.holder, s)
+            });
         day.emit(
             observers,
             Happening::Magic(MagicEvent::Awakened {
                 spell: runes.spell.clone(),
                 holder: runes.holder.clone(),
+                uncastable,
             }),
         );
     }

@@ -619,3 +619,39 @@ fn drinks_for_goblins_count_the_hired_ones_too() {
         "{events:#?}"
     );
 }
+
+/// 3.1 4.6.6b: a bot plans no cast through its Good Book (type I) of a
+/// type VII spell. With its MAGIC VII chit it plans Premonition; with that
+/// chit fatigued, the book holding Premonition awake does not stand in.
+#[test]
+fn a_bot_plans_no_cast_its_book_cannot_make_3_1_4_6_6b() {
+    let mut state = alone("Wizard");
+    // Tonight is the 14th, a grey day: Premonition is grey.
+    state.day = 13;
+    let c = &mut state.characters[0];
+    for chit in c.chits.iter_mut().filter(|c| c.chit.starts_with("MAGIC")) {
+        chit.condition = ChitCondition::Fatigued;
+    }
+    c.chits[0].chit = "MAGIC VII3*".into();
+    c.chits[0].condition = ChitCondition::Active;
+    c.chits[0].enchanted = false;
+    c.magic.spells = vec!["Premonition".into()];
+    c.belongings.push(crate::state::Belonging {
+        item: crate::state::Item {
+            kind: crate::state::ItemKind::Treasure,
+            name: "Good Book".into(),
+        },
+        active: true,
+    });
+    state
+        .magic
+        .awakened
+        .entry("Good Book".into())
+        .or_default()
+        .insert("Premonition".into());
+    let rules = Rules::default();
+    let planned = |state: &MrState| super::bot_magic::day_spell(data(), &rules, state, 0);
+    assert_eq!(planned(&state).as_deref(), Some("Premonition"));
+    state.characters[0].chits[0].condition = ChitCondition::Fatigued;
+    assert_eq!(planned(&state), None);
+}

@@ -138,6 +138,33 @@ fn reading_runes_learns_awakens_or_curses() {
     assert!(curses::has(&state.characters[0], CurseKind::Eyemist));
 }
 
+/// 3.1 4.6.6b: a type VII Spell card in the Good Book (type I) awakens
+/// when its runes are read, and the reader is told the book cannot cast
+/// it; its type I cards awaken with no such word.
+#[test]
+fn reading_runes_awakens_a_card_its_book_cannot_cast_and_says_so() {
+    let awakened = |spell: &str| {
+        let mut state = game(&["Wizard"]);
+        state.characters[0].magic.spells.clear();
+        with_book(&mut state, 0, "Good Book", spell);
+        let (_, events) = read(&mut state, &[&[4]]);
+        assert!(state.magic.awakened["Good Book"].contains(spell));
+        events
+            .iter()
+            .find_map(|e| match e {
+                Happening::Magic(e @ MagicEvent::Awakened { .. }) => Some(e.to_string()),
+                _ => None,
+            })
+            .expect("an awakening")
+    };
+    assert_eq!(
+        awakened("Control Bats").trim(),
+        "Control Bats awakens in Good Book, which cannot cast it: Control Bats is type VII and \
+         the Good Book casts only type I spells (the red numeral on its card, 3.1 4.6.6b)"
+    );
+    assert_eq!(awakened("Peace").trim(), "Peace awakens in Good Book");
+}
+
 #[test]
 fn reading_runes_without_runes_is_lost() {
     let mut state = game(&["Wizard"]);

@@ -1,8 +1,9 @@
 //! Casting a spell (3.1 8.3.9 casting, 8.4.2d targets, 4.6.7 durations):
 //! the API the combat engine calls in the Encounter and Melee steps. A cast
 //! needs a MAGIC chit of the spell's type (the caster must know the spell)
-//! or an active artifact or spell book holding the awakened spell
-//! (8.3.9c), and the spell's colour present: shared in the clearing, or
+//! or an active artifact or spell book holding the awakened spell, of the
+//! type of its red numeral (8.3.9c.1, 4.6.6b; [`item_types`]), and the
+//! spell's colour present: shared in the clearing, or
 //! from one of the caster's own colour chits, which serve only his own
 //! spells and fatigue when played. Mountain- and cave-only spells need such
 //! a clearing. An instant or attack spell expires after its one effect and
@@ -152,10 +153,29 @@ fn check_with(
             let from_item =
                 super::item_chit::awakened_in_his_item(state, rules, request.caster, &spell.name);
             if !c.magic.spells.contains(&spell.name) && from_item.is_none() {
-                return Err(MagicError::cannot(
-                    name,
-                    format!("the {} has not recorded or learned it", c.name),
-                ));
+                // When the spell is awakened in an item of his of another
+                // type, say why the item does not cast it either.
+                let in_item = c
+                    .belongings
+                    .iter()
+                    .filter(|b| b.active)
+                    .filter(|b| {
+                        state
+                            .magic
+                            .awakened
+                            .get(&b.item.name)
+                            .is_some_and(|s| s.contains(&spell.name))
+                    })
+                    .find_map(|b| item_wrong_type(state, data, &b.item.name, spell));
+                let why = match in_item {
+                    Some(why) => format!(
+                        "the {} has not recorded or learned it, and its Spell card cannot be \
+                         cast through the item it is awakened in: {why}",
+                        c.name
+                    ),
+                    None => format!("the {} has not recorded or learned it", c.name),
+                };
+                return Err(MagicError::cannot(name, why));
             }
             let chit = c.chits.get(*index).ok_or_else(|| {
                 MagicError::cannot(name, format!("the {} has no chit number {index}", c.name))
@@ -212,6 +232,11 @@ fn check_with(
             if let Some(why) = super::item_chit::is_colour(state, request.caster, item) {
                 return Err(MagicError::cannot(name, why));
             }
+            // Only spells of its red numeral's type, whatever else it holds
+            // (3.1 4.6.6b, 8.3.9c.1).
+            if let Some(why) = item_wrong_type(state, data, item, spell) {
+                return Err(MagicError::cannot(name, why));
+            }
             // Under Enhanced Artifacts it is also a MAGIC chit of its red
             // numeral, casting his recorded spells of that type (3.1
             // 10.C.3.1).
@@ -224,25 +249,7 @@ fn check_with(
                 &spell.name,
                 kind,
             );
-            let types: Vec<MagicType> = data
-                .treasures
-                .iter()
-                .find(|t| &t.name == item)
-                .into_iter()
-                .flat_map(|t| t.effects.iter())
-                .filter_map(|e| match e {
-                    TreasureEffect::Spells { spells, .. } => Some(spells.clone()),
-                    _ => None,
-                })
-                .flatten()
-                .collect();
             let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
-            if !types.contains(&kind) && !enchanted && !as_chit {
-                return Err(MagicError::cannot(
-                    name,
-                    format!("the {item} casts no type {kind} spells"),
-                ));
-            }
             let awake = state
                 .magic
                 .awakened
@@ -288,6 +295,53 @@ fn check_with(
         ));
     }
     Ok(())
+}
+
+/// The spell types artifact or book `item` casts: the type of its red
+/// Roman numeral (3.1 4.6.6b, 8.3.9c.1), which is also the only type it
+/// casts as a MAGIC chit under Enhanced Artifacts (10.C.3.1.1), and any
+/// type an Enchant Artifact in effect on it added (List of Spells, Enchant
+/// Artifact 1-2). The other types printed on a spell book are those of
+/// Spell cards it holds but cannot cast.
+pub fn item_types(state: &MrState, data: &GameData, item: &str) -> Vec<MagicType> {
+    let mut types: Vec<MagicType> = super::item_chit::red_numeral(data, item)
+        .into_iter()
+        .chain(spells::enchant_artifact::added_types(state, data, item))
+        .collect();
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// Why artifact or book `item` cannot cast `spell`, whose type is not one
+/// it casts (3.1 4.6.6b, 8.3.9c.1): the Good Book, type I, holds two type
+/// VII Spell cards that it never casts. `None` when the type fits or the
+/// spell has no type (a treasure's own spell, checked apart).
+pub fn item_wrong_type(
+    state: &MrState,
+    data: &GameData,
+    item: &str,
+    spell: &Spell,
+) -> Option<String> {
+    let kind = spell.spell_type?;
+    let types = item_types(state, data, item);
+    if types.contains(&kind) {
+        return None;
+    }
+    let numerals: Vec<&str> = types.iter().map(|t| t.numeral()).collect();
+    Some(if numerals.is_empty() {
+        format!(
+            "the {item} is no artifact or spell book and holds no Enchant Artifact, so it casts \
+             no spells"
+        )
+    } else {
+        format!(
+            "{} is type {kind} and the {item} casts only type {} spells (the red numeral on its \
+             card, 3.1 4.6.6b)",
+            spell.name,
+            realmgm_core::words::listed(&numerals)
+        )
+    })
 }
 
 /// A spell bound to a treasure (See/Change Weather in the Eye of the Moon,

@@ -125,6 +125,10 @@ pub enum MagicEvent {
     Awakened {
         spell: String,
         holder: String,
+        /// Why the artifact or book it awakened in cannot cast it: a Spell
+        /// card of another type than its red numeral (3.1 4.6.6b).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uncastable: Option<String>,
     },
     /// The Lost spell sent him to this clearing.
     Wandered {
@@ -353,9 +357,19 @@ impl fmt::Display for MagicEvent {
             MagicEvent::NothingPerceived { character } => {
                 write!(f, "  {character} perceives no spell here")
             }
-            MagicEvent::Awakened { spell, holder } => {
-                write!(f, "  {spell} awakens in {holder}")
-            }
+            MagicEvent::Awakened {
+                spell,
+                holder,
+                uncastable: None,
+            } => write!(f, "  {spell} awakens in {holder}"),
+            MagicEvent::Awakened {
+                spell,
+                holder,
+                uncastable: Some(why),
+            } => write!(
+                f,
+                "  {spell} awakens in {holder}, which cannot cast it: {why}"
+            ),
             MagicEvent::Expired { spell, caster } => {
                 write!(f, "  the {caster}'s {spell} expires")
             }

@@ -49,6 +49,7 @@ use crate::state::magic::{Aim, CastWith};
 use crate::state::{ChitCondition, MrState};
 use realmgm_core::dice::Dice;
 use realmgm_core::game::Rules;
+use realmgm_core::suggest;
 
 use super::Battle;
 use super::error::CombatError;
@@ -162,6 +163,28 @@ pub struct CastOrder {
     pub target: Option<String>,
     /// An attack spell's direction (8.4.5l).
     pub direction: Option<Direction>,
+}
+
+/// Why `order` is refused whatever the day brings: it names an artifact or
+/// book to cast a spell of a type the item does not cast (3.1 4.6.6b,
+/// 8.3.9c.1), as `cast SPELL with ITEM: reason`. `None` when it names no
+/// such item or the type fits. The orders check refuses such a `Combat:`
+/// line when it is read; a round answer, read without the game state (an
+/// Enchant Artifact may add a type), is refused with the same reason in
+/// the Encounter step ([`cast_in_combat`]), since an illegal answer there
+/// would hand the round to default standing orders unsaid.
+pub fn wrong_item_type(data: &GameData, state: &MrState, order: &CastOrder) -> Option<String> {
+    let with = order.with.as_deref()?;
+    let item = data
+        .treasures
+        .iter()
+        .find(|t| suggest::same(&t.name, with))?;
+    let spell = data
+        .spells
+        .iter()
+        .find(|s| suggest::same(&s.name, &order.spell))?;
+    let why = cast::item_wrong_type(state, data, &item.name, spell)?;
+    Some(format!("cast {} with {}: {why}", spell.name, item.name))
 }
 
 /// Read the two parts [`split_order`] gives: a trailing `thrust`, `swing`

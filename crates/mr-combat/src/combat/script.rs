@@ -966,6 +966,7 @@ pub fn put_in_effect(
             );
         }
     }
+    let detail = enchanted_spell(state, seat, &spell.name, &targets)?;
     let tied = |state: &MrState, i: usize| {
         state.magic.in_effect.iter().any(|s| {
             !s.untied
@@ -1004,10 +1005,45 @@ pub fn put_in_effect(
         cast_on: day,
         inert: entry.inert && spell.duration == crate::data::spells::Duration::Permanent,
         held: spell.duration == crate::data::spells::Duration::Phase,
-        detail: None,
+        detail,
         untied: false,
     });
     Ok(())
+}
+
+/// The spell an Enchant Artifact set up in effect put in its item (`on =
+/// ["Good Book with Premonition"]`): one its caster knows, other than
+/// Enchant Artifact, as casting it asks (List of Spells, Enchant Artifact).
+/// `None` for any other spell.
+fn enchanted_spell(
+    state: &MrState,
+    seat: usize,
+    spell: &str,
+    targets: &[Aim],
+) -> Result<Option<String>, CombatError> {
+    if spell != crate::magic::spells::enchant_artifact::NAME {
+        return Ok(None);
+    }
+    let known = &state.characters[seat].magic.spells;
+    match targets {
+        [Aim::Item { .. }, Aim::KnownSpell { name }] => known
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(name) && k.as_str() != spell)
+            .map(|k| Some(k.clone()))
+            .ok_or_else(|| {
+                format!(
+                    "in_effect: {spell} puts in its item a spell the {} knows, other than \
+                     {spell}; {name} is not one",
+                    state.characters[seat].name
+                )
+                .into()
+            }),
+        _ => Err(format!(
+            "in_effect: write {spell}'s target as `on = [\"ITEM with SPELL\"]`: an item its \
+             caster carries and a spell he knows"
+        )
+        .into()),
+    }
 }
 
 /// The clearing a battle file names (`LD2`), when the board has it.
@@ -1040,5 +1076,39 @@ mod check_tests {
                 "fled: expected none, got Amazon"
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod in_effect_tests {
+    use crate::test_support::data;
+
+    /// An Enchant Artifact set up in effect must name the spell it put in
+    /// its item, one its caster knows; else the file is refused, never
+    /// loaded with an enchantment holding nothing.
+    #[test]
+    fn an_enchant_artifact_names_a_spell_its_caster_knows() {
+        let file = |on: &str| {
+            format!(
+                "clearing = \"CV4\"\nday = 28\n[[character]]\nname = \"Magician\"\nspells = \
+                 [\"Enchant Artifact\", \"Premonition\"]\nartifacts = [\"Good Book\"]\n\
+                 [[in_effect]]\nspell = \"Enchant Artifact\"\ncaster = \"Magician\"\non = \
+                 [\"{on}\"]\n[expect]\n"
+            )
+        };
+        let refused = |on: &str| match super::load(data(), "enchanted", &file(on)) {
+            Ok(_) => panic!("{on}: loaded"),
+            Err(e) => e.to_string(),
+        };
+        assert!(refused("Good Book").contains("ITEM with SPELL"));
+        assert!(refused("Good Book with Fiery Blast").contains("Fiery Blast is not one"));
+        let loaded = super::load(data(), "enchanted", &file("Good Book with premonition"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let magic = loaded.battle.magic.as_ref().expect("the battle's magic");
+        assert!(crate::magic::spells::enchant_artifact::holds(
+            &magic.state,
+            "Good Book",
+            "Premonition"
+        ));
     }
 }

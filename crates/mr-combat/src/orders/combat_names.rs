@@ -131,9 +131,21 @@ pub fn check_tactics(
     }
     if let Some(order) = &tactics.cast {
         let (spell, target) = crate::combat::casting::split_order(order);
-        let spell = crate::combat::casting::read_order(data, &spell, target.as_deref()).spell;
+        let order = crate::combat::casting::read_order(data, &spell, target.as_deref());
+        // An item casts only its red numeral's type (3.1 4.6.6b): printed
+        // on the card, so no day makes a wrong type right.
+        if let Some(why) = crate::combat::casting::wrong_item_type(data, state, &order) {
+            found.errors.push(format!("Combat: {why}"));
+        }
+        let through_item = order
+            .with
+            .as_deref()
+            .is_some_and(|with| data.treasures.iter().any(|t| suggest::same(&t.name, with)));
+        let spell = order.spell;
         let known = me.magic.spells.iter().map(String::as_str);
-        if !known.clone().any(|s| suggest::same(s, &spell)) {
+        // A spell cast through an artifact or book is its awakened Spell
+        // card, not one he must know (8.3.9c).
+        if !through_item && !known.clone().any(|s| suggest::same(s, &spell)) {
             found.warnings.push(format!(
                 "Combat: cast {spell}: the {} knows no such spell now{}",
                 me.name,
@@ -392,6 +404,23 @@ mod tests {
         assert_eq!(found.warnings.len(), 2, "{found:?}");
         assert!(found.warnings[0].contains("the Amazon knows no such spell now"));
         assert!(found.warnings[1].contains("does not carry it now"));
+    }
+
+    /// The Good Book casts only type I spells (3.1 4.6.6b): its type VII
+    /// Control Bats is refused when the orders are read; its type I Peace
+    /// passes, though the Amazon has not recorded it.
+    #[test]
+    fn an_item_asked_for_a_spell_of_another_type_is_an_error() {
+        let found = check("cast Control Bats with Good Book on Giant Bat 1");
+        assert_eq!(
+            found.errors,
+            [
+                "Combat: cast Control Bats with Good Book: Control Bats is type VII and the Good \
+              Book casts only type I spells (the red numeral on its card, 3.1 4.6.6b)"
+            ]
+        );
+        let found = check("cast Peace with Good Book on Giant 1");
+        assert_eq!(found, NameCheck::default());
     }
 
     /// A held Protection from Magic chit is activated like an item (3.1

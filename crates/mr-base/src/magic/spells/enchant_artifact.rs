@@ -14,10 +14,13 @@
 //!   in the treasure for good) the treasure, carried active by whoever
 //!   holds it, casts the
 //!   added spell like an artifact holding an awakened spell: once a day,
-//!   at speed 0, whatever types its card lists, with the spell's colour
-//!   present. Breaking the spell (Dissolve Spell, Remedy) takes both out
+//!   at speed 0, whatever its red numeral, with the spell's colour
+//!   present; the added spell's type also lets it cast its own awakened
+//!   Spell cards of that type ([`added_types`]). Breaking the spell (Dissolve Spell, Remedy) takes both out
 //!   again and the chit fatigues.
 
+use crate::data::GameData;
+use crate::data::terms::MagicType;
 use crate::state::MrState;
 
 use super::Ctx;
@@ -67,7 +70,25 @@ pub fn enchant(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
     Ok(vec![SpellEffect::Magic(MagicEvent::Awakened {
         spell,
         holder: item,
+        uncastable: None,
     })])
+}
+
+/// The types of the spells Enchant Artifacts in effect added to `item`:
+/// each is a type it casts, its own Spell cards of that type included
+/// (List of Spells, Enchant Artifact 2: Type VII added to the Good Book
+/// casts its Type VII cards).
+pub fn added_types(state: &MrState, data: &GameData, item: &str) -> Vec<MagicType> {
+    state
+        .magic
+        .in_effect
+        .iter()
+        .filter(|s| s.spell == NAME)
+        .filter(|s| matches!(s.targets.first(), Some(Aim::Item { item: i, .. }) if i == item))
+        .filter_map(|s| s.detail.as_deref())
+        .filter_map(|added| data.spells.iter().find(|d| d.name == added))
+        .filter_map(|d| d.spell_type)
+        .collect()
 }
 
 /// Whether `item` holds `spell` through an Enchant Artifact in effect.

@@ -109,7 +109,7 @@ fn enchant_artifact_puts_a_known_spell_in_a_treasure_that_then_casts_it() {
         PURPLE_DAY,
     );
     let before = check(&state, data(), &Rules::default(), &blast_from_it).unwrap_err();
-    assert!(before.to_string().contains("casts no type IV"), "{before}");
+    assert!(before.to_string().contains("casts no spells"), "{before}");
     let enchant = request(
         "Enchant Artifact",
         chit0(),
@@ -145,6 +145,59 @@ fn enchant_artifact_puts_a_known_spell_in_a_treasure_that_then_casts_it() {
         state.characters[0].chits[0].condition,
         ChitCondition::Fatigued
     );
+}
+
+/// An Enchant Artifact adding a type VII spell to the Good Book (type I)
+/// lets the book cast its own awakened type VII Spell cards too (List of
+/// Spells, Enchant Artifact 2; 3.1 4.6.6b refuses them before).
+#[test]
+fn enchant_artifact_adding_type_vii_lets_the_good_book_cast_its_type_vii_cards() {
+    let mut state = casters(&["Wizard"], "VI", &["Enchant Artifact", "Premonition"]);
+    carry(&mut state, "Good Book");
+    state
+        .magic
+        .awakened
+        .entry("Good Book".into())
+        .or_default()
+        .insert("Control Bats".into());
+    let here = state.characters[0].position.clone();
+    if let Some(d) = state.denizens.get_mut("Giant Bat 1") {
+        d.at = Whereabouts::Clearing { clearing: here };
+    }
+    let bats_from_book = request(
+        "Control Bats",
+        CastWith::Treasure {
+            name: "Good Book".into(),
+        },
+        vec![Aim::Denizen {
+            id: "Giant Bat 1".into(),
+        }],
+        PURPLE_DAY,
+    );
+    let rules = Rules::default();
+    let before = check(&state, data(), &rules, &bats_from_book).unwrap_err();
+    assert!(
+        before
+            .to_string()
+            .contains("Control Bats is type VII and the Good Book casts only type I spells"),
+        "{before}"
+    );
+    let enchant = request(
+        "Enchant Artifact",
+        chit0(),
+        vec![
+            Aim::Item {
+                holder: "Wizard".into(),
+                item: "Good Book".into(),
+            },
+            Aim::KnownSpell {
+                name: "Premonition".into(),
+            },
+        ],
+        PURPLE_DAY,
+    );
+    cast(&mut state, data(), &rules, &enchant, &mut Dice::new(1, 1)).unwrap();
+    check(&state, data(), &rules, &bats_from_book).expect("type VII added: the book casts it");
 }
 
 #[test]
