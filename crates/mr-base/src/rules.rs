@@ -177,6 +177,9 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a transmorphized character's frozen belongings and gold are what he had as the spell took \
      hold; what he takes on since as a creature is carried by its move strength and traded, \
      kept inactive, and mist takes on nothing (4.6.9b.4)",
+    "a runaway on a roadway draws colour magic from the enchanted tiles of the clearings at both \
+     its ends and from the Enchanted cards carried on that roadway, no longer from the Chapel, a \
+     Toadstool Circle or cards in the clearing he ran out of (4.6.2e.2, 4.6.2b.2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
