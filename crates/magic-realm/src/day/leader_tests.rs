@@ -337,3 +337,49 @@ fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
         "{log}"
     );
 }
+
+/// 3.1 4.6.9c.1: a hired leader transmorphized by a Transform cast on him
+/// (it takes one character, monster or native) never Trades or Hires; the
+/// same line untransformed keeps its Trade.
+#[test]
+fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
+    use crate::state::magic::{Aim, CastWith, SpellInEffect};
+    let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain"]);
+    super::tests::place(&mut state, 0, &here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: "Soldier HQ".into(),
+        days_left: 9,
+    });
+    let struck = |state: MrState| {
+        let (_, events) = play(state, &[("P1", "H\nSoldier HQ: T, H")], DiceScript::default());
+        let log = super::log::gm_log(&events);
+        let struck = events.iter().find_map(|e| match &e.happening {
+            Happening::Phase(PhaseEvent::StruckForLeader { phases, .. }) => Some(phases.clone()),
+            _ => None,
+        });
+        (struck, log)
+    };
+    assert_eq!(struck(state.clone()).0, None);
+    state.magic.in_effect.push(SpellInEffect {
+        id: 7,
+        spell: "Transform".into(),
+        caster: "Captain".into(),
+        with: CastWith::Treasure {
+            name: "Black Book".into(),
+        },
+        targets: vec![Aim::Denizen {
+            id: "Soldier HQ".into(),
+        }],
+        duration: crate::data::spells::Duration::Permanent,
+        cast_on: 1,
+        inert: false,
+        held: false,
+        detail: Some("Squirrel".into()),
+        untied: false,
+    });
+    let (phases, log) = struck(state);
+    assert_eq!(phases, Some(vec!["T".to_string()]), "{log}");
+    assert!(log.contains("(3.1 4.6.9c.1)"), "{log}");
+}

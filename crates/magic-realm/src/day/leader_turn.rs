@@ -226,6 +226,8 @@ fn strike_what_leaders_cannot_do(
     monster: bool,
     activities: Activities,
 ) -> Activities {
+    // Transmorphized, he never Trades or Hires (3.1 4.6.9c.1).
+    let transmorphized = crate::magic::conflicts::holding_denizen(&day.state, native).is_some();
     let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
         p.bonus
             || matches!(
@@ -235,7 +237,8 @@ fn strike_what_leaders_cannot_do(
                     | Activity::SpellPrep
                     | Activity::Spell { .. }
             )
-            || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
+            || ((monster || transmorphized)
+                && matches!(p.activity, Activity::Trade | Activity::Hire))
     });
     if !struck.is_empty() {
         let event = PhaseEvent::StruckForLeader {
@@ -248,6 +251,7 @@ fn strike_what_leaders_cannot_do(
                 })
                 .collect(),
             monster,
+            transmorphized,
         };
         day.emit(day.only(employer), Happening::Phase(event));
     }

@@ -326,8 +326,9 @@ fn phase(event: &PhaseEvent) -> String {
             leader,
             phases,
             monster,
+            transmorphized,
         } => format!(
-            "  The {leader}'s recorded {} {} struck: {}.",
+            "  The {leader}'s recorded {} {} struck: {}{}.",
             phases.join(", "),
             agreeing(phases.len(), "is", "are"),
             if *monster {
@@ -336,6 +337,11 @@ fn phase(event: &PhaseEvent) -> String {
             } else {
                 "a hired leader does not Alert, Rest or Enchant for himself, and his only extra \
                  phases, his native horse's Moves, are not given yet"
+            },
+            if *transmorphized {
+                "; transmorphized, he does not Trade or Hire either (3.1 4.6.9c.1)"
+            } else {
+                ""
             }
         ),
         PhaseEvent::PhasesLeft {
