@@ -180,8 +180,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "a runaway on a roadway draws colour magic from the enchanted tiles of the clearings at both \
      its ends and from the Enchanted cards carried on that roadway, no longer from the Chapel, a \
      Toadstool Circle or cards in the clearing he ran out of (4.6.2e.2, 4.6.2b.2)",
-    "a hired leader or controlled monster held by a Transform has his recorded Trade and Hire \
-     phases struck (4.6.9c.1)",
+    "a hired leader or controlled monster held by Transform or Melt Into Mist has his recorded \
+     Trade and Hire phases struck, and Search too as mist (4.6.9c)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -185,8 +185,8 @@ pub enum PhaseEvent {
         phases: Vec<String>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         monster: bool,
-        /// Held by a transmorphizing spell: no Trade or Hire either (3.1
-        /// 4.6.9c.1).
+        /// Held by a transmorphizing spell: no Trade or Hire either, nor
+        /// Search as mist (3.1 4.6.9c).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         transmorphized: bool,
     },

@@ -340,7 +340,8 @@ fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
 
 /// 3.1 4.6.9c.1: a hired leader transmorphized by a Transform cast on him
 /// (it takes one character, monster or native) never Trades or Hires; the
-/// same line untransformed keeps its Trade.
+/// same line untransformed keeps its Trade. As mist (Melt Into Mist takes
+/// a native too) he does not Search either (4.6.9c.2).
 #[test]
 fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
     use crate::state::magic::{Aim, CastWith, SpellInEffect};
@@ -353,7 +354,11 @@ fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
         days_left: 9,
     });
     let struck = |state: MrState| {
-        let (_, events) = play(state, &[("P1", "H\nSoldier HQ: T, H")], DiceScript::default());
+        let (_, events) = play(
+            state,
+            &[("P1", "H\nSoldier HQ: T, S, H")],
+            DiceScript::default(),
+        );
         let log = super::log::gm_log(&events);
         let struck = events.iter().find_map(|e| match &e.happening {
             Happening::Phase(PhaseEvent::StruckForLeader { phases, .. }) => Some(phases.clone()),
@@ -379,7 +384,11 @@ fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
         detail: Some("Squirrel".into()),
         untied: false,
     });
-    let (phases, log) = struck(state);
+    let (phases, log) = struck(state.clone());
     assert_eq!(phases, Some(vec!["T".to_string()]), "{log}");
-    assert!(log.contains("(3.1 4.6.9c.1)"), "{log}");
+    assert!(log.contains("(3.1 4.6.9c)"), "{log}");
+    state.magic.in_effect[0].spell = "Melt Into Mist".into();
+    state.magic.in_effect[0].detail = None;
+    let (phases, log) = struck(state);
+    assert_eq!(phases, Some(vec!["T".to_string(), "S".to_string()]), "{log}");
 }

@@ -226,8 +226,11 @@ fn strike_what_leaders_cannot_do(
     monster: bool,
     activities: Activities,
 ) -> Activities {
-    // Transmorphized, he never Trades or Hires (3.1 4.6.9c.1).
-    let transmorphized = crate::magic::conflicts::holding_denizen(&day.state, native).is_some();
+    // Transmorphized, he never Trades or Hires (3.1 4.6.9c.1); as mist he
+    // does not Search either (4.6.9c.2).
+    let holding = crate::magic::conflicts::holding_denizen(&day.state, native);
+    let transmorphized = holding.is_some();
+    let mist = holding.is_some_and(|s| s.spell == "Melt Into Mist");
     let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
         p.bonus
             || matches!(
@@ -239,6 +242,7 @@ fn strike_what_leaders_cannot_do(
             )
             || ((monster || transmorphized)
                 && matches!(p.activity, Activity::Trade | Activity::Hire))
+            || (mist && matches!(p.activity, Activity::Search))
     });
     if !struck.is_empty() {
         let event = PhaseEvent::StruckForLeader {

@@ -339,7 +339,7 @@ fn phase(event: &PhaseEvent) -> String {
                  phases, his native horse's Moves, are not given yet"
             },
             if *transmorphized {
-                "; transmorphized, he does not Trade or Hire either (3.1 4.6.9c.1)"
+                "; transmorphized, he does not Trade or Hire either, nor Search as mist (3.1 4.6.9c)"
             } else {
                 ""
             }
