@@ -182,6 +182,8 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      Toadstool Circle or cards in the clearing he ran out of (4.6.2e.2, 4.6.2b.2)",
     "a hired leader or controlled monster held by Transform or Melt Into Mist has his recorded \
      Trade and Hire phases struck, and Search too as mist (4.6.9c)",
+    "a hired leader's native horse gives him its extra Moves as a character's horse of its kind \
+     does, none in a cave or while he is transmorphized (6.2.5, 7.3.2e.1-2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.
