@@ -390,7 +390,11 @@ fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
     state.magic.in_effect[0].spell = "Melt Into Mist".into();
     state.magic.in_effect[0].detail = None;
     let (phases, log) = struck(state);
-    assert_eq!(phases, Some(vec!["T".to_string(), "S".to_string()]), "{log}");
+    assert_eq!(
+        phases,
+        Some(vec!["T".to_string(), "S".to_string()]),
+        "{log}"
+    );
 }
 
 /// 3.1 6.2.5, 7.3.2e.1: the Patrol HQ rides his native workhorse, which
@@ -415,10 +419,10 @@ fn a_hired_leaders_native_horse_gives_him_its_extra_move_7_3_2e_1() {
     let (patrol, log, after) = rides("Patrol HQ");
     assert_eq!(patrol, standing(&next), "{log}");
     assert!(
-        !after.leaders.get("Patrol HQ").is_some_and(|r| r
-            .carries
-            .iter()
-            .any(|i| i.name == "Patrol Horse HQ")),
+        !after
+            .leaders
+            .get("Patrol HQ")
+            .is_some_and(|r| r.carries.iter().any(|i| i.name == "Patrol Horse HQ")),
         "his horse is not something he carries"
     );
     let (soldier, log, _) = rides("Soldier HQ");

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use crate::board::ClearingId;
 use crate::data::terms::{Colour, Dwelling};
 use crate::data::tiles::Side;
 use crate::rules::TOGGLES;
-use crate::board::ClearingId;
 use crate::state::{ChitCondition, MrState};
 use crate::test_support::{data, test_game as game};
 use realmgm_core::dice::Dice;
@@ -291,10 +291,7 @@ fn road_into_an_enchanted_tile(state: &mut MrState) -> (ClearingId, ClearingId) 
                 let coloured = enchanted
                     .clearing(&link.to)
                     .is_some_and(|c| !c.magic.is_empty());
-                let still_linked = enchanted
-                    .neighbours(&from)
-                    .iter()
-                    .any(|l| l.to == link.to);
+                let still_linked = enchanted.neighbours(&from).iter().any(|l| l.to == link.to);
                 (link.across.is_some() && coloured && still_linked)
                     .then(|| (from.clone(), link.to.clone(), tile))
             })
@@ -325,7 +322,14 @@ fn a_runaway_on_a_roadway_draws_colour_from_both_its_ends_4_6_2e_2() {
     let mut state = game(&["Wizard", "Amazon"]);
     let rules = Rules::default();
     let (from, to) = road_into_an_enchanted_tile(&mut state);
-    let far: BTreeSet<Colour> = state.board.clearing(&to).unwrap().magic.iter().copied().collect();
+    let far: BTreeSet<Colour> = state
+        .board
+        .clearing(&to)
+        .unwrap()
+        .magic
+        .iter()
+        .copied()
+        .collect();
     on_the_roadway(&mut state, 0, &from, &to);
     let found = sources_present(&state, data(), &rules, 3, 0);
     for colour in &far {
@@ -362,5 +366,8 @@ fn a_runaway_on_a_roadway_draws_colour_from_both_its_ends_4_6_2e_2() {
     // Off the roadway, in the Chapel's clearing, the card does not reach him.
     state.characters[0].roadway = None;
     let back = colours_present(&state, data(), &rules, 3, 0);
-    assert!(back.contains(&Colour::White) && !back.contains(&Colour::Grey), "{back:?}");
+    assert!(
+        back.contains(&Colour::White) && !back.contains(&Colour::Grey),
+        "{back:?}"
+    );
 }
