@@ -32,6 +32,9 @@
 //! - He meets natives as Neutral (no character card gives him
 //!   relationships); hired natives never activate belongings, so all he
 //!   carries is inactive.
+//! - A hired leader rides his native horse in his turn, which gives him its
+//!   extra Moves by its kind, as a character's (3.1 6.2.5, 7.3.2e.1;
+//!   `ridden_native_horse`); it is his own and not among what he carries.
 //! - He blocks and is blocked at the end of his own phases, and when a
 //!   character ends a phase where he stands (`day::blocking`); blocked before
 //!   his turn, he does no phases that day. Monsters arriving block him as
