@@ -669,7 +669,8 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
             let c = &day.state.characters[s];
             // A hired leader rides his native horse in his turn, but it is
             // his own and never changes hands (3.1 2.3.3).
-            let natives_own = |name: &str| super::horses::is_native_horse(day.data, name);
+            let natives_own =
+                |name: &str| crate::data::natives::is_native_horse(&day.data.natives, name);
             c.weapon
                 .iter()
                 .cloned()

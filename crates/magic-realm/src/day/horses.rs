@@ -35,15 +35,6 @@ pub fn active_horse<'d>(data: &'d GameData, who: &CharacterState) -> Option<&'d 
         .find_map(|b| data.horses.iter().find(|h| h.name == b.item.name))
 }
 
-/// Whether `name` is a native's own horse, which a hired leader rides in his
-/// turn and which never changes hands (3.1 2.3.3).
-pub fn is_native_horse(data: &GameData, name: &str) -> bool {
-    data.natives
-        .iter()
-        .flat_map(|g| &g.members)
-        .any(|m| m.horse.as_deref() == Some(name))
-}
-
 /// Whether he rides an active pony.
 pub fn rides_pony(data: &GameData, who: &CharacterState) -> bool {
     active_horse(data, who).is_some_and(|h| h.kind == HorseKind::Pony)
