@@ -191,6 +191,13 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
     "an artifact or spell book casts only Spell cards of its red numeral's type (or of a type an \
      Enchant Artifact added to it); the Good Book no longer casts its type VII cards (4.6.6b, \
      8.3.9c.1)",
+    "a runaway on a roadway draws colour magic from the enchanted tiles of the clearings at both \
+     its ends and from the Enchanted cards carried on that roadway, no longer from the Chapel, a \
+     Toadstool Circle or cards in the clearing he ran out of (4.6.2e.2, 4.6.2b.2)",
+    "a hired leader or controlled monster held by Transform or Melt Into Mist has his recorded \
+     Trade and Hire phases struck, and Search too as mist (4.6.9c)",
+    "a hired leader's native horse gives him its extra Moves as a character's horse of its kind \
+     does, none in a cave or while he is transmorphized (6.2.5, 7.3.2e.1-2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

@@ -60,6 +60,7 @@ fn a_controlled_monster_does_not_trade_or_hire_6_2_5() {
             leader,
             phases,
             monster,
+            ..
         }) => Some((leader.clone(), phases.clone(), *monster)),
         _ => None,
     });

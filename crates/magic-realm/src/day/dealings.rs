@@ -667,11 +667,20 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
     match party.holder(day) {
         Holder::Seat(s) => {
             let c = &day.state.characters[s];
+            // A hired leader rides his native horse in his turn, but it is
+            // his own and never changes hands (3.1 2.3.3).
+            let natives_own =
+                |name: &str| crate::data::natives::is_native_horse(&day.data.natives, name);
             c.weapon
                 .iter()
                 .cloned()
                 .chain(c.armor.iter().cloned())
-                .chain(c.belongings.iter().map(|b| b.item.name.clone()))
+                .chain(
+                    c.belongings
+                        .iter()
+                        .filter(|b| !natives_own(&b.item.name))
+                        .map(|b| b.item.name.clone()),
+                )
                 .collect()
         }
         Holder::Record(native) => day
@@ -688,8 +697,8 @@ fn carried(day: &Day<'_>, party: &Party) -> Vec<String> {
 /// `instead` tells him when he may part with it. Ruling: a hired leader's
 /// gives, trades and sales are never held back so: 3.1 6.2.5 gives him
 /// extra phases only from his own native horse, which never changes hands
-/// (2.3.3a-b: the natives' square horses are theirs alone), and realmgm strikes
-/// any starred phase recorded for him.
+/// (2.3.3a-b: the natives' square horses are theirs alone, and [`carried`]
+/// never offers one).
 pub(super) fn kept_for_its_phase(
     day: &Day<'_>,
     seat: usize,

@@ -178,12 +178,17 @@ pub enum PhaseEvent {
     },
     /// Phases recorded for a hired leader that he may not do (Alert, Rest,
     /// Enchant, starred phases), or for a controlled monster (those, Trade
-    /// and Hire), struck from his turn; a starred one is named with its star.
+    /// and Hire; a transmorphized leader's Trade and Hire too), struck from
+    /// his turn; a starred one is named with its star.
     StruckForLeader {
         leader: String,
         phases: Vec<String>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         monster: bool,
+        /// Held by a transmorphizing spell: no Trade or Hire either, nor
+        /// Search as mist (3.1 4.6.9c).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        transmorphized: bool,
     },
     /// Phases not done because the turn ended early.
     PhasesLeft {

@@ -325,7 +325,7 @@ fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
     });
     assert_eq!(struck, Some(vec!["H*".to_string()]), "{log}");
     assert!(
-        log.contains("his only extra phases, his native horse's Moves, are not given yet"),
+        log.contains("his only extra phases are his native horse's Moves"),
         "{log}"
     );
     assert_eq!(results(&events, "Soldier HQ").len(), 1, "{log}");
@@ -336,4 +336,96 @@ fn a_hired_leaders_starred_phase_is_struck_and_holds_back_no_gift_6_2_5() {
             .any(|b| b.item == cloak),
         "{log}"
     );
+}
+
+/// 3.1 4.6.9c.1: a hired leader transmorphized by a Transform cast on him
+/// (it takes one character, monster or native) never Trades or Hires; the
+/// same line untransformed keeps its Trade. As mist (Melt Into Mist takes
+/// a native too) he does not Search either (4.6.9c.2).
+#[test]
+fn a_transmorphized_hired_leader_does_not_trade_4_6_9c_1() {
+    use crate::state::magic::{Aim, CastWith, SpellInEffect};
+    let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = game(&["Captain"]);
+    super::tests::place(&mut state, 0, &here);
+    state.denizens.get_mut("Soldier HQ").expect("HQ").at = standing(&here);
+    state.characters[0].hirelings.push(crate::state::Hireling {
+        native: "Soldier HQ".into(),
+        days_left: 9,
+    });
+    let struck = |state: MrState| {
+        let (_, events) = play(
+            state,
+            &[("P1", "H\nSoldier HQ: T, S, H")],
+            DiceScript::default(),
+        );
+        let log = super::log::gm_log(&events);
+        let struck = events.iter().find_map(|e| match &e.happening {
+            Happening::Phase(PhaseEvent::StruckForLeader { phases, .. }) => Some(phases.clone()),
+            _ => None,
+        });
+        (struck, log)
+    };
+    assert_eq!(struck(state.clone()).0, None);
+    state.magic.in_effect.push(SpellInEffect {
+        id: 7,
+        spell: "Transform".into(),
+        caster: "Captain".into(),
+        with: CastWith::Treasure {
+            name: "Black Book".into(),
+        },
+        targets: vec![Aim::Denizen {
+            id: "Soldier HQ".into(),
+        }],
+        duration: crate::data::spells::Duration::Permanent,
+        cast_on: 1,
+        inert: false,
+        held: false,
+        detail: Some("Squirrel".into()),
+        untied: false,
+    });
+    let (phases, log) = struck(state.clone());
+    assert_eq!(phases, Some(vec!["T".to_string()]), "{log}");
+    assert!(log.contains("(3.1 4.6.9c)"), "{log}");
+    state.magic.in_effect[0].spell = "Melt Into Mist".into();
+    state.magic.in_effect[0].detail = None;
+    let (phases, log) = struck(state);
+    assert_eq!(
+        phases,
+        Some(vec!["T".to_string(), "S".to_string()]),
+        "{log}"
+    );
+}
+
+/// 3.1 6.2.5, 7.3.2e.1: the Patrol HQ rides his native workhorse, which
+/// gives him one extra Move a day as a character's does; the Soldier HQ
+/// has no horse, and the same starred Move is struck from his turn.
+#[test]
+fn a_hired_leaders_native_horse_gives_him_its_extra_move_7_3_2e_1() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let line = |leader: &str| format!("H\n{leader}: H, H, H, H, {}*", move_to(&next));
+    let rides = |leader: &str| {
+        let mut state = game(&["Captain"]);
+        super::tests::place(&mut state, 0, &here);
+        state.denizens.get_mut(leader).expect("HQ").at = standing(&here);
+        state.characters[0].hirelings.push(crate::state::Hireling {
+            native: leader.into(),
+            days_left: 9,
+        });
+        let (after, events) = play(state, &[("P1", &line(leader))], DiceScript::default());
+        let log = super::log::gm_log(&events);
+        (at(&after, leader), log, after)
+    };
+    let (patrol, log, after) = rides("Patrol HQ");
+    assert_eq!(patrol, standing(&next), "{log}");
+    assert!(
+        !after
+            .leaders
+            .get("Patrol HQ")
+            .is_some_and(|r| r.carries.iter().any(|i| i.name == "Patrol Horse HQ")),
+        "his horse is not something he carries"
+    );
+    let (soldier, log, _) = rides("Soldier HQ");
+    assert_eq!(soldier, standing(&here), "{log}");
+    assert!(log.contains("struck"), "{log}");
 }

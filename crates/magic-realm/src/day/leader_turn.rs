@@ -32,6 +32,9 @@
 //! - He meets natives as Neutral (no character card gives him
 //!   relationships); hired natives never activate belongings, so all he
 //!   carries is inactive.
+//! - A hired leader rides his native horse in his turn, which gives him its
+//!   extra Moves by its kind, as a character's (3.1 6.2.5, 7.3.2e.1;
+//!   `ridden_native_horse`); it is his own and not among what he carries.
 //! - He blocks and is blocked at the end of his own phases, and when a
 //!   character ends a phase where he stands (`day::blocking`); blocked before
 //!   his turn, he does no phases that day. Monsters arriving block him as
@@ -62,7 +65,8 @@ use crate::data::natives::find_member;
 use crate::orders::DayOrders;
 use crate::orders::activity::{Activities, Activity, Phase};
 use crate::state::{
-    Belonging, CharacterChit, CharacterState, Hireling, LeaderRecord, Whereabouts, abandoned_pile,
+    Belonging, CharacterChit, CharacterState, Hireling, Item, ItemKind, LeaderRecord, Whereabouts,
+    abandoned_pile,
 };
 use realmgm_core::suggest::same;
 
@@ -141,6 +145,21 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
     };
     let gold_before = stand_in.gold;
     let seat = day.state.characters.len();
+    let monster = !is_leader(day.data, native);
+    let horse = ridden_native_horse(day, native, monster);
+    let mut stand_in = stand_in;
+    if let Some(horse) = &horse {
+        stand_in.belongings.push(Belonging {
+            item: Item {
+                kind: ItemKind::Horse,
+                name: horse.clone(),
+            },
+            active: true,
+        });
+        day.today
+            .active_at_birdsong
+            .insert(seat, [horse.clone()].into());
+    }
     day.state.characters.push(stand_in);
     if day.today.blocked_leaders.contains(native) {
         // Blocked before his turn: he does no phases today.
@@ -158,8 +177,9 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
             hide_in_place(phases)
         }
     };
-    let monster = !is_leader(day.data, native);
-    let activities = strike_what_leaders_cannot_do(day, employer, native, monster, activities);
+    let rides = horse.is_some();
+    let activities =
+        strike_what_leaders_cannot_do(day, employer, native, monster, rides, activities);
     let his = DayOrders {
         activities,
         searches: theirs.searches.clone(),
@@ -178,9 +198,13 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
     // Blocking and deals read his employer's lines (`Block:`, `... by
     // Soldier HQ`) from everyone's orders, where they stand as written.
     daylight::take_turn_as(day, seat, &[], &his, orders);
-    let Some(after) = day.state.characters.pop() else {
+    let Some(mut after) = day.state.characters.pop() else {
         return;
     };
+    // His native horse stays his own, not something he carries.
+    after
+        .belongings
+        .retain(|b| !(b.item.kind == ItemKind::Horse && Some(&b.item.name) == horse.as_ref()));
     forget_the_seat(day, seat);
     if let Some(counter) = day.state.denizens.get_mut(native) {
         counter.at = Whereabouts::Clearing {
@@ -215,8 +239,9 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
 /// recorded for him, and a controlled monster's without those and Trade and
 /// Hire: they may not use them (3.1 6.2.5); nor the starred phases recorded
 /// for either, as 6.2.5 gives a leader extra phases only from his native
-/// horse, which realmgm does not give him yet, and a monster none (it rides
-/// no horse, 7.3.2e). The master is told which were struck. (The orders
+/// horse, and a monster none (it rides no horse, 7.3.2e): a starred Move
+/// stays for a leader riding his horse (`ridden_native_horse`), which gives
+/// it or not as its kind says. The master is told which were struck. (The orders
 /// check refuses them in mail; this keeps orders that reach the day another
 /// way to the rule.)
 fn strike_what_leaders_cannot_do(
@@ -224,10 +249,16 @@ fn strike_what_leaders_cannot_do(
     employer: usize,
     native: &str,
     monster: bool,
+    rides: bool,
     activities: Activities,
 ) -> Activities {
+    // Transmorphized, he never Trades or Hires (3.1 4.6.9c.1); as mist he
+    // does not Search either (4.6.9c.2).
+    let holding = crate::magic::conflicts::holding_denizen(&day.state, native);
+    let transmorphized = holding.is_some();
+    let mist = holding.is_some_and(|s| s.spell == "Melt Into Mist");
     let (struck, kept): (Vec<Phase>, Vec<Phase>) = activities.phases.into_iter().partition(|p| {
-        p.bonus
+        (p.bonus && !(rides && matches!(p.activity, Activity::Move { .. })))
             || matches!(
                 p.activity,
                 Activity::Alert
@@ -235,7 +266,9 @@ fn strike_what_leaders_cannot_do(
                     | Activity::SpellPrep
                     | Activity::Spell { .. }
             )
-            || (monster && matches!(p.activity, Activity::Trade | Activity::Hire))
+            || ((monster || transmorphized)
+                && matches!(p.activity, Activity::Trade | Activity::Hire))
+            || (mist && matches!(p.activity, Activity::Search))
     });
     if !struck.is_empty() {
         let event = PhaseEvent::StruckForLeader {
@@ -248,10 +281,25 @@ fn strike_what_leaders_cannot_do(
                 })
                 .collect(),
             monster,
+            transmorphized,
         };
         day.emit(day.only(employer), Happening::Phase(event));
     }
     Activities { phases: kept }
+}
+
+/// The native horse hired leader `native` rides in his turn: his own (3.1
+/// 2.3.3, 7.3.2e), giving him its extra Moves as a character's horse of its
+/// kind does (6.2.5, 7.3.2e.1: a workhorse one a day, a pony doubling his
+/// Moves, a warhorse none) and, like it, none in a cave (7.3.2e.2, through
+/// `day::horses`). A controlled monster rides none (7.3.2e), and a
+/// transmorphized leader cannot ride (7.3.2d). Ruling: he rides it all day,
+/// as natives ride their horses, so it counts as active at Birdsong.
+fn ridden_native_horse(day: &Day<'_>, native: &str, monster: bool) -> Option<String> {
+    if monster || crate::magic::conflicts::holding_denizen(&day.state, native).is_some() {
+        return None;
+    }
+    find_member(&day.data.natives, native).and_then(|(_, m)| m.horse.clone())
 }
 
 /// `n` Hide phases: what a hired leader without orders does where he stands.
@@ -272,6 +320,7 @@ fn hide_in_place(n: usize) -> Activities {
 fn forget_the_seat(day: &mut Day<'_>, seat: usize) {
     let today = &mut day.today;
     today.blocked.remove(&seat);
+    today.active_at_birdsong.remove(&seat);
     today.shed_followers.remove(&seat);
     today.peer_anywhere.remove(&seat);
     today.spell_prepared.remove(&seat);

@@ -326,8 +326,9 @@ fn phase(event: &PhaseEvent) -> String {
             leader,
             phases,
             monster,
+            transmorphized,
         } => format!(
-            "  The {leader}'s recorded {} {} struck: {}.",
+            "  The {leader}'s recorded {} {} struck: {}{}.",
             phases.join(", "),
             agreeing(phases.len(), "is", "are"),
             if *monster {
@@ -335,7 +336,12 @@ fn phase(event: &PhaseEvent) -> String {
                  extra phases"
             } else {
                 "a hired leader does not Alert, Rest or Enchant for himself, and his only extra \
-                 phases, his native horse's Moves, are not given yet"
+                 phases are his native horse's Moves"
+            },
+            if *transmorphized {
+                "; transmorphized, he does not Trade or Hire either, nor Search as mist (3.1 4.6.9c)"
+            } else {
+                ""
             }
         ),
         PhaseEvent::PhasesLeft {

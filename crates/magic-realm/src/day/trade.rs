@@ -469,6 +469,17 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
             reason: format!("the {name} carries no '{item}' to sell"),
         };
     };
+    if crate::data::natives::is_native_horse(
+        &day.data.natives,
+        &character.belongings[position].item.name,
+    ) {
+        return PhaseOutcome::Lost {
+            reason: format!(
+                "the {item} is the {name}'s own native horse, which never changes hands (3.1 \
+                 2.3.3)"
+            ),
+        };
+    }
     let Some(group) = traders(day, who).into_iter().next() else {
         return PhaseOutcome::Lost {
             reason: format!(

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::board::ClearingId;
 use crate::data::terms::{Colour, Dwelling};
 use crate::data::tiles::Side;
 use crate::rules::TOGGLES;
@@ -272,4 +273,101 @@ fn a_card_carried_aloft_supplies_its_bearer_not_the_clearing_left_4_6_2b_2() {
     // Landed, she is back in the clearing, and so is her card's colour.
     state.characters[1].flown_away = None;
     assert!(colours_present(&state, data(), &rules, 3, 0).contains(&Colour::Purple));
+}
+
+/// A road from a clearing of a tile on its normal side into a clearing of
+/// another tile turned enchanted side up, whose enchanted clearing shows
+/// colour: the state with that tile enchanted, and the road's two ends.
+fn road_into_an_enchanted_tile(state: &mut MrState) -> (ClearingId, ClearingId) {
+    let board = state.board.clone();
+    let (from, to, tile) = board
+        .clearings()
+        .into_iter()
+        .find_map(|from| {
+            board.neighbours(&from).into_iter().find_map(|link| {
+                let tile = link.to.tile.clone();
+                let mut enchanted = board.clone();
+                enchanted.set_side(&tile, Side::Enchanted).ok()?;
+                let coloured = enchanted
+                    .clearing(&link.to)
+                    .is_some_and(|c| !c.magic.is_empty());
+                let still_linked = enchanted.neighbours(&from).iter().any(|l| l.to == link.to);
+                (link.across.is_some() && coloured && still_linked)
+                    .then(|| (from.clone(), link.to.clone(), tile))
+            })
+        })
+        .expect("a road into a tile whose enchanted side shows colour");
+    state.board.set_side(&tile, Side::Enchanted).unwrap();
+    (from, to)
+}
+
+fn on_the_roadway(state: &mut MrState, who: usize, from: &ClearingId, to: &ClearingId) {
+    state.characters[who].position = from.clone();
+    state.characters[who].roadway = Some(crate::state::Roadway {
+        from: from.clone(),
+        to: to.clone(),
+        vanished: false,
+        edge_entries: Vec::new(),
+    });
+}
+
+/// 3.1 4.6.2e.2: a runaway on a roadway is supplied by the enchanted tiles
+/// of the clearings at both its ends, here the far end he did not run out
+/// of; the Chapel's white and an Enchanted card in the clearing he left
+/// stay in their clearing, while a card carried by another on the same
+/// roadway supplies him (4.6.2b.2).
+#[test]
+fn a_runaway_on_a_roadway_draws_colour_from_both_its_ends_4_6_2e_2() {
+    use crate::state::{Belonging, Item, ItemKind};
+    let mut state = game(&["Wizard", "Amazon"]);
+    let rules = Rules::default();
+    let (from, to) = road_into_an_enchanted_tile(&mut state);
+    let far: BTreeSet<Colour> = state
+        .board
+        .clearing(&to)
+        .unwrap()
+        .magic
+        .iter()
+        .copied()
+        .collect();
+    on_the_roadway(&mut state, 0, &from, &to);
+    let found = sources_present(&state, data(), &rules, 3, 0);
+    for colour in &far {
+        assert!(
+            found.iter().any(|p| p.colour == *colour
+                && matches!(&p.source, ColourSource::Tile { clearing } if *clearing == to)),
+            "{colour:?} from {to}: {found:?}"
+        );
+    }
+    // Run out of the Chapel's clearing: its white does not reach the road.
+    let chapel = state.dwellings[&Dwelling::Chapel].clone();
+    let beyond = state.board.neighbours(&chapel)[0].to.clone();
+    on_the_roadway(&mut state, 0, &chapel, &beyond);
+    let white_there = |state: &MrState| {
+        let p = colours_present(state, data(), &rules, 3, 0);
+        p.contains(&Colour::White)
+    };
+    let beyond_has_white = state
+        .board
+        .clearing(&beyond)
+        .is_some_and(|c| c.magic.contains(&Colour::White));
+    assert!(!beyond_has_white && !white_there(&state));
+    // The Amazon on the same roadway, the other way, carries the Golden
+    // Icon (grey) face up: it supplies the Wizard there.
+    on_the_roadway(&mut state, 1, &beyond, &chapel);
+    state.characters[1].belongings.push(Belonging {
+        item: Item {
+            kind: ItemKind::Treasure,
+            name: "Golden Icon".into(),
+        },
+        active: true,
+    });
+    assert!(colours_present(&state, data(), &rules, 3, 0).contains(&Colour::Grey));
+    // Off the roadway, in the Chapel's clearing, the card does not reach him.
+    state.characters[0].roadway = None;
+    let back = colours_present(&state, data(), &rules, 3, 0);
+    assert!(
+        back.contains(&Colour::White) && !back.contains(&Colour::Grey),
+        "{back:?}"
+    );
 }

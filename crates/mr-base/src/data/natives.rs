@@ -109,6 +109,15 @@ pub fn find_member<'a>(
     groups.iter().find_map(|g| g.member(name).map(|m| (g, m)))
 }
 
+/// Whether `name` is a native's own horse, which a hired leader rides in his
+/// turn and which never changes hands (3.1 2.3.3).
+pub fn is_native_horse(groups: &[NativeGroup], name: &str) -> bool {
+    groups
+        .iter()
+        .flat_map(|g| &g.members)
+        .any(|m| m.horse.as_deref() == Some(name))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NativesFile {

@@ -21,9 +21,10 @@
 //! enchanted tile below supplies every colour its clearings show, as the
 //! whole tile supplies one in its woods (8.3.8f), and his own face-up
 //! Enchanted cards supply him; the Chapel, a Toadstool Circle and cards in
-//! the clearing he left do not. One on a roadway draws on the clearing he
-//! ran out of and on the cards he carries; the colours of the roadway's
-//! two ends (4.6.2e.2) are not worked out.
+//! the clearing he left do not. One on a roadway draws on the enchanted
+//! tiles of the clearings at both its ends (4.6.2e.2) and on the cards
+//! carried on that roadway, not on the Chapel, a Toadstool Circle or cards
+//! in either clearing ([`roadway_sources`]).
 
 use std::collections::BTreeSet;
 
@@ -36,7 +37,7 @@ use crate::data::characters::ActionChit;
 use crate::data::terms::{Colour, MagicType};
 use crate::data::treasures::TreasureEffect;
 use crate::state::{
-    CharacterState, ChitCondition, DAYS_PER_MONTH, ItemKind, MrState, abandoned_pile,
+    CharacterState, ChitCondition, DAYS_PER_MONTH, ItemKind, MrState, Roadway, abandoned_pile,
 };
 use realmgm_core::game::Rules;
 
@@ -368,8 +369,8 @@ pub fn names_chit(printed: &str, named: &str) -> bool {
 /// The colours shared with character `c` where he is on game day `day`:
 /// his clearing's; aloft after flying away, those of the tile he flew from
 /// and of `next_tile`, the one next to it his Fly phase names, once known
-/// ([`aloft_sources`]); on the roadway he ran onto, the clearing he ran out
-/// of and the cards he carries (4.6.2b.2).
+/// ([`aloft_sources`]); on the roadway he ran onto, both its end clearings'
+/// tiles and the cards carried on it ([`roadway_sources`]).
 pub fn shared_with(
     state: &MrState,
     data: &GameData,
@@ -385,12 +386,54 @@ pub fn shared_with(
             .collect();
         return aloft_sources(state, data, rules, day, c, &tiles);
     }
-    let mut found = clearing_sources(state, data, rules, day, &c.position);
-    if c.roadway.is_some() {
-        found.extend(carried_sources(data, c));
-        found.sort();
-        found.dedup();
+    match &c.roadway {
+        Some(road) => roadway_sources(state, data, rules, day, road),
+        None => clearing_sources(state, data, rules, day, &c.position),
     }
+}
+
+/// Colours everyone on roadway `road` shares on game day `day` (3.1
+/// 4.6.2e.2, 4.6.2b.2): the day's colours, the enchanted tiles' colours
+/// of the clearings at both its ends, and the face-up Enchanted cards of
+/// everyone on the same roadway. The Chapel, a Toadstool Circle and cards
+/// in either end clearing supply only their clearing. Rulings: a roadway
+/// that vanished under him (8.3.8d.3) is no roadway, and only the tile of
+/// the clearing he ran out of supplies him; off the map at its edge
+/// (10.E.1.6) no tile does.
+fn roadway_sources(
+    state: &MrState,
+    data: &GameData,
+    rules: &Rules,
+    day: u32,
+    road: &Roadway,
+) -> Vec<Presence> {
+    let mut found = day_sources(state, data, rules, day);
+    let ends: &[&ClearingId] = if !road.edge_entries.is_empty() {
+        &[]
+    } else if road.vanished {
+        &[&road.from]
+    } else {
+        &[&road.from, &road.to]
+    };
+    for &end in ends {
+        for &colour in state.board.clearing(end).map_or(&[][..], |c| &c.magic) {
+            found.push(Presence {
+                colour,
+                source: ColourSource::Tile {
+                    clearing: end.clone(),
+                },
+            });
+        }
+    }
+    for other in state
+        .characters
+        .iter()
+        .filter(|o| o.roadway.as_ref().is_some_and(|r| r.same_road(road)))
+    {
+        found.extend(carried_sources(data, other));
+    }
+    found.sort();
+    found.dedup();
     found
 }
 

@@ -48,15 +48,27 @@ pub fn transmorphized<'s>(state: &'s MrState, name: &str) -> Option<&'s str> {
 
 /// The transmorphizing spell holding character `name` now (not inert).
 pub fn holding<'s>(state: &'s MrState, name: &str) -> Option<&'s SpellInEffect> {
-    let him = Aim::Character {
-        name: name.to_string(),
-    };
+    holding_aim(
+        state,
+        &Aim::Character {
+            name: name.to_string(),
+        },
+    )
+}
+
+/// The transmorphizing spell holding denizen `id` now (not inert): Transform
+/// may take a hired leader or controlled monster (3.1 4.6.9c).
+pub fn holding_denizen<'s>(state: &'s MrState, id: &str) -> Option<&'s SpellInEffect> {
+    holding_aim(state, &Aim::Denizen { id: id.to_string() })
+}
+
+fn holding_aim<'s>(state: &'s MrState, aim: &Aim) -> Option<&'s SpellInEffect> {
     state
         .magic
         .in_effect
         .iter()
         .filter(|s| !s.inert && is_transmorphizing(&s.spell))
-        .find(|s| bewitched(s).as_ref() == Some(&him))
+        .find(|s| bewitched(s).as_ref() == Some(aim))
 }
 
 /// Whether `spell` transmorphizes its target (4.6.9).

@@ -595,6 +595,12 @@ pub struct Roadway {
 }
 
 impl Roadway {
+    /// Whether `other` is the same roadway, walked either way.
+    pub fn same_road(&self, other: &Roadway) -> bool {
+        (self.from == other.from && self.to == other.to)
+            || (self.from == other.to && self.to == other.from)
+    }
+
     /// A solitaire character waiting at the map's edge to come onto it by
     /// one of the roads into `entries` with his first Move (3.1 10.E.1.6);
     /// `None` when there is none.

@@ -296,14 +296,23 @@ fn check_leaders(
             ));
             continue;
         }
+        let rides = !monster
+            && crate::data::natives::find_member(&data.natives, &line.leader)
+                .and_then(|(_, m)| m.horse.as_deref())
+                .and_then(|h| data.horses.iter().find(|horse| horse.name == h))
+                .is_some_and(|h| h.kind != crate::data::horses::HorseKind::Warhorse);
         for (n, phase) in line.activities.phases.iter().enumerate() {
-            if phase.bonus {
+            let horse_move = rides && matches!(phase.activity, Activity::Move { .. });
+            if phase.bonus && !horse_move {
                 let why = if monster {
                     "a controlled monster has no extra phases (3.1 6.2.5: it rides no horse, \
                      7.3.2e)"
+                } else if rides {
+                    "a hired leader's only extra phases are his native horse's Moves (3.1 \
+                     6.2.5, 7.3.2e.1)"
                 } else {
                     "a hired leader's only extra phases are his native horse's Moves (3.1 \
-                     6.2.5; no treasure gives him one), and realmgm does not give him those yet"
+                     6.2.5, 7.3.2e.1), and he has none: no horse, or a warhorse (7.3.2b.1)"
                 };
                 found.errors.push(format!(
                     "{}: phase {} ({}*): {why}; record it without the star",
@@ -609,6 +618,18 @@ mod tests {
                  horse's Moves (3.1 6.2.5"
             ),
             "{starred:?}"
+        );
+        // The Patrol HQ rides a workhorse: a starred Move is his (7.3.2e.1).
+        state.characters[0].hirelings.push(Hireling {
+            native: "Patrol HQ".into(),
+            days_left: 5,
+        });
+        let rides = check("H\nPatrol HQ: M CV1, M* CV2", &state);
+        assert!(rides.errors.is_empty(), "{rides:?}");
+        let hides = check("H\nPatrol HQ: H*", &state);
+        assert!(
+            hides.errors[0].starts_with("Patrol HQ: phase 1 (H*): a hired leader's only extra"),
+            "{hides:?}"
         );
         let wrong = check("H\nLeave: Soldier 9", &state);
         assert!(wrong.errors[0].starts_with("Leave: 'Soldier 9' is not one of your hirelings"));
