@@ -1,6 +1,8 @@
-//! Orders for several characters in one mail (3.1 10.E.4.4): a player who
-//! plays several characters heads each one's orders with a line
-//! `Orders for: Amazon`, and each part is read as that character's orders.
+//! One mail for several characters (3.1 10.E.4.4): a player who plays
+//! several characters heads each one's part with a line `Orders for:
+//! Amazon`, and each part is read as that character's alone: his starting
+//! info during a setup by mail, then his orders each day. It sits with the
+//! setup, the lowest layer that reads a player's mail.
 
 /// The line that starts a character's orders.
 pub const HEADER: &str = "Orders for:";
