@@ -1808,6 +1808,141 @@ mod tests {
         assert_eq!(setup.extra_choices("Ann"), "\nLevel: 1");
     }
 
+    /// Ann plays two characters and Ben one, by the default rules.
+    fn ann_plays_two() -> SetupByMail {
+        let mut setup = SetupByMail::new(
+            vec!["Ann".into(), "Ben".into()],
+            &Rules::default(),
+            data(),
+            1,
+            5,
+        );
+        setup.several.insert("Ann".into(), 2);
+        setup
+    }
+
+    /// A player of several characters picks one a turn, the turns going
+    /// round the table until every seat has its character (3.1 10.E.4.2).
+    #[test]
+    fn a_player_of_several_characters_chooses_one_a_turn_3_1_10_e_4_2() {
+        let mut setup = ann_plays_two();
+        assert_eq!(setup.seats_of("Ann"), ["Ann/1", "Ann/2"]);
+        assert_eq!(setup.seats_of("Ben"), ["Ben"]);
+        let first = setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        assert_eq!(
+            first,
+            "You play the Amazon, character 1 of your 2. Ben chooses a character next."
+        );
+        let err = setup
+            .submit("Ann", "Character: Berserker", data())
+            .unwrap_err();
+        assert!(err[0].contains("Ben's turn"), "{err:?}");
+        setup.submit("Ben", "Character: Wizard", data()).unwrap();
+        assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
+        let err = setup
+            .submit("Ann", "Character: Amazon", data())
+            .unwrap_err();
+        assert!(err[0].contains("already taken"), "{err:?}");
+        let second = setup
+            .submit("Ann", "Character: Berserker", data())
+            .unwrap();
+        assert!(second.contains("character 2 of your 2"), "{second}");
+        assert_eq!(setup.characters_of("Ann"), ["Amazon", "Berserker"]);
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+    }
+
+    /// On a player-built board a player of several characters picks one
+    /// on each of his turns once out of tiles, each with his own starting
+    /// equipment (3.1 10.E.4.2).
+    #[test]
+    fn out_of_tiles_a_player_of_several_picks_one_each_turn_3_1_10_e_4_2() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
+        setup.several.insert("Ann".into(), 2);
+        let answers = build_the_board(&mut setup, &["Amazon", "Wizard", "Berserker"]);
+        assert_eq!(setup.characters_of("Ann").len(), 2, "{answers:?}");
+        assert_eq!(setup.characters_of("Ben").len(), 1);
+        assert!(
+            answers.iter().any(|a| a.contains("character 2 of your 2")),
+            "{answers:?}"
+        );
+        assert_eq!(setup.equipment_groups().len(), 3, "{:?}", setup.equipment);
+        assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
+    }
+
+    /// Each character's starting info goes under his `Orders for:` line
+    /// (3.1 10.E.4.4), and the further one records a victory point more
+    /// (10.E.4.3); a mail with any problem records nothing.
+    #[test]
+    fn each_characters_starting_info_under_his_line_a_point_more_each_3_1_10_e_4_3() {
+        let mut setup = ann_plays_two();
+        for (player, character) in [("Ann", "Amazon"), ("Ben", "Wizard"), ("Ann", "Berserker")] {
+            setup
+                .submit(player, &format!("Character: {character}"), data())
+                .unwrap();
+        }
+        let asked = setup.info_asked("Ann", data());
+        assert!(
+            asked.starts_with("Orders for: Amazon\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)\n"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("Orders for: Berserker\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (6 points in all: one more"),
+            "{asked}"
+        );
+        let err = setup
+            .submit("Ann", "Victory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(
+            err[0].contains("'Orders for: Amazon' and 'Orders for: Berserker'"),
+            "{err:?}"
+        );
+        let err = setup
+            .submit(
+                "Ann",
+                "Hello\nOrders for: Dwarf\nVictory: G 5\nOrders for: Amazon\nVictory: G 5\nStart: \
+                 Inn\nOrders for: Berserker\nVictory: G 5\nStart: Inn",
+                data(),
+            )
+            .unwrap_err();
+        assert!(err[0].contains("line 1 comes before"), "{err:?}");
+        assert!(
+            err[1].contains("'Dwarf' is not a character you play"),
+            "{err:?}"
+        );
+        assert!(
+            err[2].contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
+            "{err:?}"
+        );
+        assert!(setup.info.is_empty(), "nothing recorded: {:?}", setup.info);
+        let amazon = setup
+            .submit("Ann", "Orders for: amazon\nVictory: G 5\nStart: Inn", data())
+            .unwrap();
+        assert!(
+            amazon.ends_with("Still to send: the starting info of the Berserker."),
+            "{amazon}"
+        );
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+        setup
+            .submit("Ann", "Orders for: Berserker\nVictory: F 6\nStart: Inn", data())
+            .unwrap();
+        assert_eq!(setup.stage(), Stage::StartingInfo(vec!["Ben".into()]));
+        let points: Vec<(String, u32)> = setup
+            .victory_requirements()
+            .into_iter()
+            .map(|(character, v)| (character, v.total()))
+            .collect();
+        assert_eq!(
+            points,
+            [("Amazon".to_string(), 5), ("Berserker".to_string(), 6)]
+        );
+    }
+
     /// Whose turn to place it is.
     fn placing(setup: &SetupByMail) -> String {
         match setup.stage() {

@@ -332,3 +332,71 @@ fn none_if_empty(items: &[String]) -> String {
         items.join("; ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use realmgm_core::game::{Rules, Seat};
+
+    use super::*;
+
+    fn seat(player: &str, role: Option<&str>) -> Seat {
+        Seat {
+            player: player.into(),
+            role: role.map(Into::into),
+        }
+    }
+
+    fn begin(seats: &[Seat], rules: &Rules) -> Result<MailedSetup, BeginError> {
+        let table = SetupTable {
+            seats,
+            rules,
+            seed: 1,
+            victory_points: None,
+            carry_over: None,
+        };
+        MailedSetup::begin(None, &table, crate::data::get().unwrap())
+    }
+
+    /// A player seated twice chooses for both seats, the character the
+    /// campaign file names kept as his first; without Multiple Characters
+    /// (3.1 10.E.4) the setup does not begin.
+    #[test]
+    fn a_player_seated_twice_chooses_for_each_seat_under_multiple_characters_3_1_10_e_4() {
+        let seats = [
+            seat("Ann", Some("Amazon")),
+            seat("Ann", None),
+            seat("Ben", None),
+        ];
+        let refused = begin(&seats, &Rules::default()).err().unwrap().to_string();
+        assert!(refused.contains("only the multiple_characters rule"), "{refused}");
+        let rules = Rules::new([crate::rules::MULTIPLE_CHARACTERS], crate::rules::TOGGLES).unwrap();
+        let mut setup = begin(&seats, &rules).unwrap();
+        assert_eq!(setup.record.order, ["Ann", "Ben"]);
+        assert_eq!(setup.choices_of("Ann"), ["Amazon"]);
+        // Ben has none yet, so the round goes to him before Ann's second.
+        assert_eq!(setup.record.stage(), Stage::Choosing("Ben".into()));
+        setup.submit("Ben", "Character: Wizard");
+        let call = &setup.calls()[0];
+        assert_eq!(call.to.as_deref(), Some("Ann"));
+        assert!(call.body.contains("character 2 of your 2"), "{}", call.body);
+        setup.submit("Ann", "Character: Berserker");
+        assert_eq!(setup.choices_of("Ann"), ["Amazon", "Berserker"]);
+        let asked = &setup.calls()[0].body;
+        assert!(asked.contains("`Orders for: <character>`"), "{asked}");
+        let answer = setup.submit(
+            "Ann",
+            "Orders for: Amazon\nVictory: G 5\nStart: Inn\nOrders for: Berserker\nVictory: G \
+             6\nStart: Inn",
+        );
+        assert!(answer.outcome.is_ok(), "{answer:?}");
+        let copy = answer.gm_copy.unwrap();
+        assert!(
+            copy.contains("Starting info of Ann (the Amazon)")
+                && copy.contains("Starting info of Ann (the Berserker)"),
+            "{copy}"
+        );
+        let too_many: Vec<Seat> = (0..17).map(|_| seat("Ann", None)).collect();
+        let refused = begin(&too_many, &rules).err().unwrap().to_string();
+        assert!(refused.contains("seated for 17 characters"), "{refused}");
+    }
+}
