@@ -411,15 +411,25 @@ mod tests {
         );
     }
 
-    /// P1 plays the Amazon and the Black Knight, each with an Ogre, in
-    /// two clearings: one prompt asks him for both, and his answer gives
-    /// each one's `Combat:` line under his `Orders for:` line (3.1
-    /// 10.E.4.4), which plays the day as those lines given up front do.
+    /// P1 plays the Amazon and the Black Knight, with an Ogre each, in one
+    /// combat (3.1 10.E.4.5) or in two clearings.
     #[test]
     fn a_player_of_two_characters_answers_each_ones_round_under_his_line_3_1_10_e_4() {
+        two_characters_answer_each_ones_round(true);
+        two_characters_answer_each_ones_round(false);
+    }
+
+    /// One prompt asks P1 for both of his characters, and his answer gives
+    /// each one's `Combat:` line under his `Orders for:` line (3.1
+    /// 10.E.4.4), which plays the day as those lines given up front do.
+    fn two_characters_answer_each_ones_round(together: bool) {
         let state = with_an_ogre_each(&["Amazon", "Black Knight"], |state| {
             let chapel = state.dwellings[&Dwelling::Chapel].clone();
-            state.characters[1].position = chapel;
+            state.characters[1].position = if together {
+                state.characters[0].position.clone()
+            } else {
+                chapel
+            };
             for (n, c) in state.characters.iter_mut().enumerate() {
                 c.player = format!("P1/{}", n + 1);
                 c.controller = Some("P1".into());
@@ -461,6 +471,13 @@ mod tests {
                 .collect();
             if pauses == 1 {
                 assert_eq!(asked, ["Amazon", "Black Knight"], "{prompt}");
+                let battles = prompt.matches("Combat in ").count();
+                assert_eq!(battles, 2, "{prompt}");
+                assert_eq!(
+                    prompt.lines().filter(|l| l.starts_with("Combat in ")).filter_map(|l| l.split(", round").next()).collect::<std::collections::BTreeSet<_>>().len(),
+                    if together { 1 } else { 2 },
+                    "{prompt}"
+                );
                 assert!(
                     prompt.contains("Orders for: Amazon\nCombat: ...\n")
                         && prompt.contains("Orders for: Black Knight\nCombat: ...\n"),
