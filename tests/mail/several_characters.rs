@@ -179,7 +179,8 @@ fn a_player_of_two_characters_chooses_both_by_mail_3_1_10_e_4_2() {
     let refused = &to(&mails, ANN)[0].body_text;
     assert!(
         refused.contains("Nothing was recorded")
-            && refused.contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
+            && refused
+                .contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
         "{refused}"
     );
     let mails = send(
@@ -202,15 +203,18 @@ fn a_player_of_two_characters_chooses_both_by_mail_3_1_10_e_4_2() {
         "Orders for: Amazon\nVictory: F 5\nStart: Inn\n\nOrders for: Berserker\nVictory: G 6\nStart: Inn",
     );
     assert!(
-        to(&mails, ANN)[0].body_text.contains("Starting info of the Berserker recorded"),
+        to(&mails, ANN)[0]
+            .body_text
+            .contains("Starting info of the Berserker recorded"),
         "{:?}",
         to(&mails, ANN)
     );
     let gm = to(&mails, GM);
     assert!(
-        gm.iter()
-            .any(|m| m.body_text.contains("Starting info of Ann (the Berserker)")
-                && m.body_text.contains("Victory: GT 0, SP 0, F 0, N 0, G 6")),
+        gm.iter().any(
+            |m| m.body_text.contains("Starting info of Ann (the Berserker)")
+                && m.body_text.contains("Victory: GT 0, SP 0, F 0, N 0, G 6")
+        ),
         "{gm:?}"
     );
     send(&mut daemon, BEN, "Ben", 7, "Victory: N 5\nStart: Inn");

@@ -240,9 +240,11 @@ fn read_each<'c>(
         }
     }
     for name in asked.iter().filter(|n| !each.contains_key(*n)) {
-        if !split.sections.iter().any(|s| {
-            realmgm_core::suggest::find(&s.name, [*name]).is_some()
-        }) {
+        if !split
+            .sections
+            .iter()
+            .any(|s| realmgm_core::suggest::find(&s.name, [*name]).is_some())
+        {
             problems.push(problem(
                 1,
                 format!("no answer for the {name}; add a line '{HEADER} {name}' with his `Combat:` line below it"),
@@ -440,7 +442,11 @@ mod tests {
             rules::TOGGLES,
         )
         .expect("toggles");
-        let orders = orders(&state, &rules, "Orders for: Amazon\nR\nOrders for: Black Knight\nR");
+        let orders = orders(
+            &state,
+            &rules,
+            "Orders for: Amazon\nR\nOrders for: Black Knight\nR",
+        );
         let resolve = |answers: &realmgm_core::game::GameValue| {
             MagicRealm
                 .resolve_turn(
@@ -474,7 +480,12 @@ mod tests {
                 let battles = prompt.matches("Combat in ").count();
                 assert_eq!(battles, 2, "{prompt}");
                 assert_eq!(
-                    prompt.lines().filter(|l| l.starts_with("Combat in ")).filter_map(|l| l.split(", round").next()).collect::<std::collections::BTreeSet<_>>().len(),
+                    prompt
+                        .lines()
+                        .filter(|l| l.starts_with("Combat in "))
+                        .filter_map(|l| l.split(", round").next())
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .len(),
                     if together { 1 } else { 2 },
                     "{prompt}"
                 );
@@ -492,9 +503,15 @@ mod tests {
                         .collect::<Vec<_>>()
                 };
                 let bare = read("Combat: target weakest");
-                assert!(bare[0].contains("give each one's `Combat:` line"), "{bare:?}");
+                assert!(
+                    bare[0].contains("give each one's `Combat:` line"),
+                    "{bare:?}"
+                );
                 let half = read("Orders for: Amazon\nCombat: target weakest");
-                assert!(half[0].contains("no answer for the Black Knight"), "{half:?}");
+                assert!(
+                    half[0].contains("no answer for the Black Knight"),
+                    "{half:?}"
+                );
                 let stranger = read(
                     "Orders for: Amazon\nCombat: target weakest\nOrders for: Black Knight\n\
                      Combat: target weakest\nOrders for: Dwarf\nCombat: alert",

@@ -1843,9 +1843,7 @@ mod tests {
             .submit("Ann", "Character: Amazon", data())
             .unwrap_err();
         assert!(err[0].contains("already taken"), "{err:?}");
-        let second = setup
-            .submit("Ann", "Character: Berserker", data())
-            .unwrap();
+        let second = setup.submit("Ann", "Character: Berserker", data()).unwrap();
         assert!(second.contains("character 2 of your 2"), "{second}");
         assert_eq!(setup.characters_of("Ann"), ["Amazon", "Berserker"]);
         assert_eq!(
@@ -1885,7 +1883,9 @@ mod tests {
         }
         let asked = setup.info_asked("Ann", data());
         assert!(
-            asked.starts_with("Orders for: Amazon\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)\n"),
+            asked.starts_with(
+                "Orders for: Amazon\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)\n"
+            ),
             "{asked}"
         );
         assert!(
@@ -1913,12 +1913,17 @@ mod tests {
             "{err:?}"
         );
         assert!(
-            err[2].contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
+            err[2]
+                .contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
             "{err:?}"
         );
         assert!(setup.info.is_empty(), "nothing recorded: {:?}", setup.info);
         let amazon = setup
-            .submit("Ann", "Orders for: amazon\nVictory: G 5\nStart: Inn", data())
+            .submit(
+                "Ann",
+                "Orders for: amazon\nVictory: G 5\nStart: Inn",
+                data(),
+            )
             .unwrap();
         assert!(
             amazon.ends_with("Still to send: the starting info of the Berserker."),
@@ -1929,7 +1934,11 @@ mod tests {
             Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
         );
         setup
-            .submit("Ann", "Orders for: Berserker\nVictory: F 6\nStart: Inn", data())
+            .submit(
+                "Ann",
+                "Orders for: Berserker\nVictory: F 6\nStart: Inn",
+                data(),
+            )
             .unwrap();
         assert_eq!(setup.stage(), Stage::StartingInfo(vec!["Ben".into()]));
         let points: Vec<(String, u32)> = setup

@@ -135,23 +135,25 @@ impl MailSetup for MailedSetup {
             .filter_map(|seat| {
                 let info = record.info.get(seat)?;
                 let character = record.characters.get(seat).cloned().unwrap_or_default();
-                Some(format!(
-                    "Starting info of {player} (the {character}), secret from the other \
+                Some(
+                    format!(
+                        "Starting info of {player} (the {character}), secret from the other \
                      players:\nVictory: GT {}, SP {}, F {}, N {}, G {}\nStart: {}\nSpells: \
                      {}\nEnchanted: {}",
-                    info.victory.great_treasures,
-                    info.victory.spells,
-                    info.victory.fame,
-                    info.victory.notoriety,
-                    info.victory.gold,
-                    if record.from_the_edge {
-                        "the map's edge (solitaire)"
-                    } else {
-                        info.start.label()
-                    },
-                    none_if_empty(&info.spells),
-                    none_if_empty(&info.enchanted)
-                ) + &record.extra_choices(seat))
+                        info.victory.great_treasures,
+                        info.victory.spells,
+                        info.victory.fame,
+                        info.victory.notoriety,
+                        info.victory.gold,
+                        if record.from_the_edge {
+                            "the map's edge (solitaire)"
+                        } else {
+                            info.start.label()
+                        },
+                        none_if_empty(&info.spells),
+                        none_if_empty(&info.enchanted)
+                    ) + &record.extra_choices(seat),
+                )
             })
             .collect();
         let gm_copy = (!copies.is_empty()).then(|| copies.join("\n\n"));
@@ -368,7 +370,10 @@ mod tests {
             seat("Ben", None),
         ];
         let refused = begin(&seats, &Rules::default()).err().unwrap().to_string();
-        assert!(refused.contains("only the multiple_characters rule"), "{refused}");
+        assert!(
+            refused.contains("only the multiple_characters rule"),
+            "{refused}"
+        );
         let rules = Rules::new([crate::rules::MULTIPLE_CHARACTERS], crate::rules::TOGGLES).unwrap();
         let mut setup = begin(&seats, &rules).unwrap();
         assert_eq!(setup.record.order, ["Ann", "Ben"]);

@@ -788,7 +788,8 @@ fn more_characters_give_a_player_a_seat_each() {
         ]
     );
     for (count, problem) in [("0", "no further character"), ("99", "at most 32")] {
-        let refused = error(&by_mail.replace("more_characters = 2", &format!("more_characters = {count}")));
+        let refused =
+            error(&by_mail.replace("more_characters = 2", &format!("more_characters = {count}")));
         assert!(refused.message.contains(problem), "{refused}");
     }
     let garbled = error(&by_mail.replace("more_characters = 2", "more_characters = \"Dwarf\""));
