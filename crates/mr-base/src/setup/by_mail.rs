@@ -916,8 +916,8 @@ impl SetupByMail {
                 u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
             ),
             None if further > 0 => format!(
-                "{base} points in all: one more for each character you chose before him, \
-                 Multiple Characters"
+                "{base} points in all: one more for each of your characters before him, 3.1 \
+                 10.E.4.3"
             ),
             None => format!("{base} points in all"),
         };
