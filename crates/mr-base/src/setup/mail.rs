@@ -174,7 +174,11 @@ impl MailSetup for MailedSetup {
             Stage::Choosing(next) => format!(
                 "Setup by mail: {next} chooses a character next ({} of {} chosen)",
                 record.characters.len(),
-                record.order.len()
+                record
+                    .order
+                    .iter()
+                    .map(|p| record.seats_of(p).len())
+                    .sum::<usize>()
             ),
             Stage::Placing(next) => format!(
                 "Setup by mail: {next} places the next tile ({} of 20 placed)",
@@ -380,6 +384,11 @@ mod tests {
         assert_eq!(setup.choices_of("Ann"), ["Amazon"]);
         // Ben has none yet, so the round goes to him before Ann's second.
         assert_eq!(setup.record.stage(), Stage::Choosing("Ben".into()));
+        assert!(
+            setup.status().ends_with("(1 of 3 chosen)"),
+            "{}",
+            setup.status()
+        );
         setup.submit("Ben", "Character: Wizard");
         let call = &setup.calls()[0];
         assert_eq!(call.to.as_deref(), Some("Ann"));
