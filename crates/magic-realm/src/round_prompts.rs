@@ -79,10 +79,10 @@ pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, 
                 .map(|name| format!("{HEADER} {name}\nCombat: ..."))
                 .collect();
             text.push_str(&format!(
-                "Answer for each of your characters, his `Combat: ...` line below the line \
-                 naming him (e.g. `Combat: attack with FIGHT H5, maneuver with MOVE M4, target \
-                 weakest`), as in your orders:\n{}\nEach line decides all his plays this \
-                 round. Without an answer by the round deadline, default standing orders \
+                "Answer for each of your characters, the `Combat: ...` line below the line \
+                 naming that character (e.g. `Combat: attack with FIGHT H5, maneuver with MOVE M4, \
+                 target weakest`), as in your orders:\n{}\nEach line decides all that \
+                 character's plays this round. Without an answer by the round deadline, default standing orders \
                  decide.\n",
                 lines.join("\n")
             ));
@@ -202,7 +202,7 @@ fn read_each<'c>(
             1,
             format!(
                 "this round asks for {} characters of yours, so give each one's `Combat:` line \
-                 below a line naming him ({})",
+                 below the line naming that character ({})",
                 asked.len(),
                 realmgm_core::words::listed(&headers)
             ),
@@ -231,7 +231,7 @@ fn read_each<'c>(
             ));
             continue;
         }
-        let ask = format!("give the {name}'s below his '{HEADER}' line");
+        let ask = format!("give the {name}'s below the line '{HEADER} {name}'");
         match read_combat_line(&section.text, cards, section.line, &ask) {
             Ok(tactics) => {
                 each.insert(*name, tactics);
@@ -247,7 +247,10 @@ fn read_each<'c>(
         {
             problems.push(problem(
                 1,
-                format!("no answer for the {name}; add a line '{HEADER} {name}' with his `Combat:` line below it"),
+                format!(
+                    "no answer for the {name}; add a line '{HEADER} {name}' with the {name}'s \
+                     `Combat:` line below it"
+                ),
             ));
         }
     }

@@ -496,7 +496,8 @@ impl SetupByMail {
         let split = sections::split(text);
         if split.sections.is_empty() {
             return Err(SetupRefused(vec![format!(
-                "you play several characters, so begin each one's starting info with a line                  naming him ({}), his lines below it",
+                "you play several characters, so begin each one's starting info with the line \
+                 naming that character ({}), the lines below it",
                 realmgm_core::words::listed(&headers)
             )]));
         }
@@ -505,7 +506,8 @@ impl SetupByMail {
             .iter()
             .map(|line| {
                 format!(
-                    "line {line} comes before the first '{HEADER}' line, so it is no                      character's; move it below the line of the character it is for"
+                    "line {line} comes before the first '{HEADER}' line, so it is no \
+                     character's; move it below the line of the character it is for"
                 )
             })
             .collect();
@@ -916,8 +918,8 @@ impl SetupByMail {
                 u32::from(stages.get(&card.name).copied().unwrap_or(1)) + 1
             ),
             None if further > 0 => format!(
-                "{base} points in all: one more for each of your characters before him, 3.1 \
-                 10.E.4.3"
+                "{base} points in all: one more for each of your characters before this \
+                 one, 3.1 10.E.4.3"
             ),
             None => format!("{base} points in all"),
         };

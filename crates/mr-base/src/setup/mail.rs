@@ -300,7 +300,8 @@ impl MailSetup for MailedSetup {
                 .map(|player| {
                     let several = if record.seats_of(player).len() > 1 {
                         " (each of your characters' lines below the line `Orders for: \
-                         <character>` naming him, as your orders will be; 3.1 10.E.4.4)"
+                         <character>` naming that character, as your orders will be; 3.1 \
+                         10.E.4.4)"
                     } else {
                         ""
                     };
