@@ -208,50 +208,44 @@ fn read_each<'c>(
             ),
         )]);
     }
-    let mut each = BTreeMap::new();
-    let mut problems = Vec::new();
-    for section in &split.sections {
-        let Some(name) = realmgm_core::suggest::find(&section.name, asked.iter().copied())
-            .and_then(|found| asked.iter().find(|n| **n == found))
-        else {
-            problems.push(problem(
+    let assigned = split.assign(asked, |name| name);
+    let mut problems: Vec<OrdersProblem> = assigned
+        .unknown
+        .iter()
+        .map(|section| {
+            problem(
                 section.line,
                 format!(
                     "{HEADER} '{}' is not a character this round asks of you; it asks {}",
                     section.name,
                     realmgm_core::words::listed(&headers)
                 ),
-            ));
-            continue;
-        };
-        if each.contains_key(name) {
-            problems.push(problem(
-                section.line,
-                format!("a second part for the {name}; give each character one '{HEADER}' part"),
-            ));
-            continue;
-        }
+            )
+        })
+        .collect();
+    problems.extend(assigned.again.iter().map(|(name, section)| {
+        problem(
+            section.line,
+            format!("a second part for the {name}; give each character one '{HEADER}' part"),
+        )
+    }));
+    problems.extend(assigned.missing.iter().map(|name| {
+        problem(
+            1,
+            format!(
+                "no answer for the {name}; add a line '{HEADER} {name}' with the {name}'s \
+                 `Combat:` line below it"
+            ),
+        )
+    }));
+    let mut each = BTreeMap::new();
+    for (name, section) in &assigned.parts {
         let ask = format!("give the {name}'s below the line '{HEADER} {name}'");
         match read_combat_line(&section.text, cards, section.line, &ask) {
             Ok(tactics) => {
-                each.insert(*name, tactics);
+                each.insert(**name, tactics);
             }
             Err(more) => problems.extend(more),
-        }
-    }
-    for name in asked.iter().filter(|n| !each.contains_key(*n)) {
-        if !split
-            .sections
-            .iter()
-            .any(|s| realmgm_core::suggest::find(&s.name, [*name]).is_some())
-        {
-            problems.push(problem(
-                1,
-                format!(
-                    "no answer for the {name}; add a line '{HEADER} {name}' with the {name}'s \
-                     `Combat:` line below it"
-                ),
-            ));
         }
     }
     if problems.is_empty() {

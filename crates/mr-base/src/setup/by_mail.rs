@@ -511,28 +511,20 @@ impl SetupByMail {
                 )
             })
             .collect();
+        let assigned = split.assign(&mine, |(_, _, name)| name);
+        problems.extend(assigned.unknown.iter().map(|section| {
+            format!(
+                "{HEADER} '{}' is not a character you play; you play {}",
+                section.name,
+                realmgm_core::words::listed(&headers)
+            )
+        }));
+        problems.extend(assigned.again.iter().map(|((_, _, name), _)| {
+            format!("a second part for the {name}; give each character one '{HEADER}' part")
+        }));
         let mut after = self.clone();
         let mut recorded = Vec::new();
-        let mut done: Vec<&String> = Vec::new();
-        for section in &split.sections {
-            let names = mine.iter().map(|(_, _, name)| name.as_str());
-            let found = suggest::find(&section.name, names)
-                .and_then(|name| mine.iter().find(|(_, _, n)| *n == name));
-            let Some((further, seat, name)) = found else {
-                problems.push(format!(
-                    "{HEADER} '{}' is not a character you play; you play {}",
-                    section.name,
-                    realmgm_core::words::listed(&headers)
-                ));
-                continue;
-            };
-            if done.contains(&seat) {
-                problems.push(format!(
-                    "a second part for the {name}; give each character one '{HEADER}' part"
-                ));
-                continue;
-            }
-            done.push(seat);
+        for ((further, seat, name), section) in &assigned.parts {
             let further = u32::try_from(*further).unwrap_or(u32::MAX);
             match after.starting_info(seat, further, &key_lines(&section.text), data) {
                 Ok(done) => recorded.push(done),

@@ -41,6 +41,53 @@ pub fn is_header(line: &str) -> bool {
     header_name(line).is_some()
 }
 
+/// A mail's parts matched to the characters it is for ([`Split::assign`]):
+/// each reader words its own problems from what does not match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assigned<'n, 'm, T> {
+    /// Each character's part, in the mail's order.
+    pub parts: Vec<(&'n T, &'m Section)>,
+    /// Parts naming none of the characters.
+    pub unknown: Vec<&'m Section>,
+    /// Parts naming a character an earlier part is for.
+    pub again: Vec<(&'n T, &'m Section)>,
+    /// Characters no part names.
+    pub missing: Vec<&'n T>,
+}
+
+impl Split {
+    /// Match each part to the one of `characters` its header names, by
+    /// `name` (case, accents and small slips forgiven).
+    pub fn assign<'n, 'm, T>(
+        &'m self,
+        characters: &'n [T],
+        name: impl Fn(&T) -> &str,
+    ) -> Assigned<'n, 'm, T> {
+        let mut assigned = Assigned {
+            parts: Vec::new(),
+            unknown: Vec::new(),
+            again: Vec::new(),
+            missing: Vec::new(),
+        };
+        for section in &self.sections {
+            let found = realmgm_core::suggest::find(&section.name, characters.iter().map(&name))
+                .and_then(|found| characters.iter().find(|c| name(c) == found));
+            match found {
+                None => assigned.unknown.push(section),
+                Some(c) if assigned.parts.iter().any(|(p, _)| std::ptr::eq(*p, c)) => {
+                    assigned.again.push((c, section));
+                }
+                Some(c) => assigned.parts.push((c, section)),
+            }
+        }
+        assigned.missing = characters
+            .iter()
+            .filter(|c| !assigned.parts.iter().any(|(p, _)| std::ptr::eq(*p, *c)))
+            .collect();
+        assigned
+    }
+}
+
 /// Cut `text` at its `Orders for:` lines.
 pub fn split(text: &str) -> Split {
     let lines: Vec<&str> = text.lines().collect();
@@ -86,5 +133,23 @@ mod tests {
         assert_eq!(split.sections[0].text, "\n\nM CV4\n\n\n");
         assert_eq!(split.sections[1].name, "Berserker");
         assert_eq!(split.sections[1].text, "\n\n\n\n\nH");
+    }
+
+    /// Each part goes to the character it names; one naming nobody, one
+    /// naming a character again and a character without one are told apart.
+    #[test]
+    fn parts_are_matched_to_the_characters_they_name() {
+        let split = split("Orders for: amazon\nR\nOrders for: Dwarf\nH\nOrders for: Amazon\nH");
+        let assigned = split.assign(&["Amazon", "Berserker"], |n| n);
+        let lines = |parts: &[(&&str, &Section)]| -> Vec<(String, usize)> {
+            parts
+                .iter()
+                .map(|(n, s)| ((**n).to_string(), s.line))
+                .collect()
+        };
+        assert_eq!(lines(&assigned.parts), [("Amazon".to_string(), 1)]);
+        assert_eq!(lines(&assigned.again), [("Amazon".to_string(), 5)]);
+        assert_eq!(assigned.unknown[0].name, "Dwarf");
+        assert_eq!(assigned.missing, [&"Berserker"]);
     }
 }
