@@ -18,8 +18,8 @@ pub enum BeginError {
     #[error(transparent)]
     Seats(#[from] SetupError),
     #[error(
-        "the players are seated for {seats} characters and the game has {characters}; give \
-         fewer more_characters in the campaign file"
+        "the players are seated for {seats} characters and the game has {characters}; seat \
+         fewer in the campaign file (fewer players or more_characters)"
     )]
     TooManySeats { seats: usize, characters: usize },
 }
