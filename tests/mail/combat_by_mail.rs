@@ -41,18 +41,32 @@ struct Table {
 
 impl Table {
     fn new(test: &str) -> Table {
+        Table::with(test, CAMPAIGN, &["Amazon"], "R")
+    }
+
+    /// `campaign`'s day 0 with Ann's `characters` each in a clearing with
+    /// an Ogre, and Ann's `orders` for day 1 in.
+    fn with(test: &str, campaign: &str, characters: &[&str], orders: &str) -> Table {
         let dir = std::env::temp_dir().join(format!("realmgm-{test}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut daemon = daemon();
-        let secrets = add_campaign(&mut daemon.store, "magic-realm", CAMPAIGN);
+        let secrets = add_campaign(&mut daemon.store, "magic-realm", campaign);
         let game = realmgm::games::GAMES.find("magic-realm").unwrap();
-        let seats = [Seat {
-            player: "Ann".into(),
-            role: Some("Amazon".into()),
-        }];
+        let seats: Vec<Seat> = characters
+            .iter()
+            .map(|character| Seat {
+                player: "Ann".into(),
+                role: Some((*character).into()),
+            })
+            .collect();
         let rules = daemon.campaign("C1").unwrap().campaign.rules;
+        let start_rules = Rules::new(
+            rules.names().filter(|r| *r == "multiple_characters"),
+            realmgm::magic_realm::rules::TOGGLES,
+        )
+        .unwrap();
         let state = game
-            .start(&Start::new(&seats, &Rules::default()), &mut Dice::new(3, 0))
+            .start(&Start::new(&seats, &start_rules), &mut Dice::new(3, 0))
             .unwrap();
         let mut state: MrState = serde_json::from_value(state.json().clone()).unwrap();
         for d in state.denizens.values_mut() {
@@ -60,8 +74,10 @@ impl Table {
                 d.at = Whereabouts::Dead;
             }
         }
-        let here = state.characters[0].position.clone();
-        state.denizens.get_mut("Ogre 1").unwrap().at = Whereabouts::Clearing { clearing: here };
+        for (character, ogre) in state.characters.iter().zip(["Ogre 1", "Ogre 2"]) {
+            let here = character.position.clone();
+            state.denizens.get_mut(ogre).unwrap().at = Whereabouts::Clearing { clearing: here };
+        }
         assert!(rules.is_on("round_by_round_combat"));
         let state = realmgm::game::GameState::from_typed(state);
         daemon
@@ -78,7 +94,7 @@ impl Table {
             now: START,
             mails: 0,
         };
-        let handled = table.send("[C1] orders", "R");
+        let handled = table.send("[C1] orders", orders);
         assert!(handled.contains("accepted"), "{handled}");
         table
     }
@@ -213,5 +229,69 @@ fn after_the_round_deadline_default_standing_orders_decide() {
     let late = table.send("Re: [C1] day 1 combat round", "Combat: target weakest");
     assert!(!late.contains("combat answer"), "the day is over: {late}");
     assert_eq!(table.sent("report").len(), 1);
+    table.finish();
+}
+
+/// Ann plays the Amazon and the Berserker, with an Ogre each: every
+/// round's one prompt asks her for each of them, and her answer gives each
+/// one's `Combat:` line under his `Orders for:` line (3.1 10.E.4).
+#[test]
+fn a_player_of_two_characters_answers_each_ones_rounds_in_one_mail_3_1_10_e_4() {
+    let campaign = CAMPAIGN
+        .replace(
+            "rules = [\"round_by_round_combat\"]",
+            "rules = [\"round_by_round_combat\", \"multiple_characters\"]",
+        )
+        .replace(
+            "character = \"Amazon\"\n",
+            "character = \"Amazon\"\nmore_characters = [\"Berserker\"]\n",
+        );
+    let mut table = Table::with(
+        "combat-several",
+        &campaign,
+        &["Amazon", "Berserker"],
+        "Orders for: Amazon\nR\n\nOrders for: Berserker\nR",
+    );
+    table.now += 60;
+    let outcome = table.daemon.turns().process_turn("C1", table.now).unwrap();
+    assert_eq!(
+        outcome,
+        TurnOutcome::WaitingForCombat {
+            day: 1,
+            players: vec!["Ann".into()]
+        }
+    );
+    let bare = table.send("Re: [C1] day 1 combat round", "Combat: target weakest");
+    assert!(bare.contains("not read"), "{bare}");
+    let mut rounds = 0;
+    loop {
+        let prompts = table.sent("combat round");
+        let prompt = prompts
+            .iter()
+            .rev()
+            .find(|p| p.contains("is asked for"))
+            .expect("a round prompt");
+        let answer: String = ["Amazon", "Berserker"]
+            .iter()
+            .filter(|name| prompt.contains(&format!("the {name} is asked for")))
+            .map(|name| format!("Orders for: {name}\nCombat: target weakest\n"))
+            .collect();
+        if rounds == 0 {
+            assert!(
+                answer.contains("Amazon") && answer.contains("Berserker"),
+                "both are asked at first: {prompt}"
+            );
+        }
+        let answered = table.send("Re: [C1] day 1 combat round", &answer);
+        assert!(answered.contains("accepted"), "{answered}");
+        let done = table.daemon.turns().check_turn("C1", table.now).unwrap();
+        rounds += 1;
+        if done == "processed day 1" {
+            break;
+        }
+        assert!(done.contains("combat round asked of Ann"), "{done}");
+        assert!(rounds < 60, "the battle never ends");
+    }
+    assert_eq!(table.sent("report").len(), 1, "one report mail for Ann");
     table.finish();
 }

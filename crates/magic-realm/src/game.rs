@@ -404,6 +404,13 @@ impl Game for MagicRealm {
         }
         let mut answers = round_answers(turn.answers)?;
         answers.deadline_passed = turn.deadline_passed;
+        // A player of several characters answers each one's rounds in his
+        // own mail (3.1 10.E.4).
+        let controllers: BTreeMap<String, String> = state
+            .characters
+            .iter()
+            .filter_map(|c| Some((c.player.clone(), c.controller.clone()?)))
+            .collect();
         let outcome =
             day::resolve_day_by_rounds(data, rules, state, &orders, Some(&answers), dice)?;
         Ok(match outcome {
@@ -415,10 +422,15 @@ impl Game for MagicRealm {
                     finished,
                 })
             }
-            day::DayOutcome::Stopped(decisions, events) => TurnStep::Paused(TurnPause {
-                prompts: crate::round_prompts::prompts(&decisions, &events),
-                waiting: GameValue::from_typed(decisions),
-            }),
+            day::DayOutcome::Stopped(mut decisions, events) => {
+                for decision in &mut decisions {
+                    decision.controller = controllers.get(&decision.player).cloned();
+                }
+                TurnStep::Paused(TurnPause {
+                    prompts: crate::round_prompts::prompts(&decisions, &events),
+                    waiting: GameValue::from_typed(decisions),
+                })
+            }
         })
     }
 

@@ -1,7 +1,10 @@
 //! The mail side of round-by-round combat (the
 //! `round_by_round_combat` toggle): the prompt a player gets when a battle
 //! stops at a round of his, and reading his answer, a `Combat:` line for
-//! that round (clauses as in the orders mail, [`combat::orders`]).
+//! that round (clauses as in the orders mail, [`combat::orders`]). A
+//! player of several characters (3.1 10.E.4) gets one prompt for all of
+//! his asked, and answers each one's round with a `Combat:` line under his
+//! `Orders for:` line, as in his orders.
 
 use std::collections::BTreeMap;
 
@@ -10,11 +13,24 @@ use realmgm_core::game::{OrdersProblem, Reader};
 use crate::combat::by_rounds::RoundAnswers;
 use crate::combat::log::CombatLine;
 use crate::combat::orders::ChitCards;
+use crate::combat::tactics::Tactics;
 use crate::combat::{self, Decision};
 use crate::day::events::{CombatEvent, DayEvent, Happening};
+use crate::orders::sections::{self, HEADER};
+
+/// The characters whose decisions `player` answers, in the order asked.
+fn characters_asked<'d>(decisions: &'d [Decision], player: &str) -> Vec<&'d str> {
+    let mut names: Vec<&str> = Vec::new();
+    for d in decisions.iter().filter(|d| d.answered_by() == player) {
+        if !names.contains(&d.character.as_str()) {
+            names.push(&d.character);
+        }
+    }
+    names
+}
 
 /// Each asked player's prompt for the decisions a day stopped at, with
-/// the lines of the stopped battle he has seen.
+/// the lines of the stopped battle each of his characters has seen.
 pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, String> {
     let mut out: BTreeMap<String, String> = BTreeMap::new();
     for d in decisions {
@@ -31,7 +47,7 @@ pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, 
                 _ => None,
             })
             .collect();
-        let text = out.entry(d.player.clone()).or_default();
+        let text = out.entry(d.answered_by().to_string()).or_default();
         text.push_str(&format!(
             "Combat in {}, round {}: the {} is asked for {}.\n\nYour sheet:\n{}\n\nWhat you have seen of this combat:\n{}\n\nThe choices of this step:\n{}\n\n",
             d.clearing,
@@ -55,12 +71,28 @@ pub fn prompts(decisions: &[Decision], events: &[DayEvent]) -> BTreeMap<String, 
             },
         ));
     }
-    for text in out.values_mut() {
-        text.push_str(
-            "Answer with one line `Combat: ...` (e.g. `Combat: attack with FIGHT H5, \
-             maneuver with MOVE M4, target weakest`): it decides all your plays this round. \
-             Without an answer by the round deadline, default standing orders decide.\n",
-        );
+    for (player, text) in &mut out {
+        let characters = characters_asked(decisions, player);
+        if characters.len() > 1 {
+            let lines: Vec<String> = characters
+                .iter()
+                .map(|name| format!("{HEADER} {name}\nCombat: ..."))
+                .collect();
+            text.push_str(&format!(
+                "Answer for each of your characters, the `Combat: ...` line below the line \
+                 naming that character (e.g. `Combat: attack with FIGHT H5, maneuver with MOVE M4, \
+                 target weakest`), as in your orders:\n{}\nEach line decides all that \
+                 character's plays this round. Without an answer by the round deadline, default standing orders \
+                 decide.\n",
+                lines.join("\n")
+            ));
+        } else {
+            text.push_str(
+                "Answer with one line `Combat: ...` (e.g. `Combat: attack with FIGHT H5, \
+                 maneuver with MOVE M4, target weakest`): it decides all your plays this round. \
+                 Without an answer by the round deadline, default standing orders decide.\n",
+            );
+        }
     }
     out
 }
@@ -86,34 +118,142 @@ pub fn read_answer(
             message,
         }]
     };
-    let mine: Vec<&Decision> = waiting.iter().filter(|d| d.player == player).collect();
-    if mine.is_empty() {
-        return Err(problem(
+    let characters = characters_asked(waiting, player);
+    let mut answers = answers.clone();
+    match characters.as_slice() {
+        [] => Err(problem(
             1,
             1,
             "no combat round waits for your answer; send orders for the next day instead".into(),
-        ));
+        )),
+        [_] => {
+            let tactics = read_combat_line(text, cards, 1, "answer the round with one")?;
+            for d in waiting.iter().filter(|d| d.answered_by() == player) {
+                answers.answer(d, tactics.clone());
+            }
+            Ok(answers)
+        }
+        several => {
+            let each = read_each(text, several, cards)?;
+            for d in waiting.iter().filter(|d| d.answered_by() == player) {
+                if let Some(tactics) = each.get(d.character.as_str()) {
+                    answers.answer(d, tactics.clone());
+                }
+            }
+            Ok(answers)
+        }
     }
+}
+
+/// The tactics of the first `Combat:` line of `text`.
+///
+/// # Errors
+/// No such line (named at `line`, with `ask` saying what to write), or it
+/// cannot be read (its line and column).
+fn read_combat_line(
+    text: &str,
+    cards: &dyn ChitCards,
+    line: usize,
+    ask: &str,
+) -> Result<Tactics, Vec<OrdersProblem>> {
     let Some((number, value)) = text.lines().enumerate().find_map(|(i, l)| {
         let l = l.trim_start();
         let head = l.get(..7)?;
         head.eq_ignore_ascii_case("combat:")
             .then(|| (i + 1, &l[7..]))
     }) else {
-        return Err(problem(
-            1,
-            1,
-            "no `Combat:` line found; answer the round with one, e.g. `Combat: target weakest`"
-                .into(),
-        ));
+        return Err(vec![OrdersProblem {
+            line,
+            column: 1,
+            message: format!("no `Combat:` line found; {ask}, e.g. `Combat: target weakest`"),
+        }]);
     };
-    let tactics = combat::orders::parse_tactics(value, cards)
-        .map_err(|(column, message)| problem(number, column + 8, message.to_string()))?;
-    let mut answers = answers.clone();
-    for d in mine {
-        answers.answer(d, tactics.clone());
+    combat::orders::parse_tactics(value, cards).map_err(|(column, message)| {
+        vec![OrdersProblem {
+            line: number,
+            column: column + 8,
+            message: message.to_string(),
+        }]
+    })
+}
+
+/// The answer of a player asked for several of his characters: each one's
+/// `Combat:` line below his `Orders for:` line (3.1 10.E.4.4), by
+/// character.
+///
+/// # Errors
+/// A mail without such lines, a part for a character not asked or for one
+/// twice, a character asked left without a part, and every problem of
+/// each part.
+fn read_each<'c>(
+    text: &str,
+    asked: &[&'c str],
+    cards: &dyn ChitCards,
+) -> Result<BTreeMap<&'c str, Tactics>, Vec<OrdersProblem>> {
+    let problem = |line: usize, message: String| OrdersProblem {
+        line,
+        column: 1,
+        message,
+    };
+    let headers: Vec<String> = asked.iter().map(|n| format!("'{HEADER} {n}'")).collect();
+    let split = sections::split(text);
+    if split.sections.is_empty() {
+        return Err(vec![problem(
+            1,
+            format!(
+                "this round asks for {} characters of yours, so give each one's `Combat:` line \
+                 below the line naming that character ({})",
+                asked.len(),
+                realmgm_core::words::listed(&headers)
+            ),
+        )]);
     }
-    Ok(answers)
+    let assigned = split.assign(asked, |name| name);
+    let mut problems: Vec<OrdersProblem> = assigned
+        .unknown
+        .iter()
+        .map(|section| {
+            problem(
+                section.line,
+                format!(
+                    "{HEADER} '{}' is not a character this round asks of you; it asks {}",
+                    section.name,
+                    realmgm_core::words::listed(&headers)
+                ),
+            )
+        })
+        .collect();
+    problems.extend(assigned.again.iter().map(|(name, section)| {
+        problem(
+            section.line,
+            format!("a second part for the {name}; give each character one '{HEADER}' part"),
+        )
+    }));
+    problems.extend(assigned.missing.iter().map(|name| {
+        problem(
+            1,
+            format!(
+                "no answer for the {name}; add a line '{HEADER} {name}' with the {name}'s \
+                 `Combat:` line below it"
+            ),
+        )
+    }));
+    let mut each = BTreeMap::new();
+    for (name, section) in &assigned.parts {
+        let ask = format!("give the {name}'s below the line '{HEADER} {name}'");
+        match read_combat_line(&section.text, cards, section.line, &ask) {
+            Ok(tactics) => {
+                each.insert(**name, tactics);
+            }
+            Err(more) => problems.extend(more),
+        }
+    }
+    if problems.is_empty() {
+        Ok(each)
+    } else {
+        problems.sort_by_key(|p| p.line);
+        Err(problems)
+    }
 }
 
 #[cfg(test)]
@@ -268,6 +408,143 @@ mod tests {
             pause.prompts.keys().map(String::as_str).collect::<Vec<_>>(),
             ["P1", "P2"]
         );
+    }
+
+    /// P1 plays the Amazon and the Black Knight, with an Ogre each, in one
+    /// combat (3.1 10.E.4.5) or in two clearings.
+    #[test]
+    fn a_player_of_two_characters_answers_each_ones_round_under_his_line_3_1_10_e_4() {
+        two_characters_answer_each_ones_round(true);
+        two_characters_answer_each_ones_round(false);
+    }
+
+    /// One prompt asks P1 for both of his characters, and his answer gives
+    /// each one's `Combat:` line under his `Orders for:` line (3.1
+    /// 10.E.4.4), which plays the day as those lines given up front do.
+    fn two_characters_answer_each_ones_round(together: bool) {
+        let state = with_an_ogre_each(&["Amazon", "Black Knight"], |state| {
+            let chapel = state.dwellings[&Dwelling::Chapel].clone();
+            state.characters[1].position = if together {
+                state.characters[0].position.clone()
+            } else {
+                chapel
+            };
+            for (n, c) in state.characters.iter_mut().enumerate() {
+                c.player = format!("P1/{}", n + 1);
+                c.controller = Some("P1".into());
+            }
+        });
+        let rules = Rules::new(
+            [rules::ROUND_BY_ROUND_COMBAT, rules::MULTIPLE_CHARACTERS],
+            rules::TOGGLES,
+        )
+        .expect("toggles");
+        let orders = orders(
+            &state,
+            &rules,
+            "Orders for: Amazon\nR\nOrders for: Black Knight\nR",
+        );
+        let resolve = |answers: &realmgm_core::game::GameValue| {
+            MagicRealm
+                .resolve_turn(
+                    state.clone(),
+                    &Turn {
+                        answers: Some(answers),
+                        deadline_passed: false,
+                        ..Turn::new(&rules, &orders)
+                    },
+                    &mut Dice::new(3, 1),
+                )
+                .expect("resolves")
+        };
+        let mut answers = realmgm_core::game::GameValue::default();
+        let mut pauses = 0;
+        let by_mail = loop {
+            let pause = match resolve(&answers) {
+                TurnStep::Done(result) => break result,
+                TurnStep::Paused(pause) => pause,
+            };
+            pauses += 1;
+            assert!(pauses < 60, "the battles never end");
+            assert_eq!(pause.prompts.keys().collect::<Vec<_>>(), ["P1"]);
+            let prompt = &pause.prompts["P1"];
+            let asked: Vec<&str> = ["Amazon", "Black Knight"]
+                .into_iter()
+                .filter(|name| prompt.contains(&format!("the {name} is asked for")))
+                .collect();
+            if pauses == 1 {
+                assert_eq!(asked, ["Amazon", "Black Knight"], "{prompt}");
+                let battles = prompt.matches("Combat in ").count();
+                assert_eq!(battles, 2, "{prompt}");
+                assert_eq!(
+                    prompt
+                        .lines()
+                        .filter(|l| l.starts_with("Combat in "))
+                        .filter_map(|l| l.split(", round").next())
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .len(),
+                    if together { 1 } else { 2 },
+                    "{prompt}"
+                );
+                assert!(
+                    prompt.contains("Orders for: Amazon\nCombat: ...\n")
+                        && prompt.contains("Orders for: Black Knight\nCombat: ...\n"),
+                    "{prompt}"
+                );
+                let read = |text: &str| {
+                    MagicRealm
+                        .read_answer(&pause.waiting, &answers, "P1", text)
+                        .unwrap_err()
+                        .into_iter()
+                        .map(|p| p.message)
+                        .collect::<Vec<_>>()
+                };
+                let bare = read("Combat: target weakest");
+                assert!(
+                    bare[0].contains("give each one's `Combat:` line"),
+                    "{bare:?}"
+                );
+                let half = read("Orders for: Amazon\nCombat: target weakest");
+                assert!(
+                    half[0].contains("no answer for the Black Knight"),
+                    "{half:?}"
+                );
+                let stranger = read(
+                    "Orders for: Amazon\nCombat: target weakest\nOrders for: Black Knight\n\
+                     Combat: target weakest\nOrders for: Dwarf\nCombat: alert",
+                );
+                assert!(
+                    stranger[0].contains("'Dwarf' is not a character this round asks of you"),
+                    "{stranger:?}"
+                );
+            }
+            let text: String = asked
+                .iter()
+                .map(|name| format!("Orders for: {name}\nCombat: target weakest\n"))
+                .collect();
+            answers = MagicRealm
+                .read_answer(&pause.waiting, &answers, "P1", &text)
+                .expect("answer");
+        };
+        assert!(pauses >= 1, "P1 was never asked");
+        let standing = MagicRealm
+            .resolve_turn(
+                state.clone(),
+                &Turn::new(
+                    &Rules::new([rules::MULTIPLE_CHARACTERS], rules::TOGGLES).expect("toggle"),
+                    &self::orders(
+                        &state,
+                        &rules,
+                        "Orders for: Amazon\nR\nCombat: target weakest\nOrders for: Black \
+                         Knight\nR\nCombat: target weakest",
+                    ),
+                ),
+                &mut Dice::new(3, 1),
+            )
+            .expect("resolves")
+            .done()
+            .expect("the turn is resolved to its end");
+        assert_eq!(by_mail.state.hash(), standing.state.hash());
     }
 
     #[test]

@@ -311,9 +311,7 @@ pub const TOGGLES: &[RuleToggle] = &[
                   round by round; the day waits for the answers or the round deadline",
         source: "realmgm play-by-mail procedure (not a printed rule; no seed)",
         status: Built,
-        // A round's question goes to a player by his seat, and a player of
-        // several characters has one for each.
-        excludes: &[MULTIPLE_CHARACTERS],
+        excludes: &[],
     },
     RuleToggle {
         name: "stumble",
@@ -542,18 +540,18 @@ pub const TOGGLES: &[RuleToggle] = &[
     RuleToggle {
         name: "multiple_characters",
         summary: "A player plays several characters, named in the campaign file (a player's \
-                  character, then more_characters): each has his own seat, turn, belongings and \
-                  view, and records one victory point more than the player's character before \
-                  him; the player's mail gives each one's orders under an 'Orders for: NAME' \
-                  line and his report joins each one's report; in combat his characters in a \
-                  clearing lure and act together in the turn of his who went first that day; \
-                  a killed one is replaced in his seat; the player's score is his characters' \
-                  total over the number he started with. Not built: choosing them one a turn by \
-                  setup by mail (a campaign with both is refused) and combat round by round \
-                  (excluded)",
+                  character, then more_characters) or chosen one a turn by setup by mail \
+                  (more_characters = N): each has his own seat, turn, belongings and view, and \
+                  records one victory point more than the player's character before him; the \
+                  player's mail gives each one's starting info and orders under an 'Orders for: \
+                  NAME' line and his report joins each one's report; in combat his characters \
+                  in a clearing lure and act together in the turn of his who went first that \
+                  day, and round by round one prompt asks him for each, answered under the same \
+                  lines; a killed one is replaced in his seat; the player's score is his \
+                  characters' total over the number he started with",
         source: "3.1 10.E.4 (Multiple Characters)",
         status: Built,
-        excludes: &[ROUND_BY_ROUND_COMBAT],
+        excludes: &[],
     },
     RuleToggle {
         name: "extended_development",

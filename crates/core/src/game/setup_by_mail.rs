@@ -56,9 +56,11 @@ pub trait MailSetup: Any + Send {
     /// must act, or to the GM when the setup is complete.
     fn calls(&self) -> Vec<SetupCall>;
 
-    /// What `player` chose to play (Magic Realm: his character), which his
-    /// seat keeps once the game starts.
-    fn choice_of(&self, player: &str) -> Option<String>;
+    /// What `player` chose to play (Magic Realm: his character, or under
+    /// Multiple Characters each of his, in his seats' order): his seat
+    /// keeps the first once the game starts, and each further one has a
+    /// seat of its own.
+    fn choices_of(&self, player: &str) -> Vec<String>;
 
     /// The progress as the store keeps it.
     ///

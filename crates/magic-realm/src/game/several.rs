@@ -21,7 +21,7 @@ fn problem(line: usize, message: String) -> OrdersProblem {
 }
 
 /// "the Amazon and the Berserker".
-fn names(mine: &[&CharacterState]) -> String {
+fn listed(mine: &[&CharacterState]) -> String {
     let names: Vec<String> = mine.iter().map(|c| format!("the {}", c.name)).collect();
     realmgm_core::words::listed(&names)
 }
@@ -51,7 +51,7 @@ pub(super) fn read(
             format!(
                 "you play {}, so begin each one's orders with a line naming him ({}), his \
                  orders below it",
-                names(&mine),
+                listed(&mine),
                 realmgm_core::words::listed(&example)
             ),
         )]);
@@ -69,32 +69,39 @@ pub(super) fn read(
             )
         })
         .collect();
+    let assigned = split.assign(&mine, |c| &c.name);
+    problems.extend(assigned.unknown.iter().map(|section| {
+        problem(
+            section.line,
+            format!(
+                "{HEADER} '{}' is not a character you play; you play {}",
+                section.name,
+                listed(&mine)
+            ),
+        )
+    }));
+    problems.extend(assigned.again.iter().map(|(me, section)| {
+        problem(
+            section.line,
+            format!(
+                "a second part for the {}; give each character one '{HEADER}' part",
+                me.name
+            ),
+        )
+    }));
+    problems.extend(assigned.missing.iter().map(|me| {
+        problem(
+            1,
+            format!(
+                "no orders for the {name}; add a line '{HEADER} {name}' with his orders \
+                 below it (H / H / H / H hides all day)",
+                name = me.name
+            ),
+        )
+    }));
     let mut orders: BTreeMap<String, DayOrders> = BTreeMap::new();
     let mut warnings = Vec::new();
-    for section in &split.sections {
-        let found =
-            realmgm_core::suggest::find(&section.name, mine.iter().map(|c| c.name.as_str()));
-        let Some(me) = found.and_then(|name| mine.iter().find(|c| c.name == name)) else {
-            problems.push(problem(
-                section.line,
-                format!(
-                    "{HEADER} '{}' is not a character you play; you play {}",
-                    section.name,
-                    names(&mine)
-                ),
-            ));
-            continue;
-        };
-        if orders.contains_key(&me.name) {
-            problems.push(problem(
-                section.line,
-                format!(
-                    "a second part for the {}; give each character one '{HEADER}' part",
-                    me.name
-                ),
-            ));
-            continue;
-        }
+    for (me, section) in &assigned.parts {
         match super::read_one(data, Some(mr), rules, &me.player, &section.text) {
             Ok((day, more)) => {
                 warnings.extend(more.into_iter().map(|w| format!("the {}: {w}", me.name)));
@@ -102,25 +109,6 @@ pub(super) fn read(
             }
             Err(more) => problems.extend(more),
         }
-    }
-    let missing: Vec<&&CharacterState> = mine
-        .iter()
-        .filter(|c| {
-            !split
-                .sections
-                .iter()
-                .any(|s| realmgm_core::suggest::find(&s.name, [c.name.as_str()]).is_some())
-        })
-        .collect();
-    for c in missing {
-        problems.push(problem(
-            1,
-            format!(
-                "no orders for the {name}; add a line '{HEADER} {name}' with his orders \
-                 below it (H / H / H / H hides all day)",
-                name = c.name
-            ),
-        ));
     }
     if !problems.is_empty() {
         problems.sort_by_key(|p| p.line);

@@ -15,6 +15,14 @@
 //! Extended Development without them, 3.1 10.E.6.10), his starting
 //! location, the spells he records and the MAGIC chits he starts enchanted.
 //!
+//! Under Multiple Characters (3.1 10.E.4) a player the campaign seats for
+//! several characters chooses them one a turn (10.E.4.2): without a
+//! player-built board the turns go round the table until every seat has
+//! its character; with one, each of his turns without a tile picks one.
+//! His starting info mail gives each character's lines under an `Orders
+//! for: NAME` line ([`super::sections`]), and each further character
+//! records one victory point more than the one he chose before (10.E.4.3).
+//!
 //! A pure state machine: [`SetupByMail::stage`] says whom it waits for,
 //! [`SetupByMail::submit`] takes one player's mail text and answers with
 //! what was recorded or every problem; the daemon stores it as JSON and,
@@ -28,13 +36,16 @@
 //! spells, fame, notoriety, gold; the points add up to the campaign's
 //! [`SetupByMail::victory_points`]); `Start: Inn`; `Spells: Fiery Blast;
 //! Peace` (exactly as many learnable spells as the character records);
-//! `Enchanted: MAGIC III2*` (his own MAGIC chits; none by default).
+//! `Enchanted: MAGIC III2*` (his own MAGIC chits; none by default);
+//! `Orders for: Berserker` before each character's starting info from a
+//! player of several.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::SetupError;
+use super::sections::{self, HEADER};
 use crate::abilities::{CHOSEN_OPTIONAL_ABILITIES, OPTIONAL_ABILITIES};
 use crate::board::layout::FIRST_TILE;
 use crate::board::{Board, Hex, Placement};
@@ -81,10 +92,15 @@ pub struct StartingInfo {
 pub struct SetupByMail {
     /// The players in choosing order (seat order).
     pub order: Vec<String>,
-    /// Player → character chosen.
+    /// Seat → character chosen. A player's seat is his name; a player of
+    /// several characters has one for each ([`SetupByMail::seats_of`]).
     pub characters: BTreeMap<String, String>,
-    /// Player → starting info sent.
+    /// Seat → starting info sent.
     pub info: BTreeMap<String, StartingInfo>,
+    /// Player → how many characters he plays, when more than one
+    /// (Multiple Characters, 3.1 10.E.4).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub several: BTreeMap<String, usize>,
     /// The players build the board (the `player_built_board` rule).
     #[serde(default)]
     pub build_board: bool,
@@ -110,7 +126,7 @@ pub struct SetupByMail {
     /// placement).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_place: Vec<String>,
-    /// Player → the native group whose stock supplies his character's
+    /// Seat → the native group whose stock supplies its character's
     /// starting weapon and armour (a player-built board, BIMR3).
     #[serde(default)]
     pub equipment: BTreeMap<String, String>,
@@ -236,7 +252,7 @@ impl SetupByMail {
             let player = &self.order[(self.turn + step) % seats];
             if holds(player) && !self.no_place.contains(player) {
                 Some(Stage::Placing(player.clone()))
-            } else if !holds(player) && !self.characters.contains_key(player) {
+            } else if !holds(player) && self.unchosen(player).is_some() {
                 Some(Stage::Choosing(player.clone()))
             } else {
                 None
@@ -280,16 +296,47 @@ impl SetupByMail {
         }
     }
 
+    /// The seats `player` chooses for: his name, or under Multiple
+    /// Characters one for each of his characters, named as the game names
+    /// them (`Ann/1`, `Ann/2`; 3.1 10.E.4).
+    pub fn seats_of(&self, player: &str) -> Vec<String> {
+        match self.several.get(player) {
+            Some(&count) if count > 1 => (1..=count).map(|n| format!("{player}/{n}")).collect(),
+            _ => vec![player.to_string()],
+        }
+    }
+
+    /// The first of `player`'s seats still without a character.
+    fn unchosen(&self, player: &str) -> Option<String> {
+        self.seats_of(player)
+            .into_iter()
+            .find(|seat| !self.characters.contains_key(seat))
+    }
+
+    /// The characters `player` chose, his seats' order.
+    pub fn characters_of(&self, player: &str) -> Vec<String> {
+        self.seats_of(player)
+            .iter()
+            .filter_map(|seat| self.characters.get(seat).cloned())
+            .collect()
+    }
+
+    /// Without a player-built board: the player who chooses next, one
+    /// character a turn round the table, so a player of several takes his
+    /// second only once every player has his first (3.1 10.E.4.2).
+    fn next_chooser(&self) -> Option<&String> {
+        self.order
+            .iter()
+            .filter(|p| self.unchosen(p).is_some())
+            .min_by_key(|p| self.characters_of(p).len())
+    }
+
     pub fn stage(&self) -> Stage {
         if self.build_board {
             if let Some(stage) = self.builder() {
                 return stage;
             }
-        } else if let Some(next) = self
-            .order
-            .iter()
-            .find(|p| !self.characters.contains_key(*p))
-        {
+        } else if let Some(next) = self.next_chooser() {
             return Stage::Choosing(next.clone());
         }
         let placed = self.visitors.len();
@@ -300,7 +347,7 @@ impl SetupByMail {
         let missing: Vec<String> = self
             .order
             .iter()
-            .filter(|p| !self.info.contains_key(*p))
+            .filter(|p| self.seats_of(p).iter().any(|s| !self.info.contains_key(s)))
             .cloned()
             .collect();
         if missing.is_empty() {
@@ -355,7 +402,10 @@ impl SetupByMail {
                 "it is {next}'s turn to place a visitor or mission chit; you will be mailed when \
                  it is yours"
             )])),
-            Stage::StartingInfo(_) => self.starting_info(&player, &lines, data),
+            Stage::StartingInfo(_) if self.seats_of(&player).len() > 1 => {
+                self.several_starting_info(&player, text, data)
+            }
+            Stage::StartingInfo(_) => self.starting_info(&player, 0, &lines, data),
             Stage::Complete => Err(SetupRefused(vec![
                 "the setup is complete; send your orders for day 1".to_string(),
             ])),
@@ -402,6 +452,13 @@ impl SetupByMail {
             )]));
         };
         let character = character.to_string();
+        let seats = self.seats_of(player);
+        let Some(seat) = self.unchosen(player) else {
+            return Err(SetupRefused(vec![format!(
+                "you have chosen all your characters; {}",
+                self.next_step()
+            )]));
+        };
         let group = if self.build_board {
             let card = data.characters.iter().find(|c| c.name == character);
             let group = card
@@ -410,31 +467,120 @@ impl SetupByMail {
                 .map_err(|e| SetupRefused(vec![e.to_string()]))?
                 .flatten();
             if let Some(group) = &group {
-                self.equipment.insert(player.to_string(), group.clone());
+                self.equipment.insert(seat.clone(), group.clone());
             }
             self.pass_turn(player);
             group
         } else {
             None
         };
-        self.characters
-            .insert(player.to_string(), character.clone());
+        self.characters.insert(seat.clone(), character.clone());
         let equipped = group.map_or(String::new(), |g| {
             format!(" (starting equipment from the {g})")
         });
+        let which = match seats.iter().position(|s| *s == seat) {
+            Some(index) if seats.len() > 1 => {
+                format!(", character {} of your {}", index + 1, seats.len())
+            }
+            _ => String::new(),
+        };
         Ok(format!(
-            "You play the {character}{equipped}. {}",
+            "You play the {character}{which}{equipped}. {}",
             self.next_step()
         ))
     }
 
-    fn starting_info(
+    /// The starting info of a player of several characters: each part of
+    /// his mail under its `Orders for:` line is one character's (3.1
+    /// 10.E.4.4). He may send them in one mail or in several; a mail with
+    /// any problem records nothing.
+    fn several_starting_info(
         &mut self,
         player: &str,
+        text: &str,
+        data: &GameData,
+    ) -> Result<String, SetupRefused> {
+        let seats = self.seats_of(player);
+        let mine: Vec<(usize, String, String)> = seats
+            .iter()
+            .enumerate()
+            .filter_map(|(further, seat)| {
+                Some((further, seat.clone(), self.characters.get(seat)?.clone()))
+            })
+            .collect();
+        let headers: Vec<String> = mine
+            .iter()
+            .map(|(_, _, name)| format!("'{HEADER} {name}'"))
+            .collect();
+        let split = sections::split(text);
+        if split.sections.is_empty() {
+            return Err(SetupRefused(vec![format!(
+                "you play several characters, so begin each one's starting info with the line \
+                 naming that character ({}), the lines below it",
+                realmgm_core::words::listed(&headers)
+            )]));
+        }
+        let mut problems: Vec<String> = split
+            .stray
+            .iter()
+            .map(|line| {
+                format!(
+                    "line {line} comes before the first '{HEADER}' line, so it is no \
+                     character's; move it below the line of the character it is for"
+                )
+            })
+            .collect();
+        let assigned = split.assign(&mine, |(_, _, name)| name);
+        problems.extend(assigned.unknown.iter().map(|section| {
+            format!(
+                "{HEADER} '{}' is not a character you play; you play {}",
+                section.name,
+                realmgm_core::words::listed(&headers)
+            )
+        }));
+        problems.extend(assigned.again.iter().map(|((_, _, name), _)| {
+            format!("a second part for the {name}; give each character one '{HEADER}' part")
+        }));
+        let mut after = self.clone();
+        let mut recorded = Vec::new();
+        for ((further, seat, name), section) in &assigned.parts {
+            let further = u32::try_from(*further).unwrap_or(u32::MAX);
+            match after.starting_info(seat, further, &key_lines(&section.text), data) {
+                Ok(done) => recorded.push(done),
+                Err(refused) => {
+                    problems.extend(refused.0.into_iter().map(|p| format!("the {name}: {p}")));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(SetupRefused(problems));
+        }
+        *self = after;
+        let still: Vec<String> = mine
+            .iter()
+            .filter(|(_, seat, _)| !self.info.contains_key(seat))
+            .map(|(_, _, name)| format!("the {name}"))
+            .collect();
+        if !still.is_empty() {
+            recorded.push(format!(
+                "Still to send: the starting info of {}.",
+                realmgm_core::words::listed(&still)
+            ));
+        }
+        Ok(recorded.join(" "))
+    }
+
+    /// The starting info of the character at `seat`, his player's
+    /// `further`th after his first, who records that many victory points
+    /// more (3.1 10.E.4.3).
+    fn starting_info(
+        &mut self,
+        seat: &str,
+        further: u32,
         lines: &BTreeMap<String, String>,
         data: &GameData,
     ) -> Result<String, SetupRefused> {
-        let chosen = self.characters.get(player).cloned().unwrap_or_default();
+        let chosen = self.characters.get(seat).cloned().unwrap_or_default();
         let Some(character) = data.characters.iter().find(|c| c.name == chosen) else {
             return Err(SetupRefused(vec![format!(
                 "the character '{chosen}' is not in the game data"
@@ -465,11 +611,13 @@ impl SetupByMail {
             None
         };
         let points = match &self.stages {
-            Some(stages) => crate::development::next_stage_points(
-                stages.get(&character.name).copied().unwrap_or(1),
-                self.stage_points,
-            ),
-            None => self.points_at(level),
+            Some(stages) => {
+                crate::development::next_stage_points(
+                    stages.get(&character.name).copied().unwrap_or(1),
+                    self.stage_points,
+                ) + further
+            }
+            None => self.points_at(level, further),
         };
         let character = &level.map_or_else(
             || character.clone(),
@@ -524,9 +672,9 @@ impl SetupByMail {
             (Some(victory), Ok(start), Ok(spells), Ok(enchanted), Ok(abilities), Ok(form))
                 if problems.is_empty() =>
             {
-                let replaced = self.info.contains_key(player);
+                let replaced = self.info.contains_key(seat);
                 self.info.insert(
-                    player.to_string(),
+                    seat.to_string(),
                     StartingInfo {
                         victory,
                         start,
@@ -742,11 +890,12 @@ impl SetupByMail {
     }
 
     /// The victory points a character starting at `level` records (3.1
-    /// 10.E.5.3); the campaign's points without Development.
-    fn points_at(&self, level: Option<u8>) -> u32 {
-        level.map_or(self.victory_points, |l| {
-            crate::development::victory_points(self.victory_points, l)
-        })
+    /// 10.E.5.3), his player's `further`th character after his first
+    /// recording that many more (10.E.4.3); the campaign's points without
+    /// either.
+    fn points_at(&self, level: Option<u8>, further: u32) -> u32 {
+        let points = self.victory_points + further;
+        level.map_or(points, |l| crate::development::victory_points(points, l))
     }
 
     /// The level each character starts at, under the development rule.
@@ -760,16 +909,38 @@ impl SetupByMail {
     /// The starting info `player`'s character asks for, one line each:
     /// his victory requirements, the starts his card allows, the spells and
     /// MAGIC chits he has (none asked of a character without), his optional
-    /// abilities and the Elf's form.
+    /// abilities and the Elf's form. A player of several characters is
+    /// asked each one's under its `Orders for:` line (3.1 10.E.4.4).
     pub fn info_asked(&self, player: &str, data: &GameData) -> String {
+        let seats = self.seats_of(player);
+        if let [seat] = seats.as_slice() {
+            return self.info_asked_of(seat, 0, data);
+        }
+        seats
+            .iter()
+            .zip(0..)
+            .filter_map(|(seat, further)| {
+                let name = self.characters.get(seat)?;
+                Some(format!(
+                    "{HEADER} {name}\n{}",
+                    self.info_asked_of(seat, further, data)
+                ))
+            })
+            .collect()
+    }
+
+    /// The starting info asked of the character at `seat`, his player's
+    /// `further`th after his first.
+    fn info_asked_of(&self, seat: &str, further: u32, data: &GameData) -> String {
         let Some(card) = self
             .characters
-            .get(player)
+            .get(seat)
             .and_then(|name| data.characters.iter().find(|c| c.name == *name))
         else {
             return String::new();
         };
         let starts: Vec<&str> = card.start.iter().map(|s| s.label()).collect();
+        let base = self.victory_points + further;
         let points = match &self.stages {
             Some(stages) => format!(
                 "{} points in all: your stage's next{}, Extended Development",
@@ -783,7 +954,11 @@ impl SetupByMail {
                     _ => ", tripled",
                 }
             ),
-            None => format!("{} points in all", self.victory_points),
+            None if further > 0 => format!(
+                "{base} points in all: one more for each of your characters before this \
+                 one, 3.1 10.E.4.3"
+            ),
+            None => format!("{base} points in all"),
         };
         let mut lines = if self.no_requirements {
             String::new()
@@ -808,7 +983,7 @@ impl SetupByMail {
                 (1..=crate::development::TOP_LEVEL)
                     .map(|l| format!(
                         "level {l} records {}",
-                        crate::development::victory_points(self.victory_points, l)
+                        crate::development::victory_points(base, l)
                     ))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -837,10 +1012,10 @@ impl SetupByMail {
         lines
     }
 
-    /// What `player` chose beyond the standard starting info, for the GM's
-    /// copy: one line each.
-    pub fn extra_choices(&self, player: &str) -> String {
-        let Some(info) = self.info.get(player) else {
+    /// What the character at `seat` chose beyond the standard starting
+    /// info, for the GM's copy: one line each.
+    pub fn extra_choices(&self, seat: &str) -> String {
+        let Some(info) = self.info.get(seat) else {
             return String::new();
         };
         let mut lines = String::new();
@@ -1731,6 +1906,150 @@ mod tests {
             [("Amazon".to_string(), 1), ("Berserker".to_string(), 3)].into()
         );
         assert_eq!(setup.extra_choices("Ann"), "\nLevel: 1");
+    }
+
+    /// Ann plays two characters and Ben one, by the default rules.
+    fn ann_plays_two() -> SetupByMail {
+        let mut setup = SetupByMail::new(
+            vec!["Ann".into(), "Ben".into()],
+            &Rules::default(),
+            data(),
+            1,
+            5,
+        );
+        setup.several.insert("Ann".into(), 2);
+        setup
+    }
+
+    /// A player of several characters picks one a turn, the turns going
+    /// round the table until every seat has its character (3.1 10.E.4.2).
+    #[test]
+    fn a_player_of_several_characters_chooses_one_a_turn_3_1_10_e_4_2() {
+        let mut setup = ann_plays_two();
+        assert_eq!(setup.seats_of("Ann"), ["Ann/1", "Ann/2"]);
+        assert_eq!(setup.seats_of("Ben"), ["Ben"]);
+        let first = setup.submit("Ann", "Character: Amazon", data()).unwrap();
+        assert_eq!(
+            first,
+            "You play the Amazon, character 1 of your 2. Ben chooses a character next."
+        );
+        let err = setup
+            .submit("Ann", "Character: Berserker", data())
+            .unwrap_err();
+        assert!(err[0].contains("Ben's turn"), "{err:?}");
+        setup.submit("Ben", "Character: Wizard", data()).unwrap();
+        assert_eq!(setup.stage(), Stage::Choosing("Ann".into()));
+        let err = setup
+            .submit("Ann", "Character: Amazon", data())
+            .unwrap_err();
+        assert!(err[0].contains("already taken"), "{err:?}");
+        let second = setup.submit("Ann", "Character: Berserker", data()).unwrap();
+        assert!(second.contains("character 2 of your 2"), "{second}");
+        assert_eq!(setup.characters_of("Ann"), ["Amazon", "Berserker"]);
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+    }
+
+    /// On a player-built board a player of several characters picks one
+    /// on each of his turns once out of tiles, each with his own starting
+    /// equipment (3.1 10.E.4.2).
+    #[test]
+    fn out_of_tiles_a_player_of_several_picks_one_each_turn_3_1_10_e_4_2() {
+        let mut setup = SetupByMail::new(vec!["Ann".into(), "Ben".into()], &built(), data(), 3, 5);
+        setup.several.insert("Ann".into(), 2);
+        let answers = build_the_board(&mut setup, &["Amazon", "Wizard", "Berserker"]);
+        assert_eq!(setup.characters_of("Ann").len(), 2, "{answers:?}");
+        assert_eq!(setup.characters_of("Ben").len(), 1);
+        assert!(
+            answers.iter().any(|a| a.contains("character 2 of your 2")),
+            "{answers:?}"
+        );
+        assert_eq!(setup.equipment_groups().len(), 3, "{:?}", setup.equipment);
+        assert_eq!(setup.stage(), Stage::PlacingVisitors("Ann".into()));
+    }
+
+    /// Each character's starting info goes under his `Orders for:` line
+    /// (3.1 10.E.4.4), and the further one records a victory point more
+    /// (10.E.4.3); a mail with any problem records nothing.
+    #[test]
+    fn each_characters_starting_info_under_his_line_a_point_more_each_3_1_10_e_4_3() {
+        let mut setup = ann_plays_two();
+        for (player, character) in [("Ann", "Amazon"), ("Ben", "Wizard"), ("Ann", "Berserker")] {
+            setup
+                .submit(player, &format!("Character: {character}"), data())
+                .unwrap();
+        }
+        let asked = setup.info_asked("Ann", data());
+        assert!(
+            asked.starts_with(
+                "Orders for: Amazon\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (5 points in all)\n"
+            ),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("Orders for: Berserker\n  Victory: GT 1, SP 0, F 2, N 1, G 1   (6 points in all: one more"),
+            "{asked}"
+        );
+        let err = setup
+            .submit("Ann", "Victory: G 5\nStart: Inn", data())
+            .unwrap_err();
+        assert!(
+            err[0].contains("'Orders for: Amazon' and 'Orders for: Berserker'"),
+            "{err:?}"
+        );
+        let err = setup
+            .submit(
+                "Ann",
+                "Hello\nOrders for: Dwarf\nVictory: G 5\nOrders for: Amazon\nVictory: G 5\nStart: \
+                 Inn\nOrders for: Berserker\nVictory: G 5\nStart: Inn",
+                data(),
+            )
+            .unwrap_err();
+        assert!(err[0].contains("line 1 comes before"), "{err:?}");
+        assert!(
+            err[1].contains("'Dwarf' is not a character you play"),
+            "{err:?}"
+        );
+        assert!(
+            err[2]
+                .contains("the Berserker: Victory: the points add up to 5; they must add up to 6"),
+            "{err:?}"
+        );
+        assert!(setup.info.is_empty(), "nothing recorded: {:?}", setup.info);
+        let amazon = setup
+            .submit(
+                "Ann",
+                "Orders for: amazon\nVictory: G 5\nStart: Inn",
+                data(),
+            )
+            .unwrap();
+        assert!(
+            amazon.ends_with("Still to send: the starting info of the Berserker."),
+            "{amazon}"
+        );
+        assert_eq!(
+            setup.stage(),
+            Stage::StartingInfo(vec!["Ann".into(), "Ben".into()])
+        );
+        setup
+            .submit(
+                "Ann",
+                "Orders for: Berserker\nVictory: F 6\nStart: Inn",
+                data(),
+            )
+            .unwrap();
+        assert_eq!(setup.stage(), Stage::StartingInfo(vec!["Ben".into()]));
+        let points: Vec<(String, u32)> = setup
+            .victory_requirements()
+            .into_iter()
+            .map(|(character, v)| (character, v.total()))
+            .collect();
+        assert_eq!(
+            points,
+            [("Amazon".to_string(), 5), ("Berserker".to_string(), 6)]
+        );
     }
 
     /// Whose turn to place it is.

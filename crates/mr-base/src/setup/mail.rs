@@ -5,9 +5,24 @@
 
 use realmgm_core::game::{MailSetup, SetupAnswer, SetupCall, SetupTable};
 
+use super::SetupError;
 use super::by_mail::{self, Stage};
 use crate::data::GameData;
 use crate::state::VICTORY_POINTS_PER_MONTH;
+
+/// Why a setup by mail cannot begin or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum BeginError {
+    #[error("the stored setup by mail cannot be read as Magic Realm's: {0}")]
+    Progress(#[from] serde_json::Error),
+    #[error(transparent)]
+    Seats(#[from] SetupError),
+    #[error(
+        "the players are seated for {seats} characters and the game has {characters}; seat \
+         fewer in the campaign file (fewer players or more_characters)"
+    )]
+    TooManySeats { seats: usize, characters: usize },
+}
 
 /// A Magic Realm setup by mail in progress, with the game data it is
 /// checked against.
@@ -21,15 +36,18 @@ impl MailedSetup {
     /// The setup read back from its stored `progress`, with the tiles
     /// dealt that an older realmgm left undealt; or, without progress, a
     /// new one that seats the players in seat order, each character the
-    /// campaign file gives a player being his choice.
+    /// campaign file gives a player being his choice. A player with
+    /// several seats chooses a character for each (Multiple Characters,
+    /// 3.1 10.E.4).
     ///
     /// # Errors
-    /// The stored progress is not a Magic Realm setup.
+    /// The stored progress is not a Magic Realm setup, or a player has
+    /// several seats and the multiple_characters rule is off.
     pub fn begin(
         progress: Option<serde_json::Value>,
         table: &SetupTable<'_>,
         data: &'static GameData,
-    ) -> serde_json::Result<Self> {
+    ) -> Result<Self, BeginError> {
         let record = match progress {
             Some(json) => {
                 let mut record: by_mail::SetupByMail = serde_json::from_value(json)?;
@@ -37,18 +55,48 @@ impl MailedSetup {
                 record
             }
             None => {
+                if table.seats.len() > data.characters.len() {
+                    return Err(BeginError::TooManySeats {
+                        seats: table.seats.len(),
+                        characters: data.characters.len(),
+                    });
+                }
+                let mut players: Vec<String> = Vec::new();
+                for seat in table.seats {
+                    if !players.contains(&seat.player) {
+                        players.push(seat.player.clone());
+                    }
+                }
                 let mut record = by_mail::SetupByMail::new(
-                    table.seats.iter().map(|s| s.player.clone()).collect(),
+                    players.clone(),
                     table.rules,
                     data,
                     table.seed,
                     table.victory_points.unwrap_or(VICTORY_POINTS_PER_MONTH),
                 );
-                record.characters = table
-                    .seats
-                    .iter()
-                    .filter_map(|s| Some((s.player.clone(), s.role.clone()?)))
-                    .collect();
+                for player in &players {
+                    let roles: Vec<&Option<String>> = table
+                        .seats
+                        .iter()
+                        .filter(|s| s.player == *player)
+                        .map(|s| &s.role)
+                        .collect();
+                    if roles.len() > 1 {
+                        // Refused now rather than once every choice is in.
+                        if !table.rules.is_on(crate::rules::MULTIPLE_CHARACTERS) {
+                            return Err(SetupError::SeveralCharacters {
+                                player: player.clone(),
+                            }
+                            .into());
+                        }
+                        record.several.insert(player.clone(), roles.len());
+                    }
+                    for (seat, role) in record.seats_of(player).into_iter().zip(roles) {
+                        if let Some(character) = role {
+                            record.characters.insert(seat, character.clone());
+                        }
+                    }
+                }
                 // A carry-over that does not read is refused as the game
                 // starts; until then the players see 1st stage's points.
                 if table.rules.is_on(crate::development::EXTENDED_DEVELOPMENT) {
@@ -76,12 +124,17 @@ impl MailSetup for MailedSetup {
         let before = record.stage();
         let outcome = record.submit(player, text, self.data);
         let info_recorded = matches!(before, Stage::StartingInfo(_)) && outcome.is_ok();
-        let gm_copy = record
-            .info
-            .get(player)
+        let copies: Vec<String> = record
+            .order
+            .iter()
+            .find(|p| p.eq_ignore_ascii_case(player))
+            .map(|p| record.seats_of(p))
+            .unwrap_or_default()
+            .iter()
             .filter(|_| info_recorded)
-            .map(|info| {
-                let character = record.characters.get(player).cloned().unwrap_or_default();
+            .filter_map(|seat| {
+                let info = record.info.get(seat)?;
+                let character = record.characters.get(seat).cloned().unwrap_or_default();
                 let victory = if record.no_requirements {
                     "none (Extended Development without requirements, 3.1 10.E.6.10)".to_string()
                 } else {
@@ -94,18 +147,22 @@ impl MailSetup for MailedSetup {
                         info.victory.gold
                     )
                 };
-                format!(
-                    "Starting info of {player} (the {character}), secret from the other \
-                     players:\nVictory: {victory}\nStart: {}\nSpells: {}\nEnchanted: {}",
-                    if record.from_the_edge {
-                        "the map's edge (solitaire)"
-                    } else {
-                        info.start.label()
-                    },
-                    none_if_empty(&info.spells),
-                    none_if_empty(&info.enchanted)
-                ) + &record.extra_choices(player)
-            });
+                Some(
+                    format!(
+                        "Starting info of {player} (the {character}), secret from the other \
+                         players:\nVictory: {victory}\nStart: {}\nSpells: {}\nEnchanted: {}",
+                        if record.from_the_edge {
+                            "the map's edge (solitaire)"
+                        } else {
+                            info.start.label()
+                        },
+                        none_if_empty(&info.spells),
+                        none_if_empty(&info.enchanted)
+                    ) + &record.extra_choices(seat),
+                )
+            })
+            .collect();
+        let gm_copy = (!copies.is_empty()).then(|| copies.join("\n\n"));
         let next_stage = match (&before, record.stage()) {
             (Stage::StartingInfo(_), Stage::StartingInfo(_)) => false,
             (before, after) => *before != after,
@@ -123,7 +180,11 @@ impl MailSetup for MailedSetup {
             Stage::Choosing(next) => format!(
                 "Setup by mail: {next} chooses a character next ({} of {} chosen)",
                 record.characters.len(),
-                record.order.len()
+                record
+                    .order
+                    .iter()
+                    .map(|p| record.seats_of(p).len())
+                    .sum::<usize>()
             ),
             Stage::Placing(next) => format!(
                 "Setup by mail: {next} places the next tile ({} of 20 placed)",
@@ -180,8 +241,18 @@ impl MailSetup for MailedSetup {
                     "It is your turn to choose a character. Answer with a line `Character: \
                      <name>`"
                 };
+                let seats = record.seats_of(&next).len();
+                let which = if seats > 1 {
+                    format!(
+                        "\nYou play {seats} characters and choose one a turn (3.1 10.E.4.2); \
+                         this is character {} of your {seats}.",
+                        record.characters_of(&next).len() + 1
+                    )
+                } else {
+                    String::new()
+                };
                 let body = format!(
-                    "{equipment} (and your `Password:` line).\nTaken so far: {}\n",
+                    "{equipment} (and your `Password:` line).{which}\nTaken so far: {}\n",
                     none_if_empty(&record.characters.values().cloned().collect::<Vec<_>>())
                 );
                 vec![call(&next, "your turn to choose", body)]
@@ -233,9 +304,16 @@ impl MailSetup for MailedSetup {
             Stage::StartingInfo(waiting) => waiting
                 .iter()
                 .map(|player| {
+                    let several = if record.seats_of(player).len() > 1 {
+                        " (each of your characters' lines below the line `Orders for: \
+                         <character>` naming that character, as your orders will be; 3.1 \
+                         10.E.4.4)"
+                    } else {
+                        ""
+                    };
                     let body = format!(
                         "Every character is chosen. Send the GM your starting info, one line \
-                         each, and your `Password:` line:\n{}",
+                         each, and your `Password:` line{several}:\n{}",
                         record.info_asked(player, data)
                     );
                     call(player, "starting info", body)
@@ -251,8 +329,8 @@ impl MailSetup for MailedSetup {
         }
     }
 
-    fn choice_of(&self, player: &str) -> Option<String> {
-        self.record.characters.get(player).cloned()
+    fn choices_of(&self, player: &str) -> Vec<String> {
+        self.record.characters_of(player)
     }
 
     fn progress(&self) -> serde_json::Result<serde_json::Value> {
@@ -265,5 +343,81 @@ fn none_if_empty(items: &[String]) -> String {
         "none".to_string()
     } else {
         items.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use realmgm_core::game::{Rules, Seat};
+
+    use super::*;
+
+    fn seat(player: &str, role: Option<&str>) -> Seat {
+        Seat {
+            player: player.into(),
+            role: role.map(Into::into),
+        }
+    }
+
+    fn begin(seats: &[Seat], rules: &Rules) -> Result<MailedSetup, BeginError> {
+        let table = SetupTable {
+            seats,
+            rules,
+            seed: 1,
+            victory_points: None,
+            carry_over: None,
+        };
+        MailedSetup::begin(None, &table, crate::data::get().unwrap())
+    }
+
+    /// A player seated twice chooses for both seats, the character the
+    /// campaign file names kept as his first; without Multiple Characters
+    /// (3.1 10.E.4) the setup does not begin.
+    #[test]
+    fn a_player_seated_twice_chooses_for_each_seat_under_multiple_characters_3_1_10_e_4() {
+        let seats = [
+            seat("Ann", Some("Amazon")),
+            seat("Ann", None),
+            seat("Ben", None),
+        ];
+        let refused = begin(&seats, &Rules::default()).err().unwrap().to_string();
+        assert!(
+            refused.contains("only the multiple_characters rule"),
+            "{refused}"
+        );
+        let rules = Rules::new([crate::rules::MULTIPLE_CHARACTERS], crate::rules::TOGGLES).unwrap();
+        let mut setup = begin(&seats, &rules).unwrap();
+        assert_eq!(setup.record.order, ["Ann", "Ben"]);
+        assert_eq!(setup.choices_of("Ann"), ["Amazon"]);
+        // Ben has none yet, so the round goes to him before Ann's second.
+        assert_eq!(setup.record.stage(), Stage::Choosing("Ben".into()));
+        assert!(
+            setup.status().ends_with("(1 of 3 chosen)"),
+            "{}",
+            setup.status()
+        );
+        setup.submit("Ben", "Character: Wizard");
+        let call = &setup.calls()[0];
+        assert_eq!(call.to.as_deref(), Some("Ann"));
+        assert!(call.body.contains("character 2 of your 2"), "{}", call.body);
+        setup.submit("Ann", "Character: Berserker");
+        assert_eq!(setup.choices_of("Ann"), ["Amazon", "Berserker"]);
+        let asked = &setup.calls()[0].body;
+        assert!(asked.contains("`Orders for: <character>`"), "{asked}");
+        let answer = setup.submit(
+            "Ann",
+            "Orders for: Amazon\nVictory: G 5\nStart: Inn\nOrders for: Berserker\nVictory: G \
+             6\nStart: Inn",
+        );
+        assert!(answer.outcome.is_ok(), "{answer:?}");
+        let copy = answer.gm_copy.unwrap();
+        assert!(
+            copy.contains("Starting info of Ann (the Amazon)")
+                && copy.contains("Starting info of Ann (the Berserker)"),
+            "{copy}"
+        );
+        let too_many: Vec<Seat> = (0..17).map(|_| seat("Ann", None)).collect();
+        let refused = begin(&too_many, &rules).err().unwrap().to_string();
+        assert!(refused.contains("seated for 17 characters"), "{refused}");
     }
 }

@@ -17,6 +17,7 @@ mod chits;
 pub mod development;
 mod items;
 pub mod mail;
+pub mod sections;
 #[cfg(test)]
 mod tests;
 

@@ -522,6 +522,7 @@ impl<'d> Battle<'d> {
             clearing: self.clearing.clone(),
             options: Vec::new(),
             sheet: Vec::new(),
+            controller: None,
         }
     }
 

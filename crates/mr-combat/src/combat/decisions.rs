@@ -54,6 +54,18 @@ pub struct Decision {
     /// stops for him, [`super::by_rounds`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sheet: Vec<String>,
+    /// The player who answers for him by mail when that is not his seat's
+    /// name: under Multiple Characters the player of several (3.1
+    /// 10.E.4), set by the game as the day stops for the round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+}
+
+impl Decision {
+    /// The player whose mail answers this decision.
+    pub fn answered_by(&self) -> &str {
+        self.controller.as_deref().unwrap_or(&self.player)
+    }
 }
 
 /// The Encounter action (play summary III.A.4).

@@ -12,10 +12,10 @@ pub mod mail_check;
 pub mod names;
 pub mod parse;
 pub mod ruling;
-pub mod sections;
 pub mod sheet;
 pub mod starting_info;
 
+pub use crate::setup::sections;
 pub use activity::{Activities, Activity, Phase};
 pub use names::{NameCheck, check_names};
 pub use parse::{

@@ -127,9 +127,10 @@ pub struct Player {
     pub team: Vec<Email>,
     /// The further characters of a player who plays several, each at a
     /// seat of its own after his first (`character`), when the game's
-    /// rules let a player play several (Magic Realm: 3.1 10.E.4).
+    /// rules let a player play several (Magic Realm: 3.1 10.E.4); `None`
+    /// for one he chooses by mail during the setup by mail.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub more_characters: Vec<String>,
+    pub more_characters: Vec<Option<String>>,
 }
 
 impl Campaign {
@@ -149,7 +150,7 @@ impl Player {
     /// his further characters.
     pub fn seats(&self) -> impl Iterator<Item = Seat> + '_ {
         std::iter::once(self.character.clone())
-            .chain(self.more_characters.iter().cloned().map(Some))
+            .chain(self.more_characters.iter().cloned())
             .map(|role| Seat {
                 player: self.name.clone(),
                 role,
@@ -335,8 +336,64 @@ struct PlayerFile {
     character: Option<Spanned<String>>,
     #[serde(default)]
     team: Vec<Spanned<Email>>,
-    #[serde(default)]
-    more_characters: Vec<Spanned<String>>,
+    more_characters: Option<Spanned<MoreCharactersFile>>,
+}
+
+/// The most further characters one player may choose by mail: more than
+/// any game has characters, and few enough that a typo cannot seat
+/// millions.
+const MOST_MORE_CHARACTERS: usize = 32;
+
+/// A player's `more_characters` as the file gives them: his further
+/// characters by name, or how many he chooses by mail.
+enum MoreCharactersFile {
+    Named(Vec<Spanned<String>>),
+    ByMail(usize),
+}
+
+impl PlayerFile {
+    /// The further characters the file names (none when they are chosen
+    /// by mail).
+    fn named_more(&self) -> &[Spanned<String>] {
+        match self.more_characters.as_ref().map(Spanned::get_ref) {
+            Some(MoreCharactersFile::Named(named)) => named,
+            _ => &[],
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for MoreCharactersFile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Read;
+        impl<'de> serde::de::Visitor<'de> for Read {
+            type Value = MoreCharactersFile;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a list of the player's further characters, e.g. [\"Berserker\"], or how \
+                     many he chooses by mail, e.g. 1",
+                )
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut named = Vec::new();
+                while let Some(character) = seq.next_element()? {
+                    named.push(character);
+                }
+                Ok(MoreCharactersFile::Named(named))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, count: i64) -> Result<Self::Value, E> {
+                usize::try_from(count)
+                    .map(MoreCharactersFile::ByMail)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(count), &self))
+            }
+        }
+        deserializer.deserialize_any(Read)
+    }
 }
 
 #[derive(Deserialize)]
@@ -420,19 +477,37 @@ impl Checker<'_> {
         }
         let calendar = self.check_calendar(raw.calendar.as_ref(), game, &rules, &raw.rules)?;
         let players = self.check_players(&raw.players, &raw.gm, raw.max_players.as_ref())?;
-        if raw.mail.as_ref().is_some_and(|m| m.setup_by_mail)
-            && let Some((index, more)) = raw
-                .players
-                .iter()
-                .enumerate()
-                .find_map(|(i, p)| p.more_characters.first().map(|m| (i, m)))
+        let by_mail = raw.mail.as_ref().is_some_and(|m| m.setup_by_mail);
+        for (index, more) in raw
+            .players
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.more_characters.as_ref()?)))
         {
+            let MoreCharactersFile::ByMail(count) = *more.get_ref() else {
+                continue;
+            };
+            let problem = if count == 0 {
+                "more_characters = 0 gives the player no further character; remove the line"
+                    .to_string()
+            } else if count > MOST_MORE_CHARACTERS {
+                format!(
+                    "more_characters = {count} is more than a player can play; give at most \
+                     {MOST_MORE_CHARACTERS}"
+                )
+            } else if by_mail {
+                continue;
+            } else {
+                format!(
+                    "more_characters = {count} leaves the player's further characters to \
+                     choose by mail, which needs setup_by_mail = true in [mail]; turn it on, or \
+                     name them, e.g. more_characters = [\"Berserker\"]"
+                )
+            };
             return Err(self.at(
                 more.span(),
                 &format!("players[{index}].more_characters"),
-                "several characters for one player are named in the file, and setup by mail \
-                 would choose them one to a player; remove setup_by_mail from [mail], or \
-                 remove more_characters and let each player choose one by mail",
+                problem,
             ));
         }
         if let Some((most, rule)) = game.most_players(&rules)
@@ -878,7 +953,7 @@ impl Checker<'_> {
                 }
             }
             if player.character.is_none()
-                && let Some(more) = player.more_characters.first()
+                && let Some(more) = player.named_more().first()
             {
                 let message = "more_characters follow the player's first character; name it \
                                in character";
@@ -890,7 +965,7 @@ impl Checker<'_> {
                 .map(|c| (c, field("character")))
                 .chain(
                     player
-                        .more_characters
+                        .named_more()
                         .iter()
                         .enumerate()
                         .map(|(i, c)| (c, field(&format!("more_characters[{i}]")))),
@@ -925,11 +1000,13 @@ impl Checker<'_> {
                 email: email.clone(),
                 character: player.character.as_ref().map(|c| c.get_ref().clone()),
                 team: player.team.iter().map(|e| e.get_ref().clone()).collect(),
-                more_characters: player
-                    .more_characters
-                    .iter()
-                    .map(|c| c.get_ref().clone())
-                    .collect(),
+                more_characters: match player.more_characters.as_ref().map(Spanned::get_ref) {
+                    Some(MoreCharactersFile::Named(named)) => {
+                        named.iter().map(|c| Some(c.get_ref().clone())).collect()
+                    }
+                    Some(MoreCharactersFile::ByMail(count)) => vec![None; *count],
+                    None => Vec::new(),
+                },
             });
         }
         Ok(checked)

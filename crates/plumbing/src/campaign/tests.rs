@@ -720,8 +720,9 @@ fn profile_mistakes_are_refused_at_their_line_saying_what_to_do() {
 }
 
 /// A player's further characters each take a seat after his first; they
-/// need his first, may not repeat a character, and are not chosen by a
-/// setup by mail (Magic Realm: 3.1 10.E.4).
+/// need his first and may not repeat a character. A setup by mail keeps
+/// those named, and `more_characters = N` leaves N to choose by mail, which
+/// only a setup by mail can (Magic Realm: 3.1 10.E.4).
 #[test]
 fn more_characters_give_a_player_a_seat_each() {
     let several = edited(
@@ -729,14 +730,16 @@ fn more_characters_give_a_player_a_seat_each() {
         "character = \"Amazon\"\nmore_characters = [\"Berserker\", \"Dwarf\"]\n",
     )
     .replace("rules = [\"fumble\"]", "rules = [\"multiple_characters\"]");
-    let campaign = parse(&several).unwrap();
-    let roles: Vec<(String, Option<String>)> = campaign
-        .seats()
-        .into_iter()
-        .map(|s| (s.player, s.role))
-        .collect();
+    let roles = |text: &str| -> Vec<(String, Option<String>)> {
+        parse(text)
+            .unwrap()
+            .seats()
+            .into_iter()
+            .map(|s| (s.player, s.role))
+            .collect()
+    };
     assert_eq!(
-        roles,
+        roles(&several),
         [
             ("Ann".into(), None),
             ("Ben".into(), Some("Amazon".into())),
@@ -756,18 +759,43 @@ fn more_characters_give_a_player_a_seat_each() {
         Some("players[1].more_characters"),
         "{without_first}"
     );
-    let by_mail = error(&several.replace(
-        "[[players]]\nname = \"Ann\"",
-        "[mail]\nsetup_by_mail = true\n\n[[players]]\nname = \"Ann\"",
-    ));
+    let set_up_by_mail = |text: &str| {
+        text.replace(
+            "[[players]]\nname = \"Ann\"",
+            "[mail]\nsetup_by_mail = true\n\n[[players]]\nname = \"Ann\"",
+        )
+    };
+    assert_eq!(roles(&set_up_by_mail(&several)), roles(&several));
+    let counted = several.replace("[\"Berserker\", \"Dwarf\"]", "2");
+    let not_by_mail = error(&counted);
     assert_eq!(
-        by_mail.field.as_deref(),
+        not_by_mail.field.as_deref(),
         Some("players[1].more_characters"),
-        "{by_mail}"
+        "{not_by_mail}"
     );
     assert!(
-        by_mail.to_string().contains("remove setup_by_mail"),
-        "{by_mail}"
+        not_by_mail.message.contains("needs setup_by_mail = true"),
+        "{not_by_mail}"
+    );
+    let by_mail = set_up_by_mail(&counted.replace("character = \"Amazon\"\n", ""));
+    assert_eq!(
+        roles(&by_mail),
+        [
+            ("Ann".into(), None),
+            ("Ben".into(), None),
+            ("Ben".into(), None),
+            ("Ben".into(), None),
+        ]
+    );
+    for (count, problem) in [("0", "no further character"), ("99", "at most 32")] {
+        let refused =
+            error(&by_mail.replace("more_characters = 2", &format!("more_characters = {count}")));
+        assert!(refused.message.contains(problem), "{refused}");
+    }
+    let garbled = error(&by_mail.replace("more_characters = 2", "more_characters = \"Dwarf\""));
+    assert!(
+        garbled.message.contains("how many he chooses by mail"),
+        "{garbled}"
     );
 }
 

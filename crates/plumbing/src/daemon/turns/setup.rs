@@ -46,13 +46,12 @@ impl Turns<'_> {
                 campaign.game
             )
         })?;
+        // A player of several characters has a seat for each, the further
+        // ones from the campaign file: named there, or chosen by mail.
         let seats: Vec<Seat> = stored
-            .players
-            .iter()
-            .map(|p| Seat {
-                player: p.name.clone(),
-                role: p.character.clone(),
-            })
+            .seats()
+            .into_iter()
+            .filter(|seat| stored.players.iter().any(|p| p.name == seat.player))
             .collect();
         let table = SetupTable {
             seats: &seats,
@@ -203,16 +202,22 @@ impl Turns<'_> {
         }
         let mut seats = Vec::new();
         for player in &stored.players {
-            let character = record.choice_of(&player.name);
-            if let Some(character) = &character {
+            let choices = record.choices_of(&player.name);
+            if let Some(first) = choices.first() {
                 self.store
                     .players_mut()
-                    .set_character(name, &player.name, character)?;
+                    .set_character(name, &player.name, first)?;
             }
-            seats.push(Seat {
+            if choices.is_empty() {
+                seats.push(Seat {
+                    player: player.name.clone(),
+                    role: None,
+                });
+            }
+            seats.extend(choices.into_iter().map(|character| Seat {
                 player: player.name.clone(),
-                role: character,
-            });
+                role: Some(character),
+            }));
         }
         Ok(SetupOutcome::Ready(seats, record))
     }
