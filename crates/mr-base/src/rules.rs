@@ -657,6 +657,9 @@ pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
 /// The toggle under which a player may play several characters (3.1 10.E.4).
 pub const MULTIPLE_CHARACTERS: &str = "multiple_characters";
 
+/// The toggle that combines two Realms on one double board (3.1 10.E.7).
+pub const COMBINED_REALMS: &str = "combined_realms";
+
 /// The seasons of the year in calendar order (`data/seasons.toml`); a campaign
 /// with `seasons_and_weather` names the one it starts in.
 pub const SEASONS: &[&str] = &[

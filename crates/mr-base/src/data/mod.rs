@@ -35,14 +35,13 @@ pub mod natives;
 pub mod terms;
 pub mod tiles;
 
-/// The component name behind a counter or item with a copy number
-/// (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`); a name without one is its
-/// own base.
+/// The printed component behind a counter or item: its copy number and the
+/// second game's mark off (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`,
+/// `Giant Bat II 1` → `Giant Bat`, `Lost Keys II` → `Lost Keys`; 3.1
+/// 10.E.7.2); a name without either is its own base.
 pub fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
+    let component = realms::copy_number(name).map_or(name, |(component, _)| component);
+    realms::unmarked_name(component).unwrap_or(component)
 }
 
 /// The whole original game.
