@@ -126,16 +126,33 @@ pub fn get() -> Result<&'static GameData, DataBroken> {
     DATA.get_or_init(load).as_ref().map_err(DataBroken)
 }
 
+/// The data of two Realms combined (3.1 10.E.7), loaded once: the embedded
+/// components with the forty tiles of the double board, so a tile of
+/// either game (`Awful Valley II`, `AVII`) is found by name or code. The
+/// second game's other components are the embedded ones under a marked
+/// name ([`realms::Realm::mark`]), found through [`base_name`].
+///
+/// # Errors
+/// As [`get`].
+pub fn combined() -> Result<&'static GameData, DataBroken> {
+    static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let mut data = load()?;
+        data.tiles = data.tiles.double();
+        Ok(data)
+    })
+    .as_ref()
+    .map_err(DataBroken)
+}
+
 /// The forty tiles of two Realms combined (3.1 10.E.7.4): the embedded
-/// twenty and their second-realm copies, made once. A stored board is read
-/// against them, since a one-Realm board names only tiles they hold too.
+/// twenty and their second-realm copies. A stored board is read against
+/// them, since a one-Realm board names only tiles they hold too.
 ///
 /// # Errors
 /// As [`get`].
 pub fn double_board_tiles() -> Result<&'static tiles::Tiles, DataBroken> {
-    static TILES: OnceLock<tiles::Tiles> = OnceLock::new();
-    let data = get()?;
-    Ok(TILES.get_or_init(|| data.tiles.double()))
+    Ok(&combined()?.tiles)
 }
 
 #[cfg(test)]

@@ -800,6 +800,14 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// Whether two Realms are combined (3.1 10.E.7): the map holds the
+    /// second game's tiles.
+    pub fn combines_realms(&self) -> bool {
+        self.board
+            .placements()
+            .any(|p| Realm::of_code(&p.tile) == Realm::Second)
+    }
+
     /// The dwellings on the map of one game (3.1 10.E.7.4.3).
     pub fn dwellings_of(&self, realm: Realm) -> &BTreeMap<Dwelling, ClearingId> {
         match realm {
