@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::bot;
+use super::events::{ArrivalEvent, DayEvent, Happening};
 use super::resolve_day;
 use crate::data::GameData;
 use crate::data::realms::Realm;
@@ -48,9 +49,10 @@ fn set_up(seed: u64, roles: &[&str]) -> MrState {
     .unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
-/// Play `days` days of the walking bots' orders.
-fn bot_days(mut state: MrState, seed: u64, days: u32) -> MrState {
+/// Play `days` days of the walking bots' orders; the day's events too.
+fn bot_days(mut state: MrState, seed: u64, days: u32) -> (MrState, Vec<DayEvent>) {
     let rules = combined();
+    let mut events = Vec::new();
     for _ in 0..days {
         let day = state.day + 1;
         let mut bot_dice = Dice::new(seed, 1000 + day);
@@ -62,29 +64,53 @@ fn bot_days(mut state: MrState, seed: u64, days: u32) -> MrState {
                     .map(|o| (c.player.clone(), o))
             })
             .collect();
-        let (next, _) = resolve_day(data(), &rules, state, &orders, &mut Dice::new(seed, day))
+        let (next, today) = resolve_day(data(), &rules, state, &orders, &mut Dice::new(seed, day))
             .unwrap_or_else(|e| panic!("seed {seed}, day {day}: {e}"));
+        events.extend(today);
         state = next;
     }
-    state
+    (state, events)
 }
 
+/// The counters that arrived on the map by a cause starting `cause`, with
+/// the rest of the cause (`summoned by Roar M II` → `Roar M II`).
+fn arrivals<'a>(events: &'a [DayEvent], cause: &str) -> Vec<(&'a str, &'a [String])> {
+    events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::Arrival(ArrivalEvent::Arrived {
+                counters, cause: c, ..
+            }) => Some((c.strip_prefix(cause)?, counters.as_slice())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// 3.1 10.E.7.5–7.5.1: with one Monster Roll a day, the chits of both
+/// games summon, each only its own game's monsters, and the guardians that
+/// come to a site are its own game's.
 #[test]
-fn a_combined_game_plays_a_month_of_days_on_the_double_board() {
+fn a_combined_month_summons_each_games_monsters_by_its_own_chits() {
+    let mut summoned = BTreeMap::<Realm, usize>::new();
     for seed in 0..3 {
         let state = set_up(
             seed,
             &["Amazon II", "Black Knight", "Swordsman II", "Dwarf"],
         );
-        let state = bot_days(state, seed, 28);
+        let (state, events) = bot_days(state, seed, 28);
         assert_eq!(state.day, 28);
-        let second_on_the_map = state.denizens.iter().any(|(id, d)| {
-            Realm::of_name(id) == Realm::Second
-                && matches!(d.at, crate::state::Whereabouts::Clearing { .. })
-        });
-        assert!(
-            second_on_the_map,
-            "seed {seed}: no second-game denizen came out"
-        );
+        for cause in ["summoned by ", "guardian of the "] {
+            for (chit, counters) in arrivals(&events, cause) {
+                let realm = Realm::of_name(chit);
+                for id in counters {
+                    assert_eq!(Realm::of_name(id), realm, "seed {seed}: {id} by {chit}");
+                }
+                *summoned.entry(realm).or_default() += counters.len();
+            }
+        }
     }
+    assert!(
+        summoned.get(&Realm::First).is_some() && summoned.get(&Realm::Second).is_some(),
+        "both games' chits summon: {summoned:?}"
+    );
 }

@@ -816,6 +816,14 @@ impl MrState {
         }
     }
 
+    /// The dwellings of one game, to add one as its chit turns face up.
+    pub fn dwellings_of_mut(&mut self, realm: Realm) -> &mut BTreeMap<Dwelling, ClearingId> {
+        match realm {
+            Realm::First => &mut self.dwellings,
+            Realm::Second => &mut self.second_realm_dwellings,
+        }
+    }
+
     /// Put `item` in `holder`'s box as a sale puts it (3.1 7.6.4): the
     /// pile runs from the smallest counters on top (weapons, then armour,
     /// then horses) to the cards below, and the item goes under those of
