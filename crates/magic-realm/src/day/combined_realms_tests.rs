@@ -114,3 +114,60 @@ fn a_combined_month_summons_each_games_monsters_by_its_own_chits() {
         "both games' chits summon: {summoned:?}"
     );
 }
+
+/// A combined game with no denizen on the map and the Amazon (of `realm`)
+/// at the site chit `site`, face down, which she has discovered.
+fn at_site(realm: Realm, site: &str) -> MrState {
+    let mut state = crate::test_support::without_denizens(set_up(2, &[&realm.mark("Amazon")]));
+    let at = crate::test_support::place_site(&mut state, false, site);
+    let amazon = &mut state.characters[0];
+    amazon.position = at;
+    amazon.discoveries.sites.insert(site.to_string());
+    state
+}
+
+/// Loot the site here, with the loot roll forced to the top of the pile.
+fn loot(state: &mut MrState) -> (super::PhaseOutcome, Vec<DayEvent>) {
+    let mut dice = Dice::with_script(5, 1, crate::test_support::script(&[("search", &[1, 1])]));
+    let rules = combined();
+    let mut day = super::Day::new(data(), &rules, state.clone(), &mut dice);
+    let outcome = super::search::search(&mut day, 0, &crate::orders::SearchTable::Loot);
+    *state = day.state;
+    (outcome, day.events)
+}
+
+/// 3.1 10.E.7.6: each game's Lost Keys open only its own card's Vault, and
+/// the loot comes off the site's own game's card.
+#[test]
+fn lost_keys_open_only_their_own_games_vault_and_loot_comes_from_its_card() {
+    use crate::state::ItemKind;
+    let give_keys = |state: &mut MrState, keys: &str| {
+        crate::test_support::give(state, 0, ItemKind::Treasure, keys, true);
+        for pile in state.holdings.values_mut() {
+            pile.retain(|i| i.name != keys);
+        }
+    };
+    let mut state = at_site(Realm::First, "Vault II");
+    give_keys(&mut state, "Lost Keys");
+    let (outcome, _) = loot(&mut state);
+    assert!(
+        matches!(&outcome, super::PhaseOutcome::Lost { reason } if reason.contains("Lost Keys II active")),
+        "{outcome:?}"
+    );
+
+    let mut state = at_site(Realm::First, "Vault II");
+    give_keys(&mut state, "Lost Keys II");
+    let top = state.holdings["Vault II"][0].clone();
+    let (outcome, _) = loot(&mut state);
+    assert_eq!(outcome, super::PhaseOutcome::Done);
+    let amazon = &state.characters[0];
+    assert!(amazon.belongings.iter().any(|b| b.item == top), "{top:?}");
+
+    let mut state = at_site(Realm::Second, "Vault");
+    give_keys(&mut state, "Lost Keys II");
+    let (outcome, _) = loot(&mut state);
+    assert!(
+        matches!(&outcome, super::PhaseOutcome::Lost { reason } if reason.contains("the Lost Keys active")),
+        "{outcome:?}"
+    );
+}

@@ -75,6 +75,13 @@ impl GameData {
             .map_or(terms::Strength::Negligible, |h| h.trot.strength)
     }
 
+    /// The Treasure card of either game (`Lost Keys II` is the second
+    /// game's Lost Keys, 3.1 10.E.7.2.1).
+    pub fn treasure(&self, name: &str) -> Option<&treasures::Treasure> {
+        let printed = realms::printed(name);
+        self.treasures.iter().find(|t| t.name == printed)
+    }
+
     /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
     pub fn monster_of(&self, id: &str) -> Option<&monsters::Monster> {
         let base = base_name(id);
