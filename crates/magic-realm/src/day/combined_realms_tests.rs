@@ -171,3 +171,56 @@ fn lost_keys_open_only_their_own_games_vault_and_loot_comes_from_its_card() {
         "{outcome:?}"
     );
 }
+
+/// 3.1 10.E.7.7.3: a mission chit of the second game, taken by a
+/// character of the first, is delivered only at the second game's dwelling.
+#[test]
+fn a_mission_is_delivered_only_to_its_own_games_dwelling() {
+    use super::missions::{MissionEvent, at_phase, on_entering};
+    use super::visitors::VisitorEvent;
+    let mut state = crate::test_support::without_denizens(set_up(4, &["Amazon"]));
+    state.map_chits.values_mut().for_each(Vec::clear);
+    state.characters[0].notoriety = 5;
+    let here = state.characters[0].position.clone();
+    state
+        .visitors_on_map
+        .insert("Escort Party II".into(), here.clone());
+    let rules = combined();
+    let act = |state: &mut MrState, act: &dyn Fn(&mut super::Day<'_>)| {
+        let mut dice = Dice::new(5, 1);
+        let mut day = super::Day::new(data(), &rules, state.clone(), &mut dice);
+        act(&mut day);
+        *state = day.state;
+        day.events
+            .into_iter()
+            .filter_map(|e| match e.happening {
+                Happening::Visitors(VisitorEvent::Mission { what }) => Some(what),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let taken = act(&mut state, &|day| {
+        at_phase(day, 0, &["escort party II".to_string()]);
+    });
+    let to = match &taken[..] {
+        [MissionEvent::MissionTaken { chit, to, .. }] => {
+            assert_eq!(chit, "Escort Party II");
+            *to
+        }
+        other => panic!("the mission is taken: {other:?}"),
+    };
+    let delivered = |events: &[MissionEvent]| {
+        events
+            .iter()
+            .any(|e| matches!(e, MissionEvent::Delivered { .. }))
+    };
+    state.characters[0].position = state.dwellings[&to].clone();
+    let at_first = act(&mut state, &|day| on_entering(day, 0));
+    assert!(!delivered(&at_first), "not to the first game's {to}");
+    state.characters[0].position = state.second_realm_dwellings[&to].clone();
+    let at_second = act(&mut state, &|day| on_entering(day, 0));
+    assert!(
+        delivered(&at_second),
+        "to the second game's {to}: {at_second:?}"
+    );
+}
