@@ -224,3 +224,25 @@ fn a_mission_is_delivered_only_to_its_own_games_dwelling() {
         "to the second game's {to}: {at_second:?}"
     );
 }
+
+/// 3.1 10.E.7.8: an expired potion goes back to its own game's visitor.
+#[test]
+fn a_potion_goes_back_to_its_own_games_visitor() {
+    use crate::state::ItemKind;
+    for (potion, owner) in [
+        ("Potion of Energy II", "Warlock II"),
+        ("Potion of Energy", "Warlock"),
+    ] {
+        let mut state = set_up(6, &["Amazon"]);
+        for pile in state.holdings.values_mut() {
+            pile.retain(|i| i.name != potion);
+        }
+        crate::test_support::give(&mut state, 0, ItemKind::Treasure, potion, true);
+        let rules = combined();
+        let mut dice = Dice::new(5, 1);
+        let mut day = super::Day::new(data(), &rules, state, &mut dice);
+        super::midnight::midnight(&mut day, 1, &BTreeMap::new());
+        let back = day.state.holdings[owner].iter().any(|i| i.name == potion);
+        assert!(back, "{potion} back to the {owner}");
+    }
+}
