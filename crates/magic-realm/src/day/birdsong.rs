@@ -298,7 +298,7 @@ fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
             };
         }
     }
-    let group = super::summoning::group_of(day.data, id)?;
+    let group = day.data.native_group_of(id)?;
     if group.row != row {
         return None;
     }
@@ -405,6 +405,5 @@ fn give_back_horse(day: &mut Day<'_>, id: &str) {
 
 /// Denizens of the row, garrisons included (they regenerate at home).
 fn prowls_on_row(day: &Day<'_>, row: u8, id: &str) -> bool {
-    prowls(day.data, row, id)
-        || super::summoning::group_of(day.data, id).is_some_and(|g| g.row == row)
+    prowls(day.data, row, id) || day.data.native_group_of(id).is_some_and(|g| g.row == row)
 }

@@ -591,7 +591,9 @@ fn foes<'s>(
         .iter()
         .filter(|(id, _)| Realm::of_name(id) == realm)
         .filter(|(id, _)| {
-            let in_group = super::summoning::group_of(day.data, id)
+            let in_group = day
+                .data
+                .native_group_of(id)
                 .is_some_and(|g| chit.enemies.contains(&g.name));
             let monster = day
                 .data

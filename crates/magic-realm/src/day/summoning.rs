@@ -25,7 +25,6 @@ use crate::board::ClearingId;
 use crate::board::layout::FIRST_TILE;
 use crate::data::GameData;
 use crate::data::characters::{Advantage, SummonChit};
-use crate::data::natives::NativeGroup;
 use crate::data::realms::{Realm, printed};
 use crate::data::setup_card::ChitWord;
 use crate::data::terms::{Dwelling, TileGroup};
@@ -39,15 +38,6 @@ const QUIET_MONSTERS: &str = "quiet_monsters";
 /// clearings that connects to the Borderland by road (3.1 7.13.2c).
 const CAMPFIRE_CLEARINGS: [u8; 3] = [5, 4, 2];
 
-/// The native group a member counter of either game belongs to (its
-/// printed group: the game is the counter's mark, [`Realm::of_name`]).
-pub fn group_of<'a>(data: &'a GameData, id: &str) -> Option<&'a NativeGroup> {
-    let member = printed(id);
-    data.natives
-        .iter()
-        .find(|g| g.members.iter().any(|m| m.name == member))
-}
-
 /// Whether the counter prowls today: monsters of the rolled row and the
 /// ghosts, and the roving native groups of the row (garrisons never leave
 /// their dwelling).
@@ -55,7 +45,8 @@ pub fn prowls(data: &GameData, row: u8, id: &str) -> bool {
     if let Some(monster) = data.monster_of(id) {
         return monster.prowls_daily || monster.row == Some(row);
     }
-    group_of(data, id).is_some_and(|g| g.row == row && g.garrison.is_none())
+    data.native_group_of(id)
+        .is_some_and(|g| g.row == row && g.garrison.is_none())
 }
 
 /// End the turn of `who` (his followers end theirs with him).

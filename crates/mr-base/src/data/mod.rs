@@ -82,6 +82,16 @@ impl GameData {
         self.treasures.iter().find(|t| t.name == printed)
     }
 
+    /// The native group a member counter of either game belongs to
+    /// (`Bashkar 3` and `Bashkar II 3` → the Bashkars; the game is the
+    /// counter's mark, [`realms::Realm::of_name`]).
+    pub fn native_group_of(&self, id: &str) -> Option<&natives::NativeGroup> {
+        let member = realms::printed(id);
+        self.natives
+            .iter()
+            .find(|g| g.members.iter().any(|m| m.name == member))
+    }
+
     /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
     pub fn monster_of(&self, id: &str) -> Option<&monsters::Monster> {
         let base = base_name(id);
