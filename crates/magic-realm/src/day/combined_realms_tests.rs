@@ -110,7 +110,7 @@ fn a_combined_month_summons_each_games_monsters_by_its_own_chits() {
         }
     }
     assert!(
-        summoned.get(&Realm::First).is_some() && summoned.get(&Realm::Second).is_some(),
+        summoned.contains_key(&Realm::First) && summoned.contains_key(&Realm::Second),
         "both games' chits summon: {summoned:?}"
     );
 }
