@@ -82,6 +82,15 @@ impl GameData {
         self.treasures.iter().find(|t| t.name == printed)
     }
 
+    /// Whether this is the data of two Realms combined ([`combined`]): its
+    /// tiles are those of the double board.
+    pub fn combines_realms(&self) -> bool {
+        self.tiles
+            .all()
+            .iter()
+            .any(|t| realms::Realm::of_code(&t.code) == realms::Realm::Second)
+    }
+
     /// The native group a member counter of either game belongs to
     /// (`Bashkar 3` and `Bashkar II 3` → the Bashkars; the game is the
     /// counter's mark, [`realms::Realm::of_name`]).
