@@ -115,6 +115,24 @@ fn a_combined_month_summons_each_games_monsters_by_its_own_chits() {
     );
 }
 
+/// Every player's report and the GM's history of a combined day read, the
+/// second game's tiles and pieces by their mark.
+#[test]
+fn a_combined_day_reports_to_every_player_and_the_gm() {
+    let state = set_up(1, &["Amazon II", "Black Knight", "Swordsman II"]);
+    let (state, _) = bot_days(state, 1, 6);
+    let (state, last_day) = bot_days(state, 1, 1);
+    let events = super::events::to_events(last_day);
+    let context = realmgm_core::report::ReportContext::default();
+    for c in &state.characters {
+        let report = crate::report::player_report(data(), &state, &events, &c.player, &context)
+            .unwrap_or_else(|e| panic!("{}'s report: {e}", c.name));
+        assert!(report.text.contains(&c.name), "{}", report.text);
+    }
+    let gm = crate::report::gm_history(data(), &state, &events, &context).expect("the history");
+    assert!(gm.text.contains(" II"), "{}", gm.text);
+}
+
 /// A combined game with no denizen on the map and the Amazon (of `realm`)
 /// at the site chit `site`, face down, which she has discovered.
 fn at_site(realm: Realm, site: &str) -> MrState {
