@@ -131,6 +131,8 @@ fn a_combined_day_reports_to_every_player_and_the_gm() {
     }
     let gm = crate::report::gm_history(data(), &state, &events, &context).expect("the history");
     assert!(gm.text.contains(" II"), "{}", gm.text);
+    let map = crate::board::svg::render(&state.board);
+    assert!(map.contains("Awful Valley II") && map.contains("Awful Valley<"), "{map}");
 }
 
 /// A combined game with no denizen on the map and the Amazon (of `realm`)
