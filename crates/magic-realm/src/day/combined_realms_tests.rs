@@ -132,7 +132,10 @@ fn a_combined_day_reports_to_every_player_and_the_gm() {
     let gm = crate::report::gm_history(data(), &state, &events, &context).expect("the history");
     assert!(gm.text.contains(" II"), "{}", gm.text);
     let map = crate::board::svg::render(&state.board);
-    assert!(map.contains("Awful Valley II") && map.contains("Awful Valley<"), "{map}");
+    assert!(
+        map.contains("Awful Valley II") && map.contains("Awful Valley<"),
+        "{map}"
+    );
 }
 
 /// A combined game with no denizen on the map and the Amazon (of `realm`)
@@ -265,4 +268,47 @@ fn a_potion_goes_back_to_its_own_games_visitor() {
         let back = day.state.holdings[owner].iter().any(|i| i.name == potion);
         assert!(back, "{potion} back to the {owner}");
     }
+}
+
+/// 3.1 10.E.7.7, 7.4.2: natives of the second game in a combat are their
+/// own group, battling and taking drinks as such, while the character's
+/// relationship with the group is the same in both games.
+#[test]
+fn the_second_games_natives_battle_as_their_own_group() {
+    let mut state = crate::test_support::without_denizens(set_up(3, &["Amazon"]));
+    let here = state.characters[0].position.clone();
+    for id in ["Bashkar II 1", "Bashkar II 2", "Bashkar 1"] {
+        state.denizens.get_mut(id).expect("a Bashkar").at = crate::state::Whereabouts::Clearing {
+            clearing: here.clone(),
+        };
+    }
+    let gold = state.characters[0].gold;
+    let orders: BTreeMap<_, _> = [(
+        "P1".to_string(),
+        crate::orders::parse_day_orders("R\nDrinks: 5", 1, data()).expect("orders"),
+    )]
+    .into();
+    let (after, events) = resolve_day(data(), &combined(), state, &orders, &mut Dice::new(3, 1))
+        .expect("the day resolves");
+    let battling: Vec<String> = crate::test_support::combat_lines(&events)
+        .into_iter()
+        .filter_map(|line| match line {
+            crate::combat::log::CombatLine::Battling { group, result, .. } => {
+                Some(format!("{group}: {result}"))
+            }
+            _ => None,
+        })
+        .collect();
+    let rolled = |group: &str| battling.iter().any(|b| b.starts_with(&format!("{group}:")));
+    assert!(rolled("Bashkars II") && rolled("Bashkars"), "{battling:#?}");
+    assert!(
+        battling
+            .iter()
+            .any(|b| b.starts_with("Bashkars II:") && b.contains("buys drinks for 2 gold")),
+        "{battling:#?}"
+    );
+    assert!(after.characters[0].gold < gold, "drinks paid");
+    let amazon = &after.characters[0];
+    let level = |group: &str| super::meeting::level_of(data(), &combined(), &after, amazon, group);
+    assert_eq!(level("Bashkars II"), level("Bashkars"));
 }

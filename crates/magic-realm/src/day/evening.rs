@@ -343,7 +343,7 @@ fn rebels_elsewhere(
         let mut fame = 0;
         for h in &day.state.characters[seat].hirelings {
             if let Some((g, native)) = find_member(&day.data.natives, &h.native)
-                && g.name == *group
+                && crate::data::realms::Realm::of_name(&h.native).mark(&g.name) == *group
                 && battle.find(&h.native).is_none()
             {
                 rebels.push(h.native.clone());

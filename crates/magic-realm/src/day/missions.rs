@@ -674,15 +674,19 @@ pub fn route_length(day: &Day<'_>, from: &ClearingId, to: &ClearingId) -> Option
 
 /// Whether the campaign `me` wages makes `group` his partner or his foe
 /// (3.1 7.2.4f).
-pub fn campaign_side(data: &GameData, me: &CharacterState, group: &str) -> CampaignSide {
+pub fn campaign_side(data: &GameData, me: &CharacterState, marked_group: &str) -> CampaignSide {
+    // A campaign chit names only its own game's groups (3.1 10.E.7.7.4).
+    let realm = Realm::of_name(marked_group);
+    let group = printed(marked_group);
     me.gold_specials
         .iter()
+        .filter(|t| Realm::of_name(&t.chit) == realm)
         .filter_map(|t| gold_special(data, &t.chit))
         .filter(|g| g.kind == GoldSpecialKind::Campaign)
         .find_map(|g| {
-            if g.allies.iter().any(|a| a == group) {
+            if g.allies.contains(&group) {
                 Some(CampaignSide::Partner)
-            } else if g.enemies.iter().any(|e| e == group) {
+            } else if g.enemies.contains(&group) {
                 Some(CampaignSide::Foe)
             } else {
                 None
