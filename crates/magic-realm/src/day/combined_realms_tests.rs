@@ -312,3 +312,100 @@ fn the_second_games_natives_battle_as_their_own_group() {
     let level = |group: &str| super::meeting::level_of(data(), &combined(), &after, amazon, group);
     assert_eq!(level("Bashkars II"), level("Bashkars"));
 }
+
+/// A combined game with the Amazon (of the first game, 100 gold) at the
+/// second game's Inn, where the second game's Rogues live.
+fn at_second_inn() -> MrState {
+    let mut state = set_up(7, &["Amazon"]);
+    state.characters[0].position =
+        state.second_realm_dwellings[&crate::data::terms::Dwelling::Inn].clone();
+    state.characters[0].gold = 100;
+    state
+}
+
+/// Run `act` on a combined day whose Meeting rolls are forced.
+fn on_day<R>(
+    state: &mut MrState,
+    meeting: &[u8],
+    act: impl FnOnce(&mut super::Day<'_>) -> R,
+) -> (R, Vec<DayEvent>) {
+    let forced: &[(&str, &[u8])] = &[("meeting", meeting)];
+    let mut dice = Dice::with_script(5, 1, crate::test_support::script(forced));
+    let rules = combined();
+    let mut day = super::Day::new(data(), &rules, state.clone(), &mut dice);
+    let result = act(&mut day);
+    *state = day.state;
+    (result, day.events)
+}
+
+/// 3.1 10.E.7.7–7.7.1: the second game's Rogues trade and are hired as a
+/// group of their own, selling from their own card's box and taking on
+/// their own game's counters.
+#[test]
+fn the_second_games_natives_trade_and_are_hired_apart() {
+    use crate::orders::{DayOrders, Purchase};
+    use crate::state::ItemKind;
+    let mut state = at_second_inn();
+    let horse = state.holdings["Rogues II"]
+        .iter()
+        .find(|i| i.kind == ItemKind::Horse)
+        .cloned()
+        .expect("the second game's Rogues keep horses");
+    let buying = DayOrders {
+        buy: vec![Purchase {
+            what: horse.name.clone(),
+            max_gold: None,
+        }],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = on_day(&mut state, &[2], |day| super::trade::trade(day, 0, &buying));
+    assert_eq!(outcome, super::PhaseOutcome::Done);
+    assert!(
+        state.characters[0]
+            .belongings
+            .iter()
+            .any(|b| b.item == horse)
+    );
+    assert!(state.holdings["Rogues II"].iter().all(|i| *i != horse));
+
+    let mut state = at_second_inn();
+    let hiring = DayOrders {
+        hire: vec![Purchase {
+            what: "Rogues II".into(),
+            max_gold: None,
+        }],
+        ..DayOrders::default()
+    };
+    let (outcome, _) = on_day(&mut state, &[2], |day| super::hire::hire(day, 0, &hiring));
+    assert_eq!(outcome, super::PhaseOutcome::Done);
+    let hired: Vec<&str> = state.characters[0]
+        .hirelings
+        .iter()
+        .map(|h| h.native.as_str())
+        .collect();
+    assert!(
+        !hired.is_empty() && hired.iter().all(|n| Realm::of_name(n) == Realm::Second),
+        "{hired:?}"
+    );
+}
+
+/// 3.1 10.E.7.7.2: a card is worth its Fame only to its own game's group.
+#[test]
+fn a_fame_price_is_paid_only_by_the_cards_own_games_natives() {
+    use crate::state::{Item, ItemKind};
+    let fame_after_selling = |card: &str, to: &str| {
+        let mut state = at_second_inn();
+        let statue = Item {
+            kind: ItemKind::Treasure,
+            name: card.into(),
+        };
+        on_day(&mut state, &[1], |day| {
+            super::trade::reward_card(day, 0, to, &statue, true);
+        });
+        state.characters[0].fame
+    };
+    assert_eq!(fame_after_selling("Sacred Statue II", "Order II"), 10);
+    assert_eq!(fame_after_selling("Sacred Statue II", "Order"), 0);
+    assert_eq!(fame_after_selling("Sacred Statue", "Order II"), 0);
+    assert_eq!(fame_after_selling("Sacred Statue", "Order"), 10);
+}

@@ -5,13 +5,13 @@
 //! the engine could not act on them. Characters who are not in the campaign
 //! are warnings: a player may name a rival he expects to meet, and the
 //! engine simply finds nobody to block. With two Realms combined an item
-//! may carry the second game's mark (`Buy: Amulet II`, 3.1 10.E.7.2.1);
-//! hiring the second game's natives is refused, not built yet.
+//! or native may carry the second game's mark (`Buy: Amulet II`,
+//! `Hire: Rogues II`, 3.1 10.E.7.2.1).
 
 use super::activity::Activity;
 use super::sheet::{Blocking, DayOrders};
 use crate::data::GameData;
-use crate::data::realms::{self, Realm};
+use crate::data::realms;
 use realmgm_core::suggest;
 
 /// What the check found, in the order of the orders text.
@@ -71,16 +71,7 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
             .chain(["Goblins", "Spear Goblins", "Sword Goblins", "Axe Goblins"])
     };
     for hire in &orders.hire {
-        let second_game = Realm::of_name(&hire.what) == Realm::Second;
-        if second_game && data.combines_realms() {
-            found.errors.push(format!(
-                "Hire: hiring the second game's natives ('{}') is not implemented yet \
-                 (Combining Realms, 3.1 10.E.7.7); hire the first game's, or ask the GM",
-                hire.what
-            ));
-            continue;
-        }
-        if suggest::find(&hire.what, hireable()).is_none() {
+        if suggest::find(&printed(&hire.what), hireable()).is_none() {
             let hint = suggest::did_you_mean(&hire.what, hireable());
             found.errors.push(format!(
                 "Hire: '{}' is not a native group or native{hint}",
@@ -162,24 +153,21 @@ mod tests {
     }
 
     /// 3.1 10.E.7.2.1: with two Realms combined orders name the second
-    /// game's tiles and items by their mark, and hiring its natives is
-    /// refused as not built; in a one-Realm game the mark names nothing.
+    /// game's tiles, items and natives by their mark; in a one-Realm game
+    /// the mark names nothing.
     #[test]
     fn the_second_games_mark_reads_only_with_two_realms() {
         let combined = data::combined().unwrap();
-        let orders =
-            parse_day_orders("M AVII5\nBuy: Amulet II\nHire: Rogues II", 1, combined).unwrap();
+        let text = "M AVII5\nBuy: Amulet II\nHire: Rogues II; Rogue II 3";
+        let orders = parse_day_orders(text, 1, combined).unwrap();
         let found = check_names(&orders, combined, &["Amazon"]);
-        assert_eq!(found.errors.len(), 1, "{found:?}");
-        assert!(
-            found.errors[0].contains("Rogues II') is not implemented yet"),
-            "{found:?}"
-        );
+        assert_eq!(found, NameCheck::default());
 
         let one = data::get().unwrap();
         assert!(parse_day_orders("M AVII5", 1, one).is_err());
-        let orders = parse_day_orders("H\nBuy: Amulet II", 1, one).unwrap();
+        let orders = parse_day_orders("H\nBuy: Amulet II\nHire: Rogues II", 1, one).unwrap();
         let found = check_names(&orders, one, &["Amazon"]);
+        assert_eq!(found.errors.len(), 2, "{found:?}");
         assert!(found.errors[0].contains("is not an item"), "{found:?}");
     }
 
