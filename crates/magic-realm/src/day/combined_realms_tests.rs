@@ -409,3 +409,17 @@ fn a_fame_price_is_paid_only_by_the_cards_own_games_natives() {
     assert_eq!(fame_after_selling("Sacred Statue", "Order II"), 0);
     assert_eq!(fame_after_selling("Sacred Statue", "Order"), 10);
 }
+
+/// 3.1 10.E.7.8 with 8.4.9k.3: a destroyed ordinary armour counter of the
+/// second game reappears in its own game's natives' box.
+#[test]
+fn destroyed_armour_goes_back_to_its_own_games_box() {
+    for (helmet, dwelling) in [("Helmet II 1", "House II"), ("Helmet 1", "House")] {
+        let mut holdings = BTreeMap::new();
+        super::evening::regenerate_armor(data(), &mut holdings, helmet);
+        let back = holdings
+            .get(dwelling)
+            .is_some_and(|pile: &Vec<crate::state::Item>| pile.iter().any(|i| i.name == helmet));
+        assert!(back, "{helmet} back at the {dwelling}: {holdings:?}");
+    }
+}

@@ -729,9 +729,10 @@ fn drinks(
 
 /// Carry the battle's results into the game state.
 /// A destroyed ordinary armour counter reappears intact in its natives'
-/// box on the Setup Card, the garrison dwelling's holdings (3.1 8.4.9k.3);
-/// treasure armour has left the game (8.4.9k.4).
-fn regenerate_armor(
+/// box on the Setup Card, the garrison dwelling's holdings (3.1 8.4.9k.3),
+/// of its own game when two Realms are combined (10.E.7.8); treasure armour
+/// has left the game (8.4.9k.4).
+pub(super) fn regenerate_armor(
     data: &crate::data::GameData,
     holdings: &mut BTreeMap<String, Vec<crate::state::Item>>,
     armor: &str,
@@ -742,8 +743,9 @@ fn regenerate_armor(
     let Some(garrison) = data.setup_card.garrison.iter().find(|g| g.group == group) else {
         return;
     };
+    let realm = crate::data::realms::Realm::of_name(armor);
     holdings
-        .entry(garrison.dwelling.label().to_string())
+        .entry(realm.mark(garrison.dwelling.label()))
         .or_default()
         .push(crate::state::Item {
             kind: ItemKind::Armor,
