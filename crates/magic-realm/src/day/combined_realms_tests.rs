@@ -423,3 +423,11 @@ fn destroyed_armour_goes_back_to_its_own_games_box() {
         assert!(back, "{helmet} back at the {dwelling}: {holdings:?}");
     }
 }
+
+/// 3.1 10.E.7.2.1: a Spell card of the second game is the printed spell, so
+/// a character who reads or casts it records the spell itself.
+#[test]
+fn a_second_game_spell_card_is_its_printed_spell() {
+    let spell = crate::magic::spellbook::find_spell(data(), "Fiery Blast II").expect("a spell");
+    assert_eq!(spell.name, "Fiery Blast");
+}
